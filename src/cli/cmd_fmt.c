@@ -1,0 +1,233 @@
+/*
+ * cmd_fmt.c — `semaprax fmt <file|dir> [--check|--stdout]`.
+ *
+ * All operands are read and parsed before anything is written; if any file
+ * fails to parse, its diagnostics are shown and nothing is written.  A
+ * rewrite goes to a sibling temporary file that is fsynced and renamed over
+ * the original (keeping its mode), so a file is never left half-written.
+ * Directories are walked recursively, entries sorted by name (deterministic).
+ */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../fmt/fmt.h"
+#include "../parse/parse.h"
+
+typedef struct Source {
+	char *path;     /* owned */
+	char *src;      /* owned, original bytes */
+	size_t len;
+	char *canon;    /* owned, canonical bytes (NULL when parse failed) */
+	size_t canon_len;
+} Source;
+
+typedef VEC(char *) PathList;
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+has_spx_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcmp(name + n - 4, ".spx") == 0;
+}
+
+/* Collects .spx files under dir (depth-bounded), sorted. */
+static void
+walk(const char *dir, PathList *out, int depth)
+{
+	if (depth > 64)
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	PathList names = {0};
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		VEC_PUSH(names, xstrdup(e->d_name));
+	}
+	closedir(d);
+	if (names.len)
+		qsort(names.items, (size_t)names.len, sizeof(char *), cmp_str);
+	for (int i = 0; i < names.len; i++) {
+		size_t n = strlen(dir) + strlen(names.items[i]) + 2;
+		char *path = xmalloc(n);
+		snprintf(path, n, "%s/%s", dir, names.items[i]);
+		struct stat st;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			walk(path, out, depth + 1);
+			free(path);
+		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && has_spx_suffix(names.items[i])) {
+			VEC_PUSH(*out, path);
+		} else {
+			free(path);
+		}
+		free(names.items[i]);
+	}
+	VEC_FREE(names);
+}
+
+/* Parses one source and renders its canonical form; false on diagnostics. */
+static bool
+format_source(Source *s, bool json)
+{
+	DiagSink diags;
+	diag_init(&diags, s->path, NULL, 0);
+	s->src = cli_read_source(s->path, &s->len, &diags);
+	bool ok = false;
+	if (s->src) {
+		diags.src = s->src;
+		diags.src_len = s->len;
+		Arena arena;
+		arena_init(&arena);
+		Module *m = parse_module(s->src, s->len, &arena, &diags);
+		if (diags.errors == 0) {
+			Buf out = {0};
+			fmt_module(&out, m, s->src, s->len);
+			s->canon_len = out.len;
+			s->canon = buf_take(&out);
+			ok = true;
+		}
+		arena_free(&arena);
+	}
+	diag_emit_all(&diags, json);
+	diag_free(&diags);
+	return ok;
+}
+
+/* 1-based line of the first differing byte. */
+static unsigned
+first_diff_line(const Source *s)
+{
+	size_t n = s->len < s->canon_len ? s->len : s->canon_len;
+	unsigned line = 1;
+	for (size_t i = 0; i < n && s->src[i] == s->canon[i]; i++)
+		if (s->src[i] == '\n')
+			line++;
+	return line;
+}
+
+/* Writes data to path atomically: sibling temp file, fsync, rename. */
+static bool
+write_atomic(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	mode_t mode = 0644;
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	size_t n = strlen(path) + 32;
+	char *tmp = xmalloc(n);
+	snprintf(tmp, n, "%s.fmt-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	bool ok = fd >= 0;
+	if (ok) {
+		size_t off = 0;
+		while (ok && off < len) {
+			ssize_t w = write(fd, data + off, len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			ok = w > 0;
+			if (ok)
+				off += (size_t)w;
+		}
+		ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0;
+		ok = close(fd) == 0 && ok;
+		ok = ok && rename(tmp, path) == 0;
+		if (!ok)
+			unlink(tmp);
+	}
+	if (!ok) {
+		DiagSink s;
+		diag_init(&s, path, NULL, 0);
+		Diag *d = diag_report(&s, DIAG_I101, NULL, "cannot write %s: %s", path, strerror(errno));
+		diag_set_help(d, "check that the directory is writable; the original file is unchanged");
+		diag_emit_all(&s, false);
+		diag_free(&s);
+	}
+	free(tmp);
+	return ok;
+}
+
+static int
+fmt_usage(void)
+{
+	return cli_usage("fmt", "fmt requires exactly <file>|<dir> [--check|--stdout]");
+}
+
+int
+cmd_fmt(int argc, char **argv)
+{
+	const char *operand = NULL;
+	bool check = false, to_stdout = false, json = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--check") == 0 && !check)
+			check = true;
+		else if (strcmp(a, "--stdout") == 0 && !to_stdout)
+			to_stdout = true;
+		else if (strcmp(a, "--json") == 0 && !json)
+			json = true;
+		else if (a[0] == '-' && a[1] != '\0')
+			return cli_usage("fmt", "unknown fmt option `%s`", a);
+		else if (!operand)
+			operand = a;
+		else
+			return fmt_usage();
+	}
+	if (!operand || (check && to_stdout))
+		return fmt_usage();
+
+	PathList paths = {0};
+	struct stat st;
+	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (to_stdout)
+			return cli_usage("fmt", "fmt --stdout takes one file, not a directory");
+		walk(operand, &paths, 0);
+	} else {
+		VEC_PUSH(paths, xstrdup(operand));
+	}
+
+	VEC(Source) srcs = {0};
+	bool all_ok = true;
+	for (int i = 0; i < paths.len; i++) {
+		Source s;
+		memset(&s, 0, sizeof s);
+		s.path = paths.items[i];
+		all_ok &= format_source(&s, json);
+		VEC_PUSH(srcs, s);
+	}
+	int status = all_ok ? EXIT_OK : EXIT_FAIL;
+	for (int i = 0; all_ok && i < srcs.len; i++) {
+		Source *s = &srcs.items[i];
+		bool same = s->len == s->canon_len && memcmp(s->src, s->canon, s->len) == 0;
+		if (to_stdout)
+			fwrite(s->canon, 1, s->canon_len, stdout);
+		else if (check && !same) {
+			fprintf(stderr, "%s:%u is not canonically formatted\n", s->path, first_diff_line(s));
+			status = EXIT_FAIL;
+		} else if (!check && !same && !write_atomic(s->path, s->canon, s->canon_len))
+			status = EXIT_FAIL;
+	}
+	for (int i = 0; i < srcs.len; i++) {
+		free(srcs.items[i].path);
+		free(srcs.items[i].src);
+		free(srcs.items[i].canon);
+	}
+	VEC_FREE(srcs);
+	VEC_FREE(paths);
+	return status;
+}

@@ -1,0 +1,235 @@
+/*
+ * main.c — the `semaprax` command dispatcher, help, version and the
+ * unknown-command suggestion (TOOLCHAIN.md §1.1).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../support/json.h"
+
+static const char guide[] =
+	"SEMAPRAX \xE2\x80\x94 Meaning in. Verified machine code out.\n"
+	"\n"
+	"Usage: semaprax <command> [arguments]\n"
+	"\n"
+	"Write, check, and run:\n"
+	"  fmt <file|dir> [--check|--stdout]   rewrite sources in canonical form\n"
+	"  parse <file> [--json] [--dump-ast]  lex and parse only (syntax diagnostics)\n"
+	"\n"
+	"Toolchain:\n"
+	"  explain <SPX-CODE> [--json]         what a diagnostic code means and how to fix it\n"
+	"  version [--json]                    print the toolchain version\n"
+	"  help [<command>]                    this overview, or one command's grammar\n"
+	"\n"
+	"Diagnostics go to stderr (human) or stdout (--json, one object per line).\n"
+	"Exit status: 0 success, 1 diagnostics or failure, 2 usage errors.\n";
+
+typedef struct Command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} Command;
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const Command commands[] = {
+	{ "explain", cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
+	{ "fmt", cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
+	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
+	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
+	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
+	{ "help", cmd_help, "semaprax help [<command>]\n" },
+	{ "parse", cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
+	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
+	  "  span-free syntax tree.\n" },
+	{ "version", cmd_version, "semaprax version [--json]\n" },
+};
+
+int
+cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
+	return EXIT_USAGE;
+}
+
+char *
+cli_read_source(const char *path, size_t *len, DiagSink *diags)
+{
+	struct stat st;
+	const char *why = NULL;
+	char *data = NULL;
+	FILE *f = NULL;
+	if (stat(path, &st) != 0) {
+		why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		why = "Is a directory (os error 21)";
+	} else if (!S_ISREG(st.st_mode)) {
+		why = "not a regular file";
+	} else if ((uint64_t)st.st_size > CLI_MAX_SOURCE) {
+		why = "file is larger than the 64 MiB source limit";
+	} else if (!(f = fopen(path, "rb"))) {
+		why = strerror(errno);
+	} else {
+		size_t cap = (size_t)st.st_size + 1, n = 0;
+		data = xmalloc(cap);
+		for (;;) {
+			if (n + 1 >= cap) {
+				if (cap > CLI_MAX_SOURCE) {
+					why = "file is larger than the 64 MiB source limit";
+					break;
+				}
+				cap *= 2;
+				data = xrealloc(data, cap);
+			}
+			size_t k = fread(data + n, 1, cap - n - 1, f);
+			n += k;
+			if (k == 0)
+				break;
+		}
+		if (!why && ferror(f))
+			why = strerror(errno);
+		fclose(f);
+		if (!why) {
+			data[n] = '\0';
+			*len = n;
+			return data;
+		}
+		free(data);
+	}
+	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", path, why);
+	diag_set_help(d, "pass a readable UTF-8 .spx file");
+	return NULL;
+}
+
+static const Command *
+find_command(const char *name)
+{
+	for (size_t i = 0; i < countof(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Optimal string alignment distance (edits plus adjacent transpositions). */
+static int
+edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	if (n > 32 || m > 32)
+		return 99;
+	int d[33][33];
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= n; i++) {
+		for (size_t j = 1; j <= m; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	}
+	return d[n][m];
+}
+
+/* A unique command within distance 1 (names of ≤4 chars) or 2. */
+static const char *
+suggest(const char *name)
+{
+	const char *best = NULL;
+	for (size_t i = 0; i < countof(commands); i++) {
+		const char *c = commands[i].name;
+		int limit = strlen(c) <= 4 ? 1 : 2;
+		if (edit_distance(name, c) <= limit) {
+			if (best)
+				return NULL;
+			best = c;
+		}
+	}
+	return best;
+}
+
+static int
+unknown_command(const char *name)
+{
+	const char *s = suggest(name);
+	if (s)
+		fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n\n", name, s);
+	else
+		fprintf(stderr, "unknown command `%s`\n\n", name);
+	fputs(guide, stdout);
+	return EXIT_USAGE;
+}
+
+static int
+cmd_help(int argc, char **argv)
+{
+	if (argc <= 1) {
+		fputs(guide, stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2)
+		return cli_usage("help", "help takes at most one command name");
+	const Command *c = find_command(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	fputs(c->usage, stdout);
+	return EXIT_OK;
+}
+
+static int
+cmd_version(int argc, char **argv)
+{
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0 && !json)
+			json = true;
+		else
+			return cli_usage("version", "unknown version option `%s`", argv[i]);
+	}
+	if (json)
+		printf("{\"schema\":\"semaprax.version.v1\",\"version\":\"%s\",\"commit\":null,\"maturity\":\"alpha\",\"implementation\":\"semaprax-c\"}\n", SPX_VERSION);
+	else
+		printf("semaprax %s (C implementation)\n", SPX_VERSION);
+	return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(guide, stdout);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+		return cmd_help(1, argv + 1);
+	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+		return cmd_version(1, argv + 1);
+	const Command *c = find_command(name);
+	if (!c)
+		return unknown_command(name);
+	/* `<command> --help` as the sole operand prints that command's grammar. */
+	if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+		fputs(c->usage, stdout);
+		return EXIT_OK;
+	}
+	return c->run(argc - 1, argv + 1);
+}

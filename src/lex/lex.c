@@ -1,0 +1,684 @@
+/*
+ * lex.c — SEMAPRAX lexer (LANGUAGE.md §1, §0.10).
+ *
+ * One pass over the bytes.  Positions: spans are byte offsets; line/column
+ * are computed incrementally (column counts Unicode scalars), so a 10 MB
+ * single line stays linear.  Literal values are decoded here; range checks
+ * that depend on a preceding minus (the signed-minimum rule) are the
+ * parser's.  After an error the lexer emits TOK_ERROR and continues.
+ */
+#include "lex.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/buf.h"
+#include "../support/utf8.h"
+
+const char *const tok_spelling[TOK__COUNT] = {
+#define TOK(name, spelling) spelling,
+#include "tokens.def"
+#undef TOK
+};
+
+typedef struct Lexer {
+	const char *src;
+	size_t len;
+	size_t pos;
+	Arena *arena;
+	DiagSink *diags;
+	VEC(Token) toks;
+	VEC(Comment) comments;
+	bool had_error;
+	/* incremental position cache: (cpos) is at (cline, ccol) */
+	size_t cpos;
+	uint32_t cline, ccol;
+	uint32_t last_tok_line;  /* line of the previous token, 0 = none */
+} Lexer;
+
+/* Line/column of byte offset pos; pos must not move backwards. */
+static void
+locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
+{
+	ASSERT(pos >= L->cpos, "lexer position went backwards");
+	for (size_t i = L->cpos; i < pos; i++) {
+		unsigned char c = (unsigned char)L->src[i];
+		if (c == '\n') {
+			L->cline++;
+			L->ccol = 1;
+		} else if ((c & 0xC0) != 0x80) {
+			L->ccol++;
+		}
+	}
+	L->cpos = pos;
+	*line = L->cline;
+	*col = L->ccol;
+}
+
+static Span
+span_at(Lexer *L, size_t start, size_t end)
+{
+	Span s;
+	s.start = (uint32_t)start;
+	s.end = (uint32_t)end;
+	locate(L, start, &s.line, &s.col);
+	return s;
+}
+
+static Diag *
+lex_error(Lexer *L, DiagCode code, size_t start, size_t end, const char *msg)
+{
+	Span s = span_at(L, start, end);
+	L->had_error = true;
+	return diag_report(L->diags, code, &s, "%s", msg);
+}
+
+static Token *
+push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
+{
+	Token t;
+	memset(&t, 0, sizeof t);
+	t.kind = (uint8_t)kind;
+	t.span = span_at(L, start, end);
+	t.line_first = t.span.line != L->last_tok_line;
+	L->last_tok_line = t.span.line;
+	VEC_PUSH(L->toks, t);
+	return &L->toks.items[L->toks.len - 1];
+}
+
+static bool
+is_ident_start(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool
+is_ident_char(int c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+peekc(Lexer *L, size_t off)
+{
+	size_t i = L->pos + off;
+	return i < L->len ? (unsigned char)L->src[i] : -1;
+}
+
+/* ---- comments and whitespace ------------------------------------------- */
+
+static void
+lex_comment(Lexer *L)
+{
+	size_t start = L->pos;
+	size_t ls = start;
+	while (ls > 0 && L->src[ls - 1] != '\n')
+		ls--;
+	bool own_line = true;
+	for (size_t i = ls; i < start; i++) {
+		char c = L->src[i];
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') {
+			own_line = false;
+			break;
+		}
+	}
+	size_t end = start;
+	while (end < L->len && L->src[end] != '\n')
+		end++;
+	size_t tend = end;
+	while (tend > start + 2 && (L->src[tend - 1] == ' ' || L->src[tend - 1] == '\t' ||
+	    L->src[tend - 1] == '\r' || L->src[tend - 1] == '\f' || L->src[tend - 1] == '\v'))
+		tend--;
+	Comment c;
+	c.span = span_at(L, start, end);
+	c.text = arena_strndup(L->arena, L->src + start + 2, tend - start - 2);
+	c.len = (uint32_t)(tend - start - 2);
+	c.own_line = own_line;
+	VEC_PUSH(L->comments, c);
+	L->pos = end;
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static bool
+has_prefix(const char *s, size_t n, const char *pre)
+{
+	size_t m = strlen(pre);
+	return n > m && memcmp(s, pre, m) == 0;
+}
+
+/* A bad integer suffix: P003 over the digits (T260 for `usize…`). */
+static void
+int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, const char *suf, size_t suflen)
+{
+	Diag *d;
+	if (has_prefix(suf, suflen, "usize")) {
+		d = lex_error(L, DIAG_T260, start, L->pos, "usize literals require exactly the `usize` suffix");
+		diag_set_help(d, "write e.g. `%susize`", digits);
+	} else if (has_prefix(suf, suflen, "i32")) {
+		d = lex_error(L, DIAG_P003, start, num_end, "integer literals accept only an `i32` suffix");
+		diag_set_help(d, "write e.g. `%si32`", digits);
+	} else if (has_prefix(suf, suflen, "u8")) {
+		d = lex_error(L, DIAG_P003, start, num_end, "integer literals accept only a `u8` suffix");
+		diag_set_help(d, "write e.g. `%su8`", digits);
+	} else {
+		d = lex_error(L, DIAG_P003, start, num_end, "integer literals accept only an `i32`, `u8`, or `usize` suffix");
+		if (suflen == 3 && memcmp(suf, "i64", 3) == 0) {
+			diag_set_help(d, "write %s; `i64` is the default integer type and takes no suffix", digits);
+			diag_add_fix(d, (uint32_t)num_end, (uint32_t)L->pos, "");
+		} else if (suf[0] == 'e' || suf[0] == 'E') {
+			diag_set_help(d, "an exponent needs a fraction: write e.g. `%s.0e5`", digits);
+		} else if (suf[0] == '_') {
+			diag_set_help(d, "there are no digit separators; write the digits without `_`");
+		} else {
+			diag_set_help(d, "suffix integer literals with `i32`, `u8` or `usize`, or none for i64");
+		}
+	}
+	push_tok(L, TOK_ERROR, start, L->pos);
+}
+
+static void
+lex_number(Lexer *L)
+{
+	size_t start = L->pos;
+	while (L->pos < L->len && is_digit((unsigned char)L->src[L->pos]))
+		L->pos++;
+	bool is_float = false;
+	if (peekc(L, 0) == '.' && is_digit(peekc(L, 1))) {
+		is_float = true;
+		L->pos++;
+		while (L->pos < L->len && is_digit((unsigned char)L->src[L->pos]))
+			L->pos++;
+		int c = peekc(L, 0);
+		if (c == 'e' || c == 'E') {
+			size_t save = L->pos;
+			L->pos++;
+			if (peekc(L, 0) == '+' || peekc(L, 0) == '-')
+				L->pos++;
+			if (!is_digit(peekc(L, 0))) {
+				while (L->pos < L->len && is_ident_char((unsigned char)L->src[L->pos]))
+					L->pos++;
+				Diag *d = lex_error(L, DIAG_P003, start, L->pos, "floating-point exponent requires at least one digit");
+				diag_set_help(d, "write the exponent digits, e.g. `1.5e3`, or drop the `e`");
+				push_tok(L, TOK_ERROR, start, L->pos);
+				return;
+			}
+			(void)save;
+			while (L->pos < L->len && is_digit((unsigned char)L->src[L->pos]))
+				L->pos++;
+		}
+	}
+	size_t num_end = L->pos;
+	while (L->pos < L->len && is_ident_char((unsigned char)L->src[L->pos]))
+		L->pos++;
+	const char *suf = L->src + num_end;
+	size_t suflen = L->pos - num_end;
+	char *text = arena_strndup(L->arena, L->src + start, num_end - start);
+
+	if (is_float) {
+		NumSuffix s = SUF_NONE;
+		if (suflen == 3 && memcmp(suf, "f32", 3) == 0)
+			s = SUF_F32;
+		else if (suflen == 3 && memcmp(suf, "f64", 3) == 0)
+			s = SUF_F64;
+		else if (suflen != 0) {
+			Diag *d = lex_error(L, DIAG_P003, start, L->pos, "floating-point literals accept only an `f32` or `f64` suffix");
+			diag_set_help(d, "write `1.5` (f64) or `1.5f32`");
+			push_tok(L, TOK_ERROR, start, L->pos);
+			return;
+		}
+		double v;
+		if (s == SUF_F32)
+			v = (double)strtof(text, NULL);
+		else
+			v = strtod(text, NULL);
+		if (!isfinite(v)) {
+			Diag *d = lex_error(L, DIAG_P003, start, L->pos, s == SUF_F32 ? "floating-point literal is outside the f32 range"
+			    : "floating-point literal is outside the f64 range");
+			diag_set_help(d, "float literals must be finite");
+			push_tok(L, TOK_ERROR, start, L->pos);
+			return;
+		}
+		Token *t = push_tok(L, TOK_FLOAT, start, L->pos);
+		t->suffix = (uint8_t)s;
+		t->v.f = v;
+		return;
+	}
+
+	uint64_t mag = 0;
+	bool overflow = false;
+	for (const char *p = text; *p; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (mag > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			mag = mag * 10 + d;
+	}
+	NumSuffix s = SUF_NONE;
+	if (suflen == 0)
+		s = SUF_NONE;
+	else if (suflen == 3 && memcmp(suf, "i32", 3) == 0)
+		s = SUF_I32;
+	else if (suflen == 2 && memcmp(suf, "u8", 2) == 0)
+		s = SUF_U8;
+	else if (suflen == 5 && memcmp(suf, "usize", 5) == 0)
+		s = SUF_USIZE;
+	else {
+		int_suffix_error(L, start, num_end, text, suf, suflen);
+		return;
+	}
+	Token *t = push_tok(L, TOK_INT, start, L->pos);
+	t->suffix = (uint8_t)s;
+	t->overflow = overflow;
+	t->v.u = mag;
+}
+
+/* ---- char and string literals --------------------------------------------- */
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * `\u{H…}` with L->pos just after the `u`: 1-6 hex digits naming a scalar.
+ * Reports `code` (P005 in strings, P007 in chars) and returns false on error.
+ */
+static bool
+unicode_escape(Lexer *L, DiagCode code, size_t esc, uint32_t *out)
+{
+	const char *msg = NULL;
+	uint32_t v = 0;
+	int digits = 0;
+	if (peekc(L, 0) != '{') {
+		msg = "unicode escape requires one to six hexadecimal digits in braces";
+	} else {
+		L->pos++;
+		while (hexval(peekc(L, 0)) >= 0) {
+			if (digits < 7)
+				v = v * 16 + (uint32_t)hexval(peekc(L, 0));
+			digits++;
+			L->pos++;
+		}
+		if (peekc(L, 0) != '}' || digits == 0 || digits > 6)
+			msg = "unicode escape requires one to six hexadecimal digits in braces";
+		else if (v > 0x10FFFF)
+			msg = "unicode escape is outside the Unicode range";
+		else if (v >= 0xD800 && v <= 0xDFFF)
+			msg = "unicode escape is not a Unicode scalar value";
+		if (peekc(L, 0) == '}')
+			L->pos++;
+	}
+	if (msg) {
+		Diag *d = lex_error(L, code, esc, L->pos, msg);
+		diag_set_help(d, "write `\\u{…}` with 1-6 hex digits naming a Unicode scalar value (not a surrogate, at most 10FFFF)");
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * Reads one char-literal element at L->pos (an escape or a scalar).  Returns
+ * 1 and the scalar, 0 on a bad escape (reported; pos past it), -1 at a
+ * newline/EOF.
+ */
+static int
+char_element(Lexer *L, uint32_t *out)
+{
+	int c = peekc(L, 0);
+	if (c < 0 || c == '\n')
+		return -1;
+	if (c != '\\') {
+		uint32_t cp;
+		int n = utf8_decode((const unsigned char *)L->src + L->pos, L->len - L->pos, &cp);
+		L->pos += n ? (size_t)n : 1;
+		*out = cp;
+		return 1;
+	}
+	size_t esc = L->pos;
+	int e = peekc(L, 1);
+	L->pos += 2;
+	switch (e) {
+	case 'n': *out = '\n'; return 1;
+	case 'r': *out = '\r'; return 1;
+	case 't': *out = '\t'; return 1;
+	case '0': *out = 0; return 1;
+	case '\\': *out = '\\'; return 1;
+	case '\'': *out = '\''; return 1;
+	case 'u':
+		return unicode_escape(L, DIAG_P007, esc, out) ? 1 : 0;
+	case -1:
+	case '\n':
+		L->pos = esc + 1;
+		return -1;
+	default:
+		break;
+	}
+	if (e >= 0x80) {
+		uint32_t cp;
+		int n = utf8_decode((const unsigned char *)L->src + esc + 1, L->len - esc - 1, &cp);
+		L->pos = esc + 1 + (size_t)(n ? n : 1);
+	}
+	char msg[64];
+	snprintf(msg, sizeof msg, "unsupported char escape `%.*s`", (int)(L->pos - esc), L->src + esc);
+	Diag *d = lex_error(L, DIAG_P007, esc, L->pos, msg);
+	diag_set_help(d, "char escapes are \\n \\r \\t \\0 \\' \\\\ and \\u{…}");
+	return 0;
+}
+
+static void
+lex_char(Lexer *L)
+{
+	size_t start = L->pos;
+	L->pos++;  /* opening quote */
+	if (peekc(L, 0) == '\'') {
+		L->pos++;
+		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+		diag_set_help(d, "write one character between the quotes, e.g. `' '`");
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	uint32_t cp = 0;
+	int r = char_element(L, &cp);
+	if (r < 0) {
+		Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
+		diag_set_help(d, "close the char literal with `'`");
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	if (peekc(L, 0) != '\'') {
+		/* More than one scalar if a closing quote follows on this line. */
+		size_t i = L->pos;
+		while (i < L->len && L->src[i] != '\n' && L->src[i] != '\'')
+			i++;
+		if (i < L->len && L->src[i] == '\'') {
+			L->pos = i + 1;
+			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+			diag_set_help(d, "a char holds one character; use a string literal for text");
+		} else {
+			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
+			diag_set_help(d, "close the char literal with `'`");
+		}
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	L->pos++;
+	if (L->pos < L->len && is_ident_char((unsigned char)L->src[L->pos])) {
+		size_t e = L->pos;
+		while (e < L->len && is_ident_char((unsigned char)L->src[e]))
+			e++;
+		L->pos = e;
+		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+		diag_set_help(d, "separate the char literal from the following name");
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	if (r == 0) {
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	Token *t = push_tok(L, TOK_CHAR, start, L->pos);
+	t->v.ch = cp;
+}
+
+static void
+lex_string(Lexer *L)
+{
+	size_t start = L->pos;
+	L->pos++;
+	Buf b = {0};
+	bool bad = false;
+	for (;;) {
+		if (L->pos >= L->len) {
+			Diag *d = lex_error(L, DIAG_P004, start, L->pos, "unterminated string literal");
+			diag_set_help(d, "close the string with `\"`");
+			buf_free(&b);
+			push_tok(L, TOK_ERROR, start, L->pos);
+			return;
+		}
+		char c = L->src[L->pos];
+		if (c == '"') {
+			L->pos++;
+			break;
+		}
+		if (c != '\\') {
+			size_t run = L->pos;
+			while (run < L->len && L->src[run] != '"' && L->src[run] != '\\')
+				run++;
+			buf_put(&b, L->src + L->pos, run - L->pos);
+			L->pos = run;
+			continue;
+		}
+		int e = peekc(L, 1);
+		switch (e) {
+		case 'n': buf_putc(&b, '\n'); L->pos += 2; continue;
+		case 'r': buf_putc(&b, '\r'); L->pos += 2; continue;
+		case 't': buf_putc(&b, '\t'); L->pos += 2; continue;
+		case '"': buf_putc(&b, '"'); L->pos += 2; continue;
+		case '\\': buf_putc(&b, '\\'); L->pos += 2; continue;
+		case '\'': buf_putc(&b, '\''); L->pos += 2; continue;
+		case 'u': {
+			size_t esc = L->pos;
+			uint32_t cp;
+			L->pos += 2;
+			if (unicode_escape(L, DIAG_P005, esc, &cp)) {
+				char enc[4];
+				buf_put(&b, enc, (size_t)utf8_encode(cp, enc));
+			} else {
+				bad = true;
+			}
+			continue;
+		}
+		case -1: L->pos++; continue;
+		default: {
+			size_t esc = L->pos;
+			uint32_t cp;
+			int n = utf8_decode((const unsigned char *)L->src + esc + 1, L->len - esc - 1, &cp);
+			L->pos = esc + 1 + (size_t)(n ? n : 1);
+			char msg[64];
+			snprintf(msg, sizeof msg, "unsupported string escape `%.*s`", (int)(L->pos - esc), L->src + esc);
+			Diag *d = lex_error(L, DIAG_P005, esc, L->pos, msg);
+			diag_set_help(d, "string escapes are \\n \\r \\t \\\" \\' \\\\ and \\u{…}");
+			bad = true;
+			continue;
+		}
+		}
+	}
+	if (bad) {
+		buf_free(&b);
+		push_tok(L, TOK_ERROR, start, L->pos);
+		return;
+	}
+	Token *t = push_tok(L, TOK_STRING, start, L->pos);
+	t->v.str.n = (uint32_t)b.len;
+	t->v.str.s = arena_strndup(L->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+}
+
+/* ---- punctuation ----------------------------------------------------------- */
+
+static bool
+lex_punct(Lexer *L)
+{
+	int c = peekc(L, 0), d = peekc(L, 1);
+	TokKind k;
+	int n = 1;
+	switch (c) {
+	case '@': k = TOK_AT; break;
+	case '(': k = TOK_LPAREN; break;
+	case ')': k = TOK_RPAREN; break;
+	case '{': k = TOK_LBRACE; break;
+	case '}': k = TOK_RBRACE; break;
+	case '[': k = TOK_LBRACKET; break;
+	case ']': k = TOK_RBRACKET; break;
+	case ':': if (d == ':') { k = TOK_COLONCOLON; n = 2; } else k = TOK_COLON; break;
+	case '.': k = TOK_DOT; break;
+	case ',': k = TOK_COMMA; break;
+	case ';': k = TOK_SEMI; break;
+	case '-': if (d == '>') { k = TOK_ARROW; n = 2; } else k = TOK_MINUS; break;
+	case '+': k = TOK_PLUS; break;
+	case '*': k = TOK_STAR; break;
+	case '/': k = TOK_SLASH; break;
+	case '%': k = TOK_PERCENT; break;
+	case '?': k = TOK_QUESTION; break;
+	case '!': if (d == '=') { k = TOK_NE; n = 2; } else k = TOK_BANG; break;
+	case '=':
+		if (d == '=') { k = TOK_EQ; n = 2; }
+		else if (d == '>') { k = TOK_FATARROW; n = 2; }
+		else k = TOK_ASSIGN;
+		break;
+	case '<': if (d == '=') { k = TOK_LE; n = 2; } else k = TOK_LT; break;
+	case '>': if (d == '=') { k = TOK_GE; n = 2; } else k = TOK_GT; break;
+	case '&':
+		if (d == '&') {
+			k = TOK_ANDAND;
+			n = 2;
+		} else {
+			Diag *dg = lex_error(L, DIAG_P002, L->pos, L->pos + 1, "unexpected `&`; did you mean `&&`?");
+			diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
+			k = TOK_ERROR;
+		}
+		break;
+	case '|': if (d == '|') { k = TOK_OROR; n = 2; } else k = TOK_PIPE; break;
+	default: return false;
+	}
+	push_tok(L, k, L->pos, L->pos + (size_t)n);
+	L->pos += (size_t)n;
+	return true;
+}
+
+/* ---- driver -------------------------------------------------------------- */
+
+static void
+lex_unexpected(Lexer *L)
+{
+	size_t start = L->pos;
+	unsigned char c = (unsigned char)L->src[start];
+	size_t n = 1;
+	if (c >= 0x80) {
+		uint32_t cp;
+		int k = utf8_decode((const unsigned char *)L->src + start, L->len - start, &cp);
+		n = k ? (size_t)k : 1;
+	}
+	L->pos += n;
+	Span sp = span_at(L, start, L->pos);
+	L->had_error = true;
+	/* The character is quoted raw, as the reference does; a NUL is shown as `\0`
+	 * (C strings cannot carry it; docs/DECISIONS.md). */
+	Diag *d;
+	if (c == 0) {
+		d = diag_report(L->diags, DIAG_P001, &sp, "unexpected character `\\0`");
+		diag_set_help(d, "remove the NUL byte; source files are text");
+	} else if (c >= 0x80) {
+		d = diag_report(L->diags, DIAG_P001, &sp, "unexpected character `%.*s`", (int)n, L->src + start);
+		diag_set_help(d, "identifiers and punctuation are ASCII; non-ASCII text belongs in string or char literals and comments");
+	} else {
+		d = diag_report(L->diags, DIAG_P001, &sp, "unexpected character `%.*s`", (int)n, L->src + start);
+		diag_set_help(d, "remove the character; it starts no token");
+	}
+	push_tok(L, TOK_ERROR, start, L->pos);
+}
+
+void
+lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
+{
+	Lexer L;
+	memset(&L, 0, sizeof L);
+	L.src = src;
+	L.len = len;
+	L.arena = arena;
+	L.diags = diags;
+	L.cline = 1;
+	L.ccol = 1;
+
+	size_t bad = utf8_validate((const unsigned char *)src, len);
+	if (bad < len) {
+		Span s = span_at(&L, bad, bad + 1);
+		Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: stream did not contain valid UTF-8",
+		    diags->path ? diags->path : "source");
+		diag_set_help(d, "save the file as UTF-8 (first invalid byte 0x%02X at line %u, column %u)",
+		    (unsigned char)src[bad], s.line, s.col);
+		L.had_error = true;
+		push_tok(&L, TOK_EOF, len, len);
+		goto done;
+	}
+	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+		Diag *d = lex_error(&L, DIAG_P001, 0, 3, "file starts with a UTF-8 byte-order mark");
+		diag_set_help(d, "remove the UTF-8 byte-order mark before the `module` header");
+		if (d)
+			diag_add_fix(d, 0, 3, "");
+		L.pos = 3;
+	}
+	while (L.pos < L.len) {
+		unsigned char c = (unsigned char)src[L.pos];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+			L.pos++;
+			continue;
+		}
+		if (c >= 0x80) {
+			uint32_t cp;
+			int n = utf8_decode((const unsigned char *)src + L.pos, len - L.pos, &cp);
+			if (n && utf8_is_space(cp)) {
+				L.pos += (size_t)n;
+				continue;
+			}
+			lex_unexpected(&L);
+			continue;
+		}
+		if (c == '/' && peekc(&L, 1) == '/') {
+			lex_comment(&L);
+			continue;
+		}
+		if (is_ident_start(c)) {
+			size_t start = L.pos;
+			while (L.pos < len && is_ident_char((unsigned char)src[L.pos]))
+				L.pos++;
+			push_tok(&L, TOK_IDENT, start, L.pos);
+			continue;
+		}
+		if (is_digit(c)) {
+			lex_number(&L);
+			continue;
+		}
+		if (c == '"') {
+			lex_string(&L);
+			continue;
+		}
+		if (c == '\'') {
+			lex_char(&L);
+			continue;
+		}
+		if (lex_punct(&L))
+			continue;
+		lex_unexpected(&L);
+	}
+	push_tok(&L, TOK_EOF, len, len);
+done:
+	out->ntoks = L.toks.len;
+	out->toks = ARENA_ARRAY(arena, Token, L.toks.len);
+	memcpy(out->toks, L.toks.items, sizeof(Token) * (size_t)L.toks.len);
+	out->ncomments = L.comments.len;
+	out->comments = ARENA_ARRAY(arena, Comment, L.comments.len ? L.comments.len : 1);
+	if (L.comments.len)
+		memcpy(out->comments, L.comments.items, sizeof(Comment) * (size_t)L.comments.len);
+	out->had_error = L.had_error;
+	VEC_FREE(L.toks);
+	VEC_FREE(L.comments);
+}

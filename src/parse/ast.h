@@ -1,0 +1,401 @@
+/*
+ * ast.h — the syntax tree produced by the parser (LANGUAGE.md §2).
+ *
+ * Tagged unions: each node has a `kind` and a `u` union; the comment on each
+ * kind names the valid union member.  Every node carries a Span (byte range
+ * plus 1-based line/column of its start).  All nodes, arrays and strings
+ * live in the parse Arena.  Names are arena strings (Name); lists are
+ * (pointer, count) pairs.
+ *
+ * Normalisations done by the parser (so parse(fmt(x)) == parse(x)):
+ *   - parentheses are not nodes (the formatter re-derives them by precedence);
+ *   - `else if` becomes an else Block whose only content is the inner `if`;
+ *   - `Type::Case` without braces is recorded with has_braces = false (the
+ *     dump ignores it; fmt always prints `{}`).
+ */
+#ifndef SPX_AST_H
+#define SPX_AST_H
+
+#include "../lex/lex.h"
+
+typedef struct Name {
+	const char *s;   /* arena, NUL-terminated */
+	uint32_t len;
+	Span span;
+} Name;
+
+/* A dotted name a.b.c (module, effect, or type name). */
+typedef struct QName {
+	Name *parts;
+	int nparts;
+	Span span;
+} QName;
+
+/* A string literal as written: decoded value plus the source span. */
+typedef struct StrLit {
+	const char *s;   /* decoded bytes, NUL-terminated (may contain NULs: use len) */
+	uint32_t len;
+	Span span;
+} StrLit;
+
+typedef struct Expr Expr;
+typedef struct Type Type;
+typedef struct Block Block;
+typedef struct Pattern Pattern;
+typedef struct Stmt Stmt;
+
+/* ---- types --------------------------------------------------------------- */
+
+typedef enum TypeKind {
+	TYPE_NAME,   /* u.name: i64, string, Vec<T>, a.b.C<…>, type parameters */
+	TYPE_ARRAY,  /* u.array: [u8; N] */
+	TYPE_FN,     /* u.fn: fn(T, …) -> R */
+} TypeKind;
+
+struct Type {
+	TypeKind kind;
+	Span span;
+	union {
+		struct { QName name; Type **args; int nargs; } name;
+		struct { Type *elem; uint64_t len; Span len_span; } array;
+		struct { Type **params; int nparams; Type *result; } fn;
+	} u;
+};
+
+/* ---- expressions ----------------------------------------------------------- */
+
+typedef enum ExprKind {
+	EXPR_INT,       /* u.int_lit */
+	EXPR_FLOAT,     /* u.float_lit */
+	EXPR_CHAR,      /* u.char_lit */
+	EXPR_STRING,    /* u.str */
+	EXPR_BOOL,      /* u.bool_lit */
+	EXPR_NAME,      /* u.name: a value or function name */
+	EXPR_UNARY,     /* u.unary */
+	EXPR_BINARY,    /* u.binary */
+	EXPR_CALL,      /* u.call: name [<types>] (args) */
+	EXPR_METHOD,    /* u.method: recv.name(args) */
+	EXPR_FIELD,     /* u.field: base.name */
+	EXPR_TRY,       /* u.try_: operand? */
+	EXPR_WITH,      /* u.with: base with { inits } */
+	EXPR_RECORD,    /* u.record: Q.Name [<types>] { inits } */
+	EXPR_VARIANT,   /* u.variant: Name [<types>] :: Case [{ inits }] */
+	EXPR_SUPER,     /* u.super_: super.name(args) */
+	EXPR_BLOCK,     /* u.block */
+	EXPR_IF,        /* u.if_ */
+	EXPR_MATCH,     /* u.match */
+	EXPR_CLOSURE,   /* u.closure */
+	EXPR_ARRAY,     /* u.array: [e, …] */
+} ExprKind;
+
+typedef enum UnaryOp { UN_NEG, UN_NOT } UnaryOp;
+
+/* Binary operators, in precedence groups (LANGUAGE.md §1.5). */
+typedef enum BinaryOp {
+	BIN_OR,                          /* level 1 */
+	BIN_AND,                         /* level 2 */
+	BIN_EQ, BIN_NE,                  /* level 3 */
+	BIN_LT, BIN_LE, BIN_GT, BIN_GE,  /* level 4 */
+	BIN_ADD, BIN_SUB,                /* level 5 */
+	BIN_MUL, BIN_DIV, BIN_REM,       /* level 6 */
+} BinaryOp;
+
+int ast_binary_prec(BinaryOp op);         /* 1..6 */
+const char *ast_binary_spelling(BinaryOp op);
+
+/* `name: value` in a record/variant literal or a `with` update. */
+typedef struct FieldInit {
+	Name name;
+	Expr *value;
+	Span span;
+} FieldInit;
+
+typedef enum MatchMode { MATCH_PLAIN, MATCH_OWN, MATCH_BORROW } MatchMode;
+
+typedef struct MatchArm {
+	Pattern *pat;
+	Expr *guard;     /* NULL when none */
+	Expr *value;
+	Span span;
+} MatchArm;
+
+typedef struct ClosureParam {
+	Name name;
+	Type *type;
+} ClosureParam;
+
+struct Expr {
+	ExprKind kind;
+	Span span;
+	union {
+		/*
+		 * value: the magnitude as written; negative: a directly preceding
+		 * minus was folded in (only done for the signed minimum).
+		 */
+		struct { uint64_t value; NumSuffix suffix; bool negative; } int_lit;
+		struct { double value; NumSuffix suffix; } float_lit;  /* SUF_NONE/F32/F64 */
+		struct { uint32_t value; } char_lit;
+		StrLit str;
+		struct { bool value; } bool_lit;
+		Name name;
+		struct { UnaryOp op; Expr *operand; } unary;
+		struct { BinaryOp op; Expr *lhs, *rhs; } binary;
+		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; } call;
+		struct { Expr *recv; Name name; Expr **args; int nargs; } method;
+		struct { Expr *base; Name name; } field;
+		struct { Expr *operand; } try_;
+		struct { Expr *base; FieldInit *inits; int ninits; } with;
+		struct { QName type; Type **targs; int ntargs; FieldInit *inits; int ninits; } record;
+		struct {
+			Name type; Type **targs; int ntargs; Name case_name;
+			bool has_braces; FieldInit *inits; int ninits;
+		} variant;
+		struct { Name name; Expr **args; int nargs; } super_;
+		Block *block;
+		/* else_block is NULL when there is no else; an `else if` is an else
+		 * block holding just that `if` (as its tail or as its only statement). */
+		struct { Expr *cond; Block *then_block; Block *else_block; } if_;
+		struct { MatchMode mode; Expr *scrutinee; MatchArm *arms; int narms; Span close; } match;
+		struct { ClosureParam *params; int nparams; Type *result; Block *body; } closure;
+		struct { Expr **elems; int nelems; } array;
+	} u;
+};
+
+/* ---- patterns -------------------------------------------------------------- */
+
+typedef enum PatternKind {
+	PAT_WILD,     /* `_` (no member) */
+	PAT_BIND,     /* u.bind: a catch-all binding */
+	PAT_LIT,      /* u.lit: EXPR_INT/CHAR/BOOL (INT may be negative: see below) */
+	PAT_OR,       /* u.or: alternatives (literal or case patterns) */
+	PAT_CASE,     /* u.case_: Type::Case [{ fields }] */
+	PAT_RECORD,   /* u.record: Type { fields } */
+} PatternKind;
+
+/* A payload/record field pattern: `f`, `f: x`, `f: _`, `f: Rec { … }`. */
+typedef struct FieldPat {
+	Name name;
+	Pattern *sub;    /* NULL for shorthand `f`; else BIND, WILD or RECORD */
+	Span span;
+} FieldPat;
+
+struct Pattern {
+	PatternKind kind;
+	Span span;
+	union {
+		Name bind;
+		/* lit.negative: written with a leading `-` (integers only) */
+		struct { Expr *value; bool negative; } lit;
+		struct { Pattern **alts; int nalts; } or;
+		struct { Name type; Name case_name; bool has_braces; FieldPat *fields; int nfields; } case_;
+		struct { Name type; FieldPat *fields; int nfields; } record;
+	} u;
+};
+
+/* ---- statements and blocks -------------------------------------------------- */
+
+typedef enum StmtKind {
+	STMT_LET,     /* u.let */
+	STMT_ASSIGN,  /* u.assign: x = e; or x.f = e; */
+	STMT_WHILE,   /* u.while_ */
+	STMT_FOR,     /* u.for_ */
+	STMT_IF,      /* u.if_: an EXPR_IF used as a statement */
+	STMT_UNSAFE,  /* u.unsafe: @audit("…") unsafe { … } */
+} StmtKind;
+
+struct Stmt {
+	StmtKind kind;
+	Span span;
+	union {
+		struct { bool mut; Name name; Type *type; Expr *value; } let;  /* name "_" discards */
+		struct { Name target; bool has_field; Name field; Expr *value; } assign;
+		struct { Expr *cond; Block *body; } while_;
+		struct { bool own; Name item; Expr *iter; Block *body; } for_;
+		Expr *if_;
+		struct { StrLit audit; Block *body; } unsafe;
+	} u;
+};
+
+struct Block {
+	Stmt **stmts;
+	int nstmts;
+	Expr *tail;      /* NULL: no tail (only legal for statement-if branches) */
+	bool tail_semi;  /* a `;` followed the tail (tolerated, dropped by fmt) */
+	Span span;       /* from `{` to `}` inclusive */
+};
+
+/* ---- declarations ------------------------------------------------------------- */
+
+typedef struct IdAttr {
+	bool present;
+	StrLit value;    /* the stable id */
+	Span span;       /* the whole `@id("…")` */
+} IdAttr;
+
+typedef enum ParamMode { MODE_NONE, MODE_OWN, MODE_BORROW, MODE_SHARED } ParamMode;
+
+typedef struct Param {
+	Name name;
+	ParamMode mode;
+	Type *type;
+	Span span;
+} Param;
+
+typedef struct EffectSet {
+	bool present;
+	QName *names;
+	int nnames;
+	Span span;
+} EffectSet;
+
+typedef enum ClauseKind { CLAUSE_REQUIRES, CLAUSE_ENSURES } ClauseKind;
+
+typedef struct Clause {
+	ClauseKind kind;
+	Expr *cond;
+	Span span;
+} Clause;
+
+typedef struct FnDecl {
+	Name name;
+	Name *tparams;
+	int ntparams;
+	Param *params;
+	int nparams;
+	Type *result;
+	EffectSet uses;
+	Clause *clauses;     /* requires/ensures in source order */
+	int nclauses;
+	Block *body;
+	Span header;         /* `fn` through the last clause (before the body) */
+} FnDecl;
+
+typedef struct FieldDecl {
+	IdAttr id;
+	Name name;
+	Type *type;
+	Span span;
+} FieldDecl;
+
+typedef struct CaseDecl {
+	IdAttr id;
+	Name name;
+	bool has_payload;    /* written with `{ … }` (possibly empty) */
+	FieldDecl *fields;
+	int nfields;
+	Span span;
+} CaseDecl;
+
+/* A class member: a field or a method, in source order. */
+typedef struct ClassMember {
+	bool is_method;
+	IdAttr id;
+	FieldDecl field;     /* valid when !is_method (field.id unused: see id) */
+	FnDecl method;       /* valid when is_method */
+	Span span;
+} ClassMember;
+
+typedef struct ImportFn {
+	IdAttr id;
+	bool rust;
+	Name name;
+	Param *params;
+	int nparams;
+	Name result;         /* unit, i64 or bool */
+	EffectSet effects;
+	bool fallible;       /* failure status "…" (else infallible) */
+	StrLit status;
+	bool has_consumes;
+	Name consumes;
+	Span span;
+} ImportFn;
+
+typedef enum TransitionKind {
+	TR_SEND, TR_RECEIVE, TR_CALL, TR_RETURN, TR_CANCEL, TR_TIMEOUT, TR_FAIL,
+} TransitionKind;
+
+typedef struct ChoiceArm {
+	Name label;
+	Name state;
+} ChoiceArm;
+
+typedef struct Transition {
+	Name from;
+	Name label;
+	TransitionKind kind;
+	Name message;
+	bool has_capability;
+	QName capability;
+	bool consumes_resource;
+	bool has_via;
+	StrLit via;
+	bool is_choice;
+	Name to;             /* when !is_choice */
+	ChoiceArm *choices;
+	int nchoices;
+	Span span;
+} Transition;
+
+typedef struct Terminal {
+	Name state;
+	Name *cleanup;
+	int ncleanup;
+	Span span;
+} Terminal;
+
+typedef enum DeclKind {
+	DECL_FN,         /* u.fn */
+	DECL_RECORD,     /* u.record */
+	DECL_VARIANT,    /* u.variant */
+	DECL_CLASS,      /* u.class_ */
+	DECL_RESOURCE,   /* u.resource */
+	DECL_INTERFACE,  /* u.interface */
+	DECL_SESSION,    /* u.session */
+} DeclKind;
+
+typedef struct Decl {
+	DeclKind kind;
+	IdAttr id;
+	Span span;           /* from the attribute (if any) to the end */
+	union {
+		FnDecl fn;
+		struct {
+			Name name; Name *tparams; int ntparams;
+			FieldDecl *fields; int nfields;
+			Clause *invariants; int ninvariants;  /* all CLAUSE_REQUIRES */
+		} record;
+		struct { Name name; Name *tparams; int ntparams; CaseDecl *cases; int ncases; } variant;
+		struct { Name name; bool has_parent; Name parent; ClassMember *members; int nmembers; } class_;
+		struct {
+			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+		} resource;
+		struct { Name name; EffectSet permits; ImportFn *imports; int nimports; } interface;
+		struct {
+			StrLit name; Name *states; int nstates; Name initial;
+			Terminal *terminals; int nterminals;
+			Transition *transitions; int ntransitions;
+		} session;
+	} u;
+} Decl;
+
+typedef struct UseDecl {
+	bool is_type;        /* `use type` (else `use function`) */
+	StrLit id;
+	QName from;
+	Name alias;
+	Span span;
+} UseDecl;
+
+typedef struct Module {
+	QName name;
+	Span module_span;    /* `module a.b;` */
+	UseDecl *uses;
+	int nuses;
+	EffectSet permit;    /* present when a `permit` line exists */
+	Decl *decls;
+	int ndecls;
+	const Comment *comments;  /* all comments in source order (from the lexer) */
+	int ncomments;
+} Module;
+
+#endif

@@ -1,0 +1,1113 @@
+/*
+ * parse.c — recursive-descent parser: token access, error recovery, the
+ * module header and every declaration form (LANGUAGE.md §2.1).
+ *
+ * Each parse function has its EBNF production above it.  Expressions and
+ * types live in parse_expr.c, blocks and statements in parse_stmt.c.
+ * Keywords are contextual: they are IDENT tokens matched by spelling.
+ */
+#include "parse_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/buf.h"
+
+/* ==== token access ======================================================== */
+
+Token *
+peek(Parser *p)
+{
+	return &p->toks[p->pos];
+}
+
+Token *
+peek_at(Parser *p, int k)
+{
+	int i = p->pos + k;
+	return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
+}
+
+bool
+at(Parser *p, TokKind k)
+{
+	return peek(p)->kind == k;
+}
+
+bool
+tok_is_word(const Parser *p, const Token *t, const char *w)
+{
+	size_t n = t->span.end - t->span.start;
+	return t->kind == TOK_IDENT && strlen(w) == n && memcmp(p->src + t->span.start, w, n) == 0;
+}
+
+bool
+at_word(Parser *p, const char *w)
+{
+	return tok_is_word(p, peek(p), w);
+}
+
+bool
+word_at(Parser *p, int k, const char *w)
+{
+	return tok_is_word(p, peek_at(p, k), w);
+}
+
+Token *
+advance(Parser *p)
+{
+	Token *t = peek(p);
+	if (t->kind != TOK_EOF)
+		p->pos++;
+	return t;
+}
+
+bool
+accept(Parser *p, TokKind k)
+{
+	if (!at(p, k))
+		return false;
+	advance(p);
+	return true;
+}
+
+bool
+accept_word(Parser *p, const char *w)
+{
+	if (!at_word(p, w))
+		return false;
+	advance(p);
+	return true;
+}
+
+Span
+tok_span(const Token *t)
+{
+	return t->span;
+}
+
+Span
+span_from(Parser *p, Span start)
+{
+	Span s = start;
+	uint32_t end = p->pos > 0 ? p->toks[p->pos - 1].span.end : start.end;
+	s.end = end > start.start ? end : start.end;
+	return s;
+}
+
+const char *
+tok_desc(Parser *p, const Token *t, char *buf, size_t size)
+{
+	switch (t->kind) {
+	case TOK_EOF:
+		return "end of file";
+	case TOK_IDENT:
+	case TOK_INT:
+	case TOK_FLOAT: {
+		uint32_t n = t->span.end - t->span.start;
+		if (n > 40)
+			n = 40;
+		snprintf(buf, size, "`%.*s`", (int)n, p->src + t->span.start);
+		return buf;
+	}
+	case TOK_STRING:
+		return "a string literal";
+	case TOK_CHAR:
+		return "a char literal";
+	default:
+		snprintf(buf, size, "`%s`", tok_spelling[t->kind]);
+		return buf;
+	}
+}
+
+/* ==== errors ================================================================ */
+
+static Diag *
+verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
+{
+	if (p->panic)
+		return NULL;
+	p->panic = true;
+	p->had_error = true;
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return diag_report(p->diags, code, &s, "%s", msg);
+}
+
+Diag *
+error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
+{
+	if (t->kind == TOK_ERROR) {
+		/* Already reported by the lexer: just recover. */
+		p->panic = true;
+		p->had_error = true;
+		return NULL;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = verror(p, t->span, code, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+Diag *
+error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = verror(p, s, code, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/*
+ * Help the reference attaches to "expected …" errors, chosen by the
+ * offending token: the indexing, ternary, cast, word-operator and macro
+ * habits (reference `decorate_expected`).
+ */
+void
+decorate_expected(Parser *p, Diag *d)
+{
+	if (!d)
+		return;
+	Token *t = peek(p);
+	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
+	if (t->kind == TOK_LBRACKET)
+		diag_set_help(d, "there is no indexing syntax; read a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
+	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
+		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
+	else if (tok_is_word(p, t, "as"))
+		diag_set_help(d, "there are no casts or numeric conversions; keep a computation in one integer type and suffix literals to match it, such as `5i32` or `5usize`");
+	else if (tok_is_word(p, t, "and"))
+		diag_set_help(d, "logical and is `&&`");
+	else if (tok_is_word(p, t, "or"))
+		diag_set_help(d, "logical or is `||`");
+	else if (t->kind == TOK_BANG)
+		diag_set_help(d, "there are no macros; build text with `string_concat(a, b)` and `string_from_i64(n)`, and print with `stdout_write` (`semaprax help language strings`)");
+}
+
+/* expect(tok, desc): P106 "expected <desc>", e.g. "expected `(` after function name". */
+Token *
+expect(Parser *p, TokKind k, const char *desc)
+{
+	if (at(p, k))
+		return advance(p);
+	Diag *d = error_at(p, peek(p), DIAG_P106, "expected %s", desc);
+	decorate_expected(p, d);
+	return NULL;
+}
+
+/* keyword(k): P104 "expected `k`". */
+bool
+expect_word(Parser *p, const char *w)
+{
+	if (accept_word(p, w))
+		return true;
+	Diag *d = error_at(p, peek(p), DIAG_P104, "expected `%s`", w);
+	decorate_expected(p, d);
+	return false;
+}
+
+bool
+enter(Parser *p, const Token *t)
+{
+	if (p->depth >= PARSE_MAX_DEPTH) {
+		Diag *d = error_at(p, t, DIAG_P207, "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
+		diag_set_help(d, "split the expression or block into named helper functions");
+		p->panic = true;
+		return false;
+	}
+	p->depth++;
+	return true;
+}
+
+void
+leave(Parser *p)
+{
+	p->depth--;
+}
+
+void *
+arena_copy_vec(Arena *a, const void *items, size_t size, int n)
+{
+	if (n == 0)
+		return NULL;
+	void *dst = arena_alloc(a, size * (size_t)n);
+	memcpy(dst, items, size * (size_t)n);
+	return dst;
+}
+
+/* ==== names ==================================================================== */
+
+Name
+name_of(Parser *p, const Token *t)
+{
+	Name n;
+	n.len = t->span.end - t->span.start;
+	n.s = arena_strndup(p->arena, p->src + t->span.start, n.len);
+	n.span = t->span;
+	return n;
+}
+
+/* ident(desc): P105 "expected <desc>". */
+Name
+parse_name(Parser *p, const char *what)
+{
+	if (at(p, TOK_IDENT))
+		return name_of(p, advance(p));
+	error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	Name n = { "", 0, peek(p)->span };
+	return n;
+}
+
+/* qname = IDENT , { "." , IDENT } ; */
+QName
+parse_qname(Parser *p, const char *what)
+{
+	QName q;
+	VEC(Name) parts = {0};
+	Span start = peek(p)->span;
+	VEC_PUSH(parts, parse_name(p, what));
+	while (!p->panic && at(p, TOK_DOT) && peek_at(p, 1)->kind == TOK_IDENT) {
+		advance(p);
+		VEC_PUSH(parts, name_of(p, advance(p)));
+	}
+	q.parts = ARENA_COPY(p, Name, parts);
+	q.nparts = parts.len;
+	q.span = span_from(p, start);
+	VEC_FREE(parts);
+	return q;
+}
+
+StrLit
+parse_strlit(Parser *p, const char *what)
+{
+	StrLit s = { "", 0, peek(p)->span };
+	if (at(p, TOK_STRING)) {
+		Token *t = advance(p);
+		s.s = t->v.str.s;
+		s.len = t->v.str.n;
+		s.span = t->span;
+		return s;
+	}
+	error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	return s;
+}
+
+/*
+ * id_attr = "@" , "id" , "(" , STRING , ")" ;  (at `@`)
+ * in_stmt: the attribute stands where `@audit` would also be admitted.
+ */
+IdAttr
+parse_attr(Parser *p, bool in_stmt)
+{
+	IdAttr a;
+	memset(&a, 0, sizeof a);
+	Span start = peek(p)->span;
+	advance(p);  /* @ */
+	Token *nt = peek(p);
+	if (!tok_is_word(p, nt, "id")) {
+		if (nt->kind != TOK_IDENT) {
+			error_at(p, nt, DIAG_P105, "expected attribute name");
+			return a;
+		}
+		Name n = name_of(p, advance(p));
+		Diag *d = error_at(p, peek(p), DIAG_P102, "unknown attribute `@%s`; only `@id`%s supported", n.s,
+		    in_stmt ? " and `@audit` are" : " is");
+		diag_set_help(d, in_stmt ? "write `@audit(\"summary\")` before `unsafe`, or `@id(\"stable.name\")` before a declaration"
+		    : "identify declarations with `@id(\"stable.name\")`");
+		return a;
+	}
+	advance(p);
+	if (!expect(p, TOK_LPAREN, "`(` after @id"))
+		return a;
+	if (!at(p, TOK_STRING)) {
+		Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@id expects a string literal");
+		diag_set_help(d, "write the stable id in quotes: `@id(\"app.main\")`");
+		return a;
+	}
+	a.value = parse_strlit(p, "stable id");
+	expect(p, TOK_RPAREN, "`)` after stable id");
+	a.present = true;
+	a.span = span_from(p, start);
+	return a;
+}
+
+IdAttr
+parse_id_attr(Parser *p)
+{
+	return parse_attr(p, false);
+}
+
+/* effect_set = "{" , [ qname , { "," , qname } ] , "}" ; */
+EffectSet
+parse_effect_set(Parser *p)
+{
+	EffectSet e;
+	memset(&e, 0, sizeof e);
+	Span start = peek(p)->span;
+	if (!expect(p, TOK_LBRACE, "`{` before effects"))
+		return e;
+	VEC(QName) names = {0};
+	if (!at(p, TOK_RBRACE)) {
+		do {
+			if (at(p, TOK_RBRACE))
+				break;  /* trailing comma tolerated */
+			VEC_PUSH(names, parse_qname(p, "effect name"));
+		} while (!p->panic && accept(p, TOK_COMMA));
+	}
+	expect(p, TOK_RBRACE, "`}` after effects");
+	e.present = true;
+	e.names = ARENA_COPY(p, QName, names);
+	e.nnames = names.len;
+	e.span = span_from(p, start);
+	VEC_FREE(names);
+	return e;
+}
+
+/* ==== declarations ============================================================ */
+
+/* type_params = "<" , IDENT , { "," , IDENT } , ">" ; */
+static Name *
+parse_type_params(Parser *p, int *n)
+{
+	*n = 0;
+	if (!at(p, TOK_LT))
+		return NULL;
+	advance(p);
+	VEC(Name) names = {0};
+	do {
+		VEC_PUSH(names, parse_name(p, "generic type parameter"));
+	} while (!p->panic && accept(p, TOK_COMMA));
+	expect(p, TOK_GT, "`>` after generic type parameters");
+	Name *out = ARENA_COPY(p, Name, names);
+	*n = names.len;
+	VEC_FREE(names);
+	return out;
+}
+
+/* param = IDENT , ":" , [ "own" | "borrow" | "shared" ] , type ; */
+static Param
+parse_param(Parser *p)
+{
+	Param pr;
+	memset(&pr, 0, sizeof pr);
+	Span start = peek(p)->span;
+	pr.name = parse_name(p, "parameter name");
+	expect(p, TOK_COLON, "`:` after parameter name");
+	/* A mode word is a mode only when a type follows it. */
+	if (peek_at(p, 1)->kind == TOK_IDENT || peek_at(p, 1)->kind == TOK_LBRACKET) {
+		if (accept_word(p, "own"))
+			pr.mode = MODE_OWN;
+		else if (accept_word(p, "borrow"))
+			pr.mode = MODE_BORROW;
+		else if (accept_word(p, "shared"))
+			pr.mode = MODE_SHARED;
+	}
+	pr.type = parse_type(p);
+	pr.span = span_from(p, start);
+	return pr;
+}
+
+static Param *
+parse_params(Parser *p, int *n)
+{
+	VEC(Param) params = {0};
+	expect(p, TOK_LPAREN, "`(` after function name");
+	if (!p->panic && !at(p, TOK_RPAREN)) {
+		do {
+			if (at(p, TOK_RPAREN))
+				break;
+			VEC_PUSH(params, parse_param(p));
+		} while (!p->panic && accept(p, TOK_COMMA));
+	}
+	expect(p, TOK_RPAREN, "`)` after parameters");
+	Param *out = ARENA_COPY(p, Param, params);
+	*n = params.len;
+	VEC_FREE(params);
+	return out;
+}
+
+/* The result type: `-> type`, with the `fn f()` habit (`-> ()` is parse_type's). */
+static Type *
+parse_result_type(Parser *p)
+{
+	if (!at(p, TOK_ARROW)) {
+		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `->` before return type");
+		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
+		if (d)
+			diag_add_fix(d, p->toks[p->pos - 1].span.end, p->toks[p->pos - 1].span.end, " -> i64");
+		return NULL;
+	}
+	advance(p);
+	return parse_type(p);
+}
+
+/*
+ * function = "fn" , IDENT , [ type_params ] , "(" , [ param , { "," , param } ] , ")" ,
+ *            "->" , type , [ "uses" , effect_set ] ,
+ *            { ( "requires" | "ensures" ) , cond_expr } , block ;
+ */
+static void
+parse_function(Parser *p, FnDecl *fn)
+{
+	Span start = peek(p)->span;
+	expect_word(p, "fn");
+	fn->name = parse_name(p, "function name");
+	fn->tparams = parse_type_params(p, &fn->ntparams);
+	fn->params = parse_params(p, &fn->nparams);
+	fn->result = parse_result_type(p);
+	if (!p->panic && at_word(p, "uses")) {
+		advance(p);
+		fn->uses = parse_effect_set(p);
+	}
+	VEC(Clause) clauses = {0};
+	while (!p->panic && (at_word(p, "requires") || at_word(p, "ensures"))) {
+		Clause c;
+		c.span = peek(p)->span;
+		c.kind = at_word(p, "requires") ? CLAUSE_REQUIRES : CLAUSE_ENSURES;
+		advance(p);
+		c.cond = parse_cond(p);
+		c.span = span_from(p, c.span);
+		VEC_PUSH(clauses, c);
+	}
+	fn->clauses = ARENA_COPY(p, Clause, clauses);
+	fn->nclauses = clauses.len;
+	VEC_FREE(clauses);
+	fn->header = span_from(p, start);
+	if (!p->panic)
+		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
+}
+
+/* field_decl = [ id_attr ] , IDENT , ":" , type ; */
+static FieldDecl
+parse_field_decl(Parser *p, bool payload)
+{
+	FieldDecl f;
+	memset(&f, 0, sizeof f);
+	Span start = peek(p)->span;
+	if (at(p, TOK_AT))
+		f.id = parse_id_attr(p);
+	f.name = parse_name(p, payload ? "variant payload field name" : "record field name");
+	expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	f.type = parse_type(p);
+	f.span = span_from(p, start);
+	return f;
+}
+
+/*
+ * The `,` after a field, case or member.  noun names it in the message
+ * ("record field", "variant case", …).  The last one before `}` may omit it
+ * (LANGUAGE.md change 4) unless last_needs_comma.
+ */
+bool
+member_comma(Parser *p, const char *noun, bool last_needs_comma)
+{
+	if (accept(p, TOK_COMMA))
+		return true;
+	if (at(p, TOK_RBRACE) && !last_needs_comma)
+		return false;
+	Token *prev = &p->toks[p->pos - 1];
+	Diag *d = error_at(p, peek(p), DIAG_P106, "expected `,` after %s", noun);
+	if (at(p, TOK_RBRACE))
+		diag_set_help(d, "every %s ends with `,`, including the last one before `}`", noun);
+	else
+		diag_set_help(d, "every %s ends with `,`", noun);
+	decorate_expected(p, d);
+	if (!at(p, TOK_EOF) && !at(p, TOK_ERROR))
+		diag_add_fix(d, prev->span.end, prev->span.end, ",");
+	return false;
+}
+
+/* fields = { field_decl , "," } , [ field_decl ] ;  (inside braces) */
+static FieldDecl *
+parse_fields(Parser *p, int *n, const char *noun)
+{
+	VEC(FieldDecl) fields = {0};
+	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+		VEC_PUSH(fields, parse_field_decl(p, strcmp(noun, "record field") != 0));
+		if (!member_comma(p, noun, false))
+			break;
+	}
+	FieldDecl *out = ARENA_COPY(p, FieldDecl, fields);
+	*n = fields.len;
+	VEC_FREE(fields);
+	return out;
+}
+
+/*
+ * record = "record" , IDENT , [ type_params ] , "{" , fields , "}" ,
+ *          { "requires" , cond_expr } ;
+ */
+static void
+parse_record(Parser *p, Decl *d)
+{
+	advance(p);
+	d->u.record.name = parse_name(p, "record name");
+	d->u.record.tparams = parse_type_params(p, &d->u.record.ntparams);
+	expect(p, TOK_LBRACE, "`{` before record fields");
+	d->u.record.fields = parse_fields(p, &d->u.record.nfields, "record field");
+	expect(p, TOK_RBRACE, "`}` after record fields");
+	VEC(Clause) inv = {0};
+	while (!p->panic && at_word(p, "requires")) {
+		Clause c;
+		c.span = advance(p)->span;
+		c.kind = CLAUSE_REQUIRES;
+		c.cond = parse_cond(p);
+		c.span = span_from(p, c.span);
+		VEC_PUSH(inv, c);
+	}
+	d->u.record.invariants = ARENA_COPY(p, Clause, inv);
+	d->u.record.ninvariants = inv.len;
+	VEC_FREE(inv);
+}
+
+/* case_decl = [ id_attr ] , IDENT , [ "{" , fields , "}" ] ; */
+static CaseDecl
+parse_case_decl(Parser *p)
+{
+	CaseDecl c;
+	memset(&c, 0, sizeof c);
+	Span start = peek(p)->span;
+	if (at(p, TOK_AT))
+		c.id = parse_id_attr(p);
+	c.name = parse_name(p, "variant case name");
+	if (!p->panic && at(p, TOK_LBRACE)) {
+		advance(p);
+		c.has_payload = true;
+		c.fields = parse_fields(p, &c.nfields, "variant payload field");
+		expect(p, TOK_RBRACE, "`}` after variant payload fields");
+	}
+	c.span = span_from(p, start);
+	return c;
+}
+
+/* variant = "variant" , IDENT , [ type_params ] , "{" , { case_decl , "," } , [ case_decl ] , "}" ; */
+static void
+parse_variant(Parser *p, Decl *d)
+{
+	advance(p);
+	d->u.variant.name = parse_name(p, "variant name");
+	d->u.variant.tparams = parse_type_params(p, &d->u.variant.ntparams);
+	expect(p, TOK_LBRACE, "`{` before variant cases");
+	VEC(CaseDecl) cases = {0};
+	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+		VEC_PUSH(cases, parse_case_decl(p));
+		if (!member_comma(p, "variant case", false))
+			break;
+	}
+	expect(p, TOK_RBRACE, "`}` after variant cases");
+	d->u.variant.cases = ARENA_COPY(p, CaseDecl, cases);
+	d->u.variant.ncases = cases.len;
+	VEC_FREE(cases);
+}
+
+/* class = "class" , IDENT , [ ":" , IDENT ] , "{" , { field_decl , "," | method } , "}" ; */
+static void
+parse_class(Parser *p, Decl *d)
+{
+	advance(p);
+	d->u.class_.name = parse_name(p, "class name");
+	if (accept(p, TOK_COLON)) {
+		d->u.class_.has_parent = true;
+		d->u.class_.parent = parse_name(p, "parent class name");
+	}
+	expect(p, TOK_LBRACE, "`{` before class members");
+	VEC(ClassMember) members = {0};
+	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+		ClassMember m;
+		memset(&m, 0, sizeof m);
+		Span start = peek(p)->span;
+		if (at(p, TOK_AT))
+			m.id = parse_id_attr(p);
+		if (at_word(p, "fn") && peek_at(p, 1)->kind == TOK_IDENT) {
+			m.is_method = true;
+			parse_function(p, &m.method);
+		} else {
+			m.field.name = parse_name(p, "class field name");
+			expect(p, TOK_COLON, "`:` after record field name");
+			m.field.type = parse_type(p);
+			m.field.id = m.id;
+			m.field.span = span_from(p, start);
+			if (!p->panic)
+				member_comma(p, "class field", false);
+		}
+		m.span = span_from(p, start);
+		VEC_PUSH(members, m);
+	}
+	expect(p, TOK_RBRACE, "`}` after class members");
+	d->u.class_.members = ARENA_COPY(p, ClassMember, members);
+	d->u.class_.nmembers = members.len;
+	VEC_FREE(members);
+}
+
+/* resource = "resource" , IDENT , "{" , [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" , "}" ; */
+static void
+parse_resource(Parser *p, Decl *d)
+{
+	advance(p);
+	d->u.resource.name = parse_name(p, "resource name");
+	expect(p, TOK_LBRACE, "`{` before resource lifecycle");
+	if (at(p, TOK_AT))
+		d->u.resource.drop_id = parse_id_attr(p);
+	expect_word(p, "drop");
+	if (accept_word(p, "trivial")) {
+		d->u.resource.trivial = true;
+	} else if (accept_word(p, "import")) {
+		d->u.resource.import = parse_strlit(p, "the finalizer's import id string");
+	} else if (!p->panic) {
+		char buf[64];
+		error_at(p, peek(p), DIAG_P104, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
+	}
+	expect(p, TOK_SEMI, "`;` after drop strategy");
+	expect(p, TOK_RBRACE, "`}` after resource lifecycle");
+}
+
+/*
+ * import_fn = [ id_attr ] , "import" , [ "rust" ] , "fn" , IDENT , "(" , params , ")" ,
+ *             "->" , ( "unit" | "i64" | "bool" ) , "effects" , effect_set ,
+ *             "failure" , ( "infallible" | "status" , STRING ) ,
+ *             [ "consumes" , IDENT , "always" ] , ";" ;
+ */
+static ImportFn
+parse_import_fn(Parser *p)
+{
+	ImportFn f;
+	memset(&f, 0, sizeof f);
+	Span start = peek(p)->span;
+	if (at(p, TOK_AT))
+		f.id = parse_id_attr(p);
+	expect_word(p, "import");
+	if (accept_word(p, "rust"))
+		f.rust = true;
+	expect_word(p, "fn");
+	f.name = parse_name(p, "import name");
+	f.params = parse_params(p, &f.nparams);
+	expect(p, TOK_ARROW, "`->` before import result type");
+	if (!p->panic && (at_word(p, "unit") || at_word(p, "i64") || at_word(p, "bool"))) {
+		f.result = name_of(p, advance(p));
+	} else if (!p->panic) {
+		char buf[64];
+		error_at(p, peek(p), DIAG_P105, "expected an import result type (`unit`, `i64` or `bool`), found %s",
+		    tok_desc(p, peek(p), buf, sizeof buf));
+	}
+	expect_word(p, "effects");
+	if (!p->panic)
+		f.effects = parse_effect_set(p);
+	expect_word(p, "failure");
+	if (accept_word(p, "status")) {
+		f.fallible = true;
+		f.status = parse_strlit(p, "status domain string");
+	} else {
+		expect_word(p, "infallible");
+	}
+	if (accept_word(p, "consumes")) {
+		f.has_consumes = true;
+		f.consumes = parse_name(p, "consumed parameter name");
+		expect_word(p, "always");
+	}
+	expect(p, TOK_SEMI, "`;` after import declaration");
+	f.span = span_from(p, start);
+	return f;
+}
+
+/* interface = "interface" , IDENT , "permits" , effect_set , "{" , { import_fn } , "}" ; */
+static void
+parse_interface(Parser *p, Decl *d)
+{
+	advance(p);
+	d->u.interface.name = parse_name(p, "interface name");
+	expect_word(p, "permits");
+	if (!p->panic)
+		d->u.interface.permits = parse_effect_set(p);
+	expect(p, TOK_LBRACE, "`{` before interface imports");
+	VEC(ImportFn) imports = {0};
+	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF))
+		VEC_PUSH(imports, parse_import_fn(p));
+	expect(p, TOK_RBRACE, "`}` after interface imports");
+	d->u.interface.imports = ARENA_COPY(p, ImportFn, imports);
+	d->u.interface.nimports = imports.len;
+	VEC_FREE(imports);
+}
+
+static Name *
+parse_name_list(Parser *p, int *n, const char *what, bool allow_empty)
+{
+	VEC(Name) names = {0};
+	expect(p, TOK_LBRACE, "`{` before names");
+	if (!(allow_empty && at(p, TOK_RBRACE))) {
+		do {
+			VEC_PUSH(names, parse_name(p, what));
+		} while (!p->panic && accept(p, TOK_COMMA));
+	}
+	expect(p, TOK_RBRACE, "`}` after names");
+	Name *out = ARENA_COPY(p, Name, names);
+	*n = names.len;
+	VEC_FREE(names);
+	return out;
+}
+
+static const char *const transition_words[] = {
+	"send", "receive", "call", "return", "cancel", "timeout", "fail",
+};
+
+/*
+ * on , IDENT , IDENT , ":" , kind , IDENT , [ "requires" , "capability" , qname ] ,
+ * [ "consumes" , "resource" ] , [ "via" , STRING ] , "->" ,
+ * ( IDENT | "choice" , "{" , IDENT , ":" , IDENT , { "," , IDENT , ":" , IDENT } , "}" ) , ";"
+ */
+static Transition
+parse_transition(Parser *p)
+{
+	Transition t;
+	memset(&t, 0, sizeof t);
+	Span start = advance(p)->span;  /* on */
+	t.from = parse_name(p, "state name");
+	t.label = parse_name(p, "transition label");
+	expect(p, TOK_COLON, "`:` after transition label");
+	bool found = false;
+	for (size_t i = 0; i < countof(transition_words) && !p->panic; i++) {
+		if (accept_word(p, transition_words[i])) {
+			t.kind = (TransitionKind)i;
+			found = true;
+			break;
+		}
+	}
+	if (!found && !p->panic) {
+		char buf[64];
+		error_at(p, peek(p), DIAG_P104, "expected a transition kind (send, receive, call, return, cancel, timeout, fail), found %s",
+		    tok_desc(p, peek(p), buf, sizeof buf));
+	}
+	t.message = parse_name(p, "message name");
+	if (!p->panic && accept_word(p, "requires")) {
+		expect_word(p, "capability");
+		t.has_capability = true;
+		t.capability = parse_qname(p, "capability name");
+	}
+	if (!p->panic && accept_word(p, "consumes")) {
+		expect_word(p, "resource");
+		t.consumes_resource = true;
+	}
+	if (!p->panic && accept_word(p, "via")) {
+		t.has_via = true;
+		t.via = parse_strlit(p, "via target string");
+	}
+	expect(p, TOK_ARROW, "`->` before target state");
+	if (!p->panic && at_word(p, "choice") && peek_at(p, 1)->kind == TOK_LBRACE) {
+		advance(p);
+		advance(p);
+		t.is_choice = true;
+		VEC(ChoiceArm) arms = {0};
+		do {
+			ChoiceArm a;
+			a.label = parse_name(p, "choice label");
+			expect(p, TOK_COLON, "`:` after choice label");
+			a.state = parse_name(p, "state name");
+			VEC_PUSH(arms, a);
+		} while (!p->panic && accept(p, TOK_COMMA));
+		expect(p, TOK_RBRACE, "`}` after choice");
+		t.choices = ARENA_COPY(p, ChoiceArm, arms);
+		t.nchoices = arms.len;
+		VEC_FREE(arms);
+	} else {
+		t.to = parse_name(p, "target state name");
+	}
+	expect(p, TOK_SEMI, "`;` after transition");
+	t.span = span_from(p, start);
+	return t;
+}
+
+/* session_protocol = "session" , "protocol" , STRING , "{" , states , initial , terminals , transitions , "}" ; */
+static void
+parse_session(Parser *p, Decl *d)
+{
+	advance(p);
+	expect_word(p, "protocol");
+	d->u.session.name = parse_strlit(p, "protocol name string");
+	expect(p, TOK_LBRACE, "`{` before protocol body");
+	expect_word(p, "states");
+	if (!p->panic)
+		d->u.session.states = parse_name_list(p, &d->u.session.nstates, "a state name", false);
+	expect_word(p, "initial");
+	d->u.session.initial = parse_name(p, "initial state name");
+	expect(p, TOK_SEMI, "`;` after initial state");
+	VEC(Terminal) terms = {0};
+	while (!p->panic && at_word(p, "terminal")) {
+		Terminal t;
+		Span start = advance(p)->span;
+		t.state = parse_name(p, "terminal state name");
+		expect_word(p, "cleanup");
+		t.cleanup = NULL;
+		t.ncleanup = 0;
+		if (!p->panic)
+			t.cleanup = parse_name_list(p, &t.ncleanup, "a cleanup name", true);
+		t.span = span_from(p, start);
+		VEC_PUSH(terms, t);
+	}
+	VEC(Transition) trans = {0};
+	while (!p->panic && at_word(p, "on"))
+		VEC_PUSH(trans, parse_transition(p));
+	expect(p, TOK_RBRACE, "`}` after protocol body");
+	d->u.session.terminals = ARENA_COPY(p, Terminal, terms);
+	d->u.session.nterminals = terms.len;
+	d->u.session.transitions = ARENA_COPY(p, Transition, trans);
+	d->u.session.ntransitions = trans.len;
+	VEC_FREE(terms);
+	VEC_FREE(trans);
+}
+
+/* Habit words at item position: struct/enum/pub/const/… (P104 with fixes). */
+static void
+item_habit(Parser *p, Token *t)
+{
+	uint32_t s = t->span.start, e = t->span.end;
+	Diag *d = error_at(p, t, DIAG_P104, "expected `fn`");
+	if (tok_is_word(p, t, "struct")) {
+		diag_set_help(d, "a product type is `record Name { @id(\"…\") field: Type, }`");
+		diag_add_fix(d, s, e, "record");
+	} else if (tok_is_word(p, t, "enum")) {
+		diag_set_help(d, "a sum type is `variant Name { @id(\"…\") Case, @id(\"…\") Case { @id(\"…\") field: Type, }, }`");
+		diag_add_fix(d, s, e, "variant");
+	} else if (tok_is_word(p, t, "pub") || tok_is_word(p, t, "public") || tok_is_word(p, t, "export")) {
+		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
+		uint32_t next = peek_at(p, 1)->span.start;
+		diag_add_fix(d, s, next > e ? next : e, "");
+	} else if (tok_is_word(p, t, "const") || tok_is_word(p, t, "static") || tok_is_word(p, t, "let") ||
+	    tok_is_word(p, t, "var")) {
+		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");
+	} else if (tok_is_word(p, t, "trait")) {
+		diag_set_help(d, "`class Child : Parent` inherits methods and `protocol` declares method requirements");
+	} else if (tok_is_word(p, t, "type") || tok_is_word(p, t, "typedef")) {
+		diag_set_help(d, "type aliases are not admitted; write the type at each use");
+	} else {
+		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
+	}
+}
+
+/* item = [ id_attr ] , ( function | record | variant | class | resource | interface | session_protocol ) ; */
+static bool
+parse_item(Parser *p, Decl *d)
+{
+	memset(d, 0, sizeof *d);
+	Span start = peek(p)->span;
+	if (at(p, TOK_AT))
+		d->id = parse_id_attr(p);
+	if (p->panic)
+		return false;
+	Token *t = peek(p);
+	if (tok_is_word(p, t, "fn")) {
+		d->kind = DECL_FN;
+		parse_function(p, &d->u.fn);
+	} else if (tok_is_word(p, t, "record")) {
+		d->kind = DECL_RECORD;
+		parse_record(p, d);
+	} else if (tok_is_word(p, t, "variant")) {
+		d->kind = DECL_VARIANT;
+		parse_variant(p, d);
+	} else if (tok_is_word(p, t, "class")) {
+		d->kind = DECL_CLASS;
+		parse_class(p, d);
+	} else if (tok_is_word(p, t, "resource")) {
+		d->kind = DECL_RESOURCE;
+		parse_resource(p, d);
+	} else if (tok_is_word(p, t, "interface")) {
+		d->kind = DECL_INTERFACE;
+		parse_interface(p, d);
+	} else if (tok_is_word(p, t, "session")) {
+		d->kind = DECL_SESSION;
+		parse_session(p, d);
+	} else {
+		item_habit(p, t);
+		return false;
+	}
+	d->span = span_from(p, start);
+	return !p->panic;
+}
+
+static bool
+is_item_start(Parser *p, const Token *t)
+{
+	static const char *const words[] = {
+		"fn", "record", "variant", "class", "resource", "interface", "session",
+		"struct", "enum", "pub", "public", "export", "const", "static", "var", "trait",
+		"typedef",
+	};
+	if (t->kind == TOK_AT)
+		return true;
+	for (size_t i = 0; i < countof(words); i++)
+		if (tok_is_word(p, t, words[i]))
+			return true;
+	return false;
+}
+
+/* After an error: skip to the next declaration start at column 1. */
+static void
+resync(Parser *p)
+{
+	if (p->pos < p->ntoks - 1)
+		advance(p);
+	while (!at(p, TOK_EOF)) {
+		Token *t = peek(p);
+		if (t->line_first && t->span.col == 1 && is_item_start(p, t))
+			break;
+		advance(p);
+	}
+	p->panic = false;
+	p->depth = 0;
+	p->no_record = false;
+	p->in_guard = false;
+}
+
+/* use_decl = "use" , ( "function" | "type" ) , "@" , "id" , "(" , STRING , ")" , "from" , qname , "as" , IDENT , ";" ; */
+static bool
+parse_use(Parser *p, UseDecl *u)
+{
+	memset(u, 0, sizeof *u);
+	Span start = advance(p)->span;  /* use */
+	if (accept_word(p, "function"))
+		u->is_type = false;
+	else if (accept_word(p, "type"))
+		u->is_type = true;
+	else {
+		Diag *d = error_at(p, peek(p), DIAG_G170, "expected `function` or `type` after `use`");
+		diag_set_help(d, "`use` imports one declaration of a project module: `use function @id(\"stable.id\") from other.module as name;`; compiler-owned functions such as `string_concat` need no import");
+		return false;
+	}
+	if (!at(p, TOK_AT) || !word_at(p, 1, "id")) {
+		error_at(p, peek(p), DIAG_P106, "expected `@id(\"…\")` after `use %s`", u->is_type ? "type" : "function");
+		return false;
+	}
+	IdAttr a = parse_id_attr(p);
+	u->id = a.value;
+	expect_word(p, "from");
+	u->from = parse_qname(p, "module name");
+	expect_word(p, "as");
+	u->alias = parse_name(p, "local alias");
+	expect(p, TOK_SEMI, "`;` after use declaration");
+	u->span = span_from(p, start);
+	return !p->panic;
+}
+
+/*
+ * The token pass the reference makes before parsing: bracket depth and runs
+ * of unary operators beyond PARSE_MAX_DEPTH are P207 at the first token that
+ * exceeds the bound, and nothing else is parsed (so no recursion can run
+ * deep).  Tree depth is checked again while parsing (enter/leave).
+ */
+static bool
+nesting_prepass(Parser *p)
+{
+	int depth = 0, run = 0;
+	for (int i = 0; i < p->ntoks; i++) {
+		Token *t = &p->toks[i];
+		switch (t->kind) {
+		case TOK_LPAREN: case TOK_LBRACE: case TOK_LBRACKET:
+			depth++;
+			break;
+		case TOK_RPAREN: case TOK_RBRACE: case TOK_RBRACKET:
+			if (depth > 0)
+				depth--;
+			break;
+		default:
+			break;
+		}
+		bool unary = (t->kind == TOK_MINUS || t->kind == TOK_BANG) && i > 0 &&
+		    (p->toks[i - 1].kind == TOK_MINUS || p->toks[i - 1].kind == TOK_BANG || run > 0 ||
+		     p->toks[i - 1].kind == TOK_LPAREN || p->toks[i - 1].kind == TOK_ASSIGN ||
+		     p->toks[i - 1].kind == TOK_COMMA);
+		run = unary ? run + 1 : 0;
+		if (depth > PARSE_MAX_DEPTH || run > PARSE_MAX_DEPTH) {
+			Diag *d = diag_report(p->diags, DIAG_P207, &t->span,
+			    "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
+			diag_set_help(d, "split the expression or block into named helper functions");
+			p->had_error = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* file = module_decl , { use_decl } , [ permit_decl ] , item , { item } , EOF ; */
+Module *
+parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
+{
+	Module *m = ARENA_NEW(arena, Module);
+	LexResult lx;
+	lex_source(&lx, src, len, arena, diags);
+	m->comments = lx.comments;
+	m->ncomments = lx.ncomments;
+
+	Parser p;
+	memset(&p, 0, sizeof p);
+	p.src = src;
+	p.len = len;
+	p.toks = lx.toks;
+	p.ntoks = lx.ntoks;
+	p.arena = arena;
+	p.diags = diags;
+	p.had_error = lx.had_error;
+
+	if (nesting_prepass(&p))
+		return m;
+
+	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
+	Span ms = peek(&p)->span;
+	if (at_word(&p, "module")) {
+		advance(&p);
+		m->name = parse_qname(&p, "module name");
+		accept(&p, TOK_SEMI);
+	} else {
+		Diag *d = error_at(&p, peek(&p), DIAG_P104, "expected `module`");
+		diag_set_help(d, "a file starts with `module dotted.name;`, then its `@id`-annotated declarations");
+	}
+	m->module_span = span_from(&p, ms);
+	if (p.panic)
+		resync(&p);
+
+	VEC(UseDecl) uses = {0};
+	while (at_word(&p, "use")) {
+		UseDecl u;
+		if (parse_use(&p, &u))
+			VEC_PUSH(uses, u);
+		else
+			resync(&p);
+	}
+	if (at_word(&p, "permit")) {
+		advance(&p);
+		m->permit = parse_effect_set(&p);
+		if (p.panic)
+			resync(&p);
+	}
+	VEC(Decl) decls = {0};
+	while (!at(&p, TOK_EOF)) {
+		if (at_word(&p, "use")) {
+			Diag *d = error_at(&p, peek(&p), DIAG_G170, "workspace module uses must appear immediately after the module declaration");
+			diag_set_help(d, "move the `use` line up, right after `module`");
+			resync(&p);
+			continue;
+		}
+		Decl d;
+		if (parse_item(&p, &d))
+			VEC_PUSH(decls, d);
+		else
+			resync(&p);
+	}
+	m->uses = ARENA_COPY(&p, UseDecl, uses);
+	m->nuses = uses.len;
+	m->decls = ARENA_COPY(&p, Decl, decls);
+	m->ndecls = decls.len;
+	VEC_FREE(uses);
+	VEC_FREE(decls);
+
+	bool has_fn = false;
+	for (int i = 0; i < m->ndecls; i++)
+		has_fn |= m->decls[i].kind == DECL_FN;
+	if (!has_fn && !p.had_error) {
+		Token *eof = &p.toks[p.ntoks - 1];
+		Diag *d = diag_report(diags, DIAG_P101, &eof->span, "a module must declare at least one function");
+		diag_set_help(d, "add a function, e.g. `fn main() -> i64 { 0 }`");
+	}
+	return m;
+}

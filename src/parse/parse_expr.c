@@ -1,0 +1,1022 @@
+/*
+ * parse_expr.c — types, expressions (precedence climbing, LANGUAGE.md
+ * §1.5) and match patterns.
+ *
+ * Record literals are disabled inside conditions (p->no_record), so
+ * `if x == y { … }` reads the brace as the body.  Parentheses produce no
+ * node.  The signed minimum (`-9223372036854775808`, `-2147483648i32`) is
+ * folded into one literal here, since only the parser sees the minus.
+ */
+#include "parse_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define I64_MIN_MAG ((uint64_t)1 << 63)
+#define I32_MIN_MAG ((uint64_t)1 << 31)
+
+Expr *
+new_expr(Parser *p, ExprKind k, Span s)
+{
+	Expr *e = ARENA_NEW(p->arena, Expr);
+	e->kind = k;
+	e->span = s;
+	return e;
+}
+
+static Type *
+new_type(Parser *p, TypeKind k, Span s)
+{
+	Type *t = ARENA_NEW(p->arena, Type);
+	t->kind = k;
+	t->span = s;
+	return t;
+}
+
+/* ==== types =================================================================== */
+
+/* A `>=` where a type list closes: split it into `>` and `=`. */
+static bool
+accept_type_close(Parser *p)
+{
+	if (accept(p, TOK_GT))
+		return true;
+	Token *t = peek(p);
+	if (t->kind == TOK_GE) {
+		t->kind = TOK_ASSIGN;
+		t->span.start++;
+		t->span.col++;
+		return true;
+	}
+	return false;
+}
+
+/* type_args = "<" , type , { "," , type } , ">" ;  (at `<`) */
+Type **
+parse_type_args(Parser *p, int *n)
+{
+	*n = 0;
+	advance(p);  /* < */
+	if (at(p, TOK_GT)) {
+		error_at(p, peek(p), DIAG_P106, "generic argument list cannot be empty");
+		return NULL;
+	}
+	VEC(Type *) args = {0};
+	while (!p->panic) {
+		VEC_PUSH(args, parse_type(p));
+		if (!accept(p, TOK_COMMA))
+			break;
+		if (at(p, TOK_GT) || at(p, TOK_GE)) {
+			error_at(p, peek(p), DIAG_P106, "generic type arguments require comma-separated types without a trailing comma");
+			break;
+		}
+	}
+	if (!p->panic && !accept_type_close(p))
+		expect(p, TOK_GT, "`>` after generic type arguments");
+	Type **out = ARENA_COPY(p, Type *, args);
+	*n = args.len;
+	VEC_FREE(args);
+	return out;
+}
+
+/*
+ * type = scalar | "string" | "str" | "Bytes" | "[" , "u8" , ";" , INT , "]"
+ *      | "fn" , "(" , [ type , { "," , type } ] , ")" , "->" , type
+ *      | qname , [ type_args ] ;
+ */
+Type *
+parse_type(Parser *p)
+{
+	Token *t = peek(p);
+	Span start = t->span;
+	if (t->kind == TOK_LPAREN) {
+		Diag *d = error_at(p, t, DIAG_P105, "expected type");
+		if (peek_at(p, 1)->kind == TOK_RPAREN)
+			diag_set_help(d, "there is no unit type; return `i64` (conventionally `0`) or `bool` instead of `()`");
+		else
+			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
+		return new_type(p, TYPE_NAME, start);
+	}
+	if (t->kind == TOK_LBRACKET) {
+		if (!enter(p, t))
+			return new_type(p, TYPE_NAME, start);
+		advance(p);
+		Type *ty = new_type(p, TYPE_ARRAY, start);
+		ty->u.array.elem = parse_type(p);
+		expect(p, TOK_SEMI, "`;` in array type");
+		if (at(p, TOK_INT)) {
+			Token *n = advance(p);
+			ty->u.array.len = n->v.u;
+			ty->u.array.len_span = n->span;
+		} else {
+			error_at(p, peek(p), DIAG_P105, "expected array length");
+		}
+		expect(p, TOK_RBRACKET, "`]` after array type");
+		leave(p);
+		ty->span = span_from(p, start);
+		return ty;
+	}
+	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN) {
+		if (!enter(p, t))
+			return new_type(p, TYPE_NAME, start);
+		advance(p);
+		advance(p);
+		Type *ty = new_type(p, TYPE_FN, start);
+		VEC(Type *) params = {0};
+		if (!at(p, TOK_RPAREN)) {
+			do {
+				VEC_PUSH(params, parse_type(p));
+			} while (!p->panic && accept(p, TOK_COMMA) && !at(p, TOK_RPAREN));
+		}
+		expect(p, TOK_RPAREN, "`)` after function type parameters");
+		expect(p, TOK_ARROW, "`->` in function type");
+		if (!p->panic)
+			ty->u.fn.result = parse_type(p);
+		ty->u.fn.params = ARENA_COPY(p, Type *, params);
+		ty->u.fn.nparams = params.len;
+		VEC_FREE(params);
+		leave(p);
+		ty->span = span_from(p, start);
+		return ty;
+	}
+	if (t->kind != TOK_IDENT) {
+		error_at(p, t, DIAG_P105, "expected type");
+		return new_type(p, TYPE_NAME, start);
+	}
+	Type *ty = new_type(p, TYPE_NAME, start);
+	ty->u.name.name = parse_qname(p, "type");
+	if (!p->panic && at(p, TOK_LT)) {
+		if (!enter(p, peek(p)))
+			return ty;
+		ty->u.name.args = parse_type_args(p, &ty->u.name.nargs);
+		leave(p);
+	}
+	ty->span = span_from(p, start);
+	return ty;
+}
+
+/*
+ * At `<` after a bare name: is this a type-argument list?  Yes when a
+ * balanced `<…>` made only of type tokens is followed by `(`, `::` or `{`.
+ */
+bool
+generic_args_ahead(Parser *p)
+{
+	int depth = 0;
+	for (int k = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = peek_at(p, k);
+		switch (t->kind) {
+		case TOK_LT: depth++; break;
+		case TOK_GT:
+			if (--depth == 0) {
+				TokKind n = (TokKind)peek_at(p, k + 1)->kind;
+				return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
+			}
+			break;
+		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
+		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
+			break;
+		default:
+			return false;
+		}
+		if (k > 4096)
+			return false;
+	}
+	return false;
+}
+
+/* ==== expressions ================================================================= */
+
+static Expr *parse_unary(Parser *p);
+static Expr *parse_unary_postfix(Parser *p);
+static Expr *parse_postfix_of(Parser *p, Expr *e, bool callable);
+
+static Expr *
+error_expr(Parser *p, Span s)
+{
+	Expr *e = new_expr(p, EXPR_NAME, s);
+	e->u.name.s = "";
+	e->u.name.span = s;
+	return e;
+}
+
+static int
+binop_of(TokKind k, BinaryOp *op)
+{
+	switch (k) {
+	case TOK_OROR: *op = BIN_OR; return 1;
+	case TOK_ANDAND: *op = BIN_AND; return 2;
+	case TOK_EQ: *op = BIN_EQ; return 3;
+	case TOK_NE: *op = BIN_NE; return 3;
+	case TOK_LT: *op = BIN_LT; return 4;
+	case TOK_LE: *op = BIN_LE; return 4;
+	case TOK_GT: *op = BIN_GT; return 4;
+	case TOK_GE: *op = BIN_GE; return 4;
+	case TOK_PLUS: *op = BIN_ADD; return 5;
+	case TOK_MINUS: *op = BIN_SUB; return 5;
+	case TOK_STAR: *op = BIN_MUL; return 6;
+	case TOK_SLASH: *op = BIN_DIV; return 6;
+	case TOK_PERCENT: *op = BIN_REM; return 6;
+	default: return 0;
+	}
+}
+
+/* binary = unary , { binop , unary }  — left-associative, prec+1 on the right. */
+static Expr *
+parse_binary(Parser *p, int minprec)
+{
+	Expr *lhs = parse_unary(p);
+	int added = 0;
+	for (;;) {
+		BinaryOp op;
+		int prec = binop_of((TokKind)peek(p)->kind, &op);
+		if (!prec || prec < minprec || p->panic)
+			break;
+		/* `x += 1` at expression level (e.g. a tail) is the compound habit. */
+		if (peek_at(p, 1)->kind == TOK_ASSIGN && peek_at(p, 1)->span.start == peek(p)->span.end &&
+		    (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV || op == BIN_REM))
+			break;
+		if (!enter(p, peek(p)))
+			break;
+		added++;
+		advance(p);
+		Expr *rhs = parse_binary(p, prec + 1);
+		Span s = lhs->span;
+		s.end = rhs->span.end;
+		Expr *e = new_expr(p, EXPR_BINARY, s);
+		e->u.binary.op = op;
+		e->u.binary.lhs = lhs;
+		e->u.binary.rhs = rhs;
+		lhs = e;
+	}
+	p->depth -= added;
+	return lhs;
+}
+
+Expr *
+parse_expr(Parser *p)
+{
+	bool saved = p->no_record;
+	p->no_record = false;
+	Expr *e = parse_binary(p, 1);
+	p->no_record = saved;
+	return e;
+}
+
+/* cond_expr = expr ;  parsed with record literals disabled */
+Expr *
+parse_cond(Parser *p)
+{
+	bool saved = p->no_record;
+	p->no_record = true;
+	Expr *e = parse_binary(p, 1);
+	p->no_record = saved;
+	return e;
+}
+
+/* Range check of an integer literal token; negative = a folded minus. */
+static void
+check_int_range(Parser *p, const Token *t, bool negative)
+{
+	uint64_t v = t->v.u;
+	switch ((NumSuffix)t->suffix) {
+	case SUF_NONE:
+		if (t->overflow || v > (negative ? I64_MIN_MAG : I64_MIN_MAG - 1)) {
+			Diag *d = error_at(p, t, DIAG_P003, "integer literal is outside the i64 range");
+			if (!t->overflow && v == I64_MIN_MAG)
+				diag_set_help(d, "the signed minimum is written as a directly negated literal, such as `-9223372036854775808`");
+			else
+				diag_set_help(d, "i64 literals lie between -9223372036854775808 and 9223372036854775807");
+		}
+		break;
+	case SUF_I32:
+		if (t->overflow || v > (negative ? I32_MIN_MAG : I32_MIN_MAG - 1)) {
+			Diag *d = error_at(p, t, DIAG_P003, "integer literal is outside the i32 range");
+			if (!t->overflow && v == I32_MIN_MAG)
+				diag_set_help(d, "the signed minimum is written as a directly negated literal, such as `-2147483648i32`");
+			else
+				diag_set_help(d, "i32 literals lie between -2147483648i32 and 2147483647i32");
+		}
+		break;
+	case SUF_U8:
+		if (t->overflow || v > 255) {
+			Diag *d = error_at(p, t, DIAG_P003, "u8 literal is outside the u8 range");
+			diag_set_help(d, "u8 literals lie between 0u8 and 255u8");
+		}
+		break;
+	case SUF_USIZE:
+		if (t->overflow) {
+			Diag *d = error_at(p, t, DIAG_T260, "usize literal is outside the target-independent u64 range");
+			diag_set_help(d, "usize literals lie between 0usize and 18446744073709551615usize");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static Expr *
+int_literal(Parser *p, Token *t, bool negative, Span s)
+{
+	check_int_range(p, t, negative);
+	Expr *e = new_expr(p, EXPR_INT, s);
+	e->u.int_lit.value = t->v.u;
+	e->u.int_lit.suffix = (NumSuffix)t->suffix;
+	e->u.int_lit.negative = negative;
+	return e;
+}
+
+/* unary = ( "-" | "!" ) , unary | postfix ; */
+static Expr *
+parse_unary(Parser *p)
+{
+	Token *t = peek(p);
+	if (t->kind != TOK_MINUS && t->kind != TOK_BANG)
+		return parse_unary_postfix(p);
+	/* The signed minimum: `-` directly before the magnitude 2^63 (or 2^31 i32). */
+	Token *n = peek_at(p, 1);
+	if (t->kind == TOK_MINUS && n->kind == TOK_INT && !n->overflow &&
+	    ((n->suffix == SUF_NONE && n->v.u == I64_MIN_MAG) || (n->suffix == SUF_I32 && n->v.u == I32_MIN_MAG))) {
+		advance(p);
+		advance(p);
+		Span s = t->span;
+		s.end = n->span.end;
+		return parse_postfix_of(p, int_literal(p, n, true, s), false);
+	}
+	if (!enter(p, t))
+		return error_expr(p, t->span);
+	advance(p);
+	Expr *operand = parse_unary(p);
+	leave(p);
+	Span s = t->span;
+	s.end = operand->span.end;
+	Expr *e = new_expr(p, EXPR_UNARY, s);
+	e->u.unary.op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
+	e->u.unary.operand = operand;
+	return e;
+}
+
+/* call_args = "(" , [ expr , { "," , expr } ] , ")" ;  (at `(`) */
+static Expr **
+parse_args(Parser *p, int *n, const char *close_desc)
+{
+	*n = 0;
+	if (!enter(p, peek(p)))
+		return NULL;
+	advance(p);
+	VEC(Expr *) args = {0};
+	while (!p->panic && !at(p, TOK_RPAREN)) {
+		VEC_PUSH(args, parse_expr(p));
+		if (!accept(p, TOK_COMMA))
+			break;
+	}
+	expect(p, TOK_RPAREN, close_desc);
+	leave(p);
+	Expr **out = ARENA_COPY(p, Expr *, args);
+	*n = args.len;
+	VEC_FREE(args);
+	return out;
+}
+
+/* inits = [ IDENT , ":" , expr , { "," , IDENT , ":" , expr } , [ "," ] ] ;  (at `{`) */
+FieldInit *
+parse_inits_desc(Parser *p, int *n, const char *close_desc)
+{
+	*n = 0;
+	if (!enter(p, peek(p)))
+		return NULL;
+	advance(p);
+	VEC(FieldInit) inits = {0};
+	while (!p->panic && !at(p, TOK_RBRACE)) {
+		FieldInit f;
+		f.span = peek(p)->span;
+		f.name = parse_name(p, "field name");
+		if (accept(p, TOK_COLON)) {
+			f.value = parse_expr(p);
+		} else {
+			/* shorthand `{ f }` means `{ f: f }` */
+			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value->u.name = f.name;
+		}
+		f.span = span_from(p, f.span);
+		VEC_PUSH(inits, f);
+		if (!accept(p, TOK_COMMA))
+			break;
+	}
+	expect(p, TOK_RBRACE, close_desc);
+	leave(p);
+	FieldInit *out = ARENA_COPY(p, FieldInit, inits);
+	*n = inits.len;
+	VEC_FREE(inits);
+	return out;
+}
+
+FieldInit *
+parse_inits(Parser *p, int *n)
+{
+	return parse_inits_desc(p, n, "`}` after record initializer");
+}
+
+/* postfix = primary , { call_args | "." , IDENT , [ call_args ] | "?" | "with" , "{" , inits , "}" } ; */
+static Expr *
+parse_postfix_of(Parser *p, Expr *e, bool callable)
+{
+	while (!p->panic) {
+		Token *t = peek(p);
+		if (t->kind == TOK_LPAREN) {
+			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P202, "only named functions can be called");
+			diag_set_help(d, "bind the callable to a name first, then call the name");
+			break;
+		}
+		if (t->kind == TOK_DOT) {
+			advance(p);
+			Token *nt = peek(p);
+			if (nt->kind != TOK_IDENT) {
+				if (nt->kind == TOK_DOT && p->in_for_iter) {
+					Diag *d = error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
+					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
+				} else {
+					Diag *d = error_at(p, nt, DIAG_P105, "expected field name after `.`");
+					if (nt->kind == TOK_INT)
+						diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
+					else if (nt->kind == TOK_DOT)
+						diag_set_help(d, "there are no ranges; count with a `let mut` index in a `while` loop");
+				}
+				break;
+			}
+			Name name = name_of(p, advance(p));
+			if (at(p, TOK_LPAREN)) {
+				Expr *m = new_expr(p, EXPR_METHOD, e->span);
+				m->u.method.recv = e;
+				m->u.method.name = name;
+				m->u.method.args = parse_args(p, &m->u.method.nargs, "`)` after method arguments");
+				m->span = span_from(p, e->span);
+				e = m;
+			} else {
+				Expr *f = new_expr(p, EXPR_FIELD, e->span);
+				f->u.field.base = e;
+				f->u.field.name = name;
+				f->span = span_from(p, e->span);
+				e = f;
+			}
+			callable = false;
+			continue;
+		}
+		if (t->kind == TOK_QUESTION) {
+			advance(p);
+			Expr *q = new_expr(p, EXPR_TRY, span_from(p, e->span));
+			q->u.try_.operand = e;
+			e = q;
+			callable = false;
+			continue;
+		}
+		if (tok_is_word(p, t, "with") && peek_at(p, 1)->kind == TOK_LBRACE) {
+			advance(p);
+			Expr *w = new_expr(p, EXPR_WITH, e->span);
+			w->u.with.base = e;
+			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements");
+			w->span = span_from(p, e->span);
+			e = w;
+			callable = false;
+			continue;
+		}
+		if (t->kind == TOK_COLONCOLON) {
+			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P204, "variant construction requires a named variant qualifier");
+			diag_set_help(d, "write `Type::Case { … }` with the variant's name before `::`");
+			break;
+		}
+		break;
+	}
+	(void)callable;
+	return e;
+}
+
+/* Fix for `Some(x)` / `Ok(x)` / `Err(e)` written Rust-style (expression or pattern). */
+static void
+rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
+{
+	/* name ( IDENT ) */
+	Token *lp = peek(p), *arg = peek_at(p, 1), *rp = peek_at(p, 2);
+	if (!d || lp->kind != TOK_LPAREN || rp->kind != TOK_RPAREN)
+		return;
+	if (arg->kind != TOK_IDENT && arg->kind != TOK_INT)
+		return;
+	const char *field = NULL, *type = NULL;
+	if (tok_is_word(p, name, "Some")) {
+		field = "value"; type = "Option";
+	} else if (tok_is_word(p, name, "Ok")) {
+		field = "value"; type = "Result";
+	} else if (tok_is_word(p, name, "Err")) {
+		field = "error"; type = "Result";
+	} else {
+		return;
+	}
+	char buf[256];
+	int alen = (int)(arg->span.end - arg->span.start);
+	if (alen > 100)
+		return;
+	snprintf(buf, sizeof buf, "%s%s { %s: %.*s }", qualified ? "" : type, qualified ? "" : "::", field, alen, p->src + arg->span.start);
+	if (qualified) {
+		char buf2[256];
+		snprintf(buf2, sizeof buf2, " { %s: %.*s }", field, alen, p->src + arg->span.start);
+		diag_add_fix(d, lp->span.start, rp->span.end, buf2);
+	} else {
+		diag_add_fix(d, name->span.start, rp->span.end, buf);
+	}
+}
+
+/* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */
+static Expr *
+parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
+{
+	Expr *e = new_expr(p, EXPR_VARIANT, tname->span);
+	e->u.variant.type = name_of(p, tname);
+	e->u.variant.targs = targs;
+	e->u.variant.ntargs = ntargs;
+	advance(p);  /* :: */
+	if (!at(p, TOK_IDENT)) {
+		error_at(p, peek(p), DIAG_P105, "expected variant case name after `::`");
+		return e;
+	}
+	Token *ct = advance(p);
+	e->u.variant.case_name = name_of(p, ct);
+	if (at(p, TOK_LPAREN)) {
+		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` after variant case name");
+		diag_set_help(d, "variant cases name their fields: `Option::Some { value: v }`, not `Some(v)`");
+		rust_case_fix(p, d, ct, true);
+		return e;
+	}
+	if (at(p, TOK_LBRACE) && !p->no_record) {
+		e->u.variant.has_braces = true;
+		e->u.variant.inits = parse_inits(p, &e->u.variant.ninits);
+	}
+	e->span = span_from(p, tname->span);
+	return e;
+}
+
+/* Does IDENT ( "." IDENT )* "{" start here (a qualified record literal)? */
+static int
+qualified_record_ahead(Parser *p)
+{
+	int k = 1;
+	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+		k += 2;
+	return k > 1 && peek_at(p, k)->kind == TOK_LBRACE ? k : 0;
+}
+
+static Expr *
+parse_record_lit(Parser *p, Span start, QName q, Type **targs, int ntargs)
+{
+	Expr *e = new_expr(p, EXPR_RECORD, start);
+	e->u.record.type = q;
+	e->u.record.targs = targs;
+	e->u.record.ntargs = ntargs;
+	e->u.record.inits = parse_inits(p, &e->u.record.ninits);
+	e->span = span_from(p, start);
+	return e;
+}
+
+/* An identifier in expression position: name, call, variant, record literal. */
+static Expr *
+parse_name_expr(Parser *p, bool *callable)
+{
+	Token *t = peek(p);
+	if (!p->no_record && qualified_record_ahead(p)) {
+		QName q = parse_qname(p, "type name");
+		return parse_record_lit(p, t->span, q, NULL, 0);
+	}
+	advance(p);
+	Type **targs = NULL;
+	int ntargs = 0;
+	bool has_targs = false;
+	if (at(p, TOK_LT) && generic_args_ahead(p)) {
+		if (!enter(p, peek(p)))
+			return error_expr(p, t->span);
+		targs = parse_type_args(p, &ntargs);
+		leave(p);
+		has_targs = true;
+	}
+	if (at(p, TOK_COLONCOLON))
+		return parse_variant_lit(p, t, targs, ntargs);
+	if (at(p, TOK_LPAREN)) {
+		Expr *e = new_expr(p, EXPR_CALL, t->span);
+		e->u.call.callee = name_of(p, t);
+		e->u.call.targs = targs;
+		e->u.call.ntargs = ntargs;
+		e->u.call.has_targs = has_targs;
+		e->u.call.args = parse_args(p, &e->u.call.nargs, "`)` after call arguments");
+		e->span = span_from(p, t->span);
+		return e;
+	}
+	if (at(p, TOK_LBRACE) && (!p->no_record || has_targs)) {
+		QName q;
+		q.parts = ARENA_NEW(p->arena, Name);
+		q.parts[0] = name_of(p, t);
+		q.nparts = 1;
+		q.span = t->span;
+		return parse_record_lit(p, t->span, q, targs, ntargs);
+	}
+	if (has_targs) {
+		error_at(p, peek(p), DIAG_P106, "expected `(` after generic type arguments");
+		return error_expr(p, t->span);
+	}
+	Expr *e = new_expr(p, EXPR_NAME, t->span);
+	e->u.name = name_of(p, t);
+	*callable = true;
+	return e;
+}
+
+/* closure = "fn" , "(" , [ IDENT , ":" , type , { "," , IDENT , ":" , type } ] , ")" , "->" , type , block ; */
+static Expr *
+parse_closure(Parser *p)
+{
+	Span start = advance(p)->span;  /* fn */
+	Expr *e = new_expr(p, EXPR_CLOSURE, start);
+	if (!expect(p, TOK_LPAREN, "`(` after anonymous `fn`"))
+		return e;
+	VEC(ClosureParam) params = {0};
+	while (!p->panic && !at(p, TOK_RPAREN)) {
+		ClosureParam cp;
+		cp.name = parse_name(p, "closure parameter name");
+		expect(p, TOK_COLON, "`:` after closure parameter name");
+		cp.type = p->panic ? NULL : parse_type(p);
+		VEC_PUSH(params, cp);
+		if (!accept(p, TOK_COMMA))
+			break;
+		if (at(p, TOK_RPAREN))
+			error_at(p, peek(p), DIAG_P106, "closure parameters do not accept a trailing comma");
+	}
+	expect(p, TOK_RPAREN, "`)` after closure parameters");
+	e->u.closure.params = ARENA_COPY(p, ClosureParam, params);
+	e->u.closure.nparams = params.len;
+	VEC_FREE(params);
+	expect(p, TOK_ARROW, "`->` after closure parameters");
+	if (!p->panic)
+		e->u.closure.result = parse_type(p);
+	if (!p->panic)
+		e->u.closure.body = parse_block_ctx(p, BLK_CLOSURE, "`{` before closure body");
+	e->span = span_from(p, start);
+	return e;
+}
+
+/* match_expr = "match" , [ "own" | "borrow" ] , cond_expr , "{" , { arm } , "}" ; */
+static Expr *
+parse_match(Parser *p)
+{
+	Span start = advance(p)->span;  /* match */
+	Expr *e = new_expr(p, EXPR_MATCH, start);
+	TokKind after = (TokKind)peek_at(p, 1)->kind;
+	bool mode_follows = after == TOK_IDENT || after == TOK_INT || after == TOK_LPAREN ||
+	    after == TOK_MINUS || after == TOK_BANG || after == TOK_CHAR || after == TOK_STRING;
+	if (mode_follows && accept_word(p, "own"))
+		e->u.match.mode = MATCH_OWN;
+	else if (mode_follows && accept_word(p, "borrow"))
+		e->u.match.mode = MATCH_BORROW;
+	if (mode_follows && e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow")) &&
+	    peek_at(p, 1)->kind != TOK_LBRACE) {
+		error_at(p, peek(p), DIAG_P207, "a match expression accepts exactly one ownership mode: `own` or `borrow`");
+		return e;
+	}
+	e->u.match.scrutinee = parse_cond(p);
+	if (!expect(p, TOK_LBRACE, "`{` before match arms"))
+		return e;
+	if (!enter(p, &p->toks[p->pos - 1]))
+		return e;
+	VEC(MatchArm) arms = {0};
+	while (!p->panic && !at(p, TOK_RBRACE)) {
+		if (at(p, TOK_EOF)) {
+			Diag *d = error_at(p, peek(p), DIAG_P205, "expected `}` after match arms");
+			diag_set_help(d, "end every arm with `,` and close the match with `}`");
+			break;
+		}
+		MatchArm arm;
+		memset(&arm, 0, sizeof arm);
+		arm.span = peek(p)->span;
+		Token *pat_start = peek(p);
+		arm.pat = parse_pattern(p);
+		if (!p->panic && at_word(p, "if")) {
+			advance(p);
+			bool g = p->in_guard;
+			p->in_guard = true;
+			arm.guard = parse_expr(p);
+			p->in_guard = g;
+		}
+		if (!p->panic && !at(p, TOK_FATARROW)) {
+			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `=>` after match pattern");
+			if (at(p, TOK_LPAREN)) {
+				diag_set_help(d, "variant patterns name the case and its fields: `Option::Some { value: v }`, not `Some(v)`");
+				rust_case_fix(p, d, pat_start, false);
+			} else if (at(p, TOK_DOT)) {
+				diag_set_help(d, "range patterns are not admitted; bind the value and guard the arm: `n if n >= 0 && n <= 5 => …,`");
+			} else {
+				decorate_expected(p, d);
+			}
+			break;
+		}
+		advance(p);
+		arm.value = parse_expr(p);
+		arm.span = span_from(p, arm.span);
+		VEC_PUSH(arms, arm);
+		if (!p->panic && !member_comma(p, "match arm", true))
+			break;
+	}
+	Token *close = peek(p);
+	if (!p->panic && at(p, TOK_RBRACE))
+		advance(p);
+	leave(p);
+	e->u.match.close = close->span;
+	e->u.match.arms = ARENA_COPY(p, MatchArm, arms);
+	e->u.match.narms = arms.len;
+	VEC_FREE(arms);
+	e->span = span_from(p, start);
+	return e;
+}
+
+/* array_lit = "[" , [ expr , { "," , expr } ] , "]" ; */
+static Expr *
+parse_array(Parser *p)
+{
+	Token *t = peek(p);
+	Expr *e = new_expr(p, EXPR_ARRAY, t->span);
+	if (!enter(p, t))
+		return e;
+	advance(p);
+	VEC(Expr *) elems = {0};
+	while (!p->panic && !at(p, TOK_RBRACKET)) {
+		VEC_PUSH(elems, parse_expr(p));
+		if (!accept(p, TOK_COMMA))
+			break;
+	}
+	expect(p, TOK_RBRACKET, "`]` after array elements");
+	leave(p);
+	e->u.array.elems = ARENA_COPY(p, Expr *, elems);
+	e->u.array.nelems = elems.len;
+	VEC_FREE(elems);
+	e->span = span_from(p, t->span);
+	return e;
+}
+
+static Expr *
+expected_expression(Parser *p)
+{
+	Token *t = peek(p);
+	Diag *d = error_at(p, t, DIAG_P201, "expected an expression");
+	if (t->kind == TOK_PIPE || t->kind == TOK_OROR)
+		diag_set_help(d, "an anonymous function is `fn(x: i64) -> i64 { x + 1 }`; parameter and result types are required");
+	else if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
+		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");
+	else
+		diag_set_help(d, "an expression is a literal, a name, a call, a block, an `if`, a `match`, or an operator applied to expressions");
+	return error_expr(p, t->span);
+}
+
+/* primary = literal | IDENT | "(" expr ")" | block | if_expr | match_expr | closure | array_lit
+ *         | record literal | variant | "super" "." IDENT call_args ; */
+static Expr *
+parse_primary(Parser *p, bool *callable)
+{
+	Token *t = peek(p);
+	*callable = false;
+	switch (t->kind) {
+	case TOK_INT:
+		advance(p);
+		return int_literal(p, t, false, t->span);
+	case TOK_FLOAT: {
+		advance(p);
+		Expr *e = new_expr(p, EXPR_FLOAT, t->span);
+		e->u.float_lit.value = t->v.f;
+		e->u.float_lit.suffix = (NumSuffix)t->suffix;
+		return e;
+	}
+	case TOK_CHAR: {
+		advance(p);
+		Expr *e = new_expr(p, EXPR_CHAR, t->span);
+		e->u.char_lit.value = t->v.ch;
+		return e;
+	}
+	case TOK_STRING: {
+		advance(p);
+		Expr *e = new_expr(p, EXPR_STRING, t->span);
+		e->u.str.s = t->v.str.s;
+		e->u.str.len = t->v.str.n;
+		e->u.str.span = t->span;
+		return e;
+	}
+	case TOK_LPAREN: {
+		if (!enter(p, t))
+			return error_expr(p, t->span);
+		advance(p);
+		Expr *e = parse_expr(p);
+		if (!p->panic && at(p, TOK_COMMA)) {
+			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `)` after expression");
+			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
+		} else {
+			expect(p, TOK_RPAREN, "`)` after expression");
+		}
+		leave(p);
+		return e;
+	}
+	case TOK_LBRACE: {
+		Expr *e = new_expr(p, EXPR_BLOCK, t->span);
+		e->u.block = parse_block_ctx(p, BLK_EXPR, "`{` before block");
+		e->span = span_from(p, t->span);
+		return e;
+	}
+	case TOK_LBRACKET:
+		return parse_array(p);
+	case TOK_IDENT:
+		break;
+	default:
+		return expected_expression(p);
+	}
+	if (tok_is_word(p, t, "true") || tok_is_word(p, t, "false")) {
+		advance(p);
+		Expr *e = new_expr(p, EXPR_BOOL, t->span);
+		e->u.bool_lit.value = tok_is_word(p, t, "true");
+		return e;
+	}
+	if (tok_is_word(p, t, "if"))
+		return parse_if(p, true);
+	if (tok_is_word(p, t, "match"))
+		return parse_match(p);
+	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN)
+		return parse_closure(p);
+	if (tok_is_word(p, t, "super") && peek_at(p, 1)->kind == TOK_DOT) {
+		advance(p);
+		advance(p);
+		Expr *e = new_expr(p, EXPR_SUPER, t->span);
+		e->u.super_.name = parse_name(p, "method name after `super.`");
+		if (!p->panic && !at(p, TOK_LPAREN))
+			expect(p, TOK_LPAREN, "`(` after `super` method name");
+		else if (!p->panic)
+			e->u.super_.args = parse_args(p, &e->u.super_.nargs, "`)` after method arguments");
+		e->span = span_from(p, t->span);
+		return e;
+	}
+	return parse_name_expr(p, callable);
+}
+
+static Expr *
+parse_unary_postfix(Parser *p)
+{
+	bool callable;
+	Expr *e = parse_primary(p, &callable);
+	return parse_postfix_of(p, e, callable);
+}
+
+/* ==== patterns ===================================================================== */
+
+static Pattern *
+new_pat(Parser *p, PatternKind k, Span s)
+{
+	Pattern *pt = ARENA_NEW(p->arena, Pattern);
+	pt->kind = k;
+	pt->span = s;
+	return pt;
+}
+
+static Pattern *parse_record_pat(Parser *p, Token *tname);
+
+/* field_pat = IDENT , [ ":" , ( IDENT | "_" | record_pat ) ] ;  list at `{` */
+static FieldPat *
+parse_field_pats(Parser *p, int *n)
+{
+	*n = 0;
+	if (!enter(p, peek(p)))
+		return NULL;
+	advance(p);
+	VEC(FieldPat) fields = {0};
+	while (!p->panic && !at(p, TOK_RBRACE)) {
+		FieldPat f;
+		f.span = peek(p)->span;
+		f.name = parse_name(p, "field name in pattern");
+		f.sub = NULL;
+		if (!p->panic && accept(p, TOK_COLON)) {
+			Token *t = peek(p);
+			if (tok_is_word(p, t, "_")) {
+				advance(p);
+				f.sub = new_pat(p, PAT_WILD, t->span);
+			} else if (t->kind == TOK_IDENT && peek_at(p, 1)->kind == TOK_LBRACE) {
+				advance(p);
+				f.sub = parse_record_pat(p, t);
+			} else if (t->kind == TOK_IDENT) {
+				advance(p);
+				f.sub = new_pat(p, PAT_BIND, t->span);
+				f.sub->u.bind = name_of(p, t);
+			} else {
+				Diag *d = error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
+				diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
+			}
+		}
+		f.span = span_from(p, f.span);
+		VEC_PUSH(fields, f);
+		if (!accept(p, TOK_COMMA))
+			break;
+	}
+	expect(p, TOK_RBRACE, "`}` after pattern fields");
+	leave(p);
+	FieldPat *out = ARENA_COPY(p, FieldPat, fields);
+	*n = fields.len;
+	VEC_FREE(fields);
+	return out;
+}
+
+/* record_pat = IDENT , "{" , field_pat , { "," , field_pat } , [","] , "}" ;  (name consumed) */
+static Pattern *
+parse_record_pat(Parser *p, Token *tname)
+{
+	Pattern *pt = new_pat(p, PAT_RECORD, tname->span);
+	pt->u.record.type = name_of(p, tname);
+	pt->u.record.fields = parse_field_pats(p, &pt->u.record.nfields);
+	pt->span = span_from(p, tname->span);
+	return pt;
+}
+
+/* One alternative: `_`, binding, literal, case pattern or record pattern. */
+static Pattern *
+parse_pattern_alt(Parser *p)
+{
+	Token *t = peek(p);
+	if (t->kind == TOK_MINUS) {
+		Token *n = peek_at(p, 1);
+		if (n->kind != TOK_INT) {
+			Diag *d = error_at(p, t, DIAG_P206, "`-` must precede an integer literal in a match pattern");
+			diag_set_help(d, "write a negative literal such as `-1`, or bind the value and compare it in a guard");
+			return new_pat(p, PAT_WILD, t->span);
+		}
+		advance(p);
+		advance(p);
+		uint64_t lim = n->suffix == SUF_I32 ? I32_MIN_MAG : n->suffix == SUF_NONE ? I64_MIN_MAG : 0;
+		if (n->overflow || n->v.u > lim) {
+			Diag *d = error_span(p, span_from(p, t->span), DIAG_P206, "negative literal pattern is outside its integer range");
+			diag_set_help(d, "negative patterns exist for i64 and i32 scrutinees, within their ranges");
+		}
+		Span s = span_from(p, t->span);
+		Pattern *pt = new_pat(p, PAT_LIT, s);
+		Expr *e = new_expr(p, EXPR_INT, s);
+		e->u.int_lit.value = n->v.u;
+		e->u.int_lit.suffix = (NumSuffix)n->suffix;
+		e->u.int_lit.negative = false;
+		pt->u.lit.value = e;
+		pt->u.lit.negative = true;
+		return pt;
+	}
+	if (t->kind == TOK_INT || t->kind == TOK_CHAR || tok_is_word(p, t, "true") || tok_is_word(p, t, "false")) {
+		bool callable;
+		Expr *e = parse_primary(p, &callable);
+		Pattern *pt = new_pat(p, PAT_LIT, t->span);
+		pt->u.lit.value = e;
+		return pt;
+	}
+	if (t->kind != TOK_IDENT) {
+		Diag *d = error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
+		if (t->kind == TOK_FLOAT || t->kind == TOK_STRING)
+			diag_set_help(d, "there are no float or string patterns; bind the value and compare it in a guard: `s if s == x => …,`");
+		else
+			diag_set_help(d, "a pattern is `_`, a name, a literal, `Type::Case { … }` or `Record { … }`");
+		return new_pat(p, PAT_WILD, t->span);
+	}
+	advance(p);
+	if (tok_is_word(p, t, "_"))
+		return new_pat(p, PAT_WILD, t->span);
+	if (at(p, TOK_COLONCOLON)) {
+		advance(p);
+		Pattern *pt = new_pat(p, PAT_CASE, t->span);
+		pt->u.case_.type = name_of(p, t);
+		if (!at(p, TOK_IDENT)) {
+			error_at(p, peek(p), DIAG_P105, "expected variant case name after `::`");
+			return pt;
+		}
+		pt->u.case_.case_name = name_of(p, advance(p));
+		if (at(p, TOK_LBRACE)) {
+			pt->u.case_.has_braces = true;
+			pt->u.case_.fields = parse_field_pats(p, &pt->u.case_.nfields);
+		}
+		pt->span = span_from(p, t->span);
+		return pt;
+	}
+	if (at(p, TOK_LBRACE))
+		return parse_record_pat(p, t);
+	Pattern *pt = new_pat(p, PAT_BIND, t->span);
+	pt->u.bind = name_of(p, t);
+	return pt;
+}
+
+/* pattern = alt , { "|" , alt } ; */
+Pattern *
+parse_pattern(Parser *p)
+{
+	Span start = peek(p)->span;
+	Pattern *first = parse_pattern_alt(p);
+	if (p->panic || !at(p, TOK_PIPE))
+		return first;
+	VEC(Pattern *) alts = {0};
+	VEC_PUSH(alts, first);
+	while (!p->panic && accept(p, TOK_PIPE))
+		VEC_PUSH(alts, parse_pattern_alt(p));
+	Pattern *pt = new_pat(p, PAT_OR, span_from(p, start));
+	pt->u.or.alts = ARENA_COPY(p, Pattern *, alts);
+	pt->u.or.nalts = alts.len;
+	VEC_FREE(alts);
+	return pt;
+}

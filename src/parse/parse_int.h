@@ -1,0 +1,99 @@
+/*
+ * parse_int.h — parser internals shared by parse.c (module and
+ * declarations), parse_stmt.c (blocks and statements, habit hints) and
+ * parse_expr.c (expressions, patterns, types).
+ *
+ * Error recovery: the first error inside a declaration sets `panic`; while
+ * it is set no further diagnostics are reported, every loop stops, and
+ * parse functions return placeholder nodes.  parse_module then skips to the
+ * next declaration (a declaration keyword or `@` at column 1) and clears it.
+ * So one run reports every independent syntax error, one per declaration.
+ */
+#ifndef SPX_PARSE_INT_H
+#define SPX_PARSE_INT_H
+
+#include "parse.h"
+
+typedef struct Parser {
+	const char *src;
+	size_t len;
+	Token *toks;        /* ends with TOK_EOF */
+	int ntoks;
+	int pos;            /* index of the current token */
+	Arena *arena;
+	DiagSink *diags;
+	int depth;          /* current nesting, bounded by PARSE_MAX_DEPTH */
+	bool panic;         /* an error was reported in the current declaration */
+	bool no_record;     /* record literals disabled (conditions) */
+	bool in_guard;      /* parsing a match guard */
+	bool in_for_iter;   /* parsing a `for` iterable: `0..n` is the range habit */
+	bool had_error;     /* any syntax error in the file */
+} Parser;
+
+/* ---- token access (parse.c) ---- */
+Token *peek(Parser *p);
+Token *peek_at(Parser *p, int k);
+bool at(Parser *p, TokKind k);
+bool at_word(Parser *p, const char *w);
+bool word_at(Parser *p, int k, const char *w);
+bool tok_is_word(const Parser *p, const Token *t, const char *w);
+Token *advance(Parser *p);
+bool accept(Parser *p, TokKind k);
+bool accept_word(Parser *p, const char *w);
+Token *expect(Parser *p, TokKind k, const char *desc);  /* P106 "expected <desc>" */
+bool expect_word(Parser *p, const char *w);
+Span span_from(Parser *p, Span start);   /* start..end of previous token */
+Span tok_span(const Token *t);
+
+/* ---- errors (parse.c) ---- */
+/* Reports at token t unless in panic or t is a lexical error; sets panic. */
+Diag *error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+Diag *error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const char *tok_desc(Parser *p, const Token *t, char *buf, size_t size);
+bool enter(Parser *p, const Token *t);   /* depth++; false (P207) past the bound */
+void leave(Parser *p);
+
+/* ---- names and shared pieces (parse.c) ---- */
+Name parse_name(Parser *p, const char *what);
+Name name_of(Parser *p, const Token *t);
+QName parse_qname(Parser *p, const char *what);
+StrLit parse_strlit(Parser *p, const char *what);
+IdAttr parse_id_attr(Parser *p);
+IdAttr parse_attr(Parser *p, bool in_stmt);
+void decorate_expected(Parser *p, Diag *d);
+bool member_comma(Parser *p, const char *noun, bool last_needs_comma);
+EffectSet parse_effect_set(Parser *p);
+
+/* ---- types, expressions, patterns (parse_expr.c) ---- */
+Type *parse_type(Parser *p);
+Type **parse_type_args(Parser *p, int *n);  /* at `<` */
+bool generic_args_ahead(Parser *p);         /* at `<`: balanced list followed by ( :: { */
+Expr *parse_expr(Parser *p);
+Expr *parse_cond(Parser *p);               /* record literals disabled */
+Pattern *parse_pattern(Parser *p);
+Expr *new_expr(Parser *p, ExprKind k, Span s);
+FieldInit *parse_inits(Parser *p, int *n);  /* at `{` */
+
+/* ---- blocks and statements (parse_stmt.c) ---- */
+/* Where a block stands; selects the P203 help and whether a tail is required. */
+typedef enum BlockCtx {
+	BLK_FN,        /* function or method body */
+	BLK_WHILE,     /* while body (tail discarded) */
+	BLK_FOR,       /* for body (tail discarded) */
+	BLK_IF_VALUE,  /* branch of an if used as a value */
+	BLK_IF_STMT,   /* branch of a statement if: no tail needed */
+	BLK_EXPR,      /* a block expression */
+	BLK_CLOSURE,   /* closure body */
+	BLK_UNSAFE,    /* unsafe body */
+} BlockCtx;
+Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
+FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc);
+Expr *parse_if(Parser *p, bool value);     /* at `if` */
+bool if_has_value(const Expr *e);
+
+#define ARENA_COPY(p, T, vec) arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
+void *arena_copy_vec(Arena *a, const void *items, size_t size, int n);
+
+#endif

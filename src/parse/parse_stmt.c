@@ -1,0 +1,452 @@
+/*
+ * parse_stmt.c — blocks, statements and the statement-level habit hints
+ * (LANGUAGE.md §2.1 block/statement, §0.3, §1.2).
+ *
+ * A block is `{ statement* tail }`.  An `if` is parsed once; if it closes the
+ * block, has an `else` and every branch ends in a value, it is the tail,
+ * otherwise a statement whose branch values are discarded.  Habits from
+ * other languages (`return`, `break`, `x += 1`, `f(x);` …) get the
+ * reference's codes, a help line, and a fix where one is mechanical.
+ */
+#include "parse_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static Stmt *
+new_stmt(Parser *p, StmtKind k, Span s)
+{
+	Stmt *st = ARENA_NEW(p->arena, Stmt);
+	st->kind = k;
+	st->span = s;
+	return st;
+}
+
+bool
+if_has_value(const Expr *e)
+{
+	return e->kind == EXPR_IF && e->u.if_.else_block && e->u.if_.then_block &&
+	    e->u.if_.then_block->tail && e->u.if_.else_block->tail;
+}
+
+static const char *
+p203_help(BlockCtx ctx, bool after_if)
+{
+	if (after_if)
+		return "a statement `if` yields no value, so the enclosing block still ends with a final expression after it; to make the `if` the value, end every branch with a value and add an `else` branch";
+	switch (ctx) {
+	case BLK_FN: return "a function's value is its final expression; there is no `return`";
+	case BLK_WHILE: return "end the `while` body with a final expression; its value is discarded because the condition controls repetition";
+	case BLK_FOR: return "end the `for` body with a final expression, such as `0`; its value is discarded";
+	case BLK_IF_VALUE: return "`if` is an expression: end each branch with its value, for example the binding the branch assigned";
+	case BLK_UNSAFE: return "end the `unsafe` block with a final Copy value, such as `0`; it is discarded";
+	default: return "a block's value is its final expression; end the block with one";
+	}
+}
+
+/* if_expr = "if" , cond_expr , block , [ "else" , ( block | if_expr ) ] ;  (at `if`) */
+Expr *
+parse_if(Parser *p, bool value)
+{
+	Token *t = advance(p);  /* if */
+	Expr *e = new_expr(p, EXPR_IF, t->span);
+	if (!enter(p, t))
+		return e;
+	e->u.if_.cond = parse_cond(p);
+	if (!p->panic && !at(p, TOK_LBRACE)) {
+		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` before `if` body");
+		if (at(p, TOK_ASSIGN))
+			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
+		else
+			decorate_expected(p, d);
+	}
+	BlockCtx bctx = value ? BLK_IF_VALUE : BLK_IF_STMT;
+	if (!p->panic)
+		e->u.if_.then_block = parse_block_ctx(p, bctx, "`{` before `if` body");
+	if (!p->panic && at_word(p, "else")) {
+		Token *else_tok = advance(p);
+		if (at_word(p, "if")) {
+			/* `else if` is sugar for `else { if … }` */
+			Block *b = ARENA_NEW(p->arena, Block);
+			Expr *inner = parse_if(p, value);
+			b->span = inner->span;
+			if (if_has_value(inner) || value) {
+				b->tail = inner;
+			} else {
+				Stmt *st = new_stmt(p, STMT_IF, inner->span);
+				st->u.if_ = inner;
+				b->stmts = ARENA_NEW(p->arena, Stmt *);
+				b->stmts[0] = st;
+				b->nstmts = 1;
+			}
+			e->u.if_.else_block = b;
+		} else {
+			(void)else_tok;
+			e->u.if_.else_block = parse_block_ctx(p, bctx, "`{` after `else`");
+		}
+	} else if (!p->panic && value) {
+		Diag *d = error_at(p, peek(p), DIAG_P104, "expected `else`");
+		diag_set_help(d, "`if` is an expression and always has an `else` branch");
+	}
+	leave(p);
+	e->span = span_from(p, t->span);
+	return e;
+}
+
+/* let_stmt = "let" , [ "mut" ] , ( IDENT | "_" ) , [ ":" , type ] , "=" , expr , ";" ; */
+static Stmt *
+parse_let(Parser *p)
+{
+	Token *t = advance(p);  /* let */
+	Stmt *st = new_stmt(p, STMT_LET, t->span);
+	/* `mut` is the modifier only when a name follows it. */
+	if (at_word(p, "mut") && peek_at(p, 1)->kind == TOK_IDENT) {
+		advance(p);
+		st->u.let.mut = true;
+		if (at_word(p, "mut") && peek_at(p, 1)->kind == TOK_IDENT) {
+			Diag *d = error_at(p, peek(p), DIAG_U104, "duplicate `mut` modifier; write `let mut` exactly once");
+			diag_add_fix(d, peek(p)->span.start, peek_at(p, 1)->span.start, "");
+			return st;
+		}
+	}
+	st->u.let.name = parse_name(p, "local binding name");
+	if (!p->panic && accept(p, TOK_COLON))
+		st->u.let.type = parse_type(p);
+	if (!p->panic && !at(p, TOK_ASSIGN)) {
+		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `=` in local binding");
+		if (at(p, TOK_SEMI))
+			diag_set_help(d, "every `let` binds a value at its declaration; there is no uninitialised binding");
+		else
+			decorate_expected(p, d);
+		return st;
+	}
+	advance(p);
+	if (!p->panic)
+		st->u.let.value = parse_expr(p);
+	expect(p, TOK_SEMI, "`;` after local binding");
+	st->span = span_from(p, t->span);
+	return st;
+}
+
+/* while_stmt = "while" , cond_expr , block ; */
+static Stmt *
+parse_while(Parser *p)
+{
+	Token *t = advance(p);
+	Stmt *st = new_stmt(p, STMT_WHILE, t->span);
+	st->u.while_.cond = parse_cond(p);
+	if (!p->panic && !at(p, TOK_LBRACE)) {
+		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` before `while` body");
+		if (at(p, TOK_ASSIGN))
+			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
+		else
+			decorate_expected(p, d);
+		return st;
+	}
+	st->u.while_.body = parse_block_ctx(p, BLK_WHILE, "`{` before `while` body");
+	st->span = span_from(p, t->span);
+	return st;
+}
+
+/* for_stmt = "for" , [ "own" ] , IDENT , "in" , cond_expr , block ; */
+static Stmt *
+parse_for(Parser *p)
+{
+	Token *t = advance(p);
+	Stmt *st = new_stmt(p, STMT_FOR, t->span);
+	if (at_word(p, "own") && peek_at(p, 1)->kind == TOK_IDENT && !word_at(p, 1, "in")) {
+		advance(p);
+		st->u.for_.own = true;
+	}
+	st->u.for_.item = parse_name(p, "loop item name");
+	expect_word(p, "in");
+	if (!p->panic) {
+		p->in_for_iter = true;
+		st->u.for_.iter = parse_cond(p);
+		p->in_for_iter = false;
+	}
+	if (!p->panic)
+		st->u.for_.body = parse_block_ctx(p, BLK_FOR, "`{` before `for` body");
+	st->span = span_from(p, t->span);
+	return st;
+}
+
+/* unsafe_stmt = "@" , "audit" , "(" , STRING , ")" , "unsafe" , block ; */
+static Stmt *
+parse_unsafe(Parser *p)
+{
+	Token *t = peek(p);
+	Stmt *st = new_stmt(p, STMT_UNSAFE, t->span);
+	if (!word_at(p, 1, "audit")) {
+		parse_attr(p, true);
+		if (!p->panic)
+			error_at(p, t, DIAG_P102, "`@id` does not stand before statements; only `@audit` does");
+		return st;
+	}
+	advance(p);
+	advance(p);
+	expect(p, TOK_LPAREN, "`(` after @audit");
+	if (!p->panic && !at(p, TOK_STRING)) {
+		Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@audit expects a string literal");
+		diag_set_help(d, "summarise the audit in quotes: `@audit(\"bounded copy\")`");
+		return st;
+	}
+	if (!p->panic)
+		st->u.unsafe.audit = parse_strlit(p, "audit summary");
+	expect(p, TOK_RPAREN, "`)` after audit summary");
+	expect_word(p, "unsafe");
+	if (!p->panic)
+		st->u.unsafe.body = parse_block_ctx(p, BLK_UNSAFE, "`{` after `unsafe`");
+	st->span = span_from(p, t->span);
+	return st;
+}
+
+/* assign_stmt = IDENT , [ "." , IDENT ] , "=" , expr , ";" ;  (`a.b.c = …` is U111) */
+static Stmt *
+parse_assign(Parser *p)
+{
+	Token *t = advance(p);
+	Stmt *st = new_stmt(p, STMT_ASSIGN, t->span);
+	st->u.assign.target = name_of(p, t);
+	if (accept(p, TOK_DOT)) {
+		st->u.assign.has_field = true;
+		st->u.assign.field = parse_name(p, "field name after `.`");
+		if (!p->panic && at(p, TOK_DOT)) {
+			Diag *d = error_at(p, t, DIAG_U111, "nested place chains like `a.b.c = ...` are outside field mutation v1");
+			diag_set_help(d, "rebuild the inner value with `with` and assign it one level at a time: `a.b = a.b with { c: … };`");
+			return st;
+		}
+	}
+	expect(p, TOK_ASSIGN, "`=` in assignment");
+	if (!p->panic)
+		st->u.assign.value = parse_expr(p);
+	expect(p, TOK_SEMI, "`;` after assignment");
+	st->span = span_from(p, t->span);
+	return st;
+}
+
+/* Is this `IDENT (. IDENT)* =` (an assignment)? */
+static bool
+assign_ahead(Parser *p)
+{
+	int k = 1;
+	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+		k += 2;
+	return k <= 5 && peek_at(p, k)->kind == TOK_ASSIGN;
+}
+
+/* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;`. */
+static bool
+compound_habit(Parser *p)
+{
+	int k = 1;
+	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+		k += 2;
+	Token *op = peek_at(p, k), *eq = peek_at(p, k + 1);
+	if (eq->kind != TOK_ASSIGN || eq->span.start != op->span.end)
+		return false;
+	const char *sym;
+	switch (op->kind) {
+	case TOK_PLUS: sym = "+"; break;
+	case TOK_MINUS: sym = "-"; break;
+	case TOK_STAR: sym = "*"; break;
+	case TOK_SLASH: sym = "/"; break;
+	case TOK_PERCENT: sym = "%"; break;
+	default: return false;
+	}
+	Token *first = peek(p);
+	uint32_t ps = first->span.start, pe = peek_at(p, k - 1)->span.end;
+	int plen = (int)(pe - ps);
+	Span s = op->span;
+	s.end = eq->span.end;
+	Diag *d = error_span(p, s, DIAG_P201, "compound assignment is not admitted");
+	diag_set_help(d, "write `%.*s = %.*s %s …;`; assignment is a statement with a plain `=`", plen, p->src + ps, plen,
+	    p->src + ps, sym);
+	if (d && plen < 200) {
+		char buf[512];
+		snprintf(buf, sizeof buf, "= %.*s %s", plen, p->src + ps, sym);
+		diag_add_fix(d, op->span.start, eq->span.end, buf);
+	}
+	return true;
+}
+
+/* Can token t start an operand (the reference's test after `return`)? */
+static bool
+starts_operand(Parser *p, const Token *t)
+{
+	(void)p;
+	switch (t->kind) {
+	case TOK_IDENT: case TOK_INT: case TOK_FLOAT: case TOK_CHAR: case TOK_STRING:
+	case TOK_LBRACKET: case TOK_LBRACE: case TOK_BANG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* `return e;` — P106; when it is the block's last thing, a fix drops `return` and `;`. */
+static void
+return_habit(Parser *p)
+{
+	Token *t = peek(p);
+	Diag *d = error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression");
+	diag_set_help(d, "delete `return` and the trailing `;` so the value is the block's last expression");
+	if (!d)
+		return;
+	/* Find the `;` that ends the returned expression at bracket depth 0. */
+	int depth = 0;
+	for (int k = 1; p->pos + k < p->ntoks; k++) {
+		Token *u = peek_at(p, k);
+		if (u->kind == TOK_EOF || u->kind == TOK_ERROR)
+			return;
+		if (u->kind == TOK_LPAREN || u->kind == TOK_LBRACE || u->kind == TOK_LBRACKET)
+			depth++;
+		else if (u->kind == TOK_RPAREN || u->kind == TOK_RBRACKET)
+			depth--;
+		else if (u->kind == TOK_RBRACE) {
+			if (depth == 0) {
+				diag_add_fix(d, t->span.start, peek_at(p, 1)->span.start, "");
+				return;
+			}
+			depth--;
+		} else if (u->kind == TOK_SEMI && depth == 0) {
+			if (peek_at(p, k + 1)->kind == TOK_RBRACE) {
+				diag_add_fix(d, t->span.start, peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, u->span.start, u->span.end, "");
+			}
+			return;
+		}
+	}
+}
+
+/* Statement-position words that are habits; true when one was reported. */
+static bool
+statement_habit(Parser *p)
+{
+	Token *t = peek(p), *n = peek_at(p, 1);
+	if (tok_is_word(p, t, "return") && starts_operand(p, n)) {
+		return_habit(p);
+		return true;
+	}
+	if ((tok_is_word(p, t, "break") || tok_is_word(p, t, "continue")) &&
+	    (n->kind == TOK_SEMI || n->kind == TOK_RBRACE)) {
+		Diag *d = error_at(p, t, DIAG_P106, "`%s` is not admitted", tok_is_word(p, t, "break") ? "break" : "continue");
+		diag_set_help(d, "there is no `break` or `continue`; put the exit test in the `while` condition, for example with a `let mut done = false;` flag");
+		return true;
+	}
+	if (tok_is_word(p, t, "loop") && (n->kind == TOK_LBRACE || starts_operand(p, n))) {
+		Diag *d = error_at(p, t, DIAG_P106, "only `while` loops are admitted");
+		diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
+		return true;
+	}
+	if (t->kind == TOK_IDENT && compound_habit(p))
+		return true;
+	return false;
+}
+
+/* An expression followed by `;` and more: the expression-statement habit. */
+static void
+expression_statement(Parser *p, Expr *e)
+{
+	Diag *d = error_at(p, peek(p), DIAG_P106, "expected `}` after block");
+	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
+	bool is_print = false;
+	if (e->kind == EXPR_CALL)
+		for (size_t i = 0; i < countof(prints); i++)
+			is_print |= strcmp(e->u.call.callee.s, prints[i]) == 0;
+	if (is_print) {
+		diag_set_help(d, "there is no print routine; bind the text, then `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
+		return;
+	}
+	diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
+	diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+}
+
+static void
+push_stmt(Parser *p, void *vec, Stmt *st)
+{
+	VEC(Stmt *) *v = vec;
+	(void)p;
+	VEC_PUSH(*v, st);
+}
+
+/* block = "{" , { statement } , expr , [ ";" ] , "}" ; */
+Block *
+parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
+{
+	Block *b = ARENA_NEW(p->arena, Block);
+	Token *open = peek(p);
+	b->span = open->span;
+	if (!expect(p, TOK_LBRACE, open_desc))
+		return b;
+	if (!enter(p, open))
+		return b;
+	VEC(Stmt *) stmts = {0};
+	bool last_was_if = false;
+	while (!p->panic && !at(p, TOK_RBRACE)) {
+		Token *t = peek(p);
+		last_was_if = false;
+		if (t->kind == TOK_EOF) {
+			expect(p, TOK_RBRACE, "`}` after block");
+			break;
+		}
+		if (statement_habit(p))
+			break;
+		if (tok_is_word(p, t, "let") && peek_at(p, 1)->kind == TOK_IDENT) {
+			push_stmt(p, &stmts, parse_let(p));
+		} else if (tok_is_word(p, t, "while") && peek_at(p, 1)->kind != TOK_ASSIGN) {
+			push_stmt(p, &stmts, parse_while(p));
+		} else if (tok_is_word(p, t, "for") && peek_at(p, 1)->kind == TOK_IDENT) {
+			push_stmt(p, &stmts, parse_for(p));
+		} else if (t->kind == TOK_AT) {
+			push_stmt(p, &stmts, parse_unsafe(p));
+		} else if (tok_is_word(p, t, "if") && peek_at(p, 1)->kind != TOK_ASSIGN) {
+			Expr *e = parse_if(p, false);
+			if (!p->panic && at(p, TOK_RBRACE) && if_has_value(e)) {
+				b->tail = e;
+				break;
+			}
+			Stmt *st = new_stmt(p, STMT_IF, e->span);
+			st->u.if_ = e;
+			push_stmt(p, &stmts, st);
+			last_was_if = true;
+		} else if (t->kind == TOK_IDENT && assign_ahead(p)) {
+			push_stmt(p, &stmts, parse_assign(p));
+		} else {
+			Expr *e = parse_expr(p);
+			if (p->panic)
+				break;
+			if (at(p, TOK_RBRACE)) {
+				b->tail = e;
+				break;
+			}
+			if (at(p, TOK_SEMI)) {
+				advance(p);
+				if (at(p, TOK_RBRACE)) {
+					b->tail = e;
+					b->tail_semi = true;
+					break;
+				}
+				expression_statement(p, e);
+				break;
+			}
+			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `}` after block");
+			decorate_expected(p, d);
+			break;
+		}
+	}
+	Token *close = peek(p);
+	if (!p->panic && at(p, TOK_RBRACE)) {
+		if (!b->tail && ctx != BLK_IF_STMT) {
+			Diag *d = error_at(p, close, DIAG_P203, "block requires a final value expression");
+			diag_set_help(d, "%s", p203_help(ctx, last_was_if));
+		}
+		advance(p);
+	}
+	leave(p);
+	b->stmts = ARENA_COPY(p, Stmt *, stmts);
+	b->nstmts = stmts.len;
+	VEC_FREE(stmts);
+	b->span = span_from(p, open->span);
+	return b;
+}

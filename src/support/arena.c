@@ -1,0 +1,90 @@
+/*
+ * arena.c — bump allocator.  Chunks double in size up to 1 MiB; a request
+ * larger than a chunk gets a chunk of its own.
+ */
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ArenaChunk {
+	ArenaChunk *next;
+	size_t size;
+	/* payload follows, 16-byte aligned */
+	max_align_t data[];
+};
+
+void
+arena_init(Arena *a)
+{
+	memset(a, 0, sizeof *a);
+}
+
+void
+arena_free(Arena *a)
+{
+	ArenaChunk *c = a->head;
+	while (c) {
+		ArenaChunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	memset(a, 0, sizeof *a);
+}
+
+static void
+arena_grow(Arena *a, size_t need)
+{
+	size_t size = a->head ? a->head->size * 2 : 16384;
+	if (size > (1u << 20))
+		size = 1u << 20;
+	if (size < need)
+		size = need;
+	ArenaChunk *c = xmalloc(sizeof(ArenaChunk) + size);
+	c->size = size;
+	c->next = a->head;
+	a->head = c;
+	a->cur = (char *)c->data;
+	a->lim = a->cur + size;
+	a->total += size;
+}
+
+void *
+arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if (n == 0)
+		n = 8;
+	if ((size_t)(a->lim - a->cur) < n)
+		arena_grow(a, n);
+	void *p = a->cur;
+	a->cur += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *
+arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+arena_printf(Arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ASSERT(n >= 0, "vsnprintf failed");
+	char *p = arena_alloc(a, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}

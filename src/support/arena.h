@@ -1,0 +1,31 @@
+/*
+ * arena.h — bump allocation tied to a lifetime (one parse session).
+ *
+ * Everything a front-end run produces (tokens, AST, diagnostic text) lives in
+ * one Arena and is released with arena_free.  Chunks come from xmalloc.
+ */
+#ifndef SPX_ARENA_H
+#define SPX_ARENA_H
+
+#include "common.h"
+
+typedef struct ArenaChunk ArenaChunk;
+
+typedef struct Arena {
+	ArenaChunk *head;  /* newest chunk; owns the list */
+	char *cur;         /* next free byte in head */
+	char *lim;         /* end of head */
+	size_t total;      /* bytes obtained from xmalloc, for statistics */
+} Arena;
+
+void arena_init(Arena *a);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n);     /* zeroed, 8-byte aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
+
+#endif

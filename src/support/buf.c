@@ -1,0 +1,88 @@
+/*
+ * buf.c — growable byte buffer.
+ */
+#include "buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+buf_free(Buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void
+buf_reserve(Buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void
+buf_putc(Buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_put(Buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+buf_puts(Buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void
+buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	ASSERT(n >= 0, "vsnprintf failed");
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_indent(Buf *b, int spaces)
+{
+	buf_reserve(b, (size_t)spaces);
+	for (int i = 0; i < spaces; i++)
+		b->data[b->len++] = ' ';
+	b->data[b->len] = '\0';
+}
+
+char *
+buf_take(Buf *b)
+{
+	if (!b->data)
+		buf_reserve(b, 0);
+	char *p = b->data;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return p;
+}

@@ -1,0 +1,43 @@
+/*
+ * buf.h — growable byte buffer (heap-owned) and a typed growable vector.
+ *
+ * Buf is the one output facility: formatter, JSON writer and diagnostics
+ * render into a Buf, then the caller writes it out.
+ */
+#ifndef SPX_BUF_H
+#define SPX_BUF_H
+
+#include <stdlib.h>
+
+#include "common.h"
+
+typedef struct Buf {
+	char *data;   /* owned; always NUL-terminated when len > 0 or cap > 0 */
+	size_t len;
+	size_t cap;
+} Buf;
+
+void buf_free(Buf *b);
+void buf_reserve(Buf *b, size_t extra);
+void buf_putc(Buf *b, char c);
+void buf_put(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_indent(Buf *b, int spaces);
+char *buf_take(Buf *b);  /* hands the NUL-terminated data to the caller */
+
+/*
+ * VEC(T): a growable array of T.  Elements move on growth, so do not keep
+ * pointers into a Vec across a push.
+ */
+#define VEC(T) struct { T *items; int len; int cap; }
+#define VEC_PUSH(v, x) do { \
+	if ((v).len == (v).cap) { \
+		(v).cap = (v).cap ? (v).cap * 2 : 8; \
+		(v).items = xrealloc((v).items, sizeof(*(v).items) * (size_t)(v).cap); \
+	} \
+	(v).items[(v).len++] = (x); \
+} while (0)
+#define VEC_FREE(v) do { free((v).items); (v).items = NULL; (v).len = (v).cap = 0; } while (0)
+
+#endif

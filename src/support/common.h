@@ -1,0 +1,40 @@
+/*
+ * common.h — shared includes and the internal-bug macros.
+ *
+ * ASSERT/UNREACHABLE are for compiler bugs only: they print the C file and
+ * line and abort.  A user-facing problem is always a diagnostic (diag.h),
+ * never an assert.
+ */
+#ifndef SPX_COMMON_H
+#define SPX_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SPX_VERSION "0.1.0"
+
+void spx_bug(const char *file, int line, const char *msg);
+
+#define ASSERT(cond, msg) \
+	do { if (!(cond)) spx_bug(__FILE__, __LINE__, (msg)); } while (0)
+#define UNREACHABLE() spx_bug(__FILE__, __LINE__, "unreachable")
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A byte range in one source text plus the 1-based position of its start. */
+typedef struct Span {
+	uint32_t start;  /* byte offset, inclusive */
+	uint32_t end;    /* byte offset, exclusive */
+	uint32_t line;   /* 1-based line of start */
+	uint32_t col;    /* 1-based column of start, in Unicode scalars */
+} Span;
+
+/* Memory hooks: abort with a message on exhaustion (the only way out). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * diag.c — diagnostic sink and rendering.
+ *
+ * Human form (stderr):
+ *   error[SPX-P104]: <message> at <path>:<line>:<col>
+ *     help: <help>
+ *      |
+ *    3 | <source line>
+ *      |     ^^^
+ * The first two lines are the reference's; the excerpt is ours.
+ * JSON form (one line): the reference keys in order, then "fixes" when any.
+ */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "utf8.h"
+
+const DiagInfo diag_info[DIAG__COUNT] = {
+#define DIAG(id, sev, title, explain, help) { "SPX-" #id, SEV_##sev, title, explain, help },
+#include "diag_codes.def"
+#undef DIAG
+};
+
+void
+diag_init(DiagSink *s, const char *path, const char *src, size_t len)
+{
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	s->src = src;
+	s->src_len = len;
+}
+
+void
+diag_free(DiagSink *s)
+{
+	for (int i = 0; i < s->items.len; i++) {
+		Diag *d = &s->items.items[i];
+		free(d->message);
+		free(d->help);
+		for (int j = 0; j < d->fixes.len; j++)
+			free(d->fixes.items[j].text);
+		VEC_FREE(d->fixes);
+	}
+	VEC_FREE(s->items);
+}
+
+static char *
+vformat(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	ASSERT(n >= 0, "vsnprintf failed");
+	char *p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+Diag *
+diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
+{
+	if (diag_info[code].sev == SEV_WARNING)
+		s->warnings++;
+	else
+		s->errors++;
+	int limit = s->limit ? s->limit : 1000;
+	if (s->items.len >= limit) {
+		s->truncated = true;
+		return NULL;
+	}
+	Diag d;
+	memset(&d, 0, sizeof d);
+	d.code = code;
+	va_list ap;
+	va_start(ap, fmt);
+	d.message = vformat(fmt, ap);
+	va_end(ap);
+	if (span) {
+		d.has_span = true;
+		d.span = *span;
+	}
+	VEC_PUSH(s->items, d);
+	return &s->items.items[s->items.len - 1];
+}
+
+void
+diag_set_help(Diag *d, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	free(d->help);
+	va_list ap;
+	va_start(ap, fmt);
+	d->help = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text)
+{
+	if (!d)
+		return;
+	DiagFix f = { start, end, xstrdup(text) };
+	VEC_PUSH(d->fixes, f);
+}
+
+int
+diag_lookup(const char *code)
+{
+	if (strncmp(code, "SPX-", 4) != 0 && strncmp(code, "spx-", 4) != 0) {
+		char full[64];
+		snprintf(full, sizeof full, "SPX-%s", code);
+		return diag_lookup(full);
+	}
+	for (int i = 0; i < DIAG__COUNT; i++)
+		if (strcmp(diag_info[i].code + 4, code + 4) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+diag_help_text(const Diag *d)
+{
+	return d->help ? d->help : diag_info[d->code].help;
+}
+
+/* Paths are printed with control characters escaped (LANGUAGE.md §6). */
+static void
+put_path(Buf *out, const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p < 0x20 || *p == 0x7F)
+			buf_printf(out, "\\x%02x", *p);
+		else
+			buf_putc(out, (char)*p);
+	}
+}
+
+static const char *
+sev_word(DiagSeverity sev)
+{
+	return sev == SEV_WARNING ? "warning" : "error";
+}
+
+/* Appends the source line of the span with a caret line under it. */
+static void
+put_excerpt(Buf *out, const DiagSink *s, const Diag *d, bool color)
+{
+	if (!s->src || !d->has_span || d->span.start > s->src_len)
+		return;
+	size_t ls = d->span.start;
+	while (ls > 0 && s->src[ls - 1] != '\n')
+		ls--;
+	size_t le = d->span.start;
+	while (le < s->src_len && s->src[le] != '\n')
+		le++;
+	if (le > ls && s->src[le - 1] == '\r')
+		le--;
+	/* Keep excerpts short: a 10 MB line shows at most 160 bytes around the span. */
+	size_t from = ls, to = le;
+	bool cut_left = false, cut_right = false;
+	if (d->span.start - from > 80) {
+		from = d->span.start - 60;
+		while (from < d->span.start && ((unsigned char)s->src[from] & 0xC0) == 0x80)
+			from++;
+		cut_left = true;
+	}
+	if (to - from > 160) {
+		to = from + 160;
+		while (to > from && ((unsigned char)s->src[to] & 0xC0) == 0x80)
+			to--;
+		cut_right = true;
+	}
+	char num[16];
+	int w = snprintf(num, sizeof num, "%u", d->span.line);
+	const char *blue = color ? "\033[1;34m" : "";
+	const char *red = color ? "\033[1;31m" : "";
+	const char *reset = color ? "\033[0m" : "";
+	buf_printf(out, "%*s%s |%s\n", w, "", blue, reset);
+	buf_printf(out, "%s%s |%s ", blue, num, reset);
+	if (cut_left)
+		buf_puts(out, "...");
+	/* Render the line with tabs and control bytes made visible and single-width. */
+	uint32_t caret_col = cut_left ? 3 : 0, caret_len = 0;
+	for (size_t i = from; i < to;) {
+		unsigned char c = (unsigned char)s->src[i];
+		size_t n = 1;
+		uint32_t cp = c;
+		if (c >= 0x80) {
+			int k = utf8_decode((const unsigned char *)s->src + i, to - i, &cp);
+			n = k ? (size_t)k : 1;
+			if (!k)
+				cp = 0xFFFD;
+		}
+		if (i < d->span.start)
+			caret_col++;
+		else if (i < d->span.end)
+			caret_len++;
+		if (cp == '\t' || cp < 0x20 || cp == 0x7F)
+			buf_putc(out, ' ');
+		else if (cp == 0xFFFD && c >= 0x80)
+			buf_puts(out, "\xEF\xBF\xBD");
+		else
+			buf_put(out, s->src + i, n);
+		i += n;
+	}
+	if (cut_right)
+		buf_puts(out, "...");
+	buf_putc(out, '\n');
+	if (caret_len == 0)
+		caret_len = 1;
+	buf_printf(out, "%*s%s |%s ", w, "", blue, reset);
+	buf_indent(out, (int)caret_col);
+	buf_puts(out, red);
+	for (uint32_t i = 0; i < caret_len; i++)
+		buf_putc(out, '^');
+	buf_puts(out, reset);
+	buf_putc(out, '\n');
+}
+
+void
+diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
+{
+	const DiagInfo *info = &diag_info[d->code];
+	if (color)
+		buf_printf(out, "\033[1;%dm%s[%s]\033[0m", info->sev == SEV_WARNING ? 33 : 31,
+		    sev_word(info->sev), info->code);
+	else
+		buf_printf(out, "%s[%s]", sev_word(info->sev), info->code);
+	buf_printf(out, ": %s", d->message);
+	if (s->path && d->has_span) {
+		buf_puts(out, " at ");
+		put_path(out, s->path);
+		buf_printf(out, ":%u:%u", d->span.line, d->span.col);
+	} else if (s->path) {
+		buf_puts(out, " at ");
+		put_path(out, s->path);
+	} else if (d->has_span) {
+		buf_printf(out, " at %u:%u", d->span.line, d->span.col);
+	}
+	buf_putc(out, '\n');
+	const char *help = diag_help_text(d);
+	if (help && *help)
+		buf_printf(out, "  help: %s\n", help);
+	put_excerpt(out, s, d, color);
+}
+
+void
+diag_render_json(Buf *out, const DiagSink *s, const Diag *d)
+{
+	const DiagInfo *info = &diag_info[d->code];
+	buf_puts(out, "{\"code\":");
+	json_cstr(out, info->code);
+	buf_puts(out, ",\"severity\":");
+	json_cstr(out, sev_word(info->sev));
+	buf_puts(out, ",\"message\":");
+	json_cstr(out, d->message);
+	buf_puts(out, ",\"path\":");
+	json_cstr(out, s->path);
+	buf_puts(out, ",\"location\":");
+	if (d->has_span)
+		buf_printf(out, "{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}",
+		    d->span.line, d->span.col, d->span.start, d->span.end);
+	else
+		buf_puts(out, "null");
+	buf_puts(out, ",\"help\":");
+	const char *help = diag_help_text(d);
+	json_cstr(out, help && *help ? help : NULL);
+	if (d->fixes.len) {
+		buf_puts(out, ",\"fixes\":[");
+		for (int i = 0; i < d->fixes.len; i++) {
+			const DiagFix *f = &d->fixes.items[i];
+			buf_printf(out, "%s{\"start\":%u,\"end\":%u,\"replacement\":", i ? "," : "",
+			    f->start, f->end);
+			json_cstr(out, f->text);
+			buf_putc(out, '}');
+		}
+		buf_putc(out, ']');
+	}
+	buf_puts(out, "}\n");
+}
+
+static bool
+want_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	return isatty(2);
+}
+
+void
+diag_emit_all(const DiagSink *s, bool json)
+{
+	Buf out = {0};
+	bool color = !json && want_color();
+	for (int i = 0; i < s->items.len; i++) {
+		if (json)
+			diag_render_json(&out, s, &s->items.items[i]);
+		else
+			diag_render_human(&out, s, &s->items.items[i], color);
+	}
+	if (s->truncated && !json)
+		buf_printf(&out, "note: further diagnostics were not shown (%d errors, %d warnings in all)\n",
+		    s->errors, s->warnings);
+	if (out.len)
+		fwrite(out.data, 1, out.len, json ? stdout : stderr);
+	buf_free(&out);
+}

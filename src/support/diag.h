@@ -1,0 +1,82 @@
+/*
+ * diag.h — diagnostics: the code registry (diag_codes.def) and a sink.
+ *
+ * Every stage reports into a DiagSink and recovers; nothing exits.  A
+ * diagnostic has a permanent code, a message, an optional span, a help line
+ * (the registry's default unless the reporter gives a specific one) and
+ * optional machine-applicable fixes (byte range + replacement).
+ */
+#ifndef SPX_DIAG_H
+#define SPX_DIAG_H
+
+#include "buf.h"
+
+typedef enum DiagSeverity {
+	SEV_ERROR,
+	SEV_WARNING,
+	SEV_RETIRED,  /* a reference code we never emit (lifted restriction) */
+} DiagSeverity;
+
+typedef enum DiagCode {
+#define DIAG(id, sev, title, explain, help) DIAG_##id,
+#include "diag_codes.def"
+#undef DIAG
+	DIAG__COUNT
+} DiagCode;
+
+typedef struct DiagInfo {
+	const char *code;     /* "SPX-P104" */
+	DiagSeverity sev;
+	const char *title;    /* one line */
+	const char *explain;  /* a paragraph */
+	const char *help;     /* default fix help */
+} DiagInfo;
+
+extern const DiagInfo diag_info[DIAG__COUNT];
+
+typedef struct DiagFix {
+	uint32_t start, end;  /* byte range of the source to replace */
+	char *text;           /* replacement, owned by the sink */
+} DiagFix;
+
+typedef struct Diag {
+	DiagCode code;
+	char *message;        /* owned */
+	char *help;           /* owned; NULL = registry default */
+	bool has_span;
+	Span span;
+	VEC(DiagFix) fixes;
+} Diag;
+
+typedef struct DiagSink {
+	const char *path;     /* display path, may be NULL */
+	const char *src;      /* source text for excerpts, may be NULL */
+	size_t src_len;
+	VEC(Diag) items;      /* in report order */
+	int errors;
+	int warnings;
+	int limit;            /* stop recording after this many (0 = 1000) */
+	bool truncated;       /* more were reported than recorded */
+} DiagSink;
+
+void diag_init(DiagSink *s, const char *path, const char *src, size_t len);
+void diag_free(DiagSink *s);
+
+/* Reports a diagnostic; span may be NULL.  Returns NULL past the limit. */
+Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
+
+/* Looks a code up by its text ("SPX-P104" or "P104"); -1 when unknown. */
+int diag_lookup(const char *code);
+const char *diag_help_text(const Diag *d);
+
+/* Rendering (TOOLCHAIN.md §3.1, LANGUAGE.md §6 and §0.2). */
+void diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color);
+void diag_render_json(Buf *out, const DiagSink *s, const Diag *d);
+
+/* Writes every diagnostic of s: human to stderr or JSON lines to stdout. */
+void diag_emit_all(const DiagSink *s, bool json);
+
+#endif
