@@ -42,3 +42,84 @@ help:
 
 clean:
 	rm -rf $(BUILD) build-*
+
+# ---- tests ------------------------------------------------------------------
+FIXTURES = tests/fixtures
+GEN      = $(BUILD)/gen-fixtures
+
+$(GEN)/.stamp: tests/gen-fixtures.sh
+	@rm -rf $(GEN)
+	sh tests/gen-fixtures.sh $(GEN)
+	@touch $@
+
+test: $(BIN) $(RUNNER) $(GEN)/.stamp
+	sh tests/cli-test.sh $(BIN)
+	sh tests/docs-test.sh $(BIN)
+	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
+
+bless: $(BIN) $(RUNNER)
+	$(RUNNER) --bless --bin $(BIN) $(FIXTURES)
+
+docs: $(BIN)
+	$(BIN) explain --catalog > docs/diagnostics.md
+
+# The whole fixture suite under AddressSanitizer + UndefinedBehaviorSanitizer
+# (LeakSanitizer included): a separate build tree, any report fails the run.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+test-sanitize:
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+
+# ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
+# `make bench`: throughput of lex+parse and fmt on a generated 120,000-line
+# program, peak RSS of a one-shot run, and a 10x scaling check (12,000 vs
+# 120,000 lines).  `make fuzz`: libFuzzer + ASan + UBSan over parse/fmt,
+# seeded from tests/fixtures/**/*.spx; FUZZ_SECONDS=600 by default; exits
+# non-zero on a finding (saved under $(BUILD)/fuzz/findings/).
+
+BENCH_LINES  = 120000
+BENCH_SMALL  = 12000
+BENCH_GEN    = $(BUILD)/benchgen
+BENCH_DRIVER = $(BUILD)/bench_frontend
+
+$(BENCH_GEN): tools/benchgen.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/benchgen.c
+
+$(BENCH_DRIVER): tools/bench_frontend.c $(LIBOBJS)
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_frontend.c $(LIBOBJS) $(LDLIBS)
+
+$(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_GEN) $* > $@
+
+bench: $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
+	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
+
+FUZZ_SECONDS ?= 600
+FUZZ_CC      ?= clang
+FUZZ_SAN      = -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJS    := $(filter-out src/cli/%,$(SRCS))
+FUZZ_OBJS    := $(FUZZ_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_BIN      = $(BUILD)/fuzz/fuzz_frontend
+
+$(BUILD)/fuzz/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BIN): tests/fuzz/fuzz_frontend.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
+		tests/fuzz/fuzz_frontend.c $(FUZZ_OBJS) $(LDLIBS)
+
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz: $(FUZZ_BIN) $(BENCH_GEN)
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/findings
+	@find tests/fixtures -name '*.spx' | while read -r f; do \
+		cp "$$f" "$(BUILD)/fuzz/corpus/seed-$$(echo "$$f" | tr / _)"; done
+	$(BENCH_GEN) 400 > $(BUILD)/fuzz/corpus/seed-benchgen-400.spx
+	$(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/corpus

@@ -43,7 +43,12 @@ typedef struct Lexer {
 static void
 locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 {
-	ASSERT(pos >= L->cpos, "lexer position went backwards");
+	if (pos < L->cpos) {
+		/* Rare: a diagnostic about an earlier byte.  Rescan from the start. */
+		L->cpos = 0;
+		L->cline = 1;
+		L->ccol = 1;
+	}
 	for (size_t i = L->cpos; i < pos; i++) {
 		unsigned char c = (unsigned char)L->src[i];
 		if (c == '\n') {
@@ -76,17 +81,25 @@ lex_error(Lexer *L, DiagCode code, size_t start, size_t end, const char *msg)
 	return diag_report(L->diags, code, &s, "%s", msg);
 }
 
+/* Pushes a token whose start position was located earlier (s0). */
 static Token *
-push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
+push_tok_at(Lexer *L, TokKind kind, Span s0, size_t end)
 {
 	Token t;
 	memset(&t, 0, sizeof t);
 	t.kind = (uint8_t)kind;
-	t.span = span_at(L, start, end);
+	t.span = s0;
+	t.span.end = (uint32_t)end;
 	t.line_first = t.span.line != L->last_tok_line;
 	L->last_tok_line = t.span.line;
 	VEC_PUSH(L->toks, t);
 	return &L->toks.items[L->toks.len - 1];
+}
+
+static Token *
+push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
+{
+	return push_tok_at(L, kind, span_at(L, start, start), end);
 }
 
 static bool
@@ -387,20 +400,31 @@ static void
 lex_char(Lexer *L)
 {
 	size_t start = L->pos;
+	Span s0 = span_at(L, start, start);
 	L->pos++;  /* opening quote */
 	if (peekc(L, 0) == '\'') {
 		L->pos++;
 		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 		diag_set_help(d, "write one character between the quotes, e.g. `' '`");
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
 	uint32_t cp = 0;
 	int r = char_element(L, &cp);
+	if (r == 0) {
+		/* A bad escape, already reported: skip to the closing quote on this line. */
+		size_t i = L->pos;
+		while (i < L->len && L->src[i] != '\n' && L->src[i] != '\'')
+			i++;
+		if (i < L->len && L->src[i] == '\'')
+			L->pos = i + 1;
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		return;
+	}
 	if (r < 0) {
 		Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 		diag_set_help(d, "close the char literal with `'`");
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
 	if (peekc(L, 0) != '\'') {
@@ -416,7 +440,7 @@ lex_char(Lexer *L)
 			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 			diag_set_help(d, "close the char literal with `'`");
 		}
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
 	L->pos++;
@@ -427,14 +451,14 @@ lex_char(Lexer *L)
 		L->pos = e;
 		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 		diag_set_help(d, "separate the char literal from the following name");
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
 	if (r == 0) {
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
-	Token *t = push_tok(L, TOK_CHAR, start, L->pos);
+	Token *t = push_tok_at(L, TOK_CHAR, s0, L->pos);
 	t->v.ch = cp;
 }
 
@@ -442,15 +466,19 @@ static void
 lex_string(Lexer *L)
 {
 	size_t start = L->pos;
+	Span s0 = span_at(L, start, start);
 	L->pos++;
 	Buf b = {0};
 	bool bad = false;
 	for (;;) {
 		if (L->pos >= L->len) {
-			Diag *d = lex_error(L, DIAG_P004, start, L->pos, "unterminated string literal");
+			Span sp = s0;
+			sp.end = (uint32_t)L->pos;
+			L->had_error = true;
+			Diag *d = diag_report(L->diags, DIAG_P004, &sp, "unterminated string literal");
 			diag_set_help(d, "close the string with `\"`");
 			buf_free(&b);
-			push_tok(L, TOK_ERROR, start, L->pos);
+			push_tok_at(L, TOK_ERROR, s0, L->pos);
 			return;
 		}
 		char c = L->src[L->pos];
@@ -503,10 +531,10 @@ lex_string(Lexer *L)
 	}
 	if (bad) {
 		buf_free(&b);
-		push_tok(L, TOK_ERROR, start, L->pos);
+		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
 	}
-	Token *t = push_tok(L, TOK_STRING, start, L->pos);
+	Token *t = push_tok_at(L, TOK_STRING, s0, L->pos);
 	t->v.str.n = (uint32_t)b.len;
 	t->v.str.s = arena_strndup(L->arena, b.data ? b.data : "", b.len);
 	buf_free(&b);

@@ -1,0 +1,39 @@
+/*
+ * fmt.h — the canonical formatter (LANGUAGE.md §2.3, §0.11).
+ *
+ * Input: a parsed Module (error-free) and its source text, which is used
+ * only to place comments.  Output: the canonical text, appended to a Buf.
+ * The layout follows the reference formatter byte for byte where it is
+ * known; fmt(fmt(x)) == fmt(x) and parse(fmt(x)) equals parse(x) up to
+ * spans (see ast_dump for what "equal" means).
+ */
+#ifndef SPX_FMT_H
+#define SPX_FMT_H
+
+#include "../parse/ast.h"
+#include "../support/buf.h"
+
+/*
+ * Renders m canonically.  src[0..len) is the original text (for comments
+ * only; pass NULL to drop every comment, as the revision hash does).  The
+ * output ends with exactly one '\n'.
+ */
+void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
+
+/*
+ * Canonical literals (§0.11), shared with the revision hash.
+ * fmt_float: shortest round-trip digits, never an exponent, ".0" when
+ *   integral; SUF_F32 values use float digits plus "f32"; SUF_F64 and
+ *   SUF_NONE print without a suffix (f64 is the default).
+ * fmt_char: with quotes; printable ASCII as itself, \0 \t \n \r \' \\,
+ *   anything else \u{hex} in lowercase.
+ * fmt_string: with quotes; escapes \n \r \t \" \\, other bytes verbatim.
+ * fmt_int: the value plus suffix; negative (a folded signed minimum) adds
+ *   the leading '-'.
+ */
+void fmt_float(Buf *out, double v, NumSuffix suffix);
+void fmt_char(Buf *out, uint32_t cp);
+void fmt_string(Buf *out, const char *s, size_t n);
+void fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative);
+
+#endif

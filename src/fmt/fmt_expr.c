@@ -1,0 +1,954 @@
+/*
+ * fmt_expr.c — the one-line half of the canonical formatter: literals,
+ * types, patterns, expressions and inline blocks (LANGUAGE.md §2.3, §0.11).
+ *
+ * Parentheses are not AST nodes, so they are re-derived here:
+ *   - a binary child gets `( … )` when its precedence is below its context:
+ *     the left operand's context is the operator's level, the right
+ *     operand's the level + 1 (all operators are left-associative), a unary
+ *     operand's is 7;
+ *   - a postfix base (`.f`, `.m()`, `?`, `with`) is parenthesized when it is
+ *     a binary, unary, `if` or block expression;
+ *   - a condition (if/while/for/match/requires/ensures) that contains a
+ *     record or variant construction anywhere is parenthesized as a whole,
+ *     since record literals are disabled there;
+ *   - a block tail whose first token would make the block parser read a
+ *     statement (`if … + 1`, a binding named `while`) parenthesizes that
+ *     first node (fx_item_expr), and a match scrutinee starting with a name
+ *     `own`/`borrow` is parenthesized so it is not read as the mode.
+ * Except for the last two (which only make odd-but-legal programs
+ * re-parse) and unary bases (the reference prints `(-x).f` as `-x.f`, which
+ * changes the meaning), this is the reference formatter's rule set.
+ * Recursion follows the tree, whose depth the parser bounds.
+ */
+#include "fmt_priv.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PREC_UNARY 7
+#define PREC_POSTFIX 8
+
+/* ==== literals ================================================================== */
+
+static const char *
+int_suffix(NumSuffix s)
+{
+	switch (s) {
+	case SUF_I32: return "i32";
+	case SUF_U8: return "u8";
+	case SUF_USIZE: return "usize";
+	default: return "";
+	}
+}
+
+void
+fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative)
+{
+	buf_printf(out, "%s%" PRIu64 "%s", negative ? "-" : "", value, int_suffix(suffix));
+}
+
+/* Does the decimal text round-trip to v (as a float when f32)? */
+static bool
+round_trips(const char *text, double v, bool f32)
+{
+	if (f32)
+		return strtof(text, NULL) == (float)v;
+	return strtod(text, NULL) == v;
+}
+
+/* Writes digits d[0..n) times 10^exp (d[0] before the point) as "D.DDDe<exp>". */
+static void
+sci_text(char *out, size_t size, const char *d, int n, int exp)
+{
+	snprintf(out, size, "%c%s%.*se%d", d[0], n > 1 ? "." : "", n - 1, d + 1, exp);
+}
+
+/*
+ * Adds delta (+1 or -1) to the last of the n digits of d (value d[0].d[1..]
+ * times 10^*exp), renormalizing so d[0] != '0'.  Returns the new length, or
+ * 0 when the result would be zero.
+ */
+static int
+bump_digits(char *d, int n, int *exp, int delta)
+{
+	int i = n - 1;
+	if (delta > 0) {
+		while (i >= 0 && d[i] == '9')
+			d[i--] = '0';
+		if (i < 0) {
+			d[0] = '1';  /* 99…9 + 1 = 10…0: one more power of ten */
+			(*exp)++;
+			return n;
+		}
+		d[i]++;
+		return n;
+	}
+	while (i >= 0 && d[i] == '0')
+		d[i--] = '9';
+	if (i < 0)
+		return 0;
+	d[i]--;
+	if (d[0] == '0') {
+		if (n == 1)
+			return 0;
+		memmove(d, d + 1, (size_t)n - 1);
+		(*exp)--;
+		return n - 1;
+	}
+	return n;
+}
+
+/* Parses "%e" output into its digits and decimal exponent; returns the digit count. */
+static int
+sci_digits(const char *text, char *d, int *exp)
+{
+	int n = 0;
+	const char *s = text;
+	for (; *s && *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9')
+			d[n++] = *s;
+	*exp = *s ? atoi(s + 1) : 0;
+	return n;
+}
+
+/* Tries the decimals one unit above and below d[0..*n); true when one round-trips. */
+static bool
+neighbour(double v, bool f32, char *d, int *n, int *exp)
+{
+	for (int delta = 1; delta >= -1; delta -= 2) {
+		char c[32], text[64];
+		int e = *exp;
+		memcpy(c, d, (size_t)*n);
+		int m = bump_digits(c, *n, &e, delta);
+		if (m == 0)
+			continue;
+		sci_text(text, sizeof text, c, m, e);
+		if (round_trips(text, v, f32)) {
+			memcpy(d, c, (size_t)m);
+			*n = m;
+			*exp = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Shortest digits that round-trip (like Rust's `{}`): the nearest p-digit
+ * decimal for increasing p, or its neighbour one unit away when v sits on a
+ * power-of-two boundary whose rounding interval is lopsided.  d gets the
+ * digits without trailing zeros (NUL-terminated); returns the count.
+ */
+static int
+shortest_digits(double v, bool f32, char d[32], int *exp)
+{
+	int maxp = f32 ? 9 : 17;
+	int n = 0;
+	for (int p = 1; p <= maxp; p++) {
+		char text[64];
+		snprintf(text, sizeof text, "%.*e", p - 1, v);
+		n = sci_digits(text, d, exp);
+		if (round_trips(text, v, f32) || (p < maxp && neighbour(v, f32, d, &n, exp)))
+			break;
+	}
+	while (n > 1 && d[n - 1] == '0')
+		n--;
+	d[n] = '\0';
+	return n;
+}
+
+void
+fmt_float(Buf *out, double v, NumSuffix suffix)
+{
+	bool f32 = suffix == SUF_F32;
+	if (isnan(v) || isinf(v)) {
+		buf_puts(out, isnan(v) ? "NaN" : v < 0 ? "-inf" : "inf");
+	} else {
+		if (signbit(v)) {
+			buf_putc(out, '-');
+			v = -v;
+		}
+		char d[32];
+		int exp;
+		memset(d, 0, sizeof d);
+		int n = shortest_digits(v, f32, d, &exp);
+		if (exp < 0) {
+			buf_puts(out, "0.");
+			for (int i = 0; i < -exp - 1; i++)
+				buf_putc(out, '0');
+			buf_put(out, d, (size_t)n);
+		} else if (n <= exp + 1) {
+			buf_put(out, d, (size_t)n);
+			for (int i = n; i < exp + 1; i++)
+				buf_putc(out, '0');
+			buf_puts(out, ".0");
+		} else {
+			buf_put(out, d, (size_t)exp + 1);
+			buf_putc(out, '.');
+			buf_put(out, d + exp + 1, (size_t)(n - exp - 1));
+		}
+	}
+	if (f32)
+		buf_puts(out, "f32");
+}
+
+void
+fmt_char(Buf *out, uint32_t cp)
+{
+	buf_putc(out, '\'');
+	switch (cp) {
+	case 0: buf_puts(out, "\\0"); break;
+	case '\t': buf_puts(out, "\\t"); break;
+	case '\n': buf_puts(out, "\\n"); break;
+	case '\r': buf_puts(out, "\\r"); break;
+	case '\'': buf_puts(out, "\\'"); break;
+	case '\\': buf_puts(out, "\\\\"); break;
+	default:
+		if (cp >= 0x20 && cp <= 0x7E)
+			buf_putc(out, (char)cp);
+		else
+			buf_printf(out, "\\u{%" PRIx32 "}", cp);
+		break;
+	}
+	buf_putc(out, '\'');
+}
+
+void
+fmt_string(Buf *out, const char *s, size_t n)
+{
+	buf_putc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\n': buf_puts(out, "\\n"); break;
+		case '\r': buf_puts(out, "\\r"); break;
+		case '\t': buf_puts(out, "\\t"); break;
+		case '"': buf_puts(out, "\\\""); break;
+		case '\\': buf_puts(out, "\\\\"); break;
+		default: buf_putc(out, s[i]); break;
+		}
+	}
+	buf_putc(out, '"');
+}
+
+void
+fx_quoted(Fmt *F, StrLit s)
+{
+	buf_putc(F->out, '"');
+	for (uint32_t i = 0; i < s.len; i++) {
+		if (s.s[i] == '"' || s.s[i] == '\\')
+			buf_putc(F->out, '\\');
+		buf_putc(F->out, s.s[i]);
+	}
+	buf_putc(F->out, '"');
+}
+
+/* ==== names and types ============================================================ */
+
+void
+fx_name(Fmt *F, Name n)
+{
+	buf_put(F->out, n.s, n.len);
+}
+
+void
+fx_qname(Fmt *F, const QName *q)
+{
+	for (int i = 0; i < q->nparts; i++) {
+		if (i)
+			buf_putc(F->out, '.');
+		fx_name(F, q->parts[i]);
+	}
+}
+
+void
+fx_tparams(Fmt *F, const Name *names, int n)
+{
+	if (n == 0)
+		return;
+	buf_putc(F->out, '<');
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_name(F, names[i]);
+	}
+	buf_putc(F->out, '>');
+}
+
+static void
+type_list(Fmt *F, Type *const *ts, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_type(F, ts[i]);
+	}
+}
+
+/* Type arguments `<A, B>`, nothing when there are none. */
+static void
+targs(Fmt *F, Type *const *ts, int n)
+{
+	if (n == 0)
+		return;
+	buf_putc(F->out, '<');
+	type_list(F, ts, n);
+	buf_putc(F->out, '>');
+}
+
+void
+fx_type(Fmt *F, const Type *t)
+{
+	switch (t->kind) {
+	case TYPE_NAME:
+		fx_qname(F, &t->u.name.name);
+		targs(F, t->u.name.args, t->u.name.nargs);
+		break;
+	case TYPE_ARRAY:
+		buf_putc(F->out, '[');
+		fx_type(F, t->u.array.elem);
+		buf_printf(F->out, "; %" PRIu64 "]", t->u.array.len);
+		break;
+	case TYPE_FN:
+		buf_puts(F->out, "fn(");
+		type_list(F, t->u.fn.params, t->u.fn.nparams);
+		buf_puts(F->out, ") -> ");
+		fx_type(F, t->u.fn.result);
+		break;
+	}
+}
+
+static const char *const mode_prefix[] = {
+	[MODE_NONE] = "", [MODE_OWN] = "own ", [MODE_BORROW] = "borrow ", [MODE_SHARED] = "shared ",
+};
+
+void
+fx_params(Fmt *F, const Param *ps, int n)
+{
+	buf_putc(F->out, '(');
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_name(F, ps[i].name);
+		buf_printf(F->out, ": %s", mode_prefix[ps[i].mode]);
+		fx_type(F, ps[i].type);
+	}
+	buf_putc(F->out, ')');
+}
+
+void
+fx_effects(Fmt *F, const QName *names, int n)
+{
+	buf_puts(F->out, "{ ");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_qname(F, &names[i]);
+	}
+	buf_puts(F->out, " }");
+}
+
+/* ==== patterns ======================================================================= */
+
+static void pattern(Fmt *F, const Pattern *p);
+
+/* `{ f, g: x, h: _ }`, `{}` when empty; `f: f` prints as `f`. */
+static void
+field_pats(Fmt *F, const FieldPat *fs, int n)
+{
+	if (n == 0) {
+		buf_puts(F->out, " {}");
+		return;
+	}
+	buf_puts(F->out, " { ");
+	for (int i = 0; i < n; i++) {
+		const FieldPat *f = &fs[i];
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_name(F, f->name);
+		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && f->sub->u.bind.len == f->name.len &&
+		    memcmp(f->sub->u.bind.s, f->name.s, f->name.len) == 0);
+		if (!shorthand) {
+			buf_puts(F->out, ": ");
+			pattern(F, f->sub);
+		}
+	}
+	buf_puts(F->out, " }");
+}
+
+static void
+pattern_literal(Fmt *F, const Pattern *p)
+{
+	const Expr *e = p->u.lit.value;
+	switch (e->kind) {
+	case EXPR_INT:
+		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, p->u.lit.negative || e->u.int_lit.negative);
+		break;
+	case EXPR_CHAR:
+		fmt_char(F->out, e->u.char_lit.value);
+		break;
+	case EXPR_BOOL:
+		buf_puts(F->out, e->u.bool_lit.value ? "true" : "false");
+		break;
+	default:
+		fx_expr(F, e);
+		break;
+	}
+}
+
+static void
+pattern(Fmt *F, const Pattern *p)
+{
+	switch (p->kind) {
+	case PAT_WILD:
+		buf_putc(F->out, '_');
+		break;
+	case PAT_BIND:
+		fx_name(F, p->u.bind);
+		break;
+	case PAT_LIT:
+		pattern_literal(F, p);
+		break;
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++) {
+			if (i)
+				buf_puts(F->out, " | ");
+			pattern(F, p->u.or.alts[i]);
+		}
+		break;
+	case PAT_CASE:
+		fx_name(F, p->u.case_.type);
+		buf_puts(F->out, "::");
+		fx_name(F, p->u.case_.case_name);
+		field_pats(F, p->u.case_.fields, p->u.case_.nfields);
+		break;
+	case PAT_RECORD:
+		fx_name(F, p->u.record.type);
+		field_pats(F, p->u.record.fields, p->u.record.nfields);
+		break;
+	}
+}
+
+/* ==== record-literal containment (conditions) ======================================== */
+
+static bool contains_record(const Expr *e);
+
+static bool
+any_record(Expr *const *es, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (contains_record(es[i]))
+			return true;
+	return false;
+}
+
+static bool
+block_contains_record(const Block *b)
+{
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_LET:
+			if (contains_record(s->u.let.value))
+				return true;
+			break;
+		case STMT_ASSIGN:
+			if (contains_record(s->u.assign.value))
+				return true;
+			break;
+		case STMT_WHILE:
+			if (contains_record(s->u.while_.cond) || block_contains_record(s->u.while_.body))
+				return true;
+			break;
+		case STMT_FOR:
+			if (contains_record(s->u.for_.iter) || block_contains_record(s->u.for_.body))
+				return true;
+			break;
+		case STMT_IF:
+			if (contains_record(s->u.if_))
+				return true;
+			break;
+		case STMT_UNSAFE:
+			if (block_contains_record(s->u.unsafe.body))
+				return true;
+			break;
+		}
+	}
+	return b->tail && contains_record(b->tail);
+}
+
+static bool
+inits_contain_record(const FieldInit *fs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (contains_record(fs[i].value))
+			return true;
+	return false;
+}
+
+static bool
+match_contains_record(const Expr *e)
+{
+	if (contains_record(e->u.match.scrutinee))
+		return true;
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *a = &e->u.match.arms[i];
+		if ((a->guard && contains_record(a->guard)) || contains_record(a->value))
+			return true;
+	}
+	return false;
+}
+
+/* Is there a record or variant construction anywhere inside e? */
+static bool
+contains_record(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_RECORD:
+	case EXPR_VARIANT:
+		return true;
+	case EXPR_UNARY: return contains_record(e->u.unary.operand);
+	case EXPR_BINARY: return contains_record(e->u.binary.lhs) || contains_record(e->u.binary.rhs);
+	case EXPR_CALL: return any_record(e->u.call.args, e->u.call.nargs);
+	case EXPR_METHOD:
+		return contains_record(e->u.method.recv) || any_record(e->u.method.args, e->u.method.nargs);
+	case EXPR_FIELD: return contains_record(e->u.field.base);
+	case EXPR_TRY: return contains_record(e->u.try_.operand);
+	case EXPR_WITH:
+		return contains_record(e->u.with.base) || inits_contain_record(e->u.with.inits, e->u.with.ninits);
+	case EXPR_SUPER: return any_record(e->u.super_.args, e->u.super_.nargs);
+	case EXPR_BLOCK: return block_contains_record(e->u.block);
+	case EXPR_IF:
+		return contains_record(e->u.if_.cond) || block_contains_record(e->u.if_.then_block) ||
+		    (e->u.if_.else_block && block_contains_record(e->u.if_.else_block));
+	case EXPR_MATCH: return match_contains_record(e);
+	case EXPR_CLOSURE: return block_contains_record(e->u.closure.body);
+	case EXPR_ARRAY: return any_record(e->u.array.elems, e->u.array.nelems);
+	default: return false;
+	}
+}
+
+/* ==== first-token hazards ============================================================== */
+
+/* A postfix base the printer wraps in parentheses. */
+static bool
+paren_base(const Expr *e)
+{
+	return e->kind == EXPR_BINARY || e->kind == EXPR_UNARY || e->kind == EXPR_IF || e->kind == EXPR_BLOCK;
+}
+
+/* The node that prints the first token of e (parenthesized subtrees stop the walk). */
+static const Expr *
+leftmost(const Expr *e)
+{
+	for (;;) {
+		const Expr *next;
+		switch (e->kind) {
+		case EXPR_BINARY: {
+			const Expr *l = e->u.binary.lhs;
+			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
+				return NULL;
+			next = l;
+			break;
+		}
+		case EXPR_METHOD: next = e->u.method.recv; break;
+		case EXPR_FIELD: next = e->u.field.base; break;
+		case EXPR_TRY: next = e->u.try_.operand; break;
+		case EXPR_WITH: next = e->u.with.base; break;
+		default: return e;
+		}
+		if (e->kind != EXPR_BINARY && paren_base(next))
+			return NULL;
+		e = next;
+	}
+}
+
+/* The identifier a node starts with, if it starts with one. */
+static bool
+first_word(const Expr *e, Name *out)
+{
+	switch (e->kind) {
+	case EXPR_NAME: *out = e->u.name; return true;
+	case EXPR_CALL: *out = e->u.call.callee; return true;
+	case EXPR_VARIANT: *out = e->u.variant.type; return true;
+	case EXPR_RECORD: *out = e->u.record.type.parts[0]; return true;
+	default: return false;
+	}
+}
+
+static bool
+word_in(Name n, const char *const *words, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strlen(words[i]) == n.len && memcmp(words[i], n.s, n.len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * In block-item position the parser reads `if` as a statement `if` and
+ * `let`/`while`/`for`/habit words as statements, so a tail starting with
+ * such a node (other than a whole `if`) needs that node parenthesized.
+ */
+static const Expr *
+item_hazard(const Expr *e)
+{
+	static const char *const words[] = { "let", "while", "for", "return", "break", "continue", "loop" };
+	const Expr *l = leftmost(e);
+	Name n;
+	if (!l)
+		return NULL;
+	if (l->kind == EXPR_IF)
+		return l == e ? NULL : l;
+	if (first_word(l, &n) && word_in(n, words, countof(words)))
+		return l;
+	return NULL;
+}
+
+/* `match own(x) { … }` would read `own` as the mode: does the scrutinee need parens? */
+static bool
+scrutinee_hazard(const Expr *e)
+{
+	static const char *const words[] = { "own", "borrow" };
+	const Expr *l = leftmost(e);
+	Name n;
+	return l && e->kind != EXPR_NAME && first_word(l, &n) && word_in(n, words, countof(words));
+}
+
+/* ==== expressions ========================================================================= */
+
+static void expr(Fmt *F, const Expr *e, int ctx);
+static void block_inline(Fmt *F, const Block *b);
+
+static void
+args(Fmt *F, Expr *const *es, int n)
+{
+	buf_putc(F->out, '(');
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		expr(F, es[i], 0);
+	}
+	buf_putc(F->out, ')');
+}
+
+/* ` { a: 1, b: 2 }`, or ` {}` when empty. */
+static void
+inits(Fmt *F, const FieldInit *fs, int n)
+{
+	if (n == 0) {
+		buf_puts(F->out, " {}");
+		return;
+	}
+	buf_puts(F->out, " { ");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_name(F, fs[i].name);
+		buf_puts(F->out, ": ");
+		expr(F, fs[i].value, 0);
+	}
+	buf_puts(F->out, " }");
+}
+
+static void
+postfix_base(Fmt *F, const Expr *base)
+{
+	if (paren_base(base)) {
+		buf_putc(F->out, '(');
+		expr(F, base, 0);
+		buf_putc(F->out, ')');
+	} else {
+		expr(F, base, PREC_POSTFIX);
+	}
+}
+
+static void
+binary(Fmt *F, const Expr *e, int ctx)
+{
+	int prec = ast_binary_prec(e->u.binary.op);
+	bool paren = prec < ctx;
+	if (paren)
+		buf_putc(F->out, '(');
+	expr(F, e->u.binary.lhs, prec);
+	buf_printf(F->out, " %s ", ast_binary_spelling(e->u.binary.op));
+	expr(F, e->u.binary.rhs, prec + 1);
+	if (paren)
+		buf_putc(F->out, ')');
+}
+
+static void
+if_expr(Fmt *F, const Expr *e)
+{
+	buf_puts(F->out, "if ");
+	fx_cond(F, e->u.if_.cond);
+	buf_putc(F->out, ' ');
+	block_inline(F, e->u.if_.then_block);
+	if (e->u.if_.else_block) {
+		buf_puts(F->out, " else ");
+		block_inline(F, e->u.if_.else_block);
+	}
+}
+
+static void
+match_expr(Fmt *F, const Expr *e)
+{
+	static const char *const modes[] = { [MATCH_PLAIN] = "", [MATCH_OWN] = "own ", [MATCH_BORROW] = "borrow " };
+	const Expr *s = e->u.match.scrutinee;
+	buf_printf(F->out, "match %s", modes[e->u.match.mode]);
+	if (contains_record(s) || scrutinee_hazard(s)) {
+		buf_putc(F->out, '(');
+		expr(F, s, 0);
+		buf_putc(F->out, ')');
+	} else {
+		expr(F, s, 0);
+	}
+	if (e->u.match.narms == 0) {
+		buf_puts(F->out, " {  }");
+		return;
+	}
+	buf_puts(F->out, " { ");
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *a = &e->u.match.arms[i];
+		pattern(F, a->pat);
+		if (a->guard) {
+			buf_puts(F->out, " if ");
+			expr(F, a->guard, 0);
+		}
+		buf_puts(F->out, " => ");
+		expr(F, a->value, 0);
+		buf_puts(F->out, ", ");
+	}
+	buf_putc(F->out, '}');
+}
+
+static void
+closure(Fmt *F, const Expr *e)
+{
+	buf_puts(F->out, "fn(");
+	for (int i = 0; i < e->u.closure.nparams; i++) {
+		if (i)
+			buf_puts(F->out, ", ");
+		fx_name(F, e->u.closure.params[i].name);
+		buf_puts(F->out, ": ");
+		fx_type(F, e->u.closure.params[i].type);
+	}
+	buf_puts(F->out, ") -> ");
+	fx_type(F, e->u.closure.result);
+	buf_putc(F->out, ' ');
+	block_inline(F, e->u.closure.body);
+}
+
+/* Literals, names and the bracketed forms. */
+static void
+atom(Fmt *F, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, e->u.int_lit.negative);
+		break;
+	case EXPR_FLOAT: fmt_float(F->out, e->u.float_lit.value, e->u.float_lit.suffix); break;
+	case EXPR_CHAR: fmt_char(F->out, e->u.char_lit.value); break;
+	case EXPR_STRING: fmt_string(F->out, e->u.str.s, e->u.str.len); break;
+	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;
+	case EXPR_NAME: fx_name(F, e->u.name); break;
+	case EXPR_CALL:
+		fx_name(F, e->u.call.callee);
+		if (e->u.call.has_targs) {
+			buf_putc(F->out, '<');
+			type_list(F, e->u.call.targs, e->u.call.ntargs);
+			buf_putc(F->out, '>');
+		}
+		args(F, e->u.call.args, e->u.call.nargs);
+		break;
+	case EXPR_RECORD:
+		fx_qname(F, &e->u.record.type);
+		targs(F, e->u.record.targs, e->u.record.ntargs);
+		inits(F, e->u.record.inits, e->u.record.ninits);
+		break;
+	case EXPR_VARIANT:
+		fx_name(F, e->u.variant.type);
+		targs(F, e->u.variant.targs, e->u.variant.ntargs);
+		buf_puts(F->out, "::");
+		fx_name(F, e->u.variant.case_name);
+		inits(F, e->u.variant.inits, e->u.variant.ninits);
+		break;
+	case EXPR_SUPER:
+		buf_puts(F->out, "super.");
+		fx_name(F, e->u.super_.name);
+		args(F, e->u.super_.args, e->u.super_.nargs);
+		break;
+	case EXPR_ARRAY:
+		buf_putc(F->out, '[');
+		for (int i = 0; i < e->u.array.nelems; i++) {
+			if (i)
+				buf_puts(F->out, ", ");
+			expr(F, e->u.array.elems[i], 0);
+		}
+		buf_putc(F->out, ']');
+		break;
+	default:
+		UNREACHABLE();
+	}
+}
+
+static void
+expr_node(Fmt *F, const Expr *e, int ctx)
+{
+	switch (e->kind) {
+	case EXPR_UNARY:
+		buf_putc(F->out, e->u.unary.op == UN_NEG ? '-' : '!');
+		expr(F, e->u.unary.operand, PREC_UNARY);
+		break;
+	case EXPR_BINARY: binary(F, e, ctx); break;
+	case EXPR_METHOD:
+		postfix_base(F, e->u.method.recv);
+		buf_putc(F->out, '.');
+		fx_name(F, e->u.method.name);
+		args(F, e->u.method.args, e->u.method.nargs);
+		break;
+	case EXPR_FIELD:
+		postfix_base(F, e->u.field.base);
+		buf_putc(F->out, '.');
+		fx_name(F, e->u.field.name);
+		break;
+	case EXPR_TRY:
+		postfix_base(F, e->u.try_.operand);
+		buf_putc(F->out, '?');
+		break;
+	case EXPR_WITH:
+		postfix_base(F, e->u.with.base);
+		buf_puts(F->out, " with");
+		inits(F, e->u.with.inits, e->u.with.ninits);
+		break;
+	case EXPR_BLOCK: block_inline(F, e->u.block); break;
+	case EXPR_IF: if_expr(F, e); break;
+	case EXPR_MATCH: match_expr(F, e); break;
+	case EXPR_CLOSURE: closure(F, e); break;
+	default: atom(F, e); break;
+	}
+}
+
+static void
+expr(Fmt *F, const Expr *e, int ctx)
+{
+	if (e == F->wrap) {
+		F->wrap = NULL;
+		buf_putc(F->out, '(');
+		expr_node(F, e, 0);
+		buf_putc(F->out, ')');
+		return;
+	}
+	expr_node(F, e, ctx);
+}
+
+void
+fx_expr(Fmt *F, const Expr *e)
+{
+	expr(F, e, 0);
+}
+
+void
+fx_item_expr(Fmt *F, const Expr *e)
+{
+	const Expr *saved = F->wrap;
+	F->wrap = item_hazard(e);
+	expr(F, e, 0);
+	F->wrap = saved;
+}
+
+void
+fx_cond(Fmt *F, const Expr *e)
+{
+	if (contains_record(e)) {
+		buf_putc(F->out, '(');
+		expr(F, e, 0);
+		buf_putc(F->out, ')');
+	} else {
+		expr(F, e, 0);
+	}
+}
+
+/* ==== statements and inline blocks ============================================================ */
+
+void
+fx_simple_stmt(Fmt *F, const Stmt *s)
+{
+	if (s->kind == STMT_LET) {
+		buf_puts(F->out, s->u.let.mut ? "let mut " : "let ");
+		fx_name(F, s->u.let.name);
+		if (s->u.let.type) {
+			buf_puts(F->out, ": ");
+			fx_type(F, s->u.let.type);
+		}
+		buf_puts(F->out, " = ");
+		expr(F, s->u.let.value, 0);
+	} else {
+		fx_name(F, s->u.assign.target);
+		if (s->u.assign.has_field) {
+			buf_putc(F->out, '.');
+			fx_name(F, s->u.assign.field);
+		}
+		buf_puts(F->out, " = ");
+		expr(F, s->u.assign.value, 0);
+	}
+	buf_putc(F->out, ';');
+}
+
+static void
+stmt_inline(Fmt *F, const Stmt *s)
+{
+	switch (s->kind) {
+	case STMT_LET:
+	case STMT_ASSIGN:
+		fx_simple_stmt(F, s);
+		break;
+	case STMT_WHILE:
+		buf_puts(F->out, "while ");
+		fx_cond(F, s->u.while_.cond);
+		buf_putc(F->out, ' ');
+		block_inline(F, s->u.while_.body);
+		break;
+	case STMT_FOR:
+		buf_puts(F->out, s->u.for_.own ? "for own " : "for ");
+		fx_name(F, s->u.for_.item);
+		buf_puts(F->out, " in ");
+		fx_cond(F, s->u.for_.iter);
+		buf_putc(F->out, ' ');
+		block_inline(F, s->u.for_.body);
+		break;
+	case STMT_IF:
+		if_expr(F, s->u.if_);
+		break;
+	case STMT_UNSAFE:
+		buf_puts(F->out, "@audit(");
+		fx_quoted(F, s->u.unsafe.audit);
+		buf_puts(F->out, ") unsafe ");
+		block_inline(F, s->u.unsafe.body);
+		break;
+	}
+}
+
+/* `{ s1; s2; tail }`: items separated by one space; an empty block is `{  }`. */
+static void
+block_inline(Fmt *F, const Block *b)
+{
+	const Expr *saved = F->wrap;
+	F->wrap = NULL;
+	buf_puts(F->out, "{ ");
+	for (int i = 0; i < b->nstmts; i++) {
+		if (i)
+			buf_putc(F->out, ' ');
+		stmt_inline(F, b->stmts[i]);
+	}
+	if (b->tail) {
+		if (b->nstmts)
+			buf_putc(F->out, ' ');
+		fx_item_expr(F, b->tail);
+	}
+	buf_puts(F->out, " }");
+	F->wrap = saved;
+}

@@ -1,0 +1,61 @@
+/*
+ * fmt_priv.h — formatter internals shared by fmt.c (layout of modules,
+ * declarations and multi-line blocks), fmt_comments.c (where each comment
+ * goes) and fmt_expr.c (everything printed on one line: expressions,
+ * patterns, types, inline blocks, literals).
+ */
+#ifndef SPX_FMT_PRIV_H
+#define SPX_FMT_PRIV_H
+
+#include "fmt.h"
+
+/* Where a comment is printed (the reference's "Canonical comments v1"). */
+typedef enum CommentPlace {
+	CP_HEADER,     /* above `module` */
+	CP_LEADING,    /* above the item starting at key (above its @id) */
+	CP_TRAILING,   /* on the lines right after the item starting at key */
+	CP_CLOSING,    /* before the closing brace at offset key, inner indent */
+	CP_FILE_END,   /* after the last declaration */
+} CommentPlace;
+
+typedef struct Placed {
+	uint8_t place;   /* CommentPlace */
+	uint32_t key;    /* item start or closing-brace offset */
+	int index;       /* into the module's comment array */
+} Placed;
+
+typedef struct Fmt {
+	Buf *out;
+	const char *src;         /* NULL: comments are dropped */
+	size_t len;
+	const Comment *comments;
+	Placed *placed;          /* sorted by (place, key, index); heap */
+	int nplaced;
+	const Expr *wrap;        /* a node that must be parenthesized (see fx_item_expr) */
+} Fmt;
+
+/* ---- comments (fmt_comments.c) ---- */
+void fmt_place_comments(Fmt *F, const Module *m);
+void fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth);
+uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
+uint32_t fmt_record_close(const Fmt *F, const Decl *d);
+uint32_t fmt_case_close(const Fmt *F, const CaseDecl *c);
+void fmt_drop_span(const Fmt *F, const Decl *d, uint32_t *start, uint32_t *end);
+uint32_t fmt_field_start(const FieldDecl *f);
+uint32_t fmt_case_start(const CaseDecl *c);
+uint32_t fmt_member_start(const ClassMember *m);
+
+/* ---- one-line pieces (fmt_expr.c) ---- */
+void fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
+void fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
+void fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */
+void fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */
+void fx_type(Fmt *F, const Type *t);
+void fx_name(Fmt *F, Name n);
+void fx_qname(Fmt *F, const QName *q);
+void fx_tparams(Fmt *F, const Name *names, int n);
+void fx_params(Fmt *F, const Param *ps, int n);
+void fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
+void fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
+
+#endif

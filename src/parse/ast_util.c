@@ -1,0 +1,40 @@
+/*
+ * ast_util.c — small facts about the syntax tree shared by the parser, the
+ * formatter and the dump (LANGUAGE.md §1.5).
+ */
+#include "ast.h"
+
+/* ORDER BinaryOp: the tables below follow the enum in ast.h. */
+static const struct {
+	int prec;
+	const char *spelling;
+} binary_ops[] = {
+	[BIN_OR] = { 1, "||" },
+	[BIN_AND] = { 2, "&&" },
+	[BIN_EQ] = { 3, "==" },
+	[BIN_NE] = { 3, "!=" },
+	[BIN_LT] = { 4, "<" },
+	[BIN_LE] = { 4, "<=" },
+	[BIN_GT] = { 4, ">" },
+	[BIN_GE] = { 4, ">=" },
+	[BIN_ADD] = { 5, "+" },
+	[BIN_SUB] = { 5, "-" },
+	[BIN_MUL] = { 6, "*" },
+	[BIN_DIV] = { 6, "/" },
+	[BIN_REM] = { 6, "%" },
+};
+
+/* Precedence level 1 (`||`) … 6 (`* / %`); all levels are left-associative. */
+int
+ast_binary_prec(BinaryOp op)
+{
+	ASSERT((size_t)op < countof(binary_ops), "bad binary operator");
+	return binary_ops[op].prec;
+}
+
+const char *
+ast_binary_spelling(BinaryOp op)
+{
+	ASSERT((size_t)op < countof(binary_ops), "bad binary operator");
+	return binary_ops[op].spelling;
+}

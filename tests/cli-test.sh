@@ -1,0 +1,104 @@
+#!/bin/sh
+# cli-test.sh BIN — command-line behaviour: exit codes, usage errors, the
+# unknown-command suggestion, explain, and fmt's file handling (atomic
+# rewrite, --check, --stdout, untouched on parse errors, directories).
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cli: $*"; }
+
+# expect STATUS DESCRIPTION -- command…   (stdout/stderr kept in $tmp/out, $tmp/err)
+expect() {
+	want=$1; what=$2; shift 3
+	NO_COLOR=1 "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; fi
+}
+has() { # has FILE TEXT DESCRIPTION
+	if grep -qF -- "$2" "$1"; then ok; else bad "$3: missing \`$2\`"; fi
+}
+
+expect 2 "no arguments" -- "$bin"
+has "$tmp/out" "SEMAPRAX — Meaning in. Verified machine code out." "no-argument guide"
+expect 0 "--help" -- "$bin" --help
+expect 0 "help fmt" -- "$bin" help fmt
+has "$tmp/out" "semaprax fmt" "help fmt text"
+expect 2 "unknown command" -- "$bin" fmx
+has "$tmp/err" 'unknown command `fmx`; did you mean `fmt`?' "suggestion"
+expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
+has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
+expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx
+has "$tmp/err" 'unknown parse option `--frobnicate`' "unknown option text"
+expect 0 "version" -- "$bin" version
+expect 0 "version --json" -- "$bin" version --json
+has "$tmp/out" '"schema":"semaprax.version.v1"' "version json"
+
+expect 0 "explain" -- "$bin" explain SPX-P106
+has "$tmp/out" "SPX-P106 (error)" "explain text"
+expect 0 "explain short code" -- "$bin" explain P203
+expect 0 "explain --json" -- "$bin" explain SPX-P201 --json
+has "$tmp/out" '"code":"SPX-P201"' "explain json"
+expect 1 "explain unknown code" -- "$bin" explain SPX-Z999
+has "$tmp/err" "error[SPX-G542]" "explain unknown code diagnostic"
+expect 2 "explain without code" -- "$bin" explain
+
+# Unreadable inputs are I001 with a clean exit.
+mkdir "$tmp/dir.spx"
+expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/dir.spx: Is a directory" "directory diagnostic"
+expect 1 "missing file" -- "$bin" parse "$tmp/missing.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/missing.spx" "missing-file diagnostic"
+
+# fmt: canonical rewrite, --check, --stdout.
+printf 'module t;\nfn main()->i64 {   1+2 }\n' > "$tmp/a.spx"
+printf 'module t;\n\nfn main() -> i64\n{\n    1 + 2\n}\n' > "$tmp/a.want"
+cp "$tmp/a.spx" "$tmp/a.orig"
+expect 1 "fmt --check on non-canonical" -- "$bin" fmt --check "$tmp/a.spx"
+has "$tmp/err" "$tmp/a.spx:2 is not canonically formatted" "check message"
+if cmp -s "$tmp/a.spx" "$tmp/a.orig"; then ok; else bad "fmt --check modified the file"; fi
+expect 0 "fmt --stdout" -- "$bin" fmt --stdout "$tmp/a.spx"
+if cmp -s "$tmp/out" "$tmp/a.want"; then ok; else bad "fmt --stdout output"; fi
+if cmp -s "$tmp/a.spx" "$tmp/a.orig"; then ok; else bad "fmt --stdout modified the file"; fi
+chmod 640 "$tmp/a.spx"
+expect 0 "fmt rewrite" -- "$bin" fmt "$tmp/a.spx"
+if cmp -s "$tmp/a.spx" "$tmp/a.want"; then ok; else bad "fmt rewrite content"; fi
+case $(stat -c %a "$tmp/a.spx") in 640) ok ;; *) bad "fmt did not keep the file mode" ;; esac
+expect 0 "fmt --check on canonical" -- "$bin" fmt --check "$tmp/a.spx"
+if [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else bad "fmt --check printed on a canonical file"; fi
+if ls "$tmp" | grep -q 'fmt-'; then bad "fmt left a temporary file"; else ok; fi
+
+# A file that fails to parse is left untouched; in a directory, nothing is written.
+mkdir -p "$tmp/proj/sub"
+printf 'module p;\nfn main()->i64 { 1 }\n' > "$tmp/proj/a.spx"
+printf 'module q;\nfn main() -> i64 { let x = ; 1 }\n' > "$tmp/proj/sub/b.spx"
+cp "$tmp/proj/a.spx" "$tmp/a2.orig"
+cp "$tmp/proj/sub/b.spx" "$tmp/b2.orig"
+expect 1 "fmt dir with a bad file" -- "$bin" fmt "$tmp/proj"
+has "$tmp/err" "error[SPX-P201]" "bad file diagnostic"
+if cmp -s "$tmp/proj/a.spx" "$tmp/a2.orig" && cmp -s "$tmp/proj/sub/b.spx" "$tmp/b2.orig"; then ok; else bad "fmt wrote files although one failed to parse"; fi
+printf 'module q;\nfn main() -> i64 { 2 }\n' > "$tmp/proj/sub/b.spx"
+expect 1 "fmt --check dir" -- "$bin" fmt --check "$tmp/proj"
+has "$tmp/err" "$tmp/proj/a.spx:2 is not canonically formatted" "dir check lists a.spx"
+has "$tmp/err" "$tmp/proj/sub/b.spx:2 is not canonically formatted" "dir check lists sub/b.spx"
+expect 0 "fmt dir" -- "$bin" fmt "$tmp/proj"
+expect 0 "fmt --check dir after fmt" -- "$bin" fmt --check "$tmp/proj"
+expect 2 "fmt without operand" -- "$bin" fmt
+expect 2 "fmt --check --stdout" -- "$bin" fmt --check --stdout "$tmp/a.spx"
+
+# --json diagnostics go to stdout, one object per line.
+printf 'module j;\nfn main() -> i64 { 1 & 2 }\n' > "$tmp/j.spx"
+expect 1 "parse --json" -- "$bin" parse --json "$tmp/j.spx"
+has "$tmp/out" '{"code":"SPX-P002","severity":"error","message":"unexpected `&`; did you mean `&&`?","path":"' "json line"
+if [ ! -s "$tmp/err" ]; then ok; else bad "parse --json wrote to stderr"; fi
+
+# Colour only on a terminal: NO_COLOR and pipes give plain text.
+expect 1 "plain diagnostics" -- "$bin" parse "$tmp/j.spx"
+if grep -q "$(printf '\033')" "$tmp/err"; then bad "colour escapes in piped output"; else ok; fi
+
+echo "cli: $pass checks passed, $fail failed"
+[ "$fail" -eq 0 ]
