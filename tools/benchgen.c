@@ -4,7 +4,7 @@
  *
  * Usage: benchgen <lines> [seed] > out.spx
  * Output: a syntactically valid, canonically formatted program (LANGUAGE.md
- * §2.1 grammar, §2.3 layout) of exactly <lines> lines (for <lines> ≥ 40),
+ * §2.1 grammar, §2.3 layout) of exactly <lines> lines (for <lines> ≥ 13),
  * on stdout.  The same arguments always produce the same bytes.
  *
  * Key choice: the program is built from "units".  Unit k contributes a few

@@ -377,10 +377,24 @@ parse_type_params(Parser *p, int *n)
 	if (!at(p, TOK_LT))
 		return NULL;
 	advance(p);
+	if (at(p, TOK_GT)) {
+		error_at(p, peek(p), DIAG_P106, "generic parameter list cannot be empty");
+		return NULL;
+	}
 	VEC(Name) names = {0};
-	do {
-		VEC_PUSH(names, parse_name(p, "generic type parameter"));
-	} while (!p->panic && accept(p, TOK_COMMA));
+	while (!p->panic) {
+		if (!at(p, TOK_IDENT)) {
+			error_at(p, peek(p), DIAG_P106, "expected generic type parameter");
+			break;
+		}
+		VEC_PUSH(names, name_of(p, advance(p)));
+		if (!accept(p, TOK_COMMA))
+			break;
+		if (at(p, TOK_GT)) {
+			error_at(p, peek(p), DIAG_P106, "generic type parameters require comma-separated names without a trailing comma");
+			break;
+		}
+	}
 	expect(p, TOK_GT, "`>` after generic type parameters");
 	Name *out = ARENA_COPY(p, Name, names);
 	*n = names.len;
@@ -516,7 +530,13 @@ member_comma(Parser *p, const char *noun, bool last_needs_comma)
 	else
 		diag_set_help(d, "every %s ends with `,`", noun);
 	decorate_expected(p, d);
-	if (!at(p, TOK_EOF) && !at(p, TOK_ERROR))
+	if (at(p, TOK_LPAREN) && strcmp(noun, "variant case") == 0) {
+		diag_set_help(d, "variant cases name their fields: `Circle { @id(\"shape.circle.radius\") radius: i64, },`; a case without data is `Empty {},`");
+		return false;
+	}
+	/* Only a comma between two members is a mechanical fix. */
+	if (at(p, TOK_RBRACE) || at(p, TOK_IDENT) || at(p, TOK_AT) || at(p, TOK_INT) || at(p, TOK_CHAR) ||
+	    at(p, TOK_MINUS) || at(p, TOK_LBRACE))
 		diag_add_fix(d, prev->span.end, prev->span.end, ",");
 	return false;
 }

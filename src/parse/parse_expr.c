@@ -79,6 +79,18 @@ parse_type_args(Parser *p, int *n)
 	return out;
 }
 
+static bool
+is_primitive(const char *name)
+{
+	static const char *const prims[] = {
+		"i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "Bytes",
+	};
+	for (size_t i = 0; i < countof(prims); i++)
+		if (strcmp(name, prims[i]) == 0)
+			return true;
+	return false;
+}
+
 /*
  * type = scalar | "string" | "str" | "Bytes" | "[" , "u8" , ";" , INT , "]"
  *      | "fn" , "(" , [ type , { "," , type } ] , ")" , "->" , type
@@ -145,6 +157,10 @@ parse_type(Parser *p)
 	}
 	Type *ty = new_type(p, TYPE_NAME, start);
 	ty->u.name.name = parse_qname(p, "type");
+	if (!p->panic && at(p, TOK_LT) && ty->u.name.name.nparts == 1 && is_primitive(ty->u.name.name.parts[0].s)) {
+		error_at(p, peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", ty->u.name.name.parts[0].s);
+		return ty;
+	}
 	if (!p->panic && at(p, TOK_LT)) {
 		if (!enter(p, peek(p)))
 			return ty;
@@ -159,30 +175,39 @@ parse_type(Parser *p)
  * At `<` after a bare name: is this a type-argument list?  Yes when a
  * balanced `<…>` made only of type tokens is followed by `(`, `::` or `{`.
  */
-bool
-generic_args_ahead(Parser *p)
+/*
+ * At `<`: the offset of the token after a balanced list of type tokens, or 0
+ * when the tokens cannot form a type-argument list.
+ */
+static int
+generic_list_end(Parser *p)
 {
 	int depth = 0;
-	for (int k = 0; p->pos + k < p->ntoks; k++) {
-		Token *t = peek_at(p, k);
-		switch (t->kind) {
+	for (int k = 0; p->pos + k < p->ntoks && k < 4096; k++) {
+		switch (peek_at(p, k)->kind) {
 		case TOK_LT: depth++; break;
 		case TOK_GT:
-			if (--depth == 0) {
-				TokKind n = (TokKind)peek_at(p, k + 1)->kind;
-				return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
-			}
+			if (--depth == 0)
+				return k + 1;
 			break;
 		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
 		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
 			break;
 		default:
-			return false;
+			return 0;
 		}
-		if (k > 4096)
-			return false;
 	}
-	return false;
+	return 0;
+}
+
+bool
+generic_args_ahead(Parser *p)
+{
+	int k = generic_list_end(p);
+	if (k == 0)
+		return false;
+	TokKind n = (TokKind)peek_at(p, k)->kind;
+	return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
 }
 
 /* ==== expressions ================================================================= */
@@ -445,6 +470,11 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 				break;
 			}
 			Name name = name_of(p, advance(p));
+			if (at(p, TOK_LT) && generic_list_end(p) > 0 && peek_at(p, generic_list_end(p))->kind != TOK_LPAREN) {
+				Diag *d = error_at(p, peek(p), DIAG_P202, "generic arguments require a call; use `.method::<T>(...)`");
+				diag_set_help(d, "methods are called with arguments: `value.method(args)`");
+				break;
+			}
 			if (at(p, TOK_LPAREN)) {
 				Expr *m = new_expr(p, EXPR_METHOD, e->span);
 				m->u.method.recv = e;
@@ -515,7 +545,9 @@ rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 	int alen = (int)(arg->span.end - arg->span.start);
 	if (alen > 100)
 		return;
-	snprintf(buf, sizeof buf, "%s%s { %s: %.*s }", qualified ? "" : type, qualified ? "" : "::", field, alen, p->src + arg->span.start);
+	int nlen = (int)(name->span.end - name->span.start);
+	snprintf(buf, sizeof buf, "%s::%.*s { %s: %.*s }", type, nlen, p->src + name->span.start, field, alen,
+	    p->src + arg->span.start);
 	if (qualified) {
 		char buf2[256];
 		snprintf(buf2, sizeof buf2, " { %s: %.*s }", field, alen, p->src + arg->span.start);
@@ -946,10 +978,11 @@ parse_pattern_alt(Parser *p)
 		}
 		advance(p);
 		advance(p);
-		uint64_t lim = n->suffix == SUF_I32 ? I32_MIN_MAG : n->suffix == SUF_NONE ? I64_MIN_MAG : 0;
-		if (n->overflow || n->v.u > lim) {
+		if (n->suffix == SUF_U8 || n->suffix == SUF_USIZE) {
 			Diag *d = error_span(p, span_from(p, t->span), DIAG_P206, "negative literal pattern is outside its integer range");
-			diag_set_help(d, "negative patterns exist for i64 and i32 scrutinees, within their ranges");
+			diag_set_help(d, "`u8` and `usize` values are never negative; negative patterns exist for i64 and i32");
+		} else {
+			check_int_range(p, n, true);
 		}
 		Span s = span_from(p, t->span);
 		Pattern *pt = new_pat(p, PAT_LIT, s);

@@ -232,7 +232,7 @@ assign_ahead(Parser *p)
 	int k = 1;
 	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
 		k += 2;
-	return k <= 5 && peek_at(p, k)->kind == TOK_ASSIGN;
+	return peek_at(p, k)->kind == TOK_ASSIGN;
 }
 
 /* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;`. */
@@ -262,7 +262,23 @@ compound_habit(Parser *p)
 	Diag *d = error_span(p, s, DIAG_P201, "compound assignment is not admitted");
 	diag_set_help(d, "write `%.*s = %.*s %s …;`; assignment is a statement with a plain `=`", plen, p->src + ps, plen,
 	    p->src + ps, sym);
-	if (d && plen < 200) {
+	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep). */
+	bool has_semi = false;
+	for (int j = k + 2, depth = 0; p->pos + j < p->ntoks; j++) {
+		TokKind tk = (TokKind)peek_at(p, j)->kind;
+		if (tk == TOK_EOF || tk == TOK_ERROR)
+			break;
+		if (tk == TOK_LPAREN || tk == TOK_LBRACE || tk == TOK_LBRACKET)
+			depth++;
+		else if (tk == TOK_RPAREN || tk == TOK_RBRACKET || tk == TOK_RBRACE) {
+			if (depth-- == 0)
+				break;
+		} else if (tk == TOK_SEMI && depth == 0) {
+			has_semi = true;
+			break;
+		}
+	}
+	if (d && has_semi && plen < 200) {
 		char buf[512];
 		snprintf(buf, sizeof buf, "= %.*s %s", plen, p->src + ps, sym);
 		diag_add_fix(d, op->span.start, eq->span.end, buf);
