@@ -305,6 +305,7 @@ main(int argc, char **argv)
 	bool strict = false, scale = false;
 	const char *files[2] = { NULL, NULL };
 	int nfiles = 0;
+	spx_tune_allocator();  /* as the semaprax binary does */
 	if (argc == 3 && strcmp(argv[1], "--oneshot") == 0)
 		return oneshot(argv[2]);
 	for (int i = 1; i < argc; i++) {

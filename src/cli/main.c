@@ -214,6 +214,7 @@ cmd_version(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	spx_tune_allocator();
 	if (argc < 2) {
 		fputs(guide, stdout);
 		return EXIT_USAGE;

@@ -487,6 +487,22 @@ header(Fmt *F, const Module *m)
 	}
 }
 
+static void
+render(Fmt *F, const Module *m)
+{
+	header(F, m);
+	for (int g = 0; g < 4; g++)
+		for (int i = 0; i < m->ndecls; i++)
+			if (decl_group(m->decls[i].kind) == g)
+				decl(F, &m->decls[i]);
+	fmt_comments_at(F, CP_FILE_END, 0, 0);
+}
+
+/*
+ * Renders, then re-renders while some `<` would be read as type arguments
+ * (each round parenthesizes at least one more name, so this ends; in
+ * practice there is one round).
+ */
 void
 fmt_module(Buf *out, const Module *m, const char *src, size_t len)
 {
@@ -495,11 +511,15 @@ fmt_module(Buf *out, const Module *m, const char *src, size_t len)
 	F.src = src;
 	F.len = len;
 	fmt_place_comments(&F, m);
-	header(&F, m);
-	for (int g = 0; g < 4; g++)
-		for (int i = 0; i < m->ndecls; i++)
-			if (decl_group(m->decls[i].kind) == g)
-				decl(&F, &m->decls[i]);
-	fmt_comments_at(&F, CP_FILE_END, 0, 0);
+	size_t base = out->len;
+	for (int round = 0;; round++) {
+		render(&F, m);
+		if (round == 1000 || !fx_lt_hazards(&F, base))
+			break;
+		out->len = base;
+		out->data[base] = '\0';
+	}
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
 	free(F.placed);
 }

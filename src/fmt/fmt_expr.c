@@ -23,6 +23,9 @@
  */
 #include "fmt_priv.h"
 
+#include "../support/arena.h"
+#include "../support/diag.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -533,6 +536,16 @@ contains_record(const Expr *e)
 
 /* ==== first-token hazards ============================================================== */
 
+/* Names that fx_lt_hazards asked to parenthesize. */
+static bool
+forced(const Fmt *F, const Expr *e)
+{
+	for (int i = 0; i < F->force.len; i++)
+		if (F->force.items[i] == e)
+			return true;
+	return false;
+}
+
 /* A postfix base the printer wraps in parentheses. */
 static bool
 paren_base(const Expr *e)
@@ -608,14 +621,23 @@ item_hazard(const Expr *e)
 	return NULL;
 }
 
-/* `match own(x) { … }` would read `own` as the mode: does the scrutinee need parens? */
+/*
+ * Does the scrutinee need parentheses so the parser finds the same mode?
+ * `match own(x)` reads `own` as the mode, and after `match own` only a
+ * name, integer, char, string, `(`, `-` or `!` starts the scrutinee (a
+ * block, array or float would make `own` the scrutinee).
+ */
 static bool
-scrutinee_hazard(const Expr *e)
+scrutinee_hazard(const Expr *e, MatchMode mode)
 {
 	static const char *const words[] = { "own", "borrow" };
 	const Expr *l = leftmost(e);
 	Name n;
-	return l && e->kind != EXPR_NAME && first_word(l, &n) && word_in(n, words, countof(words));
+	if (!l)
+		return false;
+	if (e->kind != EXPR_NAME && first_word(l, &n) && word_in(n, words, countof(words)))
+		return true;
+	return mode != MATCH_PLAIN && (l->kind == EXPR_BLOCK || l->kind == EXPR_ARRAY || l->kind == EXPR_FLOAT);
 }
 
 /* ==== expressions ========================================================================= */
@@ -666,6 +688,32 @@ postfix_base(Fmt *F, const Expr *base)
 	}
 }
 
+/* The bare name printed last by e in context ctx, if e ends with one. */
+static const Expr *
+rightmost_name(const Fmt *F, const Expr *e, int ctx)
+{
+	for (;;) {
+		if (e == F->wrap || forced(F, e))
+			return NULL;
+		switch (e->kind) {
+		case EXPR_NAME:
+			return e;
+		case EXPR_BINARY:
+			if (ast_binary_prec(e->u.binary.op) < ctx)
+				return NULL;
+			ctx = ast_binary_prec(e->u.binary.op) + 1;
+			e = e->u.binary.rhs;
+			break;
+		case EXPR_UNARY:
+			ctx = PREC_UNARY;
+			e = e->u.unary.operand;
+			break;
+		default:
+			return NULL;
+		}
+	}
+}
+
 static void
 binary(Fmt *F, const Expr *e, int ctx)
 {
@@ -674,6 +722,11 @@ binary(Fmt *F, const Expr *e, int ctx)
 	if (paren)
 		buf_putc(F->out, '(');
 	expr(F, e->u.binary.lhs, prec);
+	if (e->u.binary.op == BIN_LT) {
+		LtMark mark = { F->out->len + 1, rightmost_name(F, e->u.binary.lhs, prec) };
+		if (mark.name)
+			VEC_PUSH(F->lts, mark);
+	}
 	buf_printf(F->out, " %s ", ast_binary_spelling(e->u.binary.op));
 	expr(F, e->u.binary.rhs, prec + 1);
 	if (paren)
@@ -699,7 +752,7 @@ match_expr(Fmt *F, const Expr *e)
 	static const char *const modes[] = { [MATCH_PLAIN] = "", [MATCH_OWN] = "own ", [MATCH_BORROW] = "borrow " };
 	const Expr *s = e->u.match.scrutinee;
 	buf_printf(F->out, "match %s", modes[e->u.match.mode]);
-	if (contains_record(s) || scrutinee_hazard(s)) {
+	if (contains_record(s) || scrutinee_hazard(s, e->u.match.mode)) {
 		buf_putc(F->out, '(');
 		expr(F, s, 0);
 		buf_putc(F->out, ')');
@@ -835,8 +888,9 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 static void
 expr(Fmt *F, const Expr *e, int ctx)
 {
-	if (e == F->wrap) {
-		F->wrap = NULL;
+	if (e == F->wrap || (F->force.len && forced(F, e))) {
+		if (e == F->wrap)
+			F->wrap = NULL;
 		buf_putc(F->out, '(');
 		expr_node(F, e, 0);
 		buf_putc(F->out, ')');
@@ -951,4 +1005,81 @@ block_inline(Fmt *F, const Block *b)
 	}
 	buf_puts(F->out, " }");
 	F->wrap = saved;
+}
+
+/* ==== `<` read as type arguments ===================================================== */
+
+/*
+ * The parser reads `name <` as the start of type arguments when the tokens
+ * after it form a balanced `<…>` (of type-ish tokens) followed by `(`, `::`
+ * or `{`.  A copy of parse_expr.c's generic_args_ahead, over a token array.
+ */
+static bool
+generic_ahead(const Token *toks, int ntoks, int k)
+{
+	int depth = 0;
+	for (int i = k; i < ntoks && i - k <= 4096; i++) {
+		switch ((TokKind)toks[i].kind) {
+		case TOK_LT:
+			depth++;
+			break;
+		case TOK_GT:
+			if (--depth == 0) {
+				TokKind n = i + 1 < ntoks ? (TokKind)toks[i + 1].kind : TOK_EOF;
+				return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
+			}
+			break;
+		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
+		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
+			break;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+static int
+token_at(const LexResult *lx, uint32_t offset)
+{
+	int lo = 0, hi = lx->ntoks;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (lx->toks[mid].span.start < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < lx->ntoks && lx->toks[lo].span.start == offset ? lo : -1;
+}
+
+/*
+ * Dropping source parentheses can turn `(a) < b, c > (d)` into a generic
+ * call.  Re-lexes the output written since base and, for every `<` printed
+ * after a bare name that the parser would read as type arguments, asks
+ * for that name to be parenthesized.  True when the caller must re-render.
+ */
+bool
+fx_lt_hazards(Fmt *F, size_t base)
+{
+	bool added = false;
+	if (F->lts.len == 0)
+		return false;
+	Arena a;
+	DiagSink d;
+	LexResult lx;
+	arena_init(&a);
+	diag_init(&d, NULL, NULL, 0);
+	lex_source(&lx, F->out->data + base, F->out->len - base, &a, &d);
+	for (int i = 0; i < F->lts.len; i++) {
+		int k = token_at(&lx, (uint32_t)(F->lts.items[i].offset - base));
+		if (k >= 0 && lx.toks[k].kind == TOK_LT && generic_ahead(lx.toks, lx.ntoks, k)) {
+			VEC_PUSH(F->force, F->lts.items[i].name);
+			added = true;
+		}
+	}
+	F->lts.len = 0;
+	diag_free(&d);
+	arena_free(&a);
+	return added;
 }

@@ -24,6 +24,12 @@ typedef struct Placed {
 	int index;       /* into the module's comment array */
 } Placed;
 
+/* A `<` printed after a bare name: the parser may read it as type arguments. */
+typedef struct LtMark {
+	size_t offset;           /* of the `<` in the output */
+	const Expr *name;        /* the EXPR_NAME printed right before it */
+} LtMark;
+
 typedef struct Fmt {
 	Buf *out;
 	const char *src;         /* NULL: comments are dropped */
@@ -32,6 +38,8 @@ typedef struct Fmt {
 	Placed *placed;          /* sorted by (place, key, index); heap */
 	int nplaced;
 	const Expr *wrap;        /* a node that must be parenthesized (see fx_item_expr) */
+	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
+	VEC(const Expr *) force; /* names to parenthesize (fx_lt_hazards); heap */
 } Fmt;
 
 /* ---- comments (fmt_comments.c) ---- */
@@ -57,5 +65,6 @@ void fx_tparams(Fmt *F, const Name *names, int n);
 void fx_params(Fmt *F, const Param *ps, int n);
 void fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
 void fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
+bool fx_lt_hazards(Fmt *F, size_t base);     /* true: names were added to F->force, re-render */
 
 #endif

@@ -635,6 +635,9 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.diags = diags;
 	L.cline = 1;
 	L.ccol = 1;
+	/* Typical source has about one token per 5 bytes: size once, grow rarely. */
+	L.toks.cap = (int)(len / 5 + 16);
+	L.toks.items = xmalloc(sizeof(Token) * (size_t)L.toks.cap);
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {
@@ -699,14 +702,12 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	}
 	push_tok(&L, TOK_EOF, len, len);
 done:
+	/* The arrays are handed to the arena, not copied (they can be tens of MB). */
 	out->ntoks = L.toks.len;
-	out->toks = ARENA_ARRAY(arena, Token, L.toks.len);
-	memcpy(out->toks, L.toks.items, sizeof(Token) * (size_t)L.toks.len);
+	out->toks = L.toks.items;
+	arena_own(arena, L.toks.items);
 	out->ncomments = L.comments.len;
-	out->comments = ARENA_ARRAY(arena, Comment, L.comments.len ? L.comments.len : 1);
-	if (L.comments.len)
-		memcpy(out->comments, L.comments.items, sizeof(Comment) * (size_t)L.comments.len);
+	out->comments = L.comments.items;
+	arena_own(arena, L.comments.items);
 	out->had_error = L.had_error;
-	VEC_FREE(L.toks);
-	VEC_FREE(L.comments);
 }

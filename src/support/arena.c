@@ -25,6 +25,9 @@ arena_init(Arena *a)
 void
 arena_free(Arena *a)
 {
+	for (int i = 0; i < a->nowned; i++)
+		free(a->owned[i]);
+	free(a->owned);
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
@@ -63,6 +66,18 @@ arena_alloc(Arena *a, size_t n)
 	a->cur += n;
 	memset(p, 0, n);
 	return p;
+}
+
+void
+arena_own(Arena *a, void *p)
+{
+	if (!p)
+		return;
+	if (a->nowned == a->capowned) {
+		a->capowned = a->capowned ? a->capowned * 2 : 8;
+		a->owned = xrealloc(a->owned, sizeof(void *) * (size_t)a->capowned);
+	}
+	a->owned[a->nowned++] = p;
 }
 
 char *

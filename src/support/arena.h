@@ -16,11 +16,15 @@ typedef struct Arena {
 	char *cur;         /* next free byte in head */
 	char *lim;         /* end of head */
 	size_t total;      /* bytes obtained from xmalloc, for statistics */
+	void **owned;      /* heap blocks handed to the arena (arena_own) */
+	int nowned, capowned;
 } Arena;
 
 void arena_init(Arena *a);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);     /* zeroed, 8-byte aligned */
+/* Hands a heap block (from xmalloc/xrealloc) to the arena: freed by arena_free. */
+void arena_own(Arena *a, void *p);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

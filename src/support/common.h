@@ -30,6 +30,14 @@ typedef struct Span {
 	uint32_t col;    /* 1-based column of start, in Unicode scalars */
 } Span;
 
+/*
+ * Process-wide allocator tuning for a compiler's allocation pattern (large
+ * arenas freed and reallocated per file): keep freed memory for reuse
+ * instead of returning it to the OS, so repeated work does not pay page
+ * faults again.  A no-op outside glibc.
+ */
+void spx_tune_allocator(void);
+
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -6,6 +6,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+void
+spx_tune_allocator(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
+}
 
 void
 spx_bug(const char *file, int line, const char *msg)
