@@ -235,7 +235,7 @@ variant(Fmt *F, const Decl *d)
 		} else {
 			buf_puts(F->out, " {\n");
 			fields(F, c->fields, c->nfields, 2);
-			closing(F, fmt_case_close(F, c), 2);
+			closing(F, fmt_case_close(c), 2);
 			buf_puts(F->out, "    },\n");
 		}
 		trailing(F, key, 1);

@@ -21,7 +21,7 @@
 void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
 
 /*
- * Canonical literals (§0.11), shared with the revision hash.
+ * Canonical literals (§0.11, fmt_lit.c), shared with the revision hash.
  * fmt_float: shortest round-trip digits, never an exponent, ".0" when
  *   integral; SUF_F32 values use float digits plus "f32"; SUF_F64 and
  *   SUF_NONE print without a suffix (f64 is the default).

@@ -107,12 +107,28 @@ fmt_record_close(const Fmt *F, const Decl *d)
 	return fmt_find_char(F, from, end, '}');
 }
 
-/* The `}` closing a variant case's payload fields. */
+/* The `}` closing a variant case's payload fields (the case's span ends there). */
 uint32_t
-fmt_case_close(const Fmt *F, const CaseDecl *c)
+fmt_case_close(const CaseDecl *c)
 {
-	(void)F;
 	return c->span.end ? c->span.end - 1 : 0;
+}
+
+/* The first offset at or after i (before end) that is not whitespace or a comment. */
+static uint32_t
+skip_trivia(const Fmt *F, uint32_t i, uint32_t end)
+{
+	while (i < end && i < F->len) {
+		if (is_space((unsigned char)F->src[i])) {
+			i++;
+		} else if (F->src[i] == '/' && i + 1 < F->len && F->src[i + 1] == '/') {
+			while (i < end && F->src[i] != '\n')
+				i++;
+		} else {
+			break;
+		}
+	}
+	return i;
 }
 
 /* The range of a resource's `[@id] drop …;` line. */
@@ -124,15 +140,7 @@ fmt_drop_span(const Fmt *F, const Decl *d, uint32_t *start, uint32_t *end)
 		return;
 	}
 	uint32_t open = fmt_find_char(F, d->u.resource.name.span.end, d->span.end, '{');
-	uint32_t i = open + 1;
-	while (i < d->span.end) {
-		if (is_space((unsigned char)F->src[i]))
-			i++;
-		else if (F->src[i] == '/' && i + 1 < F->len && F->src[i + 1] == '/')
-			i = fmt_find_char(F, i, d->span.end, '\n');
-		else
-			break;
-	}
+	uint32_t i = skip_trivia(F, open + 1, d->span.end);
 	*start = d->u.resource.drop_id.present ? d->u.resource.drop_id.span.start : i;
 	*end = fmt_find_char(F, i, d->span.end, ';') + 1;
 }
@@ -215,23 +223,26 @@ fields_seq(Arena *a, const FieldDecl *fs, int n, uint32_t open, uint32_t close)
 }
 
 static Seq *
-variant_seq(const Fmt *F, Arena *a, const Decl *d)
+variant_seq(Arena *a, const Decl *d)
 {
 	ItemVec v = {0};
 	for (int i = 0; i < d->u.variant.ncases; i++) {
 		const CaseDecl *c = &d->u.variant.cases[i];
 		Item it = leaf(fmt_case_start(c), c->span.end);
 		if (c->nfields)
-			it.body = fields_seq(a, c->fields, c->nfields, c->name.span.end, fmt_case_close(F, c));
+			it.body = fields_seq(a, c->fields, c->nfields, c->name.span.end, fmt_case_close(c));
 		VEC_PUSH(v, it);
 	}
 	return new_seq(a, &v, d->u.variant.name.span.end, d->span.end - 1);
 }
 
+/* An empty class prints as `class C { }`, so its comments lead the class. */
 static Seq *
 class_seq(Arena *a, const Decl *d)
 {
 	ItemVec v = {0};
+	if (d->u.class_.nmembers == 0)
+		return NULL;
 	for (int i = 0; i < d->u.class_.nmembers; i++) {
 		const ClassMember *m = &d->u.class_.members[i];
 		uint32_t start = fmt_member_start(m);
@@ -253,7 +264,7 @@ decl_body(const Fmt *F, Arena *a, const Decl *d)
 		return fields_seq(a, d->u.record.fields, d->u.record.nfields, d->u.record.name.span.end,
 		    fmt_record_close(F, d));
 	case DECL_VARIANT:
-		return variant_seq(F, a, d);
+		return variant_seq(a, d);
 	case DECL_CLASS:
 		return class_seq(a, d);
 	case DECL_RESOURCE:

@@ -1,6 +1,6 @@
 /*
- * fmt_expr.c — the one-line half of the canonical formatter: literals,
- * types, patterns, expressions and inline blocks (LANGUAGE.md §2.3, §0.11).
+ * fmt_expr.c — the one-line half of the canonical formatter: types,
+ * patterns, expressions and inline blocks (LANGUAGE.md §2.3).
  *
  * Parentheses are not AST nodes, so they are re-derived here:
  *   - a binary child gets `( … )` when its precedence is below its context:
@@ -14,228 +14,28 @@
  *     since record literals are disabled there;
  *   - a block tail whose first token would make the block parser read a
  *     statement (`if … + 1`, a binding named `while`) parenthesizes that
- *     first node (fx_item_expr), and a match scrutinee starting with a name
- *     `own`/`borrow` is parenthesized so it is not read as the mode.
- * Except for the last two (which only make odd-but-legal programs
+ *     first node (fx_item_expr), and a match scrutinee is parenthesized when
+ *     the parser would otherwise find another mode (`match own(x)`,
+ *     `match own { … } { … }`);
+ *   - a name or field before `<` that the parser would read as the start of
+ *     type arguments is parenthesized (fx_lt_hazards, after rendering).
+ * Except for the last three (which only make odd-but-legal programs
  * re-parse) and unary bases (the reference prints `(-x).f` as `-x.f`, which
  * changes the meaning), this is the reference formatter's rule set.
  * Recursion follows the tree, whose depth the parser bounds.
  */
 #include "fmt_priv.h"
 
+#include <inttypes.h>
+#include <string.h>
+
 #include "../support/arena.h"
 #include "../support/diag.h"
-
-#include <inttypes.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define PREC_UNARY 7
 #define PREC_POSTFIX 8
 
-/* ==== literals ================================================================== */
-
-static const char *
-int_suffix(NumSuffix s)
-{
-	switch (s) {
-	case SUF_I32: return "i32";
-	case SUF_U8: return "u8";
-	case SUF_USIZE: return "usize";
-	default: return "";
-	}
-}
-
-void
-fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative)
-{
-	buf_printf(out, "%s%" PRIu64 "%s", negative ? "-" : "", value, int_suffix(suffix));
-}
-
-/* Does the decimal text round-trip to v (as a float when f32)? */
-static bool
-round_trips(const char *text, double v, bool f32)
-{
-	if (f32)
-		return strtof(text, NULL) == (float)v;
-	return strtod(text, NULL) == v;
-}
-
-/* Writes digits d[0..n) times 10^exp (d[0] before the point) as "D.DDDe<exp>". */
-static void
-sci_text(char *out, size_t size, const char *d, int n, int exp)
-{
-	snprintf(out, size, "%c%s%.*se%d", d[0], n > 1 ? "." : "", n - 1, d + 1, exp);
-}
-
-/*
- * Adds delta (+1 or -1) to the last of the n digits of d (value d[0].d[1..]
- * times 10^*exp), renormalizing so d[0] != '0'.  Returns the new length, or
- * 0 when the result would be zero.
- */
-static int
-bump_digits(char *d, int n, int *exp, int delta)
-{
-	int i = n - 1;
-	if (delta > 0) {
-		while (i >= 0 && d[i] == '9')
-			d[i--] = '0';
-		if (i < 0) {
-			d[0] = '1';  /* 99…9 + 1 = 10…0: one more power of ten */
-			(*exp)++;
-			return n;
-		}
-		d[i]++;
-		return n;
-	}
-	while (i >= 0 && d[i] == '0')
-		d[i--] = '9';
-	if (i < 0)
-		return 0;
-	d[i]--;
-	if (d[0] == '0') {
-		if (n == 1)
-			return 0;
-		memmove(d, d + 1, (size_t)n - 1);
-		(*exp)--;
-		return n - 1;
-	}
-	return n;
-}
-
-/* Parses "%e" output into its digits and decimal exponent; returns the digit count. */
-static int
-sci_digits(const char *text, char *d, int *exp)
-{
-	int n = 0;
-	const char *s = text;
-	for (; *s && *s != 'e'; s++)
-		if (*s >= '0' && *s <= '9')
-			d[n++] = *s;
-	*exp = *s ? atoi(s + 1) : 0;
-	return n;
-}
-
-/* Tries the decimals one unit above and below d[0..*n); true when one round-trips. */
-static bool
-neighbour(double v, bool f32, char *d, int *n, int *exp)
-{
-	for (int delta = 1; delta >= -1; delta -= 2) {
-		char c[32], text[64];
-		int e = *exp;
-		memcpy(c, d, (size_t)*n);
-		int m = bump_digits(c, *n, &e, delta);
-		if (m == 0)
-			continue;
-		sci_text(text, sizeof text, c, m, e);
-		if (round_trips(text, v, f32)) {
-			memcpy(d, c, (size_t)m);
-			*n = m;
-			*exp = e;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Shortest digits that round-trip (like Rust's `{}`): the nearest p-digit
- * decimal for increasing p, or its neighbour one unit away when v sits on a
- * power-of-two boundary whose rounding interval is lopsided.  d gets the
- * digits without trailing zeros (NUL-terminated); returns the count.
- */
-static int
-shortest_digits(double v, bool f32, char d[32], int *exp)
-{
-	int maxp = f32 ? 9 : 17;
-	int n = 0;
-	for (int p = 1; p <= maxp; p++) {
-		char text[64];
-		snprintf(text, sizeof text, "%.*e", p - 1, v);
-		n = sci_digits(text, d, exp);
-		if (round_trips(text, v, f32) || (p < maxp && neighbour(v, f32, d, &n, exp)))
-			break;
-	}
-	while (n > 1 && d[n - 1] == '0')
-		n--;
-	d[n] = '\0';
-	return n;
-}
-
-void
-fmt_float(Buf *out, double v, NumSuffix suffix)
-{
-	bool f32 = suffix == SUF_F32;
-	if (isnan(v) || isinf(v)) {
-		buf_puts(out, isnan(v) ? "NaN" : v < 0 ? "-inf" : "inf");
-	} else {
-		if (signbit(v)) {
-			buf_putc(out, '-');
-			v = -v;
-		}
-		char d[32];
-		int exp;
-		memset(d, 0, sizeof d);
-		int n = shortest_digits(v, f32, d, &exp);
-		if (exp < 0) {
-			buf_puts(out, "0.");
-			for (int i = 0; i < -exp - 1; i++)
-				buf_putc(out, '0');
-			buf_put(out, d, (size_t)n);
-		} else if (n <= exp + 1) {
-			buf_put(out, d, (size_t)n);
-			for (int i = n; i < exp + 1; i++)
-				buf_putc(out, '0');
-			buf_puts(out, ".0");
-		} else {
-			buf_put(out, d, (size_t)exp + 1);
-			buf_putc(out, '.');
-			buf_put(out, d + exp + 1, (size_t)(n - exp - 1));
-		}
-	}
-	if (f32)
-		buf_puts(out, "f32");
-}
-
-void
-fmt_char(Buf *out, uint32_t cp)
-{
-	buf_putc(out, '\'');
-	switch (cp) {
-	case 0: buf_puts(out, "\\0"); break;
-	case '\t': buf_puts(out, "\\t"); break;
-	case '\n': buf_puts(out, "\\n"); break;
-	case '\r': buf_puts(out, "\\r"); break;
-	case '\'': buf_puts(out, "\\'"); break;
-	case '\\': buf_puts(out, "\\\\"); break;
-	default:
-		if (cp >= 0x20 && cp <= 0x7E)
-			buf_putc(out, (char)cp);
-		else
-			buf_printf(out, "\\u{%" PRIx32 "}", cp);
-		break;
-	}
-	buf_putc(out, '\'');
-}
-
-void
-fmt_string(Buf *out, const char *s, size_t n)
-{
-	buf_putc(out, '"');
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '\n': buf_puts(out, "\\n"); break;
-		case '\r': buf_puts(out, "\\r"); break;
-		case '\t': buf_puts(out, "\\t"); break;
-		case '"': buf_puts(out, "\\\""); break;
-		case '\\': buf_puts(out, "\\\\"); break;
-		default: buf_putc(out, s[i]); break;
-		}
-	}
-	buf_putc(out, '"');
-}
+/* ==== quoted attribute strings =========================================================== */
 
 void
 fx_quoted(Fmt *F, StrLit s)
@@ -536,7 +336,7 @@ contains_record(const Expr *e)
 
 /* ==== first-token hazards ============================================================== */
 
-/* Names that fx_lt_hazards asked to parenthesize. */
+/* Nodes that fx_lt_hazards asked to parenthesize. */
 static bool
 forced(const Fmt *F, const Expr *e)
 {
@@ -688,15 +488,19 @@ postfix_base(Fmt *F, const Expr *base)
 	}
 }
 
-/* The bare name printed last by e in context ctx, if e ends with one. */
+/*
+ * The node printing the last token of e in context ctx when that token is
+ * an identifier the parser inspects before `<`: a bare name or a field.
+ */
 static const Expr *
-rightmost_name(const Fmt *F, const Expr *e, int ctx)
+rightmost_ident(const Fmt *F, const Expr *e, int ctx)
 {
 	for (;;) {
 		if (e == F->wrap || forced(F, e))
 			return NULL;
 		switch (e->kind) {
 		case EXPR_NAME:
+		case EXPR_FIELD:
 			return e;
 		case EXPR_BINARY:
 			if (ast_binary_prec(e->u.binary.op) < ctx)
@@ -723,7 +527,7 @@ binary(Fmt *F, const Expr *e, int ctx)
 		buf_putc(F->out, '(');
 	expr(F, e->u.binary.lhs, prec);
 	if (e->u.binary.op == BIN_LT) {
-		LtMark mark = { F->out->len + 1, rightmost_name(F, e->u.binary.lhs, prec) };
+		LtMark mark = { F->out->len + 1, rightmost_ident(F, e->u.binary.lhs, prec) };
 		if (mark.name)
 			VEC_PUSH(F->lts, mark);
 	}
@@ -1010,33 +814,45 @@ block_inline(Fmt *F, const Block *b)
 /* ==== `<` read as type arguments ===================================================== */
 
 /*
- * The parser reads `name <` as the start of type arguments when the tokens
- * after it form a balanced `<…>` (of type-ish tokens) followed by `(`, `::`
- * or `{`.  A copy of parse_expr.c's generic_args_ahead, over a token array.
+ * Where a balanced `<…>` of type-ish tokens starting at toks[k] ends (the
+ * index after its `>`), or 0.  A copy of parse_expr.c's generic_list_end,
+ * over a token array: the parser reads `name <…>` followed by `(`, `::` or
+ * `{` as type arguments, and rejects `x.field <…>` not followed by `(`.
  */
-static bool
-generic_ahead(const Token *toks, int ntoks, int k)
+static int
+generic_list_end(const Token *toks, int ntoks, int k)
 {
 	int depth = 0;
-	for (int i = k; i < ntoks && i - k <= 4096; i++) {
+	for (int i = k; i < ntoks && i - k < 4096; i++) {
 		switch ((TokKind)toks[i].kind) {
 		case TOK_LT:
 			depth++;
 			break;
 		case TOK_GT:
-			if (--depth == 0) {
-				TokKind n = i + 1 < ntoks ? (TokKind)toks[i + 1].kind : TOK_EOF;
-				return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
-			}
+			if (--depth == 0)
+				return i + 1;
 			break;
 		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
 		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
 			break;
 		default:
-			return false;
+			return 0;
 		}
 	}
-	return false;
+	return 0;
+}
+
+/* Would the parser misread the `<` at toks[k], printed after node e? */
+static bool
+lt_misread(const Token *toks, int ntoks, int k, const Expr *e)
+{
+	int end = generic_list_end(toks, ntoks, k);
+	if (end == 0)
+		return false;
+	TokKind next = end < ntoks ? (TokKind)toks[end].kind : TOK_EOF;
+	if (e->kind == EXPR_FIELD)
+		return next != TOK_LPAREN;
+	return next == TOK_LPAREN || next == TOK_COLONCOLON || next == TOK_LBRACE;
 }
 
 static int
@@ -1056,8 +872,8 @@ token_at(const LexResult *lx, uint32_t offset)
 /*
  * Dropping source parentheses can turn `(a) < b, c > (d)` into a generic
  * call.  Re-lexes the output written since base and, for every `<` printed
- * after a bare name that the parser would read as type arguments, asks
- * for that name to be parenthesized.  True when the caller must re-render.
+ * after a name or field that the parser would misread, asks for that node
+ * to be parenthesized.  True when the caller must re-render.
  */
 bool
 fx_lt_hazards(Fmt *F, size_t base)
@@ -1073,7 +889,7 @@ fx_lt_hazards(Fmt *F, size_t base)
 	lex_source(&lx, F->out->data + base, F->out->len - base, &a, &d);
 	for (int i = 0; i < F->lts.len; i++) {
 		int k = token_at(&lx, (uint32_t)(F->lts.items[i].offset - base));
-		if (k >= 0 && lx.toks[k].kind == TOK_LT && generic_ahead(lx.toks, lx.ntoks, k)) {
+		if (k >= 0 && lx.toks[k].kind == TOK_LT && lt_misread(lx.toks, lx.ntoks, k, F->lts.items[i].name)) {
 			VEC_PUSH(F->force, F->lts.items[i].name);
 			added = true;
 		}

@@ -2,7 +2,7 @@
  * fmt_priv.h — formatter internals shared by fmt.c (layout of modules,
  * declarations and multi-line blocks), fmt_comments.c (where each comment
  * goes) and fmt_expr.c (everything printed on one line: expressions,
- * patterns, types, inline blocks, literals).
+ * patterns, types, inline blocks).  fmt_lit.c (literals) needs only fmt.h.
  */
 #ifndef SPX_FMT_PRIV_H
 #define SPX_FMT_PRIV_H
@@ -24,10 +24,10 @@ typedef struct Placed {
 	int index;       /* into the module's comment array */
 } Placed;
 
-/* A `<` printed after a bare name: the parser may read it as type arguments. */
+/* A `<` printed after a name or field: the parser may read it as type arguments. */
 typedef struct LtMark {
 	size_t offset;           /* of the `<` in the output */
-	const Expr *name;        /* the EXPR_NAME printed right before it */
+	const Expr *name;        /* the EXPR_NAME or EXPR_FIELD printed right before it */
 } LtMark;
 
 typedef struct Fmt {
@@ -39,7 +39,7 @@ typedef struct Fmt {
 	int nplaced;
 	const Expr *wrap;        /* a node that must be parenthesized (see fx_item_expr) */
 	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
-	VEC(const Expr *) force; /* names to parenthesize (fx_lt_hazards); heap */
+	VEC(const Expr *) force; /* nodes to parenthesize (fx_lt_hazards); heap */
 } Fmt;
 
 /* ---- comments (fmt_comments.c) ---- */
@@ -47,7 +47,7 @@ void fmt_place_comments(Fmt *F, const Module *m);
 void fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth);
 uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
 uint32_t fmt_record_close(const Fmt *F, const Decl *d);
-uint32_t fmt_case_close(const Fmt *F, const CaseDecl *c);
+uint32_t fmt_case_close(const CaseDecl *c);
 void fmt_drop_span(const Fmt *F, const Decl *d, uint32_t *start, uint32_t *end);
 uint32_t fmt_field_start(const FieldDecl *f);
 uint32_t fmt_case_start(const CaseDecl *c);
@@ -65,6 +65,6 @@ void fx_tparams(Fmt *F, const Name *names, int n);
 void fx_params(Fmt *F, const Param *ps, int n);
 void fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
 void fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
-bool fx_lt_hazards(Fmt *F, size_t base);     /* true: names were added to F->force, re-render */
+bool fx_lt_hazards(Fmt *F, size_t base);     /* true: nodes were added to F->force, re-render */
 
 #endif

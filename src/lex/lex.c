@@ -629,6 +629,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 {
 	Lexer L;
 	memset(&L, 0, sizeof L);
+	memset(out, 0, sizeof *out);
 	L.src = src;
 	L.len = len;
 	L.arena = arena;
@@ -647,6 +648,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 		diag_set_help(d, "save the file as UTF-8 (first invalid byte 0x%02X at line %u, column %u)",
 		    (unsigned char)src[bad], s.line, s.col);
 		L.had_error = true;
+		out->fatal = true;
 		push_tok(&L, TOK_EOF, len, len);
 		goto done;
 	}

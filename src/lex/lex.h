@@ -63,6 +63,7 @@ typedef struct LexResult {
 	Comment *comments;
 	int ncomments;
 	bool had_error;
+	bool fatal;          /* the input is not text (I001): nothing was lexed */
 } LexResult;
 
 /*

@@ -65,14 +65,20 @@ name(Dump *D, Name n)
 }
 
 static void
-qname(Dump *D, const QName *q)
+qname_bare(Dump *D, const QName *q)
 {
-	buf_putc(D->b, ' ');
 	for (int i = 0; i < q->nparts; i++) {
 		if (i)
 			buf_putc(D->b, '.');
 		buf_put(D->b, q->parts[i].s, q->parts[i].len);
 	}
+}
+
+static void
+qname(Dump *D, const QName *q)
+{
+	buf_putc(D->b, ' ');
+	qname_bare(D, q);
 }
 
 static void
@@ -140,7 +146,7 @@ type(Dump *D, const Type *t)
 			break;
 		}
 		buf_puts(D->b, " (");
-		qname(D, &t->u.name.name);
+		qname_bare(D, &t->u.name.name);
 		for (int i = 0; i < t->u.name.nargs; i++)
 			type(D, t->u.name.args[i]);
 		tag_close(D);

@@ -195,6 +195,7 @@ expect(Parser *p, TokKind k, const char *desc)
 	if (at(p, k))
 		return advance(p);
 	Diag *d = error_at(p, peek(p), DIAG_P106, "expected %s", desc);
+	diag_set_help(d, "the grammar needs %s here", desc);
 	decorate_expected(p, d);
 	return NULL;
 }
@@ -206,6 +207,7 @@ expect_word(Parser *p, const char *w)
 	if (accept_word(p, w))
 		return true;
 	Diag *d = error_at(p, peek(p), DIAG_P104, "expected `%s`", w);
+	diag_set_help(d, "write `%s` here", w);
 	decorate_expected(p, d);
 	return false;
 }
@@ -257,7 +259,9 @@ parse_name(Parser *p, const char *what)
 {
 	if (at(p, TOK_IDENT))
 		return name_of(p, advance(p));
-	error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	Diag *d = error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	diag_set_help(d, "write the %s here: an identifier of ASCII letters, digits and `_`", what);
+	decorate_expected(p, d);
 	Name n = { "", 0, peek(p)->span };
 	return n;
 }
@@ -292,7 +296,8 @@ parse_strlit(Parser *p, const char *what)
 		s.span = t->span;
 		return s;
 	}
-	error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	Diag *d = error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	diag_set_help(d, "write the %s as a string literal in double quotes", what);
 	return s;
 }
 
@@ -324,6 +329,10 @@ parse_attr(Parser *p, bool in_stmt)
 	if (!expect(p, TOK_LPAREN, "`(` after @id"))
 		return a;
 	if (!at(p, TOK_STRING)) {
+		if (at(p, TOK_ERROR)) {
+			error_at(p, peek(p), DIAG_P103, "@id expects a string literal");  /* silent: lexer reported */
+			return a;
+		}
 		Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@id expects a string literal");
 		diag_set_help(d, "write the stable id in quotes: `@id(\"app.main\")`");
 		return a;
@@ -1069,7 +1078,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	p.diags = diags;
 	p.had_error = lx.had_error;
 
-	if (nesting_prepass(&p))
+	if (lx.fatal || nesting_prepass(&p))
 		return m;
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
