@@ -25,9 +25,13 @@ $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
+UNIT = $(BUILD)/spx-unit
+$(UNIT): tests/unit/unit.c $(LIBOBJS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/unit.c $(LIBOBJS) $(LDLIBS)
+
 $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tests/runner/runner.c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/runner/runner.c
 
 -include $(OBJS:.o=.d)
 
@@ -52,7 +56,8 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	sh tests/gen-fixtures.sh $(GEN)
 	@touch $@
 
-test: $(BIN) $(RUNNER) $(GEN)/.stamp
+test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
+	$(UNIT)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)

@@ -199,7 +199,7 @@ fields(Fmt *F, const FieldDecl *fs, int n, int depth)
 }
 
 static void
-record(Fmt *F, const Decl *d)
+record_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "record ");
 	fx_name(F, d->u.record.name);
@@ -217,7 +217,7 @@ record(Fmt *F, const Decl *d)
 }
 
 static void
-variant(Fmt *F, const Decl *d)
+variant_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "variant ");
 	fx_name(F, d->u.variant.name);
@@ -257,7 +257,7 @@ method(Fmt *F, const ClassMember *m)
 
 /* Fields first, then each method after a blank line (the reference's order). */
 static void
-class(Fmt *F, const Decl *d)
+class_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "class ");
 	fx_name(F, d->u.class_.name);
@@ -283,7 +283,7 @@ class(Fmt *F, const Decl *d)
 }
 
 static void
-resource(Fmt *F, const Decl *d)
+resource_decl(Fmt *F, const Decl *d)
 {
 	uint32_t key = 0, end = 0;
 	if (F->nplaced)
@@ -333,7 +333,7 @@ import_fn(Fmt *F, const ImportFn *f)
 }
 
 static void
-interface(Fmt *F, const Decl *d)
+interface_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "interface ");
 	fx_name(F, d->u.interface.name);
@@ -404,7 +404,7 @@ transition(Fmt *F, const Transition *t)
 }
 
 static void
-session(Fmt *F, const Decl *d)
+session_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "session protocol ");
 	fx_quoted(F, d->u.session.name);
@@ -436,12 +436,12 @@ decl(Fmt *F, const Decl *d)
 	id_line(F, &d->id, 0);
 	switch (d->kind) {
 	case DECL_FN: function(F, &d->u.fn, 0); break;
-	case DECL_RECORD: record(F, d); break;
-	case DECL_VARIANT: variant(F, d); break;
-	case DECL_CLASS: class(F, d); break;
-	case DECL_RESOURCE: resource(F, d); break;
-	case DECL_INTERFACE: interface(F, d); break;
-	case DECL_SESSION: session(F, d); break;
+	case DECL_RECORD: record_decl(F, d); break;
+	case DECL_VARIANT: variant_decl(F, d); break;
+	case DECL_CLASS: class_decl(F, d); break;
+	case DECL_RESOURCE: resource_decl(F, d); break;
+	case DECL_INTERFACE: interface_decl(F, d); break;
+	case DECL_SESSION: session_decl(F, d); break;
 	}
 	trailing(F, d->span.start, 0);
 }

@@ -27,7 +27,8 @@ void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
  *   SUF_NONE print without a suffix (f64 is the default).
  * fmt_char: with quotes; printable ASCII as itself, \0 \t \n \r \' \\,
  *   anything else \u{hex} in lowercase.
- * fmt_string: with quotes; escapes \n \r \t \" \\, other bytes verbatim.
+ * fmt_string: with quotes; escapes \n \r \t \" \\, other control bytes
+ *   (< 0x20, 0x7F) as \u{hex}, everything else (UTF-8 included) verbatim.
  * fmt_int: the value plus suffix; negative (a folded signed minimum) adds
  *   the leading '-'.
  */

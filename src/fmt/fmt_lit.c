@@ -207,13 +207,19 @@ fmt_string(Buf *out, const char *s, size_t n)
 {
 	buf_putc(out, '"');
 	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
 		case '\n': buf_puts(out, "\\n"); break;
 		case '\r': buf_puts(out, "\\r"); break;
 		case '\t': buf_puts(out, "\\t"); break;
 		case '"': buf_puts(out, "\\\""); break;
 		case '\\': buf_puts(out, "\\\\"); break;
-		default: buf_putc(out, s[i]); break;
+		default:
+			if (c < 0x20 || c == 0x7F)
+				buf_printf(out, "\\u{%x}", c);
+			else
+				buf_putc(out, (char)c);
+			break;
 		}
 	}
 	buf_putc(out, '"');

@@ -214,6 +214,10 @@ field_pats(Dump *D, const FieldPat *fs, int n)
 static void
 pattern(Dump *D, const Pattern *p)
 {
+	if (!p) {
+		word(D, "-");
+		return;
+	}
 	switch (p->kind) {
 	case PAT_WILD:
 		word(D, "_");
