@@ -24,6 +24,7 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  */
 char *cli_read_source(const char *path, size_t *len, DiagSink *diags);
 
+int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);

@@ -19,6 +19,7 @@ static const char guide[] =
 	"Usage: semaprax <command> [arguments]\n"
 	"\n"
 	"Write, check, and run:\n"
+	"  check <file> [--json]               verify a file; prints its graph revision\n"
 	"  fmt <file|dir> [--check|--stdout]   rewrite sources in canonical form\n"
 	"  parse <file> [--json] [--dump-ast]  lex and parse only (syntax diagnostics)\n"
 	"\n"
@@ -40,6 +41,9 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const Command commands[] = {
+	{ "check", cmd_check, "semaprax check <file> [--json]\n"
+	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
+	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
 	{ "explain", cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
 	{ "fmt", cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"

@@ -126,6 +126,7 @@ typedef struct ClosureParam {
 
 struct Expr {
 	ExprKind kind;
+	uint32_t id;     /* dense, 0..Module.nexprs-1, in creation order (sema side tables) */
 	Span span;
 	union {
 		/*
@@ -396,6 +397,7 @@ typedef struct Module {
 	int ndecls;
 	const Comment *comments;  /* all comments in source order (from the lexer) */
 	int ncomments;
+	uint32_t nexprs;          /* number of Expr nodes (ids are 0..nexprs-1) */
 } Module;
 
 #endif

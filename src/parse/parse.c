@@ -1127,6 +1127,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	m->nuses = uses.len;
 	m->decls = ARENA_COPY(&p, Decl, decls);
 	m->ndecls = decls.len;
+	m->nexprs = p.nexprs;
 	VEC_FREE(uses);
 	VEC_FREE(decls);
 

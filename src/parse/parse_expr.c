@@ -20,6 +20,7 @@ new_expr(Parser *p, ExprKind k, Span s)
 {
 	Expr *e = ARENA_NEW(p->arena, Expr);
 	e->kind = k;
+	e->id = p->nexprs++;
 	e->span = s;
 	return e;
 }

@@ -28,6 +28,7 @@ typedef struct Parser {
 	bool in_guard;      /* parsing a match guard */
 	bool in_for_iter;   /* parsing a `for` iterable: `0..n` is the range habit */
 	bool had_error;     /* any syntax error in the file */
+	uint32_t nexprs;    /* next Expr id */
 } Parser;
 
 /* ---- token access (parse.c) ---- */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static uint32_t
-hash_type(TypeKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
+hash_type(TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
 {
 	uint64_t h = 1469598103934665603ull;
 	h = (h ^ (uint64_t)kind) * 1099511628211ull;
@@ -19,7 +19,7 @@ hash_type(TypeKind kind, uint32_t decl, uint64_t n, const TypeId *args, int narg
 }
 
 static bool
-same(const TypeInfo *a, TypeKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
+same(const TypeInfo *a, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
 {
 	return a->kind == kind && a->decl == decl && a->n == n && a->nargs == nargs &&
 	    (nargs == 0 || memcmp(a->args, args, sizeof(TypeId) * (size_t)nargs) == 0);
@@ -42,7 +42,7 @@ reindex(TypeTable *t)
 }
 
 TypeId
-type_intern(TypeTable *t, TypeKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
+type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
 {
 	if ((uint32_t)(t->len + 1) * 2 > t->index_cap)
 		reindex(t);
@@ -76,7 +76,7 @@ types_init(TypeTable *t)
 	memset(t, 0, sizeof *t);
 	for (int k = TY_ERROR; k <= TY_UNIT; k++)
 		if (k != TY_ARRAY)
-			type_intern(t, (TypeKind)k, 0, 0, NULL, 0);
+			type_intern(t, (TyKind)k, 0, 0, NULL, 0);
 		else
 			type_intern(t, TY_ARRAY, UINT32_MAX, UINT64_MAX, NULL, 0);  /* placeholder keeps id == kind */
 }
@@ -92,7 +92,7 @@ types_free(TypeTable *t)
 }
 
 TypeId
-type_simple(TypeTable *t, TypeKind kind)
+type_simple(TypeTable *t, TyKind kind)
 {
 	(void)t;
 	ASSERT(kind <= TY_UNIT && kind != TY_ARRAY, "type_simple of a structured kind");
@@ -152,7 +152,7 @@ type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs
 	TypeId *sub = ti->nargs <= 16 ? local : xmalloc(sizeof(TypeId) * (size_t)ti->nargs);
 	bool changed = false;
 	int n = ti->nargs;
-	TypeKind kind = ti->kind;
+	TyKind kind = ti->kind;
 	uint32_t d = ti->decl;
 	uint64_t len = ti->n;
 	for (int i = 0; i < n; i++) {

@@ -15,7 +15,7 @@
 
 typedef uint32_t TypeId;
 
-typedef enum TypeKind {
+typedef enum TyKind {
 	TY_ERROR,     /* after a reported error: compatible with everything */
 	TY_I64, TY_I32, TY_U8, TY_USIZE, TY_F32, TY_F64, TY_BOOL, TY_CHAR,  /* the Copy scalars */
 	TY_STRING,    /* owned UTF-8 text */
@@ -32,13 +32,13 @@ typedef enum TypeKind {
 	TY_FN,        /* fn(args[0..n-1]) -> args[n-1]... see fn_result */
 	TY_NOMINAL,   /* decl + args: record, variant (incl. Option/Result/IterStep), class, resource */
 	TY_PARAM,     /* a type parameter: decl = owner, n = index */
-} TypeKind;
+} TyKind;
 
 #define TYPE_FIRST_SCALAR TY_I64
 #define TYPE_LAST_SCALAR TY_CHAR
 
 typedef struct TypeInfo {
-	TypeKind kind;
+	TyKind kind;
 	uint32_t decl;     /* TY_NOMINAL / TY_PARAM: the declaration index */
 	uint64_t n;        /* TY_ARRAY length; TY_PARAM index */
 	TypeId *args;      /* type arguments (TY_FN: params then the result) */
@@ -54,8 +54,8 @@ typedef struct TypeTable {
 
 void types_init(TypeTable *t);   /* interns every argument-free kind first: id == kind */
 void types_free(TypeTable *t);
-TypeId type_intern(TypeTable *t, TypeKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
-TypeId type_simple(TypeTable *t, TypeKind kind);   /* scalars, string, … (id == kind) */
+TypeId type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
+TypeId type_simple(TypeTable *t, TyKind kind);   /* scalars, string, … (id == kind) */
 const TypeInfo *type_info(const TypeTable *t, TypeId id);
 
 bool type_is_scalar(const TypeTable *t, TypeId id);

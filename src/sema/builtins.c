@@ -1,0 +1,383 @@
+/*
+ * builtins.c — the compiler-owned functions of LANGUAGE.md §5.1 (with
+ * §0.1's vec_clone_at): their names (reserved, S113), stable identities,
+ * type-parameter counts, signatures and required effects.
+ *
+ * One static table, sorted by name (strcmp order) so builtin_find can
+ * binary-search.  Each entry's signature is a string in a small notation
+ * that builtin_signature parses and instantiates for the call's explicit
+ * type arguments:
+ *
+ *     sig    = "(" [ param { ", " param } ] ") -> " [ "borrow " ] type
+ *            | "(...) -> " type                  variadic: string_format
+ *     param  = [ "own " | "borrow " ] type
+ *     type   = scalar | "string" | "str" | "Bytes" | "Slice<u8>"
+ *            | "[u8; N]"                         any array: becomes T_ERR
+ *            | "T" | "K" | "V"                   type arguments 0, 0, 1
+ *            | ( "Vec" | "Box" | "Iter" | "Set" | "Option" | "IterStep" ) "<" type ">"
+ *            | ( "Map" | "Result" ) "<" type ", " type ">"
+ *
+ * Modes: no prefix is MODE_NONE (a Copy value, or an owned value that the
+ * call consumes — e.g. vec_push's `x: T` when T is a string), `own` is
+ * MODE_OWN (the call consumes the argument: own Vec<T>, string_concat's
+ * strings, as the reference's `Own`), `borrow` is MODE_BORROW (a read-only
+ * loan; the reader functions on `string` borrow).  A `borrow K` whose
+ * instantiated type is a Copy scalar becomes MODE_NONE.  `-> borrow …`
+ * sets result_borrowed: the result is a view (str, Slice<u8>) borrowing
+ * from the borrowed argument; arg_utf8's view borrows from no argument
+ * (it lives for the whole invocation).
+ *
+ * Left to the checker (they need the call's arguments or whole-program
+ * facts, not just the signature):
+ *   - array_as_slice: its parameter type is T_ERR; accept any TY_ARRAY.
+ *   - string_format: nparams -1; first argument a string literal with `{}`
+ *     holes, then ≤ 32 fields of i64/u8/usize/bool or owned string.
+ *   - box_get<T> and vec_get<T> need a Copy T (§0.1; vec_clone_at otherwise);
+ *     vec_sort<T> needs an ordered T (scalars other than bool, string).
+ *   - bytes_zeroed needs a literal usize; vec_with_capacity literal > 8192
+ *     is T282; string_as_str's argument a plain `let` binding (T266);
+ *     str_as_bytes on a `string` is T263 rather than T205.
+ *   - effect may list several effects separated by ',' (only
+ *     net_stream_stdout: `network.read,process.stdout.write`); every one
+ *     is required.
+ *
+ * Choices where the spec is loose (see the report / DECISIONS.md):
+ *   - Map/Set functions are generic only: every map_* call spells <K, V>
+ *     and every set_* call <K>; the legacy monomorphic `map_new(capacity)`
+ *     is map_new<string, i64>(capacity).  Indices and capacities are usize.
+ *   - Map/Set keys are string, i64 or bool (T274); values any type (§0.1
+ *     lifts T234); map_add needs V = i64 (it adds; overflow is code 4).
+ *   - Keys are borrowed (copied on insertion); values are consumed.
+ *   - Stable ids: `core.string.*`/`core.str.*`/bytes/convert keep the
+ *     snake-case suffix (the reference's `core.string.len_chars`); vec,
+ *     box, iter, map, set and host use kebab case (`core.vec.with-capacity`,
+ *     `core.host.stdout-write`).  Net signatures, ids and effects follow the
+ *     reference's "Bounded Language Network I/O v1" table.
+ */
+#include "sema_int.h"
+
+#include <string.h>
+
+#ifndef SPX_HAVE_BUILTIN_SIG
+typedef struct BuiltinSig {
+	int nparams;          /* -1: variadic (string_format) */
+	TypeId params[8];
+	ParamMode modes[8];   /* MODE_NONE (value/Copy or consumed owned value), MODE_OWN, MODE_BORROW */
+	TypeId result;
+	bool result_borrowed; /* result is a view (str, Slice<u8>) borrowing from an argument */
+	const char *effect;   /* required effect or NULL */
+} BuiltinSig;
+bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
+#endif
+
+#define FS_READ "fs.read"
+#define FS_WRITE "fs.write"
+
+/* name, stable id, type parameters, parameters, signature, effect */
+static const Builtin builtins[] = {
+	{"arg_utf8", "core.host.arg-utf8", 0, 1, "(usize) -> borrow str", "process.args.read"},
+	{"args_len", "core.host.args-len", 0, 0, "() -> usize", "process.args.read"},
+	{"array_as_slice", "core.array.as_slice", 0, 1, "(borrow [u8; N]) -> borrow Slice<u8>", NULL},
+	{"box_get", "core.box.get", 1, 1, "(borrow Box<T>) -> T", NULL},
+	{"box_into_inner", "core.box.into-inner", 1, 1, "(own Box<T>) -> T", NULL},
+	{"box_new", "core.box.new", 1, 1, "(T) -> Box<T>", NULL},
+	{"byte_get", "core.byte.get", 0, 2, "(borrow Slice<u8>, usize) -> Option<u8>", NULL},
+	{"byte_len", "core.byte.len", 0, 1, "(borrow Slice<u8>) -> usize", NULL},
+	{"byte_range", "core.byte.range", 0, 3, "(borrow Slice<u8>, usize, usize) -> borrow Slice<u8>", NULL},
+	{"bytes_as_slice", "core.bytes.as_slice", 0, 1, "(borrow Bytes) -> borrow Slice<u8>", NULL},
+	{"bytes_copy", "core.bytes.copy", 0, 1, "(borrow Slice<u8>) -> Bytes", NULL},
+	{"bytes_set", "core.bytes.set", 0, 3, "(own Bytes, usize, u8) -> Bytes", NULL},
+	{"bytes_zeroed", "core.bytes.zeroed", 0, 1, "(usize) -> Bytes", NULL},
+	{"char_from_i64", "core.convert.char_from_i64", 0, 1, "(i64) -> char", NULL},
+	{"char_from_u8", "core.convert.char_from_u8", 0, 1, "(u8) -> char", NULL},
+	{"f64_from_i64", "core.convert.f64_from_i64", 0, 1, "(i64) -> f64", NULL},
+	{"file_create_dir", "core.host.file-create-dir", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_WRITE},
+	{"file_list", "core.host.file-list", 0, 3, "(borrow Slice<u8>, usize, usize) -> Bytes", FS_READ},
+	{"file_read", "core.host.file-read", 0, 3, "(borrow Slice<u8>, usize, usize) -> Bytes", FS_READ},
+	{"file_read_text", "core.host.file-read-text", 0, 1, "(borrow str) -> string", FS_READ},
+	{"file_remove", "core.host.file-remove", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_WRITE},
+	{"file_stat", "core.host.file-stat", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_READ},
+	{"file_write_atomic", "core.host.file-write-atomic", 0, 4,
+	 "(borrow Slice<u8>, usize, borrow Slice<u8>, usize) -> usize", FS_WRITE},
+	{"file_write_new", "core.host.file-write-new", 0, 4,
+	 "(borrow Slice<u8>, usize, borrow Slice<u8>, usize) -> usize", FS_WRITE},
+	{"i64_from_f64", "core.convert.i64_from_f64", 0, 1, "(f64) -> i64", NULL},
+	{"i64_from_i32", "core.convert.i64_from_i32", 0, 1, "(i32) -> i64", NULL},
+	{"i64_from_u8", "core.convert.i64_from_u8", 0, 1, "(u8) -> i64", NULL},
+	{"i64_from_usize", "core.convert.i64_from_usize", 0, 1, "(usize) -> i64", NULL},
+	{"iter_next", "core.iter.next", 1, 1, "(own Iter<T>) -> IterStep<T>", NULL},
+	{"map_add", "core.map.add", 2, 3, "(own Map<K, V>, borrow K, V) -> Map<K, V>", NULL},
+	{"map_get_or", "core.map.get-or", 2, 3, "(borrow Map<K, V>, borrow K, V) -> V", NULL},
+	{"map_has", "core.map.has", 2, 2, "(borrow Map<K, V>, borrow K) -> bool", NULL},
+	{"map_key_at", "core.map.key-at", 2, 2, "(borrow Map<K, V>, usize) -> K", NULL},
+	{"map_len", "core.map.len", 2, 1, "(borrow Map<K, V>) -> usize", NULL},
+	{"map_new", "core.map.new", 2, 1, "(usize) -> Map<K, V>", NULL},
+	{"map_remove", "core.map.remove", 2, 2, "(own Map<K, V>, borrow K) -> Map<K, V>", NULL},
+	{"map_set", "core.map.set", 2, 3, "(own Map<K, V>, borrow K, V) -> Map<K, V>", NULL},
+	{"map_value_at", "core.map.value-at", 2, 2, "(borrow Map<K, V>, usize) -> V", NULL},
+	{"net_close", "core.host.net-close", 0, 1, "(usize) -> usize", "network.connect"},
+	{"net_connect", "core.host.net-connect", 0, 2, "(borrow Slice<u8>, usize) -> usize", "network.connect"},
+	{"net_recv", "core.host.net-recv", 0, 2, "(usize, usize) -> Bytes", "network.read"},
+	{"net_send", "core.host.net-send", 0, 2, "(usize, borrow Slice<u8>) -> usize", "network.write"},
+	{"net_stream_stdout", "core.host.net-stream-stdout", 0, 2, "(usize, usize) -> usize",
+	 "network.read,process.stdout.write"},
+	{"net_wait", "core.host.net-wait", 0, 2, "(usize, usize) -> usize", "network.read"},
+	{"set_has", "core.set.has", 1, 2, "(borrow Set<K>, borrow K) -> bool", NULL},
+	{"set_insert", "core.set.insert", 1, 2, "(own Set<K>, borrow K) -> Set<K>", NULL},
+	{"set_key_at", "core.set.key-at", 1, 2, "(borrow Set<K>, usize) -> K", NULL},
+	{"set_len", "core.set.len", 1, 1, "(borrow Set<K>) -> usize", NULL},
+	{"set_new", "core.set.new", 1, 1, "(usize) -> Set<K>", NULL},
+	{"set_remove", "core.set.remove", 1, 2, "(own Set<K>, borrow K) -> Set<K>", NULL},
+	{"stderr_write", "core.host.stderr-write", 0, 1, "(borrow Slice<u8>) -> usize", "process.stderr.write"},
+	{"stdin_read", "core.host.stdin-read", 0, 0, "() -> Bytes", "process.stdin.read"},
+	{"stdout_write", "core.host.stdout-write", 0, 1, "(borrow Slice<u8>) -> usize", "process.stdout.write"},
+	{"str_as_bytes", "core.str.as_bytes", 0, 1, "(borrow str) -> borrow Slice<u8>", NULL},
+	{"str_byte_at", "core.str.byte_at", 0, 2, "(borrow str, usize) -> Option<u8>", NULL},
+	{"str_contains", "core.str.contains", 0, 2, "(borrow str, borrow str) -> bool", NULL},
+	{"str_is_empty", "core.str.is_empty", 0, 1, "(borrow str) -> bool", NULL},
+	{"str_len_bytes", "core.str.len_bytes", 0, 1, "(borrow str) -> i64", NULL},
+	{"str_starts_with", "core.str.starts_with", 0, 2, "(borrow str, borrow str) -> bool", NULL},
+	{"string_as_str", "core.string.as_str", 0, 1, "(borrow string) -> borrow str", NULL},
+	{"string_byte_at", "core.string.byte_at", 0, 2, "(borrow string, i64) -> i64", NULL},
+	{"string_compare", "core.string.compare", 0, 2, "(borrow string, borrow string) -> i64", NULL},
+	{"string_concat", "core.string.concat", 0, 2, "(own string, own string) -> string", NULL},
+	{"string_contains", "core.string.contains", 0, 2, "(borrow string, borrow string) -> bool", NULL},
+	{"string_find", "core.string.find", 0, 3, "(borrow string, borrow string, i64) -> i64", NULL},
+	{"string_format", "core.string.format", 0, -1, "(...) -> string", NULL},
+	{"string_from_char", "core.string.from_char", 0, 1, "(char) -> string", NULL},
+	{"string_from_i64", "core.string.from_i64", 0, 1, "(i64) -> string", NULL},
+	{"string_from_str", "core.string.from_str", 0, 1, "(borrow str) -> string", NULL},
+	{"string_from_usize", "core.string.from_usize", 0, 1, "(usize) -> string", NULL},
+	{"string_is_empty", "core.string.is_empty", 0, 1, "(borrow string) -> bool", NULL},
+	{"string_len", "core.string.len", 0, 1, "(borrow string) -> i64", NULL},
+	{"string_len_chars", "core.string.len_chars", 0, 1, "(borrow string) -> i64", NULL},
+	{"string_slice", "core.string.slice", 0, 3, "(borrow string, i64, i64) -> string", NULL},
+	{"string_starts_with", "core.string.starts_with", 0, 2, "(borrow string, borrow string) -> bool", NULL},
+	{"string_to_i64", "core.string.to_i64", 0, 1, "(borrow string) -> Option<i64>", NULL},
+	{"string_trim", "core.string.trim", 0, 1, "(borrow string) -> string", NULL},
+	{"u8_from_i64", "core.convert.u8_from_i64", 0, 1, "(i64) -> u8", NULL},
+	{"usize_from_i64", "core.convert.usize_from_i64", 0, 1, "(i64) -> usize", NULL},
+	{"usize_from_u8", "core.convert.usize_from_u8", 0, 1, "(u8) -> usize", NULL},
+	{"vec_capacity", "core.vec.capacity", 1, 1, "(borrow Vec<T>) -> usize", NULL},
+	{"vec_clear", "core.vec.clear", 1, 1, "(own Vec<T>) -> Vec<T>", NULL},
+	{"vec_clone_at", "core.vec.clone-at", 1, 2, "(borrow Vec<T>, usize) -> T", NULL},
+	{"vec_get", "core.vec.get", 1, 2, "(borrow Vec<T>, usize) -> T", NULL},
+	{"vec_into_iter", "core.vec.into-iter", 1, 1, "(own Vec<T>) -> Iter<T>", NULL},
+	{"vec_len", "core.vec.len", 1, 1, "(borrow Vec<T>) -> usize", NULL},
+	{"vec_push", "core.vec.push", 1, 2, "(own Vec<T>, T) -> Vec<T>", NULL},
+	{"vec_reserve_exact", "core.vec.reserve-exact", 1, 2, "(own Vec<T>, usize) -> Vec<T>", NULL},
+	{"vec_set", "core.vec.set", 1, 3, "(own Vec<T>, usize, T) -> Vec<T>", NULL},
+	{"vec_sort", "core.vec.sort", 1, 1, "(own Vec<T>) -> Vec<T>", NULL},
+	{"vec_with_capacity", "core.vec.with-capacity", 1, 1, "(usize) -> Vec<T>", NULL},
+};
+
+const Builtin *
+builtin_find(const char *name)
+{
+	size_t lo = 0, hi = countof(builtins);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, builtins[mid].name);
+		if (c == 0)
+			return &builtins[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+bool
+builtin_reserved(const char *name)
+{
+	return builtin_find(name) != NULL;
+}
+
+/* ---- the signature notation ---- */
+
+typedef struct SigParser {
+	Sema *S;
+	const char *p;
+	const TypeId *targs;
+	int ntargs;
+} SigParser;
+
+static bool
+accept(SigParser *P, const char *word)
+{
+	size_t n = strlen(word);
+	if (strncmp(P->p, word, n) != 0)
+		return false;
+	P->p += n;
+	return true;
+}
+
+static void
+expect(SigParser *P, const char *word)
+{
+	ASSERT(accept(P, word), "builtins.c: malformed signature notation");
+}
+
+static TypeId parse_type(SigParser *P);
+
+/* `<` type { `, ` type } `>` into args; returns the count. */
+static int
+parse_args(SigParser *P, TypeId *args, int max)
+{
+	int n = 0;
+	expect(P, "<");
+	do {
+		ASSERT(n < max, "builtins.c: too many type arguments in notation");
+		args[n++] = parse_type(P);
+	} while (accept(P, ", "));
+	expect(P, ">");
+	return n;
+}
+
+static const struct {
+	const char *name;
+	TypeId type;
+} simple_types[] = {
+	{"i64", T_I64}, {"i32", T_I32}, {"u8", T_U8}, {"usize", T_USIZE},
+	{"f32", T_F32}, {"f64", T_F64}, {"bool", T_BOOL}, {"char", T_CHAR},
+	{"string", T_STRING}, {"str", T_STR}, {"Bytes", T_BYTES},
+};
+
+static const struct {
+	const char *name;
+	TyKind kind;
+	int nargs;
+} generic_types[] = {
+	{"Vec", TY_VEC, 1}, {"Box", TY_BOX, 1}, {"Iter", TY_ITER, 1},
+	{"Set", TY_SET, 1}, {"Map", TY_MAP, 2},
+};
+
+static TypeId
+parse_type(SigParser *P)
+{
+	char name[16];
+	size_t n = 0;
+	TypeId args[2];
+
+	if (accept(P, "[u8; N]"))
+		return T_ERR;   /* any [u8; N]: the checker special-cases it */
+	while ((P->p[n] >= 'a' && P->p[n] <= 'z') || (P->p[n] >= 'A' && P->p[n] <= 'Z') ||
+	       (P->p[n] >= '0' && P->p[n] <= '9'))
+		n++;
+	ASSERT(n > 0 && n < sizeof name, "builtins.c: bad type name in notation");
+	memcpy(name, P->p, n);
+	name[n] = '\0';
+	P->p += n;
+
+	if (n == 1) {   /* T, K (argument 0) or V (argument 1) */
+		int i = name[0] == 'V' ? 1 : 0;
+		ASSERT(name[0] == 'T' || name[0] == 'K' || name[0] == 'V', "builtins.c: bad type variable");
+		ASSERT(i < P->ntargs, "builtins.c: type variable beyond ntparams");
+		return P->targs[i];
+	}
+	for (size_t i = 0; i < countof(simple_types); i++)
+		if (strcmp(name, simple_types[i].name) == 0)
+			return simple_types[i].type;
+	for (size_t i = 0; i < countof(generic_types); i++) {
+		if (strcmp(name, generic_types[i].name) != 0)
+			continue;
+		int na = parse_args(P, args, 2);
+		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");
+		return type_intern(&P->S->types, generic_types[i].kind, 0, 0, args, na);
+	}
+	if (strcmp(name, "Slice") == 0) {
+		ASSERT(parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
+		return T_SLICE;
+	}
+	if (strcmp(name, "Option") == 0) {
+		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: Option takes one argument");
+		return sema_option(P->S, args[0]);
+	}
+	if (strcmp(name, "Result") == 0) {
+		ASSERT(parse_args(P, args, 2) == 2, "builtins.c: Result takes two arguments");
+		return sema_result(P->S, args[0], args[1]);
+	}
+	if (strcmp(name, "IterStep") == 0) {
+		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: IterStep takes one argument");
+		return sema_nominal(P->S, P->S->sym_iterstep, args, 1);
+	}
+	UNREACHABLE();
+	return T_ERR;
+}
+
+/* ---- admission of type arguments ---- */
+
+static bool
+is_key_type(TypeId t)
+{
+	return t == T_STRING || t == T_I64 || t == T_BOOL || t == T_ERR;
+}
+
+/* NULL when the type arguments are admitted, else a short reason. */
+static const char *
+admit(const Builtin *b, const TypeId *targs, int ntargs)
+{
+	for (int i = 0; i < ntargs; i++)
+		if (targs[i] == T_UNIT)
+			return "`unit` is not a type argument";
+	if (strncmp(b->id, "core.map.", 9) == 0) {
+		if (!is_key_type(targs[0]))
+			return "Map keys must be `string`, `i64` or `bool`";
+		if (strcmp(b->name, "map_add") == 0 && targs[1] != T_I64 && targs[1] != T_ERR)
+			return "`map_add` needs a Map with `i64` values";
+	}
+	if (strncmp(b->id, "core.set.", 9) == 0 && !is_key_type(targs[0]))
+		return "Set elements must be `string`, `i64` or `bool`";
+	return NULL;
+}
+
+bool
+builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+		  const char **why)
+{
+	SigParser P = {S, b->sig, targs, ntargs};
+	const char *reason;
+
+	memset(out, 0, sizeof *out);
+	out->effect = b->effect;
+	if (ntargs != b->ntparams) {
+		if (why)
+			*why = b->ntparams == 0 ? "takes no type arguments"
+			     : b->ntparams == 1 ? "needs exactly one type argument"
+						: "needs exactly two type arguments";
+		return false;
+	}
+	if ((reason = admit(b, targs, ntargs)) != NULL) {
+		if (why)
+			*why = reason;
+		return false;
+	}
+
+	expect(&P, "(");
+	if (accept(&P, "...)")) {
+		out->nparams = -1;
+	} else if (!accept(&P, ")")) {
+		do {
+			ParamMode mode = MODE_NONE;
+			TypeId t;
+			if (accept(&P, "own "))
+				mode = MODE_OWN;
+			else if (accept(&P, "borrow "))
+				mode = MODE_BORROW;
+			t = parse_type(&P);
+			if (mode == MODE_BORROW && type_is_scalar(&S->types, t))
+				mode = MODE_NONE;   /* `borrow K` with a Copy key */
+			ASSERT(out->nparams < 8, "builtins.c: too many parameters");
+			out->params[out->nparams] = t;
+			out->modes[out->nparams++] = mode;
+		} while (accept(&P, ", "));
+		expect(&P, ")");
+	}
+	expect(&P, " -> ");
+	out->result_borrowed = accept(&P, "borrow ");
+	out->result = parse_type(&P);
+	ASSERT(*P.p == '\0', "builtins.c: trailing text in signature");
+	ASSERT(out->nparams == b->nparams, "builtins.c: nparams disagrees with the signature");
+	return true;
+}

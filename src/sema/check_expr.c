@@ -1,0 +1,939 @@
+/*
+ * check_expr.c — expression typing (LANGUAGE.md §3.6, §4).
+ *
+ * Every expression's type is synthesised bottom-up (there is no inference:
+ * literals carry their type, generic calls and constructions spell their
+ * type arguments).  An operand of type T_ERR (an error already reported)
+ * silences the diagnostics that would follow from it, as in the reference.
+ */
+#include "sema_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+TypeId
+expr_set(FnCtx *C, const Expr *e, TypeId t)
+{
+	C->S->expr_type[e->id] = t;
+	return t;
+}
+
+bool
+type_accepts(Sema *S, TypeId expected, TypeId actual)
+{
+	return expected == actual || expected == T_ERR || actual == T_ERR || sema_class_upcast(S, actual, expected);
+}
+
+/* ==== scopes ================================================================ */
+
+void
+scope_push(FnCtx *C)
+{
+	VEC_PUSH(C->marks, C->locals.len);
+}
+
+void
+scope_pop(FnCtx *C)
+{
+	C->locals.len = C->marks.items[--C->marks.len];
+}
+
+const Local *
+local_find(FnCtx *C, const char *name)
+{
+	for (int i = C->locals.len - 1; i >= 0; i--)
+		if (strcmp(C->locals.items[i].name, name) == 0)
+			return &C->locals.items[i];
+	return NULL;
+}
+
+bool
+local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
+{
+	if (strcmp(name, "_") == 0)
+		return true;
+	if (strcmp(name, "result") == 0) {
+		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
+		diag_set_help(d, "rename the binding, e.g. `outcome`");
+		return false;
+	}
+	if (local_find(C, name)) {
+		Diag *d = sema_error(C->S, DIAG_T209, span, "local binding `%s` shadows an existing value", name);
+		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
+		return false;
+	}
+	Local l = { name, type, mut, span };
+	VEC_PUSH(C->locals, l);
+	return true;
+}
+
+/* ==== literals and names ======================================================= */
+
+static TypeId
+int_type(NumSuffix s)
+{
+	switch (s) {
+	case SUF_I32: return T_I32;
+	case SUF_U8: return T_U8;
+	case SUF_USIZE: return T_USIZE;
+	default: return T_I64;
+	}
+}
+
+static const char *const print_names[] = { "print", "println", "printf", "puts", "echo", "console_log", "log", "write", NULL };
+
+static bool
+in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+/* Help for an unknown value or function named like a foreign constructor. */
+static const char *
+constructor_help(const char *name)
+{
+	if (strcmp(name, "Some") == 0 || strcmp(name, "None") == 0)
+		return "variant constructors spell the type and fields: `Option<i64>::Some { value: 1 }` and `Option<i64>::None {}`";
+	if (strcmp(name, "Ok") == 0 || strcmp(name, "Err") == 0)
+		return "variant constructors spell the type and fields: `Result<i64, bool>::Ok { value: 1 }` and `Result<i64, bool>::Err { error: false }`";
+	if (strcmp(name, "null") == 0 || strcmp(name, "nil") == 0 || strcmp(name, "undefined") == 0 || strcmp(name, "nullptr") == 0)
+		return "there is no null; an absent value is `Option<T>::None {}` and a present one `Option<T>::Some { value: … }`";
+	return NULL;
+}
+
+static TypeId
+fn_value_type(Sema *S, Sym *f)
+{
+	TypeId args[9];
+	int n = f->nparams < 8 ? f->nparams : 8;
+	for (int i = 0; i < n; i++)
+		args[i] = f->params[i].type;
+	args[n] = f->result;
+	return type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+}
+
+static TypeId
+check_name(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const char *name = e->u.name.s;
+	if (name[0] == '\0')
+		return T_ERR;
+	if (strcmp(name, "result") == 0) {
+		if (C->in_ensures)
+			return C->sym->result;
+		if (!local_find(C, name)) {
+			Diag *d = sema_error(S, DIAG_T201, e->span, "`result` is only available in postconditions");
+			diag_set_help(d, "name the return value `result` only inside `ensures` clauses");
+			return T_ERR;
+		}
+	}
+	const Local *l = local_find(C, name);
+	if (l)
+		return l->type;
+	SymId f = strmap_get(&S->fn_names, name);
+	if (f >= 0) {
+		Sym *fs = sema_sym(S, f);
+		S->expr_sym[e->id] = f;
+		if (fs->ntparams) {
+			Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` cannot be used as a value without type arguments", name);
+			diag_set_help(d, "wrap the instance in a closure: `fn(x: i64) -> i64 { %s<i64>(x) }`", name);
+			return T_ERR;
+		}
+		return fn_value_type(S, fs);
+	}
+	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
+	const char *help = constructor_help(name);
+	if (help)
+		diag_set_help(d, "%s", help);
+	else
+		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);
+	return T_ERR;
+}
+
+/* ==== operators ================================================================== */
+
+static bool
+is_unsuffixed_int(const Expr *e)
+{
+	return e->kind == EXPR_INT && e->u.int_lit.suffix == SUF_NONE;
+}
+
+static void
+literal_suffix_help(FnCtx *C, Diag *d, const Expr *l, const Expr *r, TypeId expected)
+{
+	const char *suffix = expected == T_I32 ? "i32" : expected == T_U8 ? "u8" : expected == T_USIZE ? "usize" : NULL;
+	const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
+	if (!d || !suffix || !lit)
+		return;
+	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
+	    (int)(lit->span.end - lit->span.start), C->S->src + lit->span.start, suffix, suffix);
+}
+
+static bool
+equatable(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (type_is_scalar(&S->types, t) || t == T_STRING || t == T_STR || t == T_ERR)
+		return true;
+	if (ti->kind != TY_NOMINAL || ti->nargs)
+		return false;
+	Sym *s = sema_sym(S, (SymId)ti->decl);
+	if (s->kind != SK_VARIANT)
+		return false;
+	for (int i = 0; i < s->ncases; i++)
+		if (s->cases[i].nfields)
+			return false;
+	return true;
+}
+
+static TypeId
+check_binary(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	BinaryOp op = e->u.binary.op;
+	const Expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+	TypeId lt = check_expr(C, l), rt = check_expr(C, r);
+	const char *sp = ast_binary_spelling(op);
+	if (op == BIN_EQ || op == BIN_NE) {
+		if (lt == T_ERR || rt == T_ERR)
+			return T_BOOL;
+		if (!equatable(S, lt) || !equatable(S, rt)) {
+			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
+			diag_set_help(d, "values of `%s` cannot be compared with `%s`; inspect them with `match`", sema_type_name(S, equatable(S, lt) ? rt : lt), sp);
+			return T_BOOL;
+		}
+		if (lt != rt) {
+			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
+			TypeId typed = is_unsuffixed_int(l) ? rt : lt;
+			const char *suffix = typed == T_I32 ? "i32" : typed == T_U8 ? "u8" : typed == T_USIZE ? "usize" : NULL;
+			const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
+			if (suffix && lit)
+				diag_set_help(d, "comparing `%s` with `%s`: integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
+				    sema_type_name(S, lt), sema_type_name(S, rt), (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
+			else
+				diag_set_help(d, "comparing `%s` with `%s`; there are no numeric conversions, so compare two values of one type",
+				    sema_type_name(S, lt), sema_type_name(S, rt));
+		}
+		return T_BOOL;
+	}
+	if (op == BIN_REM && (lt == T_F32 || lt == T_F64)) {
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%%` expects i64 operands");
+		diag_set_help(d, "`%%` is defined on integers only; floats have no remainder operator");
+		return T_ERR;
+	}
+	if (lt == T_STRING || rt == T_STRING) {
+		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
+		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==` and `!=`");
+		return op >= BIN_LT && op <= BIN_GE ? T_BOOL : T_ERR;
+	}
+	TypeId expected, result;
+	if (op == BIN_AND || op == BIN_OR) {
+		expected = T_BOOL;
+		result = T_BOOL;
+	} else if (op >= BIN_LT && op <= BIN_GE) {
+		expected = type_is_numeric(&S->types, lt) || lt == T_CHAR ? lt : T_I64;
+		result = T_BOOL;
+	} else {
+		expected = type_is_numeric(&S->types, lt) ? lt : T_I64;
+		result = expected;
+	}
+	if ((lt != T_ERR && lt != expected) || (rt != T_ERR && rt != expected)) {
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, expected));
+		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
+		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
+		literal_suffix_help(C, d, l, r, expected);
+	}
+	return result;
+}
+
+static TypeId
+check_unary(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId t = check_expr(C, e->u.unary.operand);
+	if (t == T_ERR)
+		return T_ERR;
+	if (e->u.unary.op == UN_NOT) {
+		if (t != T_BOOL) {
+			Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects bool, received %s", sema_type_name(S, t));
+			diag_set_help(d, "`!` negates a bool; compare first, e.g. `x == 0`");
+		}
+		return T_BOOL;
+	}
+	if (t == T_I64 || t == T_I32 || t == T_F32 || t == T_F64)
+		return t;
+	Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects i64, received %s", sema_type_name(S, t));
+	diag_set_help(d, "`-` negates signed integers and floats; `u8` and `usize` have no negation");
+	return T_I64;
+}
+
+/* ==== calls ========================================================================== */
+
+static void
+record_call(FnCtx *C, SymId callee, const char *name, const char *effect, Span span)
+{
+	CallSite cs = { callee, name, effect, span };
+	VEC_PUSH(C->calls, cs);
+}
+
+static TypeId *
+resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
+{
+	TypeId *out = n <= 8 ? local : xmalloc(sizeof(TypeId) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		out[i] = decls_resolve_type(C->S, targs[i], C->sym->ntparams ? C->fn : -1);
+	return out;
+}
+
+/* Checks arguments left to right against params (T205), after arity (T204). */
+static void
+check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams)
+{
+	Sema *S = C->S;
+	for (int i = 0; i < nargs; i++) {
+		TypeId a = check_expr(C, args[i]);
+		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
+			continue;
+		if (type_accepts(S, params[i], a))
+			continue;
+		/* array_as_slice-style parameters accept any [u8; N] */
+		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
+		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
+		if (params[i] == T_STR && a == T_STRING)
+			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(string_as_str(binding))`, binding a literal with `let` before that", fname, fname);
+		else if (params[i] == T_SLICE && a == T_STRING)
+			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
+		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || type_info(&S->types, a)->kind == TY_ARRAY))
+			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
+		else if (params[i] == T_STRING && a == T_I64)
+			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
+		else if (params[i] == T_STRING && a == T_USIZE)
+			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
+		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64)
+			diag_set_help(d, "integer literals are `i64` unless suffixed; pass a `%s` value such as `1%s`, since there are no numeric conversions",
+			    sema_type_name(S, params[i]), sema_type_name(S, params[i]));
+		else
+			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
+	}
+}
+
+static TypeId
+check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
+{
+	Sema *S = C->S;
+	const char *name = e->u.call.callee.s;
+	TypeId local[8];
+	int ntargs = e->u.call.ntargs;
+	TypeId *targs = resolve_targs(C, e->u.call.targs, ntargs, local);
+	BuiltinSig sig;
+	const char *why = NULL;
+	TypeId result = T_ERR;
+	if (!builtin_signature(S, b, targs, ntargs, &sig, &why)) {
+		Diag *d;
+		if (b->ntparams == 0 && ntargs)
+			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
+		else if (ntargs != b->ntparams)
+			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
+		else
+			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
+		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+		goto out;
+	}
+	record_call(C, -1, name, sig.effect, e->span);
+	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
+		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+		result = sig.result;
+		goto out;
+	}
+	if (sig.nparams < 0) {
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+	} else {
+		for (int i = 0; i < e->u.call.nargs; i++) {
+			if (sig.params[i] == T_ERR) {   /* any [u8; N] */
+				TypeId a = check_expr(C, e->u.call.args[i]);
+				if (a != T_ERR && type_info(&S->types, a)->kind != TY_ARRAY) {
+					Diag *d = sema_error(S, DIAG_T205, e->u.call.args[i]->span, "argument `array` to `%s` expects [u8; N], received %s", name, sema_type_name(S, a));
+					diag_set_help(d, "pass a byte array such as `[1u8, 2u8]` bound with `let`");
+				}
+				continue;
+			}
+			check_args(C, name, e->u.call.args + i, 1, sig.params + i, NULL, 1);
+		}
+	}
+	result = sig.result;
+out:
+	if (targs != local)
+		free(targs);
+	return result;
+}
+
+static const char *
+nearest_function(Sema *S, const char *name)
+{
+	/* Levenshtein over the declared functions; unique best within 1 + len/5. */
+	size_t n = strlen(name);
+	if (n > 64)
+		return NULL;
+	int limit = 1 + (int)n / 5, best = limit + 1, count = 0;
+	const char *cand = NULL;
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind != SK_FN)
+			continue;
+		size_t m = strlen(s->name);
+		if (m > 64 || strcmp(s->name, name) == 0)
+			continue;
+		int d[65][65];
+		for (size_t i = 0; i <= n; i++)
+			d[i][0] = (int)i;
+		for (size_t j = 0; j <= m; j++)
+			d[0][j] = (int)j;
+		for (size_t i = 1; i <= n; i++)
+			for (size_t j = 1; j <= m; j++) {
+				int v = d[i - 1][j - 1] + (name[i - 1] != s->name[j - 1]);
+				if (d[i - 1][j] + 1 < v)
+					v = d[i - 1][j] + 1;
+				if (d[i][j - 1] + 1 < v)
+					v = d[i][j - 1] + 1;
+				d[i][j] = v;
+			}
+		int dist = d[n][m];
+		if (dist < best) {
+			best = dist;
+			cand = s->name;
+			count = 1;
+		} else if (dist == best && cand && strcmp(cand, s->name) != 0) {
+			count++;
+		}
+	}
+	return best <= limit && count == 1 ? cand : NULL;
+}
+
+static TypeId
+unknown_function(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const char *name = e->u.call.callee.s;
+	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
+	const char *help = constructor_help(name);
+	const char *near = NULL;
+	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
+	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
+	if (in_list(print_names, name))
+		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
+	else if (help)
+		diag_set_help(d, "%s", help);
+	else if (in_list(to_string, name))
+		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
+	else if (in_list(asserts, name))
+		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
+	else if ((near = nearest_function(S, name)) != NULL)
+		diag_set_help(d, "did you mean `%s`?", near);
+	else
+		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
+	for (int i = 0; i < e->u.call.nargs; i++)
+		check_expr(C, e->u.call.args[i]);
+	return T_ERR;
+}
+
+static TypeId
+check_call(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const char *name = e->u.call.callee.s;
+	const Local *l = local_find(C, name);
+	if (l) {
+		/* a callable binding */
+		const TypeInfo *ti = type_info(&S->types, l->type);
+		if (l->type == T_ERR) {
+			for (int i = 0; i < e->u.call.nargs; i++)
+				check_expr(C, e->u.call.args[i]);
+			return T_ERR;
+		}
+		if (ti->kind != TY_FN) {
+			Diag *d = sema_error(S, DIAG_P202, e->span, "only named functions can be called");
+			diag_set_help(d, "`%s` is a %s, not a function value", name, sema_type_name(S, l->type));
+			return T_ERR;
+		}
+		int np = ti->nargs - 1;
+		TypeId params[8], result = ti->args[np];
+		for (int i = 0; i < np && i < 8; i++)
+			params[i] = type_info(&S->types, l->type)->args[i];
+		if (e->u.call.nargs != np) {
+			Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, np, e->u.call.nargs);
+			diag_set_help(d, "pass exactly %d argument%s", np, np == 1 ? "" : "s");
+		}
+		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np < 8 ? np : 8);
+		return result;
+	}
+	SymId f = strmap_get(&S->fn_names, name);
+	if (f < 0) {
+		const Builtin *b = builtin_find(name);
+		if (b)
+			return check_builtin_call(C, e, b);
+		return unknown_function(C, e);
+	}
+	Sym *fs = sema_sym(S, f);
+	S->expr_sym[e->id] = f;
+	record_call(C, f, name, NULL, e->span);
+	if (e->u.call.nargs != fs->nparams) {
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, fs->nparams, e->u.call.nargs);
+		diag_set_help(d, "pass exactly %d argument%s", fs->nparams, fs->nparams == 1 ? "" : "s");
+	}
+	int ntargs = e->u.call.ntargs;
+	TypeId local[8];
+	TypeId *targs = resolve_targs(C, e->u.call.targs, ntargs, local);
+	bool targs_ok = true;
+	if (fs->ntparams == 0 && e->u.call.has_targs) {
+		Diag *d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
+		diag_set_help(d, "call it as `%s(…)`", name);
+		targs_ok = false;
+	} else if (fs->ntparams != ntargs) {
+		Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, fs->ntparams, ntargs);
+		diag_set_help(d, "call it as `%s<i64>(…)`: generic calls spell their type arguments", name);
+		targs_ok = false;
+	}
+	int np = fs->nparams;
+	TypeId *params = xmalloc(sizeof(TypeId) * (size_t)(np ? np : 1));
+	const char **pnames = xmalloc(sizeof(char *) * (size_t)(np ? np : 1));
+	for (int i = 0; i < np; i++) {
+		params[i] = targs_ok ? type_subst(&S->types, fs->params[i].type, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->params[i].type);
+		pnames[i] = fs->params[i].name;
+	}
+	TypeId result = targs_ok ? type_subst(&S->types, fs->result, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->result);
+	if (e->u.call.nargs == np)
+		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np);
+	else
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+	free(params);
+	free(pnames);
+	if (targs != local)
+		free(targs);
+	return result;
+}
+
+/* ==== methods and projections ============================================================ */
+
+/* Finds method `name` from class `cls` upward; -1 when none. */
+static SymId
+find_method(Sema *S, SymId cls, const char *name)
+{
+	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->parent) {
+		Sym *s = sema_sym(S, c);
+		for (int i = 0; i < s->nmethods; i++)
+			if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
+				return s->methods[i];
+	}
+	return -1;
+}
+
+static TypeId
+call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs)
+{
+	Sema *S = C->S;
+	Sym *ms = sema_sym(S, m);
+	S->expr_sym[e->id] = m;
+	record_call(C, m, ms->name, NULL, e->span);
+	int np = ms->nparams > 0 ? ms->nparams - 1 : 0;
+	if (nargs != np) {
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s.%s` expects %d arguments, received %d", cname, ms->name, np, nargs);
+		diag_set_help(d, "pass exactly %d argument%s after the receiver", np, np == 1 ? "" : "s");
+		for (int i = 0; i < nargs; i++)
+			check_expr(C, args[i]);
+		return ms->result;
+	}
+	TypeId params[64];
+	const char *pnames[64];
+	for (int i = 0; i < np && i < 64; i++) {
+		params[i] = ms->params[i + 1].type;
+		pnames[i] = ms->params[i + 1].name;
+	}
+	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64);
+	return ms->result;
+}
+
+static TypeId
+check_method(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId rt = check_expr(C, e->u.method.recv);
+	const char *mname = e->u.method.name.s;
+	if (rt == T_ERR) {
+		for (int i = 0; i < e->u.method.nargs; i++)
+			check_expr(C, e->u.method.args[i]);
+		return T_ERR;
+	}
+	const TypeInfo *ti = type_info(&S->types, rt);
+	if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS) {
+		SymId cls = (SymId)ti->decl;
+		SymId m = find_method(S, cls, mname);
+		if (m >= 0)
+			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs);
+		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
+		diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
+	} else if (ti->kind == TY_NOMINAL) {
+		Sym *s = sema_sym(S, (SymId)ti->decl);
+		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, s->name);
+		diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
+		    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
+	} else {
+		Diag *d = sema_error(S, DIAG_T203, e->u.method.recv->span, "method `%s` requires a class receiver, found `%s`", mname, sema_type_name(S, rt));
+		if (rt == T_STRING && (strcmp(mname, "len") == 0 || strcmp(mname, "length") == 0 || strcmp(mname, "size") == 0))
+			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
+		else if (rt == T_STRING)
+			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
+		else if (type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
+			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
+		else
+			diag_set_help(d, "only class values have methods; call a function with the value as its argument: `%s(x)`", mname);
+	}
+	for (int i = 0; i < e->u.method.nargs; i++)
+		check_expr(C, e->u.method.args[i]);
+	return T_ERR;
+}
+
+static TypeId
+check_field(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId bt = check_expr(C, e->u.field.base);
+	const char *f = e->u.field.name.s;
+	if (bt == T_ERR)
+		return T_ERR;
+	const TypeInfo *ti = type_info(&S->types, bt);
+	if (ti->kind == TY_NOMINAL) {
+		Sym *s = sema_sym(S, (SymId)ti->decl);
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+			int idx = sema_field_index(S, (SymId)ti->decl, f);
+			if (idx >= 0)
+				return sema_field_type(S, bt, idx);
+			Diag *d = sema_error(S, DIAG_T214, e->span, "record `%s` has no field `%s`", sema_type_name(S, bt), f);
+			diag_set_help(d, "`%s` declares %s%s%s", s->name, s->nfields ? "`" : "no fields", s->nfields ? s->fields[0].name : "",
+			    s->nfields ? (s->nfields > 1 ? "`, …" : "`") : "");
+			return T_ERR;
+		}
+	}
+	Diag *d = sema_error(S, DIAG_T214, e->span, "cannot project field `%s` from `%s`", f, sema_type_name(S, bt));
+	diag_set_help(d, "only records and classes have fields; inspect variants with `match`");
+	return T_ERR;
+}
+
+/* ==== constructions ======================================================================= */
+
+/* Checks `{ f: e, … }` against the fields of a record type or variant case. */
+static void
+check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
+{
+	Sema *S = C->S;
+	const TypeInfo *ti = type_info(&S->types, owner);
+	Sym *s = sema_sym(S, (SymId)ti->decl);
+	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
+	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
+	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
+	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
+	for (int i = 0; i < n; i++) {
+		int idx = -1;
+		for (int j = 0; j < nfields; j++)
+			if (strcmp(fields[j].name, inits[i].name.s) == 0)
+				idx = j;
+		if (idx < 0 || seen[idx]) {
+			Diag *d;
+			if (cname)
+				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate payload field `%s` in `%s::%s` construction", inits[i].name.s, s->name, cname);
+			else
+				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
+			diag_set_help(d, "name each declared field exactly once");
+			check_expr(C, inits[i].value);
+			continue;
+		}
+		seen[idx] = true;
+		TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, idx) : sema_field_type(S, owner, idx);
+		TypeId got = check_expr(C, inits[i].value);
+		if (!type_accepts(S, want, got)) {
+			Diag *d;
+			if (cname)
+				d = sema_error(S, DIAG_T215, inits[i].value->span, "payload `%s::%s.%s` expects %s, received %s", s->name, cname,
+				    fields[idx].name, sema_type_name(S, want), sema_type_name(S, got));
+			else
+				d = sema_error(S, DIAG_T215, inits[i].value->span, "field `%s.%s` expects %s, received %s", s->name, fields[idx].name,
+				    sema_type_name(S, want), sema_type_name(S, got));
+			diag_set_help(d, "give the field a %s value", sema_type_name(S, want));
+		}
+	}
+	for (int j = 0; all_required && j < nfields; j++) {
+		if (seen[j])
+			continue;
+		Diag *d;
+		if (cname)
+			d = sema_error(S, DIAG_T213, e->span, "variant construction `%s::%s` is missing payload field `%s`", s->name, cname, fields[j].name);
+		else
+			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`", s->name, fields[j].name);
+		diag_set_help(d, "add `%s: …` to the construction", fields[j].name);
+	}
+	free(seen);
+}
+
+static TypeId
+nominal_with_targs(FnCtx *C, SymId sym, Type *const *targs, int ntargs, Span span)
+{
+	Sema *S = C->S;
+	Sym *s = sema_sym(S, sym);
+	if (s->ntparams != ntargs) {
+		Diag *d = sema_error(S, DIAG_T221, span, "type `%s` expects %d type arguments, received %d", s->name, s->ntparams, ntargs);
+		if (ntargs == 0 && sym == S->sym_option)
+			diag_set_help(d, "spell the type argument at every use: `Option<i64>` in a signature and `Option<i64>::Some { value: … }` when constructing; patterns stay `Option::Some { value: v }`");
+		else if (ntargs == 0 && sym == S->sym_result)
+			diag_set_help(d, "spell both type arguments at every use: `Result<i64, bool>` in a signature and `Result<i64, bool>::Ok { value: … }` when constructing; patterns stay `Result::Ok { value: v }`");
+		else
+			diag_set_help(d, "spell the type arguments at every use, including constructors: `%s<…>`", s->name);
+		return T_ERR;
+	}
+	TypeId local[8];
+	TypeId *args = resolve_targs(C, targs, ntargs, local);
+	TypeId t = sema_nominal(S, sym, args, ntargs);
+	if (args != local)
+		free(args);
+	return t;
+}
+
+static TypeId
+check_record_lit(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const QName *q = &e->u.record.type;
+	const char *name = q->parts[q->nparts - 1].s;
+	SymId sym = q->nparts == 1 ? strmap_get(&S->type_names, name) : -1;
+	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
+		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
+		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
+		for (int i = 0; i < e->u.record.ninits; i++)
+			check_expr(C, e->u.record.inits[i].value);
+		return T_ERR;
+	}
+	S->expr_sym[e->id] = sym;
+	TypeId t = nominal_with_targs(C, sym, e->u.record.targs, e->u.record.ntargs, e->span);
+	if (t == T_ERR) {
+		for (int i = 0; i < e->u.record.ninits; i++)
+			check_expr(C, e->u.record.inits[i].value);
+		return T_ERR;
+	}
+	check_inits(C, e, e->u.record.inits, e->u.record.ninits, t, -1, "construction", true);
+	return t;
+}
+
+static TypeId
+check_variant_lit(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const char *tname = e->u.variant.type.s, *cname = e->u.variant.case_name.s;
+	SymId sym = strmap_get(&S->type_names, tname);
+	int ci = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_case_index(S, sym, cname) : -1;
+	if (ci < 0) {
+		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
+		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
+		for (int i = 0; i < e->u.variant.ninits; i++)
+			check_expr(C, e->u.variant.inits[i].value);
+		return T_ERR;
+	}
+	S->expr_sym[e->id] = sym;
+	TypeId t = nominal_with_targs(C, sym, e->u.variant.targs, e->u.variant.ntargs, e->span);
+	if (t == T_ERR) {
+		for (int i = 0; i < e->u.variant.ninits; i++)
+			check_expr(C, e->u.variant.inits[i].value);
+		return T_ERR;
+	}
+	check_inits(C, e, e->u.variant.inits, e->u.variant.ninits, t, ci, "construction", true);
+	return t;
+}
+
+static TypeId
+check_with(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId bt = check_expr(C, e->u.with.base);
+	if (bt == T_ERR) {
+		for (int i = 0; i < e->u.with.ninits; i++)
+			check_expr(C, e->u.with.inits[i].value);
+		return T_ERR;
+	}
+	const TypeInfo *ti = type_info(&S->types, bt);
+	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
+		Diag *d = sema_error(S, DIAG_T215, e->u.with.base->span, "record update requires a record base, received %s", sema_type_name(S, bt));
+		diag_set_help(d, "`with` copies a record or class value with some fields replaced");
+		for (int i = 0; i < e->u.with.ninits; i++)
+			check_expr(C, e->u.with.inits[i].value);
+		return T_ERR;
+	}
+	check_inits(C, e, e->u.with.inits, e->u.with.ninits, bt, -1, "update", false);
+	return bt;
+}
+
+/* ==== `?`, super, if, closures, arrays ========================================================= */
+
+static TypeId
+check_try(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId t = check_expr(C, e->u.try_.operand);
+	if (t == T_ERR)
+		return T_ERR;
+	if (C->in_contract) {
+		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` is only valid in an executable function body");
+		diag_set_help(d, "contracts are pure; test the value with `match` in a helper instead");
+		return T_ERR;
+	}
+	const TypeInfo *ti = type_info(&S->types, t);
+	bool is_result = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_result;
+	bool is_option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
+	if (!is_result && !is_option) {
+		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` applies to `Result` or `Option` values, received %s", sema_type_name(S, t));
+		diag_set_help(d, "only `Result<T, E>` and `Option<T>` carry a residual to propagate");
+		return T_ERR;
+	}
+	TypeId payload = ti->args[0];
+	TypeId err = is_result ? ti->args[1] : T_ERR;
+	const TypeInfo *ri = type_info(&S->types, C->sym->result);
+	SymId want = is_result ? S->sym_result : S->sym_option;
+	bool is_main = C->sym->kind == SK_FN && strcmp(C->sym->name, "main") == 0;
+	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
+		Diag *d = sema_error(S, DIAG_T218, e->span, "function `%s` must return the ordinary compiler-owned %s to propagate a%s %s with `?`",
+		    C->sym->name, is_result ? "Result" : "Option", is_result ? "" : "n", is_result ? "Result" : "Option");
+		diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+		return payload;
+	}
+	if (is_result && ri->args[1] != err && C->sym->result != T_ERR) {
+		Diag *d = sema_error(S, DIAG_T219, e->span, "`?` cannot propagate error type %s into Result error type %s", sema_type_name(S, err),
+		    sema_type_name(S, type_info(&S->types, C->sym->result)->args[1]));
+		diag_set_help(d, "match the value and convert the error explicitly");
+	}
+	return payload;
+}
+
+static TypeId
+check_super(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	Sym *f = C->sym;
+	const char *name = e->u.super_.name.s;
+	SymId target = -1;
+	if (f->kind == SK_METHOD && strcmp(f->name, name) == 0 && sema_sym(S, f->owner)->parent >= 0)
+		target = find_method(S, sema_sym(S, f->owner)->parent, name);
+	if (target < 0) {
+		Diag *d = sema_error(S, DIAG_T231, e->u.super_.name.span, "`super` is only allowed inside a class-method override");
+		diag_set_help(d, "call `super.%s(…)` from a method that overrides `%s` in a subclass", name, name);
+		for (int i = 0; i < e->u.super_.nargs; i++)
+			check_expr(C, e->u.super_.args[i]);
+		return T_ERR;
+	}
+	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs);
+}
+
+static TypeId
+check_if(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId ct = check_expr(C, e->u.if_.cond);
+	if (ct != T_BOOL && ct != T_ERR) {
+		Diag *d = sema_error(S, DIAG_T210, e->u.if_.cond->span, "`if` condition must be bool");
+		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
+	}
+	TypeId tt = e->u.if_.then_block ? check_block(C, e->u.if_.then_block) : T_ERR;
+	if (!e->u.if_.else_block)
+		return T_ERR;
+	TypeId et = check_block(C, e->u.if_.else_block);
+	if (!e->u.if_.then_block || !e->u.if_.then_block->tail || !e->u.if_.else_block->tail)
+		return T_ERR;
+	if (tt == T_ERR || et == T_ERR)
+		return tt == T_ERR ? et : tt;
+	if (tt == et)
+		return tt;
+	Diag *d = sema_error(S, DIAG_T211, e->span, "`if` branches return different types: %s and %s", sema_type_name(S, tt), sema_type_name(S, et));
+	diag_set_help(d, "make both branches produce one type; there are no implicit conversions");
+	return T_ERR;
+}
+
+static TypeId
+check_closure(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	int n = e->u.closure.nparams;
+	TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
+	scope_push(C);
+	for (int i = 0; i < n; i++) {
+		const ClosureParam *p = &e->u.closure.params[i];
+		args[i] = decls_resolve_type(S, p->type, C->sym->ntparams ? C->fn : -1);
+		local_declare(C, p->name.s, args[i], false, p->name.span);
+	}
+	args[n] = decls_resolve_type(S, e->u.closure.result, C->sym->ntparams ? C->fn : -1);
+	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
+	scope_pop(C);
+	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {
+		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
+		    sema_type_name(S, bt), sema_type_name(S, args[n]));
+		diag_set_help(d, "make the closure body end in a %s", sema_type_name(S, args[n]));
+	}
+	TypeId t = type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+	free(args);
+	return t;
+}
+
+static TypeId
+check_array(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	bool bad = false;
+	for (int i = 0; i < e->u.array.nelems; i++) {
+		TypeId t = check_expr(C, e->u.array.elems[i]);
+		if (t != T_U8 && t != T_ERR && !bad) {
+			bad = true;
+			Diag *d = sema_error(S, DIAG_T262, e->span, "array literals hold bytes; element %d is %s", i, sema_type_name(S, t));
+			diag_set_help(d, "array literals hold bytes: `[1u8, 2u8]`; a list of other values is a `Vec`: `vec_push<i64>(vec_with_capacity<i64>(3usize), 1)`");
+		}
+	}
+	if (bad)
+		return T_ERR;
+	return type_intern(&S->types, TY_ARRAY, 0, (uint64_t)e->u.array.nelems, NULL, 0);
+}
+
+/* ==== dispatch ============================================================================= */
+
+TypeId
+check_expr(FnCtx *C, const Expr *e)
+{
+	TypeId t = T_ERR;
+	switch (e->kind) {
+	case EXPR_INT: t = int_type(e->u.int_lit.suffix); break;
+	case EXPR_FLOAT: t = e->u.float_lit.suffix == SUF_F32 ? T_F32 : T_F64; break;
+	case EXPR_CHAR: t = T_CHAR; break;
+	case EXPR_STRING: t = T_STRING; break;
+	case EXPR_BOOL: t = T_BOOL; break;
+	case EXPR_NAME: t = check_name(C, e); break;
+	case EXPR_UNARY: t = check_unary(C, e); break;
+	case EXPR_BINARY: t = check_binary(C, e); break;
+	case EXPR_CALL: t = check_call(C, e); break;
+	case EXPR_METHOD: t = check_method(C, e); break;
+	case EXPR_FIELD: t = check_field(C, e); break;
+	case EXPR_TRY: t = check_try(C, e); break;
+	case EXPR_WITH: t = check_with(C, e); break;
+	case EXPR_RECORD: t = check_record_lit(C, e); break;
+	case EXPR_VARIANT: t = check_variant_lit(C, e); break;
+	case EXPR_SUPER: t = check_super(C, e); break;
+	case EXPR_BLOCK: t = check_block(C, e->u.block); break;
+	case EXPR_IF: t = check_if(C, e); break;
+	case EXPR_MATCH: t = check_match(C, e); break;
+	case EXPR_CLOSURE: t = check_closure(C, e); break;
+	case EXPR_ARRAY: t = check_array(C, e); break;
+	}
+	return expr_set(C, e, t);
+}

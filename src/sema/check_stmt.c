@@ -1,0 +1,199 @@
+/*
+ * check_stmt.c — blocks and statements: bindings (T209, T232, S109),
+ * assignment and field assignment (U codes), loops (T251, T253), statement
+ * `if`, and audited unsafe blocks (N codes).
+ */
+#include "sema_int.h"
+
+#include <string.h>
+
+TypeId
+check_block(FnCtx *C, const Block *b)
+{
+	scope_push(C);
+	for (int i = 0; i < b->nstmts; i++)
+		check_stmt(C, b->stmts[i]);
+	TypeId t = b->tail ? check_expr(C, b->tail) : T_ERR;
+	scope_pop(C);
+	return t;
+}
+
+static void
+check_let(FnCtx *C, const Stmt *s)
+{
+	Sema *S = C->S;
+	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
+	TypeId bt = vt;
+	if (s->u.let.type) {
+		TypeId declared = decls_resolve_type(S, s->u.let.type, C->sym->ntparams ? C->fn : -1);
+		if (declared != T_ERR && vt != T_ERR && !type_accepts(S, declared, vt)) {
+			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",
+			    sema_type_name(S, declared), sema_type_name(S, vt));
+			const Expr *v = s->u.let.value;
+			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
+			if (suffix && v->kind == EXPR_INT && v->u.int_lit.suffix == SUF_NONE)
+				diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s`", (int)(v->span.end - v->span.start),
+				    S->src + v->span.start, suffix);
+			else
+				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
+		}
+		bt = declared;
+	}
+	if (C->in_contract) {
+		/* contracts hold no statements; nothing else to do */
+	}
+	local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
+}
+
+static void
+check_assign(FnCtx *C, const Stmt *s)
+{
+	Sema *S = C->S;
+	TypeId vt = check_expr(C, s->u.assign.value);
+	const char *name = s->u.assign.target.s;
+	if (C->in_contract) {
+		Diag *d = sema_error(S, DIAG_U106, s->u.assign.value->span, "assignment statements are not allowed in contract expressions");
+		diag_set_help(d, "contracts are pure; move the assignment out");
+		return;
+	}
+	const Local *l = local_find(C, name);
+	if (!l) {
+		Diag *d = sema_error(S, DIAG_T202, s->u.assign.target.span, "unknown value `%s` in `%s`", name, C->sym->name);
+		diag_set_help(d, "declare it first: `let mut %s = …;`", name);
+		return;
+	}
+	if (!s->u.assign.has_field) {
+		if (!l->mut) {
+			Diag *d = sema_error(S, DIAG_U101, s->u.assign.target.span, "cannot assign to immutable binding `%s`; declare it with `let mut`", name);
+			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+			return;
+		}
+		if (vt != T_ERR && l->type != T_ERR && vt != l->type) {
+			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
+			    sema_type_name(S, vt), sema_type_name(S, l->type));
+			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
+		}
+		return;
+	}
+	const char *f = s->u.assign.field.s;
+	if (!l->mut) {
+		Diag *d = sema_error(S, DIAG_U107, s->u.assign.target.span, "cannot assign to field of immutable binding `%s`; declare it with `let mut`", name);
+		diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+		return;
+	}
+	if (l->type == T_ERR)
+		return;
+	const TypeInfo *ti = type_info(&S->types, l->type);
+	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
+		Diag *d = sema_error(S, DIAG_U112, s->u.assign.field.span, "cannot mutate a field of non-record value `%s`", sema_type_name(S, l->type));
+		diag_set_help(d, "only record and class bindings have fields");
+		return;
+	}
+	int idx = sema_field_index(S, (SymId)ti->decl, f);
+	if (idx < 0) {
+		Diag *d = sema_error(S, DIAG_U108, s->u.assign.field.span, "record `%s` has no field `%s`", sema_type_name(S, l->type), f);
+		diag_set_help(d, "assign one of the declared fields");
+		return;
+	}
+	TypeId ft = sema_field_type(S, l->type, idx);
+	if (!type_is_scalar(&S->types, ft)) {
+		Diag *d = sema_error(S, DIAG_U109, s->u.assign.field.span, "field mutation v1 supports only direct scalar Copy record fields");
+		diag_set_help(d, "replace the whole value instead: `%s = %s with { %s: … };`", name, name, f);
+		return;
+	}
+	if (vt != T_ERR && vt != ft) {
+		Diag *d = sema_error(S, DIAG_U110, s->u.assign.value->span, "assigned value type `%s` does not exactly match field type `%s`",
+		    sema_type_name(S, vt), sema_type_name(S, ft));
+		diag_set_help(d, "assign a `%s` value", sema_type_name(S, ft));
+	}
+}
+
+static void
+check_while(FnCtx *C, const Stmt *s)
+{
+	Sema *S = C->S;
+	if (C->in_contract) {
+		sema_error(S, DIAG_T253, s->span, "`while` is not allowed in contract expressions");
+		return;
+	}
+	TypeId ct = check_expr(C, s->u.while_.cond);
+	if (ct != T_BOOL && ct != T_ERR) {
+		Diag *d = sema_error(S, DIAG_T251, s->u.while_.cond->span, "`while` condition must be bool");
+		diag_set_help(d, "compare explicitly, e.g. `i < n`");
+	}
+	C->loop_depth++;
+	if (s->u.while_.body)
+		check_block(C, s->u.while_.body);
+	C->loop_depth--;
+}
+
+static void
+check_for(FnCtx *C, const Stmt *s)
+{
+	Sema *S = C->S;
+	TypeId it = check_expr(C, s->u.for_.iter);
+	TypeId item = T_ERR;
+	const TypeInfo *ti = type_info(&S->types, it);
+	if (it != T_ERR) {
+		if (s->u.for_.own && ti->kind == TY_ITER) {
+			item = ti->args[0];
+		} else if (!s->u.for_.own && ti->kind == TY_VEC) {
+			item = ti->args[0];
+		} else {
+			Diag *d = sema_error(S, DIAG_T205, s->u.for_.iter->span, "`for%s` iterates %s, received %s", s->u.for_.own ? " own" : "",
+			    s->u.for_.own ? "an `Iter<T>`" : "a `Vec<T>` binding", sema_type_name(S, it));
+			diag_set_help(d, s->u.for_.own ? "produce an iterator with `vec_into_iter<T>(values)`" : "iterate a `Vec<T>` binding: `for item in values { … }`");
+		}
+	}
+	scope_push(C);
+	local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span);
+	C->loop_depth++;
+	if (s->u.for_.body)
+		check_block(C, s->u.for_.body);
+	C->loop_depth--;
+	scope_pop(C);
+}
+
+static void
+check_unsafe(FnCtx *C, const Stmt *s)
+{
+	Sema *S = C->S;
+	if (C->in_contract) {
+		sema_error(S, DIAG_N105, s->span, "unsafe boundary statements are not allowed in contract expressions");
+		return;
+	}
+	bool permitted = false;
+	for (int i = 0; i < S->npermits; i++)
+		permitted |= strcmp(S->permits[i], "unsafe") == 0;
+	if (!permitted) {
+		Diag *d = sema_error(S, DIAG_N101, s->span, "unsafe block requires the module capability declaration `permit { unsafe }`");
+		diag_set_help(d, "add `permit { unsafe }` at module level, below the `module` line");
+	}
+	bool blank = true;
+	for (uint32_t i = 0; i < s->u.unsafe.audit.len; i++)
+		blank &= s->u.unsafe.audit.s[i] == ' ' || s->u.unsafe.audit.s[i] == '\t';
+	if (blank) {
+		Diag *d = sema_error(S, DIAG_N103, s->u.unsafe.audit.span, "the `@audit` summary is empty");
+		diag_set_help(d, "say why the block is safe: `@audit(\"bounded copy of a checked length\")`");
+	}
+	if (!s->u.unsafe.body)
+		return;
+	TypeId t = check_block(C, s->u.unsafe.body);
+	if (t != T_ERR && !type_is_scalar(&S->types, t)) {
+		Diag *d = sema_error(S, DIAG_N104, s->u.unsafe.body->span, "unsafe boundary bodies must produce a scalar Copy value");
+		diag_set_help(d, "end the block with a scalar such as `0`");
+	}
+}
+
+void
+check_stmt(FnCtx *C, const Stmt *s)
+{
+	switch (s->kind) {
+	case STMT_LET: check_let(C, s); break;
+	case STMT_ASSIGN: check_assign(C, s); break;
+	case STMT_WHILE: check_while(C, s); break;
+	case STMT_FOR: check_for(C, s); break;
+	case STMT_IF: check_expr(C, s->u.if_); break;
+	case STMT_UNSAFE: check_unsafe(C, s); break;
+	}
+}

@@ -1,0 +1,887 @@
+/*
+ * decls.c — the symbol table: the prelude, every declaration with its
+ * stable identity (S codes), and resolution of declared types (T001,
+ * T220, T221), class inheritance (T227–T230) and by-value recursion (T217).
+ *
+ * Pass order follows the reference (§0.2): type identities, then function
+ * declarations, then class members; all before any body is checked.
+ */
+#include "sema_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+Sym *
+sema_sym(Sema *S, SymId id)
+{
+	ASSERT(id >= 0 && id < S->syms.len, "bad SymId");
+	return &S->syms.items[id];
+}
+
+static SymId
+new_sym(Sema *S, SymKind kind, const char *name)
+{
+	Sym s;
+	memset(&s, 0, sizeof s);
+	s.kind = kind;
+	s.name = name;
+	s.owner = -1;
+	s.parent = -1;
+	VEC_PUSH(S->syms, s);
+	return (SymId)(S->syms.len - 1);
+}
+
+/* ==== the prelude: Option, Result, IterStep (TOOLCHAIN.md §3.2) ============= */
+
+static FieldSym
+prelude_field(Sema *S, const char *name, const char *id, TypeId type)
+{
+	FieldSym f;
+	memset(&f, 0, sizeof f);
+	f.name = name;
+	f.id = id;
+	f.explicit_id = true;
+	f.type = type;
+	(void)S;
+	return f;
+}
+
+static SymId
+prelude_variant(Sema *S, const char *name, const char *id, int ntparams)
+{
+	SymId v = new_sym(S, SK_VARIANT, name);
+	Sym *s = sema_sym(S, v);
+	s->id = id;
+	s->explicit_id = true;
+	s->prelude = true;
+	s->ntparams = ntparams;
+	s->tparams = ARENA_ARRAY(&S->arena, const char *, ntparams);
+	s->tparams[0] = "T";
+	if (ntparams > 1)
+		s->tparams[1] = "E";
+	s->resolved = true;
+	strmap_put(&S->type_names, name, v);
+	strmap_put(&S->ids, id, v);
+	return v;
+}
+
+static CaseSym
+prelude_case(const char *name, const char *id, FieldSym *fields, int n)
+{
+	CaseSym c;
+	memset(&c, 0, sizeof c);
+	c.name = name;
+	c.id = id;
+	c.explicit_id = true;
+	c.has_payload = n > 0;
+	c.fields = fields;
+	c.nfields = n;
+	return c;
+}
+
+static void
+prelude(Sema *S)
+{
+	S->sym_option = prelude_variant(S, "Option", "core.option", 1);
+	S->sym_result = prelude_variant(S, "Result", "core.result", 2);
+	S->sym_iterstep = prelude_variant(S, "IterStep", "core.iter.step", 1);
+	TypeId T0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_option, 0, NULL, 0);
+	TypeId R0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 0, NULL, 0);
+	TypeId R1 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 1, NULL, 0);
+	TypeId I0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_iterstep, 0, NULL, 0);
+
+	CaseSym *oc = ARENA_ARRAY(&S->arena, CaseSym, 2);
+	FieldSym *some = ARENA_NEW(&S->arena, FieldSym);
+	*some = prelude_field(S, "value", "core.option.some.value", T0);
+	oc[0] = prelude_case("None", "core.option.none", NULL, 0);
+	oc[1] = prelude_case("Some", "core.option.some", some, 1);
+	sema_sym(S, S->sym_option)->cases = oc;
+	sema_sym(S, S->sym_option)->ncases = 2;
+
+	CaseSym *rc = ARENA_ARRAY(&S->arena, CaseSym, 2);
+	FieldSym *ok = ARENA_NEW(&S->arena, FieldSym), *err = ARENA_NEW(&S->arena, FieldSym);
+	*ok = prelude_field(S, "value", "core.result.ok.value", R0);
+	*err = prelude_field(S, "error", "core.result.err.error", R1);
+	rc[0] = prelude_case("Ok", "core.result.ok", ok, 1);
+	rc[1] = prelude_case("Err", "core.result.err", err, 1);
+	sema_sym(S, S->sym_result)->cases = rc;
+	sema_sym(S, S->sym_result)->ncases = 2;
+
+	CaseSym *ic = ARENA_ARRAY(&S->arena, CaseSym, 2);
+	FieldSym *yf = ARENA_ARRAY(&S->arena, FieldSym, 2);
+	TypeId iter = type_intern(&S->types, TY_ITER, 0, 0, &I0, 1);
+	yf[0] = prelude_field(S, "item", "core.iter.step.yield.item", I0);
+	yf[1] = prelude_field(S, "rest", "core.iter.step.yield.rest", iter);
+	ic[0] = prelude_case("Done", "core.iter.step.done", NULL, 0);
+	ic[1] = prelude_case("Yield", "core.iter.step.yield", yf, 2);
+	sema_sym(S, S->sym_iterstep)->cases = ic;
+	sema_sym(S, S->sym_iterstep)->ncases = 2;
+}
+
+/* ==== stable identities ===================================================== */
+
+static const char *
+auto_id(Sema *S, const char *kind, const char *owner, const char *name)
+{
+	if (kind)
+		return arena_printf(&S->arena, "auto:%s:%s.%s", kind, owner, name);
+	return arena_printf(&S->arena, "auto:%s.%s", owner, name);
+}
+
+static const char *
+id_text(Sema *S, const IdAttr *a)
+{
+	return arena_strndup(&S->arena, a->value.s, a->value.len);
+}
+
+/* Registers a stable id; S102 when empty or already used. */
+static void
+claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const char *what)
+{
+	if (explicit_id && id[0] == '\0') {
+		Diag *d = sema_error(S, DIAG_S102, span, "%s has an empty stable id", what);
+		diag_set_help(d, "give the declaration a dotted stable identity with @id(\"your.namespace.symbol\")");
+		return;
+	}
+	if (!strmap_put(&S->ids, id, sym)) {
+		Diag *d = sema_error(S, DIAG_S102, span, "duplicate stable id `%s`", id);
+		diag_set_help(d, "every declaration needs its own stable id; rename one of them");
+	}
+}
+
+static const char *
+kind_word(SymKind k)
+{
+	switch (k) {
+	case SK_RECORD: case SK_CLASS: return "record";
+	case SK_VARIANT: return "variant";
+	case SK_RESOURCE: return "resource";
+	case SK_INTERFACE: return "interface";
+	default: return "function";
+	}
+}
+
+/* ==== collection ============================================================== */
+
+static const char *
+name_str(Sema *S, Name n)
+{
+	(void)S;
+	return n.s;
+}
+
+static void
+collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldSym **out, int *nout,
+    const char *auto_kind, const char *owner_name)
+{
+	FieldSym *f = ARENA_ARRAY(&S->arena, FieldSym, n ? n : 1);
+	for (int i = 0; i < n; i++) {
+		f[i].name = name_str(S, fs[i].name);
+		f[i].span = fs[i].name.span;
+		f[i].explicit_id = fs[i].id.present;
+		f[i].id = fs[i].id.present ? id_text(S, &fs[i].id) : auto_id(S, auto_kind, owner_id, f[i].name);
+		f[i].declared_in = -1;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(f[j].name, f[i].name) == 0) {
+				Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, "duplicate field `%s` in `%s`", f[i].name, owner_name);
+				diag_set_help(d, "each field name appears once; rename or remove one");
+				break;
+			}
+		}
+		if (f[i].explicit_id)
+			claim_id(S, -1, f[i].id, true, fs[i].id.span, "field");
+	}
+	*out = f;
+	*nout = n;
+}
+
+static void
+collect_type(Sema *S, const Decl *d)
+{
+	SymKind kind;
+	Name name;
+	switch (d->kind) {
+	case DECL_RECORD: kind = SK_RECORD; name = d->u.record.name; break;
+	case DECL_VARIANT: kind = SK_VARIANT; name = d->u.variant.name; break;
+	case DECL_CLASS: kind = SK_CLASS; name = d->u.class_.name; break;
+	case DECL_RESOURCE: kind = SK_RESOURCE; name = d->u.resource.name; break;
+	case DECL_INTERFACE: kind = SK_INTERFACE; name = d->u.interface.name; break;
+	default: return;
+	}
+	SymId id = new_sym(S, kind, name.s);
+	Sym *s = sema_sym(S, id);
+	s->decl = d;
+	s->name_span = name.span;
+	s->span = d->span;
+	s->explicit_id = d->id.present;
+	s->id = d->id.present ? id_text(S, &d->id)
+	    : auto_id(S, kind == SK_CLASS ? "class" : kind_word(kind), S->module_name, s->name);
+	if (strcmp(s->name, "Option") == 0 || strcmp(s->name, "Result") == 0 || strcmp(s->name, "IterStep") == 0 ||
+	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Box") == 0 || strcmp(s->name, "Iter") == 0 ||
+	    strcmp(s->name, "Map") == 0 || strcmp(s->name, "Set") == 0 || strcmp(s->name, "Slice") == 0) {
+		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `%s` is reserved by compiler prelude `semaprax.prelude.v1`", s->name);
+		diag_set_help(dg, "choose another name; `%s` is compiler-owned", s->name);
+		return;
+	}
+	if (!strmap_put(&S->type_names, s->name, id)) {
+		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate type declaration `%s`", s->name);
+		diag_set_help(dg, "each type name is declared once per module; rename one of them");
+		return;
+	}
+	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+	if (!s->explicit_id) {
+		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
+		    kind_word(kind), s->name);
+		diag_set_help(dg, "add @id(\"your.namespace.%s\") before the declaration", kind_word(kind));
+	}
+}
+
+static void
+collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *ida, Span span)
+{
+	SymId id = new_sym(S, owner >= 0 ? SK_METHOD : SK_FN, fn->name.s);
+	Sym *s = sema_sym(S, id);
+	s->fn = fn;
+	s->decl = d;
+	s->owner = owner;
+	s->name_span = fn->name.span;
+	s->span = span;
+	s->explicit_id = ida->present;
+	if (owner >= 0) {
+		Sym *cls = sema_sym(S, owner);
+		s->id = ida->present ? id_text(S, ida) : arena_printf(&S->arena, "auto:method:%s.%s", cls->id, s->name);
+	} else {
+		s->id = ida->present ? id_text(S, ida) : auto_id(S, NULL, S->module_name, s->name);
+	}
+	if (owner < 0) {
+		if (builtin_reserved(s->name)) {
+			Diag *dg = sema_error(S, DIAG_S113, fn->name.span, "function name `%s` is reserved by the compiler-owned operations", s->name);
+			diag_set_help(dg, "rename the function; `%s` is compiler-owned and needs no declaration", s->name);
+			return;
+		}
+		if (!strmap_put(&S->fn_names, s->name, id)) {
+			Diag *dg = sema_error(S, DIAG_S101, fn->name.span, "duplicate function `%s`", s->name);
+			diag_set_help(dg, "each function name is declared once per module; rename one of them");
+			return;
+		}
+	}
+	claim_id(S, id, s->id, s->explicit_id, span, "function");
+	if (!s->explicit_id) {
+		Diag *dg;
+		if (owner >= 0) {
+			dg = diag_report(S->diags, DIAG_S103, &fn->name.span, "method `%s.%s` has an automatic identity that changes when renamed",
+			    sema_sym(S, owner)->name, s->name);
+			diag_set_help(dg, "add @id(\"your.namespace.class.method\") before the method");
+		} else {
+			dg = diag_report(S->diags, DIAG_S103, &fn->name.span, "function `%s` has an automatic identity that changes when renamed", s->name);
+			diag_set_help(dg, "add @id(\"your.namespace.symbol\") before the declaration");
+		}
+	}
+	s->ntparams = fn->ntparams;
+	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
+	for (int i = 0; i < fn->ntparams; i++)
+		s->tparams[i] = fn->tparams[i].s;
+}
+
+void
+decls_collect(Sema *S)
+{
+	prelude(S);
+	const Module *m = S->m;
+	/* 1. type identities, in source order */
+	for (int i = 0; i < m->ndecls; i++)
+		collect_type(S, &m->decls[i]);
+	/* 2. function declarations */
+	for (int i = 0; i < m->ndecls; i++)
+		if (m->decls[i].kind == DECL_FN)
+			collect_fn(S, &m->decls[i].u.fn, &m->decls[i], -1, &m->decls[i].id, m->decls[i].span);
+	/* 3. class methods */
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (d->kind != DECL_CLASS)
+			continue;
+		SymId cls = strmap_get(&S->type_names, d->u.class_.name.s);
+		if (cls < 0 || sema_sym(S, cls)->decl != d)
+			continue;
+		VEC(SymId) methods = {0};
+		for (int j = 0; j < d->u.class_.nmembers; j++) {
+			const ClassMember *cm = &d->u.class_.members[j];
+			if (!cm->is_method)
+				continue;
+			for (int k = 0; k < methods.len; k++) {
+				if (strcmp(sema_sym(S, methods.items[k])->name, cm->method.name.s) == 0) {
+					Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
+					    d->u.class_.name.s, cm->method.name.s);
+					diag_set_help(dg, "rename or remove one of the methods");
+				}
+			}
+			collect_fn(S, &cm->method, d, cls, &cm->id, cm->span);
+			VEC_PUSH(methods, (SymId)(S->syms.len - 1));
+		}
+		Sym *c = sema_sym(S, cls);
+		c->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
+		c->nmethods = methods.len;
+		VEC_FREE(methods);
+	}
+}
+
+/* ==== types of declarations ====================================================== */
+
+void *
+sema_copy_vec(Arena *a, const void *items, size_t size, int n)
+{
+	if (n == 0)
+		return NULL;
+	void *p = arena_alloc(a, size * (size_t)n);
+	memcpy(p, items, size * (size_t)n);
+	return p;
+}
+
+TypeId
+sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs)
+{
+	return type_intern(&S->types, TY_NOMINAL, (uint32_t)sym, 0, args, nargs);
+}
+
+TypeId
+sema_option(Sema *S, TypeId t)
+{
+	return sema_nominal(S, S->sym_option, &t, 1);
+}
+
+TypeId
+sema_result(Sema *S, TypeId t, TypeId e)
+{
+	TypeId a[2] = { t, e };
+	return sema_nominal(S, S->sym_result, a, 2);
+}
+
+static const char *
+unknown_type_help(const char *n)
+{
+	static const char *const text[] = { "String", "str", "Str", "text", "Text", NULL };
+	static const char *const ints[] = { "int", "Int", "i8", "i16", "u16", "u32", "u64", "i128", "u128", "isize",
+		"long", "short", "byte", "integer", "Integer", "number", "Number", NULL };
+	static const char *const floats[] = { "float", "Float", "double", "Double", "f16", "decimal", NULL };
+	static const char *const bools[] = { "boolean", "Boolean", "Bool", NULL };
+	static const char *const lists[] = { "vec", "Array", "array", "List", "list", "slice", NULL };
+	static const char *const units[] = { "unit", "void", "Unit", "Void", "never", NULL };
+	static const char *const chars[] = { "char8", "Char", "character", "rune", NULL };
+	static const struct { const char *const *names; const char *help; } groups[] = {
+		{ text, "owned text is `string`; a borrowed view is `borrow str` in a parameter position" },
+		{ ints, "the integer types are `i64` (the literal default), `i32`, `u8`, and `usize`; there is no other width" },
+		{ floats, "the floating-point types are `f64` and `f32`" },
+		{ bools, "the boolean type is spelled `bool`" },
+		{ lists, "a list is `Vec<T>` with an explicit element type: `vec_with_capacity<i64>(4usize)`, `vec_push<i64>(v, x)`; bytes are `[u8; N]`, `Bytes`, and `Slice<u8>`" },
+		{ units, "there is no unit type; functions return `i64` or `bool`" },
+		{ chars, "a Unicode scalar is `char`" },
+	};
+	for (size_t g = 0; g < countof(groups); g++)
+		for (const char *const *p = groups[g].names; *p; p++)
+			if (strcmp(*p, n) == 0)
+				return groups[g].help;
+	return NULL;
+}
+
+typedef struct BuiltinType {
+	const char *name;
+	TyKind kind;
+	int nargs;   /* 0 = simple */
+} BuiltinType;
+
+static const BuiltinType builtin_types[] = {
+	{ "i64", TY_I64, 0 }, { "i32", TY_I32, 0 }, { "u8", TY_U8, 0 }, { "usize", TY_USIZE, 0 },
+	{ "f32", TY_F32, 0 }, { "f64", TY_F64, 0 }, { "bool", TY_BOOL, 0 }, { "char", TY_CHAR, 0 },
+	{ "string", TY_STRING, 0 }, { "str", TY_STR, 0 }, { "Bytes", TY_BYTES, 0 },
+	{ "Slice", TY_SLICE, 1 }, { "Box", TY_BOX, 1 }, { "Vec", TY_VEC, 1 }, { "Iter", TY_ITER, 1 },
+	{ "Map", TY_MAP, 2 }, { "Set", TY_SET, 1 },
+};
+
+static TypeId
+arity_error(Sema *S, Span span, const char *name, int want, int got)
+{
+	Diag *d = sema_error(S, DIAG_T221, span, "type `%s` expects %d type arguments, received %d", name, want, got);
+	if (got == 0 && strcmp(name, "Option") == 0)
+		diag_set_help(d, "spell the type argument at every use: `Option<i64>` in a signature and `Option<i64>::Some { value: … }` when constructing; patterns stay `Option::Some { value: v }`");
+	else if (got == 0 && strcmp(name, "Result") == 0)
+		diag_set_help(d, "spell both type arguments at every use: `Result<i64, bool>` in a signature and `Result<i64, bool>::Ok { value: … }` when constructing; patterns stay `Result::Ok { value: v }`");
+	else
+		diag_set_help(d, "spell the type arguments at every use, including constructors: `%s<…>`", name);
+	return T_ERR;
+}
+
+static TypeId
+resolve_named(Sema *S, const Type *t, SymId scope)
+{
+	const QName *q = &t->u.name.name;
+	const char *name = q->parts[q->nparts - 1].s;
+	int nargs = t->u.name.nargs;
+	TypeId local[8];
+	TypeId *args = nargs <= 8 ? local : xmalloc(sizeof(TypeId) * (size_t)nargs);
+	for (int i = 0; i < nargs; i++)
+		args[i] = decls_resolve_type(S, t->u.name.args[i], scope);
+	TypeId out = T_ERR;
+	if (q->nparts > 1) {
+		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
+		diag_set_help(d, "a qualified type name needs a project import: `use type @id(\"…\") from %.*s as %s;`",
+		    (int)(q->parts[q->nparts - 2].span.end - q->parts[0].span.start), S->src + q->parts[0].span.start, name);
+		goto done;
+	}
+	if (scope >= 0) {
+		Sym *owner = sema_sym(S, scope);
+		for (int i = 0; i < owner->ntparams; i++) {
+			if (strcmp(owner->tparams[i], name) == 0) {
+				if (nargs) {
+					sema_error(S, DIAG_T220, t->span, "type parameter `%s` cannot take type arguments", name);
+					goto done;
+				}
+				out = type_intern(&S->types, TY_PARAM, (uint32_t)scope, (uint64_t)i, NULL, 0);
+				goto done;
+			}
+		}
+	}
+	for (size_t i = 0; i < countof(builtin_types); i++) {
+		const BuiltinType *b = &builtin_types[i];
+		if (strcmp(b->name, name) != 0)
+			continue;
+		if (b->nargs != nargs) {
+			out = b->nargs == 0 ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
+			    : arity_error(S, t->span, name, b->nargs, nargs);
+			goto done;
+		}
+		if (b->kind == TY_SLICE) {
+			if (args[0] != T_U8 && args[0] != T_ERR) {
+				sema_error(S, DIAG_T001, t->span, "unknown type `Slice<%s>`; byte views are `Slice<u8>`", sema_type_name(S, args[0]));
+				goto done;
+			}
+			out = T_SLICE;
+		} else {
+			out = nargs ? type_intern(&S->types, b->kind, 0, 0, args, nargs) : (TypeId)b->kind;
+		}
+		goto done;
+	}
+	SymId sym = strmap_get(&S->type_names, name);
+	if (sym < 0) {
+		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
+		const char *help = unknown_type_help(name);
+		if (help)
+			diag_set_help(d, "%s", help);
+		else
+			diag_set_help(d, "declare `record %s { … }`, `variant %s { … }` or `class %s { … }` in this module", name, name, name);
+		goto done;
+	}
+	Sym *s = sema_sym(S, sym);
+	if (s->kind == SK_INTERFACE) {
+		sema_error(S, DIAG_T001, t->span, "unknown type `%s`; interfaces are not types", name);
+		goto done;
+	}
+	if (s->ntparams != nargs) {
+		out = arity_error(S, t->span, name, s->ntparams, nargs);
+		goto done;
+	}
+	out = sema_nominal(S, sym, args, nargs);
+done:
+	if (args != local)
+		free(args);
+	return out;
+}
+
+TypeId
+decls_resolve_type(Sema *S, const Type *t, SymId scope)
+{
+	if (!t)
+		return T_ERR;
+	switch (t->kind) {
+	case TYPE_ARRAY: {
+		TypeId elem = decls_resolve_type(S, t->u.array.elem, scope);
+		if (elem != T_U8 && elem != T_ERR) {
+			Diag *d = sema_error(S, DIAG_T262, t->span, "fixed arrays hold bytes: `[u8; N]`, not `[%s; N]`", sema_type_name(S, elem));
+			diag_set_help(d, "a list of other values is a `Vec`: `Vec<%s>`", sema_type_name(S, elem));
+			return T_ERR;
+		}
+		return type_intern(&S->types, TY_ARRAY, 0, t->u.array.len, NULL, 0);
+	}
+	case TYPE_FN: {
+		int n = t->u.fn.nparams;
+		TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
+		for (int i = 0; i < n; i++)
+			args[i] = decls_resolve_type(S, t->u.fn.params[i], scope);
+		args[n] = decls_resolve_type(S, t->u.fn.result, scope);
+		TypeId out = type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+		free(args);
+		return out;
+	}
+	case TYPE_NAME:
+		return resolve_named(S, t, scope);
+	}
+	return T_ERR;
+}
+
+/* ==== resolving declarations ===================================================== */
+
+static void
+set_tparams(Sema *S, Sym *s, const Name *names, int n)
+{
+	s->ntparams = n;
+	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
+	for (int i = 0; i < n; i++)
+		s->tparams[i] = names[i].s;
+}
+
+static void
+resolve_fields(Sema *S, SymId owner, FieldSym *fs, const FieldDecl *decls, int n)
+{
+	for (int i = 0; i < n; i++) {
+		fs[i].type = decls_resolve_type(S, decls[i].type, owner);
+		fs[i].declared_in = owner;
+	}
+}
+
+static void
+resolve_record(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const Decl *d = s->decl;
+	set_tparams(S, s, d->u.record.tparams, d->u.record.ntparams);
+	collect_fields(S, s->id, d->u.record.fields, d->u.record.nfields, &s->fields, &s->nfields, "field", s->name);
+	resolve_fields(S, id, s->fields, d->u.record.fields, d->u.record.nfields);
+}
+
+static void
+resolve_variant(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const Decl *d = s->decl;
+	set_tparams(S, s, d->u.variant.tparams, d->u.variant.ntparams);
+	int n = d->u.variant.ncases;
+	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
+	s->ncases = n;
+	for (int i = 0; i < n; i++) {
+		const CaseDecl *cd = &d->u.variant.cases[i];
+		CaseSym *c = &s->cases[i];
+		c->name = cd->name.s;
+		c->span = cd->name.span;
+		c->explicit_id = cd->id.present;
+		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
+		c->has_payload = cd->nfields > 0;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(s->cases[j].name, c->name) == 0) {
+				Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in `%s`", c->name, s->name);
+				diag_set_help(dg, "each case name appears once; rename or remove one");
+				break;
+			}
+		}
+		if (c->explicit_id)
+			claim_id(S, -1, c->id, true, cd->id.span, "case");
+		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, "case-field", c->name);
+		resolve_fields(S, id, c->fields, cd->fields, cd->nfields);
+	}
+}
+
+/* Class: own fields now; effective fields (ancestors first) after parents resolve. */
+static void
+resolve_class_own(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const Decl *d = s->decl;
+	VEC(FieldDecl) fds = {0};
+	for (int i = 0; i < d->u.class_.nmembers; i++)
+		if (!d->u.class_.members[i].is_method)
+			VEC_PUSH(fds, d->u.class_.members[i].field);
+	collect_fields(S, s->id, fds.items, fds.len, &s->fields, &s->nfields, "field", s->name);
+	resolve_fields(S, id, s->fields, fds.items, fds.len);
+	VEC_FREE(fds);
+	if (!d->u.class_.has_parent)
+		return;
+	const Name *pn = &d->u.class_.parent;
+	SymId parent = strmap_get(&S->type_names, pn->s);
+	if (parent < 0 || sema_sym(S, parent)->kind != SK_CLASS) {
+		Diag *dg = sema_error(S, DIAG_T227, pn->span, "parent `%s` of class `%s` is not a declared class", pn->s, s->name);
+		diag_set_help(dg, "inherit from a class declared in this module: `class %s : Base { … }`", s->name);
+		return;
+	}
+	s->parent = parent;
+}
+
+/* Effective fields of a class: ancestors' first (root first), then its own. */
+static bool
+flatten_class(Sema *S, SymId id, int depth)
+{
+	Sym *s = sema_sym(S, id);
+	if (s->resolved)
+		return true;
+	if (depth > S->syms.len) {
+		return false;
+	}
+	if (s->parent >= 0) {
+		if (!flatten_class(S, s->parent, depth + 1))
+			return false;
+		Sym *p = sema_sym(S, s->parent);
+		s = sema_sym(S, id);
+		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nfields + s->nfields + 1);
+		memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
+		int n = p->nfields;
+		for (int i = 0; i < s->nfields; i++) {
+			bool dup = false;
+			for (int j = 0; j < p->nfields; j++)
+				dup |= strcmp(p->fields[j].name, s->fields[i].name) == 0;
+			if (dup) {
+				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
+				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
+				continue;
+			}
+			all[n++] = s->fields[i];
+		}
+		s->fields = all;
+		s->nfields = n;
+	}
+	s->resolved = true;
+	return true;
+}
+
+static void
+resolve_signature(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const FnDecl *fn = s->fn;
+	SymId scope = s->ntparams ? id : -1;
+	s->nparams = fn->nparams;
+	s->params = ARENA_ARRAY(&S->arena, ParamSym, fn->nparams ? fn->nparams : 1);
+	for (int i = 0; i < fn->nparams; i++) {
+		const Param *p = &fn->params[i];
+		s->params[i].name = p->name.s;
+		s->params[i].span = p->name.span;
+		s->params[i].mode = p->mode;
+		s->params[i].type = decls_resolve_type(S, p->type, scope);
+	}
+	s->result = decls_resolve_type(S, fn->result, scope);
+	s->neffects = fn->uses.nnames;
+	s->effects = ARENA_ARRAY(&S->arena, const char *, fn->uses.nnames ? fn->uses.nnames : 1);
+	for (int i = 0; i < fn->uses.nnames; i++) {
+		const QName *q = &fn->uses.names[i];
+		s->effects[i] = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+	}
+	s->resolved = true;
+}
+
+/* T230: an override must match the overridden signature apart from `self`. */
+static void
+check_overrides(Sema *S, SymId cls)
+{
+	Sym *c = sema_sym(S, cls);
+	for (int i = 0; i < c->nmethods; i++) {
+		Sym *m = sema_sym(S, c->methods[i]);
+		for (SymId a = c->parent; a >= 0; a = sema_sym(S, a)->parent) {
+			Sym *anc = sema_sym(S, a);
+			for (int j = 0; j < anc->nmethods; j++) {
+				Sym *o = sema_sym(S, anc->methods[j]);
+				if (strcmp(o->name, m->name) != 0)
+					continue;
+				bool same = o->nparams == m->nparams && o->result == m->result;
+				for (int k = 1; same && k < m->nparams; k++)
+					same = o->params[k].type == m->params[k].type && o->params[k].mode == m->params[k].mode;
+				if (!same) {
+					Diag *dg = sema_error(S, DIAG_T230, m->name_span, "method `%s.%s` overrides `%s.%s` with a different signature",
+					    c->name, m->name, anc->name, o->name);
+					diag_set_help(dg, "an override keeps the overridden parameters (after `self`) and result exactly");
+				}
+				goto next;
+			}
+		}
+next:;
+	}
+}
+
+/* By-value containment for T217: does type t contain nominal `target` inline? */
+static bool
+contains_by_value(Sema *S, TypeId t, SymId target, int depth, uint8_t *seen)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (depth > 64)
+		return false;
+	if (ti->kind != TY_NOMINAL)
+		return false;   /* Box, Vec, Map, … are indirections */
+	SymId sym = (SymId)ti->decl;
+	if (sym == target)
+		return true;
+	if (seen[sym])
+		return false;
+	seen[sym] = 1;
+	Sym *s = sema_sym(S, sym);
+	for (int i = 0; i < s->nfields; i++)
+		if (contains_by_value(S, s->fields[i].type, target, depth + 1, seen))
+			return true;
+	for (int c = 0; c < s->ncases; c++)
+		for (int i = 0; i < s->cases[c].nfields; i++)
+			if (contains_by_value(S, s->cases[c].fields[i].type, target, depth + 1, seen))
+				return true;
+	/* Prelude generics (Option<T>) hold their arguments inline. */
+	for (int i = 0; i < ti->nargs && s->prelude; i++)
+		if (contains_by_value(S, type_info(&S->types, t)->args[i], target, depth + 1, seen))
+			return true;
+	return false;
+}
+
+static void
+check_recursion(Sema *S)
+{
+	uint8_t *seen = xcalloc((size_t)S->syms.len, 1);
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
+			continue;
+		memset(seen, 0, (size_t)S->syms.len);
+		bool rec = false;
+		for (int i = 0; i < s->nfields && !rec; i++)
+			rec = contains_by_value(S, s->fields[i].type, id, 0, seen);
+		for (int c = 0; c < s->ncases && !rec; c++)
+			for (int i = 0; i < s->cases[c].nfields && !rec; i++)
+				rec = contains_by_value(S, s->cases[c].fields[i].type, id, 0, seen);
+		if (rec) {
+			Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
+			    s->kind == SK_VARIANT ? "variant" : "record", s->name);
+			diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
+			break;  /* the reference reports only the first */
+		}
+	}
+	free(seen);
+}
+
+void
+decls_resolve(Sema *S)
+{
+	int n = S->syms.len;
+	for (SymId id = 0; id < n; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->prelude || s->resolved)
+			continue;
+		switch (s->kind) {
+		case SK_RECORD: resolve_record(S, id); s->resolved = true; break;
+		case SK_VARIANT: resolve_variant(S, id); s->resolved = true; break;
+		case SK_CLASS: resolve_class_own(S, id); break;
+		case SK_RESOURCE: s->resolved = true; break;
+		default: break;
+		}
+	}
+	/* Class hierarchies: cycles (T228), then effective fields. */
+	for (SymId id = 0; id < n; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind != SK_CLASS || s->prelude)
+			continue;
+		int steps = 0;
+		SymId a = s->parent;
+		while (a >= 0 && a != id && steps++ < n)
+			a = sema_sym(S, a)->parent;
+		if (a == id) {
+			Diag *d = sema_error(S, DIAG_T228, s->name_span, "class `%s` inherits from itself through its parents", s->name);
+			diag_set_help(d, "remove one `: Parent` link so the inheritance chain ends");
+			s->parent = -1;
+		}
+	}
+	for (SymId id = 0; id < n; id++)
+		if (sema_sym(S, id)->kind == SK_CLASS && !sema_sym(S, id)->prelude)
+			flatten_class(S, id, 0);
+	check_recursion(S);
+	for (SymId id = 0; id < n; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind == SK_FN || s->kind == SK_METHOD)
+			resolve_signature(S, id);
+	}
+	for (SymId id = 0; id < n; id++)
+		if (sema_sym(S, id)->kind == SK_CLASS)
+			check_overrides(S, id);
+}
+
+/* ==== queries ===================================================================== */
+
+bool
+sema_is_copy(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	switch (ti->kind) {
+	case TY_ERROR: case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64:
+	case TY_BOOL: case TY_CHAR: case TY_FN: case TY_ARRAY: case TY_STR: case TY_SLICE:
+		return true;
+	case TY_PARAM:
+		return true;  /* templates are checked over the Copy scalar substitutions */
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(S, (SymId)ti->decl);
+		if (s->kind == SK_RESOURCE)
+			return false;
+		int nargs = ti->nargs;
+		TypeId args[8];
+		for (int i = 0; i < nargs && i < 8; i++)
+			args[i] = type_info(&S->types, t)->args[i];
+		for (int i = 0; i < s->nfields; i++)
+			if (!sema_is_copy(S, type_subst(&S->types, s->fields[i].type, (uint32_t)ti->decl, args, nargs)))
+				return false;
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				if (!sema_is_copy(S, type_subst(&S->types, s->cases[c].fields[i].type, (uint32_t)type_info(&S->types, t)->decl, args, nargs)))
+					return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+int
+sema_field_index(Sema *S, SymId owner, const char *name)
+{
+	Sym *s = sema_sym(S, owner);
+	for (int i = 0; i < s->nfields; i++)
+		if (strcmp(s->fields[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+TypeId
+sema_field_type(Sema *S, TypeId owner_type, int index)
+{
+	const TypeInfo *ti = type_info(&S->types, owner_type);
+	SymId sym = (SymId)ti->decl;
+	TypeId args[8];
+	int nargs = ti->nargs < 8 ? ti->nargs : 8;
+	for (int i = 0; i < nargs; i++)
+		args[i] = ti->args[i];
+	return type_subst(&S->types, sema_sym(S, sym)->fields[index].type, (uint32_t)sym, args, nargs);
+}
+
+int
+sema_case_index(Sema *S, SymId variant, const char *name)
+{
+	Sym *s = sema_sym(S, variant);
+	for (int i = 0; i < s->ncases; i++)
+		if (strcmp(s->cases[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+TypeId
+sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index)
+{
+	const TypeInfo *ti = type_info(&S->types, variant_type);
+	SymId sym = (SymId)ti->decl;
+	TypeId args[8];
+	int nargs = ti->nargs < 8 ? ti->nargs : 8;
+	for (int i = 0; i < nargs; i++)
+		args[i] = ti->args[i];
+	return type_subst(&S->types, sema_sym(S, sym)->cases[case_index].fields[field_index].type, (uint32_t)sym, args, nargs);
+}
+
+bool
+sema_class_upcast(Sema *S, TypeId from, TypeId to)
+{
+	if (from == to)
+		return true;
+	const TypeInfo *f = type_info(&S->types, from), *t = type_info(&S->types, to);
+	if (f->kind != TY_NOMINAL || t->kind != TY_NOMINAL)
+		return false;
+	if (sema_sym(S, (SymId)f->decl)->kind != SK_CLASS)
+		return false;
+	for (SymId a = sema_sym(S, (SymId)f->decl)->parent; a >= 0; a = sema_sym(S, a)->parent)
+		if (a == (SymId)t->decl)
+			return true;
+	return false;
+}

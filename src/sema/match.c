@@ -1,0 +1,375 @@
+/*
+ * match.c — `match` typing, patterns and exhaustiveness (LANGUAGE.md §4.5):
+ * scalar scrutinees need a trailing guard-free catch-all (T257); variant
+ * scrutinees are checked case by case with a missing-case witness (M101)
+ * and unreachable arms (M102); records take one irrefutable pattern.
+ */
+#include "sema_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool
+scalar_scrutinee(TypeId t)
+{
+	return t == T_I64 || t == T_I32 || t == T_U8 || t == T_USIZE || t == T_CHAR || t == T_BOOL;
+}
+
+static TypeId
+lit_type(const Pattern *p)
+{
+	const Expr *e = p->u.lit.value;
+	switch (e->kind) {
+	case EXPR_INT:
+		return e->u.int_lit.suffix == SUF_I32 ? T_I32 : e->u.int_lit.suffix == SUF_U8 ? T_U8
+		    : e->u.int_lit.suffix == SUF_USIZE ? T_USIZE : T_I64;
+	case EXPR_CHAR: return T_CHAR;
+	case EXPR_BOOL: return T_BOOL;
+	default: return T_ERR;
+	}
+}
+
+static bool
+catch_all(const Pattern *p)
+{
+	return p->kind == PAT_WILD || p->kind == PAT_BIND;
+}
+
+static void
+bind(FnCtx *C, const Name *n, TypeId t)
+{
+	if (!local_declare(C, n->s, t, false, n->span))
+		return;
+}
+
+/* A literal or or-of-literals against a scalar scrutinee. */
+static void
+scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
+{
+	Sema *S = C->S;
+	switch (p->kind) {
+	case PAT_WILD:
+		return;
+	case PAT_BIND:
+		bind(C, &p->u.bind, st);
+		return;
+	case PAT_LIT: {
+		TypeId lt = lit_type(p);
+		if (lt != st && st != T_ERR) {
+			Diag *d = sema_error(S, DIAG_T255, p->span, "literal pattern type %s does not match scrutinee type %s", sema_type_name(S, lt), sema_type_name(S, st));
+			diag_set_help(d, "suffix the literal to match the `%s` scrutinee", sema_type_name(S, st));
+		}
+		return;
+	}
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++) {
+			const Pattern *a = p->u.or.alts[i];
+			if (a->kind != PAT_LIT) {
+				Diag *d = sema_error(S, DIAG_M105, a->span, "or-patterns admit only literal alternatives in v1");
+				diag_set_help(d, "split the alternative into its own arm");
+				continue;
+			}
+			scalar_pattern(C, a, st);
+		}
+		return;
+	default: {
+		Diag *d = sema_error(S, DIAG_M103, p->span, "aggregate pattern is incompatible with a Copy-scalar scrutinee");
+		diag_set_help(d, "match scalars with literals, `_` or a binding");
+		return;
+	}
+	}
+}
+
+/* Field patterns of a case or record: names each payload field once. */
+static void
+field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId owner, int ci, const char *label)
+{
+	Sema *S = C->S;
+	const TypeInfo *ti = type_info(&S->types, owner);
+	Sym *s = sema_sym(S, (SymId)ti->decl);
+	FieldSym *fields = ci >= 0 ? s->cases[ci].fields : s->fields;
+	int nfields = ci >= 0 ? s->cases[ci].nfields : s->nfields;
+	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
+	for (int i = 0; i < n; i++) {
+		int idx = -1;
+		for (int j = 0; j < nfields; j++)
+			if (strcmp(fields[j].name, fps[i].name.s) == 0)
+				idx = j;
+		if (idx < 0 || seen[idx]) {
+			Diag *d = sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label);
+			diag_set_help(d, "name each payload field once");
+			continue;
+		}
+		seen[idx] = true;
+		TypeId ft = ci >= 0 ? sema_case_field_type(S, owner, ci, idx) : sema_field_type(S, owner, idx);
+		const Pattern *sub = fps[i].sub;
+		if (!sub) {
+			bind(C, &fps[i].name, ft);
+		} else if (sub->kind == PAT_BIND) {
+			bind(C, &sub->u.bind, ft);
+		} else if (sub->kind == PAT_RECORD) {
+			const TypeInfo *fi = type_info(&S->types, ft);
+			SymId rs = strmap_get(&S->type_names, sub->u.record.type.s);
+			if (fi->kind != TY_NOMINAL || rs < 0 || (SymId)fi->decl != rs) {
+				Diag *d = sema_error(S, DIAG_M103, sub->span, "record pattern `%s` is incompatible with field type %s", sub->u.record.type.s, sema_type_name(S, ft));
+				diag_set_help(d, "match the field's own record type");
+			} else {
+				field_patterns(C, sub, sub->u.record.fields, sub->u.record.nfields, ft, -1, sub->u.record.type.s);
+			}
+		}
+	}
+	for (int j = 0; j < nfields; j++) {
+		if (seen[j])
+			continue;
+		Diag *d = sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name);
+		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
+	}
+	free(seen);
+}
+
+/* A case pattern against variant type vt; returns the case index or -1. */
+static int
+case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
+{
+	Sema *S = C->S;
+	SymId vs = (SymId)type_info(&S->types, vt)->decl;
+	Sym *v = sema_sym(S, vs);
+	const char *tname = p->u.case_.type.s, *cname = p->u.case_.case_name.s;
+	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
+	if (ci < 0) {
+		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
+		diag_set_help(d, "match cases of `%s`", v->name);
+		return -1;
+	}
+	if (bind_fields) {
+		char label[256];
+		snprintf(label, sizeof label, "%s::%s", tname, cname);
+		field_patterns(C, p, p->u.case_.fields, p->u.case_.nfields, vt, ci, label);
+	}
+	return ci;
+}
+
+static void
+arm_value(FnCtx *C, const MatchArm *arm, TypeId *first, bool scalar)
+{
+	Sema *S = C->S;
+	TypeId t = check_expr(C, arm->value);
+	if (t == T_ERR)
+		return;
+	if (*first == T_ERR) {
+		*first = t;
+		return;
+	}
+	if (t != *first) {
+		Diag *d = sema_error(S, scalar ? DIAG_T259 : DIAG_T216, arm->value->span, "match arms return incompatible values: %s and %s",
+		    sema_type_name(S, *first), sema_type_name(S, t));
+		diag_set_help(d, "make every arm produce %s", sema_type_name(S, *first));
+	}
+}
+
+static void
+check_guard(FnCtx *C, const MatchArm *arm)
+{
+	if (!arm->guard)
+		return;
+	TypeId g = check_expr(C, arm->guard);
+	if (g != T_BOOL && g != T_ERR) {
+		Diag *d = sema_error(C->S, DIAG_T256, arm->guard->span, "match guard must be bool; received %s", sema_type_name(C->S, g));
+		diag_set_help(d, "compare explicitly in the guard, e.g. `n if n > 0 =>`");
+	}
+}
+
+static TypeId
+match_scalar(FnCtx *C, const Expr *e, TypeId st)
+{
+	int n = e->u.match.narms;
+	const MatchArm *last = &e->u.match.arms[n - 1];
+	for (int i = 0; i < n; i++) {
+		const Pattern *p = e->u.match.arms[i].pat;
+		if (p->kind == PAT_LIT) {
+			TypeId lt = lit_type(p);
+			if (lt != st)
+				scalar_pattern(C, p, st);
+		}
+	}
+	if (!catch_all(last->pat) || last->guard) {
+		Diag *d = sema_error(C->S, DIAG_T257, last->span, "refutable match requires a trailing irrefutable catch-all arm (`_` or a binding) without a guard");
+		diag_set_help(d, "add `_ => …,` as the last arm");
+	}
+	TypeId first = T_ERR;
+	for (int i = 0; i < n; i++) {
+		const MatchArm *arm = &e->u.match.arms[i];
+		scope_push(C);
+		if (arm->pat->kind != PAT_LIT)
+			scalar_pattern(C, arm->pat, st);
+		check_guard(C, arm);
+		arm_value(C, arm, &first, true);
+		scope_pop(C);
+	}
+	return first;
+}
+
+static TypeId
+match_variant(FnCtx *C, const Expr *e, TypeId vt)
+{
+	Sema *S = C->S;
+	Sym *v = sema_sym(S, (SymId)type_info(&S->types, vt)->decl);
+	bool *covered = xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
+	bool wildcard = false;
+	TypeId first = T_ERR;
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *arm = &e->u.match.arms[i];
+		const Pattern *p = arm->pat;
+		scope_push(C);
+		if (catch_all(p)) {
+			bool all = true;
+			for (int c = 0; c < v->ncases; c++)
+				all &= covered[c];
+			if (wildcard || all) {
+				Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable wildcard match arm");
+				diag_set_help(d, "every case is already covered; remove this arm");
+			}
+			if (p->kind == PAT_BIND)
+				bind(C, &p->u.bind, vt);
+			if (!arm->guard)
+				wildcard = true;
+		} else if (p->kind == PAT_CASE) {
+			int ci = case_pattern(C, p, vt, true);
+			if (ci >= 0) {
+				if (wildcard || covered[ci]) {
+					Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable duplicate case `%s::%s`", p->u.case_.type.s, p->u.case_.case_name.s);
+					diag_set_help(d, "an earlier arm already matches this case; remove this arm");
+				}
+				if (!arm->guard)
+					covered[ci] = true;
+			}
+		} else if (p->kind == PAT_OR) {
+			if (arm->guard) {
+				Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "or-pattern arms cannot have a guard");
+				diag_set_help(d, "split the alternatives into separate guarded arms");
+			}
+			for (int a = 0; a < p->u.or.nalts; a++) {
+				const Pattern *alt = p->u.or.alts[a];
+				if (alt->kind != PAT_CASE) {
+					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-patterns over a variant admit only payload-free cases");
+					diag_set_help(d, "split the alternative into its own arm");
+					continue;
+				}
+				int ci = case_pattern(C, alt, vt, false);
+				if (ci < 0)
+					continue;
+				if (v->cases[ci].nfields) {
+					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` has a payload", alt->u.case_.type.s, alt->u.case_.case_name.s);
+					diag_set_help(d, "a case with a payload needs its own arm");
+					continue;
+				}
+				if (wildcard || covered[ci]) {
+					Diag *d = sema_error(S, DIAG_M102, alt->span, "unreachable duplicate case `%s::%s`", alt->u.case_.type.s, alt->u.case_.case_name.s);
+					diag_set_help(d, "an earlier arm already matches this case; remove it");
+				}
+				covered[ci] = true;
+			}
+		} else if (p->kind == PAT_RECORD) {
+			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
+			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+		} else {
+			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable literal patterns are incompatible with a variant scrutinee");
+			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+		}
+		check_guard(C, arm);
+		arm_value(C, arm, &first, false);
+		scope_pop(C);
+	}
+	if (!wildcard) {
+		for (int c = 0; c < v->ncases; c++) {
+			if (covered[c])
+				continue;
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->cases[c].name,
+			    v->cases[c].nfields ? "{ .. }" : "{}");
+			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->cases[c].name, v->cases[c].nfields ? "{ … }" : "{}");
+			break;
+		}
+	}
+	free(covered);
+	return first;
+}
+
+static TypeId
+match_record(FnCtx *C, const Expr *e, TypeId rt)
+{
+	Sema *S = C->S;
+	TypeId first = T_ERR;
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *arm = &e->u.match.arms[i];
+		const Pattern *p = arm->pat;
+		scope_push(C);
+		if (i > 0) {
+			Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable record match arm");
+			diag_set_help(d, "a record match has exactly one irrefutable arm");
+		} else if (p->kind == PAT_RECORD) {
+			SymId rs = strmap_get(&S->type_names, p->u.record.type.s);
+			if (rs != (SymId)type_info(&S->types, rt)->decl) {
+				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with scrutinee type %s", p->u.record.type.s, sema_type_name(S, rt));
+				diag_set_help(d, "match the scrutinee's own record type");
+			} else {
+				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
+			}
+		} else if (p->kind == PAT_BIND) {
+			bind(C, &p->u.bind, rt);
+		} else if (p->kind == PAT_CASE) {
+			Diag *d = sema_error(S, DIAG_M103, p->span, "variant pattern is incompatible with a record scrutinee");
+			diag_set_help(d, "match a record with one record pattern");
+		} else if (p->kind != PAT_WILD) {
+			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
+			diag_set_help(d, "match a record with one record pattern or `_`");
+		}
+		check_guard(C, arm);
+		arm_value(C, arm, &first, false);
+		scope_pop(C);
+	}
+	return first;
+}
+
+TypeId
+check_match(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	TypeId st = check_expr(C, e->u.match.scrutinee);
+	if (e->u.match.narms == 0) {
+		Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
+		diag_set_help(d, "add arms, ending with `_ => …,`");
+		return T_ERR;
+	}
+	if (st == T_ERR) {
+		for (int i = 0; i < e->u.match.narms; i++) {
+			const MatchArm *arm = &e->u.match.arms[i];
+			scope_push(C);
+			if (arm->pat->kind == PAT_BIND)
+				bind(C, &arm->pat->u.bind, T_ERR);
+			if (arm->guard)
+				check_expr(C, arm->guard);
+			check_expr(C, arm->value);
+			scope_pop(C);
+		}
+		return T_ERR;
+	}
+	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
+		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "matching owned %s requires `match own` or `match borrow`", sema_type_name(S, st));
+		diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
+	}
+	if (scalar_scrutinee(st))
+		return match_scalar(C, e, st);
+	const TypeInfo *ti = type_info(&S->types, st);
+	if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_VARIANT)
+		return match_variant(C, e, st);
+	if (ti->kind == TY_NOMINAL && (sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD || sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS))
+		return match_record(C, e, st);
+	Diag *d = sema_error(S, DIAG_M103, e->u.match.scrutinee->span, "match scrutinee must be a scalar, variant or record, received %s", sema_type_name(S, st));
+	diag_set_help(d, "compare strings and floats with `==` in an `if` instead");
+	for (int i = 0; i < e->u.match.narms; i++) {
+		scope_push(C);
+		check_expr(C, e->u.match.arms[i].value);
+		scope_pop(C);
+	}
+	return T_ERR;
+}

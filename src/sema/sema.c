@@ -1,0 +1,296 @@
+/*
+ * sema.c — the checker's driver: pass order (§0.2), function bodies with
+ * their contracts and effects (E101/E102), the entry point (T104/T105) and
+ * the graph revision (TOOLCHAIN.md §3.2).
+ */
+#include "sema_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../fmt/fmt.h"
+#include "../support/sha256.h"
+
+Diag *
+sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return diag_report(S->diags, code, &span, "%s", msg);
+}
+
+static const char *
+decl_name_cb(void *ctx, uint32_t decl, bool param, uint64_t index)
+{
+	Sema *S = ctx;
+	Sym *s = sema_sym(S, (SymId)decl);
+	if (param)
+		return index < (uint64_t)s->ntparams ? s->tparams[index] : "?";
+	return s->name;
+}
+
+const char *
+sema_type_name(Sema *S, TypeId t)
+{
+	Buf b = {0};
+	type_spell(&b, &S->types, t, decl_name_cb, S);
+	const char *out = arena_strndup(&S->arena, b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return out;
+}
+
+/* ==== the revision ========================================================== */
+
+static const char prelude_contract[] =
+	"semaprax.prelude.v1\n"
+	"variant core.option Option<T>\n"
+	"0 core.option.none None\n"
+	"1 core.option.some Some core.option.some.value:value:T\n"
+	"variant core.result Result<T,E>\n"
+	"0 core.result.ok Ok core.result.ok.value:value:T\n"
+	"1 core.result.err Err core.result.err.error:error:E\n";
+
+void
+sema_revision(const Module *m, char out[72])
+{
+	Buf canon = {0};
+	fmt_module(&canon, m, NULL, 0);
+	static const char domain[] = "semaprax.graph-revision.v2";
+	static const char prelude_schema[] = "semaprax.prelude.v1";
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
+	sha256_field(&h, canon.data ? canon.data : "", canon.len);
+	sha256_field(&h, prelude_schema, sizeof prelude_schema - 1);
+	sha256_field(&h, prelude_contract, sizeof prelude_contract - 1);
+	unsigned char d[32];
+	sha256_final(&h, d);
+	char hex[65];
+	sha256_hex(d, hex);
+	snprintf(out, 72, "sha256:%s", hex);
+	buf_free(&canon);
+}
+
+/* ==== function bodies ======================================================== */
+
+static bool
+effect_permitted(Sema *S, const char *e)
+{
+	for (int i = 0; i < S->npermits; i++)
+		if (strcmp(S->permits[i], e) == 0)
+			return true;
+	return false;
+}
+
+static bool
+fn_uses(Sym *f, const char *e)
+{
+	for (int i = 0; i < f->neffects; i++)
+		if (strcmp(f->effects[i], e) == 0)
+			return true;
+	return false;
+}
+
+static void
+check_effects(FnCtx *C)
+{
+	Sema *S = C->S;
+	Sym *f = C->sym;
+	for (int i = 0; i < f->neffects; i++) {
+		if (!effect_permitted(S, f->effects[i])) {
+			Diag *d = sema_error(S, DIAG_E101, f->span, "function `%s` uses `%s` but module `%s` does not permit it",
+			    f->name, f->effects[i], S->module_name);
+			diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+		}
+	}
+	for (int i = 0; i < C->calls.len; i++) {
+		const CallSite *cs = &C->calls.items[i];
+		const char *single[1];
+		const char **need = single;
+		int nneed = 0;
+		if (cs->callee >= 0) {
+			Sym *g = sema_sym(S, cs->callee);
+			need = g->effects;
+			nneed = g->neffects;
+		} else if (cs->effect) {
+			single[0] = cs->effect;
+			nneed = 1;
+		}
+		for (int j = 0; j < nneed; j++) {
+			if (fn_uses(f, need[j]))
+				continue;
+			Diag *d = sema_error(S, DIAG_E102, cs->span, "call to `%s` requires effect `%s`; add it to `%s`", cs->name, need[j], f->name);
+			if (effect_permitted(S, need[j]))
+				diag_set_help(d, "add `uses { %s }` on its own line between the signature and `{`", need[j]);
+			else
+				diag_set_help(d, "add `uses { %s }` on its own line between the signature and `{`, and `permit { %s }` at module level, below the `module` line",
+				    need[j], need[j]);
+		}
+	}
+}
+
+static bool
+needs_mode(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (ti->kind == TY_NOMINAL)
+		return sema_sym(S, (SymId)ti->decl)->kind == SK_RESOURCE;
+	return false;
+}
+
+static void
+check_params(FnCtx *C)
+{
+	Sema *S = C->S;
+	Sym *f = C->sym;
+	for (int i = 0; i < f->nparams; i++) {
+		ParamSym *p = &f->params[i];
+		if (needs_mode(S, p->type) && p->mode == MODE_NONE) {
+			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
+			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, p->type));
+		} else if (p->mode != MODE_NONE && (sema_is_copy(S, p->type) || p->type == T_STRING) && p->type != T_ERR &&
+		    !needs_mode(S, p->type)) {
+			static const char *const words[] = { "", "own", "borrow", "shared" };
+			Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
+			    words[p->mode], sema_type_name(S, p->type));
+			diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, p->type));
+		}
+		bool dup = false;
+		for (int j = 0; j < i; j++)
+			dup |= strcmp(f->params[j].name, p->name) == 0;
+		if (dup) {
+			Diag *d = sema_error(S, DIAG_T102, p->span, "duplicate parameter `%s`", p->name);
+			diag_set_help(d, "rename one of the parameters");
+			continue;
+		}
+		Local l = { p->name, p->type, false, p->span };
+		VEC_PUSH(C->locals, l);
+	}
+}
+
+static void
+check_clause(FnCtx *C, const Clause *c, const char *what)
+{
+	C->in_contract = true;
+	C->in_ensures = c->kind == CLAUSE_ENSURES;
+	TypeId t = check_expr(C, c->cond);
+	C->in_contract = false;
+	C->in_ensures = false;
+	if (t != T_BOOL && t != T_ERR) {
+		Diag *d = sema_error(C->S, DIAG_C101, c->cond->span, "%s on `%s` must be bool", what, C->sym->name);
+		diag_set_help(d, "write a comparison, e.g. `%s > 0`", C->sym->nparams ? C->sym->params[0].name : "value");
+	}
+}
+
+static void
+check_function(Sema *S, SymId id)
+{
+	FnCtx C;
+	memset(&C, 0, sizeof C);
+	C.S = S;
+	C.fn = id;
+	C.sym = sema_sym(S, id);
+	const FnDecl *fn = C.sym->fn;
+	check_params(&C);
+	for (int i = 0; i < fn->nclauses; i++)
+		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
+			check_clause(&C, &fn->clauses[i], "precondition");
+	if (fn->body) {
+		TypeId t = check_block(&C, fn->body);
+		Sym *f = C.sym;
+		if (t != T_ERR && f->result != T_ERR && !type_accepts(S, f->result, t)) {
+			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
+			    sema_type_name(S, t), sema_type_name(S, f->result));
+			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, f->result), sema_type_name(S, t));
+		}
+	}
+	for (int i = 0; i < fn->nclauses; i++)
+		if (fn->clauses[i].kind == CLAUSE_ENSURES)
+			check_clause(&C, &fn->clauses[i], "postcondition");
+	check_effects(&C);
+	VEC_FREE(C.locals);
+	VEC_FREE(C.marks);
+	VEC_FREE(C.calls);
+}
+
+static void
+check_entry(Sema *S)
+{
+	SymId main_fn = strmap_get(&S->fn_names, "main");
+	if (main_fn >= 0) {
+		Sym *m = sema_sym(S, main_fn);
+		if (m->ntparams || m->nparams || m->result != T_I64) {
+			Diag *d = sema_error(S, DIAG_T104, m->span, "entry function must be monomorphic with signature `fn main() -> i64`");
+			if (m->nparams)
+				diag_set_help(d, "`main` takes no parameters; read command-line arguments with `args_len()` and `arg_utf8(index)`");
+			else if (m->ntparams)
+				diag_set_help(d, "`main` cannot be generic; move the generic code into a helper and call it with explicit type arguments");
+			else
+				diag_set_help(d, "`main` returns `i64`, the process exit status: `0` conventionally means success");
+		}
+		return;
+	}
+	Span span = { 0, 0, 1, 1 };
+	for (int i = 0; i < S->m->ndecls; i++) {
+		if (S->m->decls[i].kind == DECL_FN) {
+			span = S->m->decls[i].span;
+			break;
+		}
+	}
+	Diag *d = sema_error(S, DIAG_T105, span, "executable module must define `fn main() -> i64`");
+	diag_set_help(d, "a module without `fn main() -> i64` is a library module: check it through the project that owns it with `semaprax check <project-dir>`, or add `main` to run this file alone");
+}
+
+Sema *
+sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
+{
+	Sema *S = xcalloc(1, sizeof *S);
+	S->m = m;
+	S->src = src;
+	S->len = len;
+	S->diags = diags;
+	arena_init(&S->arena);
+	types_init(&S->types);
+	S->module_name = arena_strndup(&S->arena, src + m->name.span.start, m->name.span.end - m->name.span.start);
+	S->npermits = m->permit.nnames;
+	S->permits = ARENA_ARRAY(&S->arena, const char *, m->permit.nnames ? m->permit.nnames : 1);
+	for (int i = 0; i < m->permit.nnames; i++) {
+		const QName *q = &m->permit.names[i];
+		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
+	}
+	S->expr_type = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
+	S->expr_sym = xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
+	for (uint32_t i = 0; i < m->nexprs; i++)
+		S->expr_sym[i] = -1;
+	decls_collect(S);
+	decls_resolve(S);
+	/* Class methods first (the reference's class pass), then functions in source order. */
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_METHOD)
+			check_function(S, id);
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_FN)
+			check_function(S, id);
+	check_entry(S);
+	return S;
+}
+
+void
+sema_free(Sema *S)
+{
+	if (!S)
+		return;
+	types_free(&S->types);
+	strmap_free(&S->type_names);
+	strmap_free(&S->fn_names);
+	strmap_free(&S->ids);
+	VEC_FREE(S->syms);
+	free(S->expr_type);
+	free(S->expr_sym);
+	arena_free(&S->arena);
+	free(S);
+}

@@ -1,0 +1,28 @@
+/*
+ * sema.h — semantic verification (LANGUAGE.md §3–6 with §0): the resolver
+ * and checker behind `semaprax check`.
+ *
+ * Input: an error-free parsed Module.  Output: diagnostics in the
+ * reference's first-error order (§0.2: type declarations, then each
+ * function in source order — body, then effects — then T104/T105), and a
+ * Sema (symbols, types, per-expression facts) for later stages.
+ */
+#ifndef SPX_SEMA_H
+#define SPX_SEMA_H
+
+#include "../parse/ast.h"
+#include "types.h"
+
+typedef struct Sema Sema;
+
+/* Checks m; returns the Sema (free with sema_free).  `path` names the file. */
+Sema *sema_check(const Module *m, const char *src, size_t len, DiagSink *diags);
+void sema_free(Sema *s);
+
+/*
+ * The graph revision of TOOLCHAIN.md §3.2: "sha256:" + 64 hex digits,
+ * computed over the canonical text without comments and the prelude bytes.
+ */
+void sema_revision(const Module *m, char out[72]);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * sema_int.h — internals shared by the checker's files:
+ *   sema.c        driver, pass order, T104/T105, revision
+ *   decls.c       symbol table: declarations, stable identities (S codes),
+ *                 type resolution (T001, T221), records/variants/classes
+ *   builtins.c    the compiler-owned functions (LANGUAGE.md §5)
+ *   check_expr.c  expression typing
+ *   check_stmt.c  blocks, statements, mutation (U codes)
+ *   match.c       patterns and exhaustiveness (M codes, T254–T257)
+ *   effects.c     permits and uses (E codes)
+ *
+ * Symbols are dense indices (SymId) into Sema.syms, in a fixed order: the
+ * prelude's compiler-owned variants first, then declarations in source
+ * order.  Lookups go through StrMap (hash, probe-only; never iterated).
+ */
+#ifndef SPX_SEMA_INT_H
+#define SPX_SEMA_INT_H
+
+#include "sema.h"
+
+#include "../support/arena.h"
+#include "../support/diag.h"
+
+typedef int32_t SymId;   /* -1 = none */
+
+/* ---- a string → int map (probe-only) ---- */
+typedef struct StrMap {
+	const char **keys;
+	int32_t *vals;
+	uint32_t cap;
+	uint32_t len;
+} StrMap;
+
+void strmap_free(StrMap *m);
+int32_t strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
+bool strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
+
+/* ---- symbols ---- */
+
+typedef enum SymKind {
+	SK_FN,         /* a module function */
+	SK_METHOD,     /* a class method: owner = the class */
+	SK_RECORD,
+	SK_VARIANT,    /* user variants and the prelude's Option/Result/IterStep */
+	SK_CLASS,
+	SK_RESOURCE,
+	SK_INTERFACE,
+	SK_IMPORT,     /* an interface import fn: owner = the interface */
+	SK_SESSION,
+} SymKind;
+
+typedef struct FieldSym {
+	const char *name;
+	TypeId type;          /* may mention TY_PARAM of the owner */
+	const char *id;       /* stable id (explicit or automatic) */
+	bool explicit_id;
+	Span span;
+	SymId declared_in;    /* class fields: the class that declared it */
+} FieldSym;
+
+typedef struct CaseSym {
+	const char *name;
+	const char *id;
+	bool explicit_id;
+	bool has_payload;
+	FieldSym *fields;
+	int nfields;
+	Span span;
+} CaseSym;
+
+typedef struct ParamSym {
+	const char *name;
+	TypeId type;
+	ParamMode mode;
+	Span span;
+} ParamSym;
+
+typedef struct Sym {
+	SymKind kind;
+	const char *name;
+	Span name_span;
+	Span span;             /* the whole declaration */
+	const char *id;        /* stable id */
+	bool explicit_id;
+	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
+	const Decl *decl;      /* NULL for prelude and members */
+	const FnDecl *fn;      /* SK_FN, SK_METHOD */
+	const ImportFn *import;/* SK_IMPORT */
+	SymId owner;           /* SK_METHOD, SK_IMPORT */
+	int ntparams;
+	const char **tparams;
+	/* records and classes (classes: effective fields, ancestors first) */
+	FieldSym *fields;
+	int nfields;
+	/* variants */
+	CaseSym *cases;
+	int ncases;
+	/* classes */
+	SymId parent;
+	SymId *methods;        /* own methods in source order */
+	int nmethods;
+	/* functions, methods, imports */
+	ParamSym *params;
+	int nparams;
+	TypeId result;
+	const char **effects;  /* `uses` in source order (dotted names) */
+	int neffects;
+	bool resolved;         /* signature resolved */
+	bool copy;             /* nominal: every field/payload is Copy (computed) */
+} Sym;
+
+/* ---- the checker state ---- */
+
+struct Sema {
+	const Module *m;
+	const char *src;
+	size_t len;
+	DiagSink *diags;
+	Arena arena;           /* names, ids, arrays of symbols */
+	TypeTable types;
+	VEC(Sym) syms;
+	StrMap type_names;     /* record/variant/class/resource/interface name → SymId */
+	StrMap fn_names;       /* module function name → SymId */
+	StrMap ids;            /* stable id → SymId (S102) */
+	const char *module_name;
+	const char **permits;  /* module permit set, source order */
+	int npermits;
+	SymId sym_option, sym_result, sym_iterstep;
+	/* per-expression facts, indexed by Expr.id */
+	TypeId *expr_type;
+	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
+};
+
+#define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
+void *sema_copy_vec(Arena *a, const void *items, size_t size, int n);
+
+/* Interned common types. */
+#define T_ERR ((TypeId)TY_ERROR)
+#define T_I64 ((TypeId)TY_I64)
+#define T_I32 ((TypeId)TY_I32)
+#define T_U8 ((TypeId)TY_U8)
+#define T_USIZE ((TypeId)TY_USIZE)
+#define T_F32 ((TypeId)TY_F32)
+#define T_F64 ((TypeId)TY_F64)
+#define T_BOOL ((TypeId)TY_BOOL)
+#define T_CHAR ((TypeId)TY_CHAR)
+#define T_STRING ((TypeId)TY_STRING)
+#define T_STR ((TypeId)TY_STR)
+#define T_BYTES ((TypeId)TY_BYTES)
+#define T_SLICE ((TypeId)TY_SLICE)
+#define T_UNIT ((TypeId)TY_UNIT)
+
+/* diagnostics helpers (sema.c) */
+Diag *sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Spells a type for messages (arena string). */
+const char *sema_type_name(Sema *S, TypeId t);
+Sym *sema_sym(Sema *S, SymId id);
+
+/* decls.c */
+void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
+void decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
+TypeId decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
+TypeId sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs);
+TypeId sema_option(Sema *S, TypeId t);
+TypeId sema_result(Sema *S, TypeId t, TypeId e);
+bool sema_is_copy(Sema *S, TypeId t);
+/* Field of a record/class type (substituted); -1 when absent. */
+int sema_field_index(Sema *S, SymId owner, const char *name);
+TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
+int sema_case_index(Sema *S, SymId variant, const char *name);
+TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
+/* Is `from` the same class as `to` or a descendant (implicit upcast)? */
+bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
+
+/* builtins.c: compiler-owned functions (§5) */
+typedef struct Builtin {
+	const char *name;        /* `string_len` */
+	const char *id;          /* reserved stable id, e.g. `core.string.len` */
+	int ntparams;            /* explicit type arguments required */
+	int nparams;
+	const char *sig;         /* signature in a small notation, see builtins.c */
+	const char *effect;      /* required effect or NULL */
+} Builtin;
+const Builtin *builtin_find(const char *name);
+bool builtin_reserved(const char *name);
+
+#define SPX_HAVE_BUILTIN_SIG 1
+typedef struct BuiltinSig {
+	int nparams;          /* -1: variadic (string_format) */
+	TypeId params[8];
+	ParamMode modes[8];   /* MODE_NONE (value/Copy or consumed owned value), MODE_OWN, MODE_BORROW */
+	TypeId result;
+	bool result_borrowed; /* result is a view (str, Slice<u8>) borrowing from an argument */
+	const char *effect;   /* required effect or NULL */
+} BuiltinSig;
+/*
+ * Instantiates b's signature for explicit type arguments.  False when the
+ * count is wrong (T225) or an argument is not admitted (T274), with a reason.
+ * A T_ERR parameter accepts any `[u8; N]` (array_as_slice).
+ */
+bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
+
+#endif
+
+/* ---- function bodies (check_expr.c, check_stmt.c, match.c) ---- */
+
+typedef struct Local {
+	const char *name;
+	TypeId type;
+	bool mut;
+	Span span;
+} Local;
+
+typedef struct CallSite {
+	SymId callee;            /* user function/method; -1 for builtins */
+	const char *name;        /* callee display name */
+	const char *effect;      /* builtin effect, or NULL */
+	Span span;
+} CallSite;
+
+typedef struct FnCtx {
+	Sema *S;
+	SymId fn;                /* the function being checked */
+	Sym *sym;
+	VEC(Local) locals;       /* innermost last; no shadowing, so lookup is by name */
+	VEC(int) marks;          /* scope starts (indices into locals) */
+	VEC(CallSite) calls;     /* for E102, in visit order */
+	bool in_contract;        /* requires/ensures/invariant: pure */
+	bool in_ensures;         /* `result` is bound */
+	int loop_depth;
+} FnCtx;
+
+TypeId check_expr(FnCtx *C, const Expr *e);
+TypeId check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
+void check_stmt(FnCtx *C, const Stmt *s);
+TypeId check_match(FnCtx *C, const Expr *e);
+void scope_push(FnCtx *C);
+void scope_pop(FnCtx *C);
+const Local *local_find(FnCtx *C, const char *name);
+/* Declares a binding (T209 on shadowing, S109 on `result`); false if rejected. */
+bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
+/* Records the type of e and returns it. */
+TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
+/* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
+bool type_accepts(Sema *S, TypeId expected, TypeId actual);
