@@ -17,7 +17,7 @@
  *   - when every error carries machine-applicable fixes, applying them all
  *     must give a file that parses cleanly.
  * The stage is chosen by directory: fixtures under a `syntax/` directory are
- * run through `semaprax parse`.  `--bless` rewrites snapshot files (.fmt,
+ * run through `semaprax parse`, under `check/` through `semaprax check`.  `--bless` rewrites snapshot files (.fmt,
  * and existing .stderr/.json) — never markers.  Prints one FAIL line per
  * failure and ends with `N passed, N failed`.
  */
@@ -60,6 +60,7 @@ typedef struct Diag {
 } Diag;
 
 static const char *bin = "build/semaprax";
+static const char *stage_command(const char *path);
 static bool bless;
 static char tmpdir[256];
 static int npass, nfail;
@@ -298,7 +299,7 @@ parse_diags(const Text *out, Diag **res)
 		char *eol = strchr(line, '\n');
 		if (eol)
 			*eol = '\0';
-		if (*line == '{') {
+		if (*line == '{' && strncmp(line, "{\"status\"", 10) != 0) {
 			d = xrealloc(d, sizeof *d * (size_t)(n + 1));
 			Diag *x = &d[n++];
 			memset(x, 0, sizeof *x);
@@ -446,10 +447,10 @@ check_fixes(const char *path, const Text *src, Diag *d, int nd)
 	snprintf(fixed, sizeof fixed, "%s/fixed.spx", tmpdir);
 	write_file(fixed, out, n);
 	Text o = {0}, e = {0};
-	const char *args[] = { "parse", "--json", fixed, NULL };
+	const char *args[] = { stage_command(path), "--json", fixed, NULL };
 	int st = run(args, &o, &e);
 	if (st != 0)
-		fail(path, "applying the fixes does not give a file that parses:\n%s", o.data ? o.data : "");
+		fail(path, "applying the fixes does not give a file that passes `%s`:\n%s", stage_command(path), o.data ? o.data : "");
 	free(o.data);
 	free(e.data);
 	free(all);
@@ -500,6 +501,13 @@ out1:
 	free(e1.data);
 }
 
+/* The command a fixture's diagnostics come from, by directory. */
+static const char *
+stage_command(const char *path)
+{
+	return strstr(path, "/check/") ? "check" : "parse";
+}
+
 static void
 run_fixture(const char *path)
 {
@@ -529,10 +537,10 @@ run_fixture(const char *path)
 		fclose(xf);
 	}
 	Text out = {0}, err = {0};
-	const char *args[] = { "parse", "--json", path, NULL };
+	const char *args[] = { stage_command(path), "--json", path, NULL };
 	int st = run(args, &out, &err);
 	if (st < 0 || st > 1) {
-		fail(path, "semaprax parse exited with status %d (crash or usage error)\n%s", st, err.data ? err.data : "");
+		fail(path, "semaprax %s exited with status %d (crash or usage error)\n%s", stage_command(path), st, err.data ? err.data : "");
 	} else {
 		Diag *d;
 		Text copy = { out.data ? strdup(out.data) : NULL, out.len };
@@ -551,7 +559,7 @@ run_fixture(const char *path)
 		with_suffix(snap, sizeof snap, path, ".stderr");
 		if (stat(snap, &sb) == 0) {
 			Text hout = {0}, herr = {0};
-			const char *h[] = { "parse", path, NULL };
+			const char *h[] = { stage_command(path), path, NULL };
 			run(h, &hout, &herr);
 			check_snapshot(path, ".stderr", &herr, false);
 			free(hout.data);
