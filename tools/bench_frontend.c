@@ -3,20 +3,26 @@
  *
  * Usage:
  *   bench_frontend [--runs N] [--strict] FILE
- *       times lex+parse and fmt of FILE separately (best of N runs, default
- *       7, CLOCK_MONOTONIC), measures the peak RSS of a one-shot parse+fmt,
- *       and prints one line per metric with PASS/MISS against the targets:
- *       parse >= 2,000,000 lines/s, fmt >= 1,000,000 lines/s, peak RSS <=
- *       100 bytes per source byte.  An INFO line says whether FILE is
- *       already canonical (fmt(FILE) == FILE).
+ *       times lex+parse, fmt and check (sema_check + sema_revision on a
+ *       fresh parse, i.e. what `semaprax check` does after parsing) of FILE
+ *       separately (best of N runs, default 7, CLOCK_MONOTONIC), and
+ *       parse+check end to end; measures the peak RSS of a one-shot
+ *       parse+fmt and of a one-shot parse+check; prints one line per metric
+ *       with PASS/MISS against the targets: parse >= 2,000,000 lines/s, fmt
+ *       >= 1,000,000 lines/s, check and parse+check >= 500,000 lines/s, peak
+ *       RSS <= 100 (parse+fmt) and <= 150 (parse+check) bytes per source
+ *       byte.  An INFO line says whether FILE is already canonical (fmt(FILE)
+ *       == FILE).  FILE must verify with zero errors.
  *   bench_frontend [--runs N] [--strict] --scale SMALL BIG
  *       times both files and compares the per-file times against the ratio
- *       of their line counts (PASS when the time grows at most 1.3x faster
- *       than the input: linear behaviour plus cache noise).
+ *       of their line counts for parse, fmt, check and parse+check (PASS when
+ *       the time grows at most 1.3x faster than the input: linear behaviour
+ *       plus cache noise).
  *   bench_frontend --oneshot FILE
- *       internal: one parse+fmt, nothing printed (the RSS probe).
+ *   bench_frontend --oneshot-check FILE
+ *       internal: one parse+fmt / parse+check, nothing printed (RSS probes).
  * Exit status: 0, or 1 with --strict when a target is missed; 2 when FILE
- * cannot be read or does not parse.
+ * cannot be read, does not parse or does not verify.
  *
  * Key choice: the RSS probe is a separate process started with
  * posix_spawnp before this process allocates anything, and read back with
@@ -37,12 +43,15 @@
 
 #include "../src/fmt/fmt.h"
 #include "../src/parse/parse.h"
+#include "../src/sema/sema.h"
 
 extern char **environ;
 
 #define TARGET_PARSE_LPS 2000000.0
 #define TARGET_FMT_LPS 1000000.0
 #define TARGET_RSS_PER_BYTE 100.0
+#define TARGET_CHECK_LPS 500000.0
+#define TARGET_CHECK_RSS_PER_BYTE 150.0
 #define SCALE_SLACK 1.3
 
 typedef struct Source {
@@ -56,8 +65,12 @@ typedef struct Source {
 typedef struct Timing {
 	double parse_s;
 	double fmt_s;
+	double check_s;      /* sema_check + sema_revision, parse excluded */
+	double total_s;      /* parse + check of one run */
 	long parse_faults;   /* minor page faults during the best parse run */
 	long fmt_faults;
+	long check_faults;
+	long total_faults;
 	bool canonical;
 } Timing;
 
@@ -118,6 +131,27 @@ parse_once(const Source *s, Arena *arena, DiagSink *diags, Module **out)
 	return false;
 }
 
+/*
+ * What `semaprax check` does after parsing: sema_check, then (on success)
+ * the graph revision.  False, with the diagnostics printed, on errors.
+ */
+static bool
+check_once(const Source *s, const Module *m, DiagSink *diags)
+{
+	Sema *S = sema_check(m, s->text, s->len, diags);
+	bool ok = diags->errors == 0;
+	if (ok) {
+		char revision[72];
+		sema_revision(m, revision);
+	}
+	sema_free(S);
+	if (!ok) {
+		diag_emit_all(diags, false);
+		fprintf(stderr, "bench_frontend: %s does not verify\n", s->path);
+	}
+	return ok;
+}
+
 static bool
 time_source(const Source *s, int runs, Timing *t)
 {
@@ -162,12 +196,38 @@ time_source(const Source *s, int runs, Timing *t)
 	}
 	arena_free(&arena);
 	diag_free(&diags);
+
+	t->check_s = t->total_s = 1e30;
+	for (int r = 0; r < runs; r++) {
+		long f0 = minor_faults();
+		double t0 = now();
+		bool ok = parse_once(s, &arena, &diags, &m);
+		double t1 = now();
+		long f1 = minor_faults();
+		bool verified = false;
+		if (ok)
+			verified = check_once(s, m, &diags);
+		double t2 = now();
+		long f2 = minor_faults();
+		arena_free(&arena);
+		diag_free(&diags);
+		if (!verified)
+			return false;
+		if (t2 - t1 < t->check_s) {
+			t->check_s = t2 - t1;
+			t->check_faults = f2 - f1;
+		}
+		if (t2 - t0 < t->total_s) {
+			t->total_s = t2 - t0;
+			t->total_faults = f2 - f0;
+		}
+	}
 	return true;
 }
 
-/* The RSS probe: parse + fmt once and exit (0 = parsed cleanly). */
+/* The RSS probes: parse + fmt (or parse + check) once and exit (0 = clean). */
 static int
-oneshot(const char *path)
+oneshot(const char *path, bool check)
 {
 	Source s;
 	if (!read_source(path, &s))
@@ -177,10 +237,15 @@ oneshot(const char *path)
 	Module *m;
 	int status = 2;
 	if (parse_once(&s, &arena, &diags, &m)) {
-		Buf out = {0};
-		fmt_module(&out, m, s.text, s.len);
-		buf_free(&out);
-		status = 0;
+		if (check) {
+			if (check_once(&s, m, &diags))
+				status = 0;
+		} else {
+			Buf out = {0};
+			fmt_module(&out, m, s.text, s.len);
+			buf_free(&out);
+			status = 0;
+		}
 	}
 	arena_free(&arena);
 	diag_free(&diags);
@@ -188,11 +253,15 @@ oneshot(const char *path)
 	return status;
 }
 
-/* Runs `self --oneshot path`; returns its peak RSS in bytes, or -1. */
+/*
+ * Runs `self --oneshot[-check] path`; returns its peak RSS in bytes, or -1.
+ * RUSAGE_CHILDREN's ru_maxrss is the largest of all waited-for children, so
+ * probe the cheaper mode first (parse+fmt, then parse+check) and compare.
+ */
 static long long
-probe_rss(const char *self, const char *path)
+probe_rss(const char *self, const char *path, bool check)
 {
-	char *args[] = { (char *)self, "--oneshot", (char *)path, NULL };
+	char *args[] = { (char *)self, check ? "--oneshot-check" : "--oneshot", (char *)path, NULL };
 	pid_t pid;
 	int rc = posix_spawnp(&pid, self, NULL, NULL, args, environ);
 	if (rc != 0) {
@@ -227,10 +296,26 @@ report_rate(const char *what, const Source *s, double secs, long faults, double 
 	return ok;
 }
 
+static bool
+report_rss(const char *what, const Source *s, long long rss, double target)
+{
+	if (rss < 0) {
+		printf("%-10s unavailable   MISS\n", what);
+		return false;
+	}
+	double per = (double)rss / (double)(s->len ? s->len : 1);
+	bool ok = per <= target;
+	printf("%-10s %9.1f MB %12.1f bytes/source byte   target <= %.0f   %s\n",
+	    what, (double)rss / 1e6, per, target, verdict(ok));
+	return ok;
+}
+
 static int
 bench_file(const char *self, const char *path, int runs, bool strict)
 {
-	long long rss = probe_rss(self, path);  /* first: see the header */
+	/* first, before this process allocates: see the header */
+	long long rss = probe_rss(self, path, false);
+	long long check_rss = probe_rss(self, path, true);
 	Source s;
 	Timing t;
 	if (!read_source(path, &s))
@@ -242,16 +327,10 @@ bench_file(const char *self, const char *path, int runs, bool strict)
 	printf("file       %s: %ld lines, %zu bytes, best of %d runs\n", path, s.lines, s.len, runs);
 	bool ok = report_rate("parse", &s, t.parse_s, t.parse_faults, TARGET_PARSE_LPS);
 	ok &= report_rate("fmt", &s, t.fmt_s, t.fmt_faults, TARGET_FMT_LPS);
-	if (rss >= 0) {
-		double per = (double)rss / (double)(s.len ? s.len : 1);
-		bool rss_ok = per <= TARGET_RSS_PER_BYTE;
-		printf("peak_rss   %9.1f MB %12.1f bytes/source byte   target <= %.0f   %s\n",
-		    (double)rss / 1e6, per, TARGET_RSS_PER_BYTE, verdict(rss_ok));
-		ok &= rss_ok;
-	} else {
-		printf("peak_rss   unavailable   MISS\n");
-		ok = false;
-	}
+	ok &= report_rate("check", &s, t.check_s, t.check_faults, TARGET_CHECK_LPS);
+	ok &= report_rate("parse+chk", &s, t.total_s, t.total_faults, TARGET_CHECK_LPS);
+	ok &= report_rss("peak_rss", &s, rss, TARGET_RSS_PER_BYTE);
+	ok &= report_rss("check_rss", &s, check_rss, TARGET_CHECK_RSS_PER_BYTE);
 	printf("canonical  fmt(file) %s file   INFO\n", t.canonical ? "==" : "!=");
 	free(s.text);
 	return strict && !ok ? 1 : 0;
@@ -263,7 +342,7 @@ report_scale(const char *what, const Source *a, const Source *b, double ta, doub
 	double want = (double)b->lines / (double)a->lines;
 	double got = tb / ta;
 	bool ok = got <= want * SCALE_SLACK;
-	printf("scaling    %-5s %ld -> %ld lines: time x%.2f (input x%.2f, limit x%.2f)   %s\n",
+	printf("scaling    %-9s %ld -> %ld lines: time x%.2f (input x%.2f, limit x%.2f)   %s\n",
 	    what, a->lines, b->lines, got, want, want * SCALE_SLACK, verdict(ok));
 	return ok;
 }
@@ -283,6 +362,8 @@ bench_scale(const char *small, const char *big, int runs, bool strict)
 	if (a.lines > 0 && time_source(&a, runs, &ta) && time_source(&b, runs, &tb)) {
 		bool ok = report_scale("parse", &a, &b, ta.parse_s, tb.parse_s);
 		ok &= report_scale("fmt", &a, &b, ta.fmt_s, tb.fmt_s);
+		ok &= report_scale("check", &a, &b, ta.check_s, tb.check_s);
+		ok &= report_scale("parse+chk", &a, &b, ta.total_s, tb.total_s);
 		status = strict && !ok ? 1 : 0;
 	}
 	free(a.text);
@@ -307,7 +388,9 @@ main(int argc, char **argv)
 	int nfiles = 0;
 	spx_tune_allocator();  /* as the semaprax binary does */
 	if (argc == 3 && strcmp(argv[1], "--oneshot") == 0)
-		return oneshot(argv[2]);
+		return oneshot(argv[2], false);
+	if (argc == 3 && strcmp(argv[1], "--oneshot-check") == 0)
+		return oneshot(argv[2], true);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
 			runs = atoi(argv[++i]);

@@ -411,7 +411,7 @@ gen_classify(Out *o, int k)
 	line(o, "{");
 	line(o, "    let base = match c { 'a' | 'e' | 'i' | 'o' | 'u' => 1, '\\n' => 2, '\\t' => 3, _ => 0, };");
 	line(o, "    let sign = match n { 0 => 0, -1 => -1, x if x < 0 => -2, _ => 1, };");
-	line(o, "    !(base == 0) && sign > 0 || n %% %u == 0", 2 + rnd(7));
+	line(o, "    if !(base == 0) && sign > 0 || n %% %u == 0 { base + sign } else { 0 }", 2 + rnd(7));
 	line(o, "}");
 }
 
@@ -522,10 +522,10 @@ gen_main(Out *o, int units, long pad)
 	line(o, "    uses { clock.read }");
 	line(o, "{");
 	if (units > 0)
-		line(o, "    let result = drive0(%d);", 10);
+		line(o, "    let outcome = drive0(%d);", 10);
 	else
-		line(o, "    let result = %d;", 10);
-	line(o, "    result %% 100");
+		line(o, "    let outcome = %d;", 10);
+	line(o, "    outcome %% 100");
 	line(o, "}");
 }
 

@@ -321,6 +321,58 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 	}
 }
 
+static const char *
+place_kind(const Expr *a)
+{
+	switch (a->kind) {
+	case EXPR_STRING: return "a string literal";
+	case EXPR_ARRAY: return "an array literal";
+	case EXPR_CALL: return "a call result";
+	default: return "this expression";
+	}
+}
+
+/*
+ * Rules of compiler-owned functions that need the arguments themselves:
+ * views borrow from named bindings (T266), `str_as_bytes` needs a `str`
+ * (T263), a literal Vec capacity is at most 8192 (T282).  Returns true
+ * when it reported (and checked the arguments).
+ */
+static bool
+builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
+{
+	Sema *S = C->S;
+	Expr *const *args = e->u.call.args;
+	if ((strcmp(name, "string_as_str") == 0 || strcmp(name, "bytes_as_slice") == 0 || strcmp(name, "array_as_slice") == 0) &&
+	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s))) {
+		check_expr(C, args[0]);
+		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
+		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,
+		    place_kind(args[0]), name);
+		return true;
+	}
+	if (strcmp(name, "str_as_bytes") == 0 && e->u.call.nargs == 1) {
+		TypeId a = check_expr(C, args[0]);
+		if (a == T_STRING) {
+			Diag *d = sema_error(S, DIAG_T263, args[0]->span, "byte operation `str_as_bytes` argument 1 has the wrong type");
+			diag_set_help(d, "`str_as_bytes` takes a `str` view; borrow the string first: `str_as_bytes(string_as_str(binding))`");
+		} else if (a != T_ERR && a != T_STR) {
+			Diag *d = sema_error(S, DIAG_T205, args[0]->span, "argument `s` to `str_as_bytes` expects str, received %s", sema_type_name(S, a));
+			diag_set_help(d, "pass a `str` view such as `string_as_str(binding)`");
+		}
+		return true;
+	}
+	if (strcmp(name, "vec_with_capacity") == 0 && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
+	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
+		check_expr(C, args[0]);
+		Diag *d = sema_error(S, DIAG_T282, args[0]->span, "`vec_with_capacity` literal capacity must be no greater than 8192");
+		diag_set_help(d, "a Vec holds at most 8192 elements");
+		return true;
+	}
+	(void)sig;
+	return false;
+}
+
 static TypeId
 check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 {
@@ -346,6 +398,13 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		goto out;
 	}
 	record_call(C, -1, name, sig.effect, e->span);
+	S->call_builtin[e->id] = b;
+	if (sig.nparams >= 0 && e->u.call.nargs == sig.nparams) {
+		uint8_t *cons = arena_alloc(&S->arena, (size_t)(sig.nparams ? sig.nparams : 1));
+		for (int i = 0; i < sig.nparams; i++)
+			cons[i] = sig.modes[i] != MODE_BORROW;
+		S->call_consumes[e->id] = cons;
+	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
 		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
@@ -357,6 +416,8 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	if (sig.nparams < 0) {
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
+	} else if (builtin_special(C, e, name, &sig)) {
+		/* reported */
 	} else {
 		for (int i = 0; i < e->u.call.nargs; i++) {
 			if (sig.params[i] == T_ERR) {   /* any [u8; N] */
@@ -511,6 +572,12 @@ check_call(FnCtx *C, const Expr *e)
 		pnames[i] = fs->params[i].name;
 	}
 	TypeId result = targs_ok ? type_subst(&S->types, fs->result, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->result);
+	if (e->u.call.nargs == np) {
+		uint8_t *cons = arena_alloc(&S->arena, (size_t)(np ? np : 1));
+		for (int i = 0; i < np; i++)
+			cons[i] = fs->params[i].mode != MODE_BORROW;
+		S->call_consumes[e->id] = cons;
+	}
 	if (e->u.call.nargs == np)
 		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np);
 	else
@@ -545,6 +612,12 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	Sym *ms = sema_sym(S, m);
 	S->expr_sym[e->id] = m;
 	record_call(C, m, ms->name, NULL, e->span);
+	if (ms->nparams >= 1 && nargs == ms->nparams - 1) {
+		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
+		for (int i = 0; i < ms->nparams; i++)
+			cons[i] = ms->params[i].mode != MODE_BORROW;
+		S->call_consumes[e->id] = cons;
+	}
 	int np = ms->nparams > 0 ? ms->nparams - 1 : 0;
 	if (nargs != np) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s.%s` expects %d arguments, received %d", cname, ms->name, np, nargs);

@@ -208,6 +208,7 @@ check_function(Sema *S, SymId id)
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, f->result), sema_type_name(S, t));
 		}
 	}
+	own_check_function(S, id);
 	for (int i = 0; i < fn->nclauses; i++)
 		if (fn->clauses[i].kind == CLAUSE_ENSURES)
 			check_clause(&C, &fn->clauses[i], "postcondition");
@@ -266,6 +267,8 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->expr_sym = xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = -1;
+	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
+	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
 	decls_collect(S);
 	decls_resolve(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
@@ -291,6 +294,8 @@ sema_free(Sema *S)
 	VEC_FREE(S->syms);
 	free(S->expr_type);
 	free(S->expr_sym);
+	free(S->call_consumes);
+	free(S->call_builtin);
 	arena_free(&S->arena);
 	free(S);
 }

@@ -129,6 +129,14 @@ struct Sema {
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
+	/*
+	 * Calls and method calls: per argument, whether the callee consumes it
+	 * (1) or borrows it (0); methods add the receiver as argument 0.  NULL
+	 * when the call was not resolved.  Arena arrays.
+	 */
+	uint8_t **call_consumes;
+	/* Builtin calls: the compiler-owned function (NULL otherwise). */
+	const struct Builtin **call_builtin;
 };
 
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
@@ -242,5 +250,8 @@ const Local *local_find(FnCtx *C, const char *name);
 bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
 /* Records the type of e and returns it. */
 TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
+/* own.c: the ownership pass over a typed function body. */
+void own_check_function(Sema *S, SymId fn);
+
 /* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
 bool type_accepts(Sema *S, TypeId expected, TypeId actual);

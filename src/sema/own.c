@@ -1,0 +1,413 @@
+/*
+ * own.c — the ownership pass (LANGUAGE.md §4.9, §0.5): moves through every
+ * control-flow form, use after move (O101 resources, H006 other owned
+ * values), maybe-moved (O107 resources, O110 other places), partially moved
+ * places (O109), and moves out of borrows (O102/O108).
+ *
+ * It runs per function after typing, over the typed AST: each owned
+ * (non-Copy) binding has a state — live, moved, maybe moved, partially
+ * moved.  Branches fork the state vector and join it (moved on some path =
+ * maybe moved); a loop body runs twice from the joined state so a move in
+ * one iteration is seen by the next.  A diagnostic is reported once per
+ * expression.
+ */
+#include "sema_int.h"
+
+#include <string.h>
+
+enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
+
+typedef struct OwnVar {
+	const char *name;
+	TypeId type;
+	bool borrowed;     /* a `borrow` parameter or a `match borrow` binding */
+} OwnVar;
+
+typedef struct Own {
+	Sema *S;
+	VEC(OwnVar) vars;
+	VEC(uint8_t) st;       /* state per var (parallel to vars) */
+	VEC(int) marks;
+	uint8_t *reported;     /* per Expr id */
+} Own;
+
+static void own_expr(Own *O, const Expr *e, bool move);
+static void own_block(Own *O, const Block *b, bool move_tail);
+
+static bool
+owned(Own *O, TypeId t)
+{
+	return t != T_ERR && !sema_is_copy(O->S, t);
+}
+
+static bool
+is_resource(Own *O, TypeId t)
+{
+	const TypeInfo *ti = type_info(&O->S->types, t);
+	return ti->kind == TY_NOMINAL && sema_sym(O->S, (SymId)ti->decl)->kind == SK_RESOURCE;
+}
+
+static void
+push_scope(Own *O)
+{
+	VEC_PUSH(O->marks, O->vars.len);
+}
+
+static void
+pop_scope(Own *O)
+{
+	int m = O->marks.items[--O->marks.len];
+	O->vars.len = m;
+	O->st.len = m;
+}
+
+static void
+declare(Own *O, const char *name, TypeId type, bool borrowed)
+{
+	OwnVar v = { name, type, borrowed };
+	VEC_PUSH(O->vars, v);
+	uint8_t s = ST_LIVE;
+	VEC_PUSH(O->st, s);
+}
+
+static int
+find(Own *O, const char *name)
+{
+	for (int i = O->vars.len - 1; i >= 0; i--)
+		if (strcmp(O->vars.items[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static bool
+first_report(Own *O, const Expr *e)
+{
+	if (O->reported[e->id])
+		return false;
+	O->reported[e->id] = 1;
+	return true;
+}
+
+static void
+moved_help(Own *O, Diag *d, TypeId t, const char *name)
+{
+	if (t == T_STRING)
+		diag_set_help(d, "`string_concat` and `own` parameters consume a `string`; pass `string_as_str(%s)` to a `borrow str` parameter instead, or build a second string before the first use", name);
+	else if (t == T_BYTES)
+		diag_set_help(d, "`own` parameters consume `Bytes`; pass `bytes_as_slice(%s)` to a `borrow Slice<u8>` parameter instead, or copy first with `bytes_copy(bytes_as_slice(%s))`", name, name);
+	else if (is_resource(O, t))
+		diag_set_help(d, "borrow the resource if the callee does not need ownership");
+	else
+		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
+}
+
+/* A use of variable i at expression e (the whole value). */
+static void
+use_var(Own *O, int i, const Expr *e, bool move)
+{
+	Sema *S = O->S;
+	OwnVar *v = &O->vars.items[i];
+	uint8_t st = O->st.items[i];
+	bool res = is_resource(O, v->type);
+	if (st == ST_MOVED && first_report(O, e)) {
+		Diag *d = res ? sema_error(S, DIAG_O101, e->span, "use of resource `%s` after ownership was moved", v->name)
+		    : sema_error(S, DIAG_H006, e->span, "use of `%s` after ownership was moved", v->name);
+		moved_help(O, d, v->type, v->name);
+	} else if (st == ST_MAYBE && first_report(O, e)) {
+		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
+		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
+		diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
+	} else if (st == ST_PARTIAL && first_report(O, e)) {
+		Diag *d = sema_error(S, DIAG_O109, e->span, "use of partially moved place `%s`", v->name);
+		diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
+	}
+	if (!move || !owned(O, v->type))
+		return;
+	if (v->borrowed && first_report(O, e)) {
+		Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
+		diag_set_help(d, "take the parameter as `own`, or pass a copy");
+		return;
+	}
+	O->st.items[i] = ST_MOVED;
+}
+
+static void
+own_name(Own *O, const Expr *e, bool move)
+{
+	int i = find(O, e->u.name.s);
+	if (i >= 0)
+		use_var(O, i, e, move);
+}
+
+static void
+own_field(Own *O, const Expr *e, bool move)
+{
+	const Expr *base = e->u.field.base;
+	TypeId ft = O->S->expr_type[e->id];
+	if (base->kind == EXPR_NAME) {
+		int i = find(O, base->u.name.s);
+		if (i < 0)
+			return;
+		uint8_t st = O->st.items[i];
+		if (st == ST_MOVED || st == ST_MAYBE)
+			use_var(O, i, base, false);
+		if (move && owned(O, ft)) {
+			OwnVar *v = &O->vars.items[i];
+			if (v->borrowed && first_report(O, e)) {
+				Diag *d = sema_error(O->S, DIAG_O108, e->span, "cannot move an owned field out of borrowed `%s`", v->name);
+				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
+				return;
+			}
+			if (O->st.items[i] == ST_LIVE)
+				O->st.items[i] = ST_PARTIAL;
+		}
+		return;
+	}
+	own_expr(O, base, move && owned(O, ft));
+}
+
+static void
+own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
+{
+	const uint8_t *cons = O->S->call_consumes[call->id];
+	for (int i = 0; i < nargs; i++) {
+		bool consume = cons ? cons[i + offset] != 0 : true;
+		own_expr(O, args[i], consume);
+	}
+}
+
+/* Forks: saves the state vector. */
+static uint8_t *
+save(Own *O)
+{
+	uint8_t *s = xmalloc((size_t)(O->st.len ? O->st.len : 1));
+	memcpy(s, O->st.items, (size_t)O->st.len);
+	return s;
+}
+
+/* Joins `other` (a state vector of length n) into acc (same length). */
+static void
+join_into(uint8_t *acc, const uint8_t *other, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (acc[i] == other[i])
+			continue;
+		if (acc[i] == ST_LIVE || other[i] == ST_LIVE)
+			acc[i] = ST_MAYBE;
+		else if (acc[i] == ST_MOVED && other[i] == ST_MOVED)
+			acc[i] = ST_MOVED;
+		else
+			acc[i] = acc[i] == ST_PARTIAL && other[i] == ST_PARTIAL ? ST_PARTIAL : ST_MAYBE;
+	}
+}
+
+static void
+own_if(Own *O, const Expr *e, bool move)
+{
+	own_expr(O, e->u.if_.cond, false);
+	int n = O->st.len;
+	uint8_t *entry = save(O);
+	if (e->u.if_.then_block)
+		own_block(O, e->u.if_.then_block, move);
+	uint8_t *after_then = save(O);
+	memcpy(O->st.items, entry, (size_t)n);
+	if (e->u.if_.else_block)
+		own_block(O, e->u.if_.else_block, move);
+	join_into(O->st.items, after_then, n);
+	free(entry);
+	free(after_then);
+}
+
+static void
+bind_pattern(Own *O, const Pattern *p, bool borrowed)
+{
+	if (!p)
+		return;
+	switch (p->kind) {
+	case PAT_BIND: declare(O, p->u.bind.s, T_ERR, borrowed); break;
+	case PAT_CASE:
+		for (int i = 0; i < p->u.case_.nfields; i++) {
+			const FieldPat *f = &p->u.case_.fields[i];
+			if (!f->sub)
+				declare(O, f->name.s, T_ERR, borrowed);
+			else
+				bind_pattern(O, f->sub, borrowed);
+		}
+		break;
+	case PAT_RECORD:
+		for (int i = 0; i < p->u.record.nfields; i++) {
+			const FieldPat *f = &p->u.record.fields[i];
+			if (!f->sub)
+				declare(O, f->name.s, T_ERR, borrowed);
+			else
+				bind_pattern(O, f->sub, borrowed);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+own_match(Own *O, const Expr *e, bool move)
+{
+	own_expr(O, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
+	int n = O->st.len;
+	uint8_t *entry = save(O);
+	uint8_t *acc = NULL;
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *arm = &e->u.match.arms[i];
+		memcpy(O->st.items, entry, (size_t)n);
+		push_scope(O);
+		bind_pattern(O, arm->pat, e->u.match.mode == MATCH_BORROW);
+		if (arm->guard)
+			own_expr(O, arm->guard, false);
+		own_expr(O, arm->value, move);
+		pop_scope(O);
+		if (!acc)
+			acc = save(O);
+		else
+			join_into(acc, O->st.items, n);
+	}
+	if (acc)
+		memcpy(O->st.items, acc, (size_t)n);
+	free(entry);
+	free(acc);
+}
+
+static void
+own_expr(Own *O, const Expr *e, bool move)
+{
+	switch (e->kind) {
+	case EXPR_NAME: own_name(O, e, move); break;
+	case EXPR_FIELD: own_field(O, e, move); break;
+	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
+	case EXPR_BINARY:
+		own_expr(O, e->u.binary.lhs, false);
+		own_expr(O, e->u.binary.rhs, false);
+		break;
+	case EXPR_CALL: own_args(O, e, e->u.call.args, e->u.call.nargs, 0); break;
+	case EXPR_METHOD: {
+		const uint8_t *cons = O->S->call_consumes[e->id];
+		own_expr(O, e->u.method.recv, cons ? cons[0] != 0 : true);
+		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
+		break;
+	}
+	case EXPR_SUPER: own_args(O, e, e->u.super_.args, e->u.super_.nargs, 1); break;
+	case EXPR_TRY: own_expr(O, e->u.try_.operand, true); break;
+	case EXPR_WITH:
+		own_expr(O, e->u.with.base, true);
+		for (int i = 0; i < e->u.with.ninits; i++)
+			own_expr(O, e->u.with.inits[i].value, true);
+		break;
+	case EXPR_RECORD:
+		for (int i = 0; i < e->u.record.ninits; i++)
+			own_expr(O, e->u.record.inits[i].value, true);
+		break;
+	case EXPR_VARIANT:
+		for (int i = 0; i < e->u.variant.ninits; i++)
+			own_expr(O, e->u.variant.inits[i].value, true);
+		break;
+	case EXPR_BLOCK: own_block(O, e->u.block, move); break;
+	case EXPR_IF: own_if(O, e, move); break;
+	case EXPR_MATCH: own_match(O, e, move); break;
+	case EXPR_ARRAY:
+		for (int i = 0; i < e->u.array.nelems; i++)
+			own_expr(O, e->u.array.elems[i], false);
+		break;
+	default:
+		break;   /* literals; closures capture Copy values only */
+	}
+}
+
+static void own_stmt(Own *O, const Stmt *s);
+
+/* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
+static void
+own_loop(Own *O, const Expr *cond, const Block *body)
+{
+	int n = O->st.len;
+	uint8_t *entry = save(O);
+	for (int pass = 0; pass < 2; pass++) {
+		if (cond)
+			own_expr(O, cond, false);
+		if (body)
+			own_block(O, body, false);
+		uint8_t *end = save(O);
+		memcpy(O->st.items, entry, (size_t)n);
+		join_into(O->st.items, end, n);
+		bool same = memcmp(O->st.items, entry, (size_t)n) == 0;
+		free(end);
+		if (same)
+			break;
+	}
+	free(entry);
+}
+
+static void
+own_stmt(Own *O, const Stmt *s)
+{
+	switch (s->kind) {
+	case STMT_LET:
+		if (s->u.let.value)
+			own_expr(O, s->u.let.value, true);
+		declare(O, s->u.let.name.s, s->u.let.value ? O->S->expr_type[s->u.let.value->id] : T_ERR, false);
+		break;
+	case STMT_ASSIGN: {
+		own_expr(O, s->u.assign.value, true);
+		int i = find(O, s->u.assign.target.s);
+		if (i >= 0 && !s->u.assign.has_field)
+			O->st.items[i] = ST_LIVE;   /* reinitialised */
+		break;
+	}
+	case STMT_WHILE:
+		own_loop(O, s->u.while_.cond, s->u.while_.body);
+		break;
+	case STMT_FOR:
+		own_expr(O, s->u.for_.iter, s->u.for_.own);
+		push_scope(O);
+		declare(O, s->u.for_.item.s, T_ERR, !s->u.for_.own);
+		own_loop(O, NULL, s->u.for_.body);
+		pop_scope(O);
+		break;
+	case STMT_IF:
+		own_expr(O, s->u.if_, false);
+		break;
+	case STMT_UNSAFE:
+		if (s->u.unsafe.body)
+			own_block(O, s->u.unsafe.body, false);
+		break;
+	}
+}
+
+static void
+own_block(Own *O, const Block *b, bool move_tail)
+{
+	push_scope(O);
+	for (int i = 0; i < b->nstmts; i++)
+		own_stmt(O, b->stmts[i]);
+	if (b->tail)
+		own_expr(O, b->tail, move_tail);
+	pop_scope(O);
+}
+
+/* Fix the types of pattern-bound and loop-item variables lazily: they are
+ * declared with T_ERR (never owned), which keeps this pass conservative. */
+void
+own_check_function(Sema *S, SymId fn)
+{
+	Sym *f = sema_sym(S, fn);
+	if (!f->fn || !f->fn->body)
+		return;
+	Own O;
+	memset(&O, 0, sizeof O);
+	O.S = S;
+	O.reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	for (int i = 0; i < f->nparams; i++)
+		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW);
+	own_block(&O, f->fn->body, true);
+	free(O.reported);
+	VEC_FREE(O.vars);
+	VEC_FREE(O.st);
+	VEC_FREE(O.marks);
+}
