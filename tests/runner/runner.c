@@ -299,7 +299,7 @@ parse_diags(const Text *out, Diag **res)
 		char *eol = strchr(line, '\n');
 		if (eol)
 			*eol = '\0';
-		if (*line == '{' && strncmp(line, "{\"status\"", 10) != 0) {
+		if (*line == '{' && strncmp(line, "{\"status\"", 9) != 0) {
 			d = xrealloc(d, sizeof *d * (size_t)(n + 1));
 			Diag *x = &d[n++];
 			memset(x, 0, sizeof *x);
