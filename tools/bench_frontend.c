@@ -26,7 +26,9 @@
  *
  * Key choice: the RSS probe is a separate process started with
  * posix_spawnp before this process allocates anything, and read back with
- * getrusage(RUSAGE_CHILDREN).  Forking after the timing loops would copy
+ * the child's own getrusage(RUSAGE_SELF), which it writes to a pipe on its
+ * stdout (RUSAGE_CHILDREN would give the largest of all probes so far).
+ * Forking after the timing loops would copy
  * their page tables into the child, and Linux also carries the pre-exec
  * peak across exec, so spawning first is what keeps the figure honest.
  * The figure is the whole process (binary, libc, source buffer, arena,
@@ -250,32 +252,55 @@ oneshot(const char *path, bool check)
 	arena_free(&arena);
 	diag_free(&diags);
 	free(s.text);
+	if (status == 0) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		/* Linux and the BSDs report KiB */
+		printf("%lld\n", (long long)ru.ru_maxrss * 1024);
+	}
 	return status;
 }
 
 /*
- * Runs `self --oneshot[-check] path`; returns its peak RSS in bytes, or -1.
- * RUSAGE_CHILDREN's ru_maxrss is the largest of all waited-for children, so
- * probe the cheaper mode first (parse+fmt, then parse+check) and compare.
+ * Runs `self --oneshot[-check] path`; returns its peak RSS in bytes (as the
+ * child reports it on its stdout, a pipe), or -1.
  */
 static long long
 probe_rss(const char *self, const char *path, bool check)
 {
 	char *args[] = { (char *)self, check ? "--oneshot-check" : "--oneshot", (char *)path, NULL };
+	int fds[2];
+	if (pipe(fds) != 0) {
+		perror("bench_frontend: pipe");
+		return -1;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, self, NULL, NULL, args, environ);
+	int rc = posix_spawnp(&pid, self, &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
 	if (rc != 0) {
+		close(fds[0]);
 		fprintf(stderr, "bench_frontend: cannot start %s: %s\n", self, strerror(rc));
 		return -1;
 	}
+	char buf[64];
+	size_t n = 0;
+	ssize_t k;
+	while (n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+		n += (size_t)k;
+	buf[n] = '\0';
+	close(fds[0]);
 	int status;
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0) {
 		fprintf(stderr, "bench_frontend: RSS probe failed\n");
 		return -1;
 	}
-	struct rusage ru;
-	getrusage(RUSAGE_CHILDREN, &ru);
-	return (long long)ru.ru_maxrss * 1024;  /* Linux and the BSDs report KiB */
+	return strtoll(buf, NULL, 10);
 }
 
 static const char *

@@ -18,6 +18,20 @@ expr_set(FnCtx *C, const Expr *e, TypeId t)
 	return t;
 }
 
+TypeId
+fn_type(FnCtx *C, TypeId t)
+{
+	if (!C->ntargs)
+		return t;
+	return type_subst(&C->S->types, t, (uint32_t)C->fn, C->targs, C->ntargs);
+}
+
+TypeId
+ctx_resolve_type(FnCtx *C, const Type *t)
+{
+	return fn_type(C, decls_resolve_type(C->S, t, C->sym->ntparams ? C->fn : -1));
+}
+
 bool
 type_accepts(Sema *S, TypeId expected, TypeId actual)
 {
@@ -124,7 +138,7 @@ check_name(FnCtx *C, const Expr *e)
 		return T_ERR;
 	if (strcmp(name, "result") == 0) {
 		if (C->in_ensures)
-			return C->sym->result;
+			return fn_type(C, C->sym->result);
 		if (!local_find(C, name)) {
 			Diag *d = sema_error(S, DIAG_T201, e->span, "`result` is only available in postconditions");
 			diag_set_help(d, "name the return value `result` only inside `ensures` clauses");
@@ -285,7 +299,7 @@ resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
 {
 	TypeId *out = n <= 8 ? local : xmalloc(sizeof(TypeId) * (size_t)n);
 	for (int i = 0; i < n; i++)
-		out[i] = decls_resolve_type(C->S, targs[i], C->sym->ntparams ? C->fn : -1);
+		out[i] = ctx_resolve_type(C, targs[i]);
 	return out;
 }
 
@@ -507,6 +521,30 @@ unknown_function(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
+/* Remembers a generic instance with a non-scalar argument for instance checking. */
+static void
+note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
+{
+	bool scalar = true;
+	for (int i = 0; i < n; i++)
+		scalar &= type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
+	if (scalar)
+		return;
+	for (int i = 0; i < S->ninstances; i++)
+		if (S->instances[i].fn == f && S->instances[i].ntargs == n &&
+		    memcmp(S->instances[i].targs, targs, sizeof(TypeId) * (size_t)n) == 0)
+			return;
+	if (S->ninstances == S->capinstances) {
+		S->capinstances = S->capinstances ? S->capinstances * 2 : 8;
+		S->instances = xrealloc(S->instances, sizeof(*S->instances) * (size_t)S->capinstances);
+	}
+	struct Instance *in = &S->instances[S->ninstances++];
+	in->fn = f;
+	memcpy(in->targs, targs, sizeof(TypeId) * (size_t)n);
+	in->ntargs = n;
+	in->call = call;
+}
+
 static TypeId
 check_call(FnCtx *C, const Expr *e)
 {
@@ -564,6 +602,8 @@ check_call(FnCtx *C, const Expr *e)
 		diag_set_help(d, "call it as `%s<i64>(…)`: generic calls spell their type arguments", name);
 		targs_ok = false;
 	}
+	if (targs_ok && ntargs > 0 && ntargs <= 8)
+		note_instance(S, f, targs, ntargs, e->span);
 	int np = fs->nparams;
 	TypeId *params = xmalloc(sizeof(TypeId) * (size_t)(np ? np : 1));
 	const char **pnames = xmalloc(sizeof(char *) * (size_t)(np ? np : 1));
@@ -876,7 +916,8 @@ check_try(FnCtx *C, const Expr *e)
 	}
 	TypeId payload = ti->args[0];
 	TypeId err = is_result ? ti->args[1] : T_ERR;
-	const TypeInfo *ri = type_info(&S->types, C->sym->result);
+	TypeId fres = fn_type(C, C->sym->result);
+	const TypeInfo *ri = type_info(&S->types, fres);
 	SymId want = is_result ? S->sym_result : S->sym_option;
 	bool is_main = C->sym->kind == SK_FN && strcmp(C->sym->name, "main") == 0;
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
@@ -885,9 +926,9 @@ check_try(FnCtx *C, const Expr *e)
 		diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
 		return payload;
 	}
-	if (is_result && ri->args[1] != err && C->sym->result != T_ERR) {
+	if (is_result && ri->args[1] != err && fres != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T219, e->span, "`?` cannot propagate error type %s into Result error type %s", sema_type_name(S, err),
-		    sema_type_name(S, type_info(&S->types, C->sym->result)->args[1]));
+		    sema_type_name(S, type_info(&S->types, fres)->args[1]));
 		diag_set_help(d, "match the value and convert the error explicitly");
 	}
 	return payload;
@@ -945,10 +986,10 @@ check_closure(FnCtx *C, const Expr *e)
 	scope_push(C);
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
-		args[i] = decls_resolve_type(S, p->type, C->sym->ntparams ? C->fn : -1);
+		args[i] = ctx_resolve_type(C, p->type);
 		local_declare(C, p->name.s, args[i], false, p->name.span);
 	}
-	args[n] = decls_resolve_type(S, e->u.closure.result, C->sym->ntparams ? C->fn : -1);
+	args[n] = ctx_resolve_type(C, e->u.closure.result);
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
 	scope_pop(C);
 	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {

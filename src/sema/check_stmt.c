@@ -25,7 +25,7 @@ check_let(FnCtx *C, const Stmt *s)
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
 	TypeId bt = vt;
 	if (s->u.let.type) {
-		TypeId declared = decls_resolve_type(S, s->u.let.type, C->sym->ntparams ? C->fn : -1);
+		TypeId declared = ctx_resolve_type(C, s->u.let.type);
 		if (declared != T_ERR && vt != T_ERR && !type_accepts(S, declared, vt)) {
 			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",
 			    sema_type_name(S, declared), sema_type_name(S, vt));

@@ -142,6 +142,12 @@ needs_mode(Sema *S, TypeId t)
 	return false;
 }
 
+static TypeId
+param_type(FnCtx *C, int i)
+{
+	return fn_type(C, C->sym->params[i].type);
+}
+
 static void
 check_params(FnCtx *C)
 {
@@ -167,7 +173,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, p->type, false, p->span };
+		Local l = { p->name, param_type(C, i), false, p->span };
 		VEC_PUSH(C->locals, l);
 	}
 }
@@ -187,13 +193,15 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 }
 
 static void
-check_function(Sema *S, SymId id)
+check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 {
 	FnCtx C;
 	memset(&C, 0, sizeof C);
 	C.S = S;
 	C.fn = id;
 	C.sym = sema_sym(S, id);
+	C.targs = targs;
+	C.ntargs = ntargs;
 	const FnDecl *fn = C.sym->fn;
 	check_params(&C);
 	for (int i = 0; i < fn->nclauses; i++)
@@ -202,10 +210,11 @@ check_function(Sema *S, SymId id)
 	if (fn->body) {
 		TypeId t = check_block(&C, fn->body);
 		Sym *f = C.sym;
-		if (t != T_ERR && f->result != T_ERR && !type_accepts(S, f->result, t)) {
+		TypeId want = fn_type(&C, f->result);
+		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
-			    sema_type_name(S, t), sema_type_name(S, f->result));
-			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, f->result), sema_type_name(S, t));
+			    sema_type_name(S, t), sema_type_name(S, want));
+			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 	}
 	own_check_function(S, id);
@@ -246,6 +255,79 @@ check_entry(Sema *S)
 	diag_set_help(d, "a module without `fn main() -> i64` is a library module: check it through the project that owns it with `semaprax check <project-dir>`, or add `main` to run this file alone");
 }
 
+/* Drops diagnostics from index `from` on that repeat an earlier one. */
+static void
+dedupe_since(DiagSink *d, int from)
+{
+	for (int i = from; i < d->items.len;) {
+		const Diag *x = &d->items.items[i];
+		bool dup = false;
+		for (int j = 0; j < i && !dup; j++) {
+			const Diag *y = &d->items.items[j];
+			dup = y->code == x->code && y->span.start == x->span.start && strcmp(y->message, x->message) == 0;
+		}
+		if (dup)
+			diag_remove(d, i);
+		else
+			i++;
+	}
+}
+
+/*
+ * A generic template is checked once per Copy scalar substitution (all type
+ * parameters set to the same scalar, as the reference does), diagnostics
+ * deduplicated.
+ */
+static void
+check_template(Sema *S, SymId id)
+{
+	Sym *f = sema_sym(S, id);
+	if (!f->ntparams) {
+		check_function(S, id, NULL, 0);
+		return;
+	}
+	int from = S->diags->items.len;
+	for (TyKind k = TYPE_FIRST_SCALAR; k <= TYPE_LAST_SCALAR; k++) {
+		TypeId sub[16];
+		for (int i = 0; i < f->ntparams && i < 16; i++)
+			sub[i] = (TypeId)k;
+		check_function(S, id, sub, f->ntparams < 16 ? f->ntparams : 16);
+		dedupe_since(S->diags, from);
+	}
+}
+
+/* Instances with non-scalar arguments: an error shows as T225 at the call. */
+static void
+check_instances(Sema *S)
+{
+	for (int i = 0; i < S->ninstances; i++) {
+		struct Instance in = S->instances[i];
+		int from = S->diags->items.len;
+		int errors = S->diags->errors;
+		check_function(S, in.fn, in.targs, in.ntargs);
+		if (S->diags->errors == errors) {
+			while (S->diags->items.len > from)
+				diag_remove(S->diags, S->diags->items.len - 1);
+			continue;
+		}
+		char *msg = NULL;
+		for (int j = from; j < S->diags->items.len && !msg; j++)
+			if (diag_info[S->diags->items.items[j].code].sev != SEV_WARNING)
+				msg = xstrdup(S->diags->items.items[j].message);
+		while (S->diags->items.len > from)
+			diag_remove(S->diags, S->diags->items.len - 1);
+		Buf b = {0};
+		for (int j = 0; j < in.ntargs; j++)
+			buf_printf(&b, "%s%s", j ? ", " : "", sema_type_name(S, in.targs[j]));
+		Sym *f = sema_sym(S, in.fn);
+		Diag *d = sema_error(S, DIAG_T225, in.call, "instance `%s<%s>` of generic function `%s` does not type-check: %s", f->name,
+		    b.data ? b.data : "", f->name, msg ? msg : "error");
+		diag_set_help(d, "call `%s` with type arguments its body supports", f->name);
+		buf_free(&b);
+		free(msg);
+	}
+}
+
 Sema *
 sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 {
@@ -274,10 +356,11 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)
-			check_function(S, id);
+			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_FN)
-			check_function(S, id);
+			check_template(S, id);
+	check_instances(S);
 	check_entry(S);
 	return S;
 }
@@ -295,6 +378,7 @@ sema_free(Sema *S)
 	free(S->expr_type);
 	free(S->expr_sym);
 	free(S->call_consumes);
+	free(S->instances);
 	free(S->call_builtin);
 	arena_free(&S->arena);
 	free(S);

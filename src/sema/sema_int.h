@@ -126,6 +126,9 @@ struct Sema {
 	const char **permits;  /* module permit set, source order */
 	int npermits;
 	SymId sym_option, sym_result, sym_iterstep;
+	/* generic instances used with non-scalar arguments (checked after all bodies) */
+	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
+	int ninstances, capinstances;
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
@@ -234,12 +237,17 @@ typedef struct FnCtx {
 	VEC(Local) locals;       /* innermost last; no shadowing, so lookup is by name */
 	VEC(int) marks;          /* scope starts (indices into locals) */
 	VEC(CallSite) calls;     /* for E102, in visit order */
+	const TypeId *targs;     /* generic functions: the substitution being checked */
+	int ntargs;
 	bool in_contract;        /* requires/ensures/invariant: pure */
 	bool in_ensures;         /* `result` is bound */
 	int loop_depth;
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
+/* Types seen from inside the function: type parameters substituted. */
+TypeId fn_type(FnCtx *C, TypeId t);
+TypeId ctx_resolve_type(FnCtx *C, const Type *t);
 TypeId check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
 void check_stmt(FnCtx *C, const Stmt *s);
 TypeId check_match(FnCtx *C, const Expr *e);

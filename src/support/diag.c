@@ -91,6 +91,23 @@ diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 }
 
 void
+diag_remove(DiagSink *s, int i)
+{
+	Diag *d = &s->items.items[i];
+	if (diag_info[d->code].sev == SEV_WARNING)
+		s->warnings--;
+	else
+		s->errors--;
+	free(d->message);
+	free(d->help);
+	for (int j = 0; j < d->fixes.len; j++)
+		free(d->fixes.items[j].text);
+	VEC_FREE(d->fixes);
+	memmove(d, d + 1, sizeof(Diag) * (size_t)(s->items.len - i - 1));
+	s->items.len--;
+}
+
+void
 diag_set_help(Diag *d, const char *fmt, ...)
 {
 	if (!d)

@@ -68,6 +68,9 @@ Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt,
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
 
+/* Removes diagnostic i (adjusting the counters). */
+void diag_remove(DiagSink *s, int i);
+
 /* Looks a code up by its text ("SPX-P104" or "P104"); -1 when unknown. */
 int diag_lookup(const char *code);
 const char *diag_help_text(const Diag *d);
