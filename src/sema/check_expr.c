@@ -239,17 +239,18 @@ check_binary(FnCtx *C, const Expr *e)
 		diag_set_help(d, "`%%` is defined on integers only; floats have no remainder operator");
 		return T_ERR;
 	}
-	if (lt == T_STRING || rt == T_STRING) {
+	bool ordering = op >= BIN_LT && op <= BIN_GE;
+	if ((lt == T_STRING || rt == T_STRING) && !(ordering && lt == rt)) {
 		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
-		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==` and `!=`");
-		return op >= BIN_LT && op <= BIN_GE ? T_BOOL : T_ERR;
+		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==`, `!=`, `<`, `<=`, `>` and `>=`");
+		return ordering ? T_BOOL : T_ERR;
 	}
 	TypeId expected, result;
 	if (op == BIN_AND || op == BIN_OR) {
 		expected = T_BOOL;
 		result = T_BOOL;
 	} else if (op >= BIN_LT && op <= BIN_GE) {
-		expected = type_is_numeric(&S->types, lt) || lt == T_CHAR ? lt : T_I64;
+		expected = type_is_numeric(&S->types, lt) || lt == T_CHAR || lt == T_STRING ? lt : T_I64;
 		result = T_BOOL;
 	} else {
 		expected = type_is_numeric(&S->types, lt) ? lt : T_I64;

@@ -139,7 +139,8 @@ static void
 claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const char *what)
 {
 	if (explicit_id && id[0] == '\0') {
-		Diag *d = sema_error(S, DIAG_S102, span, "%s has an empty stable id", what);
+		Diag *d = sema_error(S, DIAG_S102, sym >= 0 ? sema_sym(S, sym)->name_span : span, "%s `%s` has an empty stable id", what,
+		    sym >= 0 ? sema_sym(S, sym)->name : "declaration");
 		diag_set_help(d, "give the declaration a dotted stable identity with @id(\"your.namespace.symbol\")");
 		return;
 	}
@@ -245,7 +246,9 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	s->decl = d;
 	s->owner = owner;
 	s->name_span = fn->name.span;
-	s->span = span;
+	/* A function's span runs from `fn` (not its attribute) to the body's end. */
+	s->span = fn->header;
+	s->span.end = span.end;
 	s->explicit_id = ida->present;
 	if (owner >= 0) {
 		Sym *cls = sema_sym(S, owner);

@@ -158,8 +158,8 @@ check_params(FnCtx *C)
 		if (needs_mode(S, p->type) && p->mode == MODE_NONE) {
 			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
 			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, p->type));
-		} else if (p->mode != MODE_NONE && (sema_is_copy(S, p->type) || p->type == T_STRING) && p->type != T_ERR &&
-		    !needs_mode(S, p->type)) {
+		} else if (p->mode != MODE_NONE && p->type != T_ERR && !needs_mode(S, p->type) &&
+		    ((sema_is_copy(S, p->type) && p->type != T_STR && p->type != T_SLICE) || (p->type == T_STRING && p->mode == MODE_OWN))) {
 			static const char *const words[] = { "", "own", "borrow", "shared" };
 			Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
 			    words[p->mode], sema_type_name(S, p->type));
@@ -253,6 +253,92 @@ check_entry(Sema *S)
 	}
 	Diag *d = sema_error(S, DIAG_T105, span, "executable module must define `fn main() -> i64`");
 	diag_set_help(d, "a module without `fn main() -> i64` is a library module: check it through the project that owns it with `semaprax check <project-dir>`, or add `main` to run this file alone");
+}
+
+/*
+ * Record invariants (§4.6, §0.7): `requires` lines after a record refer to
+ * its fields by name; they are bool (C101) and effect-free (C102); generic
+ * records take none (C103).
+ */
+static void
+check_invariants(Sema *S, SymId id)
+{
+	Sym *r = sema_sym(S, id);
+	const Decl *d = r->decl;
+	if (!d || d->kind != DECL_RECORD || d->u.record.ninvariants == 0)
+		return;
+	if (r->ntparams) {
+		Diag *dg = sema_error(S, DIAG_C103, d->u.record.invariants[0].span, "generic record `%s` cannot declare invariants", r->name);
+		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
+		return;
+	}
+	FnCtx C;
+	memset(&C, 0, sizeof C);
+	C.S = S;
+	C.fn = id;
+	C.sym = r;
+	C.in_contract = true;
+	for (int i = 0; i < r->nfields; i++) {
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span };
+		VEC_PUSH(C.locals, l);
+	}
+	for (int i = 0; i < d->u.record.ninvariants; i++) {
+		const Clause *c = &d->u.record.invariants[i];
+		int ncalls = C.calls.len;
+		TypeId t = check_expr(&C, c->cond);
+		if (t != T_BOOL && t != T_ERR) {
+			Diag *dg = sema_error(S, DIAG_C101, c->cond->span, "invariant on `%s` must be bool", r->name);
+			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nfields ? r->fields[0].name : "value");
+		}
+		for (int k = ncalls; k < C.calls.len; k++) {
+			const CallSite *cs = &C.calls.items[k];
+			bool effectful = cs->effect || (cs->callee >= 0 && sema_sym(S, cs->callee)->neffects > 0);
+			if (effectful) {
+				Diag *dg = sema_error(S, DIAG_C102, cs->span, "invariant on `%s` calls `%s`, which uses effects", r->name, cs->name);
+				diag_set_help(dg, "invariants are pure; call only effect-free functions");
+			}
+		}
+	}
+	VEC_FREE(C.locals);
+	VEC_FREE(C.marks);
+	VEC_FREE(C.calls);
+}
+
+/* Resources (§4.9): the drop strategy carries an explicit `@id` (O112); an
+ * imported finalizer names a declared, infallible, consuming import (O113). */
+static void
+check_resource(Sema *S, SymId id)
+{
+	Sym *r = sema_sym(S, id);
+	const Decl *d = r->decl;
+	if (!d || d->kind != DECL_RESOURCE)
+		return;
+	if (!d->u.resource.drop_id.present) {
+		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must identify its drop strategy with an explicit `@id`", r->name);
+		diag_set_help(dg, "write `@id(\"%s.drop\")` on the line above `drop …;`", r->id);
+	}
+	if (d->u.resource.trivial)
+		return;
+	const StrLit *key = &d->u.resource.import;
+	for (int i = 0; i < S->m->ndecls; i++) {
+		const Decl *x = &S->m->decls[i];
+		if (x->kind != DECL_INTERFACE)
+			continue;
+		for (int j = 0; j < x->u.interface.nimports; j++) {
+			const ImportFn *f = &x->u.interface.imports[j];
+			if (!f->id.present || f->id.value.len != key->len || memcmp(f->id.value.s, key->s, key->len) != 0)
+				continue;
+			if (f->fallible || !f->has_consumes) {
+				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
+				    (int)key->len, key->s, r->name);
+				diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
+			}
+			return;
+		}
+	}
+	Diag *dg = sema_error(S, DIAG_O113, key->span, "resource `%s` drops through `%.*s`, which is not a declared interface import", r->name,
+	    (int)key->len, key->s);
+	diag_set_help(dg, "declare the finalizer as an `import fn` with that `@id` in an interface, or use `drop trivial;`");
 }
 
 /* Drops diagnostics from index `from` on that repeat an earlier one. */
@@ -353,6 +439,10 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
 	decls_collect(S);
 	decls_resolve(S);
+	for (SymId id = 0; id < S->syms.len; id++) {
+		check_resource(S, id);
+		check_invariants(S, id);
+	}
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)
