@@ -464,6 +464,11 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		goto done;
 	}
 	SymId sym = strmap_get(&S->type_names, name);
+	if (sym < 0 && scope >= 0 && sema_sym(S, scope)->ntparams) {
+		Diag *d = sema_error(S, DIAG_T220, t->span, "`%s` is not an in-scope type parameter", name);
+		diag_set_help(d, "declare it in the type parameter list, e.g. `<%s>`, or use a declared type", name);
+		goto done;
+	}
 	if (sym < 0) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);

@@ -221,6 +221,10 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
 		scope_push(C);
+		if (p->kind == PAT_BIND) {
+			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
+		}
 		if (catch_all(p)) {
 			bool all = true;
 			for (int c = 0; c < v->ncases; c++)
@@ -273,7 +277,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 		} else {
-			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable literal patterns are incompatible with a variant scrutinee");
+			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 		}
 		check_guard(C, arm);
@@ -354,7 +358,9 @@ check_match(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
-		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "matching owned %s requires `match own` or `match borrow`", sema_type_name(S, st));
+		const TypeInfo *sti = type_info(&S->types, st);
+		bool rec = sti->kind == TY_NOMINAL && sema_sym(S, (SymId)sti->decl)->kind != SK_VARIANT;
+		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "plain %s match requires a Copy scrutinee", rec ? "record" : "variant");
 		diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
 	}
 	if (scalar_scrutinee(st))

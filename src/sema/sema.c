@@ -451,6 +451,17 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		if (sema_sym(S, id)->kind == SK_FN)
 			check_template(S, id);
 	check_instances(S);
+	/* Leave the template's own types (type parameters) in the side tables for
+	 * lowering: re-type each generic body unsubstituted, silently. */
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *f = sema_sym(S, id);
+		if (f->kind != SK_FN || !f->ntparams)
+			continue;
+		int from = S->diags->items.len;
+		check_function(S, id, NULL, 0);
+		while (S->diags->items.len > from)
+			diag_remove(S->diags, S->diags->items.len - 1);
+	}
 	check_entry(S);
 	return S;
 }

@@ -1,0 +1,172 @@
+/*
+ * hir.h — the typed, resolved intermediate representation every execution
+ * lane and agent tool consumes (issue: "typed stable-ID HIR").
+ *
+ * Produced by hir_lower from a verified Module and its Sema:
+ *   - every declaration carries its stable identity (HirFunc.id);
+ *   - every expression has a type (TypeId in Sema.types) and a
+ *     revision-scoped structural identity: its preorder index within its
+ *     function (`declaration:<len>:<fn-id>:expression:<index>`);
+ *   - names are resolved to slots (parameters, lets, pattern and loop
+ *     bindings), calls to a function (with type arguments for a generic
+ *     instance), a compiler-owned operation, or a callable slot;
+ *   - ownership is explicit: reading an owned slot that gives ownership away
+ *     is HIR_MOVE (the slot's liveness ends there); every owned slot is
+ *     listed in the `owned` set of the block that declares it, and is
+ *     released at the block's end, on every exit path, in reverse order of
+ *     initialisation, if still live (the cleanup plan of RFC 0003 / §0.12).
+ * hir_validate re-derives types, resolution and cleanup balance.
+ */
+#ifndef SPX_HIR_H
+#define SPX_HIR_H
+
+#include "../sema/sema_int.h"
+
+typedef uint32_t HirSlot;
+
+typedef struct HirLocal {
+	const char *name;
+	TypeId type;
+	bool owned;        /* not Copy: released at scope end unless moved */
+	bool param;
+	Span span;
+} HirLocal;
+
+typedef struct HirExpr HirExpr;
+typedef struct HirStmt HirStmt;
+typedef struct HirBlock HirBlock;
+
+typedef enum HirKind {
+	HIR_INT, HIR_FLOAT, HIR_BOOL, HIR_CHAR, HIR_STRING,  /* u.lit */
+	HIR_LOCAL,        /* u.slot: read (Copy, or a borrow of an owned slot) */
+	HIR_MOVE,         /* u.slot: ownership leaves the slot */
+	HIR_FUNC,         /* u.call.fn: a function value */
+	HIR_UNARY,        /* u.un */
+	HIR_BINARY,       /* u.bin */
+	HIR_CALL,         /* u.call: fn (+ targs) / builtin / callee slot; methods have the receiver as args[0] */
+	HIR_FIELD,        /* u.field */
+	HIR_TRY,          /* u.try_ */
+	HIR_WITH,         /* u.agg (base set) */
+	HIR_RECORD,       /* u.agg */
+	HIR_VARIANT,      /* u.agg (case_index) */
+	HIR_BLOCK,        /* u.block */
+	HIR_IF,           /* u.if_ (else may be NULL for statement ifs) */
+	HIR_MATCH,        /* u.match */
+	HIR_CLOSURE,      /* u.closure */
+	HIR_ARRAY,        /* u.array */
+} HirKind;
+
+typedef enum HirCallKind { CALL_FN, CALL_BUILTIN, CALL_SLOT } HirCallKind;
+
+typedef struct HirArm {
+	const Pattern *pat;   /* the source pattern (literal values, case/field names) */
+	int case_index;       /* variant scrutinee: the case, -1 for a catch-all */
+	HirSlot *binds;       /* slots bound by the pattern, in pattern order */
+	int nbinds;
+	HirExpr *guard;
+	HirExpr *value;
+	HirBlock *scope;      /* owned bindings of the arm (released at arm end) */
+} HirArm;
+
+struct HirExpr {
+	HirKind kind;
+	TypeId type;
+	uint32_t index;       /* structural id: preorder within the function */
+	Span span;
+	union {
+		struct { uint64_t i; bool negative; double f; uint32_t ch; bool b; const char *s; uint32_t n; } lit;
+		HirSlot slot;
+		struct { UnaryOp op; HirExpr *x; } un;
+		struct { BinaryOp op; HirExpr *l, *r; } bin;
+		struct {
+			HirCallKind kind;
+			SymId fn;             /* CALL_FN: function or method symbol */
+			TypeId *targs;        /* generic instance arguments */
+			int ntargs;
+			const Builtin *builtin;
+			HirSlot callee;       /* CALL_SLOT */
+			HirExpr **args;
+			int nargs;
+		} call;
+		struct { HirExpr *base; int field; } field;
+		struct { HirExpr *x; bool option; } try_;
+		struct {
+			SymId type_sym;       /* record/class/variant symbol */
+			int case_index;       /* HIR_VARIANT */
+			HirExpr *base;        /* HIR_WITH */
+			int *fields;          /* field index of each value, in written (evaluation) order */
+			HirExpr **values;
+			int n;
+		} agg;
+		HirBlock *block;
+		struct { HirExpr *cond; HirBlock *then_, *else_; } if_;
+		struct { HirExpr *scrutinee; MatchMode mode; HirArm *arms; int narms; } match;
+		struct { int func; HirSlot *captures; int ncaptures; } closure;  /* func: index in HirModule.funcs */
+		struct { HirExpr **elems; int n; } array;
+	} u;
+};
+
+typedef enum HirStmtKind {
+	HS_LET,      /* slot = value (slot NONE for `let _`) */
+	HS_ASSIGN,   /* slot = value (the old owned value is released after the value is complete) */
+	HS_SET_FIELD,/* slot.field = value */
+	HS_WHILE,    /* cond, body */
+	HS_FOR,      /* item slot, iter, body, own */
+	HS_EXPR,     /* a statement if */
+	HS_UNSAFE,   /* body */
+} HirStmtKind;
+
+#define HIR_NO_SLOT UINT32_MAX
+
+struct HirStmt {
+	HirStmtKind kind;
+	Span span;
+	HirSlot slot;
+	int field;
+	bool own;
+	HirExpr *value;       /* LET/ASSIGN/SET_FIELD value; WHILE cond; FOR iter; EXPR */
+	HirBlock *body;
+};
+
+struct HirBlock {
+	HirStmt **stmts;
+	int nstmts;
+	HirExpr *tail;        /* NULL: no value */
+	HirSlot *owned;       /* owned slots declared in this block, in initialisation order */
+	int nowned;
+};
+
+typedef struct HirFunc {
+	SymId sym;            /* -1 for a closure */
+	const char *name;
+	const char *id;       /* stable identity */
+	HirLocal *locals;     /* params first */
+	int nlocals;
+	int nparams;
+	TypeId result;
+	const Clause *clauses;/* requires/ensures (source); lowered below */
+	HirExpr **requires;
+	int nrequires;
+	HirExpr **ensures;
+	int nensures;
+	HirSlot result_slot;  /* `result` in ensures */
+	HirBlock *body;
+	uint32_t nexprs;      /* structural ids are 0..nexprs-1 */
+} HirFunc;
+
+typedef struct HirModule {
+	Sema *S;
+	Arena arena;
+	HirFunc *funcs;       /* functions and methods in symbol order, then lifted closures */
+	int nfuncs;
+	int capfuncs;
+} HirModule;
+
+HirModule *hir_lower(Sema *S);
+void hir_free(HirModule *h);
+/* Re-derives the invariants; reports H006 (internal) diagnostics; true when valid. */
+bool hir_validate(HirModule *h, DiagSink *diags);
+/* A deterministic text dump (for tests and `check --dump-hir`). */
+void hir_dump(Buf *out, HirModule *h);
+
+#endif

@@ -1,0 +1,638 @@
+/*
+ * lower.c — typed AST + Sema → HIR (hir.h).
+ *
+ * One walk per function: names become slots (scopes mirror the checker's),
+ * expression types come from Sema.expr_type, callees from Sema.expr_sym /
+ * call_builtin, and consuming reads of owned slots become HIR_MOVE (the
+ * same consume rules as the ownership pass, own.c).  Closures are lifted to
+ * functions of their own with their captures listed.
+ */
+#include "hir.h"
+
+#include <string.h>
+
+typedef struct Binding {
+	const char *name;
+	HirSlot slot;
+} Binding;
+
+typedef VEC(HirSlot) SlotVec;
+
+typedef struct Lower {
+	HirModule *H;
+	Sema *S;
+	int func;                 /* index of the function being lowered */
+	VEC(HirLocal) locals;
+	VEC(Binding) scope;
+	VEC(int) marks;
+	SlotVec *owned;           /* the innermost block's owned list */
+	uint32_t nexprs;
+	struct Lower *parent;     /* closures: the enclosing function's lowering */
+	SlotVec captures;         /* closures: parent slots captured, in first-use order */
+} Lower;
+
+static HirExpr *lower_expr(Lower *L, const Expr *e, bool move);
+static HirBlock *lower_block(Lower *L, const Block *b, bool move_tail);
+
+static Arena *
+ar(Lower *L)
+{
+	return &L->H->arena;
+}
+
+static HirExpr *
+node(Lower *L, HirKind k, const Expr *e)
+{
+	HirExpr *h = ARENA_NEW(ar(L), HirExpr);
+	h->kind = k;
+	h->index = L->nexprs++;
+	h->span = e ? e->span : (Span){ 0, 0, 0, 0 };
+	h->type = e ? L->S->expr_type[e->id] : T_ERR;
+	return h;
+}
+
+static bool
+owned_type(Lower *L, TypeId t)
+{
+	return t != T_ERR && !sema_is_copy(L->S, t);
+}
+
+static HirSlot
+new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is_owned)
+{
+	HirLocal l = { name, type, is_owned, param, span };
+	VEC_PUSH(L->locals, l);
+	HirSlot s = (HirSlot)(L->locals.len - 1);
+	Binding b = { name, s };
+	VEC_PUSH(L->scope, b);
+	if (is_owned && L->owned)
+		VEC_PUSH(*L->owned, s);
+	return s;
+}
+
+static int
+lookup(Lower *L, const char *name)
+{
+	for (int i = L->scope.len - 1; i >= 0; i--)
+		if (strcmp(L->scope.items[i].name, name) == 0)
+			return i;
+	if (!L->parent)
+		return -1;
+	/* A closure's free variable: capture the parent's slot (by value; Copy). */
+	int pi = lookup(L->parent, name);
+	if (pi < 0)
+		return -1;
+	HirSlot ps = L->parent->scope.items[pi].slot;
+	VEC_PUSH(L->captures, ps);
+	HirLocal pl = L->parent->locals.items[ps];
+	HirLocal l = { pl.name, pl.type, false, true, pl.span };
+	VEC_PUSH(L->locals, l);
+	Binding b = { pl.name, (HirSlot)(L->locals.len - 1) };
+	/* insert at the bottom of the scope so later lookups find it */
+	VEC_PUSH(L->scope, b);
+	memmove(L->scope.items + 1, L->scope.items, sizeof(Binding) * (size_t)(L->scope.len - 1));
+	L->scope.items[0] = b;
+	for (int i = 0; i < L->marks.len; i++)
+		L->marks.items[i]++;
+	return 0;
+}
+
+static HirExpr **
+lower_list(Lower *L, Expr *const *xs, int n, const uint8_t *cons, int offset)
+{
+	HirExpr **out = ARENA_ARRAY(ar(L), HirExpr *, n ? n : 1);
+	for (int i = 0; i < n; i++)
+		out[i] = lower_expr(L, xs[i], cons ? cons[i + offset] != 0 : true);
+	return out;
+}
+
+static HirExpr *
+lower_name(Lower *L, const Expr *e, bool move)
+{
+	int i = lookup(L, e->u.name.s);
+	if (i < 0) {
+		HirExpr *h = node(L, HIR_FUNC, e);
+		h->u.call.kind = CALL_FN;
+		h->u.call.fn = L->S->expr_sym[e->id];
+		return h;
+	}
+	HirSlot s = L->scope.items[i].slot;
+	bool take = move && L->locals.items[s].owned;
+	HirExpr *h = node(L, take ? HIR_MOVE : HIR_LOCAL, e);
+	h->u.slot = s;
+	return h;
+}
+
+static HirExpr *
+lower_call(Lower *L, const Expr *e)
+{
+	Sema *S = L->S;
+	HirExpr *h = node(L, HIR_CALL, e);
+	const uint8_t *cons = S->call_consumes[e->id];
+	int slot = lookup(L, e->u.call.callee.s);
+	if (slot >= 0) {
+		h->u.call.kind = CALL_SLOT;
+		h->u.call.callee = L->scope.items[slot].slot;
+	} else if (S->call_builtin[e->id]) {
+		h->u.call.kind = CALL_BUILTIN;
+		h->u.call.builtin = S->call_builtin[e->id];
+	} else {
+		h->u.call.kind = CALL_FN;
+		h->u.call.fn = S->expr_sym[e->id];
+	}
+	h->u.call.ntargs = e->u.call.ntargs;
+	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, e->u.call.ntargs ? e->u.call.ntargs : 1);
+	for (int i = 0; i < e->u.call.ntargs; i++)
+		h->u.call.targs[i] = decls_resolve_type(S, e->u.call.targs[i], L->H->funcs[L->func].sym);
+	h->u.call.args = lower_list(L, e->u.call.args, e->u.call.nargs, cons, 0);
+	h->u.call.nargs = e->u.call.nargs;
+	return h;
+}
+
+static HirExpr *
+lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int nargs)
+{
+	Sema *S = L->S;
+	HirExpr *h = node(L, HIR_CALL, e);
+	const uint8_t *cons = S->call_consumes[e->id];
+	h->u.call.kind = CALL_FN;
+	h->u.call.fn = S->expr_sym[e->id];
+	h->u.call.nargs = nargs + 1;
+	h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, nargs + 1);
+	if (recv) {
+		h->u.call.args[0] = lower_expr(L, recv, cons ? cons[0] != 0 : true);
+	} else {
+		/* super.m(…): the receiver is `self`, parameter 0 */
+		HirExpr *self = node(L, HIR_LOCAL, NULL);
+		self->u.slot = 0;
+		self->type = L->locals.items[0].type;
+		h->u.call.args[0] = self;
+	}
+	for (int i = 0; i < nargs; i++)
+		h->u.call.args[i + 1] = lower_expr(L, args[i], cons ? cons[i + 1] != 0 : true);
+	return h;
+}
+
+static HirExpr *
+lower_agg(Lower *L, HirKind k, const Expr *e, SymId sym, int ci, const FieldInit *inits, int n)
+{
+	Sema *S = L->S;
+	HirExpr *h = node(L, k, e);
+	h->u.agg.type_sym = sym;
+	h->u.agg.case_index = ci;
+	h->u.agg.n = n;
+	h->u.agg.fields = ARENA_ARRAY(ar(L), int, n ? n : 1);
+	h->u.agg.values = ARENA_ARRAY(ar(L), HirExpr *, n ? n : 1);
+	Sym *s = sym >= 0 ? sema_sym(S, sym) : NULL;
+	for (int i = 0; i < n; i++) {
+		int idx = -1;
+		if (s && ci >= 0)
+			for (int j = 0; j < s->cases[ci].nfields; j++)
+				if (strcmp(s->cases[ci].fields[j].name, inits[i].name.s) == 0)
+					idx = j;
+		if (s && ci < 0)
+			idx = sema_field_index(S, sym, inits[i].name.s);
+		h->u.agg.fields[i] = idx;
+		h->u.agg.values[i] = lower_expr(L, inits[i].value, true);
+	}
+	return h;
+}
+
+/* Binds the slots a pattern introduces (types from the scrutinee). */
+static void
+bind_pattern(Lower *L, const Pattern *p, TypeId t, bool borrowed, SlotVec *binds)
+{
+	Sema *S = L->S;
+	if (!p)
+		return;
+	switch (p->kind) {
+	case PAT_BIND: {
+		HirSlot s = new_slot(L, p->u.bind.s, t, false, p->span, !borrowed && owned_type(L, t));
+		VEC_PUSH(*binds, s);
+		break;
+	}
+	case PAT_CASE: {
+		const TypeInfo *ti = type_info(&S->types, t);
+		if (ti->kind != TY_NOMINAL)
+			break;
+		int ci = sema_case_index(S, (SymId)ti->decl, p->u.case_.case_name.s);
+		Sym *v = sema_sym(S, (SymId)ti->decl);
+		for (int i = 0; ci >= 0 && i < p->u.case_.nfields; i++) {
+			const FieldPat *f = &p->u.case_.fields[i];
+			int fi = -1;
+			for (int j = 0; j < v->cases[ci].nfields; j++)
+				if (strcmp(v->cases[ci].fields[j].name, f->name.s) == 0)
+					fi = j;
+			if (fi < 0)
+				continue;
+			TypeId ft = sema_case_field_type(S, t, ci, fi);
+			if (!f->sub) {
+				HirSlot s = new_slot(L, f->name.s, ft, false, f->span, !borrowed && owned_type(L, ft));
+				VEC_PUSH(*binds, s);
+			} else {
+				bind_pattern(L, f->sub, ft, borrowed, binds);
+			}
+		}
+		break;
+	}
+	case PAT_RECORD: {
+		const TypeInfo *ti = type_info(&S->types, t);
+		if (ti->kind != TY_NOMINAL)
+			break;
+		for (int i = 0; i < p->u.record.nfields; i++) {
+			const FieldPat *f = &p->u.record.fields[i];
+			int fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
+			if (fi < 0)
+				continue;
+			TypeId ft = sema_field_type(S, t, fi);
+			if (!f->sub) {
+				HirSlot s = new_slot(L, f->name.s, ft, false, f->span, !borrowed && owned_type(L, ft));
+				VEC_PUSH(*binds, s);
+			} else {
+				bind_pattern(L, f->sub, ft, borrowed, binds);
+			}
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static HirExpr *
+lower_match(Lower *L, const Expr *e, bool move)
+{
+	Sema *S = L->S;
+	HirExpr *h = node(L, HIR_MATCH, e);
+	h->u.match.mode = e->u.match.mode;
+	h->u.match.scrutinee = lower_expr(L, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
+	TypeId st = S->expr_type[e->u.match.scrutinee->id];
+	h->u.match.narms = e->u.match.narms;
+	h->u.match.arms = ARENA_ARRAY(ar(L), HirArm, e->u.match.narms ? e->u.match.narms : 1);
+	const TypeInfo *ti = type_info(&S->types, st);
+	for (int i = 0; i < e->u.match.narms; i++) {
+		const MatchArm *a = &e->u.match.arms[i];
+		HirArm *ha = &h->u.match.arms[i];
+		ha->pat = a->pat;
+		ha->case_index = -1;
+		if (a->pat->kind == PAT_CASE && ti->kind == TY_NOMINAL)
+			ha->case_index = sema_case_index(S, (SymId)ti->decl, a->pat->u.case_.case_name.s);
+		VEC_PUSH(L->marks, L->scope.len);
+		SlotVec *outer = L->owned;
+		SlotVec arm_owned = {0};
+		L->owned = &arm_owned;
+		SlotVec binds = {0};
+		bind_pattern(L, a->pat, st, e->u.match.mode == MATCH_BORROW || e->u.match.mode == MATCH_PLAIN, &binds);
+		ha->binds = ARENA_COPY_VEC(ar(L), HirSlot, binds);
+		ha->nbinds = binds.len;
+		VEC_FREE(binds);
+		ha->guard = a->guard ? lower_expr(L, a->guard, false) : NULL;
+		ha->value = lower_expr(L, a->value, move);
+		ha->scope = ARENA_NEW(ar(L), HirBlock);
+		ha->scope->owned = ARENA_COPY_VEC(ar(L), HirSlot, arm_owned);
+		ha->scope->nowned = arm_owned.len;
+		VEC_FREE(arm_owned);
+		L->owned = outer;
+		L->scope.len = L->marks.items[--L->marks.len];
+	}
+	return h;
+}
+
+static int add_func(HirModule *H);
+static void finish_func(Lower *L, HirFunc *f);
+
+static HirExpr *
+lower_closure(Lower *L, const Expr *e)
+{
+	HirExpr *h = node(L, HIR_CLOSURE, e);
+	int fi = add_func(L->H);
+	Lower C;
+	memset(&C, 0, sizeof C);
+	C.H = L->H;
+	C.S = L->S;
+	C.func = fi;
+	C.parent = L;
+	HirFunc *f = &L->H->funcs[fi];
+	f->sym = -1;
+	f->name = "closure";
+	f->id = arena_printf(ar(L), "%s:closure:%u", L->H->funcs[L->func].id, h->index);
+	SlotVec owned = {0};
+	C.owned = &owned;
+	const TypeInfo *ti = type_info(&L->S->types, h->type);
+	for (int i = 0; i < e->u.closure.nparams; i++) {
+		TypeId pt = ti->kind == TY_FN && i < ti->nargs - 1 ? ti->args[i] : T_ERR;
+		new_slot(&C, e->u.closure.params[i].name.s, pt, true, e->u.closure.params[i].name.span, false);
+	}
+	L->H->funcs[fi].nparams = e->u.closure.nparams;
+	L->H->funcs[fi].result = ti->kind == TY_FN ? ti->args[ti->nargs - 1] : T_ERR;
+	HirBlock *body = lower_block(&C, e->u.closure.body, true);
+	f = &L->H->funcs[fi];
+	f->body = body;
+	finish_func(&C, f);
+	h->u.closure.func = fi;
+	h->u.closure.ncaptures = C.captures.len;
+	h->u.closure.captures = ARENA_COPY_VEC(ar(L), HirSlot, C.captures);
+	VEC_FREE(C.captures);
+	VEC_FREE(owned);
+	return h;
+}
+
+static HirExpr *
+lower_expr(Lower *L, const Expr *e, bool move)
+{
+	Sema *S = L->S;
+	HirExpr *h;
+	switch (e->kind) {
+	case EXPR_INT:
+		h = node(L, HIR_INT, e);
+		h->u.lit.i = e->u.int_lit.value;
+		h->u.lit.negative = e->u.int_lit.negative;
+		return h;
+	case EXPR_FLOAT:
+		h = node(L, HIR_FLOAT, e);
+		h->u.lit.f = e->u.float_lit.value;
+		return h;
+	case EXPR_CHAR:
+		h = node(L, HIR_CHAR, e);
+		h->u.lit.ch = e->u.char_lit.value;
+		return h;
+	case EXPR_STRING:
+		h = node(L, HIR_STRING, e);
+		h->u.lit.s = e->u.str.s;
+		h->u.lit.n = e->u.str.len;
+		return h;
+	case EXPR_BOOL:
+		h = node(L, HIR_BOOL, e);
+		h->u.lit.b = e->u.bool_lit.value;
+		return h;
+	case EXPR_NAME:
+		return lower_name(L, e, move);
+	case EXPR_UNARY:
+		h = node(L, HIR_UNARY, e);
+		h->u.un.op = e->u.unary.op;
+		h->u.un.x = lower_expr(L, e->u.unary.operand, false);
+		return h;
+	case EXPR_BINARY:
+		h = node(L, HIR_BINARY, e);
+		h->u.bin.op = e->u.binary.op;
+		h->u.bin.l = lower_expr(L, e->u.binary.lhs, false);
+		h->u.bin.r = lower_expr(L, e->u.binary.rhs, false);
+		return h;
+	case EXPR_CALL:
+		return lower_call(L, e);
+	case EXPR_METHOD:
+		return lower_method(L, e, e->u.method.recv, e->u.method.args, e->u.method.nargs);
+	case EXPR_SUPER:
+		return lower_method(L, e, NULL, e->u.super_.args, e->u.super_.nargs);
+	case EXPR_FIELD: {
+		h = node(L, HIR_FIELD, e);
+		TypeId bt = S->expr_type[e->u.field.base->id];
+		h->u.field.base = lower_expr(L, e->u.field.base, false);
+		const TypeInfo *ti = type_info(&S->types, bt);
+		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
+		return h;
+	}
+	case EXPR_TRY: {
+		h = node(L, HIR_TRY, e);
+		TypeId ot = S->expr_type[e->u.try_.operand->id];
+		h->u.try_.x = lower_expr(L, e->u.try_.operand, true);
+		const TypeInfo *ti = type_info(&S->types, ot);
+		h->u.try_.option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
+		return h;
+	}
+	case EXPR_WITH: {
+		TypeId bt = S->expr_type[e->u.with.base->id];
+		const TypeInfo *ti = type_info(&S->types, bt);
+		HirExpr *base = lower_expr(L, e->u.with.base, true);
+		h = lower_agg(L, HIR_WITH, e, ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1, -1, e->u.with.inits, e->u.with.ninits);
+		h->u.agg.base = base;
+		return h;
+	}
+	case EXPR_RECORD:
+		return lower_agg(L, HIR_RECORD, e, S->expr_sym[e->id], -1, e->u.record.inits, e->u.record.ninits);
+	case EXPR_VARIANT: {
+		SymId v = S->expr_sym[e->id];
+		int ci = v >= 0 ? sema_case_index(S, v, e->u.variant.case_name.s) : -1;
+		return lower_agg(L, HIR_VARIANT, e, v, ci, e->u.variant.inits, e->u.variant.ninits);
+	}
+	case EXPR_BLOCK:
+		h = node(L, HIR_BLOCK, e);
+		h->u.block = lower_block(L, e->u.block, move);
+		return h;
+	case EXPR_IF:
+		h = node(L, HIR_IF, e);
+		h->u.if_.cond = lower_expr(L, e->u.if_.cond, false);
+		h->u.if_.then_ = e->u.if_.then_block ? lower_block(L, e->u.if_.then_block, move) : NULL;
+		h->u.if_.else_ = e->u.if_.else_block ? lower_block(L, e->u.if_.else_block, move) : NULL;
+		return h;
+	case EXPR_MATCH:
+		return lower_match(L, e, move);
+	case EXPR_CLOSURE:
+		return lower_closure(L, e);
+	case EXPR_ARRAY:
+		h = node(L, HIR_ARRAY, e);
+		h->u.array.n = e->u.array.nelems;
+		h->u.array.elems = lower_list(L, e->u.array.elems, e->u.array.nelems, NULL, 0);
+		return h;
+	}
+	UNREACHABLE();
+	return NULL;
+}
+
+static HirStmt *
+stmt(Lower *L, HirStmtKind k, Span span)
+{
+	HirStmt *s = ARENA_NEW(ar(L), HirStmt);
+	s->kind = k;
+	s->span = span;
+	s->slot = HIR_NO_SLOT;
+	s->field = -1;
+	return s;
+}
+
+static HirStmt *
+lower_stmt(Lower *L, const Stmt *s)
+{
+	Sema *S = L->S;
+	HirStmt *h;
+	switch (s->kind) {
+	case STMT_LET: {
+		h = stmt(L, HS_LET, s->span);
+		h->value = lower_expr(L, s->u.let.value, true);
+		TypeId t = s->u.let.type ? decls_resolve_type(S, s->u.let.type, L->H->funcs[L->func].sym) : h->value->type;
+		if (strcmp(s->u.let.name.s, "_") != 0)
+			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, owned_type(L, t));
+		return h;
+	}
+	case STMT_ASSIGN: {
+		int i = lookup(L, s->u.assign.target.s);
+		h = stmt(L, s->u.assign.has_field ? HS_SET_FIELD : HS_ASSIGN, s->span);
+		h->value = lower_expr(L, s->u.assign.value, true);
+		h->slot = i >= 0 ? L->scope.items[i].slot : HIR_NO_SLOT;
+		if (s->u.assign.has_field && i >= 0) {
+			const TypeInfo *ti = type_info(&S->types, L->locals.items[h->slot].type);
+			h->field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, s->u.assign.field.s) : -1;
+		}
+		return h;
+	}
+	case STMT_WHILE:
+		h = stmt(L, HS_WHILE, s->span);
+		h->value = lower_expr(L, s->u.while_.cond, false);
+		h->body = lower_block(L, s->u.while_.body, false);
+		return h;
+	case STMT_FOR: {
+		h = stmt(L, HS_FOR, s->span);
+		h->own = s->u.for_.own;
+		h->value = lower_expr(L, s->u.for_.iter, s->u.for_.own);
+		TypeId it = h->value->type;
+		const TypeInfo *ti = type_info(&S->types, it);
+		TypeId item = ti->nargs ? ti->args[0] : T_ERR;
+		VEC_PUSH(L->marks, L->scope.len);
+		h->slot = new_slot(L, s->u.for_.item.s, item, false, s->u.for_.item.span, false);
+		h->body = lower_block(L, s->u.for_.body, false);
+		L->scope.len = L->marks.items[--L->marks.len];
+		return h;
+	}
+	case STMT_IF:
+		h = stmt(L, HS_EXPR, s->span);
+		h->value = lower_expr(L, s->u.if_, false);
+		return h;
+	case STMT_UNSAFE:
+		h = stmt(L, HS_UNSAFE, s->span);
+		h->body = s->u.unsafe.body ? lower_block(L, s->u.unsafe.body, false) : NULL;
+		return h;
+	}
+	UNREACHABLE();
+	return NULL;
+}
+
+static HirBlock *
+lower_block(Lower *L, const Block *b, bool move_tail)
+{
+	HirBlock *h = ARENA_NEW(ar(L), HirBlock);
+	SlotVec owned = {0};
+	SlotVec *outer = L->owned;
+	L->owned = &owned;
+	VEC_PUSH(L->marks, L->scope.len);
+	h->nstmts = b->nstmts;
+	h->stmts = ARENA_ARRAY(ar(L), HirStmt *, b->nstmts ? b->nstmts : 1);
+	for (int i = 0; i < b->nstmts; i++)
+		h->stmts[i] = lower_stmt(L, b->stmts[i]);
+	h->tail = b->tail ? lower_expr(L, b->tail, move_tail) : NULL;
+	L->scope.len = L->marks.items[--L->marks.len];
+	h->owned = ARENA_COPY_VEC(ar(L), HirSlot, owned);
+	h->nowned = owned.len;
+	VEC_FREE(owned);
+	L->owned = outer;
+	return h;
+}
+
+static int
+add_func(HirModule *H)
+{
+	if (H->nfuncs == H->capfuncs) {
+		H->capfuncs = H->capfuncs ? H->capfuncs * 2 : 16;
+		H->funcs = xrealloc(H->funcs, sizeof(HirFunc) * (size_t)H->capfuncs);
+	}
+	memset(&H->funcs[H->nfuncs], 0, sizeof(HirFunc));
+	H->funcs[H->nfuncs].result_slot = HIR_NO_SLOT;
+	return H->nfuncs++;
+}
+
+static void
+finish_func(Lower *L, HirFunc *f)
+{
+	f->locals = ARENA_COPY_VEC(ar(L), HirLocal, L->locals);
+	f->nlocals = L->locals.len;
+	f->nexprs = L->nexprs;
+	VEC_FREE(L->locals);
+	VEC_FREE(L->scope);
+	VEC_FREE(L->marks);
+}
+
+static void
+lower_function(HirModule *H, SymId id)
+{
+	Sema *S = H->S;
+	Sym *sym = sema_sym(S, id);
+	int fi = add_func(H);
+	Lower L;
+	memset(&L, 0, sizeof L);
+	L.H = H;
+	L.S = S;
+	L.func = fi;
+	HirFunc *f = &H->funcs[fi];
+	f->sym = id;
+	f->name = sym->name;
+	f->id = sym->id;
+	f->result = sym->result;
+	f->nparams = sym->nparams;
+	SlotVec params_owned = {0};
+	L.owned = &params_owned;
+	for (int i = 0; i < sym->nparams; i++) {
+		const ParamSym *p = &sym->params[i];
+		new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && owned_type(&L, p->type));
+	}
+	const FnDecl *fn = sym->fn;
+	VEC(HirExpr *) req = {0};
+	VEC(HirExpr *) ens = {0};
+	for (int i = 0; i < fn->nclauses; i++)
+		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
+			VEC_PUSH(req, lower_expr(&L, fn->clauses[i].cond, false));
+	HirBlock *body = lower_block(&L, fn->body, true);
+	/* `result` in ensures is a slot of its own, bound to the returned value. */
+	HirSlot rs = HIR_NO_SLOT;
+	bool any_ensures = false;
+	for (int i = 0; i < fn->nclauses; i++)
+		any_ensures |= fn->clauses[i].kind == CLAUSE_ENSURES;
+	if (any_ensures) {
+		VEC_PUSH(L.marks, L.scope.len);
+		rs = new_slot(&L, "result", sym->result, false, fn->name.span, false);
+		for (int i = 0; i < fn->nclauses; i++)
+			if (fn->clauses[i].kind == CLAUSE_ENSURES)
+				VEC_PUSH(ens, lower_expr(&L, fn->clauses[i].cond, false));
+		L.scope.len = L.marks.items[--L.marks.len];
+	}
+	f = &H->funcs[fi];
+	f->result_slot = rs;
+	/* Owned parameters are released with the body's scope, after its locals. */
+	HirSlot *owned = ARENA_ARRAY(&H->arena, HirSlot, params_owned.len + body->nowned + 1);
+	memcpy(owned, params_owned.items, sizeof(HirSlot) * (size_t)params_owned.len);
+	memcpy(owned + params_owned.len, body->owned, sizeof(HirSlot) * (size_t)body->nowned);
+	body->owned = owned;
+	body->nowned += params_owned.len;
+	f->body = body;
+	f->requires = ARENA_COPY_VEC(&H->arena, HirExpr *, req);
+	f->nrequires = req.len;
+	f->ensures = ARENA_COPY_VEC(&H->arena, HirExpr *, ens);
+	f->nensures = ens.len;
+	f->clauses = fn->clauses;
+	VEC_FREE(req);
+	VEC_FREE(ens);
+	VEC_FREE(params_owned);
+	finish_func(&L, f);
+}
+
+HirModule *
+hir_lower(Sema *S)
+{
+	HirModule *H = xcalloc(1, sizeof *H);
+	H->S = S;
+	arena_init(&H->arena);
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if ((s->kind == SK_FN || s->kind == SK_METHOD) && s->fn && s->fn->body)
+			lower_function(H, id);
+	}
+	return H;
+}
+
+void
+hir_free(HirModule *H)
+{
+	if (!H)
+		return;
+	free(H->funcs);
+	arena_free(&H->arena);
+	free(H);
+}

@@ -1,0 +1,221 @@
+/*
+ * validate.c — the HIR validator: re-derives, independently of the
+ * checker's bookkeeping, that every expression has a type, every slot
+ * reference and callee resolves, operator operands agree, conditions are
+ * bool, structural ids are unique, and the cleanup plan is balanced (each
+ * owned slot is released by exactly one scope; only owned slots move).
+ * A failure is an internal H006 diagnostic: a compiler bug, not user error.
+ */
+#include "hir.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct V {
+	HirModule *H;
+	Sema *S;
+	HirFunc *f;
+	DiagSink *diags;
+	uint8_t *seen_ids;     /* per structural id */
+	uint8_t *released;     /* per slot: number of scopes releasing it */
+	bool ok;
+} V;
+
+static void
+bad(V *v, Span span, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	Diag *d = diag_report(v->diags, DIAG_H006, &span, "HIR validation failed in `%s`: %s", v->f->id, msg);
+	diag_set_help(d, "this is a compiler bug; please report it with the source file");
+	v->ok = false;
+}
+
+static void v_expr(V *v, const HirExpr *e);
+static void v_block(V *v, const HirBlock *b);
+
+static void
+v_slot(V *v, const HirExpr *e, HirSlot s)
+{
+	if (s >= (HirSlot)v->f->nlocals)
+		bad(v, e->span, "slot %u out of range", s);
+}
+
+static void
+v_cond(V *v, const HirExpr *c, const char *what)
+{
+	v_expr(v, c);
+	if (c->type != T_BOOL && c->type != T_ERR)
+		bad(v, c->span, "%s has type %s, not bool", what, sema_type_name(v->S, c->type));
+}
+
+static void
+v_scope(V *v, const HirBlock *b)
+{
+	for (int i = 0; i < b->nowned; i++) {
+		HirSlot s = b->owned[i];
+		if (s >= (HirSlot)v->f->nlocals) {
+			bad(v, (Span){ 0, 0, 0, 0 }, "released slot %u out of range", s);
+			continue;
+		}
+		if (!v->f->locals[s].owned)
+			bad(v, v->f->locals[s].span, "slot `%s` is released but not owned", v->f->locals[s].name);
+		v->released[s]++;
+	}
+}
+
+static void
+v_expr(V *v, const HirExpr *e)
+{
+	if (!e)
+		return;
+	if (e->index >= v->f->nexprs || v->seen_ids[e->index]++)
+		bad(v, e->span, "structural id %u is out of range or repeated", e->index);
+	switch (e->kind) {
+	case HIR_LOCAL:
+		v_slot(v, e, e->u.slot);
+		break;
+	case HIR_MOVE:
+		v_slot(v, e, e->u.slot);
+		if (e->u.slot < (HirSlot)v->f->nlocals && !v->f->locals[e->u.slot].owned)
+			bad(v, e->span, "move of a slot that is not owned");
+		break;
+	case HIR_UNARY:
+		v_expr(v, e->u.un.x);
+		break;
+	case HIR_BINARY:
+		v_expr(v, e->u.bin.l);
+		v_expr(v, e->u.bin.r);
+		if (e->u.bin.l->type != e->u.bin.r->type && e->u.bin.l->type != T_ERR && e->u.bin.r->type != T_ERR)
+			bad(v, e->span, "operands of `%s` have types %s and %s", ast_binary_spelling(e->u.bin.op),
+			    sema_type_name(v->S, e->u.bin.l->type), sema_type_name(v->S, e->u.bin.r->type));
+		break;
+	case HIR_CALL:
+		if (e->u.call.kind == CALL_FN && e->u.call.fn < 0)
+			bad(v, e->span, "call is not resolved");
+		if (e->u.call.kind == CALL_BUILTIN && !e->u.call.builtin)
+			bad(v, e->span, "builtin call is not resolved");
+		for (int i = 0; i < e->u.call.nargs; i++)
+			v_expr(v, e->u.call.args[i]);
+		break;
+	case HIR_FIELD:
+		v_expr(v, e->u.field.base);
+		if (e->u.field.field < 0)
+			bad(v, e->span, "field is not resolved");
+		break;
+	case HIR_TRY:
+		v_expr(v, e->u.try_.x);
+		break;
+	case HIR_WITH:
+	case HIR_RECORD:
+	case HIR_VARIANT:
+		v_expr(v, e->u.agg.base);
+		for (int i = 0; i < e->u.agg.n; i++) {
+			if (e->u.agg.fields[i] < 0)
+				bad(v, e->span, "constructed field %d is not resolved", i);
+			v_expr(v, e->u.agg.values[i]);
+		}
+		break;
+	case HIR_BLOCK:
+		v_block(v, e->u.block);
+		break;
+	case HIR_IF:
+		v_cond(v, e->u.if_.cond, "`if` condition");
+		if (e->u.if_.then_)
+			v_block(v, e->u.if_.then_);
+		if (e->u.if_.else_)
+			v_block(v, e->u.if_.else_);
+		break;
+	case HIR_MATCH:
+		v_expr(v, e->u.match.scrutinee);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			const HirArm *a = &e->u.match.arms[i];
+			for (int j = 0; j < a->nbinds; j++)
+				v_slot(v, e, a->binds[j]);
+			if (a->guard)
+				v_cond(v, a->guard, "match guard");
+			v_expr(v, a->value);
+			v_scope(v, a->scope);
+		}
+		break;
+	case HIR_ARRAY:
+		for (int i = 0; i < e->u.array.n; i++)
+			v_expr(v, e->u.array.elems[i]);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+v_stmt(V *v, const HirStmt *s)
+{
+	switch (s->kind) {
+	case HS_LET:
+	case HS_ASSIGN:
+	case HS_SET_FIELD:
+		v_expr(v, s->value);
+		if (s->kind != HS_LET && s->slot == HIR_NO_SLOT)
+			bad(v, s->span, "assignment target is not resolved");
+		break;
+	case HS_WHILE:
+		v_cond(v, s->value, "`while` condition");
+		v_block(v, s->body);
+		break;
+	case HS_FOR:
+		v_expr(v, s->value);
+		v_block(v, s->body);
+		break;
+	case HS_EXPR:
+		v_expr(v, s->value);
+		break;
+	case HS_UNSAFE:
+		if (s->body)
+			v_block(v, s->body);
+		break;
+	}
+}
+
+static void
+v_block(V *v, const HirBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++)
+		v_stmt(v, b->stmts[i]);
+	v_expr(v, b->tail);
+	v_scope(v, b);
+}
+
+bool
+hir_validate(HirModule *H, DiagSink *diags)
+{
+	V v;
+	memset(&v, 0, sizeof v);
+	v.H = H;
+	v.S = H->S;
+	v.diags = diags;
+	v.ok = true;
+	for (int i = 0; i < H->nfuncs; i++) {
+		HirFunc *f = &H->funcs[i];
+		v.f = f;
+		v.seen_ids = xcalloc(f->nexprs ? f->nexprs : 1, 1);
+		v.released = xcalloc((size_t)(f->nlocals ? f->nlocals : 1), 1);
+		for (int j = 0; j < f->nrequires; j++)
+			v_cond(&v, f->requires[j], "precondition");
+		v_block(&v, f->body);
+		for (int j = 0; j < f->nensures; j++)
+			v_cond(&v, f->ensures[j], "postcondition");
+		for (int s = 0; s < f->nlocals; s++) {
+			if (f->locals[s].owned && v.released[s] != 1)
+				bad(&v, f->locals[s].span, "owned slot `%s` is released by %d scopes, not exactly one", f->locals[s].name, v.released[s]);
+		}
+		free(v.seen_ids);
+		free(v.released);
+	}
+	return v.ok;
+}
