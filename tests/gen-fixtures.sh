@@ -91,11 +91,10 @@ mkdir -p "$out"
 	printf '}\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    rank(Big::C9999 {}) %% 100\n}\n'
 } > "$out/match-variant-10000.spx"
 
-# The same variant with one case left out of the match: one T209-class
-# non-exhaustive diagnostic is not asserted here (its code belongs to the
-# match fixtures); instead, 100-deep generic nesting in types: clean.
+# Generic types nested 100 deep (parameters, a result, a constructor's type
+# arguments): clean, and no deep recursion trouble.
 {
-	printf 'module gen.deepoption;\n\n@id("gen.depth")\nfn depth(x: '
+	printf 'module gen.deepgenerics;\n\n@id("gen.depth")\nfn depth(x: '
 	awk 'BEGIN { for (i = 0; i < 100; i++) printf "Option<"; printf "i64"; for (i = 0; i < 100; i++) printf ">" }'
 	printf ') -> i64\n{\n    match x { Option::Some { value } => 1, Option::None {} => 0, }\n}\n'
 	printf '\n@id("gen.wrap")\nfn wrap(v: '
@@ -103,7 +102,53 @@ mkdir -p "$out"
 	printf ') -> '
 	awk 'BEGIN { for (i = 0; i < 50; i++) printf "Result<Option<"; printf "i64"; for (i = 0; i < 50; i++) printf ">, string>" }'
 	printf '\n{\n    '
-	awk 'BEGIN { for (i = 0; i < 49; i++) printf "Result<Option<"; printf "i64"; for (i = 0; i < 49; i++) printf ">, string>" }'
+	awk 'BEGIN { printf "Result<"; for (i = 0; i < 49; i++) printf "Option<Result<"; printf "Option<i64>"; for (i = 0; i < 49; i++) printf ", string>>"; printf ", string>::Err { error: \"deep\" }" }'
 	printf '\n}\n'
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
 } > "$out/deep-generics-100.spx"
+
+# 900 unknown types in fields, parameters and local annotations: one T001
+# each, all on record (below the sink's 1,000-diagnostic cap).
+{
+	printf 'module gen.unknowntypes;\n'
+	awk 'BEGIN { for (i = 0; i < 300; i++)
+		printf "\n@id(\"gen.r%d\")\nrecord R%d {\n    @id(\"gen.r%d.a\")\n    a: Gone%d, //~ error SPX-T001\n}\n", i, i, i, i
+	for (i = 0; i < 300; i++)
+		printf "\n@id(\"gen.u%d\")\nfn u%d(x: Missing%d) -> i64 //~ error SPX-T001\n{\n    let z: Absent%d = 3; //~ error SPX-T001\n    0\n}\n", i, i, i, i }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/unknown-types-900.spx"
+
+# 5,000 unknown parameter types: the sink records the first 1,000 (in
+# source order) and counts the rest, so only the first 1,000 carry markers.
+{
+	printf 'module gen.unknowncap;\n'
+	awk 'BEGIN { for (i = 0; i < 5000; i++)
+		printf "\n@id(\"gen.u%d\")\nfn u%d(x: Missing%d) -> i64%s\n{\n    1\n}\n", i, i, i, i < 1000 ? " //~ error SPX-T001" : "" }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/unknown-types-5000-capped.spx"
+
+# Recursive records: a 1,000-record by-value cycle R0 -> R1 -> … -> R999 ->
+# R0 (one T217, at the first record's span, which starts at its `@id`: the
+# reference reports only the first),
+# then the same chain through Box (an indirection): clean.
+{
+	printf 'module gen.recrecords;\n'
+	awk 'BEGIN { for (i = 0; i < 1000; i++)
+		printf "\n@id(\"gen.r%d\")%s\nrecord R%d {\n    @id(\"gen.r%d.next\")\n    next: R%d,\n}\n", i, i == 0 ? " //~ error SPX-T217" : "", i, i, (i + 1) % 1000 }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/recursive-records-1000.spx"
+{
+	printf 'module gen.boxedrecords;\n'
+	awk 'BEGIN { for (i = 0; i < 1000; i++)
+		printf "\n@id(\"gen.r%d\")\nrecord R%d {\n    @id(\"gen.r%d.next\")\n    next: Option<Box<R%d>>,\n}\n", i, i, i, (i + 1) % 1000 }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/boxed-records-1000.spx"
+
+# A 1,000-class inheritance cycle C0 : C999, C1 : C0, …: one T228, at the
+# first class (its link is then dropped, so the others are not reported).
+{
+	printf 'module gen.cycle;\n'
+	awk 'BEGIN { for (i = 0; i < 1000; i++)
+		printf "\n@id(\"gen.c%d\")\nclass C%d : C%d {%s\n    @id(\"gen.c%d.v\")\n    v%d: i64,\n}\n", i, i, (i + 999) % 1000, i == 0 ? " //~ error SPX-T228" : "", i, i }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/inheritance-cycle-1000.spx"

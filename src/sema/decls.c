@@ -268,7 +268,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			return;
 		}
 	}
-	claim_id(S, id, s->id, s->explicit_id, span, "function");
+	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {

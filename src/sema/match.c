@@ -35,11 +35,20 @@ catch_all(const Pattern *p)
 	return p->kind == PAT_WILD || p->kind == PAT_BIND;
 }
 
+/* A pattern binding: a name bound twice in one arm is M104; shadowing an
+ * outer binding is T209 (local_declare). */
 static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
-	if (!local_declare(C, n->s, t, false, n->span))
-		return;
+	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
+	for (int i = from; i < C->locals.len; i++) {
+		if (strcmp(C->locals.items[i].name, n->s) == 0 && strcmp(n->s, "_") != 0) {
+			Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+			diag_set_help(d, "bind each name once per arm");
+			return;
+		}
+	}
+	local_declare(C, n->s, t, false, n->span);
 }
 
 /* A literal or or-of-literals against a scalar scrutinee. */

@@ -183,7 +183,15 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 {
 	C->in_contract = true;
 	C->in_ensures = c->kind == CLAUSE_ENSURES;
+	int ncalls = C->calls.len;
 	TypeId t = check_expr(C, c->cond);
+	for (int k = ncalls; k < C->calls.len; k++) {
+		const CallSite *cs = &C->calls.items[k];
+		if (cs->effect || (cs->callee >= 0 && sema_sym(C->S, cs->callee)->neffects > 0)) {
+			Diag *d = sema_error(C->S, DIAG_C102, cs->span, "%s on `%s` calls `%s`, which uses effects", what, C->sym->name, cs->name);
+			diag_set_help(d, "contracts are pure; call only effect-free functions in `requires` and `ensures`");
+		}
+	}
 	C->in_contract = false;
 	C->in_ensures = false;
 	if (t != T_BOOL && t != T_ERR) {
@@ -245,9 +253,9 @@ check_entry(Sema *S)
 		return;
 	}
 	Span span = { 0, 0, 1, 1 };
-	for (int i = 0; i < S->m->ndecls; i++) {
-		if (S->m->decls[i].kind == DECL_FN) {
-			span = S->m->decls[i].span;
+	for (SymId id = 0; id < S->syms.len; id++) {
+		if (sema_sym(S, id)->kind == SK_FN) {
+			span = sema_sym(S, id)->span;
 			break;
 		}
 	}
