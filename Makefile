@@ -77,9 +77,11 @@ test-sanitize:
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
-# `make bench`: throughput of lex+parse and fmt on a generated 120,000-line
-# program, peak RSS of a one-shot run, and a 10x scaling check (12,000 vs
-# 120,000 lines).  `make fuzz`: libFuzzer + ASan + UBSan over parse/fmt,
+# `make bench`: throughput of lex+parse, fmt and check (sema_check +
+# revision; the generated program must verify with zero errors) on a
+# generated 120,000-line program, peak RSS of one-shot parse+fmt and
+# parse+check runs, and a 10x scaling check of all four (12,000 vs 120,000
+# lines).  `make fuzz`: libFuzzer + ASan + UBSan over parse/fmt,
 # seeded from tests/fixtures/**/*.spx; FUZZ_SECONDS=600 by default; exits
 # non-zero on a finding (saved under $(BUILD)/fuzz/findings/).
 

@@ -20,7 +20,7 @@ enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
-	bool borrowed;     /* a `borrow` parameter or a `match borrow` binding */
+	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 } OwnVar;
 
 typedef struct Own {
@@ -62,7 +62,7 @@ pop_scope(Own *O)
 }
 
 static void
-declare(Own *O, const char *name, TypeId type, bool borrowed)
+declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
 	OwnVar v = { name, type, borrowed };
 	VEC_PUSH(O->vars, v);
@@ -123,9 +123,14 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (!move || !owned(O, v->type))
 		return;
-	if (v->borrowed && first_report(O, e)) {
+	if (v->borrowed == 1 && first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
 		diag_set_help(d, "take the parameter as `own`, or pass a copy");
+		return;
+	}
+	if (v->borrowed == 2 && first_report(O, e)) {
+		Diag *d = sema_error(S, DIAG_O108, e->span, "cannot move `%s` out of a borrowed value", v->name);
+		diag_set_help(d, "use `match own` to take the payload, or read it without moving");
 		return;
 	}
 	O->st.items[i] = ST_MOVED;
@@ -218,31 +223,58 @@ own_if(Own *O, const Expr *e, bool move)
 	free(after_then);
 }
 
+/* Declares the bindings of a pattern with their types (from the scrutinee's). */
 static void
-bind_pattern(Own *O, const Pattern *p, bool borrowed)
+bind_pattern(Own *O, const Pattern *p, TypeId t, uint8_t borrowed)
 {
-	if (!p)
+	Sema *S = O->S;
+	if (!p || t == T_ERR)
 		return;
+	const TypeInfo *ti = type_info(&S->types, t);
 	switch (p->kind) {
-	case PAT_BIND: declare(O, p->u.bind.s, T_ERR, borrowed); break;
-	case PAT_CASE:
+	case PAT_BIND:
+		declare(O, p->u.bind.s, t, borrowed);
+		break;
+	case PAT_CASE: {
+		if (ti->kind != TY_NOMINAL)
+			break;
+		SymId vs = (SymId)ti->decl;
+		int ci = sema_case_index(S, vs, p->u.case_.case_name.s);
+		if (ci < 0)
+			break;
+		Sym *v = sema_sym(S, vs);
 		for (int i = 0; i < p->u.case_.nfields; i++) {
 			const FieldPat *f = &p->u.case_.fields[i];
+			int fi = -1;
+			for (int j = 0; j < v->cases[ci].nfields; j++)
+				if (strcmp(v->cases[ci].fields[j].name, f->name.s) == 0)
+					fi = j;
+			if (fi < 0)
+				continue;
+			TypeId ft = sema_case_field_type(S, t, ci, fi);
 			if (!f->sub)
-				declare(O, f->name.s, T_ERR, borrowed);
+				declare(O, f->name.s, ft, borrowed);
 			else
-				bind_pattern(O, f->sub, borrowed);
+				bind_pattern(O, f->sub, ft, borrowed);
 		}
 		break;
-	case PAT_RECORD:
+	}
+	case PAT_RECORD: {
+		if (ti->kind != TY_NOMINAL)
+			break;
 		for (int i = 0; i < p->u.record.nfields; i++) {
 			const FieldPat *f = &p->u.record.fields[i];
+			int fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
+			if (fi < 0)
+				continue;
+			TypeId ft = sema_field_type(S, t, fi);
 			if (!f->sub)
-				declare(O, f->name.s, T_ERR, borrowed);
+				declare(O, f->name.s, ft, borrowed);
 			else
-				bind_pattern(O, f->sub, borrowed);
+				bind_pattern(O, f->sub, ft, borrowed);
 		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -259,7 +291,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		memcpy(O->st.items, entry, (size_t)n);
 		push_scope(O);
-		bind_pattern(O, arm->pat, e->u.match.mode == MATCH_BORROW);
+		bind_pattern(O, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], e->u.match.mode != MATCH_OWN ? 2 : 0);
 		if (arm->guard)
 			own_expr(O, arm->guard, false);
 		own_expr(O, arm->value, move);
@@ -366,7 +398,10 @@ own_stmt(Own *O, const Stmt *s)
 	case STMT_FOR:
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
 		push_scope(O);
-		declare(O, s->u.for_.item.s, T_ERR, !s->u.for_.own);
+		{
+			const TypeInfo *ti = type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
+			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
+		}
 		own_loop(O, NULL, s->u.for_.body);
 		pop_scope(O);
 		break;
@@ -391,8 +426,6 @@ own_block(Own *O, const Block *b, bool move_tail)
 	pop_scope(O);
 }
 
-/* Fix the types of pattern-bound and loop-item variables lazily: they are
- * declared with T_ERR (never owned), which keeps this pass conservative. */
 void
 own_check_function(Sema *S, SymId fn)
 {
@@ -404,7 +437,7 @@ own_check_function(Sema *S, SymId fn)
 	O.S = S;
 	O.reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	for (int i = 0; i < f->nparams; i++)
-		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW);
+		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
 	own_block(&O, f->fn->body, true);
 	free(O.reported);
 	VEC_FREE(O.vars);
