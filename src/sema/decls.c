@@ -572,12 +572,11 @@ resolve_variant(Sema *S, SymId id)
 		c->explicit_id = cd->id.present;
 		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
 		c->has_payload = cd->nfields > 0;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(s->cases[j].name, c->name) == 0) {
-				Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in `%s`", c->name, s->name);
-				diag_set_help(dg, "each case name appears once; rename or remove one");
-				break;
-			}
+		if (!s->case_map)
+			s->case_map = xcalloc(1, sizeof(StrMap));
+		if (!strmap_put(s->case_map, c->name, i)) {
+			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in `%s`", c->name, s->name);
+			diag_set_help(dg, "each case name appears once; rename or remove one");
 		}
 		if (c->explicit_id)
 			claim_id(S, -1, c->id, true, cd->id.span, "case");
@@ -700,59 +699,68 @@ next:;
 	}
 }
 
-/* By-value containment for T217: does type t contain nominal `target` inline? */
+/*
+ * T217: does a record/variant contain itself by value (directly or through
+ * other records, variants, or prelude generics such as Option<T>)?  An
+ * iterative search with generation marks: linear per root, no depth cap.
+ */
+typedef VEC(TypeId) TypeStack;
+
 static bool
-contains_by_value(Sema *S, TypeId t, SymId target, int depth, uint8_t *seen)
+contains_self(Sema *S, SymId root, uint32_t *mark, uint32_t gen, TypeStack *stack)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (depth > 64)
-		return false;
-	if (ti->kind != TY_NOMINAL)
-		return false;   /* Box, Vec, Map, … are indirections */
-	SymId sym = (SymId)ti->decl;
-	if (sym == target)
-		return true;
-	if (seen[sym])
-		return false;
-	seen[sym] = 1;
-	Sym *s = sema_sym(S, sym);
-	for (int i = 0; i < s->nfields; i++)
-		if (contains_by_value(S, s->fields[i].type, target, depth + 1, seen))
+	stack->len = 0;
+	Sym *r = sema_sym(S, root);
+	for (int i = 0; i < r->nfields; i++)
+		VEC_PUSH(*stack, r->fields[i].type);
+	for (int c = 0; c < r->ncases; c++)
+		for (int i = 0; i < r->cases[c].nfields; i++)
+			VEC_PUSH(*stack, r->cases[c].fields[i].type);
+	while (stack->len) {
+		TypeId t = stack->items[--stack->len];
+		const TypeInfo *ti = type_info(&S->types, t);
+		if (ti->kind != TY_NOMINAL)
+			continue;   /* Box, Vec, Map, … are indirections */
+		SymId sym = (SymId)ti->decl;
+		if (sym == root)
 			return true;
-	for (int c = 0; c < s->ncases; c++)
-		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (contains_by_value(S, s->cases[c].fields[i].type, target, depth + 1, seen))
-				return true;
-	/* Prelude generics (Option<T>) hold their arguments inline. */
-	for (int i = 0; i < ti->nargs && s->prelude; i++)
-		if (contains_by_value(S, type_info(&S->types, t)->args[i], target, depth + 1, seen))
-			return true;
+		Sym *s = sema_sym(S, sym);
+		if (s->prelude) {
+			for (int i = 0; i < ti->nargs; i++)
+				VEC_PUSH(*stack, type_info(&S->types, t)->args[i]);
+			continue;
+		}
+		if (mark[sym] == gen)
+			continue;
+		mark[sym] = gen;
+		for (int i = 0; i < s->nfields; i++)
+			VEC_PUSH(*stack, s->fields[i].type);
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				VEC_PUSH(*stack, s->cases[c].fields[i].type);
+	}
 	return false;
 }
 
 static void
 check_recursion(Sema *S)
 {
-	uint8_t *seen = xcalloc((size_t)S->syms.len, 1);
+	uint32_t *mark = xcalloc((size_t)S->syms.len, sizeof(uint32_t));
+	TypeStack stack = {0};
+	uint32_t gen = 0;
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *s = sema_sym(S, id);
 		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
 			continue;
-		memset(seen, 0, (size_t)S->syms.len);
-		bool rec = false;
-		for (int i = 0; i < s->nfields && !rec; i++)
-			rec = contains_by_value(S, s->fields[i].type, id, 0, seen);
-		for (int c = 0; c < s->ncases && !rec; c++)
-			for (int i = 0; i < s->cases[c].nfields && !rec; i++)
-				rec = contains_by_value(S, s->cases[c].fields[i].type, id, 0, seen);
-		if (rec) {
+		if (contains_self(S, id, mark, ++gen, &stack)) {
 			Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
 			    s->kind == SK_VARIANT ? "variant" : "record", s->name);
 			diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
 			break;  /* the reference reports only the first */
 		}
 	}
-	free(seen);
+	VEC_FREE(stack);
+	free(mark);
 }
 
 void
@@ -838,6 +846,13 @@ int
 sema_field_index(Sema *S, SymId owner, const char *name)
 {
 	Sym *s = sema_sym(S, owner);
+	if (s->nfields > 16 && !s->field_map) {
+		s->field_map = xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < s->nfields; i++)
+			strmap_put(s->field_map, s->fields[i].name, i);
+	}
+	if (s->field_map)
+		return strmap_get(s->field_map, name);
 	for (int i = 0; i < s->nfields; i++)
 		if (strcmp(s->fields[i].name, name) == 0)
 			return i;
@@ -860,6 +875,8 @@ int
 sema_case_index(Sema *S, SymId variant, const char *name)
 {
 	Sym *s = sema_sym(S, variant);
+	if (s->case_map)
+		return strmap_get(s->case_map, name);
 	for (int i = 0; i < s->ncases; i++)
 		if (strcmp(s->cases[i].name, name) == 0)
 			return i;

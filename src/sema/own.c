@@ -435,11 +435,12 @@ own_check_function(Sema *S, SymId fn)
 	Own O;
 	memset(&O, 0, sizeof O);
 	O.S = S;
-	O.reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	if (!S->own_reported)
+		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	for (int i = 0; i < f->nparams; i++)
 		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
 	own_block(&O, f->fn->body, true);
-	free(O.reported);
 	VEC_FREE(O.vars);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);

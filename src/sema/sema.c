@@ -483,10 +483,22 @@ sema_free(Sema *S)
 	strmap_free(&S->type_names);
 	strmap_free(&S->fn_names);
 	strmap_free(&S->ids);
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *y = sema_sym(S, id);
+		if (y->case_map) {
+			strmap_free(y->case_map);
+			free(y->case_map);
+		}
+		if (y->field_map) {
+			strmap_free(y->field_map);
+			free(y->field_map);
+		}
+	}
 	VEC_FREE(S->syms);
 	free(S->expr_type);
 	free(S->expr_sym);
 	free(S->call_consumes);
+	free(S->own_reported);
 	free(S->instances);
 	free(S->call_builtin);
 	arena_free(&S->arena);

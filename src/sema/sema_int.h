@@ -105,6 +105,8 @@ typedef struct Sym {
 	TypeId result;
 	const char **effects;  /* `uses` in source order (dotted names) */
 	int neffects;
+	StrMap *case_map;      /* variants with many cases: name → index (lazy) */
+	StrMap *field_map;     /* records/classes with many fields: name → index (lazy) */
 	bool resolved;         /* signature resolved */
 	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
@@ -138,6 +140,7 @@ struct Sema {
 	 * when the call was not resolved.  Arena arrays.
 	 */
 	uint8_t **call_consumes;
+	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
 };
