@@ -100,9 +100,12 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 		stmt_body(F, s->u.for_.body, depth);
 		break;
 	case STMT_UNSAFE:
-		buf_puts(F->out, "@audit(");
-		fx_quoted(F, s->u.unsafe.audit);
-		buf_puts(F->out, ") unsafe");
+		if (s->u.unsafe.has_audit) {
+			buf_puts(F->out, "@audit(");
+			fx_quoted(F, s->u.unsafe.audit);
+			buf_puts(F->out, ") ");
+		}
+		buf_puts(F->out, "unsafe");
 		stmt_body(F, s->u.unsafe.body, depth);
 		break;
 	}

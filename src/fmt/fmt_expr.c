@@ -782,9 +782,12 @@ stmt_inline(Fmt *F, const Stmt *s)
 		if_expr(F, s->u.if_);
 		break;
 	case STMT_UNSAFE:
-		buf_puts(F->out, "@audit(");
-		fx_quoted(F, s->u.unsafe.audit);
-		buf_puts(F->out, ") unsafe ");
+		if (s->u.unsafe.has_audit) {
+			buf_puts(F->out, "@audit(");
+			fx_quoted(F, s->u.unsafe.audit);
+			buf_puts(F->out, ") ");
+		}
+		buf_puts(F->out, "unsafe ");
 		block_inline(F, s->u.unsafe.body);
 		break;
 	}

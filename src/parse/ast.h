@@ -213,7 +213,7 @@ struct Stmt {
 		struct { Expr *cond; Block *body; } while_;
 		struct { bool own; Name item; Expr *iter; Block *body; } for_;
 		Expr *if_;
-		struct { StrLit audit; Block *body; } unsafe;
+		struct { bool has_audit; StrLit audit; Block *body; } unsafe;  /* has_audit false: N102 */
 	} u;
 };
 

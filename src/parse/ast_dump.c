@@ -499,7 +499,7 @@ stmt(Dump *D, const Stmt *s)
 		expr(D, s->u.if_);
 		break;
 	case STMT_UNSAFE:
-		tag_open(D, "unsafe");
+		tag_open(D, s->u.unsafe.has_audit ? "unsafe" : "unsafe-unaudited");
 		strlit(D, s->u.unsafe.audit);
 		block(D, s->u.unsafe.body);
 		break;

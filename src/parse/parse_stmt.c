@@ -191,8 +191,10 @@ parse_unsafe(Parser *p)
 		diag_set_help(d, "summarise the audit in quotes: `@audit(\"bounded copy\")`");
 		return st;
 	}
-	if (!p->panic)
+	if (!p->panic) {
 		st->u.unsafe.audit = parse_strlit(p, "audit summary");
+		st->u.unsafe.has_audit = true;
+	}
 	expect(p, TOK_RPAREN, "`)` after audit summary");
 	expect_word(p, "unsafe");
 	if (!p->panic)
@@ -416,6 +418,14 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			push_stmt(p, &stmts, parse_for(p));
 		} else if (t->kind == TOK_AT) {
 			push_stmt(p, &stmts, parse_unsafe(p));
+		} else if (tok_is_word(p, t, "unsafe") && peek_at(p, 1)->kind == TOK_LBRACE) {
+			/* `unsafe { … }` without `@audit`: parsed, rejected by the checker (N102) */
+			Stmt *st = new_stmt(p, STMT_UNSAFE, t->span);
+			advance(p);
+			st->u.unsafe.audit.span = t->span;
+			st->u.unsafe.body = parse_block_ctx(p, BLK_UNSAFE, "`{` after `unsafe`");
+			st->span = span_from(p, t->span);
+			push_stmt(p, &stmts, st);
 		} else if (tok_is_word(p, t, "if") && peek_at(p, 1)->kind != TOK_ASSIGN) {
 			Expr *e = parse_if(p, false);
 			if (!p->panic && at(p, TOK_RBRACE) && if_has_value(e)) {

@@ -18,6 +18,18 @@ check_block(FnCtx *C, const Block *b)
 	return t;
 }
 
+/* Would upcasting `from` to `to` drop fields that need cleanup? */
+static bool
+upcast_drops_owned(Sema *S, TypeId from, TypeId to)
+{
+	Sym *child = sema_sym(S, (SymId)type_info(&S->types, from)->decl);
+	Sym *parent = sema_sym(S, (SymId)type_info(&S->types, to)->decl);
+	for (int i = parent->nfields; i < child->nfields; i++)
+		if (!sema_is_copy(S, child->fields[i].type))
+			return true;
+	return false;
+}
+
 static void
 check_let(FnCtx *C, const Stmt *s)
 {
@@ -36,6 +48,11 @@ check_let(FnCtx *C, const Stmt *s)
 				    S->src + v->span.start, suffix);
 			else
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
+		}
+		if (declared != vt && declared != T_ERR && vt != T_ERR && sema_class_upcast(S, vt, declared) && upcast_drops_owned(S, vt, declared)) {
+			Diag *d = sema_error(S, DIAG_T233, s->u.let.value->span, "upcast from `%s` to `%s` would discard owned fields",
+			    sema_type_name(S, vt), sema_type_name(S, declared));
+			diag_set_help(d, "upcast only classes whose own fields are Copy, or keep the `%s` value", sema_type_name(S, vt));
 		}
 		bt = declared;
 	}
@@ -169,6 +186,13 @@ check_unsafe(FnCtx *C, const Stmt *s)
 		Diag *d = sema_error(S, DIAG_N101, s->span, "unsafe block requires the module capability declaration `permit { unsafe }`");
 		diag_set_help(d, "add `permit { unsafe }` at module level, below the `module` line");
 	}
+	if (!s->u.unsafe.has_audit) {
+		Diag *d = sema_error(S, DIAG_N102, s->span, "unsafe block requires an `@audit(\"…\")` summary");
+		diag_set_help(d, "write `@audit(\"why this is safe\")` on the `unsafe` line");
+		if (d)
+			diag_add_fix(d, s->span.start, s->span.start, "@audit(\"TODO: why this is safe\") ");
+		goto body;
+	}
 	bool blank = true;
 	for (uint32_t i = 0; i < s->u.unsafe.audit.len; i++)
 		blank &= s->u.unsafe.audit.s[i] == ' ' || s->u.unsafe.audit.s[i] == '\t';
@@ -176,6 +200,7 @@ check_unsafe(FnCtx *C, const Stmt *s)
 		Diag *d = sema_error(S, DIAG_N103, s->u.unsafe.audit.span, "the `@audit` summary is empty");
 		diag_set_help(d, "say why the block is safe: `@audit(\"bounded copy of a checked length\")`");
 	}
+body:
 	if (!s->u.unsafe.body)
 		return;
 	TypeId t = check_block(C, s->u.unsafe.body);

@@ -366,6 +366,14 @@ check_match(FnCtx *C, const Expr *e)
 		}
 		return T_ERR;
 	}
+	if (e->u.match.mode != MATCH_PLAIN && sema_is_copy(S, st)) {
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match %s` requires a non-Copy scrutinee; `%s` is Copy",
+		    e->u.match.mode == MATCH_OWN ? "own" : "borrow", sema_type_name(S, st));
+		diag_set_help(d, "match Copy values plainly: `match value { … }`");
+	} else if (e->u.match.mode == MATCH_BORROW && e->u.match.scrutinee->kind != EXPR_NAME && e->u.match.scrutinee->kind != EXPR_FIELD) {
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match borrow` requires a named owned or borrowed place");
+		diag_set_help(d, "bind the value first: `let value = …; match borrow value { … }`");
+	}
 	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
 		const TypeInfo *sti = type_info(&S->types, st);
 		bool rec = sti->kind == TY_NOMINAL && sema_sym(S, (SymId)sti->decl)->kind != SK_VARIANT;

@@ -20,6 +20,7 @@ enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
+	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 } OwnVar;
 
@@ -29,6 +30,7 @@ typedef struct Own {
 	VEC(uint8_t) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
 	uint8_t *reported;     /* per Expr id */
+	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 } Own;
 
 static void own_expr(Own *O, const Expr *e, bool move);
@@ -64,7 +66,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, borrowed };
+	OwnVar v = { name, type, -1, borrowed };
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -354,6 +356,44 @@ own_expr(Own *O, const Expr *e, bool move)
 
 static void own_stmt(Own *O, const Stmt *s);
 
+/* The owner a view expression borrows from: `string_as_str(x)`, `bytes_as_slice(x)`,
+ * `array_as_slice(x)`, and views derived from views (`str_as_bytes(v)`, `byte_range(v, …)`). */
+static int
+view_owner(Own *O, const Expr *e)
+{
+	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
+		return -1;
+	const char *n = e->u.call.callee.s;
+	const Expr *a = e->u.call.args[0];
+	if (a->kind != EXPR_NAME)
+		return -1;
+	int i = find(O, a->u.name.s);
+	if (i < 0)
+		return -1;
+	if (strcmp(n, "string_as_str") == 0 || strcmp(n, "bytes_as_slice") == 0 || strcmp(n, "array_as_slice") == 0)
+		return i;
+	if (strcmp(n, "str_as_bytes") == 0 || strcmp(n, "byte_range") == 0)
+		return O->vars.items[i].view_of;
+	return -1;
+}
+
+/* T265: replacing `owner` while a view of it is used later. */
+static void
+check_live_views(Own *O, int owner, const Stmt *s)
+{
+	for (int v = 0; v < O->vars.len; v++) {
+		if (O->vars.items[v].view_of != owner)
+			continue;
+		int32_t last = strmap_get(&O->last_use, O->vars.items[v].name);
+		if (last > (int32_t)s->span.end) {
+			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+			diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
+			    O->vars.items[v].name, O->vars.items[owner].name);
+			return;
+		}
+	}
+}
+
 /* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
 static void
 own_loop(Own *O, const Expr *cond, const Block *body)
@@ -384,10 +424,14 @@ own_stmt(Own *O, const Stmt *s)
 		if (s->u.let.value)
 			own_expr(O, s->u.let.value, true);
 		declare(O, s->u.let.name.s, s->u.let.value ? O->S->expr_type[s->u.let.value->id] : T_ERR, false);
+		if (s->u.let.value)
+			O->vars.items[O->vars.len - 1].view_of = view_owner(O, s->u.let.value);
 		break;
 	case STMT_ASSIGN: {
 		own_expr(O, s->u.assign.value, true);
 		int i = find(O, s->u.assign.target.s);
+		if (i >= 0 && !s->u.assign.has_field)
+			check_live_views(O, i, s);
 		if (i >= 0 && !s->u.assign.has_field)
 			O->st.items[i] = ST_LIVE;   /* reinitialised */
 		break;
@@ -426,6 +470,106 @@ own_block(Own *O, const Block *b, bool move_tail)
 	pop_scope(O);
 }
 
+static void uses_block(StrMap *m, const Block *b);
+
+static void
+uses_expr(StrMap *m, const Expr *e)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EXPR_NAME: {
+		int32_t old = strmap_get(m, e->u.name.s);
+		if ((int32_t)e->span.end > old)
+			strmap_set(m, e->u.name.s, (int32_t)e->span.end);
+		break;
+	}
+	case EXPR_UNARY: uses_expr(m, e->u.unary.operand); break;
+	case EXPR_BINARY: uses_expr(m, e->u.binary.lhs); uses_expr(m, e->u.binary.rhs); break;
+	case EXPR_CALL:
+		for (int i = 0; i < e->u.call.nargs; i++)
+			uses_expr(m, e->u.call.args[i]);
+		break;
+	case EXPR_METHOD:
+		uses_expr(m, e->u.method.recv);
+		for (int i = 0; i < e->u.method.nargs; i++)
+			uses_expr(m, e->u.method.args[i]);
+		break;
+	case EXPR_SUPER:
+		for (int i = 0; i < e->u.super_.nargs; i++)
+			uses_expr(m, e->u.super_.args[i]);
+		break;
+	case EXPR_FIELD: uses_expr(m, e->u.field.base); break;
+	case EXPR_TRY: uses_expr(m, e->u.try_.operand); break;
+	case EXPR_WITH:
+		uses_expr(m, e->u.with.base);
+		for (int i = 0; i < e->u.with.ninits; i++)
+			uses_expr(m, e->u.with.inits[i].value);
+		break;
+	case EXPR_RECORD:
+		for (int i = 0; i < e->u.record.ninits; i++)
+			uses_expr(m, e->u.record.inits[i].value);
+		break;
+	case EXPR_VARIANT:
+		for (int i = 0; i < e->u.variant.ninits; i++)
+			uses_expr(m, e->u.variant.inits[i].value);
+		break;
+	case EXPR_BLOCK: uses_block(m, e->u.block); break;
+	case EXPR_IF:
+		uses_expr(m, e->u.if_.cond);
+		if (e->u.if_.then_block)
+			uses_block(m, e->u.if_.then_block);
+		if (e->u.if_.else_block)
+			uses_block(m, e->u.if_.else_block);
+		break;
+	case EXPR_MATCH:
+		uses_expr(m, e->u.match.scrutinee);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			uses_expr(m, e->u.match.arms[i].guard);
+			uses_expr(m, e->u.match.arms[i].value);
+		}
+		break;
+	case EXPR_CLOSURE:
+		if (e->u.closure.body)
+			uses_block(m, e->u.closure.body);
+		break;
+	case EXPR_ARRAY:
+		for (int i = 0; i < e->u.array.nelems; i++)
+			uses_expr(m, e->u.array.elems[i]);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+uses_block(StrMap *m, const Block *b)
+{
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_LET: uses_expr(m, s->u.let.value); break;
+		case STMT_ASSIGN: uses_expr(m, s->u.assign.value); break;
+		case STMT_WHILE:
+			uses_expr(m, s->u.while_.cond);
+			if (s->u.while_.body)
+				uses_block(m, s->u.while_.body);
+			break;
+		case STMT_FOR:
+			uses_expr(m, s->u.for_.iter);
+			if (s->u.for_.body)
+				uses_block(m, s->u.for_.body);
+			break;
+		case STMT_IF: uses_expr(m, s->u.if_); break;
+		case STMT_UNSAFE:
+			if (s->u.unsafe.body)
+				uses_block(m, s->u.unsafe.body);
+			break;
+		}
+	}
+	uses_expr(m, b->tail);
+}
+
 void
 own_check_function(Sema *S, SymId fn)
 {
@@ -438,10 +582,12 @@ own_check_function(Sema *S, SymId fn)
 	if (!S->own_reported)
 		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
+	uses_block(&O.last_use, f->fn->body);
 	for (int i = 0; i < f->nparams; i++)
 		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
 	own_block(&O, f->fn->body, true);
 	VEC_FREE(O.vars);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);
+	strmap_free(&O.last_use);
 }

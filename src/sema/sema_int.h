@@ -34,6 +34,7 @@ typedef struct StrMap {
 void strmap_free(StrMap *m);
 int32_t strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
 bool strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
+void strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
 
 /* ---- symbols ---- */
 

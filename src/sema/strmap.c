@@ -67,3 +67,16 @@ strmap_put(StrMap *m, const char *key, int32_t val)
 	m->len++;
 	return true;
 }
+
+void
+strmap_set(StrMap *m, const char *key, int32_t val)
+{
+	if (strmap_put(m, key, val))
+		return;
+	for (uint32_t h = hash_str(key) & (m->cap - 1);; h = (h + 1) & (m->cap - 1)) {
+		if (strcmp(m->keys[h], key) == 0) {
+			m->vals[h] = val;
+			return;
+		}
+	}
+}
