@@ -597,8 +597,10 @@ lower_function(HirModule *H, SymId id)
 	f->result_slot = rs;
 	/* Owned parameters are released with the body's scope, after its locals. */
 	HirSlot *owned = ARENA_ARRAY(&H->arena, HirSlot, params_owned.len + body->nowned + 1);
-	memcpy(owned, params_owned.items, sizeof(HirSlot) * (size_t)params_owned.len);
-	memcpy(owned + params_owned.len, body->owned, sizeof(HirSlot) * (size_t)body->nowned);
+	if (params_owned.len)
+		memcpy(owned, params_owned.items, sizeof(HirSlot) * (size_t)params_owned.len);
+	if (body->nowned)
+		memcpy(owned + params_owned.len, body->owned, sizeof(HirSlot) * (size_t)body->nowned);
 	body->owned = owned;
 	body->nowned += params_owned.len;
 	f->body = body;

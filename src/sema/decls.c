@@ -626,7 +626,8 @@ flatten_class(Sema *S, SymId id, int depth)
 		Sym *p = sema_sym(S, s->parent);
 		s = sema_sym(S, id);
 		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nfields + s->nfields + 1);
-		memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
+		if (p->nfields)
+			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
 		int n = p->nfields;
 		for (int i = 0; i < s->nfields; i++) {
 			bool dup = false;

@@ -21,6 +21,7 @@ typedef struct OwnVar {
 	const char *name;
 	TypeId type;
 	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
+	const char *moved_fields[4];  /* ST_PARTIAL: owned fields moved out (first four) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 } OwnVar;
 
@@ -31,6 +32,7 @@ typedef struct Own {
 	VEC(int) marks;
 	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
+	bool in_contract;      /* contracts may not transfer ownership (O105) */
 } Own;
 
 static void own_expr(Own *O, const Expr *e, bool move);
@@ -66,7 +68,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, borrowed };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed };
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -125,6 +127,13 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (!move || !owned(O, v->type))
 		return;
+	if (O->in_contract) {
+		if (first_report(O, e)) {
+			Diag *d = sema_error(S, DIAG_O105, e->span, "contract expression cannot transfer an owned value");
+			diag_set_help(d, "contracts only read: pass `%s` to a `borrow` parameter, or check the property in the body", v->name);
+		}
+		return;
+	}
 	if (v->borrowed == 1 && first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
 		diag_set_help(d, "take the parameter as `own`, or pass a copy");
@@ -158,6 +167,23 @@ own_field(Own *O, const Expr *e, bool move)
 		uint8_t st = O->st.items[i];
 		if (st == ST_MOVED || st == ST_MAYBE)
 			use_var(O, i, base, false);
+		OwnVar *ov = &O->vars.items[i];
+		if (st == ST_PARTIAL) {
+			for (int k = 0; k < 4 && ov->moved_fields[k]; k++) {
+				if (strcmp(ov->moved_fields[k], e->u.field.name.s) == 0 && first_report(O, e)) {
+					Diag *d = sema_error(O->S, DIAG_H006, e->span, "use of `%s.%s` after ownership was moved", ov->name, e->u.field.name.s);
+					moved_help(O, d, ft, e->u.field.name.s);
+					return;
+				}
+			}
+		}
+		if (move && owned(O, ft) && O->in_contract) {
+			if (first_report(O, e)) {
+				Diag *d = sema_error(O->S, DIAG_O105, e->span, "contract expression cannot transfer an owned value");
+				diag_set_help(d, "contracts only read; check the property in the body");
+			}
+			return;
+		}
 		if (move && owned(O, ft)) {
 			OwnVar *v = &O->vars.items[i];
 			if (v->borrowed && first_report(O, e)) {
@@ -165,8 +191,15 @@ own_field(Own *O, const Expr *e, bool move)
 				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
 			}
-			if (O->st.items[i] == ST_LIVE)
+			if (O->st.items[i] == ST_LIVE || O->st.items[i] == ST_PARTIAL) {
 				O->st.items[i] = ST_PARTIAL;
+				for (int k = 0; k < 4; k++) {
+					if (!v->moved_fields[k]) {
+						v->moved_fields[k] = e->u.field.name.s;
+						break;
+					}
+				}
+			}
 		}
 		return;
 	}
@@ -183,12 +216,20 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 	}
 }
 
+/* memcpy that accepts empty (possibly NULL) ranges. */
+static void
+copy_bytes(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memcpy(dst, src, n);
+}
+
 /* Forks: saves the state vector. */
 static uint8_t *
 save(Own *O)
 {
 	uint8_t *s = xmalloc((size_t)(O->st.len ? O->st.len : 1));
-	memcpy(s, O->st.items, (size_t)O->st.len);
+	copy_bytes(s, O->st.items, (size_t)O->st.len);
 	return s;
 }
 
@@ -217,7 +258,7 @@ own_if(Own *O, const Expr *e, bool move)
 	if (e->u.if_.then_block)
 		own_block(O, e->u.if_.then_block, move);
 	uint8_t *after_then = save(O);
-	memcpy(O->st.items, entry, (size_t)n);
+	copy_bytes(O->st.items, entry, (size_t)n);
 	if (e->u.if_.else_block)
 		own_block(O, e->u.if_.else_block, move);
 	join_into(O->st.items, after_then, n);
@@ -291,7 +332,7 @@ own_match(Own *O, const Expr *e, bool move)
 	uint8_t *acc = NULL;
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
-		memcpy(O->st.items, entry, (size_t)n);
+		copy_bytes(O->st.items, entry, (size_t)n);
 		push_scope(O);
 		bind_pattern(O, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], e->u.match.mode != MATCH_OWN ? 2 : 0);
 		if (arm->guard)
@@ -304,7 +345,7 @@ own_match(Own *O, const Expr *e, bool move)
 			join_into(acc, O->st.items, n);
 	}
 	if (acc)
-		memcpy(O->st.items, acc, (size_t)n);
+		copy_bytes(O->st.items, acc, (size_t)n);
 	free(entry);
 	free(acc);
 }
@@ -406,7 +447,7 @@ own_loop(Own *O, const Expr *cond, const Block *body)
 		if (body)
 			own_block(O, body, false);
 		uint8_t *end = save(O);
-		memcpy(O->st.items, entry, (size_t)n);
+		copy_bytes(O->st.items, entry, (size_t)n);
 		join_into(O->st.items, end, n);
 		bool same = memcmp(O->st.items, entry, (size_t)n) == 0;
 		free(end);
@@ -585,7 +626,18 @@ own_check_function(Sema *S, SymId fn)
 	uses_block(&O.last_use, f->fn->body);
 	for (int i = 0; i < f->nparams; i++)
 		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
+	const FnDecl *fd = f->fn;
+	O.in_contract = true;
+	for (int i = 0; i < fd->nclauses; i++)
+		if (fd->clauses[i].kind == CLAUSE_REQUIRES)
+			own_expr(&O, fd->clauses[i].cond, false);
+	O.in_contract = false;
 	own_block(&O, f->fn->body, true);
+	/* Postconditions run after the body: they see its moves. */
+	O.in_contract = true;
+	for (int i = 0; i < fd->nclauses; i++)
+		if (fd->clauses[i].kind == CLAUSE_ENSURES)
+			own_expr(&O, fd->clauses[i].cond, false);
 	VEC_FREE(O.vars);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);

@@ -188,8 +188,18 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	for (int k = ncalls; k < C->calls.len; k++) {
 		const CallSite *cs = &C->calls.items[k];
 		if (cs->effect || (cs->callee >= 0 && sema_sym(C->S, cs->callee)->neffects > 0)) {
-			Diag *d = sema_error(C->S, DIAG_C102, cs->span, "%s on `%s` calls `%s`, which uses effects", what, C->sym->name, cs->name);
-			diag_set_help(d, "contracts are pure; call only effect-free functions in `requires` and `ensures`");
+			Buf eb = {0};
+			if (cs->effect) {
+				buf_puts(&eb, cs->effect);
+			} else {
+				Sym *g = sema_sym(C->S, cs->callee);
+				for (int j = 0; j < g->neffects; j++)
+					buf_printf(&eb, "%s%s", j ? ", " : "", g->effects[j]);
+			}
+			Diag *d = sema_error(C->S, DIAG_C102, cs->span, "%s on `%s` calls effectful function `%s` with effects %s", what, C->sym->name,
+			    cs->name, eb.data ? eb.data : "");
+			diag_set_help(d, "contracts must be deterministic and effect-free");
+			buf_free(&eb);
 		}
 	}
 	C->in_contract = false;
@@ -302,8 +312,8 @@ check_invariants(Sema *S, SymId id)
 			const CallSite *cs = &C.calls.items[k];
 			bool effectful = cs->effect || (cs->callee >= 0 && sema_sym(S, cs->callee)->neffects > 0);
 			if (effectful) {
-				Diag *dg = sema_error(S, DIAG_C102, cs->span, "invariant on `%s` calls `%s`, which uses effects", r->name, cs->name);
-				diag_set_help(dg, "invariants are pure; call only effect-free functions");
+				Diag *dg = sema_error(S, DIAG_C102, cs->span, "invariant on `%s` calls effectful function `%s`", r->name, cs->name);
+				diag_set_help(dg, "contracts must be deterministic and effect-free");
 			}
 		}
 	}
