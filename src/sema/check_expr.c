@@ -348,6 +348,38 @@ place_kind(const Expr *a)
 }
 
 /*
+ * string_format(template, fields…): a string-literal template whose `{}`
+ * holes match the ≤ 32 fields, each an i64, u8, usize, bool or owned string.
+ */
+static void
+check_format(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	Expr *const *args = e->u.call.args;
+	int n = e->u.call.nargs;
+	for (int i = 0; i < n; i++) {
+		TypeId t = check_expr(C, args[i]);
+		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
+			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s", i, sema_type_name(S, t));
+			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
+		}
+	}
+	if (n == 0 || args[0]->kind != EXPR_STRING) {
+		Diag *d = sema_error(S, DIAG_T205, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
+		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
+		return;
+	}
+	int holes = 0;
+	for (uint32_t i = 0; i + 1 < args[0]->u.str.len; i++)
+		if (args[0]->u.str.s[i] == '{' && args[0]->u.str.s[i + 1] == '}')
+			holes++;
+	if (holes != n - 1 || n - 1 > 32) {
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
+		diag_set_help(d, "give one field per `{}` hole, at most 32");
+	}
+}
+
+/*
  * Rules of compiler-owned functions that need the arguments themselves:
  * views borrow from named bindings (T266), `str_as_bytes` needs a `str`
  * (T263), a literal Vec capacity is at most 8192 (T282).  Returns true
@@ -375,6 +407,24 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 			Diag *d = sema_error(S, DIAG_T205, args[0]->span, "argument `s` to `str_as_bytes` expects str, received %s", sema_type_name(S, a));
 			diag_set_help(d, "pass a `str` view such as `string_as_str(binding)`");
 		}
+		return true;
+	}
+	if ((strcmp(name, "box_get") == 0 || strcmp(name, "vec_get") == 0) && e->u.call.ntargs == 1) {
+		TypeId t = sig->result;
+		if (t != T_ERR && !sema_is_copy(S, t)) {
+			for (int i = 0; i < e->u.call.nargs; i++)
+				check_expr(C, args[i]);
+			Diag *d = sema_error(S, DIAG_T205, e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
+			diag_set_help(d, strcmp(name, "vec_get") == 0 ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
+			    : "move the value out with `box_into_inner<T>(b)`");
+			return true;
+		}
+	}
+	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 &&
+	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
+		check_expr(C, args[0]);
+		Diag *d = sema_error(S, DIAG_T205, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
+		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
 		return true;
 	}
 	if (strcmp(name, "vec_with_capacity") == 0 && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
@@ -429,8 +479,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		goto out;
 	}
 	if (sig.nparams < 0) {
-		for (int i = 0; i < e->u.call.nargs; i++)
-			check_expr(C, e->u.call.args[i]);
+		check_format(C, e);
 	} else if (builtin_special(C, e, name, &sig)) {
 		/* reported */
 	} else {

@@ -282,8 +282,16 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	}
 	s->ntparams = fn->ntparams;
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
-	for (int i = 0; i < fn->ntparams; i++)
+	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
+				Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
+				    s->tparams[i], s->name);
+				diag_set_help(dg, "give each type parameter its own name");
+			}
+		}
+	}
 }
 
 void
@@ -807,6 +815,15 @@ decls_resolve(Sema *S)
 	for (SymId id = 0; id < n; id++)
 		if (sema_sym(S, id)->kind == SK_CLASS)
 			check_overrides(S, id);
+	/* Interface imports: their parameter types must exist (T001). */
+	for (int i = 0; i < S->m->ndecls; i++) {
+		const Decl *d = &S->m->decls[i];
+		if (d->kind != DECL_INTERFACE)
+			continue;
+		for (int j = 0; j < d->u.interface.nimports; j++)
+			for (int k = 0; k < d->u.interface.imports[j].nparams; k++)
+				decls_resolve_type(S, d->u.interface.imports[j].params[k].type, -1);
+	}
 }
 
 /* ==== queries ===================================================================== */

@@ -95,11 +95,45 @@ fn_uses(Sym *f, const char *e)
 	return false;
 }
 
+/* E103: owning a resource whose imported finalizer uses effects needs them. */
+static void
+check_finalizer_effects(FnCtx *C)
+{
+	Sema *S = C->S;
+	Sym *f = C->sym;
+	for (int i = 0; i < f->nparams; i++) {
+		const TypeInfo *ti = type_info(&S->types, f->params[i].type);
+		if (ti->kind != TY_NOMINAL || f->params[i].mode != MODE_OWN)
+			continue;
+		Sym *r = sema_sym(S, (SymId)ti->decl);
+		if (r->kind != SK_RESOURCE || !r->decl || r->decl->u.resource.trivial)
+			continue;
+		const StrLit *key = &r->decl->u.resource.import;
+		for (int d = 0; d < S->m->ndecls; d++) {
+			const Decl *x = &S->m->decls[d];
+			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
+				const ImportFn *imp = &x->u.interface.imports[j];
+				if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
+					continue;
+				for (int k = 0; k < imp->effects.nnames; k++) {
+					const QName *q = &imp->effects.names[k];
+					const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+					if (fn_uses(f, e))
+						continue;
+					Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
+					diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
+				}
+			}
+		}
+	}
+}
+
 static void
 check_effects(FnCtx *C)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
+	check_finalizer_effects(C);
 	for (int i = 0; i < f->neffects; i++) {
 		if (!effect_permitted(S, f->effects[i])) {
 			Diag *d = sema_error(S, DIAG_E101, f->span, "function `%s` uses `%s` but module `%s` does not permit it",
