@@ -269,10 +269,10 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 	}
-	own_check_function(S, id);
 	for (int i = 0; i < fn->nclauses; i++)
 		if (fn->clauses[i].kind == CLAUSE_ENSURES)
 			check_clause(&C, &fn->clauses[i], "postcondition");
+	own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
 	VEC_FREE(C.locals);
 	VEC_FREE(C.marks);
