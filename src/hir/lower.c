@@ -199,64 +199,18 @@ lower_agg(Lower *L, HirKind k, const Expr *e, SymId sym, int ci, const FieldInit
 }
 
 /* Binds the slots a pattern introduces (types from the scrutinee). */
+typedef struct BindCtx {
+	Lower *L;
+	bool borrowed;
+	SlotVec *binds;
+} BindCtx;
+
 static void
-bind_pattern(Lower *L, const Pattern *p, TypeId t, bool borrowed, SlotVec *binds)
+bind_slot(void *ctx, const char *name, TypeId type, Span span)
 {
-	Sema *S = L->S;
-	if (!p)
-		return;
-	switch (p->kind) {
-	case PAT_BIND: {
-		HirSlot s = new_slot(L, p->u.bind.s, t, false, p->span, !borrowed && owned_type(L, t));
-		VEC_PUSH(*binds, s);
-		break;
-	}
-	case PAT_CASE: {
-		const TypeInfo *ti = type_info(&S->types, t);
-		if (ti->kind != TY_NOMINAL)
-			break;
-		int ci = sema_case_index(S, (SymId)ti->decl, p->u.case_.case_name.s);
-		Sym *v = sema_sym(S, (SymId)ti->decl);
-		for (int i = 0; ci >= 0 && i < p->u.case_.nfields; i++) {
-			const FieldPat *f = &p->u.case_.fields[i];
-			int fi = -1;
-			for (int j = 0; j < v->cases[ci].nfields; j++)
-				if (strcmp(v->cases[ci].fields[j].name, f->name.s) == 0)
-					fi = j;
-			if (fi < 0)
-				continue;
-			TypeId ft = sema_case_field_type(S, t, ci, fi);
-			if (!f->sub) {
-				HirSlot s = new_slot(L, f->name.s, ft, false, f->span, !borrowed && owned_type(L, ft));
-				VEC_PUSH(*binds, s);
-			} else {
-				bind_pattern(L, f->sub, ft, borrowed, binds);
-			}
-		}
-		break;
-	}
-	case PAT_RECORD: {
-		const TypeInfo *ti = type_info(&S->types, t);
-		if (ti->kind != TY_NOMINAL)
-			break;
-		for (int i = 0; i < p->u.record.nfields; i++) {
-			const FieldPat *f = &p->u.record.fields[i];
-			int fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
-			if (fi < 0)
-				continue;
-			TypeId ft = sema_field_type(S, t, fi);
-			if (!f->sub) {
-				HirSlot s = new_slot(L, f->name.s, ft, false, f->span, !borrowed && owned_type(L, ft));
-				VEC_PUSH(*binds, s);
-			} else {
-				bind_pattern(L, f->sub, ft, borrowed, binds);
-			}
-		}
-		break;
-	}
-	default:
-		break;
-	}
+	BindCtx *b = ctx;
+	HirSlot s = new_slot(b->L, name, type, false, span, !b->borrowed && owned_type(b->L, type));
+	VEC_PUSH(*b->binds, s);
 }
 
 static HirExpr *
@@ -282,7 +236,8 @@ lower_match(Lower *L, const Expr *e, bool move)
 		SlotVec arm_owned = {0};
 		L->owned = &arm_owned;
 		SlotVec binds = {0};
-		bind_pattern(L, a->pat, st, e->u.match.mode == MATCH_BORROW || e->u.match.mode == MATCH_PLAIN, &binds);
+		BindCtx bc = { L, e->u.match.mode != MATCH_OWN, &binds };
+		sema_pattern_binds(S, a->pat, st, bind_slot, &bc);
 		ha->binds = ARENA_COPY_VEC(ar(L), HirSlot, binds);
 		ha->nbinds = binds.len;
 		VEC_FREE(binds);

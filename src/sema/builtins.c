@@ -58,18 +58,6 @@
 
 #include <string.h>
 
-#ifndef SPX_HAVE_BUILTIN_SIG
-typedef struct BuiltinSig {
-	int nparams;          /* -1: variadic (string_format) */
-	TypeId params[8];
-	ParamMode modes[8];   /* MODE_NONE (value/Copy or consumed owned value), MODE_OWN, MODE_BORROW */
-	TypeId result;
-	bool result_borrowed; /* result is a view (str, Slice<u8>) borrowing from an argument */
-	const char *effect;   /* required effect or NULL */
-} BuiltinSig;
-bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
-#endif
-
 #define FS_READ "fs.read"
 #define FS_WRITE "fs.write"
 

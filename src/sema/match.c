@@ -396,3 +396,56 @@ check_match(FnCtx *C, const Expr *e)
 	}
 	return T_ERR;
 }
+
+/* ==== pattern bindings (shared by the ownership pass and lowering) ============== */
+
+static void
+field_binds(Sema *S, const FieldPat *fps, int n, TypeId t, int ci, PatternBindFn fn, void *ctx)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	Sym *s = sema_sym(S, (SymId)ti->decl);
+	for (int i = 0; i < n; i++) {
+		const FieldPat *f = &fps[i];
+		int fi = -1;
+		if (ci >= 0) {
+			for (int j = 0; j < s->cases[ci].nfields; j++)
+				if (strcmp(s->cases[ci].fields[j].name, f->name.s) == 0)
+					fi = j;
+		} else {
+			fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
+		}
+		if (fi < 0)
+			continue;
+		TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);
+		if (!f->sub)
+			fn(ctx, f->name.s, ft, f->span);
+		else
+			sema_pattern_binds(S, f->sub, ft, fn, ctx);
+	}
+}
+
+void
+sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *ctx)
+{
+	if (!p || t == T_ERR)
+		return;
+	const TypeInfo *ti = type_info(&S->types, t);
+	switch (p->kind) {
+	case PAT_BIND:
+		fn(ctx, p->u.bind.s, t, p->span);
+		break;
+	case PAT_CASE:
+		if (ti->kind == TY_NOMINAL) {
+			int ci = sema_case_index(S, (SymId)ti->decl, p->u.case_.case_name.s);
+			if (ci >= 0)
+				field_binds(S, p->u.case_.fields, p->u.case_.nfields, t, ci, fn, ctx);
+		}
+		break;
+	case PAT_RECORD:
+		if (ti->kind == TY_NOMINAL)
+			field_binds(S, p->u.record.fields, p->u.record.nfields, t, -1, fn, ctx);
+		break;
+	default:
+		break;
+	}
+}

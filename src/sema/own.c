@@ -266,61 +266,17 @@ own_if(Own *O, const Expr *e, bool move)
 	free(after_then);
 }
 
-/* Declares the bindings of a pattern with their types (from the scrutinee's). */
+typedef struct BindCtx {
+	Own *O;
+	uint8_t borrowed;
+} BindCtx;
+
 static void
-bind_pattern(Own *O, const Pattern *p, TypeId t, uint8_t borrowed)
+bind_one(void *ctx, const char *name, TypeId type, Span span)
 {
-	Sema *S = O->S;
-	if (!p || t == T_ERR)
-		return;
-	const TypeInfo *ti = type_info(&S->types, t);
-	switch (p->kind) {
-	case PAT_BIND:
-		declare(O, p->u.bind.s, t, borrowed);
-		break;
-	case PAT_CASE: {
-		if (ti->kind != TY_NOMINAL)
-			break;
-		SymId vs = (SymId)ti->decl;
-		int ci = sema_case_index(S, vs, p->u.case_.case_name.s);
-		if (ci < 0)
-			break;
-		Sym *v = sema_sym(S, vs);
-		for (int i = 0; i < p->u.case_.nfields; i++) {
-			const FieldPat *f = &p->u.case_.fields[i];
-			int fi = -1;
-			for (int j = 0; j < v->cases[ci].nfields; j++)
-				if (strcmp(v->cases[ci].fields[j].name, f->name.s) == 0)
-					fi = j;
-			if (fi < 0)
-				continue;
-			TypeId ft = sema_case_field_type(S, t, ci, fi);
-			if (!f->sub)
-				declare(O, f->name.s, ft, borrowed);
-			else
-				bind_pattern(O, f->sub, ft, borrowed);
-		}
-		break;
-	}
-	case PAT_RECORD: {
-		if (ti->kind != TY_NOMINAL)
-			break;
-		for (int i = 0; i < p->u.record.nfields; i++) {
-			const FieldPat *f = &p->u.record.fields[i];
-			int fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
-			if (fi < 0)
-				continue;
-			TypeId ft = sema_field_type(S, t, fi);
-			if (!f->sub)
-				declare(O, f->name.s, ft, borrowed);
-			else
-				bind_pattern(O, f->sub, ft, borrowed);
-		}
-		break;
-	}
-	default:
-		break;
-	}
+	BindCtx *b = ctx;
+	(void)span;
+	declare(b->O, name, type, b->borrowed);
 }
 
 static void
@@ -334,7 +290,8 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		copy_bytes(O->st.items, entry, (size_t)n);
 		push_scope(O);
-		bind_pattern(O, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], e->u.match.mode != MATCH_OWN ? 2 : 0);
+		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0) };
+		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
 		if (arm->guard)
 			own_expr(O, arm->guard, false);
 		own_expr(O, arm->value, move);

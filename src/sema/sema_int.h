@@ -200,7 +200,6 @@ typedef struct Builtin {
 const Builtin *builtin_find(const char *name);
 bool builtin_reserved(const char *name);
 
-#define SPX_HAVE_BUILTIN_SIG 1
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
 	TypeId params[8];
@@ -262,6 +261,13 @@ const Local *local_find(FnCtx *C, const char *name);
 bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
 /* Records the type of e and returns it. */
 TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
+/*
+ * Calls fn for each binding a pattern introduces, in pattern order, with
+ * the binding's type derived from the scrutinee type t (match.c).
+ */
+typedef void (*PatternBindFn)(void *ctx, const char *name, TypeId type, Span span);
+void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *ctx);
+
 /* own.c: the ownership pass over a typed function body. */
 void own_check_function(Sema *S, SymId fn);
 
