@@ -237,6 +237,23 @@ collect_type(Sema *S, const Decl *d)
 	}
 }
 
+/*
+ * Identifiers that cannot name functions or parameters (the reference's
+ * list, minus `own`/`borrow`/`shared`, which §0.10 keeps usable as names).
+ */
+bool
+source_identifier(const char *name)
+{
+	static const char *const reserved[] = {
+		"module", "permit", "resource", "fn", "uses", "requires", "ensures", "let", "if", "else",
+		"true", "false", "result",
+	};
+	for (size_t i = 0; i < countof(reserved); i++)
+		if (strcmp(reserved[i], name) == 0)
+			return false;
+	return true;
+}
+
 static void
 collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *ida, Span span)
 {
@@ -255,6 +272,11 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		s->id = ida->present ? id_text(S, ida) : arena_printf(&S->arena, "auto:method:%s.%s", cls->id, s->name);
 	} else {
 		s->id = ida->present ? id_text(S, ida) : auto_id(S, NULL, S->module_name, s->name);
+	}
+	if (!source_identifier(s->name)) {
+		Diag *dg = sema_error(S, DIAG_S104, fn->name.span, "`%s` is not a valid function identifier", s->name);
+		diag_set_help(dg, "`%s` has a meaning of its own in SEMAPRAX; choose another name", s->name);
+		return;
 	}
 	if (owner < 0) {
 		if (builtin_reserved(s->name)) {

@@ -199,6 +199,11 @@ check_params(FnCtx *C)
 			    words[p->mode], sema_type_name(S, p->type));
 			diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, p->type));
 		}
+		if (!source_identifier(p->name)) {
+			Diag *d = sema_error(S, DIAG_S105, p->span, "`%s` is not a valid parameter identifier", p->name);
+			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
+			continue;
+		}
 		bool dup = false;
 		for (int j = 0; j < i; j++)
 			dup |= strcmp(f->params[j].name, p->name) == 0;

@@ -173,6 +173,7 @@ const char *sema_type_name(Sema *S, TypeId t);
 Sym *sema_sym(Sema *S, SymId id);
 
 /* decls.c */
+bool source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
 TypeId decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
