@@ -109,7 +109,7 @@ bench: $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
 FUZZ_SAN      = -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_OBJS    := $(filter-out src/cli/%,$(SRCS))
+FUZZ_OBJS    := $(filter src/support/% src/lex/% src/parse/% src/fmt/%,$(SRCS))
 FUZZ_OBJS    := $(FUZZ_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_BIN      = $(BUILD)/fuzz/fuzz_frontend
 
