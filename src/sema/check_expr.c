@@ -146,8 +146,14 @@ check_name(FnCtx *C, const Expr *e)
 		}
 	}
 	const Local *l = local_find(C, name);
-	if (l)
+	if (l) {
+		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
+			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
+			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
+			return T_ERR;
+		}
 		return l->type;
+	}
 	SymId f = strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
@@ -1033,6 +1039,8 @@ check_closure(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	int n = e->u.closure.nparams;
 	TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
+	int saved_floor = C->closure_floor;
+	C->closure_floor = C->locals.len ? C->locals.len : saved_floor;
 	scope_push(C);
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
@@ -1042,6 +1050,7 @@ check_closure(FnCtx *C, const Expr *e)
 	args[n] = ctx_resolve_type(C, e->u.closure.result);
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
 	scope_pop(C);
+	C->closure_floor = saved_floor;
 	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {
 		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
 		    sema_type_name(S, bt), sema_type_name(S, args[n]));

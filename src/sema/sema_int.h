@@ -246,6 +246,7 @@ typedef struct FnCtx {
 	bool in_contract;        /* requires/ensures/invariant: pure */
 	bool in_ensures;         /* `result` is bound */
 	int loop_depth;
+	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
