@@ -199,6 +199,11 @@ check_params(FnCtx *C)
 			    words[p->mode], sema_type_name(S, p->type));
 			diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, p->type));
 		}
+		if (strcmp(p->name, "mut") == 0) {
+			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
+			diag_set_help(d, "parameters are immutable; copy into `let mut` inside the body");
+			continue;
+		}
 		if (!source_identifier(p->name)) {
 			Diag *d = sema_error(S, DIAG_S105, p->span, "`%s` is not a valid parameter identifier", p->name);
 			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
@@ -264,8 +269,26 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 	for (int i = 0; i < fn->nclauses; i++)
 		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
 			check_clause(&C, &fn->clauses[i], "precondition");
+	TypeId declared_result = fn_type(&C, C.sym->result);
+	if (declared_result == T_STR) {
+		Diag *d = sema_error(S, DIAG_O116, C.sym->span, "function `%s` cannot return borrowed `str`; borrowed text is confined to the invocation", C.sym->name);
+		diag_set_help(d, "return an owned `string`, e.g. `string_from_str(view)`");
+	} else if (declared_result == T_SLICE) {
+		Diag *d = sema_error(S, DIAG_T264, C.sym->span, "function `%s` cannot return borrowed `Slice<u8>`; byte views cannot escape their invocation", C.sym->name);
+		diag_set_help(d, "return owned `Bytes`, e.g. `bytes_copy(view)`");
+	}
 	if (fn->body) {
 		TypeId t = check_block(&C, fn->body);
+		const Expr *tail = fn->body->tail;
+		if (tail && tail->kind == EXPR_NAME) {
+			for (int i = 0; i < C.sym->nparams; i++) {
+				const ParamSym *p = &C.sym->params[i];
+				if (strcmp(p->name, tail->u.name.s) == 0 && p->mode == MODE_BORROW && needs_mode(S, p->type)) {
+					Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a borrow resource as owned", C.sym->name);
+					diag_set_help(d, "return an owned resource or declare a future lifetime-bound view");
+				}
+			}
+		}
 		Sym *f = C.sym;
 		TypeId want = fn_type(&C, f->result);
 		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
