@@ -28,5 +28,6 @@ int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -17,8 +17,12 @@
  *   - when every error carries machine-applicable fixes, applying them all
  *     must give a file that parses cleanly.
  * The stage is chosen by directory: fixtures under a `syntax/` directory are
- * run through `semaprax parse`, under `check/` through `semaprax check`.  `--bless` rewrites snapshot files (.fmt,
- * and existing .stderr/.json) — never markers.  Prints one FAIL line per
+ * run through `semaprax parse`, under `check/` through `semaprax check`.
+ * Fixtures under a `run/` directory are clean programs run with `semaprax
+ * run FILE`: stdout must equal NAME.stdout and stderr NAME.stderr when those
+ * snapshots exist, and the exit status must be N from a first line
+ * `// exit: N` (default 0); no markers.  `--bless` rewrites snapshot files (.fmt,
+ * and existing .stderr/.json; for run fixtures it writes non-empty .stdout/.stderr) — never markers.  Prints one FAIL line per
  * failure and ends with `N passed, N failed`.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -508,6 +512,27 @@ stage_command(const char *path)
 	return strstr(path, "/check/") ? "check" : "parse";
 }
 
+/* A `run/` fixture: exit status, stdout and stderr snapshots, canonical source. */
+static void
+run_program_fixture(const char *path, const Text *src)
+{
+	int want = 0;
+	if (strncmp(src->data, "// exit: ", 9) == 0)
+		want = atoi(src->data + 9);
+	Text out = {0}, err = {0};
+	const char *args[] = { "run", path, NULL };
+	int st = run(args, &out, &err);
+	if (st < 0)
+		fail(path, "semaprax run crashed\n%s", err.data ? err.data : "");
+	else if (st != want)
+		fail(path, "semaprax run exited with status %d, expected %d\n%s", st, want, err.data ? err.data : "");
+	check_snapshot(path, ".stdout", &out, bless && out.len > 0);
+	check_snapshot(path, ".stderr", &err, bless && err.len > 0);
+	check_fmt(path, src);
+	free(out.data);
+	free(err.data);
+}
+
 static void
 run_fixture(const char *path)
 {
@@ -516,6 +541,15 @@ run_fixture(const char *path)
 	if (!read_file(path, &src)) {
 		fail(path, "cannot read");
 		nfail++;
+		return;
+	}
+	if (strstr(path, "/run/")) {
+		run_program_fixture(path, &src);
+		free(src.data);
+		if (failed_current)
+			nfail++;
+		else
+			npass++;
 		return;
 	}
 	Marker *m;

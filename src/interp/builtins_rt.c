@@ -1,0 +1,611 @@
+/*
+ * builtins_rt.c — run-time behaviour of the compiler-owned functions
+ * (LANGUAGE.md §5.1) with their failure domains (§5.2).
+ *
+ * Dispatch indices are positions in the RT_BUILTINS list below; a call
+ * node resolves its Builtin (src/sema/builtins.c) to an index once.
+ * Borrow modes and view results are read from the builtin's signature
+ * notation, so they cannot disagree with the checker.  Builtins not in the
+ * list (Map, Set, files, arguments, network, stdin, stderr) stop the run
+ * with an internal-limit message naming them.
+ */
+#include "interp.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RT_BUILTINS(X) \
+	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
+	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
+	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(i64_from_f64) X(i64_from_i32) \
+	X(i64_from_u8) X(i64_from_usize) X(iter_next) X(stdout_write) X(str_as_bytes) \
+	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
+	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
+	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
+	X(string_from_usize) X(string_is_empty) X(string_len) X(string_len_chars) X(string_slice) \
+	X(string_starts_with) X(string_to_i64) X(string_trim) X(u8_from_i64) X(usize_from_i64) \
+	X(usize_from_u8) X(vec_capacity) X(vec_clear) X(vec_clone_at) X(vec_get) X(vec_into_iter) \
+	X(vec_len) X(vec_push) X(vec_reserve_exact) X(vec_set) X(vec_sort) X(vec_with_capacity)
+
+enum {
+#define X(n) B_##n,
+	RT_BUILTINS(X)
+#undef X
+	B_COUNT
+};
+
+static const char *const rt_names[] = {
+#define X(n) #n,
+	RT_BUILTINS(X)
+#undef X
+};
+
+typedef struct RtInfo {
+	uint8_t borrows;      /* bit i: parameter i is borrowed */
+	bool view;
+	bool ready;
+} RtInfo;
+
+static RtInfo rt_info[B_COUNT];
+
+static void
+rt_prepare(int index)
+{
+	RtInfo *r = &rt_info[index];
+	if (r->ready)
+		return;
+	const Builtin *b = builtin_find(rt_names[index]);
+	ASSERT(b, "builtins_rt.c: a listed builtin is not in the checker's table");
+	const char *p = b->sig + 1;
+	int i = 0;
+	while (*p && *p != ')') {
+		if (strncmp(p, "borrow ", 7) == 0)
+			r->borrows |= (uint8_t)(1u << i);
+		int depth = 0;
+		while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
+			depth += *p == '<' || *p == '[';
+			depth -= *p == '>' || *p == ']';
+			p++;
+		}
+		if (*p == ',')
+			p += 2;
+		i++;
+	}
+	r->view = strstr(b->sig, ") -> borrow ") != NULL;
+	r->ready = true;
+}
+
+int
+rt_builtin_index(const Builtin *b)
+{
+	size_t lo = 0, hi = B_COUNT;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(b->name, rt_names[mid]);
+		if (c == 0) {
+			rt_prepare((int)mid);
+			return (int)mid;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+const char *
+rt_builtin_name(int index)
+{
+	return rt_names[index];
+}
+
+bool
+rt_builtin_borrows(int index, int param)
+{
+	return param < 8 && (rt_info[index].borrows >> param & 1u);
+}
+
+bool
+rt_builtin_view(int index)
+{
+	return rt_info[index].view;
+}
+
+/* ---- helpers ---- */
+
+static Value
+option_none(void)
+{
+	return v_ptr(V_VARIANT, NULL, 0);
+}
+
+static Value
+option_some(Value x)
+{
+	Obj *o = obj_new(1);
+	o->f[0] = value_own(x);
+	obj_update_copy(o);
+	return v_ptr(V_VARIANT, o, 1);
+}
+
+static Value
+view_of(const uint8_t *p, size_t n)
+{
+	Value v = v_ptr(V_VIEW, NULL, (uint32_t)n);
+	v.bytes = p;
+	return v;
+}
+
+static Value
+fail(Interp *I, Domain d, uint32_t code)
+{
+	interp_fail(I, d, code);
+	return v_empty();
+}
+
+static Value
+string_decimal(int64_t v, bool is_unsigned)
+{
+	char buf[32];
+	int n = is_unsigned ? snprintf(buf, sizeof buf, "%" PRIu64, (uint64_t)v)
+			    : snprintf(buf, sizeof buf, "%" PRId64, v);
+	return string_value(buf, (size_t)n);
+}
+
+static size_t
+utf8_encode(uint32_t c, uint8_t out[4])
+{
+	if (c < 0x80) {
+		out[0] = (uint8_t)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (uint8_t)(0xC0 | c >> 6);
+		out[1] = (uint8_t)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (uint8_t)(0xE0 | c >> 12);
+		out[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+		out[2] = (uint8_t)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	out[0] = (uint8_t)(0xF0 | c >> 18);
+	out[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+	out[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+	out[3] = (uint8_t)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+static bool
+has_prefix(const Value *s, const Value *pre)
+{
+	size_t ls, lp;
+	const uint8_t *ps = value_bytes(s, &ls), *pp = value_bytes(pre, &lp);
+	return lp <= ls && (lp == 0 || memcmp(ps, pp, lp) == 0);
+}
+
+/* First offset ≥ from where needle occurs, or -1. */
+static int64_t
+find_bytes(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from)
+{
+	if (nl == 0)
+		return (int64_t)from;
+	for (size_t i = from; i + nl <= hl; i++)
+		if (h[i] == n[0] && memcmp(h + i, n, nl) == 0)
+			return (int64_t)i;
+	return -1;
+}
+
+static bool
+is_trim_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static Value
+parse_i64(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && p[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i == n)
+		return option_none();
+	uint64_t mag = 0;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return option_none();
+		uint64_t d = (uint64_t)(p[i] - '0');
+		if (mag > (UINT64_MAX - d) / 10)
+			return option_none();
+		mag = mag * 10 + d;
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return option_none();
+	}
+	if (!neg && mag > (uint64_t)INT64_MAX)
+		return option_none();
+	int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+	return option_some(v_int(V_I64, v));
+}
+
+static Value
+format_string(Interp *I, Value *args, int nargs)
+{
+	size_t tl;
+	const uint8_t *t = value_bytes(&args[0], &tl);
+	Buf b = {0};
+	int field = 1;
+	for (size_t i = 0; i < tl; i++) {
+		if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
+			if (field >= nargs) {
+				buf_free(&b);
+				return fail(I, DOM_FORMAT, 1);
+			}
+			Value *a = &args[field++];
+			switch ((VTag)a->tag) {
+			case V_I64: buf_printf(&b, "%" PRId64, a->i); break;
+			case V_U8: case V_USIZE: buf_printf(&b, "%" PRIu64, a->u); break;
+			case V_BOOL: buf_puts(&b, a->b ? "true" : "false"); break;
+			case V_STRING: case V_VIEW: {
+				size_t n;
+				const uint8_t *p = value_bytes(a, &n);
+				buf_put(&b, (const char *)p, n);
+				break;
+			}
+			default:
+				buf_free(&b);
+				return fail(I, DOM_FORMAT, 1);
+			}
+			i++;
+		} else {
+			buf_putc(&b, (char)t[i]);
+		}
+	}
+	if (field != nargs) {
+		buf_free(&b);
+		return fail(I, DOM_FORMAT, 1);
+	}
+	Value r = string_value(b.data, b.len);
+	buf_free(&b);
+	return r;
+}
+
+static void
+merge_sort(Value *a, Value *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	merge_sort(a, tmp, h);
+	merge_sort(a + h, tmp, n - h);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = value_sort_compare(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+	while (i < h)
+		tmp[k++] = a[i++];
+	while (j < n)
+		tmp[k++] = a[j++];
+	memcpy(a, tmp, sizeof(Value) * n);
+}
+
+/* Vec operations consume their vector; on failure it is released here. */
+static Value
+vec_fail(Interp *I, Value v, uint32_t code)
+{
+	value_release(v);
+	return fail(I, DOM_VEC, code);
+}
+
+static VecObj *
+own_vec(Value *v)
+{
+	*v = value_own(*v);
+	return v->p;
+}
+
+static Value
+run_vec(Interp *I, int index, Value *args)
+{
+	switch (index) {
+	case B_vec_with_capacity:
+		if (args[0].u > VEC_MAX_CAPACITY)
+			return fail(I, DOM_VEC, 3);
+		return v_ptr(V_VEC, vecobj_new((size_t)args[0].u), 0);
+	case B_vec_len:
+		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
+	case B_vec_capacity:
+		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->cap);
+	case B_vec_get:
+	case B_vec_clone_at: {
+		VecObj *v = args[0].p;
+		if (args[1].u >= v->len)
+			return fail(I, DOM_VEC, 2);
+		return value_clone(v->items[args[1].u]);
+	}
+	case B_vec_push: {
+		VecObj *v = own_vec(&args[0]);
+		if (v->len >= v->cap) {
+			value_release(args[1]);
+			return vec_fail(I, args[0], 1);
+		}
+		v->items[v->len++] = value_own(args[1]);
+		return args[0];
+	}
+	case B_vec_set: {
+		VecObj *v = own_vec(&args[0]);
+		if (args[1].u >= v->len) {
+			value_release(args[2]);
+			return vec_fail(I, args[0], 2);
+		}
+		value_release(v->items[args[1].u]);
+		v->items[args[1].u] = value_own(args[2]);
+		return args[0];
+	}
+	case B_vec_clear: {
+		VecObj *v = own_vec(&args[0]);
+		for (size_t i = 0; i < v->len; i++)
+			value_release(v->items[i]);
+		v->len = 0;
+		return args[0];
+	}
+	case B_vec_reserve_exact: {
+		VecObj *v = own_vec(&args[0]);
+		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
+		if (want > VEC_MAX_CAPACITY)
+			return vec_fail(I, args[0], 3);
+		if (want > v->cap) {
+			v->items = xrealloc(v->items, sizeof(Value) * (size_t)want);
+			v->cap = (size_t)want;
+		}
+		return args[0];
+	}
+	case B_vec_sort: {
+		VecObj *v = own_vec(&args[0]);
+		if (v->len > 1) {
+			Value *tmp = xmalloc(sizeof(Value) * v->len);
+			merge_sort(v->items, tmp, v->len);
+			free(tmp);
+		}
+		return args[0];
+	}
+	case B_vec_into_iter: {
+		IterObj *it = xmalloc(sizeof *it);
+		it->v = own_vec(&args[0]);
+		it->pos = 0;
+		return v_ptr(V_ITER, it, 0);
+	}
+	case B_iter_next: {
+		Value itv = value_own(args[0]);
+		IterObj *it = itv.p;
+		if (it->pos >= it->v->len) {
+			value_release(itv);
+			return v_ptr(V_VARIANT, NULL, 0);
+		}
+		Obj *o = obj_new(2);
+		o->f[0] = it->v->items[it->pos];
+		it->v->items[it->pos++] = v_empty();
+		o->f[1] = itv;
+		o->copy = false;
+		return v_ptr(V_VARIANT, o, 1);
+	}
+	default:
+		UNREACHABLE();
+		return v_empty();
+	}
+}
+
+static Value
+run_text(Interp *I, int index, Value *args, int nargs)
+{
+	size_t la = 0, lb = 0;
+	const uint8_t *pa = args[0].tag >= V_VIEW && args[0].tag <= V_ARRAY ? value_bytes(&args[0], &la) : NULL;
+	const uint8_t *pb = nargs > 1 && args[1].tag >= V_VIEW && args[1].tag <= V_ARRAY ? value_bytes(&args[1], &lb) : NULL;
+	switch (index) {
+	case B_string_len:
+	case B_str_len_bytes:
+		return v_int(V_I64, (int64_t)la);
+	case B_string_len_chars: {
+		int64_t n = 0;
+		for (size_t i = 0; i < la; i++)
+			n += (pa[i] & 0xC0) != 0x80;
+		return v_int(V_I64, n);
+	}
+	case B_string_is_empty:
+	case B_str_is_empty:
+		return v_bool(la == 0);
+	case B_string_concat: {
+		Value a = value_own(args[0]);
+		Bytes *b = a.p;
+		if (b->len + lb > b->cap) {
+			size_t cap = b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb;
+			b->data = xrealloc(b->data, cap);
+			b->cap = cap;
+		}
+		if (lb)
+			memcpy(b->data + b->len, pb, lb);
+		b->len += lb;
+		value_release(args[1]);
+		return a;
+	}
+	case B_string_starts_with:
+	case B_str_starts_with:
+		return v_bool(has_prefix(&args[0], &args[1]));
+	case B_string_contains:
+	case B_str_contains:
+		return v_bool(find_bytes(pa, la, pb, lb, 0) >= 0);
+	case B_string_compare: {
+		int c = value_compare(&args[0], &args[1]);
+		return v_int(V_I64, c);
+	}
+	case B_string_from_char: {
+		uint8_t buf[4];
+		size_t n = utf8_encode((uint32_t)args[0].u, buf);
+		return string_value(buf, n);
+	}
+	case B_string_from_i64:
+		return string_decimal(args[0].i, false);
+	case B_string_from_usize:
+		return string_decimal(args[0].i, true);
+	case B_string_from_str:
+		return string_value(pa, la);
+	case B_string_as_str:
+	case B_str_as_bytes:
+	case B_bytes_as_slice:
+	case B_array_as_slice:
+		return view_of(pa, la);
+	case B_string_slice: {
+		int64_t s = args[1].i, e = args[2].i;
+		if (s < 0 || s > e || (uint64_t)e > la)
+			return fail(I, DOM_TEXT, 1);
+		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
+			return fail(I, DOM_TEXT, 2);
+		return string_value(pa + s, (size_t)(e - s));
+	}
+	case B_string_find: {
+		int64_t from = args[2].i;
+		if (from < 0 || (uint64_t)from > la)
+			return fail(I, DOM_TEXT, 1);
+		return v_int(V_I64, find_bytes(pa, la, pb, lb, (size_t)from));
+	}
+	case B_string_to_i64:
+		return parse_i64(pa, la);
+	case B_string_trim: {
+		size_t s = 0, e = la;
+		while (s < e && is_trim_space(pa[s]))
+			s++;
+		while (e > s && is_trim_space(pa[e - 1]))
+			e--;
+		return string_value(pa + s, e - s);
+	}
+	case B_string_byte_at:
+		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
+			return fail(I, DOM_TEXT, 1);
+		return v_int(V_I64, pa[args[1].i]);
+	case B_str_byte_at:
+	case B_byte_get:
+		if (args[1].u >= la)
+			return option_none();
+		return option_some(v_int(V_U8, pa[args[1].u]));
+	case B_byte_len:
+		return v_int(V_USIZE, (int64_t)la);
+	case B_byte_range:
+		if (args[1].u > args[2].u || args[2].u > la)
+			return fail(I, DOM_BYTEBUF, 1);
+		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
+	case B_bytes_copy:
+		return v_ptr(V_BYTES, bytes_new(pa, la), 0);
+	case B_bytes_zeroed: {
+		if (args[0].u > (1u << 26)) {
+			interp_limit(I, "bytes_zeroed of %" PRIu64 " bytes exceeds this interpreter's limit", args[0].u);
+			return v_empty();
+		}
+		Bytes *b = bytes_new(NULL, 0);
+		free(b->data);
+		b->cap = args[0].u ? (size_t)args[0].u : 1;
+		b->data = xcalloc(1, b->cap);
+		b->len = (size_t)args[0].u;
+		return v_ptr(V_BYTES, b, 0);
+	}
+	case B_bytes_set: {
+		Value b = value_own(args[0]);
+		Bytes *bb = b.p;
+		if (args[1].u >= bb->len) {
+			value_release(b);
+			return fail(I, DOM_BYTEBUF, 1);
+		}
+		bb->data[args[1].u] = (uint8_t)args[2].u;
+		return b;
+	}
+	case B_stdout_write: {
+		if (!I->opt->transcript) {
+			interp_limit(I, "stdout_write is only available on the stdout-transcript route");
+			return v_empty();
+		}
+		Buf *out = &I->res->out;
+		if (out->len + la > INTERP_OUTPUT_CAP)
+			return fail(I, DOM_OUTPUT, 1);
+		buf_put(out, (const char *)pa, la);
+		return v_int(V_USIZE, (int64_t)la);
+	}
+	case B_string_format: {
+		Value r = format_string(I, args, nargs);
+		for (int i = 0; i < nargs; i++)
+			value_release(args[i]);
+		return r;
+	}
+	default:
+		UNREACHABLE();
+		return v_empty();
+	}
+}
+
+Value
+rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
+{
+	(void)call;
+	switch (index) {
+	case B_f64_from_i64: {
+		Value r = v_int(V_F64, 0);
+		r.f = (double)args[0].i;
+		return r;
+	}
+	case B_i64_from_f64: {
+		double d = args[0].f;
+		if (isnan(d))
+			return fail(I, DOM_CONVERT, 2);
+		d = trunc(d);
+		if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+			return fail(I, DOM_CONVERT, 1);
+		return v_int(V_I64, (int64_t)d);
+	}
+	case B_i64_from_i32:
+		return v_int(V_I64, args[0].i);
+	case B_i64_from_u8:
+		return v_int(V_I64, (int64_t)args[0].u);
+	case B_usize_from_u8:
+		return v_int(V_USIZE, (int64_t)args[0].u);
+	case B_usize_from_i64:
+		if (args[0].i < 0)
+			return fail(I, DOM_CONVERT, 1);
+		return v_int(V_USIZE, args[0].i);
+	case B_i64_from_usize:
+		if (args[0].u > (uint64_t)INT64_MAX)
+			return fail(I, DOM_CONVERT, 1);
+		return v_int(V_I64, args[0].i);
+	case B_u8_from_i64:
+		if (args[0].i < 0 || args[0].i > 255)
+			return fail(I, DOM_CONVERT, 1);
+		return v_int(V_U8, args[0].i);
+	case B_char_from_u8:
+		return v_int(V_CHAR, (int64_t)args[0].u);
+	case B_char_from_i64:
+		if (args[0].i < 0 || args[0].i > 0x10FFFF || (args[0].i >= 0xD800 && args[0].i <= 0xDFFF))
+			return fail(I, DOM_CONVERT, 1);
+		return v_int(V_CHAR, args[0].i);
+	case B_box_new: {
+		Value *b = xmalloc(sizeof *b);
+		*b = value_own(args[0]);
+		return v_ptr(V_BOX, b, 0);
+	}
+	case B_box_get:
+		return value_clone(*(Value *)args[0].p);
+	case B_box_into_inner: {
+		Value bx = value_own(args[0]);
+		Value r = *(Value *)bx.p;
+		free(bx.p);
+		return r;
+	}
+	case B_vec_with_capacity: case B_vec_len: case B_vec_capacity: case B_vec_get:
+	case B_vec_clone_at: case B_vec_push: case B_vec_set: case B_vec_clear:
+	case B_vec_reserve_exact: case B_vec_sort: case B_vec_into_iter: case B_iter_next:
+		return run_vec(I, index, args);
+	default:
+		return run_text(I, index, args, nargs);
+	}
+}
