@@ -89,7 +89,7 @@ d_expr(D *d, const HirExpr *e, int depth)
 		}
 		break;
 	case HIR_FIELD:
-		d_head(d, e, "field");
+		d_head(d, e, e->u.field.take ? "field-take" : "field");
 		buf_printf(d->out, " %d", e->u.field.field);
 		line(d, depth + 1);
 		d_expr(d, e->u.field.base, depth + 1);

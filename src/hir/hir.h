@@ -16,6 +16,20 @@
  *     released at the block's end, on every exit path, in reverse order of
  *     initialisation, if still live (the cleanup plan of RFC 0003 / §0.12).
  * hir_validate re-derives types, resolution and cleanup balance.
+ *
+ * Rules a lane must add, which the tree does not spell out (yet):
+ *   - Generic templates keep type parameters (TY_PARAM) in slot and
+ *     expression types and never mark T-typed slots owned; a lane running
+ *     an instance with a non-Copy argument treats those slots as owned.
+ *   - `match own` consumes the scrutinee: parts of it that the arm's pattern
+ *     does not bind are released when the arm is entered.
+ *   - A fresh owned value in a borrowing position (an argument to a
+ *     `borrow` parameter, an operand, a scrutinee of `match borrow`) is a
+ *     temporary, released at the end of the enclosing block (§0.12).
+ *   - A partially moved record is released field by field, skipping the
+ *     fields taken out (HIR_FIELD take).
+ *   - Record invariants are not lowered yet; lanes evaluate them from
+ *     Sema (record symbol's declaration).
  */
 #ifndef SPX_HIR_H
 #define SPX_HIR_H
@@ -88,7 +102,9 @@ struct HirExpr {
 			HirExpr **args;
 			int nargs;
 		} call;
-		struct { HirExpr *base; int field; } field;
+		/* take: the (owned) field moves out of its base, which becomes
+		 * partially moved (the checker forbids later whole uses, O109) */
+		struct { HirExpr *base; int field; bool take; } field;
 		struct { HirExpr *x; bool option; } try_;
 		struct {
 			SymId type_sym;       /* record/class/variant symbol */

@@ -341,10 +341,12 @@ lower_expr(Lower *L, const Expr *e, bool move)
 		return lower_method(L, e, NULL, e->u.super_.args, e->u.super_.nargs);
 	case EXPR_FIELD: {
 		h = node(L, HIR_FIELD, e);
+		(void)move;
 		TypeId bt = S->expr_type[e->u.field.base->id];
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
 		const TypeInfo *ti = type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
+		h->u.field.take = move && owned_type(L, h->type);
 		return h;
 	}
 	case EXPR_TRY: {

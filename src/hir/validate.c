@@ -106,6 +106,8 @@ v_expr(V *v, const HirExpr *e)
 		v_expr(v, e->u.field.base);
 		if (e->u.field.field < 0)
 			bad(v, e->span, "field is not resolved");
+		if (e->u.field.take && sema_is_copy(v->S, e->type))
+			bad(v, e->span, "a Copy field is taken out of its record");
 		break;
 	case HIR_TRY:
 		v_expr(v, e->u.try_.x);
