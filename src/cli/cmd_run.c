@@ -86,21 +86,33 @@ print_failure(const InterpResult *r, Route route)
 			interp_domain_id(r->domain), r->code, interp_domain_class(r->domain), meaning);
 }
 
+/* An F102 (run admission refused) diagnostic through the register. */
+static void
+refuse(const char *path, const char *message, const char *help)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_F102, NULL, "%s", message);
+	diag_set_help(d, "%s", help);
+	diag_emit_all(&s, false);
+	diag_free(&s);
+}
+
 static int
 execute(HirModule *H, const char *path, uint64_t max_steps)
 {
 	Route route = select_route(H->S);
 	if (route == ROUTE_COMMAND) {
-		fprintf(stderr, "error[SPX-F102]: single-file run of command-line programs is not available yet at %s\n"
-			"  help: this interpreter runs pure and stdout-transcript programs; permit exactly "
-			"`process.stdout.write`, or nothing from the process and file effects\n", path);
+		refuse(path, "single-file run of command-line programs is not available yet",
+		    "this interpreter runs pure and stdout-transcript programs; permit exactly `process.stdout.write`, "
+		    "or nothing from the process and file effects");
 		return EXIT_USAGE;
 	}
 	InterpOptions o = { max_steps, route == ROUTE_TRANSCRIPT };
 	InterpResult r;
 	memset(&r, 0, sizeof r);
 	if (!interp_run(H, &o, &r)) {
-		fprintf(stderr, "error[SPX-F102]: %s has no `main` to run\n  help: define `fn main() -> i64`\n", path);
+		refuse(path, "the module has no `main` to run", "define `fn main() -> i64`");
 		return EXIT_FAIL;
 	}
 	int status = EXIT_OK;
