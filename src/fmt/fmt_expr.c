@@ -25,6 +25,7 @@
  * Recursion follows the tree, whose depth the parser bounds.
  */
 #include "fmt_priv.h"
+#include "../parse/parse.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -822,34 +823,11 @@ block_inline(Fmt *F, const Block *b)
  * over a token array: the parser reads `name <…>` followed by `(`, `::` or
  * `{` as type arguments, and rejects `x.field <…>` not followed by `(`.
  */
-static int
-generic_list_end(const Token *toks, int ntoks, int k)
-{
-	int depth = 0;
-	for (int i = k; i < ntoks && i - k < 4096; i++) {
-		switch ((TokKind)toks[i].kind) {
-		case TOK_LT:
-			depth++;
-			break;
-		case TOK_GT:
-			if (--depth == 0)
-				return i + 1;
-			break;
-		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
-		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
-			break;
-		default:
-			return 0;
-		}
-	}
-	return 0;
-}
-
 /* Would the parser misread the `<` at toks[k], printed after node e? */
 static bool
 lt_misread(const Token *toks, int ntoks, int k, const Expr *e)
 {
-	int end = generic_list_end(toks, ntoks, k);
+	int end = parse_generic_list_end(toks, ntoks, k);
 	if (end == 0)
 		return false;
 	TokKind next = end < ntoks ? (TokKind)toks[end].kind : TOK_EOF;

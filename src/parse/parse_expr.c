@@ -177,19 +177,19 @@ parse_type(Parser *p)
  * balanced `<…>` made only of type tokens is followed by `(`, `::` or `{`.
  */
 /*
- * At `<`: the offset of the token after a balanced list of type tokens, or 0
- * when the tokens cannot form a type-argument list.
+ * At toks[k] == `<`: the index of the token after a balanced `<…>` made
+ * only of type tokens, or 0 when none (parse.h; the formatter uses it too).
  */
-static int
-generic_list_end(Parser *p)
+int
+parse_generic_list_end(const Token *toks, int ntoks, int k)
 {
 	int depth = 0;
-	for (int k = 0; p->pos + k < p->ntoks && k < 4096; k++) {
-		switch (peek_at(p, k)->kind) {
+	for (int i = k; i < ntoks && i - k < 4096; i++) {
+		switch ((TokKind)toks[i].kind) {
 		case TOK_LT: depth++; break;
 		case TOK_GT:
 			if (--depth == 0)
-				return k + 1;
+				return i + 1;
 			break;
 		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
 		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
@@ -199,6 +199,14 @@ generic_list_end(Parser *p)
 		}
 	}
 	return 0;
+}
+
+/* At `<`: the offset (from the current token) past a balanced type-argument list, or 0. */
+static int
+generic_list_end(Parser *p)
+{
+	int end = parse_generic_list_end(p->toks, p->ntoks, p->pos);
+	return end ? end - p->pos : 0;
 }
 
 bool
