@@ -102,9 +102,21 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-interp $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
+
+# `make bench-interp`: each bench/interp/NAME.spx under `semaprax run` next to
+# its Lua 5.4 twin NAME.lua (tools/bench_interp.sh): best of
+# $(BENCH_INTERP_RUNS) wall-clock runs, per-program and geometric-mean time
+# ratios; both must print the same result.  Without lua5.4 the Lua columns
+# are skipped with a message.  Target (issue 4): geomean <= 1.5x Lua 5.4.
+BENCH_INTERP_RUNS ?= 3
+LUA               ?= lua5.4
+
+.PHONY: bench-interp
+bench-interp: $(BIN)
+	sh tools/bench_interp.sh -n $(BENCH_INTERP_RUNS) -s $(BIN) -l $(LUA)
 
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
