@@ -14,7 +14,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all test test-sanitize bless bench fuzz docs lint clean help
+.PHONY: all test test-sanitize bless bench bench-interp fuzz docs clean help
 
 all: $(BIN)
 
@@ -40,7 +40,8 @@ help:
 	@echo "make test       fixture suite, docs staleness check, unit tests"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan"
 	@echo "make bless      rewrite snapshot files (never markers)"
-	@echo "make bench      front-end throughput and memory"
+	@echo "make bench      front-end and check throughput and memory, and the interpreter beside Lua 5.4"
+	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make docs       regenerate docs/diagnostics.md"
 
