@@ -440,9 +440,9 @@ dedupe_since(DiagSink *d, int from)
 }
 
 /*
- * A generic template is checked once per Copy scalar substitution (all type
- * parameters set to the same scalar, as the reference does), diagnostics
- * deduplicated.
+ * A generic template is checked for the Copy scalar substitutions (every
+ * combination for one or two type parameters; the same scalar for all of
+ * them beyond that), diagnostics deduplicated.
  */
 static void
 check_template(Sema *S, SymId id)
@@ -453,6 +453,18 @@ check_template(Sema *S, SymId id)
 		return;
 	}
 	int from = S->diags->items.len;
+	int nscalars = TYPE_LAST_SCALAR - TYPE_FIRST_SCALAR + 1;
+	if (f->ntparams <= 2) {
+		/* every combination of Copy scalars (8 or 64 checks) */
+		int total = f->ntparams == 1 ? nscalars : nscalars * nscalars;
+		for (int c = 0; c < total; c++) {
+			TypeId sub[2] = { (TypeId)(TYPE_FIRST_SCALAR + c % nscalars), (TypeId)(TYPE_FIRST_SCALAR + c / nscalars) };
+			check_function(S, id, sub, f->ntparams);
+			dedupe_since(S->diags, from);
+		}
+		return;
+	}
+	/* more parameters: each scalar for all of them at once */
 	for (TyKind k = TYPE_FIRST_SCALAR; k <= TYPE_LAST_SCALAR; k++) {
 		TypeId sub[16];
 		for (int i = 0; i < f->ntparams && i < 16; i++)
