@@ -1,23 +1,39 @@
 /*
- * cmd_run.c — `semaprax run <file> [--max-steps N]` (TOOLCHAIN.md §1.3):
- * verify as `check` does, lower and validate the HIR, then execute `main`
- * in the interpreter (src/interp).
+ * cmd_run.c — `semaprax run <file> [--json] [--max-steps N] [--max-bytes N]
+ * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
+ * validate the HIR, then execute `main` in the interpreter (src/interp).
  *
  * Routes by the module's permit set:
- *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
- *     then main's value and a newline;
  *   - a non-empty subset of {fs.read, process.args.read,
- *     process.stderr.write, process.stdout.write} otherwise: a command-line
- *     program — not implemented in this slice: SPX-F102 (exit 2);
- *   - anything else: pure — main's value and a newline.
+ *     process.stderr.write, process.stdout.write} other than exactly
+ *     {process.stdout.write}: a command-line program — arguments after `--`
+ *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
+ *     error), staged stdout/stderr published after `main` returns (stderr
+ *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
+ *     `--json`: `semaprax.single-file-command.v1`;
+ *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
+ *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
+ *   - anything else: pure — main's value and a newline; `--json`:
+ *     `semaprax.interpret.v1`.
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
- * renders the status as `semaprax.status.v1/<domain>/<code>`, the
- * transcript route as the status JSON, each followed by ` (<meaning>)`;
- * on failure the captured transcript is discarded.
+ * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
+ * routes as the status JSON, each followed by ` (<meaning>)`; on failure
+ * the staged output is discarded.  With `--json` the envelope carries the
+ * outcome instead and nothing goes to stderr.  An envelope longer than
+ * `--max-bytes` (default 65,536) is SPX-F104, never truncated.  The pure
+ * route builds its envelope in human mode too (as the reference does), so
+ * the budget applies there in both modes.
+ *
+ * `semaprax.interpret.v1` fields we cannot fill exactly like the reference:
+ * `nonclaims` (the reference's list is not documented; ours states what
+ * this run does not claim), and `source.path` is the path as given.  The
+ * digests follow the reference's length-prefixed domain digests
+ * (`semaprax.interpret.source.v1`, `semaprax.interpret.payload.v1`).
  */
 #include "cli.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +42,38 @@
 #include "../interp/interp.h"
 #include "../parse/parse.h"
 #include "../sema/sema.h"
+#include "../support/json.h"
+#include "../support/sha256.h"
+#include "../support/utf8.h"
 
-#define RUN_GRAMMAR "run requires exactly <file> [--max-steps N]"
+#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…]"
+#define MAX_ARGS 16
+#define MAX_ARG_BYTES 65536u
 
 static const char *const command_permits[] = {
 	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
 };
 
-typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
+typedef struct RunOptions {
+	const char *path;
+	bool json;
+	uint64_t max_steps, max_bytes;
+	char **args;
+	int nargs;
+	bool have_args;           /* `--` was given */
+	const char *src;
+	size_t src_len;
+	const Module *m;
+} RunOptions;
+
+static bool
+permitted(const Sema *S, const char *p)
+{
+	for (int i = 0; i < S->npermits; i++)
+		if (strcmp(S->permits[i], p) == 0)
+			return true;
+	return false;
+}
 
 static Route
 select_route(const Sema *S)
@@ -55,7 +95,7 @@ select_route(const Sema *S)
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
 static bool
-parse_steps(const char *s, uint64_t *out)
+parse_positive(const char *s, uint64_t *out)
 {
 	if (!*s || *s == '0')
 		return false;
@@ -72,103 +112,328 @@ parse_steps(const char *s, uint64_t *out)
 	return true;
 }
 
+/* One location-less diagnostic through the register. */
 static void
-print_failure(const InterpResult *r, Route route)
-{
-	const char *meaning = interp_meaning(r->domain, r->code);
-	if (route == ROUTE_PURE)
-		fprintf(stderr, "single-file execution failed with language status semaprax.status.v1/%s/%" PRIu32 " (%s)\n",
-			interp_domain_id(r->domain), r->code, meaning);
-	else
-		fprintf(stderr, "single-file execution failed with language status "
-			"{\"schema\":\"semaprax.status.v1\",\"domain_id\":\"%s\",\"code\":%" PRIu32
-			",\"class\":\"%s\",\"retryable\":false} (%s)\n",
-			interp_domain_id(r->domain), r->code, interp_domain_class(r->domain), meaning);
-}
+report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-/* An F102 (run admission refused) diagnostic through the register. */
 static void
-refuse(const char *path, const char *message, const char *help)
+report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
 {
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, DIAG_F102, NULL, "%s", message);
-	diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
+	Diag *d = diag_report(&s, code, NULL, "%s", msg);
+	if (help)
+		diag_set_help(d, "%s", help);
+	diag_emit_all(&s, json);
 	diag_free(&s);
 }
 
-static int
-execute(HirModule *H, const char *path, uint64_t max_steps)
+/* ---- envelopes (TOOLCHAIN.md §3.3) ---- */
+
+static void
+status_json(Buf *b, const InterpResult *r)
 {
-	Route route = select_route(H->S);
-	if (route == ROUTE_COMMAND) {
-		refuse(path, "single-file run of command-line programs is not available yet",
-		    "this interpreter runs pure and stdout-transcript programs; permit exactly `process.stdout.write`, "
-		    "or nothing from the process and file effects");
-		return EXIT_USAGE;
-	}
-	InterpOptions o = { max_steps, route == ROUTE_TRANSCRIPT };
-	InterpResult r;
-	memset(&r, 0, sizeof r);
-	if (!interp_run(H, &o, &r)) {
-		refuse(path, "the module has no `main` to run", "define `fn main() -> i64`");
-		return EXIT_FAIL;
-	}
-	int status = EXIT_OK;
-	switch (r.stop) {
+	buf_printf(b, "{\"schema\":\"semaprax.status.v1\",\"domain_id\":\"%s\",\"code\":%" PRIu32
+		   ",\"class\":\"%s\",\"retryable\":false}",
+		   interp_domain_id(r->domain), r->code, interp_domain_class(r->domain));
+}
+
+static void
+outcome_json(Buf *b, const InterpResult *r)
+{
+	switch (r->stop) {
 	case STOP_NONE:
-		if (r.out.len)
-			fwrite(r.out.data, 1, r.out.len, stdout);
-		printf("%" PRId64 "\n", r.value);
+		buf_printf(b, "{\"kind\":\"returned\",\"type\":\"i64\",\"value\":\"%" PRId64 "\"}", r->value);
 		break;
 	case STOP_STATUS:
-		print_failure(&r, route);
-		status = EXIT_FAIL;
+		buf_puts(b, "{\"kind\":\"failed\",\"status\":");
+		status_json(b, r);
+		buf_putc(b, '}');
 		break;
 	case STOP_FUEL:
+		buf_puts(b, "{\"kind\":\"fuel_exhausted\"}");
+		break;
+	default:
+		buf_puts(b, "{\"kind\":\"call_depth_exceeded\"}");
+		break;
+	}
+}
+
+/* Bytes as a JSON array of numbers (the reference serializes Vec<u8> so). */
+static void
+bytes_json(Buf *b, const Buf *bytes)
+{
+	buf_putc(b, '[');
+	for (size_t i = 0; i < bytes->len; i++)
+		buf_printf(b, "%s%u", i ? "," : "", (unsigned)(unsigned char)bytes->data[i]);
+	buf_putc(b, ']');
+}
+
+/* "sha256:" + hex(SHA-256(domain ‖ u64le(len) ‖ bytes)); domain includes its NUL. */
+static void
+domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n)
+{
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, dlen);
+	unsigned char le[8];
+	for (int i = 0; i < 8; i++)
+		le[i] = (unsigned char)((uint64_t)n >> (8 * i));
+	sha256_update(&h, le, 8);
+	sha256_update(&h, data, n);
+	unsigned char d[32];
+	sha256_final(&h, d);
+	char hex[65];
+	sha256_hex(d, hex);
+	snprintf(out, 72, "sha256:%s", hex);
+}
+
+#define DOMAIN_LIT(s) s, sizeof s
+
+static void
+interpret_envelope(Buf *out, const RunOptions *o, const HirFunc *entry, const InterpResult *r)
+{
+	char revision[72] = "", sha[72];
+	sema_revision(o->m, revision);
+	domain_digest(sha, DOMAIN_LIT("semaprax.interpret.source.v1"), o->src, o->src_len);
+	Buf p = {0};
+	buf_puts(&p, "{\"schema\":\"semaprax.interpret.v1\",\"source\":{\"path\":");
+	json_cstr(&p, o->path);
+	buf_puts(&p, ",\"revision\":");
+	json_cstr(&p, revision);
+	buf_puts(&p, ",\"sha256\":");
+	json_cstr(&p, sha);
+	buf_puts(&p, "},\"function\":{\"stable_id\":");
+	json_cstr(&p, entry ? entry->id : "app.main");
+	buf_puts(&p, ",\"name\":");
+	json_cstr(&p, entry ? entry->name : "main");
+	buf_printf(&p, "},\"arguments\":[],\"limits\":{\"max_bytes\":%" PRIu64 ",\"max_steps\":%" PRIu64 "}",
+		   o->max_bytes, o->max_steps);
+	buf_printf(&p, ",\"fuel\":{\"steps_used\":%" PRIu64 ",\"budget\":%" PRIu64 ",\"exhausted\":%s}",
+		   r->steps, o->max_steps, r->stop == STOP_FUEL ? "true" : "false");
+	buf_puts(&p, ",\"outcome\":");
+	outcome_json(&p, r);
+	buf_puts(&p, ",\"nonclaims\":[\"no_effects\",\"no_native_equivalence\",\"no_termination_beyond_budget\"]}");
+	char digest[72];
+	domain_digest(digest, DOMAIN_LIT("semaprax.interpret.payload.v1"), p.data, p.len);
+	buf_printf(out, "{\"schema\":\"semaprax.interpret.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":", digest, p.len);
+	buf_put(out, p.data, p.len);
+	buf_putc(out, '}');
+	buf_free(&p);
+}
+
+static void
+hosted_envelope(Buf *out, const RunOptions *o, Route route, const InterpResult *r)
+{
+	buf_printf(out, "{\"schema\":\"%s\",\"fuel\":{\"steps_used\":%" PRIu64 ",\"max_steps\":%" PRIu64 "},\"outcome\":",
+		   route == ROUTE_COMMAND ? "semaprax.single-file-command.v1" : "semaprax.single-file-run.v1",
+		   r->steps, o->max_steps);
+	outcome_json(out, r);
+	buf_puts(out, ",\"stdout\":");
+	bytes_json(out, &r->out);
+	if (route == ROUTE_COMMAND) {
+		buf_puts(out, ",\"stderr\":");
+		bytes_json(out, &r->err);
+	}
+	buf_putc(out, '}');
+}
+
+/* ---- execution ---- */
+
+static void
+print_failure(const InterpResult *r, Route route)
+{
+	switch (r->stop) {
+	case STOP_STATUS: {
+		const char *meaning = interp_meaning(r->domain, r->code);
+		if (route == ROUTE_PURE) {
+			fprintf(stderr, "single-file execution failed with language status semaprax.status.v1/%s/%" PRIu32 " (%s)\n",
+				interp_domain_id(r->domain), r->code, meaning);
+		} else {
+			Buf b = {0};
+			status_json(&b, r);
+			fprintf(stderr, "single-file execution failed with language status %.*s (%s)\n", (int)b.len, b.data, meaning);
+			buf_free(&b);
+		}
+		break;
+	}
+	case STOP_FUEL:
 		fputs("single-file execution exhausted its step budget\n", stderr);
-		status = EXIT_FAIL;
 		break;
 	case STOP_DEPTH:
 		fputs("single-file execution exceeded the 256-frame call-depth limit\n", stderr);
-		status = EXIT_FAIL;
 		break;
 	default:
-		fprintf(stderr, "single-file execution stopped at an interpreter limit: %s\n", r.message);
-		status = EXIT_FAIL;
 		break;
 	}
+}
+
+static int
+find_entry(HirModule *H)
+{
+	for (int i = 0; i < H->nfuncs; i++)
+		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].name, "main") == 0)
+			return i;
+	for (int i = 0; i < H->nfuncs; i++)
+		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
+			return i;
+	return -1;
+}
+
+static int
+execute(HirModule *H, const RunOptions *ro)
+{
+	Route route = select_route(H->S);
+	if (ro->have_args && route != ROUTE_COMMAND) {
+		fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
+		      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
+		return EXIT_USAGE;
+	}
+	InterpOptions o;
+	memset(&o, 0, sizeof o);
+	o.max_steps = ro->max_steps;
+	o.route = route;
+	if (route == ROUTE_TRANSCRIPT) {
+		o.stdout_write = true;
+	} else if (route == ROUTE_COMMAND) {
+		o.fs_read = permitted(H->S, "fs.read");
+		o.args_read = permitted(H->S, "process.args.read");
+		o.stdout_write = permitted(H->S, "process.stdout.write");
+		o.stderr_write = permitted(H->S, "process.stderr.write");
+		o.args = ro->args;
+		o.nargs = ro->nargs;
+	}
+	InterpResult r;
+	memset(&r, 0, sizeof r);
+	if (!interp_run(H, &o, &r)) {
+		report(ro->path, DIAG_F102, ro->json, "define `fn main() -> i64`", "the module has no `main` to run");
+		return EXIT_FAIL;
+	}
+	int status = EXIT_FAIL;
+	Buf env = {0};
+	if (r.stop == STOP_LIMIT) {
+		fprintf(stderr, "single-file execution stopped at an interpreter limit: %s\n", r.message);
+		goto out;
+	}
+	if (route == ROUTE_COMMAND && r.stop == STOP_NONE && (r.value < 0 || r.value > 255)) {
+		report(ro->path, DIAG_F116, ro->json, NULL,
+		       "command-line program `main` returned %" PRId64 ", outside the exit status range 0..=255", r.value);
+		goto out;
+	}
+	if (r.stop != STOP_NONE) {
+		/* a failure discards both staged channels */
+		r.out.len = 0;
+		r.err.len = 0;
+	}
+	if (route == ROUTE_PURE) {
+		int fi = find_entry(H);
+		interpret_envelope(&env, ro, fi >= 0 ? &H->funcs[fi] : NULL, &r);
+	} else if (ro->json) {
+		hosted_envelope(&env, ro, route, &r);
+	}
+	if (env.len > ro->max_bytes) {
+		report(ro->path, DIAG_F104, ro->json, "raise `--max-bytes`",
+		       "single-file run output exceeds the max-bytes budget; refusing to truncate");
+		goto out;
+	}
+	if (ro->json) {
+		fwrite(env.data, 1, env.len, stdout);
+		putchar('\n');
+	}
+	if (r.stop != STOP_NONE) {
+		if (!ro->json)
+			print_failure(&r, route);
+		goto out;
+	}
+	if (route == ROUTE_COMMAND) {
+		if (!ro->json) {
+			fwrite(r.err.data ? r.err.data : "", 1, r.err.len, stderr);
+			fflush(stderr);
+			fwrite(r.out.data ? r.out.data : "", 1, r.out.len, stdout);
+		}
+		status = (int)r.value;
+	} else {
+		if (!ro->json) {
+			if (r.out.len)
+				fwrite(r.out.data, 1, r.out.len, stdout);
+			printf("%" PRId64 "\n", r.value);
+		}
+		status = EXIT_OK;
+	}
+out:
+	buf_free(&env);
 	buf_free(&r.out);
+	buf_free(&r.err);
 	return status;
+}
+
+static int
+parse_options(int argc, char **argv, RunOptions *o)
+{
+	bool have_steps = false, have_bytes = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			o->have_args = true;
+			o->args = argv + i + 1;
+			o->nargs = argc - i - 1;
+			break;
+		}
+		if (strcmp(a, "--json") == 0) {
+			if (o->json)
+				return cli_usage("run", "run option `--json` may not be repeated");
+			o->json = true;
+		} else if (strcmp(a, "--max-steps") == 0 || strcmp(a, "--max-bytes") == 0) {
+			bool steps = a[6] == 's';
+			if (steps ? have_steps : have_bytes)
+				return cli_usage("run", "run option `%s` may not be repeated", a);
+			if (i + 1 >= argc || !parse_positive(argv[i + 1], steps ? &o->max_steps : &o->max_bytes))
+				return cli_usage("run", "run option `%s` requires a canonical positive integer up to 9223372036854775807", a);
+			*(steps ? &have_steps : &have_bytes) = true;
+			i++;
+		} else if (strcmp(a, "--native") == 0) {
+			return cli_usage("run", "run option `--native` is not available yet (the C11 lane comes later)");
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return cli_usage("run", "unknown run option `%s`", a);
+		} else if (!o->path) {
+			o->path = a;
+		} else {
+			return cli_usage("run", RUN_GRAMMAR);
+		}
+	}
+	if (!o->path)
+		return cli_usage("run", RUN_GRAMMAR);
+	if (o->nargs > MAX_ARGS)
+		return cli_usage("run", "a command-line program takes at most %d arguments after `--` (got %d)", MAX_ARGS, o->nargs);
+	size_t total = 0;
+	for (int i = 0; i < o->nargs; i++) {
+		size_t n = strlen(o->args[i]);
+		if (utf8_validate((const unsigned char *)o->args[i], n) != n)
+			return cli_usage("run", "argument %d after `--` is not valid UTF-8", i);
+		total += n;
+	}
+	if (total > MAX_ARG_BYTES)
+		return cli_usage("run", "arguments after `--` exceed %u bytes together", MAX_ARG_BYTES);
+	return EXIT_OK;
 }
 
 int
 cmd_run(int argc, char **argv)
 {
-	const char *path = NULL;
-	uint64_t max_steps = 1000000;
-	bool have_steps = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--max-steps") == 0 && !have_steps) {
-			if (i + 1 >= argc || !parse_steps(argv[i + 1], &max_steps))
-				return cli_usage("run", "--max-steps needs a canonical positive integer up to 9223372036854775807");
-			have_steps = true;
-			i++;
-		} else if (strcmp(a, "--") == 0) {
-			return cli_usage("run", "arguments after `--` need a command-line program; "
-					 "permit `process.args.read` (not available in this interpreter yet)");
-		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage("run", "unknown or repeated run option `%s`", a);
-		} else if (!path) {
-			path = a;
-		} else {
-			return cli_usage("run", RUN_GRAMMAR);
-		}
-	}
-	if (!path)
-		return cli_usage("run", RUN_GRAMMAR);
+	RunOptions ro;
+	memset(&ro, 0, sizeof ro);
+	ro.max_steps = 1000000;
+	ro.max_bytes = 65536;
+	int st = parse_options(argc, argv, &ro);
+	if (st != EXIT_OK)
+		return st;
+	const char *path = ro.path;
 	DiagSink diags;
 	size_t len = 0;
 	diag_init(&diags, path, NULL, 0);
@@ -176,12 +441,13 @@ cmd_run(int argc, char **argv)
 	int status = EXIT_FAIL;
 	HirModule *H = NULL;
 	Sema *S = NULL;
+	Module *m = NULL;
 	Arena arena;
 	arena_init(&arena);
 	if (src) {
 		diags.src = src;
 		diags.src_len = len;
-		Module *m = parse_module(src, len, &arena, &diags);
+		m = parse_module(src, len, &arena, &diags);
 		if (diags.errors == 0) {
 			S = sema_check(m, src, len, &diags);
 			if (diags.errors == 0) {
@@ -193,9 +459,13 @@ cmd_run(int argc, char **argv)
 			}
 		}
 	}
-	diag_emit_all(&diags, false);
-	if (H)
-		status = execute(H, path, max_steps);
+	diag_emit_all(&diags, ro.json);
+	if (H) {
+		ro.src = src;
+		ro.src_len = len;
+		ro.m = m;
+		status = execute(H, &ro);
+	}
 	hir_free(H);
 	if (S)
 		sema_free(S);

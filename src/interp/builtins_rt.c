@@ -6,8 +6,9 @@
  * node resolves its Builtin (src/sema/builtins.c) to an index once.
  * Borrow modes and view results are read from the builtin's signature
  * notation, so they cannot disagree with the checker.  Builtins not in the
- * list (Map, Set, files, arguments, network, stdin, stderr) stop the run
- * with an internal-limit message naming them.
+ * list (byte-oriented files, network, stdin) stop the run with an
+ * internal-limit message naming them.  Map/Set live in collections.c, the
+ * process and file operations in host.c.
  */
 #include "interp.h"
 
@@ -15,26 +16,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define RT_BUILTINS(X) \
-	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
-	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
-	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(i64_from_f64) X(i64_from_i32) \
-	X(i64_from_u8) X(i64_from_usize) X(iter_next) X(stdout_write) X(str_as_bytes) \
-	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
-	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
-	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
-	X(string_from_usize) X(string_is_empty) X(string_len) X(string_len_chars) X(string_slice) \
-	X(string_starts_with) X(string_to_i64) X(string_trim) X(u8_from_i64) X(usize_from_i64) \
-	X(usize_from_u8) X(vec_capacity) X(vec_clear) X(vec_clone_at) X(vec_get) X(vec_into_iter) \
-	X(vec_len) X(vec_push) X(vec_reserve_exact) X(vec_set) X(vec_sort) X(vec_with_capacity)
-
-enum {
-#define X(n) B_##n,
-	RT_BUILTINS(X)
-#undef X
-	B_COUNT
-};
 
 static const char *const rt_names[] = {
 #define X(n) #n,
@@ -522,17 +503,6 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		bb->data[args[1].u] = (uint8_t)args[2].u;
 		return b;
 	}
-	case B_stdout_write: {
-		if (!I->opt->transcript) {
-			interp_limit(I, "stdout_write is only available on the stdout-transcript route");
-			return v_empty();
-		}
-		Buf *out = &I->res->out;
-		if (out->len + la > INTERP_OUTPUT_CAP)
-			return fail(I, DOM_OUTPUT, 1);
-		buf_put(out, (const char *)pa, la);
-		return v_int(V_USIZE, (int64_t)la);
-	}
 	case B_string_format: {
 		Value r = format_string(I, args, nargs);
 		for (int i = 0; i < nargs; i++)
@@ -548,7 +518,6 @@ run_text(Interp *I, int index, Value *args, int nargs)
 Value
 rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
 {
-	(void)call;
 	switch (index) {
 	case B_f64_from_i64: {
 		Value r = v_int(V_F64, 0);
@@ -605,6 +574,14 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 	case B_vec_clone_at: case B_vec_push: case B_vec_set: case B_vec_clear:
 	case B_vec_reserve_exact: case B_vec_sort: case B_vec_into_iter: case B_iter_next:
 		return run_vec(I, index, args);
+	case B_map_add: case B_map_get_or: case B_map_has: case B_map_key_at: case B_map_len:
+	case B_map_new: case B_map_remove: case B_map_set: case B_map_value_at:
+	case B_set_has: case B_set_insert: case B_set_key_at: case B_set_len: case B_set_new:
+	case B_set_remove:
+		return rt_collection_call(I, index, call, args);
+	case B_arg_utf8: case B_args_len: case B_file_read_text: case B_stderr_write:
+	case B_stdout_write:
+		return rt_host_call(I, index, args);
 	default:
 		return run_text(I, index, args, nargs);
 	}

@@ -209,6 +209,12 @@ eval_binary(Interp *I, Frame *F, const HirExpr *e)
 		value_release(l);
 		return v_empty();
 	}
+	return interp_binary(I, op, l, r);
+}
+
+Value
+interp_binary(Interp *I, BinaryOp op, Value l, Value r)
+{
 	Value out;
 	switch (op) {
 	case BIN_EQ: out = v_bool(value_equal(&l, &r)); break;
@@ -397,6 +403,12 @@ out:
 	return result;
 }
 
+Value
+interp_call(Interp *I, int fi, Value *args, int nargs)
+{
+	return call_func(I, fi, args, nargs, NULL);
+}
+
 /* ---- aggregates ---- */
 
 static uint32_t
@@ -448,6 +460,10 @@ eval_agg(Interp *I, Frame *F, const HirExpr *e)
 	obj_update_copy(o);
 	if (e->kind == HIR_VARIANT)
 		return v_ptr(V_VARIANT, o, (uint32_t)e->u.agg.case_index);
+	if (!interp_check_invariants(I, e->u.agg.type_sym, o)) {
+		value_release(v_ptr(V_RECORD, o, 0));
+		return v_empty();
+	}
 	return v_ptr(V_RECORD, o, 0);
 }
 
@@ -829,6 +845,9 @@ exec_stmt(Interp *I, Frame *F, const HirStmt *s)
 		Obj *o = r->p;
 		slot_set(&o->f[s->field], value_own(v));
 		obj_update_copy(o);
+		SymId rs = type_sym(I, F->f->locals[s->slot].type);
+		if (rs >= 0)
+			interp_check_invariants(I, rs, o);
 		return;
 	}
 	case HS_WHILE:
@@ -892,7 +911,10 @@ static const struct {
 	[DOM_FORMAT] = { "semaprax.string-format.v1", "adapter", { "checked literal formatting failed" } },
 	[DOM_MAP] = { "semaprax.map.v1", "adapter", { "map capacity exceeded", "map index out of range",
 		"map capacity too large", "map count overflow" } },
-	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { NULL } },
+	[DOM_MAP2] = { "semaprax.map.v2", "adapter", { "map capacity exceeded", "map index out of range",
+		"map capacity too large", "map count overflow" } },
+	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { "invalid relative file path", "file not found", NULL,
+		"file exceeds the 65536-byte limit", "file I/O failure", "file access denied", "not a regular file" } },
 	[DOM_OUTPUT] = { "semaprax.output.v1", "adapter", { "output capacity exceeded" } },
 };
 

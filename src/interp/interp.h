@@ -30,12 +30,19 @@ typedef enum StopKind {
 /* Failure domains (§5.2), indices into interp_domains. */
 typedef enum Domain {
 	DOM_ARITH, DOM_CONTRACT, DOM_VEC, DOM_BOX, DOM_BYTEBUF, DOM_TEXT, DOM_CONVERT,
-	DOM_FORMAT, DOM_MAP, DOM_FS, DOM_OUTPUT,
+	DOM_FORMAT, DOM_MAP, DOM_MAP2, DOM_FS, DOM_OUTPUT,
 } Domain;
+
+/* Which host operations the route grants (TOOLCHAIN.md §1.3). */
+typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 
 typedef struct InterpOptions {
 	uint64_t max_steps;       /* default 1,000,000 */
-	bool transcript;          /* stdout transcript route: stdout_write allowed */
+	Route route;
+	/* command route: the module's permits and the arguments after `--` */
+	bool fs_read, args_read, stdout_write, stderr_write;
+	char **args;
+	int nargs;
 } InterpOptions;
 
 typedef struct InterpResult {
@@ -44,7 +51,8 @@ typedef struct InterpResult {
 	Domain domain;
 	uint32_t code;
 	char message[256];        /* STOP_LIMIT */
-	Buf out;                  /* captured stdout (transcript route); caller frees */
+	Buf out;                  /* staged stdout (transcript and command routes); caller frees */
+	Buf err;                  /* staged stderr (command route); caller frees */
 	uint64_t steps;
 } InterpResult;
 
@@ -86,6 +94,44 @@ typedef struct Interp {
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The compiler-owned functions this interpreter runs, sorted by name. */
+#define RT_BUILTINS(X) \
+	X(arg_utf8) X(args_len) \
+	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
+	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
+	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_read_text) X(i64_from_f64) X(i64_from_i32) \
+	X(i64_from_u8) X(i64_from_usize) X(iter_next) \
+	X(map_add) X(map_get_or) X(map_has) X(map_key_at) X(map_len) X(map_new) X(map_remove) \
+	X(map_set) X(map_value_at) \
+	X(set_has) X(set_insert) X(set_key_at) X(set_len) X(set_new) X(set_remove) \
+	X(stderr_write) X(stdout_write) X(str_as_bytes) \
+	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
+	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
+	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
+	X(string_from_usize) X(string_is_empty) X(string_len) X(string_len_chars) X(string_slice) \
+	X(string_starts_with) X(string_to_i64) X(string_trim) X(u8_from_i64) X(usize_from_i64) \
+	X(usize_from_u8) X(vec_capacity) X(vec_clear) X(vec_clone_at) X(vec_get) X(vec_into_iter) \
+	X(vec_len) X(vec_push) X(vec_reserve_exact) X(vec_set) X(vec_sort) X(vec_with_capacity)
+
+enum {
+#define X(n) B_##n,
+	RT_BUILTINS(X)
+#undef X
+	B_COUNT
+};
+
+/* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: process and file operations. */
+Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
+Value rt_host_call(Interp *I, int index, Value *args);
+
+/* eval.c, for invariant.c: a binary operator on two evaluated operands
+ * (consumed), and a call of HIR function fi (arguments consumed). */
+Value interp_binary(Interp *I, BinaryOp op, Value l, Value r);
+Value interp_call(Interp *I, int fi, Value *args, int nargs);
+/* invariant.c: checks the record invariants of symbol `sym` against the
+ * record object (not consumed); false with I->stop set on failure. */
+bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
 /* builtins_rt.c: resolves a builtin to a dispatch index (-1: not implemented). */
 int rt_builtin_index(const Builtin *b);

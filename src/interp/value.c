@@ -56,11 +56,48 @@ vecobj_new(size_t cap)
 	return v;
 }
 
+MapObj *
+mapobj_new(size_t cap, bool set)
+{
+	MapObj *m = xmalloc(sizeof *m);
+	m->cap = cap;
+	m->len = 0;
+	m->keys = xmalloc(sizeof(Value) * (cap ? cap : 1));
+	m->vals = set ? NULL : xmalloc(sizeof(Value) * (cap ? cap : 1));
+	return m;
+}
+
+static void
+mapobj_free(MapObj *m)
+{
+	for (size_t i = 0; i < m->len; i++) {
+		value_release(m->keys[i]);
+		if (m->vals)
+			value_release(m->vals[i]);
+	}
+	free(m->keys);
+	free(m->vals);
+	free(m);
+}
+
+static MapObj *
+mapobj_clone(const MapObj *m)
+{
+	MapObj *c = mapobj_new(m->cap, m->vals == NULL);
+	for (size_t i = 0; i < m->len; i++) {
+		c->keys[i] = value_clone(m->keys[i]);
+		if (m->vals)
+			c->vals[i] = value_clone(m->vals[i]);
+	}
+	c->len = m->len;
+	return c;
+}
+
 bool
 value_copyable(const Value *v)
 {
 	switch ((VTag)v->tag) {
-	case V_STRING: case V_BYTES: case V_VEC: case V_BOX: case V_ITER:
+	case V_STRING: case V_BYTES: case V_VEC: case V_BOX: case V_ITER: case V_MAP:
 		return false;
 	case V_RECORD:
 		return ((const Obj *)v->p)->copy;
@@ -124,6 +161,9 @@ value_release(Value v)
 		free(it);
 		break;
 	}
+	case V_MAP:
+		mapobj_free(v.p);
+		break;
 	default:
 		break;
 	}
@@ -184,6 +224,9 @@ value_clone(Value v)
 		c.p = ci;
 		break;
 	}
+	case V_MAP:
+		c.p = mapobj_clone(v.p);
+		break;
 	default:
 		break;
 	}

@@ -37,6 +37,7 @@ typedef enum VTag {
 	V_VEC,        /* .p = VecObj */
 	V_BOX,        /* .p = Value (heap) */
 	V_ITER,       /* .p = IterObj */
+	V_MAP,        /* .p = MapObj (Map and Set) */
 } VTag;
 
 typedef struct Value {
@@ -75,7 +76,16 @@ typedef struct IterObj {
 	size_t pos;
 } IterObj;
 
+/* Map<K, V> / Set<K>: entries sorted by key (strings by unsigned bytes,
+ * i64 signed, false < true); vals is NULL for a set. */
+typedef struct MapObj {
+	Value *keys;
+	Value *vals;
+	size_t len, cap;
+} MapObj;
+
 #define VEC_MAX_CAPACITY 8192u
+#define MAP_MAX_CAPACITY 65536u
 
 static inline Value
 v_int(VTag tag, int64_t i)
@@ -134,6 +144,7 @@ Value string_value(const void *data, size_t len);
 Obj *obj_new(uint32_t n);
 void obj_update_copy(Obj *o);
 VecObj *vecobj_new(size_t cap);
+MapObj *mapobj_new(size_t cap, bool set);
 
 /* The bytes of a string, Bytes, array or view. */
 const uint8_t *value_bytes(const Value *v, size_t *len);

@@ -1,0 +1,143 @@
+/*
+ * collections.c — Map<K, V> and Set<K> at run time (LANGUAGE.md §5.1).
+ *
+ * A map is a MapObj (value.h): keys kept sorted (strings by unsigned
+ * bytes, i64 signed, false < true), so `map_key_at`/`set_key_at` index key
+ * order directly and lookups are binary searches.  Keys are copied on
+ * insertion.  Failures: `semaprax.map.v1` for the monomorphic
+ * Map<string, i64> forms written without type arguments, `semaprax.map.v2`
+ * for the typed forms (`map_new<i64, string>`, every Set):
+ * 1 new key beyond capacity, 2 index >= len, 3 capacity > 65,536,
+ * 4 `map_add` overflow.
+ *
+ * Consumed arguments (the map of add/set/remove/insert, values) are
+ * released or stored here; borrowed ones (keys, read-only maps) by the
+ * caller.
+ */
+#include "interp.h"
+
+#include <string.h>
+
+static Value
+map_fail(Interp *I, const HirExpr *call, uint32_t code)
+{
+	interp_fail(I, call->u.call.ntargs > 0 ? DOM_MAP2 : DOM_MAP, code);
+	return v_empty();
+}
+
+/* Index of key in m, or -(insertion point) - 1. */
+static long
+map_find(const MapObj *m, const Value *key)
+{
+	size_t lo = 0, hi = m->len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = value_compare(&m->keys[mid], key);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -(long)lo - 1;
+}
+
+/* Inserts key (copied) with val (owned; ignored for sets) at position pos. */
+static void
+map_insert_at(MapObj *m, size_t pos, const Value *key, Value val)
+{
+	memmove(&m->keys[pos + 1], &m->keys[pos], sizeof(Value) * (m->len - pos));
+	m->keys[pos] = value_clone(*key);
+	if (m->vals) {
+		memmove(&m->vals[pos + 1], &m->vals[pos], sizeof(Value) * (m->len - pos));
+		m->vals[pos] = val;
+	}
+	m->len++;
+}
+
+static void
+map_remove_at(MapObj *m, size_t pos)
+{
+	value_release(m->keys[pos]);
+	memmove(&m->keys[pos], &m->keys[pos + 1], sizeof(Value) * (m->len - pos - 1));
+	if (m->vals) {
+		value_release(m->vals[pos]);
+		memmove(&m->vals[pos], &m->vals[pos + 1], sizeof(Value) * (m->len - pos - 1));
+	}
+	m->len--;
+}
+
+Value
+rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
+{
+	switch (index) {
+	case B_map_new:
+	case B_set_new:
+		if (args[0].u > MAP_MAX_CAPACITY)
+			return map_fail(I, call, 3);
+		return v_ptr(V_MAP, mapobj_new((size_t)args[0].u, index == B_set_new), 0);
+	case B_map_len:
+	case B_set_len:
+		return v_int(V_USIZE, (int64_t)((MapObj *)args[0].p)->len);
+	case B_map_has:
+	case B_set_has:
+		return v_bool(map_find(args[0].p, &args[1]) >= 0);
+	case B_map_key_at:
+	case B_set_key_at:
+	case B_map_value_at: {
+		MapObj *m = args[0].p;
+		if (args[1].u >= m->len)
+			return map_fail(I, call, 2);
+		return value_clone(index == B_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
+	}
+	case B_map_get_or: {
+		MapObj *m = args[0].p;
+		long at = map_find(m, &args[1]);
+		if (at < 0)
+			return value_own(args[2]);
+		value_release(args[2]);
+		return value_clone(m->vals[at]);
+	}
+	case B_map_set:
+	case B_map_add:
+	case B_set_insert: {
+		Value mv = value_own(args[0]);
+		MapObj *m = mv.p;
+		Value val = index == B_set_insert ? v_empty() : value_own(args[2]);
+		long at = map_find(m, &args[1]);
+		if (at >= 0) {
+			if (index == B_map_set) {
+				value_release(m->vals[at]);
+				m->vals[at] = val;
+			} else if (index == B_map_add) {
+				int64_t sum;
+				if (__builtin_add_overflow(m->vals[at].i, val.i, &sum)) {
+					value_release(mv);
+					return map_fail(I, call, 4);
+				}
+				m->vals[at].i = sum;
+			}
+			return mv;
+		}
+		if (m->len >= m->cap) {
+			value_release(val);
+			value_release(mv);
+			return map_fail(I, call, 1);
+		}
+		map_insert_at(m, (size_t)(-at - 1), &args[1], val);
+		return mv;
+	}
+	case B_map_remove:
+	case B_set_remove: {
+		Value mv = value_own(args[0]);
+		long at = map_find(mv.p, &args[1]);
+		if (at >= 0)
+			map_remove_at(mv.p, (size_t)at);
+		return mv;
+	}
+	default:
+		UNREACHABLE();
+		return v_empty();
+	}
+}
