@@ -100,5 +100,39 @@ if [ ! -s "$tmp/err" ]; then ok; else bad "parse --json wrote to stderr"; fi
 expect 1 "plain diagnostics" -- "$bin" parse "$tmp/j.spx"
 if grep -q "$(printf '\033')" "$tmp/err"; then bad "colour escapes in piped output"; else ok; fi
 
+# run: the command-line route passes arguments after `--` and exits with main's value.
+cat > "$tmp/args.spx" <<'SPX'
+module cli.args;
+
+permit { process.args.read, process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read, process.stdout.write }
+{
+    let count = args_len();
+    let first = arg_utf8(0usize);
+    let bytes = str_as_bytes(first);
+    let written = stdout_write(bytes);
+    i64_from_usize(count) + i64_from_usize(written)
+}
+SPX
+expect 7 "run command route with args" -- "$bin" run "$tmp/args.spx" -- hello world
+if [ "$(cat "$tmp/out")" = "hello" ]; then ok; else bad "command route stdout"; fi
+expect 3 "run --json command envelope" -- "$bin" run --json "$tmp/args.spx" -- hi
+has "$tmp/out" '{"schema":"semaprax.single-file-command.v1"' "command envelope schema"
+has "$tmp/out" '"stdout":[104,105]' "command envelope stdout bytes"
+set -- ; i=0; while [ $i -lt 17 ]; do set -- "$@" a; i=$((i + 1)); done
+expect 2 "run with 17 arguments" -- "$bin" run "$tmp/args.spx" -- "$@"
+printf 'module cli.pure;\n\n@id("app.main")\nfn main() -> i64\n{\n    42\n}\n' > "$tmp/pure.spx"
+expect 0 "run pure" -- "$bin" run "$tmp/pure.spx"
+if [ "$(cat "$tmp/out")" = "42" ]; then ok; else bad "pure route prints main's value"; fi
+expect 2 "args to a pure program" -- "$bin" run "$tmp/pure.spx" -- x
+has "$tmp/err" "process.args.read" "hint to permit process.args.read"
+expect 0 "run --json pure envelope" -- "$bin" run --json "$tmp/pure.spx"
+has "$tmp/out" '{"schema":"semaprax.interpret.v1"' "interpret envelope schema"
+expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
+expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
+
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -22,7 +22,7 @@ static const char guide[] =
 	"  check <file> [--json]               verify a file; prints its graph revision\n"
 	"  fmt <file|dir> [--check|--stdout]   rewrite sources in canonical form\n"
 	"  parse <file> [--json] [--dump-ast]  lex and parse only (syntax diagnostics)\n"
-	"  run <file> [--max-steps N]          verify, then execute `main` in the interpreter\n"
+	"  run <file> [--json] [-- args]       verify, then execute `main` in the interpreter\n"
 	"\n"
 	"Toolchain:\n"
 	"  explain <SPX-CODE> [--json]         what a diagnostic code means and how to fix it\n"
@@ -54,11 +54,13 @@ static const Command commands[] = {
 	{ "parse", cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "run", cmd_run, "semaprax run <file> [--max-steps N]\n"
-	  "  verifies one file, then executes `main` in the interpreter: pure programs print\n"
-	  "  main's value; programs permitting exactly `process.stdout.write` print their\n"
-	  "  output, then the value.  Failures print one status line on stderr and exit 1.\n"
-	  "  --max-steps bounds the evaluation steps (default 1000000).\n" },
+	{ "run", cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
+	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
+	  "  select: pure programs print main's value; programs permitting exactly\n"
+	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
+	  "  (args, stderr, fs.read) publish stderr then stdout and exit with main's value.\n"
+	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
+	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n" },
 	{ "version", cmd_version, "semaprax version [--json]\n" },
 };
 

@@ -43,8 +43,9 @@
  *
  * Choices where the spec is loose (see the report / DECISIONS.md):
  *   - Map/Set functions are generic only: every map_* call spells <K, V>
- *     and every set_* call <K>; the legacy monomorphic `map_new(capacity)`
- *     is map_new<string, i64>(capacity).  Indices and capacities are usize.
+ *     and every set_* call <K>; the reference's legacy untyped map calls
+ *     (`map_new(capacity)`, `map_add(m, key, n)`, …) mean <string, i64>
+ *     (check_expr.c supplies them).  Indices and capacities are usize.
  *   - Map/Set keys are string, i64 or bool (T274); values any type (§0.1
  *     lifts T234); map_add needs V = i64 (it adds; overflow is code 4).
  *   - Keys are borrowed (copied on insertion); values are consumed.

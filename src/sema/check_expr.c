@@ -452,6 +452,12 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	TypeId local[8];
 	int ntargs = e->u.call.ntargs;
 	TypeId *targs = resolve_targs(C, e->u.call.targs, ntargs, local);
+	/* The reference's legacy untyped map forms mean Map<string, i64>. */
+	if (ntargs == 0 && b->ntparams == 2 && strncmp(name, "map_", 4) == 0) {
+		local[0] = T_STRING;
+		local[1] = T_I64;
+		ntargs = 2;
+	}
 	BuiltinSig sig;
 	const char *why = NULL;
 	TypeId result = T_ERR;
