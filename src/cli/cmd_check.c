@@ -4,15 +4,12 @@
  * Warnings do not fail; errors exit 1.  With --json, diagnostics are one
  * object per line and success adds {"status":"verified",…}.
  */
-#include "cli.h"
+#include "load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parse/parse.h"
-#include "../hir/hir.h"
-#include "../sema/sema.h"
 #include "../support/json.h"
 
 int
@@ -35,40 +32,20 @@ cmd_check(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
-	DiagSink diags;
-	size_t len = 0;
-	diag_init(&diags, path, NULL, 0);
-	char *src = cli_read_source(path, &len, &diags);
+	Loaded L;
 	int status = EXIT_FAIL;
 	char revision[72] = "";
-	if (src) {
-		diags.src = src;
-		diags.src_len = len;
-		Arena arena;
-		arena_init(&arena);
-		Module *m = parse_module(src, len, &arena, &diags);
-		if (diags.errors == 0) {
-			Sema *S = sema_check(m, src, len, &diags);
-			if (diags.errors == 0) {
-				/* Every verified program is lowered and the HIR re-validated. */
-				HirModule *H = hir_lower(S);
-				if (hir_validate(H, &diags)) {
-					sema_revision(m, revision);
-					status = EXIT_OK;
-					if (dump) {
-						Buf b = {0};
-						hir_dump(&b, H);
-						fwrite(b.data, 1, b.len, stdout);
-						buf_free(&b);
-					}
-				}
-				hir_free(H);
-			}
-			sema_free(S);
-		}
-		arena_free(&arena);
+	if (cli_load(&L, path, LOAD_VERIFY)) {
+		sema_revision(L.m, revision);
+		status = EXIT_OK;
 	}
-	diag_emit_all(&diags, json);
+	diag_emit_all(&L.diags, json);
+	if (status == EXIT_OK && dump) {
+		Buf b = {0};
+		hir_dump(&b, L.H);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+	}
 	if (status == EXIT_OK && !dump) {
 		if (json) {
 			Buf b = {0};
@@ -83,7 +60,6 @@ cmd_check(int argc, char **argv)
 			printf("verified %s (%s)\n", path, revision);
 		}
 	}
-	diag_free(&diags);
-	free(src);
+	cli_unload(&L);
 	return status;
 }

@@ -2,13 +2,12 @@
  * cmd_parse.c — `semaprax parse <file> [--json] [--dump-ast]`: the front
  * end alone (lexer + parser), for syntax diagnostics and tree dumps.
  */
-#include "cli.h"
+#include "load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parse/parse.h"
 
 int
 cmd_parse(int argc, char **argv)
@@ -31,32 +30,17 @@ cmd_parse(int argc, char **argv)
 	if (!path)
 		return cli_usage("parse", "parse requires exactly <file> [--json] [--dump-ast]");
 
-	DiagSink diags;
-	size_t len = 0;
-	diag_init(&diags, path, NULL, 0);
-	char *src = cli_read_source(path, &len, &diags);
-	int status = EXIT_FAIL;
-	if (src) {
-		diags.src = src;
-		diags.src_len = len;
-		Arena arena;
-		arena_init(&arena);
-		Module *m = parse_module(src, len, &arena, &diags);
-		if (diags.errors == 0) {
-			status = EXIT_OK;
-			if (dump) {
-				Buf out = {0};
-				ast_dump(&out, m);
-				fwrite(out.data, 1, out.len, stdout);
-				buf_free(&out);
-			}
-		}
-		arena_free(&arena);
-	}
-	diag_emit_all(&diags, json);
-	if (status == EXIT_OK && !json && !dump)
+	Loaded L;
+	int status = cli_load(&L, path, LOAD_PARSE) ? EXIT_OK : EXIT_FAIL;
+	diag_emit_all(&L.diags, json);
+	if (status == EXIT_OK && dump) {
+		Buf out = {0};
+		ast_dump(&out, L.m);
+		fwrite(out.data, 1, out.len, stdout);
+		buf_free(&out);
+	} else if (status == EXIT_OK && !json) {
 		printf("parsed %s\n", path);
-	diag_free(&diags);
-	free(src);
+	}
+	cli_unload(&L);
 	return status;
 }

@@ -30,7 +30,7 @@
  * digests follow the reference's length-prefixed domain digests
  * (`semaprax.interpret.source.v1`, `semaprax.interpret.payload.v1`).
  */
-#include "cli.h"
+#include "load.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -433,45 +433,17 @@ cmd_run(int argc, char **argv)
 	int st = parse_options(argc, argv, &ro);
 	if (st != EXIT_OK)
 		return st;
-	const char *path = ro.path;
-	DiagSink diags;
-	size_t len = 0;
-	diag_init(&diags, path, NULL, 0);
-	char *src = cli_read_source(path, &len, &diags);
+	Loaded L;
 	int status = EXIT_FAIL;
-	HirModule *H = NULL;
-	Sema *S = NULL;
-	Module *m = NULL;
-	Arena arena;
-	arena_init(&arena);
-	if (src) {
-		diags.src = src;
-		diags.src_len = len;
-		m = parse_module(src, len, &arena, &diags);
-		if (diags.errors == 0) {
-			S = sema_check(m, src, len, &diags);
-			if (diags.errors == 0) {
-				H = hir_lower(S);
-				if (!hir_validate(H, &diags)) {
-					hir_free(H);
-					H = NULL;
-				}
-			}
-		}
+	cli_load(&L, ro.path, LOAD_VERIFY);
+	diag_emit_all(&L.diags, ro.json);
+	if (L.H) {
+		ro.src = L.src;
+		ro.src_len = L.len;
+		ro.m = L.m;
+		status = execute(L.H, &ro);
 	}
-	diag_emit_all(&diags, ro.json);
-	if (H) {
-		ro.src = src;
-		ro.src_len = len;
-		ro.m = m;
-		status = execute(H, &ro);
-	}
-	hir_free(H);
-	if (S)
-		sema_free(S);
-	arena_free(&arena);
-	diag_free(&diags);
-	free(src);
+	cli_unload(&L);
 	fflush(stdout);
 	return status;
 }
