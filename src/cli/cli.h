@@ -29,5 +29,11 @@ int cmd_fmt(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+
+/* `run --native` (cmd_build.c): emit, compile and run a verified module;
+ * returns the program's exit status, or 1 after a B diagnostic. */
+struct Loaded;
+int cli_native_run(struct Loaded *L, const char *path);
 
 #endif

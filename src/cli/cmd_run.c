@@ -61,6 +61,7 @@ typedef struct RunOptions {
 	char **args;
 	int nargs;
 	bool have_args;           /* `--` was given */
+	bool native;              /* --native: the C11 lane (cmd_build.c) */
 	const char *src;
 	size_t src_len;
 	const Module *m;
@@ -398,7 +399,9 @@ parse_options(int argc, char **argv, RunOptions *o)
 			*(steps ? &have_steps : &have_bytes) = true;
 			i++;
 		} else if (strcmp(a, "--native") == 0) {
-			return cli_usage("run", "run option `--native` is not available yet (the C11 lane comes later)");
+			if (o->native)
+				return cli_usage("run", "run option `--native` may not be repeated");
+			o->native = true;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_usage("run", "unknown run option `%s`", a);
 		} else if (!o->path) {
@@ -409,6 +412,8 @@ parse_options(int argc, char **argv, RunOptions *o)
 	}
 	if (!o->path)
 		return cli_usage("run", RUN_GRAMMAR);
+	if (o->native && (o->json || have_steps || have_bytes || o->have_args))
+		return cli_usage("run", "run option `--native` cannot be combined with `--json`, `--max-steps`, `--max-bytes` or `--` arguments");
 	if (o->nargs > MAX_ARGS)
 		return cli_usage("run", "a command-line program takes at most %d arguments after `--` (got %d)", MAX_ARGS, o->nargs);
 	size_t total = 0;
@@ -436,6 +441,12 @@ cmd_run(int argc, char **argv)
 	Loaded L;
 	int status = EXIT_FAIL;
 	cli_load(&L, ro.path, LOAD_VERIFY);
+	if (ro.native && L.H) {
+		status = cli_native_run(&L, ro.path);   /* emits the diagnostics itself */
+		cli_unload(&L);
+		fflush(stdout);
+		return status;
+	}
 	diag_emit_all(&L.diags, ro.json);
 	if (L.H) {
 		ro.src = L.src;

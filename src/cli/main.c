@@ -23,6 +23,7 @@ static const char guide[] =
 	"  fmt <file|dir> [--check|--stdout]   rewrite sources in canonical form\n"
 	"  parse <file> [--json] [--dump-ast]  lex and parse only (syntax diagnostics)\n"
 	"  run <file> [--json] [-- args]       verify, then execute `main` in the interpreter\n"
+	"  build <file> [-o <exe>]             compile natively (C11 via $CC) to an executable\n"
 	"\n"
 	"Toolchain:\n"
 	"  explain <SPX-CODE> [--json]         what a diagnostic code means and how to fix it\n"
@@ -42,6 +43,9 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const Command commands[] = {
+	{ "build", cmd_build, "semaprax build <file> [--target native] [-o|--output <exe>] [--json]\n"
+	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
+	  "  (default: beside the source without `.spx`); an existing output is never overwritten.\n" },
 	{ "check", cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
@@ -60,7 +64,8 @@ static const Command commands[] = {
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
 	  "  (args, stderr, fs.read) publish stderr then stdout and exit with main's value.\n"
 	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
-	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n" },
+	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n"
+	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure).\n" },
 	{ "version", cmd_version, "semaprax version [--json]\n" },
 };
 

@@ -1,0 +1,264 @@
+/*
+ * cmd_build.c — the native lane's commands (TOOLCHAIN.md §1.2, §1.3 item 8):
+ *
+ *   semaprax build <file> [--target native] [-o|--output <exe>] [--json]
+ *       verify, emit C11 (src/emit_c), compile with $CC into a private
+ *       temporary directory, then copy the executable to the output (default:
+ *       the source path without `.spx`), created exclusively: an existing
+ *       path is never overwritten (I307); a missing or non-directory parent is
+ *       I301.  Success prints `built native executable <path>` (or, with
+ *       --json, `{"status":"built","target":"native","product":"native
+ *       executable","output":<path>}`).
+ *   semaprax run --native <file>   (cli_native_run, called by cmd_run.c)
+ *       the same compilation, then runs the program with stdout/stderr
+ *       inherited and passes its exit status through (70–73 on failure).
+ *
+ * A compiler that cannot be started is B101, a failed compilation B102
+ * with the compiler's message; constructs outside the slice are B110.
+ */
+#include "load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../emit_c/emit_c.h"
+#include "../support/json.h"
+
+#define BUILD_GRAMMAR "build requires exactly <file> [--target native] [-o|--output <exe>] [--json]"
+
+static void
+report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+report(DiagSink *s, DiagCode code, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_report(s, code, NULL, "%s", msg);
+}
+
+/* Emits and compiles; on success dir holds <dir>/program.  Reports into L->diags. */
+static bool
+compile_module(Loaded *L, char dir[4096])
+{
+	dir[0] = '\0';
+	Buf c = {0};
+	if (!emit_c(L->H, &c, &L->diags)) {
+		buf_free(&c);
+		return false;
+	}
+	Buf msg = {0};
+	NativeStatus st = native_compile(c.data, c.len, dir, &msg);
+	buf_free(&c);
+	const char *m = msg.data ? msg.data : "";
+	switch (st) {
+	case NATIVE_OK:
+		break;
+	case NATIVE_NO_CC:
+		report(&L->diags, DIAG_B101, "%s", m);
+		break;
+	case NATIVE_CC_FAILED:
+		report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
+		break;
+	case NATIVE_IO:
+		report(&L->diags, DIAG_I101, "%s", m);
+		break;
+	}
+	buf_free(&msg);
+	return st == NATIVE_OK;
+}
+
+int
+cli_native_run(Loaded *L, const char *path)
+{
+	(void)path;
+	char dir[4096];
+	bool ok = compile_module(L, dir);
+	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
+	if (!ok) {
+		native_cleanup(dir);
+		return EXIT_FAIL;
+	}
+	char exe[4200];
+	snprintf(exe, sizeof exe, "%s/program", dir);
+	fflush(NULL);
+	pid_t pid = fork();
+	int status = EXIT_FAIL;
+	if (pid == 0) {
+		char *argv[] = { exe, NULL };
+		execv(exe, argv);
+		_exit(127);
+	}
+	if (pid > 0) {
+		int st = 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(st))
+			status = WEXITSTATUS(st);
+		else
+			fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	} else {
+		fprintf(stderr, "cannot start the native program: %s\n", strerror(errno));
+	}
+	native_cleanup(dir);
+	return status;
+}
+
+/* Copies src to a new file dst (O_EXCL, mode 0755). */
+static int
+copy_exclusive(const char *src, const char *dst)
+{
+	int in = open(src, O_RDONLY);
+	if (in < 0)
+		return errno;
+	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (out < 0) {
+		int e = errno;
+		close(in);
+		return e;
+	}
+	char buf[65536];
+	ssize_t n;
+	int err = 0;
+	while ((n = read(in, buf, sizeof buf)) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				err = errno;
+				break;
+			}
+			off += w;
+		}
+		if (err)
+			break;
+	}
+	if (n < 0 && !err)
+		err = errno;
+	close(in);
+	if (close(out) != 0 && !err)
+		err = errno;
+	if (err)
+		unlink(dst);
+	return err;
+}
+
+/* I301/I307 checks; true when the output may be created. */
+static bool
+check_output(DiagSink *s, const char *out)
+{
+	struct stat st;
+	if (lstat(out, &st) == 0) {
+		report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		return false;
+	}
+	char *parent = strdup(out);
+	char *slash = strrchr(parent, '/');
+	const char *p = ".";
+	if (slash == parent)
+		p = "/";
+	else if (slash) {
+		*slash = '\0';
+		p = parent;
+	}
+	bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!ok)
+		report(s, DIAG_I301, "the parent directory `%s` of output path `%s` does not exist or is not a directory", p, out);
+	free(parent);
+	return ok;
+}
+
+int
+cmd_build(int argc, char **argv)
+{
+	const char *path = NULL, *out = NULL;
+	bool json = false, have_target = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0) {
+			if (json)
+				return cli_usage("build", "build option `--json` may not be repeated");
+			json = true;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (out)
+				return cli_usage("build", "build option `%s` may not be repeated", a);
+			if (i + 1 >= argc || !argv[i + 1][0])
+				return cli_usage("build", "build option `%s` requires a path", a);
+			out = argv[++i];
+		} else if (strcmp(a, "--target") == 0) {
+			if (have_target)
+				return cli_usage("build", "build option `--target` may not be repeated");
+			if (i + 1 >= argc)
+				return cli_usage("build", "build option `--target` requires a target");
+			if (strcmp(argv[i + 1], "native") != 0)
+				return cli_usage("build", "build target `%s` is not available yet (only `native`)", argv[i + 1]);
+			have_target = true;
+			i++;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return cli_usage("build", "unknown build option `%s`", a);
+		} else if (!path) {
+			path = a;
+		} else {
+			return cli_usage("build", BUILD_GRAMMAR);
+		}
+	}
+	if (!path)
+		return cli_usage("build", BUILD_GRAMMAR);
+	char *deflt = NULL;
+	if (!out) {
+		size_t n = strlen(path);
+		deflt = strdup(path);
+		if (n > 4 && strcmp(path + n - 4, ".spx") == 0)
+			deflt[n - 4] = '\0';
+		else {
+			free(deflt);
+			deflt = malloc(n + 5);
+			snprintf(deflt, n + 5, "%s.exe", path);
+		}
+		out = deflt;
+	}
+	Loaded L;
+	int status = EXIT_FAIL;
+	char dir[4096] = "";
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir)) {
+		char exe[4200];
+		snprintf(exe, sizeof exe, "%s/program", dir);
+		int e = copy_exclusive(exe, out);
+		if (e == EEXIST)
+			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		else if (e)
+			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+		else
+			status = EXIT_OK;
+	}
+	native_cleanup(dir);
+	diag_emit_all(&L.diags, json);
+	if (status == EXIT_OK) {
+		if (json) {
+			Buf b = {0};
+			buf_puts(&b, "{\"status\":\"built\",\"target\":\"native\",\"product\":\"native executable\",\"output\":");
+			json_cstr(&b, out);
+			buf_putc(&b, '}');
+			printf("%s\n", b.data);
+			buf_free(&b);
+		} else {
+			printf("built native executable %s\n", out);
+		}
+	}
+	cli_unload(&L);
+	free(deflt);
+	fflush(stdout);
+	return status;
+}

@@ -1,0 +1,142 @@
+/*
+ * cc.c — driving the system C compiler for the native lane (LANGUAGE.md
+ * §0.9): `$CC` (default `cc`; words split on blanks, so `ccache gcc`
+ * works) `-std=c11 -O2 -ffp-contract=off -Wall -Wextra`, in a fresh private
+ * temporary directory.  A compiler that cannot be started is reported
+ * through a close-on-exec pipe (NATIVE_NO_CC), never confused with a
+ * compilation failure.
+ */
+#include "emit_c.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool
+write_all(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(data, 1, len, f) == len;
+	ok &= fclose(f) == 0;
+	return ok;
+}
+
+static void
+slurp(const char *path, Buf *out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && out->len < (1u << 20))
+		buf_put(out, tmp, n);
+	fclose(f);
+}
+
+NativeStatus
+native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, 4096, "%s/semaprax-native-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		buf_printf(msg, "cannot create a temporary directory: %s", strerror(errno));
+		dir[0] = '\0';
+		return NATIVE_IO;
+	}
+	char cpath[4200], exe[4200], log[4200];
+	snprintf(cpath, sizeof cpath, "%s/program.c", dir);
+	snprintf(exe, sizeof exe, "%s/program", dir);
+	snprintf(log, sizeof log, "%s/cc.log", dir);
+	if (!write_all(cpath, csrc, len)) {
+		buf_printf(msg, "cannot write %s", cpath);
+		return NATIVE_IO;
+	}
+	const char *cc = getenv("CC");
+	if (!cc || !*cc)
+		cc = "cc";
+	char *words = strdup(cc);
+	char *argv[64];
+	int argc = 0;
+	for (char *w = strtok(words, " \t"); w && argc < 48; w = strtok(NULL, " \t"))
+		argv[argc++] = w;
+	if (argc == 0)
+		argv[argc++] = "cc";
+	const char *flags[] = { "-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-o", exe, cpath, "-lm" };
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+		argv[argc++] = (char *)flags[i];
+	argv[argc] = NULL;
+	int pfd[2];
+	if (pipe(pfd) != 0) {
+		free(words);
+		buf_printf(msg, "cannot create a pipe: %s", strerror(errno));
+		return NATIVE_IO;
+	}
+	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		free(words);
+		buf_printf(msg, "cannot fork: %s", strerror(errno));
+		return NATIVE_IO;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t w = write(pfd[1], &e, sizeof e);
+		(void)w;
+		_exit(127);
+	}
+	close(pfd[1]);
+	int exec_errno = 0;
+	ssize_t got = read(pfd[0], &exec_errno, sizeof exec_errno);
+	close(pfd[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	NativeStatus r = NATIVE_OK;
+	if (got == (ssize_t)sizeof exec_errno) {
+		buf_printf(msg, "cannot start the C compiler `%s`: %s", argv[0], strerror(exec_errno));
+		r = NATIVE_NO_CC;
+	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		slurp(log, msg);
+		while (msg->len && (msg->data[msg->len - 1] == '\n'))
+			msg->data[--msg->len] = '\0';
+		if (!msg->len)
+			buf_printf(msg, "the C compiler `%s` failed", argv[0]);
+		r = NATIVE_CC_FAILED;
+	}
+	free(words);
+	return r;
+}
+
+void
+native_cleanup(const char *dir)
+{
+	if (!dir || !dir[0])
+		return;
+	const char *names[] = { "program.c", "program", "cc.log" };
+	char p[4200];
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}

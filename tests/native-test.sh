@@ -1,0 +1,108 @@
+#!/bin/sh
+# native-test.sh BIN — the two-lane differential test (issue 5, item 4).
+#
+# Every tests/fixtures/run/*.spx and tests/fixtures/native/*.spx runs in the
+# interpreter (`run`) and natively (`run --native`); both must agree on
+# stdout and on the outcome.  The generated C is compiled with -Werror added
+# to $CC, so a warning in the emitted code is a disagreement (B102).
+#
+# The documented form differences between the lanes' failure lines
+# (TOOLCHAIN.md §1.3 items 6 and 8), one explicit table — interpreter stderr
+# line (exit 1) ↔ native stderr line and exit status:
+#
+#   …semaprax.status.v1/semaprax.arithmetic.v1/1 (…)  ↔ SEMAPRAX checked arithmetic failure: addition overflow         71
+#   …/semaprax.arithmetic.v1/2 (…)                    ↔ …: subtraction overflow                                        71
+#   …/semaprax.arithmetic.v1/3 (…)                    ↔ …: multiplication overflow                                     71
+#   …/semaprax.arithmetic.v1/4 and /5 (…)             ↔ …: invalid division                                            71
+#   …/semaprax.arithmetic.v1/6 and /7 (…)             ↔ …: invalid remainder                                           71
+#   …/semaprax.arithmetic.v1/8 (…)                    ↔ …: negation overflow                                           71
+#   …/semaprax.contract.v1/1 (…)                      ↔ SEMAPRAX contract failure: requires in <function>: <expr>      70
+#   …/semaprax.contract.v1/2 (…)                      ↔ SEMAPRAX contract failure: ensures in <function>: <expr>       70
+#   single-file execution exceeded the 256-frame call-depth limit
+#                                                     ↔ SEMAPRAX runtime failure: call depth exceeded (256 frames)     73
+#
+# A step-budget exhaustion has no native counterpart (native code has no
+# fuel): such fixtures count as refused and are not run natively.  A B110
+# refusal ("construct not yet supported by the native lane") counts as
+# refused; anything else that differs is a disagreement and fails the test.
+set -u
+bin=$1
+cc=${CC:-cc}
+if ! command -v "${cc%% *}" >/dev/null 2>&1; then
+	echo "native: skipped (no C compiler \`$cc\`)"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+agreed=0 refused=0 disagreed=0
+
+# expected_native INTERP_STDERR_FIRST_LINE → prints "STATUS|LINE-PREFIX" (empty: unmapped)
+expected_native() {
+	case $1 in
+	*"semaprax.status.v1/semaprax.arithmetic.v1/1 "*) echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
+	*"semaprax.status.v1/semaprax.arithmetic.v1/2 "*) echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
+	*"semaprax.status.v1/semaprax.arithmetic.v1/3 "*) echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
+	*"semaprax.status.v1/semaprax.arithmetic.v1/4 "* | *"semaprax.status.v1/semaprax.arithmetic.v1/5 "*)
+		echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
+	*"semaprax.status.v1/semaprax.arithmetic.v1/6 "* | *"semaprax.status.v1/semaprax.arithmetic.v1/7 "*)
+		echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
+	*"semaprax.status.v1/semaprax.arithmetic.v1/8 "*) echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
+	*"semaprax.status.v1/semaprax.contract.v1/1 "*) echo "70|SEMAPRAX contract failure: requires in " ;;
+	*"semaprax.status.v1/semaprax.contract.v1/2 "*) echo "70|SEMAPRAX contract failure: ensures in " ;;
+	"single-file execution exceeded the 256-frame call-depth limit")
+		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)" ;;
+	*) echo "" ;;
+	esac
+}
+
+disagree() {
+	disagreed=$((disagreed + 1))
+	echo "FAIL native: $1: $2"
+}
+
+for f in tests/fixtures/run/*.spx tests/fixtures/native/*.spx; do
+	[ -f "$f" ] || continue
+	NO_COLOR=1 "$bin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
+	ist=$?
+	iline=$(head -n 1 "$tmp/ie")
+	if [ "$iline" = "single-file execution exhausted its step budget" ]; then
+		refused=$((refused + 1))
+		continue
+	fi
+	NO_COLOR=1 CC="$cc -Werror" "$bin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null
+	nst=$?
+	nline=$(head -n 1 "$tmp/ne")
+	case $nline in
+	"error[SPX-B110]"*) refused=$((refused + 1)); continue ;;
+	esac
+	if [ "$ist" -eq 0 ]; then
+		if [ "$nst" -ne 0 ]; then
+			disagree "$f" "interpreter exit 0, native exit $nst: $nline"
+		elif ! cmp -s "$tmp/io" "$tmp/no"; then
+			disagree "$f" "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'"
+		else
+			agreed=$((agreed + 1))
+		fi
+		continue
+	fi
+	want=$(expected_native "$iline")
+	if [ -z "$want" ]; then
+		# an interpreter failure with no native mapping: the native lane must refuse it
+		disagree "$f" "interpreter failure without a native mapping: $iline (native exit $nst: $nline)"
+		continue
+	fi
+	wst=${want%%|*}
+	wline=${want#*|}
+	case $nline in
+	"$wline"*) lineok=1 ;;
+	*) lineok=0 ;;
+	esac
+	if [ "$nst" -ne "$wst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/no" ]; then
+		disagree "$f" "interpreter '$iline' expects native exit $wst '$wline…', got exit $nst '$nline'"
+	else
+		agreed=$((agreed + 1))
+	fi
+done
+
+echo "native: $agreed agreed, $refused refused (unsupported), $disagreed disagreed"
+[ "$disagreed" -eq 0 ]
