@@ -61,8 +61,8 @@ test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
 	$(UNIT)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
-	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
+	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
 bless: $(BIN) $(RUNNER)
 	$(RUNNER) --bless --bin $(BIN) $(FIXTURES)
