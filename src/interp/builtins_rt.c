@@ -127,13 +127,29 @@ fail(Interp *I, Domain d, uint32_t code)
 	return v_empty();
 }
 
+/* Decimal text of v (unsigned or two's complement signed) into the end of
+ * buf[32]; returns where the text starts. */
+static char *
+decimal_text(char buf[32], int64_t v, bool is_unsigned)
+{
+	bool neg = !is_unsigned && v < 0;
+	uint64_t m = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char *p = buf + 32;
+	do {
+		*--p = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (neg)
+		*--p = '-';
+	return p;
+}
+
 static Value
 string_decimal(int64_t v, bool is_unsigned)
 {
 	char buf[32];
-	int n = is_unsigned ? snprintf(buf, sizeof buf, "%" PRIu64, (uint64_t)v)
-			    : snprintf(buf, sizeof buf, "%" PRId64, v);
-	return string_value(buf, (size_t)n);
+	char *p = decimal_text(buf, v, is_unsigned);
+	return string_value(p, (size_t)(buf + 32 - p));
 }
 
 static size_t
@@ -230,8 +246,12 @@ format_string(Interp *I, Value *args, int nargs)
 			}
 			Value *a = &args[field++];
 			switch ((VTag)a->tag) {
-			case V_I64: buf_printf(&b, "%" PRId64, a->i); break;
-			case V_U8: case V_USIZE: buf_printf(&b, "%" PRIu64, a->u); break;
+			case V_I64: case V_U8: case V_USIZE: {
+				char d[32];
+				char *p = decimal_text(d, a->i, a->tag != V_I64);
+				buf_put(&b, p, (size_t)(d + 32 - p));
+				break;
+			}
 			case V_BOOL: buf_puts(&b, a->b ? "true" : "false"); break;
 			case V_STRING: case V_VIEW: {
 				size_t n;

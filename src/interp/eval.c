@@ -64,7 +64,7 @@ slot_clear(Value *s)
 
 enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG };
 
-static Value
+static __attribute__((noinline)) Value
 arith_int(Interp *I, BinaryOp op, Value a, Value b)
 {
 	Value r = a;
@@ -156,7 +156,54 @@ rem0: interp_fail(I, DOM_ARITH, AR_REM0); return v_empty();
 remov: interp_fail(I, DOM_ARITH, AR_REMOV); return v_empty();
 }
 
-static Value
+static inline VTag
+scalar_tag(TypeId t)
+{
+	switch (t) {
+	case TY_I32: return V_I32;
+	case TY_U8: return V_U8;
+	case TY_USIZE: return V_USIZE;
+	case TY_F32: return V_F32;
+	case TY_F64: return V_F64;
+	default: return V_I64;
+	}
+}
+
+/* ev with the commonest leaves (a local read, an integer literal) evaluated
+ * in place: same step charge, same result, no call. */
+static inline Value
+ev_fast(Interp *I, Frame *F, const HirExpr *e)
+{
+	if (e->kind == HIR_LOCAL) {
+		const Value *s = &F->slots[e->u.slot];
+		if (s->tag < V_STRING) {
+			if (++I->steps > I->budget) {
+				I->stop = STOP_FUEL;
+				return v_empty();
+			}
+			return *s;
+		}
+	} else if (e->kind == HIR_INT) {
+		if (++I->steps > I->budget) {
+			I->stop = STOP_FUEL;
+			return v_empty();
+		}
+		Value v = v_int(scalar_tag(e->type), 0);
+		v.u = e->u.lit.negative ? (uint64_t)0 - e->u.lit.i : e->u.lit.i;
+		return v;
+	} else if (e->kind == HIR_FLOAT && e->type == TY_F64) {
+		if (++I->steps > I->budget) {
+			I->stop = STOP_FUEL;
+			return v_empty();
+		}
+		Value v = v_int(V_F64, 0);
+		v.f = e->u.lit.f;
+		return v;
+	}
+	return ev(I, F, e);
+}
+
+static __attribute__((noinline)) Value
 eval_unary(Interp *I, Frame *F, const HirExpr *e)
 {
 	Value x = ev(I, F, e->u.un.x);
@@ -196,7 +243,7 @@ static Value
 eval_binary(Interp *I, Frame *F, const HirExpr *e)
 {
 	BinaryOp op = e->u.bin.op;
-	Value l = ev(I, F, e->u.bin.l);
+	Value l = ev_fast(I, F, e->u.bin.l);
 	if (STOPPED)
 		return v_empty();
 	if (op == BIN_AND || op == BIN_OR) {
@@ -204,10 +251,61 @@ eval_binary(Interp *I, Frame *F, const HirExpr *e)
 			return l;
 		return ev(I, F, e->u.bin.r);
 	}
-	Value r = ev(I, F, e->u.bin.r);
+	Value r = ev_fast(I, F, e->u.bin.r);
 	if (STOPPED) {
 		value_release(l);
 		return v_empty();
+	}
+	if (l.tag == V_I64) {
+		int64_t x = l.i, y = r.i, z;
+		switch (op) {
+		case BIN_EQ: return v_bool(x == y);
+		case BIN_NE: return v_bool(x != y);
+		case BIN_LT: return v_bool(x < y);
+		case BIN_LE: return v_bool(x <= y);
+		case BIN_GT: return v_bool(x > y);
+		case BIN_GE: return v_bool(x >= y);
+		case BIN_ADD: if (__builtin_add_overflow(x, y, &z)) break; l.i = z; return l;
+		case BIN_SUB: if (__builtin_sub_overflow(x, y, &z)) break; l.i = z; return l;
+		case BIN_MUL: if (__builtin_mul_overflow(x, y, &z)) break; l.i = z; return l;
+		case BIN_DIV: if (y == 0 || (x == INT64_MIN && y == -1)) break; l.i = x / y; return l;
+		case BIN_REM: if (y == 0 || (x == INT64_MIN && y == -1)) break; l.i = x % y; return l;
+		default: break;
+		}
+	} else if (l.tag == V_USIZE || l.tag == V_U8 || l.tag == V_CHAR) {
+		uint64_t x = l.u, y = r.u, z;
+		switch (op) {
+		case BIN_EQ: return v_bool(x == y);
+		case BIN_NE: return v_bool(x != y);
+		case BIN_LT: return v_bool(x < y);
+		case BIN_LE: return v_bool(x <= y);
+		case BIN_GT: return v_bool(x > y);
+		case BIN_GE: return v_bool(x >= y);
+		case BIN_ADD:
+			if (l.tag != V_USIZE || __builtin_add_overflow(x, y, &z)) break;
+			l.u = z;
+			return l;
+		case BIN_SUB:
+			if (l.tag != V_USIZE || __builtin_sub_overflow(x, y, &z)) break;
+			l.u = z;
+			return l;
+		default: break;
+		}
+	} else if (l.tag == V_F64) {
+		double x = l.f, y = r.f;
+		switch (op) {
+		case BIN_EQ: return v_bool(x == y);
+		case BIN_NE: return v_bool(!(x == y));
+		case BIN_LT: return v_bool(x < y);
+		case BIN_LE: return v_bool(x <= y);
+		case BIN_GT: return v_bool(x > y);
+		case BIN_GE: return v_bool(x >= y);
+		case BIN_ADD: l.f = x + y; return l;
+		case BIN_SUB: l.f = x - y; return l;
+		case BIN_MUL: l.f = x * y; return l;
+		case BIN_DIV: l.f = x / y; return l;
+		default: break;
+		}
 	}
 	return interp_binary(I, op, l, r);
 }
@@ -233,11 +331,11 @@ interp_binary(Interp *I, BinaryOp op, Value l, Value r)
 
 /* ---- calls ---- */
 
-static FnInfo *
-fn_info(Interp *I, int fi)
+static __attribute__((noinline)) FnInfo *
+fn_info_init(Interp *I, int fi)
 {
 	FnInfo *info = &I->fns[fi];
-	if (!info->ready) {
+	{
 		const HirFunc *f = &I->H->funcs[fi];
 		info->bcache = xcalloc(f->nexprs ? f->nexprs : 1, sizeof(int32_t));
 		info->caps = xmalloc(sizeof(HirSlot) * (size_t)(f->nlocals ? f->nlocals : 1));
@@ -247,6 +345,13 @@ fn_info(Interp *I, int fi)
 		info->ready = true;
 	}
 	return info;
+}
+
+static inline FnInfo *
+fn_info(Interp *I, int fi)
+{
+	FnInfo *info = &I->fns[fi];
+	return info->ready ? info : fn_info_init(I, fi);
 }
 
 /* Evaluates n arguments into out; on a stop releases those evaluated. */
@@ -264,13 +369,27 @@ eval_args(Interp *I, Frame *F, HirExpr *const *xs, int n, Value *out)
 	return true;
 }
 
-static Value
+static __attribute__((noinline)) Value
 eval_builtin(Interp *I, Frame *F, const HirExpr *e, FnInfo *info)
 {
+	/* cache: dispatch index + 1 in bits 0..11, the view flag in bit 12,
+	 * the borrowed-parameter mask of parameters 0..15 in bits 13..28 */
 	int32_t *cache = &info->bcache[e->index];
-	if (*cache == 0)
-		*cache = rt_builtin_index(e->u.call.builtin) + 1;
-	int bi = *cache - 1;
+	if (*cache == 0) {
+		int idx = rt_builtin_index(e->u.call.builtin);
+		int32_t c = idx + 1;
+		if (idx >= 0) {
+			if (rt_builtin_view(idx))
+				c |= 1 << 12;
+			for (int i = 0; i < e->u.call.nargs && i < 16; i++)
+				if (rt_builtin_borrows(idx, i))
+					c |= (int32_t)1 << (13 + i);
+		}
+		*cache = c;
+	}
+	int bi = (*cache & 0xfff) - 1;
+	bool view = (*cache >> 12) & 1;
+	uint32_t borrows = (uint32_t)*cache >> 13;
 	if (bi < 0) {
 		interp_limit(I, "the builtin `%s` is not implemented by the interpreter yet", e->u.call.builtin->name);
 		return v_empty();
@@ -280,9 +399,8 @@ eval_builtin(Interp *I, Frame *F, const HirExpr *e, FnInfo *info)
 	Value r = v_empty();
 	if (eval_args(I, F, e->u.call.args, n, args)) {
 		r = rt_builtin_call(I, bi, e, args, n);
-		bool view = rt_builtin_view(bi);
 		for (int i = 0; i < n; i++) {
-			if (!rt_builtin_borrows(bi, i))
+			if (i < 16 ? !((borrows >> i) & 1) : !rt_builtin_borrows(bi, i))
 				continue;
 			if (view && !STOPPED && !args[i].borrowed && args[i].tag >= V_STRING)
 				VEC_PUSH(I->temps, args[i]);
@@ -295,7 +413,7 @@ eval_builtin(Interp *I, Frame *F, const HirExpr *e, FnInfo *info)
 	return r;
 }
 
-static Value
+static __attribute__((noinline)) Value
 eval_call(Interp *I, Frame *F, const HirExpr *e)
 {
 	int fi;
@@ -363,10 +481,11 @@ call_func(Interp *I, int fi, Value *args, int nargs, const Obj *caps)
 	Frame fr = { f, I->stack + I->sp };
 	I->sp += (size_t)f->nlocals;
 	ASSERT(I->sp <= I->stack_cap, "eval.c: value stack overflow");
-	for (int i = 0; i < f->nlocals; i++)
-		fr.slots[i] = v_empty();
-	for (int i = 0; i < nargs && i < f->nlocals; i++)
+	int na = nargs < f->nlocals ? nargs : f->nlocals;
+	for (int i = 0; i < na; i++)
 		fr.slots[i] = args[i];
+	for (int i = na; i < f->nlocals; i++)
+		fr.slots[i] = v_empty();
 	if (caps) {
 		FnInfo *info = fn_info(I, fi);
 		for (int i = 0; i < info->ncaps && (uint32_t)i < caps->n; i++)
@@ -374,7 +493,7 @@ call_func(Interp *I, int fi, Value *args, int nargs, const Obj *caps)
 	}
 	I->depth++;
 	Value result = v_empty();
-	if (!check_clauses(I, &fr, f->requires, f->nrequires, 1))
+	if (f->nrequires && !check_clauses(I, &fr, f->requires, f->nrequires, 1))
 		goto out;
 	result = run_block(I, &fr, f->body);
 	if (I->stop == STOP_RETURN) {
@@ -420,7 +539,7 @@ agg_size(Interp *I, const HirExpr *e)
 	return (uint32_t)s->nfields;
 }
 
-static Value
+static __attribute__((noinline)) Value
 eval_agg(Interp *I, Frame *F, const HirExpr *e)
 {
 	Value base = v_empty();
@@ -467,9 +586,40 @@ eval_agg(Interp *I, Frame *F, const HirExpr *e)
 	return v_ptr(V_RECORD, o, 0);
 }
 
-static Value
+/* local.f.g…: reads the field in place (no copy of the enclosing records);
+ * the same steps and result as evaluating the chain; false: not applicable. */
+static bool
+field_in_place(Interp *I, Frame *F, const HirExpr *e, Value *out)
+{
+	int path[8], depth = 0;
+	const HirExpr *x = e;
+	while (x->kind == HIR_FIELD) {
+		if (depth == 8)
+			return false;
+		path[depth++] = x->u.field.field;
+		x = x->u.field.base;
+	}
+	/* e itself is charged already: depth - 1 fields below it, plus the local */
+	if (x->kind != HIR_LOCAL || I->steps + (uint64_t)depth > I->budget)
+		return false;
+	const Value *v = &F->slots[x->u.slot];
+	for (int d = depth - 1; d >= 0; d--) {
+		const Obj *o = v->p;
+		if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !o || path[d] < 0 || (uint32_t)path[d] >= o->n)
+			return false;
+		v = &o->f[path[d]];
+	}
+	I->steps += (uint64_t)depth;
+	*out = value_read(v);
+	return true;
+}
+
+static __attribute__((noinline)) Value
 eval_field(Interp *I, Frame *F, const HirExpr *e)
 {
+	Value fast;
+	if (field_in_place(I, F, e, &fast))
+		return fast;
 	Value b = ev(I, F, e->u.field.base);
 	if (STOPPED)
 		return v_empty();
@@ -488,7 +638,7 @@ eval_field(Interp *I, Frame *F, const HirExpr *e)
 	return v;
 }
 
-static Value
+static __attribute__((noinline)) Value
 eval_try(Interp *I, Frame *F, const HirExpr *e)
 {
 	Value x = ev(I, F, e->u.try_.x);
@@ -563,6 +713,50 @@ pat_matches(Interp *I, const Pattern *p, int case_index, TypeId t, const Value *
 	return false;
 }
 
+/* The cached index for pattern address key; false when not cached yet. */
+static inline bool
+pc_get(Interp *I, const void *key, int *out)
+{
+	if (!I->pc_cap)
+		return false;
+	size_t m = I->pc_cap - 1, h = ((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15u;
+	for (size_t i = (h >> 20) & m;; i = (i + 1) & m) {
+		if (I->pc_keys[i] == key) {
+			*out = I->pc_vals[i];
+			return true;
+		}
+		if (!I->pc_keys[i])
+			return false;
+	}
+}
+
+static void
+pc_put(Interp *I, const void *key, int val)
+{
+	if (2 * (I->pc_len + 1) > I->pc_cap) {
+		size_t oc = I->pc_cap, nc = oc ? 2 * oc : 64;
+		const void **ok = I->pc_keys;
+		int32_t *ov = I->pc_vals;
+		I->pc_keys = xcalloc(nc, sizeof *I->pc_keys);
+		I->pc_vals = xcalloc(nc, sizeof *I->pc_vals);
+		I->pc_cap = nc;
+		I->pc_len = 0;
+		for (size_t i = 0; i < oc; i++)
+			if (ok[i])
+				pc_put(I, ok[i], ov[i]);
+		free(ok);
+		free(ov);
+	}
+	size_t m = I->pc_cap - 1, h = ((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15u;
+	size_t i = (h >> 20) & m;
+	while (I->pc_keys[i] && I->pc_keys[i] != key)
+		i = (i + 1) & m;
+	if (!I->pc_keys[i])
+		I->pc_len++;
+	I->pc_keys[i] = key;
+	I->pc_vals[i] = val;
+}
+
 static Value
 take_or_read(Value *v, bool take)
 {
@@ -584,8 +778,12 @@ bind_pat(Interp *I, Frame *F, const Pattern *p, TypeId t, Value *v, const HirSlo
 		slot_set(&F->slots[binds[(*k)++]], take_or_read(v, take));
 		break;
 	case PAT_CASE: {
-		SymId s = type_sym(I, t);
-		int ci = s >= 0 ? sema_case_index(I->S, s, p->u.case_.case_name.s) : -1;
+		int ci;
+		if (!pc_get(I, p, &ci)) {
+			SymId s = type_sym(I, t);
+			ci = s >= 0 ? sema_case_index(I->S, s, p->u.case_.case_name.s) : -1;
+			pc_put(I, p, ci);
+		}
 		if (ci >= 0 && v->p)
 			bind_fields(I, F, p->u.case_.fields, p->u.case_.nfields, v->p, t, ci, binds, k, take);
 		break;
@@ -609,30 +807,29 @@ bind_fields(Interp *I, Frame *F, const FieldPat *fs, int n, Obj *o, TypeId t, in
 	Sym *sym = sema_sym(I->S, s);
 	for (int i = 0; i < n; i++) {
 		int fi = -1;
-		TypeId ft;
-		if (ci >= 0) {
+		if (pc_get(I, &fs[i], &fi)) {
+			/* resolved before */
+		} else if (ci >= 0) {
 			for (int j = 0; j < sym->cases[ci].nfields; j++)
 				if (strcmp(sym->cases[ci].fields[j].name, fs[i].name.s) == 0)
 					fi = j;
-			if (fi < 0)
-				continue;
-			ft = sema_case_field_type(I->S, t, ci, fi);
+			pc_put(I, &fs[i], fi);
 		} else {
 			fi = sema_field_index(I->S, s, fs[i].name.s);
-			if (fi < 0)
-				continue;
-			ft = sema_field_type(I->S, t, fi);
+			pc_put(I, &fs[i], fi);
 		}
-		if ((uint32_t)fi >= o->n)
+		if (fi < 0 || (uint32_t)fi >= o->n)
 			continue;
-		if (!fs[i].sub)
+		if (!fs[i].sub) {
 			slot_set(&F->slots[binds[(*k)++]], take_or_read(&o->f[fi], take));
-		else
+		} else {
+			TypeId ft = ci >= 0 ? sema_case_field_type(I->S, t, ci, fi) : sema_field_type(I->S, t, fi);
 			bind_pat(I, F, fs[i].sub, ft, &o->f[fi], binds, k, take);
+		}
 	}
 }
 
-static Value
+static __attribute__((noinline)) Value
 eval_match(Interp *I, Frame *F, const HirExpr *e)
 {
 	Value s = ev(I, F, e->u.match.scrutinee);
@@ -678,18 +875,6 @@ eval_match(Interp *I, Frame *F, const HirExpr *e)
 
 /* ---- expressions ---- */
 
-static VTag
-scalar_tag(TypeId t)
-{
-	switch (t) {
-	case TY_I32: return V_I32;
-	case TY_U8: return V_U8;
-	case TY_USIZE: return V_USIZE;
-	case TY_F32: return V_F32;
-	case TY_F64: return V_F64;
-	default: return V_I64;
-	}
-}
 
 static Value
 ev(Interp *I, Frame *F, const HirExpr *e)
@@ -745,7 +930,7 @@ ev(Interp *I, Frame *F, const HirExpr *e)
 	case HIR_BLOCK:
 		return run_block(I, F, e->u.block);
 	case HIR_IF: {
-		Value c = ev(I, F, e->u.if_.cond);
+		Value c = ev_fast(I, F, e->u.if_.cond);
 		if (STOPPED)
 			return v_empty();
 		const HirBlock *b = c.b ? e->u.if_.then_ : e->u.if_.else_;
@@ -783,7 +968,7 @@ ev(Interp *I, Frame *F, const HirExpr *e)
 
 /* ---- statements and blocks ---- */
 
-static void
+static __attribute__((noinline)) void
 run_for(Interp *I, Frame *F, const HirStmt *s)
 {
 	Value it = ev(I, F, s->value);
@@ -823,7 +1008,7 @@ exec_stmt(Interp *I, Frame *F, const HirStmt *s)
 	switch (s->kind) {
 	case HS_LET:
 	case HS_ASSIGN: {
-		Value v = ev(I, F, s->value);
+		Value v = ev_fast(I, F, s->value);
 		if (STOPPED)
 			return;
 		if (s->slot == HIR_NO_SLOT)
@@ -852,7 +1037,7 @@ exec_stmt(Interp *I, Frame *F, const HirStmt *s)
 	}
 	case HS_WHILE:
 		while (!STOPPED) {
-			Value c = ev(I, F, s->value);
+			Value c = ev_fast(I, F, s->value);
 			if (STOPPED || !c.b)
 				return;
 			value_release(run_block(I, F, s->body));
@@ -862,7 +1047,7 @@ exec_stmt(Interp *I, Frame *F, const HirStmt *s)
 		run_for(I, F, s);
 		return;
 	case HS_EXPR:
-		value_release(ev(I, F, s->value));
+		value_release(ev_fast(I, F, s->value));
 		return;
 	case HS_UNSAFE:
 		if (s->body)
@@ -879,7 +1064,7 @@ run_block(Interp *I, Frame *F, const HirBlock *b)
 		exec_stmt(I, F, b->stmts[i]);
 	Value v = v_empty();
 	if (!STOPPED && b->tail) {
-		v = ev(I, F, b->tail);
+		v = ev_fast(I, F, b->tail);
 		if (v.borrowed && (b->nowned || I->temps.len > mark))
 			v = value_clone(v);
 	}
@@ -988,6 +1173,8 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 		free(I.fns[i].caps);
 	}
 	VEC_FREE(I.temps);
+	free(I.pc_keys);
+	free(I.pc_vals);
 	free(I.fns);
 	free(I.stack);
 	free(I.symfunc);

@@ -90,6 +90,11 @@ typedef struct Interp {
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
+	/* match patterns: case / field index resolved by name, keyed by the
+	 * Pattern or FieldPat address (open addressing, power-of-two size) */
+	const void **pc_keys;
+	int32_t *pc_vals;
+	size_t pc_cap, pc_len;
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);

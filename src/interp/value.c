@@ -133,7 +133,7 @@ obj_free(Obj *o)
 }
 
 void
-value_release(Value v)
+value_release_heap(Value v)
 {
 	if (v.borrowed)
 		return;
@@ -234,10 +234,8 @@ value_clone(Value v)
 }
 
 Value
-value_read(const Value *v)
+value_read_heap(const Value *v)
 {
-	if (v->tag < V_STRING)
-		return *v;   /* scalars, function values, views (never borrowed-flagged needs) */
 	if (value_copyable(v))
 		return value_clone(*v);
 	Value a = *v;

@@ -126,7 +126,13 @@ v_ptr(VTag tag, void *p, uint32_t n)
 /* Is the value duplicated (deep-copied) on every read? */
 bool value_copyable(const Value *v);
 /* Frees what v owns (nothing for borrowed values and scalars). */
-void value_release(Value v);
+void value_release_heap(Value v);
+static inline void
+value_release(Value v)
+{
+	if (v.tag >= V_STRING && !v.borrowed)
+		value_release_heap(v);
+}
 /* A deep copy that owns everything it holds. */
 Value value_clone(Value v);
 /* v if it owns its data, else a deep copy of it. */
@@ -136,7 +142,14 @@ value_own(Value v)
 	return v.borrowed ? value_clone(v) : v;
 }
 /* A read of a stored value: copyable values are copied, others aliased (borrowed). */
-Value value_read(const Value *v);
+Value value_read_heap(const Value *v);
+static inline Value
+value_read(const Value *v)
+{
+	if (v->tag < V_STRING)
+		return *v;   /* scalars, function values, views */
+	return value_read_heap(v);
+}
 
 /* Heap constructors. */
 Bytes *bytes_new(const void *data, size_t len);
