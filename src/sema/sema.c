@@ -352,6 +352,11 @@ check_invariants(Sema *S, SymId id)
 		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
 		return;
 	}
+	if (!sema_is_copy(S, sema_nominal(S, id, NULL, 0))) {
+		Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "record `%s` owns values and cannot declare invariants", r->name);
+		diag_set_help(dg, "check the property in the functions that build `%s` values, or keep the record's fields Copy", r->name);
+		return;
+	}
 	FnCtx C;
 	memset(&C, 0, sizeof C);
 	C.S = S;
