@@ -28,8 +28,8 @@
  *     temporary, released at the end of the enclosing block (§0.12).
  *   - A partially moved record is released field by field, skipping the
  *     fields taken out (HIR_FIELD take).
- *   - Record invariants are not lowered yet; lanes evaluate them from
- *     Sema (record symbol's declaration).
+ *   - Record invariants are lowered as functions (HirModule.invariants); a
+ *     lane calls them after building or updating a record value.
  */
 #ifndef SPX_HIR_H
 #define SPX_HIR_H
@@ -173,9 +173,17 @@ typedef struct HirFunc {
 typedef struct HirModule {
 	Sema *S;
 	Arena arena;
-	HirFunc *funcs;       /* functions and methods in symbol order, then lifted closures */
+	HirFunc *funcs;       /* functions and methods in symbol order, lifted closures, record invariants */
 	int nfuncs;
 	int capfuncs;
+	/*
+	 * Per record symbol (indexed by SymId): the function checking its
+	 * invariants, or -1.  Its parameters are the record's fields in
+	 * declaration order, its `requires` clauses the invariants (a false one
+	 * is contract code 1, §0.7), its body `true`.  Called at every literal,
+	 * `with` update and field store of that record.
+	 */
+	int32_t *invariants;
 } HirModule;
 
 HirModule *hir_lower(Sema *S);

@@ -572,16 +572,61 @@ lower_function(HirModule *H, SymId id)
 	finish_func(&L, f);
 }
 
+/* A record's invariants as a function of its fields (see HirModule.invariants). */
+static void
+lower_invariants(HirModule *H, SymId id)
+{
+	Sema *S = H->S;
+	Sym *r = sema_sym(S, id);
+	const Decl *d = r->decl;
+	int fi = add_func(H);
+	H->invariants[id] = fi;
+	Lower L;
+	memset(&L, 0, sizeof L);
+	L.H = H;
+	L.S = S;
+	L.func = fi;
+	HirFunc *f = &H->funcs[fi];
+	f->sym = -1;
+	f->name = r->name;
+	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
+	f->result = T_BOOL;
+	f->nparams = r->nfields;
+	for (int i = 0; i < r->nfields; i++)
+		new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+	HirExpr **req = ARENA_ARRAY(&H->arena, HirExpr *, d->u.record.ninvariants);
+	for (int i = 0; i < d->u.record.ninvariants; i++)
+		req[i] = lower_expr(&L, d->u.record.invariants[i].cond, false);
+	HirBlock *body = ARENA_NEW(&H->arena, HirBlock);
+	body->tail = node(&L, HIR_BOOL, NULL);
+	body->tail->type = T_BOOL;
+	body->tail->u.lit.b = true;
+	f = &H->funcs[fi];
+	f->requires = req;
+	f->nrequires = d->u.record.ninvariants;
+	f->clauses = d->u.record.invariants;
+	f->body = body;
+	finish_func(&L, f);
+}
+
 HirModule *
 hir_lower(Sema *S)
 {
 	HirModule *H = xcalloc(1, sizeof *H);
 	H->S = S;
 	arena_init(&H->arena);
+	H->invariants = xmalloc(sizeof(int32_t) * (size_t)(S->syms.len ? S->syms.len : 1));
+	for (SymId id = 0; id < S->syms.len; id++)
+		H->invariants[id] = -1;
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *s = sema_sym(S, id);
 		if ((s->kind == SK_FN || s->kind == SK_METHOD) && s->fn && s->fn->body)
 			lower_function(H, id);
+	}
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind == SK_RECORD && s->decl && s->decl->u.record.ninvariants && !s->ntparams)
+			lower_invariants(H, id);
 	}
 	return H;
 }
@@ -592,6 +637,7 @@ hir_free(HirModule *H)
 	if (!H)
 		return;
 	free(H->funcs);
+	free(H->invariants);
 	arena_free(&H->arena);
 	free(H);
 }

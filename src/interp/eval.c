@@ -528,6 +528,31 @@ interp_call(Interp *I, int fi, Value *args, int nargs)
 	return call_func(I, fi, args, nargs, NULL);
 }
 
+/*
+ * Record invariants (§4.6, §0.7): the HIR lowers them as a function of the
+ * record's fields whose `requires` clauses are the invariants, so a false
+ * one fails with contract code 1 like a precondition.
+ */
+bool
+interp_check_invariants(Interp *I, SymId sym, Obj *o)
+{
+	if (STOPPED)
+		return false;
+	int fi = I->H->invariants[sym];
+	if (fi < 0)
+		return true;
+	int n = I->H->funcs[fi].nparams;
+	Value local[16];
+	Value *args = n <= 16 ? local : xmalloc(sizeof(Value) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		args[i] = (uint32_t)i < o->n ? value_clone(o->f[i]) : v_empty();
+	Value r = call_func(I, fi, args, n, NULL);
+	value_release(r);
+	if (args != local)
+		free(args);
+	return !STOPPED;
+}
+
 /* ---- aggregates ---- */
 
 static uint32_t

@@ -134,7 +134,7 @@ Value rt_host_call(Interp *I, int index, Value *args);
  * (consumed), and a call of HIR function fi (arguments consumed). */
 Value interp_binary(Interp *I, BinaryOp op, Value l, Value r);
 Value interp_call(Interp *I, int fi, Value *args, int nargs);
-/* invariant.c: checks the record invariants of symbol `sym` against the
+/* eval.c: checks the record invariants of symbol `sym` against the
  * record object (not consumed); false with I->stop set on failure. */
 bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
