@@ -14,7 +14,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all test test-sanitize bless bench bench-interp fuzz docs clean help
+.PHONY: all test test-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
 
 all: $(BIN)
 
@@ -43,6 +43,7 @@ help:
 	@echo "make bench      front-end and check throughput and memory, and the interpreter beside Lua 5.4"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
+	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
 	@echo "make docs       regenerate docs/diagnostics.md"
 
 clean:
@@ -144,3 +145,19 @@ fuzz: $(FUZZ_BIN) $(BENCH_GEN)
 	$(BENCH_GEN) 400 > $(BUILD)/fuzz/corpus/seed-benchgen-400.spx
 	$(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/corpus
+
+# The checker fuzz target: parse → check → lower → validate (see tests/fuzz/fuzz_check.c).
+FUZZ_CHECK_OBJS := $(filter src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
+FUZZ_CHECK_OBJS := $(FUZZ_CHECK_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_CHECK_BIN   = $(BUILD)/fuzz/fuzz_check
+
+$(FUZZ_CHECK_BIN): tests/fuzz/fuzz_check.c $(FUZZ_CHECK_OBJS)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
+		tests/fuzz/fuzz_check.c $(FUZZ_CHECK_OBJS) $(LDLIBS)
+
+fuzz-check: $(FUZZ_CHECK_BIN)
+	@mkdir -p $(BUILD)/fuzz/check-corpus $(BUILD)/fuzz/findings
+	@find tests/fixtures/check tests/fixtures/run -name '*.spx' | while read -r f; do \
+		cp "$$f" "$(BUILD)/fuzz/check-corpus/seed-$$(echo "$$f" | tr / _)"; done
+	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/check-corpus
