@@ -806,6 +806,14 @@ check_field(FnCtx *C, const Expr *e)
 
 /* ==== constructions ======================================================================= */
 
+/* Checks the values of `{ f: e, … }` alone (the construction itself failed). */
+static void
+check_init_values(FnCtx *C, const FieldInit *inits, int n)
+{
+	for (int i = 0; i < n; i++)
+		check_expr(C, inits[i].value);
+}
+
 /* Checks `{ f: e, … }` against the fields of a record type or variant case. */
 static void
 check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
@@ -892,15 +900,13 @@ check_record_lit(FnCtx *C, const Expr *e)
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
 		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
-		for (int i = 0; i < e->u.record.ninits; i++)
-			check_expr(C, e->u.record.inits[i].value);
+		check_init_values(C, e->u.record.inits, e->u.record.ninits);
 		return T_ERR;
 	}
 	S->expr_sym[e->id] = sym;
 	TypeId t = nominal_with_targs(C, sym, e->u.record.targs, e->u.record.ntargs, e->span);
 	if (t == T_ERR) {
-		for (int i = 0; i < e->u.record.ninits; i++)
-			check_expr(C, e->u.record.inits[i].value);
+		check_init_values(C, e->u.record.inits, e->u.record.ninits);
 		return T_ERR;
 	}
 	check_inits(C, e, e->u.record.inits, e->u.record.ninits, t, -1, "construction", true);
@@ -917,15 +923,13 @@ check_variant_lit(FnCtx *C, const Expr *e)
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
 		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
-		for (int i = 0; i < e->u.variant.ninits; i++)
-			check_expr(C, e->u.variant.inits[i].value);
+		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}
 	S->expr_sym[e->id] = sym;
 	TypeId t = nominal_with_targs(C, sym, e->u.variant.targs, e->u.variant.ntargs, e->span);
 	if (t == T_ERR) {
-		for (int i = 0; i < e->u.variant.ninits; i++)
-			check_expr(C, e->u.variant.inits[i].value);
+		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}
 	check_inits(C, e, e->u.variant.inits, e->u.variant.ninits, t, ci, "construction", true);
@@ -938,16 +942,14 @@ check_with(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	TypeId bt = check_expr(C, e->u.with.base);
 	if (bt == T_ERR) {
-		for (int i = 0; i < e->u.with.ninits; i++)
-			check_expr(C, e->u.with.inits[i].value);
+		check_init_values(C, e->u.with.inits, e->u.with.ninits);
 		return T_ERR;
 	}
 	const TypeInfo *ti = type_info(&S->types, bt);
 	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->u.with.base->span, "record update requires a record base, received %s", sema_type_name(S, bt));
 		diag_set_help(d, "`with` copies a record or class value with some fields replaced");
-		for (int i = 0; i < e->u.with.ninits; i++)
-			check_expr(C, e->u.with.inits[i].value);
+		check_init_values(C, e->u.with.inits, e->u.with.ninits);
 		return T_ERR;
 	}
 	check_inits(C, e, e->u.with.inits, e->u.with.ninits, bt, -1, "update", false);
