@@ -2,10 +2,11 @@
  * interp.h — the interpreter lane: executes a verified, validated HIR
  * module's `main` (LANGUAGE.md §4, TOOLCHAIN.md §1.3).
  *
- * Design: the HIR tree is executed directly — it is already resolved
- * (slots, callees, explicit moves).  Per function, a small side table
- * caches each call node's builtin dispatch index (filled on first use), and
- * locals live in one preallocated value stack indexed by slot, so the hot
+ * Design: before `main` runs, every HIR function is lowered once into an
+ * executable tree of typed nodes (node.h, compile.c): each node holds the
+ * C function evaluating it, specialised by static type and operand shape,
+ * with slots, constants, callees and builtin dispatch pre-resolved.
+ * Locals live in one preallocated value stack indexed by slot, so the hot
  * path does no name lookups and no allocation for scalar code.
  *
  * Failures are sticky (§4.11): the first failing operation records a
@@ -69,20 +70,14 @@ const char *interp_meaning(Domain d, uint32_t code);
 #define INTERP_MAX_DEPTH 256
 #define INTERP_OUTPUT_CAP 65536u
 
-typedef struct FnInfo {
-	int32_t *bcache;          /* per expression index: builtin dispatch + 1 (0 = unresolved) */
-	HirSlot *caps;            /* closures: the slots their captures occupy */
-	int ncaps;
-	bool ready;
-} FnInfo;
-
 typedef struct Interp {
 	HirModule *H;
 	Sema *S;
 	const InterpOptions *opt;
 	InterpResult *res;
 	int32_t *symfunc;         /* SymId → HIR function index (-1) */
-	FnInfo *fns;
+	struct CFunc *cf;         /* per HIR function: its executable form (node.h) */
+	Arena code;               /* the nodes */
 	Value *stack;             /* value stack: frames' slots */
 	size_t stack_cap, sp;
 	int depth;
@@ -90,11 +85,6 @@ typedef struct Interp {
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
-	/* match patterns: case / field index resolved by name, keyed by the
-	 * Pattern or FieldPat address (open addressing, power-of-two size) */
-	const void **pc_keys;
-	int32_t *pc_vals;
-	size_t pc_cap, pc_len;
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
@@ -130,11 +120,11 @@ enum {
 Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
 Value rt_host_call(Interp *I, int index, Value *args);
 
-/* eval.c, for invariant.c: a binary operator on two evaluated operands
- * (consumed), and a call of HIR function fi (arguments consumed). */
+/* exec.c: a binary operator on two evaluated operands (consumed), and a
+ * call of HIR function fi (arguments consumed). */
 Value interp_binary(Interp *I, BinaryOp op, Value l, Value r);
 Value interp_call(Interp *I, int fi, Value *args, int nargs);
-/* eval.c: checks the record invariants of symbol `sym` against the
+/* exec.c: checks the record invariants of symbol `sym` against the
  * record object (not consumed); false with I->stop set on failure. */
 bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 

@@ -1,0 +1,500 @@
+/*
+ * compile.c — lowers every HIR function into the interpreter's executable
+ * form (node.h) before the run: chooses each node's function by static
+ * type and operand shape, resolves callees, builtin dispatch indices,
+ * field paths, case and field indices of patterns, and record invariant
+ * functions.  Linear in the size of the module; nodes live in I->code.
+ */
+#include "node.h"
+
+#include <string.h>
+
+typedef struct Comp {
+	Interp *I;
+	const HirFunc *f;
+} Comp;
+
+static Node *expr(Comp *C, const HirExpr *e);
+static CBlock *block(Comp *C, const HirBlock *b);
+
+static inline bool
+is_scalar(TypeId t)
+{
+	return t >= TYPE_FIRST_SCALAR && t <= TYPE_LAST_SCALAR;
+}
+
+static Node *
+node_new(Comp *C, NodeFn fn, const HirExpr *e)
+{
+	Node *n = ARENA_NEW(&C->I->code, Node);
+	n->fn = fn;
+	n->steps = 1;
+	n->e = e;
+	n->op = -1;
+	return n;
+}
+
+static VTag
+scalar_tag(TypeId t)
+{
+	switch (t) {
+	case TY_I32: return V_I32;
+	case TY_U8: return V_U8;
+	case TY_USIZE: return V_USIZE;
+	case TY_F32: return V_F32;
+	case TY_F64: return V_F64;
+	case TY_BOOL: return V_BOOL;
+	case TY_CHAR: return V_CHAR;
+	default: return V_I64;
+	}
+}
+
+/* The value of a scalar literal expression. */
+static Value
+literal(const HirExpr *e)
+{
+	Value v;
+	switch (e->kind) {
+	case HIR_INT:
+		v = v_int(scalar_tag(e->type), 0);
+		v.u = e->u.lit.negative ? (uint64_t)0 - e->u.lit.i : e->u.lit.i;
+		return v;
+	case HIR_FLOAT:
+		v = v_int(e->type == TY_F32 ? V_F32 : V_F64, 0);
+		if (v.tag == V_F32)
+			v.f32 = (float)e->u.lit.f;
+		else
+			v.f = e->u.lit.f;
+		return v;
+	case HIR_BOOL:
+		return v_bool(e->u.lit.b);
+	case HIR_CHAR:
+		v = v_int(V_CHAR, 0);
+		v.u = e->u.lit.ch;
+		return v;
+	default:
+		UNREACHABLE();
+		return v_empty();
+	}
+}
+
+static bool
+is_literal(const HirExpr *e)
+{
+	return e->kind == HIR_INT || e->kind == HIR_FLOAT || e->kind == HIR_BOOL || e->kind == HIR_CHAR;
+}
+
+static bool
+is_scalar_slot(const HirExpr *e)
+{
+	return e->kind == HIR_LOCAL && is_scalar(e->type);
+}
+
+static Node **
+exprs(Comp *C, HirExpr *const *xs, int n)
+{
+	Node **out = ARENA_ARRAY(&C->I->code, Node *, n ? n : 1);
+	for (int i = 0; i < n; i++)
+		out[i] = expr(C, xs[i]);
+	return out;
+}
+
+static CFunc *
+func_of_sym(Comp *C, SymId sym)
+{
+	int fi = C->I->symfunc[sym];
+	return fi < 0 ? NULL : &C->I->cf[fi];
+}
+
+static CFunc *
+invariant_of(Comp *C, SymId sym)
+{
+	int fi = sym >= 0 ? C->I->H->invariants[sym] : -1;
+	return fi < 0 ? NULL : &C->I->cf[fi];
+}
+
+static SymId
+type_sym(Comp *C, TypeId t)
+{
+	const TypeInfo *ti = type_info(&C->I->S->types, t);
+	return ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1;
+}
+
+static Node *
+binary(Comp *C, const HirExpr *e)
+{
+	const HirExpr *l = e->u.bin.l, *r = e->u.bin.r;
+	BinaryOp op = e->u.bin.op;
+	if (op == BIN_AND || op == BIN_OR) {
+		Node *n = node_new(C, op == BIN_AND ? x_and : x_or, e);
+		n->x = expr(C, l);
+		n->y = expr(C, r);
+		return n;
+	}
+	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
+	int shape = ls ? (rs ? SHAPE_SS : rk ? SHAPE_SK : SHAPE_SN)
+		       : (rs ? SHAPE_NS : rk ? SHAPE_NK : SHAPE_NN);
+	NodeFn fn = scalar_binary_fn(op, l->type, shape);
+	Node *n;
+	if (!fn) {
+		n = node_new(C, x_binary, e);
+		n->op = (int32_t)op;
+		n->x = expr(C, l);
+		n->y = expr(C, r);
+		return n;
+	}
+	n = node_new(C, fn, e);
+	n->op = (int32_t)op;
+	if (ls)
+		n->a = l->u.slot;
+	else
+		n->x = expr(C, l);
+	if (rs)
+		n->b = r->u.slot;
+	else if (rk)
+		n->k = literal(r);
+	else
+		n->y = expr(C, r);
+	return n;
+}
+
+static Node *
+call(Comp *C, const HirExpr *e)
+{
+	Node *n;
+	switch (e->u.call.kind) {
+	case CALL_FN:
+		n = node_new(C, x_call, e);
+		n->callee = func_of_sym(C, e->u.call.fn);
+		break;
+	case CALL_SLOT:
+		n = node_new(C, x_call_slot, e);
+		n->a = e->u.call.callee;
+		break;
+	case CALL_BUILTIN: {
+		n = node_new(C, x_builtin, e);
+		int bi = rt_builtin_index(e->u.call.builtin);
+		n->op = bi;
+		if (bi >= 0) {
+			if (rt_builtin_view(bi))
+				n->flags |= 1;
+			for (int i = 0; i < e->u.call.nargs && i < 31; i++)
+				if (rt_builtin_borrows(bi, i))
+					n->flags |= (uint32_t)1 << (i + 1);
+		}
+		break;
+	}
+	default:
+		UNREACHABLE();
+		return NULL;
+	}
+	n->kids = exprs(C, e->u.call.args, e->u.call.nargs);
+	n->nkids = e->u.call.nargs;
+	return n;
+}
+
+static Node *
+field(Comp *C, const HirExpr *e)
+{
+	int depth = 0;
+	const HirExpr *x = e;
+	while (x->kind == HIR_FIELD) {
+		depth++;
+		x = x->u.field.base;
+	}
+	if (x->kind == HIR_LOCAL) {
+		/* local.f.g…: read in place, one charge for the whole chain */
+		Node *n = node_new(C, x_field_path, e);
+		n->a = x->u.slot;
+		n->steps = (uint32_t)depth + 1;
+		n->nkids = depth;
+		n->ints = ARENA_ARRAY(&C->I->code, int32_t, depth);
+		x = e;
+		for (int d = depth - 1; d >= 0; d--) {
+			n->ints[d] = x->u.field.field;
+			x = x->u.field.base;
+		}
+		return n;
+	}
+	Node *n = node_new(C, x_field, e);
+	n->x = expr(C, e->u.field.base);
+	n->op = e->u.field.field;
+	return n;
+}
+
+static Node *
+aggregate(Comp *C, const HirExpr *e)
+{
+	Node *n = node_new(C, x_agg, e);
+	Sym *s = sema_sym(C->I->S, e->u.agg.type_sym);
+	if (e->kind == HIR_WITH)
+		n->x = expr(C, e->u.agg.base);
+	else if (e->kind == HIR_VARIANT)
+		n->op = s->cases[e->u.agg.case_index].nfields;
+	else
+		n->op = s->nfields;
+	n->kids = exprs(C, e->u.agg.values, e->u.agg.n);
+	n->nkids = e->u.agg.n;
+	n->ints = ARENA_ARRAY(&C->I->code, int32_t, e->u.agg.n ? e->u.agg.n : 1);
+	for (int i = 0; i < e->u.agg.n; i++)
+		n->ints[i] = e->u.agg.fields[i];
+	if (e->kind != HIR_VARIANT)
+		n->callee = invariant_of(C, e->u.agg.type_sym);
+	return n;
+}
+
+/* ---- patterns ---- */
+
+static CPat *pattern(Comp *C, const Pattern *p, int case_index, TypeId t);
+
+static void
+pattern_fields(Comp *C, CPat *cp, const FieldPat *fs, int n, TypeId t, int ci)
+{
+	Sema *S = C->I->S;
+	SymId s = type_sym(C, t);
+	cp->nfields = n;
+	cp->fields = ARENA_ARRAY(&C->I->code, int, n ? n : 1);
+	cp->subs = ARENA_ARRAY(&C->I->code, CPat *, n ? n : 1);
+	Sym *sym = s >= 0 ? sema_sym(S, s) : NULL;
+	for (int i = 0; i < n; i++) {
+		int fi = -1;
+		if (!sym) {
+			/* unresolved: never bound */
+		} else if (ci >= 0) {
+			for (int j = 0; j < sym->cases[ci].nfields; j++)
+				if (strcmp(sym->cases[ci].fields[j].name, fs[i].name.s) == 0)
+					fi = j;
+		} else {
+			fi = sema_field_index(S, s, fs[i].name.s);
+		}
+		cp->fields[i] = fi;
+		if (fs[i].sub && fi >= 0) {
+			TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);
+			cp->subs[i] = pattern(C, fs[i].sub, -1, ft);
+		}
+	}
+}
+
+static CPat *
+pattern(Comp *C, const Pattern *p, int case_index, TypeId t)
+{
+	CPat *cp = ARENA_NEW(&C->I->code, CPat);
+	cp->kind = p->kind;
+	cp->src = p;
+	cp->case_index = -1;
+	switch (p->kind) {
+	case PAT_OR:
+		cp->nalts = p->u.or.nalts;
+		cp->alts = ARENA_ARRAY(&C->I->code, CPat *, cp->nalts ? cp->nalts : 1);
+		for (int i = 0; i < cp->nalts; i++)
+			cp->alts[i] = pattern(C, p->u.or.alts[i], -1, t);
+		break;
+	case PAT_CASE: {
+		if (case_index < 0) {
+			SymId s = type_sym(C, t);
+			case_index = s >= 0 ? sema_case_index(C->I->S, s, p->u.case_.case_name.s) : -1;
+		}
+		cp->case_index = case_index;
+		if (case_index >= 0)
+			pattern_fields(C, cp, p->u.case_.fields, p->u.case_.nfields, t, case_index);
+		break;
+	}
+	case PAT_RECORD:
+		pattern_fields(C, cp, p->u.record.fields, p->u.record.nfields, t, -1);
+		break;
+	default:
+		break;
+	}
+	return cp;
+}
+
+static Node *
+match(Comp *C, const HirExpr *e)
+{
+	Node *n = node_new(C, x_match, e);
+	n->x = expr(C, e->u.match.scrutinee);
+	n->op = (int32_t)e->u.match.mode;
+	n->narms = e->u.match.narms;
+	n->arms = ARENA_ARRAY(&C->I->code, CArm, n->narms ? n->narms : 1);
+	TypeId t = e->u.match.scrutinee->type;
+	for (int i = 0; i < n->narms; i++) {
+		const HirArm *a = &e->u.match.arms[i];
+		CArm *ca = &n->arms[i];
+		ca->pat = pattern(C, a->pat, a->case_index, t);
+		ca->guard = a->guard ? expr(C, a->guard) : NULL;
+		ca->value = expr(C, a->value);
+		ca->binds = a->binds;
+		ca->nbinds = a->nbinds;
+		ca->owned = a->scope ? a->scope->owned : NULL;
+		ca->nowned = a->scope ? a->scope->nowned : 0;
+	}
+	return n;
+}
+
+/* ---- expressions, statements, blocks ---- */
+
+static Node *
+expr(Comp *C, const HirExpr *e)
+{
+	Node *n;
+	switch (e->kind) {
+	case HIR_INT: case HIR_FLOAT: case HIR_BOOL: case HIR_CHAR:
+		n = node_new(C, x_int, e);
+		n->k = literal(e);
+		return n;
+	case HIR_STRING:
+		return node_new(C, x_string, e);
+	case HIR_LOCAL:
+		n = node_new(C, is_scalar(e->type) ? x_local_scalar : x_local, e);
+		n->a = e->u.slot;
+		return n;
+	case HIR_MOVE:
+		n = node_new(C, x_move, e);
+		n->a = e->u.slot;
+		return n;
+	case HIR_FUNC:
+		n = node_new(C, x_func, e);
+		n->k = v_ptr(V_FN, NULL, (uint32_t)C->I->symfunc[e->u.call.fn]);
+		return n;
+	case HIR_UNARY:
+		n = node_new(C, x_unary, e);
+		n->op = (int32_t)e->u.un.op;
+		n->x = expr(C, e->u.un.x);
+		return n;
+	case HIR_BINARY:
+		return binary(C, e);
+	case HIR_CALL:
+		return call(C, e);
+	case HIR_FIELD:
+		return field(C, e);
+	case HIR_TRY:
+		n = node_new(C, x_try, e);
+		n->x = expr(C, e->u.try_.x);
+		n->op = e->u.try_.option;
+		return n;
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		return aggregate(C, e);
+	case HIR_BLOCK:
+		n = node_new(C, x_block, e);
+		n->b1 = block(C, e->u.block);
+		return n;
+	case HIR_IF:
+		n = node_new(C, x_if, e);
+		n->x = expr(C, e->u.if_.cond);
+		n->b1 = block(C, e->u.if_.then_);
+		n->b2 = e->u.if_.else_ ? block(C, e->u.if_.else_) : NULL;
+		return n;
+	case HIR_MATCH:
+		return match(C, e);
+	case HIR_CLOSURE:
+		return node_new(C, x_closure, e);
+	case HIR_ARRAY:
+		n = node_new(C, x_array, e);
+		n->kids = exprs(C, e->u.array.elems, e->u.array.n);
+		n->nkids = e->u.array.n;
+		return n;
+	}
+	UNREACHABLE();
+	return NULL;
+}
+
+/* A statement node, or NULL when the statement does nothing. */
+static Node *
+stmt(Comp *C, const HirStmt *s)
+{
+	Node *n;
+	switch (s->kind) {
+	case HS_LET:
+	case HS_ASSIGN: {
+		bool scalar = s->slot != HIR_NO_SLOT && is_scalar(C->f->locals[s->slot].type);
+		n = node_new(C, scalar ? s_let_scalar : s_let, NULL);
+		n->a = s->slot;
+		n->x = expr(C, s->value);
+		break;
+	}
+	case HS_SET_FIELD:
+		n = node_new(C, s_set_field, NULL);
+		n->a = s->slot;
+		n->op = s->field;
+		n->x = expr(C, s->value);
+		n->callee = invariant_of(C, type_sym(C, C->f->locals[s->slot].type));
+		break;
+	case HS_WHILE:
+		n = node_new(C, s_while, NULL);
+		n->x = expr(C, s->value);
+		n->b1 = block(C, s->body);
+		break;
+	case HS_FOR:
+		n = node_new(C, s_for, NULL);
+		n->a = s->slot;
+		n->x = expr(C, s->value);
+		n->b1 = block(C, s->body);
+		break;
+	case HS_EXPR:
+		n = node_new(C, s_discard, NULL);
+		n->x = expr(C, s->value);
+		break;
+	case HS_UNSAFE:
+		if (!s->body)
+			return NULL;
+		n = node_new(C, s_block, NULL);
+		n->b1 = block(C, s->body);
+		break;
+	default:
+		UNREACHABLE();
+		return NULL;
+	}
+	n->s = s;
+	n->steps = 0;
+	return n;
+}
+
+static CBlock *
+block(Comp *C, const HirBlock *b)
+{
+	CBlock *cb = ARENA_NEW(&C->I->code, CBlock);
+	cb->stmts = ARENA_ARRAY(&C->I->code, Node *, b->nstmts ? b->nstmts : 1);
+	for (int i = 0; i < b->nstmts; i++) {
+		Node *s = stmt(C, b->stmts[i]);
+		if (s)
+			cb->stmts[cb->nstmts++] = s;
+	}
+	cb->tail = b->tail ? expr(C, b->tail) : NULL;
+	cb->owned = b->owned;
+	cb->nowned = b->nowned;
+	return cb;
+}
+
+static void
+function(Comp *C, CFunc *cf, int index)
+{
+	const HirFunc *f = &C->I->H->funcs[index];
+	Arena *a = &C->I->code;
+	C->f = f;
+	cf->f = f;
+	cf->index = index;
+	int nl = f->nlocals ? f->nlocals : 1;
+	cf->sweep = ARENA_ARRAY(a, HirSlot, nl);
+	cf->caps = ARENA_ARRAY(a, HirSlot, nl);
+	for (int i = 0; i < f->nlocals; i++) {
+		if (!is_scalar(f->locals[i].type))
+			cf->sweep[cf->nsweep++] = (HirSlot)i;
+		if (i >= f->nparams && f->locals[i].param)
+			cf->caps[cf->ncaps++] = (HirSlot)i;
+	}
+	cf->nreq = f->nrequires;
+	cf->req = exprs(C, f->requires, f->nrequires);
+	cf->nens = f->nensures;
+	cf->ens = exprs(C, f->ensures, f->nensures);
+	cf->body = block(C, f->body);
+}
+
+void
+compile_module(Interp *I)
+{
+	HirModule *H = I->H;
+	I->cf = ARENA_ARRAY(&I->code, CFunc, H->nfuncs ? H->nfuncs : 1);
+	Comp C = { I, NULL };
+	for (int i = 0; i < H->nfuncs; i++)
+		function(&C, &I->cf[i], i);
+}

@@ -1,0 +1,767 @@
+/*
+ * exec.c — the generic node functions of the executable form (node.h):
+ * literals, slots, operators on values of any kind, calls, aggregates,
+ * fields, `?`, blocks, statements (LANGUAGE.md §4).
+ *
+ * Every expression node first charges its steps (§0.4).  When I->stop is
+ * set a node returns V_EMPTY at once; callers release what they hold and
+ * return too, so failures unwind through every block's cleanup list and
+ * every frame's slot sweep (§0.12).  Value ownership: see value.h.
+ */
+#include "node.h"
+
+#include <string.h>
+
+static inline void
+slot_set(Value *s, Value v)
+{
+	value_release(*s);
+	*s = v;
+}
+
+static inline void
+slot_clear(Value *s)
+{
+	value_release(*s);
+	*s = v_empty();
+}
+
+/* ---- leaves ---- */
+
+Value
+x_int(Interp *I, Value *S, const Node *n)
+{
+	(void)S;
+	CHARGE(I, 1);
+	return n->k;
+}
+
+Value
+x_string(Interp *I, Value *S, const Node *n)
+{
+	(void)S;
+	CHARGE(I, 1);
+	return string_value(n->e->u.lit.s, n->e->u.lit.n);
+}
+
+Value
+x_local(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	return value_read(&S[n->a]);
+}
+
+Value
+x_local_scalar(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	return S[n->a];
+}
+
+Value
+x_move(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value v = S[n->a];
+	S[n->a] = v_empty();
+	return v;
+}
+
+Value
+x_func(Interp *I, Value *S, const Node *n)
+{
+	(void)S;
+	CHARGE(I, 1);
+	return n->k;
+}
+
+/* ---- operators ---- */
+
+Value
+x_unary(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value x = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	if (n->op == UN_NOT) {
+		x.b = !x.b;
+		return x;
+	}
+	switch ((VTag)x.tag) {
+	case V_I64:
+		if (x.i == INT64_MIN)
+			goto neg;
+		x.i = -x.i;
+		return x;
+	case V_I32:
+		if (x.i == INT32_MIN)
+			goto neg;
+		x.i = -x.i;
+		return x;
+	case V_F64:
+		x.f = -x.f;
+		return x;
+	case V_F32:
+		x.f32 = -x.f32;
+		return x;
+	default:
+		interp_limit(I, "negation of an unsupported value");
+		return v_empty();
+	}
+neg:
+	interp_fail(I, DOM_ARITH, AR_NEG);
+	return v_empty();
+}
+
+static __attribute__((noinline)) Value
+arith(Interp *I, BinaryOp op, Value a, Value b)
+{
+	Value r = a;
+	switch ((VTag)a.tag) {
+	case V_I64: {
+		int64_t x = a.i, y = b.i, z = 0;
+		switch (op) {
+		case BIN_ADD: if (__builtin_add_overflow(x, y, &z)) goto add; break;
+		case BIN_SUB: if (__builtin_sub_overflow(x, y, &z)) goto sub; break;
+		case BIN_MUL: if (__builtin_mul_overflow(x, y, &z)) goto mul; break;
+		case BIN_DIV:
+			if (y == 0) goto div0;
+			if (x == INT64_MIN && y == -1) goto divov;
+			z = x / y;
+			break;
+		case BIN_REM:
+			if (y == 0) goto rem0;
+			if (x == INT64_MIN && y == -1) goto remov;
+			z = x % y;
+			break;
+		default: break;
+		}
+		r.i = z;
+		return r;
+	}
+	case V_I32: case V_U8: {
+		int64_t x = a.i, y = b.i, z = 0;
+		int64_t lo = a.tag == V_I32 ? INT32_MIN : 0, hi = a.tag == V_I32 ? INT32_MAX : 255;
+		switch (op) {
+		case BIN_ADD: z = x + y; if (z < lo || z > hi) goto add; break;
+		case BIN_SUB: z = x - y; if (z < lo || z > hi) goto sub; break;
+		case BIN_MUL: z = x * y; if (z < lo || z > hi) goto mul; break;
+		case BIN_DIV:
+			if (y == 0) goto div0;
+			z = x / y;
+			if (z > hi) goto divov;
+			break;
+		case BIN_REM:
+			if (y == 0) goto rem0;
+			if (x == lo && y == -1 && lo < 0) goto remov;
+			z = x % y;
+			break;
+		default: break;
+		}
+		r.i = z;
+		return r;
+	}
+	case V_USIZE: {
+		uint64_t x = a.u, y = b.u, z = 0;
+		switch (op) {
+		case BIN_ADD: if (__builtin_add_overflow(x, y, &z)) goto add; break;
+		case BIN_SUB: if (__builtin_sub_overflow(x, y, &z)) goto sub; break;
+		case BIN_MUL: if (__builtin_mul_overflow(x, y, &z)) goto mul; break;
+		case BIN_DIV: if (y == 0) goto div0; z = x / y; break;
+		case BIN_REM: if (y == 0) goto rem0; z = x % y; break;
+		default: break;
+		}
+		r.u = z;
+		return r;
+	}
+	case V_F64:
+		switch (op) {
+		case BIN_ADD: r.f = a.f + b.f; break;
+		case BIN_SUB: r.f = a.f - b.f; break;
+		case BIN_MUL: r.f = a.f * b.f; break;
+		case BIN_DIV: r.f = a.f / b.f; break;
+		default: break;
+		}
+		return r;
+	case V_F32:
+		switch (op) {
+		case BIN_ADD: r.f32 = a.f32 + b.f32; break;
+		case BIN_SUB: r.f32 = a.f32 - b.f32; break;
+		case BIN_MUL: r.f32 = a.f32 * b.f32; break;
+		case BIN_DIV: r.f32 = a.f32 / b.f32; break;
+		default: break;
+		}
+		return r;
+	default:
+		interp_limit(I, "arithmetic on an unsupported value");
+		return v_empty();
+	}
+add: interp_fail(I, DOM_ARITH, AR_ADD); return v_empty();
+sub: interp_fail(I, DOM_ARITH, AR_SUB); return v_empty();
+mul: interp_fail(I, DOM_ARITH, AR_MUL); return v_empty();
+div0: interp_fail(I, DOM_ARITH, AR_DIV0); return v_empty();
+divov: interp_fail(I, DOM_ARITH, AR_DIVOV); return v_empty();
+rem0: interp_fail(I, DOM_ARITH, AR_REM0); return v_empty();
+remov: interp_fail(I, DOM_ARITH, AR_REMOV); return v_empty();
+}
+
+Value
+interp_binary(Interp *I, BinaryOp op, Value l, Value r)
+{
+	Value out;
+	switch (op) {
+	case BIN_EQ: out = v_bool(value_equal(&l, &r)); break;
+	case BIN_NE: out = v_bool(!value_equal(&l, &r)); break;
+	case BIN_LT: out = v_bool(value_compare(&l, &r) == -1); break;
+	case BIN_LE: { int c = value_compare(&l, &r); out = v_bool(c == -1 || c == 0); break; }
+	case BIN_GT: out = v_bool(value_compare(&l, &r) == 1); break;
+	case BIN_GE: { int c = value_compare(&l, &r); out = v_bool(c == 1 || c == 0); break; }
+	default:
+		return arith(I, op, l, r);
+	}
+	value_release(l);
+	value_release(r);
+	return out;
+}
+
+/* An operator on operands of any kind (generic code, i32, u8, char, bool,
+ * strings, aggregates): dispatches on the values' tags. */
+Value
+x_binary(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value l = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	Value r = node_eval(I, S, n->y);
+	if (STOPPED) {
+		value_release(l);
+		return v_empty();
+	}
+	return interp_binary(I, (BinaryOp)n->op, l, r);
+}
+
+Value
+x_and(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value l = node_eval(I, S, n->x);
+	if (STOPPED || !l.b)
+		return l;
+	return node_eval(I, S, n->y);
+}
+
+Value
+x_or(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value l = node_eval(I, S, n->x);
+	if (STOPPED || l.b)
+		return l;
+	return node_eval(I, S, n->y);
+}
+
+/* ---- calls ---- */
+
+static bool
+check_clauses(Interp *I, Value *S, Node *const *cs, int n, uint32_t code)
+{
+	for (int i = 0; i < n; i++) {
+		if ((I->steps += 1) > I->budget) {
+			I->stop = STOP_FUEL;
+			return false;
+		}
+		Value c = node_eval(I, S, cs[i]);
+		if (STOPPED)
+			return false;
+		if (!c.b) {
+			interp_fail(I, DOM_CONTRACT, code);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Runs cf in the frame at the top of the value stack, whose first nargs
+ * slots hold the (owned) arguments.
+ */
+static Value
+exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
+{
+	const HirFunc *f = cf->f;
+	Value *S = I->stack + I->sp;
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		for (int i = 0; i < nargs; i++)
+			value_release(S[i]);
+		return v_empty();
+	}
+	int nl = f->nlocals;
+	for (int i = nl; i < nargs; i++)
+		value_release(S[i]);
+	for (int i = nargs; i < nl; i++)
+		S[i] = v_empty();
+	I->sp += (size_t)nl;
+	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	if (caps)
+		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
+			S[cf->caps[i]] = value_clone(caps->f[i]);
+	I->depth++;
+	Value result = v_empty();
+	if (cf->nreq && !check_clauses(I, S, cf->req, cf->nreq, 1))
+		goto out;
+	result = exec_block(I, S, cf->body);
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		result = I->ret;
+		I->ret = v_empty();
+	}
+	if (STOPPED)
+		goto out;
+	result = value_own(result);
+	if (cf->nens && f->result_slot != HIR_NO_SLOT) {
+		Value alias = result;
+		alias.borrowed = 1;
+		S[f->result_slot] = alias;
+		check_clauses(I, S, cf->ens, cf->nens, 2);
+	}
+out:
+	for (int i = 0; i < cf->nsweep; i++)
+		value_release(S[cf->sweep[i]]);
+	I->sp -= (size_t)nl;
+	I->depth--;
+	if (STOPPED) {
+		value_release(result);
+		return v_empty();
+	}
+	return result;
+}
+
+Value
+exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps)
+{
+	Value *S = I->stack + I->sp;
+	ASSERT(I->sp + (size_t)nargs <= I->stack_cap, "exec.c: value stack overflow");
+	for (int i = 0; i < nargs; i++)
+		S[i] = args[i];
+	return exec_frame(I, cf, nargs, caps);
+}
+
+Value
+interp_call(Interp *I, int fi, Value *args, int nargs)
+{
+	return exec_call(I, &I->cf[fi], args, nargs, NULL);
+}
+
+/* Evaluates the arguments of call node n straight into the callee's frame
+ * at the top of the stack (calls inside an argument run above the
+ * arguments evaluated so far); false with them released on a stop. */
+static inline bool
+args_in_place(Interp *I, Value *S, const Node *n)
+{
+	size_t sp0 = I->sp;
+	Value *base = I->stack + sp0;
+	for (int i = 0; i < n->nkids; i++) {
+		I->sp = sp0 + (size_t)i;
+		Value v = node_eval(I, S, n->kids[i]);
+		if (STOPPED) {
+			I->sp = sp0;
+			for (int j = 0; j < i; j++)
+				value_release(base[j]);
+			return false;
+		}
+		base[i] = v;
+	}
+	I->sp = sp0;
+	return true;
+}
+
+Value
+x_call(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	if (!n->callee) {
+		interp_limit(I, "call of a function without a body");
+		return v_empty();
+	}
+	if (!args_in_place(I, S, n))
+		return v_empty();
+	return exec_frame(I, n->callee, n->nkids, NULL);
+}
+
+Value
+x_call_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const Value *c = &S[n->a];
+	int fi = (int)c->n;
+	const Obj *caps = c->tag == V_CLOSURE ? c->p : NULL;
+	if (fi < 0 || fi >= I->H->nfuncs) {
+		interp_limit(I, "call of a function without a body");
+		return v_empty();
+	}
+	if (!args_in_place(I, S, n))
+		return v_empty();
+	return exec_frame(I, &I->cf[fi], n->nkids, caps);
+}
+
+Value
+x_builtin(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	int bi = n->op, nargs = n->nkids;
+	if (bi < 0) {
+		interp_limit(I, "the builtin `%s` is not implemented by the interpreter yet",
+			     n->e->u.call.builtin->name);
+		return v_empty();
+	}
+	Value buf[8], *args = nargs <= 8 ? buf : xmalloc(sizeof(Value) * (size_t)nargs);
+	Value r = v_empty();
+	int i = 0;
+	for (; i < nargs; i++) {
+		args[i] = node_eval(I, S, n->kids[i]);
+		if (STOPPED)
+			break;
+	}
+	if (i == nargs) {
+		bool view = n->flags & 1;
+		r = rt_builtin_call(I, bi, n->e, args, nargs);
+		for (int j = 0; j < nargs; j++) {
+			if (j < 31 ? !((n->flags >> (j + 1)) & 1) : !rt_builtin_borrows(bi, j))
+				continue;
+			if (view && !STOPPED && !args[j].borrowed && args[j].tag >= V_STRING)
+				VEC_PUSH(I->temps, args[j]);
+			else
+				value_release(args[j]);
+		}
+	} else {
+		for (int j = 0; j < i; j++)
+			value_release(args[j]);
+	}
+	if (args != buf)
+		free(args);
+	return r;
+}
+
+/*
+ * Record invariants (§4.6, §0.7): the HIR lowers them as a function of the
+ * record's fields whose `requires` clauses are the invariants, so a false
+ * one fails with contract code 1 like a precondition.
+ */
+static bool
+check_invariants(Interp *I, const CFunc *inv, Obj *o)
+{
+	if (!inv)
+		return true;
+	if (STOPPED)
+		return false;
+	int n = inv->f->nparams;
+	Value *S = I->stack + I->sp;
+	ASSERT(I->sp + (size_t)n <= I->stack_cap, "exec.c: value stack overflow");
+	for (int i = 0; i < n; i++)
+		S[i] = (uint32_t)i < o->n ? value_clone(o->f[i]) : v_empty();
+	value_release(exec_frame(I, inv, n, NULL));
+	return !STOPPED;
+}
+
+bool
+interp_check_invariants(Interp *I, SymId sym, Obj *o)
+{
+	int fi = I->H->invariants[sym];
+	return check_invariants(I, fi < 0 ? NULL : &I->cf[fi], o);
+}
+
+/* ---- aggregates, fields, `?` ---- */
+
+Value
+x_agg(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const HirExpr *e = n->e;
+	Value base = v_empty();
+	if (n->x) {
+		base = node_eval(I, S, n->x);
+		if (STOPPED)
+			return v_empty();
+		base = value_own(base);
+	}
+	uint32_t size = n->x ? ((Obj *)base.p)->n : (uint32_t)n->op;
+	if (e->kind == HIR_VARIANT && size == 0)
+		return v_ptr(V_VARIANT, NULL, (uint32_t)e->u.agg.case_index);
+	Obj *o = obj_new(size);
+	for (int i = 0; i < n->nkids; i++) {
+		Value v = node_eval(I, S, n->kids[i]);
+		if (STOPPED) {
+			value_release(v_ptr(V_RECORD, o, 0));
+			value_release(base);
+			return v_empty();
+		}
+		int fi = n->ints[i];
+		if (fi >= 0 && (uint32_t)fi < size)
+			slot_set(&o->f[fi], value_own(v));
+		else
+			value_release(v);
+	}
+	if (n->x) {
+		/* replacements complete: release the replaced fields, keep the rest */
+		Obj *b = base.p;
+		for (uint32_t i = 0; i < size; i++)
+			if (o->f[i].tag == V_EMPTY) {
+				o->f[i] = b->f[i];
+				b->f[i] = v_empty();
+			}
+		value_release(base);
+	}
+	obj_update_copy(o);
+	if (e->kind == HIR_VARIANT)
+		return v_ptr(V_VARIANT, o, (uint32_t)e->u.agg.case_index);
+	if (!check_invariants(I, n->callee, o)) {
+		value_release(v_ptr(V_RECORD, o, 0));
+		return v_empty();
+	}
+	return v_ptr(V_RECORD, o, 0);
+}
+
+/* slot.f.g…: reads the field in place (no copy of the enclosing records). */
+Value
+x_field_path(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, n->steps);
+	const Value *v = &S[n->a];
+	for (int d = 0; d < n->nkids; d++) {
+		const Obj *o = v->p;
+		int f = n->ints[d];
+		if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !o || f < 0 || (uint32_t)f >= o->n) {
+			interp_limit(I, "field access on an unsupported value");
+			return v_empty();
+		}
+		v = &o->f[f];
+	}
+	return value_read(v);
+}
+
+Value
+x_field(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value b = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	Obj *o = b.p;
+	int fi = n->op;
+	if ((b.tag != V_RECORD && b.tag != V_VARIANT) || !o || fi < 0 || (uint32_t)fi >= o->n) {
+		value_release(b);
+		interp_limit(I, "field access on an unsupported value");
+		return v_empty();
+	}
+	if (b.borrowed)
+		return value_read(&o->f[fi]);
+	Value v = o->f[fi];
+	o->f[fi] = v_empty();
+	value_release(b);
+	return v;
+}
+
+Value
+x_try(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value x = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	x = value_own(x);
+	/* Option: Some is case 1; Result: Ok is case 0. */
+	bool success = n->op ? x.n == 1 : x.n == 0;
+	if (!success) {
+		I->ret = x;
+		I->stop = STOP_RETURN;
+		return v_empty();
+	}
+	Obj *o = x.p;
+	Value v = o->f[0];
+	o->f[0] = v_empty();
+	value_release(x);
+	return v;
+}
+
+Value
+x_closure(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const HirExpr *e = n->e;
+	Obj *o = obj_new((uint32_t)e->u.closure.ncaptures);
+	for (int i = 0; i < e->u.closure.ncaptures; i++)
+		o->f[i] = value_read(&S[e->u.closure.captures[i]]);
+	obj_update_copy(o);
+	return v_ptr(V_CLOSURE, o, (uint32_t)e->u.closure.func);
+}
+
+Value
+x_array(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Bytes *b = bytes_new(NULL, 0);
+	for (int i = 0; i < n->nkids; i++) {
+		Value x = node_eval(I, S, n->kids[i]);
+		if (STOPPED) {
+			value_release(v_ptr(V_ARRAY, b, 0));
+			return v_empty();
+		}
+		if (b->len == b->cap) {
+			b->cap *= 2;
+			b->data = xrealloc(b->data, b->cap);
+		}
+		b->data[b->len++] = (uint8_t)x.u;
+	}
+	return v_ptr(V_ARRAY, b, 0);
+}
+
+/* ---- blocks and branches ---- */
+
+Value
+exec_block(Interp *I, Value *S, const CBlock *b)
+{
+	int mark = I->temps.len;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Node *s = b->stmts[i];
+		s->fn(I, S, s);
+		if (STOPPED)
+			break;
+	}
+	Value v = v_empty();
+	if (!STOPPED && b->tail) {
+		v = node_eval(I, S, b->tail);
+		if (v.borrowed && (b->nowned || I->temps.len > mark))
+			v = value_clone(v);
+	}
+	for (int i = b->nowned - 1; i >= 0; i--)
+		slot_clear(&S[b->owned[i]]);
+	while (I->temps.len > mark)
+		value_release(I->temps.items[--I->temps.len]);
+	return v;
+}
+
+Value
+x_block(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	return exec_block(I, S, n->b1);
+}
+
+Value
+x_if(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value c = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	const CBlock *b = c.b ? n->b1 : n->b2;
+	return b ? exec_block(I, S, b) : v_empty();
+}
+
+/* ---- statements ---- */
+
+Value
+s_let(Interp *I, Value *S, const Node *n)
+{
+	Value v = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	if (n->a == HIR_NO_SLOT)
+		value_release(v);
+	else
+		slot_set(&S[n->a], value_own(v));
+	return v_empty();
+}
+
+/* A let or assignment of a Copy scalar: nothing to release or copy. */
+Value
+s_let_scalar(Interp *I, Value *S, const Node *n)
+{
+	Value v = node_eval(I, S, n->x);
+	if (!STOPPED)
+		S[n->a] = v;
+	return v_empty();
+}
+
+Value
+s_discard(Interp *I, Value *S, const Node *n)
+{
+	value_release(node_eval(I, S, n->x));
+	return v_empty();
+}
+
+Value
+s_set_field(Interp *I, Value *S, const Node *n)
+{
+	Value v = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	Value *r = &S[n->a];
+	if (r->tag != V_RECORD || n->op < 0 || (uint32_t)n->op >= ((Obj *)r->p)->n) {
+		value_release(v);
+		interp_limit(I, "field assignment to an unsupported value");
+		return v_empty();
+	}
+	Obj *o = r->p;
+	slot_set(&o->f[n->op], value_own(v));
+	obj_update_copy(o);
+	check_invariants(I, n->callee, o);
+	return v_empty();
+}
+
+Value
+s_while(Interp *I, Value *S, const Node *n)
+{
+	while (!STOPPED) {
+		Value c = node_eval(I, S, n->x);
+		if (STOPPED || !c.b)
+			break;
+		value_release(exec_block(I, S, n->b1));
+	}
+	return v_empty();
+}
+
+Value
+s_for(Interp *I, Value *S, const Node *n)
+{
+	Value it = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	Value *item = &S[n->a];
+	if (it.tag == V_ITER || (n->s->own && it.tag == V_VEC)) {
+		/* for own: consume the iterator one element at a time */
+		it = value_own(it);
+		VecObj *v = it.tag == V_ITER ? ((IterObj *)it.p)->v : it.p;
+		size_t *pos = it.tag == V_ITER ? &((IterObj *)it.p)->pos : NULL;
+		size_t i = pos ? *pos : 0;
+		while (i < v->len && !STOPPED) {
+			slot_set(item, v->items[i]);
+			v->items[i++] = v_empty();
+			if (pos)
+				*pos = i;
+			value_release(exec_block(I, S, n->b1));
+		}
+	} else if (it.tag == V_VEC) {
+		VecObj *v = it.p;
+		size_t len = v->len;
+		for (size_t i = 0; i < len && !STOPPED; i++) {
+			slot_set(item, value_read(&v->items[i]));
+			value_release(exec_block(I, S, n->b1));
+		}
+	} else {
+		interp_limit(I, "`for` over an unsupported value");
+	}
+	slot_clear(item);
+	value_release(it);
+	return v_empty();
+}
+
+Value
+s_block(Interp *I, Value *S, const Node *n)
+{
+	value_release(exec_block(I, S, n->b1));
+	return v_empty();
+}

@@ -1,0 +1,134 @@
+/*
+ * interp.c — the interpreter lane's entry: compiles the module into its
+ * executable form (compile.c) and runs `main`; the failure domains and
+ * their meanings (LANGUAGE.md §5.2).
+ */
+#include "node.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void
+interp_fail(Interp *I, Domain d, uint32_t code)
+{
+	if (STOPPED)
+		return;
+	I->stop = STOP_STATUS;
+	I->res->domain = d;
+	I->res->code = code;
+}
+
+void
+interp_limit(Interp *I, const char *fmt, ...)
+{
+	if (STOPPED)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(I->res->message, sizeof I->res->message, fmt, ap);
+	va_end(ap);
+	I->stop = STOP_LIMIT;
+}
+
+/* ---- entry ---- */
+
+static const struct {
+	const char *id, *cls;
+	const char *meanings[8];
+} domains[] = {
+	[DOM_ARITH] = { "semaprax.arithmetic.v1", "arithmetic", { "addition overflow", "subtraction overflow",
+		"multiplication overflow", "division by zero", "division overflow", "remainder by zero",
+		"remainder overflow", "negation overflow" } },
+	[DOM_CONTRACT] = { "semaprax.contract.v1", "contract", { "a `requires` precondition was false",
+		"an `ensures` postcondition was false" } },
+	[DOM_VEC] = { "semaprax.vec.v1", "adapter", { "vec_push beyond capacity; reserve more",
+		"vector index out of bounds", "vector allocation failure" } },
+	[DOM_BOX] = { "semaprax.box.v1", "adapter", { "box allocation failure" } },
+	[DOM_BYTEBUF] = { "semaprax.byte-buffer.v1", "adapter", { "byte buffer index out of range" } },
+	[DOM_TEXT] = { "semaprax.text.v1", "adapter", { "text offset or index out of range",
+		"text slice bound splits a UTF-8 character", "file text is not valid UTF-8" } },
+	[DOM_CONVERT] = { "semaprax.convert.v1", "adapter", { "conversion out of range", "conversion of NaN" } },
+	[DOM_FORMAT] = { "semaprax.string-format.v1", "adapter", { "checked literal formatting failed" } },
+	[DOM_MAP] = { "semaprax.map.v1", "adapter", { "map capacity exceeded", "map index out of range",
+		"map capacity too large", "map count overflow" } },
+	[DOM_MAP2] = { "semaprax.map.v2", "adapter", { "map capacity exceeded", "map index out of range",
+		"map capacity too large", "map count overflow" } },
+	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { "invalid relative file path", "file not found", NULL,
+		"file exceeds the 65536-byte limit", "file I/O failure", "file access denied", "not a regular file" } },
+	[DOM_OUTPUT] = { "semaprax.output.v1", "adapter", { "output capacity exceeded" } },
+};
+
+const char *
+interp_domain_id(Domain d)
+{
+	return domains[d].id;
+}
+
+const char *
+interp_domain_class(Domain d)
+{
+	return domains[d].cls;
+}
+
+const char *
+interp_meaning(Domain d, uint32_t code)
+{
+	const char *m = code >= 1 && code <= 8 ? domains[d].meanings[code - 1] : NULL;
+	return m ? m : "operation failed";
+}
+
+static int
+find_main(HirModule *H)
+{
+	for (int i = 0; i < H->nfuncs; i++)
+		if (H->funcs[i].sym >= 0 && sema_sym(H->S, H->funcs[i].sym)->kind == SK_FN &&
+		    strcmp(H->funcs[i].name, "main") == 0)
+			return i;
+	for (int i = 0; i < H->nfuncs; i++)
+		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
+			return i;
+	return -1;
+}
+
+bool
+interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
+{
+	int entry = find_main(H);
+	if (entry < 0)
+		return false;
+	Interp I;
+	memset(&I, 0, sizeof I);
+	I.H = H;
+	I.S = H->S;
+	I.opt = o;
+	I.res = r;
+	I.budget = o->max_steps;
+	I.symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
+	for (int i = 0; i < H->S->syms.len; i++)
+		I.symfunc[i] = -1;
+	size_t maxlocals = 1;
+	for (int i = 0; i < H->nfuncs; i++) {
+		if (H->funcs[i].sym >= 0)
+			I.symfunc[H->funcs[i].sym] = i;
+		if ((size_t)H->funcs[i].nlocals > maxlocals)
+			maxlocals = (size_t)H->funcs[i].nlocals;
+	}
+	arena_init(&I.code);
+	compile_module(&I);
+	/* per frame: its slots, plus the arguments of a call being evaluated */
+	I.stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
+	I.stack = xmalloc(sizeof(Value) * I.stack_cap);
+	Value v = exec_call(&I, &I.cf[entry], NULL, 0, NULL);
+	r->stop = I.stop;
+	r->steps = I.steps > I.budget ? I.budget : I.steps;
+	if (I.stop == STOP_NONE)
+		r->value = v.i;
+	value_release(v);
+	value_release(I.ret);
+	VEC_FREE(I.temps);
+	arena_free(&I.code);
+	free(I.stack);
+	free(I.symfunc);
+	return true;
+}

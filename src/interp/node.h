@@ -1,0 +1,155 @@
+/*
+ * node.h — the interpreter's executable form (src/interp).
+ *
+ * compile.c lowers every HIR function once, before `main` runs, into a
+ * tree of Nodes: each node carries the C function that evaluates it, chosen
+ * for the node's static types and operand shapes (an i64 addition of a slot
+ * and a constant is its own function), its operands pre-resolved (slots,
+ * constants, callee, builtin dispatch index, field paths, case indices),
+ * and the number of fuel steps it charges.  Evaluating a node is one
+ * indirect call: no name lookups, no type dispatch and no allocation on
+ * the hot path of scalar code.
+ *
+ * Fuel (§0.4) is one step per HIR expression node evaluated and per
+ * contract clause.  A node standing for several HIR nodes (an operation on
+ * slots and constants) charges them together, and only where no observable
+ * effect can happen between them, so every program stops at the same point
+ * and reports the same step count as a node-by-node evaluation would.
+ */
+#ifndef SPX_INTERP_NODE_H
+#define SPX_INTERP_NODE_H
+
+#include "interp.h"
+
+typedef struct Node Node;
+typedef struct CBlock CBlock;
+typedef struct CFunc CFunc;
+typedef struct CPat CPat;
+
+/* Evaluates node n in the frame whose slots start at S. */
+typedef Value (*NodeFn)(Interp *I, Value *S, const Node *n);
+
+/* A compiled pattern: case and field indices resolved. */
+struct CPat {
+	PatternKind kind;
+	int case_index;       /* PAT_CASE: -1 when unresolved (never matches) */
+	const Pattern *src;   /* PAT_LIT: the literal */
+	CPat **alts;          /* PAT_OR */
+	int nalts;
+	int *fields;          /* PAT_CASE / PAT_RECORD: field index per field pattern (-1: skipped) */
+	CPat **subs;          /* sub-pattern per field pattern, NULL: bind the field itself */
+	int nfields;
+};
+
+typedef struct CArm {
+	CPat *pat;
+	Node *guard;
+	Node *value;
+	const HirSlot *binds;
+	int nbinds;
+	const HirSlot *owned; /* owned slots of the arm's scope */
+	int nowned;
+} CArm;
+
+struct CBlock {
+	Node **stmts;
+	int nstmts;
+	Node *tail;
+	const HirSlot *owned;
+	int nowned;
+};
+
+struct Node {
+	NodeFn fn;
+	uint32_t steps;       /* charged on entry */
+	HirSlot a, b;         /* slots */
+	int32_t op;           /* operator, field, case, builtin or function index */
+	uint32_t flags;       /* builtins: view bit 0, borrowed parameters from bit 1 */
+	Value k;              /* a constant operand */
+	Node *x, *y;          /* operands, condition, scrutinee, base */
+	Node **kids;          /* arguments, aggregate values, array elements */
+	int nkids;
+	int32_t *ints;        /* aggregate field indices; field paths */
+	CBlock *b1, *b2;      /* branches, loop body */
+	CArm *arms;
+	int narms;
+	CFunc *callee;
+	const HirExpr *e;     /* the source expression */
+	const HirStmt *s;     /* the source statement */
+};
+
+struct CFunc {
+	const HirFunc *f;
+	int index;            /* in HirModule.funcs */
+	CBlock *body;
+	Node **req, **ens;
+	int nreq, nens;
+	HirSlot *sweep;       /* locals that may hold heap values: released at frame exit */
+	int nsweep;
+	HirSlot *caps;        /* closures: the slots their captures occupy */
+	int ncaps;
+};
+
+#define STOPPED (I->stop != STOP_NONE)
+
+/* semaprax.arithmetic.v1 codes (§3.7) */
+enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG };
+
+/* Charges k steps; on exhaustion stops the run and returns V_EMPTY. */
+#define CHARGE(I, k) do { \
+	if (((I)->steps += (k)) > (I)->budget) { \
+		(I)->stop = STOP_FUEL; \
+		return v_empty(); \
+	} \
+} while (0)
+
+static inline Value
+node_eval(Interp *I, Value *S, const Node *n)
+{
+	return n->fn(I, S, n);
+}
+
+/* compile.c */
+void compile_module(Interp *I);
+
+/* exec.c: the generic node functions compile.c chooses from */
+Value x_int(Interp *I, Value *S, const Node *n);       /* k: any literal scalar */
+Value x_string(Interp *I, Value *S, const Node *n);
+Value x_local(Interp *I, Value *S, const Node *n);
+Value x_local_scalar(Interp *I, Value *S, const Node *n);
+Value x_move(Interp *I, Value *S, const Node *n);
+Value x_func(Interp *I, Value *S, const Node *n);
+Value x_unary(Interp *I, Value *S, const Node *n);
+Value x_binary(Interp *I, Value *S, const Node *n);
+Value x_and(Interp *I, Value *S, const Node *n);
+Value x_or(Interp *I, Value *S, const Node *n);
+Value x_call(Interp *I, Value *S, const Node *n);
+Value x_call_slot(Interp *I, Value *S, const Node *n);
+Value x_builtin(Interp *I, Value *S, const Node *n);
+Value x_field(Interp *I, Value *S, const Node *n);
+Value x_field_path(Interp *I, Value *S, const Node *n);
+Value x_try(Interp *I, Value *S, const Node *n);
+Value x_agg(Interp *I, Value *S, const Node *n);
+Value x_block(Interp *I, Value *S, const Node *n);
+Value x_if(Interp *I, Value *S, const Node *n);
+Value x_match(Interp *I, Value *S, const Node *n);
+Value x_closure(Interp *I, Value *S, const Node *n);
+Value x_array(Interp *I, Value *S, const Node *n);
+/* statements (charge nothing themselves) */
+Value s_let(Interp *I, Value *S, const Node *n);
+Value s_let_scalar(Interp *I, Value *S, const Node *n);
+Value s_discard(Interp *I, Value *S, const Node *n);
+Value s_set_field(Interp *I, Value *S, const Node *n);
+Value s_while(Interp *I, Value *S, const Node *n);
+Value s_for(Interp *I, Value *S, const Node *n);
+Value s_block(Interp *I, Value *S, const Node *n);
+
+/* exec_scalar.c: typed operations on slots, constants and nodes; NULL when
+ * no specialised function exists for (op, type, shape). */
+NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape);
+enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT };
+
+Value exec_block(Interp *I, Value *S, const CBlock *b);
+Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
+
+#endif
