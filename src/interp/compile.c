@@ -12,6 +12,7 @@
 typedef struct Comp {
 	Interp *I;
 	const HirFunc *f;
+	int views;        /* view builtins compiled in the current block (outside nested blocks) */
 } Comp;
 
 static Node *expr(Comp *C, const HirExpr *e);
@@ -176,8 +177,10 @@ call(Comp *C, const HirExpr *e)
 		int bi = rt_builtin_index(e->u.call.builtin);
 		n->op = bi;
 		if (bi >= 0) {
-			if (rt_builtin_view(bi))
+			if (rt_builtin_view(bi)) {
 				n->flags |= 1;
+				C->views++;
+			}
 			for (int i = 0; i < e->u.call.nargs && i < 31; i++)
 				if (rt_builtin_borrows(bi, i))
 					n->flags |= (uint32_t)1 << (i + 1);
@@ -453,6 +456,8 @@ static CBlock *
 block(Comp *C, const HirBlock *b)
 {
 	CBlock *cb = ARENA_NEW(&C->I->code, CBlock);
+	int outer = C->views;
+	C->views = 0;
 	cb->stmts = ARENA_ARRAY(&C->I->code, Node *, b->nstmts ? b->nstmts : 1);
 	for (int i = 0; i < b->nstmts; i++) {
 		Node *s = stmt(C, b->stmts[i]);
@@ -462,6 +467,8 @@ block(Comp *C, const HirBlock *b)
 	cb->tail = b->tail ? expr(C, b->tail) : NULL;
 	cb->owned = b->owned;
 	cb->nowned = b->nowned;
+	cb->simple = b->nowned == 0 && C->views == 0;
+	C->views = outer;
 	return cb;
 }
 
@@ -494,7 +501,7 @@ compile_module(Interp *I)
 {
 	HirModule *H = I->H;
 	I->cf = ARENA_ARRAY(&I->code, CFunc, H->nfuncs ? H->nfuncs : 1);
-	Comp C = { I, NULL };
+	Comp C = { I, NULL, 0 };
 	for (int i = 0; i < H->nfuncs; i++)
 		function(&C, &I->cf[i], i);
 }

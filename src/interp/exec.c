@@ -623,6 +623,15 @@ x_array(Interp *I, Value *S, const Node *n)
 Value
 exec_block(Interp *I, Value *S, const CBlock *b)
 {
+	if (b->simple) {
+		for (int i = 0; i < b->nstmts; i++) {
+			const Node *s = b->stmts[i];
+			s->fn(I, S, s);
+			if (STOPPED)
+				return v_empty();
+		}
+		return b->tail ? node_eval(I, S, b->tail) : v_empty();
+	}
 	int mark = I->temps.len;
 	for (int i = 0; i < b->nstmts; i++) {
 		const Node *s = b->stmts[i];

@@ -57,6 +57,7 @@ struct CBlock {
 	Node *tail;
 	const HirSlot *owned;
 	int nowned;
+	bool simple;          /* nothing to release at its end: no owned slots, no view temporaries */
 };
 
 struct Node {
