@@ -193,6 +193,12 @@ call(Comp *C, const HirExpr *e)
 	}
 	n->kids = exprs(C, e->u.call.args, e->u.call.nargs);
 	n->nkids = e->u.call.nargs;
+	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? builtin_fn(n->op, e) : NULL;
+	if (fast) {
+		n->fn = fast;
+		if (e->u.call.args[0]->kind == HIR_LOCAL)
+			n->a = e->u.call.args[0]->u.slot;
+	}
 	return n;
 }
 

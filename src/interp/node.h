@@ -150,6 +150,9 @@ Value s_block(Interp *I, Value *S, const Node *n);
 NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape);
 enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT };
 
+/* exec_builtin.c: a specialised node function for a builtin call, or NULL. */
+NodeFn builtin_fn(int index, const HirExpr *call);
+
 Value exec_block(Interp *I, Value *S, const CBlock *b);
 Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 

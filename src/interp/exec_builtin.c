@@ -1,0 +1,105 @@
+/*
+ * exec_builtin.c — the hottest compiler-owned functions as their own nodes
+ * (node.h): Vec and byte reads through a slot, and the scalar conversions.
+ * Each behaves exactly as the generic dispatch in builtins_rt.c (same
+ * statuses, same steps); compile.c picks one only when the static types
+ * and argument shapes fit.
+ */
+#include "node.h"
+
+/* vec_get<T> / vec_clone_at<T>(slot, i) with a Copy-scalar T: the call and
+ * the slot read charge together (nothing observable between them). */
+static Value
+xb_vec_get_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	const VecObj *v = S[n->a].p;
+	if (i.u >= v->len) {
+		interp_fail(I, DOM_VEC, 2);
+		return v_empty();
+	}
+	return v->items[i.u];
+}
+
+static Value
+xb_vec_len_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	const VecObj *v = S[n->a].p;
+	Value r = v_int(V_USIZE, 0);
+	r.u = v->len;
+	return r;
+}
+
+static Value
+xb_byte_len_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	size_t len;
+	value_bytes(&S[n->a], &len);
+	Value r = v_int(V_USIZE, 0);
+	r.u = len;
+	return r;
+}
+
+/* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
+static Value
+xb_convert(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value x = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	switch (n->op) {
+	case B_f64_from_i64: {
+		Value r = v_int(V_F64, 0);
+		r.f = (double)x.i;
+		return r;
+	}
+	case B_i64_from_u8:
+	case B_i64_from_i32:
+		return v_int(V_I64, x.i);
+	case B_usize_from_u8:
+		return v_int(V_USIZE, x.i);
+	case B_usize_from_i64:
+		if (x.i < 0)
+			break;
+		return v_int(V_USIZE, x.i);
+	case B_i64_from_usize:
+		if (x.u > (uint64_t)INT64_MAX)
+			break;
+		return v_int(V_I64, x.i);
+	case B_u8_from_i64:
+		if (x.i < 0 || x.i > 255)
+			break;
+		return v_int(V_U8, x.i);
+	default:
+		UNREACHABLE();
+	}
+	interp_fail(I, DOM_CONVERT, 1);
+	return v_empty();
+}
+
+NodeFn
+builtin_fn(int index, const HirExpr *call)
+{
+	HirExpr *const *args = call->u.call.args;
+	bool slot0 = call->u.call.nargs > 0 && args[0]->kind == HIR_LOCAL;
+	bool scalar = call->type >= TYPE_FIRST_SCALAR && call->type <= TYPE_LAST_SCALAR;
+	switch (index) {
+	case B_vec_get: case B_vec_clone_at:
+		return slot0 && scalar ? xb_vec_get_slot : NULL;
+	case B_vec_len:
+		return slot0 ? xb_vec_len_slot : NULL;
+	case B_byte_len:
+		return slot0 ? xb_byte_len_slot : NULL;
+	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
+	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
+		return xb_convert;
+	default:
+		return NULL;
+	}
+}
