@@ -40,8 +40,9 @@ help:
 	@echo "make test       fixture suite, docs staleness check, unit tests"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan"
 	@echo "make bless      rewrite snapshot files (never markers)"
-	@echo "make bench      front-end and check throughput and memory, and the interpreter beside Lua 5.4"
+	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
+	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
 	@echo "make docs       regenerate docs/diagnostics.md"
@@ -105,7 +106,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-interp $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-interp bench-native $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -120,6 +121,24 @@ LUA               ?= lua5.4
 .PHONY: bench-interp
 bench-interp: $(BIN)
 	sh tools/bench_interp.sh -n $(BENCH_INTERP_RUNS) -s $(BIN) -l $(LUA)
+
+# `make bench-native`: each bench/native/NAME.spx built by the native lane
+# (tools/bench_native.c: verify, emit_c, native_compile as `semaprax build`
+# does) next to its hand-written C twin NAME.c built by the same $(CC) and
+# flags: best of $(BENCH_NATIVE_RUNS) alternating runs, per-program and
+# geometric-mean time ratios (target <= 1.15), emit_c time as a share of the
+# C compiler's time over those plus examples/*.spx (target < 5%).  Programs
+# the lane refuses (B110) are listed and left out.
+BENCH_NATIVE_RUNS ?= 3
+BENCH_NATIVE      = $(BUILD)/bench_native
+
+$(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(LIBOBJS) $(BUILD)/obj/cli/load.o
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_native.c $(LIBOBJS) $(BUILD)/obj/cli/load.o $(LDLIBS)
+
+.PHONY: bench-native
+bench-native: $(BENCH_NATIVE)
+	CC="$(CC)" $(BENCH_NATIVE) --runs $(BENCH_NATIVE_RUNS)
 
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang

@@ -36,7 +36,6 @@
  * The figure is the whole process (binary, libc, source buffer, arena,
  * output buffer), which slightly overstates the front end's own use.
  */
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +47,7 @@
 #include "../src/fmt/fmt.h"
 #include "../src/parse/parse.h"
 #include "../src/sema/sema.h"
-
-extern char **environ;
+#include "spawn_pipe.h"
 
 #define TARGET_PARSE_LPS 2000000.0
 #define TARGET_FMT_LPS 1000000.0
@@ -271,32 +269,20 @@ static long long
 probe_rss(const char *self, const char *path, bool check)
 {
 	char *args[] = { (char *)self, check ? "--oneshot-check" : "--oneshot", (char *)path, NULL };
-	int fds[2];
-	if (pipe(fds) != 0) {
-		perror("bench_frontend: pipe");
-		return -1;
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
 	pid_t pid;
-	int rc = posix_spawnp(&pid, self, &fa, NULL, args, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
+	int fd = -1;
+	int rc = spawn_piped(args, &pid, &fd);
 	if (rc != 0) {
-		close(fds[0]);
 		fprintf(stderr, "bench_frontend: cannot start %s: %s\n", self, strerror(rc));
 		return -1;
 	}
 	char buf[64];
 	size_t n = 0;
 	ssize_t k;
-	while (n < sizeof buf - 1 && (k = read(fds[0], buf + n, sizeof buf - 1 - n)) > 0)
+	while (n < sizeof buf - 1 && (k = read(fd, buf + n, sizeof buf - 1 - n)) > 0)
 		n += (size_t)k;
 	buf[n] = '\0';
-	close(fds[0]);
+	close(fd);
 	int status;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0) {
 		fprintf(stderr, "bench_frontend: RSS probe failed\n");
