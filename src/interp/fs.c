@@ -120,6 +120,17 @@ path_arg(const Value *v, uint64_t length, bool root_ok, const uint8_t **p, size_
 	return valid_path(*p, *n) ? 0 : FS_INVALID_PATH;
 }
 
+/* An operation's start: reserve `bytes`, then take the path argument
+ * (args[0], length args[1]).  False after failing the run. */
+static bool
+begin(Interp *I, uint64_t bytes, const Value *args, bool root_ok, const uint8_t **p, size_t *n)
+{
+	uint32_t st = reserve(I, bytes) ? path_arg(&args[0], args[1].u, root_ok, p, n) : FS_CAPACITY;
+	if (st)
+		fs_fail(I, st);
+	return st == 0;
+}
+
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
 /*
@@ -158,6 +169,22 @@ close_dir(int d)
 {
 	if (d != AT_FDCWD)
 		close(d);
+}
+
+/* begin() for a path naming an entry (never the working directory itself),
+ * then, when the operation's other bounds hold (`fits`, else status 4),
+ * its parent directory.  False after failing the run. */
+static bool
+begin_entry(Interp *I, uint64_t bytes, const Value *args, bool fits, int *dir, char *name)
+{
+	const uint8_t *p;
+	size_t n;
+	if (!begin(I, bytes, args, false, &p, &n))
+		return false;
+	uint32_t st = fits ? open_parent(p, n, dir, name) : FS_CAPACITY;
+	if (st)
+		fs_fail(I, st);
+	return st == 0;
 }
 
 static bool
@@ -328,37 +355,29 @@ static Value
 read_or_list(Interp *I, bool list, Value *args)
 {
 	uint64_t max = args[2].u;
-	if (!reserve(I, max))
-		return fs_fail(I, FS_CAPACITY);
 	const uint8_t *p;
 	size_t n;
-	uint32_t st = path_arg(&args[0], args[1].u, list, &p, &n);
-	if (st)
-		return fs_fail(I, st);
-	if (max > FS_FILE_MAX)
-		return fs_fail(I, FS_CAPACITY);
-	Bytes *b;
-	st = list ? list_dir(p, n, (size_t)max, &b) : read_file(p, n, (size_t)max, &b);
-	if (st)
-		return fs_fail(I, st);
-	return v_ptr(V_BYTES, b, 0);
+	if (!begin(I, max, args, list, &p, &n))
+		return v_empty();
+	Bytes *b = NULL;
+	uint32_t st = max > FS_FILE_MAX ? FS_CAPACITY
+		    : list ? list_dir(p, n, (size_t)max, &b) : read_file(p, n, (size_t)max, &b);
+	return st ? fs_fail(I, st) : v_ptr(V_BYTES, b, 0);
 }
 
 static Value
 file_stat(Interp *I, Value *args)
 {
-	if (!reserve(I, 0))
-		return fs_fail(I, FS_CAPACITY);
 	const uint8_t *p;
 	size_t n;
-	uint32_t st = path_arg(&args[0], args[1].u, true, &p, &n);
-	if (st)
-		return fs_fail(I, st);
+	if (!begin(I, 0, args, true, &p, &n))
+		return v_empty();
 	if (n == 0)
 		return v_int(V_USIZE, 2);
 	char name[FS_PATH_MAX + 1];
 	int dir;
-	if ((st = open_parent(p, n, &dir, name)) != 0)
+	uint32_t st = open_parent(p, n, &dir, name);
+	if (st)
 		return fs_fail(I, st);
 	struct stat sb;
 	int r = fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW);
@@ -428,43 +447,26 @@ static Value
 file_write(Interp *I, bool atomic, Value *args)
 {
 	uint64_t dn = args[3].u;
-	if (!reserve(I, dn))
-		return fs_fail(I, FS_CAPACITY);
-	const uint8_t *p;
-	size_t n;
-	uint32_t st = path_arg(&args[0], args[1].u, false, &p, &n);
-	if (st)
-		return fs_fail(I, st);
 	size_t have;
 	const uint8_t *data = value_bytes(&args[2], &have);
-	if (dn > FS_FILE_MAX || dn > have)
-		return fs_fail(I, FS_CAPACITY);
 	char name[FS_PATH_MAX + 1];
 	int dir;
-	if ((st = open_parent(p, n, &dir, name)) != 0)
-		return fs_fail(I, st);
-	st = atomic ? write_atomic(I, dir, name, data, (size_t)dn) : write_new(dir, name, data, (size_t)dn);
+	if (!begin_entry(I, dn, args, dn <= FS_FILE_MAX && dn <= have, &dir, name))
+		return v_empty();
+	uint32_t st = atomic ? write_atomic(I, dir, name, data, (size_t)dn) : write_new(dir, name, data, (size_t)dn);
 	close_dir(dir);
-	if (st)
-		return fs_fail(I, st);
-	return v_int(V_USIZE, (int64_t)dn);
+	return st ? fs_fail(I, st) : v_int(V_USIZE, (int64_t)dn);
 }
 
 /* file_create_dir / file_remove(path, length). */
 static Value
 dir_op(Interp *I, bool create, Value *args)
 {
-	if (!reserve(I, 0))
-		return fs_fail(I, FS_CAPACITY);
-	const uint8_t *p;
-	size_t n;
-	uint32_t st = path_arg(&args[0], args[1].u, false, &p, &n);
-	if (st)
-		return fs_fail(I, st);
 	char name[FS_PATH_MAX + 1];
 	int dir;
-	if ((st = open_parent(p, n, &dir, name)) != 0)
-		return fs_fail(I, st);
+	if (!begin_entry(I, 0, args, true, &dir, name))
+		return v_empty();
+	uint32_t st = 0;
 	struct stat sb;
 	if (create) {
 		if (mkdirat(dir, name, 0700) != 0)
@@ -477,9 +479,7 @@ dir_op(Interp *I, bool create, Value *args)
 		st = errno_status(errno);
 	}
 	close_dir(dir);
-	if (st)
-		return fs_fail(I, st);
-	return v_int(V_USIZE, 0);
+	return st ? fs_fail(I, st) : v_int(V_USIZE, 0);
 }
 
 Value
