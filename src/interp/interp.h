@@ -121,7 +121,7 @@ typedef struct Interp {
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
-	/* host.c: the invocation's filesystem budget (64 operations, 1 MiB
+	/* fs.c, host.c: the run's filesystem budget (64 operations, 1 MiB
 	 * reserved, never refunded) and whether stdin was read */
 	uint32_t fs_ops;
 	uint64_t fs_reserved;
