@@ -131,6 +131,114 @@ expect 2 "args to a pure program" -- "$bin" run "$tmp/pure.spx" -- x
 has "$tmp/err" "process.args.read" "hint to permit process.args.read"
 expect 0 "run --json pure envelope" -- "$bin" run --json "$tmp/pure.spx"
 has "$tmp/out" '{"schema":"semaprax.interpret.v1"' "interpret envelope schema"
+# run --json: the interpret.v1 nonclaims are the reference's list.
+has "$tmp/out" '"nonclaims":["no_jit_aot_or_cranelift","no_incremental_persistence","no_hot_reload","no_debugger_mapping","no_target_execution","read_only_evaluation_only"]' "interpret nonclaims"
+
+# A contract failure prints one line; --json carries which clause failed and the arguments.
+cat > "$tmp/contract.spx" <<'SPX'
+module cli.contract;
+
+@id("cli.label")
+fn label(text: string, width: i32, mark: char, ok: bool) -> i64
+    requires string_len(text) > 5
+{
+    i64_from_i32(width)
+}
+
+@id("app.main")
+fn main() -> i64
+{
+    label("abc", 3i32, 'x', true)
+}
+SPX
+expect 1 "contract failure" -- "$bin" run "$tmp/contract.spx"
+if [ "$(wc -l < "$tmp/err")" -eq 1 ]; then ok; else bad "contract failure is one stderr line"; fi
+expect 1 "contract failure --json" -- "$bin" run --json "$tmp/contract.spx"
+has "$tmp/out" '"failure":{"function":"cli.label","phase":"requires","clause":"string_len(text) > 5","arguments":[{"name":"text","type":"string","value":"<string 3 bytes>"},{"name":"width","type":"i32","value":"3i32"},{"name":"mark","type":"char","value":"'"'x'"'"},{"name":"ok","type":"bool","value":"true"}]}' "requires detail"
+expect 1 "ensures failure --json" -- "$bin" run --json tests/fixtures/run/contract_ensures_fail.spx
+has "$tmp/out" '"failure":{"function":"run.cef.grow","phase":"ensures","clause":"result > x","arguments":[{"name":"x","type":"i64","value":"5"}]}}' "ensures detail"
+cat > "$tmp/invariant.spx" <<'SPX'
+module cli.invariant;
+
+permit { process.stdout.write }
+
+@id("cli.range")
+record Range {
+    @id("cli.range.low")
+    low: i64,
+    @id("cli.range.high")
+    high: u8,
+}
+    requires low <= i64_from_u8(high)
+
+@id("app.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    let r = Range { low: 9, high: 2u8 };
+    r.low
+}
+SPX
+expect 1 "invariant failure --json" -- "$bin" run --json "$tmp/invariant.spx"
+has "$tmp/out" '"failure":{"function":"cli.range","phase":"requires","clause":"low <= i64_from_u8(high)","arguments":[{"name":"low","type":"i64","value":"9"},{"name":"high","type":"u8","value":"2u8"}]}' "invariant detail"
+
+# Host operations: no path leaves the working directory, symbolic links included (code 7).
+case $bin in /*) abin=$bin ;; *) abin=$PWD/$bin ;; esac
+mkdir "$tmp/root" "$tmp/root/sub" "$tmp/outside"
+echo secret > "$tmp/outside/secret.txt"
+echo inside > "$tmp/root/sub/in.txt"
+ln -s ../outside/secret.txt "$tmp/root/link.txt"
+ln -s ../outside "$tmp/root/dirlink"
+for path in link.txt dirlink/secret.txt sub/in.txt; do
+	cat > "$tmp/root/read.spx" <<SPX
+module cli.read;
+
+permit { fs.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.read }
+{
+    let path = "$path";
+    let view = string_as_str(path);
+    let data = file_read(str_as_bytes(view), usize_from_i64(string_len(path)), 64usize);
+    string_len(file_read_text(view)) + i64_from_usize(byte_len(bytes_as_slice(data)))
+}
+SPX
+	case $path in
+	sub/*) want=14 ;;
+	*) want=1 ;;
+	esac
+	expect $want "read $path" -- sh -c 'cd "$1" && "$2" run read.spx' _ "$tmp/root" "$abin"
+	[ $want -eq 1 ] && has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "read through $path is code 7"
+done
+
+# stdin: arguments and stdin share 65,536 bytes (command-input code 4).
+cat > "$tmp/stdin.spx" <<'SPX'
+module cli.stdin;
+
+permit { process.args.read, process.stdin.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.stdin.read }
+{
+    let input = stdin_read();
+    i64_from_usize(byte_len(bytes_as_slice(input))) % 256
+}
+SPX
+head -c 65536 /dev/zero > "$tmp/in64k"
+NO_COLOR=1 "$bin" run "$tmp/stdin.spx" < "$tmp/in64k" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 0 ]; then ok; else bad "65,536 bytes of stdin: $(cat "$tmp/err")"; fi
+NO_COLOR=1 "$bin" run "$tmp/stdin.spx" -- x < "$tmp/in64k" > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 1 ]; then ok; else bad "stdin plus arguments over 65,536 bytes"; fi
+has "$tmp/err" '"domain_id":"semaprax.command-input.v1","code":4' "stdin capacity is command-input code 4"
+
+# A module that can reach a network operation is refused before it runs, in --json too.
+sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/    42/    i64_from_usize(net_close(1usize))/' \
+	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
+expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
+has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (unsupported_callee): `net_close` needs a network provider' "network refusal"
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
 

@@ -10,11 +10,18 @@
  *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
  *     error), staged stdout/stderr published after `main` returns (stderr
  *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
- *     `--json`: `semaprax.single-file-command.v1`;
+ *     `--json`: `semaprax.single-file-command.v1`.  Also a command-line
+ *     program (our extension, DECISIONS.md): permits within that set plus
+ *     fs.write and process.stdin.read, when some function uses one of the
+ *     two — modules the reference refuses to run;
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:
  *     `semaprax.interpret.v1`.
+ * A route grants exactly the host capabilities above that the module
+ * permits (the pure route none, never `network.*`); a module whose `main`
+ * can reach an operation needing anything else is refused before it runs
+ * (SPX-F102, `interpreter admission failed (unsupported_callee): …`).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -24,11 +31,12 @@
  * route builds its envelope in human mode too (as the reference does), so
  * the budget applies there in both modes.
  *
- * `semaprax.interpret.v1` fields we cannot fill exactly like the reference:
- * `nonclaims` (the reference's list is not documented; ours states what
- * this run does not claim), and `source.path` is the path as given.  The
- * digests follow the reference's length-prefixed domain digests
- * (`semaprax.interpret.source.v1`, `semaprax.interpret.payload.v1`).
+ * `semaprax.interpret.v1`: `source.path` is the path as given; `nonclaims`
+ * is the reference's fixed list.  The digests follow the reference's
+ * length-prefixed domain digests (`semaprax.interpret.source.v1`,
+ * `semaprax.interpret.payload.v1`).  A contract failure's outcome carries
+ * `failure` {function, phase, clause, arguments} after `status` in every
+ * envelope (LANGUAGE.md §0.8; human output stays one line).
  */
 #include "load.h"
 
@@ -53,6 +61,11 @@
 static const char *const command_permits[] = {
 	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
 };
+/* command_permits plus the capabilities only our command route grants */
+static const char *const hosted_permits[] = {
+	"fs.read", "fs.write", "process.args.read", "process.stdin.read", "process.stderr.write",
+	"process.stdout.write",
+};
 
 typedef struct RunOptions {
 	const char *path;
@@ -76,22 +89,40 @@ permitted(const Sema *S, const char *p)
 	return false;
 }
 
+static bool
+listed(const char *p, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p, list[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Does some function use a capability beyond the reference's command set? */
+static bool
+uses_beyond_command(const Sema *S)
+{
+	for (int i = 0; i < S->syms.len; i++)
+		for (int k = 0; k < S->syms.items[i].neffects; k++)
+			if (!listed(S->syms.items[i].effects[k], command_permits, countof(command_permits)))
+				return true;
+	return false;
+}
+
 static Route
 select_route(const Sema *S)
 {
 	if (S->npermits == 0)
 		return ROUTE_PURE;
+	bool command = true, hosted = true, only_stdout = true;
 	for (int i = 0; i < S->npermits; i++) {
-		bool found = false;
-		for (size_t j = 0; j < countof(command_permits); j++)
-			found |= strcmp(S->permits[i], command_permits[j]) == 0;
-		if (!found)
-			return ROUTE_PURE;
-	}
-	bool only_stdout = true;
-	for (int i = 0; i < S->npermits; i++)
+		command &= listed(S->permits[i], command_permits, countof(command_permits));
+		hosted &= listed(S->permits[i], hosted_permits, countof(hosted_permits));
 		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
-	return only_stdout ? ROUTE_TRANSCRIPT : ROUTE_COMMAND;
+	}
+	if (only_stdout)
+		return ROUTE_TRANSCRIPT;
+	return command || (hosted && uses_beyond_command(S)) ? ROUTE_COMMAND : ROUTE_PURE;
 }
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
@@ -145,6 +176,29 @@ status_json(Buf *b, const InterpResult *r)
 		   interp_domain_id(r->domain), r->code, interp_domain_class(r->domain));
 }
 
+/* `,"failure":{…}` (TOOLCHAIN.md §3.3's contract failure fields). */
+static void
+failure_json(Buf *b, const InterpFailure *f)
+{
+	buf_puts(b, ",\"failure\":{\"function\":");
+	json_cstr(b, f->function);
+	buf_puts(b, ",\"phase\":");
+	json_cstr(b, f->phase);
+	buf_puts(b, ",\"clause\":");
+	json_cstr(b, f->clause);
+	buf_puts(b, ",\"arguments\":[");
+	for (int i = 0; i < f->nargs; i++) {
+		buf_puts(b, i ? ",{\"name\":" : "{\"name\":");
+		json_cstr(b, f->args[i].name);
+		buf_puts(b, ",\"type\":");
+		json_cstr(b, f->args[i].type);
+		buf_puts(b, ",\"value\":");
+		json_cstr(b, f->args[i].value);
+		buf_putc(b, '}');
+	}
+	buf_puts(b, "]}");
+}
+
 static void
 outcome_json(Buf *b, const InterpResult *r)
 {
@@ -155,6 +209,8 @@ outcome_json(Buf *b, const InterpResult *r)
 	case STOP_STATUS:
 		buf_puts(b, "{\"kind\":\"failed\",\"status\":");
 		status_json(b, r);
+		if (r->failure.present)
+			failure_json(b, &r->failure);
 		buf_putc(b, '}');
 		break;
 	case STOP_FUEL:
@@ -220,7 +276,8 @@ interpret_envelope(Buf *out, const RunOptions *o, const HirFunc *entry, const In
 		   r->steps, o->max_steps, r->stop == STOP_FUEL ? "true" : "false");
 	buf_puts(&p, ",\"outcome\":");
 	outcome_json(&p, r);
-	buf_puts(&p, ",\"nonclaims\":[\"no_effects\",\"no_native_equivalence\",\"no_termination_beyond_budget\"]}");
+	buf_puts(&p, ",\"nonclaims\":[\"no_jit_aot_or_cranelift\",\"no_incremental_persistence\",\"no_hot_reload\","
+		    "\"no_debugger_mapping\",\"no_target_execution\",\"read_only_evaluation_only\"]}");
 	char digest[72];
 	domain_digest(digest, DOMAIN_LIT("semaprax.interpret.payload.v1"), p.data, p.len);
 	buf_printf(out, "{\"schema\":\"semaprax.interpret.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":", digest, p.len);
@@ -287,6 +344,23 @@ find_entry(HirModule *H)
 	return -1;
 }
 
+/* SPX-F102 for a module whose main reaches an operation the route does not grant. */
+static void
+refuse(const RunOptions *ro, Route route, const Builtin *b)
+{
+	static const char *const names[] = { "pure interpreter", "stdout transcript", "command-line" };
+	if (strncmp(b->effect, "network.", 8) == 0)
+		report(ro->path, DIAG_F102, ro->json, "network operations run only where a host injects a network provider",
+		       "interpreter admission failed (unsupported_callee): `%s` needs a network provider, "
+		       "and `semaprax run` grants no network authority", b->name);
+	else
+		report(ro->path, DIAG_F102, ro->json,
+		       "a command-line program permits a non-empty subset of fs.read, fs.write, process.args.read, "
+		       "process.stdin.read, process.stderr.write and process.stdout.write",
+		       "interpreter admission failed (unsupported_callee): `%s` needs `%s`, which the %s route does not grant",
+		       b->name, b->effect, names[route]);
+}
+
 static int
 execute(HirModule *H, const RunOptions *ro)
 {
@@ -304,11 +378,19 @@ execute(HirModule *H, const RunOptions *ro)
 		o.stdout_write = true;
 	} else if (route == ROUTE_COMMAND) {
 		o.fs_read = permitted(H->S, "fs.read");
+		o.fs_write = permitted(H->S, "fs.write");
 		o.args_read = permitted(H->S, "process.args.read");
+		o.stdin_read = permitted(H->S, "process.stdin.read");
 		o.stdout_write = permitted(H->S, "process.stdout.write");
 		o.stderr_write = permitted(H->S, "process.stderr.write");
 		o.args = ro->args;
 		o.nargs = ro->nargs;
+	}
+	int entry = find_entry(H);
+	const Builtin *refused = entry >= 0 ? interp_refused_builtin(H, entry, &o) : NULL;
+	if (refused) {
+		refuse(ro, route, refused);
+		return EXIT_FAIL;
 	}
 	InterpResult r;
 	memset(&r, 0, sizeof r);
@@ -333,8 +415,7 @@ execute(HirModule *H, const RunOptions *ro)
 		r.err.len = 0;
 	}
 	if (route == ROUTE_PURE) {
-		int fi = find_entry(H);
-		interpret_envelope(&env, ro, fi >= 0 ? &H->funcs[fi] : NULL, &r);
+		interpret_envelope(&env, ro, entry >= 0 ? &H->funcs[entry] : NULL, &r);
 	} else if (ro->json) {
 		hosted_envelope(&env, ro, route, &r);
 	}
@@ -369,8 +450,7 @@ execute(HirModule *H, const RunOptions *ro)
 	}
 out:
 	buf_free(&env);
-	buf_free(&r.out);
-	buf_free(&r.err);
+	interp_result_free(&r);
 	return status;
 }
 

@@ -265,7 +265,7 @@ x_or(Interp *I, Value *S, const Node *n)
 /* ---- calls ---- */
 
 static bool
-check_clauses(Interp *I, Value *S, Node *const *cs, int n, uint32_t code)
+check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint32_t code)
 {
 	for (int i = 0; i < n; i++) {
 		if ((I->steps += 1) > I->budget) {
@@ -276,6 +276,7 @@ check_clauses(Interp *I, Value *S, Node *const *cs, int n, uint32_t code)
 		if (STOPPED)
 			return false;
 		if (!c.b) {
+			interp_contract_detail(I, cf->f, S, i, code);
 			interp_fail(I, DOM_CONTRACT, code);
 			return false;
 		}
@@ -310,7 +311,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 			S[cf->caps[i]] = value_clone(caps->f[i]);
 	I->depth++;
 	Value result = v_empty();
-	if (cf->nreq && !check_clauses(I, S, cf->req, cf->nreq, 1))
+	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, 1))
 		goto out;
 	result = exec_block(I, S, cf->body);
 	if (I->stop == STOP_RETURN) {
@@ -325,7 +326,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		Value alias = result;
 		alias.borrowed = 1;
 		S[f->result_slot] = alias;
-		check_clauses(I, S, cf->ens, cf->nens, 2);
+		check_clauses(I, cf, S, cf->ens, cf->nens, 2);
 	}
 out:
 	for (int i = 0; i < cf->nsweep; i++)

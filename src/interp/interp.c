@@ -54,9 +54,11 @@ static const struct {
 		"map capacity too large", "map count overflow" } },
 	[DOM_MAP2] = { "semaprax.map.v2", "adapter", { "map capacity exceeded", "map index out of range",
 		"map capacity too large", "map count overflow" } },
-	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { "invalid relative file path", "file not found", NULL,
+	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { "invalid relative file path", "file not found", "file already exists",
 		"file exceeds the 65536-byte limit", "file I/O failure", "file access denied", "not a regular file" } },
 	[DOM_OUTPUT] = { "semaprax.output.v1", "adapter", { "output capacity exceeded" } },
+	[DOM_CMDIN] = { "semaprax.command-input.v1", "adapter", { "argument index out of range",
+		"argument is not valid UTF-8", "stdin read failed", "command input capacity exceeded" } },
 };
 
 const char *

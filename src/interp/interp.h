@@ -31,7 +31,7 @@ typedef enum StopKind {
 /* Failure domains (§5.2), indices into interp_domains. */
 typedef enum Domain {
 	DOM_ARITH, DOM_CONTRACT, DOM_VEC, DOM_BOX, DOM_BYTEBUF, DOM_TEXT, DOM_CONVERT,
-	DOM_FORMAT, DOM_MAP, DOM_MAP2, DOM_FS, DOM_OUTPUT,
+	DOM_FORMAT, DOM_MAP, DOM_MAP2, DOM_FS, DOM_OUTPUT, DOM_CMDIN,
 } Domain;
 
 /* Which host operations the route grants (TOOLCHAIN.md §1.3). */
@@ -40,11 +40,29 @@ typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 typedef struct InterpOptions {
 	uint64_t max_steps;       /* default 1,000,000 */
 	Route route;
-	/* command route: the module's permits and the arguments after `--` */
-	bool fs_read, args_read, stdout_write, stderr_write;
+	/* command route: the capabilities the module permits (host.c), and
+	 * the arguments after `--` */
+	bool fs_read, fs_write, args_read, stdin_read, stdout_write, stderr_write;
 	char **args;
 	int nargs;
 } InterpOptions;
+
+/* One parameter of a contract failure's frame (LANGUAGE.md §4.7). */
+typedef struct InterpArg {
+	const char *name;         /* the HIR's parameter name */
+	char *type;               /* type text; heap */
+	char *value;              /* rendered value (`-7`, `3i32`, `<string 3 bytes>`); heap */
+} InterpArg;
+
+/* Which clause failed, and the frame's arguments (detail.c). */
+typedef struct InterpFailure {
+	bool present;             /* recorded at the failing clause */
+	char *function;           /* stable id of the function (of the record, for invariants); heap */
+	const char *phase;        /* "requires" or "ensures" */
+	char *clause;             /* clause source text, or its expression id; heap */
+	InterpArg *args;          /* parameters in declaration order; heap */
+	int nargs;
+} InterpFailure;
 
 typedef struct InterpResult {
 	StopKind stop;            /* STOP_NONE: returned */
@@ -52,13 +70,26 @@ typedef struct InterpResult {
 	Domain domain;
 	uint32_t code;
 	char message[256];        /* STOP_LIMIT */
-	Buf out;                  /* staged stdout (transcript and command routes); caller frees */
-	Buf err;                  /* staged stderr (command route); caller frees */
+	Buf out;                  /* staged stdout (transcript and command routes) */
+	Buf err;                  /* staged stderr (command route) */
 	uint64_t steps;
+	InterpFailure failure;    /* STOP_STATUS in DOM_CONTRACT */
 } InterpResult;
 
 /* Runs main; returns false when the module has no `main`. */
 bool interp_run(HirModule *H, const InterpOptions *o, InterpResult *r);
+/* Frees what a result owns (staged output, failure detail). */
+void interp_result_free(InterpResult *r);
+
+/*
+ * admit.c: whether the route options o grant effect e (a dotted name), and
+ * the first compiler-owned operation reachable from HIR function `entry`
+ * that needs an effect o does not grant (NULL: none).  `semaprax run`
+ * refuses such a module before running it (SPX-F102), so a program never
+ * stops half-way for want of a capability.
+ */
+bool interp_grants(const InterpOptions *o, const char *effect);
+const Builtin *interp_refused_builtin(HirModule *H, int entry, const InterpOptions *o);
 
 /* "semaprax.arithmetic.v1", its class, and the meaning of (domain, code). */
 const char *interp_domain_id(Domain d);
@@ -85,9 +116,17 @@ typedef struct Interp {
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
+	/* fs.c, host.c: the run's filesystem budget (64 operations, 1 MiB
+	 * reserved, never refunded) and whether stdin was read */
+	uint32_t fs_ops;
+	uint64_t fs_reserved;
+	bool stdin_consumed;
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
+/* detail.c: records which clause of f failed (index i of its requires,
+ * code 1, or ensures, code 2) with the frame's parameters in slots. */
+void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs, sorted by name. */
@@ -95,12 +134,14 @@ void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf,
 	X(arg_utf8) X(args_len) \
 	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
 	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
-	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_read_text) X(i64_from_f64) X(i64_from_i32) \
+	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_create_dir) X(file_list) X(file_read) \
+	X(file_read_text) X(file_remove) X(file_stat) X(file_write_atomic) X(file_write_new) \
+	X(i64_from_f64) X(i64_from_i32) \
 	X(i64_from_u8) X(i64_from_usize) X(iter_next) \
 	X(map_add) X(map_get_or) X(map_has) X(map_key_at) X(map_len) X(map_new) X(map_remove) \
 	X(map_set) X(map_value_at) \
 	X(set_has) X(set_insert) X(set_key_at) X(set_len) X(set_new) X(set_remove) \
-	X(stderr_write) X(stdout_write) X(str_as_bytes) \
+	X(stderr_write) X(stdin_read) X(stdout_write) X(str_as_bytes) \
 	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
 	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
 	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
@@ -116,9 +157,11 @@ enum {
 	B_COUNT
 };
 
-/* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: process and file operations. */
+/* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: process
+ * operations; fs.c: file operations (called by rt_host_call). */
 Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
 Value rt_host_call(Interp *I, int index, Value *args);
+Value rt_fs_call(Interp *I, int index, Value *args);
 
 /* exec.c: a binary operator on two evaluated operands (consumed), and a
  * call of HIR function fi (arguments consumed). */

@@ -1,0 +1,115 @@
+/*
+ * detail.c — what a contract failure reports beside its status
+ * (LANGUAGE.md §4.7, §0.8): the function's stable identity, the phase, the
+ * clause, and the frame's parameters in declaration order.  The data
+ * changes no status, cleanup or result; single-file `run` puts it in the
+ * `--json` outcome only.
+ *
+ * The clause is its source text, trimmed; when that spans lines or exceeds
+ * 4,096 bytes, its expression id (`declaration:<len>:<fn-id>:expression:<n>`).
+ * Values render as source literals with their width suffix (`-7`, `3i32`,
+ * `255u8`, `4usize`, `'a'`, `1.5`, `0.25f32`, `true`); owned and borrowed
+ * data by kind only (`<string 3 bytes>`, `<array u8 x4>`, `<record>`,
+ * `<variant>`, `<data>`), and a parameter moved away is `<moved>`.  A record
+ * invariant reports the record's stable identity and phase `requires`, its
+ * fields as the arguments.
+ */
+#include "interp.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "../fmt/fmt.h"
+
+#define CLAUSE_TEXT_MAX 4096u
+
+static char *
+render_value(const Value *v)
+{
+	Buf b = {0};
+	switch ((VTag)v->tag) {
+	case V_I64: buf_printf(&b, "%" PRId64, v->i); break;
+	case V_I32: buf_printf(&b, "%" PRId64 "i32", v->i); break;
+	case V_U8: buf_printf(&b, "%" PRIu64 "u8", v->u); break;
+	case V_USIZE: buf_printf(&b, "%" PRIu64 "usize", v->u); break;
+	case V_BOOL: buf_puts(&b, v->b ? "true" : "false"); break;
+	case V_CHAR: fmt_char(&b, (uint32_t)v->u); break;
+	case V_F64: fmt_float(&b, v->f, SUF_NONE); break;
+	case V_F32: fmt_float(&b, (double)v->f32, SUF_F32); break;
+	case V_STRING: buf_printf(&b, "<string %zu bytes>", ((const Bytes *)v->p)->len); break;
+	case V_ARRAY: buf_printf(&b, "<array u8 x%zu>", ((const Bytes *)v->p)->len); break;
+	case V_RECORD: buf_puts(&b, "<record>"); break;
+	case V_VARIANT: buf_puts(&b, "<variant>"); break;
+	case V_EMPTY: buf_puts(&b, "<moved>"); break;
+	default: buf_puts(&b, "<data>"); break;
+	}
+	return buf_take(&b);
+}
+
+/* The source text of clause i of f's `requires` (or `ensures`) list. */
+static char *
+clause_text(Interp *I, const HirFunc *f, int i, bool ensures)
+{
+	const HirExpr *e = ensures ? f->ensures[i] : f->requires[i];
+	const Clause *c = NULL;
+	int seen = 0;
+	for (int k = 0; k < f->nrequires + f->nensures && f->clauses; k++) {
+		if ((f->clauses[k].kind == CLAUSE_ENSURES) == ensures && seen++ == i) {
+			c = &f->clauses[k];
+			break;
+		}
+	}
+	Buf b = {0};
+	if (c) {
+		const char *s = I->S->src + c->cond->span.start;
+		size_t n = c->cond->span.end - c->cond->span.start;
+		while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+			s++, n--;
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+			n--;
+		if (n <= CLAUSE_TEXT_MAX && !memchr(s, '\n', n)) {
+			buf_put(&b, s, n);
+			return buf_take(&b);
+		}
+	}
+	buf_printf(&b, "declaration:%zu:%s:expression:%" PRIu32, strlen(f->id), f->id, e->index);
+	return buf_take(&b);
+}
+
+void
+interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code)
+{
+	InterpFailure *d = &I->res->failure;
+	if (d->present)
+		return;
+	d->present = true;
+	d->phase = code == 2 ? "ensures" : "requires";
+	d->clause = clause_text(I, f, i, code == 2);
+	const char *suffix = ":invariants";
+	size_t n = strlen(f->id), ns = strlen(suffix);
+	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;
+	d->function = xstrndup(f->id, invariant ? n - ns : n);
+	d->nargs = f->nparams;
+	d->args = xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
+	for (int k = 0; k < f->nparams; k++) {
+		d->args[k].name = f->locals[k].name;
+		d->args[k].type = xstrdup(sema_type_name(I->S, f->locals[k].type));
+		d->args[k].value = render_value(&slots[k]);
+	}
+}
+
+void
+interp_result_free(InterpResult *r)
+{
+	InterpFailure *d = &r->failure;
+	for (int k = 0; k < d->nargs; k++) {
+		free(d->args[k].type);
+		free(d->args[k].value);
+	}
+	free(d->args);
+	free(d->clause);
+	free(d->function);
+	buf_free(&r->out);
+	buf_free(&r->err);
+	memset(d, 0, sizeof *d);
+}
