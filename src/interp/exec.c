@@ -26,6 +26,9 @@ slot_clear(Value *s)
 	*s = v_empty();
 }
 
+static Value block_value(Interp *I, Value *S, const CBlock *b, int mark);
+static void block_cleanup(Interp *I, Value *S, const CBlock *b, int mark);
+
 /* ---- leaves ---- */
 
 Value
@@ -310,10 +313,16 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
 			S[cf->caps[i]] = value_clone(caps->f[i]);
 	I->depth++;
+	/*
+	 * §0.12: the body completes, `ensures` runs, then the body's owned
+	 * slots (owned parameters last) are released; on failure the
+	 * provisional result goes first.
+	 */
+	int mark = I->temps.len;
 	Value result = v_empty();
 	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, 1))
 		goto out;
-	result = exec_block(I, S, cf->body);
+	result = block_value(I, S, cf->body, mark);
 	if (I->stop == STOP_RETURN) {
 		I->stop = STOP_NONE;
 		result = I->ret;
@@ -329,14 +338,15 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		check_clauses(I, cf, S, cf->ens, cf->nens, 2);
 	}
 out:
+	if (STOPPED) {
+		value_release(result);
+		result = v_empty();
+	}
+	block_cleanup(I, S, cf->body, mark);
 	for (int i = 0; i < cf->nsweep; i++)
 		value_release(S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
 	I->depth--;
-	if (STOPPED) {
-		value_release(result);
-		return v_empty();
-	}
 	return result;
 }
 
@@ -621,6 +631,36 @@ x_array(Interp *I, Value *S, const Node *n)
 
 /* ---- blocks and branches ---- */
 
+/* Runs b's statements and tail; the cleanup at its end is block_cleanup. */
+static Value
+block_value(Interp *I, Value *S, const CBlock *b, int mark)
+{
+	for (int i = 0; i < b->nstmts; i++) {
+		const Node *s = b->stmts[i];
+		s->fn(I, S, s);
+		if (STOPPED)
+			return v_empty();
+	}
+	Value v = v_empty();
+	if (b->tail) {
+		v = node_eval(I, S, b->tail);
+		if (!STOPPED && v.borrowed && (b->nowned || I->temps.len > mark))
+			v = value_clone(v);
+	}
+	return v;
+}
+
+/* Releases b's owned slots in reverse order of initialisation, then the
+ * temporaries made since mark. */
+static void
+block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
+{
+	for (int i = b->nowned - 1; i >= 0; i--)
+		slot_clear(&S[b->owned[i]]);
+	while (I->temps.len > mark)
+		value_release(I->temps.items[--I->temps.len]);
+}
+
 Value
 exec_block(Interp *I, Value *S, const CBlock *b)
 {
@@ -634,22 +674,8 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 		return b->tail ? node_eval(I, S, b->tail) : v_empty();
 	}
 	int mark = I->temps.len;
-	for (int i = 0; i < b->nstmts; i++) {
-		const Node *s = b->stmts[i];
-		s->fn(I, S, s);
-		if (STOPPED)
-			break;
-	}
-	Value v = v_empty();
-	if (!STOPPED && b->tail) {
-		v = node_eval(I, S, b->tail);
-		if (v.borrowed && (b->nowned || I->temps.len > mark))
-			v = value_clone(v);
-	}
-	for (int i = b->nowned - 1; i >= 0; i--)
-		slot_clear(&S[b->owned[i]]);
-	while (I->temps.len > mark)
-		value_release(I->temps.items[--I->temps.len]);
+	Value v = block_value(I, S, b, mark);
+	block_cleanup(I, S, b, mark);
 	return v;
 }
 
