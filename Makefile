@@ -10,6 +10,11 @@ LDLIBS   = -lm
 BUILD   ?= build
 SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# The native lane's C runtime (src/emit_c/rt/*.h) embedded as string constants.
+RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h))
+RT_GEN   = $(BUILD)/gen/rt_text.c
+RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
+OBJS    += $(RT_OBJ)
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
@@ -20,6 +25,14 @@ all: $(BIN)
 
 $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(RT_GEN): $(RT_SRCS) tools/embed_rt.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_rt.sh $(RT_SRCS) > $@
+
+$(RT_OBJ): $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_c -c -o $@ $(RT_GEN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)

@@ -50,11 +50,12 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
 
 /* Emits and compiles; on success dir holds <dir>/program.  Reports into L->diags. */
 static bool
-compile_module(Loaded *L, char dir[4096])
+compile_module(Loaded *L, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
 	Buf c = {0};
-	if (!emit_c(L->H, &c, &L->diags)) {
+	EmitOptions eo = { staged };
+	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
 	}
@@ -84,7 +85,7 @@ cli_native_run(Loaded *L, const char *path)
 {
 	(void)path;
 	char dir[4096];
-	bool ok = compile_module(L, dir);
+	bool ok = compile_module(L, dir, true);
 	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
 	if (!ok) {
 		native_cleanup(dir);
@@ -232,7 +233,7 @@ cmd_build(int argc, char **argv)
 	Loaded L;
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir)) {
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir, false)) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
