@@ -11,9 +11,11 @@
  *       executable","output":<path>}`).  `--target c` (our addition) writes
  *       the generated translation unit instead (default `<stem>.c`; `built
  *       C source <path>`), for reading and for the benchmark.
- *   semaprax run --native <file>   (cli_native_run, called by cmd_run.c)
- *       the same compilation, then runs the program with stdout/stderr
- *       inherited and passes its exit status through (70–73 on failure).
+ *   semaprax run --native <file> [-- <arg>…]   (cli_native_run, called by cmd_run.c)
+ *       the same compilation (output staged and capped, LANGUAGE.md §0.1),
+ *       then runs the program with stdout/stderr inherited and the
+ *       arguments after `--` (command-line programs), and passes its exit
+ *       status through (70–73 on failure).
  *
  * A compiler that cannot be started is B101, a failed compilation B102
  * with the compiler's message; constructs outside the slice are B110.
@@ -83,9 +85,8 @@ compile_module(Loaded *L, char dir[4096], bool staged)
 }
 
 int
-cli_native_run(Loaded *L, const char *path)
+cli_native_run(Loaded *L, char **args, int nargs)
 {
-	(void)path;
 	char dir[4096];
 	bool ok = compile_module(L, dir, true);
 	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
@@ -99,7 +100,11 @@ cli_native_run(Loaded *L, const char *path)
 	pid_t pid = fork();
 	int status = EXIT_FAIL;
 	if (pid == 0) {
-		char *argv[] = { exe, NULL };
+		char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
+		argv[0] = exe;
+		for (int i = 0; i < nargs; i++)
+			argv[i + 1] = args[i];
+		argv[nargs + 1] = NULL;
 		execv(exe, argv);
 		_exit(127);
 	}

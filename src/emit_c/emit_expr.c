@@ -60,8 +60,10 @@ release_place(Emit *E, TypeId t, const char *place)
 void
 drop_val(Emit *E, Val v)
 {
-	if (v.c && v.own)
+	if (v.c && v.own && !is_copy(E, v.t))
 		release_place(E, v.t, v.c);
+	else if (v.c)
+		line(E, "(void)%s;", v.c);
 }
 
 int
