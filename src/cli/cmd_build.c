@@ -188,6 +188,22 @@ check_output(DiagSink *s, const char *out)
 	return ok;
 }
 
+/* `built <product> <path>`, or its --json object (TOOLCHAIN.md §1.2). */
+static void
+print_built(bool json, const char *target, const char *product, const char *out)
+{
+	if (!json) {
+		printf("built %s %s\n", product, out);
+		return;
+	}
+	Buf b = {0};
+	buf_printf(&b, "{\"status\":\"built\",\"target\":\"%s\",\"product\":\"%s\",\"output\":", target, product);
+	json_cstr(&b, out);
+	buf_putc(&b, '}');
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
 /* build --target c: the generated translation unit itself (as `build` compiles it). */
 static int
 build_c_source(const char *path, const char *out, bool json)
@@ -223,18 +239,8 @@ build_c_source(const char *path, const char *out, bool json)
 	}
 	buf_free(&c);
 	diag_emit_all(&L.diags, json);
-	if (status == EXIT_OK) {
-		if (json) {
-			Buf b = {0};
-			buf_puts(&b, "{\"status\":\"built\",\"target\":\"c\",\"product\":\"C source\",\"output\":");
-			json_cstr(&b, out);
-			buf_putc(&b, '}');
-			printf("%s\n", b.data);
-			buf_free(&b);
-		} else {
-			printf("built C source %s\n", out);
-		}
-	}
+	if (status == EXIT_OK)
+		print_built(json, "c", "C source", out);
 	cli_unload(&L);
 	fflush(stdout);
 	return status;
@@ -314,18 +320,8 @@ cmd_build(int argc, char **argv)
 	}
 	native_cleanup(dir);
 	diag_emit_all(&L.diags, json);
-	if (status == EXIT_OK) {
-		if (json) {
-			Buf b = {0};
-			buf_puts(&b, "{\"status\":\"built\",\"target\":\"native\",\"product\":\"native executable\",\"output\":");
-			json_cstr(&b, out);
-			buf_putc(&b, '}');
-			printf("%s\n", b.data);
-			buf_free(&b);
-		} else {
-			printf("built native executable %s\n", out);
-		}
-	}
+	if (status == EXIT_OK)
+		print_built(json, "native", "native executable", out);
 	cli_unload(&L);
 	free(deflt);
 	fflush(stdout);

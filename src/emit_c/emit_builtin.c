@@ -100,20 +100,8 @@ emit_format(Emit *E, Call *c)
 		bool hole = i + 1 < n && s[i] == '{' && s[i + 1] == '}';
 		if (!hole && i < n)
 			continue;
-		if (i > start) {
-			Buf piece = {0};
-			for (size_t j = start; j < i; j++) {
-				unsigned char ch = (unsigned char)s[j];
-				if (ch == '"' || ch == '\\')
-					buf_printf(&piece, "\\%c", ch);
-				else if (ch < 0x20 || ch >= 0x7f || ch == '?')
-					buf_printf(&piece, "\\%03o", ch);
-				else
-					buf_putc(&piece, (char)ch);
-			}
-			line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, piece.data, i - start);
-			buf_free(&piece);
-		}
+		if (i > start)
+			line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, c_string(E, s + start, i - start), i - start);
 		if (!hole)
 			break;
 		if (field >= c->n) {

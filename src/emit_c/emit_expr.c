@@ -122,7 +122,7 @@ int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 }
 
 /* s as a C string literal body (octal escapes outside printable ASCII). */
-static const char *
+const char *
 c_string(Emit *E, const char *s, size_t n)
 {
 	Buf b = {0};

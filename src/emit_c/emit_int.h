@@ -141,6 +141,7 @@ Val coerce(Emit *E, Val v, TypeId to);
 void release_place(Emit *E, TypeId t, const char *place);
 int temps_mark(Emit *E);
 void temps_release(Emit *E, int mark);
+const char *c_string(Emit *E, const char *s, size_t n);   /* a C string literal's body */
 void emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt);
 bool check_invariants(Emit *E, TypeId t, const char *v, Span span);
 

@@ -310,11 +310,46 @@ helper_open(Emit *E, const char *proto)
 	buf_printf(&E->helpers, "static %s\n{\n", proto);
 }
 
+/* A per-field action of a generated helper: dst and src name the field in the result and the input. */
+typedef void (*FieldAction)(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src);
+
 static void
-rel_fields(Emit *E, Buf *b, TypeId ft, const char *place)
+rel_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src)
 {
+	(void)src;
 	if (!is_copy(E, ft))
-		buf_printf(b, "\t%s(&%s);\n", rel_fn(E, ft), place);
+		buf_printf(b, "\t%s(&%s);\n", rel_fn(E, ft), dst);
+}
+
+static void clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src);
+
+/* The action on every field of a record or class, or per case of a variant (a switch on the tag). */
+static void
+each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const char *src)
+{
+	Sym *s = nominal_sym(E, t);
+	if (s->kind != SK_VARIANT) {
+		for (int i = 0; i < s->nfields; i++)
+			act(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "%sf_%s", dst, s->fields[i].name),
+			    arena_printf(&E->a, "%sf_%s", src, s->fields[i].name));
+		return;
+	}
+	buf_printf(b, "\tswitch (%stag) {\n", src);
+	for (int c = 0; c < s->ncases; c++) {
+		bool any = false;
+		for (int i = 0; i < s->cases[c].nfields; i++)
+			any |= !is_copy(E, sema_case_field_type(E->S, t, c, i));
+		if (!any)
+			continue;
+		buf_printf(b, "\tcase %d:\n", c);
+		for (int i = 0; i < s->cases[c].nfields; i++) {
+			const char *f = arena_printf(&E->a, "u.c_%s.f_%s", s->cases[c].name, s->cases[c].fields[i].name);
+			act(E, b, sema_case_field_type(E->S, t, c, i), arena_printf(&E->a, "%s%s", dst, f),
+			    arena_printf(&E->a, "%s%s", src, f));
+		}
+		buf_puts(b, "\t\tbreak;\n");
+	}
+	buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
 }
 
 static void
@@ -346,26 +381,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 			buf_printf(b, "\t%s(*p);\n", rel_fn(E, in));
 		buf_puts(b, "\tspx_free(*p);\n\t*p = NULL;\n");
 	} else if (k == TY_NOMINAL) {
-		Sym *s = nominal_sym(E, t);
-		if (s->kind != SK_VARIANT) {
-			for (int i = 0; i < s->nfields; i++)
-				rel_fields(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "p->f_%s", s->fields[i].name));
-		} else {
-			buf_puts(b, "\tswitch (p->tag) {\n");
-			for (int c = 0; c < s->ncases; c++) {
-				bool any = false;
-				for (int i = 0; i < s->cases[c].nfields; i++)
-					any |= !is_copy(E, sema_case_field_type(E->S, t, c, i));
-				if (!any)
-					continue;
-				buf_printf(b, "\tcase %d:\n", c);
-				for (int i = 0; i < s->cases[c].nfields; i++)
-					rel_fields(E, b, sema_case_field_type(E->S, t, c, i),
-						   arena_printf(&E->a, "p->u.c_%s.f_%s", s->cases[c].name, s->cases[c].fields[i].name));
-				buf_puts(b, "\t\tbreak;\n");
-			}
-			buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
-		}
+		each_field(E, b, t, rel_field, "p->", "p->");
 	}
 }
 
@@ -439,30 +455,8 @@ clone_body(Emit *E, TypeId t, Buf *b)
 		else
 			buf_printf(b, "\t*c = %s(*p);\n", clone_fn(E, in));
 	} else {
-		Sym *s = nominal_sym(E, t);
 		buf_printf(b, "\t%s c = *p;\n", tn);
-		if (s->kind != SK_VARIANT) {
-			for (int i = 0; i < s->nfields; i++)
-				clone_field(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "c.f_%s", s->fields[i].name),
-					    arena_printf(&E->a, "p->f_%s", s->fields[i].name));
-		} else {
-			buf_puts(b, "\tswitch (p->tag) {\n");
-			for (int c = 0; c < s->ncases; c++) {
-				bool any = false;
-				for (int i = 0; i < s->cases[c].nfields; i++)
-					any |= !is_copy(E, sema_case_field_type(E->S, t, c, i));
-				if (!any)
-					continue;
-				buf_printf(b, "\tcase %d:\n", c);
-				for (int i = 0; i < s->cases[c].nfields; i++) {
-					const char *f = arena_printf(&E->a, "u.c_%s.f_%s", s->cases[c].name, s->cases[c].fields[i].name);
-					clone_field(E, b, sema_case_field_type(E->S, t, c, i), arena_printf(&E->a, "c.%s", f),
-						    arena_printf(&E->a, "p->%s", f));
-				}
-				buf_puts(b, "\t\tbreak;\n");
-			}
-			buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
-		}
+		each_field(E, b, t, clone_field, "c.", "p->");
 	}
 	buf_puts(b, "\treturn c;\n");
 }
