@@ -10,16 +10,29 @@ LDLIBS   = -lm
 BUILD   ?= build
 SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+# The native lane's C runtime (src/emit_c/rt/*.h) embedded as string constants.
+RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h))
+RT_GEN   = $(BUILD)/gen/rt_text.c
+RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
+OBJS    += $(RT_OBJ)
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all test test-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
+.PHONY: all test test-sanitize test-native-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
 
 all: $(BIN)
 
 $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(RT_GEN): $(RT_SRCS) tools/embed_rt.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_rt.sh $(RT_SRCS) > $@
+
+$(RT_OBJ): $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_c -c -o $@ $(RT_GEN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -38,7 +51,8 @@ $(RUNNER): tests/runner/runner.c
 help:
 	@echo "make            build $(BIN)"
 	@echo "make test       fixture suite, docs staleness check, unit tests"
-	@echo "make test-sanitize   the fixture suite under ASan+UBSan"
+	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
+	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
@@ -74,11 +88,16 @@ docs: $(BIN)
 
 # The whole fixture suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (LeakSanitizer included): a separate build tree, any report fails the run.
+# It also runs the native lane's programs under ASan+UBSan and the runtime's
+# leak check (test-native-sanitize, tests/native-test.sh --sanitize).
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-test-sanitize:
+test-sanitize: test-native-sanitize
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+
+test-native-sanitize: $(BIN)
+	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
 # `make bench`: throughput of lex+parse, fmt and check (sema_check +

@@ -8,26 +8,49 @@
 #
 # The documented form differences between the lanes' failure lines
 # (TOOLCHAIN.md §1.3 items 6 and 8), one explicit table — interpreter stderr
-# line (exit 1) ↔ native stderr line and exit status:
+# line (exit 1; the status written `semaprax.status.v1/<domain>/<code>` on the
+# pure route, as status JSON on the transcript and command routes) ↔ native
+# stderr line and exit status:
 #
-#   …semaprax.status.v1/semaprax.arithmetic.v1/1 (…)  ↔ SEMAPRAX checked arithmetic failure: addition overflow         71
-#   …/semaprax.arithmetic.v1/2 (…)                    ↔ …: subtraction overflow                                        71
-#   …/semaprax.arithmetic.v1/3 (…)                    ↔ …: multiplication overflow                                     71
-#   …/semaprax.arithmetic.v1/4 and /5 (…)             ↔ …: invalid division                                            71
-#   …/semaprax.arithmetic.v1/6 and /7 (…)             ↔ …: invalid remainder                                           71
-#   …/semaprax.arithmetic.v1/8 (…)                    ↔ …: negation overflow                                           71
-#   …/semaprax.contract.v1/1 (…)                      ↔ SEMAPRAX contract failure: requires in <function>: <expr>      70
-#   …/semaprax.contract.v1/2 (…)                      ↔ SEMAPRAX contract failure: ensures in <function>: <expr>       70
+#   semaprax.arithmetic.v1 code 1                  ↔ SEMAPRAX checked arithmetic failure: addition overflow         71
+#   semaprax.arithmetic.v1 code 2                  ↔ …: subtraction overflow                                        71
+#   semaprax.arithmetic.v1 code 3                  ↔ …: multiplication overflow                                     71
+#   semaprax.arithmetic.v1 codes 4 and 5           ↔ …: invalid division                                            71
+#   semaprax.arithmetic.v1 codes 6 and 7           ↔ …: invalid remainder                                           71
+#   semaprax.arithmetic.v1 code 8                  ↔ …: negation overflow                                           71
+#   semaprax.contract.v1 code 1 (requires, record invariants)
+#                                                  ↔ SEMAPRAX contract failure: requires in <function>: <expr>      70
+#   semaprax.contract.v1 code 2                    ↔ SEMAPRAX contract failure: ensures in <function>: <expr>       70
+#   any other <domain> code <n>                    ↔ SEMAPRAX operation failure: <domain>/<n>                       73
 #   single-file execution exceeded the 256-frame call-depth limit
-#                                                     ↔ SEMAPRAX runtime failure: call depth exceeded (256 frames)     73
+#                                                  ↔ SEMAPRAX runtime failure: call depth exceeded (256 frames)     73
+#   error[SPX-F116]: command-line program `main` returned <v>, outside …
+#                                                  ↔ SEMAPRAX runtime failure: `main` returned <v>, outside …       72
 #
 # A step-budget exhaustion has no native counterpart (native code has no
 # fuel): such fixtures count as refused and are not run natively.  A B110
 # refusal ("construct not yet supported by the native lane") counts as
 # refused; anything else that differs is a disagreement and fails the test.
+#
+# --sanitize compiles the generated C with AddressSanitizer and
+# UndefinedBehaviorSanitizer (any report aborts the program) and with the
+# runtime's own leak check (SPX_CHECK_LEAKS: every owned value must be
+# released when main returns); only the native fixtures and the agreeing
+# run fixtures are compared, as above.
 set -u
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+	sanitize=1
+	shift
+fi
 bin=$1
 cc=${CC:-cc}
+if [ "$sanitize" -eq 1 ]; then
+	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
+fi
 if ! command -v "${cc%% *}" >/dev/null 2>&1; then
 	echo "native: skipped (no C compiler \`$cc\`)"
 	exit 0
@@ -39,19 +62,31 @@ agreed=0 refused=0 disagreed=0
 # expected_native INTERP_STDERR_FIRST_LINE → prints "STATUS|LINE-PREFIX" (empty: unmapped)
 expected_native() {
 	case $1 in
-	*"semaprax.status.v1/semaprax.arithmetic.v1/1 "*) echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
-	*"semaprax.status.v1/semaprax.arithmetic.v1/2 "*) echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
-	*"semaprax.status.v1/semaprax.arithmetic.v1/3 "*) echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
-	*"semaprax.status.v1/semaprax.arithmetic.v1/4 "* | *"semaprax.status.v1/semaprax.arithmetic.v1/5 "*)
-		echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
-	*"semaprax.status.v1/semaprax.arithmetic.v1/6 "* | *"semaprax.status.v1/semaprax.arithmetic.v1/7 "*)
-		echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
-	*"semaprax.status.v1/semaprax.arithmetic.v1/8 "*) echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
-	*"semaprax.status.v1/semaprax.contract.v1/1 "*) echo "70|SEMAPRAX contract failure: requires in " ;;
-	*"semaprax.status.v1/semaprax.contract.v1/2 "*) echo "70|SEMAPRAX contract failure: ensures in " ;;
 	"single-file execution exceeded the 256-frame call-depth limit")
-		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)" ;;
-	*) echo "" ;;
+		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)"
+		return ;;
+	"error[SPX-F116]: command-line program \`main\` returned "*)
+		v=${1#*returned }
+		echo "72|SEMAPRAX runtime failure: \`main\` returned ${v%%,*}, outside the exit status range 0..=255"
+		return ;;
+	"single-file execution failed with language status "*) ;;
+	*) echo ""; return ;;
+	esac
+	# the status as "<domain> <code>", from either rendering
+	dc=$(printf '%s\n' "$1" | sed -n \
+		-e 's/.*language status semaprax\.status\.v1\/\([^/]*\)\/\([0-9]*\) .*/\1 \2/p' \
+		-e 's/.*"domain_id":"\([^"]*\)","code":\([0-9]*\),.*/\1 \2/p')
+	case $dc in
+	"semaprax.arithmetic.v1 1") echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
+	"semaprax.arithmetic.v1 2") echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
+	"semaprax.arithmetic.v1 3") echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
+	"semaprax.arithmetic.v1 4" | "semaprax.arithmetic.v1 5") echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
+	"semaprax.arithmetic.v1 6" | "semaprax.arithmetic.v1 7") echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
+	"semaprax.arithmetic.v1 8") echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
+	"semaprax.contract.v1 1") echo "70|SEMAPRAX contract failure: requires in " ;;
+	"semaprax.contract.v1 2") echo "70|SEMAPRAX contract failure: ensures in " ;;
+	"") echo "" ;;
+	*) echo "73|SEMAPRAX operation failure: ${dc% *}/${dc#* }" ;;
 	esac
 }
 
@@ -82,6 +117,11 @@ for f in tests/fixtures/run/*.spx tests/fixtures/native/*.spx; do
 		refused=$((refused + 1))
 		continue ;;
 	esac
+	if [ "$ist" -eq "$nst" ] && cmp -s "$tmp/io" "$tmp/no" && cmp -s "$tmp/ie" "$tmp/ne"; then
+		# the same status and both channels (a command-line program's exit status, stderr output)
+		agreed=$((agreed + 1))
+		continue
+	fi
 	if [ "$ist" -eq 0 ]; then
 		if [ "$nst" -ne 0 ]; then
 			disagree "$f" "interpreter exit 0, native exit $nst: $nline"

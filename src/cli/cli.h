@@ -34,6 +34,6 @@ int cmd_build(int argc, char **argv);
 /* `run --native` (cmd_build.c): emit, compile and run a verified module;
  * returns the program's exit status, or 1 after a B diagnostic. */
 struct Loaded;
-int cli_native_run(struct Loaded *L, const char *path);
+int cli_native_run(struct Loaded *L, char **args, int nargs);
 
 #endif

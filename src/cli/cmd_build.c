@@ -1,17 +1,21 @@
 /*
  * cmd_build.c — the native lane's commands (TOOLCHAIN.md §1.2, §1.3 item 8):
  *
- *   semaprax build <file> [--target native] [-o|--output <exe>] [--json]
+ *   semaprax build <file> [--target native|c] [-o|--output <path>] [--json]
  *       verify, emit C11 (src/emit_c), compile with $CC into a private
  *       temporary directory, then copy the executable to the output (default:
  *       the source path without `.spx`), created exclusively: an existing
  *       path is never overwritten (I307); a missing or non-directory parent is
  *       I301.  Success prints `built native executable <path>` (or, with
  *       --json, `{"status":"built","target":"native","product":"native
- *       executable","output":<path>}`).
- *   semaprax run --native <file>   (cli_native_run, called by cmd_run.c)
- *       the same compilation, then runs the program with stdout/stderr
- *       inherited and passes its exit status through (70–73 on failure).
+ *       executable","output":<path>}`).  `--target c` (our addition) writes
+ *       the generated translation unit instead (default `<stem>.c`; `built
+ *       C source <path>`), for reading and for the benchmark.
+ *   semaprax run --native <file> [-- <arg>…]   (cli_native_run, called by cmd_run.c)
+ *       the same compilation (output staged and capped, LANGUAGE.md §0.1),
+ *       then runs the program with stdout/stderr inherited and the
+ *       arguments after `--` (command-line programs), and passes its exit
+ *       status through (70–73 on failure).
  *
  * A compiler that cannot be started is B101, a failed compilation B102
  * with the compiler's message; constructs outside the slice are B110.
@@ -32,7 +36,7 @@
 #include "../emit_c/emit_c.h"
 #include "../support/json.h"
 
-#define BUILD_GRAMMAR "build requires exactly <file> [--target native] [-o|--output <exe>] [--json]"
+#define BUILD_GRAMMAR "build requires exactly <file> [--target native|c] [-o|--output <path>] [--json]"
 
 static void
 report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -50,11 +54,12 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
 
 /* Emits and compiles; on success dir holds <dir>/program.  Reports into L->diags. */
 static bool
-compile_module(Loaded *L, char dir[4096])
+compile_module(Loaded *L, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
 	Buf c = {0};
-	if (!emit_c(L->H, &c, &L->diags)) {
+	EmitOptions eo = { staged };
+	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
 	}
@@ -80,11 +85,10 @@ compile_module(Loaded *L, char dir[4096])
 }
 
 int
-cli_native_run(Loaded *L, const char *path)
+cli_native_run(Loaded *L, char **args, int nargs)
 {
-	(void)path;
 	char dir[4096];
-	bool ok = compile_module(L, dir);
+	bool ok = compile_module(L, dir, true);
 	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
 	if (!ok) {
 		native_cleanup(dir);
@@ -96,7 +100,11 @@ cli_native_run(Loaded *L, const char *path)
 	pid_t pid = fork();
 	int status = EXIT_FAIL;
 	if (pid == 0) {
-		char *argv[] = { exe, NULL };
+		char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
+		argv[0] = exe;
+		for (int i = 0; i < nargs; i++)
+			argv[i + 1] = args[i];
+		argv[nargs + 1] = NULL;
 		execv(exe, argv);
 		_exit(127);
 	}
@@ -180,11 +188,69 @@ check_output(DiagSink *s, const char *out)
 	return ok;
 }
 
+/* `built <product> <path>`, or its --json object (TOOLCHAIN.md §1.2). */
+static void
+print_built(bool json, const char *target, const char *product, const char *out)
+{
+	if (!json) {
+		printf("built %s %s\n", product, out);
+		return;
+	}
+	Buf b = {0};
+	buf_printf(&b, "{\"status\":\"built\",\"target\":\"%s\",\"product\":\"%s\",\"output\":", target, product);
+	json_cstr(&b, out);
+	buf_putc(&b, '}');
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
+/* build --target c: the generated translation unit itself (as `build` compiles it). */
+static int
+build_c_source(const char *path, const char *out, bool json)
+{
+	Loaded L;
+	int status = EXIT_FAIL;
+	Buf c = {0};
+	EmitOptions eo = { false };
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && emit_c(L.H, &eo, &c, &L.diags)) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		bool ok = fd >= 0;
+		int e = errno;
+		for (size_t off = 0; ok && off < c.len;) {
+			ssize_t w = write(fd, c.data + off, c.len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			ok = w > 0;
+			e = errno;
+			off += w > 0 ? (size_t)w : 0;
+		}
+		if (fd >= 0 && close(fd) != 0 && ok) {
+			ok = false;
+			e = errno;
+		}
+		if (!ok && fd >= 0)
+			unlink(out);
+		if (fd < 0 && e == EEXIST)
+			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		else if (!ok)
+			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+		else
+			status = EXIT_OK;
+	}
+	buf_free(&c);
+	diag_emit_all(&L.diags, json);
+	if (status == EXIT_OK)
+		print_built(json, "c", "C source", out);
+	cli_unload(&L);
+	fflush(stdout);
+	return status;
+}
+
 int
 cmd_build(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
-	bool json = false, have_target = false;
+	bool json = false, have_target = false, c_source = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {
@@ -202,9 +268,10 @@ cmd_build(int argc, char **argv)
 				return cli_usage("build", "build option `--target` may not be repeated");
 			if (i + 1 >= argc)
 				return cli_usage("build", "build option `--target` requires a target");
-			if (strcmp(argv[i + 1], "native") != 0)
-				return cli_usage("build", "build target `%s` is not available yet (only `native`)", argv[i + 1]);
+			if (strcmp(argv[i + 1], "native") != 0 && strcmp(argv[i + 1], "c") != 0)
+				return cli_usage("build", "build target `%s` is not available yet (only `native` and `c`)", argv[i + 1]);
 			have_target = true;
+			c_source = strcmp(argv[i + 1], "c") == 0;
 			i++;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_usage("build", "unknown build option `%s`", a);
@@ -227,12 +294,20 @@ cmd_build(int argc, char **argv)
 			deflt = malloc(n + 5);
 			snprintf(deflt, n + 5, "%s.exe", path);
 		}
+		if (c_source) {
+			char *c = malloc(strlen(deflt) + 3);
+			sprintf(c, "%s.c", deflt);
+			free(deflt);
+			deflt = c;
+		}
 		out = deflt;
 	}
+	if (c_source)
+		return build_c_source(path, out, json);
 	Loaded L;
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir)) {
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir, false)) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
@@ -245,18 +320,8 @@ cmd_build(int argc, char **argv)
 	}
 	native_cleanup(dir);
 	diag_emit_all(&L.diags, json);
-	if (status == EXIT_OK) {
-		if (json) {
-			Buf b = {0};
-			buf_puts(&b, "{\"status\":\"built\",\"target\":\"native\",\"product\":\"native executable\",\"output\":");
-			json_cstr(&b, out);
-			buf_putc(&b, '}');
-			printf("%s\n", b.data);
-			buf_free(&b);
-		} else {
-			printf("built native executable %s\n", out);
-		}
-	}
+	if (status == EXIT_OK)
+		print_built(json, "native", "native executable", out);
 	cli_unload(&L);
 	free(deflt);
 	fflush(stdout);

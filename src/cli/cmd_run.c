@@ -361,15 +361,21 @@ refuse(const RunOptions *ro, Route route, const Builtin *b)
 		       b->name, b->effect, names[route]);
 }
 
+/* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program. */
+static int
+args_refused(void)
+{
+	fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
+	      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
+	return EXIT_USAGE;
+}
+
 static int
 execute(HirModule *H, const RunOptions *ro)
 {
 	Route route = select_route(H->S);
-	if (ro->have_args && route != ROUTE_COMMAND) {
-		fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
-		      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
-		return EXIT_USAGE;
-	}
+	if (ro->have_args && route != ROUTE_COMMAND)
+		return args_refused();
 	InterpOptions o;
 	memset(&o, 0, sizeof o);
 	o.max_steps = ro->max_steps;
@@ -492,8 +498,8 @@ parse_options(int argc, char **argv, RunOptions *o)
 	}
 	if (!o->path)
 		return cli_usage("run", RUN_GRAMMAR);
-	if (o->native && (o->json || have_steps || have_bytes || o->have_args))
-		return cli_usage("run", "run option `--native` cannot be combined with `--json`, `--max-steps`, `--max-bytes` or `--` arguments");
+	if (o->native && (o->json || have_steps || have_bytes))
+		return cli_usage("run", "run option `--native` cannot be combined with `--json`, `--max-steps` or `--max-bytes`");
 	if (o->nargs > MAX_ARGS)
 		return cli_usage("run", "a command-line program takes at most %d arguments after `--` (got %d)", MAX_ARGS, o->nargs);
 	size_t total = 0;
@@ -522,7 +528,12 @@ cmd_run(int argc, char **argv)
 	int status = EXIT_FAIL;
 	cli_load(&L, ro.path, LOAD_VERIFY);
 	if (ro.native && L.H) {
-		status = cli_native_run(&L, ro.path);   /* emits the diagnostics itself */
+		if (ro.have_args && select_route(L.H->S) != ROUTE_COMMAND) {
+			diag_emit_all(&L.diags, false);
+			status = args_refused();
+		} else {
+			status = cli_native_run(&L, ro.args, ro.nargs);   /* emits the diagnostics itself */
+		}
 		cli_unload(&L);
 		fflush(stdout);
 		return status;

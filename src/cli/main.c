@@ -43,9 +43,10 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const Command commands[] = {
-	{ "build", cmd_build, "semaprax build <file> [--target native] [-o|--output <exe>] [--json]\n"
+	{ "build", cmd_build, "semaprax build <file> [--target native|c] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
-	  "  (default: beside the source without `.spx`); an existing output is never overwritten.\n" },
+	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
+	  "  unit instead (default `<stem>.c`); an existing output is never overwritten.\n" },
 	{ "check", cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },

@@ -70,13 +70,22 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		argv[argc++] = w;
 	if (argc == 0)
 		argv[argc++] = "cc";
-	const char *flags[] = { "-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-o", exe, cpath, "-lm" };
+	const char *flags[] = { "-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra" };
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
 		argv[argc++] = (char *)flags[i];
+	/* extra flags for the sanitizer lane (tests/native-test.sh --sanitize) */
+	const char *extra = getenv("SEMAPRAX_NATIVE_CFLAGS");
+	char *extra_words = extra ? strdup(extra) : NULL;
+	for (char *w = extra_words ? strtok(extra_words, " \t") : NULL; w && argc < 56; w = strtok(NULL, " \t"))
+		argv[argc++] = w;
+	const char *tail[] = { "-o", exe, cpath, "-lm" };
+	for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+		argv[argc++] = (char *)tail[i];
 	argv[argc] = NULL;
 	int pfd[2];
 	if (pipe(pfd) != 0) {
 		free(words);
+		free(extra_words);
 		buf_printf(msg, "cannot create a pipe: %s", strerror(errno));
 		return NATIVE_IO;
 	}
@@ -87,6 +96,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		close(pfd[0]);
 		close(pfd[1]);
 		free(words);
+		free(extra_words);
 		buf_printf(msg, "cannot fork: %s", strerror(errno));
 		return NATIVE_IO;
 	}
@@ -124,6 +134,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		r = NATIVE_CC_FAILED;
 	}
 	free(words);
+	free(extra_words);
 	return r;
 }
 

@@ -1,0 +1,1031 @@
+/*
+ * emit_expr.c — HIR expressions and statements → C statements (see
+ * emit_int.h for the ownership model).
+ *
+ * Every expression is evaluated into a fresh temporary (`tN`) in program
+ * order, which gives the strict left-to-right evaluation of LANGUAGE.md
+ * §4.1 (including the snapshot of `let mut` reads) for free; the C
+ * compiler removes the copies at -O2.  Slots are C locals `<name>_<slot>`
+ * declared at the top of their function.  Values of `if`, `match` and
+ * blocks of a non-Copy type are always owned (a borrowed branch value is
+ * cloned), so branches agree statically.
+ */
+#include "emit_int.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* ---- ownership ---- */
+
+static Val
+mkval(const char *c, TypeId t, bool own)
+{
+	Val v = { c, t, own };
+	return v;
+}
+
+static const Val no_val = { NULL, 0, false };
+
+static void emit_stmt(Emit *E, const HirStmt *s);
+
+Val
+own_val(Emit *E, Val v)
+{
+	if (!v.c || v.own || is_copy(E, v.t))
+		return v;
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s(&%s);", E->ts[v.t].name, t, clone_fn(E, v.t), v.c);
+	return mkval(t, v.t, true);
+}
+
+Val
+borrow_val(Emit *E, Val v)
+{
+	if (!v.c || !v.own || is_copy(E, v.t))
+		return mkval(v.c, v.t, false);
+	const char *name = func_var(E, v.t, "tmp");
+	line(E, "%s = %s;", name, v.c);
+	Temp tp = { name, v.t };
+	VEC_PUSH(E->temps, tp);
+	return mkval(name, v.t, false);
+}
+
+void
+release_place(Emit *E, TypeId t, const char *place)
+{
+	if (!is_copy(E, t))
+		line(E, "%s(&%s);", rel_fn(E, t), place);
+}
+
+void
+drop_val(Emit *E, Val v)
+{
+	if (v.c && v.own && !is_copy(E, v.t))
+		release_place(E, v.t, v.c);
+	else if (v.c)
+		line(E, "(void)%s;", v.c);
+}
+
+int
+temps_mark(Emit *E)
+{
+	return E->temps.len;
+}
+
+void
+temps_release(Emit *E, int mark)
+{
+	while (E->temps.len > mark) {
+		Temp tp = E->temps.items[--E->temps.len];
+		release_place(E, tp.t, tp.name);
+	}
+}
+
+/* A class value as one of its ancestors: the ancestor's fields are the prefix. */
+Val
+coerce(Emit *E, Val v, TypeId to)
+{
+	if (!v.c || v.t == to)
+		return v;
+	Sym *from = nominal_sym(E, v.t), *dst = nominal_sym(E, to);
+	if (!from || !dst || from->kind != SK_CLASS || dst->kind != SK_CLASS || !sema_class_upcast(E->S, v.t, to))
+		return v;
+	const char *ct = ctype(E, to, (Span){0});
+	if (!ct)
+		return no_val;
+	const char *t = new_tmp(E);
+	line(E, "%s %s;", ct, t);
+	for (int i = 0; i < dst->nfields; i++)
+		line(E, "%s.f_%s = %s.f_%s;", t, dst->fields[i].name, v.c, dst->fields[i].name);
+	return mkval(t, to, v.own);
+}
+
+/* ---- literals ---- */
+
+static const char *
+int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
+{
+	switch (tinfo(E, t)->kind) {
+	case TY_I64:
+		if (neg && mag == (uint64_t)1 << 63)
+			return "INT64_MIN";
+		return arena_printf(&E->a, "INT64_C(%s%" PRIu64 ")", neg ? "-" : "", mag);
+	case TY_I32:
+		if (neg && mag == (uint64_t)1 << 31)
+			return "INT32_MIN";
+		return arena_printf(&E->a, "INT32_C(%s%" PRIu64 ")", neg ? "-" : "", mag);
+	case TY_U8:
+		return arena_printf(&E->a, "(uint8_t)%" PRIu64 "u", neg ? (uint64_t)0 - mag : mag);
+	default:
+		return arena_printf(&E->a, "UINT64_C(%" PRIu64 ")", neg ? (uint64_t)0 - mag : mag);
+	}
+}
+
+/* s as a C string literal body (octal escapes outside printable ASCII). */
+const char *
+c_string(Emit *E, const char *s, size_t n)
+{
+	Buf b = {0};
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			buf_printf(&b, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f || c == '?')
+			buf_printf(&b, "\\%03o", c);
+		else
+			buf_putc(&b, (char)c);
+	}
+	const char *r = arena_printf(&E->a, "%s", b.data ? b.data : "");
+	buf_free(&b);
+	return r;
+}
+
+/* ---- operators ---- */
+
+static Val
+emit_logic(Emit *E, const HirExpr *e)
+{
+	Val l = ev(E, e->u.bin.l);
+	if (!l.c)
+		return no_val;
+	const char *t = new_tmp(E);
+	line(E, "bool %s = %s;", t, l.c);
+	line(E, "if (%s%s) {", e->u.bin.op == BIN_AND ? "" : "!", t);
+	E->indent++;
+	int mark = temps_mark(E);
+	Val r = ev(E, e->u.bin.r);
+	if (r.c)
+		line(E, "%s = %s;", t, r.c);
+	temps_release(E, mark);
+	E->indent--;
+	line(E, "}");
+	return r.c ? mkval(t, T_BOOL, false) : no_val;
+}
+
+static Val
+emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
+{
+	static const char *const cmp[] = {
+		[BIN_EQ] = "==", [BIN_NE] = "!=", [BIN_LT] = "<", [BIN_LE] = "<=", [BIN_GT] = ">", [BIN_GE] = ">=",
+	};
+	BinaryOp op = e->u.bin.op;
+	const char *t = new_tmp(E);
+	TyKind k = tinfo(E, l.t)->kind;
+	if (is_scalar(E, l.t)) {
+		line(E, "bool %s = %s %s %s;", t, l.c, cmp[op], r.c);
+	} else if (k == TY_STRING || k == TY_BYTES) {
+		if (op == BIN_EQ || op == BIN_NE)
+			line(E, "bool %s = %sspx_str_eq(&%s, &%s);", t, op == BIN_NE ? "!" : "", l.c, r.c);
+		else
+			line(E, "bool %s = spx_str_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
+	} else if (k == TY_STR || k == TY_SLICE) {
+		line(E, "bool %s = spx_view_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
+	} else if (nominal_sym(E, l.t) && nominal_sym(E, l.t)->kind == SK_VARIANT && (op == BIN_EQ || op == BIN_NE)) {
+		line(E, "bool %s = %s.tag %s %s.tag;", t, l.c, cmp[op], r.c);
+	} else {
+		refuse(E, e->span, "the native lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
+		       sema_type_name(E->S, l.t));
+		return no_val;
+	}
+	return mkval(t, T_BOOL, false);
+}
+
+static Val
+emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
+{
+	BinaryOp op = e->u.bin.op;
+	TypeId rt = sty(E, e->type);
+	const char *ct = ctype(E, rt, e->span);
+	if (!ct)
+		return no_val;
+	const char *t = new_tmp(E);
+	if (!is_int(E, rt)) {
+		line(E, "%s %s = %s %s %s;", ct, t, l.c, ast_binary_spelling(op), r.c);
+		return mkval(t, rt, false);
+	}
+	TyKind k = tinfo(E, rt)->kind;
+	const char *min = k == TY_I64 ? "INT64_MIN" : k == TY_I32 ? "INT32_MIN" : NULL;
+	const char *rv = r.c;
+	switch (op) {
+	case BIN_ADD: case BIN_SUB: case BIN_MUL:
+		line(E, "%s %s;", ct, t);
+		line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
+		     l.c, rv, t);
+		line(E, "\tspx_arith(%d);", op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
+		return mkval(t, rt, false);
+	case BIN_DIV: case BIN_REM: {
+		bool div = op == BIN_DIV;
+		if (rv[0] != 't') {
+			/* a literal divisor goes through a variable: no -Wdiv-by-zero on the checked path */
+			const char *d = new_tmp(E);
+			line(E, "%s %s = %s;", ct, d, rv);
+			rv = d;
+		}
+		line(E, "if (%s == 0)", rv);
+		line(E, "\tspx_arith(%d);", div ? 4 : 6);
+		if (min) {
+			line(E, "if (%s == %s && %s == -1)", l.c, min, rv);
+			line(E, "\tspx_arith(%d);", div ? 5 : 7);
+		}
+		line(E, "%s %s = (%s)(%s %s %s);", ct, t, ct, l.c, div ? "/" : "%", rv);
+		return mkval(t, rt, false);
+	}
+	default:
+		refuse(E, e->span, "operator not supported by the native lane");
+		return no_val;
+	}
+}
+
+static Val
+emit_binary(Emit *E, const HirExpr *e)
+{
+	BinaryOp op = e->u.bin.op;
+	if (op == BIN_AND || op == BIN_OR)
+		return emit_logic(E, e);
+	Val l = borrow_val(E, ev(E, e->u.bin.l));
+	Val r = l.c ? borrow_val(E, ev(E, e->u.bin.r)) : no_val;
+	if (!r.c)
+		return no_val;
+	if (op >= BIN_EQ && op <= BIN_GE)
+		return emit_compare(E, e, l, r);
+	return emit_arith(E, e, l, r);
+}
+
+static Val
+emit_unary(Emit *E, const HirExpr *e)
+{
+	TypeId rt = sty(E, e->type);
+	const char *ct = ctype(E, rt, e->span);
+	Val x = ct ? ev(E, e->u.un.x) : no_val;
+	if (!x.c)
+		return no_val;
+	const char *t = new_tmp(E);
+	if (e->u.un.op == UN_NOT) {
+		line(E, "bool %s = !%s;", t, x.c);
+	} else if (is_int(E, rt)) {
+		line(E, "%s %s;", ct, t);
+		line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
+		line(E, "\tspx_arith(8);");
+	} else {
+		line(E, "%s %s = -%s;", ct, t, x.c);
+	}
+	return mkval(t, rt, false);
+}
+
+/* ---- calls ---- */
+
+/* The concrete type of slot s of instance ii. */
+static TypeId
+inst_slot_type(Emit *E, int ii, HirSlot s)
+{
+	Inst *in = &E->insts.items[ii];
+	TypeId t = E->H->funcs[in->fi].locals[s].type;
+	if (in->ntargs == 0)
+		return t;
+	TypeId r = type_subst(&E->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+	types_grow(E);
+	return r;
+}
+
+/* Does parameter i of funcs[fi] borrow its argument? */
+static bool
+param_borrows(Emit *E, int fi, int i)
+{
+	const HirFunc *f = &E->H->funcs[fi];
+	if (f->sym < 0)
+		return false;
+	const Sym *s = sema_sym(E->S, f->sym);
+	return i < s->nparams && s->params[i].mode == MODE_BORROW;
+}
+
+/* Evaluates the arguments, converted for parameters of types pt. */
+static bool
+call_args(Emit *E, const HirExpr *e, const TypeId *pt, const bool *borrows, const char **out)
+{
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		Val v = coerce(E, ev(E, e->u.call.args[i]), pt[i]);
+		v = borrows[i] ? borrow_val(E, v) : own_val(E, v);
+		if (!v.c)
+			return false;
+		out[i] = v.c;
+	}
+	return true;
+}
+
+static Val
+emit_call_fn(Emit *E, const HirExpr *e)
+{
+	SymId fs = e->u.call.fn;
+	int fi = fs >= 0 && fs < E->nsyms ? E->sym_func[fs] : -1;
+	if (fi < 0) {
+		refuse(E, e->span, "the native lane cannot call this function (no body)");
+		return no_val;
+	}
+	TypeId targs[8];
+	int n = e->u.call.ntargs < 8 ? e->u.call.ntargs : 8;
+	for (int i = 0; i < n; i++)
+		targs[i] = sty(E, e->u.call.targs[i]);
+	int ii = inst_get(E, fi, targs, n);
+	int na = e->u.call.nargs;
+	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
+	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
+	for (int i = 0; i < na; i++) {
+		pt[i] = inst_slot_type(E, ii, (HirSlot)i);
+		bor[i] = param_borrows(E, fi, i);
+	}
+	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
+	if (!call_args(E, e, pt, bor, args))
+		return no_val;
+	TypeId rt = sty(E, e->type);
+	const char *ct = ctype(E, rt, e->span);
+	if (!ct)
+		return no_val;
+	Buf call = {0};
+	buf_printf(&call, "%s(", E->insts.items[ii].cname);
+	for (int i = 0; i < na; i++)
+		buf_printf(&call, "%s%s", i ? ", " : "", args[i]);
+	buf_putc(&call, ')');
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s;", ct, t, call.data);
+	buf_free(&call);
+	return mkval(t, rt, true);
+}
+
+static Val
+emit_call_slot(Emit *E, const HirExpr *e)
+{
+	HirSlot cs = e->u.call.callee;
+	TypeId ft = sty(E, E->f->locals[cs].type);
+	const TypeInfo *ti = tinfo(E, ft);
+	int na = e->u.call.nargs;
+	if (ti->kind != TY_FN || ti->nargs != na + 1) {
+		refuse(E, e->span, "the native lane cannot call this value");
+		return no_val;
+	}
+	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
+	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
+	for (int i = 0; i < na; i++) {
+		pt[i] = tinfo(E, ft)->args[i];
+		bor[i] = false;
+	}
+	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
+	if (!call_args(E, e, pt, bor, args))
+		return no_val;
+	TypeId rt = sty(E, e->type);
+	const char *ct = ctype(E, rt, e->span);
+	if (!ct)
+		return no_val;
+	note_fntype(E, ft);
+	Buf call = {0};
+	buf_printf(&call, "spx_call_%u(%s", (unsigned)ft, slot_name(E, cs));
+	for (int i = 0; i < na; i++)
+		buf_printf(&call, ", %s", args[i]);
+	buf_putc(&call, ')');
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s;", ct, t, call.data);
+	buf_free(&call);
+	return mkval(t, rt, true);
+}
+
+/* ---- aggregates ---- */
+
+bool
+check_invariants(Emit *E, TypeId t, const char *v, Span span)
+{
+	Sym *s = nominal_sym(E, t);
+	if (!s || s->kind != SK_RECORD)
+		return true;
+	const TypeInfo *ti = tinfo(E, t);
+	int fi = E->H->invariants[ti->decl];
+	if (fi < 0)
+		return true;
+	(void)span;
+	int ii = inst_get(E, fi, NULL, 0);
+	Buf call = {0};
+	buf_printf(&call, "(void)%s(", E->insts.items[ii].cname);
+	for (int i = 0; i < s->nfields; i++)
+		buf_printf(&call, "%s%s.f_%s", i ? ", " : "", v, s->fields[i].name);
+	buf_puts(&call, ");");
+	line(E, "%s", call.data);
+	buf_free(&call);
+	return true;
+}
+
+static Val
+emit_agg(Emit *E, const HirExpr *e)
+{
+	TypeId rt = sty(E, e->type);
+	Val base = no_val;
+	if (e->kind == HIR_WITH) {
+		base = own_val(E, ev(E, e->u.agg.base));
+		if (!base.c)
+			return no_val;
+	}
+	const char *ct = ctype(E, rt, e->span);
+	if (!ct)
+		return no_val;
+	Sym *s = nominal_sym(E, rt);
+	int ci = e->u.agg.case_index;
+	if (!s || (e->kind == HIR_VARIANT && (ci < 0 || ci >= s->ncases))) {
+		refuse(E, e->span, "the native lane does not support this aggregate");
+		return no_val;
+	}
+	/* the values first, left to right; then the replaced fields are released */
+	const char **vals = arena_alloc(&E->a, sizeof *vals * (size_t)(e->u.agg.n + 1));
+	for (int i = 0; i < e->u.agg.n; i++) {
+		int fi = e->u.agg.fields[i];
+		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(E->S, rt, ci, fi) : sema_field_type(E->S, rt, fi);
+		types_grow(E);
+		Val v = own_val(E, coerce(E, ev(E, e->u.agg.values[i]), ft));
+		if (!v.c)
+			return no_val;
+		vals[i] = v.c;
+	}
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s;", ct, t, base.c ? base.c : "{0}");
+	const char *prefix = "";
+	if (e->kind == HIR_VARIANT) {
+		line(E, "%s.tag = %d;", t, ci);
+		prefix = arena_printf(&E->a, "u.c_%s.", s->cases[ci].name);
+	}
+	for (int i = 0; i < e->u.agg.n; i++) {
+		int fi = e->u.agg.fields[i];
+		const char *fname = e->kind == HIR_VARIANT ? s->cases[ci].fields[fi].name : s->fields[fi].name;
+		const char *place = arena_printf(&E->a, "%s.%sf_%s", t, prefix, fname);
+		if (e->kind == HIR_WITH)
+			release_place(E, sema_field_type(E->S, rt, fi), place);
+		line(E, "%s = %s;", place, vals[i]);
+	}
+	if (e->kind != HIR_VARIANT)
+		check_invariants(E, rt, t, e->span);
+	return mkval(t, rt, true);
+}
+
+static Val
+emit_field(Emit *E, const HirExpr *e)
+{
+	Val b = borrow_val(E, ev(E, e->u.field.base));
+	if (!b.c)
+		return no_val;
+	Sym *s = nominal_sym(E, b.t);
+	int fi = e->u.field.field;
+	if (!s || s->kind == SK_VARIANT || fi < 0 || fi >= s->nfields) {
+		refuse(E, e->span, "the native lane supports field access on records and classes only");
+		return no_val;
+	}
+	TypeId ft = sema_field_type(E->S, b.t, fi);
+	types_grow(E);
+	const char *ct = ctype(E, ft, e->span);
+	if (!ct)
+		return no_val;
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->fields[fi].name);
+	return mkval(t, ft, false);
+}
+
+static Val
+emit_try(Emit *E, const HirExpr *e)
+{
+	Val x = own_val(E, ev(E, e->u.try_.x));
+	if (!x.c)
+		return no_val;
+	TypeId res = sty(E, E->f->result);
+	Sym *s = nominal_sym(E, x.t);
+	Sym *rs = nominal_sym(E, res);
+	TypeId rt = sty(E, e->type);
+	const char *ct = ctype(E, rt, e->span);
+	if (!ct || !ctype(E, res, e->span) || !s || !rs || s->ncases != 2 || rs->ncases != 2) {
+		refuse(E, e->span, "`?` outside the supported Option/Result forms");
+		return no_val;
+	}
+	/* Option: None 0, Some 1; Result: Ok 0, Err 1 (the prelude's case order) */
+	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
+	line(E, "if (%s.tag != %d) {", x.c, ok);
+	E->indent++;
+	line(E, "spx_result = (%s){0};", E->ts[res].name);
+	line(E, "spx_result.tag = %d;", bad);
+	if (s->cases[bad].nfields == 1)
+		line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
+		     x.c, s->cases[bad].name, s->cases[bad].fields[0].name);
+	line(E, "goto spx_out;");
+	E->indent--;
+	line(E, "}");
+	E->used_out = true;
+	const char *t = new_tmp(E);
+	line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->cases[ok].name, s->cases[ok].fields[0].name);
+	return mkval(t, rt, true);
+}
+
+/* ---- match ---- */
+
+static bool
+pat_test(Emit *E, Buf *out, const Pattern *p, int case_index, TypeId t, const char *s)
+{
+	switch (p->kind) {
+	case PAT_WILD: case PAT_BIND: case PAT_RECORD:
+		buf_puts(out, "1");
+		return true;
+	case PAT_LIT: {
+		const Expr *x = p->u.lit.value;
+		if (x->kind == EXPR_BOOL)
+			buf_printf(out, "%s == %s", s, x->u.bool_lit.value ? "true" : "false");
+		else if (x->kind == EXPR_CHAR)
+			buf_printf(out, "%s == UINT32_C(%" PRIu32 ")", s, x->u.char_lit.value);
+		else if (x->kind == EXPR_INT && is_int(E, t))
+			buf_printf(out, "%s == %s", s,
+				   int_lit(E, t, x->u.int_lit.value, p->u.lit.negative || x->u.int_lit.negative));
+		else
+			return false;
+		return true;
+	}
+	case PAT_OR:
+		buf_putc(out, '(');
+		for (int i = 0; i < p->u.or.nalts; i++) {
+			if (i)
+				buf_puts(out, " || ");
+			buf_putc(out, '(');
+			if (!pat_test(E, out, p->u.or.alts[i], -1, t, s))
+				return false;
+			buf_putc(out, ')');
+		}
+		buf_putc(out, ')');
+		return true;
+	case PAT_CASE: {
+		Sym *sym = nominal_sym(E, t);
+		if (!sym || sym->kind != SK_VARIANT)
+			return false;
+		if (case_index < 0)
+			case_index = sema_case_index(E->S, (SymId)tinfo(E, t)->decl, p->u.case_.case_name.s);
+		if (case_index < 0)
+			return false;
+		buf_printf(out, "%s.tag == %d", s, case_index);
+		return true;
+	}
+	}
+	return false;
+}
+
+/* Binding state: the places bound (to zero them when the match owns the scrutinee). */
+typedef struct Binder {
+	const HirSlot *binds;
+	int k;
+	VEC(Temp) taken;
+} Binder;
+
+static bool bind_pat(Emit *E, const Pattern *p, TypeId t, const char *v, Binder *B);
+
+static void
+bind_one(Emit *E, TypeId ft, const char *access, Binder *B)
+{
+	HirSlot s = B->binds[B->k++];
+	line(E, "%s = %s;", slot_name(E, s), access);
+	if (E->slot_own[s]) {
+		Temp tp = { access, ft };
+		VEC_PUSH(B->taken, tp);
+	}
+}
+
+static bool
+bind_fields(Emit *E, const FieldPat *fs, int n, TypeId t, int ci, const char *v, Binder *B)
+{
+	Sym *sym = nominal_sym(E, t);
+	if (!sym)
+		return false;
+	for (int i = 0; i < n; i++) {
+		int fi = -1;
+		TypeId ft;
+		const char *access;
+		if (ci >= 0) {
+			for (int j = 0; j < sym->cases[ci].nfields; j++)
+				if (strcmp(sym->cases[ci].fields[j].name, fs[i].name.s) == 0)
+					fi = j;
+			if (fi < 0)
+				return false;
+			ft = sema_case_field_type(E->S, t, ci, fi);
+			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->cases[ci].name, sym->cases[ci].fields[fi].name);
+		} else {
+			fi = sema_field_index(E->S, (SymId)tinfo(E, t)->decl, fs[i].name.s);
+			if (fi < 0)
+				return false;
+			ft = sema_field_type(E->S, t, fi);
+			access = arena_printf(&E->a, "%s.f_%s", v, sym->fields[fi].name);
+		}
+		types_grow(E);
+		if (!fs[i].sub)
+			bind_one(E, ft, access, B);
+		else if (!bind_pat(E, fs[i].sub, ft, access, B))
+			return false;
+	}
+	return true;
+}
+
+static bool
+bind_pat(Emit *E, const Pattern *p, TypeId t, const char *v, Binder *B)
+{
+	switch (p->kind) {
+	case PAT_BIND:
+		bind_one(E, t, v, B);
+		return true;
+	case PAT_CASE: {
+		Sym *sym = nominal_sym(E, t);
+		int ci = sym ? sema_case_index(E->S, (SymId)tinfo(E, t)->decl, p->u.case_.case_name.s) : -1;
+		if (ci < 0)
+			return false;
+		return bind_fields(E, p->u.case_.fields, p->u.case_.nfields, t, ci, v, B);
+	}
+	case PAT_RECORD:
+		return bind_fields(E, p->u.record.fields, p->u.record.nfields, t, -1, v, B);
+	default:
+		return true;
+	}
+}
+
+/* Declares a result variable for e (NULL: no value). */
+static const char *
+result_var(Emit *E, TypeId t, Span span)
+{
+	if (!valueful(E, t))
+		return NULL;
+	const char *ct = ctype(E, t, span);
+	if (!ct)
+		return NULL;
+	const char *r = new_tmp(E);
+	line(E, "%s %s = %s;", ct, r, zero_init(E, t));
+	return r;
+}
+
+/* Stores v (converted to type t, owned) into target, or discards it. */
+static void
+store_result(Emit *E, Val v, const char *target, TypeId t)
+{
+	if (!v.c)
+		return;
+	if (!target) {
+		drop_val(E, v);
+		return;
+	}
+	v = own_val(E, coerce(E, v, t));
+	if (v.c)
+		line(E, "%s = %s;", target, v.c);
+}
+
+static void
+emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt)
+{
+	Buf test = {0};
+	if (!pat_test(E, &test, a->pat, a->case_index, st, s)) {
+		buf_free(&test);
+		refuse(E, a->pat->span, "the native lane does not support this pattern yet");
+		return;
+	}
+	line(E, "if (!%s && %s) {", m, test.data);
+	buf_free(&test);
+	E->indent++;
+	Binder B = { a->binds, 0, {0} };
+	if (!bind_pat(E, a->pat, st, s, &B)) {
+		VEC_FREE(B.taken);
+		refuse(E, a->pat->span, "the native lane does not support this pattern yet");
+		return;
+	}
+	const char *g = NULL;
+	if (a->guard) {
+		int mark = temps_mark(E);
+		Val gv = ev(E, a->guard);
+		temps_release(E, mark);
+		if (!gv.c) {
+			VEC_FREE(B.taken);
+			return;
+		}
+		g = gv.c;
+		line(E, "if (%s) {", g);
+		E->indent++;
+	}
+	line(E, "%s = true;", m);
+	/* the match owns the scrutinee: the bound parts move into their slots */
+	for (int i = 0; own && i < B.taken.len; i++)
+		line(E, "%s = (%s)%s;", B.taken.items[i].name, E->ts[B.taken.items[i].t].name,
+		     zero_init(E, B.taken.items[i].t));
+	VEC_FREE(B.taken);
+	store_result(E, ev(E, a->value), r, rt);
+	for (int i = a->nbinds - 1; i >= 0; i--)
+		if (E->slot_own[a->binds[i]])
+			release_place(E, sty(E, E->f->locals[a->binds[i]].type), slot_name(E, a->binds[i]));
+	if (g) {
+		E->indent--;
+		line(E, "}");
+	}
+	E->indent--;
+	line(E, "}");
+}
+
+static Val
+emit_match(Emit *E, const HirExpr *e)
+{
+	const HirExpr *sc = e->u.match.scrutinee;
+	Val s = ev(E, sc);
+	if (!s.c)
+		return no_val;
+	bool own = e->u.match.mode == MATCH_OWN && !is_copy(E, s.t);
+	if (own)
+		s = own_val(E, s);
+	if (own && !s.c)
+		return no_val;
+	s = borrow_val(E, s);   /* an owned scrutinee lives in a temporary until the scope ends */
+	TypeId rt = sty(E, e->type);
+	const char *r = result_var(E, rt, e->span);
+	if (E->failed)
+		return no_val;
+	const char *m = new_tmp(E);
+	line(E, "bool %s = false;", m);
+	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
+		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt);
+	if (E->failed)
+		return no_val;
+	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+}
+
+/* ---- blocks and control ---- */
+
+void
+emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
+{
+	line(E, "{");
+	E->indent++;
+	int mark = temps_mark(E);
+	for (int i = 0; i < b->nstmts && !E->failed; i++)
+		emit_stmt(E, b->stmts[i]);
+	if (b->tail && !E->failed)
+		store_result(E, ev(E, b->tail), target, tt);
+	for (int i = b->nowned - 1; i >= 0 && !E->failed; i--) {
+		HirSlot s = b->owned[i];
+		if (E->slot_own[s])
+			release_place(E, sty(E, E->f->locals[s].type), slot_name(E, s));
+	}
+	temps_release(E, mark);
+	E->indent--;
+	line(E, "}");
+}
+
+static Val
+emit_block_expr(Emit *E, const HirExpr *e)
+{
+	const HirBlock *b = e->u.block;
+	if (b->nstmts == 0 && b->tail && b->nowned == 0)
+		return ev(E, b->tail);
+	TypeId rt = sty(E, e->type);
+	const char *r = result_var(E, rt, e->span);
+	if (E->failed)
+		return no_val;
+	emit_block(E, b, r, rt);
+	if (E->failed)
+		return no_val;
+	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+}
+
+static Val
+emit_if(Emit *E, const HirExpr *e)
+{
+	Val c = ev(E, e->u.if_.cond);
+	if (!c.c)
+		return no_val;
+	TypeId rt = sty(E, e->type);
+	const char *r = e->u.if_.else_ ? result_var(E, rt, e->span) : NULL;
+	if (E->failed)
+		return no_val;
+	line(E, "if (%s)", c.c);
+	emit_block(E, e->u.if_.then_, r, rt);
+	if (e->u.if_.else_) {
+		line(E, "else");
+		emit_block(E, e->u.if_.else_, r, rt);
+	}
+	if (E->failed)
+		return no_val;
+	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+}
+
+static Val
+emit_closure(Emit *E, const HirExpr *e)
+{
+	TypeId ft = sty(E, e->type);
+	int fi = e->u.closure.func;
+	int ii = inst_get(E, fi, E->targs, E->ntargs);
+	int id = fnval_id(E, ft, ii, true);
+	note_fntype(E, ft);
+	const char *t = new_tmp(E);
+	line(E, "spx_fn %s = { %d, {{0}} };", t, id);
+	for (int i = 0; i < e->u.closure.ncaptures; i++) {
+		HirSlot cs = e->u.closure.captures[i];
+		const char *f = cap_field(E, sty(E, E->f->locals[cs].type));
+		if (!f) {
+			refuse(E, e->span, "the native lane supports closures capturing Copy scalars only yet");
+			return no_val;
+		}
+		line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+	}
+	if (e->u.closure.ncaptures > E->maxcaps)
+		E->maxcaps = e->u.closure.ncaptures;
+	return mkval(t, ft, false);
+}
+
+static Val
+emit_slot_read(Emit *E, const HirExpr *e)
+{
+	HirSlot s = e->u.slot;
+	TypeId t = sty(E, E->f->locals[s].type);
+	const char *ct = ctype(E, t, e->span);
+	if (!ct)
+		return no_val;
+	if (tinfo(E, t)->kind == TY_ARRAY)
+		return mkval(slot_name(E, s), t, false);
+	const char *tn = new_tmp(E);
+	line(E, "%s %s = %s;", ct, tn, slot_name(E, s));
+	if (e->kind == HIR_MOVE && E->slot_own[s] && !is_copy(E, t)) {
+		line(E, "%s = (%s)%s;", slot_name(E, s), ct, zero_init(E, t));
+		return mkval(tn, t, true);
+	}
+	return mkval(tn, t, false);
+}
+
+Val
+ev(Emit *E, const HirExpr *e)
+{
+	if (E->failed)
+		return no_val;
+	TypeId t = sty(E, e->type);
+	switch (e->kind) {
+	case HIR_INT:
+		if (!ctype(E, t, e->span))
+			return no_val;
+		return mkval(int_lit(E, t, e->u.lit.i, e->u.lit.negative), t, false);
+	case HIR_FLOAT:
+		return mkval(arena_printf(&E->a, "%a%s", e->u.lit.f, tinfo(E, t)->kind == TY_F32 ? "f" : ""), t, false);
+	case HIR_BOOL:
+		return mkval(e->u.lit.b ? "true" : "false", t, false);
+	case HIR_CHAR:
+		return mkval(arena_printf(&E->a, "UINT32_C(%" PRIu32 ")", e->u.lit.ch), t, false);
+	case HIR_STRING: {
+		const char *tn = new_tmp(E);
+		line(E, "spx_str %s = spx_str_new(\"%s\", %u);", tn, c_string(E, e->u.lit.s, e->u.lit.n), (unsigned)e->u.lit.n);
+		return mkval(tn, t, true);
+	}
+	case HIR_LOCAL: case HIR_MOVE:
+		return emit_slot_read(E, e);
+	case HIR_FUNC: {
+		int fi = e->u.call.fn >= 0 && e->u.call.fn < E->nsyms ? E->sym_func[e->u.call.fn] : -1;
+		if (fi < 0) {
+			refuse(E, e->span, "the native lane cannot take this function as a value");
+			return no_val;
+		}
+		int id = fnval_id(E, t, inst_get(E, fi, NULL, 0), false);
+		note_fntype(E, t);
+		const char *tn = new_tmp(E);
+		line(E, "spx_fn %s = { %d, {{0}} };", tn, id);
+		return mkval(tn, t, false);
+	}
+	case HIR_UNARY:
+		return emit_unary(E, e);
+	case HIR_BINARY:
+		return emit_binary(E, e);
+	case HIR_CALL:
+		if (e->u.call.kind == CALL_BUILTIN)
+			return emit_builtin(E, e);
+		return e->u.call.kind == CALL_SLOT ? emit_call_slot(E, e) : emit_call_fn(E, e);
+	case HIR_FIELD:
+		return emit_field(E, e);
+	case HIR_TRY:
+		return emit_try(E, e);
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		return emit_agg(E, e);
+	case HIR_BLOCK:
+		return emit_block_expr(E, e);
+	case HIR_IF:
+		return emit_if(E, e);
+	case HIR_MATCH:
+		return emit_match(E, e);
+	case HIR_CLOSURE:
+		return emit_closure(E, e);
+	case HIR_ARRAY: {
+		if (!ctype(E, t, e->span))
+			return no_val;
+		const char *a = func_var(E, t, "arr");
+		for (int i = 0; i < e->u.array.n; i++) {
+			Val x = ev(E, e->u.array.elems[i]);
+			if (!x.c)
+				return no_val;
+			line(E, "%s.a[%d] = %s;", a, i, x.c);
+		}
+		return mkval(a, t, false);
+	}
+	}
+	refuse(E, e->span, "construct not supported by the native lane yet");
+	return no_val;
+}
+
+/* ---- statements ---- */
+
+/* slot = v (owned slots release their old value once v is complete). */
+static void
+store_slot(Emit *E, HirSlot s, Val v)
+{
+	TypeId st = sty(E, E->f->locals[s].type);
+	v = coerce(E, v, st);
+	if (E->slot_own[s])
+		v = own_val(E, v);
+	if (!v.c)
+		return;
+	if (E->slot_own[s])
+		release_place(E, st, slot_name(E, s));
+	line(E, "%s = %s;", slot_name(E, s), v.c);
+}
+
+static void
+emit_for(Emit *E, const HirStmt *s)
+{
+	Val it = ev(E, s->value);
+	if (!it.c)
+		return;
+	TyKind k = tinfo(E, it.t)->kind;
+	if (k != TY_VEC && k != TY_ITER) {
+		refuse(E, s->span, "the native lane supports `for` over Vec and Iter only");
+		return;
+	}
+	TypeId el = tinfo(E, it.t)->args[0];
+	const char *en = ctype(E, el, s->span);
+	if (!en)
+		return;
+	bool consume = s->own || k == TY_ITER;
+	it = consume ? own_val(E, it) : it;
+	it = borrow_val(E, it);
+	const char *v = k == TY_ITER ? arena_printf(&E->a, "%s.v", it.c) : it.c;
+	const char *i = new_tmp(E);
+	const char *item = slot_name(E, s->slot);
+	line(E, "for (size_t %s = %s; %s < %s.len; %s++) {", i, k == TY_ITER ? arena_printf(&E->a, "%s.pos", it.c) : "0",
+	     i, v, i);
+	E->indent++;
+	line(E, "%s = ((%s *)%s.p)[%s];", item, en, v, i);
+	if (consume && !is_copy(E, el))
+		line(E, "((%s *)%s.p)[%s] = (%s)%s;", en, v, i, en, zero_init(E, el));
+	emit_block(E, s->body, NULL, 0);
+	if (E->slot_own[s->slot])
+		release_place(E, el, item);
+	E->indent--;
+	line(E, "}");
+}
+
+static void
+emit_stmt(Emit *E, const HirStmt *s)
+{
+	int mark = temps_mark(E);
+	switch (s->kind) {
+	case HS_LET: case HS_ASSIGN: case HS_EXPR: {
+		Val v = ev(E, s->value);
+		if (!v.c)
+			return;
+		if (s->kind == HS_EXPR || s->slot == HIR_NO_SLOT)
+			drop_val(E, v);
+		else
+			store_slot(E, s->slot, v);
+		if (may_view(E, v.t))
+			return;   /* a view may borrow from this statement's temporaries: they live to the block end */
+		break;
+	}
+	case HS_SET_FIELD: {
+		Val v = ev(E, s->value);
+		TypeId rt = sty(E, E->f->locals[s->slot].type);
+		Sym *rs = nominal_sym(E, rt);
+		if (!v.c || !rs || s->field < 0 || s->field >= rs->nfields)
+			return;
+		TypeId ft = sema_field_type(E->S, rt, s->field);
+		types_grow(E);
+		v = own_val(E, coerce(E, v, ft));
+		const char *place = arena_printf(&E->a, "%s.f_%s", slot_name(E, s->slot), rs->fields[s->field].name);
+		release_place(E, ft, place);
+		line(E, "%s = %s;", place, v.c);
+		check_invariants(E, rt, slot_name(E, s->slot), s->span);
+		break;
+	}
+	case HS_WHILE: {
+		line(E, "for (;;) {");
+		E->indent++;
+		int cm = temps_mark(E);
+		Val c = ev(E, s->value);
+		temps_release(E, cm);
+		if (c.c) {
+			line(E, "if (!%s)", c.c);
+			line(E, "\tbreak;");
+			emit_block(E, s->body, NULL, 0);
+		}
+		E->indent--;
+		line(E, "}");
+		break;
+	}
+	case HS_UNSAFE:
+		if (s->body)
+			emit_block(E, s->body, NULL, 0);
+		break;
+	case HS_FOR:
+		emit_for(E, s);
+		break;
+	}
+	temps_release(E, mark);
+}

@@ -1,0 +1,151 @@
+/*
+ * emit_int.h — internals shared by the native lane's emitter files:
+ *   emit.c          driver: function instances, bodies, dispatchers, C main
+ *   emit_type.c     C spellings of types and their generated helpers
+ *   emit_expr.c     expressions, statements, match, ownership
+ *   emit_builtin.c  the compiler-owned functions (LANGUAGE.md §5.1)
+ *
+ * Ownership is static.  Every emitted value (Val) is either owned (a fresh
+ * value the emitter must move somewhere or release) or borrowed (an alias
+ * of a place that owns it).  A consuming position takes an owned value
+ * (own_val clones a borrowed one); a borrowing position given an owned
+ * value registers it as a temporary (borrow_val), released when its scope
+ * closes.  Owned slots and temporaries are function-level C variables,
+ * zero-initialised; zero is the empty state whose release does nothing,
+ * so moving out zeroes the place, and the function epilogue (reached by
+ * the body's end and by `?`) releases every one of them.  Release order is
+ * not observable (no finalizer can run: LANGUAGE.md §0.1), so the emitter
+ * releases at scope ends and the epilogue sweeps.
+ */
+#ifndef SPX_EMIT_INT_H
+#define SPX_EMIT_INT_H
+
+#include "emit_c.h"
+
+typedef struct Val {
+	const char *c;        /* C expression (a temporary or literal); NULL after a refusal */
+	TypeId t;             /* concrete type */
+	bool own;             /* an owned fresh value (meaningful for non-Copy types) */
+} Val;
+
+/* One emitted function: a HIR function with concrete type arguments. */
+typedef struct Inst {
+	int fi;               /* HirModule.funcs index */
+	TypeId targs[8];
+	int ntargs;
+	SymId owner;          /* the symbol whose type parameters targs bind (-1: none) */
+	const char *cname;
+	Buf body;
+} Inst;
+
+/* A function value: an instance reachable through a value of type `ft`. */
+typedef struct FnVal {
+	TypeId ft;
+	int inst;
+	bool closure;
+} FnVal;
+
+typedef struct Temp {
+	const char *name;
+	TypeId t;
+} Temp;
+
+typedef struct TypeState {
+	uint8_t state;        /* 0 unseen, 1 in progress, 2 done, 3 unsupported */
+	const char *name;     /* C spelling */
+	const char *rel;      /* release helper name (non-Copy types) */
+	const char *clone;    /* clone helper name */
+	const char *eq;       /* equality helper name */
+	const char *cmp;      /* ordering helper name (vec_sort) */
+} TypeState;
+
+typedef struct Emit {
+	HirModule *H;
+	Sema *S;
+	DiagSink *diags;
+	const EmitOptions *opt;
+	Arena a;              /* strings of this emission */
+	Buf fwd;              /* struct forward declarations */
+	Buf types;            /* type definitions in dependency order */
+	Buf hprotos;          /* helper prototypes */
+	Buf helpers;          /* helper definitions */
+	TypeState *ts;        /* per TypeId (grows with the type table) */
+	int nts;
+	int *sym_func;        /* SymId → HirModule.funcs index (-1) */
+	int nsyms;
+	VEC(Inst) insts;
+	int qhead;            /* next instance to emit */
+	VEC(FnVal) fnvals;    /* function values; id = index + 1 */
+	VEC(TypeId) fntypes;  /* function types called through a value */
+	int maxcaps;          /* largest closure capture count */
+	bool use_fs;          /* file_read_text is called: include the fs runtime */
+	/* the function being emitted */
+	int cur;              /* Insts index */
+	const HirFunc *f;
+	const TypeId *targs;
+	int ntargs;
+	SymId owner;          /* the generic owner of targs (function symbol) */
+	Buf *b;               /* statements */
+	Buf decls;            /* function-level declarations */
+	bool *slot_own;       /* per slot: holds an owned value */
+	bool *slot_borrowed;  /* per slot: bound by borrowing (for borrow, match borrow) */
+	int indent;
+	int tmp;
+	VEC(Temp) temps;      /* live temporaries, innermost last */
+	VEC(Temp) fvars;      /* every function-level temporary (released by the epilogue) */
+	bool used_out;        /* `?` jumped to spx_out */
+	bool failed;
+} Emit;
+
+/* emit.c */
+void line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void refuse(Emit *E, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *new_tmp(Emit *E);
+/* A function-level variable of type t (zero-initialised); its name. */
+const char *func_var(Emit *E, TypeId t, const char *prefix);
+const char *slot_name(Emit *E, HirSlot s);
+/* The instance of funcs[fi] for targs (queued for emission on first use). */
+int inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
+/* The dispatch id of a function value. */
+int fnval_id(Emit *E, TypeId ft, int inst, bool closure);
+void note_fntype(Emit *E, TypeId ft);
+/* Does the module's route grant this host effect (TOOLCHAIN.md §1.3)? */
+bool emit_route_grants(Emit *E, const char *effect);
+
+/* emit_type.c */
+const TypeInfo *tinfo(Emit *E, TypeId t);
+TypeId sty(Emit *E, TypeId t);            /* substitutes the instance's type arguments */
+bool is_scalar(Emit *E, TypeId t);
+bool is_int(Emit *E, TypeId t);
+bool is_copy(Emit *E, TypeId t);
+bool valueful(Emit *E, TypeId t);
+bool may_view(Emit *E, TypeId t);         /* may hold a str/Slice view */
+Sym *nominal_sym(Emit *E, TypeId t);
+const char *ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal */
+const char *zero_init(Emit *E, TypeId t);
+const char *field_cname(Emit *E, TypeId t, int fi);
+const char *rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
+const char *clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
+const char *eq_fn(Emit *E, TypeId t);     /* `bool f(const T *, const T *)` */
+const char *sortcmp_fn(Emit *E, TypeId t);/* qsort comparator */
+const char *cap_field(Emit *E, TypeId t); /* spx_cap member of a scalar */
+int map_key_kind(Emit *E, TypeId k);
+void types_grow(Emit *E);
+
+/* emit_expr.c */
+Val ev(Emit *E, const HirExpr *e);
+Val own_val(Emit *E, Val v);
+Val borrow_val(Emit *E, Val v);
+void drop_val(Emit *E, Val v);
+Val coerce(Emit *E, Val v, TypeId to);
+void release_place(Emit *E, TypeId t, const char *place);
+int temps_mark(Emit *E);
+void temps_release(Emit *E, int mark);
+const char *c_string(Emit *E, const char *s, size_t n);   /* a C string literal's body */
+void emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt);
+bool check_invariants(Emit *E, TypeId t, const char *v, Span span);
+
+/* emit_builtin.c */
+Val emit_builtin(Emit *E, const HirExpr *e);
+
+#endif

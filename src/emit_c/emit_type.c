@@ -1,0 +1,511 @@
+/*
+ * emit_type.c — C spellings of SEMAPRAX types and the helpers generated
+ * for them (see emit_int.h for the ownership model).
+ *
+ * Runtime types: string and Bytes are `spx_str` (owned bytes), str and
+ * Slice<u8> `spx_view`, Vec `spx_vec`, Iter `spx_iter`, Map and Set
+ * `spx_map`, function values `spx_fn`.  Records, classes and variants are
+ * structs `tyN_Name` (N the TypeId, so instances of generic declarations
+ * are distinct); a variant is a `tag` (the case index) plus a union of
+ * per-case structs `c_<Case>`; fields are `f_<field>`.  Box<T> is `T *`.
+ * Struct definitions are preceded by forward declarations, so a type may
+ * refer to itself through Box, Vec, Map or Iter.
+ *
+ * Per non-Copy type the emitter generates on demand `spx_rel_N` (release
+ * in place, leaving the empty state) and `spx_clone_N` (a deep copy);
+ * ordered element types get a `spx_sort_N` comparator for vec_sort.
+ */
+#include "emit_int.h"
+
+#include <string.h>
+
+void
+types_grow(Emit *E)
+{
+	int n = E->S->types.len;
+	if (n <= E->nts)
+		return;
+	E->ts = xrealloc(E->ts, sizeof *E->ts * (size_t)n);
+	memset(E->ts + E->nts, 0, sizeof *E->ts * (size_t)(n - E->nts));
+	E->nts = n;
+}
+
+const TypeInfo *
+tinfo(Emit *E, TypeId t)
+{
+	return type_info(&E->S->types, t);
+}
+
+/* Does t mention a type parameter? */
+static bool
+has_param(Emit *E, TypeId t)
+{
+	const TypeInfo *ti = tinfo(E, t);
+	if (ti->kind == TY_PARAM)
+		return true;
+	for (int i = 0; i < ti->nargs; i++)
+		if (has_param(E, tinfo(E, t)->args[i]))
+			return true;
+	return false;
+}
+
+TypeId
+sty(Emit *E, TypeId t)
+{
+	if (E->ntargs == 0 || !has_param(E, t))
+		return t;
+	TypeId r = type_subst(&E->S->types, t, (uint32_t)E->owner, E->targs, E->ntargs);
+	types_grow(E);
+	return r;
+}
+
+bool
+is_scalar(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return k >= TYPE_FIRST_SCALAR && k <= TYPE_LAST_SCALAR;
+}
+
+bool
+is_int(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return k == TY_I64 || k == TY_I32 || k == TY_U8 || k == TY_USIZE;
+}
+
+bool
+is_copy(Emit *E, TypeId t)
+{
+	return sema_is_copy(E->S, t);
+}
+
+bool
+valueful(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return k != TY_UNIT && k != TY_ERROR;
+}
+
+Sym *
+nominal_sym(Emit *E, TypeId t)
+{
+	const TypeInfo *ti = tinfo(E, t);
+	return ti->kind == TY_NOMINAL ? sema_sym(E->S, (SymId)ti->decl) : NULL;
+}
+
+static int
+case_count(Sym *s)
+{
+	return s->kind == SK_VARIANT ? s->ncases : 0;
+}
+
+bool
+may_view(Emit *E, TypeId t)
+{
+	const TypeInfo *ti = tinfo(E, t);
+	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
+		return true;
+	Sym *s = nominal_sym(E, t);
+	if (!s)
+		return false;
+	for (int i = 0; i < s->nfields; i++)
+		if (may_view(E, sema_field_type(E->S, t, i)))
+			return true;
+	for (int c = 0; c < case_count(s); c++)
+		for (int i = 0; i < s->cases[c].nfields; i++)
+			if (may_view(E, sema_case_field_type(E->S, t, c, i)))
+				return true;
+	return false;
+}
+
+static const char *const scalar_c[] = {
+	[TY_I64] = "int64_t", [TY_I32] = "int32_t", [TY_U8] = "uint8_t", [TY_USIZE] = "uint64_t",
+	[TY_F32] = "float", [TY_F64] = "double", [TY_BOOL] = "bool", [TY_CHAR] = "uint32_t",
+};
+
+static bool ensure_type(Emit *E, TypeId t);
+
+static void
+struct_body(Emit *E, TypeId t, Sym *s, const char *name)
+{
+	Buf spell = {0};
+	buf_puts(&spell, sema_type_name(E->S, t));
+	buf_printf(&E->types, "/* %s */\nstruct %s {\n", spell.data, name);
+	buf_free(&spell);
+	if (s->kind != SK_VARIANT) {
+		for (int i = 0; i < s->nfields; i++)
+			buf_printf(&E->types, "\t%s f_%s;\n", E->ts[sema_field_type(E->S, t, i)].name, s->fields[i].name);
+		if (s->nfields == 0)
+			buf_puts(&E->types, "\tchar empty_;\n");
+	} else {
+		buf_puts(&E->types, "\tuint32_t tag;\n");
+		bool any = false;
+		for (int c = 0; c < s->ncases; c++)
+			any |= s->cases[c].nfields > 0;
+		if (any) {
+			buf_puts(&E->types, "\tunion {\n");
+			for (int c = 0; c < s->ncases; c++) {
+				if (s->cases[c].nfields == 0)
+					continue;
+				buf_puts(&E->types, "\t\tstruct {");
+				for (int i = 0; i < s->cases[c].nfields; i++)
+					buf_printf(&E->types, " %s f_%s;", E->ts[sema_case_field_type(E->S, t, c, i)].name,
+						   s->cases[c].fields[i].name);
+				buf_printf(&E->types, " } c_%s;\n", s->cases[c].name);
+			}
+			buf_puts(&E->types, "\t} u;\n");
+		}
+	}
+	buf_puts(&E->types, "};\n\n");
+}
+
+static bool
+ensure_nominal(Emit *E, TypeId t)
+{
+	Sym *s = nominal_sym(E, t);
+	if (!s || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
+		return false;
+	const char *name = arena_printf(&E->a, "ty%u_%s", (unsigned)t, s->name);
+	E->ts[t].name = name;
+	E->ts[t].state = 1;
+	buf_printf(&E->fwd, "typedef struct %s %s;\n", name, name);
+	bool ok = true;
+	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields && ok; i++)
+		ok = ensure_type(E, sema_field_type(E->S, t, i));
+	for (int c = 0; c < case_count(s) && ok; c++)
+		for (int i = 0; i < s->cases[c].nfields && ok; i++)
+			ok = ensure_type(E, sema_case_field_type(E->S, t, c, i));
+	if (!ok)
+		return false;
+	struct_body(E, t, s, name);
+	return true;
+}
+
+/* Ensures t has a C spelling (emitting its definition); false when unsupported. */
+static bool
+ensure_type(Emit *E, TypeId t)
+{
+	types_grow(E);
+	if ((int)t >= E->nts)
+		return false;
+	if (E->ts[t].state == 1 || E->ts[t].state == 2)
+		return true;
+	if (E->ts[t].state == 3)
+		return false;
+	TyKind k = tinfo(E, t)->kind;
+	bool ok = true;
+	const char *name = NULL;
+	switch (k) {
+	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64: case TY_BOOL: case TY_CHAR:
+		name = scalar_c[k];
+		break;
+	case TY_STRING: case TY_BYTES:
+		name = "spx_str";
+		break;
+	case TY_STR: case TY_SLICE:
+		name = "spx_view";
+		break;
+	case TY_FN:
+		name = "spx_fn";
+		break;
+	case TY_VEC: case TY_ITER: case TY_SET:
+		name = k == TY_VEC ? "spx_vec" : k == TY_ITER ? "spx_iter" : "spx_map";
+		E->ts[t].name = name;
+		E->ts[t].state = 1;
+		ok = ensure_type(E, tinfo(E, t)->args[0]);
+		break;
+	case TY_MAP:
+		name = "spx_map";
+		E->ts[t].name = name;
+		E->ts[t].state = 1;
+		ok = ensure_type(E, tinfo(E, t)->args[0]) && ensure_type(E, tinfo(E, t)->args[1]);
+		break;
+	case TY_BOX: {
+		E->ts[t].state = 1;
+		TypeId in = tinfo(E, t)->args[0];
+		ok = ensure_type(E, in);
+		if (ok) {
+			name = arena_printf(&E->a, "t%u_box", (unsigned)t);
+			buf_printf(&E->fwd, "typedef %s *%s;\n", E->ts[in].name, name);
+		}
+		break;
+	}
+	case TY_ARRAY: {
+		uint64_t n = tinfo(E, t)->n;
+		name = arena_printf(&E->a, "t%u_array", (unsigned)t);
+		buf_printf(&E->fwd, "typedef struct %s { uint8_t a[%llu]; } %s;   /* [u8; %llu] */\n",
+			   name, (unsigned long long)(n ? n : 1), name, (unsigned long long)n);
+		break;
+	}
+	case TY_NOMINAL:
+		ok = ensure_nominal(E, t);
+		name = E->ts[t].name;
+		break;
+	default:
+		ok = false;
+		break;
+	}
+	if (!ok) {
+		E->ts[t].state = 3;
+		return false;
+	}
+	E->ts[t].name = name;
+	E->ts[t].state = 2;
+	return true;
+}
+
+const char *
+ctype(Emit *E, TypeId t, Span span)
+{
+	if (ensure_type(E, t))
+		return E->ts[t].name;
+	refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
+	return NULL;
+}
+
+const char *
+zero_init(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return is_scalar(E, t) || k == TY_BOX ? "0" : "{0}";
+}
+
+const char *
+field_cname(Emit *E, TypeId t, int fi)
+{
+	Sym *s = nominal_sym(E, t);
+	return s && fi >= 0 && fi < s->nfields ? arena_printf(&E->a, "f_%s", s->fields[fi].name) : "f_";
+}
+
+int
+map_key_kind(Emit *E, TypeId k)
+{
+	TyKind kk = tinfo(E, k)->kind;
+	return kk == TY_I64 ? 0 : kk == TY_BOOL ? 1 : 2;
+}
+
+const char *
+cap_field(Emit *E, TypeId t)
+{
+	switch (tinfo(E, t)->kind) {
+	case TY_I64: return "i";
+	case TY_I32: return "i32";
+	case TY_U8: return "u8";
+	case TY_USIZE: return "u";
+	case TY_F64: return "f";
+	case TY_F32: return "f32";
+	case TY_BOOL: return "b";
+	case TY_CHAR: return "c";
+	default: return NULL;
+	}
+}
+
+/* ---- release ---- */
+
+/* Starts a helper: its prototype and the opening of its definition. */
+static void
+helper_open(Emit *E, const char *proto)
+{
+	buf_printf(&E->hprotos, "static %s;\n", proto);
+	buf_printf(&E->helpers, "static %s\n{\n", proto);
+}
+
+/* A per-field action of a generated helper: dst and src name the field in the result and the input. */
+typedef void (*FieldAction)(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src);
+
+static void
+rel_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src)
+{
+	(void)src;
+	if (!is_copy(E, ft))
+		buf_printf(b, "\t%s(&%s);\n", rel_fn(E, ft), dst);
+}
+
+static void clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src);
+
+/* The action on every field of a record or class, or per case of a variant (a switch on the tag). */
+static void
+each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const char *src)
+{
+	Sym *s = nominal_sym(E, t);
+	if (s->kind != SK_VARIANT) {
+		for (int i = 0; i < s->nfields; i++)
+			act(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "%sf_%s", dst, s->fields[i].name),
+			    arena_printf(&E->a, "%sf_%s", src, s->fields[i].name));
+		return;
+	}
+	buf_printf(b, "\tswitch (%stag) {\n", src);
+	for (int c = 0; c < s->ncases; c++) {
+		bool any = false;
+		for (int i = 0; i < s->cases[c].nfields; i++)
+			any |= !is_copy(E, sema_case_field_type(E->S, t, c, i));
+		if (!any)
+			continue;
+		buf_printf(b, "\tcase %d:\n", c);
+		for (int i = 0; i < s->cases[c].nfields; i++) {
+			const char *f = arena_printf(&E->a, "u.c_%s.f_%s", s->cases[c].name, s->cases[c].fields[i].name);
+			act(E, b, sema_case_field_type(E->S, t, c, i), arena_printf(&E->a, "%s%s", dst, f),
+			    arena_printf(&E->a, "%s%s", src, f));
+		}
+		buf_puts(b, "\t\tbreak;\n");
+	}
+	buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
+}
+
+static void
+rel_body(Emit *E, TypeId t, Buf *b)
+{
+	const TypeInfo *ti = tinfo(E, t);
+	TyKind k = ti->kind;
+	if (k == TY_VEC || k == TY_ITER) {
+		TypeId el = ti->args[0];
+		const char *v = k == TY_VEC ? "p" : "(&p->v)";
+		if (!is_copy(E, el))
+			buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
+				   rel_fn(E, el), E->ts[el].name, v);
+		buf_printf(b, "\tspx_vec_free(%s);\n", v);
+		if (k == TY_ITER)
+			buf_puts(b, "\tp->pos = 0;\n");
+	} else if (k == TY_MAP || k == TY_SET) {
+		TypeId kt = ti->args[0];
+		if (k == TY_MAP && !is_copy(E, ti->args[1])) {
+			TypeId vt = ti->args[1];
+			buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n", rel_fn(E, vt),
+				   E->ts[vt].name);
+		}
+		buf_printf(b, "\tspx_map_free(p, %d);\n", map_key_kind(E, kt));
+	} else if (k == TY_BOX) {
+		TypeId in = ti->args[0];
+		buf_puts(b, "\tif (!*p)\n\t\treturn;\n");
+		if (!is_copy(E, in))
+			buf_printf(b, "\t%s(*p);\n", rel_fn(E, in));
+		buf_puts(b, "\tspx_free(*p);\n\t*p = NULL;\n");
+	} else if (k == TY_NOMINAL) {
+		each_field(E, b, t, rel_field, "p->", "p->");
+	}
+}
+
+const char *
+rel_fn(Emit *E, TypeId t)
+{
+	types_grow(E);
+	TyKind k = tinfo(E, t)->kind;
+	if (k == TY_STRING || k == TY_BYTES)
+		return "spx_str_free";
+	if (E->ts[t].rel)
+		return E->ts[t].rel;
+	ensure_type(E, t);
+	const char *name = arena_printf(&E->a, "spx_rel_%u", (unsigned)t);
+	E->ts[t].rel = name;
+	Buf body = {0};
+	rel_body(E, t, &body);
+	helper_open(E, arena_printf(&E->a, "void %s(%s *p)", name, E->ts[t].name));
+	if (body.len)
+		buf_put(&E->helpers, body.data, body.len);
+	else
+		buf_puts(&E->helpers, "\t(void)p;\n");
+	buf_puts(&E->helpers, "}\n\n");
+	buf_free(&body);
+	return name;
+}
+
+/* ---- clone ---- */
+
+static void
+clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src)
+{
+	if (!is_copy(E, ft))
+		buf_printf(b, "\t%s = %s(&%s);\n", dst, clone_fn(E, ft), src);
+}
+
+static void
+clone_elems(Emit *E, Buf *b, TypeId el, const char *n, const char *dst, const char *src)
+{
+	if (is_copy(E, el))
+		return;
+	buf_printf(b, "\tfor (size_t i = 0; i < %s; i++)\n\t\t((%s *)%s)[i] = %s(&((const %s *)%s)[i]);\n", n,
+		   E->ts[el].name, dst, clone_fn(E, el), E->ts[el].name, src);
+}
+
+static void
+clone_body(Emit *E, TypeId t, Buf *b)
+{
+	const TypeInfo *ti = tinfo(E, t);
+	TyKind k = ti->kind;
+	const char *tn = E->ts[t].name;
+	if (k == TY_VEC) {
+		TypeId el = ti->args[0];
+		buf_printf(b, "\tspx_vec c = spx_vec_copy(p, sizeof(%s));\n", E->ts[el].name);
+		clone_elems(E, b, el, "p->len", "c.p", "p->p");
+	} else if (k == TY_ITER) {
+		TypeId el = ti->args[0];
+		buf_printf(b, "\tspx_iter c = { spx_vec_copy(&p->v, sizeof(%s)), p->pos };\n", E->ts[el].name);
+		clone_elems(E, b, el, "p->v.len", "c.v.p", "p->v.p");
+	} else if (k == TY_MAP || k == TY_SET) {
+		TypeId vt = k == TY_MAP ? ti->args[1] : 0;
+		buf_printf(b, "\tspx_map c = spx_map_copy(p, %d, %s);\n", map_key_kind(E, ti->args[0]),
+			   k == TY_MAP ? arena_printf(&E->a, "sizeof(%s)", E->ts[vt].name) : "0");
+		if (k == TY_MAP)
+			clone_elems(E, b, vt, "p->len", "c.v", "p->v");
+	} else if (k == TY_BOX) {
+		TypeId in = ti->args[0];
+		buf_printf(b, "\tif (!*p)\n\t\treturn NULL;\n\t%s c = spx_alloc(sizeof **p);\n", tn);
+		if (is_copy(E, in))
+			buf_puts(b, "\t*c = **p;\n");
+		else
+			buf_printf(b, "\t*c = %s(*p);\n", clone_fn(E, in));
+	} else {
+		buf_printf(b, "\t%s c = *p;\n", tn);
+		each_field(E, b, t, clone_field, "c.", "p->");
+	}
+	buf_puts(b, "\treturn c;\n");
+}
+
+const char *
+clone_fn(Emit *E, TypeId t)
+{
+	types_grow(E);
+	TyKind k = tinfo(E, t)->kind;
+	if (k == TY_STRING || k == TY_BYTES)
+		return "spx_str_clone";
+	if (E->ts[t].clone)
+		return E->ts[t].clone;
+	ensure_type(E, t);
+	const char *name = arena_printf(&E->a, "spx_clone_%u", (unsigned)t);
+	E->ts[t].clone = name;
+	Buf body = {0};
+	clone_body(E, t, &body);
+	helper_open(E, arena_printf(&E->a, "%s %s(const %s *p)", E->ts[t].name, name, E->ts[t].name));
+	buf_put(&E->helpers, body.data, body.len);
+	buf_puts(&E->helpers, "}\n\n");
+	buf_free(&body);
+	return name;
+}
+
+/* ---- ordering (vec_sort) ---- */
+
+const char *
+sortcmp_fn(Emit *E, TypeId t)
+{
+	types_grow(E);
+	if (E->ts[t].cmp)
+		return E->ts[t].cmp;
+	ensure_type(E, t);
+	const char *name = arena_printf(&E->a, "spx_sort_%u", (unsigned)t);
+	E->ts[t].cmp = name;
+	const char *tn = E->ts[t].name;
+	helper_open(E, arena_printf(&E->a, "int %s(const void *a, const void *b)", name));
+	TyKind k = tinfo(E, t)->kind;
+	if (k == TY_STRING)
+		buf_puts(&E->helpers, "\treturn spx_str_cmp(a, b);\n");
+	else if (k == TY_F64)
+		buf_puts(&E->helpers, "\tint64_t x = spx_total64(*(const double *)a), y = spx_total64(*(const double *)b);\n"
+				      "\treturn x < y ? -1 : x > y;\n");
+	else if (k == TY_F32)
+		buf_puts(&E->helpers, "\tint32_t x = spx_total32(*(const float *)a), y = spx_total32(*(const float *)b);\n"
+				      "\treturn x < y ? -1 : x > y;\n");
+	else
+		buf_printf(&E->helpers, "\t%s x = *(const %s *)a, y = *(const %s *)b;\n\treturn x < y ? -1 : x > y;\n", tn, tn, tn);
+	buf_puts(&E->helpers, "}\n\n");
+	return name;
+}

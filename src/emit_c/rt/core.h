@@ -1,0 +1,277 @@
+/* ---- SEMAPRAX native runtime: core (TOOLCHAIN.md §1.3 item 8) ---- */
+/*
+ * Failure lines and exit codes: contracts 70, checked arithmetic 71,
+ * runtime invariants 72, call depth and other domains 73.  Owned heap
+ * values (string, Bytes, Vec, Map, Box, Iter) are plain structs whose
+ * all-zero state is "empty": releasing it does nothing, so a moved-from
+ * place is simply zeroed.  Every allocation goes through spx_alloc, which
+ * links it into one list: a failure exit releases what is still live, in
+ * reverse order of acquisition (LANGUAGE.md §0.12), before the process ends.
+ * Under `run --native` (SPX_STAGED) output is staged, capped at 65,536
+ * bytes (§0.1) and published only after `main` returns.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPX_RT static __attribute__((unused))
+
+typedef struct spx_str { uint8_t *p; size_t n; } spx_str;          /* string, Bytes (owned) */
+typedef struct spx_view { const uint8_t *p; size_t n; } spx_view;  /* str, Slice<u8> (borrowed) */
+typedef struct spx_vec { void *p; size_t len, cap; } spx_vec;      /* Vec<T>: p holds cap T */
+typedef struct spx_iter { spx_vec v; size_t pos; } spx_iter;       /* Iter<T> */
+typedef struct spx_map { void *k, *v; size_t len, cap; } spx_map;  /* Map<K, V> / Set<K>: sorted keys */
+typedef union spx_cap {
+	int64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;
+} spx_cap;                                                         /* one captured Copy scalar */
+
+static int spx_depth;
+static int spx_argc;
+static char **spx_argv;
+
+/* ---- allocation: a doubly linked list of live blocks ---- */
+
+typedef struct spx_hdr { struct spx_hdr *prev, *next; max_align_t align[]; } spx_hdr;
+static spx_hdr spx_live = { &spx_live, &spx_live };
+
+SPX_RT _Noreturn void spx_die(int status, const char *line);
+
+SPX_RT void *
+spx_alloc(size_t n)
+{
+	spx_hdr *h = malloc(sizeof(spx_hdr) + (n ? n : 1));
+	if (!h)
+		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+	h->next = &spx_live;
+	h->prev = spx_live.prev;
+	spx_live.prev->next = h;
+	spx_live.prev = h;
+	return h + 1;
+}
+
+SPX_RT void *
+spx_zalloc(size_t n)
+{
+	void *p = spx_alloc(n);
+	memset(p, 0, n ? n : 1);
+	return p;
+}
+
+SPX_RT void
+spx_free(void *p)
+{
+	if (!p)
+		return;
+	spx_hdr *h = (spx_hdr *)p - 1;
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	free(h);
+}
+
+SPX_RT void *
+spx_realloc(void *p, size_t n)
+{
+	if (!p)
+		return spx_alloc(n);
+	spx_hdr *h = (spx_hdr *)p - 1, *prev = h->prev, *next = h->next;
+	spx_hdr *g = realloc(h, sizeof(spx_hdr) + (n ? n : 1));
+	if (!g)
+		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+	prev->next = g;
+	next->prev = g;
+	return g + 1;
+}
+
+/* Releases every live block, newest first (the failure epilogue). */
+SPX_RT void
+spx_release_all(void)
+{
+	while (spx_live.prev != &spx_live)
+		spx_free(spx_live.prev + 1);
+}
+
+/* ---- output ---- */
+
+typedef struct spx_buf { char *p; size_t n, cap; } spx_buf;
+
+#ifdef SPX_STAGED
+static spx_buf spx_staged[2];   /* stdout, stderr */
+#endif
+
+SPX_RT void
+spx_buf_put(spx_buf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return;
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		while (cap < b->n + n)
+			cap *= 2;
+		b->p = spx_realloc(b->p, cap);
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+_Noreturn SPX_RT void
+spx_die(int status, const char *line)
+{
+	fflush(stdout);
+	fputs(line, stderr);
+	fputc('\n', stderr);
+	spx_release_all();
+	exit(status);
+}
+
+/* semaprax.arithmetic.v1 codes 1..8 (LANGUAGE.md §3.7) */
+_Noreturn SPX_RT void
+spx_arith(int code)
+{
+	static const char *const what[] = {
+		"", "addition overflow", "subtraction overflow", "multiplication overflow",
+		"invalid division", "invalid division", "invalid remainder", "invalid remainder",
+		"negation overflow",
+	};
+	char line[96];
+	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
+	spx_die(71, line);
+}
+
+/* A builtin's failure domain (LANGUAGE.md §5.2). */
+_Noreturn SPX_RT void
+spx_fail(const char *domain, int code)
+{
+	char line[160];
+	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain, code);
+	spx_die(73, line);
+}
+
+SPX_RT void
+spx_enter(void)
+{
+	if (spx_depth >= 256)
+		spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
+	spx_depth++;
+}
+
+SPX_RT void
+spx_leave(void)
+{
+	spx_depth--;
+}
+
+/* stdout_write / stderr_write: channel 0 or 1. */
+SPX_RT uint64_t
+spx_write(int channel, spx_view v)
+{
+#ifdef SPX_STAGED
+	if (spx_staged[0].n + spx_staged[1].n + v.n > 65536u)
+		spx_fail("semaprax.output.v1", 1);
+	spx_buf_put(&spx_staged[channel], v.p, v.n);
+#else
+	if (v.n)
+		fwrite(v.p, 1, v.n, channel ? stderr : stdout);
+#endif
+	return v.n;
+}
+
+/* Publishes the staged channels (stderr first, TOOLCHAIN.md §1.3 item 3). */
+SPX_RT void
+spx_publish(void)
+{
+#ifdef SPX_STAGED
+	if (spx_staged[1].n) {
+		fwrite(spx_staged[1].p, 1, spx_staged[1].n, stderr);
+		fflush(stderr);
+	}
+	if (spx_staged[0].n)
+		fwrite(spx_staged[0].p, 1, spx_staged[0].n, stdout);
+	spx_free(spx_staged[0].p);
+	spx_free(spx_staged[1].p);
+	memset(spx_staged, 0, sizeof spx_staged);
+#endif
+}
+
+/* ---- strings and bytes ---- */
+
+SPX_RT spx_str
+spx_str_new(const void *p, size_t n)
+{
+	spx_str s = { NULL, n };
+	s.p = spx_alloc(n);
+	if (n)
+		memcpy(s.p, p, n);
+	return s;
+}
+
+SPX_RT void
+spx_str_free(spx_str *s)
+{
+	spx_free(s->p);
+	s->p = NULL;
+	s->n = 0;
+}
+
+SPX_RT spx_str
+spx_str_clone(const spx_str *s)
+{
+	return s->p ? spx_str_new(s->p, s->n) : *s;
+}
+
+SPX_RT spx_view
+spx_view_of(spx_str s)
+{
+	spx_view v = { s.p, s.n };
+	return v;
+}
+
+SPX_RT int
+spx_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+{
+	size_t n = la < lb ? la : lb;
+	int c = n ? memcmp(a, b, n) : 0;
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+SPX_RT int
+spx_str_cmp(const spx_str *a, const spx_str *b)
+{
+	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+}
+
+SPX_RT bool
+spx_str_eq(const spx_str *a, const spx_str *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->p, b->p, a->n) == 0);
+}
+
+SPX_RT int
+spx_view_cmp(const spx_view *a, const spx_view *b)
+{
+	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+}
+
+/* IEEE total order keys for vec_sort (LANGUAGE.md §3.7). */
+SPX_RT int64_t
+spx_total64(double d)
+{
+	int64_t k;
+	memcpy(&k, &d, sizeof k);
+	return k < 0 ? (int64_t)((uint64_t)k ^ INT64_MAX) : k;
+}
+
+SPX_RT int32_t
+spx_total32(float f)
+{
+	int32_t k;
+	memcpy(&k, &f, sizeof k);
+	return k < 0 ? (int32_t)((uint32_t)k ^ INT32_MAX) : k;
+}

@@ -1,0 +1,275 @@
+/* ---- SEMAPRAX native runtime: text, bytes and conversions (LANGUAGE.md §5.1) ---- */
+
+SPX_RT int64_t
+spx_len_chars(spx_view s)
+{
+	int64_t n = 0;
+	for (size_t i = 0; i < s.n; i++)
+		n += (s.p[i] & 0xC0) != 0x80;
+	return n;
+}
+
+SPX_RT bool
+spx_starts_with(spx_view s, spx_view pre)
+{
+	return pre.n <= s.n && (pre.n == 0 || memcmp(s.p, pre.p, pre.n) == 0);
+}
+
+/* First offset >= from where needle occurs, or -1. */
+SPX_RT int64_t
+spx_find(spx_view h, spx_view n, size_t from)
+{
+	if (n.n == 0)
+		return (int64_t)from;
+	for (size_t i = from; i + n.n <= h.n; i++)
+		if (h.p[i] == n.p[0] && memcmp(h.p + i, n.p, n.n) == 0)
+			return (int64_t)i;
+	return -1;
+}
+
+SPX_RT int64_t
+spx_string_find(spx_view h, spx_view n, int64_t from)
+{
+	if (from < 0 || (uint64_t)from > h.n)
+		spx_fail("semaprax.text.v1", 1);
+	return spx_find(h, n, (size_t)from);
+}
+
+/* string_concat consumes both operands. */
+SPX_RT spx_str
+spx_concat(spx_str a, spx_str b)
+{
+	if (b.n) {
+		a.p = spx_realloc(a.p, a.n + b.n);
+		memcpy(a.p + a.n, b.p, b.n);
+		a.n += b.n;
+	}
+	spx_str_free(&b);
+	return a;
+}
+
+SPX_RT spx_str
+spx_from_char(uint32_t c)
+{
+	uint8_t o[4];
+	size_t n;
+	if (c < 0x80) {
+		o[0] = (uint8_t)c;
+		n = 1;
+	} else if (c < 0x800) {
+		o[0] = (uint8_t)(0xC0 | c >> 6);
+		o[1] = (uint8_t)(0x80 | (c & 0x3F));
+		n = 2;
+	} else if (c < 0x10000) {
+		o[0] = (uint8_t)(0xE0 | c >> 12);
+		o[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+		o[2] = (uint8_t)(0x80 | (c & 0x3F));
+		n = 3;
+	} else {
+		o[0] = (uint8_t)(0xF0 | c >> 18);
+		o[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+		o[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+		o[3] = (uint8_t)(0x80 | (c & 0x3F));
+		n = 4;
+	}
+	return spx_str_new(o, n);
+}
+
+/* Canonical decimal text of v into the end of buf[32]; returns its start. */
+SPX_RT char *
+spx_decimal(char buf[32], uint64_t v, bool negative)
+{
+	char *p = buf + 32;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		*--p = '-';
+	return p;
+}
+
+SPX_RT spx_str
+spx_from_i64(int64_t v)
+{
+	char buf[32];
+	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	return spx_str_new(p, (size_t)(buf + 32 - p));
+}
+
+SPX_RT spx_str
+spx_from_u64(uint64_t v)
+{
+	char buf[32];
+	char *p = spx_decimal(buf, v, false);
+	return spx_str_new(p, (size_t)(buf + 32 - p));
+}
+
+SPX_RT spx_str
+spx_slice(spx_view s, int64_t a, int64_t e)
+{
+	if (a < 0 || a > e || (uint64_t)e > s.n)
+		spx_fail("semaprax.text.v1", 1);
+	if (((uint64_t)a < s.n && (s.p[a] & 0xC0) == 0x80) || ((uint64_t)e < s.n && (s.p[e] & 0xC0) == 0x80))
+		spx_fail("semaprax.text.v1", 2);
+	return spx_str_new(s.p + a, (size_t)(e - a));
+}
+
+/* string_to_i64: true and *out when s is `-`? digits+ within range. */
+SPX_RT bool
+spx_parse_i64(spx_view s, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < s.n && s.p[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i == s.n)
+		return false;
+	uint64_t mag = 0;
+	for (; i < s.n; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return false;
+		uint64_t d = (uint64_t)(s.p[i] - '0');
+		if (mag > (UINT64_MAX - d) / 10)
+			return false;
+		mag = mag * 10 + d;
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+	}
+	if (!neg && mag > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+	return true;
+}
+
+SPX_RT bool
+spx_trim_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+SPX_RT spx_str
+spx_trim(spx_view s)
+{
+	size_t a = 0, e = s.n;
+	while (a < e && spx_trim_space(s.p[a]))
+		a++;
+	while (e > a && spx_trim_space(s.p[e - 1]))
+		e--;
+	return spx_str_new(s.p + a, e - a);
+}
+
+SPX_RT int64_t
+spx_string_byte_at(spx_view s, int64_t i)
+{
+	if (i < 0 || (uint64_t)i >= s.n)
+		spx_fail("semaprax.text.v1", 1);
+	return s.p[i];
+}
+
+SPX_RT spx_view
+spx_byte_range(spx_view s, uint64_t a, uint64_t e)
+{
+	if (a > e || e > s.n)
+		spx_fail("semaprax.byte-buffer.v1", 1);
+	spx_view r = { s.p + a, (size_t)(e - a) };
+	return r;
+}
+
+SPX_RT spx_str
+spx_bytes_zeroed(uint64_t n)
+{
+	if (n > ((uint64_t)1 << 26))
+		spx_fail("semaprax.byte-buffer.v1", 1);
+	spx_str b = { spx_zalloc((size_t)n), (size_t)n };
+	return b;
+}
+
+/* bytes_set consumes the buffer. */
+SPX_RT spx_str
+spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
+{
+	if (i >= b.n)
+		spx_fail("semaprax.byte-buffer.v1", 1);
+	b.p[i] = v;
+	return b;
+}
+
+/* string_format pieces */
+SPX_RT void
+spx_fmt_i64(spx_buf *b, int64_t v)
+{
+	char buf[32];
+	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	spx_buf_put(b, p, (size_t)(buf + 32 - p));
+}
+
+SPX_RT void
+spx_fmt_u64(spx_buf *b, uint64_t v)
+{
+	char buf[32];
+	char *p = spx_decimal(buf, v, false);
+	spx_buf_put(b, p, (size_t)(buf + 32 - p));
+}
+
+SPX_RT spx_str
+spx_fmt_done(spx_buf *b)
+{
+	spx_str s = { (uint8_t *)b->p, b->n };
+	return s;
+}
+
+/* conversions (semaprax.convert.v1: 1 out of range, 2 NaN) */
+SPX_RT int64_t
+spx_i64_from_f64(double d)
+{
+	if (d != d)
+		spx_fail("semaprax.convert.v1", 2);
+	d = trunc(d);
+	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+		spx_fail("semaprax.convert.v1", 1);
+	return (int64_t)d;
+}
+
+SPX_RT uint64_t
+spx_usize_from_i64(int64_t v)
+{
+	if (v < 0)
+		spx_fail("semaprax.convert.v1", 1);
+	return (uint64_t)v;
+}
+
+SPX_RT int64_t
+spx_i64_from_usize(uint64_t v)
+{
+	if (v > (uint64_t)INT64_MAX)
+		spx_fail("semaprax.convert.v1", 1);
+	return (int64_t)v;
+}
+
+SPX_RT uint8_t
+spx_u8_from_i64(int64_t v)
+{
+	if (v < 0 || v > 255)
+		spx_fail("semaprax.convert.v1", 1);
+	return (uint8_t)v;
+}
+
+SPX_RT uint32_t
+spx_char_from_i64(int64_t v)
+{
+	if (v < 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+		spx_fail("semaprax.convert.v1", 1);
+	return (uint32_t)v;
+}
+
+SPX_RT spx_view
+spx_arg(uint64_t i)
+{
+	if (i >= (uint64_t)spx_argc)
+		spx_fail("semaprax.text.v1", 1);
+	spx_view v = { (const uint8_t *)spx_argv[i], strlen(spx_argv[i]) };
+	return v;
+}
