@@ -1,7 +1,7 @@
 /*
  * sema.c — the checker's driver: pass order (§0.2), function bodies with
  * their contracts and effects (E101/E102), the entry point (T104/T105) and
- * the graph revision (TOOLCHAIN.md §3.2).
+ * the graph revision (revision.c).
  */
 #include "sema_int.h"
 
@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../fmt/fmt.h"
-#include "../support/sha256.h"
 
 Diag *
 sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
@@ -41,38 +39,6 @@ sema_type_name(Sema *S, TypeId t)
 	const char *out = arena_strndup(&S->arena, b.data ? b.data : "", b.len);
 	buf_free(&b);
 	return out;
-}
-
-/* ==== the revision ========================================================== */
-
-static const char prelude_contract[] =
-	"semaprax.prelude.v1\n"
-	"variant core.option Option<T>\n"
-	"0 core.option.none None\n"
-	"1 core.option.some Some core.option.some.value:value:T\n"
-	"variant core.result Result<T,E>\n"
-	"0 core.result.ok Ok core.result.ok.value:value:T\n"
-	"1 core.result.err Err core.result.err.error:error:E\n";
-
-void
-sema_revision(const Module *m, char out[72])
-{
-	Buf canon = {0};
-	fmt_module(&canon, m, NULL, 0);
-	static const char domain[] = "semaprax.graph-revision.v2";
-	static const char prelude_schema[] = "semaprax.prelude.v1";
-	Sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
-	sha256_field(&h, canon.data ? canon.data : "", canon.len);
-	sha256_field(&h, prelude_schema, sizeof prelude_schema - 1);
-	sha256_field(&h, prelude_contract, sizeof prelude_contract - 1);
-	unsigned char d[32];
-	sha256_final(&h, d);
-	char hex[65];
-	sha256_hex(d, hex);
-	snprintf(out, 72, "sha256:%s", hex);
-	buf_free(&canon);
 }
 
 /* ==== function bodies ======================================================== */
