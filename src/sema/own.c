@@ -582,7 +582,7 @@ own_check_function(Sema *S, SymId fn)
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	uses_block(&O.last_use, f->fn->body);
 	for (int i = 0; i < f->nparams; i++)
-		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
+		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW || f->params[i].mode == MODE_SHARED ? 1 : 0);
 	const FnDecl *fd = f->fn;
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

@@ -183,7 +183,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span };
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE };
 		VEC_PUSH(C->locals, l);
 	}
 }
@@ -330,7 +330,7 @@ check_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span };
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE };
 		VEC_PUSH(C.locals, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
@@ -496,6 +496,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	}
 	S->expr_type = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
 	S->expr_sym = xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
+	S->expr_mode = xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = -1;
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
@@ -552,6 +553,7 @@ sema_free(Sema *S)
 	VEC_FREE(S->syms);
 	free(S->expr_type);
 	free(S->expr_sym);
+	free(S->expr_mode);
 	free(S->call_consumes);
 	free(S->own_reported);
 	free(S->instances);
