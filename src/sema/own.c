@@ -2,7 +2,9 @@
  * own.c — the ownership pass (LANGUAGE.md §4.9, §0.5): moves through every
  * control-flow form, use after move (O101 resources, H006 other owned
  * values), maybe-moved (O107 resources, O110 other places), partially moved
- * places (O109), and moves out of borrows (O102/O108).
+ * places (O109), moves out of borrows (O102/O108), and moves or
+ * replacements of an owner while a `match borrow` arm or a `for` loop
+ * borrows from it (T265).
  *
  * It runs per function after typing, over the typed AST: each owned
  * (non-Copy) binding has a state — live, moved, maybe moved, partially
@@ -23,6 +25,7 @@ typedef struct OwnVar {
 	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
 	const char *moved_fields[4];  /* ST_PARTIAL: owned fields moved out (first four) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
+	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 } OwnVar;
 
 typedef struct Own {
@@ -68,7 +71,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0 };
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -103,6 +106,20 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "borrow the resource if the callee does not need ownership");
 	else
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
+}
+
+/* T265: moving variable i (or an owned part of it) while something borrows from it. */
+static bool
+loaned_move(Own *O, int i, const Expr *e)
+{
+	if (O->vars.items[i].loans == 0)
+		return false;
+	if (first_report(O, e)) {
+		Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
+		diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; move `%s` after it, or use `match own`",
+		    O->vars.items[i].name, O->vars.items[i].name);
+	}
+	return true;
 }
 
 /* A use of variable i at expression e (the whole value). */
@@ -144,6 +161,8 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		diag_set_help(d, "use `match own` to take the payload, or read it without moving");
 		return;
 	}
+	if (loaned_move(O, i, e))
+		return;
 	O->st.items[i] = ST_MOVED;
 }
 
@@ -191,6 +210,8 @@ own_field(Own *O, const Expr *e, bool move)
 				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
 			}
+			if (loaned_move(O, i, e))
+				return;
 			if (O->st.items[i] == ST_LIVE || O->st.items[i] == ST_PARTIAL) {
 				O->st.items[i] = ST_PARTIAL;
 				for (int k = 0; k < 4; k++) {
@@ -279,6 +300,29 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 	declare(b->O, name, type, b->borrowed);
 }
 
+typedef struct OwnedBind {
+	Own *O;
+	bool any;
+} OwnedBind;
+
+static void
+note_owned_bind(void *ctx, const char *name, TypeId type, Span span)
+{
+	OwnedBind *b = ctx;
+	(void)name;
+	(void)span;
+	b->any |= owned(b->O, type);
+}
+
+/* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
+static int
+place_root(Own *O, const Expr *e)
+{
+	while (e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	return e->kind == EXPR_NAME ? find(O, e->u.name.s) : -1;
+}
+
 static void
 own_match(Own *O, const Expr *e, bool move)
 {
@@ -291,10 +335,25 @@ own_match(Own *O, const Expr *e, bool move)
 		copy_bytes(O->st.items, entry, (size_t)n);
 		push_scope(O);
 		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0) };
-		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
-		if (arm->guard)
+		TypeId st = O->S->expr_type[e->u.match.scrutinee->id];
+		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
+		int lender = -1;
+		if (e->u.match.mode == MATCH_BORROW) {
+			OwnedBind ob = { O, false };
+			sema_pattern_binds(O->S, arm->pat, st, note_owned_bind, &ob);
+			lender = ob.any ? place_root(O, e->u.match.scrutinee) : -1;
+		}
+		sema_pattern_binds(O->S, arm->pat, st, bind_one, &bc);
+		if (lender >= 0)
+			O->vars.items[lender].loans++;
+		if (arm->guard) {
 			own_expr(O, arm->guard, false);
+			/* a false guard falls through to the later arms with the guard's moves */
+			join_into(entry, O->st.items, n);
+		}
 		own_expr(O, arm->value, move);
+		if (lender >= 0)
+			O->vars.items[lender].loans--;
 		pop_scope(O);
 		if (!acc)
 			acc = save(O);
@@ -316,7 +375,16 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
 	case EXPR_BINARY:
 		own_expr(O, e->u.binary.lhs, false);
-		own_expr(O, e->u.binary.rhs, false);
+		if (e->u.binary.op == BIN_AND || e->u.binary.op == BIN_OR) {
+			/* the right operand runs on some paths only */
+			int n = O->st.len;
+			uint8_t *skipped = save(O);
+			own_expr(O, e->u.binary.rhs, false);
+			join_into(O->st.items, skipped, n);
+			free(skipped);
+		} else {
+			own_expr(O, e->u.binary.rhs, false);
+		}
 		break;
 	case EXPR_CALL: own_args(O, e, e->u.call.args, e->u.call.nargs, 0); break;
 	case EXPR_METHOD: {
@@ -428,8 +496,12 @@ own_stmt(Own *O, const Stmt *s)
 	case STMT_ASSIGN: {
 		own_expr(O, s->u.assign.value, true);
 		int i = find(O, s->u.assign.target.s);
-		if (i >= 0 && !s->u.assign.has_field)
+		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
+			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+			diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
+		} else if (i >= 0 && !s->u.assign.has_field) {
 			check_live_views(O, i, s);
+		}
 		if (i >= 0 && !s->u.assign.has_field)
 			O->st.items[i] = ST_LIVE;   /* reinitialised */
 		break;
@@ -444,7 +516,15 @@ own_stmt(Own *O, const Stmt *s)
 			const TypeInfo *ti = type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 		}
-		own_loop(O, NULL, s->u.for_.body);
+		{
+			/* the body borrows from the iterated owner */
+			int lender = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
+			if (lender >= 0)
+				O->vars.items[lender].loans++;
+			own_loop(O, NULL, s->u.for_.body);
+			if (lender >= 0)
+				O->vars.items[lender].loans--;
+		}
 		pop_scope(O);
 		break;
 	case STMT_IF:
