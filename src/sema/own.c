@@ -290,6 +290,7 @@ own_if(Own *O, const Expr *e, bool move)
 typedef struct BindCtx {
 	Own *O;
 	uint8_t borrowed;
+	bool any_owned;    /* set when a binding has a non-Copy type */
 } BindCtx;
 
 static void
@@ -297,21 +298,8 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 {
 	BindCtx *b = ctx;
 	(void)span;
+	b->any_owned |= owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
-}
-
-typedef struct OwnedBind {
-	Own *O;
-	bool any;
-} OwnedBind;
-
-static void
-note_owned_bind(void *ctx, const char *name, TypeId type, Span span)
-{
-	OwnedBind *b = ctx;
-	(void)name;
-	(void)span;
-	b->any |= owned(b->O, type);
 }
 
 /* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
@@ -334,16 +322,10 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		copy_bytes(O->st.items, entry, (size_t)n);
 		push_scope(O);
-		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0) };
-		TypeId st = O->S->expr_type[e->u.match.scrutinee->id];
+		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
-		int lender = -1;
-		if (e->u.match.mode == MATCH_BORROW) {
-			OwnedBind ob = { O, false };
-			sema_pattern_binds(O->S, arm->pat, st, note_owned_bind, &ob);
-			lender = ob.any ? place_root(O, e->u.match.scrutinee) : -1;
-		}
-		sema_pattern_binds(O->S, arm->pat, st, bind_one, &bc);
+		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
 		if (lender >= 0)
 			O->vars.items[lender].loans++;
 		if (arm->guard) {
@@ -548,104 +530,16 @@ own_block(Own *O, const Block *b, bool move_tail)
 	pop_scope(O);
 }
 
-static void uses_block(StrMap *m, const Block *b);
-
+/* Records the end offset of the last use of each name (T265). */
 static void
-uses_expr(StrMap *m, const Expr *e)
+note_use(void *ctx, const Expr *e)
 {
-	if (!e)
+	StrMap *m = ctx;
+	if (e->kind != EXPR_NAME)
 		return;
-	switch (e->kind) {
-	case EXPR_NAME: {
-		int32_t old = strmap_get(m, e->u.name.s);
-		if ((int32_t)e->span.end > old)
-			strmap_set(m, e->u.name.s, (int32_t)e->span.end);
-		break;
-	}
-	case EXPR_UNARY: uses_expr(m, e->u.unary.operand); break;
-	case EXPR_BINARY: uses_expr(m, e->u.binary.lhs); uses_expr(m, e->u.binary.rhs); break;
-	case EXPR_CALL:
-		for (int i = 0; i < e->u.call.nargs; i++)
-			uses_expr(m, e->u.call.args[i]);
-		break;
-	case EXPR_METHOD:
-		uses_expr(m, e->u.method.recv);
-		for (int i = 0; i < e->u.method.nargs; i++)
-			uses_expr(m, e->u.method.args[i]);
-		break;
-	case EXPR_SUPER:
-		for (int i = 0; i < e->u.super_.nargs; i++)
-			uses_expr(m, e->u.super_.args[i]);
-		break;
-	case EXPR_FIELD: uses_expr(m, e->u.field.base); break;
-	case EXPR_TRY: uses_expr(m, e->u.try_.operand); break;
-	case EXPR_WITH:
-		uses_expr(m, e->u.with.base);
-		for (int i = 0; i < e->u.with.ninits; i++)
-			uses_expr(m, e->u.with.inits[i].value);
-		break;
-	case EXPR_RECORD:
-		for (int i = 0; i < e->u.record.ninits; i++)
-			uses_expr(m, e->u.record.inits[i].value);
-		break;
-	case EXPR_VARIANT:
-		for (int i = 0; i < e->u.variant.ninits; i++)
-			uses_expr(m, e->u.variant.inits[i].value);
-		break;
-	case EXPR_BLOCK: uses_block(m, e->u.block); break;
-	case EXPR_IF:
-		uses_expr(m, e->u.if_.cond);
-		if (e->u.if_.then_block)
-			uses_block(m, e->u.if_.then_block);
-		if (e->u.if_.else_block)
-			uses_block(m, e->u.if_.else_block);
-		break;
-	case EXPR_MATCH:
-		uses_expr(m, e->u.match.scrutinee);
-		for (int i = 0; i < e->u.match.narms; i++) {
-			uses_expr(m, e->u.match.arms[i].guard);
-			uses_expr(m, e->u.match.arms[i].value);
-		}
-		break;
-	case EXPR_CLOSURE:
-		if (e->u.closure.body)
-			uses_block(m, e->u.closure.body);
-		break;
-	case EXPR_ARRAY:
-		for (int i = 0; i < e->u.array.nelems; i++)
-			uses_expr(m, e->u.array.elems[i]);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-uses_block(StrMap *m, const Block *b)
-{
-	for (int i = 0; i < b->nstmts; i++) {
-		const Stmt *s = b->stmts[i];
-		switch (s->kind) {
-		case STMT_LET: uses_expr(m, s->u.let.value); break;
-		case STMT_ASSIGN: uses_expr(m, s->u.assign.value); break;
-		case STMT_WHILE:
-			uses_expr(m, s->u.while_.cond);
-			if (s->u.while_.body)
-				uses_block(m, s->u.while_.body);
-			break;
-		case STMT_FOR:
-			uses_expr(m, s->u.for_.iter);
-			if (s->u.for_.body)
-				uses_block(m, s->u.for_.body);
-			break;
-		case STMT_IF: uses_expr(m, s->u.if_); break;
-		case STMT_UNSAFE:
-			if (s->u.unsafe.body)
-				uses_block(m, s->u.unsafe.body);
-			break;
-		}
-	}
-	uses_expr(m, b->tail);
+	int32_t old = strmap_get(m, e->u.name.s);
+	if ((int32_t)e->span.end > old)
+		strmap_set(m, e->u.name.s, (int32_t)e->span.end);
 }
 
 void
@@ -660,7 +554,7 @@ own_check_function(Sema *S, SymId fn)
 	if (!S->own_reported)
 		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
-	uses_block(&O.last_use, f->fn->body);
+	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW || f->params[i].mode == MODE_SHARED ? 1 : 0);
 	const FnDecl *fd = f->fn;

@@ -223,8 +223,6 @@ typedef struct Scan {
 	bool method;     /* a class method: the owned-Bytes rules (v5, v6) look at module functions only */
 } Scan;
 
-static void scan_block(Scan *sc, const Block *b);
-
 static void
 scan_call(Scan *sc, const Expr *e)
 {
@@ -247,61 +245,22 @@ scan_call(Scan *sc, const Expr *e)
 	}
 }
 
+/* One expression of a body: calls, constructions and closure signatures. */
 static void
-scan_expr(Scan *sc, const Expr *e)
+scan_expr(void *ctx, const Expr *e)
 {
-	if (!e)
-		return;
+	Scan *sc = ctx;
 	switch (e->kind) {
-	case EXPR_UNARY: scan_expr(sc, e->u.unary.operand); break;
-	case EXPR_BINARY: scan_expr(sc, e->u.binary.lhs); scan_expr(sc, e->u.binary.rhs); break;
-	case EXPR_CALL:
-		scan_call(sc, e);
-		for (int i = 0; i < e->u.call.nargs; i++)
-			scan_expr(sc, e->u.call.args[i]);
-		break;
-	case EXPR_METHOD:
-		scan_expr(sc, e->u.method.recv);
-		for (int i = 0; i < e->u.method.nargs; i++)
-			scan_expr(sc, e->u.method.args[i]);
-		break;
-	case EXPR_SUPER:
-		for (int i = 0; i < e->u.super_.nargs; i++)
-			scan_expr(sc, e->u.super_.args[i]);
-		break;
-	case EXPR_FIELD: scan_expr(sc, e->u.field.base); break;
-	case EXPR_TRY: scan_expr(sc, e->u.try_.operand); break;
-	case EXPR_WITH:
-		scan_expr(sc, e->u.with.base);
-		for (int i = 0; i < e->u.with.ninits; i++)
-			scan_expr(sc, e->u.with.inits[i].value);
-		break;
+	case EXPR_CALL: scan_call(sc, e); break;
 	case EXPR_RECORD: {
 		const QName *q = &e->u.record.type;
 		if ((q->nparts == 1 && is_one_of(q->parts[0].s, iter_names)) || targs_mention(e->u.record.targs, e->u.record.ntargs, iter_names))
 			sc->use->iter = true;
-		for (int i = 0; i < e->u.record.ninits; i++)
-			scan_expr(sc, e->u.record.inits[i].value);
 		break;
 	}
 	case EXPR_VARIANT:
 		if (is_one_of(e->u.variant.type.s, iter_names) || targs_mention(e->u.variant.targs, e->u.variant.ntargs, iter_names))
 			sc->use->iter = true;
-		for (int i = 0; i < e->u.variant.ninits; i++)
-			scan_expr(sc, e->u.variant.inits[i].value);
-		break;
-	case EXPR_BLOCK: scan_block(sc, e->u.block); break;
-	case EXPR_IF:
-		scan_expr(sc, e->u.if_.cond);
-		scan_block(sc, e->u.if_.then_block);
-		scan_block(sc, e->u.if_.else_block);
-		break;
-	case EXPR_MATCH:
-		scan_expr(sc, e->u.match.scrutinee);
-		for (int i = 0; i < e->u.match.narms; i++) {
-			scan_expr(sc, e->u.match.arms[i].guard);
-			scan_expr(sc, e->u.match.arms[i].value);
-		}
 		break;
 	case EXPR_CLOSURE:
 		for (int i = 0; i < e->u.closure.nparams; i++)
@@ -309,34 +268,10 @@ scan_expr(Scan *sc, const Expr *e)
 				sc->use->iter = true;
 		if (type_mentions(e->u.closure.result, iter_names, true))
 			sc->use->iter = true;
-		scan_block(sc, e->u.closure.body);
-		break;
-	case EXPR_ARRAY:
-		for (int i = 0; i < e->u.array.nelems; i++)
-			scan_expr(sc, e->u.array.elems[i]);
 		break;
 	default:
-		break;   /* literals and names */
+		break;
 	}
-}
-
-static void
-scan_block(Scan *sc, const Block *b)
-{
-	if (!b)
-		return;
-	for (int i = 0; i < b->nstmts; i++) {
-		const Stmt *s = b->stmts[i];
-		switch (s->kind) {
-		case STMT_LET: scan_expr(sc, s->u.let.value); break;
-		case STMT_ASSIGN: scan_expr(sc, s->u.assign.value); break;
-		case STMT_WHILE: scan_expr(sc, s->u.while_.cond); scan_block(sc, s->u.while_.body); break;
-		case STMT_FOR: scan_expr(sc, s->u.for_.iter); scan_block(sc, s->u.for_.body); break;
-		case STMT_IF: scan_expr(sc, s->u.if_); break;
-		case STMT_UNSAFE: scan_block(sc, s->u.unsafe.body); break;
-		}
-	}
-	scan_expr(sc, b->tail);
 }
 
 static bool
@@ -375,8 +310,8 @@ scan_fn(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 	u->box |= id_is(id, box_wrappers);
 	u->vec3 |= id_is(id, vec_v3_wrappers);
 	for (int i = 0; i < fn->nclauses; i++)
-		scan_expr(&sc, fn->clauses[i].cond);
-	scan_block(&sc, fn->body);
+		sema_walk_expr(fn->clauses[i].cond, scan_expr, &sc);
+	sema_walk_block(fn->body, scan_expr, &sc);
 }
 
 static void

@@ -41,6 +41,93 @@ sema_type_name(Sema *S, TypeId t)
 	return out;
 }
 
+/* ==== a walk over every expression ============================================ */
+
+void
+sema_walk_block(const Block *b, ExprVisit fn, void *ctx)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_LET: sema_walk_expr(s->u.let.value, fn, ctx); break;
+		case STMT_ASSIGN: sema_walk_expr(s->u.assign.value, fn, ctx); break;
+		case STMT_WHILE:
+			sema_walk_expr(s->u.while_.cond, fn, ctx);
+			sema_walk_block(s->u.while_.body, fn, ctx);
+			break;
+		case STMT_FOR:
+			sema_walk_expr(s->u.for_.iter, fn, ctx);
+			sema_walk_block(s->u.for_.body, fn, ctx);
+			break;
+		case STMT_IF: sema_walk_expr(s->u.if_, fn, ctx); break;
+		case STMT_UNSAFE: sema_walk_block(s->u.unsafe.body, fn, ctx); break;
+		}
+	}
+	sema_walk_expr(b->tail, fn, ctx);
+}
+
+static void
+walk_all(Expr *const *es, int n, ExprVisit fn, void *ctx)
+{
+	for (int i = 0; i < n; i++)
+		sema_walk_expr(es[i], fn, ctx);
+}
+
+static void
+walk_inits(const FieldInit *inits, int n, ExprVisit fn, void *ctx)
+{
+	for (int i = 0; i < n; i++)
+		sema_walk_expr(inits[i].value, fn, ctx);
+}
+
+void
+sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx)
+{
+	if (!e)
+		return;
+	fn(ctx, e);
+	switch (e->kind) {
+	case EXPR_UNARY: sema_walk_expr(e->u.unary.operand, fn, ctx); break;
+	case EXPR_BINARY:
+		sema_walk_expr(e->u.binary.lhs, fn, ctx);
+		sema_walk_expr(e->u.binary.rhs, fn, ctx);
+		break;
+	case EXPR_CALL: walk_all(e->u.call.args, e->u.call.nargs, fn, ctx); break;
+	case EXPR_METHOD:
+		sema_walk_expr(e->u.method.recv, fn, ctx);
+		walk_all(e->u.method.args, e->u.method.nargs, fn, ctx);
+		break;
+	case EXPR_SUPER: walk_all(e->u.super_.args, e->u.super_.nargs, fn, ctx); break;
+	case EXPR_FIELD: sema_walk_expr(e->u.field.base, fn, ctx); break;
+	case EXPR_TRY: sema_walk_expr(e->u.try_.operand, fn, ctx); break;
+	case EXPR_WITH:
+		sema_walk_expr(e->u.with.base, fn, ctx);
+		walk_inits(e->u.with.inits, e->u.with.ninits, fn, ctx);
+		break;
+	case EXPR_RECORD: walk_inits(e->u.record.inits, e->u.record.ninits, fn, ctx); break;
+	case EXPR_VARIANT: walk_inits(e->u.variant.inits, e->u.variant.ninits, fn, ctx); break;
+	case EXPR_BLOCK: sema_walk_block(e->u.block, fn, ctx); break;
+	case EXPR_IF:
+		sema_walk_expr(e->u.if_.cond, fn, ctx);
+		sema_walk_block(e->u.if_.then_block, fn, ctx);
+		sema_walk_block(e->u.if_.else_block, fn, ctx);
+		break;
+	case EXPR_MATCH:
+		sema_walk_expr(e->u.match.scrutinee, fn, ctx);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			sema_walk_expr(e->u.match.arms[i].guard, fn, ctx);
+			sema_walk_expr(e->u.match.arms[i].value, fn, ctx);
+		}
+		break;
+	case EXPR_CLOSURE: sema_walk_block(e->u.closure.body, fn, ctx); break;
+	case EXPR_ARRAY: walk_all(e->u.array.elems, e->u.array.nelems, fn, ctx); break;
+	default:
+		break;   /* literals and names */
+	}
+}
+
 /* ==== function bodies ======================================================== */
 
 static bool

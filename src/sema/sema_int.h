@@ -281,6 +281,12 @@ TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
 typedef void (*PatternBindFn)(void *ctx, const char *name, TypeId type, Span span);
 void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *ctx);
 
+/* Calls fn for e and every expression inside it, pre-order in source order
+ * (statements' expressions, match guards and closure bodies included). */
+typedef void (*ExprVisit)(void *ctx, const Expr *e);
+void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
+
 /* own.c: the ownership pass over a typed function body. */
 void own_check_function(Sema *S, SymId fn);
 
