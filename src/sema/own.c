@@ -563,10 +563,9 @@ own_check_function(Sema *S, SymId fn)
 		if (fd->clauses[i].kind == CLAUSE_REQUIRES)
 			own_expr(&O, fd->clauses[i].cond, false);
 	O.in_contract = false;
-	/* A borrowed parameter returned as the result is O104 (sema.c), not a transfer. */
+	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
-	int ti = tail && tail->kind == EXPR_NAME ? find(&O, tail->u.name.s) : -1;
-	own_block(&O, f->fn->body, !(ti >= 0 && ti < f->nparams && O.vars.items[ti].borrowed == 1));
+	own_block(&O, f->fn->body, !tail || S->expr_mode[tail->id] == MODE_NONE || S->expr_mode[tail->id] == MODE_OWN);
 	/* Postconditions run after the body: they see its moves. */
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

@@ -332,22 +332,19 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 	}
 	if (fn->body) {
 		TypeId t = check_block(&C, fn->body);
-		const Expr *tail = fn->body->tail;
-		if (tail && tail->kind == EXPR_NAME) {
-			for (int i = 0; i < C.sym->nparams; i++) {
-				const ParamSym *p = &C.sym->params[i];
-				if (strcmp(p->name, tail->u.name.s) == 0 && p->mode == MODE_BORROW && needs_mode(S, p->type)) {
-					Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a borrow resource as owned", C.sym->name);
-					diag_set_help(d, "return an owned resource or declare a future lifetime-bound view");
-				}
-			}
-		}
 		Sym *f = C.sym;
 		TypeId want = fn_type(&C, f->result);
 		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
+		}
+		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
+		ParamMode bm = fn->body->tail ? (ParamMode)S->expr_mode[fn->body->tail->id] : MODE_NONE;
+		if (t != T_ERR && want != T_ERR && !sema_is_copy(S, want) && (bm == MODE_BORROW || bm == MODE_SHARED)) {
+			Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a %s resource as owned", f->name,
+			    bm == MODE_BORROW ? "borrow" : "shared");
+			diag_set_help(d, "return an owned resource or declare a future lifetime-bound view");
 		}
 	}
 	for (int i = 0; i < fn->nclauses; i++)
