@@ -62,6 +62,34 @@ check_let(FnCtx *C, const Stmt *s)
 	local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 }
 
+static bool
+names(const Expr *e, const char *name)
+{
+	return e->kind == EXPR_NAME && strcmp(e->u.name.s, name) == 0;
+}
+
+/*
+ * A same-owner reopen: the new value of the binding consumes its old one
+ * and has its type — `x = op(x, …)` where the callee (compiler-owned, as
+ * vec_push/bytes_set/map_set/set_insert, or a function of the module)
+ * consumes its first argument, `x = x.method(…)` consuming the receiver,
+ * or `x = x with { … }`.  Nothing is released implicitly by such an
+ * assignment (DECISIONS.md, Checker).
+ */
+static bool
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
+{
+	if (S->expr_type[v->id] != type)
+		return false;
+	const uint8_t *cons = S->call_consumes[v->id];
+	switch (v->kind) {
+	case EXPR_CALL: return v->u.call.nargs >= 1 && cons && cons[0] && names(v->u.call.args[0], name);
+	case EXPR_METHOD: return cons && cons[0] && names(v->u.method.recv, name);
+	case EXPR_WITH: return names(v->u.with.base, name);
+	default: return false;
+	}
+}
+
 static void
 check_assign(FnCtx *C, const Stmt *s)
 {
@@ -89,6 +117,11 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
+		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value)) {
+			/* §4.3: Copy values, string replacement, and same-owner reopens only */
+			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
+			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",
+			    name, name);
 		}
 		return;
 	}
@@ -163,7 +196,8 @@ check_for(FnCtx *C, const Stmt *s)
 		}
 	}
 	scope_push(C);
-	local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span);
+	if (local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
+		local_lend(C, s->u.for_.item.s, MODE_BORROW);
 	C->loop_depth++;
 	if (s->u.for_.body)
 		check_block(C, s->u.for_.body);
