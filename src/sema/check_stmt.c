@@ -69,25 +69,28 @@ names(const Expr *e, const char *name)
 }
 
 /*
- * A same-owner reopen: the new value of the binding consumes its old one
- * and has its type — `x = op(x, …)` where the callee (compiler-owned, as
- * vec_push/bytes_set/map_set/set_insert, or a function of the module)
- * consumes its first argument, `x = x.method(…)` consuming the receiver,
- * or `x = x with { … }`.  Nothing is released implicitly by such an
- * assignment (DECISIONS.md, Checker).
+ * A same-owner reopen (§4.3): `x = op(x, …)` where op is one of the
+ * compiler-owned updates that consume the old owner and return the new
+ * one.  Only these: the reference admits no other non-Copy assignment
+ * (a module function consuming `x`, a method or `x with {…}` is U105).
  */
 static bool
 same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 {
-	if (S->expr_type[v->id] != type)
+	static const char *const reopeners[] = {
+		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
+		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
+	};
+	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1 ||
+	    !names(v->u.call.args[0], name))
 		return false;
-	const uint8_t *cons = S->call_consumes[v->id];
-	switch (v->kind) {
-	case EXPR_CALL: return v->u.call.nargs >= 1 && cons && cons[0] && names(v->u.call.args[0], name);
-	case EXPR_METHOD: return cons && cons[0] && names(v->u.method.recv, name);
-	case EXPR_WITH: return names(v->u.with.base, name);
-	default: return false;
-	}
+	const Builtin *b = S->call_builtin[v->id];
+	if (!b)
+		return false;
+	for (size_t i = 0; i < countof(reopeners); i++)
+		if (strcmp(b->name, reopeners[i]) == 0)
+			return true;
+	return false;
 }
 
 static void
