@@ -3,25 +3,25 @@
  * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
  * validate the HIR, then execute `main` in the interpreter (src/interp).
  *
- * Routes by the module's permit set:
+ * Routes by the module's permit set, as the reference does:
  *   - a non-empty subset of {fs.read, process.args.read,
  *     process.stderr.write, process.stdout.write} other than exactly
  *     {process.stdout.write}: a command-line program — arguments after `--`
  *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
  *     error), staged stdout/stderr published after `main` returns (stderr
  *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
- *     `--json`: `semaprax.single-file-command.v1`.  Also a command-line
- *     program (our extension, DECISIONS.md): permits within that set plus
- *     fs.write and process.stdin.read, when some function uses one of the
- *     two — modules the reference refuses to run;
+ *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
+ *     program calling a host operation other than args_len, arg_utf8,
+ *     stdout_write, stderr_write and file_read_text anywhere is refused
+ *     (SPX-T273, admit.c);
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:
- *     `semaprax.interpret.v1`.
+ *     `semaprax.interpret.v1`.  A `main` that declares effects is refused
+ *     before it runs (SPX-F102, `interpreter admission failed
+ *     (declared_effects): function `main``).
  * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, never `network.*`); a module whose `main`
- * can reach an operation needing anything else is refused before it runs
- * (SPX-F102, `interpreter admission failed (unsupported_callee): …`).
+ * permits (the pure route none, never `network.*` or stdin).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -61,11 +61,6 @@
 static const char *const command_permits[] = {
 	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
 };
-/* command_permits plus the capabilities only our command route grants */
-static const char *const hosted_permits[] = {
-	"fs.read", "fs.write", "process.args.read", "process.stdin.read", "process.stderr.write",
-	"process.stdout.write",
-};
 
 typedef struct RunOptions {
 	const char *path;
@@ -98,31 +93,19 @@ listed(const char *p, const char *const *list, size_t n)
 	return false;
 }
 
-/* Does some function use a capability beyond the reference's command set? */
-static bool
-uses_beyond_command(const Sema *S)
-{
-	for (int i = 0; i < S->syms.len; i++)
-		for (int k = 0; k < S->syms.items[i].neffects; k++)
-			if (!listed(S->syms.items[i].effects[k], command_permits, countof(command_permits)))
-				return true;
-	return false;
-}
-
 static Route
 select_route(const Sema *S)
 {
 	if (S->npermits == 0)
 		return ROUTE_PURE;
-	bool command = true, hosted = true, only_stdout = true;
+	bool command = true, only_stdout = true;
 	for (int i = 0; i < S->npermits; i++) {
 		command &= listed(S->permits[i], command_permits, countof(command_permits));
-		hosted &= listed(S->permits[i], hosted_permits, countof(hosted_permits));
 		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
 	}
 	if (only_stdout)
 		return ROUTE_TRANSCRIPT;
-	return command || (hosted && uses_beyond_command(S)) ? ROUTE_COMMAND : ROUTE_PURE;
+	return command ? ROUTE_COMMAND : ROUTE_PURE;
 }
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
@@ -344,21 +327,28 @@ find_entry(HirModule *H)
 	return -1;
 }
 
-/* SPX-F102 for a module whose main reaches an operation the route does not grant. */
-static void
-refuse(const RunOptions *ro, Route route, const Builtin *b)
+/* The reference's refusals before a run (admit.c): SPX-T273 for a
+ * command-line program calling a host operation outside its profile,
+ * SPX-F102 for a pure-route `main` declaring effects.  True when refused. */
+static bool
+refused(HirModule *H, const RunOptions *ro, Route route, int entry)
 {
-	static const char *const names[] = { "pure interpreter", "stdout transcript", "command-line" };
-	if (strncmp(b->effect, "network.", 8) == 0)
-		report(ro->path, DIAG_F102, ro->json, "network operations run only where a host injects a network provider",
-		       "interpreter admission failed (unsupported_callee): `%s` needs a network provider, "
-		       "and `semaprax run` grants no network authority", b->name);
-	else
+	if (route == ROUTE_COMMAND) {
+		const Builtin *b = interp_command_refusal(H);
+		if (b)
+			report(ro->path, DIAG_T273, ro->json, NULL,
+			       "single-file command-line program authority mismatch: `%s` is outside the "
+			       "command-line profile; read files with `file_read_text`", b->name);
+		return b != NULL;
+	}
+	if (route == ROUTE_PURE && entry >= 0 && interp_declares_effects(H, entry)) {
 		report(ro->path, DIAG_F102, ro->json,
-		       "a command-line program permits a non-empty subset of fs.read, fs.write, process.args.read, "
-		       "process.stdin.read, process.stderr.write and process.stdout.write",
-		       "interpreter admission failed (unsupported_callee): `%s` needs `%s`, which the %s route does not grant",
-		       b->name, b->effect, names[route]);
+		       "the pure route runs a `main` that declares no effects; a command-line program permits only "
+		       "fs.read, process.args.read, process.stderr.write and process.stdout.write",
+		       "interpreter admission failed (declared_effects): function `%s`", H->funcs[entry].name);
+		return true;
+	}
+	return false;
 }
 
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program. */
@@ -384,20 +374,15 @@ execute(HirModule *H, const RunOptions *ro)
 		o.stdout_write = true;
 	} else if (route == ROUTE_COMMAND) {
 		o.fs_read = permitted(H->S, "fs.read");
-		o.fs_write = permitted(H->S, "fs.write");
 		o.args_read = permitted(H->S, "process.args.read");
-		o.stdin_read = permitted(H->S, "process.stdin.read");
 		o.stdout_write = permitted(H->S, "process.stdout.write");
 		o.stderr_write = permitted(H->S, "process.stderr.write");
 		o.args = ro->args;
 		o.nargs = ro->nargs;
 	}
 	int entry = find_entry(H);
-	const Builtin *refused = entry >= 0 ? interp_refused_builtin(H, entry, &o) : NULL;
-	if (refused) {
-		refuse(ro, route, refused);
+	if (refused(H, ro, route, entry))
 		return EXIT_FAIL;
-	}
 	InterpResult r;
 	memset(&r, 0, sizeof r);
 	if (!interp_run(H, &o, &r)) {
