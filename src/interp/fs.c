@@ -148,8 +148,7 @@ read_file(const uint8_t *p, size_t n, size_t max, Bytes **out)
 		return st;
 	}
 	Bytes *b = bytes_new(NULL, 0);
-	b->data = xrealloc(b->data, max + 1);
-	b->cap = max + 1;
+	bytes_reserve(b, max + 1, false);
 	while (st == 0) {
 		ssize_t r = read(fd, b->data + b->len, max + 1 - b->len);
 		if (r < 0 && errno == EINTR)
