@@ -3,25 +3,17 @@
  * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
  * validate the HIR, then execute `main` in the interpreter (src/interp).
  *
- * Routes by the module's permit set:
- *   - a non-empty subset of {fs.read, process.args.read,
- *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program — arguments after `--`
- *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
- *     error), staged stdout/stderr published after `main` returns (stderr
- *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
- *     `--json`: `semaprax.single-file-command.v1`.  Also a command-line
- *     program (our extension, DECISIONS.md): permits within that set plus
- *     fs.write and process.stdin.read, when some function uses one of the
- *     two — modules the reference refuses to run;
- *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
- *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
- *   - anything else: pure — main's value and a newline; `--json`:
- *     `semaprax.interpret.v1`.
- * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, never `network.*`); a module whose `main`
- * can reach an operation needing anything else is refused before it runs
- * (SPX-F102, `interpreter admission failed (unsupported_callee): …`).
+ * Routes (selected in route.c, shared with the native lane):
+ *   - a command-line program: arguments after `--` (at most 16, strict
+ *     UTF-8, at most 65,536 bytes together, else a usage error), staged
+ *     stdout/stderr published after `main` returns (stderr first), `main`'s
+ *     result is the exit status (0..=255, else SPX-F116); `--json`:
+ *     `semaprax.single-file-command.v1`;
+ *   - the stdout transcript: the captured bytes, then main's value and a
+ *     newline; `--json`: `semaprax.single-file-run.v1`;
+ *   - pure: main's value and a newline; `--json`: `semaprax.interpret.v1`.
+ * A module whose `main` can reach an operation its route does not grant is
+ * refused before it runs (SPX-F102, route.c).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -39,6 +31,7 @@
  * envelope (LANGUAGE.md §0.8; human output stays one line).
  */
 #include "load.h"
+#include "route.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -58,15 +51,6 @@
 #define MAX_ARGS 16
 #define MAX_ARG_BYTES 65536u
 
-static const char *const command_permits[] = {
-	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
-};
-/* command_permits plus the capabilities only our command route grants */
-static const char *const hosted_permits[] = {
-	"fs.read", "fs.write", "process.args.read", "process.stdin.read", "process.stderr.write",
-	"process.stdout.write",
-};
-
 typedef struct RunOptions {
 	const char *path;
 	bool json;
@@ -79,51 +63,6 @@ typedef struct RunOptions {
 	size_t src_len;
 	const Module *m;
 } RunOptions;
-
-static bool
-permitted(const Sema *S, const char *p)
-{
-	for (int i = 0; i < S->npermits; i++)
-		if (strcmp(S->permits[i], p) == 0)
-			return true;
-	return false;
-}
-
-static bool
-listed(const char *p, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(p, list[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Does some function use a capability beyond the reference's command set? */
-static bool
-uses_beyond_command(const Sema *S)
-{
-	for (int i = 0; i < S->syms.len; i++)
-		for (int k = 0; k < S->syms.items[i].neffects; k++)
-			if (!listed(S->syms.items[i].effects[k], command_permits, countof(command_permits)))
-				return true;
-	return false;
-}
-
-static Route
-select_route(const Sema *S)
-{
-	if (S->npermits == 0)
-		return ROUTE_PURE;
-	bool command = true, hosted = true, only_stdout = true;
-	for (int i = 0; i < S->npermits; i++) {
-		command &= listed(S->permits[i], command_permits, countof(command_permits));
-		hosted &= listed(S->permits[i], hosted_permits, countof(hosted_permits));
-		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
-	}
-	if (only_stdout)
-		return ROUTE_TRANSCRIPT;
-	return command || (hosted && uses_beyond_command(S)) ? ROUTE_COMMAND : ROUTE_PURE;
-}
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
 static bool
@@ -332,35 +271,6 @@ print_failure(const InterpResult *r, Route route)
 	}
 }
 
-static int
-find_entry(HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
-/* SPX-F102 for a module whose main reaches an operation the route does not grant. */
-static void
-refuse(const RunOptions *ro, Route route, const Builtin *b)
-{
-	static const char *const names[] = { "pure interpreter", "stdout transcript", "command-line" };
-	if (strncmp(b->effect, "network.", 8) == 0)
-		report(ro->path, DIAG_F102, ro->json, "network operations run only where a host injects a network provider",
-		       "interpreter admission failed (unsupported_callee): `%s` needs a network provider, "
-		       "and `semaprax run` grants no network authority", b->name);
-	else
-		report(ro->path, DIAG_F102, ro->json,
-		       "a command-line program permits a non-empty subset of fs.read, fs.write, process.args.read, "
-		       "process.stdin.read, process.stderr.write and process.stdout.write",
-		       "interpreter admission failed (unsupported_callee): `%s` needs `%s`, which the %s route does not grant",
-		       b->name, b->effect, names[route]);
-}
-
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program. */
 static int
 args_refused(void)
@@ -373,31 +283,24 @@ args_refused(void)
 static int
 execute(HirModule *H, const RunOptions *ro)
 {
-	Route route = select_route(H->S);
+	InterpOptions o;
+	cli_route_options(H->S, &o);
+	Route route = o.route;
 	if (ro->have_args && route != ROUTE_COMMAND)
 		return args_refused();
-	InterpOptions o;
-	memset(&o, 0, sizeof o);
 	o.max_steps = ro->max_steps;
-	o.route = route;
-	if (route == ROUTE_TRANSCRIPT) {
-		o.stdout_write = true;
-	} else if (route == ROUTE_COMMAND) {
-		o.fs_read = permitted(H->S, "fs.read");
-		o.fs_write = permitted(H->S, "fs.write");
-		o.args_read = permitted(H->S, "process.args.read");
-		o.stdin_read = permitted(H->S, "process.stdin.read");
-		o.stdout_write = permitted(H->S, "process.stdout.write");
-		o.stderr_write = permitted(H->S, "process.stderr.write");
+	if (route == ROUTE_COMMAND) {
 		o.args = ro->args;
 		o.nargs = ro->nargs;
 	}
-	int entry = find_entry(H);
-	const Builtin *refused = entry >= 0 ? interp_refused_builtin(H, entry, &o) : NULL;
-	if (refused) {
-		refuse(ro, route, refused);
+	int entry = cli_find_entry(H);
+	DiagSink admission;
+	diag_init(&admission, ro->path, NULL, 0);
+	bool admitted = cli_admit(H, &o, &admission);
+	diag_emit_all(&admission, ro->json);
+	diag_free(&admission);
+	if (!admitted)
 		return EXIT_FAIL;
-	}
 	InterpResult r;
 	memset(&r, 0, sizeof r);
 	if (!interp_run(H, &o, &r)) {
@@ -528,11 +431,15 @@ cmd_run(int argc, char **argv)
 	int status = EXIT_FAIL;
 	cli_load(&L, ro.path, LOAD_VERIFY);
 	if (ro.native && L.H) {
-		if (ro.have_args && select_route(L.H->S) != ROUTE_COMMAND) {
+		InterpOptions o;
+		cli_route_options(L.H->S, &o);
+		if (ro.have_args && o.route != ROUTE_COMMAND) {
 			diag_emit_all(&L.diags, false);
 			status = args_refused();
 		} else {
-			status = cli_native_run(&L, ro.args, ro.nargs);   /* emits the diagnostics itself */
+			o.args = ro.args;
+			o.nargs = ro.nargs;
+			status = cli_native_run(&L, &o);   /* emits the diagnostics itself */
 		}
 		cli_unload(&L);
 		fflush(stdout);

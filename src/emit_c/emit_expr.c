@@ -756,6 +756,12 @@ emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 		emit_stmt(E, b->stmts[i]);
 	if (b->tail && !E->failed)
 		store_result(E, ev(E, b->tail), target, tt);
+	if (b == E->f->body) {
+		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
+		E->indent--;
+		line(E, "}");
+		return;
+	}
 	for (int i = b->nowned - 1; i >= 0 && !E->failed; i--) {
 		HirSlot s = b->owned[i];
 		if (E->slot_own[s])

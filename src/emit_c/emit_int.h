@@ -78,7 +78,9 @@ typedef struct Emit {
 	VEC(FnVal) fnvals;    /* function values; id = index + 1 */
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
-	bool use_fs;          /* file_read_text is called: include the fs runtime */
+	bool use_fs;          /* a file operation is called: include rt/fs.h */
+	bool use_fs_write;    /* … a writing one: rt/fs_write.h */
+	bool use_stdin;       /* stdin_read is called: rt/stdin.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;
@@ -109,7 +111,7 @@ int inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
 /* The dispatch id of a function value. */
 int fnval_id(Emit *E, TypeId ft, int inst, bool closure);
 void note_fntype(Emit *E, TypeId ft);
-/* Does the module's route grant this host effect (TOOLCHAIN.md §1.3)? */
+/* Does the route grant this host effect (TOOLCHAIN.md §1.3)? */
 bool emit_route_grants(Emit *E, const char *effect);
 
 /* emit_type.c */
