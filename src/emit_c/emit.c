@@ -315,6 +315,18 @@ signature(Emit *E, int ii, Buf *out)
 	return true;
 }
 
+/* A closure's prologue: captured slot s from spx_self->cap[k]. */
+static void
+capture_load(Emit *E, HirSlot s, int k)
+{
+	TypeId t = sty(E, E->f->locals[s].type);
+	const char *m = cap_field(E, t);
+	if (m)
+		line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, s), k, m);
+	else
+		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), E->ts[t].name, k);
+}
+
 static void
 set_current(Emit *E, int ii)
 {
@@ -340,6 +352,8 @@ emit_function(Emit *E, int ii)
 	E->temps.len = 0;
 	E->fvars.len = 0;
 	mark_slots(E, f);
+	for (int i = 0; i < f->nparams; i++)
+		buf_printf(&E->decls, "\t(void)%s;\n", slot_name(E, (HirSlot)i));
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
 		TypeId t = sty(E, f->locals[i].type);
 		const char *ct = ctype(E, t, f->locals[i].span);
@@ -358,8 +372,7 @@ emit_function(Emit *E, int ii)
 		int k = 0;
 		for (int i = f->nparams; i < f->nlocals; i++)
 			if (f->locals[i].param)
-				line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, (HirSlot)i), k++,
-				     cap_field(E, sty(E, f->locals[i].type)));
+				capture_load(E, (HirSlot)i, k++);
 	}
 	contract_checks(E, f, CLAUSE_REQUIRES, f->requires, f->nrequires);
 	emit_block(E, f->body, valueful(E, rt) ? "spx_result" : NULL, rt);
@@ -477,13 +490,21 @@ assemble(Emit *E, Route route, Buf *out)
 		buf_puts(out, emit_c_rt_fs_write);
 	if (E->use_stdin)
 		buf_puts(out, emit_c_rt_stdin);
-	buf_printf(out, "\n/* a function value: its dispatch id and captured Copy scalars */\n"
-			"typedef struct spx_fn { uint32_t id; spx_cap cap[%d]; } spx_fn;\n",
-		   E->maxcaps > 0 ? E->maxcaps : 1);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
+	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);
 	buf_putc(out, '\n');
 	buf_put(out, E->types.data ? E->types.data : "", E->types.len);
+	buf_puts(out, "/* one captured Copy value */\n"
+		      "typedef union spx_cap {\n"
+		      "\tint64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;\n"
+		      "\tconst void *cell;   /* a value holding a function value (spx_cell) */\n");
+	for (int i = 0; i < E->captys.len; i++)
+		buf_printf(out, "\t%s v%u;\n", E->ts[E->captys.items[i]].name, (unsigned)E->captys.items[i]);
+	buf_printf(out, "} spx_cap;\n\n/* a function value: its dispatch id and captured values */\n"
+			"struct spx_fn { uint32_t id; spx_cap cap[%d]; };\n\n",
+		   E->maxcaps > 0 ? E->maxcaps : 1);
+	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
 	Buf dprotos = {0}, dbodies = {0};
 	for (int i = 0; i < E->fntypes.len; i++)
 		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
@@ -553,6 +574,8 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	free(E.ts);
 	buf_free(&E.fwd);
 	buf_free(&E.types);
+	buf_free(&E.types_fn);
+	VEC_FREE(E.captys);
 	buf_free(&E.hprotos);
 	buf_free(&E.helpers);
 	buf_free(&E.decls);

@@ -821,12 +821,16 @@ emit_closure(Emit *E, const HirExpr *e)
 	line(E, "spx_fn %s = { %d, {{0}} };", t, id);
 	for (int i = 0; i < e->u.closure.ncaptures; i++) {
 		HirSlot cs = e->u.closure.captures[i];
-		const char *f = cap_field(E, sty(E, E->f->locals[cs].type));
-		if (!f) {
-			refuse(E, e->span, "the native lane supports closures capturing Copy scalars only yet");
+		TypeId ct = sty(E, E->f->locals[cs].type);
+		if (!is_copy(E, ct) || !ctype(E, ct, e->span)) {
+			refuse(E, e->span, "the native lane supports closures capturing Copy values only");
 			return no_val;
 		}
-		line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+		const char *f = cap_field(E, ct);
+		if (f)
+			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+		else
+			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), E->ts[ct].name);
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;
