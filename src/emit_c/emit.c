@@ -301,17 +301,16 @@ signature(Emit *E, int ii, Buf *out)
 	const char *rt = ctype(E, sty(E, f->result), span);
 	if (!rt)
 		return false;
-	buf_printf(out, "static %s %s(", rt, in->cname);
-	bool closure = is_closure(E, in->fi);
-	if (closure)
-		buf_puts(out, "const spx_fn *spx_self");
+	buf_printf(out, "static %s %s(int spx_d", rt, in->cname);
+	if (is_closure(E, in->fi))
+		buf_puts(out, ", const spx_fn *spx_self");
 	for (int i = 0; i < f->nparams; i++) {
 		const char *pt = ctype(E, sty(E, f->locals[i].type), f->locals[i].span);
 		if (!pt)
 			return false;
-		buf_printf(out, "%s%s %s", i || closure ? ", " : "", pt, slot_name(E, (HirSlot)i));
+		buf_printf(out, ", %s %s", pt, slot_name(E, (HirSlot)i));
 	}
-	buf_puts(out, f->nparams || closure ? ")" : "void)");
+	buf_putc(out, ')');
 	return true;
 }
 
@@ -367,7 +366,8 @@ emit_function(Emit *E, int ii)
 	if (E->failed || !rct)
 		goto out;
 	line(E, "%s spx_result = %s;", rct, zero_init(E, rt));
-	line(E, "spx_enter();");
+	line(E, "if (spx_d >= 256)");
+	line(E, "\tspx_depth_fail();");
 	if (is_closure(E, E->insts.items[ii].fi)) {
 		int k = 0;
 		for (int i = f->nparams; i < f->nlocals; i++)
@@ -388,7 +388,6 @@ emit_function(Emit *E, int ii)
 			release_place(E, sty(E, f->locals[i].type), slot_name(E, (HirSlot)i));
 	for (int i = E->fvars.len - 1; i >= 0; i--)
 		release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
-	line(E, "spx_leave();");
 	line(E, "return spx_result;");
 	Buf *out = &E->insts.items[ii].body;
 	buf_printf(out, "/* %s (%s) */\n", f->name, f->id);
@@ -409,7 +408,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 	const TypeInfo *ti = tinfo(E, ft);
 	int np = ti->nargs - 1;
 	Buf sig = {0};
-	buf_printf(&sig, "static %s spx_call_%u(spx_fn f", E->ts[ti->args[np]].name, (unsigned)ft);
+	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", E->ts[ti->args[np]].name, (unsigned)ft);
 	for (int i = 0; i < np; i++)
 		buf_printf(&sig, ", %s a%d", E->ts[tinfo(E, ft)->args[i]].name, i);
 	buf_putc(&sig, ')');
@@ -419,9 +418,10 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 		const FnVal *v = &E->fnvals.items[k];
 		if (v->ft != ft)
 			continue;
-		buf_printf(out, "\tcase %d:\n\t\treturn %s(%s", k + 1, E->insts.items[v->inst].cname, v->closure ? "&f" : "");
+		buf_printf(out, "\tcase %d:\n\t\treturn %s(spx_d%s", k + 1, E->insts.items[v->inst].cname,
+			   v->closure ? ", &f" : "");
 		for (int i = 0; i < np; i++)
-			buf_printf(out, "%sa%d", i || v->closure ? ", " : "", i);
+			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
 	}
 	buf_puts(out, "\tdefault:\n\t\tspx_die(72, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
@@ -435,7 +435,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
 	buf_printf(out, "int\nmain(int argc, char **argv)\n{\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
-			"\tint64_t r = %s();\n", entry);
+			"\tint64_t r = %s(0);\n", entry);
 	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"

@@ -341,9 +341,9 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	Buf call = {0};
-	buf_printf(&call, "%s(", E->insts.items[ii].cname);
+	buf_printf(&call, "%s(spx_d + 1", E->insts.items[ii].cname);
 	for (int i = 0; i < na; i++)
-		buf_printf(&call, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
 	const char *t = new_tmp(E);
 	line(E, "%s %s = %s;", ct, t, call.data);
@@ -377,7 +377,7 @@ emit_call_slot(Emit *E, const HirExpr *e)
 		return no_val;
 	note_fntype(E, ft);
 	Buf call = {0};
-	buf_printf(&call, "spx_call_%u(%s", (unsigned)ft, slot_name(E, cs));
+	buf_printf(&call, "spx_call_%u(%s, spx_d + 1", (unsigned)ft, slot_name(E, cs));
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -402,9 +402,9 @@ check_invariants(Emit *E, TypeId t, const char *v, Span span)
 	(void)span;
 	int ii = inst_get(E, fi, NULL, 0);
 	Buf call = {0};
-	buf_printf(&call, "(void)%s(", E->insts.items[ii].cname);
+	buf_printf(&call, "(void)%s(spx_d + 1", E->insts.items[ii].cname);
 	for (int i = 0; i < s->nfields; i++)
-		buf_printf(&call, "%s%s.f_%s", i ? ", " : "", v, s->fields[i].name);
+		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
 	buf_puts(&call, ");");
 	line(E, "%s", call.data);
 	buf_free(&call);

@@ -27,7 +27,6 @@ typedef struct spx_vec { void *p; size_t len, cap; } spx_vec;      /* Vec<T>: p 
 typedef struct spx_iter { spx_vec v; size_t pos; } spx_iter;       /* Iter<T> */
 typedef struct spx_map { void *k, *v; size_t len, cap; } spx_map;  /* Map<K, V> / Set<K>: sorted keys */
 
-static int spx_depth;
 static int spx_argc;
 static char **spx_argv;
 
@@ -169,18 +168,15 @@ spx_fail(const char *domain, int code)
 	spx_die(73, line);
 }
 
-SPX_RT void
-spx_enter(void)
+/*
+ * The 256-frame call-depth bound: every generated function takes the
+ * number of frames active before it (`spx_d`, 0 for main) and fails on
+ * entry when that is 256 already, so no global counter is touched.
+ */
+__attribute__((cold, noinline)) _Noreturn SPX_RT void
+spx_depth_fail(void)
 {
-	if (spx_depth >= 256)
-		spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
-	spx_depth++;
-}
-
-SPX_RT void
-spx_leave(void)
-{
-	spx_depth--;
+	spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
 }
 
 /* stdout_write / stderr_write: channel 0 or 1. */
