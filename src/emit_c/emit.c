@@ -6,12 +6,14 @@
  * in a worklist; a C function is `fn_<name>` (`fn_<name>__<k>` for the k-th
  * instance of a generic one), a method `m_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
- * A function's body computes `spx_result`; `?` jumps to the shared
- * epilogue (`spx_out`) that checks `ensures`, releases every owned local
- * and temporary and leaves the frame.
+ * A function's first parameter is `spx_d`, the frames active before it
+ * (the 256-frame bound is checked on entry; callees get `spx_d + 1`).
+ * Its body computes `spx_result`; `?` jumps to the shared epilogue
+ * (`spx_out`) that checks `ensures`, then releases every owned local and
+ * temporary (the body block leaves its releases to it, §0.12).
  *
  * Function values and closures are `spx_fn` (a dispatch id plus the
- * captured Copy scalars); a call through a value of type F goes to the
+ * captured Copy values, spx_cap); a call through a value of type F goes to the
  * generated `spx_call_<F>`, a switch over the ids of that type.
  *
  * The route (TOOLCHAIN.md §1.3 items 3–5) and what it grants come from the
