@@ -293,7 +293,7 @@ execute(HirModule *H, const RunOptions *ro)
 		o.args = ro->args;
 		o.nargs = ro->nargs;
 	}
-	int entry = cli_find_entry(H);
+	int entry = hir_find_main(H);
 	DiagSink admission;
 	diag_init(&admission, ro->path, NULL, 0);
 	bool admitted = cli_admit(H, &o, &admission);

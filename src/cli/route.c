@@ -93,23 +93,11 @@ cli_route_options(const Sema *S, InterpOptions *o)
 	}
 }
 
-int
-cli_find_entry(const HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
 bool
 cli_admit(HirModule *H, const InterpOptions *o, DiagSink *diags)
 {
 	static const char *const names[] = { "pure interpreter", "stdout transcript", "command-line" };
-	int entry = cli_find_entry(H);
+	int entry = hir_find_main(H);
 	const Builtin *b = entry >= 0 ? interp_refused_builtin(H, entry, o) : NULL;
 	if (!b)
 		return true;

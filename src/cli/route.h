@@ -13,9 +13,6 @@
  * grants; the caller adds the arguments and the step budget. */
 void cli_route_options(const Sema *S, InterpOptions *o);
 
-/* The HIR function `main` runs (-1: none). */
-int cli_find_entry(const HirModule *H);
-
 /* SPX-F102 into diags when `main` can reach an operation the route o does
  * not grant (interp_refused_builtin); false then. */
 bool cli_admit(HirModule *H, const InterpOptions *o, DiagSink *diags);

@@ -463,18 +463,6 @@ emit_route_grants(Emit *E, const char *effect)
 
 /* ---- the unit ---- */
 
-static int
-find_main(HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && sema_sym(H->S, H->funcs[i].sym)->kind == SK_FN && strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
 static void
 assemble(Emit *E, Route route, Buf *out)
 {
@@ -540,7 +528,7 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	E.opt = o;
 	E.owner = -1;
 	arena_init(&E.a);
-	int entry = find_main(H);
+	int entry = hir_find_main(H);
 	if (entry < 0) {
 		Diag *d = diag_report(diags, DIAG_F102, NULL, "the module has no `main` to run");
 		if (d)
