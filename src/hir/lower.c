@@ -528,7 +528,7 @@ lower_function(HirModule *H, SymId id)
 	L.owned = &params_owned;
 	for (int i = 0; i < sym->nparams; i++) {
 		const ParamSym *p = &sym->params[i];
-		new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && owned_type(&L, p->type));
+		new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && p->mode != MODE_SHARED && owned_type(&L, p->type));
 	}
 	const FnDecl *fn = sym->fn;
 	VEC(HirExpr *) req = {0};

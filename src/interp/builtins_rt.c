@@ -423,11 +423,8 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case B_string_concat: {
 		Value a = value_own(args[0]);
 		Bytes *b = a.p;
-		if (b->len + lb > b->cap) {
-			size_t cap = b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb;
-			b->data = xrealloc(b->data, cap);
-			b->cap = cap;
-		}
+		if (b->len + lb > b->cap)
+			bytes_reserve(b, b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb, false);
 		if (lb)
 			memcpy(b->data + b->len, pb, lb);
 		b->len += lb;
@@ -507,9 +504,8 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return v_empty();
 		}
 		Bytes *b = bytes_new(NULL, 0);
-		free(b->data);
-		b->cap = args[0].u ? (size_t)args[0].u : 1;
-		b->data = xcalloc(1, b->cap);
+		b->data[0] = 0;
+		bytes_reserve(b, (size_t)args[0].u, true);
 		b->len = (size_t)args[0].u;
 		return v_ptr(V_BYTES, b, 0);
 	}

@@ -620,10 +620,8 @@ x_array(Interp *I, Value *S, const Node *n)
 			value_release(v_ptr(V_ARRAY, b, 0));
 			return v_empty();
 		}
-		if (b->len == b->cap) {
-			b->cap *= 2;
-			b->data = xrealloc(b->data, b->cap);
-		}
+		if (b->len == b->cap)
+			bytes_reserve(b, b->cap * 2, false);
 		b->data[b->len++] = (uint8_t)x.u;
 	}
 	return v_ptr(V_ARRAY, b, 0);

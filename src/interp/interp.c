@@ -93,6 +93,13 @@ find_main(HirModule *H)
 	return -1;
 }
 
+static void
+heap_exceeded(void *ctx)
+{
+	interp_limit(ctx, "the program's strings and byte buffers exceed the interpreter's %zu-byte heap limit",
+		     VALUE_HEAP_LIMIT);
+}
+
 bool
 interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 {
@@ -116,6 +123,8 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 		if ((size_t)H->funcs[i].nlocals > maxlocals)
 			maxlocals = (size_t)H->funcs[i].nlocals;
 	}
+	value_heap.exceeded = heap_exceeded;
+	value_heap.ctx = &I;
 	arena_init(&I.code);
 	compile_module(&I);
 	/* per frame: its slots, plus the arguments of a call being evaluated */
@@ -128,6 +137,8 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 		r->value = v.i;
 	value_release(v);
 	value_release(I.ret);
+	value_heap.exceeded = NULL;
+	value_heap.ctx = NULL;
 	VEC_FREE(I.temps);
 	arena_free(&I.code);
 	free(I.stack);

@@ -6,16 +6,39 @@
 
 #include <string.h>
 
+ValueHeap value_heap;
+
+static void
+heap_account(int64_t delta)
+{
+	value_heap.bytes += delta;
+	if (value_heap.bytes > (int64_t)VALUE_HEAP_LIMIT && value_heap.exceeded)
+		value_heap.exceeded(value_heap.ctx);
+}
+
 Bytes *
 bytes_new(const void *data, size_t len)
 {
 	Bytes *b = xmalloc(sizeof *b);
 	b->cap = len ? len : 1;
 	b->data = xmalloc(b->cap);
+	heap_account((int64_t)b->cap);
 	if (len)
 		memcpy(b->data, data, len);
 	b->len = len;
 	return b;
+}
+
+void
+bytes_reserve(Bytes *b, size_t cap, bool zero)
+{
+	if (cap <= b->cap)
+		return;
+	b->data = xrealloc(b->data, cap);
+	if (zero)
+		memset(b->data + b->cap, 0, cap - b->cap);
+	heap_account((int64_t)(cap - b->cap));
+	b->cap = cap;
 }
 
 Value
@@ -111,6 +134,7 @@ value_copyable(const Value *v)
 static void
 bytes_free(Bytes *b)
 {
+	heap_account(-(int64_t)b->cap);
 	free(b->data);
 	free(b);
 }

@@ -151,8 +151,24 @@ value_read(const Value *v)
 	return value_read_heap(v);
 }
 
+/*
+ * The capacity of every live string and byte buffer is counted: they are
+ * the values one evaluation step can double.  Past VALUE_HEAP_LIMIT the
+ * `exceeded` hook runs (the interpreter stops the run at an interpreter
+ * limit); a run sets the hook and its context before it starts.
+ */
+#define VALUE_HEAP_LIMIT ((size_t)64 << 20)
+typedef struct ValueHeap {
+	int64_t bytes;
+	void (*exceeded)(void *ctx);
+	void *ctx;
+} ValueHeap;
+extern ValueHeap value_heap;
+
 /* Heap constructors. */
 Bytes *bytes_new(const void *data, size_t len);
+/* Grows b's capacity to at least cap (new bytes zeroed when zero is set). */
+void bytes_reserve(Bytes *b, size_t cap, bool zero);
 Value string_value(const void *data, size_t len);
 Obj *obj_new(uint32_t n);
 void obj_update_copy(Obj *o);

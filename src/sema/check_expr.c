@@ -76,9 +76,20 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span };
+	Local l = { name, type, mut, span, MODE_NONE };
 	VEC_PUSH(C->locals, l);
 	return true;
+}
+
+void
+local_lend(FnCtx *C, const char *name, ParamMode mode)
+{
+	for (int i = C->locals.len - 1; i >= 0; i--) {
+		if (strcmp(C->locals.items[i].name, name) == 0) {
+			C->locals.items[i].mode = mode;
+			return;
+		}
+	}
 }
 
 /* ==== literals and names ======================================================= */
@@ -310,17 +321,27 @@ resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
 	return out;
 }
 
-/* Checks arguments left to right against params (T205), after arity (T204). */
+/*
+ * Checks arguments left to right against params (T205), after arity (T204);
+ * ps (NULL for builtins and callable bindings) gives the callee's parameter
+ * modes: a `shared` parameter needs a shared value (O103).
+ */
 static void
-check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams)
+check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
+    const ParamSym *ps)
 {
 	Sema *S = C->S;
 	for (int i = 0; i < nargs; i++) {
 		TypeId a = check_expr(C, args[i]);
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
 			continue;
-		if (type_accepts(S, params[i], a))
+		if (type_accepts(S, params[i], a)) {
+			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && S->expr_mode[args[i]->id] != MODE_SHARED) {
+				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
+				diag_set_help(d, "create or receive an explicitly shared resource before this call");
+			}
 			continue;
+		}
 		/* array_as_slice-style parameters accept any [u8; N] */
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
@@ -504,7 +525,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 				}
 				continue;
 			}
-			check_args(C, name, e->u.call.args + i, 1, sig.params + i, NULL, 1);
+			check_args(C, name, e->u.call.args + i, 1, sig.params + i, NULL, 1, NULL);
 		}
 	}
 	result = sig.result;
@@ -634,7 +655,7 @@ check_call(FnCtx *C, const Expr *e)
 			Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, np, e->u.call.nargs);
 			diag_set_help(d, "pass exactly %d argument%s", np, np == 1 ? "" : "s");
 		}
-		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np < 8 ? np : 8);
+		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np < 8 ? np : 8, NULL);
 		return result;
 	}
 	SymId f = strmap_get(&S->fn_names, name);
@@ -677,11 +698,11 @@ check_call(FnCtx *C, const Expr *e)
 	if (e->u.call.nargs == np) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)(np ? np : 1));
 		for (int i = 0; i < np; i++)
-			cons[i] = fs->params[i].mode != MODE_BORROW;
+			cons[i] = fs->params[i].mode != MODE_BORROW && fs->params[i].mode != MODE_SHARED;
 		S->call_consumes[e->id] = cons;
 	}
 	if (e->u.call.nargs == np)
-		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np);
+		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np, fs->params);
 	else
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
@@ -717,7 +738,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	if (ms->nparams >= 1 && nargs == ms->nparams - 1) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
 		for (int i = 0; i < ms->nparams; i++)
-			cons[i] = ms->params[i].mode != MODE_BORROW;
+			cons[i] = ms->params[i].mode != MODE_BORROW && ms->params[i].mode != MODE_SHARED;
 		S->call_consumes[e->id] = cons;
 	}
 	int np = ms->nparams > 0 ? ms->nparams - 1 : 0;
@@ -734,7 +755,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 		params[i] = ms->params[i + 1].type;
 		pnames[i] = ms->params[i + 1].name;
 	}
-	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64);
+	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64, ms->params + 1);
 	return ms->result;
 }
 
@@ -1034,11 +1055,20 @@ check_if(FnCtx *C, const Expr *e)
 		return T_ERR;
 	if (tt == T_ERR || et == T_ERR)
 		return tt == T_ERR ? et : tt;
-	if (tt == et)
-		return tt;
-	Diag *d = sema_error(S, DIAG_T211, e->span, "`if` branches return different types: %s and %s", sema_type_name(S, tt), sema_type_name(S, et));
-	diag_set_help(d, "make both branches produce one type; there are no implicit conversions");
-	return T_ERR;
+	if (tt != et) {
+		Diag *d = sema_error(S, DIAG_T211, e->span, "`if` branches return different types: %s and %s", sema_type_name(S, tt), sema_type_name(S, et));
+		diag_set_help(d, "make both branches produce one type; there are no implicit conversions");
+	}
+	/* O106: one branch lends a borrowed (or shared) value, the other owns its value. */
+	ParamMode tm = (ParamMode)S->expr_mode[e->u.if_.then_block->tail->id];
+	ParamMode em = (ParamMode)S->expr_mode[e->u.if_.else_block->tail->id];
+	if (!sema_is_copy(S, tt) && tm != em) {
+		static const char *const words[] = { "owned", "owned", "borrowed", "shared" };
+		Diag *d = sema_error(S, DIAG_O106, e->span, "`if` branches must produce the same resource ownership mode");
+		diag_set_help(d, "the then branch yields a %s value and the else branch a %s one; borrow in both branches, or own in both",
+		    words[tm], words[em]);
+	}
+	return tt == et ? tt : T_ERR;
 }
 
 static TypeId
@@ -1089,6 +1119,25 @@ check_array(FnCtx *C, const Expr *e)
 
 /* ==== dispatch ============================================================================= */
 
+/* The ownership mode of the value e produces (Sema.expr_mode), from its checked parts. */
+static ParamMode
+value_mode(FnCtx *C, const Expr *e)
+{
+	const uint8_t *m = C->S->expr_mode;
+	switch (e->kind) {
+	case EXPR_NAME: {
+		const Local *l = local_find(C, e->u.name.s);
+		return l ? l->mode : MODE_NONE;
+	}
+	case EXPR_FIELD: return (ParamMode)m[e->u.field.base->id];
+	case EXPR_BLOCK: return e->u.block->tail ? (ParamMode)m[e->u.block->tail->id] : MODE_NONE;
+	case EXPR_IF:
+		return e->u.if_.then_block && e->u.if_.then_block->tail ? (ParamMode)m[e->u.if_.then_block->tail->id] : MODE_NONE;
+	case EXPR_MATCH: return e->u.match.narms ? (ParamMode)m[e->u.match.arms[0].value->id] : MODE_NONE;
+	default: return MODE_NONE;
+	}
+}
+
 TypeId
 check_expr(FnCtx *C, const Expr *e)
 {
@@ -1116,5 +1165,6 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_CLOSURE: t = check_closure(C, e); break;
 	case EXPR_ARRAY: t = check_array(C, e); break;
 	}
+	C->S->expr_mode[e->id] = (uint8_t)value_mode(C, e);
 	return expr_set(C, e, t);
 }

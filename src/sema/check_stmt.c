@@ -62,6 +62,37 @@ check_let(FnCtx *C, const Stmt *s)
 	local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 }
 
+static bool
+names(const Expr *e, const char *name)
+{
+	return e->kind == EXPR_NAME && strcmp(e->u.name.s, name) == 0;
+}
+
+/*
+ * A same-owner reopen (§4.3): `x = op(x, …)` where op is one of the
+ * compiler-owned updates that consume the old owner and return the new
+ * one.  Only these: the reference admits no other non-Copy assignment
+ * (a module function consuming `x`, a method or `x with {…}` is U105).
+ */
+static bool
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
+{
+	static const char *const reopeners[] = {
+		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
+		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
+	};
+	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1 ||
+	    !names(v->u.call.args[0], name))
+		return false;
+	const Builtin *b = S->call_builtin[v->id];
+	if (!b)
+		return false;
+	for (size_t i = 0; i < countof(reopeners); i++)
+		if (strcmp(b->name, reopeners[i]) == 0)
+			return true;
+	return false;
+}
+
 static void
 check_assign(FnCtx *C, const Stmt *s)
 {
@@ -89,6 +120,11 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
+		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value)) {
+			/* §4.3: Copy values, string replacement, and same-owner reopens only */
+			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
+			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",
+			    name, name);
 		}
 		return;
 	}
@@ -163,7 +199,8 @@ check_for(FnCtx *C, const Stmt *s)
 		}
 	}
 	scope_push(C);
-	local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span);
+	if (local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
+		local_lend(C, s->u.for_.item.s, MODE_BORROW);
 	C->loop_depth++;
 	if (s->u.for_.body)
 		check_block(C, s->u.for_.body);

@@ -171,29 +171,135 @@ name_str(Sema *S, Name n)
 	return n.s;
 }
 
+/* A single-part type name spelled `name` with n type arguments (declared field types). */
+static bool
+type_spelled(const Type *t, const char *name, int nargs)
+{
+	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == nargs &&
+	    strcmp(t->u.name.name.parts[0].s, name) == 0;
+}
+
+/* Is id already used by one of the first n fields (S111 covers a repeated identity too)? */
+static bool
+field_id_repeated(const FieldSym *f, int n, const char *id)
+{
+	for (int j = 0; j < n; j++)
+		if (strcmp(f[j].id, id) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The fields of one record, class or variant case, in the reference's order
+ * per field: a stored borrowed view (O116 `str`, T264 `Slice<u8>`), a
+ * repeated name or identity (S111), a used identity (S102), an automatic
+ * identity (S112 warning).  `subject` spells the owner in messages (`Point`,
+ * `Shape::Rect`); case_owner selects the variant-case wording.
+ */
 static void
-collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldSym **out, int *nout,
-    const char *auto_kind, const char *owner_name)
+collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldSym **out, int *nout, const char *subject,
+    bool case_owner)
 {
 	FieldSym *f = ARENA_ARRAY(&S->arena, FieldSym, n ? n : 1);
 	for (int i = 0; i < n; i++) {
 		f[i].name = name_str(S, fs[i].name);
 		f[i].span = fs[i].name.span;
 		f[i].explicit_id = fs[i].id.present;
-		f[i].id = fs[i].id.present ? id_text(S, &fs[i].id) : auto_id(S, auto_kind, owner_id, f[i].name);
+		f[i].id = fs[i].id.present ? id_text(S, &fs[i].id) : auto_id(S, case_owner ? "case-field" : "field", owner_id, f[i].name);
 		f[i].declared_in = -1;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(f[j].name, f[i].name) == 0) {
-				Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, "duplicate field `%s` in `%s`", f[i].name, owner_name);
-				diag_set_help(d, "each field name appears once; rename or remove one");
-				break;
-			}
+		const char *stored = type_spelled(fs[i].type, "str", 0) ? "str" : NULL;
+		if (!stored && type_spelled(fs[i].type, "Slice", 1) && type_spelled(fs[i].type->u.name.args[0], "u8", 0))
+			stored = "Slice<u8>";
+		if (stored) {
+			const char *fmt = case_owner ? "variant field `%s.%s` cannot store borrowed `%s`" : "aggregate field `%s.%s` cannot store borrowed `%s`";
+			Span at = fs[i].name.span;   /* the field, from its name (not its attribute) to its type */
+			at.end = fs[i].span.end;
+			Diag *d = sema_error(S, stored[0] == 's' ? DIAG_O116 : DIAG_T264, at, fmt, subject, f[i].name, stored);
+			diag_set_help(d, stored[0] == 's' ? "store an owned `string`; a `str` view cannot outlive the call that borrowed it"
+			    : "store owned `Bytes`; a `Slice<u8>` view cannot outlive the call that borrowed it");
 		}
-		if (f[i].explicit_id)
-			claim_id(S, -1, f[i].id, true, fs[i].id.span, "field");
+		bool repeated = false;
+		for (int j = 0; j < i && !repeated; j++)
+			repeated = strcmp(f[j].name, f[i].name) == 0;
+		if (repeated || field_id_repeated(f, i, f[i].id)) {
+			Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, case_owner ? "duplicate field `%s` in case `%s`" : "duplicate field `%s` in record `%s`",
+			    f[i].name, subject);
+			diag_set_help(d, "each field name and identity appears once; rename or remove one");
+		}
+		claim_id(S, -1, f[i].id, f[i].explicit_id, f[i].explicit_id ? fs[i].id.span : fs[i].name.span, "field");
+		if (!f[i].explicit_id) {
+			Diag *d = diag_report(S->diags, DIAG_S112, &fs[i].name.span, case_owner ? "case field `%s.%s` has an automatic identity that changes when renamed"
+			    : "field `%s.%s` has an automatic identity that changes when renamed", subject, f[i].name);
+			diag_set_help(d, case_owner ? "add @id(\"your.namespace.variant.case.field\") before the field"
+			    : "add @id(\"your.namespace.record.field\") before the field");
+		}
 	}
 	*out = f;
 	*nout = n;
+}
+
+/* The cases of a variant and their fields (S111, S102, S112 per case, then its fields). */
+static void
+collect_cases(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const Decl *d = s->decl;
+	int n = d->u.variant.ncases;
+	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
+	s->ncases = n;
+	for (int i = 0; i < n; i++) {
+		const CaseDecl *cd = &d->u.variant.cases[i];
+		CaseSym *c = &sema_sym(S, id)->cases[i];
+		c->name = cd->name.s;
+		c->span = cd->name.span;
+		c->explicit_id = cd->id.present;
+		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
+		c->has_payload = cd->nfields > 0;
+		if (!s->case_map)
+			s->case_map = xcalloc(1, sizeof(StrMap));
+		bool repeated = !strmap_put(s->case_map, c->name, i);
+		for (int j = 0; j < i && !repeated; j++)
+			repeated = strcmp(s->cases[j].id, c->id) == 0;
+		if (repeated) {
+			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
+			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
+		}
+		claim_id(S, -1, c->id, c->explicit_id, c->explicit_id ? cd->id.span : cd->name.span, "case");
+		if (!c->explicit_id) {
+			Diag *dg = diag_report(S->diags, DIAG_S112, &cd->name.span, "case `%s::%s` has an automatic identity that changes when renamed",
+			    s->name, c->name);
+			diag_set_help(dg, "add @id(\"your.namespace.variant.case\") before the case");
+		}
+		const char *subject = arena_printf(&S->arena, "%s::%s", s->name, c->name);
+		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, subject, true);
+	}
+}
+
+/* Members of a type declaration, collected with its identity (pass 1). */
+static void
+collect_members(Sema *S, SymId id)
+{
+	Sym *s = sema_sym(S, id);
+	const Decl *d = s->decl;
+	switch (d->kind) {
+	case DECL_RECORD:
+		collect_fields(S, s->id, d->u.record.fields, d->u.record.nfields, &s->fields, &s->nfields, s->name, false);
+		break;
+	case DECL_VARIANT:
+		collect_cases(S, id);
+		break;
+	case DECL_CLASS: {
+		VEC(FieldDecl) fds = {0};
+		for (int i = 0; i < d->u.class_.nmembers; i++)
+			if (!d->u.class_.members[i].is_method)
+				VEC_PUSH(fds, d->u.class_.members[i].field);
+		collect_fields(S, s->id, fds.items, fds.len, &s->fields, &s->nfields, s->name, false);
+		VEC_FREE(fds);
+		break;
+	}
+	default:
+		break;
+	}
 }
 
 static void
@@ -222,12 +328,9 @@ collect_type(Sema *S, const Decl *d)
 	    strcmp(s->name, "Map") == 0 || strcmp(s->name, "Set") == 0 || strcmp(s->name, "Slice") == 0) {
 		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `%s` is reserved by compiler prelude `semaprax.prelude.v1`", s->name);
 		diag_set_help(dg, "choose another name; `%s` is compiler-owned", s->name);
-		return;
-	}
-	if (!strmap_put(&S->type_names, s->name, id)) {
-		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate type declaration `%s`", s->name);
+	} else if (!strmap_put(&S->type_names, s->name, id)) {
+		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
-		return;
 	}
 	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 	if (!s->explicit_id) {
@@ -235,6 +338,7 @@ collect_type(Sema *S, const Decl *d)
 		    kind_word(kind), s->name);
 		diag_set_help(dg, "add @id(\"your.namespace.%s\") before the declaration", kind_word(kind));
 	}
+	collect_members(S, id);
 }
 
 /*
@@ -581,7 +685,6 @@ resolve_record(Sema *S, SymId id)
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
 	set_tparams(S, s, d->u.record.tparams, d->u.record.ntparams);
-	collect_fields(S, s->id, d->u.record.fields, d->u.record.nfields, &s->fields, &s->nfields, "field", s->name);
 	resolve_fields(S, id, s->fields, d->u.record.fields, d->u.record.nfields);
 }
 
@@ -591,28 +694,8 @@ resolve_variant(Sema *S, SymId id)
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
 	set_tparams(S, s, d->u.variant.tparams, d->u.variant.ntparams);
-	int n = d->u.variant.ncases;
-	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
-	s->ncases = n;
-	for (int i = 0; i < n; i++) {
-		const CaseDecl *cd = &d->u.variant.cases[i];
-		CaseSym *c = &s->cases[i];
-		c->name = cd->name.s;
-		c->span = cd->name.span;
-		c->explicit_id = cd->id.present;
-		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
-		c->has_payload = cd->nfields > 0;
-		if (!s->case_map)
-			s->case_map = xcalloc(1, sizeof(StrMap));
-		if (!strmap_put(s->case_map, c->name, i)) {
-			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in `%s`", c->name, s->name);
-			diag_set_help(dg, "each case name appears once; rename or remove one");
-		}
-		if (c->explicit_id)
-			claim_id(S, -1, c->id, true, cd->id.span, "case");
-		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, "case-field", c->name);
-		resolve_fields(S, id, c->fields, cd->fields, cd->nfields);
-	}
+	for (int i = 0; i < s->ncases; i++)
+		resolve_fields(S, id, s->cases[i].fields, d->u.variant.cases[i].fields, d->u.variant.cases[i].nfields);
 }
 
 /* Class: own fields now; effective fields (ancestors first) after parents resolve. */
@@ -625,7 +708,6 @@ resolve_class_own(Sema *S, SymId id)
 	for (int i = 0; i < d->u.class_.nmembers; i++)
 		if (!d->u.class_.members[i].is_method)
 			VEC_PUSH(fds, d->u.class_.members[i].field);
-	collect_fields(S, s->id, fds.items, fds.len, &s->fields, &s->nfields, "field", s->name);
 	resolve_fields(S, id, s->fields, fds.items, fds.len);
 	VEC_FREE(fds);
 	if (!d->u.class_.has_parent)

@@ -48,7 +48,8 @@ bind(FnCtx *C, const Name *n, TypeId t)
 			return;
 		}
 	}
-	local_declare(C, n->s, t, false, n->span);
+	if (local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
+		local_lend(C, n->s, C->bind_mode);
 }
 
 /* A literal or or-of-literals against a scalar scrutinee. */
@@ -343,8 +344,21 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 	return first;
 }
 
+static TypeId check_match_arms(FnCtx *C, const Expr *e);
+
+/* Bindings of a `match borrow` lend from the scrutinee (O106, O103). */
 TypeId
 check_match(FnCtx *C, const Expr *e)
+{
+	ParamMode saved = C->bind_mode;
+	C->bind_mode = e->u.match.mode == MATCH_BORROW ? MODE_BORROW : MODE_NONE;
+	TypeId t = check_match_arms(C, e);
+	C->bind_mode = saved;
+	return t;
+}
+
+static TypeId
+check_match_arms(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	TypeId st = check_expr(C, e->u.match.scrutinee);

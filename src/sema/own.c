@@ -2,7 +2,9 @@
  * own.c — the ownership pass (LANGUAGE.md §4.9, §0.5): moves through every
  * control-flow form, use after move (O101 resources, H006 other owned
  * values), maybe-moved (O107 resources, O110 other places), partially moved
- * places (O109), and moves out of borrows (O102/O108).
+ * places (O109), moves out of borrows (O102/O108), and moves or
+ * replacements of an owner while a `match borrow` arm or a `for` loop
+ * borrows from it (T265).
  *
  * It runs per function after typing, over the typed AST: each owned
  * (non-Copy) binding has a state — live, moved, maybe moved, partially
@@ -23,6 +25,7 @@ typedef struct OwnVar {
 	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
 	const char *moved_fields[4];  /* ST_PARTIAL: owned fields moved out (first four) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
+	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 } OwnVar;
 
 typedef struct Own {
@@ -68,7 +71,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0 };
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -103,6 +106,20 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "borrow the resource if the callee does not need ownership");
 	else
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
+}
+
+/* T265: moving variable i (or an owned part of it) while something borrows from it. */
+static bool
+loaned_move(Own *O, int i, const Expr *e)
+{
+	if (O->vars.items[i].loans == 0)
+		return false;
+	if (first_report(O, e)) {
+		Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
+		diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; move `%s` after it, or use `match own`",
+		    O->vars.items[i].name, O->vars.items[i].name);
+	}
+	return true;
 }
 
 /* A use of variable i at expression e (the whole value). */
@@ -144,6 +161,8 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		diag_set_help(d, "use `match own` to take the payload, or read it without moving");
 		return;
 	}
+	if (loaned_move(O, i, e))
+		return;
 	O->st.items[i] = ST_MOVED;
 }
 
@@ -191,6 +210,8 @@ own_field(Own *O, const Expr *e, bool move)
 				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
 			}
+			if (loaned_move(O, i, e))
+				return;
 			if (O->st.items[i] == ST_LIVE || O->st.items[i] == ST_PARTIAL) {
 				O->st.items[i] = ST_PARTIAL;
 				for (int k = 0; k < 4; k++) {
@@ -269,6 +290,7 @@ own_if(Own *O, const Expr *e, bool move)
 typedef struct BindCtx {
 	Own *O;
 	uint8_t borrowed;
+	bool any_owned;    /* set when a binding has a non-Copy type */
 } BindCtx;
 
 static void
@@ -276,7 +298,17 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 {
 	BindCtx *b = ctx;
 	(void)span;
+	b->any_owned |= owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
+}
+
+/* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
+static int
+place_root(Own *O, const Expr *e)
+{
+	while (e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	return e->kind == EXPR_NAME ? find(O, e->u.name.s) : -1;
 }
 
 static void
@@ -290,11 +322,20 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		copy_bytes(O->st.items, entry, (size_t)n);
 		push_scope(O);
-		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0) };
+		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
-		if (arm->guard)
+		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
+		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
+		if (lender >= 0)
+			O->vars.items[lender].loans++;
+		if (arm->guard) {
 			own_expr(O, arm->guard, false);
+			/* a false guard falls through to the later arms with the guard's moves */
+			join_into(entry, O->st.items, n);
+		}
 		own_expr(O, arm->value, move);
+		if (lender >= 0)
+			O->vars.items[lender].loans--;
 		pop_scope(O);
 		if (!acc)
 			acc = save(O);
@@ -316,7 +357,16 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
 	case EXPR_BINARY:
 		own_expr(O, e->u.binary.lhs, false);
-		own_expr(O, e->u.binary.rhs, false);
+		if (e->u.binary.op == BIN_AND || e->u.binary.op == BIN_OR) {
+			/* the right operand runs on some paths only */
+			int n = O->st.len;
+			uint8_t *skipped = save(O);
+			own_expr(O, e->u.binary.rhs, false);
+			join_into(O->st.items, skipped, n);
+			free(skipped);
+		} else {
+			own_expr(O, e->u.binary.rhs, false);
+		}
 		break;
 	case EXPR_CALL: own_args(O, e, e->u.call.args, e->u.call.nargs, 0); break;
 	case EXPR_METHOD: {
@@ -428,8 +478,12 @@ own_stmt(Own *O, const Stmt *s)
 	case STMT_ASSIGN: {
 		own_expr(O, s->u.assign.value, true);
 		int i = find(O, s->u.assign.target.s);
-		if (i >= 0 && !s->u.assign.has_field)
+		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
+			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+			diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
+		} else if (i >= 0 && !s->u.assign.has_field) {
 			check_live_views(O, i, s);
+		}
 		if (i >= 0 && !s->u.assign.has_field)
 			O->st.items[i] = ST_LIVE;   /* reinitialised */
 		break;
@@ -444,7 +498,15 @@ own_stmt(Own *O, const Stmt *s)
 			const TypeInfo *ti = type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 		}
-		own_loop(O, NULL, s->u.for_.body);
+		{
+			/* the body borrows from the iterated owner */
+			int lender = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
+			if (lender >= 0)
+				O->vars.items[lender].loans++;
+			own_loop(O, NULL, s->u.for_.body);
+			if (lender >= 0)
+				O->vars.items[lender].loans--;
+		}
 		pop_scope(O);
 		break;
 	case STMT_IF:
@@ -468,104 +530,16 @@ own_block(Own *O, const Block *b, bool move_tail)
 	pop_scope(O);
 }
 
-static void uses_block(StrMap *m, const Block *b);
-
+/* Records the end offset of the last use of each name (T265). */
 static void
-uses_expr(StrMap *m, const Expr *e)
+note_use(void *ctx, const Expr *e)
 {
-	if (!e)
+	StrMap *m = ctx;
+	if (e->kind != EXPR_NAME)
 		return;
-	switch (e->kind) {
-	case EXPR_NAME: {
-		int32_t old = strmap_get(m, e->u.name.s);
-		if ((int32_t)e->span.end > old)
-			strmap_set(m, e->u.name.s, (int32_t)e->span.end);
-		break;
-	}
-	case EXPR_UNARY: uses_expr(m, e->u.unary.operand); break;
-	case EXPR_BINARY: uses_expr(m, e->u.binary.lhs); uses_expr(m, e->u.binary.rhs); break;
-	case EXPR_CALL:
-		for (int i = 0; i < e->u.call.nargs; i++)
-			uses_expr(m, e->u.call.args[i]);
-		break;
-	case EXPR_METHOD:
-		uses_expr(m, e->u.method.recv);
-		for (int i = 0; i < e->u.method.nargs; i++)
-			uses_expr(m, e->u.method.args[i]);
-		break;
-	case EXPR_SUPER:
-		for (int i = 0; i < e->u.super_.nargs; i++)
-			uses_expr(m, e->u.super_.args[i]);
-		break;
-	case EXPR_FIELD: uses_expr(m, e->u.field.base); break;
-	case EXPR_TRY: uses_expr(m, e->u.try_.operand); break;
-	case EXPR_WITH:
-		uses_expr(m, e->u.with.base);
-		for (int i = 0; i < e->u.with.ninits; i++)
-			uses_expr(m, e->u.with.inits[i].value);
-		break;
-	case EXPR_RECORD:
-		for (int i = 0; i < e->u.record.ninits; i++)
-			uses_expr(m, e->u.record.inits[i].value);
-		break;
-	case EXPR_VARIANT:
-		for (int i = 0; i < e->u.variant.ninits; i++)
-			uses_expr(m, e->u.variant.inits[i].value);
-		break;
-	case EXPR_BLOCK: uses_block(m, e->u.block); break;
-	case EXPR_IF:
-		uses_expr(m, e->u.if_.cond);
-		if (e->u.if_.then_block)
-			uses_block(m, e->u.if_.then_block);
-		if (e->u.if_.else_block)
-			uses_block(m, e->u.if_.else_block);
-		break;
-	case EXPR_MATCH:
-		uses_expr(m, e->u.match.scrutinee);
-		for (int i = 0; i < e->u.match.narms; i++) {
-			uses_expr(m, e->u.match.arms[i].guard);
-			uses_expr(m, e->u.match.arms[i].value);
-		}
-		break;
-	case EXPR_CLOSURE:
-		if (e->u.closure.body)
-			uses_block(m, e->u.closure.body);
-		break;
-	case EXPR_ARRAY:
-		for (int i = 0; i < e->u.array.nelems; i++)
-			uses_expr(m, e->u.array.elems[i]);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-uses_block(StrMap *m, const Block *b)
-{
-	for (int i = 0; i < b->nstmts; i++) {
-		const Stmt *s = b->stmts[i];
-		switch (s->kind) {
-		case STMT_LET: uses_expr(m, s->u.let.value); break;
-		case STMT_ASSIGN: uses_expr(m, s->u.assign.value); break;
-		case STMT_WHILE:
-			uses_expr(m, s->u.while_.cond);
-			if (s->u.while_.body)
-				uses_block(m, s->u.while_.body);
-			break;
-		case STMT_FOR:
-			uses_expr(m, s->u.for_.iter);
-			if (s->u.for_.body)
-				uses_block(m, s->u.for_.body);
-			break;
-		case STMT_IF: uses_expr(m, s->u.if_); break;
-		case STMT_UNSAFE:
-			if (s->u.unsafe.body)
-				uses_block(m, s->u.unsafe.body);
-			break;
-		}
-	}
-	uses_expr(m, b->tail);
+	int32_t old = strmap_get(m, e->u.name.s);
+	if ((int32_t)e->span.end > old)
+		strmap_set(m, e->u.name.s, (int32_t)e->span.end);
 }
 
 void
@@ -580,19 +554,18 @@ own_check_function(Sema *S, SymId fn)
 	if (!S->own_reported)
 		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
-	uses_block(&O.last_use, f->fn->body);
+	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
-		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW ? 1 : 0);
+		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW || f->params[i].mode == MODE_SHARED ? 1 : 0);
 	const FnDecl *fd = f->fn;
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_REQUIRES)
 			own_expr(&O, fd->clauses[i].cond, false);
 	O.in_contract = false;
-	/* A borrowed parameter returned as the result is O104 (sema.c), not a transfer. */
+	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
-	int ti = tail && tail->kind == EXPR_NAME ? find(&O, tail->u.name.s) : -1;
-	own_block(&O, f->fn->body, !(ti >= 0 && ti < f->nparams && O.vars.items[ti].borrowed == 1));
+	own_block(&O, f->fn->body, !tail || S->expr_mode[tail->id] == MODE_NONE || S->expr_mode[tail->id] == MODE_OWN);
 	/* Postconditions run after the body: they see its moves. */
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

@@ -1,7 +1,7 @@
 /*
  * sema.c — the checker's driver: pass order (§0.2), function bodies with
  * their contracts and effects (E101/E102), the entry point (T104/T105) and
- * the graph revision (TOOLCHAIN.md §3.2).
+ * the graph revision (revision.c).
  */
 #include "sema_int.h"
 
@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../fmt/fmt.h"
-#include "../support/sha256.h"
 
 Diag *
 sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
@@ -43,36 +41,91 @@ sema_type_name(Sema *S, TypeId t)
 	return out;
 }
 
-/* ==== the revision ========================================================== */
-
-static const char prelude_contract[] =
-	"semaprax.prelude.v1\n"
-	"variant core.option Option<T>\n"
-	"0 core.option.none None\n"
-	"1 core.option.some Some core.option.some.value:value:T\n"
-	"variant core.result Result<T,E>\n"
-	"0 core.result.ok Ok core.result.ok.value:value:T\n"
-	"1 core.result.err Err core.result.err.error:error:E\n";
+/* ==== a walk over every expression ============================================ */
 
 void
-sema_revision(const Module *m, char out[72])
+sema_walk_block(const Block *b, ExprVisit fn, void *ctx)
 {
-	Buf canon = {0};
-	fmt_module(&canon, m, NULL, 0);
-	static const char domain[] = "semaprax.graph-revision.v2";
-	static const char prelude_schema[] = "semaprax.prelude.v1";
-	Sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
-	sha256_field(&h, canon.data ? canon.data : "", canon.len);
-	sha256_field(&h, prelude_schema, sizeof prelude_schema - 1);
-	sha256_field(&h, prelude_contract, sizeof prelude_contract - 1);
-	unsigned char d[32];
-	sha256_final(&h, d);
-	char hex[65];
-	sha256_hex(d, hex);
-	snprintf(out, 72, "sha256:%s", hex);
-	buf_free(&canon);
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_LET: sema_walk_expr(s->u.let.value, fn, ctx); break;
+		case STMT_ASSIGN: sema_walk_expr(s->u.assign.value, fn, ctx); break;
+		case STMT_WHILE:
+			sema_walk_expr(s->u.while_.cond, fn, ctx);
+			sema_walk_block(s->u.while_.body, fn, ctx);
+			break;
+		case STMT_FOR:
+			sema_walk_expr(s->u.for_.iter, fn, ctx);
+			sema_walk_block(s->u.for_.body, fn, ctx);
+			break;
+		case STMT_IF: sema_walk_expr(s->u.if_, fn, ctx); break;
+		case STMT_UNSAFE: sema_walk_block(s->u.unsafe.body, fn, ctx); break;
+		}
+	}
+	sema_walk_expr(b->tail, fn, ctx);
+}
+
+static void
+walk_all(Expr *const *es, int n, ExprVisit fn, void *ctx)
+{
+	for (int i = 0; i < n; i++)
+		sema_walk_expr(es[i], fn, ctx);
+}
+
+static void
+walk_inits(const FieldInit *inits, int n, ExprVisit fn, void *ctx)
+{
+	for (int i = 0; i < n; i++)
+		sema_walk_expr(inits[i].value, fn, ctx);
+}
+
+void
+sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx)
+{
+	if (!e)
+		return;
+	fn(ctx, e);
+	switch (e->kind) {
+	case EXPR_UNARY: sema_walk_expr(e->u.unary.operand, fn, ctx); break;
+	case EXPR_BINARY:
+		sema_walk_expr(e->u.binary.lhs, fn, ctx);
+		sema_walk_expr(e->u.binary.rhs, fn, ctx);
+		break;
+	case EXPR_CALL: walk_all(e->u.call.args, e->u.call.nargs, fn, ctx); break;
+	case EXPR_METHOD:
+		sema_walk_expr(e->u.method.recv, fn, ctx);
+		walk_all(e->u.method.args, e->u.method.nargs, fn, ctx);
+		break;
+	case EXPR_SUPER: walk_all(e->u.super_.args, e->u.super_.nargs, fn, ctx); break;
+	case EXPR_FIELD: sema_walk_expr(e->u.field.base, fn, ctx); break;
+	case EXPR_TRY: sema_walk_expr(e->u.try_.operand, fn, ctx); break;
+	case EXPR_WITH:
+		sema_walk_expr(e->u.with.base, fn, ctx);
+		walk_inits(e->u.with.inits, e->u.with.ninits, fn, ctx);
+		break;
+	case EXPR_RECORD: walk_inits(e->u.record.inits, e->u.record.ninits, fn, ctx); break;
+	case EXPR_VARIANT: walk_inits(e->u.variant.inits, e->u.variant.ninits, fn, ctx); break;
+	case EXPR_BLOCK: sema_walk_block(e->u.block, fn, ctx); break;
+	case EXPR_IF:
+		sema_walk_expr(e->u.if_.cond, fn, ctx);
+		sema_walk_block(e->u.if_.then_block, fn, ctx);
+		sema_walk_block(e->u.if_.else_block, fn, ctx);
+		break;
+	case EXPR_MATCH:
+		sema_walk_expr(e->u.match.scrutinee, fn, ctx);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			sema_walk_expr(e->u.match.arms[i].guard, fn, ctx);
+			sema_walk_expr(e->u.match.arms[i].value, fn, ctx);
+		}
+		break;
+	case EXPR_CLOSURE: sema_walk_block(e->u.closure.body, fn, ctx); break;
+	case EXPR_ARRAY: walk_all(e->u.array.elems, e->u.array.nelems, fn, ctx); break;
+	default:
+		break;   /* literals and names */
+	}
 }
 
 /* ==== function bodies ======================================================== */
@@ -217,7 +270,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span };
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE };
 		VEC_PUSH(C->locals, l);
 	}
 }
@@ -279,22 +332,19 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 	}
 	if (fn->body) {
 		TypeId t = check_block(&C, fn->body);
-		const Expr *tail = fn->body->tail;
-		if (tail && tail->kind == EXPR_NAME) {
-			for (int i = 0; i < C.sym->nparams; i++) {
-				const ParamSym *p = &C.sym->params[i];
-				if (strcmp(p->name, tail->u.name.s) == 0 && p->mode == MODE_BORROW && needs_mode(S, p->type)) {
-					Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a borrow resource as owned", C.sym->name);
-					diag_set_help(d, "return an owned resource or declare a future lifetime-bound view");
-				}
-			}
-		}
 		Sym *f = C.sym;
 		TypeId want = fn_type(&C, f->result);
 		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
+		}
+		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
+		ParamMode bm = fn->body->tail ? (ParamMode)S->expr_mode[fn->body->tail->id] : MODE_NONE;
+		if (t != T_ERR && want != T_ERR && !sema_is_copy(S, want) && (bm == MODE_BORROW || bm == MODE_SHARED)) {
+			Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a %s resource as owned", f->name,
+			    bm == MODE_BORROW ? "borrow" : "shared");
+			diag_set_help(d, "return an owned resource or declare a future lifetime-bound view");
 		}
 	}
 	for (int i = 0; i < fn->nclauses; i++)
@@ -364,7 +414,7 @@ check_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span };
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE };
 		VEC_PUSH(C.locals, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
@@ -530,6 +580,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	}
 	S->expr_type = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
 	S->expr_sym = xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
+	S->expr_mode = xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = -1;
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
@@ -586,6 +637,7 @@ sema_free(Sema *S)
 	VEC_FREE(S->syms);
 	free(S->expr_type);
 	free(S->expr_sym);
+	free(S->expr_mode);
 	free(S->call_consumes);
 	free(S->own_reported);
 	free(S->instances);

@@ -142,6 +142,12 @@ struct Sema {
 	 */
 	uint8_t **call_consumes;
 	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
+	/*
+	 * The ownership mode of the value each expression produces (ParamMode):
+	 * MODE_BORROW/MODE_SHARED for a borrowed or shared binding, a projection
+	 * of one, or a block/branch yielding one; MODE_NONE (owned) otherwise.
+	 */
+	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
 };
@@ -225,6 +231,8 @@ typedef struct Local {
 	TypeId type;
 	bool mut;
 	Span span;
+	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
+	                            `match borrow` bindings, `for` items); otherwise it owns it */
 } Local;
 
 typedef struct CallSite {
@@ -247,6 +255,7 @@ typedef struct FnCtx {
 	bool in_ensures;         /* `result` is bound */
 	int loop_depth;
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
+	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
@@ -261,6 +270,8 @@ void scope_pop(FnCtx *C);
 const Local *local_find(FnCtx *C, const char *name);
 /* Declares a binding (T209 on shadowing, S109 on `result`); false if rejected. */
 bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
+/* Marks the innermost binding `name` (just declared) as lending its value (MODE_BORROW/MODE_SHARED). */
+void local_lend(FnCtx *C, const char *name, ParamMode mode);
 /* Records the type of e and returns it. */
 TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
 /*
@@ -269,6 +280,12 @@ TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
  */
 typedef void (*PatternBindFn)(void *ctx, const char *name, TypeId type, Span span);
 void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *ctx);
+
+/* Calls fn for e and every expression inside it, pre-order in source order
+ * (statements' expressions, match guards and closure bodies included). */
+typedef void (*ExprVisit)(void *ctx, const Expr *e);
+void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 /* own.c: the ownership pass over a typed function body. */
 void own_check_function(Sema *S, SymId fn);

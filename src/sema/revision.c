@@ -1,0 +1,411 @@
+/*
+ * revision.c — the graph revision (TOOLCHAIN.md §3.2) and the prelude
+ * contract it binds.
+ *
+ *   revision = "sha256:" + hex(SHA-256("semaprax.graph-revision.v2\0"
+ *              ‖ field(S) ‖ field(P) ‖ field(C)))
+ *
+ * S is the canonical text without comments, P the prelude schema and C its
+ * contract bytes; field(x) is a u64 little-endian length, then x.
+ *
+ * The prelude is chosen from the parsed module as the reference chooses it
+ * (its prelude selection over the syntax tree, newest rule first):
+ *   v7  iterators: a signature, call type argument, closure signature or
+ *       construction names `Iter`/`IterStep`, or a call to `vec_into_iter`
+ *       or `iter_next`;
+ *   v6  `Vec<Bytes>` in a function signature, or a Vec operation other than
+ *       vec_get/vec_sort called with `<Bytes>` (module functions only);
+ *   v5  `Box<Bytes>` in a function signature or a record/class/variant
+ *       field, or box_new/box_into_inner called with `<Bytes>`;
+ *   v4  a call to box_new, box_get or box_into_inner (or a `std.mem` Box
+ *       wrapper identity);
+ *   v3  a call to vec_reserve_exact, vec_set or vec_clear (or the matching
+ *       `std.collections` wrapper identity);
+ *   v2  `Vec` in a signature or a field type, or a call to any Vec operation;
+ *   v1  otherwise.
+ * Calls are found anywhere in `requires`, bodies (closures included) and
+ * `ensures` of functions and class methods.  Every contract's digest was
+ * checked against the digests the reference asserts (v1 d37bad7e…, v2
+ * ee05c5fc…, v3 7df663ea…, v4 04d6c7bc…, v5 deeb4ca1…, v6 924f67b7…,
+ * v7 b19b2ff6…); tests/fixtures/check/revision/ pins one program per schema.
+ */
+#include "sema_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../fmt/fmt.h"
+#include "../support/sha256.h"
+
+/* ==== the contract pieces (compatibility data: bytes, not prose) ============ */
+
+static const char k_option[] =
+	"variant core.option Option<T>\n"
+	"0 core.option.none None\n"
+	"1 core.option.some Some core.option.some.value:value:T\n";
+static const char k_result[] =
+	"variant core.result Result<T,E>\n"
+	"0 core.result.ok Ok core.result.ok.value:value:T\n"
+	"1 core.result.err Err core.result.err.error:error:E\n";
+static const char k_vec_decl[] = "record core.vec Vec<T>\n";
+static const char k_box_decl[] = "record core.box Box<T>\n";
+static const char k_vec_ops[] =
+	"elements i64,i32,u8,usize,char,f32,f64,bool\n"
+	"operation core.vec.with-capacity vec_with_capacity <T>(value:usize)->own:Vec<T>\n"
+	"operation core.vec.push vec_push <T>(own:Vec<T>,value:T)->own:Vec<T>\n"
+	"operation core.vec.len vec_len <T>(borrow:Vec<T>)->value:usize\n"
+	"operation core.vec.capacity vec_capacity <T>(borrow:Vec<T>)->value:usize\n"
+	"operation core.vec.get vec_get <T>(borrow:Vec<T>,value:usize)->value:T\n"
+	"limit max_capacity 8192\n"
+	"status semaprax.vec.v1 push_full:1 get_out_of_bounds:2 allocation_failure:3\n";
+static const char k_vec_v3[] =
+	"operation core.vec.reserve-exact vec_reserve_exact <T>(own:Vec<T>,value:usize)->own:Vec<T>\n"
+	"operation core.vec.set vec_set <T>(own:Vec<T>,value:usize,value:T)->own:Vec<T>\n"
+	"operation core.vec.clear vec_clear <T>(own:Vec<T>)->own:Vec<T>\n"
+	"rule reserve_exact target_capacity=max(old_capacity,length+additional) "
+	"overflow_or_above_max_or_allocation_failure=semaprax.vec.v1:3\n"
+	"rule set index_out_of_bounds=semaprax.vec.v1:2\n"
+	"rule clear length=0 capacity=old_capacity\n"
+	"rule successful_owner_mutation generation=next\n";
+static const char k_box_ops[] =
+	"operation core.box.new box_new <T>(value:T)->own:Box<T>\n"
+	"operation core.box.get box_get <T>(borrow:Box<T>)->value:T\n"
+	"operation core.box.into-inner box_into_inner <T>(own:Box<T>)->value:T\n"
+	"elements i64,i32,u8,usize,char,f32,f64,bool\n"
+	"limit max_live_allocations 4096\n"
+	"status semaprax.box.v1 allocation_failure:1\n";
+static const char k_box_bytes[] =
+	"operation core.box.new box_new <Bytes>(own:Bytes)->own:Box<Bytes>\n"
+	"operation core.box.into-inner box_into_inner <Bytes>(own:Box<Bytes>)->own:Bytes\n"
+	"rule core.box.get <Bytes>=closed\n"
+	"wasm_imports spx_box_new_v2,spx_box_get_v2,spx_box_into_inner_v2,spx_box_drop_v2\n";
+static const char k_vec_bytes[] =
+	"profile core.vec.owned-bytes.v1 element:Bytes carrier_charge:16 max_capacity:8192\n"
+	"operation core.vec.with-capacity vec_with_capacity <Bytes>(value:usize)->own:Vec<Bytes>\n"
+	"operation core.vec.push vec_push <Bytes>(own:Vec<Bytes>,own:Bytes)->own:Vec<Bytes>\n"
+	"operation core.vec.len vec_len <Bytes>(borrow:Vec<Bytes>)->value:usize\n"
+	"operation core.vec.capacity vec_capacity <Bytes>(borrow:Vec<Bytes>)->value:usize\n"
+	"operation core.vec.reserve-exact vec_reserve_exact <Bytes>(own:Vec<Bytes>,value:usize)->own:Vec<Bytes>\n"
+	"operation core.vec.set vec_set <Bytes>(own:Vec<Bytes>,value:usize,own:Bytes)->own:Vec<Bytes>\n"
+	"operation core.vec.clear vec_clear <Bytes>(own:Vec<Bytes>)->own:Vec<Bytes>\n"
+	"rule core.vec.get <Bytes>=closed\n"
+	"rule owned_vec_push_set_reserve failure_before_owner_commit\n"
+	"rule owned_vec_set drops_replaced_payload_once\n"
+	"rule owned_vec_clear_drop drops_initialized_payloads_in_index_order\n"
+	"wasm_imports spx_vec_with_capacity_v2,spx_vec_push_v2,spx_vec_len_v2,spx_vec_capacity_v2,"
+	"spx_vec_get_v2,spx_vec_drop_v2,spx_vec_reserve_exact_v2,spx_vec_set_v2,spx_vec_clear_v2\n";
+static const char k_iter[] =
+	"record core.iter Iter<T>\n"
+	"representation core.iter opaque logical:Vec<T>,cursor:usize\n"
+	"variant core.iter-step IterStep<T>\n"
+	"0 core.iter-step.done Done\n"
+	"1 core.iter-step.yield Yield core.iter-step.yield.item:item:T core.iter-step.yield.rest:rest:Iter<T>\n"
+	"operation core.vec.into-iter vec_into_iter <T>(own:Vec<T>)->own:Iter<T>\n"
+	"operation core.iter.next iter_next <T>(own:Iter<T>)->own:IterStep<T>\n"
+	"elements i64,i32,u8,usize,char,f32,f64,bool\n"
+	"rule iter_next consumes_iterator_and_yield_rest_owns_successor\n"
+	"rule iter_done_has_no_payload\n"
+	"cleanup_plan semaprax.cleanup-plan.v10\n";
+
+/* Each schema's contract: its schema line, then these pieces in order (NULL ends). */
+static const char *const *
+contract_pieces(int version)
+{
+	static const char *const v1[] = { k_option, k_result, NULL };
+	static const char *const v2[] = { k_option, k_result, k_vec_decl, k_vec_ops, NULL };
+	static const char *const v3[] = { k_option, k_result, k_vec_decl, k_vec_ops, k_vec_v3, NULL };
+	static const char *const v4[] = { k_option, k_result, k_vec_decl, k_box_decl, k_vec_ops, k_vec_v3, k_box_ops, NULL };
+	static const char *const v5[] = { k_option, k_result, k_vec_decl, k_box_decl, k_vec_ops, k_vec_v3, k_box_ops,
+		k_box_bytes, NULL };
+	static const char *const v6[] = { k_option, k_result, k_vec_decl, k_box_decl, k_vec_ops, k_vec_v3, k_box_ops,
+		k_box_bytes, k_vec_bytes, NULL };
+	static const char *const v7[] = { k_option, k_result, k_vec_decl, k_box_decl, k_vec_ops, k_vec_v3, k_box_ops,
+		k_box_bytes, k_vec_bytes, k_iter, NULL };
+	static const char *const *const all[] = { v1, v2, v3, v4, v5, v6, v7 };
+	return all[version - 1];
+}
+
+/* ==== what the module uses ==================================================== */
+
+typedef struct PreludeUse {
+	bool iter;       /* v7 */
+	bool vec_bytes;  /* v6 */
+	bool box_bytes;  /* v5 */
+	bool box;        /* v4 */
+	bool vec3;       /* v3 */
+	bool vec;        /* v2 */
+} PreludeUse;
+
+static bool
+is_one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const vec_ops[] = {
+	"vec_with_capacity", "vec_push", "vec_len", "vec_capacity", "vec_get", "vec_reserve_exact", "vec_set",
+	"vec_clear", "vec_sort", "vec_clone_at", "vec_replace", "vec_reserve_owned", "vec_sort_owned", NULL,
+};
+static const char *const vec_v3_ops[] = { "vec_reserve_exact", "vec_set", "vec_clear", NULL };
+static const char *const box_ops[] = { "box_new", "box_get", "box_into_inner", NULL };
+static const char *const iter_names[] = { "Iter", "IterStep", NULL };
+static const char *const vec_names[] = { "Vec", NULL };
+
+/* A single-part named type spelled `name` (a dotted name never matches). */
+static bool
+named(const Type *t, const char *name)
+{
+	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && strcmp(t->u.name.name.parts[0].s, name) == 0;
+}
+
+/* Does t mention one of `names`, through type arguments (and function types when through_fn)? */
+static bool
+type_mentions(const Type *t, const char *const *names, bool through_fn)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case TYPE_NAME:
+		if (t->u.name.name.nparts == 1 && is_one_of(t->u.name.name.parts[0].s, names))
+			return true;
+		for (int i = 0; i < t->u.name.nargs; i++)
+			if (type_mentions(t->u.name.args[i], names, through_fn))
+				return true;
+		return false;
+	case TYPE_FN:
+		if (!through_fn)
+			return false;
+		for (int i = 0; i < t->u.fn.nparams; i++)
+			if (type_mentions(t->u.fn.params[i], names, through_fn))
+				return true;
+		return type_mentions(t->u.fn.result, names, through_fn);
+	case TYPE_ARRAY:
+		return false;
+	}
+	return false;
+}
+
+/* `Wrap<Bytes>` anywhere among named type arguments (Wrap is Vec or Box). */
+static bool
+wraps_bytes(const Type *t, const char *wrap)
+{
+	if (!t || t->kind != TYPE_NAME)
+		return false;
+	if (named(t, wrap) && t->u.name.nargs == 1 && named(t->u.name.args[0], "Bytes") && t->u.name.args[0]->u.name.nargs == 0)
+		return true;
+	for (int i = 0; i < t->u.name.nargs; i++)
+		if (wraps_bytes(t->u.name.args[i], wrap))
+			return true;
+	return false;
+}
+
+static bool
+targs_mention(Type *const *targs, int n, const char *const *names)
+{
+	for (int i = 0; i < n; i++)
+		if (type_mentions(targs[i], names, true))
+			return true;
+	return false;
+}
+
+/* Exactly `<Bytes>`. */
+static bool
+targs_bytes(Type *const *targs, int n)
+{
+	return n == 1 && named(targs[0], "Bytes") && targs[0]->u.name.nargs == 0;
+}
+
+typedef struct Scan {
+	PreludeUse *use;
+	bool method;     /* a class method: the owned-Bytes rules (v5, v6) look at module functions only */
+} Scan;
+
+static void
+scan_call(Scan *sc, const Expr *e)
+{
+	PreludeUse *u = sc->use;
+	const char *n = e->u.call.callee.s;
+	Type *const *targs = e->u.call.targs;
+	int nt = e->u.call.ntargs;
+	if (strcmp(n, "vec_into_iter") == 0 || strcmp(n, "iter_next") == 0 || targs_mention(targs, nt, iter_names))
+		u->iter = true;
+	if (is_one_of(n, vec_ops)) {
+		u->vec = true;
+		u->vec3 |= is_one_of(n, vec_v3_ops);
+		if (!sc->method && strcmp(n, "vec_get") != 0 && strcmp(n, "vec_sort") != 0 && targs_bytes(targs, nt))
+			u->vec_bytes = true;
+	}
+	if (is_one_of(n, box_ops)) {
+		u->box = true;
+		if (!sc->method && strcmp(n, "box_get") != 0 && targs_bytes(targs, nt))
+			u->box_bytes = true;
+	}
+}
+
+/* One expression of a body: calls, constructions and closure signatures. */
+static void
+scan_expr(void *ctx, const Expr *e)
+{
+	Scan *sc = ctx;
+	switch (e->kind) {
+	case EXPR_CALL: scan_call(sc, e); break;
+	case EXPR_RECORD: {
+		const QName *q = &e->u.record.type;
+		if ((q->nparts == 1 && is_one_of(q->parts[0].s, iter_names)) || targs_mention(e->u.record.targs, e->u.record.ntargs, iter_names))
+			sc->use->iter = true;
+		break;
+	}
+	case EXPR_VARIANT:
+		if (is_one_of(e->u.variant.type.s, iter_names) || targs_mention(e->u.variant.targs, e->u.variant.ntargs, iter_names))
+			sc->use->iter = true;
+		break;
+	case EXPR_CLOSURE:
+		for (int i = 0; i < e->u.closure.nparams; i++)
+			if (type_mentions(e->u.closure.params[i].type, iter_names, true))
+				sc->use->iter = true;
+		if (type_mentions(e->u.closure.result, iter_names, true))
+			sc->use->iter = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static bool
+id_is(const IdAttr *id, const char *const *list)
+{
+	if (!id->present)
+		return false;
+	for (; *list; list++)
+		if (strlen(*list) == id->value.len && memcmp(*list, id->value.s, id->value.len) == 0)
+			return true;
+	return false;
+}
+
+static const char *const box_wrappers[] = { "std.mem.box.new", "std.mem.box.get", "std.mem.box.into-inner", NULL };
+static const char *const vec_v3_wrappers[] = {
+	"std.collections.vec.reserve-exact", "std.collections.vec.set", "std.collections.vec.clear", NULL,
+};
+
+static void
+scan_fn(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
+{
+	Scan sc = { u, method };
+	const Type *sig[65];
+	int n = 0;
+	sig[n++] = fn->result;
+	for (int i = 0; i < fn->nparams && n < 65; i++)
+		sig[n++] = fn->params[i].type;
+	for (int i = 0; i < n; i++) {
+		u->iter |= type_mentions(sig[i], iter_names, true);
+		u->vec |= type_mentions(sig[i], vec_names, false);
+		if (!method) {
+			u->vec_bytes |= wraps_bytes(sig[i], "Vec");
+			u->box_bytes |= wraps_bytes(sig[i], "Box");
+		}
+	}
+	u->box |= id_is(id, box_wrappers);
+	u->vec3 |= id_is(id, vec_v3_wrappers);
+	for (int i = 0; i < fn->nclauses; i++)
+		sema_walk_expr(fn->clauses[i].cond, scan_expr, &sc);
+	sema_walk_block(fn->body, scan_expr, &sc);
+}
+
+static void
+scan_fields(PreludeUse *u, const FieldDecl *fs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		u->vec |= type_mentions(fs[i].type, vec_names, false);
+		u->box_bytes |= wraps_bytes(fs[i].type, "Box");
+	}
+}
+
+/* `use function @id("…") from <module>`: a std wrapper imported by identity. */
+static void
+scan_use(PreludeUse *u, const UseDecl *d)
+{
+	if (d->is_type)
+		return;
+	char from[256];
+	size_t len = 0;
+	for (int i = 0; i < d->from.nparts && len < sizeof from - 1; i++)
+		len += (size_t)snprintf(from + len, sizeof from - len, "%s%s", i ? "." : "", d->from.parts[i].s);
+	IdAttr id = { true, d->id, d->span };
+	if (strcmp(from, "std.mem") == 0)
+		u->box |= id_is(&id, box_wrappers);
+	if (strcmp(from, "std.collections") == 0)
+		u->vec3 |= id_is(&id, vec_v3_wrappers);
+}
+
+/* The prelude schema version (1…7) the module binds. */
+static int
+prelude_version(const Module *m)
+{
+	PreludeUse u;
+	memset(&u, 0, sizeof u);
+	for (int i = 0; i < m->nuses; i++)
+		scan_use(&u, &m->uses[i]);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		switch (d->kind) {
+		case DECL_FN: scan_fn(&u, &d->u.fn, &d->id, false); break;
+		case DECL_RECORD: scan_fields(&u, d->u.record.fields, d->u.record.nfields); break;
+		case DECL_VARIANT:
+			for (int c = 0; c < d->u.variant.ncases; c++)
+				scan_fields(&u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
+			break;
+		case DECL_CLASS:
+			for (int j = 0; j < d->u.class_.nmembers; j++) {
+				const ClassMember *cm = &d->u.class_.members[j];
+				if (cm->is_method)
+					scan_fn(&u, &cm->method, &cm->id, true);
+				else
+					scan_fields(&u, &cm->field, 1);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return u.iter ? 7 : u.vec_bytes ? 6 : u.box_bytes ? 5 : u.box ? 4 : u.vec3 ? 3 : u.vec ? 2 : 1;
+}
+
+/* ==== the revision ============================================================ */
+
+void
+sema_revision(const Module *m, char out[72])
+{
+	Buf canon = {0};
+	fmt_module(&canon, m, NULL, 0);
+	static const char domain[] = "semaprax.graph-revision.v2";
+	int version = prelude_version(m);
+	char schema[32];
+	int slen = snprintf(schema, sizeof schema, "semaprax.prelude.v%d", version);
+	const char *const *pieces = contract_pieces(version);
+	size_t clen = (size_t)slen + 1;
+	for (const char *const *p = pieces; *p; p++)
+		clen += strlen(*p);
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
+	sha256_field(&h, canon.data ? canon.data : "", canon.len);
+	sha256_field(&h, schema, (size_t)slen);
+	/* the contract field: its length, then the schema line and the pieces */
+	unsigned char le[8];
+	for (int i = 0; i < 8; i++)
+		le[i] = (unsigned char)((uint64_t)clen >> (8 * i));
+	sha256_update(&h, le, sizeof le);
+	sha256_update(&h, schema, (size_t)slen);
+	sha256_update(&h, "\n", 1);
+	for (const char *const *p = pieces; *p; p++)
+		sha256_update(&h, *p, strlen(*p));
+	unsigned char d[32];
+	sha256_final(&h, d);
+	char hex[65];
+	sha256_hex(d, hex);
+	snprintf(out, 72, "sha256:%s", hex);
+	buf_free(&canon);
+}
