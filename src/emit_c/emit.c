@@ -226,9 +226,11 @@ mark_slots(Emit *E, const HirFunc *f)
 	E->slot_own = arena_alloc(&E->a, sizeof *E->slot_own * (size_t)(f->nlocals + 1));
 	E->slot_borrowed = arena_alloc(&E->a, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
 	memset(E->slot_borrowed, 0, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
-	for (int i = 0; i < f->nparams; i++)
-		if (f->sym >= 0 && i < sema_sym(E->S, f->sym)->nparams && sema_sym(E->S, f->sym)->params[i].mode == MODE_BORROW)
+	for (int i = 0; i < f->nparams; i++) {
+		ParamMode m = f->sym >= 0 && i < sema_sym(E->S, f->sym)->nparams ? sema_sym(E->S, f->sym)->params[i].mode : MODE_NONE;
+		if (m == MODE_BORROW || m == MODE_SHARED)
 			E->slot_borrowed[i] = true;
+	}
 	for (int i = 0; i < f->nrequires; i++)
 		mark_expr(E, f->requires[i]);
 	for (int i = 0; i < f->nensures; i++)

@@ -287,7 +287,7 @@ inst_slot_type(Emit *E, int ii, HirSlot s)
 	return r;
 }
 
-/* Does parameter i of funcs[fi] borrow its argument? */
+/* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
 static bool
 param_borrows(Emit *E, int fi, int i)
 {
@@ -295,7 +295,7 @@ param_borrows(Emit *E, int fi, int i)
 	if (f->sym < 0)
 		return false;
 	const Sym *s = sema_sym(E->S, f->sym);
-	return i < s->nparams && s->params[i].mode == MODE_BORROW;
+	return i < s->nparams && (s->params[i].mode == MODE_BORROW || s->params[i].mode == MODE_SHARED);
 }
 
 /* Evaluates the arguments, converted for parameters of types pt. */
