@@ -99,23 +99,34 @@ case_count(Sym *s)
 	return s->kind == SK_VARIANT ? s->ncases : 0;
 }
 
-bool
-may_view(Emit *E, TypeId t)
+/* Does pred hold for a field (record, class) or case field (variant) of nominal t? */
+static bool
+some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 {
-	const TypeInfo *ti = tinfo(E, t);
-	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
-		return true;
 	Sym *s = nominal_sym(E, t);
 	if (!s)
 		return false;
-	for (int i = 0; i < s->nfields; i++)
-		if (may_view(E, sema_field_type(E->S, t, i)))
+	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
+		if (pred(E, sema_field_type(E->S, t, i)))
 			return true;
 	for (int c = 0; c < case_count(s); c++)
 		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (may_view(E, sema_case_field_type(E->S, t, c, i)))
+			if (pred(E, sema_case_field_type(E->S, t, c, i)))
 				return true;
 	return false;
+}
+
+bool
+may_view(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return k == TY_STR || k == TY_SLICE || some_field(E, t, may_view);
+}
+
+bool
+holds_fn(Emit *E, TypeId t)
+{
+	return tinfo(E, t)->kind == TY_FN || some_field(E, t, holds_fn);
 }
 
 static const char *const scalar_c[] = {
@@ -285,24 +296,6 @@ map_key_kind(Emit *E, TypeId k)
 {
 	TyKind kk = tinfo(E, k)->kind;
 	return kk == TY_I64 ? 0 : kk == TY_BOOL ? 1 : 2;
-}
-
-bool
-holds_fn(Emit *E, TypeId t)
-{
-	if (tinfo(E, t)->kind == TY_FN)
-		return true;
-	Sym *s = nominal_sym(E, t);
-	if (!s)
-		return false;
-	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
-		if (holds_fn(E, sema_field_type(E->S, t, i)))
-			return true;
-	for (int c = 0; c < case_count(s); c++)
-		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (holds_fn(E, sema_case_field_type(E->S, t, c, i)))
-				return true;
-	return false;
 }
 
 const char *
