@@ -151,9 +151,11 @@ bench-interp: $(BIN)
 BENCH_NATIVE_RUNS ?= 3
 BENCH_NATIVE      = $(BUILD)/bench_native
 
-$(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(LIBOBJS) $(BUILD)/obj/cli/load.o
+BENCH_NATIVE_OBJS = $(LIBOBJS) $(BUILD)/obj/cli/load.o $(BUILD)/obj/cli/route.o
+
+$(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_native.c $(LIBOBJS) $(BUILD)/obj/cli/load.o $(LDLIBS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_native.c $(BENCH_NATIVE_OBJS) $(LDLIBS)
 
 .PHONY: bench-native
 bench-native: $(BENCH_NATIVE)

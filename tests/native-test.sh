@@ -1,9 +1,10 @@
 #!/bin/sh
 # native-test.sh BIN — the two-lane differential test (issue 5, item 4).
 #
-# Every tests/fixtures/run/*.spx and tests/fixtures/native/*.spx runs in the
-# interpreter (`run`) and natively (`run --native`); both must agree on
-# stdout and on the outcome.  The generated C is compiled with -Werror added
+# Every tests/fixtures/run/*.spx, run/sandbox/*.spx and native/*.spx runs in
+# the interpreter (`run`) and natively (`run --native`), each lane with the
+# fixture's NAME.stdin (else empty stdin) and, for run/sandbox/, in a fresh
+# empty directory of its own; both must agree on stdout and on the outcome.  The generated C is compiled with -Werror added
 # to $CC, so a warning in the emitted code is a disagreement (B102).
 #
 # The documented form differences between the lanes' failure lines
@@ -96,9 +97,32 @@ disagree() {
 	echo "FAIL native: $1: $2"
 }
 
-for f in tests/fixtures/run/*.spx tests/fixtures/native/*.spx; do
+# lane OUT ERR [--native]: runs $f in one lane with the fixture's stdin
+# (NAME.stdin, else empty); a run/sandbox/ fixture runs in a fresh empty
+# directory, as tests/runner does, so its file operations start alike.
+lane() {
+	o=$1 e=$2
+	shift 2
+	input=/dev/null
+	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
+	case $f in
+	tests/fixtures/run/sandbox/*)
+		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
+		(cd "$tmp/box" && NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$PWD_AT_START/$f") \
+			> "$o" 2> "$e" < "$input" ;;
+	*)
+		NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+	esac
+}
+PWD_AT_START=$(pwd)
+case $bin in
+/*) abin=$bin ;;
+*) abin=$PWD_AT_START/$bin ;;
+esac
+
+for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/native/*.spx; do
 	[ -f "$f" ] || continue
-	NO_COLOR=1 "$bin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
+	lane "$tmp/io" "$tmp/ie"
 	ist=$?
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in
@@ -106,7 +130,7 @@ for f in tests/fixtures/run/*.spx tests/fixtures/native/*.spx; do
 		refused=$((refused + 1))
 		continue ;;
 	esac
-	NO_COLOR=1 CC="$cc -Werror" "$bin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null
+	lane "$tmp/no" "$tmp/ne" --native
 	nst=$?
 	nline=$(head -n 1 "$tmp/ne")
 	case $nline in

@@ -6,7 +6,8 @@
  *
  * For every DIR/NAME.spx (default: all of bench/native/NAME.spx) it does what
  * `semaprax build` does: cli_load (src/cli/load.c, linked in: read, parse,
- * sema_check, hir_lower, hir_validate), emit_c, native_compile.  It times emit_c (best of at
+ * sema_check, hir_lower, hir_validate), the route and admission
+ * (src/cli/route.c, linked in), emit_c, native_compile.  It times emit_c (best of at
  * least EMIT_MIN_REPS repetitions, repeated for EMIT_MIN_SECONDS; every
  * repetition must produce the same bytes) and native_compile, i.e. $CC
  * `-std=c11 -O2 -ffp-contract=off` on the emitted unit (best of N).  The
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "../src/cli/load.h"
+#include "../src/cli/route.h"
 #include "../src/emit_c/emit_c.h"
 #include "spawn_pipe.h"
 
@@ -141,7 +143,10 @@ time_emit(Loaded *p, Buf *c, Build *b)
 	const char *path = p->diags.path;
 	DiagSink d;
 	diag_init(&d, path, p->src, p->len);
-	bool ok = emit_c(p->H, c, &d);
+	InterpOptions host;
+	cli_route_options(p->H->S, &host);
+	EmitOptions eo = { false, &host };   /* as `build`: direct output */
+	bool ok = cli_admit(p->H, &host, &d) && emit_c(p->H, &eo, c, &d);
 	bool refused = !ok && d.items.len > 0 && d.items.items[0].code == DIAG_B110;
 	if (!ok) {
 		first_error_line(&d, b->why, sizeof b->why);
@@ -157,7 +162,7 @@ time_emit(Loaded *p, Buf *c, Build *b)
 		Buf again = {0};
 		diag_init(&d, path, p->src, p->len);
 		double t0 = now();
-		emit_c(p->H, &again, &d);
+		emit_c(p->H, &eo, &again, &d);
 		double t1 = now();
 		bool same = again.len == c->len && memcmp(again.data, c->data, c->len) == 0;
 		buf_free(&again);

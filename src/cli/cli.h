@@ -31,9 +31,11 @@ int cmd_explain(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 
-/* `run --native` (cmd_build.c): emit, compile and run a verified module;
- * returns the program's exit status, or 1 after a B diagnostic. */
+/* `run --native` (cmd_build.c): admit (route.c), emit, compile and run a
+ * verified module on the route o (with o's arguments); returns the
+ * program's exit status, or 1 after a diagnostic. */
 struct Loaded;
-int cli_native_run(struct Loaded *L, char **args, int nargs);
+struct InterpOptions;
+int cli_native_run(struct Loaded *L, const struct InterpOptions *o);
 
 #endif

@@ -21,6 +21,7 @@
  * with the compiler's message; constructs outside the slice are B110.
  */
 #include "load.h"
+#include "route.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,13 +53,19 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
 	diag_report(s, code, NULL, "%s", msg);
 }
 
-/* Emits and compiles; on success dir holds <dir>/program.  Reports into L->diags. */
+/*
+ * Admits (route.c: the route the module runs on, SPX-F102 for an operation
+ * it does not grant), emits and compiles; on success dir holds
+ * <dir>/program.  Reports into L->diags.
+ */
 static bool
-compile_module(Loaded *L, char dir[4096], bool staged)
+compile_module(Loaded *L, const InterpOptions *host, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
+	if (!cli_admit(L->H, host, &L->diags))
+		return false;
 	Buf c = {0};
-	EmitOptions eo = { staged };
+	EmitOptions eo = { staged, host };
 	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
@@ -85,10 +92,12 @@ compile_module(Loaded *L, char dir[4096], bool staged)
 }
 
 int
-cli_native_run(Loaded *L, char **args, int nargs)
+cli_native_run(Loaded *L, const InterpOptions *o)
 {
 	char dir[4096];
-	bool ok = compile_module(L, dir, true);
+	bool ok = compile_module(L, o, dir, true);
+	char **args = o->args;
+	int nargs = o->nargs;
 	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
 	if (!ok) {
 		native_cleanup(dir);
@@ -211,8 +220,10 @@ build_c_source(const char *path, const char *out, bool json)
 	Loaded L;
 	int status = EXIT_FAIL;
 	Buf c = {0};
-	EmitOptions eo = { false };
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && emit_c(L.H, &eo, &c, &L.diags)) {
+	InterpOptions host;
+	EmitOptions eo = { false, &host };
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) &&
+	    (cli_route_options(L.H->S, &host), cli_admit(L.H, &host, &L.diags)) && emit_c(L.H, &eo, &c, &L.diags)) {
 		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		bool ok = fd >= 0;
 		int e = errno;
@@ -307,7 +318,9 @@ cmd_build(int argc, char **argv)
 	Loaded L;
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) && compile_module(&L, dir, false)) {
+	InterpOptions host;
+	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) &&
+	    (cli_route_options(L.H->S, &host), compile_module(&L, &host, dir, false))) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);

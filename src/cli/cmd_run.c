@@ -19,7 +19,7 @@
  *   - anything else: pure — main's value and a newline; `--json`:
  *     `semaprax.interpret.v1`.  A `main` that declares effects is refused
  *     before it runs (SPX-F102, `interpreter admission failed
- *     (declared_effects): function `main``).
+ *     (declared_effects): function `main``; route.c).
  * A route grants exactly the host capabilities above that the module
  * permits (the pure route none, never `network.*` or stdin).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
@@ -39,6 +39,7 @@
  * envelope (LANGUAGE.md §0.8; human output stays one line).
  */
 #include "load.h"
+#include "route.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -58,10 +59,6 @@
 #define MAX_ARGS 16
 #define MAX_ARG_BYTES 65536u
 
-static const char *const command_permits[] = {
-	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
-};
-
 typedef struct RunOptions {
 	const char *path;
 	bool json;
@@ -74,39 +71,6 @@ typedef struct RunOptions {
 	size_t src_len;
 	const Module *m;
 } RunOptions;
-
-static bool
-permitted(const Sema *S, const char *p)
-{
-	for (int i = 0; i < S->npermits; i++)
-		if (strcmp(S->permits[i], p) == 0)
-			return true;
-	return false;
-}
-
-static bool
-listed(const char *p, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(p, list[i]) == 0)
-			return true;
-	return false;
-}
-
-static Route
-select_route(const Sema *S)
-{
-	if (S->npermits == 0)
-		return ROUTE_PURE;
-	bool command = true, only_stdout = true;
-	for (int i = 0; i < S->npermits; i++) {
-		command &= listed(S->permits[i], command_permits, countof(command_permits));
-		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
-	}
-	if (only_stdout)
-		return ROUTE_TRANSCRIPT;
-	return command ? ROUTE_COMMAND : ROUTE_PURE;
-}
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
 static bool
@@ -315,42 +279,6 @@ print_failure(const InterpResult *r, Route route)
 	}
 }
 
-static int
-find_entry(HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
-/* The reference's refusals before a run (admit.c): SPX-T273 for a
- * command-line program calling a host operation outside its profile,
- * SPX-F102 for a pure-route `main` declaring effects.  True when refused. */
-static bool
-refused(HirModule *H, const RunOptions *ro, Route route, int entry)
-{
-	if (route == ROUTE_COMMAND) {
-		const Builtin *b = interp_command_refusal(H);
-		if (b)
-			report(ro->path, DIAG_T273, ro->json, NULL,
-			       "single-file command-line program authority mismatch: `%s` is outside the "
-			       "command-line profile; read files with `file_read_text`", b->name);
-		return b != NULL;
-	}
-	if (route == ROUTE_PURE && entry >= 0 && interp_declares_effects(H, entry)) {
-		report(ro->path, DIAG_F102, ro->json,
-		       "the pure route runs a `main` that declares no effects; a command-line program permits only "
-		       "fs.read, process.args.read, process.stderr.write and process.stdout.write",
-		       "interpreter admission failed (declared_effects): function `%s`", H->funcs[entry].name);
-		return true;
-	}
-	return false;
-}
-
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program. */
 static int
 args_refused(void)
@@ -363,25 +291,23 @@ args_refused(void)
 static int
 execute(HirModule *H, const RunOptions *ro)
 {
-	Route route = select_route(H->S);
+	InterpOptions o;
+	cli_route_options(H->S, &o);
+	Route route = o.route;
 	if (ro->have_args && route != ROUTE_COMMAND)
 		return args_refused();
-	InterpOptions o;
-	memset(&o, 0, sizeof o);
 	o.max_steps = ro->max_steps;
-	o.route = route;
-	if (route == ROUTE_TRANSCRIPT) {
-		o.stdout_write = true;
-	} else if (route == ROUTE_COMMAND) {
-		o.fs_read = permitted(H->S, "fs.read");
-		o.args_read = permitted(H->S, "process.args.read");
-		o.stdout_write = permitted(H->S, "process.stdout.write");
-		o.stderr_write = permitted(H->S, "process.stderr.write");
+	if (route == ROUTE_COMMAND) {
 		o.args = ro->args;
 		o.nargs = ro->nargs;
 	}
-	int entry = find_entry(H);
-	if (refused(H, ro, route, entry))
+	int entry = hir_find_main(H);
+	DiagSink admission;
+	diag_init(&admission, ro->path, NULL, 0);
+	bool admitted = cli_admit(H, &o, &admission);
+	diag_emit_all(&admission, ro->json);
+	diag_free(&admission);
+	if (!admitted)
 		return EXIT_FAIL;
 	InterpResult r;
 	memset(&r, 0, sizeof r);
@@ -513,11 +439,15 @@ cmd_run(int argc, char **argv)
 	int status = EXIT_FAIL;
 	cli_load(&L, ro.path, LOAD_VERIFY);
 	if (ro.native && L.H) {
-		if (ro.have_args && select_route(L.H->S) != ROUTE_COMMAND) {
+		InterpOptions o;
+		cli_route_options(L.H->S, &o);
+		if (ro.have_args && o.route != ROUTE_COMMAND) {
 			diag_emit_all(&L.diags, false);
 			status = args_refused();
 		} else {
-			status = cli_native_run(&L, ro.args, ro.nargs);   /* emits the diagnostics itself */
+			o.args = ro.args;
+			o.nargs = ro.nargs;
+			status = cli_native_run(&L, &o);   /* emits the diagnostics itself */
 		}
 		cli_unload(&L);
 		fflush(stdout);

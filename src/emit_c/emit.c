@@ -6,16 +6,18 @@
  * in a worklist; a C function is `fn_<name>` (`fn_<name>__<k>` for the k-th
  * instance of a generic one), a method `m_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
- * A function's body computes `spx_result`; `?` jumps to the shared
- * epilogue (`spx_out`) that checks `ensures`, releases every owned local
- * and temporary and leaves the frame.
+ * A function's first parameter is `spx_d`, the frames active before it
+ * (the 256-frame bound is checked on entry; callees get `spx_d + 1`).
+ * Its body computes `spx_result`; `?` jumps to the shared epilogue
+ * (`spx_out`) that checks `ensures`, then releases every owned local and
+ * temporary (the body block leaves its releases to it, §0.12).
  *
  * Function values and closures are `spx_fn` (a dispatch id plus the
- * captured Copy scalars); a call through a value of type F goes to the
+ * captured Copy values, spx_cap); a call through a value of type F goes to the
  * generated `spx_call_<F>`, a switch over the ids of that type.
  *
- * The route (TOOLCHAIN.md §1.3 items 3–5) is chosen from the module's
- * permits as the interpreter chooses it; host operations exist in the
+ * The route (TOOLCHAIN.md §1.3 items 3–5) and what it grants come from the
+ * caller (src/cli/route.c, the interpreter's own); host operations exist in the
  * generated program only when the route grants them (no ambient
  * authority: a program without fs.read contains no file-opening code).
  */
@@ -224,9 +226,11 @@ mark_slots(Emit *E, const HirFunc *f)
 	E->slot_own = arena_alloc(&E->a, sizeof *E->slot_own * (size_t)(f->nlocals + 1));
 	E->slot_borrowed = arena_alloc(&E->a, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
 	memset(E->slot_borrowed, 0, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
-	for (int i = 0; i < f->nparams; i++)
-		if (f->sym >= 0 && i < sema_sym(E->S, f->sym)->nparams && sema_sym(E->S, f->sym)->params[i].mode == MODE_BORROW)
+	for (int i = 0; i < f->nparams; i++) {
+		ParamMode m = f->sym >= 0 && i < sema_sym(E->S, f->sym)->nparams ? sema_sym(E->S, f->sym)->params[i].mode : MODE_NONE;
+		if (m == MODE_BORROW || m == MODE_SHARED)
 			E->slot_borrowed[i] = true;
+	}
 	for (int i = 0; i < f->nrequires; i++)
 		mark_expr(E, f->requires[i]);
 	for (int i = 0; i < f->nensures; i++)
@@ -301,18 +305,29 @@ signature(Emit *E, int ii, Buf *out)
 	const char *rt = ctype(E, sty(E, f->result), span);
 	if (!rt)
 		return false;
-	buf_printf(out, "static %s %s(", rt, in->cname);
-	bool closure = is_closure(E, in->fi);
-	if (closure)
-		buf_puts(out, "const spx_fn *spx_self");
+	buf_printf(out, "static %s %s(int spx_d", rt, in->cname);
+	if (is_closure(E, in->fi))
+		buf_puts(out, ", const spx_fn *spx_self");
 	for (int i = 0; i < f->nparams; i++) {
 		const char *pt = ctype(E, sty(E, f->locals[i].type), f->locals[i].span);
 		if (!pt)
 			return false;
-		buf_printf(out, "%s%s %s", i || closure ? ", " : "", pt, slot_name(E, (HirSlot)i));
+		buf_printf(out, ", %s %s", pt, slot_name(E, (HirSlot)i));
 	}
-	buf_puts(out, f->nparams || closure ? ")" : "void)");
+	buf_putc(out, ')');
 	return true;
+}
+
+/* A closure's prologue: captured slot s from spx_self->cap[k]. */
+static void
+capture_load(Emit *E, HirSlot s, int k)
+{
+	TypeId t = sty(E, E->f->locals[s].type);
+	const char *m = cap_field(E, t);
+	if (m)
+		line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, s), k, m);
+	else
+		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), E->ts[t].name, k);
 }
 
 static void
@@ -340,6 +355,8 @@ emit_function(Emit *E, int ii)
 	E->temps.len = 0;
 	E->fvars.len = 0;
 	mark_slots(E, f);
+	for (int i = 0; i < f->nparams; i++)
+		buf_printf(&E->decls, "\t(void)%s;\n", slot_name(E, (HirSlot)i));
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
 		TypeId t = sty(E, f->locals[i].type);
 		const char *ct = ctype(E, t, f->locals[i].span);
@@ -353,13 +370,13 @@ emit_function(Emit *E, int ii)
 	if (E->failed || !rct)
 		goto out;
 	line(E, "%s spx_result = %s;", rct, zero_init(E, rt));
-	line(E, "spx_enter();");
+	line(E, "if (spx_d >= 256)");
+	line(E, "\tspx_depth_fail();");
 	if (is_closure(E, E->insts.items[ii].fi)) {
 		int k = 0;
 		for (int i = f->nparams; i < f->nlocals; i++)
 			if (f->locals[i].param)
-				line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, (HirSlot)i), k++,
-				     cap_field(E, sty(E, f->locals[i].type)));
+				capture_load(E, (HirSlot)i, k++);
 	}
 	contract_checks(E, f, CLAUSE_REQUIRES, f->requires, f->nrequires);
 	emit_block(E, f->body, valueful(E, rt) ? "spx_result" : NULL, rt);
@@ -375,7 +392,6 @@ emit_function(Emit *E, int ii)
 			release_place(E, sty(E, f->locals[i].type), slot_name(E, (HirSlot)i));
 	for (int i = E->fvars.len - 1; i >= 0; i--)
 		release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
-	line(E, "spx_leave();");
 	line(E, "return spx_result;");
 	Buf *out = &E->insts.items[ii].body;
 	buf_printf(out, "/* %s (%s) */\n", f->name, f->id);
@@ -396,7 +412,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 	const TypeInfo *ti = tinfo(E, ft);
 	int np = ti->nargs - 1;
 	Buf sig = {0};
-	buf_printf(&sig, "static %s spx_call_%u(spx_fn f", E->ts[ti->args[np]].name, (unsigned)ft);
+	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", E->ts[ti->args[np]].name, (unsigned)ft);
 	for (int i = 0; i < np; i++)
 		buf_printf(&sig, ", %s a%d", E->ts[tinfo(E, ft)->args[i]].name, i);
 	buf_putc(&sig, ')');
@@ -406,9 +422,10 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 		const FnVal *v = &E->fnvals.items[k];
 		if (v->ft != ft)
 			continue;
-		buf_printf(out, "\tcase %d:\n\t\treturn %s(%s", k + 1, E->insts.items[v->inst].cname, v->closure ? "&f" : "");
+		buf_printf(out, "\tcase %d:\n\t\treturn %s(spx_d%s", k + 1, E->insts.items[v->inst].cname,
+			   v->closure ? ", &f" : "");
 		for (int i = 0; i < np; i++)
-			buf_printf(out, "%sa%d", i || v->closure ? ", " : "", i);
+			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
 	}
 	buf_puts(out, "\tdefault:\n\t\tspx_die(72, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
@@ -417,36 +434,13 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 
 /* ---- routes (TOOLCHAIN.md §1.3 items 3–5) ---- */
 
-typedef enum NativeRoute { NR_PURE, NR_TRANSCRIPT, NR_COMMAND } NativeRoute;
-
-static bool
-permits(const Sema *S, const char *p)
-{
-	for (int i = 0; i < S->npermits; i++)
-		if (strcmp(S->permits[i], p) == 0)
-			return true;
-	return false;
-}
-
-static NativeRoute
-route_of(const Sema *S)
-{
-	static const char *const host[] = { "fs.read", "process.args.read", "process.stderr.write", "process.stdout.write" };
-	int nhost = 0;
-	for (size_t j = 0; j < sizeof host / sizeof *host; j++)
-		nhost += permits(S, host[j]);
-	if (S->npermits == 0 || nhost != S->npermits)
-		return NR_PURE;
-	return nhost == 1 && permits(S, "process.stdout.write") ? NR_TRANSCRIPT : NR_COMMAND;
-}
-
 static void
-emit_main(Emit *E, NativeRoute route, const char *entry, Buf *out)
+emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
 	buf_printf(out, "int\nmain(int argc, char **argv)\n{\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
-			"\tint64_t r = %s();\n", entry);
-	if (route == NR_COMMAND) {
+			"\tint64_t r = %s(0);\n", entry);
+	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"
 			      "\t\tsnprintf(line, sizeof line, \"SEMAPRAX runtime failure: `main` returned %\" PRId64 \", "
@@ -457,56 +451,52 @@ emit_main(Emit *E, NativeRoute route, const char *entry, Buf *out)
 	}
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
-	buf_printf(out, "\treturn %s;\n}\n", route == NR_COMMAND ? "(int)r" : "0");
+	buf_printf(out, "\treturn %s;\n}\n", route == ROUTE_COMMAND ? "(int)r" : "0");
 	(void)E;
 }
 
-/* Refuses host builtins the route does not grant (the interpreter stops there too). */
+/* Does the route grant this effect?  (A comma-separated list — only the
+ * network operations, which no route grants — is never granted.) */
 bool
 emit_route_grants(Emit *E, const char *effect)
 {
-	NativeRoute r = route_of(E->S);
-	if (r == NR_PURE)
-		return false;
-	if (r == NR_TRANSCRIPT)
-		return strcmp(effect, "process.stdout.write") == 0;
-	return permits(E->S, effect);
+	return E->opt->host && interp_grants(E->opt->host, effect);
 }
 
 /* ---- the unit ---- */
 
-static int
-find_main(HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && sema_sym(H->S, H->funcs[i].sym)->kind == SK_FN && strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
 static void
-assemble(Emit *E, NativeRoute route, Buf *out)
+assemble(Emit *E, Route route, Buf *out)
 {
 	buf_puts(out, "/* generated by semaprax: the C11 projection of module ");
 	buf_puts(out, E->S->module_name ? E->S->module_name : "?");
 	buf_puts(out, " */\n#define _POSIX_C_SOURCE 200809L\n");
-	if (E->opt && E->opt->staged)
+	if (E->opt->staged)
 		buf_puts(out, "#define SPX_STAGED 1\n");
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs)
 		buf_puts(out, emit_c_rt_fs);
-	buf_printf(out, "\n/* a function value: its dispatch id and captured Copy scalars */\n"
-			"typedef struct spx_fn { uint32_t id; spx_cap cap[%d]; } spx_fn;\n",
-		   E->maxcaps > 0 ? E->maxcaps : 1);
+	if (E->use_fs_write)
+		buf_puts(out, emit_c_rt_fs_write);
+	if (E->use_stdin)
+		buf_puts(out, emit_c_rt_stdin);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
+	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);
 	buf_putc(out, '\n');
 	buf_put(out, E->types.data ? E->types.data : "", E->types.len);
+	buf_puts(out, "/* one captured Copy value */\n"
+		      "typedef union spx_cap {\n"
+		      "\tint64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;\n"
+		      "\tconst void *cell;   /* a value holding a function value (spx_cell) */\n");
+	for (int i = 0; i < E->captys.len; i++)
+		buf_printf(out, "\t%s v%u;\n", E->ts[E->captys.items[i]].name, (unsigned)E->captys.items[i]);
+	buf_printf(out, "} spx_cap;\n\n/* a function value: its dispatch id and captured values */\n"
+			"struct spx_fn { uint32_t id; spx_cap cap[%d]; };\n\n",
+		   E->maxcaps > 0 ? E->maxcaps : 1);
+	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
 	Buf dprotos = {0}, dbodies = {0};
 	for (int i = 0; i < E->fntypes.len; i++)
 		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
@@ -540,7 +530,7 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	E.opt = o;
 	E.owner = -1;
 	arena_init(&E.a);
-	int entry = find_main(H);
+	int entry = hir_find_main(H);
 	if (entry < 0) {
 		Diag *d = diag_report(diags, DIAG_F102, NULL, "the module has no `main` to run");
 		if (d)
@@ -559,7 +549,7 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	const HirFunc *mf = &H->funcs[entry];
 	if (tinfo(&E, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		refuse(&E, sema_sym(E.S, mf->sym)->span, "the native lane runs `fn main() -> i64` only");
-	NativeRoute route = route_of(E.S);
+	Route route = o->host ? o->host->route : ROUTE_PURE;
 	inst_get(&E, entry, NULL, 0);
 	while (!E.failed && E.qhead < E.insts.len)
 		emit_function(&E, E.qhead++);
@@ -576,6 +566,8 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	free(E.ts);
 	buf_free(&E.fwd);
 	buf_free(&E.types);
+	buf_free(&E.types_fn);
+	VEC_FREE(E.captys);
 	buf_free(&E.hprotos);
 	buf_free(&E.helpers);
 	buf_free(&E.decls);

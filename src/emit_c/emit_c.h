@@ -19,6 +19,7 @@
 #define SPX_EMIT_C_H
 
 #include "../hir/hir.h"
+#include "../interp/interp.h"
 #include "../support/buf.h"
 #include "../support/diag.h"
 
@@ -27,11 +28,17 @@ extern const char emit_c_rt_core[];
 extern const char emit_c_rt_text[];
 extern const char emit_c_rt_coll[];
 extern const char emit_c_rt_fs[];
+extern const char emit_c_rt_fs_write[];
+extern const char emit_c_rt_stdin[];
 
 typedef struct EmitOptions {
 	/* `run --native`: stage output, cap it at 65,536 bytes (§0.1) and
 	 * publish after main; `build` executables write directly. */
 	bool staged;
+	/* The route and the host capabilities it grants (src/cli/route.c;
+	 * the same options the interpreter runs with).  The caller has
+	 * admitted the module (no operation main reaches needs more). */
+	const InterpOptions *host;
 } EmitOptions;
 
 /* Emits the program into out; false after reporting B110 (or F102) into diags. */

@@ -287,7 +287,7 @@ inst_slot_type(Emit *E, int ii, HirSlot s)
 	return r;
 }
 
-/* Does parameter i of funcs[fi] borrow its argument? */
+/* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
 static bool
 param_borrows(Emit *E, int fi, int i)
 {
@@ -295,7 +295,7 @@ param_borrows(Emit *E, int fi, int i)
 	if (f->sym < 0)
 		return false;
 	const Sym *s = sema_sym(E->S, f->sym);
-	return i < s->nparams && s->params[i].mode == MODE_BORROW;
+	return i < s->nparams && (s->params[i].mode == MODE_BORROW || s->params[i].mode == MODE_SHARED);
 }
 
 /* Evaluates the arguments, converted for parameters of types pt. */
@@ -341,9 +341,9 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	Buf call = {0};
-	buf_printf(&call, "%s(", E->insts.items[ii].cname);
+	buf_printf(&call, "%s(spx_d + 1", E->insts.items[ii].cname);
 	for (int i = 0; i < na; i++)
-		buf_printf(&call, "%s%s", i ? ", " : "", args[i]);
+		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
 	const char *t = new_tmp(E);
 	line(E, "%s %s = %s;", ct, t, call.data);
@@ -377,7 +377,7 @@ emit_call_slot(Emit *E, const HirExpr *e)
 		return no_val;
 	note_fntype(E, ft);
 	Buf call = {0};
-	buf_printf(&call, "spx_call_%u(%s", (unsigned)ft, slot_name(E, cs));
+	buf_printf(&call, "spx_call_%u(%s, spx_d + 1", (unsigned)ft, slot_name(E, cs));
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -402,9 +402,9 @@ check_invariants(Emit *E, TypeId t, const char *v, Span span)
 	(void)span;
 	int ii = inst_get(E, fi, NULL, 0);
 	Buf call = {0};
-	buf_printf(&call, "(void)%s(", E->insts.items[ii].cname);
+	buf_printf(&call, "(void)%s(spx_d + 1", E->insts.items[ii].cname);
 	for (int i = 0; i < s->nfields; i++)
-		buf_printf(&call, "%s%s.f_%s", i ? ", " : "", v, s->fields[i].name);
+		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
 	buf_puts(&call, ");");
 	line(E, "%s", call.data);
 	buf_free(&call);
@@ -756,6 +756,12 @@ emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 		emit_stmt(E, b->stmts[i]);
 	if (b->tail && !E->failed)
 		store_result(E, ev(E, b->tail), target, tt);
+	if (b == E->f->body) {
+		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
+		E->indent--;
+		line(E, "}");
+		return;
+	}
 	for (int i = b->nowned - 1; i >= 0 && !E->failed; i--) {
 		HirSlot s = b->owned[i];
 		if (E->slot_own[s])
@@ -815,12 +821,16 @@ emit_closure(Emit *E, const HirExpr *e)
 	line(E, "spx_fn %s = { %d, {{0}} };", t, id);
 	for (int i = 0; i < e->u.closure.ncaptures; i++) {
 		HirSlot cs = e->u.closure.captures[i];
-		const char *f = cap_field(E, sty(E, E->f->locals[cs].type));
-		if (!f) {
-			refuse(E, e->span, "the native lane supports closures capturing Copy scalars only yet");
+		TypeId ct = sty(E, E->f->locals[cs].type);
+		if (!is_copy(E, ct) || !ctype(E, ct, e->span)) {
+			refuse(E, e->span, "the native lane supports closures capturing Copy values only");
 			return no_val;
 		}
-		line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+		const char *f = cap_field(E, ct);
+		if (f)
+			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+		else
+			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), E->ts[ct].name);
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;

@@ -66,7 +66,8 @@ typedef struct Emit {
 	const EmitOptions *opt;
 	Arena a;              /* strings of this emission */
 	Buf fwd;              /* struct forward declarations */
-	Buf types;            /* type definitions in dependency order */
+	Buf types;            /* type definitions in dependency order (before spx_fn) */
+	Buf types_fn;         /* … of types holding a function value by value (after it) */
 	Buf hprotos;          /* helper prototypes */
 	Buf helpers;          /* helper definitions */
 	TypeState *ts;        /* per TypeId (grows with the type table) */
@@ -78,7 +79,10 @@ typedef struct Emit {
 	VEC(FnVal) fnvals;    /* function values; id = index + 1 */
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
-	bool use_fs;          /* file_read_text is called: include the fs runtime */
+	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
+	bool use_fs;          /* a file operation is called: include rt/fs.h */
+	bool use_fs_write;    /* … a writing one: rt/fs_write.h */
+	bool use_stdin;       /* stdin_read is called: rt/stdin.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;
@@ -109,7 +113,7 @@ int inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
 /* The dispatch id of a function value. */
 int fnval_id(Emit *E, TypeId ft, int inst, bool closure);
 void note_fntype(Emit *E, TypeId ft);
-/* Does the module's route grant this host effect (TOOLCHAIN.md §1.3)? */
+/* Does the route grant this host effect (TOOLCHAIN.md §1.3)? */
 bool emit_route_grants(Emit *E, const char *effect);
 
 /* emit_type.c */
@@ -128,7 +132,10 @@ const char *rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
 const char *clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
 const char *eq_fn(Emit *E, TypeId t);     /* `bool f(const T *, const T *)` */
 const char *sortcmp_fn(Emit *E, TypeId t);/* qsort comparator */
-const char *cap_field(Emit *E, TypeId t); /* spx_cap member of a scalar */
+bool holds_fn(Emit *E, TypeId t);        /* holds a function value by value */
+/* The spx_cap member storing a captured Copy value of type t; NULL when t
+ * holds a function value (stored in a cell: spx_cap.cell, spx_cell). */
+const char *cap_field(Emit *E, TypeId t);
 int map_key_kind(Emit *E, TypeId k);
 void types_grow(Emit *E);
 

@@ -99,23 +99,34 @@ case_count(Sym *s)
 	return s->kind == SK_VARIANT ? s->ncases : 0;
 }
 
-bool
-may_view(Emit *E, TypeId t)
+/* Does pred hold for a field (record, class) or case field (variant) of nominal t? */
+static bool
+some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 {
-	const TypeInfo *ti = tinfo(E, t);
-	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
-		return true;
 	Sym *s = nominal_sym(E, t);
 	if (!s)
 		return false;
-	for (int i = 0; i < s->nfields; i++)
-		if (may_view(E, sema_field_type(E->S, t, i)))
+	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
+		if (pred(E, sema_field_type(E->S, t, i)))
 			return true;
 	for (int c = 0; c < case_count(s); c++)
 		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (may_view(E, sema_case_field_type(E->S, t, c, i)))
+			if (pred(E, sema_case_field_type(E->S, t, c, i)))
 				return true;
 	return false;
+}
+
+bool
+may_view(Emit *E, TypeId t)
+{
+	TyKind k = tinfo(E, t)->kind;
+	return k == TY_STR || k == TY_SLICE || some_field(E, t, may_view);
+}
+
+bool
+holds_fn(Emit *E, TypeId t)
+{
+	return tinfo(E, t)->kind == TY_FN || some_field(E, t, holds_fn);
 }
 
 static const char *const scalar_c[] = {
@@ -125,38 +136,41 @@ static const char *const scalar_c[] = {
 
 static bool ensure_type(Emit *E, TypeId t);
 
+/* A struct definition: after spx_fn when the type holds a function value
+ * by value (types_fn), before it otherwise (captures may embed it). */
 static void
 struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 {
+	Buf *out = holds_fn(E, t) ? &E->types_fn : &E->types;
 	Buf spell = {0};
 	buf_puts(&spell, sema_type_name(E->S, t));
-	buf_printf(&E->types, "/* %s */\nstruct %s {\n", spell.data, name);
+	buf_printf(out, "/* %s */\nstruct %s {\n", spell.data, name);
 	buf_free(&spell);
 	if (s->kind != SK_VARIANT) {
 		for (int i = 0; i < s->nfields; i++)
-			buf_printf(&E->types, "\t%s f_%s;\n", E->ts[sema_field_type(E->S, t, i)].name, s->fields[i].name);
+			buf_printf(out, "\t%s f_%s;\n", E->ts[sema_field_type(E->S, t, i)].name, s->fields[i].name);
 		if (s->nfields == 0)
-			buf_puts(&E->types, "\tchar empty_;\n");
+			buf_puts(out, "\tchar empty_;\n");
 	} else {
-		buf_puts(&E->types, "\tuint32_t tag;\n");
+		buf_puts(out, "\tuint32_t tag;\n");
 		bool any = false;
 		for (int c = 0; c < s->ncases; c++)
 			any |= s->cases[c].nfields > 0;
 		if (any) {
-			buf_puts(&E->types, "\tunion {\n");
+			buf_puts(out, "\tunion {\n");
 			for (int c = 0; c < s->ncases; c++) {
 				if (s->cases[c].nfields == 0)
 					continue;
-				buf_puts(&E->types, "\t\tstruct {");
+				buf_puts(out, "\t\tstruct {");
 				for (int i = 0; i < s->cases[c].nfields; i++)
-					buf_printf(&E->types, " %s f_%s;", E->ts[sema_case_field_type(E->S, t, c, i)].name,
+					buf_printf(out, " %s f_%s;", E->ts[sema_case_field_type(E->S, t, c, i)].name,
 						   s->cases[c].fields[i].name);
-				buf_printf(&E->types, " } c_%s;\n", s->cases[c].name);
+				buf_printf(out, " } c_%s;\n", s->cases[c].name);
 			}
-			buf_puts(&E->types, "\t} u;\n");
+			buf_puts(out, "\t} u;\n");
 		}
 	}
-	buf_puts(&E->types, "};\n\n");
+	buf_puts(out, "};\n\n");
 }
 
 static bool
@@ -296,8 +310,16 @@ cap_field(Emit *E, TypeId t)
 	case TY_F32: return "f32";
 	case TY_BOOL: return "b";
 	case TY_CHAR: return "c";
-	default: return NULL;
+	default: break;
 	}
+	if (holds_fn(E, t))
+		return NULL;
+	int i = 0;
+	while (i < E->captys.len && E->captys.items[i] != t)
+		i++;
+	if (i == E->captys.len)
+		VEC_PUSH(E->captys, t);
+	return arena_printf(&E->a, "v%u", (unsigned)t);
 }
 
 /* ---- release ---- */

@@ -192,5 +192,8 @@ void hir_free(HirModule *h);
 bool hir_validate(HirModule *h, DiagSink *diags);
 /* A deterministic text dump (for tests and `check --dump-hir`). */
 void hir_dump(Buf *out, HirModule *h);
+/* The HIR function a run starts at: the free function `main`, else the
+ * function whose stable id is `app.main`; -1 when there is none. */
+int hir_find_main(const HirModule *h);
 
 #endif

@@ -221,3 +221,16 @@ hir_validate(HirModule *H, DiagSink *diags)
 	}
 	return v.ok;
 }
+
+int
+hir_find_main(const HirModule *h)
+{
+	for (int i = 0; i < h->nfuncs; i++)
+		if (h->funcs[i].sym >= 0 && sema_sym(h->S, h->funcs[i].sym)->kind == SK_FN &&
+		    strcmp(h->funcs[i].name, "main") == 0)
+			return i;
+	for (int i = 0; i < h->nfuncs; i++)
+		if (h->funcs[i].sym >= 0 && strcmp(h->funcs[i].id, "app.main") == 0)
+			return i;
+	return -1;
+}

@@ -26,11 +26,7 @@ typedef struct spx_view { const uint8_t *p; size_t n; } spx_view;  /* str, Slice
 typedef struct spx_vec { void *p; size_t len, cap; } spx_vec;      /* Vec<T>: p holds cap T */
 typedef struct spx_iter { spx_vec v; size_t pos; } spx_iter;       /* Iter<T> */
 typedef struct spx_map { void *k, *v; size_t len, cap; } spx_map;  /* Map<K, V> / Set<K>: sorted keys */
-typedef union spx_cap {
-	int64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;
-} spx_cap;                                                         /* one captured Copy scalar */
 
-static int spx_depth;
 static int spx_argc;
 static char **spx_argv;
 
@@ -95,6 +91,26 @@ spx_release_all(void)
 		spx_free(spx_live.prev + 1);
 }
 
+/*
+ * A closure's captured value that holds a function value lives in a cell:
+ * function values are Copy (copied bitwise, never released), so a cell is
+ * immutable and kept until the process ends, reachable from spx_cells.
+ */
+typedef struct spx_cellhdr { struct spx_cellhdr *next; max_align_t align[]; } spx_cellhdr;
+static spx_cellhdr *spx_cells;
+
+SPX_RT const void *
+spx_cell(const void *p, size_t n)
+{
+	spx_cellhdr *h = malloc(sizeof(spx_cellhdr) + n);
+	if (!h)
+		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+	h->next = spx_cells;
+	spx_cells = h;
+	memcpy(h + 1, p, n);
+	return h + 1;
+}
+
 /* ---- output ---- */
 
 typedef struct spx_buf { char *p; size_t n, cap; } spx_buf;
@@ -152,18 +168,15 @@ spx_fail(const char *domain, int code)
 	spx_die(73, line);
 }
 
-SPX_RT void
-spx_enter(void)
+/*
+ * The 256-frame call-depth bound: every generated function takes the
+ * number of frames active before it (`spx_d`, 0 for main) and fails on
+ * entry when that is 256 already, so no global counter is touched.
+ */
+__attribute__((cold, noinline)) _Noreturn SPX_RT void
+spx_depth_fail(void)
 {
-	if (spx_depth >= 256)
-		spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
-	spx_depth++;
-}
-
-SPX_RT void
-spx_leave(void)
-{
-	spx_depth--;
+	spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
 }
 
 /* stdout_write / stderr_write: channel 0 or 1. */

@@ -1,63 +1,129 @@
-/* ---- SEMAPRAX native runtime: file_read_text (fs.read; LANGUAGE.md §5.1) ---- */
+/* ---- SEMAPRAX native runtime: file reads (fs.read; LANGUAGE.md §5.1) ---- */
 /*
- * Included only in programs whose module permits fs.read and that call
- * file_read_text.  The relative path is resolved one component at a time
- * with openat(O_NOFOLLOW), so `..`, absolute paths and symbolic links
- * cannot leave the working directory.  semaprax.filesystem.v1: 1 invalid
- * relative path, 2 not found, 4 over 65,536 bytes, 5 I/O failure, 6 access
- * denied, 7 not a regular file; text that is not UTF-8 is text.v1 code 3.
+ * Included only in programs whose route grants fs.read or fs.write and that
+ * call a file operation; the writing half (fs_write.h) only when a write is
+ * called.  Same semantics as the interpreter's src/interp/fs.c:
+ *
+ * Every operation first reserves its bytes against the run's budget (64
+ * operations, 1,048,576 bytes, never refunded): reads and listings their
+ * `max` (`file_read_text` 65,536), writes their data length, the rest 0.
+ * Then the path (its first `length` bytes; 1..4,096 bytes, relative,
+ * nonempty components other than `.`/`..`, no NUL, `\` or `:`; only
+ * file_stat and file_list take the empty path = the working directory),
+ * then the per-file bound (65,536), then the host call.  Resolution opens
+ * one component at a time below the working directory with O_NOFOLLOW.
+ * semaprax.filesystem.v1: 1 invalid path, 2 not found, 3 exists, 4 a bound
+ * exceeded, 5 I/O failure, 6 access denied, 7 not a regular file (or a
+ * symbolic link on the way); text that is not UTF-8 is text.v1 code 3.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define SPX_FS_PATH_MAX 4096u
+#define SPX_FS_FILE_MAX 65536u
+#define SPX_FS_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+
+static uint32_t spx_fs_ops;        /* operations so far (budget 64) */
+static uint64_t spx_fs_reserved;   /* bytes reserved so far (budget 1 MiB) */
+
+_Noreturn SPX_RT void
+spx_fs_fail(int code)
+{
+	spx_fail("semaprax.filesystem.v1", code);
+}
+
 SPX_RT int
 spx_fs_status(int e)
 {
-	if (e == ENOENT || e == ENOTDIR)
-		return 2;
-	if (e == EACCES || e == EPERM || e == ELOOP)
-		return 6;
-	return 5;
+	switch (e) {
+	case ENOENT: return 2;
+	case EEXIST: return 3;
+	case EACCES: case EPERM: return 6;
+	case ELOOP: case ENOTDIR: return 7;
+	default: return 5;
+	}
 }
 
-/* A descriptor for path below the working directory, or -status. */
-SPX_RT int
-spx_open_below(spx_view path)
+/* Counts one operation reserving n bytes; status 4 past the budget. */
+SPX_RT void
+spx_fs_reserve(uint64_t n)
 {
-	if (path.n == 0 || path.n > 4096 || path.p[0] == '/')
-		return -1;
-	for (size_t i = 0; i < path.n; i++)
-		if (path.p[i] == 0 || path.p[i] == '\\')
-			return -1;
-	char part[4097];
-	int dir = AT_FDCWD;
-	for (size_t at = 0;;) {
-		size_t end = at;
-		while (end < path.n && path.p[end] != '/')
-			end++;
-		size_t len = end - at;
-		bool dots = (len == 1 && path.p[at] == '.') || (len == 2 && path.p[at] == '.' && path.p[at + 1] == '.');
-		if (len == 0 || dots) {
-			if (dir != AT_FDCWD)
-				close(dir);
-			return -1;
+	spx_fs_ops++;
+	spx_fs_reserved = n > 1048576u ? 1048576u + 1 : spx_fs_reserved + n;
+	if (spx_fs_ops > 64u || spx_fs_reserved > 1048576u)
+		spx_fs_fail(4);
+}
+
+SPX_RT bool
+spx_fs_valid_path(const uint8_t *p, size_t n)
+{
+	if (n == 0 || n > SPX_FS_PATH_MAX)
+		return false;
+	size_t start = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && p[i] != '/') {
+			if (p[i] == 0 || p[i] == '\\' || p[i] == ':')
+				return false;
+			continue;
 		}
-		memcpy(part, path.p + at, len);
-		part[len] = '\0';
-		bool last = end == path.n;
-		int fd = openat(dir, part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY));
-		int e = errno;
-		if (dir != AT_FDCWD)
-			close(dir);
-		if (fd < 0)
-			return -spx_fs_status(e);
-		if (last)
-			return fd;
-		dir = fd;
-		at = end + 1;
+		size_t w = i - start;
+		if (w == 0 || (w == 1 && p[start] == '.') || (w == 2 && p[start] == '.' && p[start + 1] == '.'))
+			return false;
+		start = i + 1;
 	}
+	return true;
+}
+
+/* An operation's start: reserve, then the first `len` bytes of the path view. */
+SPX_RT spx_view
+spx_fs_begin(uint64_t bytes, spx_view path, uint64_t len, bool root_ok)
+{
+	spx_fs_reserve(bytes);
+	if (len > path.n)
+		spx_fs_fail(1);
+	path.n = (size_t)len;
+	if (!(path.n == 0 && root_ok) && !spx_fs_valid_path(path.p, path.n))
+		spx_fs_fail(1);
+	return path;
+}
+
+SPX_RT void
+spx_fs_close_dir(int d)
+{
+	if (d != AT_FDCWD)
+		close(d);
+}
+
+/*
+ * Opens the directory holding the last component of a valid path (the
+ * working directory is AT_FDCWD) and copies that component into
+ * name[SPX_FS_PATH_MAX + 1].  Returns 0 or a status.
+ */
+SPX_RT int
+spx_fs_open_parent(spx_view path, int *dir, char *name)
+{
+	int d = AT_FDCWD;
+	size_t start = 0;
+	for (size_t i = 0; i <= path.n; i++) {
+		if (i < path.n && path.p[i] != '/')
+			continue;
+		memcpy(name, path.p + start, i - start);
+		name[i - start] = '\0';
+		if (i == path.n)
+			break;
+		int next = openat(d, name, SPX_FS_DIR_FLAGS);
+		int e = errno;
+		spx_fs_close_dir(d);
+		if (next < 0)
+			return spx_fs_status(e);
+		d = next;
+		start = i + 1;
+	}
+	*dir = d;
+	return 0;
 }
 
 SPX_RT bool
@@ -94,44 +160,199 @@ spx_utf8_valid(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* ---- reads ---- */
+
+/* Reads a regular file of at most max bytes into *out; 0 or a status. */
+SPX_RT int
+spx_fs_read_file(spx_view path, size_t max, spx_str *out)
+{
+	char name[SPX_FS_PATH_MAX + 1];
+	int dir = AT_FDCWD;
+	int st = spx_fs_open_parent(path, &dir, name);
+	if (st)
+		return st;
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int e = errno;
+	spx_fs_close_dir(dir);
+	if (fd < 0)
+		return spx_fs_status(e);
+	struct stat sb;
+	if (fstat(fd, &sb) != 0)
+		st = spx_fs_status(errno);
+	else if (!S_ISREG(sb.st_mode))
+		st = 7;
+	spx_str b = { NULL, 0 };
+	if (!st)
+		b.p = spx_alloc(max + 1);
+	while (!st) {
+		ssize_t r = read(fd, b.p + b.n, max + 1 - b.n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			st = 5;
+		else if (r == 0)
+			break;
+		else if ((b.n += (size_t)r) > max)
+			st = 4;
+	}
+	close(fd);
+	if (st)
+		spx_str_free(&b);
+	else
+		*out = b;
+	return st;
+}
+
 SPX_RT spx_str
 spx_file_read_text(spx_view path)
 {
-	int fd = spx_open_below(path);
-	if (fd < 0)
-		spx_fail("semaprax.filesystem.v1", -fd);
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		close(fd);
-		spx_fail("semaprax.filesystem.v1", 5);
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		spx_fail("semaprax.filesystem.v1", 7);
-	}
-	if (st.st_size > 65536) {
-		close(fd);
-		spx_fail("semaprax.filesystem.v1", 4);
-	}
-	spx_str s = { spx_alloc(65537), 0 };
-	for (;;) {
-		ssize_t r = read(fd, s.p + s.n, 65537 - s.n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			close(fd);
-			spx_fail("semaprax.filesystem.v1", 5);
-		}
-		if (r == 0)
-			break;
-		s.n += (size_t)r;
-		if (s.n > 65536) {
-			close(fd);
-			spx_fail("semaprax.filesystem.v1", 4);
-		}
-	}
-	close(fd);
+	spx_fs_reserve(SPX_FS_FILE_MAX);
+	if (!spx_fs_valid_path(path.p, path.n))
+		spx_fs_fail(1);
+	spx_str s = { NULL, 0 };
+	int st = spx_fs_read_file(path, SPX_FS_FILE_MAX, &s);
+	if (st)
+		spx_fs_fail(st);
 	if (!spx_utf8_valid(s.p, s.n))
 		spx_fail("semaprax.text.v1", 3);
 	return s;
+}
+
+/* file_read(path, length, max) */
+SPX_RT spx_str
+spx_file_read(spx_view path, uint64_t len, uint64_t max)
+{
+	path = spx_fs_begin(max, path, len, false);
+	spx_str s = { NULL, 0 };
+	int st = max > SPX_FS_FILE_MAX ? 4 : spx_fs_read_file(path, (size_t)max, &s);
+	if (st)
+		spx_fs_fail(st);
+	return s;
+}
+
+SPX_RT int
+spx_fs_name_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	size_t lx = strlen(x), ly = strlen(y);
+	int c = memcmp(x, y, lx < ly ? lx : ly);
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* The immediate entry names of an open directory (at most 1,024), sorted; 0 or a status. */
+SPX_RT int
+spx_fs_names(int fd, char ***names, size_t *count)
+{
+	*names = NULL;
+	*count = 0;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return spx_fs_status(e);
+	}
+	int st = 0;
+	size_t n = 0;
+	char **v = malloc(1024 * sizeof *v);
+	if (!v)
+		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			if (errno)
+				st = spx_fs_status(errno);
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n >= 1024) {
+			st = 4;
+			break;
+		}
+		size_t l = strlen(de->d_name);
+		v[n] = malloc(l + 1);
+		if (!v[n])
+			spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		memcpy(v[n++], de->d_name, l + 1);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(v, n, sizeof *v, spx_fs_name_cmp);
+	*names = v;
+	*count = n;
+	return st;
+}
+
+/* file_list(path, length, max): the sorted names, each followed by one NUL. */
+SPX_RT spx_str
+spx_file_list(spx_view path, uint64_t len, uint64_t max)
+{
+	path = spx_fs_begin(max, path, len, true);
+	if (max > SPX_FS_FILE_MAX)
+		spx_fs_fail(4);
+	int fd;
+	if (path.n == 0) {
+		fd = open(".", SPX_FS_DIR_FLAGS);
+	} else {
+		char name[SPX_FS_PATH_MAX + 1];
+		int dir = AT_FDCWD;
+		int st = spx_fs_open_parent(path, &dir, name);
+		if (st)
+			spx_fs_fail(st);
+		fd = openat(dir, name, SPX_FS_DIR_FLAGS);
+		int e = errno;
+		spx_fs_close_dir(dir);
+		errno = e;
+	}
+	if (fd < 0)
+		spx_fs_fail(spx_fs_status(errno));
+	char **names;
+	size_t count;
+	int st = spx_fs_names(fd, &names, &count);
+	spx_str b = { spx_alloc((size_t)max), 0 };
+	for (size_t i = 0; i < count; i++) {
+		size_t l = strlen(names[i]);
+		if (!st && b.n + l + 1 > max)
+			st = 4;
+		if (!st) {
+			memcpy(b.p + b.n, names[i], l + 1);
+			b.n += l + 1;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (st) {
+		spx_str_free(&b);
+		spx_fs_fail(st);
+	}
+	return b;
+}
+
+/* file_stat(path, length): a regular file size * 4 + 1, a directory 2. */
+SPX_RT uint64_t
+spx_file_stat(spx_view path, uint64_t len)
+{
+	path = spx_fs_begin(0, path, len, true);
+	if (path.n == 0)
+		return 2;
+	char name[SPX_FS_PATH_MAX + 1];
+	int dir = AT_FDCWD;
+	int st = spx_fs_open_parent(path, &dir, name);
+	if (st)
+		spx_fs_fail(st);
+	struct stat sb;
+	int r = fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW);
+	int e = errno;
+	spx_fs_close_dir(dir);
+	if (r != 0)
+		spx_fs_fail(spx_fs_status(e));
+	if (S_ISDIR(sb.st_mode))
+		return 2;
+	if (!S_ISREG(sb.st_mode))
+		spx_fs_fail(7);
+	uint64_t size = (uint64_t)sb.st_size;
+	if (size > UINT64_MAX / 4)
+		spx_fs_fail(4);
+	return size * 4 + 1;
 }

@@ -269,7 +269,7 @@ SPX_RT spx_view
 spx_arg(uint64_t i)
 {
 	if (i >= (uint64_t)spx_argc)
-		spx_fail("semaprax.text.v1", 1);
+		spx_fail("semaprax.command-input.v1", 1);
 	spx_view v = { (const uint8_t *)spx_argv[i], strlen(spx_argv[i]) };
 	return v;
 }
