@@ -478,10 +478,6 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs)
 		buf_puts(out, emit_c_rt_fs);
-	if (E->use_fs_write)
-		buf_puts(out, emit_c_rt_fs_write);
-	if (E->use_stdin)
-		buf_puts(out, emit_c_rt_stdin);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
 	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);

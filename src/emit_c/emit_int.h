@@ -81,8 +81,6 @@ typedef struct Emit {
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
 	bool use_fs;          /* a file operation is called: include rt/fs.h */
-	bool use_fs_write;    /* … a writing one: rt/fs_write.h */
-	bool use_stdin;       /* stdin_read is called: rt/stdin.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;
