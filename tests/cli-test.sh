@@ -137,31 +137,30 @@ if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	has "$tmp/err" "error[SPX-I307]" "build --target c I307"
 	# host operations only where the route grants them: no file code in a program without fs.*
 	if grep -q "openat" "$tmp/args.c"; then bad "a program without fs permits contains file code"; else ok; fi
-	# a built executable reads stdin and writes files as `run` does (same route, same runtime)
-	cat > "$tmp/io.spx" <<'SPX'
-module cli.io;
+	# a built executable reads files as `run` does (same route, same runtime, same budget)
+	cat > "$tmp/cat.spx" <<'SPX'
+module cli.cat;
 
-permit { fs.write, process.stdin.read }
+permit { fs.read, process.args.read, process.stdout.write }
 
 @id("app.main")
 fn main() -> i64
-    uses { fs.write, process.stdin.read }
+    uses { fs.read, process.args.read, process.stdout.write }
 {
-    let input = stdin_read();
-    let path = "copy.txt";
-    let pv = string_as_str(path);
-    let written = file_write_new(str_as_bytes(pv), 8usize, bytes_as_slice(input), byte_len(bytes_as_slice(input)));
+    let text = file_read_text(arg_utf8(0usize));
+    let written = stdout_write(str_as_bytes(string_as_str(text)));
     i64_from_usize(written)
 }
 SPX
-	expect 0 "build a stdin and fs.write program" -- "$bin" build "$tmp/io.spx" -o "$tmp/io"
-	if (cd "$tmp" && printf 'abcde' | ./io); then bad "built io exit status 0"; else
-		if [ $? -eq 5 ] && [ "$(cat "$tmp/copy.txt")" = "abcde" ]; then ok; else bad "built io program"; fi
+	printf 'abcde' > "$tmp/in.txt"
+	expect 0 "build a file-reading program" -- "$bin" build "$tmp/cat.spx" -o "$tmp/cat"
+	if (cd "$tmp" && ./cat in.txt > "$tmp/out"); then bad "built cat exit status 0"; else
+		if [ $? -eq 5 ] && [ "$(cat "$tmp/out")" = "abcde" ]; then ok; else bad "built cat program"; fi
 	fi
-	if (cd "$tmp" && printf 'x' | ./io 2> "$tmp/err"); then bad "second write"; else
-		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/3" "built io: write_new never overwrites"
+	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
+		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
 	fi
-	# admission is shared with `run`: a network operation main reaches is F102 before anything is built
+	# admission is shared with `run`: the same refusals before anything is built
 	cat > "$tmp/net.spx" <<'SPX'
 module cli.net;
 
@@ -174,9 +173,24 @@ fn main() -> i64
     i64_from_usize(net_close(3usize))
 }
 SPX
-	expect 1 "build refuses a network operation" -- "$bin" build "$tmp/net.spx" -o "$tmp/net"
-	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (unsupported_callee): \`net_close\`" "build F102"
+	expect 1 "build refuses a pure-route main declaring effects" -- "$bin" build "$tmp/net.spx" -o "$tmp/net"
+	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (declared_effects): function \`main\`" "build F102"
 	if [ -e "$tmp/net" ]; then bad "build F102 wrote an output"; else ok; fi
+	cat > "$tmp/stat.spx" <<'SPX'
+module cli.stat;
+
+permit { fs.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.read }
+{
+    let path = "x";
+    i64_from_usize(file_stat(str_as_bytes(string_as_str(path)), 1usize))
+}
+SPX
+	expect 1 "run --native refuses a command-line program outside the profile" -- "$bin" run --native "$tmp/stat.spx"
+	has "$tmp/err" "error[SPX-T273]: single-file command-line program authority mismatch: \`file_stat\`" "native T273"
 fi
 expect 0 "run pure" -- "$bin" run "$tmp/pure.spx"
 if [ "$(cat "$tmp/out")" = "42" ]; then ok; else bad "pure route prints main's value"; fi
@@ -235,14 +249,18 @@ SPX
 expect 1 "invariant failure --json" -- "$bin" run --json "$tmp/invariant.spx"
 has "$tmp/out" '"failure":{"function":"cli.range","phase":"requires","clause":"low <= i64_from_u8(high)","arguments":[{"name":"low","type":"i64","value":"9"},{"name":"high","type":"u8","value":"2u8"}]}' "invariant detail"
 
-# Host operations: no path leaves the working directory, symbolic links included (code 7).
+# file_read_text: no path leaves the working directory, symbolic links included (code 7);
+# a regular file on the way is code 7 (ENOTDIR); a file is read up to 65,536 bytes (one
+# byte more is code 4).
 case $bin in /*) abin=$bin ;; *) abin=$PWD/$bin ;; esac
 mkdir "$tmp/root" "$tmp/root/sub" "$tmp/outside"
 echo secret > "$tmp/outside/secret.txt"
 echo inside > "$tmp/root/sub/in.txt"
 ln -s ../outside/secret.txt "$tmp/root/link.txt"
 ln -s ../outside "$tmp/root/dirlink"
-for path in link.txt dirlink/secret.txt sub/in.txt; do
+head -c 65536 /dev/zero | tr '\0' a > "$tmp/root/max.txt"
+head -c 65537 /dev/zero | tr '\0' a > "$tmp/root/over.txt"
+for path in link.txt dirlink/secret.txt sub/in.txt/x sub/in.txt max.txt over.txt; do
 	cat > "$tmp/root/read.spx" <<SPX
 module cli.read;
 
@@ -253,20 +271,43 @@ fn main() -> i64
     uses { fs.read }
 {
     let path = "$path";
-    let view = string_as_str(path);
-    let data = file_read(str_as_bytes(view), usize_from_i64(string_len(path)), 64usize);
-    string_len(file_read_text(view)) + i64_from_usize(byte_len(bytes_as_slice(data)))
+    string_len(file_read_text(string_as_str(path))) % 256
 }
 SPX
 	case $path in
-	sub/*) want=14 ;;
+	sub/in.txt) want=7 ;;
+	max.txt) want=0 ;;
 	*) want=1 ;;
 	esac
 	expect $want "read $path" -- sh -c 'cd "$1" && "$2" run read.spx' _ "$tmp/root" "$abin"
-	[ $want -eq 1 ] && has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "read through $path is code 7"
+	case $path in
+	*link* | */x) has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "read through $path is code 7" ;;
+	over.txt) has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":4' "a file over 65,536 bytes is code 4" ;;
+	esac
 done
 
-# stdin: arguments and stdin share 65,536 bytes (command-input code 4).
+# A command-line program calling a host operation outside its profile is refused
+# before it runs (SPX-T273), in --json too.
+cat > "$tmp/stat.spx" <<'SPX'
+module cli.stat;
+
+permit { fs.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.read }
+{
+    let path = "a";
+    let view = string_as_str(path);
+    i64_from_usize(file_stat(str_as_bytes(view), 1usize))
+}
+SPX
+expect 1 "run --json file_stat" -- "$bin" run --json "$tmp/stat.spx"
+has "$tmp/out" '{"code":"SPX-T273","severity":"error","message":"single-file command-line program authority mismatch: `file_stat` is outside the command-line profile; read files with `file_read_text`"' "T273 in --json"
+if [ -s "$tmp/err" ]; then bad "run --json T273 writes nothing on stderr"; else ok; fi
+
+# stdin: process.stdin.read selects the pure route, which refuses a main declaring effects
+# and arguments after `--`.
 cat > "$tmp/stdin.spx" <<'SPX'
 module cli.stdin;
 
@@ -280,18 +321,16 @@ fn main() -> i64
     i64_from_usize(byte_len(bytes_as_slice(input))) % 256
 }
 SPX
-head -c 65536 /dev/zero > "$tmp/in64k"
-NO_COLOR=1 "$bin" run "$tmp/stdin.spx" < "$tmp/in64k" > "$tmp/out" 2> "$tmp/err"
-if [ $? -eq 0 ]; then ok; else bad "65,536 bytes of stdin: $(cat "$tmp/err")"; fi
-NO_COLOR=1 "$bin" run "$tmp/stdin.spx" -- x < "$tmp/in64k" > "$tmp/out" 2> "$tmp/err"
-if [ $? -eq 1 ]; then ok; else bad "stdin plus arguments over 65,536 bytes"; fi
-has "$tmp/err" '"domain_id":"semaprax.command-input.v1","code":4' "stdin capacity is command-input code 4"
+expect 1 "stdin module" -- "$bin" run "$tmp/stdin.spx"
+has "$tmp/err" 'error[SPX-F102]: interpreter admission failed (declared_effects): function `main`' "stdin module refused"
+expect 2 "stdin module with arguments" -- "$bin" run "$tmp/stdin.spx" -- x
+has "$tmp/err" "process.args.read" "arguments to a stdin module"
 
-# A module that can reach a network operation is refused before it runs, in --json too.
+# A module permitting network effects takes the pure route: a main declaring them is refused, in --json too.
 sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/    42/    i64_from_usize(net_close(1usize))/' \
 	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
 expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
-has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (unsupported_callee): `net_close` needs a network provider' "network refusal"
+has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (declared_effects): function `main`"' "network refusal"
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
 

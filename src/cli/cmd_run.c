@@ -3,7 +3,8 @@
  * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
  * validate the HIR, then execute `main` in the interpreter (src/interp).
  *
- * Routes (selected in route.c, shared with the native lane):
+ * Routes (selected in route.c, shared with the native lane, as the
+ * reference selects them):
  *   - a command-line program: arguments after `--` (at most 16, strict
  *     UTF-8, at most 65,536 bytes together, else a usage error), staged
  *     stdout/stderr published after `main` returns (stderr first), `main`'s
@@ -12,8 +13,8 @@
  *   - the stdout transcript: the captured bytes, then main's value and a
  *     newline; `--json`: `semaprax.single-file-run.v1`;
  *   - pure: main's value and a newline; `--json`: `semaprax.interpret.v1`.
- * A module whose `main` can reach an operation its route does not grant is
- * refused before it runs (SPX-F102, route.c).
+ * Before it runs, a module is admitted as the reference admits it (route.c:
+ * SPX-T273 on the command route, SPX-F102 on the pure route).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -439,7 +440,7 @@ cmd_run(int argc, char **argv)
 		} else {
 			o.args = ro.args;
 			o.nargs = ro.nargs;
-			status = cli_native_run(&L, &o);   /* emits the diagnostics itself */
+			status = cli_native_run(&L, &o);   /* admits and emits the diagnostics itself */
 		}
 		cli_unload(&L);
 		fflush(stdout);

@@ -1,22 +1,24 @@
 /*
- * route.c — routes and admission (TOOLCHAIN.md §1.3), shared by both lanes.
+ * route.c — routes and admission (TOOLCHAIN.md §1.3), as the reference's
+ * single-file run selects and admits them; one definition for `run`,
+ * `run --native` and `build`.
  *
  * Routes by the module's permit set:
  *   - a non-empty subset of {fs.read, process.args.read,
  *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program.  Also a command-line
- *     program (our extension, DECISIONS.md): permits within that set plus
- *     fs.write and process.stdin.read, when some function uses one of the
- *     two — modules the reference refuses to run;
- *   - exactly {process.stdout.write}: the stdout transcript;
- *   - anything else: pure.
- * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, the transcript process.stdout.write, never
- * `network.*`); a module whose `main` can reach an operation needing
- * anything else is refused before it runs or is built (SPX-F102,
- * `interpreter admission failed (unsupported_callee): …`), so neither lane
- * stops half-way for want of a capability and a native executable holds
- * no host operation its route does not grant.
+ *     {process.stdout.write}: a command-line program, granted the
+ *     capabilities of that set its module permits;
+ *   - exactly {process.stdout.write}: the stdout transcript, granted
+ *     process.stdout.write;
+ *   - anything else: pure, granted nothing (never `network.*` or stdin).
+ * Admission before a module runs or is built (the interpreter's admit.c):
+ * a command-line program calling a host operation other than args_len,
+ * arg_utf8, stdout_write, stderr_write and file_read_text anywhere is
+ * refused (SPX-T273); on the pure route a `main` declaring effects is
+ * refused (SPX-F102, `declared_effects`).  With the checker's E101/E102 this
+ * leaves no verified module whose `main` reaches an operation its route
+ * does not grant, so neither lane stops half-way for want of a capability
+ * and a native executable holds no host operation its route does not grant.
  */
 #include "route.h"
 
@@ -24,11 +26,6 @@
 
 static const char *const command_permits[] = {
 	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
-};
-/* command_permits plus the capabilities only our command route grants */
-static const char *const hosted_permits[] = {
-	"fs.read", "fs.write", "process.args.read", "process.stdin.read", "process.stderr.write",
-	"process.stdout.write",
 };
 
 static bool
@@ -49,31 +46,19 @@ listed(const char *p, const char *const *list, size_t n)
 	return false;
 }
 
-/* Does some function use a capability beyond the reference's command set? */
-static bool
-uses_beyond_command(const Sema *S)
-{
-	for (int i = 0; i < S->syms.len; i++)
-		for (int k = 0; k < S->syms.items[i].neffects; k++)
-			if (!listed(S->syms.items[i].effects[k], command_permits, countof(command_permits)))
-				return true;
-	return false;
-}
-
 static Route
 select_route(const Sema *S)
 {
 	if (S->npermits == 0)
 		return ROUTE_PURE;
-	bool command = true, hosted = true, only_stdout = true;
+	bool command = true, only_stdout = true;
 	for (int i = 0; i < S->npermits; i++) {
 		command &= listed(S->permits[i], command_permits, countof(command_permits));
-		hosted &= listed(S->permits[i], hosted_permits, countof(hosted_permits));
 		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
 	}
 	if (only_stdout)
 		return ROUTE_TRANSCRIPT;
-	return command || (hosted && uses_beyond_command(S)) ? ROUTE_COMMAND : ROUTE_PURE;
+	return command ? ROUTE_COMMAND : ROUTE_PURE;
 }
 
 void
@@ -85,9 +70,7 @@ cli_route_options(const Sema *S, InterpOptions *o)
 		o->stdout_write = true;
 	} else if (o->route == ROUTE_COMMAND) {
 		o->fs_read = permitted(S, "fs.read");
-		o->fs_write = permitted(S, "fs.write");
 		o->args_read = permitted(S, "process.args.read");
-		o->stdin_read = permitted(S, "process.stdin.read");
 		o->stdout_write = permitted(S, "process.stdout.write");
 		o->stderr_write = permitted(S, "process.stderr.write");
 	}
@@ -96,25 +79,22 @@ cli_route_options(const Sema *S, InterpOptions *o)
 bool
 cli_admit(HirModule *H, const InterpOptions *o, DiagSink *diags)
 {
-	static const char *const names[] = { "pure interpreter", "stdout transcript", "command-line" };
-	int entry = hir_find_main(H);
-	const Builtin *b = entry >= 0 ? interp_refused_builtin(H, entry, o) : NULL;
-	if (!b)
-		return true;
-	Diag *d;
-	if (strncmp(b->effect, "network.", 8) == 0) {
-		d = diag_report(diags, DIAG_F102, NULL,
-				"interpreter admission failed (unsupported_callee): `%s` needs a network provider, "
-				"and `semaprax run` grants no network authority", b->name);
-		if (d)
-			diag_set_help(d, "network operations run only where a host injects a network provider");
-	} else {
-		d = diag_report(diags, DIAG_F102, NULL,
-				"interpreter admission failed (unsupported_callee): `%s` needs `%s`, which the %s route "
-				"does not grant", b->name, b->effect, names[o->route]);
-		if (d)
-			diag_set_help(d, "a command-line program permits a non-empty subset of fs.read, fs.write, "
-					 "process.args.read, process.stdin.read, process.stderr.write and process.stdout.write");
+	if (o->route == ROUTE_COMMAND) {
+		const Builtin *b = interp_command_refusal(H);
+		if (b)
+			diag_report(diags, DIAG_T273, NULL,
+				    "single-file command-line program authority mismatch: `%s` is outside the "
+				    "command-line profile; read files with `file_read_text`", b->name);
+		return b == NULL;
 	}
-	return false;
+	int entry = hir_find_main(H);
+	if (o->route == ROUTE_PURE && entry >= 0 && interp_declares_effects(H, entry)) {
+		Diag *d = diag_report(diags, DIAG_F102, NULL, "interpreter admission failed (declared_effects): function `%s`",
+				      H->funcs[entry].name);
+		if (d)
+			diag_set_help(d, "the pure route runs a `main` that declares no effects; a command-line program "
+					 "permits only fs.read, process.args.read, process.stderr.write and process.stdout.write");
+		return false;
+	}
+	return true;
 }

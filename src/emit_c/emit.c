@@ -460,7 +460,18 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 bool
 emit_route_grants(Emit *E, const char *effect)
 {
-	return E->opt->host && interp_grants(E->opt->host, effect);
+	const InterpOptions *o = E->opt->host;
+	if (!o)
+		return false;
+	if (strcmp(effect, "fs.read") == 0)
+		return o->fs_read;
+	if (strcmp(effect, "process.args.read") == 0)
+		return o->args_read;
+	if (strcmp(effect, "process.stdout.write") == 0)
+		return o->stdout_write;
+	if (strcmp(effect, "process.stderr.write") == 0)
+		return o->stderr_write;
+	return false;
 }
 
 /* ---- the unit ---- */
@@ -478,10 +489,6 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs)
 		buf_puts(out, emit_c_rt_fs);
-	if (E->use_fs_write)
-		buf_puts(out, emit_c_rt_fs_write);
-	if (E->use_stdin)
-		buf_puts(out, emit_c_rt_stdin);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
 	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);

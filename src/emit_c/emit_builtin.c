@@ -397,26 +397,10 @@ emit_host(Emit *E, Call *c)
 		return simple(E, c, false, "(uint64_t)spx_argc");
 	if (!strcmp(n, "arg_utf8"))
 		return simple(E, c, false, "spx_arg(%s)", c->a[0]);
-	if (!strcmp(n, "stdin_read")) {
-		E->use_stdin = true;
-		return simple(E, c, true, "spx_stdin_read()");
-	}
-	if (strncmp(n, "file_", 5) != 0)
-		return mk(NULL, 0, false);
-	E->use_fs = true;
-	if (!strcmp(n, "file_read_text"))
+	if (!strcmp(n, "file_read_text")) {
+		E->use_fs = true;
 		return simple(E, c, true, "spx_file_read_text(%s)", c->a[0]);
-	if (!strcmp(n, "file_read") || !strcmp(n, "file_list"))
-		return simple(E, c, true, "spx_%s(%s, %s, %s)", n, c->a[0], c->a[1], c->a[2]);
-	if (!strcmp(n, "file_stat"))
-		return simple(E, c, false, "spx_file_stat(%s, %s)", c->a[0], c->a[1]);
-	E->use_fs_write = true;
-	if (!strcmp(n, "file_write_new") || !strcmp(n, "file_write_atomic"))
-		return simple(E, c, false, "spx_file_write(%s, %s, %s, %s, %s)", c->a[0], c->a[1], c->a[2], c->a[3],
-			      n[11] == 'a' ? "true" : "false");
-	if (!strcmp(n, "file_create_dir") || !strcmp(n, "file_remove"))
-		return simple(E, c, false, "spx_file_dir_op(%s, %s, %s)", c->a[0], c->a[1],
-			      n[5] == 'c' ? "true" : "false");
+	}
 	return mk(NULL, 0, false);
 }
 

@@ -1,84 +1,51 @@
 /*
- * admit.c — which host capabilities a route grants, and the admission
- * check `semaprax run` makes before running a module (TOOLCHAIN.md §1.3).
+ * admit.c — what `semaprax run` checks before it runs a module, as the
+ * reference's single-file run does (TOOLCHAIN.md §1.3; cmd_run.c reports):
  *
- * A route grants exactly the capabilities its options name: the pure route
- * none, the stdout transcript `process.stdout.write`, a command-line
- * program those of fs.read, fs.write, process.args.read,
- * process.stdin.read, process.stderr.write and process.stdout.write that
- * the module permits.  No route grants `network.*`: as in the reference,
- * `semaprax run` has no network provider to inject.
+ *   - a command-line program may call, of the compiler-owned operations
+ *     that need an effect, only args_len, arg_utf8, stderr_write,
+ *     stdout_write and file_read_text.  Every function is walked, reachable
+ *     from `main` or not, in symbol order; a closure where it is written;
+ *     within a function its `ensures` from last to first, then its
+ *     `requires` from last to first, then its body, each in authored order.
+ *     The first other operation (`file_read`, `file_stat`, `file_list`, …)
+ *     refuses the module (SPX-T273);
+ *   - on the pure route `main` may declare no effects (SPX-F102,
+ *     `declared_effects`).
  *
- * The check walks the HIR from `main` through every function it can reach
- * (direct calls, methods, function values and closures; record invariants
- * are effect-free) and reports the first compiler-owned operation, in that
- * walk's order, whose effects are not all granted.
+ * The checker already holds every function's effects within the module's
+ * permits (E101) and every caller's within its own `uses` (E102), so these
+ * two rules are all that stand between a verified module and a route that
+ * does not grant what it calls.
  */
 #include "interp.h"
 
 #include <string.h>
 
-bool
-interp_grants(const InterpOptions *o, const char *effect)
-{
-	const struct { const char *name; bool on; } caps[] = {
-		{ "fs.read", o->fs_read }, { "fs.write", o->fs_write },
-		{ "process.args.read", o->args_read }, { "process.stdin.read", o->stdin_read },
-		{ "process.stderr.write", o->stderr_write }, { "process.stdout.write", o->stdout_write },
-	};
-	for (size_t i = 0; i < countof(caps); i++)
-		if (strcmp(caps[i].name, effect) == 0)
-			return caps[i].on;
-	return false;
-}
-
-/* Every effect of a builtin's comma-separated list granted? */
-static bool
-grants_all(const InterpOptions *o, const char *effects)
-{
-	char one[64];
-	while (*effects) {
-		size_t n = strcspn(effects, ",");
-		if (n >= sizeof one)
-			return false;
-		memcpy(one, effects, n);
-		one[n] = '\0';
-		if (!interp_grants(o, one))
-			return false;
-		effects += n + (effects[n] == ',');
-	}
-	return true;
-}
+/* The host operations a command-line program may call. */
+static const char *const command_ops[] = {
+	"arg_utf8", "args_len", "file_read_text", "stderr_write", "stdout_write",
+};
 
 typedef struct Walk {
 	HirModule *H;
-	const InterpOptions *o;
-	int32_t *symfunc;         /* SymId → HIR function index (-1) */
-	bool *seen;               /* per HIR function */
-	VEC(int) todo;
 	const Builtin *refused;
 } Walk;
 
+static void walk_func(Walk *W, const HirFunc *f);
 static void walk_block(Walk *W, const HirBlock *b);
+static void walk_exprs(Walk *W, HirExpr *const *xs, int n);
 
-static void
-reach(Walk *W, int fi)
+static bool
+command_op(const Builtin *b)
 {
-	if (fi >= 0 && !W->seen[fi]) {
-		W->seen[fi] = true;
-		VEC_PUSH(W->todo, fi);
-	}
+	if (!b->effect)
+		return true;
+	for (size_t i = 0; i < countof(command_ops); i++)
+		if (strcmp(b->name, command_ops[i]) == 0)
+			return true;
+	return false;
 }
-
-static void
-reach_sym(Walk *W, SymId sym)
-{
-	if (sym >= 0 && sym < W->H->S->syms.len)
-		reach(W, W->symfunc[sym]);
-}
-
-static void
-walk_exprs(Walk *W, HirExpr *const *xs, int n);
 
 static void
 walk_expr(Walk *W, const HirExpr *e)
@@ -88,13 +55,11 @@ walk_expr(Walk *W, const HirExpr *e)
 	switch (e->kind) {
 	case HIR_UNARY: walk_expr(W, e->u.un.x); break;
 	case HIR_BINARY: walk_expr(W, e->u.bin.l); walk_expr(W, e->u.bin.r); break;
-	case HIR_FUNC: reach_sym(W, e->u.call.fn); break;
 	case HIR_CALL:
-		if (e->u.call.kind == CALL_FN)
-			reach_sym(W, e->u.call.fn);
-		else if (e->u.call.kind == CALL_BUILTIN && e->u.call.builtin->effect &&
-			 !grants_all(W->o, e->u.call.builtin->effect))
+		if (e->u.call.kind == CALL_BUILTIN && !command_op(e->u.call.builtin)) {
 			W->refused = e->u.call.builtin;
+			return;
+		}
 		walk_exprs(W, e->u.call.args, e->u.call.nargs);
 		break;
 	case HIR_FIELD: walk_expr(W, e->u.field.base); break;
@@ -117,9 +82,9 @@ walk_expr(Walk *W, const HirExpr *e)
 			walk_block(W, e->u.match.arms[i].scope);
 		}
 		break;
-	case HIR_CLOSURE: reach(W, e->u.closure.func); break;
+	case HIR_CLOSURE: walk_func(W, &W->H->funcs[e->u.closure.func]); break;
 	case HIR_ARRAY: walk_exprs(W, e->u.array.elems, e->u.array.n); break;
-	default: break;   /* literals, locals, moves */
+	default: break;   /* literals, locals, moves, function values */
 	}
 }
 
@@ -142,29 +107,29 @@ walk_block(Walk *W, const HirBlock *b)
 	walk_expr(W, b->tail);
 }
 
-const Builtin *
-interp_refused_builtin(HirModule *H, int entry, const InterpOptions *o)
+static void
+walk_func(Walk *W, const HirFunc *f)
 {
-	Walk W;
-	memset(&W, 0, sizeof W);
-	W.H = H;
-	W.o = o;
-	W.symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
-	for (int i = 0; i < H->S->syms.len; i++)
-		W.symfunc[i] = -1;
-	for (int i = 0; i < H->nfuncs; i++)
+	for (int i = f->nensures - 1; i >= 0; i--)
+		walk_expr(W, f->ensures[i]);
+	for (int i = f->nrequires - 1; i >= 0; i--)
+		walk_expr(W, f->requires[i]);
+	walk_block(W, f->body);
+}
+
+const Builtin *
+interp_command_refusal(HirModule *H)
+{
+	Walk W = { H, NULL };
+	for (int i = 0; i < H->nfuncs && !W.refused; i++)
 		if (H->funcs[i].sym >= 0)
-			W.symfunc[H->funcs[i].sym] = i;
-	W.seen = xcalloc((size_t)(H->nfuncs ? H->nfuncs : 1), sizeof(bool));
-	reach(&W, entry);
-	for (int k = 0; k < W.todo.len && !W.refused; k++) {
-		const HirFunc *f = &H->funcs[W.todo.items[k]];
-		walk_exprs(&W, f->requires, f->nrequires);
-		walk_block(&W, f->body);
-		walk_exprs(&W, f->ensures, f->nensures);
-	}
-	VEC_FREE(W.todo);
-	free(W.seen);
-	free(W.symfunc);
+			walk_func(&W, &H->funcs[i]);
 	return W.refused;
+}
+
+bool
+interp_declares_effects(const HirModule *H, int entry)
+{
+	SymId sym = H->funcs[entry].sym;
+	return sym >= 0 && H->S->syms.items[sym].neffects > 0;
 }

@@ -5,10 +5,11 @@
  * Dispatch indices are positions in the RT_BUILTINS list below; a call
  * node resolves its Builtin (src/sema/builtins.c) to an index once.
  * Borrow modes and view results are read from the builtin's signature
- * notation, so they cannot disagree with the checker.  The network
- * operations are not in the list: `semaprax run` refuses a module that can
- * reach one before it runs (admit.c).  Map/Set live in collections.c, the
- * process operations in host.c, the file operations in fs.c.
+ * notation, so they cannot disagree with the checker.  Of the host
+ * operations only those `semaprax run` lets a program call are in the list
+ * (the command-line profile, admit.c); a program that can reach another is
+ * refused before it runs.  Map/Set live in collections.c, the process
+ * operations in host.c, file_read_text in fs.c.
  */
 #include "interp.h"
 
@@ -595,9 +596,7 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 	case B_set_has: case B_set_insert: case B_set_key_at: case B_set_len: case B_set_new:
 	case B_set_remove:
 		return rt_collection_call(I, index, call, args);
-	case B_arg_utf8: case B_args_len: case B_stderr_write: case B_stdin_read: case B_stdout_write:
-	case B_file_create_dir: case B_file_list: case B_file_read: case B_file_read_text:
-	case B_file_remove: case B_file_stat: case B_file_write_atomic: case B_file_write_new:
+	case B_arg_utf8: case B_args_len: case B_file_read_text: case B_stderr_write: case B_stdout_write:
 		return rt_host_call(I, index, args);
 	default:
 		return run_text(I, index, args, nargs);

@@ -440,6 +440,15 @@ stmt(Comp *C, const HirStmt *s)
 		n->b1 = block(C, s->body);
 		break;
 	case HS_EXPR:
+		if (s->value->kind == HIR_IF) {
+			/* the if's own step is charged by s_if */
+			n = node_new(C, s_if, s->value);
+			n->x = expr(C, s->value->u.if_.cond);
+			n->b1 = block(C, s->value->u.if_.then_);
+			n->b2 = s->value->u.if_.else_ ? block(C, s->value->u.if_.else_) : NULL;
+			n->s = s;
+			return n;
+		}
 		n = node_new(C, s_discard, NULL);
 		n->x = expr(C, s->value);
 		break;

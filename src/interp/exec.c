@@ -720,6 +720,20 @@ s_let_scalar(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* A statement `if`: x_if with its value discarded, without the extra node. */
+Value
+s_if(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value c = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	const CBlock *b = c.b ? n->b1 : n->b2;
+	if (b)
+		value_release(exec_block(I, S, b));
+	return v_empty();
+}
+
 Value
 s_discard(Interp *I, Value *S, const Node *n)
 {

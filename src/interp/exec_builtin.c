@@ -45,6 +45,23 @@ xb_byte_len_slot(Interp *I, Value *S, const Node *n)
 	return r;
 }
 
+/* byte_get(slot, i) -> Option<u8>: Some is case 1 with the byte, None case 0. */
+static Value
+xb_byte_get_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	size_t len;
+	const uint8_t *p = value_bytes(&S[n->a], &len);
+	if (i.u >= len)
+		return v_ptr(V_VARIANT, NULL, 0);
+	Obj *o = obj_new(1);
+	o->f[0] = v_int(V_U8, p[i.u]);
+	return v_ptr(V_VARIANT, o, 1);
+}
+
 /* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
 static Value
 xb_convert(Interp *I, Value *S, const Node *n)
@@ -96,6 +113,8 @@ builtin_fn(int index, const HirExpr *call)
 		return slot0 ? xb_vec_len_slot : NULL;
 	case B_byte_len:
 		return slot0 ? xb_byte_len_slot : NULL;
+	case B_byte_get:
+		return slot0 ? xb_byte_get_slot : NULL;
 	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
 	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
 		return xb_convert;

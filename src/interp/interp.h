@@ -40,9 +40,11 @@ typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 typedef struct InterpOptions {
 	uint64_t max_steps;       /* default 1,000,000 */
 	Route route;
-	/* command route: the capabilities the module permits (host.c), and
-	 * the arguments after `--` */
-	bool fs_read, fs_write, args_read, stdin_read, stdout_write, stderr_write;
+	/* the host capabilities the route grants (host.c): the transcript
+	 * stdout, a command-line program those of fs.read, process.args.read,
+	 * process.stderr.write and process.stdout.write its module permits;
+	 * and the arguments after `--` */
+	bool fs_read, args_read, stdout_write, stderr_write;
 	char **args;
 	int nargs;
 } InterpOptions;
@@ -82,14 +84,14 @@ bool interp_run(HirModule *H, const InterpOptions *o, InterpResult *r);
 void interp_result_free(InterpResult *r);
 
 /*
- * admit.c: whether the route options o grant effect e (a dotted name), and
- * the first compiler-owned operation reachable from HIR function `entry`
- * that needs an effect o does not grant (NULL: none).  `semaprax run`
- * refuses such a module before running it (SPX-F102), so a program never
- * stops half-way for want of a capability.
+ * admit.c, the reference's admission before a run: the first call, in the
+ * reference's walk over every function, of a host operation outside the
+ * command-line profile (NULL: none; `semaprax run` refuses a command-line
+ * program calling one with SPX-T273), and whether HIR function `entry`
+ * declares effects (the pure route refuses such a `main`, SPX-F102).
  */
-bool interp_grants(const InterpOptions *o, const char *effect);
-const Builtin *interp_refused_builtin(HirModule *H, int entry, const InterpOptions *o);
+const Builtin *interp_command_refusal(HirModule *H);
+bool interp_declares_effects(const HirModule *H, int entry);
 
 /* "semaprax.arithmetic.v1", its class, and the meaning of (domain, code). */
 const char *interp_domain_id(Domain d);
@@ -116,11 +118,7 @@ typedef struct Interp {
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
-	/* fs.c, host.c: the run's filesystem budget (64 operations, 1 MiB
-	 * reserved, never refunded) and whether stdin was read */
-	uint32_t fs_ops;
-	uint64_t fs_reserved;
-	bool stdin_consumed;
+	uint64_t fs_reserved;     /* fs.c: bytes reserved of the run's 1 MiB file budget */
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
@@ -134,14 +132,12 @@ void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf,
 	X(arg_utf8) X(args_len) \
 	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
 	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
-	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_create_dir) X(file_list) X(file_read) \
-	X(file_read_text) X(file_remove) X(file_stat) X(file_write_atomic) X(file_write_new) \
-	X(i64_from_f64) X(i64_from_i32) \
-	X(i64_from_u8) X(i64_from_usize) X(iter_next) \
+	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_read_text) X(i64_from_f64) \
+	X(i64_from_i32) X(i64_from_u8) X(i64_from_usize) X(iter_next) \
 	X(map_add) X(map_get_or) X(map_has) X(map_key_at) X(map_len) X(map_new) X(map_remove) \
 	X(map_set) X(map_value_at) \
 	X(set_has) X(set_insert) X(set_key_at) X(set_len) X(set_new) X(set_remove) \
-	X(stderr_write) X(stdin_read) X(stdout_write) X(str_as_bytes) \
+	X(stderr_write) X(stdout_write) X(str_as_bytes) \
 	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
 	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
 	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
@@ -157,11 +153,12 @@ enum {
 	B_COUNT
 };
 
-/* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: process
- * operations; fs.c: file operations (called by rt_host_call). */
+/* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: the host
+ * operations, checked against the route's grants; fs.c: file_read_text
+ * (`path` a borrowed str), called by rt_host_call. */
 Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
 Value rt_host_call(Interp *I, int index, Value *args);
-Value rt_fs_call(Interp *I, int index, Value *args);
+Value rt_file_read_text(Interp *I, const Value *path);
 
 /* exec.c: a binary operator on two evaluated operands (consumed), and a
  * call of HIR function fi (arguments consumed). */

@@ -140,6 +140,7 @@ Value x_array(Interp *I, Value *S, const Node *n);
 Value s_let(Interp *I, Value *S, const Node *n);
 Value s_let_scalar(Interp *I, Value *S, const Node *n);
 Value s_discard(Interp *I, Value *S, const Node *n);
+Value s_if(Interp *I, Value *S, const Node *n);
 Value s_set_field(Interp *I, Value *S, const Node *n);
 Value s_while(Interp *I, Value *S, const Node *n);
 Value s_for(Interp *I, Value *S, const Node *n);

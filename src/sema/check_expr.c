@@ -979,6 +979,49 @@ check_with(FnCtx *C, const Expr *e)
 
 /* ==== `?`, super, if, closures, arrays ========================================================= */
 
+/*
+ * Does a value of type t hold a resource: a resource itself, or a record,
+ * variant or compiler-owned carrier (Vec, Box, Option, …) with one inside?
+ * depth bounds recursive types (a cycle runs through Box/Vec, so cutting it
+ * off loses nothing a shallower level would not already show).
+ */
+static bool
+holds_resource(Sema *S, TypeId t, int depth)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (depth > 32 || ti->kind == TY_FN)
+		return false;
+	for (int i = 0; i < ti->nargs; i++)
+		if (holds_resource(S, type_info(&S->types, t)->args[i], depth + 1))
+			return true;
+	ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL)
+		return false;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind == SK_RESOURCE)
+		return true;
+	for (int i = 0; i < y->nfields; i++)
+		if (holds_resource(S, sema_field_type(S, t, i), depth + 1))
+			return true;
+	for (int c = 0; c < y->ncases; c++)
+		for (int i = 0; i < y->cases[c].nfields; i++)
+			if (holds_resource(S, sema_case_field_type(S, t, c, i), depth + 1))
+				return true;
+	return false;
+}
+
+/* The first binding in scope (parameters included, moved or not) that holds a resource, or NULL. */
+static const Local *
+try_live_resource(FnCtx *C)
+{
+	for (int i = 0; i < C->locals.len; i++) {
+		const Local *l = &C->locals.items[i];
+		if (l->type != T_ERR && holds_resource(C->S, fn_type(C, l->type), 0))
+			return l;
+	}
+	return NULL;
+}
+
 static TypeId
 check_try(FnCtx *C, const Expr *e)
 {
@@ -989,8 +1032,16 @@ check_try(FnCtx *C, const Expr *e)
 	if (C->in_contract) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` is only valid in an executable function body");
 		diag_set_help(d, "contracts are pure; test the value with `match` in a helper instead");
-		return T_ERR;
 	}
+	/* The reference refuses `?` while a binding that holds a resource is in
+	 * scope: its early exit does not run finalizers (docs/DECISIONS.md). */
+	const Local *live = try_live_resource(C);
+	if (live) {
+		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
+		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
+	}
+	if (C->in_contract)
+		return T_ERR;
 	const TypeInfo *ti = type_info(&S->types, t);
 	bool is_result = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_result;
 	bool is_option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;

@@ -159,21 +159,40 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	return ci;
 }
 
+/* What the arms of one match produce so far: the first arm's type and ownership mode. */
+typedef struct ArmResult {
+	TypeId type;       /* T_ERR until an arm checks */
+	ParamMode mode;    /* MODE_BORROW/MODE_SHARED: the first arm lends its value; MODE_NONE: owns it */
+} ArmResult;
+
+/*
+ * Every arm yields the first arm's type in the first arm's ownership mode:
+ * a non-Copy value lent by one arm (a borrowed binding) and owned by another
+ * is T216 (T259 for a scalar match), with the reference's text even when the
+ * types agree.
+ */
 static void
-arm_value(FnCtx *C, const MatchArm *arm, TypeId *first, bool scalar)
+arm_value(FnCtx *C, const MatchArm *arm, ArmResult *first, bool scalar)
 {
 	Sema *S = C->S;
 	TypeId t = check_expr(C, arm->value);
 	if (t == T_ERR)
 		return;
-	if (*first == T_ERR) {
-		*first = t;
+	ParamMode m = (ParamMode)S->expr_mode[arm->value->id];
+	if (sema_is_copy(S, t))
+		m = MODE_NONE;
+	if (first->type == T_ERR) {
+		first->type = t;
+		first->mode = m;
 		return;
 	}
-	if (t != *first) {
+	if (t != first->type || m != first->mode) {
 		Diag *d = sema_error(S, scalar ? DIAG_T259 : DIAG_T216, arm->value->span, "match arms return incompatible values: %s and %s",
-		    sema_type_name(S, *first), sema_type_name(S, t));
-		diag_set_help(d, "make every arm produce %s", sema_type_name(S, *first));
+		    sema_type_name(S, first->type), sema_type_name(S, t));
+		if (t != first->type)
+			diag_set_help(d, "make every arm produce %s", sema_type_name(S, first->type));
+		else
+			diag_set_help(d, "make every arm lend its value, or every arm own it");
 	}
 }
 
@@ -206,7 +225,7 @@ match_scalar(FnCtx *C, const Expr *e, TypeId st)
 		Diag *d = sema_error(C->S, DIAG_T257, last->span, "refutable match requires a trailing irrefutable catch-all arm (`_` or a binding) without a guard");
 		diag_set_help(d, "add `_ => …,` as the last arm");
 	}
-	TypeId first = T_ERR;
+	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < n; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		scope_push(C);
@@ -216,7 +235,7 @@ match_scalar(FnCtx *C, const Expr *e, TypeId st)
 		arm_value(C, arm, &first, true);
 		scope_pop(C);
 	}
-	return first;
+	return first.type;
 }
 
 static TypeId
@@ -226,7 +245,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	Sym *v = sema_sym(S, (SymId)type_info(&S->types, vt)->decl);
 	bool *covered = xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
 	bool wildcard = false;
-	TypeId first = T_ERR;
+	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
@@ -305,14 +324,14 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		}
 	}
 	free(covered);
-	return first;
+	return first.type;
 }
 
 static TypeId
 match_record(FnCtx *C, const Expr *e, TypeId rt)
 {
 	Sema *S = C->S;
-	TypeId first = T_ERR;
+	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
@@ -341,7 +360,7 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 		arm_value(C, arm, &first, false);
 		scope_pop(C);
 	}
-	return first;
+	return first.type;
 }
 
 static TypeId check_match_arms(FnCtx *C, const Expr *e);

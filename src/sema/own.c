@@ -15,6 +15,7 @@
  */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
@@ -26,6 +27,7 @@ typedef struct OwnVar {
 	const char *moved_fields[4];  /* ST_PARTIAL: owned fields moved out (first four) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
+	bool shared;       /* borrowed == 1 through a `shared` parameter */
 } OwnVar;
 
 typedef struct Own {
@@ -36,6 +38,10 @@ typedef struct Own {
 	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
+	const char *fn_name;   /* the function being checked (O102 text) */
+	const char *arg_callee; /* while a call argument that is a bare name is checked: the callee … */
+	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
+	char arg_buf[24];       /* storage for a builtin's `argN` */
 } Own;
 
 static void own_expr(Own *O, const Expr *e, bool move);
@@ -71,7 +77,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0 };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false };
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -152,8 +158,14 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		return;
 	}
 	if (v->borrowed == 1 && first_report(O, e)) {
-		Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
-		diag_set_help(d, "take the parameter as `own`, or pass a copy");
+		if (O->arg_callee) {
+			Diag *d = sema_error(S, DIAG_O102, e->span, "argument to `%s.%s` is %s, so `%s` cannot transfer it to `%s`",
+			    O->fn_name, O->arg_param, v->shared ? "shared" : "borrow", O->fn_name, O->arg_callee);
+			diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
+		} else {
+			Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
+			diag_set_help(d, "take the parameter as `own`, or pass a copy");
+		}
 		return;
 	}
 	if (v->borrowed == 2 && first_report(O, e)) {
@@ -227,13 +239,42 @@ own_field(Own *O, const Expr *e, bool move)
 	own_expr(O, base, move && owned(O, ft));
 }
 
+/*
+ * Names argument i of call for O102's text: the callee as the reference
+ * names it and its parameter (a compiler-owned function's parameters are
+ * `arg0`, `arg1`, …; a method's receiver is argument 0, `self`).
+ */
+static void
+arg_context(Own *O, const Expr *call, int i)
+{
+	Sema *S = O->S;
+	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
+		O->arg_callee = S->call_builtin[call->id]->name;
+		snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
+		O->arg_param = O->arg_buf;
+		return;
+	}
+	SymId callee = S->expr_sym[call->id];
+	if (callee < 0)
+		return;
+	Sym *f = sema_sym(S, callee);
+	int p = call->kind == EXPR_CALL ? i : i - 1;
+	if (p >= f->nparams)
+		return;
+	O->arg_callee = f->name;
+	O->arg_param = p < 0 ? "self" : f->params[p].name;
+}
+
 static void
 own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
 	const uint8_t *cons = O->S->call_consumes[call->id];
 	for (int i = 0; i < nargs; i++) {
 		bool consume = cons ? cons[i + offset] != 0 : true;
+		if (args[i]->kind == EXPR_NAME)
+			arg_context(O, call, i + offset);
 		own_expr(O, args[i], consume);
+		O->arg_callee = O->arg_param = NULL;
 	}
 }
 
@@ -551,12 +592,16 @@ own_check_function(Sema *S, SymId fn)
 	Own O;
 	memset(&O, 0, sizeof O);
 	O.S = S;
+	O.fn_name = f->name;
 	if (!S->own_reported)
 		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
+	{
 		declare(&O, f->params[i].name, f->params[i].type, f->params[i].mode == MODE_BORROW || f->params[i].mode == MODE_SHARED ? 1 : 0);
+		O.vars.items[O.vars.len - 1].shared = f->params[i].mode == MODE_SHARED;
+	}
 	const FnDecl *fd = f->fn;
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

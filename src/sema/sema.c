@@ -585,6 +585,13 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		S->expr_sym[i] = -1;
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
 	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
+	/* A single file cannot resolve `use` imports: the reference reports G172
+	 * (no span) before any other check and stops there. */
+	if (m->nuses > 0) {
+		Diag *d = diag_report(diags, DIAG_G172, NULL, "source module imports require Workspace Semantic Graph resolution");
+		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
+		return S;
+	}
 	decls_collect(S);
 	decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {

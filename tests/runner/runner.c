@@ -21,11 +21,7 @@
  * Fixtures under a `run/` directory are clean programs run with `semaprax
  * run FILE`: stdout must equal NAME.stdout and stderr NAME.stderr when those
  * snapshots exist, and the exit status must be N from a first line
- * `// exit: N` (default 0); no markers.  A run fixture's stdin is NAME.stdin
- * when that file exists (else empty), and fixtures under a `run/sandbox/`
- * directory run in a fresh empty working directory that is removed
- * afterwards, whatever the program left in it (they may write files).
- * `--bless` rewrites snapshot files (.fmt,
+ * `// exit: N` (default 0); no markers.  `--bless` rewrites snapshot files (.fmt,
  * and existing .stderr/.json; for run fixtures it writes non-empty .stdout/.stderr) — never markers.  Prints one FAIL line per
  * failure and ends with `N passed, N failed`.
  */
@@ -33,7 +29,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,8 +64,6 @@ typedef struct Diag {
 } Diag;
 
 static const char *bin = "build/semaprax";
-static const char *child_cwd;    /* run(): the child's working directory (NULL: ours) */
-static const char *child_stdin;  /* run(): the file on the child's stdin (NULL: /dev/null) */
 static const char *stage_command(const char *path);
 static bool bless;
 static char tmpdir[256];
@@ -143,8 +136,8 @@ run(const char *const *args, Text *out, Text *err)
 	if (pid == 0) {
 		int o = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int e = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int n = open(child_stdin ? child_stdin : "/dev/null", O_RDONLY);
-		if (o < 0 || e < 0 || n < 0 || (child_cwd && chdir(child_cwd) != 0))
+		int n = open("/dev/null", O_RDONLY);
+		if (o < 0 || e < 0 || n < 0)
 			_exit(127);
 		dup2(o, 1);
 		dup2(e, 2);
@@ -519,40 +512,6 @@ stage_command(const char *path)
 	return strstr(path, "/check/") ? "check" : "parse";
 }
 
-/* p made absolute against the current directory (false when it does not fit). */
-static bool
-absolute(char *out, size_t size, const char *p)
-{
-	char cwd[PATH_MAX];
-	if (p[0] == '/')
-		return (size_t)snprintf(out, size, "%s", p) < size;
-	return getcwd(cwd, sizeof cwd) && (size_t)snprintf(out, size, "%s/%s", cwd, p) < size;
-}
-
-/* Removes name below directory fd dir, and everything in it, following no links. */
-static void
-remove_tree(int dir, const char *name)
-{
-	struct stat sb;
-	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-		return;
-	if (S_ISDIR(sb.st_mode)) {
-		int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-		struct dirent *e;
-		while (d && (e = readdir(d)) != NULL)
-			if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-				remove_tree(fd, e->d_name);
-		if (d)
-			closedir(d);
-		else if (fd >= 0)
-			close(fd);
-		unlinkat(dir, name, AT_REMOVEDIR);
-	} else {
-		unlinkat(dir, name, 0);
-	}
-}
-
 /* A `run/` fixture: exit status, stdout and stderr snapshots, canonical source. */
 static void
 run_program_fixture(const char *path, const Text *src)
@@ -561,22 +520,8 @@ run_program_fixture(const char *path, const Text *src)
 	if (strncmp(src->data, "// exit: ", 9) == 0)
 		want = atoi(src->data + 9);
 	Text out = {0}, err = {0};
-	char input[1024], sandbox[300], full[PATH_MAX];
-	struct stat sb;
-	with_suffix(input, sizeof input, path, ".stdin");
-	child_stdin = stat(input, &sb) == 0 ? input : NULL;
 	const char *args[] = { "run", path, NULL };
-	if (strstr(path, "/run/sandbox/") && absolute(full, sizeof full, path)) {
-		snprintf(sandbox, sizeof sandbox, "%s/sandbox", tmpdir);
-		remove_tree(AT_FDCWD, sandbox);
-		mkdir(sandbox, 0700);
-		child_cwd = sandbox;
-		args[1] = full;
-	}
 	int st = run(args, &out, &err);
-	if (child_cwd)
-		remove_tree(AT_FDCWD, sandbox);
-	child_cwd = child_stdin = NULL;
 	if (st < 0)
 		fail(path, "semaprax run crashed\n%s", err.data ? err.data : "");
 	else if (st != want)
@@ -725,9 +670,6 @@ main(int argc, char **argv)
 	}
 	if (paths.len)
 		qsort(paths.items, (size_t)paths.len, sizeof(char *), cmp_path);
-	static char absbin[PATH_MAX];
-	if (absolute(absbin, sizeof absbin, bin))
-		bin = absbin;   /* sandboxed fixtures run in another directory */
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/spx-test-XXXXXX");
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");

@@ -1,22 +1,16 @@
-/* ---- SEMAPRAX native runtime: file reads (fs.read; LANGUAGE.md §5.1) ---- */
+/* ---- SEMAPRAX native runtime: file_read_text (fs.read; LANGUAGE.md §5.1) ---- */
 /*
- * Included only in programs whose route grants fs.read or fs.write and that
- * call a file operation; the writing half (fs_write.h) only when a write is
- * called.  Same semantics as the interpreter's src/interp/fs.c:
- *
- * Every operation first reserves its bytes against the run's budget (64
- * operations, 1,048,576 bytes, never refunded): reads and listings their
- * `max` (`file_read_text` 65,536), writes their data length, the rest 0.
- * Then the path (its first `length` bytes; 1..4,096 bytes, relative,
- * nonempty components other than `.`/`..`, no NUL, `\` or `:`; only
- * file_stat and file_list take the empty path = the working directory),
- * then the per-file bound (65,536), then the host call.  Resolution opens
+ * Included only in programs whose route grants fs.read and that call
+ * file_read_text.  Same semantics as the interpreter's src/interp/fs.c:
+ * every read first reserves 65,536 bytes of the run's 1,048,576-byte budget
+ * (never refunded: the 17th read fails, code 4), then checks the path (the
+ * whole view; 1..4,096 bytes, relative, nonempty components other than
+ * `.`/`..`, no NUL, `\` or `:`), then reads at most 65,536 bytes, resolving
  * one component at a time below the working directory with O_NOFOLLOW.
- * semaprax.filesystem.v1: 1 invalid path, 2 not found, 3 exists, 4 a bound
- * exceeded, 5 I/O failure, 6 access denied, 7 not a regular file (or a
- * symbolic link on the way); text that is not UTF-8 is text.v1 code 3.
+ * semaprax.filesystem.v1: 1 invalid path, 2 not found, 4 a bound exceeded,
+ * 5 I/O failure, 6 access denied, 7 not a regular file (or a symbolic link
+ * on the way); text that is not UTF-8 is text.v1 code 3.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -26,7 +20,6 @@
 #define SPX_FS_FILE_MAX 65536u
 #define SPX_FS_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
-static uint32_t spx_fs_ops;        /* operations so far (budget 64) */
 static uint64_t spx_fs_reserved;   /* bytes reserved so far (budget 1 MiB) */
 
 _Noreturn SPX_RT void
@@ -40,20 +33,18 @@ spx_fs_status(int e)
 {
 	switch (e) {
 	case ENOENT: return 2;
-	case EEXIST: return 3;
 	case EACCES: case EPERM: return 6;
 	case ELOOP: case ENOTDIR: return 7;
 	default: return 5;
 	}
 }
 
-/* Counts one operation reserving n bytes; status 4 past the budget. */
+/* Reserves n bytes of the run's budget; status 4 past it. */
 SPX_RT void
 spx_fs_reserve(uint64_t n)
 {
-	spx_fs_ops++;
-	spx_fs_reserved = n > 1048576u ? 1048576u + 1 : spx_fs_reserved + n;
-	if (spx_fs_ops > 64u || spx_fs_reserved > 1048576u)
+	spx_fs_reserved += n;
+	if (spx_fs_reserved > 1048576u)
 		spx_fs_fail(4);
 }
 
@@ -75,19 +66,6 @@ spx_fs_valid_path(const uint8_t *p, size_t n)
 		start = i + 1;
 	}
 	return true;
-}
-
-/* An operation's start: reserve, then the first `len` bytes of the path view. */
-SPX_RT spx_view
-spx_fs_begin(uint64_t bytes, spx_view path, uint64_t len, bool root_ok)
-{
-	spx_fs_reserve(bytes);
-	if (len > path.n)
-		spx_fs_fail(1);
-	path.n = (size_t)len;
-	if (!(path.n == 0 && root_ok) && !spx_fs_valid_path(path.p, path.n))
-		spx_fs_fail(1);
-	return path;
 }
 
 SPX_RT void
@@ -216,143 +194,4 @@ spx_file_read_text(spx_view path)
 	if (!spx_utf8_valid(s.p, s.n))
 		spx_fail("semaprax.text.v1", 3);
 	return s;
-}
-
-/* file_read(path, length, max) */
-SPX_RT spx_str
-spx_file_read(spx_view path, uint64_t len, uint64_t max)
-{
-	path = spx_fs_begin(max, path, len, false);
-	spx_str s = { NULL, 0 };
-	int st = max > SPX_FS_FILE_MAX ? 4 : spx_fs_read_file(path, (size_t)max, &s);
-	if (st)
-		spx_fs_fail(st);
-	return s;
-}
-
-SPX_RT int
-spx_fs_name_cmp(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	size_t lx = strlen(x), ly = strlen(y);
-	int c = memcmp(x, y, lx < ly ? lx : ly);
-	return c ? c : (lx > ly) - (lx < ly);
-}
-
-/* The immediate entry names of an open directory (at most 1,024), sorted; 0 or a status. */
-SPX_RT int
-spx_fs_names(int fd, char ***names, size_t *count)
-{
-	*names = NULL;
-	*count = 0;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return spx_fs_status(e);
-	}
-	int st = 0;
-	size_t n = 0;
-	char **v = malloc(1024 * sizeof *v);
-	if (!v)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
-	for (;;) {
-		errno = 0;
-		struct dirent *de = readdir(d);
-		if (!de) {
-			if (errno)
-				st = spx_fs_status(errno);
-			break;
-		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (n >= 1024) {
-			st = 4;
-			break;
-		}
-		size_t l = strlen(de->d_name);
-		v[n] = malloc(l + 1);
-		if (!v[n])
-			spx_die(73, "SEMAPRAX runtime failure: out of memory");
-		memcpy(v[n++], de->d_name, l + 1);
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(v, n, sizeof *v, spx_fs_name_cmp);
-	*names = v;
-	*count = n;
-	return st;
-}
-
-/* file_list(path, length, max): the sorted names, each followed by one NUL. */
-SPX_RT spx_str
-spx_file_list(spx_view path, uint64_t len, uint64_t max)
-{
-	path = spx_fs_begin(max, path, len, true);
-	if (max > SPX_FS_FILE_MAX)
-		spx_fs_fail(4);
-	int fd;
-	if (path.n == 0) {
-		fd = open(".", SPX_FS_DIR_FLAGS);
-	} else {
-		char name[SPX_FS_PATH_MAX + 1];
-		int dir = AT_FDCWD;
-		int st = spx_fs_open_parent(path, &dir, name);
-		if (st)
-			spx_fs_fail(st);
-		fd = openat(dir, name, SPX_FS_DIR_FLAGS);
-		int e = errno;
-		spx_fs_close_dir(dir);
-		errno = e;
-	}
-	if (fd < 0)
-		spx_fs_fail(spx_fs_status(errno));
-	char **names;
-	size_t count;
-	int st = spx_fs_names(fd, &names, &count);
-	spx_str b = { spx_alloc((size_t)max), 0 };
-	for (size_t i = 0; i < count; i++) {
-		size_t l = strlen(names[i]);
-		if (!st && b.n + l + 1 > max)
-			st = 4;
-		if (!st) {
-			memcpy(b.p + b.n, names[i], l + 1);
-			b.n += l + 1;
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (st) {
-		spx_str_free(&b);
-		spx_fs_fail(st);
-	}
-	return b;
-}
-
-/* file_stat(path, length): a regular file size * 4 + 1, a directory 2. */
-SPX_RT uint64_t
-spx_file_stat(spx_view path, uint64_t len)
-{
-	path = spx_fs_begin(0, path, len, true);
-	if (path.n == 0)
-		return 2;
-	char name[SPX_FS_PATH_MAX + 1];
-	int dir = AT_FDCWD;
-	int st = spx_fs_open_parent(path, &dir, name);
-	if (st)
-		spx_fs_fail(st);
-	struct stat sb;
-	int r = fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW);
-	int e = errno;
-	spx_fs_close_dir(dir);
-	if (r != 0)
-		spx_fs_fail(spx_fs_status(e));
-	if (S_ISDIR(sb.st_mode))
-		return 2;
-	if (!S_ISREG(sb.st_mode))
-		spx_fs_fail(7);
-	uint64_t size = (uint64_t)sb.st_size;
-	if (size > UINT64_MAX / 4)
-		spx_fs_fail(4);
-	return size * 4 + 1;
 }
