@@ -160,7 +160,28 @@ SPX
 	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
 		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
 	fi
-	# admission is shared with `run`: the same refusals before anything is built
+	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
+	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
+	cat > "$tmp/io.spx" <<'SPX'
+module cli.io;
+
+permit { fs.write, process.stdin.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.write, process.stdin.read }
+{
+    let input = stdin_read();
+    let path = "copy.txt";
+    let pv = string_as_str(path);
+    let written = file_write_new(str_as_bytes(pv), 8usize, bytes_as_slice(input), byte_len(bytes_as_slice(input)));
+    i64_from_usize(written)
+}
+SPX
+	expect 1 "build refuses a stdin and fs.write program" -- "$bin" build "$tmp/io.spx" -o "$tmp/io"
+	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (declared_effects): function \`main\`" "build F102 for stdin/fs.write"
+	if [ -e "$tmp/io" ]; then bad "build F102 wrote an output"; else ok; fi
+	# admission is shared with `run`: a network operation main reaches is F102 before anything is built
 	cat > "$tmp/net.spx" <<'SPX'
 module cli.net;
 
@@ -173,7 +194,7 @@ fn main() -> i64
     i64_from_usize(net_close(3usize))
 }
 SPX
-	expect 1 "build refuses a pure-route main declaring effects" -- "$bin" build "$tmp/net.spx" -o "$tmp/net"
+	expect 1 "build refuses a network operation" -- "$bin" build "$tmp/net.spx" -o "$tmp/net"
 	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (declared_effects): function \`main\`" "build F102"
 	if [ -e "$tmp/net" ]; then bad "build F102 wrote an output"; else ok; fi
 	cat > "$tmp/stat.spx" <<'SPX'

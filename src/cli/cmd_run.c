@@ -3,18 +3,25 @@
  * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
  * validate the HIR, then execute `main` in the interpreter (src/interp).
  *
- * Routes (selected in route.c, shared with the native lane, as the
- * reference selects them):
- *   - a command-line program: arguments after `--` (at most 16, strict
- *     UTF-8, at most 65,536 bytes together, else a usage error), staged
- *     stdout/stderr published after `main` returns (stderr first), `main`'s
- *     result is the exit status (0..=255, else SPX-F116); `--json`:
- *     `semaprax.single-file-command.v1`;
- *   - the stdout transcript: the captured bytes, then main's value and a
- *     newline; `--json`: `semaprax.single-file-run.v1`;
- *   - pure: main's value and a newline; `--json`: `semaprax.interpret.v1`.
- * Before it runs, a module is admitted as the reference admits it (route.c:
- * SPX-T273 on the command route, SPX-F102 on the pure route).
+ * Routes by the module's permit set, as the reference does:
+ *   - a non-empty subset of {fs.read, process.args.read,
+ *     process.stderr.write, process.stdout.write} other than exactly
+ *     {process.stdout.write}: a command-line program — arguments after `--`
+ *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
+ *     error), staged stdout/stderr published after `main` returns (stderr
+ *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
+ *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
+ *     program calling a host operation other than args_len, arg_utf8,
+ *     stdout_write, stderr_write and file_read_text anywhere is refused
+ *     (SPX-T273, admit.c);
+ *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
+ *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
+ *   - anything else: pure — main's value and a newline; `--json`:
+ *     `semaprax.interpret.v1`.  A `main` that declares effects is refused
+ *     before it runs (SPX-F102, `interpreter admission failed
+ *     (declared_effects): function `main``; route.c).
+ * A route grants exactly the host capabilities above that the module
+ * permits (the pure route none, never `network.*` or stdin).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -440,7 +447,7 @@ cmd_run(int argc, char **argv)
 		} else {
 			o.args = ro.args;
 			o.nargs = ro.nargs;
-			status = cli_native_run(&L, &o);   /* admits and emits the diagnostics itself */
+			status = cli_native_run(&L, &o);   /* emits the diagnostics itself */
 		}
 		cli_unload(&L);
 		fflush(stdout);

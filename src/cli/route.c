@@ -1,24 +1,19 @@
 /*
- * route.c — routes and admission (TOOLCHAIN.md §1.3), as the reference's
- * single-file run selects and admits them; one definition for `run`,
- * `run --native` and `build`.
- *
- * Routes by the module's permit set:
+ * route.c — routes and admission (TOOLCHAIN.md §1.3), shared by `run`,
+ * `run --native` and `build`, as the reference selects and refuses:
  *   - a non-empty subset of {fs.read, process.args.read,
  *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program, granted the
- *     capabilities of that set its module permits;
- *   - exactly {process.stdout.write}: the stdout transcript, granted
- *     process.stdout.write;
- *   - anything else: pure, granted nothing (never `network.*` or stdin).
- * Admission before a module runs or is built (the interpreter's admit.c):
- * a command-line program calling a host operation other than args_len,
- * arg_utf8, stdout_write, stderr_write and file_read_text anywhere is
- * refused (SPX-T273); on the pure route a `main` declaring effects is
- * refused (SPX-F102, `declared_effects`).  With the checker's E101/E102 this
- * leaves no verified module whose `main` reaches an operation its route
- * does not grant, so neither lane stops half-way for want of a capability
- * and a native executable holds no host operation its route does not grant.
+ *     {process.stdout.write}: a command-line program; a host operation
+ *     outside its profile (file_read, file_stat, file_list, …) anywhere in
+ *     the module is SPX-T273 (admit.c);
+ *   - exactly {process.stdout.write}: the stdout transcript;
+ *   - anything else: pure; a `main` declaring effects is SPX-F102
+ *     (`declared_effects`).
+ * A route grants exactly the host capabilities above that the module
+ * permits (the pure route none, the transcript process.stdout.write, never
+ * `network.*` or stdin), so a native executable holds no host operation
+ * its route does not grant.  Running file writes, stdin and the other file
+ * operations is a proposed lift, not active (DECISIONS.md).
  */
 #include "route.h"
 

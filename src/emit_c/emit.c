@@ -460,18 +460,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 bool
 emit_route_grants(Emit *E, const char *effect)
 {
-	const InterpOptions *o = E->opt->host;
-	if (!o)
-		return false;
-	if (strcmp(effect, "fs.read") == 0)
-		return o->fs_read;
-	if (strcmp(effect, "process.args.read") == 0)
-		return o->args_read;
-	if (strcmp(effect, "process.stdout.write") == 0)
-		return o->stdout_write;
-	if (strcmp(effect, "process.stderr.write") == 0)
-		return o->stderr_write;
-	return false;
+	return E->opt->host && interp_grants(E->opt->host, effect);
 }
 
 /* ---- the unit ---- */

@@ -133,3 +133,16 @@ interp_declares_effects(const HirModule *H, int entry)
 	SymId sym = H->funcs[entry].sym;
 	return sym >= 0 && H->S->syms.items[sym].neffects > 0;
 }
+
+bool
+interp_grants(const InterpOptions *o, const char *effect)
+{
+	const struct { const char *name; bool on; } caps[] = {
+		{ "fs.read", o->fs_read }, { "process.args.read", o->args_read },
+		{ "process.stderr.write", o->stderr_write }, { "process.stdout.write", o->stdout_write },
+	};
+	for (size_t i = 0; i < countof(caps); i++)
+		if (strcmp(caps[i].name, effect) == 0)
+			return caps[i].on;
+	return false;
+}

@@ -92,6 +92,8 @@ void interp_result_free(InterpResult *r);
  */
 const Builtin *interp_command_refusal(HirModule *H);
 bool interp_declares_effects(const HirModule *H, int entry);
+/* Does the route of o grant the host capability `effect`? */
+bool interp_grants(const InterpOptions *o, const char *effect);
 
 /* "semaprax.arithmetic.v1", its class, and the meaning of (domain, code). */
 const char *interp_domain_id(Domain d);
