@@ -137,6 +137,29 @@ if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	has "$tmp/err" "error[SPX-I307]" "build --target c I307"
 	# host operations only where the route grants them: no file code in a program without fs.*
 	if grep -q "openat" "$tmp/args.c"; then bad "a program without fs permits contains file code"; else ok; fi
+	# a built executable reads files as `run` does (same route, same runtime, same budget)
+	cat > "$tmp/cat.spx" <<'SPX'
+module cli.cat;
+
+permit { fs.read, process.args.read, process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.read, process.args.read, process.stdout.write }
+{
+    let text = file_read_text(arg_utf8(0usize));
+    let written = stdout_write(str_as_bytes(string_as_str(text)));
+    i64_from_usize(written)
+}
+SPX
+	printf 'abcde' > "$tmp/in.txt"
+	expect 0 "build a file-reading program" -- "$bin" build "$tmp/cat.spx" -o "$tmp/cat"
+	if (cd "$tmp" && ./cat in.txt > "$tmp/out"); then bad "built cat exit status 0"; else
+		if [ $? -eq 5 ] && [ "$(cat "$tmp/out")" = "abcde" ]; then ok; else bad "built cat program"; fi
+	fi
+	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
+		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
+	fi
 	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
 	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
 	cat > "$tmp/io.spx" <<'SPX'
@@ -288,6 +311,10 @@ SPX
 expect 1 "run --json file_stat" -- "$bin" run --json "$tmp/stat.spx"
 has "$tmp/out" '{"code":"SPX-T273","severity":"error","message":"single-file command-line program authority mismatch: `file_stat` is outside the command-line profile; read files with `file_read_text`"' "T273 in --json"
 if [ -s "$tmp/err" ]; then bad "run --json T273 writes nothing on stderr"; else ok; fi
+if command -v "${CC:-cc}" >/dev/null 2>&1; then
+	expect 1 "run --native refuses a command-line program outside the profile" -- "$bin" run --native "$tmp/stat.spx"
+	has "$tmp/err" "error[SPX-T273]: single-file command-line program authority mismatch: \`file_stat\`" "native T273"
+fi
 
 # stdin: process.stdin.read selects the pure route, which refuses a main declaring effects
 # and arguments after `--`.

@@ -3,9 +3,11 @@
 #
 # Every tests/fixtures/run/*.spx, run/sandbox/*.spx and native/*.spx runs in
 # the interpreter (`run`) and natively (`run --native`), each lane with the
-# fixture's NAME.stdin (else empty stdin) and, for run/sandbox/, in a fresh
-# empty directory of its own; both must agree on stdout and on the outcome.  The generated C is compiled with -Werror added
-# to $CC, so a warning in the emitted code is a disagreement (B102).
+# fixture's NAME.stdin (else empty stdin) and, for run/sandbox/ (fixtures
+# whose file operations write: none while `run` grants no writes), in a
+# fresh empty directory of its own; both must agree on stdout and on the
+# outcome.  The generated C is compiled with -Werror added to $CC, so a
+# warning in the emitted code is a disagreement (B102).
 #
 # The documented form differences between the lanes' failure lines
 # (TOOLCHAIN.md §1.3 items 6 and 8), one explicit table — interpreter stderr
@@ -99,7 +101,7 @@ disagree() {
 
 # lane OUT ERR [--native]: runs $f in one lane with the fixture's stdin
 # (NAME.stdin, else empty); a run/sandbox/ fixture runs in a fresh empty
-# directory, as tests/runner does, so its file operations start alike.
+# directory, so its file operations start alike in both lanes.
 lane() {
 	o=$1 e=$2
 	shift 2

@@ -13,8 +13,8 @@
  * grants; the caller adds the arguments and the step budget. */
 void cli_route_options(const Sema *S, InterpOptions *o);
 
-/* SPX-F102 into diags when `main` can reach an operation the route o does
- * not grant (interp_refused_builtin); false then. */
+/* The reference's refusals before a run into diags (SPX-T273 on the
+ * command route, SPX-F102 on the pure route; see route.c); false then. */
 bool cli_admit(HirModule *H, const InterpOptions *o, DiagSink *diags);
 
 #endif

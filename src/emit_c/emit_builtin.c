@@ -397,13 +397,11 @@ emit_host(Emit *E, Call *c)
 		return simple(E, c, false, "(uint64_t)spx_argc");
 	if (!strcmp(n, "arg_utf8"))
 		return simple(E, c, false, "spx_arg(%s)", c->a[0]);
-	/* file_read_text is the one file operation a route grants (route.c:
-	 * file_read, file_stat, file_list are SPX-T273, writes and stdin take
-	 * the pure route, where main declares no effects) */
-	if (strcmp(n, "file_read_text") != 0)
-		return mk(NULL, 0, false);
-	E->use_fs = true;
-	return simple(E, c, true, "spx_file_read_text(%s)", c->a[0]);
+	if (!strcmp(n, "file_read_text")) {
+		E->use_fs = true;
+		return simple(E, c, true, "spx_file_read_text(%s)", c->a[0]);
+	}
+	return mk(NULL, 0, false);
 }
 
 /* ---- dispatch ---- */

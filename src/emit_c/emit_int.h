@@ -80,7 +80,7 @@ typedef struct Emit {
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
-	bool use_fs;          /* a file operation is called: include rt/fs.h */
+	bool use_fs;          /* file_read_text is called: include rt/fs.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;

@@ -1,22 +1,16 @@
-/* ---- SEMAPRAX native runtime: file reads (fs.read; LANGUAGE.md §5.1) ---- */
+/* ---- SEMAPRAX native runtime: file_read_text (fs.read; LANGUAGE.md §5.1) ---- */
 /*
- * Included only in programs whose route grants fs.read or fs.write and that
- * call a file operation; the writing half (fs_write.h) only when a write is
- * called.  Same semantics as the interpreter's src/interp/fs.c:
- *
- * Every operation first reserves its bytes against the run's budget (64
- * operations, 1,048,576 bytes, never refunded): reads and listings their
- * `max` (`file_read_text` 65,536), writes their data length, the rest 0.
- * Then the path (its first `length` bytes; 1..4,096 bytes, relative,
- * nonempty components other than `.`/`..`, no NUL, `\` or `:`; only
- * file_stat and file_list take the empty path = the working directory),
- * then the per-file bound (65,536), then the host call.  Resolution opens
+ * Included only in programs whose route grants fs.read and that call
+ * file_read_text.  Same semantics as the interpreter's src/interp/fs.c:
+ * every read first reserves 65,536 bytes of the run's 1,048,576-byte budget
+ * (never refunded: the 17th read fails, code 4), then checks the path (the
+ * whole view; 1..4,096 bytes, relative, nonempty components other than
+ * `.`/`..`, no NUL, `\` or `:`), then reads at most 65,536 bytes, resolving
  * one component at a time below the working directory with O_NOFOLLOW.
- * semaprax.filesystem.v1: 1 invalid path, 2 not found, 3 exists, 4 a bound
- * exceeded, 5 I/O failure, 6 access denied, 7 not a regular file (or a
- * symbolic link on the way); text that is not UTF-8 is text.v1 code 3.
+ * semaprax.filesystem.v1: 1 invalid path, 2 not found, 4 a bound exceeded,
+ * 5 I/O failure, 6 access denied, 7 not a regular file (or a symbolic link
+ * on the way); text that is not UTF-8 is text.v1 code 3.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -26,7 +20,6 @@
 #define SPX_FS_FILE_MAX 65536u
 #define SPX_FS_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
-static uint32_t spx_fs_ops;        /* operations so far (budget 64) */
 static uint64_t spx_fs_reserved;   /* bytes reserved so far (budget 1 MiB) */
 
 _Noreturn SPX_RT void
@@ -40,20 +33,18 @@ spx_fs_status(int e)
 {
 	switch (e) {
 	case ENOENT: return 2;
-	case EEXIST: return 3;
 	case EACCES: case EPERM: return 6;
 	case ELOOP: case ENOTDIR: return 7;
 	default: return 5;
 	}
 }
 
-/* Counts one operation reserving n bytes; status 4 past the budget. */
+/* Reserves n bytes of the run's budget; status 4 past it. */
 SPX_RT void
 spx_fs_reserve(uint64_t n)
 {
-	spx_fs_ops++;
-	spx_fs_reserved = n > 1048576u ? 1048576u + 1 : spx_fs_reserved + n;
-	if (spx_fs_ops > 64u || spx_fs_reserved > 1048576u)
+	spx_fs_reserved += n;
+	if (spx_fs_reserved > 1048576u)
 		spx_fs_fail(4);
 }
 
