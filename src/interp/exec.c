@@ -272,7 +272,7 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 {
 	for (int i = 0; i < n; i++) {
 		if ((I->steps += 1) > I->budget) {
-			I->stop = STOP_FUEL;
+			interp_charge_stop(I);
 			return false;
 		}
 		Value c = node_eval(I, S, cs[i]);

@@ -93,11 +93,26 @@ find_main(HirModule *H)
 	return -1;
 }
 
+/* The heap hook may run inside any operation: it only arranges for the
+ * run to stop at the next charge (node.h). */
 static void
 heap_exceeded(void *ctx)
 {
-	interp_limit(ctx, "the program's strings and byte buffers exceed the interpreter's %zu-byte heap limit",
-		     VALUE_HEAP_LIMIT);
+	Interp *I = ctx;
+	if (I->heap_stop)
+		return;
+	I->heap_stop = true;
+	I->budget = 0;
+}
+
+void
+interp_charge_stop(Interp *I)
+{
+	if (I->heap_stop)
+		interp_limit(I, "the program's strings and byte buffers exceed the interpreter's %zu-byte heap limit",
+			     VALUE_HEAP_LIMIT);
+	else
+		I->stop = STOP_FUEL;
 }
 
 bool
@@ -113,6 +128,7 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 	I.opt = o;
 	I.res = r;
 	I.budget = o->max_steps;
+	I.fuel = o->max_steps;
 	I.symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
 	for (int i = 0; i < H->S->syms.len; i++)
 		I.symfunc[i] = -1;
@@ -132,7 +148,7 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 	I.stack = xmalloc(sizeof(Value) * I.stack_cap);
 	Value v = exec_call(&I, &I.cf[entry], NULL, 0, NULL);
 	r->stop = I.stop;
-	r->steps = I.steps > I.budget ? I.budget : I.steps;
+	r->steps = I.steps > I.fuel ? I.fuel : I.steps;
 	if (I.stop == STOP_NONE)
 		r->value = v.i;
 	value_release(v);

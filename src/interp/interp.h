@@ -117,6 +117,8 @@ typedef struct Interp {
 	size_t stack_cap, sp;
 	int depth;
 	uint64_t steps, budget;
+	uint64_t fuel;            /* the step budget (budget is lowered to 0 by the heap limit) */
+	bool heap_stop;           /* the heap limit was crossed: stop at the next charge */
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
@@ -124,6 +126,8 @@ typedef struct Interp {
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
+/* A charge crossed I->budget: fuel exhaustion, or the heap limit's stop. */
+void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 /* detail.c: records which clause of f failed (index i of its requires,
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
 void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);

@@ -96,10 +96,15 @@ struct CFunc {
 /* semaprax.arithmetic.v1 codes (§3.7) */
 enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG };
 
-/* Charges k steps; on exhaustion stops the run and returns V_EMPTY. */
+/*
+ * Charges k steps; on exhaustion stops the run and returns V_EMPTY.  The
+ * heap limit (value.h) stops the run through the same test: its hook
+ * lowers the budget, so the run stops at the next node's entry, where no
+ * value is half-built (interp_charge_stop tells the two apart).
+ */
 #define CHARGE(I, k) do { \
 	if (((I)->steps += (k)) > (I)->budget) { \
-		(I)->stop = STOP_FUEL; \
+		interp_charge_stop(I); \
 		return v_empty(); \
 	} \
 } while (0)
