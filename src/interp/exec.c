@@ -19,13 +19,6 @@ slot_set(Value *s, Value v)
 	*s = v;
 }
 
-static inline void
-slot_clear(Value *s)
-{
-	value_release(*s);
-	*s = v_empty();
-}
-
 static Value block_value(Interp *I, Value *S, const CBlock *b, int mark);
 static void block_cleanup(Interp *I, Value *S, const CBlock *b, int mark);
 

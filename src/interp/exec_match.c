@@ -99,10 +99,8 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 static void
 unbind(Value *S, const CArm *a)
 {
-	for (int j = 0; j < a->nbinds; j++) {
-		value_release(S[a->binds[j]]);
-		S[a->binds[j]] = v_empty();
-	}
+	for (int j = 0; j < a->nbinds; j++)
+		slot_clear(&S[a->binds[j]]);
 }
 
 Value
@@ -136,10 +134,8 @@ x_match(Interp *I, Value *S, const Node *n)
 		Value v = node_eval(I, S, a->value);
 		if (!STOPPED)
 			v = value_own(v);
-		for (int j = a->nowned - 1; j >= 0; j--) {
-			value_release(S[a->owned[j]]);
-			S[a->owned[j]] = v_empty();
-		}
+		for (int j = a->nowned - 1; j >= 0; j--)
+			slot_clear(&S[a->owned[j]]);
 		unbind(S, a);
 		value_release(s);
 		return v;

@@ -80,19 +80,6 @@ interp_meaning(Domain d, uint32_t code)
 	return m ? m : "operation failed";
 }
 
-static int
-find_main(HirModule *H)
-{
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && sema_sym(H->S, H->funcs[i].sym)->kind == SK_FN &&
-		    strcmp(H->funcs[i].name, "main") == 0)
-			return i;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && strcmp(H->funcs[i].id, "app.main") == 0)
-			return i;
-	return -1;
-}
-
 /* The heap hook may run inside any operation: it only arranges for the
  * run to stop at the next charge (node.h). */
 static void
@@ -118,7 +105,7 @@ interp_charge_stop(Interp *I)
 bool
 interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 {
-	int entry = find_main(H);
+	int entry = hir_find_main(H);
 	if (entry < 0)
 		return false;
 	Interp I;

@@ -109,6 +109,14 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 	} \
 } while (0)
 
+/* Releases what a slot holds and leaves it empty. */
+static inline void
+slot_clear(Value *s)
+{
+	value_release(*s);
+	*s = v_empty();
+}
+
 static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
