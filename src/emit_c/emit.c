@@ -159,87 +159,13 @@ note_fntype(Emit *E, TypeId ft)
 
 /* ---- slot ownership (see emit_int.h) ---- */
 
-static void mark_block(Emit *E, const HirBlock *b);
-
-static void
-mark_expr(Emit *E, const HirExpr *e)
-{
-	if (!e)
-		return;
-	switch (e->kind) {
-	case HIR_UNARY: mark_expr(E, e->u.un.x); break;
-	case HIR_BINARY: mark_expr(E, e->u.bin.l); mark_expr(E, e->u.bin.r); break;
-	case HIR_CALL:
-		for (int i = 0; i < e->u.call.nargs; i++)
-			mark_expr(E, e->u.call.args[i]);
-		break;
-	case HIR_FIELD: mark_expr(E, e->u.field.base); break;
-	case HIR_TRY: mark_expr(E, e->u.try_.x); break;
-	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
-		mark_expr(E, e->u.agg.base);
-		for (int i = 0; i < e->u.agg.n; i++)
-			mark_expr(E, e->u.agg.values[i]);
-		break;
-	case HIR_BLOCK: mark_block(E, e->u.block); break;
-	case HIR_IF:
-		mark_expr(E, e->u.if_.cond);
-		mark_block(E, e->u.if_.then_);
-		mark_block(E, e->u.if_.else_);
-		break;
-	case HIR_MATCH:
-		mark_expr(E, e->u.match.scrutinee);
-		for (int i = 0; i < e->u.match.narms; i++) {
-			const HirArm *a = &e->u.match.arms[i];
-			for (int j = 0; j < a->nbinds && e->u.match.mode != MATCH_OWN; j++)
-				E->slot_borrowed[a->binds[j]] = true;
-			mark_expr(E, a->guard);
-			mark_expr(E, a->value);
-		}
-		break;
-	case HIR_ARRAY:
-		for (int i = 0; i < e->u.array.n; i++)
-			mark_expr(E, e->u.array.elems[i]);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-mark_block(Emit *E, const HirBlock *b)
-{
-	if (!b)
-		return;
-	for (int i = 0; i < b->nstmts; i++) {
-		const HirStmt *s = b->stmts[i];
-		mark_expr(E, s->value);
-		if (s->kind == HS_FOR && !s->own && tinfo(E, sty(E, s->value->type))->kind != TY_ITER)
-			E->slot_borrowed[s->slot] = true;
-		mark_block(E, s->body);
-	}
-	mark_expr(E, b->tail);
-}
-
+/* A slot owns its value unless the HIR says it is lent or its (instance) type is Copy. */
 static void
 mark_slots(Emit *E, const HirFunc *f)
 {
 	E->slot_own = arena_alloc(&E->a, sizeof *E->slot_own * (size_t)(f->nlocals + 1));
-	E->slot_borrowed = arena_alloc(&E->a, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
-	memset(E->slot_borrowed, 0, sizeof *E->slot_borrowed * (size_t)(f->nlocals + 1));
-	for (int i = 0; i < f->nparams; i++) {
-		ParamMode m = f->sym >= 0 && i < sema_sym(E->S, f->sym)->nparams ? sema_sym(E->S, f->sym)->params[i].mode : MODE_NONE;
-		if (m == MODE_BORROW || m == MODE_SHARED)
-			E->slot_borrowed[i] = true;
-	}
-	for (int i = 0; i < f->nrequires; i++)
-		mark_expr(E, f->requires[i]);
-	for (int i = 0; i < f->nensures; i++)
-		mark_expr(E, f->ensures[i]);
-	mark_block(E, f->body);
-	if (f->result_slot != HIR_NO_SLOT)
-		E->slot_borrowed[f->result_slot] = true;
 	for (int i = 0; i < f->nlocals; i++)
-		E->slot_own[i] = !E->slot_borrowed[i] && !is_copy(E, sty(E, f->locals[i].type));
+		E->slot_own[i] = !f->locals[i].lent && !is_copy(E, sty(E, f->locals[i].type));
 }
 
 /* ---- functions ---- */

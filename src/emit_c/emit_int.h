@@ -90,7 +90,6 @@ typedef struct Emit {
 	Buf *b;               /* statements */
 	Buf decls;            /* function-level declarations */
 	bool *slot_own;       /* per slot: holds an owned value */
-	bool *slot_borrowed;  /* per slot: bound by borrowing (for borrow, match borrow) */
 	int indent;
 	int tmp;
 	VEC(Temp) temps;      /* live temporaries, innermost last */

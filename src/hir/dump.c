@@ -222,8 +222,9 @@ hir_dump(Buf *out, HirModule *H)
 		d.f = f;
 		buf_printf(out, "%sfunction %s (%s) -> %s", i ? "\n" : "", f->id, f->name, sema_type_name(H->S, f->result));
 		for (int s = 0; s < f->nlocals; s++)
-			buf_printf(out, "\n  slot %d %s : %s%s%s", s, f->locals[s].name, sema_type_name(H->S, f->locals[s].type),
-			    f->locals[s].param ? " param" : "", f->locals[s].owned ? " owned" : "");
+			buf_printf(out, "\n  slot %d %s : %s%s%s%s", s, f->locals[s].name, sema_type_name(H->S, f->locals[s].type),
+			    f->locals[s].param ? " param" : "", f->locals[s].owned ? " owned" : "",
+			    f->locals[s].lent && !sema_is_copy(H->S, f->locals[s].type) ? " lent" : "");
 		for (int r = 0; r < f->nrequires; r++) {
 			buf_puts(out, "\n  requires ");
 			d_expr(&d, f->requires[r], 2);

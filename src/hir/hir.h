@@ -42,6 +42,9 @@ typedef struct HirLocal {
 	const char *name;
 	TypeId type;
 	bool owned;        /* not Copy: released at scope end unless moved */
+	bool lent;         /* holds a value owned elsewhere, never released here: a `borrow`/`shared`
+	                      parameter, a `match borrow`/plain-match binding, a `for` item over a Vec,
+	                      an alias `let y = <lent place>`, `result` in ensures */
 	bool param;
 	Span span;
 } HirLocal;

@@ -60,7 +60,7 @@ owned_type(Lower *L, TypeId t)
 static HirSlot
 new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is_owned)
 {
-	HirLocal l = { name, type, is_owned, param, span };
+	HirLocal l = { name, type, is_owned, false, param, span };
 	VEC_PUSH(L->locals, l);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	Binding b = { name, s };
@@ -85,7 +85,7 @@ lookup(Lower *L, const char *name)
 	HirSlot ps = L->parent->scope.items[pi].slot;
 	VEC_PUSH(L->captures, ps);
 	HirLocal pl = L->parent->locals.items[ps];
-	HirLocal l = { pl.name, pl.type, false, true, pl.span };
+	HirLocal l = { pl.name, pl.type, false, false, true, pl.span };
 	VEC_PUSH(L->locals, l);
 	Binding b = { pl.name, (HirSlot)(L->locals.len - 1) };
 	/* insert at the bottom of the scope so later lookups find it */
@@ -210,6 +210,7 @@ bind_slot(void *ctx, const char *name, TypeId type, Span span)
 {
 	BindCtx *b = ctx;
 	HirSlot s = new_slot(b->L, name, type, false, span, !b->borrowed && owned_type(b->L, type));
+	b->L->locals.items[s].lent = b->borrowed;
 	VEC_PUSH(*b->binds, s);
 }
 
@@ -396,6 +397,21 @@ lower_expr(Lower *L, const Expr *e, bool move)
 	return NULL;
 }
 
+/* A non-Copy value read in place from a lent binding: the binding or a field path of it. */
+static bool
+lent_place(Lower *L, const Expr *e)
+{
+	ParamMode m = (ParamMode)L->S->expr_mode[e->id];
+	if ((m != MODE_BORROW && m != MODE_SHARED) || !owned_type(L, L->S->expr_type[e->id]))
+		return false;
+	while (e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	if (e->kind != EXPR_NAME)
+		return false;
+	int i = lookup(L, e->u.name.s);
+	return i >= 0 && L->locals.items[L->scope.items[i].slot].lent;
+}
+
 static HirStmt *
 stmt(Lower *L, HirStmtKind k, Span span)
 {
@@ -415,10 +431,17 @@ lower_stmt(Lower *L, const Stmt *s)
 	switch (s->kind) {
 	case STMT_LET: {
 		h = stmt(L, HS_LET, s->span);
-		h->value = lower_expr(L, s->u.let.value, true);
+		const Expr *v = s->u.let.value;
+		bool named = strcmp(s->u.let.name.s, "_") != 0;
+		/* an immutable alias of a lent place reads it in place (check_let); any other
+		 * lent value is copied into the new owner, as in every consuming position */
+		bool alias = named && !s->u.let.mut && lent_place(L, v);
+		h->value = lower_expr(L, v, !alias);
 		TypeId t = s->u.let.type ? decls_resolve_type(S, s->u.let.type, L->H->funcs[L->func].sym) : h->value->type;
-		if (strcmp(s->u.let.name.s, "_") != 0)
-			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, owned_type(L, t));
+		if (named) {
+			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
+			L->locals.items[h->slot].lent = alias;
+		}
 		return h;
 	}
 	case STMT_ASSIGN: {
@@ -446,6 +469,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		TypeId item = ti->nargs ? ti->args[0] : T_ERR;
 		VEC_PUSH(L->marks, L->scope.len);
 		h->slot = new_slot(L, s->u.for_.item.s, item, false, s->u.for_.item.span, false);
+		L->locals.items[h->slot].lent = !s->u.for_.own && ti->kind != TY_ITER;
 		h->body = lower_block(L, s->u.for_.body, false);
 		L->scope.len = L->marks.items[--L->marks.len];
 		return h;
@@ -528,7 +552,8 @@ lower_function(HirModule *H, SymId id)
 	L.owned = &params_owned;
 	for (int i = 0; i < sym->nparams; i++) {
 		const ParamSym *p = &sym->params[i];
-		new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && p->mode != MODE_SHARED && owned_type(&L, p->type));
+		HirSlot ps = new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && p->mode != MODE_SHARED && owned_type(&L, p->type));
+		L.locals.items[ps].lent = p->mode == MODE_BORROW || p->mode == MODE_SHARED;
 	}
 	const FnDecl *fn = sym->fn;
 	VEC(HirExpr *) req = {0};
@@ -545,6 +570,7 @@ lower_function(HirModule *H, SymId id)
 	if (any_ensures) {
 		VEC_PUSH(L.marks, L.scope.len);
 		rs = new_slot(&L, "result", sym->result, false, fn->name.span, false);
+		L.locals.items[rs].lent = true;
 		for (int i = 0; i < fn->nclauses; i++)
 			if (fn->clauses[i].kind == CLAUSE_ENSURES)
 				VEC_PUSH(ens, lower_expr(&L, fn->clauses[i].cond, false));

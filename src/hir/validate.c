@@ -62,7 +62,7 @@ v_scope(V *v, const HirBlock *b)
 			bad(v, (Span){ 0, 0, 0, 0 }, "released slot %u out of range", s);
 			continue;
 		}
-		if (!v->f->locals[s].owned)
+		if (!v->f->locals[s].owned || v->f->locals[s].lent)
 			bad(v, v->f->locals[s].span, "slot `%s` is released but not owned", v->f->locals[s].name);
 		v->released[s]++;
 	}
@@ -153,6 +153,15 @@ v_expr(V *v, const HirExpr *e)
 	}
 }
 
+/* A read in place (no take) of a lent slot or a field path of one. */
+static bool
+lent_place(V *v, const HirExpr *e)
+{
+	while (e->kind == HIR_FIELD && !e->u.field.take)
+		e = e->u.field.base;
+	return e->kind == HIR_LOCAL && e->u.slot < (HirSlot)v->f->nlocals && v->f->locals[e->u.slot].lent;
+}
+
 static void
 v_stmt(V *v, const HirStmt *s)
 {
@@ -163,6 +172,10 @@ v_stmt(V *v, const HirStmt *s)
 		v_expr(v, s->value);
 		if (s->kind != HS_LET && s->slot == HIR_NO_SLOT)
 			bad(v, s->span, "assignment target is not resolved");
+		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent && !lent_place(v, s->value))
+			bad(v, s->span, "alias `%s` is not bound to a place of a lent slot", v->f->locals[s->slot].name);
+		if (s->kind == HS_ASSIGN && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent)
+			bad(v, s->span, "assignment to lent slot `%s`", v->f->locals[s->slot].name);
 		break;
 	case HS_WHILE:
 		v_cond(v, s->value, "`while` condition");

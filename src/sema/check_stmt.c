@@ -56,10 +56,16 @@ check_let(FnCtx *C, const Stmt *s)
 		}
 		bt = declared;
 	}
-	if (C->in_contract) {
-		/* contracts hold no statements; nothing else to do */
-	}
-	local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
+	/*
+	 * A non-Copy value that is lent (a `borrow`/`shared` parameter, a
+	 * `match borrow` or `for` binding, a field of one, or an alias of one)
+	 * binds an alias that lends it too: nothing moves, nothing is released
+	 * (the reference's binding takes its initializer's mode).
+	 */
+	ParamMode vm = s->u.let.value ? (ParamMode)S->expr_mode[s->u.let.value->id] : MODE_NONE;
+	bool alias = (vm == MODE_BORROW || vm == MODE_SHARED) && vt != T_ERR && !sema_is_copy(S, vt);
+	if (local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span) && alias)
+		local_lend(C, s->u.let.name.s, vm);
 }
 
 static bool

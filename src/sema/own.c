@@ -250,7 +250,11 @@ arg_context(Own *O, const Expr *call, int i)
 	Sema *S = O->S;
 	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
 		O->arg_callee = S->call_builtin[call->id]->name;
-		snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
+		/* the reference's string operations name their operands; the others are `argN` */
+		if (strcmp(O->arg_callee, "string_concat") == 0 && i < 2)
+			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
+		else
+			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
 		O->arg_param = O->arg_buf;
 		return;
 	}
@@ -389,6 +393,26 @@ own_match(Own *O, const Expr *e, bool move)
 	free(acc);
 }
 
+/*
+ * A value stored into a record field, a variant payload or a `with` base:
+ * owned, it moves; lent (a borrowed binding, a projection of one), it is
+ * O108 with the reference's wording for the construction.
+ */
+static void
+own_stored(Own *O, const Expr *e, const char *lent_message)
+{
+	ParamMode m = (ParamMode)O->S->expr_mode[e->id];
+	if ((m == MODE_BORROW || m == MODE_SHARED) && owned(O, O->S->expr_type[e->id]) && !O->in_contract) {
+		own_expr(O, e, false);
+		if (first_report(O, e)) {
+			Diag *d = sema_error(O->S, DIAG_O108, e->span, "%s", lent_message);
+			diag_set_help(d, "store an owned value: build a new one, or take the source as `own`");
+		}
+		return;
+	}
+	own_expr(O, e, true);
+}
+
 static void
 own_expr(Own *O, const Expr *e, bool move)
 {
@@ -419,17 +443,17 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_SUPER: own_args(O, e, e->u.super_.args, e->u.super_.nargs, 1); break;
 	case EXPR_TRY: own_expr(O, e->u.try_.operand, true); break;
 	case EXPR_WITH:
-		own_expr(O, e->u.with.base, true);
+		own_stored(O, e->u.with.base, "cannot update an owned record through a borrowed or shared base");
 		for (int i = 0; i < e->u.with.ninits; i++)
-			own_expr(O, e->u.with.inits[i].value, true);
+			own_stored(O, e->u.with.inits[i].value, "cannot move an owned field through a borrowed or shared record");
 		break;
 	case EXPR_RECORD:
 		for (int i = 0; i < e->u.record.ninits; i++)
-			own_expr(O, e->u.record.inits[i].value, true);
+			own_stored(O, e->u.record.inits[i].value, "cannot move an owned field through a borrowed or shared record");
 		break;
 	case EXPR_VARIANT:
 		for (int i = 0; i < e->u.variant.ninits; i++)
-			own_expr(O, e->u.variant.inits[i].value, true);
+			own_stored(O, e->u.variant.inits[i].value, "cannot move an owned variant payload through a borrowed or shared value");
 		break;
 	case EXPR_BLOCK: own_block(O, e->u.block, move); break;
 	case EXPR_IF: own_if(O, e, move); break;
@@ -509,13 +533,22 @@ static void
 own_stmt(Own *O, const Stmt *s)
 {
 	switch (s->kind) {
-	case STMT_LET:
-		if (s->u.let.value)
-			own_expr(O, s->u.let.value, true);
-		declare(O, s->u.let.name.s, s->u.let.value ? O->S->expr_type[s->u.let.value->id] : T_ERR, false);
-		if (s->u.let.value)
-			O->vars.items[O->vars.len - 1].view_of = view_owner(O, s->u.let.value);
+	case STMT_LET: {
+		const Expr *v = s->u.let.value;
+		TypeId t = v ? O->S->expr_type[v->id] : T_ERR;
+		ParamMode vm = v ? (ParamMode)O->S->expr_mode[v->id] : MODE_NONE;
+		bool alias = (vm == MODE_BORROW || vm == MODE_SHARED) && owned(O, t);
+		if (v)
+			own_expr(O, v, !alias);
+		/* an alias of a lent value lends as its source does (check_let) */
+		int root = alias ? place_root(O, v) : -1;
+		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
+		OwnVar *nv = &O->vars.items[O->vars.len - 1];
+		nv->shared = alias && (vm == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
+		if (v)
+			nv->view_of = view_owner(O, v);
 		break;
+	}
 	case STMT_ASSIGN: {
 		own_expr(O, s->u.assign.value, true);
 		int i = find(O, s->u.assign.target.s);
