@@ -1010,13 +1010,14 @@ holds_resource(Sema *S, TypeId t, int depth)
 	return false;
 }
 
-/* The first binding in scope (parameters included, moved or not) that holds a resource, or NULL. */
+/* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
 static const Local *
 try_live_resource(FnCtx *C)
 {
 	for (int i = 0; i < C->locals.len; i++) {
 		const Local *l = &C->locals.items[i];
-		if (l->type != T_ERR && holds_resource(C->S, fn_type(C, l->type), 0))
+		TypeId t = l->type != T_ERR ? fn_type(C, l->type) : T_ERR;
+		if (t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM)
 			return l;
 	}
 	return NULL;
@@ -1033,12 +1034,15 @@ check_try(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` is only valid in an executable function body");
 		diag_set_help(d, "contracts are pure; test the value with `match` in a helper instead");
 	}
-	/* The reference refuses `?` while a binding that holds a resource is in
-	 * scope: its early exit does not run finalizers (docs/DECISIONS.md). */
+	/* The reference refuses `?` while a binding whose value needs release is
+	 * in scope (its `needs_drop` test; docs/DECISIONS.md). */
 	const Local *live = try_live_resource(C);
 	if (live) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
-		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
+		if (holds_resource(S, fn_type(C, live->type), 0))
+			diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
+		else
+			diag_set_help(d, "`%s` owns a value that needs release and is in scope here; use `?` before it is bound, or match the value instead", live->name);
 	}
 	if (C->in_contract)
 		return T_ERR;
