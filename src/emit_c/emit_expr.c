@@ -975,9 +975,9 @@ emit_for(Emit *E, const HirStmt *s)
 	line(E, "%s = ((%s *)%s.p)[%s];", item, en, v, i);
 	if (consume && !is_copy(E, el))
 		line(E, "((%s *)%s.p)[%s] = (%s)%s;", en, v, i, en, zero_init(E, el));
-	emit_block(E, s->body, NULL, 0);
-	if (E->slot_own[s->slot])
-		release_place(E, el, item);
+	emit_block(E, s->body, NULL, 0);   /* a consumed item is owned by the body's scope (HIR) … */
+	if (E->slot_own[s->slot] && !E->f->locals[s->slot].owned)
+		release_place(E, el, item);   /* … except a T-typed one of a generic instance */
 	E->indent--;
 	line(E, "}");
 }

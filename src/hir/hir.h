@@ -17,15 +17,28 @@
  *     initialisation, if still live (the cleanup plan of RFC 0003 / §0.12).
  * hir_validate re-derives types, resolution and cleanup balance.
  *
- * Rules a lane must add, which the tree does not spell out (yet):
+ * Ownership of every slot is stated (HirLocal): `owned` slots are released
+ * by exactly one scope, `lent` slots hold a value owned elsewhere and are
+ * never released, Copy slots need nothing.  A consuming `for` (`for own`, an
+ * Iter) owns its item in the body's scope, so each iteration releases what
+ * the body did not move.  An immutable `let` of a lent place is a lent slot
+ * (an alias); any other lent value in a consuming position is copied.
+ *
+ * Rules a lane adds, which follow from types and modes rather than from
+ * extra nodes:
  *   - Generic templates keep type parameters (TY_PARAM) in slot and
- *     expression types and never mark T-typed slots owned; a lane running
- *     an instance with a non-Copy argument treats those slots as owned.
+ *     expression types and never mark T-typed slots owned: one template
+ *     serves every instance.  In an instance where T is not Copy, a slot
+ *     that is not lent owns its value and the lane releases it when it is
+ *     overwritten and at function exit (a T-typed consumed `for` item at
+ *     the end of each iteration).
  *   - `match own` consumes the scrutinee: parts of it that the arm's pattern
- *     does not bind are released when the arm is entered.
- *   - A fresh owned value in a borrowing position (an argument to a
- *     `borrow` parameter, an operand, a scrutinee of `match borrow`) is a
- *     temporary, released at the end of the enclosing block (§0.12).
+ *     does not bind are released with it, by the end of the arm.
+ *   - A fresh owned value in a lending position (an argument to a `borrow`
+ *     or read-only parameter, an operand, a field base, a scrutinee of a
+ *     non-`own` match) is a temporary, released after its use and no later
+ *     than the end of the enclosing statement, or of the block when a view
+ *     derived from it is bound (§0.12).
  *   - A partially moved record is released field by field, skipping the
  *     fields taken out (HIR_FIELD take).
  *   - Record invariants are lowered as functions (HirModule.invariants); a

@@ -26,6 +26,7 @@ typedef struct Lower {
 	VEC(Binding) scope;
 	VEC(int) marks;
 	SlotVec *owned;           /* the innermost block's owned list */
+	HirSlot body_owned;       /* a slot the next lowered block owns first (a consumed `for` item), or HIR_NO_SLOT */
 	uint32_t nexprs;
 	struct Lower *parent;     /* closures: the enclosing function's lowering */
 	SlotVec captures;         /* closures: parent slots captured, in first-use order */
@@ -264,6 +265,7 @@ lower_closure(Lower *L, const Expr *e)
 	int fi = add_func(L->H);
 	Lower C;
 	memset(&C, 0, sizeof C);
+	C.body_owned = HIR_NO_SLOT;
 	C.H = L->H;
 	C.S = L->S;
 	C.func = fi;
@@ -469,7 +471,14 @@ lower_stmt(Lower *L, const Stmt *s)
 		TypeId item = ti->nargs ? ti->args[0] : T_ERR;
 		VEC_PUSH(L->marks, L->scope.len);
 		h->slot = new_slot(L, s->u.for_.item.s, item, false, s->u.for_.item.span, false);
-		L->locals.items[h->slot].lent = !s->u.for_.own && ti->kind != TY_ITER;
+		/* a borrowing loop lends each element; a consuming one (`for own`, an Iter) hands each
+		 * element to the body, whose scope releases it at the end of every iteration */
+		bool consume = s->u.for_.own || ti->kind == TY_ITER;
+		L->locals.items[h->slot].lent = !consume;
+		if (consume && owned_type(L, item) && type_info(&S->types, item)->kind != TY_PARAM) {
+			L->locals.items[h->slot].owned = true;
+			L->body_owned = h->slot;
+		}
 		h->body = lower_block(L, s->u.for_.body, false);
 		L->scope.len = L->marks.items[--L->marks.len];
 		return h;
@@ -494,6 +503,10 @@ lower_block(Lower *L, const Block *b, bool move_tail)
 	SlotVec owned = {0};
 	SlotVec *outer = L->owned;
 	L->owned = &owned;
+	if (L->body_owned != HIR_NO_SLOT) {
+		VEC_PUSH(owned, L->body_owned);
+		L->body_owned = HIR_NO_SLOT;
+	}
 	VEC_PUSH(L->marks, L->scope.len);
 	h->nstmts = b->nstmts;
 	h->stmts = ARENA_ARRAY(ar(L), HirStmt *, b->nstmts ? b->nstmts : 1);
@@ -539,6 +552,7 @@ lower_function(HirModule *H, SymId id)
 	int fi = add_func(H);
 	Lower L;
 	memset(&L, 0, sizeof L);
+	L.body_owned = HIR_NO_SLOT;
 	L.H = H;
 	L.S = S;
 	L.func = fi;
@@ -609,6 +623,7 @@ lower_invariants(HirModule *H, SymId id)
 	H->invariants[id] = fi;
 	Lower L;
 	memset(&L, 0, sizeof L);
+	L.body_owned = HIR_NO_SLOT;
 	L.H = H;
 	L.S = S;
 	L.func = fi;

@@ -509,11 +509,13 @@ check_live_views(Own *O, int owner, const Stmt *s)
 
 /* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
 static void
-own_loop(Own *O, const Expr *cond, const Block *body)
+own_loop(Own *O, const Expr *cond, const Block *body, int item)
 {
 	int n = O->st.len;
 	uint8_t *entry = save(O);
 	for (int pass = 0; pass < 2; pass++) {
+		if (item >= 0)
+			O->st.items[item] = ST_LIVE;   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
 		if (body)
@@ -563,7 +565,7 @@ own_stmt(Own *O, const Stmt *s)
 		break;
 	}
 	case STMT_WHILE:
-		own_loop(O, s->u.while_.cond, s->u.while_.body);
+		own_loop(O, s->u.while_.cond, s->u.while_.body, -1);
 		break;
 	case STMT_FOR:
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
@@ -577,7 +579,7 @@ own_stmt(Own *O, const Stmt *s)
 			int lender = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
 			if (lender >= 0)
 				O->vars.items[lender].loans++;
-			own_loop(O, NULL, s->u.for_.body);
+			own_loop(O, NULL, s->u.for_.body, O->vars.len - 1);
 			if (lender >= 0)
 				O->vars.items[lender].loans--;
 		}

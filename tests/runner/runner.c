@@ -599,6 +599,16 @@ run_fixture(const char *path)
 			free(hout.data);
 			free(herr.data);
 		}
+		with_suffix(snap, sizeof snap, path, ".hir");
+		if (nerr == 0 && stat(snap, &sb) == 0) {
+			/* the typed HIR with its cleanup plan (`check --dump-hir`) */
+			Text hout = {0}, herr = {0};
+			const char *h[] = { "check", "--dump-hir", path, NULL };
+			run(h, &hout, &herr);
+			check_snapshot(path, ".hir", &hout, bless);
+			free(hout.data);
+			free(herr.data);
+		}
 		if (nerr == 0)
 			check_fmt(path, &src);
 		else
