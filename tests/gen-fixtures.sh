@@ -97,7 +97,7 @@ mkdir -p "$out"
 	printf 'module gen.deepgenerics;\n\n@id("gen.depth")\nfn depth(x: '
 	awk 'BEGIN { for (i = 0; i < 100; i++) printf "Option<"; printf "i64"; for (i = 0; i < 100; i++) printf ">" }'
 	printf ') -> i64\n{\n    match x { Option::Some { value } => 1, Option::None {} => 0, }\n}\n'
-	printf '\n@id("gen.wrap")\nfn wrap(v: '
+	printf '\n@id("gen.wrap")\nfn wrap(v: own '
 	awk 'BEGIN { for (i = 0; i < 100; i++) printf "Vec<"; printf "string"; for (i = 0; i < 100; i++) printf ">" }'
 	printf ') -> '
 	awk 'BEGIN { for (i = 0; i < 50; i++) printf "Result<Option<"; printf "i64"; for (i = 0; i < 50; i++) printf ">, string>" }'

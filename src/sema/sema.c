@@ -220,13 +220,142 @@ check_effects(FnCtx *C)
 	}
 }
 
+/* Does a value of type t hold `Bytes` or a resource anywhere (the reference's
+ * contains_owned_bytes / contains_resource)?  depth bounds recursive types. */
+static bool
+holds_bytes_or_resource(Sema *S, TypeId t, int depth)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (depth > 32 || ti->kind == TY_FN)
+		return false;
+	if (ti->kind == TY_BYTES)
+		return true;
+	for (int i = 0; i < ti->nargs; i++)
+		if (holds_bytes_or_resource(S, type_info(&S->types, t)->args[i], depth + 1))
+			return true;
+	ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL)
+		return false;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind == SK_RESOURCE)
+		return true;
+	for (int i = 0; i < y->nfields; i++)
+		if (holds_bytes_or_resource(S, sema_field_type(S, t, i), depth + 1))
+			return true;
+	for (int c = 0; c < y->ncases; c++)
+		for (int i = 0; i < y->cases[c].nfields; i++)
+			if (holds_bytes_or_resource(S, sema_case_field_type(S, t, c, i), depth + 1))
+				return true;
+	return false;
+}
+
+/* A non-generic variant owning text directly: every payload field a `string`,
+ * a Copy scalar or a Copy record, and not Copy itself (the reference's
+ * is_direct_owned_variant, which must be passed `own` or `borrow`). */
+static bool
+direct_owned_variant(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL || ti->nargs || sema_is_copy(S, t))
+		return false;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind != SK_VARIANT || y->prelude)
+		return false;
+	for (int c = 0; c < y->ncases; c++)
+		for (int i = 0; i < y->cases[c].nfields; i++) {
+			TypeId ft = sema_case_field_type(S, t, c, i);
+			if (ft != T_STRING && !sema_is_copy(S, ft))
+				return false;
+		}
+	return true;
+}
+
+/*
+ * Must a parameter of type t state `own`, `borrow` or `shared` (O001 when it
+ * does not)?  The reference's list: maps and sets, iterators, `Box`/`Vec`,
+ * owned records (its string records), and anything holding `Bytes` or a
+ * resource.  Owned classes and generic records are added (the reference
+ * refuses them as T309, lifted by §0.1).
+ */
 static bool
 needs_mode(Sema *S, TypeId t)
 {
 	const TypeInfo *ti = type_info(&S->types, t);
-	if (ti->kind == TY_NOMINAL)
-		return sema_sym(S, (SymId)ti->decl)->kind == SK_RESOURCE;
-	return false;
+	switch (ti->kind) {
+	case TY_MAP: case TY_SET: case TY_ITER: case TY_BOX: case TY_VEC:
+		return true;
+	case TY_NOMINAL: {
+		Sym *y = sema_sym(S, (SymId)ti->decl);
+		if (y->kind == SK_RESOURCE || (SymId)ti->decl == S->sym_iterstep)
+			return true;
+		if ((y->kind == SK_RECORD || y->kind == SK_CLASS) && !sema_is_copy(S, t))
+			return true;
+		break;
+	}
+	default:
+		break;
+	}
+	return holds_bytes_or_resource(S, t, 0);
+}
+
+/* The reference's parameter mode rules (check_ownership_mode), in its order. */
+static void
+check_param_mode(Sema *S, Sym *f, const ParamSym *p)
+{
+	static const char *const words[] = { "", "own", "borrow", "shared" };
+	TypeId t = p->type;
+	if (t == T_ERR)
+		return;
+	if (t == T_STR) {
+		if (p->mode != MODE_BORROW) {
+			Diag *d = sema_error(S, DIAG_O115, p->span, "borrowed text parameter `%s.%s` must use `borrow str`", f->name, p->name);
+			diag_set_help(d, "use `%s: borrow str`", p->name);
+		}
+		return;
+	}
+	if (t == T_SLICE) {
+		if (p->mode != MODE_BORROW) {
+			Diag *d = sema_error(S, DIAG_T263, p->span, "byte-slice parameter `%s.%s` must use `borrow Slice<u8>`", f->name, p->name);
+			diag_set_help(d, "use `%s: borrow Slice<u8>`", p->name);
+		}
+		return;
+	}
+	if (t == T_BYTES) {
+		if (p->mode == MODE_BORROW && f->ntparams) {
+			Diag *d = sema_error(S, DIAG_T263, p->span, "borrowed Bytes parameter `%s.%s` requires a monomorphic function", f->name, p->name);
+			diag_set_help(d, "take `%s: own Bytes`, or move the borrowing code into a function without type parameters", p->name);
+		} else if (p->mode != MODE_OWN && p->mode != MODE_BORROW) {
+			Diag *d = sema_error(S, DIAG_T263, p->span, "byte parameter `%s.%s` must use `own Bytes` or `borrow Bytes`", f->name, p->name);
+			diag_set_help(d, "use `%s: own Bytes` to transfer ownership, or `%s: borrow Bytes` to read it", p->name, p->name);
+		}
+		return;
+	}
+	if (direct_owned_variant(S, t)) {
+		if (p->mode != MODE_OWN && p->mode != MODE_BORROW) {
+			const char *tn = sema_type_name(S, t);
+			Diag *d = sema_error(S, DIAG_T263, p->span, "owned-string variant parameter `%s.%s` must use `own %s` or `borrow %s`", f->name, p->name, tn, tn);
+			diag_set_help(d, "use `%s: own %s` to transfer ownership, or `borrow %s` for a synchronous view", p->name, tn, tn);
+		}
+		return;
+	}
+	if (needs_mode(S, t)) {
+		if (p->mode == MODE_NONE) {
+			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
+			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, t));
+		}
+		return;
+	}
+	if (p->mode == MODE_NONE)
+		return;
+	if (t == T_STRING) {
+		Diag *d = sema_error(S, DIAG_O002, p->span, "string parameters own their input implicitly; an explicit ownership mode is not admitted");
+		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str` and pass `string_as_str(text)`", p->name, p->name);
+	} else if (sema_is_copy(S, t)) {
+		Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
+		    words[p->mode], sema_type_name(S, t));
+		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
+	}
+	/* other owned types exist only through lifted generics and payloads (§0.1): any mode */
 }
 
 static TypeId
@@ -242,16 +371,7 @@ check_params(FnCtx *C)
 	Sym *f = C->sym;
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
-		if (needs_mode(S, p->type) && p->mode == MODE_NONE) {
-			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
-			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, p->type));
-		} else if (p->mode != MODE_NONE && p->type != T_ERR && !needs_mode(S, p->type) &&
-		    ((sema_is_copy(S, p->type) && p->type != T_STR && p->type != T_SLICE) || (p->type == T_STRING && p->mode == MODE_OWN))) {
-			static const char *const words[] = { "", "own", "borrow", "shared" };
-			Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
-			    words[p->mode], sema_type_name(S, p->type));
-			diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, p->type));
-		}
+		check_param_mode(S, f, p);
 		if (strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
 			diag_set_help(d, "parameters are immutable; copy into `let mut` inside the body");
