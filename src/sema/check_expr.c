@@ -979,37 +979,6 @@ check_with(FnCtx *C, const Expr *e)
 
 /* ==== `?`, super, if, closures, arrays ========================================================= */
 
-/*
- * Does a value of type t hold a resource: a resource itself, or a record,
- * variant or compiler-owned carrier (Vec, Box, Option, …) with one inside?
- * depth bounds recursive types (a cycle runs through Box/Vec, so cutting it
- * off loses nothing a shallower level would not already show).
- */
-static bool
-holds_resource(Sema *S, TypeId t, int depth)
-{
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (depth > 32 || ti->kind == TY_FN)
-		return false;
-	for (int i = 0; i < ti->nargs; i++)
-		if (holds_resource(S, type_info(&S->types, t)->args[i], depth + 1))
-			return true;
-	ti = type_info(&S->types, t);
-	if (ti->kind != TY_NOMINAL)
-		return false;
-	Sym *y = sema_sym(S, (SymId)ti->decl);
-	if (y->kind == SK_RESOURCE)
-		return true;
-	for (int i = 0; i < y->nfields; i++)
-		if (holds_resource(S, sema_field_type(S, t, i), depth + 1))
-			return true;
-	for (int c = 0; c < y->ncases; c++)
-		for (int i = 0; i < y->cases[c].nfields; i++)
-			if (holds_resource(S, sema_case_field_type(S, t, c, i), depth + 1))
-				return true;
-	return false;
-}
-
 /* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
 static const Local *
 try_live_resource(FnCtx *C)
@@ -1039,7 +1008,7 @@ check_try(FnCtx *C, const Expr *e)
 	const Local *live = try_live_resource(C);
 	if (live) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
-		if (holds_resource(S, fn_type(C, live->type), 0))
+		if (sema_type_holds(S, fn_type(C, live->type), false))
 			diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
 		else
 			diag_set_help(d, "`%s` owns a value that needs release and is in scope here; use `?` before it is bound, or match the value instead", live->name);

@@ -220,18 +220,23 @@ check_effects(FnCtx *C)
 	}
 }
 
-/* Does a value of type t hold `Bytes` or a resource anywhere (the reference's
- * contains_owned_bytes / contains_resource)?  depth bounds recursive types. */
+/*
+ * Does a value of type t hold a resource (bytes: or `Bytes`) anywhere: itself,
+ * or inside a record, variant or compiler-owned carrier (the reference's
+ * contains_resource / contains_owned_bytes)?  depth bounds recursive types
+ * (a cycle runs through Box/Vec, so cutting it off loses nothing a shallower
+ * level would not already show).
+ */
 static bool
-holds_bytes_or_resource(Sema *S, TypeId t, int depth)
+holds(Sema *S, TypeId t, bool bytes, int depth)
 {
 	const TypeInfo *ti = type_info(&S->types, t);
 	if (depth > 32 || ti->kind == TY_FN)
 		return false;
-	if (ti->kind == TY_BYTES)
+	if (bytes && ti->kind == TY_BYTES)
 		return true;
 	for (int i = 0; i < ti->nargs; i++)
-		if (holds_bytes_or_resource(S, type_info(&S->types, t)->args[i], depth + 1))
+		if (holds(S, type_info(&S->types, t)->args[i], bytes, depth + 1))
 			return true;
 	ti = type_info(&S->types, t);
 	if (ti->kind != TY_NOMINAL)
@@ -240,13 +245,19 @@ holds_bytes_or_resource(Sema *S, TypeId t, int depth)
 	if (y->kind == SK_RESOURCE)
 		return true;
 	for (int i = 0; i < y->nfields; i++)
-		if (holds_bytes_or_resource(S, sema_field_type(S, t, i), depth + 1))
+		if (holds(S, sema_field_type(S, t, i), bytes, depth + 1))
 			return true;
 	for (int c = 0; c < y->ncases; c++)
 		for (int i = 0; i < y->cases[c].nfields; i++)
-			if (holds_bytes_or_resource(S, sema_case_field_type(S, t, c, i), depth + 1))
+			if (holds(S, sema_case_field_type(S, t, c, i), bytes, depth + 1))
 				return true;
 	return false;
+}
+
+bool
+sema_type_holds(Sema *S, TypeId t, bool bytes)
+{
+	return holds(S, t, bytes, 0);
 }
 
 /* A non-generic variant owning text directly: every payload field a `string`,
@@ -295,7 +306,7 @@ needs_mode(Sema *S, TypeId t)
 	default:
 		break;
 	}
-	return holds_bytes_or_resource(S, t, 0);
+	return holds(S, t, true, 0);
 }
 
 /* The reference's parameter mode rules (check_ownership_mode), in its order. */

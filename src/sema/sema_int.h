@@ -187,6 +187,8 @@ TypeId sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs);
 TypeId sema_option(Sema *S, TypeId t);
 TypeId sema_result(Sema *S, TypeId t, TypeId e);
 bool sema_is_copy(Sema *S, TypeId t);
+/* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
+bool sema_type_holds(Sema *S, TypeId t, bool bytes);
 /* Field of a record/class type (substituted); -1 when absent. */
 int sema_field_index(Sema *S, SymId owner, const char *name);
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
