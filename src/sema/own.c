@@ -157,7 +157,9 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		}
 		return;
 	}
-	if (v->borrowed == 1 && first_report(O, e)) {
+	/* at a call boundary a lent binding (parameter, alias, `match borrow` or `for`
+	 * binding) is O102, as the reference's argument check reports it */
+	if ((v->borrowed == 1 || (v->borrowed == 2 && O->arg_callee)) && first_report(O, e)) {
 		if (O->arg_callee) {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "argument to `%s.%s` is %s, so `%s` cannot transfer it to `%s`",
 			    O->fn_name, O->arg_param, v->shared ? "shared" : "borrow", O->fn_name, O->arg_callee);
@@ -218,7 +220,7 @@ own_field(Own *O, const Expr *e, bool move)
 		if (move && owned(O, ft)) {
 			OwnVar *v = &O->vars.items[i];
 			if (v->borrowed && first_report(O, e)) {
-				Diag *d = sema_error(O->S, DIAG_O108, e->span, "cannot move an owned field out of borrowed `%s`", v->name);
+				Diag *d = sema_error(O->S, DIAG_O108, e->span, "cannot move an owned field through a borrowed or shared record");
 				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
 			}
