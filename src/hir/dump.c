@@ -35,7 +35,7 @@ slot_name(D *d, HirSlot s)
 static void
 d_head(D *d, const HirExpr *e, const char *what)
 {
-	buf_printf(d->out, "(%s #%u : %s", what, e->index, sema_type_name(d->S, e->type));
+	buf_printf(d->out, "(%s #%u : %s%s", what, e->index, sema_type_name(d->S, e->type), e->temp ? " temp" : "");
 }
 
 static void

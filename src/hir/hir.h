@@ -34,11 +34,12 @@
  *     the end of each iteration).
  *   - `match own` consumes the scrutinee: parts of it that the arm's pattern
  *     does not bind are released with it, by the end of the arm.
- *   - A fresh owned value in a lending position (an argument to a `borrow`
- *     or read-only parameter, an operand, a field base, a scrutinee of a
- *     non-`own` match) is a temporary, released after its use and no later
+ *   - A temporary (HirExpr.temp) is released after its use and no later
  *     than the end of the enclosing statement, or of the block when a view
- *     derived from it is bound (§0.12).
+ *     derived from it is bound (§0.12).  An `if`/`match`/block in a lending
+ *     position is marked only when every branch yields a temporary; one
+ *     mixing fresh and lent branches holds whichever it yields, and the lane
+ *     releases it only when it was fresh.
  *   - A partially moved record is released field by field, skipping the
  *     fields taken out (HIR_FIELD take).
  *   - Record invariants are lowered as functions (HirModule.invariants); a
@@ -102,6 +103,9 @@ struct HirExpr {
 	HirKind kind;
 	TypeId type;
 	uint32_t index;       /* structural id: preorder within the function */
+	bool temp;            /* a fresh owned value in a lending position (an argument to a borrowing
+	                         parameter, an operand, a field base, a non-`own` scrutinee, a
+	                         discarded value): released after its use (see above) */
 	Span span;
 	union {
 		struct { uint64_t i; bool negative; double f; uint32_t ch; bool b; const char *s; uint32_t n; } lit;

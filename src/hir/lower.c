@@ -295,8 +295,43 @@ lower_closure(Lower *L, const Expr *e)
 	return h;
 }
 
+/* Does h always produce a fresh owned value (never a read of a slot or a lent place)? */
+static bool
+fresh(Lower *L, const HirExpr *h)
+{
+	if (!h || !owned_type(L, h->type) || type_info(&L->S->types, h->type)->kind == TY_PARAM)
+		return false;
+	switch (h->kind) {
+	case HIR_STRING: case HIR_CALL: case HIR_RECORD: case HIR_VARIANT: case HIR_WITH: case HIR_TRY:
+		return true;
+	case HIR_BLOCK:
+		return fresh(L, h->u.block->tail);
+	case HIR_IF:
+		return h->u.if_.else_ && fresh(L, h->u.if_.then_->tail) && fresh(L, h->u.if_.else_->tail);
+	case HIR_MATCH:
+		for (int i = 0; i < h->u.match.narms; i++)
+			if (!fresh(L, h->u.match.arms[i].value))
+				return false;
+		return h->u.match.narms > 0;
+	default:
+		return false;
+	}
+}
+
+static HirExpr *lower_expr_node(Lower *L, const Expr *e, bool move);
+
+/* Lowers e; a fresh owned value in a lending position (move false) is marked a temporary. */
 static HirExpr *
 lower_expr(Lower *L, const Expr *e, bool move)
+{
+	HirExpr *h = lower_expr_node(L, e, move);
+	if (!move && fresh(L, h))
+		h->temp = true;
+	return h;
+}
+
+static HirExpr *
+lower_expr_node(Lower *L, const Expr *e, bool move)
 {
 	Sema *S = L->S;
 	HirExpr *h;

@@ -75,6 +75,8 @@ v_expr(V *v, const HirExpr *e)
 		return;
 	if (e->index >= v->f->nexprs || v->seen_ids[e->index]++)
 		bad(v, e->span, "structural id %u is out of range or repeated", e->index);
+	if (e->temp && (e->type == T_ERR || sema_is_copy(v->S, e->type) || e->kind == HIR_LOCAL || e->kind == HIR_MOVE || e->kind == HIR_FIELD))
+		bad(v, e->span, "temporary #%u is not a fresh owned value", e->index);
 	switch (e->kind) {
 	case HIR_LOCAL:
 		v_slot(v, e, e->u.slot);
