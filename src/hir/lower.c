@@ -26,7 +26,6 @@ typedef struct Lower {
 	VEC(Binding) scope;
 	VEC(int) marks;
 	SlotVec *owned;           /* the innermost block's owned list */
-	HirSlot body_owned;       /* a slot the next lowered block owns first (a consumed `for` item), or HIR_NO_SLOT */
 	uint32_t nexprs;
 	struct Lower *parent;     /* closures: the enclosing function's lowering */
 	SlotVec captures;         /* closures: parent slots captured, in first-use order */
@@ -265,7 +264,6 @@ lower_closure(Lower *L, const Expr *e)
 	int fi = add_func(L->H);
 	Lower C;
 	memset(&C, 0, sizeof C);
-	C.body_owned = HIR_NO_SLOT;
 	C.H = L->H;
 	C.S = L->S;
 	C.func = fi;
@@ -438,8 +436,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 static bool
 lent_place(Lower *L, const Expr *e)
 {
-	ParamMode m = (ParamMode)L->S->expr_mode[e->id];
-	if ((m != MODE_BORROW && m != MODE_SHARED) || !owned_type(L, L->S->expr_type[e->id]))
+	if (!sema_lent_value(L->S, e))
 		return false;
 	while (e->kind == EXPR_FIELD)
 		e = e->u.field.base;
@@ -510,11 +507,18 @@ lower_stmt(Lower *L, const Stmt *s)
 		 * element to the body, whose scope releases it at the end of every iteration */
 		bool consume = s->u.for_.own || ti->kind == TY_ITER;
 		L->locals.items[h->slot].lent = !consume;
-		if (consume && owned_type(L, item) && type_info(&S->types, item)->kind != TY_PARAM) {
-			L->locals.items[h->slot].owned = true;
-			L->body_owned = h->slot;
-		}
 		h->body = lower_block(L, s->u.for_.body, false);
+		if (consume && owned_type(L, item) && type_info(&S->types, item)->kind != TY_PARAM) {
+			/* first in the body's owned list: initialised before its locals, released after them */
+			L->locals.items[h->slot].owned = true;
+			HirBlock *b = h->body;
+			HirSlot *owned = ARENA_ARRAY(ar(L), HirSlot, b->nowned + 1);
+			owned[0] = h->slot;
+			if (b->nowned)
+				memcpy(owned + 1, b->owned, sizeof(HirSlot) * (size_t)b->nowned);
+			b->owned = owned;
+			b->nowned++;
+		}
 		L->scope.len = L->marks.items[--L->marks.len];
 		return h;
 	}
@@ -538,10 +542,6 @@ lower_block(Lower *L, const Block *b, bool move_tail)
 	SlotVec owned = {0};
 	SlotVec *outer = L->owned;
 	L->owned = &owned;
-	if (L->body_owned != HIR_NO_SLOT) {
-		VEC_PUSH(owned, L->body_owned);
-		L->body_owned = HIR_NO_SLOT;
-	}
 	VEC_PUSH(L->marks, L->scope.len);
 	h->nstmts = b->nstmts;
 	h->stmts = ARENA_ARRAY(ar(L), HirStmt *, b->nstmts ? b->nstmts : 1);
@@ -587,7 +587,6 @@ lower_function(HirModule *H, SymId id)
 	int fi = add_func(H);
 	Lower L;
 	memset(&L, 0, sizeof L);
-	L.body_owned = HIR_NO_SLOT;
 	L.H = H;
 	L.S = S;
 	L.func = fi;
@@ -658,7 +657,6 @@ lower_invariants(HirModule *H, SymId id)
 	H->invariants[id] = fi;
 	Lower L;
 	memset(&L, 0, sizeof L);
-	L.body_owned = HIR_NO_SLOT;
 	L.H = H;
 	L.S = S;
 	L.func = fi;

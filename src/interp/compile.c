@@ -417,7 +417,7 @@ stmt(Comp *C, const HirStmt *s)
 	case HS_ASSIGN: {
 		bool scalar = s->slot != HIR_NO_SLOT && is_scalar(C->f->locals[s->slot].type);
 		bool alias = s->kind == HS_LET && s->slot != HIR_NO_SLOT && C->f->locals[s->slot].lent;
-		n = node_new(C, scalar ? s_let_scalar : alias ? s_let_alias : s_let, NULL);
+		n = node_new(C, scalar || alias ? s_let_scalar : s_let, NULL);
 		n->a = s->slot;
 		n->x = expr(C, s->value);
 		break;

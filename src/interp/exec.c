@@ -703,17 +703,8 @@ s_let(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
-/* A let binding an alias of a lent place (HirLocal.lent): the borrowed value is kept as read. */
-Value
-s_let_alias(Interp *I, Value *S, const Node *n)
-{
-	Value v = node_eval(I, S, n->x);
-	if (!STOPPED)
-		slot_set(&S[n->a], v);
-	return v_empty();
-}
-
-/* A let or assignment of a Copy scalar: nothing to release or copy. */
+/* A let or assignment of a Copy scalar, or a let of an alias of a lent place
+ * (HirLocal.lent: the borrowed value is kept as read): nothing to release or copy. */
 Value
 s_let_scalar(Interp *I, Value *S, const Node *n)
 {

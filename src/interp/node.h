@@ -151,7 +151,6 @@ Value x_closure(Interp *I, Value *S, const Node *n);
 Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
 Value s_let(Interp *I, Value *S, const Node *n);
-Value s_let_alias(Interp *I, Value *S, const Node *n);
 Value s_let_scalar(Interp *I, Value *S, const Node *n);
 Value s_discard(Interp *I, Value *S, const Node *n);
 Value s_if(Interp *I, Value *S, const Node *n);

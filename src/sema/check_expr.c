@@ -981,7 +981,7 @@ check_with(FnCtx *C, const Expr *e)
 
 /* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
 static const Local *
-try_live_resource(FnCtx *C)
+first_owned_binding(FnCtx *C)
 {
 	for (int i = 0; i < C->locals.len; i++) {
 		const Local *l = &C->locals.items[i];
@@ -1005,7 +1005,7 @@ check_try(FnCtx *C, const Expr *e)
 	}
 	/* The reference refuses `?` while a binding whose value needs release is
 	 * in scope (its `needs_drop` test; docs/DECISIONS.md). */
-	const Local *live = try_live_resource(C);
+	const Local *live = first_owned_binding(C);
 	if (live) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
 		if (sema_type_holds(S, fn_type(C, live->type), false))

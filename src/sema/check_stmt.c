@@ -62,10 +62,9 @@ check_let(FnCtx *C, const Stmt *s)
 	 * binds an alias that lends it too: nothing moves, nothing is released
 	 * (the reference's binding takes its initializer's mode).
 	 */
-	ParamMode vm = s->u.let.value ? (ParamMode)S->expr_mode[s->u.let.value->id] : MODE_NONE;
-	bool alias = (vm == MODE_BORROW || vm == MODE_SHARED) && vt != T_ERR && !sema_is_copy(S, vt);
+	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
 	if (local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span) && alias)
-		local_lend(C, s->u.let.name.s, vm);
+		local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
 }
 
 static bool

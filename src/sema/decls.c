@@ -933,6 +933,13 @@ decls_resolve(Sema *S)
 /* ==== queries ===================================================================== */
 
 bool
+sema_lent_value(Sema *S, const Expr *e)
+{
+	ParamMode m = (ParamMode)S->expr_mode[e->id];
+	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
+}
+
+bool
 sema_is_copy(Sema *S, TypeId t)
 {
 	const TypeInfo *ti = type_info(&S->types, t);

@@ -403,8 +403,7 @@ own_match(Own *O, const Expr *e, bool move)
 static void
 own_stored(Own *O, const Expr *e, const char *lent_message)
 {
-	ParamMode m = (ParamMode)O->S->expr_mode[e->id];
-	if ((m == MODE_BORROW || m == MODE_SHARED) && owned(O, O->S->expr_type[e->id]) && !O->in_contract) {
+	if (sema_lent_value(O->S, e) && !O->in_contract) {
 		own_expr(O, e, false);
 		if (first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_O108, e->span, "%s", lent_message);
@@ -540,15 +539,14 @@ own_stmt(Own *O, const Stmt *s)
 	case STMT_LET: {
 		const Expr *v = s->u.let.value;
 		TypeId t = v ? O->S->expr_type[v->id] : T_ERR;
-		ParamMode vm = v ? (ParamMode)O->S->expr_mode[v->id] : MODE_NONE;
-		bool alias = (vm == MODE_BORROW || vm == MODE_SHARED) && owned(O, t);
+		bool alias = v && sema_lent_value(O->S, v);
 		if (v)
 			own_expr(O, v, !alias);
 		/* an alias of a lent value lends as its source does (check_let) */
 		int root = alias ? place_root(O, v) : -1;
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
-		nv->shared = alias && (vm == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
+		nv->shared = alias && (O->S->expr_mode[v->id] == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		if (v)
 			nv->view_of = view_owner(O, v);
 		break;

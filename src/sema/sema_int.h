@@ -187,6 +187,9 @@ TypeId sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs);
 TypeId sema_option(Sema *S, TypeId t);
 TypeId sema_result(Sema *S, TypeId t, TypeId e);
 bool sema_is_copy(Sema *S, TypeId t);
+/* Does e (checked) produce a lent non-Copy value: a `borrow`/`shared` binding, a field
+ * path of one, or an `if`/`match`/block yielding one (Sema.expr_mode)? */
+bool sema_lent_value(Sema *S, const Expr *e);
 /* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
 bool sema_type_holds(Sema *S, TypeId t, bool bytes);
 /* Field of a record/class type (substituted); -1 when absent. */
