@@ -19,7 +19,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all test test-sanitize test-native-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
+.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
 
 all: $(BIN)
 
@@ -50,7 +50,8 @@ $(RUNNER): tests/runner/runner.c
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       fixture suite, docs staleness check, unit tests"
+	@echo "make test       lint, fixture suite, docs staleness check, unit tests"
+	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
@@ -74,6 +75,7 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	@touch $@
 
 test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
+	sh tools/lint.sh $(BUILD)
 	$(UNIT)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
@@ -82,6 +84,11 @@ test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
 
 bless: $(BIN) $(RUNNER)
 	$(RUNNER) --bless --bin $(BIN) $(FIXTURES)
+
+# `make lint`: include direction, file sizes and module prefixes
+# (docs/ARCHITECTURE.md); known debts in tools/lint-debt.txt.
+lint: $(BIN)
+	sh tools/lint.sh $(BUILD)
 
 docs: $(BIN)
 	$(BIN) explain --catalog > docs/diagnostics.md
