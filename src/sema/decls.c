@@ -939,37 +939,7 @@ sema_lent_value(Sema *S, const Expr *e)
 	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
 }
 
-bool
-sema_is_copy(Sema *S, TypeId t)
-{
-	const TypeInfo *ti = type_info(&S->types, t);
-	switch (ti->kind) {
-	case TY_ERROR: case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64:
-	case TY_BOOL: case TY_CHAR: case TY_FN: case TY_ARRAY: case TY_STR: case TY_SLICE:
-		return true;
-	case TY_PARAM:
-		return true;  /* templates are checked over the Copy scalar substitutions */
-	case TY_NOMINAL: {
-		Sym *s = sema_sym(S, (SymId)ti->decl);
-		if (s->kind == SK_RESOURCE)
-			return false;
-		int nargs = ti->nargs;
-		TypeId args[8];
-		for (int i = 0; i < nargs && i < 8; i++)
-			args[i] = type_info(&S->types, t)->args[i];
-		for (int i = 0; i < s->nfields; i++)
-			if (!sema_is_copy(S, type_subst(&S->types, s->fields[i].type, (uint32_t)ti->decl, args, nargs)))
-				return false;
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				if (!sema_is_copy(S, type_subst(&S->types, s->cases[c].fields[i].type, (uint32_t)type_info(&S->types, t)->decl, args, nargs)))
-					return false;
-		return true;
-	}
-	default:
-		return false;
-	}
-}
+/* sema_is_copy: typeq.c */
 
 int
 sema_field_index(Sema *S, SymId owner, const char *name)

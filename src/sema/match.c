@@ -41,12 +41,11 @@ static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
-	for (int i = from; i < C->locals.len; i++) {
-		if (strcmp(C->locals.items[i].name, n->s) == 0 && strcmp(n->s, "_") != 0) {
-			Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
-			diag_set_help(d, "bind each name once per arm");
-			return;
-		}
+	const Local *l = local_find(C, n->s);   /* the innermost binding of the name */
+	if (l && l - C->locals.items >= from && strcmp(n->s, "_") != 0) {
+		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+		diag_set_help(d, "bind each name once per arm");
+		return;
 	}
 	if (local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
 		local_lend(C, n->s, C->bind_mode);

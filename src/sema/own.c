@@ -28,6 +28,7 @@ typedef struct OwnVar {
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
+	int prev;          /* the variable of the same name this one hides, or -1 */
 } OwnVar;
 
 typedef struct Own {
@@ -35,6 +36,7 @@ typedef struct Own {
 	VEC(OwnVar) vars;
 	VEC(uint8_t) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
+	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
@@ -70,26 +72,28 @@ static void
 pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
-	O->vars.len = m;
+	while (O->vars.len > m) {
+		const OwnVar *v = &O->vars.items[--O->vars.len];
+		strmap_set(&O->index, v->name, v->prev);
+	}
 	O->st.len = m;
 }
 
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name) };
+	strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
 }
 
+/* The innermost variable called name (one probe of the index), or -1. */
 static int
 find(Own *O, const char *name)
 {
-	for (int i = O->vars.len - 1; i >= 0; i--)
-		if (strcmp(O->vars.items[i].name, name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&O->index, name);
 }
 
 static bool
@@ -524,7 +528,7 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item)
 		uint8_t *end = save(O);
 		copy_bytes(O->st.items, entry, (size_t)n);
 		join_into(O->st.items, end, n);
-		bool same = memcmp(O->st.items, entry, (size_t)n) == 0;
+		bool same = n == 0 || memcmp(O->st.items, entry, (size_t)n) == 0;   /* st.items is NULL when n == 0 */
 		free(end);
 		if (same)
 			break;
@@ -654,5 +658,6 @@ own_check_function(Sema *S, SymId fn)
 	VEC_FREE(O.vars);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);
+	strmap_free(&O.index);
 	strmap_free(&O.last_use);
 }
