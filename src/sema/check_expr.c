@@ -876,16 +876,14 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 {
 	Sema *S = C->S;
 	const TypeInfo *ti = type_info(&S->types, owner);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
 	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
 	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		for (int j = 0; j < nfields; j++)
-			if (strcmp(fields[j].name, inits[i].name.s) == 0)
-				idx = j;
+		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
 			Diag *d;
 			if (cname)

@@ -342,8 +342,10 @@ check_params(FnCtx *C)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
+	StrMap seen = {0};   /* the names of the parameters before this one */
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
+		bool dup = !strmap_put(&seen, p->name, i);
 		check_param_mode(S, f, p);
 		if (strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
@@ -355,9 +357,6 @@ check_params(FnCtx *C)
 			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
 			continue;
 		}
-		bool dup = false;
-		for (int j = 0; j < i; j++)
-			dup |= strcmp(f->params[j].name, p->name) == 0;
 		if (dup) {
 			Diag *d = sema_error(S, DIAG_T102, p->span, "duplicate parameter `%s`", p->name);
 			diag_set_help(d, "rename one of the parameters");
@@ -366,6 +365,7 @@ check_params(FnCtx *C)
 		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1 };
 		local_push(C, l);
 	}
+	strmap_free(&seen);
 }
 
 static void
@@ -731,6 +731,12 @@ sema_free(Sema *S)
 		if (y->field_map) {
 			strmap_free(y->field_map);
 			free(y->field_map);
+		}
+		for (int c = 0; c < y->ncases; c++) {
+			if (y->cases[c].field_map) {
+				strmap_free(y->cases[c].field_map);
+				free(y->cases[c].field_map);
+			}
 		}
 	}
 	VEC_FREE(S->syms);

@@ -68,6 +68,8 @@ typedef struct CaseSym {
 	FieldSym *fields;
 	int nfields;
 	Span span;
+	StrMap *field_map;    /* many fields: name → first index (lazy, sema_field_find) */
+	bool field_dups;      /* … and some name is repeated (S111) */
 } CaseSym;
 
 typedef struct ParamSym {
@@ -108,7 +110,8 @@ typedef struct Sym {
 	const char **effects;  /* `uses` in source order (dotted names) */
 	int neffects;
 	StrMap *case_map;      /* variants with many cases: name → index (lazy) */
-	StrMap *field_map;     /* records/classes with many fields: name → index (lazy) */
+	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
 	bool resolved;         /* signature resolved */
 	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
@@ -197,6 +200,10 @@ bool sema_type_holds(Sema *S, TypeId t, bool bytes);
 void typeq_free(TypeQ *q);
 /* Field of a record/class type (substituted); -1 when absent. */
 int sema_field_index(Sema *S, SymId owner, const char *name);
+/* The field `name` of owner's record/class fields (case_index < 0) or of a
+ * case's payload: the first or the last of a repeated name; -1 when absent.
+ * Indexed by name for long field lists. */
+int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last);
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
 int sema_case_index(Sema *S, SymId variant, const char *name);
 TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);

@@ -100,44 +100,58 @@ tq_leaf(Sema *S, TypeId t)
 	}
 }
 
-/* The successors of t: `n` of them, the i-th by succ(). */
+enum { TQ_NEXT, TQ_FOUND };
+
+static bool tq_walk(Sema *S, TypeId t, int depth, uint32_t *lowp);
+
+/* One successor s of the node being walked (low: its low link so far). */
 static int
-tq_nsucc(Sema *S, TypeId t)
+tq_edge(Sema *S, TypeId s, int depth, uint32_t *low)
+{
+	TypeQ *q = S->typeq;
+	uint8_t st = tq_state(S, s);
+	if (st == TQ_YES)
+		return TQ_FOUND;
+	if (st == TQ_NO)
+		return TQ_NEXT;
+	if (st == TQ_OPEN) {
+		if (q->index[s] < *low)
+			*low = q->index[s];
+		return TQ_NEXT;
+	}
+	uint32_t sl;
+	if (tq_walk(S, s, depth + 1, &sl))
+		return TQ_FOUND;
+	if (sl < *low)
+		*low = sl;
+	return TQ_NEXT;
+}
+
+/* The successors of t in order: its type arguments (not for Copy, which
+ * looks through fields only), then its fields and payload fields, substituted. */
+static int
+tq_edges(Sema *S, TypeId t, int depth, uint32_t *low)
 {
 	const TypeInfo *ti = type_info(&S->types, t);
 	bool copyq = S->typeq->kind == TQ_NOT_COPY;
 	if (ti->kind == TY_FN || (copyq && ti->kind != TY_NOMINAL))
-		return 0;
-	int n = copyq ? 0 : ti->nargs;
-	if (ti->kind == TY_NOMINAL) {
-		Sym *y = sema_sym(S, (SymId)ti->decl);
-		n += y->nfields;
-		for (int c = 0; c < y->ncases; c++)
-			n += y->cases[c].nfields;
-	}
-	return n;
-}
-
-static TypeId
-tq_succ(Sema *S, TypeId t, int i)
-{
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (S->typeq->kind != TQ_NOT_COPY) {
-		if (i < ti->nargs)
-			return ti->args[i];
-		i -= ti->nargs;
-	}
-	Sym *y = sema_sym(S, (SymId)ti->decl);
-	if (i < y->nfields)
-		return sema_field_type(S, t, i);
-	i -= y->nfields;
-	for (int c = 0; c < y->ncases; c++) {
-		if (i < y->cases[c].nfields)
-			return sema_case_field_type(S, t, c, i);
-		i -= y->cases[c].nfields;
-	}
-	UNREACHABLE();
-	return T_ERR;
+		return TQ_NEXT;
+	int nargs = copyq ? 0 : ti->nargs;
+	for (int i = 0; i < nargs; i++)
+		if (tq_edge(S, type_info(&S->types, t)->args[i], depth, low) == TQ_FOUND)
+			return TQ_FOUND;
+	if (type_info(&S->types, t)->kind != TY_NOMINAL)
+		return TQ_NEXT;
+	SymId decl = (SymId)type_info(&S->types, t)->decl;
+	int nfields = sema_sym(S, decl)->nfields, ncases = sema_sym(S, decl)->ncases;
+	for (int i = 0; i < nfields; i++)
+		if (tq_edge(S, sema_field_type(S, t, i), depth, low) == TQ_FOUND)
+			return TQ_FOUND;
+	for (int c = 0; c < ncases; c++)
+		for (int i = 0; i < sema_sym(S, decl)->cases[c].nfields; i++)
+			if (tq_edge(S, sema_case_field_type(S, t, c, i), depth, low) == TQ_FOUND)
+				return TQ_FOUND;
+	return TQ_NEXT;
 }
 
 /* Tarjan's walk from t (TQ_UNKNOWN).  True when a target is reachable (the
@@ -154,29 +168,10 @@ tq_walk(Sema *S, TypeId t, int depth, uint32_t *lowp)
 	uint32_t me = ++q->counter, low = me;
 	q->index[t] = me;
 	VEC_PUSH(q->stack, t);
-	if (depth > TYPEQ_DEPTH) {
+	if (depth > TYPEQ_DEPTH)
 		low = 0;   /* cut off: the result depends on what was not walked */
-	} else {
-		int n = tq_nsucc(S, t);
-		for (int i = 0; i < n; i++) {
-			TypeId s = tq_succ(S, t, i);
-			uint8_t st = tq_state(S, s);
-			if (st == TQ_YES)
-				return true;
-			if (st == TQ_NO)
-				continue;
-			if (st == TQ_OPEN) {
-				if (q->index[s] < low)
-					low = q->index[s];
-				continue;
-			}
-			uint32_t sl;
-			if (tq_walk(S, s, depth + 1, &sl))
-				return true;
-			if (sl < low)
-				low = sl;
-		}
-	}
+	else if (tq_edges(S, t, depth, &low) == TQ_FOUND)
+		return true;
 	if (low == me) {   /* t roots a finished component: none of it reaches a target */
 		TypeId x;
 		do {
