@@ -166,7 +166,7 @@ check_finalizer_effects(FnCtx *C)
 			const Decl *x = &S->m->decls[d];
 			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
 				const ImportFn *imp = &x->u.interface.imports[j];
-				if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
+				if (!imp->id.present || imp->id.value.len != key->len || (key->len && memcmp(imp->id.value.s, key->s, key->len) != 0))
 					continue;
 				for (int k = 0; k < imp->effects.nnames; k++) {
 					const QName *q = &imp->effects.names[k];
@@ -552,7 +552,7 @@ check_resource(Sema *S, SymId id)
 			continue;
 		for (int j = 0; j < x->u.interface.nimports; j++) {
 			const ImportFn *f = &x->u.interface.imports[j];
-			if (!f->id.present || f->id.value.len != key->len || memcmp(f->id.value.s, key->s, key->len) != 0)
+			if (!f->id.present || f->id.value.len != key->len || (key->len && memcmp(f->id.value.s, key->s, key->len) != 0))
 				continue;
 			if (f->fallible || !f->has_consumes) {
 				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
