@@ -19,7 +19,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
+.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help
 
 all: $(BIN)
 
@@ -58,6 +58,7 @@ help:
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
+	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
 	@echo "make docs       regenerate docs/diagnostics.md"
@@ -74,9 +75,20 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	sh tests/gen-fixtures.sh $(GEN)
 	@touch $@
 
-test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
+# The generated fixtures' CPU budget: each `check` within GEN_CPU_LIMIT seconds
+# of user CPU (not wall time, so a loaded CI machine does not fail it;
+# test-sanitize raises it for the ASan/UBSan slowdown).  tools/bench_scale.c.
+GEN_CPU_LIMIT ?= 0.5
+SCALE         = $(BUILD)/bench_scale
+
+$(SCALE): tools/bench_scale.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_scale.c
+
+test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(GEN)/.stamp
 	sh tools/lint.sh $(BUILD)
 	$(UNIT)
+	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
@@ -101,7 +113,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 test-sanitize: test-native-sanitize
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" GEN_CPU_LIMIT=10 test
 
 test-native-sanitize: $(BIN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
@@ -132,9 +144,21 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-interp bench-native $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
+
+# `make bench-scale` (tools/bench_scale.c): every checker stress shape (generic
+# nesting, nested blocks/ifs/matches/loops, match arms, record fields, variant
+# cases, generic call chains, nested calls, a long string, many functions /
+# lets / lets with branches / `?` / parameters / closures, `&&` chains, records
+# of records) written at n and 10n and timed as whole `semaprax check`
+# processes (median of BENCH_SCALE_RUNS, user+system CPU); fails when one grows
+# more than 13x.
+BENCH_SCALE_RUNS ?= 5
+
+bench-scale: $(BIN) $(SCALE)
+	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
 
 # `make bench-interp`: each bench/interp/NAME.spx under `semaprax run` next to
 # its Lua 5.4 twin NAME.lua (tools/bench_interp.sh): best of
