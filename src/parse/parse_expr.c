@@ -173,12 +173,11 @@ parse_type(Parser *p)
 }
 
 /*
- * At `<` after a bare name: is this a type-argument list?  Yes when a
- * balanced `<…>` made only of type tokens is followed by `(`, `::` or `{`.
- */
-/*
  * At toks[k] == `<`: the index of the token after a balanced `<…>` made
- * only of type tokens, or 0 when none (parse.h; the formatter uses it too).
+ * only of identifiers, dots, commas and nested `<…>`, or 0 when none
+ * (parse.h; the formatter uses it too).  The reference's lookahead: so
+ * `g(x < x) > (6)` and `f(x < 2, 3 > (0))` stay comparisons, and array or
+ * function types are not written as explicit arguments in expressions.
  */
 int
 parse_generic_list_end(const Token *toks, int ntoks, int k)
@@ -191,8 +190,7 @@ parse_generic_list_end(const Token *toks, int ntoks, int k)
 			if (--depth == 0)
 				return i + 1;
 			break;
-		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
-		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
+		case TOK_IDENT: case TOK_COMMA: case TOK_DOT:
 			break;
 		default:
 			return 0;
@@ -455,8 +453,18 @@ parse_inits(Parser *p, int *n)
 static Expr *
 parse_postfix_of(Parser *p, Expr *e, bool callable)
 {
+	int added = 0;  /* levels this chain holds (restored when it ends) */
 	while (!p->panic) {
 		Token *t = peek(p);
+		/* Each postfix operation nests its operand one level deeper (P207),
+		 * like a binary operator chain; its own brackets share that level. */
+		bool is_op = t->kind == TOK_DOT || t->kind == TOK_QUESTION ||
+		    (tok_is_word(p, t, "with") && peek_at(p, 1)->kind == TOK_LBRACE);
+		if (is_op) {
+			if (!enter(p, t))
+				break;
+			added++;
+		}
 		if (t->kind == TOK_LPAREN) {
 			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P202, "only named functions can be called");
 			diag_set_help(d, "bind the callable to a name first, then call the name");
@@ -488,7 +496,9 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 				Expr *m = new_expr(p, EXPR_METHOD, e->span);
 				m->u.method.recv = e;
 				m->u.method.name = name;
+				p->depth--;
 				m->u.method.args = parse_args(p, &m->u.method.nargs, "`)` after method arguments");
+				p->depth++;
 				m->span = span_from(p, e->span);
 				e = m;
 			} else {
@@ -513,7 +523,9 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			advance(p);
 			Expr *w = new_expr(p, EXPR_WITH, e->span);
 			w->u.with.base = e;
+			p->depth--;
 			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements");
+			p->depth++;
 			w->span = span_from(p, e->span);
 			e = w;
 			callable = false;
@@ -527,6 +539,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 		break;
 	}
 	(void)callable;
+	p->depth -= added;
 	return e;
 }
 
