@@ -420,6 +420,14 @@ parse_param(Parser *p)
 	Param pr;
 	memset(&pr, 0, sizeof pr);
 	Span start = peek(p)->span;
+	if (at_word(p, "mut")) {
+		/* `mut value: T` (or a parameter named `mut`): the reference's U103 */
+		Diag *d = error_at(p, peek(p), DIAG_U103, "`mut` is only allowed on local `let` bindings; parameters are immutable");
+		diag_set_help(d, "drop `mut`; to change the value, copy it into a local: `let mut name = name;`");
+		if (d && peek_at(p, 1)->kind == TOK_IDENT)
+			diag_add_fix(d, peek(p)->span.start, peek_at(p, 1)->span.start, "");
+		return pr;
+	}
 	pr.name = parse_name(p, "parameter name");
 	expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
