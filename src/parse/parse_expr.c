@@ -579,6 +579,42 @@ rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 	}
 }
 
+/*
+ * Where record literals are off (conditions, contracts, a match scrutinee),
+ * is the `{` after `Type::Case` its payload?  The reference always reads it
+ * as one; we do when its contents look like field initializers (`{}` or
+ * `{ name`, then `:`, `,` or `}`) and what follows the matching `}` can only
+ * continue the expression or open the body (`{`, a binary operator, `.`, `?`,
+ * `requires`, `ensures`).  So `if c == Color::Red {} { … }` and
+ * `match Choice::Number { value: 42 } { … }` parse as there, while
+ * `if c == Color::Red { 1 } else { 2 }` keeps its braceless literal.
+ */
+static bool
+payload_braces_ahead(Parser *p)
+{
+	int k = 1;
+	if (peek_at(p, 1)->kind != TOK_RBRACE) {
+		TokKind n = (TokKind)peek_at(p, 2)->kind;
+		if (peek_at(p, 1)->kind != TOK_IDENT || (n != TOK_COLON && n != TOK_COMMA && n != TOK_RBRACE))
+			return false;
+	}
+	for (int depth = 0; p->pos + k < p->ntoks; k++) {
+		TokKind t = (TokKind)peek_at(p, k)->kind;
+		if (t == TOK_EOF)
+			return false;
+		if (t == TOK_LBRACE || t == TOK_LPAREN || t == TOK_LBRACKET)
+			depth++;
+		else if (t == TOK_RPAREN || t == TOK_RBRACKET)
+			depth--;
+		else if (t == TOK_RBRACE && depth-- == 0)
+			break;
+	}
+	Token *after = peek_at(p, k + 1);
+	BinaryOp op;
+	return after->kind == TOK_LBRACE || binop_of((TokKind)after->kind, &op) || after->kind == TOK_DOT ||
+	    after->kind == TOK_QUESTION || tok_is_word(p, after, "requires") || tok_is_word(p, after, "ensures");
+}
+
 /* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */
 static Expr *
 parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
@@ -600,7 +636,7 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 		rust_case_fix(p, d, ct, true);
 		return e;
 	}
-	if (at(p, TOK_LBRACE) && !p->no_record) {
+	if (at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
 		e->u.variant.has_braces = true;
 		e->u.variant.inits = parse_inits(p, &e->u.variant.ninits);
 	}
