@@ -214,7 +214,7 @@ generic_args_ahead(Parser *p)
 	if (k == 0)
 		return false;
 	TokKind n = (TokKind)peek_at(p, k)->kind;
-	return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
+	return n == TOK_LPAREN || n == TOK_COLONCOLON || (n == TOK_LBRACE && !p->no_record);
 }
 
 /* ==== expressions ================================================================= */
