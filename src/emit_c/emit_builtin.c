@@ -97,11 +97,19 @@ emit_format(Emit *E, Call *c)
 	size_t start = 0, n = lit->u.lit.n;
 	const char *s = lit->u.lit.s;
 	for (size_t i = 0; i <= n; i++) {
-		bool hole = i + 1 < n && s[i] == '{' && s[i + 1] == '}';
-		if (!hole && i < n)
+		/* `{{` and `}}` escape a brace (the first is kept, the second skipped) */
+		bool esc = i + 1 < n && (s[i] == '{' || s[i] == '}') && s[i + 1] == s[i];
+		bool hole = !esc && i + 1 < n && s[i] == '{' && s[i + 1] == '}';
+		if (!hole && !esc && i < n)
 			continue;
-		if (i > start)
-			line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, c_string(E, s + start, i - start), i - start);
+		size_t upto = esc ? i + 1 : i;
+		if (upto > start)
+			line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, c_string(E, s + start, upto - start), upto - start);
+		if (esc) {
+			i++;
+			start = i + 1;
+			continue;
+		}
 		if (!hole)
 			break;
 		if (field >= c->n) {

@@ -240,7 +240,9 @@ format_string(Interp *I, Value *args, int nargs)
 	Buf b = {0};
 	int field = 1;
 	for (size_t i = 0; i < tl; i++) {
-		if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
+		if ((t[i] == '{' || t[i] == '}') && i + 1 < tl && t[i + 1] == t[i]) {
+			buf_putc(&b, (char)t[i++]);  /* `{{` and `}}` escape a brace */
+		} else if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
 			if (field >= nargs) {
 				buf_free(&b);
 				return fail(I, DOM_FORMAT, 1);

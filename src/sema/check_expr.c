@@ -431,10 +431,22 @@ check_format(FnCtx *C, const Expr *e)
 		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
 		return;
 	}
+	/* `{}` is a hole, `{{` and `}}` escape a brace; any other brace is T204. */
 	int holes = 0;
-	for (uint32_t i = 0; i + 1 < args[0]->u.str.len; i++)
-		if (args[0]->u.str.s[i] == '{' && args[0]->u.str.s[i + 1] == '}')
-			holes++;
+	const char *t = args[0]->u.str.s;
+	uint32_t len = args[0]->u.str.len;
+	for (uint32_t i = 0; i < len; i++) {
+		if (t[i] != '{' && t[i] != '}')
+			continue;
+		if (i + 1 < len && (t[i + 1] == t[i] || (t[i] == '{' && t[i + 1] == '}'))) {
+			holes += t[i + 1] != t[i];
+			i++;
+			continue;
+		}
+		Diag *d = sema_error(S, DIAG_T204, args[0]->span, "`string_format` template permits only `{}` holes and the `{{` and `}}` escapes");
+		diag_set_help(d, "write a literal brace as `{{` or `}}`; each `{}` takes the next field");
+		return;
+	}
 	if (holes != n - 1 || n - 1 > 32) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
 		diag_set_help(d, "give one field per `{}` hole, at most 32");

@@ -134,6 +134,19 @@ id_text(Sema *S, const IdAttr *a)
 	return arena_strndup(&S->arena, a->value.s, a->value.len);
 }
 
+/*
+ * An explicit stable id holding a literal NUL byte (S102, as the
+ * reference): `subject` names the declaration (`function `f``, `field `R.a``).
+ */
+static void
+reject_nul_id(Sema *S, const IdAttr *a, Span span, const char *subject)
+{
+	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
+		return;
+	Diag *d = sema_error(S, DIAG_S102, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
+	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+}
+
 /* Registers a stable id; S102 when empty or already used. */
 static void
 claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const char *what)
@@ -216,6 +229,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			    f[i].name, subject);
 			diag_set_help(d, "each field name and identity appears once; rename or remove one");
 		}
+		reject_nul_id(S, &fs[i].id, fs[i].id.span, arena_printf(&S->arena, "field `%s.%s`", subject, f[i].name));
 		claim_id(S, -1, f[i].id, f[i].explicit_id, f[i].explicit_id ? fs[i].id.span : fs[i].name.span, "field");
 		if (!f[i].explicit_id) {
 			Diag *d = diag_report(S->diags, DIAG_S112, &fs[i].name.span, case_owner ? "case field `%s.%s` has an automatic identity that changes when renamed"
@@ -256,6 +270,7 @@ collect_cases(Sema *S, SymId id)
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
 			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
 		}
+		reject_nul_id(S, &cd->id, cd->id.span, arena_printf(&S->arena, "case `%s::%s`", s->name, c->name));
 		claim_id(S, -1, c->id, c->explicit_id, c->explicit_id ? cd->id.span : cd->name.span, "case");
 		if (!c->explicit_id) {
 			Diag *dg = diag_report(S->diags, DIAG_S112, &cd->name.span, "case `%s::%s` has an automatic identity that changes when renamed",
@@ -325,6 +340,7 @@ collect_type(Sema *S, const Decl *d)
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
+	reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
 	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 	if (!s->explicit_id) {
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
@@ -387,6 +403,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			return;
 		}
 	}
+	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
 	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
 	if (!s->explicit_id) {
 		Diag *dg;
