@@ -79,6 +79,25 @@ names(const Expr *e, const char *name)
  * one.  Only these: the reference admits no other non-Copy assignment
  * (a module function consuming `x`, a method or `x with {…}` is U105).
  */
+/*
+ * A record owner renewal (the reference's while_loops corpus:
+ * `cursor = renew(cursor, n)`): a module function whose first parameter is
+ * `own R` for the binding's record type R and which returns R.  Collections
+ * renew only through the compiler-owned updates below.
+ */
+static bool
+record_renewal(Sema *S, TypeId type, const Expr *v)
+{
+	const TypeInfo *ti = type_info(&S->types, type);
+	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
+		return false;
+	SymId f = S->expr_sym[v->id];
+	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
+		return false;
+	const Sym *fs = sema_sym(S, f);
+	return fs->nparams >= 1 && fs->params[0].mode == MODE_OWN && fs->params[0].type == type && fs->result == type;
+}
+
 static bool
 same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 {
@@ -91,7 +110,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
-		return false;
+		return record_renewal(S, type, v);
 	for (size_t i = 0; i < countof(reopeners); i++)
 		if (strcmp(b->name, reopeners[i]) == 0)
 			return true;
