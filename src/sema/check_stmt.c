@@ -81,12 +81,13 @@ names(const Expr *e, const char *name)
  */
 /*
  * A record owner renewal (the reference's while_loops corpus:
- * `cursor = renew(cursor, n)`): a module function whose first parameter is
- * `own R` for the binding's record type R and which returns R.  Collections
+ * `cursor = renew(cursor, n)`): an effect-free, non-generic module
+ * function returning the binding's record type R, with exactly one `own`
+ * parameter, of type R, which receives the binding itself.  Collections
  * renew only through the compiler-owned updates below.
  */
 static bool
-record_renewal(Sema *S, TypeId type, const Expr *v)
+record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 {
 	const TypeInfo *ti = type_info(&S->types, type);
 	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
@@ -95,7 +96,17 @@ record_renewal(Sema *S, TypeId type, const Expr *v)
 	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
 		return false;
 	const Sym *fs = sema_sym(S, f);
-	return fs->nparams >= 1 && fs->params[0].mode == MODE_OWN && fs->params[0].type == type && fs->result == type;
+	if (fs->result != type || fs->neffects || fs->ntparams || fs->nparams != v->u.call.nargs)
+		return false;
+	int owners = 0;
+	for (int i = 0; i < fs->nparams; i++) {
+		if (fs->params[i].mode != MODE_OWN)
+			continue;
+		if (fs->params[i].type != type || !names(v->u.call.args[i], name))
+			return false;
+		owners++;
+	}
+	return owners == 1;
 }
 
 static bool
@@ -105,12 +116,13 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 	};
-	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1 ||
-	    !names(v->u.call.args[0], name))
+	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
-		return record_renewal(S, type, v);
+		return record_renewal(S, name, type, v);
+	if (!names(v->u.call.args[0], name))
+		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
 		if (strcmp(b->name, reopeners[i]) == 0)
 			return true;
