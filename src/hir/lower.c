@@ -687,8 +687,11 @@ lower_invariants(HirModule *H, SymId id)
 	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
 	f->result = T_BOOL;
 	f->nparams = r->nfields;
-	for (int i = 0; i < r->nfields; i++)
-		new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+	/* the fields are lent: the check reads the record being produced */
+	for (int i = 0; i < r->nfields; i++) {
+		HirSlot ps = new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+		L.locals.items[ps].lent = true;
+	}
 	HirExpr **req = ARENA_ARRAY(&H->arena, HirExpr *, d->u.record.ninvariants);
 	for (int i = 0; i < d->u.record.ninvariants; i++)
 		req[i] = lower_expr(&L, d->u.record.invariants[i].cond, false);

@@ -10,13 +10,26 @@
  * 1 new key beyond capacity, 2 index >= len, 3 capacity > 65,536,
  * 4 `map_add` overflow.
  *
- * Consumed arguments (the map of add/set/remove/insert, values) are
- * released or stored here; borrowed ones (keys, read-only maps) by the
- * caller.
+ * Consumed arguments (the map of add/set/remove/insert) are released or
+ * stored here; borrowed ones (keys, map_set's value, map_get_or's default,
+ * read-only maps) by the caller, so a kept value is a copy (take_lent).
  */
 #include "interp.h"
 
 #include <string.h>
+
+/* Keeps a borrowed argument: a copy of a lent value, or the fresh value
+ * itself, taken from the caller (which releases borrowed arguments after
+ * the call, so the slot is emptied). */
+static Value
+take_lent(Value *arg)
+{
+	if (arg->borrowed)
+		return value_clone(*arg);
+	Value v = *arg;
+	*arg = v_empty();
+	return v;
+}
 
 static Value
 map_fail(Interp *I, const HirExpr *call, uint32_t code)
@@ -95,8 +108,7 @@ rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 		MapObj *m = args[0].p;
 		long at = map_find(m, &args[1]);
 		if (at < 0)
-			return value_own(args[2]);
-		value_release(args[2]);
+			return take_lent(&args[2]);
 		return value_clone(m->vals[at]);
 	}
 	case B_map_set:
@@ -104,7 +116,7 @@ rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 	case B_set_insert: {
 		Value mv = value_own(args[0]);
 		MapObj *m = mv.p;
-		Value val = index == B_set_insert ? v_empty() : value_own(args[2]);
+		Value val = index == B_set_insert ? v_empty() : index == B_map_set ? take_lent(&args[2]) : args[2];
 		long at = map_find(m, &args[1]);
 		if (at >= 0) {
 			if (index == B_map_set) {

@@ -213,7 +213,14 @@ check_name(FnCtx *C, const Expr *e)
 	}
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
 	const char *help = constructor_help(name);
-	if (help)
+	if (C->sym->kind == SK_RECORD) {
+		/* a record invariant (sema.c check_invariants) */
+		Buf fb = {0};
+		for (int i = 0; i < C->sym->nfields; i++)
+			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);
+		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
+		buf_free(&fb);
+	} else if (help)
 		diag_set_help(d, "%s", help);
 	else
 		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);

@@ -274,10 +274,8 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					covered[ci] = true;
 			}
 		} else if (p->kind == PAT_OR) {
-			if (arm->guard) {
-				Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "or-pattern arms cannot have a guard");
-				diag_set_help(d, "split the alternatives into separate guarded arms");
-			}
+			/* a guarded or-arm is admitted (the newest reference); like a
+			 * guarded case arm it covers none of its cases */
 			for (int a = 0; a < p->u.or.nalts; a++) {
 				const Pattern *alt = p->u.or.alts[a];
 				if (alt->kind != PAT_CASE) {
@@ -293,11 +291,16 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					diag_set_help(d, "a case with a payload needs its own arm");
 					continue;
 				}
-				if (wildcard || covered[ci]) {
+				bool again = false;   /* `A {} | A {}` in a guarded arm */
+				for (int b = 0; b < a && arm->guard; b++)
+					again |= p->u.or.alts[b]->kind == PAT_CASE &&
+						 strcmp(p->u.or.alts[b]->u.case_.case_name.s, alt->u.case_.case_name.s) == 0;
+				if (wildcard || covered[ci] || again) {
 					Diag *d = sema_error(S, DIAG_M102, alt->span, "unreachable duplicate case `%s::%s`", alt->u.case_.type.s, alt->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove it");
 				}
-				covered[ci] = true;
+				if (!arm->guard)
+					covered[ci] = true;
 			}
 		} else if (p->kind == PAT_RECORD) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
