@@ -3,8 +3,8 @@
  *
  * Functions are emitted as instances (a HIR function plus concrete type
  * arguments: generics are monomorphised), only those reachable from `main`,
- * in a worklist; a C function is `fn_<name>` (`fn_<name>__<k>` for the k-th
- * instance of a generic one), a method `m_<Class>_<name>`, a lifted
+ * in a worklist; a C function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
+ * instance of a generic one), a method `m<len>_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
  * A function's first parameter is `spx_d`, the frames active before it
  * (the 256-frame bound is checked on entry; callees get `spx_d + 1`).
@@ -80,7 +80,7 @@ const char *
 func_var(Emit *E, TypeId t, const char *prefix)
 {
 	const char *name = arena_printf(&E->a, "%s%d", prefix, E->tmp++);
-	buf_printf(&E->decls, "\t%s %s = %s;\n", E->ts[t].name, name, zero_init(E, t));
+	buf_printf(&E->decls, "\t%s %s = %s;\n", tyname(E, t), name, zero_init(E, t));
 	Temp tp = { name, t };
 	VEC_PUSH(E->fvars, tp);
 	return name;
@@ -89,7 +89,7 @@ func_var(Emit *E, TypeId t, const char *prefix)
 const char *
 slot_name(Emit *E, HirSlot s)
 {
-	return arena_printf(&E->a, "%s_%u", E->f->locals[s].name, (unsigned)s);
+	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
 }
 
 /* ---- instances and function values ---- */
@@ -123,16 +123,20 @@ inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
 	if (ntargs)
 		memcpy(in.targs, targs, sizeof *targs * (size_t)ntargs);
 	in.owner = f->sym >= 0 ? f->sym : E->owner;
+	/* distinct spellings for distinct functions: the prefixes differ, a
+	 * method carries its class name's length, an instance its number */
 	const char *base;
-	if (f->sym >= 0 && sema_sym(E->S, f->sym)->kind == SK_METHOD)
-		base = arena_printf(&E->a, "m_%s_%s", sema_sym(E->S, sema_sym(E->S, f->sym)->owner)->name, f->name);
-	else if (f->sym >= 0)
+	if (f->sym >= 0 && sema_sym(E->S, f->sym)->kind == SK_METHOD) {
+		const char *cls = sema_sym(E->S, sema_sym(E->S, f->sym)->owner)->name;
+		base = arena_printf(&E->a, "m%zu_%s_%s", strlen(cls), cls, f->name);
+	} else if (f->sym >= 0) {
 		base = arena_printf(&E->a, "fn_%s", f->name);
-	else if (is_invariant_fn(E, fi))
+	} else if (is_invariant_fn(E, fi)) {
 		base = arena_printf(&E->a, "inv_%s", f->name);
-	else
+	} else {
 		base = arena_printf(&E->a, "closure_%d", fi);
-	in.cname = ntargs ? arena_printf(&E->a, "%s__%d", base, same) : base;
+	}
+	in.cname = ntargs ? arena_printf(&E->a, "i%d_%s", same, base) : base;
 	VEC_PUSH(E->insts, in);
 	return E->insts.len - 1;
 }
@@ -175,6 +179,7 @@ static void
 c_string_of_source(Emit *E, Buf *out, Span span)
 {
 	const char *src = E->S->src;
+	Buf text = {0};
 	bool space = false;
 	for (uint32_t i = span.start; i < span.end && i < E->S->len; i++) {
 		unsigned char c = (unsigned char)src[i];
@@ -182,16 +187,13 @@ c_string_of_source(Emit *E, Buf *out, Span span)
 			space = true;
 			continue;
 		}
-		if (space && out->len)
-			buf_putc(out, ' ');
+		if (space && text.len)
+			buf_putc(&text, ' ');
 		space = false;
-		if (c == '"' || c == '\\')
-			buf_printf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '?')
-			buf_printf(out, "\\%03o", c);
-		else
-			buf_putc(out, (char)c);
+		buf_putc(&text, (char)c);
 	}
+	emitc_c_string(out, text.data ? text.data : "", text.len);
+	buf_free(&text);
 }
 
 static void
@@ -253,7 +255,7 @@ capture_load(Emit *E, HirSlot s, int k)
 	if (m)
 		line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, s), k, m);
 	else
-		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), E->ts[t].name, k);
+		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), tyname(E, t), k);
 }
 
 static void
@@ -320,7 +322,11 @@ emit_function(Emit *E, int ii)
 		release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
 	line(E, "return spx_result;");
 	Buf *out = &E->insts.items[ii].body;
-	buf_printf(out, "/* %s (%s) */\n", f->name, f->id);
+	buf_puts(out, "/* ");
+	emitc_comment_text(out, f->name, strlen(f->name));
+	buf_puts(out, " (");
+	emitc_comment_text(out, f->id ? f->id : "", f->id ? strlen(f->id) : 0);
+	buf_puts(out, ") */\n");
 	signature(E, ii, out);
 	buf_puts(out, "\n{\n");
 	if (E->decls.len)
@@ -338,9 +344,9 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 	const TypeInfo *ti = tinfo(E, ft);
 	int np = ti->nargs - 1;
 	Buf sig = {0};
-	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", E->ts[ti->args[np]].name, (unsigned)ft);
+	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", tyname(E, ti->args[np]), (unsigned)ft);
 	for (int i = 0; i < np; i++)
-		buf_printf(&sig, ", %s a%d", E->ts[tinfo(E, ft)->args[i]].name, i);
+		buf_printf(&sig, ", %s a%d", tyname(E, tinfo(E, ft)->args[i]), i);
 	buf_putc(&sig, ')');
 	buf_printf(protos, "%s;\n", sig.data);
 	buf_printf(out, "%s\n{\n\tswitch (f.id) {\n", sig.data);
@@ -394,8 +400,21 @@ emit_route_grants(Emit *E, const char *effect)
 static void
 assemble(Emit *E, Route route, Buf *out)
 {
+	/* Everything that may still spell a type comes first, so every
+	 * definition it needs is in E->fwd / E->types before they are written. */
+	Buf dprotos = {0}, dbodies = {0}, protos = {0};
+	for (int i = 0; i < E->fntypes.len; i++)
+		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
+	for (int i = 0; i < E->insts.len; i++) {
+		set_current(E, i);
+		signature(E, i, &protos);
+		buf_puts(&protos, ";\n");
+	}
+	Buf caps = {0};
+	for (int i = 0; i < E->captys.len; i++)
+		buf_printf(&caps, "\t%s v%u;\n", tyname(E, E->captys.items[i]), (unsigned)E->captys.items[i]);
 	buf_puts(out, "/* generated by semaprax: the C11 projection of module ");
-	buf_puts(out, E->S->module_name ? E->S->module_name : "?");
+	emitc_comment_text(out, E->S->module_name ? E->S->module_name : "?", E->S->module_name ? strlen(E->S->module_name) : 1);
 	buf_puts(out, " */\n#define _POSIX_C_SOURCE 200809L\n");
 	if (E->opt->staged)
 		buf_puts(out, "#define SPX_STAGED 1\n");
@@ -413,23 +432,15 @@ assemble(Emit *E, Route route, Buf *out)
 		      "typedef union spx_cap {\n"
 		      "\tint64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;\n"
 		      "\tconst void *cell;   /* a value holding a function value (spx_cell) */\n");
-	for (int i = 0; i < E->captys.len; i++)
-		buf_printf(out, "\t%s v%u;\n", E->ts[E->captys.items[i]].name, (unsigned)E->captys.items[i]);
+	buf_put(out, caps.data ? caps.data : "", caps.len);
 	buf_printf(out, "} spx_cap;\n\n/* a function value: its dispatch id and captured values */\n"
 			"struct spx_fn { uint32_t id; spx_cap cap[%d]; };\n\n",
 		   E->maxcaps > 0 ? E->maxcaps : 1);
 	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
-	Buf dprotos = {0}, dbodies = {0};
-	for (int i = 0; i < E->fntypes.len; i++)
-		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
 	buf_puts(out, "/* ---- prototypes ---- */\n\n");
 	buf_put(out, E->hprotos.data ? E->hprotos.data : "", E->hprotos.len);
 	buf_put(out, dprotos.data ? dprotos.data : "", dprotos.len);
-	for (int i = 0; i < E->insts.len; i++) {
-		set_current(E, i);
-		signature(E, i, out);
-		buf_puts(out, ";\n");
-	}
+	buf_put(out, protos.data ? protos.data : "", protos.len);
 	buf_puts(out, "\n/* ---- helpers ---- */\n\n");
 	buf_put(out, E->helpers.data ? E->helpers.data : "", E->helpers.len);
 	buf_put(out, dbodies.data ? dbodies.data : "", dbodies.len);
@@ -439,6 +450,8 @@ assemble(Emit *E, Route route, Buf *out)
 	emit_main(E, route, E->insts.items[0].cname, out);
 	buf_free(&dprotos);
 	buf_free(&dbodies);
+	buf_free(&protos);
+	buf_free(&caps);
 }
 
 bool
