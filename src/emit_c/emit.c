@@ -174,47 +174,94 @@ mark_slots(Emit *E, const HirFunc *f)
 
 /* ---- functions ---- */
 
-/* The source text of a span on one line (whitespace runs collapsed), C-escaped. */
+/* Appends a C string literal of s to out. */
 static void
-c_string_of_source(Emit *E, Buf *out, Span span)
+c_literal(Buf *out, const char *s)
 {
-	const char *src = E->S->src;
-	Buf text = {0};
-	bool space = false;
-	for (uint32_t i = span.start; i < span.end && i < E->S->len; i++) {
-		unsigned char c = (unsigned char)src[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			space = true;
-			continue;
-		}
-		if (space && text.len)
-			buf_putc(&text, ' ');
-		space = false;
-		buf_putc(&text, (char)c);
-	}
-	emitc_c_string(out, text.data ? text.data : "", text.len);
-	buf_free(&text);
+	buf_putc(out, '"');
+	emitc_c_string(out, s, strlen(s));
+	buf_putc(out, '"');
 }
 
+/* The statement appending parameter i's rendering to the report `spx_cf`
+ * (src/interp/detail.c's render_value, by the parameter's type). */
+static void
+render_arg(Emit *E, const HirFunc *f, int i)
+{
+	TypeId t = sty(E, f->locals[i].type);
+	const char *v = slot_name(E, (HirSlot)i);
+	Sym *s = nominal_sym(E, t);
+	switch (tinfo(E, t)->kind) {
+	case TY_I64: line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
+	case TY_I32: line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
+	case TY_U8: line(E, "	spx_cf_uint(&spx_cf, %s, \"u8\");", v); return;
+	case TY_USIZE: line(E, "	spx_cf_uint(&spx_cf, %s, \"usize\");", v); return;
+	case TY_BOOL: line(E, "	spx_cf_put(&spx_cf, %s ? \"true\" : \"false\");", v); return;
+	case TY_CHAR: line(E, "	spx_cf_char(&spx_cf, %s);", v); return;
+	case TY_F64: line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
+	case TY_F32: line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
+	case TY_STRING: line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
+	case TY_ARRAY:
+		line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)tinfo(E, t)->n);
+		return;
+	default:
+		break;
+	}
+	const char *kind = "<data>";
+	if (s && (s->kind == SK_RECORD || s->kind == SK_CLASS))
+		kind = "<record>";
+	else if (s && s->kind == SK_VARIANT)
+		kind = "<variant>";
+	line(E, "	spx_cf_put(&spx_cf, \"%s\");", kind);
+}
+
+/*
+ * The checks of f's `requires` (or `ensures`) clauses.  A false one reports
+ * as the interpreter's detail (src/interp/detail.c, the same clause text):
+ * TOOLCHAIN.md §1.3's line, then `  contract: <phase> <clause> in <id>` and
+ * `  arguments: <name> = <value>, …` (rt/contract.h), exit 70.  A record
+ * invariant (function id `<record id>:invariants`) reports the record's id.
+ */
 static void
 contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int n)
 {
-	int nclauses = f->nrequires + f->nensures;
-	int k = 0;
-	for (int i = 0; f->clauses && i < nclauses && k < n && !E->failed; i++) {
-		if (f->clauses[i].kind != kind)
-			continue;
+	bool ensures = kind == CLAUSE_ENSURES;
+	for (int k = 0; k < n && !E->failed; k++) {
 		int mark = temps_mark(E);
-		Val c = ev(E, conds[k++]);
+		Val c = ev(E, conds[k]);
 		temps_release(E, mark);
 		if (!c.c)
 			return;
-		Buf msg = {0};
-		c_string_of_source(E, &msg, f->clauses[i].cond->span);
-		line(E, "if (!%s)", c.c);
-		line(E, "\tspx_die(70, \"SEMAPRAX contract failure: %s in %s: %s\");",
-		     kind == CLAUSE_REQUIRES ? "requires" : "ensures", f->name, msg.data ? msg.data : "");
-		buf_free(&msg);
+		E->use_contract = true;
+		char *clause = interp_clause_text(E->S, f, k, ensures);
+		const char *suffix = ":invariants";
+		size_t idn = strlen(f->id), ns = strlen(suffix);
+		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
+		Buf head = {0};
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
+			   (int)(inv ? idn - ns : idn), f->id);
+		Buf lit = {0};
+		c_literal(&lit, head.data);
+		line(E, "if (!%s) {", c.c);
+		line(E, "	spx_buf spx_cf = {0};");
+		line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+		if (f->nparams == 0)
+			line(E, "	spx_cf_put(&spx_cf, \"none\");");
+		for (int i = 0; i < f->nparams; i++) {
+			Buf name = {0};
+			buf_printf(&name, "%s%s = ", i ? ", " : "", f->locals[i].name);
+			buf_free(&lit);
+			c_literal(&lit, name.data);
+			line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+			buf_free(&name);
+			render_arg(E, f, i);
+		}
+		line(E, "	spx_contract_fail(&spx_cf);");
+		line(E, "}");
+		buf_free(&lit);
+		buf_free(&head);
+		free(clause);
 	}
 }
 
@@ -423,6 +470,8 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs)
 		buf_puts(out, emit_c_rt_fs);
+	if (E->use_contract)
+		buf_puts(out, emit_c_rt_contract);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
 	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);

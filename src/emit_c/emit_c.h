@@ -28,6 +28,7 @@ extern const char emit_c_rt_core[];
 extern const char emit_c_rt_text[];
 extern const char emit_c_rt_coll[];
 extern const char emit_c_rt_fs[];
+extern const char emit_c_rt_contract[];
 
 typedef struct EmitOptions {
 	/* `run --native`: stage output, cap it at 65,536 bytes (§0.1) and

@@ -81,6 +81,7 @@ typedef struct Emit {
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
 	bool use_fs;          /* file_read_text is called: include rt/fs.h */
+	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;
