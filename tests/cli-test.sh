@@ -344,5 +344,60 @@ has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter adm
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
 
+# run --native interrupted (issue 11): SIGTERM to semaprax, during the
+# compilation and while the program runs, reaches the child; semaprax waits
+# for it, removes its temporary directory and ends by the signal (143).
+# procs DIR: the processes whose command line mentions DIR.
+procs() {
+	for p in /proc/[0-9]*; do
+		c=$({ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null) || continue
+		case $c in *"$1"*) echo "${p#/proc/} $c" ;; esac
+	done
+}
+if [ -d /proc/self ] && command -v "${CC:-cc}" >/dev/null 2>&1; then
+	cat > "$tmp/spin.spx" <<'SPX'
+module cli.spin;
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut i = 0;
+    while true {
+        i = (i + 1) % 1000;
+        0
+    }
+    i
+}
+SPX
+	for phase in compile program; do
+		nt=$tmp/native-$phase
+		mkdir "$nt"
+		TMPDIR=$nt "$bin" run --native "$tmp/spin.spx" > /dev/null 2> "$tmp/err" < /dev/null &
+		sp=$!
+		n=0
+		# compile: as soon as the C source exists; program: once the program runs
+		while [ "$n" -lt 300 ]; do
+			if [ "$phase" = compile ]; then
+				set -- "$nt"/*/program.c
+			else
+				set -- "$nt"/*/program
+				[ -e "$1" ] && [ -z "$(procs "$1")" ] && set -- ""
+			fi
+			[ -e "$1" ] && break
+			sleep 0.1
+			n=$((n + 1))
+		done
+		if [ "$n" -ge 300 ]; then bad "run --native interrupted ($phase): the $phase phase never began"; fi
+		kill -TERM "$sp"
+		wait "$sp" 2>/dev/null
+		st=$?
+		if [ "$st" -eq 143 ]; then ok; else bad "run --native interrupted ($phase): exit $st, wanted 143 (SIGTERM)"; fi
+		sleep 0.2
+		left=$(procs "$nt/")
+		if [ -z "$left" ]; then ok; else bad "run --native interrupted ($phase): a child survived: $left"; kill $(echo "$left" | cut -d' ' -f1) 2>/dev/null; fi
+		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi
+	done
+fi
+
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]
