@@ -160,6 +160,30 @@ SPX
 	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
 		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
 	fi
+	# a built executable checks its arguments as `run` checks those after `--` (count, UTF-8,
+	# total size, only a command-line program takes any): the same lines, the same status 2
+	expect 0 "build the arguments program" -- "$bin" build "$tmp/args.spx" -o "$tmp/args"
+	expect 0 "build a pure program" -- "$bin" build "$tmp/pure.spx" -o "$tmp/pure"
+	big=$(awk 'BEGIN { s = "x"; while (length(s) < 40000) s = s s; print s }')
+	bad_utf8=$(printf 'ok\377')
+	for case in count utf8 size pure; do
+		prog=args
+		case $case in
+		count) set -- a b c d e f g h i j k l m n o p q ;;
+		utf8) set -- fine "$bad_utf8" ;;
+		size) set -- "$big" "$big" ;;
+		pure) prog=pure; set -- one ;;
+		esac
+		"$bin" run "$tmp/$prog.spx" -- "$@" > "$tmp/rout" 2> "$tmp/rerr" < /dev/null
+		rst=$?
+		"$tmp/$prog" "$@" > "$tmp/eout" 2> "$tmp/eerr" < /dev/null
+		est=$?
+		if [ "$rst" -eq 2 ] && [ "$est" -eq 2 ] && cmp -s "$tmp/rerr" "$tmp/eerr" && [ ! -s "$tmp/eout" ]; then ok; else
+			bad "built executable, $case arguments: run exit $rst '$(head -n 1 "$tmp/rerr")', executable exit $est '$(head -n 1 "$tmp/eerr")'"
+		fi
+	done
+	"$tmp/args" "h$(printf '\303\251')" > "$tmp/eout" 2>&1
+	if [ $? -eq 4 ] && [ "$(cat "$tmp/eout")" = "h$(printf '\303\251')" ]; then ok; else bad "built executable with a valid UTF-8 argument"; fi
 	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
 	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
 	cat > "$tmp/io.spx" <<'SPX'

@@ -417,8 +417,9 @@ static void
 emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
 	buf_printf(out, "int\nmain(int argc, char **argv)\n{\n"
+			"\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
-			"\tint64_t r = %s(0);\n", entry);
+			"\tint64_t r = %s(0);\n", route == ROUTE_COMMAND ? "true" : "false", entry);
 	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"
