@@ -5,7 +5,7 @@
  * Every expression is evaluated into a fresh temporary (`tN`) in program
  * order, which gives the strict left-to-right evaluation of LANGUAGE.md
  * §4.1 (including the snapshot of `let mut` reads) for free; the C
- * compiler removes the copies at -O2.  Slots are C locals `<name>_<slot>`
+ * compiler removes the copies at -O2.  Slots are C locals `l_<name>_<slot>`
  * declared at the top of their function.  Values of `if`, `match` and
  * blocks of a non-Copy type are always owned (a borrowed branch value is
  * cloned), so branches agree statically.
@@ -34,7 +34,7 @@ own_val(Emit *E, Val v)
 	if (!v.c || v.own || is_copy(E, v.t))
 		return v;
 	const char *t = new_tmp(E);
-	line(E, "%s %s = %s(&%s);", E->ts[v.t].name, t, clone_fn(E, v.t), v.c);
+	line(E, "%s %s = %s(&%s);", tyname(E, v.t), t, clone_fn(E, v.t), v.c);
 	return mkval(t, v.t, true);
 }
 
@@ -121,20 +121,12 @@ int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 	}
 }
 
-/* s as a C string literal body (octal escapes outside printable ASCII). */
+/* s as a C string literal body (escape.c). */
 const char *
 c_string(Emit *E, const char *s, size_t n)
 {
 	Buf b = {0};
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			buf_printf(&b, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '?')
-			buf_printf(&b, "\\%03o", c);
-		else
-			buf_putc(&b, (char)c);
-	}
+	emitc_c_string(&b, s, n);
 	const char *r = arena_printf(&E->a, "%s", b.data ? b.data : "");
 	buf_free(&b);
 	return r;
@@ -502,7 +494,7 @@ emit_try(Emit *E, const HirExpr *e)
 	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
 	line(E, "if (%s.tag != %d) {", x.c, ok);
 	E->indent++;
-	line(E, "spx_result = (%s){0};", E->ts[res].name);
+	line(E, "spx_result = (%s){0};", tyname(E, res));
 	line(E, "spx_result.tag = %d;", bad);
 	if (s->cases[bad].nfields == 1)
 		line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
@@ -703,7 +695,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	line(E, "%s = true;", m);
 	/* the match owns the scrutinee: the bound parts move into their slots */
 	for (int i = 0; own && i < B.taken.len; i++)
-		line(E, "%s = (%s)%s;", B.taken.items[i].name, E->ts[B.taken.items[i].t].name,
+		line(E, "%s = (%s)%s;", B.taken.items[i].name, tyname(E, B.taken.items[i].t),
 		     zero_init(E, B.taken.items[i].t));
 	VEC_FREE(B.taken);
 	store_result(E, ev(E, a->value), r, rt);
@@ -830,7 +822,7 @@ emit_closure(Emit *E, const HirExpr *e)
 		if (f)
 			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
 		else
-			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), E->ts[ct].name);
+			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), tyname(E, ct));
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;

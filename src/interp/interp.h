@@ -131,6 +131,9 @@ void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 /* detail.c: records which clause of f failed (index i of its requires,
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
 void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
+/* Clause i of f's `requires` (ensures: `ensures`) list as failure reports
+ * show it: trimmed source text, or its expression id (caller frees). */
+char *interp_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs, sorted by name. */
