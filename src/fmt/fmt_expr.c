@@ -876,6 +876,7 @@ fx_lt_hazards(Fmt *F, size_t base)
 		}
 	}
 	F->lts.len = 0;
+	lex_free(&lx);
 	diag_free(&d);
 	arena_free(&a);
 	return added;

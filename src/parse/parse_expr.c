@@ -838,8 +838,8 @@ parse_primary(Parser *p, bool *callable)
 	case TOK_STRING: {
 		advance(p);
 		Expr *e = new_expr(p, EXPR_STRING, t->span);
-		e->u.str.s = t->v.str.s;
-		e->u.str.len = t->v.str.n;
+		e->u.str.s = t->v.s;
+		e->u.str.len = lex_str_len(t);
 		e->u.str.span = t->span;
 		return e;
 	}
