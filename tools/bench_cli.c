@@ -6,7 +6,8 @@
  *   Runs `BIN parse FILE`, `BIN check FILE` and `BIN fmt --check FILE` as
  *   fresh processes, N times each (default 11, after one warm-up run), on
  *   a large generated program and a small one, and prints per command and
- *   file the median wall time and the median peak RSS beside the targets
+ *   file the median wall time, CPU time (user + system) and peak RSS
+ *   beside the targets
  *   (check: ≤ 25 ms and ≤ 10 MB on the ~48k-line program, ≤ 2 ms on the
  *   20-line one).  A row whose command did not exit 0 is flagged.
  * Exit status: 0, or 2 on a usage error or when a process cannot start.
@@ -35,6 +36,7 @@
 
 typedef struct Sample {
 	double wall_ms;
+	double cpu_ms;   /* user + system */
 	double rss_mb;
 	int status;    /* exit status, or 128 + signal */
 } Sample;
@@ -50,7 +52,7 @@ now_ms(void)
 static Sample
 run_once(char *const argv[])
 {
-	Sample s = { 0, 0, 0 };
+	Sample s = { 0, 0, 0, 0 };
 	double t0 = now_ms();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -75,6 +77,8 @@ run_once(char *const argv[])
 	}
 	s.wall_ms = now_ms() - t0;
 	s.rss_mb = (double)ru.ru_maxrss / 1024.0;
+	s.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	s.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (s.status == 127) {
 		fprintf(stderr, "bench_cli: cannot run %s\n", argv[0]);
@@ -126,17 +130,18 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 		argv[k++] = (char *)flag;
 	argv[k++] = (char *)file;
 	argv[k] = NULL;
-	double wall[MAX_RUNS], rss[MAX_RUNS];
+	double wall[MAX_RUNS], cpu[MAX_RUNS], rss[MAX_RUNS];
 	int bad = 0;
 	run_once(argv);  /* warm-up: page cache, binary */
 	for (int i = 0; i < runs; i++) {
 		Sample s = run_once(argv);
 		wall[i] = s.wall_ms;
+		cpu[i] = s.cpu_ms;
 		rss[i] = s.rss_mb;
 		if (s.status != 0)
 			bad = s.status;
 	}
-	double w = median(wall, runs), m = median(rss, runs);
+	double w = median(wall, runs), c = median(cpu, runs), m = median(rss, runs);
 	char tw[32] = "", tm[32] = "";
 	if (target_ms > 0)
 		snprintf(tw, sizeof tw, "(target <= %g)", target_ms);
@@ -144,7 +149,7 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 		snprintf(tm, sizeof tm, "(target <= %g)", target_mb);
 	char name[48];
 	snprintf(name, sizeof name, "%s%s%s", cmd, flag ? " " : "", flag ? flag : "");
-	printf("  %-12s %-10s %9.2f ms %-16s %7.1f MB %-16s%s\n", name, label, w, tw, m, tm,
+	printf("  %-12s %-12s %8.2f ms %-15s %8.2f ms %7.1f MB %-15s%s\n", name, label, w, tw, c, m, tm,
 	    bad ? "  [exit status not 0]" : "");
 }
 
@@ -164,7 +169,8 @@ main(int argc, char **argv)
 	char lbl_large[32], lbl_small[32];
 	snprintf(lbl_large, sizeof lbl_large, "%ld lines", count_lines(large));
 	snprintf(lbl_small, sizeof lbl_small, "%ld lines", count_lines(small));
-	printf("whole-process cost, median of %d fresh runs (wall time, peak RSS):\n", runs);
+	printf("whole-process cost, median of %d fresh runs (a loaded machine inflates wall time; cpu = user + system):\n", runs);
+	printf("  %-12s %-12s %11s %-15s %11s %10s\n", "command", "input", "wall", "", "cpu", "peak RSS");
 	row(bin, "parse", NULL, large, lbl_large, runs, 0, 0);
 	row(bin, "check", NULL, large, lbl_large, runs, 25, 10);
 	row(bin, "fmt", "--check", large, lbl_large, runs, 0, 0);
