@@ -19,7 +19,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help
+.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli
 
 all: $(BIN)
 
@@ -56,6 +56,7 @@ help:
 	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
+	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
@@ -145,7 +146,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -160,6 +161,23 @@ BENCH_SCALE_RUNS ?= 5
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
+
+
+# `make bench-cli`: what a user pays per command (tools/bench_cli.c): the
+# median wall time and peak RSS of fresh `parse`, `check` and `fmt --check`
+# processes on a generated ~48k-line program and a 20-line one, beside the
+# targets (check: <= 25 ms and <= 10 MB on the large file, <= 2 ms on the
+# small one).
+BENCH_CLI       = $(BUILD)/bench_cli
+BENCH_CLI_LINES = 48007
+BENCH_CLI_RUNS  = 11
+$(BENCH_CLI): tools/bench_cli.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_cli.c
+
+.PHONY: bench-cli
+bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
+	$(BENCH_CLI) --runs $(BENCH_CLI_RUNS) $(BIN) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
 
 # `make bench-interp`: each bench/interp/NAME.spx under `semaprax run` next to
 # its Lua 5.4 twin NAME.lua (tools/bench_interp.sh): best of

@@ -72,6 +72,65 @@ expect 0 "fmt --check on canonical" -- "$bin" fmt --check "$tmp/a.spx"
 if [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else bad "fmt --check printed on a canonical file"; fi
 if ls "$tmp" | grep -q 'fmt-'; then bad "fmt left a temporary file"; else ok; fi
 
+# fmt through links: a symlink stays a link and its target is formatted; hard links stay
+# shared (the file is rewritten in place); a read-only file is refused with I101.
+mkdir "$tmp/links"
+cp "$tmp/a.orig" "$tmp/links/target.spx"
+ln -s target.spx "$tmp/links/sym.spx"
+expect 0 "fmt through a symlink" -- "$bin" fmt "$tmp/links/sym.spx"
+if [ -L "$tmp/links/sym.spx" ]; then ok; else bad "fmt replaced the symlink with a file"; fi
+if cmp -s "$tmp/links/target.spx" "$tmp/a.want"; then ok; else bad "fmt left the symlink's target unformatted"; fi
+cp "$tmp/a.orig" "$tmp/links/hard1.spx"
+ln "$tmp/links/hard1.spx" "$tmp/links/hard2.spx"
+expect 0 "fmt a hard-linked file" -- "$bin" fmt "$tmp/links/hard1.spx"
+if [ "$(stat -c %i "$tmp/links/hard1.spx")" = "$(stat -c %i "$tmp/links/hard2.spx")" ]; then ok; else bad "fmt split a hard link"; fi
+if cmp -s "$tmp/links/hard2.spx" "$tmp/a.want"; then ok; else bad "fmt did not write through the hard link"; fi
+cp "$tmp/a.orig" "$tmp/links/ro.spx"
+chmod 444 "$tmp/links/ro.spx"
+expect 1 "fmt a read-only file" -- "$bin" fmt "$tmp/links/ro.spx"
+has "$tmp/err" "error[SPX-I101]: cannot write $tmp/links/ro.spx: the file is read-only" "read-only diagnostic"
+has "$tmp/err" "help: make the file writable" "read-only help"
+if cmp -s "$tmp/links/ro.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a read-only file"; fi
+# In a directory, a read-only file stops every write (like a parse error).
+mkdir "$tmp/rodir"
+cp "$tmp/a.orig" "$tmp/rodir/a.spx"
+cp "$tmp/a.orig" "$tmp/rodir/b.spx"
+chmod 444 "$tmp/rodir/b.spx"
+expect 1 "fmt a directory holding a read-only file" -- "$bin" fmt "$tmp/rodir"
+if cmp -s "$tmp/rodir/a.spx" "$tmp/a.orig"; then ok; else bad "fmt wrote a file although another was read-only"; fi
+# A read-only file that is already canonical needs no write: no diagnostic.
+cp "$tmp/a.want" "$tmp/links/ro-canon.spx"
+chmod 444 "$tmp/links/ro-canon.spx"
+expect 0 "fmt a canonical read-only file" -- "$bin" fmt "$tmp/links/ro-canon.spx"
+if ls "$tmp/links" | grep -q 'fmt-'; then bad "fmt left a temporary file beside links"; else ok; fi
+
+# Interrupted fmt: 200 runs killed by SIGTERM, SIGINT or SIGHUP at moments spread over one
+# run's duration; each must leave the old or the new bytes and no temporary file.
+mkdir "$tmp/kill"
+awk 'BEGIN { print "module k;"; for (i = 0; i < 20000; i++) printf "fn f%d()->i64 {   %d+1 }\n", i, i }' > "$tmp/kill/orig"
+"$bin" fmt --stdout "$tmp/kill/orig" > "$tmp/kill/want" 2>/dev/null
+cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+t0=$(date +%s%N)
+"$bin" fmt "$tmp/kill/k.spx"
+dur=$((($(date +%s%N) - t0) / 1000))  # microseconds
+kills=0
+i=0
+while [ $i -lt 200 ]; do
+	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
+	pid=$!
+	us=$((i * 7919 % 200 * dur / 160))
+	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	case $((i % 3)) in 0) sig=TERM ;; 1) sig=INT ;; *) sig=HUP ;; esac
+	kill -s $sig $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	[ $? -gt 128 ] && kills=$((kills + 1))
+	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted fmt (run $i, SIG$sig) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if cmp -s "$tmp/kill/k.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k.spx" "$tmp/kill/want"; then ok; else bad "interrupted fmt (run $i) left neither the old nor the new bytes"; fi
+	i=$((i + 1))
+done
+if [ "$kills" -ge 50 ]; then ok; else bad "interrupted fmt: only $kills of 200 runs died of the signal"; fi
+
 # A file that fails to parse is left untouched; in a directory, nothing is written.
 mkdir -p "$tmp/proj/sub"
 printf 'module p;\nfn main()->i64 { 1 }\n' > "$tmp/proj/a.spx"

@@ -293,8 +293,8 @@ parse_strlit(Parser *p, const char *what)
 	StrLit s = { "", 0, peek(p)->span };
 	if (at(p, TOK_STRING)) {
 		Token *t = advance(p);
-		s.s = t->v.str.s;
-		s.len = t->v.str.n;
+		s.s = t->v.s;
+		s.len = lex_str_len(t);
 		s.span = t->span;
 		return s;
 	}
@@ -1112,8 +1112,10 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	p.diags = diags;
 	p.had_error = lx.had_error;
 
-	if (lx.fatal || nesting_prepass(&p))
+	if (lx.fatal || nesting_prepass(&p)) {
+		lex_free(&lx);
 		return m;
+	}
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
 	Span ms = peek(&p)->span;
@@ -1173,5 +1175,6 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		Diag *d = diag_report(diags, DIAG_P101, &eof->span, "a module must declare at least one function");
 		diag_set_help(d, "add a function, e.g. `fn main() -> i64 { 0 }`");
 	}
+	lex_free(&lx);  /* the tree holds no token; sema reuses the memory */
 	return m;
 }

@@ -1,6 +1,11 @@
 /*
  * arena.c — bump allocator.  Chunks double in size up to 1 MiB; a request
  * larger than a chunk gets a chunk of its own.
+ *
+ * Under AddressSanitizer every allocation is a heap block of its own (owned
+ * by the arena), so a read or write past a node's size is reported: nodes
+ * are allocated at the size of their kind (parse_expr.c's expr_size), and
+ * this is what checks that no code reaches past it.
  */
 #include "arena.h"
 
@@ -54,9 +59,22 @@ arena_grow(Arena *a, size_t need)
 	a->total += size;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_EACH_BLOCK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_EACH_BLOCK 1
+#endif
+#endif
+
 void *
 arena_alloc(Arena *a, size_t n)
 {
+#ifdef ARENA_EACH_BLOCK
+	void *b = xcalloc(1, n);
+	arena_own(a, b);
+	return b;
+#endif
 	n = (n + 7) & ~(size_t)7;
 	if (n == 0)
 		n = 8;

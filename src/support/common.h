@@ -45,4 +45,14 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/*
+ * A large block sized by an upper bound (e.g. one token per source byte):
+ * from SPX_BIG_ALLOC bytes on it is an anonymous mapping, so only the pages
+ * actually written cost memory, and spx_big_free returns them to the system
+ * at once.  Smaller blocks come from xmalloc.  Not zeroed.
+ */
+#define SPX_BIG_ALLOC ((size_t)1 << 20)
+void *spx_big_alloc(size_t bytes, bool *mapped);
+void spx_big_free(void *p, size_t bytes, bool mapped);
+
 #endif

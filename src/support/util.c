@@ -1,8 +1,12 @@
 /*
  * util.c — allocation hooks and the internal-bug reporter.
  */
+/* MAP_ANONYMOUS and MAP_NORESERVE are outside POSIX 2008's headers. */
+#define _DEFAULT_SOURCE
+
 #include "common.h"
 
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,4 +79,27 @@ char *
 xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+void *
+spx_big_alloc(size_t bytes, bool *mapped)
+{
+	*mapped = false;
+	if (bytes >= SPX_BIG_ALLOC) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p != MAP_FAILED) {
+			*mapped = true;
+			return p;
+		}
+	}
+	return xmalloc(bytes);
+}
+
+void
+spx_big_free(void *p, size_t bytes, bool mapped)
+{
+	if (mapped)
+		munmap(p, bytes);
+	else
+		free(p);
 }
