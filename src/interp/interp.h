@@ -116,9 +116,8 @@ typedef struct Interp {
 	Value *stack;             /* value stack: frames' slots */
 	size_t stack_cap, sp;
 	int depth;
-	uint64_t steps, budget;
-	uint64_t fuel;            /* the step budget (budget is lowered to 0 by the heap limit) */
-	bool heap_stop;           /* the heap limit was crossed: stop at the next charge */
+	ValueHeap heap;           /* counted values, the step meter (value.h) */
+	uint64_t fuel;            /* the step budget (heap.budget is lowered to 0 by the heap limit) */
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
