@@ -46,11 +46,17 @@ $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/runner/runner.c
 
+# The random program generator of tests/random-test.sh (tools/progen.c).
+PROGEN = $(BUILD)/progen
+$(PROGEN): tools/progen.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/progen.c
+
 -include $(OBJS:.o=.d)
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       fixture suite, docs staleness check, unit tests"
+	@echo "make test       fixture suite, docs staleness check, unit tests, native and random lane agreement"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
@@ -73,11 +79,12 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	sh tests/gen-fixtures.sh $(GEN)
 	@touch $@
 
-test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
+test: $(BIN) $(RUNNER) $(UNIT) $(PROGEN) $(GEN)/.stamp
 	$(UNIT)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
+	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/random-test.sh $(BIN); else echo "random: skipped (no C compiler)"; fi
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
 bless: $(BIN) $(RUNNER)
