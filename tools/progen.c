@@ -194,7 +194,7 @@ static void lit(Buf *b, int t)
 	switch (t) {
 	case T_I64: {
 		long long v = rnd(40);
-		if (chance(15))
+		if (chance(8))
 			v = 100 + rnd(100000);
 		if (chance(1))
 			v = 9223372036854775807LL;
@@ -281,6 +281,18 @@ static void leaf(Buf *b, int t)
 		lit(b, t);
 }
 
+/* an i64 that is usually in 0..=199, so u8/usize conversions mostly succeed */
+static void in_range_i64(Buf *b, int depth)
+{
+	if (chance(85)) {
+		bp(b, "(");
+		expr(b, T_I64, depth);
+		bp(b, " %% 100 + 100)");
+	} else {
+		expr(b, T_I64, depth);
+	}
+}
+
 static void conversion(Buf *b, int t, int depth)
 {
 	switch (t) {
@@ -289,24 +301,27 @@ static void conversion(Buf *b, int t, int depth)
 		case 0: bp(b, "i64_from_i32("); expr(b, T_I32, depth); break;
 		case 1: bp(b, "i64_from_u8("); expr(b, T_U8, depth); break;
 		case 2: bp(b, "i64_from_usize("); expr(b, T_USIZE, depth); break;
-		case 3: bp(b, "i64_from_f64("); expr(b, T_F64, depth); break;
+		case 3:
+			if (chance(50)) {
+				bp(b, "i64_from_f64(");
+				expr(b, T_F64, depth);
+				break;
+			}
+			/* fallthrough */
 		default: bp(b, "string_len(string_from_i64("); expr(b, T_I64, depth); bp(b, ")"); break;
 		}
 		bp(b, ")");
 		return;
 	case T_U8:
-		bp(b, "u8_from_i64(");
-		expr(b, T_I64, depth);
-		bp(b, ")");
-		return;
 	case T_USIZE:
-		if (chance(50)) {
+		if (t == T_USIZE && chance(40)) {
 			bp(b, "usize_from_u8(");
 			expr(b, T_U8, depth);
-		} else {
-			bp(b, "usize_from_i64(");
-			expr(b, T_I64, depth);
+			bp(b, ")");
+			return;
 		}
+		bp(b, "%s_from_i64(", ty_name[t]);
+		in_range_i64(b, depth);
 		bp(b, ")");
 		return;
 	case T_F64:
@@ -586,7 +601,7 @@ static void stmt(Buf *b, int ind, int depth, int budget)
 		fresh("it", item, sizeof item);
 		int n = 1 + rnd(3);
 		indent(b, ind);
-		bp(b, "let mut %s = vec_with_capacity<i64>(%dusize);\n", vname, n + (chance(90) ? rnd(2) : -1));
+		bp(b, "let mut %s = vec_with_capacity<i64>(%dusize);\n", vname, n + (chance(96) ? rnd(2) : -1));
 		for (int i = 0; i < n; i++) {
 			indent(b, ind);
 			bp(b, "%s = vec_push<i64>(%s, ", vname, vname);
@@ -659,7 +674,7 @@ static void feat_scalar(void)
 		/* a precondition, usually true: p >= small negative bound */
 		int i = rnd(f->np);
 		bp(&b, "    requires ");
-		if (chance(80) && f->pty[i] != T_BOOL) {
+		if (chance(90) && f->pty[i] != T_BOOL) {
 			bp(&b, "p%d >= ", i);
 			if (f->pty[i] == T_I64 || f->pty[i] == T_I32)
 				int_pattern(&b, f->pty[i], -1000);
@@ -674,7 +689,7 @@ static void feat_scalar(void)
 	}
 	if (chance(25)) {
 		bp(&b, "    ensures ");
-		if (chance(70) && f->ret != T_F64)
+		if (chance(85) && f->ret != T_F64)
 			bp(&b, "result == result");
 		else {
 			bp(&b, "result %s ", (chance(50) || f->ret == T_BOOL) ? "!=" : "<=");
@@ -739,9 +754,9 @@ static void feat_record(void)
 	push_var("d", T_I64, 0);
 	push_var("p.a0", T_I64, 0);
 	push_var("p.a1", T_I64, 0);
-	bp(&funcs, "    let q = p with { a1: p.a1 + ");
+	bp(&funcs, "    let q = p with { a1: p.a1 + (");
 	expr(&funcs, T_I64, 2);
-	bp(&funcs, " };\n    let mut w = q;\n    w.a0 = ");
+	bp(&funcs, ") %% 10 + 10 };\n    let mut w = q;\n    w.a0 = ");
 	if (inv && chance(70))
 		bp(&funcs, "w.a0 - 1");
 	else
@@ -752,7 +767,24 @@ static void feat_record(void)
 		snprintf(fld, sizeof fld, "q.a%d", i);
 		push_var(fld, fty[i], 0);
 	}
-	bp(&funcs, "    w.a0 * 3 + w.a1 + ");
+	/* a record pattern: each field bound, renamed or ignored (maybe all ignored) */
+	bp(&funcs, "    let z = match w { %s {", r);
+	int bound = -1;
+	for (int i = 0; i < nf; i++) {
+		int how = rnd(3);
+		if (how == 0 && fty[i] == T_I64 && bound < 0) {
+			bp(&funcs, "%s a%d", i ? "," : "", i);
+			bound = i;
+		} else {
+			bp(&funcs, "%s a%d: _", i ? "," : "", i);
+		}
+	}
+	if (bound >= 0)
+		bp(&funcs, " } => a%d, };\n", bound);
+	else
+		bp(&funcs, " } => %d, };\n", rnd(9));
+	bp(&funcs, "    let zb = match d > %d { true => z, _ => 0, };\n", rnd(20));
+	bp(&funcs, "    zb + w.a0 * 3 + w.a1 + ");
 	Buf t = { 0 }, e = { 0 };
 	int ft = fty[rnd(nf)];
 	expr(&e, ft, 2);
@@ -933,8 +965,12 @@ static void feat_option(void)
 	bp(&funcs, "fn %s(n: i64) -> Option<i64>\n%s{\n    let a = %s(n)?;\n    let b = %s(a)?;\n    Option<i64>::Some { value: a * 10 + b }\n}\n\n",
 	   q, chance(30) ? "    ensures true\n" : "", half, half);
 	id_line(&funcs, 0, get);
-	bp(&funcs, "fn %s(o: Option<i64>) -> i64\n{\n    match o { Option::Some { value } => value, Option::None {} => %d, }\n}\n\n",
-	   get, -rnd(9));
+	if (chance(70))
+		bp(&funcs, "fn %s(o: Option<i64>) -> i64\n{\n    match o { Option::Some { value } => value, Option::None {} => %d, }\n}\n\n",
+		   get, -rnd(9));
+	else
+		bp(&funcs, "fn %s(o: Option<i64>) -> i64\n{\n    match o { Option::Some { value: _ } => %d, Option::None {} => %d, }\n}\n\n",
+		   get, rnd(9), -rnd(9));
 	int owned_err = chance(50);
 	const char *et = owned_err ? "string" : "i64";
 	id_line(&funcs, 0, res);
@@ -1090,13 +1126,13 @@ static void feat_string(void)
 				bp(&funcs, "    n = n + match string_to_i64(%s) { Option::Some { value } => value %% 1000, Option::None {} => -1, };\n", x);
 				break;
 			default:
-				bp(&funcs, "    n = n + string_byte_at(%s, 0);\n", x);
+				bp(&funcs, "    if !string_is_empty(%s) { n = n + string_byte_at(%s, 0); }\n", x, x);
 			}
 		} else if (r < 10 && nlive >= 1) {
 			/* a slice (borrows; may fail when out of range) */
 			fresh("s", nm, sizeof nm);
-			if (chance(85))
-				bp(&funcs, "    let %s = string_slice(%s, %d, string_len(%s));\n", nm, x, rnd(2), x);
+			if (chance(92))
+				bp(&funcs, "    let %s = string_slice(%s, 0, string_len(%s));\n", nm, x, x);
 			else
 				bp(&funcs, "    let %s = string_slice(%s, %d, %d);\n", nm, x, rnd(2), 1 + rnd(4));
 			if (nlive < 16)
@@ -1152,13 +1188,13 @@ static void feat_bytes(void)
 	bp(&funcs, "    let mut buf = bytes_zeroed(%dusize);\n", len);
 	int stores = 1 + rnd(3);
 	for (int i = 0; i < stores; i++)
-		bp(&funcs, "    buf = bytes_set(buf, %dusize, k + %du8);\n", chance(92) ? rnd(len) : len, rnd(10));
+		bp(&funcs, "    buf = bytes_set(buf, %dusize, k + %du8);\n", chance(97) ? rnd(len) : len, rnd(10));
 	bp(&funcs, "    let view = bytes_as_slice(buf);\n");
 	bp(&funcs, "    let got = match byte_get(view, %dusize) { Option::Some { value } => i64_from_u8(value), Option::None {} => -1, };\n",
 	   rnd(len + 2));
 	bp(&funcs, "    let arr = [%du8, %du8, %du8];\n", rnd(256), rnd(256), rnd(256));
 	bp(&funcs, "    let av = array_as_slice(arr);\n");
-	bp(&funcs, "    let mid = byte_range(av, %dusize, %dusize);\n", rnd(2), 2 + rnd(chance(90) ? 2 : 3));
+	bp(&funcs, "    let mid = byte_range(av, %dusize, %dusize);\n", rnd(2), 2 + rnd(chance(96) ? 2 : 3));
 	bp(&funcs, "    let text = \"%s\";\n", words[rnd(4)]);
 	bp(&funcs, "    let tv = string_as_str(text);\n");
 	bp(&funcs, "    let first = match str_byte_at(tv, 0usize) { Option::Some { value } => i64_from_u8(value), Option::None {} => 0, };\n");
@@ -1192,7 +1228,7 @@ static void feat_vec(void)
 	bp(&decls, "    val: i64,\n}\n\n");
 declared:;
 	int cap = 2 + rnd(5);
-	int n = chance(93) ? cap - rnd(2) : cap + 1;
+	int n = chance(97) ? cap - rnd(2) : cap + 1;
 	id_line(&funcs, 0, fn);
 	bp(&funcs, "fn %s(a: i64, rows: borrow Vec<%s>) -> i64\n{\n", fn, row);
 	bp(&funcs, "    let mut v = vec_with_capacity<i64>(%dusize);\n    let mut i = 0;\n", cap);
@@ -1202,12 +1238,12 @@ declared:;
 	if (chance(60))
 		bp(&funcs, "    v = vec_sort<i64>(v);\n");
 	bp(&funcs, "    let mut s = 0;\n    for x in v {\n        s = s + x %% 1000;\n        0\n    }\n");
-	bp(&funcs, "    let got = vec_get<i64>(v, %dusize);\n", chance(92) ? rnd(n) : n + 1);
+	bp(&funcs, "    let got = vec_get<i64>(v, %dusize);\n", chance(97) ? rnd(n) : n + 1);
 	bp(&funcs, "    let mut w = vec_with_capacity<string>(3usize);\n");
 	bp(&funcs, "    w = vec_push<string>(w, string_from_i64(a));\n    w = vec_push<string>(w, \"%s\");\n", words[rnd(4)]);
 	if (chance(50))
 		bp(&funcs, "    w = vec_sort<string>(w);\n");
-	bp(&funcs, "    let c0 = vec_clone_at<string>(w, %dusize);\n", chance(95) ? rnd(2) : 2);
+	bp(&funcs, "    let c0 = vec_clone_at<string>(w, %dusize);\n", chance(97) ? rnd(2) : 2);
 	bp(&funcs, "    let mut total = 0;\n    for own item in vec_into_iter<string>(w) {\n        total = total + string_len(item);\n        0\n    }\n");
 	bp(&funcs, "    for r in rows {\n        total = total + r.val + string_len(r.key);\n        0\n    }\n");
 	bp(&funcs, "    s + got + string_len(c0) + total + i64_from_usize(vec_len<i64>(v) + vec_capacity<i64>(v))\n}\n\n");
@@ -1224,7 +1260,7 @@ static void feat_map(void)
 	char fn[24];
 	fresh("mf", fn, sizeof fn);
 	int cap = 3 + rnd(4);
-	int n = chance(94) ? cap - rnd(3) : cap + 2;
+	int n = chance(97) ? cap - rnd(2) : cap + 2;
 	id_line(&funcs, 0, fn);
 	bp(&funcs, "fn %s(a: i64) -> i64\n{\n", fn);
 	bp(&funcs, "    let mut m = map_new<i64, string>(%dusize);\n    let mut i = 0;\n", cap);
@@ -1236,10 +1272,10 @@ static void feat_map(void)
 	bp(&funcs, "    c = map_add<string, i64>(c, \"k\", a);\n    c = map_add<string, i64>(c, \"k\", %d);\n    c = map_set<string, i64>(c, \"z\", 1);\n", rnd(9));
 	bp(&funcs, "    let mut ids = set_new<i64>(%dusize);\n", cap);
 	for (int i = 0; i < 3; i++)
-		bp(&funcs, "    ids = set_insert<i64>(ids, a %% %d);\n", 2 + rnd(4));
+		bp(&funcs, "    ids = set_insert<i64>(ids, a %% %d + 10);\n", 2 + rnd(4));
 	bp(&funcs, "    ids = set_remove<i64>(ids, %d);\n", rnd(3));
 	bp(&funcs, "    let has = if map_has<i64, string>(m, 0) && set_has<i64>(ids, 1) { 1 } else { 0 };\n");
-	bp(&funcs, "    let k0 = %s;\n", chance(95) ? "map_key_at<i64, string>(m, 0usize)" : "map_key_at<i64, string>(m, 99usize)");
+	bp(&funcs, "    let k0 = %s;\n", chance(97) ? "map_key_at<i64, string>(m, 0usize)" : "map_key_at<i64, string>(m, 99usize)");
 	bp(&funcs, "    let v0 = map_value_at<i64, string>(m, 0usize);\n");
 	bp(&funcs, "    string_len(g) + has * 10 + k0 + string_len(v0) + map_get_or<string, i64>(c, \"k\", 0) * 100 + i64_from_usize(map_len<i64, string>(m) + set_len<i64>(ids)) + set_key_at<i64>(ids, 0usize)\n}\n\n");
 	Buf c = { 0 };
@@ -1350,6 +1386,8 @@ static void feat_closure(void)
 	else
 		bp(&funcs, "        g = add;\n");
 	bp(&funcs, "        i = i + 1;\n        0\n    }\n");
+	if (chance(40)) /* a function value made and never called */
+		bp(&funcs, "    let idle = fn(x: u8) -> u8 { x };\n    let idle2 = %s;\n", apply);
 	bp(&funcs, "    let fx = fl(%s);\n", chance(50) ? "4.0" : "1.5");
 	bp(&funcs, "    let fi = if fx > 3.0 { 1 } else { 0 };\n");
 	bp(&funcs, "    let bi = if noarg(flag) { 2 } else { 0 };\n");
@@ -1447,8 +1485,12 @@ static void feat_owned(void)
 	bp(&funcs, "fn %s(p: own %s, extra: i64) -> i64\n{\n    let q = p with { age: extra };\n    match own q { %s { name, age } => string_len(name) + age, }\n}\n\n",
 	   f2, rec, rec);
 	id_line(&funcs, 0, f3);
-	bp(&funcs, "fn %s(t: borrow %s) -> i64\n{\n    match borrow t { %s::Label { text } => string_len(text), %s::Count { n } if n > %d => n, %s::Count { n: _ } => 0, %s::Empty {} => -1, }\n}\n\n",
-	   f3, tag, tag, tag, rnd(5), tag, tag);
+	if (chance(50))
+		bp(&funcs, "fn %s(t: borrow %s) -> i64\n{\n    match borrow t { %s::Label { text } => string_len(text), %s::Count { n } if n > %d => n, %s::Count { n: _ } => 0, %s::Empty {} => -1, }\n}\n\n",
+		   f3, tag, tag, tag, rnd(5), tag, tag);
+	else /* arms binding nothing, on an owned value */
+		bp(&funcs, "fn %s(t: own %s) -> i64\n{\n    match own t { %s::Label { text: _ } => %d, %s::Count { n: _ } => 0, _ => -1, }\n}\n\n",
+		   f3, tag, tag, rnd(9), tag);
 	Buf c = { 0 };
 	int which = rnd(3);
 	bp(&c, "%s(%s { name: \"%s\", age: %d }) + %s(%s { age: 1, name: string_from_i64(%d) }, %d) + %s(", f1, rec, words[rnd(4)],

@@ -750,6 +750,10 @@ emit_match(Emit *E, const HirExpr *e)
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
+	/* arms that neither test nor bind (`Pt { x: _, y: _ }`) leave a copied
+	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
+	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
+		line(E, "(void)%s;", s.c);
 	const char *m = new_tmp(E);
 	line(E, "bool %s = false;", m);
 	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
