@@ -46,11 +46,17 @@ $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/runner/runner.c
 
+# The random program generator of tests/random-test.sh (tools/progen.c).
+PROGEN = $(BUILD)/progen
+$(PROGEN): tools/progen.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/progen.c
+
 -include $(OBJS:.o=.d)
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       lint, fixture suite, docs staleness check, unit tests"
+	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
@@ -86,7 +92,7 @@ $(SCALE): tools/bench_scale.c
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_scale.c
 
-test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(GEN)/.stamp
+test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tools/lint.sh $(BUILD)
 	$(UNIT)
 	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
@@ -94,6 +100,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(GEN)/.stamp
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
+	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/random-test.sh $(BIN); else echo "random: skipped (no C compiler)"; fi
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
 bless: $(BIN) $(RUNNER)

@@ -332,6 +332,9 @@ emit_function(Emit *E, int ii)
 	mark_slots(E, f);
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", slot_name(E, (HirSlot)i));
+	/* a capture-less closure never reads its environment */
+	if (is_closure(E, E->insts.items[ii].fi))
+		buf_puts(&E->decls, "\t(void)spx_self;\n");
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
 		TypeId t = sty(E, f->locals[i].type);
 		const char *ct = ctype(E, t, f->locals[i].span);
@@ -420,6 +423,10 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 			"\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
 			"\tint64_t r = %s(0);\n", route == ROUTE_COMMAND ? "true" : "false", entry);
+	/* A function value may be made and never called: every dispatcher
+	 * counts as used, so its type's dispatcher is no -Wunused-function. */
+	for (int i = 0; i < E->fntypes.len; i++)
+		buf_printf(out, "\t(void)spx_call_%u;\n", (unsigned)E->fntypes.items[i]);
 	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"
@@ -432,7 +439,6 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
 	buf_printf(out, "\treturn %s;\n}\n", route == ROUTE_COMMAND ? "(int)r" : "0");
-	(void)E;
 }
 
 /* Does the route grant this effect?  (A comma-separated list — only the

@@ -164,6 +164,21 @@ emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
 	const char *t = new_tmp(E);
 	TyKind k = tinfo(E, l.t)->kind;
 	if (is_scalar(E, l.t)) {
+		/* An integer literal compared with a variable goes through a typed
+		 * variable: `b <= 255u8` or `n >= 0usize` would otherwise be
+		 * -Wtype-limits ("comparison is always true"). */
+		HirKind lk = e->u.bin.l->kind, rk = e->u.bin.r->kind;
+		if (is_int(E, l.t) && (lk == HIR_INT) != (rk == HIR_INT)) {
+			const char *ct = ctype(E, l.t, e->span);
+			if (!ct)
+				return no_val;
+			const char *v = new_tmp(E);
+			line(E, "%s %s = %s;", ct, v, lk == HIR_INT ? l.c : r.c);
+			if (lk == HIR_INT)
+				l.c = v;
+			else
+				r.c = v;
+		}
 		line(E, "bool %s = %s %s %s;", t, l.c, cmp[op], r.c);
 	} else if (k == TY_STRING || k == TY_BYTES) {
 		if (op == BIN_EQ || op == BIN_NE)
@@ -727,6 +742,10 @@ emit_match(Emit *E, const HirExpr *e)
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
+	/* arms that neither test nor bind (`Pt { x: _, y: _ }`) leave a copied
+	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
+	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
+		line(E, "(void)%s;", s.c);
 	const char *m = new_tmp(E);
 	line(E, "bool %s = false;", m);
 	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
