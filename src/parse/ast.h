@@ -221,7 +221,6 @@ struct Block {
 	Stmt **stmts;
 	int nstmts;
 	Expr *tail;      /* NULL: no tail (only legal for statement-if branches) */
-	bool tail_semi;  /* a `;` followed the tail (tolerated, dropped by fmt) */
 	Span span;       /* from `{` to `}` inclusive */
 };
 

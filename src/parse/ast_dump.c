@@ -10,7 +10,7 @@
  * differences the canonical formatter normalizes away, so that
  * dump(parse(fmt(x))) == dump(parse(x)):
  *   - comments, spans, `has_braces` of variant expressions and case
- *     patterns, a block's `tail_semi`;
+ *     patterns;
  *   - the float suffix `f64` (the default, which fmt drops) dumps as f64
  *     whether written or not;
  *   - an empty `uses {}` / `permit {}` dumps as absent, a variant case

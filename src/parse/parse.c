@@ -531,17 +531,16 @@ parse_field_decl(Parser *p, bool payload)
 }
 
 /*
- * The `,` after a field, case or member.  noun names it in the message
- * ("record field", "variant case", …).  The last one before `}` may omit it
- * (LANGUAGE.md change 4) unless last_needs_comma.
+ * The `,` after a field, case, class field or match arm.  noun names it in
+ * the message ("record field", "variant case", …).  The last one before `}`
+ * needs it too: the reference's P106 "expected `,` after record field"
+ * (fmt always writes it).
  */
 bool
-member_comma(Parser *p, const char *noun, bool last_needs_comma)
+member_comma(Parser *p, const char *noun)
 {
 	if (accept(p, TOK_COMMA))
 		return true;
-	if (at(p, TOK_RBRACE) && !last_needs_comma)
-		return false;
 	Token *prev = &p->toks[p->pos - 1];
 	Diag *d = error_at(p, peek(p), DIAG_P106, "expected `,` after %s", noun);
 	if (at(p, TOK_RBRACE))
@@ -560,14 +559,14 @@ member_comma(Parser *p, const char *noun, bool last_needs_comma)
 	return false;
 }
 
-/* fields = { field_decl , "," } , [ field_decl ] ;  (inside braces) */
+/* fields = { field_decl , "," } ;  (inside braces; every field ends with ",") */
 static FieldDecl *
 parse_fields(Parser *p, int *n, const char *noun)
 {
 	VEC(FieldDecl) fields = {0};
 	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
 		VEC_PUSH(fields, parse_field_decl(p, strcmp(noun, "record field") != 0));
-		if (!member_comma(p, noun, false))
+		if (!member_comma(p, noun))
 			break;
 	}
 	FieldDecl *out = ARENA_COPY(p, FieldDecl, fields);
@@ -623,7 +622,7 @@ parse_case_decl(Parser *p)
 	return c;
 }
 
-/* variant = "variant" , IDENT , [ type_params ] , "{" , { case_decl , "," } , [ case_decl ] , "}" ; */
+/* variant = "variant" , IDENT , [ type_params ] , "{" , { case_decl , "," } , "}" ; */
 static void
 parse_variant(Parser *p, Decl *d)
 {
@@ -634,7 +633,7 @@ parse_variant(Parser *p, Decl *d)
 	VEC(CaseDecl) cases = {0};
 	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
 		VEC_PUSH(cases, parse_case_decl(p));
-		if (!member_comma(p, "variant case", false))
+		if (!member_comma(p, "variant case"))
 			break;
 	}
 	expect(p, TOK_RBRACE, "`}` after variant cases");
@@ -671,7 +670,7 @@ parse_class(Parser *p, Decl *d)
 			m.field.id = m.id;
 			m.field.span = span_from(p, start);
 			if (!p->panic)
-				member_comma(p, "class field", false);
+				member_comma(p, "class field");
 		}
 		m.span = span_from(p, start);
 		VEC_PUSH(members, m);

@@ -843,7 +843,7 @@ parse_match(Parser *p)
 		arm.value = parse_expr(p);
 		arm.span = span_from(p, arm.span);
 		VEC_PUSH(arms, arm);
-		if (!p->panic && !member_comma(p, "match arm", true))
+		if (!p->panic && !member_comma(p, "match arm"))
 			break;
 	}
 	Token *close = peek(p);

@@ -65,7 +65,7 @@ StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void decorate_expected(Parser *p, Diag *d);
-bool member_comma(Parser *p, const char *noun, bool last_needs_comma);
+bool member_comma(Parser *p, const char *noun);
 EffectSet parse_effect_set(Parser *p);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */

@@ -391,6 +391,31 @@ expression_statement(Parser *p, Expr *e, const Token *semi)
 		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
 }
 
+/*
+ * Is e an `if` (or `else if` chain) whose every branch ends in a value but
+ * whose last `else` is missing?  At a block's end that is the value
+ * grammar's missing `else` (P104, LANGUAGE.md §0.3).
+ */
+static bool
+valued_without_else(const Expr *e)
+{
+	while (e && e->kind == EXPR_IF) {
+		const Block *t = e->u.if_.then_block, *el = e->u.if_.else_block;
+		if (!t || !t->tail)
+			return false;
+		if (!el)
+			return true;
+		/* `else if …` is a block holding only that `if` */
+		if (el->tail && el->nstmts == 0)
+			e = el->tail;
+		else if (!el->tail && el->nstmts == 1 && el->stmts[0]->kind == STMT_IF)
+			e = el->stmts[0]->u.if_;
+		else
+			return false;
+	}
+	return false;
+}
+
 static void
 push_stmt(Parser *p, void *vec, Stmt *st)
 {
@@ -452,8 +477,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 					break;
 				}
 			}
-			if (!p->panic && at(p, TOK_RBRACE) && ctx != BLK_IF_STMT && !e->u.if_.else_block &&
-			    e->u.if_.then_block && e->u.if_.then_block->tail) {
+			if (!p->panic && at(p, TOK_RBRACE) && ctx != BLK_IF_STMT && valued_without_else(e)) {
 				/* A valued `if` without `else` ends a block that needs a
 				 * value: the value grammar's missing `else` (P104). */
 				Diag *d = error_at(p, peek(p), DIAG_P104, "expected `else`");
