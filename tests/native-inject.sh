@@ -66,6 +66,9 @@ gen() {
 			j = int(rand() * i) + 1
 			x = pool[i]; pool[i] = pool[j]; pool[j] = x
 		}
+		# the two function names may not be `main` (the entry point)
+		if (pool[15] == "main") { pool[15] = pool[m]; pool[m] = "main" }
+		if (pool[17] == "main") { pool[17] = pool[m]; pool[m] = "main" }
 		np = 0
 		printf "" > payloads
 		for (i = 1; i <= nfrag; i++)
@@ -123,6 +126,7 @@ while [ "$i" -lt "$count" ]; do
 	s=$((seed * 1000 + i))
 	p=$tmp/p$i.spx
 	gen "$s" > "$p"
+	[ -n "${SPX_INJECT_KEEP:-}" ] && cp "$p" "$SPX_INJECT_KEEP/"   # a directory to keep the programs in
 	if ! "$bin" check "$p" > "$tmp/check" 2>&1; then
 		fail "seed $s: the generated program does not verify: $(head -n 3 "$tmp/check")"
 		continue
@@ -151,9 +155,6 @@ while [ "$i" -lt "$count" ]; do
 		fail "seed $s: exit statuses interpreter $ist, native $nst: $(head -n 1 "$tmp/ie") $(head -n 1 "$tmp/ne")"
 	elif ! cmp -s "$tmp/io" "$tmp/no"; then
 		fail "seed $s: stdout differs between the interpreter and the executable"
-	fi
-	if [ -n "${SPX_INJECT_KEEP:-}" ]; then
-		cp "$p" "$tmp/p$i.c" "$SPX_INJECT_KEEP/"
 	fi
 done
 echo "native-inject: $count programs, $fails failures"
