@@ -100,6 +100,9 @@ gen() {
 			printf "    let %s = \"%s\\n\";\n", pool[19 + 2 * i], s
 			printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[20 + 2 * i], pool[19 + 2 * i]
 		}
+		# a string_format template: its literal pieces are C string literals too
+		printf "    let %s = string_format(\"%s{} %s{}\\n\", 5, true);\n", pool[37], text(), text()
+		printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[38], pool[37]
 		printf "    let %s = R_%s { %s: 1, %s: 2 };\n", pool[31], pool[4], pool[5], pool[6]
 		printf "    let %s = V_%s::%s { %s: 5 };\n", pool[32], pool[7], pool[9], pool[10]
 		printf "    let %s = match %s {\n        V_%s::%s => 0,\n        V_%s::%s { %s: %s } => %s,\n    };\n", \
