@@ -264,6 +264,12 @@ native_exec(const char *exe, char **argv, int *wstatus)
 	return 0;
 }
 
+bool
+native_interrupted(void)
+{
+	return got_signal != 0;
+}
+
 void
 native_cleanup(const char *dir)
 {
