@@ -490,6 +490,12 @@ SPX
 		done
 		if [ "$n" -ge 300 ]; then bad "run --native interrupted ($phase): the $phase phase never began"; fi
 		kill -TERM "$sp"
+		n=0
+		while kill -0 "$sp" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+		if kill -0 "$sp" 2>/dev/null; then
+			bad "run --native interrupted ($phase): semaprax still runs 10 s after SIGTERM"
+			for p in $(procs "$nt/" | cut -d' ' -f1) "$sp"; do kill -KILL "$p" 2>/dev/null; done
+		fi
 		wait "$sp" 2>/dev/null
 		st=$?
 		if [ "$st" -eq 143 ]; then ok; else bad "run --native interrupted ($phase): exit $st, wanted 143 (SIGTERM)"; fi

@@ -66,6 +66,9 @@ gen() {
 			j = int(rand() * i) + 1
 			x = pool[i]; pool[i] = pool[j]; pool[j] = x
 		}
+		# the two function names may not be `main` (the entry point)
+		if (pool[15] == "main") { pool[15] = pool[m]; pool[m] = "main" }
+		if (pool[17] == "main") { pool[17] = pool[m]; pool[m] = "main" }
 		np = 0
 		printf "" > payloads
 		for (i = 1; i <= nfrag; i++)
@@ -97,6 +100,9 @@ gen() {
 			printf "    let %s = \"%s\\n\";\n", pool[19 + 2 * i], s
 			printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[20 + 2 * i], pool[19 + 2 * i]
 		}
+		# a string_format template: its literal pieces are C string literals too
+		printf "    let %s = string_format(\"%s{} %s{}\\n\", 5, true);\n", pool[37], text(), text()
+		printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[38], pool[37]
 		printf "    let %s = R_%s { %s: 1, %s: 2 };\n", pool[31], pool[4], pool[5], pool[6]
 		printf "    let %s = V_%s::%s { %s: 5 };\n", pool[32], pool[7], pool[9], pool[10]
 		printf "    let %s = match %s {\n        V_%s::%s => 0,\n        V_%s::%s { %s: %s } => %s,\n    };\n", \
@@ -123,6 +129,7 @@ while [ "$i" -lt "$count" ]; do
 	s=$((seed * 1000 + i))
 	p=$tmp/p$i.spx
 	gen "$s" > "$p"
+	[ -n "${SPX_INJECT_KEEP:-}" ] && cp "$p" "$SPX_INJECT_KEEP/"   # a directory to keep the programs in
 	if ! "$bin" check "$p" > "$tmp/check" 2>&1; then
 		fail "seed $s: the generated program does not verify: $(head -n 3 "$tmp/check")"
 		continue
@@ -151,9 +158,6 @@ while [ "$i" -lt "$count" ]; do
 		fail "seed $s: exit statuses interpreter $ist, native $nst: $(head -n 1 "$tmp/ie") $(head -n 1 "$tmp/ne")"
 	elif ! cmp -s "$tmp/io" "$tmp/no"; then
 		fail "seed $s: stdout differs between the interpreter and the executable"
-	fi
-	if [ -n "${SPX_INJECT_KEEP:-}" ]; then
-		cp "$p" "$tmp/p$i.c" "$SPX_INJECT_KEEP/"
 	fi
 done
 echo "native-inject: $count programs, $fails failures"

@@ -315,6 +315,8 @@ cmd_build(int argc, char **argv)
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
+		if (e == 0 && native_interrupted())
+			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
 			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (e)

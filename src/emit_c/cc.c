@@ -64,27 +64,45 @@ catch_signals(void)
 	}
 }
 
-/* Forks; the child gets the saved dispositions back (exec resets caught ones anyway). */
+/*
+ * Forks with the forwarded signals blocked: the child restores the
+ * dispositions semaprax started with before unblocking (a signal sent in
+ * the window then acts on it as on any program, instead of reaching our
+ * handler and being lost at exec); the parent records the child before
+ * unblocking, so a signal that arrived meanwhile is forwarded to it.
+ * 0 in the child, the pid, -1 (errno), or -2 when already interrupted.
+ */
 static pid_t
 start_child(bool own_group)
 {
 	fflush(NULL);
-	if (got_signal)
-		return 0 - 2;   /* interrupted before the child could start */
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (got_signal) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -2;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (own_group)
 			setpgid(0, 0);
+		for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+			sigaction(forwarded[i], &saved[i], NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 0;
 	}
+	int e = errno;
 	if (pid > 0) {
 		if (own_group)
 			setpgid(pid, pid);   /* also in the parent: no window before the child's own call */
 		child_group = own_group;
 		child_pid = pid;
-		if (got_signal)
-			kill(own_group ? -pid : pid, got_signal);   /* it arrived while forking */
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);   /* a pending signal now reaches on_signal, which forwards it */
+	errno = e;
 	return pid;
 }
 
@@ -244,6 +262,12 @@ native_exec(const char *exe, char **argv, int *wstatus)
 		return errno;
 	*wstatus = wait_child(pid);
 	return 0;
+}
+
+bool
+native_interrupted(void)
+{
+	return got_signal != 0;
 }
 
 void

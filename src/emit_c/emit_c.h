@@ -61,5 +61,7 @@ int native_exec(const char *exe, char **argv, int *wstatus);
  * native_compile began (forwarded to the child at work and waited for), ends
  * the process by that signal.  Always called last. */
 void native_cleanup(const char *dir);
+/* Has such a signal arrived (native_cleanup will end the process)? */
+bool native_interrupted(void);
 
 #endif
