@@ -83,7 +83,7 @@ gen() {
 		# a variant with hostile case and field names
 		printf "@id(\"%s\")\nvariant V_%s {\n", id(), pool[7]
 		printf "    @id(\"%s\")\n    %s,\n", id(), pool[8]
-		printf "    @id(\"%s\")\n    %s { %s: i64 },\n}\n\n", id(), pool[9], pool[10]
+		printf "    @id(\"%s\")\n    %s { %s: i64, },\n}\n\n", id(), pool[9], pool[10]
 		# two classes an unprefixed method spelling would merge
 		printf "@id(\"%s\")\nclass A_b {\n    @id(\"%s\")\n    %s: i64,\n\n", id(), id(), pool[11]
 		printf "    @id(\"%s\")\n    fn c(self: A_b, %s: i64) -> i64\n{\n        self.%s + %s\n    }\n}\n\n", id(), pool[12], pool[11], pool[12]
