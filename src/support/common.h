@@ -22,6 +22,15 @@ void spx_bug(const char *file, int line, const char *msg);
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 
+/* SPX_ASAN: built with AddressSanitizer (gcc or clang). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPX_ASAN 1
+#endif
+#endif
+
 /* A byte range in one source text plus the 1-based position of its start. */
 typedef struct Span {
 	uint32_t start;  /* byte offset, inclusive */
