@@ -219,6 +219,30 @@ SPX
 	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
 		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
 	fi
+	# a built executable checks its arguments as `run` checks those after `--` (count, UTF-8,
+	# total size, only a command-line program takes any): the same lines, the same status 2
+	expect 0 "build the arguments program" -- "$bin" build "$tmp/args.spx" -o "$tmp/args"
+	expect 0 "build a pure program" -- "$bin" build "$tmp/pure.spx" -o "$tmp/pure"
+	big=$(awk 'BEGIN { s = "x"; while (length(s) < 40000) s = s s; print s }')
+	bad_utf8=$(printf 'ok\377')
+	for case in count utf8 size pure; do
+		prog=args
+		case $case in
+		count) set -- a b c d e f g h i j k l m n o p q ;;
+		utf8) set -- fine "$bad_utf8" ;;
+		size) set -- "$big" "$big" ;;
+		pure) prog=pure; set -- one ;;
+		esac
+		"$bin" run "$tmp/$prog.spx" -- "$@" > "$tmp/rout" 2> "$tmp/rerr" < /dev/null
+		rst=$?
+		"$tmp/$prog" "$@" > "$tmp/eout" 2> "$tmp/eerr" < /dev/null
+		est=$?
+		if [ "$rst" -eq 2 ] && [ "$est" -eq 2 ] && cmp -s "$tmp/rerr" "$tmp/eerr" && [ ! -s "$tmp/eout" ]; then ok; else
+			bad "built executable, $case arguments: run exit $rst '$(head -n 1 "$tmp/rerr")', executable exit $est '$(head -n 1 "$tmp/eerr")'"
+		fi
+	done
+	"$tmp/args" "h$(printf '\303\251')" > "$tmp/eout" 2>&1
+	if [ $? -eq 4 ] && [ "$(cat "$tmp/eout")" = "h$(printf '\303\251')" ]; then ok; else bad "built executable with a valid UTF-8 argument"; fi
 	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
 	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
 	cat > "$tmp/io.spx" <<'SPX'
@@ -400,8 +424,81 @@ sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/ 
 	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
 expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
 has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (declared_effects): function `main`"' "network refusal"
+# An allocation the host refuses (here under a 40 MB address-space limit) stops the run
+# at an interpreter limit, exit 1 (never the undocumented status 3).  Skipped under
+# AddressSanitizer, whose shadow memory needs more address space than any such limit.
+cat > "$tmp/oom.spx" <<'SPX'
+module cli.oom;
+
+@id("app.main")
+fn main() -> i64
+{
+    let b = bytes_zeroed(60000000usize);
+    i64_from_usize(byte_len(bytes_as_slice(b))) % 256
+}
+SPX
+if [ -z "${ASAN_OPTIONS-}" ]; then
+	expect 1 "run out of memory" -- sh -c 'ulimit -v 40000 && exec "$1" run "$2"' _ "$bin" "$tmp/oom.spx"
+	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 60000000 bytes (out of memory)" "out of memory is an interpreter limit"
+	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
+fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
+
+# run --native interrupted (issue 11): SIGTERM to semaprax, during the
+# compilation and while the program runs, reaches the child; semaprax waits
+# for it, removes its temporary directory and ends by the signal (143).
+# procs DIR: the processes whose command line mentions DIR.
+procs() {
+	for p in /proc/[0-9]*; do
+		c=$({ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null) || continue
+		case $c in *"$1"*) echo "${p#/proc/} $c" ;; esac
+	done
+}
+if [ -d /proc/self ] && command -v "${CC:-cc}" >/dev/null 2>&1; then
+	cat > "$tmp/spin.spx" <<'SPX'
+module cli.spin;
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut i = 0;
+    while true {
+        i = (i + 1) % 1000;
+        0
+    }
+    i
+}
+SPX
+	for phase in compile program; do
+		nt=$tmp/native-$phase
+		mkdir "$nt"
+		TMPDIR=$nt "$bin" run --native "$tmp/spin.spx" > /dev/null 2> "$tmp/err" < /dev/null &
+		sp=$!
+		n=0
+		# compile: as soon as the C source exists; program: once the program runs
+		while [ "$n" -lt 300 ]; do
+			if [ "$phase" = compile ]; then
+				set -- "$nt"/*/program.c
+			else
+				set -- "$nt"/*/program
+				[ -e "$1" ] && [ -z "$(procs "$1")" ] && set -- ""
+			fi
+			[ -e "$1" ] && break
+			sleep 0.1
+			n=$((n + 1))
+		done
+		if [ "$n" -ge 300 ]; then bad "run --native interrupted ($phase): the $phase phase never began"; fi
+		kill -TERM "$sp"
+		wait "$sp" 2>/dev/null
+		st=$?
+		if [ "$st" -eq 143 ]; then ok; else bad "run --native interrupted ($phase): exit $st, wanted 143 (SIGTERM)"; fi
+		sleep 0.2
+		left=$(procs "$nt/")
+		if [ -z "$left" ]; then ok; else bad "run --native interrupted ($phase): a child survived: $left"; kill $(echo "$left" | cut -d' ' -f1) 2>/dev/null; fi
+		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi
+	done
+fi
 
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -53,6 +53,24 @@ mkdir -p "$out"
 	printf '\n}\n'
 } > "$out/chain-127.spx"
 
+# Postfix chains (field access, method call, `?`, `with`) count like binary
+# chains: 10,000 of each is P207 at the 128th operation (no later walk can
+# recurse deeply), 127 pass and 128 fail (the body is level 1).
+postfix_chain() { # NAME COUNT OP MARK
+	{
+		printf 'module gen.postfix;\n\n@id("app.main")\nfn main() -> i64\n{\n    r'
+		awk -v n="$2" -v op="$3" 'BEGIN { for (i = 0; i < n; i++) printf "%s", op }'
+		if [ "$4" = err ]; then printf ' //~ error SPX-P207\n}\n'; else printf '\n}\n'; fi
+	} > "$out/$1.spx"
+}
+for form in 'field:.a' 'method:.m()' 'try:?' 'with: with { a: 1 }'; do
+	name=${form%%:*}
+	op=${form#*:}
+	postfix_chain "postfix-$name-10000" 10000 "$op" err
+	postfix_chain "postfix-$name-128" 128 "$op" err
+	postfix_chain "postfix-$name-127" 127 "$op" ok
+done
+
 # An empty file: P104 `expected module` at 1:1; it cannot hold a marker, so
 # the expectation is a sidecar plus a JSON snapshot.
 : > "$out/empty.spx"

@@ -58,7 +58,7 @@ read_only(const char *path, const struct stat *st)
 }
 
 bool
-fmt_write_prepare(FmtTarget *t, const char *path)
+cli_fmt_prepare(FmtTarget *t, const char *path)
 {
 	memset(t, 0, sizeof *t);
 	t->operand = path;
@@ -81,7 +81,7 @@ fmt_write_prepare(FmtTarget *t, const char *path)
 }
 
 void
-fmt_write_release(FmtTarget *t)
+cli_fmt_release(FmtTarget *t)
 {
 	free(t->path);
 	t->path = NULL;
@@ -181,7 +181,7 @@ rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char
 }
 
 bool
-fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len)
+cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len)
 {
 	sigset_t block, saved;
 	sigemptyset(&block);

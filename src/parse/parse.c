@@ -133,6 +133,8 @@ verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
 	p->had_error = true;
 	char msg[512];
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (p->in_use)
+		code = DIAG_G170;  /* every malformed `use` is G170, as the reference */
 	return diag_report(p->diags, code, &s, "%s", msg);
 }
 
@@ -418,6 +420,14 @@ parse_param(Parser *p)
 	Param pr;
 	memset(&pr, 0, sizeof pr);
 	Span start = peek(p)->span;
+	if (at_word(p, "mut")) {
+		/* `mut value: T` (or a parameter named `mut`): the reference's U103 */
+		Diag *d = error_at(p, peek(p), DIAG_U103, "`mut` is only allowed on local `let` bindings; parameters are immutable");
+		diag_set_help(d, "drop `mut`; to change the value, copy it into a local: `let mut name = name;`");
+		if (d && peek_at(p, 1)->kind == TOK_IDENT)
+			diag_add_fix(d, peek(p)->span.start, peek_at(p, 1)->span.start, "");
+		return pr;
+	}
 	pr.name = parse_name(p, "parameter name");
 	expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
@@ -989,33 +999,57 @@ resync(Parser *p)
 	p->in_guard = false;
 }
 
-/* use_decl = "use" , ( "function" | "type" ) , "@" , "id" , "(" , STRING , ")" , "from" , qname , "as" , IDENT , ";" ; */
+/*
+ * use_decl = "use" , ( "function" | "type" ) , "@" , "id" , "(" , STRING , ")" , "from" , qname , "as" , IDENT , ";" ;
+ * Every error inside is G170 with the reference's wording (p->in_use).
+ */
 static bool
 parse_use(Parser *p, UseDecl *u)
 {
 	memset(u, 0, sizeof *u);
 	Span start = advance(p)->span;  /* use */
+	p->in_use = true;
 	if (accept_word(p, "function"))
 		u->is_type = false;
 	else if (accept_word(p, "type"))
 		u->is_type = true;
 	else {
-		Diag *d = error_at(p, peek(p), DIAG_G170, "expected `function` or `type` after `use`");
+		Diag *d = error_at(p, peek(p), DIAG_G170, "workspace module use expects `function`, `type`, or `protocol`");
 		diag_set_help(d, "`use` imports one declaration of a project module: `use function @id(\"stable.id\") from other.module as name;`; compiler-owned functions such as `string_concat` need no import");
-		return false;
+		goto out;
 	}
-	if (!at(p, TOK_AT) || !word_at(p, 1, "id")) {
-		error_at(p, peek(p), DIAG_P106, "expected `@id(\"…\")` after `use %s`", u->is_type ? "type" : "function");
-		return false;
+	if (!accept(p, TOK_AT)) {
+		error_at(p, peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+		goto out;
 	}
-	IdAttr a = parse_id_attr(p);
-	u->id = a.value;
-	expect_word(p, "from");
-	u->from = parse_qname(p, "module name");
-	expect_word(p, "as");
-	u->alias = parse_name(p, "local alias");
-	expect(p, TOK_SEMI, "`;` after use declaration");
+	if (!at(p, TOK_IDENT)) {
+		error_at(p, peek(p), DIAG_G170, "expected workspace module use attribute");
+		goto out;
+	}
+	if (!tok_is_word(p, advance(p), "id")) {
+		error_at(p, peek(p), DIAG_G170, "workspace module use requires the `@id` attribute");
+		goto out;
+	}
+	if (!expect(p, TOK_LPAREN, "`(` after workspace module use @id"))
+		goto out;
+	if (!at(p, TOK_STRING)) {
+		error_at(p, peek(p), DIAG_G170, "workspace module use @id expects a string literal");
+		goto out;
+	}
+	u->id = parse_strlit(p, "stable id");
+	expect(p, TOK_RPAREN, "`)` after workspace module use @id");
+	if (!p->panic)
+		expect_word(p, "from");
+	if (!p->panic)
+		u->from = parse_qname(p, "workspace module use target");
+	if (!p->panic)
+		expect_word(p, "as");
+	if (!p->panic)
+		u->alias = parse_name(p, "workspace module use alias");
+	expect(p, TOK_SEMI, "`;` after workspace module use");
 	u->span = span_from(p, start);
+out:
+	p->in_use = false;
 	return !p->panic;
 }
 

@@ -209,12 +209,11 @@ parse_type(Parser *p)
 }
 
 /*
- * At `<` after a bare name: is this a type-argument list?  Yes when a
- * balanced `<…>` made only of type tokens is followed by `(`, `::` or `{`.
- */
-/*
  * At toks[k] == `<`: the index of the token after a balanced `<…>` made
- * only of type tokens, or 0 when none (parse.h; the formatter uses it too).
+ * only of identifiers, dots, commas and nested `<…>`, or 0 when none
+ * (parse.h; the formatter uses it too).  The reference's lookahead: so
+ * `g(x < x) > (6)` and `f(x < 2, 3 > (0))` stay comparisons, and array or
+ * function types are not written as explicit arguments in expressions.
  */
 int
 parse_generic_list_end(const Token *toks, int ntoks, int k)
@@ -227,8 +226,7 @@ parse_generic_list_end(const Token *toks, int ntoks, int k)
 			if (--depth == 0)
 				return i + 1;
 			break;
-		case TOK_IDENT: case TOK_COMMA: case TOK_DOT: case TOK_LBRACKET: case TOK_RBRACKET:
-		case TOK_SEMI: case TOK_INT: case TOK_LPAREN: case TOK_RPAREN: case TOK_ARROW:
+		case TOK_IDENT: case TOK_COMMA: case TOK_DOT:
 			break;
 		default:
 			return 0;
@@ -252,7 +250,7 @@ generic_args_ahead(Parser *p)
 	if (k == 0)
 		return false;
 	TokKind n = (TokKind)peek_at(p, k)->kind;
-	return n == TOK_LPAREN || n == TOK_COLONCOLON || n == TOK_LBRACE;
+	return n == TOK_LPAREN || n == TOK_COLONCOLON || (n == TOK_LBRACE && !p->no_record);
 }
 
 /* ==== expressions ================================================================= */
@@ -491,8 +489,18 @@ parse_inits(Parser *p, int *n)
 static Expr *
 parse_postfix_of(Parser *p, Expr *e, bool callable)
 {
+	int added = 0;  /* levels this chain holds (restored when it ends) */
 	while (!p->panic) {
 		Token *t = peek(p);
+		/* Each postfix operation nests its operand one level deeper (P207),
+		 * like a binary operator chain; its own brackets share that level. */
+		bool is_op = t->kind == TOK_DOT || t->kind == TOK_QUESTION ||
+		    (tok_is_word(p, t, "with") && peek_at(p, 1)->kind == TOK_LBRACE);
+		if (is_op) {
+			if (!enter(p, t))
+				break;
+			added++;
+		}
 		if (t->kind == TOK_LPAREN) {
 			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P202, "only named functions can be called");
 			diag_set_help(d, "bind the callable to a name first, then call the name");
@@ -524,7 +532,9 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 				Expr *m = new_expr(p, EXPR_METHOD, e->span);
 				m->u.method.recv = e;
 				m->u.method.name = name;
+				p->depth--;
 				m->u.method.args = parse_args(p, &m->u.method.nargs, "`)` after method arguments");
+				p->depth++;
 				m->span = span_from(p, e->span);
 				e = m;
 			} else {
@@ -549,7 +559,9 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			advance(p);
 			Expr *w = new_expr(p, EXPR_WITH, e->span);
 			w->u.with.base = e;
+			p->depth--;
 			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements");
+			p->depth++;
 			w->span = span_from(p, e->span);
 			e = w;
 			callable = false;
@@ -563,6 +575,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 		break;
 	}
 	(void)callable;
+	p->depth -= added;
 	return e;
 }
 
@@ -602,6 +615,42 @@ rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 	}
 }
 
+/*
+ * Where record literals are off (conditions, contracts, a match scrutinee),
+ * is the `{` after `Type::Case` its payload?  The reference always reads it
+ * as one; we do when its contents look like field initializers (`{}` or
+ * `{ name`, then `:`, `,` or `}`) and what follows the matching `}` can only
+ * continue the expression or open the body (`{`, a binary operator, `.`, `?`,
+ * `requires`, `ensures`).  So `if c == Color::Red {} { … }` and
+ * `match Choice::Number { value: 42 } { … }` parse as there, while
+ * `if c == Color::Red { 1 } else { 2 }` keeps its braceless literal.
+ */
+static bool
+payload_braces_ahead(Parser *p)
+{
+	int k = 1;
+	if (peek_at(p, 1)->kind != TOK_RBRACE) {
+		TokKind n = (TokKind)peek_at(p, 2)->kind;
+		if (peek_at(p, 1)->kind != TOK_IDENT || (n != TOK_COLON && n != TOK_COMMA && n != TOK_RBRACE))
+			return false;
+	}
+	for (int depth = 0; p->pos + k < p->ntoks; k++) {
+		TokKind t = (TokKind)peek_at(p, k)->kind;
+		if (t == TOK_EOF)
+			return false;
+		if (t == TOK_LBRACE || t == TOK_LPAREN || t == TOK_LBRACKET)
+			depth++;
+		else if (t == TOK_RPAREN || t == TOK_RBRACKET)
+			depth--;
+		else if (t == TOK_RBRACE && depth-- == 0)
+			break;
+	}
+	Token *after = peek_at(p, k + 1);
+	BinaryOp op;
+	return after->kind == TOK_LBRACE || binop_of((TokKind)after->kind, &op) || after->kind == TOK_DOT ||
+	    after->kind == TOK_QUESTION || tok_is_word(p, after, "requires") || tok_is_word(p, after, "ensures");
+}
+
 /* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */
 static Expr *
 parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
@@ -623,7 +672,7 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 		rust_case_fix(p, d, ct, true);
 		return e;
 	}
-	if (at(p, TOK_LBRACE) && !p->no_record) {
+	if (at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
 		e->u.variant.has_braces = true;
 		e->u.variant.inits = parse_inits(p, &e->u.variant.ninits);
 	}

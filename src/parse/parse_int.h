@@ -27,6 +27,7 @@ typedef struct Parser {
 	bool no_record;     /* record literals disabled (conditions) */
 	bool in_guard;      /* parsing a match guard */
 	bool in_for_iter;   /* parsing a `for` iterable: `0..n` is the range habit */
+	bool in_use;        /* parsing a `use` declaration: every error is G170 */
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
 } Parser;

@@ -362,11 +362,19 @@ statement_habit(Parser *p)
 	return false;
 }
 
-/* An expression followed by `;` and more: the expression-statement habit. */
+/*
+ * An expression followed by `;` (the `;` already consumed): the
+ * expression-statement habit, also when the block ends right after it
+ * (`{ 42; }`, as the reference).  A bare name is reported at the name.
+ */
 static void
-expression_statement(Parser *p, Expr *e)
+expression_statement(Parser *p, Expr *e, const Token *semi)
 {
-	Diag *d = error_at(p, peek(p), DIAG_P106, "expected `}` after block");
+	bool last = at(p, TOK_RBRACE);
+	const Token *at_tok = peek(p);
+	if (e->kind == EXPR_NAME && semi > p->toks && semi[-1].span.start == e->span.start)
+		at_tok = &semi[-1];
+	Diag *d = error_at(p, at_tok, DIAG_P106, "expected `}` after block");
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
 	if (e->kind == EXPR_CALL)
@@ -377,7 +385,10 @@ expression_statement(Parser *p, Expr *e)
 		return;
 	}
 	diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-	diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+	if (last)
+		diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
+	else
+		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
 }
 
 static void
@@ -432,6 +443,23 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				b->tail = e;
 				break;
 			}
+			if (!p->panic && at(p, TOK_SEMI)) {
+				/* §0.3: `;` may follow a statement `if`; after a valued
+				 * `if … else …` it is an expression statement (P106). */
+				Token *semi = advance(p);
+				if (if_has_value(e)) {
+					expression_statement(p, e, semi);
+					break;
+				}
+			}
+			if (!p->panic && at(p, TOK_RBRACE) && ctx != BLK_IF_STMT && !e->u.if_.else_block &&
+			    e->u.if_.then_block && e->u.if_.then_block->tail) {
+				/* A valued `if` without `else` ends a block that needs a
+				 * value: the value grammar's missing `else` (P104). */
+				Diag *d = error_at(p, peek(p), DIAG_P104, "expected `else`");
+				diag_set_help(d, "`if` is an expression and always has an `else` branch");
+				break;
+			}
 			Stmt *st = new_stmt(p, STMT_IF, e->span);
 			st->u.if_ = e;
 			push_stmt(p, &stmts, st);
@@ -447,13 +475,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			if (at(p, TOK_SEMI)) {
-				advance(p);
-				if (at(p, TOK_RBRACE)) {
-					b->tail = e;
-					b->tail_semi = true;
-					break;
-				}
-				expression_statement(p, e);
+				expression_statement(p, e, advance(p));
 				break;
 			}
 			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `}` after block");

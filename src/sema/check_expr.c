@@ -40,6 +40,12 @@ type_accepts(Sema *S, TypeId expected, TypeId actual)
 
 /* ==== scopes ================================================================ */
 
+/*
+ * Bindings are indexed by name (local_index: the innermost binding; each
+ * binding keeps the one it hides), so a lookup is one probe and a scope
+ * pop costs the bindings it drops.  The bindings whose value needs release
+ * are listed too, for `?` (T218).
+ */
 void
 scope_push(FnCtx *C)
 {
@@ -49,16 +55,48 @@ scope_push(FnCtx *C)
 void
 scope_pop(FnCtx *C)
 {
-	C->locals.len = C->marks.items[--C->marks.len];
+	int to = C->marks.items[--C->marks.len];
+	while (C->locals.len > to) {
+		const Local *l = &C->locals.items[--C->locals.len];
+		strmap_set(&C->local_index, l->name, l->prev);
+	}
+	while (C->owned_locals.len && C->owned_locals.items[C->owned_locals.len - 1] >= to)
+		C->owned_locals.len--;
+}
+
+/* Does a binding of type t (as declared) hold a value that needs release? */
+static bool
+needs_release(FnCtx *C, TypeId t)
+{
+	t = t != T_ERR ? fn_type(C, t) : T_ERR;
+	return t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM;
+}
+
+void
+local_push(FnCtx *C, Local l)
+{
+	int i = C->locals.len;
+	l.prev = strmap_get(&C->local_index, l.name);
+	VEC_PUSH(C->locals, l);
+	strmap_set(&C->local_index, l.name, i);
+	if (needs_release(C, l.type))
+		VEC_PUSH(C->owned_locals, i);
+}
+
+void
+local_free(FnCtx *C)
+{
+	VEC_FREE(C->locals);
+	VEC_FREE(C->marks);
+	VEC_FREE(C->owned_locals);
+	strmap_free(&C->local_index);
 }
 
 const Local *
 local_find(FnCtx *C, const char *name)
 {
-	for (int i = C->locals.len - 1; i >= 0; i--)
-		if (strcmp(C->locals.items[i].name, name) == 0)
-			return &C->locals.items[i];
-	return NULL;
+	int i = strmap_get(&C->local_index, name);
+	return i >= 0 ? &C->locals.items[i] : NULL;
 }
 
 bool
@@ -76,20 +114,17 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE };
-	VEC_PUSH(C->locals, l);
+	Local l = { name, type, mut, span, MODE_NONE, -1 };
+	local_push(C, l);
 	return true;
 }
 
 void
 local_lend(FnCtx *C, const char *name, ParamMode mode)
 {
-	for (int i = C->locals.len - 1; i >= 0; i--) {
-		if (strcmp(C->locals.items[i].name, name) == 0) {
-			C->locals.items[i].mode = mode;
-			return;
-		}
-	}
+	int i = strmap_get(&C->local_index, name);
+	if (i >= 0)
+		C->locals.items[i].mode = mode;
 }
 
 /* ==== literals and names ======================================================= */
@@ -178,7 +213,14 @@ check_name(FnCtx *C, const Expr *e)
 	}
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
 	const char *help = constructor_help(name);
-	if (help)
+	if (C->sym->kind == SK_RECORD) {
+		/* a record invariant (sema.c check_invariants) */
+		Buf fb = {0};
+		for (int i = 0; i < C->sym->nfields; i++)
+			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);
+		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
+		buf_free(&fb);
+	} else if (help)
 		diag_set_help(d, "%s", help);
 	else
 		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);
@@ -396,10 +438,22 @@ check_format(FnCtx *C, const Expr *e)
 		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
 		return;
 	}
+	/* `{}` is a hole, `{{` and `}}` escape a brace; any other brace is T204. */
 	int holes = 0;
-	for (uint32_t i = 0; i + 1 < args[0]->u.str.len; i++)
-		if (args[0]->u.str.s[i] == '{' && args[0]->u.str.s[i + 1] == '}')
-			holes++;
+	const char *t = args[0]->u.str.s;
+	uint32_t len = args[0]->u.str.len;
+	for (uint32_t i = 0; i < len; i++) {
+		if (t[i] != '{' && t[i] != '}')
+			continue;
+		if (i + 1 < len && (t[i + 1] == t[i] || (t[i] == '{' && t[i + 1] == '}'))) {
+			holes += t[i + 1] != t[i];
+			i++;
+			continue;
+		}
+		Diag *d = sema_error(S, DIAG_T204, args[0]->span, "`string_format` template permits only `{}` holes and the `{{` and `}}` escapes");
+		diag_set_help(d, "write a literal brace as `{{` or `}}`; each `{}` takes the next field");
+		return;
+	}
 	if (holes != n - 1 || n - 1 > 32) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
 		diag_set_help(d, "give one field per `{}` hole, at most 32");
@@ -841,16 +895,14 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 {
 	Sema *S = C->S;
 	const TypeInfo *ti = type_info(&S->types, owner);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
 	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
 	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		for (int j = 0; j < nfields; j++)
-			if (strcmp(fields[j].name, inits[i].name.s) == 0)
-				idx = j;
+		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
 			Diag *d;
 			if (cname)
@@ -983,13 +1035,7 @@ check_with(FnCtx *C, const Expr *e)
 static const Local *
 first_owned_binding(FnCtx *C)
 {
-	for (int i = 0; i < C->locals.len; i++) {
-		const Local *l = &C->locals.items[i];
-		TypeId t = l->type != T_ERR ? fn_type(C, l->type) : T_ERR;
-		if (t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM)
-			return l;
-	}
-	return NULL;
+	return C->owned_locals.len ? &C->locals.items[C->owned_locals.items[0]] : NULL;
 }
 
 static TypeId

@@ -79,6 +79,36 @@ names(const Expr *e, const char *name)
  * one.  Only these: the reference admits no other non-Copy assignment
  * (a module function consuming `x`, a method or `x with {…}` is U105).
  */
+/*
+ * A record owner renewal (the reference's while_loops corpus:
+ * `cursor = renew(cursor, n)`): an effect-free, non-generic module
+ * function returning the binding's record type R, with exactly one `own`
+ * parameter, of type R, which receives the binding itself.  Collections
+ * renew only through the compiler-owned updates below.
+ */
+static bool
+record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
+{
+	const TypeInfo *ti = type_info(&S->types, type);
+	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
+		return false;
+	SymId f = S->expr_sym[v->id];
+	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
+		return false;
+	const Sym *fs = sema_sym(S, f);
+	if (fs->result != type || fs->neffects || fs->ntparams || fs->nparams != v->u.call.nargs)
+		return false;
+	int owners = 0;
+	for (int i = 0; i < fs->nparams; i++) {
+		if (fs->params[i].mode != MODE_OWN)
+			continue;
+		if (fs->params[i].type != type || !names(v->u.call.args[i], name))
+			return false;
+		owners++;
+	}
+	return owners == 1;
+}
+
 static bool
 same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 {
@@ -86,11 +116,12 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 	};
-	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1 ||
-	    !names(v->u.call.args[0], name))
+	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
+		return record_renewal(S, name, type, v);
+	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
 		if (strcmp(b->name, reopeners[i]) == 0)

@@ -134,6 +134,19 @@ id_text(Sema *S, const IdAttr *a)
 	return arena_strndup(&S->arena, a->value.s, a->value.len);
 }
 
+/*
+ * An explicit stable id holding a literal NUL byte (S102, as the
+ * reference): `subject` names the declaration (`function `f``, `field `R.a``).
+ */
+static void
+reject_nul_id(Sema *S, const IdAttr *a, Span span, const char *subject)
+{
+	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
+		return;
+	Diag *d = sema_error(S, DIAG_S102, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
+	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+}
+
 /* Registers a stable id; S102 when empty or already used. */
 static void
 claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const char *what)
@@ -179,16 +192,6 @@ type_spelled(const Type *t, const char *name, int nargs)
 	    strcmp(t->u.name.name.parts[0].s, name) == 0;
 }
 
-/* Is id already used by one of the first n fields (S111 covers a repeated identity too)? */
-static bool
-field_id_repeated(const FieldSym *f, int n, const char *id)
-{
-	for (int j = 0; j < n; j++)
-		if (strcmp(f[j].id, id) == 0)
-			return true;
-	return false;
-}
-
 /*
  * The fields of one record, class or variant case, in the reference's order
  * per field: a stored borrowed view (O116 `str`, T264 `Slice<u8>`), a
@@ -201,6 +204,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
     bool case_owner)
 {
 	FieldSym *f = ARENA_ARRAY(&S->arena, FieldSym, n ? n : 1);
+	StrMap names = {0}, ids = {0};   /* the names and identities so far (S111) */
 	for (int i = 0; i < n; i++) {
 		f[i].name = name_str(S, fs[i].name);
 		f[i].span = fs[i].name.span;
@@ -218,14 +222,14 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			diag_set_help(d, stored[0] == 's' ? "store an owned `string`; a `str` view cannot outlive the call that borrowed it"
 			    : "store owned `Bytes`; a `Slice<u8>` view cannot outlive the call that borrowed it");
 		}
-		bool repeated = false;
-		for (int j = 0; j < i && !repeated; j++)
-			repeated = strcmp(f[j].name, f[i].name) == 0;
-		if (repeated || field_id_repeated(f, i, f[i].id)) {
+		bool repeated = !strmap_put(&names, f[i].name, i);
+		repeated |= !strmap_put(&ids, f[i].id, i);
+		if (repeated) {
 			Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, case_owner ? "duplicate field `%s` in case `%s`" : "duplicate field `%s` in record `%s`",
 			    f[i].name, subject);
 			diag_set_help(d, "each field name and identity appears once; rename or remove one");
 		}
+		reject_nul_id(S, &fs[i].id, fs[i].id.span, arena_printf(&S->arena, "field `%s.%s`", subject, f[i].name));
 		claim_id(S, -1, f[i].id, f[i].explicit_id, f[i].explicit_id ? fs[i].id.span : fs[i].name.span, "field");
 		if (!f[i].explicit_id) {
 			Diag *d = diag_report(S->diags, DIAG_S112, &fs[i].name.span, case_owner ? "case field `%s.%s` has an automatic identity that changes when renamed"
@@ -234,6 +238,8 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			    : "add @id(\"your.namespace.record.field\") before the field");
 		}
 	}
+	strmap_free(&names);
+	strmap_free(&ids);
 	*out = f;
 	*nout = n;
 }
@@ -247,6 +253,7 @@ collect_cases(Sema *S, SymId id)
 	int n = d->u.variant.ncases;
 	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
 	s->ncases = n;
+	StrMap ids = {0};   /* the case identities so far (S111) */
 	for (int i = 0; i < n; i++) {
 		const CaseDecl *cd = &d->u.variant.cases[i];
 		CaseSym *c = &sema_sym(S, id)->cases[i];
@@ -258,12 +265,12 @@ collect_cases(Sema *S, SymId id)
 		if (!s->case_map)
 			s->case_map = xcalloc(1, sizeof(StrMap));
 		bool repeated = !strmap_put(s->case_map, c->name, i);
-		for (int j = 0; j < i && !repeated; j++)
-			repeated = strcmp(s->cases[j].id, c->id) == 0;
+		repeated |= !strmap_put(&ids, c->id, i);
 		if (repeated) {
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
 			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
 		}
+		reject_nul_id(S, &cd->id, cd->id.span, arena_printf(&S->arena, "case `%s::%s`", s->name, c->name));
 		claim_id(S, -1, c->id, c->explicit_id, c->explicit_id ? cd->id.span : cd->name.span, "case");
 		if (!c->explicit_id) {
 			Diag *dg = diag_report(S->diags, DIAG_S112, &cd->name.span, "case `%s::%s` has an automatic identity that changes when renamed",
@@ -273,6 +280,7 @@ collect_cases(Sema *S, SymId id)
 		const char *subject = arena_printf(&S->arena, "%s::%s", s->name, c->name);
 		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, subject, true);
 	}
+	strmap_free(&ids);
 }
 
 /* Members of a type declaration, collected with its identity (pass 1). */
@@ -332,6 +340,7 @@ collect_type(Sema *S, const Decl *d)
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
+	reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
 	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 	if (!s->explicit_id) {
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
@@ -394,6 +403,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			return;
 		}
 	}
+	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
 	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
 	if (!s->explicit_id) {
 		Diag *dg;
@@ -939,53 +949,39 @@ sema_lent_value(Sema *S, const Expr *e)
 	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
 }
 
-bool
-sema_is_copy(Sema *S, TypeId t)
+/* sema_is_copy: typeq.c */
+
+static int
+fields_find(const FieldSym *f, int n, StrMap **map, bool *dups, const char *name, bool last)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	switch (ti->kind) {
-	case TY_ERROR: case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64:
-	case TY_BOOL: case TY_CHAR: case TY_FN: case TY_ARRAY: case TY_STR: case TY_SLICE:
-		return true;
-	case TY_PARAM:
-		return true;  /* templates are checked over the Copy scalar substitutions */
-	case TY_NOMINAL: {
-		Sym *s = sema_sym(S, (SymId)ti->decl);
-		if (s->kind == SK_RESOURCE)
-			return false;
-		int nargs = ti->nargs;
-		TypeId args[8];
-		for (int i = 0; i < nargs && i < 8; i++)
-			args[i] = type_info(&S->types, t)->args[i];
-		for (int i = 0; i < s->nfields; i++)
-			if (!sema_is_copy(S, type_subst(&S->types, s->fields[i].type, (uint32_t)ti->decl, args, nargs)))
-				return false;
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				if (!sema_is_copy(S, type_subst(&S->types, s->cases[c].fields[i].type, (uint32_t)type_info(&S->types, t)->decl, args, nargs)))
-					return false;
-		return true;
+	if (n > 16 && !*map) {
+		*map = xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < n; i++)
+			*dups |= !strmap_put(*map, f[i].name, i);
 	}
-	default:
-		return false;
-	}
+	if (*map && !(last && *dups))
+		return strmap_get(*map, name);
+	int found = -1;
+	for (int i = 0; i < n && (last || found < 0); i++)
+		if (strcmp(f[i].name, name) == 0)
+			found = i;
+	return found;
+}
+
+int
+sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last)
+{
+	Sym *s = sema_sym(S, owner);
+	if (case_index < 0)
+		return fields_find(s->fields, s->nfields, &s->field_map, &s->field_dups, name, last);
+	CaseSym *c = &s->cases[case_index];
+	return fields_find(c->fields, c->nfields, &c->field_map, &c->field_dups, name, last);
 }
 
 int
 sema_field_index(Sema *S, SymId owner, const char *name)
 {
-	Sym *s = sema_sym(S, owner);
-	if (s->nfields > 16 && !s->field_map) {
-		s->field_map = xcalloc(1, sizeof(StrMap));
-		for (int i = 0; i < s->nfields; i++)
-			strmap_put(s->field_map, s->fields[i].name, i);
-	}
-	if (s->field_map)
-		return strmap_get(s->field_map, name);
-	for (int i = 0; i < s->nfields; i++)
-		if (strcmp(s->fields[i].name, name) == 0)
-			return i;
-	return -1;
+	return sema_field_find(S, owner, -1, name, false);
 }
 
 TypeId

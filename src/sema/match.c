@@ -41,12 +41,11 @@ static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
-	for (int i = from; i < C->locals.len; i++) {
-		if (strcmp(C->locals.items[i].name, n->s) == 0 && strcmp(n->s, "_") != 0) {
-			Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
-			diag_set_help(d, "bind each name once per arm");
-			return;
-		}
+	const Local *l = local_find(C, n->s);   /* the innermost binding of the name */
+	if (l && l - C->locals.items >= from && strcmp(n->s, "_") != 0) {
+		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+		diag_set_help(d, "bind each name once per arm");
+		return;
 	}
 	if (local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
 		local_lend(C, n->s, C->bind_mode);
@@ -96,15 +95,13 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 {
 	Sema *S = C->S;
 	const TypeInfo *ti = type_info(&S->types, owner);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = ci >= 0 ? s->cases[ci].fields : s->fields;
 	int nfields = ci >= 0 ? s->cases[ci].nfields : s->nfields;
 	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		for (int j = 0; j < nfields; j++)
-			if (strcmp(fields[j].name, fps[i].name.s) == 0)
-				idx = j;
+		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
 			Diag *d = sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label);
 			diag_set_help(d, "name each payload field once");
@@ -277,10 +274,8 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					covered[ci] = true;
 			}
 		} else if (p->kind == PAT_OR) {
-			if (arm->guard) {
-				Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "or-pattern arms cannot have a guard");
-				diag_set_help(d, "split the alternatives into separate guarded arms");
-			}
+			/* a guarded or-arm is admitted (the newest reference); like a
+			 * guarded case arm it covers none of its cases */
 			for (int a = 0; a < p->u.or.nalts; a++) {
 				const Pattern *alt = p->u.or.alts[a];
 				if (alt->kind != PAT_CASE) {
@@ -296,11 +291,16 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					diag_set_help(d, "a case with a payload needs its own arm");
 					continue;
 				}
-				if (wildcard || covered[ci]) {
+				bool again = false;   /* `A {} | A {}` in a guarded arm */
+				for (int b = 0; b < a && arm->guard; b++)
+					again |= p->u.or.alts[b]->kind == PAT_CASE &&
+						 strcmp(p->u.or.alts[b]->u.case_.case_name.s, alt->u.case_.case_name.s) == 0;
+				if (wildcard || covered[ci] || again) {
 					Diag *d = sema_error(S, DIAG_M102, alt->span, "unreachable duplicate case `%s::%s`", alt->u.case_.type.s, alt->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove it");
 				}
-				covered[ci] = true;
+				if (!arm->guard)
+					covered[ci] = true;
 			}
 		} else if (p->kind == PAT_RECORD) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
@@ -435,18 +435,10 @@ check_match_arms(FnCtx *C, const Expr *e)
 static void
 field_binds(Sema *S, const FieldPat *fps, int n, TypeId t, int ci, PatternBindFn fn, void *ctx)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId owner = (SymId)type_info(&S->types, t)->decl;
 	for (int i = 0; i < n; i++) {
 		const FieldPat *f = &fps[i];
-		int fi = -1;
-		if (ci >= 0) {
-			for (int j = 0; j < s->cases[ci].nfields; j++)
-				if (strcmp(s->cases[ci].fields[j].name, f->name.s) == 0)
-					fi = j;
-		} else {
-			fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
-		}
+		int fi = ci >= 0 ? sema_field_find(S, owner, ci, f->name.s, true) : sema_field_index(S, owner, f->name.s);
 		if (fi < 0)
 			continue;
 		TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);

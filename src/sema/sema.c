@@ -166,7 +166,7 @@ check_finalizer_effects(FnCtx *C)
 			const Decl *x = &S->m->decls[d];
 			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
 				const ImportFn *imp = &x->u.interface.imports[j];
-				if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
+				if (!imp->id.present || imp->id.value.len != key->len || (key->len && memcmp(imp->id.value.s, key->s, key->len) != 0))
 					continue;
 				for (int k = 0; k < imp->effects.nnames; k++) {
 					const QName *q = &imp->effects.names[k];
@@ -220,45 +220,7 @@ check_effects(FnCtx *C)
 	}
 }
 
-/*
- * Does a value of type t hold a resource (bytes: or `Bytes`) anywhere: itself,
- * or inside a record, variant or compiler-owned carrier (the reference's
- * contains_resource / contains_owned_bytes)?  depth bounds recursive types
- * (a cycle runs through Box/Vec, so cutting it off loses nothing a shallower
- * level would not already show).
- */
-static bool
-holds(Sema *S, TypeId t, bool bytes, int depth)
-{
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (depth > 32 || ti->kind == TY_FN)
-		return false;
-	if (bytes && ti->kind == TY_BYTES)
-		return true;
-	for (int i = 0; i < ti->nargs; i++)
-		if (holds(S, type_info(&S->types, t)->args[i], bytes, depth + 1))
-			return true;
-	ti = type_info(&S->types, t);
-	if (ti->kind != TY_NOMINAL)
-		return false;
-	Sym *y = sema_sym(S, (SymId)ti->decl);
-	if (y->kind == SK_RESOURCE)
-		return true;
-	for (int i = 0; i < y->nfields; i++)
-		if (holds(S, sema_field_type(S, t, i), bytes, depth + 1))
-			return true;
-	for (int c = 0; c < y->ncases; c++)
-		for (int i = 0; i < y->cases[c].nfields; i++)
-			if (holds(S, sema_case_field_type(S, t, c, i), bytes, depth + 1))
-				return true;
-	return false;
-}
-
-bool
-sema_type_holds(Sema *S, TypeId t, bool bytes)
-{
-	return holds(S, t, bytes, 0);
-}
+/* sema_type_holds (the reference's contains_resource / contains_owned_bytes): typeq.c */
 
 /* A non-generic variant owning text directly: every payload field a `string`,
  * a Copy scalar or a Copy record, and not Copy itself (the reference's
@@ -306,7 +268,7 @@ needs_mode(Sema *S, TypeId t)
 	default:
 		break;
 	}
-	return holds(S, t, true, 0);
+	return sema_type_holds(S, t, true);
 }
 
 /* The reference's parameter mode rules (check_ownership_mode), in its order. */
@@ -380,8 +342,10 @@ check_params(FnCtx *C)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
+	StrMap seen = {0};   /* the names of the parameters before this one */
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
+		bool dup = !strmap_put(&seen, p->name, i);
 		check_param_mode(S, f, p);
 		if (strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
@@ -393,17 +357,34 @@ check_params(FnCtx *C)
 			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
 			continue;
 		}
-		bool dup = false;
-		for (int j = 0; j < i; j++)
-			dup |= strcmp(f->params[j].name, p->name) == 0;
 		if (dup) {
 			Diag *d = sema_error(S, DIAG_T102, p->span, "duplicate parameter `%s`", p->name);
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE };
-		VEC_PUSH(C->locals, l);
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1 };
+		local_push(C, l);
 	}
+	strmap_free(&seen);
+}
+
+/* C102 with the reference's text: `… with effects {a, b}`. */
+static void
+effectful_in_contract(Sema *S, const CallSite *cs, const char *what, const char *owner)
+{
+	Buf eb = {0};
+	buf_putc(&eb, '{');
+	if (cs->effect) {
+		buf_puts(&eb, cs->effect);
+	} else {
+		Sym *g = sema_sym(S, cs->callee);
+		for (int j = 0; j < g->neffects; j++)
+			buf_printf(&eb, "%s%s", j ? ", " : "", g->effects[j]);
+	}
+	buf_putc(&eb, '}');
+	Diag *d = sema_error(S, DIAG_C102, cs->span, "%s on `%s` calls effectful function `%s` with effects %s", what, owner, cs->name, eb.data);
+	diag_set_help(d, "contracts must be deterministic and effect-free");
+	buf_free(&eb);
 }
 
 static void
@@ -416,18 +397,7 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	for (int k = ncalls; k < C->calls.len; k++) {
 		const CallSite *cs = &C->calls.items[k];
 		if (cs->effect || (cs->callee >= 0 && sema_sym(C->S, cs->callee)->neffects > 0)) {
-			Buf eb = {0};
-			if (cs->effect) {
-				buf_puts(&eb, cs->effect);
-			} else {
-				Sym *g = sema_sym(C->S, cs->callee);
-				for (int j = 0; j < g->neffects; j++)
-					buf_printf(&eb, "%s%s", j ? ", " : "", g->effects[j]);
-			}
-			Diag *d = sema_error(C->S, DIAG_C102, cs->span, "%s on `%s` calls effectful function `%s` with effects %s", what, C->sym->name,
-			    cs->name, eb.data ? eb.data : "");
-			diag_set_help(d, "contracts must be deterministic and effect-free");
-			buf_free(&eb);
+			effectful_in_contract(C->S, cs, what, C->sym->name);
 		}
 	}
 	C->in_contract = false;
@@ -483,8 +453,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			check_clause(&C, &fn->clauses[i], "postcondition");
 	own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
-	VEC_FREE(C.locals);
-	VEC_FREE(C.marks);
+	local_free(&C);
 	VEC_FREE(C.calls);
 }
 
@@ -519,7 +488,8 @@ check_entry(Sema *S)
 /*
  * Record invariants (§4.6, §0.7): `requires` lines after a record refer to
  * its fields by name; they are bool (C101) and effect-free (C102); generic
- * records take none (C103).
+ * records take none (C103), nor records with an owned field other than a
+ * direct `string` (C104).
  */
 static void
 check_invariants(Sema *S, SymId id)
@@ -533,10 +503,15 @@ check_invariants(Sema *S, SymId id)
 		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
 		return;
 	}
-	if (!sema_is_copy(S, sema_nominal(S, id, NULL, 0))) {
-		Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "record `%s` owns values and cannot declare invariants", r->name);
-		diag_set_help(dg, "check the property in the functions that build `%s` values, or keep the record's fields Copy", r->name);
-		return;
+	/* the newest reference admits owned fields that are direct `string`s
+	 * (its T309 on producing such a record is lifted, §0.1) */
+	for (int i = 0; i < r->nfields; i++) {
+		TypeId ft = r->fields[i].type;
+		if (ft != T_STRING && ft != T_ERR && !sema_is_copy(S, ft)) {
+			Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "invariants on owned record `%s` have no ownership-preserving executable check", r->name);
+			diag_set_help(dg, "use a Copy record for executable invariants, or check scalar observations in a function");
+			return;
+		}
 	}
 	FnCtx C;
 	memset(&C, 0, sizeof C);
@@ -545,8 +520,8 @@ check_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE };
-		VEC_PUSH(C.locals, l);
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1 };
+		local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
 		const Clause *c = &d->u.record.invariants[i];
@@ -559,14 +534,11 @@ check_invariants(Sema *S, SymId id)
 		for (int k = ncalls; k < C.calls.len; k++) {
 			const CallSite *cs = &C.calls.items[k];
 			bool effectful = cs->effect || (cs->callee >= 0 && sema_sym(S, cs->callee)->neffects > 0);
-			if (effectful) {
-				Diag *dg = sema_error(S, DIAG_C102, cs->span, "invariant on `%s` calls effectful function `%s`", r->name, cs->name);
-				diag_set_help(dg, "contracts must be deterministic and effect-free");
-			}
+			if (effectful)
+				effectful_in_contract(S, cs, "invariant", r->name);
 		}
 	}
-	VEC_FREE(C.locals);
-	VEC_FREE(C.marks);
+	local_free(&C);
 	VEC_FREE(C.calls);
 }
 
@@ -592,7 +564,7 @@ check_resource(Sema *S, SymId id)
 			continue;
 		for (int j = 0; j < x->u.interface.nimports; j++) {
 			const ImportFn *f = &x->u.interface.imports[j];
-			if (!f->id.present || f->id.value.len != key->len || memcmp(f->id.value.s, key->s, key->len) != 0)
+			if (!f->id.present || f->id.value.len != key->len || (key->len && memcmp(f->id.value.s, key->s, key->len) != 0))
 				continue;
 			if (f->fallible || !f->has_consumes) {
 				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
@@ -758,6 +730,7 @@ sema_free(Sema *S)
 	if (!S)
 		return;
 	types_free(&S->types);
+	typeq_free(S->typeq);
 	strmap_free(&S->type_names);
 	strmap_free(&S->fn_names);
 	strmap_free(&S->ids);
@@ -770,6 +743,12 @@ sema_free(Sema *S)
 		if (y->field_map) {
 			strmap_free(y->field_map);
 			free(y->field_map);
+		}
+		for (int c = 0; c < y->ncases; c++) {
+			if (y->cases[c].field_map) {
+				strmap_free(y->cases[c].field_map);
+				free(y->cases[c].field_map);
+			}
 		}
 	}
 	VEC_FREE(S->syms);

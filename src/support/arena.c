@@ -104,7 +104,8 @@ char *
 arena_strndup(Arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);
-	memcpy(p, s, n);
+	if (n)   /* s may be NULL when n == 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

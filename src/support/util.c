@@ -69,7 +69,8 @@ char *
 xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n)   /* s may be NULL when n == 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
