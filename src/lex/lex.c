@@ -51,18 +51,23 @@ locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 		L->cline = 1;
 		L->ccol = 1;
 	}
+	/* locals: the byte reads could alias the Lexer's fields */
+	const unsigned char *s = (const unsigned char *)L->src;
+	uint32_t ln = L->cline, cl = L->ccol;
 	for (size_t i = L->cpos; i < pos; i++) {
-		unsigned char c = (unsigned char)L->src[i];
+		unsigned char c = s[i];
 		if (c == '\n') {
-			L->cline++;
-			L->ccol = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			L->ccol++;
+			ln++;
+			cl = 1;
+		} else {
+			cl += (c & 0xC0) != 0x80;
 		}
 	}
 	L->cpos = pos;
-	*line = L->cline;
-	*col = L->ccol;
+	L->cline = ln;
+	L->ccol = cl;
+	*line = ln;
+	*col = cl;
 }
 
 static Span

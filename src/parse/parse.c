@@ -40,7 +40,9 @@ bool
 tok_is_word(const Parser *p, const Token *t, const char *w)
 {
 	size_t n = t->span.end - t->span.start;
-	return t->kind == TOK_IDENT && strlen(w) == n && memcmp(p->src + t->span.start, w, n) == 0;
+	/* the first byte settles most mismatches (this runs for every keyword test) */
+	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
+	    memcmp(p->src + t->span.start, w, n) == 0;
 }
 
 bool
