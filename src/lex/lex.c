@@ -126,22 +126,23 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	return push_tok_at(L, kind, span_at(L, start, start), end);
 }
 
-static bool
+/* Branch-light and inline: these run for every byte of every name. */
+static inline bool
 is_ident_start(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return (unsigned)((c | 0x20) - 'a') < 26 || c == '_';
 }
 
-static bool
-is_ident_char(int c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static bool
+static inline bool
 is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned)(c - '0') < 10;
+}
+
+static inline bool
+is_ident_char(int c)
+{
+	return is_ident_start(c) || is_digit(c);
 }
 
 static int
