@@ -668,7 +668,12 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.cline = 1;
 	L.ccol = 1;
 	L.toks.cap = len + 2;
-	L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	if (!L.toks.items) {
+		/* No room for the bound: about one token per 4 bytes, grown on demand. */
+		L.toks.cap = len / 4 + 16;
+		L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	}
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {

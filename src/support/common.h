@@ -62,6 +62,9 @@ char *xstrndup(const char *s, size_t n);
  */
 #define SPX_BIG_ALLOC ((size_t)1 << 20)
 void *spx_big_alloc(size_t bytes, bool *mapped);
+/* The same, but NULL when a large mapping is refused (a generous upper
+ * bound under strict overcommit): the caller then sizes by an estimate. */
+void *spx_big_reserve(size_t bytes, bool *mapped);
 void spx_big_free(void *p, size_t bytes, bool mapped);
 
 #endif
