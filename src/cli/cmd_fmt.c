@@ -98,6 +98,7 @@ format_source(Source *s, bool json)
 		Module *m = parse_module(s->src, s->len, &arena, &diags);
 		if (diags.errors == 0) {
 			Buf out = {0};
+			buf_reserve(&out, s->len + s->len / 8);  /* canonical text is about as long */
 			fmt_module(&out, m, s->src, s->len);
 			s->canon_len = out.len;
 			s->canon = buf_take(&out);
