@@ -91,6 +91,14 @@ expect 1 "fmt a read-only file" -- "$bin" fmt "$tmp/links/ro.spx"
 has "$tmp/err" "error[SPX-I101]: cannot write $tmp/links/ro.spx: the file is read-only" "read-only diagnostic"
 has "$tmp/err" "help: make the file writable" "read-only help"
 if cmp -s "$tmp/links/ro.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a read-only file"; fi
+# Run by root, a replacement keeps another user's ownership of the file.
+if [ "$(id -u)" = 0 ]; then
+	cp "$tmp/a.orig" "$tmp/links/owned.spx"
+	chown 65534:65534 "$tmp/links/owned.spx"
+	expect 0 "fmt another user's file" -- "$bin" fmt "$tmp/links/owned.spx"
+	case $(stat -c %u:%g "$tmp/links/owned.spx") in 65534:65534) ok ;; *) bad "fmt changed the owner of a file" ;; esac
+	if cmp -s "$tmp/links/owned.spx" "$tmp/a.want"; then ok; else bad "fmt of another user's file"; fi
+fi
 # In a directory, a read-only file stops every write (like a parse error).
 mkdir "$tmp/rodir"
 cp "$tmp/a.orig" "$tmp/rodir/a.spx"
