@@ -91,6 +91,14 @@ expect 1 "fmt a read-only file" -- "$bin" fmt "$tmp/links/ro.spx"
 has "$tmp/err" "error[SPX-I101]: cannot write $tmp/links/ro.spx: the file is read-only" "read-only diagnostic"
 has "$tmp/err" "help: make the file writable" "read-only help"
 if cmp -s "$tmp/links/ro.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a read-only file"; fi
+# Run by root, a replacement keeps another user's ownership of the file.
+if [ "$(id -u)" = 0 ]; then
+	cp "$tmp/a.orig" "$tmp/links/owned.spx"
+	chown 65534:65534 "$tmp/links/owned.spx"
+	expect 0 "fmt another user's file" -- "$bin" fmt "$tmp/links/owned.spx"
+	case $(stat -c %u:%g "$tmp/links/owned.spx") in 65534:65534) ok ;; *) bad "fmt changed the owner of a file" ;; esac
+	if cmp -s "$tmp/links/owned.spx" "$tmp/a.want"; then ok; else bad "fmt of another user's file"; fi
+fi
 # In a directory, a read-only file stops every write (like a parse error).
 mkdir "$tmp/rodir"
 cp "$tmp/a.orig" "$tmp/rodir/a.spx"
@@ -130,6 +138,23 @@ while [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 if [ "$kills" -ge 50 ]; then ok; else bad "interrupted fmt: only $kills of 200 runs died of the signal"; fi
+# The same for a hard-linked file (rewritten in place after a staged backup): 60 runs.
+i=0
+while [ $i -lt 60 ]; do
+	rm -f "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
+	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+	ln "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
+	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
+	pid=$!
+	us=$((i * 7919 % 60 * dur / 48))
+	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	kill -s TERM $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted in-place fmt (run $i) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if [ "$(stat -c %i "$tmp/kill/k.spx")" = "$(stat -c %i "$tmp/kill/k2.spx")" ]; then ok; else bad "interrupted fmt (run $i) split a hard link"; fi
+	if cmp -s "$tmp/kill/k2.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k2.spx" "$tmp/kill/want"; then ok; else bad "interrupted in-place fmt (run $i) left neither the old nor the new bytes"; fi
+	i=$((i + 1))
+done
 
 # A file that fails to parse is left untouched; in a directory, nothing is written.
 mkdir -p "$tmp/proj/sub"

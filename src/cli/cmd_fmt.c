@@ -98,6 +98,7 @@ format_source(Source *s, bool json)
 		Module *m = parse_module(s->src, s->len, &arena, &diags);
 		if (diags.errors == 0) {
 			Buf out = {0};
+			buf_reserve(&out, s->len + s->len / 8);  /* canonical text is about as long */
 			fmt_module(&out, m, s->src, s->len);
 			s->canon_len = out.len;
 			s->canon = buf_take(&out);
@@ -179,7 +180,7 @@ cmd_fmt(int argc, char **argv)
 	/* A rewrite touches nothing unless every changed file can be written. */
 	for (int i = 0; all_ok && !check && !to_stdout && i < srcs.len; i++)
 		if (!same_bytes(&srcs.items[i]))
-			all_ok &= fmt_write_prepare(&srcs.items[i].target, srcs.items[i].path);
+			all_ok &= cli_fmt_prepare(&srcs.items[i].target, srcs.items[i].path);
 	int status = all_ok ? EXIT_OK : EXIT_FAIL;
 	for (int i = 0; all_ok && i < srcs.len; i++) {
 		Source *s = &srcs.items[i];
@@ -189,11 +190,11 @@ cmd_fmt(int argc, char **argv)
 		else if (check && !same) {
 			fprintf(stderr, "%s:%u is not canonically formatted\n", s->path, first_diff_line(s));
 			status = EXIT_FAIL;
-		} else if (!check && !same && !fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
+		} else if (!check && !same && !cli_fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
 			status = EXIT_FAIL;
 	}
 	for (int i = 0; i < srcs.len; i++) {
-		fmt_write_release(&srcs.items[i].target);
+		cli_fmt_release(&srcs.items[i].target);
 		free(srcs.items[i].path);
 		free(srcs.items[i].src);
 		free(srcs.items[i].canon);

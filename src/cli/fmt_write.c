@@ -8,11 +8,13 @@
  * (I101) before anything is written.  Two strategies:
  *
  *  - replace: the new bytes go to a sibling temporary file in the target's
- *    directory, which is fsynced, given the target's mode and renamed over
- *    the target (atomic: a reader sees the old or the new bytes).
+ *    directory, which is given the target's mode (and owner and group, when
+ *    they differ from ours), fsynced and renamed over the target (atomic: a
+ *    reader sees the old or the new bytes).
  *  - rewrite in place, when renaming would change what the path means to
  *    others: the target has several hard links (a rename would split them)
- *    or is owned by another user (a rename would change its owner).  The
+ *    or is owned by another user, or its group cannot be given to the
+ *    replacement (a rename would change its owner or group).  The
  *    original bytes are first staged in a sibling backup file (fsynced),
  *    then the target is overwritten and truncated, fsynced, and the backup
  *    removed.  If the rewrite fails, the original bytes are written back;
@@ -58,7 +60,7 @@ read_only(const char *path, const struct stat *st)
 }
 
 bool
-fmt_write_prepare(FmtTarget *t, const char *path)
+cli_fmt_prepare(FmtTarget *t, const char *path)
 {
 	memset(t, 0, sizeof *t);
 	t->operand = path;
@@ -81,7 +83,7 @@ fmt_write_prepare(FmtTarget *t, const char *path)
 }
 
 void
-fmt_write_release(FmtTarget *t)
+cli_fmt_release(FmtTarget *t)
 {
 	free(t->path);
 	t->path = NULL;
@@ -105,13 +107,20 @@ write_all(int fd, const char *data, size_t len)
 /* A new temporary file beside path holding data (fsynced, mode applied);
  * its name is stored in tmp.  False on failure (nothing left behind). */
 static bool
-stage(char *tmp, size_t size, const char *path, const char *data, size_t len, mode_t mode)
+stage(char *tmp, size_t size, const char *path, const char *data, size_t len, const struct stat *own)
 {
 	snprintf(tmp, size, "%s.fmt-XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return false;
-	bool ok = write_all(fd, data, len) && fchmod(fd, mode) == 0 && fsync(fd) == 0;
+	bool ok = write_all(fd, data, len);
+	if (ok && own) {
+		/* the replacement keeps the target's mode, owner and group */
+		ok = fchmod(fd, own->st_mode & 07777) == 0;
+		if (ok && (own->st_uid != geteuid() || own->st_gid != getegid()))
+			ok = fchown(fd, own->st_uid, own->st_gid) == 0;
+	}
+	ok = ok && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok) {
 		int e = errno;
@@ -148,7 +157,7 @@ overwrite(const char *path, const char *data, size_t len)
 static bool
 replace(const FmtTarget *t, const char *data, size_t len, char *tmp, size_t size)
 {
-	if (!stage(tmp, size, t->path, data, len, t->st.st_mode & 07777))
+	if (!stage(tmp, size, t->path, data, len, &t->st))
 		return false;
 	if (rename(tmp, t->path) != 0) {
 		int e = errno;
@@ -165,7 +174,7 @@ static bool
 rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len,
     char *tmp, size_t size, bool *kept)
 {
-	if (!stage(tmp, size, t->path, old, old_len, 0600))
+	if (!stage(tmp, size, t->path, old, old_len, NULL))  /* mkstemp's 0600 */
 		return false;
 	if (overwrite(t->path, data, len)) {
 		unlink(tmp);
@@ -181,7 +190,7 @@ rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char
 }
 
 bool
-fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len)
+cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len)
 {
 	sigset_t block, saved;
 	sigemptyset(&block);
@@ -194,11 +203,12 @@ fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data,
 	size_t size = strlen(t->path) + 16;
 	char *tmp = xmalloc(size);
 	bool kept = false, ok;
+	/* A replacement that cannot keep the owner and group (fchown refused)
+	 * falls back to the in-place rewrite. */
 	bool in_place = t->st.st_nlink > 1 || (t->st.st_uid != geteuid() && geteuid() != 0);
-	if (in_place)
+	ok = !in_place && replace(t, data, len, tmp, size);
+	if (!ok && (in_place || errno == EPERM))
 		ok = rewrite_in_place(t, old, old_len, data, len, tmp, size, &kept);
-	else
-		ok = replace(t, data, len, tmp, size);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 

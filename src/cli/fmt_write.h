@@ -18,11 +18,11 @@ typedef struct FmtTarget {
 
 /* Resolves path and checks the target is a writable regular file; reports
  * I101 and returns false otherwise (nothing is written). */
-bool fmt_write_prepare(FmtTarget *t, const char *path);
-void fmt_write_release(FmtTarget *t);
+bool cli_fmt_prepare(FmtTarget *t, const char *path);
+void cli_fmt_release(FmtTarget *t);
 
 /* Replaces the target's bytes (old: the bytes it held when read) with
  * data; reports I101 and returns false on failure. */
-bool fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len);
+bool cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len);
 
 #endif

@@ -51,18 +51,23 @@ locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 		L->cline = 1;
 		L->ccol = 1;
 	}
+	/* locals: the byte reads could alias the Lexer's fields */
+	const unsigned char *s = (const unsigned char *)L->src;
+	uint32_t ln = L->cline, cl = L->ccol;
 	for (size_t i = L->cpos; i < pos; i++) {
-		unsigned char c = (unsigned char)L->src[i];
+		unsigned char c = s[i];
 		if (c == '\n') {
-			L->cline++;
-			L->ccol = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			L->ccol++;
+			ln++;
+			cl = 1;
+		} else {
+			cl += (c & 0xC0) != 0x80;
 		}
 	}
 	L->cpos = pos;
-	*line = L->cline;
-	*col = L->ccol;
+	L->cline = ln;
+	L->ccol = cl;
+	*line = ln;
+	*col = cl;
 }
 
 static Span
@@ -121,22 +126,23 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	return push_tok_at(L, kind, span_at(L, start, start), end);
 }
 
-static bool
+/* Branch-light and inline: these run for every byte of every name. */
+static inline bool
 is_ident_start(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return (unsigned)((c | 0x20) - 'a') < 26 || c == '_';
 }
 
-static bool
-is_ident_char(int c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static bool
+static inline bool
 is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned)(c - '0') < 10;
+}
+
+static inline bool
+is_ident_char(int c)
+{
+	return is_ident_start(c) || is_digit(c);
 }
 
 static int
@@ -662,7 +668,12 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.cline = 1;
 	L.ccol = 1;
 	L.toks.cap = len + 2;
-	L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	if (!L.toks.items) {
+		/* No room for the bound: about one token per 4 bytes, grown on demand. */
+		L.toks.cap = len / 4 + 16;
+		L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	}
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {

@@ -40,7 +40,9 @@ bool
 tok_is_word(const Parser *p, const Token *t, const char *w)
 {
 	size_t n = t->span.end - t->span.start;
-	return t->kind == TOK_IDENT && strlen(w) == n && memcmp(p->src + t->span.start, w, n) == 0;
+	/* the first byte settles most mismatches (this runs for every keyword test) */
+	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
+	    memcmp(p->src + t->span.start, w, n) == 0;
 }
 
 bool
@@ -1160,11 +1162,15 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	}
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;
-	m->decls = ARENA_COPY(&p, Decl, decls);
+	/* The declaration array (a large file's biggest) is handed over, not copied. */
+	m->decls = decls.len ? decls.items : NULL;
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
+	if (decls.len)
+		arena_own(arena, decls.items);
+	else
+		VEC_FREE(decls);
 	VEC_FREE(uses);
-	VEC_FREE(decls);
 
 	bool has_fn = false;
 	for (int i = 0; i < m->ndecls; i++)

@@ -17,6 +17,7 @@
 struct ArenaChunk {
 	ArenaChunk *next;
 	size_t size;
+	bool mapped;     /* from spx_big_alloc's mapping: zero-filled, untouched */
 	/* payload follows, 16-byte aligned */
 	max_align_t data[];
 };
@@ -36,41 +37,41 @@ arena_free(Arena *a)
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
-		free(c);
+		spx_big_free(c, sizeof(ArenaChunk) + c->size, c->mapped);
 		c = next;
 	}
 	memset(a, 0, sizeof *a);
 }
 
+/*
+ * Chunks double from 16 KiB up to 4 MiB.  From 1 MiB on they are
+ * anonymous mappings (spx_big_alloc): zero-filled, so allocations from them
+ * skip the memset, and their pages cost memory only once written.
+ */
 static void
 arena_grow(Arena *a, size_t need)
 {
 	size_t size = a->head ? a->head->size * 2 : 16384;
-	if (size > (1u << 20))
-		size = 1u << 20;
+	if (size > ((size_t)4 << 20))
+		size = (size_t)4 << 20;
 	if (size < need)
 		size = need;
-	ArenaChunk *c = xmalloc(sizeof(ArenaChunk) + size);
+	bool mapped;
+	ArenaChunk *c = spx_big_alloc(sizeof(ArenaChunk) + size, &mapped);
 	c->size = size;
+	c->mapped = mapped;
 	c->next = a->head;
 	a->head = c;
 	a->cur = (char *)c->data;
 	a->lim = a->cur + size;
+	a->zeroed = mapped;
 	a->total += size;
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_EACH_BLOCK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_EACH_BLOCK 1
-#endif
-#endif
 
 void *
 arena_alloc(Arena *a, size_t n)
 {
-#ifdef ARENA_EACH_BLOCK
+#ifdef SPX_ASAN
 	void *b = xcalloc(1, n);
 	arena_own(a, b);
 	return b;
@@ -82,7 +83,8 @@ arena_alloc(Arena *a, size_t n)
 		arena_grow(a, n);
 	void *p = a->cur;
 	a->cur += n;
-	memset(p, 0, n);
+	if (!a->zeroed)
+		memset(p, 0, n);
 	return p;
 }
 

@@ -82,17 +82,29 @@ xstrdup(const char *s)
 }
 
 void *
-spx_big_alloc(size_t bytes, bool *mapped)
+spx_big_reserve(size_t bytes, bool *mapped)
 {
 	*mapped = false;
-	if (bytes >= SPX_BIG_ALLOC) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p != MAP_FAILED) {
-			*mapped = true;
-			return p;
-		}
-	}
-	return xmalloc(bytes);
+	if (bytes < SPX_BIG_ALLOC)
+		return xmalloc(bytes);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	/* Huge pages where the system grants them on request: one fault per
+	 * 2 MiB instead of 512 (about a tenth of `check`). */
+	if (bytes >= ((size_t)2 << 20))
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	*mapped = true;
+	return p;
+}
+
+void *
+spx_big_alloc(size_t bytes, bool *mapped)
+{
+	void *p = spx_big_reserve(bytes, mapped);
+	return p ? p : xmalloc(bytes);
 }
 
 void
