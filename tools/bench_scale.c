@@ -58,7 +58,7 @@ static void
 gen_generic_nesting(FILE *f, int n)
 {
 	fprintf(f, "module scale.gnest;\n");
-	for (int k = 0; k < 300; k++) {
+	for (int k = 0; k < 2000; k++) {
 		fprintf(f, "\n@id(\"s.g%d\")\nfn g%d(x: ", k, k);
 		for (int i = 0; i < n; i++)
 			fprintf(f, "Option<");
@@ -305,6 +305,34 @@ gen_many_closures(FILE *f, int n)
 	fprintf(f, "    c%d(1) %% 100\n}\n", n - 1);
 }
 
+/* A class with n methods, each called once. */
+static void
+gen_many_methods(FILE *f, int n)
+{
+	fprintf(f, "module scale.methods;\n\n@id(\"s.c\")\nclass C {\n    @id(\"s.c.v\")\n    v: i64,\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n    @id(\"s.c.m%d\")\n    fn m%d(self: C) -> i64\n{\n        self.v + %d\n    }\n", i, i, i);
+	fprintf(f, "}\n\n@id(\"s.all\")\nfn all(c: C) -> i64\n{\n    let t0 = 0;\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let t%d = t%d + c.m%d();\n", i + 1, i, i);
+	fprintf(f, "    t%d\n}\n", n);
+	main_fn(f, "all(C { v: 1 }) % 100");
+}
+
+/* n records and one generic function instantiated at each of them. */
+static void
+gen_generic_instances(FILE *f, int n)
+{
+	fprintf(f, "module scale.instances;\n\n@id(\"s.id\")\nfn same<T>(x: T) -> T\n{\n    x\n}\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n@id(\"s.r%d\")\nrecord R%d {\n    @id(\"s.r%d.v\")\n    v: i64,\n}\n", i, i, i);
+	fprintf(f, "\n@id(\"s.use\")\nfn use_all(x: i64) -> i64\n{\n    let t0 = x;\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let t%d = t%d + same<R%d>(R%d { v: %d }).v;\n", i + 1, i, i, i, i);
+	fprintf(f, "    t%d\n}\n", n);
+	main_fn(f, "use_all(0) % 100");
+}
+
 static const struct Shape {
 	const char *name;
 	GenFn gen;
@@ -315,20 +343,22 @@ static const struct Shape {
 	{ "nested-ifs", gen_nested_ifs, 6 },
 	{ "nested-matches", gen_nested_matches, 6 },
 	{ "nested-loops", gen_nested_loops, 4 },
-	{ "match-arms", gen_match_arms, 2000 },
+	{ "match-arms", gen_match_arms, 5000 },
 	{ "record-fields", gen_record_fields, 1000 },
 	{ "variant-cases", gen_variant_cases, 1000 },
-	{ "generic-chain", gen_generic_chain, 300 },
+	{ "generic-chain", gen_generic_chain, 500 },
 	{ "call-nesting", gen_call_nesting, 12 },
-	{ "long-string", gen_long_string, 200000 },
+	{ "long-string", gen_long_string, 1000000 },
 	{ "many-functions", gen_many_functions, 5000 },
 	{ "many-lets", gen_many_lets, 5000 },
 	{ "lets-and-ifs", gen_lets_and_ifs, 3000 },
 	{ "many-try", gen_many_try, 3000 },
-	{ "many-params", gen_many_params, 1000 },
+	{ "many-params", gen_many_params, 5000 },
 	{ "and-chain", gen_and_chain, 12 },
-	{ "record-nesting", gen_record_nesting, 100 },
+	{ "record-nesting", gen_record_nesting, 500 },
 	{ "many-closures", gen_many_closures, 1000 },
+	{ "many-methods", gen_many_methods, 1000 },
+	{ "generic-instances", gen_generic_instances, 500 },
 };
 
 /* ---- running ---------------------------------------------------------------- */

@@ -755,10 +755,9 @@ static SymId
 find_method(Sema *S, SymId cls, const char *name)
 {
 	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->parent) {
-		Sym *s = sema_sym(S, c);
-		for (int i = 0; i < s->nmethods; i++)
-			if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
-				return s->methods[i];
+		SymId m = sema_own_method(S, c, name);
+		if (m >= 0)
+			return m;
 	}
 	return -1;
 }

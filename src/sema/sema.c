@@ -732,6 +732,10 @@ sema_free(Sema *S)
 			strmap_free(y->field_map);
 			free(y->field_map);
 		}
+		if (y->method_map) {
+			strmap_free(y->method_map);
+			free(y->method_map);
+		}
 		for (int c = 0; c < y->ncases; c++) {
 			if (y->cases[c].field_map) {
 				strmap_free(y->cases[c].field_map);

@@ -103,6 +103,7 @@ typedef struct Sym {
 	SymId parent;
 	SymId *methods;        /* own methods in source order */
 	int nmethods;
+	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
 	/* functions, methods, imports */
 	ParamSym *params;
 	int nparams;
@@ -207,6 +208,8 @@ int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
 int sema_case_index(Sema *S, SymId variant, const char *name);
 TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
+/* The first of class cls's own methods called name, or -1 (indexed for many methods). */
+SymId sema_own_method(Sema *S, SymId cls, const char *name);
 /* Is `from` the same class as `to` or a descendant (implicit upcast)? */
 bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
 
