@@ -246,6 +246,18 @@ gen_lets_and_ifs(FILE *f, int n)
 	fprintf(f, "    x%d %% 100\n}\n", n - 1);
 }
 
+/* Mutable lets, then an assignment to each: an assignment asks which views borrow its target. */
+static void
+gen_lets_and_assigns(FILE *f, int n)
+{
+	fprintf(f, "module scale.assign;\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    let s = \"text\";\n    let v = string_as_str(s);\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let mut x%d = %d;\n", i, i);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    x%d = x%d + 1;\n", i, i);
+	fprintf(f, "    if str_is_empty(v) { 0 } else { x%d %% 100 }\n}\n", n - 1);
+}
+
 /* Lets and `?`: each `?` asks which binding in scope needs release. */
 static void
 gen_many_try(FILE *f, int n)
@@ -352,6 +364,7 @@ static const struct Shape {
 	{ "many-functions", gen_many_functions, 5000 },
 	{ "many-lets", gen_many_lets, 5000 },
 	{ "lets-and-ifs", gen_lets_and_ifs, 3000 },
+	{ "lets-and-assigns", gen_lets_and_assigns, 3000 },
 	{ "many-try", gen_many_try, 3000 },
 	{ "many-params", gen_many_params, 5000 },
 	{ "and-chain", gen_and_chain, 12 },
