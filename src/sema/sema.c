@@ -750,6 +750,7 @@ sema_free(Sema *S)
 	free(S->call_consumes);
 	free(S->own_reported);
 	free(S->instances);
+	free(S->instance_index);
 	free(S->call_builtin);
 	arena_free(&S->arena);
 	free(S);

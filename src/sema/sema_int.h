@@ -137,6 +137,8 @@ struct Sema {
 	/* generic instances used with non-scalar arguments (checked after all bodies) */
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
+	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
+	uint32_t instance_cap;
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
