@@ -70,6 +70,29 @@ gen_generic_nesting(FILE *f, int n)
 	main_fn(f, "0");
 }
 
+/* K functions, each constructing a value whose spelled type nests Result/Option n deep. */
+static void
+gen_generic_construction(FILE *f, int n)
+{
+	fprintf(f, "module scale.gcons;\n");
+	for (int k = 0; k < 300; k++) {
+		fprintf(f, "\n@id(\"s.w%d\")\nfn w%d(x: i64) -> ", k, k);
+		for (int i = 0; i < n; i++)
+			fprintf(f, "Result<Option<");
+		fprintf(f, "i64");
+		for (int i = 0; i < n; i++)
+			fprintf(f, ">, string>");
+		fprintf(f, "\n{\n    Result<");
+		for (int i = 1; i < n; i++)
+			fprintf(f, "Option<Result<");
+		fprintf(f, "Option<i64>");
+		for (int i = 1; i < n; i++)
+			fprintf(f, ", string>>");
+		fprintf(f, ", string>::Err { error: \"deep\" }\n}\n");
+	}
+	main_fn(f, "0");
+}
+
 /* K functions, each a block nested n deep. */
 static void
 gen_nested_blocks(FILE *f, int n)
@@ -351,6 +374,7 @@ static const struct Shape {
 	int n;       /* the small size; the large one is 10n */
 } shapes[] = {
 	{ "generic-nesting", gen_generic_nesting, 10 },
+	{ "generic-construction", gen_generic_construction, 5 },
 	{ "nested-blocks", gen_nested_blocks, 6 },
 	{ "nested-ifs", gen_nested_ifs, 6 },
 	{ "nested-matches", gen_nested_matches, 6 },
@@ -464,7 +488,7 @@ scale(const char *bin, const char *dir, int runs, const char *only)
 	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
 	if (system(cmd) != 0)
 		return 2;
-	printf("%-16s %8s %9s %8s %9s %7s  %s\n", "shape", "n", "cpu(n)", "10n", "cpu(10n)", "ratio", "verdict");
+	printf("%-20s %8s %9s %8s %9s %7s  %s\n", "shape", "n", "cpu(n)", "10n", "cpu(10n)", "ratio", "verdict");
 	int failed = 0, ran = 0;
 	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
 		const struct Shape *s = &shapes[i];
@@ -490,7 +514,7 @@ scale(const char *bin, const char *dir, int runs, const char *only)
 		double ratio = t[1] / (t[0] > 1e-4 ? t[0] : 1e-4);
 		bool bad = ratio > RATIO_LIMIT && t[1] >= FLOOR_SECONDS;
 		failed += bad;
-		printf("%-16s %8d %8.3fs %8d %8.3fs %6.1fx  %s\n", s->name, s->n, t[0], s->n * 10, t[1], ratio,
+		printf("%-20s %8d %8.3fs %8d %8.3fs %6.1fx  %s\n", s->name, s->n, t[0], s->n * 10, t[1], ratio,
 		    bad ? "FAIL (super-linear)" : t[1] < FLOOR_SECONDS ? "ok (below the 20 ms floor)" : "ok");
 		fflush(stdout);
 	}
