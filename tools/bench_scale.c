@@ -340,6 +340,17 @@ gen_many_closures(FILE *f, int n)
 	fprintf(f, "    c%d(1) %% 100\n}\n", n - 1);
 }
 
+/* A resource with an imported finalizer and n functions owning one (E103 asks for the finalizer's effects). */
+static void
+gen_resource_owners(FILE *f, int n)
+{
+	fprintf(f, "module scale.res;\n\npermit { fs.close }\n\n@id(\"s.file\")\nresource File {\n    @id(\"s.file.drop\")\n    drop import \"s.files.close\";\n}\n");
+	fprintf(f, "\n@id(\"s.files\")\ninterface Files\n    permits { fs.close }\n{\n    @id(\"s.files.close\")\n    import fn close(handle: own File) -> unit\n        effects { fs.close }\n        failure infallible\n        consumes handle always;\n}\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n@id(\"s.k%d\")\nfn k%d(file: own File) -> i64\n    uses { fs.close }\n{\n    %d\n}\n", i, i, i);
+	main_fn(f, "0");
+}
+
 /* A class with n methods, each called once. */
 static void
 gen_many_methods(FILE *f, int n)
@@ -395,6 +406,7 @@ static const struct Shape {
 	{ "record-nesting", gen_record_nesting, 500 },
 	{ "many-closures", gen_many_closures, 1000 },
 	{ "many-methods", gen_many_methods, 1000 },
+	{ "resource-owners", gen_resource_owners, 2000 },
 	{ "generic-instances", gen_generic_instances, 500 },
 };
 
