@@ -351,6 +351,20 @@ gen_resource_owners(FILE *f, int n)
 	main_fn(f, "0");
 }
 
+/* A class with n fields and a subclass adding n more (T229 looks up each in the parent). */
+static void
+gen_class_fields(FILE *f, int n)
+{
+	fprintf(f, "module scale.cfields;\n\n@id(\"s.base\")\nclass Base {\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    @id(\"s.base.a%d\")\n    a%d: i64,\n", i, i);
+	fprintf(f, "}\n\n@id(\"s.derived\")\nclass Derived : Base {\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    @id(\"s.derived.b%d\")\n    b%d: i64,\n", i, i);
+	fprintf(f, "}\n");
+	main_fn(f, "0");
+}
+
 /* A class with n methods, each called once. */
 static void
 gen_many_methods(FILE *f, int n)
@@ -406,6 +420,7 @@ static const struct Shape {
 	{ "record-nesting", gen_record_nesting, 500 },
 	{ "many-closures", gen_many_closures, 1000 },
 	{ "many-methods", gen_many_methods, 1000 },
+	{ "class-fields", gen_class_fields, 1000 },
 	{ "resource-owners", gen_resource_owners, 2000 },
 	{ "generic-instances", gen_generic_instances, 500 },
 };

@@ -739,9 +739,7 @@ flatten_class(Sema *S, SymId id, int depth)
 			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
 		int n = p->nfields;
 		for (int i = 0; i < s->nfields; i++) {
-			bool dup = false;
-			for (int j = 0; j < p->nfields; j++)
-				dup |= strcmp(p->fields[j].name, s->fields[i].name) == 0;
+			bool dup = sema_field_index(S, s->parent, s->fields[i].name) >= 0;   /* indexed for many fields */
 			if (dup) {
 				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
 				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
