@@ -411,7 +411,7 @@ static const struct Shape {
 	{ "call-nesting", gen_call_nesting, 12 },
 	{ "long-string", gen_long_string, 1000000 },
 	{ "many-functions", gen_many_functions, 5000 },
-	{ "many-lets", gen_many_lets, 5000 },
+	{ "many-lets", gen_many_lets, 20000 },
 	{ "lets-and-ifs", gen_lets_and_ifs, 3000 },
 	{ "lets-and-assigns", gen_lets_and_assigns, 3000 },
 	{ "many-try", gen_many_try, 3000 },
