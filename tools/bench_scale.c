@@ -58,7 +58,7 @@ static void
 gen_generic_nesting(FILE *f, int n)
 {
 	fprintf(f, "module scale.gnest;\n");
-	for (int k = 0; k < 300; k++) {
+	for (int k = 0; k < 2000; k++) {
 		fprintf(f, "\n@id(\"s.g%d\")\nfn g%d(x: ", k, k);
 		for (int i = 0; i < n; i++)
 			fprintf(f, "Option<");
@@ -66,6 +66,29 @@ gen_generic_nesting(FILE *f, int n)
 		for (int i = 0; i < n; i++)
 			fprintf(f, ">");
 		fprintf(f, ") -> i64\n{\n    match x { Option::Some { value } => 1, Option::None {} => 0, }\n}\n");
+	}
+	main_fn(f, "0");
+}
+
+/* K functions, each constructing a value whose spelled type nests Result/Option n deep. */
+static void
+gen_generic_construction(FILE *f, int n)
+{
+	fprintf(f, "module scale.gcons;\n");
+	for (int k = 0; k < 300; k++) {
+		fprintf(f, "\n@id(\"s.w%d\")\nfn w%d(x: i64) -> ", k, k);
+		for (int i = 0; i < n; i++)
+			fprintf(f, "Result<Option<");
+		fprintf(f, "i64");
+		for (int i = 0; i < n; i++)
+			fprintf(f, ">, string>");
+		fprintf(f, "\n{\n    Result<");
+		for (int i = 1; i < n; i++)
+			fprintf(f, "Option<Result<");
+		fprintf(f, "Option<i64>");
+		for (int i = 1; i < n; i++)
+			fprintf(f, ", string>>");
+		fprintf(f, ", string>::Err { error: \"deep\" }\n}\n");
 	}
 	main_fn(f, "0");
 }
@@ -246,6 +269,18 @@ gen_lets_and_ifs(FILE *f, int n)
 	fprintf(f, "    x%d %% 100\n}\n", n - 1);
 }
 
+/* Mutable lets, then an assignment to each: an assignment asks which views borrow its target. */
+static void
+gen_lets_and_assigns(FILE *f, int n)
+{
+	fprintf(f, "module scale.assign;\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    let s = \"text\";\n    let v = string_as_str(s);\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let mut x%d = %d;\n", i, i);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    x%d = x%d + 1;\n", i, i);
+	fprintf(f, "    if str_is_empty(v) { 0 } else { x%d %% 100 }\n}\n", n - 1);
+}
+
 /* Lets and `?`: each `?` asks which binding in scope needs release. */
 static void
 gen_many_try(FILE *f, int n)
@@ -305,30 +340,89 @@ gen_many_closures(FILE *f, int n)
 	fprintf(f, "    c%d(1) %% 100\n}\n", n - 1);
 }
 
+/* A resource with an imported finalizer and n functions owning one (E103 asks for the finalizer's effects). */
+static void
+gen_resource_owners(FILE *f, int n)
+{
+	fprintf(f, "module scale.res;\n\npermit { fs.close }\n\n@id(\"s.file\")\nresource File {\n    @id(\"s.file.drop\")\n    drop import \"s.files.close\";\n}\n");
+	fprintf(f, "\n@id(\"s.files\")\ninterface Files\n    permits { fs.close }\n{\n    @id(\"s.files.close\")\n    import fn close(handle: own File) -> unit\n        effects { fs.close }\n        failure infallible\n        consumes handle always;\n}\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n@id(\"s.k%d\")\nfn k%d(file: own File) -> i64\n    uses { fs.close }\n{\n    %d\n}\n", i, i, i);
+	main_fn(f, "0");
+}
+
+/* A class with n fields and a subclass adding n more (T229 looks up each in the parent). */
+static void
+gen_class_fields(FILE *f, int n)
+{
+	fprintf(f, "module scale.cfields;\n\n@id(\"s.base\")\nclass Base {\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    @id(\"s.base.a%d\")\n    a%d: i64,\n", i, i);
+	fprintf(f, "}\n\n@id(\"s.derived\")\nclass Derived : Base {\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    @id(\"s.derived.b%d\")\n    b%d: i64,\n", i, i);
+	fprintf(f, "}\n");
+	main_fn(f, "0");
+}
+
+/* A class with n methods, each called once. */
+static void
+gen_many_methods(FILE *f, int n)
+{
+	fprintf(f, "module scale.methods;\n\n@id(\"s.c\")\nclass C {\n    @id(\"s.c.v\")\n    v: i64,\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n    @id(\"s.c.m%d\")\n    fn m%d(self: C) -> i64\n{\n        self.v + %d\n    }\n", i, i, i);
+	fprintf(f, "}\n\n@id(\"s.all\")\nfn all(c: C) -> i64\n{\n    let t0 = 0;\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let t%d = t%d + c.m%d();\n", i + 1, i, i);
+	fprintf(f, "    t%d\n}\n", n);
+	main_fn(f, "all(C { v: 1 }) % 100");
+}
+
+/* n records and one generic function instantiated at each of them. */
+static void
+gen_generic_instances(FILE *f, int n)
+{
+	fprintf(f, "module scale.instances;\n\n@id(\"s.id\")\nfn same<T>(x: T) -> T\n{\n    x\n}\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\n@id(\"s.r%d\")\nrecord R%d {\n    @id(\"s.r%d.v\")\n    v: i64,\n}\n", i, i, i);
+	fprintf(f, "\n@id(\"s.use\")\nfn use_all(x: i64) -> i64\n{\n    let t0 = x;\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let t%d = t%d + same<R%d>(R%d { v: %d }).v;\n", i + 1, i, i, i, i);
+	fprintf(f, "    t%d\n}\n", n);
+	main_fn(f, "use_all(0) % 100");
+}
+
 static const struct Shape {
 	const char *name;
 	GenFn gen;
 	int n;       /* the small size; the large one is 10n */
 } shapes[] = {
 	{ "generic-nesting", gen_generic_nesting, 10 },
+	{ "generic-construction", gen_generic_construction, 5 },
 	{ "nested-blocks", gen_nested_blocks, 6 },
 	{ "nested-ifs", gen_nested_ifs, 6 },
 	{ "nested-matches", gen_nested_matches, 6 },
 	{ "nested-loops", gen_nested_loops, 4 },
-	{ "match-arms", gen_match_arms, 2000 },
+	{ "match-arms", gen_match_arms, 5000 },
 	{ "record-fields", gen_record_fields, 1000 },
 	{ "variant-cases", gen_variant_cases, 1000 },
-	{ "generic-chain", gen_generic_chain, 300 },
+	{ "generic-chain", gen_generic_chain, 500 },
 	{ "call-nesting", gen_call_nesting, 12 },
-	{ "long-string", gen_long_string, 200000 },
+	{ "long-string", gen_long_string, 1000000 },
 	{ "many-functions", gen_many_functions, 5000 },
-	{ "many-lets", gen_many_lets, 5000 },
+	{ "many-lets", gen_many_lets, 20000 },
 	{ "lets-and-ifs", gen_lets_and_ifs, 3000 },
+	{ "lets-and-assigns", gen_lets_and_assigns, 3000 },
 	{ "many-try", gen_many_try, 3000 },
-	{ "many-params", gen_many_params, 1000 },
+	{ "many-params", gen_many_params, 5000 },
 	{ "and-chain", gen_and_chain, 12 },
-	{ "record-nesting", gen_record_nesting, 100 },
+	{ "record-nesting", gen_record_nesting, 500 },
 	{ "many-closures", gen_many_closures, 1000 },
+	{ "many-methods", gen_many_methods, 1000 },
+	{ "class-fields", gen_class_fields, 1000 },
+	{ "resource-owners", gen_resource_owners, 2000 },
+	{ "generic-instances", gen_generic_instances, 500 },
 };
 
 /* ---- running ---------------------------------------------------------------- */
@@ -421,7 +515,7 @@ scale(const char *bin, const char *dir, int runs, const char *only)
 	snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
 	if (system(cmd) != 0)
 		return 2;
-	printf("%-16s %8s %9s %8s %9s %7s  %s\n", "shape", "n", "cpu(n)", "10n", "cpu(10n)", "ratio", "verdict");
+	printf("%-20s %8s %9s %8s %9s %7s  %s\n", "shape", "n", "cpu(n)", "10n", "cpu(10n)", "ratio", "verdict");
 	int failed = 0, ran = 0;
 	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
 		const struct Shape *s = &shapes[i];
@@ -447,7 +541,7 @@ scale(const char *bin, const char *dir, int runs, const char *only)
 		double ratio = t[1] / (t[0] > 1e-4 ? t[0] : 1e-4);
 		bool bad = ratio > RATIO_LIMIT && t[1] >= FLOOR_SECONDS;
 		failed += bad;
-		printf("%-16s %8d %8.3fs %8d %8.3fs %6.1fx  %s\n", s->name, s->n, t[0], s->n * 10, t[1], ratio,
+		printf("%-20s %8d %8.3fs %8d %8.3fs %6.1fx  %s\n", s->name, s->n, t[0], s->n * 10, t[1], ratio,
 		    bad ? "FAIL (super-linear)" : t[1] < FLOOR_SECONDS ? "ok (below the 20 ms floor)" : "ok");
 		fflush(stdout);
 	}

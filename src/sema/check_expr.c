@@ -659,6 +659,15 @@ unknown_function(FnCtx *C, const Expr *e)
 }
 
 /* Remembers a generic instance with a non-scalar argument for instance checking. */
+static uint32_t
+instance_hash(SymId f, const TypeId *targs, int n)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)f;
+	for (int i = 0; i < n; i++)
+		h = (h ^ targs[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
 static void
 note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 {
@@ -667,10 +676,26 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 		scalar &= type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
 	if (scalar)
 		return;
-	for (int i = 0; i < S->ninstances; i++)
-		if (S->instances[i].fn == f && S->instances[i].ntargs == n &&
-		    memcmp(S->instances[i].targs, targs, sizeof(TypeId) * (size_t)n) == 0)
+	/* one probe of the instance index (grown at half full) */
+	if ((uint32_t)(S->ninstances + 1) * 2 > S->instance_cap) {
+		free(S->instance_index);
+		S->instance_cap = S->instance_cap ? S->instance_cap * 2 : 64;
+		S->instance_index = xmalloc(sizeof(uint32_t) * S->instance_cap);
+		memset(S->instance_index, 0xFF, sizeof(uint32_t) * S->instance_cap);
+		for (int i = 0; i < S->ninstances; i++) {
+			uint32_t h = instance_hash(S->instances[i].fn, S->instances[i].targs, S->instances[i].ntargs) & (S->instance_cap - 1);
+			while (S->instance_index[h] != UINT32_MAX)
+				h = (h + 1) & (S->instance_cap - 1);
+			S->instance_index[h] = (uint32_t)i;
+		}
+	}
+	uint32_t h = instance_hash(f, targs, n) & (S->instance_cap - 1);
+	for (; S->instance_index[h] != UINT32_MAX; h = (h + 1) & (S->instance_cap - 1)) {
+		const struct Instance *in = &S->instances[S->instance_index[h]];
+		if (in->fn == f && in->ntargs == n && memcmp(in->targs, targs, sizeof(TypeId) * (size_t)n) == 0)
 			return;
+	}
+	S->instance_index[h] = (uint32_t)S->ninstances;
 	if (S->ninstances == S->capinstances) {
 		S->capinstances = S->capinstances ? S->capinstances * 2 : 8;
 		S->instances = xrealloc(S->instances, sizeof(*S->instances) * (size_t)S->capinstances);
@@ -774,10 +799,9 @@ static SymId
 find_method(Sema *S, SymId cls, const char *name)
 {
 	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->parent) {
-		Sym *s = sema_sym(S, c);
-		for (int i = 0; i < s->nmethods; i++)
-			if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
-				return s->methods[i];
+		SymId m = sema_own_method(S, c, name);
+		if (m >= 0)
+			return m;
 	}
 	return -1;
 }

@@ -451,20 +451,24 @@ decls_collect(Sema *S)
 		if (cls < 0 || sema_sym(S, cls)->decl != d)
 			continue;
 		VEC(SymId) methods = {0};
+		StrMap count = {0};   /* method name → how many so far */
 		for (int j = 0; j < d->u.class_.nmembers; j++) {
 			const ClassMember *cm = &d->u.class_.members[j];
 			if (!cm->is_method)
 				continue;
-			for (int k = 0; k < methods.len; k++) {
-				if (strcmp(sema_sym(S, methods.items[k])->name, cm->method.name.s) == 0) {
-					Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
-					    d->u.class_.name.s, cm->method.name.s);
-					diag_set_help(dg, "rename or remove one of the methods");
-				}
+			/* one T229 per earlier method of the same name */
+			int earlier = strmap_get(&count, cm->method.name.s);
+			earlier = earlier < 0 ? 0 : earlier;
+			strmap_set(&count, cm->method.name.s, earlier + 1);
+			for (int k = 0; k < earlier; k++) {
+				Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
+				    d->u.class_.name.s, cm->method.name.s);
+				diag_set_help(dg, "rename or remove one of the methods");
 			}
 			collect_fn(S, &cm->method, d, cls, &cm->id, cm->span);
 			VEC_PUSH(methods, (SymId)(S->syms.len - 1));
 		}
+		strmap_free(&count);
 		Sym *c = sema_sym(S, cls);
 		c->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
 		c->nmethods = methods.len;
@@ -752,9 +756,7 @@ flatten_class(Sema *S, SymId id, int depth)
 			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
 		int n = p->nfields;
 		for (int i = 0; i < s->nfields; i++) {
-			bool dup = false;
-			for (int j = 0; j < p->nfields; j++)
-				dup |= strcmp(p->fields[j].name, s->fields[i].name) == 0;
+			bool dup = sema_field_index(S, s->parent, s->fields[i].name) >= 0;   /* indexed for many fields */
 			if (dup) {
 				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
 				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
@@ -803,10 +805,9 @@ check_overrides(Sema *S, SymId cls)
 		Sym *m = sema_sym(S, c->methods[i]);
 		for (SymId a = c->parent; a >= 0; a = sema_sym(S, a)->parent) {
 			Sym *anc = sema_sym(S, a);
-			for (int j = 0; j < anc->nmethods; j++) {
-				Sym *o = sema_sym(S, anc->methods[j]);
-				if (strcmp(o->name, m->name) != 0)
-					continue;
+			SymId om = sema_own_method(S, a, m->name);
+			if (om >= 0) {
+				Sym *o = sema_sym(S, om);
 				bool same = o->nparams == m->nparams && o->result == m->result;
 				for (int k = 1; same && k < m->nparams; k++)
 					same = o->params[k].type == m->params[k].type && o->params[k].mode == m->params[k].mode;
@@ -824,66 +825,123 @@ next:;
 
 /*
  * T217: does a record/variant contain itself by value (directly or through
- * other records, variants, or prelude generics such as Option<T>)?  An
- * iterative search with generation marks: linear per root, no depth cap.
+ * other records, variants, or prelude generics such as Option<T>)?  The
+ * by-value containment graph over declarations (an edge to each declaration
+ * a field's type names, looking through the arguments of prelude generics;
+ * Box, Vec, Map, … are indirections) is built once, and one pass of Tarjan's
+ * strongly-connected components marks the declarations on a cycle: linear
+ * in the declarations and their field types, where a search per root is
+ * quadratic for a chain of records.
  */
-typedef VEC(TypeId) TypeStack;
+typedef VEC(int) IntVec;
 
-static bool
-contains_self(Sema *S, SymId root, uint32_t *mark, uint32_t gen, TypeStack *stack)
+/* Appends the declarations the type t holds by value. */
+static void
+by_value_edges(Sema *S, TypeId t, IntVec *out, IntVec *stack)
 {
 	stack->len = 0;
-	Sym *r = sema_sym(S, root);
-	for (int i = 0; i < r->nfields; i++)
-		VEC_PUSH(*stack, r->fields[i].type);
-	for (int c = 0; c < r->ncases; c++)
-		for (int i = 0; i < r->cases[c].nfields; i++)
-			VEC_PUSH(*stack, r->cases[c].fields[i].type);
+	VEC_PUSH(*stack, (int)t);
 	while (stack->len) {
-		TypeId t = stack->items[--stack->len];
-		const TypeInfo *ti = type_info(&S->types, t);
+		TypeId u = (TypeId)stack->items[--stack->len];
+		const TypeInfo *ti = type_info(&S->types, u);
 		if (ti->kind != TY_NOMINAL)
-			continue;   /* Box, Vec, Map, … are indirections */
-		SymId sym = (SymId)ti->decl;
-		if (sym == root)
-			return true;
-		Sym *s = sema_sym(S, sym);
-		if (s->prelude) {
-			for (int i = 0; i < ti->nargs; i++)
-				VEC_PUSH(*stack, type_info(&S->types, t)->args[i]);
+			continue;
+		if (sema_sym(S, (SymId)ti->decl)->prelude) {
+			for (int i = type_info(&S->types, u)->nargs - 1; i >= 0; i--)
+				VEC_PUSH(*stack, (int)type_info(&S->types, u)->args[i]);
 			continue;
 		}
-		if (mark[sym] == gen)
-			continue;
-		mark[sym] = gen;
-		for (int i = 0; i < s->nfields; i++)
-			VEC_PUSH(*stack, s->fields[i].type);
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				VEC_PUSH(*stack, s->cases[c].fields[i].type);
+		VEC_PUSH(*out, (int)ti->decl);
 	}
-	return false;
 }
 
 static void
 check_recursion(Sema *S)
 {
-	uint32_t *mark = xcalloc((size_t)S->syms.len, sizeof(uint32_t));
-	TypeStack stack = {0};
-	uint32_t gen = 0;
-	for (SymId id = 0; id < S->syms.len; id++) {
-		Sym *s = sema_sym(S, id);
-		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
+	int n = S->syms.len;
+	/* the graph, as adjacency arrays: the edges of v are to[start[v] .. start[v + 1]) */
+	int *start = xmalloc(sizeof(int) * (size_t)(n + 1));
+	IntVec to = {0}, stack = {0};
+	for (SymId v = 0; v < n; v++) {
+		start[v] = to.len;
+		Sym *s = sema_sym(S, v);
+		if (s->prelude)
 			continue;
-		if (contains_self(S, id, mark, ++gen, &stack)) {
-			Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
-			    s->kind == SK_VARIANT ? "variant" : "record", s->name);
-			diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
-			break;  /* the reference reports only the first */
+		for (int i = 0; i < s->nfields; i++)
+			by_value_edges(S, s->fields[i].type, &to, &stack);
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				by_value_edges(S, s->cases[c].fields[i].type, &to, &stack);
+	}
+	start[n] = to.len;
+	/* Tarjan, iteratively: index 0 = unvisited */
+	int *index = xcalloc((size_t)(n ? n : 1), sizeof(int)), *low = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));   /* per node on the walk: its next edge */
+	bool *on = xcalloc((size_t)(n ? n : 1), 1), *cyclic = xcalloc((size_t)(n ? n : 1), 1);
+	IntVec scc = {0}, walk = {0};
+	int counter = 0;
+	for (int root = 0; root < n; root++) {
+		if (index[root])
+			continue;
+		VEC_PUSH(walk, root);
+		index[root] = low[root] = ++counter;
+		next[root] = start[root];
+		VEC_PUSH(scc, root);
+		on[root] = true;
+		while (walk.len) {
+			int v = walk.items[walk.len - 1];
+			if (next[v] < start[v + 1]) {
+				int w = to.items[next[v]++];
+				if (w == v)
+					cyclic[v] = true;
+				if (!index[w]) {
+					index[w] = low[w] = ++counter;
+					next[w] = start[w];
+					VEC_PUSH(scc, w);
+					on[w] = true;
+					VEC_PUSH(walk, w);
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			walk.len--;
+			if (walk.len) {
+				int u = walk.items[walk.len - 1];
+				if (low[v] < low[u])
+					low[u] = low[v];
+			}
+			if (low[v] == index[v]) {
+				int first = scc.len;
+				while (scc.items[--first] != v)
+					;
+				for (int k = first; k < scc.len; k++) {
+					on[scc.items[k]] = false;
+					cyclic[scc.items[k]] |= scc.len - first > 1;
+				}
+				scc.len = first;
+			}
 		}
 	}
+	for (SymId id = 0; id < n; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS) || !cyclic[id])
+			continue;
+		Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
+		    s->kind == SK_VARIANT ? "variant" : "record", s->name);
+		diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
+		break;  /* the reference reports only the first */
+	}
+	free(start);
+	free(index);
+	free(low);
+	free(next);
+	free(on);
+	free(cyclic);
+	VEC_FREE(to);
 	VEC_FREE(stack);
-	free(mark);
+	VEC_FREE(scc);
+	VEC_FREE(walk);
 }
 
 void
@@ -976,6 +1034,25 @@ sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool las
 		return fields_find(s->fields, s->nfields, &s->field_map, &s->field_dups, name, last);
 	CaseSym *c = &s->cases[case_index];
 	return fields_find(c->fields, c->nfields, &c->field_map, &c->field_dups, name, last);
+}
+
+SymId
+sema_own_method(Sema *S, SymId cls, const char *name)
+{
+	Sym *s = sema_sym(S, cls);
+	if (s->nmethods > 8 && !s->method_map) {
+		s->method_map = xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < s->nmethods; i++)
+			strmap_put(s->method_map, sema_sym(S, s->methods[i])->name, i);
+	}
+	if (s->method_map) {
+		int i = strmap_get(s->method_map, name);
+		return i >= 0 ? s->methods[i] : -1;
+	}
+	for (int i = 0; i < s->nmethods; i++)
+		if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
+			return s->methods[i];
+	return -1;
 }
 
 int

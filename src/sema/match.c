@@ -241,6 +241,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	Sema *S = C->S;
 	Sym *v = sema_sym(S, (SymId)type_info(&S->types, vt)->decl);
 	bool *covered = xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
+	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
@@ -252,10 +253,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
 		}
 		if (catch_all(p)) {
-			bool all = true;
-			for (int c = 0; c < v->ncases; c++)
-				all &= covered[c];
-			if (wildcard || all) {
+			if (wildcard || ncovered == v->ncases) {
 				Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable wildcard match arm");
 				diag_set_help(d, "every case is already covered; remove this arm");
 			}
@@ -270,8 +268,10 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable duplicate case `%s::%s`", p->u.case_.type.s, p->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove this arm");
 				}
-				if (!arm->guard)
+				if (!arm->guard && !covered[ci]) {
 					covered[ci] = true;
+					ncovered++;
+				}
 			}
 		} else if (p->kind == PAT_OR) {
 			/* a guarded or-arm is admitted (the newest reference); like a
@@ -299,8 +299,10 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					Diag *d = sema_error(S, DIAG_M102, alt->span, "unreachable duplicate case `%s::%s`", alt->u.case_.type.s, alt->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove it");
 				}
-				if (!arm->guard)
+				if (!arm->guard) {
+					ncovered += !covered[ci];
 					covered[ci] = true;
+				}
 			}
 		} else if (p->kind == PAT_RECORD) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");

@@ -36,6 +36,8 @@ typedef struct OwnVar {
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	int prev;          /* the variable of the same name this one hides, or -1 */
+	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
+	int next_view;     /* … and, for a view, the owner's view before it (-1) */
 } OwnVar;
 
 typedef struct Own {
@@ -86,6 +88,8 @@ pop_scope(Own *O)
 	while (O->vars.len > m) {
 		const OwnVar *v = &O->vars.items[--O->vars.len];
 		strmap_set(&O->index, v->name, v->prev);
+		if (v->view_of >= 0)   /* views go out of scope before their owner, latest first */
+			O->vars.items[v->view_of].first_view = v->next_view;
 	}
 	O->st.len = m;
 }
@@ -93,7 +97,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name) };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1 };
 	strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
@@ -638,20 +642,19 @@ view_owner(Own *O, const Expr *e)
 	return -1;
 }
 
-/* T265: replacing `owner` while a view of it is used later. */
+/* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
+ * Only the owner's own views are visited (its view list). */
 static void
 check_live_views(Own *O, int owner, const Stmt *s)
 {
-	for (int v = 0; v < O->vars.len; v++) {
-		if (O->vars.items[v].view_of != owner)
-			continue;
-		int32_t last = strmap_get(&O->last_use, O->vars.items[v].name);
-		if (last > (int32_t)s->span.end) {
-			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-			diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
-			    O->vars.items[v].name, O->vars.items[owner].name);
-			return;
-		}
+	int found = -1;
+	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
+		if (strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
+			found = v;
+	if (found >= 0) {
+		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
+		    O->vars.items[found].name, O->vars.items[owner].name);
 	}
 }
 
@@ -701,6 +704,11 @@ own_stmt(Own *O, const Stmt *s)
 		nv->shared = alias && (O->S->expr_mode[v->id] == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		if (v)
 			nv->view_of = view_owner(O, v);
+		if (nv->view_of >= 0) {
+			int self = O->vars.len - 1;
+			nv->next_view = O->vars.items[nv->view_of].first_view;
+			O->vars.items[nv->view_of].first_view = self;
+		}
 		break;
 	}
 	case STMT_ASSIGN: {

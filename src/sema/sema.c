@@ -148,6 +148,72 @@ fn_uses(Sym *f, const char *e)
 	return false;
 }
 
+/*
+ * The interface imports carrying an `@id`, indexed by it once: a resource's
+ * finalizer is found by one probe instead of a walk over every declaration
+ * (per resource, and per owning parameter for E103).  The map is keyed by
+ * the id up to its first NUL; each key chains its imports in declaration
+ * order, and the exact bytes are compared along the chain.
+ */
+struct ImportIndex {
+	const ImportFn **items;
+	int *next;            /* the next import of the same key, or -1 */
+	int len;
+	StrMap first, last;   /* key → first / last import */
+};
+
+static struct ImportIndex *
+import_index(Sema *S)
+{
+	if (S->import_index)
+		return S->import_index;
+	struct ImportIndex *x = xcalloc(1, sizeof *x);
+	int n = 0;
+	for (int d = 0; d < S->m->ndecls; d++)
+		if (S->m->decls[d].kind == DECL_INTERFACE)
+			n += S->m->decls[d].u.interface.nimports;
+	x->items = xmalloc(sizeof(ImportFn *) * (size_t)(n ? n : 1));
+	x->next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	for (int d = 0; d < S->m->ndecls; d++) {
+		const Decl *dc = &S->m->decls[d];
+		for (int j = 0; dc->kind == DECL_INTERFACE && j < dc->u.interface.nimports; j++) {
+			const ImportFn *imp = &dc->u.interface.imports[j];
+			if (!imp->id.present)
+				continue;
+			const char *key = imp->id.value.s ? imp->id.value.s : "";
+			int i = x->len++;
+			x->items[i] = imp;
+			x->next[i] = -1;
+			int tail = strmap_get(&x->last, key);
+			if (tail < 0)
+				strmap_put(&x->first, key, i);
+			else
+				x->next[tail] = i;
+			strmap_set(&x->last, key, i);
+		}
+	}
+	S->import_index = x;
+	return x;
+}
+
+/* The import after number `after` (-1: the first) whose id is exactly key; -1 when none. */
+static int
+import_next(Sema *S, const StrLit *key, int after)
+{
+	struct ImportIndex *x = import_index(S);
+	int i = after < 0 ? strmap_get(&x->first, key->s ? key->s : "") : x->next[after];
+	while (i >= 0 && (x->items[i]->id.value.len != key->len ||
+	    (key->len && memcmp(x->items[i]->id.value.s, key->s, key->len) != 0)))
+		i = x->next[i];
+	return i;
+}
+
+static const ImportFn *
+import_at(Sema *S, int i)
+{
+	return S->import_index->items[i];
+}
+
 /* E103: owning a resource whose imported finalizer uses effects needs them. */
 static void
 check_finalizer_effects(FnCtx *C)
@@ -162,20 +228,15 @@ check_finalizer_effects(FnCtx *C)
 		if (r->kind != SK_RESOURCE || !r->decl || r->decl->u.resource.trivial)
 			continue;
 		const StrLit *key = &r->decl->u.resource.import;
-		for (int d = 0; d < S->m->ndecls; d++) {
-			const Decl *x = &S->m->decls[d];
-			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
-				const ImportFn *imp = &x->u.interface.imports[j];
-				if (!imp->id.present || imp->id.value.len != key->len || (key->len && memcmp(imp->id.value.s, key->s, key->len) != 0))
+		for (int at = import_next(S, key, -1); at >= 0; at = import_next(S, key, at)) {
+			const ImportFn *imp = import_at(S, at);
+			for (int k = 0; k < imp->effects.nnames; k++) {
+				const QName *q = &imp->effects.names[k];
+				const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+				if (fn_uses(f, e))
 					continue;
-				for (int k = 0; k < imp->effects.nnames; k++) {
-					const QName *q = &imp->effects.names[k];
-					const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
-					if (fn_uses(f, e))
-						continue;
-					Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
-					diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
-				}
+				Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
+				diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
 			}
 		}
 	}
@@ -558,21 +619,15 @@ check_resource(Sema *S, SymId id)
 	if (d->u.resource.trivial)
 		return;
 	const StrLit *key = &d->u.resource.import;
-	for (int i = 0; i < S->m->ndecls; i++) {
-		const Decl *x = &S->m->decls[i];
-		if (x->kind != DECL_INTERFACE)
-			continue;
-		for (int j = 0; j < x->u.interface.nimports; j++) {
-			const ImportFn *f = &x->u.interface.imports[j];
-			if (!f->id.present || f->id.value.len != key->len || (key->len && memcmp(f->id.value.s, key->s, key->len) != 0))
-				continue;
-			if (f->fallible || !f->has_consumes) {
-				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
-				    (int)key->len, key->s, r->name);
-				diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
-			}
-			return;
+	int at = import_next(S, key, -1);
+	if (at >= 0) {
+		const ImportFn *f = import_at(S, at);
+		if (f->fallible || !f->has_consumes) {
+			Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
+			    (int)key->len, key->s, r->name);
+			diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
 		}
+		return;
 	}
 	Diag *dg = sema_error(S, DIAG_O113, key->span, "resource `%s` drops through `%.*s`, which is not a declared interface import", r->name,
 	    (int)key->len, key->s);
@@ -731,6 +786,13 @@ sema_free(Sema *S)
 		return;
 	types_free(&S->types);
 	typeq_free(S->typeq);
+	if (S->import_index) {
+		free(S->import_index->items);
+		free(S->import_index->next);
+		strmap_free(&S->import_index->first);
+		strmap_free(&S->import_index->last);
+		free(S->import_index);
+	}
 	strmap_free(&S->type_names);
 	strmap_free(&S->fn_names);
 	strmap_free(&S->ids);
@@ -743,6 +805,10 @@ sema_free(Sema *S)
 		if (y->field_map) {
 			strmap_free(y->field_map);
 			free(y->field_map);
+		}
+		if (y->method_map) {
+			strmap_free(y->method_map);
+			free(y->method_map);
 		}
 		for (int c = 0; c < y->ncases; c++) {
 			if (y->cases[c].field_map) {
@@ -758,6 +824,7 @@ sema_free(Sema *S)
 	free(S->call_consumes);
 	free(S->own_reported);
 	free(S->instances);
+	free(S->instance_index);
 	free(S->call_builtin);
 	arena_free(&S->arena);
 	free(S);

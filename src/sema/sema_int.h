@@ -25,9 +25,14 @@ typedef int32_t SymId;   /* -1 = none */
 typedef struct TypeQ TypeQ;   /* memoised type queries (typeq.c) */
 
 /* ---- a string → int map (probe-only) ---- */
+typedef struct StrMapSlot {
+	const char *key;       /* NULL: empty */
+	uint32_t hash;
+	int32_t val;
+} StrMapSlot;
+
 typedef struct StrMap {
-	const char **keys;
-	int32_t *vals;
+	StrMapSlot *slots;     /* key, hash and value side by side: one cache line per probe */
 	uint32_t cap;
 	uint32_t len;
 } StrMap;
@@ -103,6 +108,7 @@ typedef struct Sym {
 	SymId parent;
 	SymId *methods;        /* own methods in source order */
 	int nmethods;
+	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
 	/* functions, methods, imports */
 	ParamSym *params;
 	int nparams;
@@ -136,6 +142,8 @@ struct Sema {
 	/* generic instances used with non-scalar arguments (checked after all bodies) */
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
+	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
+	uint32_t instance_cap;
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
@@ -155,6 +163,7 @@ struct Sema {
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
+	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
 
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
@@ -207,6 +216,8 @@ int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
 int sema_case_index(Sema *S, SymId variant, const char *name);
 TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
+/* The first of class cls's own methods called name, or -1 (indexed for many methods). */
+SymId sema_own_method(Sema *S, SymId cls, const char *name);
 /* Is `from` the same class as `to` or a descendant (implicit upcast)? */
 bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
 
