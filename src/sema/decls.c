@@ -333,7 +333,7 @@ collect_type(Sema *S, const Decl *d)
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
 	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
-	if (!s->explicit_id) {
+	if (!s->explicit_id && kind != SK_INTERFACE) {   /* an interface's is I403 (resource.c) */
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
 		    kind_word(kind), s->name);
 		diag_set_help(dg, "add @id(\"your.namespace.%s\") before the declaration", kind_word(kind));

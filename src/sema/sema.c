@@ -582,43 +582,6 @@ check_invariants(Sema *S, SymId id)
 	VEC_FREE(C.calls);
 }
 
-/* Resources (§4.9): the drop strategy carries an explicit `@id` (O112); an
- * imported finalizer names a declared, infallible, consuming import (O113). */
-static void
-check_resource(Sema *S, SymId id)
-{
-	Sym *r = sema_sym(S, id);
-	const Decl *d = r->decl;
-	if (!d || d->kind != DECL_RESOURCE)
-		return;
-	if (!d->u.resource.drop_id.present) {
-		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must identify its drop strategy with an explicit `@id`", r->name);
-		diag_set_help(dg, "write `@id(\"%s.drop\")` on the line above `drop …;`", r->id);
-	}
-	if (d->u.resource.trivial)
-		return;
-	const StrLit *key = &d->u.resource.import;
-	for (int i = 0; i < S->m->ndecls; i++) {
-		const Decl *x = &S->m->decls[i];
-		if (x->kind != DECL_INTERFACE)
-			continue;
-		for (int j = 0; j < x->u.interface.nimports; j++) {
-			const ImportFn *f = &x->u.interface.imports[j];
-			if (!f->id.present || f->id.value.len != key->len || memcmp(f->id.value.s, key->s, key->len) != 0)
-				continue;
-			if (f->fallible || !f->has_consumes) {
-				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
-				    (int)key->len, key->s, r->name);
-				diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
-			}
-			return;
-		}
-	}
-	Diag *dg = sema_error(S, DIAG_O113, key->span, "resource `%s` drops through `%.*s`, which is not a declared interface import", r->name,
-	    (int)key->len, key->s);
-	diag_set_help(dg, "declare the finalizer as an `import fn` with that `@id` in an interface, or use `drop trivial;`");
-}
-
 /* Drops diagnostics from index `from` on that repeat an earlier one. */
 static void
 dedupe_since(DiagSink *d, int from)
@@ -738,9 +701,10 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	decls_collect(S);
 	decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
-		check_resource(S, id);
+		sema_check_resource(S, id);
 		check_invariants(S, id);
 	}
+	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)

@@ -290,6 +290,10 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
  * (statements' expressions, match guards and closure bodies included). */
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+
+/* ---- resources and interfaces (resource.c) ---- */
+void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
+void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 /* own.c: the ownership pass over a typed function body. */
