@@ -394,7 +394,13 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			return;
 		}
 	}
-	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	if (owner < 0 && s->explicit_id && strncmp(s->id, "semaprax.function-execution.v1:", 31) == 0) {
+		/* the domain of generic instance identities (the reference's T225) */
+		Diag *dg = sema_error(S, DIAG_T225, s->span, "function `%s` uses the reserved generic execution identity domain", s->name);
+		diag_set_help(dg, "choose a stable id outside `semaprax.function-execution.v1:`");
+	} else {
+		claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	}
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {
@@ -407,6 +413,10 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		}
 	}
 	s->ntparams = fn->ntparams;
+	if (owner < 0 && fn->ntparams > 2) {
+		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);
+		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
+	}
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
@@ -666,8 +676,16 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
+				Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
+				diag_set_help(dg, "give each type parameter its own name");
+				break;
+			}
+		}
+	}
 }
 
 static void
