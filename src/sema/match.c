@@ -312,6 +312,12 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 		}
+		if (arm->guard && e->u.match.mode != MATCH_PLAIN) {
+			/* the reference's guarded_copy_variants: guards only in a plain value match */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "a guard needs a plain value `match` over a Copy variant; under `match %s`, test the payload inside the arm",
+			    e->u.match.mode == MATCH_OWN ? "own" : "borrow");
+		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
 		scope_pop(C);
@@ -358,6 +364,11 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 		} else if (p->kind != PAT_WILD) {
 			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
 			diag_set_help(d, "match a record with one record pattern or `_`");
+		}
+		if (arm->guard) {
+			/* the one record arm must match: a guard would make it refutable */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "test the fields inside the arm, e.g. `P { x } => if x > 0 { … } else { … }`");
 		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
