@@ -247,6 +247,10 @@ collect_cases(Sema *S, SymId id)
 	int n = d->u.variant.ncases;
 	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
 	s->ncases = n;
+	if (n == 0) {
+		Diag *dg = sema_error(S, DIAG_T215, s->name_span, "variant `%s` must declare at least one case", s->name);
+		diag_set_help(dg, "declare a case, e.g. `variant %s { @id(\"…\") None, }`, or use a record", s->name);
+	}
 	for (int i = 0; i < n; i++) {
 		const CaseDecl *cd = &d->u.variant.cases[i];
 		CaseSym *c = &sema_sym(S, id)->cases[i];
