@@ -493,6 +493,10 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
+		else if (ntargs != b->ntparams && (strncmp(name, "map_", 4) == 0 || strncmp(name, "set_", 4) == 0))
+			/* the reference's map_collections corpus: a collection operation's type
+			 * argument count is a collection-shape error */
+			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);
 		else if (ntargs != b->ntparams)
 			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
