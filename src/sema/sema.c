@@ -281,12 +281,28 @@ direct_owned_variant(Sema *S, TypeId t)
 	return true;
 }
 
+/* A record or class owning text only: every field a `string` or Copy (the
+ * newest reference's check_ownership_mode asks such a parameter for no mode;
+ * like a `string` parameter, a mode-less one owns its argument). */
+static bool
+text_record(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	for (int i = 0; i < y->nfields; i++) {
+		TypeId ft = sema_field_type(S, t, i);
+		if (ft != T_STRING && !sema_is_copy(S, ft))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Must a parameter of type t state `own`, `borrow` or `shared` (O001 when it
  * does not)?  The reference's list: maps and sets, iterators, `Box`/`Vec`,
- * owned records (its string records), and anything holding `Bytes` or a
- * resource.  Owned classes and generic records are added (the reference
- * refuses them as T309, lifted by §0.1).
+ * and anything holding `Bytes` or a resource.  Owned records and classes
+ * need one too unless they own only text (text_record); owned generic
+ * records are added (the reference refuses them as T309, lifted by §0.1).
  */
 static bool
 needs_mode(Sema *S, TypeId t)
@@ -300,7 +316,7 @@ needs_mode(Sema *S, TypeId t)
 		if (y->kind == SK_RESOURCE || (SymId)ti->decl == S->sym_iterstep)
 			return true;
 		if ((y->kind == SK_RECORD || y->kind == SK_CLASS) && !sema_is_copy(S, t))
-			return true;
+			return !text_record(S, t);
 		break;
 	}
 	default:
