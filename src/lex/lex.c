@@ -436,6 +436,10 @@ lex_char(Lexer *L)
 			L->pos = i + 1;
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 			diag_set_help(d, "a char holds one character; use a string literal for text");
+		} else if (L->pos < L->len) {
+			/* `'x; …`: the reference's P008 (P006 is only for the end of the input) */
+			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+			diag_set_help(d, "close the char literal with `'` right after its character");
 		} else {
 			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 			diag_set_help(d, "close the char literal with `'`");
