@@ -264,6 +264,13 @@ check_binary(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	bool ordering = op >= BIN_LT && op <= BIN_GE;
+	if (ordering && (lt == T_STRING || rt == T_STRING) && lt != rt && lt != T_ERR && rt != T_ERR) {
+		/* the reference's string_ordering corpus: `"a" < 1` is an operand mismatch */
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, lt));
+		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
+		    sema_type_name(S, lt), sema_type_name(S, lt), sema_type_name(S, rt));
+		return T_BOOL;
+	}
 	if ((lt == T_STRING || rt == T_STRING) && !(ordering && lt == rt)) {
 		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
 		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==`, `!=`, `<`, `<=`, `>` and `>=`");
