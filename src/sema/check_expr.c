@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee);
+
 TypeId
 expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
@@ -724,11 +726,38 @@ check_call(FnCtx *C, const Expr *e)
 	else
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
+	for (int i = 0; i < np && i < e->u.call.nargs; i++)
+		if (fs->params[i].mode == MODE_BORROW && fs->params[i].type == T_BYTES)
+			borrowed_bytes_argument(C, e->u.call.args[i], fs->ntparams > 0);
 	free(params);
 	free(pnames);
 	if (targs != local)
 		free(targs);
 	return result;
+}
+
+/*
+ * A `borrow Bytes` argument of a module function (the reference's borrowed
+ * Bytes call loans): a named Bytes binding, or one Bytes field of a named
+ * owned record, passed to a monomorphic callee; anything else (a temporary,
+ * a field through a lent binding, any generic callee) is T266.
+ */
+static void
+borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
+{
+	Sema *S = C->S;
+	bool admitted = false;
+	if (!generic_callee && a->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.name.s);
+		admitted = l && l->type == T_BYTES;
+	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.field.base->u.name.s);
+		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
+	}
+	if (admitted || S->expr_type[a->id] == T_ERR)
+		return;
+	Diag *d = sema_error(S, DIAG_T266, a->span, "borrowed Bytes call requires an exact admitted storage place");
+	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");
 }
 
 /* ==== methods and projections ============================================================ */
