@@ -106,8 +106,9 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 			if (strcmp(fields[j].name, fps[i].name.s) == 0)
 				idx = j;
 		if (idx < 0 || seen[idx]) {
-			Diag *d = sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label);
-			diag_set_help(d, "name each payload field once");
+			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label)
+			    : sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate record pattern field `%s.%s`", label, fps[i].name.s);
+			diag_set_help(d, "name each declared field once");
 			continue;
 		}
 		seen[idx] = true;
@@ -131,7 +132,8 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int j = 0; j < nfields; j++) {
 		if (seen[j])
 			continue;
-		Diag *d = sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name);
+		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name)
+		    : sema_error(S, DIAG_M104, p->span, "record pattern `%s` is missing field `%s`", label, fields[j].name);
 		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
 	}
 	free(seen);
@@ -336,23 +338,45 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	return first.type;
 }
 
+/*
+ * A record match: exactly one irrefutable arm.  In the reference's order:
+ * every further arm is M102 first, then the first arm's pattern, guard and
+ * value; a plain match over a non-Copy record (already O111) also finds its
+ * record pattern incompatible (M103), and `match own`/`match borrow` want
+ * the record pattern itself, not `_` (O117).
+ */
 static TypeId
 match_record(FnCtx *C, const Expr *e, TypeId rt)
 {
 	Sema *S = C->S;
 	ArmResult first = { T_ERR, MODE_NONE };
+	for (int i = 1; i < e->u.match.narms; i++) {
+		Diag *d = sema_error(S, DIAG_M102, e->u.match.arms[i].pat->span, "unreachable arm after an irrefutable record pattern");
+		diag_set_help(d, "a record match has exactly one irrefutable arm");
+	}
+	bool plain_owned = e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, rt);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
 		scope_push(C);
 		if (i > 0) {
-			Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable record match arm");
-			diag_set_help(d, "a record match has exactly one irrefutable arm");
+			/* M102 above; the arm's names still bind (silently), so its value
+			 * reports no unknown names */
+			int mark = S->diags->items.len;
+			if (p->kind == PAT_RECORD && strmap_get(&S->type_names, p->u.record.type.s) == (SymId)type_info(&S->types, rt)->decl)
+				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
+			else if (p->kind == PAT_BIND)
+				bind(C, &p->u.bind, rt);
+			while (S->diags->items.len > mark)
+				diag_remove(S->diags, S->diags->items.len - 1);
 		} else if (p->kind == PAT_RECORD) {
 			SymId rs = strmap_get(&S->type_names, p->u.record.type.s);
-			if (rs != (SymId)type_info(&S->types, rt)->decl) {
-				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with scrutinee type %s", p->u.record.type.s, sema_type_name(S, rt));
-				diag_set_help(d, "match the scrutinee's own record type");
+			if (rs != (SymId)type_info(&S->types, rt)->decl || plain_owned) {
+				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with `%s`", p->u.record.type.s, sema_type_name(S, rt));
+				diag_set_help(d, plain_owned ? "write `match own …` to consume the record or `match borrow …` to inspect it"
+				    : "match the scrutinee's own record type");
+				if (plain_owned)   /* keep the bindings: no cascade of unknown names */
+					field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			} else {
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			}
@@ -361,6 +385,9 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 		} else if (p->kind == PAT_CASE) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "variant pattern is incompatible with a record scrutinee");
 			diag_set_help(d, "match a record with one record pattern");
+		} else if (p->kind == PAT_WILD && e->u.match.mode != MATCH_PLAIN) {
+			Diag *d = sema_error(S, DIAG_O117, p->span, "explicit ownership match requires an exact record pattern");
+			diag_set_help(d, "name every field: `%s { … } => …`", sema_type_name(S, rt));
 		} else if (p->kind != PAT_WILD) {
 			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
 			diag_set_help(d, "match a record with one record pattern or `_`");
@@ -413,12 +440,20 @@ check_match_arms(FnCtx *C, const Expr *e)
 		}
 		return T_ERR;
 	}
+	const TypeInfo *sti0 = type_info(&S->types, st);
+	bool rec0 = sti0->kind == TY_NOMINAL && sema_sym(S, (SymId)sti0->decl)->kind != SK_VARIANT;
 	if (e->u.match.mode != MATCH_PLAIN && sema_is_copy(S, st)) {
-		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match %s` requires a non-Copy scrutinee; `%s` is Copy",
-		    e->u.match.mode == MATCH_OWN ? "own" : "borrow", sema_type_name(S, st));
-		diag_set_help(d, "match Copy values plainly: `match value { … }`");
+		/* the reference's texts, by scrutinee kind and mode */
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
+		    e->u.match.mode == MATCH_OWN
+			? (rec0 ? "`match own` requires an owned non-Copy record scrutinee" : "`match own` requires an owned admitted non-Copy variant scrutinee")
+			: (rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
+				: "`match borrow` requires an unprojected named owned or borrowed admitted non-Copy variant place"));
+		diag_set_help(d, "`%s` is Copy: match it plainly, `match value { … }`", sema_type_name(S, st));
 	} else if (e->u.match.mode == MATCH_BORROW && e->u.match.scrutinee->kind != EXPR_NAME && e->u.match.scrutinee->kind != EXPR_FIELD) {
-		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match borrow` requires a named owned or borrowed place");
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
+		    rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
+			 : "`match borrow` requires an unprojected named owned or borrowed admitted non-Copy variant place");
 		diag_set_help(d, "bind the value first: `let value = …; match borrow value { … }`");
 	}
 	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
