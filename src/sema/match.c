@@ -375,8 +375,6 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with `%s`", p->u.record.type.s, sema_type_name(S, rt));
 				diag_set_help(d, plain_owned ? "write `match own …` to consume the record or `match borrow …` to inspect it"
 				    : "match the scrutinee's own record type");
-				if (plain_owned)   /* keep the bindings: no cascade of unknown names */
-					field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			} else {
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			}
