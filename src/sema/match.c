@@ -240,6 +240,27 @@ match_scalar(FnCtx *C, const Expr *e, TypeId st)
 	return first.type;
 }
 
+/* The reference's Copy-variant guard shape: literals, scalar bindings,
+ * unary and binary operators (no calls, fields, blocks). */
+static bool
+guard_shape(FnCtx *C, const Expr *g)
+{
+	switch (g->kind) {
+	case EXPR_INT: case EXPR_FLOAT: case EXPR_CHAR: case EXPR_BOOL:
+		return true;
+	case EXPR_NAME: {
+		const Local *l = local_find(C, g->u.name.s);
+		return l && type_is_scalar(&C->S->types, l->type);
+	}
+	case EXPR_UNARY:
+		return guard_shape(C, g->u.unary.operand);
+	case EXPR_BINARY:
+		return guard_shape(C, g->u.binary.lhs) && guard_shape(C, g->u.binary.rhs);
+	default:
+		return false;
+	}
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
@@ -313,6 +334,11 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		} else {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+		}
+		if (arm->guard && e->u.match.mode == MATCH_PLAIN && !guard_shape(C, arm->guard)) {
+			/* the reference's guarded_copy_variants (`unsupported`) */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
 		}
 		if (arm->guard && e->u.match.mode != MATCH_PLAIN) {
 			/* the reference's guarded_copy_variants: guards only in a plain value match */
