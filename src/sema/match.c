@@ -447,8 +447,20 @@ check_match_arms(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	TypeId st = check_expr(C, e->u.match.scrutinee);
 	if (e->u.match.narms == 0) {
-		Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
-		diag_set_help(d, "add arms, ending with `_ => …,`");
+		/* the reference's witnesses: a record's pattern, a variant's first case */
+		const TypeInfo *ti = type_info(&S->types, st);
+		Sym *ts = ti->kind == TY_NOMINAL ? sema_sym(S, (SymId)ti->decl) : NULL;
+		if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS)) {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing record pattern for `%s`", sema_type_name(S, st));
+			diag_set_help(d, "add the arm `%s { … } => …,`", ts->name);
+		} else if (ts && ts->kind == SK_VARIANT && ts->ncases > 0) {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", ts->name, ts->cases[0].name,
+			    ts->cases[0].nfields ? "{ .. }" : "{}");
+			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", ts->name, ts->cases[0].name, ts->cases[0].nfields ? "{ … }" : "{}");
+		} else {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
+			diag_set_help(d, "add arms, ending with `_ => …,`");
+		}
 		return T_ERR;
 	}
 	if (st == T_ERR) {
