@@ -405,6 +405,9 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			}
 		} else if (p->kind == PAT_BIND) {
+			/* the reference: a binding is a refutable-pattern form, refused over a record */
+			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
+			diag_set_help(d, "match a record with one record pattern or `_`, or bind it with `let`");
 			bind(C, &p->u.bind, rt);
 		} else if (p->kind == PAT_CASE) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "variant pattern is incompatible with a record scrutinee");
