@@ -302,19 +302,23 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		} else if (p->kind == PAT_OR) {
 			/* a guarded or-arm is admitted (the newest reference); like a
 			 * guarded case arm it covers none of its cases */
-			for (int a = 0; a < p->u.or.nalts; a++) {
+			bool all_cases = true;
+			for (int a = 0; a < p->u.or.nalts; a++)
+				all_cases &= p->u.or.alts[a]->kind == PAT_CASE;
+			if (!all_cases) {
+				/* the reference's variant_or check: T254 for the whole arm */
+				Diag *d = sema_error(S, DIAG_T254, p->span, "or-pattern alternatives over a variant scrutinee must all be payload-free cases of its type");
+				diag_set_help(d, "over a record or variant scrutinee, arms admit case patterns, `_`, and `|` between payload-free cases of the scrutinee's variant (`Status::Todo {} | Status::Doing {} => ...`); literal patterns, bindings, and guards need an i64/i32/u8/char/bool scrutinee");
+			}
+			for (int a = 0; a < p->u.or.nalts && all_cases; a++) {
 				const Pattern *alt = p->u.or.alts[a];
-				if (alt->kind != PAT_CASE) {
-					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-patterns over a variant admit only payload-free cases");
-					diag_set_help(d, "split the alternative into its own arm");
-					continue;
-				}
 				int ci = case_pattern(C, alt, vt, false);
 				if (ci < 0)
 					continue;
-				if (v->cases[ci].nfields) {
-					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` has a payload", alt->u.case_.type.s, alt->u.case_.case_name.s);
-					diag_set_help(d, "a case with a payload needs its own arm");
+				if (v->cases[ci].nfields || alt->u.case_.nfields) {
+					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` must be a payload-free case without bindings",
+					    alt->u.case_.type.s, alt->u.case_.case_name.s);
+					diag_set_help(d, "match a case that carries a payload in an arm of its own");
 					continue;
 				}
 				bool again = false;   /* `A {} | A {}` in a guarded arm */
