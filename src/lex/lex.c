@@ -356,7 +356,7 @@ static int
 char_element(Lexer *L, uint32_t *out)
 {
 	int c = peekc(L, 0);
-	if (c < 0 || c == '\n')
+	if (c < 0)   /* a line break is a character like any other (the reference's lexer) */
 		return -1;
 	if (c != '\\') {
 		uint32_t cp;
@@ -378,7 +378,6 @@ char_element(Lexer *L, uint32_t *out)
 	case 'u':
 		return unicode_escape(L, DIAG_P007, esc, out) ? 1 : 0;
 	case -1:
-	case '\n':
 		L->pos = esc + 1;
 		return -1;
 	default:
