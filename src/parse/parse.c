@@ -699,8 +699,9 @@ parse_resource(Parser *p, Decl *d)
 		} else if (accept_word(p, "import")) {
 			r.import = parse_strlit(p, "the finalizer's import id string");
 		} else if (!p->panic) {
+			/* the reference's P106 for an unknown strategy word (`drop maybe;`) */
 			char buf[64];
-			error_at(p, peek(p), DIAG_P104, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
+			error_at(p, peek(p), DIAG_P106, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
 		}
 		expect(p, TOK_SEMI, "`;` after drop strategy");
 		r.span = span_from(p, start);
@@ -719,7 +720,7 @@ parse_resource(Parser *p, Decl *d)
  * import_fn = [ id_attr ] , "import" , [ "rust" ] , "fn" , IDENT , "(" , params , ")" ,
  *             "->" , ( "unit" | "i64" | "bool" ) , "effects" , effect_set ,
  *             "failure" , ( "infallible" | "status" , STRING ) ,
- *             [ "consumes" , IDENT , "always" ] , ";" ;
+ *             [ "consumes" , IDENT , "always" ] , ";" ;     (required unless "rust")
  */
 static ImportFn
 parse_import_fn(Parser *p)
@@ -753,7 +754,9 @@ parse_import_fn(Parser *p)
 	} else {
 		expect_word(p, "infallible");
 	}
-	if (accept_word(p, "consumes")) {
+	/* a (non-Rust) import is a finalizer and must consume its parameter: the
+	 * reference's parser wants the clause (P104 without it) */
+	if (f.rust ? accept_word(p, "consumes") : (!p->panic && expect_word(p, "consumes"))) {
 		f.has_consumes = true;
 		f.consumes = parse_name(p, "consumed parameter name");
 		expect_word(p, "always");
