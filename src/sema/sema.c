@@ -148,37 +148,64 @@ fn_uses(Sym *f, const char *e)
 	return false;
 }
 
-/* E103: owning a resource whose imported finalizer uses effects needs them. */
+/* E103 for resource r (its imported finalizer's effects) owned by function f. */
 static void
-check_finalizer_effects(FnCtx *C)
+finalizer_effects_of(FnCtx *C, Sym *r)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
-	for (int i = 0; i < f->nparams; i++) {
-		const TypeInfo *ti = type_info(&S->types, f->params[i].type);
-		if (ti->kind != TY_NOMINAL || f->params[i].mode != MODE_OWN)
-			continue;
-		Sym *r = sema_sym(S, (SymId)ti->decl);
-		if (r->kind != SK_RESOURCE || !r->decl || r->decl->u.resource.trivial)
-			continue;
-		const StrLit *key = &r->decl->u.resource.import;
-		for (int d = 0; d < S->m->ndecls; d++) {
-			const Decl *x = &S->m->decls[d];
-			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
-				const ImportFn *imp = &x->u.interface.imports[j];
-				if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
+	if (!r->decl || r->decl->u.resource.trivial || r->decl->u.resource.ndrops != 1)
+		return;
+	const StrLit *key = &r->decl->u.resource.import;
+	for (int d = 0; d < S->m->ndecls; d++) {
+		const Decl *x = &S->m->decls[d];
+		for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
+			const ImportFn *imp = &x->u.interface.imports[j];
+			if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
+				continue;
+			for (int k = 0; k < imp->effects.nnames; k++) {
+				const QName *q = &imp->effects.names[k];
+				const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+				if (fn_uses(f, e))
 					continue;
-				for (int k = 0; k < imp->effects.nnames; k++) {
-					const QName *q = &imp->effects.names[k];
-					const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
-					if (fn_uses(f, e))
-						continue;
-					Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
-					diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
-				}
+				Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
+				diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
 			}
 		}
 	}
+}
+
+/* The resources an owned value of type t holds: itself, or through the
+ * fields of owned records and classes (the reference's recursion). */
+static void
+owned_resources(FnCtx *C, TypeId t, int depth)
+{
+	Sema *S = C->S;
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL || depth > 16)
+		return;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind == SK_RESOURCE) {
+		finalizer_effects_of(C, y);
+	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
+		for (int i = 0; i < y->nfields; i++)
+			owned_resources(C, sema_field_type(S, t, i), depth + 1);
+	}
+}
+
+static void dedupe_since(DiagSink *d, int from);
+
+/* E103: owning a resource whose imported finalizer uses effects needs them
+ * (once per missing effect). */
+static void
+check_finalizer_effects(FnCtx *C)
+{
+	Sym *f = C->sym;
+	int mark = C->S->diags->items.len;
+	for (int i = 0; i < f->nparams; i++)
+		if (f->params[i].mode == MODE_OWN)
+			owned_resources(C, f->params[i].type, 0);
+	dedupe_since(C->S->diags, mark);
 }
 
 static void
