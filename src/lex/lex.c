@@ -381,7 +381,7 @@ static int
 char_element(Lexer *L, uint32_t *out)
 {
 	int c = peekc(L, 0);
-	if (c < 0 || c == '\n')
+	if (c < 0)   /* a line break is a character like any other (the reference's lexer) */
 		return -1;
 	if (c != '\\') {
 		uint32_t cp;
@@ -403,7 +403,6 @@ char_element(Lexer *L, uint32_t *out)
 	case 'u':
 		return unicode_escape(L, DIAG_P007, esc, out) ? 1 : 0;
 	case -1:
-	case '\n':
 		L->pos = esc + 1;
 		return -1;
 	default:
@@ -461,6 +460,10 @@ lex_char(Lexer *L)
 			L->pos = i + 1;
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 			diag_set_help(d, "a char holds one character; use a string literal for text");
+		} else if (L->pos < L->len) {
+			/* `'x; …`: the reference's P008 (P006 is only for the end of the input) */
+			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+			diag_set_help(d, "close the char literal with `'` right after its character");
 		} else {
 			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 			diag_set_help(d, "close the char literal with `'`");

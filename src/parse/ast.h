@@ -295,6 +295,13 @@ typedef struct ClassMember {
 	Span span;
 } ClassMember;
 
+typedef struct ResourceDrop {
+	IdAttr id;
+	bool trivial;
+	StrLit import;
+	Span span;           /* `drop … ;` (the attribute before it not included) */
+} ResourceDrop;
+
 typedef struct ImportFn {
 	IdAttr id;
 	bool rust;
@@ -368,6 +375,9 @@ typedef struct Decl {
 		struct { Name name; bool has_parent; Name parent; ClassMember *members; int nmembers; } class_;
 		struct {
 			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+			/* every lifecycle as written: none for the legacy `resource R;`
+			 * (O112), more than one is O113; the fields above are drops[0] */
+			struct ResourceDrop *drops; int ndrops;
 		} resource;
 		struct { Name name; EffectSet permits; ImportFn *imports; int nimports; } interface;
 		struct {

@@ -683,33 +683,55 @@ parse_class(Parser *p, Decl *d)
 	VEC_FREE(members);
 }
 
-/* resource = "resource" , IDENT , "{" , [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" , "}" ; */
+/*
+ * resource  = "resource" , IDENT , ( ";" | "{" , { lifecycle } , "}" ) ;
+ * lifecycle = [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" ;
+ * The grammar takes any number of lifecycles, as the reference's does; the
+ * checker requires exactly one (O112 none, O113 more).
+ */
 static void
 parse_resource(Parser *p, Decl *d)
 {
 	advance(p);
 	d->u.resource.name = parse_name(p, "resource name");
+	if (accept(p, TOK_SEMI))
+		return;
 	expect(p, TOK_LBRACE, "`{` before resource lifecycle");
-	if (at(p, TOK_AT))
-		d->u.resource.drop_id = parse_id_attr(p);
-	expect_word(p, "drop");
-	if (accept_word(p, "trivial")) {
-		d->u.resource.trivial = true;
-	} else if (accept_word(p, "import")) {
-		d->u.resource.import = parse_strlit(p, "the finalizer's import id string");
-	} else if (!p->panic) {
-		char buf[64];
-		error_at(p, peek(p), DIAG_P104, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
-	}
-	expect(p, TOK_SEMI, "`;` after drop strategy");
+	VEC(ResourceDrop) drops = {0};
+	do {
+		ResourceDrop r;
+		memset(&r, 0, sizeof r);
+		if (at(p, TOK_AT))
+			r.id = parse_id_attr(p);
+		Span start = peek(p)->span;
+		expect_word(p, "drop");
+		if (accept_word(p, "trivial")) {
+			r.trivial = true;
+		} else if (accept_word(p, "import")) {
+			r.import = parse_strlit(p, "the finalizer's import id string");
+		} else if (!p->panic) {
+			/* the reference's P106 for an unknown strategy word (`drop maybe;`) */
+			char buf[64];
+			error_at(p, peek(p), DIAG_P106, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
+		}
+		expect(p, TOK_SEMI, "`;` after drop strategy");
+		r.span = span_from(p, start);
+		VEC_PUSH(drops, r);
+	} while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF));
 	expect(p, TOK_RBRACE, "`}` after resource lifecycle");
+	d->u.resource.drops = ARENA_COPY(p, ResourceDrop, drops);
+	d->u.resource.ndrops = drops.len;
+	d->u.resource.drop_id = drops.items[0].id;
+	d->u.resource.trivial = drops.items[0].trivial;
+	d->u.resource.import = drops.items[0].import;
+	VEC_FREE(drops);
 }
 
 /*
  * import_fn = [ id_attr ] , "import" , [ "rust" ] , "fn" , IDENT , "(" , params , ")" ,
  *             "->" , ( "unit" | "i64" | "bool" ) , "effects" , effect_set ,
  *             "failure" , ( "infallible" | "status" , STRING ) ,
- *             [ "consumes" , IDENT , "always" ] , ";" ;
+ *             [ "consumes" , IDENT , "always" ] , ";" ;     (required unless "rust")
  */
 static ImportFn
 parse_import_fn(Parser *p)
@@ -743,7 +765,9 @@ parse_import_fn(Parser *p)
 	} else {
 		expect_word(p, "infallible");
 	}
-	if (accept_word(p, "consumes")) {
+	/* a (non-Rust) import is a finalizer and must consume its parameter: the
+	 * reference's parser wants the clause (P104 without it) */
+	if (f.rust ? accept_word(p, "consumes") : (!p->panic && expect_word(p, "consumes"))) {
 		f.has_consumes = true;
 		f.consumes = parse_name(p, "consumed parameter name");
 		expect_word(p, "always");

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee);
+
 TypeId
 expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
@@ -299,6 +301,13 @@ check_binary(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	bool ordering = op >= BIN_LT && op <= BIN_GE;
+	if (ordering && (lt == T_STRING || rt == T_STRING) && lt != rt && lt != T_ERR && rt != T_ERR) {
+		/* the reference's string_ordering corpus: `"a" < 1` is an operand mismatch */
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, lt));
+		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
+		    sema_type_name(S, lt), sema_type_name(S, lt), sema_type_name(S, rt));
+		return T_BOOL;
+	}
 	if ((lt == T_STRING || rt == T_STRING) && !(ordering && lt == rt)) {
 		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
 		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==`, `!=`, `<`, `<=`, `>` and `>=`");
@@ -540,6 +549,10 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
+		else if (ntargs != b->ntparams && (strncmp(name, "map_", 4) == 0 || strncmp(name, "set_", 4) == 0))
+			/* the reference's map_collections corpus: a collection operation's type
+			 * argument count is a collection-shape error */
+			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);
 		else if (ntargs != b->ntparams)
 			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
@@ -785,11 +798,38 @@ check_call(FnCtx *C, const Expr *e)
 	else
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
+	for (int i = 0; i < np && i < e->u.call.nargs; i++)
+		if (fs->params[i].mode == MODE_BORROW && fs->params[i].type == T_BYTES)
+			borrowed_bytes_argument(C, e->u.call.args[i], fs->ntparams > 0);
 	free(params);
 	free(pnames);
 	if (targs != local)
 		free(targs);
 	return result;
+}
+
+/*
+ * A `borrow Bytes` argument of a module function (the reference's borrowed
+ * Bytes call loans): a named Bytes binding, or one Bytes field of a named
+ * owned record, passed to a monomorphic callee; anything else (a temporary,
+ * a field through a lent binding, any generic callee) is T266.
+ */
+static void
+borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
+{
+	Sema *S = C->S;
+	bool admitted = false;
+	if (!generic_callee && a->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.name.s);
+		admitted = l && l->type == T_BYTES;
+	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.field.base->u.name.s);
+		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
+	}
+	if (admitted || S->expr_type[a->id] == T_ERR)
+		return;
+	Diag *d = sema_error(S, DIAG_T266, a->span, "borrowed Bytes call requires an exact admitted storage place");
+	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");
 }
 
 /* ==== methods and projections ============================================================ */

@@ -223,6 +223,15 @@ check_for(FnCtx *C, const Stmt *s)
 	TypeId it = check_expr(C, s->u.for_.iter);
 	TypeId item = T_ERR;
 	const TypeInfo *ti = type_info(&S->types, it);
+	const Expr *src = s->u.for_.iter;
+	if (!s->u.for_.own && src->kind == EXPR_NAME && ti->kind == TY_VEC) {
+		/* the reference's vec_for_traversal corpus: `let mut values` is T284 */
+		const Local *l = local_find(C, src->u.name.s);
+		if (l && l->mut) {
+			Diag *d = sema_error(S, DIAG_T284, src->span, "for traversal source `%s` must be an immutable binding", src->u.name.s);
+			diag_set_help(d, "bind the vector immutably before the loop: `let %s_view = %s;`, and traverse that", src->u.name.s, src->u.name.s);
+		}
+	}
 	if (it != T_ERR) {
 		if (s->u.for_.own && ti->kind == TY_ITER) {
 			item = ti->args[0];

@@ -254,6 +254,10 @@ collect_cases(Sema *S, SymId id)
 	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
 	s->ncases = n;
 	StrMap ids = {0};   /* the case identities so far (S111) */
+	if (n == 0) {
+		Diag *dg = sema_error(S, DIAG_T215, s->name_span, "variant `%s` must declare at least one case", s->name);
+		diag_set_help(dg, "declare a case, e.g. `variant %s { @id(\"…\") None, }`, or use a record", s->name);
+	}
 	for (int i = 0; i < n; i++) {
 		const CaseDecl *cd = &d->u.variant.cases[i];
 		CaseSym *c = &sema_sym(S, id)->cases[i];
@@ -342,7 +346,7 @@ collect_type(Sema *S, const Decl *d)
 	}
 	reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
 	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
-	if (!s->explicit_id) {
+	if (!s->explicit_id && kind != SK_INTERFACE) {   /* an interface's is I403 (resource.c) */
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
 		    kind_word(kind), s->name);
 		diag_set_help(dg, "add @id(\"your.namespace.%s\") before the declaration", kind_word(kind));
@@ -404,7 +408,13 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		}
 	}
 	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
-	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	if (owner < 0 && s->explicit_id && strncmp(s->id, "semaprax.function-execution.v1:", 31) == 0) {
+		/* the domain of generic instance identities (the reference's T225) */
+		Diag *dg = sema_error(S, DIAG_T225, s->span, "function `%s` uses the reserved generic execution identity domain", s->name);
+		diag_set_help(dg, "choose a stable id outside `semaprax.function-execution.v1:`");
+	} else {
+		claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	}
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {
@@ -417,6 +427,10 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		}
 	}
 	s->ntparams = fn->ntparams;
+	if (owner < 0 && fn->ntparams > 2) {
+		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);
+		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
+	}
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
@@ -680,8 +694,16 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
+				Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
+				diag_set_help(dg, "give each type parameter its own name");
+				break;
+			}
+		}
+	}
 }
 
 static void

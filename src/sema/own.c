@@ -236,6 +236,13 @@ own_field(Own *O, const Expr *e, bool move)
 		if (st == ST_PARTIAL) {
 			for (int k = 0; k < 4 && ov->moved_fields[k]; k++) {
 				if (strcmp(ov->moved_fields[k], e->u.field.name.s) == 0 && first_report(O, e)) {
+					if (is_resource(O, ft)) {
+						/* the reference's record_partial_moves corpus: a moved resource
+						 * field used again is a partially moved place */
+						Diag *d = sema_error(O->S, DIAG_O109, e->span, "use of partially moved place `%s.%s`", ov->name, e->u.field.name.s);
+						diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
+						return;
+					}
 					Diag *d = sema_error(O->S, DIAG_H006, e->span, "use of `%s.%s` after ownership was moved", ov->name, e->u.field.name.s);
 					moved_help(O, d, ft, e->u.field.name.s);
 					return;

@@ -214,32 +214,59 @@ import_at(Sema *S, int i)
 	return S->import_index->items[i];
 }
 
-/* E103: owning a resource whose imported finalizer uses effects needs them. */
+/* E103 for resource r (its imported finalizer's effects) owned by function f. */
 static void
-check_finalizer_effects(FnCtx *C)
+finalizer_effects_of(FnCtx *C, Sym *r)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
-	for (int i = 0; i < f->nparams; i++) {
-		const TypeInfo *ti = type_info(&S->types, f->params[i].type);
-		if (ti->kind != TY_NOMINAL || f->params[i].mode != MODE_OWN)
-			continue;
-		Sym *r = sema_sym(S, (SymId)ti->decl);
-		if (r->kind != SK_RESOURCE || !r->decl || r->decl->u.resource.trivial)
-			continue;
-		const StrLit *key = &r->decl->u.resource.import;
-		for (int at = import_next(S, key, -1); at >= 0; at = import_next(S, key, at)) {
-			const ImportFn *imp = import_at(S, at);
-			for (int k = 0; k < imp->effects.nnames; k++) {
-				const QName *q = &imp->effects.names[k];
-				const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
-				if (fn_uses(f, e))
-					continue;
-				Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
-				diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
-			}
+	if (!r->decl || r->decl->u.resource.trivial || r->decl->u.resource.ndrops != 1)
+		return;
+	const StrLit *key = &r->decl->u.resource.import;
+	for (int at = import_next(S, key, -1); at >= 0; at = import_next(S, key, at)) {
+		const ImportFn *imp = import_at(S, at);
+		for (int k = 0; k < imp->effects.nnames; k++) {
+			const QName *q = &imp->effects.names[k];
+			const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+			if (fn_uses(f, e))
+				continue;
+			Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
+			diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
 		}
 	}
+}
+
+/* The resources an owned value of type t holds: itself, or through the
+ * fields of owned records and classes (the reference's recursion). */
+static void
+owned_resources(FnCtx *C, TypeId t, int depth)
+{
+	Sema *S = C->S;
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL || depth > 16)
+		return;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind == SK_RESOURCE) {
+		finalizer_effects_of(C, y);
+	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
+		for (int i = 0; i < y->nfields; i++)
+			owned_resources(C, sema_field_type(S, t, i), depth + 1);
+	}
+}
+
+static void dedupe_since(DiagSink *d, int from);
+
+/* E103: owning a resource whose imported finalizer uses effects needs them
+ * (once per missing effect). */
+static void
+check_finalizer_effects(FnCtx *C)
+{
+	Sym *f = C->sym;
+	int mark = C->S->diags->items.len;
+	for (int i = 0; i < f->nparams; i++)
+		if (f->params[i].mode == MODE_OWN)
+			owned_resources(C, f->params[i].type, 0);
+	dedupe_since(C->S->diags, mark);
 }
 
 static void
@@ -304,12 +331,28 @@ direct_owned_variant(Sema *S, TypeId t)
 	return true;
 }
 
+/* A record or class owning text only: every field a `string` or Copy (the
+ * newest reference's check_ownership_mode asks such a parameter for no mode;
+ * like a `string` parameter, a mode-less one owns its argument). */
+static bool
+text_record(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	for (int i = 0; i < y->nfields; i++) {
+		TypeId ft = sema_field_type(S, t, i);
+		if (ft != T_STRING && !sema_is_copy(S, ft))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Must a parameter of type t state `own`, `borrow` or `shared` (O001 when it
  * does not)?  The reference's list: maps and sets, iterators, `Box`/`Vec`,
- * owned records (its string records), and anything holding `Bytes` or a
- * resource.  Owned classes and generic records are added (the reference
- * refuses them as T309, lifted by §0.1).
+ * and anything holding `Bytes` or a resource.  Owned records and classes
+ * need one too unless they own only text (text_record); owned generic
+ * records are added (the reference refuses them as T309, lifted by §0.1).
  */
 static bool
 needs_mode(Sema *S, TypeId t)
@@ -323,7 +366,7 @@ needs_mode(Sema *S, TypeId t)
 		if (y->kind == SK_RESOURCE || (SymId)ti->decl == S->sym_iterstep)
 			return true;
 		if ((y->kind == SK_RECORD || y->kind == SK_CLASS) && !sema_is_copy(S, t))
-			return true;
+			return !text_record(S, t);
 		break;
 	}
 	default:
@@ -603,37 +646,6 @@ check_invariants(Sema *S, SymId id)
 	VEC_FREE(C.calls);
 }
 
-/* Resources (§4.9): the drop strategy carries an explicit `@id` (O112); an
- * imported finalizer names a declared, infallible, consuming import (O113). */
-static void
-check_resource(Sema *S, SymId id)
-{
-	Sym *r = sema_sym(S, id);
-	const Decl *d = r->decl;
-	if (!d || d->kind != DECL_RESOURCE)
-		return;
-	if (!d->u.resource.drop_id.present) {
-		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must identify its drop strategy with an explicit `@id`", r->name);
-		diag_set_help(dg, "write `@id(\"%s.drop\")` on the line above `drop …;`", r->id);
-	}
-	if (d->u.resource.trivial)
-		return;
-	const StrLit *key = &d->u.resource.import;
-	int at = import_next(S, key, -1);
-	if (at >= 0) {
-		const ImportFn *f = import_at(S, at);
-		if (f->fallible || !f->has_consumes) {
-			Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
-			    (int)key->len, key->s, r->name);
-			diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
-		}
-		return;
-	}
-	Diag *dg = sema_error(S, DIAG_O113, key->span, "resource `%s` drops through `%.*s`, which is not a declared interface import", r->name,
-	    (int)key->len, key->s);
-	diag_set_help(dg, "declare the finalizer as an `import fn` with that `@id` in an interface, or use `drop trivial;`");
-}
-
 /* Drops diagnostics from index `from` on that repeat an earlier one. */
 static void
 dedupe_since(DiagSink *d, int from)
@@ -753,9 +765,10 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	decls_collect(S);
 	decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
-		check_resource(S, id);
+		sema_check_resource(S, id);
 		check_invariants(S, id);
 	}
+	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)
