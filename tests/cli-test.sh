@@ -292,6 +292,26 @@ SPX
 	esac
 done
 
+# A FIFO is refused (code 7) without being opened: a writer blocked until a reader opens
+# it stays blocked, and the read does not wait for it.  (Opening it, even non-blocking,
+# would release the writer.)  The native lane's runtime does the same.
+mkfifo "$tmp/root/fifo"
+sh -c 'exec 3> "$1" && echo released > "$2"' _ "$tmp/root/fifo" "$tmp/released" &
+writer=$!
+sed -e 's/let path = ".*";/let path = "fifo";/' "$tmp/root/read.spx" > "$tmp/root/fifo.spx"
+expect 1 "read a FIFO" -- timeout 10 sh -c 'cd "$1" && "$2" run fifo.spx' _ "$tmp/root" "$abin"
+has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "a FIFO is code 7"
+if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$abin" build fifo.spx -o fifo-native >/dev/null 2>&1); then
+	expect 73 "native read of a FIFO" -- timeout 10 sh -c 'cd "$1" && ./fifo-native' _ "$tmp/root"
+	has "$tmp/err" "semaprax.filesystem.v1/7" "native: a FIFO is code 7"
+fi
+sleep 1
+if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
+# release the writer (a read-write open of a FIFO never blocks) and reap it
+: <> "$tmp/root/fifo"
+wait "$writer"
+if [ -e "$tmp/released" ]; then ok; else bad "the FIFO writer was not blocked on the FIFO"; fi
+
 # A command-line program calling a host operation outside its profile is refused
 # before it runs (SPX-T273), in --json too.
 cat > "$tmp/stat.spx" <<'SPX'
