@@ -16,6 +16,7 @@ typedef struct Comp {
 } Comp;
 
 static Node *expr(Comp *C, const HirExpr *e);
+static Node *fuse_cond(Node *n, int use);
 static CBlock *block(Comp *C, const HirBlock *b);
 
 static inline bool
@@ -135,7 +136,8 @@ binary(Comp *C, const HirExpr *e)
 	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
 	int shape = ls ? (rs ? SHAPE_SS : rk ? SHAPE_SK : SHAPE_SN)
 		       : (rs ? SHAPE_NS : rk ? SHAPE_NK : SHAPE_NN);
-	NodeFn fn = scalar_binary_fn(op, l->type, shape);
+	Value kv = rk ? literal(r) : v_empty();
+	NodeFn fn = scalar_binary_fn(op, l->type, shape, rk ? &kv : NULL);
 	Node *n;
 	if (!fn) {
 		n = node_new(C, x_binary, e);
@@ -392,7 +394,7 @@ expr(Comp *C, const HirExpr *e)
 		n->x = expr(C, e->u.if_.cond);
 		n->b1 = block(C, e->u.if_.then_);
 		n->b2 = e->u.if_.else_ ? block(C, e->u.if_.else_) : NULL;
-		return n;
+		return fuse_cond(n, SCALAR_XIF);
 	case HIR_MATCH:
 		return match(C, e);
 	case HIR_CLOSURE:
@@ -405,6 +407,42 @@ expr(Comp *C, const HirExpr *e)
 	}
 	UNREACHABLE();
 	return NULL;
+}
+
+/*
+ * Superinstructions (exec_scalar.c): a branch node whose condition is a
+ * specialised comparison takes over the comparison's operands and
+ * evaluates it itself; a scalar assignment of a specialised operation
+ * stores the result itself.
+ */
+static Node *
+fuse_cond(Node *n, int use)
+{
+	NodeFn f = scalar_use_fn(n->x->fn, use);
+	if (!f)
+		return n;
+	const Node *c = n->x;
+	n->fn = f;
+	n->a = c->a;
+	n->b = c->b;
+	n->k = c->k;
+	n->op = c->op;
+	n->x = c->x;
+	n->y = c->y;
+	return n;
+}
+
+static Node *
+fuse_set(Node *n)
+{
+	NodeFn f = scalar_use_fn(n->x->fn, SCALAR_SET);
+	if (!f)
+		return n;
+	Node *c = n->x;
+	c->fn = f;
+	c->d = n->a;
+	c->s = n->s;
+	return c;
 }
 
 /* A statement node, or NULL when the statement does nothing. */
@@ -420,6 +458,10 @@ stmt(Comp *C, const HirStmt *s)
 		n = node_new(C, scalar || alias ? s_let_scalar : s_let, NULL);
 		n->a = s->slot;
 		n->x = expr(C, s->value);
+		if (scalar && s->slot != HIR_NO_SLOT) {
+			n->s = s;
+			return fuse_set(n);
+		}
 		break;
 	}
 	case HS_SET_FIELD:
@@ -433,7 +475,9 @@ stmt(Comp *C, const HirStmt *s)
 		n = node_new(C, s_while, NULL);
 		n->x = expr(C, s->value);
 		n->b1 = block(C, s->body);
-		break;
+		n->s = s;
+		n->steps = 0;
+		return fuse_cond(n, SCALAR_WHILE);
 	case HS_FOR:
 		n = node_new(C, s_for, NULL);
 		n->a = s->slot;
@@ -448,7 +492,7 @@ stmt(Comp *C, const HirStmt *s)
 			n->b1 = block(C, s->value->u.if_.then_);
 			n->b2 = s->value->u.if_.else_ ? block(C, s->value->u.if_.else_) : NULL;
 			n->s = s;
-			return n;
+			return fuse_cond(n, SCALAR_IF);
 		}
 		n = node_new(C, s_discard, NULL);
 		n->x = expr(C, s->value);

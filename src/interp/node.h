@@ -64,6 +64,7 @@ struct Node {
 	NodeFn fn;
 	uint32_t steps;       /* charged on entry */
 	HirSlot a, b;         /* slots */
+	HirSlot d;            /* superinstructions: the slot assigned */
 	int32_t op;           /* operator, field, case, builtin or function index */
 	uint32_t flags;       /* builtins: view bit 0, borrowed parameters from bit 1 */
 	Value k;              /* a constant operand */
@@ -159,10 +160,16 @@ Value s_while(Interp *I, Value *S, const Node *n);
 Value s_for(Interp *I, Value *S, const Node *n);
 Value s_block(Interp *I, Value *S, const Node *n);
 
-/* exec_scalar.c: typed operations on slots, constants and nodes; NULL when
- * no specialised function exists for (op, type, shape). */
-NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape);
+/* exec_scalar.c: typed operations on slots, constants (k: the literal
+ * operand, or NULL) and nodes; NULL when no specialised function exists
+ * for (op, type, shape). */
+NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k);
 enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT };
+/* The superinstruction of a scalar_binary_fn node used as the value of a
+ * scalar assignment to slot d (SET), or (comparisons) as the condition of a
+ * statement if, an expression if or a while; NULL when there is none. */
+enum { SCALAR_SET, SCALAR_IF, SCALAR_XIF, SCALAR_WHILE };
+NodeFn scalar_use_fn(NodeFn val, int use);
 
 /* exec_builtin.c: a specialised node function for a builtin call, or NULL. */
 NodeFn builtin_fn(int index, const HirExpr *call);
