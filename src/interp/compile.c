@@ -339,6 +339,8 @@ match(Comp *C, const HirExpr *e)
 		ca->owned = a->scope ? a->scope->owned : NULL;
 		ca->nowned = a->scope ? a->scope->nowned : 0;
 	}
+	if (builtin_is_byte_get_slot(n->x) && match_stack_ok(n))
+		n->fn = x_match_byte_get;
 	return n;
 }
 
@@ -554,6 +556,7 @@ function(Comp *C, CFunc *cf, int index)
 	cf->nens = f->nensures;
 	cf->ens = exprs(C, f->ensures, f->nensures);
 	cf->body = block(C, f->body);
+	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->nsweep == 0 && cf->ncaps == 0 && cf->body->simple;
 }
 
 void

@@ -309,10 +309,28 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		S[i] = v_empty();
 	I->sp += (size_t)nl;
 	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	I->depth++;
+	if (cf->simple) {
+		/* no contracts, captures, heap locals or block cleanup */
+		Value r = exec_block(I, S, cf->body);
+		if (I->stop == STOP_RETURN) {
+			I->stop = STOP_NONE;
+			r = I->ret;
+			I->ret = v_empty();
+		}
+		if (STOPPED) {
+			value_release(&I->heap, r);
+			r = v_empty();
+		} else {
+			r = value_own(&I->heap, r);
+		}
+		I->sp -= (size_t)nl;
+		I->depth--;
+		return r;
+	}
 	if (caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
 			S[cf->caps[i]] = value_clone(&I->heap, caps->f[i]);
-	I->depth++;
 	/*
 	 * §0.12: the body completes, `ensures` runs, then the body's owned
 	 * slots (owned parameters last) are released; on failure the

@@ -62,6 +62,41 @@ xb_byte_get_slot(Interp *I, Value *S, const Node *n)
 	return v_ptr(V_VARIANT, o, 1);
 }
 
+bool
+builtin_is_byte_get_slot(const Node *n)
+{
+	return n->fn == xb_byte_get_slot;
+}
+
+/* bytes_set(b, i, v): the generic call without the dispatch. */
+static Value
+xb_bytes_set(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value b = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, b);
+		return v_empty();
+	}
+	Value x = node_eval(I, S, n->kids[2]);
+	if (STOPPED) {
+		value_release(&I->heap, b);
+		return v_empty();
+	}
+	b = value_own(&I->heap, b);
+	Bytes *bb = b.p;
+	if (i.u >= bb->len) {
+		value_release(&I->heap, b);
+		interp_fail(I, DOM_BYTEBUF, 1);
+		return v_empty();
+	}
+	bb->data[i.u] = (uint8_t)x.u;
+	return b;
+}
+
 /* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
 static Value
 xb_convert(Interp *I, Value *S, const Node *n)
@@ -115,6 +150,8 @@ builtin_fn(int index, const HirExpr *call)
 		return slot0 ? xb_byte_len_slot : NULL;
 	case B_byte_get:
 		return slot0 ? xb_byte_get_slot : NULL;
+	case B_bytes_set:
+		return xb_bytes_set;
 	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
 	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
 		return xb_convert;

@@ -103,13 +103,11 @@ unbind(Interp *I, Value *S, const CArm *a)
 		slot_clear(&I->heap, &S[a->binds[j]]);
 }
 
-Value
-x_match(Interp *I, Value *S, const Node *n)
+/* The arms of match n over the evaluated scrutinee s (released at the end
+ * unless it lives on the caller's stack: heap false). */
+static inline Value
+match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 {
-	CHARGE(I, 1);
-	Value s = node_eval(I, S, n->x);
-	if (STOPPED)
-		return v_empty();
 	bool own = n->op == MATCH_OWN && !s.borrowed;
 	for (int i = 0; i < n->narms; i++) {
 		const CArm *a = &n->arms[i];
@@ -137,11 +135,64 @@ x_match(Interp *I, Value *S, const Node *n)
 		for (int j = a->nowned - 1; j >= 0; j--)
 			slot_clear(&I->heap, &S[a->owned[j]]);
 		unbind(I, S, a);
-		value_release(&I->heap, s);
+		if (heap)
+			value_release(&I->heap, s);
 		return v;
 	}
-	value_release(&I->heap, s);
+	if (heap)
+		value_release(&I->heap, s);
 	if (!STOPPED)
 		interp_limit(I, "no match arm matched (an internal error)");
 	return v_empty();
+}
+
+Value
+x_match(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value s = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	return match_arms(I, S, n, s, true);
+}
+
+/*
+ * `match byte_get(slot, i) { … }` (compile.c picks it when no arm binds the
+ * whole Option): the Option<u8> lives on this frame's C stack instead of
+ * the heap.  Charges as x_match over xb_byte_get_slot: the match's step,
+ * then the call's and the slot read's, then the index.
+ */
+Value
+x_match_byte_get(Interp *I, Value *S, const Node *n)
+{
+	const Node *g = n->x;
+	CHARGE(I, 3);
+	Value i = node_eval(I, S, g->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	size_t len;
+	const uint8_t *p = value_bytes(&S[g->a], &len);
+	_Alignas(Value) unsigned char room[sizeof(Obj) + sizeof(Value)];
+	Obj *o = (Obj *)(void *)room;
+	Value s = v_ptr(V_VARIANT, NULL, 0);
+	if (i.u < len) {
+		o->n = 1;
+		o->rc = 1;
+		o->copy = true;
+		o->f[0] = v_int(V_U8, p[i.u]);
+		s = v_ptr(V_VARIANT, o, 1);
+	}
+	return match_arms(I, S, n, s, false);
+}
+
+/* May match n run over a scrutinee on the C stack (no arm keeps it)? */
+bool
+match_stack_ok(const Node *n)
+{
+	for (int i = 0; i < n->narms; i++) {
+		PatternKind k = n->arms[i].pat->kind;
+		if (k != PAT_CASE && k != PAT_WILD)
+			return false;
+	}
+	return true;
 }

@@ -90,6 +90,7 @@ struct CFunc {
 	int nsweep;
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
+	bool simple;          /* no contracts, no heap locals, no captures, body->simple */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
@@ -148,6 +149,8 @@ Value x_agg(Interp *I, Value *S, const Node *n);
 Value x_block(Interp *I, Value *S, const Node *n);
 Value x_if(Interp *I, Value *S, const Node *n);
 Value x_match(Interp *I, Value *S, const Node *n);
+Value x_match_byte_get(Interp *I, Value *S, const Node *n);
+bool match_stack_ok(const Node *n);
 Value x_closure(Interp *I, Value *S, const Node *n);
 Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
@@ -171,8 +174,10 @@ enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT }
 enum { SCALAR_SET, SCALAR_IF, SCALAR_XIF, SCALAR_WHILE };
 NodeFn scalar_use_fn(NodeFn val, int use);
 
-/* exec_builtin.c: a specialised node function for a builtin call, or NULL. */
+/* exec_builtin.c: a specialised node function for a builtin call, or NULL;
+ * whether a node is the specialised byte_get on a slot. */
 NodeFn builtin_fn(int index, const HirExpr *call);
+bool builtin_is_byte_get_slot(const Node *n);
 
 Value exec_block(Interp *I, Value *S, const CBlock *b);
 Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
