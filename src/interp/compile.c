@@ -437,6 +437,13 @@ fuse_cond(Node *n, int use)
 static Node *
 fuse_set(Node *n)
 {
+	if (n->x->fn == x_local_scalar || n->x->fn == x_int) {
+		Node *c = n->x;
+		c->fn = c->fn == x_int ? s_set_const : s_copy_slot;
+		c->d = n->a;
+		c->s = n->s;
+		return c;
+	}
 	NodeFn f = scalar_use_fn(n->x->fn, SCALAR_SET);
 	if (!f)
 		return n;

@@ -739,6 +739,24 @@ s_let_scalar(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* s_let_scalar of a scalar slot's value (slot d = slot a) and of a literal
+ * (slot d = k): the statement and its one-step operand in one node. */
+Value
+s_copy_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	S[n->d] = S[n->a];
+	return v_empty();
+}
+
+Value
+s_set_const(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	S[n->d] = n->k;
+	return v_empty();
+}
+
 /* A statement `if`: x_if with its value discarded, without the extra node. */
 Value
 s_if(Interp *I, Value *S, const Node *n)

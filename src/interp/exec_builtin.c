@@ -97,6 +97,62 @@ xb_bytes_set(Interp *I, Value *S, const Node *n)
 	return b;
 }
 
+/* vec_push<T>(v, x) and vec_set<T>(v, i, x): the generic calls without
+ * the dispatch (builtins_rt.c run_vec). */
+static Value
+xb_vec_push(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value v = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	Value x = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	v = value_own(&I->heap, v);
+	VecObj *vo = v.p;
+	if (vo->len >= vo->cap) {
+		value_release(&I->heap, x);
+		value_release(&I->heap, v);
+		interp_fail(I, DOM_VEC, 1);
+		return v_empty();
+	}
+	vo->items[vo->len++] = value_own(&I->heap, x);
+	return v;
+}
+
+static Value
+xb_vec_set(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value v = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	Value x = node_eval(I, S, n->kids[2]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	v = value_own(&I->heap, v);
+	VecObj *vo = v.p;
+	if (i.u >= vo->len) {
+		value_release(&I->heap, x);
+		value_release(&I->heap, v);
+		interp_fail(I, DOM_VEC, 2);
+		return v_empty();
+	}
+	value_release(&I->heap, vo->items[i.u]);
+	vo->items[i.u] = value_own(&I->heap, x);
+	return v;
+}
+
 /* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
 static Value
 xb_convert(Interp *I, Value *S, const Node *n)
@@ -152,6 +208,10 @@ builtin_fn(int index, const HirExpr *call)
 		return slot0 ? xb_byte_get_slot : NULL;
 	case B_bytes_set:
 		return xb_bytes_set;
+	case B_vec_push:
+		return xb_vec_push;
+	case B_vec_set:
+		return xb_vec_set;
 	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
 	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
 		return xb_convert;

@@ -111,6 +111,8 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 	} \
 } while (0)
 
+Value x_local_scalar(Interp *I, Value *S, const Node *n);
+
 /* Releases what a slot holds and leaves it empty. */
 static inline void
 slot_clear(ValueHeap *h, Value *s)
@@ -119,9 +121,18 @@ slot_clear(ValueHeap *h, Value *s)
 	*s = v_empty();
 }
 
+/* Evaluates n; a read of a scalar slot (the commonest leaf) is done here,
+ * without the call (exactly x_local_scalar). */
 static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
+	if (n->fn == x_local_scalar) {
+		if ((I->heap.steps += 1) > I->heap.budget) {
+			interp_charge_stop(I);
+			return v_empty();
+		}
+		return S[n->a];
+	}
 	return n->fn(I, S, n);
 }
 
@@ -156,6 +167,8 @@ Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
 Value s_let(Interp *I, Value *S, const Node *n);
 Value s_let_scalar(Interp *I, Value *S, const Node *n);
+Value s_copy_slot(Interp *I, Value *S, const Node *n);
+Value s_set_const(Interp *I, Value *S, const Node *n);
 Value s_discard(Interp *I, Value *S, const Node *n);
 Value s_if(Interp *I, Value *S, const Node *n);
 Value s_set_field(Interp *I, Value *S, const Node *n);
