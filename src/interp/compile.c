@@ -339,8 +339,12 @@ match(Comp *C, const HirExpr *e)
 		ca->owned = a->scope ? a->scope->owned : NULL;
 		ca->nowned = a->scope ? a->scope->nowned : 0;
 	}
-	if (builtin_is_byte_get_slot(n->x) && match_stack_ok(n))
+	if (builtin_is_byte_get_slot(n->x) && match_byte_opt_flags(n) >= 0) {
+		n->fn = x_match_byte_opt;
+		n->flags = (uint32_t)match_byte_opt_flags(n);
+	} else if (builtin_is_byte_get_slot(n->x) && match_stack_ok(n)) {
 		n->fn = x_match_byte_get;
+	}
 	return n;
 }
 

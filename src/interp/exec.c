@@ -687,7 +687,14 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 			if (STOPPED)
 				return v_empty();
 		}
-		return b->tail ? node_eval(I, S, b->tail) : v_empty();
+		if (!b->tail)
+			return v_empty();
+		if (b->tail->fn == x_int) {
+			/* a literal tail (`0` closing a loop body), as x_int */
+			CHARGE(I, 1);
+			return b->tail->k;
+		}
+		return node_eval(I, S, b->tail);
 	}
 	int mark = I->temps.len;
 	Value v = block_value(I, S, b, mark);

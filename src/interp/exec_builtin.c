@@ -153,43 +153,25 @@ xb_vec_set(Interp *I, Value *S, const Node *n)
 	return v;
 }
 
-/* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
-static Value
-xb_convert(Interp *I, Value *S, const Node *n)
-{
-	CHARGE(I, 1);
-	Value x = node_eval(I, S, n->kids[0]);
-	if (STOPPED)
-		return v_empty();
-	switch (n->op) {
-	case B_f64_from_i64: {
-		Value r = v_int(V_F64, 0);
-		r.f = (double)x.i;
-		return r;
-	}
-	case B_i64_from_u8:
-	case B_i64_from_i32:
-		return v_int(V_I64, x.i);
-	case B_usize_from_u8:
-		return v_int(V_USIZE, x.i);
-	case B_usize_from_i64:
-		if (x.i < 0)
-			break;
-		return v_int(V_USIZE, x.i);
-	case B_i64_from_usize:
-		if (x.u > (uint64_t)INT64_MAX)
-			break;
-		return v_int(V_I64, x.i);
-	case B_u8_from_i64:
-		if (x.i < 0 || x.i > 255)
-			break;
-		return v_int(V_U8, x.i);
-	default:
-		UNREACHABLE();
-	}
-	interp_fail(I, DOM_CONVERT, 1);
-	return v_empty();
+/* One-argument scalar conversions (§5.1), one function each. */
+#define CONVERT(name, BODY) \
+static Value \
+xb_##name(Interp *I, Value *S, const Node *n) \
+{ \
+	CHARGE(I, 1); \
+	Value x = node_eval(I, S, n->kids[0]); \
+	if (STOPPED) \
+		return v_empty(); \
+	BODY \
 }
+#define CONVERT_FAIL { interp_fail(I, DOM_CONVERT, 1); return v_empty(); }
+
+CONVERT(f64_from_i64, { Value r = v_int(V_F64, 0); r.f = (double)x.i; return r; })
+CONVERT(i64_from_u8, { return v_int(V_I64, x.i); })
+CONVERT(usize_from_u8, { return v_int(V_USIZE, x.i); })
+CONVERT(usize_from_i64, { if (x.i < 0) CONVERT_FAIL return v_int(V_USIZE, x.i); })
+CONVERT(i64_from_usize, { if (x.u > (uint64_t)INT64_MAX) CONVERT_FAIL return v_int(V_I64, x.i); })
+CONVERT(u8_from_i64, { if (x.i < 0 || x.i > 255) CONVERT_FAIL return v_int(V_U8, x.i); })
 
 NodeFn
 builtin_fn(int index, const HirExpr *call)
@@ -212,9 +194,12 @@ builtin_fn(int index, const HirExpr *call)
 		return xb_vec_push;
 	case B_vec_set:
 		return xb_vec_set;
-	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
-	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
-		return xb_convert;
+	case B_f64_from_i64: return xb_f64_from_i64;
+	case B_i64_from_u8: case B_i64_from_i32: return xb_i64_from_u8;
+	case B_usize_from_u8: return xb_usize_from_u8;
+	case B_usize_from_i64: return xb_usize_from_i64;
+	case B_i64_from_usize: return xb_i64_from_usize;
+	case B_u8_from_i64: return xb_u8_from_i64;
 	default:
 		return NULL;
 	}

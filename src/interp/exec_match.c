@@ -185,6 +185,60 @@ x_match_byte_get(Interp *I, Value *S, const Node *n)
 	return match_arms(I, S, n, s, false);
 }
 
+/*
+ * The commonest shape of all: `match byte_get(slot, i) { Option::Some {
+ * value } => a, Option::None {} => b }` (either order, no guards; the
+ * binding optional).  n->flags: the Some arm's index (bits 0-7), the None
+ * arm's (bits 8-15).  Steps, order and releases are x_match's.
+ */
+Value
+x_match_byte_opt(Interp *I, Value *S, const Node *n)
+{
+	const Node *g = n->x;
+	CHARGE(I, 3);
+	Value i = node_eval(I, S, g->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	size_t len;
+	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const CArm *a = &n->arms[i.u < len ? (n->flags & 0xFF) : (n->flags >> 8 & 0xFF)];
+	if (a->nbinds)
+		S[a->binds[0]] = v_int(V_U8, p[i.u]);
+	Value v = node_eval(I, S, a->value);
+	if (!STOPPED)
+		v = value_own(&I->heap, v);
+	for (int j = a->nowned - 1; j >= 0; j--)
+		slot_clear(&I->heap, &S[a->owned[j]]);
+	if (a->nbinds)
+		S[a->binds[0]] = v_empty();
+	return v;
+}
+
+/* The flags of x_match_byte_opt for match n, or -1 when it does not fit. */
+int
+match_byte_opt_flags(const Node *n)
+{
+	int some = -1, none = -1;
+	if (n->narms != 2)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		const CArm *a = &n->arms[i];
+		const CPat *p = a->pat;
+		if (a->guard || p->kind != PAT_CASE)
+			return -1;
+		if (p->case_index == 1 && some < 0) {
+			if (p->nfields > 1 || a->nbinds != p->nfields || (p->nfields == 1 && (p->subs[0] || p->fields[0] != 0)))
+				return -1;
+			some = i;
+		} else if (p->case_index == 0 && none < 0 && a->nbinds == 0) {
+			none = i;
+		} else {
+			return -1;
+		}
+	}
+	return some | none << 8;
+}
+
 /* May match n run over a scrutinee on the C stack (no arm keeps it)? */
 bool
 match_stack_ok(const Node *n)

@@ -162,6 +162,8 @@ Value x_if(Interp *I, Value *S, const Node *n);
 Value x_match(Interp *I, Value *S, const Node *n);
 Value x_match_byte_get(Interp *I, Value *S, const Node *n);
 bool match_stack_ok(const Node *n);
+Value x_match_byte_opt(Interp *I, Value *S, const Node *n);
+int match_byte_opt_flags(const Node *n);
 Value x_closure(Interp *I, Value *S, const Node *n);
 Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
