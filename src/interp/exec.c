@@ -677,25 +677,10 @@ block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 		value_release(&I->heap, I->temps.items[--I->temps.len]);
 }
 
+/* A block with cleanup (exec_block runs simple ones inline, node.h). */
 Value
-exec_block(Interp *I, Value *S, const CBlock *b)
+exec_block_full(Interp *I, Value *S, const CBlock *b)
 {
-	if (b->simple) {
-		for (int i = 0; i < b->nstmts; i++) {
-			const Node *s = b->stmts[i];
-			s->fn(I, S, s);
-			if (STOPPED)
-				return v_empty();
-		}
-		if (!b->tail)
-			return v_empty();
-		if (b->tail->fn == x_int) {
-			/* a literal tail (`0` closing a loop body), as x_int */
-			CHARGE(I, 1);
-			return b->tail->k;
-		}
-		return node_eval(I, S, b->tail);
-	}
 	int mark = I->temps.len;
 	Value v = block_value(I, S, b, mark);
 	block_cleanup(I, S, b, mark);

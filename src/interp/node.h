@@ -112,6 +112,7 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 } while (0)
 
 Value x_local_scalar(Interp *I, Value *S, const Node *n);
+Value x_int(Interp *I, Value *S, const Node *n);
 
 /* Releases what a slot holds and leaves it empty. */
 static inline void
@@ -194,7 +195,54 @@ NodeFn scalar_use_fn(NodeFn val, int use);
 NodeFn builtin_fn(int index, const HirExpr *call);
 bool builtin_is_byte_get_slot(const Node *n);
 
-Value exec_block(Interp *I, Value *S, const CBlock *b);
+Value exec_block_full(Interp *I, Value *S, const CBlock *b);
+
+/*
+ * Runs block b: a simple one (nothing to release at its end) right here,
+ * its statements through call sites of their own for the commonest
+ * lengths (each site predicts better than one shared by every block).
+ */
+#define RUN_STMT(k) do { \
+	const Node *s_ = b->stmts[k]; \
+	s_->fn(I, S, s_); \
+	if (STOPPED) \
+		return v_empty(); \
+} while (0)
+
+static inline Value
+exec_block(Interp *I, Value *S, const CBlock *b)
+{
+	if (!b->simple)
+		return exec_block_full(I, S, b);
+	switch (b->nstmts) {
+	case 0:
+		break;
+	case 1:
+		RUN_STMT(0);
+		break;
+	case 2:
+		RUN_STMT(0);
+		RUN_STMT(1);
+		break;
+	case 3:
+		RUN_STMT(0);
+		RUN_STMT(1);
+		RUN_STMT(2);
+		break;
+	default:
+		for (int i = 0; i < b->nstmts; i++)
+			RUN_STMT(i);
+		break;
+	}
+	if (!b->tail)
+		return v_empty();
+	if (b->tail->fn == x_int) {
+		/* a literal tail (`0` closing a loop body), as x_int */
+		CHARGE(I, 1);
+		return b->tail->k;
+	}
+	return node_eval(I, S, b->tail);
+}
 Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 
 #endif
