@@ -570,6 +570,46 @@ function(Comp *C, CFunc *cf, int index)
 	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->nsweep == 0 && cf->ncaps == 0 && cf->body->simple;
 }
 
+/* Calls of simple functions whose arguments are scalar slots or literals
+ * become x_call_simple (after every function is compiled: a callee's
+ * simplicity is known only then). */
+static void
+simple_calls(Comp *C, Node *n);
+
+static void
+simple_calls_block(Comp *C, CBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++)
+		simple_calls(C, b->stmts[i]);
+	if (b->tail)
+		simple_calls(C, b->tail);
+}
+
+static void
+simple_calls(Comp *C, Node *n)
+{
+	if (!n)
+		return;
+	simple_calls(C, n->x);
+	simple_calls(C, n->y);
+	for (int i = 0; n->kids && i < n->nkids; i++)   /* x_field_path: nkids without kids */
+		simple_calls(C, n->kids[i]);
+	simple_calls_block(C, n->b1);
+	simple_calls_block(C, n->b2);
+	for (int i = 0; i < n->narms; i++) {
+		simple_calls(C, n->arms[i].guard);
+		simple_calls(C, n->arms[i].value);
+	}
+	if (n->fn != x_call || !n->callee || !n->callee->simple)
+		return;
+	for (int i = 0; i < n->nkids; i++)
+		if (n->kids[i]->fn != x_local_scalar && n->kids[i]->fn != x_int)
+			return;
+	n->fn = x_call_simple;
+}
+
 void
 compile_module(Interp *I)
 {
@@ -578,4 +618,12 @@ compile_module(Interp *I)
 	Comp C = { I, NULL, 0 };
 	for (int i = 0; i < H->nfuncs; i++)
 		function(&C, &I->cf[i], i);
+	for (int i = 0; i < H->nfuncs; i++) {
+		CFunc *cf = &I->cf[i];
+		for (int k = 0; k < cf->nreq; k++)
+			simple_calls(&C, cf->req[k]);
+		for (int k = 0; k < cf->nens; k++)
+			simple_calls(&C, cf->ens[k]);
+		simple_calls_block(&C, cf->body);
+	}
 }

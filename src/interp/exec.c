@@ -420,6 +420,48 @@ x_call(Interp *I, Value *S, const Node *n)
 	return exec_frame(I, n->callee, n->nkids, NULL);
 }
 
+/* x_call of a simple callee (CFunc.simple) whose arguments are all
+ * scalar slots or literals: exec_frame's simple path, inline. */
+Value
+x_call_simple(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = cf->f->nlocals;
+	Value *F = I->stack + I->sp;
+	for (int i = 0; i < nargs; i++) {
+		const Node *k = n->kids[i];
+		if ((I->heap.steps += 1) > I->heap.budget) {
+			interp_charge_stop(I);
+			return v_empty();
+		}
+		F[i] = k->fn == x_int ? k->k : S[k->a];
+	}
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		return v_empty();
+	}
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp += (size_t)nl;
+	I->depth++;
+	Value r = exec_block(I, F, cf->body);
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = I->ret;
+		I->ret = v_empty();
+	}
+	if (STOPPED) {
+		value_release(&I->heap, r);
+		r = v_empty();
+	} else {
+		r = value_own(&I->heap, r);
+	}
+	I->sp -= (size_t)nl;
+	I->depth--;
+	return r;
+}
+
 Value
 x_call_slot(Interp *I, Value *S, const Node *n)
 {

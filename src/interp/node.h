@@ -153,6 +153,7 @@ Value x_and(Interp *I, Value *S, const Node *n);
 Value x_or(Interp *I, Value *S, const Node *n);
 Value x_call(Interp *I, Value *S, const Node *n);
 Value x_call_slot(Interp *I, Value *S, const Node *n);
+Value x_call_simple(Interp *I, Value *S, const Node *n);
 Value x_builtin(Interp *I, Value *S, const Node *n);
 Value x_field(Interp *I, Value *S, const Node *n);
 Value x_field_path(Interp *I, Value *S, const Node *n);
