@@ -577,6 +577,7 @@ x_agg(Interp *I, Value *S, const Node *n)
 	}
 	if (n->x) {
 		/* replacements complete: release the replaced fields, keep the rest */
+		obj_unique(&I->heap, &base);
 		Obj *b = base.p;
 		for (uint32_t i = 0; i < size; i++)
 			if (o->f[i].tag == V_EMPTY) {
@@ -629,6 +630,12 @@ x_field(Interp *I, Value *S, const Node *n)
 	}
 	if (b.borrowed)
 		return value_read(&I->heap, &o->f[fi]);
+	if (o->rc > 1) {
+		/* shared (value.h): copy the field, drop this reference */
+		Value c = value_read(&I->heap, &o->f[fi]);
+		value_release(&I->heap, b);
+		return c;
+	}
 	Value v = o->f[fi];
 	o->f[fi] = v_empty();
 	value_release(&I->heap, b);
@@ -650,6 +657,7 @@ x_try(Interp *I, Value *S, const Node *n)
 		I->stop = STOP_RETURN;
 		return v_empty();
 	}
+	obj_unique(&I->heap, &x);
 	Obj *o = x.p;
 	Value v = o->f[0];
 	o->f[0] = v_empty();
@@ -824,6 +832,7 @@ s_set_field(Interp *I, Value *S, const Node *n)
 		interp_limit(I, "field assignment to an unsupported value");
 		return v_empty();
 	}
+	obj_unique(&I->heap, r);
 	Obj *o = r->p;
 	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
 	obj_update_copy(o);

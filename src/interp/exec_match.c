@@ -108,7 +108,9 @@ unbind(Interp *I, Value *S, const CArm *a)
 static inline Value
 match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 {
-	bool own = n->op == MATCH_OWN && !s.borrowed;
+	/* a shared record or variant (value.h) is read, never taken apart */
+	bool own = n->op == MATCH_OWN && !s.borrowed &&
+		   !((s.tag == V_RECORD || s.tag == V_VARIANT) && s.p && ((Obj *)s.p)->rc > 1);
 	for (int i = 0; i < n->narms; i++) {
 		const CArm *a = &n->arms[i];
 		if (!pat_matches(a->pat, &s))
