@@ -567,7 +567,7 @@ function(Comp *C, CFunc *cf, int index)
 	cf->nens = f->nensures;
 	cf->ens = exprs(C, f->ensures, f->nensures);
 	cf->body = block(C, f->body);
-	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->nsweep == 0 && cf->ncaps == 0 && cf->body->simple;
+	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->ncaps == 0 && cf->body->simple;
 }
 
 /* Calls of simple functions whose arguments are scalar slots or literals
@@ -604,10 +604,10 @@ simple_calls(Comp *C, Node *n)
 	}
 	if (n->fn != x_call || !n->callee || !n->callee->simple)
 		return;
+	n->fn = n->callee->nsweep ? x_call_lean : x_call_simple;
 	for (int i = 0; i < n->nkids; i++)
 		if (n->kids[i]->fn != x_local_scalar && n->kids[i]->fn != x_int)
-			return;
-	n->fn = x_call_simple;
+			n->fn = x_call_lean;
 }
 
 void

@@ -288,6 +288,32 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 }
 
 /*
+ * The body of a simple function (CFunc.simple: no contracts, captures or
+ * body cleanup) in its frame S of nl slots, already pushed; pops it.
+ */
+static inline Value
+lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+{
+	Value r = exec_block(I, S, cf->body);
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = I->ret;
+		I->ret = v_empty();
+	}
+	if (STOPPED) {
+		value_release(&I->heap, r);
+		r = v_empty();
+	} else {
+		r = value_own(&I->heap, r);
+	}
+	for (int i = 0; i < cf->nsweep; i++)
+		value_release(&I->heap, S[cf->sweep[i]]);
+	I->sp -= (size_t)nl;
+	I->depth--;
+	return r;
+}
+
+/*
  * Runs cf in the frame at the top of the value stack, whose first nargs
  * slots hold the (owned) arguments.
  */
@@ -310,24 +336,8 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	I->sp += (size_t)nl;
 	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
 	I->depth++;
-	if (cf->simple) {
-		/* no contracts, captures, heap locals or block cleanup */
-		Value r = exec_block(I, S, cf->body);
-		if (I->stop == STOP_RETURN) {
-			I->stop = STOP_NONE;
-			r = I->ret;
-			I->ret = v_empty();
-		}
-		if (STOPPED) {
-			value_release(&I->heap, r);
-			r = v_empty();
-		} else {
-			r = value_own(&I->heap, r);
-		}
-		I->sp -= (size_t)nl;
-		I->depth--;
-		return r;
-	}
+	if (cf->simple)
+		return lean_body(I, cf, S, nl);
 	if (caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
 			S[cf->caps[i]] = value_clone(&I->heap, caps->f[i]);
@@ -445,21 +455,32 @@ x_call_simple(Interp *I, Value *S, const Node *n)
 		F[i] = v_empty();
 	I->sp += (size_t)nl;
 	I->depth++;
-	Value r = exec_block(I, F, cf->body);
-	if (I->stop == STOP_RETURN) {
-		I->stop = STOP_NONE;
-		r = I->ret;
-		I->ret = v_empty();
+	return lean_body(I, cf, F, nl);
+}
+
+/* x_call of a simple callee with arguments of any shape. */
+Value
+x_call_lean(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = cf->f->nlocals;
+	if (!args_in_place(I, S, n))
+		return v_empty();
+	Value *F = I->stack + I->sp;
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		for (int i = 0; i < nargs; i++)
+			value_release(&I->heap, F[i]);
+		return v_empty();
 	}
-	if (STOPPED) {
-		value_release(&I->heap, r);
-		r = v_empty();
-	} else {
-		r = value_own(&I->heap, r);
-	}
-	I->sp -= (size_t)nl;
-	I->depth--;
-	return r;
+	for (int i = nl; i < nargs; i++)
+		value_release(&I->heap, F[i]);
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp += (size_t)nl;
+	I->depth++;
+	return lean_body(I, cf, F, nl);
 }
 
 Value

@@ -90,7 +90,7 @@ struct CFunc {
 	int nsweep;
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
-	bool simple;          /* no contracts, no heap locals, no captures, body->simple */
+	bool simple;          /* no contracts, no captures, body->simple */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
@@ -154,6 +154,7 @@ Value x_or(Interp *I, Value *S, const Node *n);
 Value x_call(Interp *I, Value *S, const Node *n);
 Value x_call_slot(Interp *I, Value *S, const Node *n);
 Value x_call_simple(Interp *I, Value *S, const Node *n);
+Value x_call_lean(Interp *I, Value *S, const Node *n);
 Value x_builtin(Interp *I, Value *S, const Node *n);
 Value x_field(Interp *I, Value *S, const Node *n);
 Value x_field_path(Interp *I, Value *S, const Node *n);
