@@ -134,7 +134,9 @@ binary(Comp *C, const HirExpr *e)
 		return n;
 	}
 	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
+	bool lk = !ls && !rk && is_literal(l);   /* a literal left operand (KS, KN) */
 	int shape = ls ? (rs ? SHAPE_SS : rk ? SHAPE_SK : SHAPE_SN)
+		  : lk ? (rs ? SHAPE_KS : SHAPE_KN)
 		       : (rs ? SHAPE_NS : rk ? SHAPE_NK : SHAPE_NN);
 	Value kv = rk ? literal(r) : v_empty();
 	NodeFn fn = scalar_binary_fn(op, l->type, shape, rk ? &kv : NULL);
@@ -150,6 +152,8 @@ binary(Comp *C, const HirExpr *e)
 	n->op = (int32_t)op;
 	if (ls)
 		n->a = l->u.slot;
+	else if (lk)
+		n->k = literal(l);
 	else
 		n->x = expr(C, l);
 	if (rs)

@@ -2,7 +2,7 @@
  * exec_scalar.c — binary operators on statically typed i64, usize and f64
  * operands (LANGUAGE.md §3.7), one function per (operator, type, operand
  * shape, use).  An operand is a node (N), a slot holding a Copy scalar (S)
- * or a literal (K); slot and literal operands are read in place and their
+ * or a literal (K, on either side); slot and literal operands are read in place and their
  * steps charged with the operator's where nothing observable can happen in
  * between (node.h).
  *
@@ -75,6 +75,10 @@
 	CHARGE(I, 1); Value r = S[n->b];
 #define FETCH_SS(pre) CHARGE(I, 3 + (pre)); Value l = S[n->a], r = S[n->b];
 #define FETCH_SK(pre) CHARGE(I, 3 + (pre)); Value l = S[n->a], r = n->k;
+#define FETCH_KS(pre) CHARGE(I, 3 + (pre)); Value l = n->k, r = S[n->b];
+#define FETCH_KN(pre) CHARGE(I, 2 + (pre)); \
+	Value l = n->k; \
+	Value r = node_eval(I, S, n->y); if (STOPPED) return v_empty();
 #define FETCH_NK(pre) CHARGE(I, 1 + (pre)); \
 	Value l = node_eval(I, S, n->x); if (STOPPED) return v_empty(); \
 	CHARGE(I, 1); Value r = n->k;
@@ -113,7 +117,8 @@ static Value name##_##SH##_while(Interp *I, Value *S, const Node *n) { \
 
 #define ALL_SHAPES(USE, name, BODY) \
 	USE(name, NN, BODY) USE(name, SN, BODY) USE(name, NS, BODY) \
-	USE(name, SS, BODY) USE(name, SK, BODY) USE(name, NK, BODY)
+	USE(name, SS, BODY) USE(name, SK, BODY) USE(name, NK, BODY) \
+	USE(name, KS, BODY) USE(name, KN, BODY)
 
 #define ARITH(X) \
 	X(i64_add, I64_ADD) X(i64_sub, I64_SUB) X(i64_mul, I64_MUL) X(i64_div, I64_DIV) X(i64_rem, I64_REM) \
@@ -139,12 +144,12 @@ enum {
 	OP_COUNT
 };
 
-#define ROW(name, BODY) { name##_NN, name##_SN, name##_NS, name##_SS, name##_SK, name##_NK },
-#define ROW_SET(name, BODY) { name##_NN_set, name##_SN_set, name##_NS_set, name##_SS_set, name##_SK_set, name##_NK_set },
-#define ROW_IF(name, BODY) { name##_NN_if, name##_SN_if, name##_NS_if, name##_SS_if, name##_SK_if, name##_NK_if },
-#define ROW_XIF(name, BODY) { name##_NN_xif, name##_SN_xif, name##_NS_xif, name##_SS_xif, name##_SK_xif, name##_NK_xif },
+#define ROW(name, BODY) { name##_NN, name##_SN, name##_NS, name##_SS, name##_SK, name##_NK, name##_KS, name##_KN },
+#define ROW_SET(name, BODY) { name##_NN_set, name##_SN_set, name##_NS_set, name##_SS_set, name##_SK_set, name##_NK_set, name##_KS_set, name##_KN_set },
+#define ROW_IF(name, BODY) { name##_NN_if, name##_SN_if, name##_NS_if, name##_SS_if, name##_SK_if, name##_NK_if, name##_KS_if, name##_KN_if },
+#define ROW_XIF(name, BODY) { name##_NN_xif, name##_SN_xif, name##_NS_xif, name##_SS_xif, name##_SK_xif, name##_NK_xif, name##_KS_xif, name##_KN_xif },
 #define ROW_WHILE(name, BODY) { name##_NN_while, name##_SN_while, name##_NS_while, name##_SS_while, \
-	name##_SK_while, name##_NK_while },
+	name##_SK_while, name##_NK_while, name##_KS_while, name##_KN_while },
 
 static const NodeFn val_table[][SHAPE_COUNT] = { OPS(ROW) };
 static const NodeFn set_table[][SHAPE_COUNT] = { OPS(ROW_SET) };

@@ -185,7 +185,7 @@ Value s_block(Interp *I, Value *S, const Node *n);
  * operand, or NULL) and nodes; NULL when no specialised function exists
  * for (op, type, shape). */
 NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k);
-enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT };
+enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_KS, SHAPE_KN, SHAPE_COUNT };
 /* The superinstruction of a scalar_binary_fn node used as the value of a
  * scalar assignment to slot d (SET), or (comparisons) as the condition of a
  * statement if, an expression if or a while; NULL when there is none. */
