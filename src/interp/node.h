@@ -15,6 +15,9 @@
  * slots and constants) charges them together, and only where no observable
  * effect can happen between them, so every program stops at the same point
  * and reports the same step count as a node-by-node evaluation would.
+ * Superinstructions (a statement with its operation, a branch with its
+ * comparison, a call with its callee's frame: compile.c) follow the same
+ * rule.  Work that grows with a value's size is charged too (value.h).
  */
 #ifndef SPX_INTERP_NODE_H
 #define SPX_INTERP_NODE_H
