@@ -82,6 +82,8 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 	Obj *o = v->p;
 	if (!o)
 		return;
+	if (o->rc > 1)
+		take = false;   /* shared (value.h): its parts are read, never taken out */
 	for (int i = 0; i < p->nfields; i++) {
 		int fi = p->fields[i];
 		if (fi < 0 || (uint32_t)fi >= o->n)
