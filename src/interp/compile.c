@@ -494,6 +494,8 @@ stmt(Comp *C, const HirStmt *s)
 		n->b1 = block(C, s->body);
 		n->s = s;
 		n->steps = 0;
+		if (n->x->fn == x_and)
+			n->fn = s_while_and;
 		return fuse_cond(n, SCALAR_WHILE);
 	case HS_FOR:
 		n = node_new(C, s_for, NULL);

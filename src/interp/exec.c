@@ -873,6 +873,25 @@ s_while(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* `while l && r { … }`: s_while with the condition's x_and in the loop
+ * (n->x is the x_and node; the same steps at the same points). */
+Value
+s_while_and(Interp *I, Value *S, const Node *n)
+{
+	const Node *c = n->x;
+	while (!STOPPED) {
+		CHARGE(I, 1);
+		Value l = node_eval(I, S, c->x);
+		if (STOPPED || !l.b)
+			break;
+		Value r = node_eval(I, S, c->y);
+		if (STOPPED || !r.b)
+			break;
+		value_release(&I->heap, exec_block(I, S, n->b1));
+	}
+	return v_empty();
+}
+
 Value
 s_for(Interp *I, Value *S, const Node *n)
 {

@@ -181,6 +181,7 @@ Value s_discard(Interp *I, Value *S, const Node *n);
 Value s_if(Interp *I, Value *S, const Node *n);
 Value s_set_field(Interp *I, Value *S, const Node *n);
 Value s_while(Interp *I, Value *S, const Node *n);
+Value s_while_and(Interp *I, Value *S, const Node *n);
 Value s_for(Interp *I, Value *S, const Node *n);
 Value s_block(Interp *I, Value *S, const Node *n);
 
