@@ -297,6 +297,12 @@ merge_sort(Value *a, Value *tmp, size_t n, size_t *work)
 	merge_sort(a + h, tmp, n - h, work);
 	*work += sizeof(Value) * n;
 	size_t i = 0, j = h, k = 0;
+	if (a[0].tag == V_I64 || a[0].tag == V_USIZE || a[0].tag == V_U8) {
+		/* one scalar type throughout (a Vec's elements share their type) */
+		bool sgn = a[0].tag == V_I64;
+		while (i < h && j < n)
+			tmp[k++] = (sgn ? a[j].i < a[i].i : a[j].u < a[i].u) ? a[j++] : a[i++];
+	}
 	while (i < h && j < n) {
 		if (a[i].tag == V_STRING || a[i].tag == V_VIEW) {
 			size_t la, lb;
