@@ -186,6 +186,16 @@ builtin_reserved(const char *name)
 	return builtin_find(name) != NULL;
 }
 
+/* The compiler-owned operation whose stable id is `id`, or NULL. */
+const Builtin *
+builtin_find_id(const char *id)
+{
+	for (size_t i = 0; i < countof(builtins); i++)
+		if (strcmp(builtins[i].id, id) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
 /* ---- the signature notation ---- */
 
 typedef struct SigParser {

@@ -157,6 +157,13 @@ claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const 
 		diag_set_help(d, "give the declaration a dotted stable identity with @id(\"your.namespace.symbol\")");
 		return;
 	}
+	const Builtin *owned = explicit_id ? builtin_find_id(id) : NULL;
+	if (owned) {
+		/* the reference: an operation's identity is S113, a prelude type's S102 */
+		Diag *d = sema_error(S, DIAG_S113, span, "stable id `%s` is reserved by the compiler-owned operation `%s`", id, owned->name);
+		diag_set_help(d, "give the declaration an identity in your own namespace, e.g. @id(\"your.namespace.symbol\")");
+		return;
+	}
 	if (!strmap_put(&S->ids, id, sym)) {
 		Diag *d = sema_error(S, DIAG_S102, span, "duplicate stable id `%s`", id);
 		diag_set_help(d, "every declaration needs its own stable id; rename one of them");
@@ -331,11 +338,17 @@ collect_type(Sema *S, const Decl *d)
 	s->explicit_id = d->id.present;
 	s->id = d->id.present ? id_text(S, &d->id)
 	    : auto_id(S, kind == SK_CLASS ? "class" : kind_word(kind), S->module_name, s->name);
+	/* §3.3: an authored `Box` is an ordinary type unless the module also
+	 * uses the compiler-owned Box operations (the reference's collision). */
+	bool box_collides = strcmp(s->name, "Box") == 0 && sema_uses_box_ops(S->m);
 	if (strcmp(s->name, "Option") == 0 || strcmp(s->name, "Result") == 0 || strcmp(s->name, "IterStep") == 0 ||
-	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Box") == 0 || strcmp(s->name, "Iter") == 0 ||
+	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Iter") == 0 ||
 	    strcmp(s->name, "Map") == 0 || strcmp(s->name, "Set") == 0 || strcmp(s->name, "Slice") == 0) {
 		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `%s` is reserved by compiler prelude `semaprax.prelude.v1`", s->name);
 		diag_set_help(dg, "choose another name; `%s` is compiler-owned", s->name);
+	} else if (box_collides) {
+		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `Box` is reserved by the compiler-owned Box this module uses");
+		diag_set_help(dg, "rename this type, or drop the `box_new`/`box_get`/`box_into_inner` calls; an authored `Box` is an ordinary type only without them");
 	} else if (!strmap_put(&S->type_names, s->name, id)) {
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
@@ -591,6 +604,8 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		const BuiltinType *b = &builtin_types[i];
 		if (strcmp(b->name, name) != 0)
 			continue;
+		if (b->kind == TY_BOX && strmap_get(&S->type_names, name) >= 0)
+			break;   /* an authored `Box` (§3.3) */
 		if (b->nargs != nargs) {
 			out = b->nargs == 0 ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
 			    : arity_error(S, t->span, name, b->nargs, nargs);

@@ -183,6 +183,10 @@ Diag *sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
 const char *sema_type_name(Sema *S, TypeId t);
 Sym *sema_sym(Sema *S, SymId id);
 
+/* revision.c: does the module call box_new/box_get/box_into_inner (or
+ * name a `std.mem` Box wrapper)?  An authored type `Box` then collides (S113). */
+bool sema_uses_box_ops(const Module *m);
+
 /* decls.c */
 bool source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
@@ -221,6 +225,7 @@ typedef struct Builtin {
 } Builtin;
 const Builtin *builtin_find(const char *name);
 bool builtin_reserved(const char *name);
+const Builtin *builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
