@@ -1032,10 +1032,17 @@ check_with(FnCtx *C, const Expr *e)
 /* ==== `?`, super, if, closures, arrays ========================================================= */
 
 /* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
+/* The first binding in scope whose value holds a resource (T218; §0.1 lifts
+ * the rule for every other owned value: each lane releases it on the exit). */
 static const Local *
-first_owned_binding(FnCtx *C)
+first_resource_binding(FnCtx *C)
 {
-	return C->owned_locals.len ? &C->locals.items[C->owned_locals.items[0]] : NULL;
+	for (int i = 0; i < C->owned_locals.len; i++) {
+		const Local *l = &C->locals.items[C->owned_locals.items[i]];
+		if (sema_type_holds(C->S, fn_type(C, l->type), false))
+			return l;
+	}
+	return NULL;
 }
 
 static TypeId
@@ -1050,14 +1057,12 @@ check_try(FnCtx *C, const Expr *e)
 		diag_set_help(d, "contracts are pure; test the value with `match` in a helper instead");
 	}
 	/* The reference refuses `?` while a binding whose value needs release is
-	 * in scope (its `needs_drop` test; docs/DECISIONS.md). */
-	const Local *live = first_owned_binding(C);
+	 * in scope (its `needs_drop` test); §0.1 keeps that only for resources
+	 * (docs/DECISIONS.md). */
+	const Local *live = first_resource_binding(C);
 	if (live) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
-		if (sema_type_holds(S, fn_type(C, live->type), false))
-			diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
-		else
-			diag_set_help(d, "`%s` owns a value that needs release and is in scope here; use `?` before it is bound, or match the value instead", live->name);
+		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
 	}
 	if (C->in_contract)
 		return T_ERR;
