@@ -8,6 +8,7 @@
  */
 #include "sema_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -466,6 +467,79 @@ check_format(FnCtx *C, const Expr *e)
  * (T263), a literal Vec capacity is at most 8192 (T282).  Returns true
  * when it reported (and checked the arguments).
  */
+/* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
+
+#define BYTES_MAX_CAPACITY 131072u
+
+static bool
+is_bytes_write(const char *n)
+{
+	return strcmp(n, "bytes_set") == 0 || strcmp(n, "bytes_set5") == 0 || strcmp(n, "bytes_set1_or5_from_slice") == 0 ||
+	    strcmp(n, "bytes_set1_or6_or48_from_slice") == 0;
+}
+
+static bool
+usize_literal(const Expr *e, uint64_t *v)
+{
+	if (e->kind != EXPR_INT || e->u.int_lit.suffix != SUF_USIZE)
+		return false;
+	*v = e->u.int_lit.value;
+	return true;
+}
+
+static const char *
+call_name(const Expr *e)
+{
+	return e->kind == EXPR_CALL ? e->u.call.callee.s : NULL;
+}
+
+bool
+sema_bytes_write(Sema *S, const Expr *e)
+{
+	(void)S;
+	const char *n = call_name(e);
+	return n && is_bytes_write(n) && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME;
+}
+
+/* The capacity of a buffer expression when the source fixes it: a literal
+ * bytes_zeroed, or a write chain on one. */
+static bool
+static_capacity(const Expr *e, uint64_t *cap)
+{
+	const char *n = call_name(e);
+	if (!n || e->u.call.nargs < 1)
+		return false;
+	if (strcmp(n, "bytes_zeroed") == 0)
+		return usize_literal(e->u.call.args[0], cap);
+	return is_bytes_write(n) && static_capacity(e->u.call.args[0], cap);
+}
+
+/* T272: a write whose interval the source fixes lies past the buffer's end
+ * (any write into an empty buffer does).  A non-literal selector counts as
+ * its narrowest width, one byte. */
+static void
+bytes_interval(FnCtx *C, const Expr *e, const char *name)
+{
+	uint64_t cap, at = 0, sel = 0, width = 1;
+	int n = e->u.call.nargs;
+	if (!is_bytes_write(name) || n < 3 || !static_capacity(e->u.call.args[0], &cap))
+		return;
+	bool known = usize_literal(e->u.call.args[1], &at);
+	if (strcmp(name, "bytes_set5") == 0)
+		width = 5;
+	else if (strcmp(name, "bytes_set") != 0 && n == 5 && usize_literal(e->u.call.args[4], &sel) && (sel >> 63))
+		width = strcmp(name, "bytes_set1_or5_from_slice") == 0 ? 5 : (sel >> 62) & 1 ? 48 : 6;
+	if (cap != 0 && (!known || (at <= cap && cap - at >= width)))
+		return;
+	Diag *d;
+	if (width == 1 || !known)
+		d = sema_error(C->S, DIAG_T272, e->u.call.args[1]->span, "`%s` index is outside the %" PRIu64 "-byte buffer", name, cap);
+	else
+		d = sema_error(C->S, DIAG_T272, e->u.call.args[1]->span, "`%s` writes %" PRIu64 " bytes from index %" PRIu64 ", past the end of the %" PRIu64 "-byte buffer",
+		    name, width, at, cap);
+	diag_set_help(d, "write inside the buffer: an index below its capacity, with room for the whole interval");
+}
+
 static bool
 builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
 {
@@ -504,10 +578,23 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 &&
 	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
 		check_expr(C, args[0]);
-		Diag *d = sema_error(S, DIAG_T205, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
+		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
+		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
 		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
 		return true;
 	}
+	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
+		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "`bytes_zeroed` capacity must be no greater than 131072");
+		diag_set_help(d, "an owned byte buffer holds at most 131072 bytes");
+		return true;
+	}
+	if (sema_bytes_write(S, e) && e != C->reopen) {
+		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "a named byte buffer is frozen; `%s` may reopen it only as `%s = %s(%s, …)`",
+		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s);
+		diag_set_help(d, "declare it `let mut %s` and write `%s = %s(%s, …);`, or chain the writes on the fresh buffer: `%s(bytes_zeroed(Nusize), …)`",
+		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s, name);
+	}
+	bytes_interval(C, e, name);
 	if (strcmp(name, "vec_with_capacity") == 0 && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
 	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
 		check_expr(C, args[0]);

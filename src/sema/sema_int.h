@@ -279,9 +279,12 @@ typedef struct FnCtx {
 	int loop_depth;
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
+	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
+/* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
+bool sema_bytes_write(Sema *S, const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
 TypeId fn_type(FnCtx *C, TypeId t);
 TypeId ctx_resolve_type(FnCtx *C, const Type *t);
