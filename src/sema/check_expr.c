@@ -467,6 +467,14 @@ check_format(FnCtx *C, const Expr *e)
  * (T263), a literal Vec capacity is at most 8192 (T282).  Returns true
  * when it reported (and checked the arguments).
  */
+/* The reference reports a malformed Box operation call (type-argument or
+ * argument count, box_get of a non-Copy T) with its Box code T285. */
+static DiagCode
+box_profile(const char *name, DiagCode other)
+{
+	return strncmp(name, "box_", 4) == 0 ? DIAG_T285 : other;
+}
+
 /* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
 
 #define BYTES_MAX_CAPACITY 131072u
@@ -569,7 +577,7 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 		if (t != T_ERR && !sema_is_copy(S, t)) {
 			for (int i = 0; i < e->u.call.nargs; i++)
 				check_expr(C, args[i]);
-			Diag *d = sema_error(S, DIAG_T205, e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
+			Diag *d = sema_error(S, box_profile(name, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
 			diag_set_help(d, strcmp(name, "vec_get") == 0 ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
 			    : "move the value out with `box_into_inner<T>(b)`");
 			return true;
@@ -628,7 +636,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
 		else if (ntargs != b->ntparams)
-			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
+			d = sema_error(S, box_profile(name, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
 			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
 		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
@@ -645,7 +653,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		S->call_consumes[e->id] = cons;
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
-		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
+		Diag *d = sema_error(S, box_profile(name, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
 		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
