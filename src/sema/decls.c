@@ -380,6 +380,62 @@ source_identifier(const char *name)
 	return true;
 }
 
+/*
+ * The `std.mem` Box wrappers (the reference's authenticated std wrappers):
+ * identities std.mem.box.{new,get,into-inner} belong to module `std.mem`,
+ * and there a function carrying one, or named new/get/into_inner, must be
+ * the exact transparent wrapper `fn op<T>(value: P) -> R { box_op<T>(value) }`
+ * (T286).
+ */
+static const struct BoxWrapper {
+	const char *id, *name, *op;
+	ParamMode mode;     /* of `value` */
+	bool boxed_param;   /* value: Box<T> (else T) */
+} box_wrappers[] = {
+	{ "std.mem.box.new", "new", "box_new", MODE_NONE, false },
+	{ "std.mem.box.get", "get", "box_get", MODE_BORROW, true },
+	{ "std.mem.box.into-inner", "into_inner", "box_into_inner", MODE_OWN, true },
+};
+
+static bool
+box_of_t(const Type *t, bool boxed)
+{
+	return boxed ? type_spelled(t, "Box", 1) && type_spelled(t->u.name.args[0], "T", 0) : type_spelled(t, "T", 0);
+}
+
+static bool
+exact_box_wrapper(const FnDecl *fn, const struct BoxWrapper *w)
+{
+	if (strcmp(fn->name.s, w->name) != 0 || fn->ntparams != 1 || strcmp(fn->tparams[0].s, "T") != 0 || fn->uses.nnames > 0 ||
+	    fn->nclauses || fn->nparams != 1 || strcmp(fn->params[0].name.s, "value") != 0 || fn->params[0].mode != w->mode ||
+	    !box_of_t(fn->params[0].type, w->boxed_param) || !box_of_t(fn->result, !w->boxed_param))
+		return false;
+	const Block *b = fn->body;
+	const Expr *t = b ? b->tail : NULL;
+	return b && b->nstmts == 0 && t && t->kind == EXPR_CALL && strcmp(t->u.call.callee.s, w->op) == 0 && t->u.call.ntargs == 1 &&
+	    type_spelled(t->u.call.targs[0], "T", 0) && t->u.call.nargs == 1 && t->u.call.args[0]->kind == EXPR_NAME &&
+	    strcmp(t->u.call.args[0]->u.name.s, "value") == 0;
+}
+
+static void
+check_box_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
+{
+	const struct BoxWrapper *w = NULL;
+	bool in_std_mem = strcmp(S->module_name, "std.mem") == 0, candidate = false;
+	for (size_t i = 0; i < countof(box_wrappers); i++) {
+		if (s->explicit_id && strcmp(s->id, box_wrappers[i].id) == 0)
+			w = &box_wrappers[i];
+		candidate |= strcmp(fn->name.s, box_wrappers[i].name) == 0;
+	}
+	if (w && !in_std_mem) {
+		Diag *d = sema_error(S, DIAG_T286, s->span, "box wrapper identity `%s` is reserved for module `std.mem`", s->id);
+		diag_set_help(d, "give the function an identity in your own namespace, or call box_new/box_get/box_into_inner directly");
+	} else if (in_std_mem && (w || candidate) && !(w && exact_box_wrapper(fn, w))) {
+		Diag *d = sema_error(S, DIAG_T286, s->span, "`std.mem.%s` must be one exact transparent compiler-owned box wrapper", fn->name.s);
+		diag_set_help(d, "write `@id(\"std.mem.box.new\") fn new<T>(value: T) -> Box<T> { box_new<T>(value) }` (likewise `get` with `value: borrow Box<T>` and `into_inner` with `value: own Box<T>`)");
+	}
+}
+
 static void
 collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *ida, Span span)
 {
@@ -418,6 +474,8 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	}
 	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
 	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	if (owner < 0)
+		check_box_wrapper(S, fn, s);
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {
