@@ -120,7 +120,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
-		return record_renewal(S, name, type, v);
+		return sema_std_reopen(S, name, v) || record_renewal(S, name, type, v);
 	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)

@@ -188,6 +188,7 @@ Sym *sema_sym(Sema *S, SymId id);
 bool sema_uses_box_ops(const Module *m);
 
 /* decls.c */
+bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
 bool source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
