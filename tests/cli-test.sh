@@ -483,19 +483,26 @@ if [ -n "$s255" ] && [ "$s256" = $((s255 + 1)) ] && [ "$s1024" = $((s255 + 4)) ]
 # An allocation the host refuses (here under a 40 MB address-space limit) stops the run
 # at an interpreter limit, exit 1 (never the undocumented status 3).  Skipped under
 # AddressSanitizer, whose shadow memory needs more address space than any such limit.
+# (One buffer holds at most 131072 bytes, T271, so the program keeps 400 of them.)
 cat > "$tmp/oom.spx" <<'SPX'
 module cli.oom;
 
 @id("app.main")
 fn main() -> i64
 {
-    let b = bytes_zeroed(60000000usize);
-    i64_from_usize(byte_len(bytes_as_slice(b))) % 256
+    let mut held = vec_with_capacity<Bytes>(400usize);
+    let mut i = 0;
+    while i < 400 {
+        held = vec_push<Bytes>(held, bytes_zeroed(131072usize));
+        i = i + 1;
+        0
+    }
+    i64_from_usize(vec_len<Bytes>(held)) % 256
 }
 SPX
 if [ -z "${ASAN_OPTIONS-}" ]; then
 	expect 1 "run out of memory" -- sh -c 'ulimit -v 40000 && exec "$1" run "$2"' _ "$bin" "$tmp/oom.spx"
-	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 60000000 bytes (out of memory)" "out of memory is an interpreter limit"
+	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 131072 bytes (out of memory)" "out of memory is an interpreter limit"
 	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
 fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
