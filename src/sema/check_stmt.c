@@ -81,7 +81,8 @@ names(const Expr *e, const char *name)
  */
 /*
  * A record owner renewal (the reference's while_loops corpus:
- * `cursor = renew(cursor, n)`): an effect-free, non-generic module
+ * `cursor = renew(cursor, n)`, admitted in a loop body only — outside one
+ * the reference wants a fresh binding, U105): an effect-free, non-generic module
  * function returning the binding's record type R, with exactly one `own`
  * parameter, of type R, which receives the binding itself.  Collections
  * renew only through the compiler-owned updates below.
@@ -110,7 +111,7 @@ record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 }
 
 static bool
-same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
@@ -119,8 +120,10 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
+	if (!b && sema_vec_wrapper_renews(S, S->expr_sym[v->id]))
+		return names(v->u.call.args[0], name);   /* `values = push<T>(values, x)` */
 	if (!b)
-		return record_renewal(S, name, type, v);
+		return in_loop && record_renewal(S, name, type, v);
 	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
@@ -156,7 +159,7 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
-		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value)) {
+		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value, C->loop_depth > 0)) {
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
 			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",

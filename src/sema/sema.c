@@ -769,6 +769,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		check_invariants(S, id);
 	}
 	sema_check_interfaces(S);
+	sema_check_vec_wrappers(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)
