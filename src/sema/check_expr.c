@@ -459,7 +459,7 @@ check_format(FnCtx *C, const Expr *e)
 		}
 	}
 	if (n == 0 || args[0]->kind != EXPR_STRING) {
-		Diag *d = sema_error(S, DIAG_T205, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
+		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
 		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
 		return;
 	}

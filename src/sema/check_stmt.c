@@ -36,7 +36,13 @@ check_let(FnCtx *C, const Stmt *s)
 	Sema *S = C->S;
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
 	TypeId bt = vt;
-	if (s->u.let.type) {
+	const Type *lt = s->u.let.type;
+	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
+	    strcmp(lt->u.name.name.parts[0].s, "String") == 0 && strmap_get(&S->type_names, "String") < 0) {
+		/* the reference's verifier hint for a Rust habit: T232, not an unknown type */
+		Diag *d = sema_error(S, DIAG_T232, lt->span, "declared binding type `String` is not a SEMAPRAX type");
+		diag_set_help(d, "owned text is `string`: `let %s: string = …;`", s->u.let.name.s);
+	} else if (lt) {
 		TypeId declared = ctx_resolve_type(C, s->u.let.type);
 		if (declared != T_ERR && vt != T_ERR && !type_accepts(S, declared, vt)) {
 			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",

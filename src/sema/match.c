@@ -78,6 +78,14 @@ scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
 				diag_set_help(d, "split the alternative into its own arm");
 				continue;
 			}
+			const Pattern *a0 = p->u.or.alts[0];
+			if (i > 0 && a0->kind == PAT_LIT && lit_type(a) != lit_type(a0)) {
+				/* the reference: `1 | true` mixes literal types (M105, not T255) */
+				Diag *d = sema_error(S, DIAG_M105, a->span, "or-pattern alternatives must all have one literal type; `%s` is not %s",
+				    sema_type_name(S, lit_type(a)), sema_type_name(S, lit_type(a0)));
+				diag_set_help(d, "write every alternative as a `%s` literal, or split it into its own arm", sema_type_name(S, lit_type(a0)));
+				continue;
+			}
 			scalar_pattern(C, a, st);
 		}
 		return;
