@@ -11,22 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A generic template's call to a generic function forwards the template's
- * own type parameters, all of them and in order (`inner<T, U>` in `outer<T, U>`). */
-static bool
-exact_forwarding(FnCtx *C, const Expr *e)
-{
-	if (e->u.call.ntargs != C->sym->ntparams)
-		return false;
-	for (int i = 0; i < e->u.call.ntargs; i++) {
-		const Type *t = e->u.call.targs[i];
-		if (t->kind != TYPE_NAME || t->u.name.name.nparts != 1 || t->u.name.nargs != 0 ||
-		    strcmp(t->u.name.name.parts[0].s, C->sym->tparams[i]) != 0)
-			return false;
-	}
-	return true;
-}
-
 static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee);
 
 TypeId
@@ -791,14 +775,6 @@ check_call(FnCtx *C, const Expr *e)
 	} else if (fs->ntparams != ntargs) {
 		Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, fs->ntparams, ntargs);
 		diag_set_help(d, "call it as `%s<i64>(…)`: generic calls spell their type arguments", name);
-		targs_ok = false;
-	}
-	if (targs_ok && ntargs > 0 && C->sym->ntparams > 0 && !exact_forwarding(C, e)) {
-		/* LANGUAGE.md §3.5: generic-to-generic calls only as exact forwarding */
-		Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` calls generic `%s` with type arguments other than its own `<%s%s>` in order",
-		    C->sym->name, name, C->sym->tparams[0], C->sym->ntparams > 1 ? ", …" : "");
-		diag_set_help(d, "forward the caller's type parameters unchanged (`%s<%s%s>(…)`), or call it from a monomorphic function",
-		    name, C->sym->tparams[0], C->sym->ntparams > 1 ? ", …" : "");
 		targs_ok = false;
 	}
 	if (targs_ok && ntargs > 0 && ntargs <= 8)
