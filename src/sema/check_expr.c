@@ -444,7 +444,7 @@ check_format(FnCtx *C, const Expr *e)
 		}
 	}
 	if (n == 0 || args[0]->kind != EXPR_STRING) {
-		Diag *d = sema_error(S, DIAG_T205, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
+		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
 		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
 		return;
 	}
@@ -572,7 +572,11 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 	}
 	if (strcmp(name, "str_as_bytes") == 0 && e->u.call.nargs == 1) {
 		TypeId a = check_expr(C, args[0]);
-		if (a == T_STRING) {
+		if (a == T_STRING && args[0]->kind != EXPR_NAME && args[0]->kind != EXPR_FIELD) {
+			/* the reference's verifier hint: a view of a temporary string has no storage place */
+			Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `str_as_bytes` requires an exact admitted storage place");
+			diag_set_help(d, "bind the text first and view it: `let text = \"…\"; str_as_bytes(string_as_str(text))`");
+		} else if (a == T_STRING) {
 			Diag *d = sema_error(S, DIAG_T263, args[0]->span, "byte operation `str_as_bytes` argument 1 has the wrong type");
 			diag_set_help(d, "`str_as_bytes` takes a `str` view; borrow the string first: `str_as_bytes(string_as_str(binding))`");
 		} else if (a != T_ERR && a != T_STR) {

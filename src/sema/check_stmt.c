@@ -36,7 +36,13 @@ check_let(FnCtx *C, const Stmt *s)
 	Sema *S = C->S;
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
 	TypeId bt = vt;
-	if (s->u.let.type) {
+	const Type *lt = s->u.let.type;
+	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
+	    strcmp(lt->u.name.name.parts[0].s, "String") == 0 && strmap_get(&S->type_names, "String") < 0) {
+		/* the reference's verifier hint for a Rust habit: T232, not an unknown type */
+		Diag *d = sema_error(S, DIAG_T232, lt->span, "declared binding type `String` is not a SEMAPRAX type");
+		diag_set_help(d, "owned text is `string`: `let %s: string = …;`", s->u.let.name.s);
+	} else if (lt) {
 		TypeId declared = ctx_resolve_type(C, s->u.let.type);
 		if (declared != T_ERR && vt != T_ERR && !type_accepts(S, declared, vt)) {
 			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",
@@ -81,7 +87,8 @@ names(const Expr *e, const char *name)
  */
 /*
  * A record owner renewal (the reference's while_loops corpus:
- * `cursor = renew(cursor, n)`): an effect-free, non-generic module
+ * `cursor = renew(cursor, n)`, admitted in a loop body only — outside one
+ * the reference wants a fresh binding, U105): an effect-free, non-generic module
  * function returning the binding's record type R, with exactly one `own`
  * parameter, of type R, which receives the binding itself.  Collections
  * renew only through the compiler-owned updates below.
@@ -110,7 +117,7 @@ record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 }
 
 static bool
-same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
@@ -120,7 +127,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
-		return sema_std_reopen(S, name, v) || record_renewal(S, name, type, v);
+		return sema_std_reopen(S, name, v) || (in_loop && record_renewal(S, name, type, v));
 	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
@@ -160,7 +167,7 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
-		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value) &&
+		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value, C->loop_depth > 0) &&
 		    !sema_bytes_write(S, v)) {   /* another owner's buffer: T271 at the call */
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");

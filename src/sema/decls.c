@@ -919,6 +919,15 @@ flatten_class(Sema *S, SymId id, int depth)
 		}
 		s->fields = all;
 		s->nfields = n;
+		/* the reference's member collisions: a method named like an inherited field */
+		for (int i = 0; i < s->nmethods; i++) {
+			const Sym *m = sema_sym(S, s->methods[i]);
+			if (sema_field_index(S, s->parent, m->name) < 0)
+				continue;
+			Diag *dg = sema_error(S, DIAG_T229, m->name_span, "method `%s` of class `%s` collides with inherited field `%s`", m->name, s->name, m->name);
+			diag_set_help(dg, "rename the method; `%s` already names a field of `%s`", m->name, s->name);
+			s = sema_sym(S, id);
+		}
 	}
 	s->resolved = true;
 	return true;

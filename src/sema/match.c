@@ -78,6 +78,14 @@ scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
 				diag_set_help(d, "split the alternative into its own arm");
 				continue;
 			}
+			const Pattern *a0 = p->u.or.alts[0];
+			if (i > 0 && a0->kind == PAT_LIT && lit_type(a) != lit_type(a0)) {
+				/* the reference: `1 | true` mixes literal types (M105, not T255) */
+				Diag *d = sema_error(S, DIAG_M105, a->span, "or-pattern alternatives must all have one literal type; `%s` is not %s",
+				    sema_type_name(S, lit_type(a)), sema_type_name(S, lit_type(a0)));
+				diag_set_help(d, "write every alternative as a `%s` literal, or split it into its own arm", sema_type_name(S, lit_type(a0)));
+				continue;
+			}
 			scalar_pattern(C, a, st);
 		}
 		return;
@@ -258,6 +266,25 @@ guard_shape(FnCtx *C, const Expr *g)
 	}
 }
 
+/* Inside a `while`/`for` body the reference admits ordinary checked guards
+ * over a Copy variant (calls, blocks, nested matches, temporaries) except
+ * closures, closure invocation and `?`; this finds the first such node. */
+typedef struct GuardScan {
+	FnCtx *C;
+	const Expr *bad;
+} GuardScan;
+
+static void
+guard_scan(void *ctx, const Expr *e)
+{
+	GuardScan *g = ctx;
+	if (g->bad)
+		return;
+	if (e->kind == EXPR_CLOSURE || e->kind == EXPR_TRY ||
+	    (e->kind == EXPR_CALL && local_find(g->C, e->u.call.callee.s)))
+		g->bad = e;
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
@@ -297,8 +324,9 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				}
 			}
 		} else if (p->kind == PAT_OR) {
-			/* a guarded or-arm is admitted (the newest reference); like a
-			 * guarded case arm it covers none of its cases */
+			/* a guarded or-arm is admitted in a loop body (the reference's
+			 * general loop match; T254 elsewhere, below); like a guarded case
+			 * arm it covers none of its cases */
 			bool all_cases = true;
 			for (int a = 0; a < p->u.or.nalts; a++)
 				all_cases &= p->u.or.alts[a]->kind == PAT_CASE;
@@ -338,10 +366,26 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 		}
-		if (arm->guard && e->u.match.mode == MATCH_PLAIN && !guard_shape(C, arm->guard)) {
-			/* the reference's guarded_copy_variants (`unsupported`) */
+		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth == 0 && p->kind == PAT_OR) {
+			/* LANGUAGE.md §4.5 and the reference's payload_free_variants:
+			 * outside a loop body an or-arm takes no guard */
 			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
-			diag_set_help(d, "a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+			diag_set_help(d, "outside a `while`/`for` body an or-pattern arm over a variant takes no guard; split it into one guarded arm per case");
+		} else if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth == 0 && !guard_shape(C, arm->guard)) {
+			/* the reference's guarded_copy_variants (`unsupported`): outside a
+			 * loop body a variant guard keeps the operator-only shape */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		}
+		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0) {
+			/* the reference's general loop match: ordinary guards, but no
+			 * closures, closure invocation or `?` */
+			GuardScan g = { C, NULL };
+			sema_walk_expr(arm->guard, guard_scan, &g);
+			if (g.bad) {
+				Diag *d = sema_error(S, DIAG_T254, g.bad->span, "a match guard over a variant admits no closure, closure invocation or `?`");
+				diag_set_help(d, "compute the value before the `match` and test it in the guard");
+			}
 		}
 		if (arm->guard && e->u.match.mode != MATCH_PLAIN) {
 			/* the reference's guarded_copy_variants: guards only in a plain value match */

@@ -518,6 +518,28 @@ armjoin_add(ArmJoin *a, const Changes *d, int k)
 	}
 }
 
+/*
+ * The reference's variant guards (general loop match): a guard cannot
+ * leave an owner from outside the match consumed or change its availability (T254) — once per guard, and not
+ * again where the checker already refused the guard's shape.
+ */
+static void
+guard_keeps_owners(Own *O, const Expr *guard, const Changes *d)
+{
+	int k = 0;
+	while (k < d->len && d->items[k].cur == d->items[k].base)
+		k++;
+	if (k == d->len)
+		return;
+	for (int i = 0; i < O->S->diags->items.len; i++) {
+		const Diag *x = &O->S->diags->items.items[i];
+		if (x->code == DIAG_T254 && x->has_span && x->span.start >= guard->span.start && x->span.start < guard->span.end)
+			return;
+	}
+	Diag *dg = sema_error(O->S, DIAG_T254, guard->span, "match guard consumes `%s`, an owner from outside the match", O->vars.items[d->items[k].var].name);
+	diag_set_help(dg, "a guard may read outer values but not move them; borrow it (`borrow` parameter) or compute the test before the `match`");
+}
+
 static void
 own_match(Own *O, const Expr *e, bool move)
 {
@@ -541,6 +563,8 @@ own_match(Own *O, const Expr *e, bool move)
 			/* a false guard falls through to the later arms with the guard's moves:
 			 * the entry state becomes its join with this one, and the arm goes on from here */
 			diff_since(O, &f, entry, &d);
+			if (!type_is_scalar(&O->S->types, O->S->expr_type[e->u.match.scrutinee->id]))
+				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
 				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));

@@ -539,7 +539,17 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		TypeId t = check_block(&C, fn->body);
 		Sym *f = C.sym;
 		TypeId want = fn_type(&C, f->result);
-		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
+		const Expr *tail = fn->body->tail;
+		SymId callee = tail && tail->kind == EXPR_CALL ? S->expr_sym[tail->id] : -1;
+		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t) && f->ntparams && callee >= 0 &&
+		    sema_sym(S, callee)->kind == SK_FN && sema_sym(S, callee)->ntparams) {
+			/* the reference's generic forwarding: a template whose result is a
+			 * generic call mapping to another type is an invalid generic call */
+			Diag *d = sema_error(S, DIAG_T225, tail->span, "generic call `%s<…>` does not yield the result `%s` declares for every type argument",
+			    sema_sym(S, callee)->name, f->name);
+			diag_set_help(d, "map the type arguments so the call returns the declared result (e.g. `%s<T>(…)` in `fn %s<T>(…) -> T`)",
+			    sema_sym(S, callee)->name, f->name);
+		} else if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
