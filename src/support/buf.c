@@ -55,15 +55,21 @@ buf_puts(Buf *b, const char *s)
 void
 buf_printf(Buf *b, const char *fmt, ...)
 {
+	/* One pass when the text fits the spare capacity (the common case), a
+	 * second one only after growing for a longer text. */
+	buf_reserve(b, 64);
+	size_t room = b->cap - b->len;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->data + b->len, room, fmt, ap);
 	va_end(ap);
 	ASSERT(n >= 0, "vsnprintf failed");
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
