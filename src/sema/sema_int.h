@@ -25,9 +25,14 @@ typedef int32_t SymId;   /* -1 = none */
 typedef struct TypeQ TypeQ;   /* memoised type queries (typeq.c) */
 
 /* ---- a string → int map (probe-only) ---- */
+typedef struct StrMapSlot {
+	const char *key;   /* NULL: empty */
+	uint32_t hash;     /* of key: compared before the bytes */
+	int32_t val;
+} StrMapSlot;
+
 typedef struct StrMap {
-	const char **keys;
-	int32_t *vals;
+	StrMapSlot *slots;
 	uint32_t cap;
 	uint32_t len;
 } StrMap;
