@@ -751,6 +751,16 @@ done:
 }
 
 void
+lex_release_before(LexResult *lx, int tok)
+{
+	/* only every 2 MiB or so of tokens: each call is one system call */
+	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)2 << 20) / sizeof(Token)))
+		return;
+	spx_big_release(lx->toks, sizeof(Token) * (size_t)tok, true);
+	lx->toks_released = tok;
+}
+
+void
 lex_free(LexResult *lx)
 {
 	if (lx->toks)

@@ -1159,6 +1159,10 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 			VEC_PUSH(decls, d);
 		else
 			resync(&p);
+		/* Finished items' tokens are never read again (only toks[pos - 1]
+		 * is looked back at): return them while the tree grows. */
+		if (p.pos > 64)
+			lex_release_before(&lx, p.pos - 64);
 	}
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;

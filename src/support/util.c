@@ -115,3 +115,16 @@ spx_big_free(void *p, size_t bytes, bool mapped)
 	else
 		free(p);
 }
+
+void
+spx_big_release(void *p, size_t bytes, bool mapped)
+{
+	if (!mapped)
+		return;
+	/* whole huge-page units: a partial one would split the huge page */
+	const uintptr_t unit = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + unit - 1) & ~(unit - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(unit - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
