@@ -28,7 +28,7 @@ probe(const StrMap *m, const char *key, uint32_t h)
 {
 	for (uint32_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		StrMapSlot *sl = &m->slots[i];
-		if (!sl->key || (sl->hash == h && strcmp(sl->key, key) == 0))
+		if (!sl->key || (sl->hash == h && (sl->key == key || strcmp(sl->key, key) == 0)))
 			return sl;
 	}
 }
