@@ -29,30 +29,6 @@ buf_reserve(Buf *b, size_t extra)
 }
 
 void
-buf_putc(Buf *b, char c)
-{
-	buf_reserve(b, 1);
-	b->data[b->len++] = c;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_put(Buf *b, const char *s, size_t n)
-{
-	buf_reserve(b, n);
-	if (n)
-		memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_puts(Buf *b, const char *s)
-{
-	buf_put(b, s, strlen(s));
-}
-
-void
 buf_printf(Buf *b, const char *fmt, ...)
 {
 	/* One pass when the text fits the spare capacity (the common case), a
