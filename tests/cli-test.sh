@@ -4,6 +4,9 @@
 # rewrite, --check, --stdout, untouched on parse errors, directories).
 set -u
 bin=$1
+# `check` lowers and re-validates the HIR (a compiler self-check) only when asked.
+SEMAPRAX_VALIDATE_HIR=1
+export SEMAPRAX_VALIDATE_HIR
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -53,6 +56,19 @@ expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/dir.spx: Is a directory" "directory diagnostic"
 expect 1 "missing file" -- "$bin" parse "$tmp/missing.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/missing.spx" "missing-file diagnostic"
+
+# check: the HIR self-check (SEMAPRAX_VALIDATE_HIR) changes no output, and --dump-hir
+# lowers whether or not it is set.
+printf 'module t;\n\n@id("t.main")\nfn main() -> i64 {\n    let x: i64 = 40 + 2;\n    x - 42\n}\n' > "$tmp/h.spx"
+for v in 0 1; do
+	SEMAPRAX_VALIDATE_HIR=$v expect 0 "check, SEMAPRAX_VALIDATE_HIR=$v" -- "$bin" check "$tmp/h.spx"
+	cp "$tmp/out" "$tmp/check-$v.out"
+	SEMAPRAX_VALIDATE_HIR=$v expect 0 "check --dump-hir, SEMAPRAX_VALIDATE_HIR=$v" -- "$bin" check "$tmp/h.spx" --dump-hir
+	cp "$tmp/out" "$tmp/dump-$v.out"
+done
+has "$tmp/check-0.out" "verified $tmp/h.spx (sha256:" "check without the HIR self-check"
+if cmp -s "$tmp/check-0.out" "$tmp/check-1.out"; then ok; else bad "check output depends on SEMAPRAX_VALIDATE_HIR"; fi
+if [ -s "$tmp/dump-0.out" ] && cmp -s "$tmp/dump-0.out" "$tmp/dump-1.out"; then ok; else bad "check --dump-hir depends on SEMAPRAX_VALIDATE_HIR"; fi
 
 # fmt: canonical rewrite, --check, --stdout.
 printf 'module t;\nfn main()->i64 {   1+2 }\n' > "$tmp/a.spx"

@@ -35,7 +35,7 @@ cmd_check(int argc, char **argv)
 	Loaded L;
 	int status = EXIT_FAIL;
 	const char *revision = L.revision;
-	if (cli_load(&L, path, LOAD_CHECK))
+	if (cli_load(&L, path, dump ? LOAD_CHECK_HIR : LOAD_CHECK))
 		status = EXIT_OK;
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK && dump) {

@@ -13,7 +13,9 @@
 typedef enum LoadStage {
 	LOAD_PARSE,   /* read and parse */
 	LOAD_VERIFY,  /* … then check, lower to HIR and validate it */
-	LOAD_CHECK,   /* LOAD_VERIFY plus the graph revision (`check`) */
+	LOAD_CHECK,   /* check and the graph revision (`check`): no HIR unless
+	               * SEMAPRAX_VALIDATE_HIR is set (the test suites set it) */
+	LOAD_CHECK_HIR, /* LOAD_CHECK plus the HIR, always (`check --dump-hir`) */
 } LoadStage;
 
 typedef struct Loaded {

@@ -137,7 +137,8 @@ fx_params(Fmt *F, const Param *ps, int n)
 		if (i)
 			buf_puts(F->out, ", ");
 		fx_name(F, ps[i].name);
-		buf_printf(F->out, ": %s", mode_prefix[ps[i].mode]);
+		buf_puts(F->out, ": ");
+		buf_puts(F->out, mode_prefix[ps[i].mode]);
 		fx_type(F, ps[i].type);
 	}
 	buf_putc(F->out, ')');
@@ -532,7 +533,9 @@ binary(Fmt *F, const Expr *e, int ctx)
 		if (mark.name)
 			VEC_PUSH(F->lts, mark);
 	}
-	buf_printf(F->out, " %s ", ast_binary_spelling(e->u.binary.op));
+	buf_putc(F->out, ' ');
+	buf_puts(F->out, ast_binary_spelling(e->u.binary.op));
+	buf_putc(F->out, ' ');
 	expr(F, e->u.binary.rhs, prec + 1);
 	if (paren)
 		buf_putc(F->out, ')');

@@ -33,7 +33,15 @@ int_suffix(NumSuffix s)
 void
 fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative)
 {
-	buf_printf(out, "%s%" PRIu64 "%s", negative ? "-" : "", value, int_suffix(suffix));
+	char digits[24];
+	size_t n = sizeof digits;
+	do
+		digits[--n] = (char)('0' + value % 10);
+	while ((value /= 10) != 0);
+	if (negative)
+		digits[--n] = '-';
+	buf_put(out, digits + n, sizeof digits - n);
+	buf_puts(out, int_suffix(suffix));
 }
 
 /* Does the decimal text round-trip to v (as a float when f32)? */

@@ -42,7 +42,7 @@ typedef struct Lexer {
 } Lexer;
 
 /* Line/column of byte offset pos; pos must not move backwards. */
-static void
+static inline void
 locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 {
 	if (pos < L->cpos) {
@@ -70,7 +70,7 @@ locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 	*col = cl;
 }
 
-static Span
+static inline Span
 span_at(Lexer *L, size_t start, size_t end)
 {
 	Span s;
@@ -103,7 +103,7 @@ grow_toks(Lexer *L)
 }
 
 /* Pushes a token whose start position was located earlier (s0). */
-static Token *
+static inline Token *
 push_tok_at(Lexer *L, TokKind kind, Span s0, size_t end)
 {
 	if ((size_t)L->toks.len == L->toks.cap)
@@ -751,6 +751,16 @@ done:
 	out->comments = L.comments.items;
 	arena_own(arena, L.comments.items);
 	out->had_error = L.had_error;
+}
+
+void
+lex_release_before(LexResult *lx, int tok)
+{
+	/* only every 2 MiB or so of tokens: each call is one system call */
+	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)2 << 20) / sizeof(Token)))
+		return;
+	spx_big_release(lx->toks, sizeof(Token) * (size_t)tok, true);
+	lx->toks_released = tok;
 }
 
 void

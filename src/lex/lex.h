@@ -76,6 +76,7 @@ typedef struct LexResult {
 	int ntoks;
 	size_t toks_cap;     /* allocated tokens */
 	bool toks_mapped;    /* toks is an anonymous mapping, not a heap block */
+	int toks_released;   /* lex_release_before: tokens below this index are gone */
 	Comment *comments;
 	int ncomments;
 	bool had_error;
@@ -87,6 +88,9 @@ typedef struct LexResult {
  * or NUL byte is P001.
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
+/* The caller is done with toks[0..tok): their memory may go back to the
+ * system (mapped arrays, in 2 MiB units); they must not be read again. */
+void lex_release_before(LexResult *lx, int tok);
 /* Releases the token array (the comments stay in the arena). */
 void lex_free(LexResult *lx);
 

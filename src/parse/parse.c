@@ -247,12 +247,49 @@ arena_copy_vec(Arena *a, const void *items, size_t size, int n)
 
 /* ==== names ==================================================================== */
 
+/* The one arena copy of the spelling b[0..len): a large file names the same
+ * few thousand identifiers hundreds of thousands of times. */
+static const char *
+intern_name(Parser *p, const char *b, uint32_t len)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)b[i]) * 16777619u;
+	if ((p->names_len + 1) * 2 > p->names_cap) {
+		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
+		ParseName *slots = xcalloc(cap, sizeof *slots);
+		for (uint32_t i = 0; i < p->names_cap; i++) {
+			if (!p->names[i].s)
+				continue;
+			uint32_t j = p->names[i].hash & (cap - 1);
+			while (slots[j].s)
+				j = (j + 1) & (cap - 1);
+			slots[j] = p->names[i];
+		}
+		free(p->names);
+		p->names = slots;
+		p->names_cap = cap;
+	}
+	for (uint32_t i = h & (p->names_cap - 1);; i = (i + 1) & (p->names_cap - 1)) {
+		ParseName *sl = &p->names[i];
+		if (!sl->s) {
+			sl->s = arena_strndup(p->arena, b, len);
+			sl->len = len;
+			sl->hash = h;
+			p->names_len++;
+			return sl->s;
+		}
+		if (sl->hash == h && sl->len == len && memcmp(sl->s, b, len) == 0)
+			return sl->s;
+	}
+}
+
 Name
 name_of(Parser *p, const Token *t)
 {
 	Name n;
 	n.len = t->span.end - t->span.start;
-	n.s = arena_strndup(p->arena, p->src + t->span.start, n.len);
+	n.s = intern_name(p, p->src + t->span.start, n.len);
 	n.span = t->span;
 	return n;
 }
@@ -1139,6 +1176,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 
 	if (lx.fatal || nesting_prepass(&p)) {
 		lex_free(&lx);
+		free(p.names);
 		return m;
 	}
 
@@ -1183,6 +1221,10 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 			VEC_PUSH(decls, d);
 		else
 			resync(&p);
+		/* Finished items' tokens are never read again (only toks[pos - 1]
+		 * is looked back at): return them while the tree grows. */
+		if (p.pos > 64)
+			lex_release_before(&lx, p.pos - 64);
 	}
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;
@@ -1205,5 +1247,6 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		diag_set_help(d, "add a function, e.g. `fn main() -> i64 { 0 }`");
 	}
 	lex_free(&lx);  /* the tree holds no token; sema reuses the memory */
+	free(p.names);  /* the spellings stay in the arena */
 	return m;
 }

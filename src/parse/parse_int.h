@@ -14,6 +14,13 @@
 
 #include "parse.h"
 
+/* One distinct identifier spelling: every Name with these bytes shares s. */
+typedef struct ParseName {
+	const char *s;   /* arena copy, NUL-terminated; NULL: empty slot */
+	uint32_t len;
+	uint32_t hash;
+} ParseName;
+
 typedef struct Parser {
 	const char *src;
 	size_t len;
@@ -30,6 +37,8 @@ typedef struct Parser {
 	bool in_use;        /* parsing a `use` declaration: every error is G170 */
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
+	ParseName *names;   /* name_of's intern table (open addressing; owned) */
+	uint32_t names_cap, names_len;
 } Parser;
 
 /* ---- token access (parse.c) ---- */

@@ -113,12 +113,18 @@ arena_strndup(Arena *a, const char *s, size_t n)
 char *
 arena_printf(Arena *a, const char *fmt, ...)
 {
+	/* Short texts (nearly all) are formatted once, into a stack buffer. */
+	char small[256];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
 	ASSERT(n >= 0, "vsnprintf failed");
 	char *p = arena_alloc(a, (size_t)n + 1);
+	if ((size_t)n < sizeof small) {
+		memcpy(p, small, (size_t)n + 1);
+		return p;
+	}
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);

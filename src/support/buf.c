@@ -29,41 +29,23 @@ buf_reserve(Buf *b, size_t extra)
 }
 
 void
-buf_putc(Buf *b, char c)
-{
-	buf_reserve(b, 1);
-	b->data[b->len++] = c;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_put(Buf *b, const char *s, size_t n)
-{
-	buf_reserve(b, n);
-	if (n)
-		memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-}
-
-void
-buf_puts(Buf *b, const char *s)
-{
-	buf_put(b, s, strlen(s));
-}
-
-void
 buf_printf(Buf *b, const char *fmt, ...)
 {
+	/* One pass when the text fits the spare capacity (the common case), a
+	 * second one only after growing for a longer text. */
+	buf_reserve(b, 64);
+	size_t room = b->cap - b->len;
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->data + b->len, room, fmt, ap);
 	va_end(ap);
 	ASSERT(n >= 0, "vsnprintf failed");
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -8,6 +8,7 @@
 #define SPX_BUF_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -19,12 +20,40 @@ typedef struct Buf {
 
 void buf_free(Buf *b);
 void buf_reserve(Buf *b, size_t extra);
-void buf_putc(Buf *b, char c);
-void buf_put(Buf *b, const char *s, size_t n);
-void buf_puts(Buf *b, const char *s);
+static inline void buf_putc(Buf *b, char c);
+static inline void buf_put(Buf *b, const char *s, size_t n);
+static inline void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_indent(Buf *b, int spaces);
 char *buf_take(Buf *b);  /* hands the NUL-terminated data to the caller */
+
+/* The appenders are inline (the formatter calls them per token); only
+ * growth leaves the caller. */
+static inline void
+buf_putc(Buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
+}
+
+static inline void
+buf_put(Buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static inline void
+buf_puts(Buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
 
 /*
  * VEC(T): a growable array of T.  Elements move on growth, so do not keep

@@ -6,6 +6,12 @@
 
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SPX_NO_SHA_NI)
+#define SHA_NI 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -18,28 +24,133 @@ static const uint32_t K[64] = {
 };
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define BSIG0(x) (ROR(x, 2) ^ ROR(x, 13) ^ ROR(x, 22))
+#define BSIG1(x) (ROR(x, 6) ^ ROR(x, 11) ^ ROR(x, 25))
+#define SSIG0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+
+/* One round with the eight working variables renamed instead of shifted;
+ * the message schedule lives in a 16-word ring, extended as it is read. */
+#define ROUND(a, b, c, d, e, f, g, h, i, wi) \
+	do { \
+		uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + K[i] + (wi); \
+		(d) += t1_; \
+		(h) = t1_ + BSIG0(a) + MAJ(a, b, c); \
+	} while (0)
+#define W(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
+#define EIGHT(i, WF) \
+	ROUND(a, b, c, d, e, f, g, h, (i) + 0, WF((i) + 0)); \
+	ROUND(h, a, b, c, d, e, f, g, (i) + 1, WF((i) + 1)); \
+	ROUND(g, h, a, b, c, d, e, f, (i) + 2, WF((i) + 2)); \
+	ROUND(f, g, h, a, b, c, d, e, (i) + 3, WF((i) + 3)); \
+	ROUND(e, f, g, h, a, b, c, d, (i) + 4, WF((i) + 4)); \
+	ROUND(d, e, f, g, h, a, b, c, (i) + 5, WF((i) + 5)); \
+	ROUND(c, d, e, f, g, h, a, b, (i) + 6, WF((i) + 6)); \
+	ROUND(b, c, d, e, f, g, h, a, (i) + 7, WF((i) + 7))
+#define W0(i) w[(i)]
+
+static inline uint32_t
+load_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Hashes n consecutive 64-byte blocks. */
+static void
+blocks(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	uint32_t a, b, c, d, e, f, g, h, w[16];
+	for (; n; n--, p += 64) {
+		for (int i = 0; i < 16; i++)
+			w[i] = load_be32(p + 4 * i);
+		a = hs[0]; b = hs[1]; c = hs[2]; d = hs[3];
+		e = hs[4]; f = hs[5]; g = hs[6]; h = hs[7];
+		EIGHT(0, W0);
+		EIGHT(8, W0);
+		EIGHT(16, W);
+		EIGHT(24, W);
+		EIGHT(32, W);
+		EIGHT(40, W);
+		EIGHT(48, W);
+		EIGHT(56, W);
+		hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d;
+		hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
+	}
+}
+
+#ifdef SHA_NI
+/* The x86 SHA extensions (SHA-NI), used when the processor has them: the
+ * same compression function, four rounds per pair of instructions. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void
+blocks_ni(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hs[0]), 0xB1); /* CDAB */
+	__m128i st1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&hs[4]), 0x1B); /* EFGH */
+	__m128i st0 = _mm_alignr_epi8(tmp, st1, 8);                                      /* ABEF */
+	st1 = _mm_blend_epi16(st1, tmp, 0xF0);                                           /* CDGH */
+	for (; n; n--, p += 64) {
+		__m128i abef = st0, cdgh = st1, m[4];
+		for (int i = 0; i < 16; i++) {
+			if (i < 4) {
+				m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), mask);
+			} else {
+				__m128i x = _mm_sha256msg1_epu32(m[i & 3], m[(i + 1) & 3]);
+				x = _mm_add_epi32(x, _mm_alignr_epi8(m[(i + 3) & 3], m[(i + 2) & 3], 4));
+				m[i & 3] = _mm_sha256msg2_epu32(x, m[(i + 3) & 3]);
+			}
+			__m128i wk = _mm_add_epi32(m[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+			st1 = _mm_sha256rnds2_epu32(st1, st0, wk);
+			st0 = _mm_sha256rnds2_epu32(st0, st1, _mm_shuffle_epi32(wk, 0x0E));
+		}
+		st0 = _mm_add_epi32(st0, abef);
+		st1 = _mm_add_epi32(st1, cdgh);
+	}
+	tmp = _mm_shuffle_epi32(st0, 0x1B);       /* FEBA */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);       /* DCHG */
+	st0 = _mm_blend_epi16(tmp, st1, 0xF0);    /* DCBA */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);       /* HGFE */
+	_mm_storeu_si128((__m128i *)&hs[0], st0);
+	_mm_storeu_si128((__m128i *)&hs[4], st1);
+}
+
+static int sha_ni_state; /* 0 unknown, 1 available, -1 not (or turned off) */
+
+static bool
+have_sha_ni(void)
+{
+	if (sha_ni_state == 0) {
+		unsigned a, b, c, d;
+		bool ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) && /* SSSE3, SSE4.1 */
+			__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));              /* SHA */
+		sha_ni_state = ok ? 1 : -1;
+	}
+	return sha_ni_state > 0;
+}
+#endif
+
+void
+sha256_portable_only(bool on)
+{
+#ifdef SHA_NI
+	sha_ni_state = on ? -1 : 0;
+#else
+	(void)on;
+#endif
+}
 
 static void
-block(Sha256 *s, const unsigned char *p)
+compress(uint32_t hs[8], const unsigned char *p, size_t n)
 {
-	uint32_t w[64];
-	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (int i = 16; i < 64; i++) {
-		uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-		uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+#ifdef SHA_NI
+	if (have_sha_ni()) {
+		blocks_ni(hs, p, n);
+		return;
 	}
-	uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
-	uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
-	for (int i = 0; i < 64; i++) {
-		uint32_t t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-		uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-		h = g; g = f; f = e; e = d + t1;
-		d = c; c = b; b = a; a = t1 + t2;
-	}
-	s->h[0] += a; s->h[1] += b; s->h[2] += c; s->h[3] += d;
-	s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+#endif
+	blocks(hs, p, n);
 }
 
 void
@@ -66,11 +177,14 @@ sha256_update(Sha256 *s, const void *data, size_t n)
 		n -= take;
 		if (s->nbuf < 64)
 			return;
-		block(s, s->buf);
+		compress(s->h, s->buf, 1);
 		s->nbuf = 0;
 	}
-	for (; n >= 64; p += 64, n -= 64)
-		block(s, p);
+	if (n >= 64) {
+		compress(s->h, p, n / 64);
+		p += n / 64 * 64;
+		n %= 64;
+	}
 	memcpy(s->buf, p, n);
 	s->nbuf = n;
 }
@@ -79,15 +193,11 @@ void
 sha256_final(Sha256 *s, unsigned char out[32])
 {
 	uint64_t bits = s->len * 8;
-	unsigned char pad = 0x80;
-	sha256_update(s, &pad, 1);
-	unsigned char zero = 0;
-	while (s->nbuf != 56)
-		sha256_update(s, &zero, 1);
-	unsigned char lenb[8];
+	unsigned char pad[72] = { 0x80 };
+	size_t npad = (s->nbuf < 56 ? 56 : 120) - s->nbuf; /* 0x80, zeros, to 56 mod 64 */
 	for (int i = 0; i < 8; i++)
-		lenb[i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha256_update(s, lenb, 8);
+		pad[npad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
+	sha256_update(s, pad, npad + 8);
 	for (int i = 0; i < 8; i++) {
 		out[4 * i] = (unsigned char)(s->h[i] >> 24);
 		out[4 * i + 1] = (unsigned char)(s->h[i] >> 16);

@@ -17,6 +17,10 @@ void sha256_init(Sha256 *s);
 void sha256_update(Sha256 *s, const void *data, size_t n);
 void sha256_final(Sha256 *s, unsigned char out[32]);
 
+/* Tests: true makes every later hash use the portable C compression even
+ * where the processor's SHA extensions would be used. */
+void sha256_portable_only(bool on);
+
 /* Writes 64 lowercase hex digits and a NUL into hex. */
 void sha256_hex(const unsigned char digest[32], char hex[65]);
 

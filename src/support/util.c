@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -87,13 +88,28 @@ spx_big_reserve(size_t bytes, bool *mapped)
 	*mapped = false;
 	if (bytes < SPX_BIG_ALLOC)
 		return xmalloc(bytes);
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	const size_t unit = (size_t)2 << 20;
+	/* From 2 MiB on the block starts on a 2 MiB boundary (mapped with a
+	 * unit of slack, then trimmed): a huge page only backs an aligned
+	 * 2 MiB range, and an unaligned 4 MiB arena chunk would hold just one. */
+	size_t slack = bytes >= unit ? unit : 0;
+	char *raw = mmap(NULL, bytes + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
 		return NULL;
+	char *p = raw;
+	if (slack) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		p = (char *)(((uintptr_t)raw + unit - 1) & ~(uintptr_t)(unit - 1));
+		char *end = p + (bytes + page - 1) / page * page;
+		if (p > raw)
+			munmap(raw, (size_t)(p - raw));
+		if (raw + bytes + slack > end)
+			munmap(end, (size_t)(raw + bytes + slack - end));
+	}
 #ifdef MADV_HUGEPAGE
 	/* Huge pages where the system grants them on request: one fault per
 	 * 2 MiB instead of 512 (about a tenth of `check`). */
-	if (bytes >= ((size_t)2 << 20))
+	if (slack)
 		madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 	*mapped = true;
@@ -114,4 +130,17 @@ spx_big_free(void *p, size_t bytes, bool mapped)
 		munmap(p, bytes);
 	else
 		free(p);
+}
+
+void
+spx_big_release(void *p, size_t bytes, bool mapped)
+{
+	if (!mapped)
+		return;
+	/* whole huge-page units: a partial one would split the huge page */
+	const uintptr_t unit = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + unit - 1) & ~(unit - 1);
+	uintptr_t hi = ((uintptr_t)p + bytes) & ~(unit - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
