@@ -109,6 +109,7 @@ static int chance(int pct)
 
 static int opt_b102;
 static int opt_stdout = 1;
+static int b102_main; /* this program's main holds the known-B102 shape */
 
 /* ==== scalar types and scopes ============================================= */
 
@@ -1165,8 +1166,6 @@ static void feat_string(void)
 				copy_name(live[nlive++], nm, 24);
 		}
 	}
-	if (opt_b102 && chance(50))
-		bp(&funcs, "    n = n + string_len(\"abc\") + match string_to_i64(string_from_i64(a)) { Option::Some { value } => value %% 7, Option::None {} => 0, };\n");
 	bp(&funcs, "    n\n}\n\n");
 	Buf c = { 0 };
 	/* main passes a literal string and a view of a named main string */
@@ -1534,6 +1533,9 @@ int main(int argc, char **argv)
 	int print = opt_stdout && chance(40);
 
 	int nfeat = 4 + rnd(8);
+	b102_main = opt_b102 && chance(30);
+	if (b102_main)
+		print = 0;
 	for (int i = 0; i < nfeat; i++) {
 		int r = rnd(24);
 		if (r < 8)
@@ -1548,11 +1550,11 @@ int main(int argc, char **argv)
 			feat_option();
 		else if (r < 14)
 			feat_generic();
-		else if (r < 16)
+		else if (r < 16 && !b102_main)
 			feat_string();
 		else if (r < 17)
 			feat_bytes();
-		else if (r < 18) {
+		else if (r < 18 && !b102_main) {
 			feat_vec();
 		} else if (r < 19)
 			feat_map();
@@ -1576,13 +1578,22 @@ int main(int argc, char **argv)
 	bcat(&prog, &funcs);
 	id_line(&prog, 0, "main");
 	bp(&prog, "fn main() -> i64\n%s{\n", print ? "    uses { process.stdout.write }\n" : "");
-	bp(&prog, "    let mtext = \"%s\";\n", words[rnd(10)]);
-	if (have_row) {
+	if (b102_main) {
+		/* string builtins on literal temporaries in a main with no string
+		 * local, emitted first: SPX-B102 ("(null) tmpN") on the native lane
+		 * today (the emitc branch fixes it) */
+		bp(&prog, "    let early = string_len(\"abc\") + match string_to_i64(\"%s\") { Option::Some { value } => value %% 7, Option::None {} => 0, };\n",
+		   words[5 + rnd(2)]);
+	} else {
+		bp(&prog, "    let early = 0;\n");
+		bp(&prog, "    let mtext = \"%s\";\n", words[rnd(10)]);
+	}
+	if (have_row && !b102_main) {
 		bp(&prog, "    let mut mrows = vec_with_capacity<Row>(2usize);\n");
 		bp(&prog, "    mrows = vec_push<Row>(mrows, Row { key: \"%s\", val: %d });\n", words[rnd(10)], rnd(50));
 		bp(&prog, "    mrows = vec_push<Row>(mrows, Row { val: %d, key: string_from_i64(%d) });\n", rnd(50), rnd(500));
 	}
-	bp(&prog, "    let mut acc = 0;\n");
+	bp(&prog, "    let mut acc = early;\n");
 	for (int i = 0; i < ncalls; i++) {
 		bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && chance(60)) {
