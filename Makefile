@@ -48,9 +48,10 @@ $(RUNNER): tests/runner/runner.c
 
 # The random program generator of tests/random-test.sh (tools/progen.c).
 PROGEN = $(BUILD)/progen
-$(PROGEN): tools/progen.c
+PROGEN_SRCS = tools/progen.c tools/progen_feat.c
+$(PROGEN): $(PROGEN_SRCS) tools/progen.h
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/progen.c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ $(PROGEN_SRCS)
 
 -include $(OBJS:.o=.d)
 
