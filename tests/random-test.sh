@@ -54,6 +54,10 @@ expected_native() {
 	"single-file execution exceeded the 256-frame call-depth limit")
 		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)"
 		return ;;
+	"error[SPX-F116]: command-line program \`main\` returned "*)
+		v=${1#*returned }
+		echo "72|SEMAPRAX runtime failure: \`main\` returned ${v%%,*}, outside the exit status range 0..=255"
+		return ;;
 	"single-file execution failed with language status "*) ;;
 	*) echo ""; return ;;
 	esac

@@ -657,13 +657,15 @@ int main(int argc, char **argv)
 	}
 	rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
 	int print = opt_stdout && pg_chance(40);
+	/* the command route: stderr lines too, main's result is the exit status */
+	int command = print && pg_chance(40);
 
 	int nfeat = 4 + pg_rnd(8);
 	b102_main = opt_b102 && pg_chance(30);
 	if (b102_main)
-		print = 0;
+		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(24);
+		int r = pg_rnd(25);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -690,20 +692,26 @@ int main(int argc, char **argv)
 			pg_feat_closure();
 		else if (r < 23)
 			pg_feat_class();
+		else if (r < 24)
+			pg_feat_floats();
 		else
 			pg_feat_owned();
 	}
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
-	if (print)
+	if (command)
+		pg_bp(&prog, "permit { process.stderr.write, process.stdout.write }\n\n");
+	else if (print)
 		pg_bp(&prog, "permit { process.stdout.write }\n\n");
 	pg_bcat(&prog, &pg_decls);
 	pg_id_line(&prog, 0, "mix");
 	pg_bp(&prog, "fn mix(acc: i64, v: i64) -> i64\n{\n    acc %% 1000003 * 31 + v %% 1000003\n}\n\n");
 	pg_bcat(&prog, &pg_funcs);
 	pg_id_line(&prog, 0, "main");
-	pg_bp(&prog, "fn main() -> i64\n%s{\n", print ? "    uses { process.stdout.write }\n" : "");
+	pg_bp(&prog, "fn main() -> i64\n%s{\n",
+	      command ? "    uses { process.stderr.write, process.stdout.write }\n"
+	      : print ? "    uses { process.stdout.write }\n" : "");
 	if (b102_main) {
 		/* string builtins on literal temporaries in a main with no string
 		 * local, emitted first: SPX-B102 ("(null) tmpN") on the native lane
@@ -725,12 +733,16 @@ int main(int argc, char **argv)
 		if (print && pg_chance(60)) {
 			pg_bp(&prog, "    let line%d = string_format(\"{}: {}\\n\", %d, acc);\n", i, i);
 			pg_bp(&prog, "    let view%d = string_as_str(line%d);\n", i, i);
-			pg_bp(&prog, "    let wrote%d = stdout_write(str_as_bytes(view%d));\n", i, i);
+			pg_bp(&prog, "    let wrote%d = %s(str_as_bytes(view%d));\n", i,
+			      command && pg_chance(50) ? "stderr_write" : "stdout_write", i);
 			pg_bp(&prog, "    acc = acc + i64_from_usize(wrote%d);\n", i);
 		}
 		free(calls[i]);
 	}
-	pg_bp(&prog, "    acc\n}\n");
+	if (command && pg_chance(90)) /* an exit status; else F116 when outside 0..=255 */
+		pg_bp(&prog, "    (acc %% 256 + 256) %% 256\n}\n");
+	else
+		pg_bp(&prog, "    acc\n}\n");
 	fwrite(prog.p, 1, prog.n, stdout);
 	pg_bfree(&prog);
 	pg_bfree(&pg_decls);

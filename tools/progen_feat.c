@@ -576,6 +576,30 @@ void pg_feat_bytes(void)
 
 int pg_have_row;
 
+/* f64 corner values (NaN, ±inf, -0.0) through vec_sort and comparisons */
+void pg_feat_floats(void)
+{
+	char fn[24];
+	pg_fresh("ff", fn, sizeof fn);
+	static const char *const vals[] = { "nan", "inf", "ninf", "z", "nz", "f64_from_i64(a) * 0.5", "2.5", "(-1.25)", "big * big" };
+	int n = 2 + pg_rnd(5);
+	pg_id_line(&pg_funcs, 0, fn);
+	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n", fn);
+	pg_bp(&pg_funcs, "    let z = f64_from_i64(a - a);\n    let nz = -z;\n    let nan = z / z;\n    let inf = 1.0 / z;\n    let ninf = -1.0 / z;\n    let big = 1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.0;\n");
+	pg_bp(&pg_funcs, "    let mut v = vec_with_capacity<f64>(%dusize);\n", n);
+	for (int i = 0; i < n; i++)
+		pg_bp(&pg_funcs, "    v = vec_push<f64>(v, %s);\n", vals[pg_rnd(9)]);
+	pg_bp(&pg_funcs, "    v = vec_sort<f64>(v);\n    let mut code = 0;\n");
+	pg_bp(&pg_funcs, "    for x in v {\n        code = code * 10 + if x != x { 9 } else { if x > 1000000.0 { 8 } else { if x < -1000000.0 { 7 } else { if x == 0.0 { if 1.0 / x < 0.0 { 2 } else { 3 } } else { if x < 0.0 { 1 } else { 5 } } } } };\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let m = vec_get<f64>(v, 0usize);\n");
+	pg_bp(&pg_funcs, "    let cmp = if m < nan || m == nan || nan >= m { 1 } else { 0 };\n");
+	pg_bp(&pg_funcs, "    code * 10 + cmp + i64_from_f64(%s)\n}\n\n", pg_chance(90) ? "f64_from_i64(a) / 3.0" : "m");
+	Buf c = { 0 };
+	pg_bp(&c, "%s(%d)", fn, pg_rnd(40) - 20);
+	pg_add_call(&c);
+	pg_bfree(&c);
+}
+
 /* Vec<i64>, Vec<string>, Vec of owned records, iteration */
 void pg_feat_vec(void)
 {
@@ -597,6 +621,11 @@ void pg_feat_vec(void)
 declared:;
 	int cap = 2 + pg_rnd(5);
 	int n = pg_chance(97) ? cap - pg_rnd(2) : cap + 1;
+	char drain[24];
+	pg_fresh("drain", drain, sizeof drain);
+	pg_id_line(&pg_funcs, 0, drain);
+	pg_bp(&pg_funcs, "fn %s(it: own Iter<string>) -> i64\n{\n    match own iter_next<string>(it) { IterStep::Done {} => 0, IterStep::Yield { item, rest } => string_len(item) + %d * %s(rest), }\n}\n\n",
+	      drain, 1 + pg_rnd(3), drain);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(a: i64, rows: borrow Vec<%s>) -> i64\n{\n", fn, row);
 	pg_bp(&pg_funcs, "    let mut v = vec_with_capacity<i64>(%dusize);\n    let mut i = 0;\n", cap);
@@ -612,7 +641,9 @@ declared:;
 	if (pg_chance(50))
 		pg_bp(&pg_funcs, "    w = vec_sort<string>(w);\n");
 	pg_bp(&pg_funcs, "    let c0 = vec_clone_at<string>(w, %dusize);\n", pg_chance(97) ? pg_rnd(2) : 2);
-	pg_bp(&pg_funcs, "    let mut total = 0;\n    for own item in vec_into_iter<string>(w) {\n        total = total + string_len(item);\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let mut w2 = vec_with_capacity<string>(2usize);\n    w2 = vec_push<string>(w2, string_from_i64(a * 7));\n    w2 = vec_push<string>(w2, \"%s\");\n", pg_words[pg_rnd(10)]);
+	pg_bp(&pg_funcs, "    let dr = %s(vec_into_iter<string>(w2));\n", drain);
+	pg_bp(&pg_funcs, "    let mut total = dr;\n    for own item in vec_into_iter<string>(w) {\n        total = total + string_len(item);\n        0\n    }\n");
 	pg_bp(&pg_funcs, "    for r in rows {\n        total = total + r.val + string_len(r.key);\n        0\n    }\n");
 	pg_bp(&pg_funcs, "    s + got + string_len(c0) + total + i64_from_usize(vec_len<i64>(v) + vec_capacity<i64>(v))\n}\n\n");
 	/* main builds the rows */
@@ -719,6 +750,10 @@ void pg_feat_closure(void)
 	pg_id_line(&pg_funcs, 0, apply);
 	pg_bp(&pg_funcs, "fn %s(f: fn(i64) -> i64, x: i64) -> i64\n{\n    f(x)\n}\n\n", apply);
 	int with_compose = pg_chance(50);
+	char twice[24];
+	pg_fresh("twice", twice, sizeof twice);
+	pg_id_line(&pg_funcs, 0, twice);
+	pg_bp(&pg_funcs, "fn %s<T>(f: fn(T) -> T, x: T) -> T\n{\n    f(f(x))\n}\n\n", twice);
 	if (with_compose) {
 		pg_id_line(&pg_funcs, 0, compose);
 		pg_bp(&pg_funcs, "fn %s(f: fn(i64) -> i64, g: fn(i64) -> i64) -> fn(i64) -> i64\n{\n    fn(x: i64) -> i64 { g(f(x)) }\n}\n\n", compose);
@@ -756,10 +791,13 @@ void pg_feat_closure(void)
 	pg_bp(&pg_funcs, "        i = i + 1;\n        0\n    }\n");
 	if (pg_chance(40)) /* a function value made and never called */
 		pg_bp(&pg_funcs, "    let idle = fn(x: u8) -> u8 { x };\n    let idle2 = %s;\n", apply);
+	pg_bp(&pg_funcs, "    let o = %s;\n", pg_chance(70) ? "Option<i64>::Some { value: k % 100 }" : "Option<i64>::None {}");
+	pg_bp(&pg_funcs, "    let addo = fn(v: i64) -> i64 { match o { Option::Some { value } => v + value, Option::None {} => v - 1, } };\n");
+	pg_bp(&pg_funcs, "    let tw = %s<i64>(addo, %d) + i64_from_f64(%s<f64>(fl, 1.0) * 4.0);\n", twice, pg_rnd(9), twice);
 	pg_bp(&pg_funcs, "    let fx = fl(%s);\n", pg_chance(50) ? "4.0" : "1.5");
 	pg_bp(&pg_funcs, "    let fi = if fx > 3.0 { 1 } else { 0 };\n");
 	pg_bp(&pg_funcs, "    let bi = if noarg(flag) { 2 } else { 0 };\n");
-	pg_bp(&pg_funcs, "    %s(add, a) + %s(pure, %d) + g(1) %% 1000 + named(%d) %% 1000 + fi + bi\n}\n\n",
+	pg_bp(&pg_funcs, "    tw + %s(add, a) + %s(pure, %d) + g(1) %% 1000 + named(%d) %% 1000 + fi + bi\n}\n\n",
 	   apply, apply, pg_rnd(10), pg_rnd(5));
 	Buf c = { 0 };
 	pg_bp(&c, "%s(%d, %s)", fn, pg_rnd(10), pg_chance(50) ? "true" : "false");
@@ -783,14 +821,23 @@ void pg_feat_class(void)
 	snprintf(id, sizeof id, "%s.w", base);
 	pg_id_line(&pg_decls, 1, id);
 	const char *wl = pg_chance(50) ? "u8" : "";
-	pg_bp(&pg_decls, "    w: %s,\n\n", wl[0] ? "u8" : "i64");
+	pg_bp(&pg_decls, "    w: %s,\n", wl[0] ? "u8" : "i64");
+	/* a string field makes the class owned: methods take `self: borrow C` (O001) */
+	int named = pg_chance(40);
+	const char *sm = named ? "borrow " : "";
+	if (named) {
+		snprintf(id, sizeof id, "%s.name", base);
+		pg_id_line(&pg_decls, 1, id);
+		pg_bp(&pg_decls, "    name: string,\n");
+	}
+	pg_bp(&pg_decls, "\n");
 	snprintf(id, sizeof id, "%s.speak", base);
 	pg_id_line(&pg_decls, 1, id);
-	pg_bp(&pg_decls, "    fn speak(self: %s, times: i64) -> i64\n%s{\n        self.legs * times + %d\n    }\n\n", base,
-	   pg_chance(30) ? "        requires times >= 0\n" : "", pg_rnd(9));
+	pg_bp(&pg_decls, "    fn speak(self: %s%s, times: i64) -> i64\n%s{\n        self.legs * times + %s\n    }\n\n", sm, base,
+	   pg_chance(30) ? "        requires times >= 0\n" : "", named ? "string_len(self.name)" : "1");
 	snprintf(id, sizeof id, "%s.feet", base);
 	pg_id_line(&pg_decls, 1, id);
-	pg_bp(&pg_decls, "    fn feet(self: %s) -> i64\n{\n        self.legs\n    }\n}\n\n", base);
+	pg_bp(&pg_decls, "    fn feet(self: %s%s) -> i64\n{\n        self.legs\n    }\n}\n\n", sm, base);
 	pg_id_line(&pg_decls, 0, sub);
 	pg_bp(&pg_decls, "class %s : %s {\n", sub, base);
 	snprintf(id, sizeof id, "%s.tricks", sub);
@@ -798,13 +845,16 @@ void pg_feat_class(void)
 	pg_bp(&pg_decls, "    tricks: i64,\n\n");
 	snprintf(id, sizeof id, "%s.speak", sub);
 	pg_id_line(&pg_decls, 1, id);
-	pg_bp(&pg_decls, "    fn speak(self: %s, times: i64) -> i64\n{\n        super.speak(times) * %d + self.tricks\n    }\n}\n\n", sub,
+	pg_bp(&pg_decls, "    fn speak(self: %s%s, times: i64) -> i64\n{\n        super.speak(times) * %d + self.tricks\n    }\n}\n\n", sm, sub,
 	   1 + pg_rnd(3));
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(n: i64) -> i64\n{\n", fn);
-	pg_bp(&pg_funcs, "    let d = %s { legs: %d, w: %d%s, tricks: n };\n", sub, pg_rnd(6), pg_rnd(9), wl);
-	pg_bp(&pg_funcs, "    let a = %s { legs: %d, w: 1%s };\n", base, pg_rnd(6), wl);
-	pg_bp(&pg_funcs, "    let up: %s = %s { legs: n, w: 2%s, tricks: %d };\n", base, sub, wl, pg_rnd(9));
+	char nf[48] = "";
+	if (named)
+		snprintf(nf, sizeof nf, ", name: \"%s\"", pg_words[pg_rnd(10)]);
+	pg_bp(&pg_funcs, "    let d = %s { legs: %d, w: %d%s%s, tricks: n };\n", sub, pg_rnd(6), pg_rnd(9), wl, nf);
+	pg_bp(&pg_funcs, "    let a = %s { legs: %d%s, w: 1%s };\n", base, pg_rnd(6), nf, wl);
+	pg_bp(&pg_funcs, "    let up: %s = %s { legs: n, w: 2%s, tricks: %d%s };\n", base, sub, wl, pg_rnd(9), nf);
 	pg_bp(&pg_funcs, "    d.speak(%d) * 100 + a.speak(%d) * 10 + d.feet() + up.speak(%d)\n}\n\n", pg_rnd(5) - (pg_chance(10) ? 3 : 0), pg_rnd(5), pg_rnd(5));
 	Buf c = { 0 };
 	pg_bp(&c, "%s(%d)", fn, pg_rnd(10));
