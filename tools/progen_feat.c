@@ -393,6 +393,23 @@ void pg_feat_generic(void)
 	pg_id_line(&pg_funcs, 0, swap);
 	pg_bp(&pg_funcs, "fn %s<A, B>(p: %s<A, B>) -> %s<B, A>\n{\n    %s<B, A> { left: p.right, right: p.left }\n}\n\n",
 	   swap, pair, pair, pair);
+	/* Option<T> wrappers instantiated at a Copy record and a scalar */
+	char wrap[24], orl[24], gpt[24];
+	pg_fresh("gwrap", wrap, sizeof wrap);
+	pg_fresh("gor", orl, sizeof orl);
+	pg_fresh("GPt", gpt, sizeof gpt);
+	pg_id_line(&pg_decls, 0, gpt);
+	pg_bp(&pg_decls, "record %s {\n", gpt);
+	snprintf(id, sizeof id, "%s.x", gpt);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    x: i64,\n");
+	snprintf(id, sizeof id, "%s.y", gpt);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    y: u8,\n}\n\n");
+	pg_id_line(&pg_funcs, 0, wrap);
+	pg_bp(&pg_funcs, "fn %s<T>(x: T, some: bool) -> Option<T>\n{\n    if some { Option<T>::Some { value: x } } else { Option<T>::None {} }\n}\n\n", wrap);
+	pg_id_line(&pg_funcs, 0, orl);
+	pg_bp(&pg_funcs, "fn %s<T>(o: Option<T>, d: T) -> T\n{\n    match o { Option::Some { value } => value, Option::None {} => d, }\n}\n\n", orl);
 	int t1 = pg_rand_ty(), t2 = pg_rand_ty();
 	pg_id_line(&pg_funcs, 0, use);
 	pg_bp(&pg_funcs, "fn %s(n: i64) -> i64\n{\n", use);
@@ -418,7 +435,24 @@ void pg_feat_generic(void)
 	pg_to_i64(&e3, t1, "left");
 	pg_bp(&pg_funcs, "%s + string_len(right), };\n", e3.p);
 	pg_to_i64(&e4, T_BOOL, "b");
-	pg_bp(&pg_funcs, "    l + %s\n}\n\n", e4.p);
+	pg_bp(&pg_funcs, "    let g = %s<%s>(%s<%s>(%s { x: n, y: %du8 }, n %% 3 != 0), %s { y: %du8, x: %d });\n", orl, gpt, wrap, gpt, gpt,
+	      pg_rnd(256), gpt, pg_rnd(256), pg_rnd(50));
+	pg_bp(&pg_funcs, "    let h = %s<%s>(%s<%s>(%s { x: g.x + 1, y: g.y }, n %% 2 == 0), g);\n", orl, gpt, wrap, gpt, gpt);
+	{
+		Buf e5 = { 0 }, e6 = { 0 };
+		pg_nvars = 0;
+		pg_push_var("n", T_I64, 0);
+		pg_expr(&e5, t2, 1);
+		pg_bp(&pg_funcs, "    let sc = %s<%s>(%s<%s>(%s, n > 5), ", orl, pg_ty_name[t2], wrap, pg_ty_name[t2], e5.p);
+		pg_bfree(&e5);
+		pg_expr(&e5, t2, 1);
+		pg_bp(&pg_funcs, "%s);\n", e5.p);
+		pg_to_i64(&e6, t2, "sc");
+		pg_bp(&pg_funcs, "    let sci = %s;\n", e6.p);
+		pg_bfree(&e5);
+		pg_bfree(&e6);
+	}
+	pg_bp(&pg_funcs, "    l + %s + h.x + i64_from_u8(h.y) + sci %% 1000\n}\n\n", e4.p);
 	pg_bfree(&e1);
 	pg_bfree(&e2);
 	pg_bfree(&e3);
