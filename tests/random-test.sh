@@ -1,5 +1,5 @@
 #!/bin/sh
-# random-test.sh BIN [N] [SEED] — random-program lane agreement (issue 11 §5).
+# random-test.sh [--sanitize] BIN [N] [SEED] — random-program lane agreement (issue 11 §5).
 #
 # Generates N programs (default 300) with tools/progen.c for the seeds
 # SEED, SEED+1, … (default 1), and for each one:
@@ -23,6 +23,17 @@
 # (`(null) tmpN`, "unknown type name"), fixed on the emitc branch — remove
 # the skip once that branch is merged (see docs/DECISIONS.md).
 set -u
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+	# as tests/native-test.sh --sanitize: ASan+UBSan and the runtime's leak
+	# check (exit 74) in the native lane; any report is a disagreement
+	sanitize=1
+	shift
+	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
+fi
 bin=$1
 count=${2:-300}
 seed0=${3:-1}
@@ -160,6 +171,7 @@ while [ "$i" -lt "$count" ]; do
 	fi
 done
 
+[ "$sanitize" -eq 1 ] && echo "random: native lane under ASan+UBSan and the leak check"
 echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $known known-B102 skipped, $failed failed"
 if [ "$known" -gt 0 ]; then
 	echo "random: KNOWN-B102 SKIPPED (temporary, emitc branch) seeds:$known_seeds"

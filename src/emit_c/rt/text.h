@@ -21,7 +21,11 @@ spx_find(spx_view h, spx_view n, size_t from)
 {
 	if (n.n == 0)
 		return (int64_t)from;
-	for (size_t i = from; i + n.n <= h.n; i++)
+	/* n.n <= h.n first: the loop bound cannot wrap, and gcc's
+	 * -Wstringop-overread (-O1 with sanitizers) sees the memcmp length bounded */
+	if (n.n > h.n || n.n > (size_t)PTRDIFF_MAX)
+		return -1;
+	for (size_t i = from; i <= h.n - n.n; i++)
 		if (h.p[i] == n.p[0] && memcmp(h.p + i, n.p, n.n) == 0)
 			return (int64_t)i;
 	return -1;
