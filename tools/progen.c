@@ -720,11 +720,11 @@ int main(int argc, char **argv)
 		   pg_words[5 + pg_rnd(2)]);
 	} else {
 		pg_bp(&prog, "    let early = 0;\n");
-		pg_bp(&prog, "    let mtext = \"%s\";\n", pg_words[pg_rnd(10)]);
+		pg_bp(&prog, "    let mtext = \"%s\";\n", pg_words[pg_rnd(PG_NWORDS)]);
 	}
 	if (pg_have_row && !b102_main) {
 		pg_bp(&prog, "    let mut mrows = vec_with_capacity<Row>(2usize);\n");
-		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { key: \"%s\", val: %d });\n", pg_words[pg_rnd(10)], pg_rnd(50));
+		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { key: \"%s\", val: %d });\n", pg_words[pg_rnd(PG_NWORDS)], pg_rnd(50));
 		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { val: %d, key: string_from_i64(%d) });\n", pg_rnd(50), pg_rnd(500));
 	}
 	pg_bp(&prog, "    let mut acc = early;\n");

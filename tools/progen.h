@@ -32,7 +32,8 @@ extern int pg_nvars;     /* scalar variables in scope (pg_push_var) */
 extern Buf pg_decls;     /* type declarations */
 extern Buf pg_funcs;     /* functions */
 extern int pg_have_row;  /* the shared `Row` record was declared */
-extern const char *const pg_words[];
+#define PG_NWORDS 14
+extern const char *const pg_words[PG_NWORDS];
 
 void pg_bp(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pg_bcat(Buf *b, const Buf *s);

@@ -463,11 +463,14 @@ void pg_feat_generic(void)
 	pg_bfree(&c);
 }
 
-const char *const pg_words[] = { "ab", "pear", "x", "hello world", "  pad  ", "42", "-7", "banana", "", "a,b" };
+/* ASCII first (some templates index the first ones), then non-ASCII text:
+ * multi-byte scalars, Unicode white space for string_trim */
+const char *const pg_words[PG_NWORDS] = { "ab", "pear", "x", "hello world", "  pad  ", "42", "-7", "banana", "", "a,b",
+					 "h\\u{e9}llo", "\\u{a0}w\\u{3000}", "\\u{1c5}\\u{1f600}", "+12" };
 
 void pg_str_lit(Buf *b)
 {
-	pg_bp(b, "\"%s\"", pg_words[pg_rnd(10)]);
+	pg_bp(b, "\"%s\"", pg_words[pg_rnd(PG_NWORDS)]);
 }
 
 /* strings: a pool of owned strings built and measured at random */
@@ -675,7 +678,7 @@ declared:;
 	if (pg_chance(50))
 		pg_bp(&pg_funcs, "    w = vec_sort<string>(w);\n");
 	pg_bp(&pg_funcs, "    let c0 = vec_clone_at<string>(w, %dusize);\n", pg_chance(97) ? pg_rnd(2) : 2);
-	pg_bp(&pg_funcs, "    let mut w2 = vec_with_capacity<string>(2usize);\n    w2 = vec_push<string>(w2, string_from_i64(a * 7));\n    w2 = vec_push<string>(w2, \"%s\");\n", pg_words[pg_rnd(10)]);
+	pg_bp(&pg_funcs, "    let mut w2 = vec_with_capacity<string>(2usize);\n    w2 = vec_push<string>(w2, string_from_i64(a * 7));\n    w2 = vec_push<string>(w2, \"%s\");\n", pg_words[pg_rnd(PG_NWORDS)]);
 	pg_bp(&pg_funcs, "    let dr = %s(vec_into_iter<string>(w2));\n", drain);
 	pg_bp(&pg_funcs, "    let mut total = dr;\n    for own item in vec_into_iter<string>(w) {\n        total = total + string_len(item);\n        0\n    }\n");
 	pg_bp(&pg_funcs, "    for r in rows {\n        total = total + r.val + string_len(r.key);\n        0\n    }\n");
@@ -885,7 +888,7 @@ void pg_feat_class(void)
 	pg_bp(&pg_funcs, "fn %s(n: i64) -> i64\n{\n", fn);
 	char nf[48] = "";
 	if (named)
-		snprintf(nf, sizeof nf, ", name: \"%s\"", pg_words[pg_rnd(10)]);
+		snprintf(nf, sizeof nf, ", name: \"%s\"", pg_words[pg_rnd(PG_NWORDS)]);
 	pg_bp(&pg_funcs, "    let d = %s { legs: %d, w: %d%s%s, tricks: n };\n", sub, pg_rnd(6), pg_rnd(9), wl, nf);
 	pg_bp(&pg_funcs, "    let a = %s { legs: %d%s, w: 1%s };\n", base, pg_rnd(6), nf, wl);
 	pg_bp(&pg_funcs, "    let up: %s = %s { legs: n, w: 2%s, tricks: %d%s };\n", base, sub, wl, pg_rnd(9), nf);
