@@ -109,7 +109,7 @@ void pg_feat_record(void)
 	pg_id_line(&pg_decls, 0, r);
 	pg_bp(&pg_decls, "record %s {\n", r);
 	for (int i = 0; i < nf; i++) {
-		char id[48];
+		char id[96];
 		snprintf(id, sizeof id, "%s.a%d", r, i);
 		pg_id_line(&pg_decls, 1, id);
 		pg_bp(&pg_decls, "    a%d: %s,\n", i, pg_ty_name[fty[i]]);
@@ -205,7 +205,7 @@ void pg_feat_variant(void)
 	pg_id_line(&pg_decls, 0, v);
 	pg_bp(&pg_decls, "variant %s {\n", v);
 	for (int i = 0; i < nc; i++) {
-		char id[48];
+		char id[96];
 		snprintf(id, sizeof id, "%s.c%d", v, i);
 		pg_id_line(&pg_decls, 1, id);
 		if (!npay[i]) {
@@ -298,7 +298,7 @@ void pg_feat_enum_eq(void)
 	pg_id_line(&pg_decls, 0, v);
 	pg_bp(&pg_decls, "variant %s {\n", v);
 	for (int i = 0; i < 3; i++) {
-		char id[48];
+		char id[96];
 		snprintf(id, sizeof id, "%s.k%d", v, i);
 		pg_id_line(&pg_decls, 1, id);
 		pg_bp(&pg_decls, "    K%d,\n", i);
@@ -378,7 +378,7 @@ void pg_feat_generic(void)
 	pg_fresh("gswap", swap, sizeof swap);
 	pg_fresh("guse", use, sizeof use);
 	pg_id_line(&pg_decls, 0, pair);
-	char id[48];
+	char id[96];
 	pg_bp(&pg_decls, "record %s<A, B> {\n", pair);
 	snprintf(id, sizeof id, "%s.left", pair);
 	pg_id_line(&pg_decls, 1, id);
@@ -648,7 +648,7 @@ void pg_feat_vec(void)
 	pg_have_row = 1;
 	pg_id_line(&pg_decls, 0, row);
 	pg_bp(&pg_decls, "record %s {\n", row);
-	char id[48];
+	char id[96];
 	snprintf(id, sizeof id, "%s.key", row);
 	pg_id_line(&pg_decls, 1, id);
 	pg_bp(&pg_decls, "    key: string,\n");
@@ -741,7 +741,7 @@ void pg_feat_box(void)
 	pg_fresh("Tree", tree, sizeof tree);
 	pg_fresh("tsum", sum, sizeof sum);
 	pg_fresh("xf", fn, sizeof fn);
-	char id[48];
+	char id[96];
 	pg_id_line(&pg_decls, 0, tree);
 	pg_bp(&pg_decls, "variant %s {\n", tree);
 	snprintf(id, sizeof id, "%s.leaf", tree);
@@ -849,7 +849,7 @@ void pg_feat_class(void)
 	pg_fresh("Cls", base, sizeof base);
 	pg_fresh("Sub", sub, sizeof sub);
 	pg_fresh("kf", fn, sizeof fn);
-	char id[48];
+	char id[96];
 	pg_id_line(&pg_decls, 0, base);
 	pg_bp(&pg_decls, "class %s {\n", base);
 	snprintf(id, sizeof id, "%s.legs", base);
@@ -908,7 +908,7 @@ void pg_feat_owned(void)
 	pg_fresh("ob", f1, sizeof f1);
 	pg_fresh("oo", f2, sizeof f2);
 	pg_fresh("ot", f3, sizeof f3);
-	char id[48];
+	char id[96];
 	pg_id_line(&pg_decls, 0, rec);
 	pg_bp(&pg_decls, "record %s {\n", rec);
 	snprintf(id, sizeof id, "%s.name", rec);
