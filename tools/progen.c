@@ -665,7 +665,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(25);
+		int r = pg_rnd(26);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -694,6 +694,8 @@ int main(int argc, char **argv)
 			pg_feat_class();
 		else if (r < 24)
 			pg_feat_floats();
+		else if (r < 25)
+			pg_feat_depth();
 		else
 			pg_feat_owned();
 	}
@@ -738,6 +740,14 @@ int main(int argc, char **argv)
 			pg_bp(&prog, "    acc = acc + i64_from_usize(wrote%d);\n", i);
 		}
 		free(calls[i]);
+	}
+	if (print && pg_chance(8)) {
+		/* output near the 65,536-byte transcript cap (semaprax.output.v1) */
+		int lines = 975 + pg_rnd(30); /* 66 bytes a line: 64,350..66,264 */
+		pg_bp(&prog, "    let mut bulk = 0;\n    while bulk < %d {\n", lines);
+		pg_bp(&prog, "        let bl = string_format(\"{} ............................................................\\n\", bulk + 1000);\n");
+		pg_bp(&prog, "        let bv = string_as_str(bl);\n        let bw = stdout_write(str_as_bytes(bv));\n");
+		pg_bp(&prog, "        acc = acc + i64_from_usize(bw) %% 3;\n        bulk = bulk + 1;\n        0\n    }\n");
 	}
 	if (command && pg_chance(90)) /* an exit status; else F116 when outside 0..=255 */
 		pg_bp(&prog, "    (acc %% 256 + 256) %% 256\n}\n");

@@ -64,6 +64,7 @@ void pg_feat_string(void);
 void pg_feat_bytes(void);
 void pg_feat_vec(void);
 void pg_feat_floats(void);
+void pg_feat_depth(void);
 void pg_feat_map(void);
 void pg_feat_box(void);
 void pg_feat_closure(void);

@@ -960,3 +960,15 @@ void pg_feat_owned(void)
 	pg_bfree(&c);
 }
 
+/* bounded recursion near the 256-frame call-depth limit (main is a frame) */
+void pg_feat_depth(void)
+{
+	char fn[24];
+	pg_fresh("rec", fn, sizeof fn);
+	pg_id_line(&pg_funcs, 0, fn);
+	pg_bp(&pg_funcs, "fn %s(n: i64, acc: i64) -> i64\n{\n    if n <= 0 { acc } else { %s(n - 1, acc + n %% %d) }\n}\n\n", fn, fn, 2 + pg_rnd(5));
+	Buf c = { 0 };
+	pg_bp(&c, "%s(%d, 0)", fn, pg_chance(70) ? pg_rnd(100) : 250 + pg_rnd(8));
+	pg_add_call(&c);
+	pg_bfree(&c);
+}
