@@ -190,6 +190,10 @@ void pg_lit(Buf *b, int t)
 			v = 100 + pg_rnd(100000);
 		if (pg_chance(1))
 			v = 9223372036854775807LL;
+		if (pg_chance(1)) { /* the signed minimum rule: one literal */
+			pg_bp(b, "(-9223372036854775808)");
+			break;
+		}
 		if (pg_chance(25))
 			pg_bp(b, "(-%lld)", v);
 		else
@@ -202,6 +206,10 @@ void pg_lit(Buf *b, int t)
 			v = 100 + pg_rnd(30000);
 		if (pg_chance(1))
 			v = 2147483647;
+		if (pg_chance(1)) {
+			pg_bp(b, "(-2147483648i32)");
+			break;
+		}
 		if (pg_chance(20))
 			pg_bp(b, "(-%di32)", v);
 		else
