@@ -59,7 +59,7 @@ help:
 	@echo "make            build $(BIN)"
 	@echo "make test       fixture suite, docs staleness check, unit tests, native and random lane agreement"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
-	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
+	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
@@ -104,8 +104,9 @@ test-sanitize: test-native-sanitize
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
 
-test-native-sanitize: $(BIN)
+test-native-sanitize: $(BIN) $(PROGEN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
+	CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
 # `make bench`: throughput of lex+parse, fmt and check (sema_check +
