@@ -407,6 +407,8 @@ static void match_int(Buf *b, int t, int depth)
 	pg_bp(b, ", }");
 }
 
+int pg_simple;
+
 void pg_expr(Buf *b, int t, int depth)
 {
 	if (depth <= 0 || pg_chance(25)) {
@@ -414,6 +416,12 @@ void pg_expr(Buf *b, int t, int depth)
 		return;
 	}
 	int r = pg_rnd(20);
+	/* pg_simple: operators, variables and literals only (no calls, `if` or
+	 * `match`), as a guard on a variant match must be (T254) */
+	if (pg_simple && r >= (t == T_BOOL ? 15 : 10)) {
+		leaf(b, t);
+		return;
+	}
 	if (t == T_BOOL) {
 		if (r < 9) {
 			static const char *const cmp[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -607,8 +615,11 @@ void pg_stmt(Buf *b, int ind, int depth, int budget)
 			pg_bp(b, ");\n");
 		}
 		int saved = pg_nvars;
+		/* a traversal source is an immutable binding (T284) */
 		pg_indent(b, ind);
-		pg_bp(b, "for %s in %s {\n", item, vname);
+		pg_bp(b, "let %s_f = %s;\n", vname, vname);
+		pg_indent(b, ind);
+		pg_bp(b, "for %s in %s_f {\n", item, vname);
 		pg_push_var(item, T_I64, 0);
 		int m = 1 + pg_rnd(2);
 		for (int i = 0; i < m; i++)

@@ -47,6 +47,7 @@ void pg_add_call(const Buf *b);
 void pg_lit(Buf *b, int t);
 void pg_int_pattern(Buf *b, int t, int v);
 void pg_expr(Buf *b, int t, int depth);
+extern int pg_simple; /* pg_expr emits operators, variables and literals only */
 void pg_to_i64(Buf *b, int t, const char *e);
 int pg_rand_ty(void);
 void pg_indent(Buf *b, int n);

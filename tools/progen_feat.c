@@ -258,7 +258,9 @@ void pg_feat_variant(void)
 			pg_bp(&pg_funcs, npay[i] ? " }" : "}");
 			if (guarded) {
 				pg_bp(&pg_funcs, " if ");
+				pg_simple = 1;
 				pg_expr(&pg_funcs, T_BOOL, 2);
+				pg_simple = 0;
 			}
 			pg_bp(&pg_funcs, " => ");
 			pg_expr(&pg_funcs, T_I64, 2);
@@ -598,7 +600,8 @@ void pg_feat_bytes(void)
 	pg_id_line(&pg_funcs, 0, blen);
 	pg_bp(&pg_funcs, "fn %s(b: borrow Bytes) -> i64\n{\n    i64_from_usize(byte_len(bytes_as_slice(b)))\n}\n\n", blen);
 	pg_id_line(&pg_funcs, 0, bown);
-	pg_bp(&pg_funcs, "fn %s(b: own Bytes, k: u8) -> Bytes\n{\n    bytes_set(b, 0usize, k)\n}\n\n", bown);
+	/* a named buffer reopens only as `w = bytes_set(w, …)` on a `let mut` (T271) */
+	pg_bp(&pg_funcs, "fn %s(b: own Bytes, k: u8) -> Bytes\n{\n    let mut w = b;\n    w = bytes_set(w, 0usize, k);\n    w\n}\n\n", bown);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(k: u8) -> i64\n{\n", fn);
 	pg_bp(&pg_funcs, "    let mut buf = bytes_zeroed(%dusize);\n", len);
@@ -642,9 +645,10 @@ void pg_feat_floats(void)
 	pg_bp(&pg_funcs, "    let mut v = vec_with_capacity<f64>(%dusize);\n", n);
 	for (int i = 0; i < n; i++)
 		pg_bp(&pg_funcs, "    v = vec_push<f64>(v, %s);\n", vals[pg_rnd(9)]);
-	pg_bp(&pg_funcs, "    v = vec_sort<f64>(v);\n    let mut code = 0;\n");
-	pg_bp(&pg_funcs, "    for x in v {\n        code = code * 10 + if x != x { 9 } else { if x > 1000000.0 { 8 } else { if x < -1000000.0 { 7 } else { if x == 0.0 { if 1.0 / x < 0.0 { 2 } else { 3 } } else { if x < 0.0 { 1 } else { 5 } } } } };\n        0\n    }\n");
-	pg_bp(&pg_funcs, "    let m = vec_get<f64>(v, 0usize);\n");
+	/* a traversal source is an immutable binding (T284) */
+	pg_bp(&pg_funcs, "    v = vec_sort<f64>(v);\n    let fv = v;\n    let mut code = 0;\n");
+	pg_bp(&pg_funcs, "    for x in fv {\n        code = code * 10 + if x != x { 9 } else { if x > 1000000.0 { 8 } else { if x < -1000000.0 { 7 } else { if x == 0.0 { if 1.0 / x < 0.0 { 2 } else { 3 } } else { if x < 0.0 { 1 } else { 5 } } } } };\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let m = vec_get<f64>(fv, 0usize);\n");
 	pg_bp(&pg_funcs, "    let cmp = if m < nan || m == nan || nan >= m { 1 } else { 0 };\n");
 	pg_bp(&pg_funcs, "    code * 10 + cmp + i64_from_f64(%s)\n}\n\n", pg_chance(90) ? "f64_from_i64(a) / 3.0" : "m");
 	Buf c = { 0 };
@@ -687,8 +691,8 @@ declared:;
 		pg_bp(&pg_funcs, "    v = vec_set<i64>(v, 1usize, a + %d);\n", pg_rnd(9));
 	if (pg_chance(60))
 		pg_bp(&pg_funcs, "    v = vec_sort<i64>(v);\n");
-	pg_bp(&pg_funcs, "    let mut s = 0;\n    for x in v {\n        s = s + x %% 1000;\n        0\n    }\n");
-	pg_bp(&pg_funcs, "    let got = vec_get<i64>(v, %dusize);\n", pg_chance(97) ? pg_rnd(n) : n + 1);
+	pg_bp(&pg_funcs, "    let fv = v;\n    let mut s = 0;\n    for x in fv {\n        s = s + x %% 1000;\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let got = vec_get<i64>(fv, %dusize);\n", pg_chance(97) ? pg_rnd(n) : n + 1);
 	pg_bp(&pg_funcs, "    let mut w = vec_with_capacity<string>(3usize);\n");
 	pg_bp(&pg_funcs, "    w = vec_push<string>(w, string_from_i64(a));\n    w = vec_push<string>(w, \"%s\");\n", pg_words[pg_rnd(4)]);
 	if (pg_chance(50))
@@ -698,7 +702,7 @@ declared:;
 	pg_bp(&pg_funcs, "    let dr = %s(vec_into_iter<string>(w2));\n", drain);
 	pg_bp(&pg_funcs, "    let mut total = dr;\n    for own item in vec_into_iter<string>(w) {\n        total = total + string_len(item);\n        0\n    }\n");
 	pg_bp(&pg_funcs, "    for r in rows {\n        total = total + r.val + string_len(r.key);\n        0\n    }\n");
-	pg_bp(&pg_funcs, "    s + got + string_len(c0) + total + i64_from_usize(vec_len<i64>(v) + vec_capacity<i64>(v))\n}\n\n");
+	pg_bp(&pg_funcs, "    s + got + string_len(c0) + total + i64_from_usize(vec_len<i64>(fv) + vec_capacity<i64>(fv))\n}\n\n");
 	/* main builds the rows */
 	Buf c = { 0 };
 	pg_bp(&c, "%s(%d, mrows)", fn, pg_rnd(20) - 5);
@@ -957,8 +961,8 @@ void pg_feat_owned(void)
 	   f2, rec, rec);
 	pg_id_line(&pg_funcs, 0, f3);
 	if (pg_chance(50))
-		pg_bp(&pg_funcs, "fn %s(t: borrow %s) -> i64\n{\n    match borrow t { %s::Label { text } => string_len(text), %s::Count { n } if n > %d => n, %s::Count { n: _ } => 0, %s::Empty {} => -1, }\n}\n\n",
-		   f3, tag, tag, tag, pg_rnd(5), tag, tag);
+		pg_bp(&pg_funcs, "fn %s(t: borrow %s) -> i64\n{\n    match borrow t { %s::Label { text } => string_len(text), %s::Count { n } => if n > %d { n } else { 0 }, %s::Empty {} => -1, }\n}\n\n",
+		   f3, tag, tag, tag, pg_rnd(5), tag);
 	else /* arms binding nothing, on an owned value */
 		pg_bp(&pg_funcs, "fn %s(t: own %s) -> i64\n{\n    match own t { %s::Label { text: _ } => %d, %s::Count { n: _ } => 0, _ => -1, }\n}\n\n",
 		   f3, tag, tag, pg_rnd(9), tag);
