@@ -48,9 +48,10 @@ $(RUNNER): tests/runner/runner.c
 
 # The random program generator of tests/random-test.sh (tools/progen.c).
 PROGEN = $(BUILD)/progen
-$(PROGEN): tools/progen.c
+PROGEN_SRCS = tools/progen.c tools/progen_feat.c
+$(PROGEN): $(PROGEN_SRCS) tools/progen.h
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/progen.c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ $(PROGEN_SRCS)
 
 -include $(OBJS:.o=.d)
 
@@ -59,7 +60,7 @@ help:
 	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
-	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
+	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
@@ -124,8 +125,9 @@ test-sanitize: test-native-sanitize
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" GEN_CPU_LIMIT=10 test
 
-test-native-sanitize: $(BIN)
+test-native-sanitize: $(BIN) $(PROGEN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
+	CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
 # `make bench`: throughput of lex+parse, fmt and check (sema_check +

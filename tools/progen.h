@@ -1,0 +1,75 @@
+/*
+ * progen.h — shared state of the random program generator (tools/progen.c:
+ * buffers, PRNG, scalar expressions and statements, the program; 
+ * tools/progen_feat.c: the feature templates).
+ */
+#ifndef PROGEN_H
+#define PROGEN_H
+
+#include <stddef.h>
+
+typedef struct Buf {
+	char *p;
+	size_t n, cap;
+} Buf;
+
+/* the scalar types of the expression generator */
+enum { T_I64, T_I32, T_U8, T_USIZE, T_F64, T_BOOL, NTY };
+extern const char *const pg_ty_name[NTY];
+
+/* a generated scalar function later code may call */
+typedef struct Fn {
+	char name[24];
+	int np;
+	int pty[4];
+	int ret;
+} Fn;
+
+#define MAX_FNS 64
+extern Fn pg_fns[MAX_FNS];
+extern int pg_nfns;
+extern int pg_nvars;     /* scalar variables in scope (pg_push_var) */
+extern Buf pg_decls;     /* type declarations */
+extern Buf pg_funcs;     /* functions */
+extern int pg_have_row;  /* the shared `Row` record was declared */
+#define PG_NWORDS 14
+extern const char *const pg_words[PG_NWORDS];
+
+void pg_bp(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pg_bcat(Buf *b, const Buf *s);
+void pg_bfree(Buf *b);
+int pg_rnd(int n);
+int pg_chance(int pct);
+void pg_copy_name(char *dst, const char *src, size_t cap);
+void pg_push_var(const char *name, int ty, int assignable);
+const char *pg_fresh(const char *prefix, char *buf, size_t cap);
+void pg_add_call(const Buf *b);
+void pg_lit(Buf *b, int t);
+void pg_int_pattern(Buf *b, int t, int v);
+void pg_expr(Buf *b, int t, int depth);
+extern int pg_simple; /* pg_expr emits operators, variables and literals only */
+void pg_to_i64(Buf *b, int t, const char *e);
+int pg_rand_ty(void);
+void pg_indent(Buf *b, int n);
+void pg_stmt(Buf *b, int ind, int depth, int budget);
+void pg_id_line(Buf *b, int ind, const char *id);
+void pg_str_lit(Buf *b);
+
+void pg_feat_scalar(void);
+void pg_feat_record(void);
+void pg_feat_variant(void);
+void pg_feat_enum_eq(void);
+void pg_feat_option(void);
+void pg_feat_generic(void);
+void pg_feat_string(void);
+void pg_feat_bytes(void);
+void pg_feat_vec(void);
+void pg_feat_floats(void);
+void pg_feat_depth(void);
+void pg_feat_map(void);
+void pg_feat_box(void);
+void pg_feat_closure(void);
+void pg_feat_class(void);
+void pg_feat_owned(void);
+
+#endif
