@@ -64,6 +64,12 @@ parse_type_args(Parser *p, int *n)
 	}
 	VEC(Type *) args = {0};
 	while (!p->panic) {
+		if (at(p, TOK_COMMA)) {
+			/* `<, T>` or `<T,, U>`: the reference's own P106, not "expected type" */
+			Diag *d = error_at(p, peek(p), DIAG_P106, "expected generic type argument");
+			diag_set_help(d, "type arguments are types separated by single commas: `id<i64>(0)`, `Pair<i64, bool>`");
+			break;
+		}
 		VEC_PUSH(args, parse_type(p));
 		if (!accept(p, TOK_COMMA))
 			break;
