@@ -264,9 +264,19 @@ class_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "class ");
 	fx_name(F, d->u.class_.name);
+	fx_tparams(F, d->u.class_.tparams, d->u.class_.ntparams);
 	if (d->u.class_.has_parent) {
 		buf_puts(F->out, " : ");
 		fx_name(F, d->u.class_.parent);
+		if (d->u.class_.nparent_targs) {
+			buf_putc(F->out, '<');
+			for (int i = 0; i < d->u.class_.nparent_targs; i++) {
+				if (i)
+					buf_puts(F->out, ", ");
+				fx_type(F, d->u.class_.parent_targs[i]);
+			}
+			buf_putc(F->out, '>');
+		}
 	}
 	if (d->u.class_.nmembers == 0) {
 		buf_puts(F->out, " { }\n");

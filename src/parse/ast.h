@@ -365,7 +365,11 @@ typedef struct Decl {
 			Clause *invariants; int ninvariants;  /* all CLAUSE_REQUIRES */
 		} record;
 		struct { Name name; Name *tparams; int ntparams; CaseDecl *cases; int ncases; } variant;
-		struct { Name name; bool has_parent; Name parent; ClassMember *members; int nmembers; } class_;
+		struct {
+			Name name; Name *tparams; int ntparams;
+			bool has_parent; Name parent; Type **parent_targs; int nparent_targs;  /* `: B<i64>` */
+			ClassMember *members; int nmembers;
+		} class_;
 		struct {
 			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
 		} resource;

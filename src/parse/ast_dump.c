@@ -608,10 +608,13 @@ static void
 class_decl(Dump *D, const Decl *d)
 {
 	name(D, d->u.class_.name);
-	if (d->u.class_.has_parent)
+	names(D, "tparams", d->u.class_.tparams, d->u.class_.ntparams);
+	if (d->u.class_.has_parent) {
 		name(D, d->u.class_.parent);
-	else
+		types(D, "targs", d->u.class_.parent_targs, d->u.class_.nparent_targs);
+	} else {
 		word(D, "-");
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < d->u.class_.nmembers; i++) {
 			const ClassMember *m = &d->u.class_.members[i];

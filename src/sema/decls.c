@@ -721,6 +721,7 @@ resolve_class_own(Sema *S, SymId id)
 {
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
+	set_tparams(S, s, d->u.class_.tparams, d->u.class_.ntparams);
 	VEC(FieldDecl) fds = {0};
 	for (int i = 0; i < d->u.class_.nmembers; i++)
 		if (!d->u.class_.members[i].is_method)
@@ -729,10 +730,17 @@ resolve_class_own(Sema *S, SymId id)
 	VEC_FREE(fds);
 	if (!d->u.class_.has_parent)
 		return;
+	/* The reference's three T227 texts, at the class name. */
 	const Name *pn = &d->u.class_.parent;
+	Span at = d->u.class_.name.span;
+	if (d->u.class_.nparent_targs) {
+		Diag *dg = sema_error(S, DIAG_T227, at, "class `%s` extends generic type `%s`; inheritance over generic classes is closed in this slice", s->name, pn->s);
+		diag_set_help(dg, "inherit from a non-generic class: `class %s : Base { … }`", s->name);
+		return;
+	}
 	SymId parent = strmap_get(&S->type_names, pn->s);
 	if (parent < 0 || sema_sym(S, parent)->kind != SK_CLASS) {
-		Diag *dg = sema_error(S, DIAG_T227, pn->span, "parent `%s` of class `%s` is not a declared class", pn->s, s->name);
+		Diag *dg = sema_error(S, DIAG_T227, at, parent < 0 ? "class `%s` extends unknown type `%s`" : "class `%s` extends non-class type `%s`", s->name, pn->s);
 		diag_set_help(dg, "inherit from a class declared in this module: `class %s : Base { … }`", s->name);
 		return;
 	}
