@@ -14,9 +14,8 @@
  *     since record literals are disabled there;
  *   - a block tail whose first token would make the block parser read a
  *     statement (`if … + 1`, a binding named `while`) parenthesizes that
- *     first node (fx_item_expr), and a match scrutinee is parenthesized when
- *     the parser would otherwise find another mode (`match own(x)`,
- *     `match own { … } { … }`);
+ *     first node (fx_item_expr), and a plain match scrutinee is parenthesized
+ *     when the parser would otherwise read a mode (`match (own - 1)`);
  *   - a name or field before `<` that the parser would read as the start of
  *     type arguments is parenthesized (fx_lt_hazards, after rendering).
  * Except for the last three (which only make odd-but-legal programs
@@ -423,22 +422,39 @@ item_hazard(const Expr *e)
 }
 
 /*
- * Does the scrutinee need parentheses so the parser finds the same mode?
- * `match own(x)` reads `own` as the mode, and after `match own` only a
- * name, integer, char, string, `(`, `-` or `!` starts the scrutinee (a
- * block, array or float would make `own` the scrutinee).
+ * Does a plain scrutinee need parentheses so the parser does not read a
+ * mode?  After `match own` the parser takes `own` as the mode only before a
+ * name (not `with`), a literal, `[`, `-` or `!`; printed, a plain scrutinee
+ * can only put `-` there: `own - 1` (a binary minus right after the name).
  */
 static bool
-scrutinee_hazard(const Expr *e, MatchMode mode)
+scrutinee_hazard(const Expr *e)
 {
 	static const char *const words[] = { "own", "borrow" };
-	const Expr *l = leftmost(e);
-	Name n;
-	if (!l)
-		return false;
-	if (e->kind != EXPR_NAME && first_word(l, &n) && word_in(n, words, countof(words)))
-		return true;
-	return mode != MATCH_PLAIN && (l->kind == EXPR_BLOCK || l->kind == EXPR_ARRAY || l->kind == EXPR_FLOAT);
+	const Expr *parent = NULL;
+	for (;;) {
+		const Expr *next;
+		switch (e->kind) {
+		case EXPR_BINARY: {
+			const Expr *l = e->u.binary.lhs;
+			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
+				return false;
+			next = l;
+			break;
+		}
+		case EXPR_METHOD: next = e->u.method.recv; break;
+		case EXPR_FIELD: next = e->u.field.base; break;
+		case EXPR_TRY: next = e->u.try_.operand; break;
+		case EXPR_WITH: next = e->u.with.base; break;
+		default:
+			return e->kind == EXPR_NAME && word_in(e->u.name, words, countof(words)) && parent &&
+			    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
+		}
+		if (e->kind != EXPR_BINARY && paren_base(next))
+			return false;
+		parent = e;
+		e = next;
+	}
 }
 
 /* ==== expressions ========================================================================= */
@@ -557,7 +573,8 @@ match_expr(Fmt *F, const Expr *e)
 	static const char *const modes[] = { [MATCH_PLAIN] = "", [MATCH_OWN] = "own ", [MATCH_BORROW] = "borrow " };
 	const Expr *s = e->u.match.scrutinee;
 	buf_printf(F->out, "match %s", modes[e->u.match.mode]);
-	if (contains_record(s) || scrutinee_hazard(s, e->u.match.mode)) {
+	/* After an explicit mode the reference prints the scrutinee bare. */
+	if (e->u.match.mode == MATCH_PLAIN && (contains_record(s) || scrutinee_hazard(s))) {
 		buf_putc(F->out, '(');
 		expr(F, s, 0);
 		buf_putc(F->out, ')');

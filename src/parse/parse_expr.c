@@ -761,15 +761,23 @@ parse_match(Parser *p)
 {
 	Span start = advance(p)->span;  /* match */
 	Expr *e = new_expr(p, EXPR_MATCH, start);
-	TokKind after = (TokKind)peek_at(p, 1)->kind;
-	bool mode_follows = after == TOK_IDENT || after == TOK_INT || after == TOK_LPAREN ||
-	    after == TOK_MINUS || after == TOK_BANG || after == TOK_CHAR || after == TOK_STRING;
+	/*
+	 * `own`/`borrow` is the mode only when the next token starts a distinct
+	 * scrutinee and cannot continue an expression named `own`: a name other
+	 * than `with`, a literal, `[`, `-` or `!` (the reference's rule).  So
+	 * `match own(x)` calls a function `own`, `match own with { … } { … }`
+	 * updates a binding `own`.
+	 */
+	Token *after = peek_at(p, 1);
+	TokKind ak = after->kind;
+	bool mode_follows = (ak == TOK_IDENT && !tok_is_word(p, after, "with")) || ak == TOK_INT ||
+	    ak == TOK_FLOAT || ak == TOK_CHAR || ak == TOK_STRING || ak == TOK_LBRACKET ||
+	    ak == TOK_MINUS || ak == TOK_BANG;
 	if (mode_follows && accept_word(p, "own"))
 		e->u.match.mode = MATCH_OWN;
 	else if (mode_follows && accept_word(p, "borrow"))
 		e->u.match.mode = MATCH_BORROW;
-	if (mode_follows && e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow")) &&
-	    peek_at(p, 1)->kind != TOK_LBRACE) {
+	if (e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow"))) {
 		error_at(p, peek(p), DIAG_P207, "a match expression accepts exactly one ownership mode: `own` or `borrow`");
 		return e;
 	}
