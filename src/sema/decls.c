@@ -135,16 +135,36 @@ id_text(Sema *S, const IdAttr *a)
 }
 
 /*
- * An explicit stable id holding a literal NUL byte (S102, as the
- * reference): `subject` names the declaration (`function `f``, `field `R.a``).
+ * An explicit stable id holding a literal NUL byte, as the reference: S102,
+ * I403 for interfaces and imports (O113 for a drop strategy, sema.c).
+ * `subject` names the declaration (`function `f``, `field `R.a``).
+ * Returns whether it was reported.
  */
+static bool
+reject_nul_id_as(Sema *S, DiagCode code, const IdAttr *a, Span span, const char *subject)
+{
+	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
+		return false;
+	Diag *d = sema_error(S, code, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
+	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+	return true;
+}
+
 static void
 reject_nul_id(Sema *S, const IdAttr *a, Span span, const char *subject)
 {
-	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
-		return;
-	Diag *d = sema_error(S, DIAG_S102, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
-	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+	(void)reject_nul_id_as(S, DIAG_S102, a, span, subject);
+}
+
+/* Interface imports: a NUL in an import's id is I403 (its logical key too). */
+static void
+reject_nul_import_ids(Sema *S, const Decl *d)
+{
+	for (int i = 0; i < d->u.interface.nimports; i++) {
+		const ImportFn *f = &d->u.interface.imports[i];
+		reject_nul_id_as(S, DIAG_I403, &f->id, f->span,
+		    arena_printf(&S->arena, "import `%s.%s`", d->u.interface.name.s, f->name.s));
+	}
 }
 
 /* Registers a stable id; S102 when empty or already used. */
@@ -347,8 +367,15 @@ collect_type(Sema *S, const Decl *d)
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
-	reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
-	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+	if (kind == SK_INTERFACE) {
+		/* an invalid id is not claimed (the reference) */
+		if (!reject_nul_id_as(S, DIAG_I403, &d->id, d->span, arena_printf(&S->arena, "interface `%s`", s->name)))
+			claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+		reject_nul_import_ids(S, d);
+	} else {
+		reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
+		claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+	}
 	if (!s->explicit_id) {
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
 		    kind_word(kind), s->name);

@@ -579,13 +579,23 @@ check_resource(Sema *S, SymId id)
 	const Decl *d = r->decl;
 	if (!d || d->kind != DECL_RESOURCE)
 		return;
-	if (!d->u.resource.drop_id.present) {
+	const IdAttr *drop = &d->u.resource.drop_id;
+	if (!drop->present) {
 		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must identify its drop strategy with an explicit `@id`", r->name);
 		diag_set_help(dg, "write `@id(\"%s.drop\")` on the line above `drop …;`", r->id);
+	} else if (memchr(drop->value.s, '\0', drop->value.len)) {
+		/* the reference's NUL rule, under its lifecycle code */
+		Diag *dg = sema_error(S, DIAG_O113, drop->span, "resource lifecycle `%s.drop` has an invalid stable id; persistent identities forbid NUL", r->name);
+		diag_set_help(dg, "remove the NUL byte; write a dotted id such as @id(\"%s.drop\")", r->id);
 	}
 	if (d->u.resource.trivial)
 		return;
 	const StrLit *key = &d->u.resource.import;
+	if (memchr(key->s, '\0', key->len)) {
+		Diag *dg = sema_error(S, DIAG_O113, key->span, "resource lifecycle `%s.drop` has an invalid logical import key; persistent identities forbid NUL", r->name);
+		diag_set_help(dg, "remove the NUL byte; the key is the finalizer import's `@id`");
+		return;
+	}
 	for (int i = 0; i < S->m->ndecls; i++) {
 		const Decl *x = &S->m->decls[i];
 		if (x->kind != DECL_INTERFACE)
