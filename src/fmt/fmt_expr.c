@@ -554,6 +554,29 @@ binary(Fmt *F, const Expr *e, int ctx)
 		buf_putc(F->out, ')');
 }
 
+/* Does every branch of this `if` chain end in a value (the value grammar's `if`)? */
+static bool
+if_valued(const Expr *e)
+{
+	return e->u.if_.then_block && e->u.if_.then_block->tail && e->u.if_.else_block && e->u.if_.else_block->tail;
+}
+
+/* The `if` an `else if` continues with (the else block holds just it). */
+static const Expr *
+else_if_inner(const Expr *e)
+{
+	const Block *el = e->u.if_.else_block;
+	if (!e->u.if_.else_if || !el)
+		return NULL;
+	const Expr *in = el->tail ? el->tail : el->nstmts == 1 && el->stmts[0]->kind == STMT_IF ? el->stmts[0]->u.if_ : NULL;
+	return in && in->kind == EXPR_IF ? in : NULL;
+}
+
+/*
+ * A chain without a value keeps `else if` (a nested `else { if … }` is a
+ * different statement under the reference's discard); a valued one prints
+ * the value grammar's `else { if … }`.
+ */
 static void
 if_expr(Fmt *F, const Expr *e)
 {
@@ -561,10 +584,71 @@ if_expr(Fmt *F, const Expr *e)
 	fx_cond(F, e->u.if_.cond);
 	buf_putc(F->out, ' ');
 	block_inline(F, e->u.if_.then_block);
-	if (e->u.if_.else_block) {
+	const Expr *inner = if_valued(e) ? NULL : else_if_inner(e);
+	if (inner) {
+		buf_puts(F->out, " else ");
+		if_expr(F, inner);
+	} else if (e->u.if_.else_block) {
 		buf_puts(F->out, " else ");
 		block_inline(F, e->u.if_.else_block);
 	}
+}
+
+static void stmt_inline(Fmt *F, const Stmt *s);
+
+/* `{ s1; …; [let _if<n> = tail;] tail-or-0 }`: a branch of a discarded chain. */
+static void
+discard_branch(Fmt *F, const Block *b)
+{
+	buf_puts(F->out, "{ ");
+	for (int i = 0; b && i < b->nstmts; i++) {
+		stmt_inline(F, b->stmts[i]);
+		buf_putc(F->out, ' ');
+	}
+	if (b && b->tail && b->tail_discard) {
+		buf_printf(F->out, "let _if%d = ", b->tail_discard);
+		expr(F, b->tail, 0);
+		buf_puts(F->out, "; 0");
+	} else if (b && b->tail) {
+		fx_item_expr(F, b->tail);
+	} else {
+		buf_putc(F->out, '0');
+	}
+	buf_puts(F->out, " }");
+}
+
+/* The valueless chain a statement `if` is sugar for (the reference's `assemble`). */
+static void
+discard_if(Fmt *F, const Expr *e)
+{
+	buf_puts(F->out, "if ");
+	fx_cond(F, e->u.if_.cond);
+	buf_putc(F->out, ' ');
+	discard_branch(F, e->u.if_.then_block);
+	const Expr *inner = else_if_inner(e);
+	if (inner) {
+		buf_puts(F->out, " else { ");
+		discard_if(F, inner);
+		buf_puts(F->out, " }");
+	} else {
+		buf_puts(F->out, " else ");
+		discard_branch(F, e->u.if_.else_block);
+	}
+}
+
+void
+fx_stmt_if(Fmt *F, const Stmt *s)
+{
+	if (!F->discards) {
+		if_expr(F, s->u.if_);
+		return;
+	}
+	buf_printf(F->out, "let _if%d = ", s->discard);
+	if (if_valued(s->u.if_))
+		if_expr(F, s->u.if_);
+	else
+		discard_if(F, s->u.if_);
+	buf_putc(F->out, ';');
 }
 
 static void
@@ -797,7 +881,7 @@ stmt_inline(Fmt *F, const Stmt *s)
 		block_inline(F, s->u.for_.body);
 		break;
 	case STMT_IF:
-		if_expr(F, s->u.if_);
+		fx_stmt_if(F, s);
 		break;
 	case STMT_UNSAFE:
 		if (s->u.unsafe.has_audit) {

@@ -30,6 +30,11 @@ typedef struct Parser {
 	bool in_use;        /* parsing a `use` declaration: every error is G170 */
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
+	/* statement-if discard names (parse_stmt.c): `_if<n>` the file spells */
+	uint64_t *if_taken; /* sorted */
+	int nif_taken;
+	bool if_gathered;
+	uint64_t if_next;
 } Parser;
 
 /* ---- token access (parse.c) ---- */

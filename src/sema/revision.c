@@ -379,7 +379,7 @@ void
 sema_revision(const Module *m, char out[72])
 {
 	Buf canon = {0};
-	fmt_module(&canon, m, NULL, 0);
+	fmt_module_discards(&canon, m);
 	static const char domain[] = "semaprax.graph-revision.v2";
 	int version = prelude_version(m);
 	char schema[32];
