@@ -461,7 +461,7 @@ discard_name(Parser *p)
 		gather_if_names(p);
 	for (;;) {
 		uint64_t n = ++p->if_next;
-		if (!bsearch(&n, p->if_taken, (size_t)p->nif_taken, sizeof(uint64_t), cmp_u64))
+		if (p->nif_taken == 0 || !bsearch(&n, p->if_taken, (size_t)p->nif_taken, sizeof(uint64_t), cmp_u64))
 			return (int)n;
 	}
 }
