@@ -436,9 +436,13 @@ lex_char(Lexer *L)
 			L->pos = i + 1;
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 			diag_set_help(d, "a char holds one character; use a string literal for text");
-		} else {
+		} else if (L->pos >= L->len) {
 			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 			diag_set_help(d, "close the char literal with `'`");
+		} else {
+			/* the reference: anything but `'` after the scalar is P008 (P006 only at the end) */
+			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
+			diag_set_help(d, "close the char literal with `'` right after its character");
 		}
 		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
