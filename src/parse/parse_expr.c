@@ -429,11 +429,11 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc)
 		FieldInit f;
 		f.span = peek(p)->span;
 		f.name = parse_name(p, "field name");
-		if (accept(p, TOK_COLON)) {
+		/* no shorthand `{ f }`: the reference requires `f: value` (P106) */
+		if (expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
-			/* shorthand `{ f }` means `{ f: f }` */
-			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value = new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
 			f.value->u.name = f.name;
 		}
 		f.span = span_from(p, f.span);
