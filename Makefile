@@ -19,7 +19,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all test test-sanitize test-native-sanitize bless bench bench-interp fuzz fuzz-check docs clean help
+.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli
 
 all: $(BIN)
 
@@ -46,17 +46,26 @@ $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/runner/runner.c
 
+# The random program generator of tests/random-test.sh (tools/progen.c).
+PROGEN = $(BUILD)/progen
+$(PROGEN): tools/progen.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/progen.c
+
 -include $(OBJS:.o=.d)
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       fixture suite, docs staleness check, unit tests"
+	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native and random lane agreement"
+	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
+	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
+	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
 	@echo "make docs       regenerate docs/diagnostics.md"
@@ -73,15 +82,34 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	sh tests/gen-fixtures.sh $(GEN)
 	@touch $@
 
-test: $(BIN) $(RUNNER) $(UNIT) $(GEN)/.stamp
+# The generated fixtures' CPU budget: each `check` within GEN_CPU_LIMIT seconds
+# of user CPU (not wall time, so a loaded CI machine does not fail it;
+# test-sanitize raises it for the ASan/UBSan slowdown).  tools/bench_scale.c.
+GEN_CPU_LIMIT ?= 0.5
+SCALE         = $(BUILD)/bench_scale
+
+$(SCALE): tools/bench_scale.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_scale.c
+
+test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
+	sh tools/lint.sh $(BUILD)
 	$(UNIT)
+	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
 	sh tests/cli-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
+	CC="$(CC)" sh tests/native-inject.sh $(BIN)
+	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/random-test.sh $(BIN); else echo "random: skipped (no C compiler)"; fi
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
 bless: $(BIN) $(RUNNER)
 	$(RUNNER) --bless --bin $(BIN) $(FIXTURES)
+
+# `make lint`: include direction, file sizes and module prefixes
+# (docs/ARCHITECTURE.md); known debts in tools/lint-debt.txt.
+lint: $(BIN)
+	sh tools/lint.sh $(BUILD)
 
 docs: $(BIN)
 	$(BIN) explain --catalog > docs/diagnostics.md
@@ -94,7 +122,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 test-sanitize: test-native-sanitize
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" test
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" GEN_CPU_LIMIT=10 test
 
 test-native-sanitize: $(BIN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
@@ -125,9 +153,38 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-interp bench-native $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
+
+# `make bench-scale` (tools/bench_scale.c): every checker stress shape (generic
+# nesting, nested blocks/ifs/matches/loops, match arms, record fields, variant
+# cases, generic call chains, nested calls, a long string, many functions /
+# lets / lets with branches / `?` / parameters / closures, `&&` chains, records
+# of records) written at n and 10n and timed as whole `semaprax check`
+# processes (median of BENCH_SCALE_RUNS, user+system CPU); fails when one grows
+# more than 13x.
+BENCH_SCALE_RUNS ?= 5
+
+bench-scale: $(BIN) $(SCALE)
+	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
+
+
+# `make bench-cli`: what a user pays per command (tools/bench_cli.c): the
+# median wall time and peak RSS of fresh `parse`, `check` and `fmt --check`
+# processes on a generated ~48k-line program and a 20-line one, beside the
+# targets (check: <= 25 ms and <= 10 MB on the large file, <= 2 ms on the
+# small one).
+BENCH_CLI       = $(BUILD)/bench_cli
+BENCH_CLI_LINES = 48007
+BENCH_CLI_RUNS  = 11
+$(BENCH_CLI): tools/bench_cli.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_cli.c
+
+.PHONY: bench-cli
+bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
+	$(BENCH_CLI) --runs $(BENCH_CLI_RUNS) $(BIN) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
 
 # `make bench-interp`: each bench/interp/NAME.spx under `semaprax run` next to
 # its Lua 5.4 twin NAME.lua (tools/bench_interp.sh): best of

@@ -72,6 +72,90 @@ expect 0 "fmt --check on canonical" -- "$bin" fmt --check "$tmp/a.spx"
 if [ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ]; then ok; else bad "fmt --check printed on a canonical file"; fi
 if ls "$tmp" | grep -q 'fmt-'; then bad "fmt left a temporary file"; else ok; fi
 
+# fmt through links: a symlink stays a link and its target is formatted; hard links stay
+# shared (the file is rewritten in place); a read-only file is refused with I101.
+mkdir "$tmp/links"
+cp "$tmp/a.orig" "$tmp/links/target.spx"
+ln -s target.spx "$tmp/links/sym.spx"
+expect 0 "fmt through a symlink" -- "$bin" fmt "$tmp/links/sym.spx"
+if [ -L "$tmp/links/sym.spx" ]; then ok; else bad "fmt replaced the symlink with a file"; fi
+if cmp -s "$tmp/links/target.spx" "$tmp/a.want"; then ok; else bad "fmt left the symlink's target unformatted"; fi
+cp "$tmp/a.orig" "$tmp/links/hard1.spx"
+ln "$tmp/links/hard1.spx" "$tmp/links/hard2.spx"
+expect 0 "fmt a hard-linked file" -- "$bin" fmt "$tmp/links/hard1.spx"
+if [ "$(stat -c %i "$tmp/links/hard1.spx")" = "$(stat -c %i "$tmp/links/hard2.spx")" ]; then ok; else bad "fmt split a hard link"; fi
+if cmp -s "$tmp/links/hard2.spx" "$tmp/a.want"; then ok; else bad "fmt did not write through the hard link"; fi
+cp "$tmp/a.orig" "$tmp/links/ro.spx"
+chmod 444 "$tmp/links/ro.spx"
+expect 1 "fmt a read-only file" -- "$bin" fmt "$tmp/links/ro.spx"
+has "$tmp/err" "error[SPX-I101]: cannot write $tmp/links/ro.spx: the file is read-only" "read-only diagnostic"
+has "$tmp/err" "help: make the file writable" "read-only help"
+if cmp -s "$tmp/links/ro.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a read-only file"; fi
+# Run by root, a replacement keeps another user's ownership of the file.
+if [ "$(id -u)" = 0 ]; then
+	cp "$tmp/a.orig" "$tmp/links/owned.spx"
+	chown 65534:65534 "$tmp/links/owned.spx"
+	expect 0 "fmt another user's file" -- "$bin" fmt "$tmp/links/owned.spx"
+	case $(stat -c %u:%g "$tmp/links/owned.spx") in 65534:65534) ok ;; *) bad "fmt changed the owner of a file" ;; esac
+	if cmp -s "$tmp/links/owned.spx" "$tmp/a.want"; then ok; else bad "fmt of another user's file"; fi
+fi
+# In a directory, a read-only file stops every write (like a parse error).
+mkdir "$tmp/rodir"
+cp "$tmp/a.orig" "$tmp/rodir/a.spx"
+cp "$tmp/a.orig" "$tmp/rodir/b.spx"
+chmod 444 "$tmp/rodir/b.spx"
+expect 1 "fmt a directory holding a read-only file" -- "$bin" fmt "$tmp/rodir"
+if cmp -s "$tmp/rodir/a.spx" "$tmp/a.orig"; then ok; else bad "fmt wrote a file although another was read-only"; fi
+# A read-only file that is already canonical needs no write: no diagnostic.
+cp "$tmp/a.want" "$tmp/links/ro-canon.spx"
+chmod 444 "$tmp/links/ro-canon.spx"
+expect 0 "fmt a canonical read-only file" -- "$bin" fmt "$tmp/links/ro-canon.spx"
+if ls "$tmp/links" | grep -q 'fmt-'; then bad "fmt left a temporary file beside links"; else ok; fi
+
+# Interrupted fmt: 200 runs killed by SIGTERM, SIGINT or SIGHUP at moments spread over one
+# run's duration; each must leave the old or the new bytes and no temporary file.
+mkdir "$tmp/kill"
+awk 'BEGIN { print "module k;"; for (i = 0; i < 20000; i++) printf "fn f%d()->i64 {   %d+1 }\n", i, i }' > "$tmp/kill/orig"
+"$bin" fmt --stdout "$tmp/kill/orig" > "$tmp/kill/want" 2>/dev/null
+cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+t0=$(date +%s%N)
+"$bin" fmt "$tmp/kill/k.spx"
+dur=$((($(date +%s%N) - t0) / 1000))  # microseconds
+kills=0
+i=0
+while [ $i -lt 200 ]; do
+	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
+	pid=$!
+	us=$((i * 7919 % 200 * dur / 160))
+	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	case $((i % 3)) in 0) sig=TERM ;; 1) sig=INT ;; *) sig=HUP ;; esac
+	kill -s $sig $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	[ $? -gt 128 ] && kills=$((kills + 1))
+	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted fmt (run $i, SIG$sig) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if cmp -s "$tmp/kill/k.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k.spx" "$tmp/kill/want"; then ok; else bad "interrupted fmt (run $i) left neither the old nor the new bytes"; fi
+	i=$((i + 1))
+done
+if [ "$kills" -ge 50 ]; then ok; else bad "interrupted fmt: only $kills of 200 runs died of the signal"; fi
+# The same for a hard-linked file (rewritten in place after a staged backup): 60 runs.
+i=0
+while [ $i -lt 60 ]; do
+	rm -f "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
+	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+	ln "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
+	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
+	pid=$!
+	us=$((i * 7919 % 60 * dur / 48))
+	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	kill -s TERM $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted in-place fmt (run $i) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if [ "$(stat -c %i "$tmp/kill/k.spx")" = "$(stat -c %i "$tmp/kill/k2.spx")" ]; then ok; else bad "interrupted fmt (run $i) split a hard link"; fi
+	if cmp -s "$tmp/kill/k2.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k2.spx" "$tmp/kill/want"; then ok; else bad "interrupted in-place fmt (run $i) left neither the old nor the new bytes"; fi
+	i=$((i + 1))
+done
+
 # A file that fails to parse is left untouched; in a directory, nothing is written.
 mkdir -p "$tmp/proj/sub"
 printf 'module p;\nfn main()->i64 { 1 }\n' > "$tmp/proj/a.spx"
@@ -160,6 +244,30 @@ SPX
 	if (cd "$tmp" && ./cat a:b 2> "$tmp/err"); then bad "built cat a:b"; else
 		has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/1" "built cat: \`:\` is an invalid path"
 	fi
+	# a built executable checks its arguments as `run` checks those after `--` (count, UTF-8,
+	# total size, only a command-line program takes any): the same lines, the same status 2
+	expect 0 "build the arguments program" -- "$bin" build "$tmp/args.spx" -o "$tmp/args"
+	expect 0 "build a pure program" -- "$bin" build "$tmp/pure.spx" -o "$tmp/pure"
+	big=$(awk 'BEGIN { s = "x"; while (length(s) < 40000) s = s s; print s }')
+	bad_utf8=$(printf 'ok\377')
+	for case in count utf8 size pure; do
+		prog=args
+		case $case in
+		count) set -- a b c d e f g h i j k l m n o p q ;;
+		utf8) set -- fine "$bad_utf8" ;;
+		size) set -- "$big" "$big" ;;
+		pure) prog=pure; set -- one ;;
+		esac
+		"$bin" run "$tmp/$prog.spx" -- "$@" > "$tmp/rout" 2> "$tmp/rerr" < /dev/null
+		rst=$?
+		"$tmp/$prog" "$@" > "$tmp/eout" 2> "$tmp/eerr" < /dev/null
+		est=$?
+		if [ "$rst" -eq 2 ] && [ "$est" -eq 2 ] && cmp -s "$tmp/rerr" "$tmp/eerr" && [ ! -s "$tmp/eout" ]; then ok; else
+			bad "built executable, $case arguments: run exit $rst '$(head -n 1 "$tmp/rerr")', executable exit $est '$(head -n 1 "$tmp/eerr")'"
+		fi
+	done
+	"$tmp/args" "h$(printf '\303\251')" > "$tmp/eout" 2>&1
+	if [ $? -eq 4 ] && [ "$(cat "$tmp/eout")" = "h$(printf '\303\251')" ]; then ok; else bad "built executable with a valid UTF-8 argument"; fi
 	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
 	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
 	cat > "$tmp/io.spx" <<'SPX'
@@ -341,8 +449,87 @@ sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/ 
 	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
 expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
 has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (declared_effects): function `main`"' "network refusal"
+# An allocation the host refuses (here under a 40 MB address-space limit) stops the run
+# at an interpreter limit, exit 1 (never the undocumented status 3).  Skipped under
+# AddressSanitizer, whose shadow memory needs more address space than any such limit.
+cat > "$tmp/oom.spx" <<'SPX'
+module cli.oom;
+
+@id("app.main")
+fn main() -> i64
+{
+    let b = bytes_zeroed(60000000usize);
+    i64_from_usize(byte_len(bytes_as_slice(b))) % 256
+}
+SPX
+if [ -z "${ASAN_OPTIONS-}" ]; then
+	expect 1 "run out of memory" -- sh -c 'ulimit -v 40000 && exec "$1" run "$2"' _ "$bin" "$tmp/oom.spx"
+	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 60000000 bytes (out of memory)" "out of memory is an interpreter limit"
+	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
+fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
+
+# run --native interrupted (issue 11): SIGTERM to semaprax, during the
+# compilation and while the program runs, reaches the child; semaprax waits
+# for it, removes its temporary directory and ends by the signal (143).
+# procs DIR: the processes whose command line mentions DIR.
+procs() {
+	for p in /proc/[0-9]*; do
+		c=$({ tr '\0' ' ' < "$p/cmdline"; } 2>/dev/null) || continue
+		case $c in *"$1"*) echo "${p#/proc/} $c" ;; esac
+	done
+}
+if [ -d /proc/self ] && command -v "${CC:-cc}" >/dev/null 2>&1; then
+	cat > "$tmp/spin.spx" <<'SPX'
+module cli.spin;
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut i = 0;
+    while true {
+        i = (i + 1) % 1000;
+        0
+    }
+    i
+}
+SPX
+	for phase in compile program; do
+		nt=$tmp/native-$phase
+		mkdir "$nt"
+		TMPDIR=$nt "$bin" run --native "$tmp/spin.spx" > /dev/null 2> "$tmp/err" < /dev/null &
+		sp=$!
+		n=0
+		# compile: as soon as the C source exists; program: once the program runs
+		while [ "$n" -lt 300 ]; do
+			if [ "$phase" = compile ]; then
+				set -- "$nt"/*/program.c
+			else
+				set -- "$nt"/*/program
+				[ -e "$1" ] && [ -z "$(procs "$1")" ] && set -- ""
+			fi
+			[ -e "$1" ] && break
+			sleep 0.1
+			n=$((n + 1))
+		done
+		if [ "$n" -ge 300 ]; then bad "run --native interrupted ($phase): the $phase phase never began"; fi
+		kill -TERM "$sp"
+		n=0
+		while kill -0 "$sp" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+		if kill -0 "$sp" 2>/dev/null; then
+			bad "run --native interrupted ($phase): semaprax still runs 10 s after SIGTERM"
+			for p in $(procs "$nt/" | cut -d' ' -f1) "$sp"; do kill -KILL "$p" 2>/dev/null; done
+		fi
+		wait "$sp" 2>/dev/null
+		st=$?
+		if [ "$st" -eq 143 ]; then ok; else bad "run --native interrupted ($phase): exit $st, wanted 143 (SIGTERM)"; fi
+		sleep 0.2
+		left=$(procs "$nt/")
+		if [ -z "$left" ]; then ok; else bad "run --native interrupted ($phase): a child survived: $left"; kill $(echo "$left" | cut -d' ' -f1) 2>/dev/null; fi
+		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi
+	done
+fi
 
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -24,6 +24,9 @@
 #   semaprax.contract.v1 code 1 (requires, record invariants)
 #                                                  ↔ SEMAPRAX contract failure: requires in <function>: <expr>      70
 #   semaprax.contract.v1 code 2                    ↔ SEMAPRAX contract failure: ensures in <function>: <expr>       70
+#     (a contract failure's next two lines must equal the failure detail of
+#     the interpreter's `run --json`: `  contract: <phase> <clause> in <id>`
+#     and `  arguments: <name> = <value>, …`, LANGUAGE.md §4.7 and §0.8)
 #   any other <domain> code <n>                    ↔ SEMAPRAX operation failure: <domain>/<n>                       73
 #   single-file execution exceeded the 256-frame call-depth limit
 #                                                  ↔ SEMAPRAX runtime failure: call depth exceeded (256 frames)     73
@@ -116,6 +119,48 @@ lane() {
 		NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
 	esac
 }
+# contract_detail_agrees: the native report's detail lines (after its first
+# line) equal the failure detail of the interpreter's `run --json` outcome
+# (function, phase, clause, arguments), rendered as LANGUAGE.md §4.7 shows
+# them: `  contract: <phase> <clause> in <function>`, `  arguments: …`.
+contract_detail_agrees() {
+	lane "$tmp/jo" "$tmp/je" --json
+	awk '{
+		i = index($0, "\"failure\":{")
+		if (!i)
+			exit 1
+		s = substr($0, i + 11)
+		L = length(s)
+		n = 0
+		for (p = 1; p <= L; p++) {
+			ch = substr(s, p, 1)
+			if (ch == "]")
+				break
+			if (ch != "\"")
+				continue
+			str = ""
+			for (p++; p <= L; p++) {
+				ch = substr(s, p, 1)
+				if (ch == "\\") {
+					nx = substr(s, ++p, 1)
+					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
+					continue
+				}
+				if (ch == "\"")
+					break
+				str = str ch
+			}
+			tok[++n] = str
+		}
+		printf "  contract: %s %s in %s\n  arguments: ", tok[4], tok[6], tok[2]
+		if (n <= 7)
+			printf "none"
+		for (k = 8; k + 5 <= n; k += 6)
+			printf "%s%s = %s", (k > 8 ? ", " : ""), tok[k + 1], tok[k + 5]
+		printf "\n"
+	}' "$tmp/jo" > "$tmp/want" || return 1
+	sed 1d "$tmp/ne" | cmp -s - "$tmp/want"
+}
 PWD_AT_START=$(pwd)
 case $bin in
 /*) abin=$bin ;;
@@ -174,6 +219,8 @@ for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixture
 	esac
 	if [ "$nst" -ne "$wst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/no" ]; then
 		disagree "$f" "interpreter '$iline' expects native exit $wst '$wline…', got exit $nst '$nline'"
+	elif [ "$wst" -eq 70 ] && ! contract_detail_agrees; then
+		disagree "$f" "contract detail differs: interpreter '$(cat "$tmp/want" | tr '\n' '|')', native '$(sed 1d "$tmp/ne" | tr '\n' '|')'"
 	else
 		agreed=$((agreed + 1))
 	fi

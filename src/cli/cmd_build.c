@@ -105,30 +105,21 @@ cli_native_run(Loaded *L, const InterpOptions *o)
 	}
 	char exe[4200];
 	snprintf(exe, sizeof exe, "%s/program", dir);
-	fflush(NULL);
-	pid_t pid = fork();
-	int status = EXIT_FAIL;
-	if (pid == 0) {
-		char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
-		argv[0] = exe;
-		for (int i = 0; i < nargs; i++)
-			argv[i + 1] = args[i];
-		argv[nargs + 1] = NULL;
-		execv(exe, argv);
-		_exit(127);
-	}
-	if (pid > 0) {
-		int st = 0;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (WIFEXITED(st))
-			status = WEXITSTATUS(st);
-		else
-			fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	} else {
-		fprintf(stderr, "cannot start the native program: %s\n", strerror(errno));
-	}
-	native_cleanup(dir);
+	char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
+	argv[0] = exe;
+	for (int i = 0; i < nargs; i++)
+		argv[i + 1] = args[i];
+	argv[nargs + 1] = NULL;
+	int status = EXIT_FAIL, st = 0;
+	int err = native_exec(exe, argv, &st);
+	free(argv);
+	native_cleanup(dir);   /* ends the process if we were signalled */
+	if (err)
+		fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
+	else if (WIFEXITED(st))
+		status = WEXITSTATUS(st);
+	else
+		fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	return status;
 }
 
@@ -324,6 +315,8 @@ cmd_build(int argc, char **argv)
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
+		if (e == 0 && native_interrupted())
+			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
 			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (e)

@@ -34,11 +34,9 @@ cmd_check(int argc, char **argv)
 		return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
 	Loaded L;
 	int status = EXIT_FAIL;
-	char revision[72] = "";
-	if (cli_load(&L, path, LOAD_VERIFY)) {
-		sema_revision(L.m, revision);
+	const char *revision = L.revision;
+	if (cli_load(&L, path, LOAD_CHECK))
 		status = EXIT_OK;
-	}
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK && dump) {
 		Buf b = {0};

@@ -2,21 +2,21 @@
  * cmd_fmt.c — `semaprax fmt <file|dir> [--check|--stdout]`.
  *
  * All operands are read and parsed before anything is written; if any file
- * fails to parse, its diagnostics are shown and nothing is written.  A
- * rewrite goes to a sibling temporary file that is fsynced and renamed over
- * the original (keeping its mode), so a file is never left half-written.
- * Directories are walked recursively, entries sorted by name (deterministic).
+ * fails to parse, or a file to rewrite is read-only, its diagnostics are
+ * shown and nothing is written.  How a file is replaced (symlinks, hard
+ * links, interrupts) is fmt_write.c's.  Directories are walked recursively,
+ * entries sorted by name (deterministic); symlinks inside them are skipped,
+ * a symlink given as the operand is followed.
  */
 #include "cli.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+
+#include "fmt_write.h"
 
 #include "../fmt/fmt.h"
 #include "../parse/parse.h"
@@ -27,6 +27,7 @@ typedef struct Source {
 	size_t len;
 	char *canon;    /* owned, canonical bytes (NULL when parse failed) */
 	size_t canon_len;
+	FmtTarget target;  /* the file a rewrite writes (prepared when it changes) */
 } Source;
 
 typedef VEC(char *) PathList;
@@ -97,6 +98,7 @@ format_source(Source *s, bool json)
 		Module *m = parse_module(s->src, s->len, &arena, &diags);
 		if (diags.errors == 0) {
 			Buf out = {0};
+			buf_reserve(&out, s->len + s->len / 8);  /* canonical text is about as long */
 			fmt_module(&out, m, s->src, s->len);
 			s->canon_len = out.len;
 			s->canon = buf_take(&out);
@@ -109,6 +111,12 @@ format_source(Source *s, bool json)
 	return ok;
 }
 
+static bool
+same_bytes(const Source *s)
+{
+	return s->len == s->canon_len && memcmp(s->src, s->canon, s->len) == 0;
+}
+
 /* 1-based line of the first differing byte. */
 static unsigned
 first_diff_line(const Source *s)
@@ -119,47 +127,6 @@ first_diff_line(const Source *s)
 		if (s->src[i] == '\n')
 			line++;
 	return line;
-}
-
-/* Writes data to path atomically: sibling temp file, fsync, rename. */
-static bool
-write_atomic(const char *path, const char *data, size_t len)
-{
-	struct stat st;
-	mode_t mode = 0644;
-	if (stat(path, &st) == 0)
-		mode = st.st_mode & 07777;
-	size_t n = strlen(path) + 32;
-	char *tmp = xmalloc(n);
-	snprintf(tmp, n, "%s.fmt-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	bool ok = fd >= 0;
-	if (ok) {
-		size_t off = 0;
-		while (ok && off < len) {
-			ssize_t w = write(fd, data + off, len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			ok = w > 0;
-			if (ok)
-				off += (size_t)w;
-		}
-		ok = ok && fchmod(fd, mode) == 0 && fsync(fd) == 0;
-		ok = close(fd) == 0 && ok;
-		ok = ok && rename(tmp, path) == 0;
-		if (!ok)
-			unlink(tmp);
-	}
-	if (!ok) {
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		Diag *d = diag_report(&s, DIAG_I101, NULL, "cannot write %s: %s", path, strerror(errno));
-		diag_set_help(d, "check that the directory is writable; the original file is unchanged");
-		diag_emit_all(&s, false);
-		diag_free(&s);
-	}
-	free(tmp);
-	return ok;
 }
 
 static int
@@ -210,19 +177,24 @@ cmd_fmt(int argc, char **argv)
 		all_ok &= format_source(&s, json);
 		VEC_PUSH(srcs, s);
 	}
+	/* A rewrite touches nothing unless every changed file can be written. */
+	for (int i = 0; all_ok && !check && !to_stdout && i < srcs.len; i++)
+		if (!same_bytes(&srcs.items[i]))
+			all_ok &= cli_fmt_prepare(&srcs.items[i].target, srcs.items[i].path);
 	int status = all_ok ? EXIT_OK : EXIT_FAIL;
 	for (int i = 0; all_ok && i < srcs.len; i++) {
 		Source *s = &srcs.items[i];
-		bool same = s->len == s->canon_len && memcmp(s->src, s->canon, s->len) == 0;
+		bool same = same_bytes(s);
 		if (to_stdout)
 			fwrite(s->canon, 1, s->canon_len, stdout);
 		else if (check && !same) {
 			fprintf(stderr, "%s:%u is not canonically formatted\n", s->path, first_diff_line(s));
 			status = EXIT_FAIL;
-		} else if (!check && !same && !write_atomic(s->path, s->canon, s->canon_len))
+		} else if (!check && !same && !cli_fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
 			status = EXIT_FAIL;
 	}
 	for (int i = 0; i < srcs.len; i++) {
+		cli_fmt_release(&srcs.items[i].target);
 		free(srcs.items[i].path);
 		free(srcs.items[i].src);
 		free(srcs.items[i].canon);

@@ -13,6 +13,7 @@
 typedef enum LoadStage {
 	LOAD_PARSE,   /* read and parse */
 	LOAD_VERIFY,  /* … then check, lower to HIR and validate it */
+	LOAD_CHECK,   /* LOAD_VERIFY plus the graph revision (`check`) */
 } LoadStage;
 
 typedef struct Loaded {
@@ -23,6 +24,7 @@ typedef struct Loaded {
 	Module *m;
 	Sema *S;          /* LOAD_VERIFY, once parsing succeeded */
 	HirModule *H;     /* LOAD_VERIFY, when verified and validated */
+	char revision[72];  /* LOAD_CHECK, once checked: sema_revision's text */
 } Loaded;
 
 /* Runs the pipeline up to `stage`; true when nothing reported an error. */

@@ -99,7 +99,9 @@ cli_read_source(const char *path, size_t *len, DiagSink *diags)
 	} else if (!(f = fopen(path, "rb"))) {
 		why = strerror(errno);
 	} else {
-		size_t cap = (size_t)st.st_size + 1, n = 0;
+		/* Room for the NUL and one byte more, so the read that finds EOF
+		 * needs no reallocation when the size is as stat said. */
+		size_t cap = (size_t)st.st_size + 2, n = 0;
 		data = xmalloc(cap);
 		for (;;) {
 			if (n + 1 >= cap) {

@@ -3,8 +3,8 @@
  *
  * Functions are emitted as instances (a HIR function plus concrete type
  * arguments: generics are monomorphised), only those reachable from `main`,
- * in a worklist; a C function is `fn_<name>` (`fn_<name>__<k>` for the k-th
- * instance of a generic one), a method `m_<Class>_<name>`, a lifted
+ * in a worklist; a C function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
+ * instance of a generic one), a method `m<len>_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
  * A function's first parameter is `spx_d`, the frames active before it
  * (the 256-frame bound is checked on entry; callees get `spx_d + 1`).
@@ -80,7 +80,7 @@ const char *
 func_var(Emit *E, TypeId t, const char *prefix)
 {
 	const char *name = arena_printf(&E->a, "%s%d", prefix, E->tmp++);
-	buf_printf(&E->decls, "\t%s %s = %s;\n", E->ts[t].name, name, zero_init(E, t));
+	buf_printf(&E->decls, "\t%s %s = %s;\n", tyname(E, t), name, zero_init(E, t));
 	Temp tp = { name, t };
 	VEC_PUSH(E->fvars, tp);
 	return name;
@@ -89,7 +89,7 @@ func_var(Emit *E, TypeId t, const char *prefix)
 const char *
 slot_name(Emit *E, HirSlot s)
 {
-	return arena_printf(&E->a, "%s_%u", E->f->locals[s].name, (unsigned)s);
+	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
 }
 
 /* ---- instances and function values ---- */
@@ -123,16 +123,20 @@ inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
 	if (ntargs)
 		memcpy(in.targs, targs, sizeof *targs * (size_t)ntargs);
 	in.owner = f->sym >= 0 ? f->sym : E->owner;
+	/* distinct spellings for distinct functions: the prefixes differ, a
+	 * method carries its class name's length, an instance its number */
 	const char *base;
-	if (f->sym >= 0 && sema_sym(E->S, f->sym)->kind == SK_METHOD)
-		base = arena_printf(&E->a, "m_%s_%s", sema_sym(E->S, sema_sym(E->S, f->sym)->owner)->name, f->name);
-	else if (f->sym >= 0)
+	if (f->sym >= 0 && sema_sym(E->S, f->sym)->kind == SK_METHOD) {
+		const char *cls = sema_sym(E->S, sema_sym(E->S, f->sym)->owner)->name;
+		base = arena_printf(&E->a, "m%zu_%s_%s", strlen(cls), cls, f->name);
+	} else if (f->sym >= 0) {
 		base = arena_printf(&E->a, "fn_%s", f->name);
-	else if (is_invariant_fn(E, fi))
+	} else if (is_invariant_fn(E, fi)) {
 		base = arena_printf(&E->a, "inv_%s", f->name);
-	else
+	} else {
 		base = arena_printf(&E->a, "closure_%d", fi);
-	in.cname = ntargs ? arena_printf(&E->a, "%s__%d", base, same) : base;
+	}
+	in.cname = ntargs ? arena_printf(&E->a, "i%d_%s", same, base) : base;
 	VEC_PUSH(E->insts, in);
 	return E->insts.len - 1;
 }
@@ -170,49 +174,94 @@ mark_slots(Emit *E, const HirFunc *f)
 
 /* ---- functions ---- */
 
-/* The source text of a span on one line (whitespace runs collapsed), C-escaped. */
+/* Appends a C string literal of s to out. */
 static void
-c_string_of_source(Emit *E, Buf *out, Span span)
+c_literal(Buf *out, const char *s)
 {
-	const char *src = E->S->src;
-	bool space = false;
-	for (uint32_t i = span.start; i < span.end && i < E->S->len; i++) {
-		unsigned char c = (unsigned char)src[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			space = true;
-			continue;
-		}
-		if (space && out->len)
-			buf_putc(out, ' ');
-		space = false;
-		if (c == '"' || c == '\\')
-			buf_printf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '?')
-			buf_printf(out, "\\%03o", c);
-		else
-			buf_putc(out, (char)c);
-	}
+	buf_putc(out, '"');
+	emitc_c_string(out, s, strlen(s));
+	buf_putc(out, '"');
 }
 
+/* The statement appending parameter i's rendering to the report `spx_cf`
+ * (src/interp/detail.c's render_value, by the parameter's type). */
+static void
+render_arg(Emit *E, const HirFunc *f, int i)
+{
+	TypeId t = sty(E, f->locals[i].type);
+	const char *v = slot_name(E, (HirSlot)i);
+	Sym *s = nominal_sym(E, t);
+	switch (tinfo(E, t)->kind) {
+	case TY_I64: line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
+	case TY_I32: line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
+	case TY_U8: line(E, "	spx_cf_uint(&spx_cf, %s, \"u8\");", v); return;
+	case TY_USIZE: line(E, "	spx_cf_uint(&spx_cf, %s, \"usize\");", v); return;
+	case TY_BOOL: line(E, "	spx_cf_put(&spx_cf, %s ? \"true\" : \"false\");", v); return;
+	case TY_CHAR: line(E, "	spx_cf_char(&spx_cf, %s);", v); return;
+	case TY_F64: line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
+	case TY_F32: line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
+	case TY_STRING: line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
+	case TY_ARRAY:
+		line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)tinfo(E, t)->n);
+		return;
+	default:
+		break;
+	}
+	const char *kind = "<data>";
+	if (s && (s->kind == SK_RECORD || s->kind == SK_CLASS))
+		kind = "<record>";
+	else if (s && s->kind == SK_VARIANT)
+		kind = "<variant>";
+	line(E, "	spx_cf_put(&spx_cf, \"%s\");", kind);
+}
+
+/*
+ * The checks of f's `requires` (or `ensures`) clauses.  A false one reports
+ * as the interpreter's detail (src/interp/detail.c, the same clause text):
+ * TOOLCHAIN.md §1.3's line, then `  contract: <phase> <clause> in <id>` and
+ * `  arguments: <name> = <value>, …` (rt/contract.h), exit 70.  A record
+ * invariant (function id `<record id>:invariants`) reports the record's id.
+ */
 static void
 contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int n)
 {
-	int nclauses = f->nrequires + f->nensures;
-	int k = 0;
-	for (int i = 0; f->clauses && i < nclauses && k < n && !E->failed; i++) {
-		if (f->clauses[i].kind != kind)
-			continue;
+	bool ensures = kind == CLAUSE_ENSURES;
+	for (int k = 0; k < n && !E->failed; k++) {
 		int mark = temps_mark(E);
-		Val c = ev(E, conds[k++]);
+		Val c = ev(E, conds[k]);
 		temps_release(E, mark);
 		if (!c.c)
 			return;
-		Buf msg = {0};
-		c_string_of_source(E, &msg, f->clauses[i].cond->span);
-		line(E, "if (!%s)", c.c);
-		line(E, "\tspx_die(70, \"SEMAPRAX contract failure: %s in %s: %s\");",
-		     kind == CLAUSE_REQUIRES ? "requires" : "ensures", f->name, msg.data ? msg.data : "");
-		buf_free(&msg);
+		E->use_contract = true;
+		char *clause = interp_clause_text(E->S, f, k, ensures);
+		const char *suffix = ":invariants";
+		size_t idn = strlen(f->id), ns = strlen(suffix);
+		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
+		Buf head = {0};
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
+			   (int)(inv ? idn - ns : idn), f->id);
+		Buf lit = {0};
+		c_literal(&lit, head.data);
+		line(E, "if (!%s) {", c.c);
+		line(E, "	spx_buf spx_cf = {0};");
+		line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+		if (f->nparams == 0)
+			line(E, "	spx_cf_put(&spx_cf, \"none\");");
+		for (int i = 0; i < f->nparams; i++) {
+			Buf name = {0};
+			buf_printf(&name, "%s%s = ", i ? ", " : "", f->locals[i].name);
+			buf_free(&lit);
+			c_literal(&lit, name.data);
+			line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+			buf_free(&name);
+			render_arg(E, f, i);
+		}
+		line(E, "	spx_contract_fail(&spx_cf);");
+		line(E, "}");
+		buf_free(&lit);
+		buf_free(&head);
+		free(clause);
 	}
 }
 
@@ -253,7 +302,7 @@ capture_load(Emit *E, HirSlot s, int k)
 	if (m)
 		line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, s), k, m);
 	else
-		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), E->ts[t].name, k);
+		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), tyname(E, t), k);
 }
 
 static void
@@ -283,6 +332,9 @@ emit_function(Emit *E, int ii)
 	mark_slots(E, f);
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", slot_name(E, (HirSlot)i));
+	/* a capture-less closure never reads its environment */
+	if (is_closure(E, E->insts.items[ii].fi))
+		buf_puts(&E->decls, "\t(void)spx_self;\n");
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
 		TypeId t = sty(E, f->locals[i].type);
 		const char *ct = ctype(E, t, f->locals[i].span);
@@ -320,7 +372,11 @@ emit_function(Emit *E, int ii)
 		release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
 	line(E, "return spx_result;");
 	Buf *out = &E->insts.items[ii].body;
-	buf_printf(out, "/* %s (%s) */\n", f->name, f->id);
+	buf_puts(out, "/* ");
+	emitc_comment_text(out, f->name, strlen(f->name));
+	buf_puts(out, " (");
+	emitc_comment_text(out, f->id ? f->id : "", f->id ? strlen(f->id) : 0);
+	buf_puts(out, ") */\n");
 	signature(E, ii, out);
 	buf_puts(out, "\n{\n");
 	if (E->decls.len)
@@ -338,9 +394,9 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 	const TypeInfo *ti = tinfo(E, ft);
 	int np = ti->nargs - 1;
 	Buf sig = {0};
-	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", E->ts[ti->args[np]].name, (unsigned)ft);
+	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", tyname(E, ti->args[np]), (unsigned)ft);
 	for (int i = 0; i < np; i++)
-		buf_printf(&sig, ", %s a%d", E->ts[tinfo(E, ft)->args[i]].name, i);
+		buf_printf(&sig, ", %s a%d", tyname(E, tinfo(E, ft)->args[i]), i);
 	buf_putc(&sig, ')');
 	buf_printf(protos, "%s;\n", sig.data);
 	buf_printf(out, "%s\n{\n\tswitch (f.id) {\n", sig.data);
@@ -364,8 +420,13 @@ static void
 emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
 	buf_printf(out, "int\nmain(int argc, char **argv)\n{\n"
+			"\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
-			"\tint64_t r = %s(0);\n", entry);
+			"\tint64_t r = %s(0);\n", route == ROUTE_COMMAND ? "true" : "false", entry);
+	/* A function value may be made and never called: every dispatcher
+	 * counts as used, so its type's dispatcher is no -Wunused-function. */
+	for (int i = 0; i < E->fntypes.len; i++)
+		buf_printf(out, "\t(void)spx_call_%u;\n", (unsigned)E->fntypes.items[i]);
 	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"
@@ -378,7 +439,6 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
 	buf_printf(out, "\treturn %s;\n}\n", route == ROUTE_COMMAND ? "(int)r" : "0");
-	(void)E;
 }
 
 /* Does the route grant this effect?  (A comma-separated list — only the
@@ -394,8 +454,21 @@ emit_route_grants(Emit *E, const char *effect)
 static void
 assemble(Emit *E, Route route, Buf *out)
 {
+	/* Everything that may still spell a type comes first, so every
+	 * definition it needs is in E->fwd / E->types before they are written. */
+	Buf dprotos = {0}, dbodies = {0}, protos = {0};
+	for (int i = 0; i < E->fntypes.len; i++)
+		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
+	for (int i = 0; i < E->insts.len; i++) {
+		set_current(E, i);
+		signature(E, i, &protos);
+		buf_puts(&protos, ";\n");
+	}
+	Buf caps = {0};
+	for (int i = 0; i < E->captys.len; i++)
+		buf_printf(&caps, "\t%s v%u;\n", tyname(E, E->captys.items[i]), (unsigned)E->captys.items[i]);
 	buf_puts(out, "/* generated by semaprax: the C11 projection of module ");
-	buf_puts(out, E->S->module_name ? E->S->module_name : "?");
+	emitc_comment_text(out, E->S->module_name ? E->S->module_name : "?", E->S->module_name ? strlen(E->S->module_name) : 1);
 	buf_puts(out, " */\n#define _POSIX_C_SOURCE 200809L\n");
 	if (E->opt->staged)
 		buf_puts(out, "#define SPX_STAGED 1\n");
@@ -404,6 +477,8 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs)
 		buf_puts(out, emit_c_rt_fs);
+	if (E->use_contract)
+		buf_puts(out, emit_c_rt_contract);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
 	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);
@@ -413,23 +488,15 @@ assemble(Emit *E, Route route, Buf *out)
 		      "typedef union spx_cap {\n"
 		      "\tint64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;\n"
 		      "\tconst void *cell;   /* a value holding a function value (spx_cell) */\n");
-	for (int i = 0; i < E->captys.len; i++)
-		buf_printf(out, "\t%s v%u;\n", E->ts[E->captys.items[i]].name, (unsigned)E->captys.items[i]);
+	buf_put(out, caps.data ? caps.data : "", caps.len);
 	buf_printf(out, "} spx_cap;\n\n/* a function value: its dispatch id and captured values */\n"
 			"struct spx_fn { uint32_t id; spx_cap cap[%d]; };\n\n",
 		   E->maxcaps > 0 ? E->maxcaps : 1);
 	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
-	Buf dprotos = {0}, dbodies = {0};
-	for (int i = 0; i < E->fntypes.len; i++)
-		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
 	buf_puts(out, "/* ---- prototypes ---- */\n\n");
 	buf_put(out, E->hprotos.data ? E->hprotos.data : "", E->hprotos.len);
 	buf_put(out, dprotos.data ? dprotos.data : "", dprotos.len);
-	for (int i = 0; i < E->insts.len; i++) {
-		set_current(E, i);
-		signature(E, i, out);
-		buf_puts(out, ";\n");
-	}
+	buf_put(out, protos.data ? protos.data : "", protos.len);
 	buf_puts(out, "\n/* ---- helpers ---- */\n\n");
 	buf_put(out, E->helpers.data ? E->helpers.data : "", E->helpers.len);
 	buf_put(out, dbodies.data ? dbodies.data : "", dbodies.len);
@@ -439,6 +506,8 @@ assemble(Emit *E, Route route, Buf *out)
 	emit_main(E, route, E->insts.items[0].cname, out);
 	buf_free(&dprotos);
 	buf_free(&dbodies);
+	buf_free(&protos);
+	buf_free(&caps);
 }
 
 bool

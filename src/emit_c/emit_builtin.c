@@ -340,18 +340,26 @@ emit_map(Emit *E, Call *c)
 	line(E, "long %s = spx_map_find(&%s, %d, &%s);", at, m, kk, key);
 	if (!strcmp(n, "map_has") || !strcmp(n, "set_has"))
 		return simple(E, c, false, "%s >= 0", at);
+	/* the value (map_set) and map_get_or's default are borrowed: copied when kept */
+	const char *val = NULL;
+	if (!set && c->n > 2 && strcmp(n, "map_add") != 0) {
+		val = c->a[2];
+		if (!is_copy(E, V)) {
+			const char *lent = new_tmp(E);
+			line(E, "%s %s = %s;", vn, lent, c->a[2]);
+			val = arena_printf(&E->a, "%s(&%s)", clone_fn(E, V), lent);
+		}
+	}
 	if (!strcmp(n, "map_get_or")) {
 		const char *r = new_tmp(E);
-		line(E, "%s %s = %s;", vn, r, c->a[2]);
-		line(E, "if (%s >= 0) {", at);
-		E->indent++;
-		release_place(E, V, r);
+		line(E, "%s %s;", vn, r);
+		line(E, "if (%s >= 0)", at);
 		if (is_copy(E, V))
-			line(E, "%s = %s[%s];", r, vals, at);
+			line(E, "\t%s = %s[%s];", r, vals, at);
 		else
-			line(E, "%s = %s(&%s[%s]);", r, clone_fn(E, V), vals, at);
-		E->indent--;
-		line(E, "}");
+			line(E, "\t%s = %s(&%s[%s]);", r, clone_fn(E, V), vals, at);
+		line(E, "else");
+		line(E, "\t%s = %s;", r, val);
 		return mk(r, V, true);
 	}
 	if (!strcmp(n, "map_remove") || !strcmp(n, "set_remove")) {
@@ -369,7 +377,7 @@ emit_map(Emit *E, Call *c)
 	E->indent++;
 	if (!strcmp(n, "map_set")) {
 		release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
-		line(E, "%s[%s] = %s;", vals, at, c->a[2]);
+		line(E, "%s[%s] = %s;", vals, at, val);
 	} else if (!strcmp(n, "map_add")) {
 		line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
 		line(E, "\tspx_fail(%s, 4);", dom);
@@ -382,7 +390,8 @@ emit_map(Emit *E, Call *c)
 	if (set)
 		line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
 	else
-		line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s) = %s;", vn, m, at, kk, key, vsz, c->a[2]);
+		line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s) = %s;", vn, m, at, kk, key, vsz,
+		     val ? val : c->a[2]);
 	E->indent--;
 	line(E, "}");
 	return simple(E, c, true, "%s", m);

@@ -28,6 +28,7 @@ extern const char emit_c_rt_core[];
 extern const char emit_c_rt_text[];
 extern const char emit_c_rt_coll[];
 extern const char emit_c_rt_fs[];
+extern const char emit_c_rt_contract[];
 
 typedef struct EmitOptions {
 	/* `run --native`: stage output, cap it at 65,536 bytes (§0.1) and
@@ -53,6 +54,14 @@ typedef enum NativeStatus { NATIVE_OK, NATIVE_NO_CC, NATIVE_CC_FAILED, NATIVE_IO
  * Call native_cleanup(dir) afterwards in every case.
  */
 NativeStatus native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg);
+/* Runs exe with argv (stdio inherited) and waits: 0 and its wait status, or
+ * an errno.  SIGINT/SIGTERM/SIGHUP reaching us meanwhile go to the program. */
+int native_exec(const char *exe, char **argv, int *wstatus);
+/* Removes dir; then, if SIGINT, SIGTERM or SIGHUP arrived since
+ * native_compile began (forwarded to the child at work and waited for), ends
+ * the process by that signal.  Always called last. */
 void native_cleanup(const char *dir);
+/* Has such a signal arrived (native_cleanup will end the process)? */
+bool native_interrupted(void);
 
 #endif

@@ -5,7 +5,7 @@
  * Every expression is evaluated into a fresh temporary (`tN`) in program
  * order, which gives the strict left-to-right evaluation of LANGUAGE.md
  * §4.1 (including the snapshot of `let mut` reads) for free; the C
- * compiler removes the copies at -O2.  Slots are C locals `<name>_<slot>`
+ * compiler removes the copies at -O2.  Slots are C locals `l_<name>_<slot>`
  * declared at the top of their function.  Values of `if`, `match` and
  * blocks of a non-Copy type are always owned (a borrowed branch value is
  * cloned), so branches agree statically.
@@ -34,7 +34,7 @@ own_val(Emit *E, Val v)
 	if (!v.c || v.own || is_copy(E, v.t))
 		return v;
 	const char *t = new_tmp(E);
-	line(E, "%s %s = %s(&%s);", E->ts[v.t].name, t, clone_fn(E, v.t), v.c);
+	line(E, "%s %s = %s(&%s);", tyname(E, v.t), t, clone_fn(E, v.t), v.c);
 	return mkval(t, v.t, true);
 }
 
@@ -121,20 +121,12 @@ int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 	}
 }
 
-/* s as a C string literal body (octal escapes outside printable ASCII). */
+/* s as a C string literal body (escape.c). */
 const char *
 c_string(Emit *E, const char *s, size_t n)
 {
 	Buf b = {0};
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			buf_printf(&b, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '?')
-			buf_printf(&b, "\\%03o", c);
-		else
-			buf_putc(&b, (char)c);
-	}
+	emitc_c_string(&b, s, n);
 	const char *r = arena_printf(&E->a, "%s", b.data ? b.data : "");
 	buf_free(&b);
 	return r;
@@ -172,6 +164,21 @@ emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
 	const char *t = new_tmp(E);
 	TyKind k = tinfo(E, l.t)->kind;
 	if (is_scalar(E, l.t)) {
+		/* An integer literal compared with a variable goes through a typed
+		 * variable: `b <= 255u8` or `n >= 0usize` would otherwise be
+		 * -Wtype-limits ("comparison is always true"). */
+		HirKind lk = e->u.bin.l->kind, rk = e->u.bin.r->kind;
+		if (is_int(E, l.t) && (lk == HIR_INT) != (rk == HIR_INT)) {
+			const char *ct = ctype(E, l.t, e->span);
+			if (!ct)
+				return no_val;
+			const char *v = new_tmp(E);
+			line(E, "%s %s = %s;", ct, v, lk == HIR_INT ? l.c : r.c);
+			if (lk == HIR_INT)
+				l.c = v;
+			else
+				r.c = v;
+		}
 		line(E, "bool %s = %s %s %s;", t, l.c, cmp[op], r.c);
 	} else if (k == TY_STRING || k == TY_BYTES) {
 		if (op == BIN_EQ || op == BIN_NE)
@@ -502,7 +509,7 @@ emit_try(Emit *E, const HirExpr *e)
 	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
 	line(E, "if (%s.tag != %d) {", x.c, ok);
 	E->indent++;
-	line(E, "spx_result = (%s){0};", E->ts[res].name);
+	line(E, "spx_result = (%s){0};", tyname(E, res));
 	line(E, "spx_result.tag = %d;", bad);
 	if (s->cases[bad].nfields == 1)
 		line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
@@ -703,7 +710,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	line(E, "%s = true;", m);
 	/* the match owns the scrutinee: the bound parts move into their slots */
 	for (int i = 0; own && i < B.taken.len; i++)
-		line(E, "%s = (%s)%s;", B.taken.items[i].name, E->ts[B.taken.items[i].t].name,
+		line(E, "%s = (%s)%s;", B.taken.items[i].name, tyname(E, B.taken.items[i].t),
 		     zero_init(E, B.taken.items[i].t));
 	VEC_FREE(B.taken);
 	store_result(E, ev(E, a->value), r, rt);
@@ -735,6 +742,10 @@ emit_match(Emit *E, const HirExpr *e)
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
+	/* arms that neither test nor bind (`Pt { x: _, y: _ }`) leave a copied
+	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
+	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
+		line(E, "(void)%s;", s.c);
 	const char *m = new_tmp(E);
 	line(E, "bool %s = false;", m);
 	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
@@ -830,7 +841,7 @@ emit_closure(Emit *E, const HirExpr *e)
 		if (f)
 			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
 		else
-			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), E->ts[ct].name);
+			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), tyname(E, ct));
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;

@@ -81,6 +81,7 @@ typedef struct Emit {
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
 	bool use_fs;          /* file_read_text is called: include rt/fs.h */
+	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
 	/* the function being emitted */
 	int cur;              /* Insts index */
 	const HirFunc *f;
@@ -123,6 +124,11 @@ bool valueful(Emit *E, TypeId t);
 bool may_view(Emit *E, TypeId t);         /* may hold a str/Slice view */
 Sym *nominal_sym(Emit *E, TypeId t);
 const char *ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal */
+/* The C spelling of t, its definition emitted on first use: every type a
+ * declaration, temporary, cast or helper spells goes through here (or
+ * ctype), never through E->ts[t].name, so no spelling precedes its
+ * definition (B102: `(null) tmp1`). */
+const char *tyname(Emit *E, TypeId t);
 const char *zero_init(Emit *E, TypeId t);
 const char *field_cname(Emit *E, TypeId t, int fi);
 const char *rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
@@ -148,6 +154,10 @@ void temps_release(Emit *E, int mark);
 const char *c_string(Emit *E, const char *s, size_t n);   /* a C string literal's body */
 void emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt);
 bool check_invariants(Emit *E, TypeId t, const char *v, Span span);
+
+/* escape.c: the only ways source text enters the generated C */
+void emitc_comment_text(Buf *out, const char *s, size_t n);   /* a comment's body */
+void emitc_c_string(Buf *out, const char *s, size_t n);       /* a string literal's body */
 
 /* emit_builtin.c */
 Val emit_builtin(Emit *E, const HirExpr *e);

@@ -298,22 +298,29 @@ class_decl(Fmt *F, const Decl *d)
 static void
 resource_decl(Fmt *F, const Decl *d)
 {
-	uint32_t key = 0, end = 0;
-	if (F->nplaced)
-		fmt_drop_span(F, d, &key, &end);
 	buf_puts(F->out, "resource ");
 	fx_name(F, d->u.resource.name);
-	buf_puts(F->out, " {\n");
-	leading(F, key, 1);
-	id_line(F, &d->u.resource.drop_id, 1);
-	if (d->u.resource.trivial) {
-		buf_puts(F->out, "    drop trivial;\n");
-	} else {
-		buf_puts(F->out, "    drop import ");
-		fx_quoted(F, d->u.resource.import);
-		buf_puts(F->out, ";\n");
+	if (d->u.resource.ndrops == 0) {
+		buf_puts(F->out, ";\n");   /* the legacy form the checker refuses (O112) */
+		return;
 	}
-	trailing(F, key, 1);
+	buf_puts(F->out, " {\n");
+	for (int i = 0; i < d->u.resource.ndrops; i++) {
+		const ResourceDrop *r = &d->u.resource.drops[i];
+		uint32_t key = 0, end = 0;
+		if (F->nplaced)
+			fmt_drop_span(F, d, i, &key, &end);
+		leading(F, key, 1);
+		id_line(F, &r->id, 1);
+		if (r->trivial) {
+			buf_puts(F->out, "    drop trivial;\n");
+		} else {
+			buf_puts(F->out, "    drop import ");
+			fx_quoted(F, r->import);
+			buf_puts(F->out, ";\n");
+		}
+		trailing(F, key, 1);
+	}
 	closing(F, d->span.end - 1, 1);
 	buf_puts(F->out, "}\n");
 }

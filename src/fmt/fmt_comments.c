@@ -114,35 +114,17 @@ fmt_case_close(const CaseDecl *c)
 	return c->span.end ? c->span.end - 1 : 0;
 }
 
-/* The first offset at or after i (before end) that is not whitespace or a comment. */
-static uint32_t
-skip_trivia(const Fmt *F, uint32_t i, uint32_t end)
-{
-	while (i < end && i < F->len) {
-		if (is_space((unsigned char)F->src[i])) {
-			i++;
-		} else if (F->src[i] == '/' && i + 1 < F->len && F->src[i + 1] == '/') {
-			while (i < end && F->src[i] != '\n')
-				i++;
-		} else {
-			break;
-		}
-	}
-	return i;
-}
-
-/* The range of a resource's `[@id] drop …;` line. */
+/* The range of a resource's index-th `[@id] drop …;` line. */
 void
-fmt_drop_span(const Fmt *F, const Decl *d, uint32_t *start, uint32_t *end)
+fmt_drop_span(const Fmt *F, const Decl *d, int index, uint32_t *start, uint32_t *end)
 {
-	if (!F->src) {
+	if (!F->src || index >= d->u.resource.ndrops) {
 		*start = *end = 0;
 		return;
 	}
-	uint32_t open = fmt_find_char(F, d->u.resource.name.span.end, d->span.end, '{');
-	uint32_t i = skip_trivia(F, open + 1, d->span.end);
-	*start = d->u.resource.drop_id.present ? d->u.resource.drop_id.span.start : i;
-	*end = fmt_find_char(F, i, d->span.end, ';') + 1;
+	const ResourceDrop *r = &d->u.resource.drops[index];
+	*start = r->id.present ? r->id.span.start : r->span.start;
+	*end = r->span.end;
 }
 
 /* ==== building the item tree ========================================================== */
@@ -268,8 +250,12 @@ decl_body(const Fmt *F, Arena *a, const Decl *d)
 	case DECL_CLASS:
 		return class_seq(a, d);
 	case DECL_RESOURCE:
-		fmt_drop_span(F, d, &s, &e);
-		VEC_PUSH(v, leaf(s, e));
+		if (d->u.resource.ndrops == 0)
+			return NULL;   /* the legacy `resource R;` (O112) */
+		for (int i = 0; i < d->u.resource.ndrops; i++) {
+			fmt_drop_span(F, d, i, &s, &e);
+			VEC_PUSH(v, leaf(s, e));
+		}
 		return new_seq(a, &v, d->u.resource.name.span.end, d->span.end - 1);
 	default:
 		return NULL;

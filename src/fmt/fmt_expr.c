@@ -937,47 +937,93 @@ lt_misread(const Token *toks, int ntoks, int k, const Expr *e)
 	return next == TOK_LPAREN || next == TOK_COLONCOLON || next == TOK_LBRACE;
 }
 
-static int
-token_at(const LexResult *lx, uint32_t offset)
+/* parse_generic_list_end looks at most this many tokens past the `<`. */
+#define LT_SCAN_LIMIT 4096
+
+/*
+ * Would the `<` at out[off] be misread?  Decided from a window of the
+ * output that starts at that `<`: tokens lexed from a token start are the
+ * whole output's tokens from there on, except that the window's last token
+ * may be cut.  The answer is known when the window reaches the end, when it
+ * holds more complete tokens than the scan can look at, or when the scan
+ * gives the same result with the last token replaced by EOF and by enough
+ * `>` to close every `<` (so it never reached that token) and the token
+ * after its `>` is complete.  Otherwise the window doubles.  The cost
+ * follows the scan, not the size of the module.
+ */
+static bool
+lt_misread_at(const char *out, size_t off, size_t end, const Expr *e, Arena *a)
 {
-	int lo = 0, hi = lx->ntoks;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (lx->toks[mid].span.start < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (size_t w = 64;; w *= 2) {
+		size_t lim = w < end - off ? off + w : end;
+		bool whole = lim == end;
+		while (!whole && lim > off && ((unsigned char)out[lim] & 0xC0) == 0x80)
+			lim--;  /* cut at a character start */
+		DiagSink d;
+		diag_init(&d, NULL, NULL, 0);
+		LexResult lx;
+		lex_source(&lx, out + off, lim - off, a, &d);
+		diag_free(&d);
+		const Token *t = lx.toks;
+		int n = lx.ntoks - 1;  /* tokens before the EOF; t[n - 1] may be cut */
+		bool known = false, misread = false;
+		if (whole) {
+			known = true;
+			misread = n >= 1 && t[0].kind == TOK_LT && t[0].span.start == 0 && lt_misread(t, lx.ntoks, 0, e);
+		} else if (n >= 2 && (t[0].kind != TOK_LT || t[0].span.start != 0)) {
+			known = true;  /* no `<` token starts here */
+		} else if (n - 1 > LT_SCAN_LIMIT + 1) {
+			known = true;
+			misread = lt_misread(t, n - 1, 0, e);
+		} else if (n >= 2) {
+			int nlt = 0;
+			for (int i = 0; i < n - 1; i++)
+				nlt += t[i].kind == TOK_LT;
+			if (n - 1 + nlt <= LT_SCAN_LIMIT) {
+				Token *pad = xmalloc(sizeof(Token) * (size_t)(n + nlt + 1));
+				memcpy(pad, t, sizeof(Token) * (size_t)(n - 1));
+				pad[n - 1] = t[n];  /* EOF in place of the last token */
+				int as_eof = parse_generic_list_end(pad, n, 0);
+				for (int i = 0; i < nlt; i++) {
+					pad[n - 1 + i] = t[0];
+					pad[n - 1 + i].kind = TOK_GT;
+				}
+				pad[n - 1 + nlt] = t[n];
+				int as_gt = parse_generic_list_end(pad, n + nlt, 0);
+				free(pad);
+				known = as_eof == as_gt && (as_eof == 0 || as_eof < n - 1);
+				if (known)
+					misread = lt_misread(t, n - 1, 0, e);
+			}
+		}
+		lex_free(&lx);
+		if (known)
+			return misread;
 	}
-	return lo < lx->ntoks && lx->toks[lo].span.start == offset ? lo : -1;
 }
 
 /*
  * Dropping source parentheses can turn `(a) < b, c > (d)` into a generic
- * call.  Re-lexes the output written since base and, for every `<` printed
- * after a name or field that the parser would misread, asks for that node
- * to be parenthesized.  True when the caller must re-render.
+ * call.  For every `<` printed since base after a name or field that the
+ * parser would misread (judged from the output's tokens at that `<`), asks
+ * for that node to be parenthesized.  True when the caller must re-render.
  */
 bool
 fx_lt_hazards(Fmt *F, size_t base)
 {
+	(void)base;
 	bool added = false;
 	if (F->lts.len == 0)
 		return false;
 	Arena a;
-	DiagSink d;
-	LexResult lx;
 	arena_init(&a);
-	diag_init(&d, NULL, NULL, 0);
-	lex_source(&lx, F->out->data + base, F->out->len - base, &a, &d);
 	for (int i = 0; i < F->lts.len; i++) {
-		int k = token_at(&lx, (uint32_t)(F->lts.items[i].offset - base));
-		if (k >= 0 && lx.toks[k].kind == TOK_LT && lt_misread(lx.toks, lx.ntoks, k, F->lts.items[i].name)) {
+		if (lt_misread_at(F->out->data, F->lts.items[i].offset, F->out->len, F->lts.items[i].name, &a)) {
 			VEC_PUSH(F->force, F->lts.items[i].name);
 			added = true;
 		}
 	}
 	F->lts.len = 0;
-	diag_free(&d);
 	arena_free(&a);
 	return added;
 }

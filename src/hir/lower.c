@@ -14,6 +14,7 @@
 typedef struct Binding {
 	const char *name;
 	HirSlot slot;
+	int prev;                 /* the binding of the same name this one hides, or -1 */
 } Binding;
 
 typedef VEC(HirSlot) SlotVec;
@@ -24,6 +25,8 @@ typedef struct Lower {
 	int func;                 /* index of the function being lowered */
 	VEC(HirLocal) locals;
 	VEC(Binding) scope;
+	StrMap index;             /* name → index in scope of its innermost binding (-1: none) */
+	StrMap captured;          /* closures: name → the slot of a captured parent binding */
 	VEC(int) marks;
 	SlotVec *owned;           /* the innermost block's owned list */
 	uint32_t nexprs;
@@ -40,10 +43,40 @@ ar(Lower *L)
 	return &L->H->arena;
 }
 
+/*
+ * The bytes of a node of kind k: the header and its own union member only
+ * (a slot read is 40 bytes instead of 88; a large program has hundreds of
+ * thousands).  A node's kind never changes and nothing copies whole nodes;
+ * under ASan each arena allocation is its own block, so the sanitized
+ * suite checks that no reader reaches past a node (docs/DECISIONS.md).
+ */
+#define HIR_BYTES(member) (offsetof(HirExpr, u) + sizeof(((HirExpr *)0)->u.member))
+static size_t
+node_size(HirKind k)
+{
+	switch (k) {
+	case HIR_INT: case HIR_FLOAT: case HIR_BOOL: case HIR_CHAR: case HIR_STRING:
+		return HIR_BYTES(lit);
+	case HIR_LOCAL: case HIR_MOVE: return HIR_BYTES(slot);
+	case HIR_FUNC: case HIR_CALL: return HIR_BYTES(call);
+	case HIR_UNARY: return HIR_BYTES(un);
+	case HIR_BINARY: return HIR_BYTES(bin);
+	case HIR_FIELD: return HIR_BYTES(field);
+	case HIR_TRY: return HIR_BYTES(try_);
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT: return HIR_BYTES(agg);
+	case HIR_BLOCK: return HIR_BYTES(block);
+	case HIR_IF: return HIR_BYTES(if_);
+	case HIR_MATCH: return HIR_BYTES(match);
+	case HIR_CLOSURE: return HIR_BYTES(closure);
+	case HIR_ARRAY: return HIR_BYTES(array);
+	}
+	return sizeof(HirExpr);
+}
+
 static HirExpr *
 node(Lower *L, HirKind k, const Expr *e)
 {
-	HirExpr *h = ARENA_NEW(ar(L), HirExpr);
+	HirExpr *h = arena_alloc(ar(L), node_size(k));
 	h->kind = k;
 	h->index = L->nexprs++;
 	h->span = e ? e->span : (Span){ 0, 0, 0, 0 };
@@ -57,44 +90,61 @@ owned_type(Lower *L, TypeId t)
 	return t != T_ERR && !sema_is_copy(L->S, t);
 }
 
+static void
+bind_name(Lower *L, const char *name, HirSlot s)
+{
+	Binding b = { name, s, strmap_get(&L->index, name) };
+	strmap_set(&L->index, name, L->scope.len);
+	VEC_PUSH(L->scope, b);
+}
+
+/* Ends the innermost scope: its bindings are dropped and the ones they hid restored. */
+static void
+pop_scope(Lower *L)
+{
+	int to = L->marks.items[--L->marks.len];
+	while (L->scope.len > to) {
+		const Binding *b = &L->scope.items[--L->scope.len];
+		strmap_set(&L->index, b->name, b->prev);
+	}
+}
+
 static HirSlot
 new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is_owned)
 {
 	HirLocal l = { name, type, is_owned, false, param, span };
 	VEC_PUSH(L->locals, l);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
-	Binding b = { name, s };
-	VEC_PUSH(L->scope, b);
+	bind_name(L, name, s);
 	if (is_owned && L->owned)
 		VEC_PUSH(*L->owned, s);
 	return s;
 }
 
-static int
+/* The slot a name denotes (one probe per level), or HIR_NO_SLOT. */
+static HirSlot
 lookup(Lower *L, const char *name)
 {
-	for (int i = L->scope.len - 1; i >= 0; i--)
-		if (strcmp(L->scope.items[i].name, name) == 0)
-			return i;
+	int i = strmap_get(&L->index, name);
+	if (i >= 0)
+		return L->scope.items[i].slot;
+	/* captures rank below every binding of the closure itself */
+	i = strmap_get(&L->captured, name);
+	if (i >= 0)
+		return (HirSlot)i;
 	if (!L->parent)
-		return -1;
+		return HIR_NO_SLOT;
 	/* A closure's free variable: capture the parent's slot (by value; Copy). */
-	int pi = lookup(L->parent, name);
-	if (pi < 0)
-		return -1;
-	HirSlot ps = L->parent->scope.items[pi].slot;
+	HirSlot ps = lookup(L->parent, name);
+	if (ps == HIR_NO_SLOT)
+		return HIR_NO_SLOT;
 	VEC_PUSH(L->captures, ps);
 	HirLocal pl = L->parent->locals.items[ps];
 	HirLocal l = { pl.name, pl.type, false, false, true, pl.span };
 	VEC_PUSH(L->locals, l);
-	Binding b = { pl.name, (HirSlot)(L->locals.len - 1) };
-	/* insert at the bottom of the scope so later lookups find it */
-	VEC_PUSH(L->scope, b);
-	memmove(L->scope.items + 1, L->scope.items, sizeof(Binding) * (size_t)(L->scope.len - 1));
-	L->scope.items[0] = b;
-	for (int i = 0; i < L->marks.len; i++)
-		L->marks.items[i]++;
-	return 0;
+	HirSlot s = (HirSlot)(L->locals.len - 1);
+	strmap_set(&L->captured, pl.name, (int32_t)s);
+	return s;
 }
 
 static HirExpr **
@@ -109,14 +159,13 @@ lower_list(Lower *L, Expr *const *xs, int n, const uint8_t *cons, int offset)
 static HirExpr *
 lower_name(Lower *L, const Expr *e, bool move)
 {
-	int i = lookup(L, e->u.name.s);
-	if (i < 0) {
+	HirSlot s = lookup(L, e->u.name.s);
+	if (s == HIR_NO_SLOT) {
 		HirExpr *h = node(L, HIR_FUNC, e);
 		h->u.call.kind = CALL_FN;
 		h->u.call.fn = L->S->expr_sym[e->id];
 		return h;
 	}
-	HirSlot s = L->scope.items[i].slot;
 	bool take = move && L->locals.items[s].owned;
 	HirExpr *h = node(L, take ? HIR_MOVE : HIR_LOCAL, e);
 	h->u.slot = s;
@@ -129,10 +178,10 @@ lower_call(Lower *L, const Expr *e)
 	Sema *S = L->S;
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[e->id];
-	int slot = lookup(L, e->u.call.callee.s);
-	if (slot >= 0) {
+	HirSlot slot = lookup(L, e->u.call.callee.s);
+	if (slot != HIR_NO_SLOT) {
 		h->u.call.kind = CALL_SLOT;
-		h->u.call.callee = L->scope.items[slot].slot;
+		h->u.call.callee = slot;
 	} else if (S->call_builtin[e->id]) {
 		h->u.call.kind = CALL_BUILTIN;
 		h->u.call.builtin = S->call_builtin[e->id];
@@ -249,7 +298,7 @@ lower_match(Lower *L, const Expr *e, bool move)
 		ha->scope->nowned = arm_owned.len;
 		VEC_FREE(arm_owned);
 		L->owned = outer;
-		L->scope.len = L->marks.items[--L->marks.len];
+		pop_scope(L);
 	}
 	return h;
 }
@@ -442,8 +491,8 @@ lent_place(Lower *L, const Expr *e)
 		e = e->u.field.base;
 	if (e->kind != EXPR_NAME)
 		return false;
-	int i = lookup(L, e->u.name.s);
-	return i >= 0 && L->locals.items[L->scope.items[i].slot].lent;
+	HirSlot i = lookup(L, e->u.name.s);
+	return i != HIR_NO_SLOT && L->locals.items[i].lent;
 }
 
 static HirStmt *
@@ -479,11 +528,11 @@ lower_stmt(Lower *L, const Stmt *s)
 		return h;
 	}
 	case STMT_ASSIGN: {
-		int i = lookup(L, s->u.assign.target.s);
+		HirSlot i = lookup(L, s->u.assign.target.s);
 		h = stmt(L, s->u.assign.has_field ? HS_SET_FIELD : HS_ASSIGN, s->span);
 		h->value = lower_expr(L, s->u.assign.value, true);
-		h->slot = i >= 0 ? L->scope.items[i].slot : HIR_NO_SLOT;
-		if (s->u.assign.has_field && i >= 0) {
+		h->slot = i;
+		if (s->u.assign.has_field && i != HIR_NO_SLOT) {
 			const TypeInfo *ti = type_info(&S->types, L->locals.items[h->slot].type);
 			h->field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, s->u.assign.field.s) : -1;
 		}
@@ -519,7 +568,7 @@ lower_stmt(Lower *L, const Stmt *s)
 			b->owned = owned;
 			b->nowned++;
 		}
-		L->scope.len = L->marks.items[--L->marks.len];
+		pop_scope(L);
 		return h;
 	}
 	case STMT_IF:
@@ -548,7 +597,7 @@ lower_block(Lower *L, const Block *b, bool move_tail)
 	for (int i = 0; i < b->nstmts; i++)
 		h->stmts[i] = lower_stmt(L, b->stmts[i]);
 	h->tail = b->tail ? lower_expr(L, b->tail, move_tail) : NULL;
-	L->scope.len = L->marks.items[--L->marks.len];
+	pop_scope(L);
 	h->owned = ARENA_COPY_VEC(ar(L), HirSlot, owned);
 	h->nowned = owned.len;
 	VEC_FREE(owned);
@@ -576,6 +625,8 @@ finish_func(Lower *L, HirFunc *f)
 	f->nexprs = L->nexprs;
 	VEC_FREE(L->locals);
 	VEC_FREE(L->scope);
+	strmap_free(&L->index);
+	strmap_free(&L->captured);
 	VEC_FREE(L->marks);
 }
 
@@ -622,7 +673,7 @@ lower_function(HirModule *H, SymId id)
 		for (int i = 0; i < fn->nclauses; i++)
 			if (fn->clauses[i].kind == CLAUSE_ENSURES)
 				VEC_PUSH(ens, lower_expr(&L, fn->clauses[i].cond, false));
-		L.scope.len = L.marks.items[--L.marks.len];
+		pop_scope(&L);
 	}
 	f = &H->funcs[fi];
 	f->result_slot = rs;
@@ -666,8 +717,11 @@ lower_invariants(HirModule *H, SymId id)
 	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
 	f->result = T_BOOL;
 	f->nparams = r->nfields;
-	for (int i = 0; i < r->nfields; i++)
-		new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+	/* the fields are lent: the check reads the record being produced */
+	for (int i = 0; i < r->nfields; i++) {
+		HirSlot ps = new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+		L.locals.items[ps].lent = true;
+	}
 	HirExpr **req = ARENA_ARRAY(&H->arena, HirExpr *, d->u.record.ninvariants);
 	for (int i = 0; i < d->u.record.ninvariants; i++)
 		req[i] = lower_expr(&L, d->u.record.invariants[i].cond, false);

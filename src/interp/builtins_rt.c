@@ -27,24 +27,21 @@ static const char *const rt_names[] = {
 typedef struct RtInfo {
 	uint8_t borrows;      /* bit i: parameter i is borrowed */
 	bool view;
-	bool ready;
 } RtInfo;
 
-static RtInfo rt_info[B_COUNT];
-
-static void
-rt_prepare(int index)
+/* Reads the borrow modes and the view result off the signature (compile
+ * time only: nothing is cached, so the interpreter keeps no global state). */
+static RtInfo
+rt_info(int index)
 {
-	RtInfo *r = &rt_info[index];
-	if (r->ready)
-		return;
+	RtInfo r = { 0, false };
 	const Builtin *b = builtin_find(rt_names[index]);
 	ASSERT(b, "builtins_rt.c: a listed builtin is not in the checker's table");
 	const char *p = b->sig + 1;
 	int i = 0;
 	while (*p && *p != ')') {
-		if (strncmp(p, "borrow ", 7) == 0)
-			r->borrows |= (uint8_t)(1u << i);
+		if (strncmp(p, "borrow ", 7) == 0 && i < 8)
+			r.borrows |= (uint8_t)(1u << i);
 		int depth = 0;
 		while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
 			depth += *p == '<' || *p == '[';
@@ -55,8 +52,8 @@ rt_prepare(int index)
 			p += 2;
 		i++;
 	}
-	r->view = strstr(b->sig, ") -> borrow ") != NULL;
-	r->ready = true;
+	r.view = strstr(b->sig, ") -> borrow ") != NULL;
+	return r;
 }
 
 int
@@ -66,10 +63,8 @@ rt_builtin_index(const Builtin *b)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = strcmp(b->name, rt_names[mid]);
-		if (c == 0) {
-			rt_prepare((int)mid);
+		if (c == 0)
 			return (int)mid;
-		}
 		if (c < 0)
 			hi = mid;
 		else
@@ -87,13 +82,13 @@ rt_builtin_name(int index)
 bool
 rt_builtin_borrows(int index, int param)
 {
-	return param < 8 && (rt_info[index].borrows >> param & 1u);
+	return param < 8 && (rt_info(index).borrows >> param & 1u);
 }
 
 bool
 rt_builtin_view(int index)
 {
-	return rt_info[index].view;
+	return rt_info(index).view;
 }
 
 /* ---- helpers ---- */
@@ -105,10 +100,10 @@ option_none(void)
 }
 
 static Value
-option_some(Value x)
+option_some(Interp *I, Value x)
 {
-	Obj *o = obj_new(1);
-	o->f[0] = value_own(x);
+	Obj *o = obj_new(&I->heap, 1);
+	o->f[0] = value_own(&I->heap, x);
 	obj_update_copy(o);
 	return v_ptr(V_VARIANT, o, 1);
 }
@@ -146,11 +141,11 @@ decimal_text(char buf[32], int64_t v, bool is_unsigned)
 }
 
 static Value
-string_decimal(int64_t v, bool is_unsigned)
+string_decimal(Interp *I, int64_t v, bool is_unsigned)
 {
 	char buf[32];
 	char *p = decimal_text(buf, v, is_unsigned);
-	return string_value(p, (size_t)(buf + 32 - p));
+	return string_value(&I->heap, p, (size_t)(buf + 32 - p));
 }
 
 static size_t
@@ -186,16 +181,27 @@ has_prefix(const Value *s, const Value *pre)
 	return lp <= ls && (lp == 0 || memcmp(ps, pp, lp) == 0);
 }
 
-/* First offset ≥ from where needle occurs, or -1. */
+/* First offset ≥ from where needle occurs, or -1; the bytes compared are
+ * charged (a naive search: quadratic in the worst case, and paid for). */
 static int64_t
-find_bytes(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from)
+find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from)
 {
 	if (nl == 0)
 		return (int64_t)from;
-	for (size_t i = from; i + nl <= hl; i++)
-		if (h[i] == n[0] && memcmp(h + i, n, nl) == 0)
-			return (int64_t)i;
-	return -1;
+	size_t work = 0;
+	int64_t at = -1;
+	for (size_t i = from; i + nl <= hl; i++) {
+		work++;
+		if (h[i] == n[0]) {
+			work += nl;
+			if (memcmp(h + i, n, nl) == 0) {
+				at = (int64_t)i;
+				break;
+			}
+		}
+	}
+	heap_work(&I->heap, work);
+	return at;
 }
 
 static bool
@@ -205,7 +211,7 @@ is_trim_space(uint8_t c)
 }
 
 static Value
-parse_i64(const uint8_t *p, size_t n)
+parse_i64(Interp *I, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
 	bool neg = false;
@@ -229,7 +235,7 @@ parse_i64(const uint8_t *p, size_t n)
 	if (!neg && mag > (uint64_t)INT64_MAX)
 		return option_none();
 	int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
-	return option_some(v_int(V_I64, v));
+	return option_some(I, v_int(V_I64, v));
 }
 
 static Value
@@ -275,22 +281,31 @@ format_string(Interp *I, Value *args, int nargs)
 		buf_free(&b);
 		return fail(I, DOM_FORMAT, 1);
 	}
-	Value r = string_value(b.data, b.len);
+	Value r = string_value(&I->heap, b.data, b.len);
 	buf_free(&b);
 	return r;
 }
 
+/* Sorts a[0..n); *work accumulates the bytes moved and compared. */
 static void
-merge_sort(Value *a, Value *tmp, size_t n)
+merge_sort(Value *a, Value *tmp, size_t n, size_t *work)
 {
 	if (n < 2)
 		return;
 	size_t h = n / 2;
-	merge_sort(a, tmp, h);
-	merge_sort(a + h, tmp, n - h);
+	merge_sort(a, tmp, h, work);
+	merge_sort(a + h, tmp, n - h, work);
+	*work += sizeof(Value) * n;
 	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n)
+	while (i < h && j < n) {
+		if (a[i].tag == V_STRING || a[i].tag == V_VIEW) {
+			size_t la, lb;
+			value_bytes(&a[i], &la);
+			value_bytes(&a[j], &lb);
+			*work += la < lb ? la : lb;
+		}
 		tmp[k++] = value_sort_compare(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+	}
 	while (i < h)
 		tmp[k++] = a[i++];
 	while (j < n)
@@ -302,14 +317,14 @@ merge_sort(Value *a, Value *tmp, size_t n)
 static Value
 vec_fail(Interp *I, Value v, uint32_t code)
 {
-	value_release(v);
+	value_release(&I->heap, v);
 	return fail(I, DOM_VEC, code);
 }
 
 static VecObj *
-own_vec(Value *v)
+own_vec(Interp *I, Value *v)
 {
-	*v = value_own(*v);
+	*v = value_own(&I->heap, *v);
 	return v->p;
 }
 
@@ -320,7 +335,7 @@ run_vec(Interp *I, int index, Value *args)
 	case B_vec_with_capacity:
 		if (args[0].u > VEC_MAX_CAPACITY)
 			return fail(I, DOM_VEC, 3);
-		return v_ptr(V_VEC, vecobj_new((size_t)args[0].u), 0);
+		return v_ptr(V_VEC, vecobj_new(&I->heap, (size_t)args[0].u), 0);
 	case B_vec_len:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
 	case B_vec_capacity:
@@ -330,68 +345,67 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
 			return fail(I, DOM_VEC, 2);
-		return value_clone(v->items[args[1].u]);
+		return value_clone(&I->heap, v->items[args[1].u]);
 	}
 	case B_vec_push: {
-		VecObj *v = own_vec(&args[0]);
+		VecObj *v = own_vec(I, &args[0]);
 		if (v->len >= v->cap) {
-			value_release(args[1]);
+			value_release(&I->heap, args[1]);
 			return vec_fail(I, args[0], 1);
 		}
-		v->items[v->len++] = value_own(args[1]);
+		v->items[v->len++] = value_own(&I->heap, args[1]);
 		return args[0];
 	}
 	case B_vec_set: {
-		VecObj *v = own_vec(&args[0]);
+		VecObj *v = own_vec(I, &args[0]);
 		if (args[1].u >= v->len) {
-			value_release(args[2]);
+			value_release(&I->heap, args[2]);
 			return vec_fail(I, args[0], 2);
 		}
-		value_release(v->items[args[1].u]);
-		v->items[args[1].u] = value_own(args[2]);
+		value_release(&I->heap, v->items[args[1].u]);
+		v->items[args[1].u] = value_own(&I->heap, args[2]);
 		return args[0];
 	}
 	case B_vec_clear: {
-		VecObj *v = own_vec(&args[0]);
+		VecObj *v = own_vec(I, &args[0]);
 		for (size_t i = 0; i < v->len; i++)
-			value_release(v->items[i]);
+			value_release(&I->heap, v->items[i]);
 		v->len = 0;
 		return args[0];
 	}
 	case B_vec_reserve_exact: {
-		VecObj *v = own_vec(&args[0]);
+		VecObj *v = own_vec(I, &args[0]);
 		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
 		if (want > VEC_MAX_CAPACITY)
 			return vec_fail(I, args[0], 3);
-		if (want > v->cap) {
-			v->items = xrealloc(v->items, sizeof(Value) * (size_t)want);
-			v->cap = (size_t)want;
-		}
+		vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];
 	}
 	case B_vec_sort: {
-		VecObj *v = own_vec(&args[0]);
+		VecObj *v = own_vec(I, &args[0]);
 		if (v->len > 1) {
-			Value *tmp = xmalloc(sizeof(Value) * v->len);
-			merge_sort(v->items, tmp, v->len);
-			free(tmp);
+			Value *tmp = heap_alloc(&I->heap, sizeof(Value) * v->len);
+			size_t work = 0;
+			merge_sort(v->items, tmp, v->len, &work);
+			heap_free(&I->heap, tmp, sizeof(Value) * v->len);
+			heap_work(&I->heap, work);
 		}
 		return args[0];
 	}
 	case B_vec_into_iter: {
-		IterObj *it = xmalloc(sizeof *it);
-		it->v = own_vec(&args[0]);
+		IterObj *it = heap_alloc(&I->heap, sizeof *it);
+		it->v = own_vec(I, &args[0]);
 		it->pos = 0;
 		return v_ptr(V_ITER, it, 0);
 	}
 	case B_iter_next: {
-		Value itv = value_own(args[0]);
+		Value itv = value_own(&I->heap, args[0]);
 		IterObj *it = itv.p;
 		if (it->pos >= it->v->len) {
-			value_release(itv);
+			value_release(&I->heap, itv);
 			return v_ptr(V_VARIANT, NULL, 0);
 		}
-		Obj *o = obj_new(2);
+		Obj *o = obj_new(&I->heap, 2);
 		o->f[0] = it->v->items[it->pos];
 		it->v->items[it->pos++] = v_empty();
 		o->f[1] = itv;
@@ -415,6 +429,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case B_str_len_bytes:
 		return v_int(V_I64, (int64_t)la);
 	case B_string_len_chars: {
+		heap_work(&I->heap, la);
 		int64_t n = 0;
 		for (size_t i = 0; i < la; i++)
 			n += (pa[i] & 0xC0) != 0x80;
@@ -424,37 +439,40 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case B_str_is_empty:
 		return v_bool(la == 0);
 	case B_string_concat: {
-		Value a = value_own(args[0]);
+		Value a = value_own(&I->heap, args[0]);
 		Bytes *b = a.p;
 		if (b->len + lb > b->cap)
-			bytes_reserve(b, b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb, false);
+			bytes_reserve(&I->heap, b, b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb, false);
 		if (lb)
 			memcpy(b->data + b->len, pb, lb);
+		heap_work(&I->heap, lb);
 		b->len += lb;
-		value_release(args[1]);
+		value_release(&I->heap, args[1]);
 		return a;
 	}
 	case B_string_starts_with:
 	case B_str_starts_with:
+		heap_work(&I->heap, lb);
 		return v_bool(has_prefix(&args[0], &args[1]));
 	case B_string_contains:
 	case B_str_contains:
-		return v_bool(find_bytes(pa, la, pb, lb, 0) >= 0);
+		return v_bool(find_bytes(I, pa, la, pb, lb, 0) >= 0);
 	case B_string_compare: {
+		heap_work(&I->heap, la < lb ? la : lb);
 		int c = value_compare(&args[0], &args[1]);
 		return v_int(V_I64, c);
 	}
 	case B_string_from_char: {
 		uint8_t buf[4];
 		size_t n = utf8_encode((uint32_t)args[0].u, buf);
-		return string_value(buf, n);
+		return string_value(&I->heap, buf, n);
 	}
 	case B_string_from_i64:
-		return string_decimal(args[0].i, false);
+		return string_decimal(I, args[0].i, false);
 	case B_string_from_usize:
-		return string_decimal(args[0].i, true);
+		return string_decimal(I, args[0].i, true);
 	case B_string_from_str:
-		return string_value(pa, la);
+		return string_value(&I->heap, pa, la);
 	case B_string_as_str:
 	case B_str_as_bytes:
 	case B_bytes_as_slice:
@@ -466,23 +484,25 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, DOM_TEXT, 1);
 		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
 			return fail(I, DOM_TEXT, 2);
-		return string_value(pa + s, (size_t)(e - s));
+		return string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
 	case B_string_find: {
 		int64_t from = args[2].i;
 		if (from < 0 || (uint64_t)from > la)
 			return fail(I, DOM_TEXT, 1);
-		return v_int(V_I64, find_bytes(pa, la, pb, lb, (size_t)from));
+		return v_int(V_I64, find_bytes(I, pa, la, pb, lb, (size_t)from));
 	}
 	case B_string_to_i64:
-		return parse_i64(pa, la);
+		heap_work(&I->heap, la);
+		return parse_i64(I, pa, la);
 	case B_string_trim: {
 		size_t s = 0, e = la;
 		while (s < e && is_trim_space(pa[s]))
 			s++;
 		while (e > s && is_trim_space(pa[e - 1]))
 			e--;
-		return string_value(pa + s, e - s);
+		heap_work(&I->heap, la - (e - s));
+		return string_value(&I->heap, pa + s, e - s);
 	}
 	case B_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
@@ -492,7 +512,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case B_byte_get:
 		if (args[1].u >= la)
 			return option_none();
-		return option_some(v_int(V_U8, pa[args[1].u]));
+		return option_some(I, v_int(V_U8, pa[args[1].u]));
 	case B_byte_len:
 		return v_int(V_USIZE, (int64_t)la);
 	case B_byte_range:
@@ -500,23 +520,23 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, DOM_BYTEBUF, 1);
 		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
 	case B_bytes_copy:
-		return v_ptr(V_BYTES, bytes_new(pa, la), 0);
+		return v_ptr(V_BYTES, bytes_new(&I->heap, pa, la), 0);
 	case B_bytes_zeroed: {
 		if (args[0].u > (1u << 26)) {
 			interp_limit(I, "bytes_zeroed of %" PRIu64 " bytes exceeds this interpreter's limit", args[0].u);
 			return v_empty();
 		}
-		Bytes *b = bytes_new(NULL, 0);
+		Bytes *b = bytes_new(&I->heap, NULL, 0);
 		b->data[0] = 0;
-		bytes_reserve(b, (size_t)args[0].u, true);
+		bytes_reserve(&I->heap, b, (size_t)args[0].u, true);
 		b->len = (size_t)args[0].u;
 		return v_ptr(V_BYTES, b, 0);
 	}
 	case B_bytes_set: {
-		Value b = value_own(args[0]);
+		Value b = value_own(&I->heap, args[0]);
 		Bytes *bb = b.p;
 		if (args[1].u >= bb->len) {
-			value_release(b);
+			value_release(&I->heap, b);
 			return fail(I, DOM_BYTEBUF, 1);
 		}
 		bb->data[args[1].u] = (uint8_t)args[2].u;
@@ -525,7 +545,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case B_string_format: {
 		Value r = format_string(I, args, nargs);
 		for (int i = 0; i < nargs; i++)
-			value_release(args[i]);
+			value_release(&I->heap, args[i]);
 		return r;
 	}
 	default:
@@ -577,16 +597,16 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_CHAR, args[0].i);
 	case B_box_new: {
-		Value *b = xmalloc(sizeof *b);
-		*b = value_own(args[0]);
+		Value *b = heap_alloc(&I->heap, sizeof *b);
+		*b = value_own(&I->heap, args[0]);
 		return v_ptr(V_BOX, b, 0);
 	}
 	case B_box_get:
-		return value_clone(*(Value *)args[0].p);
+		return value_clone(&I->heap, *(Value *)args[0].p);
 	case B_box_into_inner: {
-		Value bx = value_own(args[0]);
+		Value bx = value_own(&I->heap, args[0]);
 		Value r = *(Value *)bx.p;
-		free(bx.p);
+		heap_free(&I->heap, bx.p, sizeof(Value));
 		return r;
 	}
 	case B_vec_with_capacity: case B_vec_len: case B_vec_capacity: case B_vec_get:

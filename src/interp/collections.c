@@ -10,13 +10,26 @@
  * 1 new key beyond capacity, 2 index >= len, 3 capacity > 65,536,
  * 4 `map_add` overflow.
  *
- * Consumed arguments (the map of add/set/remove/insert, values) are
- * released or stored here; borrowed ones (keys, read-only maps) by the
- * caller.
+ * Consumed arguments (the map of add/set/remove/insert) are released or
+ * stored here; borrowed ones (keys, map_set's value, map_get_or's default,
+ * read-only maps) by the caller, so a kept value is a copy (take_lent).
  */
 #include "interp.h"
 
 #include <string.h>
+
+/* Keeps a borrowed argument: a copy of a lent value, or the fresh value
+ * itself, taken from the caller (which releases borrowed arguments after
+ * the call, so the slot is emptied). */
+static Value
+take_lent(ValueHeap *h, Value *arg)
+{
+	if (arg->borrowed)
+		return value_clone(h, *arg);
+	Value v = *arg;
+	*arg = v_empty();
+	return v;
+}
 
 static Value
 map_fail(Interp *I, const HirExpr *call, uint32_t code)
@@ -25,13 +38,17 @@ map_fail(Interp *I, const HirExpr *call, uint32_t code)
 	return v_empty();
 }
 
-/* Index of key in m, or -(insertion point) - 1. */
+/* Index of key in m, or -(insertion point) - 1.  Each probe compares at
+ * most the key's bytes: that work is charged. */
 static long
-map_find(const MapObj *m, const Value *key)
+map_find(Interp *I, const MapObj *m, const Value *key)
 {
-	size_t lo = 0, hi = m->len;
+	size_t lo = 0, hi = m->len, klen = 0;
+	if (key->tag == V_STRING || key->tag == V_VIEW)
+		value_bytes(key, &klen);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		heap_work(&I->heap, klen);
 		int c = value_compare(&m->keys[mid], key);
 		if (c == 0)
 			return (long)mid;
@@ -43,12 +60,14 @@ map_find(const MapObj *m, const Value *key)
 	return -(long)lo - 1;
 }
 
-/* Inserts key (copied) with val (owned; ignored for sets) at position pos. */
+/* Inserts key (copied) with val (owned; ignored for sets) at position pos;
+ * the entries shifted are charged. */
 static void
-map_insert_at(MapObj *m, size_t pos, const Value *key, Value val)
+map_insert_at(Interp *I, MapObj *m, size_t pos, const Value *key, Value val)
 {
+	heap_work(&I->heap, sizeof(Value) * (m->len - pos) * (m->vals ? 2 : 1));
 	memmove(&m->keys[pos + 1], &m->keys[pos], sizeof(Value) * (m->len - pos));
-	m->keys[pos] = value_clone(*key);
+	m->keys[pos] = value_clone(&I->heap, *key);
 	if (m->vals) {
 		memmove(&m->vals[pos + 1], &m->vals[pos], sizeof(Value) * (m->len - pos));
 		m->vals[pos] = val;
@@ -57,12 +76,13 @@ map_insert_at(MapObj *m, size_t pos, const Value *key, Value val)
 }
 
 static void
-map_remove_at(MapObj *m, size_t pos)
+map_remove_at(Interp *I, MapObj *m, size_t pos)
 {
-	value_release(m->keys[pos]);
+	heap_work(&I->heap, sizeof(Value) * (m->len - pos) * (m->vals ? 2 : 1));
+	value_release(&I->heap, m->keys[pos]);
 	memmove(&m->keys[pos], &m->keys[pos + 1], sizeof(Value) * (m->len - pos - 1));
 	if (m->vals) {
-		value_release(m->vals[pos]);
+		value_release(&I->heap, m->vals[pos]);
 		memmove(&m->vals[pos], &m->vals[pos + 1], sizeof(Value) * (m->len - pos - 1));
 	}
 	m->len--;
@@ -76,44 +96,45 @@ rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 	case B_set_new:
 		if (args[0].u > MAP_MAX_CAPACITY)
 			return map_fail(I, call, 3);
-		return v_ptr(V_MAP, mapobj_new((size_t)args[0].u, index == B_set_new), 0);
+		return v_ptr(V_MAP, mapobj_new(&I->heap, (size_t)args[0].u, index == B_set_new), 0);
 	case B_map_len:
 	case B_set_len:
 		return v_int(V_USIZE, (int64_t)((MapObj *)args[0].p)->len);
 	case B_map_has:
 	case B_set_has:
-		return v_bool(map_find(args[0].p, &args[1]) >= 0);
+		return v_bool(map_find(I, args[0].p, &args[1]) >= 0);
 	case B_map_key_at:
 	case B_set_key_at:
 	case B_map_value_at: {
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
 			return map_fail(I, call, 2);
-		return value_clone(index == B_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
+		return value_clone(&I->heap, index == B_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
 	}
 	case B_map_get_or: {
 		MapObj *m = args[0].p;
-		long at = map_find(m, &args[1]);
+		long at = map_find(I, m, &args[1]);
 		if (at < 0)
-			return value_own(args[2]);
-		value_release(args[2]);
-		return value_clone(m->vals[at]);
+			return take_lent(&I->heap, &args[2]);
+		return value_clone(&I->heap, m->vals[at]);
 	}
 	case B_map_set:
 	case B_map_add:
 	case B_set_insert: {
-		Value mv = value_own(args[0]);
+		Value mv = value_own(&I->heap, args[0]);
 		MapObj *m = mv.p;
-		Value val = index == B_set_insert ? v_empty() : value_own(args[2]);
-		long at = map_find(m, &args[1]);
+		Value val = index == B_set_insert ? v_empty()
+			  : index == B_map_set    ? take_lent(&I->heap, &args[2])
+						  : value_own(&I->heap, args[2]);
+		long at = map_find(I, m, &args[1]);
 		if (at >= 0) {
 			if (index == B_map_set) {
-				value_release(m->vals[at]);
+				value_release(&I->heap, m->vals[at]);
 				m->vals[at] = val;
 			} else if (index == B_map_add) {
 				int64_t sum;
 				if (__builtin_add_overflow(m->vals[at].i, val.i, &sum)) {
-					value_release(mv);
+					value_release(&I->heap, mv);
 					return map_fail(I, call, 4);
 				}
 				m->vals[at].i = sum;
@@ -121,19 +142,19 @@ rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 			return mv;
 		}
 		if (m->len >= m->cap) {
-			value_release(val);
-			value_release(mv);
+			value_release(&I->heap, val);
+			value_release(&I->heap, mv);
 			return map_fail(I, call, 1);
 		}
-		map_insert_at(m, (size_t)(-at - 1), &args[1], val);
+		map_insert_at(I, m, (size_t)(-at - 1), &args[1], val);
 		return mv;
 	}
 	case B_map_remove:
 	case B_set_remove: {
-		Value mv = value_own(args[0]);
-		long at = map_find(mv.p, &args[1]);
+		Value mv = value_own(&I->heap, args[0]);
+		long at = map_find(I, mv.p, &args[1]);
 		if (at >= 0)
-			map_remove_at(mv.p, (size_t)at);
+			map_remove_at(I, mv.p, (size_t)at);
 		return mv;
 	}
 	default:

@@ -46,9 +46,10 @@ render_value(const Value *v)
 	return buf_take(&b);
 }
 
-/* The source text of clause i of f's `requires` (or `ensures`) list. */
-static char *
-clause_text(Interp *I, const HirFunc *f, int i, bool ensures)
+/* The source text of clause i of f's `requires` (or `ensures`) list (also
+ * the native lane's, so both lanes report the same clause). */
+char *
+interp_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
 {
 	const HirExpr *e = ensures ? f->ensures[i] : f->requires[i];
 	const Clause *c = NULL;
@@ -61,7 +62,7 @@ clause_text(Interp *I, const HirFunc *f, int i, bool ensures)
 	}
 	Buf b = {0};
 	if (c) {
-		const char *s = I->S->src + c->cond->span.start;
+		const char *s = S->src + c->cond->span.start;
 		size_t n = c->cond->span.end - c->cond->span.start;
 		while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
 			s++, n--;
@@ -84,7 +85,7 @@ interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, u
 		return;
 	d->present = true;
 	d->phase = code == 2 ? "ensures" : "requires";
-	d->clause = clause_text(I, f, i, code == 2);
+	d->clause = interp_clause_text(I->S, f, i, code == 2);
 	const char *suffix = ":invariants";
 	size_t n = strlen(f->id), ns = strlen(suffix);
 	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;

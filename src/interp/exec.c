@@ -13,9 +13,9 @@
 #include <string.h>
 
 static inline void
-slot_set(Value *s, Value v)
+slot_set(ValueHeap *h, Value *s, Value v)
 {
-	value_release(*s);
+	value_release(h, *s);
 	*s = v;
 }
 
@@ -37,14 +37,14 @@ x_string(Interp *I, Value *S, const Node *n)
 {
 	(void)S;
 	CHARGE(I, 1);
-	return string_value(n->e->u.lit.s, n->e->u.lit.n);
+	return string_value(&I->heap, n->e->u.lit.s, n->e->u.lit.n);
 }
 
 Value
 x_local(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	return value_read(&S[n->a]);
+	return value_read(&I->heap, &S[n->a]);
 }
 
 Value
@@ -206,6 +206,13 @@ Value
 interp_binary(Interp *I, BinaryOp op, Value l, Value r)
 {
 	Value out;
+	if (l.tag >= V_VIEW && l.tag <= V_ARRAY) {
+		/* comparing text or bytes: the bytes compared are charged */
+		size_t la, lb;
+		value_bytes(&l, &la);
+		value_bytes(&r, &lb);
+		heap_work(&I->heap, la < lb ? la : lb);
+	}
 	switch (op) {
 	case BIN_EQ: out = v_bool(value_equal(&l, &r)); break;
 	case BIN_NE: out = v_bool(!value_equal(&l, &r)); break;
@@ -216,8 +223,8 @@ interp_binary(Interp *I, BinaryOp op, Value l, Value r)
 	default:
 		return arith(I, op, l, r);
 	}
-	value_release(l);
-	value_release(r);
+	value_release(&I->heap, l);
+	value_release(&I->heap, r);
 	return out;
 }
 
@@ -232,7 +239,7 @@ x_binary(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	Value r = node_eval(I, S, n->y);
 	if (STOPPED) {
-		value_release(l);
+		value_release(&I->heap, l);
 		return v_empty();
 	}
 	return interp_binary(I, (BinaryOp)n->op, l, r);
@@ -264,7 +271,7 @@ static bool
 check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint32_t code)
 {
 	for (int i = 0; i < n; i++) {
-		if ((I->steps += 1) > I->budget) {
+		if ((I->heap.steps += 1) > I->heap.budget) {
 			interp_charge_stop(I);
 			return false;
 		}
@@ -292,19 +299,19 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	if (I->depth >= INTERP_MAX_DEPTH) {
 		I->stop = STOP_DEPTH;
 		for (int i = 0; i < nargs; i++)
-			value_release(S[i]);
+			value_release(&I->heap, S[i]);
 		return v_empty();
 	}
 	int nl = f->nlocals;
 	for (int i = nl; i < nargs; i++)
-		value_release(S[i]);
+		value_release(&I->heap, S[i]);
 	for (int i = nargs; i < nl; i++)
 		S[i] = v_empty();
 	I->sp += (size_t)nl;
 	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
 	if (caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
-			S[cf->caps[i]] = value_clone(caps->f[i]);
+			S[cf->caps[i]] = value_clone(&I->heap, caps->f[i]);
 	I->depth++;
 	/*
 	 * §0.12: the body completes, `ensures` runs, then the body's owned
@@ -323,7 +330,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	}
 	if (STOPPED)
 		goto out;
-	result = value_own(result);
+	result = value_own(&I->heap, result);
 	if (cf->nens && f->result_slot != HIR_NO_SLOT) {
 		Value alias = result;
 		alias.borrowed = 1;
@@ -332,12 +339,12 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	}
 out:
 	if (STOPPED) {
-		value_release(result);
+		value_release(&I->heap, result);
 		result = v_empty();
 	}
 	block_cleanup(I, S, cf->body, mark);
 	for (int i = 0; i < cf->nsweep; i++)
-		value_release(S[cf->sweep[i]]);
+		value_release(&I->heap, S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
 	I->depth--;
 	return result;
@@ -373,7 +380,7 @@ args_in_place(Interp *I, Value *S, const Node *n)
 		if (STOPPED) {
 			I->sp = sp0;
 			for (int j = 0; j < i; j++)
-				value_release(base[j]);
+				value_release(&I->heap, base[j]);
 			return false;
 		}
 		base[i] = v;
@@ -438,11 +445,11 @@ x_builtin(Interp *I, Value *S, const Node *n)
 			if (view && !STOPPED && !args[j].borrowed && args[j].tag >= V_STRING)
 				VEC_PUSH(I->temps, args[j]);
 			else
-				value_release(args[j]);
+				value_release(&I->heap, args[j]);
 		}
 	} else {
 		for (int j = 0; j < i; j++)
-			value_release(args[j]);
+			value_release(&I->heap, args[j]);
 	}
 	if (args != buf)
 		free(args);
@@ -465,8 +472,8 @@ check_invariants(Interp *I, const CFunc *inv, Obj *o)
 	Value *S = I->stack + I->sp;
 	ASSERT(I->sp + (size_t)n <= I->stack_cap, "exec.c: value stack overflow");
 	for (int i = 0; i < n; i++)
-		S[i] = (uint32_t)i < o->n ? value_clone(o->f[i]) : v_empty();
-	value_release(exec_frame(I, inv, n, NULL));
+		S[i] = (uint32_t)i < o->n ? value_clone(&I->heap, o->f[i]) : v_empty();
+	value_release(&I->heap, exec_frame(I, inv, n, NULL));
 	return !STOPPED;
 }
 
@@ -489,24 +496,24 @@ x_agg(Interp *I, Value *S, const Node *n)
 		base = node_eval(I, S, n->x);
 		if (STOPPED)
 			return v_empty();
-		base = value_own(base);
+		base = value_own(&I->heap, base);
 	}
 	uint32_t size = n->x ? ((Obj *)base.p)->n : (uint32_t)n->op;
 	if (e->kind == HIR_VARIANT && size == 0)
 		return v_ptr(V_VARIANT, NULL, (uint32_t)e->u.agg.case_index);
-	Obj *o = obj_new(size);
+	Obj *o = obj_new(&I->heap, size);
 	for (int i = 0; i < n->nkids; i++) {
 		Value v = node_eval(I, S, n->kids[i]);
 		if (STOPPED) {
-			value_release(v_ptr(V_RECORD, o, 0));
-			value_release(base);
+			value_release(&I->heap, v_ptr(V_RECORD, o, 0));
+			value_release(&I->heap, base);
 			return v_empty();
 		}
 		int fi = n->ints[i];
 		if (fi >= 0 && (uint32_t)fi < size)
-			slot_set(&o->f[fi], value_own(v));
+			slot_set(&I->heap, &o->f[fi], value_own(&I->heap, v));
 		else
-			value_release(v);
+			value_release(&I->heap, v);
 	}
 	if (n->x) {
 		/* replacements complete: release the replaced fields, keep the rest */
@@ -516,13 +523,13 @@ x_agg(Interp *I, Value *S, const Node *n)
 				o->f[i] = b->f[i];
 				b->f[i] = v_empty();
 			}
-		value_release(base);
+		value_release(&I->heap, base);
 	}
 	obj_update_copy(o);
 	if (e->kind == HIR_VARIANT)
 		return v_ptr(V_VARIANT, o, (uint32_t)e->u.agg.case_index);
 	if (!check_invariants(I, n->callee, o)) {
-		value_release(v_ptr(V_RECORD, o, 0));
+		value_release(&I->heap, v_ptr(V_RECORD, o, 0));
 		return v_empty();
 	}
 	return v_ptr(V_RECORD, o, 0);
@@ -543,7 +550,7 @@ x_field_path(Interp *I, Value *S, const Node *n)
 		}
 		v = &o->f[f];
 	}
-	return value_read(v);
+	return value_read(&I->heap, v);
 }
 
 Value
@@ -556,15 +563,15 @@ x_field(Interp *I, Value *S, const Node *n)
 	Obj *o = b.p;
 	int fi = n->op;
 	if ((b.tag != V_RECORD && b.tag != V_VARIANT) || !o || fi < 0 || (uint32_t)fi >= o->n) {
-		value_release(b);
+		value_release(&I->heap, b);
 		interp_limit(I, "field access on an unsupported value");
 		return v_empty();
 	}
 	if (b.borrowed)
-		return value_read(&o->f[fi]);
+		return value_read(&I->heap, &o->f[fi]);
 	Value v = o->f[fi];
 	o->f[fi] = v_empty();
-	value_release(b);
+	value_release(&I->heap, b);
 	return v;
 }
 
@@ -575,7 +582,7 @@ x_try(Interp *I, Value *S, const Node *n)
 	Value x = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	x = value_own(x);
+	x = value_own(&I->heap, x);
 	/* Option: Some is case 1; Result: Ok is case 0. */
 	bool success = n->op ? x.n == 1 : x.n == 0;
 	if (!success) {
@@ -586,7 +593,7 @@ x_try(Interp *I, Value *S, const Node *n)
 	Obj *o = x.p;
 	Value v = o->f[0];
 	o->f[0] = v_empty();
-	value_release(x);
+	value_release(&I->heap, x);
 	return v;
 }
 
@@ -595,9 +602,9 @@ x_closure(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const HirExpr *e = n->e;
-	Obj *o = obj_new((uint32_t)e->u.closure.ncaptures);
+	Obj *o = obj_new(&I->heap, (uint32_t)e->u.closure.ncaptures);
 	for (int i = 0; i < e->u.closure.ncaptures; i++)
-		o->f[i] = value_read(&S[e->u.closure.captures[i]]);
+		o->f[i] = value_read(&I->heap, &S[e->u.closure.captures[i]]);
 	obj_update_copy(o);
 	return v_ptr(V_CLOSURE, o, (uint32_t)e->u.closure.func);
 }
@@ -606,15 +613,15 @@ Value
 x_array(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Bytes *b = bytes_new(NULL, 0);
+	Bytes *b = bytes_new(&I->heap, NULL, 0);
 	for (int i = 0; i < n->nkids; i++) {
 		Value x = node_eval(I, S, n->kids[i]);
 		if (STOPPED) {
-			value_release(v_ptr(V_ARRAY, b, 0));
+			value_release(&I->heap, v_ptr(V_ARRAY, b, 0));
 			return v_empty();
 		}
 		if (b->len == b->cap)
-			bytes_reserve(b, b->cap * 2, false);
+			bytes_reserve(&I->heap, b, b->cap * 2, false);
 		b->data[b->len++] = (uint8_t)x.u;
 	}
 	return v_ptr(V_ARRAY, b, 0);
@@ -636,7 +643,7 @@ block_value(Interp *I, Value *S, const CBlock *b, int mark)
 	if (b->tail) {
 		v = node_eval(I, S, b->tail);
 		if (!STOPPED && v.borrowed && (b->nowned || I->temps.len > mark))
-			v = value_clone(v);
+			v = value_clone(&I->heap, v);
 	}
 	return v;
 }
@@ -647,9 +654,9 @@ static void
 block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 {
 	for (int i = b->nowned - 1; i >= 0; i--)
-		slot_clear(&S[b->owned[i]]);
+		slot_clear(&I->heap, &S[b->owned[i]]);
 	while (I->temps.len > mark)
-		value_release(I->temps.items[--I->temps.len]);
+		value_release(&I->heap, I->temps.items[--I->temps.len]);
 }
 
 Value
@@ -697,9 +704,9 @@ s_let(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	if (n->a == HIR_NO_SLOT)
-		value_release(v);
+		value_release(&I->heap, v);
 	else
-		slot_set(&S[n->a], value_own(v));
+		slot_set(&I->heap, &S[n->a], value_own(&I->heap, v));
 	return v_empty();
 }
 
@@ -724,14 +731,14 @@ s_if(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	const CBlock *b = c.b ? n->b1 : n->b2;
 	if (b)
-		value_release(exec_block(I, S, b));
+		value_release(&I->heap, exec_block(I, S, b));
 	return v_empty();
 }
 
 Value
 s_discard(Interp *I, Value *S, const Node *n)
 {
-	value_release(node_eval(I, S, n->x));
+	value_release(&I->heap, node_eval(I, S, n->x));
 	return v_empty();
 }
 
@@ -743,12 +750,12 @@ s_set_field(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	Value *r = &S[n->a];
 	if (r->tag != V_RECORD || n->op < 0 || (uint32_t)n->op >= ((Obj *)r->p)->n) {
-		value_release(v);
+		value_release(&I->heap, v);
 		interp_limit(I, "field assignment to an unsupported value");
 		return v_empty();
 	}
 	Obj *o = r->p;
-	slot_set(&o->f[n->op], value_own(v));
+	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
 	obj_update_copy(o);
 	check_invariants(I, n->callee, o);
 	return v_empty();
@@ -761,7 +768,7 @@ s_while(Interp *I, Value *S, const Node *n)
 		Value c = node_eval(I, S, n->x);
 		if (STOPPED || !c.b)
 			break;
-		value_release(exec_block(I, S, n->b1));
+		value_release(&I->heap, exec_block(I, S, n->b1));
 	}
 	return v_empty();
 }
@@ -775,35 +782,35 @@ s_for(Interp *I, Value *S, const Node *n)
 	Value *item = &S[n->a];
 	if (it.tag == V_ITER || (n->s->own && it.tag == V_VEC)) {
 		/* for own: consume the iterator one element at a time */
-		it = value_own(it);
+		it = value_own(&I->heap, it);
 		VecObj *v = it.tag == V_ITER ? ((IterObj *)it.p)->v : it.p;
 		size_t *pos = it.tag == V_ITER ? &((IterObj *)it.p)->pos : NULL;
 		size_t i = pos ? *pos : 0;
 		while (i < v->len && !STOPPED) {
-			slot_set(item, v->items[i]);
+			slot_set(&I->heap, item, v->items[i]);
 			v->items[i++] = v_empty();
 			if (pos)
 				*pos = i;
-			value_release(exec_block(I, S, n->b1));
+			value_release(&I->heap, exec_block(I, S, n->b1));
 		}
 	} else if (it.tag == V_VEC) {
 		VecObj *v = it.p;
 		size_t len = v->len;
 		for (size_t i = 0; i < len && !STOPPED; i++) {
-			slot_set(item, value_read(&v->items[i]));
-			value_release(exec_block(I, S, n->b1));
+			slot_set(&I->heap, item, value_read(&I->heap, &v->items[i]));
+			value_release(&I->heap, exec_block(I, S, n->b1));
 		}
 	} else {
 		interp_limit(I, "`for` over an unsupported value");
 	}
-	slot_clear(item);
-	value_release(it);
+	slot_clear(&I->heap, item);
+	value_release(&I->heap, it);
 	return v_empty();
 }
 
 Value
 s_block(Interp *I, Value *S, const Node *n)
 {
-	value_release(exec_block(I, S, n->b1));
+	value_release(&I->heap, exec_block(I, S, n->b1));
 	return v_empty();
 }

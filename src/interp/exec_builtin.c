@@ -57,7 +57,7 @@ xb_byte_get_slot(Interp *I, Value *S, const Node *n)
 	const uint8_t *p = value_bytes(&S[n->a], &len);
 	if (i.u >= len)
 		return v_ptr(V_VARIANT, NULL, 0);
-	Obj *o = obj_new(1);
+	Obj *o = obj_new(&I->heap, 1);
 	o->f[0] = v_int(V_U8, p[i.u]);
 	return v_ptr(V_VARIANT, o, 1);
 }

@@ -51,10 +51,10 @@ pat_matches(const CPat *p, const Value *v)
 }
 
 static Value
-take_or_read(Value *v, bool take)
+take_or_read(Interp *I, Value *v, bool take)
 {
 	if (!take)
-		return value_read(v);
+		return value_read(&I->heap, v);
 	Value r = *v;
 	*v = v_empty();
 	return r;
@@ -66,8 +66,8 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 	switch (p->kind) {
 	case PAT_BIND: {
 		Value *s = &S[binds[(*k)++]];
-		value_release(*s);
-		*s = take_or_read(v, take);
+		value_release(&I->heap, *s);
+		*s = take_or_read(I, v, take);
 		return;
 	}
 	case PAT_CASE:
@@ -90,17 +90,17 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 			bind(I, S, p->subs[i], &o->f[fi], binds, k, take);
 		} else {
 			Value *s = &S[binds[(*k)++]];
-			value_release(*s);
-			*s = take_or_read(&o->f[fi], take);
+			value_release(&I->heap, *s);
+			*s = take_or_read(I, &o->f[fi], take);
 		}
 	}
 }
 
 static void
-unbind(Value *S, const CArm *a)
+unbind(Interp *I, Value *S, const CArm *a)
 {
 	for (int j = 0; j < a->nbinds; j++)
-		slot_clear(&S[a->binds[j]]);
+		slot_clear(&I->heap, &S[a->binds[j]]);
 }
 
 Value
@@ -121,7 +121,7 @@ x_match(Interp *I, Value *S, const Node *n)
 		if (a->guard) {
 			Value g = node_eval(I, S, a->guard);
 			if (STOPPED || !g.b) {
-				unbind(S, a);
+				unbind(I, S, a);
 				if (STOPPED)
 					break;
 				continue;
@@ -133,14 +133,14 @@ x_match(Interp *I, Value *S, const Node *n)
 		}
 		Value v = node_eval(I, S, a->value);
 		if (!STOPPED)
-			v = value_own(v);
+			v = value_own(&I->heap, v);
 		for (int j = a->nowned - 1; j >= 0; j--)
-			slot_clear(&S[a->owned[j]]);
-		unbind(S, a);
-		value_release(s);
+			slot_clear(&I->heap, &S[a->owned[j]]);
+		unbind(I, S, a);
+		value_release(&I->heap, s);
 		return v;
 	}
-	value_release(s);
+	value_release(&I->heap, s);
 	if (!STOPPED)
 		interp_limit(I, "no match arm matched (an internal error)");
 	return v_empty();

@@ -126,7 +126,7 @@ close_dir(int d)
 
 /* Reads a regular file of at most max bytes into a fresh Bytes (*out). */
 static uint32_t
-read_file(const uint8_t *p, size_t n, size_t max, Bytes **out)
+read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 {
 	char name[FS_PATH_MAX + 1];
 	int dir = AT_FDCWD;
@@ -147,8 +147,8 @@ read_file(const uint8_t *p, size_t n, size_t max, Bytes **out)
 		close(fd);
 		return st;
 	}
-	Bytes *b = bytes_new(NULL, 0);
-	bytes_reserve(b, max + 1, false);
+	Bytes *b = bytes_new(&I->heap, NULL, 0);
+	bytes_reserve(&I->heap, b, max + 1, false);
 	while (st == 0) {
 		ssize_t r = read(fd, b->data + b->len, max + 1 - b->len);
 		if (r < 0 && errno == EINTR)
@@ -162,7 +162,7 @@ read_file(const uint8_t *p, size_t n, size_t max, Bytes **out)
 	}
 	close(fd);
 	if (st) {
-		value_release(v_ptr(V_BYTES, b, 0));
+		value_release(&I->heap, v_ptr(V_BYTES, b, 0));
 		return st;
 	}
 	*out = b;
@@ -179,11 +179,11 @@ rt_file_read_text(Interp *I, const Value *path)
 	if (!valid_path(p, n))
 		return fs_fail(I, FS_INVALID_PATH);
 	Bytes *b;
-	uint32_t st = read_file(p, n, FS_FILE_MAX, &b);
+	uint32_t st = read_file(I, p, n, FS_FILE_MAX, &b);
 	if (st)
 		return fs_fail(I, st);
 	if (utf8_validate(b->data, b->len) != b->len) {
-		value_release(v_ptr(V_STRING, b, 0));
+		value_release(&I->heap, v_ptr(V_STRING, b, 0));
 		interp_fail(I, DOM_TEXT, 3);
 		return v_empty();
 	}

@@ -63,7 +63,9 @@ rt_host_call(Interp *I, int index, Value *args)
 		if (args[0].u >= (uint64_t)o->nargs)
 			return host_fail(I, DOM_CMDIN, 1);
 		const char *a = o->args[args[0].u];
-		Value v = v_ptr(V_VIEW, NULL, (uint32_t)strlen(a));
+		size_t n = strlen(a);
+		heap_work(&I->heap, n);
+		Value v = v_ptr(V_VIEW, NULL, (uint32_t)n);
 		v.bytes = (const uint8_t *)a;
 		return v;
 	}

@@ -80,26 +80,51 @@ interp_meaning(Domain d, uint32_t code)
 	return m ? m : "operation failed";
 }
 
-/* The heap hook may run inside any operation: it only arranges for the
- * run to stop at the next charge (node.h). */
-static void
-heap_exceeded(void *ctx)
-{
-	Interp *I = ctx;
-	if (I->heap_stop)
-		return;
-	I->heap_stop = true;
-	I->budget = 0;
-}
-
+/* The heap limit lowers the budget (value.c), so the run stops at the next
+ * charge, where no value is half-built (node.h); this tells the two apart. */
 void
 interp_charge_stop(Interp *I)
 {
-	if (I->heap_stop)
-		interp_limit(I, "the program's strings and byte buffers exceed the interpreter's %zu-byte heap limit",
+	if (I->heap.over)
+		interp_limit(I, "the program's values exceed the interpreter's %zu-byte heap limit",
 			     VALUE_HEAP_LIMIT);
 	else
 		I->stop = STOP_FUEL;
+}
+
+/* Everything a run allocates lives here (no static state: runs are
+ * independent and re-entrant). */
+static void
+run_main(Interp *I, int entry)
+{
+	HirModule *H = I->H;
+	I->symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
+	for (int i = 0; i < H->S->syms.len; i++)
+		I->symfunc[i] = -1;
+	size_t maxlocals = 1;
+	for (int i = 0; i < H->nfuncs; i++) {
+		if (H->funcs[i].sym >= 0)
+			I->symfunc[H->funcs[i].sym] = i;
+		if ((size_t)H->funcs[i].nlocals > maxlocals)
+			maxlocals = (size_t)H->funcs[i].nlocals;
+	}
+	arena_init(&I->code);
+	compile_module(I);
+	/* per frame: its slots, plus the arguments of a call being evaluated */
+	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
+	I->stack = xmalloc(sizeof(Value) * I->stack_cap);
+	Value v = exec_call(I, &I->cf[entry], NULL, 0, NULL);
+	/* work charged by the last operation, after the last node's charge */
+	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
+		interp_charge_stop(I);
+		value_release(&I->heap, v);
+		v = v_empty();
+	}
+	I->res->stop = I->stop;
+	if (I->stop == STOP_NONE)
+		I->res->value = v.i;
+	value_release(&I->heap, v);
+	value_release(&I->heap, I->ret);
 }
 
 bool
@@ -108,43 +133,29 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 	int entry = hir_find_main(H);
 	if (entry < 0)
 		return false;
-	Interp I;
-	memset(&I, 0, sizeof I);
-	I.H = H;
-	I.S = H->S;
-	I.opt = o;
-	I.res = r;
-	I.budget = o->max_steps;
-	I.fuel = o->max_steps;
-	I.symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
-	for (int i = 0; i < H->S->syms.len; i++)
-		I.symfunc[i] = -1;
-	size_t maxlocals = 1;
-	for (int i = 0; i < H->nfuncs; i++) {
-		if (H->funcs[i].sym >= 0)
-			I.symfunc[H->funcs[i].sym] = i;
-		if ((size_t)H->funcs[i].nlocals > maxlocals)
-			maxlocals = (size_t)H->funcs[i].nlocals;
+	Interp *I = xcalloc(1, sizeof *I);
+	I->H = H;
+	I->S = H->S;
+	I->opt = o;
+	I->res = r;
+	I->heap.budget = o->max_steps;
+	I->fuel = o->max_steps;
+	if (setjmp(I->heap.oom) == 0) {
+		run_main(I, entry);
+	} else {
+		/* The host refused an allocation: the values alive are abandoned
+		 * (the process reports and ends; nothing observable runs). */
+		I->stop = STOP_NONE;
+		interp_limit(I, "the host refused an allocation of %zu bytes (out of memory)",
+			     I->heap.oom_size);
+		r->stop = STOP_LIMIT;
 	}
-	value_heap.exceeded = heap_exceeded;
-	value_heap.ctx = &I;
-	arena_init(&I.code);
-	compile_module(&I);
-	/* per frame: its slots, plus the arguments of a call being evaluated */
-	I.stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
-	I.stack = xmalloc(sizeof(Value) * I.stack_cap);
-	Value v = exec_call(&I, &I.cf[entry], NULL, 0, NULL);
-	r->stop = I.stop;
-	r->steps = I.steps > I.fuel ? I.fuel : I.steps;
-	if (I.stop == STOP_NONE)
-		r->value = v.i;
-	value_release(v);
-	value_release(I.ret);
-	value_heap.exceeded = NULL;
-	value_heap.ctx = NULL;
-	VEC_FREE(I.temps);
-	arena_free(&I.code);
-	free(I.stack);
-	free(I.symfunc);
+	r->steps = I->heap.steps > I->fuel ? I->fuel : I->heap.steps;
+	VEC_FREE(I->heap.pending);
+	VEC_FREE(I->temps);
+	arena_free(&I->code);
+	free(I->stack);
+	free(I->symfunc);
+	free(I);
 	return true;
 }

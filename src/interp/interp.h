@@ -116,9 +116,8 @@ typedef struct Interp {
 	Value *stack;             /* value stack: frames' slots */
 	size_t stack_cap, sp;
 	int depth;
-	uint64_t steps, budget;
-	uint64_t fuel;            /* the step budget (budget is lowered to 0 by the heap limit) */
-	bool heap_stop;           /* the heap limit was crossed: stop at the next charge */
+	ValueHeap heap;           /* counted values, the step meter (value.h) */
+	uint64_t fuel;            /* the step budget (heap.budget is lowered to 0 by the heap limit) */
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
@@ -131,6 +130,9 @@ void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 /* detail.c: records which clause of f failed (index i of its requires,
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
 void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
+/* Clause i of f's `requires` (ensures: `ensures`) list as failure reports
+ * show it: trimmed source text, or its expression id (caller frees). */
+char *interp_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs, sorted by name. */

@@ -103,7 +103,7 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
  * value is half-built (interp_charge_stop tells the two apart).
  */
 #define CHARGE(I, k) do { \
-	if (((I)->steps += (k)) > (I)->budget) { \
+	if (((I)->heap.steps += (k)) > (I)->heap.budget) { \
 		interp_charge_stop(I); \
 		return v_empty(); \
 	} \
@@ -111,9 +111,9 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 
 /* Releases what a slot holds and leaves it empty. */
 static inline void
-slot_clear(Value *s)
+slot_clear(ValueHeap *h, Value *s)
 {
-	value_release(*s);
+	value_release(h, *s);
 	*s = v_empty();
 }
 

@@ -1,57 +1,97 @@
 /*
- * value.c — ownership operations on run-time values: release, deep copy,
- * reads, equality and ordering (see value.h for the ownership rule).
+ * value.c — ownership operations on run-time values: counted allocation,
+ * release, copies, reads, equality and ordering (see value.h for the
+ * ownership rule and the heap meter).
  */
 #include "value.h"
 
 #include <string.h>
 
-ValueHeap value_heap;
-
 static void
-heap_account(int64_t delta)
+heap_count(ValueHeap *h, int64_t delta)
 {
-	value_heap.bytes += delta;
-	if (value_heap.bytes > (int64_t)VALUE_HEAP_LIMIT && value_heap.exceeded)
-		value_heap.exceeded(value_heap.ctx);
+	h->bytes += delta;
+	if (h->bytes > (int64_t)VALUE_HEAP_LIMIT && !h->over) {
+		h->over = true;
+		h->budget = 0;
+	}
+}
+
+void *
+heap_alloc(ValueHeap *h, size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		h->oom_size = n;
+		longjmp(h->oom, 1);
+	}
+	heap_count(h, (int64_t)n);
+	return p;
+}
+
+void *
+heap_realloc(ValueHeap *h, void *p, size_t old, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		h->oom_size = n;
+		longjmp(h->oom, 1);
+	}
+	heap_count(h, (int64_t)n - (int64_t)old);
+	return q;
+}
+
+void
+heap_free(ValueHeap *h, void *p, size_t n)
+{
+	h->bytes -= (int64_t)n;
+	free(p);
 }
 
 Bytes *
-bytes_new(const void *data, size_t len)
+bytes_new(ValueHeap *h, const void *data, size_t len)
 {
-	Bytes *b = xmalloc(sizeof *b);
+	Bytes *b = heap_alloc(h, sizeof *b);
 	b->cap = len ? len : 1;
-	b->data = xmalloc(b->cap);
-	heap_account((int64_t)b->cap);
+	b->rc = 1;
+	b->data = heap_alloc(h, b->cap);
 	if (len)
 		memcpy(b->data, data, len);
 	b->len = len;
+	heap_work(h, len);
 	return b;
 }
 
 void
-bytes_reserve(Bytes *b, size_t cap, bool zero)
+bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero)
 {
 	if (cap <= b->cap)
 		return;
-	b->data = xrealloc(b->data, cap);
+	b->data = heap_realloc(h, b->data, b->cap, cap);
 	if (zero)
 		memset(b->data + b->cap, 0, cap - b->cap);
-	heap_account((int64_t)(cap - b->cap));
+	heap_work(h, b->len + (zero ? cap - b->cap : 0));
 	b->cap = cap;
 }
 
 Value
-string_value(const void *data, size_t len)
+string_value(ValueHeap *h, const void *data, size_t len)
 {
-	return v_ptr(V_STRING, bytes_new(data, len), 0);
+	return v_ptr(V_STRING, bytes_new(h, data, len), 0);
+}
+
+static size_t
+obj_size(uint32_t n)
+{
+	return sizeof(Obj) + sizeof(Value) * (n ? n : 1);
 }
 
 Obj *
-obj_new(uint32_t n)
+obj_new(ValueHeap *h, uint32_t n)
 {
-	Obj *o = xmalloc(sizeof *o + sizeof(Value) * (n ? n : 1));
+	Obj *o = heap_alloc(h, obj_size(n));
 	o->n = n;
+	o->rc = 1;
 	o->copy = true;
 	for (uint32_t i = 0; i < n; i++)
 		o->f[i] = v_empty();
@@ -70,50 +110,34 @@ obj_update_copy(Obj *o)
 }
 
 VecObj *
-vecobj_new(size_t cap)
+vecobj_new(ValueHeap *h, size_t cap)
 {
-	VecObj *v = xmalloc(sizeof *v);
+	VecObj *v = heap_alloc(h, sizeof *v);
 	v->cap = cap;
 	v->len = 0;
-	v->items = xmalloc(sizeof(Value) * (cap ? cap : 1));
+	v->items = heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
 	return v;
 }
 
-MapObj *
-mapobj_new(size_t cap, bool set)
+void
+vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap)
 {
-	MapObj *m = xmalloc(sizeof *m);
+	if (cap <= v->cap)
+		return;
+	v->items = heap_realloc(h, v->items, sizeof(Value) * (v->cap ? v->cap : 1), sizeof(Value) * cap);
+	heap_work(h, sizeof(Value) * v->len);
+	v->cap = cap;
+}
+
+MapObj *
+mapobj_new(ValueHeap *h, size_t cap, bool set)
+{
+	MapObj *m = heap_alloc(h, sizeof *m);
 	m->cap = cap;
 	m->len = 0;
-	m->keys = xmalloc(sizeof(Value) * (cap ? cap : 1));
-	m->vals = set ? NULL : xmalloc(sizeof(Value) * (cap ? cap : 1));
+	m->keys = heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
+	m->vals = set ? NULL : heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
 	return m;
-}
-
-static void
-mapobj_free(MapObj *m)
-{
-	for (size_t i = 0; i < m->len; i++) {
-		value_release(m->keys[i]);
-		if (m->vals)
-			value_release(m->vals[i]);
-	}
-	free(m->keys);
-	free(m->vals);
-	free(m);
-}
-
-static MapObj *
-mapobj_clone(const MapObj *m)
-{
-	MapObj *c = mapobj_new(m->cap, m->vals == NULL);
-	for (size_t i = 0; i < m->len; i++) {
-		c->keys[i] = value_clone(m->keys[i]);
-		if (m->vals)
-			c->vals[i] = value_clone(m->vals[i]);
-	}
-	c->len = m->len;
-	return c;
 }
 
 bool
@@ -132,125 +156,158 @@ value_copyable(const Value *v)
 }
 
 static void
-bytes_free(Bytes *b)
+bytes_free(ValueHeap *h, Bytes *b)
 {
-	heap_account(-(int64_t)b->cap);
-	free(b->data);
-	free(b);
+	heap_free(h, b->data, b->cap);
+	heap_free(h, b, sizeof *b);
 }
 
+/* Queues the heap values of n slots for release. */
 static void
-vecobj_free(VecObj *v)
+pend(ValueHeap *h, const Value *vs, size_t n)
 {
-	for (size_t i = 0; i < v->len; i++)
-		value_release(v->items[i]);
-	free(v->items);
-	free(v);
+	for (size_t i = 0; i < n; i++)
+		if (vs[i].tag >= V_STRING && !vs[i].borrowed)
+			VEC_PUSH(h->pending, vs[i]);
 }
 
+/* Frees v's own storage, queueing what it holds (h->pending). */
 static void
-obj_free(Obj *o)
+release_one(ValueHeap *h, Value v)
 {
-	for (uint32_t i = 0; i < o->n; i++)
-		value_release(o->f[i]);
-	free(o);
-}
-
-void
-value_release_heap(Value v)
-{
-	if (v.borrowed)
-		return;
 	switch ((VTag)v.tag) {
-	case V_STRING: case V_BYTES: case V_ARRAY:
-		bytes_free(v.p);
+	case V_STRING: case V_BYTES:
+		bytes_free(h, v.p);
 		break;
-	case V_RECORD: case V_CLOSURE:
-		obj_free(v.p);
+	case V_ARRAY: {
+		Bytes *b = v.p;
+		if (--b->rc == 0)
+			bytes_free(h, b);
 		break;
-	case V_VARIANT:
-		if (v.p)
-			obj_free(v.p);
+	}
+	case V_RECORD: case V_CLOSURE: case V_VARIANT: {
+		Obj *o = v.p;
+		if (!o || --o->rc > 0)
+			break;
+		pend(h, o->f, o->n);
+		heap_free(h, o, obj_size(o->n));
 		break;
-	case V_VEC:
-		vecobj_free(v.p);
+	}
+	case V_VEC: {
+		VecObj *vo = v.p;
+		pend(h, vo->items, vo->len);
+		heap_free(h, vo->items, sizeof(Value) * (vo->cap ? vo->cap : 1));
+		heap_free(h, vo, sizeof *vo);
 		break;
+	}
 	case V_BOX:
-		value_release(*(Value *)v.p);
-		free(v.p);
+		pend(h, v.p, 1);
+		heap_free(h, v.p, sizeof(Value));
 		break;
 	case V_ITER: {
 		IterObj *it = v.p;
-		vecobj_free(it->v);
-		free(it);
+		release_one(h, v_ptr(V_VEC, it->v, 0));
+		heap_free(h, it, sizeof *it);
 		break;
 	}
-	case V_MAP:
-		mapobj_free(v.p);
+	case V_MAP: {
+		MapObj *m = v.p;
+		pend(h, m->keys, m->len);
+		if (m->vals)
+			pend(h, m->vals, m->len);
+		size_t cells = sizeof(Value) * (m->cap ? m->cap : 1);
+		heap_free(h, m->keys, cells);
+		if (m->vals)
+			heap_free(h, m->vals, cells);
+		heap_free(h, m, sizeof *m);
 		break;
+	}
 	default:
 		break;
 	}
 }
 
-static Obj *
-obj_clone(const Obj *o)
+/* Iterative, so a value nested to any depth (a chain of closures, a list
+ * through boxes) is released without deep recursion. */
+void
+value_release_heap(ValueHeap *h, Value v)
 {
-	Obj *c = obj_new(o->n);
-	for (uint32_t i = 0; i < o->n; i++)
-		c->f[i] = value_clone(o->f[i]);
-	c->copy = o->copy;
-	return c;
+	if (v.borrowed)
+		return;
+	int base = h->pending.len;
+	release_one(h, v);
+	while (h->pending.len > base)
+		release_one(h, h->pending.items[--h->pending.len]);
 }
 
-static VecObj *
-vecobj_clone(const VecObj *v)
-{
-	VecObj *c = vecobj_new(v->cap);
-	for (size_t i = 0; i < v->len; i++)
-		c->items[i] = value_clone(v->items[i]);
-	c->len = v->len;
-	return c;
-}
-
-Value
-value_clone(Value v)
+/* A copy of v; *work accumulates the bytes it allocated and copied. */
+static Value
+clone_rec(ValueHeap *h, Value v, size_t *work)
 {
 	Value c = v;
 	c.borrowed = 0;
 	switch ((VTag)v.tag) {
-	case V_STRING: case V_BYTES: case V_ARRAY: {
+	case V_STRING: case V_BYTES: {
 		const Bytes *b = v.p;
-		c.p = bytes_new(b->data, b->len);
+		c.p = bytes_new(h, b->data, b->len);   /* charges its own copy */
 		break;
 	}
-	case V_RECORD: case V_CLOSURE:
-		c.p = obj_clone(v.p);
+	case V_ARRAY:
+		((Bytes *)v.p)->rc++;
 		break;
-	case V_VARIANT:
-		if (v.p)
-			c.p = obj_clone(v.p);
+	case V_CLOSURE:
+		((Obj *)v.p)->rc++;
 		break;
-	case V_VEC:
-		c.p = vecobj_clone(v.p);
+	case V_RECORD: case V_VARIANT: {
+		const Obj *o = v.p;
+		if (!o)
+			break;
+		Obj *co = obj_new(h, o->n);
+		for (uint32_t i = 0; i < o->n; i++)
+			co->f[i] = clone_rec(h, o->f[i], work);
+		co->copy = o->copy;
+		*work += obj_size(o->n);
+		c.p = co;
 		break;
+	}
+	case V_VEC: {
+		const VecObj *vo = v.p;
+		VecObj *cv = vecobj_new(h, vo->cap);
+		for (size_t i = 0; i < vo->len; i++)
+			cv->items[i] = clone_rec(h, vo->items[i], work);
+		cv->len = vo->len;
+		*work += sizeof(Value) * vo->len;
+		c.p = cv;
+		break;
+	}
 	case V_BOX: {
-		Value *b = xmalloc(sizeof *b);
-		*b = value_clone(*(Value *)v.p);
+		Value *b = heap_alloc(h, sizeof *b);
+		*b = clone_rec(h, *(Value *)v.p, work);
+		*work += sizeof *b;
 		c.p = b;
 		break;
 	}
 	case V_ITER: {
 		const IterObj *it = v.p;
-		IterObj *ci = xmalloc(sizeof *ci);
-		ci->v = vecobj_clone(it->v);
+		IterObj *ci = heap_alloc(h, sizeof *ci);
+		ci->v = clone_rec(h, v_ptr(V_VEC, it->v, 0), work).p;
 		ci->pos = it->pos;
 		c.p = ci;
 		break;
 	}
-	case V_MAP:
-		c.p = mapobj_clone(v.p);
+	case V_MAP: {
+		const MapObj *m = v.p;
+		MapObj *cm = mapobj_new(h, m->cap, m->vals == NULL);
+		for (size_t i = 0; i < m->len; i++) {
+			cm->keys[i] = clone_rec(h, m->keys[i], work);
+			if (m->vals)
+				cm->vals[i] = clone_rec(h, m->vals[i], work);
+		}
+		cm->len = m->len;
+		*work += sizeof(Value) * 2 * m->len;
+		c.p = cm;
 		break;
+	}
 	default:
 		break;
 	}
@@ -258,10 +315,19 @@ value_clone(Value v)
 }
 
 Value
-value_read_heap(const Value *v)
+value_clone(ValueHeap *h, Value v)
+{
+	size_t work = 0;
+	Value c = clone_rec(h, v, &work);
+	heap_work(h, work);
+	return c;
+}
+
+Value
+value_read_heap(ValueHeap *h, const Value *v)
 {
 	if (value_copyable(v))
-		return value_clone(*v);
+		return value_clone(h, *v);
 	Value a = *v;
 	a.borrowed = 1;
 	return a;

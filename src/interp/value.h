@@ -4,7 +4,8 @@
  * A Value is 16 bytes: an 8-byte payload, a 32-bit auxiliary word and a
  * tag.  Scalars carry their exact kind in the tag (so generic code, which
  * the HIR lowers once with type parameters, dispatches on the value), and
- * heap values are uniquely owned: there is no reference count.
+ * heap values are uniquely owned, except the immutable ones — closures'
+ * captures and [u8; N] arrays — which are shared by reference count.
  *
  * Ownership rule of the interpreter: a Value owns its heap data unless its
  * `borrowed` bit is set (an alias produced by reading an owned slot).  A
@@ -14,13 +15,15 @@
  * vector or box, or returned), it is deep-copied (value_own).
  *
  * "Copyable" values (scalars, views, function values, and aggregates whose
- * every part is copyable) are deep-copied on every read, so an alias of one
- * never exists.
+ * every part is copyable) are copied on every read (closures and arrays by
+ * taking a reference), so a borrowed alias of one never exists.
  */
 #ifndef SPX_INTERP_VALUE_H
 #define SPX_INTERP_VALUE_H
 
 #include "../support/buf.h"
+
+#include <setjmp.h>
 
 typedef enum VTag {
 	V_EMPTY,      /* no value: a dead slot, a statement */
@@ -58,10 +61,12 @@ typedef struct Value {
 typedef struct Bytes {
 	uint8_t *data;
 	size_t len, cap;
+	uint32_t rc;          /* [u8; N] arrays are immutable and shared: reference count */
 } Bytes;
 
 typedef struct Obj {
 	uint32_t n;
+	uint32_t rc;          /* closures are immutable and shared: reference count (else 1) */
 	bool copy;            /* every field is copyable */
 	Value f[];
 } Obj;
@@ -123,57 +128,84 @@ v_ptr(VTag tag, void *p, uint32_t n)
 	return v;
 }
 
+/*
+ * A run's value heap and step meter (one per run, no global state).
+ *
+ * Every allocation an input controls (string and byte storage, records,
+ * variants, closures, boxes, Vec/Map/Set storage, iterators) is counted
+ * with its header; past VALUE_HEAP_LIMIT `over` is set and the budget
+ * lowered to 0, so the run stops at the next node's charge (node.h) with
+ * the interpreter-limit line.  An allocation the host refuses unwinds to
+ * `oom` (interp_run), which reports the same kind of line.
+ *
+ * Work that grows with a value's size — copying, comparing, searching,
+ * shifting — is paid in steps: one step per VALUE_WORK_UNIT bytes
+ * touched by one operation (below one unit an operation is free), so the
+ * time a run takes is bounded by its step budget.  Values shared by
+ * reference count (closures, arrays) are copied in constant time.
+ */
+#define VALUE_HEAP_LIMIT ((size_t)64 << 20)
+#define VALUE_WORK_SHIFT 8
+typedef struct ValueHeap {
+	uint64_t steps, budget;   /* the step meter (node.h CHARGE) */
+	int64_t bytes;            /* counted bytes of live values */
+	bool over;                /* crossed VALUE_HEAP_LIMIT */
+	jmp_buf oom;              /* an allocation failure unwinds here */
+	size_t oom_size;          /* the refused allocation's size */
+	VEC(Value) pending;       /* value_release's work list (no recursion) */
+} ValueHeap;
+
+/* Counted allocation (longjmps to h->oom when the host refuses it). */
+void *heap_alloc(ValueHeap *h, size_t n);
+void *heap_realloc(ValueHeap *h, void *p, size_t old, size_t n);
+void heap_free(ValueHeap *h, void *p, size_t n);
+/* Charges the steps of an operation touching n bytes. */
+static inline void
+heap_work(ValueHeap *h, size_t n)
+{
+	h->steps += n >> VALUE_WORK_SHIFT;
+}
+
 /* Is the value duplicated (deep-copied) on every read? */
 bool value_copyable(const Value *v);
 /* Frees what v owns (nothing for borrowed values and scalars). */
-void value_release_heap(Value v);
+void value_release_heap(ValueHeap *h, Value v);
 static inline void
-value_release(Value v)
+value_release(ValueHeap *h, Value v)
 {
 	if (v.tag >= V_STRING && !v.borrowed)
-		value_release_heap(v);
+		value_release_heap(h, v);
 }
-/* A deep copy that owns everything it holds. */
-Value value_clone(Value v);
+/* A copy that owns everything it holds (deep, except shared closures and
+ * arrays); its work is charged. */
+Value value_clone(ValueHeap *h, Value v);
 /* v if it owns its data, else a deep copy of it. */
 static inline Value
-value_own(Value v)
+value_own(ValueHeap *h, Value v)
 {
-	return v.borrowed ? value_clone(v) : v;
+	return v.borrowed ? value_clone(h, v) : v;
 }
 /* A read of a stored value: copyable values are copied, others aliased (borrowed). */
-Value value_read_heap(const Value *v);
+Value value_read_heap(ValueHeap *h, const Value *v);
 static inline Value
-value_read(const Value *v)
+value_read(ValueHeap *h, const Value *v)
 {
 	if (v->tag < V_STRING)
 		return *v;   /* scalars, function values, views */
-	return value_read_heap(v);
+	return value_read_heap(h, v);
 }
 
-/*
- * The capacity of every live string and byte buffer is counted: they are
- * the values one evaluation step can double.  Past VALUE_HEAP_LIMIT the
- * `exceeded` hook runs (the interpreter stops the run at an interpreter
- * limit); a run sets the hook and its context before it starts.
- */
-#define VALUE_HEAP_LIMIT ((size_t)64 << 20)
-typedef struct ValueHeap {
-	int64_t bytes;
-	void (*exceeded)(void *ctx);
-	void *ctx;
-} ValueHeap;
-extern ValueHeap value_heap;
-
 /* Heap constructors. */
-Bytes *bytes_new(const void *data, size_t len);
+Bytes *bytes_new(ValueHeap *h, const void *data, size_t len);
 /* Grows b's capacity to at least cap (new bytes zeroed when zero is set). */
-void bytes_reserve(Bytes *b, size_t cap, bool zero);
-Value string_value(const void *data, size_t len);
-Obj *obj_new(uint32_t n);
+void bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero);
+Value string_value(ValueHeap *h, const void *data, size_t len);
+Obj *obj_new(ValueHeap *h, uint32_t n);
 void obj_update_copy(Obj *o);
-VecObj *vecobj_new(size_t cap);
-MapObj *mapobj_new(size_t cap, bool set);
+VecObj *vecobj_new(ValueHeap *h, size_t cap);
+MapObj *mapobj_new(ValueHeap *h, size_t cap, bool set);
+/* Grows a vector's storage to cap items. */
+void vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap);
 
 /* The bytes of a string, Bytes, array or view. */
 const uint8_t *value_bytes(const Value *v, size_t *len);

@@ -30,7 +30,9 @@ typedef struct Lexer {
 	size_t pos;
 	Arena *arena;
 	DiagSink *diags;
-	VEC(Token) toks;
+	/* Sized once by the bound ntoks <= len + 1 (every token but EOF consumes a
+	 * byte), so it never moves; spx_big_alloc keeps unwritten pages free. */
+	struct { Token *items; int len; size_t cap; bool mapped; } toks;
 	VEC(Comment) comments;
 	bool had_error;
 	/* incremental position cache: (cpos) is at (cline, ccol) */
@@ -49,18 +51,23 @@ locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
 		L->cline = 1;
 		L->ccol = 1;
 	}
+	/* locals: the byte reads could alias the Lexer's fields */
+	const unsigned char *s = (const unsigned char *)L->src;
+	uint32_t ln = L->cline, cl = L->ccol;
 	for (size_t i = L->cpos; i < pos; i++) {
-		unsigned char c = (unsigned char)L->src[i];
+		unsigned char c = s[i];
 		if (c == '\n') {
-			L->cline++;
-			L->ccol = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			L->ccol++;
+			ln++;
+			cl = 1;
+		} else {
+			cl += (c & 0xC0) != 0x80;
 		}
 	}
 	L->cpos = pos;
-	*line = L->cline;
-	*col = L->ccol;
+	L->cline = ln;
+	L->ccol = cl;
+	*line = ln;
+	*col = cl;
 }
 
 static Span
@@ -81,19 +88,36 @@ lex_error(Lexer *L, DiagCode code, size_t start, size_t end, const char *msg)
 	return diag_report(L->diags, code, &s, "%s", msg);
 }
 
+/* Moves the tokens to a block twice as large (only if the bound was wrong). */
+static void
+grow_toks(Lexer *L)
+{
+	bool mapped;
+	size_t cap = L->toks.cap * 2 + 16;
+	Token *items = spx_big_alloc(sizeof(Token) * cap, &mapped);
+	memcpy(items, L->toks.items, sizeof(Token) * (size_t)L->toks.len);
+	spx_big_free(L->toks.items, sizeof(Token) * L->toks.cap, L->toks.mapped);
+	L->toks.items = items;
+	L->toks.cap = cap;
+	L->toks.mapped = mapped;
+}
+
 /* Pushes a token whose start position was located earlier (s0). */
 static Token *
 push_tok_at(Lexer *L, TokKind kind, Span s0, size_t end)
 {
-	Token t;
-	memset(&t, 0, sizeof t);
-	t.kind = (uint8_t)kind;
-	t.span = s0;
-	t.span.end = (uint32_t)end;
-	t.line_first = t.span.line != L->last_tok_line;
-	L->last_tok_line = t.span.line;
-	VEC_PUSH(L->toks, t);
-	return &L->toks.items[L->toks.len - 1];
+	if ((size_t)L->toks.len == L->toks.cap)
+		grow_toks(L);
+	Token *t = &L->toks.items[L->toks.len++];
+	t->kind = (uint8_t)kind;
+	t->suffix = 0;
+	t->overflow = 0;
+	t->span = s0;
+	t->span.end = (uint32_t)end;
+	t->line_first = t->span.line != L->last_tok_line;
+	t->v.u = 0;
+	L->last_tok_line = t->span.line;
+	return t;
 }
 
 static Token *
@@ -102,22 +126,23 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	return push_tok_at(L, kind, span_at(L, start, start), end);
 }
 
-static bool
+/* Branch-light and inline: these run for every byte of every name. */
+static inline bool
 is_ident_start(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return (unsigned)((c | 0x20) - 'a') < 26 || c == '_';
 }
 
-static bool
-is_ident_char(int c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static bool
+static inline bool
 is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return (unsigned)(c - '0') < 10;
+}
+
+static inline bool
+is_ident_char(int c)
+{
+	return is_ident_start(c) || is_digit(c);
 }
 
 static int
@@ -356,7 +381,7 @@ static int
 char_element(Lexer *L, uint32_t *out)
 {
 	int c = peekc(L, 0);
-	if (c < 0 || c == '\n')
+	if (c < 0)   /* a line break is a character like any other (the reference's lexer) */
 		return -1;
 	if (c != '\\') {
 		uint32_t cp;
@@ -378,7 +403,6 @@ char_element(Lexer *L, uint32_t *out)
 	case 'u':
 		return unicode_escape(L, DIAG_P007, esc, out) ? 1 : 0;
 	case -1:
-	case '\n':
 		L->pos = esc + 1;
 		return -1;
 	default:
@@ -436,13 +460,13 @@ lex_char(Lexer *L)
 			L->pos = i + 1;
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 			diag_set_help(d, "a char holds one character; use a string literal for text");
-		} else if (L->pos >= L->len) {
-			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
-			diag_set_help(d, "close the char literal with `'`");
-		} else {
-			/* the reference: anything but `'` after the scalar is P008 (P006 only at the end) */
+		} else if (L->pos < L->len) {
+			/* `'x; …`: the reference's P008 (P006 is only for the end of the input) */
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 			diag_set_help(d, "close the char literal with `'` right after its character");
+		} else {
+			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
+			diag_set_help(d, "close the char literal with `'`");
 		}
 		push_tok_at(L, TOK_ERROR, s0, L->pos);
 		return;
@@ -539,8 +563,14 @@ lex_string(Lexer *L)
 		return;
 	}
 	Token *t = push_tok_at(L, TOK_STRING, s0, L->pos);
-	t->v.str.n = (uint32_t)b.len;
-	t->v.str.s = arena_strndup(L->arena, b.data ? b.data : "", b.len);
+	/* the length, then the bytes and a NUL (lex_str_len) */
+	uint32_t n = (uint32_t)b.len;
+	char *p = arena_alloc(L->arena, sizeof n + b.len + 1);
+	memcpy(p, &n, sizeof n);
+	if (b.len)
+		memcpy(p + sizeof n, b.data, b.len);
+	p[sizeof n + b.len] = '\0';
+	t->v.s = p + sizeof n;
 	buf_free(&b);
 }
 
@@ -640,9 +670,13 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.diags = diags;
 	L.cline = 1;
 	L.ccol = 1;
-	/* Typical source has about one token per 5 bytes: size once, grow rarely. */
-	L.toks.cap = (int)(len / 5 + 16);
-	L.toks.items = xmalloc(sizeof(Token) * (size_t)L.toks.cap);
+	L.toks.cap = len + 2;
+	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	if (!L.toks.items) {
+		/* No room for the bound: about one token per 4 bytes, grown on demand. */
+		L.toks.cap = len / 4 + 16;
+		L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+	}
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {
@@ -708,12 +742,23 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	}
 	push_tok(&L, TOK_EOF, len, len);
 done:
-	/* The arrays are handed to the arena, not copied (they can be tens of MB). */
+	/* The comments are handed to the arena; the tokens to the caller. */
 	out->ntoks = L.toks.len;
 	out->toks = L.toks.items;
-	arena_own(arena, L.toks.items);
+	out->toks_cap = L.toks.cap;
+	out->toks_mapped = L.toks.mapped;
 	out->ncomments = L.comments.len;
 	out->comments = L.comments.items;
 	arena_own(arena, L.comments.items);
 	out->had_error = L.had_error;
+}
+
+void
+lex_free(LexResult *lx)
+{
+	if (lx->toks)
+		spx_big_free(lx->toks, sizeof(Token) * lx->toks_cap, lx->toks_mapped);
+	lx->toks = NULL;
+	lx->ntoks = 0;
+	lx->toks_cap = 0;
 }

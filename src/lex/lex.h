@@ -2,13 +2,16 @@
  * lex.h — the lexer: source bytes → token array + comment array.
  *
  * Input: a whole source text (need not be NUL-terminated).  Output: a
- * LexResult whose arrays live in the caller's Arena.  Lexical errors are
+ * LexResult whose token array the caller releases with lex_free as soon as
+ * it is done with it; comments and string bytes live in the caller's Arena.  Lexical errors are
  * reported to the DiagSink and leave a TOK_ERROR token in place, so the
  * parser can stay quiet about their consequences.  The token array always
  * ends with TOK_EOF.
  */
 #ifndef SPX_LEX_H
 #define SPX_LEX_H
+
+#include <string.h>
 
 #include "../support/arena.h"
 #include "../support/diag.h"
@@ -32,22 +35,33 @@ typedef enum NumSuffix {
 	SUF_F64,
 } NumSuffix;
 
+/*
+ * 28 bytes: a large file has hundreds of thousands of tokens, so the value
+ * union is packed to 4-byte alignment and a string's length lives in front
+ * of its bytes (lex_str_len).
+ */
 typedef struct Token {
 	uint8_t kind;        /* TokKind */
 	uint8_t suffix;      /* NumSuffix, for INT and FLOAT */
 	uint8_t overflow;    /* INT: magnitude does not fit u64 */
 	uint8_t line_first;  /* first token on its line */
 	Span span;
-	union {
+	union __attribute__((packed, aligned(4))) {
 		uint64_t u;      /* INT magnitude */
 		double f;        /* FLOAT value (f32 values are exact floats) */
 		uint32_t ch;     /* CHAR scalar */
-		struct {
-			char *s;     /* STRING decoded bytes, arena-owned, NUL-terminated */
-			uint32_t n;
-		} str;
+		const char *s;   /* STRING decoded bytes, arena-owned, NUL-terminated */
 	} v;
 } Token;
+
+/* The decoded length of a STRING token's bytes (they may contain NULs). */
+static inline uint32_t
+lex_str_len(const Token *t)
+{
+	uint32_t n;
+	memcpy(&n, t->v.s - sizeof n, sizeof n);
+	return n;
+}
 
 /* A `//` comment, kept as trivia for the formatter (LANGUAGE.md §1.1). */
 typedef struct Comment {
@@ -58,8 +72,10 @@ typedef struct Comment {
 } Comment;
 
 typedef struct LexResult {
-	Token *toks;
+	Token *toks;         /* owned: release with lex_free (MBs; not in the arena) */
 	int ntoks;
+	size_t toks_cap;     /* allocated tokens */
+	bool toks_mapped;    /* toks is an anonymous mapping, not a heap block */
 	Comment *comments;
 	int ncomments;
 	bool had_error;
@@ -71,5 +87,7 @@ typedef struct LexResult {
  * or NUL byte is P001.
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
+/* Releases the token array (the comments stay in the arena). */
+void lex_free(LexResult *lx);
 
 #endif

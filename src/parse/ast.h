@@ -299,6 +299,13 @@ typedef struct ClassMember {
 	Span span;
 } ClassMember;
 
+typedef struct ResourceDrop {
+	IdAttr id;
+	bool trivial;
+	StrLit import;
+	Span span;           /* `drop … ;` (the attribute before it not included) */
+} ResourceDrop;
+
 typedef struct ImportFn {
 	IdAttr id;
 	bool rust;
@@ -376,6 +383,9 @@ typedef struct Decl {
 		} class_;
 		struct {
 			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+			/* every lifecycle as written: none for the legacy `resource R;`
+			 * (O112), more than one is O113; the fields above are drops[0] */
+			struct ResourceDrop *drops; int ndrops;
 		} resource;
 		struct { Name name; EffectSet permits; ImportFn *imports; int nimports; } interface;
 		struct {

@@ -641,16 +641,19 @@ static void
 resource_decl(Dump *D, const Decl *d)
 {
 	name(D, d->u.resource.name);
-	tag_open(D, "drop");
-	id(D, &d->u.resource.drop_id);
-	if (d->u.resource.trivial) {
-		word(D, "trivial");
-	} else {
-		tag_open(D, "import");
-		strlit(D, d->u.resource.import);
+	for (int i = 0; i < d->u.resource.ndrops; i++) {
+		const ResourceDrop *r = &d->u.resource.drops[i];
+		tag_open(D, "drop");
+		id(D, &r->id);
+		if (r->trivial) {
+			word(D, "trivial");
+		} else {
+			tag_open(D, "import");
+			strlit(D, r->import);
+			tag_close(D);
+		}
 		tag_close(D);
 	}
-	tag_close(D);
 }
 
 static void

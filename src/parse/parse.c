@@ -40,7 +40,9 @@ bool
 tok_is_word(const Parser *p, const Token *t, const char *w)
 {
 	size_t n = t->span.end - t->span.start;
-	return t->kind == TOK_IDENT && strlen(w) == n && memcmp(p->src + t->span.start, w, n) == 0;
+	/* the first byte settles most mismatches (this runs for every keyword test) */
+	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
+	    memcmp(p->src + t->span.start, w, n) == 0;
 }
 
 bool
@@ -293,8 +295,8 @@ parse_strlit(Parser *p, const char *what)
 	StrLit s = { "", 0, peek(p)->span };
 	if (at(p, TOK_STRING)) {
 		Token *t = advance(p);
-		s.s = t->v.str.s;
-		s.len = t->v.str.n;
+		s.s = t->v.s;
+		s.len = lex_str_len(t);
 		s.span = t->span;
 		return s;
 	}
@@ -688,33 +690,55 @@ parse_class(Parser *p, Decl *d)
 	VEC_FREE(members);
 }
 
-/* resource = "resource" , IDENT , "{" , [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" , "}" ; */
+/*
+ * resource  = "resource" , IDENT , ( ";" | "{" , { lifecycle } , "}" ) ;
+ * lifecycle = [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" ;
+ * The grammar takes any number of lifecycles, as the reference's does; the
+ * checker requires exactly one (O112 none, O113 more).
+ */
 static void
 parse_resource(Parser *p, Decl *d)
 {
 	advance(p);
 	d->u.resource.name = parse_name(p, "resource name");
+	if (accept(p, TOK_SEMI))
+		return;
 	expect(p, TOK_LBRACE, "`{` before resource lifecycle");
-	if (at(p, TOK_AT))
-		d->u.resource.drop_id = parse_id_attr(p);
-	expect_word(p, "drop");
-	if (accept_word(p, "trivial")) {
-		d->u.resource.trivial = true;
-	} else if (accept_word(p, "import")) {
-		d->u.resource.import = parse_strlit(p, "the finalizer's import id string");
-	} else if (!p->panic) {
-		char buf[64];
-		error_at(p, peek(p), DIAG_P104, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
-	}
-	expect(p, TOK_SEMI, "`;` after drop strategy");
+	VEC(ResourceDrop) drops = {0};
+	do {
+		ResourceDrop r;
+		memset(&r, 0, sizeof r);
+		if (at(p, TOK_AT))
+			r.id = parse_id_attr(p);
+		Span start = peek(p)->span;
+		expect_word(p, "drop");
+		if (accept_word(p, "trivial")) {
+			r.trivial = true;
+		} else if (accept_word(p, "import")) {
+			r.import = parse_strlit(p, "the finalizer's import id string");
+		} else if (!p->panic) {
+			/* the reference's P106 for an unknown strategy word (`drop maybe;`) */
+			char buf[64];
+			error_at(p, peek(p), DIAG_P106, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
+		}
+		expect(p, TOK_SEMI, "`;` after drop strategy");
+		r.span = span_from(p, start);
+		VEC_PUSH(drops, r);
+	} while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF));
 	expect(p, TOK_RBRACE, "`}` after resource lifecycle");
+	d->u.resource.drops = ARENA_COPY(p, ResourceDrop, drops);
+	d->u.resource.ndrops = drops.len;
+	d->u.resource.drop_id = drops.items[0].id;
+	d->u.resource.trivial = drops.items[0].trivial;
+	d->u.resource.import = drops.items[0].import;
+	VEC_FREE(drops);
 }
 
 /*
  * import_fn = [ id_attr ] , "import" , [ "rust" ] , "fn" , IDENT , "(" , params , ")" ,
  *             "->" , ( "unit" | "i64" | "bool" ) , "effects" , effect_set ,
  *             "failure" , ( "infallible" | "status" , STRING ) ,
- *             [ "consumes" , IDENT , "always" ] , ";" ;
+ *             [ "consumes" , IDENT , "always" ] , ";" ;     (required unless "rust")
  */
 static ImportFn
 parse_import_fn(Parser *p)
@@ -748,7 +772,9 @@ parse_import_fn(Parser *p)
 	} else {
 		expect_word(p, "infallible");
 	}
-	if (accept_word(p, "consumes")) {
+	/* a (non-Rust) import is a finalizer and must consume its parameter: the
+	 * reference's parser wants the clause (P104 without it) */
+	if (f.rust ? accept_word(p, "consumes") : (!p->panic && expect_word(p, "consumes"))) {
 		f.has_consumes = true;
 		f.consumes = parse_name(p, "consumed parameter name");
 		expect_word(p, "always");
@@ -1118,8 +1144,10 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	p.diags = diags;
 	p.had_error = lx.had_error;
 
-	if (lx.fatal || nesting_prepass(&p))
+	if (lx.fatal || nesting_prepass(&p)) {
+		lex_free(&lx);
 		return m;
+	}
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
 	Span ms = peek(&p)->span;
@@ -1165,11 +1193,15 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	}
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;
-	m->decls = ARENA_COPY(&p, Decl, decls);
+	/* The declaration array (a large file's biggest) is handed over, not copied. */
+	m->decls = decls.len ? decls.items : NULL;
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
+	if (decls.len)
+		arena_own(arena, decls.items);
+	else
+		VEC_FREE(decls);
 	VEC_FREE(uses);
-	VEC_FREE(decls);
 
 	bool has_fn = false;
 	for (int i = 0; i < m->ndecls; i++)
@@ -1179,5 +1211,6 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		Diag *d = diag_report(diags, DIAG_P101, &eof->span, "a module must declare at least one function");
 		diag_set_help(d, "add a function, e.g. `fn main() -> i64 { 0 }`");
 	}
+	lex_free(&lx);  /* the tree holds no token; sema reuses the memory */
 	return m;
 }

@@ -48,7 +48,10 @@
  *     (check_expr.c supplies them).  Indices and capacities are usize.
  *   - Map/Set keys are string, i64 or bool (T274); values any type (§0.1
  *     lifts T234); map_add needs V = i64 (it adds; overflow is code 4).
- *   - Keys are borrowed (copied on insertion); values are consumed.
+ *   - Keys and values are borrowed and copied on insertion, and map_get_or's
+ *     default is borrowed (copied when returned), as the reference's
+ *     map_collections_v2 corpus reads a string key, value and default after
+ *     the call.
  *   - Stable ids: `core.string.*`/`core.str.*`/bytes/convert keep the
  *     snake-case suffix (the reference's `core.string.len_chars`); vec,
  *     box, iter, map, set and host use kebab case (`core.vec.with-capacity`,
@@ -96,13 +99,13 @@ static const Builtin builtins[] = {
 	{"i64_from_usize", "core.convert.i64_from_usize", 0, 1, "(usize) -> i64", NULL},
 	{"iter_next", "core.iter.next", 1, 1, "(own Iter<T>) -> IterStep<T>", NULL},
 	{"map_add", "core.map.add", 2, 3, "(own Map<K, V>, borrow K, V) -> Map<K, V>", NULL},
-	{"map_get_or", "core.map.get-or", 2, 3, "(borrow Map<K, V>, borrow K, V) -> V", NULL},
+	{"map_get_or", "core.map.get-or", 2, 3, "(borrow Map<K, V>, borrow K, borrow V) -> V", NULL},
 	{"map_has", "core.map.has", 2, 2, "(borrow Map<K, V>, borrow K) -> bool", NULL},
 	{"map_key_at", "core.map.key-at", 2, 2, "(borrow Map<K, V>, usize) -> K", NULL},
 	{"map_len", "core.map.len", 2, 1, "(borrow Map<K, V>) -> usize", NULL},
 	{"map_new", "core.map.new", 2, 1, "(usize) -> Map<K, V>", NULL},
 	{"map_remove", "core.map.remove", 2, 2, "(own Map<K, V>, borrow K) -> Map<K, V>", NULL},
-	{"map_set", "core.map.set", 2, 3, "(own Map<K, V>, borrow K, V) -> Map<K, V>", NULL},
+	{"map_set", "core.map.set", 2, 3, "(own Map<K, V>, borrow K, borrow V) -> Map<K, V>", NULL},
 	{"map_value_at", "core.map.value-at", 2, 2, "(borrow Map<K, V>, usize) -> V", NULL},
 	{"net_close", "core.host.net-close", 0, 1, "(usize) -> usize", "network.connect"},
 	{"net_connect", "core.host.net-connect", 0, 2, "(borrow Slice<u8>, usize) -> usize", "network.connect"},

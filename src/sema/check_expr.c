@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee);
+
 TypeId
 expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
@@ -40,6 +42,12 @@ type_accepts(Sema *S, TypeId expected, TypeId actual)
 
 /* ==== scopes ================================================================ */
 
+/*
+ * Bindings are indexed by name (local_index: the innermost binding; each
+ * binding keeps the one it hides), so a lookup is one probe and a scope
+ * pop costs the bindings it drops.  The bindings whose value needs release
+ * are listed too, for `?` (T218).
+ */
 void
 scope_push(FnCtx *C)
 {
@@ -49,16 +57,48 @@ scope_push(FnCtx *C)
 void
 scope_pop(FnCtx *C)
 {
-	C->locals.len = C->marks.items[--C->marks.len];
+	int to = C->marks.items[--C->marks.len];
+	while (C->locals.len > to) {
+		const Local *l = &C->locals.items[--C->locals.len];
+		strmap_set(&C->local_index, l->name, l->prev);
+	}
+	while (C->owned_locals.len && C->owned_locals.items[C->owned_locals.len - 1] >= to)
+		C->owned_locals.len--;
+}
+
+/* Does a binding of type t (as declared) hold a value that needs release? */
+static bool
+needs_release(FnCtx *C, TypeId t)
+{
+	t = t != T_ERR ? fn_type(C, t) : T_ERR;
+	return t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM;
+}
+
+void
+local_push(FnCtx *C, Local l)
+{
+	int i = C->locals.len;
+	l.prev = strmap_get(&C->local_index, l.name);
+	VEC_PUSH(C->locals, l);
+	strmap_set(&C->local_index, l.name, i);
+	if (needs_release(C, l.type))
+		VEC_PUSH(C->owned_locals, i);
+}
+
+void
+local_free(FnCtx *C)
+{
+	VEC_FREE(C->locals);
+	VEC_FREE(C->marks);
+	VEC_FREE(C->owned_locals);
+	strmap_free(&C->local_index);
 }
 
 const Local *
 local_find(FnCtx *C, const char *name)
 {
-	for (int i = C->locals.len - 1; i >= 0; i--)
-		if (strcmp(C->locals.items[i].name, name) == 0)
-			return &C->locals.items[i];
-	return NULL;
+	int i = strmap_get(&C->local_index, name);
+	return i >= 0 ? &C->locals.items[i] : NULL;
 }
 
 bool
@@ -76,20 +116,17 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE };
-	VEC_PUSH(C->locals, l);
+	Local l = { name, type, mut, span, MODE_NONE, -1 };
+	local_push(C, l);
 	return true;
 }
 
 void
 local_lend(FnCtx *C, const char *name, ParamMode mode)
 {
-	for (int i = C->locals.len - 1; i >= 0; i--) {
-		if (strcmp(C->locals.items[i].name, name) == 0) {
-			C->locals.items[i].mode = mode;
-			return;
-		}
-	}
+	int i = strmap_get(&C->local_index, name);
+	if (i >= 0)
+		C->locals.items[i].mode = mode;
 }
 
 /* ==== literals and names ======================================================= */
@@ -178,7 +215,14 @@ check_name(FnCtx *C, const Expr *e)
 	}
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
 	const char *help = constructor_help(name);
-	if (help)
+	if (C->sym->kind == SK_RECORD) {
+		/* a record invariant (sema.c check_invariants) */
+		Buf fb = {0};
+		for (int i = 0; i < C->sym->nfields; i++)
+			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);
+		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
+		buf_free(&fb);
+	} else if (help)
 		diag_set_help(d, "%s", help);
 	else
 		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);
@@ -257,6 +301,13 @@ check_binary(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	bool ordering = op >= BIN_LT && op <= BIN_GE;
+	if (ordering && (lt == T_STRING || rt == T_STRING) && lt != rt && lt != T_ERR && rt != T_ERR) {
+		/* the reference's string_ordering corpus: `"a" < 1` is an operand mismatch */
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, lt));
+		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
+		    sema_type_name(S, lt), sema_type_name(S, lt), sema_type_name(S, rt));
+		return T_BOOL;
+	}
 	if ((lt == T_STRING || rt == T_STRING) && !(ordering && lt == rt)) {
 		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
 		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==`, `!=`, `<`, `<=`, `>` and `>=`");
@@ -498,6 +549,10 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
+		else if (ntargs != b->ntparams && (strncmp(name, "map_", 4) == 0 || strncmp(name, "set_", 4) == 0))
+			/* the reference's map_collections corpus: a collection operation's type
+			 * argument count is a collection-shape error */
+			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);
 		else if (ntargs != b->ntparams)
 			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
@@ -617,6 +672,15 @@ unknown_function(FnCtx *C, const Expr *e)
 }
 
 /* Remembers a generic instance with a non-scalar argument for instance checking. */
+static uint32_t
+instance_hash(SymId f, const TypeId *targs, int n)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)f;
+	for (int i = 0; i < n; i++)
+		h = (h ^ targs[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
 static void
 note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 {
@@ -625,10 +689,26 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 		scalar &= type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
 	if (scalar)
 		return;
-	for (int i = 0; i < S->ninstances; i++)
-		if (S->instances[i].fn == f && S->instances[i].ntargs == n &&
-		    memcmp(S->instances[i].targs, targs, sizeof(TypeId) * (size_t)n) == 0)
+	/* one probe of the instance index (grown at half full) */
+	if ((uint32_t)(S->ninstances + 1) * 2 > S->instance_cap) {
+		free(S->instance_index);
+		S->instance_cap = S->instance_cap ? S->instance_cap * 2 : 64;
+		S->instance_index = xmalloc(sizeof(uint32_t) * S->instance_cap);
+		memset(S->instance_index, 0xFF, sizeof(uint32_t) * S->instance_cap);
+		for (int i = 0; i < S->ninstances; i++) {
+			uint32_t h = instance_hash(S->instances[i].fn, S->instances[i].targs, S->instances[i].ntargs) & (S->instance_cap - 1);
+			while (S->instance_index[h] != UINT32_MAX)
+				h = (h + 1) & (S->instance_cap - 1);
+			S->instance_index[h] = (uint32_t)i;
+		}
+	}
+	uint32_t h = instance_hash(f, targs, n) & (S->instance_cap - 1);
+	for (; S->instance_index[h] != UINT32_MAX; h = (h + 1) & (S->instance_cap - 1)) {
+		const struct Instance *in = &S->instances[S->instance_index[h]];
+		if (in->fn == f && in->ntargs == n && memcmp(in->targs, targs, sizeof(TypeId) * (size_t)n) == 0)
 			return;
+	}
+	S->instance_index[h] = (uint32_t)S->ninstances;
 	if (S->ninstances == S->capinstances) {
 		S->capinstances = S->capinstances ? S->capinstances * 2 : 8;
 		S->instances = xrealloc(S->instances, sizeof(*S->instances) * (size_t)S->capinstances);
@@ -718,11 +798,38 @@ check_call(FnCtx *C, const Expr *e)
 	else
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
+	for (int i = 0; i < np && i < e->u.call.nargs; i++)
+		if (fs->params[i].mode == MODE_BORROW && fs->params[i].type == T_BYTES)
+			borrowed_bytes_argument(C, e->u.call.args[i], fs->ntparams > 0);
 	free(params);
 	free(pnames);
 	if (targs != local)
 		free(targs);
 	return result;
+}
+
+/*
+ * A `borrow Bytes` argument of a module function (the reference's borrowed
+ * Bytes call loans): a named Bytes binding, or one Bytes field of a named
+ * owned record, passed to a monomorphic callee; anything else (a temporary,
+ * a field through a lent binding, any generic callee) is T266.
+ */
+static void
+borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
+{
+	Sema *S = C->S;
+	bool admitted = false;
+	if (!generic_callee && a->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.name.s);
+		admitted = l && l->type == T_BYTES;
+	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
+		const Local *l = local_find(C, a->u.field.base->u.name.s);
+		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
+	}
+	if (admitted || S->expr_type[a->id] == T_ERR)
+		return;
+	Diag *d = sema_error(S, DIAG_T266, a->span, "borrowed Bytes call requires an exact admitted storage place");
+	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");
 }
 
 /* ==== methods and projections ============================================================ */
@@ -732,10 +839,9 @@ static SymId
 find_method(Sema *S, SymId cls, const char *name)
 {
 	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->parent) {
-		Sym *s = sema_sym(S, c);
-		for (int i = 0; i < s->nmethods; i++)
-			if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
-				return s->methods[i];
+		SymId m = sema_own_method(S, c, name);
+		if (m >= 0)
+			return m;
 	}
 	return -1;
 }
@@ -853,16 +959,14 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 {
 	Sema *S = C->S;
 	const TypeInfo *ti = type_info(&S->types, owner);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
 	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
 	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		for (int j = 0; j < nfields; j++)
-			if (strcmp(fields[j].name, inits[i].name.s) == 0)
-				idx = j;
+		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
 			Diag *d;
 			if (cname)
@@ -995,13 +1099,7 @@ check_with(FnCtx *C, const Expr *e)
 static const Local *
 first_owned_binding(FnCtx *C)
 {
-	for (int i = 0; i < C->locals.len; i++) {
-		const Local *l = &C->locals.items[i];
-		TypeId t = l->type != T_ERR ? fn_type(C, l->type) : T_ERR;
-		if (t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM)
-			return l;
-	}
-	return NULL;
+	return C->owned_locals.len ? &C->locals.items[C->owned_locals.items[0]] : NULL;
 }
 
 static TypeId

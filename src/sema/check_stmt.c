@@ -79,6 +79,36 @@ names(const Expr *e, const char *name)
  * one.  Only these: the reference admits no other non-Copy assignment
  * (a module function consuming `x`, a method or `x with {…}` is U105).
  */
+/*
+ * A record owner renewal (the reference's while_loops corpus:
+ * `cursor = renew(cursor, n)`): an effect-free, non-generic module
+ * function returning the binding's record type R, with exactly one `own`
+ * parameter, of type R, which receives the binding itself.  Collections
+ * renew only through the compiler-owned updates below.
+ */
+static bool
+record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
+{
+	const TypeInfo *ti = type_info(&S->types, type);
+	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
+		return false;
+	SymId f = S->expr_sym[v->id];
+	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
+		return false;
+	const Sym *fs = sema_sym(S, f);
+	if (fs->result != type || fs->neffects || fs->ntparams || fs->nparams != v->u.call.nargs)
+		return false;
+	int owners = 0;
+	for (int i = 0; i < fs->nparams; i++) {
+		if (fs->params[i].mode != MODE_OWN)
+			continue;
+		if (fs->params[i].type != type || !names(v->u.call.args[i], name))
+			return false;
+		owners++;
+	}
+	return owners == 1;
+}
+
 static bool
 same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 {
@@ -86,11 +116,12 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 	};
-	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1 ||
-	    !names(v->u.call.args[0], name))
+	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
+		return record_renewal(S, name, type, v);
+	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
 		if (strcmp(b->name, reopeners[i]) == 0)
@@ -192,6 +223,15 @@ check_for(FnCtx *C, const Stmt *s)
 	TypeId it = check_expr(C, s->u.for_.iter);
 	TypeId item = T_ERR;
 	const TypeInfo *ti = type_info(&S->types, it);
+	const Expr *src = s->u.for_.iter;
+	if (!s->u.for_.own && src->kind == EXPR_NAME && ti->kind == TY_VEC) {
+		/* the reference's vec_for_traversal corpus: `let mut values` is T284 */
+		const Local *l = local_find(C, src->u.name.s);
+		if (l && l->mut) {
+			Diag *d = sema_error(S, DIAG_T284, src->span, "for traversal source `%s` must be an immutable binding", src->u.name.s);
+			diag_set_help(d, "bind the vector immutably before the loop: `let %s_view = %s;`, and traverse that", src->u.name.s, src->u.name.s);
+		}
+	}
 	if (it != T_ERR) {
 		if (s->u.for_.own && ti->kind == TY_ITER) {
 			item = ti->args[0];

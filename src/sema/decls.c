@@ -212,16 +212,6 @@ type_spelled(const Type *t, const char *name, int nargs)
 	    strcmp(t->u.name.name.parts[0].s, name) == 0;
 }
 
-/* Is id already used by one of the first n fields (S111 covers a repeated identity too)? */
-static bool
-field_id_repeated(const FieldSym *f, int n, const char *id)
-{
-	for (int j = 0; j < n; j++)
-		if (strcmp(f[j].id, id) == 0)
-			return true;
-	return false;
-}
-
 /*
  * The fields of one record, class or variant case, in the reference's order
  * per field: a stored borrowed view (O116 `str`, T264 `Slice<u8>`), a
@@ -234,6 +224,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
     bool case_owner)
 {
 	FieldSym *f = ARENA_ARRAY(&S->arena, FieldSym, n ? n : 1);
+	StrMap names = {0}, ids = {0};   /* the names and identities so far (S111) */
 	for (int i = 0; i < n; i++) {
 		f[i].name = name_str(S, fs[i].name);
 		f[i].span = fs[i].name.span;
@@ -251,10 +242,9 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			diag_set_help(d, stored[0] == 's' ? "store an owned `string`; a `str` view cannot outlive the call that borrowed it"
 			    : "store owned `Bytes`; a `Slice<u8>` view cannot outlive the call that borrowed it");
 		}
-		bool repeated = false;
-		for (int j = 0; j < i && !repeated; j++)
-			repeated = strcmp(f[j].name, f[i].name) == 0;
-		if (repeated || field_id_repeated(f, i, f[i].id)) {
+		bool repeated = !strmap_put(&names, f[i].name, i);
+		repeated |= !strmap_put(&ids, f[i].id, i);
+		if (repeated) {
 			Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, case_owner ? "duplicate field `%s` in case `%s`" : "duplicate field `%s` in record `%s`",
 			    f[i].name, subject);
 			diag_set_help(d, "each field name and identity appears once; rename or remove one");
@@ -268,6 +258,8 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			    : "add @id(\"your.namespace.record.field\") before the field");
 		}
 	}
+	strmap_free(&names);
+	strmap_free(&ids);
 	*out = f;
 	*nout = n;
 }
@@ -281,6 +273,11 @@ collect_cases(Sema *S, SymId id)
 	int n = d->u.variant.ncases;
 	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
 	s->ncases = n;
+	StrMap ids = {0};   /* the case identities so far (S111) */
+	if (n == 0) {
+		Diag *dg = sema_error(S, DIAG_T215, s->name_span, "variant `%s` must declare at least one case", s->name);
+		diag_set_help(dg, "declare a case, e.g. `variant %s { @id(\"…\") None, }`, or use a record", s->name);
+	}
 	for (int i = 0; i < n; i++) {
 		const CaseDecl *cd = &d->u.variant.cases[i];
 		CaseSym *c = &sema_sym(S, id)->cases[i];
@@ -292,8 +289,7 @@ collect_cases(Sema *S, SymId id)
 		if (!s->case_map)
 			s->case_map = xcalloc(1, sizeof(StrMap));
 		bool repeated = !strmap_put(s->case_map, c->name, i);
-		for (int j = 0; j < i && !repeated; j++)
-			repeated = strcmp(s->cases[j].id, c->id) == 0;
+		repeated |= !strmap_put(&ids, c->id, i);
 		if (repeated) {
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
 			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
@@ -308,6 +304,7 @@ collect_cases(Sema *S, SymId id)
 		const char *subject = arena_printf(&S->arena, "%s::%s", s->name, c->name);
 		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, subject, true);
 	}
+	strmap_free(&ids);
 }
 
 /* Members of a type declaration, collected with its identity (pass 1). */
@@ -376,7 +373,7 @@ collect_type(Sema *S, const Decl *d)
 		reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
 		claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 	}
-	if (!s->explicit_id) {
+	if (!s->explicit_id && kind != SK_INTERFACE) {   /* an interface's is I403 (resource.c) */
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
 		    kind_word(kind), s->name);
 		diag_set_help(dg, "add @id(\"your.namespace.%s\") before the declaration", kind_word(kind));
@@ -438,7 +435,13 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		}
 	}
 	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
-	claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	if (owner < 0 && s->explicit_id && strncmp(s->id, "semaprax.function-execution.v1:", 31) == 0) {
+		/* the domain of generic instance identities (the reference's T225) */
+		Diag *dg = sema_error(S, DIAG_T225, s->span, "function `%s` uses the reserved generic execution identity domain", s->name);
+		diag_set_help(dg, "choose a stable id outside `semaprax.function-execution.v1:`");
+	} else {
+		claim_id(S, id, s->id, s->explicit_id, s->span, "function");
+	}
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {
@@ -451,6 +454,10 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		}
 	}
 	s->ntparams = fn->ntparams;
+	if (owner < 0 && fn->ntparams > 2) {
+		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);
+		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
+	}
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
@@ -485,20 +492,24 @@ decls_collect(Sema *S)
 		if (cls < 0 || sema_sym(S, cls)->decl != d)
 			continue;
 		VEC(SymId) methods = {0};
+		StrMap count = {0};   /* method name → how many so far */
 		for (int j = 0; j < d->u.class_.nmembers; j++) {
 			const ClassMember *cm = &d->u.class_.members[j];
 			if (!cm->is_method)
 				continue;
-			for (int k = 0; k < methods.len; k++) {
-				if (strcmp(sema_sym(S, methods.items[k])->name, cm->method.name.s) == 0) {
-					Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
-					    d->u.class_.name.s, cm->method.name.s);
-					diag_set_help(dg, "rename or remove one of the methods");
-				}
+			/* one T229 per earlier method of the same name */
+			int earlier = strmap_get(&count, cm->method.name.s);
+			earlier = earlier < 0 ? 0 : earlier;
+			strmap_set(&count, cm->method.name.s, earlier + 1);
+			for (int k = 0; k < earlier; k++) {
+				Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
+				    d->u.class_.name.s, cm->method.name.s);
+				diag_set_help(dg, "rename or remove one of the methods");
 			}
 			collect_fn(S, &cm->method, d, cls, &cm->id, cm->span);
 			VEC_PUSH(methods, (SymId)(S->syms.len - 1));
 		}
+		strmap_free(&count);
 		Sym *c = sema_sym(S, cls);
 		c->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
 		c->nmethods = methods.len;
@@ -710,8 +721,16 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
 	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
+		for (int j = 0; j < i; j++) {
+			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
+				Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
+				diag_set_help(dg, "give each type parameter its own name");
+				break;
+			}
+		}
+	}
 }
 
 static void
@@ -794,9 +813,7 @@ flatten_class(Sema *S, SymId id, int depth)
 			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
 		int n = p->nfields;
 		for (int i = 0; i < s->nfields; i++) {
-			bool dup = false;
-			for (int j = 0; j < p->nfields; j++)
-				dup |= strcmp(p->fields[j].name, s->fields[i].name) == 0;
+			bool dup = sema_field_index(S, s->parent, s->fields[i].name) >= 0;   /* indexed for many fields */
 			if (dup) {
 				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
 				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
@@ -845,10 +862,9 @@ check_overrides(Sema *S, SymId cls)
 		Sym *m = sema_sym(S, c->methods[i]);
 		for (SymId a = c->parent; a >= 0; a = sema_sym(S, a)->parent) {
 			Sym *anc = sema_sym(S, a);
-			for (int j = 0; j < anc->nmethods; j++) {
-				Sym *o = sema_sym(S, anc->methods[j]);
-				if (strcmp(o->name, m->name) != 0)
-					continue;
+			SymId om = sema_own_method(S, a, m->name);
+			if (om >= 0) {
+				Sym *o = sema_sym(S, om);
 				bool same = o->nparams == m->nparams && o->result == m->result;
 				for (int k = 1; same && k < m->nparams; k++)
 					same = o->params[k].type == m->params[k].type && o->params[k].mode == m->params[k].mode;
@@ -866,66 +882,123 @@ next:;
 
 /*
  * T217: does a record/variant contain itself by value (directly or through
- * other records, variants, or prelude generics such as Option<T>)?  An
- * iterative search with generation marks: linear per root, no depth cap.
+ * other records, variants, or prelude generics such as Option<T>)?  The
+ * by-value containment graph over declarations (an edge to each declaration
+ * a field's type names, looking through the arguments of prelude generics;
+ * Box, Vec, Map, … are indirections) is built once, and one pass of Tarjan's
+ * strongly-connected components marks the declarations on a cycle: linear
+ * in the declarations and their field types, where a search per root is
+ * quadratic for a chain of records.
  */
-typedef VEC(TypeId) TypeStack;
+typedef VEC(int) IntVec;
 
-static bool
-contains_self(Sema *S, SymId root, uint32_t *mark, uint32_t gen, TypeStack *stack)
+/* Appends the declarations the type t holds by value. */
+static void
+by_value_edges(Sema *S, TypeId t, IntVec *out, IntVec *stack)
 {
 	stack->len = 0;
-	Sym *r = sema_sym(S, root);
-	for (int i = 0; i < r->nfields; i++)
-		VEC_PUSH(*stack, r->fields[i].type);
-	for (int c = 0; c < r->ncases; c++)
-		for (int i = 0; i < r->cases[c].nfields; i++)
-			VEC_PUSH(*stack, r->cases[c].fields[i].type);
+	VEC_PUSH(*stack, (int)t);
 	while (stack->len) {
-		TypeId t = stack->items[--stack->len];
-		const TypeInfo *ti = type_info(&S->types, t);
+		TypeId u = (TypeId)stack->items[--stack->len];
+		const TypeInfo *ti = type_info(&S->types, u);
 		if (ti->kind != TY_NOMINAL)
-			continue;   /* Box, Vec, Map, … are indirections */
-		SymId sym = (SymId)ti->decl;
-		if (sym == root)
-			return true;
-		Sym *s = sema_sym(S, sym);
-		if (s->prelude) {
-			for (int i = 0; i < ti->nargs; i++)
-				VEC_PUSH(*stack, type_info(&S->types, t)->args[i]);
+			continue;
+		if (sema_sym(S, (SymId)ti->decl)->prelude) {
+			for (int i = type_info(&S->types, u)->nargs - 1; i >= 0; i--)
+				VEC_PUSH(*stack, (int)type_info(&S->types, u)->args[i]);
 			continue;
 		}
-		if (mark[sym] == gen)
-			continue;
-		mark[sym] = gen;
-		for (int i = 0; i < s->nfields; i++)
-			VEC_PUSH(*stack, s->fields[i].type);
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				VEC_PUSH(*stack, s->cases[c].fields[i].type);
+		VEC_PUSH(*out, (int)ti->decl);
 	}
-	return false;
 }
 
 static void
 check_recursion(Sema *S)
 {
-	uint32_t *mark = xcalloc((size_t)S->syms.len, sizeof(uint32_t));
-	TypeStack stack = {0};
-	uint32_t gen = 0;
-	for (SymId id = 0; id < S->syms.len; id++) {
-		Sym *s = sema_sym(S, id);
-		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
+	int n = S->syms.len;
+	/* the graph, as adjacency arrays: the edges of v are to[start[v] .. start[v + 1]) */
+	int *start = xmalloc(sizeof(int) * (size_t)(n + 1));
+	IntVec to = {0}, stack = {0};
+	for (SymId v = 0; v < n; v++) {
+		start[v] = to.len;
+		Sym *s = sema_sym(S, v);
+		if (s->prelude)
 			continue;
-		if (contains_self(S, id, mark, ++gen, &stack)) {
-			Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
-			    s->kind == SK_VARIANT ? "variant" : "record", s->name);
-			diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
-			break;  /* the reference reports only the first */
+		for (int i = 0; i < s->nfields; i++)
+			by_value_edges(S, s->fields[i].type, &to, &stack);
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				by_value_edges(S, s->cases[c].fields[i].type, &to, &stack);
+	}
+	start[n] = to.len;
+	/* Tarjan, iteratively: index 0 = unvisited */
+	int *index = xcalloc((size_t)(n ? n : 1), sizeof(int)), *low = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));   /* per node on the walk: its next edge */
+	bool *on = xcalloc((size_t)(n ? n : 1), 1), *cyclic = xcalloc((size_t)(n ? n : 1), 1);
+	IntVec scc = {0}, walk = {0};
+	int counter = 0;
+	for (int root = 0; root < n; root++) {
+		if (index[root])
+			continue;
+		VEC_PUSH(walk, root);
+		index[root] = low[root] = ++counter;
+		next[root] = start[root];
+		VEC_PUSH(scc, root);
+		on[root] = true;
+		while (walk.len) {
+			int v = walk.items[walk.len - 1];
+			if (next[v] < start[v + 1]) {
+				int w = to.items[next[v]++];
+				if (w == v)
+					cyclic[v] = true;
+				if (!index[w]) {
+					index[w] = low[w] = ++counter;
+					next[w] = start[w];
+					VEC_PUSH(scc, w);
+					on[w] = true;
+					VEC_PUSH(walk, w);
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			walk.len--;
+			if (walk.len) {
+				int u = walk.items[walk.len - 1];
+				if (low[v] < low[u])
+					low[u] = low[v];
+			}
+			if (low[v] == index[v]) {
+				int first = scc.len;
+				while (scc.items[--first] != v)
+					;
+				for (int k = first; k < scc.len; k++) {
+					on[scc.items[k]] = false;
+					cyclic[scc.items[k]] |= scc.len - first > 1;
+				}
+				scc.len = first;
+			}
 		}
 	}
+	for (SymId id = 0; id < n; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->prelude || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS) || !cyclic[id])
+			continue;
+		Diag *d = sema_error(S, DIAG_T217, s->span, "%s `%s` has an illegal recursive by-value layout",
+		    s->kind == SK_VARIANT ? "variant" : "record", s->name);
+		diag_set_help(d, "break the cycle with an indirection: hold the recursive part in `Box<%s>` or `Vec<%s>`", s->name, s->name);
+		break;  /* the reference reports only the first */
+	}
+	free(start);
+	free(index);
+	free(low);
+	free(next);
+	free(on);
+	free(cyclic);
+	VEC_FREE(to);
 	VEC_FREE(stack);
-	free(mark);
+	VEC_FREE(scc);
+	VEC_FREE(walk);
 }
 
 void
@@ -991,53 +1064,58 @@ sema_lent_value(Sema *S, const Expr *e)
 	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
 }
 
-bool
-sema_is_copy(Sema *S, TypeId t)
+/* sema_is_copy: typeq.c */
+
+static int
+fields_find(const FieldSym *f, int n, StrMap **map, bool *dups, const char *name, bool last)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	switch (ti->kind) {
-	case TY_ERROR: case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64:
-	case TY_BOOL: case TY_CHAR: case TY_FN: case TY_ARRAY: case TY_STR: case TY_SLICE:
-		return true;
-	case TY_PARAM:
-		return true;  /* templates are checked over the Copy scalar substitutions */
-	case TY_NOMINAL: {
-		Sym *s = sema_sym(S, (SymId)ti->decl);
-		if (s->kind == SK_RESOURCE)
-			return false;
-		int nargs = ti->nargs;
-		TypeId args[8];
-		for (int i = 0; i < nargs && i < 8; i++)
-			args[i] = type_info(&S->types, t)->args[i];
-		for (int i = 0; i < s->nfields; i++)
-			if (!sema_is_copy(S, type_subst(&S->types, s->fields[i].type, (uint32_t)ti->decl, args, nargs)))
-				return false;
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				if (!sema_is_copy(S, type_subst(&S->types, s->cases[c].fields[i].type, (uint32_t)type_info(&S->types, t)->decl, args, nargs)))
-					return false;
-		return true;
+	if (n > 16 && !*map) {
+		*map = xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < n; i++)
+			*dups |= !strmap_put(*map, f[i].name, i);
 	}
-	default:
-		return false;
+	if (*map && !(last && *dups))
+		return strmap_get(*map, name);
+	int found = -1;
+	for (int i = 0; i < n && (last || found < 0); i++)
+		if (strcmp(f[i].name, name) == 0)
+			found = i;
+	return found;
+}
+
+int
+sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last)
+{
+	Sym *s = sema_sym(S, owner);
+	if (case_index < 0)
+		return fields_find(s->fields, s->nfields, &s->field_map, &s->field_dups, name, last);
+	CaseSym *c = &s->cases[case_index];
+	return fields_find(c->fields, c->nfields, &c->field_map, &c->field_dups, name, last);
+}
+
+SymId
+sema_own_method(Sema *S, SymId cls, const char *name)
+{
+	Sym *s = sema_sym(S, cls);
+	if (s->nmethods > 8 && !s->method_map) {
+		s->method_map = xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < s->nmethods; i++)
+			strmap_put(s->method_map, sema_sym(S, s->methods[i])->name, i);
 	}
+	if (s->method_map) {
+		int i = strmap_get(s->method_map, name);
+		return i >= 0 ? s->methods[i] : -1;
+	}
+	for (int i = 0; i < s->nmethods; i++)
+		if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
+			return s->methods[i];
+	return -1;
 }
 
 int
 sema_field_index(Sema *S, SymId owner, const char *name)
 {
-	Sym *s = sema_sym(S, owner);
-	if (s->nfields > 16 && !s->field_map) {
-		s->field_map = xcalloc(1, sizeof(StrMap));
-		for (int i = 0; i < s->nfields; i++)
-			strmap_put(s->field_map, s->fields[i].name, i);
-	}
-	if (s->field_map)
-		return strmap_get(s->field_map, name);
-	for (int i = 0; i < s->nfields; i++)
-		if (strcmp(s->fields[i].name, name) == 0)
-			return i;
-	return -1;
+	return sema_field_find(S, owner, -1, name, false);
 }
 
 TypeId

@@ -41,12 +41,11 @@ static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
-	for (int i = from; i < C->locals.len; i++) {
-		if (strcmp(C->locals.items[i].name, n->s) == 0 && strcmp(n->s, "_") != 0) {
-			Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
-			diag_set_help(d, "bind each name once per arm");
-			return;
-		}
+	const Local *l = local_find(C, n->s);   /* the innermost binding of the name */
+	if (l && l - C->locals.items >= from && strcmp(n->s, "_") != 0) {
+		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+		diag_set_help(d, "bind each name once per arm");
+		return;
 	}
 	if (local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
 		local_lend(C, n->s, C->bind_mode);
@@ -96,18 +95,17 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 {
 	Sema *S = C->S;
 	const TypeInfo *ti = type_info(&S->types, owner);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = ci >= 0 ? s->cases[ci].fields : s->fields;
 	int nfields = ci >= 0 ? s->cases[ci].nfields : s->nfields;
 	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		for (int j = 0; j < nfields; j++)
-			if (strcmp(fields[j].name, fps[i].name.s) == 0)
-				idx = j;
+		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
-			Diag *d = sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label);
-			diag_set_help(d, "name each payload field once");
+			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label)
+			    : sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate record pattern field `%s.%s`", label, fps[i].name.s);
+			diag_set_help(d, "name each declared field once");
 			continue;
 		}
 		seen[idx] = true;
@@ -131,7 +129,8 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int j = 0; j < nfields; j++) {
 		if (seen[j])
 			continue;
-		Diag *d = sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name);
+		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name)
+		    : sema_error(S, DIAG_M104, p->span, "record pattern `%s` is missing field `%s`", label, fields[j].name);
 		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
 	}
 	free(seen);
@@ -238,12 +237,34 @@ match_scalar(FnCtx *C, const Expr *e, TypeId st)
 	return first.type;
 }
 
+/* The reference's Copy-variant guard shape: literals, scalar bindings,
+ * unary and binary operators (no calls, fields, blocks). */
+static bool
+guard_shape(FnCtx *C, const Expr *g)
+{
+	switch (g->kind) {
+	case EXPR_INT: case EXPR_FLOAT: case EXPR_CHAR: case EXPR_BOOL:
+		return true;
+	case EXPR_NAME: {
+		const Local *l = local_find(C, g->u.name.s);
+		return l && type_is_scalar(&C->S->types, l->type);
+	}
+	case EXPR_UNARY:
+		return guard_shape(C, g->u.unary.operand);
+	case EXPR_BINARY:
+		return guard_shape(C, g->u.binary.lhs) && guard_shape(C, g->u.binary.rhs);
+	default:
+		return false;
+	}
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
 	Sema *S = C->S;
 	Sym *v = sema_sym(S, (SymId)type_info(&S->types, vt)->decl);
 	bool *covered = xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
+	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
@@ -255,10 +276,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
 		}
 		if (catch_all(p)) {
-			bool all = true;
-			for (int c = 0; c < v->ncases; c++)
-				all &= covered[c];
-			if (wildcard || all) {
+			if (wildcard || ncovered == v->ncases) {
 				Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable wildcard match arm");
 				diag_set_help(d, "every case is already covered; remove this arm");
 			}
@@ -273,34 +291,45 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable duplicate case `%s::%s`", p->u.case_.type.s, p->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove this arm");
 				}
-				if (!arm->guard)
+				if (!arm->guard && !covered[ci]) {
 					covered[ci] = true;
+					ncovered++;
+				}
 			}
 		} else if (p->kind == PAT_OR) {
-			if (arm->guard) {
-				Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "or-pattern arms cannot have a guard");
-				diag_set_help(d, "split the alternatives into separate guarded arms");
+			/* a guarded or-arm is admitted (the newest reference); like a
+			 * guarded case arm it covers none of its cases */
+			bool all_cases = true;
+			for (int a = 0; a < p->u.or.nalts; a++)
+				all_cases &= p->u.or.alts[a]->kind == PAT_CASE;
+			if (!all_cases) {
+				/* the reference's variant_or check: T254 for the whole arm */
+				Diag *d = sema_error(S, DIAG_T254, p->span, "or-pattern alternatives over a variant scrutinee must all be payload-free cases of its type");
+				diag_set_help(d, "over a record or variant scrutinee, arms admit case patterns, `_`, and `|` between payload-free cases of the scrutinee's variant (`Status::Todo {} | Status::Doing {} => ...`); literal patterns, bindings, and guards need an i64/i32/u8/char/bool scrutinee");
 			}
-			for (int a = 0; a < p->u.or.nalts; a++) {
+			for (int a = 0; a < p->u.or.nalts && all_cases; a++) {
 				const Pattern *alt = p->u.or.alts[a];
-				if (alt->kind != PAT_CASE) {
-					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-patterns over a variant admit only payload-free cases");
-					diag_set_help(d, "split the alternative into its own arm");
-					continue;
-				}
 				int ci = case_pattern(C, alt, vt, false);
 				if (ci < 0)
 					continue;
-				if (v->cases[ci].nfields) {
-					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` has a payload", alt->u.case_.type.s, alt->u.case_.case_name.s);
-					diag_set_help(d, "a case with a payload needs its own arm");
+				if (v->cases[ci].nfields || alt->u.case_.nfields) {
+					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` must be a payload-free case without bindings",
+					    alt->u.case_.type.s, alt->u.case_.case_name.s);
+					diag_set_help(d, "match a case that carries a payload in an arm of its own");
 					continue;
 				}
-				if (wildcard || covered[ci]) {
+				bool again = false;   /* `A {} | A {}` in a guarded arm */
+				for (int b = 0; b < a && arm->guard; b++)
+					again |= p->u.or.alts[b]->kind == PAT_CASE &&
+						 strcmp(p->u.or.alts[b]->u.case_.case_name.s, alt->u.case_.case_name.s) == 0;
+				if (wildcard || covered[ci] || again) {
 					Diag *d = sema_error(S, DIAG_M102, alt->span, "unreachable duplicate case `%s::%s`", alt->u.case_.type.s, alt->u.case_.case_name.s);
 					diag_set_help(d, "an earlier arm already matches this case; remove it");
 				}
-				covered[ci] = true;
+				if (!arm->guard) {
+					ncovered += !covered[ci];
+					covered[ci] = true;
+				}
 			}
 		} else if (p->kind == PAT_RECORD) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
@@ -308,6 +337,17 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		} else {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+		}
+		if (arm->guard && e->u.match.mode == MATCH_PLAIN && !guard_shape(C, arm->guard)) {
+			/* the reference's guarded_copy_variants (`unsupported`) */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		}
+		if (arm->guard && e->u.match.mode != MATCH_PLAIN) {
+			/* the reference's guarded_copy_variants: guards only in a plain value match */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "a guard needs a plain value `match` over a Copy variant; under `match %s`, test the payload inside the arm",
+			    e->u.match.mode == MATCH_OWN ? "own" : "borrow");
 		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
@@ -327,34 +367,65 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	return first.type;
 }
 
+/*
+ * A record match: exactly one irrefutable arm.  In the reference's order:
+ * every further arm is M102 first, then the first arm's pattern, guard and
+ * value; a plain match over a non-Copy record (already O111) also finds its
+ * record pattern incompatible (M103), and `match own`/`match borrow` want
+ * the record pattern itself, not `_` (O117).
+ */
 static TypeId
 match_record(FnCtx *C, const Expr *e, TypeId rt)
 {
 	Sema *S = C->S;
 	ArmResult first = { T_ERR, MODE_NONE };
+	for (int i = 1; i < e->u.match.narms; i++) {
+		Diag *d = sema_error(S, DIAG_M102, e->u.match.arms[i].pat->span, "unreachable arm after an irrefutable record pattern");
+		diag_set_help(d, "a record match has exactly one irrefutable arm");
+	}
+	bool plain_owned = e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, rt);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
 		scope_push(C);
 		if (i > 0) {
-			Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable record match arm");
-			diag_set_help(d, "a record match has exactly one irrefutable arm");
+			/* M102 above; the arm's names still bind (silently), so its value
+			 * reports no unknown names */
+			int mark = S->diags->items.len;
+			if (p->kind == PAT_RECORD && strmap_get(&S->type_names, p->u.record.type.s) == (SymId)type_info(&S->types, rt)->decl)
+				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
+			else if (p->kind == PAT_BIND)
+				bind(C, &p->u.bind, rt);
+			while (S->diags->items.len > mark)
+				diag_remove(S->diags, S->diags->items.len - 1);
 		} else if (p->kind == PAT_RECORD) {
 			SymId rs = strmap_get(&S->type_names, p->u.record.type.s);
-			if (rs != (SymId)type_info(&S->types, rt)->decl) {
-				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with scrutinee type %s", p->u.record.type.s, sema_type_name(S, rt));
-				diag_set_help(d, "match the scrutinee's own record type");
+			if (rs != (SymId)type_info(&S->types, rt)->decl || plain_owned) {
+				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with `%s`", p->u.record.type.s, sema_type_name(S, rt));
+				diag_set_help(d, plain_owned ? "write `match own …` to consume the record or `match borrow …` to inspect it"
+				    : "match the scrutinee's own record type");
 			} else {
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			}
 		} else if (p->kind == PAT_BIND) {
+			/* the reference: a binding is a refutable-pattern form, refused over a record */
+			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
+			diag_set_help(d, "match a record with one record pattern or `_`, or bind it with `let`");
 			bind(C, &p->u.bind, rt);
 		} else if (p->kind == PAT_CASE) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "variant pattern is incompatible with a record scrutinee");
 			diag_set_help(d, "match a record with one record pattern");
+		} else if (p->kind == PAT_WILD && e->u.match.mode != MATCH_PLAIN) {
+			Diag *d = sema_error(S, DIAG_O117, p->span, "explicit ownership match requires an exact record pattern");
+			diag_set_help(d, "name every field: `%s { … } => …`", sema_type_name(S, rt));
 		} else if (p->kind != PAT_WILD) {
 			Diag *d = sema_error(S, DIAG_T254, p->span, "refutable patterns are incompatible with an aggregate record scrutinee");
 			diag_set_help(d, "match a record with one record pattern or `_`");
+		}
+		if (arm->guard) {
+			/* the one record arm must match: a guard would make it refutable */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "test the fields inside the arm, e.g. `P { x } => if x > 0 { … } else { … }`");
 		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
@@ -382,8 +453,20 @@ check_match_arms(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	TypeId st = check_expr(C, e->u.match.scrutinee);
 	if (e->u.match.narms == 0) {
-		Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
-		diag_set_help(d, "add arms, ending with `_ => …,`");
+		/* the reference's witnesses: a record's pattern, a variant's first case */
+		const TypeInfo *ti = type_info(&S->types, st);
+		Sym *ts = ti->kind == TY_NOMINAL ? sema_sym(S, (SymId)ti->decl) : NULL;
+		if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS)) {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing record pattern for `%s`", sema_type_name(S, st));
+			diag_set_help(d, "add the arm `%s { … } => …,`", ts->name);
+		} else if (ts && ts->kind == SK_VARIANT && ts->ncases > 0) {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", ts->name, ts->cases[0].name,
+			    ts->cases[0].nfields ? "{ .. }" : "{}");
+			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", ts->name, ts->cases[0].name, ts->cases[0].nfields ? "{ … }" : "{}");
+		} else {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
+			diag_set_help(d, "add arms, ending with `_ => …,`");
+		}
 		return T_ERR;
 	}
 	if (st == T_ERR) {
@@ -399,12 +482,20 @@ check_match_arms(FnCtx *C, const Expr *e)
 		}
 		return T_ERR;
 	}
+	const TypeInfo *sti0 = type_info(&S->types, st);
+	bool rec0 = sti0->kind == TY_NOMINAL && sema_sym(S, (SymId)sti0->decl)->kind != SK_VARIANT;
 	if (e->u.match.mode != MATCH_PLAIN && sema_is_copy(S, st)) {
-		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match %s` requires a non-Copy scrutinee; `%s` is Copy",
-		    e->u.match.mode == MATCH_OWN ? "own" : "borrow", sema_type_name(S, st));
-		diag_set_help(d, "match Copy values plainly: `match value { … }`");
+		/* the reference's texts, by scrutinee kind and mode */
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
+		    e->u.match.mode == MATCH_OWN
+			? (rec0 ? "`match own` requires an owned non-Copy record scrutinee" : "`match own` requires an owned admitted non-Copy variant scrutinee")
+			: (rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
+				: "`match borrow` requires an unprojected named owned or borrowed admitted non-Copy variant place"));
+		diag_set_help(d, "`%s` is Copy: match it plainly, `match value { … }`", sema_type_name(S, st));
 	} else if (e->u.match.mode == MATCH_BORROW && e->u.match.scrutinee->kind != EXPR_NAME && e->u.match.scrutinee->kind != EXPR_FIELD) {
-		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "`match borrow` requires a named owned or borrowed place");
+		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
+		    rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
+			 : "`match borrow` requires an unprojected named owned or borrowed admitted non-Copy variant place");
 		diag_set_help(d, "bind the value first: `let value = …; match borrow value { … }`");
 	}
 	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
@@ -435,18 +526,10 @@ check_match_arms(FnCtx *C, const Expr *e)
 static void
 field_binds(Sema *S, const FieldPat *fps, int n, TypeId t, int ci, PatternBindFn fn, void *ctx)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	Sym *s = sema_sym(S, (SymId)ti->decl);
+	SymId owner = (SymId)type_info(&S->types, t)->decl;
 	for (int i = 0; i < n; i++) {
 		const FieldPat *f = &fps[i];
-		int fi = -1;
-		if (ci >= 0) {
-			for (int j = 0; j < s->cases[ci].nfields; j++)
-				if (strcmp(s->cases[ci].fields[j].name, f->name.s) == 0)
-					fi = j;
-		} else {
-			fi = sema_field_index(S, (SymId)ti->decl, f->name.s);
-		}
+		int fi = ci >= 0 ? sema_field_find(S, owner, ci, f->name.s, true) : sema_field_index(S, owner, f->name.s);
 		if (fi < 0)
 			continue;
 		TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);

@@ -12,6 +12,13 @@
  * maybe moved); a loop body runs twice from the joined state so a move in
  * one iteration is seen by the next.  A diagnostic is reported once per
  * expression.
+ *
+ * Forks cost what the branches change, not the number of variables: while a
+ * fork is open every state change is logged on a trail (variable, old
+ * state), so restoring the entry state undoes the trail back to the fork's
+ * mark, and a join visits only the variables the trail names.  The join of
+ * two states is the flat one: equal states stay, different ones are "maybe
+ * moved".
  */
 #include "sema_int.h"
 
@@ -28,6 +35,9 @@ typedef struct OwnVar {
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
+	int prev;          /* the variable of the same name this one hides, or -1 */
+	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
+	int next_view;     /* … and, for a view, the owner's view before it (-1) */
 } OwnVar;
 
 typedef struct Own {
@@ -35,6 +45,11 @@ typedef struct Own {
 	VEC(OwnVar) vars;
 	VEC(uint8_t) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
+	VEC(struct OwnUndo { int var; uint8_t old; }) trail;   /* state changes while a fork is open */
+	int forks;             /* open forks */
+	int *stamp;            /* per var: the epoch that last collected it (diff) */
+	int stamp_cap, epoch;
+	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
@@ -70,26 +85,30 @@ static void
 pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
-	O->vars.len = m;
+	while (O->vars.len > m) {
+		const OwnVar *v = &O->vars.items[--O->vars.len];
+		strmap_set(&O->index, v->name, v->prev);
+		if (v->view_of >= 0)   /* views go out of scope before their owner, latest first */
+			O->vars.items[v->view_of].first_view = v->next_view;
+	}
 	O->st.len = m;
 }
 
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1 };
+	strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	uint8_t s = ST_LIVE;
 	VEC_PUSH(O->st, s);
 }
 
+/* The innermost variable called name (one probe of the index), or -1. */
 static int
 find(Own *O, const char *name)
 {
-	for (int i = O->vars.len - 1; i >= 0; i--)
-		if (strcmp(O->vars.items[i].name, name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&O->index, name);
 }
 
 static bool
@@ -99,6 +118,19 @@ first_report(Own *O, const Expr *e)
 		return false;
 	O->reported[e->id] = 1;
 	return true;
+}
+
+/* Sets variable i's state, logging the old one while a fork is open. */
+static void
+set_state(Own *O, int i, uint8_t v)
+{
+	if (O->st.items[i] == v)
+		return;
+	if (O->forks) {
+		struct OwnUndo u = { i, O->st.items[i] };
+		VEC_PUSH(O->trail, u);
+	}
+	O->st.items[i] = v;
 }
 
 static void
@@ -177,7 +209,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (loaned_move(O, i, e))
 		return;
-	O->st.items[i] = ST_MOVED;
+	set_state(O, i, ST_MOVED);
 }
 
 static void
@@ -204,6 +236,13 @@ own_field(Own *O, const Expr *e, bool move)
 		if (st == ST_PARTIAL) {
 			for (int k = 0; k < 4 && ov->moved_fields[k]; k++) {
 				if (strcmp(ov->moved_fields[k], e->u.field.name.s) == 0 && first_report(O, e)) {
+					if (is_resource(O, ft)) {
+						/* the reference's record_partial_moves corpus: a moved resource
+						 * field used again is a partially moved place */
+						Diag *d = sema_error(O->S, DIAG_O109, e->span, "use of partially moved place `%s.%s`", ov->name, e->u.field.name.s);
+						diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
+						return;
+					}
 					Diag *d = sema_error(O->S, DIAG_H006, e->span, "use of `%s.%s` after ownership was moved", ov->name, e->u.field.name.s);
 					moved_help(O, d, ft, e->u.field.name.s);
 					return;
@@ -227,7 +266,7 @@ own_field(Own *O, const Expr *e, bool move)
 			if (loaned_move(O, i, e))
 				return;
 			if (O->st.items[i] == ST_LIVE || O->st.items[i] == ST_PARTIAL) {
-				O->st.items[i] = ST_PARTIAL;
+				set_state(O, i, ST_PARTIAL);
 				for (int k = 0; k < 4; k++) {
 					if (!v->moved_fields[k]) {
 						v->moved_fields[k] = e->u.field.name.s;
@@ -284,36 +323,81 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 	}
 }
 
-/* memcpy that accepts empty (possibly NULL) ranges. */
-static void
-copy_bytes(void *dst, const void *src, size_t n)
+/* ---- forks ---- */
+
+typedef struct Fork {
+	int mark;   /* trail length at the fork: undoing back to it restores the entry state */
+	int n;      /* variables at the fork (later ones are scoped inside a branch) */
+} Fork;
+
+/* A variable a branch changed: its state at the fork (base) and now (cur). */
+typedef struct Change {
+	int var;
+	uint8_t base, cur;
+} Change;
+
+typedef VEC(Change) Changes;
+
+static uint8_t
+join(uint8_t a, uint8_t b)
 {
-	if (n)
-		memcpy(dst, src, n);
+	return a == b ? a : ST_MAYBE;
 }
 
-/* Forks: saves the state vector. */
-static uint8_t *
-save(Own *O)
+static Fork
+fork_begin(Own *O)
 {
-	uint8_t *s = xmalloc((size_t)(O->st.len ? O->st.len : 1));
-	copy_bytes(s, O->st.items, (size_t)O->st.len);
-	return s;
+	O->forks++;
+	return (Fork){ O->trail.len, O->st.len };
 }
 
-/* Joins `other` (a state vector of length n) into acc (same length). */
 static void
-join_into(uint8_t *acc, const uint8_t *other, int n)
+fork_end(Own *O)
 {
-	for (int i = 0; i < n; i++) {
-		if (acc[i] == other[i])
+	if (--O->forks == 0)
+		O->trail.len = 0;
+}
+
+/* Undoes the changes logged since mark to the fork's variables; variables
+ * declared inside the branch keep their state (a guard's moves of its arm's
+ * bindings), and no open fork needs their old states. */
+static void
+undo_to(Own *O, const Fork *f, int mark)
+{
+	while (O->trail.len > mark) {
+		struct OwnUndo u = O->trail.items[--O->trail.len];
+		if (u.var < f->n)
+			O->st.items[u.var] = u.old;
+	}
+}
+
+static void
+next_epoch(Own *O)
+{
+	if (O->stamp_cap < O->st.len) {
+		int cap = O->stamp_cap ? O->stamp_cap : 64;
+		while (cap < O->st.len)
+			cap *= 2;
+		O->stamp = xrealloc(O->stamp, sizeof(int) * (size_t)cap);
+		memset(O->stamp + O->stamp_cap, 0, sizeof(int) * (size_t)(cap - O->stamp_cap));
+		O->stamp_cap = cap;
+	}
+	O->epoch++;
+}
+
+/* The variables below f.n changed since mark, once each, in first-change order. */
+static void
+diff_since(Own *O, const Fork *f, int mark, Changes *out)
+{
+	out->len = 0;
+	next_epoch(O);
+	for (int k = mark; k < O->trail.len; k++) {
+		struct OwnUndo u = O->trail.items[k];
+		if (u.var >= f->n || O->stamp[u.var] == O->epoch)
 			continue;
-		if (acc[i] == ST_LIVE || other[i] == ST_LIVE)
-			acc[i] = ST_MAYBE;
-		else if (acc[i] == ST_MOVED && other[i] == ST_MOVED)
-			acc[i] = ST_MOVED;
-		else
-			acc[i] = acc[i] == ST_PARTIAL && other[i] == ST_PARTIAL ? ST_PARTIAL : ST_MAYBE;
+		O->stamp[u.var] = O->epoch;
+		Change c = { u.var, u.old, O->st.items[u.var] };
+		VEC_PUSH(*out, c);
 	}
 }
 
@@ -321,17 +405,27 @@ static void
 own_if(Own *O, const Expr *e, bool move)
 {
 	own_expr(O, e->u.if_.cond, false);
-	int n = O->st.len;
-	uint8_t *entry = save(O);
+	Fork f = fork_begin(O);
 	if (e->u.if_.then_block)
 		own_block(O, e->u.if_.then_block, move);
-	uint8_t *after_then = save(O);
-	copy_bytes(O->st.items, entry, (size_t)n);
+	Changes then = {0}, other = {0};
+	diff_since(O, &f, f.mark, &then);
+	undo_to(O, &f, f.mark);
 	if (e->u.if_.else_block)
 		own_block(O, e->u.if_.else_block, move);
-	join_into(O->st.items, after_then, n);
-	free(entry);
-	free(after_then);
+	diff_since(O, &f, f.mark, &other);
+	/* join: a variable only the else branch changed was at its base on the then path */
+	next_epoch(O);
+	for (int i = 0; i < then.len; i++)
+		O->stamp[then.items[i].var] = O->epoch;
+	for (int i = 0; i < other.len; i++)
+		if (O->stamp[other.items[i].var] != O->epoch)
+			set_state(O, other.items[i].var, join(other.items[i].base, other.items[i].cur));
+	for (int i = 0; i < then.len; i++)
+		set_state(O, then.items[i].var, join(then.items[i].cur, O->st.items[then.items[i].var]));
+	VEC_FREE(then);
+	VEC_FREE(other);
+	fork_end(O);
 }
 
 typedef struct BindCtx {
@@ -358,16 +452,63 @@ place_root(Own *O, const Expr *e)
 	return e->kind == EXPR_NAME ? find(O, e->u.name.s) : -1;
 }
 
+/* The join of the arms' end states, per variable any arm changed (own_match). */
+typedef struct ArmJoin {
+	Changes vars;          /* cur: the join so far */
+	int *count;            /* per entry: arms that changed it */
+	int *slots;            /* open addressing: var → entry + 1 (0: empty) */
+	int cap;
+} ArmJoin;
+
+static int *
+armjoin_slot(ArmJoin *a, int var)
+{
+	uint32_t h = ((uint32_t)var * 2654435761u) & (uint32_t)(a->cap - 1);
+	while (a->slots[h] && a->vars.items[a->slots[h] - 1].var != var)
+		h = (h + 1) & (uint32_t)(a->cap - 1);
+	return &a->slots[h];
+}
+
+/* Folds arm number k's changes into the join. */
+static void
+armjoin_add(ArmJoin *a, const Changes *d, int k)
+{
+	for (int i = 0; i < d->len; i++) {
+		const Change *c = &d->items[i];
+		if ((a->vars.len + 1) * 2 > a->cap) {
+			free(a->slots);
+			a->cap = a->cap ? a->cap * 2 : 64;
+			a->slots = xcalloc((size_t)a->cap, sizeof(int));
+			for (int j = 0; j < a->vars.len; j++)
+				*armjoin_slot(a, a->vars.items[j].var) = j + 1;
+		}
+		int *slot = armjoin_slot(a, c->var);
+		if (*slot) {
+			Change *x = &a->vars.items[*slot - 1];
+			x->cur = join(x->cur, c->cur);
+			a->count[*slot - 1]++;
+			continue;
+		}
+		/* the earlier arms left it at its base */
+		Change x = { c->var, c->base, k ? join(c->base, c->cur) : c->cur };
+		VEC_PUSH(a->vars, x);
+		a->count = xrealloc(a->count, sizeof(int) * (size_t)a->vars.cap);
+		a->count[a->vars.len - 1] = 1;
+		*slot = a->vars.len;
+	}
+}
+
 static void
 own_match(Own *O, const Expr *e, bool move)
 {
 	own_expr(O, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
-	int n = O->st.len;
-	uint8_t *entry = save(O);
-	uint8_t *acc = NULL;
+	Fork f = fork_begin(O);
+	int entry = f.mark;   /* the state at this trail mark is the arms' entry state */
+	ArmJoin acc = {0};
+	Changes d = {0};
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
-		copy_bytes(O->st.items, entry, (size_t)n);
+		undo_to(O, &f, entry);
 		push_scope(O);
 		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
@@ -377,22 +518,36 @@ own_match(Own *O, const Expr *e, bool move)
 			O->vars.items[lender].loans++;
 		if (arm->guard) {
 			own_expr(O, arm->guard, false);
-			/* a false guard falls through to the later arms with the guard's moves */
-			join_into(entry, O->st.items, n);
+			/* a false guard falls through to the later arms with the guard's moves:
+			 * the entry state becomes its join with this one, and the arm goes on from here */
+			diff_since(O, &f, entry, &d);
+			undo_to(O, &f, entry);
+			for (int k = 0; k < d.len; k++)
+				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+			entry = O->trail.len;
+			for (int k = 0; k < d.len; k++)
+				set_state(O, d.items[k].var, d.items[k].cur);
 		}
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
 		pop_scope(O);
-		if (!acc)
-			acc = save(O);
-		else
-			join_into(acc, O->st.items, n);
+		diff_since(O, &f, f.mark, &d);
+		armjoin_add(&acc, &d, i);
 	}
-	if (acc)
-		copy_bytes(O->st.items, acc, (size_t)n);
-	free(entry);
-	free(acc);
+	if (e->u.match.narms) {
+		undo_to(O, &f, f.mark);
+		for (int k = 0; k < acc.vars.len; k++) {
+			const Change *x = &acc.vars.items[k];
+			/* an arm that did not change it left it at its base */
+			set_state(O, x->var, acc.count[k] < e->u.match.narms ? join(x->cur, x->base) : x->cur);
+		}
+	}
+	VEC_FREE(d);
+	VEC_FREE(acc.vars);
+	free(acc.count);
+	free(acc.slots);
+	fork_end(O);
 }
 
 /*
@@ -425,11 +580,14 @@ own_expr(Own *O, const Expr *e, bool move)
 		own_expr(O, e->u.binary.lhs, false);
 		if (e->u.binary.op == BIN_AND || e->u.binary.op == BIN_OR) {
 			/* the right operand runs on some paths only */
-			int n = O->st.len;
-			uint8_t *skipped = save(O);
+			Fork f = fork_begin(O);
 			own_expr(O, e->u.binary.rhs, false);
-			join_into(O->st.items, skipped, n);
-			free(skipped);
+			Changes d = {0};
+			diff_since(O, &f, f.mark, &d);
+			for (int k = 0; k < d.len; k++)
+				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+			VEC_FREE(d);
+			fork_end(O);
 		} else {
 			own_expr(O, e->u.binary.rhs, false);
 		}
@@ -491,20 +649,19 @@ view_owner(Own *O, const Expr *e)
 	return -1;
 }
 
-/* T265: replacing `owner` while a view of it is used later. */
+/* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
+ * Only the owner's own views are visited (its view list). */
 static void
 check_live_views(Own *O, int owner, const Stmt *s)
 {
-	for (int v = 0; v < O->vars.len; v++) {
-		if (O->vars.items[v].view_of != owner)
-			continue;
-		int32_t last = strmap_get(&O->last_use, O->vars.items[v].name);
-		if (last > (int32_t)s->span.end) {
-			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-			diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
-			    O->vars.items[v].name, O->vars.items[owner].name);
-			return;
-		}
+	int found = -1;
+	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
+		if (strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
+			found = v;
+	if (found >= 0) {
+		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
+		    O->vars.items[found].name, O->vars.items[owner].name);
 	}
 }
 
@@ -512,24 +669,29 @@ check_live_views(Own *O, int owner, const Stmt *s)
 static void
 own_loop(Own *O, const Expr *cond, const Block *body, int item)
 {
-	int n = O->st.len;
-	uint8_t *entry = save(O);
+	Fork f = fork_begin(O);
+	Changes d = {0};
 	for (int pass = 0; pass < 2; pass++) {
 		if (item >= 0)
-			O->st.items[item] = ST_LIVE;   /* a `for` item is bound afresh every iteration */
+			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
 		if (body)
 			own_block(O, body, false);
-		uint8_t *end = save(O);
-		copy_bytes(O->st.items, entry, (size_t)n);
-		join_into(O->st.items, end, n);
-		bool same = memcmp(O->st.items, entry, (size_t)n) == 0;
-		free(end);
+		/* the state after the loop (and before the next pass): entry joined with this end */
+		diff_since(O, &f, f.mark, &d);
+		undo_to(O, &f, f.mark);
+		bool same = true;
+		for (int k = 0; k < d.len; k++) {
+			uint8_t v = join(d.items[k].base, d.items[k].cur);
+			same &= v == d.items[k].base;
+			set_state(O, d.items[k].var, v);
+		}
 		if (same)
 			break;
 	}
-	free(entry);
+	VEC_FREE(d);
+	fork_end(O);
 }
 
 static void
@@ -549,6 +711,11 @@ own_stmt(Own *O, const Stmt *s)
 		nv->shared = alias && (O->S->expr_mode[v->id] == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		if (v)
 			nv->view_of = view_owner(O, v);
+		if (nv->view_of >= 0) {
+			int self = O->vars.len - 1;
+			nv->next_view = O->vars.items[nv->view_of].first_view;
+			O->vars.items[nv->view_of].first_view = self;
+		}
 		break;
 	}
 	case STMT_ASSIGN: {
@@ -561,7 +728,7 @@ own_stmt(Own *O, const Stmt *s)
 			check_live_views(O, i, s);
 		}
 		if (i >= 0 && !s->u.assign.has_field)
-			O->st.items[i] = ST_LIVE;   /* reinitialised */
+			set_state(O, i, ST_LIVE);   /* reinitialised */
 		break;
 	}
 	case STMT_WHILE:
@@ -654,5 +821,8 @@ own_check_function(Sema *S, SymId fn)
 	VEC_FREE(O.vars);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);
+	VEC_FREE(O.trail);
+	free(O.stamp);
+	strmap_free(&O.index);
 	strmap_free(&O.last_use);
 }

@@ -280,7 +280,7 @@ id_is(const IdAttr *id, const char *const *list)
 	if (!id->present)
 		return false;
 	for (; *list; list++)
-		if (strlen(*list) == id->value.len && memcmp(*list, id->value.s, id->value.len) == 0)
+		if (strlen(*list) == id->value.len && (id->value.len == 0 || memcmp(*list, id->value.s, id->value.len) == 0))
 			return true;
 	return false;
 }

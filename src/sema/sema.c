@@ -148,37 +148,125 @@ fn_uses(Sym *f, const char *e)
 	return false;
 }
 
-/* E103: owning a resource whose imported finalizer uses effects needs them. */
+/*
+ * The interface imports carrying an `@id`, indexed by it once: a resource's
+ * finalizer is found by one probe instead of a walk over every declaration
+ * (per resource, and per owning parameter for E103).  The map is keyed by
+ * the id up to its first NUL; each key chains its imports in declaration
+ * order, and the exact bytes are compared along the chain.
+ */
+struct ImportIndex {
+	const ImportFn **items;
+	int *next;            /* the next import of the same key, or -1 */
+	int len;
+	StrMap first, last;   /* key → first / last import */
+};
+
+static struct ImportIndex *
+import_index(Sema *S)
+{
+	if (S->import_index)
+		return S->import_index;
+	struct ImportIndex *x = xcalloc(1, sizeof *x);
+	int n = 0;
+	for (int d = 0; d < S->m->ndecls; d++)
+		if (S->m->decls[d].kind == DECL_INTERFACE)
+			n += S->m->decls[d].u.interface.nimports;
+	x->items = xmalloc(sizeof(ImportFn *) * (size_t)(n ? n : 1));
+	x->next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	for (int d = 0; d < S->m->ndecls; d++) {
+		const Decl *dc = &S->m->decls[d];
+		for (int j = 0; dc->kind == DECL_INTERFACE && j < dc->u.interface.nimports; j++) {
+			const ImportFn *imp = &dc->u.interface.imports[j];
+			if (!imp->id.present)
+				continue;
+			const char *key = imp->id.value.s ? imp->id.value.s : "";
+			int i = x->len++;
+			x->items[i] = imp;
+			x->next[i] = -1;
+			int tail = strmap_get(&x->last, key);
+			if (tail < 0)
+				strmap_put(&x->first, key, i);
+			else
+				x->next[tail] = i;
+			strmap_set(&x->last, key, i);
+		}
+	}
+	S->import_index = x;
+	return x;
+}
+
+/* The import after number `after` (-1: the first) whose id is exactly key; -1 when none. */
+static int
+import_next(Sema *S, const StrLit *key, int after)
+{
+	struct ImportIndex *x = import_index(S);
+	int i = after < 0 ? strmap_get(&x->first, key->s ? key->s : "") : x->next[after];
+	while (i >= 0 && (x->items[i]->id.value.len != key->len ||
+	    (key->len && memcmp(x->items[i]->id.value.s, key->s, key->len) != 0)))
+		i = x->next[i];
+	return i;
+}
+
+static const ImportFn *
+import_at(Sema *S, int i)
+{
+	return S->import_index->items[i];
+}
+
+/* E103 for resource r (its imported finalizer's effects) owned by function f. */
 static void
-check_finalizer_effects(FnCtx *C)
+finalizer_effects_of(FnCtx *C, Sym *r)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
-	for (int i = 0; i < f->nparams; i++) {
-		const TypeInfo *ti = type_info(&S->types, f->params[i].type);
-		if (ti->kind != TY_NOMINAL || f->params[i].mode != MODE_OWN)
-			continue;
-		Sym *r = sema_sym(S, (SymId)ti->decl);
-		if (r->kind != SK_RESOURCE || !r->decl || r->decl->u.resource.trivial)
-			continue;
-		const StrLit *key = &r->decl->u.resource.import;
-		for (int d = 0; d < S->m->ndecls; d++) {
-			const Decl *x = &S->m->decls[d];
-			for (int j = 0; x->kind == DECL_INTERFACE && j < x->u.interface.nimports; j++) {
-				const ImportFn *imp = &x->u.interface.imports[j];
-				if (!imp->id.present || imp->id.value.len != key->len || memcmp(imp->id.value.s, key->s, key->len) != 0)
-					continue;
-				for (int k = 0; k < imp->effects.nnames; k++) {
-					const QName *q = &imp->effects.names[k];
-					const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
-					if (fn_uses(f, e))
-						continue;
-					Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
-					diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
-				}
-			}
+	if (!r->decl || r->decl->u.resource.trivial || r->decl->u.resource.ndrops != 1)
+		return;
+	const StrLit *key = &r->decl->u.resource.import;
+	for (int at = import_next(S, key, -1); at >= 0; at = import_next(S, key, at)) {
+		const ImportFn *imp = import_at(S, at);
+		for (int k = 0; k < imp->effects.nnames; k++) {
+			const QName *q = &imp->effects.names[k];
+			const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+			if (fn_uses(f, e))
+				continue;
+			Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
+			diag_set_help(dg, "add `%s` to the function's `uses` set and module permits", e);
 		}
 	}
+}
+
+/* The resources an owned value of type t holds: itself, or through the
+ * fields of owned records and classes (the reference's recursion). */
+static void
+owned_resources(FnCtx *C, TypeId t, int depth)
+{
+	Sema *S = C->S;
+	const TypeInfo *ti = type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL || depth > 16)
+		return;
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	if (y->kind == SK_RESOURCE) {
+		finalizer_effects_of(C, y);
+	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
+		for (int i = 0; i < y->nfields; i++)
+			owned_resources(C, sema_field_type(S, t, i), depth + 1);
+	}
+}
+
+static void dedupe_since(DiagSink *d, int from);
+
+/* E103: owning a resource whose imported finalizer uses effects needs them
+ * (once per missing effect). */
+static void
+check_finalizer_effects(FnCtx *C)
+{
+	Sym *f = C->sym;
+	int mark = C->S->diags->items.len;
+	for (int i = 0; i < f->nparams; i++)
+		if (f->params[i].mode == MODE_OWN)
+			owned_resources(C, f->params[i].type, 0);
+	dedupe_since(C->S->diags, mark);
 }
 
 static void
@@ -220,45 +308,7 @@ check_effects(FnCtx *C)
 	}
 }
 
-/*
- * Does a value of type t hold a resource (bytes: or `Bytes`) anywhere: itself,
- * or inside a record, variant or compiler-owned carrier (the reference's
- * contains_resource / contains_owned_bytes)?  depth bounds recursive types
- * (a cycle runs through Box/Vec, so cutting it off loses nothing a shallower
- * level would not already show).
- */
-static bool
-holds(Sema *S, TypeId t, bool bytes, int depth)
-{
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (depth > 32 || ti->kind == TY_FN)
-		return false;
-	if (bytes && ti->kind == TY_BYTES)
-		return true;
-	for (int i = 0; i < ti->nargs; i++)
-		if (holds(S, type_info(&S->types, t)->args[i], bytes, depth + 1))
-			return true;
-	ti = type_info(&S->types, t);
-	if (ti->kind != TY_NOMINAL)
-		return false;
-	Sym *y = sema_sym(S, (SymId)ti->decl);
-	if (y->kind == SK_RESOURCE)
-		return true;
-	for (int i = 0; i < y->nfields; i++)
-		if (holds(S, sema_field_type(S, t, i), bytes, depth + 1))
-			return true;
-	for (int c = 0; c < y->ncases; c++)
-		for (int i = 0; i < y->cases[c].nfields; i++)
-			if (holds(S, sema_case_field_type(S, t, c, i), bytes, depth + 1))
-				return true;
-	return false;
-}
-
-bool
-sema_type_holds(Sema *S, TypeId t, bool bytes)
-{
-	return holds(S, t, bytes, 0);
-}
+/* sema_type_holds (the reference's contains_resource / contains_owned_bytes): typeq.c */
 
 /* A non-generic variant owning text directly: every payload field a `string`,
  * a Copy scalar or a Copy record, and not Copy itself (the reference's
@@ -281,12 +331,28 @@ direct_owned_variant(Sema *S, TypeId t)
 	return true;
 }
 
+/* A record or class owning text only: every field a `string` or Copy (the
+ * newest reference's check_ownership_mode asks such a parameter for no mode;
+ * like a `string` parameter, a mode-less one owns its argument). */
+static bool
+text_record(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = type_info(&S->types, t);
+	Sym *y = sema_sym(S, (SymId)ti->decl);
+	for (int i = 0; i < y->nfields; i++) {
+		TypeId ft = sema_field_type(S, t, i);
+		if (ft != T_STRING && !sema_is_copy(S, ft))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Must a parameter of type t state `own`, `borrow` or `shared` (O001 when it
  * does not)?  The reference's list: maps and sets, iterators, `Box`/`Vec`,
- * owned records (its string records), and anything holding `Bytes` or a
- * resource.  Owned classes and generic records are added (the reference
- * refuses them as T309, lifted by §0.1).
+ * and anything holding `Bytes` or a resource.  Owned records and classes
+ * need one too unless they own only text (text_record); owned generic
+ * records are added (the reference refuses them as T309, lifted by §0.1).
  */
 static bool
 needs_mode(Sema *S, TypeId t)
@@ -300,13 +366,13 @@ needs_mode(Sema *S, TypeId t)
 		if (y->kind == SK_RESOURCE || (SymId)ti->decl == S->sym_iterstep)
 			return true;
 		if ((y->kind == SK_RECORD || y->kind == SK_CLASS) && !sema_is_copy(S, t))
-			return true;
+			return !text_record(S, t);
 		break;
 	}
 	default:
 		break;
 	}
-	return holds(S, t, true, 0);
+	return sema_type_holds(S, t, true);
 }
 
 /* The reference's parameter mode rules (check_ownership_mode), in its order. */
@@ -380,8 +446,10 @@ check_params(FnCtx *C)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
+	StrMap seen = {0};   /* the names of the parameters before this one */
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
+		bool dup = !strmap_put(&seen, p->name, i);
 		check_param_mode(S, f, p);
 		if (strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
@@ -393,17 +461,34 @@ check_params(FnCtx *C)
 			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
 			continue;
 		}
-		bool dup = false;
-		for (int j = 0; j < i; j++)
-			dup |= strcmp(f->params[j].name, p->name) == 0;
 		if (dup) {
 			Diag *d = sema_error(S, DIAG_T102, p->span, "duplicate parameter `%s`", p->name);
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE };
-		VEC_PUSH(C->locals, l);
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1 };
+		local_push(C, l);
 	}
+	strmap_free(&seen);
+}
+
+/* C102 with the reference's text: `… with effects {a, b}`. */
+static void
+effectful_in_contract(Sema *S, const CallSite *cs, const char *what, const char *owner)
+{
+	Buf eb = {0};
+	buf_putc(&eb, '{');
+	if (cs->effect) {
+		buf_puts(&eb, cs->effect);
+	} else {
+		Sym *g = sema_sym(S, cs->callee);
+		for (int j = 0; j < g->neffects; j++)
+			buf_printf(&eb, "%s%s", j ? ", " : "", g->effects[j]);
+	}
+	buf_putc(&eb, '}');
+	Diag *d = sema_error(S, DIAG_C102, cs->span, "%s on `%s` calls effectful function `%s` with effects %s", what, owner, cs->name, eb.data);
+	diag_set_help(d, "contracts must be deterministic and effect-free");
+	buf_free(&eb);
 }
 
 static void
@@ -416,18 +501,7 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	for (int k = ncalls; k < C->calls.len; k++) {
 		const CallSite *cs = &C->calls.items[k];
 		if (cs->effect || (cs->callee >= 0 && sema_sym(C->S, cs->callee)->neffects > 0)) {
-			Buf eb = {0};
-			if (cs->effect) {
-				buf_puts(&eb, cs->effect);
-			} else {
-				Sym *g = sema_sym(C->S, cs->callee);
-				for (int j = 0; j < g->neffects; j++)
-					buf_printf(&eb, "%s%s", j ? ", " : "", g->effects[j]);
-			}
-			Diag *d = sema_error(C->S, DIAG_C102, cs->span, "%s on `%s` calls effectful function `%s` with effects %s", what, C->sym->name,
-			    cs->name, eb.data ? eb.data : "");
-			diag_set_help(d, "contracts must be deterministic and effect-free");
-			buf_free(&eb);
+			effectful_in_contract(C->S, cs, what, C->sym->name);
 		}
 	}
 	C->in_contract = false;
@@ -483,8 +557,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			check_clause(&C, &fn->clauses[i], "postcondition");
 	own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
-	VEC_FREE(C.locals);
-	VEC_FREE(C.marks);
+	local_free(&C);
 	VEC_FREE(C.calls);
 }
 
@@ -519,7 +592,8 @@ check_entry(Sema *S)
 /*
  * Record invariants (§4.6, §0.7): `requires` lines after a record refer to
  * its fields by name; they are bool (C101) and effect-free (C102); generic
- * records take none (C103).
+ * records take none (C103), nor records with an owned field other than a
+ * direct `string` (C104).
  */
 static void
 check_invariants(Sema *S, SymId id)
@@ -533,10 +607,15 @@ check_invariants(Sema *S, SymId id)
 		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
 		return;
 	}
-	if (!sema_is_copy(S, sema_nominal(S, id, NULL, 0))) {
-		Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "record `%s` owns values and cannot declare invariants", r->name);
-		diag_set_help(dg, "check the property in the functions that build `%s` values, or keep the record's fields Copy", r->name);
-		return;
+	/* the newest reference admits owned fields that are direct `string`s
+	 * (its T309 on producing such a record is lifted, §0.1) */
+	for (int i = 0; i < r->nfields; i++) {
+		TypeId ft = r->fields[i].type;
+		if (ft != T_STRING && ft != T_ERR && !sema_is_copy(S, ft)) {
+			Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "invariants on owned record `%s` have no ownership-preserving executable check", r->name);
+			diag_set_help(dg, "use a Copy record for executable invariants, or check scalar observations in a function");
+			return;
+		}
 	}
 	FnCtx C;
 	memset(&C, 0, sizeof C);
@@ -545,8 +624,8 @@ check_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE };
-		VEC_PUSH(C.locals, l);
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1 };
+		local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
 		const Clause *c = &d->u.record.invariants[i];
@@ -559,62 +638,12 @@ check_invariants(Sema *S, SymId id)
 		for (int k = ncalls; k < C.calls.len; k++) {
 			const CallSite *cs = &C.calls.items[k];
 			bool effectful = cs->effect || (cs->callee >= 0 && sema_sym(S, cs->callee)->neffects > 0);
-			if (effectful) {
-				Diag *dg = sema_error(S, DIAG_C102, cs->span, "invariant on `%s` calls effectful function `%s`", r->name, cs->name);
-				diag_set_help(dg, "contracts must be deterministic and effect-free");
-			}
+			if (effectful)
+				effectful_in_contract(S, cs, "invariant", r->name);
 		}
 	}
-	VEC_FREE(C.locals);
-	VEC_FREE(C.marks);
+	local_free(&C);
 	VEC_FREE(C.calls);
-}
-
-/* Resources (§4.9): the drop strategy carries an explicit `@id` (O112); an
- * imported finalizer names a declared, infallible, consuming import (O113). */
-static void
-check_resource(Sema *S, SymId id)
-{
-	Sym *r = sema_sym(S, id);
-	const Decl *d = r->decl;
-	if (!d || d->kind != DECL_RESOURCE)
-		return;
-	const IdAttr *drop = &d->u.resource.drop_id;
-	if (!drop->present) {
-		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must identify its drop strategy with an explicit `@id`", r->name);
-		diag_set_help(dg, "write `@id(\"%s.drop\")` on the line above `drop …;`", r->id);
-	} else if (memchr(drop->value.s, '\0', drop->value.len)) {
-		/* the reference's NUL rule, under its lifecycle code */
-		Diag *dg = sema_error(S, DIAG_O113, drop->span, "resource lifecycle `%s.drop` has an invalid stable id; persistent identities forbid NUL", r->name);
-		diag_set_help(dg, "remove the NUL byte; write a dotted id such as @id(\"%s.drop\")", r->id);
-	}
-	if (d->u.resource.trivial)
-		return;
-	const StrLit *key = &d->u.resource.import;
-	if (memchr(key->s, '\0', key->len)) {
-		Diag *dg = sema_error(S, DIAG_O113, key->span, "resource lifecycle `%s.drop` has an invalid logical import key; persistent identities forbid NUL", r->name);
-		diag_set_help(dg, "remove the NUL byte; the key is the finalizer import's `@id`");
-		return;
-	}
-	for (int i = 0; i < S->m->ndecls; i++) {
-		const Decl *x = &S->m->decls[i];
-		if (x->kind != DECL_INTERFACE)
-			continue;
-		for (int j = 0; j < x->u.interface.nimports; j++) {
-			const ImportFn *f = &x->u.interface.imports[j];
-			if (!f->id.present || f->id.value.len != key->len || memcmp(f->id.value.s, key->s, key->len) != 0)
-				continue;
-			if (f->fallible || !f->has_consumes) {
-				Diag *dg = sema_error(S, DIAG_O113, key->span, "finalizer import `%.*s` of resource `%s` must be `failure infallible` and `consumes <param> always`",
-				    (int)key->len, key->s, r->name);
-				diag_set_help(dg, "declare the import with `failure infallible consumes value always;`");
-			}
-			return;
-		}
-	}
-	Diag *dg = sema_error(S, DIAG_O113, key->span, "resource `%s` drops through `%.*s`, which is not a declared interface import", r->name,
-	    (int)key->len, key->s);
-	diag_set_help(dg, "declare the finalizer as an `import fn` with that `@id` in an interface, or use `drop trivial;`");
 }
 
 /* Drops diagnostics from index `from` on that repeat an earlier one. */
@@ -736,9 +765,10 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	decls_collect(S);
 	decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
-		check_resource(S, id);
+		sema_check_resource(S, id);
 		check_invariants(S, id);
 	}
+	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_METHOD)
@@ -768,6 +798,14 @@ sema_free(Sema *S)
 	if (!S)
 		return;
 	types_free(&S->types);
+	typeq_free(S->typeq);
+	if (S->import_index) {
+		free(S->import_index->items);
+		free(S->import_index->next);
+		strmap_free(&S->import_index->first);
+		strmap_free(&S->import_index->last);
+		free(S->import_index);
+	}
 	strmap_free(&S->type_names);
 	strmap_free(&S->fn_names);
 	strmap_free(&S->ids);
@@ -781,6 +819,16 @@ sema_free(Sema *S)
 			strmap_free(y->field_map);
 			free(y->field_map);
 		}
+		if (y->method_map) {
+			strmap_free(y->method_map);
+			free(y->method_map);
+		}
+		for (int c = 0; c < y->ncases; c++) {
+			if (y->cases[c].field_map) {
+				strmap_free(y->cases[c].field_map);
+				free(y->cases[c].field_map);
+			}
+		}
 	}
 	VEC_FREE(S->syms);
 	free(S->expr_type);
@@ -789,6 +837,7 @@ sema_free(Sema *S)
 	free(S->call_consumes);
 	free(S->own_reported);
 	free(S->instances);
+	free(S->instance_index);
 	free(S->call_builtin);
 	arena_free(&S->arena);
 	free(S);

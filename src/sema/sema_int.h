@@ -22,11 +22,17 @@
 #include "../support/diag.h"
 
 typedef int32_t SymId;   /* -1 = none */
+typedef struct TypeQ TypeQ;   /* memoised type queries (typeq.c) */
 
 /* ---- a string → int map (probe-only) ---- */
+typedef struct StrMapSlot {
+	const char *key;       /* NULL: empty */
+	uint32_t hash;
+	int32_t val;
+} StrMapSlot;
+
 typedef struct StrMap {
-	const char **keys;
-	int32_t *vals;
+	StrMapSlot *slots;     /* key, hash and value side by side: one cache line per probe */
 	uint32_t cap;
 	uint32_t len;
 } StrMap;
@@ -67,6 +73,8 @@ typedef struct CaseSym {
 	FieldSym *fields;
 	int nfields;
 	Span span;
+	StrMap *field_map;    /* many fields: name → first index (lazy, sema_field_find) */
+	bool field_dups;      /* … and some name is repeated (S111) */
 } CaseSym;
 
 typedef struct ParamSym {
@@ -100,6 +108,7 @@ typedef struct Sym {
 	SymId parent;
 	SymId *methods;        /* own methods in source order */
 	int nmethods;
+	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
 	/* functions, methods, imports */
 	ParamSym *params;
 	int nparams;
@@ -107,7 +116,8 @@ typedef struct Sym {
 	const char **effects;  /* `uses` in source order (dotted names) */
 	int neffects;
 	StrMap *case_map;      /* variants with many cases: name → index (lazy) */
-	StrMap *field_map;     /* records/classes with many fields: name → index (lazy) */
+	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
 	bool resolved;         /* signature resolved */
 	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
@@ -132,6 +142,8 @@ struct Sema {
 	/* generic instances used with non-scalar arguments (checked after all bodies) */
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
+	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
+	uint32_t instance_cap;
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
@@ -150,6 +162,8 @@ struct Sema {
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
+	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
+	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
 
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
@@ -192,11 +206,18 @@ bool sema_is_copy(Sema *S, TypeId t);
 bool sema_lent_value(Sema *S, const Expr *e);
 /* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
 bool sema_type_holds(Sema *S, TypeId t, bool bytes);
+void typeq_free(TypeQ *q);
 /* Field of a record/class type (substituted); -1 when absent. */
 int sema_field_index(Sema *S, SymId owner, const char *name);
+/* The field `name` of owner's record/class fields (case_index < 0) or of a
+ * case's payload: the first or the last of a repeated name; -1 when absent.
+ * Indexed by name for long field lists. */
+int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last);
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
 int sema_case_index(Sema *S, SymId variant, const char *name);
 TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
+/* The first of class cls's own methods called name, or -1 (indexed for many methods). */
+SymId sema_own_method(Sema *S, SymId cls, const char *name);
 /* Is `from` the same class as `to` or a descendant (implicit upcast)? */
 bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
 
@@ -238,6 +259,7 @@ typedef struct Local {
 	Span span;
 	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
 	                            `match borrow` bindings, `for` items); otherwise it owns it */
+	int prev;                /* the binding of the same name this one hides (local_push), or -1 */
 } Local;
 
 typedef struct CallSite {
@@ -253,6 +275,8 @@ typedef struct FnCtx {
 	Sym *sym;
 	VEC(Local) locals;       /* innermost last; no shadowing, so lookup is by name */
 	VEC(int) marks;          /* scope starts (indices into locals) */
+	StrMap local_index;      /* name → index of its innermost binding in locals (-1: none) */
+	VEC(int) owned_locals;   /* indices of the bindings whose value needs release, ascending */
 	VEC(CallSite) calls;     /* for E102, in visit order */
 	const TypeId *targs;     /* generic functions: the substitution being checked */
 	int ntargs;
@@ -273,6 +297,9 @@ TypeId check_match(FnCtx *C, const Expr *e);
 void scope_push(FnCtx *C);
 void scope_pop(FnCtx *C);
 const Local *local_find(FnCtx *C, const char *name);
+/* Appends a binding (no checks) and indexes it; local_free releases the index. */
+void local_push(FnCtx *C, Local l);
+void local_free(FnCtx *C);
 /* Declares a binding (T209 on shadowing, S109 on `result`); false if rejected. */
 bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
 /* Marks the innermost binding `name` (just declared) as lending its value (MODE_BORROW/MODE_SHARED). */
@@ -290,6 +317,10 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
  * (statements' expressions, match guards and closure bodies included). */
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+
+/* ---- resources and interfaces (resource.c) ---- */
+void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
+void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 /* own.c: the ownership pass over a typed function body. */

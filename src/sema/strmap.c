@@ -1,6 +1,10 @@
 /*
  * strmap.c — string → int32 map, open addressing.  Keys are borrowed
  * (arena strings).  Only probed; never iterated (determinism).
+ *
+ * A slot keeps its key's hash: a probe compares hashes, and a key's bytes
+ * only when the hash matches and the pointer differs (most lookups of a
+ * binding come with the very string it was declared with).
  */
 #include "sema_int.h"
 
@@ -18,9 +22,19 @@ hash_str(const char *s)
 void
 strmap_free(StrMap *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof *m);
+}
+
+/* The slot holding key, or the empty slot where it would go (cap > 0). */
+static StrMapSlot *
+find(const StrMap *m, const char *key, uint32_t h)
+{
+	for (uint32_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		StrMapSlot *s = &m->slots[i];
+		if (!s->key || (s->hash == h && (s->key == key || strcmp(s->key, key) == 0)))
+			return s;
+	}
 }
 
 int32_t
@@ -28,12 +42,8 @@ strmap_get(const StrMap *m, const char *key)
 {
 	if (!m->cap)
 		return -1;
-	for (uint32_t h = hash_str(key) & (m->cap - 1);; h = (h + 1) & (m->cap - 1)) {
-		if (!m->keys[h])
-			return -1;
-		if (strcmp(m->keys[h], key) == 0)
-			return m->vals[h];
-	}
+	const StrMapSlot *s = find(m, key, hash_str(key));
+	return s->key ? s->val : -1;
 }
 
 static void
@@ -41,42 +51,43 @@ grow(StrMap *m)
 {
 	StrMap old = *m;
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->keys = xcalloc(m->cap, sizeof(char *));
-	m->vals = xcalloc(m->cap, sizeof(int32_t));
-	m->len = 0;
+	m->slots = xcalloc(m->cap, sizeof(StrMapSlot));
 	for (uint32_t i = 0; i < old.cap; i++)
-		if (old.keys[i])
-			strmap_put(m, old.keys[i], old.vals[i]);
-	free(old.keys);
-	free(old.vals);
+		if (old.slots[i].key)
+			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
+	free(old.slots);
+}
+
+/* The slot for key, inserted (with *added set) when absent. */
+static StrMapSlot *
+slot_for(StrMap *m, const char *key, bool *added)
+{
+	if ((m->len + 1) * 2 > m->cap)
+		grow(m);
+	uint32_t h = hash_str(key);
+	StrMapSlot *s = find(m, key, h);
+	*added = !s->key;
+	if (*added) {
+		s->key = key;
+		s->hash = h;
+		m->len++;
+	}
+	return s;
 }
 
 bool
 strmap_put(StrMap *m, const char *key, int32_t val)
 {
-	if ((m->len + 1) * 2 > m->cap)
-		grow(m);
-	uint32_t h = hash_str(key) & (m->cap - 1);
-	while (m->keys[h]) {
-		if (strcmp(m->keys[h], key) == 0)
-			return false;
-		h = (h + 1) & (m->cap - 1);
-	}
-	m->keys[h] = key;
-	m->vals[h] = val;
-	m->len++;
-	return true;
+	bool added;
+	StrMapSlot *s = slot_for(m, key, &added);
+	if (added)
+		s->val = val;
+	return added;
 }
 
 void
 strmap_set(StrMap *m, const char *key, int32_t val)
 {
-	if (strmap_put(m, key, val))
-		return;
-	for (uint32_t h = hash_str(key) & (m->cap - 1);; h = (h + 1) & (m->cap - 1)) {
-		if (strcmp(m->keys[h], key) == 0) {
-			m->vals[h] = val;
-			return;
-		}
-	}
+	bool added;
+	slot_for(m, key, &added)->val = val;
 }

@@ -62,6 +62,9 @@ type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *
 	ti->n = n;
 	ti->nargs = nargs;
 	ti->args = NULL;
+	ti->open = kind == TY_PARAM;
+	for (int i = 0; i < nargs && !ti->open; i++)
+		ti->open = t->items[args[i]].open;
 	if (nargs) {
 		ti->args = xmalloc(sizeof(TypeId) * (size_t)nargs);
 		memcpy(ti->args, args, sizeof(TypeId) * (size_t)nargs);
@@ -146,8 +149,8 @@ type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs
 	const TypeInfo *ti = type_info(t, ty);
 	if (ti->kind == TY_PARAM)
 		return ti->decl == decl && ti->n < (uint64_t)nargs ? args[ti->n] : ty;
-	if (ti->nargs == 0)
-		return ty;
+	if (!ti->open)
+		return ty;   /* closed: nothing to substitute, whatever its size */
 	TypeId local[16];
 	TypeId *sub = ti->nargs <= 16 ? local : xmalloc(sizeof(TypeId) * (size_t)ti->nargs);
 	bool changed = false;

@@ -43,6 +43,7 @@ typedef struct TypeInfo {
 	uint64_t n;        /* TY_ARRAY length; TY_PARAM index */
 	TypeId *args;      /* type arguments (TY_FN: params then the result) */
 	int nargs;
+	bool open;         /* mentions a TY_PARAM (type_subst leaves a closed type as it is) */
 } TypeInfo;
 
 typedef struct TypeTable {

@@ -1,6 +1,11 @@
 /*
  * arena.c — bump allocator.  Chunks double in size up to 1 MiB; a request
  * larger than a chunk gets a chunk of its own.
+ *
+ * Under AddressSanitizer every allocation is a heap block of its own (owned
+ * by the arena), so a read or write past a node's size is reported: nodes
+ * are allocated at the size of their kind (parse_expr.c's expr_size), and
+ * this is what checks that no code reaches past it.
  */
 #include "arena.h"
 
@@ -12,6 +17,7 @@
 struct ArenaChunk {
 	ArenaChunk *next;
 	size_t size;
+	bool mapped;     /* from spx_big_alloc's mapping: zero-filled, untouched */
 	/* payload follows, 16-byte aligned */
 	max_align_t data[];
 };
@@ -31,32 +37,45 @@ arena_free(Arena *a)
 	ArenaChunk *c = a->head;
 	while (c) {
 		ArenaChunk *next = c->next;
-		free(c);
+		spx_big_free(c, sizeof(ArenaChunk) + c->size, c->mapped);
 		c = next;
 	}
 	memset(a, 0, sizeof *a);
 }
 
+/*
+ * Chunks double from 16 KiB up to 4 MiB.  From 1 MiB on they are
+ * anonymous mappings (spx_big_alloc): zero-filled, so allocations from them
+ * skip the memset, and their pages cost memory only once written.
+ */
 static void
 arena_grow(Arena *a, size_t need)
 {
 	size_t size = a->head ? a->head->size * 2 : 16384;
-	if (size > (1u << 20))
-		size = 1u << 20;
+	if (size > ((size_t)4 << 20))
+		size = (size_t)4 << 20;
 	if (size < need)
 		size = need;
-	ArenaChunk *c = xmalloc(sizeof(ArenaChunk) + size);
+	bool mapped;
+	ArenaChunk *c = spx_big_alloc(sizeof(ArenaChunk) + size, &mapped);
 	c->size = size;
+	c->mapped = mapped;
 	c->next = a->head;
 	a->head = c;
 	a->cur = (char *)c->data;
 	a->lim = a->cur + size;
+	a->zeroed = mapped;
 	a->total += size;
 }
 
 void *
 arena_alloc(Arena *a, size_t n)
 {
+#ifdef SPX_ASAN
+	void *b = xcalloc(1, n);
+	arena_own(a, b);
+	return b;
+#endif
 	n = (n + 7) & ~(size_t)7;
 	if (n == 0)
 		n = 8;
@@ -64,7 +83,8 @@ arena_alloc(Arena *a, size_t n)
 		arena_grow(a, n);
 	void *p = a->cur;
 	a->cur += n;
-	memset(p, 0, n);
+	if (!a->zeroed)
+		memset(p, 0, n);
 	return p;
 }
 
@@ -84,7 +104,8 @@ char *
 arena_strndup(Arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);
-	memcpy(p, s, n);
+	if (n)   /* s may be NULL when n == 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }

@@ -15,7 +15,8 @@ typedef struct Arena {
 	ArenaChunk *head;  /* newest chunk; owns the list */
 	char *cur;         /* next free byte in head */
 	char *lim;         /* end of head */
-	size_t total;      /* bytes obtained from xmalloc, for statistics */
+	size_t total;      /* bytes obtained for chunks, for statistics */
+	bool zeroed;       /* head is a fresh mapping: [cur, lim) is already zero */
 	void **owned;      /* heap blocks handed to the arena (arena_own) */
 	int nowned, capowned;
 } Arena;

@@ -22,6 +22,15 @@ void spx_bug(const char *file, int line, const char *msg);
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 
+/* SPX_ASAN: built with AddressSanitizer (gcc or clang). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPX_ASAN 1
+#endif
+#endif
+
 /* A byte range in one source text plus the 1-based position of its start. */
 typedef struct Span {
 	uint32_t start;  /* byte offset, inclusive */
@@ -44,5 +53,18 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+
+/*
+ * A large block sized by an upper bound (e.g. one token per source byte):
+ * from SPX_BIG_ALLOC bytes on it is an anonymous mapping, so only the pages
+ * actually written cost memory, and spx_big_free returns them to the system
+ * at once.  Smaller blocks come from xmalloc.  Not zeroed.
+ */
+#define SPX_BIG_ALLOC ((size_t)1 << 20)
+void *spx_big_alloc(size_t bytes, bool *mapped);
+/* The same, but NULL when a large mapping is refused (a generous upper
+ * bound under strict overcommit): the caller then sizes by an estimate. */
+void *spx_big_reserve(size_t bytes, bool *mapped);
+void spx_big_free(void *p, size_t bytes, bool mapped);
 
 #endif

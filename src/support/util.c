@@ -1,8 +1,12 @@
 /*
  * util.c — allocation hooks and the internal-bug reporter.
  */
+/* MAP_ANONYMOUS and MAP_NORESERVE are outside POSIX 2008's headers. */
+#define _DEFAULT_SOURCE
+
 #include "common.h"
 
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +69,8 @@ char *
 xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n)   /* s may be NULL when n == 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
@@ -74,4 +79,39 @@ char *
 xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+void *
+spx_big_reserve(size_t bytes, bool *mapped)
+{
+	*mapped = false;
+	if (bytes < SPX_BIG_ALLOC)
+		return xmalloc(bytes);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	/* Huge pages where the system grants them on request: one fault per
+	 * 2 MiB instead of 512 (about a tenth of `check`). */
+	if (bytes >= ((size_t)2 << 20))
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	*mapped = true;
+	return p;
+}
+
+void *
+spx_big_alloc(size_t bytes, bool *mapped)
+{
+	void *p = spx_big_reserve(bytes, mapped);
+	return p ? p : xmalloc(bytes);
+}
+
+void
+spx_big_free(void *p, size_t bytes, bool mapped)
+{
+	if (mapped)
+		munmap(p, bytes);
+	else
+		free(p);
 }

@@ -1,6 +1,7 @@
 /*
  * unit.c — C unit tests for functions easier to test alone: SHA-256
- * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, edit
+ * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, the
+ * native lane's escaping of source text into C (src/emit_c/escape.c); edit
  * distance lives in the CLI and is covered by tests/cli-test.sh.
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
@@ -11,6 +12,7 @@
 #include "../../src/support/json.h"
 #include "../../src/support/sha256.h"
 #include "../../src/support/utf8.h"
+#include "../../src/emit_c/emit_int.h"
 
 static int pass, fail;
 
@@ -23,6 +25,59 @@ check(int ok, const char *what)
 		fail++;
 		printf("FAIL unit: %s\n", what);
 	}
+}
+
+/* Decodes a C string literal body as emitc_c_string writes it: \", \\ and \ooo. */
+static size_t
+c_unescape(const char *s, size_t n, unsigned char *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\') {
+			out[k++] = (unsigned char)s[i];
+		} else if (s[i + 1] == '"' || s[i + 1] == '\\') {
+			out[k++] = (unsigned char)s[++i];
+		} else {
+			out[k++] = (unsigned char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		}
+	}
+	return k;
+}
+
+/* Source text of every byte value, and hostile sequences, through both escapers. */
+static void
+escape_checks(void)
+{
+	static const char hostile[] = "*/?\?/\\\n/*?\"%s*";
+	unsigned char all[256 + sizeof hostile - 1];
+	for (int i = 0; i < 256; i++)
+		all[i] = (unsigned char)i;
+	memcpy(all + 256, hostile, sizeof hostile - 1);
+	Buf c = {0}, l = {0};
+	emitc_comment_text(&c, (const char *)all, sizeof all);
+	bool safe = true;
+	for (size_t i = 0; i < c.len; i++) {
+		unsigned char ch = (unsigned char)c.data[i];
+		if (ch < 0x20 || ch >= 0x7f || strchr("*/?\\\"", ch))
+			safe = false;
+	}
+	check(safe && !strstr(c.data, "*/") && !strstr(c.data, "??"), "comment text: no comment end, trigraph, splice, control or non-ASCII byte");
+	emitc_c_string(&l, (const char *)all, sizeof all);
+	bool plain = true;
+	for (size_t i = 0; i < l.len; i++) {
+		unsigned char ch = (unsigned char)l.data[i];
+		if (ch < 0x20 || ch >= 0x7f || ch == '?' || ch == '*' || ch == '/')
+			plain = false;
+		if (ch == '"' && (i == 0 || l.data[i - 1] != '\\'))
+			plain = false;
+	}
+	unsigned char back[sizeof all + 8];
+	size_t nb = c_unescape(l.data, l.len, back);
+	check(plain && nb == sizeof all && memcmp(back, all, sizeof all) == 0,
+	      "string literal body: printable, no raw quote, trigraph or comment marker, decodes to the input");
+	buf_free(&c);
+	buf_free(&l);
 }
 
 static void
@@ -78,6 +133,8 @@ main(void)
 	json_str(&b, "a\"b\\c\n\x01", 7);
 	check(strcmp(b.data, "\"a\\\"b\\\\c\\n\\u0001\"") == 0, "json escaping");
 	buf_free(&b);
+
+	escape_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -211,6 +211,81 @@ spx_publish(void)
 #endif
 }
 
+/* ---- the command line ---- */
+
+/* Strict UTF-8 (no overlongs, surrogates or values above U+10FFFF). */
+SPX_RT bool
+spx_utf8_valid(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		uint8_t c = p[i];
+		size_t k;
+		uint32_t cp, min;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xE0) == 0xC0) {
+			k = 1; cp = c & 0x1Fu; min = 0x80;
+		} else if ((c & 0xF0) == 0xE0) {
+			k = 2; cp = c & 0x0Fu; min = 0x800;
+		} else if ((c & 0xF8) == 0xF0) {
+			k = 3; cp = c & 0x07u; min = 0x10000;
+		} else {
+			return false;
+		}
+		if (k >= n - i)
+			return false;
+		for (size_t j = 1; j <= k; j++) {
+			if ((p[i + j] & 0xC0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i + j] & 0x3Fu);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return false;
+		i += k + 1;
+	}
+	return true;
+}
+
+/*
+ * The checks `semaprax run` makes of the arguments after `--`
+ * (src/cli/cmd_run.c), with its lines and usage status 2, in its order:
+ * at most 16, each valid UTF-8, 65,536 bytes together, and only a
+ * command-line program takes any.  0 when they pass.
+ */
+SPX_RT int
+spx_args_check(int argc, char **argv, bool command)
+{
+	static const char hint[] = "\nhint: run `semaprax help run` for usage\n";
+	int n = argc > 0 ? argc - 1 : 0;
+	if (n == 0)
+		return 0;
+	if (n > 16) {
+		fprintf(stderr, "a command-line program takes at most 16 arguments after `--` (got %d)%s", n, hint);
+		return 2;
+	}
+	size_t total = 0;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(argv[i + 1]);
+		if (!spx_utf8_valid((const uint8_t *)argv[i + 1], len)) {
+			fprintf(stderr, "argument %d after `--` is not valid UTF-8%s", i, hint);
+			return 2;
+		}
+		total += len;
+	}
+	if (total > 65536u) {
+		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
+		return 2;
+	}
+	if (!command) {
+		fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
+		      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
+		return 2;
+	}
+	return 0;
+}
+
 /* ---- strings and bytes ---- */
 
 SPX_RT spx_str

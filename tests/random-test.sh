@@ -1,0 +1,163 @@
+#!/bin/sh
+# random-test.sh BIN [N] [SEED] — random-program lane agreement (issue 11 §5).
+#
+# Generates N programs (default 300) with tools/progen.c for the seeds
+# SEED, SEED+1, … (default 1), and for each one:
+#   1. `semaprax check` must accept it (a rejection is a generator bug or a
+#      checker bug);
+#   2. runs it in the interpreter (`run`) and natively (`run --native`, the
+#      generated C compiled by $CC with -Werror added, so a gcc warning in the
+#      emitted code is a failure) and compares stdout, the failure line and
+#      the exit status with the same table as tests/native-test.sh (kept in
+#      step with it by hand: the mapping below mirrors its expected_native);
+#   3. compiles the C of `semaprax build --target c` with clang (when present)
+#      under -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need
+#      no object code).
+# Programs the interpreter stops at its step budget or a limit, and programs
+# the native lane refuses (B110), are counted as refused and not compared.
+# Any other difference fails the script, printing the seed and a command that
+# reproduces it.
+#
+# Known-failure signature skipped for now (printed loudly, listed at the
+# end): SPX-B102 whose compiler message is an undeclared temporary type
+# (`(null) tmpN`, "unknown type name"), fixed on the emitc branch — remove
+# the skip once that branch is merged (see docs/DECISIONS.md).
+set -u
+bin=$1
+count=${2:-300}
+seed0=${3:-1}
+cc=${CC:-cc}
+case $bin in
+/*) abin=$bin ;;
+*) abin=$(pwd)/$bin ;;
+esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the generator: beside BIN (the Makefile builds it), else compiled here
+gen=$(dirname "$abin")/progen
+if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ]; then
+	gen=$tmp/progen
+	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c || exit 1
+fi
+clang_ok=0
+if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
+if ! command -v "${cc%% *}" >/dev/null 2>&1; then
+	echo "random: skipped (no C compiler \`$cc\`)"
+	exit 0
+fi
+
+agreed=0 refused=0 failed=0 known=0 known_seeds=""
+
+expected_native() {
+	case $1 in
+	"single-file execution exceeded the 256-frame call-depth limit")
+		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)"
+		return ;;
+	"single-file execution failed with language status "*) ;;
+	*) echo ""; return ;;
+	esac
+	dc=$(printf '%s\n' "$1" | sed -n \
+		-e 's/.*language status semaprax\.status\.v1\/\([^/]*\)\/\([0-9]*\) .*/\1 \2/p' \
+		-e 's/.*"domain_id":"\([^"]*\)","code":\([0-9]*\),.*/\1 \2/p')
+	case $dc in
+	"semaprax.arithmetic.v1 1") echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
+	"semaprax.arithmetic.v1 2") echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
+	"semaprax.arithmetic.v1 3") echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
+	"semaprax.arithmetic.v1 4" | "semaprax.arithmetic.v1 5") echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
+	"semaprax.arithmetic.v1 6" | "semaprax.arithmetic.v1 7") echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
+	"semaprax.arithmetic.v1 8") echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
+	"semaprax.contract.v1 1") echo "70|SEMAPRAX contract failure: requires in " ;;
+	"semaprax.contract.v1 2") echo "70|SEMAPRAX contract failure: ensures in " ;;
+	"") echo "" ;;
+	*) echo "73|SEMAPRAX operation failure: ${dc% *}/${dc#* }" ;;
+	esac
+}
+
+fail() {
+	failed=$((failed + 1))
+	echo "FAIL random seed $seed: $1"
+	echo "  reproduce: $gen $gflags $seed > /tmp/s$seed.spx && $bin $2 /tmp/s$seed.spx"
+}
+
+gflags=${PROGEN_FLAGS:-}
+i=0
+while [ "$i" -lt "$count" ]; do
+	seed=$((seed0 + i))
+	i=$((i + 1))
+	f=$tmp/s$seed.spx
+	# shellcheck disable=SC2086
+	"$gen" $gflags "$seed" > "$f" || { fail "the generator failed" "check"; continue; }
+	if ! "$abin" check "$f" > "$tmp/ck" 2>&1; then
+		fail "check rejects the program: $(grep -m 1 '^error' "$tmp/ck")" "check"
+		continue
+	fi
+	NO_COLOR=1 "$abin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
+	ist=$?
+	iline=$(head -n 1 "$tmp/ie")
+	case $iline in
+	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
+		refused=$((refused + 1))
+		continue ;;
+	esac
+	(cd "$tmp" && NO_COLOR=1 CC="$cc -Werror" "$abin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null)
+	nst=$?
+	nline=$(head -n 1 "$tmp/ne")
+	case $nline in
+	"error[SPX-B110]"*)
+		refused=$((refused + 1))
+		continue ;;
+	"error[SPX-B102]"*)
+		if grep -q -e '(null) tmp' -e 'unknown type name' "$tmp/ne" && ! grep -q -e '-W[a-z]' "$tmp/ne"; then
+			known=$((known + 1))
+			known_seeds="$known_seeds $seed"
+			echo "KNOWN-B102 (skipped until the emitc branch is merged) seed $seed: $(grep -m 1 -e 'error:' "$tmp/ne" | grep -v SPX-B102)"
+		else
+			fail "the generated C does not compile cleanly under $cc: $(grep -m 1 -e 'error:' -e 'warning:' "$tmp/ne" | grep -v SPX-B102 || echo "$nline")" "run --native"
+		fi
+		continue ;;
+	esac
+	if [ "$ist" -eq "$nst" ] && cmp -s "$tmp/io" "$tmp/no" && cmp -s "$tmp/ie" "$tmp/ne"; then
+		agreed=$((agreed + 1))
+	elif [ "$ist" -eq 0 ]; then
+		if [ "$nst" -ne 0 ]; then
+			fail "interpreter exit 0, native exit $nst: $nline" "run --native"
+		else
+			fail "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'" "run --native"
+		fi
+		continue
+	else
+		want=$(expected_native "$iline")
+		wst=${want%%|*}
+		wline=${want#*|}
+		if [ -z "$want" ]; then
+			fail "interpreter failure without a native mapping: $iline (native exit $nst: $nline)" "run"
+			continue
+		fi
+		case $nline in
+		"$wline"*) lineok=1 ;;
+		*) lineok=0 ;;
+		esac
+		if [ "$nst" -ne "$wst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/no" ]; then
+			fail "interpreter '$iline' expects native exit $wst '$wline…', got exit $nst '$nline'" "run --native"
+			continue
+		fi
+		agreed=$((agreed + 1))
+	fi
+	if [ "$clang_ok" -eq 1 ]; then
+		rm -f "$tmp/s.c"
+		if "$abin" build --target c -o "$tmp/s.c" "$f" > "$tmp/bo" 2>&1; then
+			if ! clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$tmp/s.c" > "$tmp/co" 2>&1; then
+				fail "clang warns on the generated C: $(grep -m 1 -e 'error:' "$tmp/co")" "build --target c"
+			fi
+		else
+			fail "build --target c fails: $(head -n 1 "$tmp/bo")" "build --target c"
+		fi
+	fi
+done
+
+echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $known known-B102 skipped, $failed failed"
+if [ "$known" -gt 0 ]; then
+	echo "random: KNOWN-B102 SKIPPED (temporary, emitc branch) seeds:$known_seeds"
+fi
+[ "$failed" -eq 0 ]
