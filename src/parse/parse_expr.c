@@ -453,8 +453,22 @@ parse_args(Parser *p, int *n, const char *close_desc)
 }
 
 /* inits = [ IDENT , ":" , expr , { "," , IDENT , ":" , expr } , [ "," ] ] ;  (at `{`) */
+/*
+ * Words the expression grammar reads as something else than a name: a
+ * shorthand `{ match }` would print as `match: match`, which does not parse.
+ */
+static bool
+word_in_expr_grammar(Name n)
+{
+	static const char *const words[] = { "if", "match", "fn", "true", "false", "unsafe", "while", "for", "let", "super" };
+	for (size_t i = 0; i < countof(words); i++)
+		if (strlen(words[i]) == n.len && memcmp(words[i], n.s, n.len) == 0)
+			return true;
+	return false;
+}
+
 FieldInit *
-parse_inits_desc(Parser *p, int *n, const char *close_desc)
+parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 {
 	*n = 0;
 	if (!enter(p, peek(p)))
@@ -465,8 +479,12 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc)
 		FieldInit f;
 		f.span = peek(p)->span;
 		f.name = parse_name(p, "field name");
-		/* no shorthand `{ f }`: the reference requires `f: value` (P106) */
-		if (expect(p, TOK_COLON, "`:` after field name")) {
+		if (shorthand && !at(p, TOK_COLON) && !word_in_expr_grammar(f.name)) {
+			/* a record literal's `{ f }` means `{ f: f }` (the reference);
+			 * case payloads and `with` updates need the `:` */
+			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value->u.name = f.name;
+		} else if (expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
 			f.value = new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
@@ -488,7 +506,7 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc)
 FieldInit *
 parse_inits(Parser *p, int *n)
 {
-	return parse_inits_desc(p, n, "`}` after record initializer");
+	return parse_inits_desc(p, n, "`}` after record initializer", false);
 }
 
 /* postfix = primary , { call_args | "." , IDENT , [ call_args ] | "?" | "with" , "{" , inits , "}" } ; */
@@ -566,7 +584,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			Expr *w = new_expr(p, EXPR_WITH, e->span);
 			w->u.with.base = e;
 			p->depth--;
-			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements");
+			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements", false);
 			p->depth++;
 			w->span = span_from(p, e->span);
 			e = w;
@@ -703,7 +721,7 @@ parse_record_lit(Parser *p, Span start, QName q, Type **targs, int ntargs)
 	e->u.record.type = q;
 	e->u.record.targs = targs;
 	e->u.record.ntargs = ntargs;
-	e->u.record.inits = parse_inits(p, &e->u.record.ninits);
+	e->u.record.inits = parse_inits_desc(p, &e->u.record.ninits, "`}` after record initializer", true);
 	e->span = span_from(p, start);
 	return e;
 }

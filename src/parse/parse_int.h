@@ -96,7 +96,7 @@ typedef enum BlockCtx {
 	BLK_UNSAFE,    /* unsafe body */
 } BlockCtx;
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
-FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc);
+FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
 bool if_has_value(const Expr *e);
 
