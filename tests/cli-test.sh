@@ -400,6 +400,26 @@ SPX
 	esac
 done
 
+# A FIFO is refused (code 7) without being opened: a writer blocked until a reader opens
+# it stays blocked, and the read does not wait for it.  (Opening it, even non-blocking,
+# would release the writer.)  The native lane's runtime does the same.
+mkfifo "$tmp/root/fifo"
+sh -c 'exec 3> "$1" && echo released > "$2"' _ "$tmp/root/fifo" "$tmp/released" &
+writer=$!
+sed -e 's/let path = ".*";/let path = "fifo";/' "$tmp/root/read.spx" > "$tmp/root/fifo.spx"
+expect 1 "read a FIFO" -- timeout 10 sh -c 'cd "$1" && "$2" run fifo.spx' _ "$tmp/root" "$abin"
+has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "a FIFO is code 7"
+if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$abin" build fifo.spx -o fifo-native >/dev/null 2>&1); then
+	expect 73 "native read of a FIFO" -- timeout 10 sh -c 'cd "$1" && ./fifo-native' _ "$tmp/root"
+	has "$tmp/err" "semaprax.filesystem.v1/7" "native: a FIFO is code 7"
+fi
+sleep 1
+if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
+# release the writer (a read-write open of a FIFO never blocks) and reap it
+: <> "$tmp/root/fifo"
+wait "$writer"
+if [ -e "$tmp/released" ]; then ok; else bad "the FIFO writer was not blocked on the FIFO"; fi
+
 # A command-line program calling a host operation outside its profile is refused
 # before it runs (SPX-T273), in --json too.
 cat > "$tmp/stat.spx" <<'SPX'
@@ -449,22 +469,40 @@ sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/ 
 	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
 expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
 has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (declared_effects): function `main`"' "network refusal"
+# Work that grows with a value's size is paid in steps: one per 256 bytes an operation
+# copies (a string literal's copy here), nothing below 256 bytes.
+steps_of() { # steps_of LEN: steps_used of a program copying a LEN-byte literal once
+	lit=$(head -c "$1" /dev/zero | tr '\0' x)
+	printf 'module cli.work;\n\n@id("app.main")\nfn main() -> i64\n{\n    let s = "%s";\n    string_len(s)\n}\n' "$lit" > "$tmp/work.spx"
+	"$bin" run --json "$tmp/work.spx" | sed -n 's/.*"steps_used":\([0-9]*\).*/\1/p'
+}
+s255=$(steps_of 255); s256=$(steps_of 256); s1024=$(steps_of 1024)
+if [ -n "$s255" ] && [ "$s256" = $((s255 + 1)) ] && [ "$s1024" = $((s255 + 4)) ]; then ok; else
+	bad "copy work charged per 256 bytes: steps $s255 / $s256 / $s1024 for 255 / 256 / 1024 bytes"; fi
+
 # An allocation the host refuses (here under a 40 MB address-space limit) stops the run
 # at an interpreter limit, exit 1 (never the undocumented status 3).  Skipped under
 # AddressSanitizer, whose shadow memory needs more address space than any such limit.
+# (One buffer holds at most 131072 bytes, T271, so the program keeps 400 of them.)
 cat > "$tmp/oom.spx" <<'SPX'
 module cli.oom;
 
 @id("app.main")
 fn main() -> i64
 {
-    let b = bytes_zeroed(60000000usize);
-    i64_from_usize(byte_len(bytes_as_slice(b))) % 256
+    let mut held = vec_with_capacity<Bytes>(400usize);
+    let mut i = 0;
+    while i < 400 {
+        held = vec_push<Bytes>(held, bytes_zeroed(131072usize));
+        i = i + 1;
+        0
+    }
+    i64_from_usize(vec_len<Bytes>(held)) % 256
 }
 SPX
 if [ -z "${ASAN_OPTIONS-}" ]; then
 	expect 1 "run out of memory" -- sh -c 'ulimit -v 40000 && exec "$1" run "$2"' _ "$bin" "$tmp/oom.spx"
-	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 60000000 bytes (out of memory)" "out of memory is an interpreter limit"
+	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 131072 bytes (out of memory)" "out of memory is an interpreter limit"
 	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
 fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"

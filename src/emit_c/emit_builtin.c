@@ -192,6 +192,12 @@ emit_text(Emit *E, Call *c)
 		return simple(E, c, true, "spx_bytes_zeroed(%s)", c->a[0]);
 	if (!strcmp(n, "bytes_set"))
 		return simple(E, c, true, "spx_bytes_set(%s, %s, %s)", c->a[0], c->a[1], c->a[2]);
+	if (!strcmp(n, "bytes_set5"))
+		return simple(E, c, true, "spx_bytes_set5(%s, %s, %s, %s, %s, %s, %s)", c->a[0], c->a[1], c->a[2], c->a[3], c->a[4],
+			      c->a[5], c->a[6]);
+	if (!strcmp(n, "bytes_set1_or5_from_slice") || !strcmp(n, "bytes_set1_or6_or48_from_slice"))
+		return simple(E, c, true, "spx_bytes_set1_or%s(%s, %s, %s, %s, %s)", n[14] == '5' ? "5" : "6_or48", c->a[0], c->a[1],
+			      c->a[2], view(E, c, 3), c->a[4]);
 	return mk(NULL, 0, false);
 }
 

@@ -297,6 +297,12 @@ merge_sort(Value *a, Value *tmp, size_t n, size_t *work)
 	merge_sort(a + h, tmp, n - h, work);
 	*work += sizeof(Value) * n;
 	size_t i = 0, j = h, k = 0;
+	if (a[0].tag == V_I64 || a[0].tag == V_USIZE || a[0].tag == V_U8) {
+		/* one scalar type throughout (a Vec's elements share their type) */
+		bool sgn = a[0].tag == V_I64;
+		while (i < h && j < n)
+			tmp[k++] = (sgn ? a[j].i < a[i].i : a[j].u < a[i].u) ? a[j++] : a[i++];
+	}
 	while (i < h && j < n) {
 		if (a[i].tag == V_STRING || a[i].tag == V_VIEW) {
 			size_t la, lb;
@@ -416,6 +422,46 @@ run_vec(Interp *I, int index, Value *args)
 		UNREACHABLE();
 		return v_empty();
 	}
+}
+
+/*
+ * The byte-buffer v2 writes (the reference's OWNED-BOUNDED-BYTE-BUFFER-V2):
+ * bytes_set5 stores five bytes; the tagged forms store `one` when the
+ * selector's high bit is clear, else copy 5 (set1_or5, offset = low 63 bits)
+ * or 6/48 (set1_or6_or48: bit 62 picks 48, offset = low 62 bits) bytes from
+ * the source, a position past its end giving 0.  The whole interval is
+ * checked first: byte-buffer.v1 code 1, nothing written.
+ */
+static Value
+bytes_set_wide(Interp *I, int index, Value *args)
+{
+	Value b = value_own(&I->heap, args[0]);
+	Bytes *bb = b.p;
+	uint64_t at = args[1].u, sel = index == B_bytes_set5 ? 0 : args[4].u;
+	uint64_t width = 1, from = 0;
+	if (index == B_bytes_set5) {
+		width = 5;
+	} else if (sel >> 63) {
+		bool wide48 = index == B_bytes_set1_or6_or48_from_slice && ((sel >> 62) & 1);
+		width = index == B_bytes_set1_or5_from_slice ? 5 : wide48 ? 48 : 6;
+		from = index == B_bytes_set1_or5_from_slice ? sel & ~((uint64_t)1 << 63) : sel & (((uint64_t)1 << 62) - 1);
+	}
+	if (at > bb->len || bb->len - at < width) {
+		value_release(&I->heap, b);
+		return fail(I, DOM_BYTEBUF, 1);
+	}
+	if (index == B_bytes_set5) {
+		for (int k = 0; k < 5; k++)
+			bb->data[at + (uint64_t)k] = (uint8_t)args[2 + k].u;
+	} else if (width == 1) {
+		bb->data[at] = (uint8_t)args[2].u;
+	} else {
+		size_t ls = 0;
+		const uint8_t *ps = value_bytes(&args[3], &ls);
+		for (uint64_t k = 0; k < width; k++)
+			bb->data[at + k] = from + k < ls ? ps[from + k] : 0;
+	}
+	return b;
 }
 
 static Value
@@ -542,6 +588,10 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		bb->data[args[1].u] = (uint8_t)args[2].u;
 		return b;
 	}
+	case B_bytes_set5:
+	case B_bytes_set1_or5_from_slice:
+	case B_bytes_set1_or6_or48_from_slice:
+		return bytes_set_wide(I, index, args);
 	case B_string_format: {
 		Value r = format_string(I, args, nargs);
 		for (int i = 0; i < nargs; i++)

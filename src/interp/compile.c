@@ -16,6 +16,7 @@ typedef struct Comp {
 } Comp;
 
 static Node *expr(Comp *C, const HirExpr *e);
+static Node *fuse_cond(Node *n, int use);
 static CBlock *block(Comp *C, const HirBlock *b);
 
 static inline bool
@@ -133,9 +134,12 @@ binary(Comp *C, const HirExpr *e)
 		return n;
 	}
 	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
+	bool lk = !ls && !rk && is_literal(l);   /* a literal left operand (KS, KN) */
 	int shape = ls ? (rs ? SHAPE_SS : rk ? SHAPE_SK : SHAPE_SN)
+		  : lk ? (rs ? SHAPE_KS : SHAPE_KN)
 		       : (rs ? SHAPE_NS : rk ? SHAPE_NK : SHAPE_NN);
-	NodeFn fn = scalar_binary_fn(op, l->type, shape);
+	Value kv = rk ? literal(r) : v_empty();
+	NodeFn fn = scalar_binary_fn(op, l->type, shape, rk ? &kv : NULL);
 	Node *n;
 	if (!fn) {
 		n = node_new(C, x_binary, e);
@@ -148,6 +152,8 @@ binary(Comp *C, const HirExpr *e)
 	n->op = (int32_t)op;
 	if (ls)
 		n->a = l->u.slot;
+	else if (lk)
+		n->k = literal(l);
 	else
 		n->x = expr(C, l);
 	if (rs)
@@ -337,6 +343,12 @@ match(Comp *C, const HirExpr *e)
 		ca->owned = a->scope ? a->scope->owned : NULL;
 		ca->nowned = a->scope ? a->scope->nowned : 0;
 	}
+	if (builtin_is_byte_get_slot(n->x) && match_byte_opt_flags(n) >= 0) {
+		n->fn = x_match_byte_opt;
+		n->flags = (uint32_t)match_byte_opt_flags(n);
+	} else if (builtin_is_byte_get_slot(n->x) && match_stack_ok(n)) {
+		n->fn = x_match_byte_get;
+	}
 	return n;
 }
 
@@ -392,7 +404,7 @@ expr(Comp *C, const HirExpr *e)
 		n->x = expr(C, e->u.if_.cond);
 		n->b1 = block(C, e->u.if_.then_);
 		n->b2 = e->u.if_.else_ ? block(C, e->u.if_.else_) : NULL;
-		return n;
+		return fuse_cond(n, SCALAR_XIF);
 	case HIR_MATCH:
 		return match(C, e);
 	case HIR_CLOSURE:
@@ -405,6 +417,49 @@ expr(Comp *C, const HirExpr *e)
 	}
 	UNREACHABLE();
 	return NULL;
+}
+
+/*
+ * Superinstructions (exec_scalar.c): a branch node whose condition is a
+ * specialised comparison takes over the comparison's operands and
+ * evaluates it itself; a scalar assignment of a specialised operation
+ * stores the result itself.
+ */
+static Node *
+fuse_cond(Node *n, int use)
+{
+	NodeFn f = scalar_use_fn(n->x->fn, use);
+	if (!f)
+		return n;
+	const Node *c = n->x;
+	n->fn = f;
+	n->a = c->a;
+	n->b = c->b;
+	n->k = c->k;
+	n->op = c->op;
+	n->x = c->x;
+	n->y = c->y;
+	return n;
+}
+
+static Node *
+fuse_set(Node *n)
+{
+	if (n->x->fn == x_local_scalar || n->x->fn == x_int) {
+		Node *c = n->x;
+		c->fn = c->fn == x_int ? s_set_const : s_copy_slot;
+		c->d = n->a;
+		c->s = n->s;
+		return c;
+	}
+	NodeFn f = scalar_use_fn(n->x->fn, SCALAR_SET);
+	if (!f)
+		return n;
+	Node *c = n->x;
+	c->fn = f;
+	c->d = n->a;
+	c->s = n->s;
+	return c;
 }
 
 /* A statement node, or NULL when the statement does nothing. */
@@ -420,6 +475,10 @@ stmt(Comp *C, const HirStmt *s)
 		n = node_new(C, scalar || alias ? s_let_scalar : s_let, NULL);
 		n->a = s->slot;
 		n->x = expr(C, s->value);
+		if (scalar && s->slot != HIR_NO_SLOT) {
+			n->s = s;
+			return fuse_set(n);
+		}
 		break;
 	}
 	case HS_SET_FIELD:
@@ -433,7 +492,11 @@ stmt(Comp *C, const HirStmt *s)
 		n = node_new(C, s_while, NULL);
 		n->x = expr(C, s->value);
 		n->b1 = block(C, s->body);
-		break;
+		n->s = s;
+		n->steps = 0;
+		if (n->x->fn == x_and)
+			n->fn = s_while_and;
+		return fuse_cond(n, SCALAR_WHILE);
 	case HS_FOR:
 		n = node_new(C, s_for, NULL);
 		n->a = s->slot;
@@ -448,7 +511,7 @@ stmt(Comp *C, const HirStmt *s)
 			n->b1 = block(C, s->value->u.if_.then_);
 			n->b2 = s->value->u.if_.else_ ? block(C, s->value->u.if_.else_) : NULL;
 			n->s = s;
-			return n;
+			return fuse_cond(n, SCALAR_IF);
 		}
 		n = node_new(C, s_discard, NULL);
 		n->x = expr(C, s->value);
@@ -510,6 +573,47 @@ function(Comp *C, CFunc *cf, int index)
 	cf->nens = f->nensures;
 	cf->ens = exprs(C, f->ensures, f->nensures);
 	cf->body = block(C, f->body);
+	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->ncaps == 0 && cf->body->simple;
+}
+
+/* Calls of simple functions whose arguments are scalar slots or literals
+ * become x_call_simple (after every function is compiled: a callee's
+ * simplicity is known only then). */
+static void
+simple_calls(Comp *C, Node *n);
+
+static void
+simple_calls_block(Comp *C, CBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++)
+		simple_calls(C, b->stmts[i]);
+	if (b->tail)
+		simple_calls(C, b->tail);
+}
+
+static void
+simple_calls(Comp *C, Node *n)
+{
+	if (!n)
+		return;
+	simple_calls(C, n->x);
+	simple_calls(C, n->y);
+	for (int i = 0; n->kids && i < n->nkids; i++)   /* x_field_path: nkids without kids */
+		simple_calls(C, n->kids[i]);
+	simple_calls_block(C, n->b1);
+	simple_calls_block(C, n->b2);
+	for (int i = 0; i < n->narms; i++) {
+		simple_calls(C, n->arms[i].guard);
+		simple_calls(C, n->arms[i].value);
+	}
+	if (n->fn != x_call || !n->callee || !n->callee->simple)
+		return;
+	n->fn = n->callee->nsweep ? x_call_lean : x_call_simple;
+	for (int i = 0; i < n->nkids; i++)
+		if (n->kids[i]->fn != x_local_scalar && n->kids[i]->fn != x_int)
+			n->fn = x_call_lean;
 }
 
 void
@@ -520,4 +624,12 @@ compile_module(Interp *I)
 	Comp C = { I, NULL, 0 };
 	for (int i = 0; i < H->nfuncs; i++)
 		function(&C, &I->cf[i], i);
+	for (int i = 0; i < H->nfuncs; i++) {
+		CFunc *cf = &I->cf[i];
+		for (int k = 0; k < cf->nreq; k++)
+			simple_calls(&C, cf->req[k]);
+		for (int k = 0; k < cf->nens; k++)
+			simple_calls(&C, cf->ens[k]);
+		simple_calls_block(&C, cf->body);
+	}
 }

@@ -288,6 +288,32 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 }
 
 /*
+ * The body of a simple function (CFunc.simple: no contracts, captures or
+ * body cleanup) in its frame S of nl slots, already pushed; pops it.
+ */
+static inline Value
+lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+{
+	Value r = exec_block(I, S, cf->body);
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = I->ret;
+		I->ret = v_empty();
+	}
+	if (STOPPED) {
+		value_release(&I->heap, r);
+		r = v_empty();
+	} else {
+		r = value_own(&I->heap, r);
+	}
+	for (int i = 0; i < cf->nsweep; i++)
+		value_release(&I->heap, S[cf->sweep[i]]);
+	I->sp -= (size_t)nl;
+	I->depth--;
+	return r;
+}
+
+/*
  * Runs cf in the frame at the top of the value stack, whose first nargs
  * slots hold the (owned) arguments.
  */
@@ -309,10 +335,12 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		S[i] = v_empty();
 	I->sp += (size_t)nl;
 	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	I->depth++;
+	if (cf->simple)
+		return lean_body(I, cf, S, nl);
 	if (caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
 			S[cf->caps[i]] = value_clone(&I->heap, caps->f[i]);
-	I->depth++;
 	/*
 	 * §0.12: the body completes, `ensures` runs, then the body's owned
 	 * slots (owned parameters last) are released; on failure the
@@ -400,6 +428,59 @@ x_call(Interp *I, Value *S, const Node *n)
 	if (!args_in_place(I, S, n))
 		return v_empty();
 	return exec_frame(I, n->callee, n->nkids, NULL);
+}
+
+/* x_call of a simple callee (CFunc.simple) whose arguments are all
+ * scalar slots or literals: exec_frame's simple path, inline. */
+Value
+x_call_simple(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = cf->f->nlocals;
+	Value *F = I->stack + I->sp;
+	for (int i = 0; i < nargs; i++) {
+		const Node *k = n->kids[i];
+		if ((I->heap.steps += 1) > I->heap.budget) {
+			interp_charge_stop(I);
+			return v_empty();
+		}
+		F[i] = k->fn == x_int ? k->k : S[k->a];
+	}
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		return v_empty();
+	}
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp += (size_t)nl;
+	I->depth++;
+	return lean_body(I, cf, F, nl);
+}
+
+/* x_call of a simple callee with arguments of any shape. */
+Value
+x_call_lean(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = cf->f->nlocals;
+	if (!args_in_place(I, S, n))
+		return v_empty();
+	Value *F = I->stack + I->sp;
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		for (int i = 0; i < nargs; i++)
+			value_release(&I->heap, F[i]);
+		return v_empty();
+	}
+	for (int i = nl; i < nargs; i++)
+		value_release(&I->heap, F[i]);
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp += (size_t)nl;
+	I->depth++;
+	return lean_body(I, cf, F, nl);
 }
 
 Value
@@ -517,6 +598,7 @@ x_agg(Interp *I, Value *S, const Node *n)
 	}
 	if (n->x) {
 		/* replacements complete: release the replaced fields, keep the rest */
+		obj_unique(&I->heap, &base);
 		Obj *b = base.p;
 		for (uint32_t i = 0; i < size; i++)
 			if (o->f[i].tag == V_EMPTY) {
@@ -569,6 +651,12 @@ x_field(Interp *I, Value *S, const Node *n)
 	}
 	if (b.borrowed)
 		return value_read(&I->heap, &o->f[fi]);
+	if (o->rc > 1) {
+		/* shared (value.h): copy the field, drop this reference */
+		Value c = value_read(&I->heap, &o->f[fi]);
+		value_release(&I->heap, b);
+		return c;
+	}
 	Value v = o->f[fi];
 	o->f[fi] = v_empty();
 	value_release(&I->heap, b);
@@ -590,6 +678,7 @@ x_try(Interp *I, Value *S, const Node *n)
 		I->stop = STOP_RETURN;
 		return v_empty();
 	}
+	obj_unique(&I->heap, &x);
 	Obj *o = x.p;
 	Value v = o->f[0];
 	o->f[0] = v_empty();
@@ -659,18 +748,10 @@ block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 		value_release(&I->heap, I->temps.items[--I->temps.len]);
 }
 
+/* A block with cleanup (exec_block runs simple ones inline, node.h). */
 Value
-exec_block(Interp *I, Value *S, const CBlock *b)
+exec_block_full(Interp *I, Value *S, const CBlock *b)
 {
-	if (b->simple) {
-		for (int i = 0; i < b->nstmts; i++) {
-			const Node *s = b->stmts[i];
-			s->fn(I, S, s);
-			if (STOPPED)
-				return v_empty();
-		}
-		return b->tail ? node_eval(I, S, b->tail) : v_empty();
-	}
 	int mark = I->temps.len;
 	Value v = block_value(I, S, b, mark);
 	block_cleanup(I, S, b, mark);
@@ -721,6 +802,24 @@ s_let_scalar(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* s_let_scalar of a scalar slot's value (slot d = slot a) and of a literal
+ * (slot d = k): the statement and its one-step operand in one node. */
+Value
+s_copy_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	S[n->d] = S[n->a];
+	return v_empty();
+}
+
+Value
+s_set_const(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	S[n->d] = n->k;
+	return v_empty();
+}
+
 /* A statement `if`: x_if with its value discarded, without the extra node. */
 Value
 s_if(Interp *I, Value *S, const Node *n)
@@ -754,6 +853,7 @@ s_set_field(Interp *I, Value *S, const Node *n)
 		interp_limit(I, "field assignment to an unsupported value");
 		return v_empty();
 	}
+	obj_unique(&I->heap, r);
 	Obj *o = r->p;
 	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
 	obj_update_copy(o);
@@ -767,6 +867,25 @@ s_while(Interp *I, Value *S, const Node *n)
 	while (!STOPPED) {
 		Value c = node_eval(I, S, n->x);
 		if (STOPPED || !c.b)
+			break;
+		value_release(&I->heap, exec_block(I, S, n->b1));
+	}
+	return v_empty();
+}
+
+/* `while l && r { … }`: s_while with the condition's x_and in the loop
+ * (n->x is the x_and node; the same steps at the same points). */
+Value
+s_while_and(Interp *I, Value *S, const Node *n)
+{
+	const Node *c = n->x;
+	while (!STOPPED) {
+		CHARGE(I, 1);
+		Value l = node_eval(I, S, c->x);
+		if (STOPPED || !l.b)
+			break;
+		Value r = node_eval(I, S, c->y);
+		if (STOPPED || !r.b)
 			break;
 		value_release(&I->heap, exec_block(I, S, n->b1));
 	}

@@ -62,43 +62,116 @@ xb_byte_get_slot(Interp *I, Value *S, const Node *n)
 	return v_ptr(V_VARIANT, o, 1);
 }
 
-/* One-argument scalar conversions (§5.1): n->op is the dispatch index. */
+bool
+builtin_is_byte_get_slot(const Node *n)
+{
+	return n->fn == xb_byte_get_slot;
+}
+
+/* bytes_set(b, i, v): the generic call without the dispatch. */
 static Value
-xb_convert(Interp *I, Value *S, const Node *n)
+xb_bytes_set(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Value x = node_eval(I, S, n->kids[0]);
+	Value b = node_eval(I, S, n->kids[0]);
 	if (STOPPED)
 		return v_empty();
-	switch (n->op) {
-	case B_f64_from_i64: {
-		Value r = v_int(V_F64, 0);
-		r.f = (double)x.i;
-		return r;
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, b);
+		return v_empty();
 	}
-	case B_i64_from_u8:
-	case B_i64_from_i32:
-		return v_int(V_I64, x.i);
-	case B_usize_from_u8:
-		return v_int(V_USIZE, x.i);
-	case B_usize_from_i64:
-		if (x.i < 0)
-			break;
-		return v_int(V_USIZE, x.i);
-	case B_i64_from_usize:
-		if (x.u > (uint64_t)INT64_MAX)
-			break;
-		return v_int(V_I64, x.i);
-	case B_u8_from_i64:
-		if (x.i < 0 || x.i > 255)
-			break;
-		return v_int(V_U8, x.i);
-	default:
-		UNREACHABLE();
+	Value x = node_eval(I, S, n->kids[2]);
+	if (STOPPED) {
+		value_release(&I->heap, b);
+		return v_empty();
 	}
-	interp_fail(I, DOM_CONVERT, 1);
-	return v_empty();
+	b = value_own(&I->heap, b);
+	Bytes *bb = b.p;
+	if (i.u >= bb->len) {
+		value_release(&I->heap, b);
+		interp_fail(I, DOM_BYTEBUF, 1);
+		return v_empty();
+	}
+	bb->data[i.u] = (uint8_t)x.u;
+	return b;
 }
+
+/* vec_push<T>(v, x) and vec_set<T>(v, i, x): the generic calls without
+ * the dispatch (builtins_rt.c run_vec). */
+static Value
+xb_vec_push(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value v = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	Value x = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	v = value_own(&I->heap, v);
+	VecObj *vo = v.p;
+	if (vo->len >= vo->cap) {
+		value_release(&I->heap, x);
+		value_release(&I->heap, v);
+		interp_fail(I, DOM_VEC, 1);
+		return v_empty();
+	}
+	vo->items[vo->len++] = value_own(&I->heap, x);
+	return v;
+}
+
+static Value
+xb_vec_set(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value v = node_eval(I, S, n->kids[0]);
+	if (STOPPED)
+		return v_empty();
+	Value i = node_eval(I, S, n->kids[1]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	Value x = node_eval(I, S, n->kids[2]);
+	if (STOPPED) {
+		value_release(&I->heap, v);
+		return v_empty();
+	}
+	v = value_own(&I->heap, v);
+	VecObj *vo = v.p;
+	if (i.u >= vo->len) {
+		value_release(&I->heap, x);
+		value_release(&I->heap, v);
+		interp_fail(I, DOM_VEC, 2);
+		return v_empty();
+	}
+	value_release(&I->heap, vo->items[i.u]);
+	vo->items[i.u] = value_own(&I->heap, x);
+	return v;
+}
+
+/* One-argument scalar conversions (§5.1), one function each. */
+#define CONVERT(name, BODY) \
+static Value \
+xb_##name(Interp *I, Value *S, const Node *n) \
+{ \
+	CHARGE(I, 1); \
+	Value x = node_eval(I, S, n->kids[0]); \
+	if (STOPPED) \
+		return v_empty(); \
+	BODY \
+}
+#define CONVERT_FAIL { interp_fail(I, DOM_CONVERT, 1); return v_empty(); }
+
+CONVERT(f64_from_i64, { Value r = v_int(V_F64, 0); r.f = (double)x.i; return r; })
+CONVERT(i64_from_u8, { return v_int(V_I64, x.i); })
+CONVERT(usize_from_u8, { return v_int(V_USIZE, x.i); })
+CONVERT(usize_from_i64, { if (x.i < 0) CONVERT_FAIL return v_int(V_USIZE, x.i); })
+CONVERT(i64_from_usize, { if (x.u > (uint64_t)INT64_MAX) CONVERT_FAIL return v_int(V_I64, x.i); })
+CONVERT(u8_from_i64, { if (x.i < 0 || x.i > 255) CONVERT_FAIL return v_int(V_U8, x.i); })
 
 NodeFn
 builtin_fn(int index, const HirExpr *call)
@@ -115,9 +188,18 @@ builtin_fn(int index, const HirExpr *call)
 		return slot0 ? xb_byte_len_slot : NULL;
 	case B_byte_get:
 		return slot0 ? xb_byte_get_slot : NULL;
-	case B_f64_from_i64: case B_i64_from_u8: case B_i64_from_i32: case B_usize_from_u8:
-	case B_usize_from_i64: case B_i64_from_usize: case B_u8_from_i64:
-		return xb_convert;
+	case B_bytes_set:
+		return xb_bytes_set;
+	case B_vec_push:
+		return xb_vec_push;
+	case B_vec_set:
+		return xb_vec_set;
+	case B_f64_from_i64: return xb_f64_from_i64;
+	case B_i64_from_u8: case B_i64_from_i32: return xb_i64_from_u8;
+	case B_usize_from_u8: return xb_usize_from_u8;
+	case B_usize_from_i64: return xb_usize_from_i64;
+	case B_i64_from_usize: return xb_i64_from_usize;
+	case B_u8_from_i64: return xb_u8_from_i64;
 	default:
 		return NULL;
 	}

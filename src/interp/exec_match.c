@@ -82,6 +82,8 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 	Obj *o = v->p;
 	if (!o)
 		return;
+	if (o->rc > 1)
+		take = false;   /* shared (value.h): its parts are read, never taken out */
 	for (int i = 0; i < p->nfields; i++) {
 		int fi = p->fields[i];
 		if (fi < 0 || (uint32_t)fi >= o->n)
@@ -103,14 +105,14 @@ unbind(Interp *I, Value *S, const CArm *a)
 		slot_clear(&I->heap, &S[a->binds[j]]);
 }
 
-Value
-x_match(Interp *I, Value *S, const Node *n)
+/* The arms of match n over the evaluated scrutinee s (released at the end
+ * unless it lives on the caller's stack: heap false). */
+static inline Value
+match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 {
-	CHARGE(I, 1);
-	Value s = node_eval(I, S, n->x);
-	if (STOPPED)
-		return v_empty();
-	bool own = n->op == MATCH_OWN && !s.borrowed;
+	/* a shared record or variant (value.h) is read, never taken apart */
+	bool own = n->op == MATCH_OWN && !s.borrowed &&
+		   !((s.tag == V_RECORD || s.tag == V_VARIANT) && s.p && ((Obj *)s.p)->rc > 1);
 	for (int i = 0; i < n->narms; i++) {
 		const CArm *a = &n->arms[i];
 		if (!pat_matches(a->pat, &s))
@@ -137,11 +139,118 @@ x_match(Interp *I, Value *S, const Node *n)
 		for (int j = a->nowned - 1; j >= 0; j--)
 			slot_clear(&I->heap, &S[a->owned[j]]);
 		unbind(I, S, a);
-		value_release(&I->heap, s);
+		if (heap)
+			value_release(&I->heap, s);
 		return v;
 	}
-	value_release(&I->heap, s);
+	if (heap)
+		value_release(&I->heap, s);
 	if (!STOPPED)
 		interp_limit(I, "no match arm matched (an internal error)");
 	return v_empty();
+}
+
+Value
+x_match(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	Value s = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	return match_arms(I, S, n, s, true);
+}
+
+/*
+ * `match byte_get(slot, i) { … }` (compile.c picks it when no arm binds the
+ * whole Option): the Option<u8> lives on this frame's C stack instead of
+ * the heap.  Charges as x_match over xb_byte_get_slot: the match's step,
+ * then the call's and the slot read's, then the index.
+ */
+Value
+x_match_byte_get(Interp *I, Value *S, const Node *n)
+{
+	const Node *g = n->x;
+	CHARGE(I, 3);
+	Value i = node_eval(I, S, g->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	size_t len;
+	const uint8_t *p = value_bytes(&S[g->a], &len);
+	_Alignas(Value) unsigned char room[sizeof(Obj) + sizeof(Value)];
+	Obj *o = (Obj *)(void *)room;
+	Value s = v_ptr(V_VARIANT, NULL, 0);
+	if (i.u < len) {
+		o->n = 1;
+		o->rc = 1;
+		o->copy = true;
+		o->f[0] = v_int(V_U8, p[i.u]);
+		s = v_ptr(V_VARIANT, o, 1);
+	}
+	return match_arms(I, S, n, s, false);
+}
+
+/*
+ * The commonest shape of all: `match byte_get(slot, i) { Option::Some {
+ * value } => a, Option::None {} => b }` (either order, no guards; the
+ * binding optional).  n->flags: the Some arm's index (bits 0-7), the None
+ * arm's (bits 8-15).  Steps, order and releases are x_match's.
+ */
+Value
+x_match_byte_opt(Interp *I, Value *S, const Node *n)
+{
+	const Node *g = n->x;
+	CHARGE(I, 3);
+	Value i = node_eval(I, S, g->kids[1]);
+	if (STOPPED)
+		return v_empty();
+	size_t len;
+	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const CArm *a = &n->arms[i.u < len ? (n->flags & 0xFF) : (n->flags >> 8 & 0xFF)];
+	if (a->nbinds)
+		S[a->binds[0]] = v_int(V_U8, p[i.u]);
+	Value v = node_eval(I, S, a->value);
+	if (!STOPPED)
+		v = value_own(&I->heap, v);
+	for (int j = a->nowned - 1; j >= 0; j--)
+		slot_clear(&I->heap, &S[a->owned[j]]);
+	if (a->nbinds)
+		S[a->binds[0]] = v_empty();
+	return v;
+}
+
+/* The flags of x_match_byte_opt for match n, or -1 when it does not fit. */
+int
+match_byte_opt_flags(const Node *n)
+{
+	int some = -1, none = -1;
+	if (n->narms != 2)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		const CArm *a = &n->arms[i];
+		const CPat *p = a->pat;
+		if (a->guard || p->kind != PAT_CASE)
+			return -1;
+		if (p->case_index == 1 && some < 0) {
+			if (p->nfields > 1 || a->nbinds != p->nfields || (p->nfields == 1 && (p->subs[0] || p->fields[0] != 0)))
+				return -1;
+			some = i;
+		} else if (p->case_index == 0 && none < 0 && a->nbinds == 0) {
+			none = i;
+		} else {
+			return -1;
+		}
+	}
+	return some | none << 8;
+}
+
+/* May match n run over a scrutinee on the C stack (no arm keeps it)? */
+bool
+match_stack_ok(const Node *n)
+{
+	for (int i = 0; i < n->narms; i++) {
+		PatternKind k = n->arms[i].pat->kind;
+		if (k != PAT_CASE && k != PAT_WILD)
+			return false;
+	}
+	return true;
 }

@@ -7,7 +7,9 @@
  * `/`-separated nonempty components other than `.` and `..`, no NUL, `\`
  * or `:` (non-UTF-8 bytes are fine).  Resolution opens one component at a
  * time below the working directory with O_NOFOLLOW, so no path — absolute,
- * `..`, or through a symbolic link — reaches outside it.
+ * `..`, or through a symbolic link — reaches outside it.  The last
+ * component's type is read (lstat) before it is opened: anything but a
+ * regular file (a FIFO, a device, a socket, a link) is refused unopened.
  *
  * Every read first reserves 65,536 bytes against the invocation's
  * 1,048,576-byte budget (never refunded: the 17th read fails), then checks
@@ -133,15 +135,28 @@ read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 	uint32_t st = open_parent(p, n, &dir, name);
 	if (st)
 		return st;
+	/* The type is checked before anything is opened: opening a FIFO, even
+	 * without blocking, would release a writer waiting for a reader, and
+	 * opening a device can act on it.  The file opened must then still be
+	 * that regular file (not swapped for another since). */
+	struct stat lsb, sb;
+	if (fstatat(dir, name, &lsb, AT_SYMLINK_NOFOLLOW) != 0) {
+		int e = errno;
+		close_dir(dir);
+		return errno_status(e);
+	}
+	if (!S_ISREG(lsb.st_mode)) {
+		close_dir(dir);
+		return FS_FILE_TYPE;
+	}
 	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	int e = errno;
 	close_dir(dir);
 	if (fd < 0)
 		return errno_status(e);
-	struct stat sb;
 	if (fstat(fd, &sb) != 0)
 		st = errno_status(errno);
-	else if (!S_ISREG(sb.st_mode))
+	else if (!S_ISREG(sb.st_mode) || sb.st_dev != lsb.st_dev || sb.st_ino != lsb.st_ino)
 		st = FS_FILE_TYPE;
 	if (st) {
 		close(fd);

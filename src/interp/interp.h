@@ -139,7 +139,8 @@ void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf,
 #define RT_BUILTINS(X) \
 	X(arg_utf8) X(args_len) \
 	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
-	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_zeroed) \
+	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_set1_or5_from_slice) \
+	X(bytes_set1_or6_or48_from_slice) X(bytes_set5) X(bytes_zeroed) \
 	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_read_text) X(i64_from_f64) \
 	X(i64_from_i32) X(i64_from_u8) X(i64_from_usize) X(iter_next) \
 	X(map_add) X(map_get_or) X(map_has) X(map_key_at) X(map_len) X(map_new) X(map_remove) \

@@ -15,6 +15,9 @@
  * slots and constants) charges them together, and only where no observable
  * effect can happen between them, so every program stops at the same point
  * and reports the same step count as a node-by-node evaluation would.
+ * Superinstructions (a statement with its operation, a branch with its
+ * comparison, a call with its callee's frame: compile.c) follow the same
+ * rule.  Work that grows with a value's size is charged too (value.h).
  */
 #ifndef SPX_INTERP_NODE_H
 #define SPX_INTERP_NODE_H
@@ -64,6 +67,7 @@ struct Node {
 	NodeFn fn;
 	uint32_t steps;       /* charged on entry */
 	HirSlot a, b;         /* slots */
+	HirSlot d;            /* superinstructions: the slot assigned */
 	int32_t op;           /* operator, field, case, builtin or function index */
 	uint32_t flags;       /* builtins: view bit 0, borrowed parameters from bit 1 */
 	Value k;              /* a constant operand */
@@ -89,6 +93,7 @@ struct CFunc {
 	int nsweep;
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
+	bool simple;          /* no contracts, no captures, body->simple */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
@@ -109,6 +114,9 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 	} \
 } while (0)
 
+Value x_local_scalar(Interp *I, Value *S, const Node *n);
+Value x_int(Interp *I, Value *S, const Node *n);
+
 /* Releases what a slot holds and leaves it empty. */
 static inline void
 slot_clear(ValueHeap *h, Value *s)
@@ -117,9 +125,18 @@ slot_clear(ValueHeap *h, Value *s)
 	*s = v_empty();
 }
 
+/* Evaluates n; a read of a scalar slot (the commonest leaf) is done here,
+ * without the call (exactly x_local_scalar). */
 static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
+	if (n->fn == x_local_scalar) {
+		if ((I->heap.steps += 1) > I->heap.budget) {
+			interp_charge_stop(I);
+			return v_empty();
+		}
+		return S[n->a];
+	}
 	return n->fn(I, S, n);
 }
 
@@ -139,6 +156,8 @@ Value x_and(Interp *I, Value *S, const Node *n);
 Value x_or(Interp *I, Value *S, const Node *n);
 Value x_call(Interp *I, Value *S, const Node *n);
 Value x_call_slot(Interp *I, Value *S, const Node *n);
+Value x_call_simple(Interp *I, Value *S, const Node *n);
+Value x_call_lean(Interp *I, Value *S, const Node *n);
 Value x_builtin(Interp *I, Value *S, const Node *n);
 Value x_field(Interp *I, Value *S, const Node *n);
 Value x_field_path(Interp *I, Value *S, const Node *n);
@@ -147,27 +166,89 @@ Value x_agg(Interp *I, Value *S, const Node *n);
 Value x_block(Interp *I, Value *S, const Node *n);
 Value x_if(Interp *I, Value *S, const Node *n);
 Value x_match(Interp *I, Value *S, const Node *n);
+Value x_match_byte_get(Interp *I, Value *S, const Node *n);
+bool match_stack_ok(const Node *n);
+Value x_match_byte_opt(Interp *I, Value *S, const Node *n);
+int match_byte_opt_flags(const Node *n);
 Value x_closure(Interp *I, Value *S, const Node *n);
 Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
 Value s_let(Interp *I, Value *S, const Node *n);
 Value s_let_scalar(Interp *I, Value *S, const Node *n);
+Value s_copy_slot(Interp *I, Value *S, const Node *n);
+Value s_set_const(Interp *I, Value *S, const Node *n);
 Value s_discard(Interp *I, Value *S, const Node *n);
 Value s_if(Interp *I, Value *S, const Node *n);
 Value s_set_field(Interp *I, Value *S, const Node *n);
 Value s_while(Interp *I, Value *S, const Node *n);
+Value s_while_and(Interp *I, Value *S, const Node *n);
 Value s_for(Interp *I, Value *S, const Node *n);
 Value s_block(Interp *I, Value *S, const Node *n);
 
-/* exec_scalar.c: typed operations on slots, constants and nodes; NULL when
- * no specialised function exists for (op, type, shape). */
-NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape);
-enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_COUNT };
+/* exec_scalar.c: typed operations on slots, constants (k: the literal
+ * operand, or NULL) and nodes; NULL when no specialised function exists
+ * for (op, type, shape). */
+NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k);
+enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_KS, SHAPE_KN, SHAPE_COUNT };
+/* The superinstruction of a scalar_binary_fn node used as the value of a
+ * scalar assignment to slot d (SET), or (comparisons) as the condition of a
+ * statement if, an expression if or a while; NULL when there is none. */
+enum { SCALAR_SET, SCALAR_IF, SCALAR_XIF, SCALAR_WHILE };
+NodeFn scalar_use_fn(NodeFn val, int use);
 
-/* exec_builtin.c: a specialised node function for a builtin call, or NULL. */
+/* exec_builtin.c: a specialised node function for a builtin call, or NULL;
+ * whether a node is the specialised byte_get on a slot. */
 NodeFn builtin_fn(int index, const HirExpr *call);
+bool builtin_is_byte_get_slot(const Node *n);
 
-Value exec_block(Interp *I, Value *S, const CBlock *b);
+Value exec_block_full(Interp *I, Value *S, const CBlock *b);
+
+/*
+ * Runs block b: a simple one (nothing to release at its end) right here,
+ * its statements through call sites of their own for the commonest
+ * lengths (each site predicts better than one shared by every block).
+ */
+#define RUN_STMT(k) do { \
+	const Node *s_ = b->stmts[k]; \
+	s_->fn(I, S, s_); \
+	if (STOPPED) \
+		return v_empty(); \
+} while (0)
+
+static inline Value
+exec_block(Interp *I, Value *S, const CBlock *b)
+{
+	if (!b->simple)
+		return exec_block_full(I, S, b);
+	switch (b->nstmts) {
+	case 0:
+		break;
+	case 1:
+		RUN_STMT(0);
+		break;
+	case 2:
+		RUN_STMT(0);
+		RUN_STMT(1);
+		break;
+	case 3:
+		RUN_STMT(0);
+		RUN_STMT(1);
+		RUN_STMT(2);
+		break;
+	default:
+		for (int i = 0; i < b->nstmts; i++)
+			RUN_STMT(i);
+		break;
+	}
+	if (!b->tail)
+		return v_empty();
+	if (b->tail->fn == x_int) {
+		/* a literal tail (`0` closing a loop body), as x_int */
+		CHARGE(I, 1);
+		return b->tail->k;
+	}
+	return node_eval(I, S, b->tail);
+}
 Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 
 #endif

@@ -259,9 +259,13 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 		((Obj *)v.p)->rc++;
 		break;
 	case V_RECORD: case V_VARIANT: {
-		const Obj *o = v.p;
+		Obj *o = v.p;
 		if (!o)
 			break;
+		if (o->copy) {
+			o->rc++;   /* copyable: shared until written (obj_unique) */
+			break;
+		}
 		Obj *co = obj_new(h, o->n);
 		for (uint32_t i = 0; i < o->n; i++)
 			co->f[i] = clone_rec(h, o->f[i], work);
@@ -312,6 +316,22 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 		break;
 	}
 	return c;
+}
+
+void
+obj_unique(ValueHeap *h, Value *v)
+{
+	Obj *o = v->p;
+	if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !o || o->rc <= 1)
+		return;
+	size_t work = obj_size(o->n);
+	Obj *c = obj_new(h, o->n);
+	for (uint32_t i = 0; i < o->n; i++)
+		c->f[i] = clone_rec(h, o->f[i], &work);
+	c->copy = o->copy;
+	o->rc--;
+	v->p = c;
+	heap_work(h, work);
 }
 
 Value

@@ -4,8 +4,10 @@
  * A Value is 16 bytes: an 8-byte payload, a 32-bit auxiliary word and a
  * tag.  Scalars carry their exact kind in the tag (so generic code, which
  * the HIR lowers once with type parameters, dispatches on the value), and
- * heap values are uniquely owned, except the immutable ones — closures'
- * captures and [u8; N] arrays — which are shared by reference count.
+ * heap values are uniquely owned, except copyable ones — closures'
+ * captures, [u8; N] arrays, records and variants of copyable fields —
+ * which are shared by reference count (a record or variant is copied
+ * before it is written or taken apart while shared: obj_unique).
  *
  * Ownership rule of the interpreter: a Value owns its heap data unless its
  * `borrowed` bit is set (an alias produced by reading an owned slot).  A
@@ -66,7 +68,7 @@ typedef struct Bytes {
 
 typedef struct Obj {
 	uint32_t n;
-	uint32_t rc;          /* closures are immutable and shared: reference count (else 1) */
+	uint32_t rc;          /* copyable objects are shared: reference count (else 1) */
 	bool copy;            /* every field is copyable */
 	Value f[];
 } Obj;
@@ -179,7 +181,10 @@ value_release(ValueHeap *h, Value v)
 /* A copy that owns everything it holds (deep, except shared closures and
  * arrays); its work is charged. */
 Value value_clone(ValueHeap *h, Value v);
-/* v if it owns its data, else a deep copy of it. */
+/* Makes the record or variant *v (owned) the only reference to its object,
+ * copying it when it is shared, before it is written or taken apart. */
+void obj_unique(ValueHeap *h, Value *v);
+/* v if it owns its data, else a copy of it. */
 static inline Value
 value_own(ValueHeap *h, Value v)
 {

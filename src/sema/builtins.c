@@ -79,6 +79,9 @@ static const Builtin builtins[] = {
 	{"bytes_as_slice", "core.bytes.as_slice", 0, 1, "(borrow Bytes) -> borrow Slice<u8>", NULL},
 	{"bytes_copy", "core.bytes.copy", 0, 1, "(borrow Slice<u8>) -> Bytes", NULL},
 	{"bytes_set", "core.bytes.set", 0, 3, "(own Bytes, usize, u8) -> Bytes", NULL},
+	{"bytes_set1_or5_from_slice", "core.bytes.set1_or5_from_slice", 0, 5, "(own Bytes, usize, u8, borrow Slice<u8>, usize) -> Bytes", NULL},
+	{"bytes_set1_or6_or48_from_slice", "core.bytes.set1_or6_or48_from_slice", 0, 5, "(own Bytes, usize, u8, borrow Slice<u8>, usize) -> Bytes", NULL},
+	{"bytes_set5", "core.bytes.set5", 0, 7, "(own Bytes, usize, u8, u8, u8, u8, u8) -> Bytes", NULL},
 	{"bytes_zeroed", "core.bytes.zeroed", 0, 1, "(usize) -> Bytes", NULL},
 	{"char_from_i64", "core.convert.char_from_i64", 0, 1, "(i64) -> char", NULL},
 	{"char_from_u8", "core.convert.char_from_u8", 0, 1, "(u8) -> char", NULL},
@@ -184,6 +187,16 @@ bool
 builtin_reserved(const char *name)
 {
 	return builtin_find(name) != NULL;
+}
+
+/* The compiler-owned operation whose stable id is `id`, or NULL. */
+const Builtin *
+builtin_find_id(const char *id)
+{
+	for (size_t i = 0; i < countof(builtins); i++)
+		if (strcmp(builtins[i].id, id) == 0)
+			return &builtins[i];
+	return NULL;
 }
 
 /* ---- the signature notation ---- */

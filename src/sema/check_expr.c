@@ -8,6 +8,7 @@
  */
 #include "sema_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -475,6 +476,87 @@ check_format(FnCtx *C, const Expr *e)
  * (T263), a literal Vec capacity is at most 8192 (T282).  Returns true
  * when it reported (and checked the arguments).
  */
+/* The reference reports a malformed Box operation call (type-argument or
+ * argument count, box_get of a non-Copy T) with its Box code T285. */
+static DiagCode
+box_profile(const char *name, DiagCode other)
+{
+	return strncmp(name, "box_", 4) == 0 ? DIAG_T285 : other;
+}
+
+/* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
+
+#define BYTES_MAX_CAPACITY 131072u
+
+static bool
+is_bytes_write(const char *n)
+{
+	return strcmp(n, "bytes_set") == 0 || strcmp(n, "bytes_set5") == 0 || strcmp(n, "bytes_set1_or5_from_slice") == 0 ||
+	    strcmp(n, "bytes_set1_or6_or48_from_slice") == 0;
+}
+
+static bool
+usize_literal(const Expr *e, uint64_t *v)
+{
+	if (e->kind != EXPR_INT || e->u.int_lit.suffix != SUF_USIZE)
+		return false;
+	*v = e->u.int_lit.value;
+	return true;
+}
+
+static const char *
+call_name(const Expr *e)
+{
+	return e->kind == EXPR_CALL ? e->u.call.callee.s : NULL;
+}
+
+bool
+sema_bytes_write(Sema *S, const Expr *e)
+{
+	(void)S;
+	const char *n = call_name(e);
+	return n && is_bytes_write(n) && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME;
+}
+
+/* The capacity of a buffer expression when the source fixes it: a literal
+ * bytes_zeroed, or a write chain on one. */
+static bool
+static_capacity(const Expr *e, uint64_t *cap)
+{
+	const char *n = call_name(e);
+	if (!n || e->u.call.nargs < 1)
+		return false;
+	if (strcmp(n, "bytes_zeroed") == 0)
+		return usize_literal(e->u.call.args[0], cap);
+	return is_bytes_write(n) && static_capacity(e->u.call.args[0], cap);
+}
+
+/* T272: a write whose interval the source fixes lies past the buffer's end
+ * (any write into an empty buffer does).  A non-literal selector counts as
+ * its narrowest width, one byte. */
+static void
+bytes_interval(FnCtx *C, const Expr *e, const char *name)
+{
+	uint64_t cap, at = 0, sel = 0, width = 1;
+	int n = e->u.call.nargs;
+	if (!is_bytes_write(name) || n < 3 || !static_capacity(e->u.call.args[0], &cap))
+		return;
+	bool known = usize_literal(e->u.call.args[1], &at);
+	if (strcmp(name, "bytes_set5") == 0)
+		width = 5;
+	else if (strcmp(name, "bytes_set") != 0 && n == 5 && usize_literal(e->u.call.args[4], &sel) && (sel >> 63))
+		width = strcmp(name, "bytes_set1_or5_from_slice") == 0 ? 5 : (sel >> 62) & 1 ? 48 : 6;
+	if (cap != 0 && (!known || (at <= cap && cap - at >= width)))
+		return;
+	Diag *d;
+	if (width == 1 || !known)
+		d = sema_error(C->S, DIAG_T272, e->u.call.args[1]->span, "`%s` index is outside the %" PRIu64 "-byte buffer", name, cap);
+	else
+		d = sema_error(C->S, DIAG_T272, e->u.call.args[1]->span, "`%s` writes %" PRIu64 " bytes from index %" PRIu64 ", past the end of the %" PRIu64 "-byte buffer",
+		    name, width, at, cap);
+	diag_set_help(d, "write inside the buffer: an index below its capacity, with room for the whole interval");
+}
+
 static bool
 builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
 {
@@ -504,7 +586,7 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 		if (t != T_ERR && !sema_is_copy(S, t)) {
 			for (int i = 0; i < e->u.call.nargs; i++)
 				check_expr(C, args[i]);
-			Diag *d = sema_error(S, DIAG_T205, e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
+			Diag *d = sema_error(S, box_profile(name, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
 			diag_set_help(d, strcmp(name, "vec_get") == 0 ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
 			    : "move the value out with `box_into_inner<T>(b)`");
 			return true;
@@ -513,10 +595,23 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 &&
 	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
 		check_expr(C, args[0]);
-		Diag *d = sema_error(S, DIAG_T205, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
+		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
+		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
 		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
 		return true;
 	}
+	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
+		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "`bytes_zeroed` capacity must be no greater than 131072");
+		diag_set_help(d, "an owned byte buffer holds at most 131072 bytes");
+		return true;
+	}
+	if (sema_bytes_write(S, e) && e != C->reopen) {
+		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "a named byte buffer is frozen; `%s` may reopen it only as `%s = %s(%s, …)`",
+		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s);
+		diag_set_help(d, "declare it `let mut %s` and write `%s = %s(%s, …);`, or chain the writes on the fresh buffer: `%s(bytes_zeroed(Nusize), …)`",
+		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s, name);
+	}
+	bytes_interval(C, e, name);
 	if (strcmp(name, "vec_with_capacity") == 0 && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
 	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
 		check_expr(C, args[0]);
@@ -554,7 +649,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 			 * argument count is a collection-shape error */
 			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);
 		else if (ntargs != b->ntparams)
-			d = sema_error(S, DIAG_T225, e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
+			d = sema_error(S, box_profile(name, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
 			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
 		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
@@ -571,7 +666,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		S->call_consumes[e->id] = cons;
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
-		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
+		Diag *d = sema_error(S, box_profile(name, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
 		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			check_expr(C, e->u.call.args[i]);
@@ -1096,10 +1191,17 @@ check_with(FnCtx *C, const Expr *e)
 /* ==== `?`, super, if, closures, arrays ========================================================= */
 
 /* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
+/* The first binding in scope whose value holds a resource (T218; §0.1 lifts
+ * the rule for every other owned value: each lane releases it on the exit). */
 static const Local *
-first_owned_binding(FnCtx *C)
+first_resource_binding(FnCtx *C)
 {
-	return C->owned_locals.len ? &C->locals.items[C->owned_locals.items[0]] : NULL;
+	for (int i = 0; i < C->owned_locals.len; i++) {
+		const Local *l = &C->locals.items[C->owned_locals.items[i]];
+		if (sema_type_holds(C->S, fn_type(C, l->type), false))
+			return l;
+	}
+	return NULL;
 }
 
 static TypeId
@@ -1114,14 +1216,12 @@ check_try(FnCtx *C, const Expr *e)
 		diag_set_help(d, "contracts are pure; test the value with `match` in a helper instead");
 	}
 	/* The reference refuses `?` while a binding whose value needs release is
-	 * in scope (its `needs_drop` test; docs/DECISIONS.md). */
-	const Local *live = first_owned_binding(C);
+	 * in scope (its `needs_drop` test); §0.1 keeps that only for resources
+	 * (docs/DECISIONS.md). */
+	const Local *live = first_resource_binding(C);
 	if (live) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
-		if (sema_type_holds(S, fn_type(C, live->type), false))
-			diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
-		else
-			diag_set_help(d, "`%s` owns a value that needs release and is in scope here; use `?` before it is bound, or match the value instead", live->name);
+		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
 	}
 	if (C->in_contract)
 		return T_ERR;

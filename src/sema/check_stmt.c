@@ -114,13 +114,13 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
-		"bytes_set", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
+		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 	};
 	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[v->id];
 	if (!b)
-		return record_renewal(S, name, type, v);
+		return sema_std_reopen(S, name, v) || record_renewal(S, name, type, v);
 	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)
@@ -133,8 +133,12 @@ static void
 check_assign(FnCtx *C, const Stmt *s)
 {
 	Sema *S = C->S;
-	TypeId vt = check_expr(C, s->u.assign.value);
+	const Expr *v = s->u.assign.value;
 	const char *name = s->u.assign.target.s;
+	const Expr *outer = C->reopen;
+	C->reopen = !s->u.assign.has_field && v->kind == EXPR_CALL && v->u.call.nargs > 0 && names(v->u.call.args[0], name) ? v : NULL;
+	TypeId vt = check_expr(C, v);
+	C->reopen = outer;
 	if (C->in_contract) {
 		Diag *d = sema_error(S, DIAG_U106, s->u.assign.value->span, "assignment statements are not allowed in contract expressions");
 		diag_set_help(d, "contracts are pure; move the assignment out");
@@ -156,7 +160,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
-		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value)) {
+		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value) &&
+		    !sema_bytes_write(S, v)) {   /* another owner's buffer: T271 at the call */
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
 			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",

@@ -177,6 +177,13 @@ claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const 
 		diag_set_help(d, "give the declaration a dotted stable identity with @id(\"your.namespace.symbol\")");
 		return;
 	}
+	const Builtin *owned = explicit_id ? builtin_find_id(id) : NULL;
+	if (owned) {
+		/* the reference: an operation's identity is S113, a prelude type's S102 */
+		Diag *d = sema_error(S, DIAG_S113, span, "stable id `%s` is reserved by the compiler-owned operation `%s`", id, owned->name);
+		diag_set_help(d, "give the declaration an identity in your own namespace, e.g. @id(\"your.namespace.symbol\")");
+		return;
+	}
 	if (!strmap_put(&S->ids, id, sym)) {
 		Diag *d = sema_error(S, DIAG_S102, span, "duplicate stable id `%s`", id);
 		diag_set_help(d, "every declaration needs its own stable id; rename one of them");
@@ -355,11 +362,17 @@ collect_type(Sema *S, const Decl *d)
 	s->explicit_id = d->id.present;
 	s->id = d->id.present ? id_text(S, &d->id)
 	    : auto_id(S, kind == SK_CLASS ? "class" : kind_word(kind), S->module_name, s->name);
+	/* §3.3: an authored `Box` is an ordinary type unless the module also
+	 * uses the compiler-owned Box operations (the reference's collision). */
+	bool box_collides = strcmp(s->name, "Box") == 0 && sema_uses_box_ops(S->m);
 	if (strcmp(s->name, "Option") == 0 || strcmp(s->name, "Result") == 0 || strcmp(s->name, "IterStep") == 0 ||
-	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Box") == 0 || strcmp(s->name, "Iter") == 0 ||
+	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Iter") == 0 ||
 	    strcmp(s->name, "Map") == 0 || strcmp(s->name, "Set") == 0 || strcmp(s->name, "Slice") == 0) {
 		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `%s` is reserved by compiler prelude `semaprax.prelude.v1`", s->name);
 		diag_set_help(dg, "choose another name; `%s` is compiler-owned", s->name);
+	} else if (box_collides) {
+		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `Box` is reserved by the compiler-owned Box this module uses");
+		diag_set_help(dg, "rename this type, or drop the `box_new`/`box_get`/`box_into_inner` calls; an authored `Box` is an ordinary type only without them");
 	} else if (!strmap_put(&S->type_names, s->name, id)) {
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
@@ -396,6 +409,120 @@ source_identifier(const char *name)
 		if (strcmp(reserved[i], name) == 0)
 			return false;
 	return true;
+}
+
+/*
+ * The reference's authenticated std wrappers: the identities of the
+ * `std.mem` Box wrappers (T286) and the `std.collections` Vec wrappers (T283)
+ * belong to their module, and there a function carrying one, or named like
+ * one, must be the exact transparent wrapper `fn op<T>(params) -> R {
+ * intrinsic<T>(params) }` without effects or contracts.  Parameters and
+ * results are spelled below: 'T' the type parameter, 'u' usize, 'V' Vec<T>,
+ * 'B' Box<T>; modes 'n' none, 'o' own, 'b' borrow.
+ */
+typedef struct StdWrapper {
+	const char *module, *id, *name, *op;
+	const char *params[3];   /* parameter names */
+	const char *modes, *types;
+	char result;
+} StdWrapper;
+
+static const StdWrapper std_wrappers[] = {
+	{ "std.mem", "std.mem.box.new", "new", "box_new", { "value" }, "n", "T", 'B' },
+	{ "std.mem", "std.mem.box.get", "get", "box_get", { "value" }, "b", "B", 'T' },
+	{ "std.mem", "std.mem.box.into-inner", "into_inner", "box_into_inner", { "value" }, "o", "B", 'T' },
+	{ "std.collections", "std.collections.vec.with-capacity", "with_capacity", "vec_with_capacity", { "capacity" }, "n", "u", 'V' },
+	{ "std.collections", "std.collections.vec.push", "push", "vec_push", { "values", "value" }, "on", "VT", 'V' },
+	{ "std.collections", "std.collections.vec.len", "len", "vec_len", { "values" }, "b", "V", 'u' },
+	{ "std.collections", "std.collections.vec.capacity", "capacity", "vec_capacity", { "values" }, "b", "V", 'u' },
+	{ "std.collections", "std.collections.vec.get", "get", "vec_get", { "values", "index" }, "bn", "Vu", 'T' },
+	{ "std.collections", "std.collections.vec.reserve-exact", "reserve_exact", "vec_reserve_exact", { "values", "additional" }, "on", "Vu", 'V' },
+	{ "std.collections", "std.collections.vec.set", "set", "vec_set", { "values", "index", "value" }, "onn", "VuT", 'V' },
+	{ "std.collections", "std.collections.vec.clear", "clear", "vec_clear", { "values" }, "o", "V", 'V' },
+};
+
+static bool
+wrapper_type(const Type *t, char k)
+{
+	switch (k) {
+	case 'T': return type_spelled(t, "T", 0);
+	case 'u': return type_spelled(t, "usize", 0);
+	case 'V': return type_spelled(t, "Vec", 1) && type_spelled(t->u.name.args[0], "T", 0);
+	default: return type_spelled(t, "Box", 1) && type_spelled(t->u.name.args[0], "T", 0);
+	}
+}
+
+static bool
+exact_std_wrapper(const FnDecl *fn, const StdWrapper *w)
+{
+	int n = (int)strlen(w->types);
+	if (strcmp(fn->name.s, w->name) != 0 || fn->ntparams != 1 || strcmp(fn->tparams[0].s, "T") != 0 || fn->uses.nnames > 0 ||
+	    fn->nclauses || fn->nparams != n || !wrapper_type(fn->result, w->result))
+		return false;
+	for (int i = 0; i < n; i++) {
+		ParamMode want = w->modes[i] == 'o' ? MODE_OWN : w->modes[i] == 'b' ? MODE_BORROW : MODE_NONE;
+		if (strcmp(fn->params[i].name.s, w->params[i]) != 0 || fn->params[i].mode != want || !wrapper_type(fn->params[i].type, w->types[i]))
+			return false;
+	}
+	const Block *b = fn->body;
+	const Expr *t = b ? b->tail : NULL;
+	if (!b || b->nstmts || !t || t->kind != EXPR_CALL || strcmp(t->u.call.callee.s, w->op) != 0 || t->u.call.ntargs != 1 ||
+	    !type_spelled(t->u.call.targs[0], "T", 0) || t->u.call.nargs != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (t->u.call.args[i]->kind != EXPR_NAME || strcmp(t->u.call.args[i]->u.name.s, w->params[i]) != 0)
+			return false;
+	return true;
+}
+
+/* Is v a call of this module's exact `std.collections` wrapper that consumes
+ * and returns the Vec (push, reserve_exact, set, clear) on the binding
+ * `name`?  Such a call reopens the owner in place, like the operation it wraps. */
+bool
+sema_std_reopen(Sema *S, const char *name, const Expr *v)
+{
+	if (strcmp(S->module_name, "std.collections") != 0 || v->kind != EXPR_CALL || v->u.call.nargs < 1 ||
+	    v->u.call.args[0]->kind != EXPR_NAME || strcmp(v->u.call.args[0]->u.name.s, name) != 0)
+		return false;
+	SymId id = strmap_get(&S->fn_names, v->u.call.callee.s);
+	const Sym *s = id >= 0 ? sema_sym(S, id) : NULL;
+	if (!s || !s->fn || !s->explicit_id)
+		return false;
+	for (size_t i = 0; i < countof(std_wrappers); i++) {
+		const StdWrapper *w = &std_wrappers[i];
+		if (strcmp(s->id, w->id) == 0)
+			return w->modes[0] == 'o' && w->result == 'V' && exact_std_wrapper(s->fn, w);
+	}
+	return false;
+}
+
+static void
+check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
+{
+	for (int box = 1; box >= 0; box--) {
+		const char *module = box ? "std.mem" : "std.collections";
+		DiagCode code = box ? DIAG_T286 : DIAG_T283;
+		const StdWrapper *w = NULL;
+		bool here = strcmp(S->module_name, module) == 0, candidate = false;
+		for (size_t i = 0; i < countof(std_wrappers); i++) {
+			if (strcmp(std_wrappers[i].module, module) != 0)
+				continue;
+			if (s->explicit_id && strcmp(s->id, std_wrappers[i].id) == 0)
+				w = &std_wrappers[i];
+			candidate |= strcmp(fn->name.s, std_wrappers[i].name) == 0;
+		}
+		if (w && !here) {
+			Diag *d = sema_error(S, code, s->span, "%s wrapper identity `%s` is reserved for module `%s`", box ? "box" : "vector", s->id, module);
+			diag_set_help(d, "give the function an identity in your own namespace, or call the compiler-owned operation directly");
+			return;
+		}
+		if (here && (w || candidate) && !(w && exact_std_wrapper(fn, w))) {
+			Diag *d = sema_error(S, code, s->span, "`%s.%s` must be one exact transparent compiler-owned %s wrapper", module, fn->name.s, box ? "box" : "vector");
+			diag_set_help(d, "%s", box ? "write `@id(\"std.mem.box.new\") fn new<T>(value: T) -> Box<T> { box_new<T>(value) }` (likewise `get` with `value: borrow Box<T>` and `into_inner` with `value: own Box<T>`)"
+			    : "write the exact wrapper, e.g. `@id(\"std.collections.vec.len\") fn len<T>(values: borrow Vec<T>) -> usize { vec_len<T>(values) }`");
+			return;
+		}
+	}
 }
 
 static void
@@ -442,6 +569,8 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	} else {
 		claim_id(S, id, s->id, s->explicit_id, s->span, "function");
 	}
+	if (owner < 0)
+		check_std_wrapper(S, fn, s);
 	if (!s->explicit_id) {
 		Diag *dg;
 		if (owner >= 0) {
@@ -636,6 +765,8 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		const BuiltinType *b = &builtin_types[i];
 		if (strcmp(b->name, name) != 0)
 			continue;
+		if (b->kind == TY_BOX && strmap_get(&S->type_names, name) >= 0)
+			break;   /* an authored `Box` (§3.3) */
 		if (b->nargs != nargs) {
 			out = b->nargs == 0 ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
 			    : arity_error(S, t->span, name, b->nargs, nargs);

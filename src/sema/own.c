@@ -146,10 +146,30 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
+/* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
+ * after offset end, or -1. */
+static int
+live_view(Own *O, int i, uint32_t end)
+{
+	for (int v = 0; v < O->vars.len; v++)
+		if (O->vars.items[v].view_of == i && strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
+			return v;
+	return -1;
+}
+
 /* T265: moving variable i (or an owned part of it) while something borrows from it. */
 static bool
 loaned_move(Own *O, int i, const Expr *e)
 {
+	int view = O->vars.items[i].loans == 0 ? live_view(O, i, e->span.end) : -1;
+	if (view >= 0) {
+		if (first_report(O, e)) {
+			Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
+			diag_set_help(d, "`%s` still borrows `%s` after this move; finish using the view first, or take the view from the new owner",
+			    O->vars.items[view].name, O->vars.items[i].name);
+		}
+		return true;
+	}
 	if (O->vars.items[i].loans == 0)
 		return false;
 	if (first_report(O, e)) {

@@ -16,7 +16,8 @@
  *   v6  `Vec<Bytes>` in a function signature, or a Vec operation other than
  *       vec_get/vec_sort called with `<Bytes>` (module functions only);
  *   v5  `Box<Bytes>` in a function signature or a record/class/variant
- *       field, or box_new/box_into_inner called with `<Bytes>`;
+ *       field (unless the module declares its own type `Box`), or
+ *       box_new/box_into_inner called with `<Bytes>`;
  *   v4  a call to box_new, box_get or box_into_inner (or a `std.mem` Box
  *       wrapper identity);
  *   v3  a call to vec_reserve_exact, vec_set or vec_clear (or the matching
@@ -132,6 +133,7 @@ typedef struct PreludeUse {
 	bool vec_bytes;  /* v6 */
 	bool box_bytes;  /* v5 */
 	bool box;        /* v4 */
+	bool user_box;   /* the module declares its own type `Box` (§3.3: an ordinary type) */
 	bool vec3;       /* v3 */
 	bool vec;        /* v2 */
 } PreludeUse;
@@ -304,7 +306,7 @@ scan_fn(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 		u->vec |= type_mentions(sig[i], vec_names, false);
 		if (!method) {
 			u->vec_bytes |= wraps_bytes(sig[i], "Vec");
-			u->box_bytes |= wraps_bytes(sig[i], "Box");
+			u->box_bytes |= !u->user_box && wraps_bytes(sig[i], "Box");
 		}
 	}
 	u->box |= id_is(id, box_wrappers);
@@ -319,7 +321,7 @@ scan_fields(PreludeUse *u, const FieldDecl *fs, int n)
 {
 	for (int i = 0; i < n; i++) {
 		u->vec |= type_mentions(fs[i].type, vec_names, false);
-		u->box_bytes |= wraps_bytes(fs[i].type, "Box");
+		u->box_bytes |= !u->user_box && wraps_bytes(fs[i].type, "Box");
 	}
 }
 
@@ -340,12 +342,33 @@ scan_use(PreludeUse *u, const UseDecl *d)
 		u->vec3 |= id_is(&id, vec_v3_wrappers);
 }
 
-/* The prelude schema version (1…7) the module binds. */
-static int
-prelude_version(const Module *m)
+static const Name *
+type_decl_name(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_RECORD: return &d->u.record.name;
+	case DECL_VARIANT: return &d->u.variant.name;
+	case DECL_CLASS: return &d->u.class_.name;
+	case DECL_RESOURCE: return &d->u.resource.name;
+	case DECL_INTERFACE: return &d->u.interface.name;
+	default: return NULL;
+	}
+}
+
+/*
+ * What the module uses.  A module that declares its own type `Box` means
+ * that type by `Box<…>` in signatures and fields (the reference's legacy
+ * selection), so only calls of the Box operations select v4/v5 there.
+ */
+static void
+prelude_use(const Module *m, PreludeUse *out)
 {
 	PreludeUse u;
 	memset(&u, 0, sizeof u);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Name *n = type_decl_name(&m->decls[i]);
+		u.user_box |= n && strcmp(n->s, "Box") == 0;
+	}
 	for (int i = 0; i < m->nuses; i++)
 		scan_use(&u, &m->uses[i]);
 	for (int i = 0; i < m->ndecls; i++) {
@@ -370,7 +393,24 @@ prelude_version(const Module *m)
 			break;
 		}
 	}
+	*out = u;
+}
+
+/* The prelude schema version (1…7) the module binds. */
+static int
+prelude_version(const Module *m)
+{
+	PreludeUse u;
+	prelude_use(m, &u);
 	return u.iter ? 7 : u.vec_bytes ? 6 : u.box_bytes ? 5 : u.box ? 4 : u.vec3 ? 3 : u.vec ? 2 : 1;
+}
+
+bool
+sema_uses_box_ops(const Module *m)
+{
+	PreludeUse u;
+	prelude_use(m, &u);
+	return u.box || u.box_bytes;
 }
 
 /* ==== the revision ============================================================ */

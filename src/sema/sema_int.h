@@ -192,7 +192,12 @@ Diag *sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
 const char *sema_type_name(Sema *S, TypeId t);
 Sym *sema_sym(Sema *S, SymId id);
 
+/* revision.c: does the module call box_new/box_get/box_into_inner (or
+ * name a `std.mem` Box wrapper)?  An authored type `Box` then collides (S113). */
+bool sema_uses_box_ops(const Module *m);
+
 /* decls.c */
+bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
 bool source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
@@ -232,6 +237,7 @@ typedef struct Builtin {
 } Builtin;
 const Builtin *builtin_find(const char *name);
 bool builtin_reserved(const char *name);
+const Builtin *builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
@@ -285,9 +291,12 @@ typedef struct FnCtx {
 	int loop_depth;
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
+	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
+/* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
+bool sema_bytes_write(Sema *S, const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
 TypeId fn_type(FnCtx *C, TypeId t);
 TypeId ctx_resolve_type(FnCtx *C, const Type *t);

@@ -6,7 +6,9 @@
  * (never refunded: the 17th read fails, code 4), then checks the path (the
  * whole view; 1..4,096 bytes, relative, nonempty components other than
  * `.`/`..`, no NUL, `\` or `:`), then reads at most 65,536 bytes, resolving
- * one component at a time below the working directory with O_NOFOLLOW.
+ * one component at a time below the working directory with O_NOFOLLOW; the
+ * last component's type is read unopened (a FIFO or device is refused
+ * without being opened).
  * semaprax.filesystem.v1: 1 invalid path, 2 not found, 4 a bound exceeded,
  * 5 I/O failure, 6 access denied, 7 not a regular file (or a symbolic link
  * on the way); text that is not UTF-8 is text.v1 code 3.
@@ -115,15 +117,25 @@ spx_fs_read_file(spx_view path, size_t max, spx_str *out)
 	int st = spx_fs_open_parent(path, &dir, name);
 	if (st)
 		return st;
+	/* type first, unopened: opening a FIFO would release a waiting writer */
+	struct stat lsb, sb;
+	if (fstatat(dir, name, &lsb, AT_SYMLINK_NOFOLLOW) != 0) {
+		int le = errno;
+		spx_fs_close_dir(dir);
+		return spx_fs_status(le);
+	}
+	if (!S_ISREG(lsb.st_mode)) {
+		spx_fs_close_dir(dir);
+		return 7;
+	}
 	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	int e = errno;
 	spx_fs_close_dir(dir);
 	if (fd < 0)
 		return spx_fs_status(e);
-	struct stat sb;
 	if (fstat(fd, &sb) != 0)
 		st = spx_fs_status(errno);
-	else if (!S_ISREG(sb.st_mode))
+	else if (!S_ISREG(sb.st_mode) || sb.st_dev != lsb.st_dev || sb.st_ino != lsb.st_ino)
 		st = 7;
 	spx_str b = { NULL, 0 };
 	if (!st)

@@ -197,6 +197,42 @@ spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
 	return b;
 }
 
+/* The byte-buffer v2 writes (interp/builtins_rt.c bytes_set_wide): the whole
+ * interval is checked before any store; source bytes past the end read 0. */
+SPX_RT spx_str
+spx_bytes_set_run(spx_str b, uint64_t i, uint64_t width, const uint8_t *bytes, spx_view src, uint64_t from)
+{
+	if (i > b.n || b.n - i < width)
+		spx_fail("semaprax.byte-buffer.v1", 1);
+	for (uint64_t k = 0; k < width; k++)
+		b.p[i + k] = bytes ? bytes[k] : from + k < src.n ? src.p[from + k] : 0;
+	return b;
+}
+
+SPX_RT spx_str
+spx_bytes_set5(spx_str b, uint64_t i, uint8_t v0, uint8_t v1, uint8_t v2, uint8_t v3, uint8_t v4)
+{
+	uint8_t v[5] = { v0, v1, v2, v3, v4 };
+	spx_view none = { 0, 0 };
+	return spx_bytes_set_run(b, i, 5, v, none, 0);
+}
+
+SPX_RT spx_str
+spx_bytes_set1_or5(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
+{
+	if (!(sel >> 63))
+		return spx_bytes_set_run(b, i, 1, &one, src, 0);
+	return spx_bytes_set_run(b, i, 5, 0, src, sel & ~((uint64_t)1 << 63));
+}
+
+SPX_RT spx_str
+spx_bytes_set1_or6_or48(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
+{
+	if (!(sel >> 63))
+		return spx_bytes_set_run(b, i, 1, &one, src, 0);
+	return spx_bytes_set_run(b, i, (sel >> 62) & 1 ? 48 : 6, 0, src, sel & (((uint64_t)1 << 62) - 1));
+}
+
 /* string_format pieces */
 SPX_RT void
 spx_fmt_i64(spx_buf *b, int64_t v)
