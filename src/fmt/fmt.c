@@ -84,7 +84,7 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_IF:
-		fx_expr(F, s->u.if_);
+		fx_stmt_if(F, s);
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_WHILE:
@@ -264,9 +264,19 @@ class_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "class ");
 	fx_name(F, d->u.class_.name);
+	fx_tparams(F, d->u.class_.tparams, d->u.class_.ntparams);
 	if (d->u.class_.has_parent) {
 		buf_puts(F->out, " : ");
 		fx_name(F, d->u.class_.parent);
+		if (d->u.class_.nparent_targs) {
+			buf_putc(F->out, '<');
+			for (int i = 0; i < d->u.class_.nparent_targs; i++) {
+				if (i)
+					buf_puts(F->out, ", ");
+				fx_type(F, d->u.class_.parent_targs[i]);
+			}
+			buf_putc(F->out, '>');
+		}
 	}
 	if (d->u.class_.nmembers == 0) {
 		buf_puts(F->out, " { }\n");
@@ -513,13 +523,28 @@ render(Fmt *F, const Module *m)
  * (each round parenthesizes at least one more name, so this ends; in
  * practice there is one round).
  */
+static void fmt_render(Buf *out, const Module *m, const char *src, size_t len, bool discards);
+
 void
 fmt_module(Buf *out, const Module *m, const char *src, size_t len)
+{
+	fmt_render(out, m, src, len, false);
+}
+
+void
+fmt_module_discards(Buf *out, const Module *m)
+{
+	fmt_render(out, m, NULL, 0, true);
+}
+
+static void
+fmt_render(Buf *out, const Module *m, const char *src, size_t len, bool discards)
 {
 	Fmt F = { 0 };
 	F.out = out;
 	F.src = src;
 	F.len = len;
+	F.discards = discards;
 	fmt_place_comments(&F, m);
 	size_t base = out->len;
 	for (int round = 0;; round++) {

@@ -21,6 +21,14 @@
 void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
 
 /*
+ * The reference's canonical text (no comments) for the revision hash: as
+ * fmt_module, but every statement `if` is written as the value discard it
+ * is sugar for (LANGUAGE.md §0.3), `let _if<n> = if c { …; 0 } else { 0 };`,
+ * with the reference's names (Stmt.discard, Block.tail_discard).
+ */
+void fmt_module_discards(Buf *out, const Module *m);
+
+/*
  * Canonical literals (§0.11, fmt_lit.c), shared with the revision hash.
  * fmt_float: shortest round-trip digits, never an exponent, ".0" when
  *   integral; SUF_F32 values use float digits plus "f32"; SUF_F64 and

@@ -14,9 +14,8 @@
  *     since record literals are disabled there;
  *   - a block tail whose first token would make the block parser read a
  *     statement (`if … + 1`, a binding named `while`) parenthesizes that
- *     first node (fx_item_expr), and a match scrutinee is parenthesized when
- *     the parser would otherwise find another mode (`match own(x)`,
- *     `match own { … } { … }`);
+ *     first node (fx_item_expr), and a plain match scrutinee is parenthesized
+ *     when the parser would otherwise read a mode (`match (own - 1)`);
  *   - a name or field before `<` that the parser would read as the start of
  *     type arguments is parenthesized (fx_lt_hazards, after rendering).
  * Except for the last three (which only make odd-but-legal programs
@@ -424,22 +423,39 @@ item_hazard(const Expr *e)
 }
 
 /*
- * Does the scrutinee need parentheses so the parser finds the same mode?
- * `match own(x)` reads `own` as the mode, and after `match own` only a
- * name, integer, char, string, `(`, `-` or `!` starts the scrutinee (a
- * block, array or float would make `own` the scrutinee).
+ * Does a plain scrutinee need parentheses so the parser does not read a
+ * mode?  After `match own` the parser takes `own` as the mode only before a
+ * name (not `with`), a literal, `[`, `-` or `!`; printed, a plain scrutinee
+ * can only put `-` there: `own - 1` (a binary minus right after the name).
  */
 static bool
-scrutinee_hazard(const Expr *e, MatchMode mode)
+scrutinee_hazard(const Expr *e)
 {
 	static const char *const words[] = { "own", "borrow" };
-	const Expr *l = leftmost(e);
-	Name n;
-	if (!l)
-		return false;
-	if (e->kind != EXPR_NAME && first_word(l, &n) && word_in(n, words, countof(words)))
-		return true;
-	return mode != MATCH_PLAIN && (l->kind == EXPR_BLOCK || l->kind == EXPR_ARRAY || l->kind == EXPR_FLOAT);
+	const Expr *parent = NULL;
+	for (;;) {
+		const Expr *next;
+		switch (e->kind) {
+		case EXPR_BINARY: {
+			const Expr *l = e->u.binary.lhs;
+			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
+				return false;
+			next = l;
+			break;
+		}
+		case EXPR_METHOD: next = e->u.method.recv; break;
+		case EXPR_FIELD: next = e->u.field.base; break;
+		case EXPR_TRY: next = e->u.try_.operand; break;
+		case EXPR_WITH: next = e->u.with.base; break;
+		default:
+			return e->kind == EXPR_NAME && word_in(e->u.name, words, countof(words)) && parent &&
+			    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
+		}
+		if (e->kind != EXPR_BINARY && paren_base(next))
+			return false;
+		parent = e;
+		e = next;
+	}
 }
 
 /* ==== expressions ========================================================================= */
@@ -541,6 +557,29 @@ binary(Fmt *F, const Expr *e, int ctx)
 		buf_putc(F->out, ')');
 }
 
+/* Does every branch of this `if` chain end in a value (the value grammar's `if`)? */
+static bool
+if_valued(const Expr *e)
+{
+	return e->u.if_.then_block && e->u.if_.then_block->tail && e->u.if_.else_block && e->u.if_.else_block->tail;
+}
+
+/* The `if` an `else if` continues with (the else block holds just it). */
+static const Expr *
+else_if_inner(const Expr *e)
+{
+	const Block *el = e->u.if_.else_block;
+	if (!e->u.if_.else_if || !el)
+		return NULL;
+	const Expr *in = el->tail ? el->tail : el->nstmts == 1 && el->stmts[0]->kind == STMT_IF ? el->stmts[0]->u.if_ : NULL;
+	return in && in->kind == EXPR_IF ? in : NULL;
+}
+
+/*
+ * A chain without a value keeps `else if` (a nested `else { if … }` is a
+ * different statement under the reference's discard); a valued one prints
+ * the value grammar's `else { if … }`.
+ */
 static void
 if_expr(Fmt *F, const Expr *e)
 {
@@ -548,10 +587,71 @@ if_expr(Fmt *F, const Expr *e)
 	fx_cond(F, e->u.if_.cond);
 	buf_putc(F->out, ' ');
 	block_inline(F, e->u.if_.then_block);
-	if (e->u.if_.else_block) {
+	const Expr *inner = if_valued(e) ? NULL : else_if_inner(e);
+	if (inner) {
+		buf_puts(F->out, " else ");
+		if_expr(F, inner);
+	} else if (e->u.if_.else_block) {
 		buf_puts(F->out, " else ");
 		block_inline(F, e->u.if_.else_block);
 	}
+}
+
+static void stmt_inline(Fmt *F, const Stmt *s);
+
+/* `{ s1; …; [let _if<n> = tail;] tail-or-0 }`: a branch of a discarded chain. */
+static void
+discard_branch(Fmt *F, const Block *b)
+{
+	buf_puts(F->out, "{ ");
+	for (int i = 0; b && i < b->nstmts; i++) {
+		stmt_inline(F, b->stmts[i]);
+		buf_putc(F->out, ' ');
+	}
+	if (b && b->tail && b->tail_discard) {
+		buf_printf(F->out, "let _if%d = ", b->tail_discard);
+		expr(F, b->tail, 0);
+		buf_puts(F->out, "; 0");
+	} else if (b && b->tail) {
+		fx_item_expr(F, b->tail);
+	} else {
+		buf_putc(F->out, '0');
+	}
+	buf_puts(F->out, " }");
+}
+
+/* The valueless chain a statement `if` is sugar for (the reference's `assemble`). */
+static void
+discard_if(Fmt *F, const Expr *e)
+{
+	buf_puts(F->out, "if ");
+	fx_cond(F, e->u.if_.cond);
+	buf_putc(F->out, ' ');
+	discard_branch(F, e->u.if_.then_block);
+	const Expr *inner = else_if_inner(e);
+	if (inner) {
+		buf_puts(F->out, " else { ");
+		discard_if(F, inner);
+		buf_puts(F->out, " }");
+	} else {
+		buf_puts(F->out, " else ");
+		discard_branch(F, e->u.if_.else_block);
+	}
+}
+
+void
+fx_stmt_if(Fmt *F, const Stmt *s)
+{
+	if (!F->discards) {
+		if_expr(F, s->u.if_);
+		return;
+	}
+	buf_printf(F->out, "let _if%d = ", s->discard);
+	if (if_valued(s->u.if_))
+		if_expr(F, s->u.if_);
+	else
+		discard_if(F, s->u.if_);
+	buf_putc(F->out, ';');
 }
 
 static void
@@ -560,7 +660,8 @@ match_expr(Fmt *F, const Expr *e)
 	static const char *const modes[] = { [MATCH_PLAIN] = "", [MATCH_OWN] = "own ", [MATCH_BORROW] = "borrow " };
 	const Expr *s = e->u.match.scrutinee;
 	buf_printf(F->out, "match %s", modes[e->u.match.mode]);
-	if (contains_record(s) || scrutinee_hazard(s, e->u.match.mode)) {
+	/* After an explicit mode the reference prints the scrutinee bare. */
+	if (e->u.match.mode == MATCH_PLAIN && (contains_record(s) || scrutinee_hazard(s))) {
 		buf_putc(F->out, '(');
 		expr(F, s, 0);
 		buf_putc(F->out, ')');
@@ -783,7 +884,7 @@ stmt_inline(Fmt *F, const Stmt *s)
 		block_inline(F, s->u.for_.body);
 		break;
 	case STMT_IF:
-		if_expr(F, s->u.if_);
+		fx_stmt_if(F, s);
 		break;
 	case STMT_UNSAFE:
 		if (s->u.unsafe.has_audit) {

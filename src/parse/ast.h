@@ -154,8 +154,10 @@ struct Expr {
 		struct { Name name; Expr **args; int nargs; } super_;
 		Block *block;
 		/* else_block is NULL when there is no else; an `else if` is an else
-		 * block holding just that `if` (as its tail or as its only statement). */
-		struct { Expr *cond; Block *then_block; Block *else_block; } if_;
+		 * block holding just that `if` (as its tail or as its only statement).
+		 * else_if: a statement `if` chain written `else if` (not `else { if
+		 * … }`), which the reference's value discard treats as one chain. */
+		struct { Expr *cond; Block *then_block; Block *else_block; bool else_if; } if_;
 		struct { MatchMode mode; Expr *scrutinee; MatchArm *arms; int narms; Span close; } match;
 		struct { ClosureParam *params; int nparams; Type *result; Block *body; } closure;
 		struct { Expr **elems; int nelems; } array;
@@ -207,6 +209,7 @@ typedef enum StmtKind {
 struct Stmt {
 	StmtKind kind;
 	Span span;
+	int discard;     /* STMT_IF: n of the reference's `let _if<n> = if …;` (LANGUAGE.md §0.3) */
 	union {
 		struct { bool mut; Name name; Type *type; Expr *value; } let;  /* name "_" discards */
 		struct { Name target; bool has_field; Name field; Expr *value; } assign;
@@ -221,6 +224,7 @@ struct Block {
 	Stmt **stmts;
 	int nstmts;
 	Expr *tail;      /* NULL: no tail (only legal for statement-if branches) */
+	int tail_discard;  /* a statement-if branch value discarded as `let _if<n> = tail;` (0: none) */
 	Span span;       /* from `{` to `}` inclusive */
 };
 
@@ -372,7 +376,11 @@ typedef struct Decl {
 			Clause *invariants; int ninvariants;  /* all CLAUSE_REQUIRES */
 		} record;
 		struct { Name name; Name *tparams; int ntparams; CaseDecl *cases; int ncases; } variant;
-		struct { Name name; bool has_parent; Name parent; ClassMember *members; int nmembers; } class_;
+		struct {
+			Name name; Name *tparams; int ntparams;
+			bool has_parent; Name parent; Type **parent_targs; int nparent_targs;  /* `: B<i64>` */
+			ClassMember *members; int nmembers;
+		} class_;
 		struct {
 			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
 			/* every lifecycle as written: none for the legacy `resource R;`

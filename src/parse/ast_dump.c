@@ -450,7 +450,7 @@ expr(Dump *D, const Expr *e)
 		block(D, e->u.block);
 		break;
 	case EXPR_IF:
-		tag_open(D, "if");
+		tag_open(D, e->u.if_.else_if ? "if-else-if" : "if");
 		expr(D, e->u.if_.cond);
 		block(D, e->u.if_.then_block);
 		block(D, e->u.if_.else_block);
@@ -496,6 +496,8 @@ stmt(Dump *D, const Stmt *s)
 		break;
 	case STMT_IF:
 		tag_open(D, "if-stmt");
+		if (s->discard)
+			buf_printf(D->b, " _if%d", s->discard);
 		expr(D, s->u.if_);
 		break;
 	case STMT_UNSAFE:
@@ -518,6 +520,8 @@ block(Dump *D, const Block *b)
 	for (int i = 0; i < b->nstmts; i++)
 		stmt(D, b->stmts[i]);
 	tag_open(D, "tail");
+	if (b->tail_discard)
+		buf_printf(D->b, " _if%d", b->tail_discard);
 	if (b->tail)
 		expr(D, b->tail);
 	tag_close(D);
@@ -608,10 +612,13 @@ static void
 class_decl(Dump *D, const Decl *d)
 {
 	name(D, d->u.class_.name);
-	if (d->u.class_.has_parent)
+	names(D, "tparams", d->u.class_.tparams, d->u.class_.ntparams);
+	if (d->u.class_.has_parent) {
 		name(D, d->u.class_.parent);
-	else
+		types(D, "targs", d->u.class_.parent_targs, d->u.class_.nparent_targs);
+	} else {
 		word(D, "-");
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < d->u.class_.nmembers; i++) {
 			const ClassMember *m = &d->u.class_.members[i];

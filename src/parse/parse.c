@@ -681,15 +681,22 @@ parse_variant(Parser *p, Decl *d)
 	VEC_FREE(cases);
 }
 
-/* class = "class" , IDENT , [ ":" , IDENT ] , "{" , { field_decl , "," | method } , "}" ; */
+/*
+ * class = "class" , IDENT , [ type_params ] , [ ":" , IDENT , [ type_args ] ] ,
+ *         "{" , { field_decl , "," | method } , "}" ;
+ * A generic parent parses (the checker refuses it, T227, as the reference).
+ */
 static void
 parse_class(Parser *p, Decl *d)
 {
 	advance(p);
 	d->u.class_.name = parse_name(p, "class name");
-	if (accept(p, TOK_COLON)) {
+	d->u.class_.tparams = parse_type_params(p, &d->u.class_.ntparams);
+	if (!p->panic && accept(p, TOK_COLON)) {
 		d->u.class_.has_parent = true;
 		d->u.class_.parent = parse_name(p, "parent class name");
+		if (!p->panic && at(p, TOK_LT))
+			d->u.class_.parent_targs = parse_type_args(p, &d->u.class_.nparent_targs);
 	}
 	expect(p, TOK_LBRACE, "`{` before class members");
 	VEC(ClassMember) members = {0};

@@ -100,6 +100,12 @@ parse_type_args(Parser *p, int *n)
 	}
 	VEC(Type *) args = {0};
 	while (!p->panic) {
+		if (at(p, TOK_COMMA)) {
+			/* `<, T>` or `<T,, U>`: the reference's own P106, not "expected type" */
+			Diag *d = error_at(p, peek(p), DIAG_P106, "expected generic type argument");
+			diag_set_help(d, "type arguments are types separated by single commas: `id<i64>(0)`, `Pair<i64, bool>`");
+			break;
+		}
 		VEC_PUSH(args, parse_type(p));
 		if (!accept(p, TOK_COMMA))
 			break;
@@ -447,8 +453,22 @@ parse_args(Parser *p, int *n, const char *close_desc)
 }
 
 /* inits = [ IDENT , ":" , expr , { "," , IDENT , ":" , expr } , [ "," ] ] ;  (at `{`) */
+/*
+ * Words the expression grammar reads as something else than a name: a
+ * shorthand `{ match }` would print as `match: match`, which does not parse.
+ */
+static bool
+word_in_expr_grammar(Name n)
+{
+	static const char *const words[] = { "if", "match", "fn", "true", "false", "unsafe", "while", "for", "let", "super" };
+	for (size_t i = 0; i < countof(words); i++)
+		if (strlen(words[i]) == n.len && memcmp(words[i], n.s, n.len) == 0)
+			return true;
+	return false;
+}
+
 FieldInit *
-parse_inits_desc(Parser *p, int *n, const char *close_desc)
+parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 {
 	*n = 0;
 	if (!enter(p, peek(p)))
@@ -459,11 +479,15 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc)
 		FieldInit f;
 		f.span = peek(p)->span;
 		f.name = parse_name(p, "field name");
-		if (accept(p, TOK_COLON)) {
+		if (shorthand && !at(p, TOK_COLON) && !word_in_expr_grammar(f.name)) {
+			/* a record literal's `{ f }` means `{ f: f }` (the reference);
+			 * case payloads and `with` updates need the `:` */
+			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value->u.name = f.name;
+		} else if (expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
-			/* shorthand `{ f }` means `{ f: f }` */
-			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value = new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
 			f.value->u.name = f.name;
 		}
 		f.span = span_from(p, f.span);
@@ -482,7 +506,7 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc)
 FieldInit *
 parse_inits(Parser *p, int *n)
 {
-	return parse_inits_desc(p, n, "`}` after record initializer");
+	return parse_inits_desc(p, n, "`}` after record initializer", false);
 }
 
 /* postfix = primary , { call_args | "." , IDENT , [ call_args ] | "?" | "with" , "{" , inits , "}" } ; */
@@ -560,7 +584,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			Expr *w = new_expr(p, EXPR_WITH, e->span);
 			w->u.with.base = e;
 			p->depth--;
-			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements");
+			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements", false);
 			p->depth++;
 			w->span = span_from(p, e->span);
 			e = w;
@@ -697,7 +721,7 @@ parse_record_lit(Parser *p, Span start, QName q, Type **targs, int ntargs)
 	e->u.record.type = q;
 	e->u.record.targs = targs;
 	e->u.record.ntargs = ntargs;
-	e->u.record.inits = parse_inits(p, &e->u.record.ninits);
+	e->u.record.inits = parse_inits_desc(p, &e->u.record.ninits, "`}` after record initializer", true);
 	e->span = span_from(p, start);
 	return e;
 }
@@ -791,15 +815,23 @@ parse_match(Parser *p)
 {
 	Span start = advance(p)->span;  /* match */
 	Expr *e = new_expr(p, EXPR_MATCH, start);
-	TokKind after = (TokKind)peek_at(p, 1)->kind;
-	bool mode_follows = after == TOK_IDENT || after == TOK_INT || after == TOK_LPAREN ||
-	    after == TOK_MINUS || after == TOK_BANG || after == TOK_CHAR || after == TOK_STRING;
+	/*
+	 * `own`/`borrow` is the mode only when the next token starts a distinct
+	 * scrutinee and cannot continue an expression named `own`: a name other
+	 * than `with`, a literal, `[`, `-` or `!` (the reference's rule).  So
+	 * `match own(x)` calls a function `own`, `match own with { … } { … }`
+	 * updates a binding `own`.
+	 */
+	Token *after = peek_at(p, 1);
+	TokKind ak = after->kind;
+	bool mode_follows = (ak == TOK_IDENT && !tok_is_word(p, after, "with")) || ak == TOK_INT ||
+	    ak == TOK_FLOAT || ak == TOK_CHAR || ak == TOK_STRING || ak == TOK_LBRACKET ||
+	    ak == TOK_MINUS || ak == TOK_BANG;
 	if (mode_follows && accept_word(p, "own"))
 		e->u.match.mode = MATCH_OWN;
 	else if (mode_follows && accept_word(p, "borrow"))
 		e->u.match.mode = MATCH_BORROW;
-	if (mode_follows && e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow")) &&
-	    peek_at(p, 1)->kind != TOK_LBRACE) {
+	if (e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow"))) {
 		error_at(p, peek(p), DIAG_P207, "a match expression accepts exactly one ownership mode: `own` or `borrow`");
 		return e;
 	}

@@ -39,6 +39,11 @@ typedef struct Parser {
 	uint32_t nexprs;    /* next Expr id */
 	ParseName *names;   /* name_of's intern table (open addressing; owned) */
 	uint32_t names_cap, names_len;
+	/* statement-if discard names (parse_stmt.c): `_if<n>` the file spells */
+	uint64_t *if_taken; /* sorted */
+	int nif_taken;
+	bool if_gathered;
+	uint64_t if_next;
 } Parser;
 
 /* ---- token access (parse.c) ---- */
@@ -100,7 +105,7 @@ typedef enum BlockCtx {
 	BLK_UNSAFE,    /* unsafe body */
 } BlockCtx;
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
-FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc);
+FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
 bool if_has_value(const Expr *e);
 

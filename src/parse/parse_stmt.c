@@ -70,6 +70,8 @@ parse_if(Parser *p, bool value)
 			Block *b = ARENA_NEW(p->arena, Block);
 			Expr *inner = parse_if(p, value);
 			b->span = inner->span;
+			/* only a valueless chain needs to remember its `else if` */
+			e->u.if_.else_if = !value && !(if_has_value(inner) && e->u.if_.then_block && e->u.if_.then_block->tail);
 			if (if_has_value(inner) || value) {
 				b->tail = inner;
 			} else {
@@ -416,6 +418,104 @@ valued_without_else(const Expr *e)
 	return false;
 }
 
+/* ==== the reference's value-discard names (LANGUAGE.md §0.3) ==================== */
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Every `_if<n>` identifier the file spells (n canonical decimal, no leading 0). */
+static void
+gather_if_names(Parser *p)
+{
+	VEC(uint64_t) taken = {0};
+	for (int i = 0; i < p->ntoks; i++) {
+		const Token *t = &p->toks[i];
+		size_t n = t->span.end - t->span.start;
+		const char *s = p->src + t->span.start;
+		if (t->kind != TOK_IDENT || n < 4 || n > 3 + 19 || memcmp(s, "_if", 3) != 0 || s[3] == '0')
+			continue;
+		uint64_t v = 0;
+		size_t k = 3;
+		while (k < n && s[k] >= '0' && s[k] <= '9')
+			v = v * 10 + (uint64_t)(s[k++] - '0');
+		if (k == n)
+			VEC_PUSH(taken, v);
+	}
+	if (taken.len)
+		qsort(taken.items, (size_t)taken.len, sizeof(uint64_t), cmp_u64);
+	p->if_taken = ARENA_COPY(p, uint64_t, taken);
+	p->nif_taken = taken.len;
+	p->if_gathered = true;
+	VEC_FREE(taken);
+}
+
+/* The next `_if<n>` that no identifier of the file spells. */
+static int
+discard_name(Parser *p)
+{
+	if (!p->if_gathered)
+		gather_if_names(p);
+	for (;;) {
+		uint64_t n = ++p->if_next;
+		if (p->nif_taken == 0 || !bsearch(&n, p->if_taken, (size_t)p->nif_taken, sizeof(uint64_t), cmp_u64))
+			return (int)n;
+	}
+}
+
+/* A branch of a valueless chain: an i64 literal tail stays, another value is discarded. */
+static void
+number_branch(Parser *p, Block *b)
+{
+	const Expr *t = b ? b->tail : NULL;
+	if (t && !(t->kind == EXPR_INT && t->u.int_lit.suffix == SUF_NONE))
+		b->tail_discard = discard_name(p);
+}
+
+/*
+ * Name the discards of a statement `if` in the reference's order: for a
+ * chain without a value everywhere, the final `else` branch's value, then
+ * each arm's from the last to the first; then the statement itself.
+ * Statement ifs inside the branches were named while they were parsed.
+ */
+static void
+number_statement_if(Parser *p, Stmt *st)
+{
+	Expr *e = st->u.if_;
+	if (!if_has_value(e)) {
+		VEC(Block *) arms = {0};
+		Block *otherwise = NULL;
+		for (Expr *c = e; c;) {
+			VEC_PUSH(arms, c->u.if_.then_block);
+			Block *el = c->u.if_.else_block;
+			Expr *next = NULL;
+			if (el && c->u.if_.else_if && el->tail && el->tail->kind == EXPR_IF) {
+				/* a valued `else if` tail of a valueless chain is one more
+				 * arm whose values are discarded: keep it as a statement */
+				Stmt *inner = new_stmt(p, STMT_IF, el->tail->span);
+				inner->u.if_ = el->tail;
+				el->stmts = ARENA_NEW(p->arena, Stmt *);
+				el->stmts[0] = inner;
+				el->nstmts = 1;
+				el->tail = NULL;
+			}
+			if (el && c->u.if_.else_if && !el->tail && el->nstmts == 1 && el->stmts[0]->kind == STMT_IF)
+				next = el->stmts[0]->u.if_;
+			if (el && !next)
+				otherwise = el;
+			c = next && next->kind == EXPR_IF ? next : NULL;
+		}
+		number_branch(p, otherwise);
+		for (int i = arms.len - 1; i >= 0; i--)
+			number_branch(p, arms.items[i]);
+		VEC_FREE(arms);
+	}
+	st->discard = discard_name(p);
+}
+
 static void
 push_stmt(Parser *p, void *vec, Stmt *st)
 {
@@ -486,6 +586,8 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			}
 			Stmt *st = new_stmt(p, STMT_IF, e->span);
 			st->u.if_ = e;
+			if (!p->panic)
+				number_statement_if(p, st);
 			push_stmt(p, &stmts, st);
 			last_was_if = true;
 		} else if (t->kind == TOK_IDENT && assign_ahead(p)) {

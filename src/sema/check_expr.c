@@ -1291,6 +1291,9 @@ check_if(FnCtx *C, const Expr *e)
 	TypeId et = check_block(C, e->u.if_.else_block);
 	if (!e->u.if_.then_block || !e->u.if_.then_block->tail || !e->u.if_.else_block->tail)
 		return T_ERR;
+	/* a branch value a statement `if` discards (§0.3, Block.tail_discard) gives the `if` no type */
+	if (e->u.if_.then_block->tail_discard || e->u.if_.else_block->tail_discard)
+		return T_ERR;
 	if (tt == T_ERR || et == T_ERR)
 		return tt == T_ERR ? et : tt;
 	if (tt != et) {

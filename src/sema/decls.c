@@ -135,16 +135,36 @@ id_text(Sema *S, const IdAttr *a)
 }
 
 /*
- * An explicit stable id holding a literal NUL byte (S102, as the
- * reference): `subject` names the declaration (`function `f``, `field `R.a``).
+ * An explicit stable id holding a literal NUL byte, as the reference: S102,
+ * I403 for interfaces and imports (O113 for a drop strategy, sema.c).
+ * `subject` names the declaration (`function `f``, `field `R.a``).
+ * Returns whether it was reported.
  */
+static bool
+reject_nul_id_as(Sema *S, DiagCode code, const IdAttr *a, Span span, const char *subject)
+{
+	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
+		return false;
+	Diag *d = sema_error(S, code, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
+	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+	return true;
+}
+
 static void
 reject_nul_id(Sema *S, const IdAttr *a, Span span, const char *subject)
 {
-	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
-		return;
-	Diag *d = sema_error(S, DIAG_S102, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
-	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
+	(void)reject_nul_id_as(S, DIAG_S102, a, span, subject);
+}
+
+/* Interface imports: a NUL in an import's id is I403 (its logical key too). */
+static void
+reject_nul_import_ids(Sema *S, const Decl *d)
+{
+	for (int i = 0; i < d->u.interface.nimports; i++) {
+		const ImportFn *f = &d->u.interface.imports[i];
+		reject_nul_id_as(S, DIAG_I403, &f->id, f->span,
+		    arena_printf(&S->arena, "import `%s.%s`", d->u.interface.name.s, f->name.s));
+	}
 }
 
 /* Registers a stable id; S102 when empty or already used. */
@@ -357,8 +377,15 @@ collect_type(Sema *S, const Decl *d)
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
-	reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
-	claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+	if (kind == SK_INTERFACE) {
+		/* an invalid id is not claimed (the reference) */
+		if (!reject_nul_id_as(S, DIAG_I403, &d->id, d->span, arena_printf(&S->arena, "interface `%s`", s->name)))
+			claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+		reject_nul_import_ids(S, d);
+	} else {
+		reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
+		claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
+	}
 	if (!s->explicit_id && kind != SK_INTERFACE) {   /* an interface's is I403 (resource.c) */
 		Diag *dg = diag_report(S->diags, DIAG_S108, &name.span, "%s `%s` has an automatic identity that changes when renamed",
 		    kind_word(kind), s->name);
@@ -871,6 +898,7 @@ resolve_class_own(Sema *S, SymId id)
 {
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
+	set_tparams(S, s, d->u.class_.tparams, d->u.class_.ntparams);
 	VEC(FieldDecl) fds = {0};
 	for (int i = 0; i < d->u.class_.nmembers; i++)
 		if (!d->u.class_.members[i].is_method)
@@ -879,10 +907,17 @@ resolve_class_own(Sema *S, SymId id)
 	VEC_FREE(fds);
 	if (!d->u.class_.has_parent)
 		return;
+	/* The reference's three T227 texts, at the class name. */
 	const Name *pn = &d->u.class_.parent;
+	Span at = d->u.class_.name.span;
+	if (d->u.class_.nparent_targs) {
+		Diag *dg = sema_error(S, DIAG_T227, at, "class `%s` extends generic type `%s`; inheritance over generic classes is closed in this slice", s->name, pn->s);
+		diag_set_help(dg, "inherit from a non-generic class: `class %s : Base { … }`", s->name);
+		return;
+	}
 	SymId parent = strmap_get(&S->type_names, pn->s);
 	if (parent < 0 || sema_sym(S, parent)->kind != SK_CLASS) {
-		Diag *dg = sema_error(S, DIAG_T227, pn->span, "parent `%s` of class `%s` is not a declared class", pn->s, s->name);
+		Diag *dg = sema_error(S, DIAG_T227, at, parent < 0 ? "class `%s` extends unknown type `%s`" : "class `%s` extends non-class type `%s`", s->name, pn->s);
 		diag_set_help(dg, "inherit from a class declared in this module: `class %s : Base { … }`", s->name);
 		return;
 	}

@@ -43,7 +43,17 @@ sema_check_resource(Sema *S, SymId id)
 		if (!drop->id.present || drop->id.value.len == 0) {
 			Diag *dg = sema_error(S, DIAG_O113, drop->span, "resource lifecycle `%s.drop` requires an explicit @id", r->name);
 			diag_set_help(dg, "add @id(\"your.namespace.resource.drop\") before `drop`");
+		} else if (memchr(drop->id.value.s, '\0', drop->id.value.len)) {
+			/* the reference's NUL rule, under its lifecycle code */
+			Diag *dg = sema_error(S, DIAG_O113, drop->id.span, "resource lifecycle `%s.drop` has an invalid stable id; persistent identities forbid NUL", r->name);
+			diag_set_help(dg, "remove the NUL byte; write a dotted id such as @id(\"%s.drop\")", r->id);
 		}
+	}
+	/* a NUL in the logical import key is this one O113 (sema_check_interfaces skips the key) */
+	const StrLit *key = &d->u.resource.import;
+	if (n == 1 && !d->u.resource.trivial && memchr(key->s, '\0', key->len)) {
+		Diag *dg = sema_error(S, DIAG_O113, key->span, "resource lifecycle `%s.drop` has an invalid logical import key; persistent identities forbid NUL", r->name);
+		diag_set_help(dg, "remove the NUL byte; the key is the finalizer import's `@id`");
 	}
 }
 
@@ -120,7 +130,7 @@ check_interface(Sema *S, const Decl *d, int index)
 		if (!f->id.present || f->id.value.len == 0) {
 			Diag *dg = sema_error(S, DIAG_I403, f->name.span, "import `%s.%s` requires an explicit @id", iname, fname);
 			diag_set_help(dg, "the v1 import @id is also its target-neutral logical import key");
-		} else {
+		} else if (!memchr(f->id.value.s, '\0', f->id.value.len)) {  /* a NUL id is I403 (decls.c), never a key */
 			/* logical import keys are unique across the module's interfaces */
 			bool dup = false;
 			for (int k = 0; k <= index && !dup; k++) {

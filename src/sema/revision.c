@@ -419,11 +419,7 @@ void
 sema_revision(const Module *m, char out[72])
 {
 	Buf canon = {0};
-	/* statement ifs hash as the reference's value discards (revision_if.c);
-	 * the tree is rewritten for the canonical text and restored at once */
-	IfDiscards *ifs = sema_if_discards((Module *)m);
-	fmt_module(&canon, m, NULL, 0);
-	sema_if_restore(ifs);
+	fmt_module_discards(&canon, m);
 	static const char domain[] = "semaprax.graph-revision.v2";
 	int version = prelude_version(m);
 	char schema[32];

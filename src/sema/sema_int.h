@@ -327,13 +327,6 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
 
-/* ---- statement `if` as the reference's value discard, for the revision (revision_if.c) ---- */
-typedef struct IfDiscards IfDiscards;
-IfDiscards *sema_if_discards(Module *m);   /* rewrites m in place */
-void sema_if_restore(IfDiscards *d);      /* puts m back as parsed */
-
-/* ---- the exact std.collections Vec wrappers (vecwrap.c) ---- */
-
 /* ---- resources and interfaces (resource.c) ---- */
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
 void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
