@@ -111,7 +111,7 @@ cli_native_run(Loaded *L, const InterpOptions *o)
 		argv[i + 1] = args[i];
 	argv[nargs + 1] = NULL;
 	int status = EXIT_FAIL, st = 0;
-	int err = native_exec(exe, argv, &st);
+	int err = emit_native_exec(exe, argv, &st);
 	free(argv);
 	native_cleanup(dir);   /* ends the process if we were signalled */
 	if (err)
@@ -315,7 +315,7 @@ cmd_build(int argc, char **argv)
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
-		if (e == 0 && native_interrupted())
+		if (e == 0 && emit_native_interrupted())
 			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
 			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);

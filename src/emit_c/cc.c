@@ -9,7 +9,7 @@
  * Interruption: from the temporary directory's creation until
  * native_cleanup, SIGINT, SIGTERM and SIGHUP are caught and forwarded to
  * the child at work — the compiler (its own process group, so cc1 and as
- * go too) or the compiled program (native_exec) — which is then waited
+ * go too) or the compiled program (emit_native_exec) — which is then waited
  * for; native_cleanup removes the directory and re-raises the signal with
  * its default action, so the caller ends with the conventional status and
  * neither a child nor the directory survives.
@@ -248,7 +248,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 }
 
 int
-native_exec(const char *exe, char **argv, int *wstatus)
+emit_native_exec(const char *exe, char **argv, int *wstatus)
 {
 	catch_signals();
 	pid_t pid = start_child(false);   /* the terminal's group: it may read the terminal */
@@ -265,7 +265,7 @@ native_exec(const char *exe, char **argv, int *wstatus)
 }
 
 bool
-native_interrupted(void)
+emit_native_interrupted(void)
 {
 	return got_signal != 0;
 }

@@ -34,7 +34,7 @@ own_val(Emit *E, Val v)
 	if (!v.c || v.own || is_copy(E, v.t))
 		return v;
 	const char *t = new_tmp(E);
-	line(E, "%s %s = %s(&%s);", tyname(E, v.t), t, clone_fn(E, v.t), v.c);
+	line(E, "%s %s = %s(&%s);", emit_tyname(E, v.t), t, clone_fn(E, v.t), v.c);
 	return mkval(t, v.t, true);
 }
 
@@ -509,7 +509,7 @@ emit_try(Emit *E, const HirExpr *e)
 	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
 	line(E, "if (%s.tag != %d) {", x.c, ok);
 	E->indent++;
-	line(E, "spx_result = (%s){0};", tyname(E, res));
+	line(E, "spx_result = (%s){0};", emit_tyname(E, res));
 	line(E, "spx_result.tag = %d;", bad);
 	if (s->cases[bad].nfields == 1)
 		line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
@@ -710,7 +710,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	line(E, "%s = true;", m);
 	/* the match owns the scrutinee: the bound parts move into their slots */
 	for (int i = 0; own && i < B.taken.len; i++)
-		line(E, "%s = (%s)%s;", B.taken.items[i].name, tyname(E, B.taken.items[i].t),
+		line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
 		     zero_init(E, B.taken.items[i].t));
 	VEC_FREE(B.taken);
 	store_result(E, ev(E, a->value), r, rt);
@@ -841,7 +841,7 @@ emit_closure(Emit *E, const HirExpr *e)
 		if (f)
 			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
 		else
-			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), tyname(E, ct));
+			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), emit_tyname(E, ct));
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;

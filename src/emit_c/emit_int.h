@@ -128,7 +128,7 @@ const char *ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal */
  * declaration, temporary, cast or helper spells goes through here (or
  * ctype), never through E->ts[t].name, so no spelling precedes its
  * definition (B102: `(null) tmp1`). */
-const char *tyname(Emit *E, TypeId t);
+const char *emit_tyname(Emit *E, TypeId t);
 const char *zero_init(Emit *E, TypeId t);
 const char *field_cname(Emit *E, TypeId t, int fi);
 const char *rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */

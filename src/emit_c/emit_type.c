@@ -283,7 +283,7 @@ ctype(Emit *E, TypeId t, Span span)
 }
 
 const char *
-tyname(Emit *E, TypeId t)
+emit_tyname(Emit *E, TypeId t)
 {
 	const char *n = ctype(E, t, (Span){0});
 	return n ? n : "spx_unsupported";   /* after a refusal: nothing is compiled */
@@ -396,7 +396,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 		const char *v = k == TY_VEC ? "p" : "(&p->v)";
 		if (!is_copy(E, el))
 			buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
-				   rel_fn(E, el), tyname(E, el), v);
+				   rel_fn(E, el), emit_tyname(E, el), v);
 		buf_printf(b, "\tspx_vec_free(%s);\n", v);
 		if (k == TY_ITER)
 			buf_puts(b, "\tp->pos = 0;\n");
@@ -405,7 +405,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 		if (k == TY_MAP && !is_copy(E, ti->args[1])) {
 			TypeId vt = ti->args[1];
 			buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n", rel_fn(E, vt),
-				   tyname(E, vt));
+				   emit_tyname(E, vt));
 		}
 		buf_printf(b, "\tspx_map_free(p, %d);\n", map_key_kind(E, kt));
 	} else if (k == TY_BOX) {
@@ -433,7 +433,7 @@ rel_fn(Emit *E, TypeId t)
 	E->ts[t].rel = name;
 	Buf body = {0};
 	rel_body(E, t, &body);
-	helper_open(E, arena_printf(&E->a, "void %s(%s *p)", name, tyname(E, t)));
+	helper_open(E, arena_printf(&E->a, "void %s(%s *p)", name, emit_tyname(E, t)));
 	if (body.len)
 		buf_put(&E->helpers, body.data, body.len);
 	else
@@ -458,7 +458,7 @@ clone_elems(Emit *E, Buf *b, TypeId el, const char *n, const char *dst, const ch
 	if (is_copy(E, el))
 		return;
 	buf_printf(b, "\tfor (size_t i = 0; i < %s; i++)\n\t\t((%s *)%s)[i] = %s(&((const %s *)%s)[i]);\n", n,
-		   tyname(E, el), dst, clone_fn(E, el), tyname(E, el), src);
+		   emit_tyname(E, el), dst, clone_fn(E, el), emit_tyname(E, el), src);
 }
 
 static void
@@ -466,19 +466,19 @@ clone_body(Emit *E, TypeId t, Buf *b)
 {
 	const TypeInfo *ti = tinfo(E, t);
 	TyKind k = ti->kind;
-	const char *tn = tyname(E, t);
+	const char *tn = emit_tyname(E, t);
 	if (k == TY_VEC) {
 		TypeId el = ti->args[0];
-		buf_printf(b, "\tspx_vec c = spx_vec_copy(p, sizeof(%s));\n", tyname(E, el));
+		buf_printf(b, "\tspx_vec c = spx_vec_copy(p, sizeof(%s));\n", emit_tyname(E, el));
 		clone_elems(E, b, el, "p->len", "c.p", "p->p");
 	} else if (k == TY_ITER) {
 		TypeId el = ti->args[0];
-		buf_printf(b, "\tspx_iter c = { spx_vec_copy(&p->v, sizeof(%s)), p->pos };\n", tyname(E, el));
+		buf_printf(b, "\tspx_iter c = { spx_vec_copy(&p->v, sizeof(%s)), p->pos };\n", emit_tyname(E, el));
 		clone_elems(E, b, el, "p->v.len", "c.v.p", "p->v.p");
 	} else if (k == TY_MAP || k == TY_SET) {
 		TypeId vt = k == TY_MAP ? ti->args[1] : 0;
 		buf_printf(b, "\tspx_map c = spx_map_copy(p, %d, %s);\n", map_key_kind(E, ti->args[0]),
-			   k == TY_MAP ? arena_printf(&E->a, "sizeof(%s)", tyname(E, vt)) : "0");
+			   k == TY_MAP ? arena_printf(&E->a, "sizeof(%s)", emit_tyname(E, vt)) : "0");
 		if (k == TY_MAP)
 			clone_elems(E, b, vt, "p->len", "c.v", "p->v");
 	} else if (k == TY_BOX) {
@@ -509,7 +509,7 @@ clone_fn(Emit *E, TypeId t)
 	E->ts[t].clone = name;
 	Buf body = {0};
 	clone_body(E, t, &body);
-	helper_open(E, arena_printf(&E->a, "%s %s(const %s *p)", tyname(E, t), name, tyname(E, t)));
+	helper_open(E, arena_printf(&E->a, "%s %s(const %s *p)", emit_tyname(E, t), name, emit_tyname(E, t)));
 	buf_put(&E->helpers, body.data, body.len);
 	buf_puts(&E->helpers, "}\n\n");
 	buf_free(&body);
@@ -527,7 +527,7 @@ sortcmp_fn(Emit *E, TypeId t)
 	ensure_type(E, t);
 	const char *name = arena_printf(&E->a, "spx_sort_%u", (unsigned)t);
 	E->ts[t].cmp = name;
-	const char *tn = tyname(E, t);
+	const char *tn = emit_tyname(E, t);
 	helper_open(E, arena_printf(&E->a, "int %s(const void *a, const void *b)", name));
 	TyKind k = tinfo(E, t)->kind;
 	if (k == TY_STRING)

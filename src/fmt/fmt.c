@@ -84,7 +84,7 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_IF:
-		fx_stmt_if(F, s);
+		fmt_stmt_if(F, s);
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_WHILE:

@@ -640,7 +640,7 @@ discard_if(Fmt *F, const Expr *e)
 }
 
 void
-fx_stmt_if(Fmt *F, const Stmt *s)
+fmt_stmt_if(Fmt *F, const Stmt *s)
 {
 	if (!F->discards) {
 		if_expr(F, s->u.if_);
@@ -884,7 +884,7 @@ stmt_inline(Fmt *F, const Stmt *s)
 		block_inline(F, s->u.for_.body);
 		break;
 	case STMT_IF:
-		fx_stmt_if(F, s);
+		fmt_stmt_if(F, s);
 		break;
 	case STMT_UNSAFE:
 		if (s->u.unsafe.has_audit) {

@@ -59,7 +59,7 @@ void fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
 void fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
 void fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */
 void fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */
-void fx_stmt_if(Fmt *F, const Stmt *s);     /* a statement `if` (or its value discard) */
+void fmt_stmt_if(Fmt *F, const Stmt *s);     /* a statement `if` (or its value discard) */
 void fx_type(Fmt *F, const Type *t);
 void fx_name(Fmt *F, Name n);
 void fx_qname(Fmt *F, const QName *q);

@@ -384,22 +384,22 @@ run_vec(Interp *I, int index, Value *args)
 		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
 		if (want > VEC_MAX_CAPACITY)
 			return vec_fail(I, args[0], 3);
-		vecobj_reserve(&I->heap, v, (size_t)want);
+		interp_vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];
 	}
 	case B_vec_sort: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (v->len > 1) {
-			Value *tmp = heap_alloc(&I->heap, sizeof(Value) * v->len);
+			Value *tmp = interp_heap_alloc(&I->heap, sizeof(Value) * v->len);
 			size_t work = 0;
 			merge_sort(v->items, tmp, v->len, &work);
-			heap_free(&I->heap, tmp, sizeof(Value) * v->len);
+			interp_heap_free(&I->heap, tmp, sizeof(Value) * v->len);
 			heap_work(&I->heap, work);
 		}
 		return args[0];
 	}
 	case B_vec_into_iter: {
-		IterObj *it = heap_alloc(&I->heap, sizeof *it);
+		IterObj *it = interp_heap_alloc(&I->heap, sizeof *it);
 		it->v = own_vec(I, &args[0]);
 		it->pos = 0;
 		return v_ptr(V_ITER, it, 0);
@@ -647,7 +647,7 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_CHAR, args[0].i);
 	case B_box_new: {
-		Value *b = heap_alloc(&I->heap, sizeof *b);
+		Value *b = interp_heap_alloc(&I->heap, sizeof *b);
 		*b = value_own(&I->heap, args[0]);
 		return v_ptr(V_BOX, b, 0);
 	}
@@ -656,7 +656,7 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 	case B_box_into_inner: {
 		Value bx = value_own(&I->heap, args[0]);
 		Value r = *(Value *)bx.p;
-		heap_free(&I->heap, bx.p, sizeof(Value));
+		interp_heap_free(&I->heap, bx.p, sizeof(Value));
 		return r;
 	}
 	case B_vec_with_capacity: case B_vec_len: case B_vec_capacity: case B_vec_get:

@@ -343,11 +343,11 @@ match(Comp *C, const HirExpr *e)
 		ca->owned = a->scope ? a->scope->owned : NULL;
 		ca->nowned = a->scope ? a->scope->nowned : 0;
 	}
-	if (builtin_is_byte_get_slot(n->x) && match_byte_opt_flags(n) >= 0) {
-		n->fn = x_match_byte_opt;
-		n->flags = (uint32_t)match_byte_opt_flags(n);
-	} else if (builtin_is_byte_get_slot(n->x) && match_stack_ok(n)) {
-		n->fn = x_match_byte_get;
+	if (interp_builtin_is_byte_get_slot(n->x) && interp_match_byte_opt_flags(n) >= 0) {
+		n->fn = interp_x_match_byte_opt;
+		n->flags = (uint32_t)interp_match_byte_opt_flags(n);
+	} else if (interp_builtin_is_byte_get_slot(n->x) && interp_match_stack_ok(n)) {
+		n->fn = interp_x_match_byte_get;
 	}
 	return n;
 }
@@ -428,7 +428,7 @@ expr(Comp *C, const HirExpr *e)
 static Node *
 fuse_cond(Node *n, int use)
 {
-	NodeFn f = scalar_use_fn(n->x->fn, use);
+	NodeFn f = interp_scalar_use_fn(n->x->fn, use);
 	if (!f)
 		return n;
 	const Node *c = n->x;
@@ -447,12 +447,12 @@ fuse_set(Node *n)
 {
 	if (n->x->fn == x_local_scalar || n->x->fn == x_int) {
 		Node *c = n->x;
-		c->fn = c->fn == x_int ? s_set_const : s_copy_slot;
+		c->fn = c->fn == x_int ? interp_s_set_const : interp_s_copy_slot;
 		c->d = n->a;
 		c->s = n->s;
 		return c;
 	}
-	NodeFn f = scalar_use_fn(n->x->fn, SCALAR_SET);
+	NodeFn f = interp_scalar_use_fn(n->x->fn, SCALAR_SET);
 	if (!f)
 		return n;
 	Node *c = n->x;
@@ -495,7 +495,7 @@ stmt(Comp *C, const HirStmt *s)
 		n->s = s;
 		n->steps = 0;
 		if (n->x->fn == x_and)
-			n->fn = s_while_and;
+			n->fn = interp_s_while_and;
 		return fuse_cond(n, SCALAR_WHILE);
 	case HS_FOR:
 		n = node_new(C, s_for, NULL);
@@ -577,7 +577,7 @@ function(Comp *C, CFunc *cf, int index)
 }
 
 /* Calls of simple functions whose arguments are scalar slots or literals
- * become x_call_simple (after every function is compiled: a callee's
+ * become interp_x_call_simple (after every function is compiled: a callee's
  * simplicity is known only then). */
 static void
 simple_calls(Comp *C, Node *n);
@@ -610,10 +610,10 @@ simple_calls(Comp *C, Node *n)
 	}
 	if (n->fn != x_call || !n->callee || !n->callee->simple)
 		return;
-	n->fn = n->callee->nsweep ? x_call_lean : x_call_simple;
+	n->fn = n->callee->nsweep ? interp_x_call_lean : interp_x_call_simple;
 	for (int i = 0; i < n->nkids; i++)
 		if (n->kids[i]->fn != x_local_scalar && n->kids[i]->fn != x_int)
-			n->fn = x_call_lean;
+			n->fn = interp_x_call_lean;
 }
 
 void

@@ -433,7 +433,7 @@ x_call(Interp *I, Value *S, const Node *n)
 /* x_call of a simple callee (CFunc.simple) whose arguments are all
  * scalar slots or literals: exec_frame's simple path, inline. */
 Value
-x_call_simple(Interp *I, Value *S, const Node *n)
+interp_x_call_simple(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const CFunc *cf = n->callee;
@@ -460,7 +460,7 @@ x_call_simple(Interp *I, Value *S, const Node *n)
 
 /* x_call of a simple callee with arguments of any shape. */
 Value
-x_call_lean(Interp *I, Value *S, const Node *n)
+interp_x_call_lean(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const CFunc *cf = n->callee;
@@ -598,7 +598,7 @@ x_agg(Interp *I, Value *S, const Node *n)
 	}
 	if (n->x) {
 		/* replacements complete: release the replaced fields, keep the rest */
-		obj_unique(&I->heap, &base);
+		interp_obj_unique(&I->heap, &base);
 		Obj *b = base.p;
 		for (uint32_t i = 0; i < size; i++)
 			if (o->f[i].tag == V_EMPTY) {
@@ -678,7 +678,7 @@ x_try(Interp *I, Value *S, const Node *n)
 		I->stop = STOP_RETURN;
 		return v_empty();
 	}
-	obj_unique(&I->heap, &x);
+	interp_obj_unique(&I->heap, &x);
 	Obj *o = x.p;
 	Value v = o->f[0];
 	o->f[0] = v_empty();
@@ -750,7 +750,7 @@ block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 
 /* A block with cleanup (exec_block runs simple ones inline, node.h). */
 Value
-exec_block_full(Interp *I, Value *S, const CBlock *b)
+interp_exec_block_full(Interp *I, Value *S, const CBlock *b)
 {
 	int mark = I->temps.len;
 	Value v = block_value(I, S, b, mark);
@@ -805,7 +805,7 @@ s_let_scalar(Interp *I, Value *S, const Node *n)
 /* s_let_scalar of a scalar slot's value (slot d = slot a) and of a literal
  * (slot d = k): the statement and its one-step operand in one node. */
 Value
-s_copy_slot(Interp *I, Value *S, const Node *n)
+interp_s_copy_slot(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	S[n->d] = S[n->a];
@@ -813,7 +813,7 @@ s_copy_slot(Interp *I, Value *S, const Node *n)
 }
 
 Value
-s_set_const(Interp *I, Value *S, const Node *n)
+interp_s_set_const(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	S[n->d] = n->k;
@@ -853,7 +853,7 @@ s_set_field(Interp *I, Value *S, const Node *n)
 		interp_limit(I, "field assignment to an unsupported value");
 		return v_empty();
 	}
-	obj_unique(&I->heap, r);
+	interp_obj_unique(&I->heap, r);
 	Obj *o = r->p;
 	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
 	obj_update_copy(o);
@@ -876,7 +876,7 @@ s_while(Interp *I, Value *S, const Node *n)
 /* `while l && r { … }`: s_while with the condition's x_and in the loop
  * (n->x is the x_and node; the same steps at the same points). */
 Value
-s_while_and(Interp *I, Value *S, const Node *n)
+interp_s_while_and(Interp *I, Value *S, const Node *n)
 {
 	const Node *c = n->x;
 	while (!STOPPED) {

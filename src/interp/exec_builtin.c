@@ -63,7 +63,7 @@ xb_byte_get_slot(Interp *I, Value *S, const Node *n)
 }
 
 bool
-builtin_is_byte_get_slot(const Node *n)
+interp_builtin_is_byte_get_slot(const Node *n)
 {
 	return n->fn == xb_byte_get_slot;
 }

@@ -167,7 +167,7 @@ x_match(Interp *I, Value *S, const Node *n)
  * then the call's and the slot read's, then the index.
  */
 Value
-x_match_byte_get(Interp *I, Value *S, const Node *n)
+interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
 {
 	const Node *g = n->x;
 	CHARGE(I, 3);
@@ -196,7 +196,7 @@ x_match_byte_get(Interp *I, Value *S, const Node *n)
  * arm's (bits 8-15).  Steps, order and releases are x_match's.
  */
 Value
-x_match_byte_opt(Interp *I, Value *S, const Node *n)
+interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
 {
 	const Node *g = n->x;
 	CHARGE(I, 3);
@@ -218,9 +218,9 @@ x_match_byte_opt(Interp *I, Value *S, const Node *n)
 	return v;
 }
 
-/* The flags of x_match_byte_opt for match n, or -1 when it does not fit. */
+/* The flags of interp_x_match_byte_opt for match n, or -1 when it does not fit. */
 int
-match_byte_opt_flags(const Node *n)
+interp_match_byte_opt_flags(const Node *n)
 {
 	int some = -1, none = -1;
 	if (n->narms != 2)
@@ -245,7 +245,7 @@ match_byte_opt_flags(const Node *n)
 
 /* May match n run over a scrutinee on the C stack (no arm keeps it)? */
 bool
-match_stack_ok(const Node *n)
+interp_match_stack_ok(const Node *n)
 {
 	for (int i = 0; i < n->narms; i++) {
 		PatternKind k = n->arms[i].pat->kind;

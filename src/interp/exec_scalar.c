@@ -211,7 +211,7 @@ find_val(NodeFn f, int *row, int *shape)
 }
 
 NodeFn
-scalar_use_fn(NodeFn val, int use)
+interp_scalar_use_fn(NodeFn val, int use)
 {
 	int row, shape;
 	if (!find_val(val, &row, &shape))

@@ -156,8 +156,8 @@ Value x_and(Interp *I, Value *S, const Node *n);
 Value x_or(Interp *I, Value *S, const Node *n);
 Value x_call(Interp *I, Value *S, const Node *n);
 Value x_call_slot(Interp *I, Value *S, const Node *n);
-Value x_call_simple(Interp *I, Value *S, const Node *n);
-Value x_call_lean(Interp *I, Value *S, const Node *n);
+Value interp_x_call_simple(Interp *I, Value *S, const Node *n);
+Value interp_x_call_lean(Interp *I, Value *S, const Node *n);
 Value x_builtin(Interp *I, Value *S, const Node *n);
 Value x_field(Interp *I, Value *S, const Node *n);
 Value x_field_path(Interp *I, Value *S, const Node *n);
@@ -166,22 +166,22 @@ Value x_agg(Interp *I, Value *S, const Node *n);
 Value x_block(Interp *I, Value *S, const Node *n);
 Value x_if(Interp *I, Value *S, const Node *n);
 Value x_match(Interp *I, Value *S, const Node *n);
-Value x_match_byte_get(Interp *I, Value *S, const Node *n);
-bool match_stack_ok(const Node *n);
-Value x_match_byte_opt(Interp *I, Value *S, const Node *n);
-int match_byte_opt_flags(const Node *n);
+Value interp_x_match_byte_get(Interp *I, Value *S, const Node *n);
+bool interp_match_stack_ok(const Node *n);
+Value interp_x_match_byte_opt(Interp *I, Value *S, const Node *n);
+int interp_match_byte_opt_flags(const Node *n);
 Value x_closure(Interp *I, Value *S, const Node *n);
 Value x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
 Value s_let(Interp *I, Value *S, const Node *n);
 Value s_let_scalar(Interp *I, Value *S, const Node *n);
-Value s_copy_slot(Interp *I, Value *S, const Node *n);
-Value s_set_const(Interp *I, Value *S, const Node *n);
+Value interp_s_copy_slot(Interp *I, Value *S, const Node *n);
+Value interp_s_set_const(Interp *I, Value *S, const Node *n);
 Value s_discard(Interp *I, Value *S, const Node *n);
 Value s_if(Interp *I, Value *S, const Node *n);
 Value s_set_field(Interp *I, Value *S, const Node *n);
 Value s_while(Interp *I, Value *S, const Node *n);
-Value s_while_and(Interp *I, Value *S, const Node *n);
+Value interp_s_while_and(Interp *I, Value *S, const Node *n);
 Value s_for(Interp *I, Value *S, const Node *n);
 Value s_block(Interp *I, Value *S, const Node *n);
 
@@ -194,14 +194,14 @@ enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_KS, SHA
  * scalar assignment to slot d (SET), or (comparisons) as the condition of a
  * statement if, an expression if or a while; NULL when there is none. */
 enum { SCALAR_SET, SCALAR_IF, SCALAR_XIF, SCALAR_WHILE };
-NodeFn scalar_use_fn(NodeFn val, int use);
+NodeFn interp_scalar_use_fn(NodeFn val, int use);
 
 /* exec_builtin.c: a specialised node function for a builtin call, or NULL;
  * whether a node is the specialised byte_get on a slot. */
 NodeFn builtin_fn(int index, const HirExpr *call);
-bool builtin_is_byte_get_slot(const Node *n);
+bool interp_builtin_is_byte_get_slot(const Node *n);
 
-Value exec_block_full(Interp *I, Value *S, const CBlock *b);
+Value interp_exec_block_full(Interp *I, Value *S, const CBlock *b);
 
 /*
  * Runs block b: a simple one (nothing to release at its end) right here,
@@ -219,7 +219,7 @@ static inline Value
 exec_block(Interp *I, Value *S, const CBlock *b)
 {
 	if (!b->simple)
-		return exec_block_full(I, S, b);
+		return interp_exec_block_full(I, S, b);
 	switch (b->nstmts) {
 	case 0:
 		break;

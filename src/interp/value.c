@@ -18,7 +18,7 @@ heap_count(ValueHeap *h, int64_t delta)
 }
 
 void *
-heap_alloc(ValueHeap *h, size_t n)
+interp_heap_alloc(ValueHeap *h, size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p) {
@@ -30,7 +30,7 @@ heap_alloc(ValueHeap *h, size_t n)
 }
 
 void *
-heap_realloc(ValueHeap *h, void *p, size_t old, size_t n)
+interp_heap_realloc(ValueHeap *h, void *p, size_t old, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q) {
@@ -42,7 +42,7 @@ heap_realloc(ValueHeap *h, void *p, size_t old, size_t n)
 }
 
 void
-heap_free(ValueHeap *h, void *p, size_t n)
+interp_heap_free(ValueHeap *h, void *p, size_t n)
 {
 	h->bytes -= (int64_t)n;
 	free(p);
@@ -51,10 +51,10 @@ heap_free(ValueHeap *h, void *p, size_t n)
 Bytes *
 bytes_new(ValueHeap *h, const void *data, size_t len)
 {
-	Bytes *b = heap_alloc(h, sizeof *b);
+	Bytes *b = interp_heap_alloc(h, sizeof *b);
 	b->cap = len ? len : 1;
 	b->rc = 1;
-	b->data = heap_alloc(h, b->cap);
+	b->data = interp_heap_alloc(h, b->cap);
 	if (len)
 		memcpy(b->data, data, len);
 	b->len = len;
@@ -67,7 +67,7 @@ bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero)
 {
 	if (cap <= b->cap)
 		return;
-	b->data = heap_realloc(h, b->data, b->cap, cap);
+	b->data = interp_heap_realloc(h, b->data, b->cap, cap);
 	if (zero)
 		memset(b->data + b->cap, 0, cap - b->cap);
 	heap_work(h, b->len + (zero ? cap - b->cap : 0));
@@ -89,7 +89,7 @@ obj_size(uint32_t n)
 Obj *
 obj_new(ValueHeap *h, uint32_t n)
 {
-	Obj *o = heap_alloc(h, obj_size(n));
+	Obj *o = interp_heap_alloc(h, obj_size(n));
 	o->n = n;
 	o->rc = 1;
 	o->copy = true;
@@ -112,19 +112,19 @@ obj_update_copy(Obj *o)
 VecObj *
 vecobj_new(ValueHeap *h, size_t cap)
 {
-	VecObj *v = heap_alloc(h, sizeof *v);
+	VecObj *v = interp_heap_alloc(h, sizeof *v);
 	v->cap = cap;
 	v->len = 0;
-	v->items = heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
+	v->items = interp_heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
 	return v;
 }
 
 void
-vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap)
+interp_vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap)
 {
 	if (cap <= v->cap)
 		return;
-	v->items = heap_realloc(h, v->items, sizeof(Value) * (v->cap ? v->cap : 1), sizeof(Value) * cap);
+	v->items = interp_heap_realloc(h, v->items, sizeof(Value) * (v->cap ? v->cap : 1), sizeof(Value) * cap);
 	heap_work(h, sizeof(Value) * v->len);
 	v->cap = cap;
 }
@@ -132,11 +132,11 @@ vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap)
 MapObj *
 mapobj_new(ValueHeap *h, size_t cap, bool set)
 {
-	MapObj *m = heap_alloc(h, sizeof *m);
+	MapObj *m = interp_heap_alloc(h, sizeof *m);
 	m->cap = cap;
 	m->len = 0;
-	m->keys = heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
-	m->vals = set ? NULL : heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
+	m->keys = interp_heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
+	m->vals = set ? NULL : interp_heap_alloc(h, sizeof(Value) * (cap ? cap : 1));
 	return m;
 }
 
@@ -158,8 +158,8 @@ value_copyable(const Value *v)
 static void
 bytes_free(ValueHeap *h, Bytes *b)
 {
-	heap_free(h, b->data, b->cap);
-	heap_free(h, b, sizeof *b);
+	interp_heap_free(h, b->data, b->cap);
+	interp_heap_free(h, b, sizeof *b);
 }
 
 /* Queues the heap values of n slots for release. */
@@ -190,24 +190,24 @@ release_one(ValueHeap *h, Value v)
 		if (!o || --o->rc > 0)
 			break;
 		pend(h, o->f, o->n);
-		heap_free(h, o, obj_size(o->n));
+		interp_heap_free(h, o, obj_size(o->n));
 		break;
 	}
 	case V_VEC: {
 		VecObj *vo = v.p;
 		pend(h, vo->items, vo->len);
-		heap_free(h, vo->items, sizeof(Value) * (vo->cap ? vo->cap : 1));
-		heap_free(h, vo, sizeof *vo);
+		interp_heap_free(h, vo->items, sizeof(Value) * (vo->cap ? vo->cap : 1));
+		interp_heap_free(h, vo, sizeof *vo);
 		break;
 	}
 	case V_BOX:
 		pend(h, v.p, 1);
-		heap_free(h, v.p, sizeof(Value));
+		interp_heap_free(h, v.p, sizeof(Value));
 		break;
 	case V_ITER: {
 		IterObj *it = v.p;
 		release_one(h, v_ptr(V_VEC, it->v, 0));
-		heap_free(h, it, sizeof *it);
+		interp_heap_free(h, it, sizeof *it);
 		break;
 	}
 	case V_MAP: {
@@ -216,10 +216,10 @@ release_one(ValueHeap *h, Value v)
 		if (m->vals)
 			pend(h, m->vals, m->len);
 		size_t cells = sizeof(Value) * (m->cap ? m->cap : 1);
-		heap_free(h, m->keys, cells);
+		interp_heap_free(h, m->keys, cells);
 		if (m->vals)
-			heap_free(h, m->vals, cells);
-		heap_free(h, m, sizeof *m);
+			interp_heap_free(h, m->vals, cells);
+		interp_heap_free(h, m, sizeof *m);
 		break;
 	}
 	default:
@@ -263,7 +263,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 		if (!o)
 			break;
 		if (o->copy) {
-			o->rc++;   /* copyable: shared until written (obj_unique) */
+			o->rc++;   /* copyable: shared until written (interp_obj_unique) */
 			break;
 		}
 		Obj *co = obj_new(h, o->n);
@@ -285,7 +285,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 		break;
 	}
 	case V_BOX: {
-		Value *b = heap_alloc(h, sizeof *b);
+		Value *b = interp_heap_alloc(h, sizeof *b);
 		*b = clone_rec(h, *(Value *)v.p, work);
 		*work += sizeof *b;
 		c.p = b;
@@ -293,7 +293,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	}
 	case V_ITER: {
 		const IterObj *it = v.p;
-		IterObj *ci = heap_alloc(h, sizeof *ci);
+		IterObj *ci = interp_heap_alloc(h, sizeof *ci);
 		ci->v = clone_rec(h, v_ptr(V_VEC, it->v, 0), work).p;
 		ci->pos = it->pos;
 		c.p = ci;
@@ -319,7 +319,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 }
 
 void
-obj_unique(ValueHeap *h, Value *v)
+interp_obj_unique(ValueHeap *h, Value *v)
 {
 	Obj *o = v->p;
 	if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !o || o->rc <= 1)

@@ -7,7 +7,7 @@
  * heap values are uniquely owned, except copyable ones — closures'
  * captures, [u8; N] arrays, records and variants of copyable fields —
  * which are shared by reference count (a record or variant is copied
- * before it is written or taken apart while shared: obj_unique).
+ * before it is written or taken apart while shared: interp_obj_unique).
  *
  * Ownership rule of the interpreter: a Value owns its heap data unless its
  * `borrowed` bit is set (an alias produced by reading an owned slot).  A
@@ -158,9 +158,9 @@ typedef struct ValueHeap {
 } ValueHeap;
 
 /* Counted allocation (longjmps to h->oom when the host refuses it). */
-void *heap_alloc(ValueHeap *h, size_t n);
-void *heap_realloc(ValueHeap *h, void *p, size_t old, size_t n);
-void heap_free(ValueHeap *h, void *p, size_t n);
+void *interp_heap_alloc(ValueHeap *h, size_t n);
+void *interp_heap_realloc(ValueHeap *h, void *p, size_t old, size_t n);
+void interp_heap_free(ValueHeap *h, void *p, size_t n);
 /* Charges the steps of an operation touching n bytes. */
 static inline void
 heap_work(ValueHeap *h, size_t n)
@@ -183,7 +183,7 @@ value_release(ValueHeap *h, Value v)
 Value value_clone(ValueHeap *h, Value v);
 /* Makes the record or variant *v (owned) the only reference to its object,
  * copying it when it is shared, before it is written or taken apart. */
-void obj_unique(ValueHeap *h, Value *v);
+void interp_obj_unique(ValueHeap *h, Value *v);
 /* v if it owns its data, else a copy of it. */
 static inline Value
 value_own(ValueHeap *h, Value v)
@@ -210,7 +210,7 @@ void obj_update_copy(Obj *o);
 VecObj *vecobj_new(ValueHeap *h, size_t cap);
 MapObj *mapobj_new(ValueHeap *h, size_t cap, bool set);
 /* Grows a vector's storage to cap items. */
-void vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap);
+void interp_vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap);
 
 /* The bytes of a string, Bytes, array or view. */
 const uint8_t *value_bytes(const Value *v, size_t *len);

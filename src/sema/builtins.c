@@ -191,7 +191,7 @@ builtin_reserved(const char *name)
 
 /* The compiler-owned operation whose stable id is `id`, or NULL. */
 const Builtin *
-builtin_find_id(const char *id)
+sema_builtin_find_id(const char *id)
 {
 	for (size_t i = 0; i < countof(builtins); i++)
 		if (strcmp(builtins[i].id, id) == 0)

@@ -76,7 +76,7 @@ needs_release(FnCtx *C, TypeId t)
 }
 
 void
-local_push(FnCtx *C, Local l)
+sema_local_push(FnCtx *C, Local l)
 {
 	int i = C->locals.len;
 	l.prev = strmap_get(&C->local_index, l.name);
@@ -87,7 +87,7 @@ local_push(FnCtx *C, Local l)
 }
 
 void
-local_free(FnCtx *C)
+sema_local_free(FnCtx *C)
 {
 	VEC_FREE(C->locals);
 	VEC_FREE(C->marks);
@@ -118,7 +118,7 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		return false;
 	}
 	Local l = { name, type, mut, span, MODE_NONE, -1 };
-	local_push(C, l);
+	sema_local_push(C, l);
 	return true;
 }
 

@@ -177,7 +177,7 @@ claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const 
 		diag_set_help(d, "give the declaration a dotted stable identity with @id(\"your.namespace.symbol\")");
 		return;
 	}
-	const Builtin *owned = explicit_id ? builtin_find_id(id) : NULL;
+	const Builtin *owned = explicit_id ? sema_builtin_find_id(id) : NULL;
 	if (owned) {
 		/* the reference: an operation's identity is S113, a prelude type's S102 */
 		Diag *d = sema_error(S, DIAG_S113, span, "stable id `%s` is reserved by the compiler-owned operation `%s`", id, owned->name);

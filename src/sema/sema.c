@@ -467,7 +467,7 @@ check_params(FnCtx *C)
 			continue;
 		}
 		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1 };
-		local_push(C, l);
+		sema_local_push(C, l);
 	}
 	strmap_free(&seen);
 }
@@ -567,7 +567,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			check_clause(&C, &fn->clauses[i], "postcondition");
 	own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
-	local_free(&C);
+	sema_local_free(&C);
 	VEC_FREE(C.calls);
 }
 
@@ -635,7 +635,7 @@ check_invariants(Sema *S, SymId id)
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
 		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1 };
-		local_push(&C, l);
+		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
 		const Clause *c = &d->u.record.invariants[i];
@@ -652,7 +652,7 @@ check_invariants(Sema *S, SymId id)
 				effectful_in_contract(S, cs, "invariant", r->name);
 		}
 	}
-	local_free(&C);
+	sema_local_free(&C);
 	VEC_FREE(C.calls);
 }
 
@@ -808,7 +808,7 @@ sema_free(Sema *S)
 	if (!S)
 		return;
 	types_free(&S->types);
-	typeq_free(S->typeq);
+	sema_typeq_free(S->typeq);
 	if (S->import_index) {
 		free(S->import_index->items);
 		free(S->import_index->next);

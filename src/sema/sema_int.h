@@ -211,7 +211,7 @@ bool sema_is_copy(Sema *S, TypeId t);
 bool sema_lent_value(Sema *S, const Expr *e);
 /* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
 bool sema_type_holds(Sema *S, TypeId t, bool bytes);
-void typeq_free(TypeQ *q);
+void sema_typeq_free(TypeQ *q);
 /* Field of a record/class type (substituted); -1 when absent. */
 int sema_field_index(Sema *S, SymId owner, const char *name);
 /* The field `name` of owner's record/class fields (case_index < 0) or of a
@@ -237,7 +237,7 @@ typedef struct Builtin {
 } Builtin;
 const Builtin *builtin_find(const char *name);
 bool builtin_reserved(const char *name);
-const Builtin *builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
+const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
@@ -265,7 +265,7 @@ typedef struct Local {
 	Span span;
 	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
 	                            `match borrow` bindings, `for` items); otherwise it owns it */
-	int prev;                /* the binding of the same name this one hides (local_push), or -1 */
+	int prev;                /* the binding of the same name this one hides (sema_local_push), or -1 */
 } Local;
 
 typedef struct CallSite {
@@ -306,9 +306,9 @@ TypeId check_match(FnCtx *C, const Expr *e);
 void scope_push(FnCtx *C);
 void scope_pop(FnCtx *C);
 const Local *local_find(FnCtx *C, const char *name);
-/* Appends a binding (no checks) and indexes it; local_free releases the index. */
-void local_push(FnCtx *C, Local l);
-void local_free(FnCtx *C);
+/* Appends a binding (no checks) and indexes it; sema_local_free releases the index. */
+void sema_local_push(FnCtx *C, Local l);
+void sema_local_free(FnCtx *C);
 /* Declares a binding (T209 on shadowing, S109 on `result`); false if rejected. */
 bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
 /* Marks the innermost binding `name` (just declared) as lending its value (MODE_BORROW/MODE_SHARED). */

@@ -216,7 +216,7 @@ sema_type_holds(Sema *S, TypeId t, bool bytes)
 }
 
 void
-typeq_free(TypeQ *q)
+sema_typeq_free(TypeQ *q)
 {
 	if (!q)
 		return;
