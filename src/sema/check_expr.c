@@ -557,13 +557,26 @@ bytes_interval(FnCtx *C, const Expr *e, const char *name)
 	diag_set_help(d, "write inside the buffer: an index below its capacity, with room for the whole interval");
 }
 
+/* `bytes_as_slice(owner.field)`: one direct field of a named owned local is an
+ * exact storage place too (the reference's projected byte view); the
+ * ownership pass ties the view to `owner` (T265). */
+static bool
+owned_field_place(FnCtx *C, const Expr *a)
+{
+	if (a->kind != EXPR_FIELD || a->u.field.base->kind != EXPR_NAME)
+		return false;
+	const Local *l = local_find(C, a->u.field.base->u.name.s);
+	return l && l->mode != MODE_BORROW && l->mode != MODE_SHARED;
+}
+
 static bool
 builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
 {
 	Sema *S = C->S;
 	Expr *const *args = e->u.call.args;
 	if ((strcmp(name, "string_as_str") == 0 || strcmp(name, "bytes_as_slice") == 0 || strcmp(name, "array_as_slice") == 0) &&
-	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s))) {
+	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s)) &&
+	    !(strcmp(name, "bytes_as_slice") == 0 && owned_field_place(C, args[0]))) {
 		check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,

@@ -677,10 +677,16 @@ static void own_stmt(Own *O, const Stmt *s);
 static int
 view_owner(Own *O, const Expr *e)
 {
+	if (e->kind == EXPR_NAME) {   /* an alias of a view borrows what the view borrows */
+		int i = find(O, e->u.name.s);
+		return i >= 0 ? O->vars.items[i].view_of : -1;
+	}
 	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
 		return -1;
 	const char *n = e->u.call.callee.s;
 	const Expr *a = e->u.call.args[0];
+	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && strcmp(n, "bytes_as_slice") == 0)
+		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
 	if (a->kind != EXPR_NAME)
 		return -1;
 	int i = find(O, a->u.name.s);
