@@ -1201,6 +1201,11 @@ check_with(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.with.inits, e->u.with.ninits);
 		return T_ERR;
 	}
+	if (!sema_is_copy(S, bt) && e->u.with.base->kind == EXPR_CALL) {
+		/* the reference's owned-record update: a call result is no update place (literals and names are) */
+		Diag *d = sema_error(S, DIAG_O117, e->u.with.base->span, "update of owned record %s requires a named owner", sema_type_name(S, bt));
+		diag_set_help(d, "bind the value first and update the binding: `let owner = …; owner with { … }`");
+	}
 	check_inits(C, e, e->u.with.inits, e->u.with.ninits, bt, -1, "update", false);
 	return bt;
 }
