@@ -958,12 +958,43 @@ find_method(Sema *S, SymId cls, const char *name)
 	return -1;
 }
 
+/* The type arguments of a call of method m of a generic class: the receiver's
+ * (recv is `Class<A, …>` itself), copied to out (at most 8); false, reported,
+ * when there are none to take. */
+static bool
+method_targs(FnCtx *C, const Expr *e, SymId m, TypeId recv, TypeId *out)
+{
+	Sema *S = C->S;
+	const Sym *ms = sema_sym(S, m);
+	const TypeInfo *ti = recv != T_ERR ? type_info(&S->types, recv) : NULL;
+	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl == ms->owner && ti->nargs == ms->ntparams && ti->nargs <= 8) {
+		memcpy(out, ti->args, sizeof(TypeId) * (size_t)ti->nargs);   /* type_subst may move ti */
+		return true;
+	}
+	Diag *d = sema_error(S, DIAG_T225, e->span, "method `%s` of generic class `%s` is called only on a `%s<…>` receiver", ms->name,
+	    sema_sym(S, ms->owner)->name, sema_sym(S, ms->owner)->name);
+	diag_set_help(d, "call the method on a value of the generic class itself, not through `super` or a subclass");
+	return false;
+}
+
 static TypeId
-call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs)
+call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs, TypeId recv)
 {
 	Sema *S = C->S;
 	Sym *ms = sema_sym(S, m);
 	S->expr_sym[e->id] = m;
+	TypeId tbuf[8];
+	const TypeId *targs = NULL;
+	int ntargs = ms->ntparams;
+	if (ntargs > 0) {
+		if (!method_targs(C, e, m, recv, tbuf)) {
+			for (int i = 0; i < nargs; i++)
+				check_expr(C, args[i]);
+			return T_ERR;
+		}
+		targs = tbuf;
+		note_instance(S, m, targs, ntargs, e->span);
+	}
 	record_call(C, m, ms->name, NULL, e->span);
 	if (ms->nparams >= 1 && nargs == ms->nparams - 1) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
@@ -982,11 +1013,11 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	TypeId params[64];
 	const char *pnames[64];
 	for (int i = 0; i < np && i < 64; i++) {
-		params[i] = ms->params[i + 1].type;
+		params[i] = targs ? type_subst(&S->types, ms->params[i + 1].type, (uint32_t)m, targs, ntargs) : ms->params[i + 1].type;
 		pnames[i] = ms->params[i + 1].name;
 	}
 	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64, ms->params + 1);
-	return ms->result;
+	return targs ? type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
 }
 
 static TypeId
@@ -1005,7 +1036,7 @@ check_method(FnCtx *C, const Expr *e)
 		SymId cls = (SymId)ti->decl;
 		SymId m = find_method(S, cls, mname);
 		if (m >= 0)
-			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs);
+			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs, rt);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
 		diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
 	} else if (ti->kind == TY_NOMINAL) {
@@ -1291,7 +1322,7 @@ check_super(FnCtx *C, const Expr *e)
 			check_expr(C, e->u.super_.args[i]);
 		return T_ERR;
 	}
-	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs);
+	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
 }
 
 static TypeId
