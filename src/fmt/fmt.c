@@ -300,6 +300,7 @@ resource_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "resource ");
 	fx_name(F, d->u.resource.name);
+	fx_tparams(F, d->u.resource.tparams, d->u.resource.ntparams);   /* refused by the checker (T223) */
 	if (d->u.resource.ndrops == 0) {
 		buf_puts(F->out, ";\n");   /* the legacy form the checker refuses (O112) */
 		return;

@@ -206,6 +206,16 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 	const uint8_t *cons = S->call_consumes[e->id];
 	h->u.call.kind = CALL_FN;
 	h->u.call.fn = S->expr_sym[e->id];
+	h->u.call.ntargs = 0;
+	const Sym *ms = sema_sym(S, h->u.call.fn);
+	if (ms->ntparams > 0 && recv) {
+		/* a method of a generic class takes the receiver's type arguments (check_method) */
+		const TypeInfo *ti = type_info(&S->types, S->expr_type[recv->id]);
+		h->u.call.ntargs = ti->nargs;
+		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, ti->nargs ? ti->nargs : 1);
+		for (int i = 0; i < ti->nargs; i++)
+			h->u.call.targs[i] = ti->args[i];
+	}
 	h->u.call.nargs = nargs + 1;
 	h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, nargs + 1);
 	if (recv) {

@@ -383,6 +383,7 @@ typedef struct Decl {
 		} class_;
 		struct {
 			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+			Name *tparams; int ntparams;   /* parsed so the checker can refuse them (T223) */
 			/* every lifecycle as written: none for the legacy `resource R;`
 			 * (O112), more than one is O113; the fields above are drops[0] */
 			struct ResourceDrop *drops; int ndrops;

@@ -728,7 +728,7 @@ parse_class(Parser *p, Decl *d)
 }
 
 /*
- * resource  = "resource" , IDENT , ( ";" | "{" , { lifecycle } , "}" ) ;
+ * resource  = "resource" , IDENT , [ type_params ] , ( ";" | "{" , { lifecycle } , "}" ) ;
  * lifecycle = [ id_attr ] , "drop" , ( "trivial" | "import" , STRING ) , ";" ;
  * The grammar takes any number of lifecycles, as the reference's does; the
  * checker requires exactly one (O112 none, O113 more).
@@ -738,6 +738,7 @@ parse_resource(Parser *p, Decl *d)
 {
 	advance(p);
 	d->u.resource.name = parse_name(p, "resource name");
+	d->u.resource.tparams = parse_type_params(p, &d->u.resource.ntparams);
 	if (accept(p, TOK_SEMI))
 		return;
 	expect(p, TOK_LBRACE, "`{` before resource lifecycle");

@@ -557,13 +557,26 @@ bytes_interval(FnCtx *C, const Expr *e, const char *name)
 	diag_set_help(d, "write inside the buffer: an index below its capacity, with room for the whole interval");
 }
 
+/* `bytes_as_slice(owner.field)`: one direct field of a named owned local is an
+ * exact storage place too (the reference's projected byte view); the
+ * ownership pass ties the view to `owner` (T265). */
+static bool
+owned_field_place(FnCtx *C, const Expr *a)
+{
+	if (a->kind != EXPR_FIELD || a->u.field.base->kind != EXPR_NAME)
+		return false;
+	const Local *l = local_find(C, a->u.field.base->u.name.s);
+	return l && l->mode != MODE_BORROW && l->mode != MODE_SHARED;
+}
+
 static bool
 builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
 {
 	Sema *S = C->S;
 	Expr *const *args = e->u.call.args;
 	if ((strcmp(name, "string_as_str") == 0 || strcmp(name, "bytes_as_slice") == 0 || strcmp(name, "array_as_slice") == 0) &&
-	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s))) {
+	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s)) &&
+	    !(strcmp(name, "bytes_as_slice") == 0 && owned_field_place(C, args[0]))) {
 		check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,
@@ -945,12 +958,43 @@ find_method(Sema *S, SymId cls, const char *name)
 	return -1;
 }
 
+/* The type arguments of a call of method m of a generic class: the receiver's
+ * (recv is `Class<A, …>` itself), copied to out (at most 8); false, reported,
+ * when there are none to take. */
+static bool
+method_targs(FnCtx *C, const Expr *e, SymId m, TypeId recv, TypeId *out)
+{
+	Sema *S = C->S;
+	const Sym *ms = sema_sym(S, m);
+	const TypeInfo *ti = recv != T_ERR ? type_info(&S->types, recv) : NULL;
+	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl == ms->owner && ti->nargs == ms->ntparams && ti->nargs <= 8) {
+		memcpy(out, ti->args, sizeof(TypeId) * (size_t)ti->nargs);   /* type_subst may move ti */
+		return true;
+	}
+	Diag *d = sema_error(S, DIAG_T225, e->span, "method `%s` of generic class `%s` is called only on a `%s<…>` receiver", ms->name,
+	    sema_sym(S, ms->owner)->name, sema_sym(S, ms->owner)->name);
+	diag_set_help(d, "call the method on a value of the generic class itself, not through `super` or a subclass");
+	return false;
+}
+
 static TypeId
-call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs)
+call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs, TypeId recv)
 {
 	Sema *S = C->S;
 	Sym *ms = sema_sym(S, m);
 	S->expr_sym[e->id] = m;
+	TypeId tbuf[8];
+	const TypeId *targs = NULL;
+	int ntargs = ms->ntparams;
+	if (ntargs > 0) {
+		if (!method_targs(C, e, m, recv, tbuf)) {
+			for (int i = 0; i < nargs; i++)
+				check_expr(C, args[i]);
+			return T_ERR;
+		}
+		targs = tbuf;
+		note_instance(S, m, targs, ntargs, e->span);
+	}
 	record_call(C, m, ms->name, NULL, e->span);
 	if (ms->nparams >= 1 && nargs == ms->nparams - 1) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
@@ -969,11 +1013,11 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	TypeId params[64];
 	const char *pnames[64];
 	for (int i = 0; i < np && i < 64; i++) {
-		params[i] = ms->params[i + 1].type;
+		params[i] = targs ? type_subst(&S->types, ms->params[i + 1].type, (uint32_t)m, targs, ntargs) : ms->params[i + 1].type;
 		pnames[i] = ms->params[i + 1].name;
 	}
 	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64, ms->params + 1);
-	return ms->result;
+	return targs ? type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
 }
 
 static TypeId
@@ -992,7 +1036,7 @@ check_method(FnCtx *C, const Expr *e)
 		SymId cls = (SymId)ti->decl;
 		SymId m = find_method(S, cls, mname);
 		if (m >= 0)
-			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs);
+			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs, rt);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
 		diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
 	} else if (ti->kind == TY_NOMINAL) {
@@ -1188,6 +1232,11 @@ check_with(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.with.inits, e->u.with.ninits);
 		return T_ERR;
 	}
+	if (!sema_is_copy(S, bt) && e->u.with.base->kind == EXPR_CALL) {
+		/* the reference's owned-record update: a call result is no update place (literals and names are) */
+		Diag *d = sema_error(S, DIAG_O117, e->u.with.base->span, "update of owned record %s requires a named owner", sema_type_name(S, bt));
+		diag_set_help(d, "bind the value first and update the binding: `let owner = …; owner with { … }`");
+	}
 	check_inits(C, e, e->u.with.inits, e->u.with.ninits, bt, -1, "update", false);
 	return bt;
 }
@@ -1273,7 +1322,7 @@ check_super(FnCtx *C, const Expr *e)
 			check_expr(C, e->u.super_.args[i]);
 		return T_ERR;
 	}
-	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs);
+	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
 }
 
 static TypeId
@@ -1324,7 +1373,15 @@ check_closure(FnCtx *C, const Expr *e)
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
 		args[i] = ctx_resolve_type(C, p->type);
-		local_declare(C, p->name.s, args[i], false, p->name.span);
+		const Local *outer = local_find(C, p->name.s);
+		if (outer && outer - C->locals.items < C->closure_floor && strcmp(p->name.s, "result") != 0) {
+			/* a closure parameter may hide an enclosing binding (the reference's
+			 * closures.rs shadow case); the body sees the parameter, captures nothing */
+			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1 };
+			local_push(C, l);
+		} else {
+			local_declare(C, p->name.s, args[i], false, p->name.span);
+		}
 	}
 	args[n] = ctx_resolve_type(C, e->u.closure.result);
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;

@@ -598,6 +598,15 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			}
 		}
 	}
+	if (owner >= 0 && fn->ntparams == 0 && d && d->kind == DECL_CLASS && d->u.class_.ntparams > 0) {
+		/* A method of a generic class is generic in the class's parameters: its
+		 * type arguments are the receiver's (check_method, lower_method). */
+		int n = d->u.class_.ntparams;
+		s->ntparams = n;
+		s->tparams = ARENA_ARRAY(&S->arena, const char *, n);
+		for (int i = 0; i < n; i++)
+			s->tparams[i] = d->u.class_.tparams[i].s;
+	}
 }
 
 void

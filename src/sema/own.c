@@ -27,11 +27,26 @@
 
 enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
 
+/*
+ * A state is one of the four above in its low two bits; ST_PARTIAL carries
+ * per-field facts for the first FIELD_BITS moved fields (OwnVar.moved_fields
+ * order): bit DEF(k) the field is moved on every path here, MAY(k) on some
+ * path only; ALL_PATHS says the record is partially moved on every path.
+ * Joins combine them, so a field moved in one branch only is "maybe moved"
+ * (O110) and a sibling the branches did not touch stays usable.
+ */
+typedef uint16_t OwnSt;
+#define ST(x) ((x) & 3)
+#define FIELD_BITS 6
+#define DEF(k) ((OwnSt)(1u << (2 + 2 * (k))))
+#define MAY(k) ((OwnSt)(1u << (3 + 2 * (k))))
+#define ALL_PATHS ((OwnSt)(1u << 14))
+
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
 	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
-	const char *moved_fields[4];  /* ST_PARTIAL: owned fields moved out (first four) */
+	const char *moved_fields[6];  /* ST_PARTIAL: owned fields moved out (first six; FIELD_BITS) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
@@ -43,9 +58,9 @@ typedef struct OwnVar {
 typedef struct Own {
 	Sema *S;
 	VEC(OwnVar) vars;
-	VEC(uint8_t) st;       /* state per var (parallel to vars) */
+	VEC(OwnSt) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
-	VEC(struct OwnUndo { int var; uint8_t old; }) trail;   /* state changes while a fork is open */
+	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
 	int stamp_cap, epoch;
@@ -97,10 +112,10 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1 };
+	OwnVar v = { name, type, -1, { NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1 };
 	strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
-	uint8_t s = ST_LIVE;
+	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
 }
 
@@ -122,7 +137,7 @@ first_report(Own *O, const Expr *e)
 
 /* Sets variable i's state, logging the old one while a fork is open. */
 static void
-set_state(Own *O, int i, uint8_t v)
+set_state(Own *O, int i, OwnSt v)
 {
 	if (O->st.items[i] == v)
 		return;
@@ -186,7 +201,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 {
 	Sema *S = O->S;
 	OwnVar *v = &O->vars.items[i];
-	uint8_t st = O->st.items[i];
+	OwnSt st = O->st.items[i];
 	bool res = is_resource(O, v->type);
 	if (st == ST_MOVED && first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O101, e->span, "use of resource `%s` after ownership was moved", v->name)
@@ -196,7 +211,10 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
-	} else if (st == ST_PARTIAL && first_report(O, e)) {
+	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && first_report(O, e)) {
+		Diag *d = sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
+		diag_set_help(d, "move its fields on every path, or keep it borrowed and move them once after the branches");
+	} else if (ST(st) == ST_PARTIAL && first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O109, e->span, "use of partially moved place `%s`", v->name);
 		diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
 	}
@@ -240,6 +258,25 @@ own_name(Own *O, const Expr *e, bool move)
 		use_var(O, i, e, move);
 }
 
+/* The index of field name among v's moved fields (added when add); -1: not
+ * there (or no room: fields past the table are not tracked). */
+static int
+field_slot(OwnVar *v, const char *name, bool add)
+{
+	int n = (int)(sizeof v->moved_fields / sizeof v->moved_fields[0]);
+	for (int k = 0; k < n; k++) {
+		if (!v->moved_fields[k]) {
+			if (!add)
+				return -1;
+			v->moved_fields[k] = name;
+			return k;
+		}
+		if (strcmp(v->moved_fields[k], name) == 0)
+			return k;
+	}
+	return -1;
+}
+
 static void
 own_field(Own *O, const Expr *e, bool move)
 {
@@ -249,13 +286,20 @@ own_field(Own *O, const Expr *e, bool move)
 		int i = find(O, base->u.name.s);
 		if (i < 0)
 			return;
-		uint8_t st = O->st.items[i];
+		OwnSt st = O->st.items[i];
 		if (st == ST_MOVED || st == ST_MAYBE)
 			use_var(O, i, base, false);
 		OwnVar *ov = &O->vars.items[i];
-		if (st == ST_PARTIAL) {
-			for (int k = 0; k < 4 && ov->moved_fields[k]; k++) {
-				if (strcmp(ov->moved_fields[k], e->u.field.name.s) == 0 && first_report(O, e)) {
+		if (ST(st) == ST_PARTIAL) {
+			int k = field_slot(ov, e->u.field.name.s, false);
+			bool definite = k >= FIELD_BITS || (k >= 0 && (st & DEF(k)));
+			if (k >= 0 && k < FIELD_BITS && (st & MAY(k)) && first_report(O, e)) {
+				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
+				diag_set_help(d, "move it on every path, or keep it borrowed and move it once after the branches");
+				return;
+			}
+			if (definite) {
+				if (first_report(O, e)) {
 					if (is_resource(O, ft)) {
 						/* the reference's record_partial_moves corpus: a moved resource
 						 * field used again is a partially moved place */
@@ -265,8 +309,8 @@ own_field(Own *O, const Expr *e, bool move)
 					}
 					Diag *d = sema_error(O->S, DIAG_H006, e->span, "use of `%s.%s` after ownership was moved", ov->name, e->u.field.name.s);
 					moved_help(O, d, ft, e->u.field.name.s);
-					return;
 				}
+				return;
 			}
 		}
 		if (move && owned(O, ft) && O->in_contract) {
@@ -285,14 +329,13 @@ own_field(Own *O, const Expr *e, bool move)
 			}
 			if (loaned_move(O, i, e))
 				return;
-			if (O->st.items[i] == ST_LIVE || O->st.items[i] == ST_PARTIAL) {
-				set_state(O, i, ST_PARTIAL);
-				for (int k = 0; k < 4; k++) {
-					if (!v->moved_fields[k]) {
-						v->moved_fields[k] = e->u.field.name.s;
-						break;
-					}
-				}
+			OwnSt cur = O->st.items[i];
+			if (ST(cur) == ST_LIVE || ST(cur) == ST_PARTIAL) {
+				int k = field_slot(v, e->u.field.name.s, true);
+				OwnSt next = ST(cur) == ST_PARTIAL ? cur : (OwnSt)(ST_PARTIAL | ALL_PATHS);
+				if (k >= 0 && k < FIELD_BITS)
+					next = (OwnSt)((next & ~MAY(k)) | DEF(k));
+				set_state(O, i, next);
 			}
 		}
 		return;
@@ -353,15 +396,31 @@ typedef struct Fork {
 /* A variable a branch changed: its state at the fork (base) and now (cur). */
 typedef struct Change {
 	int var;
-	uint8_t base, cur;
+	OwnSt base, cur;
 } Change;
 
 typedef VEC(Change) Changes;
 
-static uint8_t
-join(uint8_t a, uint8_t b)
+static OwnSt
+join(OwnSt a, OwnSt b)
 {
-	return a == b ? a : ST_MAYBE;
+	if (a == b)
+		return a;
+	if ((ST(a) == ST_PARTIAL || ST(a) == ST_LIVE) && (ST(b) == ST_PARTIAL || ST(b) == ST_LIVE)) {
+		/* per field: moved on both paths stays moved; on one only is maybe moved */
+		OwnSt r = ST_PARTIAL;
+		if ((a & ALL_PATHS) && (b & ALL_PATHS))
+			r |= ALL_PATHS;
+		for (int k = 0; k < FIELD_BITS; k++) {
+			bool da = (a & DEF(k)) != 0, db = (b & DEF(k)) != 0;
+			if (da && db)
+				r |= DEF(k);
+			else if (da || db || (a & MAY(k)) || (b & MAY(k)))
+				r |= MAY(k);
+		}
+		return r;
+	}
+	return ST_MAYBE;
 }
 
 static Fork
@@ -677,10 +736,16 @@ static void own_stmt(Own *O, const Stmt *s);
 static int
 view_owner(Own *O, const Expr *e)
 {
+	if (e->kind == EXPR_NAME) {   /* an alias of a view borrows what the view borrows */
+		int i = find(O, e->u.name.s);
+		return i >= 0 ? O->vars.items[i].view_of : -1;
+	}
 	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
 		return -1;
 	const char *n = e->u.call.callee.s;
 	const Expr *a = e->u.call.args[0];
+	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && strcmp(n, "bytes_as_slice") == 0)
+		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
 	if (a->kind != EXPR_NAME)
 		return -1;
 	int i = find(O, a->u.name.s);
@@ -727,7 +792,7 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item)
 		undo_to(O, &f, f.mark);
 		bool same = true;
 		for (int k = 0; k < d.len; k++) {
-			uint8_t v = join(d.items[k].base, d.items[k].cur);
+			OwnSt v = join(d.items[k].base, d.items[k].cur);
 			same &= v == d.items[k].base;
 			set_state(O, d.items[k].var, v);
 		}

@@ -31,6 +31,11 @@ sema_check_resource(Sema *S, SymId id)
 	if (!d || d->kind != DECL_RESOURCE)
 		return;
 	int n = d->u.resource.ndrops;
+	if (d->u.resource.ntparams > 0) {
+		/* the reference's generic_records.rs: only records, classes and variants are generic */
+		Diag *dg = sema_error(S, DIAG_T223, d->u.resource.tparams[0].span, "resource `%s` cannot declare type parameters", r->name);
+		diag_set_help(dg, "declare one resource per carried type, or wrap the values in a generic record");
+	}
 	if (n == 0) {
 		Diag *dg = sema_error(S, DIAG_O112, r->name_span, "resource `%s` must declare exactly one destruction strategy", r->name);
 		diag_set_help(dg, "declare an explicitly identified `drop trivial` or `drop import` strategy");
