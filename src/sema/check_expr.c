@@ -1378,7 +1378,7 @@ check_closure(FnCtx *C, const Expr *e)
 			/* a closure parameter may hide an enclosing binding (the reference's
 			 * closures.rs shadow case); the body sees the parameter, captures nothing */
 			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1 };
-			local_push(C, l);
+			sema_local_push(C, l);
 		} else {
 			local_declare(C, p->name.s, args[i], false, p->name.span);
 		}
