@@ -835,7 +835,7 @@ static void feat_variant(void)
 	id_line(&decls, 0, v);
 	bp(&decls, "variant %s {\n", v);
 	for (int i = 0; i < nc; i++) {
-		char id[48];
+		char id[64]; /* v (< 24) + ".cN.fN" with two ints: gcc -O1 checks the bound */
 		snprintf(id, sizeof id, "%s.c%d", v, i);
 		id_line(&decls, 1, id);
 		if (!npay[i]) {
