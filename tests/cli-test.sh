@@ -133,10 +133,16 @@ if ls "$tmp/links" | grep -q 'fmt-'; then bad "fmt left a temporary file beside 
 mkdir "$tmp/kill"
 awk 'BEGIN { print "module k;"; for (i = 0; i < 20000; i++) printf "fn f%d()->i64 {   %d+1 }\n", i, i }' > "$tmp/kill/orig"
 "$bin" fmt --stdout "$tmp/kill/orig" > "$tmp/kill/want" 2>/dev/null
-cp "$tmp/kill/orig" "$tmp/kill/k.spx"
-t0=$(date +%s%N)
-"$bin" fmt "$tmp/kill/k.spx"
-dur=$((($(date +%s%N) - t0) / 1000))  # microseconds
+# One run's duration: the fastest of three, so a load spike while timing does
+# not stretch the kill moments past the end of every later run.
+dur=0
+for j in 1 2 3; do
+	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
+	t0=$(date +%s%N)
+	"$bin" fmt "$tmp/kill/k.spx"
+	d=$((($(date +%s%N) - t0) / 1000))  # microseconds
+	if [ "$dur" -eq 0 ] || [ "$d" -lt "$dur" ]; then dur=$d; fi
+done
 kills=0
 i=0
 while [ $i -lt 200 ]; do
@@ -578,7 +584,9 @@ SPX
 		wait "$sp" 2>/dev/null
 		st=$?
 		if [ "$st" -eq 143 ]; then ok; else bad "run --native interrupted ($phase): exit $st, wanted 143 (SIGTERM)"; fi
-		sleep 0.2
+		# the compiler's own children may take a moment to die on a loaded machine
+		n=0
+		while [ -n "$(procs "$nt/")" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 		left=$(procs "$nt/")
 		if [ -z "$left" ]; then ok; else bad "run --native interrupted ($phase): a child survived: $left"; kill $(echo "$left" | cut -d' ' -f1) 2>/dev/null; fi
 		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi

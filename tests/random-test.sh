@@ -10,9 +10,10 @@
 #      emitted code is a failure) and compares stdout, the failure line and
 #      the exit status with the same table as tests/native-test.sh (kept in
 #      step with it by hand: the mapping below mirrors its expected_native);
-#   3. compiles the C of `semaprax build --target c` with clang (when present)
-#      under -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need
-#      no object code).
+#   3. compiles the C of `semaprax build --target c` with clang (when present
+#      and $CC is not clang, whose `run --native` already did it) under
+#      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
+#      object code).
 # Programs the interpreter stops at its step budget or a limit, and programs
 # the native lane refuses (B110), are counted as refused and not compared.
 # Any other difference fails the script, printing the seed and a command that
@@ -56,6 +57,9 @@ if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt
 fi
 clang_ok=0
 if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
+# under CC=clang, `run --native` already compiled the same C with clang -std=c11
+# -Wall -Wextra -Werror (src/emit_c/cc.c): step 3 would repeat it
+case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
 if ! command -v "${cc%% *}" >/dev/null 2>&1; then
 	echo "random: skipped (no C compiler \`$cc\`)"
 	exit 0
