@@ -16,6 +16,7 @@
  */
 #include "emit_c.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -152,7 +153,14 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		dir[0] = '\0';
 		return NATIVE_IO;
 	}
-	char cpath[4200], exe[4200], log[4200];
+	char cpath[4200], exe[4200], log[4200], cctmp[4200];
+	/* the compiler's own temporary files (clang's program-*.o) go to a
+	 * directory of ours, so an interrupted compile leaves nothing behind */
+	snprintf(cctmp, sizeof cctmp, "%s/tmp", dir);
+	if (mkdir(cctmp, 0700) != 0) {
+		buf_printf(msg, "cannot create %s: %s", cctmp, strerror(errno));
+		return NATIVE_IO;
+	}
 	snprintf(cpath, sizeof cpath, "%s/program.c", dir);
 	snprintf(exe, sizeof exe, "%s/program", dir);
 	snprintf(log, sizeof log, "%s/cc.log", dir);
@@ -214,6 +222,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 			dup2(fd, 2);
 			close(fd);
 		}
+		setenv("TMPDIR", cctmp, 1);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(pfd[1], &e, sizeof e);
@@ -276,6 +285,18 @@ native_cleanup(const char *dir)
 	if (dir && dir[0]) {
 		const char *names[] = { "program.c", "program", "cc.log" };
 		char p[4200];
+		snprintf(p, sizeof p, "%s/tmp", dir);
+		DIR *d = opendir(p);
+		for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char q[4600];
+			snprintf(q, sizeof q, "%s/%s", p, e->d_name);
+			unlink(q);
+		}
+		if (d)
+			closedir(d);
+		rmdir(p);
 		for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 			snprintf(p, sizeof p, "%s/%s", dir, names[i]);
 			unlink(p);
