@@ -8,8 +8,8 @@
 #   2. runs it in the interpreter (`run`) and natively (`run --native`, the
 #      generated C compiled by $CC with -Werror added, so a gcc warning in the
 #      emitted code is a failure) and compares stdout, the failure line and
-#      the exit status with the same table as tests/native-test.sh (kept in
-#      step with it by hand: the mapping below mirrors its expected_native);
+#      the exit status with the table tests/native-test.sh uses
+#      (tests/lane-status.sh);
 #   3. compiles the C of `semaprax build --target c` with clang (when present
 #      and $CC is not clang, whose `run --native` already did it) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
@@ -67,34 +67,8 @@ fi
 
 agreed=0 refused=0 failed=0 known=0 known_seeds=""
 
-expected_native() {
-	case $1 in
-	"single-file execution exceeded the 256-frame call-depth limit")
-		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)"
-		return ;;
-	"error[SPX-F116]: command-line program \`main\` returned "*)
-		v=${1#*returned }
-		echo "72|SEMAPRAX runtime failure: \`main\` returned ${v%%,*}, outside the exit status range 0..=255"
-		return ;;
-	"single-file execution failed with language status "*) ;;
-	*) echo ""; return ;;
-	esac
-	dc=$(printf '%s\n' "$1" | sed -n \
-		-e 's/.*language status semaprax\.status\.v1\/\([^/]*\)\/\([0-9]*\) .*/\1 \2/p' \
-		-e 's/.*"domain_id":"\([^"]*\)","code":\([0-9]*\),.*/\1 \2/p')
-	case $dc in
-	"semaprax.arithmetic.v1 1") echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
-	"semaprax.arithmetic.v1 2") echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
-	"semaprax.arithmetic.v1 3") echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
-	"semaprax.arithmetic.v1 4" | "semaprax.arithmetic.v1 5") echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
-	"semaprax.arithmetic.v1 6" | "semaprax.arithmetic.v1 7") echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
-	"semaprax.arithmetic.v1 8") echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
-	"semaprax.contract.v1 1") echo "70|SEMAPRAX contract failure: requires in " ;;
-	"semaprax.contract.v1 2") echo "70|SEMAPRAX contract failure: ensures in " ;;
-	"") echo "" ;;
-	*) echo "73|SEMAPRAX operation failure: ${dc% *}/${dc#* }" ;;
-	esac
-}
+# the lanes' status-line table, shared with tests/native-test.sh
+. "$(dirname "$0")/lane-status.sh"
 
 fail() {
 	failed=$((failed + 1))
