@@ -690,7 +690,7 @@ match_expr(Fmt *F, const Expr *e)
 static void
 closure(Fmt *F, const Expr *e)
 {
-	buf_puts(F->out, "fn(");
+	buf_puts(F->out, e->u.closure.own ? "own fn(" : "fn(");
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		if (i)
 			buf_puts(F->out, ", ");

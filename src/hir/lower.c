@@ -179,6 +179,19 @@ lower_call(Lower *L, const Expr *e)
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[e->id];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
+	if (S->own_closure[e->id] && slot != HIR_NO_SLOT) {
+		/* `c()` of an owning closure: the target consuming the captured `Bytes` */
+		h->u.call.kind = CALL_FN;
+		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, 1);
+		h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, 1);
+		HirExpr *m = node(L, HIR_MOVE, NULL);
+		m->type = T_BYTES;
+		m->u.slot = slot;
+		h->u.call.args[0] = m;
+		h->u.call.nargs = 1;
+		return h;
+	}
 	if (slot != HIR_NO_SLOT) {
 		h->u.call.kind = CALL_SLOT;
 		h->u.call.callee = slot;
@@ -470,6 +483,8 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_MATCH:
 		return lower_match(L, e, move);
 	case EXPR_CLOSURE:
+		if (e->u.closure.own)  /* an owning closure is its captured `Bytes`, moved (closure_own.c) */
+			return lower_expr(L, sema_own_capture(e), true);
 		return lower_closure(L, e);
 	case EXPR_ARRAY:
 		h = node(L, HIR_ARRAY, e);

@@ -159,7 +159,7 @@ struct Expr {
 		 * … }`), which the reference's value discard treats as one chain. */
 		struct { Expr *cond; Block *then_block; Block *else_block; bool else_if; } if_;
 		struct { MatchMode mode; Expr *scrutinee; MatchArm *arms; int narms; Span close; } match;
-		struct { ClosureParam *params; int nparams; Type *result; Block *body; } closure;
+		struct { ClosureParam *params; int nparams; Type *result; Block *body; bool own; } closure;  /* own: `own fn() -> R { … }` */
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };

@@ -335,7 +335,7 @@ match(Dump *D, const Expr *e)
 static void
 closure(Dump *D, const Expr *e)
 {
-	tag_open(D, "closure");
+	tag_open(D, e->u.closure.own ? "own-closure" : "closure");
 	tag_open(D, "params");
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		buf_puts(D->b, " (");

@@ -780,10 +780,18 @@ parse_name_expr(Parser *p, bool *callable)
 static Expr *
 parse_closure(Parser *p)
 {
-	Span start = advance(p)->span;  /* fn */
+	Span start = peek(p)->span;
+	bool own = accept_word(p, "own");
+	advance(p);  /* fn */
 	Expr *e = new_expr(p, EXPR_CLOSURE, start);
+	e->u.closure.own = own;
 	if (!expect(p, TOK_LPAREN, "`(` after anonymous `fn`"))
 		return e;
+	if (own && !at(p, TOK_RPAREN)) {
+		/* the SPX-AI-021 owning profile takes no explicit parameters */
+		error_at(p, peek(p), DIAG_P130, "owning-capture closures admit no explicit parameters in this bounded profile");
+		return e;
+	}
 	VEC(ClosureParam) params = {0};
 	while (!p->panic && !at(p, TOK_RPAREN)) {
 		ClosureParam cp;
@@ -998,6 +1006,8 @@ parse_primary(Parser *p, bool *callable)
 	if (tok_is_word(p, t, "match"))
 		return parse_match(p);
 	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN)
+		return parse_closure(p);
+	if (tok_is_word(p, t, "own") && word_at(p, 1, "fn") && peek_at(p, 2)->kind == TOK_LPAREN)
 		return parse_closure(p);
 	if (tok_is_word(p, t, "super") && peek_at(p, 1)->kind == TOK_DOT) {
 		advance(p);

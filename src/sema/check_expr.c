@@ -117,7 +117,7 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE, -1 };
+	Local l = { name, type, mut, span, MODE_NONE, -1, 0 };
 	local_push(C, l);
 	return true;
 }
@@ -195,6 +195,13 @@ check_name(FnCtx *C, const Expr *e)
 		}
 	}
 	const Local *l = local_find(C, name);
+	if (l && l->own_target) {
+		Diag *d = sema_error(S, DIAG_T296, e->span,
+		    "owning-capture closure `%s` may only be invoked directly as `%s()`; it cannot be passed, returned, stored, or otherwise read as a value",
+		    name, name);
+		diag_set_help(d, "call it directly, e.g. `let result = %s();`, or drop it uncalled", name);
+		return T_ERR;
+	}
 	if (l) {
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
@@ -825,6 +832,8 @@ check_call(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
 	const Local *l = local_find(C, name);
+	if (l && l->own_target)
+		return sema_own_closure_call(C, e, l);
 	if (l) {
 		/* a callable binding */
 		const TypeInfo *ti = type_info(&S->types, l->type);
@@ -1403,7 +1412,17 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_BLOCK: t = check_block(C, e->u.block); break;
 	case EXPR_IF: t = check_if(C, e); break;
 	case EXPR_MATCH: t = check_match(C, e); break;
-	case EXPR_CLOSURE: t = check_closure(C, e); break;
+	case EXPR_CLOSURE:
+		if (!e->u.closure.own)
+			t = check_closure(C, e);
+		else if (e == C->own_let)
+			t = sema_own_closure(C, e);
+		else {
+			Diag *d = sema_error(C->S, DIAG_T296, e->span, "an owning-capture closure may only initialize a `let` binding");
+			diag_set_help(d, "bind it first, `let clo = own fn() -> R { target(payload) };`, then call `clo()`");
+			t = T_ERR;
+		}
+		break;
 	case EXPR_ARRAY: t = check_array(C, e); break;
 	}
 	C->S->expr_mode[e->id] = (uint8_t)value_mode(C, e);

@@ -34,7 +34,10 @@ static void
 check_let(FnCtx *C, const Stmt *s)
 {
 	Sema *S = C->S;
+	const Expr *saved_own_let = C->own_let;
+	C->own_let = s->u.let.type ? NULL : s->u.let.value;
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
+	C->own_let = saved_own_let;
 	TypeId bt = vt;
 	const Type *lt = s->u.let.type;
 	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
@@ -69,8 +72,12 @@ check_let(FnCtx *C, const Stmt *s)
 	 * (the reference's binding takes its initializer's mode).
 	 */
 	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
-	if (local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span) && alias)
+	bool declared = local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
+	if (declared && alias)
 		local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
+	const Expr *v = s->u.let.value;
+	if (declared && v && v->kind == EXPR_CLOSURE && S->own_closure[v->id] && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
 }
 
 static bool

@@ -162,6 +162,8 @@ struct Sema {
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
+	/* 1: an admitted owning closure literal, or a call `c()` of one (closure_own.c) */
+	uint8_t *own_closure;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
@@ -266,6 +268,7 @@ typedef struct Local {
 	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
 	                            `match borrow` bindings, `for` items); otherwise it owns it */
 	int prev;                /* the binding of the same name this one hides (local_push), or -1 */
+	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; else 0 */
 } Local;
 
 typedef struct CallSite {
@@ -292,6 +295,7 @@ typedef struct FnCtx {
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
 	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
+	const Expr *own_let;     /* the initializer of the `let` being checked (owning closures bind only there) */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
@@ -326,6 +330,14 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
  * (statements' expressions, match guards and closure bodies included). */
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+
+/* ---- owning closures `own fn() -> R { target(capture) }` (closure_own.c) ---- */
+/* The literal: profile checks (T291–T294, O119); its type is the captured `Bytes`. */
+TypeId sema_own_closure(FnCtx *C, const Expr *e);
+/* `c(…)` where c is an owning closure binding (T295); the target's result type. */
+TypeId sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l);
+/* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
+const Expr *sema_own_capture(const Expr *e);
 
 /* ---- resources and interfaces (resource.c) ---- */
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
