@@ -202,6 +202,11 @@ check_name(FnCtx *C, const Expr *e)
 		diag_set_help(d, "call it directly, e.g. `let result = %s();`, or drop it uncalled", name);
 		return T_ERR;
 	}
+	if (l && sema_is_fn_mut(S, l->type)) {
+		Diag *d = sema_error(S, DIAG_T308, e->span, "mutable receiver `%s` may only be invoked directly as `%s(x)`; it cannot be copied, passed, or returned by name", name, name);
+		diag_set_help(d, "call it directly, or build a new receiver with its own `mut fn` literal");
+		return T_ERR;
+	}
 	if (l) {
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
@@ -834,6 +839,8 @@ check_call(FnCtx *C, const Expr *e)
 	const Local *l = local_find(C, name);
 	if (l && l->own_target)
 		return sema_own_closure_call(C, e, l);
+	if (l && sema_is_fn_mut(S, l->type))
+		return sema_mut_closure_call(C, e, l);
 	if (l) {
 		/* a callable binding */
 		const TypeInfo *ti = type_info(&S->types, l->type);
@@ -1413,7 +1420,9 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_IF: t = check_if(C, e); break;
 	case EXPR_MATCH: t = check_match(C, e); break;
 	case EXPR_CLOSURE:
-		if (!e->u.closure.own)
+		if (e->u.closure.mut)
+			t = sema_mut_closure(C, e);
+		else if (!e->u.closure.own)
 			t = check_closure(C, e);
 		else if (e == C->own_let)
 			t = sema_own_closure(C, e);

@@ -766,6 +766,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
 	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
 	S->own_closure = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
 	if (m->nuses > 0) {

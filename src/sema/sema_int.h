@@ -139,6 +139,7 @@ struct Sema {
 	const char **permits;  /* module permit set, source order */
 	int npermits;
 	SymId sym_option, sym_result, sym_iterstep;
+	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
 	/* generic instances used with non-scalar arguments (checked after all bodies) */
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
@@ -162,7 +163,8 @@ struct Sema {
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
-	/* 1: an admitted owning closure literal, or a call `c()` of one (closure_own.c) */
+	/* 1: an admitted owning closure literal, or a call `c()` of one (closure_own.c);
+	 * 2: an admitted mutable closure literal, 3: a call `r(x)` of one (closure_mut.c) */
 	uint8_t *own_closure;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
@@ -338,6 +340,12 @@ TypeId sema_own_closure(FnCtx *C, const Expr *e);
 TypeId sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l);
 /* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
 const Expr *sema_own_capture(const Expr *e);
+
+/* ---- mutable closures `mut fn(arg: i64) -> i64 { update(state, arg) }` (closure_mut.c) ---- */
+bool sema_is_fn_mut(Sema *S, TypeId t);
+TypeId sema_mut_closure(FnCtx *C, const Expr *e);
+/* `r(x)` where r is a local of type `FnMutI64(i64) -> i64` (T308 rules). */
+TypeId sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l);
 
 /* ---- resources and interfaces (resource.c) ---- */
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
