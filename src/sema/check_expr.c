@@ -195,7 +195,9 @@ check_name(FnCtx *C, const Expr *e)
 		}
 	}
 	const Local *l = local_find(C, name);
-	if (l && l->own_target) {
+	if (l && l->own_target < 0)
+		return sema_borrowed_closure_read(C, e, l);
+	if (l && l->own_target > 0) {
 		Diag *d = sema_error(S, DIAG_T296, e->span,
 		    "owning-capture closure `%s` may only be invoked directly as `%s()`; it cannot be passed, returned, stored, or otherwise read as a value",
 		    name, name);
@@ -208,6 +210,13 @@ check_name(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	if (l) {
+		if (C->closure_floor && l < C->locals.items + C->closure_floor && sema_is_copy(S, l->type)) {
+			if (l->type == T_STR) {
+				C->cap_views++;
+				C->cap_view = (int)(l - C->locals.items);
+			} else
+				C->cap_other++;
+		}
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
 			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
@@ -837,8 +846,14 @@ check_call(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
 	const Local *l = local_find(C, name);
-	if (l && l->own_target)
+	if (l && l->own_target > 0)
 		return sema_own_closure_call(C, e, l);
+	if (l && l->own_target < 0 && C->closure_floor && l < C->locals.items + C->closure_floor) {
+		sema_borrowed_closure_read(C, e, l);
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+		return T_ERR;
+	}
 	if (l && sema_is_fn_mut(S, l->type))
 		return sema_mut_closure_call(C, e, l);
 	if (l) {
@@ -1335,6 +1350,8 @@ check_closure(FnCtx *C, const Expr *e)
 	int n = e->u.closure.nparams;
 	TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 	int saved_floor = C->closure_floor;
+	int saved_views = C->cap_views, saved_other = C->cap_other, saved_view = C->cap_view;
+	C->cap_views = C->cap_other = 0;
 	C->closure_floor = C->locals.len ? C->locals.len : saved_floor;
 	scope_push(C);
 	for (int i = 0; i < n; i++) {
@@ -1346,6 +1363,15 @@ check_closure(FnCtx *C, const Expr *e)
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
 	scope_pop(C);
 	C->closure_floor = saved_floor;
+	if (C->cap_views)
+		sema_borrowed_closure(C, e);
+	/* an enclosing closure captures what this one does (over-approximated) */
+	C->cap_other += saved_other;
+	if (saved_views) {
+		C->cap_views += saved_views;
+		if (C->cap_views == saved_views)
+			C->cap_view = saved_view;
+	}
 	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {
 		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
 		    sema_type_name(S, bt), sema_type_name(S, args[n]));

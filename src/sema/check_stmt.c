@@ -35,9 +35,12 @@ check_let(FnCtx *C, const Stmt *s)
 {
 	Sema *S = C->S;
 	const Expr *saved_own_let = C->own_let;
+	bool saved_own_let_mut = C->own_let_mut;
 	C->own_let = s->u.let.type ? NULL : s->u.let.value;
+	C->own_let_mut = s->u.let.mut;
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
 	C->own_let = saved_own_let;
+	C->own_let_mut = saved_own_let_mut;
 	TypeId bt = vt;
 	const Type *lt = s->u.let.type;
 	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
@@ -78,6 +81,8 @@ check_let(FnCtx *C, const Stmt *s)
 	const Expr *v = s->u.let.value;
 	if (declared && v && v->kind == EXPR_CLOSURE && S->own_closure[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
+	else if (declared && v && v->kind == EXPR_CLOSURE && S->own_closure[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = -1;
 }
 
 static bool

@@ -83,7 +83,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "declare `%s` with `let` before this use", arg->u.name.s);
 		return T_ERR;
 	}
-	if (l->type != T_BYTES || l->mode != MODE_NONE || l->own_target) {
+	if (l->type != T_BYTES || l->mode != MODE_NONE || l->own_target > 0) {
 		Diag *d = sema_error(S, DIAG_T294, arg->span, "an owning-capture closure captures exactly one lexical owned `Bytes` value");
 		diag_set_help(d, "`%s` is %s%s; capture an owned `Bytes` binding", arg->u.name.s,
 		    l->mode != MODE_NONE ? "borrowed " : "", sema_type_name(S, l->type));

@@ -270,7 +270,8 @@ typedef struct Local {
 	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
 	                            `match borrow` bindings, `for` items); otherwise it owns it */
 	int prev;                /* the binding of the same name this one hides (local_push), or -1 */
-	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; else 0 */
+	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; a borrowed
+	                            closure `let c = fn(v: i64) -> i64 { t(view, v) };` (closure_borrow.c): -1; else 0 */
 } Local;
 
 typedef struct CallSite {
@@ -297,7 +298,11 @@ typedef struct FnCtx {
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
 	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
-	const Expr *own_let;     /* the initializer of the `let` being checked (owning closures bind only there) */
+	const Expr *own_let;     /* the initializer of the `let` being checked (owning closures bind only there) … */
+	bool own_let_mut;        /* … and whether that `let` is `let mut` */
+	int cap_views;           /* the closure being checked: captures of `str` views (closure_borrow.c) … */
+	int cap_other;           /* … and of anything else */
+	int cap_view;            /* … the local index of the last `str` capture */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
@@ -346,6 +351,12 @@ bool sema_is_fn_mut(Sema *S, TypeId t);
 TypeId sema_mut_closure(FnCtx *C, const Expr *e);
 /* `r(x)` where r is a local of type `FnMutI64(i64) -> i64` (T308 rules). */
 TypeId sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l);
+
+/* ---- borrowed text closures `fn(v: i64) -> i64 { t(view, v) }` (closure_borrow.c) ---- */
+/* After a closure literal's body is checked: the profile checks when it captures a `str` view. */
+void sema_borrowed_closure(FnCtx *C, const Expr *e);
+/* A borrowed closure binding read other than by a direct call (T288). */
+TypeId sema_borrowed_closure_read(FnCtx *C, const Expr *e, const Local *l);
 
 /* ---- resources and interfaces (resource.c) ---- */
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
