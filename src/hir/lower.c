@@ -258,9 +258,9 @@ lower_call(Lower *L, const Expr *e)
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[e->id];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
-	if (S->own_closure[e->id] == 3 && slot != HIR_NO_SLOT)
+	if (S->closure_profile[e->id] == 3 && slot != HIR_NO_SLOT)
 		return lower_mut_call(L, e, h, slot);
-	if (S->own_closure[e->id] == 1 && slot != HIR_NO_SLOT) {
+	if (S->closure_profile[e->id] == 1 && slot != HIR_NO_SLOT) {
 		/* `c()` of an owning closure: the target consuming the captured `Bytes` */
 		h->u.call.kind = CALL_FN;
 		h->u.call.fn = S->expr_sym[e->id];

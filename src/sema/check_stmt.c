@@ -79,9 +79,9 @@ check_let(FnCtx *C, const Stmt *s)
 	if (declared && alias)
 		local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
 	const Expr *v = s->u.let.value;
-	if (declared && v && v->kind == EXPR_CLOSURE && S->own_closure[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
+	if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
-	else if (declared && v && v->kind == EXPR_CLOSURE && S->own_closure[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
+	else if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = -1;
 }
 

@@ -74,7 +74,7 @@ sema_borrowed_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "bind the literal directly with an immutable `let callback = …;` and call `callback(x)`");
 		return;
 	}
-	S->own_closure[e->id] = 4;
+	S->closure_profile[e->id] = 4;
 }
 
 TypeId

@@ -72,7 +72,7 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 		return T_ERR;
 	expr_set(C, st, T_I64);
 	S->expr_sym[e->id] = f;
-	S->own_closure[e->id] = 2;
+	S->closure_profile[e->id] = 2;
 	return type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0);
 }
 
@@ -118,6 +118,6 @@ sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l)
 		}
 	}
 	if (ok)
-		S->own_closure[e->id] = 3;
+		S->closure_profile[e->id] = 3;
 	return T_I64;
 }

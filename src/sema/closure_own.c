@@ -91,7 +91,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 	}
 	expr_set(C, arg, T_BYTES);
 	S->expr_sym[call->id] = f;
-	S->own_closure[e->id] = 1;
+	S->closure_profile[e->id] = 1;
 	return T_BYTES;
 }
 
@@ -106,7 +106,7 @@ sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l)
 		return T_ERR;
 	}
 	S->expr_sym[e->id] = l->own_target - 1;
-	S->own_closure[e->id] = 1;
+	S->closure_profile[e->id] = 1;
 	/* the target's effects are the call's (E codes at `c()`) */
 	CallSite cs = { l->own_target - 1, fs->name, NULL, e->span };
 	VEC_PUSH(C->calls, cs);

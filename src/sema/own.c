@@ -641,7 +641,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_CALL:
-		if (O->S->own_closure[e->id] == 1) {
+		if (O->S->closure_profile[e->id] == 1) {
 			/* `c()` of an owning closure: consumes the binding (at most once) */
 			int i = find(O, e->u.call.callee.s);
 			if (i >= 0) {
@@ -653,7 +653,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		own_args(O, e, e->u.call.args, e->u.call.nargs, 0);
 		break;
 	case EXPR_CLOSURE:
-		if (O->S->own_closure[e->id] == 1) {
+		if (O->S->closure_profile[e->id] == 1) {
 			/* `own fn() -> R { t(x) }` moves its capture x */
 			const Expr *x = sema_own_capture(e);
 			int i = find(O, x->u.name.s);

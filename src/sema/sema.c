@@ -765,7 +765,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		S->expr_sym[i] = -1;
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
 	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
-	S->own_closure = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->closure_profile = xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
@@ -851,7 +851,7 @@ sema_free(Sema *S)
 	free(S->instances);
 	free(S->instance_index);
 	free(S->call_builtin);
-	free(S->own_closure);
+	free(S->closure_profile);
 	arena_free(&S->arena);
 	free(S);
 }

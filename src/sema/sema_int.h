@@ -163,9 +163,11 @@ struct Sema {
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
-	/* 1: an admitted owning closure literal, or a call `c()` of one (closure_own.c);
-	 * 2: an admitted mutable closure literal, 3: a call `r(x)` of one (closure_mut.c) */
-	uint8_t *own_closure;
+	/* Per Expr id, the closure profiles beyond LANGUAGE.md: 1 an admitted owning closure
+	 * literal or a call `c()` of one (closure_own.c); 2 an admitted mutable closure literal,
+	 * 3 a call `r(x)` of one (closure_mut.c); 4 an admitted borrowed text closure
+	 * literal (closure_borrow.c); 0 otherwise */
+	uint8_t *closure_profile;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
