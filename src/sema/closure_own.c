@@ -23,6 +23,19 @@ sema_own_capture(const Expr *e)
 	return call->u.call.args[0];
 }
 
+/* An ordinary closure may run many times: it captures Copy values only (T288),
+ * so it neither builds an owning closure over an outer `Bytes` nor calls an
+ * outer owning closure. */
+static bool
+captured_from_closure(FnCtx *C, const Local *l, const Expr *at)
+{
+	if (!C->closure_floor || l >= C->locals.items + C->closure_floor)
+		return false;
+	Diag *d = sema_error(C->S, DIAG_T288, at->span, "closure captures `%s` of non-Copy type %s", l->name, sema_type_name(C->S, l->type));
+	diag_set_help(d, "closures capture Copy values by value; build and call the owning closure outside the closure");
+	return true;
+}
+
 TypeId
 sema_own_closure(FnCtx *C, const Expr *e)
 {
@@ -83,6 +96,8 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "declare `%s` with `let` before this use", arg->u.name.s);
 		return T_ERR;
 	}
+	if (captured_from_closure(C, l, arg))
+		return T_ERR;
 	if (l->type != T_BYTES || l->mode != MODE_NONE || l->own_target > 0) {
 		Diag *d = sema_error(S, DIAG_T294, arg->span, "an owning-capture closure captures exactly one lexical owned `Bytes` value");
 		diag_set_help(d, "`%s` is %s%s; capture an owned `Bytes` binding", arg->u.name.s,
@@ -100,6 +115,8 @@ sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l)
 {
 	Sema *S = C->S;
 	Sym *fs = sema_sym(S, l->own_target - 1);
+	if (captured_from_closure(C, l, e))
+		return T_ERR;
 	if (e->u.call.has_targs || e->u.call.nargs) {
 		Diag *d = sema_error(S, DIAG_T295, e->span, "owning-capture closure `%s` takes no explicit arguments in this bounded profile", l->name);
 		diag_set_help(d, "call it as `%s()`", l->name);
