@@ -1357,7 +1357,14 @@ check_closure(FnCtx *C, const Expr *e)
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
 		args[i] = ctx_resolve_type(C, p->type);
-		local_declare(C, p->name.s, args[i], false, p->name.span);
+		/* a closure parameter may reuse the name of an enclosing binding, which
+		 * it hides inside the body (reference closures.rs snapshot/shadow test) */
+		const Local *outer = local_find(C, p->name.s);
+		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
+			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0 };
+			local_push(C, l);
+		} else
+			local_declare(C, p->name.s, args[i], false, p->name.span);
 	}
 	args[n] = ctx_resolve_type(C, e->u.closure.result);
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
