@@ -116,7 +116,7 @@ fx_type(Fmt *F, const Type *t)
 		buf_printf(F->out, "; %" PRIu64 "]", t->u.array.len);
 		break;
 	case TYPE_FN:
-		buf_puts(F->out, "fn(");
+		buf_puts(F->out, t->u.fn.mut_i64 ? "FnMutI64(" : "fn(");
 		type_list(F, t->u.fn.params, t->u.fn.nparams);
 		buf_puts(F->out, ") -> ");
 		fx_type(F, t->u.fn.result);
@@ -690,7 +690,7 @@ match_expr(Fmt *F, const Expr *e)
 static void
 closure(Fmt *F, const Expr *e)
 {
-	buf_puts(F->out, "fn(");
+	buf_puts(F->out, e->u.closure.own ? "own fn(" : e->u.closure.mut ? "mut fn(" : "fn(");
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		if (i)
 			buf_puts(F->out, ", ");

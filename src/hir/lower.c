@@ -172,6 +172,85 @@ lower_name(Lower *L, const Expr *e, bool move)
 	return h;
 }
 
+static HirStmt *stmt(Lower *L, HirStmtKind k, Span span);
+
+/* Reads field `field` of the record in `slot`. */
+static HirExpr *
+slot_field(Lower *L, HirSlot slot, int field, TypeId type)
+{
+	HirExpr *base = node(L, HIR_LOCAL, NULL);
+	base->u.slot = slot;
+	base->type = L->locals.items[slot].type;
+	HirExpr *h = node(L, HIR_FIELD, NULL);
+	h->type = type;
+	h->u.field.base = base;
+	h->u.field.field = field;
+	return h;
+}
+
+/* `mut fn(arg: i64) -> i64 { update(state, arg) }`: the carrier record
+ * { update, state } with the state copied now (sema closure_mut.c). */
+static HirExpr *
+lower_mut_closure(Lower *L, const Expr *e)
+{
+	Sema *S = L->S;
+	const Sym *carrier = sema_sym(S, S->sym_fn_mut);
+	HirExpr *h = node(L, HIR_RECORD, e);
+	h->u.agg.type_sym = S->sym_fn_mut;
+	h->u.agg.case_index = -1;
+	h->u.agg.n = 2;
+	h->u.agg.fields = ARENA_ARRAY(ar(L), int, 2);
+	h->u.agg.values = ARENA_ARRAY(ar(L), HirExpr *, 2);
+	HirExpr *f = node(L, HIR_FUNC, NULL);
+	f->type = carrier->fields[0].type;
+	f->u.call.kind = CALL_FN;
+	f->u.call.fn = S->expr_sym[e->id];
+	h->u.agg.fields[0] = 0;
+	h->u.agg.values[0] = f;
+	h->u.agg.fields[1] = 1;
+	h->u.agg.values[1] = lower_expr(L, e->u.closure.body->tail->u.call.args[0], false);
+	return h;
+}
+
+/* `r(x)` of a mutable closure in slot r:
+ *   { let mut_update = r.update; r.state = mut_update(r.state, x); r.state } */
+static HirExpr *
+lower_mut_call(Lower *L, const Expr *e, HirExpr *h, HirSlot r)
+{
+	Sema *S = L->S;
+	const Sym *carrier = sema_sym(S, S->sym_fn_mut);
+	TypeId ft = carrier->fields[0].type;
+	HirExpr *arg = lower_expr(L, e->u.call.args[0], false);
+	VEC_PUSH(L->marks, L->scope.len);
+	HirSlot tmp = new_slot(L, "mut_update", ft, false, e->span, false);
+	HirStmt *let = stmt(L, HS_LET, e->span);
+	let->slot = tmp;
+	let->value = slot_field(L, r, 0, ft);
+	h->u.call.kind = CALL_SLOT;
+	h->u.call.callee = tmp;
+	h->u.call.nargs = 2;
+	h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, 2);
+	h->u.call.args[0] = slot_field(L, r, 1, T_I64);
+	h->u.call.args[1] = arg;
+	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, 1);
+	HirStmt *set = stmt(L, HS_SET_FIELD, e->span);
+	set->slot = r;
+	set->field = 1;
+	set->value = h;
+	pop_scope(L);
+	HirExpr *b = node(L, HIR_BLOCK, e);
+	HirBlock *blk = ARENA_NEW(ar(L), HirBlock);
+	blk->nstmts = 2;
+	blk->stmts = ARENA_ARRAY(ar(L), HirStmt *, 2);
+	blk->stmts[0] = let;
+	blk->stmts[1] = set;
+	blk->tail = slot_field(L, r, 1, T_I64);
+	blk->owned = ARENA_ARRAY(ar(L), HirSlot, 1);
+	blk->nowned = 0;
+	b->u.block = blk;
+	return b;
+}
+
 static HirExpr *
 lower_call(Lower *L, const Expr *e)
 {
@@ -179,6 +258,21 @@ lower_call(Lower *L, const Expr *e)
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[e->id];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
+	if (S->closure_profile[e->id] == 3 && slot != HIR_NO_SLOT)
+		return lower_mut_call(L, e, h, slot);
+	if (S->closure_profile[e->id] == 1 && slot != HIR_NO_SLOT) {
+		/* `c()` of an owning closure: the target consuming the captured `Bytes` */
+		h->u.call.kind = CALL_FN;
+		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, 1);
+		h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, 1);
+		HirExpr *m = node(L, HIR_MOVE, NULL);
+		m->type = T_BYTES;
+		m->u.slot = slot;
+		h->u.call.args[0] = m;
+		h->u.call.nargs = 1;
+		return h;
+	}
 	if (slot != HIR_NO_SLOT) {
 		h->u.call.kind = CALL_SLOT;
 		h->u.call.callee = slot;
@@ -480,6 +574,10 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_MATCH:
 		return lower_match(L, e, move);
 	case EXPR_CLOSURE:
+		if (e->u.closure.mut)
+			return lower_mut_closure(L, e);
+		if (e->u.closure.own)  /* an owning closure is its captured `Bytes`, moved (closure_own.c) */
+			return lower_expr(L, sema_own_capture(e), true);
 		return lower_closure(L, e);
 	case EXPR_ARRAY:
 		h = node(L, HIR_ARRAY, e);

@@ -58,7 +58,7 @@ struct Type {
 	union {
 		struct { QName name; Type **args; int nargs; } name;
 		struct { Type *elem; uint64_t len; Span len_span; } array;
-		struct { Type **params; int nparams; Type *result; } fn;
+		struct { Type **params; int nparams; Type *result; bool mut_i64; } fn;  /* mut_i64: `FnMutI64(i64) -> i64` */
 	} u;
 };
 
@@ -159,7 +159,7 @@ struct Expr {
 		 * … }`), which the reference's value discard treats as one chain. */
 		struct { Expr *cond; Block *then_block; Block *else_block; bool else_if; } if_;
 		struct { MatchMode mode; Expr *scrutinee; MatchArm *arms; int narms; Span close; } match;
-		struct { ClosureParam *params; int nparams; Type *result; Block *body; } closure;
+		struct { ClosureParam *params; int nparams; Type *result; Block *body; bool own, mut; } closure;  /* `own fn() -> R { … }`, `mut fn(…) -> i64 { … }` */
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };
@@ -416,6 +416,7 @@ typedef struct Module {
 	const Comment *comments;  /* all comments in source order (from the lexer) */
 	int ncomments;
 	uint32_t nexprs;          /* number of Expr nodes (ids are 0..nexprs-1) */
+	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
 } Module;
 
 #endif

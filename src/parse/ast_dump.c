@@ -157,7 +157,7 @@ type(Dump *D, const Type *t)
 		buf_printf(D->b, " %" PRIu64 ")", t->u.array.len);
 		break;
 	case TYPE_FN:
-		tag_open(D, "fn");
+		tag_open(D, t->u.fn.mut_i64 ? "fn-mut-i64" : "fn");
 		tag_open(D, "params");
 		for (int i = 0; i < t->u.fn.nparams; i++)
 			type(D, t->u.fn.params[i]);
@@ -335,7 +335,7 @@ match(Dump *D, const Expr *e)
 static void
 closure(Dump *D, const Expr *e)
 {
-	tag_open(D, "closure");
+	tag_open(D, e->u.closure.own ? "own-closure" : e->u.closure.mut ? "mut-closure" : "closure");
 	tag_open(D, "params");
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		buf_puts(D->b, " (");

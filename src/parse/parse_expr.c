@@ -134,9 +134,17 @@ is_primitive(const char *name)
 	return false;
 }
 
+/* Is t the type `i64`? */
+static bool
+is_i64_type(const Type *t)
+{
+	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == 0 &&
+	    strcmp(t->u.name.name.parts[0].s, "i64") == 0;
+}
+
 /*
  * type = scalar | "string" | "str" | "Bytes" | "[" , "u8" , ";" , INT , "]"
- *      | "fn" , "(" , [ type , { "," , type } ] , ")" , "->" , type
+ *      | ( "fn" | "FnMutI64" ) , "(" , [ type , { "," , type } ] , ")" , "->" , type
  *      | qname , [ type_args ] ;
  */
 Type *
@@ -171,12 +179,14 @@ parse_type(Parser *p)
 		ty->span = span_from(p, start);
 		return ty;
 	}
-	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN) {
+	bool mut_i64 = tok_is_word(p, t, "FnMutI64") && peek_at(p, 1)->kind == TOK_LPAREN;
+	if ((tok_is_word(p, t, "fn") || mut_i64) && peek_at(p, 1)->kind == TOK_LPAREN) {
 		if (!enter(p, t))
 			return new_type(p, TYPE_NAME, start);
 		advance(p);
 		advance(p);
 		Type *ty = new_type(p, TYPE_FN, start);
+		ty->u.fn.mut_i64 = mut_i64;
 		VEC(Type *) params = {0};
 		if (!at(p, TOK_RPAREN)) {
 			do {
@@ -192,6 +202,12 @@ parse_type(Parser *p)
 		VEC_FREE(params);
 		leave(p);
 		ty->span = span_from(p, start);
+		if (mut_i64 && !p->panic) {
+			/* the reference's mutable callable profile admits exactly one signature */
+			p->uses_fn_mut = true;
+			if (ty->u.fn.nparams != 1 || !is_i64_type(ty->u.fn.params[0]) || !is_i64_type(ty->u.fn.result))
+				error_span(p, ty->span, DIAG_T308, "the mutable callable profile requires `FnMutI64(i64) -> i64`");
+		}
 		return ty;
 	}
 	if (t->kind != TOK_IDENT) {
@@ -780,10 +796,22 @@ parse_name_expr(Parser *p, bool *callable)
 static Expr *
 parse_closure(Parser *p)
 {
-	Span start = advance(p)->span;  /* fn */
+	Span start = peek(p)->span;
+	bool own = accept_word(p, "own");
+	bool mut = !own && accept_word(p, "mut");
+	advance(p);  /* fn */
 	Expr *e = new_expr(p, EXPR_CLOSURE, start);
+	e->u.closure.own = own;
+	e->u.closure.mut = mut;
+	if (mut)
+		p->uses_fn_mut = true;
 	if (!expect(p, TOK_LPAREN, "`(` after anonymous `fn`"))
 		return e;
+	if (own && !at(p, TOK_RPAREN)) {
+		/* the SPX-AI-021 owning profile takes no explicit parameters */
+		error_at(p, peek(p), DIAG_P130, "owning-capture closures admit no explicit parameters in this bounded profile");
+		return e;
+	}
 	VEC(ClosureParam) params = {0};
 	while (!p->panic && !at(p, TOK_RPAREN)) {
 		ClosureParam cp;
@@ -998,6 +1026,8 @@ parse_primary(Parser *p, bool *callable)
 	if (tok_is_word(p, t, "match"))
 		return parse_match(p);
 	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN)
+		return parse_closure(p);
+	if ((tok_is_word(p, t, "own") || tok_is_word(p, t, "mut")) && word_at(p, 1, "fn") && peek_at(p, 2)->kind == TOK_LPAREN)
 		return parse_closure(p);
 	if (tok_is_word(p, t, "super") && peek_at(p, 1)->kind == TOK_DOT) {
 		advance(p);

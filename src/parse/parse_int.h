@@ -37,6 +37,7 @@ typedef struct Parser {
 	bool in_use;        /* parsing a `use` declaration: every error is G170 */
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
+	bool uses_fn_mut;   /* a `FnMutI64` type or a `mut fn` literal was parsed */
 	ParseName *names;   /* name_of's intern table (open addressing; owned) */
 	uint32_t names_cap, names_len;
 	/* statement-if discard names (parse_stmt.c): `_if<n>` the file spells */

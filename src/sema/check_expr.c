@@ -117,7 +117,7 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE, -1 };
+	Local l = { name, type, mut, span, MODE_NONE, -1, 0 };
 	sema_local_push(C, l);
 	return true;
 }
@@ -143,29 +143,6 @@ int_type(NumSuffix s)
 	}
 }
 
-static const char *const print_names[] = { "print", "println", "printf", "puts", "echo", "console_log", "log", "write", NULL };
-
-static bool
-in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-/* Help for an unknown value or function named like a foreign constructor. */
-static const char *
-constructor_help(const char *name)
-{
-	if (strcmp(name, "Some") == 0 || strcmp(name, "None") == 0)
-		return "variant constructors spell the type and fields: `Option<i64>::Some { value: 1 }` and `Option<i64>::None {}`";
-	if (strcmp(name, "Ok") == 0 || strcmp(name, "Err") == 0)
-		return "variant constructors spell the type and fields: `Result<i64, bool>::Ok { value: 1 }` and `Result<i64, bool>::Err { error: false }`";
-	if (strcmp(name, "null") == 0 || strcmp(name, "nil") == 0 || strcmp(name, "undefined") == 0 || strcmp(name, "nullptr") == 0)
-		return "there is no null; an absent value is `Option<T>::None {}` and a present one `Option<T>::Some { value: … }`";
-	return NULL;
-}
 
 static TypeId
 fn_value_type(Sema *S, Sym *f)
@@ -195,7 +172,28 @@ check_name(FnCtx *C, const Expr *e)
 		}
 	}
 	const Local *l = local_find(C, name);
+	if (l && l->own_target < 0)
+		return sema_borrowed_closure_read(C, e, l);
+	if (l && l->own_target > 0) {
+		Diag *d = sema_error(S, DIAG_T296, e->span,
+		    "owning-capture closure `%s` may only be invoked directly as `%s()`; it cannot be passed, returned, stored, or otherwise read as a value",
+		    name, name);
+		diag_set_help(d, "call it directly, e.g. `let result = %s();`, or drop it uncalled", name);
+		return T_ERR;
+	}
+	if (l && sema_is_fn_mut(S, l->type)) {
+		Diag *d = sema_error(S, DIAG_T308, e->span, "mutable receiver `%s` may only be invoked directly as `%s(x)`; it cannot be copied, passed, or returned by name", name, name);
+		diag_set_help(d, "call it directly, or build a new receiver with its own `mut fn` literal");
+		return T_ERR;
+	}
 	if (l) {
+		if (C->closure_floor && l < C->locals.items + C->closure_floor && sema_is_copy(S, l->type)) {
+			if (l->type == T_STR) {
+				C->cap_views++;
+				C->cap_view = (int)(l - C->locals.items);
+			} else
+				C->cap_other++;
+		}
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
 			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
@@ -215,7 +213,7 @@ check_name(FnCtx *C, const Expr *e)
 		return fn_value_type(S, fs);
 	}
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
-	const char *help = constructor_help(name);
+	const char *help = sema_constructor_help(name);
 	if (C->sym->kind == SK_RECORD) {
 		/* a record invariant (sema.c check_invariants) */
 		Buf fb = {0};
@@ -714,74 +712,6 @@ out:
 	return result;
 }
 
-static const char *
-nearest_function(Sema *S, const char *name)
-{
-	/* Levenshtein over the declared functions; unique best within 1 + len/5. */
-	size_t n = strlen(name);
-	if (n > 64)
-		return NULL;
-	int limit = 1 + (int)n / 5, best = limit + 1, count = 0;
-	const char *cand = NULL;
-	for (SymId id = 0; id < S->syms.len; id++) {
-		Sym *s = sema_sym(S, id);
-		if (s->kind != SK_FN)
-			continue;
-		size_t m = strlen(s->name);
-		if (m > 64 || strcmp(s->name, name) == 0)
-			continue;
-		int d[65][65];
-		for (size_t i = 0; i <= n; i++)
-			d[i][0] = (int)i;
-		for (size_t j = 0; j <= m; j++)
-			d[0][j] = (int)j;
-		for (size_t i = 1; i <= n; i++)
-			for (size_t j = 1; j <= m; j++) {
-				int v = d[i - 1][j - 1] + (name[i - 1] != s->name[j - 1]);
-				if (d[i - 1][j] + 1 < v)
-					v = d[i - 1][j] + 1;
-				if (d[i][j - 1] + 1 < v)
-					v = d[i][j - 1] + 1;
-				d[i][j] = v;
-			}
-		int dist = d[n][m];
-		if (dist < best) {
-			best = dist;
-			cand = s->name;
-			count = 1;
-		} else if (dist == best && cand && strcmp(cand, s->name) != 0) {
-			count++;
-		}
-	}
-	return best <= limit && count == 1 ? cand : NULL;
-}
-
-static TypeId
-unknown_function(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	const char *name = e->u.call.callee.s;
-	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
-	const char *help = constructor_help(name);
-	const char *near = NULL;
-	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
-	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
-	if (in_list(print_names, name))
-		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
-	else if (help)
-		diag_set_help(d, "%s", help);
-	else if (in_list(to_string, name))
-		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
-	else if (in_list(asserts, name))
-		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
-	else if ((near = nearest_function(S, name)) != NULL)
-		diag_set_help(d, "did you mean `%s`?", near);
-	else
-		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
-	for (int i = 0; i < e->u.call.nargs; i++)
-		check_expr(C, e->u.call.args[i]);
-	return T_ERR;
-}
 
 /* Remembers a generic instance with a non-scalar argument for instance checking. */
 static uint32_t
@@ -838,6 +768,16 @@ check_call(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
 	const Local *l = local_find(C, name);
+	if (l && l->own_target > 0)
+		return sema_own_closure_call(C, e, l);
+	if (l && l->own_target < 0 && C->closure_floor && l < C->locals.items + C->closure_floor) {
+		sema_borrowed_closure_read(C, e, l);
+		for (int i = 0; i < e->u.call.nargs; i++)
+			check_expr(C, e->u.call.args[i]);
+		return T_ERR;
+	}
+	if (l && sema_is_fn_mut(S, l->type))
+		return sema_mut_closure_call(C, e, l);
 	if (l) {
 		/* a callable binding */
 		const TypeInfo *ti = type_info(&S->types, l->type);
@@ -867,7 +807,7 @@ check_call(FnCtx *C, const Expr *e)
 		const Builtin *b = builtin_find(name);
 		if (b)
 			return check_builtin_call(C, e, b);
-		return unknown_function(C, e);
+		return sema_unknown_function(C, e);
 	}
 	Sym *fs = sema_sym(S, f);
 	S->expr_sym[e->id] = f;
@@ -1368,25 +1308,35 @@ check_closure(FnCtx *C, const Expr *e)
 	int n = e->u.closure.nparams;
 	TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 	int saved_floor = C->closure_floor;
+	int saved_views = C->cap_views, saved_other = C->cap_other, saved_view = C->cap_view;
+	C->cap_views = C->cap_other = 0;
 	C->closure_floor = C->locals.len ? C->locals.len : saved_floor;
 	scope_push(C);
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
 		args[i] = ctx_resolve_type(C, p->type);
+		/* a closure parameter may reuse the name of an enclosing binding, which
+		 * it hides inside the body (reference closures.rs snapshot/shadow test) */
 		const Local *outer = local_find(C, p->name.s);
-		if (outer && outer - C->locals.items < C->closure_floor && strcmp(p->name.s, "result") != 0) {
-			/* a closure parameter may hide an enclosing binding (the reference's
-			 * closures.rs shadow case); the body sees the parameter, captures nothing */
-			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1 };
+		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
+			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0 };
 			sema_local_push(C, l);
-		} else {
+		} else
 			local_declare(C, p->name.s, args[i], false, p->name.span);
-		}
 	}
 	args[n] = ctx_resolve_type(C, e->u.closure.result);
 	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
 	scope_pop(C);
 	C->closure_floor = saved_floor;
+	if (C->cap_views)
+		sema_borrowed_closure(C, e);
+	/* an enclosing closure captures what this one does (over-approximated) */
+	C->cap_other += saved_other;
+	if (saved_views) {
+		C->cap_views += saved_views;
+		if (C->cap_views == saved_views)
+			C->cap_view = saved_view;
+	}
 	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {
 		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
 		    sema_type_name(S, bt), sema_type_name(S, args[n]));
@@ -1460,7 +1410,19 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_BLOCK: t = check_block(C, e->u.block); break;
 	case EXPR_IF: t = check_if(C, e); break;
 	case EXPR_MATCH: t = check_match(C, e); break;
-	case EXPR_CLOSURE: t = check_closure(C, e); break;
+	case EXPR_CLOSURE:
+		if (e->u.closure.mut)
+			t = sema_mut_closure(C, e);
+		else if (!e->u.closure.own)
+			t = check_closure(C, e);
+		else if (e == C->own_let)
+			t = sema_own_closure(C, e);
+		else {
+			Diag *d = sema_error(C->S, DIAG_T296, e->span, "an owning-capture closure may only initialize a `let` binding");
+			diag_set_help(d, "bind it first, `let clo = own fn() -> R { target(payload) };`, then call `clo()`");
+			t = T_ERR;
+		}
+		break;
 	case EXPR_ARRAY: t = check_array(C, e); break;
 	}
 	C->S->expr_mode[e->id] = (uint8_t)value_mode(C, e);

@@ -34,7 +34,13 @@ static void
 check_let(FnCtx *C, const Stmt *s)
 {
 	Sema *S = C->S;
+	const Expr *saved_own_let = C->own_let;
+	bool saved_own_let_mut = C->own_let_mut;
+	C->own_let = s->u.let.type ? NULL : s->u.let.value;
+	C->own_let_mut = s->u.let.mut;
 	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
+	C->own_let = saved_own_let;
+	C->own_let_mut = saved_own_let_mut;
 	TypeId bt = vt;
 	const Type *lt = s->u.let.type;
 	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
@@ -69,8 +75,14 @@ check_let(FnCtx *C, const Stmt *s)
 	 * (the reference's binding takes its initializer's mode).
 	 */
 	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
-	if (local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span) && alias)
+	bool declared = local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
+	if (declared && alias)
 		local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
+	const Expr *v = s->u.let.value;
+	if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
+	else if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = -1;
 }
 
 static bool

@@ -653,6 +653,22 @@ decls_collect(Sema *S)
 		c->nmethods = methods.len;
 		VEC_FREE(methods);
 	}
+	/* 4. the mutable closure carrier (closure_mut.c), after every declaration so
+	 * that modules without mutable closures keep their symbol numbering */
+	if (m->uses_fn_mut) {
+		TypeId fargs[3] = { T_I64, T_I64, T_I64 };
+		SymId r = new_sym(S, SK_RECORD, "FnMutI64");
+		Sym *s = sema_sym(S, r);
+		s->id = "core.fn_mut_i64";
+		s->explicit_id = true;
+		s->prelude = true;
+		s->resolved = true;
+		s->nfields = 2;
+		s->fields = ARENA_ARRAY(&S->arena, FieldSym, 2);
+		s->fields[0] = prelude_field(S, "update", "core.fn_mut_i64.update", type_intern(&S->types, TY_FN, 0, 0, fargs, 3));
+		s->fields[1] = prelude_field(S, "state", "core.fn_mut_i64.state", T_I64);
+		S->sym_fn_mut = r;
+	}
 }
 
 /* ==== types of declarations ====================================================== */
@@ -839,6 +855,8 @@ decls_resolve_type(Sema *S, const Type *t, SymId scope)
 		return type_intern(&S->types, TY_ARRAY, 0, t->u.array.len, NULL, 0);
 	}
 	case TYPE_FN: {
+		if (t->u.fn.mut_i64)  /* the parser admitted only `FnMutI64(i64) -> i64` */
+			return S->sym_fn_mut >= 0 ? type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0) : T_ERR;
 		int n = t->u.fn.nparams;
 		TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 		for (int i = 0; i < n; i++)

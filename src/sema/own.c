@@ -53,6 +53,7 @@ typedef struct OwnVar {
 	int prev;          /* the variable of the same name this one hides, or -1 */
 	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
 	int next_view;     /* … and, for a view, the owner's view before it (-1) */
+	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 } OwnVar;
 
 typedef struct Own {
@@ -112,7 +113,7 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1 };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1, false };
 	strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
@@ -202,11 +203,14 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	Sema *S = O->S;
 	OwnVar *v = &O->vars.items[i];
 	OwnSt st = O->st.items[i];
-	bool res = is_resource(O, v->type);
+	bool res = is_resource(O, v->type) || v->own_closure;
 	if (st == ST_MOVED && first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O101, e->span, "use of resource `%s` after ownership was moved", v->name)
 		    : sema_error(S, DIAG_H006, e->span, "use of `%s` after ownership was moved", v->name);
-		moved_help(O, d, v->type, v->name);
+		if (v->own_closure && e->kind == EXPR_CALL)
+			diag_set_help(d, "an owning-capture closure may be invoked at most once");
+		else
+			moved_help(O, d, v->type, v->name);
 	} else if (st == ST_MAYBE && first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
@@ -695,7 +699,29 @@ own_expr(Own *O, const Expr *e, bool move)
 			own_expr(O, e->u.binary.rhs, false);
 		}
 		break;
-	case EXPR_CALL: own_args(O, e, e->u.call.args, e->u.call.nargs, 0); break;
+	case EXPR_CALL:
+		if (O->S->closure_profile[e->id] == 1) {
+			/* `c()` of an owning closure: consumes the binding (at most once) */
+			int i = find(O, e->u.call.callee.s);
+			if (i >= 0) {
+				O->vars.items[i].own_closure = true;
+				use_var(O, i, e, true);
+			}
+			break;
+		}
+		own_args(O, e, e->u.call.args, e->u.call.nargs, 0);
+		break;
+	case EXPR_CLOSURE:
+		if (O->S->closure_profile[e->id] == 1) {
+			/* `own fn() -> R { t(x) }` moves its capture x */
+			const Expr *x = sema_own_capture(e);
+			int i = find(O, x->u.name.s);
+			if (i >= 0) {
+				O->vars.items[i].own_closure = true;
+				use_var(O, i, x, true);
+			}
+		}
+		break;
 	case EXPR_METHOD: {
 		const uint8_t *cons = O->S->call_consumes[e->id];
 		own_expr(O, e->u.method.recv, cons ? cons[0] != 0 : true);

@@ -466,7 +466,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1 };
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0 };
 		sema_local_push(C, l);
 	}
 	strmap_free(&seen);
@@ -634,7 +634,7 @@ check_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1 };
+		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1, 0 };
 		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
@@ -765,6 +765,8 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		S->expr_sym[i] = -1;
 	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
 	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
+	S->closure_profile = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
 	if (m->nuses > 0) {
@@ -849,6 +851,7 @@ sema_free(Sema *S)
 	free(S->instances);
 	free(S->instance_index);
 	free(S->call_builtin);
+	free(S->closure_profile);
 	arena_free(&S->arena);
 	free(S);
 }

@@ -139,6 +139,7 @@ struct Sema {
 	const char **permits;  /* module permit set, source order */
 	int npermits;
 	SymId sym_option, sym_result, sym_iterstep;
+	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
 	/* generic instances used with non-scalar arguments (checked after all bodies) */
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
@@ -162,6 +163,11 @@ struct Sema {
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
 	const struct Builtin **call_builtin;
+	/* Per Expr id, the closure profiles beyond LANGUAGE.md: 1 an admitted owning closure
+	 * literal or a call `c()` of one (closure_own.c); 2 an admitted mutable closure literal,
+	 * 3 a call `r(x)` of one (closure_mut.c); 4 an admitted borrowed text closure
+	 * literal (closure_borrow.c); 0 otherwise */
+	uint8_t *closure_profile;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
@@ -266,6 +272,8 @@ typedef struct Local {
 	ParamMode mode;          /* MODE_BORROW/MODE_SHARED: the binding lends its value (parameters,
 	                            `match borrow` bindings, `for` items); otherwise it owns it */
 	int prev;                /* the binding of the same name this one hides (sema_local_push), or -1 */
+	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; a borrowed
+	                            closure `let c = fn(v: i64) -> i64 { t(view, v) };` (closure_borrow.c): -1; else 0 */
 } Local;
 
 typedef struct CallSite {
@@ -292,6 +300,11 @@ typedef struct FnCtx {
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
 	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
+	const Expr *own_let;     /* the initializer of the `let` being checked (owning closures bind only there) … */
+	bool own_let_mut;        /* … and whether that `let` is `let mut` */
+	int cap_views;           /* the closure being checked: captures of `str` views (closure_borrow.c) … */
+	int cap_other;           /* … and of anything else */
+	int cap_view;            /* … the local index of the last `str` capture */
 } FnCtx;
 
 TypeId check_expr(FnCtx *C, const Expr *e);
@@ -327,7 +340,31 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
 
+/* ---- owning closures `own fn() -> R { target(capture) }` (closure_own.c) ---- */
+/* The literal: profile checks (T291–T294, O119); its type is the captured `Bytes`. */
+TypeId sema_own_closure(FnCtx *C, const Expr *e);
+/* `c(…)` where c is an owning closure binding (T295); the target's result type. */
+TypeId sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l);
+/* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
+const Expr *sema_own_capture(const Expr *e);
+
+/* ---- mutable closures `mut fn(arg: i64) -> i64 { update(state, arg) }` (closure_mut.c) ---- */
+bool sema_is_fn_mut(Sema *S, TypeId t);
+TypeId sema_mut_closure(FnCtx *C, const Expr *e);
+/* `r(x)` where r is a local of type `FnMutI64(i64) -> i64` (T308 rules). */
+TypeId sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l);
+
+/* ---- borrowed text closures `fn(v: i64) -> i64 { t(view, v) }` (closure_borrow.c) ---- */
+/* After a closure literal's body is checked: the profile checks when it captures a `str` view. */
+void sema_borrowed_closure(FnCtx *C, const Expr *e);
+/* A borrowed closure binding read other than by a direct call (T288). */
+TypeId sema_borrowed_closure_read(FnCtx *C, const Expr *e, const Local *l);
+
 /* ---- resources and interfaces (resource.c) ---- */
+/* ---- help for unknown names (check_unknown.c) ---- */
+const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
+TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */
+
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
 void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);

@@ -1,0 +1,101 @@
+/*
+ * check_unknown.c — help for unknown names: foreign constructors (`Some`,
+ * `null`), print/assert/to_string habits, and the nearest declared function
+ * by edit distance (T203's help line).  Split from check_expr.c.
+ */
+#include "sema_int.h"
+
+#include <string.h>
+
+static const char *const print_names[] = { "print", "println", "printf", "puts", "echo", "console_log", "log", "write", NULL };
+
+static bool
+in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+/* Help for an unknown value or function named like a foreign constructor. */
+const char *
+sema_constructor_help(const char *name)
+{
+	if (strcmp(name, "Some") == 0 || strcmp(name, "None") == 0)
+		return "variant constructors spell the type and fields: `Option<i64>::Some { value: 1 }` and `Option<i64>::None {}`";
+	if (strcmp(name, "Ok") == 0 || strcmp(name, "Err") == 0)
+		return "variant constructors spell the type and fields: `Result<i64, bool>::Ok { value: 1 }` and `Result<i64, bool>::Err { error: false }`";
+	if (strcmp(name, "null") == 0 || strcmp(name, "nil") == 0 || strcmp(name, "undefined") == 0 || strcmp(name, "nullptr") == 0)
+		return "there is no null; an absent value is `Option<T>::None {}` and a present one `Option<T>::Some { value: … }`";
+	return NULL;
+}
+
+static const char *
+nearest_function(Sema *S, const char *name)
+{
+	/* Levenshtein over the declared functions; unique best within 1 + len/5. */
+	size_t n = strlen(name);
+	if (n > 64)
+		return NULL;
+	int limit = 1 + (int)n / 5, best = limit + 1, count = 0;
+	const char *cand = NULL;
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind != SK_FN)
+			continue;
+		size_t m = strlen(s->name);
+		if (m > 64 || strcmp(s->name, name) == 0)
+			continue;
+		int d[65][65];
+		for (size_t i = 0; i <= n; i++)
+			d[i][0] = (int)i;
+		for (size_t j = 0; j <= m; j++)
+			d[0][j] = (int)j;
+		for (size_t i = 1; i <= n; i++)
+			for (size_t j = 1; j <= m; j++) {
+				int v = d[i - 1][j - 1] + (name[i - 1] != s->name[j - 1]);
+				if (d[i - 1][j] + 1 < v)
+					v = d[i - 1][j] + 1;
+				if (d[i][j - 1] + 1 < v)
+					v = d[i][j - 1] + 1;
+				d[i][j] = v;
+			}
+		int dist = d[n][m];
+		if (dist < best) {
+			best = dist;
+			cand = s->name;
+			count = 1;
+		} else if (dist == best && cand && strcmp(cand, s->name) != 0) {
+			count++;
+		}
+	}
+	return best <= limit && count == 1 ? cand : NULL;
+}
+
+TypeId
+sema_unknown_function(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	const char *name = e->u.call.callee.s;
+	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
+	const char *help = sema_constructor_help(name);
+	const char *near = NULL;
+	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
+	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
+	if (in_list(print_names, name))
+		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
+	else if (help)
+		diag_set_help(d, "%s", help);
+	else if (in_list(to_string, name))
+		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
+	else if (in_list(asserts, name))
+		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
+	else if ((near = nearest_function(S, name)) != NULL)
+		diag_set_help(d, "did you mean `%s`?", near);
+	else
+		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
+	for (int i = 0; i < e->u.call.nargs; i++)
+		check_expr(C, e->u.call.args[i]);
+	return T_ERR;
+}
