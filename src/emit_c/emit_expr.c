@@ -525,47 +525,41 @@ emit_try(Emit *E, const HirExpr *e)
 
 /* ---- match ---- */
 
+/* The C test of pattern p (resolved, hir.h) over s of type t. */
 static bool
-pat_test(Emit *E, Buf *out, const Pattern *p, int case_index, TypeId t, const char *s)
+pat_test(Emit *E, Buf *out, const HirPattern *p, TypeId t, const char *s)
 {
 	switch (p->kind) {
-	case PAT_WILD: case PAT_BIND: case PAT_RECORD:
+	case HIR_PAT_WILD: case HIR_PAT_BIND: case HIR_PAT_RECORD:
 		buf_puts(out, "1");
 		return true;
-	case PAT_LIT: {
-		const Expr *x = p->u.lit.value;
-		if (x->kind == EXPR_BOOL)
-			buf_printf(out, "%s == %s", s, x->u.bool_lit.value ? "true" : "false");
-		else if (x->kind == EXPR_CHAR)
-			buf_printf(out, "%s == UINT32_C(%" PRIu32 ")", s, x->u.char_lit.value);
-		else if (x->kind == EXPR_INT && is_int(E, t))
-			buf_printf(out, "%s == %s", s,
-				   int_lit(E, t, x->u.int_lit.value, p->u.lit.negative || x->u.int_lit.negative));
+	case HIR_PAT_LIT:
+		if (p->lit.kind == HIR_BOOL)
+			buf_printf(out, "%s == %s", s, p->lit.b ? "true" : "false");
+		else if (p->lit.kind == HIR_CHAR)
+			buf_printf(out, "%s == UINT32_C(%" PRIu32 ")", s, p->lit.ch);
+		else if (p->lit.kind == HIR_INT && is_int(E, t))
+			buf_printf(out, "%s == %s", s, int_lit(E, t, p->lit.i, p->lit.negative));
 		else
 			return false;
 		return true;
-	}
-	case PAT_OR:
+	case HIR_PAT_OR:
 		buf_putc(out, '(');
-		for (int i = 0; i < p->u.or.nalts; i++) {
+		for (int i = 0; i < p->nalts; i++) {
 			if (i)
 				buf_puts(out, " || ");
 			buf_putc(out, '(');
-			if (!pat_test(E, out, p->u.or.alts[i], -1, t, s))
+			if (!pat_test(E, out, p->alts[i], t, s))
 				return false;
 			buf_putc(out, ')');
 		}
 		buf_putc(out, ')');
 		return true;
-	case PAT_CASE: {
+	case HIR_PAT_CASE: {
 		Sym *sym = nominal_sym(E, t);
-		if (!sym || sym->kind != SK_VARIANT)
+		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0)
 			return false;
-		if (case_index < 0)
-			case_index = sema_case_index(E->S, (SymId)tinfo(E, t)->decl, p->u.case_.case_name.s);
-		if (case_index < 0)
-			return false;
-		buf_printf(out, "%s.tag == %d", s, case_index);
+		buf_printf(out, "%s.tag == %d", s, p->case_index);
 		return true;
 	}
 	}
@@ -574,77 +568,44 @@ pat_test(Emit *E, Buf *out, const Pattern *p, int case_index, TypeId t, const ch
 
 /* Binding state: the places bound (to zero them when the match owns the scrutinee). */
 typedef struct Binder {
-	const HirSlot *binds;
-	int k;
 	VEC(Temp) taken;
 } Binder;
 
-static bool bind_pat(Emit *E, const Pattern *p, TypeId t, const char *v, Binder *B);
-
-static void
-bind_one(Emit *E, TypeId ft, const char *access, Binder *B)
-{
-	HirSlot s = B->binds[B->k++];
-	line(E, "%s = %s;", slot_name(E, s), access);
-	if (E->slot_own[s]) {
-		Temp tp = { access, ft };
-		VEC_PUSH(B->taken, tp);
-	}
-}
-
+/* Binds the slots of p over v of type t (field types: the pattern's, in the instance). */
 static bool
-bind_fields(Emit *E, const FieldPat *fs, int n, TypeId t, int ci, const char *v, Binder *B)
-{
-	Sym *sym = nominal_sym(E, t);
-	if (!sym)
-		return false;
-	for (int i = 0; i < n; i++) {
-		int fi = -1;
-		TypeId ft;
-		const char *access;
-		if (ci >= 0) {
-			for (int j = 0; j < sym->cases[ci].nfields; j++)
-				if (strcmp(sym->cases[ci].fields[j].name, fs[i].name.s) == 0)
-					fi = j;
-			if (fi < 0)
-				return false;
-			ft = sema_case_field_type(E->S, t, ci, fi);
-			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->cases[ci].name, sym->cases[ci].fields[fi].name);
-		} else {
-			fi = sema_field_index(E->S, (SymId)tinfo(E, t)->decl, fs[i].name.s);
-			if (fi < 0)
-				return false;
-			ft = sema_field_type(E->S, t, fi);
-			access = arena_printf(&E->a, "%s.f_%s", v, sym->fields[fi].name);
-		}
-		types_grow(E);
-		if (!fs[i].sub)
-			bind_one(E, ft, access, B);
-		else if (!bind_pat(E, fs[i].sub, ft, access, B))
-			return false;
-	}
-	return true;
-}
-
-static bool
-bind_pat(Emit *E, const Pattern *p, TypeId t, const char *v, Binder *B)
+bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 {
 	switch (p->kind) {
-	case PAT_BIND:
-		bind_one(E, t, v, B);
+	case HIR_PAT_BIND: {
+		HirSlot s = p->slot;
+		line(E, "%s = %s;", slot_name(E, s), v);
+		if (E->slot_own[s]) {
+			Temp tp = { v, t };
+			VEC_PUSH(B->taken, tp);
+		}
 		return true;
-	case PAT_CASE: {
-		Sym *sym = nominal_sym(E, t);
-		int ci = sym ? sema_case_index(E->S, (SymId)tinfo(E, t)->decl, p->u.case_.case_name.s) : -1;
-		if (ci < 0)
-			return false;
-		return bind_fields(E, p->u.case_.fields, p->u.case_.nfields, t, ci, v, B);
 	}
-	case PAT_RECORD:
-		return bind_fields(E, p->u.record.fields, p->u.record.nfields, t, -1, v, B);
+	case HIR_PAT_CASE: case HIR_PAT_RECORD:
+		break;
 	default:
 		return true;
 	}
+	Sym *sym = nominal_sym(E, t);
+	int ci = p->kind == HIR_PAT_CASE ? p->case_index : -1;
+	if (!sym || (p->kind == HIR_PAT_CASE && ci < 0))
+		return false;
+	for (int i = 0; i < p->nfields; i++) {
+		int fi = p->fields[i];
+		const char *access;
+		if (ci >= 0)
+			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->cases[ci].name, sym->cases[ci].fields[fi].name);
+		else
+			access = arena_printf(&E->a, "%s.f_%s", v, sym->fields[fi].name);
+		types_grow(E);
+		if (!bind_pat(E, p->subs[i], sty(E, p->subs[i]->type), access, B))
+			return false;
+	}
+	return true;
 }
 
 /* Declares a result variable for e (NULL: no value). */
@@ -680,7 +641,7 @@ static void
 emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt)
 {
 	Buf test = {0};
-	if (!pat_test(E, &test, a->pat, a->case_index, st, s)) {
+	if (!pat_test(E, &test, a->pat, st, s)) {
 		buf_free(&test);
 		refuse(E, a->pat->span, "the native lane does not support this pattern yet");
 		return;
@@ -688,7 +649,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	line(E, "if (!%s && %s) {", m, test.data);
 	buf_free(&test);
 	E->indent++;
-	Binder B = { a->binds, 0, {0} };
+	Binder B = { {0} };
 	if (!bind_pat(E, a->pat, st, s, &B)) {
 		VEC_FREE(B.taken);
 		refuse(E, a->pat->span, "the native lane does not support this pattern yet");

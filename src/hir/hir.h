@@ -89,8 +89,42 @@ typedef enum HirKind {
 
 typedef enum HirCallKind { CALL_FN, CALL_BUILTIN, CALL_SLOT } HirCallKind;
 
+/*
+ * A resolved pattern.  Every node carries the type of the value it is
+ * matched against; names are gone: a case is its index in the variant, a
+ * field its index in the record or case payload, a binding its slot.  A
+ * field written without a sub-pattern (`{ x }`) binds the field: its
+ * sub-pattern is a HIR_PAT_BIND.  Only CASE and LIT test; BIND, WILD and
+ * RECORD always match (an OR matches when one alternative does).
+ */
+typedef enum HirPatKind {
+	HIR_PAT_WILD,     /* `_` */
+	HIR_PAT_BIND,     /* slot */
+	HIR_PAT_LIT,      /* lit: a bool, char or integer value */
+	HIR_PAT_CASE,     /* case_index, then fields/subs of the case payload */
+	HIR_PAT_RECORD,   /* fields/subs */
+	HIR_PAT_OR,       /* alts */
+} HirPatKind;
+
+typedef struct HirPattern HirPattern;
+struct HirPattern {
+	HirPatKind kind;
+	TypeId type;          /* the type of the value matched */
+	Span span;
+	HirSlot slot;         /* BIND */
+	/* LIT: kind HIR_BOOL (b), HIR_CHAR (ch) or HIR_INT (magnitude i and
+	 * sign); any other kind never matches */
+	struct { int kind; uint64_t i; bool negative; uint32_t ch; bool b; } lit;
+	int case_index;       /* CASE */
+	int *fields;          /* CASE/RECORD: field index per field pattern */
+	HirPattern **subs;    /* CASE/RECORD: its sub-pattern */
+	int nfields;
+	HirPattern **alts;    /* OR */
+	int nalts;
+};
+
 typedef struct HirArm {
-	const Pattern *pat;   /* the source pattern (literal values, case/field names) */
+	HirPattern *pat;      /* the resolved pattern */
 	int case_index;       /* variant scrutinee: the case, -1 for a catch-all */
 	HirSlot *binds;       /* slots bound by the pattern, in pattern order */
 	int nbinds;

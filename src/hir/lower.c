@@ -367,6 +367,105 @@ bind_slot(void *ctx, const char *name, TypeId type, Span span)
 	VEC_PUSH(*b->binds, s);
 }
 
+/*
+ * The resolved pattern p over a value of type t.  Binding slots are made in
+ * the order sema_pattern_binds reports them (pattern order); a field that
+ * does not resolve (only in a module with errors) is left out.
+ */
+static HirPattern *lower_pattern(BindCtx *b, const Pattern *p, TypeId t);
+
+static HirPattern *
+pat_new(Lower *L, HirPatKind k, TypeId t, Span span)
+{
+	HirPattern *hp = ARENA_NEW(ar(L), HirPattern);
+	hp->kind = k;
+	hp->type = t;
+	hp->span = span;
+	hp->case_index = -1;
+	return hp;
+}
+
+static HirPattern *
+bind_pattern(BindCtx *b, const char *name, TypeId t, Span span)
+{
+	HirPattern *hp = pat_new(b->L, HIR_PAT_BIND, t, span);
+	bind_slot(b, name, t, span);
+	hp->slot = b->binds->items[b->binds->len - 1];
+	return hp;
+}
+
+static void
+lower_field_pats(BindCtx *b, HirPattern *hp, const FieldPat *fs, int n, TypeId t, int ci)
+{
+	Sema *S = b->L->S;
+	SymId owner = (SymId)type_info(&S->types, t)->decl;
+	hp->fields = ARENA_ARRAY(ar(b->L), int, n ? n : 1);
+	hp->subs = ARENA_ARRAY(ar(b->L), HirPattern *, n ? n : 1);
+	for (int i = 0; i < n; i++) {
+		const FieldPat *f = &fs[i];
+		int fi = ci >= 0 ? sema_field_find(S, owner, ci, f->name.s, true) : sema_field_index(S, owner, f->name.s);
+		if (fi < 0)
+			continue;
+		TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);
+		hp->fields[hp->nfields] = fi;
+		hp->subs[hp->nfields++] = f->sub ? lower_pattern(b, f->sub, ft) : bind_pattern(b, f->name.s, ft, f->span);
+	}
+}
+
+static HirPattern *
+lower_pattern(BindCtx *b, const Pattern *p, TypeId t)
+{
+	Lower *L = b->L;
+	Sema *S = L->S;
+	const TypeInfo *ti = type_info(&S->types, t);
+	bool nominal = t != T_ERR && ti->kind == TY_NOMINAL;
+	switch (p->kind) {
+	case PAT_WILD:
+		break;
+	case PAT_BIND:
+		if (t == T_ERR)
+			break;
+		return bind_pattern(b, p->u.bind.s, t, p->span);
+	case PAT_LIT: {
+		HirPattern *hp = pat_new(L, HIR_PAT_LIT, t, p->span);
+		const Expr *x = p->u.lit.value;
+		hp->lit.kind = x->kind == EXPR_BOOL ? HIR_BOOL : x->kind == EXPR_CHAR ? HIR_CHAR : x->kind == EXPR_INT ? HIR_INT : HIR_STRING;
+		if (x->kind == EXPR_BOOL)
+			hp->lit.b = x->u.bool_lit.value;
+		else if (x->kind == EXPR_CHAR)
+			hp->lit.ch = x->u.char_lit.value;
+		else if (x->kind == EXPR_INT) {
+			hp->lit.i = x->u.int_lit.value;
+			hp->lit.negative = p->u.lit.negative || x->u.int_lit.negative;
+		}
+		return hp;
+	}
+	case PAT_OR: {
+		HirPattern *hp = pat_new(L, HIR_PAT_OR, t, p->span);
+		hp->nalts = p->u.or.nalts;
+		hp->alts = ARENA_ARRAY(ar(L), HirPattern *, hp->nalts ? hp->nalts : 1);
+		for (int i = 0; i < hp->nalts; i++)
+			hp->alts[i] = lower_pattern(b, p->u.or.alts[i], t);
+		return hp;
+	}
+	case PAT_CASE: {
+		HirPattern *hp = pat_new(L, HIR_PAT_CASE, t, p->span);
+		if (nominal)
+			hp->case_index = sema_case_index(S, (SymId)ti->decl, p->u.case_.case_name.s);
+		if (hp->case_index >= 0)
+			lower_field_pats(b, hp, p->u.case_.fields, p->u.case_.nfields, t, hp->case_index);
+		return hp;
+	}
+	case PAT_RECORD: {
+		HirPattern *hp = pat_new(L, HIR_PAT_RECORD, t, p->span);
+		if (nominal)
+			lower_field_pats(b, hp, p->u.record.fields, p->u.record.nfields, t, -1);
+		return hp;
+	}
+	}
+	return pat_new(L, HIR_PAT_WILD, t, p->span);
+}
+
 static HirExpr *
 lower_match(Lower *L, const Expr *e, bool move)
 {
@@ -377,21 +476,17 @@ lower_match(Lower *L, const Expr *e, bool move)
 	TypeId st = S->expr_type[e->u.match.scrutinee->id];
 	h->u.match.narms = e->u.match.narms;
 	h->u.match.arms = ARENA_ARRAY(ar(L), HirArm, e->u.match.narms ? e->u.match.narms : 1);
-	const TypeInfo *ti = type_info(&S->types, st);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *a = &e->u.match.arms[i];
 		HirArm *ha = &h->u.match.arms[i];
-		ha->pat = a->pat;
-		ha->case_index = -1;
-		if (a->pat->kind == PAT_CASE && ti->kind == TY_NOMINAL)
-			ha->case_index = sema_case_index(S, (SymId)ti->decl, a->pat->u.case_.case_name.s);
 		VEC_PUSH(L->marks, L->scope.len);
 		SlotVec *outer = L->owned;
 		SlotVec arm_owned = {0};
 		L->owned = &arm_owned;
 		SlotVec binds = {0};
 		BindCtx bc = { L, e->u.match.mode != MATCH_OWN, &binds };
-		sema_pattern_binds(S, a->pat, st, bind_slot, &bc);
+		ha->pat = lower_pattern(&bc, a->pat, st);
+		ha->case_index = ha->pat->kind == HIR_PAT_CASE ? ha->pat->case_index : -1;
 		ha->binds = ARENA_COPY_VEC(ar(L), HirSlot, binds);
 		ha->nbinds = binds.len;
 		VEC_FREE(binds);

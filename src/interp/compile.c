@@ -258,71 +258,6 @@ aggregate(Comp *C, const HirExpr *e)
 	return n;
 }
 
-/* ---- patterns ---- */
-
-static CPat *pattern(Comp *C, const Pattern *p, int case_index, TypeId t);
-
-static void
-pattern_fields(Comp *C, CPat *cp, const FieldPat *fs, int n, TypeId t, int ci)
-{
-	Sema *S = C->I->S;
-	SymId s = type_sym(C, t);
-	cp->nfields = n;
-	cp->fields = ARENA_ARRAY(&C->I->code, int, n ? n : 1);
-	cp->subs = ARENA_ARRAY(&C->I->code, CPat *, n ? n : 1);
-	Sym *sym = s >= 0 ? sema_sym(S, s) : NULL;
-	for (int i = 0; i < n; i++) {
-		int fi = -1;
-		if (!sym) {
-			/* unresolved: never bound */
-		} else if (ci >= 0) {
-			for (int j = 0; j < sym->cases[ci].nfields; j++)
-				if (strcmp(sym->cases[ci].fields[j].name, fs[i].name.s) == 0)
-					fi = j;
-		} else {
-			fi = sema_field_index(S, s, fs[i].name.s);
-		}
-		cp->fields[i] = fi;
-		if (fs[i].sub && fi >= 0) {
-			TypeId ft = ci >= 0 ? sema_case_field_type(S, t, ci, fi) : sema_field_type(S, t, fi);
-			cp->subs[i] = pattern(C, fs[i].sub, -1, ft);
-		}
-	}
-}
-
-static CPat *
-pattern(Comp *C, const Pattern *p, int case_index, TypeId t)
-{
-	CPat *cp = ARENA_NEW(&C->I->code, CPat);
-	cp->kind = p->kind;
-	cp->src = p;
-	cp->case_index = -1;
-	switch (p->kind) {
-	case PAT_OR:
-		cp->nalts = p->u.or.nalts;
-		cp->alts = ARENA_ARRAY(&C->I->code, CPat *, cp->nalts ? cp->nalts : 1);
-		for (int i = 0; i < cp->nalts; i++)
-			cp->alts[i] = pattern(C, p->u.or.alts[i], -1, t);
-		break;
-	case PAT_CASE: {
-		if (case_index < 0) {
-			SymId s = type_sym(C, t);
-			case_index = s >= 0 ? sema_case_index(C->I->S, s, p->u.case_.case_name.s) : -1;
-		}
-		cp->case_index = case_index;
-		if (case_index >= 0)
-			pattern_fields(C, cp, p->u.case_.fields, p->u.case_.nfields, t, case_index);
-		break;
-	}
-	case PAT_RECORD:
-		pattern_fields(C, cp, p->u.record.fields, p->u.record.nfields, t, -1);
-		break;
-	default:
-		break;
-	}
-	return cp;
-}
-
 static Node *
 match(Comp *C, const HirExpr *e)
 {
@@ -331,11 +266,10 @@ match(Comp *C, const HirExpr *e)
 	n->op = (int32_t)e->u.match.mode;
 	n->narms = e->u.match.narms;
 	n->arms = ARENA_ARRAY(&C->I->code, CArm, n->narms ? n->narms : 1);
-	TypeId t = e->u.match.scrutinee->type;
 	for (int i = 0; i < n->narms; i++) {
 		const HirArm *a = &e->u.match.arms[i];
 		CArm *ca = &n->arms[i];
-		ca->pat = pattern(C, a->pat, a->case_index, t);
+		ca->pat = a->pat;
 		ca->guard = a->guard ? expr(C, a->guard) : NULL;
 		ca->value = expr(C, a->value);
 		ca->binds = a->binds;

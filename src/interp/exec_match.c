@@ -11,17 +11,16 @@
 #include "node.h"
 
 static bool
-lit_matches(const Pattern *p, const Value *v)
+lit_matches(const HirPattern *p, const Value *v)
 {
-	const Expr *x = p->u.lit.value;
-	switch (x->kind) {
-	case EXPR_BOOL:
-		return v->b == x->u.bool_lit.value;
-	case EXPR_CHAR:
-		return v->u == x->u.char_lit.value;
-	case EXPR_INT: {
-		bool neg = p->u.lit.negative || x->u.int_lit.negative;
-		uint64_t mag = x->u.int_lit.value;
+	switch (p->lit.kind) {
+	case HIR_BOOL:
+		return v->b == p->lit.b;
+	case HIR_CHAR:
+		return v->u == p->lit.ch;
+	case HIR_INT: {
+		bool neg = p->lit.negative;
+		uint64_t mag = p->lit.i;
 		if (v->tag == V_U8 || v->tag == V_USIZE)
 			return !neg && v->u == mag;
 		return neg ? (uint64_t)0 - (uint64_t)v->i == mag && v->i <= 0 : v->i >= 0 && (uint64_t)v->i == mag;
@@ -32,19 +31,19 @@ lit_matches(const Pattern *p, const Value *v)
 }
 
 static bool
-pat_matches(const CPat *p, const Value *v)
+pat_matches(const HirPattern *p, const Value *v)
 {
 	switch (p->kind) {
-	case PAT_WILD: case PAT_BIND: case PAT_RECORD:
+	case HIR_PAT_WILD: case HIR_PAT_BIND: case HIR_PAT_RECORD:
 		return true;
-	case PAT_LIT:
-		return lit_matches(p->src, v);
-	case PAT_OR:
+	case HIR_PAT_LIT:
+		return lit_matches(p, v);
+	case HIR_PAT_OR:
 		for (int i = 0; i < p->nalts; i++)
 			if (pat_matches(p->alts[i], v))
 				return true;
 		return false;
-	case PAT_CASE:
+	case HIR_PAT_CASE:
 		return v->tag == V_VARIANT && (int)v->n == p->case_index;
 	}
 	return false;
@@ -60,21 +59,22 @@ take_or_read(Interp *I, Value *v, bool take)
 	return r;
 }
 
+/* Binds the slots of p (HIR_PAT_BIND) to v or its parts. */
 static void
-bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k, bool take)
+bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
 {
 	switch (p->kind) {
-	case PAT_BIND: {
-		Value *s = &S[binds[(*k)++]];
+	case HIR_PAT_BIND: {
+		Value *s = &S[p->slot];
 		value_release(&I->heap, *s);
 		*s = take_or_read(I, v, take);
 		return;
 	}
-	case PAT_CASE:
+	case HIR_PAT_CASE:
 		if (p->case_index < 0)
 			return;
 		break;
-	case PAT_RECORD:
+	case HIR_PAT_RECORD:
 		break;
 	default:
 		return;
@@ -86,15 +86,8 @@ bind(Interp *I, Value *S, const CPat *p, Value *v, const HirSlot *binds, int *k,
 		take = false;   /* shared (value.h): its parts are read, never taken out */
 	for (int i = 0; i < p->nfields; i++) {
 		int fi = p->fields[i];
-		if (fi < 0 || (uint32_t)fi >= o->n)
-			continue;
-		if (p->subs[i]) {
-			bind(I, S, p->subs[i], &o->f[fi], binds, k, take);
-		} else {
-			Value *s = &S[binds[(*k)++]];
-			value_release(&I->heap, *s);
-			*s = take_or_read(I, &o->f[fi], take);
-		}
+		if (fi >= 0 && (uint32_t)fi < o->n)
+			bind(I, S, p->subs[i], &o->f[fi], take);
 	}
 }
 
@@ -117,9 +110,8 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 		const CArm *a = &n->arms[i];
 		if (!pat_matches(a->pat, &s))
 			continue;
-		int k = 0;
 		if (a->nbinds)
-			bind(I, S, a->pat, &s, a->binds, &k, false);
+			bind(I, S, a->pat, &s, false);
 		if (a->guard) {
 			Value g = node_eval(I, S, a->guard);
 			if (STOPPED || !g.b) {
@@ -129,10 +121,8 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 				continue;
 			}
 		}
-		if (own && a->nbinds) {
-			k = 0;
-			bind(I, S, a->pat, &s, a->binds, &k, true);
-		}
+		if (own && a->nbinds)
+			bind(I, S, a->pat, &s, true);
 		Value v = node_eval(I, S, a->value);
 		if (!STOPPED)
 			v = value_own(&I->heap, v);
@@ -227,11 +217,11 @@ interp_match_byte_opt_flags(const Node *n)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		const CArm *a = &n->arms[i];
-		const CPat *p = a->pat;
-		if (a->guard || p->kind != PAT_CASE)
+		const HirPattern *p = a->pat;
+		if (a->guard || p->kind != HIR_PAT_CASE)
 			return -1;
 		if (p->case_index == 1 && some < 0) {
-			if (p->nfields > 1 || a->nbinds != p->nfields || (p->nfields == 1 && (p->subs[0] || p->fields[0] != 0)))
+			if (p->nfields > 1 || a->nbinds != p->nfields || (p->nfields == 1 && (p->subs[0]->kind != HIR_PAT_BIND || p->fields[0] != 0)))
 				return -1;
 			some = i;
 		} else if (p->case_index == 0 && none < 0 && a->nbinds == 0) {
@@ -248,8 +238,8 @@ bool
 interp_match_stack_ok(const Node *n)
 {
 	for (int i = 0; i < n->narms; i++) {
-		PatternKind k = n->arms[i].pat->kind;
-		if (k != PAT_CASE && k != PAT_WILD)
+		HirPatKind k = n->arms[i].pat->kind;
+		if (k != HIR_PAT_CASE && k != HIR_PAT_WILD)
 			return false;
 	}
 	return true;

@@ -27,25 +27,12 @@
 typedef struct Node Node;
 typedef struct CBlock CBlock;
 typedef struct CFunc CFunc;
-typedef struct CPat CPat;
 
 /* Evaluates node n in the frame whose slots start at S. */
 typedef Value (*NodeFn)(Interp *I, Value *S, const Node *n);
 
-/* A compiled pattern: case and field indices resolved. */
-struct CPat {
-	PatternKind kind;
-	int case_index;       /* PAT_CASE: -1 when unresolved (never matches) */
-	const Pattern *src;   /* PAT_LIT: the literal */
-	CPat **alts;          /* PAT_OR */
-	int nalts;
-	int *fields;          /* PAT_CASE / PAT_RECORD: field index per field pattern (-1: skipped) */
-	CPat **subs;          /* sub-pattern per field pattern, NULL: bind the field itself */
-	int nfields;
-};
-
 typedef struct CArm {
-	CPat *pat;
+	const HirPattern *pat;   /* resolved in the HIR (hir.h) */
 	Node *guard;
 	Node *value;
 	const HirSlot *binds;
