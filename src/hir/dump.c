@@ -5,6 +5,7 @@
  */
 #include "hir.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "../fmt/fmt.h"
@@ -30,6 +31,51 @@ static const char *
 slot_name(D *d, HirSlot s)
 {
 	return s < (HirSlot)d->f->nlocals ? d->f->locals[s].name : "?";
+}
+
+/* A resolved pattern on one line: `_`, `(bind x)`, `(lit v)`, `(case i
+ * (field j p)...)`, `(record (field j p)...)`, `(or p...)`. */
+static void
+d_pattern(D *d, const HirPattern *p)
+{
+	switch (p->kind) {
+	case HIR_PAT_WILD:
+		buf_putc(d->out, '_');
+		return;
+	case HIR_PAT_BIND:
+		buf_printf(d->out, "(bind %s)", slot_name(d, p->slot));
+		return;
+	case HIR_PAT_LIT:
+		if (p->lit.kind == HIR_BOOL)
+			buf_printf(d->out, "(lit %s)", p->lit.b ? "true" : "false");
+		else if (p->lit.kind == HIR_CHAR)
+			buf_printf(d->out, "(lit U+%04" PRIX32 ")", p->lit.ch);
+		else if (p->lit.kind == HIR_INT)
+			buf_printf(d->out, "(lit %s%" PRIu64 ")", p->lit.negative ? "-" : "", p->lit.i);
+		else
+			buf_puts(d->out, "(lit ?)");
+		return;
+	case HIR_PAT_OR:
+		buf_puts(d->out, "(or");
+		for (int i = 0; i < p->nalts; i++) {
+			buf_putc(d->out, ' ');
+			d_pattern(d, p->alts[i]);
+		}
+		buf_putc(d->out, ')');
+		return;
+	case HIR_PAT_CASE: case HIR_PAT_RECORD:
+		if (p->kind == HIR_PAT_CASE)
+			buf_printf(d->out, "(case %d", p->case_index);
+		else
+			buf_puts(d->out, "(record");
+		for (int i = 0; i < p->nfields; i++) {
+			buf_printf(d->out, " (field %d ", p->fields[i]);
+			d_pattern(d, p->subs[i]);
+			buf_putc(d->out, ')');
+		}
+		buf_putc(d->out, ')');
+		return;
+	}
 }
 
 static void
@@ -138,6 +184,9 @@ d_expr(D *d, const HirExpr *e, int depth)
 			buf_printf(d->out, "(arm case %d binds", a->case_index);
 			for (int j = 0; j < a->nbinds; j++)
 				buf_printf(d->out, " %s", slot_name(d, a->binds[j]));
+			line(d, depth + 2);
+			buf_puts(d->out, "pattern ");
+			d_pattern(d, a->pat);
 			if (a->guard) {
 				line(d, depth + 2);
 				buf_puts(d->out, "guard ");

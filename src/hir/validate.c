@@ -45,6 +45,58 @@ v_slot(V *v, const HirExpr *e, HirSlot s)
 		bad(v, e->span, "slot %u out of range", s);
 }
 
+/*
+ * Pattern p over a value of type t: its type is t (an OR's alternatives
+ * too), case and field indices are in range of the variant or record, each
+ * binding slot is declared and bound once, in the arm's `binds` order (*k).
+ */
+static void
+v_pattern(V *v, const HirExpr *e, const HirArm *a, const HirPattern *p, TypeId t, int *k)
+{
+	if (p->type != t)
+		bad(v, p->span, "pattern has type %s, the value %s", sema_type_name(v->S, p->type), sema_type_name(v->S, t));
+	const TypeInfo *ti = type_info(&v->S->types, t);
+	Sym *sym = ti->kind == TY_NOMINAL ? sema_sym(v->S, (SymId)ti->decl) : NULL;
+	int nfs = 0;
+	switch (p->kind) {
+	case HIR_PAT_WILD: case HIR_PAT_LIT:
+		return;
+	case HIR_PAT_BIND:
+		v_slot(v, e, p->slot);
+		if (*k >= a->nbinds || a->binds[*k] != p->slot)
+			bad(v, p->span, "binding slot %u is not the arm's binding %d", p->slot, *k);
+		++*k;
+		return;
+	case HIR_PAT_OR:
+		for (int i = 0; i < p->nalts; i++)
+			v_pattern(v, e, a, p->alts[i], t, k);
+		return;
+	case HIR_PAT_CASE:
+		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0 || p->case_index >= sym->ncases) {
+			bad(v, p->span, "case index %d out of range for %s", p->case_index, sema_type_name(v->S, t));
+			return;
+		}
+		nfs = sym->cases[p->case_index].nfields;
+		break;
+	case HIR_PAT_RECORD:
+		if (!sym) {
+			bad(v, p->span, "record pattern over %s", sema_type_name(v->S, t));
+			return;
+		}
+		nfs = sym->nfields;
+		break;
+	}
+	for (int i = 0; i < p->nfields; i++) {
+		int fi = p->fields[i];
+		if (fi < 0 || fi >= nfs) {
+			bad(v, p->span, "field index %d out of range for %s", fi, sema_type_name(v->S, t));
+			continue;
+		}
+		TypeId ft = p->kind == HIR_PAT_CASE ? sema_case_field_type(v->S, t, p->case_index, fi) : sema_field_type(v->S, t, fi);
+		v_pattern(v, e, a, p->subs[i], ft, k);
+	}
+}
+
 static void
 v_cond(V *v, const HirExpr *c, const char *what)
 {
@@ -140,6 +192,12 @@ v_expr(V *v, const HirExpr *e)
 			const HirArm *a = &e->u.match.arms[i];
 			for (int j = 0; j < a->nbinds; j++)
 				v_slot(v, e, a->binds[j]);
+			int k = 0;
+			v_pattern(v, e, a, a->pat, e->u.match.scrutinee->type, &k);
+			if (k != a->nbinds)
+				bad(v, a->pat->span, "the pattern binds %d slots, the arm %d", k, a->nbinds);
+			if (a->case_index != (a->pat->kind == HIR_PAT_CASE ? a->pat->case_index : -1))
+				bad(v, a->pat->span, "arm case %d disagrees with its pattern", a->case_index);
 			if (a->guard)
 				v_cond(v, a->guard, "match guard");
 			v_expr(v, a->value);
