@@ -10,6 +10,9 @@
  *   - names are resolved to slots (parameters, lets, pattern and loop
  *     bindings), calls to a function (with type arguments for a generic
  *     instance), a compiler-owned operation, or a callable slot;
+ *   - match patterns are resolved (HirPattern): cases and fields are
+ *     indices, bindings are slots, literals are values; a lane needs no
+ *     name lookup and no checker helper to test or bind one;
  *   - ownership is explicit: reading an owned slot that gives ownership away
  *     is HIR_MOVE (the slot's liveness ends there); every owned slot is
  *     listed in the `owned` set of the block that declares it, and is
