@@ -13,6 +13,9 @@
 #include "../../src/support/sha256.h"
 #include "../../src/support/utf8.h"
 #include "../../src/emit_c/emit_int.h"
+#include "../../src/hir/hir.h"
+#include "../../src/parse/parse.h"
+#include "../../src/sema/sema.h"
 
 static int pass, fail;
 
@@ -96,6 +99,65 @@ sha_vector(const char *msg, size_t reps, const char *want)
 	check(strcmp(hex, want) == 0, what);
 }
 
+/* The validator rejects a resolved pattern whose case or field index is out
+ * of range or whose binding is not the arm's (near-misses of a valid HIR). */
+static void
+hir_pattern_checks(void)
+{
+	static const char src[] =
+		"module unit.pat;\n"
+		"@id(\"unit.pat.pt\")\nrecord Pt { @id(\"unit.pat.pt.x\") x: i64, @id(\"unit.pat.pt.y\") y: i64, }\n"
+		"@id(\"unit.pat.f\")\nfn f(o: Option<Pt>) -> i64 { match o { Option::Some { value: Pt { y, x: _ } } => y, _ => 0, } }\n"
+		"@id(\"unit.pat.main\")\nfn main() -> i64 { f(Option<Pt>::None {}) }\n";
+	DiagSink d;
+	Arena a;
+	diag_init(&d, "unit.spx", src, sizeof src - 1);
+	arena_init(&a);
+	Module *m = parse_module(src, sizeof src - 1, &a, &d);
+	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
+	check(S && !d.errors, "hir patterns: the source verifies");
+	if (!S || d.errors) {
+		if (S)
+			sema_free(S);
+		arena_free(&a);
+		diag_free(&d);
+		return;
+	}
+	HirModule *H = hir_lower(S);
+	HirPattern *p = NULL;
+	for (int i = 0; i < H->nfuncs; i++) {
+		const HirExpr *t = H->funcs[i].body ? H->funcs[i].body->tail : NULL;
+		if (strcmp(H->funcs[i].id, "unit.pat.f") == 0 && t && t->kind == HIR_MATCH)
+			p = t->u.match.arms[0].pat;
+	}
+	check(p && p->kind == HIR_PAT_CASE && p->case_index == 1 && p->nfields == 1 && p->fields[0] == 0,
+	      "hir patterns: Some is case 1, its payload field 0");
+	HirPattern *r = p && p->nfields == 1 ? p->subs[0] : NULL;
+	check(r && r->kind == HIR_PAT_RECORD && r->nfields == 2 && r->fields[0] == 1 && r->fields[1] == 0 &&
+	      r->subs[0]->kind == HIR_PAT_BIND && r->subs[1]->kind == HIR_PAT_WILD,
+	      "hir patterns: record fields resolved by name, not position");
+	check(hir_validate(H, &d), "hir patterns: the lowered HIR validates");
+	if (r && r->nfields == 2) {
+		r->fields[0] = 2;
+		check(!hir_validate(H, &d), "hir patterns: a field index out of range is H006");
+		r->fields[0] = 1;
+		p->case_index = 7;
+		check(!hir_validate(H, &d), "hir patterns: a case index out of range is H006");
+		p->case_index = 1;
+		r->subs[0]->slot += 1;
+		check(!hir_validate(H, &d), "hir patterns: a binding that is not the arm's is H006");
+		r->subs[0]->slot -= 1;
+		DiagSink d2;
+		diag_init(&d2, "unit.spx", src, sizeof src - 1);
+		check(hir_validate(H, &d2), "hir patterns: restored, it validates again");
+		diag_free(&d2);
+	}
+	hir_free(H);
+	sema_free(S);
+	arena_free(&a);
+	diag_free(&d);
+}
+
 int
 main(void)
 {
@@ -160,6 +222,7 @@ main(void)
 	buf_free(&b);
 
 	escape_checks();
+	hir_pattern_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
