@@ -221,7 +221,7 @@ bench-interp: $(BIN)
 BENCH_NATIVE_RUNS ?= 3
 BENCH_NATIVE      = $(BUILD)/bench_native
 
-BENCH_NATIVE_OBJS = $(LIBOBJS) $(BUILD)/obj/cli/load.o $(BUILD)/obj/cli/route.o
+BENCH_NATIVE_OBJS = $(LIBOBJS)
 
 $(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
 	@mkdir -p $(BUILD)

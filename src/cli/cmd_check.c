@@ -4,7 +4,7 @@
  * Warnings do not fail; errors exit 1.  With --json, diagnostics are one
  * object per line and success adds {"status":"verified",…}.
  */
-#include "load.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +32,10 @@ cmd_check(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
-	Loaded L;
+	Session L;
 	int status = EXIT_FAIL;
 	const char *revision = L.revision;
-	if (cli_load(&L, path, dump ? LOAD_CHECK_HIR : LOAD_CHECK))
+	if (driver_load(&L, path, dump ? SESSION_CHECK_HIR : SESSION_CHECK))
 		status = EXIT_OK;
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK && dump) {
