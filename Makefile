@@ -39,8 +39,9 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-$(UNIT): tests/unit/unit.c $(LIBOBJS)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/unit.c $(LIBOBJS) $(LDLIBS)
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c
+$(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
 $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
