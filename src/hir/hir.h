@@ -48,7 +48,7 @@
 #ifndef SPX_HIR_H
 #define SPX_HIR_H
 
-#include "../sema/sema_int.h"
+#include "../sema/program.h"
 
 typedef uint32_t HirSlot;
 
