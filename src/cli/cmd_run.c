@@ -13,7 +13,7 @@
  *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
  *     program calling a host operation other than args_len, arg_utf8,
  *     stdout_write, stderr_write and file_read_text anywhere is refused
- *     (SPX-T273, admit.c);
+ *     (SPX-T273, src/driver/route.c);
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:

@@ -17,9 +17,10 @@
  * generated `spx_call_<F>`, a switch over the ids of that type.
  *
  * The route (TOOLCHAIN.md §1.3 items 3–5) and what it grants come from the
- * caller (src/cli/route.c, the interpreter's own); host operations exist in the
- * generated program only when the route grants them (no ambient
- * authority: a program without fs.read contains no file-opening code).
+ * caller (src/driver/route.c, the same HirGrants the interpreter runs
+ * with); host operations exist in the generated program only when the
+ * route grants them (no ambient authority: a program without fs.read
+ * contains no file-opening code).
  */
 #include "emit_int.h"
 

@@ -2,7 +2,7 @@
  * host.c — the host operations a route grants (TOOLCHAIN.md §1.3,
  * LANGUAGE.md §5.1): staged stdout/stderr, the arguments after `--`, and
  * `file_read_text` (fs.c).  Which operations a program may call at all:
- * admit.c.
+ * src/driver/route.c (admission).
  *
  * Output is staged in InterpResult.out/.err and published by the caller
  * after `main` returns; the staged transcript (stdout + stderr together) is
