@@ -22,9 +22,9 @@
 typedef enum SessionStage {
 	SESSION_PARSE,     /* read and parse */
 	SESSION_VERIFY,    /* … then check, lower to HIR and validate it */
-	SESSION_CHECK,     /* check and the graph revision (`check`): no HIR unless
-	                    * SEMAPRAX_VALIDATE_HIR is set (the test suites set it) */
-	SESSION_CHECK_HIR, /* SESSION_CHECK plus the HIR, always (`check --dump-hir`) */
+	SESSION_CHECK,     /* check and the graph revision (`check`): no HIR */
+	SESSION_CHECK_HIR, /* SESSION_CHECK plus the HIR (`check --dump-hir`, and
+	                    * `check` under SEMAPRAX_VALIDATE_HIR) */
 } SessionStage;
 
 typedef struct Session {
