@@ -39,8 +39,9 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-$(UNIT): tests/unit/unit.c $(LIBOBJS)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/unit.c $(LIBOBJS) $(LDLIBS)
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c
+$(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
 $(RUNNER): tests/runner/runner.c
 	@mkdir -p $(BUILD)
@@ -221,7 +222,7 @@ bench-interp: $(BIN)
 BENCH_NATIVE_RUNS ?= 3
 BENCH_NATIVE      = $(BUILD)/bench_native
 
-BENCH_NATIVE_OBJS = $(LIBOBJS) $(BUILD)/obj/cli/load.o $(BUILD)/obj/cli/route.o
+BENCH_NATIVE_OBJS = $(LIBOBJS)
 
 $(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
 	@mkdir -p $(BUILD)

@@ -5,9 +5,9 @@
  * Usage: bench_native [--runs N] [--dir DIR] [--examples DIR] [NAME...]
  *
  * For every DIR/NAME.spx (default: all of bench/native/NAME.spx) it does what
- * `semaprax build` does: cli_load (src/cli/load.c, linked in: read, parse,
+ * `semaprax build` does: driver_load (src/driver/session.c: read, parse,
  * sema_check, hir_lower, hir_validate), the route and admission
- * (src/cli/route.c, linked in), emit_c, native_compile.  It times emit_c (best of at
+ * (src/driver/route.c), emit_c, native_compile.  It links no CLI object.  It times emit_c (best of at
  * least EMIT_MIN_REPS repetitions, repeated for EMIT_MIN_SECONDS; every
  * repetition must produce the same bytes) and native_compile, i.e. $CC
  * `-std=c11 -O2 -ffp-contract=off` on the emitted unit (best of N).  The
@@ -38,8 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/cli/load.h"
-#include "../src/cli/route.h"
+#include "../src/driver/route.h"
+#include "../src/driver/session.h"
 #include "../src/emit_c/emit_c.h"
 #include "spawn_pipe.h"
 
@@ -100,20 +100,6 @@ read_file(const char *path, size_t *len)
 	return data;
 }
 
-/*
- * The pipeline of `semaprax build` up to the validated HIR is the CLI's own
- * cli_load (src/cli/load.c, linked in); this is the source reader it calls,
- * which lives with the CLI's main.
- */
-char *
-cli_read_source(const char *path, size_t *len, DiagSink *diags)
-{
-	char *src = read_file(path, len);
-	if (!src)
-		diag_report(diags, DIAG_I001, NULL, "cannot read `%s`", path);
-	return src;
-}
-
 /* The first line of the first error in s, into out. */
 static void
 first_error_line(const DiagSink *s, char *out, size_t cap)
@@ -138,15 +124,15 @@ first_error_line(const DiagSink *s, char *out, size_t cap)
  * byte for byte against c.  BUILT_REFUSED on B110, BUILT_ERROR otherwise.
  */
 static Built
-time_emit(Loaded *p, Buf *c, Build *b)
+time_emit(Session *p, Buf *c, Build *b)
 {
 	const char *path = p->diags.path;
 	DiagSink d;
 	diag_init(&d, path, p->src, p->len);
-	InterpOptions host;
-	cli_route_options(p->H->S, &host);
+	HirGrants host;
+	driver_route(p->H->S, &host);
 	EmitOptions eo = { false, &host };   /* as `build`: direct output */
-	bool ok = cli_admit(p->H, &host, &d) && emit_c(p->H, &eo, c, &d);
+	bool ok = driver_admit(p->H, &host, &d) && emit_c(p->H, &eo, c, &d);
 	bool refused = !ok && d.items.len > 0 && d.items.items[0].code == DIAG_B110;
 	if (!ok) {
 		first_error_line(&d, b->why, sizeof b->why);
@@ -196,7 +182,7 @@ compile_c(const char *what, const char *csrc, size_t len, char dir[4096])
 
 /* Emits and compiles p (best of `runs` compilations); b->dir keeps one build. */
 static Built
-build_program(Loaded *p, Build *b)
+build_program(Session *p, Build *b)
 {
 	memset(b, 0, sizeof *b);
 	Buf c = {0};
@@ -328,16 +314,16 @@ bench_one(const char *path, double *logsum, int *nratios, Share *share)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	int nlen = (int)strcspn(base, ".");
-	Loaded p;
-	if (!cli_load(&p, path, LOAD_VERIFY) || !p.H) {
+	Session p;
+	if (!driver_load(&p, path, SESSION_VERIFY) || !p.H) {
 		diag_emit_all(&p.diags, false);
 		fprintf(stderr, "bench_native: %s does not verify\n", path);
-		cli_unload(&p);
+		driver_session_free(&p);
 		return false;
 	}
 	Build b;
 	Built r = build_program(&p, &b);
-	cli_unload(&p);
+	driver_session_free(&p);
 	if (r == BUILT_REFUSED) {
 		printf("%-10.*s refused: %s\n", nlen, base, b.why);
 		share->refused++;
@@ -369,15 +355,15 @@ bench_one(const char *path, double *logsum, int *nratios, Share *share)
 static bool
 share_example(const char *path, Share *share)
 {
-	Loaded p;
-	bool loaded = cli_load(&p, path, LOAD_VERIFY) && p.H;
+	Session p;
+	bool loaded = driver_load(&p, path, SESSION_VERIFY) && p.H;
 	Build b = {0};
 	Built r = BUILT_REFUSED;
 	if (loaded)
 		r = build_program(&p, &b);
 	else
 		first_error_line(&p.diags, b.why, sizeof b.why);
-	cli_unload(&p);
+	driver_session_free(&p);
 	if (r == BUILT_OK) {
 		native_cleanup(b.dir);
 		printf("%-28s %9.3f %9.1f %6.2f%%\n", path, b.emit_s * 1e3, b.cc_s * 1e3, 100.0 * b.emit_s / b.cc_s);

@@ -7,22 +7,23 @@
 #ifndef SPX_CLI_H
 #define SPX_CLI_H
 
+#include "../driver/session.h"
 #include "../support/buf.h"
 #include "../support/diag.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-/* Largest source file accepted (I001 beyond it). */
-#define CLI_MAX_SOURCE (64u << 20)
-
 /* Prints "<msg>\nhint: run `semaprax help <cmd>` for usage" on stderr; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * Reads a whole source file.  On failure reports I001 into diags (path-only
- * location) and returns NULL.  The buffer is NUL-terminated; free() it.
+ * Ends a command's session (driver/session.h).  Every command returns from
+ * main right after: the system reclaims the tree, the checker's tables and
+ * the HIR at once, so releasing them block by block would only cost time.
+ * Under ASan (the leak-checked builds) everything is released, so each
+ * owner is still checked.
  */
-char *cli_read_source(const char *path, size_t *len, DiagSink *diags);
+void cli_unload(Session *L);
 
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
@@ -31,11 +32,9 @@ int cmd_explain(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 
-/* `run --native` (cmd_build.c): admit (route.c), emit, compile and run a
- * verified module on the route o (with o's arguments); returns the
- * program's exit status, or 1 after a diagnostic. */
-struct Loaded;
-struct InterpOptions;
-int cli_native_run(struct Loaded *L, const struct InterpOptions *o);
+/* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
+ * and run a verified module on the route of host with the arguments;
+ * returns the program's exit status, or 1 after a diagnostic. */
+int cli_native_run(Session *L, const HirGrants *host, char **args, int nargs);
 
 #endif

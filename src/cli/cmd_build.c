@@ -20,8 +20,7 @@
  * A compiler that cannot be started is B101, a failed compilation B102
  * with the compiler's message; constructs outside the slice are B110.
  */
-#include "load.h"
-#include "route.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../driver/route.h"
 #include "../emit_c/emit_c.h"
 #include "../support/json.h"
 
@@ -54,15 +54,15 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
 }
 
 /*
- * Admits (route.c: the route the module runs on, SPX-F102 for an operation
+ * Admits (src/driver/route.c: the route the module runs on, SPX-F102 for an operation
  * it does not grant), emits and compiles; on success dir holds
  * <dir>/program.  Reports into L->diags.
  */
 static bool
-compile_module(Loaded *L, const InterpOptions *host, char dir[4096], bool staged)
+compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
-	if (!cli_admit(L->H, host, &L->diags))
+	if (!driver_admit(L->H, host, &L->diags))
 		return false;
 	Buf c = {0};
 	EmitOptions eo = { staged, host };
@@ -92,12 +92,10 @@ compile_module(Loaded *L, const InterpOptions *host, char dir[4096], bool staged
 }
 
 int
-cli_native_run(Loaded *L, const InterpOptions *o)
+cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 {
 	char dir[4096];
-	bool ok = compile_module(L, o, dir, true);
-	char **args = o->args;
-	int nargs = o->nargs;
+	bool ok = compile_module(L, host, dir, true);
 	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
 	if (!ok) {
 		native_cleanup(dir);
@@ -208,13 +206,13 @@ print_built(bool json, const char *target, const char *product, const char *out)
 static int
 build_c_source(const char *path, const char *out, bool json)
 {
-	Loaded L;
+	Session L;
 	int status = EXIT_FAIL;
 	Buf c = {0};
-	InterpOptions host;
+	HirGrants host;
 	EmitOptions eo = { false, &host };
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (cli_route_options(L.H->S, &host), cli_admit(L.H, &host, &L.diags)) && emit_c(L.H, &eo, &c, &L.diags)) {
+	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
+	    (driver_route(L.H->S, &host), driver_admit(L.H, &host, &L.diags)) && emit_c(L.H, &eo, &c, &L.diags)) {
 		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		bool ok = fd >= 0;
 		int e = errno;
@@ -306,12 +304,12 @@ cmd_build(int argc, char **argv)
 	}
 	if (c_source)
 		return build_c_source(path, out, json);
-	Loaded L;
+	Session L;
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
-	InterpOptions host;
-	if (cli_load(&L, path, LOAD_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (cli_route_options(L.H->S, &host), compile_module(&L, &host, dir, false))) {
+	HirGrants host;
+	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
+	    (driver_route(L.H->S, &host), compile_module(&L, &host, dir, false))) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);

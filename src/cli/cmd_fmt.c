@@ -88,7 +88,7 @@ format_source(Source *s, bool json)
 {
 	DiagSink diags;
 	diag_init(&diags, s->path, NULL, 0);
-	s->src = cli_read_source(s->path, &s->len, &diags);
+	s->src = driver_read_source(s->path, &s->len, &diags);
 	bool ok = false;
 	if (s->src) {
 		diags.src = s->src;

@@ -2,7 +2,7 @@
  * cmd_parse.c — `semaprax parse <file> [--json] [--dump-ast]`: the front
  * end alone (lexer + parser), for syntax diagnostics and tree dumps.
  */
-#include "load.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +30,8 @@ cmd_parse(int argc, char **argv)
 	if (!path)
 		return cli_usage("parse", "parse requires exactly <file> [--json] [--dump-ast]");
 
-	Loaded L;
-	int status = cli_load(&L, path, LOAD_PARSE) ? EXIT_OK : EXIT_FAIL;
+	Session L;
+	int status = driver_load(&L, path, SESSION_PARSE) ? EXIT_OK : EXIT_FAIL;
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK && dump) {
 		Buf out = {0};

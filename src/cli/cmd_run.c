@@ -13,13 +13,13 @@
  *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
  *     program calling a host operation other than args_len, arg_utf8,
  *     stdout_write, stderr_write and file_read_text anywhere is refused
- *     (SPX-T273, admit.c);
+ *     (SPX-T273, src/driver/route.c);
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:
  *     `semaprax.interpret.v1`.  A `main` that declares effects is refused
  *     before it runs (SPX-F102, `interpreter admission failed
- *     (declared_effects): function `main``; route.c).
+ *     (declared_effects): function `main``; src/driver/route.c).
  * A route grants exactly the host capabilities above that the module
  * permits (the pure route none, never `network.*` or stdin).
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
@@ -38,8 +38,7 @@
  * `failure` {function, phase, clause, arguments} after `status` in every
  * envelope (LANGUAGE.md §0.8; human output stays one line).
  */
-#include "load.h"
-#include "route.h"
+#include "cli.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -47,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../driver/route.h"
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../parse/parse.h"
@@ -291,9 +291,9 @@ args_refused(void)
 static int
 execute(HirModule *H, const RunOptions *ro)
 {
-	InterpOptions o;
-	cli_route_options(H->S, &o);
-	Route route = o.route;
+	InterpOptions o = {0};
+	driver_route(H->S, &o.host);
+	Route route = o.host.route;
 	if (ro->have_args && route != ROUTE_COMMAND)
 		return args_refused();
 	o.max_steps = ro->max_steps;
@@ -304,7 +304,7 @@ execute(HirModule *H, const RunOptions *ro)
 	int entry = hir_find_main(H);
 	DiagSink admission;
 	diag_init(&admission, ro->path, NULL, 0);
-	bool admitted = cli_admit(H, &o, &admission);
+	bool admitted = driver_admit(H, &o.host, &admission);
 	diag_emit_all(&admission, ro->json);
 	diag_free(&admission);
 	if (!admitted)
@@ -435,19 +435,17 @@ cmd_run(int argc, char **argv)
 	int st = parse_options(argc, argv, &ro);
 	if (st != EXIT_OK)
 		return st;
-	Loaded L;
+	Session L;
 	int status = EXIT_FAIL;
-	cli_load(&L, ro.path, LOAD_VERIFY);
+	driver_load(&L, ro.path, SESSION_VERIFY);
 	if (ro.native && L.H) {
-		InterpOptions o;
-		cli_route_options(L.H->S, &o);
-		if (ro.have_args && o.route != ROUTE_COMMAND) {
+		HirGrants host;
+		driver_route(L.H->S, &host);
+		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L.diags, false);
 			status = args_refused();
 		} else {
-			o.args = ro.args;
-			o.nargs = ro.nargs;
-			status = cli_native_run(&L, &o);   /* emits the diagnostics itself */
+			status = cli_native_run(&L, &host, ro.args, ro.nargs);   /* emits the diagnostics itself */
 		}
 		cli_unload(&L);
 		fflush(stdout);

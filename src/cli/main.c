@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../support/json.h"
 
@@ -81,55 +80,14 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-char *
-cli_read_source(const char *path, size_t *len, DiagSink *diags)
+void
+cli_unload(Session *L)
 {
-	struct stat st;
-	const char *why = NULL;
-	char *data = NULL;
-	FILE *f = NULL;
-	if (stat(path, &st) != 0) {
-		why = strerror(errno);
-	} else if (S_ISDIR(st.st_mode)) {
-		why = "Is a directory (os error 21)";
-	} else if (!S_ISREG(st.st_mode)) {
-		why = "not a regular file";
-	} else if ((uint64_t)st.st_size > CLI_MAX_SOURCE) {
-		why = "file is larger than the 64 MiB source limit";
-	} else if (!(f = fopen(path, "rb"))) {
-		why = strerror(errno);
-	} else {
-		/* Room for the NUL and one byte more, so the read that finds EOF
-		 * needs no reallocation when the size is as stat said. */
-		size_t cap = (size_t)st.st_size + 2, n = 0;
-		data = xmalloc(cap);
-		for (;;) {
-			if (n + 1 >= cap) {
-				if (cap > CLI_MAX_SOURCE) {
-					why = "file is larger than the 64 MiB source limit";
-					break;
-				}
-				cap *= 2;
-				data = xrealloc(data, cap);
-			}
-			size_t k = fread(data + n, 1, cap - n - 1, f);
-			n += k;
-			if (k == 0)
-				break;
-		}
-		if (!why && ferror(f))
-			why = strerror(errno);
-		fclose(f);
-		if (!why) {
-			data[n] = '\0';
-			*len = n;
-			return data;
-		}
-		free(data);
-	}
-	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", path, why);
-	diag_set_help(d, "pass a readable UTF-8 .spx file");
-	return NULL;
+#ifndef SPX_ASAN
+	(void)L;
+	return;
+#endif
+	driver_session_free(L);
 }
 
 static const Command *

@@ -17,9 +17,10 @@
  * generated `spx_call_<F>`, a switch over the ids of that type.
  *
  * The route (TOOLCHAIN.md §1.3 items 3–5) and what it grants come from the
- * caller (src/cli/route.c, the interpreter's own); host operations exist in the
- * generated program only when the route grants them (no ambient
- * authority: a program without fs.read contains no file-opening code).
+ * caller (src/driver/route.c, the same HirGrants the interpreter runs
+ * with); host operations exist in the generated program only when the
+ * route grants them (no ambient authority: a program without fs.read
+ * contains no file-opening code).
  */
 #include "emit_int.h"
 
@@ -217,7 +218,7 @@ render_arg(Emit *E, const HirFunc *f, int i)
 
 /*
  * The checks of f's `requires` (or `ensures`) clauses.  A false one reports
- * as the interpreter's detail (src/interp/detail.c, the same clause text):
+ * as the interpreter's detail (src/hir/lanes.c's hir_clause_text, the same clause text):
  * TOOLCHAIN.md §1.3's line, then `  contract: <phase> <clause> in <id>` and
  * `  arguments: <name> = <value>, …` (rt/contract.h), exit 70.  A record
  * invariant (function id `<record id>:invariants`) reports the record's id.
@@ -233,7 +234,7 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 		if (!c.c)
 			return;
 		E->use_contract = true;
-		char *clause = interp_clause_text(E->S, f, k, ensures);
+		char *clause = hir_clause_text(E->S, f, k, ensures);
 		const char *suffix = ":invariants";
 		size_t idn = strlen(f->id), ns = strlen(suffix);
 		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
@@ -446,7 +447,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 bool
 emit_route_grants(Emit *E, const char *effect)
 {
-	return E->opt->host && interp_grants(E->opt->host, effect);
+	return E->opt->host && hir_grants(E->opt->host, effect);
 }
 
 /* ---- the unit ---- */

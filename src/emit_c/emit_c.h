@@ -19,7 +19,6 @@
 #define SPX_EMIT_C_H
 
 #include "../hir/hir.h"
-#include "../interp/interp.h"
 #include "../support/buf.h"
 #include "../support/diag.h"
 
@@ -34,10 +33,10 @@ typedef struct EmitOptions {
 	/* `run --native`: stage output, cap it at 65,536 bytes (§0.1) and
 	 * publish after main; `build` executables write directly. */
 	bool staged;
-	/* The route and the host capabilities it grants (src/cli/route.c;
-	 * the same options the interpreter runs with).  The caller has
+	/* The route and the host capabilities it grants (src/driver/route.c;
+	 * the same grants the interpreter runs with).  The caller has
 	 * admitted the module (no operation main reaches needs more). */
-	const InterpOptions *host;
+	const HirGrants *host;
 } EmitOptions;
 
 /* Emits the program into out; false after reporting B110 (or F102) into diags. */

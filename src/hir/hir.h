@@ -51,7 +51,7 @@
 #ifndef SPX_HIR_H
 #define SPX_HIR_H
 
-#include "../sema/sema_int.h"
+#include "../sema/program.h"
 
 typedef uint32_t HirSlot;
 
@@ -252,5 +252,27 @@ void hir_dump(Buf *out, HirModule *h);
 /* The HIR function a run starts at: the free function `main`, else the
  * function whose stable id is `app.main`; -1 when there is none. */
 int hir_find_main(const HirModule *h);
+
+/*
+ * lanes.c — what every lane shares about a run, so no lane includes
+ * another: the route a module runs on and the host capabilities it grants
+ * (TOOLCHAIN.md §1.3; chosen and admitted by src/driver/route.c), and the
+ * text a contract failure reports for a clause.
+ */
+typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
+
+typedef struct HirGrants {
+	Route route;
+	/* the transcript stdout; a command-line program those of fs.read,
+	 * process.args.read, process.stderr.write and process.stdout.write its
+	 * module permits; the pure route none */
+	bool fs_read, args_read, stdout_write, stderr_write;
+} HirGrants;
+
+/* Does g grant the host capability `effect`? */
+bool hir_grants(const HirGrants *g, const char *effect);
+/* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
+ * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
+char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
 
 #endif

@@ -7,7 +7,7 @@
  * Borrow modes and view results are read from the builtin's signature
  * notation, so they cannot disagree with the checker.  Of the host
  * operations only those `semaprax run` lets a program call are in the list
- * (the command-line profile, admit.c); a program that can reach another is
+ * (the command-line profile, src/driver/route.c); a program that can reach another is
  * refused before it runs.  Map/Set live in collections.c, the process
  * operations in host.c, file_read_text in fs.c.
  */

@@ -21,8 +21,6 @@
 
 #include "../fmt/fmt.h"
 
-#define CLAUSE_TEXT_MAX 4096u
-
 static char *
 render_value(const Value *v)
 {
@@ -46,37 +44,6 @@ render_value(const Value *v)
 	return buf_take(&b);
 }
 
-/* The source text of clause i of f's `requires` (or `ensures`) list (also
- * the native lane's, so both lanes report the same clause). */
-char *
-interp_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
-{
-	const HirExpr *e = ensures ? f->ensures[i] : f->requires[i];
-	const Clause *c = NULL;
-	int seen = 0;
-	for (int k = 0; k < f->nrequires + f->nensures && f->clauses; k++) {
-		if ((f->clauses[k].kind == CLAUSE_ENSURES) == ensures && seen++ == i) {
-			c = &f->clauses[k];
-			break;
-		}
-	}
-	Buf b = {0};
-	if (c) {
-		const char *s = S->src + c->cond->span.start;
-		size_t n = c->cond->span.end - c->cond->span.start;
-		while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
-			s++, n--;
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-			n--;
-		if (n <= CLAUSE_TEXT_MAX && !memchr(s, '\n', n)) {
-			buf_put(&b, s, n);
-			return buf_take(&b);
-		}
-	}
-	buf_printf(&b, "declaration:%zu:%s:expression:%" PRIu32, strlen(f->id), f->id, e->index);
-	return buf_take(&b);
-}
-
 void
 interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code)
 {
@@ -85,7 +52,7 @@ interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, u
 		return;
 	d->present = true;
 	d->phase = code == 2 ? "ensures" : "requires";
-	d->clause = interp_clause_text(I->S, f, i, code == 2);
+	d->clause = hir_clause_text(I->S, f, i, code == 2);
 	const char *suffix = ":invariants";
 	size_t n = strlen(f->id), ns = strlen(suffix);
 	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;

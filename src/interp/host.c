@@ -2,7 +2,7 @@
  * host.c — the host operations a route grants (TOOLCHAIN.md §1.3,
  * LANGUAGE.md §5.1): staged stdout/stderr, the arguments after `--`, and
  * `file_read_text` (fs.c).  Which operations a program may call at all:
- * admit.c.
+ * src/driver/route.c (admission).
  *
  * Output is staged in InterpResult.out/.err and published by the caller
  * after `main` returns; the staged transcript (stdout + stderr together) is
@@ -46,19 +46,19 @@ rt_host_call(Interp *I, int index, Value *args)
 	const InterpOptions *o = I->opt;
 	switch (index) {
 	case B_stdout_write:
-		if (!o->stdout_write)
+		if (!o->host.stdout_write)
 			return refused(I, "stdout_write");
 		return stage(I, &I->res->out, &args[0]);
 	case B_stderr_write:
-		if (!o->stderr_write)
+		if (!o->host.stderr_write)
 			return refused(I, "stderr_write");
 		return stage(I, &I->res->err, &args[0]);
 	case B_args_len:
-		if (!o->args_read)
+		if (!o->host.args_read)
 			return refused(I, "args_len");
 		return v_int(V_USIZE, o->nargs);
 	case B_arg_utf8: {
-		if (!o->args_read)
+		if (!o->host.args_read)
 			return refused(I, "arg_utf8");
 		if (args[0].u >= (uint64_t)o->nargs)
 			return host_fail(I, DOM_CMDIN, 1);
@@ -70,7 +70,7 @@ rt_host_call(Interp *I, int index, Value *args)
 		return v;
 	}
 	case B_file_read_text:
-		if (!o->fs_read)
+		if (!o->host.fs_read)
 			return refused(I, "file_read_text");
 		return rt_file_read_text(I, &args[0]);
 	default:

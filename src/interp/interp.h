@@ -34,17 +34,11 @@ typedef enum Domain {
 	DOM_FORMAT, DOM_MAP, DOM_MAP2, DOM_FS, DOM_OUTPUT, DOM_CMDIN,
 } Domain;
 
-/* Which host operations the route grants (TOOLCHAIN.md §1.3). */
-typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
-
 typedef struct InterpOptions {
 	uint64_t max_steps;       /* default 1,000,000 */
-	Route route;
-	/* the host capabilities the route grants (host.c): the transcript
-	 * stdout, a command-line program those of fs.read, process.args.read,
-	 * process.stderr.write and process.stdout.write its module permits;
-	 * and the arguments after `--` */
-	bool fs_read, args_read, stdout_write, stderr_write;
+	/* the route and the host capabilities it grants (host.c; chosen by
+	 * src/driver/route.c), and the arguments after `--` */
+	HirGrants host;
 	char **args;
 	int nargs;
 } InterpOptions;
@@ -83,18 +77,6 @@ bool interp_run(HirModule *H, const InterpOptions *o, InterpResult *r);
 /* Frees what a result owns (staged output, failure detail). */
 void interp_result_free(InterpResult *r);
 
-/*
- * admit.c, the reference's admission before a run: the first call, in the
- * reference's walk over every function, of a host operation outside the
- * command-line profile (NULL: none; `semaprax run` refuses a command-line
- * program calling one with SPX-T273), and whether HIR function `entry`
- * declares effects (the pure route refuses such a `main`, SPX-F102).
- */
-const Builtin *interp_command_refusal(HirModule *H);
-bool interp_declares_effects(const HirModule *H, int entry);
-/* Does the route of o grant the host capability `effect`? */
-bool interp_grants(const InterpOptions *o, const char *effect);
-
 /* "semaprax.arithmetic.v1", its class, and the meaning of (domain, code). */
 const char *interp_domain_id(Domain d);
 const char *interp_domain_class(Domain d);
@@ -130,9 +112,6 @@ void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 /* detail.c: records which clause of f failed (index i of its requires,
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
 void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
-/* Clause i of f's `requires` (ensures: `ensures`) list as failure reports
- * show it: trimmed source text, or its expression id (caller frees). */
-char *interp_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs, sorted by name. */

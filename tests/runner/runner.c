@@ -683,7 +683,7 @@ main(int argc, char **argv)
 			collect(argv[i], &paths);
 	}
 	/* `check` lowers and re-validates the HIR (a compiler self-check) only
-	 * when asked: every fixture asks (src/cli/load.c). */
+	 * when asked: every fixture asks (src/cli/cmd_check.c). */
 	setenv("SEMAPRAX_VALIDATE_HIR", "1", 1);
 	if (paths.len)
 		qsort(paths.items, (size_t)paths.len, sizeof(char *), cmp_path);

@@ -2,7 +2,8 @@
  * unit.c — C unit tests for functions easier to test alone: SHA-256
  * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, the
  * native lane's escaping of source text into C (src/emit_c/escape.c); edit
- * distance lives in the CLI and is covered by tests/cli-test.sh.
+ * distance lives in the CLI and is covered by tests/cli-test.sh; two driver
+ * Sessions interleaved (session_test.c).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "../../src/hir/hir.h"
 #include "../../src/parse/parse.h"
 #include "../../src/sema/sema.h"
+#include "unit.h"
 
 static int pass, fail;
 
@@ -28,6 +30,12 @@ check(int ok, const char *what)
 		fail++;
 		printf("FAIL unit: %s\n", what);
 	}
+}
+
+void
+unit_check(int ok, const char *what)
+{
+	check(ok, what);
 }
 
 /* Decodes a C string literal body as emitc_c_string writes it: \", \\ and \ooo. */
@@ -223,6 +231,7 @@ main(void)
 
 	escape_checks();
 	hir_pattern_checks();
+	unit_session_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -1,0 +1,219 @@
+/*
+ * route.c — routes and admission (TOOLCHAIN.md §1.3), the one policy
+ * shared by `run`, `run --native` and `build` (and the tools), as the
+ * reference selects and refuses:
+ *   - a non-empty subset of {fs.read, process.args.read,
+ *     process.stderr.write, process.stdout.write} other than exactly
+ *     {process.stdout.write}: a command-line program.  It may call, of the
+ *     compiler-owned operations that need an effect, only args_len,
+ *     arg_utf8, stderr_write, stdout_write and file_read_text.  Every
+ *     function is walked, reachable from `main` or not, in symbol order; a
+ *     closure where it is written; within a function its `ensures` from last
+ *     to first, then its `requires` from last to first, then its body, each
+ *     in authored order.  The first other operation (`file_read`,
+ *     `file_stat`, `file_list`, …) refuses the module (SPX-T273);
+ *   - exactly {process.stdout.write}: the stdout transcript;
+ *   - anything else: pure; a `main` declaring effects is SPX-F102
+ *     (`declared_effects`).
+ * A route grants exactly the host capabilities above that the module
+ * permits (the pure route none, the transcript process.stdout.write, never
+ * `network.*` or stdin), so a native executable holds no host operation
+ * its route does not grant.  Running file writes, stdin and the other file
+ * operations is a proposed lift, not active (DECISIONS.md).
+ *
+ * The checker already holds every function's effects within the module's
+ * permits (E101) and every caller's within its own `uses` (E102), so these
+ * two rules are all that stand between a verified module and a route that
+ * does not grant what it calls.
+ */
+#include "route.h"
+
+#include <string.h>
+
+/* The host operations a command-line program may call. */
+static const char *const command_ops[] = {
+	"arg_utf8", "args_len", "file_read_text", "stderr_write", "stdout_write",
+};
+
+typedef struct Walk {
+	HirModule *H;
+	const Builtin *refused;
+} Walk;
+
+static void walk_func(Walk *W, const HirFunc *f);
+static void walk_block(Walk *W, const HirBlock *b);
+static void walk_exprs(Walk *W, HirExpr *const *xs, int n);
+
+static bool
+command_op(const Builtin *b)
+{
+	if (!b->effect)
+		return true;
+	for (size_t i = 0; i < countof(command_ops); i++)
+		if (strcmp(b->name, command_ops[i]) == 0)
+			return true;
+	return false;
+}
+
+static void
+walk_expr(Walk *W, const HirExpr *e)
+{
+	if (!e || W->refused)
+		return;
+	switch (e->kind) {
+	case HIR_UNARY: walk_expr(W, e->u.un.x); break;
+	case HIR_BINARY: walk_expr(W, e->u.bin.l); walk_expr(W, e->u.bin.r); break;
+	case HIR_CALL:
+		if (e->u.call.kind == CALL_BUILTIN && !command_op(e->u.call.builtin)) {
+			W->refused = e->u.call.builtin;
+			return;
+		}
+		walk_exprs(W, e->u.call.args, e->u.call.nargs);
+		break;
+	case HIR_FIELD: walk_expr(W, e->u.field.base); break;
+	case HIR_TRY: walk_expr(W, e->u.try_.x); break;
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		walk_expr(W, e->u.agg.base);
+		walk_exprs(W, e->u.agg.values, e->u.agg.n);
+		break;
+	case HIR_BLOCK: walk_block(W, e->u.block); break;
+	case HIR_IF:
+		walk_expr(W, e->u.if_.cond);
+		walk_block(W, e->u.if_.then_);
+		walk_block(W, e->u.if_.else_);
+		break;
+	case HIR_MATCH:
+		walk_expr(W, e->u.match.scrutinee);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			walk_expr(W, e->u.match.arms[i].guard);
+			walk_expr(W, e->u.match.arms[i].value);
+			walk_block(W, e->u.match.arms[i].scope);
+		}
+		break;
+	case HIR_CLOSURE: walk_func(W, &W->H->funcs[e->u.closure.func]); break;
+	case HIR_ARRAY: walk_exprs(W, e->u.array.elems, e->u.array.n); break;
+	default: break;   /* literals, locals, moves, function values */
+	}
+}
+
+static void
+walk_exprs(Walk *W, HirExpr *const *xs, int n)
+{
+	for (int i = 0; i < n; i++)
+		walk_expr(W, xs[i]);
+}
+
+static void
+walk_block(Walk *W, const HirBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		walk_expr(W, b->stmts[i]->value);
+		walk_block(W, b->stmts[i]->body);
+	}
+	walk_expr(W, b->tail);
+}
+
+static void
+walk_func(Walk *W, const HirFunc *f)
+{
+	for (int i = f->nensures - 1; i >= 0; i--)
+		walk_expr(W, f->ensures[i]);
+	for (int i = f->nrequires - 1; i >= 0; i--)
+		walk_expr(W, f->requires[i]);
+	walk_block(W, f->body);
+}
+
+/* The first operation outside the command-line profile, or NULL. */
+static const Builtin *
+command_refusal(HirModule *H)
+{
+	Walk W = { H, NULL };
+	for (int i = 0; i < H->nfuncs && !W.refused; i++)
+		if (H->funcs[i].sym >= 0)
+			walk_func(&W, &H->funcs[i]);
+	return W.refused;
+}
+
+static bool
+declares_effects(const HirModule *H, int entry)
+{
+	SymId sym = H->funcs[entry].sym;
+	return sym >= 0 && H->S->syms.items[sym].neffects > 0;
+}
+
+static const char *const command_permits[] = {
+	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
+};
+
+static bool
+permitted(const Sema *S, const char *p)
+{
+	for (int i = 0; i < S->npermits; i++)
+		if (strcmp(S->permits[i], p) == 0)
+			return true;
+	return false;
+}
+
+static bool
+listed(const char *p, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(p, list[i]) == 0)
+			return true;
+	return false;
+}
+
+static Route
+select_route(const Sema *S)
+{
+	if (S->npermits == 0)
+		return ROUTE_PURE;
+	bool command = true, only_stdout = true;
+	for (int i = 0; i < S->npermits; i++) {
+		command &= listed(S->permits[i], command_permits, countof(command_permits));
+		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
+	}
+	if (only_stdout)
+		return ROUTE_TRANSCRIPT;
+	return command ? ROUTE_COMMAND : ROUTE_PURE;
+}
+
+void
+driver_route(const Sema *S, HirGrants *o)
+{
+	memset(o, 0, sizeof *o);
+	o->route = select_route(S);
+	if (o->route == ROUTE_TRANSCRIPT) {
+		o->stdout_write = true;
+	} else if (o->route == ROUTE_COMMAND) {
+		o->fs_read = permitted(S, "fs.read");
+		o->args_read = permitted(S, "process.args.read");
+		o->stdout_write = permitted(S, "process.stdout.write");
+		o->stderr_write = permitted(S, "process.stderr.write");
+	}
+}
+
+bool
+driver_admit(HirModule *H, const HirGrants *o, DiagSink *diags)
+{
+	if (o->route == ROUTE_COMMAND) {
+		const Builtin *b = command_refusal(H);
+		if (b)
+			diag_report(diags, DIAG_T273, NULL,
+				    "single-file command-line program authority mismatch: `%s` is outside the "
+				    "command-line profile; read files with `file_read_text`", b->name);
+		return b == NULL;
+	}
+	int entry = hir_find_main(H);
+	if (o->route == ROUTE_PURE && entry >= 0 && declares_effects(H, entry)) {
+		Diag *d = diag_report(diags, DIAG_F102, NULL, "interpreter admission failed (declared_effects): function `%s`",
+				      H->funcs[entry].name);
+		if (d)
+			diag_set_help(d, "the pure route runs a `main` that declares no effects; a command-line program "
+					 "permits only fs.read, process.args.read, process.stderr.write and process.stdout.write");
+		return false;
+	}
+	return true;
+}

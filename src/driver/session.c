@@ -1,0 +1,171 @@
+/*
+ * session.c — the pipeline driver (session.h): read, parse, check, lower
+ * and validate one program, every product owned by its Session.
+ * Diagnostics collect in the session's sink; the caller emits them.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void
+driver_session_init(Session *s, const char *path)
+{
+	memset(s, 0, sizeof *s);
+	diag_init(&s->diags, path, NULL, 0);
+	arena_init(&s->arena);
+}
+
+static void
+attach_source(Session *s)
+{
+	s->diags.src = s->src;
+	s->diags.src_len = s->len;
+}
+
+bool
+driver_read(Session *s)
+{
+	s->src = driver_read_source(s->diags.path, &s->len, &s->diags);
+	if (!s->src)
+		return false;
+	attach_source(s);
+	return true;
+}
+
+void
+driver_set_source(Session *s, const char *src, size_t len)
+{
+	s->src = xmalloc(len + 1);
+	memcpy(s->src, src, len);
+	s->src[len] = '\0';
+	s->len = len;
+	attach_source(s);
+}
+
+bool
+driver_parse(Session *s)
+{
+	if (!s->src || s->diags.errors)
+		return false;
+	s->m = parse_module(s->src, s->len, &s->arena, &s->diags);
+	return s->diags.errors == 0;
+}
+
+bool
+driver_check(Session *s)
+{
+	if (!s->m || s->diags.errors)
+		return false;
+	s->S = sema_check(s->m, s->src, s->len, &s->diags);
+	return s->diags.errors == 0;
+}
+
+void
+driver_revision(Session *s)
+{
+	if (s->S && !s->diags.errors)
+		sema_revision(s->m, s->revision);
+}
+
+bool
+driver_lower(Session *s)
+{
+	if (!s->S || s->diags.errors)
+		return false;
+	s->H = hir_lower(s->S);
+	if (!hir_validate(s->H, &s->diags)) {
+		hir_free(s->H);
+		s->H = NULL;
+		return false;
+	}
+	return true;
+}
+
+bool
+driver_load(Session *s, const char *path, SessionStage stage)
+{
+	driver_session_init(s, path);
+	if (!driver_read(s))
+		return false;
+	if (!driver_parse(s) || stage == SESSION_PARSE)
+		return s->diags.errors == 0;
+	if (!driver_check(s))
+		return false;
+	/* Before lowering: the revision renders (and re-lexes) the whole module,
+	 * so its transient memory does not stack on the HIR's. */
+	if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
+		driver_revision(s);
+	/* SESSION_CHECK stops here (cmd_check.c says when `check` lowers); every
+	 * other stage lowers the verified program and validates the HIR. */
+	if (stage == SESSION_CHECK)
+		return true;
+	return driver_lower(s);
+}
+
+void
+driver_session_free(Session *s)
+{
+	hir_free(s->H);
+	if (s->S)
+		sema_free(s->S);
+	arena_free(&s->arena);
+	diag_free(&s->diags);
+	free(s->src);
+	memset(s, 0, sizeof *s);
+}
+
+char *
+driver_read_source(const char *path, size_t *len, DiagSink *diags)
+{
+	struct stat st;
+	const char *why = NULL;
+	char *data = NULL;
+	FILE *f = NULL;
+	if (stat(path, &st) != 0) {
+		why = strerror(errno);
+	} else if (S_ISDIR(st.st_mode)) {
+		why = "Is a directory (os error 21)";
+	} else if (!S_ISREG(st.st_mode)) {
+		why = "not a regular file";
+	} else if ((uint64_t)st.st_size > DRIVER_MAX_SOURCE) {
+		why = "file is larger than the 64 MiB source limit";
+	} else if (!(f = fopen(path, "rb"))) {
+		why = strerror(errno);
+	} else {
+		/* Room for the NUL and one byte more, so the read that finds EOF
+		 * needs no reallocation when the size is as stat said. */
+		size_t cap = (size_t)st.st_size + 2, n = 0;
+		data = xmalloc(cap);
+		for (;;) {
+			if (n + 1 >= cap) {
+				if (cap > DRIVER_MAX_SOURCE) {
+					why = "file is larger than the 64 MiB source limit";
+					break;
+				}
+				cap *= 2;
+				data = xrealloc(data, cap);
+			}
+			size_t k = fread(data + n, 1, cap - n - 1, f);
+			n += k;
+			if (k == 0)
+				break;
+		}
+		if (!why && ferror(f))
+			why = strerror(errno);
+		fclose(f);
+		if (!why) {
+			data[n] = '\0';
+			*len = n;
+			return data;
+		}
+		free(data);
+	}
+	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", path, why);
+	diag_set_help(d, "pass a readable UTF-8 .spx file");
+	return NULL;
+}
+

@@ -1,0 +1,53 @@
+/*
+ * lanes.c — what the interpreter and the C lane share about a run (hir.h):
+ * the grants of a route and a contract clause's reported text, so both
+ * lanes report the same clause and neither includes the other.
+ */
+#include "hir.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define CLAUSE_TEXT_MAX 4096u
+
+bool
+hir_grants(const HirGrants *g, const char *effect)
+{
+	const struct { const char *name; bool on; } caps[] = {
+		{ "fs.read", g->fs_read }, { "process.args.read", g->args_read },
+		{ "process.stderr.write", g->stderr_write }, { "process.stdout.write", g->stdout_write },
+	};
+	for (size_t i = 0; i < countof(caps); i++)
+		if (strcmp(caps[i].name, effect) == 0)
+			return caps[i].on;
+	return false;
+}
+
+char *
+hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
+{
+	const HirExpr *e = ensures ? f->ensures[i] : f->requires[i];
+	const Clause *c = NULL;
+	int seen = 0;
+	for (int k = 0; k < f->nrequires + f->nensures && f->clauses; k++) {
+		if ((f->clauses[k].kind == CLAUSE_ENSURES) == ensures && seen++ == i) {
+			c = &f->clauses[k];
+			break;
+		}
+	}
+	Buf b = {0};
+	if (c) {
+		const char *s = S->src + c->cond->span.start;
+		size_t n = c->cond->span.end - c->cond->span.start;
+		while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+			s++, n--;
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+			n--;
+		if (n <= CLAUSE_TEXT_MAX && !memchr(s, '\n', n)) {
+			buf_put(&b, s, n);
+			return buf_take(&b);
+		}
+	}
+	buf_printf(&b, "declaration:%zu:%s:expression:%" PRIu32, strlen(f->id), f->id, e->index);
+	return buf_take(&b);
+}

@@ -1,0 +1,258 @@
+/*
+ * program.h — the checked program as later layers read it (the HIR, the
+ * lanes, the tools): symbols, the Sema with its per-expression facts, the
+ * interned types, the compiler-owned operations and the queries the
+ * lowering and the lanes ask.  The checker's own machinery (function
+ * contexts, passes, diagnostics helpers) stays in sema_int.h.
+ *
+ * Symbols are dense indices (SymId) into Sema.syms, in a fixed order: the
+ * prelude's compiler-owned variants first, then declarations in source
+ * order.  Lookups go through StrMap (hash, probe-only; never iterated).
+ */
+#ifndef SPX_SEMA_PROGRAM_H
+#define SPX_SEMA_PROGRAM_H
+
+#include "sema.h"
+
+#include "../support/arena.h"
+#include "../support/diag.h"
+
+typedef int32_t SymId;   /* -1 = none */
+typedef struct TypeQ TypeQ;   /* memoised type queries (typeq.c) */
+
+/* ---- a string → int map (probe-only) ---- */
+typedef struct StrMapSlot {
+	const char *key;       /* NULL: empty */
+	uint32_t hash;
+	int32_t val;
+} StrMapSlot;
+
+typedef struct StrMap {
+	StrMapSlot *slots;     /* key, hash and value side by side: one cache line per probe */
+	uint32_t cap;
+	uint32_t len;
+} StrMap;
+
+void strmap_free(StrMap *m);
+int32_t strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
+bool strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
+void strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
+
+/* ---- symbols ---- */
+
+typedef enum SymKind {
+	SK_FN,         /* a module function */
+	SK_METHOD,     /* a class method: owner = the class */
+	SK_RECORD,
+	SK_VARIANT,    /* user variants and the prelude's Option/Result/IterStep */
+	SK_CLASS,
+	SK_RESOURCE,
+	SK_INTERFACE,
+	SK_IMPORT,     /* an interface import fn: owner = the interface */
+	SK_SESSION,
+} SymKind;
+
+typedef struct FieldSym {
+	const char *name;
+	TypeId type;          /* may mention TY_PARAM of the owner */
+	const char *id;       /* stable id (explicit or automatic) */
+	bool explicit_id;
+	Span span;
+	SymId declared_in;    /* class fields: the class that declared it */
+} FieldSym;
+
+typedef struct CaseSym {
+	const char *name;
+	const char *id;
+	bool explicit_id;
+	bool has_payload;
+	FieldSym *fields;
+	int nfields;
+	Span span;
+	StrMap *field_map;    /* many fields: name → first index (lazy, sema_field_find) */
+	bool field_dups;      /* … and some name is repeated (S111) */
+} CaseSym;
+
+typedef struct ParamSym {
+	const char *name;
+	TypeId type;
+	ParamMode mode;
+	Span span;
+} ParamSym;
+
+typedef struct Sym {
+	SymKind kind;
+	const char *name;
+	Span name_span;
+	Span span;             /* the whole declaration */
+	const char *id;        /* stable id */
+	bool explicit_id;
+	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
+	const Decl *decl;      /* NULL for prelude and members */
+	const FnDecl *fn;      /* SK_FN, SK_METHOD */
+	const ImportFn *import;/* SK_IMPORT */
+	SymId owner;           /* SK_METHOD, SK_IMPORT */
+	int ntparams;
+	const char **tparams;
+	/* records and classes (classes: effective fields, ancestors first) */
+	FieldSym *fields;
+	int nfields;
+	/* variants */
+	CaseSym *cases;
+	int ncases;
+	/* classes */
+	SymId parent;
+	SymId *methods;        /* own methods in source order */
+	int nmethods;
+	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
+	/* functions, methods, imports */
+	ParamSym *params;
+	int nparams;
+	TypeId result;
+	const char **effects;  /* `uses` in source order (dotted names) */
+	int neffects;
+	StrMap *case_map;      /* variants with many cases: name → index (lazy) */
+	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
+	bool resolved;         /* signature resolved */
+	bool copy;             /* nominal: every field/payload is Copy (computed) */
+} Sym;
+
+/* ---- the checker state ---- */
+
+struct Sema {
+	const Module *m;
+	const char *src;
+	size_t len;
+	DiagSink *diags;
+	Arena arena;           /* names, ids, arrays of symbols */
+	TypeTable types;
+	VEC(Sym) syms;
+	StrMap type_names;     /* record/variant/class/resource/interface name → SymId */
+	StrMap fn_names;       /* module function name → SymId */
+	StrMap ids;            /* stable id → SymId (S102) */
+	const char *module_name;
+	const char **permits;  /* module permit set, source order */
+	int npermits;
+	SymId sym_option, sym_result, sym_iterstep;
+	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
+	/* generic instances used with non-scalar arguments (checked after all bodies) */
+	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
+	int ninstances, capinstances;
+	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
+	uint32_t instance_cap;
+	/* per-expression facts, indexed by Expr.id */
+	TypeId *expr_type;
+	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
+	/*
+	 * Calls and method calls: per argument, whether the callee consumes it
+	 * (1) or borrows it (0); methods add the receiver as argument 0.  NULL
+	 * when the call was not resolved.  Arena arrays.
+	 */
+	uint8_t **call_consumes;
+	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
+	/*
+	 * The ownership mode of the value each expression produces (ParamMode):
+	 * MODE_BORROW/MODE_SHARED for a borrowed or shared binding, a projection
+	 * of one, or a block/branch yielding one; MODE_NONE (owned) otherwise.
+	 */
+	uint8_t *expr_mode;
+	/* Builtin calls: the compiler-owned function (NULL otherwise). */
+	const struct Builtin **call_builtin;
+	/* Per Expr id, the closure profiles beyond LANGUAGE.md: 1 an admitted owning closure
+	 * literal or a call `c()` of one (closure_own.c); 2 an admitted mutable closure literal,
+	 * 3 a call `r(x)` of one (closure_mut.c); 4 an admitted borrowed text closure
+	 * literal (closure_borrow.c); 0 otherwise */
+	uint8_t *closure_profile;
+	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
+	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
+};
+
+/* A Vec's items copied into an arena (the HIR's arrays too). */
+#define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
+void *sema_copy_vec(Arena *a, const void *items, size_t size, int n);
+
+/* Interned common types. */
+#define T_ERR ((TypeId)TY_ERROR)
+#define T_I64 ((TypeId)TY_I64)
+#define T_I32 ((TypeId)TY_I32)
+#define T_U8 ((TypeId)TY_U8)
+#define T_USIZE ((TypeId)TY_USIZE)
+#define T_F32 ((TypeId)TY_F32)
+#define T_F64 ((TypeId)TY_F64)
+#define T_BOOL ((TypeId)TY_BOOL)
+#define T_CHAR ((TypeId)TY_CHAR)
+#define T_STRING ((TypeId)TY_STRING)
+#define T_STR ((TypeId)TY_STR)
+#define T_BYTES ((TypeId)TY_BYTES)
+#define T_SLICE ((TypeId)TY_SLICE)
+#define T_UNIT ((TypeId)TY_UNIT)
+
+/* Spells a type for messages (arena string). */
+const char *sema_type_name(Sema *S, TypeId t);
+Sym *sema_sym(Sema *S, SymId id);
+
+TypeId decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
+
+TypeId sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs);
+TypeId sema_option(Sema *S, TypeId t);
+TypeId sema_result(Sema *S, TypeId t, TypeId e);
+bool sema_is_copy(Sema *S, TypeId t);
+/* Does e (checked) produce a lent non-Copy value: a `borrow`/`shared` binding, a field
+ * path of one, or an `if`/`match`/block yielding one (Sema.expr_mode)? */
+bool sema_lent_value(Sema *S, const Expr *e);
+/* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
+bool sema_type_holds(Sema *S, TypeId t, bool bytes);
+
+/* Field of a record/class type (substituted); -1 when absent. */
+int sema_field_index(Sema *S, SymId owner, const char *name);
+/* The field `name` of owner's record/class fields (case_index < 0) or of a
+ * case's payload: the first or the last of a repeated name; -1 when absent.
+ * Indexed by name for long field lists. */
+int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last);
+TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
+int sema_case_index(Sema *S, SymId variant, const char *name);
+TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
+/* The first of class cls's own methods called name, or -1 (indexed for many methods). */
+SymId sema_own_method(Sema *S, SymId cls, const char *name);
+/* Is `from` the same class as `to` or a descendant (implicit upcast)? */
+bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
+
+/* builtins.c: compiler-owned functions (§5) */
+typedef struct Builtin {
+	const char *name;        /* `string_len` */
+	const char *id;          /* reserved stable id, e.g. `core.string.len` */
+	int ntparams;            /* explicit type arguments required */
+	int nparams;
+	const char *sig;         /* signature in a small notation, see builtins.c */
+	const char *effect;      /* required effect or NULL */
+} Builtin;
+const Builtin *builtin_find(const char *name);
+const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
+
+typedef struct BuiltinSig {
+	int nparams;          /* -1: variadic (string_format) */
+	TypeId params[8];
+	ParamMode modes[8];   /* MODE_NONE (value/Copy or consumed owned value), MODE_OWN, MODE_BORROW */
+	TypeId result;
+	bool result_borrowed; /* result is a view (str, Slice<u8>) borrowing from an argument */
+	const char *effect;   /* required effect or NULL */
+} BuiltinSig;
+/*
+ * Instantiates b's signature for explicit type arguments.  False when the
+ * count is wrong (T225) or an argument is not admitted (T274), with a reason.
+ * A T_ERR parameter accepts any `[u8; N]` (array_as_slice).
+ */
+bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
+
+/*
+ * Calls fn for each binding a pattern introduces, in pattern order, with
+ * the binding's type derived from the scrutinee type t (match.c).
+ */
+typedef void (*PatternBindFn)(void *ctx, const char *name, TypeId type, Span span);
+void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *ctx);
+
+/* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
+const Expr *sema_own_capture(const Expr *e);
+
+#endif

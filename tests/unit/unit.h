@@ -1,0 +1,13 @@
+/*
+ * unit.h — what the unit test files share: unit_check records one
+ * expectation (unit.c prints a FAIL line when it does not hold).
+ */
+#ifndef SPX_UNIT_H
+#define SPX_UNIT_H
+
+void unit_check(int ok, const char *what);
+
+/* session_test.c: two driver Sessions interleaved step by step. */
+void unit_session_checks(void);
+
+#endif
