@@ -192,7 +192,7 @@ gen_variant_cases(FILE *f, int n)
 {
 	fprintf(f, "module scale.cases;\n\n@id(\"s.v\")\nvariant V {\n");
 	for (int i = 0; i < n; i++)
-		fprintf(f, "    @id(\"s.v.c%d\")\n    C%d { @id(\"s.v.c%d.x\") x: i64 },\n", i, i, i);
+		fprintf(f, "    @id(\"s.v.c%d\")\n    C%d { @id(\"s.v.c%d.x\") x: i64, },\n", i, i, i);
 	fprintf(f, "}\n\n@id(\"s.rank\")\nfn rank(v: V) -> i64\n{\n    match v { ");
 	for (int i = 0; i < n; i++)
 		fprintf(f, "V::C%d { x } => x + %d, ", i, i);
