@@ -59,7 +59,7 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
  * <dir>/program.  Reports into L->diags.
  */
 static bool
-compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
+interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
 	if (!driver_admit(L->H, host, &L->diags))
@@ -71,7 +71,7 @@ compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 		return false;
 	}
 	Buf msg = {0};
-	NativeStatus st = native_compile(c.data, c.len, dir, &msg);
+	NativeStatus st = emitc_native_compile(c.data, c.len, dir, &msg);
 	buf_free(&c);
 	const char *m = msg.data ? msg.data : "";
 	switch (st) {
@@ -95,15 +95,15 @@ int
 cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 {
 	char dir[4096];
-	bool ok = compile_module(L, host, dir, true);
-	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
+	bool ok = interp_compile_module(L, host, dir, true);
+	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cli_cmd_run defers them here) */
 	if (!ok) {
-		native_cleanup(dir);
+		emitc_native_cleanup(dir);
 		return EXIT_FAIL;
 	}
 	char exe[4200];
 	snprintf(exe, sizeof exe, "%s/program", dir);
-	char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 2));
 	argv[0] = exe;
 	for (int i = 0; i < nargs; i++)
 		argv[i + 1] = args[i];
@@ -111,7 +111,7 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 	int status = EXIT_FAIL, st = 0;
 	int err = emit_native_exec(exe, argv, &st);
 	free(argv);
-	native_cleanup(dir);   /* ends the process if we were signalled */
+	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
 	if (err)
 		fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
 	else if (WIFEXITED(st))
@@ -247,7 +247,7 @@ build_c_source(const char *path, const char *out, bool json)
 }
 
 int
-cmd_build(int argc, char **argv)
+cli_cmd_build(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
 	bool json = false, have_target = false, c_source = false;
@@ -309,7 +309,7 @@ cmd_build(int argc, char **argv)
 	char dir[4096] = "";
 	HirGrants host;
 	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (driver_route(L.H->S, &host), compile_module(&L, &host, dir, false))) {
+	    (driver_route(L.H->S, &host), interp_compile_module(&L, &host, dir, false))) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
@@ -322,7 +322,7 @@ cmd_build(int argc, char **argv)
 		else
 			status = EXIT_OK;
 	}
-	native_cleanup(dir);
+	emitc_native_cleanup(dir);
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK)
 		print_built(json, "native", "native executable", out);

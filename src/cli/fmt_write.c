@@ -135,7 +135,7 @@ static void
 sync_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	char *dir = slash ? spx_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spx_xstrdup(".");
 	int fd = open(dir, O_RDONLY);
 	if (fd >= 0) {
 		fsync(fd);
@@ -201,7 +201,7 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	sigprocmask(SIG_BLOCK, &block, &saved);
 
 	size_t size = strlen(t->path) + 16;
-	char *tmp = xmalloc(size);
+	char *tmp = spx_xmalloc(size);
 	bool kept = false, ok;
 	/* A replacement that cannot keep the owner and group (fchown refused)
 	 * falls back to the in-place rewrite. */

@@ -141,7 +141,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 }
 
 Value
-x_match(Interp *I, Value *S, const Node *n)
+interp_x_match(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value s = node_eval(I, S, n->x);
@@ -153,7 +153,7 @@ x_match(Interp *I, Value *S, const Node *n)
 /*
  * `match byte_get(slot, i) { … }` (compile.c picks it when no arm binds the
  * whole Option): the Option<u8> lives on this frame's C stack instead of
- * the heap.  Charges as x_match over xb_byte_get_slot: the match's step,
+ * the heap.  Charges as interp_x_match over xb_byte_get_slot: the match's step,
  * then the call's and the slot read's, then the index.
  */
 Value
@@ -165,7 +165,7 @@ interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	size_t len;
-	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
 	_Alignas(Value) unsigned char room[sizeof(Obj) + sizeof(Value)];
 	Obj *o = (Obj *)(void *)room;
 	Value s = v_ptr(V_VARIANT, NULL, 0);
@@ -183,7 +183,7 @@ interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
  * The commonest shape of all: `match byte_get(slot, i) { Option::Some {
  * value } => a, Option::None {} => b }` (either order, no guards; the
  * binding optional).  n->flags: the Some arm's index (bits 0-7), the None
- * arm's (bits 8-15).  Steps, order and releases are x_match's.
+ * arm's (bits 8-15).  Steps, order and releases are interp_x_match's.
  */
 Value
 interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
@@ -194,7 +194,7 @@ interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	size_t len;
-	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
 	const CArm *a = &n->arms[i.u < len ? (n->flags & 0xFF) : (n->flags >> 8 & 0xFF)];
 	if (a->nbinds)
 		S[a->binds[0]] = v_int(V_U8, p[i.u]);

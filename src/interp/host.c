@@ -26,7 +26,7 @@ static Value
 stage(Interp *I, Buf *to, const Value *v)
 {
 	size_t n;
-	const uint8_t *p = value_bytes(v, &n);
+	const uint8_t *p = interp_value_bytes(v, &n);
 	if (I->res->out.len + I->res->err.len + n > INTERP_OUTPUT_CAP)
 		return host_fail(I, DOM_OUTPUT, 1);
 	buf_put(to, (const char *)p, n);
@@ -41,7 +41,7 @@ refused(Interp *I, const char *name)
 }
 
 Value
-rt_host_call(Interp *I, int index, Value *args)
+interp_rt_host_call(Interp *I, int index, Value *args)
 {
 	const InterpOptions *o = I->opt;
 	switch (index) {
@@ -72,7 +72,7 @@ rt_host_call(Interp *I, int index, Value *args)
 	case B_file_read_text:
 		if (!o->host.fs_read)
 			return refused(I, "file_read_text");
-		return rt_file_read_text(I, &args[0]);
+		return interp_rt_file_read_text(I, &args[0]);
 	default:
 		UNREACHABLE();
 		return v_empty();
