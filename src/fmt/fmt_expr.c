@@ -32,6 +32,8 @@
 #include "../support/arena.h"
 #include "../support/diag.h"
 
+static void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
+
 #define PREC_UNARY 7
 #define PREC_POSTFIX 8
 
@@ -808,7 +810,7 @@ expr(Fmt *F, const Expr *e, int ctx)
 	expr_node(F, e, ctx);
 }
 
-void
+static void
 fmt_fx_expr(Fmt *F, const Expr *e)
 {
 	expr(F, e, 0);

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+static bool interp_value_copyable(const Value *v);
+
 static void
 heap_count(ValueHeap *h, int64_t delta)
 {
@@ -140,7 +142,7 @@ interp_mapobj_new(ValueHeap *h, size_t cap, bool set)
 	return m;
 }
 
-bool
+static bool
 interp_value_copyable(const Value *v)
 {
 	switch ((VTag)v->tag) {

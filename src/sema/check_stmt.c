@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+static void sema_check_stmt(FnCtx *C, const Stmt *s);
+
 TypeId
 sema_check_block(FnCtx *C, const Block *b)
 {
@@ -316,7 +318,7 @@ body:
 	}
 }
 
-void
+static void
 sema_check_stmt(FnCtx *C, const Stmt *s)
 {
 	switch (s->kind) {
