@@ -40,10 +40,10 @@
 #define BUILD_GRAMMAR "build requires exactly <file> [--target native|c] [-o|--output <path>] [--json]"
 
 static void
-report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+build_report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-report(DiagSink *s, DiagCode code, const char *fmt, ...)
+build_report(DiagSink *s, DiagCode code, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -78,13 +78,13 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 	case NATIVE_OK:
 		break;
 	case NATIVE_NO_CC:
-		report(&L->diags, DIAG_B101, "%s", m);
+		build_report(&L->diags, DIAG_B101, "%s", m);
 		break;
 	case NATIVE_CC_FAILED:
-		report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
+		build_report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
 		break;
 	case NATIVE_IO:
-		report(&L->diags, DIAG_I101, "%s", m);
+		build_report(&L->diags, DIAG_I101, "%s", m);
 		break;
 	}
 	buf_free(&msg);
@@ -167,7 +167,7 @@ check_output(DiagSink *s, const char *out)
 {
 	struct stat st;
 	if (lstat(out, &st) == 0) {
-		report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		build_report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		return false;
 	}
 	char *parent = strdup(out);
@@ -181,7 +181,7 @@ check_output(DiagSink *s, const char *out)
 	}
 	bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 	if (!ok)
-		report(s, DIAG_I301, "the parent directory `%s` of output path `%s` does not exist or is not a directory", p, out);
+		build_report(s, DIAG_I301, "the parent directory `%s` of output path `%s` does not exist or is not a directory", p, out);
 	free(parent);
 	return ok;
 }
@@ -231,9 +231,9 @@ build_c_source(const char *path, const char *out, bool json)
 		if (!ok && fd >= 0)
 			unlink(out);
 		if (fd < 0 && e == EEXIST)
-			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (!ok)
-			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}
@@ -316,9 +316,9 @@ cli_cmd_build(int argc, char **argv)
 		if (e == 0 && emit_native_interrupted())
 			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
-			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (e)
-			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}

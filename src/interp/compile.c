@@ -15,9 +15,9 @@ typedef struct Comp {
 	int views;        /* view builtins compiled in the current block (outside nested blocks) */
 } Comp;
 
-static Node *expr(Comp *C, const HirExpr *e);
+static Node *compile_expr(Comp *C, const HirExpr *e);
 static Node *fuse_cond(Node *n, int use);
-static CBlock *block(Comp *C, const HirBlock *b);
+static CBlock *compile_block(Comp *C, const HirBlock *b);
 
 static inline bool
 emitc_is_scalar(TypeId t)
@@ -93,11 +93,11 @@ is_scalar_slot(const HirExpr *e)
 }
 
 static Node **
-exprs(Comp *C, HirExpr *const *xs, int n)
+compile_exprs(Comp *C, HirExpr *const *xs, int n)
 {
 	Node **out = ARENA_ARRAY(&C->I->code, Node *, n ? n : 1);
 	for (int i = 0; i < n; i++)
-		out[i] = expr(C, xs[i]);
+		out[i] = compile_expr(C, xs[i]);
 	return out;
 }
 
@@ -129,8 +129,8 @@ binary(Comp *C, const HirExpr *e)
 	BinaryOp op = e->u.bin.op;
 	if (op == BIN_AND || op == BIN_OR) {
 		Node *n = node_new(C, op == BIN_AND ? interp_x_and : interp_x_or, e);
-		n->x = expr(C, l);
-		n->y = expr(C, r);
+		n->x = compile_expr(C, l);
+		n->y = compile_expr(C, r);
 		return n;
 	}
 	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
@@ -144,8 +144,8 @@ binary(Comp *C, const HirExpr *e)
 	if (!fn) {
 		n = node_new(C, interp_x_binary, e);
 		n->op = (int32_t)op;
-		n->x = expr(C, l);
-		n->y = expr(C, r);
+		n->x = compile_expr(C, l);
+		n->y = compile_expr(C, r);
 		return n;
 	}
 	n = node_new(C, fn, e);
@@ -155,13 +155,13 @@ binary(Comp *C, const HirExpr *e)
 	else if (lk)
 		n->k = literal(l);
 	else
-		n->x = expr(C, l);
+		n->x = compile_expr(C, l);
 	if (rs)
 		n->b = r->u.slot;
 	else if (rk)
 		n->k = literal(r);
 	else
-		n->y = expr(C, r);
+		n->y = compile_expr(C, r);
 	return n;
 }
 
@@ -197,7 +197,7 @@ call(Comp *C, const HirExpr *e)
 		UNREACHABLE();
 		return NULL;
 	}
-	n->kids = exprs(C, e->u.call.args, e->u.call.nargs);
+	n->kids = compile_exprs(C, e->u.call.args, e->u.call.nargs);
 	n->nkids = e->u.call.nargs;
 	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? interp_builtin_fn(n->op, e) : NULL;
 	if (fast) {
@@ -232,7 +232,7 @@ field(Comp *C, const HirExpr *e)
 		return n;
 	}
 	Node *n = node_new(C, interp_x_field, e);
-	n->x = expr(C, e->u.field.base);
+	n->x = compile_expr(C, e->u.field.base);
 	n->op = e->u.field.field;
 	return n;
 }
@@ -243,12 +243,12 @@ aggregate(Comp *C, const HirExpr *e)
 	Node *n = node_new(C, interp_x_agg, e);
 	Sym *s = sema_sym(C->I->S, e->u.agg.type_sym);
 	if (e->kind == HIR_WITH)
-		n->x = expr(C, e->u.agg.base);
+		n->x = compile_expr(C, e->u.agg.base);
 	else if (e->kind == HIR_VARIANT)
 		n->op = s->cases[e->u.agg.case_index].nfields;
 	else
 		n->op = s->nfields;
-	n->kids = exprs(C, e->u.agg.values, e->u.agg.n);
+	n->kids = compile_exprs(C, e->u.agg.values, e->u.agg.n);
 	n->nkids = e->u.agg.n;
 	n->ints = ARENA_ARRAY(&C->I->code, int32_t, e->u.agg.n ? e->u.agg.n : 1);
 	for (int i = 0; i < e->u.agg.n; i++)
@@ -262,7 +262,7 @@ static Node *
 match(Comp *C, const HirExpr *e)
 {
 	Node *n = node_new(C, interp_x_match, e);
-	n->x = expr(C, e->u.match.scrutinee);
+	n->x = compile_expr(C, e->u.match.scrutinee);
 	n->op = (int32_t)e->u.match.mode;
 	n->narms = e->u.match.narms;
 	n->arms = ARENA_ARRAY(&C->I->code, CArm, n->narms ? n->narms : 1);
@@ -270,8 +270,8 @@ match(Comp *C, const HirExpr *e)
 		const HirArm *a = &e->u.match.arms[i];
 		CArm *ca = &n->arms[i];
 		ca->pat = a->pat;
-		ca->guard = a->guard ? expr(C, a->guard) : NULL;
-		ca->value = expr(C, a->value);
+		ca->guard = a->guard ? compile_expr(C, a->guard) : NULL;
+		ca->value = compile_expr(C, a->value);
 		ca->binds = a->binds;
 		ca->nbinds = a->nbinds;
 		ca->owned = a->scope ? a->scope->owned : NULL;
@@ -289,7 +289,7 @@ match(Comp *C, const HirExpr *e)
 /* ---- expressions, statements, blocks ---- */
 
 static Node *
-expr(Comp *C, const HirExpr *e)
+compile_expr(Comp *C, const HirExpr *e)
 {
 	Node *n;
 	switch (e->kind) {
@@ -314,7 +314,7 @@ expr(Comp *C, const HirExpr *e)
 	case HIR_UNARY:
 		n = node_new(C, interp_x_unary, e);
 		n->op = (int32_t)e->u.un.op;
-		n->x = expr(C, e->u.un.x);
+		n->x = compile_expr(C, e->u.un.x);
 		return n;
 	case HIR_BINARY:
 		return binary(C, e);
@@ -324,20 +324,20 @@ expr(Comp *C, const HirExpr *e)
 		return field(C, e);
 	case HIR_TRY:
 		n = node_new(C, interp_x_try, e);
-		n->x = expr(C, e->u.try_.x);
+		n->x = compile_expr(C, e->u.try_.x);
 		n->op = e->u.try_.option;
 		return n;
 	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
 		return aggregate(C, e);
 	case HIR_BLOCK:
 		n = node_new(C, interp_x_block, e);
-		n->b1 = block(C, e->u.block);
+		n->b1 = compile_block(C, e->u.block);
 		return n;
 	case HIR_IF:
 		n = node_new(C, interp_x_if, e);
-		n->x = expr(C, e->u.if_.cond);
-		n->b1 = block(C, e->u.if_.then_);
-		n->b2 = e->u.if_.else_ ? block(C, e->u.if_.else_) : NULL;
+		n->x = compile_expr(C, e->u.if_.cond);
+		n->b1 = compile_block(C, e->u.if_.then_);
+		n->b2 = e->u.if_.else_ ? compile_block(C, e->u.if_.else_) : NULL;
 		return fuse_cond(n, SCALAR_XIF);
 	case HIR_MATCH:
 		return match(C, e);
@@ -345,7 +345,7 @@ expr(Comp *C, const HirExpr *e)
 		return node_new(C, interp_x_closure, e);
 	case HIR_ARRAY:
 		n = node_new(C, interp_x_array, e);
-		n->kids = exprs(C, e->u.array.elems, e->u.array.n);
+		n->kids = compile_exprs(C, e->u.array.elems, e->u.array.n);
 		n->nkids = e->u.array.n;
 		return n;
 	}
@@ -408,7 +408,7 @@ stmt(Comp *C, const HirStmt *s)
 		bool alias = s->kind == HS_LET && s->slot != HIR_NO_SLOT && C->f->locals[s->slot].lent;
 		n = node_new(C, scalar || alias ? interp_s_let_scalar : interp_s_let, NULL);
 		n->a = s->slot;
-		n->x = expr(C, s->value);
+		n->x = compile_expr(C, s->value);
 		if (scalar && s->slot != HIR_NO_SLOT) {
 			n->s = s;
 			return fuse_set(n);
@@ -419,13 +419,13 @@ stmt(Comp *C, const HirStmt *s)
 		n = node_new(C, interp_s_set_field, NULL);
 		n->a = s->slot;
 		n->op = s->field;
-		n->x = expr(C, s->value);
+		n->x = compile_expr(C, s->value);
 		n->callee = invariant_of(C, type_sym(C, C->f->locals[s->slot].type));
 		break;
 	case HS_WHILE:
 		n = node_new(C, interp_s_while, NULL);
-		n->x = expr(C, s->value);
-		n->b1 = block(C, s->body);
+		n->x = compile_expr(C, s->value);
+		n->b1 = compile_block(C, s->body);
 		n->s = s;
 		n->steps = 0;
 		if (n->x->fn == interp_x_and)
@@ -434,27 +434,27 @@ stmt(Comp *C, const HirStmt *s)
 	case HS_FOR:
 		n = node_new(C, interp_s_for, NULL);
 		n->a = s->slot;
-		n->x = expr(C, s->value);
-		n->b1 = block(C, s->body);
+		n->x = compile_expr(C, s->value);
+		n->b1 = compile_block(C, s->body);
 		break;
 	case HS_EXPR:
 		if (s->value->kind == HIR_IF) {
 			/* the if's own step is charged by interp_s_if */
 			n = node_new(C, interp_s_if, s->value);
-			n->x = expr(C, s->value->u.if_.cond);
-			n->b1 = block(C, s->value->u.if_.then_);
-			n->b2 = s->value->u.if_.else_ ? block(C, s->value->u.if_.else_) : NULL;
+			n->x = compile_expr(C, s->value->u.if_.cond);
+			n->b1 = compile_block(C, s->value->u.if_.then_);
+			n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
 			n->s = s;
 			return fuse_cond(n, SCALAR_IF);
 		}
 		n = node_new(C, interp_s_discard, NULL);
-		n->x = expr(C, s->value);
+		n->x = compile_expr(C, s->value);
 		break;
 	case HS_UNSAFE:
 		if (!s->body)
 			return NULL;
 		n = node_new(C, interp_s_block, NULL);
-		n->b1 = block(C, s->body);
+		n->b1 = compile_block(C, s->body);
 		break;
 	default:
 		UNREACHABLE();
@@ -466,7 +466,7 @@ stmt(Comp *C, const HirStmt *s)
 }
 
 static CBlock *
-block(Comp *C, const HirBlock *b)
+compile_block(Comp *C, const HirBlock *b)
 {
 	CBlock *cb = ARENA_NEW(&C->I->code, CBlock);
 	int outer = C->views;
@@ -477,7 +477,7 @@ block(Comp *C, const HirBlock *b)
 		if (s)
 			cb->stmts[cb->nstmts++] = s;
 	}
-	cb->tail = b->tail ? expr(C, b->tail) : NULL;
+	cb->tail = b->tail ? compile_expr(C, b->tail) : NULL;
 	cb->owned = b->owned;
 	cb->nowned = b->nowned;
 	cb->simple = b->nowned == 0 && C->views == 0;
@@ -503,10 +503,10 @@ function(Comp *C, CFunc *cf, int index)
 			cf->caps[cf->ncaps++] = (HirSlot)i;
 	}
 	cf->nreq = f->nrequires;
-	cf->req = exprs(C, f->requires, f->nrequires);
+	cf->req = compile_exprs(C, f->requires, f->nrequires);
 	cf->nens = f->nensures;
-	cf->ens = exprs(C, f->ensures, f->nensures);
-	cf->body = block(C, f->body);
+	cf->ens = compile_exprs(C, f->ensures, f->nensures);
+	cf->body = compile_block(C, f->body);
 	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->ncaps == 0 && cf->body->simple;
 }
 

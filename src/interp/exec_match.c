@@ -61,7 +61,7 @@ take_or_read(Interp *I, Value *v, bool take)
 
 /* Binds the slots of p (HIR_PAT_BIND) to v or its parts. */
 static void
-bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
+match_bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
 {
 	switch (p->kind) {
 	case HIR_PAT_BIND: {
@@ -87,7 +87,7 @@ bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
 	for (int i = 0; i < p->nfields; i++) {
 		int fi = p->fields[i];
 		if (fi >= 0 && (uint32_t)fi < o->n)
-			bind(I, S, p->subs[i], &o->f[fi], take);
+			match_bind(I, S, p->subs[i], &o->f[fi], take);
 	}
 }
 
@@ -111,7 +111,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 		if (!pat_matches(a->pat, &s))
 			continue;
 		if (a->nbinds)
-			bind(I, S, a->pat, &s, false);
+			match_bind(I, S, a->pat, &s, false);
 		if (a->guard) {
 			Value g = node_eval(I, S, a->guard);
 			if (STOPPED || !g.b) {
@@ -122,7 +122,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 			}
 		}
 		if (own && a->nbinds)
-			bind(I, S, a->pat, &s, true);
+			match_bind(I, S, a->pat, &s, true);
 		Value v = node_eval(I, S, a->value);
 		if (!STOPPED)
 			v = value_own(&I->heap, v);

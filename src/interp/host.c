@@ -23,7 +23,7 @@ host_fail(Interp *I, Domain d, uint32_t code)
 }
 
 static Value
-stage(Interp *I, Buf *to, const Value *v)
+host_stage(Interp *I, Buf *to, const Value *v)
 {
 	size_t n;
 	const uint8_t *p = interp_value_bytes(v, &n);
@@ -48,11 +48,11 @@ interp_rt_host_call(Interp *I, int index, Value *args)
 	case B_stdout_write:
 		if (!o->host.stdout_write)
 			return refused(I, "stdout_write");
-		return stage(I, &I->res->out, &args[0]);
+		return host_stage(I, &I->res->out, &args[0]);
 	case B_stderr_write:
 		if (!o->host.stderr_write)
 			return refused(I, "stderr_write");
-		return stage(I, &I->res->err, &args[0]);
+		return host_stage(I, &I->res->err, &args[0]);
 	case B_args_len:
 		if (!o->host.args_read)
 			return refused(I, "args_len");

@@ -228,7 +228,7 @@ static TypeId parse_type(SigParser *P);
 
 /* `<` type { `, ` type } `>` into args; returns the count. */
 static int
-parse_args(SigParser *P, TypeId *args, int max)
+sig_parse_args(SigParser *P, TypeId *args, int max)
 {
 	int n = 0;
 	parse_expect(P, "<");
@@ -287,24 +287,24 @@ parse_type(SigParser *P)
 	for (size_t i = 0; i < countof(generic_types); i++) {
 		if (strcmp(name, generic_types[i].name) != 0)
 			continue;
-		int na = parse_args(P, args, 2);
+		int na = sig_parse_args(P, args, 2);
 		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");
 		return sema_type_intern(&P->S->types, generic_types[i].kind, 0, 0, args, na);
 	}
 	if (strcmp(name, "Slice") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
+		ASSERT(sig_parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
 		return T_SLICE;
 	}
 	if (strcmp(name, "Option") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: Option takes one argument");
+		ASSERT(sig_parse_args(P, args, 1) == 1, "builtins.c: Option takes one argument");
 		return sema_option(P->S, args[0]);
 	}
 	if (strcmp(name, "Result") == 0) {
-		ASSERT(parse_args(P, args, 2) == 2, "builtins.c: Result takes two arguments");
+		ASSERT(sig_parse_args(P, args, 2) == 2, "builtins.c: Result takes two arguments");
 		return sema_result(P->S, args[0], args[1]);
 	}
 	if (strcmp(name, "IterStep") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: IterStep takes one argument");
+		ASSERT(sig_parse_args(P, args, 1) == 1, "builtins.c: IterStep takes one argument");
 		return sema_nominal(P->S, P->S->sym_iterstep, args, 1);
 	}
 	UNREACHABLE();

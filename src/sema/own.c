@@ -98,7 +98,7 @@ push_scope(Own *O)
 }
 
 static void
-pop_scope(Own *O)
+own_pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
 	while (O->vars.len > m) {
@@ -638,7 +638,7 @@ own_match(Own *O, const Expr *e, bool move)
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
-		pop_scope(O);
+		own_pop_scope(O);
 		diff_since(O, &f, f.mark, &d);
 		armjoin_add(&acc, &d, i);
 	}
@@ -885,7 +885,7 @@ own_stmt(Own *O, const Stmt *s)
 			if (lender >= 0)
 				O->vars.items[lender].loans--;
 		}
-		pop_scope(O);
+		own_pop_scope(O);
 		break;
 	case STMT_IF:
 		own_expr(O, s->u.if_, false);
@@ -905,7 +905,7 @@ own_block(Own *O, const Block *b, bool move_tail)
 		own_stmt(O, b->stmts[i]);
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
-	pop_scope(O);
+	own_pop_scope(O);
 }
 
 /* Records the end offset of the last use of each name (T265). */
