@@ -143,10 +143,10 @@ enum {
 
 /* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: the host
  * operations, checked against the route's grants; fs.c: file_read_text
- * (`path` a borrowed str), called by rt_host_call. */
-Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
-Value rt_host_call(Interp *I, int index, Value *args);
-Value rt_file_read_text(Interp *I, const Value *path);
+ * (`path` a borrowed str), called by interp_rt_host_call. */
+Value interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
+Value interp_rt_host_call(Interp *I, int index, Value *args);
+Value interp_rt_file_read_text(Interp *I, const Value *path);
 
 /* exec.c: a binary operator on two evaluated operands (consumed), and a
  * call of HIR function fi (arguments consumed). */
@@ -157,17 +157,17 @@ Value interp_call(Interp *I, int fi, Value *args, int nargs);
 bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
 /* builtins_rt.c: resolves a builtin to a dispatch index (-1: not implemented). */
-int rt_builtin_index(const Builtin *b);
-const char *rt_builtin_name(int index);
+int interp_rt_builtin_index(const Builtin *b);
+const char *interp_rt_builtin_name(int index);
 /* Whether parameter i of the builtin is borrowed (the call does not consume it). */
-bool rt_builtin_borrows(int index, int param);
+bool interp_rt_builtin_borrows(int index, int param);
 /* Whether the result is a view borrowing from the arguments. */
-bool rt_builtin_view(int index);
+bool interp_rt_builtin_view(int index);
 /*
  * Executes builtin `index` on args (owned unless borrowed); consumed
  * arguments are released or stored by the builtin; the caller releases
  * borrowed-parameter arguments.  On failure returns V_EMPTY with I->stop set.
  */
-Value rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs);
+Value interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs);
 
 #endif
