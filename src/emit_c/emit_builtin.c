@@ -450,11 +450,11 @@ emit_builtin(Emit *E, const HirExpr *e)
 	memset(&c, 0, sizeof c);
 	c.e = e;
 	const Builtin *b = e->u.call.builtin;
-	c.bid = b->bid;
+	c.bid = e->u.call.bid;
 	c.ntargs = e->u.call.ntargs < 2 ? e->u.call.ntargs : 2;
 	for (int i = 0; i < c.ntargs; i++)
 		c.targs[i] = sty(E, e->u.call.targs[i]);
-	if (c.ntargs == 0 && is_map_op(b->bid)) {
+	if (c.ntargs == 0 && is_map_op(c.bid)) {
 		/* the legacy untyped map calls mean Map<string, i64> */
 		c.targs[0] = T_STRING;
 		c.targs[1] = T_I64;
@@ -488,7 +488,7 @@ emit_builtin(Emit *E, const HirExpr *e)
 	if (!c.rct)
 		return mk(NULL, 0, false);
 	Val r = mk(NULL, 0, false);
-	switch (b->bid) {
+	switch (c.bid) {
 	case BI_array_as_slice: case BI_byte_get: case BI_byte_len: case BI_byte_range:
 	case BI_bytes_as_slice: case BI_bytes_copy: case BI_bytes_set: case BI_bytes_set1_or5_from_slice:
 	case BI_bytes_set1_or6_or48_from_slice: case BI_bytes_set5: case BI_bytes_zeroed:

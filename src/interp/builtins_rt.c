@@ -50,9 +50,9 @@ rt_info(int index)
 }
 
 int
-rt_builtin_index(const Builtin *b)
+rt_builtin_index(BuiltinId bid)
 {
-	switch (b->bid) {
+	switch (bid) {
 	/* Host operations `semaprax run` does not grant (src/driver/route.c). */
 	case BI_file_create_dir: case BI_file_list: case BI_file_read: case BI_file_remove:
 	case BI_file_stat: case BI_file_write_atomic: case BI_file_write_new:
@@ -60,7 +60,7 @@ rt_builtin_index(const Builtin *b)
 	case BI_net_stream_stdout: case BI_net_wait: case BI_stdin_read:
 		return -1;
 	default:
-		return (int)b->bid;
+		return (int)bid;
 	}
 }
 

@@ -180,7 +180,7 @@ call(Comp *C, const HirExpr *e)
 		break;
 	case CALL_BUILTIN: {
 		n = node_new(C, x_builtin, e);
-		int bi = rt_builtin_index(e->u.call.builtin);
+		int bi = rt_builtin_index(e->u.call.bid);
 		n->op = bi;
 		if (bi >= 0) {
 			if (rt_builtin_view(bi)) {

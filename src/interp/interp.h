@@ -135,7 +135,7 @@ bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
 /* builtins_rt.c: resolves a builtin to its dispatch index, its BuiltinId
  * (-1: not implemented). */
-int rt_builtin_index(const Builtin *b);
+int rt_builtin_index(BuiltinId bid);
 /* Whether parameter i of the builtin is borrowed (the call does not consume it). */
 bool rt_builtin_borrows(int index, int param);
 /* Whether the result is a view borrowing from the arguments. */
