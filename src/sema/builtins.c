@@ -232,7 +232,7 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	if (strncmp(b->id, "core.map.", 9) == 0) {
 		if (!is_key_type(targs[0]))
 			return "Map keys must be `string`, `i64` or `bool`";
-		if (strcmp(b->name, "map_add") == 0 && targs[1] != T_I64 && targs[1] != T_ERR)
+		if (b->bid == BI_map_add && targs[1] != T_I64 && targs[1] != T_ERR)
 			return "`map_add` needs a Map with `i64` values";
 	}
 	if (strncmp(b->id, "core.set.", 9) == 0 && !is_key_type(targs[0]))
