@@ -359,7 +359,7 @@ arg_context(Own *O, const Expr *call, int i)
 	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
 		O->arg_callee = S->call_builtin[call->id]->name;
 		/* the reference's string operations name their operands; the others are `argN` */
-		if (strcmp(O->arg_callee, "string_concat") == 0 && i < 2)
+		if (S->call_builtin[call->id]->bid == BI_string_concat && i < 2)
 			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
 		else
 			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
