@@ -101,12 +101,12 @@ read_source(const char *path, Source *s)
 		return false;
 	}
 	size_t cap = 1 << 16, n = 0;
-	char *data = xmalloc(cap);
+	char *data = spx_xmalloc(cap);
 	size_t k;
 	while ((k = fread(data + n, 1, cap - n, f)) > 0) {
 		n += k;
 		if (n == cap)
-			data = xrealloc(data, cap *= 2);
+			data = spx_xrealloc(data, cap *= 2);
 	}
 	fclose(f);
 	s->path = path;

@@ -7,11 +7,11 @@
  * For every DIR/NAME.spx (default: all of bench/native/NAME.spx) it does what
  * `semaprax build` does: driver_load (src/driver/session.c: read, parse,
  * sema_check, hir_lower, hir_validate), the route and admission
- * (src/driver/route.c), emit_c, native_compile.  It links no CLI object.  It times emit_c (best of at
+ * (src/driver/route.c), emit_c, emitc_native_compile.  It links no CLI object.  It times emit_c (best of at
  * least EMIT_MIN_REPS repetitions, repeated for EMIT_MIN_SECONDS; every
- * repetition must produce the same bytes) and native_compile, i.e. $CC
+ * repetition must produce the same bytes) and emitc_native_compile, i.e. $CC
  * `-std=c11 -O2 -ffp-contract=off` on the emitted unit (best of N).  The
- * twin DIR/NAME.c goes through the same native_compile, so it is built by
+ * twin DIR/NAME.c goes through the same emitc_native_compile, so it is built by
  * the same $CC with the same flags.  Then both executables run N times each,
  * alternating (a load change on a shared machine hits both sides alike),
  * wall clock from spawn to exit; the best run of each is kept.  Both must
@@ -55,7 +55,7 @@ typedef enum Built { BUILT_OK, BUILT_REFUSED, BUILT_ERROR } Built;
 
 typedef struct Build {
 	double emit_s;    /* best emit_c time */
-	double cc_s;      /* best native_compile time */
+	double cc_s;      /* best emitc_native_compile time */
 	char dir[4096];   /* holds <dir>/program when BUILT_OK; "" otherwise */
 	char why[1024];   /* BUILT_REFUSED: the first diagnostic line */
 } Build;
@@ -83,11 +83,11 @@ read_file(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 16, n = 0, k;
-	char *data = xmalloc(cap);
+	char *data = spx_xmalloc(cap);
 	while ((k = fread(data + n, 1, cap - n - 1, f)) > 0) {
 		n += k;
 		if (n + 1 == cap)
-			data = xrealloc(data, cap *= 2);
+			data = spx_xrealloc(data, cap *= 2);
 	}
 	bool bad = ferror(f);
 	fclose(f);
@@ -163,17 +163,17 @@ time_emit(Session *p, Buf *c, Build *b)
 	return BUILT_OK;
 }
 
-/* native_compile of csrc; false (with the reason printed) unless it built. */
+/* emitc_native_compile of csrc; false (with the reason printed) unless it built. */
 static bool
 compile_c(const char *what, const char *csrc, size_t len, char dir[4096])
 {
 	Buf msg = {0};
-	NativeStatus st = native_compile(csrc, len, dir, &msg);
+	NativeStatus st = emitc_native_compile(csrc, len, dir, &msg);
 	if (st != NATIVE_OK) {
 		fprintf(stderr, "bench_native: %s: %s\n%s\n", what,
 		    st == NATIVE_NO_CC ? "no C compiler" : st == NATIVE_CC_FAILED ? "C compilation failed" : "I/O error",
 		    msg.data ? msg.data : "");
-		native_cleanup(dir);
+		emitc_native_cleanup(dir);
 		dir[0] = '\0';
 	}
 	buf_free(&msg);
@@ -200,11 +200,11 @@ build_program(Session *p, Build *b)
 		if (ok && !b->dir[0])
 			memcpy(b->dir, dir, sizeof dir);
 		else if (ok)
-			native_cleanup(dir);
+			emitc_native_cleanup(dir);
 	}
 	buf_free(&c);
 	if (r != BUILT_OK && b->dir[0]) {
-		native_cleanup(b->dir);
+		emitc_native_cleanup(b->dir);
 		b->dir[0] = '\0';
 	}
 	return r;
@@ -302,7 +302,7 @@ race(const char *name, const Build *b, const char *twin, double *native_s, doubl
 		ok = false;
 	}
 	buf_free(&cout);
-	native_cleanup(cdir);
+	emitc_native_cleanup(cdir);
 	return ok;
 }
 
@@ -336,7 +336,7 @@ bench_one(const char *path, double *logsum, int *nratios, Share *share)
 	double native_s = 0, c_s = 0;
 	Buf result = {0};
 	bool ok = race(path, &b, twin, &native_s, &c_s, &result);
-	native_cleanup(b.dir);
+	emitc_native_cleanup(b.dir);
 	if (ok) {
 		double ratio = native_s / c_s;
 		printf("%-10.*s %10.3f %10.3f %7.2fx %9.3f %9.1f %6.2f%%  %.*s\n", nlen, base, native_s, c_s, ratio,
@@ -365,7 +365,7 @@ share_example(const char *path, Share *share)
 		first_error_line(&p.diags, b.why, sizeof b.why);
 	driver_session_free(&p);
 	if (r == BUILT_OK) {
-		native_cleanup(b.dir);
+		emitc_native_cleanup(b.dir);
 		printf("%-28s %9.3f %9.1f %6.2f%%\n", path, b.emit_s * 1e3, b.cc_s * 1e3, 100.0 * b.emit_s / b.cc_s);
 		share->emit_s += b.emit_s;
 		share->cc_s += b.cc_s;
@@ -452,7 +452,7 @@ int
 main(int argc, char **argv)
 {
 	const char *dir = "bench/native", *examples = "examples";
-	char **names = xcalloc((size_t)argc, sizeof *names);
+	char **names = spx_xcalloc((size_t)argc, sizeof *names);
 	int nnames = 0;
 	spx_tune_allocator();  /* as the semaprax binary does */
 	for (int i = 1; i < argc; i++) {

@@ -25,12 +25,12 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  */
 void cli_unload(Session *L);
 
-int cmd_check(int argc, char **argv);
-int cmd_fmt(int argc, char **argv);
-int cmd_parse(int argc, char **argv);
-int cmd_explain(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_build(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
+int cli_cmd_fmt(int argc, char **argv);
+int cli_cmd_parse(int argc, char **argv);
+int cli_cmd_explain(int argc, char **argv);
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_build(int argc, char **argv);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

@@ -40,10 +40,10 @@
 #define BUILD_GRAMMAR "build requires exactly <file> [--target native|c] [-o|--output <path>] [--json]"
 
 static void
-report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+build_report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-report(DiagSink *s, DiagCode code, const char *fmt, ...)
+build_report(DiagSink *s, DiagCode code, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
@@ -59,7 +59,7 @@ report(DiagSink *s, DiagCode code, const char *fmt, ...)
  * <dir>/program.  Reports into L->diags.
  */
 static bool
-compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
+interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
 	if (!driver_admit(L->H, host, &L->diags))
@@ -71,20 +71,20 @@ compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 		return false;
 	}
 	Buf msg = {0};
-	NativeStatus st = native_compile(c.data, c.len, dir, &msg);
+	NativeStatus st = emitc_native_compile(c.data, c.len, dir, &msg);
 	buf_free(&c);
 	const char *m = msg.data ? msg.data : "";
 	switch (st) {
 	case NATIVE_OK:
 		break;
 	case NATIVE_NO_CC:
-		report(&L->diags, DIAG_B101, "%s", m);
+		build_report(&L->diags, DIAG_B101, "%s", m);
 		break;
 	case NATIVE_CC_FAILED:
-		report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
+		build_report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
 		break;
 	case NATIVE_IO:
-		report(&L->diags, DIAG_I101, "%s", m);
+		build_report(&L->diags, DIAG_I101, "%s", m);
 		break;
 	}
 	buf_free(&msg);
@@ -95,15 +95,15 @@ int
 cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 {
 	char dir[4096];
-	bool ok = compile_module(L, host, dir, true);
-	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cmd_run defers them here) */
+	bool ok = interp_compile_module(L, host, dir, true);
+	diag_emit_all(&L->diags, false);   /* the checker's warnings too (cli_cmd_run defers them here) */
 	if (!ok) {
-		native_cleanup(dir);
+		emitc_native_cleanup(dir);
 		return EXIT_FAIL;
 	}
 	char exe[4200];
 	snprintf(exe, sizeof exe, "%s/program", dir);
-	char **argv = xmalloc(sizeof *argv * ((size_t)nargs + 2));
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 2));
 	argv[0] = exe;
 	for (int i = 0; i < nargs; i++)
 		argv[i + 1] = args[i];
@@ -111,7 +111,7 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 	int status = EXIT_FAIL, st = 0;
 	int err = emit_native_exec(exe, argv, &st);
 	free(argv);
-	native_cleanup(dir);   /* ends the process if we were signalled */
+	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
 	if (err)
 		fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
 	else if (WIFEXITED(st))
@@ -167,7 +167,7 @@ check_output(DiagSink *s, const char *out)
 {
 	struct stat st;
 	if (lstat(out, &st) == 0) {
-		report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		build_report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		return false;
 	}
 	char *parent = strdup(out);
@@ -181,7 +181,7 @@ check_output(DiagSink *s, const char *out)
 	}
 	bool ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 	if (!ok)
-		report(s, DIAG_I301, "the parent directory `%s` of output path `%s` does not exist or is not a directory", p, out);
+		build_report(s, DIAG_I301, "the parent directory `%s` of output path `%s` does not exist or is not a directory", p, out);
 	free(parent);
 	return ok;
 }
@@ -231,9 +231,9 @@ build_c_source(const char *path, const char *out, bool json)
 		if (!ok && fd >= 0)
 			unlink(out);
 		if (fd < 0 && e == EEXIST)
-			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (!ok)
-			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}
@@ -247,7 +247,7 @@ build_c_source(const char *path, const char *out, bool json)
 }
 
 int
-cmd_build(int argc, char **argv)
+cli_cmd_build(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
 	bool json = false, have_target = false, c_source = false;
@@ -309,20 +309,20 @@ cmd_build(int argc, char **argv)
 	char dir[4096] = "";
 	HirGrants host;
 	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (driver_route(L.H->S, &host), compile_module(&L, &host, dir, false))) {
+	    (driver_route(L.H->S, &host), interp_compile_module(&L, &host, dir, false))) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
 		if (e == 0 && emit_native_interrupted())
 			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
-			report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (e)
-			report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}
-	native_cleanup(dir);
+	emitc_native_cleanup(dir);
 	diag_emit_all(&L.diags, json);
 	if (status == EXIT_OK)
 		print_built(json, "native", "native executable", out);

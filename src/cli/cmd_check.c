@@ -24,7 +24,7 @@ hir_self_check_requested(void)
 }
 
 int
-cmd_check(int argc, char **argv)
+cli_cmd_check(int argc, char **argv)
 {
 	const char *path = NULL;
 	bool json = false, dump = false;

@@ -44,7 +44,7 @@ catalog(void)
 }
 
 int
-cmd_explain(int argc, char **argv)
+cli_cmd_explain(int argc, char **argv)
 {
 	const char *code = NULL;
 	bool json = false;

@@ -59,14 +59,14 @@ walk(const char *dir, PathList *out, int depth)
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		VEC_PUSH(names, xstrdup(e->d_name));
+		VEC_PUSH(names, spx_xstrdup(e->d_name));
 	}
 	closedir(d);
 	if (names.len)
 		qsort(names.items, (size_t)names.len, sizeof(char *), cmp_str);
 	for (int i = 0; i < names.len; i++) {
 		size_t n = strlen(dir) + strlen(names.items[i]) + 2;
-		char *path = xmalloc(n);
+		char *path = spx_xmalloc(n);
 		snprintf(path, n, "%s/%s", dir, names.items[i]);
 		struct stat st;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -136,7 +136,7 @@ fmt_usage(void)
 }
 
 int
-cmd_fmt(int argc, char **argv)
+cli_cmd_fmt(int argc, char **argv)
 {
 	const char *operand = NULL;
 	bool check = false, to_stdout = false, json = false;
@@ -165,7 +165,7 @@ cmd_fmt(int argc, char **argv)
 			return cli_usage("fmt", "fmt --stdout takes one file, not a directory");
 		walk(operand, &paths, 0);
 	} else {
-		VEC_PUSH(paths, xstrdup(operand));
+		VEC_PUSH(paths, spx_xstrdup(operand));
 	}
 
 	VEC(Source) srcs = {0};

@@ -10,7 +10,7 @@
 
 
 int
-cmd_parse(int argc, char **argv)
+cli_cmd_parse(int argc, char **argv)
 {
 	const char *path = NULL;
 	bool json = false, dump = false;

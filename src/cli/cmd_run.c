@@ -426,7 +426,7 @@ parse_options(int argc, char **argv, RunOptions *o)
 }
 
 int
-cmd_run(int argc, char **argv)
+cli_cmd_run(int argc, char **argv)
 {
 	RunOptions ro;
 	memset(&ro, 0, sizeof ro);

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 static void
-report(const char *path, const char *why, const char *help)
+fmt_report(const char *path, const char *why, const char *help)
 {
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
@@ -66,14 +66,14 @@ cli_fmt_prepare(FmtTarget *t, const char *path)
 	t->operand = path;
 	t->path = realpath(path, NULL);
 	if (!t->path || stat(t->path, &t->st) != 0 || !S_ISREG(t->st.st_mode)) {
-		report(path, t->path ? "not a regular file" : strerror(errno),
+		fmt_report(path, t->path ? "not a regular file" : strerror(errno),
 		    "pass a regular .spx file; nothing was written");
 		free(t->path);
 		t->path = NULL;
 		return false;
 	}
 	if (read_only(t->path, &t->st)) {
-		report(path, "the file is read-only",
+		fmt_report(path, "the file is read-only",
 		    "make the file writable (e.g. `chmod u+w`) to format it; nothing was written");
 		free(t->path);
 		t->path = NULL;
@@ -135,7 +135,7 @@ static void
 sync_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	char *dir = slash ? spx_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spx_xstrdup(".");
 	int fd = open(dir, O_RDONLY);
 	if (fd >= 0) {
 		fsync(fd);
@@ -201,7 +201,7 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	sigprocmask(SIG_BLOCK, &block, &saved);
 
 	size_t size = strlen(t->path) + 16;
-	char *tmp = xmalloc(size);
+	char *tmp = spx_xmalloc(size);
 	bool kept = false, ok;
 	/* A replacement that cannot keep the owner and group (fchown refused)
 	 * falls back to the in-place rewrite. */
@@ -215,9 +215,9 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	if (!ok && kept) {
 		char help[PATH_MAX + 96];
 		snprintf(help, sizeof help, "the file may be damaged: its original bytes are saved in %s", tmp);
-		report(t->operand, strerror(e), help);
+		fmt_report(t->operand, strerror(e), help);
 	} else if (!ok) {
-		report(t->operand, strerror(e),
+		fmt_report(t->operand, strerror(e),
 		    "check that the file and its directory are writable; the file is unchanged");
 	}
 	free(tmp);

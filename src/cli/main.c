@@ -42,23 +42,23 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const Command commands[] = {
-	{ "build", cmd_build, "semaprax build <file> [--target native|c] [-o|--output <path>] [--json]\n"
+	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
 	  "  unit instead (default `<stem>.c`); an existing output is never overwritten.\n" },
-	{ "check", cmd_check, "semaprax check <file> [--json]\n"
+	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
-	{ "explain", cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
-	{ "fmt", cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
+	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
+	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
 	{ "help", cmd_help, "semaprax help [<command>]\n" },
-	{ "parse", cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
+	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "run", cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
+	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"

@@ -39,7 +39,7 @@ driver_read(Session *s)
 void
 driver_set_source(Session *s, const char *src, size_t len)
 {
-	s->src = xmalloc(len + 1);
+	s->src = spx_xmalloc(len + 1);
 	memcpy(s->src, src, len);
 	s->src[len] = '\0';
 	s->len = len;
@@ -139,7 +139,7 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 		/* Room for the NUL and one byte more, so the read that finds EOF
 		 * needs no reallocation when the size is as stat said. */
 		size_t cap = (size_t)st.st_size + 2, n = 0;
-		data = xmalloc(cap);
+		data = spx_xmalloc(cap);
 		for (;;) {
 			if (n + 1 >= cap) {
 				if (cap > DRIVER_MAX_SOURCE) {
@@ -147,7 +147,7 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 					break;
 				}
 				cap *= 2;
-				data = xrealloc(data, cap);
+				data = spx_xrealloc(data, cap);
 			}
 			size_t k = fread(data + n, 1, cap - n - 1, f);
 			n += k;

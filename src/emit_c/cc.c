@@ -7,10 +7,10 @@
  * compilation failure.
  *
  * Interruption: from the temporary directory's creation until
- * native_cleanup, SIGINT, SIGTERM and SIGHUP are caught and forwarded to
+ * emitc_native_cleanup, SIGINT, SIGTERM and SIGHUP are caught and forwarded to
  * the child at work — the compiler (its own process group, so cc1 and as
  * go too) or the compiled program (emit_native_exec) — which is then waited
- * for; native_cleanup removes the directory and re-raises the signal with
+ * for; emitc_native_cleanup removes the directory and re-raises the signal with
  * its default action, so the caller ends with the conventional status and
  * neither a child nor the directory survives.
  */
@@ -143,7 +143,7 @@ slurp(const char *path, Buf *out)
 }
 
 NativeStatus
-native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
+emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 {
 	catch_signals();
 	const char *tmp = getenv("TMPDIR");
@@ -204,7 +204,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		close(pfd[1]);
 		free(words);
 		free(extra_words);
-		native_cleanup(dir);   /* does not return */
+		emitc_native_cleanup(dir);   /* does not return */
 	}
 	if (pid < 0) {
 		close(pfd[0]);
@@ -237,7 +237,7 @@ native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 	if (got_signal) {
 		free(words);
 		free(extra_words);
-		native_cleanup(dir);   /* does not return */
+		emitc_native_cleanup(dir);   /* does not return */
 	}
 	NativeStatus r = NATIVE_OK;
 	if (got == (ssize_t)sizeof exec_errno) {
@@ -280,7 +280,7 @@ emit_native_interrupted(void)
 }
 
 void
-native_cleanup(const char *dir)
+emitc_native_cleanup(const char *dir)
 {
 	if (dir && dir[0]) {
 		const char *names[] = { "program.c", "program", "cc.log" };

@@ -33,7 +33,7 @@
 /* ---- helpers ---- */
 
 void
-line(Emit *E, const char *fmt, ...)
+emitc_line(Emit *E, const char *fmt, ...)
 {
 	for (int i = 0; i < E->indent; i++)
 		buf_putc(E->b, '\t');
@@ -43,7 +43,7 @@ line(Emit *E, const char *fmt, ...)
 	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	if (n >= (int)sizeof tmp) {
-		char *big = xmalloc((size_t)n + 1);
+		char *big = spx_xmalloc((size_t)n + 1);
 		va_start(ap, fmt);
 		vsnprintf(big, (size_t)n + 1, fmt, ap);
 		va_end(ap);
@@ -56,7 +56,7 @@ line(Emit *E, const char *fmt, ...)
 }
 
 void
-refuse(Emit *E, Span span, const char *fmt, ...)
+emitc_refuse(Emit *E, Span span, const char *fmt, ...)
 {
 	if (E->failed)
 		return;
@@ -72,23 +72,23 @@ refuse(Emit *E, Span span, const char *fmt, ...)
 }
 
 const char *
-new_tmp(Emit *E)
+emitc_new_tmp(Emit *E)
 {
 	return arena_printf(&E->a, "t%d", E->tmp++);
 }
 
 const char *
-func_var(Emit *E, TypeId t, const char *prefix)
+emitc_func_var(Emit *E, TypeId t, const char *prefix)
 {
 	const char *name = arena_printf(&E->a, "%s%d", prefix, E->tmp++);
-	buf_printf(&E->decls, "\t%s %s = %s;\n", emit_tyname(E, t), name, zero_init(E, t));
+	buf_printf(&E->decls, "\t%s %s = %s;\n", emit_tyname(E, t), name, emitc_zero_init(E, t));
 	Temp tp = { name, t };
 	VEC_PUSH(E->fvars, tp);
 	return name;
 }
 
 const char *
-slot_name(Emit *E, HirSlot s)
+emitc_slot_name(Emit *E, HirSlot s)
 {
 	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
 }
@@ -103,7 +103,7 @@ is_invariant_fn(Emit *E, int fi)
 }
 
 int
-inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
+emitc_inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
 {
 	const HirFunc *f = &E->H->funcs[fi];
 	if (f->sym >= 0 && sema_sym(E->S, f->sym)->ntparams == 0)
@@ -143,7 +143,7 @@ inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
 }
 
 int
-fnval_id(Emit *E, TypeId ft, int inst, bool closure)
+emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure)
 {
 	for (int i = 0; i < E->fnvals.len; i++)
 		if (E->fnvals.items[i].ft == ft && E->fnvals.items[i].inst == inst)
@@ -154,7 +154,7 @@ fnval_id(Emit *E, TypeId ft, int inst, bool closure)
 }
 
 void
-note_fntype(Emit *E, TypeId ft)
+emitc_note_fntype(Emit *E, TypeId ft)
 {
 	for (int i = 0; i < E->fntypes.len; i++)
 		if (E->fntypes.items[i] == ft)
@@ -170,7 +170,7 @@ mark_slots(Emit *E, const HirFunc *f)
 {
 	E->slot_own = arena_alloc(&E->a, sizeof *E->slot_own * (size_t)(f->nlocals + 1));
 	for (int i = 0; i < f->nlocals; i++)
-		E->slot_own[i] = !f->locals[i].lent && !is_copy(E, sty(E, f->locals[i].type));
+		E->slot_own[i] = !f->locals[i].lent && !emitc_is_copy(E, emitc_sty(E, f->locals[i].type));
 }
 
 /* ---- functions ---- */
@@ -189,21 +189,21 @@ c_literal(Buf *out, const char *s)
 static void
 render_arg(Emit *E, const HirFunc *f, int i)
 {
-	TypeId t = sty(E, f->locals[i].type);
-	const char *v = slot_name(E, (HirSlot)i);
-	Sym *s = nominal_sym(E, t);
-	switch (tinfo(E, t)->kind) {
-	case TY_I64: line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
-	case TY_I32: line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
-	case TY_U8: line(E, "	spx_cf_uint(&spx_cf, %s, \"u8\");", v); return;
-	case TY_USIZE: line(E, "	spx_cf_uint(&spx_cf, %s, \"usize\");", v); return;
-	case TY_BOOL: line(E, "	spx_cf_put(&spx_cf, %s ? \"true\" : \"false\");", v); return;
-	case TY_CHAR: line(E, "	spx_cf_char(&spx_cf, %s);", v); return;
-	case TY_F64: line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
-	case TY_F32: line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
-	case TY_STRING: line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
+	TypeId t = emitc_sty(E, f->locals[i].type);
+	const char *v = emitc_slot_name(E, (HirSlot)i);
+	Sym *s = emitc_nominal_sym(E, t);
+	switch (emitc_tinfo(E, t)->kind) {
+	case TY_I64: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
+	case TY_I32: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
+	case TY_U8: emitc_line(E, "	spx_cf_uint(&spx_cf, %s, \"u8\");", v); return;
+	case TY_USIZE: emitc_line(E, "	spx_cf_uint(&spx_cf, %s, \"usize\");", v); return;
+	case TY_BOOL: emitc_line(E, "	spx_cf_put(&spx_cf, %s ? \"true\" : \"false\");", v); return;
+	case TY_CHAR: emitc_line(E, "	spx_cf_char(&spx_cf, %s);", v); return;
+	case TY_F64: emitc_line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
+	case TY_F32: emitc_line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
+	case TY_STRING: emitc_line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
 	case TY_ARRAY:
-		line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)tinfo(E, t)->n);
+		emitc_line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)emitc_tinfo(E, t)->n);
 		return;
 	default:
 		break;
@@ -213,7 +213,7 @@ render_arg(Emit *E, const HirFunc *f, int i)
 		kind = "<record>";
 	else if (s && s->kind == SK_VARIANT)
 		kind = "<variant>";
-	line(E, "	spx_cf_put(&spx_cf, \"%s\");", kind);
+	emitc_line(E, "	spx_cf_put(&spx_cf, \"%s\");", kind);
 }
 
 /*
@@ -228,9 +228,9 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 {
 	bool ensures = kind == CLAUSE_ENSURES;
 	for (int k = 0; k < n && !E->failed; k++) {
-		int mark = temps_mark(E);
-		Val c = ev(E, conds[k]);
-		temps_release(E, mark);
+		int mark = emitc_temps_mark(E);
+		Val c = emitc_ev(E, conds[k]);
+		emitc_temps_release(E, mark);
 		if (!c.c)
 			return;
 		E->use_contract = true;
@@ -244,22 +244,22 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			   (int)(inv ? idn - ns : idn), f->id);
 		Buf lit = {0};
 		c_literal(&lit, head.data);
-		line(E, "if (!%s) {", c.c);
-		line(E, "	spx_buf spx_cf = {0};");
-		line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+		emitc_line(E, "if (!%s) {", c.c);
+		emitc_line(E, "	spx_buf spx_cf = {0};");
+		emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
 		if (f->nparams == 0)
-			line(E, "	spx_cf_put(&spx_cf, \"none\");");
+			emitc_line(E, "	spx_cf_put(&spx_cf, \"none\");");
 		for (int i = 0; i < f->nparams; i++) {
 			Buf name = {0};
 			buf_printf(&name, "%s%s = ", i ? ", " : "", f->locals[i].name);
 			buf_free(&lit);
 			c_literal(&lit, name.data);
-			line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+			emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
 			buf_free(&name);
 			render_arg(E, f, i);
 		}
-		line(E, "	spx_contract_fail(&spx_cf);");
-		line(E, "}");
+		emitc_line(E, "	spx_contract_fail(&spx_cf);");
+		emitc_line(E, "}");
 		buf_free(&lit);
 		buf_free(&head);
 		free(clause);
@@ -278,17 +278,17 @@ signature(Emit *E, int ii, Buf *out)
 	const Inst *in = &E->insts.items[ii];
 	const HirFunc *f = &E->H->funcs[in->fi];
 	Span span = f->nlocals ? f->locals[0].span : (Span){0};
-	const char *rt = ctype(E, sty(E, f->result), span);
+	const char *rt = emitc_ctype(E, emitc_sty(E, f->result), span);
 	if (!rt)
 		return false;
 	buf_printf(out, "static %s %s(int spx_d", rt, in->cname);
 	if (is_closure(E, in->fi))
 		buf_puts(out, ", const spx_fn *spx_self");
 	for (int i = 0; i < f->nparams; i++) {
-		const char *pt = ctype(E, sty(E, f->locals[i].type), f->locals[i].span);
+		const char *pt = emitc_ctype(E, emitc_sty(E, f->locals[i].type), f->locals[i].span);
 		if (!pt)
 			return false;
-		buf_printf(out, ", %s %s", pt, slot_name(E, (HirSlot)i));
+		buf_printf(out, ", %s %s", pt, emitc_slot_name(E, (HirSlot)i));
 	}
 	buf_putc(out, ')');
 	return true;
@@ -298,12 +298,12 @@ signature(Emit *E, int ii, Buf *out)
 static void
 capture_load(Emit *E, HirSlot s, int k)
 {
-	TypeId t = sty(E, E->f->locals[s].type);
-	const char *m = cap_field(E, t);
+	TypeId t = emitc_sty(E, E->f->locals[s].type);
+	const char *m = emitc_cap_field(E, t);
 	if (m)
-		line(E, "%s = spx_self->cap[%d].%s;", slot_name(E, s), k, m);
+		emitc_line(E, "%s = spx_self->cap[%d].%s;", emitc_slot_name(E, s), k, m);
 	else
-		line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", slot_name(E, s), emit_tyname(E, t), k);
+		emitc_line(E, "%s = *(const %s *)spx_self->cap[%d].cell;", emitc_slot_name(E, s), emit_tyname(E, t), k);
 }
 
 static void
@@ -332,25 +332,25 @@ emit_function(Emit *E, int ii)
 	E->fvars.len = 0;
 	mark_slots(E, f);
 	for (int i = 0; i < f->nparams; i++)
-		buf_printf(&E->decls, "\t(void)%s;\n", slot_name(E, (HirSlot)i));
+		buf_printf(&E->decls, "\t(void)%s;\n", emitc_slot_name(E, (HirSlot)i));
 	/* a capture-less closure never reads its environment */
 	if (is_closure(E, E->insts.items[ii].fi))
 		buf_puts(&E->decls, "\t(void)spx_self;\n");
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
-		TypeId t = sty(E, f->locals[i].type);
-		const char *ct = ctype(E, t, f->locals[i].span);
+		TypeId t = emitc_sty(E, f->locals[i].type);
+		const char *ct = emitc_ctype(E, t, f->locals[i].span);
 		if (!ct)
 			break;
-		buf_printf(&E->decls, "\t%s %s = %s;\n\t(void)%s;\n", ct, slot_name(E, (HirSlot)i), zero_init(E, t),
-			   slot_name(E, (HirSlot)i));
+		buf_printf(&E->decls, "\t%s %s = %s;\n\t(void)%s;\n", ct, emitc_slot_name(E, (HirSlot)i), emitc_zero_init(E, t),
+			   emitc_slot_name(E, (HirSlot)i));
 	}
-	TypeId rt = sty(E, f->result);
-	const char *rct = ctype(E, rt, f->nlocals ? f->locals[0].span : (Span){0});
+	TypeId rt = emitc_sty(E, f->result);
+	const char *rct = emitc_ctype(E, rt, f->nlocals ? f->locals[0].span : (Span){0});
 	if (E->failed || !rct)
 		goto out;
-	line(E, "%s spx_result = %s;", rct, zero_init(E, rt));
-	line(E, "if (spx_d >= 256)");
-	line(E, "\tspx_depth_fail();");
+	emitc_line(E, "%s spx_result = %s;", rct, emitc_zero_init(E, rt));
+	emitc_line(E, "if (spx_d >= 256)");
+	emitc_line(E, "\tspx_depth_fail();");
 	if (is_closure(E, E->insts.items[ii].fi)) {
 		int k = 0;
 		for (int i = f->nparams; i < f->nlocals; i++)
@@ -358,20 +358,20 @@ emit_function(Emit *E, int ii)
 				capture_load(E, (HirSlot)i, k++);
 	}
 	contract_checks(E, f, CLAUSE_REQUIRES, f->requires, f->nrequires);
-	emit_block(E, f->body, valueful(E, rt) ? "spx_result" : NULL, rt);
+	emit_block(E, f->body, emitc_valueful(E, rt) ? "spx_result" : NULL, rt);
 	if (E->failed)
 		goto out;
 	if (E->used_out)
 		buf_puts(&body, "spx_out:\n");
 	if (f->nensures > 0 && f->result_slot != HIR_NO_SLOT)
-		line(E, "%s = spx_result;", slot_name(E, f->result_slot));
+		emitc_line(E, "%s = spx_result;", emitc_slot_name(E, f->result_slot));
 	contract_checks(E, f, CLAUSE_ENSURES, f->ensures, f->nensures);
 	for (int i = f->nlocals - 1; i >= 0; i--)
 		if (E->slot_own[i])
-			release_place(E, sty(E, f->locals[i].type), slot_name(E, (HirSlot)i));
+			emitc_release_place(E, emitc_sty(E, f->locals[i].type), emitc_slot_name(E, (HirSlot)i));
 	for (int i = E->fvars.len - 1; i >= 0; i--)
-		release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
-	line(E, "return spx_result;");
+		emitc_release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
+	emitc_line(E, "return spx_result;");
 	Buf *out = &E->insts.items[ii].body;
 	buf_puts(out, "/* ");
 	emitc_comment_text(out, f->name, strlen(f->name));
@@ -392,12 +392,12 @@ out:
 static void
 emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 {
-	const TypeInfo *ti = tinfo(E, ft);
+	const TypeInfo *ti = emitc_tinfo(E, ft);
 	int np = ti->nargs - 1;
 	Buf sig = {0};
 	buf_printf(&sig, "static %s spx_call_%u(spx_fn f, int spx_d", emit_tyname(E, ti->args[np]), (unsigned)ft);
 	for (int i = 0; i < np; i++)
-		buf_printf(&sig, ", %s a%d", emit_tyname(E, tinfo(E, ft)->args[i]), i);
+		buf_printf(&sig, ", %s a%d", emit_tyname(E, emitc_tinfo(E, ft)->args[i]), i);
 	buf_putc(&sig, ')');
 	buf_printf(protos, "%s;\n", sig.data);
 	buf_printf(out, "%s\n{\n\tswitch (f.id) {\n", sig.data);
@@ -530,19 +530,19 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 		arena_free(&E.a);
 		return false;
 	}
-	types_grow(&E);
+	emitc_types_grow(&E);
 	E.nsyms = E.S->syms.len;
-	E.sym_func = xmalloc(sizeof *E.sym_func * ((size_t)E.nsyms + 1));
+	E.sym_func = spx_xmalloc(sizeof *E.sym_func * ((size_t)E.nsyms + 1));
 	for (int i = 0; i < E.nsyms; i++)
 		E.sym_func[i] = -1;
 	for (int i = 0; i < H->nfuncs; i++)
 		if (H->funcs[i].sym >= 0 && H->funcs[i].sym < E.nsyms)
 			E.sym_func[H->funcs[i].sym] = i;
 	const HirFunc *mf = &H->funcs[entry];
-	if (tinfo(&E, mf->result)->kind != TY_I64 || mf->nparams != 0)
-		refuse(&E, sema_sym(E.S, mf->sym)->span, "the native lane runs `fn main() -> i64` only");
+	if (emitc_tinfo(&E, mf->result)->kind != TY_I64 || mf->nparams != 0)
+		emitc_refuse(&E, sema_sym(E.S, mf->sym)->span, "the native lane runs `fn main() -> i64` only");
 	Route route = o->host ? o->host->route : ROUTE_PURE;
-	inst_get(&E, entry, NULL, 0);
+	emitc_inst_get(&E, entry, NULL, 0);
 	while (!E.failed && E.qhead < E.insts.len)
 		emit_function(&E, E.qhead++);
 	if (!E.failed)

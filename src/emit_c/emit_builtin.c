@@ -5,7 +5,7 @@
  * src/interp/builtins_rt.c, collections.c and host.c.
  *
  * Arguments are evaluated left to right and converted by the builtin's
- * instantiated signature (builtin_signature): a `borrow` parameter takes a
+ * instantiated signature (sema_builtin_signature): a `borrow` parameter takes a
  * borrowed value (an owned argument becomes a temporary), every other
  * non-Copy parameter consumes its argument.  Views (str, Slice<u8>) are
  * `spx_view`s into the bytes of their source.  Host operations are emitted
@@ -48,35 +48,35 @@ simple(Emit *E, Call *c, bool own, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s;", c->rct, t, buf);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", c->rct, t, buf);
 	return mk(t, c->rt, own);
 }
 
 static const char *
 view(Emit *E, Call *c, int i)
 {
-	TyKind k = tinfo(E, c->at[i])->kind;
+	TyKind k = emitc_tinfo(E, c->at[i])->kind;
 	return k == TY_STRING || k == TY_BYTES ? arena_printf(&E->a, "spx_view_of(%s)", c->a[i]) : c->a[i];
 }
 
 static const char *
 tname(Emit *E, TypeId t)
 {
-	return ctype(E, t, (Span){0});
+	return emitc_ctype(E, t, (Span){0});
 }
 
 /* An Option<scalar> result: Some(value) when cond holds. */
 static Val
 option_some_if(Emit *E, Call *c, const char *cond, const char *value)
 {
-	Sym *s = nominal_sym(E, c->rt);
-	const char *t = new_tmp(E);
-	line(E, "%s %s = {0};", c->rct, t);
-	line(E, "if (%s) {", cond);
-	line(E, "\t%s.tag = 1;", t);
-	line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[0].name, value);
-	line(E, "}");
+	Sym *s = emitc_nominal_sym(E, c->rt);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = {0};", c->rct, t);
+	emitc_line(E, "if (%s) {", cond);
+	emitc_line(E, "\t%s.tag = 1;", t);
+	emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[0].name, value);
+	emitc_line(E, "}");
 	return mk(t, c->rt, false);
 }
 
@@ -87,11 +87,11 @@ emit_format(Emit *E, Call *c)
 {
 	const HirExpr *lit = c->e->u.call.args[0];
 	if (lit->kind != HIR_STRING) {
-		refuse(E, c->e->span, "string_format needs a literal template");
+		emitc_refuse(E, c->e->span, "string_format needs a literal template");
 		return mk(NULL, 0, false);
 	}
-	const char *b = new_tmp(E);
-	line(E, "spx_buf %s = {0};", b);
+	const char *b = emitc_new_tmp(E);
+	emitc_line(E, "spx_buf %s = {0};", b);
 	int field = 1;
 	bool bad = false;
 	size_t start = 0, n = lit->u.lit.n;
@@ -104,7 +104,7 @@ emit_format(Emit *E, Call *c)
 			continue;
 		size_t upto = esc ? i + 1 : i;
 		if (upto > start)
-			line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, c_string(E, s + start, upto - start), upto - start);
+			emitc_line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, emitc_c_literal(E, s + start, upto - start), upto - start);
 		if (esc) {
 			i++;
 			start = i + 1;
@@ -116,23 +116,23 @@ emit_format(Emit *E, Call *c)
 			bad = true;
 			break;
 		}
-		TyKind k = tinfo(E, c->at[field])->kind;
+		TyKind k = emitc_tinfo(E, c->at[field])->kind;
 		const char *a = c->a[field++];
 		if (k == TY_I64)
-			line(E, "spx_fmt_i64(&%s, %s);", b, a);
+			emitc_line(E, "spx_fmt_i64(&%s, %s);", b, a);
 		else if (k == TY_U8 || k == TY_USIZE)
-			line(E, "spx_fmt_u64(&%s, %s);", b, a);
+			emitc_line(E, "spx_fmt_u64(&%s, %s);", b, a);
 		else if (k == TY_BOOL)
-			line(E, "spx_buf_put(&%s, %s ? \"true\" : \"false\", %s ? 4 : 5);", b, a, a);
+			emitc_line(E, "spx_buf_put(&%s, %s ? \"true\" : \"false\", %s ? 4 : 5);", b, a, a);
 		else if (k == TY_STRING || k == TY_STR)
-			line(E, "spx_buf_put(&%s, %s.p, %s.n);", b, a, a);
+			emitc_line(E, "spx_buf_put(&%s, %s.p, %s.n);", b, a, a);
 		else
 			bad = true;
 		i++;
 		start = i + 1;
 	}
 	if (bad || field != c->n)
-		line(E, "spx_fail(\"semaprax.string-format.v1\", 1);");
+		emitc_line(E, "spx_fail(\"semaprax.string-format.v1\", 1);");
 	return simple(E, c, true, "spx_fmt_done(&%s)", b);
 }
 
@@ -163,8 +163,8 @@ emit_text(Emit *E, Call *c)
 	if (bi == BI_string_find)
 		return simple(E, c, false, "spx_string_find(%s, %s, %s)", view(E, c, 0), view(E, c, 1), c->a[2]);
 	if (bi == BI_string_to_i64) {
-		const char *v = new_tmp(E);
-		line(E, "int64_t %s = 0;", v);
+		const char *v = emitc_new_tmp(E);
+		emitc_line(E, "int64_t %s = 0;", v);
 		return option_some_if(E, c, arena_printf(&E->a, "spx_parse_i64(%s, &%s)", view(E, c, 0), v), v);
 	}
 	if (bi == BI_string_trim)
@@ -180,7 +180,7 @@ emit_text(Emit *E, Call *c)
 	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_str_as_bytes)
 		return simple(E, c, false, "%s", view(E, c, 0));
 	if (bi == BI_array_as_slice)
-		return simple(E, c, false, "(spx_view){ %s.a, %llu }", c->a[0], (unsigned long long)tinfo(E, c->at[0])->n);
+		return simple(E, c, false, "(spx_view){ %s.a, %llu }", c->a[0], (unsigned long long)emitc_tinfo(E, c->at[0])->n);
 	if (bi == BI_str_byte_at || bi == BI_byte_get)
 		return option_some_if(E, c, arena_printf(&E->a, "%s < %s.n", c->a[1], c->a[0]),
 				      arena_printf(&E->a, "%s.p[%s]", c->a[0], c->a[1]));
@@ -213,10 +213,10 @@ emit_convert(Emit *E, Call *c)
 	};
 	for (size_t i = 0; i < sizeof conv / sizeof *conv; i++)
 		if (c->bid == conv[i].bid) {
-			const char *t = new_tmp(E);
+			const char *t = emitc_new_tmp(E);
 			Buf x = {0};
 			buf_printf(&x, conv[i].fmt, c->a[0]);
-			line(E, "%s %s = %s;", c->rct, t, x.data);
+			emitc_line(E, "%s %s = %s;", c->rct, t, x.data);
 			buf_free(&x);
 			return mk(t, c->rt, false);
 		}
@@ -232,16 +232,16 @@ emit_box(Emit *E, Call *c)
 	TypeId T = c->targs[0];
 	const char *tn = tname(E, T);
 	if (bi == BI_box_new) {
-		const char *t = new_tmp(E);
-		line(E, "%s %s = spx_alloc(sizeof(%s));", c->rct, t, tn);
-		line(E, "*%s = %s;", t, c->a[0]);
+		const char *t = emitc_new_tmp(E);
+		emitc_line(E, "%s %s = spx_alloc(sizeof(%s));", c->rct, t, tn);
+		emitc_line(E, "*%s = %s;", t, c->a[0]);
 		return mk(t, c->rt, true);
 	}
 	if (bi == BI_box_get)
 		return simple(E, c, false, "*%s", c->a[0]);
 	if (bi == BI_box_into_inner) {
 		Val v = simple(E, c, true, "*%s", c->a[0]);
-		line(E, "spx_free(%s);", c->a[0]);
+		emitc_line(E, "spx_free(%s);", c->a[0]);
 		return v;
 	}
 	return mk(NULL, 0, false);
@@ -265,45 +265,45 @@ emit_vec(Emit *E, Call *c)
 	const char *elem = arena_printf(&E->a, "((%s *)%s.p)", tn, v);
 	if (bi == BI_vec_get || bi == BI_vec_clone_at) {
 		const char *at = arena_printf(&E->a, "%s[spx_vec_index(&%s, %s)]", elem, v, c->a[1]);
-		if (is_copy(E, T))
+		if (emitc_is_copy(E, T))
 			return simple(E, c, false, "%s", at);
-		return simple(E, c, true, "%s(&%s)", clone_fn(E, T), at);
+		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, T), at);
 	}
 	if (bi == BI_vec_push) {
-		line(E, "if (%s.len >= %s.cap)", v, v);
-		line(E, "\tspx_fail(\"semaprax.vec.v1\", 1);");
-		line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
+		emitc_line(E, "if (%s.len >= %s.cap)", v, v);
+		emitc_line(E, "\tspx_fail(\"semaprax.vec.v1\", 1);");
+		emitc_line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
 	} else if (bi == BI_vec_set) {
-		const char *k = new_tmp(E);
-		line(E, "size_t %s = spx_vec_index(&%s, %s);", k, v, c->a[1]);
-		release_place(E, T, arena_printf(&E->a, "%s[%s]", elem, k));
-		line(E, "%s[%s] = %s;", elem, k, c->a[2]);
+		const char *k = emitc_new_tmp(E);
+		emitc_line(E, "size_t %s = spx_vec_index(&%s, %s);", k, v, c->a[1]);
+		emitc_release_place(E, T, arena_printf(&E->a, "%s[%s]", elem, k));
+		emitc_line(E, "%s[%s] = %s;", elem, k, c->a[2]);
 	} else if (bi == BI_vec_clear) {
-		if (!is_copy(E, T))
-			line(E, "for (size_t i = 0; i < %s.len; i++)\n\t%s(&%s[i]);", v, rel_fn(E, T), elem);
-		line(E, "%s.len = 0;", v);
+		if (!emitc_is_copy(E, T))
+			emitc_line(E, "for (size_t i = 0; i < %s.len; i++)\n\t%s(&%s[i]);", v, emitc_rel_fn(E, T), elem);
+		emitc_line(E, "%s.len = 0;", v);
 	} else if (bi == BI_vec_reserve_exact) {
-		line(E, "spx_vec_reserve(&%s, %s, sizeof(%s));", v, c->a[1], tn);
+		emitc_line(E, "spx_vec_reserve(&%s, %s, sizeof(%s));", v, c->a[1], tn);
 	} else if (bi == BI_vec_sort) {
-		line(E, "if (%s.len > 1)", v);
-		line(E, "\tqsort(%s.p, %s.len, sizeof(%s), %s);", v, v, tn, sortcmp_fn(E, T));
+		emitc_line(E, "if (%s.len > 1)", v);
+		emitc_line(E, "\tqsort(%s.p, %s.len, sizeof(%s), %s);", v, v, tn, emitc_sortcmp_fn(E, T));
 	} else if (bi == BI_vec_into_iter) {
 		return simple(E, c, true, "(spx_iter){ %s, 0 }", v);
 	} else if (bi == BI_iter_next) {
-		Sym *s = nominal_sym(E, c->rt);
-		const char *t = new_tmp(E);
+		Sym *s = emitc_nominal_sym(E, c->rt);
+		const char *t = emitc_new_tmp(E);
 		const char *ie = arena_printf(&E->a, "((%s *)%s.v.p)", tn, v);
-		line(E, "%s %s = {0};", c->rct, t);
-		line(E, "if (%s.pos >= %s.v.len) {", v, v);
-		line(E, "\t%s(&%s);", rel_fn(E, c->at[0]), v);
-		line(E, "} else {");
-		line(E, "\t%s.tag = 1;", t);
-		line(E, "\t%s.u.c_%s.f_%s = %s[%s.pos];", t, s->cases[1].name, s->cases[1].fields[0].name, ie, v);
-		if (!is_copy(E, T))
-			line(E, "\t%s[%s.pos] = (%s)%s;", ie, v, tn, zero_init(E, T));
-		line(E, "\t%s.pos++;", v);
-		line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[1].name, v);
-		line(E, "}");
+		emitc_line(E, "%s %s = {0};", c->rct, t);
+		emitc_line(E, "if (%s.pos >= %s.v.len) {", v, v);
+		emitc_line(E, "\t%s(&%s);", emitc_rel_fn(E, c->at[0]), v);
+		emitc_line(E, "} else {");
+		emitc_line(E, "\t%s.tag = 1;", t);
+		emitc_line(E, "\t%s.u.c_%s.f_%s = %s[%s.pos];", t, s->cases[1].name, s->cases[1].fields[0].name, ie, v);
+		if (!emitc_is_copy(E, T))
+			emitc_line(E, "\t%s[%s.pos] = (%s)%s;", ie, v, tn, emitc_zero_init(E, T));
+		emitc_line(E, "\t%s.pos++;", v);
+		emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[1].name, v);
+		emitc_line(E, "}");
 		return mk(t, c->rt, true);
 	} else {
 		return mk(NULL, 0, false);
@@ -335,7 +335,7 @@ emit_map(Emit *E, Call *c)
 	const char *kn = tname(E, K), *vn = set ? "char" : tname(E, V);
 	if (!kn || !vn)
 		return mk(NULL, 0, false);
-	int kk = map_key_kind(E, K);
+	int kk = emitc_map_key_kind(E, K);
 	const char *dom = set || c->e->u.call.ntargs > 0 ? "\"semaprax.map.v2\"" : "\"semaprax.map.v1\"";
 	const char *vsz = set ? "0" : arena_printf(&E->a, "sizeof(%s)", vn);
 	const char *m = c->a[0];
@@ -349,71 +349,71 @@ emit_map(Emit *E, Call *c)
 		TypeId t = key ? K : V;
 		const char *at = arena_printf(&E->a, "((%s *)%s.%s)[spx_map_index(&%s, %s, %s)]", key ? kn : vn, m,
 					      key ? "k" : "v", m, c->a[1], dom);
-		if (is_copy(E, t))
+		if (emitc_is_copy(E, t))
 			return simple(E, c, false, "%s", at);
-		return simple(E, c, true, "%s(&%s)", clone_fn(E, t), at);
+		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, t), at);
 	}
 	/* the key, in a variable for its address */
-	const char *key = new_tmp(E);
-	line(E, "%s %s = %s;", kn, key, c->a[1]);
-	const char *at = new_tmp(E);
-	line(E, "long %s = spx_map_find(&%s, %d, &%s);", at, m, kk, key);
+	const char *key = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", kn, key, c->a[1]);
+	const char *at = emitc_new_tmp(E);
+	emitc_line(E, "long %s = spx_map_find(&%s, %d, &%s);", at, m, kk, key);
 	if (bi == BI_map_has || bi == BI_set_has)
 		return simple(E, c, false, "%s >= 0", at);
 	/* the value (map_set) and map_get_or's default are borrowed: copied when kept */
 	const char *val = NULL;
 	if (!set && c->n > 2 && bi != BI_map_add) {
 		val = c->a[2];
-		if (!is_copy(E, V)) {
-			const char *lent = new_tmp(E);
-			line(E, "%s %s = %s;", vn, lent, c->a[2]);
-			val = arena_printf(&E->a, "%s(&%s)", clone_fn(E, V), lent);
+		if (!emitc_is_copy(E, V)) {
+			const char *lent = emitc_new_tmp(E);
+			emitc_line(E, "%s %s = %s;", vn, lent, c->a[2]);
+			val = arena_printf(&E->a, "%s(&%s)", emitc_clone_fn(E, V), lent);
 		}
 	}
 	if (bi == BI_map_get_or) {
-		const char *r = new_tmp(E);
-		line(E, "%s %s;", vn, r);
-		line(E, "if (%s >= 0)", at);
-		if (is_copy(E, V))
-			line(E, "\t%s = %s[%s];", r, vals, at);
+		const char *r = emitc_new_tmp(E);
+		emitc_line(E, "%s %s;", vn, r);
+		emitc_line(E, "if (%s >= 0)", at);
+		if (emitc_is_copy(E, V))
+			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
 		else
-			line(E, "\t%s = %s(&%s[%s]);", r, clone_fn(E, V), vals, at);
-		line(E, "else");
-		line(E, "\t%s = %s;", r, val);
+			emitc_line(E, "\t%s = %s(&%s[%s]);", r, emitc_clone_fn(E, V), vals, at);
+		emitc_line(E, "else");
+		emitc_line(E, "\t%s = %s;", r, val);
 		return mk(r, V, true);
 	}
 	if (bi == BI_map_remove || bi == BI_set_remove) {
-		line(E, "if (%s >= 0) {", at);
+		emitc_line(E, "if (%s >= 0) {", at);
 		E->indent++;
 		if (!set)
-			release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
-		line(E, "spx_map_remove_at(&%s, (size_t)%s, %d, %s);", m, at, kk, vsz);
+			emitc_release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
+		emitc_line(E, "spx_map_remove_at(&%s, (size_t)%s, %d, %s);", m, at, kk, vsz);
 		E->indent--;
-		line(E, "}");
+		emitc_line(E, "}");
 		return simple(E, c, true, "%s", m);
 	}
 	/* map_set, map_add, set_insert */
-	line(E, "if (%s >= 0) {", at);
+	emitc_line(E, "if (%s >= 0) {", at);
 	E->indent++;
 	if (bi == BI_map_set) {
-		release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
-		line(E, "%s[%s] = %s;", vals, at, val);
+		emitc_release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
+		emitc_line(E, "%s[%s] = %s;", vals, at, val);
 	} else if (bi == BI_map_add) {
-		line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
-		line(E, "\tspx_fail(%s, 4);", dom);
+		emitc_line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
+		emitc_line(E, "\tspx_fail(%s, 4);", dom);
 	}
 	E->indent--;
-	line(E, "} else {");
+	emitc_line(E, "} else {");
 	E->indent++;
-	line(E, "if (%s.len >= %s.cap)", m, m);
-	line(E, "\tspx_fail(%s, 1);", dom);
+	emitc_line(E, "if (%s.len >= %s.cap)", m, m);
+	emitc_line(E, "\tspx_fail(%s, 1);", dom);
 	if (set)
-		line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
+		emitc_line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
 	else
-		line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s) = %s;", vn, m, at, kk, key, vsz,
+		emitc_line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s) = %s;", vn, m, at, kk, key, vsz,
 		     val ? val : c->a[2]);
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 	return simple(E, c, true, "%s", m);
 }
 
@@ -425,7 +425,7 @@ emit_host(Emit *E, Call *c)
 	const Builtin *b = c->e->u.call.builtin;
 	BuiltinId bi = c->bid;
 	if (!b->effect || !emit_route_grants(E, b->effect)) {
-		refuse(E, c->e->span, "`%s` is not granted on this route", b->name);
+		emitc_refuse(E, c->e->span, "`%s` is not granted on this route", b->name);
 		return mk(NULL, 0, false);
 	}
 	if (bi == BI_stdout_write || bi == BI_stderr_write)
@@ -453,7 +453,7 @@ emit_builtin(Emit *E, const HirExpr *e)
 	c.bid = e->u.call.bid;
 	c.ntargs = e->u.call.ntargs < 2 ? e->u.call.ntargs : 2;
 	for (int i = 0; i < c.ntargs; i++)
-		c.targs[i] = sty(E, e->u.call.targs[i]);
+		c.targs[i] = emitc_sty(E, e->u.call.targs[i]);
 	if (c.ntargs == 0 && is_map_op(c.bid)) {
 		/* the legacy untyped map calls mean Map<string, i64> */
 		c.targs[0] = T_STRING;
@@ -462,29 +462,29 @@ emit_builtin(Emit *E, const HirExpr *e)
 	BuiltinSig sig;
 	const char *why = NULL;
 	int ntargs = b->ntparams && c.ntargs == 0 ? b->ntparams : c.ntargs;
-	if (!builtin_signature(E->S, b, c.targs, ntargs, &sig, &why)) {
-		refuse(E, e->span, "the native lane cannot instantiate `%s`", b->name);
+	if (!sema_builtin_signature(E->S, b, c.targs, ntargs, &sig, &why)) {
+		emitc_refuse(E, e->span, "the native lane cannot instantiate `%s`", b->name);
 		return mk(NULL, 0, false);
 	}
-	types_grow(E);
+	emitc_types_grow(E);
 	if (e->u.call.nargs > 40) {
-		refuse(E, e->span, "too many arguments for the native lane");
+		emitc_refuse(E, e->span, "too many arguments for the native lane");
 		return mk(NULL, 0, false);
 	}
 	c.n = e->u.call.nargs;
 	for (int i = 0; i < c.n; i++) {
-		Val v = ev(E, e->u.call.args[i]);
+		Val v = emitc_ev(E, e->u.call.args[i]);
 		bool borrow = sig.nparams < 0 ? i == 0 : i < 8 && sig.modes[i] == MODE_BORROW;
-		v = borrow ? borrow_val(E, v) : own_val(E, v);
+		v = borrow ? emitc_borrow_val(E, v) : emitc_own_val(E, v);
 		if (!v.c)
 			return mk(NULL, 0, false);
 		if (sig.nparams < 0 && i > 0)
-			v = borrow_val(E, v);   /* string_format reads its fields; owned ones are released after */
+			v = emitc_borrow_val(E, v);   /* string_format reads its fields; owned ones are released after */
 		c.a[i] = v.c;
 		c.at[i] = v.t;
 	}
-	c.rt = sty(E, e->type);
-	c.rct = valueful(E, c.rt) ? ctype(E, c.rt, e->span) : "int";
+	c.rt = emitc_sty(E, e->type);
+	c.rct = emitc_valueful(E, c.rt) ? emitc_ctype(E, c.rt, e->span) : "int";
 	if (!c.rct)
 		return mk(NULL, 0, false);
 	Val r = mk(NULL, 0, false);
@@ -526,6 +526,6 @@ emit_builtin(Emit *E, const HirExpr *e)
 		break;
 	}
 	if (!r.c && !E->failed)
-		refuse(E, e->span, "the native lane does not support `%s` yet", b->name);
+		emitc_refuse(E, e->span, "the native lane does not support `%s` yet", b->name);
 	return r;
 }

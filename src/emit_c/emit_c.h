@@ -50,17 +50,17 @@ typedef enum NativeStatus { NATIVE_OK, NATIVE_NO_CC, NATIVE_CC_FAILED, NATIVE_IO
  * into <dir>/program, dir being a fresh private temporary directory
  * created here (`dir` receives its path).  msg receives the compiler's
  * output (NATIVE_CC_FAILED) or the reason (NATIVE_NO_CC, NATIVE_IO).
- * Call native_cleanup(dir) afterwards in every case.
+ * Call emitc_native_cleanup(dir) afterwards in every case.
  */
-NativeStatus native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg);
+NativeStatus emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg);
 /* Runs exe with argv (stdio inherited) and waits: 0 and its wait status, or
  * an errno.  SIGINT/SIGTERM/SIGHUP reaching us meanwhile go to the program. */
 int emit_native_exec(const char *exe, char **argv, int *wstatus);
 /* Removes dir; then, if SIGINT, SIGTERM or SIGHUP arrived since
- * native_compile began (forwarded to the child at work and waited for), ends
+ * emitc_native_compile began (forwarded to the child at work and waited for), ends
  * the process by that signal.  Always called last. */
-void native_cleanup(const char *dir);
-/* Has such a signal arrived (native_cleanup will end the process)? */
+void emitc_native_cleanup(const char *dir);
+/* Has such a signal arrived (emitc_native_cleanup will end the process)? */
 bool emit_native_interrupted(void);
 
 #endif

@@ -29,74 +29,74 @@ static const Val no_val = { NULL, 0, false };
 static void emit_stmt(Emit *E, const HirStmt *s);
 
 Val
-own_val(Emit *E, Val v)
+emitc_own_val(Emit *E, Val v)
 {
-	if (!v.c || v.own || is_copy(E, v.t))
+	if (!v.c || v.own || emitc_is_copy(E, v.t))
 		return v;
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s(&%s);", emit_tyname(E, v.t), t, clone_fn(E, v.t), v.c);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s(&%s);", emit_tyname(E, v.t), t, emitc_clone_fn(E, v.t), v.c);
 	return mkval(t, v.t, true);
 }
 
 Val
-borrow_val(Emit *E, Val v)
+emitc_borrow_val(Emit *E, Val v)
 {
-	if (!v.c || !v.own || is_copy(E, v.t))
+	if (!v.c || !v.own || emitc_is_copy(E, v.t))
 		return mkval(v.c, v.t, false);
-	const char *name = func_var(E, v.t, "tmp");
-	line(E, "%s = %s;", name, v.c);
+	const char *name = emitc_func_var(E, v.t, "tmp");
+	emitc_line(E, "%s = %s;", name, v.c);
 	Temp tp = { name, v.t };
 	VEC_PUSH(E->temps, tp);
 	return mkval(name, v.t, false);
 }
 
 void
-release_place(Emit *E, TypeId t, const char *place)
+emitc_release_place(Emit *E, TypeId t, const char *place)
 {
-	if (!is_copy(E, t))
-		line(E, "%s(&%s);", rel_fn(E, t), place);
+	if (!emitc_is_copy(E, t))
+		emitc_line(E, "%s(&%s);", emitc_rel_fn(E, t), place);
 }
 
 void
-drop_val(Emit *E, Val v)
+emitc_drop_val(Emit *E, Val v)
 {
-	if (v.c && v.own && !is_copy(E, v.t))
-		release_place(E, v.t, v.c);
+	if (v.c && v.own && !emitc_is_copy(E, v.t))
+		emitc_release_place(E, v.t, v.c);
 	else if (v.c)
-		line(E, "(void)%s;", v.c);
+		emitc_line(E, "(void)%s;", v.c);
 }
 
 int
-temps_mark(Emit *E)
+emitc_temps_mark(Emit *E)
 {
 	return E->temps.len;
 }
 
 void
-temps_release(Emit *E, int mark)
+emitc_temps_release(Emit *E, int mark)
 {
 	while (E->temps.len > mark) {
 		Temp tp = E->temps.items[--E->temps.len];
-		release_place(E, tp.t, tp.name);
+		emitc_release_place(E, tp.t, tp.name);
 	}
 }
 
 /* A class value as one of its ancestors: the ancestor's fields are the prefix. */
 Val
-coerce(Emit *E, Val v, TypeId to)
+emitc_coerce(Emit *E, Val v, TypeId to)
 {
 	if (!v.c || v.t == to)
 		return v;
-	Sym *from = nominal_sym(E, v.t), *dst = nominal_sym(E, to);
+	Sym *from = emitc_nominal_sym(E, v.t), *dst = emitc_nominal_sym(E, to);
 	if (!from || !dst || from->kind != SK_CLASS || dst->kind != SK_CLASS || !sema_class_upcast(E->S, v.t, to))
 		return v;
-	const char *ct = ctype(E, to, (Span){0});
+	const char *ct = emitc_ctype(E, to, (Span){0});
 	if (!ct)
 		return no_val;
-	const char *t = new_tmp(E);
-	line(E, "%s %s;", ct, t);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s;", ct, t);
 	for (int i = 0; i < dst->nfields; i++)
-		line(E, "%s.f_%s = %s.f_%s;", t, dst->fields[i].name, v.c, dst->fields[i].name);
+		emitc_line(E, "%s.f_%s = %s.f_%s;", t, dst->fields[i].name, v.c, dst->fields[i].name);
 	return mkval(t, to, v.own);
 }
 
@@ -105,7 +105,7 @@ coerce(Emit *E, Val v, TypeId to)
 static const char *
 int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 {
-	switch (tinfo(E, t)->kind) {
+	switch (emitc_tinfo(E, t)->kind) {
 	case TY_I64:
 		if (neg && mag == (uint64_t)1 << 63)
 			return "INT64_MIN";
@@ -123,7 +123,7 @@ int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 
 /* s as a C string literal body (escape.c). */
 const char *
-c_string(Emit *E, const char *s, size_t n)
+emitc_c_literal(Emit *E, const char *s, size_t n)
 {
 	Buf b = {0};
 	emitc_c_string(&b, s, n);
@@ -137,20 +137,20 @@ c_string(Emit *E, const char *s, size_t n)
 static Val
 emit_logic(Emit *E, const HirExpr *e)
 {
-	Val l = ev(E, e->u.bin.l);
+	Val l = emitc_ev(E, e->u.bin.l);
 	if (!l.c)
 		return no_val;
-	const char *t = new_tmp(E);
-	line(E, "bool %s = %s;", t, l.c);
-	line(E, "if (%s%s) {", e->u.bin.op == BIN_AND ? "" : "!", t);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "bool %s = %s;", t, l.c);
+	emitc_line(E, "if (%s%s) {", e->u.bin.op == BIN_AND ? "" : "!", t);
 	E->indent++;
-	int mark = temps_mark(E);
-	Val r = ev(E, e->u.bin.r);
+	int mark = emitc_temps_mark(E);
+	Val r = emitc_ev(E, e->u.bin.r);
 	if (r.c)
-		line(E, "%s = %s;", t, r.c);
-	temps_release(E, mark);
+		emitc_line(E, "%s = %s;", t, r.c);
+	emitc_temps_release(E, mark);
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 	return r.c ? mkval(t, T_BOOL, false) : no_val;
 }
 
@@ -161,36 +161,36 @@ emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
 		[BIN_EQ] = "==", [BIN_NE] = "!=", [BIN_LT] = "<", [BIN_LE] = "<=", [BIN_GT] = ">", [BIN_GE] = ">=",
 	};
 	BinaryOp op = e->u.bin.op;
-	const char *t = new_tmp(E);
-	TyKind k = tinfo(E, l.t)->kind;
-	if (is_scalar(E, l.t)) {
+	const char *t = emitc_new_tmp(E);
+	TyKind k = emitc_tinfo(E, l.t)->kind;
+	if (emitc_is_scalar(E, l.t)) {
 		/* An integer literal compared with a variable goes through a typed
 		 * variable: `b <= 255u8` or `n >= 0usize` would otherwise be
 		 * -Wtype-limits ("comparison is always true"). */
 		HirKind lk = e->u.bin.l->kind, rk = e->u.bin.r->kind;
-		if (is_int(E, l.t) && (lk == HIR_INT) != (rk == HIR_INT)) {
-			const char *ct = ctype(E, l.t, e->span);
+		if (emitc_is_int(E, l.t) && (lk == HIR_INT) != (rk == HIR_INT)) {
+			const char *ct = emitc_ctype(E, l.t, e->span);
 			if (!ct)
 				return no_val;
-			const char *v = new_tmp(E);
-			line(E, "%s %s = %s;", ct, v, lk == HIR_INT ? l.c : r.c);
+			const char *v = emitc_new_tmp(E);
+			emitc_line(E, "%s %s = %s;", ct, v, lk == HIR_INT ? l.c : r.c);
 			if (lk == HIR_INT)
 				l.c = v;
 			else
 				r.c = v;
 		}
-		line(E, "bool %s = %s %s %s;", t, l.c, cmp[op], r.c);
+		emitc_line(E, "bool %s = %s %s %s;", t, l.c, cmp[op], r.c);
 	} else if (k == TY_STRING || k == TY_BYTES) {
 		if (op == BIN_EQ || op == BIN_NE)
-			line(E, "bool %s = %sspx_str_eq(&%s, &%s);", t, op == BIN_NE ? "!" : "", l.c, r.c);
+			emitc_line(E, "bool %s = %sspx_str_eq(&%s, &%s);", t, op == BIN_NE ? "!" : "", l.c, r.c);
 		else
-			line(E, "bool %s = spx_str_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
+			emitc_line(E, "bool %s = spx_str_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
 	} else if (k == TY_STR || k == TY_SLICE) {
-		line(E, "bool %s = spx_view_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
-	} else if (nominal_sym(E, l.t) && nominal_sym(E, l.t)->kind == SK_VARIANT && (op == BIN_EQ || op == BIN_NE)) {
-		line(E, "bool %s = %s.tag %s %s.tag;", t, l.c, cmp[op], r.c);
+		emitc_line(E, "bool %s = spx_view_cmp(&%s, &%s) %s 0;", t, l.c, r.c, cmp[op]);
+	} else if (emitc_nominal_sym(E, l.t) && emitc_nominal_sym(E, l.t)->kind == SK_VARIANT && (op == BIN_EQ || op == BIN_NE)) {
+		emitc_line(E, "bool %s = %s.tag %s %s.tag;", t, l.c, cmp[op], r.c);
 	} else {
-		refuse(E, e->span, "the native lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
+		emitc_refuse(E, e->span, "the native lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
 		       sema_type_name(E->S, l.t));
 		return no_val;
 	}
@@ -201,44 +201,44 @@ static Val
 emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 {
 	BinaryOp op = e->u.bin.op;
-	TypeId rt = sty(E, e->type);
-	const char *ct = ctype(E, rt, e->span);
+	TypeId rt = emitc_sty(E, e->type);
+	const char *ct = emitc_ctype(E, rt, e->span);
 	if (!ct)
 		return no_val;
-	const char *t = new_tmp(E);
-	if (!is_int(E, rt)) {
-		line(E, "%s %s = %s %s %s;", ct, t, l.c, ast_binary_spelling(op), r.c);
+	const char *t = emitc_new_tmp(E);
+	if (!emitc_is_int(E, rt)) {
+		emitc_line(E, "%s %s = %s %s %s;", ct, t, l.c, ast_binary_spelling(op), r.c);
 		return mkval(t, rt, false);
 	}
-	TyKind k = tinfo(E, rt)->kind;
+	TyKind k = emitc_tinfo(E, rt)->kind;
 	const char *min = k == TY_I64 ? "INT64_MIN" : k == TY_I32 ? "INT32_MIN" : NULL;
 	const char *rv = r.c;
 	switch (op) {
 	case BIN_ADD: case BIN_SUB: case BIN_MUL:
-		line(E, "%s %s;", ct, t);
-		line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
+		emitc_line(E, "%s %s;", ct, t);
+		emitc_line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
 		     l.c, rv, t);
-		line(E, "\tspx_arith(%d);", op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
+		emitc_line(E, "\tspx_arith(%d);", op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
 		return mkval(t, rt, false);
 	case BIN_DIV: case BIN_REM: {
 		bool div = op == BIN_DIV;
 		if (rv[0] != 't') {
 			/* a literal divisor goes through a variable: no -Wdiv-by-zero on the checked path */
-			const char *d = new_tmp(E);
-			line(E, "%s %s = %s;", ct, d, rv);
+			const char *d = emitc_new_tmp(E);
+			emitc_line(E, "%s %s = %s;", ct, d, rv);
 			rv = d;
 		}
-		line(E, "if (%s == 0)", rv);
-		line(E, "\tspx_arith(%d);", div ? 4 : 6);
+		emitc_line(E, "if (%s == 0)", rv);
+		emitc_line(E, "\tspx_arith(%d);", div ? 4 : 6);
 		if (min) {
-			line(E, "if (%s == %s && %s == -1)", l.c, min, rv);
-			line(E, "\tspx_arith(%d);", div ? 5 : 7);
+			emitc_line(E, "if (%s == %s && %s == -1)", l.c, min, rv);
+			emitc_line(E, "\tspx_arith(%d);", div ? 5 : 7);
 		}
-		line(E, "%s %s = (%s)(%s %s %s);", ct, t, ct, l.c, div ? "/" : "%", rv);
+		emitc_line(E, "%s %s = (%s)(%s %s %s);", ct, t, ct, l.c, div ? "/" : "%", rv);
 		return mkval(t, rt, false);
 	}
 	default:
-		refuse(E, e->span, "operator not supported by the native lane");
+		emitc_refuse(E, e->span, "operator not supported by the native lane");
 		return no_val;
 	}
 }
@@ -249,8 +249,8 @@ emit_binary(Emit *E, const HirExpr *e)
 	BinaryOp op = e->u.bin.op;
 	if (op == BIN_AND || op == BIN_OR)
 		return emit_logic(E, e);
-	Val l = borrow_val(E, ev(E, e->u.bin.l));
-	Val r = l.c ? borrow_val(E, ev(E, e->u.bin.r)) : no_val;
+	Val l = emitc_borrow_val(E, emitc_ev(E, e->u.bin.l));
+	Val r = l.c ? emitc_borrow_val(E, emitc_ev(E, e->u.bin.r)) : no_val;
 	if (!r.c)
 		return no_val;
 	if (op >= BIN_EQ && op <= BIN_GE)
@@ -261,20 +261,20 @@ emit_binary(Emit *E, const HirExpr *e)
 static Val
 emit_unary(Emit *E, const HirExpr *e)
 {
-	TypeId rt = sty(E, e->type);
-	const char *ct = ctype(E, rt, e->span);
-	Val x = ct ? ev(E, e->u.un.x) : no_val;
+	TypeId rt = emitc_sty(E, e->type);
+	const char *ct = emitc_ctype(E, rt, e->span);
+	Val x = ct ? emitc_ev(E, e->u.un.x) : no_val;
 	if (!x.c)
 		return no_val;
-	const char *t = new_tmp(E);
+	const char *t = emitc_new_tmp(E);
 	if (e->u.un.op == UN_NOT) {
-		line(E, "bool %s = !%s;", t, x.c);
-	} else if (is_int(E, rt)) {
-		line(E, "%s %s;", ct, t);
-		line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
-		line(E, "\tspx_arith(8);");
+		emitc_line(E, "bool %s = !%s;", t, x.c);
+	} else if (emitc_is_int(E, rt)) {
+		emitc_line(E, "%s %s;", ct, t);
+		emitc_line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
+		emitc_line(E, "\tspx_arith(8);");
 	} else {
-		line(E, "%s %s = -%s;", ct, t, x.c);
+		emitc_line(E, "%s %s = -%s;", ct, t, x.c);
 	}
 	return mkval(t, rt, false);
 }
@@ -289,8 +289,8 @@ inst_slot_type(Emit *E, int ii, HirSlot s)
 	TypeId t = E->H->funcs[in->fi].locals[s].type;
 	if (in->ntargs == 0)
 		return t;
-	TypeId r = type_subst(&E->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
-	types_grow(E);
+	TypeId r = sema_type_subst(&E->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+	emitc_types_grow(E);
 	return r;
 }
 
@@ -310,8 +310,8 @@ static bool
 call_args(Emit *E, const HirExpr *e, const TypeId *pt, const bool *borrows, const char **out)
 {
 	for (int i = 0; i < e->u.call.nargs; i++) {
-		Val v = coerce(E, ev(E, e->u.call.args[i]), pt[i]);
-		v = borrows[i] ? borrow_val(E, v) : own_val(E, v);
+		Val v = emitc_coerce(E, emitc_ev(E, e->u.call.args[i]), pt[i]);
+		v = borrows[i] ? emitc_borrow_val(E, v) : emitc_own_val(E, v);
 		if (!v.c)
 			return false;
 		out[i] = v.c;
@@ -325,14 +325,14 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	SymId fs = e->u.call.fn;
 	int fi = fs >= 0 && fs < E->nsyms ? E->sym_func[fs] : -1;
 	if (fi < 0) {
-		refuse(E, e->span, "the native lane cannot call this function (no body)");
+		emitc_refuse(E, e->span, "the native lane cannot call this function (no body)");
 		return no_val;
 	}
 	TypeId targs[8];
 	int n = e->u.call.ntargs < 8 ? e->u.call.ntargs : 8;
 	for (int i = 0; i < n; i++)
-		targs[i] = sty(E, e->u.call.targs[i]);
-	int ii = inst_get(E, fi, targs, n);
+		targs[i] = emitc_sty(E, e->u.call.targs[i]);
+	int ii = emitc_inst_get(E, fi, targs, n);
 	int na = e->u.call.nargs;
 	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
 	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
@@ -343,8 +343,8 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
 	if (!call_args(E, e, pt, bor, args))
 		return no_val;
-	TypeId rt = sty(E, e->type);
-	const char *ct = ctype(E, rt, e->span);
+	TypeId rt = emitc_sty(E, e->type);
+	const char *ct = emitc_ctype(E, rt, e->span);
 	if (!ct)
 		return no_val;
 	Buf call = {0};
@@ -352,8 +352,8 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s;", ct, t, call.data);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", ct, t, call.data);
 	buf_free(&call);
 	return mkval(t, rt, true);
 }
@@ -362,34 +362,34 @@ static Val
 emit_call_slot(Emit *E, const HirExpr *e)
 {
 	HirSlot cs = e->u.call.callee;
-	TypeId ft = sty(E, E->f->locals[cs].type);
-	const TypeInfo *ti = tinfo(E, ft);
+	TypeId ft = emitc_sty(E, E->f->locals[cs].type);
+	const TypeInfo *ti = emitc_tinfo(E, ft);
 	int na = e->u.call.nargs;
 	if (ti->kind != TY_FN || ti->nargs != na + 1) {
-		refuse(E, e->span, "the native lane cannot call this value");
+		emitc_refuse(E, e->span, "the native lane cannot call this value");
 		return no_val;
 	}
 	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
 	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
 	for (int i = 0; i < na; i++) {
-		pt[i] = tinfo(E, ft)->args[i];
+		pt[i] = emitc_tinfo(E, ft)->args[i];
 		bor[i] = false;
 	}
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
 	if (!call_args(E, e, pt, bor, args))
 		return no_val;
-	TypeId rt = sty(E, e->type);
-	const char *ct = ctype(E, rt, e->span);
+	TypeId rt = emitc_sty(E, e->type);
+	const char *ct = emitc_ctype(E, rt, e->span);
 	if (!ct)
 		return no_val;
-	note_fntype(E, ft);
+	emitc_note_fntype(E, ft);
 	Buf call = {0};
-	buf_printf(&call, "spx_call_%u(%s, spx_d + 1", (unsigned)ft, slot_name(E, cs));
+	buf_printf(&call, "spx_call_%u(%s, spx_d + 1", (unsigned)ft, emitc_slot_name(E, cs));
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s;", ct, t, call.data);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", ct, t, call.data);
 	buf_free(&call);
 	return mkval(t, rt, true);
 }
@@ -397,23 +397,23 @@ emit_call_slot(Emit *E, const HirExpr *e)
 /* ---- aggregates ---- */
 
 bool
-check_invariants(Emit *E, TypeId t, const char *v, Span span)
+emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span)
 {
-	Sym *s = nominal_sym(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
 	if (!s || s->kind != SK_RECORD)
 		return true;
-	const TypeInfo *ti = tinfo(E, t);
+	const TypeInfo *ti = emitc_tinfo(E, t);
 	int fi = E->H->invariants[ti->decl];
 	if (fi < 0)
 		return true;
 	(void)span;
-	int ii = inst_get(E, fi, NULL, 0);
+	int ii = emitc_inst_get(E, fi, NULL, 0);
 	Buf call = {0};
 	buf_printf(&call, "(void)%s(spx_d + 1", E->insts.items[ii].cname);
 	for (int i = 0; i < s->nfields; i++)
 		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
 	buf_puts(&call, ");");
-	line(E, "%s", call.data);
+	emitc_line(E, "%s", call.data);
 	buf_free(&call);
 	return true;
 }
@@ -421,20 +421,20 @@ check_invariants(Emit *E, TypeId t, const char *v, Span span)
 static Val
 emit_agg(Emit *E, const HirExpr *e)
 {
-	TypeId rt = sty(E, e->type);
+	TypeId rt = emitc_sty(E, e->type);
 	Val base = no_val;
 	if (e->kind == HIR_WITH) {
-		base = own_val(E, ev(E, e->u.agg.base));
+		base = emitc_own_val(E, emitc_ev(E, e->u.agg.base));
 		if (!base.c)
 			return no_val;
 	}
-	const char *ct = ctype(E, rt, e->span);
+	const char *ct = emitc_ctype(E, rt, e->span);
 	if (!ct)
 		return no_val;
-	Sym *s = nominal_sym(E, rt);
+	Sym *s = emitc_nominal_sym(E, rt);
 	int ci = e->u.agg.case_index;
 	if (!s || (e->kind == HIR_VARIANT && (ci < 0 || ci >= s->ncases))) {
-		refuse(E, e->span, "the native lane does not support this aggregate");
+		emitc_refuse(E, e->span, "the native lane does not support this aggregate");
 		return no_val;
 	}
 	/* the values first, left to right; then the replaced fields are released */
@@ -442,17 +442,17 @@ emit_agg(Emit *E, const HirExpr *e)
 	for (int i = 0; i < e->u.agg.n; i++) {
 		int fi = e->u.agg.fields[i];
 		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(E->S, rt, ci, fi) : sema_field_type(E->S, rt, fi);
-		types_grow(E);
-		Val v = own_val(E, coerce(E, ev(E, e->u.agg.values[i]), ft));
+		emitc_types_grow(E);
+		Val v = emitc_own_val(E, emitc_coerce(E, emitc_ev(E, e->u.agg.values[i]), ft));
 		if (!v.c)
 			return no_val;
 		vals[i] = v.c;
 	}
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s;", ct, t, base.c ? base.c : "{0}");
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", ct, t, base.c ? base.c : "{0}");
 	const char *prefix = "";
 	if (e->kind == HIR_VARIANT) {
-		line(E, "%s.tag = %d;", t, ci);
+		emitc_line(E, "%s.tag = %d;", t, ci);
 		prefix = arena_printf(&E->a, "u.c_%s.", s->cases[ci].name);
 	}
 	for (int i = 0; i < e->u.agg.n; i++) {
@@ -460,66 +460,66 @@ emit_agg(Emit *E, const HirExpr *e)
 		const char *fname = e->kind == HIR_VARIANT ? s->cases[ci].fields[fi].name : s->fields[fi].name;
 		const char *place = arena_printf(&E->a, "%s.%sf_%s", t, prefix, fname);
 		if (e->kind == HIR_WITH)
-			release_place(E, sema_field_type(E->S, rt, fi), place);
-		line(E, "%s = %s;", place, vals[i]);
+			emitc_release_place(E, sema_field_type(E->S, rt, fi), place);
+		emitc_line(E, "%s = %s;", place, vals[i]);
 	}
 	if (e->kind != HIR_VARIANT)
-		check_invariants(E, rt, t, e->span);
+		emitc_check_invariants(E, rt, t, e->span);
 	return mkval(t, rt, true);
 }
 
 static Val
 emit_field(Emit *E, const HirExpr *e)
 {
-	Val b = borrow_val(E, ev(E, e->u.field.base));
+	Val b = emitc_borrow_val(E, emitc_ev(E, e->u.field.base));
 	if (!b.c)
 		return no_val;
-	Sym *s = nominal_sym(E, b.t);
+	Sym *s = emitc_nominal_sym(E, b.t);
 	int fi = e->u.field.field;
 	if (!s || s->kind == SK_VARIANT || fi < 0 || fi >= s->nfields) {
-		refuse(E, e->span, "the native lane supports field access on records and classes only");
+		emitc_refuse(E, e->span, "the native lane supports field access on records and classes only");
 		return no_val;
 	}
 	TypeId ft = sema_field_type(E->S, b.t, fi);
-	types_grow(E);
-	const char *ct = ctype(E, ft, e->span);
+	emitc_types_grow(E);
+	const char *ct = emitc_ctype(E, ft, e->span);
 	if (!ct)
 		return no_val;
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->fields[fi].name);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->fields[fi].name);
 	return mkval(t, ft, false);
 }
 
 static Val
 emit_try(Emit *E, const HirExpr *e)
 {
-	Val x = own_val(E, ev(E, e->u.try_.x));
+	Val x = emitc_own_val(E, emitc_ev(E, e->u.try_.x));
 	if (!x.c)
 		return no_val;
-	TypeId res = sty(E, E->f->result);
-	Sym *s = nominal_sym(E, x.t);
-	Sym *rs = nominal_sym(E, res);
-	TypeId rt = sty(E, e->type);
-	const char *ct = ctype(E, rt, e->span);
-	if (!ct || !ctype(E, res, e->span) || !s || !rs || s->ncases != 2 || rs->ncases != 2) {
-		refuse(E, e->span, "`?` outside the supported Option/Result forms");
+	TypeId res = emitc_sty(E, E->f->result);
+	Sym *s = emitc_nominal_sym(E, x.t);
+	Sym *rs = emitc_nominal_sym(E, res);
+	TypeId rt = emitc_sty(E, e->type);
+	const char *ct = emitc_ctype(E, rt, e->span);
+	if (!ct || !emitc_ctype(E, res, e->span) || !s || !rs || s->ncases != 2 || rs->ncases != 2) {
+		emitc_refuse(E, e->span, "`?` outside the supported Option/Result forms");
 		return no_val;
 	}
 	/* Option: None 0, Some 1; Result: Ok 0, Err 1 (the prelude's case order) */
 	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
-	line(E, "if (%s.tag != %d) {", x.c, ok);
+	emitc_line(E, "if (%s.tag != %d) {", x.c, ok);
 	E->indent++;
-	line(E, "spx_result = (%s){0};", emit_tyname(E, res));
-	line(E, "spx_result.tag = %d;", bad);
+	emitc_line(E, "spx_result = (%s){0};", emit_tyname(E, res));
+	emitc_line(E, "spx_result.tag = %d;", bad);
 	if (s->cases[bad].nfields == 1)
-		line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
+		emitc_line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
 		     x.c, s->cases[bad].name, s->cases[bad].fields[0].name);
-	line(E, "goto spx_out;");
+	emitc_line(E, "goto spx_out;");
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 	E->used_out = true;
-	const char *t = new_tmp(E);
-	line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->cases[ok].name, s->cases[ok].fields[0].name);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->cases[ok].name, s->cases[ok].fields[0].name);
 	return mkval(t, rt, true);
 }
 
@@ -538,7 +538,7 @@ pat_test(Emit *E, Buf *out, const HirPattern *p, TypeId t, const char *s)
 			buf_printf(out, "%s == %s", s, p->lit.b ? "true" : "false");
 		else if (p->lit.kind == HIR_CHAR)
 			buf_printf(out, "%s == UINT32_C(%" PRIu32 ")", s, p->lit.ch);
-		else if (p->lit.kind == HIR_INT && is_int(E, t))
+		else if (p->lit.kind == HIR_INT && emitc_is_int(E, t))
 			buf_printf(out, "%s == %s", s, int_lit(E, t, p->lit.i, p->lit.negative));
 		else
 			return false;
@@ -556,7 +556,7 @@ pat_test(Emit *E, Buf *out, const HirPattern *p, TypeId t, const char *s)
 		buf_putc(out, ')');
 		return true;
 	case HIR_PAT_CASE: {
-		Sym *sym = nominal_sym(E, t);
+		Sym *sym = emitc_nominal_sym(E, t);
 		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0)
 			return false;
 		buf_printf(out, "%s.tag == %d", s, p->case_index);
@@ -578,7 +578,7 @@ bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 	switch (p->kind) {
 	case HIR_PAT_BIND: {
 		HirSlot s = p->slot;
-		line(E, "%s = %s;", slot_name(E, s), v);
+		emitc_line(E, "%s = %s;", emitc_slot_name(E, s), v);
 		if (E->slot_own[s]) {
 			Temp tp = { v, t };
 			VEC_PUSH(B->taken, tp);
@@ -590,7 +590,7 @@ bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 	default:
 		return true;
 	}
-	Sym *sym = nominal_sym(E, t);
+	Sym *sym = emitc_nominal_sym(E, t);
 	int ci = p->kind == HIR_PAT_CASE ? p->case_index : -1;
 	if (!sym || (p->kind == HIR_PAT_CASE && ci < 0))
 		return false;
@@ -601,8 +601,8 @@ bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->cases[ci].name, sym->cases[ci].fields[fi].name);
 		else
 			access = arena_printf(&E->a, "%s.f_%s", v, sym->fields[fi].name);
-		types_grow(E);
-		if (!bind_pat(E, p->subs[i], sty(E, p->subs[i]->type), access, B))
+		emitc_types_grow(E);
+		if (!bind_pat(E, p->subs[i], emitc_sty(E, p->subs[i]->type), access, B))
 			return false;
 	}
 	return true;
@@ -612,13 +612,13 @@ bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 static const char *
 result_var(Emit *E, TypeId t, Span span)
 {
-	if (!valueful(E, t))
+	if (!emitc_valueful(E, t))
 		return NULL;
-	const char *ct = ctype(E, t, span);
+	const char *ct = emitc_ctype(E, t, span);
 	if (!ct)
 		return NULL;
-	const char *r = new_tmp(E);
-	line(E, "%s %s = %s;", ct, r, zero_init(E, t));
+	const char *r = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", ct, r, emitc_zero_init(E, t));
 	return r;
 }
 
@@ -629,12 +629,12 @@ store_result(Emit *E, Val v, const char *target, TypeId t)
 	if (!v.c)
 		return;
 	if (!target) {
-		drop_val(E, v);
+		emitc_drop_val(E, v);
 		return;
 	}
-	v = own_val(E, coerce(E, v, t));
+	v = emitc_own_val(E, emitc_coerce(E, v, t));
 	if (v.c)
-		line(E, "%s = %s;", target, v.c);
+		emitc_line(E, "%s = %s;", target, v.c);
 }
 
 static void
@@ -643,72 +643,72 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	Buf test = {0};
 	if (!pat_test(E, &test, a->pat, st, s)) {
 		buf_free(&test);
-		refuse(E, a->pat->span, "the native lane does not support this pattern yet");
+		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
 		return;
 	}
-	line(E, "if (!%s && %s) {", m, test.data);
+	emitc_line(E, "if (!%s && %s) {", m, test.data);
 	buf_free(&test);
 	E->indent++;
 	Binder B = { {0} };
 	if (!bind_pat(E, a->pat, st, s, &B)) {
 		VEC_FREE(B.taken);
-		refuse(E, a->pat->span, "the native lane does not support this pattern yet");
+		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
 		return;
 	}
 	const char *g = NULL;
 	if (a->guard) {
-		int mark = temps_mark(E);
-		Val gv = ev(E, a->guard);
-		temps_release(E, mark);
+		int mark = emitc_temps_mark(E);
+		Val gv = emitc_ev(E, a->guard);
+		emitc_temps_release(E, mark);
 		if (!gv.c) {
 			VEC_FREE(B.taken);
 			return;
 		}
 		g = gv.c;
-		line(E, "if (%s) {", g);
+		emitc_line(E, "if (%s) {", g);
 		E->indent++;
 	}
-	line(E, "%s = true;", m);
+	emitc_line(E, "%s = true;", m);
 	/* the match owns the scrutinee: the bound parts move into their slots */
 	for (int i = 0; own && i < B.taken.len; i++)
-		line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
-		     zero_init(E, B.taken.items[i].t));
+		emitc_line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
+		     emitc_zero_init(E, B.taken.items[i].t));
 	VEC_FREE(B.taken);
-	store_result(E, ev(E, a->value), r, rt);
+	store_result(E, emitc_ev(E, a->value), r, rt);
 	for (int i = a->nbinds - 1; i >= 0; i--)
 		if (E->slot_own[a->binds[i]])
-			release_place(E, sty(E, E->f->locals[a->binds[i]].type), slot_name(E, a->binds[i]));
+			emitc_release_place(E, emitc_sty(E, E->f->locals[a->binds[i]].type), emitc_slot_name(E, a->binds[i]));
 	if (g) {
 		E->indent--;
-		line(E, "}");
+		emitc_line(E, "}");
 	}
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 }
 
 static Val
 emit_match(Emit *E, const HirExpr *e)
 {
 	const HirExpr *sc = e->u.match.scrutinee;
-	Val s = ev(E, sc);
+	Val s = emitc_ev(E, sc);
 	if (!s.c)
 		return no_val;
-	bool own = e->u.match.mode == MATCH_OWN && !is_copy(E, s.t);
+	bool own = e->u.match.mode == MATCH_OWN && !emitc_is_copy(E, s.t);
 	if (own)
-		s = own_val(E, s);
+		s = emitc_own_val(E, s);
 	if (own && !s.c)
 		return no_val;
-	s = borrow_val(E, s);   /* an owned scrutinee lives in a temporary until the scope ends */
-	TypeId rt = sty(E, e->type);
+	s = emitc_borrow_val(E, s);   /* an owned scrutinee lives in a temporary until the scope ends */
+	TypeId rt = emitc_sty(E, e->type);
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
 	/* arms that neither test nor bind (`Pt { x: _, y: _ }`) leave a copied
 	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
 	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
-		line(E, "(void)%s;", s.c);
-	const char *m = new_tmp(E);
-	line(E, "bool %s = false;", m);
+		emitc_line(E, "(void)%s;", s.c);
+	const char *m = emitc_new_tmp(E);
+	emitc_line(E, "bool %s = false;", m);
 	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
 		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt);
 	if (E->failed)
@@ -721,27 +721,27 @@ emit_match(Emit *E, const HirExpr *e)
 void
 emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 {
-	line(E, "{");
+	emitc_line(E, "{");
 	E->indent++;
-	int mark = temps_mark(E);
+	int mark = emitc_temps_mark(E);
 	for (int i = 0; i < b->nstmts && !E->failed; i++)
 		emit_stmt(E, b->stmts[i]);
 	if (b->tail && !E->failed)
-		store_result(E, ev(E, b->tail), target, tt);
+		store_result(E, emitc_ev(E, b->tail), target, tt);
 	if (b == E->f->body) {
 		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
 		E->indent--;
-		line(E, "}");
+		emitc_line(E, "}");
 		return;
 	}
 	for (int i = b->nowned - 1; i >= 0 && !E->failed; i--) {
 		HirSlot s = b->owned[i];
 		if (E->slot_own[s])
-			release_place(E, sty(E, E->f->locals[s].type), slot_name(E, s));
+			emitc_release_place(E, emitc_sty(E, E->f->locals[s].type), emitc_slot_name(E, s));
 	}
-	temps_release(E, mark);
+	emitc_temps_release(E, mark);
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 }
 
 static Val
@@ -749,8 +749,8 @@ emit_block_expr(Emit *E, const HirExpr *e)
 {
 	const HirBlock *b = e->u.block;
 	if (b->nstmts == 0 && b->tail && b->nowned == 0)
-		return ev(E, b->tail);
-	TypeId rt = sty(E, e->type);
+		return emitc_ev(E, b->tail);
+	TypeId rt = emitc_sty(E, e->type);
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
@@ -763,17 +763,17 @@ emit_block_expr(Emit *E, const HirExpr *e)
 static Val
 emit_if(Emit *E, const HirExpr *e)
 {
-	Val c = ev(E, e->u.if_.cond);
+	Val c = emitc_ev(E, e->u.if_.cond);
 	if (!c.c)
 		return no_val;
-	TypeId rt = sty(E, e->type);
+	TypeId rt = emitc_sty(E, e->type);
 	const char *r = e->u.if_.else_ ? result_var(E, rt, e->span) : NULL;
 	if (E->failed)
 		return no_val;
-	line(E, "if (%s)", c.c);
+	emitc_line(E, "if (%s)", c.c);
 	emit_block(E, e->u.if_.then_, r, rt);
 	if (e->u.if_.else_) {
-		line(E, "else");
+		emitc_line(E, "else");
 		emit_block(E, e->u.if_.else_, r, rt);
 	}
 	if (E->failed)
@@ -784,25 +784,25 @@ emit_if(Emit *E, const HirExpr *e)
 static Val
 emit_closure(Emit *E, const HirExpr *e)
 {
-	TypeId ft = sty(E, e->type);
+	TypeId ft = emitc_sty(E, e->type);
 	int fi = e->u.closure.func;
-	int ii = inst_get(E, fi, E->targs, E->ntargs);
-	int id = fnval_id(E, ft, ii, true);
-	note_fntype(E, ft);
-	const char *t = new_tmp(E);
-	line(E, "spx_fn %s = { %d, {{0}} };", t, id);
+	int ii = emitc_inst_get(E, fi, E->targs, E->ntargs);
+	int id = emitc_fnval_id(E, ft, ii, true);
+	emitc_note_fntype(E, ft);
+	const char *t = emitc_new_tmp(E);
+	emitc_line(E, "spx_fn %s = { %d, {{0}} };", t, id);
 	for (int i = 0; i < e->u.closure.ncaptures; i++) {
 		HirSlot cs = e->u.closure.captures[i];
-		TypeId ct = sty(E, E->f->locals[cs].type);
-		if (!is_copy(E, ct) || !ctype(E, ct, e->span)) {
-			refuse(E, e->span, "the native lane supports closures capturing Copy values only");
+		TypeId ct = emitc_sty(E, E->f->locals[cs].type);
+		if (!emitc_is_copy(E, ct) || !emitc_ctype(E, ct, e->span)) {
+			emitc_refuse(E, e->span, "the native lane supports closures capturing Copy values only");
 			return no_val;
 		}
-		const char *f = cap_field(E, ct);
+		const char *f = emitc_cap_field(E, ct);
 		if (f)
-			line(E, "%s.cap[%d].%s = %s;", t, i, f, slot_name(E, cs));
+			emitc_line(E, "%s.cap[%d].%s = %s;", t, i, f, emitc_slot_name(E, cs));
 		else
-			line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, slot_name(E, cs), emit_tyname(E, ct));
+			emitc_line(E, "%s.cap[%d].cell = spx_cell(&%s, sizeof(%s));", t, i, emitc_slot_name(E, cs), emit_tyname(E, ct));
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;
@@ -813,41 +813,41 @@ static Val
 emit_slot_read(Emit *E, const HirExpr *e)
 {
 	HirSlot s = e->u.slot;
-	TypeId t = sty(E, E->f->locals[s].type);
-	const char *ct = ctype(E, t, e->span);
+	TypeId t = emitc_sty(E, E->f->locals[s].type);
+	const char *ct = emitc_ctype(E, t, e->span);
 	if (!ct)
 		return no_val;
-	if (tinfo(E, t)->kind == TY_ARRAY)
-		return mkval(slot_name(E, s), t, false);
-	const char *tn = new_tmp(E);
-	line(E, "%s %s = %s;", ct, tn, slot_name(E, s));
-	if (e->kind == HIR_MOVE && E->slot_own[s] && !is_copy(E, t)) {
-		line(E, "%s = (%s)%s;", slot_name(E, s), ct, zero_init(E, t));
+	if (emitc_tinfo(E, t)->kind == TY_ARRAY)
+		return mkval(emitc_slot_name(E, s), t, false);
+	const char *tn = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", ct, tn, emitc_slot_name(E, s));
+	if (e->kind == HIR_MOVE && E->slot_own[s] && !emitc_is_copy(E, t)) {
+		emitc_line(E, "%s = (%s)%s;", emitc_slot_name(E, s), ct, emitc_zero_init(E, t));
 		return mkval(tn, t, true);
 	}
 	return mkval(tn, t, false);
 }
 
 Val
-ev(Emit *E, const HirExpr *e)
+emitc_ev(Emit *E, const HirExpr *e)
 {
 	if (E->failed)
 		return no_val;
-	TypeId t = sty(E, e->type);
+	TypeId t = emitc_sty(E, e->type);
 	switch (e->kind) {
 	case HIR_INT:
-		if (!ctype(E, t, e->span))
+		if (!emitc_ctype(E, t, e->span))
 			return no_val;
 		return mkval(int_lit(E, t, e->u.lit.i, e->u.lit.negative), t, false);
 	case HIR_FLOAT:
-		return mkval(arena_printf(&E->a, "%a%s", e->u.lit.f, tinfo(E, t)->kind == TY_F32 ? "f" : ""), t, false);
+		return mkval(arena_printf(&E->a, "%a%s", e->u.lit.f, emitc_tinfo(E, t)->kind == TY_F32 ? "f" : ""), t, false);
 	case HIR_BOOL:
 		return mkval(e->u.lit.b ? "true" : "false", t, false);
 	case HIR_CHAR:
 		return mkval(arena_printf(&E->a, "UINT32_C(%" PRIu32 ")", e->u.lit.ch), t, false);
 	case HIR_STRING: {
-		const char *tn = new_tmp(E);
-		line(E, "spx_str %s = spx_str_new(\"%s\", %u);", tn, c_string(E, e->u.lit.s, e->u.lit.n), (unsigned)e->u.lit.n);
+		const char *tn = emitc_new_tmp(E);
+		emitc_line(E, "spx_str %s = spx_str_new(\"%s\", %u);", tn, emitc_c_literal(E, e->u.lit.s, e->u.lit.n), (unsigned)e->u.lit.n);
 		return mkval(tn, t, true);
 	}
 	case HIR_LOCAL: case HIR_MOVE:
@@ -855,13 +855,13 @@ ev(Emit *E, const HirExpr *e)
 	case HIR_FUNC: {
 		int fi = e->u.call.fn >= 0 && e->u.call.fn < E->nsyms ? E->sym_func[e->u.call.fn] : -1;
 		if (fi < 0) {
-			refuse(E, e->span, "the native lane cannot take this function as a value");
+			emitc_refuse(E, e->span, "the native lane cannot take this function as a value");
 			return no_val;
 		}
-		int id = fnval_id(E, t, inst_get(E, fi, NULL, 0), false);
-		note_fntype(E, t);
-		const char *tn = new_tmp(E);
-		line(E, "spx_fn %s = { %d, {{0}} };", tn, id);
+		int id = emitc_fnval_id(E, t, emitc_inst_get(E, fi, NULL, 0), false);
+		emitc_note_fntype(E, t);
+		const char *tn = emitc_new_tmp(E);
+		emitc_line(E, "spx_fn %s = { %d, {{0}} };", tn, id);
 		return mkval(tn, t, false);
 	}
 	case HIR_UNARY:
@@ -887,19 +887,19 @@ ev(Emit *E, const HirExpr *e)
 	case HIR_CLOSURE:
 		return emit_closure(E, e);
 	case HIR_ARRAY: {
-		if (!ctype(E, t, e->span))
+		if (!emitc_ctype(E, t, e->span))
 			return no_val;
-		const char *a = func_var(E, t, "arr");
+		const char *a = emitc_func_var(E, t, "arr");
 		for (int i = 0; i < e->u.array.n; i++) {
-			Val x = ev(E, e->u.array.elems[i]);
+			Val x = emitc_ev(E, e->u.array.elems[i]);
 			if (!x.c)
 				return no_val;
-			line(E, "%s.a[%d] = %s;", a, i, x.c);
+			emitc_line(E, "%s.a[%d] = %s;", a, i, x.c);
 		}
 		return mkval(a, t, false);
 	}
 	}
-	refuse(E, e->span, "construct not supported by the native lane yet");
+	emitc_refuse(E, e->span, "construct not supported by the native lane yet");
 	return no_val;
 }
 
@@ -909,96 +909,96 @@ ev(Emit *E, const HirExpr *e)
 static void
 store_slot(Emit *E, HirSlot s, Val v)
 {
-	TypeId st = sty(E, E->f->locals[s].type);
-	v = coerce(E, v, st);
+	TypeId st = emitc_sty(E, E->f->locals[s].type);
+	v = emitc_coerce(E, v, st);
 	if (E->slot_own[s])
-		v = own_val(E, v);
+		v = emitc_own_val(E, v);
 	if (!v.c)
 		return;
 	if (E->slot_own[s])
-		release_place(E, st, slot_name(E, s));
-	line(E, "%s = %s;", slot_name(E, s), v.c);
+		emitc_release_place(E, st, emitc_slot_name(E, s));
+	emitc_line(E, "%s = %s;", emitc_slot_name(E, s), v.c);
 }
 
 static void
 emit_for(Emit *E, const HirStmt *s)
 {
-	Val it = ev(E, s->value);
+	Val it = emitc_ev(E, s->value);
 	if (!it.c)
 		return;
-	TyKind k = tinfo(E, it.t)->kind;
+	TyKind k = emitc_tinfo(E, it.t)->kind;
 	if (k != TY_VEC && k != TY_ITER) {
-		refuse(E, s->span, "the native lane supports `for` over Vec and Iter only");
+		emitc_refuse(E, s->span, "the native lane supports `for` over Vec and Iter only");
 		return;
 	}
-	TypeId el = tinfo(E, it.t)->args[0];
-	const char *en = ctype(E, el, s->span);
+	TypeId el = emitc_tinfo(E, it.t)->args[0];
+	const char *en = emitc_ctype(E, el, s->span);
 	if (!en)
 		return;
 	bool consume = s->own || k == TY_ITER;
-	it = consume ? own_val(E, it) : it;
-	it = borrow_val(E, it);
+	it = consume ? emitc_own_val(E, it) : it;
+	it = emitc_borrow_val(E, it);
 	const char *v = k == TY_ITER ? arena_printf(&E->a, "%s.v", it.c) : it.c;
-	const char *i = new_tmp(E);
-	const char *item = slot_name(E, s->slot);
-	line(E, "for (size_t %s = %s; %s < %s.len; %s++) {", i, k == TY_ITER ? arena_printf(&E->a, "%s.pos", it.c) : "0",
+	const char *i = emitc_new_tmp(E);
+	const char *item = emitc_slot_name(E, s->slot);
+	emitc_line(E, "for (size_t %s = %s; %s < %s.len; %s++) {", i, k == TY_ITER ? arena_printf(&E->a, "%s.pos", it.c) : "0",
 	     i, v, i);
 	E->indent++;
-	line(E, "%s = ((%s *)%s.p)[%s];", item, en, v, i);
-	if (consume && !is_copy(E, el))
-		line(E, "((%s *)%s.p)[%s] = (%s)%s;", en, v, i, en, zero_init(E, el));
+	emitc_line(E, "%s = ((%s *)%s.p)[%s];", item, en, v, i);
+	if (consume && !emitc_is_copy(E, el))
+		emitc_line(E, "((%s *)%s.p)[%s] = (%s)%s;", en, v, i, en, emitc_zero_init(E, el));
 	emit_block(E, s->body, NULL, 0);   /* a consumed item is owned by the body's scope (HIR) … */
 	if (E->slot_own[s->slot] && !E->f->locals[s->slot].owned)
-		release_place(E, el, item);   /* … except a T-typed one of a generic instance */
+		emitc_release_place(E, el, item);   /* … except a T-typed one of a generic instance */
 	E->indent--;
-	line(E, "}");
+	emitc_line(E, "}");
 }
 
 static void
 emit_stmt(Emit *E, const HirStmt *s)
 {
-	int mark = temps_mark(E);
+	int mark = emitc_temps_mark(E);
 	switch (s->kind) {
 	case HS_LET: case HS_ASSIGN: case HS_EXPR: {
-		Val v = ev(E, s->value);
+		Val v = emitc_ev(E, s->value);
 		if (!v.c)
 			return;
 		if (s->kind == HS_EXPR || s->slot == HIR_NO_SLOT)
-			drop_val(E, v);
+			emitc_drop_val(E, v);
 		else
 			store_slot(E, s->slot, v);
-		if (may_view(E, v.t))
+		if (emitc_may_view(E, v.t))
 			return;   /* a view may borrow from this statement's temporaries: they live to the block end */
 		break;
 	}
 	case HS_SET_FIELD: {
-		Val v = ev(E, s->value);
-		TypeId rt = sty(E, E->f->locals[s->slot].type);
-		Sym *rs = nominal_sym(E, rt);
+		Val v = emitc_ev(E, s->value);
+		TypeId rt = emitc_sty(E, E->f->locals[s->slot].type);
+		Sym *rs = emitc_nominal_sym(E, rt);
 		if (!v.c || !rs || s->field < 0 || s->field >= rs->nfields)
 			return;
 		TypeId ft = sema_field_type(E->S, rt, s->field);
-		types_grow(E);
-		v = own_val(E, coerce(E, v, ft));
-		const char *place = arena_printf(&E->a, "%s.f_%s", slot_name(E, s->slot), rs->fields[s->field].name);
-		release_place(E, ft, place);
-		line(E, "%s = %s;", place, v.c);
-		check_invariants(E, rt, slot_name(E, s->slot), s->span);
+		emitc_types_grow(E);
+		v = emitc_own_val(E, emitc_coerce(E, v, ft));
+		const char *place = arena_printf(&E->a, "%s.f_%s", emitc_slot_name(E, s->slot), rs->fields[s->field].name);
+		emitc_release_place(E, ft, place);
+		emitc_line(E, "%s = %s;", place, v.c);
+		emitc_check_invariants(E, rt, emitc_slot_name(E, s->slot), s->span);
 		break;
 	}
 	case HS_WHILE: {
-		line(E, "for (;;) {");
+		emitc_line(E, "for (;;) {");
 		E->indent++;
-		int cm = temps_mark(E);
-		Val c = ev(E, s->value);
-		temps_release(E, cm);
+		int cm = emitc_temps_mark(E);
+		Val c = emitc_ev(E, s->value);
+		emitc_temps_release(E, cm);
 		if (c.c) {
-			line(E, "if (!%s)", c.c);
-			line(E, "\tbreak;");
+			emitc_line(E, "if (!%s)", c.c);
+			emitc_line(E, "\tbreak;");
 			emit_block(E, s->body, NULL, 0);
 		}
 		E->indent--;
-		line(E, "}");
+		emitc_line(E, "}");
 		break;
 	}
 	case HS_UNSAFE:
@@ -1009,5 +1009,5 @@ emit_stmt(Emit *E, const HirStmt *s)
 		emit_for(E, s);
 		break;
 	}
-	temps_release(E, mark);
+	emitc_temps_release(E, mark);
 }

@@ -8,8 +8,8 @@
  * Ownership is static.  Every emitted value (Val) is either owned (a fresh
  * value the emitter must move somewhere or release) or borrowed (an alias
  * of a place that owns it).  A consuming position takes an owned value
- * (own_val clones a borrowed one); a borrowing position given an owned
- * value registers it as a temporary (borrow_val), released when its scope
+ * (emitc_own_val clones a borrowed one); a borrowing position given an owned
+ * value registers it as a temporary (emitc_borrow_val), released when its scope
  * closes.  Owned slots and temporaries are function-level C variables,
  * zero-initialised; zero is the empty state whose release does nothing,
  * so moving out zeroes the place, and the function epilogue (reached by
@@ -100,60 +100,60 @@ typedef struct Emit {
 } Emit;
 
 /* emit.c */
-void line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void refuse(Emit *E, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-const char *new_tmp(Emit *E);
+void emitc_line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emitc_refuse(Emit *E, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
-const char *func_var(Emit *E, TypeId t, const char *prefix);
-const char *slot_name(Emit *E, HirSlot s);
+const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
+const char *emitc_slot_name(Emit *E, HirSlot s);
 /* The instance of funcs[fi] for targs (queued for emission on first use). */
-int inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
+int emitc_inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
 /* The dispatch id of a function value. */
-int fnval_id(Emit *E, TypeId ft, int inst, bool closure);
-void note_fntype(Emit *E, TypeId ft);
+int emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure);
+void emitc_note_fntype(Emit *E, TypeId ft);
 /* Does the route grant this host effect (TOOLCHAIN.md §1.3)? */
 bool emit_route_grants(Emit *E, const char *effect);
 
 /* emit_type.c */
-const TypeInfo *tinfo(Emit *E, TypeId t);
-TypeId sty(Emit *E, TypeId t);            /* substitutes the instance's type arguments */
-bool is_scalar(Emit *E, TypeId t);
-bool is_int(Emit *E, TypeId t);
-bool is_copy(Emit *E, TypeId t);
-bool valueful(Emit *E, TypeId t);
-bool may_view(Emit *E, TypeId t);         /* may hold a str/Slice view */
-Sym *nominal_sym(Emit *E, TypeId t);
-const char *ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal */
+const TypeInfo *emitc_tinfo(Emit *E, TypeId t);
+TypeId emitc_sty(Emit *E, TypeId t);            /* substitutes the instance's type arguments */
+bool emitc_is_scalar(Emit *E, TypeId t);
+bool emitc_is_int(Emit *E, TypeId t);
+bool emitc_is_copy(Emit *E, TypeId t);
+bool emitc_valueful(Emit *E, TypeId t);
+bool emitc_may_view(Emit *E, TypeId t);         /* may hold a str/Slice view */
+Sym *emitc_nominal_sym(Emit *E, TypeId t);
+const char *emitc_ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal */
 /* The C spelling of t, its definition emitted on first use: every type a
  * declaration, temporary, cast or helper spells goes through here (or
  * ctype), never through E->ts[t].name, so no spelling precedes its
  * definition (B102: `(null) tmp1`). */
 const char *emit_tyname(Emit *E, TypeId t);
-const char *zero_init(Emit *E, TypeId t);
-const char *field_cname(Emit *E, TypeId t, int fi);
-const char *rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
-const char *clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
+const char *emitc_zero_init(Emit *E, TypeId t);
+const char *emitc_field_cname(Emit *E, TypeId t, int fi);
+const char *emitc_rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
+const char *emitc_clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
 const char *eq_fn(Emit *E, TypeId t);     /* `bool f(const T *, const T *)` */
-const char *sortcmp_fn(Emit *E, TypeId t);/* qsort comparator */
-bool holds_fn(Emit *E, TypeId t);        /* holds a function value by value */
+const char *emitc_sortcmp_fn(Emit *E, TypeId t);/* qsort comparator */
+bool emitc_holds_fn(Emit *E, TypeId t);        /* holds a function value by value */
 /* The spx_cap member storing a captured Copy value of type t; NULL when t
  * holds a function value (stored in a cell: spx_cap.cell, spx_cell). */
-const char *cap_field(Emit *E, TypeId t);
-int map_key_kind(Emit *E, TypeId k);
-void types_grow(Emit *E);
+const char *emitc_cap_field(Emit *E, TypeId t);
+int emitc_map_key_kind(Emit *E, TypeId k);
+void emitc_types_grow(Emit *E);
 
 /* emit_expr.c */
-Val ev(Emit *E, const HirExpr *e);
-Val own_val(Emit *E, Val v);
-Val borrow_val(Emit *E, Val v);
-void drop_val(Emit *E, Val v);
-Val coerce(Emit *E, Val v, TypeId to);
-void release_place(Emit *E, TypeId t, const char *place);
-int temps_mark(Emit *E);
-void temps_release(Emit *E, int mark);
-const char *c_string(Emit *E, const char *s, size_t n);   /* a C string literal's body */
+Val emitc_ev(Emit *E, const HirExpr *e);
+Val emitc_own_val(Emit *E, Val v);
+Val emitc_borrow_val(Emit *E, Val v);
+void emitc_drop_val(Emit *E, Val v);
+Val emitc_coerce(Emit *E, Val v, TypeId to);
+void emitc_release_place(Emit *E, TypeId t, const char *place);
+int emitc_temps_mark(Emit *E);
+void emitc_temps_release(Emit *E, int mark);
+const char *emitc_c_literal(Emit *E, const char *s, size_t n);   /* a C string literal's body */
 void emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt);
-bool check_invariants(Emit *E, TypeId t, const char *v, Span span);
+bool emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span);
 
 /* escape.c: the only ways source text enters the generated C */
 void emitc_comment_text(Buf *out, const char *s, size_t n);   /* a comment's body */

@@ -20,76 +20,76 @@
 #include <string.h>
 
 void
-types_grow(Emit *E)
+emitc_types_grow(Emit *E)
 {
 	int n = E->S->types.len;
 	if (n <= E->nts)
 		return;
-	E->ts = xrealloc(E->ts, sizeof *E->ts * (size_t)n);
+	E->ts = spx_xrealloc(E->ts, sizeof *E->ts * (size_t)n);
 	memset(E->ts + E->nts, 0, sizeof *E->ts * (size_t)(n - E->nts));
 	E->nts = n;
 }
 
 const TypeInfo *
-tinfo(Emit *E, TypeId t)
+emitc_tinfo(Emit *E, TypeId t)
 {
-	return type_info(&E->S->types, t);
+	return sema_type_info(&E->S->types, t);
 }
 
 /* Does t mention a type parameter? */
 static bool
 has_param(Emit *E, TypeId t)
 {
-	const TypeInfo *ti = tinfo(E, t);
+	const TypeInfo *ti = emitc_tinfo(E, t);
 	if (ti->kind == TY_PARAM)
 		return true;
 	for (int i = 0; i < ti->nargs; i++)
-		if (has_param(E, tinfo(E, t)->args[i]))
+		if (has_param(E, emitc_tinfo(E, t)->args[i]))
 			return true;
 	return false;
 }
 
 TypeId
-sty(Emit *E, TypeId t)
+emitc_sty(Emit *E, TypeId t)
 {
 	if (E->ntargs == 0 || !has_param(E, t))
 		return t;
-	TypeId r = type_subst(&E->S->types, t, (uint32_t)E->owner, E->targs, E->ntargs);
-	types_grow(E);
+	TypeId r = sema_type_subst(&E->S->types, t, (uint32_t)E->owner, E->targs, E->ntargs);
+	emitc_types_grow(E);
 	return r;
 }
 
 bool
-is_scalar(Emit *E, TypeId t)
+emitc_is_scalar(Emit *E, TypeId t)
 {
-	TyKind k = tinfo(E, t)->kind;
+	TyKind k = emitc_tinfo(E, t)->kind;
 	return k >= TYPE_FIRST_SCALAR && k <= TYPE_LAST_SCALAR;
 }
 
 bool
-is_int(Emit *E, TypeId t)
+emitc_is_int(Emit *E, TypeId t)
 {
-	TyKind k = tinfo(E, t)->kind;
+	TyKind k = emitc_tinfo(E, t)->kind;
 	return k == TY_I64 || k == TY_I32 || k == TY_U8 || k == TY_USIZE;
 }
 
 bool
-is_copy(Emit *E, TypeId t)
+emitc_is_copy(Emit *E, TypeId t)
 {
 	return sema_is_copy(E->S, t);
 }
 
 bool
-valueful(Emit *E, TypeId t)
+emitc_valueful(Emit *E, TypeId t)
 {
-	TyKind k = tinfo(E, t)->kind;
+	TyKind k = emitc_tinfo(E, t)->kind;
 	return k != TY_UNIT && k != TY_ERROR;
 }
 
 Sym *
-nominal_sym(Emit *E, TypeId t)
+emitc_nominal_sym(Emit *E, TypeId t)
 {
-	const TypeInfo *ti = tinfo(E, t);
+	const TypeInfo *ti = emitc_tinfo(E, t);
 	return ti->kind == TY_NOMINAL ? sema_sym(E->S, (SymId)ti->decl) : NULL;
 }
 
@@ -103,7 +103,7 @@ case_count(Sym *s)
 static bool
 some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 {
-	Sym *s = nominal_sym(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
 	if (!s)
 		return false;
 	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
@@ -117,16 +117,16 @@ some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 }
 
 bool
-may_view(Emit *E, TypeId t)
+emitc_may_view(Emit *E, TypeId t)
 {
-	TyKind k = tinfo(E, t)->kind;
-	return k == TY_STR || k == TY_SLICE || some_field(E, t, may_view);
+	TyKind k = emitc_tinfo(E, t)->kind;
+	return k == TY_STR || k == TY_SLICE || some_field(E, t, emitc_may_view);
 }
 
 bool
-holds_fn(Emit *E, TypeId t)
+emitc_holds_fn(Emit *E, TypeId t)
 {
-	return tinfo(E, t)->kind == TY_FN || some_field(E, t, holds_fn);
+	return emitc_tinfo(E, t)->kind == TY_FN || some_field(E, t, emitc_holds_fn);
 }
 
 static const char *const scalar_c[] = {
@@ -141,7 +141,7 @@ static bool ensure_type(Emit *E, TypeId t);
 static void
 struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 {
-	Buf *out = holds_fn(E, t) ? &E->types_fn : &E->types;
+	Buf *out = emitc_holds_fn(E, t) ? &E->types_fn : &E->types;
 	const char *spell = sema_type_name(E->S, t);
 	buf_puts(out, "/* ");
 	emitc_comment_text(out, spell, strlen(spell));
@@ -176,7 +176,7 @@ struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 static bool
 ensure_nominal(Emit *E, TypeId t)
 {
-	Sym *s = nominal_sym(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
 	if (!s || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
 		return false;
 	const char *name = arena_printf(&E->a, "ty%u_%s", (unsigned)t, s->name);
@@ -199,14 +199,14 @@ ensure_nominal(Emit *E, TypeId t)
 static bool
 ensure_type(Emit *E, TypeId t)
 {
-	types_grow(E);
+	emitc_types_grow(E);
 	if ((int)t >= E->nts)
 		return false;
 	if (E->ts[t].state == 1 || E->ts[t].state == 2)
 		return true;
 	if (E->ts[t].state == 3)
 		return false;
-	TyKind k = tinfo(E, t)->kind;
+	TyKind k = emitc_tinfo(E, t)->kind;
 	bool ok = true;
 	const char *name = NULL;
 	switch (k) {
@@ -224,24 +224,24 @@ ensure_type(Emit *E, TypeId t)
 		name = "spx_fn";
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
-		for (int i = 0; i < tinfo(E, t)->nargs; i++)
-			(void)ensure_type(E, tinfo(E, t)->args[i]);   /* unit results have no spelling */
+		for (int i = 0; i < emitc_tinfo(E, t)->nargs; i++)
+			(void)ensure_type(E, emitc_tinfo(E, t)->args[i]);   /* unit results have no spelling */
 		break;
 	case TY_VEC: case TY_ITER: case TY_SET:
 		name = k == TY_VEC ? "spx_vec" : k == TY_ITER ? "spx_iter" : "spx_map";
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
-		ok = ensure_type(E, tinfo(E, t)->args[0]);
+		ok = ensure_type(E, emitc_tinfo(E, t)->args[0]);
 		break;
 	case TY_MAP:
 		name = "spx_map";
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
-		ok = ensure_type(E, tinfo(E, t)->args[0]) && ensure_type(E, tinfo(E, t)->args[1]);
+		ok = ensure_type(E, emitc_tinfo(E, t)->args[0]) && ensure_type(E, emitc_tinfo(E, t)->args[1]);
 		break;
 	case TY_BOX: {
 		E->ts[t].state = 1;
-		TypeId in = tinfo(E, t)->args[0];
+		TypeId in = emitc_tinfo(E, t)->args[0];
 		ok = ensure_type(E, in);
 		if (ok) {
 			name = arena_printf(&E->a, "t%u_box", (unsigned)t);
@@ -250,7 +250,7 @@ ensure_type(Emit *E, TypeId t)
 		break;
 	}
 	case TY_ARRAY: {
-		uint64_t n = tinfo(E, t)->n;
+		uint64_t n = emitc_tinfo(E, t)->n;
 		name = arena_printf(&E->a, "t%u_array", (unsigned)t);
 		buf_printf(&E->fwd, "typedef struct %s { uint8_t a[%llu]; } %s;   /* [u8; %llu] */\n",
 			   name, (unsigned long long)(n ? n : 1), name, (unsigned long long)n);
@@ -274,46 +274,46 @@ ensure_type(Emit *E, TypeId t)
 }
 
 const char *
-ctype(Emit *E, TypeId t, Span span)
+emitc_ctype(Emit *E, TypeId t, Span span)
 {
 	if (ensure_type(E, t))
 		return E->ts[t].name;
-	refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
+	emitc_refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
 	return NULL;
 }
 
 const char *
 emit_tyname(Emit *E, TypeId t)
 {
-	const char *n = ctype(E, t, (Span){0});
+	const char *n = emitc_ctype(E, t, (Span){0});
 	return n ? n : "spx_unsupported";   /* after a refusal: nothing is compiled */
 }
 
 const char *
-zero_init(Emit *E, TypeId t)
+emitc_zero_init(Emit *E, TypeId t)
 {
-	TyKind k = tinfo(E, t)->kind;
-	return is_scalar(E, t) || k == TY_BOX ? "0" : "{0}";
+	TyKind k = emitc_tinfo(E, t)->kind;
+	return emitc_is_scalar(E, t) || k == TY_BOX ? "0" : "{0}";
 }
 
 const char *
-field_cname(Emit *E, TypeId t, int fi)
+emitc_field_cname(Emit *E, TypeId t, int fi)
 {
-	Sym *s = nominal_sym(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
 	return s && fi >= 0 && fi < s->nfields ? arena_printf(&E->a, "f_%s", s->fields[fi].name) : "f_";
 }
 
 int
-map_key_kind(Emit *E, TypeId k)
+emitc_map_key_kind(Emit *E, TypeId k)
 {
-	TyKind kk = tinfo(E, k)->kind;
+	TyKind kk = emitc_tinfo(E, k)->kind;
 	return kk == TY_I64 ? 0 : kk == TY_BOOL ? 1 : 2;
 }
 
 const char *
-cap_field(Emit *E, TypeId t)
+emitc_cap_field(Emit *E, TypeId t)
 {
-	switch (tinfo(E, t)->kind) {
+	switch (emitc_tinfo(E, t)->kind) {
 	case TY_I64: return "i";
 	case TY_I32: return "i32";
 	case TY_U8: return "u8";
@@ -324,7 +324,7 @@ cap_field(Emit *E, TypeId t)
 	case TY_CHAR: return "c";
 	default: break;
 	}
-	if (holds_fn(E, t))
+	if (emitc_holds_fn(E, t))
 		return NULL;
 	int i = 0;
 	while (i < E->captys.len && E->captys.items[i] != t)
@@ -351,8 +351,8 @@ static void
 rel_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src)
 {
 	(void)src;
-	if (!is_copy(E, ft))
-		buf_printf(b, "\t%s(&%s);\n", rel_fn(E, ft), dst);
+	if (!emitc_is_copy(E, ft))
+		buf_printf(b, "\t%s(&%s);\n", emitc_rel_fn(E, ft), dst);
 }
 
 static void clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src);
@@ -361,7 +361,7 @@ static void clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char 
 static void
 each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const char *src)
 {
-	Sym *s = nominal_sym(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
 	if (s->kind != SK_VARIANT) {
 		for (int i = 0; i < s->nfields; i++)
 			act(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "%sf_%s", dst, s->fields[i].name),
@@ -372,7 +372,7 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 	for (int c = 0; c < s->ncases; c++) {
 		bool any = false;
 		for (int i = 0; i < s->cases[c].nfields; i++)
-			any |= !is_copy(E, sema_case_field_type(E->S, t, c, i));
+			any |= !emitc_is_copy(E, sema_case_field_type(E->S, t, c, i));
 		if (!any)
 			continue;
 		buf_printf(b, "\tcase %d:\n", c);
@@ -389,30 +389,30 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 static void
 rel_body(Emit *E, TypeId t, Buf *b)
 {
-	const TypeInfo *ti = tinfo(E, t);
+	const TypeInfo *ti = emitc_tinfo(E, t);
 	TyKind k = ti->kind;
 	if (k == TY_VEC || k == TY_ITER) {
 		TypeId el = ti->args[0];
 		const char *v = k == TY_VEC ? "p" : "(&p->v)";
-		if (!is_copy(E, el))
+		if (!emitc_is_copy(E, el))
 			buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
-				   rel_fn(E, el), emit_tyname(E, el), v);
+				   emitc_rel_fn(E, el), emit_tyname(E, el), v);
 		buf_printf(b, "\tspx_vec_free(%s);\n", v);
 		if (k == TY_ITER)
 			buf_puts(b, "\tp->pos = 0;\n");
 	} else if (k == TY_MAP || k == TY_SET) {
 		TypeId kt = ti->args[0];
-		if (k == TY_MAP && !is_copy(E, ti->args[1])) {
+		if (k == TY_MAP && !emitc_is_copy(E, ti->args[1])) {
 			TypeId vt = ti->args[1];
-			buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n", rel_fn(E, vt),
+			buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n", emitc_rel_fn(E, vt),
 				   emit_tyname(E, vt));
 		}
-		buf_printf(b, "\tspx_map_free(p, %d);\n", map_key_kind(E, kt));
+		buf_printf(b, "\tspx_map_free(p, %d);\n", emitc_map_key_kind(E, kt));
 	} else if (k == TY_BOX) {
 		TypeId in = ti->args[0];
 		buf_puts(b, "\tif (!*p)\n\t\treturn;\n");
-		if (!is_copy(E, in))
-			buf_printf(b, "\t%s(*p);\n", rel_fn(E, in));
+		if (!emitc_is_copy(E, in))
+			buf_printf(b, "\t%s(*p);\n", emitc_rel_fn(E, in));
 		buf_puts(b, "\tspx_free(*p);\n\t*p = NULL;\n");
 	} else if (k == TY_NOMINAL) {
 		each_field(E, b, t, rel_field, "p->", "p->");
@@ -420,10 +420,10 @@ rel_body(Emit *E, TypeId t, Buf *b)
 }
 
 const char *
-rel_fn(Emit *E, TypeId t)
+emitc_rel_fn(Emit *E, TypeId t)
 {
-	types_grow(E);
-	TyKind k = tinfo(E, t)->kind;
+	emitc_types_grow(E);
+	TyKind k = emitc_tinfo(E, t)->kind;
 	if (k == TY_STRING || k == TY_BYTES)
 		return "spx_str_free";
 	if (E->ts[t].rel)
@@ -448,23 +448,23 @@ rel_fn(Emit *E, TypeId t)
 static void
 clone_field(Emit *E, Buf *b, TypeId ft, const char *dst, const char *src)
 {
-	if (!is_copy(E, ft))
-		buf_printf(b, "\t%s = %s(&%s);\n", dst, clone_fn(E, ft), src);
+	if (!emitc_is_copy(E, ft))
+		buf_printf(b, "\t%s = %s(&%s);\n", dst, emitc_clone_fn(E, ft), src);
 }
 
 static void
 clone_elems(Emit *E, Buf *b, TypeId el, const char *n, const char *dst, const char *src)
 {
-	if (is_copy(E, el))
+	if (emitc_is_copy(E, el))
 		return;
 	buf_printf(b, "\tfor (size_t i = 0; i < %s; i++)\n\t\t((%s *)%s)[i] = %s(&((const %s *)%s)[i]);\n", n,
-		   emit_tyname(E, el), dst, clone_fn(E, el), emit_tyname(E, el), src);
+		   emit_tyname(E, el), dst, emitc_clone_fn(E, el), emit_tyname(E, el), src);
 }
 
 static void
 clone_body(Emit *E, TypeId t, Buf *b)
 {
-	const TypeInfo *ti = tinfo(E, t);
+	const TypeInfo *ti = emitc_tinfo(E, t);
 	TyKind k = ti->kind;
 	const char *tn = emit_tyname(E, t);
 	if (k == TY_VEC) {
@@ -477,17 +477,17 @@ clone_body(Emit *E, TypeId t, Buf *b)
 		clone_elems(E, b, el, "p->v.len", "c.v.p", "p->v.p");
 	} else if (k == TY_MAP || k == TY_SET) {
 		TypeId vt = k == TY_MAP ? ti->args[1] : 0;
-		buf_printf(b, "\tspx_map c = spx_map_copy(p, %d, %s);\n", map_key_kind(E, ti->args[0]),
+		buf_printf(b, "\tspx_map c = spx_map_copy(p, %d, %s);\n", emitc_map_key_kind(E, ti->args[0]),
 			   k == TY_MAP ? arena_printf(&E->a, "sizeof(%s)", emit_tyname(E, vt)) : "0");
 		if (k == TY_MAP)
 			clone_elems(E, b, vt, "p->len", "c.v", "p->v");
 	} else if (k == TY_BOX) {
 		TypeId in = ti->args[0];
 		buf_printf(b, "\tif (!*p)\n\t\treturn NULL;\n\t%s c = spx_alloc(sizeof **p);\n", tn);
-		if (is_copy(E, in))
+		if (emitc_is_copy(E, in))
 			buf_puts(b, "\t*c = **p;\n");
 		else
-			buf_printf(b, "\t*c = %s(*p);\n", clone_fn(E, in));
+			buf_printf(b, "\t*c = %s(*p);\n", emitc_clone_fn(E, in));
 	} else {
 		buf_printf(b, "\t%s c = *p;\n", tn);
 		each_field(E, b, t, clone_field, "c.", "p->");
@@ -496,10 +496,10 @@ clone_body(Emit *E, TypeId t, Buf *b)
 }
 
 const char *
-clone_fn(Emit *E, TypeId t)
+emitc_clone_fn(Emit *E, TypeId t)
 {
-	types_grow(E);
-	TyKind k = tinfo(E, t)->kind;
+	emitc_types_grow(E);
+	TyKind k = emitc_tinfo(E, t)->kind;
 	if (k == TY_STRING || k == TY_BYTES)
 		return "spx_str_clone";
 	if (E->ts[t].clone)
@@ -519,9 +519,9 @@ clone_fn(Emit *E, TypeId t)
 /* ---- ordering (vec_sort) ---- */
 
 const char *
-sortcmp_fn(Emit *E, TypeId t)
+emitc_sortcmp_fn(Emit *E, TypeId t)
 {
-	types_grow(E);
+	emitc_types_grow(E);
 	if (E->ts[t].cmp)
 		return E->ts[t].cmp;
 	ensure_type(E, t);
@@ -529,7 +529,7 @@ sortcmp_fn(Emit *E, TypeId t)
 	E->ts[t].cmp = name;
 	const char *tn = emit_tyname(E, t);
 	helper_open(E, arena_printf(&E->a, "int %s(const void *a, const void *b)", name));
-	TyKind k = tinfo(E, t)->kind;
+	TyKind k = emitc_tinfo(E, t)->kind;
 	if (k == TY_STRING)
 		buf_puts(&E->helpers, "\treturn spx_str_cmp(a, b);\n");
 	else if (k == TY_F64)

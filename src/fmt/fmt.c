@@ -54,7 +54,7 @@ id_line(Fmt *F, const IdAttr *id, int depth)
 		return;
 	indent(F, depth);
 	buf_puts(F->out, "@id(");
-	fx_quoted(F, id->value);
+	fmt_fx_quoted(F, id->value);
 	buf_puts(F->out, ")\n");
 }
 
@@ -80,7 +80,7 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 	switch (s->kind) {
 	case STMT_LET:
 	case STMT_ASSIGN:
-		fx_simple_stmt(F, s);
+		fmt_fx_simple_stmt(F, s);
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_IF:
@@ -89,20 +89,20 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 		break;
 	case STMT_WHILE:
 		buf_puts(F->out, "while ");
-		fx_cond(F, s->u.while_.cond);
+		fmt_fx_cond(F, s->u.while_.cond);
 		stmt_body(F, s->u.while_.body, depth);
 		break;
 	case STMT_FOR:
 		buf_puts(F->out, s->u.for_.own ? "for own " : "for ");
-		fx_name(F, s->u.for_.item);
+		fmt_fx_name(F, s->u.for_.item);
 		buf_puts(F->out, " in ");
-		fx_cond(F, s->u.for_.iter);
+		fmt_fx_cond(F, s->u.for_.iter);
 		stmt_body(F, s->u.for_.body, depth);
 		break;
 	case STMT_UNSAFE:
 		if (s->u.unsafe.has_audit) {
 			buf_puts(F->out, "@audit(");
-			fx_quoted(F, s->u.unsafe.audit);
+			fmt_fx_quoted(F, s->u.unsafe.audit);
 			buf_puts(F->out, ") ");
 		}
 		buf_puts(F->out, "unsafe");
@@ -124,7 +124,7 @@ block_items(Fmt *F, const Block *b, int depth)
 	if (b->tail) {
 		leading(F, b->tail->span.start, depth);
 		indent(F, depth);
-		fx_item_expr(F, b->tail);
+		fmt_fx_item_expr(F, b->tail);
 		buf_putc(F->out, '\n');
 		trailing(F, b->tail->span.start, depth);
 	}
@@ -151,7 +151,7 @@ clause_lines(Fmt *F, const FnDecl *fn, ClauseKind kind, int depth)
 			continue;
 		indent(F, depth);
 		buf_puts(F->out, kind == CLAUSE_REQUIRES ? "requires " : "ensures ");
-		fx_cond(F, fn->clauses[i].cond);
+		fmt_fx_cond(F, fn->clauses[i].cond);
 		buf_putc(F->out, '\n');
 	}
 }
@@ -162,16 +162,16 @@ function(Fmt *F, const FnDecl *fn, int depth)
 {
 	indent(F, depth);
 	buf_puts(F->out, "fn ");
-	fx_name(F, fn->name);
-	fx_tparams(F, fn->tparams, fn->ntparams);
-	fx_params(F, fn->params, fn->nparams);
+	fmt_fx_name(F, fn->name);
+	fmt_fx_tparams(F, fn->tparams, fn->ntparams);
+	fmt_fx_params(F, fn->params, fn->nparams);
 	buf_puts(F->out, " -> ");
-	fx_type(F, fn->result);
+	fmt_fx_type(F, fn->result);
 	buf_putc(F->out, '\n');
 	if (fn->uses.nnames > 0) {
 		indent(F, depth + 1);
 		buf_puts(F->out, "uses ");
-		fx_effects(F, fn->uses.names, fn->uses.nnames);
+		fmt_fx_effects(F, fn->uses.names, fn->uses.nnames);
 		buf_putc(F->out, '\n');
 	}
 	clause_lines(F, fn, CLAUSE_REQUIRES, depth + 1);
@@ -187,9 +187,9 @@ field_line(Fmt *F, const FieldDecl *f, uint32_t key, const IdAttr *id, int depth
 	leading(F, key, depth);
 	id_line(F, id, depth);
 	indent(F, depth);
-	fx_name(F, f->name);
+	fmt_fx_name(F, f->name);
 	buf_puts(F->out, ": ");
-	fx_type(F, f->type);
+	fmt_fx_type(F, f->type);
 	buf_puts(F->out, ",\n");
 	trailing(F, key, depth);
 }
@@ -205,8 +205,8 @@ static void
 record_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "record ");
-	fx_name(F, d->u.record.name);
-	fx_tparams(F, d->u.record.tparams, d->u.record.ntparams);
+	fmt_fx_name(F, d->u.record.name);
+	fmt_fx_tparams(F, d->u.record.tparams, d->u.record.ntparams);
 	buf_puts(F->out, " {\n");
 	fields(F, d->u.record.fields, d->u.record.nfields, 1);
 	if (F->nplaced)
@@ -214,7 +214,7 @@ record_decl(Fmt *F, const Decl *d)
 	buf_puts(F->out, "}\n");
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
 		buf_puts(F->out, "    requires ");
-		fx_cond(F, d->u.record.invariants[i].cond);
+		fmt_fx_cond(F, d->u.record.invariants[i].cond);
 		buf_putc(F->out, '\n');
 	}
 }
@@ -223,8 +223,8 @@ static void
 variant_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "variant ");
-	fx_name(F, d->u.variant.name);
-	fx_tparams(F, d->u.variant.tparams, d->u.variant.ntparams);
+	fmt_fx_name(F, d->u.variant.name);
+	fmt_fx_tparams(F, d->u.variant.tparams, d->u.variant.ntparams);
 	buf_puts(F->out, " {\n");
 	for (int i = 0; i < d->u.variant.ncases; i++) {
 		const CaseDecl *c = &d->u.variant.cases[i];
@@ -232,7 +232,7 @@ variant_decl(Fmt *F, const Decl *d)
 		leading(F, key, 1);
 		id_line(F, &c->id, 1);
 		indent(F, 1);
-		fx_name(F, c->name);
+		fmt_fx_name(F, c->name);
 		if (c->nfields == 0) {
 			buf_puts(F->out, ",\n");
 		} else {
@@ -258,22 +258,22 @@ method(Fmt *F, const ClassMember *m)
 	trailing(F, key, 1);
 }
 
-/* Fields first, then each method after a blank line (the reference's order). */
+/* Fields first, then each method after a blank emitc_line (the reference's order). */
 static void
 class_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "class ");
-	fx_name(F, d->u.class_.name);
-	fx_tparams(F, d->u.class_.tparams, d->u.class_.ntparams);
+	fmt_fx_name(F, d->u.class_.name);
+	fmt_fx_tparams(F, d->u.class_.tparams, d->u.class_.ntparams);
 	if (d->u.class_.has_parent) {
 		buf_puts(F->out, " : ");
-		fx_name(F, d->u.class_.parent);
+		fmt_fx_name(F, d->u.class_.parent);
 		if (d->u.class_.nparent_targs) {
 			buf_putc(F->out, '<');
 			for (int i = 0; i < d->u.class_.nparent_targs; i++) {
 				if (i)
 					buf_puts(F->out, ", ");
-				fx_type(F, d->u.class_.parent_targs[i]);
+				fmt_fx_type(F, d->u.class_.parent_targs[i]);
 			}
 			buf_putc(F->out, '>');
 		}
@@ -299,8 +299,8 @@ static void
 resource_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "resource ");
-	fx_name(F, d->u.resource.name);
-	fx_tparams(F, d->u.resource.tparams, d->u.resource.ntparams);   /* refused by the checker (T223) */
+	fmt_fx_name(F, d->u.resource.name);
+	fmt_fx_tparams(F, d->u.resource.tparams, d->u.resource.ntparams);   /* refused by the checker (T223) */
 	if (d->u.resource.ndrops == 0) {
 		buf_puts(F->out, ";\n");   /* the legacy form the checker refuses (O112) */
 		return;
@@ -317,7 +317,7 @@ resource_decl(Fmt *F, const Decl *d)
 			buf_puts(F->out, "    drop trivial;\n");
 		} else {
 			buf_puts(F->out, "    drop import ");
-			fx_quoted(F, r->import);
+			fmt_fx_quoted(F, r->import);
 			buf_puts(F->out, ";\n");
 		}
 		trailing(F, key, 1);
@@ -333,21 +333,21 @@ import_fn(Fmt *F, const ImportFn *f)
 {
 	id_line(F, &f->id, 1);
 	buf_puts(F->out, f->rust ? "    import rust fn " : "    import fn ");
-	fx_name(F, f->name);
-	fx_params(F, f->params, f->nparams);
+	fmt_fx_name(F, f->name);
+	fmt_fx_params(F, f->params, f->nparams);
 	buf_puts(F->out, " -> ");
-	fx_name(F, f->result);
+	fmt_fx_name(F, f->result);
 	buf_puts(F->out, "\n        effects ");
-	fx_effects(F, f->effects.names, f->effects.nnames);
+	fmt_fx_effects(F, f->effects.names, f->effects.nnames);
 	if (f->fallible) {
 		buf_puts(F->out, "\n        failure status ");
-		fx_quoted(F, f->status);
+		fmt_fx_quoted(F, f->status);
 	} else {
 		buf_puts(F->out, "\n        failure infallible");
 	}
 	if (f->has_consumes) {
 		buf_puts(F->out, "\n        consumes ");
-		fx_name(F, f->consumes);
+		fmt_fx_name(F, f->consumes);
 		buf_puts(F->out, " always");
 	}
 	buf_puts(F->out, ";\n");
@@ -357,9 +357,9 @@ static void
 interface_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "interface ");
-	fx_name(F, d->u.interface.name);
+	fmt_fx_name(F, d->u.interface.name);
 	buf_puts(F->out, "\n    permits ");
-	fx_effects(F, d->u.interface.permits.names, d->u.interface.permits.nnames);
+	fmt_fx_effects(F, d->u.interface.permits.names, d->u.interface.permits.nnames);
 	buf_puts(F->out, "\n{\n");
 	for (int i = 0; i < d->u.interface.nimports; i++)
 		import_fn(F, &d->u.interface.imports[i]);
@@ -378,7 +378,7 @@ name_set(Fmt *F, const Name *names, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, names[i]);
+		fmt_fx_name(F, names[i]);
 	}
 	buf_puts(F->out, " }");
 }
@@ -392,32 +392,32 @@ static void
 transition(Fmt *F, const Transition *t)
 {
 	buf_puts(F->out, "    on ");
-	fx_name(F, t->from);
+	fmt_fx_name(F, t->from);
 	buf_putc(F->out, ' ');
-	fx_name(F, t->label);
+	fmt_fx_name(F, t->label);
 	buf_printf(F->out, ": %s ", transition_kinds[t->kind]);
-	fx_name(F, t->message);
+	fmt_fx_name(F, t->message);
 	if (t->has_capability) {
 		buf_puts(F->out, " requires capability ");
-		fx_qname(F, &t->capability);
+		fmt_fx_qname(F, &t->capability);
 	}
 	if (t->consumes_resource)
 		buf_puts(F->out, " consumes resource");
 	if (t->has_via) {
 		buf_puts(F->out, " via ");
-		fx_quoted(F, t->via);
+		fmt_fx_quoted(F, t->via);
 	}
 	buf_puts(F->out, " -> ");
 	if (!t->is_choice) {
-		fx_name(F, t->to);
+		fmt_fx_name(F, t->to);
 	} else {
 		buf_puts(F->out, "choice { ");
 		for (int i = 0; i < t->nchoices; i++) {
 			if (i)
 				buf_puts(F->out, ", ");
-			fx_name(F, t->choices[i].label);
+			fmt_fx_name(F, t->choices[i].label);
 			buf_puts(F->out, ": ");
-			fx_name(F, t->choices[i].state);
+			fmt_fx_name(F, t->choices[i].state);
 		}
 		buf_puts(F->out, " }");
 	}
@@ -428,16 +428,16 @@ static void
 session_decl(Fmt *F, const Decl *d)
 {
 	buf_puts(F->out, "session protocol ");
-	fx_quoted(F, d->u.session.name);
+	fmt_fx_quoted(F, d->u.session.name);
 	buf_puts(F->out, " {\n    states ");
 	name_set(F, d->u.session.states, d->u.session.nstates);
 	buf_puts(F->out, "\n    initial ");
-	fx_name(F, d->u.session.initial);
+	fmt_fx_name(F, d->u.session.initial);
 	buf_puts(F->out, ";\n");
 	for (int i = 0; i < d->u.session.nterminals; i++) {
 		const Terminal *t = &d->u.session.terminals[i];
 		buf_puts(F->out, "    terminal ");
-		fx_name(F, t->state);
+		fmt_fx_name(F, t->state);
 		buf_puts(F->out, " cleanup ");
 		name_set(F, t->cleanup, t->ncleanup);
 		buf_putc(F->out, '\n');
@@ -484,17 +484,17 @@ header(Fmt *F, const Module *m)
 {
 	fmt_comments_at(F, CP_HEADER, 0, 0);
 	buf_puts(F->out, "module ");
-	fx_qname(F, &m->name);
+	fmt_fx_qname(F, &m->name);
 	buf_puts(F->out, ";\n");
 	for (int i = 0; i < m->nuses; i++) {
 		const UseDecl *u = &m->uses[i];
 		leading(F, u->span.start, 0);
 		buf_puts(F->out, u->is_type ? "use type @id(" : "use function @id(");
-		fx_quoted(F, u->id);
+		fmt_fx_quoted(F, u->id);
 		buf_puts(F->out, ") from ");
-		fx_qname(F, &u->from);
+		fmt_fx_qname(F, &u->from);
 		buf_puts(F->out, " as ");
-		fx_name(F, u->alias);
+		fmt_fx_name(F, u->alias);
 		buf_puts(F->out, ";\n");
 		trailing(F, u->span.start, 0);
 	}
@@ -502,7 +502,7 @@ header(Fmt *F, const Module *m)
 		buf_putc(F->out, '\n');
 		leading(F, m->permit.span.start, 0);
 		buf_puts(F->out, "permit ");
-		fx_effects(F, m->permit.names, m->permit.nnames);
+		fmt_fx_effects(F, m->permit.names, m->permit.nnames);
 		buf_putc(F->out, '\n');
 		trailing(F, m->permit.span.start, 0);
 	}
@@ -550,7 +550,7 @@ fmt_render(Buf *out, const Module *m, const char *src, size_t len, bool discards
 	size_t base = out->len;
 	for (int round = 0;; round++) {
 		render(&F, m);
-		if (round == 1000 || !fx_lt_hazards(&F, base))
+		if (round == 1000 || !fmt_fx_lt_hazards(&F, base))
 			break;
 		out->len = base;
 		out->data[base] = '\0';

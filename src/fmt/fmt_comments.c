@@ -381,8 +381,8 @@ fmt_place_comments(Fmt *F, const Module *m)
 	Arena a;
 	arena_init(&a);
 	Seq *root = root_seq(F, &a, m);
-	F->placed = xcalloc((size_t)m->ncomments, sizeof(Placed));
-	bool *stick = xcalloc((size_t)m->ncomments, sizeof(bool));
+	F->placed = spx_xcalloc((size_t)m->ncomments, sizeof(Placed));
+	bool *stick = spx_xcalloc((size_t)m->ncomments, sizeof(bool));
 	for (int i = 0; i < m->ncomments; i++) {
 		stick[i] = sticks(F, stick, i);
 		if (m->comments[i].span.start < m->module_span.start) {
@@ -398,7 +398,7 @@ fmt_place_comments(Fmt *F, const Module *m)
 	arena_free(&a);
 }
 
-/* Prints the comments placed at (place, key), each on its own line at depth. */
+/* Prints the comments placed parse_at (place, key), each on its own line at depth. */
 void
 fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
 {

@@ -14,10 +14,10 @@
  *     since record literals are disabled there;
  *   - a block tail whose first token would make the block parser read a
  *     statement (`if … + 1`, a binding named `while`) parenthesizes that
- *     first node (fx_item_expr), and a plain match scrutinee is parenthesized
+ *     first node (fmt_fx_item_expr), and a plain match scrutinee is parenthesized
  *     when the parser would otherwise read a mode (`match (own - 1)`);
  *   - a name or field before `<` that the parser would read as the start of
- *     type arguments is parenthesized (fx_lt_hazards, after rendering).
+ *     type arguments is parenthesized (fmt_fx_lt_hazards, after rendering).
  * Except for the last three (which only make odd-but-legal programs
  * re-parse) and unary bases (the reference prints `(-x).f` as `-x.f`, which
  * changes the meaning), this is the reference formatter's rule set.
@@ -38,7 +38,7 @@
 /* ==== quoted attribute strings =========================================================== */
 
 void
-fx_quoted(Fmt *F, StrLit s)
+fmt_fx_quoted(Fmt *F, StrLit s)
 {
 	buf_putc(F->out, '"');
 	for (uint32_t i = 0; i < s.len; i++) {
@@ -52,23 +52,23 @@ fx_quoted(Fmt *F, StrLit s)
 /* ==== names and types ============================================================ */
 
 void
-fx_name(Fmt *F, Name n)
+fmt_fx_name(Fmt *F, Name n)
 {
 	buf_put(F->out, n.s, n.len);
 }
 
 void
-fx_qname(Fmt *F, const QName *q)
+fmt_fx_qname(Fmt *F, const QName *q)
 {
 	for (int i = 0; i < q->nparts; i++) {
 		if (i)
 			buf_putc(F->out, '.');
-		fx_name(F, q->parts[i]);
+		fmt_fx_name(F, q->parts[i]);
 	}
 }
 
 void
-fx_tparams(Fmt *F, const Name *names, int n)
+fmt_fx_tparams(Fmt *F, const Name *names, int n)
 {
 	if (n == 0)
 		return;
@@ -76,7 +76,7 @@ fx_tparams(Fmt *F, const Name *names, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, names[i]);
+		fmt_fx_name(F, names[i]);
 	}
 	buf_putc(F->out, '>');
 }
@@ -87,7 +87,7 @@ type_list(Fmt *F, Type *const *ts, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_type(F, ts[i]);
+		fmt_fx_type(F, ts[i]);
 	}
 }
 
@@ -103,23 +103,23 @@ targs(Fmt *F, Type *const *ts, int n)
 }
 
 void
-fx_type(Fmt *F, const Type *t)
+fmt_fx_type(Fmt *F, const Type *t)
 {
 	switch (t->kind) {
 	case TYPE_NAME:
-		fx_qname(F, &t->u.name.name);
+		fmt_fx_qname(F, &t->u.name.name);
 		targs(F, t->u.name.args, t->u.name.nargs);
 		break;
 	case TYPE_ARRAY:
 		buf_putc(F->out, '[');
-		fx_type(F, t->u.array.elem);
+		fmt_fx_type(F, t->u.array.elem);
 		buf_printf(F->out, "; %" PRIu64 "]", t->u.array.len);
 		break;
 	case TYPE_FN:
 		buf_puts(F->out, t->u.fn.mut_i64 ? "FnMutI64(" : "fn(");
 		type_list(F, t->u.fn.params, t->u.fn.nparams);
 		buf_puts(F->out, ") -> ");
-		fx_type(F, t->u.fn.result);
+		fmt_fx_type(F, t->u.fn.result);
 		break;
 	}
 }
@@ -129,28 +129,28 @@ static const char *const mode_prefix[] = {
 };
 
 void
-fx_params(Fmt *F, const Param *ps, int n)
+fmt_fx_params(Fmt *F, const Param *ps, int n)
 {
 	buf_putc(F->out, '(');
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, ps[i].name);
+		fmt_fx_name(F, ps[i].name);
 		buf_puts(F->out, ": ");
 		buf_puts(F->out, mode_prefix[ps[i].mode]);
-		fx_type(F, ps[i].type);
+		fmt_fx_type(F, ps[i].type);
 	}
 	buf_putc(F->out, ')');
 }
 
 void
-fx_effects(Fmt *F, const QName *names, int n)
+fmt_fx_effects(Fmt *F, const QName *names, int n)
 {
 	buf_puts(F->out, "{ ");
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_qname(F, &names[i]);
+		fmt_fx_qname(F, &names[i]);
 	}
 	buf_puts(F->out, " }");
 }
@@ -172,7 +172,7 @@ field_pats(Fmt *F, const FieldPat *fs, int n)
 		const FieldPat *f = &fs[i];
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, f->name);
+		fmt_fx_name(F, f->name);
 		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && f->sub->u.bind.len == f->name.len &&
 		    memcmp(f->sub->u.bind.s, f->name.s, f->name.len) == 0);
 		if (!shorthand) {
@@ -198,7 +198,7 @@ pattern_literal(Fmt *F, const Pattern *p)
 		buf_puts(F->out, e->u.bool_lit.value ? "true" : "false");
 		break;
 	default:
-		fx_expr(F, e);
+		fmt_fx_expr(F, e);
 		break;
 	}
 }
@@ -211,7 +211,7 @@ pattern(Fmt *F, const Pattern *p)
 		buf_putc(F->out, '_');
 		break;
 	case PAT_BIND:
-		fx_name(F, p->u.bind);
+		fmt_fx_name(F, p->u.bind);
 		break;
 	case PAT_LIT:
 		pattern_literal(F, p);
@@ -224,13 +224,13 @@ pattern(Fmt *F, const Pattern *p)
 		}
 		break;
 	case PAT_CASE:
-		fx_name(F, p->u.case_.type);
+		fmt_fx_name(F, p->u.case_.type);
 		buf_puts(F->out, "::");
-		fx_name(F, p->u.case_.case_name);
+		fmt_fx_name(F, p->u.case_.case_name);
 		field_pats(F, p->u.case_.fields, p->u.case_.nfields);
 		break;
 	case PAT_RECORD:
-		fx_name(F, p->u.record.type);
+		fmt_fx_name(F, p->u.record.type);
 		field_pats(F, p->u.record.fields, p->u.record.nfields);
 		break;
 	}
@@ -337,7 +337,7 @@ contains_record(const Expr *e)
 
 /* ==== first-token hazards ============================================================== */
 
-/* Nodes that fx_lt_hazards asked to parenthesize. */
+/* Nodes that fmt_fx_lt_hazards asked to parenthesize. */
 static bool
 forced(const Fmt *F, const Expr *e)
 {
@@ -487,7 +487,7 @@ inits(Fmt *F, const FieldInit *fs, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, fs[i].name);
+		fmt_fx_name(F, fs[i].name);
 		buf_puts(F->out, ": ");
 		expr(F, fs[i].value, 0);
 	}
@@ -584,7 +584,7 @@ static void
 if_expr(Fmt *F, const Expr *e)
 {
 	buf_puts(F->out, "if ");
-	fx_cond(F, e->u.if_.cond);
+	fmt_fx_cond(F, e->u.if_.cond);
 	buf_putc(F->out, ' ');
 	block_inline(F, e->u.if_.then_block);
 	const Expr *inner = if_valued(e) ? NULL : else_if_inner(e);
@@ -613,7 +613,7 @@ discard_branch(Fmt *F, const Block *b)
 		expr(F, b->tail, 0);
 		buf_puts(F->out, "; 0");
 	} else if (b && b->tail) {
-		fx_item_expr(F, b->tail);
+		fmt_fx_item_expr(F, b->tail);
 	} else {
 		buf_putc(F->out, '0');
 	}
@@ -625,7 +625,7 @@ static void
 discard_if(Fmt *F, const Expr *e)
 {
 	buf_puts(F->out, "if ");
-	fx_cond(F, e->u.if_.cond);
+	fmt_fx_cond(F, e->u.if_.cond);
 	buf_putc(F->out, ' ');
 	discard_branch(F, e->u.if_.then_block);
 	const Expr *inner = else_if_inner(e);
@@ -694,12 +694,12 @@ closure(Fmt *F, const Expr *e)
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		if (i)
 			buf_puts(F->out, ", ");
-		fx_name(F, e->u.closure.params[i].name);
+		fmt_fx_name(F, e->u.closure.params[i].name);
 		buf_puts(F->out, ": ");
-		fx_type(F, e->u.closure.params[i].type);
+		fmt_fx_type(F, e->u.closure.params[i].type);
 	}
 	buf_puts(F->out, ") -> ");
-	fx_type(F, e->u.closure.result);
+	fmt_fx_type(F, e->u.closure.result);
 	buf_putc(F->out, ' ');
 	block_inline(F, e->u.closure.body);
 }
@@ -716,9 +716,9 @@ atom(Fmt *F, const Expr *e)
 	case EXPR_CHAR: fmt_char(F->out, e->u.char_lit.value); break;
 	case EXPR_STRING: fmt_string(F->out, e->u.str.s, e->u.str.len); break;
 	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;
-	case EXPR_NAME: fx_name(F, e->u.name); break;
+	case EXPR_NAME: fmt_fx_name(F, e->u.name); break;
 	case EXPR_CALL:
-		fx_name(F, e->u.call.callee);
+		fmt_fx_name(F, e->u.call.callee);
 		if (e->u.call.has_targs) {
 			buf_putc(F->out, '<');
 			type_list(F, e->u.call.targs, e->u.call.ntargs);
@@ -727,20 +727,20 @@ atom(Fmt *F, const Expr *e)
 		args(F, e->u.call.args, e->u.call.nargs);
 		break;
 	case EXPR_RECORD:
-		fx_qname(F, &e->u.record.type);
+		fmt_fx_qname(F, &e->u.record.type);
 		targs(F, e->u.record.targs, e->u.record.ntargs);
 		inits(F, e->u.record.inits, e->u.record.ninits);
 		break;
 	case EXPR_VARIANT:
-		fx_name(F, e->u.variant.type);
+		fmt_fx_name(F, e->u.variant.type);
 		targs(F, e->u.variant.targs, e->u.variant.ntargs);
 		buf_puts(F->out, "::");
-		fx_name(F, e->u.variant.case_name);
+		fmt_fx_name(F, e->u.variant.case_name);
 		inits(F, e->u.variant.inits, e->u.variant.ninits);
 		break;
 	case EXPR_SUPER:
 		buf_puts(F->out, "super.");
-		fx_name(F, e->u.super_.name);
+		fmt_fx_name(F, e->u.super_.name);
 		args(F, e->u.super_.args, e->u.super_.nargs);
 		break;
 	case EXPR_ARRAY:
@@ -769,13 +769,13 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 	case EXPR_METHOD:
 		postfix_base(F, e->u.method.recv);
 		buf_putc(F->out, '.');
-		fx_name(F, e->u.method.name);
+		fmt_fx_name(F, e->u.method.name);
 		args(F, e->u.method.args, e->u.method.nargs);
 		break;
 	case EXPR_FIELD:
 		postfix_base(F, e->u.field.base);
 		buf_putc(F->out, '.');
-		fx_name(F, e->u.field.name);
+		fmt_fx_name(F, e->u.field.name);
 		break;
 	case EXPR_TRY:
 		postfix_base(F, e->u.try_.operand);
@@ -809,13 +809,13 @@ expr(Fmt *F, const Expr *e, int ctx)
 }
 
 void
-fx_expr(Fmt *F, const Expr *e)
+fmt_fx_expr(Fmt *F, const Expr *e)
 {
 	expr(F, e, 0);
 }
 
 void
-fx_item_expr(Fmt *F, const Expr *e)
+fmt_fx_item_expr(Fmt *F, const Expr *e)
 {
 	const Expr *saved = F->wrap;
 	F->wrap = item_hazard(e);
@@ -824,7 +824,7 @@ fx_item_expr(Fmt *F, const Expr *e)
 }
 
 void
-fx_cond(Fmt *F, const Expr *e)
+fmt_fx_cond(Fmt *F, const Expr *e)
 {
 	if (contains_record(e)) {
 		buf_putc(F->out, '(');
@@ -838,22 +838,22 @@ fx_cond(Fmt *F, const Expr *e)
 /* ==== statements and inline blocks ============================================================ */
 
 void
-fx_simple_stmt(Fmt *F, const Stmt *s)
+fmt_fx_simple_stmt(Fmt *F, const Stmt *s)
 {
 	if (s->kind == STMT_LET) {
 		buf_puts(F->out, s->u.let.mut ? "let mut " : "let ");
-		fx_name(F, s->u.let.name);
+		fmt_fx_name(F, s->u.let.name);
 		if (s->u.let.type) {
 			buf_puts(F->out, ": ");
-			fx_type(F, s->u.let.type);
+			fmt_fx_type(F, s->u.let.type);
 		}
 		buf_puts(F->out, " = ");
 		expr(F, s->u.let.value, 0);
 	} else {
-		fx_name(F, s->u.assign.target);
+		fmt_fx_name(F, s->u.assign.target);
 		if (s->u.assign.has_field) {
 			buf_putc(F->out, '.');
-			fx_name(F, s->u.assign.field);
+			fmt_fx_name(F, s->u.assign.field);
 		}
 		buf_puts(F->out, " = ");
 		expr(F, s->u.assign.value, 0);
@@ -867,19 +867,19 @@ stmt_inline(Fmt *F, const Stmt *s)
 	switch (s->kind) {
 	case STMT_LET:
 	case STMT_ASSIGN:
-		fx_simple_stmt(F, s);
+		fmt_fx_simple_stmt(F, s);
 		break;
 	case STMT_WHILE:
 		buf_puts(F->out, "while ");
-		fx_cond(F, s->u.while_.cond);
+		fmt_fx_cond(F, s->u.while_.cond);
 		buf_putc(F->out, ' ');
 		block_inline(F, s->u.while_.body);
 		break;
 	case STMT_FOR:
 		buf_puts(F->out, s->u.for_.own ? "for own " : "for ");
-		fx_name(F, s->u.for_.item);
+		fmt_fx_name(F, s->u.for_.item);
 		buf_puts(F->out, " in ");
-		fx_cond(F, s->u.for_.iter);
+		fmt_fx_cond(F, s->u.for_.iter);
 		buf_putc(F->out, ' ');
 		block_inline(F, s->u.for_.body);
 		break;
@@ -889,7 +889,7 @@ stmt_inline(Fmt *F, const Stmt *s)
 	case STMT_UNSAFE:
 		if (s->u.unsafe.has_audit) {
 			buf_puts(F->out, "@audit(");
-			fx_quoted(F, s->u.unsafe.audit);
+			fmt_fx_quoted(F, s->u.unsafe.audit);
 			buf_puts(F->out, ") ");
 		}
 		buf_puts(F->out, "unsafe ");
@@ -913,7 +913,7 @@ block_inline(Fmt *F, const Block *b)
 	if (b->tail) {
 		if (b->nstmts)
 			buf_putc(F->out, ' ');
-		fx_item_expr(F, b->tail);
+		fmt_fx_item_expr(F, b->tail);
 	}
 	buf_puts(F->out, " }");
 	F->wrap = saved;
@@ -983,7 +983,7 @@ lt_misread_at(const char *out, size_t off, size_t end, const Expr *e, Arena *a)
 			for (int i = 0; i < n - 1; i++)
 				nlt += t[i].kind == TOK_LT;
 			if (n - 1 + nlt <= LT_SCAN_LIMIT) {
-				Token *pad = xmalloc(sizeof(Token) * (size_t)(n + nlt + 1));
+				Token *pad = spx_xmalloc(sizeof(Token) * (size_t)(n + nlt + 1));
 				memcpy(pad, t, sizeof(Token) * (size_t)(n - 1));
 				pad[n - 1] = t[n];  /* EOF in place of the last token */
 				int as_eof = parse_generic_list_end(pad, n, 0);
@@ -1012,7 +1012,7 @@ lt_misread_at(const char *out, size_t off, size_t end, const Expr *e, Arena *a)
  * for that node to be parenthesized.  True when the caller must re-render.
  */
 bool
-fx_lt_hazards(Fmt *F, size_t base)
+fmt_fx_lt_hazards(Fmt *F, size_t base)
 {
 	(void)base;
 	bool added = false;

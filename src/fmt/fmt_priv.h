@@ -37,9 +37,9 @@ typedef struct Fmt {
 	const Comment *comments;
 	Placed *placed;          /* sorted by (place, key, index); heap */
 	int nplaced;
-	const Expr *wrap;        /* a node that must be parenthesized (see fx_item_expr) */
+	const Expr *wrap;        /* a node that must be parenthesized (see fmt_fx_item_expr) */
 	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
-	VEC(const Expr *) force; /* nodes to parenthesize (fx_lt_hazards); heap */
+	VEC(const Expr *) force; /* nodes to parenthesize (fmt_fx_lt_hazards); heap */
 	bool discards;           /* statement ifs as the reference's value discards (revision) */
 } Fmt;
 
@@ -55,18 +55,18 @@ uint32_t fmt_case_start(const CaseDecl *c);
 uint32_t fmt_member_start(const ClassMember *m);
 
 /* ---- one-line pieces (fmt_expr.c) ---- */
-void fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
-void fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
-void fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */
-void fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */
+void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
+void fmt_fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
+void fmt_fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */
+void fmt_fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */
 void fmt_stmt_if(Fmt *F, const Stmt *s);     /* a statement `if` (or its value discard) */
-void fx_type(Fmt *F, const Type *t);
-void fx_name(Fmt *F, Name n);
-void fx_qname(Fmt *F, const QName *q);
-void fx_tparams(Fmt *F, const Name *names, int n);
-void fx_params(Fmt *F, const Param *ps, int n);
-void fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
-void fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
-bool fx_lt_hazards(Fmt *F, size_t base);     /* true: nodes were added to F->force, re-render */
+void fmt_fx_type(Fmt *F, const Type *t);
+void fmt_fx_name(Fmt *F, Name n);
+void fmt_fx_qname(Fmt *F, const QName *q);
+void fmt_fx_tparams(Fmt *F, const Name *names, int n);
+void fmt_fx_params(Fmt *F, const Param *ps, int n);
+void fmt_fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
+void fmt_fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
+bool fmt_fx_lt_hazards(Fmt *F, size_t base);     /* true: nodes were added to F->force, re-render */
 
 #endif

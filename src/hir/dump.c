@@ -21,14 +21,14 @@ static void d_expr(D *d, const HirExpr *e, int depth);
 static void d_block(D *d, const HirBlock *b, int depth);
 
 static void
-line(D *d, int depth)
+emitc_line(D *d, int depth)
 {
 	buf_putc(d->out, '\n');
 	buf_indent(d->out, depth * 2);
 }
 
 static const char *
-slot_name(D *d, HirSlot s)
+emitc_slot_name(D *d, HirSlot s)
 {
 	return s < (HirSlot)d->f->nlocals ? d->f->locals[s].name : "?";
 }
@@ -43,7 +43,7 @@ d_pattern(D *d, const HirPattern *p)
 		buf_putc(d->out, '_');
 		return;
 	case HIR_PAT_BIND:
-		buf_printf(d->out, "(bind %s)", slot_name(d, p->slot));
+		buf_printf(d->out, "(bind %s)", emitc_slot_name(d, p->slot));
 		return;
 	case HIR_PAT_LIT:
 		if (p->lit.kind == HIR_BOOL)
@@ -90,7 +90,7 @@ d_callee(D *d, const HirExpr *e)
 	switch (e->u.call.kind) {
 	case CALL_FN: buf_printf(d->out, " %s", e->u.call.fn >= 0 ? sema_sym(d->S, e->u.call.fn)->id : "?"); break;
 	case CALL_BUILTIN: buf_printf(d->out, " builtin:%s", e->u.call.builtin ? e->u.call.builtin->id : "?"); break;
-	case CALL_SLOT: buf_printf(d->out, " slot:%s", slot_name(d, e->u.call.callee)); break;
+	case CALL_SLOT: buf_printf(d->out, " slot:%s", emitc_slot_name(d, e->u.call.callee)); break;
 	}
 	for (int i = 0; i < e->u.call.ntargs; i++)
 		buf_printf(d->out, "%s%s", i ? ", " : "<", sema_type_name(d->S, e->u.call.targs[i]));
@@ -111,38 +111,38 @@ d_expr(D *d, const HirExpr *e, int depth)
 	case HIR_BOOL: d_head(d, e, "bool"); buf_printf(d->out, " %s)", e->u.lit.b ? "true" : "false"); return;
 	case HIR_CHAR: d_head(d, e, "char"); buf_putc(d->out, ' '); fmt_char(d->out, e->u.lit.ch); buf_putc(d->out, ')'); return;
 	case HIR_STRING: d_head(d, e, "string"); buf_putc(d->out, ' '); fmt_string(d->out, e->u.lit.s, e->u.lit.n); buf_putc(d->out, ')'); return;
-	case HIR_LOCAL: d_head(d, e, "local"); buf_printf(d->out, " %s)", slot_name(d, e->u.slot)); return;
-	case HIR_MOVE: d_head(d, e, "move"); buf_printf(d->out, " %s)", slot_name(d, e->u.slot)); return;
+	case HIR_LOCAL: d_head(d, e, "local"); buf_printf(d->out, " %s)", emitc_slot_name(d, e->u.slot)); return;
+	case HIR_MOVE: d_head(d, e, "move"); buf_printf(d->out, " %s)", emitc_slot_name(d, e->u.slot)); return;
 	case HIR_FUNC: d_head(d, e, "fn"); d_callee(d, e); buf_putc(d->out, ')'); return;
 	case HIR_UNARY:
 		d_head(d, e, e->u.un.op == UN_NEG ? "neg" : "not");
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.un.x, depth + 1);
 		break;
 	case HIR_BINARY:
 		d_head(d, e, ast_binary_spelling(e->u.bin.op));
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.bin.l, depth + 1);
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.bin.r, depth + 1);
 		break;
 	case HIR_CALL:
 		d_head(d, e, "call");
 		d_callee(d, e);
 		for (int i = 0; i < e->u.call.nargs; i++) {
-			line(d, depth + 1);
+			emitc_line(d, depth + 1);
 			d_expr(d, e->u.call.args[i], depth + 1);
 		}
 		break;
 	case HIR_FIELD:
 		d_head(d, e, e->u.field.take ? "field-take" : "field");
 		buf_printf(d->out, " %d", e->u.field.field);
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.field.base, depth + 1);
 		break;
 	case HIR_TRY:
 		d_head(d, e, e->u.try_.option ? "try-option" : "try-result");
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.try_.x, depth + 1);
 		break;
 	case HIR_WITH:
@@ -152,11 +152,11 @@ d_expr(D *d, const HirExpr *e, int depth)
 		if (e->kind == HIR_VARIANT)
 			buf_printf(d->out, " case %d", e->u.agg.case_index);
 		if (e->u.agg.base) {
-			line(d, depth + 1);
+			emitc_line(d, depth + 1);
 			d_expr(d, e->u.agg.base, depth + 1);
 		}
 		for (int i = 0; i < e->u.agg.n; i++) {
-			line(d, depth + 1);
+			emitc_line(d, depth + 1);
 			buf_printf(d->out, "field %d = ", e->u.agg.fields[i]);
 			d_expr(d, e->u.agg.values[i], depth + 1);
 		}
@@ -167,7 +167,7 @@ d_expr(D *d, const HirExpr *e, int depth)
 		break;
 	case HIR_IF:
 		d_head(d, e, "if");
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.if_.cond, depth + 1);
 		if (e->u.if_.then_)
 			d_block(d, e->u.if_.then_, depth + 1);
@@ -176,29 +176,29 @@ d_expr(D *d, const HirExpr *e, int depth)
 		break;
 	case HIR_MATCH:
 		d_head(d, e, e->u.match.mode == MATCH_OWN ? "match-own" : e->u.match.mode == MATCH_BORROW ? "match-borrow" : "match");
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, e->u.match.scrutinee, depth + 1);
 		for (int i = 0; i < e->u.match.narms; i++) {
 			const HirArm *a = &e->u.match.arms[i];
-			line(d, depth + 1);
+			emitc_line(d, depth + 1);
 			buf_printf(d->out, "(arm case %d binds", a->case_index);
 			for (int j = 0; j < a->nbinds; j++)
-				buf_printf(d->out, " %s", slot_name(d, a->binds[j]));
-			line(d, depth + 2);
+				buf_printf(d->out, " %s", emitc_slot_name(d, a->binds[j]));
+			emitc_line(d, depth + 2);
 			buf_puts(d->out, "pattern ");
 			d_pattern(d, a->pat);
 			if (a->guard) {
-				line(d, depth + 2);
+				emitc_line(d, depth + 2);
 				buf_puts(d->out, "guard ");
 				d_expr(d, a->guard, depth + 2);
 			}
-			line(d, depth + 2);
+			emitc_line(d, depth + 2);
 			d_expr(d, a->value, depth + 2);
 			if (a->scope->nowned) {
-				line(d, depth + 2);
+				emitc_line(d, depth + 2);
 				buf_puts(d->out, "release");
 				for (int j = a->scope->nowned - 1; j >= 0; j--)
-					buf_printf(d->out, " %s", slot_name(d, a->scope->owned[j]));
+					buf_printf(d->out, " %s", emitc_slot_name(d, a->scope->owned[j]));
 			}
 			buf_putc(d->out, ')');
 		}
@@ -207,12 +207,12 @@ d_expr(D *d, const HirExpr *e, int depth)
 		d_head(d, e, "closure");
 		buf_printf(d->out, " %s captures", d->H->funcs[e->u.closure.func].id);
 		for (int i = 0; i < e->u.closure.ncaptures; i++)
-			buf_printf(d->out, " %s", slot_name(d, e->u.closure.captures[i]));
+			buf_printf(d->out, " %s", emitc_slot_name(d, e->u.closure.captures[i]));
 		break;
 	case HIR_ARRAY:
 		d_head(d, e, "array");
 		for (int i = 0; i < e->u.array.n; i++) {
-			line(d, depth + 1);
+			emitc_line(d, depth + 1);
 			d_expr(d, e->u.array.elems[i], depth + 1);
 		}
 		break;
@@ -224,16 +224,16 @@ static void
 d_stmt(D *d, const HirStmt *s, int depth)
 {
 	static const char *const names[] = { "let", "assign", "set-field", "while", "for", "expr", "unsafe" };
-	line(d, depth);
+	emitc_line(d, depth);
 	buf_printf(d->out, "(%s", names[s->kind]);
 	if (s->kind == HS_FOR && s->own)
 		buf_puts(d->out, " own");
 	if (s->slot != HIR_NO_SLOT)
-		buf_printf(d->out, " %s", slot_name(d, s->slot));
+		buf_printf(d->out, " %s", emitc_slot_name(d, s->slot));
 	if (s->kind == HS_SET_FIELD)
 		buf_printf(d->out, ".%d", s->field);
 	if (s->value) {
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		d_expr(d, s->value, depth + 1);
 	}
 	if (s->body)
@@ -244,20 +244,20 @@ d_stmt(D *d, const HirStmt *s, int depth)
 static void
 d_block(D *d, const HirBlock *b, int depth)
 {
-	line(d, depth);
+	emitc_line(d, depth);
 	buf_puts(d->out, "{");
 	for (int i = 0; i < b->nstmts; i++)
 		d_stmt(d, b->stmts[i], depth + 1);
 	if (b->tail) {
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		buf_puts(d->out, "tail ");
 		d_expr(d, b->tail, depth + 1);
 	}
 	if (b->nowned) {
-		line(d, depth + 1);
+		emitc_line(d, depth + 1);
 		buf_puts(d->out, "release");
 		for (int i = b->nowned - 1; i >= 0; i--)
-			buf_printf(d->out, " %s", slot_name(d, b->owned[i]));
+			buf_printf(d->out, " %s", emitc_slot_name(d, b->owned[i]));
 	}
 	buf_puts(d->out, "}");
 }

@@ -93,8 +93,8 @@ owned_type(Lower *L, TypeId t)
 static void
 bind_name(Lower *L, const char *name, HirSlot s)
 {
-	Binding b = { name, s, strmap_get(&L->index, name) };
-	strmap_set(&L->index, name, L->scope.len);
+	Binding b = { name, s, sema_strmap_get(&L->index, name) };
+	sema_strmap_set(&L->index, name, L->scope.len);
 	VEC_PUSH(L->scope, b);
 }
 
@@ -105,7 +105,7 @@ pop_scope(Lower *L)
 	int to = L->marks.items[--L->marks.len];
 	while (L->scope.len > to) {
 		const Binding *b = &L->scope.items[--L->scope.len];
-		strmap_set(&L->index, b->name, b->prev);
+		sema_strmap_set(&L->index, b->name, b->prev);
 	}
 }
 
@@ -125,11 +125,11 @@ new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is
 static HirSlot
 lookup(Lower *L, const char *name)
 {
-	int i = strmap_get(&L->index, name);
+	int i = sema_strmap_get(&L->index, name);
 	if (i >= 0)
 		return L->scope.items[i].slot;
 	/* captures rank below every binding of the closure itself */
-	i = strmap_get(&L->captured, name);
+	i = sema_strmap_get(&L->captured, name);
 	if (i >= 0)
 		return (HirSlot)i;
 	if (!L->parent)
@@ -143,7 +143,7 @@ lookup(Lower *L, const char *name)
 	HirLocal l = { pl.name, pl.type, false, false, true, pl.span };
 	VEC_PUSH(L->locals, l);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
-	strmap_set(&L->captured, pl.name, (int32_t)s);
+	sema_strmap_set(&L->captured, pl.name, (int32_t)s);
 	return s;
 }
 
@@ -287,7 +287,7 @@ lower_call(Lower *L, const Expr *e)
 	h->u.call.ntargs = e->u.call.ntargs;
 	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, e->u.call.ntargs ? e->u.call.ntargs : 1);
 	for (int i = 0; i < e->u.call.ntargs; i++)
-		h->u.call.targs[i] = decls_resolve_type(S, e->u.call.targs[i], L->H->funcs[L->func].sym);
+		h->u.call.targs[i] = sema_decls_resolve_type(S, e->u.call.targs[i], L->H->funcs[L->func].sym);
 	h->u.call.args = lower_list(L, e->u.call.args, e->u.call.nargs, cons, 0);
 	h->u.call.nargs = e->u.call.nargs;
 	return h;
@@ -305,7 +305,7 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 	const Sym *ms = sema_sym(S, h->u.call.fn);
 	if (ms->ntparams > 0 && recv) {
 		/* a method of a generic class takes the receiver's type arguments (check_method) */
-		const TypeInfo *ti = type_info(&S->types, S->expr_type[recv->id]);
+		const TypeInfo *ti = sema_type_info(&S->types, S->expr_type[recv->id]);
 		h->u.call.ntargs = ti->nargs;
 		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, ti->nargs ? ti->nargs : 1);
 		for (int i = 0; i < ti->nargs; i++)
@@ -399,7 +399,7 @@ static void
 lower_field_pats(BindCtx *b, HirPattern *hp, const FieldPat *fs, int n, TypeId t, int ci)
 {
 	Sema *S = b->L->S;
-	SymId owner = (SymId)type_info(&S->types, t)->decl;
+	SymId owner = (SymId)sema_type_info(&S->types, t)->decl;
 	hp->fields = ARENA_ARRAY(ar(b->L), int, n ? n : 1);
 	hp->subs = ARENA_ARRAY(ar(b->L), HirPattern *, n ? n : 1);
 	for (int i = 0; i < n; i++) {
@@ -418,7 +418,7 @@ lower_pattern(BindCtx *b, const Pattern *p, TypeId t)
 {
 	Lower *L = b->L;
 	Sema *S = L->S;
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	bool nominal = t != T_ERR && ti->kind == TY_NOMINAL;
 	switch (p->kind) {
 	case PAT_WILD:
@@ -523,7 +523,7 @@ lower_closure(Lower *L, const Expr *e)
 	f->id = arena_printf(ar(L), "%s:closure:%u", L->H->funcs[L->func].id, h->index);
 	SlotVec owned = {0};
 	C.owned = &owned;
-	const TypeInfo *ti = type_info(&L->S->types, h->type);
+	const TypeInfo *ti = sema_type_info(&L->S->types, h->type);
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		TypeId pt = ti->kind == TY_FN && i < ti->nargs - 1 ? ti->args[i] : T_ERR;
 		new_slot(&C, e->u.closure.params[i].name.s, pt, true, e->u.closure.params[i].name.span, false);
@@ -546,7 +546,7 @@ lower_closure(Lower *L, const Expr *e)
 static bool
 fresh(Lower *L, const HirExpr *h)
 {
-	if (!h || !owned_type(L, h->type) || type_info(&L->S->types, h->type)->kind == TY_PARAM)
+	if (!h || !owned_type(L, h->type) || sema_type_info(&L->S->types, h->type)->kind == TY_PARAM)
 		return false;
 	switch (h->kind) {
 	case HIR_STRING: case HIR_CALL: case HIR_RECORD: case HIR_VARIANT: case HIR_WITH: case HIR_TRY:
@@ -629,7 +629,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		(void)move;
 		TypeId bt = S->expr_type[e->u.field.base->id];
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
-		const TypeInfo *ti = type_info(&S->types, bt);
+		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
 		h->u.field.take = move && owned_type(L, h->type);
 		return h;
@@ -638,13 +638,13 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		h = node(L, HIR_TRY, e);
 		TypeId ot = S->expr_type[e->u.try_.operand->id];
 		h->u.try_.x = lower_expr(L, e->u.try_.operand, true);
-		const TypeInfo *ti = type_info(&S->types, ot);
+		const TypeInfo *ti = sema_type_info(&S->types, ot);
 		h->u.try_.option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
 		return h;
 	}
 	case EXPR_WITH: {
 		TypeId bt = S->expr_type[e->u.with.base->id];
-		const TypeInfo *ti = type_info(&S->types, bt);
+		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		HirExpr *base = lower_expr(L, e->u.with.base, true);
 		h = lower_agg(L, HIR_WITH, e, ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1, -1, e->u.with.inits, e->u.with.ninits);
 		h->u.agg.base = base;
@@ -724,7 +724,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		 * lent value is copied into the new owner, as in every consuming position */
 		bool alias = named && !s->u.let.mut && lent_place(L, v);
 		h->value = lower_expr(L, v, !alias);
-		TypeId t = s->u.let.type ? decls_resolve_type(S, s->u.let.type, L->H->funcs[L->func].sym) : h->value->type;
+		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, L->H->funcs[L->func].sym) : h->value->type;
 		if (named) {
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
 			L->locals.items[h->slot].lent = alias;
@@ -737,7 +737,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		h->value = lower_expr(L, s->u.assign.value, true);
 		h->slot = i;
 		if (s->u.assign.has_field && i != HIR_NO_SLOT) {
-			const TypeInfo *ti = type_info(&S->types, L->locals.items[h->slot].type);
+			const TypeInfo *ti = sema_type_info(&S->types, L->locals.items[h->slot].type);
 			h->field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, s->u.assign.field.s) : -1;
 		}
 		return h;
@@ -752,7 +752,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		h->own = s->u.for_.own;
 		h->value = lower_expr(L, s->u.for_.iter, s->u.for_.own);
 		TypeId it = h->value->type;
-		const TypeInfo *ti = type_info(&S->types, it);
+		const TypeInfo *ti = sema_type_info(&S->types, it);
 		TypeId item = ti->nargs ? ti->args[0] : T_ERR;
 		VEC_PUSH(L->marks, L->scope.len);
 		h->slot = new_slot(L, s->u.for_.item.s, item, false, s->u.for_.item.span, false);
@@ -761,7 +761,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		bool consume = s->u.for_.own || ti->kind == TY_ITER;
 		L->locals.items[h->slot].lent = !consume;
 		h->body = lower_block(L, s->u.for_.body, false);
-		if (consume && owned_type(L, item) && type_info(&S->types, item)->kind != TY_PARAM) {
+		if (consume && owned_type(L, item) && sema_type_info(&S->types, item)->kind != TY_PARAM) {
 			/* first in the body's owned list: initialised before its locals, released after them */
 			L->locals.items[h->slot].owned = true;
 			HirBlock *b = h->body;
@@ -814,7 +814,7 @@ add_func(HirModule *H)
 {
 	if (H->nfuncs == H->capfuncs) {
 		H->capfuncs = H->capfuncs ? H->capfuncs * 2 : 16;
-		H->funcs = xrealloc(H->funcs, sizeof(HirFunc) * (size_t)H->capfuncs);
+		H->funcs = spx_xrealloc(H->funcs, sizeof(HirFunc) * (size_t)H->capfuncs);
 	}
 	memset(&H->funcs[H->nfuncs], 0, sizeof(HirFunc));
 	H->funcs[H->nfuncs].result_slot = HIR_NO_SLOT;
@@ -829,8 +829,8 @@ finish_func(Lower *L, HirFunc *f)
 	f->nexprs = L->nexprs;
 	VEC_FREE(L->locals);
 	VEC_FREE(L->scope);
-	strmap_free(&L->index);
-	strmap_free(&L->captured);
+	sema_strmap_free(&L->index);
+	sema_strmap_free(&L->captured);
 	VEC_FREE(L->marks);
 }
 
@@ -944,10 +944,10 @@ lower_invariants(HirModule *H, SymId id)
 HirModule *
 hir_lower(Sema *S)
 {
-	HirModule *H = xcalloc(1, sizeof *H);
+	HirModule *H = spx_xcalloc(1, sizeof *H);
 	H->S = S;
 	arena_init(&H->arena);
-	H->invariants = xmalloc(sizeof(int32_t) * (size_t)(S->syms.len ? S->syms.len : 1));
+	H->invariants = spx_xmalloc(sizeof(int32_t) * (size_t)(S->syms.len ? S->syms.len : 1));
 	for (SymId id = 0; id < S->syms.len; id++)
 		H->invariants[id] = -1;
 	for (SymId id = 0; id < S->syms.len; id++) {

@@ -55,7 +55,7 @@ v_pattern(V *v, const HirExpr *e, const HirArm *a, const HirPattern *p, TypeId t
 {
 	if (p->type != t)
 		bad(v, p->span, "pattern has type %s, the value %s", sema_type_name(v->S, p->type), sema_type_name(v->S, t));
-	const TypeInfo *ti = type_info(&v->S->types, t);
+	const TypeInfo *ti = sema_type_info(&v->S->types, t);
 	Sym *sym = ti->kind == TY_NOMINAL ? sema_sym(v->S, (SymId)ti->decl) : NULL;
 	int nfs = 0;
 	switch (p->kind) {
@@ -278,8 +278,8 @@ hir_validate(HirModule *H, DiagSink *diags)
 	for (int i = 0; i < H->nfuncs; i++) {
 		HirFunc *f = &H->funcs[i];
 		v.f = f;
-		v.seen_ids = xcalloc(f->nexprs ? f->nexprs : 1, 1);
-		v.released = xcalloc((size_t)(f->nlocals ? f->nlocals : 1), 1);
+		v.seen_ids = spx_xcalloc(f->nexprs ? f->nexprs : 1, 1);
+		v.released = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), 1);
 		for (int j = 0; j < f->nrequires; j++)
 			v_cond(&v, f->requires[j], "precondition");
 		v_block(&v, f->body);

@@ -50,7 +50,7 @@ rt_info(int index)
 }
 
 int
-rt_builtin_index(BuiltinId bid)
+interp_rt_builtin_index(BuiltinId bid)
 {
 	switch (bid) {
 	/* Host operations `semaprax run` does not grant (src/driver/route.c). */
@@ -65,13 +65,13 @@ rt_builtin_index(BuiltinId bid)
 }
 
 bool
-rt_builtin_borrows(int index, int param)
+interp_rt_builtin_borrows(int index, int param)
 {
 	return param < 8 && (rt_info(index).borrows >> param & 1u);
 }
 
 bool
-rt_builtin_view(int index)
+interp_rt_builtin_view(int index)
 {
 	return rt_info(index).view;
 }
@@ -87,9 +87,9 @@ option_none(void)
 static Value
 option_some(Interp *I, Value x)
 {
-	Obj *o = obj_new(&I->heap, 1);
+	Obj *o = interp_obj_new(&I->heap, 1);
 	o->f[0] = value_own(&I->heap, x);
-	obj_update_copy(o);
+	interp_obj_update_copy(o);
 	return v_ptr(V_VARIANT, o, 1);
 }
 
@@ -130,7 +130,7 @@ string_decimal(Interp *I, int64_t v, bool is_unsigned)
 {
 	char buf[32];
 	char *p = decimal_text(buf, v, is_unsigned);
-	return string_value(&I->heap, p, (size_t)(buf + 32 - p));
+	return interp_string_value(&I->heap, p, (size_t)(buf + 32 - p));
 }
 
 static size_t
@@ -162,7 +162,7 @@ static bool
 has_prefix(const Value *s, const Value *pre)
 {
 	size_t ls, lp;
-	const uint8_t *ps = value_bytes(s, &ls), *pp = value_bytes(pre, &lp);
+	const uint8_t *ps = interp_value_bytes(s, &ls), *pp = interp_value_bytes(pre, &lp);
 	return lp <= ls && (lp == 0 || memcmp(ps, pp, lp) == 0);
 }
 
@@ -227,7 +227,7 @@ static Value
 format_string(Interp *I, Value *args, int nargs)
 {
 	size_t tl;
-	const uint8_t *t = value_bytes(&args[0], &tl);
+	const uint8_t *t = interp_value_bytes(&args[0], &tl);
 	Buf b = {0};
 	int field = 1;
 	for (size_t i = 0; i < tl; i++) {
@@ -249,7 +249,7 @@ format_string(Interp *I, Value *args, int nargs)
 			case V_BOOL: buf_puts(&b, a->b ? "true" : "false"); break;
 			case V_STRING: case V_VIEW: {
 				size_t n;
-				const uint8_t *p = value_bytes(a, &n);
+				const uint8_t *p = interp_value_bytes(a, &n);
 				buf_put(&b, (const char *)p, n);
 				break;
 			}
@@ -266,7 +266,7 @@ format_string(Interp *I, Value *args, int nargs)
 		buf_free(&b);
 		return fail(I, DOM_FORMAT, 1);
 	}
-	Value r = string_value(&I->heap, b.data, b.len);
+	Value r = interp_string_value(&I->heap, b.data, b.len);
 	buf_free(&b);
 	return r;
 }
@@ -291,11 +291,11 @@ merge_sort(Value *a, Value *tmp, size_t n, size_t *work)
 	while (i < h && j < n) {
 		if (a[i].tag == V_STRING || a[i].tag == V_VIEW) {
 			size_t la, lb;
-			value_bytes(&a[i], &la);
-			value_bytes(&a[j], &lb);
+			interp_value_bytes(&a[i], &la);
+			interp_value_bytes(&a[j], &lb);
 			*work += la < lb ? la : lb;
 		}
-		tmp[k++] = value_sort_compare(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+		tmp[k++] = interp_value_sort_compare(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
 	}
 	while (i < h)
 		tmp[k++] = a[i++];
@@ -326,7 +326,7 @@ run_vec(Interp *I, int index, Value *args)
 	case BI_vec_with_capacity:
 		if (args[0].u > VEC_MAX_CAPACITY)
 			return fail(I, DOM_VEC, 3);
-		return v_ptr(V_VEC, vecobj_new(&I->heap, (size_t)args[0].u), 0);
+		return v_ptr(V_VEC, interp_vecobj_new(&I->heap, (size_t)args[0].u), 0);
 	case BI_vec_len:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
 	case BI_vec_capacity:
@@ -336,7 +336,7 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
 			return fail(I, DOM_VEC, 2);
-		return value_clone(&I->heap, v->items[args[1].u]);
+		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
 	case BI_vec_push: {
 		VecObj *v = own_vec(I, &args[0]);
@@ -396,7 +396,7 @@ run_vec(Interp *I, int index, Value *args)
 			value_release(&I->heap, itv);
 			return v_ptr(V_VARIANT, NULL, 0);
 		}
-		Obj *o = obj_new(&I->heap, 2);
+		Obj *o = interp_obj_new(&I->heap, 2);
 		o->f[0] = it->v->items[it->pos];
 		it->v->items[it->pos++] = v_empty();
 		o->f[1] = itv;
@@ -442,7 +442,7 @@ bytes_set_wide(Interp *I, int index, Value *args)
 		bb->data[at] = (uint8_t)args[2].u;
 	} else {
 		size_t ls = 0;
-		const uint8_t *ps = value_bytes(&args[3], &ls);
+		const uint8_t *ps = interp_value_bytes(&args[3], &ls);
 		for (uint64_t k = 0; k < width; k++)
 			bb->data[at + k] = from + k < ls ? ps[from + k] : 0;
 	}
@@ -453,8 +453,8 @@ static Value
 run_text(Interp *I, int index, Value *args, int nargs)
 {
 	size_t la = 0, lb = 0;
-	const uint8_t *pa = args[0].tag >= V_VIEW && args[0].tag <= V_ARRAY ? value_bytes(&args[0], &la) : NULL;
-	const uint8_t *pb = nargs > 1 && args[1].tag >= V_VIEW && args[1].tag <= V_ARRAY ? value_bytes(&args[1], &lb) : NULL;
+	const uint8_t *pa = args[0].tag >= V_VIEW && args[0].tag <= V_ARRAY ? interp_value_bytes(&args[0], &la) : NULL;
+	const uint8_t *pb = nargs > 1 && args[1].tag >= V_VIEW && args[1].tag <= V_ARRAY ? interp_value_bytes(&args[1], &lb) : NULL;
 	switch (index) {
 	case BI_string_len:
 	case BI_str_len_bytes:
@@ -473,7 +473,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		Value a = value_own(&I->heap, args[0]);
 		Bytes *b = a.p;
 		if (b->len + lb > b->cap)
-			bytes_reserve(&I->heap, b, b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb, false);
+			interp_bytes_reserve(&I->heap, b, b->cap * 2 > b->len + lb ? b->cap * 2 : b->len + lb, false);
 		if (lb)
 			memcpy(b->data + b->len, pb, lb);
 		heap_work(&I->heap, lb);
@@ -490,20 +490,20 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return v_bool(find_bytes(I, pa, la, pb, lb, 0) >= 0);
 	case BI_string_compare: {
 		heap_work(&I->heap, la < lb ? la : lb);
-		int c = value_compare(&args[0], &args[1]);
+		int c = interp_value_compare(&args[0], &args[1]);
 		return v_int(V_I64, c);
 	}
 	case BI_string_from_char: {
 		uint8_t buf[4];
 		size_t n = utf8_encode((uint32_t)args[0].u, buf);
-		return string_value(&I->heap, buf, n);
+		return interp_string_value(&I->heap, buf, n);
 	}
 	case BI_string_from_i64:
 		return string_decimal(I, args[0].i, false);
 	case BI_string_from_usize:
 		return string_decimal(I, args[0].i, true);
 	case BI_string_from_str:
-		return string_value(&I->heap, pa, la);
+		return interp_string_value(&I->heap, pa, la);
 	case BI_string_as_str:
 	case BI_str_as_bytes:
 	case BI_bytes_as_slice:
@@ -515,7 +515,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, DOM_TEXT, 1);
 		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
 			return fail(I, DOM_TEXT, 2);
-		return string_value(&I->heap, pa + s, (size_t)(e - s));
+		return interp_string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
 	case BI_string_find: {
 		int64_t from = args[2].i;
@@ -533,7 +533,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		while (e > s && is_trim_space(pa[e - 1]))
 			e--;
 		heap_work(&I->heap, la - (e - s));
-		return string_value(&I->heap, pa + s, e - s);
+		return interp_string_value(&I->heap, pa + s, e - s);
 	}
 	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
@@ -551,15 +551,15 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, DOM_BYTEBUF, 1);
 		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
 	case BI_bytes_copy:
-		return v_ptr(V_BYTES, bytes_new(&I->heap, pa, la), 0);
+		return v_ptr(V_BYTES, interp_bytes_new(&I->heap, pa, la), 0);
 	case BI_bytes_zeroed: {
 		if (args[0].u > (1u << 26)) {
 			interp_limit(I, "bytes_zeroed of %" PRIu64 " bytes exceeds this interpreter's limit", args[0].u);
 			return v_empty();
 		}
-		Bytes *b = bytes_new(&I->heap, NULL, 0);
+		Bytes *b = interp_bytes_new(&I->heap, NULL, 0);
 		b->data[0] = 0;
-		bytes_reserve(&I->heap, b, (size_t)args[0].u, true);
+		interp_bytes_reserve(&I->heap, b, (size_t)args[0].u, true);
 		b->len = (size_t)args[0].u;
 		return v_ptr(V_BYTES, b, 0);
 	}
@@ -590,7 +590,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 }
 
 Value
-rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
+interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
 {
 	switch (index) {
 	case BI_f64_from_i64: {
@@ -637,7 +637,7 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 		return v_ptr(V_BOX, b, 0);
 	}
 	case BI_box_get:
-		return value_clone(&I->heap, *(Value *)args[0].p);
+		return interp_value_clone(&I->heap, *(Value *)args[0].p);
 	case BI_box_into_inner: {
 		Value bx = value_own(&I->heap, args[0]);
 		Value r = *(Value *)bx.p;
@@ -652,9 +652,9 @@ rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int narg
 	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
 	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new:
 	case BI_set_remove:
-		return rt_collection_call(I, index, call, args);
+		return interp_rt_collection_call(I, index, call, args);
 	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
-		return rt_host_call(I, index, args);
+		return interp_rt_host_call(I, index, args);
 	default:
 		return run_text(I, index, args, nargs);
 	}

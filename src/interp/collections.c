@@ -25,7 +25,7 @@ static Value
 take_lent(ValueHeap *h, Value *arg)
 {
 	if (arg->borrowed)
-		return value_clone(h, *arg);
+		return interp_value_clone(h, *arg);
 	Value v = *arg;
 	*arg = v_empty();
 	return v;
@@ -45,11 +45,11 @@ map_find(Interp *I, const MapObj *m, const Value *key)
 {
 	size_t lo = 0, hi = m->len, klen = 0;
 	if (key->tag == V_STRING || key->tag == V_VIEW)
-		value_bytes(key, &klen);
+		interp_value_bytes(key, &klen);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		heap_work(&I->heap, klen);
-		int c = value_compare(&m->keys[mid], key);
+		int c = interp_value_compare(&m->keys[mid], key);
 		if (c == 0)
 			return (long)mid;
 		if (c < 0)
@@ -67,7 +67,7 @@ map_insert_at(Interp *I, MapObj *m, size_t pos, const Value *key, Value val)
 {
 	heap_work(&I->heap, sizeof(Value) * (m->len - pos) * (m->vals ? 2 : 1));
 	memmove(&m->keys[pos + 1], &m->keys[pos], sizeof(Value) * (m->len - pos));
-	m->keys[pos] = value_clone(&I->heap, *key);
+	m->keys[pos] = interp_value_clone(&I->heap, *key);
 	if (m->vals) {
 		memmove(&m->vals[pos + 1], &m->vals[pos], sizeof(Value) * (m->len - pos));
 		m->vals[pos] = val;
@@ -89,14 +89,14 @@ map_remove_at(Interp *I, MapObj *m, size_t pos)
 }
 
 Value
-rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
+interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 {
 	switch (index) {
 	case BI_map_new:
 	case BI_set_new:
 		if (args[0].u > MAP_MAX_CAPACITY)
 			return map_fail(I, call, 3);
-		return v_ptr(V_MAP, mapobj_new(&I->heap, (size_t)args[0].u, index == BI_set_new), 0);
+		return v_ptr(V_MAP, interp_mapobj_new(&I->heap, (size_t)args[0].u, index == BI_set_new), 0);
 	case BI_map_len:
 	case BI_set_len:
 		return v_int(V_USIZE, (int64_t)((MapObj *)args[0].p)->len);
@@ -109,14 +109,14 @@ rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
 			return map_fail(I, call, 2);
-		return value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
+		return interp_value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
 	}
 	case BI_map_get_or: {
 		MapObj *m = args[0].p;
 		long at = map_find(I, m, &args[1]);
 		if (at < 0)
 			return take_lent(&I->heap, &args[2]);
-		return value_clone(&I->heap, m->vals[at]);
+		return interp_value_clone(&I->heap, m->vals[at]);
 	}
 	case BI_map_set:
 	case BI_map_add:

@@ -15,12 +15,12 @@ typedef struct Comp {
 	int views;        /* view builtins compiled in the current block (outside nested blocks) */
 } Comp;
 
-static Node *expr(Comp *C, const HirExpr *e);
+static Node *compile_expr(Comp *C, const HirExpr *e);
 static Node *fuse_cond(Node *n, int use);
-static CBlock *block(Comp *C, const HirBlock *b);
+static CBlock *compile_block(Comp *C, const HirBlock *b);
 
 static inline bool
-is_scalar(TypeId t)
+emitc_is_scalar(TypeId t)
 {
 	return t >= TYPE_FIRST_SCALAR && t <= TYPE_LAST_SCALAR;
 }
@@ -89,15 +89,15 @@ is_literal(const HirExpr *e)
 static bool
 is_scalar_slot(const HirExpr *e)
 {
-	return e->kind == HIR_LOCAL && is_scalar(e->type);
+	return e->kind == HIR_LOCAL && emitc_is_scalar(e->type);
 }
 
 static Node **
-exprs(Comp *C, HirExpr *const *xs, int n)
+compile_exprs(Comp *C, HirExpr *const *xs, int n)
 {
 	Node **out = ARENA_ARRAY(&C->I->code, Node *, n ? n : 1);
 	for (int i = 0; i < n; i++)
-		out[i] = expr(C, xs[i]);
+		out[i] = compile_expr(C, xs[i]);
 	return out;
 }
 
@@ -118,7 +118,7 @@ invariant_of(Comp *C, SymId sym)
 static SymId
 type_sym(Comp *C, TypeId t)
 {
-	const TypeInfo *ti = type_info(&C->I->S->types, t);
+	const TypeInfo *ti = sema_type_info(&C->I->S->types, t);
 	return ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1;
 }
 
@@ -128,9 +128,9 @@ binary(Comp *C, const HirExpr *e)
 	const HirExpr *l = e->u.bin.l, *r = e->u.bin.r;
 	BinaryOp op = e->u.bin.op;
 	if (op == BIN_AND || op == BIN_OR) {
-		Node *n = node_new(C, op == BIN_AND ? x_and : x_or, e);
-		n->x = expr(C, l);
-		n->y = expr(C, r);
+		Node *n = node_new(C, op == BIN_AND ? interp_x_and : interp_x_or, e);
+		n->x = compile_expr(C, l);
+		n->y = compile_expr(C, r);
 		return n;
 	}
 	bool ls = is_scalar_slot(l), rs = is_scalar_slot(r), rk = is_literal(r);
@@ -139,13 +139,13 @@ binary(Comp *C, const HirExpr *e)
 		  : lk ? (rs ? SHAPE_KS : SHAPE_KN)
 		       : (rs ? SHAPE_NS : rk ? SHAPE_NK : SHAPE_NN);
 	Value kv = rk ? literal(r) : v_empty();
-	NodeFn fn = scalar_binary_fn(op, l->type, shape, rk ? &kv : NULL);
+	NodeFn fn = interp_scalar_binary_fn(op, l->type, shape, rk ? &kv : NULL);
 	Node *n;
 	if (!fn) {
-		n = node_new(C, x_binary, e);
+		n = node_new(C, interp_x_binary, e);
 		n->op = (int32_t)op;
-		n->x = expr(C, l);
-		n->y = expr(C, r);
+		n->x = compile_expr(C, l);
+		n->y = compile_expr(C, r);
 		return n;
 	}
 	n = node_new(C, fn, e);
@@ -155,13 +155,13 @@ binary(Comp *C, const HirExpr *e)
 	else if (lk)
 		n->k = literal(l);
 	else
-		n->x = expr(C, l);
+		n->x = compile_expr(C, l);
 	if (rs)
 		n->b = r->u.slot;
 	else if (rk)
 		n->k = literal(r);
 	else
-		n->y = expr(C, r);
+		n->y = compile_expr(C, r);
 	return n;
 }
 
@@ -171,24 +171,24 @@ call(Comp *C, const HirExpr *e)
 	Node *n;
 	switch (e->u.call.kind) {
 	case CALL_FN:
-		n = node_new(C, x_call, e);
+		n = node_new(C, interp_x_call, e);
 		n->callee = func_of_sym(C, e->u.call.fn);
 		break;
 	case CALL_SLOT:
-		n = node_new(C, x_call_slot, e);
+		n = node_new(C, interp_x_call_slot, e);
 		n->a = e->u.call.callee;
 		break;
 	case CALL_BUILTIN: {
-		n = node_new(C, x_builtin, e);
-		int bi = rt_builtin_index(e->u.call.bid);
+		n = node_new(C, interp_x_builtin, e);
+		int bi = interp_rt_builtin_index(e->u.call.bid);
 		n->op = bi;
 		if (bi >= 0) {
-			if (rt_builtin_view(bi)) {
+			if (interp_rt_builtin_view(bi)) {
 				n->flags |= 1;
 				C->views++;
 			}
 			for (int i = 0; i < e->u.call.nargs && i < 31; i++)
-				if (rt_builtin_borrows(bi, i))
+				if (interp_rt_builtin_borrows(bi, i))
 					n->flags |= (uint32_t)1 << (i + 1);
 		}
 		break;
@@ -197,9 +197,9 @@ call(Comp *C, const HirExpr *e)
 		UNREACHABLE();
 		return NULL;
 	}
-	n->kids = exprs(C, e->u.call.args, e->u.call.nargs);
+	n->kids = compile_exprs(C, e->u.call.args, e->u.call.nargs);
 	n->nkids = e->u.call.nargs;
-	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? builtin_fn(n->op, e) : NULL;
+	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? interp_builtin_fn(n->op, e) : NULL;
 	if (fast) {
 		n->fn = fast;
 		if (e->u.call.args[0]->kind == HIR_LOCAL)
@@ -219,7 +219,7 @@ field(Comp *C, const HirExpr *e)
 	}
 	if (x->kind == HIR_LOCAL) {
 		/* local.f.g…: read in place, one charge for the whole chain */
-		Node *n = node_new(C, x_field_path, e);
+		Node *n = node_new(C, interp_x_field_path, e);
 		n->a = x->u.slot;
 		n->steps = (uint32_t)depth + 1;
 		n->nkids = depth;
@@ -231,8 +231,8 @@ field(Comp *C, const HirExpr *e)
 		}
 		return n;
 	}
-	Node *n = node_new(C, x_field, e);
-	n->x = expr(C, e->u.field.base);
+	Node *n = node_new(C, interp_x_field, e);
+	n->x = compile_expr(C, e->u.field.base);
 	n->op = e->u.field.field;
 	return n;
 }
@@ -240,15 +240,15 @@ field(Comp *C, const HirExpr *e)
 static Node *
 aggregate(Comp *C, const HirExpr *e)
 {
-	Node *n = node_new(C, x_agg, e);
+	Node *n = node_new(C, interp_x_agg, e);
 	Sym *s = sema_sym(C->I->S, e->u.agg.type_sym);
 	if (e->kind == HIR_WITH)
-		n->x = expr(C, e->u.agg.base);
+		n->x = compile_expr(C, e->u.agg.base);
 	else if (e->kind == HIR_VARIANT)
 		n->op = s->cases[e->u.agg.case_index].nfields;
 	else
 		n->op = s->nfields;
-	n->kids = exprs(C, e->u.agg.values, e->u.agg.n);
+	n->kids = compile_exprs(C, e->u.agg.values, e->u.agg.n);
 	n->nkids = e->u.agg.n;
 	n->ints = ARENA_ARRAY(&C->I->code, int32_t, e->u.agg.n ? e->u.agg.n : 1);
 	for (int i = 0; i < e->u.agg.n; i++)
@@ -261,8 +261,8 @@ aggregate(Comp *C, const HirExpr *e)
 static Node *
 match(Comp *C, const HirExpr *e)
 {
-	Node *n = node_new(C, x_match, e);
-	n->x = expr(C, e->u.match.scrutinee);
+	Node *n = node_new(C, interp_x_match, e);
+	n->x = compile_expr(C, e->u.match.scrutinee);
 	n->op = (int32_t)e->u.match.mode;
 	n->narms = e->u.match.narms;
 	n->arms = ARENA_ARRAY(&C->I->code, CArm, n->narms ? n->narms : 1);
@@ -270,8 +270,8 @@ match(Comp *C, const HirExpr *e)
 		const HirArm *a = &e->u.match.arms[i];
 		CArm *ca = &n->arms[i];
 		ca->pat = a->pat;
-		ca->guard = a->guard ? expr(C, a->guard) : NULL;
-		ca->value = expr(C, a->value);
+		ca->guard = a->guard ? compile_expr(C, a->guard) : NULL;
+		ca->value = compile_expr(C, a->value);
 		ca->binds = a->binds;
 		ca->nbinds = a->nbinds;
 		ca->owned = a->scope ? a->scope->owned : NULL;
@@ -289,32 +289,32 @@ match(Comp *C, const HirExpr *e)
 /* ---- expressions, statements, blocks ---- */
 
 static Node *
-expr(Comp *C, const HirExpr *e)
+compile_expr(Comp *C, const HirExpr *e)
 {
 	Node *n;
 	switch (e->kind) {
 	case HIR_INT: case HIR_FLOAT: case HIR_BOOL: case HIR_CHAR:
-		n = node_new(C, x_int, e);
+		n = node_new(C, interp_x_int, e);
 		n->k = literal(e);
 		return n;
 	case HIR_STRING:
-		return node_new(C, x_string, e);
+		return node_new(C, interp_x_string, e);
 	case HIR_LOCAL:
-		n = node_new(C, is_scalar(e->type) ? x_local_scalar : x_local, e);
+		n = node_new(C, emitc_is_scalar(e->type) ? interp_x_local_scalar : interp_x_local, e);
 		n->a = e->u.slot;
 		return n;
 	case HIR_MOVE:
-		n = node_new(C, x_move, e);
+		n = node_new(C, interp_x_move, e);
 		n->a = e->u.slot;
 		return n;
 	case HIR_FUNC:
-		n = node_new(C, x_func, e);
+		n = node_new(C, interp_x_func, e);
 		n->k = v_ptr(V_FN, NULL, (uint32_t)C->I->symfunc[e->u.call.fn]);
 		return n;
 	case HIR_UNARY:
-		n = node_new(C, x_unary, e);
+		n = node_new(C, interp_x_unary, e);
 		n->op = (int32_t)e->u.un.op;
-		n->x = expr(C, e->u.un.x);
+		n->x = compile_expr(C, e->u.un.x);
 		return n;
 	case HIR_BINARY:
 		return binary(C, e);
@@ -323,29 +323,29 @@ expr(Comp *C, const HirExpr *e)
 	case HIR_FIELD:
 		return field(C, e);
 	case HIR_TRY:
-		n = node_new(C, x_try, e);
-		n->x = expr(C, e->u.try_.x);
+		n = node_new(C, interp_x_try, e);
+		n->x = compile_expr(C, e->u.try_.x);
 		n->op = e->u.try_.option;
 		return n;
 	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
 		return aggregate(C, e);
 	case HIR_BLOCK:
-		n = node_new(C, x_block, e);
-		n->b1 = block(C, e->u.block);
+		n = node_new(C, interp_x_block, e);
+		n->b1 = compile_block(C, e->u.block);
 		return n;
 	case HIR_IF:
-		n = node_new(C, x_if, e);
-		n->x = expr(C, e->u.if_.cond);
-		n->b1 = block(C, e->u.if_.then_);
-		n->b2 = e->u.if_.else_ ? block(C, e->u.if_.else_) : NULL;
+		n = node_new(C, interp_x_if, e);
+		n->x = compile_expr(C, e->u.if_.cond);
+		n->b1 = compile_block(C, e->u.if_.then_);
+		n->b2 = e->u.if_.else_ ? compile_block(C, e->u.if_.else_) : NULL;
 		return fuse_cond(n, SCALAR_XIF);
 	case HIR_MATCH:
 		return match(C, e);
 	case HIR_CLOSURE:
-		return node_new(C, x_closure, e);
+		return node_new(C, interp_x_closure, e);
 	case HIR_ARRAY:
-		n = node_new(C, x_array, e);
-		n->kids = exprs(C, e->u.array.elems, e->u.array.n);
+		n = node_new(C, interp_x_array, e);
+		n->kids = compile_exprs(C, e->u.array.elems, e->u.array.n);
 		n->nkids = e->u.array.n;
 		return n;
 	}
@@ -379,9 +379,9 @@ fuse_cond(Node *n, int use)
 static Node *
 fuse_set(Node *n)
 {
-	if (n->x->fn == x_local_scalar || n->x->fn == x_int) {
+	if (n->x->fn == interp_x_local_scalar || n->x->fn == interp_x_int) {
 		Node *c = n->x;
-		c->fn = c->fn == x_int ? interp_s_set_const : interp_s_copy_slot;
+		c->fn = c->fn == interp_x_int ? interp_s_set_const : interp_s_copy_slot;
 		c->d = n->a;
 		c->s = n->s;
 		return c;
@@ -404,11 +404,11 @@ stmt(Comp *C, const HirStmt *s)
 	switch (s->kind) {
 	case HS_LET:
 	case HS_ASSIGN: {
-		bool scalar = s->slot != HIR_NO_SLOT && is_scalar(C->f->locals[s->slot].type);
+		bool scalar = s->slot != HIR_NO_SLOT && emitc_is_scalar(C->f->locals[s->slot].type);
 		bool alias = s->kind == HS_LET && s->slot != HIR_NO_SLOT && C->f->locals[s->slot].lent;
-		n = node_new(C, scalar || alias ? s_let_scalar : s_let, NULL);
+		n = node_new(C, scalar || alias ? interp_s_let_scalar : interp_s_let, NULL);
 		n->a = s->slot;
-		n->x = expr(C, s->value);
+		n->x = compile_expr(C, s->value);
 		if (scalar && s->slot != HIR_NO_SLOT) {
 			n->s = s;
 			return fuse_set(n);
@@ -416,45 +416,45 @@ stmt(Comp *C, const HirStmt *s)
 		break;
 	}
 	case HS_SET_FIELD:
-		n = node_new(C, s_set_field, NULL);
+		n = node_new(C, interp_s_set_field, NULL);
 		n->a = s->slot;
 		n->op = s->field;
-		n->x = expr(C, s->value);
+		n->x = compile_expr(C, s->value);
 		n->callee = invariant_of(C, type_sym(C, C->f->locals[s->slot].type));
 		break;
 	case HS_WHILE:
-		n = node_new(C, s_while, NULL);
-		n->x = expr(C, s->value);
-		n->b1 = block(C, s->body);
+		n = node_new(C, interp_s_while, NULL);
+		n->x = compile_expr(C, s->value);
+		n->b1 = compile_block(C, s->body);
 		n->s = s;
 		n->steps = 0;
-		if (n->x->fn == x_and)
+		if (n->x->fn == interp_x_and)
 			n->fn = interp_s_while_and;
 		return fuse_cond(n, SCALAR_WHILE);
 	case HS_FOR:
-		n = node_new(C, s_for, NULL);
+		n = node_new(C, interp_s_for, NULL);
 		n->a = s->slot;
-		n->x = expr(C, s->value);
-		n->b1 = block(C, s->body);
+		n->x = compile_expr(C, s->value);
+		n->b1 = compile_block(C, s->body);
 		break;
 	case HS_EXPR:
 		if (s->value->kind == HIR_IF) {
-			/* the if's own step is charged by s_if */
-			n = node_new(C, s_if, s->value);
-			n->x = expr(C, s->value->u.if_.cond);
-			n->b1 = block(C, s->value->u.if_.then_);
-			n->b2 = s->value->u.if_.else_ ? block(C, s->value->u.if_.else_) : NULL;
+			/* the if's own step is charged by interp_s_if */
+			n = node_new(C, interp_s_if, s->value);
+			n->x = compile_expr(C, s->value->u.if_.cond);
+			n->b1 = compile_block(C, s->value->u.if_.then_);
+			n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
 			n->s = s;
 			return fuse_cond(n, SCALAR_IF);
 		}
-		n = node_new(C, s_discard, NULL);
-		n->x = expr(C, s->value);
+		n = node_new(C, interp_s_discard, NULL);
+		n->x = compile_expr(C, s->value);
 		break;
 	case HS_UNSAFE:
 		if (!s->body)
 			return NULL;
-		n = node_new(C, s_block, NULL);
-		n->b1 = block(C, s->body);
+		n = node_new(C, interp_s_block, NULL);
+		n->b1 = compile_block(C, s->body);
 		break;
 	default:
 		UNREACHABLE();
@@ -466,7 +466,7 @@ stmt(Comp *C, const HirStmt *s)
 }
 
 static CBlock *
-block(Comp *C, const HirBlock *b)
+compile_block(Comp *C, const HirBlock *b)
 {
 	CBlock *cb = ARENA_NEW(&C->I->code, CBlock);
 	int outer = C->views;
@@ -477,7 +477,7 @@ block(Comp *C, const HirBlock *b)
 		if (s)
 			cb->stmts[cb->nstmts++] = s;
 	}
-	cb->tail = b->tail ? expr(C, b->tail) : NULL;
+	cb->tail = b->tail ? compile_expr(C, b->tail) : NULL;
 	cb->owned = b->owned;
 	cb->nowned = b->nowned;
 	cb->simple = b->nowned == 0 && C->views == 0;
@@ -497,16 +497,16 @@ function(Comp *C, CFunc *cf, int index)
 	cf->sweep = ARENA_ARRAY(a, HirSlot, nl);
 	cf->caps = ARENA_ARRAY(a, HirSlot, nl);
 	for (int i = 0; i < f->nlocals; i++) {
-		if (!is_scalar(f->locals[i].type))
+		if (!emitc_is_scalar(f->locals[i].type))
 			cf->sweep[cf->nsweep++] = (HirSlot)i;
 		if (i >= f->nparams && f->locals[i].param)
 			cf->caps[cf->ncaps++] = (HirSlot)i;
 	}
 	cf->nreq = f->nrequires;
-	cf->req = exprs(C, f->requires, f->nrequires);
+	cf->req = compile_exprs(C, f->requires, f->nrequires);
 	cf->nens = f->nensures;
-	cf->ens = exprs(C, f->ensures, f->nensures);
-	cf->body = block(C, f->body);
+	cf->ens = compile_exprs(C, f->ensures, f->nensures);
+	cf->body = compile_block(C, f->body);
 	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->ncaps == 0 && cf->body->simple;
 }
 
@@ -534,7 +534,7 @@ simple_calls(Comp *C, Node *n)
 		return;
 	simple_calls(C, n->x);
 	simple_calls(C, n->y);
-	for (int i = 0; n->kids && i < n->nkids; i++)   /* x_field_path: nkids without kids */
+	for (int i = 0; n->kids && i < n->nkids; i++)   /* interp_x_field_path: nkids without kids */
 		simple_calls(C, n->kids[i]);
 	simple_calls_block(C, n->b1);
 	simple_calls_block(C, n->b2);
@@ -542,16 +542,16 @@ simple_calls(Comp *C, Node *n)
 		simple_calls(C, n->arms[i].guard);
 		simple_calls(C, n->arms[i].value);
 	}
-	if (n->fn != x_call || !n->callee || !n->callee->simple)
+	if (n->fn != interp_x_call || !n->callee || !n->callee->simple)
 		return;
 	n->fn = n->callee->nsweep ? interp_x_call_lean : interp_x_call_simple;
 	for (int i = 0; i < n->nkids; i++)
-		if (n->kids[i]->fn != x_local_scalar && n->kids[i]->fn != x_int)
+		if (n->kids[i]->fn != interp_x_local_scalar && n->kids[i]->fn != interp_x_int)
 			n->fn = interp_x_call_lean;
 }
 
 void
-compile_module(Interp *I)
+interp_compile_module(Interp *I)
 {
 	HirModule *H = I->H;
 	I->cf = ARENA_ARRAY(&I->code, CFunc, H->nfuncs ? H->nfuncs : 1);

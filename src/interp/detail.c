@@ -56,12 +56,12 @@ interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, u
 	const char *suffix = ":invariants";
 	size_t n = strlen(f->id), ns = strlen(suffix);
 	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;
-	d->function = xstrndup(f->id, invariant ? n - ns : n);
+	d->function = spx_xstrndup(f->id, invariant ? n - ns : n);
 	d->nargs = f->nparams;
-	d->args = xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
+	d->args = spx_xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
 	for (int k = 0; k < f->nparams; k++) {
 		d->args[k].name = f->locals[k].name;
-		d->args[k].type = xstrdup(sema_type_name(I->S, f->locals[k].type));
+		d->args[k].type = spx_xstrdup(sema_type_name(I->S, f->locals[k].type));
 		d->args[k].value = render_value(&slots[k]);
 	}
 }

@@ -25,7 +25,7 @@ static void block_cleanup(Interp *I, Value *S, const CBlock *b, int mark);
 /* ---- leaves ---- */
 
 Value
-x_int(Interp *I, Value *S, const Node *n)
+interp_x_int(Interp *I, Value *S, const Node *n)
 {
 	(void)S;
 	CHARGE(I, 1);
@@ -33,29 +33,29 @@ x_int(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_string(Interp *I, Value *S, const Node *n)
+interp_x_string(Interp *I, Value *S, const Node *n)
 {
 	(void)S;
 	CHARGE(I, 1);
-	return string_value(&I->heap, n->e->u.lit.s, n->e->u.lit.n);
+	return interp_string_value(&I->heap, n->e->u.lit.s, n->e->u.lit.n);
 }
 
 Value
-x_local(Interp *I, Value *S, const Node *n)
+interp_x_local(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	return value_read(&I->heap, &S[n->a]);
 }
 
 Value
-x_local_scalar(Interp *I, Value *S, const Node *n)
+interp_x_local_scalar(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	return S[n->a];
 }
 
 Value
-x_move(Interp *I, Value *S, const Node *n)
+interp_x_move(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value v = S[n->a];
@@ -64,7 +64,7 @@ x_move(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_func(Interp *I, Value *S, const Node *n)
+interp_x_func(Interp *I, Value *S, const Node *n)
 {
 	(void)S;
 	CHARGE(I, 1);
@@ -74,7 +74,7 @@ x_func(Interp *I, Value *S, const Node *n)
 /* ---- operators ---- */
 
 Value
-x_unary(Interp *I, Value *S, const Node *n)
+interp_x_unary(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value x = node_eval(I, S, n->x);
@@ -209,17 +209,17 @@ interp_binary(Interp *I, BinaryOp op, Value l, Value r)
 	if (l.tag >= V_VIEW && l.tag <= V_ARRAY) {
 		/* comparing text or bytes: the bytes compared are charged */
 		size_t la, lb;
-		value_bytes(&l, &la);
-		value_bytes(&r, &lb);
+		interp_value_bytes(&l, &la);
+		interp_value_bytes(&r, &lb);
 		heap_work(&I->heap, la < lb ? la : lb);
 	}
 	switch (op) {
-	case BIN_EQ: out = v_bool(value_equal(&l, &r)); break;
-	case BIN_NE: out = v_bool(!value_equal(&l, &r)); break;
-	case BIN_LT: out = v_bool(value_compare(&l, &r) == -1); break;
-	case BIN_LE: { int c = value_compare(&l, &r); out = v_bool(c == -1 || c == 0); break; }
-	case BIN_GT: out = v_bool(value_compare(&l, &r) == 1); break;
-	case BIN_GE: { int c = value_compare(&l, &r); out = v_bool(c == 1 || c == 0); break; }
+	case BIN_EQ: out = v_bool(interp_value_equal(&l, &r)); break;
+	case BIN_NE: out = v_bool(!interp_value_equal(&l, &r)); break;
+	case BIN_LT: out = v_bool(interp_value_compare(&l, &r) == -1); break;
+	case BIN_LE: { int c = interp_value_compare(&l, &r); out = v_bool(c == -1 || c == 0); break; }
+	case BIN_GT: out = v_bool(interp_value_compare(&l, &r) == 1); break;
+	case BIN_GE: { int c = interp_value_compare(&l, &r); out = v_bool(c == 1 || c == 0); break; }
 	default:
 		return arith(I, op, l, r);
 	}
@@ -231,7 +231,7 @@ interp_binary(Interp *I, BinaryOp op, Value l, Value r)
 /* An operator on operands of any kind (generic code, i32, u8, char, bool,
  * strings, aggregates): dispatches on the values' tags. */
 Value
-x_binary(Interp *I, Value *S, const Node *n)
+interp_x_binary(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value l = node_eval(I, S, n->x);
@@ -246,7 +246,7 @@ x_binary(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_and(Interp *I, Value *S, const Node *n)
+interp_x_and(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value l = node_eval(I, S, n->x);
@@ -256,7 +256,7 @@ x_and(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_or(Interp *I, Value *S, const Node *n)
+interp_x_or(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value l = node_eval(I, S, n->x);
@@ -340,7 +340,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		return lean_body(I, cf, S, nl);
 	if (caps)
 		for (int i = 0; i < cf->ncaps && (uint32_t)i < caps->n; i++)
-			S[cf->caps[i]] = value_clone(&I->heap, caps->f[i]);
+			S[cf->caps[i]] = interp_value_clone(&I->heap, caps->f[i]);
 	/*
 	 * §0.12: the body completes, `ensures` runs, then the body's owned
 	 * slots (owned parameters last) are released; on failure the
@@ -379,7 +379,7 @@ out:
 }
 
 Value
-exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps)
+interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps)
 {
 	Value *S = I->stack + I->sp;
 	ASSERT(I->sp + (size_t)nargs <= I->stack_cap, "exec.c: value stack overflow");
@@ -391,7 +391,7 @@ exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps)
 Value
 interp_call(Interp *I, int fi, Value *args, int nargs)
 {
-	return exec_call(I, &I->cf[fi], args, nargs, NULL);
+	return interp_exec_call(I, &I->cf[fi], args, nargs, NULL);
 }
 
 /* Evaluates the arguments of call node n straight into the callee's frame
@@ -418,7 +418,7 @@ args_in_place(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_call(Interp *I, Value *S, const Node *n)
+interp_x_call(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	if (!n->callee) {
@@ -430,7 +430,7 @@ x_call(Interp *I, Value *S, const Node *n)
 	return exec_frame(I, n->callee, n->nkids, NULL);
 }
 
-/* x_call of a simple callee (CFunc.simple) whose arguments are all
+/* interp_x_call of a simple callee (CFunc.simple) whose arguments are all
  * scalar slots or literals: exec_frame's simple path, inline. */
 Value
 interp_x_call_simple(Interp *I, Value *S, const Node *n)
@@ -445,7 +445,7 @@ interp_x_call_simple(Interp *I, Value *S, const Node *n)
 			interp_charge_stop(I);
 			return v_empty();
 		}
-		F[i] = k->fn == x_int ? k->k : S[k->a];
+		F[i] = k->fn == interp_x_int ? k->k : S[k->a];
 	}
 	if (I->depth >= INTERP_MAX_DEPTH) {
 		I->stop = STOP_DEPTH;
@@ -458,7 +458,7 @@ interp_x_call_simple(Interp *I, Value *S, const Node *n)
 	return lean_body(I, cf, F, nl);
 }
 
-/* x_call of a simple callee with arguments of any shape. */
+/* interp_x_call of a simple callee with arguments of any shape. */
 Value
 interp_x_call_lean(Interp *I, Value *S, const Node *n)
 {
@@ -484,7 +484,7 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_call_slot(Interp *I, Value *S, const Node *n)
+interp_x_call_slot(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const Value *c = &S[n->a];
@@ -500,7 +500,7 @@ x_call_slot(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_builtin(Interp *I, Value *S, const Node *n)
+interp_x_builtin(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	int bi = n->op, nargs = n->nkids;
@@ -509,7 +509,7 @@ x_builtin(Interp *I, Value *S, const Node *n)
 			     n->e->u.call.builtin->name);
 		return v_empty();
 	}
-	Value buf[8], *args = nargs <= 8 ? buf : xmalloc(sizeof(Value) * (size_t)nargs);
+	Value buf[8], *args = nargs <= 8 ? buf : spx_xmalloc(sizeof(Value) * (size_t)nargs);
 	Value r = v_empty();
 	int i = 0;
 	for (; i < nargs; i++) {
@@ -519,9 +519,9 @@ x_builtin(Interp *I, Value *S, const Node *n)
 	}
 	if (i == nargs) {
 		bool view = n->flags & 1;
-		r = rt_builtin_call(I, bi, n->e, args, nargs);
+		r = interp_rt_builtin_call(I, bi, n->e, args, nargs);
 		for (int j = 0; j < nargs; j++) {
-			if (j < 31 ? !((n->flags >> (j + 1)) & 1) : !rt_builtin_borrows(bi, j))
+			if (j < 31 ? !((n->flags >> (j + 1)) & 1) : !interp_rt_builtin_borrows(bi, j))
 				continue;
 			if (view && !STOPPED && !args[j].borrowed && args[j].tag >= V_STRING)
 				VEC_PUSH(I->temps, args[j]);
@@ -543,7 +543,7 @@ x_builtin(Interp *I, Value *S, const Node *n)
  * one fails with contract code 1 like a precondition.
  */
 static bool
-check_invariants(Interp *I, const CFunc *inv, Obj *o)
+emitc_check_invariants(Interp *I, const CFunc *inv, Obj *o)
 {
 	if (!inv)
 		return true;
@@ -553,7 +553,7 @@ check_invariants(Interp *I, const CFunc *inv, Obj *o)
 	Value *S = I->stack + I->sp;
 	ASSERT(I->sp + (size_t)n <= I->stack_cap, "exec.c: value stack overflow");
 	for (int i = 0; i < n; i++)
-		S[i] = (uint32_t)i < o->n ? value_clone(&I->heap, o->f[i]) : v_empty();
+		S[i] = (uint32_t)i < o->n ? interp_value_clone(&I->heap, o->f[i]) : v_empty();
 	value_release(&I->heap, exec_frame(I, inv, n, NULL));
 	return !STOPPED;
 }
@@ -562,13 +562,13 @@ bool
 interp_check_invariants(Interp *I, SymId sym, Obj *o)
 {
 	int fi = I->H->invariants[sym];
-	return check_invariants(I, fi < 0 ? NULL : &I->cf[fi], o);
+	return emitc_check_invariants(I, fi < 0 ? NULL : &I->cf[fi], o);
 }
 
 /* ---- aggregates, fields, `?` ---- */
 
 Value
-x_agg(Interp *I, Value *S, const Node *n)
+interp_x_agg(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const HirExpr *e = n->e;
@@ -582,7 +582,7 @@ x_agg(Interp *I, Value *S, const Node *n)
 	uint32_t size = n->x ? ((Obj *)base.p)->n : (uint32_t)n->op;
 	if (e->kind == HIR_VARIANT && size == 0)
 		return v_ptr(V_VARIANT, NULL, (uint32_t)e->u.agg.case_index);
-	Obj *o = obj_new(&I->heap, size);
+	Obj *o = interp_obj_new(&I->heap, size);
 	for (int i = 0; i < n->nkids; i++) {
 		Value v = node_eval(I, S, n->kids[i]);
 		if (STOPPED) {
@@ -607,10 +607,10 @@ x_agg(Interp *I, Value *S, const Node *n)
 			}
 		value_release(&I->heap, base);
 	}
-	obj_update_copy(o);
+	interp_obj_update_copy(o);
 	if (e->kind == HIR_VARIANT)
 		return v_ptr(V_VARIANT, o, (uint32_t)e->u.agg.case_index);
-	if (!check_invariants(I, n->callee, o)) {
+	if (!emitc_check_invariants(I, n->callee, o)) {
 		value_release(&I->heap, v_ptr(V_RECORD, o, 0));
 		return v_empty();
 	}
@@ -619,7 +619,7 @@ x_agg(Interp *I, Value *S, const Node *n)
 
 /* slot.f.g…: reads the field in place (no copy of the enclosing records). */
 Value
-x_field_path(Interp *I, Value *S, const Node *n)
+interp_x_field_path(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, n->steps);
 	const Value *v = &S[n->a];
@@ -636,7 +636,7 @@ x_field_path(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_field(Interp *I, Value *S, const Node *n)
+interp_x_field(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value b = node_eval(I, S, n->x);
@@ -664,7 +664,7 @@ x_field(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_try(Interp *I, Value *S, const Node *n)
+interp_x_try(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value x = node_eval(I, S, n->x);
@@ -687,22 +687,22 @@ x_try(Interp *I, Value *S, const Node *n)
 }
 
 Value
-x_closure(Interp *I, Value *S, const Node *n)
+interp_x_closure(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const HirExpr *e = n->e;
-	Obj *o = obj_new(&I->heap, (uint32_t)e->u.closure.ncaptures);
+	Obj *o = interp_obj_new(&I->heap, (uint32_t)e->u.closure.ncaptures);
 	for (int i = 0; i < e->u.closure.ncaptures; i++)
 		o->f[i] = value_read(&I->heap, &S[e->u.closure.captures[i]]);
-	obj_update_copy(o);
+	interp_obj_update_copy(o);
 	return v_ptr(V_CLOSURE, o, (uint32_t)e->u.closure.func);
 }
 
 Value
-x_array(Interp *I, Value *S, const Node *n)
+interp_x_array(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Bytes *b = bytes_new(&I->heap, NULL, 0);
+	Bytes *b = interp_bytes_new(&I->heap, NULL, 0);
 	for (int i = 0; i < n->nkids; i++) {
 		Value x = node_eval(I, S, n->kids[i]);
 		if (STOPPED) {
@@ -710,7 +710,7 @@ x_array(Interp *I, Value *S, const Node *n)
 			return v_empty();
 		}
 		if (b->len == b->cap)
-			bytes_reserve(&I->heap, b, b->cap * 2, false);
+			interp_bytes_reserve(&I->heap, b, b->cap * 2, false);
 		b->data[b->len++] = (uint8_t)x.u;
 	}
 	return v_ptr(V_ARRAY, b, 0);
@@ -732,7 +732,7 @@ block_value(Interp *I, Value *S, const CBlock *b, int mark)
 	if (b->tail) {
 		v = node_eval(I, S, b->tail);
 		if (!STOPPED && v.borrowed && (b->nowned || I->temps.len > mark))
-			v = value_clone(&I->heap, v);
+			v = interp_value_clone(&I->heap, v);
 	}
 	return v;
 }
@@ -759,14 +759,14 @@ interp_exec_block_full(Interp *I, Value *S, const CBlock *b)
 }
 
 Value
-x_block(Interp *I, Value *S, const Node *n)
+interp_x_block(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	return exec_block(I, S, n->b1);
 }
 
 Value
-x_if(Interp *I, Value *S, const Node *n)
+interp_x_if(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value c = node_eval(I, S, n->x);
@@ -779,7 +779,7 @@ x_if(Interp *I, Value *S, const Node *n)
 /* ---- statements ---- */
 
 Value
-s_let(Interp *I, Value *S, const Node *n)
+interp_s_let(Interp *I, Value *S, const Node *n)
 {
 	Value v = node_eval(I, S, n->x);
 	if (STOPPED)
@@ -794,7 +794,7 @@ s_let(Interp *I, Value *S, const Node *n)
 /* A let or assignment of a Copy scalar, or a let of an alias of a lent place
  * (HirLocal.lent: the borrowed value is kept as read): nothing to release or copy. */
 Value
-s_let_scalar(Interp *I, Value *S, const Node *n)
+interp_s_let_scalar(Interp *I, Value *S, const Node *n)
 {
 	Value v = node_eval(I, S, n->x);
 	if (!STOPPED)
@@ -802,7 +802,7 @@ s_let_scalar(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
-/* s_let_scalar of a scalar slot's value (slot d = slot a) and of a literal
+/* interp_s_let_scalar of a scalar slot's value (slot d = slot a) and of a literal
  * (slot d = k): the statement and its one-step operand in one node. */
 Value
 interp_s_copy_slot(Interp *I, Value *S, const Node *n)
@@ -820,9 +820,9 @@ interp_s_set_const(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
-/* A statement `if`: x_if with its value discarded, without the extra node. */
+/* A statement `if`: interp_x_if with its value discarded, without the extra node. */
 Value
-s_if(Interp *I, Value *S, const Node *n)
+interp_s_if(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value c = node_eval(I, S, n->x);
@@ -835,14 +835,14 @@ s_if(Interp *I, Value *S, const Node *n)
 }
 
 Value
-s_discard(Interp *I, Value *S, const Node *n)
+interp_s_discard(Interp *I, Value *S, const Node *n)
 {
 	value_release(&I->heap, node_eval(I, S, n->x));
 	return v_empty();
 }
 
 Value
-s_set_field(Interp *I, Value *S, const Node *n)
+interp_s_set_field(Interp *I, Value *S, const Node *n)
 {
 	Value v = node_eval(I, S, n->x);
 	if (STOPPED)
@@ -856,13 +856,13 @@ s_set_field(Interp *I, Value *S, const Node *n)
 	interp_obj_unique(&I->heap, r);
 	Obj *o = r->p;
 	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
-	obj_update_copy(o);
-	check_invariants(I, n->callee, o);
+	interp_obj_update_copy(o);
+	emitc_check_invariants(I, n->callee, o);
 	return v_empty();
 }
 
 Value
-s_while(Interp *I, Value *S, const Node *n)
+interp_s_while(Interp *I, Value *S, const Node *n)
 {
 	while (!STOPPED) {
 		Value c = node_eval(I, S, n->x);
@@ -873,8 +873,8 @@ s_while(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
-/* `while l && r { … }`: s_while with the condition's x_and in the loop
- * (n->x is the x_and node; the same steps at the same points). */
+/* `while l && r { … }`: interp_s_while with the condition's interp_x_and in the loop
+ * (n->x is the interp_x_and node; the same steps at the same points). */
 Value
 interp_s_while_and(Interp *I, Value *S, const Node *n)
 {
@@ -893,7 +893,7 @@ interp_s_while_and(Interp *I, Value *S, const Node *n)
 }
 
 Value
-s_for(Interp *I, Value *S, const Node *n)
+interp_s_for(Interp *I, Value *S, const Node *n)
 {
 	Value it = node_eval(I, S, n->x);
 	if (STOPPED)
@@ -928,7 +928,7 @@ s_for(Interp *I, Value *S, const Node *n)
 }
 
 Value
-s_block(Interp *I, Value *S, const Node *n)
+interp_s_block(Interp *I, Value *S, const Node *n)
 {
 	value_release(&I->heap, exec_block(I, S, n->b1));
 	return v_empty();

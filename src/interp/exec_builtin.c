@@ -39,7 +39,7 @@ xb_byte_len_slot(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 2);
 	size_t len;
-	value_bytes(&S[n->a], &len);
+	interp_value_bytes(&S[n->a], &len);
 	Value r = v_int(V_USIZE, 0);
 	r.u = len;
 	return r;
@@ -54,10 +54,10 @@ xb_byte_get_slot(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	size_t len;
-	const uint8_t *p = value_bytes(&S[n->a], &len);
+	const uint8_t *p = interp_value_bytes(&S[n->a], &len);
 	if (i.u >= len)
 		return v_ptr(V_VARIANT, NULL, 0);
-	Obj *o = obj_new(&I->heap, 1);
+	Obj *o = interp_obj_new(&I->heap, 1);
 	o->f[0] = v_int(V_U8, p[i.u]);
 	return v_ptr(V_VARIANT, o, 1);
 }
@@ -174,7 +174,7 @@ CONVERT(i64_from_usize, { if (x.u > (uint64_t)INT64_MAX) CONVERT_FAIL return v_i
 CONVERT(u8_from_i64, { if (x.i < 0 || x.i > 255) CONVERT_FAIL return v_int(V_U8, x.i); })
 
 NodeFn
-builtin_fn(int index, const HirExpr *call)
+interp_builtin_fn(int index, const HirExpr *call)
 {
 	HirExpr *const *args = call->u.call.args;
 	bool slot0 = call->u.call.nargs > 0 && args[0]->kind == HIR_LOCAL;

@@ -61,7 +61,7 @@ take_or_read(Interp *I, Value *v, bool take)
 
 /* Binds the slots of p (HIR_PAT_BIND) to v or its parts. */
 static void
-bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
+match_bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
 {
 	switch (p->kind) {
 	case HIR_PAT_BIND: {
@@ -87,7 +87,7 @@ bind(Interp *I, Value *S, const HirPattern *p, Value *v, bool take)
 	for (int i = 0; i < p->nfields; i++) {
 		int fi = p->fields[i];
 		if (fi >= 0 && (uint32_t)fi < o->n)
-			bind(I, S, p->subs[i], &o->f[fi], take);
+			match_bind(I, S, p->subs[i], &o->f[fi], take);
 	}
 }
 
@@ -111,7 +111,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 		if (!pat_matches(a->pat, &s))
 			continue;
 		if (a->nbinds)
-			bind(I, S, a->pat, &s, false);
+			match_bind(I, S, a->pat, &s, false);
 		if (a->guard) {
 			Value g = node_eval(I, S, a->guard);
 			if (STOPPED || !g.b) {
@@ -122,7 +122,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 			}
 		}
 		if (own && a->nbinds)
-			bind(I, S, a->pat, &s, true);
+			match_bind(I, S, a->pat, &s, true);
 		Value v = node_eval(I, S, a->value);
 		if (!STOPPED)
 			v = value_own(&I->heap, v);
@@ -141,7 +141,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 }
 
 Value
-x_match(Interp *I, Value *S, const Node *n)
+interp_x_match(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	Value s = node_eval(I, S, n->x);
@@ -153,7 +153,7 @@ x_match(Interp *I, Value *S, const Node *n)
 /*
  * `match byte_get(slot, i) { … }` (compile.c picks it when no arm binds the
  * whole Option): the Option<u8> lives on this frame's C stack instead of
- * the heap.  Charges as x_match over xb_byte_get_slot: the match's step,
+ * the heap.  Charges as interp_x_match over xb_byte_get_slot: the match's step,
  * then the call's and the slot read's, then the index.
  */
 Value
@@ -165,7 +165,7 @@ interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	size_t len;
-	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
 	_Alignas(Value) unsigned char room[sizeof(Obj) + sizeof(Value)];
 	Obj *o = (Obj *)(void *)room;
 	Value s = v_ptr(V_VARIANT, NULL, 0);
@@ -183,7 +183,7 @@ interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
  * The commonest shape of all: `match byte_get(slot, i) { Option::Some {
  * value } => a, Option::None {} => b }` (either order, no guards; the
  * binding optional).  n->flags: the Some arm's index (bits 0-7), the None
- * arm's (bits 8-15).  Steps, order and releases are x_match's.
+ * arm's (bits 8-15).  Steps, order and releases are interp_x_match's.
  */
 Value
 interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
@@ -194,7 +194,7 @@ interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	size_t len;
-	const uint8_t *p = value_bytes(&S[g->a], &len);
+	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
 	const CArm *a = &n->arms[i.u < len ? (n->flags & 0xFF) : (n->flags >> 8 & 0xFF)];
 	if (a->nbinds)
 		S[a->binds[0]] = v_int(V_U8, p[i.u]);

@@ -185,7 +185,7 @@ op_row(BinaryOp op, TypeId t)
 }
 
 NodeFn
-scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k)
+interp_scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k)
 {
 	int row = op_row(op, t);
 	if (row < 0)

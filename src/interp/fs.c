@@ -162,8 +162,8 @@ read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 		close(fd);
 		return st;
 	}
-	Bytes *b = bytes_new(&I->heap, NULL, 0);
-	bytes_reserve(&I->heap, b, max + 1, false);
+	Bytes *b = interp_bytes_new(&I->heap, NULL, 0);
+	interp_bytes_reserve(&I->heap, b, max + 1, false);
 	while (st == 0) {
 		ssize_t r = read(fd, b->data + b->len, max + 1 - b->len);
 		if (r < 0 && errno == EINTR)
@@ -185,12 +185,12 @@ read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 }
 
 Value
-rt_file_read_text(Interp *I, const Value *path)
+interp_rt_file_read_text(Interp *I, const Value *path)
 {
 	if (!reserve(I, FS_FILE_MAX))
 		return fs_fail(I, FS_CAPACITY);
 	size_t n;
-	const uint8_t *p = value_bytes(path, &n);
+	const uint8_t *p = interp_value_bytes(path, &n);
 	if (!valid_path(p, n))
 		return fs_fail(I, FS_INVALID_PATH);
 	Bytes *b;

@@ -23,10 +23,10 @@ host_fail(Interp *I, Domain d, uint32_t code)
 }
 
 static Value
-stage(Interp *I, Buf *to, const Value *v)
+host_stage(Interp *I, Buf *to, const Value *v)
 {
 	size_t n;
-	const uint8_t *p = value_bytes(v, &n);
+	const uint8_t *p = interp_value_bytes(v, &n);
 	if (I->res->out.len + I->res->err.len + n > INTERP_OUTPUT_CAP)
 		return host_fail(I, DOM_OUTPUT, 1);
 	buf_put(to, (const char *)p, n);
@@ -41,18 +41,18 @@ refused(Interp *I, const char *name)
 }
 
 Value
-rt_host_call(Interp *I, int index, Value *args)
+interp_rt_host_call(Interp *I, int index, Value *args)
 {
 	const InterpOptions *o = I->opt;
 	switch (index) {
 	case BI_stdout_write:
 		if (!o->host.stdout_write)
 			return refused(I, "stdout_write");
-		return stage(I, &I->res->out, &args[0]);
+		return host_stage(I, &I->res->out, &args[0]);
 	case BI_stderr_write:
 		if (!o->host.stderr_write)
 			return refused(I, "stderr_write");
-		return stage(I, &I->res->err, &args[0]);
+		return host_stage(I, &I->res->err, &args[0]);
 	case BI_args_len:
 		if (!o->host.args_read)
 			return refused(I, "args_len");
@@ -72,7 +72,7 @@ rt_host_call(Interp *I, int index, Value *args)
 	case BI_file_read_text:
 		if (!o->host.fs_read)
 			return refused(I, "file_read_text");
-		return rt_file_read_text(I, &args[0]);
+		return interp_rt_file_read_text(I, &args[0]);
 	default:
 		UNREACHABLE();
 		return v_empty();

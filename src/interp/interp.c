@@ -98,7 +98,7 @@ static void
 run_main(Interp *I, int entry)
 {
 	HirModule *H = I->H;
-	I->symfunc = xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
+	I->symfunc = spx_xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
 	for (int i = 0; i < H->S->syms.len; i++)
 		I->symfunc[i] = -1;
 	size_t maxlocals = 1;
@@ -109,11 +109,11 @@ run_main(Interp *I, int entry)
 			maxlocals = (size_t)H->funcs[i].nlocals;
 	}
 	arena_init(&I->code);
-	compile_module(I);
+	interp_compile_module(I);
 	/* per frame: its slots, plus the arguments of a call being evaluated */
 	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
-	I->stack = xmalloc(sizeof(Value) * I->stack_cap);
-	Value v = exec_call(I, &I->cf[entry], NULL, 0, NULL);
+	I->stack = spx_xmalloc(sizeof(Value) * I->stack_cap);
+	Value v = interp_exec_call(I, &I->cf[entry], NULL, 0, NULL);
 	/* work charged by the last operation, after the last node's charge */
 	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
 		interp_charge_stop(I);
@@ -133,7 +133,7 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 	int entry = hir_find_main(H);
 	if (entry < 0)
 		return false;
-	Interp *I = xcalloc(1, sizeof *I);
+	Interp *I = spx_xcalloc(1, sizeof *I);
 	I->H = H;
 	I->S = H->S;
 	I->opt = o;

@@ -115,15 +115,15 @@ void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs are dispatched by
- * their BuiltinId (BI_<name>, src/sema/builtins.def); rt_builtin_index
+ * their BuiltinId (BI_<name>, src/sema/builtins.def); interp_rt_builtin_index
  * returns -1 for the host operations it does not run. */
 
 /* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: the host
  * operations, checked against the route's grants; fs.c: file_read_text
- * (`path` a borrowed str), called by rt_host_call. */
-Value rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
-Value rt_host_call(Interp *I, int index, Value *args);
-Value rt_file_read_text(Interp *I, const Value *path);
+ * (`path` a borrowed str), called by interp_rt_host_call. */
+Value interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
+Value interp_rt_host_call(Interp *I, int index, Value *args);
+Value interp_rt_file_read_text(Interp *I, const Value *path);
 
 /* exec.c: a binary operator on two evaluated operands (consumed), and a
  * call of HIR function fi (arguments consumed). */
@@ -135,16 +135,16 @@ bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
 /* builtins_rt.c: resolves a builtin to its dispatch index, its BuiltinId
  * (-1: not implemented). */
-int rt_builtin_index(BuiltinId bid);
+int interp_rt_builtin_index(BuiltinId bid);
 /* Whether parameter i of the builtin is borrowed (the call does not consume it). */
-bool rt_builtin_borrows(int index, int param);
+bool interp_rt_builtin_borrows(int index, int param);
 /* Whether the result is a view borrowing from the arguments. */
-bool rt_builtin_view(int index);
+bool interp_rt_builtin_view(int index);
 /*
  * Executes builtin `index` on args (owned unless borrowed); consumed
  * arguments are released or stored by the builtin; the caller releases
  * borrowed-parameter arguments.  On failure returns V_EMPTY with I->stop set.
  */
-Value rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs);
+Value interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs);
 
 #endif

@@ -101,8 +101,8 @@ enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG 
 	} \
 } while (0)
 
-Value x_local_scalar(Interp *I, Value *S, const Node *n);
-Value x_int(Interp *I, Value *S, const Node *n);
+Value interp_x_local_scalar(Interp *I, Value *S, const Node *n);
+Value interp_x_int(Interp *I, Value *S, const Node *n);
 
 /* Releases what a slot holds and leaves it empty. */
 static inline void
@@ -113,11 +113,11 @@ slot_clear(ValueHeap *h, Value *s)
 }
 
 /* Evaluates n; a read of a scalar slot (the commonest leaf) is done here,
- * without the call (exactly x_local_scalar). */
+ * without the call (exactly interp_x_local_scalar). */
 static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
-	if (n->fn == x_local_scalar) {
+	if (n->fn == interp_x_local_scalar) {
 		if ((I->heap.steps += 1) > I->heap.budget) {
 			interp_charge_stop(I);
 			return v_empty();
@@ -128,56 +128,56 @@ node_eval(Interp *I, Value *S, const Node *n)
 }
 
 /* compile.c */
-void compile_module(Interp *I);
+void interp_compile_module(Interp *I);
 
 /* exec.c: the generic node functions compile.c chooses from */
-Value x_int(Interp *I, Value *S, const Node *n);       /* k: any literal scalar */
-Value x_string(Interp *I, Value *S, const Node *n);
-Value x_local(Interp *I, Value *S, const Node *n);
-Value x_local_scalar(Interp *I, Value *S, const Node *n);
-Value x_move(Interp *I, Value *S, const Node *n);
-Value x_func(Interp *I, Value *S, const Node *n);
-Value x_unary(Interp *I, Value *S, const Node *n);
-Value x_binary(Interp *I, Value *S, const Node *n);
-Value x_and(Interp *I, Value *S, const Node *n);
-Value x_or(Interp *I, Value *S, const Node *n);
-Value x_call(Interp *I, Value *S, const Node *n);
-Value x_call_slot(Interp *I, Value *S, const Node *n);
+Value interp_x_int(Interp *I, Value *S, const Node *n);       /* k: any literal scalar */
+Value interp_x_string(Interp *I, Value *S, const Node *n);
+Value interp_x_local(Interp *I, Value *S, const Node *n);
+Value interp_x_local_scalar(Interp *I, Value *S, const Node *n);
+Value interp_x_move(Interp *I, Value *S, const Node *n);
+Value interp_x_func(Interp *I, Value *S, const Node *n);
+Value interp_x_unary(Interp *I, Value *S, const Node *n);
+Value interp_x_binary(Interp *I, Value *S, const Node *n);
+Value interp_x_and(Interp *I, Value *S, const Node *n);
+Value interp_x_or(Interp *I, Value *S, const Node *n);
+Value interp_x_call(Interp *I, Value *S, const Node *n);
+Value interp_x_call_slot(Interp *I, Value *S, const Node *n);
 Value interp_x_call_simple(Interp *I, Value *S, const Node *n);
 Value interp_x_call_lean(Interp *I, Value *S, const Node *n);
-Value x_builtin(Interp *I, Value *S, const Node *n);
-Value x_field(Interp *I, Value *S, const Node *n);
-Value x_field_path(Interp *I, Value *S, const Node *n);
-Value x_try(Interp *I, Value *S, const Node *n);
-Value x_agg(Interp *I, Value *S, const Node *n);
-Value x_block(Interp *I, Value *S, const Node *n);
-Value x_if(Interp *I, Value *S, const Node *n);
-Value x_match(Interp *I, Value *S, const Node *n);
+Value interp_x_builtin(Interp *I, Value *S, const Node *n);
+Value interp_x_field(Interp *I, Value *S, const Node *n);
+Value interp_x_field_path(Interp *I, Value *S, const Node *n);
+Value interp_x_try(Interp *I, Value *S, const Node *n);
+Value interp_x_agg(Interp *I, Value *S, const Node *n);
+Value interp_x_block(Interp *I, Value *S, const Node *n);
+Value interp_x_if(Interp *I, Value *S, const Node *n);
+Value interp_x_match(Interp *I, Value *S, const Node *n);
 Value interp_x_match_byte_get(Interp *I, Value *S, const Node *n);
 bool interp_match_stack_ok(const Node *n);
 Value interp_x_match_byte_opt(Interp *I, Value *S, const Node *n);
 int interp_match_byte_opt_flags(const Node *n);
-Value x_closure(Interp *I, Value *S, const Node *n);
-Value x_array(Interp *I, Value *S, const Node *n);
+Value interp_x_closure(Interp *I, Value *S, const Node *n);
+Value interp_x_array(Interp *I, Value *S, const Node *n);
 /* statements (charge nothing themselves) */
-Value s_let(Interp *I, Value *S, const Node *n);
-Value s_let_scalar(Interp *I, Value *S, const Node *n);
+Value interp_s_let(Interp *I, Value *S, const Node *n);
+Value interp_s_let_scalar(Interp *I, Value *S, const Node *n);
 Value interp_s_copy_slot(Interp *I, Value *S, const Node *n);
 Value interp_s_set_const(Interp *I, Value *S, const Node *n);
-Value s_discard(Interp *I, Value *S, const Node *n);
-Value s_if(Interp *I, Value *S, const Node *n);
-Value s_set_field(Interp *I, Value *S, const Node *n);
-Value s_while(Interp *I, Value *S, const Node *n);
+Value interp_s_discard(Interp *I, Value *S, const Node *n);
+Value interp_s_if(Interp *I, Value *S, const Node *n);
+Value interp_s_set_field(Interp *I, Value *S, const Node *n);
+Value interp_s_while(Interp *I, Value *S, const Node *n);
 Value interp_s_while_and(Interp *I, Value *S, const Node *n);
-Value s_for(Interp *I, Value *S, const Node *n);
-Value s_block(Interp *I, Value *S, const Node *n);
+Value interp_s_for(Interp *I, Value *S, const Node *n);
+Value interp_s_block(Interp *I, Value *S, const Node *n);
 
 /* exec_scalar.c: typed operations on slots, constants (k: the literal
  * operand, or NULL) and nodes; NULL when no specialised function exists
  * for (op, type, shape). */
-NodeFn scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k);
+NodeFn interp_scalar_binary_fn(BinaryOp op, TypeId t, int shape, const Value *k);
 enum { SHAPE_NN, SHAPE_SN, SHAPE_NS, SHAPE_SS, SHAPE_SK, SHAPE_NK, SHAPE_KS, SHAPE_KN, SHAPE_COUNT };
-/* The superinstruction of a scalar_binary_fn node used as the value of a
+/* The superinstruction of a interp_scalar_binary_fn node used as the value of a
  * scalar assignment to slot d (SET), or (comparisons) as the condition of a
  * statement if, an expression if or a while; NULL when there is none. */
 enum { SCALAR_SET, SCALAR_IF, SCALAR_XIF, SCALAR_WHILE };
@@ -185,7 +185,7 @@ NodeFn interp_scalar_use_fn(NodeFn val, int use);
 
 /* exec_builtin.c: a specialised node function for a builtin call, or NULL;
  * whether a node is the specialised byte_get on a slot. */
-NodeFn builtin_fn(int index, const HirExpr *call);
+NodeFn interp_builtin_fn(int index, const HirExpr *call);
 bool interp_builtin_is_byte_get_slot(const Node *n);
 
 Value interp_exec_block_full(Interp *I, Value *S, const CBlock *b);
@@ -229,13 +229,13 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 	}
 	if (!b->tail)
 		return v_empty();
-	if (b->tail->fn == x_int) {
-		/* a literal tail (`0` closing a loop body), as x_int */
+	if (b->tail->fn == interp_x_int) {
+		/* a literal tail (`0` closing a loop body), as interp_x_int */
 		CHARGE(I, 1);
 		return b->tail->k;
 	}
 	return node_eval(I, S, b->tail);
 }
-Value exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
+Value interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 
 #endif

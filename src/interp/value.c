@@ -49,7 +49,7 @@ interp_heap_free(ValueHeap *h, void *p, size_t n)
 }
 
 Bytes *
-bytes_new(ValueHeap *h, const void *data, size_t len)
+interp_bytes_new(ValueHeap *h, const void *data, size_t len)
 {
 	Bytes *b = interp_heap_alloc(h, sizeof *b);
 	b->cap = len ? len : 1;
@@ -63,7 +63,7 @@ bytes_new(ValueHeap *h, const void *data, size_t len)
 }
 
 void
-bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero)
+interp_bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero)
 {
 	if (cap <= b->cap)
 		return;
@@ -75,9 +75,9 @@ bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero)
 }
 
 Value
-string_value(ValueHeap *h, const void *data, size_t len)
+interp_string_value(ValueHeap *h, const void *data, size_t len)
 {
-	return v_ptr(V_STRING, bytes_new(h, data, len), 0);
+	return v_ptr(V_STRING, interp_bytes_new(h, data, len), 0);
 }
 
 static size_t
@@ -87,7 +87,7 @@ obj_size(uint32_t n)
 }
 
 Obj *
-obj_new(ValueHeap *h, uint32_t n)
+interp_obj_new(ValueHeap *h, uint32_t n)
 {
 	Obj *o = interp_heap_alloc(h, obj_size(n));
 	o->n = n;
@@ -99,18 +99,18 @@ obj_new(ValueHeap *h, uint32_t n)
 }
 
 void
-obj_update_copy(Obj *o)
+interp_obj_update_copy(Obj *o)
 {
 	o->copy = true;
 	for (uint32_t i = 0; i < o->n; i++)
-		if (!value_copyable(&o->f[i])) {
+		if (!interp_value_copyable(&o->f[i])) {
 			o->copy = false;
 			return;
 		}
 }
 
 VecObj *
-vecobj_new(ValueHeap *h, size_t cap)
+interp_vecobj_new(ValueHeap *h, size_t cap)
 {
 	VecObj *v = interp_heap_alloc(h, sizeof *v);
 	v->cap = cap;
@@ -130,7 +130,7 @@ interp_vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap)
 }
 
 MapObj *
-mapobj_new(ValueHeap *h, size_t cap, bool set)
+interp_mapobj_new(ValueHeap *h, size_t cap, bool set)
 {
 	MapObj *m = interp_heap_alloc(h, sizeof *m);
 	m->cap = cap;
@@ -141,7 +141,7 @@ mapobj_new(ValueHeap *h, size_t cap, bool set)
 }
 
 bool
-value_copyable(const Value *v)
+interp_value_copyable(const Value *v)
 {
 	switch ((VTag)v->tag) {
 	case V_STRING: case V_BYTES: case V_VEC: case V_BOX: case V_ITER: case V_MAP:
@@ -230,7 +230,7 @@ release_one(ValueHeap *h, Value v)
 /* Iterative, so a value nested to any depth (a chain of closures, a list
  * through boxes) is released without deep recursion. */
 void
-value_release_heap(ValueHeap *h, Value v)
+interp_value_release_heap(ValueHeap *h, Value v)
 {
 	if (v.borrowed)
 		return;
@@ -249,7 +249,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	switch ((VTag)v.tag) {
 	case V_STRING: case V_BYTES: {
 		const Bytes *b = v.p;
-		c.p = bytes_new(h, b->data, b->len);   /* charges its own copy */
+		c.p = interp_bytes_new(h, b->data, b->len);   /* charges its own copy */
 		break;
 	}
 	case V_ARRAY:
@@ -266,7 +266,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 			o->rc++;   /* copyable: shared until written (interp_obj_unique) */
 			break;
 		}
-		Obj *co = obj_new(h, o->n);
+		Obj *co = interp_obj_new(h, o->n);
 		for (uint32_t i = 0; i < o->n; i++)
 			co->f[i] = clone_rec(h, o->f[i], work);
 		co->copy = o->copy;
@@ -276,7 +276,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	}
 	case V_VEC: {
 		const VecObj *vo = v.p;
-		VecObj *cv = vecobj_new(h, vo->cap);
+		VecObj *cv = interp_vecobj_new(h, vo->cap);
 		for (size_t i = 0; i < vo->len; i++)
 			cv->items[i] = clone_rec(h, vo->items[i], work);
 		cv->len = vo->len;
@@ -301,7 +301,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	}
 	case V_MAP: {
 		const MapObj *m = v.p;
-		MapObj *cm = mapobj_new(h, m->cap, m->vals == NULL);
+		MapObj *cm = interp_mapobj_new(h, m->cap, m->vals == NULL);
 		for (size_t i = 0; i < m->len; i++) {
 			cm->keys[i] = clone_rec(h, m->keys[i], work);
 			if (m->vals)
@@ -325,7 +325,7 @@ interp_obj_unique(ValueHeap *h, Value *v)
 	if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !o || o->rc <= 1)
 		return;
 	size_t work = obj_size(o->n);
-	Obj *c = obj_new(h, o->n);
+	Obj *c = interp_obj_new(h, o->n);
 	for (uint32_t i = 0; i < o->n; i++)
 		c->f[i] = clone_rec(h, o->f[i], &work);
 	c->copy = o->copy;
@@ -335,7 +335,7 @@ interp_obj_unique(ValueHeap *h, Value *v)
 }
 
 Value
-value_clone(ValueHeap *h, Value v)
+interp_value_clone(ValueHeap *h, Value v)
 {
 	size_t work = 0;
 	Value c = clone_rec(h, v, &work);
@@ -344,17 +344,17 @@ value_clone(ValueHeap *h, Value v)
 }
 
 Value
-value_read_heap(ValueHeap *h, const Value *v)
+interp_value_read_heap(ValueHeap *h, const Value *v)
 {
-	if (value_copyable(v))
-		return value_clone(h, *v);
+	if (interp_value_copyable(v))
+		return interp_value_clone(h, *v);
 	Value a = *v;
 	a.borrowed = 1;
 	return a;
 }
 
 const uint8_t *
-value_bytes(const Value *v, size_t *len)
+interp_value_bytes(const Value *v, size_t *len)
 {
 	if (v->tag == V_VIEW) {
 		*len = v->n;
@@ -369,7 +369,7 @@ static int
 bytes_cmp(const Value *a, const Value *b)
 {
 	size_t la, lb;
-	const uint8_t *pa = value_bytes(a, &la), *pb = value_bytes(b, &lb);
+	const uint8_t *pa = interp_value_bytes(a, &la), *pb = interp_value_bytes(b, &lb);
 	size_t n = la < lb ? la : lb;
 	int c = n ? memcmp(pa, pb, n) : 0;
 	if (c != 0)
@@ -378,7 +378,7 @@ bytes_cmp(const Value *a, const Value *b)
 }
 
 bool
-value_equal(const Value *a, const Value *b)
+interp_value_equal(const Value *a, const Value *b)
 {
 	switch ((VTag)a->tag) {
 	case V_I64: case V_I32:
@@ -401,7 +401,7 @@ value_equal(const Value *a, const Value *b)
 }
 
 int
-value_compare(const Value *a, const Value *b)
+interp_value_compare(const Value *a, const Value *b)
 {
 	switch ((VTag)a->tag) {
 	case V_I64: case V_I32:
@@ -439,7 +439,7 @@ total_key32(float f)
 }
 
 int
-value_sort_compare(const Value *a, const Value *b)
+interp_value_sort_compare(const Value *a, const Value *b)
 {
 	if (a->tag == V_F64) {
 		int64_t x = total_key64(a->f), y = total_key64(b->f);
@@ -451,5 +451,5 @@ value_sort_compare(const Value *a, const Value *b)
 	}
 	if (a->tag == V_RECORD || a->tag == V_VARIANT)
 		return 0;
-	return value_compare(a, b);
+	return interp_value_compare(a, b);
 }

@@ -169,18 +169,18 @@ heap_work(ValueHeap *h, size_t n)
 }
 
 /* Is the value duplicated (deep-copied) on every read? */
-bool value_copyable(const Value *v);
+bool interp_value_copyable(const Value *v);
 /* Frees what v owns (nothing for borrowed values and scalars). */
-void value_release_heap(ValueHeap *h, Value v);
+void interp_value_release_heap(ValueHeap *h, Value v);
 static inline void
 value_release(ValueHeap *h, Value v)
 {
 	if (v.tag >= V_STRING && !v.borrowed)
-		value_release_heap(h, v);
+		interp_value_release_heap(h, v);
 }
 /* A copy that owns everything it holds (deep, except shared closures and
  * arrays); its work is charged. */
-Value value_clone(ValueHeap *h, Value v);
+Value interp_value_clone(ValueHeap *h, Value v);
 /* Makes the record or variant *v (owned) the only reference to its object,
  * copying it when it is shared, before it is written or taken apart. */
 void interp_obj_unique(ValueHeap *h, Value *v);
@@ -188,38 +188,38 @@ void interp_obj_unique(ValueHeap *h, Value *v);
 static inline Value
 value_own(ValueHeap *h, Value v)
 {
-	return v.borrowed ? value_clone(h, v) : v;
+	return v.borrowed ? interp_value_clone(h, v) : v;
 }
 /* A read of a stored value: copyable values are copied, others aliased (borrowed). */
-Value value_read_heap(ValueHeap *h, const Value *v);
+Value interp_value_read_heap(ValueHeap *h, const Value *v);
 static inline Value
 value_read(ValueHeap *h, const Value *v)
 {
 	if (v->tag < V_STRING)
 		return *v;   /* scalars, function values, views */
-	return value_read_heap(h, v);
+	return interp_value_read_heap(h, v);
 }
 
 /* Heap constructors. */
-Bytes *bytes_new(ValueHeap *h, const void *data, size_t len);
+Bytes *interp_bytes_new(ValueHeap *h, const void *data, size_t len);
 /* Grows b's capacity to at least cap (new bytes zeroed when zero is set). */
-void bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero);
-Value string_value(ValueHeap *h, const void *data, size_t len);
-Obj *obj_new(ValueHeap *h, uint32_t n);
-void obj_update_copy(Obj *o);
-VecObj *vecobj_new(ValueHeap *h, size_t cap);
-MapObj *mapobj_new(ValueHeap *h, size_t cap, bool set);
+void interp_bytes_reserve(ValueHeap *h, Bytes *b, size_t cap, bool zero);
+Value interp_string_value(ValueHeap *h, const void *data, size_t len);
+Obj *interp_obj_new(ValueHeap *h, uint32_t n);
+void interp_obj_update_copy(Obj *o);
+VecObj *interp_vecobj_new(ValueHeap *h, size_t cap);
+MapObj *interp_mapobj_new(ValueHeap *h, size_t cap, bool set);
 /* Grows a vector's storage to cap items. */
 void interp_vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap);
 
 /* The bytes of a string, Bytes, array or view. */
-const uint8_t *value_bytes(const Value *v, size_t *len);
+const uint8_t *interp_value_bytes(const Value *v, size_t *len);
 
 /* Structural equality of two values of one type (scalars, strings, payload-free variants). */
-bool value_equal(const Value *a, const Value *b);
+bool interp_value_equal(const Value *a, const Value *b);
 /* Ordering (-1, 0, 1) of two values of one ordered type; floats: IEEE (NaN unordered: 2). */
-int value_compare(const Value *a, const Value *b);
+int interp_value_compare(const Value *a, const Value *b);
 /* Total order for vec_sort (floats by IEEE total order). */
-int value_sort_compare(const Value *a, const Value *b);
+int interp_value_sort_compare(const Value *a, const Value *b);
 
 #endif

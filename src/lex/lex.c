@@ -18,7 +18,7 @@
 #include "../support/buf.h"
 #include "../support/utf8.h"
 
-const char *const tok_spelling[TOK__COUNT] = {
+const char *const lex_tok_spelling[TOK__COUNT] = {
 #define TOK(name, spelling) spelling,
 #include "tokens.def"
 #undef TOK
@@ -35,7 +35,7 @@ typedef struct Lexer {
 	struct { Token *items; int len; size_t cap; bool mapped; } toks;
 	VEC(Comment) comments;
 	bool had_error;
-	/* incremental position cache: (cpos) is at (cline, ccol) */
+	/* incremental position cache: (cpos) is parse_at (cline, ccol) */
 	size_t cpos;
 	uint32_t cline, ccol;
 	uint32_t last_tok_line;  /* line of the previous token, 0 = none */

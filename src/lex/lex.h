@@ -23,7 +23,7 @@ typedef enum TokKind {
 	TOK__COUNT
 } TokKind;
 
-extern const char *const tok_spelling[TOK__COUNT];
+extern const char *const lex_tok_spelling[TOK__COUNT];
 
 /* Numeric literal suffixes. */
 typedef enum NumSuffix {

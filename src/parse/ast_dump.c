@@ -30,8 +30,8 @@ typedef struct Dump {
 	Buf *b;
 } Dump;
 
-static void expr(Dump *D, const Expr *e);
-static void block(Dump *D, const Block *b);
+static void dump_expr(Dump *D, const Expr *e);
+static void dump_block(Dump *D, const Block *b);
 
 /* ==== atoms ========================================================================= */
 
@@ -192,10 +192,10 @@ suffix_name(NumSuffix s)
 
 /* ==== patterns ============================================================================ */
 
-static void pattern(Dump *D, const Pattern *p);
+static void dump_pattern(Dump *D, const Pattern *p);
 
 static void
-field_pats(Dump *D, const FieldPat *fs, int n)
+dump_field_pats(Dump *D, const FieldPat *fs, int n)
 {
 	tag_open(D, "fields");
 	for (int i = 0; i < n; i++) {
@@ -205,14 +205,14 @@ field_pats(Dump *D, const FieldPat *fs, int n)
 		buf_puts(D->b, " (");
 		buf_put(D->b, f->name.s, f->name.len);
 		if (!shorthand)
-			pattern(D, f->sub);
+			dump_pattern(D, f->sub);
 		tag_close(D);
 	}
 	tag_close(D);
 }
 
 static void
-pattern(Dump *D, const Pattern *p)
+dump_pattern(Dump *D, const Pattern *p)
 {
 	if (!p) {
 		word(D, "-");
@@ -231,26 +231,26 @@ pattern(Dump *D, const Pattern *p)
 		tag_open(D, "lit");
 		if (p->u.lit.negative)
 			word(D, "neg");
-		expr(D, p->u.lit.value);
+		dump_expr(D, p->u.lit.value);
 		tag_close(D);
 		break;
 	case PAT_OR:
 		tag_open(D, "or");
 		for (int i = 0; i < p->u.or.nalts; i++)
-			pattern(D, p->u.or.alts[i]);
+			dump_pattern(D, p->u.or.alts[i]);
 		tag_close(D);
 		break;
 	case PAT_CASE:
 		tag_open(D, "case");
 		name(D, p->u.case_.type);
 		name(D, p->u.case_.case_name);
-		field_pats(D, p->u.case_.fields, p->u.case_.nfields);
+		dump_field_pats(D, p->u.case_.fields, p->u.case_.nfields);
 		tag_close(D);
 		break;
 	case PAT_RECORD:
 		tag_open(D, "rec");
 		name(D, p->u.record.type);
-		field_pats(D, p->u.record.fields, p->u.record.nfields);
+		dump_field_pats(D, p->u.record.fields, p->u.record.nfields);
 		tag_close(D);
 		break;
 	}
@@ -259,22 +259,22 @@ pattern(Dump *D, const Pattern *p)
 /* ==== expressions ========================================================================== */
 
 static void
-exprs(Dump *D, const char *tag, Expr *const *es, int n)
+dump_exprs(Dump *D, const char *tag, Expr *const *es, int n)
 {
 	tag_open(D, tag);
 	for (int i = 0; i < n; i++)
-		expr(D, es[i]);
+		dump_expr(D, es[i]);
 	tag_close(D);
 }
 
 static void
-inits(Dump *D, const FieldInit *fs, int n)
+dump_inits(Dump *D, const FieldInit *fs, int n)
 {
 	tag_open(D, "inits");
 	for (int i = 0; i < n; i++) {
 		buf_puts(D->b, " (");
 		buf_put(D->b, fs[i].name.s, fs[i].name.len);
-		expr(D, fs[i].value);
+		dump_expr(D, fs[i].value);
 		tag_close(D);
 	}
 	tag_close(D);
@@ -317,16 +317,16 @@ match(Dump *D, const Expr *e)
 	static const char *const modes[] = { [MATCH_PLAIN] = "plain", [MATCH_OWN] = "own", [MATCH_BORROW] = "borrow" };
 	tag_open(D, "match");
 	word(D, modes[e->u.match.mode]);
-	expr(D, e->u.match.scrutinee);
+	dump_expr(D, e->u.match.scrutinee);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *a = &e->u.match.arms[i];
 		tag_open(D, "arm");
-		pattern(D, a->pat);
+		dump_pattern(D, a->pat);
 		if (a->guard)
-			expr(D, a->guard);
+			dump_expr(D, a->guard);
 		else
 			word(D, "-");
-		expr(D, a->value);
+		dump_expr(D, a->value);
 		tag_close(D);
 	}
 	tag_close(D);
@@ -345,7 +345,7 @@ closure(Dump *D, const Expr *e)
 	}
 	tag_close(D);
 	type(D, e->u.closure.result);
-	block(D, e->u.closure.body);
+	dump_block(D, e->u.closure.body);
 	tag_close(D);
 }
 
@@ -361,25 +361,25 @@ named_form(Dump *D, const Expr *e)
 			types(D, "targs", e->u.call.targs, e->u.call.ntargs);
 		else
 			word(D, "-");
-		exprs(D, "args", e->u.call.args, e->u.call.nargs);
+		dump_exprs(D, "args", e->u.call.args, e->u.call.nargs);
 		break;
 	case EXPR_RECORD:
 		tag_open(D, "record");
 		qname(D, &e->u.record.type);
 		types(D, "targs", e->u.record.targs, e->u.record.ntargs);
-		inits(D, e->u.record.inits, e->u.record.ninits);
+		dump_inits(D, e->u.record.inits, e->u.record.ninits);
 		break;
 	case EXPR_VARIANT:
 		tag_open(D, "variant");
 		name(D, e->u.variant.type);
 		types(D, "targs", e->u.variant.targs, e->u.variant.ntargs);
 		name(D, e->u.variant.case_name);
-		inits(D, e->u.variant.inits, e->u.variant.ninits);
+		dump_inits(D, e->u.variant.inits, e->u.variant.ninits);
 		break;
 	default:
 		tag_open(D, "super");
 		name(D, e->u.super_.name);
-		exprs(D, "args", e->u.super_.args, e->u.super_.nargs);
+		dump_exprs(D, "args", e->u.super_.args, e->u.super_.nargs);
 		break;
 	}
 	tag_close(D);
@@ -392,40 +392,40 @@ operator(Dump *D, const Expr *e)
 	switch (e->kind) {
 	case EXPR_UNARY:
 		tag_open(D, e->u.unary.op == UN_NEG ? "neg" : "not");
-		expr(D, e->u.unary.operand);
+		dump_expr(D, e->u.unary.operand);
 		break;
 	case EXPR_BINARY:
 		tag_open(D, "bin");
 		word(D, ast_binary_spelling(e->u.binary.op));
-		expr(D, e->u.binary.lhs);
-		expr(D, e->u.binary.rhs);
+		dump_expr(D, e->u.binary.lhs);
+		dump_expr(D, e->u.binary.rhs);
 		break;
 	case EXPR_METHOD:
 		tag_open(D, "method");
-		expr(D, e->u.method.recv);
+		dump_expr(D, e->u.method.recv);
 		name(D, e->u.method.name);
-		exprs(D, "args", e->u.method.args, e->u.method.nargs);
+		dump_exprs(D, "args", e->u.method.args, e->u.method.nargs);
 		break;
 	case EXPR_FIELD:
 		tag_open(D, "field");
-		expr(D, e->u.field.base);
+		dump_expr(D, e->u.field.base);
 		name(D, e->u.field.name);
 		break;
 	case EXPR_TRY:
 		tag_open(D, "try");
-		expr(D, e->u.try_.operand);
+		dump_expr(D, e->u.try_.operand);
 		break;
 	default:
 		tag_open(D, "with");
-		expr(D, e->u.with.base);
-		inits(D, e->u.with.inits, e->u.with.ninits);
+		dump_expr(D, e->u.with.base);
+		dump_inits(D, e->u.with.inits, e->u.with.ninits);
 		break;
 	}
 	tag_close(D);
 }
 
 static void
-expr(Dump *D, const Expr *e)
+dump_expr(Dump *D, const Expr *e)
 {
 	if (!e) {
 		word(D, "-");
@@ -447,18 +447,18 @@ expr(Dump *D, const Expr *e)
 		named_form(D, e);
 		break;
 	case EXPR_BLOCK:
-		block(D, e->u.block);
+		dump_block(D, e->u.block);
 		break;
 	case EXPR_IF:
 		tag_open(D, e->u.if_.else_if ? "if-else-if" : "if");
-		expr(D, e->u.if_.cond);
-		block(D, e->u.if_.then_block);
-		block(D, e->u.if_.else_block);
+		dump_expr(D, e->u.if_.cond);
+		dump_block(D, e->u.if_.then_block);
+		dump_block(D, e->u.if_.else_block);
 		tag_close(D);
 		break;
 	case EXPR_MATCH: match(D, e); break;
 	case EXPR_CLOSURE: closure(D, e); break;
-	case EXPR_ARRAY: exprs(D, "array", e->u.array.elems, e->u.array.nelems); break;
+	case EXPR_ARRAY: dump_exprs(D, "array", e->u.array.elems, e->u.array.nelems); break;
 	}
 }
 
@@ -472,7 +472,7 @@ stmt(Dump *D, const Stmt *s)
 		tag_open(D, s->u.let.mut ? "let-mut" : "let");
 		name(D, s->u.let.name);
 		type(D, s->u.let.type);
-		expr(D, s->u.let.value);
+		dump_expr(D, s->u.let.value);
 		break;
 	case STMT_ASSIGN:
 		tag_open(D, "assign");
@@ -481,36 +481,36 @@ stmt(Dump *D, const Stmt *s)
 			name(D, s->u.assign.field);
 		else
 			word(D, "-");
-		expr(D, s->u.assign.value);
+		dump_expr(D, s->u.assign.value);
 		break;
 	case STMT_WHILE:
 		tag_open(D, "while");
-		expr(D, s->u.while_.cond);
-		block(D, s->u.while_.body);
+		dump_expr(D, s->u.while_.cond);
+		dump_block(D, s->u.while_.body);
 		break;
 	case STMT_FOR:
 		tag_open(D, s->u.for_.own ? "for-own" : "for");
 		name(D, s->u.for_.item);
-		expr(D, s->u.for_.iter);
-		block(D, s->u.for_.body);
+		dump_expr(D, s->u.for_.iter);
+		dump_block(D, s->u.for_.body);
 		break;
 	case STMT_IF:
 		tag_open(D, "if-stmt");
 		if (s->discard)
 			buf_printf(D->b, " _if%d", s->discard);
-		expr(D, s->u.if_);
+		dump_expr(D, s->u.if_);
 		break;
 	case STMT_UNSAFE:
 		tag_open(D, s->u.unsafe.has_audit ? "unsafe" : "unsafe-unaudited");
 		strlit(D, s->u.unsafe.audit);
-		block(D, s->u.unsafe.body);
+		dump_block(D, s->u.unsafe.body);
 		break;
 	}
 	tag_close(D);
 }
 
 static void
-block(Dump *D, const Block *b)
+dump_block(Dump *D, const Block *b)
 {
 	if (!b) {
 		word(D, "-");
@@ -523,7 +523,7 @@ block(Dump *D, const Block *b)
 	if (b->tail_discard)
 		buf_printf(D->b, " _if%d", b->tail_discard);
 	if (b->tail)
-		expr(D, b->tail);
+		dump_expr(D, b->tail);
 	tag_close(D);
 	tag_close(D);
 }
@@ -553,12 +553,12 @@ clauses(Dump *D, const char *tag, const Clause *cs, int n, ClauseKind kind)
 	tag_open(D, tag);
 	for (int i = 0; i < n; i++)
 		if (cs[i].kind == kind)
-			expr(D, cs[i].cond);
+			dump_expr(D, cs[i].cond);
 	tag_close(D);
 }
 
 static void
-function(Dump *D, const FnDecl *fn)
+dump_function(Dump *D, const FnDecl *fn)
 {
 	name(D, fn->name);
 	names(D, "tparams", fn->tparams, fn->ntparams);
@@ -567,7 +567,7 @@ function(Dump *D, const FnDecl *fn)
 	effects(D, "uses", &fn->uses);
 	clauses(D, "requires", fn->clauses, fn->nclauses, CLAUSE_REQUIRES);
 	clauses(D, "ensures", fn->clauses, fn->nclauses, CLAUSE_ENSURES);
-	block(D, fn->body);
+	dump_block(D, fn->body);
 }
 
 static void
@@ -627,7 +627,7 @@ class_decl(Dump *D, const Decl *d)
 			tag_open(D, m->is_method ? "method" : "field");
 			id(D, &m->id);
 			if (m->is_method) {
-				function(D, &m->method);
+				dump_function(D, &m->method);
 			} else {
 				name(D, m->field.name);
 				type(D, m->field.type);
@@ -754,7 +754,7 @@ decl(Dump *D, const Decl *d)
 	buf_printf(D->b, "(%s", tags[d->kind]);
 	id(D, &d->id);
 	switch (d->kind) {
-	case DECL_FN: function(D, &d->u.fn); break;
+	case DECL_FN: dump_function(D, &d->u.fn); break;
 	case DECL_RECORD: record_decl(D, d); break;
 	case DECL_VARIANT: variant_decl(D, d); break;
 	case DECL_CLASS: class_decl(D, d); break;

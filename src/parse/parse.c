@@ -18,26 +18,26 @@
 /* ==== token access ======================================================== */
 
 Token *
-peek(Parser *p)
+parse_peek(Parser *p)
 {
 	return &p->toks[p->pos];
 }
 
 Token *
-peek_at(Parser *p, int k)
+parse_peek_at(Parser *p, int k)
 {
 	int i = p->pos + k;
 	return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
 }
 
 bool
-at(Parser *p, TokKind k)
+parse_at(Parser *p, TokKind k)
 {
-	return peek(p)->kind == k;
+	return parse_peek(p)->kind == k;
 }
 
 bool
-tok_is_word(const Parser *p, const Token *t, const char *w)
+parse_tok_is_word(const Parser *p, const Token *t, const char *w)
 {
 	size_t n = t->span.end - t->span.start;
 	/* the first byte settles most mismatches (this runs for every keyword test) */
@@ -46,52 +46,52 @@ tok_is_word(const Parser *p, const Token *t, const char *w)
 }
 
 bool
-at_word(Parser *p, const char *w)
+parse_at_word(Parser *p, const char *w)
 {
-	return tok_is_word(p, peek(p), w);
+	return parse_tok_is_word(p, parse_peek(p), w);
 }
 
 bool
-word_at(Parser *p, int k, const char *w)
+parse_word_at(Parser *p, int k, const char *w)
 {
-	return tok_is_word(p, peek_at(p, k), w);
+	return parse_tok_is_word(p, parse_peek_at(p, k), w);
 }
 
 Token *
-advance(Parser *p)
+parse_advance(Parser *p)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	if (t->kind != TOK_EOF)
 		p->pos++;
 	return t;
 }
 
 bool
-accept(Parser *p, TokKind k)
+parse_accept(Parser *p, TokKind k)
 {
-	if (!at(p, k))
+	if (!parse_at(p, k))
 		return false;
-	advance(p);
+	parse_advance(p);
 	return true;
 }
 
 bool
-accept_word(Parser *p, const char *w)
+parse_accept_word(Parser *p, const char *w)
 {
-	if (!at_word(p, w))
+	if (!parse_at_word(p, w))
 		return false;
-	advance(p);
+	parse_advance(p);
 	return true;
 }
 
 Span
-tok_span(const Token *t)
+parse_tok_span(const Token *t)
 {
 	return t->span;
 }
 
 Span
-span_from(Parser *p, Span start)
+parse_span_from(Parser *p, Span start)
 {
 	Span s = start;
 	uint32_t end = p->pos > 0 ? p->toks[p->pos - 1].span.end : start.end;
@@ -100,7 +100,7 @@ span_from(Parser *p, Span start)
 }
 
 const char *
-tok_desc(Parser *p, const Token *t, char *buf, size_t size)
+parse_tok_desc(Parser *p, const Token *t, char *buf, size_t size)
 {
 	switch (t->kind) {
 	case TOK_EOF:
@@ -119,7 +119,7 @@ tok_desc(Parser *p, const Token *t, char *buf, size_t size)
 	case TOK_CHAR:
 		return "a char literal";
 	default:
-		snprintf(buf, size, "`%s`", tok_spelling[t->kind]);
+		snprintf(buf, size, "`%s`", lex_tok_spelling[t->kind]);
 		return buf;
 	}
 }
@@ -141,7 +141,7 @@ verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
 }
 
 Diag *
-error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
+parse_error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
 {
 	if (t->kind == TOK_ERROR) {
 		/* Already reported by the lexer: just recover. */
@@ -157,7 +157,7 @@ error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
 }
 
 Diag *
-error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
+parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -169,58 +169,58 @@ error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 /*
  * Help the reference attaches to "expected …" errors, chosen by the
  * offending token: the indexing, ternary, cast, word-operator and macro
- * habits (reference `decorate_expected`).
+ * habits (reference `parse_decorate_expected`).
  */
 void
-decorate_expected(Parser *p, Diag *d)
+parse_decorate_expected(Parser *p, Diag *d)
 {
 	if (!d)
 		return;
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
 	if (t->kind == TOK_LBRACKET)
 		diag_set_help(d, "there is no indexing syntax; read a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
-	else if (tok_is_word(p, t, "as"))
+	else if (parse_tok_is_word(p, t, "as"))
 		diag_set_help(d, "there are no casts or numeric conversions; keep a computation in one integer type and suffix literals to match it, such as `5i32` or `5usize`");
-	else if (tok_is_word(p, t, "and"))
+	else if (parse_tok_is_word(p, t, "and"))
 		diag_set_help(d, "logical and is `&&`");
-	else if (tok_is_word(p, t, "or"))
+	else if (parse_tok_is_word(p, t, "or"))
 		diag_set_help(d, "logical or is `||`");
 	else if (t->kind == TOK_BANG)
 		diag_set_help(d, "there are no macros; build text with `string_concat(a, b)` and `string_from_i64(n)`, and print with `stdout_write` (`semaprax help language strings`)");
 }
 
-/* expect(tok, desc): P106 "expected <desc>", e.g. "expected `(` after function name". */
+/* parse_expect(tok, desc): P106 "expected <desc>", e.g. "expected `(` after function name". */
 Token *
-expect(Parser *p, TokKind k, const char *desc)
+parse_expect(Parser *p, TokKind k, const char *desc)
 {
-	if (at(p, k))
-		return advance(p);
-	Diag *d = error_at(p, peek(p), DIAG_P106, "expected %s", desc);
+	if (parse_at(p, k))
+		return parse_advance(p);
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected %s", desc);
 	diag_set_help(d, "the grammar needs %s here", desc);
-	decorate_expected(p, d);
+	parse_decorate_expected(p, d);
 	return NULL;
 }
 
 /* keyword(k): P104 "expected `k`". */
 bool
-expect_word(Parser *p, const char *w)
+parse_expect_word(Parser *p, const char *w)
 {
-	if (accept_word(p, w))
+	if (parse_accept_word(p, w))
 		return true;
-	Diag *d = error_at(p, peek(p), DIAG_P104, "expected `%s`", w);
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `%s`", w);
 	diag_set_help(d, "write `%s` here", w);
-	decorate_expected(p, d);
+	parse_decorate_expected(p, d);
 	return false;
 }
 
 bool
-enter(Parser *p, const Token *t)
+parse_enter(Parser *p, const Token *t)
 {
 	if (p->depth >= PARSE_MAX_DEPTH) {
-		Diag *d = error_at(p, t, DIAG_P207, "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
+		Diag *d = parse_error_at(p, t, DIAG_P207, "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
 		diag_set_help(d, "split the expression or block into named helper functions");
 		p->panic = true;
 		return false;
@@ -230,13 +230,13 @@ enter(Parser *p, const Token *t)
 }
 
 void
-leave(Parser *p)
+parse_leave(Parser *p)
 {
 	p->depth--;
 }
 
 void *
-arena_copy_vec(Arena *a, const void *items, size_t size, int n)
+parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n)
 {
 	if (n == 0)
 		return NULL;
@@ -257,7 +257,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 		h = (h ^ (unsigned char)b[i]) * 16777619u;
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
-		ParseName *slots = xcalloc(cap, sizeof *slots);
+		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
 		for (uint32_t i = 0; i < p->names_cap; i++) {
 			if (!p->names[i].s)
 				continue;
@@ -285,7 +285,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 }
 
 Name
-name_of(Parser *p, const Token *t)
+parse_name_of(Parser *p, const Token *t)
 {
 	Name n;
 	n.len = t->span.end - t->span.start;
@@ -298,12 +298,12 @@ name_of(Parser *p, const Token *t)
 Name
 parse_name(Parser *p, const char *what)
 {
-	if (at(p, TOK_IDENT))
-		return name_of(p, advance(p));
-	Diag *d = error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	if (parse_at(p, TOK_IDENT))
+		return parse_name_of(p, parse_advance(p));
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P105, "expected %s", what);
 	diag_set_help(d, "write the %s here: an identifier of ASCII letters, digits and `_`", what);
-	decorate_expected(p, d);
-	Name n = { "", 0, peek(p)->span };
+	parse_decorate_expected(p, d);
+	Name n = { "", 0, parse_peek(p)->span };
 	return n;
 }
 
@@ -313,15 +313,15 @@ parse_qname(Parser *p, const char *what)
 {
 	QName q;
 	VEC(Name) parts = {0};
-	Span start = peek(p)->span;
+	Span start = parse_peek(p)->span;
 	VEC_PUSH(parts, parse_name(p, what));
-	while (!p->panic && at(p, TOK_DOT) && peek_at(p, 1)->kind == TOK_IDENT) {
-		advance(p);
-		VEC_PUSH(parts, name_of(p, advance(p)));
+	while (!p->panic && parse_at(p, TOK_DOT) && parse_peek_at(p, 1)->kind == TOK_IDENT) {
+		parse_advance(p);
+		VEC_PUSH(parts, parse_name_of(p, parse_advance(p)));
 	}
 	q.parts = ARENA_COPY(p, Name, parts);
 	q.nparts = parts.len;
-	q.span = span_from(p, start);
+	q.span = parse_span_from(p, start);
 	VEC_FREE(parts);
 	return q;
 }
@@ -329,15 +329,15 @@ parse_qname(Parser *p, const char *what)
 StrLit
 parse_strlit(Parser *p, const char *what)
 {
-	StrLit s = { "", 0, peek(p)->span };
-	if (at(p, TOK_STRING)) {
-		Token *t = advance(p);
+	StrLit s = { "", 0, parse_peek(p)->span };
+	if (parse_at(p, TOK_STRING)) {
+		Token *t = parse_advance(p);
 		s.s = t->v.s;
 		s.len = lex_str_len(t);
 		s.span = t->span;
 		return s;
 	}
-	Diag *d = error_at(p, peek(p), DIAG_P105, "expected %s", what);
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P105, "expected %s", what);
 	diag_set_help(d, "write the %s as a string literal in double quotes", what);
 	return s;
 }
@@ -351,37 +351,37 @@ parse_attr(Parser *p, bool in_stmt)
 {
 	IdAttr a;
 	memset(&a, 0, sizeof a);
-	Span start = peek(p)->span;
-	advance(p);  /* @ */
-	Token *nt = peek(p);
-	if (!tok_is_word(p, nt, "id")) {
+	Span start = parse_peek(p)->span;
+	parse_advance(p);  /* @ */
+	Token *nt = parse_peek(p);
+	if (!parse_tok_is_word(p, nt, "id")) {
 		if (nt->kind != TOK_IDENT) {
-			error_at(p, nt, DIAG_P105, "expected attribute name");
+			parse_error_at(p, nt, DIAG_P105, "expected attribute name");
 			return a;
 		}
-		Name n = name_of(p, advance(p));
-		Diag *d = error_at(p, peek(p), DIAG_P102, "unknown attribute `@%s`; only `@id`%s supported", n.s,
+		Name n = parse_name_of(p, parse_advance(p));
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P102, "unknown attribute `@%s`; only `@id`%s supported", n.s,
 		    in_stmt ? " and `@audit` are" : " is");
 		diag_set_help(d, in_stmt ? "write `@audit(\"summary\")` before `unsafe`, or `@id(\"stable.name\")` before a declaration"
 		    : "identify declarations with `@id(\"stable.name\")`");
 		return a;
 	}
-	advance(p);
-	if (!expect(p, TOK_LPAREN, "`(` after @id"))
+	parse_advance(p);
+	if (!parse_expect(p, TOK_LPAREN, "`(` after @id"))
 		return a;
-	if (!at(p, TOK_STRING)) {
-		if (at(p, TOK_ERROR)) {
-			error_at(p, peek(p), DIAG_P103, "@id expects a string literal");  /* silent: lexer reported */
+	if (!parse_at(p, TOK_STRING)) {
+		if (parse_at(p, TOK_ERROR)) {
+			parse_error_at(p, parse_peek(p), DIAG_P103, "@id expects a string literal");  /* silent: lexer reported */
 			return a;
 		}
-		Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@id expects a string literal");
+		Diag *d = parse_error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@id expects a string literal");
 		diag_set_help(d, "write the stable id in quotes: `@id(\"app.main\")`");
 		return a;
 	}
 	a.value = parse_strlit(p, "stable id");
-	expect(p, TOK_RPAREN, "`)` after stable id");
+	parse_expect(p, TOK_RPAREN, "`)` after stable id");
 	a.present = true;
-	a.span = span_from(p, start);
+	a.span = parse_span_from(p, start);
 	return a;
 }
 
@@ -397,22 +397,22 @@ parse_effect_set(Parser *p)
 {
 	EffectSet e;
 	memset(&e, 0, sizeof e);
-	Span start = peek(p)->span;
-	if (!expect(p, TOK_LBRACE, "`{` before effects"))
+	Span start = parse_peek(p)->span;
+	if (!parse_expect(p, TOK_LBRACE, "`{` before effects"))
 		return e;
 	VEC(QName) names = {0};
-	if (!at(p, TOK_RBRACE)) {
+	if (!parse_at(p, TOK_RBRACE)) {
 		do {
-			if (at(p, TOK_RBRACE))
+			if (parse_at(p, TOK_RBRACE))
 				break;  /* trailing comma tolerated */
 			VEC_PUSH(names, parse_qname(p, "effect name"));
-		} while (!p->panic && accept(p, TOK_COMMA));
+		} while (!p->panic && parse_accept(p, TOK_COMMA));
 	}
-	expect(p, TOK_RBRACE, "`}` after effects");
+	parse_expect(p, TOK_RBRACE, "`}` after effects");
 	e.present = true;
 	e.names = ARENA_COPY(p, QName, names);
 	e.nnames = names.len;
-	e.span = span_from(p, start);
+	e.span = parse_span_from(p, start);
 	VEC_FREE(names);
 	return e;
 }
@@ -424,28 +424,28 @@ static Name *
 parse_type_params(Parser *p, int *n)
 {
 	*n = 0;
-	if (!at(p, TOK_LT))
+	if (!parse_at(p, TOK_LT))
 		return NULL;
-	advance(p);
-	if (at(p, TOK_GT)) {
-		error_at(p, peek(p), DIAG_P106, "generic parameter list cannot be empty");
+	parse_advance(p);
+	if (parse_at(p, TOK_GT)) {
+		parse_error_at(p, parse_peek(p), DIAG_P106, "generic parameter list cannot be empty");
 		return NULL;
 	}
 	VEC(Name) names = {0};
 	while (!p->panic) {
-		if (!at(p, TOK_IDENT)) {
-			error_at(p, peek(p), DIAG_P106, "expected generic type parameter");
+		if (!parse_at(p, TOK_IDENT)) {
+			parse_error_at(p, parse_peek(p), DIAG_P106, "expected generic type parameter");
 			break;
 		}
-		VEC_PUSH(names, name_of(p, advance(p)));
-		if (!accept(p, TOK_COMMA))
+		VEC_PUSH(names, parse_name_of(p, parse_advance(p)));
+		if (!parse_accept(p, TOK_COMMA))
 			break;
-		if (at(p, TOK_GT)) {
-			error_at(p, peek(p), DIAG_P106, "generic type parameters require comma-separated names without a trailing comma");
+		if (parse_at(p, TOK_GT)) {
+			parse_error_at(p, parse_peek(p), DIAG_P106, "generic type parameters require comma-separated names without a trailing comma");
 			break;
 		}
 	}
-	expect(p, TOK_GT, "`>` after generic type parameters");
+	parse_expect(p, TOK_GT, "`>` after generic type parameters");
 	Name *out = ARENA_COPY(p, Name, names);
 	*n = names.len;
 	VEC_FREE(names);
@@ -458,28 +458,28 @@ parse_param(Parser *p)
 {
 	Param pr;
 	memset(&pr, 0, sizeof pr);
-	Span start = peek(p)->span;
-	if (at_word(p, "mut")) {
+	Span start = parse_peek(p)->span;
+	if (parse_at_word(p, "mut")) {
 		/* `mut value: T` (or a parameter named `mut`): the reference's U103 */
-		Diag *d = error_at(p, peek(p), DIAG_U103, "`mut` is only allowed on local `let` bindings; parameters are immutable");
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_U103, "`mut` is only allowed on local `let` bindings; parameters are immutable");
 		diag_set_help(d, "drop `mut`; to change the value, copy it into a local: `let mut name = name;`");
-		if (d && peek_at(p, 1)->kind == TOK_IDENT)
-			diag_add_fix(d, peek(p)->span.start, peek_at(p, 1)->span.start, "");
+		if (d && parse_peek_at(p, 1)->kind == TOK_IDENT)
+			diag_add_fix(d, parse_peek(p)->span.start, parse_peek_at(p, 1)->span.start, "");
 		return pr;
 	}
 	pr.name = parse_name(p, "parameter name");
-	expect(p, TOK_COLON, "`:` after parameter name");
+	parse_expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
-	if (peek_at(p, 1)->kind == TOK_IDENT || peek_at(p, 1)->kind == TOK_LBRACKET) {
-		if (accept_word(p, "own"))
+	if (parse_peek_at(p, 1)->kind == TOK_IDENT || parse_peek_at(p, 1)->kind == TOK_LBRACKET) {
+		if (parse_accept_word(p, "own"))
 			pr.mode = MODE_OWN;
-		else if (accept_word(p, "borrow"))
+		else if (parse_accept_word(p, "borrow"))
 			pr.mode = MODE_BORROW;
-		else if (accept_word(p, "shared"))
+		else if (parse_accept_word(p, "shared"))
 			pr.mode = MODE_SHARED;
 	}
 	pr.type = parse_type(p);
-	pr.span = span_from(p, start);
+	pr.span = parse_span_from(p, start);
 	return pr;
 }
 
@@ -487,15 +487,15 @@ static Param *
 parse_params(Parser *p, int *n)
 {
 	VEC(Param) params = {0};
-	expect(p, TOK_LPAREN, "`(` after function name");
-	if (!p->panic && !at(p, TOK_RPAREN)) {
+	parse_expect(p, TOK_LPAREN, "`(` after function name");
+	if (!p->panic && !parse_at(p, TOK_RPAREN)) {
 		do {
-			if (at(p, TOK_RPAREN))
+			if (parse_at(p, TOK_RPAREN))
 				break;
 			VEC_PUSH(params, parse_param(p));
-		} while (!p->panic && accept(p, TOK_COMMA));
+		} while (!p->panic && parse_accept(p, TOK_COMMA));
 	}
-	expect(p, TOK_RPAREN, "`)` after parameters");
+	parse_expect(p, TOK_RPAREN, "`)` after parameters");
 	Param *out = ARENA_COPY(p, Param, params);
 	*n = params.len;
 	VEC_FREE(params);
@@ -506,14 +506,14 @@ parse_params(Parser *p, int *n)
 static Type *
 parse_result_type(Parser *p)
 {
-	if (!at(p, TOK_ARROW)) {
-		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `->` before return type");
+	if (!parse_at(p, TOK_ARROW)) {
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` before return type");
 		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
 		if (d)
 			diag_add_fix(d, p->toks[p->pos - 1].span.end, p->toks[p->pos - 1].span.end, " -> i64");
 		return NULL;
 	}
-	advance(p);
+	parse_advance(p);
 	return parse_type(p);
 }
 
@@ -525,30 +525,30 @@ parse_result_type(Parser *p)
 static void
 parse_function(Parser *p, FnDecl *fn)
 {
-	Span start = peek(p)->span;
-	expect_word(p, "fn");
+	Span start = parse_peek(p)->span;
+	parse_expect_word(p, "fn");
 	fn->name = parse_name(p, "function name");
 	fn->tparams = parse_type_params(p, &fn->ntparams);
 	fn->params = parse_params(p, &fn->nparams);
 	fn->result = parse_result_type(p);
-	if (!p->panic && at_word(p, "uses")) {
-		advance(p);
+	if (!p->panic && parse_at_word(p, "uses")) {
+		parse_advance(p);
 		fn->uses = parse_effect_set(p);
 	}
 	VEC(Clause) clauses = {0};
-	while (!p->panic && (at_word(p, "requires") || at_word(p, "ensures"))) {
+	while (!p->panic && (parse_at_word(p, "requires") || parse_at_word(p, "ensures"))) {
 		Clause c;
-		c.span = peek(p)->span;
-		c.kind = at_word(p, "requires") ? CLAUSE_REQUIRES : CLAUSE_ENSURES;
-		advance(p);
+		c.span = parse_peek(p)->span;
+		c.kind = parse_at_word(p, "requires") ? CLAUSE_REQUIRES : CLAUSE_ENSURES;
+		parse_advance(p);
 		c.cond = parse_cond(p);
-		c.span = span_from(p, c.span);
+		c.span = parse_span_from(p, c.span);
 		VEC_PUSH(clauses, c);
 	}
 	fn->clauses = ARENA_COPY(p, Clause, clauses);
 	fn->nclauses = clauses.len;
 	VEC_FREE(clauses);
-	fn->header = span_from(p, start);
+	fn->header = parse_span_from(p, start);
 	if (!p->panic)
 		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
 }
@@ -559,13 +559,13 @@ parse_field_decl(Parser *p, bool payload)
 {
 	FieldDecl f;
 	memset(&f, 0, sizeof f);
-	Span start = peek(p)->span;
-	if (at(p, TOK_AT))
+	Span start = parse_peek(p)->span;
+	if (parse_at(p, TOK_AT))
 		f.id = parse_id_attr(p);
 	f.name = parse_name(p, payload ? "variant payload field name" : "record field name");
-	expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	parse_expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
 	f.type = parse_type(p);
-	f.span = span_from(p, start);
+	f.span = parse_span_from(p, start);
 	return f;
 }
 
@@ -576,24 +576,24 @@ parse_field_decl(Parser *p, bool payload)
  * (fmt always writes it).
  */
 bool
-member_comma(Parser *p, const char *noun)
+parse_member_comma(Parser *p, const char *noun)
 {
-	if (accept(p, TOK_COMMA))
+	if (parse_accept(p, TOK_COMMA))
 		return true;
 	Token *prev = &p->toks[p->pos - 1];
-	Diag *d = error_at(p, peek(p), DIAG_P106, "expected `,` after %s", noun);
-	if (at(p, TOK_RBRACE))
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `,` after %s", noun);
+	if (parse_at(p, TOK_RBRACE))
 		diag_set_help(d, "every %s ends with `,`, including the last one before `}`", noun);
 	else
 		diag_set_help(d, "every %s ends with `,`", noun);
-	decorate_expected(p, d);
-	if (at(p, TOK_LPAREN) && strcmp(noun, "variant case") == 0) {
+	parse_decorate_expected(p, d);
+	if (parse_at(p, TOK_LPAREN) && strcmp(noun, "variant case") == 0) {
 		diag_set_help(d, "variant cases name their fields: `Circle { @id(\"shape.circle.radius\") radius: i64, },`; a case without data is `Empty {},`");
 		return false;
 	}
 	/* Only a comma between two members is a mechanical fix. */
-	if (at(p, TOK_RBRACE) || at(p, TOK_IDENT) || at(p, TOK_AT) || at(p, TOK_INT) || at(p, TOK_CHAR) ||
-	    at(p, TOK_MINUS) || at(p, TOK_LBRACE))
+	if (parse_at(p, TOK_RBRACE) || parse_at(p, TOK_IDENT) || parse_at(p, TOK_AT) || parse_at(p, TOK_INT) || parse_at(p, TOK_CHAR) ||
+	    parse_at(p, TOK_MINUS) || parse_at(p, TOK_LBRACE))
 		diag_add_fix(d, prev->span.end, prev->span.end, ",");
 	return false;
 }
@@ -603,9 +603,9 @@ static FieldDecl *
 parse_fields(Parser *p, int *n, const char *noun)
 {
 	VEC(FieldDecl) fields = {0};
-	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF)) {
 		VEC_PUSH(fields, parse_field_decl(p, strcmp(noun, "record field") != 0));
-		if (!member_comma(p, noun))
+		if (!parse_member_comma(p, noun))
 			break;
 	}
 	FieldDecl *out = ARENA_COPY(p, FieldDecl, fields);
@@ -621,19 +621,19 @@ parse_fields(Parser *p, int *n, const char *noun)
 static void
 parse_record(Parser *p, Decl *d)
 {
-	advance(p);
+	parse_advance(p);
 	d->u.record.name = parse_name(p, "record name");
 	d->u.record.tparams = parse_type_params(p, &d->u.record.ntparams);
-	expect(p, TOK_LBRACE, "`{` before record fields");
+	parse_expect(p, TOK_LBRACE, "`{` before record fields");
 	d->u.record.fields = parse_fields(p, &d->u.record.nfields, "record field");
-	expect(p, TOK_RBRACE, "`}` after record fields");
+	parse_expect(p, TOK_RBRACE, "`}` after record fields");
 	VEC(Clause) inv = {0};
-	while (!p->panic && at_word(p, "requires")) {
+	while (!p->panic && parse_at_word(p, "requires")) {
 		Clause c;
-		c.span = advance(p)->span;
+		c.span = parse_advance(p)->span;
 		c.kind = CLAUSE_REQUIRES;
 		c.cond = parse_cond(p);
-		c.span = span_from(p, c.span);
+		c.span = parse_span_from(p, c.span);
 		VEC_PUSH(inv, c);
 	}
 	d->u.record.invariants = ARENA_COPY(p, Clause, inv);
@@ -647,17 +647,17 @@ parse_case_decl(Parser *p)
 {
 	CaseDecl c;
 	memset(&c, 0, sizeof c);
-	Span start = peek(p)->span;
-	if (at(p, TOK_AT))
+	Span start = parse_peek(p)->span;
+	if (parse_at(p, TOK_AT))
 		c.id = parse_id_attr(p);
 	c.name = parse_name(p, "variant case name");
-	if (!p->panic && at(p, TOK_LBRACE)) {
-		advance(p);
+	if (!p->panic && parse_at(p, TOK_LBRACE)) {
+		parse_advance(p);
 		c.has_payload = true;
 		c.fields = parse_fields(p, &c.nfields, "variant payload field");
-		expect(p, TOK_RBRACE, "`}` after variant payload fields");
+		parse_expect(p, TOK_RBRACE, "`}` after variant payload fields");
 	}
-	c.span = span_from(p, start);
+	c.span = parse_span_from(p, start);
 	return c;
 }
 
@@ -665,17 +665,17 @@ parse_case_decl(Parser *p)
 static void
 parse_variant(Parser *p, Decl *d)
 {
-	advance(p);
+	parse_advance(p);
 	d->u.variant.name = parse_name(p, "variant name");
 	d->u.variant.tparams = parse_type_params(p, &d->u.variant.ntparams);
-	expect(p, TOK_LBRACE, "`{` before variant cases");
+	parse_expect(p, TOK_LBRACE, "`{` before variant cases");
 	VEC(CaseDecl) cases = {0};
-	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF)) {
 		VEC_PUSH(cases, parse_case_decl(p));
-		if (!member_comma(p, "variant case"))
+		if (!parse_member_comma(p, "variant case"))
 			break;
 	}
-	expect(p, TOK_RBRACE, "`}` after variant cases");
+	parse_expect(p, TOK_RBRACE, "`}` after variant cases");
 	d->u.variant.cases = ARENA_COPY(p, CaseDecl, cases);
 	d->u.variant.ncases = cases.len;
 	VEC_FREE(cases);
@@ -689,39 +689,39 @@ parse_variant(Parser *p, Decl *d)
 static void
 parse_class(Parser *p, Decl *d)
 {
-	advance(p);
+	parse_advance(p);
 	d->u.class_.name = parse_name(p, "class name");
 	d->u.class_.tparams = parse_type_params(p, &d->u.class_.ntparams);
-	if (!p->panic && accept(p, TOK_COLON)) {
+	if (!p->panic && parse_accept(p, TOK_COLON)) {
 		d->u.class_.has_parent = true;
 		d->u.class_.parent = parse_name(p, "parent class name");
-		if (!p->panic && at(p, TOK_LT))
+		if (!p->panic && parse_at(p, TOK_LT))
 			d->u.class_.parent_targs = parse_type_args(p, &d->u.class_.nparent_targs);
 	}
-	expect(p, TOK_LBRACE, "`{` before class members");
+	parse_expect(p, TOK_LBRACE, "`{` before class members");
 	VEC(ClassMember) members = {0};
-	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF)) {
 		ClassMember m;
 		memset(&m, 0, sizeof m);
-		Span start = peek(p)->span;
-		if (at(p, TOK_AT))
+		Span start = parse_peek(p)->span;
+		if (parse_at(p, TOK_AT))
 			m.id = parse_id_attr(p);
-		if (at_word(p, "fn") && peek_at(p, 1)->kind == TOK_IDENT) {
+		if (parse_at_word(p, "fn") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
 			m.is_method = true;
 			parse_function(p, &m.method);
 		} else {
 			m.field.name = parse_name(p, "class field name");
-			expect(p, TOK_COLON, "`:` after record field name");
+			parse_expect(p, TOK_COLON, "`:` after record field name");
 			m.field.type = parse_type(p);
 			m.field.id = m.id;
-			m.field.span = span_from(p, start);
+			m.field.span = parse_span_from(p, start);
 			if (!p->panic)
-				member_comma(p, "class field");
+				parse_member_comma(p, "class field");
 		}
-		m.span = span_from(p, start);
+		m.span = parse_span_from(p, start);
 		VEC_PUSH(members, m);
 	}
-	expect(p, TOK_RBRACE, "`}` after class members");
+	parse_expect(p, TOK_RBRACE, "`}` after class members");
 	d->u.class_.members = ARENA_COPY(p, ClassMember, members);
 	d->u.class_.nmembers = members.len;
 	VEC_FREE(members);
@@ -736,34 +736,34 @@ parse_class(Parser *p, Decl *d)
 static void
 parse_resource(Parser *p, Decl *d)
 {
-	advance(p);
+	parse_advance(p);
 	d->u.resource.name = parse_name(p, "resource name");
 	d->u.resource.tparams = parse_type_params(p, &d->u.resource.ntparams);
-	if (accept(p, TOK_SEMI))
+	if (parse_accept(p, TOK_SEMI))
 		return;
-	expect(p, TOK_LBRACE, "`{` before resource lifecycle");
+	parse_expect(p, TOK_LBRACE, "`{` before resource lifecycle");
 	VEC(ResourceDrop) drops = {0};
 	do {
 		ResourceDrop r;
 		memset(&r, 0, sizeof r);
-		if (at(p, TOK_AT))
+		if (parse_at(p, TOK_AT))
 			r.id = parse_id_attr(p);
-		Span start = peek(p)->span;
-		expect_word(p, "drop");
-		if (accept_word(p, "trivial")) {
+		Span start = parse_peek(p)->span;
+		parse_expect_word(p, "drop");
+		if (parse_accept_word(p, "trivial")) {
 			r.trivial = true;
-		} else if (accept_word(p, "import")) {
+		} else if (parse_accept_word(p, "import")) {
 			r.import = parse_strlit(p, "the finalizer's import id string");
 		} else if (!p->panic) {
 			/* the reference's P106 for an unknown strategy word (`drop maybe;`) */
 			char buf[64];
-			error_at(p, peek(p), DIAG_P106, "expected `trivial` or `import`, found %s", tok_desc(p, peek(p), buf, sizeof buf));
+			parse_error_at(p, parse_peek(p), DIAG_P106, "expected `trivial` or `import`, found %s", parse_tok_desc(p, parse_peek(p), buf, sizeof buf));
 		}
-		expect(p, TOK_SEMI, "`;` after drop strategy");
-		r.span = span_from(p, start);
+		parse_expect(p, TOK_SEMI, "`;` after drop strategy");
+		r.span = parse_span_from(p, start);
 		VEC_PUSH(drops, r);
-	} while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF));
-	expect(p, TOK_RBRACE, "`}` after resource lifecycle");
+	} while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF));
+	parse_expect(p, TOK_RBRACE, "`}` after resource lifecycle");
 	d->u.resource.drops = ARENA_COPY(p, ResourceDrop, drops);
 	d->u.resource.ndrops = drops.len;
 	d->u.resource.drop_id = drops.items[0].id;
@@ -783,42 +783,42 @@ parse_import_fn(Parser *p)
 {
 	ImportFn f;
 	memset(&f, 0, sizeof f);
-	Span start = peek(p)->span;
-	if (at(p, TOK_AT))
+	Span start = parse_peek(p)->span;
+	if (parse_at(p, TOK_AT))
 		f.id = parse_id_attr(p);
-	expect_word(p, "import");
-	if (accept_word(p, "rust"))
+	parse_expect_word(p, "import");
+	if (parse_accept_word(p, "rust"))
 		f.rust = true;
-	expect_word(p, "fn");
+	parse_expect_word(p, "fn");
 	f.name = parse_name(p, "import name");
 	f.params = parse_params(p, &f.nparams);
-	expect(p, TOK_ARROW, "`->` before import result type");
-	if (!p->panic && (at_word(p, "unit") || at_word(p, "i64") || at_word(p, "bool"))) {
-		f.result = name_of(p, advance(p));
+	parse_expect(p, TOK_ARROW, "`->` before import result type");
+	if (!p->panic && (parse_at_word(p, "unit") || parse_at_word(p, "i64") || parse_at_word(p, "bool"))) {
+		f.result = parse_name_of(p, parse_advance(p));
 	} else if (!p->panic) {
 		char buf[64];
-		error_at(p, peek(p), DIAG_P105, "expected an import result type (`unit`, `i64` or `bool`), found %s",
-		    tok_desc(p, peek(p), buf, sizeof buf));
+		parse_error_at(p, parse_peek(p), DIAG_P105, "expected an import result type (`unit`, `i64` or `bool`), found %s",
+		    parse_tok_desc(p, parse_peek(p), buf, sizeof buf));
 	}
-	expect_word(p, "effects");
+	parse_expect_word(p, "effects");
 	if (!p->panic)
 		f.effects = parse_effect_set(p);
-	expect_word(p, "failure");
-	if (accept_word(p, "status")) {
+	parse_expect_word(p, "failure");
+	if (parse_accept_word(p, "status")) {
 		f.fallible = true;
 		f.status = parse_strlit(p, "status domain string");
 	} else {
-		expect_word(p, "infallible");
+		parse_expect_word(p, "infallible");
 	}
 	/* a (non-Rust) import is a finalizer and must consume its parameter: the
 	 * reference's parser wants the clause (P104 without it) */
-	if (f.rust ? accept_word(p, "consumes") : (!p->panic && expect_word(p, "consumes"))) {
+	if (f.rust ? parse_accept_word(p, "consumes") : (!p->panic && parse_expect_word(p, "consumes"))) {
 		f.has_consumes = true;
 		f.consumes = parse_name(p, "consumed parameter name");
-		expect_word(p, "always");
+		parse_expect_word(p, "always");
 	}
-	expect(p, TOK_SEMI, "`;` after import declaration");
-	f.span = span_from(p, start);
+	parse_expect(p, TOK_SEMI, "`;` after import declaration");
+	f.span = parse_span_from(p, start);
 	return f;
 }
 
@@ -826,16 +826,16 @@ parse_import_fn(Parser *p)
 static void
 parse_interface(Parser *p, Decl *d)
 {
-	advance(p);
+	parse_advance(p);
 	d->u.interface.name = parse_name(p, "interface name");
-	expect_word(p, "permits");
+	parse_expect_word(p, "permits");
 	if (!p->panic)
 		d->u.interface.permits = parse_effect_set(p);
-	expect(p, TOK_LBRACE, "`{` before interface imports");
+	parse_expect(p, TOK_LBRACE, "`{` before interface imports");
 	VEC(ImportFn) imports = {0};
-	while (!p->panic && !at(p, TOK_RBRACE) && !at(p, TOK_EOF))
+	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF))
 		VEC_PUSH(imports, parse_import_fn(p));
-	expect(p, TOK_RBRACE, "`}` after interface imports");
+	parse_expect(p, TOK_RBRACE, "`}` after interface imports");
 	d->u.interface.imports = ARENA_COPY(p, ImportFn, imports);
 	d->u.interface.nimports = imports.len;
 	VEC_FREE(imports);
@@ -845,13 +845,13 @@ static Name *
 parse_name_list(Parser *p, int *n, const char *what, bool allow_empty)
 {
 	VEC(Name) names = {0};
-	expect(p, TOK_LBRACE, "`{` before names");
-	if (!(allow_empty && at(p, TOK_RBRACE))) {
+	parse_expect(p, TOK_LBRACE, "`{` before names");
+	if (!(allow_empty && parse_at(p, TOK_RBRACE))) {
 		do {
 			VEC_PUSH(names, parse_name(p, what));
-		} while (!p->panic && accept(p, TOK_COMMA));
+		} while (!p->panic && parse_accept(p, TOK_COMMA));
 	}
-	expect(p, TOK_RBRACE, "`}` after names");
+	parse_expect(p, TOK_RBRACE, "`}` after names");
 	Name *out = ARENA_COPY(p, Name, names);
 	*n = names.len;
 	VEC_FREE(names);
@@ -872,13 +872,13 @@ parse_transition(Parser *p)
 {
 	Transition t;
 	memset(&t, 0, sizeof t);
-	Span start = advance(p)->span;  /* on */
+	Span start = parse_advance(p)->span;  /* on */
 	t.from = parse_name(p, "state name");
 	t.label = parse_name(p, "transition label");
-	expect(p, TOK_COLON, "`:` after transition label");
+	parse_expect(p, TOK_COLON, "`:` after transition label");
 	bool found = false;
 	for (size_t i = 0; i < countof(transition_words) && !p->panic; i++) {
-		if (accept_word(p, transition_words[i])) {
+		if (parse_accept_word(p, transition_words[i])) {
 			t.kind = (TransitionKind)i;
 			found = true;
 			break;
@@ -886,45 +886,45 @@ parse_transition(Parser *p)
 	}
 	if (!found && !p->panic) {
 		char buf[64];
-		error_at(p, peek(p), DIAG_P104, "expected a transition kind (send, receive, call, return, cancel, timeout, fail), found %s",
-		    tok_desc(p, peek(p), buf, sizeof buf));
+		parse_error_at(p, parse_peek(p), DIAG_P104, "expected a transition kind (send, receive, call, return, cancel, timeout, fail), found %s",
+		    parse_tok_desc(p, parse_peek(p), buf, sizeof buf));
 	}
 	t.message = parse_name(p, "message name");
-	if (!p->panic && accept_word(p, "requires")) {
-		expect_word(p, "capability");
+	if (!p->panic && parse_accept_word(p, "requires")) {
+		parse_expect_word(p, "capability");
 		t.has_capability = true;
 		t.capability = parse_qname(p, "capability name");
 	}
-	if (!p->panic && accept_word(p, "consumes")) {
-		expect_word(p, "resource");
+	if (!p->panic && parse_accept_word(p, "consumes")) {
+		parse_expect_word(p, "resource");
 		t.consumes_resource = true;
 	}
-	if (!p->panic && accept_word(p, "via")) {
+	if (!p->panic && parse_accept_word(p, "via")) {
 		t.has_via = true;
 		t.via = parse_strlit(p, "via target string");
 	}
-	expect(p, TOK_ARROW, "`->` before target state");
-	if (!p->panic && at_word(p, "choice") && peek_at(p, 1)->kind == TOK_LBRACE) {
-		advance(p);
-		advance(p);
+	parse_expect(p, TOK_ARROW, "`->` before target state");
+	if (!p->panic && parse_at_word(p, "choice") && parse_peek_at(p, 1)->kind == TOK_LBRACE) {
+		parse_advance(p);
+		parse_advance(p);
 		t.is_choice = true;
 		VEC(ChoiceArm) arms = {0};
 		do {
 			ChoiceArm a;
 			a.label = parse_name(p, "choice label");
-			expect(p, TOK_COLON, "`:` after choice label");
+			parse_expect(p, TOK_COLON, "`:` after choice label");
 			a.state = parse_name(p, "state name");
 			VEC_PUSH(arms, a);
-		} while (!p->panic && accept(p, TOK_COMMA));
-		expect(p, TOK_RBRACE, "`}` after choice");
+		} while (!p->panic && parse_accept(p, TOK_COMMA));
+		parse_expect(p, TOK_RBRACE, "`}` after choice");
 		t.choices = ARENA_COPY(p, ChoiceArm, arms);
 		t.nchoices = arms.len;
 		VEC_FREE(arms);
 	} else {
 		t.to = parse_name(p, "target state name");
 	}
-	expect(p, TOK_SEMI, "`;` after transition");
-	t.span = span_from(p, start);
+	parse_expect(p, TOK_SEMI, "`;` after transition");
+	t.span = parse_span_from(p, start);
 	return t;
 }
 
@@ -932,33 +932,33 @@ parse_transition(Parser *p)
 static void
 parse_session(Parser *p, Decl *d)
 {
-	advance(p);
-	expect_word(p, "protocol");
+	parse_advance(p);
+	parse_expect_word(p, "protocol");
 	d->u.session.name = parse_strlit(p, "protocol name string");
-	expect(p, TOK_LBRACE, "`{` before protocol body");
-	expect_word(p, "states");
+	parse_expect(p, TOK_LBRACE, "`{` before protocol body");
+	parse_expect_word(p, "states");
 	if (!p->panic)
 		d->u.session.states = parse_name_list(p, &d->u.session.nstates, "a state name", false);
-	expect_word(p, "initial");
+	parse_expect_word(p, "initial");
 	d->u.session.initial = parse_name(p, "initial state name");
-	expect(p, TOK_SEMI, "`;` after initial state");
+	parse_expect(p, TOK_SEMI, "`;` after initial state");
 	VEC(Terminal) terms = {0};
-	while (!p->panic && at_word(p, "terminal")) {
+	while (!p->panic && parse_at_word(p, "terminal")) {
 		Terminal t;
-		Span start = advance(p)->span;
+		Span start = parse_advance(p)->span;
 		t.state = parse_name(p, "terminal state name");
-		expect_word(p, "cleanup");
+		parse_expect_word(p, "cleanup");
 		t.cleanup = NULL;
 		t.ncleanup = 0;
 		if (!p->panic)
 			t.cleanup = parse_name_list(p, &t.ncleanup, "a cleanup name", true);
-		t.span = span_from(p, start);
+		t.span = parse_span_from(p, start);
 		VEC_PUSH(terms, t);
 	}
 	VEC(Transition) trans = {0};
-	while (!p->panic && at_word(p, "on"))
+	while (!p->panic && parse_at_word(p, "on"))
 		VEC_PUSH(trans, parse_transition(p));
-	expect(p, TOK_RBRACE, "`}` after protocol body");
+	parse_expect(p, TOK_RBRACE, "`}` after protocol body");
 	d->u.session.terminals = ARENA_COPY(p, Terminal, terms);
 	d->u.session.nterminals = terms.len;
 	d->u.session.transitions = ARENA_COPY(p, Transition, trans);
@@ -972,23 +972,23 @@ static void
 item_habit(Parser *p, Token *t)
 {
 	uint32_t s = t->span.start, e = t->span.end;
-	Diag *d = error_at(p, t, DIAG_P104, "expected `fn`");
-	if (tok_is_word(p, t, "struct")) {
+	Diag *d = parse_error_at(p, t, DIAG_P104, "expected `fn`");
+	if (parse_tok_is_word(p, t, "struct")) {
 		diag_set_help(d, "a product type is `record Name { @id(\"…\") field: Type, }`");
 		diag_add_fix(d, s, e, "record");
-	} else if (tok_is_word(p, t, "enum")) {
+	} else if (parse_tok_is_word(p, t, "enum")) {
 		diag_set_help(d, "a sum type is `variant Name { @id(\"…\") Case, @id(\"…\") Case { @id(\"…\") field: Type, }, }`");
 		diag_add_fix(d, s, e, "variant");
-	} else if (tok_is_word(p, t, "pub") || tok_is_word(p, t, "public") || tok_is_word(p, t, "export")) {
+	} else if (parse_tok_is_word(p, t, "pub") || parse_tok_is_word(p, t, "public") || parse_tok_is_word(p, t, "export")) {
 		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
-		uint32_t next = peek_at(p, 1)->span.start;
+		uint32_t next = parse_peek_at(p, 1)->span.start;
 		diag_add_fix(d, s, next > e ? next : e, "");
-	} else if (tok_is_word(p, t, "const") || tok_is_word(p, t, "static") || tok_is_word(p, t, "let") ||
-	    tok_is_word(p, t, "var")) {
+	} else if (parse_tok_is_word(p, t, "const") || parse_tok_is_word(p, t, "static") || parse_tok_is_word(p, t, "let") ||
+	    parse_tok_is_word(p, t, "var")) {
 		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");
-	} else if (tok_is_word(p, t, "trait")) {
+	} else if (parse_tok_is_word(p, t, "trait")) {
 		diag_set_help(d, "`class Child : Parent` inherits methods and `protocol` declares method requirements");
-	} else if (tok_is_word(p, t, "type") || tok_is_word(p, t, "typedef")) {
+	} else if (parse_tok_is_word(p, t, "type") || parse_tok_is_word(p, t, "typedef")) {
 		diag_set_help(d, "type aliases are not admitted; write the type at each use");
 	} else {
 		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
@@ -1000,38 +1000,38 @@ static bool
 parse_item(Parser *p, Decl *d)
 {
 	memset(d, 0, sizeof *d);
-	Span start = peek(p)->span;
-	if (at(p, TOK_AT))
+	Span start = parse_peek(p)->span;
+	if (parse_at(p, TOK_AT))
 		d->id = parse_id_attr(p);
 	if (p->panic)
 		return false;
-	Token *t = peek(p);
-	if (tok_is_word(p, t, "fn")) {
+	Token *t = parse_peek(p);
+	if (parse_tok_is_word(p, t, "fn")) {
 		d->kind = DECL_FN;
 		parse_function(p, &d->u.fn);
-	} else if (tok_is_word(p, t, "record")) {
+	} else if (parse_tok_is_word(p, t, "record")) {
 		d->kind = DECL_RECORD;
 		parse_record(p, d);
-	} else if (tok_is_word(p, t, "variant")) {
+	} else if (parse_tok_is_word(p, t, "variant")) {
 		d->kind = DECL_VARIANT;
 		parse_variant(p, d);
-	} else if (tok_is_word(p, t, "class")) {
+	} else if (parse_tok_is_word(p, t, "class")) {
 		d->kind = DECL_CLASS;
 		parse_class(p, d);
-	} else if (tok_is_word(p, t, "resource")) {
+	} else if (parse_tok_is_word(p, t, "resource")) {
 		d->kind = DECL_RESOURCE;
 		parse_resource(p, d);
-	} else if (tok_is_word(p, t, "interface")) {
+	} else if (parse_tok_is_word(p, t, "interface")) {
 		d->kind = DECL_INTERFACE;
 		parse_interface(p, d);
-	} else if (tok_is_word(p, t, "session")) {
+	} else if (parse_tok_is_word(p, t, "session")) {
 		d->kind = DECL_SESSION;
 		parse_session(p, d);
 	} else {
 		item_habit(p, t);
 		return false;
 	}
-	d->span = span_from(p, start);
+	d->span = parse_span_from(p, start);
 	return !p->panic;
 }
 
@@ -1046,7 +1046,7 @@ is_item_start(Parser *p, const Token *t)
 	if (t->kind == TOK_AT)
 		return true;
 	for (size_t i = 0; i < countof(words); i++)
-		if (tok_is_word(p, t, words[i]))
+		if (parse_tok_is_word(p, t, words[i]))
 			return true;
 	return false;
 }
@@ -1056,12 +1056,12 @@ static void
 resync(Parser *p)
 {
 	if (p->pos < p->ntoks - 1)
-		advance(p);
-	while (!at(p, TOK_EOF)) {
-		Token *t = peek(p);
+		parse_advance(p);
+	while (!parse_at(p, TOK_EOF)) {
+		Token *t = parse_peek(p);
 		if (t->line_first && t->span.col == 1 && is_item_start(p, t))
 			break;
-		advance(p);
+		parse_advance(p);
 	}
 	p->panic = false;
 	p->depth = 0;
@@ -1077,47 +1077,47 @@ static bool
 parse_use(Parser *p, UseDecl *u)
 {
 	memset(u, 0, sizeof *u);
-	Span start = advance(p)->span;  /* use */
+	Span start = parse_advance(p)->span;  /* use */
 	p->in_use = true;
-	if (accept_word(p, "function"))
+	if (parse_accept_word(p, "function"))
 		u->is_type = false;
-	else if (accept_word(p, "type"))
+	else if (parse_accept_word(p, "type"))
 		u->is_type = true;
 	else {
-		Diag *d = error_at(p, peek(p), DIAG_G170, "workspace module use expects `function`, `type`, or `protocol`");
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use expects `function`, `type`, or `protocol`");
 		diag_set_help(d, "`use` imports one declaration of a project module: `use function @id(\"stable.id\") from other.module as name;`; compiler-owned functions such as `string_concat` need no import");
 		goto out;
 	}
-	if (!accept(p, TOK_AT)) {
-		error_at(p, peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+	if (!parse_accept(p, TOK_AT)) {
+		parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
 		goto out;
 	}
-	if (!at(p, TOK_IDENT)) {
-		error_at(p, peek(p), DIAG_G170, "expected workspace module use attribute");
+	if (!parse_at(p, TOK_IDENT)) {
+		parse_error_at(p, parse_peek(p), DIAG_G170, "expected workspace module use attribute");
 		goto out;
 	}
-	if (!tok_is_word(p, advance(p), "id")) {
-		error_at(p, peek(p), DIAG_G170, "workspace module use requires the `@id` attribute");
+	if (!parse_tok_is_word(p, parse_advance(p), "id")) {
+		parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires the `@id` attribute");
 		goto out;
 	}
-	if (!expect(p, TOK_LPAREN, "`(` after workspace module use @id"))
+	if (!parse_expect(p, TOK_LPAREN, "`(` after workspace module use @id"))
 		goto out;
-	if (!at(p, TOK_STRING)) {
-		error_at(p, peek(p), DIAG_G170, "workspace module use @id expects a string literal");
+	if (!parse_at(p, TOK_STRING)) {
+		parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use @id expects a string literal");
 		goto out;
 	}
 	u->id = parse_strlit(p, "stable id");
-	expect(p, TOK_RPAREN, "`)` after workspace module use @id");
+	parse_expect(p, TOK_RPAREN, "`)` after workspace module use @id");
 	if (!p->panic)
-		expect_word(p, "from");
+		parse_expect_word(p, "from");
 	if (!p->panic)
 		u->from = parse_qname(p, "workspace module use target");
 	if (!p->panic)
-		expect_word(p, "as");
+		parse_expect_word(p, "as");
 	if (!p->panic)
 		u->alias = parse_name(p, "workspace module use alias");
-	expect(p, TOK_SEMI, "`;` after workspace module use");
-	u->span = span_from(p, start);
+	parse_expect(p, TOK_SEMI, "`;` after workspace module use");
+	u->span = parse_span_from(p, start);
 out:
 	p->in_use = false;
 	return !p->panic;
@@ -1189,37 +1189,37 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	}
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
-	Span ms = peek(&p)->span;
-	if (at_word(&p, "module")) {
-		advance(&p);
+	Span ms = parse_peek(&p)->span;
+	if (parse_at_word(&p, "module")) {
+		parse_advance(&p);
 		m->name = parse_qname(&p, "module name");
-		accept(&p, TOK_SEMI);
+		parse_accept(&p, TOK_SEMI);
 	} else {
-		Diag *d = error_at(&p, peek(&p), DIAG_P104, "expected `module`");
+		Diag *d = parse_error_at(&p, parse_peek(&p), DIAG_P104, "expected `module`");
 		diag_set_help(d, "a file starts with `module dotted.name;`, then its `@id`-annotated declarations");
 	}
-	m->module_span = span_from(&p, ms);
+	m->module_span = parse_span_from(&p, ms);
 	if (p.panic)
 		resync(&p);
 
 	VEC(UseDecl) uses = {0};
-	while (at_word(&p, "use")) {
+	while (parse_at_word(&p, "use")) {
 		UseDecl u;
 		if (parse_use(&p, &u))
 			VEC_PUSH(uses, u);
 		else
 			resync(&p);
 	}
-	if (at_word(&p, "permit")) {
-		advance(&p);
+	if (parse_at_word(&p, "permit")) {
+		parse_advance(&p);
 		m->permit = parse_effect_set(&p);
 		if (p.panic)
 			resync(&p);
 	}
 	VEC(Decl) decls = {0};
-	while (!at(&p, TOK_EOF)) {
-		if (at_word(&p, "use")) {
-			Diag *d = error_at(&p, peek(&p), DIAG_G170, "workspace module uses must appear immediately after the module declaration");
+	while (!parse_at(&p, TOK_EOF)) {
+		if (parse_at_word(&p, "use")) {
+			Diag *d = parse_error_at(&p, parse_peek(&p), DIAG_G170, "workspace module uses must appear immediately after the module declaration");
 			diag_set_help(d, "move the `use` line up, right after `module`");
 			resync(&p);
 			continue;

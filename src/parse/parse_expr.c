@@ -52,7 +52,7 @@ expr_size(ExprKind k)
 }
 
 Expr *
-new_expr(Parser *p, ExprKind k, Span s)
+parse_new_expr(Parser *p, ExprKind k, Span s)
 {
 	Expr *e = arena_alloc(p->arena, expr_size(k));
 	e->kind = k;
@@ -76,9 +76,9 @@ new_type(Parser *p, TypeKind k, Span s)
 static bool
 accept_type_close(Parser *p)
 {
-	if (accept(p, TOK_GT))
+	if (parse_accept(p, TOK_GT))
 		return true;
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	if (t->kind == TOK_GE) {
 		t->kind = TOK_ASSIGN;
 		t->span.start++;
@@ -93,29 +93,29 @@ Type **
 parse_type_args(Parser *p, int *n)
 {
 	*n = 0;
-	advance(p);  /* < */
-	if (at(p, TOK_GT)) {
-		error_at(p, peek(p), DIAG_P106, "generic argument list cannot be empty");
+	parse_advance(p);  /* < */
+	if (parse_at(p, TOK_GT)) {
+		parse_error_at(p, parse_peek(p), DIAG_P106, "generic argument list cannot be empty");
 		return NULL;
 	}
 	VEC(Type *) args = {0};
 	while (!p->panic) {
-		if (at(p, TOK_COMMA)) {
+		if (parse_at(p, TOK_COMMA)) {
 			/* `<, T>` or `<T,, U>`: the reference's own P106, not "expected type" */
-			Diag *d = error_at(p, peek(p), DIAG_P106, "expected generic type argument");
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected generic type argument");
 			diag_set_help(d, "type arguments are types separated by single commas: `id<i64>(0)`, `Pair<i64, bool>`");
 			break;
 		}
 		VEC_PUSH(args, parse_type(p));
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
-		if (at(p, TOK_GT) || at(p, TOK_GE)) {
-			error_at(p, peek(p), DIAG_P106, "generic type arguments require comma-separated types without a trailing comma");
+		if (parse_at(p, TOK_GT) || parse_at(p, TOK_GE)) {
+			parse_error_at(p, parse_peek(p), DIAG_P106, "generic type arguments require comma-separated types without a trailing comma");
 			break;
 		}
 	}
 	if (!p->panic && !accept_type_close(p))
-		expect(p, TOK_GT, "`>` after generic type arguments");
+		parse_expect(p, TOK_GT, "`>` after generic type arguments");
 	Type **out = ARENA_COPY(p, Type *, args);
 	*n = args.len;
 	VEC_FREE(args);
@@ -150,83 +150,83 @@ is_i64_type(const Type *t)
 Type *
 parse_type(Parser *p)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	Span start = t->span;
 	if (t->kind == TOK_LPAREN) {
-		Diag *d = error_at(p, t, DIAG_P105, "expected type");
-		if (peek_at(p, 1)->kind == TOK_RPAREN)
+		Diag *d = parse_error_at(p, t, DIAG_P105, "expected type");
+		if (parse_peek_at(p, 1)->kind == TOK_RPAREN)
 			diag_set_help(d, "there is no unit type; return `i64` (conventionally `0`) or `bool` instead of `()`");
 		else
 			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
 		return new_type(p, TYPE_NAME, start);
 	}
 	if (t->kind == TOK_LBRACKET) {
-		if (!enter(p, t))
+		if (!parse_enter(p, t))
 			return new_type(p, TYPE_NAME, start);
-		advance(p);
+		parse_advance(p);
 		Type *ty = new_type(p, TYPE_ARRAY, start);
 		ty->u.array.elem = parse_type(p);
-		expect(p, TOK_SEMI, "`;` in array type");
-		if (at(p, TOK_INT)) {
-			Token *n = advance(p);
+		parse_expect(p, TOK_SEMI, "`;` in array type");
+		if (parse_at(p, TOK_INT)) {
+			Token *n = parse_advance(p);
 			ty->u.array.len = n->v.u;
 			ty->u.array.len_span = n->span;
 		} else {
-			error_at(p, peek(p), DIAG_P105, "expected array length");
+			parse_error_at(p, parse_peek(p), DIAG_P105, "expected array length");
 		}
-		expect(p, TOK_RBRACKET, "`]` after array type");
-		leave(p);
-		ty->span = span_from(p, start);
+		parse_expect(p, TOK_RBRACKET, "`]` after array type");
+		parse_leave(p);
+		ty->span = parse_span_from(p, start);
 		return ty;
 	}
-	bool mut_i64 = tok_is_word(p, t, "FnMutI64") && peek_at(p, 1)->kind == TOK_LPAREN;
-	if ((tok_is_word(p, t, "fn") || mut_i64) && peek_at(p, 1)->kind == TOK_LPAREN) {
-		if (!enter(p, t))
+	bool mut_i64 = parse_tok_is_word(p, t, "FnMutI64") && parse_peek_at(p, 1)->kind == TOK_LPAREN;
+	if ((parse_tok_is_word(p, t, "fn") || mut_i64) && parse_peek_at(p, 1)->kind == TOK_LPAREN) {
+		if (!parse_enter(p, t))
 			return new_type(p, TYPE_NAME, start);
-		advance(p);
-		advance(p);
+		parse_advance(p);
+		parse_advance(p);
 		Type *ty = new_type(p, TYPE_FN, start);
 		ty->u.fn.mut_i64 = mut_i64;
 		VEC(Type *) params = {0};
-		if (!at(p, TOK_RPAREN)) {
+		if (!parse_at(p, TOK_RPAREN)) {
 			do {
 				VEC_PUSH(params, parse_type(p));
-			} while (!p->panic && accept(p, TOK_COMMA) && !at(p, TOK_RPAREN));
+			} while (!p->panic && parse_accept(p, TOK_COMMA) && !parse_at(p, TOK_RPAREN));
 		}
-		expect(p, TOK_RPAREN, "`)` after function type parameters");
-		expect(p, TOK_ARROW, "`->` in function type");
+		parse_expect(p, TOK_RPAREN, "`)` after function type parameters");
+		parse_expect(p, TOK_ARROW, "`->` in function type");
 		if (!p->panic)
 			ty->u.fn.result = parse_type(p);
 		ty->u.fn.params = ARENA_COPY(p, Type *, params);
 		ty->u.fn.nparams = params.len;
 		VEC_FREE(params);
-		leave(p);
-		ty->span = span_from(p, start);
+		parse_leave(p);
+		ty->span = parse_span_from(p, start);
 		if (mut_i64 && !p->panic) {
 			/* the reference's mutable callable profile admits exactly one signature */
 			p->uses_fn_mut = true;
 			if (ty->u.fn.nparams != 1 || !is_i64_type(ty->u.fn.params[0]) || !is_i64_type(ty->u.fn.result))
-				error_span(p, ty->span, DIAG_T308, "the mutable callable profile requires `FnMutI64(i64) -> i64`");
+				parse_error_span(p, ty->span, DIAG_T308, "the mutable callable profile requires `FnMutI64(i64) -> i64`");
 		}
 		return ty;
 	}
 	if (t->kind != TOK_IDENT) {
-		error_at(p, t, DIAG_P105, "expected type");
+		parse_error_at(p, t, DIAG_P105, "expected type");
 		return new_type(p, TYPE_NAME, start);
 	}
 	Type *ty = new_type(p, TYPE_NAME, start);
 	ty->u.name.name = parse_qname(p, "type");
-	if (!p->panic && at(p, TOK_LT) && ty->u.name.name.nparts == 1 && is_primitive(ty->u.name.name.parts[0].s)) {
-		error_at(p, peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", ty->u.name.name.parts[0].s);
+	if (!p->panic && parse_at(p, TOK_LT) && ty->u.name.name.nparts == 1 && is_primitive(ty->u.name.name.parts[0].s)) {
+		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", ty->u.name.name.parts[0].s);
 		return ty;
 	}
-	if (!p->panic && at(p, TOK_LT)) {
-		if (!enter(p, peek(p)))
+	if (!p->panic && parse_at(p, TOK_LT)) {
+		if (!parse_enter(p, parse_peek(p)))
 			return ty;
 		ty->u.name.args = parse_type_args(p, &ty->u.name.nargs);
-		leave(p);
+		parse_leave(p);
 	}
-	ty->span = span_from(p, start);
+	ty->span = parse_span_from(p, start);
 	return ty;
 }
 
@@ -266,12 +266,12 @@ generic_list_end(Parser *p)
 }
 
 bool
-generic_args_ahead(Parser *p)
+parse_generic_args_ahead(Parser *p)
 {
 	int k = generic_list_end(p);
 	if (k == 0)
 		return false;
-	TokKind n = (TokKind)peek_at(p, k)->kind;
+	TokKind n = (TokKind)parse_peek_at(p, k)->kind;
 	return n == TOK_LPAREN || n == TOK_COLONCOLON || (n == TOK_LBRACE && !p->no_record);
 }
 
@@ -284,7 +284,7 @@ static Expr *parse_postfix_of(Parser *p, Expr *e, bool callable);
 static Expr *
 error_expr(Parser *p, Span s)
 {
-	Expr *e = new_expr(p, EXPR_NAME, s);
+	Expr *e = parse_new_expr(p, EXPR_NAME, s);
 	e->u.name.s = "";
 	e->u.name.span = s;
 	return e;
@@ -319,21 +319,21 @@ parse_binary(Parser *p, int minprec)
 	int added = 0;
 	for (;;) {
 		BinaryOp op;
-		int prec = binop_of((TokKind)peek(p)->kind, &op);
+		int prec = binop_of((TokKind)parse_peek(p)->kind, &op);
 		if (!prec || prec < minprec || p->panic)
 			break;
 		/* `x += 1` at expression level (e.g. a tail) is the compound habit. */
-		if (peek_at(p, 1)->kind == TOK_ASSIGN && peek_at(p, 1)->span.start == peek(p)->span.end &&
+		if (parse_peek_at(p, 1)->kind == TOK_ASSIGN && parse_peek_at(p, 1)->span.start == parse_peek(p)->span.end &&
 		    (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV || op == BIN_REM))
 			break;
-		if (!enter(p, peek(p)))
+		if (!parse_enter(p, parse_peek(p)))
 			break;
 		added++;
-		advance(p);
+		parse_advance(p);
 		Expr *rhs = parse_binary(p, prec + 1);
 		Span s = lhs->span;
 		s.end = rhs->span.end;
-		Expr *e = new_expr(p, EXPR_BINARY, s);
+		Expr *e = parse_new_expr(p, EXPR_BINARY, s);
 		e->u.binary.op = op;
 		e->u.binary.lhs = lhs;
 		e->u.binary.rhs = rhs;
@@ -372,7 +372,7 @@ check_int_range(Parser *p, const Token *t, bool negative)
 	switch ((NumSuffix)t->suffix) {
 	case SUF_NONE:
 		if (t->overflow || v > (negative ? I64_MIN_MAG : I64_MIN_MAG - 1)) {
-			Diag *d = error_at(p, t, DIAG_P003, "integer literal is outside the i64 range");
+			Diag *d = parse_error_at(p, t, DIAG_P003, "integer literal is outside the i64 range");
 			if (!t->overflow && v == I64_MIN_MAG)
 				diag_set_help(d, "the signed minimum is written as a directly negated literal, such as `-9223372036854775808`");
 			else
@@ -381,7 +381,7 @@ check_int_range(Parser *p, const Token *t, bool negative)
 		break;
 	case SUF_I32:
 		if (t->overflow || v > (negative ? I32_MIN_MAG : I32_MIN_MAG - 1)) {
-			Diag *d = error_at(p, t, DIAG_P003, "integer literal is outside the i32 range");
+			Diag *d = parse_error_at(p, t, DIAG_P003, "integer literal is outside the i32 range");
 			if (!t->overflow && v == I32_MIN_MAG)
 				diag_set_help(d, "the signed minimum is written as a directly negated literal, such as `-2147483648i32`");
 			else
@@ -390,13 +390,13 @@ check_int_range(Parser *p, const Token *t, bool negative)
 		break;
 	case SUF_U8:
 		if (t->overflow || v > 255) {
-			Diag *d = error_at(p, t, DIAG_P003, "u8 literal is outside the u8 range");
+			Diag *d = parse_error_at(p, t, DIAG_P003, "u8 literal is outside the u8 range");
 			diag_set_help(d, "u8 literals lie between 0u8 and 255u8");
 		}
 		break;
 	case SUF_USIZE:
 		if (t->overflow) {
-			Diag *d = error_at(p, t, DIAG_T260, "usize literal is outside the target-independent u64 range");
+			Diag *d = parse_error_at(p, t, DIAG_T260, "usize literal is outside the target-independent u64 range");
 			diag_set_help(d, "usize literals lie between 0usize and 18446744073709551615usize");
 		}
 		break;
@@ -409,7 +409,7 @@ static Expr *
 int_literal(Parser *p, Token *t, bool negative, Span s)
 {
 	check_int_range(p, t, negative);
-	Expr *e = new_expr(p, EXPR_INT, s);
+	Expr *e = parse_new_expr(p, EXPR_INT, s);
 	e->u.int_lit.value = t->v.u;
 	e->u.int_lit.suffix = (NumSuffix)t->suffix;
 	e->u.int_lit.negative = negative;
@@ -420,27 +420,27 @@ int_literal(Parser *p, Token *t, bool negative, Span s)
 static Expr *
 parse_unary(Parser *p)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	if (t->kind != TOK_MINUS && t->kind != TOK_BANG)
 		return parse_unary_postfix(p);
 	/* The signed minimum: `-` directly before the magnitude 2^63 (or 2^31 i32). */
-	Token *n = peek_at(p, 1);
+	Token *n = parse_peek_at(p, 1);
 	if (t->kind == TOK_MINUS && n->kind == TOK_INT && !n->overflow &&
 	    ((n->suffix == SUF_NONE && n->v.u == I64_MIN_MAG) || (n->suffix == SUF_I32 && n->v.u == I32_MIN_MAG))) {
-		advance(p);
-		advance(p);
+		parse_advance(p);
+		parse_advance(p);
 		Span s = t->span;
 		s.end = n->span.end;
 		return parse_postfix_of(p, int_literal(p, n, true, s), false);
 	}
-	if (!enter(p, t))
+	if (!parse_enter(p, t))
 		return error_expr(p, t->span);
-	advance(p);
+	parse_advance(p);
 	Expr *operand = parse_unary(p);
-	leave(p);
+	parse_leave(p);
 	Span s = t->span;
 	s.end = operand->span.end;
-	Expr *e = new_expr(p, EXPR_UNARY, s);
+	Expr *e = parse_new_expr(p, EXPR_UNARY, s);
 	e->u.unary.op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
 	e->u.unary.operand = operand;
 	return e;
@@ -451,17 +451,17 @@ static Expr **
 parse_args(Parser *p, int *n, const char *close_desc)
 {
 	*n = 0;
-	if (!enter(p, peek(p)))
+	if (!parse_enter(p, parse_peek(p)))
 		return NULL;
-	advance(p);
+	parse_advance(p);
 	VEC(Expr *) args = {0};
-	while (!p->panic && !at(p, TOK_RPAREN)) {
+	while (!p->panic && !parse_at(p, TOK_RPAREN)) {
 		VEC_PUSH(args, parse_expr(p));
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
 	}
-	expect(p, TOK_RPAREN, close_desc);
-	leave(p);
+	parse_expect(p, TOK_RPAREN, close_desc);
+	parse_leave(p);
 	Expr **out = ARENA_COPY(p, Expr *, args);
 	*n = args.len;
 	VEC_FREE(args);
@@ -487,32 +487,32 @@ FieldInit *
 parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 {
 	*n = 0;
-	if (!enter(p, peek(p)))
+	if (!parse_enter(p, parse_peek(p)))
 		return NULL;
-	advance(p);
+	parse_advance(p);
 	VEC(FieldInit) inits = {0};
-	while (!p->panic && !at(p, TOK_RBRACE)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
 		FieldInit f;
-		f.span = peek(p)->span;
+		f.span = parse_peek(p)->span;
 		f.name = parse_name(p, "field name");
-		if (shorthand && !at(p, TOK_COLON) && !word_in_expr_grammar(f.name)) {
+		if (shorthand && !parse_at(p, TOK_COLON) && !word_in_expr_grammar(f.name)) {
 			/* a record literal's `{ f }` means `{ f: f }` (the reference);
 			 * case payloads and `with` updates need the `:` */
-			f.value = new_expr(p, EXPR_NAME, f.name.span);
+			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
 			f.value->u.name = f.name;
-		} else if (expect(p, TOK_COLON, "`:` after field name")) {
+		} else if (parse_expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
-			f.value = new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
+			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
 			f.value->u.name = f.name;
 		}
-		f.span = span_from(p, f.span);
+		f.span = parse_span_from(p, f.span);
 		VEC_PUSH(inits, f);
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
 	}
-	expect(p, TOK_RBRACE, close_desc);
-	leave(p);
+	parse_expect(p, TOK_RBRACE, close_desc);
+	parse_leave(p);
 	FieldInit *out = ARENA_COPY(p, FieldInit, inits);
 	*n = inits.len;
 	VEC_FREE(inits);
@@ -531,30 +531,30 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 {
 	int added = 0;  /* levels this chain holds (restored when it ends) */
 	while (!p->panic) {
-		Token *t = peek(p);
+		Token *t = parse_peek(p);
 		/* Each postfix operation nests its operand one level deeper (P207),
 		 * like a binary operator chain; its own brackets share that level. */
 		bool is_op = t->kind == TOK_DOT || t->kind == TOK_QUESTION ||
-		    (tok_is_word(p, t, "with") && peek_at(p, 1)->kind == TOK_LBRACE);
+		    (parse_tok_is_word(p, t, "with") && parse_peek_at(p, 1)->kind == TOK_LBRACE);
 		if (is_op) {
-			if (!enter(p, t))
+			if (!parse_enter(p, t))
 				break;
 			added++;
 		}
 		if (t->kind == TOK_LPAREN) {
-			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P202, "only named functions can be called");
+			Diag *d = parse_error_span(p, p->toks[p->pos - 1].span, DIAG_P202, "only named functions can be called");
 			diag_set_help(d, "bind the callable to a name first, then call the name");
 			break;
 		}
 		if (t->kind == TOK_DOT) {
-			advance(p);
-			Token *nt = peek(p);
+			parse_advance(p);
+			Token *nt = parse_peek(p);
 			if (nt->kind != TOK_IDENT) {
 				if (nt->kind == TOK_DOT && p->in_for_iter) {
-					Diag *d = error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
+					Diag *d = parse_error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
 					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
 				} else {
-					Diag *d = error_at(p, nt, DIAG_P105, "expected field name after `.`");
+					Diag *d = parse_error_at(p, nt, DIAG_P105, "expected field name after `.`");
 					if (nt->kind == TOK_INT)
 						diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
 					else if (nt->kind == TOK_DOT)
@@ -562,53 +562,53 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 				}
 				break;
 			}
-			Name name = name_of(p, advance(p));
-			if (at(p, TOK_LT) && generic_list_end(p) > 0 && peek_at(p, generic_list_end(p))->kind != TOK_LPAREN) {
-				Diag *d = error_at(p, peek(p), DIAG_P202, "generic arguments require a call; use `.method::<T>(...)`");
+			Name name = parse_name_of(p, parse_advance(p));
+			if (parse_at(p, TOK_LT) && generic_list_end(p) > 0 && parse_peek_at(p, generic_list_end(p))->kind != TOK_LPAREN) {
+				Diag *d = parse_error_at(p, parse_peek(p), DIAG_P202, "generic arguments require a call; use `.method::<T>(...)`");
 				diag_set_help(d, "methods are called with arguments: `value.method(args)`");
 				break;
 			}
-			if (at(p, TOK_LPAREN)) {
-				Expr *m = new_expr(p, EXPR_METHOD, e->span);
+			if (parse_at(p, TOK_LPAREN)) {
+				Expr *m = parse_new_expr(p, EXPR_METHOD, e->span);
 				m->u.method.recv = e;
 				m->u.method.name = name;
 				p->depth--;
 				m->u.method.args = parse_args(p, &m->u.method.nargs, "`)` after method arguments");
 				p->depth++;
-				m->span = span_from(p, e->span);
+				m->span = parse_span_from(p, e->span);
 				e = m;
 			} else {
-				Expr *f = new_expr(p, EXPR_FIELD, e->span);
+				Expr *f = parse_new_expr(p, EXPR_FIELD, e->span);
 				f->u.field.base = e;
 				f->u.field.name = name;
-				f->span = span_from(p, e->span);
+				f->span = parse_span_from(p, e->span);
 				e = f;
 			}
 			callable = false;
 			continue;
 		}
 		if (t->kind == TOK_QUESTION) {
-			advance(p);
-			Expr *q = new_expr(p, EXPR_TRY, span_from(p, e->span));
+			parse_advance(p);
+			Expr *q = parse_new_expr(p, EXPR_TRY, parse_span_from(p, e->span));
 			q->u.try_.operand = e;
 			e = q;
 			callable = false;
 			continue;
 		}
-		if (tok_is_word(p, t, "with") && peek_at(p, 1)->kind == TOK_LBRACE) {
-			advance(p);
-			Expr *w = new_expr(p, EXPR_WITH, e->span);
+		if (parse_tok_is_word(p, t, "with") && parse_peek_at(p, 1)->kind == TOK_LBRACE) {
+			parse_advance(p);
+			Expr *w = parse_new_expr(p, EXPR_WITH, e->span);
 			w->u.with.base = e;
 			p->depth--;
 			w->u.with.inits = parse_inits_desc(p, &w->u.with.ninits, "`}` after record replacements", false);
 			p->depth++;
-			w->span = span_from(p, e->span);
+			w->span = parse_span_from(p, e->span);
 			e = w;
 			callable = false;
 			continue;
 		}
 		if (t->kind == TOK_COLONCOLON) {
-			Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P204, "variant construction requires a named variant qualifier");
+			Diag *d = parse_error_span(p, p->toks[p->pos - 1].span, DIAG_P204, "variant construction requires a named variant qualifier");
 			diag_set_help(d, "write `Type::Case { … }` with the variant's name before `::`");
 			break;
 		}
@@ -624,17 +624,17 @@ static void
 rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 {
 	/* name ( IDENT ) */
-	Token *lp = peek(p), *arg = peek_at(p, 1), *rp = peek_at(p, 2);
+	Token *lp = parse_peek(p), *arg = parse_peek_at(p, 1), *rp = parse_peek_at(p, 2);
 	if (!d || lp->kind != TOK_LPAREN || rp->kind != TOK_RPAREN)
 		return;
 	if (arg->kind != TOK_IDENT && arg->kind != TOK_INT)
 		return;
 	const char *field = NULL, *type = NULL;
-	if (tok_is_word(p, name, "Some")) {
+	if (parse_tok_is_word(p, name, "Some")) {
 		field = "value"; type = "Option";
-	} else if (tok_is_word(p, name, "Ok")) {
+	} else if (parse_tok_is_word(p, name, "Ok")) {
 		field = "value"; type = "Result";
-	} else if (tok_is_word(p, name, "Err")) {
+	} else if (parse_tok_is_word(p, name, "Err")) {
 		field = "error"; type = "Result";
 	} else {
 		return;
@@ -669,13 +669,13 @@ static bool
 payload_braces_ahead(Parser *p)
 {
 	int k = 1;
-	if (peek_at(p, 1)->kind != TOK_RBRACE) {
-		TokKind n = (TokKind)peek_at(p, 2)->kind;
-		if (peek_at(p, 1)->kind != TOK_IDENT || (n != TOK_COLON && n != TOK_COMMA && n != TOK_RBRACE))
+	if (parse_peek_at(p, 1)->kind != TOK_RBRACE) {
+		TokKind n = (TokKind)parse_peek_at(p, 2)->kind;
+		if (parse_peek_at(p, 1)->kind != TOK_IDENT || (n != TOK_COLON && n != TOK_COMMA && n != TOK_RBRACE))
 			return false;
 	}
 	for (int depth = 0; p->pos + k < p->ntoks; k++) {
-		TokKind t = (TokKind)peek_at(p, k)->kind;
+		TokKind t = (TokKind)parse_peek_at(p, k)->kind;
 		if (t == TOK_EOF)
 			return false;
 		if (t == TOK_LBRACE || t == TOK_LPAREN || t == TOK_LBRACKET)
@@ -685,38 +685,38 @@ payload_braces_ahead(Parser *p)
 		else if (t == TOK_RBRACE && depth-- == 0)
 			break;
 	}
-	Token *after = peek_at(p, k + 1);
+	Token *after = parse_peek_at(p, k + 1);
 	BinaryOp op;
 	return after->kind == TOK_LBRACE || binop_of((TokKind)after->kind, &op) || after->kind == TOK_DOT ||
-	    after->kind == TOK_QUESTION || tok_is_word(p, after, "requires") || tok_is_word(p, after, "ensures");
+	    after->kind == TOK_QUESTION || parse_tok_is_word(p, after, "requires") || parse_tok_is_word(p, after, "ensures");
 }
 
 /* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */
 static Expr *
 parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 {
-	Expr *e = new_expr(p, EXPR_VARIANT, tname->span);
-	e->u.variant.type = name_of(p, tname);
+	Expr *e = parse_new_expr(p, EXPR_VARIANT, tname->span);
+	e->u.variant.type = parse_name_of(p, tname);
 	e->u.variant.targs = targs;
 	e->u.variant.ntargs = ntargs;
-	advance(p);  /* :: */
-	if (!at(p, TOK_IDENT)) {
-		error_at(p, peek(p), DIAG_P105, "expected variant case name after `::`");
+	parse_advance(p);  /* :: */
+	if (!parse_at(p, TOK_IDENT)) {
+		parse_error_at(p, parse_peek(p), DIAG_P105, "expected variant case name after `::`");
 		return e;
 	}
-	Token *ct = advance(p);
-	e->u.variant.case_name = name_of(p, ct);
-	if (at(p, TOK_LPAREN)) {
-		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` after variant case name");
+	Token *ct = parse_advance(p);
+	e->u.variant.case_name = parse_name_of(p, ct);
+	if (parse_at(p, TOK_LPAREN)) {
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` after variant case name");
 		diag_set_help(d, "variant cases name their fields: `Option::Some { value: v }`, not `Some(v)`");
 		rust_case_fix(p, d, ct, true);
 		return e;
 	}
-	if (at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
+	if (parse_at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
 		e->u.variant.has_braces = true;
 		e->u.variant.inits = parse_inits(p, &e->u.variant.ninits);
 	}
-	e->span = span_from(p, tname->span);
+	e->span = parse_span_from(p, tname->span);
 	return e;
 }
 
@@ -725,20 +725,20 @@ static int
 qualified_record_ahead(Parser *p)
 {
 	int k = 1;
-	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+	while (parse_peek_at(p, k)->kind == TOK_DOT && parse_peek_at(p, k + 1)->kind == TOK_IDENT)
 		k += 2;
-	return k > 1 && peek_at(p, k)->kind == TOK_LBRACE ? k : 0;
+	return k > 1 && parse_peek_at(p, k)->kind == TOK_LBRACE ? k : 0;
 }
 
 static Expr *
 parse_record_lit(Parser *p, Span start, QName q, Type **targs, int ntargs)
 {
-	Expr *e = new_expr(p, EXPR_RECORD, start);
+	Expr *e = parse_new_expr(p, EXPR_RECORD, start);
 	e->u.record.type = q;
 	e->u.record.targs = targs;
 	e->u.record.ntargs = ntargs;
 	e->u.record.inits = parse_inits_desc(p, &e->u.record.ninits, "`}` after record initializer", true);
-	e->span = span_from(p, start);
+	e->span = parse_span_from(p, start);
 	return e;
 }
 
@@ -746,48 +746,48 @@ parse_record_lit(Parser *p, Span start, QName q, Type **targs, int ntargs)
 static Expr *
 parse_name_expr(Parser *p, bool *callable)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	if (!p->no_record && qualified_record_ahead(p)) {
 		QName q = parse_qname(p, "type name");
 		return parse_record_lit(p, t->span, q, NULL, 0);
 	}
-	advance(p);
+	parse_advance(p);
 	Type **targs = NULL;
 	int ntargs = 0;
 	bool has_targs = false;
-	if (at(p, TOK_LT) && generic_args_ahead(p)) {
-		if (!enter(p, peek(p)))
+	if (parse_at(p, TOK_LT) && parse_generic_args_ahead(p)) {
+		if (!parse_enter(p, parse_peek(p)))
 			return error_expr(p, t->span);
 		targs = parse_type_args(p, &ntargs);
-		leave(p);
+		parse_leave(p);
 		has_targs = true;
 	}
-	if (at(p, TOK_COLONCOLON))
+	if (parse_at(p, TOK_COLONCOLON))
 		return parse_variant_lit(p, t, targs, ntargs);
-	if (at(p, TOK_LPAREN)) {
-		Expr *e = new_expr(p, EXPR_CALL, t->span);
-		e->u.call.callee = name_of(p, t);
+	if (parse_at(p, TOK_LPAREN)) {
+		Expr *e = parse_new_expr(p, EXPR_CALL, t->span);
+		e->u.call.callee = parse_name_of(p, t);
 		e->u.call.targs = targs;
 		e->u.call.ntargs = ntargs;
 		e->u.call.has_targs = has_targs;
 		e->u.call.args = parse_args(p, &e->u.call.nargs, "`)` after call arguments");
-		e->span = span_from(p, t->span);
+		e->span = parse_span_from(p, t->span);
 		return e;
 	}
-	if (at(p, TOK_LBRACE) && (!p->no_record || has_targs)) {
+	if (parse_at(p, TOK_LBRACE) && (!p->no_record || has_targs)) {
 		QName q;
 		q.parts = ARENA_NEW(p->arena, Name);
-		q.parts[0] = name_of(p, t);
+		q.parts[0] = parse_name_of(p, t);
 		q.nparts = 1;
 		q.span = t->span;
 		return parse_record_lit(p, t->span, q, targs, ntargs);
 	}
 	if (has_targs) {
-		error_at(p, peek(p), DIAG_P106, "expected `(` after generic type arguments");
+		parse_error_at(p, parse_peek(p), DIAG_P106, "expected `(` after generic type arguments");
 		return error_expr(p, t->span);
 	}
-	Expr *e = new_expr(p, EXPR_NAME, t->span);
-	e->u.name = name_of(p, t);
+	Expr *e = parse_new_expr(p, EXPR_NAME, t->span);
+	e->u.name = parse_name_of(p, t);
 	*callable = true;
 	return e;
 }
@@ -796,44 +796,44 @@ parse_name_expr(Parser *p, bool *callable)
 static Expr *
 parse_closure(Parser *p)
 {
-	Span start = peek(p)->span;
-	bool own = accept_word(p, "own");
-	bool mut = !own && accept_word(p, "mut");
-	advance(p);  /* fn */
-	Expr *e = new_expr(p, EXPR_CLOSURE, start);
+	Span start = parse_peek(p)->span;
+	bool own = parse_accept_word(p, "own");
+	bool mut = !own && parse_accept_word(p, "mut");
+	parse_advance(p);  /* fn */
+	Expr *e = parse_new_expr(p, EXPR_CLOSURE, start);
 	e->u.closure.own = own;
 	e->u.closure.mut = mut;
 	if (mut)
 		p->uses_fn_mut = true;
-	if (!expect(p, TOK_LPAREN, "`(` after anonymous `fn`"))
+	if (!parse_expect(p, TOK_LPAREN, "`(` after anonymous `fn`"))
 		return e;
-	if (own && !at(p, TOK_RPAREN)) {
+	if (own && !parse_at(p, TOK_RPAREN)) {
 		/* the SPX-AI-021 owning profile takes no explicit parameters */
-		error_at(p, peek(p), DIAG_P130, "owning-capture closures admit no explicit parameters in this bounded profile");
+		parse_error_at(p, parse_peek(p), DIAG_P130, "owning-capture closures admit no explicit parameters in this bounded profile");
 		return e;
 	}
 	VEC(ClosureParam) params = {0};
-	while (!p->panic && !at(p, TOK_RPAREN)) {
+	while (!p->panic && !parse_at(p, TOK_RPAREN)) {
 		ClosureParam cp;
 		cp.name = parse_name(p, "closure parameter name");
-		expect(p, TOK_COLON, "`:` after closure parameter name");
+		parse_expect(p, TOK_COLON, "`:` after closure parameter name");
 		cp.type = p->panic ? NULL : parse_type(p);
 		VEC_PUSH(params, cp);
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
-		if (at(p, TOK_RPAREN))
-			error_at(p, peek(p), DIAG_P106, "closure parameters do not accept a trailing comma");
+		if (parse_at(p, TOK_RPAREN))
+			parse_error_at(p, parse_peek(p), DIAG_P106, "closure parameters do not accept a trailing comma");
 	}
-	expect(p, TOK_RPAREN, "`)` after closure parameters");
+	parse_expect(p, TOK_RPAREN, "`)` after closure parameters");
 	e->u.closure.params = ARENA_COPY(p, ClosureParam, params);
 	e->u.closure.nparams = params.len;
 	VEC_FREE(params);
-	expect(p, TOK_ARROW, "`->` after closure parameters");
+	parse_expect(p, TOK_ARROW, "`->` after closure parameters");
 	if (!p->panic)
 		e->u.closure.result = parse_type(p);
 	if (!p->panic)
 		e->u.closure.body = parse_block_ctx(p, BLK_CLOSURE, "`{` before closure body");
-	e->span = span_from(p, start);
+	e->span = parse_span_from(p, start);
 	return e;
 }
 
@@ -841,8 +841,8 @@ parse_closure(Parser *p)
 static Expr *
 parse_match(Parser *p)
 {
-	Span start = advance(p)->span;  /* match */
-	Expr *e = new_expr(p, EXPR_MATCH, start);
+	Span start = parse_advance(p)->span;  /* match */
+	Expr *e = parse_new_expr(p, EXPR_MATCH, start);
 	/*
 	 * `own`/`borrow` is the mode only when the next token starts a distinct
 	 * scrutinee and cannot continue an expression named `own`: a name other
@@ -850,71 +850,71 @@ parse_match(Parser *p)
 	 * `match own(x)` calls a function `own`, `match own with { … } { … }`
 	 * updates a binding `own`.
 	 */
-	Token *after = peek_at(p, 1);
+	Token *after = parse_peek_at(p, 1);
 	TokKind ak = after->kind;
-	bool mode_follows = (ak == TOK_IDENT && !tok_is_word(p, after, "with")) || ak == TOK_INT ||
+	bool mode_follows = (ak == TOK_IDENT && !parse_tok_is_word(p, after, "with")) || ak == TOK_INT ||
 	    ak == TOK_FLOAT || ak == TOK_CHAR || ak == TOK_STRING || ak == TOK_LBRACKET ||
 	    ak == TOK_MINUS || ak == TOK_BANG;
-	if (mode_follows && accept_word(p, "own"))
+	if (mode_follows && parse_accept_word(p, "own"))
 		e->u.match.mode = MATCH_OWN;
-	else if (mode_follows && accept_word(p, "borrow"))
+	else if (mode_follows && parse_accept_word(p, "borrow"))
 		e->u.match.mode = MATCH_BORROW;
-	if (e->u.match.mode != MATCH_PLAIN && (at_word(p, "own") || at_word(p, "borrow"))) {
-		error_at(p, peek(p), DIAG_P207, "a match expression accepts exactly one ownership mode: `own` or `borrow`");
+	if (e->u.match.mode != MATCH_PLAIN && (parse_at_word(p, "own") || parse_at_word(p, "borrow"))) {
+		parse_error_at(p, parse_peek(p), DIAG_P207, "a match expression accepts exactly one ownership mode: `own` or `borrow`");
 		return e;
 	}
 	e->u.match.scrutinee = parse_cond(p);
-	if (!expect(p, TOK_LBRACE, "`{` before match arms"))
+	if (!parse_expect(p, TOK_LBRACE, "`{` before match arms"))
 		return e;
-	if (!enter(p, &p->toks[p->pos - 1]))
+	if (!parse_enter(p, &p->toks[p->pos - 1]))
 		return e;
 	VEC(MatchArm) arms = {0};
-	while (!p->panic && !at(p, TOK_RBRACE)) {
-		if (at(p, TOK_EOF)) {
-			Diag *d = error_at(p, peek(p), DIAG_P205, "expected `}` after match arms");
+	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
+		if (parse_at(p, TOK_EOF)) {
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P205, "expected `}` after match arms");
 			diag_set_help(d, "end every arm with `,` and close the match with `}`");
 			break;
 		}
 		MatchArm arm;
 		memset(&arm, 0, sizeof arm);
-		arm.span = peek(p)->span;
-		Token *pat_start = peek(p);
+		arm.span = parse_peek(p)->span;
+		Token *pat_start = parse_peek(p);
 		arm.pat = parse_pattern(p);
-		if (!p->panic && at_word(p, "if")) {
-			advance(p);
+		if (!p->panic && parse_at_word(p, "if")) {
+			parse_advance(p);
 			bool g = p->in_guard;
 			p->in_guard = true;
 			arm.guard = parse_expr(p);
 			p->in_guard = g;
 		}
-		if (!p->panic && !at(p, TOK_FATARROW)) {
-			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `=>` after match pattern");
-			if (at(p, TOK_LPAREN)) {
+		if (!p->panic && !parse_at(p, TOK_FATARROW)) {
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `=>` after match pattern");
+			if (parse_at(p, TOK_LPAREN)) {
 				diag_set_help(d, "variant patterns name the case and its fields: `Option::Some { value: v }`, not `Some(v)`");
 				rust_case_fix(p, d, pat_start, false);
-			} else if (at(p, TOK_DOT)) {
+			} else if (parse_at(p, TOK_DOT)) {
 				diag_set_help(d, "range patterns are not admitted; bind the value and guard the arm: `n if n >= 0 && n <= 5 => …,`");
 			} else {
-				decorate_expected(p, d);
+				parse_decorate_expected(p, d);
 			}
 			break;
 		}
-		advance(p);
+		parse_advance(p);
 		arm.value = parse_expr(p);
-		arm.span = span_from(p, arm.span);
+		arm.span = parse_span_from(p, arm.span);
 		VEC_PUSH(arms, arm);
-		if (!p->panic && !member_comma(p, "match arm"))
+		if (!p->panic && !parse_member_comma(p, "match arm"))
 			break;
 	}
-	Token *close = peek(p);
-	if (!p->panic && at(p, TOK_RBRACE))
-		advance(p);
-	leave(p);
+	Token *close = parse_peek(p);
+	if (!p->panic && parse_at(p, TOK_RBRACE))
+		parse_advance(p);
+	parse_leave(p);
 	e->u.match.close = close->span;
 	e->u.match.arms = ARENA_COPY(p, MatchArm, arms);
 	e->u.match.narms = arms.len;
 	VEC_FREE(arms);
-	e->span = span_from(p, start);
+	e->span = parse_span_from(p, start);
 	return e;
 }
 
@@ -922,31 +922,31 @@ parse_match(Parser *p)
 static Expr *
 parse_array(Parser *p)
 {
-	Token *t = peek(p);
-	Expr *e = new_expr(p, EXPR_ARRAY, t->span);
-	if (!enter(p, t))
+	Token *t = parse_peek(p);
+	Expr *e = parse_new_expr(p, EXPR_ARRAY, t->span);
+	if (!parse_enter(p, t))
 		return e;
-	advance(p);
+	parse_advance(p);
 	VEC(Expr *) elems = {0};
-	while (!p->panic && !at(p, TOK_RBRACKET)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACKET)) {
 		VEC_PUSH(elems, parse_expr(p));
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
 	}
-	expect(p, TOK_RBRACKET, "`]` after array elements");
-	leave(p);
+	parse_expect(p, TOK_RBRACKET, "`]` after array elements");
+	parse_leave(p);
 	e->u.array.elems = ARENA_COPY(p, Expr *, elems);
 	e->u.array.nelems = elems.len;
 	VEC_FREE(elems);
-	e->span = span_from(p, t->span);
+	e->span = parse_span_from(p, t->span);
 	return e;
 }
 
 static Expr *
 expected_expression(Parser *p)
 {
-	Token *t = peek(p);
-	Diag *d = error_at(p, t, DIAG_P201, "expected an expression");
+	Token *t = parse_peek(p);
+	Diag *d = parse_error_at(p, t, DIAG_P201, "expected an expression");
 	if (t->kind == TOK_PIPE || t->kind == TOK_OROR)
 		diag_set_help(d, "an anonymous function is `fn(x: i64) -> i64 { x + 1 }`; parameter and result types are required");
 	else if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
@@ -961,51 +961,51 @@ expected_expression(Parser *p)
 static Expr *
 parse_primary(Parser *p, bool *callable)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	*callable = false;
 	switch (t->kind) {
 	case TOK_INT:
-		advance(p);
+		parse_advance(p);
 		return int_literal(p, t, false, t->span);
 	case TOK_FLOAT: {
-		advance(p);
-		Expr *e = new_expr(p, EXPR_FLOAT, t->span);
+		parse_advance(p);
+		Expr *e = parse_new_expr(p, EXPR_FLOAT, t->span);
 		e->u.float_lit.value = t->v.f;
 		e->u.float_lit.suffix = (NumSuffix)t->suffix;
 		return e;
 	}
 	case TOK_CHAR: {
-		advance(p);
-		Expr *e = new_expr(p, EXPR_CHAR, t->span);
+		parse_advance(p);
+		Expr *e = parse_new_expr(p, EXPR_CHAR, t->span);
 		e->u.char_lit.value = t->v.ch;
 		return e;
 	}
 	case TOK_STRING: {
-		advance(p);
-		Expr *e = new_expr(p, EXPR_STRING, t->span);
+		parse_advance(p);
+		Expr *e = parse_new_expr(p, EXPR_STRING, t->span);
 		e->u.str.s = t->v.s;
 		e->u.str.len = lex_str_len(t);
 		e->u.str.span = t->span;
 		return e;
 	}
 	case TOK_LPAREN: {
-		if (!enter(p, t))
+		if (!parse_enter(p, t))
 			return error_expr(p, t->span);
-		advance(p);
+		parse_advance(p);
 		Expr *e = parse_expr(p);
-		if (!p->panic && at(p, TOK_COMMA)) {
-			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `)` after expression");
+		if (!p->panic && parse_at(p, TOK_COMMA)) {
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `)` after expression");
 			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
 		} else {
-			expect(p, TOK_RPAREN, "`)` after expression");
+			parse_expect(p, TOK_RPAREN, "`)` after expression");
 		}
-		leave(p);
+		parse_leave(p);
 		return e;
 	}
 	case TOK_LBRACE: {
-		Expr *e = new_expr(p, EXPR_BLOCK, t->span);
+		Expr *e = parse_new_expr(p, EXPR_BLOCK, t->span);
 		e->u.block = parse_block_ctx(p, BLK_EXPR, "`{` before block");
-		e->span = span_from(p, t->span);
+		e->span = parse_span_from(p, t->span);
 		return e;
 	}
 	case TOK_LBRACKET:
@@ -1015,30 +1015,30 @@ parse_primary(Parser *p, bool *callable)
 	default:
 		return expected_expression(p);
 	}
-	if (tok_is_word(p, t, "true") || tok_is_word(p, t, "false")) {
-		advance(p);
-		Expr *e = new_expr(p, EXPR_BOOL, t->span);
-		e->u.bool_lit.value = tok_is_word(p, t, "true");
+	if (parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false")) {
+		parse_advance(p);
+		Expr *e = parse_new_expr(p, EXPR_BOOL, t->span);
+		e->u.bool_lit.value = parse_tok_is_word(p, t, "true");
 		return e;
 	}
-	if (tok_is_word(p, t, "if"))
+	if (parse_tok_is_word(p, t, "if"))
 		return parse_if(p, true);
-	if (tok_is_word(p, t, "match"))
+	if (parse_tok_is_word(p, t, "match"))
 		return parse_match(p);
-	if (tok_is_word(p, t, "fn") && peek_at(p, 1)->kind == TOK_LPAREN)
+	if (parse_tok_is_word(p, t, "fn") && parse_peek_at(p, 1)->kind == TOK_LPAREN)
 		return parse_closure(p);
-	if ((tok_is_word(p, t, "own") || tok_is_word(p, t, "mut")) && word_at(p, 1, "fn") && peek_at(p, 2)->kind == TOK_LPAREN)
+	if ((parse_tok_is_word(p, t, "own") || parse_tok_is_word(p, t, "mut")) && parse_word_at(p, 1, "fn") && parse_peek_at(p, 2)->kind == TOK_LPAREN)
 		return parse_closure(p);
-	if (tok_is_word(p, t, "super") && peek_at(p, 1)->kind == TOK_DOT) {
-		advance(p);
-		advance(p);
-		Expr *e = new_expr(p, EXPR_SUPER, t->span);
+	if (parse_tok_is_word(p, t, "super") && parse_peek_at(p, 1)->kind == TOK_DOT) {
+		parse_advance(p);
+		parse_advance(p);
+		Expr *e = parse_new_expr(p, EXPR_SUPER, t->span);
 		e->u.super_.name = parse_name(p, "method name after `super.`");
-		if (!p->panic && !at(p, TOK_LPAREN))
-			expect(p, TOK_LPAREN, "`(` after `super` method name");
+		if (!p->panic && !parse_at(p, TOK_LPAREN))
+			parse_expect(p, TOK_LPAREN, "`(` after `super` method name");
 		else if (!p->panic)
 			e->u.super_.args = parse_args(p, &e->u.super_.nargs, "`)` after method arguments");
-		e->span = span_from(p, t->span);
+		e->span = parse_span_from(p, t->span);
 		return e;
 	}
 	return parse_name_expr(p, callable);
@@ -1070,39 +1070,39 @@ static FieldPat *
 parse_field_pats(Parser *p, int *n)
 {
 	*n = 0;
-	if (!enter(p, peek(p)))
+	if (!parse_enter(p, parse_peek(p)))
 		return NULL;
-	advance(p);
+	parse_advance(p);
 	VEC(FieldPat) fields = {0};
-	while (!p->panic && !at(p, TOK_RBRACE)) {
+	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
 		FieldPat f;
-		f.span = peek(p)->span;
+		f.span = parse_peek(p)->span;
 		f.name = parse_name(p, "field name in pattern");
 		f.sub = NULL;
-		if (!p->panic && accept(p, TOK_COLON)) {
-			Token *t = peek(p);
-			if (tok_is_word(p, t, "_")) {
-				advance(p);
+		if (!p->panic && parse_accept(p, TOK_COLON)) {
+			Token *t = parse_peek(p);
+			if (parse_tok_is_word(p, t, "_")) {
+				parse_advance(p);
 				f.sub = new_pat(p, PAT_WILD, t->span);
-			} else if (t->kind == TOK_IDENT && peek_at(p, 1)->kind == TOK_LBRACE) {
-				advance(p);
+			} else if (t->kind == TOK_IDENT && parse_peek_at(p, 1)->kind == TOK_LBRACE) {
+				parse_advance(p);
 				f.sub = parse_record_pat(p, t);
 			} else if (t->kind == TOK_IDENT) {
-				advance(p);
+				parse_advance(p);
 				f.sub = new_pat(p, PAT_BIND, t->span);
-				f.sub->u.bind = name_of(p, t);
+				f.sub->u.bind = parse_name_of(p, t);
 			} else {
-				Diag *d = error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
+				Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
 				diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
 			}
 		}
-		f.span = span_from(p, f.span);
+		f.span = parse_span_from(p, f.span);
 		VEC_PUSH(fields, f);
-		if (!accept(p, TOK_COMMA))
+		if (!parse_accept(p, TOK_COMMA))
 			break;
 	}
-	expect(p, TOK_RBRACE, "`}` after pattern fields");
-	leave(p);
+	parse_expect(p, TOK_RBRACE, "`}` after pattern fields");
+	parse_leave(p);
 	FieldPat *out = ARENA_COPY(p, FieldPat, fields);
 	*n = fields.len;
 	VEC_FREE(fields);
@@ -1114,9 +1114,9 @@ static Pattern *
 parse_record_pat(Parser *p, Token *tname)
 {
 	Pattern *pt = new_pat(p, PAT_RECORD, tname->span);
-	pt->u.record.type = name_of(p, tname);
+	pt->u.record.type = parse_name_of(p, tname);
 	pt->u.record.fields = parse_field_pats(p, &pt->u.record.nfields);
-	pt->span = span_from(p, tname->span);
+	pt->span = parse_span_from(p, tname->span);
 	return pt;
 }
 
@@ -1124,25 +1124,25 @@ parse_record_pat(Parser *p, Token *tname)
 static Pattern *
 parse_pattern_alt(Parser *p)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	if (t->kind == TOK_MINUS) {
-		Token *n = peek_at(p, 1);
+		Token *n = parse_peek_at(p, 1);
 		if (n->kind != TOK_INT) {
-			Diag *d = error_at(p, t, DIAG_P206, "`-` must precede an integer literal in a match pattern");
+			Diag *d = parse_error_at(p, t, DIAG_P206, "`-` must precede an integer literal in a match pattern");
 			diag_set_help(d, "write a negative literal such as `-1`, or bind the value and compare it in a guard");
 			return new_pat(p, PAT_WILD, t->span);
 		}
-		advance(p);
-		advance(p);
+		parse_advance(p);
+		parse_advance(p);
 		if (n->suffix == SUF_U8 || n->suffix == SUF_USIZE) {
-			Diag *d = error_span(p, span_from(p, t->span), DIAG_P206, "negative literal pattern is outside its integer range");
+			Diag *d = parse_error_span(p, parse_span_from(p, t->span), DIAG_P206, "negative literal pattern is outside its integer range");
 			diag_set_help(d, "`u8` and `usize` values are never negative; negative patterns exist for i64 and i32");
 		} else {
 			check_int_range(p, n, true);
 		}
-		Span s = span_from(p, t->span);
+		Span s = parse_span_from(p, t->span);
 		Pattern *pt = new_pat(p, PAT_LIT, s);
-		Expr *e = new_expr(p, EXPR_INT, s);
+		Expr *e = parse_new_expr(p, EXPR_INT, s);
 		e->u.int_lit.value = n->v.u;
 		e->u.int_lit.suffix = (NumSuffix)n->suffix;
 		e->u.int_lit.negative = false;
@@ -1150,7 +1150,7 @@ parse_pattern_alt(Parser *p)
 		pt->u.lit.negative = true;
 		return pt;
 	}
-	if (t->kind == TOK_INT || t->kind == TOK_CHAR || tok_is_word(p, t, "true") || tok_is_word(p, t, "false")) {
+	if (t->kind == TOK_INT || t->kind == TOK_CHAR || parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false")) {
 		bool callable;
 		Expr *e = parse_primary(p, &callable);
 		Pattern *pt = new_pat(p, PAT_LIT, t->span);
@@ -1158,36 +1158,36 @@ parse_pattern_alt(Parser *p)
 		return pt;
 	}
 	if (t->kind != TOK_IDENT) {
-		Diag *d = error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
+		Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
 		if (t->kind == TOK_FLOAT || t->kind == TOK_STRING)
 			diag_set_help(d, "there are no float or string patterns; bind the value and compare it in a guard: `s if s == x => …,`");
 		else
 			diag_set_help(d, "a pattern is `_`, a name, a literal, `Type::Case { … }` or `Record { … }`");
 		return new_pat(p, PAT_WILD, t->span);
 	}
-	advance(p);
-	if (tok_is_word(p, t, "_"))
+	parse_advance(p);
+	if (parse_tok_is_word(p, t, "_"))
 		return new_pat(p, PAT_WILD, t->span);
-	if (at(p, TOK_COLONCOLON)) {
-		advance(p);
+	if (parse_at(p, TOK_COLONCOLON)) {
+		parse_advance(p);
 		Pattern *pt = new_pat(p, PAT_CASE, t->span);
-		pt->u.case_.type = name_of(p, t);
-		if (!at(p, TOK_IDENT)) {
-			error_at(p, peek(p), DIAG_P105, "expected variant case name after `::`");
+		pt->u.case_.type = parse_name_of(p, t);
+		if (!parse_at(p, TOK_IDENT)) {
+			parse_error_at(p, parse_peek(p), DIAG_P105, "expected variant case name after `::`");
 			return pt;
 		}
-		pt->u.case_.case_name = name_of(p, advance(p));
-		if (at(p, TOK_LBRACE)) {
+		pt->u.case_.case_name = parse_name_of(p, parse_advance(p));
+		if (parse_at(p, TOK_LBRACE)) {
 			pt->u.case_.has_braces = true;
 			pt->u.case_.fields = parse_field_pats(p, &pt->u.case_.nfields);
 		}
-		pt->span = span_from(p, t->span);
+		pt->span = parse_span_from(p, t->span);
 		return pt;
 	}
-	if (at(p, TOK_LBRACE))
+	if (parse_at(p, TOK_LBRACE))
 		return parse_record_pat(p, t);
 	Pattern *pt = new_pat(p, PAT_BIND, t->span);
-	pt->u.bind = name_of(p, t);
+	pt->u.bind = parse_name_of(p, t);
 	return pt;
 }
 
@@ -1195,15 +1195,15 @@ parse_pattern_alt(Parser *p)
 Pattern *
 parse_pattern(Parser *p)
 {
-	Span start = peek(p)->span;
+	Span start = parse_peek(p)->span;
 	Pattern *first = parse_pattern_alt(p);
-	if (p->panic || !at(p, TOK_PIPE))
+	if (p->panic || !parse_at(p, TOK_PIPE))
 		return first;
 	VEC(Pattern *) alts = {0};
 	VEC_PUSH(alts, first);
-	while (!p->panic && accept(p, TOK_PIPE))
+	while (!p->panic && parse_accept(p, TOK_PIPE))
 		VEC_PUSH(alts, parse_pattern_alt(p));
-	Pattern *pt = new_pat(p, PAT_OR, span_from(p, start));
+	Pattern *pt = new_pat(p, PAT_OR, parse_span_from(p, start));
 	pt->u.or.alts = ARENA_COPY(p, Pattern *, alts);
 	pt->u.or.nalts = alts.len;
 	VEC_FREE(alts);

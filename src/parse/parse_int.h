@@ -48,49 +48,49 @@ typedef struct Parser {
 } Parser;
 
 /* ---- token access (parse.c) ---- */
-Token *peek(Parser *p);
-Token *peek_at(Parser *p, int k);
-bool at(Parser *p, TokKind k);
-bool at_word(Parser *p, const char *w);
-bool word_at(Parser *p, int k, const char *w);
-bool tok_is_word(const Parser *p, const Token *t, const char *w);
-Token *advance(Parser *p);
-bool accept(Parser *p, TokKind k);
-bool accept_word(Parser *p, const char *w);
-Token *expect(Parser *p, TokKind k, const char *desc);  /* P106 "expected <desc>" */
-bool expect_word(Parser *p, const char *w);
-Span span_from(Parser *p, Span start);   /* start..end of previous token */
-Span tok_span(const Token *t);
+Token *parse_peek(Parser *p);
+Token *parse_peek_at(Parser *p, int k);
+bool parse_at(Parser *p, TokKind k);
+bool parse_at_word(Parser *p, const char *w);
+bool parse_word_at(Parser *p, int k, const char *w);
+bool parse_tok_is_word(const Parser *p, const Token *t, const char *w);
+Token *parse_advance(Parser *p);
+bool parse_accept(Parser *p, TokKind k);
+bool parse_accept_word(Parser *p, const char *w);
+Token *parse_expect(Parser *p, TokKind k, const char *desc);  /* P106 "expected <desc>" */
+bool parse_expect_word(Parser *p, const char *w);
+Span parse_span_from(Parser *p, Span start);   /* start..end of previous token */
+Span parse_tok_span(const Token *t);
 
 /* ---- errors (parse.c) ---- */
 /* Reports at token t unless in panic or t is a lexical error; sets panic. */
-Diag *error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
+Diag *parse_error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-Diag *error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
+Diag *parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-const char *tok_desc(Parser *p, const Token *t, char *buf, size_t size);
-bool enter(Parser *p, const Token *t);   /* depth++; false (P207) past the bound */
-void leave(Parser *p);
+const char *parse_tok_desc(Parser *p, const Token *t, char *buf, size_t size);
+bool parse_enter(Parser *p, const Token *t);   /* depth++; false (P207) past the bound */
+void parse_leave(Parser *p);
 
 /* ---- names and shared pieces (parse.c) ---- */
 Name parse_name(Parser *p, const char *what);
-Name name_of(Parser *p, const Token *t);
+Name parse_name_of(Parser *p, const Token *t);
 QName parse_qname(Parser *p, const char *what);
 StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
-void decorate_expected(Parser *p, Diag *d);
-bool member_comma(Parser *p, const char *noun);
+void parse_decorate_expected(Parser *p, Diag *d);
+bool parse_member_comma(Parser *p, const char *noun);
 EffectSet parse_effect_set(Parser *p);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */
 Type *parse_type(Parser *p);
 Type **parse_type_args(Parser *p, int *n);  /* at `<` */
-bool generic_args_ahead(Parser *p);         /* at `<`: balanced list followed by ( :: { */
+bool parse_generic_args_ahead(Parser *p);         /* at `<`: balanced list followed by ( :: { */
 Expr *parse_expr(Parser *p);
 Expr *parse_cond(Parser *p);               /* record literals disabled */
 Pattern *parse_pattern(Parser *p);
-Expr *new_expr(Parser *p, ExprKind k, Span s);
+Expr *parse_new_expr(Parser *p, ExprKind k, Span s);
 FieldInit *parse_inits(Parser *p, int *n);  /* at `{` */
 
 /* ---- blocks and statements (parse_stmt.c) ---- */
@@ -108,9 +108,9 @@ typedef enum BlockCtx {
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
 FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
-bool if_has_value(const Expr *e);
+bool parse_if_has_value(const Expr *e);
 
-#define ARENA_COPY(p, T, vec) arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
-void *arena_copy_vec(Arena *a, const void *items, size_t size, int n);
+#define ARENA_COPY(p, T, vec) parse_arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
+void *parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n);
 
 #endif

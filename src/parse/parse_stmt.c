@@ -23,7 +23,7 @@ new_stmt(Parser *p, StmtKind k, Span s)
 }
 
 bool
-if_has_value(const Expr *e)
+parse_if_has_value(const Expr *e)
 {
 	return e->kind == EXPR_IF && e->u.if_.else_block && e->u.if_.then_block &&
 	    e->u.if_.then_block->tail && e->u.if_.else_block->tail;
@@ -48,31 +48,31 @@ p203_help(BlockCtx ctx, bool after_if)
 Expr *
 parse_if(Parser *p, bool value)
 {
-	Token *t = advance(p);  /* if */
-	Expr *e = new_expr(p, EXPR_IF, t->span);
-	if (!enter(p, t))
+	Token *t = parse_advance(p);  /* if */
+	Expr *e = parse_new_expr(p, EXPR_IF, t->span);
+	if (!parse_enter(p, t))
 		return e;
 	e->u.if_.cond = parse_cond(p);
-	if (!p->panic && !at(p, TOK_LBRACE)) {
-		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` before `if` body");
-		if (at(p, TOK_ASSIGN))
+	if (!p->panic && !parse_at(p, TOK_LBRACE)) {
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before `if` body");
+		if (parse_at(p, TOK_ASSIGN))
 			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
 		else
-			decorate_expected(p, d);
+			parse_decorate_expected(p, d);
 	}
 	BlockCtx bctx = value ? BLK_IF_VALUE : BLK_IF_STMT;
 	if (!p->panic)
 		e->u.if_.then_block = parse_block_ctx(p, bctx, "`{` before `if` body");
-	if (!p->panic && at_word(p, "else")) {
-		Token *else_tok = advance(p);
-		if (at_word(p, "if")) {
+	if (!p->panic && parse_at_word(p, "else")) {
+		Token *else_tok = parse_advance(p);
+		if (parse_at_word(p, "if")) {
 			/* `else if` is sugar for `else { if … }` */
 			Block *b = ARENA_NEW(p->arena, Block);
 			Expr *inner = parse_if(p, value);
 			b->span = inner->span;
 			/* only a valueless chain needs to remember its `else if` */
-			e->u.if_.else_if = !value && !(if_has_value(inner) && e->u.if_.then_block && e->u.if_.then_block->tail);
-			if (if_has_value(inner) || value) {
+			e->u.if_.else_if = !value && !(parse_if_has_value(inner) && e->u.if_.then_block && e->u.if_.then_block->tail);
+			if (parse_if_has_value(inner) || value) {
 				b->tail = inner;
 			} else {
 				Stmt *st = new_stmt(p, STMT_IF, inner->span);
@@ -87,11 +87,11 @@ parse_if(Parser *p, bool value)
 			e->u.if_.else_block = parse_block_ctx(p, bctx, "`{` after `else`");
 		}
 	} else if (!p->panic && value) {
-		Diag *d = error_at(p, peek(p), DIAG_P104, "expected `else`");
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
 		diag_set_help(d, "`if` is an expression and always has an `else` branch");
 	}
-	leave(p);
-	e->span = span_from(p, t->span);
+	parse_leave(p);
+	e->span = parse_span_from(p, t->span);
 	return e;
 }
 
@@ -99,34 +99,34 @@ parse_if(Parser *p, bool value)
 static Stmt *
 parse_let(Parser *p)
 {
-	Token *t = advance(p);  /* let */
+	Token *t = parse_advance(p);  /* let */
 	Stmt *st = new_stmt(p, STMT_LET, t->span);
 	/* `mut` is the modifier only when a name follows it. */
-	if (at_word(p, "mut") && peek_at(p, 1)->kind == TOK_IDENT) {
-		advance(p);
+	if (parse_at_word(p, "mut") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
+		parse_advance(p);
 		st->u.let.mut = true;
-		if (at_word(p, "mut") && peek_at(p, 1)->kind == TOK_IDENT) {
-			Diag *d = error_at(p, peek(p), DIAG_U104, "duplicate `mut` modifier; write `let mut` exactly once");
-			diag_add_fix(d, peek(p)->span.start, peek_at(p, 1)->span.start, "");
+		if (parse_at_word(p, "mut") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_U104, "duplicate `mut` modifier; write `let mut` exactly once");
+			diag_add_fix(d, parse_peek(p)->span.start, parse_peek_at(p, 1)->span.start, "");
 			return st;
 		}
 	}
 	st->u.let.name = parse_name(p, "local binding name");
-	if (!p->panic && accept(p, TOK_COLON))
+	if (!p->panic && parse_accept(p, TOK_COLON))
 		st->u.let.type = parse_type(p);
-	if (!p->panic && !at(p, TOK_ASSIGN)) {
-		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `=` in local binding");
-		if (at(p, TOK_SEMI))
+	if (!p->panic && !parse_at(p, TOK_ASSIGN)) {
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `=` in local binding");
+		if (parse_at(p, TOK_SEMI))
 			diag_set_help(d, "every `let` binds a value at its declaration; there is no uninitialised binding");
 		else
-			decorate_expected(p, d);
+			parse_decorate_expected(p, d);
 		return st;
 	}
-	advance(p);
+	parse_advance(p);
 	if (!p->panic)
 		st->u.let.value = parse_expr(p);
-	expect(p, TOK_SEMI, "`;` after local binding");
-	st->span = span_from(p, t->span);
+	parse_expect(p, TOK_SEMI, "`;` after local binding");
+	st->span = parse_span_from(p, t->span);
 	return st;
 }
 
@@ -134,19 +134,19 @@ parse_let(Parser *p)
 static Stmt *
 parse_while(Parser *p)
 {
-	Token *t = advance(p);
+	Token *t = parse_advance(p);
 	Stmt *st = new_stmt(p, STMT_WHILE, t->span);
 	st->u.while_.cond = parse_cond(p);
-	if (!p->panic && !at(p, TOK_LBRACE)) {
-		Diag *d = error_at(p, peek(p), DIAG_P106, "expected `{` before `while` body");
-		if (at(p, TOK_ASSIGN))
+	if (!p->panic && !parse_at(p, TOK_LBRACE)) {
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before `while` body");
+		if (parse_at(p, TOK_ASSIGN))
 			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
 		else
-			decorate_expected(p, d);
+			parse_decorate_expected(p, d);
 		return st;
 	}
 	st->u.while_.body = parse_block_ctx(p, BLK_WHILE, "`{` before `while` body");
-	st->span = span_from(p, t->span);
+	st->span = parse_span_from(p, t->span);
 	return st;
 }
 
@@ -154,14 +154,14 @@ parse_while(Parser *p)
 static Stmt *
 parse_for(Parser *p)
 {
-	Token *t = advance(p);
+	Token *t = parse_advance(p);
 	Stmt *st = new_stmt(p, STMT_FOR, t->span);
-	if (at_word(p, "own") && peek_at(p, 1)->kind == TOK_IDENT && !word_at(p, 1, "in")) {
-		advance(p);
+	if (parse_at_word(p, "own") && parse_peek_at(p, 1)->kind == TOK_IDENT && !parse_word_at(p, 1, "in")) {
+		parse_advance(p);
 		st->u.for_.own = true;
 	}
 	st->u.for_.item = parse_name(p, "loop item name");
-	expect_word(p, "in");
+	parse_expect_word(p, "in");
 	if (!p->panic) {
 		p->in_for_iter = true;
 		st->u.for_.iter = parse_cond(p);
@@ -169,7 +169,7 @@ parse_for(Parser *p)
 	}
 	if (!p->panic)
 		st->u.for_.body = parse_block_ctx(p, BLK_FOR, "`{` before `for` body");
-	st->span = span_from(p, t->span);
+	st->span = parse_span_from(p, t->span);
 	return st;
 }
 
@@ -177,19 +177,19 @@ parse_for(Parser *p)
 static Stmt *
 parse_unsafe(Parser *p)
 {
-	Token *t = peek(p);
+	Token *t = parse_peek(p);
 	Stmt *st = new_stmt(p, STMT_UNSAFE, t->span);
-	if (!word_at(p, 1, "audit")) {
+	if (!parse_word_at(p, 1, "audit")) {
 		parse_attr(p, true);
 		if (!p->panic)
-			error_at(p, t, DIAG_P102, "`@id` does not stand before statements; only `@audit` does");
+			parse_error_at(p, t, DIAG_P102, "`@id` does not stand before statements; only `@audit` does");
 		return st;
 	}
-	advance(p);
-	advance(p);
-	expect(p, TOK_LPAREN, "`(` after @audit");
-	if (!p->panic && !at(p, TOK_STRING)) {
-		Diag *d = error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@audit expects a string literal");
+	parse_advance(p);
+	parse_advance(p);
+	parse_expect(p, TOK_LPAREN, "`(` after @audit");
+	if (!p->panic && !parse_at(p, TOK_STRING)) {
+		Diag *d = parse_error_span(p, p->toks[p->pos - 1].span, DIAG_P103, "@audit expects a string literal");
 		diag_set_help(d, "summarise the audit in quotes: `@audit(\"bounded copy\")`");
 		return st;
 	}
@@ -197,11 +197,11 @@ parse_unsafe(Parser *p)
 		st->u.unsafe.audit = parse_strlit(p, "audit summary");
 		st->u.unsafe.has_audit = true;
 	}
-	expect(p, TOK_RPAREN, "`)` after audit summary");
-	expect_word(p, "unsafe");
+	parse_expect(p, TOK_RPAREN, "`)` after audit summary");
+	parse_expect_word(p, "unsafe");
 	if (!p->panic)
 		st->u.unsafe.body = parse_block_ctx(p, BLK_UNSAFE, "`{` after `unsafe`");
-	st->span = span_from(p, t->span);
+	st->span = parse_span_from(p, t->span);
 	return st;
 }
 
@@ -209,23 +209,23 @@ parse_unsafe(Parser *p)
 static Stmt *
 parse_assign(Parser *p)
 {
-	Token *t = advance(p);
+	Token *t = parse_advance(p);
 	Stmt *st = new_stmt(p, STMT_ASSIGN, t->span);
-	st->u.assign.target = name_of(p, t);
-	if (accept(p, TOK_DOT)) {
+	st->u.assign.target = parse_name_of(p, t);
+	if (parse_accept(p, TOK_DOT)) {
 		st->u.assign.has_field = true;
 		st->u.assign.field = parse_name(p, "field name after `.`");
-		if (!p->panic && at(p, TOK_DOT)) {
-			Diag *d = error_at(p, t, DIAG_U111, "nested place chains like `a.b.c = ...` are outside field mutation v1");
+		if (!p->panic && parse_at(p, TOK_DOT)) {
+			Diag *d = parse_error_at(p, t, DIAG_U111, "nested place chains like `a.b.c = ...` are outside field mutation v1");
 			diag_set_help(d, "rebuild the inner value with `with` and assign it one level at a time: `a.b = a.b with { c: … };`");
 			return st;
 		}
 	}
-	expect(p, TOK_ASSIGN, "`=` in assignment");
+	parse_expect(p, TOK_ASSIGN, "`=` in assignment");
 	if (!p->panic)
 		st->u.assign.value = parse_expr(p);
-	expect(p, TOK_SEMI, "`;` after assignment");
-	st->span = span_from(p, t->span);
+	parse_expect(p, TOK_SEMI, "`;` after assignment");
+	st->span = parse_span_from(p, t->span);
 	return st;
 }
 
@@ -234,9 +234,9 @@ static bool
 assign_ahead(Parser *p)
 {
 	int k = 1;
-	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+	while (parse_peek_at(p, k)->kind == TOK_DOT && parse_peek_at(p, k + 1)->kind == TOK_IDENT)
 		k += 2;
-	return peek_at(p, k)->kind == TOK_ASSIGN;
+	return parse_peek_at(p, k)->kind == TOK_ASSIGN;
 }
 
 /* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;`. */
@@ -244,9 +244,9 @@ static bool
 compound_habit(Parser *p)
 {
 	int k = 1;
-	while (peek_at(p, k)->kind == TOK_DOT && peek_at(p, k + 1)->kind == TOK_IDENT)
+	while (parse_peek_at(p, k)->kind == TOK_DOT && parse_peek_at(p, k + 1)->kind == TOK_IDENT)
 		k += 2;
-	Token *op = peek_at(p, k), *eq = peek_at(p, k + 1);
+	Token *op = parse_peek_at(p, k), *eq = parse_peek_at(p, k + 1);
 	if (eq->kind != TOK_ASSIGN || eq->span.start != op->span.end)
 		return false;
 	const char *sym;
@@ -258,18 +258,18 @@ compound_habit(Parser *p)
 	case TOK_PERCENT: sym = "%"; break;
 	default: return false;
 	}
-	Token *first = peek(p);
-	uint32_t ps = first->span.start, pe = peek_at(p, k - 1)->span.end;
+	Token *first = parse_peek(p);
+	uint32_t ps = first->span.start, pe = parse_peek_at(p, k - 1)->span.end;
 	int plen = (int)(pe - ps);
 	Span s = op->span;
 	s.end = eq->span.end;
-	Diag *d = error_span(p, s, DIAG_P201, "compound assignment is not admitted");
+	Diag *d = parse_error_span(p, s, DIAG_P201, "compound assignment is not admitted");
 	diag_set_help(d, "write `%.*s = %.*s %s …;`; assignment is a statement with a plain `=`", plen, p->src + ps, plen,
 	    p->src + ps, sym);
 	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep). */
 	bool has_semi = false;
 	for (int j = k + 2, depth = 0; p->pos + j < p->ntoks; j++) {
-		TokKind tk = (TokKind)peek_at(p, j)->kind;
+		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
 		if (tk == TOK_EOF || tk == TOK_ERROR)
 			break;
 		if (tk == TOK_LPAREN || tk == TOK_LBRACE || tk == TOK_LBRACKET)
@@ -308,15 +308,15 @@ starts_operand(Parser *p, const Token *t)
 static void
 return_habit(Parser *p)
 {
-	Token *t = peek(p);
-	Diag *d = error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression");
+	Token *t = parse_peek(p);
+	Diag *d = parse_error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression");
 	diag_set_help(d, "delete `return` and the trailing `;` so the value is the block's last expression");
 	if (!d)
 		return;
 	/* Find the `;` that ends the returned expression at bracket depth 0. */
 	int depth = 0;
 	for (int k = 1; p->pos + k < p->ntoks; k++) {
-		Token *u = peek_at(p, k);
+		Token *u = parse_peek_at(p, k);
 		if (u->kind == TOK_EOF || u->kind == TOK_ERROR)
 			return;
 		if (u->kind == TOK_LPAREN || u->kind == TOK_LBRACE || u->kind == TOK_LBRACKET)
@@ -325,13 +325,13 @@ return_habit(Parser *p)
 			depth--;
 		else if (u->kind == TOK_RBRACE) {
 			if (depth == 0) {
-				diag_add_fix(d, t->span.start, peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
 				return;
 			}
 			depth--;
 		} else if (u->kind == TOK_SEMI && depth == 0) {
-			if (peek_at(p, k + 1)->kind == TOK_RBRACE) {
-				diag_add_fix(d, t->span.start, peek_at(p, 1)->span.start, "");
+			if (parse_peek_at(p, k + 1)->kind == TOK_RBRACE) {
+				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
 				diag_add_fix(d, u->span.start, u->span.end, "");
 			}
 			return;
@@ -343,19 +343,19 @@ return_habit(Parser *p)
 static bool
 statement_habit(Parser *p)
 {
-	Token *t = peek(p), *n = peek_at(p, 1);
-	if (tok_is_word(p, t, "return") && starts_operand(p, n)) {
+	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
+	if (parse_tok_is_word(p, t, "return") && starts_operand(p, n)) {
 		return_habit(p);
 		return true;
 	}
-	if ((tok_is_word(p, t, "break") || tok_is_word(p, t, "continue")) &&
+	if ((parse_tok_is_word(p, t, "break") || parse_tok_is_word(p, t, "continue")) &&
 	    (n->kind == TOK_SEMI || n->kind == TOK_RBRACE)) {
-		Diag *d = error_at(p, t, DIAG_P106, "`%s` is not admitted", tok_is_word(p, t, "break") ? "break" : "continue");
+		Diag *d = parse_error_at(p, t, DIAG_P106, "`%s` is not admitted", parse_tok_is_word(p, t, "break") ? "break" : "continue");
 		diag_set_help(d, "there is no `break` or `continue`; put the exit test in the `while` condition, for example with a `let mut done = false;` flag");
 		return true;
 	}
-	if (tok_is_word(p, t, "loop") && (n->kind == TOK_LBRACE || starts_operand(p, n))) {
-		Diag *d = error_at(p, t, DIAG_P106, "only `while` loops are admitted");
+	if (parse_tok_is_word(p, t, "loop") && (n->kind == TOK_LBRACE || starts_operand(p, n))) {
+		Diag *d = parse_error_at(p, t, DIAG_P106, "only `while` loops are admitted");
 		diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
 		return true;
 	}
@@ -372,11 +372,11 @@ statement_habit(Parser *p)
 static void
 expression_statement(Parser *p, Expr *e, const Token *semi)
 {
-	bool last = at(p, TOK_RBRACE);
-	const Token *at_tok = peek(p);
+	bool last = parse_at(p, TOK_RBRACE);
+	const Token *at_tok = parse_peek(p);
 	if (e->kind == EXPR_NAME && semi > p->toks && semi[-1].span.start == e->span.start)
 		at_tok = &semi[-1];
-	Diag *d = error_at(p, at_tok, DIAG_P106, "expected `}` after block");
+	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
 	if (e->kind == EXPR_CALL)
@@ -485,7 +485,7 @@ static void
 number_statement_if(Parser *p, Stmt *st)
 {
 	Expr *e = st->u.if_;
-	if (!if_has_value(e)) {
+	if (!parse_if_has_value(e)) {
 		VEC(Block *) arms = {0};
 		Block *otherwise = NULL;
 		for (Expr *c = e; c;) {
@@ -529,58 +529,58 @@ Block *
 parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 {
 	Block *b = ARENA_NEW(p->arena, Block);
-	Token *open = peek(p);
+	Token *open = parse_peek(p);
 	b->span = open->span;
-	if (!expect(p, TOK_LBRACE, open_desc))
+	if (!parse_expect(p, TOK_LBRACE, open_desc))
 		return b;
-	if (!enter(p, open))
+	if (!parse_enter(p, open))
 		return b;
 	VEC(Stmt *) stmts = {0};
 	bool last_was_if = false;
-	while (!p->panic && !at(p, TOK_RBRACE)) {
-		Token *t = peek(p);
+	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
+		Token *t = parse_peek(p);
 		last_was_if = false;
 		if (t->kind == TOK_EOF) {
-			expect(p, TOK_RBRACE, "`}` after block");
+			parse_expect(p, TOK_RBRACE, "`}` after block");
 			break;
 		}
 		if (statement_habit(p))
 			break;
-		if (tok_is_word(p, t, "let") && peek_at(p, 1)->kind == TOK_IDENT) {
+		if (parse_tok_is_word(p, t, "let") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
 			push_stmt(p, &stmts, parse_let(p));
-		} else if (tok_is_word(p, t, "while") && peek_at(p, 1)->kind != TOK_ASSIGN) {
+		} else if (parse_tok_is_word(p, t, "while") && parse_peek_at(p, 1)->kind != TOK_ASSIGN) {
 			push_stmt(p, &stmts, parse_while(p));
-		} else if (tok_is_word(p, t, "for") && peek_at(p, 1)->kind == TOK_IDENT) {
+		} else if (parse_tok_is_word(p, t, "for") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
 			push_stmt(p, &stmts, parse_for(p));
 		} else if (t->kind == TOK_AT) {
 			push_stmt(p, &stmts, parse_unsafe(p));
-		} else if (tok_is_word(p, t, "unsafe") && peek_at(p, 1)->kind == TOK_LBRACE) {
+		} else if (parse_tok_is_word(p, t, "unsafe") && parse_peek_at(p, 1)->kind == TOK_LBRACE) {
 			/* `unsafe { … }` without `@audit`: parsed, rejected by the checker (N102) */
 			Stmt *st = new_stmt(p, STMT_UNSAFE, t->span);
-			advance(p);
+			parse_advance(p);
 			st->u.unsafe.audit.span = t->span;
 			st->u.unsafe.body = parse_block_ctx(p, BLK_UNSAFE, "`{` after `unsafe`");
-			st->span = span_from(p, t->span);
+			st->span = parse_span_from(p, t->span);
 			push_stmt(p, &stmts, st);
-		} else if (tok_is_word(p, t, "if") && peek_at(p, 1)->kind != TOK_ASSIGN) {
+		} else if (parse_tok_is_word(p, t, "if") && parse_peek_at(p, 1)->kind != TOK_ASSIGN) {
 			Expr *e = parse_if(p, false);
-			if (!p->panic && at(p, TOK_RBRACE) && if_has_value(e)) {
+			if (!p->panic && parse_at(p, TOK_RBRACE) && parse_if_has_value(e)) {
 				b->tail = e;
 				break;
 			}
-			if (!p->panic && at(p, TOK_SEMI)) {
+			if (!p->panic && parse_at(p, TOK_SEMI)) {
 				/* §0.3: `;` may follow a statement `if`; after a valued
 				 * `if … else …` it is an expression statement (P106). */
-				Token *semi = advance(p);
-				if (if_has_value(e)) {
+				Token *semi = parse_advance(p);
+				if (parse_if_has_value(e)) {
 					expression_statement(p, e, semi);
 					break;
 				}
 			}
-			if (!p->panic && at(p, TOK_RBRACE) && ctx != BLK_IF_STMT && valued_without_else(e)) {
+			if (!p->panic && parse_at(p, TOK_RBRACE) && ctx != BLK_IF_STMT && valued_without_else(e)) {
 				/* A valued `if` without `else` ends a block that needs a
 				 * value: the value grammar's missing `else` (P104). */
-				Diag *d = error_at(p, peek(p), DIAG_P104, "expected `else`");
+				Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
 				diag_set_help(d, "`if` is an expression and always has an `else` branch");
 				break;
 			}
@@ -596,31 +596,31 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			Expr *e = parse_expr(p);
 			if (p->panic)
 				break;
-			if (at(p, TOK_RBRACE)) {
+			if (parse_at(p, TOK_RBRACE)) {
 				b->tail = e;
 				break;
 			}
-			if (at(p, TOK_SEMI)) {
-				expression_statement(p, e, advance(p));
+			if (parse_at(p, TOK_SEMI)) {
+				expression_statement(p, e, parse_advance(p));
 				break;
 			}
-			Diag *d = error_at(p, peek(p), DIAG_P106, "expected `}` after block");
-			decorate_expected(p, d);
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");
+			parse_decorate_expected(p, d);
 			break;
 		}
 	}
-	Token *close = peek(p);
-	if (!p->panic && at(p, TOK_RBRACE)) {
+	Token *close = parse_peek(p);
+	if (!p->panic && parse_at(p, TOK_RBRACE)) {
 		if (!b->tail && ctx != BLK_IF_STMT) {
-			Diag *d = error_at(p, close, DIAG_P203, "block requires a final value expression");
+			Diag *d = parse_error_at(p, close, DIAG_P203, "block requires a final value expression");
 			diag_set_help(d, "%s", p203_help(ctx, last_was_if));
 		}
-		advance(p);
+		parse_advance(p);
 	}
-	leave(p);
+	parse_leave(p);
 	b->stmts = ARENA_COPY(p, Stmt *, stmts);
 	b->nstmts = stmts.len;
 	VEC_FREE(stmts);
-	b->span = span_from(p, open->span);
+	b->span = parse_span_from(p, open->span);
 	return b;
 }

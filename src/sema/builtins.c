@@ -5,8 +5,8 @@
  *
  * One static table, expanded from builtins.def (the single list of
  * builtins every layer expands), sorted by name (strcmp order) so
- * builtin_find can binary-search.  Each entry's signature is a string in a small notation
- * that builtin_signature parses and instantiates for the call's explicit
+ * sema_builtin_find can binary-search.  Each entry's signature is a string in a small notation
+ * that sema_builtin_signature parses and instantiates for the call's explicit
  * type arguments:
  *
  *     sig    = "(" [ param { ", " param } ] ") -> " [ "borrow " ] type
@@ -70,7 +70,7 @@ static const Builtin builtins[] = {
 };
 
 const Builtin *
-builtin_find(const char *name)
+sema_builtin_find(const char *name)
 {
 	size_t lo = 0, hi = countof(builtins);
 	while (lo < hi) {
@@ -87,9 +87,9 @@ builtin_find(const char *name)
 }
 
 bool
-builtin_reserved(const char *name)
+sema_builtin_reserved(const char *name)
 {
-	return builtin_find(name) != NULL;
+	return sema_builtin_find(name) != NULL;
 }
 
 /* The compiler-owned operation whose stable id is `id`, or NULL. */
@@ -112,7 +112,7 @@ typedef struct SigParser {
 } SigParser;
 
 static bool
-accept(SigParser *P, const char *word)
+parse_accept(SigParser *P, const char *word)
 {
 	size_t n = strlen(word);
 	if (strncmp(P->p, word, n) != 0)
@@ -122,24 +122,24 @@ accept(SigParser *P, const char *word)
 }
 
 static void
-expect(SigParser *P, const char *word)
+parse_expect(SigParser *P, const char *word)
 {
-	ASSERT(accept(P, word), "builtins.c: malformed signature notation");
+	ASSERT(parse_accept(P, word), "builtins.c: malformed signature notation");
 }
 
 static TypeId parse_type(SigParser *P);
 
 /* `<` type { `, ` type } `>` into args; returns the count. */
 static int
-parse_args(SigParser *P, TypeId *args, int max)
+sig_parse_args(SigParser *P, TypeId *args, int max)
 {
 	int n = 0;
-	expect(P, "<");
+	parse_expect(P, "<");
 	do {
 		ASSERT(n < max, "builtins.c: too many type arguments in notation");
 		args[n++] = parse_type(P);
-	} while (accept(P, ", "));
-	expect(P, ">");
+	} while (parse_accept(P, ", "));
+	parse_expect(P, ">");
 	return n;
 }
 
@@ -168,7 +168,7 @@ parse_type(SigParser *P)
 	size_t n = 0;
 	TypeId args[2];
 
-	if (accept(P, "[u8; N]"))
+	if (parse_accept(P, "[u8; N]"))
 		return T_ERR;   /* any [u8; N]: the checker special-cases it */
 	while ((P->p[n] >= 'a' && P->p[n] <= 'z') || (P->p[n] >= 'A' && P->p[n] <= 'Z') ||
 	       (P->p[n] >= '0' && P->p[n] <= '9'))
@@ -190,24 +190,24 @@ parse_type(SigParser *P)
 	for (size_t i = 0; i < countof(generic_types); i++) {
 		if (strcmp(name, generic_types[i].name) != 0)
 			continue;
-		int na = parse_args(P, args, 2);
+		int na = sig_parse_args(P, args, 2);
 		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");
-		return type_intern(&P->S->types, generic_types[i].kind, 0, 0, args, na);
+		return sema_type_intern(&P->S->types, generic_types[i].kind, 0, 0, args, na);
 	}
 	if (strcmp(name, "Slice") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
+		ASSERT(sig_parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
 		return T_SLICE;
 	}
 	if (strcmp(name, "Option") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: Option takes one argument");
+		ASSERT(sig_parse_args(P, args, 1) == 1, "builtins.c: Option takes one argument");
 		return sema_option(P->S, args[0]);
 	}
 	if (strcmp(name, "Result") == 0) {
-		ASSERT(parse_args(P, args, 2) == 2, "builtins.c: Result takes two arguments");
+		ASSERT(sig_parse_args(P, args, 2) == 2, "builtins.c: Result takes two arguments");
 		return sema_result(P->S, args[0], args[1]);
 	}
 	if (strcmp(name, "IterStep") == 0) {
-		ASSERT(parse_args(P, args, 1) == 1, "builtins.c: IterStep takes one argument");
+		ASSERT(sig_parse_args(P, args, 1) == 1, "builtins.c: IterStep takes one argument");
 		return sema_nominal(P->S, P->S->sym_iterstep, args, 1);
 	}
 	UNREACHABLE();
@@ -241,7 +241,7 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 }
 
 bool
-builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
 		  const char **why)
 {
 	SigParser P = {S, b->sig, targs, ntargs};
@@ -262,28 +262,28 @@ builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, Bu
 		return false;
 	}
 
-	expect(&P, "(");
-	if (accept(&P, "...)")) {
+	parse_expect(&P, "(");
+	if (parse_accept(&P, "...)")) {
 		out->nparams = -1;
-	} else if (!accept(&P, ")")) {
+	} else if (!parse_accept(&P, ")")) {
 		do {
 			ParamMode mode = MODE_NONE;
 			TypeId t;
-			if (accept(&P, "own "))
+			if (parse_accept(&P, "own "))
 				mode = MODE_OWN;
-			else if (accept(&P, "borrow "))
+			else if (parse_accept(&P, "borrow "))
 				mode = MODE_BORROW;
 			t = parse_type(&P);
-			if (mode == MODE_BORROW && type_is_scalar(&S->types, t))
+			if (mode == MODE_BORROW && sema_type_is_scalar(&S->types, t))
 				mode = MODE_NONE;   /* `borrow K` with a Copy key */
 			ASSERT(out->nparams < 8, "builtins.c: too many parameters");
 			out->params[out->nparams] = t;
 			out->modes[out->nparams++] = mode;
-		} while (accept(&P, ", "));
-		expect(&P, ")");
+		} while (parse_accept(&P, ", "));
+		parse_expect(&P, ")");
 	}
-	expect(&P, " -> ");
-	out->result_borrowed = accept(&P, "borrow ");
+	parse_expect(&P, " -> ");
+	out->result_borrowed = parse_accept(&P, "borrow ");
 	out->result = parse_type(&P);
 	ASSERT(*P.p == '\0', "builtins.c: trailing text in signature");
 	ASSERT(out->nparams == b->nparams, "builtins.c: nparams disagrees with the signature");

@@ -15,28 +15,28 @@
 static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee);
 
 TypeId
-expr_set(FnCtx *C, const Expr *e, TypeId t)
+sema_expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
 	C->S->expr_type[e->id] = t;
 	return t;
 }
 
 TypeId
-fn_type(FnCtx *C, TypeId t)
+sema_fn_type(FnCtx *C, TypeId t)
 {
 	if (!C->ntargs)
 		return t;
-	return type_subst(&C->S->types, t, (uint32_t)C->fn, C->targs, C->ntargs);
+	return sema_type_subst(&C->S->types, t, (uint32_t)C->fn, C->targs, C->ntargs);
 }
 
 TypeId
-ctx_resolve_type(FnCtx *C, const Type *t)
+sema_ctx_resolve_type(FnCtx *C, const Type *t)
 {
-	return fn_type(C, decls_resolve_type(C->S, t, C->sym->ntparams ? C->fn : -1));
+	return sema_fn_type(C, sema_decls_resolve_type(C->S, t, C->sym->ntparams ? C->fn : -1));
 }
 
 bool
-type_accepts(Sema *S, TypeId expected, TypeId actual)
+sema_type_accepts(Sema *S, TypeId expected, TypeId actual)
 {
 	return expected == actual || expected == T_ERR || actual == T_ERR || sema_class_upcast(S, actual, expected);
 }
@@ -50,18 +50,18 @@ type_accepts(Sema *S, TypeId expected, TypeId actual)
  * are listed too, for `?` (T218).
  */
 void
-scope_push(FnCtx *C)
+sema_scope_push(FnCtx *C)
 {
 	VEC_PUSH(C->marks, C->locals.len);
 }
 
 void
-scope_pop(FnCtx *C)
+sema_scope_pop(FnCtx *C)
 {
 	int to = C->marks.items[--C->marks.len];
 	while (C->locals.len > to) {
 		const Local *l = &C->locals.items[--C->locals.len];
-		strmap_set(&C->local_index, l->name, l->prev);
+		sema_strmap_set(&C->local_index, l->name, l->prev);
 	}
 	while (C->owned_locals.len && C->owned_locals.items[C->owned_locals.len - 1] >= to)
 		C->owned_locals.len--;
@@ -71,17 +71,17 @@ scope_pop(FnCtx *C)
 static bool
 needs_release(FnCtx *C, TypeId t)
 {
-	t = t != T_ERR ? fn_type(C, t) : T_ERR;
-	return t != T_ERR && !sema_is_copy(C->S, t) && type_info(&C->S->types, t)->kind != TY_PARAM;
+	t = t != T_ERR ? sema_fn_type(C, t) : T_ERR;
+	return t != T_ERR && !sema_is_copy(C->S, t) && sema_type_info(&C->S->types, t)->kind != TY_PARAM;
 }
 
 void
 sema_local_push(FnCtx *C, Local l)
 {
 	int i = C->locals.len;
-	l.prev = strmap_get(&C->local_index, l.name);
+	l.prev = sema_strmap_get(&C->local_index, l.name);
 	VEC_PUSH(C->locals, l);
-	strmap_set(&C->local_index, l.name, i);
+	sema_strmap_set(&C->local_index, l.name, i);
 	if (needs_release(C, l.type))
 		VEC_PUSH(C->owned_locals, i);
 }
@@ -92,18 +92,18 @@ sema_local_free(FnCtx *C)
 	VEC_FREE(C->locals);
 	VEC_FREE(C->marks);
 	VEC_FREE(C->owned_locals);
-	strmap_free(&C->local_index);
+	sema_strmap_free(&C->local_index);
 }
 
 const Local *
-local_find(FnCtx *C, const char *name)
+sema_local_find(FnCtx *C, const char *name)
 {
-	int i = strmap_get(&C->local_index, name);
+	int i = sema_strmap_get(&C->local_index, name);
 	return i >= 0 ? &C->locals.items[i] : NULL;
 }
 
 bool
-local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
+sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
 	if (strcmp(name, "_") == 0)
 		return true;
@@ -112,7 +112,7 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "rename the binding, e.g. `outcome`");
 		return false;
 	}
-	if (local_find(C, name)) {
+	if (sema_local_find(C, name)) {
 		Diag *d = sema_error(C->S, DIAG_T209, span, "local binding `%s` shadows an existing value", name);
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
@@ -123,9 +123,9 @@ local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 }
 
 void
-local_lend(FnCtx *C, const char *name, ParamMode mode)
+sema_local_lend(FnCtx *C, const char *name, ParamMode mode)
 {
-	int i = strmap_get(&C->local_index, name);
+	int i = sema_strmap_get(&C->local_index, name);
 	if (i >= 0)
 		C->locals.items[i].mode = mode;
 }
@@ -152,7 +152,7 @@ fn_value_type(Sema *S, Sym *f)
 	for (int i = 0; i < n; i++)
 		args[i] = f->params[i].type;
 	args[n] = f->result;
-	return type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+	return sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
 }
 
 static TypeId
@@ -164,14 +164,14 @@ check_name(FnCtx *C, const Expr *e)
 		return T_ERR;
 	if (strcmp(name, "result") == 0) {
 		if (C->in_ensures)
-			return fn_type(C, C->sym->result);
-		if (!local_find(C, name)) {
+			return sema_fn_type(C, C->sym->result);
+		if (!sema_local_find(C, name)) {
 			Diag *d = sema_error(S, DIAG_T201, e->span, "`result` is only available in postconditions");
 			diag_set_help(d, "name the return value `result` only inside `ensures` clauses");
 			return T_ERR;
 		}
 	}
-	const Local *l = local_find(C, name);
+	const Local *l = sema_local_find(C, name);
 	if (l && l->own_target < 0)
 		return sema_borrowed_closure_read(C, e, l);
 	if (l && l->own_target > 0) {
@@ -201,7 +201,7 @@ check_name(FnCtx *C, const Expr *e)
 		}
 		return l->type;
 	}
-	SymId f = strmap_get(&S->fn_names, name);
+	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
 		S->expr_sym[e->id] = f;
@@ -215,7 +215,7 @@ check_name(FnCtx *C, const Expr *e)
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
 	const char *help = sema_constructor_help(name);
 	if (C->sym->kind == SK_RECORD) {
-		/* a record invariant (sema.c check_invariants) */
+		/* a record invariant (sema.c emitc_check_invariants) */
 		Buf fb = {0};
 		for (int i = 0; i < C->sym->nfields; i++)
 			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);
@@ -250,8 +250,8 @@ literal_suffix_help(FnCtx *C, Diag *d, const Expr *l, const Expr *r, TypeId expe
 static bool
 equatable(Sema *S, TypeId t)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
-	if (type_is_scalar(&S->types, t) || t == T_STRING || t == T_STR || t == T_ERR)
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	if (sema_type_is_scalar(&S->types, t) || t == T_STRING || t == T_STR || t == T_ERR)
 		return true;
 	if (ti->kind != TY_NOMINAL || ti->nargs)
 		return false;
@@ -270,7 +270,7 @@ check_binary(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	BinaryOp op = e->u.binary.op;
 	const Expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
-	TypeId lt = check_expr(C, l), rt = check_expr(C, r);
+	TypeId lt = sema_check_expr(C, l), rt = sema_check_expr(C, r);
 	const char *sp = ast_binary_spelling(op);
 	if (op == BIN_EQ || op == BIN_NE) {
 		if (lt == T_ERR || rt == T_ERR)
@@ -317,10 +317,10 @@ check_binary(FnCtx *C, const Expr *e)
 		expected = T_BOOL;
 		result = T_BOOL;
 	} else if (op >= BIN_LT && op <= BIN_GE) {
-		expected = type_is_numeric(&S->types, lt) || lt == T_CHAR || lt == T_STRING ? lt : T_I64;
+		expected = sema_type_is_numeric(&S->types, lt) || lt == T_CHAR || lt == T_STRING ? lt : T_I64;
 		result = T_BOOL;
 	} else {
-		expected = type_is_numeric(&S->types, lt) ? lt : T_I64;
+		expected = sema_type_is_numeric(&S->types, lt) ? lt : T_I64;
 		result = expected;
 	}
 	if ((lt != T_ERR && lt != expected) || (rt != T_ERR && rt != expected)) {
@@ -336,7 +336,7 @@ static TypeId
 check_unary(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId t = check_expr(C, e->u.unary.operand);
+	TypeId t = sema_check_expr(C, e->u.unary.operand);
 	if (t == T_ERR)
 		return T_ERR;
 	if (e->u.unary.op == UN_NOT) {
@@ -365,9 +365,9 @@ record_call(FnCtx *C, SymId callee, const char *name, const char *effect, Span s
 static TypeId *
 resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
 {
-	TypeId *out = n <= 8 ? local : xmalloc(sizeof(TypeId) * (size_t)n);
+	TypeId *out = n <= 8 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)n);
 	for (int i = 0; i < n; i++)
-		out[i] = ctx_resolve_type(C, targs[i]);
+		out[i] = sema_ctx_resolve_type(C, targs[i]);
 	return out;
 }
 
@@ -382,10 +382,10 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 {
 	Sema *S = C->S;
 	for (int i = 0; i < nargs; i++) {
-		TypeId a = check_expr(C, args[i]);
+		TypeId a = sema_check_expr(C, args[i]);
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
 			continue;
-		if (type_accepts(S, params[i], a)) {
+		if (sema_type_accepts(S, params[i], a)) {
 			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && S->expr_mode[args[i]->id] != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
 				diag_set_help(d, "create or receive an explicitly shared resource before this call");
@@ -399,7 +399,7 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(string_as_str(binding))`, binding a literal with `let` before that", fname, fname);
 		else if (params[i] == T_SLICE && a == T_STRING)
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
-		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || type_info(&S->types, a)->kind == TY_ARRAY))
+		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
 		else if (params[i] == T_STRING && a == T_I64)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
@@ -435,7 +435,7 @@ check_format(FnCtx *C, const Expr *e)
 	Expr *const *args = e->u.call.args;
 	int n = e->u.call.nargs;
 	for (int i = 0; i < n; i++) {
-		TypeId t = check_expr(C, args[i]);
+		TypeId t = sema_check_expr(C, args[i]);
 		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
 			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s", i, sema_type_name(S, t));
 			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
@@ -531,7 +531,7 @@ usize_literal(const Expr *e, uint64_t *v)
 static BuiltinId
 call_builtin(const Expr *e)
 {
-	const Builtin *b = e->kind == EXPR_CALL ? builtin_find(e->u.call.callee.s) : NULL;
+	const Builtin *b = e->kind == EXPR_CALL ? sema_builtin_find(e->u.call.callee.s) : NULL;
 	return b ? b->bid : BI_COUNT;
 }
 
@@ -589,7 +589,7 @@ owned_field_place(FnCtx *C, const Expr *a)
 {
 	if (a->kind != EXPR_FIELD || a->u.field.base->kind != EXPR_NAME)
 		return false;
-	const Local *l = local_find(C, a->u.field.base->u.name.s);
+	const Local *l = sema_local_find(C, a->u.field.base->u.name.s);
 	return l && l->mode != MODE_BORROW && l->mode != MODE_SHARED;
 }
 
@@ -599,16 +599,16 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	Sema *S = C->S;
 	Expr *const *args = e->u.call.args;
 	if ((bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice) &&
-	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && local_find(C, args[0]->u.name.s)) &&
+	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && sema_local_find(C, args[0]->u.name.s)) &&
 	    !(bi == BI_bytes_as_slice && owned_field_place(C, args[0]))) {
-		check_expr(C, args[0]);
+		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,
 		    place_kind(args[0]), name);
 		return true;
 	}
 	if (bi == BI_str_as_bytes && e->u.call.nargs == 1) {
-		TypeId a = check_expr(C, args[0]);
+		TypeId a = sema_check_expr(C, args[0]);
 		if (a == T_STRING && args[0]->kind != EXPR_NAME && args[0]->kind != EXPR_FIELD) {
 			/* the reference's verifier hint: a view of a temporary string has no storage place */
 			Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `str_as_bytes` requires an exact admitted storage place");
@@ -626,7 +626,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		TypeId t = sig->result;
 		if (t != T_ERR && !sema_is_copy(S, t)) {
 			for (int i = 0; i < e->u.call.nargs; i++)
-				check_expr(C, args[i]);
+				sema_check_expr(C, args[i]);
 			Diag *d = sema_error(S, box_profile(bi, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
 			diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
 			    : "move the value out with `box_into_inner<T>(b)`");
@@ -635,7 +635,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	}
 	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 &&
 	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
-		check_expr(C, args[0]);
+		sema_check_expr(C, args[0]);
 		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
 		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
 		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
@@ -655,7 +655,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	bytes_interval(C, e, bi, name);
 	if (bi == BI_vec_with_capacity && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
 	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
-		check_expr(C, args[0]);
+		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T282, args[0]->span, "`vec_with_capacity` literal capacity must be no greater than 8192");
 		diag_set_help(d, "a Vec holds at most 8192 elements");
 		return true;
@@ -682,7 +682,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	BuiltinSig sig;
 	const char *why = NULL;
 	TypeId result = T_ERR;
-	if (!builtin_signature(S, b, targs, ntargs, &sig, &why)) {
+	if (!sema_builtin_signature(S, b, targs, ntargs, &sig, &why)) {
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
@@ -696,7 +696,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
 		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
 		for (int i = 0; i < e->u.call.nargs; i++)
-			check_expr(C, e->u.call.args[i]);
+			sema_check_expr(C, e->u.call.args[i]);
 		goto out;
 	}
 	record_call(C, -1, name, sig.effect, e->span);
@@ -711,7 +711,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d = sema_error(S, box_profile(bi, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
 		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
-			check_expr(C, e->u.call.args[i]);
+			sema_check_expr(C, e->u.call.args[i]);
 		result = sig.result;
 		goto out;
 	}
@@ -722,8 +722,8 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	} else {
 		for (int i = 0; i < e->u.call.nargs; i++) {
 			if (sig.params[i] == T_ERR) {   /* any [u8; N] */
-				TypeId a = check_expr(C, e->u.call.args[i]);
-				if (a != T_ERR && type_info(&S->types, a)->kind != TY_ARRAY) {
+				TypeId a = sema_check_expr(C, e->u.call.args[i]);
+				if (a != T_ERR && sema_type_info(&S->types, a)->kind != TY_ARRAY) {
 					Diag *d = sema_error(S, DIAG_T205, e->u.call.args[i]->span, "argument `array` to `%s` expects [u8; N], received %s", name, sema_type_name(S, a));
 					diag_set_help(d, "pass a byte array such as `[1u8, 2u8]` bound with `let`");
 				}
@@ -755,14 +755,14 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 {
 	bool scalar = true;
 	for (int i = 0; i < n; i++)
-		scalar &= type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
+		scalar &= sema_type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
 	if (scalar)
 		return;
 	/* one probe of the instance index (grown at half full) */
 	if ((uint32_t)(S->ninstances + 1) * 2 > S->instance_cap) {
 		free(S->instance_index);
 		S->instance_cap = S->instance_cap ? S->instance_cap * 2 : 64;
-		S->instance_index = xmalloc(sizeof(uint32_t) * S->instance_cap);
+		S->instance_index = spx_xmalloc(sizeof(uint32_t) * S->instance_cap);
 		memset(S->instance_index, 0xFF, sizeof(uint32_t) * S->instance_cap);
 		for (int i = 0; i < S->ninstances; i++) {
 			uint32_t h = instance_hash(S->instances[i].fn, S->instances[i].targs, S->instances[i].ntargs) & (S->instance_cap - 1);
@@ -780,7 +780,7 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 	S->instance_index[h] = (uint32_t)S->ninstances;
 	if (S->ninstances == S->capinstances) {
 		S->capinstances = S->capinstances ? S->capinstances * 2 : 8;
-		S->instances = xrealloc(S->instances, sizeof(*S->instances) * (size_t)S->capinstances);
+		S->instances = spx_xrealloc(S->instances, sizeof(*S->instances) * (size_t)S->capinstances);
 	}
 	struct Instance *in = &S->instances[S->ninstances++];
 	in->fn = f;
@@ -794,23 +794,23 @@ check_call(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
-	const Local *l = local_find(C, name);
+	const Local *l = sema_local_find(C, name);
 	if (l && l->own_target > 0)
 		return sema_own_closure_call(C, e, l);
 	if (l && l->own_target < 0 && C->closure_floor && l < C->locals.items + C->closure_floor) {
 		sema_borrowed_closure_read(C, e, l);
 		for (int i = 0; i < e->u.call.nargs; i++)
-			check_expr(C, e->u.call.args[i]);
+			sema_check_expr(C, e->u.call.args[i]);
 		return T_ERR;
 	}
 	if (l && sema_is_fn_mut(S, l->type))
 		return sema_mut_closure_call(C, e, l);
 	if (l) {
 		/* a callable binding */
-		const TypeInfo *ti = type_info(&S->types, l->type);
+		const TypeInfo *ti = sema_type_info(&S->types, l->type);
 		if (l->type == T_ERR) {
 			for (int i = 0; i < e->u.call.nargs; i++)
-				check_expr(C, e->u.call.args[i]);
+				sema_check_expr(C, e->u.call.args[i]);
 			return T_ERR;
 		}
 		if (ti->kind != TY_FN) {
@@ -821,7 +821,7 @@ check_call(FnCtx *C, const Expr *e)
 		int np = ti->nargs - 1;
 		TypeId params[8], result = ti->args[np];
 		for (int i = 0; i < np && i < 8; i++)
-			params[i] = type_info(&S->types, l->type)->args[i];
+			params[i] = sema_type_info(&S->types, l->type)->args[i];
 		if (e->u.call.nargs != np) {
 			Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, np, e->u.call.nargs);
 			diag_set_help(d, "pass exactly %d argument%s", np, np == 1 ? "" : "s");
@@ -829,9 +829,9 @@ check_call(FnCtx *C, const Expr *e)
 		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np < 8 ? np : 8, NULL);
 		return result;
 	}
-	SymId f = strmap_get(&S->fn_names, name);
+	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f < 0) {
-		const Builtin *b = builtin_find(name);
+		const Builtin *b = sema_builtin_find(name);
 		if (b)
 			return check_builtin_call(C, e, b);
 		return sema_unknown_function(C, e);
@@ -859,13 +859,13 @@ check_call(FnCtx *C, const Expr *e)
 	if (targs_ok && ntargs > 0 && ntargs <= 8)
 		note_instance(S, f, targs, ntargs, e->span);
 	int np = fs->nparams;
-	TypeId *params = xmalloc(sizeof(TypeId) * (size_t)(np ? np : 1));
-	const char **pnames = xmalloc(sizeof(char *) * (size_t)(np ? np : 1));
+	TypeId *params = spx_xmalloc(sizeof(TypeId) * (size_t)(np ? np : 1));
+	const char **pnames = spx_xmalloc(sizeof(char *) * (size_t)(np ? np : 1));
 	for (int i = 0; i < np; i++) {
-		params[i] = targs_ok ? type_subst(&S->types, fs->params[i].type, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->params[i].type);
+		params[i] = targs_ok ? sema_type_subst(&S->types, fs->params[i].type, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->params[i].type);
 		pnames[i] = fs->params[i].name;
 	}
-	TypeId result = targs_ok ? type_subst(&S->types, fs->result, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->result);
+	TypeId result = targs_ok ? sema_type_subst(&S->types, fs->result, (uint32_t)f, targs, ntargs) : (fs->ntparams ? T_ERR : fs->result);
 	if (e->u.call.nargs == np) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)(np ? np : 1));
 		for (int i = 0; i < np; i++)
@@ -876,7 +876,7 @@ check_call(FnCtx *C, const Expr *e)
 		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np, fs->params);
 	else
 		for (int i = 0; i < e->u.call.nargs; i++)
-			check_expr(C, e->u.call.args[i]);
+			sema_check_expr(C, e->u.call.args[i]);
 	for (int i = 0; i < np && i < e->u.call.nargs; i++)
 		if (fs->params[i].mode == MODE_BORROW && fs->params[i].type == T_BYTES)
 			borrowed_bytes_argument(C, e->u.call.args[i], fs->ntparams > 0);
@@ -899,10 +899,10 @@ borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
 	Sema *S = C->S;
 	bool admitted = false;
 	if (!generic_callee && a->kind == EXPR_NAME) {
-		const Local *l = local_find(C, a->u.name.s);
+		const Local *l = sema_local_find(C, a->u.name.s);
 		admitted = l && l->type == T_BYTES;
 	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
-		const Local *l = local_find(C, a->u.field.base->u.name.s);
+		const Local *l = sema_local_find(C, a->u.field.base->u.name.s);
 		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
 	}
 	if (admitted || S->expr_type[a->id] == T_ERR)
@@ -933,9 +933,9 @@ method_targs(FnCtx *C, const Expr *e, SymId m, TypeId recv, TypeId *out)
 {
 	Sema *S = C->S;
 	const Sym *ms = sema_sym(S, m);
-	const TypeInfo *ti = recv != T_ERR ? type_info(&S->types, recv) : NULL;
+	const TypeInfo *ti = recv != T_ERR ? sema_type_info(&S->types, recv) : NULL;
 	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl == ms->owner && ti->nargs == ms->ntparams && ti->nargs <= 8) {
-		memcpy(out, ti->args, sizeof(TypeId) * (size_t)ti->nargs);   /* type_subst may move ti */
+		memcpy(out, ti->args, sizeof(TypeId) * (size_t)ti->nargs);   /* sema_type_subst may move ti */
 		return true;
 	}
 	Diag *d = sema_error(S, DIAG_T225, e->span, "method `%s` of generic class `%s` is called only on a `%s<…>` receiver", ms->name,
@@ -956,7 +956,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	if (ntargs > 0) {
 		if (!method_targs(C, e, m, recv, tbuf)) {
 			for (int i = 0; i < nargs; i++)
-				check_expr(C, args[i]);
+				sema_check_expr(C, args[i]);
 			return T_ERR;
 		}
 		targs = tbuf;
@@ -974,31 +974,31 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s.%s` expects %d arguments, received %d", cname, ms->name, np, nargs);
 		diag_set_help(d, "pass exactly %d argument%s after the receiver", np, np == 1 ? "" : "s");
 		for (int i = 0; i < nargs; i++)
-			check_expr(C, args[i]);
+			sema_check_expr(C, args[i]);
 		return ms->result;
 	}
 	TypeId params[64];
 	const char *pnames[64];
 	for (int i = 0; i < np && i < 64; i++) {
-		params[i] = targs ? type_subst(&S->types, ms->params[i + 1].type, (uint32_t)m, targs, ntargs) : ms->params[i + 1].type;
+		params[i] = targs ? sema_type_subst(&S->types, ms->params[i + 1].type, (uint32_t)m, targs, ntargs) : ms->params[i + 1].type;
 		pnames[i] = ms->params[i + 1].name;
 	}
 	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64, ms->params + 1);
-	return targs ? type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
+	return targs ? sema_type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
 }
 
 static TypeId
 check_method(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId rt = check_expr(C, e->u.method.recv);
+	TypeId rt = sema_check_expr(C, e->u.method.recv);
 	const char *mname = e->u.method.name.s;
 	if (rt == T_ERR) {
 		for (int i = 0; i < e->u.method.nargs; i++)
-			check_expr(C, e->u.method.args[i]);
+			sema_check_expr(C, e->u.method.args[i]);
 		return T_ERR;
 	}
-	const TypeInfo *ti = type_info(&S->types, rt);
+	const TypeInfo *ti = sema_type_info(&S->types, rt);
 	if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS) {
 		SymId cls = (SymId)ti->decl;
 		SymId m = find_method(S, cls, mname);
@@ -1017,13 +1017,13 @@ check_method(FnCtx *C, const Expr *e)
 			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
 		else if (rt == T_STRING)
 			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
-		else if (type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
+		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
 			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
 		else
 			diag_set_help(d, "only class values have methods; call a function with the value as its argument: `%s(x)`", mname);
 	}
 	for (int i = 0; i < e->u.method.nargs; i++)
-		check_expr(C, e->u.method.args[i]);
+		sema_check_expr(C, e->u.method.args[i]);
 	return T_ERR;
 }
 
@@ -1031,11 +1031,11 @@ static TypeId
 check_field(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId bt = check_expr(C, e->u.field.base);
+	TypeId bt = sema_check_expr(C, e->u.field.base);
 	const char *f = e->u.field.name.s;
 	if (bt == T_ERR)
 		return T_ERR;
-	const TypeInfo *ti = type_info(&S->types, bt);
+	const TypeInfo *ti = sema_type_info(&S->types, bt);
 	if (ti->kind == TY_NOMINAL) {
 		Sym *s = sema_sym(S, (SymId)ti->decl);
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
@@ -1060,7 +1060,7 @@ static void
 check_init_values(FnCtx *C, const FieldInit *inits, int n)
 {
 	for (int i = 0; i < n; i++)
-		check_expr(C, inits[i].value);
+		sema_check_expr(C, inits[i].value);
 }
 
 /* Checks `{ f: e, … }` against the fields of a record type or variant case. */
@@ -1068,12 +1068,12 @@ static void
 check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
 {
 	Sema *S = C->S;
-	const TypeInfo *ti = type_info(&S->types, owner);
+	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
 	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
-	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
+	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
@@ -1084,13 +1084,13 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			else
 				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
 			diag_set_help(d, "name each declared field exactly once");
-			check_expr(C, inits[i].value);
+			sema_check_expr(C, inits[i].value);
 			continue;
 		}
 		seen[idx] = true;
 		TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, idx) : sema_field_type(S, owner, idx);
-		TypeId got = check_expr(C, inits[i].value);
-		if (!type_accepts(S, want, got)) {
+		TypeId got = sema_check_expr(C, inits[i].value);
+		if (!sema_type_accepts(S, want, got)) {
 			Diag *d;
 			if (cname)
 				d = sema_error(S, DIAG_T215, inits[i].value->span, "payload `%s::%s.%s` expects %s, received %s", s->name, cname,
@@ -1143,7 +1143,7 @@ check_record_lit(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	const QName *q = &e->u.record.type;
 	const char *name = q->parts[q->nparts - 1].s;
-	SymId sym = q->nparts == 1 ? strmap_get(&S->type_names, name) : -1;
+	SymId sym = q->nparts == 1 ? sema_strmap_get(&S->type_names, name) : -1;
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
 		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
@@ -1165,7 +1165,7 @@ check_variant_lit(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const char *tname = e->u.variant.type.s, *cname = e->u.variant.case_name.s;
-	SymId sym = strmap_get(&S->type_names, tname);
+	SymId sym = sema_strmap_get(&S->type_names, tname);
 	int ci = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_case_index(S, sym, cname) : -1;
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
@@ -1187,12 +1187,12 @@ static TypeId
 check_with(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId bt = check_expr(C, e->u.with.base);
+	TypeId bt = sema_check_expr(C, e->u.with.base);
 	if (bt == T_ERR) {
 		check_init_values(C, e->u.with.inits, e->u.with.ninits);
 		return T_ERR;
 	}
-	const TypeInfo *ti = type_info(&S->types, bt);
+	const TypeInfo *ti = sema_type_info(&S->types, bt);
 	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->u.with.base->span, "record update requires a record base, received %s", sema_type_name(S, bt));
 		diag_set_help(d, "`with` copies a record or class value with some fields replaced");
@@ -1218,7 +1218,7 @@ first_resource_binding(FnCtx *C)
 {
 	for (int i = 0; i < C->owned_locals.len; i++) {
 		const Local *l = &C->locals.items[C->owned_locals.items[i]];
-		if (sema_type_holds(C->S, fn_type(C, l->type), false))
+		if (sema_type_holds(C->S, sema_fn_type(C, l->type), false))
 			return l;
 	}
 	return NULL;
@@ -1228,7 +1228,7 @@ static TypeId
 check_try(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId t = check_expr(C, e->u.try_.operand);
+	TypeId t = sema_check_expr(C, e->u.try_.operand);
 	if (t == T_ERR)
 		return T_ERR;
 	if (C->in_contract) {
@@ -1245,7 +1245,7 @@ check_try(FnCtx *C, const Expr *e)
 	}
 	if (C->in_contract)
 		return T_ERR;
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	bool is_result = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_result;
 	bool is_option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
 	if (!is_result && !is_option) {
@@ -1255,8 +1255,8 @@ check_try(FnCtx *C, const Expr *e)
 	}
 	TypeId payload = ti->args[0];
 	TypeId err = is_result ? ti->args[1] : T_ERR;
-	TypeId fres = fn_type(C, C->sym->result);
-	const TypeInfo *ri = type_info(&S->types, fres);
+	TypeId fres = sema_fn_type(C, C->sym->result);
+	const TypeInfo *ri = sema_type_info(&S->types, fres);
 	SymId want = is_result ? S->sym_result : S->sym_option;
 	bool is_main = C->sym->kind == SK_FN && strcmp(C->sym->name, "main") == 0;
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
@@ -1267,7 +1267,7 @@ check_try(FnCtx *C, const Expr *e)
 	}
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T219, e->span, "`?` cannot propagate error type %s into Result error type %s", sema_type_name(S, err),
-		    sema_type_name(S, type_info(&S->types, fres)->args[1]));
+		    sema_type_name(S, sema_type_info(&S->types, fres)->args[1]));
 		diag_set_help(d, "match the value and convert the error explicitly");
 	}
 	return payload;
@@ -1286,7 +1286,7 @@ check_super(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T231, e->u.super_.name.span, "`super` is only allowed inside a class-method override");
 		diag_set_help(d, "call `super.%s(…)` from a method that overrides `%s` in a subclass", name, name);
 		for (int i = 0; i < e->u.super_.nargs; i++)
-			check_expr(C, e->u.super_.args[i]);
+			sema_check_expr(C, e->u.super_.args[i]);
 		return T_ERR;
 	}
 	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
@@ -1296,15 +1296,15 @@ static TypeId
 check_if(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId ct = check_expr(C, e->u.if_.cond);
+	TypeId ct = sema_check_expr(C, e->u.if_.cond);
 	if (ct != T_BOOL && ct != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T210, e->u.if_.cond->span, "`if` condition must be bool");
 		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
 	}
-	TypeId tt = e->u.if_.then_block ? check_block(C, e->u.if_.then_block) : T_ERR;
+	TypeId tt = e->u.if_.then_block ? sema_check_block(C, e->u.if_.then_block) : T_ERR;
 	if (!e->u.if_.else_block)
 		return T_ERR;
-	TypeId et = check_block(C, e->u.if_.else_block);
+	TypeId et = sema_check_block(C, e->u.if_.else_block);
 	if (!e->u.if_.then_block || !e->u.if_.then_block->tail || !e->u.if_.else_block->tail)
 		return T_ERR;
 	/* a branch value a statement `if` discards (§0.3, Block.tail_discard) gives the `if` no type */
@@ -1333,27 +1333,27 @@ check_closure(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	int n = e->u.closure.nparams;
-	TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
+	TypeId *args = spx_xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 	int saved_floor = C->closure_floor;
 	int saved_views = C->cap_views, saved_other = C->cap_other, saved_view = C->cap_view;
 	C->cap_views = C->cap_other = 0;
 	C->closure_floor = C->locals.len ? C->locals.len : saved_floor;
-	scope_push(C);
+	sema_scope_push(C);
 	for (int i = 0; i < n; i++) {
 		const ClosureParam *p = &e->u.closure.params[i];
-		args[i] = ctx_resolve_type(C, p->type);
+		args[i] = sema_ctx_resolve_type(C, p->type);
 		/* a closure parameter may reuse the name of an enclosing binding, which
 		 * it hides inside the body (reference closures.rs snapshot/shadow test) */
-		const Local *outer = local_find(C, p->name.s);
+		const Local *outer = sema_local_find(C, p->name.s);
 		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
 			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0 };
 			sema_local_push(C, l);
 		} else
-			local_declare(C, p->name.s, args[i], false, p->name.span);
+			sema_local_declare(C, p->name.s, args[i], false, p->name.span);
 	}
-	args[n] = ctx_resolve_type(C, e->u.closure.result);
-	TypeId bt = e->u.closure.body ? check_block(C, e->u.closure.body) : T_ERR;
-	scope_pop(C);
+	args[n] = sema_ctx_resolve_type(C, e->u.closure.result);
+	TypeId bt = e->u.closure.body ? sema_check_block(C, e->u.closure.body) : T_ERR;
+	sema_scope_pop(C);
 	C->closure_floor = saved_floor;
 	if (C->cap_views)
 		sema_borrowed_closure(C, e);
@@ -1364,12 +1364,12 @@ check_closure(FnCtx *C, const Expr *e)
 		if (C->cap_views == saved_views)
 			C->cap_view = saved_view;
 	}
-	if (bt != T_ERR && args[n] != T_ERR && !type_accepts(S, args[n], bt)) {
+	if (bt != T_ERR && args[n] != T_ERR && !sema_type_accepts(S, args[n], bt)) {
 		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
 		    sema_type_name(S, bt), sema_type_name(S, args[n]));
 		diag_set_help(d, "make the closure body end in a %s", sema_type_name(S, args[n]));
 	}
-	TypeId t = type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+	TypeId t = sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
 	free(args);
 	return t;
 }
@@ -1380,7 +1380,7 @@ check_array(FnCtx *C, const Expr *e)
 	Sema *S = C->S;
 	bool bad = false;
 	for (int i = 0; i < e->u.array.nelems; i++) {
-		TypeId t = check_expr(C, e->u.array.elems[i]);
+		TypeId t = sema_check_expr(C, e->u.array.elems[i]);
 		if (t != T_U8 && t != T_ERR && !bad) {
 			bad = true;
 			Diag *d = sema_error(S, DIAG_T262, e->span, "array literals hold bytes; element %d is %s", i, sema_type_name(S, t));
@@ -1389,7 +1389,7 @@ check_array(FnCtx *C, const Expr *e)
 	}
 	if (bad)
 		return T_ERR;
-	return type_intern(&S->types, TY_ARRAY, 0, (uint64_t)e->u.array.nelems, NULL, 0);
+	return sema_type_intern(&S->types, TY_ARRAY, 0, (uint64_t)e->u.array.nelems, NULL, 0);
 }
 
 /* ==== dispatch ============================================================================= */
@@ -1401,7 +1401,7 @@ value_mode(FnCtx *C, const Expr *e)
 	const uint8_t *m = C->S->expr_mode;
 	switch (e->kind) {
 	case EXPR_NAME: {
-		const Local *l = local_find(C, e->u.name.s);
+		const Local *l = sema_local_find(C, e->u.name.s);
 		return l ? l->mode : MODE_NONE;
 	}
 	case EXPR_FIELD: return (ParamMode)m[e->u.field.base->id];
@@ -1414,7 +1414,7 @@ value_mode(FnCtx *C, const Expr *e)
 }
 
 TypeId
-check_expr(FnCtx *C, const Expr *e)
+sema_check_expr(FnCtx *C, const Expr *e)
 {
 	TypeId t = T_ERR;
 	switch (e->kind) {
@@ -1434,9 +1434,9 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_RECORD: t = check_record_lit(C, e); break;
 	case EXPR_VARIANT: t = check_variant_lit(C, e); break;
 	case EXPR_SUPER: t = check_super(C, e); break;
-	case EXPR_BLOCK: t = check_block(C, e->u.block); break;
+	case EXPR_BLOCK: t = sema_check_block(C, e->u.block); break;
 	case EXPR_IF: t = check_if(C, e); break;
-	case EXPR_MATCH: t = check_match(C, e); break;
+	case EXPR_MATCH: t = sema_check_match(C, e); break;
 	case EXPR_CLOSURE:
 		if (e->u.closure.mut)
 			t = sema_mut_closure(C, e);
@@ -1453,5 +1453,5 @@ check_expr(FnCtx *C, const Expr *e)
 	case EXPR_ARRAY: t = check_array(C, e); break;
 	}
 	C->S->expr_mode[e->id] = (uint8_t)value_mode(C, e);
-	return expr_set(C, e, t);
+	return sema_expr_set(C, e, t);
 }

@@ -8,13 +8,13 @@
 #include <string.h>
 
 TypeId
-check_block(FnCtx *C, const Block *b)
+sema_check_block(FnCtx *C, const Block *b)
 {
-	scope_push(C);
+	sema_scope_push(C);
 	for (int i = 0; i < b->nstmts; i++)
-		check_stmt(C, b->stmts[i]);
-	TypeId t = b->tail ? check_expr(C, b->tail) : T_ERR;
-	scope_pop(C);
+		sema_check_stmt(C, b->stmts[i]);
+	TypeId t = b->tail ? sema_check_expr(C, b->tail) : T_ERR;
+	sema_scope_pop(C);
 	return t;
 }
 
@@ -22,8 +22,8 @@ check_block(FnCtx *C, const Block *b)
 static bool
 upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 {
-	Sym *child = sema_sym(S, (SymId)type_info(&S->types, from)->decl);
-	Sym *parent = sema_sym(S, (SymId)type_info(&S->types, to)->decl);
+	Sym *child = sema_sym(S, (SymId)sema_type_info(&S->types, from)->decl);
+	Sym *parent = sema_sym(S, (SymId)sema_type_info(&S->types, to)->decl);
 	for (int i = parent->nfields; i < child->nfields; i++)
 		if (!sema_is_copy(S, child->fields[i].type))
 			return true;
@@ -38,19 +38,19 @@ check_let(FnCtx *C, const Stmt *s)
 	bool saved_own_let_mut = C->own_let_mut;
 	C->own_let = s->u.let.type ? NULL : s->u.let.value;
 	C->own_let_mut = s->u.let.mut;
-	TypeId vt = s->u.let.value ? check_expr(C, s->u.let.value) : T_ERR;
+	TypeId vt = s->u.let.value ? sema_check_expr(C, s->u.let.value) : T_ERR;
 	C->own_let = saved_own_let;
 	C->own_let_mut = saved_own_let_mut;
 	TypeId bt = vt;
 	const Type *lt = s->u.let.type;
 	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
-	    strcmp(lt->u.name.name.parts[0].s, "String") == 0 && strmap_get(&S->type_names, "String") < 0) {
+	    strcmp(lt->u.name.name.parts[0].s, "String") == 0 && sema_strmap_get(&S->type_names, "String") < 0) {
 		/* the reference's verifier hint for a Rust habit: T232, not an unknown type */
 		Diag *d = sema_error(S, DIAG_T232, lt->span, "declared binding type `String` is not a SEMAPRAX type");
 		diag_set_help(d, "owned text is `string`: `let %s: string = …;`", s->u.let.name.s);
 	} else if (lt) {
-		TypeId declared = ctx_resolve_type(C, s->u.let.type);
-		if (declared != T_ERR && vt != T_ERR && !type_accepts(S, declared, vt)) {
+		TypeId declared = sema_ctx_resolve_type(C, s->u.let.type);
+		if (declared != T_ERR && vt != T_ERR && !sema_type_accepts(S, declared, vt)) {
 			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
@@ -75,9 +75,9 @@ check_let(FnCtx *C, const Stmt *s)
 	 * (the reference's binding takes its initializer's mode).
 	 */
 	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
-	bool declared = local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
+	bool declared = sema_local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 	if (declared && alias)
-		local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
+		sema_local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
 	const Expr *v = s->u.let.value;
 	if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
@@ -108,7 +108,7 @@ names(const Expr *e, const char *name)
 static bool
 record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 {
-	const TypeInfo *ti = type_info(&S->types, type);
+	const TypeInfo *ti = sema_type_info(&S->types, type);
 	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
 		return false;
 	SymId f = S->expr_sym[v->id];
@@ -156,14 +156,14 @@ check_assign(FnCtx *C, const Stmt *s)
 	const char *name = s->u.assign.target.s;
 	const Expr *outer = C->reopen;
 	C->reopen = !s->u.assign.has_field && v->kind == EXPR_CALL && v->u.call.nargs > 0 && names(v->u.call.args[0], name) ? v : NULL;
-	TypeId vt = check_expr(C, v);
+	TypeId vt = sema_check_expr(C, v);
 	C->reopen = outer;
 	if (C->in_contract) {
 		Diag *d = sema_error(S, DIAG_U106, s->u.assign.value->span, "assignment statements are not allowed in contract expressions");
 		diag_set_help(d, "contracts are pure; move the assignment out");
 		return;
 	}
-	const Local *l = local_find(C, name);
+	const Local *l = sema_local_find(C, name);
 	if (!l) {
 		Diag *d = sema_error(S, DIAG_T202, s->u.assign.target.span, "unknown value `%s` in `%s`", name, C->sym->name);
 		diag_set_help(d, "declare it first: `let mut %s = …;`", name);
@@ -196,7 +196,7 @@ check_assign(FnCtx *C, const Stmt *s)
 	}
 	if (l->type == T_ERR)
 		return;
-	const TypeInfo *ti = type_info(&S->types, l->type);
+	const TypeInfo *ti = sema_type_info(&S->types, l->type);
 	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_U112, s->u.assign.field.span, "cannot mutate a field of non-record value `%s`", sema_type_name(S, l->type));
 		diag_set_help(d, "only record and class bindings have fields");
@@ -209,7 +209,7 @@ check_assign(FnCtx *C, const Stmt *s)
 		return;
 	}
 	TypeId ft = sema_field_type(S, l->type, idx);
-	if (!type_is_scalar(&S->types, ft)) {
+	if (!sema_type_is_scalar(&S->types, ft)) {
 		Diag *d = sema_error(S, DIAG_U109, s->u.assign.field.span, "field mutation v1 supports only direct scalar Copy record fields");
 		diag_set_help(d, "replace the whole value instead: `%s = %s with { %s: … };`", name, name, f);
 		return;
@@ -229,14 +229,14 @@ check_while(FnCtx *C, const Stmt *s)
 		sema_error(S, DIAG_T253, s->span, "`while` is not allowed in contract expressions");
 		return;
 	}
-	TypeId ct = check_expr(C, s->u.while_.cond);
+	TypeId ct = sema_check_expr(C, s->u.while_.cond);
 	if (ct != T_BOOL && ct != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T251, s->u.while_.cond->span, "`while` condition must be bool");
 		diag_set_help(d, "compare explicitly, e.g. `i < n`");
 	}
 	C->loop_depth++;
 	if (s->u.while_.body)
-		check_block(C, s->u.while_.body);
+		sema_check_block(C, s->u.while_.body);
 	C->loop_depth--;
 }
 
@@ -244,13 +244,13 @@ static void
 check_for(FnCtx *C, const Stmt *s)
 {
 	Sema *S = C->S;
-	TypeId it = check_expr(C, s->u.for_.iter);
+	TypeId it = sema_check_expr(C, s->u.for_.iter);
 	TypeId item = T_ERR;
-	const TypeInfo *ti = type_info(&S->types, it);
+	const TypeInfo *ti = sema_type_info(&S->types, it);
 	const Expr *src = s->u.for_.iter;
 	if (!s->u.for_.own && src->kind == EXPR_NAME && ti->kind == TY_VEC) {
 		/* the reference's vec_for_traversal corpus: `let mut values` is T284 */
-		const Local *l = local_find(C, src->u.name.s);
+		const Local *l = sema_local_find(C, src->u.name.s);
 		if (l && l->mut) {
 			Diag *d = sema_error(S, DIAG_T284, src->span, "for traversal source `%s` must be an immutable binding", src->u.name.s);
 			diag_set_help(d, "bind the vector immutably before the loop: `let %s_view = %s;`, and traverse that", src->u.name.s, src->u.name.s);
@@ -267,14 +267,14 @@ check_for(FnCtx *C, const Stmt *s)
 			diag_set_help(d, s->u.for_.own ? "produce an iterator with `vec_into_iter<T>(values)`" : "iterate a `Vec<T>` binding: `for item in values { … }`");
 		}
 	}
-	scope_push(C);
-	if (local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
-		local_lend(C, s->u.for_.item.s, MODE_BORROW);
+	sema_scope_push(C);
+	if (sema_local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
+		sema_local_lend(C, s->u.for_.item.s, MODE_BORROW);
 	C->loop_depth++;
 	if (s->u.for_.body)
-		check_block(C, s->u.for_.body);
+		sema_check_block(C, s->u.for_.body);
 	C->loop_depth--;
-	scope_pop(C);
+	sema_scope_pop(C);
 }
 
 static void
@@ -309,22 +309,22 @@ check_unsafe(FnCtx *C, const Stmt *s)
 body:
 	if (!s->u.unsafe.body)
 		return;
-	TypeId t = check_block(C, s->u.unsafe.body);
-	if (t != T_ERR && !type_is_scalar(&S->types, t)) {
+	TypeId t = sema_check_block(C, s->u.unsafe.body);
+	if (t != T_ERR && !sema_type_is_scalar(&S->types, t)) {
 		Diag *d = sema_error(S, DIAG_N104, s->u.unsafe.body->span, "unsafe boundary bodies must produce a scalar Copy value");
 		diag_set_help(d, "end the block with a scalar such as `0`");
 	}
 }
 
 void
-check_stmt(FnCtx *C, const Stmt *s)
+sema_check_stmt(FnCtx *C, const Stmt *s)
 {
 	switch (s->kind) {
 	case STMT_LET: check_let(C, s); break;
 	case STMT_ASSIGN: check_assign(C, s); break;
 	case STMT_WHILE: check_while(C, s); break;
 	case STMT_FOR: check_for(C, s); break;
-	case STMT_IF: check_expr(C, s->u.if_); break;
+	case STMT_IF: sema_check_expr(C, s->u.if_); break;
 	case STMT_UNSAFE: check_unsafe(C, s); break;
 	}
 }

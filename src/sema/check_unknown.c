@@ -96,6 +96,6 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	else
 		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
 	for (int i = 0; i < e->u.call.nargs; i++)
-		check_expr(C, e->u.call.args[i]);
+		sema_check_expr(C, e->u.call.args[i]);
 	return T_ERR;
 }

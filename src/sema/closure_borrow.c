@@ -26,7 +26,7 @@ outside_profile(FnCtx *C, Span span, const char *help)
 static bool
 is_i64(FnCtx *C, const Type *t)
 {
-	return t && ctx_resolve_type(C, t) == T_I64;
+	return t && sema_ctx_resolve_type(C, t) == T_I64;
 }
 
 void
@@ -56,8 +56,8 @@ sema_borrowed_closure(FnCtx *C, const Expr *e)
 	}
 	const Expr *call = b->tail;
 	const char *param = e->u.closure.params[0].name.s;
-	SymId f = strmap_get(&S->fn_names, call->u.call.callee.s);
-	if (call->u.call.has_targs || call->u.call.nargs != 2 || f < 0 || local_find(C, call->u.call.callee.s) ||
+	SymId f = sema_strmap_get(&S->fn_names, call->u.call.callee.s);
+	if (call->u.call.has_targs || call->u.call.nargs != 2 || f < 0 || sema_local_find(C, call->u.call.callee.s) ||
 	    call->u.call.args[0]->kind != EXPR_NAME || strcmp(call->u.call.args[0]->u.name.s, view->name) != 0 ||
 	    call->u.call.args[1]->kind != EXPR_NAME || strcmp(call->u.call.args[1]->u.name.s, param) != 0) {
 		outside_profile(C, e->span, shape);

@@ -18,7 +18,7 @@ sema_is_fn_mut(Sema *S, TypeId t)
 {
 	if (S->sym_fn_mut < 0 || t == T_ERR)
 		return false;
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	return ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_fn_mut;
 }
 
@@ -38,7 +38,7 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 	if (!rt || rt->kind != TYPE_NAME || rt->u.name.name.nparts != 1 || rt->u.name.nargs ||
 	    strcmp(rt->u.name.name.parts[0].s, "i64") != 0)
 		return reject(C, e, "mutable closure requires the transactional i64 signature");
-	if (C->sym->ntparams || e->u.closure.nparams != 1 || ctx_resolve_type(C, e->u.closure.params[0].type) != T_I64)
+	if (C->sym->ntparams || e->u.closure.nparams != 1 || sema_ctx_resolve_type(C, e->u.closure.params[0].type) != T_I64)
 		return reject(C, e, "mutable closure requires one i64 argument in a monomorphic function");
 	const char *param = e->u.closure.params[0].name.s;
 	const Block *b = e->u.closure.body;
@@ -53,15 +53,15 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 	if (st->kind != EXPR_NAME)
 		return reject(C, e, "mutable state must be a direct available i64 binding");
 	const char *target = call->u.call.callee.s;
-	if (call->u.call.has_targs || strcmp(st->u.name.s, param) == 0 || local_find(C, target) || strcmp(target, param) == 0 ||
+	if (call->u.call.has_targs || strcmp(st->u.name.s, param) == 0 || sema_local_find(C, target) || strcmp(target, param) == 0 ||
 	    arg->kind != EXPR_NAME || strcmp(arg->u.name.s, param) != 0)
 		return reject(C, e, "mutable transition must pass state then invocation argument");
-	const Local *l = local_find(C, st->u.name.s);
+	const Local *l = sema_local_find(C, st->u.name.s);
 	if (!l)
 		return reject(C, e, "mutable closure state must be a lexical i64 capture");
 	if (l->type != T_I64 || l->mode != MODE_NONE)
 		return reject(C, e, "mutable closure state must be an available value i64");
-	SymId f = strmap_get(&S->fn_names, target);
+	SymId f = sema_strmap_get(&S->fn_names, target);
 	if (f < 0)
 		return reject(C, e, "mutable update target must be an ordinary local function");
 	Sym *fs = sema_sym(S, f);
@@ -70,10 +70,10 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 		return reject(C, e, "mutable update target requires pure (i64, i64) -> i64");
 	if (S->sym_fn_mut < 0)
 		return T_ERR;
-	expr_set(C, st, T_I64);
+	sema_expr_set(C, st, T_I64);
 	S->expr_sym[e->id] = f;
 	S->closure_profile[e->id] = 2;
-	return type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0);
+	return sema_type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0);
 }
 
 typedef struct Reentry {
@@ -110,7 +110,7 @@ sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l)
 		ok = false;
 	}
 	for (int i = 0; i < e->u.call.nargs; i++) {
-		TypeId t = check_expr(C, e->u.call.args[i]);
+		TypeId t = sema_check_expr(C, e->u.call.args[i]);
 		if (t != T_ERR && t != T_I64) {
 			Diag *d = sema_error(S, DIAG_T205, e->u.call.args[i]->span, "argument to `%s` expects i64, received %s", l->name, sema_type_name(S, t));
 			diag_set_help(d, "pass an i64");

@@ -50,7 +50,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "contracts only read; check the property in the body instead");
 		return T_ERR;
 	}
-	TypeId result = ctx_resolve_type(C, e->u.closure.result);
+	TypeId result = sema_ctx_resolve_type(C, e->u.closure.result);
 	const Block *b = e->u.closure.body;
 	if (!b)
 		return T_ERR;
@@ -75,7 +75,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	const char *tname = call->u.call.callee.s;
-	SymId f = strmap_get(&S->fn_names, tname);
+	SymId f = sema_strmap_get(&S->fn_names, tname);
 	if (f < 0) {
 		Diag *d = sema_error(S, DIAG_T293, b->span, "owning-capture closure target `%s` is not declared", tname);
 		diag_set_help(d, "declare `fn %s(payload: own Bytes) -> %s`", tname, sema_type_name(S, result));
@@ -90,7 +90,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "declare `fn %s(payload: own Bytes) -> %s`", tname, sema_type_name(S, result));
 		return T_ERR;
 	}
-	const Local *l = local_find(C, arg->u.name.s);
+	const Local *l = sema_local_find(C, arg->u.name.s);
 	if (!l) {
 		Diag *d = sema_error(S, DIAG_T202, arg->span, "unknown value `%s` in `%s`", arg->u.name.s, C->sym->name);
 		diag_set_help(d, "declare `%s` with `let` before this use", arg->u.name.s);
@@ -104,7 +104,7 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		    l->mode != MODE_NONE ? "borrowed " : "", sema_type_name(S, l->type));
 		return T_ERR;
 	}
-	expr_set(C, arg, T_BYTES);
+	sema_expr_set(C, arg, T_BYTES);
 	S->expr_sym[call->id] = f;
 	S->closure_profile[e->id] = 1;
 	return T_BYTES;

@@ -60,8 +60,8 @@ prelude_variant(Sema *S, const char *name, const char *id, int ntparams)
 	if (ntparams > 1)
 		s->tparams[1] = "E";
 	s->resolved = true;
-	strmap_put(&S->type_names, name, v);
-	strmap_put(&S->ids, id, v);
+	sema_strmap_put(&S->type_names, name, v);
+	sema_strmap_put(&S->ids, id, v);
 	return v;
 }
 
@@ -85,10 +85,10 @@ prelude(Sema *S)
 	S->sym_option = prelude_variant(S, "Option", "core.option", 1);
 	S->sym_result = prelude_variant(S, "Result", "core.result", 2);
 	S->sym_iterstep = prelude_variant(S, "IterStep", "core.iter.step", 1);
-	TypeId T0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_option, 0, NULL, 0);
-	TypeId R0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 0, NULL, 0);
-	TypeId R1 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 1, NULL, 0);
-	TypeId I0 = type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_iterstep, 0, NULL, 0);
+	TypeId T0 = sema_type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_option, 0, NULL, 0);
+	TypeId R0 = sema_type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 0, NULL, 0);
+	TypeId R1 = sema_type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_result, 1, NULL, 0);
+	TypeId I0 = sema_type_intern(&S->types, TY_PARAM, (uint32_t)S->sym_iterstep, 0, NULL, 0);
 
 	CaseSym *oc = ARENA_ARRAY(&S->arena, CaseSym, 2);
 	FieldSym *some = ARENA_NEW(&S->arena, FieldSym);
@@ -109,7 +109,7 @@ prelude(Sema *S)
 
 	CaseSym *ic = ARENA_ARRAY(&S->arena, CaseSym, 2);
 	FieldSym *yf = ARENA_ARRAY(&S->arena, FieldSym, 2);
-	TypeId iter = type_intern(&S->types, TY_ITER, 0, 0, &I0, 1);
+	TypeId iter = sema_type_intern(&S->types, TY_ITER, 0, 0, &I0, 1);
 	yf[0] = prelude_field(S, "item", "core.iter.step.yield.item", I0);
 	yf[1] = prelude_field(S, "rest", "core.iter.step.yield.rest", iter);
 	ic[0] = prelude_case("Done", "core.iter.step.done", NULL, 0);
@@ -184,7 +184,7 @@ claim_id(Sema *S, SymId sym, const char *id, bool explicit_id, Span span, const 
 		diag_set_help(d, "give the declaration an identity in your own namespace, e.g. @id(\"your.namespace.symbol\")");
 		return;
 	}
-	if (!strmap_put(&S->ids, id, sym)) {
+	if (!sema_strmap_put(&S->ids, id, sym)) {
 		Diag *d = sema_error(S, DIAG_S102, span, "duplicate stable id `%s`", id);
 		diag_set_help(d, "every declaration needs its own stable id; rename one of them");
 	}
@@ -249,8 +249,8 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			diag_set_help(d, stored[0] == 's' ? "store an owned `string`; a `str` view cannot outlive the call that borrowed it"
 			    : "store owned `Bytes`; a `Slice<u8>` view cannot outlive the call that borrowed it");
 		}
-		bool repeated = !strmap_put(&names, f[i].name, i);
-		repeated |= !strmap_put(&ids, f[i].id, i);
+		bool repeated = !sema_strmap_put(&names, f[i].name, i);
+		repeated |= !sema_strmap_put(&ids, f[i].id, i);
 		if (repeated) {
 			Diag *d = sema_error(S, DIAG_S111, fs[i].name.span, case_owner ? "duplicate field `%s` in case `%s`" : "duplicate field `%s` in record `%s`",
 			    f[i].name, subject);
@@ -265,8 +265,8 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			    : "add @id(\"your.namespace.record.field\") before the field");
 		}
 	}
-	strmap_free(&names);
-	strmap_free(&ids);
+	sema_strmap_free(&names);
+	sema_strmap_free(&ids);
 	*out = f;
 	*nout = n;
 }
@@ -294,9 +294,9 @@ collect_cases(Sema *S, SymId id)
 		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
 		c->has_payload = cd->nfields > 0;
 		if (!s->case_map)
-			s->case_map = xcalloc(1, sizeof(StrMap));
-		bool repeated = !strmap_put(s->case_map, c->name, i);
-		repeated |= !strmap_put(&ids, c->id, i);
+			s->case_map = spx_xcalloc(1, sizeof(StrMap));
+		bool repeated = !sema_strmap_put(s->case_map, c->name, i);
+		repeated |= !sema_strmap_put(&ids, c->id, i);
 		if (repeated) {
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
 			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
@@ -311,7 +311,7 @@ collect_cases(Sema *S, SymId id)
 		const char *subject = arena_printf(&S->arena, "%s::%s", s->name, c->name);
 		collect_fields(S, c->id, cd->fields, cd->nfields, &c->fields, &c->nfields, subject, true);
 	}
-	strmap_free(&ids);
+	sema_strmap_free(&ids);
 }
 
 /* Members of a type declaration, collected with its identity (pass 1). */
@@ -373,7 +373,7 @@ collect_type(Sema *S, const Decl *d)
 	} else if (box_collides) {
 		Diag *dg = sema_error(S, DIAG_S113, name.span, "type name `Box` is reserved by the compiler-owned Box this module uses");
 		diag_set_help(dg, "rename this type, or drop the `box_new`/`box_get`/`box_into_inner` calls; an authored `Box` is an ordinary type only without them");
-	} else if (!strmap_put(&S->type_names, s->name, id)) {
+	} else if (!sema_strmap_put(&S->type_names, s->name, id)) {
 		Diag *dg = sema_error(S, DIAG_S107, name.span, "duplicate %s `%s`", kind == SK_RESOURCE ? "resource" : "type", s->name);
 		diag_set_help(dg, "each type name is declared once per module; rename one of them");
 	}
@@ -399,7 +399,7 @@ collect_type(Sema *S, const Decl *d)
  * list, minus `own`/`borrow`/`shared`, which §0.10 keeps usable as names).
  */
 bool
-source_identifier(const char *name)
+sema_source_identifier(const char *name)
 {
 	static const char *const reserved[] = {
 		"module", "permit", "resource", "fn", "uses", "requires", "ensures", "let", "if", "else",
@@ -484,7 +484,7 @@ sema_std_reopen(Sema *S, const char *name, const Expr *v)
 	if (strcmp(S->module_name, "std.collections") != 0 || v->kind != EXPR_CALL || v->u.call.nargs < 1 ||
 	    v->u.call.args[0]->kind != EXPR_NAME || strcmp(v->u.call.args[0]->u.name.s, name) != 0)
 		return false;
-	SymId id = strmap_get(&S->fn_names, v->u.call.callee.s);
+	SymId id = sema_strmap_get(&S->fn_names, v->u.call.callee.s);
 	const Sym *s = id >= 0 ? sema_sym(S, id) : NULL;
 	if (!s || !s->fn || !s->explicit_id)
 		return false;
@@ -544,18 +544,18 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	} else {
 		s->id = ida->present ? id_text(S, ida) : auto_id(S, NULL, S->module_name, s->name);
 	}
-	if (!source_identifier(s->name)) {
+	if (!sema_source_identifier(s->name)) {
 		Diag *dg = sema_error(S, DIAG_S104, fn->name.span, "`%s` is not a valid function identifier", s->name);
 		diag_set_help(dg, "`%s` has a meaning of its own in SEMAPRAX; choose another name", s->name);
 		return;
 	}
 	if (owner < 0) {
-		if (builtin_reserved(s->name)) {
+		if (sema_builtin_reserved(s->name)) {
 			Diag *dg = sema_error(S, DIAG_S113, fn->name.span, "function name `%s` is reserved by the compiler-owned operations", s->name);
 			diag_set_help(dg, "rename the function; `%s` is compiler-owned and needs no declaration", s->name);
 			return;
 		}
-		if (!strmap_put(&S->fn_names, s->name, id)) {
+		if (!sema_strmap_put(&S->fn_names, s->name, id)) {
 			Diag *dg = sema_error(S, DIAG_S101, fn->name.span, "duplicate function `%s`", s->name);
 			diag_set_help(dg, "each function name is declared once per module; rename one of them");
 			return;
@@ -610,7 +610,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 }
 
 void
-decls_collect(Sema *S)
+sema_decls_collect(Sema *S)
 {
 	prelude(S);
 	const Module *m = S->m;
@@ -626,7 +626,7 @@ decls_collect(Sema *S)
 		const Decl *d = &m->decls[i];
 		if (d->kind != DECL_CLASS)
 			continue;
-		SymId cls = strmap_get(&S->type_names, d->u.class_.name.s);
+		SymId cls = sema_strmap_get(&S->type_names, d->u.class_.name.s);
 		if (cls < 0 || sema_sym(S, cls)->decl != d)
 			continue;
 		VEC(SymId) methods = {0};
@@ -636,9 +636,9 @@ decls_collect(Sema *S)
 			if (!cm->is_method)
 				continue;
 			/* one T229 per earlier method of the same name */
-			int earlier = strmap_get(&count, cm->method.name.s);
+			int earlier = sema_strmap_get(&count, cm->method.name.s);
 			earlier = earlier < 0 ? 0 : earlier;
-			strmap_set(&count, cm->method.name.s, earlier + 1);
+			sema_strmap_set(&count, cm->method.name.s, earlier + 1);
 			for (int k = 0; k < earlier; k++) {
 				Diag *dg = sema_error(S, DIAG_T229, cm->method.name.span, "class `%s` declares method `%s` twice",
 				    d->u.class_.name.s, cm->method.name.s);
@@ -647,7 +647,7 @@ decls_collect(Sema *S)
 			collect_fn(S, &cm->method, d, cls, &cm->id, cm->span);
 			VEC_PUSH(methods, (SymId)(S->syms.len - 1));
 		}
-		strmap_free(&count);
+		sema_strmap_free(&count);
 		Sym *c = sema_sym(S, cls);
 		c->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
 		c->nmethods = methods.len;
@@ -665,7 +665,7 @@ decls_collect(Sema *S)
 		s->resolved = true;
 		s->nfields = 2;
 		s->fields = ARENA_ARRAY(&S->arena, FieldSym, 2);
-		s->fields[0] = prelude_field(S, "update", "core.fn_mut_i64.update", type_intern(&S->types, TY_FN, 0, 0, fargs, 3));
+		s->fields[0] = prelude_field(S, "update", "core.fn_mut_i64.update", sema_type_intern(&S->types, TY_FN, 0, 0, fargs, 3));
 		s->fields[1] = prelude_field(S, "state", "core.fn_mut_i64.state", T_I64);
 		S->sym_fn_mut = r;
 	}
@@ -686,7 +686,7 @@ sema_copy_vec(Arena *a, const void *items, size_t size, int n)
 TypeId
 sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs)
 {
-	return type_intern(&S->types, TY_NOMINAL, (uint32_t)sym, 0, args, nargs);
+	return sema_type_intern(&S->types, TY_NOMINAL, (uint32_t)sym, 0, args, nargs);
 }
 
 TypeId
@@ -763,9 +763,9 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 	const char *name = q->parts[q->nparts - 1].s;
 	int nargs = t->u.name.nargs;
 	TypeId local[8];
-	TypeId *args = nargs <= 8 ? local : xmalloc(sizeof(TypeId) * (size_t)nargs);
+	TypeId *args = nargs <= 8 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)nargs);
 	for (int i = 0; i < nargs; i++)
-		args[i] = decls_resolve_type(S, t->u.name.args[i], scope);
+		args[i] = sema_decls_resolve_type(S, t->u.name.args[i], scope);
 	TypeId out = T_ERR;
 	if (q->nparts > 1) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
@@ -781,7 +781,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 					sema_error(S, DIAG_T220, t->span, "type parameter `%s` cannot take type arguments", name);
 					goto done;
 				}
-				out = type_intern(&S->types, TY_PARAM, (uint32_t)scope, (uint64_t)i, NULL, 0);
+				out = sema_type_intern(&S->types, TY_PARAM, (uint32_t)scope, (uint64_t)i, NULL, 0);
 				goto done;
 			}
 		}
@@ -790,7 +790,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		const BuiltinType *b = &builtin_types[i];
 		if (strcmp(b->name, name) != 0)
 			continue;
-		if (b->kind == TY_BOX && strmap_get(&S->type_names, name) >= 0)
+		if (b->kind == TY_BOX && sema_strmap_get(&S->type_names, name) >= 0)
 			break;   /* an authored `Box` (§3.3) */
 		if (b->nargs != nargs) {
 			out = b->nargs == 0 ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
@@ -804,11 +804,11 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 			}
 			out = T_SLICE;
 		} else {
-			out = nargs ? type_intern(&S->types, b->kind, 0, 0, args, nargs) : (TypeId)b->kind;
+			out = nargs ? sema_type_intern(&S->types, b->kind, 0, 0, args, nargs) : (TypeId)b->kind;
 		}
 		goto done;
 	}
-	SymId sym = strmap_get(&S->type_names, name);
+	SymId sym = sema_strmap_get(&S->type_names, name);
 	if (sym < 0 && scope >= 0 && sema_sym(S, scope)->ntparams) {
 		Diag *d = sema_error(S, DIAG_T220, t->span, "`%s` is not an in-scope type parameter", name);
 		diag_set_help(d, "declare it in the type parameter list, e.g. `<%s>`, or use a declared type", name);
@@ -840,29 +840,29 @@ done:
 }
 
 TypeId
-decls_resolve_type(Sema *S, const Type *t, SymId scope)
+sema_decls_resolve_type(Sema *S, const Type *t, SymId scope)
 {
 	if (!t)
 		return T_ERR;
 	switch (t->kind) {
 	case TYPE_ARRAY: {
-		TypeId elem = decls_resolve_type(S, t->u.array.elem, scope);
+		TypeId elem = sema_decls_resolve_type(S, t->u.array.elem, scope);
 		if (elem != T_U8 && elem != T_ERR) {
 			Diag *d = sema_error(S, DIAG_T262, t->span, "fixed arrays hold bytes: `[u8; N]`, not `[%s; N]`", sema_type_name(S, elem));
 			diag_set_help(d, "a list of other values is a `Vec`: `Vec<%s>`", sema_type_name(S, elem));
 			return T_ERR;
 		}
-		return type_intern(&S->types, TY_ARRAY, 0, t->u.array.len, NULL, 0);
+		return sema_type_intern(&S->types, TY_ARRAY, 0, t->u.array.len, NULL, 0);
 	}
 	case TYPE_FN: {
 		if (t->u.fn.mut_i64)  /* the parser admitted only `FnMutI64(i64) -> i64` */
-			return S->sym_fn_mut >= 0 ? type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0) : T_ERR;
+			return S->sym_fn_mut >= 0 ? sema_type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0) : T_ERR;
 		int n = t->u.fn.nparams;
-		TypeId *args = xmalloc(sizeof(TypeId) * (size_t)(n + 1));
+		TypeId *args = spx_xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 		for (int i = 0; i < n; i++)
-			args[i] = decls_resolve_type(S, t->u.fn.params[i], scope);
-		args[n] = decls_resolve_type(S, t->u.fn.result, scope);
-		TypeId out = type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+			args[i] = sema_decls_resolve_type(S, t->u.fn.params[i], scope);
+		args[n] = sema_decls_resolve_type(S, t->u.fn.result, scope);
+		TypeId out = sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
 		free(args);
 		return out;
 	}
@@ -895,7 +895,7 @@ static void
 resolve_fields(Sema *S, SymId owner, FieldSym *fs, const FieldDecl *decls, int n)
 {
 	for (int i = 0; i < n; i++) {
-		fs[i].type = decls_resolve_type(S, decls[i].type, owner);
+		fs[i].type = sema_decls_resolve_type(S, decls[i].type, owner);
 		fs[i].declared_in = owner;
 	}
 }
@@ -942,7 +942,7 @@ resolve_class_own(Sema *S, SymId id)
 		diag_set_help(dg, "inherit from a non-generic class: `class %s : Base { … }`", s->name);
 		return;
 	}
-	SymId parent = strmap_get(&S->type_names, pn->s);
+	SymId parent = sema_strmap_get(&S->type_names, pn->s);
 	if (parent < 0 || sema_sym(S, parent)->kind != SK_CLASS) {
 		Diag *dg = sema_error(S, DIAG_T227, at, parent < 0 ? "class `%s` extends unknown type `%s`" : "class `%s` extends non-class type `%s`", s->name, pn->s);
 		diag_set_help(dg, "inherit from a class declared in this module: `class %s : Base { … }`", s->name);
@@ -1008,9 +1008,9 @@ resolve_signature(Sema *S, SymId id)
 		s->params[i].name = p->name.s;
 		s->params[i].span = p->name.span;
 		s->params[i].mode = p->mode;
-		s->params[i].type = decls_resolve_type(S, p->type, scope);
+		s->params[i].type = sema_decls_resolve_type(S, p->type, scope);
 	}
-	s->result = decls_resolve_type(S, fn->result, scope);
+	s->result = sema_decls_resolve_type(S, fn->result, scope);
 	s->neffects = fn->uses.nnames;
 	s->effects = ARENA_ARRAY(&S->arena, const char *, fn->uses.nnames ? fn->uses.nnames : 1);
 	for (int i = 0; i < fn->uses.nnames; i++) {
@@ -1067,12 +1067,12 @@ by_value_edges(Sema *S, TypeId t, IntVec *out, IntVec *stack)
 	VEC_PUSH(*stack, (int)t);
 	while (stack->len) {
 		TypeId u = (TypeId)stack->items[--stack->len];
-		const TypeInfo *ti = type_info(&S->types, u);
+		const TypeInfo *ti = sema_type_info(&S->types, u);
 		if (ti->kind != TY_NOMINAL)
 			continue;
 		if (sema_sym(S, (SymId)ti->decl)->prelude) {
-			for (int i = type_info(&S->types, u)->nargs - 1; i >= 0; i--)
-				VEC_PUSH(*stack, (int)type_info(&S->types, u)->args[i]);
+			for (int i = sema_type_info(&S->types, u)->nargs - 1; i >= 0; i--)
+				VEC_PUSH(*stack, (int)sema_type_info(&S->types, u)->args[i]);
 			continue;
 		}
 		VEC_PUSH(*out, (int)ti->decl);
@@ -1084,7 +1084,7 @@ check_recursion(Sema *S)
 {
 	int n = S->syms.len;
 	/* the graph, as adjacency arrays: the edges of v are to[start[v] .. start[v + 1]) */
-	int *start = xmalloc(sizeof(int) * (size_t)(n + 1));
+	int *start = spx_xmalloc(sizeof(int) * (size_t)(n + 1));
 	IntVec to = {0}, stack = {0};
 	for (SymId v = 0; v < n; v++) {
 		start[v] = to.len;
@@ -1099,9 +1099,9 @@ check_recursion(Sema *S)
 	}
 	start[n] = to.len;
 	/* Tarjan, iteratively: index 0 = unvisited */
-	int *index = xcalloc((size_t)(n ? n : 1), sizeof(int)), *low = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-	int *next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));   /* per node on the walk: its next edge */
-	bool *on = xcalloc((size_t)(n ? n : 1), 1), *cyclic = xcalloc((size_t)(n ? n : 1), 1);
+	int *index = spx_xcalloc((size_t)(n ? n : 1), sizeof(int)), *low = spx_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *next = spx_xmalloc(sizeof(int) * (size_t)(n ? n : 1));   /* per node on the walk: its next edge */
+	bool *on = spx_xcalloc((size_t)(n ? n : 1), 1), *cyclic = spx_xcalloc((size_t)(n ? n : 1), 1);
 	IntVec scc = {0}, walk = {0};
 	int counter = 0;
 	for (int root = 0; root < n; root++) {
@@ -1169,7 +1169,7 @@ check_recursion(Sema *S)
 }
 
 void
-decls_resolve(Sema *S)
+sema_decls_resolve(Sema *S)
 {
 	int n = S->syms.len;
 	for (SymId id = 0; id < n; id++) {
@@ -1218,7 +1218,7 @@ decls_resolve(Sema *S)
 			continue;
 		for (int j = 0; j < d->u.interface.nimports; j++)
 			for (int k = 0; k < d->u.interface.imports[j].nparams; k++)
-				decls_resolve_type(S, d->u.interface.imports[j].params[k].type, -1);
+				sema_decls_resolve_type(S, d->u.interface.imports[j].params[k].type, -1);
 	}
 }
 
@@ -1237,12 +1237,12 @@ static int
 fields_find(const FieldSym *f, int n, StrMap **map, bool *dups, const char *name, bool last)
 {
 	if (n > 16 && !*map) {
-		*map = xcalloc(1, sizeof(StrMap));
+		*map = spx_xcalloc(1, sizeof(StrMap));
 		for (int i = 0; i < n; i++)
-			*dups |= !strmap_put(*map, f[i].name, i);
+			*dups |= !sema_strmap_put(*map, f[i].name, i);
 	}
 	if (*map && !(last && *dups))
-		return strmap_get(*map, name);
+		return sema_strmap_get(*map, name);
 	int found = -1;
 	for (int i = 0; i < n && (last || found < 0); i++)
 		if (strcmp(f[i].name, name) == 0)
@@ -1265,12 +1265,12 @@ sema_own_method(Sema *S, SymId cls, const char *name)
 {
 	Sym *s = sema_sym(S, cls);
 	if (s->nmethods > 8 && !s->method_map) {
-		s->method_map = xcalloc(1, sizeof(StrMap));
+		s->method_map = spx_xcalloc(1, sizeof(StrMap));
 		for (int i = 0; i < s->nmethods; i++)
-			strmap_put(s->method_map, sema_sym(S, s->methods[i])->name, i);
+			sema_strmap_put(s->method_map, sema_sym(S, s->methods[i])->name, i);
 	}
 	if (s->method_map) {
-		int i = strmap_get(s->method_map, name);
+		int i = sema_strmap_get(s->method_map, name);
 		return i >= 0 ? s->methods[i] : -1;
 	}
 	for (int i = 0; i < s->nmethods; i++)
@@ -1288,13 +1288,13 @@ sema_field_index(Sema *S, SymId owner, const char *name)
 TypeId
 sema_field_type(Sema *S, TypeId owner_type, int index)
 {
-	const TypeInfo *ti = type_info(&S->types, owner_type);
+	const TypeInfo *ti = sema_type_info(&S->types, owner_type);
 	SymId sym = (SymId)ti->decl;
 	TypeId args[8];
 	int nargs = ti->nargs < 8 ? ti->nargs : 8;
 	for (int i = 0; i < nargs; i++)
 		args[i] = ti->args[i];
-	return type_subst(&S->types, sema_sym(S, sym)->fields[index].type, (uint32_t)sym, args, nargs);
+	return sema_type_subst(&S->types, sema_sym(S, sym)->fields[index].type, (uint32_t)sym, args, nargs);
 }
 
 int
@@ -1302,7 +1302,7 @@ sema_case_index(Sema *S, SymId variant, const char *name)
 {
 	Sym *s = sema_sym(S, variant);
 	if (s->case_map)
-		return strmap_get(s->case_map, name);
+		return sema_strmap_get(s->case_map, name);
 	for (int i = 0; i < s->ncases; i++)
 		if (strcmp(s->cases[i].name, name) == 0)
 			return i;
@@ -1312,13 +1312,13 @@ sema_case_index(Sema *S, SymId variant, const char *name)
 TypeId
 sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index)
 {
-	const TypeInfo *ti = type_info(&S->types, variant_type);
+	const TypeInfo *ti = sema_type_info(&S->types, variant_type);
 	SymId sym = (SymId)ti->decl;
 	TypeId args[8];
 	int nargs = ti->nargs < 8 ? ti->nargs : 8;
 	for (int i = 0; i < nargs; i++)
 		args[i] = ti->args[i];
-	return type_subst(&S->types, sema_sym(S, sym)->cases[case_index].fields[field_index].type, (uint32_t)sym, args, nargs);
+	return sema_type_subst(&S->types, sema_sym(S, sym)->cases[case_index].fields[field_index].type, (uint32_t)sym, args, nargs);
 }
 
 bool
@@ -1326,7 +1326,7 @@ sema_class_upcast(Sema *S, TypeId from, TypeId to)
 {
 	if (from == to)
 		return true;
-	const TypeInfo *f = type_info(&S->types, from), *t = type_info(&S->types, to);
+	const TypeInfo *f = sema_type_info(&S->types, from), *t = sema_type_info(&S->types, to);
 	if (f->kind != TY_NOMINAL || t->kind != TY_NOMINAL)
 		return false;
 	if (sema_sym(S, (SymId)f->decl)->kind != SK_CLASS)

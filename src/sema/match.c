@@ -36,19 +36,19 @@ catch_all(const Pattern *p)
 }
 
 /* A pattern binding: a name bound twice in one arm is M104; shadowing an
- * outer binding is T209 (local_declare). */
+ * outer binding is T209 (sema_local_declare). */
 static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
-	const Local *l = local_find(C, n->s);   /* the innermost binding of the name */
+	const Local *l = sema_local_find(C, n->s);   /* the innermost binding of the name */
 	if (l && l - C->locals.items >= from && strcmp(n->s, "_") != 0) {
 		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
 		diag_set_help(d, "bind each name once per arm");
 		return;
 	}
-	if (local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
-		local_lend(C, n->s, C->bind_mode);
+	if (sema_local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
+		sema_local_lend(C, n->s, C->bind_mode);
 }
 
 /* A literal or or-of-literals against a scalar scrutinee. */
@@ -102,12 +102,12 @@ static void
 field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId owner, int ci, const char *label)
 {
 	Sema *S = C->S;
-	const TypeInfo *ti = type_info(&S->types, owner);
+	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
 	FieldSym *fields = ci >= 0 ? s->cases[ci].fields : s->fields;
 	int nfields = ci >= 0 ? s->cases[ci].nfields : s->nfields;
-	bool *seen = xcalloc((size_t)(nfields ? nfields : 1), 1);
+	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
@@ -124,8 +124,8 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 		} else if (sub->kind == PAT_BIND) {
 			bind(C, &sub->u.bind, ft);
 		} else if (sub->kind == PAT_RECORD) {
-			const TypeInfo *fi = type_info(&S->types, ft);
-			SymId rs = strmap_get(&S->type_names, sub->u.record.type.s);
+			const TypeInfo *fi = sema_type_info(&S->types, ft);
+			SymId rs = sema_strmap_get(&S->type_names, sub->u.record.type.s);
 			if (fi->kind != TY_NOMINAL || rs < 0 || (SymId)fi->decl != rs) {
 				Diag *d = sema_error(S, DIAG_M103, sub->span, "record pattern `%s` is incompatible with field type %s", sub->u.record.type.s, sema_type_name(S, ft));
 				diag_set_help(d, "match the field's own record type");
@@ -149,7 +149,7 @@ static int
 case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 {
 	Sema *S = C->S;
-	SymId vs = (SymId)type_info(&S->types, vt)->decl;
+	SymId vs = (SymId)sema_type_info(&S->types, vt)->decl;
 	Sym *v = sema_sym(S, vs);
 	const char *tname = p->u.case_.type.s, *cname = p->u.case_.case_name.s;
 	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
@@ -182,7 +182,7 @@ static void
 arm_value(FnCtx *C, const MatchArm *arm, ArmResult *first, bool scalar)
 {
 	Sema *S = C->S;
-	TypeId t = check_expr(C, arm->value);
+	TypeId t = sema_check_expr(C, arm->value);
 	if (t == T_ERR)
 		return;
 	ParamMode m = (ParamMode)S->expr_mode[arm->value->id];
@@ -208,7 +208,7 @@ check_guard(FnCtx *C, const MatchArm *arm)
 {
 	if (!arm->guard)
 		return;
-	TypeId g = check_expr(C, arm->guard);
+	TypeId g = sema_check_expr(C, arm->guard);
 	if (g != T_BOOL && g != T_ERR) {
 		Diag *d = sema_error(C->S, DIAG_T256, arm->guard->span, "match guard must be bool; received %s", sema_type_name(C->S, g));
 		diag_set_help(d, "compare explicitly in the guard, e.g. `n if n > 0 =>`");
@@ -235,12 +235,12 @@ match_scalar(FnCtx *C, const Expr *e, TypeId st)
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < n; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
-		scope_push(C);
+		sema_scope_push(C);
 		if (arm->pat->kind != PAT_LIT)
 			scalar_pattern(C, arm->pat, st);
 		check_guard(C, arm);
 		arm_value(C, arm, &first, true);
-		scope_pop(C);
+		sema_scope_pop(C);
 	}
 	return first.type;
 }
@@ -254,8 +254,8 @@ guard_shape(FnCtx *C, const Expr *g)
 	case EXPR_INT: case EXPR_FLOAT: case EXPR_CHAR: case EXPR_BOOL:
 		return true;
 	case EXPR_NAME: {
-		const Local *l = local_find(C, g->u.name.s);
-		return l && type_is_scalar(&C->S->types, l->type);
+		const Local *l = sema_local_find(C, g->u.name.s);
+		return l && sema_type_is_scalar(&C->S->types, l->type);
 	}
 	case EXPR_UNARY:
 		return guard_shape(C, g->u.unary.operand);
@@ -281,7 +281,7 @@ guard_scan(void *ctx, const Expr *e)
 	if (g->bad)
 		return;
 	if (e->kind == EXPR_CLOSURE || e->kind == EXPR_TRY ||
-	    (e->kind == EXPR_CALL && local_find(g->C, e->u.call.callee.s)))
+	    (e->kind == EXPR_CALL && sema_local_find(g->C, e->u.call.callee.s)))
 		g->bad = e;
 }
 
@@ -289,15 +289,15 @@ static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
 	Sema *S = C->S;
-	Sym *v = sema_sym(S, (SymId)type_info(&S->types, vt)->decl);
-	bool *covered = xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
+	Sym *v = sema_sym(S, (SymId)sema_type_info(&S->types, vt)->decl);
+	bool *covered = spx_xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
 	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
-		scope_push(C);
+		sema_scope_push(C);
 		if (p->kind == PAT_BIND) {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
@@ -395,7 +395,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
-		scope_pop(C);
+		sema_scope_pop(C);
 	}
 	if (!wildcard) {
 		for (int c = 0; c < v->ncases; c++) {
@@ -431,20 +431,20 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
 		const Pattern *p = arm->pat;
-		scope_push(C);
+		sema_scope_push(C);
 		if (i > 0) {
 			/* M102 above; the arm's names still bind (silently), so its value
 			 * reports no unknown names */
 			int mark = S->diags->items.len;
-			if (p->kind == PAT_RECORD && strmap_get(&S->type_names, p->u.record.type.s) == (SymId)type_info(&S->types, rt)->decl)
+			if (p->kind == PAT_RECORD && sema_strmap_get(&S->type_names, p->u.record.type.s) == (SymId)sema_type_info(&S->types, rt)->decl)
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			else if (p->kind == PAT_BIND)
 				bind(C, &p->u.bind, rt);
 			while (S->diags->items.len > mark)
 				diag_remove(S->diags, S->diags->items.len - 1);
 		} else if (p->kind == PAT_RECORD) {
-			SymId rs = strmap_get(&S->type_names, p->u.record.type.s);
-			if (rs != (SymId)type_info(&S->types, rt)->decl || plain_owned) {
+			SymId rs = sema_strmap_get(&S->type_names, p->u.record.type.s);
+			if (rs != (SymId)sema_type_info(&S->types, rt)->decl || plain_owned) {
 				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with `%s`", p->u.record.type.s, sema_type_name(S, rt));
 				diag_set_help(d, plain_owned ? "write `match own …` to consume the record or `match borrow …` to inspect it"
 				    : "match the scrutinee's own record type");
@@ -473,7 +473,7 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 		}
 		check_guard(C, arm);
 		arm_value(C, arm, &first, false);
-		scope_pop(C);
+		sema_scope_pop(C);
 	}
 	return first.type;
 }
@@ -482,7 +482,7 @@ static TypeId check_match_arms(FnCtx *C, const Expr *e);
 
 /* Bindings of a `match borrow` lend from the scrutinee (O106, O103). */
 TypeId
-check_match(FnCtx *C, const Expr *e)
+sema_check_match(FnCtx *C, const Expr *e)
 {
 	ParamMode saved = C->bind_mode;
 	C->bind_mode = e->u.match.mode == MATCH_BORROW ? MODE_BORROW : MODE_NONE;
@@ -495,10 +495,10 @@ static TypeId
 check_match_arms(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	TypeId st = check_expr(C, e->u.match.scrutinee);
+	TypeId st = sema_check_expr(C, e->u.match.scrutinee);
 	if (e->u.match.narms == 0) {
 		/* the reference's witnesses: a record's pattern, a variant's first case */
-		const TypeInfo *ti = type_info(&S->types, st);
+		const TypeInfo *ti = sema_type_info(&S->types, st);
 		Sym *ts = ti->kind == TY_NOMINAL ? sema_sym(S, (SymId)ti->decl) : NULL;
 		if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS)) {
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing record pattern for `%s`", sema_type_name(S, st));
@@ -516,17 +516,17 @@ check_match_arms(FnCtx *C, const Expr *e)
 	if (st == T_ERR) {
 		for (int i = 0; i < e->u.match.narms; i++) {
 			const MatchArm *arm = &e->u.match.arms[i];
-			scope_push(C);
+			sema_scope_push(C);
 			if (arm->pat->kind == PAT_BIND)
 				bind(C, &arm->pat->u.bind, T_ERR);
 			if (arm->guard)
-				check_expr(C, arm->guard);
-			check_expr(C, arm->value);
-			scope_pop(C);
+				sema_check_expr(C, arm->guard);
+			sema_check_expr(C, arm->value);
+			sema_scope_pop(C);
 		}
 		return T_ERR;
 	}
-	const TypeInfo *sti0 = type_info(&S->types, st);
+	const TypeInfo *sti0 = sema_type_info(&S->types, st);
 	bool rec0 = sti0->kind == TY_NOMINAL && sema_sym(S, (SymId)sti0->decl)->kind != SK_VARIANT;
 	if (e->u.match.mode != MATCH_PLAIN && sema_is_copy(S, st)) {
 		/* the reference's texts, by scrutinee kind and mode */
@@ -543,14 +543,14 @@ check_match_arms(FnCtx *C, const Expr *e)
 		diag_set_help(d, "bind the value first: `let value = …; match borrow value { … }`");
 	}
 	if (e->u.match.mode == MATCH_PLAIN && !sema_is_copy(S, st)) {
-		const TypeInfo *sti = type_info(&S->types, st);
+		const TypeInfo *sti = sema_type_info(&S->types, st);
 		bool rec = sti->kind == TY_NOMINAL && sema_sym(S, (SymId)sti->decl)->kind != SK_VARIANT;
 		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "plain %s match requires a Copy scrutinee", rec ? "record" : "variant");
 		diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
 	}
 	if (scalar_scrutinee(st))
 		return match_scalar(C, e, st);
-	const TypeInfo *ti = type_info(&S->types, st);
+	const TypeInfo *ti = sema_type_info(&S->types, st);
 	if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_VARIANT)
 		return match_variant(C, e, st);
 	if (ti->kind == TY_NOMINAL && (sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD || sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS))
@@ -558,9 +558,9 @@ check_match_arms(FnCtx *C, const Expr *e)
 	Diag *d = sema_error(S, DIAG_M103, e->u.match.scrutinee->span, "match scrutinee must be a scalar, variant or record, received %s", sema_type_name(S, st));
 	diag_set_help(d, "compare strings and floats with `==` in an `if` instead");
 	for (int i = 0; i < e->u.match.narms; i++) {
-		scope_push(C);
-		check_expr(C, e->u.match.arms[i].value);
-		scope_pop(C);
+		sema_scope_push(C);
+		sema_check_expr(C, e->u.match.arms[i].value);
+		sema_scope_pop(C);
 	}
 	return T_ERR;
 }
@@ -570,7 +570,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 static void
 field_binds(Sema *S, const FieldPat *fps, int n, TypeId t, int ci, PatternBindFn fn, void *ctx)
 {
-	SymId owner = (SymId)type_info(&S->types, t)->decl;
+	SymId owner = (SymId)sema_type_info(&S->types, t)->decl;
 	for (int i = 0; i < n; i++) {
 		const FieldPat *f = &fps[i];
 		int fi = ci >= 0 ? sema_field_find(S, owner, ci, f->name.s, true) : sema_field_index(S, owner, f->name.s);
@@ -589,7 +589,7 @@ sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, void *
 {
 	if (!p || t == T_ERR)
 		return;
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	switch (p->kind) {
 	case PAT_BIND:
 		fn(ctx, p->u.bind.s, t, p->span);

@@ -87,7 +87,7 @@ owned(Own *O, TypeId t)
 static bool
 is_resource(Own *O, TypeId t)
 {
-	const TypeInfo *ti = type_info(&O->S->types, t);
+	const TypeInfo *ti = sema_type_info(&O->S->types, t);
 	return ti->kind == TY_NOMINAL && sema_sym(O->S, (SymId)ti->decl)->kind == SK_RESOURCE;
 }
 
@@ -98,12 +98,12 @@ push_scope(Own *O)
 }
 
 static void
-pop_scope(Own *O)
+own_pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
 	while (O->vars.len > m) {
 		const OwnVar *v = &O->vars.items[--O->vars.len];
-		strmap_set(&O->index, v->name, v->prev);
+		sema_strmap_set(&O->index, v->name, v->prev);
 		if (v->view_of >= 0)   /* views go out of scope before their owner, latest first */
 			O->vars.items[v->view_of].first_view = v->next_view;
 	}
@@ -113,8 +113,8 @@ pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, strmap_get(&O->index, name), -1, -1, false };
-	strmap_set(&O->index, name, O->vars.len);
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, sema_strmap_get(&O->index, name), -1, -1, false };
+	sema_strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -124,7 +124,7 @@ declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 static int
 find(Own *O, const char *name)
 {
-	return strmap_get(&O->index, name);
+	return sema_strmap_get(&O->index, name);
 }
 
 static bool
@@ -168,7 +168,7 @@ static int
 live_view(Own *O, int i, uint32_t end)
 {
 	for (int v = 0; v < O->vars.len; v++)
-		if (O->vars.items[v].view_of == i && strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
+		if (O->vars.items[v].view_of == i && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
 			return v;
 	return -1;
 }
@@ -461,7 +461,7 @@ next_epoch(Own *O)
 		int cap = O->stamp_cap ? O->stamp_cap : 64;
 		while (cap < O->st.len)
 			cap *= 2;
-		O->stamp = xrealloc(O->stamp, sizeof(int) * (size_t)cap);
+		O->stamp = spx_xrealloc(O->stamp, sizeof(int) * (size_t)cap);
 		memset(O->stamp + O->stamp_cap, 0, sizeof(int) * (size_t)(cap - O->stamp_cap));
 		O->stamp_cap = cap;
 	}
@@ -561,7 +561,7 @@ armjoin_add(ArmJoin *a, const Changes *d, int k)
 		if ((a->vars.len + 1) * 2 > a->cap) {
 			free(a->slots);
 			a->cap = a->cap ? a->cap * 2 : 64;
-			a->slots = xcalloc((size_t)a->cap, sizeof(int));
+			a->slots = spx_xcalloc((size_t)a->cap, sizeof(int));
 			for (int j = 0; j < a->vars.len; j++)
 				*armjoin_slot(a, a->vars.items[j].var) = j + 1;
 		}
@@ -575,7 +575,7 @@ armjoin_add(ArmJoin *a, const Changes *d, int k)
 		/* the earlier arms left it at its base */
 		Change x = { c->var, c->base, k ? join(c->base, c->cur) : c->cur };
 		VEC_PUSH(a->vars, x);
-		a->count = xrealloc(a->count, sizeof(int) * (size_t)a->vars.cap);
+		a->count = spx_xrealloc(a->count, sizeof(int) * (size_t)a->vars.cap);
 		a->count[a->vars.len - 1] = 1;
 		*slot = a->vars.len;
 	}
@@ -626,7 +626,7 @@ own_match(Own *O, const Expr *e, bool move)
 			/* a false guard falls through to the later arms with the guard's moves:
 			 * the entry state becomes its join with this one, and the arm goes on from here */
 			diff_since(O, &f, entry, &d);
-			if (!type_is_scalar(&O->S->types, O->S->expr_type[e->u.match.scrutinee->id]))
+			if (!sema_type_is_scalar(&O->S->types, O->S->expr_type[e->u.match.scrutinee->id]))
 				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
@@ -638,7 +638,7 @@ own_match(Own *O, const Expr *e, bool move)
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
-		pop_scope(O);
+		own_pop_scope(O);
 		diff_since(O, &f, f.mark, &d);
 		armjoin_add(&acc, &d, i);
 	}
@@ -791,7 +791,7 @@ check_live_views(Own *O, int owner, const Stmt *s)
 {
 	int found = -1;
 	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
+		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
 			found = v;
 	if (found >= 0) {
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
@@ -873,7 +873,7 @@ own_stmt(Own *O, const Stmt *s)
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
 		push_scope(O);
 		{
-			const TypeInfo *ti = type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
+			const TypeInfo *ti = sema_type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 		}
 		{
@@ -885,7 +885,7 @@ own_stmt(Own *O, const Stmt *s)
 			if (lender >= 0)
 				O->vars.items[lender].loans--;
 		}
-		pop_scope(O);
+		own_pop_scope(O);
 		break;
 	case STMT_IF:
 		own_expr(O, s->u.if_, false);
@@ -905,7 +905,7 @@ own_block(Own *O, const Block *b, bool move_tail)
 		own_stmt(O, b->stmts[i]);
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
-	pop_scope(O);
+	own_pop_scope(O);
 }
 
 /* Records the end offset of the last use of each name (T265). */
@@ -915,13 +915,13 @@ note_use(void *ctx, const Expr *e)
 	StrMap *m = ctx;
 	if (e->kind != EXPR_NAME)
 		return;
-	int32_t old = strmap_get(m, e->u.name.s);
+	int32_t old = sema_strmap_get(m, e->u.name.s);
 	if ((int32_t)e->span.end > old)
-		strmap_set(m, e->u.name.s, (int32_t)e->span.end);
+		sema_strmap_set(m, e->u.name.s, (int32_t)e->span.end);
 }
 
 void
-own_check_function(Sema *S, SymId fn)
+sema_own_check_function(Sema *S, SymId fn)
 {
 	Sym *f = sema_sym(S, fn);
 	if (!f->fn || !f->fn->body)
@@ -931,7 +931,7 @@ own_check_function(Sema *S, SymId fn)
 	O.S = S;
 	O.fn_name = f->name;
 	if (!S->own_reported)
-		S->own_reported = xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+		S->own_reported = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
 	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
@@ -958,6 +958,6 @@ own_check_function(Sema *S, SymId fn)
 	VEC_FREE(O.marks);
 	VEC_FREE(O.trail);
 	free(O.stamp);
-	strmap_free(&O.index);
-	strmap_free(&O.last_use);
+	sema_strmap_free(&O.index);
+	sema_strmap_free(&O.last_use);
 }

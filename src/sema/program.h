@@ -33,10 +33,10 @@ typedef struct StrMap {
 	uint32_t len;
 } StrMap;
 
-void strmap_free(StrMap *m);
-int32_t strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
-bool strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
-void strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
+void sema_strmap_free(StrMap *m);
+int32_t sema_strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
+bool sema_strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
+void sema_strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
 
 /* ---- symbols ---- */
 
@@ -192,7 +192,7 @@ void *sema_copy_vec(Arena *a, const void *items, size_t size, int n);
 const char *sema_type_name(Sema *S, TypeId t);
 Sym *sema_sym(Sema *S, SymId id);
 
-TypeId decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
+TypeId sema_decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
 
 TypeId sema_nominal(Sema *S, SymId sym, const TypeId *args, int nargs);
 TypeId sema_option(Sema *S, TypeId t);
@@ -234,7 +234,7 @@ typedef struct Builtin {
 	const char *effect;      /* required effect or NULL */
 	BuiltinId bid;           /* BI_<name> */
 } Builtin;
-const Builtin *builtin_find(const char *name);
+const Builtin *sema_builtin_find(const char *name);
 const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 const Builtin *sema_builtin_by_id(BuiltinId bi);
 
@@ -251,7 +251,7 @@ typedef struct BuiltinSig {
  * count is wrong (T225) or an argument is not admitted (T274), with a reason.
  * A T_ERR parameter accepts any `[u8; N]` (array_as_slice).
  */
-bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
+bool sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out, const char **why);
 
 /*
  * Calls fn for each binding a pattern introduces, in pattern order, with

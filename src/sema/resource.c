@@ -80,7 +80,7 @@ resource_of(Sema *S, const Type *t)
 {
 	if (!t || t->kind != TYPE_NAME || t->u.name.nargs || t->u.name.name.nparts != 1)
 		return -1;
-	SymId sym = strmap_get(&S->type_names, t->u.name.name.parts[0].s);
+	SymId sym = sema_strmap_get(&S->type_names, t->u.name.name.parts[0].s);
 	return sym >= 0 && sema_sym(S, sym)->kind == SK_RESOURCE ? sym : -1;
 }
 

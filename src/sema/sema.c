@@ -35,7 +35,7 @@ const char *
 sema_type_name(Sema *S, TypeId t)
 {
 	Buf b = {0};
-	type_spell(&b, &S->types, t, decl_name_cb, S);
+	sema_type_spell(&b, &S->types, t, decl_name_cb, S);
 	const char *out = arena_strndup(&S->arena, b.data ? b.data : "", b.len);
 	buf_free(&b);
 	return out;
@@ -167,13 +167,13 @@ import_index(Sema *S)
 {
 	if (S->import_index)
 		return S->import_index;
-	struct ImportIndex *x = xcalloc(1, sizeof *x);
+	struct ImportIndex *x = spx_xcalloc(1, sizeof *x);
 	int n = 0;
 	for (int d = 0; d < S->m->ndecls; d++)
 		if (S->m->decls[d].kind == DECL_INTERFACE)
 			n += S->m->decls[d].u.interface.nimports;
-	x->items = xmalloc(sizeof(ImportFn *) * (size_t)(n ? n : 1));
-	x->next = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	x->items = spx_xmalloc(sizeof(ImportFn *) * (size_t)(n ? n : 1));
+	x->next = spx_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
 	for (int d = 0; d < S->m->ndecls; d++) {
 		const Decl *dc = &S->m->decls[d];
 		for (int j = 0; dc->kind == DECL_INTERFACE && j < dc->u.interface.nimports; j++) {
@@ -184,12 +184,12 @@ import_index(Sema *S)
 			int i = x->len++;
 			x->items[i] = imp;
 			x->next[i] = -1;
-			int tail = strmap_get(&x->last, key);
+			int tail = sema_strmap_get(&x->last, key);
 			if (tail < 0)
-				strmap_put(&x->first, key, i);
+				sema_strmap_put(&x->first, key, i);
 			else
 				x->next[tail] = i;
-			strmap_set(&x->last, key, i);
+			sema_strmap_set(&x->last, key, i);
 		}
 	}
 	S->import_index = x;
@@ -201,7 +201,7 @@ static int
 import_next(Sema *S, const StrLit *key, int after)
 {
 	struct ImportIndex *x = import_index(S);
-	int i = after < 0 ? strmap_get(&x->first, key->s ? key->s : "") : x->next[after];
+	int i = after < 0 ? sema_strmap_get(&x->first, key->s ? key->s : "") : x->next[after];
 	while (i >= 0 && (x->items[i]->id.value.len != key->len ||
 	    (key->len && memcmp(x->items[i]->id.value.s, key->s, key->len) != 0)))
 		i = x->next[i];
@@ -242,7 +242,7 @@ static void
 owned_resources(FnCtx *C, TypeId t, int depth)
 {
 	Sema *S = C->S;
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	if (ti->kind != TY_NOMINAL || depth > 16)
 		return;
 	Sym *y = sema_sym(S, (SymId)ti->decl);
@@ -316,7 +316,7 @@ check_effects(FnCtx *C)
 static bool
 direct_owned_variant(Sema *S, TypeId t)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	if (ti->kind != TY_NOMINAL || ti->nargs || sema_is_copy(S, t))
 		return false;
 	Sym *y = sema_sym(S, (SymId)ti->decl);
@@ -337,7 +337,7 @@ direct_owned_variant(Sema *S, TypeId t)
 static bool
 text_record(Sema *S, TypeId t)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	Sym *y = sema_sym(S, (SymId)ti->decl);
 	for (int i = 0; i < y->nfields; i++) {
 		TypeId ft = sema_field_type(S, t, i);
@@ -357,7 +357,7 @@ text_record(Sema *S, TypeId t)
 static bool
 needs_mode(Sema *S, TypeId t)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	switch (ti->kind) {
 	case TY_MAP: case TY_SET: case TY_ITER: case TY_BOX: case TY_VEC:
 		return true;
@@ -438,7 +438,7 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 static TypeId
 param_type(FnCtx *C, int i)
 {
-	return fn_type(C, C->sym->params[i].type);
+	return sema_fn_type(C, C->sym->params[i].type);
 }
 
 static void
@@ -449,14 +449,14 @@ check_params(FnCtx *C)
 	StrMap seen = {0};   /* the names of the parameters before this one */
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
-		bool dup = !strmap_put(&seen, p->name, i);
+		bool dup = !sema_strmap_put(&seen, p->name, i);
 		check_param_mode(S, f, p);
 		if (strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
 			diag_set_help(d, "parameters are immutable; copy into `let mut` inside the body");
 			continue;
 		}
-		if (!source_identifier(p->name)) {
+		if (!sema_source_identifier(p->name)) {
 			Diag *d = sema_error(S, DIAG_S105, p->span, "`%s` is not a valid parameter identifier", p->name);
 			diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", p->name);
 			continue;
@@ -469,7 +469,7 @@ check_params(FnCtx *C)
 		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0 };
 		sema_local_push(C, l);
 	}
-	strmap_free(&seen);
+	sema_strmap_free(&seen);
 }
 
 /* C102 with the reference's text: `… with effects {a, b}`. */
@@ -497,7 +497,7 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	C->in_contract = true;
 	C->in_ensures = c->kind == CLAUSE_ENSURES;
 	int ncalls = C->calls.len;
-	TypeId t = check_expr(C, c->cond);
+	TypeId t = sema_check_expr(C, c->cond);
 	for (int k = ncalls; k < C->calls.len; k++) {
 		const CallSite *cs = &C->calls.items[k];
 		if (cs->effect || (cs->callee >= 0 && sema_sym(C->S, cs->callee)->neffects > 0)) {
@@ -527,7 +527,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 	for (int i = 0; i < fn->nclauses; i++)
 		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
 			check_clause(&C, &fn->clauses[i], "precondition");
-	TypeId declared_result = fn_type(&C, C.sym->result);
+	TypeId declared_result = sema_fn_type(&C, C.sym->result);
 	if (declared_result == T_STR) {
 		Diag *d = sema_error(S, DIAG_O116, C.sym->span, "function `%s` cannot return borrowed `str`; borrowed text is confined to the invocation", C.sym->name);
 		diag_set_help(d, "return an owned `string`, e.g. `string_from_str(view)`");
@@ -536,12 +536,12 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		diag_set_help(d, "return owned `Bytes`, e.g. `bytes_copy(view)`");
 	}
 	if (fn->body) {
-		TypeId t = check_block(&C, fn->body);
+		TypeId t = sema_check_block(&C, fn->body);
 		Sym *f = C.sym;
-		TypeId want = fn_type(&C, f->result);
+		TypeId want = sema_fn_type(&C, f->result);
 		const Expr *tail = fn->body->tail;
 		SymId callee = tail && tail->kind == EXPR_CALL ? S->expr_sym[tail->id] : -1;
-		if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t) && f->ntparams && callee >= 0 &&
+		if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t) && f->ntparams && callee >= 0 &&
 		    sema_sym(S, callee)->kind == SK_FN && sema_sym(S, callee)->ntparams) {
 			/* the reference's generic forwarding: a template whose result is a
 			 * generic call mapping to another type is an invalid generic call */
@@ -549,7 +549,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			    sema_sym(S, callee)->name, f->name);
 			diag_set_help(d, "map the type arguments so the call returns the declared result (e.g. `%s<T>(…)` in `fn %s<T>(…) -> T`)",
 			    sema_sym(S, callee)->name, f->name);
-		} else if (t != T_ERR && want != T_ERR && !type_accepts(S, want, t)) {
+		} else if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
 			diag_set_help(d, "make the final expression a %s, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
@@ -565,7 +565,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 	for (int i = 0; i < fn->nclauses; i++)
 		if (fn->clauses[i].kind == CLAUSE_ENSURES)
 			check_clause(&C, &fn->clauses[i], "postcondition");
-	own_check_function(S, id);   /* needs the typed contracts too */
+	sema_own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
 	sema_local_free(&C);
 	VEC_FREE(C.calls);
@@ -574,7 +574,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 static void
 check_entry(Sema *S)
 {
-	SymId main_fn = strmap_get(&S->fn_names, "main");
+	SymId main_fn = sema_strmap_get(&S->fn_names, "main");
 	if (main_fn >= 0) {
 		Sym *m = sema_sym(S, main_fn);
 		if (m->ntparams || m->nparams || m->result != T_I64) {
@@ -606,7 +606,7 @@ check_entry(Sema *S)
  * direct `string` (C104).
  */
 static void
-check_invariants(Sema *S, SymId id)
+emitc_check_invariants(Sema *S, SymId id)
 {
 	Sym *r = sema_sym(S, id);
 	const Decl *d = r->decl;
@@ -640,7 +640,7 @@ check_invariants(Sema *S, SymId id)
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
 		const Clause *c = &d->u.record.invariants[i];
 		int ncalls = C.calls.len;
-		TypeId t = check_expr(&C, c->cond);
+		TypeId t = sema_check_expr(&C, c->cond);
 		if (t != T_BOOL && t != T_ERR) {
 			Diag *dg = sema_error(S, DIAG_C101, c->cond->span, "invariant on `%s` must be bool", r->name);
 			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nfields ? r->fields[0].name : "value");
@@ -726,7 +726,7 @@ check_instances(Sema *S)
 		char *msg = NULL;
 		for (int j = from; j < S->diags->items.len && !msg; j++)
 			if (diag_info[S->diags->items.items[j].code].sev != SEV_WARNING)
-				msg = xstrdup(S->diags->items.items[j].message);
+				msg = spx_xstrdup(S->diags->items.items[j].message);
 		while (S->diags->items.len > from)
 			diag_remove(S->diags, S->diags->items.len - 1);
 		Buf b = {0};
@@ -744,13 +744,13 @@ check_instances(Sema *S)
 Sema *
 sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 {
-	Sema *S = xcalloc(1, sizeof *S);
+	Sema *S = spx_xcalloc(1, sizeof *S);
 	S->m = m;
 	S->src = src;
 	S->len = len;
 	S->diags = diags;
 	arena_init(&S->arena);
-	types_init(&S->types);
+	sema_types_init(&S->types);
 	S->module_name = arena_strndup(&S->arena, src + m->name.span.start, m->name.span.end - m->name.span.start);
 	S->npermits = m->permit.nnames;
 	S->permits = ARENA_ARRAY(&S->arena, const char *, m->permit.nnames ? m->permit.nnames : 1);
@@ -758,14 +758,14 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		const QName *q = &m->permit.names[i];
 		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
 	}
-	S->expr_type = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
-	S->expr_sym = xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
-	S->expr_mode = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
+	S->expr_sym = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
+	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = -1;
-	S->call_consumes = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
-	S->call_builtin = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
-	S->closure_profile = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->call_consumes = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
+	S->call_builtin = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
+	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
@@ -774,11 +774,11 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
 		return S;
 	}
-	decls_collect(S);
-	decls_resolve(S);
+	sema_decls_collect(S);
+	sema_decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		sema_check_resource(S, id);
-		check_invariants(S, id);
+		emitc_check_invariants(S, id);
 	}
 	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
@@ -809,35 +809,35 @@ sema_free(Sema *S)
 {
 	if (!S)
 		return;
-	types_free(&S->types);
+	sema_types_free(&S->types);
 	sema_typeq_free(S->typeq);
 	if (S->import_index) {
 		free(S->import_index->items);
 		free(S->import_index->next);
-		strmap_free(&S->import_index->first);
-		strmap_free(&S->import_index->last);
+		sema_strmap_free(&S->import_index->first);
+		sema_strmap_free(&S->import_index->last);
 		free(S->import_index);
 	}
-	strmap_free(&S->type_names);
-	strmap_free(&S->fn_names);
-	strmap_free(&S->ids);
+	sema_strmap_free(&S->type_names);
+	sema_strmap_free(&S->fn_names);
+	sema_strmap_free(&S->ids);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *y = sema_sym(S, id);
 		if (y->case_map) {
-			strmap_free(y->case_map);
+			sema_strmap_free(y->case_map);
 			free(y->case_map);
 		}
 		if (y->field_map) {
-			strmap_free(y->field_map);
+			sema_strmap_free(y->field_map);
 			free(y->field_map);
 		}
 		if (y->method_map) {
-			strmap_free(y->method_map);
+			sema_strmap_free(y->method_map);
 			free(y->method_map);
 		}
 		for (int c = 0; c < y->ncases; c++) {
 			if (y->cases[c].field_map) {
-				strmap_free(y->cases[c].field_map);
+				sema_strmap_free(y->cases[c].field_map);
 				free(y->cases[c].field_map);
 			}
 		}

@@ -27,13 +27,13 @@ bool sema_uses_box_ops(const Module *m);
 
 /* decls.c */
 bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
-bool source_identifier(const char *name);   /* not a reserved word (S104/S105) */
-void decls_collect(Sema *S);              /* prelude + every declaration, S codes */
-void decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
+bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */
+void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */
+void sema_decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
 void sema_typeq_free(TypeQ *q);
 
 /* builtins.c */
-bool builtin_reserved(const char *name);
+bool sema_builtin_reserved(const char *name);
 
 /* ---- function bodies (check_expr.c, check_stmt.c, match.c) ---- */
 
@@ -80,27 +80,27 @@ typedef struct FnCtx {
 	int cap_view;            /* … the local index of the last `str` capture */
 } FnCtx;
 
-TypeId check_expr(FnCtx *C, const Expr *e);
+TypeId sema_check_expr(FnCtx *C, const Expr *e);
 /* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
 bool sema_bytes_write(Sema *S, const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
-TypeId fn_type(FnCtx *C, TypeId t);
-TypeId ctx_resolve_type(FnCtx *C, const Type *t);
-TypeId check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
-void check_stmt(FnCtx *C, const Stmt *s);
-TypeId check_match(FnCtx *C, const Expr *e);
-void scope_push(FnCtx *C);
-void scope_pop(FnCtx *C);
-const Local *local_find(FnCtx *C, const char *name);
+TypeId sema_fn_type(FnCtx *C, TypeId t);
+TypeId sema_ctx_resolve_type(FnCtx *C, const Type *t);
+TypeId sema_check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
+void sema_check_stmt(FnCtx *C, const Stmt *s);
+TypeId sema_check_match(FnCtx *C, const Expr *e);
+void sema_scope_push(FnCtx *C);
+void sema_scope_pop(FnCtx *C);
+const Local *sema_local_find(FnCtx *C, const char *name);
 /* Appends a binding (no checks) and indexes it; sema_local_free releases the index. */
 void sema_local_push(FnCtx *C, Local l);
 void sema_local_free(FnCtx *C);
 /* Declares a binding (T209 on shadowing, S109 on `result`); false if rejected. */
-bool local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
+bool sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span);
 /* Marks the innermost binding `name` (just declared) as lending its value (MODE_BORROW/MODE_SHARED). */
-void local_lend(FnCtx *C, const char *name, ParamMode mode);
+void sema_local_lend(FnCtx *C, const char *name, ParamMode mode);
 /* Records the type of e and returns it. */
-TypeId expr_set(FnCtx *C, const Expr *e, TypeId t);
+TypeId sema_expr_set(FnCtx *C, const Expr *e, TypeId t);
 
 /* Calls fn for e and every expression inside it, pre-order in source order
  * (statements' expressions, match guards and closure bodies included). */
@@ -135,9 +135,9 @@ void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 /* own.c: the ownership pass over a typed function body. */
-void own_check_function(Sema *S, SymId fn);
+void sema_own_check_function(Sema *S, SymId fn);
 
 /* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
-bool type_accepts(Sema *S, TypeId expected, TypeId actual);
+bool sema_type_accepts(Sema *S, TypeId expected, TypeId actual);
 
 #endif

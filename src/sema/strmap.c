@@ -20,7 +20,7 @@ hash_str(const char *s)
 }
 
 void
-strmap_free(StrMap *m)
+sema_strmap_free(StrMap *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof *m);
@@ -38,7 +38,7 @@ find(const StrMap *m, const char *key, uint32_t h)
 }
 
 int32_t
-strmap_get(const StrMap *m, const char *key)
+sema_strmap_get(const StrMap *m, const char *key)
 {
 	if (!m->cap)
 		return -1;
@@ -51,7 +51,7 @@ grow(StrMap *m)
 {
 	StrMap old = *m;
 	m->cap = old.cap ? old.cap * 2 : 64;
-	m->slots = xcalloc(m->cap, sizeof(StrMapSlot));
+	m->slots = spx_xcalloc(m->cap, sizeof(StrMapSlot));
 	for (uint32_t i = 0; i < old.cap; i++)
 		if (old.slots[i].key)
 			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
@@ -76,7 +76,7 @@ slot_for(StrMap *m, const char *key, bool *added)
 }
 
 bool
-strmap_put(StrMap *m, const char *key, int32_t val)
+sema_strmap_put(StrMap *m, const char *key, int32_t val)
 {
 	bool added;
 	StrMapSlot *s = slot_for(m, key, &added);
@@ -86,7 +86,7 @@ strmap_put(StrMap *m, const char *key, int32_t val)
 }
 
 void
-strmap_set(StrMap *m, const char *key, int32_t val)
+sema_strmap_set(StrMap *m, const char *key, int32_t val)
 {
 	bool added;
 	slot_for(m, key, &added)->val = val;

@@ -51,10 +51,10 @@ tq_reserve(Sema *S)
 	while (cap < need)
 		cap *= 2;
 	for (int k = 0; k < TQ_NKINDS; k++) {
-		q->state[k] = xrealloc(q->state[k], (size_t)cap);
+		q->state[k] = spx_xrealloc(q->state[k], (size_t)cap);
 		memset(q->state[k] + q->cap, TQ_UNKNOWN, (size_t)(cap - q->cap));
 	}
-	q->index = xrealloc(q->index, sizeof(uint32_t) * (size_t)cap);
+	q->index = spx_xrealloc(q->index, sizeof(uint32_t) * (size_t)cap);
 	q->cap = cap;
 }
 
@@ -76,7 +76,7 @@ tq_set(Sema *S, TypeId t, uint8_t st)
 static bool
 tq_leaf(Sema *S, TypeId t)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	switch (S->typeq->kind) {
 	case TQ_NOT_COPY:
 		switch (ti->kind) {
@@ -132,17 +132,17 @@ tq_edge(Sema *S, TypeId s, int depth, uint32_t *low)
 static int
 tq_edges(Sema *S, TypeId t, int depth, uint32_t *low)
 {
-	const TypeInfo *ti = type_info(&S->types, t);
+	const TypeInfo *ti = sema_type_info(&S->types, t);
 	bool copyq = S->typeq->kind == TQ_NOT_COPY;
 	if (ti->kind == TY_FN || (copyq && ti->kind != TY_NOMINAL))
 		return TQ_NEXT;
 	int nargs = copyq ? 0 : ti->nargs;
 	for (int i = 0; i < nargs; i++)
-		if (tq_edge(S, type_info(&S->types, t)->args[i], depth, low) == TQ_FOUND)
+		if (tq_edge(S, sema_type_info(&S->types, t)->args[i], depth, low) == TQ_FOUND)
 			return TQ_FOUND;
-	if (type_info(&S->types, t)->kind != TY_NOMINAL)
+	if (sema_type_info(&S->types, t)->kind != TY_NOMINAL)
 		return TQ_NEXT;
-	SymId decl = (SymId)type_info(&S->types, t)->decl;
+	SymId decl = (SymId)sema_type_info(&S->types, t)->decl;
 	int nfields = sema_sym(S, decl)->nfields, ncases = sema_sym(S, decl)->ncases;
 	for (int i = 0; i < nfields; i++)
 		if (tq_edge(S, sema_field_type(S, t, i), depth, low) == TQ_FOUND)
@@ -187,7 +187,7 @@ static bool
 tq_query(Sema *S, TqKind kind, TypeId t)
 {
 	if (!S->typeq)
-		S->typeq = xcalloc(1, sizeof(TypeQ));
+		S->typeq = spx_xcalloc(1, sizeof(TypeQ));
 	TypeQ *q = S->typeq;
 	q->kind = kind;
 	uint8_t st = tq_state(S, t);

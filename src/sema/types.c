@@ -30,7 +30,7 @@ reindex(TypeTable *t)
 {
 	free(t->index);
 	t->index_cap = t->index_cap ? t->index_cap * 2 : 256;
-	t->index = xmalloc(sizeof(uint32_t) * t->index_cap);
+	t->index = spx_xmalloc(sizeof(uint32_t) * t->index_cap);
 	memset(t->index, 0xFF, sizeof(uint32_t) * t->index_cap);
 	for (int i = 0; i < t->len; i++) {
 		const TypeInfo *ti = &t->items[i];
@@ -42,7 +42,7 @@ reindex(TypeTable *t)
 }
 
 TypeId
-type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
+sema_type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs)
 {
 	if ((uint32_t)(t->len + 1) * 2 > t->index_cap)
 		reindex(t);
@@ -54,7 +54,7 @@ type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *
 	}
 	if (t->len == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
-		t->items = xrealloc(t->items, sizeof(TypeInfo) * (size_t)t->cap);
+		t->items = spx_xrealloc(t->items, sizeof(TypeInfo) * (size_t)t->cap);
 	}
 	TypeInfo *ti = &t->items[t->len];
 	ti->kind = kind;
@@ -66,7 +66,7 @@ type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *
 	for (int i = 0; i < nargs && !ti->open; i++)
 		ti->open = t->items[args[i]].open;
 	if (nargs) {
-		ti->args = xmalloc(sizeof(TypeId) * (size_t)nargs);
+		ti->args = spx_xmalloc(sizeof(TypeId) * (size_t)nargs);
 		memcpy(ti->args, args, sizeof(TypeId) * (size_t)nargs);
 	}
 	t->index[h] = (uint32_t)t->len;
@@ -74,18 +74,18 @@ type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *
 }
 
 void
-types_init(TypeTable *t)
+sema_types_init(TypeTable *t)
 {
 	memset(t, 0, sizeof *t);
 	for (int k = TY_ERROR; k <= TY_UNIT; k++)
 		if (k != TY_ARRAY)
-			type_intern(t, (TyKind)k, 0, 0, NULL, 0);
+			sema_type_intern(t, (TyKind)k, 0, 0, NULL, 0);
 		else
-			type_intern(t, TY_ARRAY, UINT32_MAX, UINT64_MAX, NULL, 0);  /* placeholder keeps id == kind */
+			sema_type_intern(t, TY_ARRAY, UINT32_MAX, UINT64_MAX, NULL, 0);  /* placeholder keeps id == kind */
 }
 
 void
-types_free(TypeTable *t)
+sema_types_free(TypeTable *t)
 {
 	for (int i = 0; i < t->len; i++)
 		free(t->items[i].args);
@@ -95,75 +95,75 @@ types_free(TypeTable *t)
 }
 
 TypeId
-type_simple(TypeTable *t, TyKind kind)
+sema_type_simple(TypeTable *t, TyKind kind)
 {
 	(void)t;
-	ASSERT(kind <= TY_UNIT && kind != TY_ARRAY, "type_simple of a structured kind");
+	ASSERT(kind <= TY_UNIT && kind != TY_ARRAY, "sema_type_simple of a structured kind");
 	return (TypeId)kind;
 }
 
 const TypeInfo *
-type_info(const TypeTable *t, TypeId id)
+sema_type_info(const TypeTable *t, TypeId id)
 {
 	ASSERT((int)id < t->len, "bad TypeId");
 	return &t->items[id];
 }
 
 bool
-type_is_scalar(const TypeTable *t, TypeId id)
+sema_type_is_scalar(const TypeTable *t, TypeId id)
 {
 	(void)t;
 	return id >= TYPE_FIRST_SCALAR && id <= TYPE_LAST_SCALAR;
 }
 
 bool
-type_is_integer(const TypeTable *t, TypeId id)
+sema_type_is_integer(const TypeTable *t, TypeId id)
 {
 	(void)t;
 	return id == TY_I64 || id == TY_I32 || id == TY_U8 || id == TY_USIZE;
 }
 
 bool
-type_is_signed(const TypeTable *t, TypeId id)
+sema_type_is_signed(const TypeTable *t, TypeId id)
 {
 	(void)t;
 	return id == TY_I64 || id == TY_I32 || id == TY_F32 || id == TY_F64;
 }
 
 bool
-type_is_float(const TypeTable *t, TypeId id)
+sema_type_is_float(const TypeTable *t, TypeId id)
 {
 	(void)t;
 	return id == TY_F32 || id == TY_F64;
 }
 
 bool
-type_is_numeric(const TypeTable *t, TypeId id)
+sema_type_is_numeric(const TypeTable *t, TypeId id)
 {
-	return type_is_integer(t, id) || type_is_float(t, id);
+	return sema_type_is_integer(t, id) || sema_type_is_float(t, id);
 }
 
 TypeId
-type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs)
+sema_type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs)
 {
-	const TypeInfo *ti = type_info(t, ty);
+	const TypeInfo *ti = sema_type_info(t, ty);
 	if (ti->kind == TY_PARAM)
 		return ti->decl == decl && ti->n < (uint64_t)nargs ? args[ti->n] : ty;
 	if (!ti->open)
 		return ty;   /* closed: nothing to substitute, whatever its size */
 	TypeId local[16];
-	TypeId *sub = ti->nargs <= 16 ? local : xmalloc(sizeof(TypeId) * (size_t)ti->nargs);
+	TypeId *sub = ti->nargs <= 16 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)ti->nargs);
 	bool changed = false;
 	int n = ti->nargs;
 	TyKind kind = ti->kind;
 	uint32_t d = ti->decl;
 	uint64_t len = ti->n;
 	for (int i = 0; i < n; i++) {
-		TypeId a = type_info(t, ty)->args[i];  /* re-read: interning may move items */
-		sub[i] = type_subst(t, a, decl, args, nargs);
+		TypeId a = sema_type_info(t, ty)->args[i];  /* re-read: interning may move items */
+		sub[i] = sema_type_subst(t, a, decl, args, nargs);
 		changed |= sub[i] != a;
 	}
-	TypeId out = changed ? type_intern(t, kind, d, len, sub, n) : ty;
+	TypeId out = changed ? sema_type_intern(t, kind, d, len, sub, n) : ty;
 	if (sub != local)
 		free(sub);
 	return out;
@@ -181,15 +181,15 @@ spell_args(Buf *out, const TypeTable *t, const TypeInfo *ti, int n, TypeDeclName
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(out, ", ");
-		type_spell(out, t, ti->args[i], name, ctx);
+		sema_type_spell(out, t, ti->args[i], name, ctx);
 	}
 	buf_putc(out, '>');
 }
 
 void
-type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void *ctx)
+sema_type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void *ctx)
 {
-	const TypeInfo *ti = type_info(t, id);
+	const TypeInfo *ti = sema_type_info(t, id);
 	switch (ti->kind) {
 	case TY_ARRAY:
 		buf_printf(out, "[u8; %llu]", (unsigned long long)ti->n);
@@ -204,10 +204,10 @@ type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void *ctx
 		for (int i = 0; i + 1 < ti->nargs; i++) {
 			if (i)
 				buf_puts(out, ", ");
-			type_spell(out, t, ti->args[i], name, ctx);
+			sema_type_spell(out, t, ti->args[i], name, ctx);
 		}
 		buf_puts(out, ") -> ");
-		type_spell(out, t, ti->args[ti->nargs - 1], name, ctx);
+		sema_type_spell(out, t, ti->args[ti->nargs - 1], name, ctx);
 		return;
 	case TY_NOMINAL:
 		buf_puts(out, name(ctx, ti->decl, false, 0));

@@ -43,7 +43,7 @@ typedef struct TypeInfo {
 	uint64_t n;        /* TY_ARRAY length; TY_PARAM index */
 	TypeId *args;      /* type arguments (TY_FN: params then the result) */
 	int nargs;
-	bool open;         /* mentions a TY_PARAM (type_subst leaves a closed type as it is) */
+	bool open;         /* mentions a TY_PARAM (sema_type_subst leaves a closed type as it is) */
 } TypeInfo;
 
 typedef struct TypeTable {
@@ -53,24 +53,24 @@ typedef struct TypeTable {
 	uint32_t index_cap;
 } TypeTable;
 
-void types_init(TypeTable *t);   /* interns every argument-free kind first: id == kind */
-void types_free(TypeTable *t);
-TypeId type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
-TypeId type_simple(TypeTable *t, TyKind kind);   /* scalars, string, … (id == kind) */
-const TypeInfo *type_info(const TypeTable *t, TypeId id);
+void sema_types_init(TypeTable *t);   /* interns every argument-free kind first: id == kind */
+void sema_types_free(TypeTable *t);
+TypeId sema_type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
+TypeId sema_type_simple(TypeTable *t, TyKind kind);   /* scalars, string, … (id == kind) */
+const TypeInfo *sema_type_info(const TypeTable *t, TypeId id);
 
-bool type_is_scalar(const TypeTable *t, TypeId id);
-bool type_is_integer(const TypeTable *t, TypeId id);
-bool type_is_signed(const TypeTable *t, TypeId id);
-bool type_is_float(const TypeTable *t, TypeId id);
-bool type_is_numeric(const TypeTable *t, TypeId id);
+bool sema_type_is_scalar(const TypeTable *t, TypeId id);
+bool sema_type_is_integer(const TypeTable *t, TypeId id);
+bool sema_type_is_signed(const TypeTable *t, TypeId id);
+bool sema_type_is_float(const TypeTable *t, TypeId id);
+bool sema_type_is_numeric(const TypeTable *t, TypeId id);
 
 /* Substitutes TY_PARAM of owner `decl` by args[index]. */
-TypeId type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs);
+TypeId sema_type_subst(TypeTable *t, TypeId ty, uint32_t decl, const TypeId *args, int nargs);
 
 /* Spells a type as source would (`Option<i64>`, `fn(i64) -> bool`); names
  * of declarations come from the callback. */
 typedef const char *(*TypeDeclName)(void *ctx, uint32_t decl, bool param, uint64_t index);
-void type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void *ctx);
+void sema_type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void *ctx);
 
 #endif

@@ -72,7 +72,7 @@ void *
 arena_alloc(Arena *a, size_t n)
 {
 #ifdef SPX_ASAN
-	void *b = xcalloc(1, n);
+	void *b = spx_xcalloc(1, n);
 	arena_own(a, b);
 	return b;
 #endif
@@ -95,7 +95,7 @@ arena_own(Arena *a, void *p)
 		return;
 	if (a->nowned == a->capowned) {
 		a->capowned = a->capowned ? a->capowned * 2 : 8;
-		a->owned = xrealloc(a->owned, sizeof(void *) * (size_t)a->capowned);
+		a->owned = spx_xrealloc(a->owned, sizeof(void *) * (size_t)a->capowned);
 	}
 	a->owned[a->nowned++] = p;
 }

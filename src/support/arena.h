@@ -2,7 +2,7 @@
  * arena.h — bump allocation tied to a lifetime (one parse session).
  *
  * Everything a front-end run produces (tokens, AST, diagnostic text) lives in
- * one Arena and is released with arena_free.  Chunks come from xmalloc.
+ * one Arena and is released with arena_free.  Chunks come from spx_xmalloc.
  */
 #ifndef SPX_ARENA_H
 #define SPX_ARENA_H
@@ -24,7 +24,7 @@ typedef struct Arena {
 void arena_init(Arena *a);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);     /* zeroed, 8-byte aligned */
-/* Hands a heap block (from xmalloc/xrealloc) to the arena: freed by arena_free. */
+/* Hands a heap block (from spx_xmalloc/spx_xrealloc) to the arena: freed by arena_free. */
 void arena_own(Arena *a, void *p);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...)

@@ -24,7 +24,7 @@ buf_reserve(Buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + extra + 1)
 		cap *= 2;
-	b->data = xrealloc(b->data, cap);
+	b->data = spx_xrealloc(b->data, cap);
 	b->cap = cap;
 }
 

@@ -63,7 +63,7 @@ buf_puts(Buf *b, const char *s)
 #define VEC_PUSH(v, x) do { \
 	if ((v).len == (v).cap) { \
 		(v).cap = (v).cap ? (v).cap * 2 : 8; \
-		(v).items = xrealloc((v).items, sizeof(*(v).items) * (size_t)(v).cap); \
+		(v).items = spx_xrealloc((v).items, sizeof(*(v).items) * (size_t)(v).cap); \
 	} \
 	(v).items[(v).len++] = (x); \
 } while (0)

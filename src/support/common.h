@@ -48,17 +48,17 @@ typedef struct Span {
 void spx_tune_allocator(void);
 
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
+void *spx_xmalloc(size_t n);
+void *spx_xcalloc(size_t n, size_t size);
+void *spx_xrealloc(void *p, size_t n);
+char *spx_xstrdup(const char *s);
+char *spx_xstrndup(const char *s, size_t n);
 
 /*
  * A large block sized by an upper bound (e.g. one token per source byte):
  * from SPX_BIG_ALLOC bytes on it is an anonymous mapping, so only the pages
  * actually written cost memory, and spx_big_free returns them to the system
- * at once.  Smaller blocks come from xmalloc.  Not zeroed.
+ * at once.  Smaller blocks come from spx_xmalloc.  Not zeroed.
  */
 #define SPX_BIG_ALLOC ((size_t)1 << 20)
 void *spx_big_alloc(size_t bytes, bool *mapped);

@@ -58,7 +58,7 @@ vformat(const char *fmt, va_list ap)
 	int n = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
 	ASSERT(n >= 0, "vsnprintf failed");
-	char *p = xmalloc((size_t)n + 1);
+	char *p = spx_xmalloc((size_t)n + 1);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;
 }
@@ -124,7 +124,7 @@ diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text)
 {
 	if (!d)
 		return;
-	DiagFix f = { start, end, xstrdup(text) };
+	DiagFix f = { start, end, spx_xstrdup(text) };
 	VEC_PUSH(d->fixes, f);
 }
 

@@ -40,7 +40,7 @@ oom(void)
 }
 
 void *
-xmalloc(size_t n)
+spx_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
@@ -49,7 +49,7 @@ xmalloc(size_t n)
 }
 
 void *
-xcalloc(size_t n, size_t size)
+spx_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
@@ -58,7 +58,7 @@ xcalloc(size_t n, size_t size)
 }
 
 void *
-xrealloc(void *p, size_t n)
+spx_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
@@ -67,9 +67,9 @@ xrealloc(void *p, size_t n)
 }
 
 char *
-xstrndup(const char *s, size_t n)
+spx_xstrndup(const char *s, size_t n)
 {
-	char *p = xmalloc(n + 1);
+	char *p = spx_xmalloc(n + 1);
 	if (n)   /* s may be NULL when n == 0 */
 		memcpy(p, s, n);
 	p[n] = '\0';
@@ -77,9 +77,9 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
-xstrdup(const char *s)
+spx_xstrdup(const char *s)
 {
-	return xstrndup(s, strlen(s));
+	return spx_xstrndup(s, strlen(s));
 }
 
 void *
@@ -87,7 +87,7 @@ spx_big_reserve(size_t bytes, bool *mapped)
 {
 	*mapped = false;
 	if (bytes < SPX_BIG_ALLOC)
-		return xmalloc(bytes);
+		return spx_xmalloc(bytes);
 	const size_t unit = (size_t)2 << 20;
 	/* From 2 MiB on the block starts on a 2 MiB boundary (mapped with a
 	 * unit of slack, then trimmed): a huge page only backs an aligned
@@ -120,7 +120,7 @@ void *
 spx_big_alloc(size_t bytes, bool *mapped)
 {
 	void *p = spx_big_reserve(bytes, mapped);
-	return p ? p : xmalloc(bytes);
+	return p ? p : spx_xmalloc(bytes);
 }
 
 void

@@ -6,7 +6,7 @@
  * Every `*.spx` under the given directories is a fixture.  Expectations:
  *   - inline markers: a `//~ error SPX-P201` (or `warning …`, comma-separated
  *     for several) comment on the line a diagnostic points at.  Every
- *     reported diagnostic must match exactly one marker on its line (a
+ *     reported diagnostic must match exactly one marker on its emitc_line (a
  *     location-less diagnostic matches line 1) and every marker must match.
  *     A file that cannot hold a comment (e.g. an empty file) lists its
  *     markers in NAME.expect instead, one `LINE SEVERITY CODE` per line.
@@ -75,7 +75,7 @@ static int npass, nfail;
 /* ---- small utilities -------------------------------------------------------- */
 
 static void *
-xrealloc(void *p, size_t n)
+spx_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
@@ -92,13 +92,13 @@ read_file(const char *path, Text *t)
 	if (!f)
 		return false;
 	size_t cap = 4096, n = 0;
-	char *d = xrealloc(NULL, cap);
+	char *d = spx_xrealloc(NULL, cap);
 	size_t k;
 	while ((k = fread(d + n, 1, cap - n - 1, f)) > 0) {
 		n += k;
 		if (cap - n - 1 == 0) {
 			cap *= 2;
-			d = xrealloc(d, cap);
+			d = spx_xrealloc(d, cap);
 		}
 	}
 	fclose(f);
@@ -220,7 +220,7 @@ parse_markers(const Text *src, Marker **out)
 						break;
 					if (n == cap) {
 						cap = cap ? cap * 2 : 8;
-						m = xrealloc(m, sizeof *m * (size_t)cap);
+						m = spx_xrealloc(m, sizeof *m * (size_t)cap);
 					}
 					m[n].line = line;
 					strcpy(m[n].sev, sev);
@@ -255,7 +255,7 @@ static const char *
 json_string(const char *p, char **out)
 {
 	size_t cap = 64, n = 0;
-	char *s = xrealloc(NULL, cap);
+	char *s = spx_xrealloc(NULL, cap);
 	p++;
 	while (*p && *p != '"') {
 		char c = *p++;
@@ -276,7 +276,7 @@ json_string(const char *p, char **out)
 			}
 		}
 		if (n + 2 >= cap)
-			s = xrealloc(s, cap *= 2);
+			s = spx_xrealloc(s, cap *= 2);
 		s[n++] = c;
 	}
 	s[n] = '\0';
@@ -308,7 +308,7 @@ parse_diags(const Text *out, Diag **res)
 		if (eol)
 			*eol = '\0';
 		if (*line == '{' && strncmp(line, "{\"status\"", 9) != 0) {
-			d = xrealloc(d, sizeof *d * (size_t)(n + 1));
+			d = spx_xrealloc(d, sizeof *d * (size_t)(n + 1));
 			Diag *x = &d[n++];
 			memset(x, 0, sizeof *x);
 			copy_str(x->code, sizeof x->code, find_key(line, "code"));
@@ -317,7 +317,7 @@ parse_diags(const Text *out, Diag **res)
 			x->line = loc && *loc == '{' ? atoi(find_key(loc, "line")) : 1;
 			const char *fx = find_key(line, "fixes");
 			while (fx && (fx = strstr(fx, "{\"start\":")) != NULL) {
-				x->fixes = xrealloc(x->fixes, sizeof(Fix) * (size_t)(x->nfixes + 1));
+				x->fixes = spx_xrealloc(x->fixes, sizeof(Fix) * (size_t)(x->nfixes + 1));
 				Fix *f = &x->fixes[x->nfixes++];
 				f->start = atol(find_key(fx, "start"));
 				f->end = atol(find_key(fx, "end"));
@@ -421,14 +421,14 @@ check_fixes(const char *path, const Text *src, Diag *d, int nd)
 	}
 	if (nerr == 0 || nfix == 0)
 		return;
-	Fix *all = xrealloc(NULL, sizeof(Fix) * (size_t)nfix);
+	Fix *all = spx_xrealloc(NULL, sizeof(Fix) * (size_t)nfix);
 	int k = 0;
 	for (int i = 0; i < nd; i++)
 		for (int j = 0; j < d[i].nfixes; j++)
 			all[k++] = d[i].fixes[j];
 	qsort(all, (size_t)nfix, sizeof(Fix), cmp_fix);
 	size_t cap = src->len + 4096, n = 0;
-	char *out = xrealloc(NULL, cap);
+	char *out = spx_xrealloc(NULL, cap);
 	long pos = 0;
 	for (int i = 0; i < nfix; i++) {
 		if (all[i].start < pos || all[i].end < all[i].start || (size_t)all[i].end > src->len) {
@@ -439,7 +439,7 @@ check_fixes(const char *path, const Text *src, Diag *d, int nd)
 		}
 		size_t seg = (size_t)(all[i].start - pos), tl = strlen(all[i].text);
 		if (n + seg + tl + 1 > cap)
-			out = xrealloc(out, cap = (n + seg + tl + 1) * 2);
+			out = spx_xrealloc(out, cap = (n + seg + tl + 1) * 2);
 		memcpy(out + n, src->data + pos, seg);
 		n += seg;
 		memcpy(out + n, all[i].text, tl);
@@ -448,7 +448,7 @@ check_fixes(const char *path, const Text *src, Diag *d, int nd)
 	}
 	size_t rest = src->len - (size_t)pos;
 	if (n + rest + 1 > cap)
-		out = xrealloc(out, n + rest + 1);
+		out = spx_xrealloc(out, n + rest + 1);
 	memcpy(out + n, src->data + pos, rest);
 	n += rest;
 	char fixed[300];
@@ -565,7 +565,7 @@ run_fixture(const char *path)
 		int line;
 		char sev[16], code[32];
 		while (fscanf(xf, "%d %15s %31s", &line, sev, code) == 3) {
-			m = xrealloc(m, sizeof *m * (size_t)(nm + 1));
+			m = spx_xrealloc(m, sizeof *m * (size_t)(nm + 1));
 			m[nm].line = line;
 			strcpy(m[nm].sev, sev);
 			strcpy(m[nm].code, code);
@@ -654,14 +654,14 @@ collect(const char *dir, PathList *out)
 		if (e->d_name[0] == '.')
 			continue;
 		size_t n = strlen(dir) + strlen(e->d_name) + 2;
-		char *p = xrealloc(NULL, n);
+		char *p = spx_xrealloc(NULL, n);
 		snprintf(p, n, "%s/%s", dir, e->d_name);
 		struct stat st;
 		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
 			collect(p, out);
 			free(p);
 		} else if (n > 5 && strcmp(p + strlen(p) - 4, ".spx") == 0) {
-			out->items = xrealloc(out->items, sizeof(char *) * (size_t)(out->len + 1));
+			out->items = spx_xrealloc(out->items, sizeof(char *) * (size_t)(out->len + 1));
 			out->items[out->len++] = p;
 		} else {
 			free(p);
