@@ -30,11 +30,6 @@
 
 #include <string.h>
 
-/* The host operations a command-line program may call. */
-static const char *const command_ops[] = {
-	"arg_utf8", "args_len", "file_read_text", "stderr_write", "stdout_write",
-};
-
 typedef struct Walk {
 	HirModule *H;
 	const Builtin *refused;
@@ -44,15 +39,18 @@ static void walk_func(Walk *W, const HirFunc *f);
 static void walk_block(Walk *W, const HirBlock *b);
 static void walk_exprs(Walk *W, HirExpr *const *xs, int n);
 
+/* The host operations a command-line program may call (and every pure builtin). */
 static bool
 command_op(const Builtin *b)
 {
 	if (!b->effect)
 		return true;
-	for (size_t i = 0; i < countof(command_ops); i++)
-		if (strcmp(b->name, command_ops[i]) == 0)
-			return true;
-	return false;
+	switch (b->bid) {
+	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void

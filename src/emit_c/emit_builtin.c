@@ -19,7 +19,7 @@
 
 typedef struct Call {
 	const HirExpr *e;
-	const char *name;
+	BuiltinId bid;        /* which operation (src/sema/builtins.def) */
 	const char *a[40];    /* converted arguments */
 	TypeId at[40];
 	int n;
@@ -139,64 +139,64 @@ emit_format(Emit *E, Call *c)
 static Val
 emit_text(Emit *E, Call *c)
 {
-	const char *n = c->name;
-	if (!strcmp(n, "string_len") || !strcmp(n, "str_len_bytes"))
+	BuiltinId bi = c->bid;
+	if (bi == BI_string_len || bi == BI_str_len_bytes)
 		return simple(E, c, false, "(int64_t)%s.n", c->a[0]);
-	if (!strcmp(n, "string_len_chars"))
+	if (bi == BI_string_len_chars)
 		return simple(E, c, false, "spx_len_chars(%s)", view(E, c, 0));
-	if (!strcmp(n, "string_is_empty") || !strcmp(n, "str_is_empty"))
+	if (bi == BI_string_is_empty || bi == BI_str_is_empty)
 		return simple(E, c, false, "%s.n == 0", c->a[0]);
-	if (!strcmp(n, "string_concat"))
+	if (bi == BI_string_concat)
 		return simple(E, c, true, "spx_concat(%s, %s)", c->a[0], c->a[1]);
-	if (!strcmp(n, "string_starts_with") || !strcmp(n, "str_starts_with"))
+	if (bi == BI_string_starts_with || bi == BI_str_starts_with)
 		return simple(E, c, false, "spx_starts_with(%s, %s)", view(E, c, 0), view(E, c, 1));
-	if (!strcmp(n, "string_contains") || !strcmp(n, "str_contains"))
+	if (bi == BI_string_contains || bi == BI_str_contains)
 		return simple(E, c, false, "spx_find(%s, %s, 0) >= 0", view(E, c, 0), view(E, c, 1));
-	if (!strcmp(n, "string_from_char"))
+	if (bi == BI_string_from_char)
 		return simple(E, c, true, "spx_from_char(%s)", c->a[0]);
-	if (!strcmp(n, "string_from_i64"))
+	if (bi == BI_string_from_i64)
 		return simple(E, c, true, "spx_from_i64(%s)", c->a[0]);
-	if (!strcmp(n, "string_from_usize"))
+	if (bi == BI_string_from_usize)
 		return simple(E, c, true, "spx_from_u64(%s)", c->a[0]);
-	if (!strcmp(n, "string_slice"))
+	if (bi == BI_string_slice)
 		return simple(E, c, true, "spx_slice(%s, %s, %s)", view(E, c, 0), c->a[1], c->a[2]);
-	if (!strcmp(n, "string_find"))
+	if (bi == BI_string_find)
 		return simple(E, c, false, "spx_string_find(%s, %s, %s)", view(E, c, 0), view(E, c, 1), c->a[2]);
-	if (!strcmp(n, "string_to_i64")) {
+	if (bi == BI_string_to_i64) {
 		const char *v = emitc_new_tmp(E);
 		emitc_line(E, "int64_t %s = 0;", v);
 		return option_some_if(E, c, arena_printf(&E->a, "spx_parse_i64(%s, &%s)", view(E, c, 0), v), v);
 	}
-	if (!strcmp(n, "string_trim"))
+	if (bi == BI_string_trim)
 		return simple(E, c, true, "spx_trim(%s)", view(E, c, 0));
-	if (!strcmp(n, "string_byte_at"))
+	if (bi == BI_string_byte_at)
 		return simple(E, c, false, "spx_string_byte_at(%s, %s)", view(E, c, 0), c->a[1]);
-	if (!strcmp(n, "string_compare"))
+	if (bi == BI_string_compare)
 		return simple(E, c, false, "(int64_t)spx_str_cmp(&%s, &%s)", c->a[0], c->a[1]);
-	if (!strcmp(n, "string_format"))
+	if (bi == BI_string_format)
 		return emit_format(E, c);
-	if (!strcmp(n, "string_from_str") || !strcmp(n, "bytes_copy"))
+	if (bi == BI_string_from_str || bi == BI_bytes_copy)
 		return simple(E, c, true, "spx_str_new(%s.p, %s.n)", c->a[0], c->a[0]);
-	if (!strcmp(n, "string_as_str") || !strcmp(n, "bytes_as_slice") || !strcmp(n, "str_as_bytes"))
+	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_str_as_bytes)
 		return simple(E, c, false, "%s", view(E, c, 0));
-	if (!strcmp(n, "array_as_slice"))
+	if (bi == BI_array_as_slice)
 		return simple(E, c, false, "(spx_view){ %s.a, %llu }", c->a[0], (unsigned long long)emitc_tinfo(E, c->at[0])->n);
-	if (!strcmp(n, "str_byte_at") || !strcmp(n, "byte_get"))
+	if (bi == BI_str_byte_at || bi == BI_byte_get)
 		return option_some_if(E, c, arena_printf(&E->a, "%s < %s.n", c->a[1], c->a[0]),
 				      arena_printf(&E->a, "%s.p[%s]", c->a[0], c->a[1]));
-	if (!strcmp(n, "byte_len"))
+	if (bi == BI_byte_len)
 		return simple(E, c, false, "(uint64_t)%s.n", c->a[0]);
-	if (!strcmp(n, "byte_range"))
+	if (bi == BI_byte_range)
 		return simple(E, c, false, "spx_byte_range(%s, %s, %s)", c->a[0], c->a[1], c->a[2]);
-	if (!strcmp(n, "bytes_zeroed"))
+	if (bi == BI_bytes_zeroed)
 		return simple(E, c, true, "spx_bytes_zeroed(%s)", c->a[0]);
-	if (!strcmp(n, "bytes_set"))
+	if (bi == BI_bytes_set)
 		return simple(E, c, true, "spx_bytes_set(%s, %s, %s)", c->a[0], c->a[1], c->a[2]);
-	if (!strcmp(n, "bytes_set5"))
+	if (bi == BI_bytes_set5)
 		return simple(E, c, true, "spx_bytes_set5(%s, %s, %s, %s, %s, %s, %s)", c->a[0], c->a[1], c->a[2], c->a[3], c->a[4],
 			      c->a[5], c->a[6]);
-	if (!strcmp(n, "bytes_set1_or5_from_slice") || !strcmp(n, "bytes_set1_or6_or48_from_slice"))
-		return simple(E, c, true, "spx_bytes_set1_or%s(%s, %s, %s, %s, %s)", n[14] == '5' ? "5" : "6_or48", c->a[0], c->a[1],
+	if (bi == BI_bytes_set1_or5_from_slice || bi == BI_bytes_set1_or6_or48_from_slice)
+		return simple(E, c, true, "spx_bytes_set1_or%s(%s, %s, %s, %s, %s)", bi == BI_bytes_set1_or5_from_slice ? "5" : "6_or48", c->a[0], c->a[1],
 			      c->a[2], view(E, c, 3), c->a[4]);
 	return mk(NULL, 0, false);
 }
@@ -204,15 +204,15 @@ emit_text(Emit *E, Call *c)
 static Val
 emit_convert(Emit *E, Call *c)
 {
-	static const struct { const char *name, *fmt; } conv[] = {
-		{ "f64_from_i64", "(double)%s" }, { "i64_from_f64", "spx_i64_from_f64(%s)" },
-		{ "i64_from_i32", "(int64_t)%s" }, { "i64_from_u8", "(int64_t)%s" }, { "usize_from_u8", "(uint64_t)%s" },
-		{ "usize_from_i64", "spx_usize_from_i64(%s)" }, { "i64_from_usize", "spx_i64_from_usize(%s)" },
-		{ "u8_from_i64", "spx_u8_from_i64(%s)" }, { "char_from_u8", "(uint32_t)%s" },
-		{ "char_from_i64", "spx_char_from_i64(%s)" },
+	static const struct { BuiltinId bid; const char *fmt; } conv[] = {
+		{ BI_f64_from_i64, "(double)%s" }, { BI_i64_from_f64, "spx_i64_from_f64(%s)" },
+		{ BI_i64_from_i32, "(int64_t)%s" }, { BI_i64_from_u8, "(int64_t)%s" }, { BI_usize_from_u8, "(uint64_t)%s" },
+		{ BI_usize_from_i64, "spx_usize_from_i64(%s)" }, { BI_i64_from_usize, "spx_i64_from_usize(%s)" },
+		{ BI_u8_from_i64, "spx_u8_from_i64(%s)" }, { BI_char_from_u8, "(uint32_t)%s" },
+		{ BI_char_from_i64, "spx_char_from_i64(%s)" },
 	};
 	for (size_t i = 0; i < sizeof conv / sizeof *conv; i++)
-		if (!strcmp(c->name, conv[i].name)) {
+		if (c->bid == conv[i].bid) {
 			const char *t = emitc_new_tmp(E);
 			Buf x = {0};
 			buf_printf(&x, conv[i].fmt, c->a[0]);
@@ -228,17 +228,18 @@ emit_convert(Emit *E, Call *c)
 static Val
 emit_box(Emit *E, Call *c)
 {
+	BuiltinId bi = c->bid;
 	TypeId T = c->targs[0];
 	const char *tn = tname(E, T);
-	if (!strcmp(c->name, "box_new")) {
+	if (bi == BI_box_new) {
 		const char *t = emitc_new_tmp(E);
 		emitc_line(E, "%s %s = spx_alloc(sizeof(%s));", c->rct, t, tn);
 		emitc_line(E, "*%s = %s;", t, c->a[0]);
 		return mk(t, c->rt, true);
 	}
-	if (!strcmp(c->name, "box_get"))
+	if (bi == BI_box_get)
 		return simple(E, c, false, "*%s", c->a[0]);
-	if (!strcmp(c->name, "box_into_inner")) {
+	if (bi == BI_box_into_inner) {
 		Val v = simple(E, c, true, "*%s", c->a[0]);
 		emitc_line(E, "spx_free(%s);", c->a[0]);
 		return v;
@@ -249,46 +250,46 @@ emit_box(Emit *E, Call *c)
 static Val
 emit_vec(Emit *E, Call *c)
 {
-	const char *n = c->name;
+	BuiltinId bi = c->bid;
 	TypeId T = c->targs[0];
 	const char *tn = tname(E, T);
 	const char *v = c->a[0];
 	if (!tn)
 		return mk(NULL, 0, false);
-	if (!strcmp(n, "vec_with_capacity"))
+	if (bi == BI_vec_with_capacity)
 		return simple(E, c, true, "spx_vec_new(%s, sizeof(%s))", c->a[0], tn);
-	if (!strcmp(n, "vec_len"))
+	if (bi == BI_vec_len)
 		return simple(E, c, false, "(uint64_t)%s.len", v);
-	if (!strcmp(n, "vec_capacity"))
+	if (bi == BI_vec_capacity)
 		return simple(E, c, false, "(uint64_t)%s.cap", v);
 	const char *elem = arena_printf(&E->a, "((%s *)%s.p)", tn, v);
-	if (!strcmp(n, "vec_get") || !strcmp(n, "vec_clone_at")) {
+	if (bi == BI_vec_get || bi == BI_vec_clone_at) {
 		const char *at = arena_printf(&E->a, "%s[spx_vec_index(&%s, %s)]", elem, v, c->a[1]);
 		if (emitc_is_copy(E, T))
 			return simple(E, c, false, "%s", at);
 		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, T), at);
 	}
-	if (!strcmp(n, "vec_push")) {
+	if (bi == BI_vec_push) {
 		emitc_line(E, "if (%s.len >= %s.cap)", v, v);
 		emitc_line(E, "\tspx_fail(\"semaprax.vec.v1\", 1);");
 		emitc_line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
-	} else if (!strcmp(n, "vec_set")) {
+	} else if (bi == BI_vec_set) {
 		const char *k = emitc_new_tmp(E);
 		emitc_line(E, "size_t %s = spx_vec_index(&%s, %s);", k, v, c->a[1]);
 		emitc_release_place(E, T, arena_printf(&E->a, "%s[%s]", elem, k));
 		emitc_line(E, "%s[%s] = %s;", elem, k, c->a[2]);
-	} else if (!strcmp(n, "vec_clear")) {
+	} else if (bi == BI_vec_clear) {
 		if (!emitc_is_copy(E, T))
 			emitc_line(E, "for (size_t i = 0; i < %s.len; i++)\n\t%s(&%s[i]);", v, emitc_rel_fn(E, T), elem);
 		emitc_line(E, "%s.len = 0;", v);
-	} else if (!strcmp(n, "vec_reserve_exact")) {
+	} else if (bi == BI_vec_reserve_exact) {
 		emitc_line(E, "spx_vec_reserve(&%s, %s, sizeof(%s));", v, c->a[1], tn);
-	} else if (!strcmp(n, "vec_sort")) {
+	} else if (bi == BI_vec_sort) {
 		emitc_line(E, "if (%s.len > 1)", v);
 		emitc_line(E, "\tqsort(%s.p, %s.len, sizeof(%s), %s);", v, v, tn, emitc_sortcmp_fn(E, T));
-	} else if (!strcmp(n, "vec_into_iter")) {
+	} else if (bi == BI_vec_into_iter) {
 		return simple(E, c, true, "(spx_iter){ %s, 0 }", v);
-	} else if (!strcmp(n, "iter_next")) {
+	} else if (bi == BI_iter_next) {
 		Sym *s = emitc_nominal_sym(E, c->rt);
 		const char *t = emitc_new_tmp(E);
 		const char *ie = arena_printf(&E->a, "((%s *)%s.v.p)", tn, v);
@@ -312,11 +313,24 @@ emit_vec(Emit *E, Call *c)
 
 /* ---- Map, Set ---- */
 
+/* map_* (as opposed to set_*) */
+static bool
+is_map_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
+	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static Val
 emit_map(Emit *E, Call *c)
 {
-	const char *n = c->name;
-	bool set = !strncmp(n, "set_", 4);
+	BuiltinId bi = c->bid;
+	bool set = !is_map_op(bi);
 	TypeId K = c->targs[0], V = set ? 0 : c->targs[1];
 	const char *kn = tname(E, K), *vn = set ? "char" : tname(E, V);
 	if (!kn || !vn)
@@ -325,13 +339,13 @@ emit_map(Emit *E, Call *c)
 	const char *dom = set || c->e->u.call.ntargs > 0 ? "\"semaprax.map.v2\"" : "\"semaprax.map.v1\"";
 	const char *vsz = set ? "0" : arena_printf(&E->a, "sizeof(%s)", vn);
 	const char *m = c->a[0];
-	if (!strcmp(n, "map_new") || !strcmp(n, "set_new"))
+	if (bi == BI_map_new || bi == BI_set_new)
 		return simple(E, c, true, "spx_map_new(%s, %d, %s, %s)", c->a[0], kk, vsz, dom);
-	if (!strcmp(n, "map_len") || !strcmp(n, "set_len"))
+	if (bi == BI_map_len || bi == BI_set_len)
 		return simple(E, c, false, "(uint64_t)%s.len", m);
 	const char *vals = arena_printf(&E->a, "((%s *)%s.v)", vn, m);
-	if (!strcmp(n, "map_key_at") || !strcmp(n, "set_key_at") || !strcmp(n, "map_value_at")) {
-		bool key = strcmp(n, "map_value_at") != 0;
+	if (bi == BI_map_key_at || bi == BI_set_key_at || bi == BI_map_value_at) {
+		bool key = bi != BI_map_value_at;
 		TypeId t = key ? K : V;
 		const char *at = arena_printf(&E->a, "((%s *)%s.%s)[spx_map_index(&%s, %s, %s)]", key ? kn : vn, m,
 					      key ? "k" : "v", m, c->a[1], dom);
@@ -344,11 +358,11 @@ emit_map(Emit *E, Call *c)
 	emitc_line(E, "%s %s = %s;", kn, key, c->a[1]);
 	const char *at = emitc_new_tmp(E);
 	emitc_line(E, "long %s = spx_map_find(&%s, %d, &%s);", at, m, kk, key);
-	if (!strcmp(n, "map_has") || !strcmp(n, "set_has"))
+	if (bi == BI_map_has || bi == BI_set_has)
 		return simple(E, c, false, "%s >= 0", at);
 	/* the value (map_set) and map_get_or's default are borrowed: copied when kept */
 	const char *val = NULL;
-	if (!set && c->n > 2 && strcmp(n, "map_add") != 0) {
+	if (!set && c->n > 2 && bi != BI_map_add) {
 		val = c->a[2];
 		if (!emitc_is_copy(E, V)) {
 			const char *lent = emitc_new_tmp(E);
@@ -356,7 +370,7 @@ emit_map(Emit *E, Call *c)
 			val = arena_printf(&E->a, "%s(&%s)", emitc_clone_fn(E, V), lent);
 		}
 	}
-	if (!strcmp(n, "map_get_or")) {
+	if (bi == BI_map_get_or) {
 		const char *r = emitc_new_tmp(E);
 		emitc_line(E, "%s %s;", vn, r);
 		emitc_line(E, "if (%s >= 0)", at);
@@ -368,7 +382,7 @@ emit_map(Emit *E, Call *c)
 		emitc_line(E, "\t%s = %s;", r, val);
 		return mk(r, V, true);
 	}
-	if (!strcmp(n, "map_remove") || !strcmp(n, "set_remove")) {
+	if (bi == BI_map_remove || bi == BI_set_remove) {
 		emitc_line(E, "if (%s >= 0) {", at);
 		E->indent++;
 		if (!set)
@@ -381,10 +395,10 @@ emit_map(Emit *E, Call *c)
 	/* map_set, map_add, set_insert */
 	emitc_line(E, "if (%s >= 0) {", at);
 	E->indent++;
-	if (!strcmp(n, "map_set")) {
+	if (bi == BI_map_set) {
 		emitc_release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
 		emitc_line(E, "%s[%s] = %s;", vals, at, val);
-	} else if (!strcmp(n, "map_add")) {
+	} else if (bi == BI_map_add) {
 		emitc_line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
 		emitc_line(E, "\tspx_fail(%s, 4);", dom);
 	}
@@ -409,18 +423,18 @@ static Val
 emit_host(Emit *E, Call *c)
 {
 	const Builtin *b = c->e->u.call.builtin;
-	const char *n = c->name;
+	BuiltinId bi = c->bid;
 	if (!b->effect || !emit_route_grants(E, b->effect)) {
-		emitc_refuse(E, c->e->span, "`%s` is not granted on this route", n);
+		emitc_refuse(E, c->e->span, "`%s` is not granted on this route", b->name);
 		return mk(NULL, 0, false);
 	}
-	if (!strcmp(n, "stdout_write") || !strcmp(n, "stderr_write"))
-		return simple(E, c, false, "spx_write(%d, %s)", n[3] == 'e', c->a[0]);
-	if (!strcmp(n, "args_len"))
+	if (bi == BI_stdout_write || bi == BI_stderr_write)
+		return simple(E, c, false, "spx_write(%d, %s)", bi == BI_stderr_write, c->a[0]);
+	if (bi == BI_args_len)
 		return simple(E, c, false, "(uint64_t)spx_argc");
-	if (!strcmp(n, "arg_utf8"))
+	if (bi == BI_arg_utf8)
 		return simple(E, c, false, "spx_arg(%s)", c->a[0]);
-	if (!strcmp(n, "file_read_text")) {
+	if (bi == BI_file_read_text) {
 		E->use_fs = true;
 		return simple(E, c, true, "spx_file_read_text(%s)", c->a[0]);
 	}
@@ -436,11 +450,11 @@ emit_builtin(Emit *E, const HirExpr *e)
 	memset(&c, 0, sizeof c);
 	c.e = e;
 	const Builtin *b = e->u.call.builtin;
-	c.name = b->name;
+	c.bid = e->u.call.bid;
 	c.ntargs = e->u.call.ntargs < 2 ? e->u.call.ntargs : 2;
 	for (int i = 0; i < c.ntargs; i++)
 		c.targs[i] = emitc_sty(E, e->u.call.targs[i]);
-	if (c.ntargs == 0 && (!strncmp(b->name, "map_", 4))) {
+	if (c.ntargs == 0 && is_map_op(c.bid)) {
 		/* the legacy untyped map calls mean Map<string, i64> */
 		c.targs[0] = T_STRING;
 		c.targs[1] = T_I64;
@@ -474,20 +488,44 @@ emit_builtin(Emit *E, const HirExpr *e)
 	if (!c.rct)
 		return mk(NULL, 0, false);
 	Val r = mk(NULL, 0, false);
-	const char *n = b->name;
-	if (!strncmp(n, "string_", 7) || !strncmp(n, "str_", 4) || !strncmp(n, "byte", 4) || !strcmp(n, "array_as_slice"))
+	switch (c.bid) {
+	case BI_array_as_slice: case BI_byte_get: case BI_byte_len: case BI_byte_range:
+	case BI_bytes_as_slice: case BI_bytes_copy: case BI_bytes_set: case BI_bytes_set1_or5_from_slice:
+	case BI_bytes_set1_or6_or48_from_slice: case BI_bytes_set5: case BI_bytes_zeroed:
+	case BI_str_as_bytes: case BI_str_byte_at: case BI_str_contains: case BI_str_is_empty:
+	case BI_str_len_bytes: case BI_str_starts_with:
+	case BI_string_as_str: case BI_string_byte_at: case BI_string_compare: case BI_string_concat:
+	case BI_string_contains: case BI_string_find: case BI_string_format: case BI_string_from_char:
+	case BI_string_from_i64: case BI_string_from_str: case BI_string_from_usize: case BI_string_is_empty:
+	case BI_string_len: case BI_string_len_chars: case BI_string_slice: case BI_string_starts_with:
+	case BI_string_to_i64: case BI_string_trim:
 		r = emit_text(E, &c);
-	else if (strstr(n, "_from_"))
+		break;
+	case BI_char_from_i64: case BI_char_from_u8: case BI_f64_from_i64: case BI_i64_from_f64:
+	case BI_i64_from_i32: case BI_i64_from_u8: case BI_i64_from_usize: case BI_u8_from_i64:
+	case BI_usize_from_i64: case BI_usize_from_u8:
 		r = emit_convert(E, &c);
-	else if (!strncmp(n, "box_", 4))
+		break;
+	case BI_box_get: case BI_box_into_inner: case BI_box_new:
 		r = emit_box(E, &c);
-	else if (!strncmp(n, "vec_", 4) || !strcmp(n, "iter_next"))
+		break;
+	case BI_vec_capacity: case BI_vec_clear: case BI_vec_clone_at: case BI_vec_get: case BI_vec_into_iter:
+	case BI_vec_len: case BI_vec_push: case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_sort:
+	case BI_vec_with_capacity: case BI_iter_next:
 		r = emit_vec(E, &c);
-	else if (!strncmp(n, "map_", 4) || !strncmp(n, "set_", 4))
+		break;
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
+	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new:
+	case BI_set_remove:
 		r = emit_map(E, &c);
-	else if (b->effect)
-		r = emit_host(E, &c);
+		break;
+	default:
+		if (b->effect)
+			r = emit_host(E, &c);
+		break;
+	}
 	if (!r.c && !E->failed)
-		emitc_refuse(E, e->span, "the native lane does not support `%s` yet", n);
+		emitc_refuse(E, e->span, "the native lane does not support `%s` yet", b->name);
 	return r;
 }

@@ -154,7 +154,8 @@ struct HirExpr {
 			SymId fn;             /* CALL_FN: function or method symbol */
 			TypeId *targs;        /* generic instance arguments */
 			int ntargs;
-			const Builtin *builtin;
+			const Builtin *builtin;  /* CALL_BUILTIN: its row of src/sema/builtins.def */
+			BuiltinId bid;           /* CALL_BUILTIN: BI_<name>, what the lanes dispatch on */
 			HirSlot callee;       /* CALL_SLOT */
 			HirExpr **args;
 			int nargs;

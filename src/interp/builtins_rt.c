@@ -2,8 +2,8 @@
  * builtins_rt.c — run-time behaviour of the compiler-owned functions
  * (LANGUAGE.md §5.1) with their failure domains (§5.2).
  *
- * Dispatch indices are positions in the RT_BUILTINS list below; a call
- * node resolves its Builtin (src/sema/builtins.c) to an index once.
+ * Dispatch indices are BuiltinIds (BI_<name>, src/sema/builtins.def); a
+ * call node reads its Builtin's id once, when it is compiled.
  * Borrow modes and view results are read from the builtin's signature
  * notation, so they cannot disagree with the checker.  Of the host
  * operations only those `semaprax run` lets a program call are in the list
@@ -18,12 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const rt_names[] = {
-#define X(n) #n,
-	RT_BUILTINS(X)
-#undef X
-};
-
 typedef struct RtInfo {
 	uint8_t borrows;      /* bit i: parameter i is borrowed */
 	bool view;
@@ -35,8 +29,7 @@ static RtInfo
 rt_info(int index)
 {
 	RtInfo r = { 0, false };
-	const Builtin *b = sema_builtin_find(rt_names[index]);
-	ASSERT(b, "builtins_rt.c: a listed builtin is not in the checker's table");
+	const Builtin *b = sema_builtin_by_id((BuiltinId)index);
 	const char *p = b->sig + 1;
 	int i = 0;
 	while (*p && *p != ')') {
@@ -57,26 +50,18 @@ rt_info(int index)
 }
 
 int
-interp_rt_builtin_index(const Builtin *b)
+interp_rt_builtin_index(BuiltinId bid)
 {
-	size_t lo = 0, hi = B_COUNT;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(b->name, rt_names[mid]);
-		if (c == 0)
-			return (int)mid;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	switch (bid) {
+	/* Host operations `semaprax run` does not grant (src/driver/route.c). */
+	case BI_file_create_dir: case BI_file_list: case BI_file_read: case BI_file_remove:
+	case BI_file_stat: case BI_file_write_atomic: case BI_file_write_new:
+	case BI_net_close: case BI_net_connect: case BI_net_recv: case BI_net_send:
+	case BI_net_stream_stdout: case BI_net_wait: case BI_stdin_read:
+		return -1;
+	default:
+		return (int)bid;
 	}
-	return -1;
-}
-
-const char *
-interp_rt_builtin_name(int index)
-{
-	return rt_names[index];
 }
 
 bool
@@ -338,22 +323,22 @@ static Value
 run_vec(Interp *I, int index, Value *args)
 {
 	switch (index) {
-	case B_vec_with_capacity:
+	case BI_vec_with_capacity:
 		if (args[0].u > VEC_MAX_CAPACITY)
 			return fail(I, DOM_VEC, 3);
 		return v_ptr(V_VEC, interp_vecobj_new(&I->heap, (size_t)args[0].u), 0);
-	case B_vec_len:
+	case BI_vec_len:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
-	case B_vec_capacity:
+	case BI_vec_capacity:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->cap);
-	case B_vec_get:
-	case B_vec_clone_at: {
+	case BI_vec_get:
+	case BI_vec_clone_at: {
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
 			return fail(I, DOM_VEC, 2);
 		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
-	case B_vec_push: {
+	case BI_vec_push: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (v->len >= v->cap) {
 			value_release(&I->heap, args[1]);
@@ -362,7 +347,7 @@ run_vec(Interp *I, int index, Value *args)
 		v->items[v->len++] = value_own(&I->heap, args[1]);
 		return args[0];
 	}
-	case B_vec_set: {
+	case BI_vec_set: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (args[1].u >= v->len) {
 			value_release(&I->heap, args[2]);
@@ -372,14 +357,14 @@ run_vec(Interp *I, int index, Value *args)
 		v->items[args[1].u] = value_own(&I->heap, args[2]);
 		return args[0];
 	}
-	case B_vec_clear: {
+	case BI_vec_clear: {
 		VecObj *v = own_vec(I, &args[0]);
 		for (size_t i = 0; i < v->len; i++)
 			value_release(&I->heap, v->items[i]);
 		v->len = 0;
 		return args[0];
 	}
-	case B_vec_reserve_exact: {
+	case BI_vec_reserve_exact: {
 		VecObj *v = own_vec(I, &args[0]);
 		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
 		if (want > VEC_MAX_CAPACITY)
@@ -387,7 +372,7 @@ run_vec(Interp *I, int index, Value *args)
 		interp_vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];
 	}
-	case B_vec_sort: {
+	case BI_vec_sort: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (v->len > 1) {
 			Value *tmp = interp_heap_alloc(&I->heap, sizeof(Value) * v->len);
@@ -398,13 +383,13 @@ run_vec(Interp *I, int index, Value *args)
 		}
 		return args[0];
 	}
-	case B_vec_into_iter: {
+	case BI_vec_into_iter: {
 		IterObj *it = interp_heap_alloc(&I->heap, sizeof *it);
 		it->v = own_vec(I, &args[0]);
 		it->pos = 0;
 		return v_ptr(V_ITER, it, 0);
 	}
-	case B_iter_next: {
+	case BI_iter_next: {
 		Value itv = value_own(&I->heap, args[0]);
 		IterObj *it = itv.p;
 		if (it->pos >= it->v->len) {
@@ -437,20 +422,20 @@ bytes_set_wide(Interp *I, int index, Value *args)
 {
 	Value b = value_own(&I->heap, args[0]);
 	Bytes *bb = b.p;
-	uint64_t at = args[1].u, sel = index == B_bytes_set5 ? 0 : args[4].u;
+	uint64_t at = args[1].u, sel = index == BI_bytes_set5 ? 0 : args[4].u;
 	uint64_t width = 1, from = 0;
-	if (index == B_bytes_set5) {
+	if (index == BI_bytes_set5) {
 		width = 5;
 	} else if (sel >> 63) {
-		bool wide48 = index == B_bytes_set1_or6_or48_from_slice && ((sel >> 62) & 1);
-		width = index == B_bytes_set1_or5_from_slice ? 5 : wide48 ? 48 : 6;
-		from = index == B_bytes_set1_or5_from_slice ? sel & ~((uint64_t)1 << 63) : sel & (((uint64_t)1 << 62) - 1);
+		bool wide48 = index == BI_bytes_set1_or6_or48_from_slice && ((sel >> 62) & 1);
+		width = index == BI_bytes_set1_or5_from_slice ? 5 : wide48 ? 48 : 6;
+		from = index == BI_bytes_set1_or5_from_slice ? sel & ~((uint64_t)1 << 63) : sel & (((uint64_t)1 << 62) - 1);
 	}
 	if (at > bb->len || bb->len - at < width) {
 		value_release(&I->heap, b);
 		return fail(I, DOM_BYTEBUF, 1);
 	}
-	if (index == B_bytes_set5) {
+	if (index == BI_bytes_set5) {
 		for (int k = 0; k < 5; k++)
 			bb->data[at + (uint64_t)k] = (uint8_t)args[2 + k].u;
 	} else if (width == 1) {
@@ -471,20 +456,20 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	const uint8_t *pa = args[0].tag >= V_VIEW && args[0].tag <= V_ARRAY ? interp_value_bytes(&args[0], &la) : NULL;
 	const uint8_t *pb = nargs > 1 && args[1].tag >= V_VIEW && args[1].tag <= V_ARRAY ? interp_value_bytes(&args[1], &lb) : NULL;
 	switch (index) {
-	case B_string_len:
-	case B_str_len_bytes:
+	case BI_string_len:
+	case BI_str_len_bytes:
 		return v_int(V_I64, (int64_t)la);
-	case B_string_len_chars: {
+	case BI_string_len_chars: {
 		heap_work(&I->heap, la);
 		int64_t n = 0;
 		for (size_t i = 0; i < la; i++)
 			n += (pa[i] & 0xC0) != 0x80;
 		return v_int(V_I64, n);
 	}
-	case B_string_is_empty:
-	case B_str_is_empty:
+	case BI_string_is_empty:
+	case BI_str_is_empty:
 		return v_bool(la == 0);
-	case B_string_concat: {
+	case BI_string_concat: {
 		Value a = value_own(&I->heap, args[0]);
 		Bytes *b = a.p;
 		if (b->len + lb > b->cap)
@@ -496,35 +481,35 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		value_release(&I->heap, args[1]);
 		return a;
 	}
-	case B_string_starts_with:
-	case B_str_starts_with:
+	case BI_string_starts_with:
+	case BI_str_starts_with:
 		heap_work(&I->heap, lb);
 		return v_bool(has_prefix(&args[0], &args[1]));
-	case B_string_contains:
-	case B_str_contains:
+	case BI_string_contains:
+	case BI_str_contains:
 		return v_bool(find_bytes(I, pa, la, pb, lb, 0) >= 0);
-	case B_string_compare: {
+	case BI_string_compare: {
 		heap_work(&I->heap, la < lb ? la : lb);
 		int c = interp_value_compare(&args[0], &args[1]);
 		return v_int(V_I64, c);
 	}
-	case B_string_from_char: {
+	case BI_string_from_char: {
 		uint8_t buf[4];
 		size_t n = utf8_encode((uint32_t)args[0].u, buf);
 		return interp_string_value(&I->heap, buf, n);
 	}
-	case B_string_from_i64:
+	case BI_string_from_i64:
 		return string_decimal(I, args[0].i, false);
-	case B_string_from_usize:
+	case BI_string_from_usize:
 		return string_decimal(I, args[0].i, true);
-	case B_string_from_str:
+	case BI_string_from_str:
 		return interp_string_value(&I->heap, pa, la);
-	case B_string_as_str:
-	case B_str_as_bytes:
-	case B_bytes_as_slice:
-	case B_array_as_slice:
+	case BI_string_as_str:
+	case BI_str_as_bytes:
+	case BI_bytes_as_slice:
+	case BI_array_as_slice:
 		return view_of(pa, la);
-	case B_string_slice: {
+	case BI_string_slice: {
 		int64_t s = args[1].i, e = args[2].i;
 		if (s < 0 || s > e || (uint64_t)e > la)
 			return fail(I, DOM_TEXT, 1);
@@ -532,16 +517,16 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, DOM_TEXT, 2);
 		return interp_string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
-	case B_string_find: {
+	case BI_string_find: {
 		int64_t from = args[2].i;
 		if (from < 0 || (uint64_t)from > la)
 			return fail(I, DOM_TEXT, 1);
 		return v_int(V_I64, find_bytes(I, pa, la, pb, lb, (size_t)from));
 	}
-	case B_string_to_i64:
+	case BI_string_to_i64:
 		heap_work(&I->heap, la);
 		return parse_i64(I, pa, la);
-	case B_string_trim: {
+	case BI_string_trim: {
 		size_t s = 0, e = la;
 		while (s < e && is_trim_space(pa[s]))
 			s++;
@@ -550,24 +535,24 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		heap_work(&I->heap, la - (e - s));
 		return interp_string_value(&I->heap, pa + s, e - s);
 	}
-	case B_string_byte_at:
+	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
 			return fail(I, DOM_TEXT, 1);
 		return v_int(V_I64, pa[args[1].i]);
-	case B_str_byte_at:
-	case B_byte_get:
+	case BI_str_byte_at:
+	case BI_byte_get:
 		if (args[1].u >= la)
 			return option_none();
 		return option_some(I, v_int(V_U8, pa[args[1].u]));
-	case B_byte_len:
+	case BI_byte_len:
 		return v_int(V_USIZE, (int64_t)la);
-	case B_byte_range:
+	case BI_byte_range:
 		if (args[1].u > args[2].u || args[2].u > la)
 			return fail(I, DOM_BYTEBUF, 1);
 		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
-	case B_bytes_copy:
+	case BI_bytes_copy:
 		return v_ptr(V_BYTES, interp_bytes_new(&I->heap, pa, la), 0);
-	case B_bytes_zeroed: {
+	case BI_bytes_zeroed: {
 		if (args[0].u > (1u << 26)) {
 			interp_limit(I, "bytes_zeroed of %" PRIu64 " bytes exceeds this interpreter's limit", args[0].u);
 			return v_empty();
@@ -578,7 +563,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		b->len = (size_t)args[0].u;
 		return v_ptr(V_BYTES, b, 0);
 	}
-	case B_bytes_set: {
+	case BI_bytes_set: {
 		Value b = value_own(&I->heap, args[0]);
 		Bytes *bb = b.p;
 		if (args[1].u >= bb->len) {
@@ -588,11 +573,11 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		bb->data[args[1].u] = (uint8_t)args[2].u;
 		return b;
 	}
-	case B_bytes_set5:
-	case B_bytes_set1_or5_from_slice:
-	case B_bytes_set1_or6_or48_from_slice:
+	case BI_bytes_set5:
+	case BI_bytes_set1_or5_from_slice:
+	case BI_bytes_set1_or6_or48_from_slice:
 		return bytes_set_wide(I, index, args);
-	case B_string_format: {
+	case BI_string_format: {
 		Value r = format_string(I, args, nargs);
 		for (int i = 0; i < nargs; i++)
 			value_release(&I->heap, args[i]);
@@ -608,12 +593,12 @@ Value
 interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
 {
 	switch (index) {
-	case B_f64_from_i64: {
+	case BI_f64_from_i64: {
 		Value r = v_int(V_F64, 0);
 		r.f = (double)args[0].i;
 		return r;
 	}
-	case B_i64_from_f64: {
+	case BI_i64_from_f64: {
 		double d = args[0].f;
 		if (isnan(d))
 			return fail(I, DOM_CONVERT, 2);
@@ -622,53 +607,53 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_I64, (int64_t)d);
 	}
-	case B_i64_from_i32:
+	case BI_i64_from_i32:
 		return v_int(V_I64, args[0].i);
-	case B_i64_from_u8:
+	case BI_i64_from_u8:
 		return v_int(V_I64, (int64_t)args[0].u);
-	case B_usize_from_u8:
+	case BI_usize_from_u8:
 		return v_int(V_USIZE, (int64_t)args[0].u);
-	case B_usize_from_i64:
+	case BI_usize_from_i64:
 		if (args[0].i < 0)
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_USIZE, args[0].i);
-	case B_i64_from_usize:
+	case BI_i64_from_usize:
 		if (args[0].u > (uint64_t)INT64_MAX)
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_I64, args[0].i);
-	case B_u8_from_i64:
+	case BI_u8_from_i64:
 		if (args[0].i < 0 || args[0].i > 255)
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_U8, args[0].i);
-	case B_char_from_u8:
+	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
-	case B_char_from_i64:
+	case BI_char_from_i64:
 		if (args[0].i < 0 || args[0].i > 0x10FFFF || (args[0].i >= 0xD800 && args[0].i <= 0xDFFF))
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_CHAR, args[0].i);
-	case B_box_new: {
+	case BI_box_new: {
 		Value *b = interp_heap_alloc(&I->heap, sizeof *b);
 		*b = value_own(&I->heap, args[0]);
 		return v_ptr(V_BOX, b, 0);
 	}
-	case B_box_get:
+	case BI_box_get:
 		return interp_value_clone(&I->heap, *(Value *)args[0].p);
-	case B_box_into_inner: {
+	case BI_box_into_inner: {
 		Value bx = value_own(&I->heap, args[0]);
 		Value r = *(Value *)bx.p;
 		interp_heap_free(&I->heap, bx.p, sizeof(Value));
 		return r;
 	}
-	case B_vec_with_capacity: case B_vec_len: case B_vec_capacity: case B_vec_get:
-	case B_vec_clone_at: case B_vec_push: case B_vec_set: case B_vec_clear:
-	case B_vec_reserve_exact: case B_vec_sort: case B_vec_into_iter: case B_iter_next:
+	case BI_vec_with_capacity: case BI_vec_len: case BI_vec_capacity: case BI_vec_get:
+	case BI_vec_clone_at: case BI_vec_push: case BI_vec_set: case BI_vec_clear:
+	case BI_vec_reserve_exact: case BI_vec_sort: case BI_vec_into_iter: case BI_iter_next:
 		return run_vec(I, index, args);
-	case B_map_add: case B_map_get_or: case B_map_has: case B_map_key_at: case B_map_len:
-	case B_map_new: case B_map_remove: case B_map_set: case B_map_value_at:
-	case B_set_has: case B_set_insert: case B_set_key_at: case B_set_len: case B_set_new:
-	case B_set_remove:
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
+	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new:
+	case BI_set_remove:
 		return interp_rt_collection_call(I, index, call, args);
-	case B_arg_utf8: case B_args_len: case B_file_read_text: case B_stderr_write: case B_stdout_write:
+	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
 		return interp_rt_host_call(I, index, args);
 	default:
 		return run_text(I, index, args, nargs);

@@ -92,46 +92,46 @@ Value
 interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args)
 {
 	switch (index) {
-	case B_map_new:
-	case B_set_new:
+	case BI_map_new:
+	case BI_set_new:
 		if (args[0].u > MAP_MAX_CAPACITY)
 			return map_fail(I, call, 3);
-		return v_ptr(V_MAP, interp_mapobj_new(&I->heap, (size_t)args[0].u, index == B_set_new), 0);
-	case B_map_len:
-	case B_set_len:
+		return v_ptr(V_MAP, interp_mapobj_new(&I->heap, (size_t)args[0].u, index == BI_set_new), 0);
+	case BI_map_len:
+	case BI_set_len:
 		return v_int(V_USIZE, (int64_t)((MapObj *)args[0].p)->len);
-	case B_map_has:
-	case B_set_has:
+	case BI_map_has:
+	case BI_set_has:
 		return v_bool(map_find(I, args[0].p, &args[1]) >= 0);
-	case B_map_key_at:
-	case B_set_key_at:
-	case B_map_value_at: {
+	case BI_map_key_at:
+	case BI_set_key_at:
+	case BI_map_value_at: {
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
 			return map_fail(I, call, 2);
-		return interp_value_clone(&I->heap, index == B_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
+		return interp_value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
 	}
-	case B_map_get_or: {
+	case BI_map_get_or: {
 		MapObj *m = args[0].p;
 		long at = map_find(I, m, &args[1]);
 		if (at < 0)
 			return take_lent(&I->heap, &args[2]);
 		return interp_value_clone(&I->heap, m->vals[at]);
 	}
-	case B_map_set:
-	case B_map_add:
-	case B_set_insert: {
+	case BI_map_set:
+	case BI_map_add:
+	case BI_set_insert: {
 		Value mv = value_own(&I->heap, args[0]);
 		MapObj *m = mv.p;
-		Value val = index == B_set_insert ? v_empty()
-			  : index == B_map_set    ? take_lent(&I->heap, &args[2])
+		Value val = index == BI_set_insert ? v_empty()
+			  : index == BI_map_set    ? take_lent(&I->heap, &args[2])
 						  : value_own(&I->heap, args[2]);
 		long at = map_find(I, m, &args[1]);
 		if (at >= 0) {
-			if (index == B_map_set) {
+			if (index == BI_map_set) {
 				value_release(&I->heap, m->vals[at]);
 				m->vals[at] = val;
-			} else if (index == B_map_add) {
+			} else if (index == BI_map_add) {
 				int64_t sum;
 				if (__builtin_add_overflow(m->vals[at].i, val.i, &sum)) {
 					value_release(&I->heap, mv);
@@ -149,8 +149,8 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 		map_insert_at(I, m, (size_t)(-at - 1), &args[1], val);
 		return mv;
 	}
-	case B_map_remove:
-	case B_set_remove: {
+	case BI_map_remove:
+	case BI_set_remove: {
 		Value mv = value_own(&I->heap, args[0]);
 		long at = map_find(I, mv.p, &args[1]);
 		if (at >= 0)

@@ -180,26 +180,26 @@ interp_builtin_fn(int index, const HirExpr *call)
 	bool slot0 = call->u.call.nargs > 0 && args[0]->kind == HIR_LOCAL;
 	bool scalar = call->type >= TYPE_FIRST_SCALAR && call->type <= TYPE_LAST_SCALAR;
 	switch (index) {
-	case B_vec_get: case B_vec_clone_at:
+	case BI_vec_get: case BI_vec_clone_at:
 		return slot0 && scalar ? xb_vec_get_slot : NULL;
-	case B_vec_len:
+	case BI_vec_len:
 		return slot0 ? xb_vec_len_slot : NULL;
-	case B_byte_len:
+	case BI_byte_len:
 		return slot0 ? xb_byte_len_slot : NULL;
-	case B_byte_get:
+	case BI_byte_get:
 		return slot0 ? xb_byte_get_slot : NULL;
-	case B_bytes_set:
+	case BI_bytes_set:
 		return xb_bytes_set;
-	case B_vec_push:
+	case BI_vec_push:
 		return xb_vec_push;
-	case B_vec_set:
+	case BI_vec_set:
 		return xb_vec_set;
-	case B_f64_from_i64: return xb_f64_from_i64;
-	case B_i64_from_u8: case B_i64_from_i32: return xb_i64_from_u8;
-	case B_usize_from_u8: return xb_usize_from_u8;
-	case B_usize_from_i64: return xb_usize_from_i64;
-	case B_i64_from_usize: return xb_i64_from_usize;
-	case B_u8_from_i64: return xb_u8_from_i64;
+	case BI_f64_from_i64: return xb_f64_from_i64;
+	case BI_i64_from_u8: case BI_i64_from_i32: return xb_i64_from_u8;
+	case BI_usize_from_u8: return xb_usize_from_u8;
+	case BI_usize_from_i64: return xb_usize_from_i64;
+	case BI_i64_from_usize: return xb_i64_from_usize;
+	case BI_u8_from_i64: return xb_u8_from_i64;
 	default:
 		return NULL;
 	}

@@ -45,19 +45,19 @@ interp_rt_host_call(Interp *I, int index, Value *args)
 {
 	const InterpOptions *o = I->opt;
 	switch (index) {
-	case B_stdout_write:
+	case BI_stdout_write:
 		if (!o->host.stdout_write)
 			return refused(I, "stdout_write");
 		return host_stage(I, &I->res->out, &args[0]);
-	case B_stderr_write:
+	case BI_stderr_write:
 		if (!o->host.stderr_write)
 			return refused(I, "stderr_write");
 		return host_stage(I, &I->res->err, &args[0]);
-	case B_args_len:
+	case BI_args_len:
 		if (!o->host.args_read)
 			return refused(I, "args_len");
 		return v_int(V_USIZE, o->nargs);
-	case B_arg_utf8: {
+	case BI_arg_utf8: {
 		if (!o->host.args_read)
 			return refused(I, "arg_utf8");
 		if (args[0].u >= (uint64_t)o->nargs)
@@ -69,7 +69,7 @@ interp_rt_host_call(Interp *I, int index, Value *args)
 		v.bytes = (const uint8_t *)a;
 		return v;
 	}
-	case B_file_read_text:
+	case BI_file_read_text:
 		if (!o->host.fs_read)
 			return refused(I, "file_read_text");
 		return interp_rt_file_read_text(I, &args[0]);

@@ -114,32 +114,9 @@ void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The compiler-owned functions this interpreter runs, sorted by name. */
-#define RT_BUILTINS(X) \
-	X(arg_utf8) X(args_len) \
-	X(array_as_slice) X(box_get) X(box_into_inner) X(box_new) X(byte_get) X(byte_len) \
-	X(byte_range) X(bytes_as_slice) X(bytes_copy) X(bytes_set) X(bytes_set1_or5_from_slice) \
-	X(bytes_set1_or6_or48_from_slice) X(bytes_set5) X(bytes_zeroed) \
-	X(char_from_i64) X(char_from_u8) X(f64_from_i64) X(file_read_text) X(i64_from_f64) \
-	X(i64_from_i32) X(i64_from_u8) X(i64_from_usize) X(iter_next) \
-	X(map_add) X(map_get_or) X(map_has) X(map_key_at) X(map_len) X(map_new) X(map_remove) \
-	X(map_set) X(map_value_at) \
-	X(set_has) X(set_insert) X(set_key_at) X(set_len) X(set_new) X(set_remove) \
-	X(stderr_write) X(stdout_write) X(str_as_bytes) \
-	X(str_byte_at) X(str_contains) X(str_is_empty) X(str_len_bytes) X(str_starts_with) \
-	X(string_as_str) X(string_byte_at) X(string_compare) X(string_concat) X(string_contains) \
-	X(string_find) X(string_format) X(string_from_char) X(string_from_i64) X(string_from_str) \
-	X(string_from_usize) X(string_is_empty) X(string_len) X(string_len_chars) X(string_slice) \
-	X(string_starts_with) X(string_to_i64) X(string_trim) X(u8_from_i64) X(usize_from_i64) \
-	X(usize_from_u8) X(vec_capacity) X(vec_clear) X(vec_clone_at) X(vec_get) X(vec_into_iter) \
-	X(vec_len) X(vec_push) X(vec_reserve_exact) X(vec_set) X(vec_sort) X(vec_with_capacity)
-
-enum {
-#define X(n) B_##n,
-	RT_BUILTINS(X)
-#undef X
-	B_COUNT
-};
+/* The compiler-owned functions this interpreter runs are dispatched by
+ * their BuiltinId (BI_<name>, src/sema/builtins.def); interp_rt_builtin_index
+ * returns -1 for the host operations it does not run. */
 
 /* collections.c: Map and Set (LANGUAGE.md §5.1); host.c: the host
  * operations, checked against the route's grants; fs.c: file_read_text
@@ -156,9 +133,9 @@ Value interp_call(Interp *I, int fi, Value *args, int nargs);
  * record object (not consumed); false with I->stop set on failure. */
 bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
 
-/* builtins_rt.c: resolves a builtin to a dispatch index (-1: not implemented). */
-int interp_rt_builtin_index(const Builtin *b);
-const char *interp_rt_builtin_name(int index);
+/* builtins_rt.c: resolves a builtin to its dispatch index, its BuiltinId
+ * (-1: not implemented). */
+int interp_rt_builtin_index(BuiltinId bid);
 /* Whether parameter i of the builtin is borrowed (the call does not consume it). */
 bool interp_rt_builtin_borrows(int index, int param);
 /* Whether the result is a view borrowing from the arguments. */

@@ -3,8 +3,9 @@
  * §0.1's vec_clone_at): their names (reserved, S113), stable identities,
  * type-parameter counts, signatures and required effects.
  *
- * One static table, sorted by name (strcmp order) so sema_builtin_find can
- * binary-search.  Each entry's signature is a string in a small notation
+ * One static table, expanded from builtins.def (the single list of
+ * builtins every layer expands), sorted by name (strcmp order) so
+ * sema_builtin_find can binary-search.  Each entry's signature is a string in a small notation
  * that sema_builtin_signature parses and instantiates for the call's explicit
  * type arguments:
  *
@@ -62,108 +63,10 @@
 
 #include <string.h>
 
-#define FS_READ "fs.read"
-#define FS_WRITE "fs.write"
-
-/* name, stable id, type parameters, parameters, signature, effect */
+/* The table, expanded from builtins.def (one row per operation). */
 static const Builtin builtins[] = {
-	{"arg_utf8", "core.host.arg-utf8", 0, 1, "(usize) -> borrow str", "process.args.read"},
-	{"args_len", "core.host.args-len", 0, 0, "() -> usize", "process.args.read"},
-	{"array_as_slice", "core.array.as_slice", 0, 1, "(borrow [u8; N]) -> borrow Slice<u8>", NULL},
-	{"box_get", "core.box.get", 1, 1, "(borrow Box<T>) -> T", NULL},
-	{"box_into_inner", "core.box.into-inner", 1, 1, "(own Box<T>) -> T", NULL},
-	{"box_new", "core.box.new", 1, 1, "(T) -> Box<T>", NULL},
-	{"byte_get", "core.byte.get", 0, 2, "(borrow Slice<u8>, usize) -> Option<u8>", NULL},
-	{"byte_len", "core.byte.len", 0, 1, "(borrow Slice<u8>) -> usize", NULL},
-	{"byte_range", "core.byte.range", 0, 3, "(borrow Slice<u8>, usize, usize) -> borrow Slice<u8>", NULL},
-	{"bytes_as_slice", "core.bytes.as_slice", 0, 1, "(borrow Bytes) -> borrow Slice<u8>", NULL},
-	{"bytes_copy", "core.bytes.copy", 0, 1, "(borrow Slice<u8>) -> Bytes", NULL},
-	{"bytes_set", "core.bytes.set", 0, 3, "(own Bytes, usize, u8) -> Bytes", NULL},
-	{"bytes_set1_or5_from_slice", "core.bytes.set1_or5_from_slice", 0, 5, "(own Bytes, usize, u8, borrow Slice<u8>, usize) -> Bytes", NULL},
-	{"bytes_set1_or6_or48_from_slice", "core.bytes.set1_or6_or48_from_slice", 0, 5, "(own Bytes, usize, u8, borrow Slice<u8>, usize) -> Bytes", NULL},
-	{"bytes_set5", "core.bytes.set5", 0, 7, "(own Bytes, usize, u8, u8, u8, u8, u8) -> Bytes", NULL},
-	{"bytes_zeroed", "core.bytes.zeroed", 0, 1, "(usize) -> Bytes", NULL},
-	{"char_from_i64", "core.convert.char_from_i64", 0, 1, "(i64) -> char", NULL},
-	{"char_from_u8", "core.convert.char_from_u8", 0, 1, "(u8) -> char", NULL},
-	{"f64_from_i64", "core.convert.f64_from_i64", 0, 1, "(i64) -> f64", NULL},
-	{"file_create_dir", "core.host.file-create-dir", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_WRITE},
-	{"file_list", "core.host.file-list", 0, 3, "(borrow Slice<u8>, usize, usize) -> Bytes", FS_READ},
-	{"file_read", "core.host.file-read", 0, 3, "(borrow Slice<u8>, usize, usize) -> Bytes", FS_READ},
-	{"file_read_text", "core.host.file-read-text", 0, 1, "(borrow str) -> string", FS_READ},
-	{"file_remove", "core.host.file-remove", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_WRITE},
-	{"file_stat", "core.host.file-stat", 0, 2, "(borrow Slice<u8>, usize) -> usize", FS_READ},
-	{"file_write_atomic", "core.host.file-write-atomic", 0, 4,
-	 "(borrow Slice<u8>, usize, borrow Slice<u8>, usize) -> usize", FS_WRITE},
-	{"file_write_new", "core.host.file-write-new", 0, 4,
-	 "(borrow Slice<u8>, usize, borrow Slice<u8>, usize) -> usize", FS_WRITE},
-	{"i64_from_f64", "core.convert.i64_from_f64", 0, 1, "(f64) -> i64", NULL},
-	{"i64_from_i32", "core.convert.i64_from_i32", 0, 1, "(i32) -> i64", NULL},
-	{"i64_from_u8", "core.convert.i64_from_u8", 0, 1, "(u8) -> i64", NULL},
-	{"i64_from_usize", "core.convert.i64_from_usize", 0, 1, "(usize) -> i64", NULL},
-	{"iter_next", "core.iter.next", 1, 1, "(own Iter<T>) -> IterStep<T>", NULL},
-	{"map_add", "core.map.add", 2, 3, "(own Map<K, V>, borrow K, V) -> Map<K, V>", NULL},
-	{"map_get_or", "core.map.get-or", 2, 3, "(borrow Map<K, V>, borrow K, borrow V) -> V", NULL},
-	{"map_has", "core.map.has", 2, 2, "(borrow Map<K, V>, borrow K) -> bool", NULL},
-	{"map_key_at", "core.map.key-at", 2, 2, "(borrow Map<K, V>, usize) -> K", NULL},
-	{"map_len", "core.map.len", 2, 1, "(borrow Map<K, V>) -> usize", NULL},
-	{"map_new", "core.map.new", 2, 1, "(usize) -> Map<K, V>", NULL},
-	{"map_remove", "core.map.remove", 2, 2, "(own Map<K, V>, borrow K) -> Map<K, V>", NULL},
-	{"map_set", "core.map.set", 2, 3, "(own Map<K, V>, borrow K, borrow V) -> Map<K, V>", NULL},
-	{"map_value_at", "core.map.value-at", 2, 2, "(borrow Map<K, V>, usize) -> V", NULL},
-	{"net_close", "core.host.net-close", 0, 1, "(usize) -> usize", "network.connect"},
-	{"net_connect", "core.host.net-connect", 0, 2, "(borrow Slice<u8>, usize) -> usize", "network.connect"},
-	{"net_recv", "core.host.net-recv", 0, 2, "(usize, usize) -> Bytes", "network.read"},
-	{"net_send", "core.host.net-send", 0, 2, "(usize, borrow Slice<u8>) -> usize", "network.write"},
-	{"net_stream_stdout", "core.host.net-stream-stdout", 0, 2, "(usize, usize) -> usize",
-	 "network.read,process.stdout.write"},
-	{"net_wait", "core.host.net-wait", 0, 2, "(usize, usize) -> usize", "network.read"},
-	{"set_has", "core.set.has", 1, 2, "(borrow Set<K>, borrow K) -> bool", NULL},
-	{"set_insert", "core.set.insert", 1, 2, "(own Set<K>, borrow K) -> Set<K>", NULL},
-	{"set_key_at", "core.set.key-at", 1, 2, "(borrow Set<K>, usize) -> K", NULL},
-	{"set_len", "core.set.len", 1, 1, "(borrow Set<K>) -> usize", NULL},
-	{"set_new", "core.set.new", 1, 1, "(usize) -> Set<K>", NULL},
-	{"set_remove", "core.set.remove", 1, 2, "(own Set<K>, borrow K) -> Set<K>", NULL},
-	{"stderr_write", "core.host.stderr-write", 0, 1, "(borrow Slice<u8>) -> usize", "process.stderr.write"},
-	{"stdin_read", "core.host.stdin-read", 0, 0, "() -> Bytes", "process.stdin.read"},
-	{"stdout_write", "core.host.stdout-write", 0, 1, "(borrow Slice<u8>) -> usize", "process.stdout.write"},
-	{"str_as_bytes", "core.str.as_bytes", 0, 1, "(borrow str) -> borrow Slice<u8>", NULL},
-	{"str_byte_at", "core.str.byte_at", 0, 2, "(borrow str, usize) -> Option<u8>", NULL},
-	{"str_contains", "core.str.contains", 0, 2, "(borrow str, borrow str) -> bool", NULL},
-	{"str_is_empty", "core.str.is_empty", 0, 1, "(borrow str) -> bool", NULL},
-	{"str_len_bytes", "core.str.len_bytes", 0, 1, "(borrow str) -> i64", NULL},
-	{"str_starts_with", "core.str.starts_with", 0, 2, "(borrow str, borrow str) -> bool", NULL},
-	{"string_as_str", "core.string.as_str", 0, 1, "(borrow string) -> borrow str", NULL},
-	{"string_byte_at", "core.string.byte_at", 0, 2, "(borrow string, i64) -> i64", NULL},
-	{"string_compare", "core.string.compare", 0, 2, "(borrow string, borrow string) -> i64", NULL},
-	{"string_concat", "core.string.concat", 0, 2, "(own string, own string) -> string", NULL},
-	{"string_contains", "core.string.contains", 0, 2, "(borrow string, borrow string) -> bool", NULL},
-	{"string_find", "core.string.find", 0, 3, "(borrow string, borrow string, i64) -> i64", NULL},
-	{"string_format", "core.string.format", 0, -1, "(...) -> string", NULL},
-	{"string_from_char", "core.string.from_char", 0, 1, "(char) -> string", NULL},
-	{"string_from_i64", "core.string.from_i64", 0, 1, "(i64) -> string", NULL},
-	{"string_from_str", "core.string.from_str", 0, 1, "(borrow str) -> string", NULL},
-	{"string_from_usize", "core.string.from_usize", 0, 1, "(usize) -> string", NULL},
-	{"string_is_empty", "core.string.is_empty", 0, 1, "(borrow string) -> bool", NULL},
-	{"string_len", "core.string.len", 0, 1, "(borrow string) -> i64", NULL},
-	{"string_len_chars", "core.string.len_chars", 0, 1, "(borrow string) -> i64", NULL},
-	{"string_slice", "core.string.slice", 0, 3, "(borrow string, i64, i64) -> string", NULL},
-	{"string_starts_with", "core.string.starts_with", 0, 2, "(borrow string, borrow string) -> bool", NULL},
-	{"string_to_i64", "core.string.to_i64", 0, 1, "(borrow string) -> Option<i64>", NULL},
-	{"string_trim", "core.string.trim", 0, 1, "(borrow string) -> string", NULL},
-	{"u8_from_i64", "core.convert.u8_from_i64", 0, 1, "(i64) -> u8", NULL},
-	{"usize_from_i64", "core.convert.usize_from_i64", 0, 1, "(i64) -> usize", NULL},
-	{"usize_from_u8", "core.convert.usize_from_u8", 0, 1, "(u8) -> usize", NULL},
-	{"vec_capacity", "core.vec.capacity", 1, 1, "(borrow Vec<T>) -> usize", NULL},
-	{"vec_clear", "core.vec.clear", 1, 1, "(own Vec<T>) -> Vec<T>", NULL},
-	{"vec_clone_at", "core.vec.clone-at", 1, 2, "(borrow Vec<T>, usize) -> T", NULL},
-	{"vec_get", "core.vec.get", 1, 2, "(borrow Vec<T>, usize) -> T", NULL},
-	{"vec_into_iter", "core.vec.into-iter", 1, 1, "(own Vec<T>) -> Iter<T>", NULL},
-	{"vec_len", "core.vec.len", 1, 1, "(borrow Vec<T>) -> usize", NULL},
-	{"vec_push", "core.vec.push", 1, 2, "(own Vec<T>, T) -> Vec<T>", NULL},
-	{"vec_reserve_exact", "core.vec.reserve-exact", 1, 2, "(own Vec<T>, usize) -> Vec<T>", NULL},
-	{"vec_set", "core.vec.set", 1, 3, "(own Vec<T>, usize, T) -> Vec<T>", NULL},
-	{"vec_sort", "core.vec.sort", 1, 1, "(own Vec<T>) -> Vec<T>", NULL},
-	{"vec_with_capacity", "core.vec.with-capacity", 1, 1, "(usize) -> Vec<T>", NULL},
+#define BUILTIN(n, id, ntp, np, sig, eff) {#n, id, ntp, np, sig, eff, BI_##n},
+#include "builtins.def"
 };
 
 const Builtin *
@@ -329,7 +232,7 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	if (strncmp(b->id, "core.map.", 9) == 0) {
 		if (!is_key_type(targs[0]))
 			return "Map keys must be `string`, `i64` or `bool`";
-		if (strcmp(b->name, "map_add") == 0 && targs[1] != T_I64 && targs[1] != T_ERR)
+		if (b->bid == BI_map_add && targs[1] != T_I64 && targs[1] != T_ERR)
 			return "`map_add` needs a Map with `i64` values";
 	}
 	if (strncmp(b->id, "core.set.", 9) == 0 && !is_key_type(targs[0]))
@@ -385,4 +288,12 @@ sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntarg
 	ASSERT(*P.p == '\0', "builtins.c: trailing text in signature");
 	ASSERT(out->nparams == b->nparams, "builtins.c: nparams disagrees with the signature");
 	return true;
+}
+
+/* The compiler-owned operation with BuiltinId bi. */
+const Builtin *
+sema_builtin_by_id(BuiltinId bi)
+{
+	ASSERT(bi >= 0 && bi < BI_COUNT, "builtins.c: BuiltinId out of range");
+	return &builtins[bi];
 }

@@ -477,9 +477,33 @@ check_format(FnCtx *C, const Expr *e)
 /* The reference reports a malformed Box operation call (type-argument or
  * argument count, box_get of a non-Copy T) with its Box code T285. */
 static DiagCode
-box_profile(const char *name, DiagCode other)
+box_profile(BuiltinId bi, DiagCode other)
 {
-	return strncmp(name, "box_", 4) == 0 ? DIAG_T285 : other;
+	return bi == BI_box_get || bi == BI_box_into_inner || bi == BI_box_new ? DIAG_T285 : other;
+}
+
+/* A Map or Set operation (the legacy untyped forms and the T274 shape rule). */
+static bool
+is_map_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
+	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+is_set_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new: case BI_set_remove:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
@@ -487,10 +511,10 @@ box_profile(const char *name, DiagCode other)
 #define BYTES_MAX_CAPACITY 131072u
 
 static bool
-is_bytes_write(const char *n)
+is_bytes_write(BuiltinId bi)
 {
-	return strcmp(n, "bytes_set") == 0 || strcmp(n, "bytes_set5") == 0 || strcmp(n, "bytes_set1_or5_from_slice") == 0 ||
-	    strcmp(n, "bytes_set1_or6_or48_from_slice") == 0;
+	return bi == BI_bytes_set || bi == BI_bytes_set5 || bi == BI_bytes_set1_or5_from_slice ||
+	    bi == BI_bytes_set1_or6_or48_from_slice;
 }
 
 static bool
@@ -502,18 +526,20 @@ usize_literal(const Expr *e, uint64_t *v)
 	return true;
 }
 
-static const char *
-call_name(const Expr *e)
+/* The builtin a call names (builtin names are reserved, S113), or BI_COUNT;
+ * read off the syntax because a buffer chain is looked at before it is checked. */
+static BuiltinId
+call_builtin(const Expr *e)
 {
-	return e->kind == EXPR_CALL ? e->u.call.callee.s : NULL;
+	const Builtin *b = e->kind == EXPR_CALL ? sema_builtin_find(e->u.call.callee.s) : NULL;
+	return b ? b->bid : BI_COUNT;
 }
 
 bool
 sema_bytes_write(Sema *S, const Expr *e)
 {
 	(void)S;
-	const char *n = call_name(e);
-	return n && is_bytes_write(n) && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME;
+	return is_bytes_write(call_builtin(e)) && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME;
 }
 
 /* The capacity of a buffer expression when the source fixes it: a literal
@@ -521,29 +547,29 @@ sema_bytes_write(Sema *S, const Expr *e)
 static bool
 static_capacity(const Expr *e, uint64_t *cap)
 {
-	const char *n = call_name(e);
-	if (!n || e->u.call.nargs < 1)
+	BuiltinId bi = call_builtin(e);
+	if (bi == BI_COUNT || e->u.call.nargs < 1)
 		return false;
-	if (strcmp(n, "bytes_zeroed") == 0)
+	if (bi == BI_bytes_zeroed)
 		return usize_literal(e->u.call.args[0], cap);
-	return is_bytes_write(n) && static_capacity(e->u.call.args[0], cap);
+	return is_bytes_write(bi) && static_capacity(e->u.call.args[0], cap);
 }
 
 /* T272: a write whose interval the source fixes lies past the buffer's end
  * (any write into an empty buffer does).  A non-literal selector counts as
  * its narrowest width, one byte. */
 static void
-bytes_interval(FnCtx *C, const Expr *e, const char *name)
+bytes_interval(FnCtx *C, const Expr *e, BuiltinId bi, const char *name)
 {
 	uint64_t cap, at = 0, sel = 0, width = 1;
 	int n = e->u.call.nargs;
-	if (!is_bytes_write(name) || n < 3 || !static_capacity(e->u.call.args[0], &cap))
+	if (!is_bytes_write(bi) || n < 3 || !static_capacity(e->u.call.args[0], &cap))
 		return;
 	bool known = usize_literal(e->u.call.args[1], &at);
-	if (strcmp(name, "bytes_set5") == 0)
+	if (bi == BI_bytes_set5)
 		width = 5;
-	else if (strcmp(name, "bytes_set") != 0 && n == 5 && usize_literal(e->u.call.args[4], &sel) && (sel >> 63))
-		width = strcmp(name, "bytes_set1_or5_from_slice") == 0 ? 5 : (sel >> 62) & 1 ? 48 : 6;
+	else if (bi != BI_bytes_set && n == 5 && usize_literal(e->u.call.args[4], &sel) && (sel >> 63))
+		width = bi == BI_bytes_set1_or5_from_slice ? 5 : (sel >> 62) & 1 ? 48 : 6;
 	if (cap != 0 && (!known || (at <= cap && cap - at >= width)))
 		return;
 	Diag *d;
@@ -568,20 +594,20 @@ owned_field_place(FnCtx *C, const Expr *a)
 }
 
 static bool
-builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig)
+builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const BuiltinSig *sig)
 {
 	Sema *S = C->S;
 	Expr *const *args = e->u.call.args;
-	if ((strcmp(name, "string_as_str") == 0 || strcmp(name, "bytes_as_slice") == 0 || strcmp(name, "array_as_slice") == 0) &&
+	if ((bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice) &&
 	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && sema_local_find(C, args[0]->u.name.s)) &&
-	    !(strcmp(name, "bytes_as_slice") == 0 && owned_field_place(C, args[0]))) {
+	    !(bi == BI_bytes_as_slice && owned_field_place(C, args[0]))) {
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,
 		    place_kind(args[0]), name);
 		return true;
 	}
-	if (strcmp(name, "str_as_bytes") == 0 && e->u.call.nargs == 1) {
+	if (bi == BI_str_as_bytes && e->u.call.nargs == 1) {
 		TypeId a = sema_check_expr(C, args[0]);
 		if (a == T_STRING && args[0]->kind != EXPR_NAME && args[0]->kind != EXPR_FIELD) {
 			/* the reference's verifier hint: a view of a temporary string has no storage place */
@@ -596,18 +622,18 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 		}
 		return true;
 	}
-	if ((strcmp(name, "box_get") == 0 || strcmp(name, "vec_get") == 0) && e->u.call.ntargs == 1) {
+	if ((bi == BI_box_get || bi == BI_vec_get) && e->u.call.ntargs == 1) {
 		TypeId t = sig->result;
 		if (t != T_ERR && !sema_is_copy(S, t)) {
 			for (int i = 0; i < e->u.call.nargs; i++)
 				sema_check_expr(C, args[i]);
-			Diag *d = sema_error(S, box_profile(name, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
-			diag_set_help(d, strcmp(name, "vec_get") == 0 ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
+			Diag *d = sema_error(S, box_profile(bi, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
+			diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
 			    : "move the value out with `box_into_inner<T>(b)`");
 			return true;
 		}
 	}
-	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 &&
+	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 &&
 	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
 		sema_check_expr(C, args[0]);
 		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
@@ -615,7 +641,7 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
 		return true;
 	}
-	if (strcmp(name, "bytes_zeroed") == 0 && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
+	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
 		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "`bytes_zeroed` capacity must be no greater than 131072");
 		diag_set_help(d, "an owned byte buffer holds at most 131072 bytes");
 		return true;
@@ -626,8 +652,8 @@ builtin_special(FnCtx *C, const Expr *e, const char *name, const BuiltinSig *sig
 		diag_set_help(d, "declare it `let mut %s` and write `%s = %s(%s, …);`, or chain the writes on the fresh buffer: `%s(bytes_zeroed(Nusize), …)`",
 		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s, name);
 	}
-	bytes_interval(C, e, name);
-	if (strcmp(name, "vec_with_capacity") == 0 && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
+	bytes_interval(C, e, bi, name);
+	if (bi == BI_vec_with_capacity && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
 	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T282, args[0]->span, "`vec_with_capacity` literal capacity must be no greater than 8192");
@@ -643,11 +669,12 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 {
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
+	BuiltinId bi = b->bid;
 	TypeId local[8];
 	int ntargs = e->u.call.ntargs;
 	TypeId *targs = resolve_targs(C, e->u.call.targs, ntargs, local);
 	/* The reference's legacy untyped map forms mean Map<string, i64>. */
-	if (ntargs == 0 && b->ntparams == 2 && strncmp(name, "map_", 4) == 0) {
+	if (ntargs == 0 && b->ntparams == 2 && is_map_op(bi)) {
 		local[0] = T_STRING;
 		local[1] = T_I64;
 		ntargs = 2;
@@ -659,12 +686,12 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
-		else if (ntargs != b->ntparams && (strncmp(name, "map_", 4) == 0 || strncmp(name, "set_", 4) == 0))
+		else if (ntargs != b->ntparams && (is_map_op(bi) || is_set_op(bi)))
 			/* the reference's map_collections corpus: a collection operation's type
 			 * argument count is a collection-shape error */
 			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);
 		else if (ntargs != b->ntparams)
-			d = sema_error(S, box_profile(name, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
+			d = sema_error(S, box_profile(bi, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
 			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
 		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
@@ -681,7 +708,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		S->call_consumes[e->id] = cons;
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
-		Diag *d = sema_error(S, box_profile(name, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
+		Diag *d = sema_error(S, box_profile(bi, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
 		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			sema_check_expr(C, e->u.call.args[i]);
@@ -690,7 +717,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	}
 	if (sig.nparams < 0) {
 		check_format(C, e);
-	} else if (builtin_special(C, e, name, &sig)) {
+	} else if (builtin_special(C, e, bi, name, &sig)) {
 		/* reported */
 	} else {
 		for (int i = 0; i < e->u.call.nargs; i++) {

@@ -359,7 +359,7 @@ arg_context(Own *O, const Expr *call, int i)
 	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
 		O->arg_callee = S->call_builtin[call->id]->name;
 		/* the reference's string operations name their operands; the others are `argN` */
-		if (strcmp(O->arg_callee, "string_concat") == 0 && i < 2)
+		if (S->call_builtin[call->id]->bid == BI_string_concat && i < 2)
 			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
 		else
 			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
@@ -768,18 +768,18 @@ view_owner(Own *O, const Expr *e)
 	}
 	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
 		return -1;
-	const char *n = e->u.call.callee.s;
+	BuiltinId bi = O->S->call_builtin[e->id]->bid;
 	const Expr *a = e->u.call.args[0];
-	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && strcmp(n, "bytes_as_slice") == 0)
+	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && bi == BI_bytes_as_slice)
 		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
 	if (a->kind != EXPR_NAME)
 		return -1;
 	int i = find(O, a->u.name.s);
 	if (i < 0)
 		return -1;
-	if (strcmp(n, "string_as_str") == 0 || strcmp(n, "bytes_as_slice") == 0 || strcmp(n, "array_as_slice") == 0)
+	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice)
 		return i;
-	if (strcmp(n, "str_as_bytes") == 0 || strcmp(n, "byte_range") == 0)
+	if (bi == BI_str_as_bytes || bi == BI_byte_range)
 		return O->vars.items[i].view_of;
 	return -1;
 }

@@ -218,7 +218,13 @@ SymId sema_own_method(Sema *S, SymId cls, const char *name);
 /* Is `from` the same class as `to` or a descendant (implicit upcast)? */
 bool sema_class_upcast(Sema *S, TypeId from, TypeId to);
 
-/* builtins.c: compiler-owned functions (§5) */
+/* builtins.c: compiler-owned functions (§5), one row each in builtins.def;
+ * BuiltinId is the operation's index there (and in the checker's table). */
+typedef enum BuiltinId {
+#define BUILTIN(n, id, ntp, np, sig, eff) BI_##n,
+#include "builtins.def"
+	BI_COUNT
+} BuiltinId;
 typedef struct Builtin {
 	const char *name;        /* `string_len` */
 	const char *id;          /* reserved stable id, e.g. `core.string.len` */
@@ -226,9 +232,11 @@ typedef struct Builtin {
 	int nparams;
 	const char *sig;         /* signature in a small notation, see builtins.c */
 	const char *effect;      /* required effect or NULL */
+	BuiltinId bid;           /* BI_<name> */
 } Builtin;
 const Builtin *sema_builtin_find(const char *name);
 const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
+const Builtin *sema_builtin_by_id(BuiltinId bi);
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
