@@ -57,7 +57,7 @@ emitc_release_place(Emit *E, TypeId t, const char *place)
 		emitc_line(E, "%s(&%s);", emitc_rel_fn(E, t), place);
 }
 
-void
+static void
 emitc_drop_val(Emit *E, Val v)
 {
 	if (v.c && v.own && !emitc_is_copy(E, v.t))
@@ -82,7 +82,7 @@ emitc_temps_release(Emit *E, int mark)
 }
 
 /* A class value as one of its ancestors: the ancestor's fields are the prefix. */
-Val
+static Val
 emitc_coerce(Emit *E, Val v, TypeId to)
 {
 	if (!v.c || v.t == to)

@@ -135,7 +135,6 @@ const char *emitc_rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
 const char *emitc_clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
 const char *eq_fn(Emit *E, TypeId t);     /* `bool f(const T *, const T *)` */
 const char *emitc_sortcmp_fn(Emit *E, TypeId t);/* qsort comparator */
-bool emitc_holds_fn(Emit *E, TypeId t);        /* holds a function value by value */
 /* The spx_cap member storing a captured Copy value of type t; NULL when t
  * holds a function value (stored in a cell: spx_cap.cell, spx_cell). */
 const char *emitc_cap_field(Emit *E, TypeId t);
@@ -146,8 +145,6 @@ void emitc_types_grow(Emit *E);
 Val emitc_ev(Emit *E, const HirExpr *e);
 Val emitc_own_val(Emit *E, Val v);
 Val emitc_borrow_val(Emit *E, Val v);
-void emitc_drop_val(Emit *E, Val v);
-Val emitc_coerce(Emit *E, Val v, TypeId to);
 void emitc_release_place(Emit *E, TypeId t, const char *place);
 int emitc_temps_mark(Emit *E);
 void emitc_temps_release(Emit *E, int mark);

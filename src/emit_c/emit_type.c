@@ -123,7 +123,7 @@ emitc_may_view(Emit *E, TypeId t)
 	return k == TY_STR || k == TY_SLICE || some_field(E, t, emitc_may_view);
 }
 
-bool
+static bool
 emitc_holds_fn(Emit *E, TypeId t)
 {
 	return emitc_tinfo(E, t)->kind == TY_FN || some_field(E, t, emitc_holds_fn);

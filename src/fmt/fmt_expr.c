@@ -810,7 +810,7 @@ expr(Fmt *F, const Expr *e, int ctx)
 	expr_node(F, e, ctx);
 }
 
-void
+static void
 fmt_fx_expr(Fmt *F, const Expr *e)
 {
 	expr(F, e, 0);

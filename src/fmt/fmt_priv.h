@@ -55,7 +55,6 @@ uint32_t fmt_case_start(const CaseDecl *c);
 uint32_t fmt_member_start(const ClassMember *m);
 
 /* ---- one-line pieces (fmt_expr.c) ---- */
-void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
 void fmt_fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
 void fmt_fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */
 void fmt_fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */

@@ -142,7 +142,7 @@ interp_mapobj_new(ValueHeap *h, size_t cap, bool set)
 	return m;
 }
 
-bool
+static bool
 interp_value_copyable(const Value *v)
 {
 	switch ((VTag)v->tag) {

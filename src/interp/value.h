@@ -169,7 +169,6 @@ heap_work(ValueHeap *h, size_t n)
 }
 
 /* Is the value duplicated (deep-copied) on every read? */
-bool interp_value_copyable(const Value *v);
 /* Frees what v owns (nothing for borrowed values and scalars). */
 void interp_value_release_heap(ValueHeap *h, Value v);
 static inline void

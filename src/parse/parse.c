@@ -99,7 +99,7 @@ parse_span_from(Parser *p, Span start)
 	return s;
 }
 
-const char *
+static const char *
 parse_tok_desc(Parser *p, const Token *t, char *buf, size_t size)
 {
 	switch (t->kind) {

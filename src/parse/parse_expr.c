@@ -265,7 +265,7 @@ generic_list_end(Parser *p)
 	return end ? end - p->pos : 0;
 }
 
-bool
+static bool
 parse_generic_args_ahead(Parser *p)
 {
 	int k = generic_list_end(p);

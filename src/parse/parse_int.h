@@ -68,7 +68,6 @@ Diag *parse_error_at(Parser *p, const Token *t, DiagCode code, const char *fmt, 
 	__attribute__((format(printf, 4, 5)));
 Diag *parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-const char *parse_tok_desc(Parser *p, const Token *t, char *buf, size_t size);
 bool parse_enter(Parser *p, const Token *t);   /* depth++; false (P207) past the bound */
 void parse_leave(Parser *p);
 
@@ -86,7 +85,6 @@ EffectSet parse_effect_set(Parser *p);
 /* ---- types, expressions, patterns (parse_expr.c) ---- */
 Type *parse_type(Parser *p);
 Type **parse_type_args(Parser *p, int *n);  /* at `<` */
-bool parse_generic_args_ahead(Parser *p);         /* at `<`: balanced list followed by ( :: { */
 Expr *parse_expr(Parser *p);
 Expr *parse_cond(Parser *p);               /* record literals disabled */
 Pattern *parse_pattern(Parser *p);
@@ -108,7 +106,6 @@ typedef enum BlockCtx {
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
 FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
-bool parse_if_has_value(const Expr *e);
 
 #define ARENA_COPY(p, T, vec) parse_arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
 void *parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n);

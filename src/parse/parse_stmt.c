@@ -22,7 +22,7 @@ new_stmt(Parser *p, StmtKind k, Span s)
 	return st;
 }
 
-bool
+static bool
 parse_if_has_value(const Expr *e)
 {
 	return e->kind == EXPR_IF && e->u.if_.else_block && e->u.if_.then_block &&

@@ -318,7 +318,7 @@ body:
 	}
 }
 
-void
+static void
 sema_check_stmt(FnCtx *C, const Stmt *s)
 {
 	switch (s->kind) {

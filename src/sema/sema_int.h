@@ -87,7 +87,6 @@ bool sema_bytes_write(Sema *S, const Expr *e);
 TypeId sema_fn_type(FnCtx *C, TypeId t);
 TypeId sema_ctx_resolve_type(FnCtx *C, const Type *t);
 TypeId sema_check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
-void sema_check_stmt(FnCtx *C, const Stmt *s);
 TypeId sema_check_match(FnCtx *C, const Expr *e);
 void sema_scope_push(FnCtx *C);
 void sema_scope_pop(FnCtx *C);
