@@ -356,10 +356,12 @@ paren_base(const Expr *e)
 	return e->kind == EXPR_BINARY || e->kind == EXPR_UNARY || e->kind == EXPR_IF || e->kind == EXPR_BLOCK;
 }
 
-/* The node that prints the first token of e (parenthesized subtrees stop the walk). */
+/* The node that prints the first token of e (parenthesized subtrees stop the
+ * walk: NULL); *parent_out, when asked, gets the node the walk left it from. */
 static const Expr *
-leftmost(const Expr *e)
+leftmost(const Expr *e, const Expr **parent_out)
 {
+	const Expr *parent = NULL;
 	for (;;) {
 		const Expr *next;
 		switch (e->kind) {
@@ -374,10 +376,14 @@ leftmost(const Expr *e)
 		case EXPR_FIELD: next = e->u.field.base; break;
 		case EXPR_TRY: next = e->u.try_.operand; break;
 		case EXPR_WITH: next = e->u.with.base; break;
-		default: return e;
+		default:
+			if (parent_out)
+				*parent_out = parent;
+			return e;
 		}
 		if (e->kind != EXPR_BINARY && paren_base(next))
 			return NULL;
+		parent = e;
 		e = next;
 	}
 }
@@ -413,7 +419,7 @@ static const Expr *
 item_hazard(const Expr *e)
 {
 	static const char *const words[] = { "let", "while", "for", "return", "break", "continue", "loop" };
-	const Expr *l = leftmost(e);
+	const Expr *l = leftmost(e, NULL);
 	Name n;
 	if (!l)
 		return NULL;
@@ -435,29 +441,9 @@ scrutinee_hazard(const Expr *e)
 {
 	static const char *const words[] = { "own", "borrow" };
 	const Expr *parent = NULL;
-	for (;;) {
-		const Expr *next;
-		switch (e->kind) {
-		case EXPR_BINARY: {
-			const Expr *l = e->u.binary.lhs;
-			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
-				return false;
-			next = l;
-			break;
-		}
-		case EXPR_METHOD: next = e->u.method.recv; break;
-		case EXPR_FIELD: next = e->u.field.base; break;
-		case EXPR_TRY: next = e->u.try_.operand; break;
-		case EXPR_WITH: next = e->u.with.base; break;
-		default:
-			return e->kind == EXPR_NAME && word_in(e->u.name, words, countof(words)) && parent &&
-			    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
-		}
-		if (e->kind != EXPR_BINARY && paren_base(next))
-			return false;
-		parent = e;
-		e = next;
-	}
+	const Expr *l = leftmost(e, &parent);
+	return l && l->kind == EXPR_NAME && word_in(l->u.name, words, countof(words)) && parent &&
+	    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
 }
 
 /* ==== expressions ========================================================================= */
