@@ -3,7 +3,8 @@
  * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, the
  * native lane's escaping of source text into C (src/emit_c/escape.c); edit
  * distance lives in the CLI and is covered by tests/cli-test.sh; two driver
- * Sessions interleaved (session_test.c).
+ * Sessions interleaved (session_test.c); a Program of two modules
+ * (program_test.c).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
 #include <stdio.h>
@@ -232,6 +233,7 @@ main(void)
 	escape_checks();
 	hir_pattern_checks();
 	unit_session_checks();
+	unit_program_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -10,4 +10,7 @@ void unit_check(int ok, const char *what);
 /* session_test.c: two driver Sessions interleaved step by step. */
 void unit_session_checks(void);
 
+/* program_test.c: a Program of two modules (ModuleIds, handles, revisions). */
+void unit_program_checks(void);
+
 #endif

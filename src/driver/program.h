@@ -1,0 +1,62 @@
+/*
+ * program.h — the Program layer: N modules, each a driver Session (path,
+ * source, syntax tree, checked Sema, module revision, HIR), ordered by a
+ * stable ModuleId, plus the program revision.  A single file is a
+ * one-module Program (`check`, `run`, `build` load through it); a project
+ * (issue 15) adds its files and later resolves `use function @id(...) from
+ * m` imports through driver_program_lookup.  Nothing here is global.
+ *
+ * ModuleId: the module's index once loaded, in the order (module name, then
+ * path) compared bytewise — independent of the order files were added.
+ * ProgHandle names a symbol of any module: (ModuleId, that module's SymId).
+ *
+ * Program revision (docs/DECISIONS.md, "Program revision"): for one module,
+ * its module revision (the single-file revision, unchanged); for several,
+ * "sha256:" + hex SHA-256 of "semaprax-program-revision-v1\n" followed by
+ * "<module name>\t<module revision>\n" for each module in ModuleId order.
+ */
+#ifndef SPX_DRIVER_PROGRAM_H
+#define SPX_DRIVER_PROGRAM_H
+
+#include "../sema/program.h"
+#include "session.h"
+
+typedef uint32_t ModuleId;
+#define DRIVER_NO_MODULE ((ModuleId)UINT32_MAX)
+
+typedef struct ProgHandle {
+	ModuleId mod;
+	SymId sym;
+} ProgHandle;
+
+typedef struct ProgModule {
+	char *name;          /* dotted module name ("" until parsed); owned */
+	Session s;           /* path (s.diags.path), source, AST, Sema, revision, HIR */
+} ProgModule;
+
+typedef struct Program {
+	ProgModule **mods;   /* owned; ModuleId order once loaded, else insertion order */
+	int nmods, cap;
+	bool loaded;
+	char revision[72];   /* the program revision ("" unless checked without errors) */
+} Program;
+
+void driver_program_init(Program *p);
+/* Adds a module read from path at load time, or (src != NULL) the bytes
+ * src[0..len) under that path; returns its Session until loaded. */
+Session *driver_program_add(Program *p, const char *path, const char *src, size_t len);
+/* Reads and parses every module, orders them (ModuleId), then runs each on
+ * to `stage` (as driver_load does) and computes the program revision when
+ * the stage computes module revisions.  True when no module reported an error. */
+bool driver_program_load(Program *p, SessionStage stage);
+/* The single-file path: a one-module program of the file at path. */
+Session *driver_program_load_file(Program *p, const char *path, SessionStage stage);
+/* ModuleId of the module named name (dotted), or DRIVER_NO_MODULE. */
+ModuleId driver_program_find(const Program *p, const char *name);
+/* The symbol with stable id `id` in module `module`; false when absent. */
+bool driver_program_lookup(const Program *p, const char *module, const char *id, ProgHandle *out);
+/* The symbol a handle names (NULL when it does not resolve). */
+const Sym *driver_program_sym(const Program *p, ProgHandle h);
+void driver_program_free(Program *p);
+
+#endif
