@@ -7,6 +7,7 @@
 #ifndef SPX_CLI_H
 #define SPX_CLI_H
 
+#include "../driver/program.h"
 #include "../driver/session.h"
 #include "../support/buf.h"
 #include "../support/diag.h"
@@ -17,13 +18,13 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * Ends a command's session (driver/session.h).  Every command returns from
+ * Ends a command's one-module Program (driver/program.h).  Every command returns from
  * main right after: the system reclaims the tree, the checker's tables and
  * the HIR at once, so releasing them block by block would only cost time.
  * Under ASan (the leak-checked builds) everything is released, so each
  * owner is still checked.
  */
-void cli_unload(Session *L);
+void cli_unload(Program *P);
 
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_fmt(int argc, char **argv);

@@ -206,13 +206,14 @@ print_built(bool json, const char *target, const char *product, const char *out)
 static int
 build_c_source(const char *path, const char *out, bool json)
 {
-	Session L;
+	Program P;
+	Session *L;
 	int status = EXIT_FAIL;
 	Buf c = {0};
 	HirGrants host;
 	EmitOptions eo = { false, &host };
-	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (driver_route(L.H->S, &host), driver_admit(L.H, &host, &L.diags)) && emit_c(L.H, &eo, &c, &L.diags)) {
+	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
+	    (driver_route(L->H->S, &host), driver_admit(L->H, &host, &L->diags)) && emit_c(L->H, &eo, &c, &L->diags)) {
 		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		bool ok = fd >= 0;
 		int e = errno;
@@ -231,17 +232,17 @@ build_c_source(const char *path, const char *out, bool json)
 		if (!ok && fd >= 0)
 			unlink(out);
 		if (fd < 0 && e == EEXIST)
-			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L->diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (!ok)
-			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L->diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}
 	buf_free(&c);
-	diag_emit_all(&L.diags, json);
+	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
 		print_built(json, "c", "C source", out);
-	cli_unload(&L);
+	cli_unload(&P);
 	fflush(stdout);
 	return status;
 }
@@ -304,29 +305,30 @@ cli_cmd_build(int argc, char **argv)
 	}
 	if (c_source)
 		return build_c_source(path, out, json);
-	Session L;
+	Program P;
+	Session *L;
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
 	HirGrants host;
-	if (driver_load(&L, path, SESSION_VERIFY) && L.H && check_output(&L.diags, out) &&
-	    (driver_route(L.H->S, &host), interp_compile_module(&L, &host, dir, false))) {
+	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
+	    (driver_route(L->H->S, &host), interp_compile_module(L, &host, dir, false))) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);
 		if (e == 0 && emit_native_interrupted())
 			unlink(out);   /* interrupted: no executable, complete or not, is left behind */
 		if (e == EEXIST)
-			build_report(&L.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+			build_report(&L->diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
 		else if (e)
-			build_report(&L.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+			build_report(&L->diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
 		else
 			status = EXIT_OK;
 	}
 	emitc_native_cleanup(dir);
-	diag_emit_all(&L.diags, json);
+	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
 		print_built(json, "native", "native executable", out);
-	cli_unload(&L);
+	cli_unload(&P);
 	free(deflt);
 	fflush(stdout);
 	return status;

@@ -43,15 +43,16 @@ cli_cmd_check(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
-	Session L;
+	Program P;
+	Session *L;
 	int status = EXIT_FAIL;
-	const char *revision = L.revision;
-	if (driver_load(&L, path, dump || hir_self_check_requested() ? SESSION_CHECK_HIR : SESSION_CHECK))
+	if (driver_program_load_file(&P, path, &L, dump || hir_self_check_requested() ? SESSION_CHECK_HIR : SESSION_CHECK))
 		status = EXIT_OK;
-	diag_emit_all(&L.diags, json);
+	const char *revision = P.revision;   /* one module: its revision (program.h) */
+	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK && dump) {
 		Buf b = {0};
-		hir_dump(&b, L.H);
+		hir_dump(&b, L->H);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 	}
@@ -69,6 +70,6 @@ cli_cmd_check(int argc, char **argv)
 			printf("verified %s (%s)\n", path, revision);
 		}
 	}
-	cli_unload(&L);
+	cli_unload(&P);
 	return status;
 }

@@ -30,17 +30,18 @@ cli_cmd_parse(int argc, char **argv)
 	if (!path)
 		return cli_usage("parse", "parse requires exactly <file> [--json] [--dump-ast]");
 
-	Session L;
-	int status = driver_load(&L, path, SESSION_PARSE) ? EXIT_OK : EXIT_FAIL;
-	diag_emit_all(&L.diags, json);
+	Program P;
+	Session *L;
+	int status = driver_program_load_file(&P, path, &L, SESSION_PARSE) ? EXIT_OK : EXIT_FAIL;
+	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK && dump) {
 		Buf out = {0};
-		ast_dump(&out, L.m);
+		ast_dump(&out, L->m);
 		fwrite(out.data, 1, out.len, stdout);
 		buf_free(&out);
 	} else if (status == EXIT_OK && !json) {
 		printf("parsed %s\n", path);
 	}
-	cli_unload(&L);
+	cli_unload(&P);
 	return status;
 }

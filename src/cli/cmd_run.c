@@ -435,30 +435,31 @@ cli_cmd_run(int argc, char **argv)
 	int st = parse_options(argc, argv, &ro);
 	if (st != EXIT_OK)
 		return st;
-	Session L;
+	Program P;
+	Session *L;
 	int status = EXIT_FAIL;
-	driver_load(&L, ro.path, SESSION_VERIFY);
-	if (ro.native && L.H) {
+	driver_program_load_file(&P, ro.path, &L, SESSION_VERIFY);
+	if (ro.native && L->H) {
 		HirGrants host;
-		driver_route(L.H->S, &host);
+		driver_route(L->H->S, &host);
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
-			diag_emit_all(&L.diags, false);
+			diag_emit_all(&L->diags, false);
 			status = args_refused();
 		} else {
-			status = cli_native_run(&L, &host, ro.args, ro.nargs);   /* emits the diagnostics itself */
+			status = cli_native_run(L, &host, ro.args, ro.nargs);   /* emits the diagnostics itself */
 		}
-		cli_unload(&L);
+		cli_unload(&P);
 		fflush(stdout);
 		return status;
 	}
-	diag_emit_all(&L.diags, ro.json);
-	if (L.H) {
-		ro.src = L.src;
-		ro.src_len = L.len;
-		ro.m = L.m;
-		status = execute(L.H, &ro);
+	diag_emit_all(&L->diags, ro.json);
+	if (L->H) {
+		ro.src = L->src;
+		ro.src_len = L->len;
+		ro.m = L->m;
+		status = execute(L->H, &ro);
 	}
-	cli_unload(&L);
+	cli_unload(&P);
 	fflush(stdout);
 	return status;
 }

@@ -81,13 +81,13 @@ cli_usage(const char *cmd, const char *fmt, ...)
 }
 
 void
-cli_unload(Session *L)
+cli_unload(Program *P)
 {
 #ifndef SPX_ASAN
-	(void)L;
+	(void)P;
 	return;
 #endif
-	driver_session_free(L);
+	driver_program_free(P);
 }
 
 static const Command *

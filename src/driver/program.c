@@ -125,13 +125,12 @@ driver_program_load(Program *p, SessionStage stage)
 	return ok;
 }
 
-Session *
-driver_program_load_file(Program *p, const char *path, SessionStage stage)
+bool
+driver_program_load_file(Program *p, const char *path, Session **out, SessionStage stage)
 {
 	driver_program_init(p);
-	Session *s = driver_program_add(p, path, NULL, 0);
-	driver_program_load(p, stage);
-	return s;
+	*out = driver_program_add(p, path, NULL, 0);
+	return driver_program_load(p, stage);
 }
 
 ModuleId

@@ -49,8 +49,10 @@ Session *driver_program_add(Program *p, const char *path, const char *src, size_
  * to `stage` (as driver_load does) and computes the program revision when
  * the stage computes module revisions.  True when no module reported an error. */
 bool driver_program_load(Program *p, SessionStage stage);
-/* The single-file path: a one-module program of the file at path. */
-Session *driver_program_load_file(Program *p, const char *path, SessionStage stage);
+/* The single-file path (`parse`, `check`, `run`, `build`): a one-module
+ * program of the file at path, loaded as driver_load would; *out is its
+ * Session.  True when nothing reported an error. */
+bool driver_program_load_file(Program *p, const char *path, Session **out, SessionStage stage);
 /* ModuleId of the module named name (dotted), or DRIVER_NO_MODULE. */
 ModuleId driver_program_find(const Program *p, const char *name);
 /* The symbol with stable id `id` in module `module`; false when absent. */
