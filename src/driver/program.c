@@ -67,16 +67,16 @@ program_revision(Program *p)
 		memcpy(p->revision, p->mods[0]->s.revision, sizeof p->revision);
 		return;
 	}
-	static const char tag[] = "semaprax-program-revision-v1\n";
+	/* The domain (its NUL included), then per module in ModuleId order two
+	 * length-prefixed fields (sha256_field): the name, the revision text. */
+	static const char tag[] = "semaprax.program-revision.v1";
 	Sha256 h;
 	sha256_init(&h);
-	sha256_update(&h, tag, sizeof tag - 1);
+	sha256_update(&h, tag, sizeof tag);
 	for (int i = 0; i < p->nmods; i++) {
 		const ProgModule *pm = p->mods[i];
-		sha256_update(&h, pm->name, strlen(pm->name));
-		sha256_update(&h, "\t", 1);
-		sha256_update(&h, pm->s.revision, strlen(pm->s.revision));
-		sha256_update(&h, "\n", 1);
+		sha256_field(&h, pm->name, strlen(pm->name));
+		sha256_field(&h, pm->s.revision, strlen(pm->s.revision));
 	}
 	unsigned char d[32];
 	char hex[65];

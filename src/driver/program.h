@@ -12,8 +12,10 @@
  *
  * Program revision (docs/DECISIONS.md, "Program revision"): for one module,
  * its module revision (the single-file revision, unchanged); for several,
- * "sha256:" + hex SHA-256 of "semaprax-program-revision-v1\n" followed by
- * "<module name>\t<module revision>\n" for each module in ModuleId order.
+ * "sha256:" + hex SHA-256 of the domain "semaprax.program-revision.v1\0"
+ * followed, for each module in ModuleId order, by two length-prefixed
+ * fields (sha256_field): its dotted name and its revision text.  Computed
+ * by the check stages (SESSION_CHECK, SESSION_CHECK_HIR) only.
  */
 #ifndef SPX_DRIVER_PROGRAM_H
 #define SPX_DRIVER_PROGRAM_H
