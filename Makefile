@@ -11,7 +11,8 @@ BUILD   ?= build
 SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 # The native lane's C runtime (src/emit_c/rt/*.h) embedded as string constants.
-RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h))
+# The shared runtime (src/rt/*.c) is compiled into the binary AND embedded.
+RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c))
 RT_GEN   = $(BUILD)/gen/rt_text.c
 RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
 OBJS    += $(RT_OBJ)

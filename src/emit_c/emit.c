@@ -476,8 +476,12 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);
-	if (E->use_fs)
+	if (E->use_fs) {
+		/* src/rt text: RT_API makes it static, and its rt.h is not included */
+		buf_puts(out, "#ifndef RT_API\n#define RT_API SPX_RT\n#endif\n");
+		buf_puts(out, emit_c_rt_shared_fs);
 		buf_puts(out, emit_c_rt_fs);
+	}
 	if (E->use_contract)
 		buf_puts(out, emit_c_rt_contract);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");

@@ -1,0 +1,31 @@
+/*
+ * rt.h — the one runtime both lanes share (issue 10 item 1).
+ *
+ * src/rt/ is plain C11 over libc (POSIX for fs.c): it includes nothing else
+ * under src/.  Its .c files are compiled into the semaprax binary, where the
+ * interpreter calls them through this header, and embedded verbatim as text
+ * (tools/embed_rt.sh) into every generated C program that needs them; there
+ * the generated prelude defines RT_API as `static __attribute__((unused))`
+ * before the text, so this header is not included and nothing is exported.
+ */
+#ifndef SPX_RT_RT_H
+#define SPX_RT_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_API
+
+/* ---- fs.c: path confinement for file_read_text (LANGUAGE.md §5.1) ---- */
+
+/* 1..4,096 bytes, relative, nonempty components other than `.`/`..`, no NUL, `\` or `:`. */
+bool rt_fs_path_valid(const uint8_t *p, size_t n);
+/* errno to a semaprax.filesystem.v1 status (2, 5, 6 or 7). */
+uint32_t rt_fs_status(int e);
+/* Opens the regular file at a valid path below the working directory into
+ * *fd (one component at a time, O_NOFOLLOW; a non-regular last component is
+ * refused unopened).  Returns 0 or a filesystem status. */
+uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
+
+#endif
