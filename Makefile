@@ -236,7 +236,7 @@ bench-native: $(BENCH_NATIVE)
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
 FUZZ_SAN      = -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_OBJS    := $(filter src/support/% src/lex/% src/parse/% src/fmt/%,$(SRCS))
+FUZZ_OBJS    := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/%,$(SRCS))
 FUZZ_OBJS    := $(FUZZ_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_BIN      = $(BUILD)/fuzz/fuzz_frontend
 
@@ -259,7 +259,7 @@ fuzz: $(FUZZ_BIN) $(BENCH_GEN)
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/corpus
 
 # The checker fuzz target: parse → check → lower → validate (see tests/fuzz/fuzz_check.c).
-FUZZ_CHECK_OBJS := $(filter src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
+FUZZ_CHECK_OBJS := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
 FUZZ_CHECK_OBJS := $(FUZZ_CHECK_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_CHECK_BIN   = $(BUILD)/fuzz/fuzz_check
 

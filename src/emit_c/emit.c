@@ -473,12 +473,13 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, " */\n#define _POSIX_C_SOURCE 200809L\n");
 	if (E->opt->staged)
 		buf_puts(out, "#define SPX_STAGED 1\n");
+	/* the shared runtime (src/rt) as text: RT_API makes it static, and its rt.h is not included */
+	buf_puts(out, "#define RT_API static __attribute__((unused))\n");
+	buf_puts(out, emit_c_rt_shared_utf8);
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);
 	if (E->use_fs) {
-		/* src/rt text: RT_API makes it static, and its rt.h is not included */
-		buf_puts(out, "#ifndef RT_API\n#define RT_API SPX_RT\n#endif\n");
 		buf_puts(out, emit_c_rt_shared_fs);
 		buf_puts(out, emit_c_rt_fs);
 	}

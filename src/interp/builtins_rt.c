@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../rt/rt.h"
+
 typedef struct RtInfo {
 	uint8_t borrows;      /* bit i: parameter i is borrowed */
 	bool view;
@@ -131,31 +133,6 @@ string_decimal(Interp *I, int64_t v, bool is_unsigned)
 	char buf[32];
 	char *p = decimal_text(buf, v, is_unsigned);
 	return interp_string_value(&I->heap, p, (size_t)(buf + 32 - p));
-}
-
-static size_t
-utf8_encode(uint32_t c, uint8_t out[4])
-{
-	if (c < 0x80) {
-		out[0] = (uint8_t)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (uint8_t)(0xC0 | c >> 6);
-		out[1] = (uint8_t)(0x80 | (c & 0x3F));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (uint8_t)(0xE0 | c >> 12);
-		out[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		out[2] = (uint8_t)(0x80 | (c & 0x3F));
-		return 3;
-	}
-	out[0] = (uint8_t)(0xF0 | c >> 18);
-	out[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-	out[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-	out[3] = (uint8_t)(0x80 | (c & 0x3F));
-	return 4;
 }
 
 static bool
@@ -495,7 +472,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	}
 	case BI_string_from_char: {
 		uint8_t buf[4];
-		size_t n = utf8_encode((uint32_t)args[0].u, buf);
+		size_t n = rt_utf8_encode((uint32_t)args[0].u, buf);
 		return interp_string_value(&I->heap, buf, n);
 	}
 	case BI_string_from_i64:

@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #include "../rt/rt.h"
-#include "../support/utf8.h"
 
 #define FS_FILE_MAX 65536u
 #define FS_MAX_RESERVED 1048576u
@@ -98,7 +97,7 @@ interp_rt_file_read_text(Interp *I, const Value *path)
 	uint32_t st = read_file(I, p, n, FS_FILE_MAX, &b);
 	if (st)
 		return fs_fail(I, st);
-	if (utf8_validate(b->data, b->len) != b->len) {
+	if (rt_utf8_validate(b->data, b->len) != b->len) {
 		value_release(&I->heap, v_ptr(V_STRING, b, 0));
 		interp_fail(I, DOM_TEXT, 3);
 		return v_empty();

@@ -28,4 +28,13 @@ uint32_t rt_fs_status(int e);
  * refused unopened).  Returns 0 or a filesystem status. */
 uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
 
+/* ---- utf8.c: strict UTF-8 (RFC 3629) ---- */
+
+/* One scalar at s[0..n): its length 1-4 and *cp, or 0 when ill-formed. */
+int rt_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
+/* Offset of the first ill-formed byte of s[0..n), or n when valid. */
+size_t rt_utf8_validate(const uint8_t *s, size_t n);
+/* Encodes the scalar c into out; returns the length 1-4. */
+size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
+
 #endif

@@ -213,39 +213,11 @@ spx_publish(void)
 
 /* ---- the command line ---- */
 
-/* Strict UTF-8 (no overlongs, surrogates or values above U+10FFFF). */
+/* Strict UTF-8: the shared src/rt/utf8.c (embedded before this text). */
 SPX_RT bool
 spx_utf8_valid(const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		uint8_t c = p[i];
-		size_t k;
-		uint32_t cp, min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xE0) == 0xC0) {
-			k = 1; cp = c & 0x1Fu; min = 0x80;
-		} else if ((c & 0xF0) == 0xE0) {
-			k = 2; cp = c & 0x0Fu; min = 0x800;
-		} else if ((c & 0xF8) == 0xF0) {
-			k = 3; cp = c & 0x07u; min = 0x10000;
-		} else {
-			return false;
-		}
-		if (k >= n - i)
-			return false;
-		for (size_t j = 1; j <= k; j++) {
-			if ((p[i + j] & 0xC0) != 0x80)
-				return false;
-			cp = cp << 6 | (p[i + j] & 0x3Fu);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += k + 1;
-	}
-	return true;
+	return rt_utf8_validate(p, n) == n;
 }
 
 /*

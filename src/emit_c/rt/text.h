@@ -55,26 +55,7 @@ SPX_RT spx_str
 spx_from_char(uint32_t c)
 {
 	uint8_t o[4];
-	size_t n;
-	if (c < 0x80) {
-		o[0] = (uint8_t)c;
-		n = 1;
-	} else if (c < 0x800) {
-		o[0] = (uint8_t)(0xC0 | c >> 6);
-		o[1] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 2;
-	} else if (c < 0x10000) {
-		o[0] = (uint8_t)(0xE0 | c >> 12);
-		o[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		o[2] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 3;
-	} else {
-		o[0] = (uint8_t)(0xF0 | c >> 18);
-		o[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-		o[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		o[3] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 4;
-	}
+	size_t n = rt_utf8_encode(c, o);   /* src/rt/utf8.c */
 	return spx_str_new(o, n);
 }
 
