@@ -116,15 +116,7 @@ static char *
 decimal_text(char buf[32], int64_t v, bool is_unsigned)
 {
 	bool neg = !is_unsigned && v < 0;
-	uint64_t m = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	char *p = buf + 32;
-	do {
-		*--p = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (neg)
-		*--p = '-';
-	return p;
+	return rt_decimal(buf, neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, neg);
 }
 
 static Value

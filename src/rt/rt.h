@@ -37,4 +37,13 @@ size_t rt_utf8_validate(const uint8_t *s, size_t n);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
 
+/* ---- num.c: float total order, integer decimal text ---- */
+
+/* IEEE total order keys (vec_sort): compare the keys as signed integers. */
+int64_t rt_total_key64(double d);
+int32_t rt_total_key32(float f);
+/* Decimal text of a magnitude (with `-` when negative) into the end of
+ * buf[32]; returns where the text starts. */
+char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
+
 #endif

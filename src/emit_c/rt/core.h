@@ -328,20 +328,3 @@ spx_view_cmp(const spx_view *a, const spx_view *b)
 {
 	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
 }
-
-/* IEEE total order keys for vec_sort (LANGUAGE.md §3.7). */
-SPX_RT int64_t
-spx_total64(double d)
-{
-	int64_t k;
-	memcpy(&k, &d, sizeof k);
-	return k < 0 ? (int64_t)((uint64_t)k ^ INT64_MAX) : k;
-}
-
-SPX_RT int32_t
-spx_total32(float f)
-{
-	int32_t k;
-	memcpy(&k, &f, sizeof k);
-	return k < 0 ? (int32_t)((uint32_t)k ^ INT32_MAX) : k;
-}

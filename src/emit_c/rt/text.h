@@ -59,25 +59,11 @@ spx_from_char(uint32_t c)
 	return spx_str_new(o, n);
 }
 
-/* Canonical decimal text of v into the end of buf[32]; returns its start. */
-SPX_RT char *
-spx_decimal(char buf[32], uint64_t v, bool negative)
-{
-	char *p = buf + 32;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (negative)
-		*--p = '-';
-	return p;
-}
-
 SPX_RT spx_str
 spx_from_i64(int64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	char *p = rt_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 	return spx_str_new(p, (size_t)(buf + 32 - p));
 }
 
@@ -85,7 +71,7 @@ SPX_RT spx_str
 spx_from_u64(uint64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v, false);
+	char *p = rt_decimal(buf, v, false);
 	return spx_str_new(p, (size_t)(buf + 32 - p));
 }
 
@@ -222,7 +208,7 @@ SPX_RT void
 spx_fmt_i64(spx_buf *b, int64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	char *p = rt_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 	spx_buf_put(b, p, (size_t)(buf + 32 - p));
 }
 
@@ -230,7 +216,7 @@ SPX_RT void
 spx_fmt_u64(spx_buf *b, uint64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v, false);
+	char *p = rt_decimal(buf, v, false);
 	spx_buf_put(b, p, (size_t)(buf + 32 - p));
 }
 
