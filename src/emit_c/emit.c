@@ -477,6 +477,7 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, "#define RT_API static __attribute__((unused))\n");
 	buf_puts(out, emit_c_rt_shared_utf8);
 	buf_puts(out, emit_c_rt_shared_num);
+	buf_puts(out, emit_c_rt_shared_text);
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);

@@ -30,6 +30,7 @@ extern const char emit_c_rt_fs[];
 extern const char emit_c_rt_shared_fs[];   /* src/rt/fs.c */
 extern const char emit_c_rt_shared_utf8[]; /* src/rt/utf8.c */
 extern const char emit_c_rt_shared_num[];  /* src/rt/num.c */
+extern const char emit_c_rt_shared_text[]; /* src/rt/text.c */
 extern const char emit_c_rt_contract[];
 
 typedef struct EmitOptions {

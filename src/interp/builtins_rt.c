@@ -135,25 +135,12 @@ has_prefix(const Value *s, const Value *pre)
 	return lp <= ls && (lp == 0 || memcmp(ps, pp, lp) == 0);
 }
 
-/* First offset ≥ from where needle occurs, or -1; the bytes compared are
- * charged (a naive search: quadratic in the worst case, and paid for). */
+/* rt_find, with the bytes compared charged (quadratic in the worst case, and paid for). */
 static int64_t
 find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from)
 {
-	if (nl == 0)
-		return (int64_t)from;
 	size_t work = 0;
-	int64_t at = -1;
-	for (size_t i = from; i + nl <= hl; i++) {
-		work++;
-		if (h[i] == n[0]) {
-			work += nl;
-			if (memcmp(h + i, n, nl) == 0) {
-				at = (int64_t)i;
-				break;
-			}
-		}
-	}
+	int64_t at = rt_find(h, hl, n, nl, from, &work);
 	heap_work(&I->heap, work);
 	return at;
 }

@@ -46,4 +46,11 @@ int32_t rt_total_key32(float f);
  * buf[32]; returns where the text starts. */
 char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
 
+/* ---- text.c: substring search ---- */
+
+/* First offset >= from (from <= hl) where n[0..nl) occurs in h[0..hl), or
+ * -1.  A naive search: *work (when not NULL) grows by one per position
+ * tried plus nl per first-byte match, which the interpreter charges. */
+int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
+
 #endif

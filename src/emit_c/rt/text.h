@@ -15,19 +15,11 @@ spx_starts_with(spx_view s, spx_view pre)
 	return pre.n <= s.n && spx_memcmp(s.p, pre.p, pre.n) == 0;
 }
 
-/* First offset >= from where needle occurs, or -1. */
+/* First offset >= from where needle occurs, or -1 (src/rt/text.c). */
 SPX_RT int64_t
 spx_find(spx_view h, spx_view n, size_t from)
 {
-	if (n.n == 0)
-		return (int64_t)from;
-	/* n.n <= h.n first: the loop bound cannot wrap */
-	if (n.n > h.n)
-		return -1;
-	for (size_t i = from; i <= h.n - n.n; i++)
-		if (h.p[i] == n.p[0] && spx_memcmp(h.p + i, n.p, n.n) == 0)
-			return (int64_t)i;
-	return -1;
+	return rt_find(h.p, h.n, n.p, n.n, from, NULL);
 }
 
 SPX_RT int64_t
