@@ -12,7 +12,7 @@ SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 # The native lane's C runtime (src/emit_c/rt/*.h) embedded as string constants.
 # The shared runtime (src/rt/*.c) is compiled into the binary AND embedded.
-RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c))
+RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c)) src/rt/domains.h
 RT_GEN   = $(BUILD)/gen/rt_text.c
 RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
 OBJS    += $(RT_OBJ)
@@ -27,7 +27,7 @@ all: $(BIN)
 $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(RT_GEN): $(RT_SRCS) tools/embed_rt.sh
+$(RT_GEN): $(RT_SRCS) src/rt/domains.def tools/embed_rt.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed_rt.sh $(RT_SRCS) > $@
 

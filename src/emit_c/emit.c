@@ -475,6 +475,8 @@ assemble(Emit *E, Route route, Buf *out)
 		buf_puts(out, "#define SPX_STAGED 1\n");
 	/* the shared runtime (src/rt) as text: RT_API makes it static, and its rt.h is not included */
 	buf_puts(out, "#define RT_API static __attribute__((unused))\n");
+	buf_puts(out, "#define RT_EMBEDDED 1\n");
+	buf_puts(out, emit_c_rt_shared_domains);
 	buf_puts(out, emit_c_rt_shared_utf8);
 	buf_puts(out, emit_c_rt_shared_num);
 	buf_puts(out, emit_c_rt_shared_text);

@@ -32,8 +32,8 @@
 
 #include "../rt/rt.h"
 
-#define FS_FILE_MAX 65536u
-#define FS_MAX_RESERVED 1048576u
+#define FS_FILE_MAX ((unsigned)RT_LIMIT_FILE_MAX)
+#define FS_MAX_RESERVED ((unsigned)RT_LIMIT_FS_BUDGET)
 
 enum {   /* code 3 (already exists) belongs to the write operations `run` refuses */
 	FS_INVALID_PATH = 1, FS_NOT_FOUND, FS_CAPACITY = 4, FS_IO, FS_DENIED, FS_FILE_TYPE,

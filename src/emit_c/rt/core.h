@@ -184,8 +184,8 @@ SPX_RT uint64_t
 spx_write(int channel, spx_view v)
 {
 #ifdef SPX_STAGED
-	if (spx_staged[0].n + spx_staged[1].n + v.n > 65536u)
-		spx_fail("semaprax.output.v1", 1);
+	if (spx_staged[0].n + spx_staged[1].n + v.n > RT_LIMIT_OUTPUT)
+		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], 1);
 	spx_buf_put(&spx_staged[channel], v.p, v.n);
 #else
 	if (v.n)
@@ -246,7 +246,7 @@ spx_args_check(int argc, char **argv, bool command)
 		}
 		total += len;
 	}
-	if (total > 65536u) {
+	if (total > RT_LIMIT_OUTPUT) {
 		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
 		return 2;
 	}

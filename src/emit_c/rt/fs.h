@@ -20,14 +20,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SPX_FS_FILE_MAX 65536u
 
 static uint64_t spx_fs_reserved;   /* bytes reserved so far (budget 1 MiB) */
 
 _Noreturn SPX_RT void
 spx_fs_fail(int code)
 {
-	spx_fail("semaprax.filesystem.v1", code);
+	spx_fail(rt_domain_ids[RT_DOM_FS], code);
 }
 
 /* Reserves n bytes of the run's budget; status 4 past it. */
@@ -35,7 +34,7 @@ SPX_RT void
 spx_fs_reserve(uint64_t n)
 {
 	spx_fs_reserved += n;
-	if (spx_fs_reserved > 1048576u)
+	if (spx_fs_reserved > RT_LIMIT_FS_BUDGET)
 		spx_fs_fail(4);
 }
 
@@ -74,14 +73,14 @@ spx_fs_read_file(spx_view path, size_t max, spx_str *out)
 SPX_RT spx_str
 spx_file_read_text(spx_view path)
 {
-	spx_fs_reserve(SPX_FS_FILE_MAX);
+	spx_fs_reserve(RT_LIMIT_FILE_MAX);
 	if (!rt_fs_path_valid(path.p, path.n))
 		spx_fs_fail(1);
 	spx_str s = { NULL, 0 };
-	int st = spx_fs_read_file(path, SPX_FS_FILE_MAX, &s);
+	int st = spx_fs_read_file(path, RT_LIMIT_FILE_MAX, &s);
 	if (st)
 		spx_fs_fail(st);
 	if (!spx_utf8_valid(s.p, s.n))
-		spx_fail("semaprax.text.v1", 3);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], 3);
 	return s;
 }
