@@ -8,6 +8,8 @@
  */
 #include "sema_int.h"
 
+#include "../rt/domains.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -508,7 +510,7 @@ is_set_op(BuiltinId bi)
 
 /* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
 
-#define BYTES_MAX_CAPACITY 131072u
+#define BYTES_MAX_CAPACITY ((unsigned)RT_LIMIT_BYTES_CAPACITY)   /* rt/domains.def */
 
 static bool
 is_bytes_write(BuiltinId bi)

@@ -232,6 +232,7 @@ main(void)
 	escape_checks();
 	hir_pattern_checks();
 	unit_session_checks();
+	unit_rt_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -10,4 +10,7 @@ void unit_check(int ok, const char *what);
 /* session_test.c: two driver Sessions interleaved step by step. */
 void unit_session_checks(void);
 
+/* src/rt/, the runtime both lanes share (rt_test.c). */
+void unit_rt_checks(void);
+
 #endif
