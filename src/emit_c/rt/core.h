@@ -246,7 +246,7 @@ spx_args_check(int argc, char **argv, bool command)
 		}
 		total += len;
 	}
-	if (total > RT_LIMIT_OUTPUT) {
+	if (total > RT_LIMIT_ARG_BYTES) {
 		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
 		return 2;
 	}
