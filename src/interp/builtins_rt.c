@@ -584,7 +584,7 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
 	case BI_char_from_i64:
-		if (args[0].i < 0 || args[0].i > 0x10FFFF || (args[0].i >= 0xD800 && args[0].i <= 0xDFFF))
+		if (!rt_utf8_scalar(args[0].i))
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_CHAR, args[0].i);
 	case BI_box_new: {

@@ -34,6 +34,8 @@ uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
 int rt_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
 /* Offset of the first ill-formed byte of s[0..n), or n when valid. */
 size_t rt_utf8_validate(const uint8_t *s, size_t n);
+/* Whether v is a Unicode scalar value (char_from_i64). */
+bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
 

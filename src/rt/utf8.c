@@ -8,6 +8,7 @@
 #ifndef RT_API
 #include "rt.h"
 #endif
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,12 @@ rt_utf8_validate(const uint8_t *s, size_t n)
 		i += (size_t)len;
 	}
 	return n;
+}
+
+RT_API bool
+rt_utf8_scalar(int64_t v)
+{
+	return v >= 0 && v <= 0x10FFFF && !(v >= 0xD800 && v <= 0xDFFF);
 }
 
 RT_API size_t

@@ -36,6 +36,8 @@ unit_rt_checks(void)
 	unit_check(valid_prefix("h\xc3\xa9!", 4) == 4 && valid_prefix("\xf0\x9f\x98\x80", 4) == 4, "rt utf8: valid text");
 	unit_check(valid_prefix("a\xc0\x80", 3) == 1 && valid_prefix("\xed\xa0\x80", 3) == 0, "rt utf8: overlong and surrogate refused");
 	unit_check(valid_prefix("ab\xf4\x90\x80\x80", 6) == 2 && valid_prefix("\xe2\x82", 2) == 0, "rt utf8: above U+10FFFF and truncated refused");
+	unit_check(rt_utf8_scalar(0) && rt_utf8_scalar(0xD7FF) && rt_utf8_scalar(0xE000) && rt_utf8_scalar(0x10FFFF)
+	    && !rt_utf8_scalar(-1) && !rt_utf8_scalar(0xD800) && !rt_utf8_scalar(0xDFFF) && !rt_utf8_scalar(0x110000), "rt utf8: scalar range");
 	uint8_t o[4];
 	unit_check(rt_utf8_encode(0x20AC, o) == 3 && memcmp(o, "\xe2\x82\xac", 3) == 0, "rt utf8: encode U+20AC");
 	unit_check(rt_utf8_encode(0x1F600, o) == 4 && memcmp(o, "\xf0\x9f\x98\x80", 4) == 0, "rt utf8: encode U+1F600");

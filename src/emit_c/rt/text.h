@@ -258,7 +258,7 @@ spx_u8_from_i64(int64_t v)
 SPX_RT uint32_t
 spx_char_from_i64(int64_t v)
 {
-	if (v < 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+	if (!rt_utf8_scalar(v))
 		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (uint32_t)v;
 }
