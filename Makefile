@@ -11,7 +11,8 @@ BUILD   ?= build
 SRCS    := $(sort $(wildcard src/*/*.c))
 OBJS    := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 # The native lane's C runtime (src/emit_c/rt/*.h) embedded as string constants.
-RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h))
+# The shared runtime (src/rt/*.c) is compiled into the binary AND embedded.
+RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c)) src/rt/domains.h
 RT_GEN   = $(BUILD)/gen/rt_text.c
 RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
 OBJS    += $(RT_OBJ)
@@ -26,7 +27,7 @@ all: $(BIN)
 $(BIN): $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(RT_GEN): $(RT_SRCS) tools/embed_rt.sh
+$(RT_GEN): $(RT_SRCS) src/rt/domains.def tools/embed_rt.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed_rt.sh $(RT_SRCS) > $@
 
@@ -39,7 +40,7 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c
 $(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
@@ -235,7 +236,7 @@ bench-native: $(BENCH_NATIVE)
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang
 FUZZ_SAN      = -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_OBJS    := $(filter src/support/% src/lex/% src/parse/% src/fmt/%,$(SRCS))
+FUZZ_OBJS    := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/%,$(SRCS))
 FUZZ_OBJS    := $(FUZZ_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_BIN      = $(BUILD)/fuzz/fuzz_frontend
 
@@ -258,7 +259,7 @@ fuzz: $(FUZZ_BIN) $(BENCH_GEN)
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/corpus
 
 # The checker fuzz target: parse → check → lower → validate (see tests/fuzz/fuzz_check.c).
-FUZZ_CHECK_OBJS := $(filter src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
+FUZZ_CHECK_OBJS := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
 FUZZ_CHECK_OBJS := $(FUZZ_CHECK_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_CHECK_BIN   = $(BUILD)/fuzz/fuzz_check
 

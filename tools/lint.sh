@@ -24,7 +24,7 @@ trap 'rm -f "$found"' EXIT
 # directory and public headers of directories with a lower rank.
 rank() {
 	case $1 in
-	support) echo 1 ;; lex) echo 2 ;; parse) echo 3 ;; fmt) echo 4 ;;
+	rt) echo 0 ;; support) echo 1 ;; lex) echo 2 ;; parse) echo 3 ;; fmt) echo 4 ;;
 	sema) echo 5 ;; hir) echo 6 ;; interp | emit_c) echo 7 ;; driver) echo 8 ;;
 	cli) echo 9 ;;
 	*) echo 0 ;;
@@ -68,7 +68,7 @@ prefixes() {
 	support/diag.o) echo diag_ ;; support/utf8.o) echo utf8_ ;;
 	support/sha256.o) echo sha256_ ;; support/json.o) echo json_ ;;
 	support/util.o) echo spx_ ;;
-	lex/*) echo lex_ ;; parse/*) echo "parse_ ast_" ;; fmt/*) echo fmt_ ;;
+	rt/*) echo rt_ ;; lex/*) echo lex_ ;; parse/*) echo "parse_ ast_" ;; fmt/*) echo fmt_ ;;
 	sema/*) echo sema_ ;; hir/*) echo hir_ ;; interp/*) echo interp_ ;;
 	emit_c/*) echo "emit_ emitc_" ;; driver/*) echo driver_ ;;
 	cli/*) echo "cli_ main" ;;

@@ -50,6 +50,7 @@
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../parse/parse.h"
+#include "../rt/domains.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
@@ -57,7 +58,7 @@
 
 #define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…]"
 #define MAX_ARGS 16
-#define MAX_ARG_BYTES 65536u
+#define MAX_ARG_BYTES ((unsigned)RT_LIMIT_ARG_BYTES)   /* rt/domains.def */
 
 typedef struct RunOptions {
 	const char *path;

@@ -473,11 +473,20 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, " */\n#define _POSIX_C_SOURCE 200809L\n");
 	if (E->opt->staged)
 		buf_puts(out, "#define SPX_STAGED 1\n");
+	/* the shared runtime (src/rt) as text: RT_API makes it static, and its rt.h is not included */
+	buf_puts(out, "#define RT_API static __attribute__((unused))\n");
+	buf_puts(out, "#define RT_EMBEDDED 1\n");
+	buf_puts(out, emit_c_rt_shared_domains);
+	buf_puts(out, emit_c_rt_shared_utf8);
+	buf_puts(out, emit_c_rt_shared_num);
+	buf_puts(out, emit_c_rt_shared_text);
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);
-	if (E->use_fs)
+	if (E->use_fs) {
+		buf_puts(out, emit_c_rt_shared_fs);
 		buf_puts(out, emit_c_rt_fs);
+	}
 	if (E->use_contract)
 		buf_puts(out, emit_c_rt_contract);
 	buf_puts(out, "\n/* ---- types ---- */\n\n");

@@ -132,7 +132,7 @@ emit_format(Emit *E, Call *c)
 		start = i + 1;
 	}
 	if (bad || field != c->n)
-		emitc_line(E, "spx_fail(\"semaprax.string-format.v1\", 1);");
+		emitc_line(E, "spx_fail(rt_domain_ids[RT_DOM_FORMAT], 1);");
 	return simple(E, c, true, "spx_fmt_done(&%s)", b);
 }
 
@@ -271,7 +271,7 @@ emit_vec(Emit *E, Call *c)
 	}
 	if (bi == BI_vec_push) {
 		emitc_line(E, "if (%s.len >= %s.cap)", v, v);
-		emitc_line(E, "\tspx_fail(\"semaprax.vec.v1\", 1);");
+		emitc_line(E, "\tspx_fail(rt_domain_ids[RT_DOM_VEC], 1);");
 		emitc_line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
 	} else if (bi == BI_vec_set) {
 		const char *k = emitc_new_tmp(E);
@@ -336,7 +336,7 @@ emit_map(Emit *E, Call *c)
 	if (!kn || !vn)
 		return mk(NULL, 0, false);
 	int kk = emitc_map_key_kind(E, K);
-	const char *dom = set || c->e->u.call.ntargs > 0 ? "\"semaprax.map.v2\"" : "\"semaprax.map.v1\"";
+	const char *dom = set || c->e->u.call.ntargs > 0 ? "rt_domain_ids[RT_DOM_MAP2]" : "rt_domain_ids[RT_DOM_MAP]";
 	const char *vsz = set ? "0" : arena_printf(&E->a, "sizeof(%s)", vn);
 	const char *m = c->a[0];
 	if (bi == BI_map_new || bi == BI_set_new)

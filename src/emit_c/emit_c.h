@@ -27,6 +27,11 @@ extern const char emit_c_rt_core[];
 extern const char emit_c_rt_text[];
 extern const char emit_c_rt_coll[];
 extern const char emit_c_rt_fs[];
+extern const char emit_c_rt_shared_fs[];   /* src/rt/fs.c */
+extern const char emit_c_rt_shared_domains[]; /* src/rt/domains.h with domains.def inlined */
+extern const char emit_c_rt_shared_utf8[]; /* src/rt/utf8.c */
+extern const char emit_c_rt_shared_num[];  /* src/rt/num.c */
+extern const char emit_c_rt_shared_text[]; /* src/rt/text.c */
 extern const char emit_c_rt_contract[];
 
 typedef struct EmitOptions {

@@ -533,10 +533,10 @@ emitc_sortcmp_fn(Emit *E, TypeId t)
 	if (k == TY_STRING)
 		buf_puts(&E->helpers, "\treturn spx_str_cmp(a, b);\n");
 	else if (k == TY_F64)
-		buf_puts(&E->helpers, "\tint64_t x = spx_total64(*(const double *)a), y = spx_total64(*(const double *)b);\n"
+		buf_puts(&E->helpers, "\tint64_t x = rt_total_key64(*(const double *)a), y = rt_total_key64(*(const double *)b);\n"
 				      "\treturn x < y ? -1 : x > y;\n");
 	else if (k == TY_F32)
-		buf_puts(&E->helpers, "\tint32_t x = spx_total32(*(const float *)a), y = spx_total32(*(const float *)b);\n"
+		buf_puts(&E->helpers, "\tint32_t x = rt_total_key32(*(const float *)a), y = rt_total_key32(*(const float *)b);\n"
 				      "\treturn x < y ? -1 : x > y;\n");
 	else
 		buf_printf(&E->helpers, "\t%s x = *(const %s *)a, y = *(const %s *)b;\n\treturn x < y ? -1 : x > y;\n", tn, tn, tn);

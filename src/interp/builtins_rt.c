@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../rt/rt.h"
+
 typedef struct RtInfo {
 	uint8_t borrows;      /* bit i: parameter i is borrowed */
 	bool view;
@@ -114,15 +116,7 @@ static char *
 decimal_text(char buf[32], int64_t v, bool is_unsigned)
 {
 	bool neg = !is_unsigned && v < 0;
-	uint64_t m = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	char *p = buf + 32;
-	do {
-		*--p = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (neg)
-		*--p = '-';
-	return p;
+	return rt_decimal(buf, neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, neg);
 }
 
 static Value
@@ -133,31 +127,6 @@ string_decimal(Interp *I, int64_t v, bool is_unsigned)
 	return interp_string_value(&I->heap, p, (size_t)(buf + 32 - p));
 }
 
-static size_t
-utf8_encode(uint32_t c, uint8_t out[4])
-{
-	if (c < 0x80) {
-		out[0] = (uint8_t)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (uint8_t)(0xC0 | c >> 6);
-		out[1] = (uint8_t)(0x80 | (c & 0x3F));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (uint8_t)(0xE0 | c >> 12);
-		out[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		out[2] = (uint8_t)(0x80 | (c & 0x3F));
-		return 3;
-	}
-	out[0] = (uint8_t)(0xF0 | c >> 18);
-	out[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-	out[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-	out[3] = (uint8_t)(0x80 | (c & 0x3F));
-	return 4;
-}
-
 static bool
 has_prefix(const Value *s, const Value *pre)
 {
@@ -166,25 +135,12 @@ has_prefix(const Value *s, const Value *pre)
 	return lp <= ls && (lp == 0 || memcmp(ps, pp, lp) == 0);
 }
 
-/* First offset ≥ from where needle occurs, or -1; the bytes compared are
- * charged (a naive search: quadratic in the worst case, and paid for). */
+/* rt_find, with the bytes compared charged (quadratic in the worst case, and paid for). */
 static int64_t
 find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from)
 {
-	if (nl == 0)
-		return (int64_t)from;
 	size_t work = 0;
-	int64_t at = -1;
-	for (size_t i = from; i + nl <= hl; i++) {
-		work++;
-		if (h[i] == n[0]) {
-			work += nl;
-			if (memcmp(h + i, n, nl) == 0) {
-				at = (int64_t)i;
-				break;
-			}
-		}
-	}
+	int64_t at = rt_find(h, hl, n, nl, from, &work);
 	heap_work(&I->heap, work);
 	return at;
 }
@@ -495,7 +451,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	}
 	case BI_string_from_char: {
 		uint8_t buf[4];
-		size_t n = utf8_encode((uint32_t)args[0].u, buf);
+		size_t n = rt_utf8_encode((uint32_t)args[0].u, buf);
 		return interp_string_value(&I->heap, buf, n);
 	}
 	case BI_string_from_i64:
@@ -628,7 +584,7 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
 	case BI_char_from_i64:
-		if (args[0].i < 0 || args[0].i > 0x10FFFF || (args[0].i >= 0xD800 && args[0].i <= 0xDFFF))
+		if (!rt_utf8_scalar(args[0].i))
 			return fail(I, DOM_CONVERT, 1);
 		return v_int(V_CHAR, args[0].i);
 	case BI_box_new: {

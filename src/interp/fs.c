@@ -30,11 +30,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../support/utf8.h"
+#include "../rt/rt.h"
 
-#define FS_PATH_MAX 4096u
-#define FS_FILE_MAX 65536u
-#define FS_MAX_RESERVED 1048576u
+#define FS_FILE_MAX ((unsigned)RT_LIMIT_FILE_MAX)
+#define FS_MAX_RESERVED ((unsigned)RT_LIMIT_FS_BUDGET)
 
 enum {   /* code 3 (already exists) belongs to the write operations `run` refuses */
 	FS_INVALID_PATH = 1, FS_NOT_FOUND, FS_CAPACITY = 4, FS_IO, FS_DENIED, FS_FILE_TYPE,
@@ -47,17 +46,6 @@ fs_fail(Interp *I, uint32_t code)
 	return v_empty();
 }
 
-static uint32_t
-errno_status(int e)
-{
-	switch (e) {
-	case ENOENT: return FS_NOT_FOUND;
-	case EACCES: case EPERM: return FS_DENIED;
-	case ELOOP: case ENOTDIR: return FS_FILE_TYPE;
-	default: return FS_IO;
-	}
-}
-
 /* Reserves n bytes of the run's budget; false (status 4) past it. */
 static bool
 reserve(Interp *I, uint64_t n)
@@ -66,102 +54,14 @@ reserve(Interp *I, uint64_t n)
 	return I->fs_reserved <= FS_MAX_RESERVED;
 }
 
-static bool
-valid_path(const uint8_t *p, size_t n)
-{
-	if (n == 0 || n > FS_PATH_MAX)
-		return false;
-	size_t start = 0;
-	for (size_t i = 0; i <= n; i++) {
-		if (i < n && p[i] != '/') {
-			if (p[i] == 0 || p[i] == '\\' || p[i] == ':')
-				return false;
-			continue;
-		}
-		size_t w = i - start;
-		if (w == 0 || (w == 1 && p[start] == '.') || (w == 2 && p[start] == '.' && p[start + 1] == '.'))
-			return false;
-		start = i + 1;
-	}
-	return true;
-}
-
-#define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-
-/*
- * Opens the directory holding the last component of a valid path (the
- * working directory is AT_FDCWD) and copies that component, NUL-terminated,
- * into name[FS_PATH_MAX + 1].  Returns 0 or a status; *dir is then to be
- * closed with close_dir.
- */
-static uint32_t
-open_parent(const uint8_t *p, size_t n, int *dir, char *name)
-{
-	int d = AT_FDCWD;
-	size_t start = 0;
-	for (size_t i = 0; i <= n; i++) {
-		if (i < n && p[i] != '/')
-			continue;
-		memcpy(name, p + start, i - start);
-		name[i - start] = '\0';
-		if (i == n)
-			break;
-		int next = openat(d, name, DIR_FLAGS);
-		int e = errno;
-		if (d != AT_FDCWD)
-			close(d);
-		if (next < 0)
-			return errno_status(e);
-		d = next;
-		start = i + 1;
-	}
-	*dir = d;
-	return 0;
-}
-
-static void
-close_dir(int d)
-{
-	if (d != AT_FDCWD)
-		close(d);
-}
-
 /* Reads a regular file of at most max bytes into a fresh Bytes (*out). */
 static uint32_t
 read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 {
-	char name[FS_PATH_MAX + 1];
-	int dir = AT_FDCWD;
-	uint32_t st = open_parent(p, n, &dir, name);
+	int fd;
+	uint32_t st = rt_fs_open_regular(p, n, &fd);
 	if (st)
 		return st;
-	/* The type is checked before anything is opened: opening a FIFO, even
-	 * without blocking, would release a writer waiting for a reader, and
-	 * opening a device can act on it.  The file opened must then still be
-	 * that regular file (not swapped for another since). */
-	struct stat lsb, sb;
-	if (fstatat(dir, name, &lsb, AT_SYMLINK_NOFOLLOW) != 0) {
-		int e = errno;
-		close_dir(dir);
-		return errno_status(e);
-	}
-	if (!S_ISREG(lsb.st_mode)) {
-		close_dir(dir);
-		return FS_FILE_TYPE;
-	}
-	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	int e = errno;
-	close_dir(dir);
-	if (fd < 0)
-		return errno_status(e);
-	if (fstat(fd, &sb) != 0)
-		st = errno_status(errno);
-	else if (!S_ISREG(sb.st_mode) || sb.st_dev != lsb.st_dev || sb.st_ino != lsb.st_ino)
-		st = FS_FILE_TYPE;
-	if (st) {
-		close(fd);
-		return st;
-	}
 	Bytes *b = interp_bytes_new(&I->heap, NULL, 0);
 	interp_bytes_reserve(&I->heap, b, max + 1, false);
 	while (st == 0) {
@@ -191,13 +91,13 @@ interp_rt_file_read_text(Interp *I, const Value *path)
 		return fs_fail(I, FS_CAPACITY);
 	size_t n;
 	const uint8_t *p = interp_value_bytes(path, &n);
-	if (!valid_path(p, n))
+	if (!rt_fs_path_valid(p, n))
 		return fs_fail(I, FS_INVALID_PATH);
 	Bytes *b;
 	uint32_t st = read_file(I, p, n, FS_FILE_MAX, &b);
 	if (st)
 		return fs_fail(I, st);
-	if (utf8_validate(b->data, b->len) != b->len) {
+	if (rt_utf8_validate(b->data, b->len) != b->len) {
 		value_release(&I->heap, v_ptr(V_STRING, b, 0));
 		interp_fail(I, DOM_TEXT, 3);
 		return v_empty();

@@ -37,28 +37,8 @@ static const struct {
 	const char *id, *cls;
 	const char *meanings[8];
 } domains[] = {
-	[DOM_ARITH] = { "semaprax.arithmetic.v1", "arithmetic", { "addition overflow", "subtraction overflow",
-		"multiplication overflow", "division by zero", "division overflow", "remainder by zero",
-		"remainder overflow", "negation overflow" } },
-	[DOM_CONTRACT] = { "semaprax.contract.v1", "contract", { "a `requires` precondition was false",
-		"an `ensures` postcondition was false" } },
-	[DOM_VEC] = { "semaprax.vec.v1", "adapter", { "vec_push beyond capacity; reserve more",
-		"vector index out of bounds", "vector allocation failure" } },
-	[DOM_BOX] = { "semaprax.box.v1", "adapter", { "box allocation failure" } },
-	[DOM_BYTEBUF] = { "semaprax.byte-buffer.v1", "adapter", { "byte buffer index out of range" } },
-	[DOM_TEXT] = { "semaprax.text.v1", "adapter", { "text offset or index out of range",
-		"text slice bound splits a UTF-8 character", "file text is not valid UTF-8" } },
-	[DOM_CONVERT] = { "semaprax.convert.v1", "adapter", { "conversion out of range", "conversion of NaN" } },
-	[DOM_FORMAT] = { "semaprax.string-format.v1", "adapter", { "checked literal formatting failed" } },
-	[DOM_MAP] = { "semaprax.map.v1", "adapter", { "map capacity exceeded", "map index out of range",
-		"map capacity too large", "map count overflow" } },
-	[DOM_MAP2] = { "semaprax.map.v2", "adapter", { "map capacity exceeded", "map index out of range",
-		"map capacity too large", "map count overflow" } },
-	[DOM_FS] = { "semaprax.filesystem.v1", "adapter", { "invalid relative file path", "file not found", "file already exists",
-		"file exceeds the 65536-byte limit", "file I/O failure", "file access denied", "not a regular file" } },
-	[DOM_OUTPUT] = { "semaprax.output.v1", "adapter", { "output capacity exceeded" } },
-	[DOM_CMDIN] = { "semaprax.command-input.v1", "adapter", { "argument index out of range",
-		"argument is not valid UTF-8", "stdin read failed", "command input capacity exceeded" } },
+#define RT_DOMAIN(name, id, cls, ...) [DOM_##name] = { id, cls, { __VA_ARGS__ } },
+#include "../rt/domains.def"
 };
 
 const char *

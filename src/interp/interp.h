@@ -30,8 +30,8 @@ typedef enum StopKind {
 
 /* Failure domains (§5.2), indices into interp_domains. */
 typedef enum Domain {
-	DOM_ARITH, DOM_CONTRACT, DOM_VEC, DOM_BOX, DOM_BYTEBUF, DOM_TEXT, DOM_CONVERT,
-	DOM_FORMAT, DOM_MAP, DOM_MAP2, DOM_FS, DOM_OUTPUT, DOM_CMDIN,
+#define RT_DOMAIN(name, id, cls, ...) DOM_##name,
+#include "../rt/domains.def"
 } Domain;
 
 typedef struct InterpOptions {
@@ -85,7 +85,7 @@ const char *interp_meaning(Domain d, uint32_t code);
 /* ---- shared between eval.c and builtins_rt.c ---- */
 
 #define INTERP_MAX_DEPTH 256
-#define INTERP_OUTPUT_CAP 65536u
+#define INTERP_OUTPUT_CAP ((unsigned)RT_LIMIT_OUTPUT)
 
 typedef struct Interp {
 	HirModule *H;

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "../rt/rt.h"
+
 static bool interp_value_copyable(const Value *v);
 
 static void
@@ -423,32 +425,15 @@ interp_value_compare(const Value *a, const Value *b)
 	}
 }
 
-/* IEEE total order key: flip the sign-magnitude bits into a two's complement order. */
-static int64_t
-total_key64(double d)
-{
-	int64_t k;
-	memcpy(&k, &d, sizeof k);
-	return k < 0 ? (int64_t)((uint64_t)k ^ INT64_MAX) : k;
-}
-
-static int32_t
-total_key32(float f)
-{
-	int32_t k;
-	memcpy(&k, &f, sizeof k);
-	return k < 0 ? (int32_t)((uint32_t)k ^ INT32_MAX) : k;
-}
-
 int
 interp_value_sort_compare(const Value *a, const Value *b)
 {
 	if (a->tag == V_F64) {
-		int64_t x = total_key64(a->f), y = total_key64(b->f);
+		int64_t x = rt_total_key64(a->f), y = rt_total_key64(b->f);
 		return x < y ? -1 : x > y;
 	}
 	if (a->tag == V_F32) {
-		int32_t x = total_key32(a->f32), y = total_key32(b->f32);
+		int32_t x = rt_total_key32(a->f32), y = rt_total_key32(b->f32);
 		return x < y ? -1 : x > y;
 	}
 	if (a->tag == V_RECORD || a->tag == V_VARIANT)

@@ -23,6 +23,7 @@
 #ifndef SPX_INTERP_VALUE_H
 #define SPX_INTERP_VALUE_H
 
+#include "../rt/domains.h"
 #include "../support/buf.h"
 
 #include <setjmp.h>
@@ -91,8 +92,8 @@ typedef struct MapObj {
 	size_t len, cap;
 } MapObj;
 
-#define VEC_MAX_CAPACITY 8192u
-#define MAP_MAX_CAPACITY 65536u
+#define VEC_MAX_CAPACITY ((unsigned)RT_LIMIT_VEC_CAPACITY)   /* rt/domains.def */
+#define MAP_MAX_CAPACITY ((unsigned)RT_LIMIT_MAP_CAPACITY)
 
 static inline Value
 v_int(VTag tag, int64_t i)

@@ -8,6 +8,8 @@
  */
 #include "sema_int.h"
 
+#include "../rt/domains.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -508,7 +510,7 @@ is_set_op(BuiltinId bi)
 
 /* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
 
-#define BYTES_MAX_CAPACITY 131072u
+#define BYTES_MAX_CAPACITY ((unsigned)RT_LIMIT_BYTES_CAPACITY)   /* rt/domains.def */
 
 static bool
 is_bytes_write(BuiltinId bi)
@@ -654,7 +656,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	}
 	bytes_interval(C, e, bi, name);
 	if (bi == BI_vec_with_capacity && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
-	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > 8192) {
+	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > RT_LIMIT_VEC_CAPACITY) {
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T282, args[0]->span, "`vec_with_capacity` literal capacity must be no greater than 8192");
 		diag_set_help(d, "a Vec holds at most 8192 elements");

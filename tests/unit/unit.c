@@ -234,6 +234,7 @@ main(void)
 	hir_pattern_checks();
 	unit_session_checks();
 	unit_program_checks();
+	unit_rt_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

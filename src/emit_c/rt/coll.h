@@ -8,8 +8,8 @@
 SPX_RT spx_vec
 spx_vec_new(uint64_t cap, size_t esz)
 {
-	if (cap > 8192u)
-		spx_fail("semaprax.vec.v1", 3);
+	if (cap > RT_LIMIT_VEC_CAPACITY)
+		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
 	spx_vec v = { NULL, 0, (size_t)cap };
 	if (cap)
 		v.p = spx_alloc((size_t)cap * esz);
@@ -19,9 +19,9 @@ spx_vec_new(uint64_t cap, size_t esz)
 SPX_RT void
 spx_vec_reserve(spx_vec *v, uint64_t add, size_t esz)
 {
-	uint64_t want = add > 8192u ? UINT64_MAX : v->len + add;
-	if (want > 8192u)
-		spx_fail("semaprax.vec.v1", 3);
+	uint64_t want = add > RT_LIMIT_VEC_CAPACITY ? UINT64_MAX : v->len + add;
+	if (want > RT_LIMIT_VEC_CAPACITY)
+		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
 	if (want > v->cap) {
 		v->p = spx_realloc(v->p, (size_t)want * esz);
 		v->cap = (size_t)want;
@@ -53,7 +53,7 @@ SPX_RT size_t
 spx_vec_index(const spx_vec *v, uint64_t i)
 {
 	if (i >= v->len)
-		spx_fail("semaprax.vec.v1", 2);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], 2);
 	return (size_t)i;
 }
 
@@ -78,7 +78,7 @@ spx_key_cmp(int kk, const void *a, const void *b)
 SPX_RT spx_map
 spx_map_new(uint64_t cap, int kk, size_t vsz, const char *domain)
 {
-	if (cap > 65536u)
+	if (cap > RT_LIMIT_MAP_CAPACITY)
 		spx_fail(domain, 3);
 	spx_map m = { NULL, NULL, 0, (size_t)cap };
 	if (cap) {

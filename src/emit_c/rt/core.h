@@ -184,8 +184,8 @@ SPX_RT uint64_t
 spx_write(int channel, spx_view v)
 {
 #ifdef SPX_STAGED
-	if (spx_staged[0].n + spx_staged[1].n + v.n > 65536u)
-		spx_fail("semaprax.output.v1", 1);
+	if (spx_staged[0].n + spx_staged[1].n + v.n > RT_LIMIT_OUTPUT)
+		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], 1);
 	spx_buf_put(&spx_staged[channel], v.p, v.n);
 #else
 	if (v.n)
@@ -213,39 +213,11 @@ spx_publish(void)
 
 /* ---- the command line ---- */
 
-/* Strict UTF-8 (no overlongs, surrogates or values above U+10FFFF). */
+/* Strict UTF-8: the shared src/rt/utf8.c (embedded before this text). */
 SPX_RT bool
 spx_utf8_valid(const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		uint8_t c = p[i];
-		size_t k;
-		uint32_t cp, min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xE0) == 0xC0) {
-			k = 1; cp = c & 0x1Fu; min = 0x80;
-		} else if ((c & 0xF0) == 0xE0) {
-			k = 2; cp = c & 0x0Fu; min = 0x800;
-		} else if ((c & 0xF8) == 0xF0) {
-			k = 3; cp = c & 0x07u; min = 0x10000;
-		} else {
-			return false;
-		}
-		if (k >= n - i)
-			return false;
-		for (size_t j = 1; j <= k; j++) {
-			if ((p[i + j] & 0xC0) != 0x80)
-				return false;
-			cp = cp << 6 | (p[i + j] & 0x3Fu);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += k + 1;
-	}
-	return true;
+	return rt_utf8_validate(p, n) == n;
 }
 
 /*
@@ -274,7 +246,7 @@ spx_args_check(int argc, char **argv, bool command)
 		}
 		total += len;
 	}
-	if (total > 65536u) {
+	if (total > RT_LIMIT_ARG_BYTES) {
 		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
 		return 2;
 	}
@@ -355,21 +327,4 @@ SPX_RT int
 spx_view_cmp(const spx_view *a, const spx_view *b)
 {
 	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
-}
-
-/* IEEE total order keys for vec_sort (LANGUAGE.md §3.7). */
-SPX_RT int64_t
-spx_total64(double d)
-{
-	int64_t k;
-	memcpy(&k, &d, sizeof k);
-	return k < 0 ? (int64_t)((uint64_t)k ^ INT64_MAX) : k;
-}
-
-SPX_RT int32_t
-spx_total32(float f)
-{
-	int32_t k;
-	memcpy(&k, &f, sizeof k);
-	return k < 0 ? (int32_t)((uint32_t)k ^ INT32_MAX) : k;
 }

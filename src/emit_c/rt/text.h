@@ -15,26 +15,18 @@ spx_starts_with(spx_view s, spx_view pre)
 	return pre.n <= s.n && spx_memcmp(s.p, pre.p, pre.n) == 0;
 }
 
-/* First offset >= from where needle occurs, or -1. */
+/* First offset >= from where needle occurs, or -1 (src/rt/text.c). */
 SPX_RT int64_t
 spx_find(spx_view h, spx_view n, size_t from)
 {
-	if (n.n == 0)
-		return (int64_t)from;
-	/* n.n <= h.n first: the loop bound cannot wrap */
-	if (n.n > h.n)
-		return -1;
-	for (size_t i = from; i <= h.n - n.n; i++)
-		if (h.p[i] == n.p[0] && spx_memcmp(h.p + i, n.p, n.n) == 0)
-			return (int64_t)i;
-	return -1;
+	return rt_find(h.p, h.n, n.p, n.n, from, NULL);
 }
 
 SPX_RT int64_t
 spx_string_find(spx_view h, spx_view n, int64_t from)
 {
 	if (from < 0 || (uint64_t)from > h.n)
-		spx_fail("semaprax.text.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
 	return spx_find(h, n, (size_t)from);
 }
 
@@ -55,48 +47,15 @@ SPX_RT spx_str
 spx_from_char(uint32_t c)
 {
 	uint8_t o[4];
-	size_t n;
-	if (c < 0x80) {
-		o[0] = (uint8_t)c;
-		n = 1;
-	} else if (c < 0x800) {
-		o[0] = (uint8_t)(0xC0 | c >> 6);
-		o[1] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 2;
-	} else if (c < 0x10000) {
-		o[0] = (uint8_t)(0xE0 | c >> 12);
-		o[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		o[2] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 3;
-	} else {
-		o[0] = (uint8_t)(0xF0 | c >> 18);
-		o[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-		o[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-		o[3] = (uint8_t)(0x80 | (c & 0x3F));
-		n = 4;
-	}
+	size_t n = rt_utf8_encode(c, o);   /* src/rt/utf8.c */
 	return spx_str_new(o, n);
-}
-
-/* Canonical decimal text of v into the end of buf[32]; returns its start. */
-SPX_RT char *
-spx_decimal(char buf[32], uint64_t v, bool negative)
-{
-	char *p = buf + 32;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (negative)
-		*--p = '-';
-	return p;
 }
 
 SPX_RT spx_str
 spx_from_i64(int64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	char *p = rt_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 	return spx_str_new(p, (size_t)(buf + 32 - p));
 }
 
@@ -104,7 +63,7 @@ SPX_RT spx_str
 spx_from_u64(uint64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v, false);
+	char *p = rt_decimal(buf, v, false);
 	return spx_str_new(p, (size_t)(buf + 32 - p));
 }
 
@@ -112,9 +71,9 @@ SPX_RT spx_str
 spx_slice(spx_view s, int64_t a, int64_t e)
 {
 	if (a < 0 || a > e || (uint64_t)e > s.n)
-		spx_fail("semaprax.text.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
 	if (((uint64_t)a < s.n && (s.p[a] & 0xC0) == 0x80) || ((uint64_t)e < s.n && (s.p[e] & 0xC0) == 0x80))
-		spx_fail("semaprax.text.v1", 2);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], 2);
 	return spx_str_new(s.p + a, (size_t)(e - a));
 }
 
@@ -168,7 +127,7 @@ SPX_RT int64_t
 spx_string_byte_at(spx_view s, int64_t i)
 {
 	if (i < 0 || (uint64_t)i >= s.n)
-		spx_fail("semaprax.text.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
 	return s.p[i];
 }
 
@@ -176,7 +135,7 @@ SPX_RT spx_view
 spx_byte_range(spx_view s, uint64_t a, uint64_t e)
 {
 	if (a > e || e > s.n)
-		spx_fail("semaprax.byte-buffer.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
 	spx_view r = { s.p + a, (size_t)(e - a) };
 	return r;
 }
@@ -185,7 +144,7 @@ SPX_RT spx_str
 spx_bytes_zeroed(uint64_t n)
 {
 	if (n > ((uint64_t)1 << 26))
-		spx_fail("semaprax.byte-buffer.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
 	spx_str b = { spx_zalloc((size_t)n), (size_t)n };
 	return b;
 }
@@ -195,7 +154,7 @@ SPX_RT spx_str
 spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
 {
 	if (i >= b.n)
-		spx_fail("semaprax.byte-buffer.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
 	b.p[i] = v;
 	return b;
 }
@@ -206,7 +165,7 @@ SPX_RT spx_str
 spx_bytes_set_run(spx_str b, uint64_t i, uint64_t width, const uint8_t *bytes, spx_view src, uint64_t from)
 {
 	if (i > b.n || b.n - i < width)
-		spx_fail("semaprax.byte-buffer.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
 	for (uint64_t k = 0; k < width; k++)
 		b.p[i + k] = bytes ? bytes[k] : from + k < src.n ? src.p[from + k] : 0;
 	return b;
@@ -241,7 +200,7 @@ SPX_RT void
 spx_fmt_i64(spx_buf *b, int64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+	char *p = rt_decimal(buf, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
 	spx_buf_put(b, p, (size_t)(buf + 32 - p));
 }
 
@@ -249,7 +208,7 @@ SPX_RT void
 spx_fmt_u64(spx_buf *b, uint64_t v)
 {
 	char buf[32];
-	char *p = spx_decimal(buf, v, false);
+	char *p = rt_decimal(buf, v, false);
 	spx_buf_put(b, p, (size_t)(buf + 32 - p));
 }
 
@@ -265,10 +224,10 @@ SPX_RT int64_t
 spx_i64_from_f64(double d)
 {
 	if (d != d)
-		spx_fail("semaprax.convert.v1", 2);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 2);
 	d = trunc(d);
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-		spx_fail("semaprax.convert.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (int64_t)d;
 }
 
@@ -276,7 +235,7 @@ SPX_RT uint64_t
 spx_usize_from_i64(int64_t v)
 {
 	if (v < 0)
-		spx_fail("semaprax.convert.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (uint64_t)v;
 }
 
@@ -284,7 +243,7 @@ SPX_RT int64_t
 spx_i64_from_usize(uint64_t v)
 {
 	if (v > (uint64_t)INT64_MAX)
-		spx_fail("semaprax.convert.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (int64_t)v;
 }
 
@@ -292,15 +251,15 @@ SPX_RT uint8_t
 spx_u8_from_i64(int64_t v)
 {
 	if (v < 0 || v > 255)
-		spx_fail("semaprax.convert.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (uint8_t)v;
 }
 
 SPX_RT uint32_t
 spx_char_from_i64(int64_t v)
 {
-	if (v < 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-		spx_fail("semaprax.convert.v1", 1);
+	if (!rt_utf8_scalar(v))
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
 	return (uint32_t)v;
 }
 
@@ -308,7 +267,7 @@ SPX_RT spx_view
 spx_arg(uint64_t i)
 {
 	if (i >= (uint64_t)spx_argc)
-		spx_fail("semaprax.command-input.v1", 1);
+		spx_fail(rt_domain_ids[RT_DOM_CMDIN], 1);
 	spx_view v = { (const uint8_t *)spx_argv[i], strlen(spx_argv[i]) };
 	return v;
 }

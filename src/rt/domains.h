@@ -1,0 +1,27 @@
+/*
+ * domains.h — enums over rt/domains.def: RT_DOM_<NAME> (a domain's index)
+ * and RT_LIMIT_<NAME>.  Embedded into generated programs too (embed_rt.sh
+ * inlines domains.def), where RT_EMBEDDED adds rt_domain_ids.
+ */
+#ifndef SPX_RT_DOMAINS_H
+#define SPX_RT_DOMAINS_H
+
+enum rt_domain {
+#define RT_DOMAIN(name, id, cls, ...) RT_DOM_##name,
+#include "domains.def"
+	RT_DOM_COUNT
+};
+
+enum rt_limit {
+#define RT_LIMIT(name, value) RT_LIMIT_##name = value,
+#include "domains.def"
+};
+
+#ifdef RT_EMBEDDED
+static const char *const rt_domain_ids[] = {
+#define RT_DOMAIN(name, id, cls, ...) id,
+#include "domains.def"
+};
+#endif
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * rt.h — the one runtime both lanes share (issue 10 item 1).
+ *
+ * src/rt/ is plain C11 over libc (POSIX for fs.c): it includes nothing else
+ * under src/.  Its .c files are compiled into the semaprax binary, where the
+ * interpreter calls them through this header, and embedded verbatim as text
+ * (tools/embed_rt.sh) into every generated C program that needs them; there
+ * the generated prelude defines RT_API as `static __attribute__((unused))`
+ * before the text, so this header is not included and nothing is exported.
+ */
+#ifndef SPX_RT_RT_H
+#define SPX_RT_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_API
+
+/* ---- fs.c: path confinement for file_read_text (LANGUAGE.md §5.1) ---- */
+
+/* 1..4,096 bytes, relative, nonempty components other than `.`/`..`, no NUL, `\` or `:`. */
+bool rt_fs_path_valid(const uint8_t *p, size_t n);
+/* errno to a semaprax.filesystem.v1 status (2, 5, 6 or 7). */
+uint32_t rt_fs_status(int e);
+/* Opens the regular file at a valid path below the working directory into
+ * *fd (one component at a time, O_NOFOLLOW; a non-regular last component is
+ * refused unopened).  Returns 0 or a filesystem status. */
+uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
+
+/* ---- utf8.c: strict UTF-8 (RFC 3629) ---- */
+
+/* One scalar at s[0..n): its length 1-4 and *cp, or 0 when ill-formed. */
+int rt_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
+/* Offset of the first ill-formed byte of s[0..n), or n when valid. */
+size_t rt_utf8_validate(const uint8_t *s, size_t n);
+/* Whether v is a Unicode scalar value (char_from_i64). */
+bool rt_utf8_scalar(int64_t v);
+/* Encodes the scalar c into out; returns the length 1-4. */
+size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
+
+/* ---- num.c: float total order, integer decimal text ---- */
+
+/* IEEE total order keys (vec_sort): compare the keys as signed integers. */
+int64_t rt_total_key64(double d);
+int32_t rt_total_key32(float f);
+/* Decimal text of a magnitude (with `-` when negative) into the end of
+ * buf[32]; returns where the text starts. */
+char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
+
+/* ---- text.c: substring search ---- */
+
+/* First offset >= from (from <= hl) where n[0..nl) occurs in h[0..hl), or
+ * -1.  A naive search: *work (when not NULL) grows by one per position
+ * tried plus nl per first-byte match, which the interpreter charges. */
+int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
+
+#endif
