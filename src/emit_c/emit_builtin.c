@@ -313,24 +313,12 @@ emit_vec(Emit *E, Call *c)
 
 /* ---- Map, Set ---- */
 
-/* map_* (as opposed to set_*) */
-static bool
-is_map_op(BuiltinId bi)
-{
-	switch (bi) {
-	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
-	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
-		return true;
-	default:
-		return false;
-	}
-}
 
 static Val
 emit_map(Emit *E, Call *c)
 {
 	BuiltinId bi = c->bid;
-	bool set = !is_map_op(bi);
+	bool set = !sema_builtin_is_map_op(bi);
 	TypeId K = c->targs[0], V = set ? 0 : c->targs[1];
 	const char *kn = tname(E, K), *vn = set ? "char" : tname(E, V);
 	if (!kn || !vn)
@@ -454,7 +442,7 @@ emit_builtin(Emit *E, const HirExpr *e)
 	c.ntargs = e->u.call.ntargs < 2 ? e->u.call.ntargs : 2;
 	for (int i = 0; i < c.ntargs; i++)
 		c.targs[i] = emitc_sty(E, e->u.call.targs[i]);
-	if (c.ntargs == 0 && is_map_op(c.bid)) {
+	if (c.ntargs == 0 && sema_builtin_is_map_op(c.bid)) {
 		/* the legacy untyped map calls mean Map<string, i64> */
 		c.targs[0] = T_STRING;
 		c.targs[1] = T_I64;

@@ -297,3 +297,17 @@ sema_builtin_by_id(BuiltinId bi)
 	ASSERT(bi >= 0 && bi < BI_COUNT, "builtins.c: BuiltinId out of range");
 	return &builtins[bi];
 }
+
+/* map_* (as opposed to set_*): the Map operations, for the lanes' and the
+ * checker's Map/Set distinctions */
+bool
+sema_builtin_is_map_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
+	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+		return true;
+	default:
+		return false;
+	}
+}

@@ -484,18 +484,6 @@ box_profile(BuiltinId bi, DiagCode other)
 	return bi == BI_box_get || bi == BI_box_into_inner || bi == BI_box_new ? DIAG_T285 : other;
 }
 
-/* A Map or Set operation (the legacy untyped forms and the T274 shape rule). */
-static bool
-is_map_op(BuiltinId bi)
-{
-	switch (bi) {
-	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
-	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
-		return true;
-	default:
-		return false;
-	}
-}
 
 static bool
 is_set_op(BuiltinId bi)
@@ -676,7 +664,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	int ntargs = e->u.call.ntargs;
 	TypeId *targs = resolve_targs(C, e->u.call.targs, ntargs, local);
 	/* The reference's legacy untyped map forms mean Map<string, i64>. */
-	if (ntargs == 0 && b->ntparams == 2 && is_map_op(bi)) {
+	if (ntargs == 0 && b->ntparams == 2 && sema_builtin_is_map_op(bi)) {
 		local[0] = T_STRING;
 		local[1] = T_I64;
 		ntargs = 2;
@@ -688,7 +676,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
-		else if (ntargs != b->ntparams && (is_map_op(bi) || is_set_op(bi)))
+		else if (ntargs != b->ntparams && (sema_builtin_is_map_op(bi) || is_set_op(bi)))
 			/* the reference's map_collections corpus: a collection operation's type
 			 * argument count is a collection-shape error */
 			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);

@@ -237,6 +237,7 @@ typedef struct Builtin {
 const Builtin *sema_builtin_find(const char *name);
 const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 const Builtin *sema_builtin_by_id(BuiltinId bi);
+bool sema_builtin_is_map_op(BuiltinId bi);   /* map_* as opposed to set_* */
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */
