@@ -130,7 +130,6 @@ const char *emitc_ctype(Emit *E, TypeId t, Span span);   /* NULL after a refusal
  * definition (B102: `(null) tmp1`). */
 const char *emit_tyname(Emit *E, TypeId t);
 const char *emitc_zero_init(Emit *E, TypeId t);
-const char *emitc_field_cname(Emit *E, TypeId t, int fi);
 const char *emitc_rel_fn(Emit *E, TypeId t);    /* `void f(T *)` */
 const char *emitc_clone_fn(Emit *E, TypeId t);  /* `T f(const T *)` */
 const char *eq_fn(Emit *E, TypeId t);     /* `bool f(const T *, const T *)` */

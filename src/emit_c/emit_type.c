@@ -296,13 +296,6 @@ emitc_zero_init(Emit *E, TypeId t)
 	return emitc_is_scalar(E, t) || k == TY_BOX ? "0" : "{0}";
 }
 
-const char *
-emitc_field_cname(Emit *E, TypeId t, int fi)
-{
-	Sym *s = emitc_nominal_sym(E, t);
-	return s && fi >= 0 && fi < s->nfields ? arena_printf(&E->a, "f_%s", s->fields[fi].name) : "f_";
-}
-
 int
 emitc_map_key_kind(Emit *E, TypeId k)
 {

@@ -388,12 +388,6 @@ interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *
 	return exec_frame(I, cf, nargs, caps);
 }
 
-Value
-interp_call(Interp *I, int fi, Value *args, int nargs)
-{
-	return interp_exec_call(I, &I->cf[fi], args, nargs, NULL);
-}
-
 /* Evaluates the arguments of call node n straight into the callee's frame
  * at the top of the stack (calls inside an argument run above the
  * arguments evaluated so far); false with them released on a stop. */
@@ -543,7 +537,7 @@ interp_x_builtin(Interp *I, Value *S, const Node *n)
  * one fails with contract code 1 like a precondition.
  */
 static bool
-emitc_check_invariants(Interp *I, const CFunc *inv, Obj *o)
+run_invariants(Interp *I, const CFunc *inv, Obj *o)
 {
 	if (!inv)
 		return true;
@@ -556,13 +550,6 @@ emitc_check_invariants(Interp *I, const CFunc *inv, Obj *o)
 		S[i] = (uint32_t)i < o->n ? interp_value_clone(&I->heap, o->f[i]) : v_empty();
 	value_release(&I->heap, exec_frame(I, inv, n, NULL));
 	return !STOPPED;
-}
-
-bool
-interp_check_invariants(Interp *I, SymId sym, Obj *o)
-{
-	int fi = I->H->invariants[sym];
-	return emitc_check_invariants(I, fi < 0 ? NULL : &I->cf[fi], o);
 }
 
 /* ---- aggregates, fields, `?` ---- */
@@ -610,7 +597,7 @@ interp_x_agg(Interp *I, Value *S, const Node *n)
 	interp_obj_update_copy(o);
 	if (e->kind == HIR_VARIANT)
 		return v_ptr(V_VARIANT, o, (uint32_t)e->u.agg.case_index);
-	if (!emitc_check_invariants(I, n->callee, o)) {
+	if (!run_invariants(I, n->callee, o)) {
 		value_release(&I->heap, v_ptr(V_RECORD, o, 0));
 		return v_empty();
 	}
@@ -857,7 +844,7 @@ interp_s_set_field(Interp *I, Value *S, const Node *n)
 	Obj *o = r->p;
 	slot_set(&I->heap, &o->f[n->op], value_own(&I->heap, v));
 	interp_obj_update_copy(o);
-	emitc_check_invariants(I, n->callee, o);
+	run_invariants(I, n->callee, o);
 	return v_empty();
 }
 

@@ -125,14 +125,8 @@ Value interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value
 Value interp_rt_host_call(Interp *I, int index, Value *args);
 Value interp_rt_file_read_text(Interp *I, const Value *path);
 
-/* exec.c: a binary operator on two evaluated operands (consumed), and a
- * call of HIR function fi (arguments consumed). */
+/* exec.c: a binary operator on two evaluated operands (consumed). */
 Value interp_binary(Interp *I, BinaryOp op, Value l, Value r);
-Value interp_call(Interp *I, int fi, Value *args, int nargs);
-/* exec.c: checks the record invariants of symbol `sym` against the
- * record object (not consumed); false with I->stop set on failure. */
-bool interp_check_invariants(Interp *I, SymId sym, Obj *o);
-
 /* builtins_rt.c: resolves a builtin to its dispatch index, its BuiltinId
  * (-1: not implemented). */
 int interp_rt_builtin_index(BuiltinId bid);

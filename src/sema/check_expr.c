@@ -217,7 +217,7 @@ check_name(FnCtx *C, const Expr *e)
 	Diag *d = sema_error(S, DIAG_T202, e->span, "unknown value `%s` in `%s`", name, C->sym->name);
 	const char *help = sema_constructor_help(name);
 	if (C->sym->kind == SK_RECORD) {
-		/* a record invariant (sema.c emitc_check_invariants) */
+		/* a record invariant (sema.c check_record_invariants) */
 		Buf fb = {0};
 		for (int i = 0; i < C->sym->nfields; i++)
 			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);

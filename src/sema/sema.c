@@ -606,7 +606,7 @@ check_entry(Sema *S)
  * direct `string` (C104).
  */
 static void
-emitc_check_invariants(Sema *S, SymId id)
+check_record_invariants(Sema *S, SymId id)
 {
 	Sym *r = sema_sym(S, id);
 	const Decl *d = r->decl;
@@ -778,7 +778,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	sema_decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		sema_check_resource(S, id);
-		emitc_check_invariants(S, id);
+		check_record_invariants(S, id);
 	}
 	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
