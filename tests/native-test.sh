@@ -179,7 +179,7 @@ for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixture
 		elif ! cmp -s "$tmp/io" "$tmp/no"; then
 			disagree "$f" "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'"
 		else
-			agreed=$((agreed + 1))
+			disagree "$f" "stderr differs: interpreter '$(head -c 80 "$tmp/ie")', native '$(head -c 80 "$tmp/ne")'"
 		fi
 		continue
 	fi

@@ -20,12 +20,7 @@
 # reproduces it.
 #
 # PROGEN_FLAGS is passed to the generator (e.g. PROGEN_FLAGS=--b102 for the
-# shape the native lane still rejects with B102, see below).
-#
-# Known-failure signature skipped for now (printed loudly, listed at the
-# end): SPX-B102 whose compiler message is an undeclared temporary type
-# (`(null) tmpN`, "unknown type name"), fixed on the emitc branch — remove
-# the skip once that branch is merged (see docs/DECISIONS.md).
+# string-builtins-on-literal-temporaries shape that used to be B102).
 set -u
 sanitize=0
 if [ "${1:-}" = "--sanitize" ]; then
@@ -65,7 +60,7 @@ if ! command -v "${cc%% *}" >/dev/null 2>&1; then
 	exit 0
 fi
 
-agreed=0 refused=0 failed=0 known=0 known_seeds=""
+agreed=0 refused=0 failed=0
 
 # the lanes' status-line table, shared with tests/native-test.sh
 . "$(dirname "$0")/lane-status.sh"
@@ -104,13 +99,7 @@ while [ "$i" -lt "$count" ]; do
 		refused=$((refused + 1))
 		continue ;;
 	"error[SPX-B102]"*)
-		if grep -q -e '(null) tmp' -e 'unknown type name' "$tmp/ne" && ! grep -q -e '-W[a-z]' "$tmp/ne"; then
-			known=$((known + 1))
-			known_seeds="$known_seeds $seed"
-			echo "KNOWN-B102 (skipped until the emitc branch is merged) seed $seed: $(grep -m 1 -e 'error:' "$tmp/ne" | grep -v SPX-B102)"
-		else
-			fail "the generated C does not compile cleanly under $cc: $(grep -m 1 -e 'error:' -e 'warning:' "$tmp/ne" | grep -v SPX-B102 || echo "$nline")" "run --native"
-		fi
+		fail "the generated C does not compile cleanly under $cc: $(grep -m 1 -e 'error:' -e 'warning:' "$tmp/ne" | grep -v SPX-B102 || echo "$nline")" "run --native"
 		continue ;;
 	esac
 	if [ "$ist" -eq "$nst" ] && cmp -s "$tmp/io" "$tmp/no" && cmp -s "$tmp/ie" "$tmp/ne"; then
@@ -118,8 +107,10 @@ while [ "$i" -lt "$count" ]; do
 	elif [ "$ist" -eq 0 ]; then
 		if [ "$nst" -ne 0 ]; then
 			fail "interpreter exit 0, native exit $nst: $nline" "run --native"
-		else
+		elif ! cmp -s "$tmp/io" "$tmp/no"; then
 			fail "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'" "run --native"
+		else
+			fail "stderr differs: interpreter '$(head -c 80 "$tmp/ie")', native '$(head -c 80 "$tmp/ne")'" "run --native"
 		fi
 		continue
 	else
@@ -153,8 +144,5 @@ while [ "$i" -lt "$count" ]; do
 done
 
 [ "$sanitize" -eq 1 ] && echo "random: native lane under ASan+UBSan and the leak check"
-echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $known known-B102 skipped, $failed failed"
-if [ "$known" -gt 0 ]; then
-	echo "random: KNOWN-B102 SKIPPED (temporary, emitc branch) seeds:$known_seeds"
-fi
+echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $failed failed"
 [ "$failed" -eq 0 ]
