@@ -438,7 +438,7 @@ emit_builtin(Emit *E, const HirExpr *e)
 	memset(&c, 0, sizeof c);
 	c.e = e;
 	const Builtin *b = e->u.call.builtin;
-	c.bid = e->u.call.bid;
+	c.bid = e->u.call.builtin->bid;
 	c.ntargs = e->u.call.ntargs < 2 ? e->u.call.ntargs : 2;
 	for (int i = 0; i < c.ntargs; i++)
 		c.targs[i] = emitc_sty(E, e->u.call.targs[i]);

@@ -155,7 +155,6 @@ struct HirExpr {
 			TypeId *targs;        /* generic instance arguments */
 			int ntargs;
 			const Builtin *builtin;  /* CALL_BUILTIN: its row of src/sema/builtins.def */
-			BuiltinId bid;           /* CALL_BUILTIN: BI_<name>, what the lanes dispatch on */
 			HirSlot callee;       /* CALL_SLOT */
 			HirExpr **args;
 			int nargs;

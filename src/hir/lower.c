@@ -279,7 +279,6 @@ lower_call(Lower *L, const Expr *e)
 	} else if (S->call_builtin[e->id]) {
 		h->u.call.kind = CALL_BUILTIN;
 		h->u.call.builtin = S->call_builtin[e->id];
-		h->u.call.bid = h->u.call.builtin->bid;
 	} else {
 		h->u.call.kind = CALL_FN;
 		h->u.call.fn = S->expr_sym[e->id];

@@ -151,7 +151,7 @@ v_expr(V *v, const HirExpr *e)
 	case HIR_CALL:
 		if (e->u.call.kind == CALL_FN && e->u.call.fn < 0)
 			bad(v, e->span, "call is not resolved");
-		if (e->u.call.kind == CALL_BUILTIN && (!e->u.call.builtin || e->u.call.builtin->bid != e->u.call.bid))
+		if (e->u.call.kind == CALL_BUILTIN && (!e->u.call.builtin || sema_builtin_by_id(e->u.call.builtin->bid) != e->u.call.builtin))
 			bad(v, e->span, "builtin call is not resolved");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			v_expr(v, e->u.call.args[i]);

@@ -180,7 +180,7 @@ call(Comp *C, const HirExpr *e)
 		break;
 	case CALL_BUILTIN: {
 		n = node_new(C, interp_x_builtin, e);
-		int bi = interp_rt_builtin_index(e->u.call.bid);
+		int bi = interp_rt_builtin_index(e->u.call.builtin->bid);
 		n->op = bi;
 		if (bi >= 0) {
 			if (interp_rt_builtin_view(bi)) {
