@@ -146,15 +146,6 @@ static const char *const command_permits[] = {
 };
 
 static bool
-permitted(const Sema *S, const char *p)
-{
-	for (int i = 0; i < S->npermits; i++)
-		if (strcmp(S->permits[i], p) == 0)
-			return true;
-	return false;
-}
-
-static bool
 listed(const char *p, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -186,10 +177,10 @@ driver_route(const Sema *S, HirGrants *o)
 	if (o->route == ROUTE_TRANSCRIPT) {
 		o->stdout_write = true;
 	} else if (o->route == ROUTE_COMMAND) {
-		o->fs_read = permitted(S, "fs.read");
-		o->args_read = permitted(S, "process.args.read");
-		o->stdout_write = permitted(S, "process.stdout.write");
-		o->stderr_write = permitted(S, "process.stderr.write");
+		o->fs_read = listed("fs.read", S->permits, (size_t)S->npermits);
+		o->args_read = listed("process.args.read", S->permits, (size_t)S->npermits);
+		o->stdout_write = listed("process.stdout.write", S->permits, (size_t)S->npermits);
+		o->stderr_write = listed("process.stderr.write", S->permits, (size_t)S->npermits);
 	}
 }
 

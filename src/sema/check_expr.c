@@ -526,9 +526,8 @@ call_builtin(const Expr *e)
 }
 
 bool
-sema_bytes_write(Sema *S, const Expr *e)
+sema_bytes_write(const Expr *e)
 {
-	(void)S;
 	return is_bytes_write(call_builtin(e)) && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME;
 }
 
@@ -636,7 +635,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		diag_set_help(d, "an owned byte buffer holds at most 131072 bytes");
 		return true;
 	}
-	if (sema_bytes_write(S, e) && e != C->reopen) {
+	if (sema_bytes_write(e) && e != C->reopen) {
 		Diag *d = sema_error(S, DIAG_T271, args[0]->span, "a named byte buffer is frozen; `%s` may reopen it only as `%s = %s(%s, …)`",
 		    args[0]->u.name.s, args[0]->u.name.s, name, args[0]->u.name.s);
 		diag_set_help(d, "declare it `let mut %s` and write `%s = %s(%s, …);`, or chain the writes on the fresh buffer: `%s(bytes_zeroed(Nusize), …)`",

@@ -182,7 +182,7 @@ check_assign(FnCtx *C, const Stmt *s)
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
 		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value, C->loop_depth > 0) &&
-		    !sema_bytes_write(S, v)) {   /* another owner's buffer: T271 at the call */
+		    !sema_bytes_write(v)) {   /* another owner's buffer: T271 at the call */
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
 			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",

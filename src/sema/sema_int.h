@@ -82,7 +82,7 @@ typedef struct FnCtx {
 
 TypeId sema_check_expr(FnCtx *C, const Expr *e);
 /* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
-bool sema_bytes_write(Sema *S, const Expr *e);
+bool sema_bytes_write(const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
 TypeId sema_fn_type(FnCtx *C, TypeId t);
 TypeId sema_ctx_resolve_type(FnCtx *C, const Type *t);
