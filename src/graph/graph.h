@@ -96,8 +96,20 @@ typedef struct GraphMeta {
 
 /* The whole semaprax.graph.c1 document, one line, no newline. */
 void graph_write(Buf *out, GraphModel *g, const GraphMeta *meta);
-/* One expression tree or block as the graph writes it (context's `body`). */
-void graph_write_body(Buf *out, GraphModel *g, int d, int *types, int *ntypes_io);
+/*
+ * The graph's writer, for other renderings (context.c): it keeps one type
+ * table (types numbered in order of first use) across what it writes.
+ */
+typedef struct GraphWriter GraphWriter;
+GraphWriter *graph_writer_new(GraphModel *g);
+void graph_writer_free(GraphWriter *w);
+/* Writes t's index in the writer's table (adding it). */
+void graph_writer_type(GraphWriter *w, Buf *out, TypeId t);
+/* Writes the body block of function or method d; false (nothing written) without one. */
+bool graph_writer_body(GraphWriter *w, Buf *out, int d);
+int graph_writer_ntypes(const GraphWriter *w);
+/* The table's rows `["i64","copy"],…` (nothing when empty). */
+void graph_writer_types(GraphWriter *w, Buf *out);
 
 /* ---- context (context.c) ---- */
 
