@@ -29,6 +29,17 @@ void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
 void fmt_module_discards(Buf *out, const Module *m);
 
 /*
+ * The canonical one-line header of a declaration as the formatter prints
+ * it, without body, contracts, invariants, members or a newline
+ * (fmt_header.c): `fn add<T>(left: i64, right: borrow T) -> i64 uses { a }`,
+ * `record Point<T>`, `variant Shape<T>`, `class C : B<i64>`, `resource File`,
+ * `interface Host permits { a }`, `session protocol "p"`.  Appended to out.
+ * fmt_fn_header is the same for a function or a class method.
+ */
+void fmt_decl_header(Buf *out, const Decl *d);
+void fmt_fn_header(Buf *out, const FnDecl *fn);
+
+/*
  * Canonical literals (§0.11, fmt_lit.c), shared with the revision hash.
  * fmt_float: shortest round-trip digits, never an exponent, ".0" when
  *   integral; SUF_F32 values use float digits plus "f32"; SUF_F64 and
