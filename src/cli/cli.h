@@ -32,6 +32,12 @@ int cli_cmd_parse(int argc, char **argv);
 int cli_cmd_explain(int argc, char **argv);
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_build(int argc, char **argv);
+int cli_cmd_graph(int argc, char **argv);
+int cli_cmd_context(int argc, char **argv);
+int cli_cmd_query(int argc, char **argv);
+
+/* Optimal string alignment distance (main.c); 99 beyond 32 bytes. */
+int cli_edit_distance(const char *a, const char *b);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

@@ -49,15 +49,26 @@ static const Command commands[] = {
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
+	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N]\n"
+	  "    [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
+	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
+	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
+	  "  (65536), nodes 1..65536 (256).\n" },
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
+	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
+	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n" },
 	{ "help", cmd_help, "semaprax help [<command>]\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
+	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e]\n"
+	  "    [--calls id] [--called-by id] [--json]\n"
+	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
+	  "  lists the callers of X, --called-by X its callees.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
@@ -99,9 +110,10 @@ find_command(const char *name)
 	return NULL;
 }
 
-/* Optimal string alignment distance (edits plus adjacent transpositions). */
-static int
-edit_distance(const char *a, const char *b)
+/* Optimal string alignment distance (edits plus adjacent transpositions);
+ * 99 when either string is longer than 32 bytes. */
+int
+cli_edit_distance(const char *a, const char *b)
 {
 	size_t n = strlen(a), m = strlen(b);
 	if (n > 32 || m > 32)
@@ -135,7 +147,7 @@ suggest(const char *name)
 	for (size_t i = 0; i < countof(commands); i++) {
 		const char *c = commands[i].name;
 		int limit = strlen(c) <= 4 ? 1 : 2;
-		if (edit_distance(name, c) <= limit) {
+		if (cli_edit_distance(name, c) <= limit) {
 			if (best)
 				return NULL;
 			best = c;

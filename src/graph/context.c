@@ -47,11 +47,13 @@ typedef struct Ctx {
 	int walk;
 } Ctx;
 
+typedef VEC(int) IntVec;
+
 static const char *const dir_names[] = { "forward", "forward", "reverse", "both" };
 
 /* Neighbours of d in direction dir, appended to *out (duplicates possible for both). */
 static void
-neighbours(const GraphModel *g, int d, int dir, VEC(int) *out)
+neighbours(const GraphModel *g, int d, int dir, IntVec *out)
 {
 	const GraphDecl *x = &g->decls[d];
 	if (dir & CTX_FORWARD || !dir)
@@ -76,12 +78,12 @@ traverse(Ctx *c)
 	c->order[0] = c->q->root;
 	c->norder = 1;
 	int level = 0, level_end = 1;
-	VEC(int) nb = {0};
+	IntVec nb = {0};
 	for (int depth = 1; depth <= c->q->depth + 1 && level < level_end; depth++) {
 		int start = c->norder;
 		for (int i = level; i < level_end; i++) {
 			nb.len = 0;
-			neighbours(g, c->order[i], c->q->direction, (void *)&nb);
+			neighbours(g, c->order[i], c->q->direction, &nb);
 			for (int k = 0; k < nb.len; k++)
 				if (c->dist[nb.items[k]] < 0) {
 					c->dist[nb.items[k]] = depth;
@@ -227,12 +229,12 @@ render(Ctx *c, Buf *out, int k, int bound_root)
 	}
 	/* the frontier: traversal neighbours of the facts that are not facts */
 	VEC(Front) front = {0};
-	VEC(int) nb = {0};
+	IntVec nb = {0};
 	c->walk++;
 	for (int i = 0; i < (bound ? 1 : k); i++) {
 		int d = bound ? root : c->order[i];
 		nb.len = 0;
-		neighbours(g, d, c->q->direction, (void *)&nb);
+		neighbours(g, d, c->q->direction, &nb);
 		for (int j = 0; j < nb.len; j++) {
 			int v = nb.items[j];
 			if (c->stamp[v] == c->walk || v == root || (!bound && c->pos[v] >= 0 && c->pos[v] < k))

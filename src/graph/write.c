@@ -591,7 +591,7 @@ member_rows(W *w, int owner, GraphKind kind)
 		const GraphDecl *m = &g->decls[i];
 		if (m->owner != owner || m->kind != kind)
 			continue;
-		buf_puts(w->out, first ? "[" : ",[");
+		buf_puts(w->out, first ? "[[" : ",[");
 		first = false;
 		str(w, m->id);
 		buf_putc(w->out, ',');
