@@ -57,6 +57,14 @@ unload(Loaded *x)
 }
 
 static void
+flush_stdout(Buf *b, void *ctx)
+{
+	(void)ctx;
+	fwrite(b->data, 1, b->len, stdout);
+	b->len = 0;
+}
+
+static void
 put(Buf *b)
 {
 	fwrite(b->data, 1, b->len, stdout);
@@ -160,7 +168,7 @@ cli_cmd_graph(int argc, char **argv)
 	if (!load(&x, path))
 		return EXIT_FAIL;
 	Buf b = {0};
-	graph_write(&b, x.g, &x.meta);
+	graph_write(&b, x.g, &x.meta, flush_stdout, NULL);
 	buf_putc(&b, '\n');
 	put(&b);
 	unload(&x);

@@ -94,8 +94,14 @@ typedef struct GraphMeta {
 	const char *prelude_digest;
 } GraphMeta;
 
-/* The whole semaprax.graph.c1 document, one line, no newline. */
-void graph_write(Buf *out, GraphModel *g, const GraphMeta *meta);
+/*
+ * The whole semaprax.graph.c1 document, one line, no newline, into out;
+ * when flush is set it is called (with ctx) whenever out holds
+ * GRAPH_FLUSH_BYTES or more, to write out's bytes away and empty it.
+ */
+typedef void (*GraphFlush)(Buf *out, void *ctx);
+#define GRAPH_FLUSH_BYTES 65536
+void graph_write(Buf *out, GraphModel *g, const GraphMeta *meta, GraphFlush flush, void *ctx);
 /*
  * The graph's writer, for other renderings (context.c): it keeps one type
  * table (types numbered in order of first use) across what it writes.

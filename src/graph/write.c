@@ -40,7 +40,25 @@ static void w_block(W *w, const HirBlock *b);
 static void
 key(W *w, const char *k)
 {
-	buf_printf(w->out, ",\"%s\":", k);
+	buf_puts(w->out, ",\"");
+	buf_puts(w->out, k);
+	buf_puts(w->out, "\":");
+}
+
+/* A non-negative integer in decimal (hot: every expression writes two). */
+static void
+put_uint(Buf *o, uint64_t v)
+{
+	char t[24];
+	int n = 0;
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	buf_reserve(o, (size_t)n);
+	while (n)
+		o->data[o->len++] = t[--n];
+	o->data[o->len] = '\0';
 }
 
 static int
@@ -62,7 +80,7 @@ type_ref(W *w, TypeId t)
 static void
 put_type(W *w, TypeId t)
 {
-	buf_printf(w->out, "%d", type_ref(w, t));
+	put_uint(w->out, (uint64_t)type_ref(w, t));
 }
 
 static void
@@ -178,7 +196,11 @@ pattern(W *w, const HirPattern *p)
 static void
 head(W *w, const HirExpr *e, const char *op)
 {
-	buf_printf(w->out, "[%u,\"%s%s\",", e->index, e->temp ? "~" : "", op);
+	buf_putc(w->out, '[');
+	put_uint(w->out, e->index);
+	buf_puts(w->out, e->temp ? ",\"~" : ",\"");
+	buf_puts(w->out, op);
+	buf_puts(w->out, "\",");
 	put_type(w, e->type);
 }
 
@@ -642,7 +664,9 @@ node(W *w, int i)
 	Buf *o = w->out;
 	buf_puts(o, "{\"id\":");
 	str(w, d->id);
-	buf_printf(o, ",\"kind\":\"%s\",\"name\":", graph_kind_names[d->kind]);
+	buf_puts(o, ",\"kind\":\"");
+	buf_puts(o, graph_kind_names[d->kind]);
+	buf_puts(o, "\",\"name\":");
 	str(w, d->name);
 	if (d->owner >= 0) {
 		key(w, "owner");
@@ -738,21 +762,10 @@ w_free(W *w)
 }
 
 void
-graph_write(Buf *out, GraphModel *g, const GraphMeta *meta)
+graph_write(Buf *out, GraphModel *g, const GraphMeta *meta, GraphFlush flush, void *ctx)
 {
 	W w;
-	Buf nodes = {0};
-	w_init(&w, g, &nodes);
-	bool first = true;
-	for (int i = 0; i < g->ndecls; i++) {
-		if (is_row(g->decls[i].kind))
-			continue;
-		if (!first)
-			buf_putc(&nodes, ',');
-		first = false;
-		node(&w, i);
-	}
-	w.out = out;
+	w_init(&w, g, out);
 	buf_puts(out, "{\"schema\":\"semaprax.graph.c1\",\"revision\":");
 	str(&w, meta->revision);
 	buf_puts(out, ",\"prelude\":[");
@@ -767,26 +780,28 @@ graph_write(Buf *out, GraphModel *g, const GraphMeta *meta)
 		key(&w, "entrypoint");
 		str(&w, g->H->funcs[main_fn].id);
 	}
+	/* the nodes, then the types they used (numbered in order of first use) */
+	bool first = true;
+	for (int i = 0; i < g->ndecls; i++) {
+		if (is_row(g->decls[i].kind))
+			continue;
+		buf_puts(out, first ? ",\"nodes\":[" : ",");
+		first = false;
+		node(&w, i);
+		if (flush && out->len >= GRAPH_FLUSH_BYTES)
+			flush(out, ctx);
+		arena_free(&w.scratch);
+		arena_init(&w.scratch);
+	}
+	if (!first)
+		buf_putc(out, ']');
 	if (w.types.len) {
 		key(&w, "types");
 		buf_putc(out, '[');
-		for (int i = 0; i < w.types.len; i++) {
-			buf_puts(out, i ? ",[" : "[");
-			str(&w, sema_type_name(g->S, w.types.items[i]));
-			buf_putc(out, ',');
-			str(&w, type_class(g->S, w.types.items[i]));
-			buf_putc(out, ']');
-		}
-		buf_putc(out, ']');
-	}
-	if (nodes.len) {
-		key(&w, "nodes");
-		buf_putc(out, '[');
-		buf_put(out, nodes.data, nodes.len);
+		graph_writer_types(&w, out);
 		buf_putc(out, ']');
 	}
 	buf_putc(out, '}');
-	buf_free(&nodes);
 	w_free(&w);
 }
 
