@@ -142,6 +142,8 @@ unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
 			for (int j = 0; j < 3 && best[j] >= 0; j++)
 				buf_printf(&help, "%s `%s`", j ? "," : "", g->decls[best[j]].id);
 			buf_puts(&help, "? `semaprax query <file>` lists every declaration");
+		} else {
+			buf_puts(&help, "`semaprax query <file>` lists every declaration with its stable id");
 		}
 	}
 	report(path, DIAG_G001, help.data, msg.data);

@@ -361,7 +361,8 @@ root_only_bound(Ctx *c, int x)
 {
 	if (c->min_bytes[x] < 0) {
 		Buf b = {0};
-		c->min_bytes[x] = (long)render(c, &b, 1, x);
+		long n = (long)render(c, &b, 1, x);
+		c->min_bytes[x] = n < GRAPH_CTX_MIN_BYTES ? GRAPH_CTX_MIN_BYTES : n;
 		buf_free(&b);
 	}
 	return c->min_bytes[x];

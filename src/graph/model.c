@@ -164,13 +164,19 @@ collect_decls(Builder *b)
 		Sym *s = sema_sym(S, id);
 		if (s->prelude || s->kind == SK_SESSION || s->kind == SK_IMPORT)
 			continue;
+		/* a class's methods are listed right after its fields (SK_CLASS below) */
+		if (s->kind == SK_METHOD && s->owner >= 0 && sema_sym(S, s->owner)->kind == SK_CLASS)
+			continue;
 		int self = b->decls.len;
 		g->of_sym[id] = self;
 		GraphDecl *d;
 		switch (s->kind) {
 		case SK_FN:
+			d = add_decl(b, GK_FUNCTION, s->id, s->explicit_id, s->name, -1, s->span);
+			fill_function(g, d, s, fn_of_sym[id]);
+			break;
 		case SK_METHOD:
-			d = add_decl(b, s->kind == SK_FN ? GK_FUNCTION : GK_METHOD, s->id, s->explicit_id, s->name, -1, s->span);
+			d = add_decl(b, GK_METHOD, s->id, s->explicit_id, s->name, -1, s->span);
 			fill_function(g, d, s, fn_of_sym[id]);
 			break;
 		case SK_RECORD:
@@ -198,6 +204,13 @@ collect_decls(Builder *b)
 			d->tparams = s->tparams;
 			d->ntparams = s->ntparams;
 			add_fields(b, s->fields, s->nfields, GK_FIELD, self, id);
+			for (int k = 0; k < s->nmethods; k++) {
+				SymId mid = s->methods[k];
+				Sym *ms = sema_sym(S, mid);
+				g->of_sym[mid] = b->decls.len;
+				GraphDecl *md = add_decl(b, GK_METHOD, ms->id, ms->explicit_id, ms->name, self, ms->span);
+				fill_function(g, md, ms, fn_of_sym[mid]);
+			}
 			break;
 		case SK_RESOURCE:
 			d = add_decl(b, GK_RESOURCE, s->id, s->explicit_id, s->name, -1, s->span);
@@ -235,12 +248,6 @@ collect_decls(Builder *b)
 		}
 	}
 	free(fn_of_sym);
-	/* methods belong to their class (declared before them or not) */
-	for (int i = 0; i < b->decls.len; i++) {
-		GraphDecl *d = &b->decls.items[i];
-		if (d->kind == GK_METHOD && S->syms.items[d->sym].owner >= 0)
-			d->owner = g->of_sym[S->syms.items[d->sym].owner];
-	}
 }
 
 /* ---- call edges -------------------------------------------------------------- */
