@@ -8,7 +8,8 @@
  *      about CALCULATOR (bench/agent/calculator.spx, the size of the
  *      reference's examples/calculator.spx): `graph`, `context app.main
  *      --depth 1`, `query --id calculator.add --json`, each beside the
- *      reference's figure (TOOLCHAIN.md §4).  Bytes exclude the final
+ *      reference's figure (TOOLCHAIN.md §4); then the same for
+ *      examples/inventory.spx, a larger program (no reference figure).  Bytes exclude the final
  *      newline (the reference's used_bytes convention).  A lexical unit
  *      (`semaprax.lexical-token.v1`): each maximal ASCII alphanumeric or
  *      underscore run is one unit; every other non-whitespace ASCII byte
@@ -253,6 +254,9 @@ main(int argc, char **argv)
 	bad |= question(bin, calc, "context app.main --depth 1", "context", "app.main", "--depth", "1", 2279, NULL);
 	bad |= question(bin, calc, "query --id calculator.add --json", "query", "--id", "calculator.add", "--json", 0,
 	    "< 1024 bytes, < 256 units");
+	printf("a larger program, for scale (no reference figure):\n");
+	bad |= question(bin, "examples/inventory.spx", "graph examples/inventory.spx", "graph", NULL, NULL, NULL, 0, "-");
+	bad |= question(bin, "examples/inventory.spx", "context app.main --depth 2", "context", "app.main", "--depth", "2", 0, "-");
 	generate(gen);
 	printf("whole process on %s (%d functions), median of %d fresh runs:\n", gen, GEN_FUNCTIONS, runs);
 	bad |= timed(bin, gen, "graph", "graph", NULL, runs, 340, 43);

@@ -441,10 +441,10 @@ graph_model_build(Sema *S, HirModule *H)
 	b.g = g;
 	collect_decls(&b);
 	g->ndecls = b.decls.len;
-	g->decls = ARENA_ARRAY(&g->arena, GraphDecl, b.decls.len + 1);
-	if (b.decls.len)
-		memcpy(g->decls, b.decls.items, sizeof(GraphDecl) * (size_t)b.decls.len);
-	VEC_FREE(b.decls);
+	if (!b.decls.items)
+		VEC_PUSH(b.decls, (GraphDecl){ 0 });   /* never NULL */
+	g->decls = b.decls.items;                    /* the arena frees it */
+	arena_own(&g->arena, b.decls.items);
 	g->by_id = ARENA_ARRAY(&g->arena, int, g->ndecls + 1);
 	for (int i = 0; i < g->ndecls; i++)
 		g->by_id[i] = i;
