@@ -261,13 +261,19 @@ render(Ctx *c, Buf *out, int k, int bound_root)
 			front.items[i].d = ids[i];
 		free(ids);
 	} else {
-		/* traversal order (depth, then stable id) */
-		for (int i = 1; i < front.len; i++) {
-			Front t = front.items[i];
-			int j = i;
-			for (; j > 0 && c->pos[front.items[j - 1].d] > c->pos[t.d]; j--)
-				front.items[j] = front.items[j - 1];
-			front.items[j] = t;
+		/* traversal order (depth, then stable id): walk the order, keep the stamped */
+		int n = front.len;
+		front.len = 0;
+		for (int i = k; i < c->norder && front.len < n; i++) {
+			int v = c->order[i];
+			if (c->stamp[v] != c->walk)
+				continue;
+			Front fr = { v, "max_bytes" };
+			if (c->dist[v] > c->q->depth)
+				fr.reason = "depth";
+			else if (c->pos[v] >= c->ncand)
+				fr.reason = "max_nodes";
+			front.items[front.len++] = fr;
 		}
 	}
 	/* the document, with used_bytes left out (inserted at its offset) */
