@@ -127,12 +127,15 @@ enter_func(W *w, const HirFunc *f)
 {
 	w->f = f;
 	w->slots = ARENA_ARRAY(&w->scratch, const char *, f->nlocals + 1);
+	bool *dup = ARENA_ARRAY(&w->scratch, bool, f->nlocals + 1);
+	StrMap first = { 0 };   /* name → its first slot (probed only, never iterated) */
 	for (int i = 0; i < f->nlocals; i++) {
-		bool dup = false;
-		for (int j = 0; j < f->nlocals && !dup; j++)
-			dup = j != i && strcmp(f->locals[i].name, f->locals[j].name) == 0;
-		w->slots[i] = dup ? arena_printf(&w->scratch, "%s#%d", f->locals[i].name, i) : f->locals[i].name;
+		if (!sema_strmap_put(&first, f->locals[i].name, i))
+			dup[i] = dup[sema_strmap_get(&first, f->locals[i].name)] = true;
 	}
+	sema_strmap_free(&first);
+	for (int i = 0; i < f->nlocals; i++)
+		w->slots[i] = dup[i] ? arena_printf(&w->scratch, "%s#%d", f->locals[i].name, i) : f->locals[i].name;
 }
 
 static void
