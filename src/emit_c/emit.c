@@ -2,8 +2,10 @@
  * emit.c — HIR → one C11 translation unit (see emit_c.h): the driver.
  *
  * Functions are emitted as instances (a HIR function plus concrete type
- * arguments: generics are monomorphised), only those reachable from `main`,
- * in a worklist; a C function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
+ * arguments: generics are monomorphised), those of the HIR's instance list
+ * (HirModule.mono, src/hir/mono.c: reachable from `main`, with concrete slot
+ * types, slot ownership and each call site's target), in its order; a C
+ * function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
  * instance of a generic one), a method `m<len>_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
  * A function's first parameter is `spx_d`, the frames active before it

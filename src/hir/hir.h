@@ -32,9 +32,9 @@
  *   - Generic templates keep type parameters (TY_PARAM) in slot and
  *     expression types and never mark T-typed slots owned: one template
  *     serves every instance.  In an instance where T is not Copy, a slot
- *     that is not lent owns its value and the lane releases it when it is
- *     overwritten and at function exit (a T-typed consumed `for` item at
- *     the end of each iteration).
+ *     that is not lent owns its value (HirInst.slot_owned, from hir_mono)
+ *     and the lane releases it when it is overwritten and at function exit
+ *     (a T-typed consumed `for` item at the end of each iteration).
  *   - `match own` consumes the scrutinee: parts of it that the arm's pattern
  *     does not bind are released with it, by the end of the arm.
  *   - A temporary (HirExpr.temp) is released after its use and no later
