@@ -207,8 +207,13 @@ members(Doc *D, const Decl *d, const Sym *s)
 			if (r->trivial) {
 				buf_puts(&b, "drop trivial");
 			} else {
-				buf_puts(&b, "drop import ");
-				json_str(&b, r->import.s, r->import.len);
+				buf_puts(&b, "drop import \"");
+				for (uint32_t k = 0; k < r->import.len; k++) {   /* as the formatter quotes it */
+					if (r->import.s[k] == '"' || r->import.s[k] == '\\')
+						buf_putc(&b, '\\');
+					buf_putc(&b, r->import.s[k]);
+				}
+				buf_putc(&b, '"');
 			}
 			it->header = take(D, &b);
 		}

@@ -469,8 +469,15 @@ cli_cmd_help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const CliCommand *c = cli_find_command(argv[1]);
-	if (!c)
-		return cli_unknown_command(argv[1]);
+	if (!c) {
+		const char *s = suggest_command(argv[1]);
+		if (s)
+			fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n", argv[1], s);
+		else
+			fprintf(stderr, "unknown command `%s`\n", argv[1]);
+		fputs("hint: `semaprax help all` lists every command\n", stderr);
+		return EXIT_USAGE;
+	}
 	fputs(c->usage, stdout);
 	return EXIT_OK;
 }
