@@ -46,6 +46,9 @@ typedef struct Doc {
 	const char *path;
 	const Comment **mod_comments;
 	int nmod_comments;
+	const char **type_names;   /* top-level record/variant/class/resource/interface names … */
+	const char **type_ids;     /* … and their stable ids (HTML links) */
+	int ntypes;
 } Doc;
 
 static const char *
@@ -264,10 +267,24 @@ build(Doc *D, const Session *L)
 		if (owner[i] == FMT_COMMENT_MODULE)
 			D->mod_comments[D->nmod_comments++] = &m->comments[i];
 	Buf b = {0};
+	D->type_names = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
+	D->type_ids = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
 		const Sym *s = by_decl[i];
 		const char *id = s ? s->id : explicit_id(D, &d->id);
+		if (s && id && d->kind != DECL_FN && d->kind != DECL_SESSION) {
+			/* insertion by name (stable: a repeated name keeps its first declaration first) */
+			int at = D->ntypes;
+			while (at > 0 && strcmp(D->type_names[at - 1], s->name) > 0) {
+				D->type_names[at] = D->type_names[at - 1];
+				D->type_ids[at] = D->type_ids[at - 1];
+				at--;
+			}
+			D->type_names[at] = s->name;
+			D->type_ids[at] = id;
+			D->ntypes++;
+		}
 		DocItem *it;
 		if (d->kind == DECL_FN) {
 			function_item(D, kind_names[d->kind], false, id, &d->u.fn);
@@ -419,6 +436,58 @@ html_cstr(Buf *o, const char *s)
 	html_esc(o, s, strlen(s));
 }
 
+static bool
+ident_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Compares the C string a with the n bytes at b, bytewise. */
+static int
+name_cmp(const char *a, const char *b, size_t n)
+{
+	size_t la = strlen(a);
+	int c = memcmp(a, b, la < n ? la : n);
+	return c ? c : (la > n) - (la < n);
+}
+
+/* A header, escaped, each name of a declared type a link to its declaration. */
+static void
+html_header(Buf *o, const Doc *D, const char *h)
+{
+	for (size_t i = 0; h[i];) {
+		if (!ident_byte(h[i])) {
+			html_esc(o, h + i, 1);
+			i++;
+			continue;
+		}
+		size_t n = 0;
+		while (ident_byte(h[i + n]))
+			n++;
+		/* binary search over the names sorted by build (bytewise; ties keep source order) */
+		int lo = 0, hi = D->ntypes, t = -1;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (name_cmp(D->type_names[mid], h + i, n) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < D->ntypes && name_cmp(D->type_names[lo], h + i, n) == 0)
+			t = lo;
+		if (t >= 0) {
+			buf_puts(o, "<a href=\"#");
+			html_cstr(o, D->type_ids[t]);
+			buf_puts(o, "\">");
+			html_esc(o, h + i, n);
+			buf_puts(o, "</a>");
+		} else {
+			html_esc(o, h + i, n);
+		}
+		i += n;
+	}
+}
+
 static void
 html_comments(Buf *o, const Comment *const *cs, int n)
 {
@@ -506,7 +575,7 @@ render_html(const Doc *D, Buf *o)
 		buf_puts(o, "<section");
 		html_anchor(o, it);
 		buf_puts(o, ">\n<h2><code>");
-		html_cstr(o, it->header);
+		html_header(o, D, it->header);
 		buf_puts(o, "</code></h2>\n");
 		html_link(o, it);
 		buf_putc(o, '\n');
@@ -520,7 +589,7 @@ render_html(const Doc *D, Buf *o)
 				buf_puts(o, "<li");
 				html_anchor(o, mb);
 				buf_puts(o, "><code>");
-				html_cstr(o, mb->header);
+				html_header(o, D, mb->header);
 				buf_puts(o, "</code> ");
 				html_link(o, mb);
 				buf_putc(o, '\n');
