@@ -9,7 +9,9 @@
 #     code (every error it reports has that code, and there is at least one);
 #     (```spx warning=SPX-XXXX: verifies, and every warning has that code);
 #  3. every code the card's mistakes-index names is in the register and
-#     has a marked block showing it.
+#     has a marked block showing it;
+#  4. the builtins topic's table names exactly the builtins of
+#     src/sema/builtins.def.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -88,7 +90,19 @@ for code in $(grep '^| SPX-' "$card" | sed 's/^| \(SPX-[A-Z0-9]*\) .*/\1/' | sor
 		fail=1
 	fi
 done
-[ "$fail" -eq 0 ] && echo "docs: $checked language-card blocks checked"
+# 4. the builtins topic names every compiler-owned function (src/sema/builtins.def) and no other.
+if [ -z "${CARD:-}" ]; then
+	sed -n 's/^BUILTIN(\([a-z0-9_]*\),.*/\1/p' src/sema/builtins.def | sort > "$tmp/builtins"
+	awk '/^## builtins/ { on = 1; next } /^## / { on = 0 } on && /^\| [a-z]/' "$card" |
+		grep -o '`[^`]*`' | tr -d '`' | tr ' ' '\n' | grep '_' | sort -u > "$tmp/listed"
+	missing=$(comm -23 "$tmp/builtins" "$tmp/listed" | tr '\n' ' ')
+	extra=$(comm -13 "$tmp/builtins" "$tmp/listed" | tr '\n' ' ')
+	if [ -n "$missing$extra" ]; then
+		echo "FAIL $card builtins topic: missing: ${missing:-none}; not builtins: ${extra:-none}"
+		fail=1
+	fi
+fi
+[ "$fail" -eq 0 ] && echo "docs: $checked language-card blocks checked; the builtins topic lists src/sema/builtins.def"
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1
