@@ -42,6 +42,13 @@ snap() {
 	fi
 }
 
+# units FILE — lexical units (TOOLCHAIN.md §4, semaprax.lexical-token.v1): each maximal ASCII
+# alphanumeric/underscore run is one, every other non-whitespace scalar one (UTF-8
+# continuation bytes are not counted).
+units() {
+	LC_ALL=C awk '{ s = s $0 "\n" } END { w = s; n = gsub(/[A-Za-z0-9_]+/, " ", w); gsub(/[ \t\n]/, "", w); gsub(/[\200-\277]/, "", w); print n + length(w) }' "$1"
+}
+
 size_at_most() { # FILE BYTES WHAT
 	n=$(wc -c < "$1")
 	if [ "$n" -le "$2" ]; then ok; else bad "$3: $n bytes, bound $2"; fi
@@ -104,6 +111,8 @@ snap diag-codes 0 help diagnostic codes
 size_at_most "$tmp/out" 256 "help diagnostic codes"
 lines=$(wc -l < "$tmp/out")
 if [ "$lines" -eq 4 ]; then ok; else bad "help diagnostic codes: $lines lines, wanted 4"; fi
+u=$(units "$tmp/out")
+if [ "$u" -le 100 ]; then ok; else bad "help diagnostic codes: $u lexical units, bound 100"; fi
 ncodes=$(sed -n 2p "$tmp/out" | wc -w)
 if [ "$ncodes" -eq 12 ]; then ok; else bad "help diagnostic codes: $ncodes codes, wanted 12"; fi
 for c in $(sed -n 2p "$tmp/out"); do

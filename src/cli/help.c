@@ -10,8 +10,8 @@
  *   - the overview: the guide table below names commands; one that is not
  *     in the command table is listed as "not yet available";
  *   - the language card: docs/language-card.md, embedded at build time; a
- *     `## <topic>` heading starts a topic, the text before the first one is
- *     the short guide (`help language`);
+ *     `## <topic>` heading (outside fenced blocks) starts a topic, the text
+ *     before the first one is the short guide (`help language`);
  *   - `help diagnostic`: the card's mistakes-index table (`| SPX-… | wrote
  *     | fix |` rows) and the diagnostic register (title, default fix).
  * Every help form writes stdout only and exits 0; bad operands write stderr
@@ -234,23 +234,31 @@ topic_len(const char *h)
 	return n;
 }
 
+/* The first topic heading at or after line p outside fenced blocks (p starts outside one). */
+static const char *
+next_heading(const char *p)
+{
+	bool fenced = false;
+	for (; *p; p = next_line(p)) {
+		if (strncmp(p, "```", 3) == 0)
+			fenced = !fenced;
+		else if (!fenced && is_topic_heading(p))
+			return p;
+	}
+	return p;
+}
+
 static const char *
 first_topic(void)
 {
-	const char *p = cli_language_card;
-	while (*p && !is_topic_heading(p))
-		p = next_line(p);
-	return p;
+	return next_heading(cli_language_card);
 }
 
 /* The heading of the topic after the one at h (or the end of the card). */
 static const char *
 topic_end(const char *h)
 {
-	const char *p = next_line(h);
-	while (*p && !is_topic_heading(p))
-		p = next_line(p);
-	return p;
+	return next_heading(next_line(h));
 }
 
 static const char *
