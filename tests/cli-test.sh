@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli-test.sh BIN — command-line behaviour: exit codes, usage errors, the
 # unknown-command suggestion, explain, and fmt's file handling (atomic
-# rewrite, --check, --stdout, untouched on parse errors, directories).
+# rewrite, --check, --stdout, untouched on parse errors, directories); the
+# help system, version and doc are tests/help-test.sh, run from here.
 set -u
 bin=$1
 # `check` lowers and re-validates the HIR (a compiler self-check) only when asked.
@@ -624,6 +625,9 @@ SPX
 		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi
 	done
 fi
+
+# The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
+if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

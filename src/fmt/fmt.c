@@ -161,12 +161,7 @@ static void
 function(Fmt *F, const FnDecl *fn, int depth)
 {
 	indent(F, depth);
-	buf_puts(F->out, "fn ");
-	fmt_fx_name(F, fn->name);
-	fmt_fx_tparams(F, fn->tparams, fn->ntparams);
-	fmt_fx_params(F, fn->params, fn->nparams);
-	buf_puts(F->out, " -> ");
-	fmt_fx_type(F, fn->result);
+	fmt_hd_fn(F, fn);
 	buf_putc(F->out, '\n');
 	if (fn->uses.nnames > 0) {
 		indent(F, depth + 1);
@@ -204,9 +199,7 @@ fields(Fmt *F, const FieldDecl *fs, int n, int depth)
 static void
 record_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "record ");
-	fmt_fx_name(F, d->u.record.name);
-	fmt_fx_tparams(F, d->u.record.tparams, d->u.record.ntparams);
+	fmt_hd_type(F, d);
 	buf_puts(F->out, " {\n");
 	fields(F, d->u.record.fields, d->u.record.nfields, 1);
 	if (F->nplaced)
@@ -222,9 +215,7 @@ record_decl(Fmt *F, const Decl *d)
 static void
 variant_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "variant ");
-	fmt_fx_name(F, d->u.variant.name);
-	fmt_fx_tparams(F, d->u.variant.tparams, d->u.variant.ntparams);
+	fmt_hd_type(F, d);
 	buf_puts(F->out, " {\n");
 	for (int i = 0; i < d->u.variant.ncases; i++) {
 		const CaseDecl *c = &d->u.variant.cases[i];
@@ -258,26 +249,11 @@ method(Fmt *F, const ClassMember *m)
 	trailing(F, key, 1);
 }
 
-/* Fields first, then each method after a blank emitc_line (the reference's order). */
+/* Fields first, then each method after a blank line (the reference's order). */
 static void
 class_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "class ");
-	fmt_fx_name(F, d->u.class_.name);
-	fmt_fx_tparams(F, d->u.class_.tparams, d->u.class_.ntparams);
-	if (d->u.class_.has_parent) {
-		buf_puts(F->out, " : ");
-		fmt_fx_name(F, d->u.class_.parent);
-		if (d->u.class_.nparent_targs) {
-			buf_putc(F->out, '<');
-			for (int i = 0; i < d->u.class_.nparent_targs; i++) {
-				if (i)
-					buf_puts(F->out, ", ");
-				fmt_fx_type(F, d->u.class_.parent_targs[i]);
-			}
-			buf_putc(F->out, '>');
-		}
-	}
+	fmt_hd_type(F, d);
 	if (d->u.class_.nmembers == 0) {
 		buf_puts(F->out, " { }\n");
 		return;
@@ -298,9 +274,7 @@ class_decl(Fmt *F, const Decl *d)
 static void
 resource_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "resource ");
-	fmt_fx_name(F, d->u.resource.name);
-	fmt_fx_tparams(F, d->u.resource.tparams, d->u.resource.ntparams);   /* refused by the checker (T223) */
+	fmt_hd_type(F, d);
 	if (d->u.resource.ndrops == 0) {
 		buf_puts(F->out, ";\n");   /* the legacy form the checker refuses (O112) */
 		return;
@@ -356,8 +330,7 @@ import_fn(Fmt *F, const ImportFn *f)
 static void
 interface_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "interface ");
-	fmt_fx_name(F, d->u.interface.name);
+	fmt_hd_type(F, d);
 	buf_puts(F->out, "\n    permits ");
 	fmt_fx_effects(F, d->u.interface.permits.names, d->u.interface.permits.nnames);
 	buf_puts(F->out, "\n{\n");
@@ -427,8 +400,7 @@ transition(Fmt *F, const Transition *t)
 static void
 session_decl(Fmt *F, const Decl *d)
 {
-	buf_puts(F->out, "session protocol ");
-	fmt_fx_quoted(F, d->u.session.name);
+	fmt_hd_type(F, d);
 	buf_puts(F->out, " {\n    states ");
 	name_set(F, d->u.session.states, d->u.session.nstates);
 	buf_puts(F->out, "\n    initial ");

@@ -54,6 +54,10 @@ uint32_t fmt_field_start(const FieldDecl *f);
 uint32_t fmt_case_start(const CaseDecl *c);
 uint32_t fmt_member_start(const ClassMember *m);
 
+/* ---- declaration headers (fmt_header.c): up to the `{`, no `uses`, no newline ---- */
+void fmt_hd_fn(Fmt *F, const FnDecl *fn);
+void fmt_hd_type(Fmt *F, const Decl *d);   /* any kind; DECL_FN as fmt_hd_fn */
+
 /* ---- one-line pieces (fmt_expr.c) ---- */
 void fmt_fx_item_expr(Fmt *F, const Expr *e);   /* a block tail: guards its first token */
 void fmt_fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a record literal */

@@ -4,7 +4,7 @@
  * native lane's escaping of source text into C (src/emit_c/escape.c); edit
  * distance lives in the CLI and is covered by tests/cli-test.sh; two driver
  * Sessions interleaved (session_test.c); a Program of two modules
- * (program_test.c).
+ * (program_test.c); the one-line declaration headers (fmt_decl_header).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "../../src/support/sha256.h"
 #include "../../src/support/utf8.h"
 #include "../../src/emit_c/emit_int.h"
+#include "../../src/fmt/fmt.h"
 #include "../../src/hir/hir.h"
 #include "../../src/parse/parse.h"
 #include "../../src/sema/sema.h"
@@ -247,6 +248,60 @@ hir_mono_checks(void)
 	diag_free(&d);
 }
 
+/* fmt_decl_header: one line per declaration as the formatter prints it, no
+ * body, contracts, invariants or members; a method through fmt_fn_header. */
+static void
+fmt_header_checks(void)
+{
+	static const char src[] =
+		"module unit.hd;\n"
+		"permit { io.print }\n"
+		"// a comment that never reaches a header\n"
+		"record Pair<A, B> { a: A, b: B, } requires true\n"
+		"variant Shape<T> { Dot, Box { w: T, }, }\n"
+		"class Base { id: i64, fn get(self: Base) -> i64 { self.id } }\n"
+		"class Kid<T> : Base<Vec<T>> { }\n"
+		"resource File { drop import \"unit.close\"; }\n"
+		"interface Files permits { fs.close, fs.read } { }\n"
+		"fn add<T>(left: i64, right: borrow Vec<T>, o: own File, s: shared i64) -> Option<i64>\n"
+		"    uses { io.print, fs.read } requires left > 0 ensures true { Option::None {} }\n"
+		"fn main() -> i64 { 0 }\n";
+	static const char *const want[] = {
+		"record Pair<A, B>",
+		"variant Shape<T>",
+		"class Base",
+		"class Kid<T> : Base<Vec<T>>",
+		"resource File",
+		"interface Files permits { fs.close, fs.read }",
+		"fn add<T>(left: i64, right: borrow Vec<T>, o: own File, s: shared i64) -> Option<i64> uses { io.print, fs.read }",
+		"fn main() -> i64",
+	};
+	DiagSink d;
+	Arena a;
+	diag_init(&d, "unit.spx", src, sizeof src - 1);
+	arena_init(&a);
+	Module *m = parse_module(src, sizeof src - 1, &a, &d);
+	check(m && !d.errors && m->ndecls == (int)(sizeof want / sizeof *want), "fmt header: the source parses");
+	for (int i = 0; m && !d.errors && i < m->ndecls && i < (int)(sizeof want / sizeof *want); i++) {
+		Buf b = {0};
+		buf_puts(&b, "");
+		fmt_decl_header(&b, &m->decls[i]);
+		char what[256];
+		snprintf(what, sizeof what, "fmt header: `%s` (got `%s`)", want[i], b.data);
+		check(strcmp(b.data, want[i]) == 0, what);
+		buf_free(&b);
+	}
+	if (m && !d.errors && m->ndecls > 2 && m->decls[2].kind == DECL_CLASS) {
+		Buf b = {0};
+		buf_puts(&b, "");
+		fmt_fn_header(&b, &m->decls[2].u.class_.members[1].method);
+		check(strcmp(b.data, "fn get(self: Base) -> i64") == 0, "fmt header: a method's header");
+		buf_free(&b);
+	}
+	arena_free(&a);
+	diag_free(&d);
+}
+
 int
 main(void)
 {
@@ -313,6 +368,7 @@ main(void)
 	escape_checks();
 	hir_pattern_checks();
 	hir_mono_checks();
+	fmt_header_checks();
 	unit_session_checks();
 	unit_program_checks();
 	unit_rt_checks();
