@@ -156,13 +156,6 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
 		diag_set_help(d, "match cases of `%s`", v->name);
-		/* as the reference: the fields of an unresolved case name no
-		 * declared field (M104 each), and bind nothing */
-		for (int i = 0; bind_fields && i < p->u.case_.nfields; i++) {
-			const FieldPat *fp = &p->u.case_.fields[i];
-			Diag *f = sema_error(S, DIAG_M104, fp->span, "unknown or duplicate pattern field `%s` in `%s::%s`", fp->name.s, tname, cname);
-			diag_set_help(f, "name the fields of a case of `%s`", v->name);
-		}
 		return -1;
 	}
 	if (bind_fields) {
