@@ -199,7 +199,7 @@ loaned_move(Own *O, int i, const Expr *e)
 	}
 	if (first_report(O, e)) {
 		Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
-		diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; move `%s` after it, or use `match own`",
+		diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; move `%s` after it, or use `match own`",
 		    O->vars.items[i].name, O->vars.items[i].name);
 	}
 	return true;
@@ -884,7 +884,7 @@ own_stmt(Own *O, const Stmt *s)
 		own_expr(O, s->u.assign.value, true);
 		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-			diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
+			diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
 		} else if (i >= 0 && !s->u.assign.has_field) {
 			check_live_views(O, i, s);
 		}
