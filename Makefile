@@ -16,6 +16,10 @@ RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c)) 
 RT_GEN   = $(BUILD)/gen/rt_text.c
 RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
 OBJS    += $(RT_OBJ)
+# The language card (`semaprax help language`) embedded as a string constant.
+CARD_GEN = $(BUILD)/gen/card_text.c
+CARD_OBJ = $(BUILD)/obj/cli/card_text.o
+OBJS    += $(CARD_OBJ)
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
@@ -34,6 +38,14 @@ $(RT_GEN): $(RT_SRCS) src/rt/domains.def tools/embed_rt.sh
 $(RT_OBJ): $(RT_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_c -c -o $@ $(RT_GEN)
+
+$(CARD_GEN): docs/language-card.md tools/embed_text.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_text.sh cli_language_card docs/language-card.md > $@
+
+$(CARD_OBJ): $(CARD_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $(CARD_GEN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # cli-test.sh BIN — command-line behaviour: exit codes, usage errors, the
 # unknown-command suggestion, explain, and fmt's file handling (atomic
-# rewrite, --check, --stdout, untouched on parse errors, directories).
+# rewrite, --check, --stdout, untouched on parse errors, directories); the
+# help system, version and doc are tests/help-test.sh, run from here.
 set -u
 bin=$1
 # `check` lowers and re-validates the HIR (a compiler self-check) only when asked.
@@ -247,6 +248,38 @@ has "$tmp/out" '"stdout":[104,105]' "command envelope stdout bytes"
 set -- ; i=0; while [ $i -lt 17 ]; do set -- "$@" a; i=$((i + 1)); done
 expect 2 "run with 17 arguments" -- "$bin" run "$tmp/args.spx" -- "$@"
 printf 'module cli.pure;\n\n@id("app.main")\nfn main() -> i64\n{\n    42\n}\n' > "$tmp/pure.spx"
+# Monomorphisation is bounded (src/hir/mono.c): 256 instances of generic functions are
+# emitted, one more is B110 for every lane that compiles generics away, never for the
+# interpreter.  fan N: f1<i64> reaches 255 instances (2^(k-1) of f_k for k = 1..8);
+# main adds N instances of f8.
+fan() {
+	echo "module cli.fan;"
+	k=1
+	while [ $k -le 8 ]; do
+		printf '\n@id("cli.fan.f%d")\nfn f%d<T>(x: i64) -> i64\n{\n' $k $k
+		if [ $k -lt 8 ]; then echo "    f$((k + 1))<Vec<T>>(x) + f$((k + 1))<Box<T>>(x)"; else echo "    x"; fi
+		echo "}"
+		k=$((k + 1))
+	done
+	extra="f1<i64>(1)"
+	if [ "$1" -ge 1 ]; then extra="$extra + f8<bool>(2)"; fi
+	if [ "$1" -ge 2 ]; then extra="$extra + f8<u8>(3)"; fi
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    %s\n}\n' "$extra"
+}
+fan 1 > "$tmp/fan256.spx"
+fan 2 > "$tmp/fan257.spx"
+expect 0 "fmt --check of the generated fan" -- "$bin" fmt --check "$tmp/fan257.spx"
+expect 0 "build --target c with 256 generic instances" -- "$bin" build "$tmp/fan256.spx" --target c -o "$tmp/fan256.c"
+n=$(grep -o 'i[0-9]*_fn_f[0-9]' "$tmp/fan256.c" | sort -u | wc -l)
+if [ "$n" -eq 256 ]; then ok; else bad "fan256: $n generic instances emitted, wanted 256"; fi
+expect 1 "build --target c with 257 generic instances" -- "$bin" build "$tmp/fan257.spx" --target c -o "$tmp/fan257.c"
+has "$tmp/err" "error[SPX-B110]: the program needs more than 256 generic function instances: \`f8<" "mono bound B110"
+if [ -e "$tmp/fan257.c" ]; then bad "a refused program left C source"; else ok; fi
+expect 1 "check --dump-hir with 257 generic instances" -- "$bin" check --dump-hir "$tmp/fan257.spx"
+has "$tmp/err" "error[SPX-B110]" "check --dump-hir reports the mono bound"
+expect 0 "check with 257 generic instances" -- "$bin" check "$tmp/fan257.spx"
+expect 0 "run with 257 generic instances" -- "$bin" run "$tmp/fan257.spx"
+has "$tmp/out" "133" "the interpreter runs the fan"
 if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	# the native lane: the same route, arguments passed through, exit status passed through
 	expect 7 "run --native command route with args" -- "$bin" run --native "$tmp/args.spx" -- hello world
@@ -608,6 +641,9 @@ SPX
 		if [ -z "$(ls -A "$nt")" ]; then ok; else bad "run --native interrupted ($phase): the temporary directory is left: $(ls "$nt")"; fi
 	done
 fi
+
+# The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
+if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

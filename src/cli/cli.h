@@ -26,7 +26,29 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  */
 void cli_unload(Program *P);
 
+/* The command table (main.c): sorted by name; see there for `usage`. */
+typedef struct CliCommand {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} CliCommand;
+extern const CliCommand cli_commands[];
+extern const size_t cli_ncommands;
+const CliCommand *cli_find_command(const char *name);
+
+/* help.c: the guided overview (stdout), `help …`, `version`, and the
+ * unknown-command reply (exit 2); optimal string alignment distance. */
+void cli_print_guide(void);
+int cli_cmd_help(int argc, char **argv);
+int cli_cmd_version(int argc, char **argv);
+int cli_unknown_command(const char *name);
+int cli_edit_distance(const char *a, const char *b);
+
+/* docs/language-card.md, embedded at build time (tools/embed_text.sh). */
+extern const char cli_language_card[];
+
 int cli_cmd_check(int argc, char **argv);
+int cli_cmd_doc(int argc, char **argv);
 int cli_cmd_fmt(int argc, char **argv);
 int cli_cmd_parse(int argc, char **argv);
 int cli_cmd_explain(int argc, char **argv);
@@ -35,9 +57,6 @@ int cli_cmd_build(int argc, char **argv);
 int cli_cmd_graph(int argc, char **argv);
 int cli_cmd_context(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
-
-/* Optimal string alignment distance (main.c); 99 beyond 32 bytes. */
-int cli_edit_distance(const char *a, const char *b);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

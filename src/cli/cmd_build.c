@@ -62,7 +62,7 @@ static bool
 interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool staged)
 {
 	dir[0] = '\0';
-	if (!driver_admit(L->H, host, &L->diags))
+	if (!driver_admit(L->H, host, &L->diags) || !driver_mono(L))
 		return false;
 	Buf c = {0};
 	EmitOptions eo = { staged, host };
@@ -213,7 +213,8 @@ build_c_source(const char *path, const char *out, bool json)
 	HirGrants host;
 	EmitOptions eo = { false, &host };
 	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
-	    (driver_route(L->H->S, &host), driver_admit(L->H, &host, &L->diags)) && emit_c(L->H, &eo, &c, &L->diags)) {
+	    (driver_route(L->H->S, &host), driver_admit(L->H, &host, &L->diags)) && driver_mono(L) &&
+	    emit_c(L->H, &eo, &c, &L->diags)) {
 		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
 		bool ok = fd >= 0;
 		int e = errno;

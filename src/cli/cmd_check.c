@@ -46,7 +46,9 @@ cli_cmd_check(int argc, char **argv)
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;
-	if (driver_program_load_file(&P, path, &L, dump || hir_self_check_requested() ? SESSION_CHECK_HIR : SESSION_CHECK))
+	/* the dump also shows the instances a lane emits (driver_mono: B110 past its bound) */
+	if (driver_program_load_file(&P, path, &L, dump || hir_self_check_requested() ? SESSION_CHECK_HIR : SESSION_CHECK) &&
+	    (!dump || driver_mono(L)))
 		status = EXIT_OK;
 	const char *revision = P.revision;   /* one module: its revision (program.h) */
 	diag_emit_all(&L->diags, json);

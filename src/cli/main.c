@@ -1,6 +1,6 @@
 /*
- * main.c — the `semaprax` command dispatcher, help, version and the
- * unknown-command suggestion (TOOLCHAIN.md §1.1).
+ * main.c — the `semaprax` command table and dispatcher (TOOLCHAIN.md §1.1);
+ * help, version and the unknown-command suggestion are in help.c.
  */
 #include "cli.h"
 
@@ -12,36 +12,13 @@
 
 #include "../support/json.h"
 
-static const char guide[] =
-	"SEMAPRAX \xE2\x80\x94 Meaning in. Verified machine code out.\n"
-	"\n"
-	"Usage: semaprax <command> [arguments]\n"
-	"\n"
-	"Write, check, and run:\n"
-	"  check <file> [--json]               verify a file; prints its graph revision\n"
-	"  fmt <file|dir> [--check|--stdout]   rewrite sources in canonical form\n"
-	"  parse <file> [--json] [--dump-ast]  lex and parse only (syntax diagnostics)\n"
-	"  run <file> [--json] [-- args]       verify, then execute `main` in the interpreter\n"
-	"  build <file> [-o <exe>]             compile natively (C11 via $CC) to an executable\n"
-	"\n"
-	"Toolchain:\n"
-	"  explain <SPX-CODE> [--json]         what a diagnostic code means and how to fix it\n"
-	"  version [--json]                    print the toolchain version\n"
-	"  help [<command>]                    this overview, or one command's grammar\n"
-	"\n"
-	"Diagnostics go to stderr (human) or stdout (--json, one object per line).\n"
-	"Exit status: 0 success, 1 diagnostics or failure, 2 usage errors.\n";
-
-typedef struct Command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-} Command;
-
-static int cmd_help(int argc, char **argv);
-static int cmd_version(int argc, char **argv);
-
-static const Command commands[] = {
+/*
+ * THE command table: dispatch, `help <command>`, `<command> --help` and
+ * `help all` (help.c) read it; the guided overview lists a command as
+ * available only when it is here.  Rows sorted by name; `usage` starts with
+ * the command's grammar lines (each begins `semaprax `), then the prose.
+ */
+const CliCommand cli_commands[] = {
 	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
@@ -49,27 +26,41 @@ static const Command commands[] = {
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
-	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N]\n"
-	  "    [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
+	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
 	  "  (65536), nodes 1..65536 (256).\n" },
-	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n" },
+	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
+	  "  verifies one file and prints its declarations in source order: canonical header,\n"
+	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
+	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
+	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
+	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
+	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
+	  "  whole register as Markdown (docs/diagnostics.md).\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
 	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n" },
-	{ "help", cmd_help, "semaprax help [<command>]\n" },
+	{ "help", cli_cmd_help, "semaprax help\n"
+	  "semaprax help all\n"
+	  "semaprax help <command>\n"
+	  "semaprax help language [topics|all|<topic>]\n"
+	  "semaprax help diagnostic codes|<SPX-code>\n"
+	  "  the guided overview; every command's grammar; one command's grammar (also\n"
+	  "  `semaprax <command> --help`); the language card (docs/language-card.md: `help\n"
+	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
+	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows.\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e]\n"
-	  "    [--calls id] [--called-by id] [--json]\n"
+	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
 	  "  lists the callers of X, --called-by X its callees.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
+	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -77,8 +68,11 @@ static const Command commands[] = {
 	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
 	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n"
 	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure).\n" },
-	{ "version", cmd_version, "semaprax version [--json]\n" },
+	{ "version", cli_cmd_version, "semaprax version [--json]\n"
+	  "semaprax --version | -V\n"
+	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
 };
+const size_t cli_ncommands = countof(cli_commands);
 
 int
 cli_usage(const char *cmd, const char *fmt, ...)
@@ -101,104 +95,13 @@ cli_unload(Program *P)
 	driver_program_free(P);
 }
 
-static const Command *
-find_command(const char *name)
+const CliCommand *
+cli_find_command(const char *name)
 {
-	for (size_t i = 0; i < countof(commands); i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
+	for (size_t i = 0; i < countof(cli_commands); i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
 	return NULL;
-}
-
-/* Optimal string alignment distance (edits plus adjacent transpositions);
- * 99 when either string is longer than 32 bytes. */
-int
-cli_edit_distance(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-	if (n > 32 || m > 32)
-		return 99;
-	int d[33][33];
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= n; i++) {
-		for (size_t j = 1; j <= m; j++) {
-			int cost = a[i - 1] != b[j - 1];
-			int v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[n][m];
-}
-
-/* A unique command within distance 1 (names of ≤4 chars) or 2. */
-static const char *
-suggest(const char *name)
-{
-	const char *best = NULL;
-	for (size_t i = 0; i < countof(commands); i++) {
-		const char *c = commands[i].name;
-		int limit = strlen(c) <= 4 ? 1 : 2;
-		if (cli_edit_distance(name, c) <= limit) {
-			if (best)
-				return NULL;
-			best = c;
-		}
-	}
-	return best;
-}
-
-static int
-unknown_command(const char *name)
-{
-	const char *s = suggest(name);
-	if (s)
-		fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n\n", name, s);
-	else
-		fprintf(stderr, "unknown command `%s`\n\n", name);
-	fputs(guide, stdout);
-	return EXIT_USAGE;
-}
-
-static int
-cmd_help(int argc, char **argv)
-{
-	if (argc <= 1) {
-		fputs(guide, stdout);
-		return EXIT_OK;
-	}
-	if (argc > 2)
-		return cli_usage("help", "help takes at most one command name");
-	const Command *c = find_command(argv[1]);
-	if (!c)
-		return unknown_command(argv[1]);
-	fputs(c->usage, stdout);
-	return EXIT_OK;
-}
-
-static int
-cmd_version(int argc, char **argv)
-{
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 && !json)
-			json = true;
-		else
-			return cli_usage("version", "unknown version option `%s`", argv[i]);
-	}
-	if (json)
-		printf("{\"schema\":\"semaprax.version.v1\",\"version\":\"%s\",\"commit\":null,\"maturity\":\"alpha\",\"implementation\":\"semaprax-c\"}\n", SPX_VERSION);
-	else
-		printf("semaprax %s (C implementation)\n", SPX_VERSION);
-	return EXIT_OK;
 }
 
 int
@@ -206,17 +109,17 @@ main(int argc, char **argv)
 {
 	spx_tune_allocator();
 	if (argc < 2) {
-		fputs(guide, stdout);
+		cli_print_guide();
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
-		return cmd_help(1, argv + 1);
+		return cli_cmd_help(argc - 1, argv + 1);
 	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
-		return cmd_version(1, argv + 1);
-	const Command *c = find_command(name);
+		return cli_cmd_version(argc - 1, argv + 1);
+	const CliCommand *c = cli_find_command(name);
 	if (!c)
-		return unknown_command(name);
+		return cli_unknown_command(name);
 	/* `<command> --help` as the sole operand prints that command's grammar. */
 	if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
 		fputs(c->usage, stdout);

@@ -86,6 +86,22 @@ driver_lower(Session *s)
 }
 
 bool
+driver_mono(Session *s)
+{
+	if (!s->H)
+		return false;
+	if (s->H->mono)
+		return true;
+	if (!hir_mono(s->H, &s->diags))
+		return false;
+	if (!hir_validate_mono(s->H, &s->diags)) {
+		s->H->mono = NULL;   /* (arena memory of the HIR) */
+		return false;
+	}
+	return true;
+}
+
+bool
 driver_load(Session *s, const char *path, SessionStage stage)
 {
 	driver_session_init(s, path);

@@ -53,6 +53,11 @@ bool driver_check(Session *s);
 void driver_revision(Session *s);
 /* Lowers to HIR and validates it (H006 into diags; H stays NULL then). */
 bool driver_lower(Session *s);
+/* Monomorphises the validated HIR for a lane that compiles generics away
+ * (hir_mono: s->H->mono, the instances reachable from `main`) and validates
+ * the instance list; B110 past the generic-instance bound, H006 for an
+ * invalid list.  Idempotent; true when the list is there. */
+bool driver_mono(Session *s);
 /* Runs the steps up to `stage` on the file at path (init included);
  * true when nothing reported an error. */
 bool driver_load(Session *s, const char *path, SessionStage stage);

@@ -2,8 +2,10 @@
  * emit.c — HIR → one C11 translation unit (see emit_c.h): the driver.
  *
  * Functions are emitted as instances (a HIR function plus concrete type
- * arguments: generics are monomorphised), only those reachable from `main`,
- * in a worklist; a C function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
+ * arguments: generics are monomorphised), those of the HIR's instance list
+ * (HirModule.mono, src/hir/mono.c: reachable from `main`, with concrete slot
+ * types, slot ownership and each call site's target), in its order; a C
+ * function is `fn_<name>` (`i<k>_fn_<name>` for the k-th
  * instance of a generic one), a method `m<len>_<Class>_<name>`, a lifted
  * closure `closure_<index>`, a record's invariant check `inv_<Record>`.
  * A function's first parameter is `spx_d`, the frames active before it
@@ -102,30 +104,15 @@ is_invariant_fn(Emit *E, int fi)
 	return f->sym < 0 && strcmp(f->name, "closure") != 0;
 }
 
-int
-emitc_inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
+/* The C name of instance ii: distinct spellings for distinct functions (the
+ * prefixes differ, a method carries its class name's length, the k-th
+ * instance of a generic function its number k). */
+static const char *
+inst_cname(Emit *E, int ii)
 {
+	const HirInst *in = &E->M->insts[ii];
+	int fi = in->func;
 	const HirFunc *f = &E->H->funcs[fi];
-	if (f->sym >= 0 && sema_sym(E->S, f->sym)->ntparams == 0)
-		ntargs = 0;   /* closures of generic instances keep the owner's arguments */
-	int same = 0;
-	for (int i = 0; i < E->insts.len; i++) {
-		Inst *in = &E->insts.items[i];
-		if (in->fi != fi)
-			continue;
-		if (in->ntargs == ntargs && (ntargs == 0 || memcmp(in->targs, targs, sizeof *targs * (size_t)ntargs) == 0))
-			return i;
-		same++;
-	}
-	Inst in;
-	memset(&in, 0, sizeof in);
-	in.fi = fi;
-	in.ntargs = ntargs;
-	if (ntargs)
-		memcpy(in.targs, targs, sizeof *targs * (size_t)ntargs);
-	in.owner = f->sym >= 0 ? f->sym : E->owner;
-	/* distinct spellings for distinct functions: the prefixes differ, a
-	 * method carries its class name's length, an instance its number */
 	const char *base;
 	if (f->sym >= 0 && sema_sym(E->S, f->sym)->kind == SK_METHOD) {
 		const char *cls = sema_sym(E->S, sema_sym(E->S, f->sym)->owner)->name;
@@ -137,9 +124,18 @@ emitc_inst_get(Emit *E, int fi, const TypeId *targs, int ntargs)
 	} else {
 		base = arena_printf(&E->a, "closure_%d", fi);
 	}
-	in.cname = ntargs ? arena_printf(&E->a, "i%d_%s", same, base) : base;
-	VEC_PUSH(E->insts, in);
-	return E->insts.len - 1;
+	if (in->ntargs == 0)
+		return base;
+	int same = 0;
+	for (int i = 0; i < ii; i++)
+		same += E->M->insts[i].func == fi;
+	return arena_printf(&E->a, "i%d_%s", same, base);
+}
+
+TypeId
+emitc_slot_type(Emit *E, HirSlot s)
+{
+	return E->in->slot_type[s];
 }
 
 int
@@ -162,17 +158,6 @@ emitc_note_fntype(Emit *E, TypeId ft)
 	VEC_PUSH(E->fntypes, ft);
 }
 
-/* ---- slot ownership (see emit_int.h) ---- */
-
-/* A slot owns its value unless the HIR says it is lent or its (instance) type is Copy. */
-static void
-mark_slots(Emit *E, const HirFunc *f)
-{
-	E->slot_own = arena_alloc(&E->a, sizeof *E->slot_own * (size_t)(f->nlocals + 1));
-	for (int i = 0; i < f->nlocals; i++)
-		E->slot_own[i] = !f->locals[i].lent && !emitc_is_copy(E, emitc_sty(E, f->locals[i].type));
-}
-
 /* ---- functions ---- */
 
 /* Appends a C string literal of s to out. */
@@ -187,9 +172,9 @@ c_literal(Buf *out, const char *s)
 /* The statement appending parameter i's rendering to the report `spx_cf`
  * (src/interp/detail.c's render_value, by the parameter's type). */
 static void
-render_arg(Emit *E, const HirFunc *f, int i)
+render_arg(Emit *E, int i)
 {
-	TypeId t = emitc_sty(E, f->locals[i].type);
+	TypeId t = emitc_slot_type(E, (HirSlot)i);
 	const char *v = emitc_slot_name(E, (HirSlot)i);
 	Sym *s = emitc_nominal_sym(E, t);
 	switch (emitc_tinfo(E, t)->kind) {
@@ -256,7 +241,7 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			c_literal(&lit, name.data);
 			emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
 			buf_free(&name);
-			render_arg(E, f, i);
+			render_arg(E, i);
 		}
 		emitc_line(E, "	spx_contract_fail(&spx_cf);");
 		emitc_line(E, "}");
@@ -275,17 +260,17 @@ is_closure(Emit *E, int fi)
 static bool
 signature(Emit *E, int ii, Buf *out)
 {
-	const Inst *in = &E->insts.items[ii];
-	const HirFunc *f = &E->H->funcs[in->fi];
+	const HirInst *in = &E->M->insts[ii];
+	const HirFunc *f = &E->H->funcs[in->func];
 	Span span = f->nlocals ? f->locals[0].span : (Span){0};
-	const char *rt = emitc_ctype(E, emitc_sty(E, f->result), span);
+	const char *rt = emitc_ctype(E, in->result, span);
 	if (!rt)
 		return false;
-	buf_printf(out, "static %s %s(int spx_d", rt, in->cname);
-	if (is_closure(E, in->fi))
+	buf_printf(out, "static %s %s(int spx_d", rt, E->insts[ii].cname);
+	if (is_closure(E, in->func))
 		buf_puts(out, ", const spx_fn *spx_self");
 	for (int i = 0; i < f->nparams; i++) {
-		const char *pt = emitc_ctype(E, emitc_sty(E, f->locals[i].type), f->locals[i].span);
+		const char *pt = emitc_ctype(E, in->slot_type[i], f->locals[i].span);
 		if (!pt)
 			return false;
 		buf_printf(out, ", %s %s", pt, emitc_slot_name(E, (HirSlot)i));
@@ -298,7 +283,7 @@ signature(Emit *E, int ii, Buf *out)
 static void
 capture_load(Emit *E, HirSlot s, int k)
 {
-	TypeId t = emitc_sty(E, E->f->locals[s].type);
+	TypeId t = emitc_slot_type(E, s);
 	const char *m = emitc_cap_field(E, t);
 	if (m)
 		emitc_line(E, "%s = spx_self->cap[%d].%s;", emitc_slot_name(E, s), k, m);
@@ -309,12 +294,14 @@ capture_load(Emit *E, HirSlot s, int k)
 static void
 set_current(Emit *E, int ii)
 {
-	const Inst *in = &E->insts.items[ii];
+	const HirInst *in = &E->M->insts[ii];
 	E->cur = ii;
-	E->f = &E->H->funcs[in->fi];
+	E->in = in;
+	E->f = &E->H->funcs[in->func];
 	E->targs = in->targs;
 	E->ntargs = in->ntargs;
 	E->owner = in->owner;
+	E->slot_own = in->slot_owned;
 }
 
 static void
@@ -330,28 +317,27 @@ emit_function(Emit *E, int ii)
 	E->used_out = false;
 	E->temps.len = 0;
 	E->fvars.len = 0;
-	mark_slots(E, f);
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", emitc_slot_name(E, (HirSlot)i));
 	/* a capture-less closure never reads its environment */
-	if (is_closure(E, E->insts.items[ii].fi))
+	if (is_closure(E, E->in->func))
 		buf_puts(&E->decls, "\t(void)spx_self;\n");
 	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
-		TypeId t = emitc_sty(E, f->locals[i].type);
+		TypeId t = emitc_slot_type(E, (HirSlot)i);
 		const char *ct = emitc_ctype(E, t, f->locals[i].span);
 		if (!ct)
 			break;
 		buf_printf(&E->decls, "\t%s %s = %s;\n\t(void)%s;\n", ct, emitc_slot_name(E, (HirSlot)i), emitc_zero_init(E, t),
 			   emitc_slot_name(E, (HirSlot)i));
 	}
-	TypeId rt = emitc_sty(E, f->result);
+	TypeId rt = E->in->result;
 	const char *rct = emitc_ctype(E, rt, f->nlocals ? f->locals[0].span : (Span){0});
 	if (E->failed || !rct)
 		goto out;
 	emitc_line(E, "%s spx_result = %s;", rct, emitc_zero_init(E, rt));
 	emitc_line(E, "if (spx_d >= 256)");
 	emitc_line(E, "\tspx_depth_fail();");
-	if (is_closure(E, E->insts.items[ii].fi)) {
+	if (is_closure(E, E->in->func)) {
 		int k = 0;
 		for (int i = f->nparams; i < f->nlocals; i++)
 			if (f->locals[i].param)
@@ -368,11 +354,11 @@ emit_function(Emit *E, int ii)
 	contract_checks(E, f, CLAUSE_ENSURES, f->ensures, f->nensures);
 	for (int i = f->nlocals - 1; i >= 0; i--)
 		if (E->slot_own[i])
-			emitc_release_place(E, emitc_sty(E, f->locals[i].type), emitc_slot_name(E, (HirSlot)i));
+			emitc_release_place(E, emitc_slot_type(E, (HirSlot)i), emitc_slot_name(E, (HirSlot)i));
 	for (int i = E->fvars.len - 1; i >= 0; i--)
 		emitc_release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
 	emitc_line(E, "return spx_result;");
-	Buf *out = &E->insts.items[ii].body;
+	Buf *out = &E->insts[ii].body;
 	buf_puts(out, "/* ");
 	emitc_comment_text(out, f->name, strlen(f->name));
 	buf_puts(out, " (");
@@ -405,7 +391,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 		const FnVal *v = &E->fnvals.items[k];
 		if (v->ft != ft)
 			continue;
-		buf_printf(out, "\tcase %d:\n\t\treturn %s(spx_d%s", k + 1, E->insts.items[v->inst].cname,
+		buf_printf(out, "\tcase %d:\n\t\treturn %s(spx_d%s", k + 1, E->insts[v->inst].cname,
 			   v->closure ? ", &f" : "");
 		for (int i = 0; i < np; i++)
 			buf_printf(out, ", a%d", i);
@@ -460,7 +446,7 @@ assemble(Emit *E, Route route, Buf *out)
 	Buf dprotos = {0}, dbodies = {0}, protos = {0};
 	for (int i = 0; i < E->fntypes.len; i++)
 		emit_dispatch(E, E->fntypes.items[i], &dprotos, &dbodies);
-	for (int i = 0; i < E->insts.len; i++) {
+	for (int i = 0; i < E->M->ninsts; i++) {
 		set_current(E, i);
 		signature(E, i, &protos);
 		buf_puts(&protos, ";\n");
@@ -511,9 +497,9 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_put(out, E->helpers.data ? E->helpers.data : "", E->helpers.len);
 	buf_put(out, dbodies.data ? dbodies.data : "", dbodies.len);
 	buf_puts(out, "/* ---- functions ---- */\n\n");
-	for (int i = 0; i < E->insts.len; i++)
-		buf_put(out, E->insts.items[i].body.data, E->insts.items[i].body.len);
-	emit_main(E, route, E->insts.items[0].cname, out);
+	for (int i = 0; i < E->M->ninsts; i++)
+		buf_put(out, E->insts[i].body.data, E->insts[i].body.len);
+	emit_main(E, route, E->insts[0].cname, out);
 	buf_free(&dprotos);
 	buf_free(&dbodies);
 	buf_free(&protos);
@@ -539,31 +525,31 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 		arena_free(&E.a);
 		return false;
 	}
+	/* the driver ran hir_mono (driver_mono); a caller that did not gets it here */
+	if (!H->mono && !hir_mono(H, diags)) {
+		arena_free(&E.a);
+		return false;
+	}
+	E.M = H->mono;
 	emitc_types_grow(&E);
-	E.nsyms = E.S->syms.len;
-	E.sym_func = spx_xmalloc(sizeof *E.sym_func * ((size_t)E.nsyms + 1));
-	for (int i = 0; i < E.nsyms; i++)
-		E.sym_func[i] = -1;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && H->funcs[i].sym < E.nsyms)
-			E.sym_func[H->funcs[i].sym] = i;
 	const HirFunc *mf = &H->funcs[entry];
 	if (emitc_tinfo(&E, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		emitc_refuse(&E, sema_sym(E.S, mf->sym)->span, "the native lane runs `fn main() -> i64` only");
 	Route route = o->host ? o->host->route : ROUTE_PURE;
-	emitc_inst_get(&E, entry, NULL, 0);
-	while (!E.failed && E.qhead < E.insts.len)
-		emit_function(&E, E.qhead++);
+	E.insts = spx_xcalloc((size_t)E.M->ninsts + 1, sizeof *E.insts);
+	for (int i = 0; i < E.M->ninsts; i++)
+		E.insts[i].cname = inst_cname(&E, i);
+	for (int i = 0; i < E.M->ninsts && !E.failed; i++)
+		emit_function(&E, i);
 	if (!E.failed)
 		assemble(&E, route, out);
-	for (int i = 0; i < E.insts.len; i++)
-		buf_free(&E.insts.items[i].body);
-	VEC_FREE(E.insts);
+	for (int i = 0; i < E.M->ninsts; i++)
+		buf_free(&E.insts[i].body);
+	free(E.insts);
 	VEC_FREE(E.fnvals);
 	VEC_FREE(E.fntypes);
 	VEC_FREE(E.temps);
 	VEC_FREE(E.fvars);
-	free(E.sym_func);
 	free(E.ts);
 	buf_free(&E.fwd);
 	buf_free(&E.types);

@@ -5,8 +5,9 @@
  * emit_c produces one deterministic translation unit (identical HIR →
  * identical bytes): the embedded runtime (the headers in src/emit_c/rt/, via
  * tools/embed_rt.sh), the types and their release/clone/equality helpers,
- * the prototypes, the function instances reachable from `main`
- * (generics monomorphised), the function-value dispatchers, then a C
+ * the prototypes, the function instances reachable from `main` (the
+ * HIR's instance list, hir_mono: generics monomorphised), the
+ * function-value dispatchers, then a C
  * `main` that publishes the route's output (TOOLCHAIN.md §1.3).  Failures
  * follow the native runtime contract of TOOLCHAIN.md §1.3 item 8 (exit 70
  * contracts, 71 checked arithmetic, 72 runtime invariants, 73 call depth
@@ -44,7 +45,8 @@ typedef struct EmitOptions {
 	const HirGrants *host;
 } EmitOptions;
 
-/* Emits the program into out; false after reporting B110 (or F102) into diags. */
+/* Emits the program into out (H->mono's instances, built here when the
+ * driver has not: driver_mono); false after reporting B110 (or F102) into diags. */
 bool emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags);
 
 typedef enum NativeStatus { NATIVE_OK, NATIVE_NO_CC, NATIVE_CC_FAILED, NATIVE_IO } NativeStatus;

@@ -281,19 +281,6 @@ emit_unary(Emit *E, const HirExpr *e)
 
 /* ---- calls ---- */
 
-/* The concrete type of slot s of instance ii. */
-static TypeId
-inst_slot_type(Emit *E, int ii, HirSlot s)
-{
-	Inst *in = &E->insts.items[ii];
-	TypeId t = E->H->funcs[in->fi].locals[s].type;
-	if (in->ntargs == 0)
-		return t;
-	TypeId r = sema_type_subst(&E->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
-	emitc_types_grow(E);
-	return r;
-}
-
 /* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
 static bool
 param_borrows(Emit *E, int fi, int i)
@@ -322,23 +309,18 @@ call_args(Emit *E, const HirExpr *e, const TypeId *pt, const bool *borrows, cons
 static Val
 emit_call_fn(Emit *E, const HirExpr *e)
 {
-	SymId fs = e->u.call.fn;
-	int fi = fs >= 0 && fs < E->nsyms ? E->sym_func[fs] : -1;
-	if (fi < 0) {
+	int ii = E->in->target[e->index];   /* hir_mono: the instance this call reaches */
+	if (ii < 0) {
 		emitc_refuse(E, e->span, "the native lane cannot call this function (no body)");
 		return no_val;
 	}
-	TypeId targs[8];
-	int n = e->u.call.ntargs < 8 ? e->u.call.ntargs : 8;
-	for (int i = 0; i < n; i++)
-		targs[i] = emitc_sty(E, e->u.call.targs[i]);
-	int ii = emitc_inst_get(E, fi, targs, n);
+	const HirInst *callee = &E->M->insts[ii];
 	int na = e->u.call.nargs;
 	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
 	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
 	for (int i = 0; i < na; i++) {
-		pt[i] = inst_slot_type(E, ii, (HirSlot)i);
-		bor[i] = param_borrows(E, fi, i);
+		pt[i] = callee->slot_type[i];
+		bor[i] = param_borrows(E, callee->func, i);
 	}
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
 	if (!call_args(E, e, pt, bor, args))
@@ -348,7 +330,7 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	Buf call = {0};
-	buf_printf(&call, "%s(spx_d + 1", E->insts.items[ii].cname);
+	buf_printf(&call, "%s(spx_d + 1", E->insts[ii].cname);
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -362,7 +344,7 @@ static Val
 emit_call_slot(Emit *E, const HirExpr *e)
 {
 	HirSlot cs = e->u.call.callee;
-	TypeId ft = emitc_sty(E, E->f->locals[cs].type);
+	TypeId ft = emitc_slot_type(E, cs);
 	const TypeInfo *ti = emitc_tinfo(E, ft);
 	int na = e->u.call.nargs;
 	if (ti->kind != TY_FN || ti->nargs != na + 1) {
@@ -406,10 +388,13 @@ emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span)
 	int fi = E->H->invariants[ti->decl];
 	if (fi < 0)
 		return true;
-	(void)span;
-	int ii = emitc_inst_get(E, fi, NULL, 0);
+	int ii = E->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
+	if (ii < 0) {
+		emitc_refuse(E, span, "the native lane found no instance of this record's invariant check");
+		return false;
+	}
 	Buf call = {0};
-	buf_printf(&call, "(void)%s(spx_d + 1", E->insts.items[ii].cname);
+	buf_printf(&call, "(void)%s(spx_d + 1", E->insts[ii].cname);
 	for (int i = 0; i < s->nfields; i++)
 		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
 	buf_puts(&call, ");");
@@ -496,7 +481,7 @@ emit_try(Emit *E, const HirExpr *e)
 	Val x = emitc_own_val(E, emitc_ev(E, e->u.try_.x));
 	if (!x.c)
 		return no_val;
-	TypeId res = emitc_sty(E, E->f->result);
+	TypeId res = E->in->result;
 	Sym *s = emitc_nominal_sym(E, x.t);
 	Sym *rs = emitc_nominal_sym(E, res);
 	TypeId rt = emitc_sty(E, e->type);
@@ -677,7 +662,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	store_result(E, emitc_ev(E, a->value), r, rt);
 	for (int i = a->nbinds - 1; i >= 0; i--)
 		if (E->slot_own[a->binds[i]])
-			emitc_release_place(E, emitc_sty(E, E->f->locals[a->binds[i]].type), emitc_slot_name(E, a->binds[i]));
+			emitc_release_place(E, emitc_slot_type(E, a->binds[i]), emitc_slot_name(E, a->binds[i]));
 	if (g) {
 		E->indent--;
 		emitc_line(E, "}");
@@ -737,7 +722,7 @@ emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 	for (int i = b->nowned - 1; i >= 0 && !E->failed; i--) {
 		HirSlot s = b->owned[i];
 		if (E->slot_own[s])
-			emitc_release_place(E, emitc_sty(E, E->f->locals[s].type), emitc_slot_name(E, s));
+			emitc_release_place(E, emitc_slot_type(E, s), emitc_slot_name(E, s));
 	}
 	emitc_temps_release(E, mark);
 	E->indent--;
@@ -785,15 +770,14 @@ static Val
 emit_closure(Emit *E, const HirExpr *e)
 {
 	TypeId ft = emitc_sty(E, e->type);
-	int fi = e->u.closure.func;
-	int ii = emitc_inst_get(E, fi, E->targs, E->ntargs);
+	int ii = E->in->target[e->index];   /* hir_mono: with this instance's type arguments */
 	int id = emitc_fnval_id(E, ft, ii, true);
 	emitc_note_fntype(E, ft);
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "spx_fn %s = { %d, {{0}} };", t, id);
 	for (int i = 0; i < e->u.closure.ncaptures; i++) {
 		HirSlot cs = e->u.closure.captures[i];
-		TypeId ct = emitc_sty(E, E->f->locals[cs].type);
+		TypeId ct = emitc_slot_type(E, cs);
 		if (!emitc_is_copy(E, ct) || !emitc_ctype(E, ct, e->span)) {
 			emitc_refuse(E, e->span, "the native lane supports closures capturing Copy values only");
 			return no_val;
@@ -813,7 +797,7 @@ static Val
 emit_slot_read(Emit *E, const HirExpr *e)
 {
 	HirSlot s = e->u.slot;
-	TypeId t = emitc_sty(E, E->f->locals[s].type);
+	TypeId t = emitc_slot_type(E, s);
 	const char *ct = emitc_ctype(E, t, e->span);
 	if (!ct)
 		return no_val;
@@ -853,12 +837,12 @@ emitc_ev(Emit *E, const HirExpr *e)
 	case HIR_LOCAL: case HIR_MOVE:
 		return emit_slot_read(E, e);
 	case HIR_FUNC: {
-		int fi = e->u.call.fn >= 0 && e->u.call.fn < E->nsyms ? E->sym_func[e->u.call.fn] : -1;
-		if (fi < 0) {
+		int ii = E->in->target[e->index];
+		if (ii < 0) {
 			emitc_refuse(E, e->span, "the native lane cannot take this function as a value");
 			return no_val;
 		}
-		int id = emitc_fnval_id(E, t, emitc_inst_get(E, fi, NULL, 0), false);
+		int id = emitc_fnval_id(E, t, ii, false);
 		emitc_note_fntype(E, t);
 		const char *tn = emitc_new_tmp(E);
 		emitc_line(E, "spx_fn %s = { %d, {{0}} };", tn, id);
@@ -909,7 +893,7 @@ emitc_ev(Emit *E, const HirExpr *e)
 static void
 store_slot(Emit *E, HirSlot s, Val v)
 {
-	TypeId st = emitc_sty(E, E->f->locals[s].type);
+	TypeId st = emitc_slot_type(E, s);
 	v = emitc_coerce(E, v, st);
 	if (E->slot_own[s])
 		v = emitc_own_val(E, v);
@@ -973,7 +957,7 @@ emit_stmt(Emit *E, const HirStmt *s)
 	}
 	case HS_SET_FIELD: {
 		Val v = emitc_ev(E, s->value);
-		TypeId rt = emitc_sty(E, E->f->locals[s->slot].type);
+		TypeId rt = emitc_slot_type(E, s->slot);
 		Sym *rs = emitc_nominal_sym(E, rt);
 		if (!v.c || !rs || s->field < 0 || s->field >= rs->nfields)
 			return;

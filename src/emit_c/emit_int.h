@@ -28,17 +28,13 @@ typedef struct Val {
 	bool own;             /* an owned fresh value (meaningful for non-Copy types) */
 } Val;
 
-/* One emitted function: a HIR function with concrete type arguments. */
+/* One emitted function: instance i of HirModule.mono (same index). */
 typedef struct Inst {
-	int fi;               /* HirModule.funcs index */
-	TypeId targs[8];
-	int ntargs;
-	SymId owner;          /* the symbol whose type parameters targs bind (-1: none) */
 	const char *cname;
 	Buf body;
 } Inst;
 
-/* A function value: an instance reachable through a value of type `ft`. */
+/* A function value: an instance (HirMono index) reachable through a value of type `ft`. */
 typedef struct FnVal {
 	TypeId ft;
 	int inst;
@@ -72,10 +68,8 @@ typedef struct Emit {
 	Buf helpers;          /* helper definitions */
 	TypeState *ts;        /* per TypeId (grows with the type table) */
 	int nts;
-	int *sym_func;        /* SymId → HirModule.funcs index (-1) */
-	int nsyms;
-	VEC(Inst) insts;
-	int qhead;            /* next instance to emit */
+	const HirMono *M;     /* the instances to emit (hir_mono) */
+	Inst *insts;          /* per instance of M: its C name and body */
 	VEC(FnVal) fnvals;    /* function values; id = index + 1 */
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
@@ -83,14 +77,15 @@ typedef struct Emit {
 	bool use_fs;          /* file_read_text is called: include rt/fs.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
 	/* the function being emitted */
-	int cur;              /* Insts index */
+	int cur;              /* instance index */
+	const HirInst *in;    /* M->insts[cur] */
 	const HirFunc *f;
 	const TypeId *targs;
 	int ntargs;
 	SymId owner;          /* the generic owner of targs (function symbol) */
 	Buf *b;               /* statements */
 	Buf decls;            /* function-level declarations */
-	bool *slot_own;       /* per slot: holds an owned value */
+	const bool *slot_own; /* per slot: holds an owned value (HirInst.slot_owned) */
 	int indent;
 	int tmp;
 	VEC(Temp) temps;      /* live temporaries, innermost last */
@@ -106,8 +101,8 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
-/* The instance of funcs[fi] for targs (queued for emission on first use). */
-int emitc_inst_get(Emit *E, int fi, const TypeId *targs, int ntargs);
+/* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
+TypeId emitc_slot_type(Emit *E, HirSlot s);
 /* The dispatch id of a function value. */
 int emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure);
 void emitc_note_fntype(Emit *E, TypeId ft);

@@ -38,6 +38,23 @@ void fmt_module_discards(Buf *out, const Module *m);
  */
 void fmt_decl_header(Buf *out, const Decl *d);
 void fmt_fn_header(Buf *out, const FnDecl *fn);
+/* One line each, as the formatter prints them: a contract's expression (a
+ * condition: parenthesized when it holds a record literal), a type, an
+ * interface import up to its effects (`import fn f(h: own R) -> unit
+ * effects { e }`).  Appended to out, no newline. */
+void fmt_expr_line(Buf *out, const Expr *e);
+void fmt_type_line(Buf *out, const Type *t);
+void fmt_import_header(Buf *out, const ImportFn *f);
+
+/*
+ * The declaration each comment documents, as the formatter places it:
+ * owner[i] (for m->comments[i]; owner has m->ncomments slots) is the index
+ * into m->decls of the declaration the comment leads (printed above it),
+ * FMT_COMMENT_MODULE above `module`, else FMT_COMMENT_NONE (in a body,
+ * trailing an item, at the end).  Assumes m->decls in source order.
+ */
+enum { FMT_COMMENT_NONE = -1, FMT_COMMENT_MODULE = -2 };
+void fmt_comment_owners(const Module *m, const char *src, size_t len, int *owner);
 
 /*
  * Canonical literals (§0.11, fmt_lit.c), shared with the revision hash.

@@ -111,3 +111,89 @@ fmt_fn_header(Buf *out, const FnDecl *fn)
 {
 	one_line(out, NULL, fn);
 }
+
+/*
+ * Which declaration each comment documents, as the formatter places it:
+ * owner[i] for m->comments[i] is the index into m->decls of the declaration
+ * it leads (printed above its `@id`: comments above it, or inside its
+ * header and contracts), FMT_COMMENT_MODULE for a comment above `module`,
+ * or FMT_COMMENT_NONE (inside a body, trailing an item, at the file's end).
+ */
+void
+fmt_comment_owners(const Module *m, const char *src, size_t len, int *owner)
+{
+	Fmt F = { 0 };
+	F.src = src;
+	F.len = len;
+	fmt_place_comments(&F, m);
+	for (int i = 0; i < m->ncomments; i++)
+		owner[i] = FMT_COMMENT_NONE;
+	for (int i = 0; i < F.nplaced; i++) {
+		const Placed *p = &F.placed[i];
+		if (p->place == CP_HEADER) {
+			owner[p->index] = FMT_COMMENT_MODULE;
+			continue;
+		}
+		if (p->place != CP_LEADING)
+			continue;
+		/* declarations are in source order: the one starting at key, if any */
+		int lo = 0, hi = m->ndecls;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (m->decls[mid].span.start < p->key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < m->ndecls && m->decls[lo].span.start == p->key)
+			owner[p->index] = lo;
+	}
+	free(F.placed);
+}
+
+/* ==== one-line pieces for readers (doc, query, graph) ==================================== */
+
+void
+fmt_expr_line(Buf *out, const Expr *e)
+{
+	Buf tmp = {0};
+	Fmt F = { 0 };
+	F.out = &tmp;
+	for (int round = 0;; round++) {
+		fmt_fx_cond(&F, e);
+		if (round == 1000 || !fmt_fx_lt_hazards(&F, 0))
+			break;
+		tmp.len = 0;
+		tmp.data[0] = '\0';
+	}
+	buf_put(out, tmp.data, tmp.len);
+	buf_free(&tmp);
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
+}
+
+void
+fmt_type_line(Buf *out, const Type *t)
+{
+	Fmt F = { 0 };
+	F.out = out;
+	fmt_fx_type(&F, t);
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
+}
+
+void
+fmt_import_header(Buf *out, const ImportFn *f)
+{
+	Fmt F = { 0 };
+	F.out = out;
+	buf_puts(out, f->rust ? "import rust fn " : "import fn ");
+	fmt_fx_name(&F, f->name);
+	fmt_fx_params(&F, f->params, f->nparams);
+	buf_puts(out, " -> ");
+	fmt_fx_name(&F, f->result);
+	buf_puts(out, " effects ");
+	fmt_fx_effects(&F, f->effects.names, f->effects.nnames);
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
+}

@@ -262,6 +262,34 @@ d_block(D *d, const HirBlock *b, int depth)
 	buf_puts(d->out, "}");
 }
 
+/* hir_mono's instances: index, function id, type arguments, the call sites
+ * (structural id -> instance), and the slots whose ownership differs from
+ * the generic body's (a T-typed slot owned where T is not Copy). */
+static void
+dump_mono(Buf *out, HirModule *H)
+{
+	const HirMono *m = H->mono;
+	buf_printf(out, "\ninstances from main: %d (%d generic)\n", m->ninsts, m->ngeneric);
+	for (int i = 0; i < m->ninsts; i++) {
+		const HirInst *in = &m->insts[i];
+		const HirFunc *f = &H->funcs[in->func];
+		buf_printf(out, "  instance %d %s", i, f->id);
+		for (int k = 0; k < in->ntargs; k++)
+			buf_printf(out, "%s%s", k ? ", " : " <", sema_type_name(H->S, in->targs[k]));
+		buf_puts(out, in->ntargs ? ">\n" : "\n");
+		int ncalls = 0;
+		for (uint32_t x = 0; x < f->nexprs; x++)
+			if (in->target[x] >= 0)
+				buf_printf(out, "%s#%u -> %d", ncalls++ ? ", " : "    calls ", x, in->target[x]);
+		if (ncalls)
+			buf_putc(out, '\n');
+		for (int s = 0; s < f->nlocals; s++)
+			if (in->slot_owned[s] != f->locals[s].owned)
+				buf_printf(out, "    slot %d %s : %s%s\n", s, f->locals[s].name, sema_type_name(H->S, in->slot_type[s]),
+				    in->slot_owned[s] ? " owned" : " not owned");
+	}
+}
+
 void
 hir_dump(Buf *out, HirModule *H)
 {
@@ -285,4 +313,6 @@ hir_dump(Buf *out, HirModule *H)
 		d_block(&d, f->body, 1);
 		buf_putc(out, '\n');
 	}
+	if (H->mono)
+		dump_mono(out, H);
 }

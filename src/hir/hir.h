@@ -32,9 +32,9 @@
  *   - Generic templates keep type parameters (TY_PARAM) in slot and
  *     expression types and never mark T-typed slots owned: one template
  *     serves every instance.  In an instance where T is not Copy, a slot
- *     that is not lent owns its value and the lane releases it when it is
- *     overwritten and at function exit (a T-typed consumed `for` item at
- *     the end of each iteration).
+ *     that is not lent owns its value (HirInst.slot_owned, from hir_mono)
+ *     and the lane releases it when it is overwritten and at function exit
+ *     (a T-typed consumed `for` item at the end of each iteration).
  *   - `match own` consumes the scrutinee: parts of it that the arm's pattern
  *     does not bind are released with it, by the end of the arm.
  *   - A temporary (HirExpr.temp) is released after its use and no later
@@ -241,6 +241,7 @@ typedef struct HirModule {
 	 * `with` update and field store of that record.
 	 */
 	int32_t *invariants;
+	struct HirMono *mono; /* hir_mono's instance list (NULL until a lane asked for it) */
 } HirModule;
 
 HirModule *hir_lower(Sema *S);
@@ -252,6 +253,63 @@ void hir_dump(Buf *out, HirModule *h);
 /* The HIR function a run starts at: the free function `main`, else the
  * function whose stable id is `app.main`; -1 when there is none. */
 int hir_find_main(const HirModule *h);
+
+/*
+ * mono.c — monomorphisation: the function instances a lane emits, each a
+ * HIR function with concrete type arguments, discovered from `main`
+ * (through calls, function values, closures and record invariant checks)
+ * in a deterministic worklist order.  This list is the contract between the
+ * HIR and every lane that compiles generics away (the C lane, the Wasm lane):
+ * a lane needs no type substitution of slots, no ownership re-derivation and
+ * no instance search of its own.
+ */
+typedef struct HirInst {
+	int func;             /* HirModule.funcs index */
+	SymId owner;          /* the symbol whose type parameters targs bind; -1: none */
+	TypeId *targs;        /* concrete type arguments (a closure: its enclosing instance's) */
+	int ntargs;
+	TypeId result;        /* the concrete result type */
+	TypeId *slot_type;    /* per slot of funcs[func]: its concrete type */
+	/* per slot: holds an owned value this instance releases when overwritten
+	 * and at function exit — not lent and not Copy at its concrete type.  A
+	 * T-typed slot of a generic body (HirLocal.owned false) is owned in an
+	 * instance where T is not Copy. */
+	bool *slot_owned;
+	/* per structural id of funcs[func]: the instance an HIR_CALL (CALL_FN),
+	 * HIR_FUNC or HIR_CLOSURE node reaches; -1 for every other node and for
+	 * a callee without a HIR body */
+	int32_t *target;
+} HirInst;
+
+typedef struct HirMono {
+	HirInst *insts;       /* discovery order: insts[0] is `main` (empty without one) */
+	int ninsts;
+	int ngeneric;         /* instances with type arguments */
+	/* per HirModule.funcs index: its instance without type arguments (a
+	 * monomorphic function, a record's invariant check), or -1 */
+	int32_t *func_inst;
+} HirMono;
+
+/* The bound on instances with type arguments: one more is refused (B110). */
+#define HIR_MONO_MAX_GENERIC 256
+
+/* Builds h->mono (once; later calls return the first answer): true, or
+ * false after reporting B110 when the program needs more than
+ * HIR_MONO_MAX_GENERIC generic instances. */
+bool hir_mono(HirModule *h, DiagSink *diags);
+/* Checks h->mono against the HIR (H006 into diags); true when valid. */
+bool hir_validate_mono(HirModule *h, DiagSink *diags);
+
+/* Visits f's expressions in evaluation order (requires, body, ensures):
+ * pre before an expression's operands, post after them, stmt after a
+ * statement's value and body.  Any callback may be NULL. */
+typedef struct HirVisitor {
+	void (*pre)(void *ctx, const HirExpr *e);
+	void (*post)(void *ctx, const HirExpr *e);
+	void (*stmt)(void *ctx, const HirStmt *s);
+	void *ctx;
+} HirVisitor;
+void hir_visit(const HirFunc *f, const HirVisitor *v);
 
 /*
  * lanes.c — what every lane shares about a run, so no lane includes

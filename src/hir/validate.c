@@ -295,6 +295,161 @@ hir_validate(HirModule *H, DiagSink *diags)
 	return v.ok;
 }
 
+/* ---- the instance list (hir_mono) ---- */
+
+typedef struct MV {
+	V *v;
+	const HirMono *m;
+	const HirInst *in;
+	int32_t *sym_func;
+	int nsyms;
+	bool *reached;
+} MV;
+
+static TypeId
+mv_subst(MV *mv, TypeId t)
+{
+	const HirInst *in = mv->in;
+	if (in->ntargs == 0 || !sema_type_info(&mv->v->S->types, t)->open)
+		return t;
+	return sema_type_subst(&mv->v->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+}
+
+/* Call site e of the current instance reaches an instance of funcs[fi] with targs. */
+static void
+mv_target(MV *mv, const HirExpr *e, int fi, const TypeId *targs, int ntargs)
+{
+	int32_t t = mv->in->target[e->index];
+	if (fi < 0) {
+		if (t != -1)
+			bad(mv->v, e->span, "call site #%u without a HIR callee targets instance %d", e->index, t);
+		return;
+	}
+	if (t < 0 || t >= mv->m->ninsts) {
+		bad(mv->v, e->span, "call site #%u targets no instance (%d)", e->index, t);
+		return;
+	}
+	const HirInst *to = &mv->m->insts[t];
+	const HirFunc *f = &mv->v->H->funcs[fi];
+	if (f->sym >= 0 && sema_sym(mv->v->S, f->sym)->ntparams == 0)
+		ntargs = 0;
+	if (to->func != fi)
+		bad(mv->v, e->span, "call site #%u targets instance %d of `%s`, not of `%s`", e->index, t,
+		    mv->v->H->funcs[to->func].id, f->id);
+	else if (to->ntargs != ntargs || (ntargs && memcmp(to->targs, targs, sizeof *targs * (size_t)ntargs) != 0))
+		bad(mv->v, e->span, "call site #%u targets instance %d with other type arguments", e->index, t);
+	mv->reached[t] = true;
+}
+
+static void
+mv_pre(void *ctx, const HirExpr *e)
+{
+	MV *mv = ctx;
+	if (e->index >= mv->v->f->nexprs)
+		return;   /* reported by hir_validate */
+	if (e->kind == HIR_CALL && e->u.call.kind == CALL_FN) {
+		SymId s = e->u.call.fn;
+		int n = e->u.call.ntargs;
+		TypeId *targs = spx_xmalloc(sizeof *targs * (size_t)(n + 1));
+		for (int i = 0; i < n; i++)
+			targs[i] = mv_subst(mv, e->u.call.targs[i]);
+		mv_target(mv, e, s >= 0 && s < mv->nsyms ? mv->sym_func[s] : -1, targs, n);
+		free(targs);
+	} else if (e->kind == HIR_FUNC) {
+		SymId s = e->u.call.fn;
+		mv_target(mv, e, s >= 0 && s < mv->nsyms ? mv->sym_func[s] : -1, NULL, 0);
+	} else if (e->kind == HIR_CLOSURE) {
+		mv_target(mv, e, e->u.closure.func, mv->in->targs, mv->in->ntargs);
+	} else if (mv->in->target[e->index] != -1) {
+		bad(mv->v, e->span, "expression #%u is no call site but targets instance %d", e->index, mv->in->target[e->index]);
+	}
+}
+
+/* One instance: its slot types are the generic ones substituted, a slot is
+ * owned exactly when it is neither lent nor Copy at that type (and an owned
+ * slot of the generic body stays owned), and each call site reaches an
+ * instance of its callee with its (substituted) type arguments. */
+static void
+mv_inst(MV *mv, int ii)
+{
+	V *v = mv->v;
+	const HirInst *in = &mv->m->insts[ii];
+	mv->in = in;
+	if (in->func < 0 || in->func >= v->H->nfuncs) {
+		v->f = &v->H->funcs[0];
+		bad(v, (Span){0}, "instance %d names function %d of %d", ii, in->func, v->H->nfuncs);
+		return;
+	}
+	const HirFunc *f = &v->H->funcs[in->func];
+	v->f = (HirFunc *)f;
+	if (f->sym >= 0 && sema_sym(v->S, f->sym)->ntparams == 0 && in->ntargs != 0)
+		bad(v, (Span){0}, "instance %d of a monomorphic function has %d type arguments", ii, in->ntargs);
+	if (in->result != mv_subst(mv, f->result))
+		bad(v, (Span){0}, "instance %d has result type %s", ii, sema_type_name(v->S, in->result));
+	for (int s = 0; s < f->nlocals; s++) {
+		const HirLocal *l = &f->locals[s];
+		if (in->slot_type[s] != mv_subst(mv, l->type))
+			bad(v, l->span, "instance %d gives slot `%s` type %s", ii, l->name, sema_type_name(v->S, in->slot_type[s]));
+		else if (in->slot_owned[s] != (!l->lent && !sema_is_copy(v->S, in->slot_type[s])))
+			bad(v, l->span, "instance %d marks slot `%s` %s at type %s", ii, l->name, in->slot_owned[s] ? "owned" : "not owned",
+			    sema_type_name(v->S, in->slot_type[s]));
+		else if (l->owned && !in->slot_owned[s])
+			bad(v, l->span, "instance %d drops the ownership of owned slot `%s`", ii, l->name);
+	}
+	HirVisitor vis = { mv_pre, NULL, NULL, mv };
+	hir_visit(f, &vis);
+}
+
+bool
+hir_validate_mono(HirModule *H, DiagSink *diags)
+{
+	const HirMono *m = H->mono;
+	V v;
+	memset(&v, 0, sizeof v);
+	v.H = H;
+	v.S = H->S;
+	v.diags = diags;
+	v.ok = true;
+	if (!m || H->nfuncs == 0)
+		return true;
+	MV mv = { &v, m, NULL, NULL, H->S->syms.len, NULL };
+	mv.sym_func = spx_xmalloc(sizeof *mv.sym_func * ((size_t)mv.nsyms + 1));
+	for (int i = 0; i < mv.nsyms; i++)
+		mv.sym_func[i] = -1;
+	for (int i = 0; i < H->nfuncs; i++)
+		if (H->funcs[i].sym >= 0 && H->funcs[i].sym < mv.nsyms)
+			mv.sym_func[H->funcs[i].sym] = i;
+	mv.reached = spx_xcalloc((size_t)m->ninsts + 1, 1);
+	int entry = hir_find_main(H);
+	v.f = &H->funcs[entry >= 0 ? entry : 0];
+	if ((entry < 0) != (m->ninsts == 0) || (entry >= 0 && (m->insts[0].func != entry || m->insts[0].ntargs != 0)))
+		bad(&v, (Span){0}, "instance 0 is not `main`");
+	else if (m->ninsts)
+		mv.reached[0] = true;
+	for (int i = 0; i < mv.nsyms; i++) {
+		/* a record's invariant check is reached through record values and field stores */
+		int fi = H->invariants[i], k = fi >= 0 && fi < H->nfuncs ? m->func_inst[fi] : -1;
+		if (k >= 0 && k < m->ninsts)
+			mv.reached[k] = true;
+	}
+	for (int i = 0; i < m->ninsts && v.ok; i++)
+		mv_inst(&mv, i);
+	for (int i = 0; i < H->nfuncs && v.ok; i++) {
+		int k = m->func_inst[i];
+		v.f = &H->funcs[i];
+		if (k != -1 && (k < 0 || k >= m->ninsts || m->insts[k].func != i || m->insts[k].ntargs != 0))
+			bad(&v, (Span){0}, "func_inst names instance %d", k);
+	}
+	for (int i = 0; i < m->ninsts && v.ok; i++)
+		if (!mv.reached[i]) {
+			v.f = &H->funcs[m->insts[i].func];
+			bad(&v, (Span){0}, "instance %d is reached by no call site", i);
+		}
+	free(mv.reached);
+	free(mv.sym_func);
+	return v.ok;
+}
+
 int
 hir_find_main(const HirModule *h)
 {

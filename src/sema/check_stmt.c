@@ -250,7 +250,11 @@ check_for(FnCtx *C, const Stmt *s)
 	TypeId item = T_ERR;
 	const TypeInfo *ti = sema_type_info(&S->types, it);
 	const Expr *src = s->u.for_.iter;
-	if (!s->u.for_.own && src->kind == EXPR_NAME && ti->kind == TY_VEC) {
+	if (!s->u.for_.own && src->kind != EXPR_NAME && ti->kind == TY_VEC) {
+		/* §4.4: no computed iterables (the reference's T284) */
+		Diag *d = sema_error(S, DIAG_T284, src->span, "for traversal source must be a named immutable `Vec<T>` binding");
+		diag_set_help(d, "bind the vector first: `let values = …;`, then `for item in values { … }`");
+	} else if (!s->u.for_.own && src->kind == EXPR_NAME && ti->kind == TY_VEC) {
 		/* the reference's vec_for_traversal corpus: `let mut values` is T284 */
 		const Local *l = sema_local_find(C, src->u.name.s);
 		if (l && l->mut) {

@@ -792,6 +792,12 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 			continue;
 		if (b->kind == TY_BOX && sema_strmap_get(&S->type_names, name) >= 0)
 			break;   /* an authored `Box` (§3.3) */
+		if (b->nargs != nargs && (b->kind == TY_MAP || b->kind == TY_SET)) {
+			/* the compiler-owned collections keep the reference's shape code */
+			Diag *d = sema_error(S, DIAG_T274, t->span, "type `%s` expects %d type arguments, received %d", name, b->nargs, nargs);
+			diag_set_help(d, "%s", b->kind == TY_MAP ? "spell the key and value types: `Map<string, i64>`" : "spell the element type: `Set<i64>`");
+			goto done;
+		}
 		if (b->nargs != nargs) {
 			out = b->nargs == 0 ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
 			    : arity_error(S, t->span, name, b->nargs, nargs);

@@ -49,6 +49,7 @@ typedef struct OwnVar {
 	const char *moved_fields[6];  /* ST_PARTIAL: owned fields moved out (first six; FIELD_BITS) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
+	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	int prev;          /* the variable of the same name this one hides, or -1 */
 	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
@@ -113,7 +114,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, false, sema_strmap_get(&O->index, name), -1, -1, false };
+	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, 0, false, sema_strmap_get(&O->index, name), -1, -1, false };
 	sema_strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
@@ -188,9 +189,17 @@ loaned_move(Own *O, int i, const Expr *e)
 	}
 	if (O->vars.items[i].loans == 0)
 		return false;
+	if (O->vars.items[i].traversals > 0) {
+		/* §4.4: the vector a `for` traverses is frozen in the body (the reference's T284) */
+		if (first_report(O, e)) {
+			Diag *d = sema_error(O->S, DIAG_T284, e->span, "for traversal source `%s` cannot be moved in the loop body", O->vars.items[i].name);
+			diag_set_help(d, "move `%s` after the loop; inside it, read the borrowed item", O->vars.items[i].name);
+		}
+		return true;
+	}
 	if (first_report(O, e)) {
 		Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
-		diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; move `%s` after it, or use `match own`",
+		diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; move `%s` after it, or use `match own`",
 		    O->vars.items[i].name, O->vars.items[i].name);
 	}
 	return true;
@@ -854,11 +863,28 @@ own_stmt(Own *O, const Stmt *s)
 		break;
 	}
 	case STMT_ASSIGN: {
-		own_expr(O, s->u.assign.value, true);
 		int i = find(O, s->u.assign.target.s);
+		if (i >= 0 && O->vars.items[i].traversals > 0) {
+			/* one T284 for the statement (as the reference); the value's
+			 * own use of the source is then an ordinary move */
+			OwnVar *v = &O->vars.items[i];
+			int loans = v->loans, traversals = v->traversals;
+			if (first_report(O, s->u.assign.value)) {
+				Diag *d = sema_error(O->S, DIAG_T284, s->u.assign.target.span, "for traversal source `%s` cannot be rebound or mutated in the loop body", v->name);
+				diag_set_help(d, "assign `%s` after the loop", v->name);
+			}
+			v->loans = v->traversals = 0;
+			own_expr(O, s->u.assign.value, true);
+			O->vars.items[i].loans = loans;
+			O->vars.items[i].traversals = traversals;
+			if (!s->u.assign.has_field)
+				set_state(O, i, ST_LIVE);
+			break;
+		}
+		own_expr(O, s->u.assign.value, true);
 		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-			diag_set_help(d, "a `match borrow` arm or `for` loop borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
+			diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
 		} else if (i >= 0 && !s->u.assign.has_field) {
 			check_live_views(O, i, s);
 		}
@@ -879,11 +905,15 @@ own_stmt(Own *O, const Stmt *s)
 		{
 			/* the body borrows from the iterated owner */
 			int lender = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
-			if (lender >= 0)
+			if (lender >= 0) {
 				O->vars.items[lender].loans++;
+				O->vars.items[lender].traversals++;
+			}
 			own_loop(O, NULL, s->u.for_.body, O->vars.len - 1);
-			if (lender >= 0)
+			if (lender >= 0) {
 				O->vars.items[lender].loans--;
+				O->vars.items[lender].traversals--;
+			}
 		}
 		own_pop_scope(O);
 		break;

@@ -424,7 +424,14 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 	}
 	if (p->mode == MODE_NONE)
 		return;
-	if (t == T_STRING) {
+	if (sema_type_info(&S->types, t)->kind == TY_PARAM) {
+		/* a declaration error of the generic signature, as the reference's
+		 * T224: a bare type parameter is taken by value (its substitutions
+		 * are checked per instance) */
+		Diag *d = sema_error(S, DIAG_T224, p->span, "generic function `%s.%s` takes its type parameter `%s` by value, without an ownership mode",
+		    f->name, p->name, sema_type_name(S, t));
+		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
+	} else if (t == T_STRING) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "string parameters own their input implicitly; an explicit ownership mode is not admitted");
 		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str` and pass `string_as_str(text)`", p->name, p->name);
 	} else if (sema_is_copy(S, t)) {

@@ -168,6 +168,85 @@ hir_pattern_checks(void)
 	diag_free(&d);
 }
 
+/* The four instances of in plus a copy of in[2] (arena memory of the HIR). */
+static HirInst *
+realloc_insts(HirModule *H, const HirInst *in)
+{
+	HirInst *more = ARENA_ARRAY(&H->arena, HirInst, 5);
+	memcpy(more, in, sizeof *more * 4);
+	more[4] = in[2];
+	return more;
+}
+
+/* The instance list (hir_mono) validates, and the validator rejects each
+ * corruption a lane would trust: a call site reaching another function's
+ * instance, an instance with other type arguments, a slot whose ownership
+ * disagrees with its concrete type, an instance nothing reaches. */
+static void
+hir_mono_checks(void)
+{
+	static const char src[] =
+		"module unit.mono;\n"
+		"@id(\"unit.mono.id\")\nfn id<T>(x: T) -> T { x }\n"
+		"@id(\"unit.mono.one\")\nfn one() -> i64 { 1 }\n"
+		"@id(\"unit.mono.main\")\nfn main() -> i64 { id<i64>(one()) + string_len(id<string>(\"ab\")) }\n";
+	DiagSink d;
+	Arena a;
+	diag_init(&d, "unit.spx", src, sizeof src - 1);
+	arena_init(&a);
+	Module *m = parse_module(src, sizeof src - 1, &a, &d);
+	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
+	check(S && !d.errors, "hir mono: the source verifies");
+	HirModule *H = S && !d.errors ? hir_lower(S) : NULL;
+	bool ok = H && hir_mono(H, &d) && H->mono;
+	check(ok, "hir mono: the instances are listed");
+	const HirMono *mo = ok ? H->mono : NULL;
+	/* main, id<i64>, one, id<string>: a call before its arguments */
+	check(mo && mo->ninsts == 4 && mo->ngeneric == 2, "hir mono: four instances, two generic");
+	if (mo && mo->ninsts == 4) {
+		HirInst *in = mo->insts;
+		check(strcmp(H->funcs[in[1].func].id, "unit.mono.id") == 0 && in[1].ntargs == 1 && in[1].targs[0] == T_I64 &&
+		      strcmp(H->funcs[in[2].func].id, "unit.mono.one") == 0 && in[3].ntargs == 1 && in[3].targs[0] == T_STRING,
+		      "hir mono: discovery order main, id<i64>, one, id<string>");
+		check(!in[1].slot_owned[0] && in[3].slot_owned[0] && !H->funcs[in[3].func].locals[0].owned,
+		      "hir mono: the T-typed slot is owned in id<string> only");
+		check(hir_validate_mono(H, &d), "hir mono: the list validates");
+		int site = -1;
+		for (uint32_t x = 0; x < H->funcs[in[0].func].nexprs; x++)
+			if (in[0].target[x] == 2)
+				site = (int)x;
+		check(site >= 0, "hir mono: main's call of one() targets instance 2");
+		if (site >= 0) {
+			in[0].target[site] = 1;
+			check(!hir_validate_mono(H, &d), "hir mono: a call site reaching another function is H006");
+			in[0].target[site] = 3;
+			check(!hir_validate_mono(H, &d), "hir mono: a call site reaching id<string> for one() is H006");
+			in[0].target[site] = 2;
+		}
+		in[3].targs[0] = T_BOOL;
+		check(!hir_validate_mono(H, &d), "hir mono: an instance with other type arguments is H006");
+		in[3].targs[0] = T_STRING;
+		in[3].slot_owned[0] = false;
+		check(!hir_validate_mono(H, &d), "hir mono: a non-Copy slot not owned is H006");
+		in[3].slot_owned[0] = true;
+		in[1].slot_owned[0] = true;
+		check(!hir_validate_mono(H, &d), "hir mono: a Copy slot owned is H006");
+		in[1].slot_owned[0] = false;
+		H->mono->ninsts = 5;
+		H->mono->insts = realloc_insts(H, in);
+		check(!hir_validate_mono(H, &d), "hir mono: an instance no call site reaches is H006");
+		H->mono->ninsts = 4;
+		DiagSink d2;
+		diag_init(&d2, "unit.spx", src, sizeof src - 1);
+		check(hir_validate_mono(H, &d2), "hir mono: restored, it validates again");
+		diag_free(&d2);
+	}
+	hir_free(H);
+	if (S)
+		sema_free(S);
+	arena_free(&a);
+	diag_free(&d);
+}
 
 /* fmt_decl_header: one line per declaration as the formatter prints it, no
  * body, contracts, invariants or members; a method through fmt_fn_header. */
@@ -288,6 +367,7 @@ main(void)
 
 	escape_checks();
 	hir_pattern_checks();
+	hir_mono_checks();
 	fmt_header_checks();
 	unit_session_checks();
 	unit_program_checks();
