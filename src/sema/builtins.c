@@ -96,8 +96,10 @@ sema_builtin_reserved(const char *name)
 const Builtin *
 sema_builtin_find_id(const char *id)
 {
+	/* Called for every explicit stable id of a module: the first byte
+	 * rejects nearly all of them without a string comparison. */
 	for (size_t i = 0; i < countof(builtins); i++)
-		if (strcmp(builtins[i].id, id) == 0)
+		if (builtins[i].id[0] == id[0] && strcmp(builtins[i].id, id) == 0)
 			return &builtins[i];
 	return NULL;
 }

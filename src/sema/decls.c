@@ -406,7 +406,7 @@ sema_source_identifier(const char *name)
 		"true", "false", "result",
 	};
 	for (size_t i = 0; i < countof(reserved); i++)
-		if (strcmp(reserved[i], name) == 0)
+		if (reserved[i][0] == name[0] && strcmp(reserved[i], name) == 0)
 			return false;
 	return true;
 }
@@ -504,12 +504,14 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 		DiagCode code = box ? DIAG_T286 : DIAG_T283;
 		const StdWrapper *w = NULL;
 		bool here = strcmp(S->module_name, module) == 0, candidate = false;
+		/* every wrapper identity starts `std.`: other ids skip the comparisons */
+		bool std_id = s->explicit_id && strncmp(s->id, "std.", 4) == 0;
 		for (size_t i = 0; i < countof(std_wrappers); i++) {
 			if (strcmp(std_wrappers[i].module, module) != 0)
 				continue;
-			if (s->explicit_id && strcmp(s->id, std_wrappers[i].id) == 0)
+			if (std_id && strcmp(s->id, std_wrappers[i].id) == 0)
 				w = &std_wrappers[i];
-			candidate |= strcmp(fn->name.s, std_wrappers[i].name) == 0;
+			candidate |= fn->name.s[0] == std_wrappers[i].name[0] && strcmp(fn->name.s, std_wrappers[i].name) == 0;
 		}
 		if (w && !here) {
 			Diag *d = sema_error(S, code, s->span, "%s wrapper identity `%s` is reserved for module `%s`", box ? "box" : "vector", s->id, module);

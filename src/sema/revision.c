@@ -142,7 +142,7 @@ static bool
 is_one_of(const char *s, const char *const *list)
 {
 	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
+		if (s[0] == (*list)[0] && strcmp(s, *list) == 0)
 			return true;
 	return false;
 }
