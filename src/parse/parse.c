@@ -1059,7 +1059,7 @@ resync(Parser *p)
 		parse_advance(p);
 	while (!parse_at(p, TOK_EOF)) {
 		Token *t = parse_peek(p);
-		if (t->line_first && t->span.col == 1 && is_item_start(p, t))
+		if (t->line_first && (t->span.start == 0 || p->src[t->span.start - 1] == '\n') && is_item_start(p, t))
 			break;
 		parse_advance(p);
 	}
