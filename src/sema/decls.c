@@ -614,8 +614,23 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 void
 sema_decls_collect(Sema *S)
 {
-	prelude(S);
 	const Module *m = S->m;
+	/* One symbol per declaration, class member and import (plus the
+	 * prelude's few): sized once, not doubled and copied (a large file
+	 * has thousands). */
+	size_t want = 16 + (size_t)m->ndecls;
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (d->kind == DECL_CLASS)
+			want += (size_t)d->u.class_.nmembers;
+		else if (d->kind == DECL_INTERFACE)
+			want += (size_t)d->u.interface.nimports;
+	}
+	if (S->syms.cap < (int)want && want < INT32_MAX / sizeof(Sym)) {
+		S->syms.items = spx_xrealloc(S->syms.items, sizeof(Sym) * want);
+		S->syms.cap = (int)want;
+	}
+	prelude(S);
 	/* 1. type identities, in source order */
 	for (int i = 0; i < m->ndecls; i++)
 		collect_type(S, &m->decls[i]);
