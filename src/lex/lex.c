@@ -34,8 +34,7 @@ typedef struct Lexer {
 	struct { Token *items; int len; size_t cap; bool mapped; } toks;
 	VEC(Comment) comments;
 	bool had_error;
-	size_t prev_start;       /* start of the previous token */
-	bool have_prev;
+	bool nl;                 /* a line break since the previous token's start (or no token yet) */
 } Lexer;
 
 static inline Span
@@ -81,12 +80,13 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	t->overflow = 0;
 	t->span.start = (uint32_t)start;
 	t->span.end = (uint32_t)end;
-	/* first on its line: a line break since the previous token's start */
-	t->line_first = !L->have_prev || (start > L->prev_start &&
-	    memchr(L->src + L->prev_start, '\n', start - L->prev_start) != NULL);
+	/* first on its line: a line break since the previous token's start,
+	 * in the whitespace between (lex_source) or inside that token (only
+	 * strings, chars and error tokens can hold one) */
+	t->line_first = L->nl;
+	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
+	    memchr(L->src + start, '\n', end - start) != NULL;
 	t->v.u = 0;
-	L->prev_start = start;
-	L->have_prev = true;
 	return t;
 }
 
@@ -629,6 +629,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.len = len;
 	L.arena = arena;
 	L.diags = diags;
+	L.nl = true;
 	L.toks.cap = len + 2;
 	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
 	if (!L.toks.items) {
@@ -667,6 +668,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+			L.nl |= c == '\n';
 			L.pos++;
 			continue;
 		}
