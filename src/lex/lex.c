@@ -667,7 +667,14 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	}
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+		if (c == ' ') {
+			/* runs of spaces (indentation) in one tight loop */
+			do
+				L.pos++;
+			while (L.pos < len && src[L.pos] == ' ');
+			continue;
+		}
+		if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
 			L.nl |= c == '\n';
 			L.pos++;
 			continue;

@@ -17,63 +17,8 @@
 
 /* ==== token access ======================================================== */
 
-Token *
-parse_peek(Parser *p)
-{
-	return &p->toks[p->pos];
-}
-
-Token *
-parse_peek_at(Parser *p, int k)
-{
-	int i = p->pos + k;
-	return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
-}
-
-bool
-parse_at(Parser *p, TokKind k)
-{
-	return parse_peek(p)->kind == k;
-}
-
-bool
-parse_tok_is_word(const Parser *p, const Token *t, const char *w)
-{
-	size_t n = t->span.end - t->span.start;
-	/* the first byte settles most mismatches (this runs for every keyword test) */
-	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
-	    memcmp(p->src + t->span.start, w, n) == 0;
-}
-
-bool
-parse_at_word(Parser *p, const char *w)
-{
-	return parse_tok_is_word(p, parse_peek(p), w);
-}
-
-bool
-parse_word_at(Parser *p, int k, const char *w)
-{
-	return parse_tok_is_word(p, parse_peek_at(p, k), w);
-}
-
-Token *
-parse_advance(Parser *p)
-{
-	Token *t = parse_peek(p);
-	if (t->kind != TOK_EOF)
-		p->pos++;
-	return t;
-}
-
-bool
-parse_accept(Parser *p, TokKind k)
-{
-	if (!parse_at(p, k))
-		return false;
-	parse_advance(p);
-	return true;
-}
+/* parse_peek … parse_accept are inline (parse_int.h): they run for every
+ * token and every keyword test. */
 
 bool
 parse_accept_word(Parser *p, const char *w)

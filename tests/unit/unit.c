@@ -223,6 +223,33 @@ main(void)
 	check(utf8_decode((const unsigned char *)"\xED\xA0\x80", 3, &cp) == 0, "utf8 rejects surrogate");
 	check(utf8_decode((const unsigned char *)"\xF4\x90\x80\x80", 4, &cp) == 0, "utf8 rejects > U+10FFFF");
 	check(utf8_validate((const unsigned char *)"ab\xFF", 3) == 2, "utf8_validate finds the bad byte");
+	/* the eight-byte ASCII skip: a bad byte at every offset of a longer text,
+	 * and a valid sequence straddling a word */
+	{
+		unsigned char t[40];
+		bool all = true;
+		for (size_t at = 0; at < sizeof t; at++) {
+			memset(t, 'a', sizeof t);
+			t[at] = 0xFF;
+			all &= utf8_validate(t, sizeof t) == at;
+		}
+		check(all, "utf8_validate finds a bad byte at every offset");
+		memset(t, 'a', sizeof t);
+		memcpy(t + 6, "\xE2\x82\xAC", 3);
+		check(utf8_validate(t, sizeof t) == sizeof t, "utf8_validate takes a sequence across a word");
+		check(utf8_validate(t, 7) == 6, "utf8_validate stops at a cut sequence");
+	}
+	/* sema_builtin_find_id's first-byte filter admits every reserved id */
+	{
+		bool all = true;
+		for (int bi = 0; bi < BI_COUNT; bi++) {
+			const Builtin *b = sema_builtin_by_id((BuiltinId)bi);
+			all &= sema_builtin_find_id(b->id) == b;
+		}
+		check(all, "every compiler-owned operation is found by its stable id");
+		check(sema_builtin_find_id("bench.core.vec.push") == NULL && sema_builtin_find_id("") == NULL,
+		    "ids outside the reserved set are not builtins");
+	}
 	check(utf8_is_space(0x3000) && !utf8_is_space(0xFEFF), "White_Space: U+3000 yes, U+FEFF no");
 
 	Buf b = {0};
