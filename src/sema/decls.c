@@ -618,18 +618,28 @@ sema_decls_collect(Sema *S)
 	/* One symbol per declaration, class member and import (plus the
 	 * prelude's few): sized once, not doubled and copied (a large file
 	 * has thousands). */
-	size_t want = 16 + (size_t)m->ndecls;
+	size_t want = 16 + (size_t)m->ndecls, members = 0;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
-		if (d->kind == DECL_CLASS)
+		if (d->kind == DECL_CLASS) {
 			want += (size_t)d->u.class_.nmembers;
-		else if (d->kind == DECL_INTERFACE)
+		} else if (d->kind == DECL_INTERFACE) {
 			want += (size_t)d->u.interface.nimports;
+		} else if (d->kind == DECL_RECORD) {
+			members += (size_t)d->u.record.nfields;
+		} else if (d->kind == DECL_VARIANT) {
+			members += (size_t)d->u.variant.ncases;
+			for (int c = 0; c < d->u.variant.ncases; c++)
+				members += (size_t)d->u.variant.cases[c].nfields;
+		}
 	}
 	if (S->syms.cap < (int)want && want < INT32_MAX / sizeof(Sym)) {
 		S->syms.items = spx_xrealloc(S->syms.items, sizeof(Sym) * want);
 		S->syms.cap = (int)want;
 	}
+	/* every symbol, field and case claims its identity: one table, not
+	 * doubled and rehashed as it fills */
+	sema_strmap_reserve(&S->ids, want + members);
 	prelude(S);
 	/* 1. type identities, in source order */
 	for (int i = 0; i < m->ndecls; i++)
