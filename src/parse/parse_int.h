@@ -72,9 +72,9 @@ parse_at(Parser *p, TokKind k)
 static inline bool
 parse_tok_is_word(const Parser *p, const Token *t, const char *w)
 {
-	size_t n = t->span.end - t->span.start;
+	size_t n = strlen(w);   /* a constant for a literal w: memcmp inlines */
 	/* the first byte settles most mismatches */
-	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
+	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && t->span.end - t->span.start == n &&
 	    memcmp(p->src + t->span.start, w, n) == 0;
 }
 
