@@ -84,7 +84,7 @@ locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
 	if (!s->src)
 		return;
 	size_t pos = at < s->src_len ? at : s->src_len;
-	if (s->pos_src != s->src) {
+	if (s->pos_src != s->src || s->npos != s->src_len / DIAG_POS_STEP + 1) {
 		free(s->pos);
 		s->npos = s->src_len / DIAG_POS_STEP + 1;
 		s->pos = spx_xmalloc(sizeof *s->pos * s->npos);
