@@ -19,6 +19,7 @@ typedef struct ParseName {
 	const char *s;   /* arena copy, NUL-terminated; NULL: empty slot */
 	uint32_t len;
 	uint32_t hash;
+	uint64_t head;   /* the first (up to) 8 bytes, zero-padded: most names compare here */
 } ParseName;
 
 typedef struct Parser {

@@ -507,7 +507,7 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 		/* every wrapper identity starts `std.`: other ids skip the comparisons */
 		bool std_id = s->explicit_id && strncmp(s->id, "std.", 4) == 0;
 		for (size_t i = 0; i < countof(std_wrappers); i++) {
-			if (strcmp(std_wrappers[i].module, module) != 0)
+			if (std_wrappers[i].module[4] != module[4] || strcmp(std_wrappers[i].module, module) != 0)
 				continue;
 			if (std_id && strcmp(s->id, std_wrappers[i].id) == 0)
 				w = &std_wrappers[i];
@@ -815,7 +815,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 	}
 	for (size_t i = 0; i < countof(builtin_types); i++) {
 		const BuiltinType *b = &builtin_types[i];
-		if (strcmp(b->name, name) != 0)
+		if (b->name[0] != name[0] || strcmp(b->name, name) != 0)
 			continue;
 		if (b->kind == TY_BOX && sema_strmap_get(&S->type_names, name) >= 0)
 			break;   /* an authored `Box` (§3.3) */
