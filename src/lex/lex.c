@@ -458,6 +458,22 @@ lex_string(Lexer *L)
 {
 	size_t start = L->pos;
 	L->pos++;
+	/* Without escapes (nearly every literal) the bytes are the source's:
+	 * one arena copy, no decoding buffer. */
+	size_t plain = L->pos;
+	while (plain < L->len && L->src[plain] != '"' && L->src[plain] != '\\')
+		plain++;
+	if (plain < L->len && L->src[plain] == '"') {
+		uint32_t n = (uint32_t)(plain - L->pos);
+		char *p = arena_alloc(L->arena, sizeof n + n + 1);
+		memcpy(p, &n, sizeof n);
+		memcpy(p + sizeof n, L->src + L->pos, n);
+		p[sizeof n + n] = '\0';
+		L->pos = plain + 1;
+		Token *t = push_tok(L, TOK_STRING, start, L->pos);
+		t->v.s = p + sizeof n;
+		return;
+	}
 	Buf b = {0};
 	bool bad = false;
 	for (;;) {
