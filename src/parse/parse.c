@@ -262,17 +262,22 @@ QName
 parse_qname(Parser *p, const char *what)
 {
 	QName q;
-	VEC(Name) parts = {0};
 	Span start = parse_peek(p)->span;
-	VEC_PUSH(parts, parse_name(p, what));
-	while (!p->panic && parse_at(p, TOK_DOT) && parse_peek_at(p, 1)->kind == TOK_IDENT) {
+	Name first = parse_name(p, what);
+	/* `. ident` pairs ahead: the parts array is sized before it is filled
+	 * (every type annotation is a qname; no heap vector per name) */
+	int n = 1;
+	while (!p->panic && parse_peek_at(p, 2 * (n - 1))->kind == TOK_DOT &&
+	    parse_peek_at(p, 2 * (n - 1) + 1)->kind == TOK_IDENT)
+		n++;
+	q.parts = ARENA_ARRAY(p->arena, Name, n);
+	q.parts[0] = first;
+	for (int i = 1; i < n; i++) {
 		parse_advance(p);
-		VEC_PUSH(parts, parse_name_of(p, parse_advance(p)));
+		q.parts[i] = parse_name_of(p, parse_advance(p));
 	}
-	q.parts = ARENA_COPY(p, Name, parts);
-	q.nparts = parts.len;
+	q.nparts = n;
 	q.span = parse_span_from(p, start);
-	VEC_FREE(parts);
 	return q;
 }
 
