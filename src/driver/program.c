@@ -108,15 +108,16 @@ driver_program_load(Program *p, SessionStage stage)
 	if (stage == SESSION_PARSE)
 		return ok;
 	/* Each module as driver_load runs it: the revision (check stages only)
-	 * before lowering, so its transient memory does not stack on the HIR's. */
+	 * before the check, so its transient text does not stack on the
+	 * checker's tables (a failed check clears it). */
 	for (int i = 0; i < p->nmods; i++) {
 		Session *s = &p->mods[i]->s;
+		if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
+			driver_revision(s);
 		if (!driver_check(s)) {
 			ok = false;
 			continue;
 		}
-		if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
-			driver_revision(s);
 		if (stage != SESSION_CHECK)
 			ok &= driver_lower(s);
 	}

@@ -61,13 +61,15 @@ driver_check(Session *s)
 	if (!s->m || s->diags.errors)
 		return false;
 	s->S = sema_check(s->m, s->src, s->len, &s->diags);
+	if (s->diags.errors)
+		s->revision[0] = '\0';   /* a revision names verified programs only */
 	return s->diags.errors == 0;
 }
 
 void
 driver_revision(Session *s)
 {
-	if (s->S && !s->diags.errors)
+	if (s->m && !s->diags.errors)
 		sema_revision(s->m, s->revision);
 }
 
@@ -109,12 +111,13 @@ driver_load(Session *s, const char *path, SessionStage stage)
 		return false;
 	if (!driver_parse(s) || stage == SESSION_PARSE)
 		return s->diags.errors == 0;
-	if (!driver_check(s))
-		return false;
-	/* Before lowering: the revision renders (and re-lexes) the whole module,
-	 * so its transient memory does not stack on the HIR's. */
+	/* Before the check: the revision renders the whole module, and its
+	 * transient text is freed before the checker's tables grow into that
+	 * memory (a failed check clears it again). */
 	if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
 		driver_revision(s);
+	if (!driver_check(s))
+		return false;
 	/* SESSION_CHECK stops here (cmd_check.c says when `check` lowers); every
 	 * other stage lowers the verified program and validates the HIR. */
 	if (stage == SESSION_CHECK)

@@ -48,8 +48,9 @@ void driver_set_source(Session *s, const char *src, size_t len);
  * been reported so far. */
 bool driver_parse(Session *s);
 bool driver_check(Session *s);
-/* The graph revision into s->revision (after a successful check; renders
- * and re-lexes the module, so run it before lowering). */
+/* The graph revision into s->revision (after a successful parse; renders
+ * the module).  driver_load runs it before the check, which clears it
+ * again when it reports an error: only a verified program has one. */
 void driver_revision(Session *s);
 /* Lowers to HIR and validates it (H006 into diags; H stays NULL then). */
 bool driver_lower(Session *s);

@@ -79,7 +79,7 @@ node(Lower *L, HirKind k, const Expr *e)
 	HirExpr *h = arena_alloc(ar(L), node_size(k));
 	h->kind = k;
 	h->index = L->nexprs++;
-	h->span = e ? e->span : (Span){ 0, 0, 0, 0 };
+	h->span = e ? e->span : (Span){ 0, 0 };
 	h->type = e ? L->S->expr_type[e->id] : T_ERR;
 	return h;
 }

@@ -111,7 +111,7 @@ v_scope(V *v, const HirBlock *b)
 	for (int i = 0; i < b->nowned; i++) {
 		HirSlot s = b->owned[i];
 		if (s >= (HirSlot)v->f->nlocals) {
-			bad(v, (Span){ 0, 0, 0, 0 }, "released slot %u out of range", s);
+			bad(v, (Span){ 0, 0 }, "released slot %u out of range", s);
 			continue;
 		}
 		if (!v->f->locals[s].owned || v->f->locals[s].lent)

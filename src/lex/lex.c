@@ -1,9 +1,8 @@
 /*
  * lex.c — SEMAPRAX lexer (LANGUAGE.md §1, §0.10).
  *
- * One pass over the bytes.  Positions: spans are byte offsets; line/column
- * are computed incrementally (column counts Unicode scalars), so a 10 MB
- * single line stays linear.  Literal values are decoded here; range checks
+ * One pass over the bytes.  Positions: spans are byte offsets only (a
+ * diagnostic computes its line and column, diag.c).  Literal values are decoded here; range checks
  * that depend on a preceding minus (the signed-minimum rule) are the
  * parser's.  After an error the lexer emits TOK_ERROR and continues.
  */
@@ -35,55 +34,22 @@ typedef struct Lexer {
 	struct { Token *items; int len; size_t cap; bool mapped; } toks;
 	VEC(Comment) comments;
 	bool had_error;
-	/* incremental position cache: (cpos) is parse_at (cline, ccol) */
-	size_t cpos;
-	uint32_t cline, ccol;
-	uint32_t last_tok_line;  /* line of the previous token, 0 = none */
+	bool nl;                 /* a line break since the previous token's start (or no token yet) */
 } Lexer;
 
-/* Line/column of byte offset pos; pos must not move backwards. */
-static inline void
-locate(Lexer *L, size_t pos, uint32_t *line, uint32_t *col)
-{
-	if (pos < L->cpos) {
-		/* Rare: a diagnostic about an earlier byte.  Rescan from the start. */
-		L->cpos = 0;
-		L->cline = 1;
-		L->ccol = 1;
-	}
-	/* locals: the byte reads could alias the Lexer's fields */
-	const unsigned char *s = (const unsigned char *)L->src;
-	uint32_t ln = L->cline, cl = L->ccol;
-	for (size_t i = L->cpos; i < pos; i++) {
-		unsigned char c = s[i];
-		if (c == '\n') {
-			ln++;
-			cl = 1;
-		} else {
-			cl += (c & 0xC0) != 0x80;
-		}
-	}
-	L->cpos = pos;
-	L->cline = ln;
-	L->ccol = cl;
-	*line = ln;
-	*col = cl;
-}
-
 static inline Span
-span_at(Lexer *L, size_t start, size_t end)
+span_at(size_t start, size_t end)
 {
 	Span s;
 	s.start = (uint32_t)start;
 	s.end = (uint32_t)end;
-	locate(L, start, &s.line, &s.col);
 	return s;
 }
 
 static Diag *
 lex_error(Lexer *L, DiagCode code, size_t start, size_t end, const char *msg)
 {
-	Span s = span_at(L, start, end);
+	Span s = span_at(start, end);
 	L->had_error = true;
 	return diag_report(L->diags, code, &s, "%s", msg);
 }
@@ -102,9 +68,9 @@ grow_toks(Lexer *L)
 	L->toks.mapped = mapped;
 }
 
-/* Pushes a token whose start position was located earlier (s0). */
+/* Pushes a token spanning src[start, end). */
 static inline Token *
-push_tok_at(Lexer *L, TokKind kind, Span s0, size_t end)
+push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 {
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
@@ -112,18 +78,16 @@ push_tok_at(Lexer *L, TokKind kind, Span s0, size_t end)
 	t->kind = (uint8_t)kind;
 	t->suffix = 0;
 	t->overflow = 0;
-	t->span = s0;
+	t->span.start = (uint32_t)start;
 	t->span.end = (uint32_t)end;
-	t->line_first = t->span.line != L->last_tok_line;
+	/* first on its line: a line break since the previous token's start,
+	 * in the whitespace between (lex_source) or inside that token (only
+	 * strings, chars and error tokens can hold one) */
+	t->line_first = L->nl;
+	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
+	    memchr(L->src + start, '\n', end - start) != NULL;
 	t->v.u = 0;
-	L->last_tok_line = t->span.line;
 	return t;
-}
-
-static Token *
-push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
-{
-	return push_tok_at(L, kind, span_at(L, start, start), end);
 }
 
 /* Branch-light and inline: these run for every byte of every name. */
@@ -177,7 +141,7 @@ lex_comment(Lexer *L)
 	    L->src[tend - 1] == '\r' || L->src[tend - 1] == '\f' || L->src[tend - 1] == '\v'))
 		tend--;
 	Comment c;
-	c.span = span_at(L, start, end);
+	c.span = span_at(start, end);
 	c.text = arena_strndup(L->arena, L->src + start + 2, tend - start - 2);
 	c.len = (uint32_t)(tend - start - 2);
 	c.own_line = own_line;
@@ -424,13 +388,12 @@ static void
 lex_char(Lexer *L)
 {
 	size_t start = L->pos;
-	Span s0 = span_at(L, start, start);
 	L->pos++;  /* opening quote */
 	if (peekc(L, 0) == '\'') {
 		L->pos++;
 		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 		diag_set_help(d, "write one character between the quotes, e.g. `' '`");
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
 	uint32_t cp = 0;
@@ -442,13 +405,13 @@ lex_char(Lexer *L)
 			i++;
 		if (i < L->len && L->src[i] == '\'')
 			L->pos = i + 1;
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
 	if (r < 0) {
 		Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 		diag_set_help(d, "close the char literal with `'`");
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
 	if (peekc(L, 0) != '\'') {
@@ -468,7 +431,7 @@ lex_char(Lexer *L)
 			Diag *d = lex_error(L, DIAG_P006, start, L->pos, "unterminated char literal");
 			diag_set_help(d, "close the char literal with `'`");
 		}
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
 	L->pos++;
@@ -479,14 +442,14 @@ lex_char(Lexer *L)
 		L->pos = e;
 		Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
 		diag_set_help(d, "separate the char literal from the following name");
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
 	if (r == 0) {
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
-	Token *t = push_tok_at(L, TOK_CHAR, s0, L->pos);
+	Token *t = push_tok(L, TOK_CHAR, start, L->pos);
 	t->v.ch = cp;
 }
 
@@ -494,19 +457,33 @@ static void
 lex_string(Lexer *L)
 {
 	size_t start = L->pos;
-	Span s0 = span_at(L, start, start);
 	L->pos++;
+	/* Without escapes (nearly every literal) the bytes are the source's:
+	 * one arena copy, no decoding buffer. */
+	size_t plain = L->pos;
+	while (plain < L->len && L->src[plain] != '"' && L->src[plain] != '\\')
+		plain++;
+	if (plain < L->len && L->src[plain] == '"') {
+		uint32_t n = (uint32_t)(plain - L->pos);
+		char *p = arena_alloc(L->arena, sizeof n + n + 1);
+		memcpy(p, &n, sizeof n);
+		memcpy(p + sizeof n, L->src + L->pos, n);
+		p[sizeof n + n] = '\0';
+		L->pos = plain + 1;
+		Token *t = push_tok(L, TOK_STRING, start, L->pos);
+		t->v.s = p + sizeof n;
+		return;
+	}
 	Buf b = {0};
 	bool bad = false;
 	for (;;) {
 		if (L->pos >= L->len) {
-			Span sp = s0;
-			sp.end = (uint32_t)L->pos;
+			Span sp = span_at(start, L->pos);
 			L->had_error = true;
 			Diag *d = diag_report(L->diags, DIAG_P004, &sp, "unterminated string literal");
 			diag_set_help(d, "close the string with `\"`");
 			buf_free(&b);
-			push_tok_at(L, TOK_ERROR, s0, L->pos);
+			push_tok(L, TOK_ERROR, start, L->pos);
 			return;
 		}
 		char c = L->src[L->pos];
@@ -559,10 +536,10 @@ lex_string(Lexer *L)
 	}
 	if (bad) {
 		buf_free(&b);
-		push_tok_at(L, TOK_ERROR, s0, L->pos);
+		push_tok(L, TOK_ERROR, start, L->pos);
 		return;
 	}
-	Token *t = push_tok_at(L, TOK_STRING, s0, L->pos);
+	Token *t = push_tok(L, TOK_STRING, start, L->pos);
 	/* the length, then the bytes and a NUL (lex_str_len) */
 	uint32_t n = (uint32_t)b.len;
 	char *p = arena_alloc(L->arena, sizeof n + b.len + 1);
@@ -640,7 +617,7 @@ lex_unexpected(Lexer *L)
 		n = k ? (size_t)k : 1;
 	}
 	L->pos += n;
-	Span sp = span_at(L, start, L->pos);
+	Span sp = span_at(start, L->pos);
 	L->had_error = true;
 	/* The character is quoted raw, as the reference does; a NUL is shown as `\0`
 	 * (C strings cannot carry it; docs/DECISIONS.md). */
@@ -668,8 +645,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.len = len;
 	L.arena = arena;
 	L.diags = diags;
-	L.cline = 1;
-	L.ccol = 1;
+	L.nl = true;
 	L.toks.cap = len + 2;
 	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
 	if (!L.toks.items) {
@@ -680,11 +656,19 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {
-		Span s = span_at(&L, bad, bad + 1);
+		uint32_t line = 1, col = 1;
+		for (size_t i = 0; i < bad; i++) {
+			if (src[i] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col += ((unsigned char)src[i] & 0xC0) != 0x80;
+			}
+		}
 		Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: stream did not contain valid UTF-8",
 		    diags->path ? diags->path : "source");
 		diag_set_help(d, "save the file as UTF-8 (first invalid byte 0x%02X at line %u, column %u)",
-		    (unsigned char)src[bad], s.line, s.col);
+		    (unsigned char)src[bad], line, col);
 		L.had_error = true;
 		out->fatal = true;
 		push_tok(&L, TOK_EOF, len, len);
@@ -699,7 +683,15 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	}
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+		if (c == ' ') {
+			/* runs of spaces (indentation) in one tight loop */
+			do
+				L.pos++;
+			while (L.pos < len && src[L.pos] == ' ');
+			continue;
+		}
+		if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+			L.nl |= c == '\n';
 			L.pos++;
 			continue;
 		}

@@ -36,15 +36,15 @@ typedef enum NumSuffix {
 } NumSuffix;
 
 /*
- * 28 bytes: a large file has hundreds of thousands of tokens, so the value
- * union is packed to 4-byte alignment and a string's length lives in front
- * of its bytes (lex_str_len).
+ * 20 bytes: a large file has hundreds of thousands of tokens, so the span
+ * holds byte offsets only (common.h), the value union is packed to 4-byte
+ * alignment and a string's length lives in front of its bytes (lex_str_len).
  */
 typedef struct Token {
 	uint8_t kind;        /* TokKind */
 	uint8_t suffix;      /* NumSuffix, for INT and FLOAT */
 	uint8_t overflow;    /* INT: magnitude does not fit u64 */
-	uint8_t line_first;  /* first token on its line */
+	uint8_t line_first;  /* first token on its line (a line break since the previous token's start) */
 	Span span;
 	union __attribute__((packed, aligned(4))) {
 		uint64_t u;      /* INT magnitude */

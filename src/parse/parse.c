@@ -17,63 +17,8 @@
 
 /* ==== token access ======================================================== */
 
-Token *
-parse_peek(Parser *p)
-{
-	return &p->toks[p->pos];
-}
-
-Token *
-parse_peek_at(Parser *p, int k)
-{
-	int i = p->pos + k;
-	return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
-}
-
-bool
-parse_at(Parser *p, TokKind k)
-{
-	return parse_peek(p)->kind == k;
-}
-
-bool
-parse_tok_is_word(const Parser *p, const Token *t, const char *w)
-{
-	size_t n = t->span.end - t->span.start;
-	/* the first byte settles most mismatches (this runs for every keyword test) */
-	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && strlen(w) == n &&
-	    memcmp(p->src + t->span.start, w, n) == 0;
-}
-
-bool
-parse_at_word(Parser *p, const char *w)
-{
-	return parse_tok_is_word(p, parse_peek(p), w);
-}
-
-bool
-parse_word_at(Parser *p, int k, const char *w)
-{
-	return parse_tok_is_word(p, parse_peek_at(p, k), w);
-}
-
-Token *
-parse_advance(Parser *p)
-{
-	Token *t = parse_peek(p);
-	if (t->kind != TOK_EOF)
-		p->pos++;
-	return t;
-}
-
-bool
-parse_accept(Parser *p, TokKind k)
-{
-	if (!parse_at(p, k))
-		return false;
-	parse_advance(p);
-	return true;
-}
+/* parse_peek … parse_accept are inline (parse_int.h): they run for every
+ * token and every keyword test. */
 
 bool
 parse_accept_word(Parser *p, const char *w)
@@ -255,6 +200,8 @@ intern_name(Parser *p, const char *b, uint32_t len)
 	uint32_t h = 2166136261u;
 	for (uint32_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)b[i]) * 16777619u;
+	uint64_t head = 0;
+	memcpy(&head, b, len < 8 ? len : 8);
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
 		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
@@ -276,10 +223,13 @@ intern_name(Parser *p, const char *b, uint32_t len)
 			sl->s = arena_strndup(p->arena, b, len);
 			sl->len = len;
 			sl->hash = h;
+			sl->head = head;
 			p->names_len++;
 			return sl->s;
 		}
-		if (sl->hash == h && sl->len == len && memcmp(sl->s, b, len) == 0)
+		/* the arena copy is read only for names longer than 8 bytes */
+		if (sl->hash == h && sl->len == len && sl->head == head &&
+		    (len <= 8 || memcmp(sl->s + 8, b + 8, len - 8) == 0))
 			return sl->s;
 	}
 }
@@ -312,17 +262,22 @@ QName
 parse_qname(Parser *p, const char *what)
 {
 	QName q;
-	VEC(Name) parts = {0};
 	Span start = parse_peek(p)->span;
-	VEC_PUSH(parts, parse_name(p, what));
-	while (!p->panic && parse_at(p, TOK_DOT) && parse_peek_at(p, 1)->kind == TOK_IDENT) {
+	Name first = parse_name(p, what);
+	/* `. ident` pairs ahead: the parts array is sized before it is filled
+	 * (every type annotation is a qname; no heap vector per name) */
+	int n = 1;
+	while (!p->panic && parse_peek_at(p, 2 * (n - 1))->kind == TOK_DOT &&
+	    parse_peek_at(p, 2 * (n - 1) + 1)->kind == TOK_IDENT)
+		n++;
+	q.parts = ARENA_ARRAY(p->arena, Name, n);
+	q.parts[0] = first;
+	for (int i = 1; i < n; i++) {
 		parse_advance(p);
-		VEC_PUSH(parts, parse_name_of(p, parse_advance(p)));
+		q.parts[i] = parse_name_of(p, parse_advance(p));
 	}
-	q.parts = ARENA_COPY(p, Name, parts);
-	q.nparts = parts.len;
+	q.nparts = n;
 	q.span = parse_span_from(p, start);
-	VEC_FREE(parts);
 	return q;
 }
 
@@ -1059,7 +1014,7 @@ resync(Parser *p)
 		parse_advance(p);
 	while (!parse_at(p, TOK_EOF)) {
 		Token *t = parse_peek(p);
-		if (t->line_first && t->span.col == 1 && is_item_start(p, t))
+		if (t->line_first && (t->span.start == 0 || p->src[t->span.start - 1] == '\n') && is_item_start(p, t))
 			break;
 		parse_advance(p);
 	}

@@ -82,7 +82,6 @@ accept_type_close(Parser *p)
 	if (t->kind == TOK_GE) {
 		t->kind = TOK_ASSIGN;
 		t->span.start++;
-		t->span.col++;
 		return true;
 	}
 	return false;

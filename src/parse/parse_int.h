@@ -19,6 +19,7 @@ typedef struct ParseName {
 	const char *s;   /* arena copy, NUL-terminated; NULL: empty slot */
 	uint32_t len;
 	uint32_t hash;
+	uint64_t head;   /* the first (up to) 8 bytes, zero-padded: most names compare here */
 } ParseName;
 
 typedef struct Parser {
@@ -47,15 +48,67 @@ typedef struct Parser {
 	uint64_t if_next;
 } Parser;
 
-/* ---- token access (parse.c) ---- */
-Token *parse_peek(Parser *p);
-Token *parse_peek_at(Parser *p, int k);
-bool parse_at(Parser *p, TokKind k);
-bool parse_at_word(Parser *p, const char *w);
-bool parse_word_at(Parser *p, int k, const char *w);
-bool parse_tok_is_word(const Parser *p, const Token *t, const char *w);
-Token *parse_advance(Parser *p);
-bool parse_accept(Parser *p, TokKind k);
+/* ---- token access (inline: every token and keyword test runs these) ---- */
+static inline Token *
+parse_peek(Parser *p)
+{
+	return &p->toks[p->pos];
+}
+
+static inline Token *
+parse_peek_at(Parser *p, int k)
+{
+	int i = p->pos + k;
+	return &p->toks[i < p->ntoks ? i : p->ntoks - 1];
+}
+
+static inline bool
+parse_at(Parser *p, TokKind k)
+{
+	return parse_peek(p)->kind == k;
+}
+
+/* Is t the identifier w?  (Keywords are contextual identifiers; with w a
+ * literal, its length is a constant.) */
+static inline bool
+parse_tok_is_word(const Parser *p, const Token *t, const char *w)
+{
+	size_t n = strlen(w);   /* a constant for a literal w: memcmp inlines */
+	/* the first byte settles most mismatches */
+	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && t->span.end - t->span.start == n &&
+	    memcmp(p->src + t->span.start, w, n) == 0;
+}
+
+static inline bool
+parse_at_word(Parser *p, const char *w)
+{
+	return parse_tok_is_word(p, parse_peek(p), w);
+}
+
+static inline bool
+parse_word_at(Parser *p, int k, const char *w)
+{
+	return parse_tok_is_word(p, parse_peek_at(p, k), w);
+}
+
+static inline Token *
+parse_advance(Parser *p)
+{
+	Token *t = parse_peek(p);
+	if (t->kind != TOK_EOF)
+		p->pos++;
+	return t;
+}
+
+static inline bool
+parse_accept(Parser *p, TokKind k)
+{
+	if (!parse_at(p, k))
+		return false;
+	parse_advance(p);
+	return true;
+}
+
 bool parse_accept_word(Parser *p, const char *w);
 Token *parse_expect(Parser *p, TokKind k, const char *desc);  /* P106 "expected <desc>" */
 bool parse_expect_word(Parser *p, const char *w);

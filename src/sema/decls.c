@@ -140,10 +140,18 @@ id_text(Sema *S, const IdAttr *a)
  * `subject` names the declaration (`function `f``, `field `R.a``).
  * Returns whether it was reported.
  */
+/* Does the written id hold a NUL?  (Call sites test this before they
+ * format the subject: nearly no id does.) */
+static bool
+nul_id(const IdAttr *a)
+{
+	return a->present && memchr(a->value.s, '\0', a->value.len) != NULL;
+}
+
 static bool
 reject_nul_id_as(Sema *S, DiagCode code, const IdAttr *a, Span span, const char *subject)
 {
-	if (!a->present || !memchr(a->value.s, '\0', a->value.len))
+	if (!nul_id(a))
 		return false;
 	Diag *d = sema_error(S, code, span, "%s has an invalid stable id; persistent identities forbid NUL", subject);
 	diag_set_help(d, "remove the NUL byte; a stable id is a dotted name such as @id(\"your.namespace.symbol\")");
@@ -162,8 +170,9 @@ reject_nul_import_ids(Sema *S, const Decl *d)
 {
 	for (int i = 0; i < d->u.interface.nimports; i++) {
 		const ImportFn *f = &d->u.interface.imports[i];
-		reject_nul_id_as(S, DIAG_I403, &f->id, f->span,
-		    arena_printf(&S->arena, "import `%s.%s`", d->u.interface.name.s, f->name.s));
+		if (nul_id(&f->id))
+			reject_nul_id_as(S, DIAG_I403, &f->id, f->span,
+			    arena_printf(&S->arena, "import `%s.%s`", d->u.interface.name.s, f->name.s));
 	}
 }
 
@@ -256,7 +265,8 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			    f[i].name, subject);
 			diag_set_help(d, "each field name and identity appears once; rename or remove one");
 		}
-		reject_nul_id(S, &fs[i].id, fs[i].id.span, arena_printf(&S->arena, "field `%s.%s`", subject, f[i].name));
+		if (nul_id(&fs[i].id))
+			reject_nul_id(S, &fs[i].id, fs[i].id.span, arena_printf(&S->arena, "field `%s.%s`", subject, f[i].name));
 		claim_id(S, -1, f[i].id, f[i].explicit_id, f[i].explicit_id ? fs[i].id.span : fs[i].name.span, "field");
 		if (!f[i].explicit_id) {
 			Diag *d = diag_report(S->diags, DIAG_S112, &fs[i].name.span, case_owner ? "case field `%s.%s` has an automatic identity that changes when renamed"
@@ -301,7 +311,8 @@ collect_cases(Sema *S, SymId id)
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
 			diag_set_help(dg, "each case name and identity appears once; rename or remove one");
 		}
-		reject_nul_id(S, &cd->id, cd->id.span, arena_printf(&S->arena, "case `%s::%s`", s->name, c->name));
+		if (nul_id(&cd->id))
+			reject_nul_id(S, &cd->id, cd->id.span, arena_printf(&S->arena, "case `%s::%s`", s->name, c->name));
 		claim_id(S, -1, c->id, c->explicit_id, c->explicit_id ? cd->id.span : cd->name.span, "case");
 		if (!c->explicit_id) {
 			Diag *dg = diag_report(S->diags, DIAG_S112, &cd->name.span, "case `%s::%s` has an automatic identity that changes when renamed",
@@ -379,11 +390,12 @@ collect_type(Sema *S, const Decl *d)
 	}
 	if (kind == SK_INTERFACE) {
 		/* an invalid id is not claimed (the reference) */
-		if (!reject_nul_id_as(S, DIAG_I403, &d->id, d->span, arena_printf(&S->arena, "interface `%s`", s->name)))
+		if (!nul_id(&d->id) || !reject_nul_id_as(S, DIAG_I403, &d->id, d->span, arena_printf(&S->arena, "interface `%s`", s->name)))
 			claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 		reject_nul_import_ids(S, d);
 	} else {
-		reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
+		if (nul_id(&d->id))
+			reject_nul_id(S, &d->id, d->span, arena_printf(&S->arena, "%s `%s`", kind == SK_CLASS ? "class" : kind_word(kind), s->name));
 		claim_id(S, id, s->id, s->explicit_id, d->span, kind_word(kind));
 	}
 	if (!s->explicit_id && kind != SK_INTERFACE) {   /* an interface's is I403 (resource.c) */
@@ -406,7 +418,7 @@ sema_source_identifier(const char *name)
 		"true", "false", "result",
 	};
 	for (size_t i = 0; i < countof(reserved); i++)
-		if (strcmp(reserved[i], name) == 0)
+		if (reserved[i][0] == name[0] && strcmp(reserved[i], name) == 0)
 			return false;
 	return true;
 }
@@ -504,12 +516,14 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 		DiagCode code = box ? DIAG_T286 : DIAG_T283;
 		const StdWrapper *w = NULL;
 		bool here = strcmp(S->module_name, module) == 0, candidate = false;
+		/* every wrapper identity starts `std.`: other ids skip the comparisons */
+		bool std_id = s->explicit_id && strncmp(s->id, "std.", 4) == 0;
 		for (size_t i = 0; i < countof(std_wrappers); i++) {
-			if (strcmp(std_wrappers[i].module, module) != 0)
+			if (std_wrappers[i].module[4] != module[4] || strcmp(std_wrappers[i].module, module) != 0)
 				continue;
-			if (s->explicit_id && strcmp(s->id, std_wrappers[i].id) == 0)
+			if (std_id && strcmp(s->id, std_wrappers[i].id) == 0)
 				w = &std_wrappers[i];
-			candidate |= strcmp(fn->name.s, std_wrappers[i].name) == 0;
+			candidate |= fn->name.s[0] == std_wrappers[i].name[0] && strcmp(fn->name.s, std_wrappers[i].name) == 0;
 		}
 		if (w && !here) {
 			Diag *d = sema_error(S, code, s->span, "%s wrapper identity `%s` is reserved for module `%s`", box ? "box" : "vector", s->id, module);
@@ -561,7 +575,8 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 			return;
 		}
 	}
-	reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
+	if (nul_id(ida))
+		reject_nul_id(S, ida, s->span, arena_printf(&S->arena, "%s `%s`", owner >= 0 ? "method" : "function", s->name));
 	if (owner < 0 && s->explicit_id && strncmp(s->id, "semaprax.function-execution.v1:", 31) == 0) {
 		/* the domain of generic instance identities (the reference's T225) */
 		Diag *dg = sema_error(S, DIAG_T225, s->span, "function `%s` uses the reserved generic execution identity domain", s->name);
@@ -612,8 +627,33 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 void
 sema_decls_collect(Sema *S)
 {
-	prelude(S);
 	const Module *m = S->m;
+	/* One symbol per declaration, class member and import (plus the
+	 * prelude's few): sized once, not doubled and copied (a large file
+	 * has thousands). */
+	size_t want = 16 + (size_t)m->ndecls, members = 0;
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (d->kind == DECL_CLASS) {
+			want += (size_t)d->u.class_.nmembers;
+		} else if (d->kind == DECL_INTERFACE) {
+			want += (size_t)d->u.interface.nimports;
+		} else if (d->kind == DECL_RECORD) {
+			members += (size_t)d->u.record.nfields;
+		} else if (d->kind == DECL_VARIANT) {
+			members += (size_t)d->u.variant.ncases;
+			for (int c = 0; c < d->u.variant.ncases; c++)
+				members += (size_t)d->u.variant.cases[c].nfields;
+		}
+	}
+	if (S->syms.cap < (int)want && want < INT32_MAX / sizeof(Sym)) {
+		S->syms.items = spx_xrealloc(S->syms.items, sizeof(Sym) * want);
+		S->syms.cap = (int)want;
+	}
+	/* every symbol, field and case claims its identity: one table, not
+	 * doubled and rehashed as it fills */
+	sema_strmap_reserve(&S->ids, want + members);
+	prelude(S);
 	/* 1. type identities, in source order */
 	for (int i = 0; i < m->ndecls; i++)
 		collect_type(S, &m->decls[i]);
@@ -788,7 +828,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 	}
 	for (size_t i = 0; i < countof(builtin_types); i++) {
 		const BuiltinType *b = &builtin_types[i];
-		if (strcmp(b->name, name) != 0)
+		if (b->name[0] != name[0] || strcmp(b->name, name) != 0)
 			continue;
 		if (b->kind == TY_BOX && sema_strmap_get(&S->type_names, name) >= 0)
 			break;   /* an authored `Box` (§3.3) */

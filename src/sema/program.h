@@ -37,6 +37,7 @@ void sema_strmap_free(StrMap *m);
 int32_t sema_strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
 bool sema_strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
 void sema_strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
+void sema_strmap_reserve(StrMap *m, size_t n);  /* room for n keys without growing (a hint) */
 
 /* ---- symbols ---- */
 

@@ -142,7 +142,7 @@ static bool
 is_one_of(const char *s, const char *const *list)
 {
 	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
+		if (s[0] == (*list)[0] && strcmp(s, *list) == 0)
 			return true;
 	return false;
 }
@@ -437,6 +437,10 @@ void
 sema_revision(const Module *m, char out[72])
 {
 	Buf canon = {0};
+	/* The canonical text is about as long as the source (the last
+	 * declaration's end): one buffer, not doubled and copied. */
+	if (m->ndecls > 0)
+		buf_reserve(&canon, (size_t)m->decls[m->ndecls - 1].span.end + 4096);
 	fmt_module_discards(&canon, m);
 	static const char domain[] = "semaprax.graph-revision.v2";
 	int version = prelude_version(m);

@@ -595,7 +595,7 @@ check_entry(Sema *S)
 		}
 		return;
 	}
-	Span span = { 0, 0, 1, 1 };
+	Span span = { 0, 0 };
 	for (SymId id = 0; id < S->syms.len; id++) {
 		if (sema_sym(S, id)->kind == SK_FN) {
 			span = sema_sym(S, id)->span;

@@ -47,15 +47,32 @@ sema_strmap_get(const StrMap *m, const char *key)
 }
 
 static void
-grow(StrMap *m)
+rehash(StrMap *m, uint32_t cap)
 {
 	StrMap old = *m;
-	m->cap = old.cap ? old.cap * 2 : 64;
+	m->cap = cap;
 	m->slots = spx_xcalloc(m->cap, sizeof(StrMapSlot));
 	for (uint32_t i = 0; i < old.cap; i++)
 		if (old.slots[i].key)
 			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
 	free(old.slots);
+}
+
+static void
+grow(StrMap *m)
+{
+	rehash(m, m->cap ? m->cap * 2 : 64);
+}
+
+void
+sema_strmap_reserve(StrMap *m, size_t n)
+{
+	/* the load stays at most one half (slot_for) */
+	uint32_t cap = m->cap ? m->cap : 64;
+	while ((size_t)cap < 2 * (n + 1) && cap < (1u << 30))
+		cap *= 2;
+	if (cap > m->cap)
+		rehash(m, cap);
 }
 
 /* The slot for key, inserted (with *added set) when absent. */

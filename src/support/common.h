@@ -31,12 +31,14 @@ void spx_bug(const char *file, int line, const char *msg);
 #endif
 #endif
 
-/* A byte range in one source text plus the 1-based position of its start. */
+/*
+ * A byte range in one source text.  Its line and column are not stored
+ * (8 bytes, not 16, in every token and tree node): a diagnostic computes
+ * them from the source when it is reported (diag.c).
+ */
 typedef struct Span {
 	uint32_t start;  /* byte offset, inclusive */
 	uint32_t end;    /* byte offset, exclusive */
-	uint32_t line;   /* 1-based line of start */
-	uint32_t col;    /* 1-based column of start, in Unicode scalars */
 } Span;
 
 /*

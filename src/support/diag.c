@@ -48,6 +48,59 @@ diag_free(DiagSink *s)
 		VEC_FREE(d->fixes);
 	}
 	VEC_FREE(s->items);
+	free(s->pos);
+	s->pos = NULL;
+	s->pos_src = NULL;
+	s->npos = 0;
+}
+
+/* Advances (line, col) over src[from, to): a line break starts a line;
+ * every other byte that begins a UTF-8 sequence is a column. */
+static void
+advance_pos(const char *src, size_t from, size_t to, uint32_t *line, uint32_t *col)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	uint32_t ln = *line, cl = *col;
+	for (size_t i = from; i < to; i++) {
+		if (p[i] == '\n') {
+			ln++;
+			cl = 1;
+		} else {
+			cl += (p[i] & 0xC0) != 0x80;
+		}
+	}
+	*line = ln;
+	*col = cl;
+}
+
+/* The 1-based line and column of byte offset at in s->src: from the
+ * nearest sample below it, so each diagnostic scans at most
+ * DIAG_POS_STEP bytes (a 10 MB single line stays cheap). */
+static void
+locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
+{
+	*line = 1;
+	*col = 1;
+	if (!s->src)
+		return;
+	size_t pos = at < s->src_len ? at : s->src_len;
+	if (s->pos_src != s->src || s->npos != s->src_len / DIAG_POS_STEP + 1) {
+		free(s->pos);
+		s->npos = s->src_len / DIAG_POS_STEP + 1;
+		s->pos = spx_xmalloc(sizeof *s->pos * s->npos);
+		uint32_t ln = 1, cl = 1;
+		for (size_t k = 0; k < s->npos; k++) {
+			if (k)
+				advance_pos(s->src, (k - 1) * DIAG_POS_STEP, k * DIAG_POS_STEP, &ln, &cl);
+			s->pos[k].line = ln;
+			s->pos[k].col = cl;
+		}
+		s->pos_src = s->src;
+	}
+	size_t k = pos / DIAG_POS_STEP;
+	*line = s->pos[k].line;
+	*col = s->pos[k].col;
+	advance_pos(s->src, k * DIAG_POS_STEP, pos, line, col);
 }
 
 static char *
@@ -85,6 +138,7 @@ diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	if (span) {
 		d.has_span = true;
 		d.span = *span;
+		locate(s, span->start, &d.line, &d.col);
 	}
 	VEC_PUSH(s->items, d);
 	return &s->items.items[s->items.len - 1];
@@ -196,7 +250,7 @@ put_excerpt(Buf *out, const DiagSink *s, const Diag *d, bool color)
 		cut_right = true;
 	}
 	char num[16];
-	int w = snprintf(num, sizeof num, "%u", d->span.line);
+	int w = snprintf(num, sizeof num, "%u", d->line);
 	const char *blue = color ? "\033[1;34m" : "";
 	const char *red = color ? "\033[1;31m" : "";
 	const char *reset = color ? "\033[0m" : "";
@@ -255,12 +309,12 @@ diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
 	if (s->path && d->has_span) {
 		buf_puts(out, " at ");
 		put_path(out, s->path);
-		buf_printf(out, ":%u:%u", d->span.line, d->span.col);
+		buf_printf(out, ":%u:%u", d->line, d->col);
 	} else if (s->path) {
 		buf_puts(out, " at ");
 		put_path(out, s->path);
 	} else if (d->has_span) {
-		buf_printf(out, " at %u:%u", d->span.line, d->span.col);
+		buf_printf(out, " at %u:%u", d->line, d->col);
 	}
 	buf_putc(out, '\n');
 	const char *help = diag_help_text(d);
@@ -284,7 +338,7 @@ diag_render_json(Buf *out, const DiagSink *s, const Diag *d)
 	buf_puts(out, ",\"location\":");
 	if (d->has_span)
 		buf_printf(out, "{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}",
-		    d->span.line, d->span.col, d->span.start, d->span.end);
+		    d->line, d->col, d->span.start, d->span.end);
 	else
 		buf_puts(out, "null");
 	buf_puts(out, ",\"help\":");

@@ -45,8 +45,16 @@ typedef struct Diag {
 	char *help;           /* owned; NULL = registry default */
 	bool has_span;
 	Span span;
+	uint32_t line, col;   /* of span.start: 1-based, column in Unicode scalars */
 	VEC(DiagFix) fixes;
 } Diag;
+
+/* Line and column of a source offset, sampled every DIAG_POS_STEP bytes
+ * (built at the first diagnostic with a span). */
+#define DIAG_POS_STEP 4096u
+typedef struct DiagPos {
+	uint32_t line, col;
+} DiagPos;
 
 typedef struct DiagSink {
 	const char *path;     /* display path, may be NULL */
@@ -57,12 +65,16 @@ typedef struct DiagSink {
 	int warnings;
 	int limit;            /* stop recording after this many (0 = 1000) */
 	bool truncated;       /* more were reported than recorded */
+	DiagPos *pos;         /* positions of src every DIAG_POS_STEP bytes (owned) */
+	const char *pos_src;  /* the text pos was built for */
+	size_t npos;
 } DiagSink;
 
 void diag_init(DiagSink *s, const char *path, const char *src, size_t len);
 void diag_free(DiagSink *s);
 
-/* Reports a diagnostic; span may be NULL.  Returns NULL past the limit. */
+/* Reports a diagnostic; span may be NULL (else it indexes s->src, which
+ * gives its line and column).  Returns NULL past the limit. */
 Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -358,6 +358,71 @@ main(void)
 	check(utf8_decode((const unsigned char *)"\xED\xA0\x80", 3, &cp) == 0, "utf8 rejects surrogate");
 	check(utf8_decode((const unsigned char *)"\xF4\x90\x80\x80", 4, &cp) == 0, "utf8 rejects > U+10FFFF");
 	check(utf8_validate((const unsigned char *)"ab\xFF", 3) == 2, "utf8_validate finds the bad byte");
+	/* the eight-byte ASCII skip: a bad byte at every offset of a longer text,
+	 * and a valid sequence straddling a word */
+	{
+		unsigned char t[40];
+		bool all = true;
+		for (size_t at = 0; at < sizeof t; at++) {
+			memset(t, 'a', sizeof t);
+			t[at] = 0xFF;
+			all &= utf8_validate(t, sizeof t) == at;
+		}
+		check(all, "utf8_validate finds a bad byte at every offset");
+		memset(t, 'a', sizeof t);
+		memcpy(t + 6, "\xE2\x82\xAC", 3);
+		check(utf8_validate(t, sizeof t) == sizeof t, "utf8_validate takes a sequence across a word");
+		check(utf8_validate(t, 7) == 6, "utf8_validate stops at a cut sequence");
+	}
+	/* A diagnostic's line and column come from its span's offset (spans hold
+	 * offsets only): against a byte-by-byte count, across the 4 KiB samples,
+	 * with two-byte characters and line breaks, past the end, twice. */
+	{
+		static char text[20000];
+		size_t n = 0;
+		for (int i = 0; n + 3 < sizeof text; i++) {
+			if (i % 97 == 96)
+				text[n++] = '\n';
+			else if (i % 5 == 0) {
+				text[n++] = (char)0xC3;
+				text[n++] = (char)0xA9;
+			} else
+				text[n++] = 'x';
+		}
+		DiagSink ds;
+		diag_init(&ds, "pos.spx", text, n);
+		bool all = true;
+		for (int round = 0; round < 2; round++) {
+			for (size_t at = 0; at <= n + 2; at += 37) {
+				Span sp = { (uint32_t)at, (uint32_t)at };
+				Diag *dg = diag_report(&ds, DIAG_P106, &sp, "at %zu", at);
+				uint32_t line = 1, col = 1;
+				for (size_t i = 0; i < at && i < n; i++) {
+					if (text[i] == '\n') {
+						line++;
+						col = 1;
+					} else {
+						col += ((unsigned char)text[i] & 0xC0) != 0x80;
+					}
+				}
+				if (dg)
+					all &= dg->line == line && dg->col == col;
+			}
+		}
+		check(all, "diagnostic line/column from offsets match a byte-by-byte count");
+		diag_free(&ds);
+	}
+	/* sema_builtin_find_id's first-byte filter admits every reserved id */
+	{
+		bool all = true;
+		for (int bi = 0; bi < BI_COUNT; bi++) {
+			const Builtin *b = sema_builtin_by_id((BuiltinId)bi);
+			all &= sema_builtin_find_id(b->id) == b;
+		}
+		check(all, "every compiler-owned operation is found by its stable id");
+		check(sema_builtin_find_id("bench.core.vec.push") == NULL && sema_builtin_find_id("") == NULL,
+		    "ids outside the reserved set are not builtins");
+	}
 	check(utf8_is_space(0x3000) && !utf8_is_space(0xFEFF), "White_Space: U+3000 yes, U+FEFF no");
 
 	Buf b = {0};
