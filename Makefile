@@ -16,6 +16,13 @@ RT_SRCS := $(sort $(wildcard src/emit_c/rt/*.h)) $(sort $(wildcard src/rt/*.c)) 
 RT_GEN   = $(BUILD)/gen/rt_text.c
 RT_OBJ   = $(BUILD)/obj/emit_c/rt_text.o
 OBJS    += $(RT_OBJ)
+# The Wasm lane's embedded parts: src/rt compiled for wasm32 (clang, wasm-ld;
+# empty without them) and the ES module host (src/emit_wasm/host/).
+WASM_RT  = $(BUILD)/gen/rt.wasm
+WASM_GEN = $(BUILD)/gen/wasm_embed.c
+WASM_OBJ = $(BUILD)/obj/emit_wasm/wasm_embed.o
+WASM_HOST = src/emit_wasm/host/host.mjs src/emit_wasm/host/run.mjs
+OBJS    += $(WASM_OBJ)
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
@@ -34,6 +41,17 @@ $(RT_GEN): $(RT_SRCS) src/rt/domains.def tools/embed_rt.sh
 $(RT_OBJ): $(RT_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_c -c -o $@ $(RT_GEN)
+
+$(WASM_RT): src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/rt.h src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
+	@mkdir -p $(dir $@)
+	sh tools/build_rt_wasm.sh $@
+
+$(WASM_GEN): $(WASM_RT) $(WASM_HOST) tools/embed_wasm.sh
+	sh tools/embed_wasm.sh $(WASM_RT) $(WASM_HOST) > $@
+
+$(WASM_OBJ): $(WASM_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_wasm -c -o $@ $(WASM_GEN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
