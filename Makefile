@@ -77,7 +77,7 @@ $(PROGEN): $(PROGEN_SRCS) tools/progen.h
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native and random lane agreement"
+	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native, wasm and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
@@ -130,6 +130,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
+	sh tests/wasm-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED); else echo "random: skipped (no C compiler)"; fi
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 

@@ -119,7 +119,9 @@ case $bin in
 *) abin=$PWD_AT_START/$bin ;;
 esac
 
+all=0
 if [ $# -eq 0 ]; then
+	all=1
 	set -- tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/wasm/*.spx
 fi
 for f in "$@"; do
@@ -184,6 +186,74 @@ for f in "$@"; do
 		agreed=$((agreed + 1))
 	fi
 done
+
+if [ "$all" -eq 1 ]; then
+	# refusal fixtures: `run --wasm` exits 1 with exactly NAME.wasm-stderr
+	for f in tests/fixtures/wasm/refuse/*.spx; do
+		NO_COLOR=1 "$abin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null
+		st=$?
+		if [ "$st" -ne 1 ] || [ -s "$tmp/wo" ] || ! cmp -s "$tmp/we" "${f%.spx}.wasm-stderr"; then
+			disagree "$f" "refusal: exit $st, stderr '$(head -n 1 "$tmp/we")'"
+		fi
+	done
+	# the command line
+	cli() {
+		want=$1
+		what=$2
+		shift 2
+		NO_COLOR=1 "$@" > "$tmp/co" 2> "$tmp/ce" < /dev/null
+		st=$?
+		if [ "$st" -ne "$want" ]; then
+			disagree "cli" "$what: exit $st, wanted $want: $(head -n 1 "$tmp/ce")"
+			return 1
+		fi
+		return 0
+	}
+	firstline() {
+		case $(head -n 1 "$tmp/ce") in
+		"$1"*) ;;
+		*) disagree "cli" "$2: stderr '$(head -n 1 "$tmp/ce")', wanted '$1…'" ;;
+		esac
+	}
+	f=tests/fixtures/wasm/arith_edges.spx
+	cli 1 "missing node" env SEMAPRAX_NODE="$tmp/no-such-node" "$abin" run --wasm "$f" &&
+		firstline "error[SPX-W101]: cannot start \`$tmp/no-such-node\`" "missing node"
+	echo keep > "$tmp/exists.wasm"
+	cli 1 "existing output" "$abin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
+		firstline "error[SPX-I307]: output path \`$tmp/exists.wasm\` already exists" "existing output"
+	[ "$(cat "$tmp/exists.wasm")" = keep ] || disagree "cli" "an existing output was overwritten"
+	cli 2 "unknown target" "$abin" build "$f" --target web &&
+		firstline "build target \`web\` is not available yet (only \`native\`, \`c\` and \`wasm\`)" "unknown target"
+	cli 2 "--native with --wasm" "$abin" run --native --wasm "$f"
+	cli 2 "--wasm with --json" "$abin" run --wasm --json "$f"
+	cli 2 "arguments to a pure program" "$abin" run --wasm "$f" -- x
+	mkdir "$tmp/out" && cp "$f" "$tmp/out/prog.spx"
+	if cli 0 "default output" "$abin" build "$tmp/out/prog.spx" --target wasm; then
+		if [ "$(cat "$tmp/co")" != "built WebAssembly module $tmp/out/prog.wasm" ] || ! wasm-validate "$tmp/out/prog.wasm"; then
+			disagree "cli" "default output: '$(cat "$tmp/co")'"
+		fi
+	fi
+	# a command-line program: arguments counted, stderr before stdout, main's value the status
+	cat > "$tmp/args.spx" <<'SPX'
+module wasm.cli_args;
+
+permit { process.args.read, process.stderr.write, process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read, process.stderr.write, process.stdout.write }
+{
+    let out = "out\n";
+    let err = "err\n";
+    let a = stdout_write(str_as_bytes(string_as_str(out)));
+    let b = stderr_write(str_as_bytes(string_as_str(err)));
+    i64_from_usize(args_len() + a + b)
+}
+SPX
+	if cli 11 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
+		[ "$(cat "$tmp/co")" = out ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output"
+	fi
+fi
 
 echo "wasm: $agreed agreed, $refused refused (unsupported), $disagreed disagreed; $validated modules valid and byte-identical"
 [ "$disagreed" -eq 0 ]
