@@ -253,6 +253,39 @@ SPX
 	if cli 11 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
 		[ "$(cat "$tmp/co")" = out ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output"
 	fi
+	# interrupted: SIGTERM reaches node, the temporary directory goes, semaprax ends by SIGTERM
+	mkdir "$tmp/wt"
+	cat > "$tmp/spin.spx" <<'SPX'
+module wasm.spin;
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut i = 0;
+    while i >= 0 {
+        i = i + 1;
+        0
+    }
+    i
+}
+SPX
+	TMPDIR="$tmp/wt" "$abin" run --wasm "$tmp/spin.spx" > /dev/null 2>&1 < /dev/null &
+	pid=$!
+	n=0
+	while [ -z "$(ls -A "$tmp/wt")" ] && [ "$n" -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	sleep 1
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	[ "$st" -eq 143 ] || disagree "cli" "run --wasm interrupted: exit $st, wanted 143 (SIGTERM)"
+	[ -z "$(ls -A "$tmp/wt")" ] || disagree "cli" "run --wasm interrupted: the temporary directory is left: $(ls "$tmp/wt")"
+	if pgrep -f "$tmp/wt" > /dev/null 2>&1; then
+		disagree "cli" "run --wasm interrupted: node survived"
+		kill $(pgrep -f "$tmp/wt/") 2>/dev/null
+	fi
 fi
 
 echo "wasm: $agreed agreed, $refused refused (unsupported), $disagreed disagreed; $validated modules valid and byte-identical"

@@ -14,5 +14,7 @@ void unit_session_checks(void);
 void unit_program_checks(void);
 /* src/rt/, the runtime both lanes share (rt_test.c). */
 void unit_rt_checks(void);
+/* the Wasm lane's encoder (wasm_test.c). */
+void unit_wasm_checks(void);
 
 #endif
