@@ -11,6 +11,7 @@
  *            spx.args_len() -> i64     /  process.args.read (src/driver/route.c)
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
+ *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -167,7 +168,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 		return at;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
-		if (s->kind == SK_RECORD) {
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
 			for (int i = 0; i < s->nfields && at >= 0; i++)
 				at = flat_rec(W, sema_field_type(W->S, t, i), out, at, level + 1);
 			return at;
@@ -181,7 +182,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, at, level + 1);
 			return at;
 		}
-		return -1;   /* classes, resources, interfaces */
+		return -1;   /* resources, interfaces */
 	}
 	default:
 		return -1;   /* owned heap values (Bytes, Vec, Map, Set, Box, Iter), arrays, functions, parameters */
@@ -357,6 +358,88 @@ decimal_text(Emitw *W, TyKind k)
 	emitw_op_u32(W, OP_CALL, W->imp_text);
 }
 
+/* Appends the char value on the stack as a source literal (rt/contract.h's
+ * spx_cf_char): the escapes, printable ASCII, else `'\u{<hex>}'`. */
+static void
+char_text(Emitw *W)
+{
+	static const uint8_t i32t[1] = { WT_I32 };
+	static const struct { uint32_t c; const char *lit; } esc[] = {
+		{ 0, "'\\0'" }, { '\t', "'\\t'" }, { '\n', "'\\n'" }, { '\r', "'\\r'" }, { '\'', "'\\''" }, { '\\', "'\\\\'" },
+	};
+	uint32_t c = emitw_locals(W, i32t, 1), p = emitw_locals(W, i32t, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, c);
+	for (size_t k = 0; k < countof(esc); k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, c);
+		emitw_i32c(W, (int32_t)esc[k].c);
+		emitw_op(W, OP_I32_EQ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, esc[k].lit);
+		emitw_op(W, OP_ELSE);
+	}
+	/* printable ASCII: the byte itself between quotes */
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 0x20);
+	emitw_op(W, OP_I32_SUB);
+	emitw_i32c(W, 0x7e - 0x20);
+	emitw_op(W, OP_I32_LE_U);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_op(W, OP_I32_STORE8);
+	wasm_u32(W->c, 0);   /* align */
+	wasm_u32(W->c, 0);   /* offset */
+	emitw_text(W, "'");
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_i32c(W, 1);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+	emitw_text(W, "'");
+	emitw_op(W, OP_ELSE);
+	/* lowercase hex digits, written backwards from the scratch buffer's end */
+	emitw_text(W, "'\\u{");
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	emitw_open(W, OP_LOOP, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_LOCAL_TEE, p);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, '0');
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, 'a' - 10);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, 10);
+	emitw_op(W, OP_I32_LT_U);
+	emitw_op(W, OP_SELECT);
+	emitw_op(W, OP_I32_STORE8);
+	wasm_u32(W->c, 0);
+	wasm_u32(W->c, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 4);
+	emitw_op(W, OP_I32_SHR_U);
+	emitw_op_u32(W, OP_LOCAL_TEE, c);
+	emitw_op_u32(W, OP_BR_IF, 0);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+	emitw_text(W, "}'");
+	emitw_end(W);
+	for (size_t k = 0; k < countof(esc); k++)
+		emitw_end(W);
+}
+
 /* Appends parameter i's rendering (src/interp/detail.c's render_value; the
  * native lane's render_arg); false after a refusal. */
 static bool
@@ -380,6 +463,10 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, "false");
 		emitw_end(W);
 		return true;
+	case TY_CHAR:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		char_text(W);
+		return true;
 	case TY_STRING:
 		/* a moved string's address is 0 (expr.c) */
 		emitw_op_u32(W, OP_LOCAL_GET, base);
@@ -396,7 +483,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		return true;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
-		emitw_text(W, s->kind == SK_RECORD ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
+		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
 		return true;
 	}
 	case TY_STR: case TY_SLICE:
@@ -484,7 +571,7 @@ emit_function(Emitw *W, int k)
 	contract_checks(W, f, false, f->requires, f->nrequires);
 	emitw_open(W, OP_BLOCK, rt, nr);
 	W->body_depth = W->depth;
-	if (!emitw_block(W, f->body, true))
+	if (!emitw_block(W, f->body, f->result))
 		goto out;
 	emitw_end(W);
 	if (f->nensures > 0) {
@@ -538,6 +625,8 @@ imports(Emitw *W)
 		W->imp_args_len = wasm_import_func(&W->m, "spx", "args_len", wasm_type(&W->m, NULL, 0, i64r, 1));
 	W->imp_decimal = wasm_import_func(&W->m, "rt", "rt_decimal", wasm_type(&W->m, dec, 3, i1, 1));
 	W->imp_scalar = wasm_import_func(&W->m, "rt", "rt_utf8_scalar", wasm_type(&W->m, i64r, 1, i1, 1));
+	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_bytes_cmp = wasm_import_func(&W->m, "rt", "rt_bytes_cmp", wasm_type(&W->m, i4, 4, i1, 1));
 }
 
 static void

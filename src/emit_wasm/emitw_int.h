@@ -40,7 +40,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* HIR function per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
-	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar;
+	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp;
 	uint32_t g_out;       /* staged output bytes so far */
 	Buf data;             /* static data from WASM_DATA_BASE */
 	/* the function being emitted */
@@ -93,11 +93,16 @@ bool emitw_expr(Emitw *W, const HirExpr *e);
 bool emitw_discard(Emitw *W, const HirExpr *e);
 /* Does t carry no value (a statement if/match/block: unit or no type)? */
 bool emitw_void(Emitw *W, TypeId t);
-/* A block: its tail's values when want (else they are dropped). */
-bool emitw_block(Emitw *W, const HirBlock *b, bool want);
+/* A block: its tail's values as type `as` (a class value as its ancestor),
+ * or, when as is WASM_DISCARD, none (they are dropped). */
+#define WASM_DISCARD ((TypeId)UINT32_MAX)
+bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
+/* e's values as type `to`: a class value as one of its ancestors keeps the
+ * ancestor's fields, which come first (LANGUAGE.md §4.6). */
+bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
 
 /* match.c */
-bool emitw_match(Emitw *W, const HirExpr *e, bool want);
+bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
 bool emitw_try(Emitw *W, const HirExpr *e);
 
 #endif

@@ -257,6 +257,12 @@ compare(Emitw *W, const HirExpr *e)
 	case TY_U8: case TY_CHAR: case TY_BOOL: emitw_op(W, u32[i]); return true;
 	case TY_F64: emitw_op(W, f64[i]); return true;
 	case TY_F32: emitw_op(W, f32[i]); return true;
+	case TY_STRING: case TY_STR: case TY_SLICE:
+		/* the shared runtime's bytewise order (src/rt/text.c), then compared with 0 */
+		emitw_op_u32(W, OP_CALL, W->imp_bytes_cmp);
+		emitw_i32c(W, 0);
+		emitw_op(W, s32[i]);
+		return true;
 	case TY_NOMINAL:   /* a variant without payloads is its tag (binary() checked flat == 1) */
 		if ((op == BIN_EQ || op == BIN_NE) &&
 		    sema_sym(W->S, (SymId)sema_type_info(&W->S->types, t)->decl)->kind == SK_VARIANT) {
@@ -294,7 +300,9 @@ binary(Emitw *W, const HirExpr *e)
 		emitw_end(W);
 		return true;
 	}
-	if (emitw_flat(W, e->u.bin.l->type, NULL) != 1 && op >= BIN_EQ && op <= BIN_GE) {
+	TyKind lk = kind_of(W, e->u.bin.l->type);
+	bool text = lk == TY_STRING || lk == TY_STR || lk == TY_SLICE;
+	if (!text && emitw_flat(W, e->u.bin.l->type, NULL) != 1 && op >= BIN_EQ && op <= BIN_GE) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
 			     sema_type_name(W->S, e->u.bin.l->type));
 		return false;
@@ -532,11 +540,16 @@ call(Emitw *W, const HirExpr *e)
 	uint32_t idx = emitw_func_index(W, fi, e->span);
 	if (W->failed)
 		return false;
+	const HirFunc *callee = &W->H->funcs[fi];
+	if (e->u.call.nargs != callee->nparams) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
+		return false;
+	}
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	for (int i = 0; i < e->u.call.nargs; i++)
-		if (!emitw_expr(W, e->u.call.args[i]))
+		if (!emitw_expr_as(W, e->u.call.args[i], callee->locals[i].type))
 			return false;
 	emitw_op_u32(W, OP_CALL, idx);
 	return true;
@@ -569,8 +582,10 @@ aggregate(Emitw *W, const HirExpr *e)
 		const HirExpr *x = e->u.agg.values[j];
 		int f = e->u.agg.fields[j];
 		int off = e->kind == HIR_VARIANT ? emitw_case_off(W, e->type, e->u.agg.case_index, f) : emitw_field_off(W, e->type, f);
-		int m = emitw_flat(W, x->type, NULL);
-		if (!emitw_expr(W, x))
+		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(W->S, e->type, e->u.agg.case_index, f)
+						   : sema_field_type(W->S, e->type, f);
+		int m = emitw_flat(W, ft, NULL);
+		if (!emitw_expr_as(W, x, ft))
 			return false;
 		emitw_store(W, v + (uint32_t)off, m);
 	}
@@ -585,7 +600,7 @@ field(Emitw *W, const HirExpr *e)
 {
 	const HirExpr *base = e->u.field.base;
 	Sym *s = sema_sym(W->S, (SymId)sema_type_info(&W->S->types, base->type)->decl);
-	if (s->kind != SK_RECORD) {
+	if (s->kind != SK_RECORD && s->kind != SK_CLASS) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support fields of `%s` yet", sema_type_name(W->S, base->type));
 		return false;
 	}
@@ -615,29 +630,29 @@ emitw_void(Emitw *W, TypeId t)
 }
 
 static bool
-if_expr(Emitw *W, const HirExpr *e, bool want)
+if_expr(Emitw *W, const HirExpr *e, TypeId as)
 {
 	if (!emitw_expr(W, e->u.if_.cond))
 		return false;
-	if (!want || !e->u.if_.else_) {
+	if (as == WASM_DISCARD || !e->u.if_.else_) {
 		emitw_open(W, OP_IF, NULL, 0);
-		bool ok = emitw_block(W, e->u.if_.then_, false);
+		bool ok = emitw_block(W, e->u.if_.then_, WASM_DISCARD);
 		if (ok && e->u.if_.else_) {
 			emitw_op(W, OP_ELSE);
-			ok = emitw_block(W, e->u.if_.else_, false);
+			ok = emitw_block(W, e->u.if_.else_, WASM_DISCARD);
 		}
 		emitw_end(W);
 		return ok;
 	}
 	uint8_t ty[FLAT_MAX];
-	int n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	int n = emitw_flat_or_refuse(W, as, e->span, ty);
 	if (n < 0)
 		return false;
 	emitw_open(W, OP_IF, ty, n);
-	if (!emitw_block(W, e->u.if_.then_, true))
+	if (!emitw_block(W, e->u.if_.then_, as))
 		return false;
 	emitw_op(W, OP_ELSE);
-	if (!emitw_block(W, e->u.if_.else_, true))
+	if (!emitw_block(W, e->u.if_.else_, as))
 		return false;
 	emitw_end(W);
 	return true;
@@ -702,9 +717,9 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		if (emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
 			return false;
 		return aggregate(W, e);
-	case HIR_BLOCK: return emitw_block(W, e->u.block, true);
-	case HIR_IF: return if_expr(W, e, true);
-	case HIR_MATCH: return emitw_match(W, e, true);
+	case HIR_BLOCK: return emitw_block(W, e->u.block, e->type);
+	case HIR_IF: return if_expr(W, e, e->type);
+	case HIR_MATCH: return emitw_match(W, e, e->type);
 	case HIR_FUNC: case HIR_CLOSURE:
 		emitw_refuse(W, e->span, "the Wasm lane does not support function values and closures yet");
 		return false;
@@ -716,6 +731,28 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	return false;
 }
 
+bool
+emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
+{
+	if (!emitw_expr(W, e))
+		return false;
+	if (e->type == to)
+		return true;
+	int nf = emitw_flat(W, e->type, NULL), nt = emitw_flat(W, to, NULL);
+	const TypeInfo *a = sema_type_info(&W->S->types, e->type), *b = sema_type_info(&W->S->types, to);
+	if (a->kind == TY_NOMINAL && b->kind == TY_NOMINAL && sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS &&
+	    sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS && sema_class_upcast(W->S, e->type, to) && nf >= nt) {
+		drop_n(W, nf - nt);   /* the child's own fields, on top */
+		return true;
+	}
+	if (nf != nt || nf < 0) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot pass `%s` as `%s` yet", sema_type_name(W->S, e->type),
+			     sema_type_name(W->S, to));
+		return false;
+	}
+	return true;
+}
+
 /* ---- statements ---- */
 
 static bool
@@ -723,19 +760,22 @@ stmt(Emitw *W, const HirStmt *s)
 {
 	switch (s->kind) {
 	case HS_LET: case HS_ASSIGN: {
-		int n = emitw_flat_or_refuse(W, s->value->type, s->value->span, NULL);
-		if (n < 0 || !emitw_expr(W, s->value))
-			return false;
 		if (s->slot == HIR_NO_SLOT)
-			drop_n(W, n);
-		else
-			emitw_store(W, W->slot_base[s->slot], n);
+			return emitw_discard(W, s->value);
+		TypeId st = W->f->locals[s->slot].type;
+		int n = emitw_flat_or_refuse(W, st, s->span, NULL);
+		if (n < 0 || !emitw_expr_as(W, s->value, st))
+			return false;
+		emitw_store(W, W->slot_base[s->slot], n);
 		return true;
 	}
 	case HS_SET_FIELD: {
 		TypeId rt = W->f->locals[s->slot].type;
-		int n = emitw_flat_or_refuse(W, s->value->type, s->value->span, NULL);
-		if (n < 0 || emitw_flat_or_refuse(W, rt, s->span, NULL) < 0 || !emitw_expr(W, s->value))
+		if (emitw_flat_or_refuse(W, rt, s->span, NULL) < 0)
+			return false;
+		TypeId ft = sema_field_type(W->S, rt, s->field);
+		int n = emitw_flat_or_refuse(W, ft, s->value->span, NULL);
+		if (n < 0 || !emitw_expr_as(W, s->value, ft))
 			return false;
 		emitw_store(W, W->slot_base[s->slot] + (uint32_t)emitw_field_off(W, rt, s->field), n);
 		emitw_invariants(W, rt, W->slot_base[s->slot]);
@@ -748,7 +788,7 @@ stmt(Emitw *W, const HirStmt *s)
 			return false;
 		emitw_op(W, OP_I32_EQZ);
 		emitw_op_u32(W, OP_BR_IF, 1);
-		if (!emitw_block(W, s->body, false))
+		if (!emitw_block(W, s->body, WASM_DISCARD))
 			return false;
 		emitw_op_u32(W, OP_BR, 0);
 		emitw_end(W);
@@ -760,29 +800,29 @@ stmt(Emitw *W, const HirStmt *s)
 	case HS_EXPR:
 		return emitw_discard(W, s->value);
 	case HS_UNSAFE:
-		return emitw_block(W, s->body, false);
+		return emitw_block(W, s->body, WASM_DISCARD);
 	}
 	return false;
 }
 
 bool
-emitw_block(Emitw *W, const HirBlock *b, bool want)
+emitw_block(Emitw *W, const HirBlock *b, TypeId as)
 {
 	for (int i = 0; i < b->nstmts; i++)
 		if (!stmt(W, b->stmts[i]))
 			return false;
 	if (!b->tail)
 		return !W->failed;
-	return want ? emitw_expr(W, b->tail) : emitw_discard(W, b->tail);
+	return as != WASM_DISCARD ? emitw_expr_as(W, b->tail, as) : emitw_discard(W, b->tail);
 }
 
 bool
 emitw_discard(Emitw *W, const HirExpr *e)
 {
 	switch (e->kind) {
-	case HIR_IF: return if_expr(W, e, false);
-	case HIR_MATCH: return emitw_match(W, e, false);
-	case HIR_BLOCK: return emitw_block(W, e->u.block, false);
+	case HIR_IF: return if_expr(W, e, WASM_DISCARD);
+	case HIR_MATCH: return emitw_match(W, e, WASM_DISCARD);
+	case HIR_BLOCK: return emitw_block(W, e->u.block, WASM_DISCARD);
 	default: break;
 	}
 	int n = emitw_flat_or_refuse(W, e->type, e->span, NULL);

@@ -122,7 +122,7 @@ bind(Emitw *W, const HirPattern *p, uint32_t base)
 }
 
 static bool
-arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n, bool want)
+arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n, TypeId as)
 {
 	if (k == e->u.match.narms) {
 		emitw_op(W, OP_UNREACHABLE);
@@ -142,29 +142,29 @@ arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n,
 	}
 	emitw_open(W, OP_IF, ty, n);
 	bind(W, a->pat, base);
-	if (!(want ? emitw_expr(W, a->value) : emitw_discard(W, a->value)))
+	if (!(as != WASM_DISCARD ? emitw_expr_as(W, a->value, as) : emitw_discard(W, a->value)))
 		return false;
 	emitw_op(W, OP_ELSE);
-	if (!arms(W, e, k + 1, base, ty, n, want))
+	if (!arms(W, e, k + 1, base, ty, n, as))
 		return false;
 	emitw_end(W);
 	return true;
 }
 
 bool
-emitw_match(Emitw *W, const HirExpr *e, bool want)
+emitw_match(Emitw *W, const HirExpr *e, TypeId as)
 {
 	uint8_t sty[FLAT_MAX], ty[FLAT_MAX];
 	const HirExpr *s = e->u.match.scrutinee;
 	int sn = emitw_flat_or_refuse(W, s->type, s->span, sty);
 	int n = 0;
-	if (sn >= 0 && want)
-		n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	if (sn >= 0 && as != WASM_DISCARD)
+		n = emitw_flat_or_refuse(W, as, e->span, ty);
 	if (sn < 0 || n < 0 || !emitw_expr(W, s))
 		return false;
 	uint32_t base = emitw_locals(W, sty, sn);
 	emitw_store(W, base, sn);
-	return arms(W, e, 0, base, ty, n, want);
+	return arms(W, e, 0, base, ty, n, as);
 }
 
 bool

@@ -54,5 +54,7 @@ char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
  * -1.  A naive search: *work (when not NULL) grows by one per position
  * tried plus nl per first-byte match, which the interpreter charges. */
 int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
+/* The bytewise order of a[0..la) and b[0..lb) (a proper prefix first): -1, 0 or 1. */
+int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
 
 #endif

@@ -55,7 +55,11 @@ export async function runModule(bytes, io) {
 	const program = await WebAssembly.instantiate(module, {
 		env: { memory },
 		spx,
-		rt: { rt_decimal: rt.exports.rt_decimal, rt_utf8_scalar: rt.exports.rt_utf8_scalar },
+		rt: {
+			rt_decimal: rt.exports.rt_decimal,
+			rt_utf8_scalar: rt.exports.rt_utf8_scalar,
+			rt_bytes_cmp: rt.exports.rt_bytes_cmp,
+		},
 	});
 	let r;
 	try {
