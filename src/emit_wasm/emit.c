@@ -166,6 +166,13 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 		return at + 2;
 	case TY_UNIT:
 		return at;
+	case TY_FN:
+		if (W->env < 0 || at + 1 + W->env > FLAT_MAX)
+			return -1;
+		out[at++] = WT_I32;
+		for (int i = 0; i < W->env; i++)
+			out[at++] = WT_I64;
+		return at;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
@@ -268,13 +275,21 @@ emitw_fail_domain(Emitw *W, int domain, int code)
 
 /* ---- functions ---- */
 
+bool
+emitw_wparam(const HirFunc *f, int i)
+{
+	return i < f->nparams || f->locals[i].param;
+}
+
 static int
 func_type(Emitw *W, const HirFunc *f, Span span)
 {
 	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
 	int np = 1;
 	p[0] = WT_I32;
-	for (int i = 0; i < f->nparams; i++) {
+	for (int i = 0; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
 		if (np + FLAT_MAX > (int)sizeof p) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			return -1;
@@ -301,6 +316,106 @@ emitw_func_index(Emitw *W, int fi, Span span)
 		VEC_PUSH(W->queue, fi);
 	}
 	return (uint32_t)W->m.nfunc_imports + (uint32_t)W->fidx[fi];
+}
+
+void
+emitw_to_env(Emitw *W, uint8_t vt)
+{
+	switch (vt) {
+	case WT_I32: emitw_op(W, OP_I64_EXTEND_I32_U); break;
+	case WT_F64: emitw_op(W, OP_I64_REINTERPRET_F64); break;
+	case WT_F32: emitw_op(W, OP_I32_REINTERPRET_F32); emitw_op(W, OP_I64_EXTEND_I32_U); break;
+	default: break;
+	}
+}
+
+void
+emitw_from_env(Emitw *W, uint8_t vt)
+{
+	switch (vt) {
+	case WT_I32: emitw_op(W, OP_I32_WRAP_I64); break;
+	case WT_F64: emitw_op(W, OP_F64_REINTERPRET_I64); break;
+	case WT_F32: emitw_op(W, OP_I32_WRAP_I64); emitw_op(W, OP_F32_REINTERPRET_I32); break;
+	default: break;
+	}
+}
+
+/*
+ * A function value's thunk: (depth, env…, params…) -> result, the type every
+ * call through a value of type ft uses (call_indirect); it calls function
+ * fi with the depth, the parameters and, for a closure, its captured values
+ * taken out of env.  One per function, in the table from slot 1.
+ */
+uint32_t
+emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span)
+{
+	if (W->thunk[fi])
+		return W->thunk[fi];
+	uint32_t target = emitw_func_index(W, fi, span);
+	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
+	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	int np = 1 + W->env, nr;
+	p[0] = WT_I32;
+	for (int i = 0; i < W->env; i++)
+		p[1 + i] = WT_I64;
+	for (int i = 0; i + 1 < ti->nargs && !W->failed; i++) {
+		if (np + FLAT_MAX > (int)sizeof p) {
+			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
+			break;
+		}
+		int n = emitw_flat_or_refuse(W, ti->args[i], span, p + np);
+		np += n > 0 ? n : 0;
+	}
+	nr = W->failed ? -1 : emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], span, r);
+	if (W->failed || nr < 0)
+		return 0;
+	int wi = wasm_func_add(&W->m, wasm_type(&W->m, p, np, r, nr));
+	Buf *saved = W->c;
+	Buf code = {0};
+	W->c = &code;
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	for (int i = 1 + W->env; i < np; i++)
+		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
+	const HirFunc *f = &W->H->funcs[fi];
+	uint32_t e = 1;
+	for (int i = f->nparams; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		uint8_t ty[FLAT_MAX];
+		int n = emitw_flat(W, f->locals[i].type, ty);
+		for (int k = 0; k < n; k++) {
+			emitw_op_u32(W, OP_LOCAL_GET, e++);
+			emitw_from_env(W, ty[k]);
+		}
+	}
+	emitw_op_u32(W, OP_CALL, target);
+	WasmFunc *wf = &W->m.funcs.items[wi];
+	wasm_u32(&wf->locals, 0);
+	buf_put(&wf->code, code.data ? code.data : "", code.len);
+	buf_free(&code);
+	W->c = saved;
+	W->thunk[fi] = wasm_table_add(&W->m, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+	return W->thunk[fi];
+}
+
+/* The i64 slots a function value carries: the most any closure captures
+ * (a closure capturing a function value is refused where it is made). */
+static int
+env_slots(Emitw *W)
+{
+	W->env = -1;
+	int most = 0;
+	for (int fi = 0; fi < W->H->nfuncs; fi++) {
+		const HirFunc *f = &W->H->funcs[fi];
+		int n = 0;
+		for (int i = f->nparams; i < f->nlocals; i++) {
+			int k = emitw_wparam(f, i) ? emitw_flat(W, f->locals[i].type, NULL) : 0;
+			n += k > 0 ? k : 0;
+		}
+		if (n > most)
+			most = n;
+	}
+	return most > 8 ? 8 : most;
 }
 
 void
@@ -486,7 +601,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
 		return true;
 	}
-	case TY_STR: case TY_SLICE:
+	case TY_STR: case TY_SLICE: case TY_FN:
 		emitw_text(W, "<data>");
 		return true;
 	default:
@@ -544,12 +659,16 @@ emit_function(Emitw *W, int k)
 	free(W->slot_base);
 	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
 	uint32_t next = 1;
-	for (int i = 0; i < f->nparams; i++) {
+	for (int i = 0; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
 		W->slot_base[i] = next;
 		next += (uint32_t)emitw_flat(W, f->locals[i].type, NULL);
 	}
 	W->nwparams = next;
 	for (int i = f->nparams; i < f->nlocals && !W->failed; i++) {
+		if (emitw_wparam(f, i))
+			continue;
 		uint8_t ty[FLAT_MAX];
 		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, ty);
 		if (n < 0)
@@ -672,8 +791,10 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	W.diags = diags;
 	W.o = o;
 	W.fidx = spx_xmalloc(sizeof *W.fidx * ((size_t)H->nfuncs + 1));
+	W.thunk = spx_xcalloc((size_t)H->nfuncs + 1, sizeof *W.thunk);
 	for (int i = 0; i < H->nfuncs; i++)
 		W.fidx[i] = -1;
+	W.env = env_slots(&W);
 	imports(&W);
 	wasm_import_memory(&W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
 	W.g_out = wasm_global_add(&W.m, WT_I32, true, 0);
@@ -709,6 +830,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	VEC_FREE(W.queue);
 	VEC_FREE(W.ltypes);
 	free(W.fidx);
+	free(W.thunk);
 	free(W.slot_base);
 	buf_free(&W.data);
 	return !W.failed;

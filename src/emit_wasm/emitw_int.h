@@ -9,8 +9,10 @@
  * flat(T) — i64 for i64/usize, i32 for i32/u8/bool/char, f64/f32 for the
  * floats, (pointer, length) i32 pairs for str, Slice<u8> and the string
  * literals (static data: nothing is allocated, so nothing is released),
- * the fields in declaration order for a record, and the tag (i32) followed
- * by every case's fields for a variant.  An expression leaves flat(T) on
+ * the fields in declaration order for a record (a class: its effective
+ * fields), the tag (i32) followed by every case's fields for a variant, and
+ * for a function value its table slot (i32) and `env` i64 slots holding
+ * the captured values (emit.c: a thunk per function unpacks them).  An expression leaves flat(T) on
  * the operand stack; a slot is flat(T) consecutive Wasm locals; a function
  * takes its depth (i32) then its flattened parameters and returns
  * flat(result) (multi-value).
@@ -42,6 +44,8 @@ typedef struct Emitw {
 	/* imports (UINT32_MAX: not imported) */
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp;
 	uint32_t g_out;       /* staged output bytes so far */
+	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
+	uint32_t *thunk;      /* per HirModule.funcs: its table slot as a function value, 0: none */
 	Buf data;             /* static data from WASM_DATA_BASE */
 	/* the function being emitted */
 	const HirFunc *f;
@@ -84,6 +88,13 @@ void emitw_fail(Emitw *W, int status);
 void emitw_fail_domain(Emitw *W, int domain, int code);
 /* The Wasm function index of HIR function fi (queued on first use). */
 uint32_t emitw_func_index(Emitw *W, int fi, Span span);
+/* Is local i of f a Wasm parameter (a parameter, or a closure's capture)? */
+bool emitw_wparam(const HirFunc *f, int i);
+/* The table slot of a function value calling HIR function fi, of type ft. */
+uint32_t emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span);
+/* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */
+void emitw_to_env(Emitw *W, uint8_t vt);
+void emitw_from_env(Emitw *W, uint8_t vt);
 /* Checks record t's invariants on the value in locals base… (if it has any). */
 void emitw_invariants(Emitw *W, TypeId t, uint32_t base);
 

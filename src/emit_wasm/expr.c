@@ -519,15 +519,104 @@ builtin(Emitw *W, const HirExpr *e)
 	return true;
 }
 
+/* A call through a function value: its thunk (emit.c) with depth + 1, the
+ * value's env slots and the arguments; call_indirect by its table slot. */
+static bool
+call_value(Emitw *W, const HirExpr *e)
+{
+	HirSlot s = e->u.call.callee;
+	TypeId ft = W->f->locals[s].type;
+	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
+	int n = emitw_flat_or_refuse(W, ft, e->span, NULL);
+	if (n < 0 || ti->kind != TY_FN || ti->nargs - 1 != e->u.call.nargs) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot call this function value");
+		return false;
+	}
+	uint8_t ty[FLAT_MAX];
+	emitw_flat(W, ft, ty);
+	uint32_t v = emitw_locals(W, ty, n);   /* the callee, read before the arguments */
+	emitw_load(W, W->slot_base[s], n);
+	emitw_store(W, v, n);
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	emitw_load(W, v + 1, n - 1);
+	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	int np = 1 + W->env;
+	p[0] = WT_I32;
+	for (int i = 0; i < W->env; i++)
+		p[1 + i] = WT_I64;
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
+		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_expr_as(W, e->u.call.args[i], ti->args[i]))
+			return false;
+		np += m;
+	}
+	int nr = emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], e->span, r);
+	if (nr < 0)
+		return false;
+	emitw_op_u32(W, OP_LOCAL_GET, v);
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(&W->m, p, np, r, nr));
+	wasm_u32(W->c, 0);   /* table 0 */
+	return true;
+}
+
+/* A function value: its table slot and env (a closure's captured values, else zeros). */
+static bool
+fn_value(Emitw *W, const HirExpr *e)
+{
+	int fi;
+	if (e->kind == HIR_FUNC) {
+		if (e->u.call.ntargs > 0) {
+			emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
+			return false;
+		}
+		fi = func_of_sym(W, e->u.call.fn);
+	} else {
+		fi = e->u.closure.func;
+	}
+	if (fi < 0 || emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
+		return false;
+	uint32_t slot = emitw_fn_slot(W, fi, e->type, e->span);
+	if (W->failed)
+		return false;
+	emitw_i32c(W, (int32_t)slot);
+	int used = 0;
+	if (e->kind == HIR_CLOSURE) {
+		/* captured values must fit env and hold no function value (env_slots counted without them) */
+		int saved = W->env;
+		W->env = -1;
+		for (int k = 0; k < e->u.closure.ncaptures; k++) {
+			int m = emitw_flat(W, W->f->locals[e->u.closure.captures[k]].type, NULL);
+			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
+		}
+		W->env = saved;
+		if (used < 0 || used > W->env) {
+			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing function values or more than 8 values yet");
+			return false;
+		}
+		for (int k = 0; k < e->u.closure.ncaptures; k++) {
+			HirSlot c = e->u.closure.captures[k];
+			uint8_t ty[FLAT_MAX];
+			int m = emitw_flat(W, W->f->locals[c].type, ty);
+			for (int j = 0; j < m; j++) {
+				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
+				emitw_to_env(W, ty[j]);
+			}
+		}
+	}
+	for (int k = used; k < W->env; k++)
+		emitw_i64c(W, 0);
+	return true;
+}
+
 static bool
 call(Emitw *W, const HirExpr *e)
 {
 	if (e->u.call.kind == CALL_BUILTIN)
 		return builtin(W, e);
-	if (e->u.call.kind == CALL_SLOT) {
-		emitw_refuse(W, e->span, "the Wasm lane does not support calls of function values yet");
-		return false;
-	}
+	if (e->u.call.kind == CALL_SLOT)
+		return call_value(W, e);
 	if (e->u.call.ntargs > 0) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
 		return false;
@@ -721,8 +810,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	case HIR_IF: return if_expr(W, e, e->type);
 	case HIR_MATCH: return emitw_match(W, e, e->type);
 	case HIR_FUNC: case HIR_CLOSURE:
-		emitw_refuse(W, e->span, "the Wasm lane does not support function values and closures yet");
-		return false;
+		return fn_value(W, e);
 	case HIR_ARRAY:
 		emitw_refuse(W, e->span, "the Wasm lane does not support arrays yet");
 		return false;

@@ -149,6 +149,13 @@ wasm_custom(WasmModule *m, const char *name, const void *bytes, size_t n)
 	VEC_PUSH(m->customs, c);
 }
 
+uint32_t
+wasm_table_add(WasmModule *m, uint32_t index)
+{
+	VEC_PUSH(m->table, index);
+	return (uint32_t)m->table.len;
+}
+
 static void
 section(Buf *out, uint8_t id, Buf *content)
 {
@@ -199,6 +206,13 @@ wasm_encode(const WasmModule *m, Buf *out)
 			wasm_u32(&s, (uint32_t)m->funcs.items[i].type);
 		section(out, 3, &s);
 	}
+	if (m->table.len) {
+		wasm_u32(&s, 1);
+		wasm_byte(&s, 0x70);   /* funcref */
+		wasm_byte(&s, 0x00);   /* limits: min only */
+		wasm_u32(&s, (uint32_t)m->table.len + 1);
+		section(out, 4, &s);
+	}
 	if (m->globals.len) {
 		wasm_u32(&s, (uint32_t)m->globals.len);
 		for (int i = 0; i < m->globals.len; i++) {
@@ -224,6 +238,17 @@ wasm_encode(const WasmModule *m, Buf *out)
 			wasm_u32(&s, e->index);
 		}
 		section(out, 7, &s);
+	}
+	if (m->table.len) {
+		wasm_u32(&s, 1);
+		wasm_u32(&s, 0);   /* active, table 0, funcref */
+		wasm_byte(&s, OP_I32_CONST);
+		wasm_s32(&s, 1);
+		wasm_byte(&s, OP_END);
+		wasm_u32(&s, (uint32_t)m->table.len);
+		for (int i = 0; i < m->table.len; i++)
+			wasm_u32(&s, m->table.items[i]);
+		section(out, 9, &s);
 	}
 	if (m->funcs.len) {
 		wasm_u32(&s, (uint32_t)m->funcs.len);
@@ -285,4 +310,5 @@ wasm_module_free(WasmModule *m)
 	VEC_FREE(m->exports);
 	VEC_FREE(m->data);
 	VEC_FREE(m->customs);
+	VEC_FREE(m->table);
 }

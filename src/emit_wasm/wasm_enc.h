@@ -19,7 +19,7 @@ enum { WT_I32 = 0x7f, WT_I64 = 0x7e, WT_F32 = 0x7d, WT_F64 = 0x7c };
 /* opcodes used by the lane (MVP plus multi-value block types) */
 enum {
 	OP_UNREACHABLE = 0x00, OP_BLOCK = 0x02, OP_LOOP = 0x03, OP_IF = 0x04, OP_ELSE = 0x05,
-	OP_END = 0x0b, OP_BR = 0x0c, OP_BR_IF = 0x0d, OP_RETURN = 0x0f, OP_CALL = 0x10,
+	OP_END = 0x0b, OP_BR = 0x0c, OP_BR_IF = 0x0d, OP_RETURN = 0x0f, OP_CALL = 0x10, OP_CALL_INDIRECT = 0x11,
 	OP_DROP = 0x1a, OP_SELECT = 0x1b,
 	OP_LOCAL_GET = 0x20, OP_LOCAL_SET = 0x21, OP_LOCAL_TEE = 0x22, OP_GLOBAL_GET = 0x23, OP_GLOBAL_SET = 0x24,
 	OP_I32_LOAD8_U = 0x2d, OP_I32_STORE8 = 0x3a,
@@ -38,7 +38,8 @@ enum {
 	OP_F32_NEG = 0x8c, OP_F32_ADD = 0x92, OP_F32_SUB = 0x93, OP_F32_MUL = 0x94, OP_F32_DIV = 0x95,
 	OP_F64_NEG = 0x9a, OP_F64_TRUNC = 0x9d, OP_F64_ADD = 0xa0, OP_F64_SUB = 0xa1, OP_F64_MUL = 0xa2, OP_F64_DIV = 0xa3,
 	OP_I32_WRAP_I64 = 0xa7, OP_I64_TRUNC_F64_S = 0xb0, OP_I64_EXTEND_I32_S = 0xac, OP_I64_EXTEND_I32_U = 0xad,
-	OP_F64_CONVERT_I64_S = 0xb9,
+	OP_F64_CONVERT_I64_S = 0xb9, OP_I32_REINTERPRET_F32 = 0xbc, OP_I64_REINTERPRET_F64 = 0xbd,
+	OP_F32_REINTERPRET_I32 = 0xbe, OP_F64_REINTERPRET_I64 = 0xbf,
 };
 
 #define WASM_BLOCK_EMPTY (-64)   /* the block type 0x40 */
@@ -82,6 +83,7 @@ typedef struct WasmModule {
 	VEC(WasmExport) exports;
 	VEC(WasmData) data;
 	VEC(WasmCustom) customs;   /* written after every other section, in order */
+	VEC(uint32_t) table;       /* function indices of table slots 1…; slot 0 stays null */
 } WasmModule;
 
 /* The index of the function type (params) -> (results), interned. */
@@ -95,6 +97,8 @@ uint32_t wasm_global_add(WasmModule *m, uint8_t type, bool mut, int64_t init);
 void wasm_export(WasmModule *m, const char *name, uint8_t kind, uint32_t index);
 void wasm_data(WasmModule *m, uint32_t offset, const void *bytes, size_t n);
 void wasm_custom(WasmModule *m, const char *name, const void *bytes, size_t n);
+/* Puts function `index` into the next table slot (1, 2, …); that slot. */
+uint32_t wasm_table_add(WasmModule *m, uint32_t index);
 /* The module's bytes. */
 void wasm_encode(const WasmModule *m, Buf *out);
 void wasm_module_free(WasmModule *m);
