@@ -247,11 +247,15 @@ fn main() -> i64
     let err = "err\n";
     let a = stdout_write(str_as_bytes(string_as_str(out)));
     let b = stderr_write(str_as_bytes(string_as_str(err)));
-    i64_from_usize(args_len() + a + b)
+    let c = stdout_write(str_as_bytes(arg_utf8(2usize)));
+    i64_from_usize(args_len() + a + b + c) + str_len_bytes(arg_utf8(0usize)) * 10
 }
 SPX
-	if cli 11 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
-		[ "$(cat "$tmp/co")" = out ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output"
+	if cli 24 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
+		[ "$(cat "$tmp/co")" = "out
+c d" ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output: '$(cat "$tmp/co")' '$(cat "$tmp/ce")'"
+		"$abin" run "$tmp/args.spx" -- a b "c d" > "$tmp/io" 2> "$tmp/ie"
+		cmp -s "$tmp/io" "$tmp/co" && cmp -s "$tmp/ie" "$tmp/ce" || disagree "cli" "command route output differs from the interpreter's"
 	fi
 	# interrupted: SIGTERM reaches node, the temporary directory goes, semaprax ends by SIGTERM
 	mkdir "$tmp/wt"

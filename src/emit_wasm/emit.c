@@ -9,11 +9,14 @@
  *            spx.stdout(ptr, len)      \  only when the route grants
  *            spx.stderr(ptr, len)       > process.stdout.write, process.stderr.write,
  *            spx.args_len() -> i64     /  process.args.read (src/driver/route.c)
+ *            spx.arg(i) -> i64         argument i as (address << 32 | length), -1 when
+ *                                      out of range (process.args.read: the host
+ *                                      copies the arguments to `args_base` first)
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
  *   exports  main() -> i64
- *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages};
+ *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
  * The host stages stdout and stderr and publishes them after `main`
  * returns, as the route says (TOOLCHAIN.md §1.3: the transcript prints
@@ -733,15 +736,17 @@ imports(Emitw *W)
 	static const uint8_t ii[2] = { WT_I32, WT_I32 }, i1[1] = { WT_I32 }, i64r[1] = { WT_I64 };
 	static const uint8_t dec[3] = { WT_I32, WT_I64, WT_I32 };
 	const HirGrants *g = W->o->host;
-	W->imp_stdout = W->imp_stderr = W->imp_args_len = UINT32_MAX;
+	W->imp_stdout = W->imp_stderr = W->imp_args_len = W->imp_arg = UINT32_MAX;
 	W->imp_text = wasm_import_func(&W->m, "spx", "text", wasm_type(&W->m, ii, 2, NULL, 0));
 	W->imp_fail = wasm_import_func(&W->m, "spx", "fail", wasm_type(&W->m, i1, 1, NULL, 0));
 	if (g && g->stdout_write)
 		W->imp_stdout = wasm_import_func(&W->m, "spx", "stdout", wasm_type(&W->m, ii, 2, NULL, 0));
 	if (g && g->stderr_write)
 		W->imp_stderr = wasm_import_func(&W->m, "spx", "stderr", wasm_type(&W->m, ii, 2, NULL, 0));
-	if (g && g->args_read)
+	if (g && g->args_read) {
 		W->imp_args_len = wasm_import_func(&W->m, "spx", "args_len", wasm_type(&W->m, NULL, 0, i64r, 1));
+		W->imp_arg = wasm_import_func(&W->m, "spx", "arg", wasm_type(&W->m, i64r, 1, i64r, 1));
+	}
 	W->imp_decimal = wasm_import_func(&W->m, "rt", "rt_decimal", wasm_type(&W->m, dec, 3, i1, 1));
 	W->imp_scalar = wasm_import_func(&W->m, "rt", "rt_utf8_scalar", wasm_type(&W->m, i64r, 1, i1, 1));
 	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
@@ -749,7 +754,7 @@ imports(Emitw *W)
 }
 
 static void
-metadata(Emitw *W, uint32_t pages)
+metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 {
 	const HirGrants *g = W->o->host;
 	Route r = g ? g->route : ROUTE_PURE;
@@ -764,7 +769,7 @@ metadata(Emitw *W, uint32_t pages)
 			first = false;
 		}
 	}
-	buf_printf(&b, "],\"memory_pages\":%" PRIu32 "}", pages);
+	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "}", pages, args_base);
 	wasm_custom(&W->m, "semaprax.wasm.v1", b.data, b.len);
 	buf_free(&b);
 }
@@ -819,10 +824,14 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		if (W.data.len)
 			wasm_data(&W.m, WASM_DATA_BASE, W.data.data, W.data.len);
 		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
+		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own */
+		uint32_t args_base = pages * 65536u;
+		if (W.imp_arg != UINT32_MAX)
+			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		for (int i = 0; i < W.m.imports.len; i++)
 			if (W.m.imports.items[i].type < 0)
 				W.m.imports.items[i].min_pages = pages;
-		metadata(&W, pages);
+		metadata(&W, pages, W.imp_arg != UINT32_MAX ? args_base : 0);
 		wasm_custom(&W.m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
 		wasm_encode(&W.m, out);
 	}

@@ -409,12 +409,12 @@ builtin(Emitw *W, const HirExpr *e)
 	const Builtin *b = e->u.call.builtin;
 	int id = b->bid;
 	uint32_t imp = id == BI_stdout_write ? W->imp_stdout : id == BI_stderr_write ? W->imp_stderr
-		     : id == BI_args_len ? W->imp_args_len : 0;
+		     : id == BI_args_len ? W->imp_args_len : id == BI_arg_utf8 ? W->imp_arg : 0;
 	switch (id) {
 	case BI_string_as_str: case BI_str_as_bytes: case BI_i64_from_i32: case BI_i64_from_u8: case BI_usize_from_u8:
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:
 	case BI_str_is_empty: case BI_stdout_write: case BI_stderr_write: case BI_args_len:
-	case BI_u8_from_i64: case BI_i64_from_f64: case BI_char_from_u8: case BI_char_from_i64:
+	case BI_u8_from_i64: case BI_i64_from_f64: case BI_char_from_u8: case BI_char_from_i64: case BI_arg_utf8:
 		break;
 	default:
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` yet", b->name);
@@ -514,6 +514,24 @@ builtin(Emitw *W, const HirExpr *e)
 	}
 	case BI_stdout_write: case BI_stderr_write: host_write(W, imp); break;
 	case BI_args_len: emitw_op_u32(W, OP_CALL, imp); break;
+	case BI_arg_utf8: {
+		/* (address << 32 | length), or -1: semaprax.command-input.v1 code 1 */
+		uint32_t x = emitw_locals(W, VT_I64, 1);
+		emitw_op_u32(W, OP_CALL, imp);
+		emitw_op_u32(W, OP_LOCAL_TEE, x);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_fail_domain(W, RT_DOM_CMDIN, 1);
+		emitw_end(W);
+		emitw_op_u32(W, OP_LOCAL_GET, x);
+		emitw_i64c(W, 32);
+		emitw_op(W, OP_I64_SHR_U);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op_u32(W, OP_LOCAL_GET, x);
+		emitw_op(W, OP_I32_WRAP_I64);
+		break;
+	}
 	default: break;   /* views of static data: the same (pointer, length) */
 	}
 	return true;

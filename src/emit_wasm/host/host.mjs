@@ -51,7 +51,33 @@ export async function runModule(bytes, io) {
 	};
 	if (grants.has('process.stdout.write')) spx.stdout = (p, n) => { staged[0].push(at(p, n)); };
 	if (grants.has('process.stderr.write')) spx.stderr = (p, n) => { staged[1].push(at(p, n)); };
-	if (grants.has('process.args.read')) spx.args_len = () => BigInt(io.args.length);
+	// the arguments' checks and lines are `semaprax run`'s (and the native lane's spx_args_check)
+	const hint = '\nhint: run `semaprax help run` for usage\n';
+	const args = io.args.map((a) => encoder.encode(a));
+	if (args.length > 0) {
+		let msg = null;
+		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
+		else if (args.reduce((n, a) => n + a.length, 0) > 65536) msg = `arguments after \`--\` exceed 65536 bytes together${hint}`;
+		else if (meta.route !== 'command')
+			msg = 'run passes arguments after `--` only to a command-line program; add `process.args.read` ' +
+				'to the module permits and read them with `args_len()` and `arg_utf8(i)`\n';
+		if (msg) {
+			io.stderr(encoder.encode(msg));
+			return 2;
+		}
+	}
+	if (grants.has('process.args.read')) {
+		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
+		const where = [];
+		let p = meta.args_base;
+		for (const a of args) {
+			new Uint8Array(memory.buffer, p, a.length).set(a);
+			where.push((BigInt(p) << 32n) | BigInt(a.length));
+			p += a.length;
+		}
+		spx.args_len = () => BigInt(args.length);
+		spx.arg = (i) => (i >= 0n && i < BigInt(args.length) ? where[Number(i)] : -1n);
+	}
 	const program = await WebAssembly.instantiate(module, {
 		env: { memory },
 		spx,
