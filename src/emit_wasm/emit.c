@@ -89,13 +89,47 @@ emitw_i64c(Emitw *W, int64_t v)
 	wasm_s64(W->c, v);
 }
 
-uint32_t
-emitw_locals(Emitw *W, const uint8_t *types, int n)
+static uint32_t
+fresh_locals(Emitw *W, const uint8_t *types, int n)
 {
 	uint32_t base = W->nwparams + (uint32_t)W->ltypes.len;
 	for (int i = 0; i < n; i++)
 		VEC_PUSH(W->ltypes, types[i]);
 	return base;
+}
+
+uint32_t
+emitw_locals(Emitw *W, const uint8_t *types, int n)
+{
+	if (n != 1)
+		return fresh_locals(W, types, n);
+	uint32_t x = UINT32_MAX;
+	/* the most recently freed local of that type (a linear search: deterministic) */
+	for (int i = W->spare.len - 1; i >= 0; i--) {
+		if (W->ltypes.items[W->spare.items[i] - W->nwparams] == types[0]) {
+			x = W->spare.items[i];
+			memmove(W->spare.items + i, W->spare.items + i + 1, sizeof *W->spare.items * (size_t)(W->spare.len - i - 1));
+			W->spare.len--;
+			break;
+		}
+	}
+	if (x == UINT32_MAX)
+		x = fresh_locals(W, types, 1);
+	VEC_PUSH(W->live, x);
+	return x;
+}
+
+int
+emitw_temps_mark(Emitw *W)
+{
+	return W->live.len;
+}
+
+void
+emitw_temps_release(Emitw *W, int mark)
+{
+	while (W->live.len > mark)
+		VEC_PUSH(W->spare, W->live.items[--W->live.len]);
 }
 
 void
@@ -237,17 +271,46 @@ emitw_case_off(Emitw *W, TypeId t, int c, int i)
 
 /* ---- data and failures ---- */
 
+static uint32_t
+fnv1a(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+/* The same bytes are stored once: a hash set of the strings stored (only
+ * looked up; addresses follow first use, so the bytes are deterministic). */
 uint32_t
 emitw_static(Emitw *W, const char *s, size_t n)
 {
-	/* the same bytes are stored once (a linear search: deterministic) */
-	if (n > 0 && W->data.len >= n)
-		for (size_t at = 0; at + n <= W->data.len; at++)
-			if (memcmp(W->data.data + at, s, n) == 0)
-				return WASM_DATA_BASE + (uint32_t)at;
-	uint32_t a = WASM_DATA_BASE + (uint32_t)W->data.len;
+	if (2 * (W->ninterned + 1) > W->capinterned) {
+		uint32_t cap = W->capinterned ? W->capinterned * 2 : 256;
+		struct EmitwInterned *t = spx_xmalloc(sizeof *t * cap);
+		for (uint32_t i = 0; i < cap; i++)
+			t[i].len = UINT32_MAX;
+		for (uint32_t i = 0; i < W->capinterned; i++) {
+			if (W->interned[i].len == UINT32_MAX)
+				continue;
+			uint32_t h = fnv1a(W->data.data + W->interned[i].off, W->interned[i].len) & (cap - 1);
+			while (t[h].len != UINT32_MAX)
+				h = (h + 1) & (cap - 1);
+			t[h] = W->interned[i];
+		}
+		free(W->interned);
+		W->interned = t;
+		W->capinterned = cap;
+	}
+	uint32_t h = fnv1a(s, n) & (W->capinterned - 1);
+	for (; W->interned[h].len != UINT32_MAX; h = (h + 1) & (W->capinterned - 1))
+		if (W->interned[h].len == n && memcmp(W->data.data + W->interned[h].off, s, n) == 0)
+			return WASM_DATA_BASE + W->interned[h].off;
+	W->interned[h].off = (uint32_t)W->data.len;
+	W->interned[h].len = (uint32_t)n;
+	W->ninterned++;
 	buf_put(&W->data, s, n);
-	return a;
+	return WASM_DATA_BASE + W->interned[h].off;
 }
 
 void
@@ -658,6 +721,8 @@ emit_function(Emitw *W, int k)
 	W->f = f;
 	W->c = &code;
 	W->ltypes.len = 0;
+	W->live.len = 0;
+	W->spare.len = 0;
 	W->depth = 0;
 	free(W->slot_base);
 	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
@@ -676,7 +741,7 @@ emit_function(Emitw *W, int k)
 		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, ty);
 		if (n < 0)
 			break;
-		W->slot_base[i] = emitw_locals(W, ty, n);
+		W->slot_base[i] = fresh_locals(W, ty, n);
 	}
 	uint8_t rt[FLAT_MAX];
 	int nr = emitw_flat(W, f->result, rt);
@@ -838,9 +903,12 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	wasm_module_free(&W.m);
 	VEC_FREE(W.queue);
 	VEC_FREE(W.ltypes);
+	VEC_FREE(W.live);
+	VEC_FREE(W.spare);
 	free(W.fidx);
 	free(W.thunk);
 	free(W.slot_base);
 	buf_free(&W.data);
+	free(W.interned);
 	return !W.failed;
 }

@@ -47,11 +47,15 @@ typedef struct Emitw {
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per HirModule.funcs: its table slot as a function value, 0: none */
 	Buf data;             /* static data from WASM_DATA_BASE */
+	struct EmitwInterned { uint32_t off, len; } *interned;   /* open addressing over data's strings (len UINT32_MAX: empty) */
+	uint32_t ninterned, capinterned;
 	/* the function being emitted */
 	const HirFunc *f;
 	Buf *c;               /* its code */
 	uint32_t *slot_base;  /* per slot: first Wasm local */
 	VEC(uint8_t) ltypes;  /* types of the locals after the parameters */
+	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
+	VEC(uint32_t) spare;  /* single temporaries free for reuse */
 	uint32_t nwparams;    /* Wasm parameters (depth + flattened) */
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
@@ -70,8 +74,13 @@ int emitw_flat_or_refuse(Emitw *W, TypeId t, Span span, uint8_t *out);
 /* The flat offset of field i of record t / field i of case c of variant t. */
 int emitw_field_off(Emitw *W, TypeId t, int i);
 int emitw_case_off(Emitw *W, TypeId t, int c, int i);
-/* n fresh locals of the given types: the first one's index. */
+/* n consecutive temporaries of the given types: the first one's index.  A
+ * single one is reused once the statement that took it is complete
+ * (emitw_temps_mark/release): no value outlives its statement in a
+ * temporary, and V8 bounds a function's locals (50,000). */
 uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
+int emitw_temps_mark(Emitw *W);
+void emitw_temps_release(Emitw *W, int mark);
 /* Pops n values (top last) into locals base..base+n-1 / pushes them. */
 void emitw_store(Emitw *W, uint32_t base, int n);
 void emitw_load(Emitw *W, uint32_t base, int n);

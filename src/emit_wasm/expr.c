@@ -861,8 +861,19 @@ emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 
 /* ---- statements ---- */
 
+static bool stmt_kind(Emitw *W, const HirStmt *s);
+
 static bool
 stmt(Emitw *W, const HirStmt *s)
+{
+	int mark = emitw_temps_mark(W);
+	bool ok = stmt_kind(W, s);
+	emitw_temps_release(W, mark);
+	return ok;
+}
+
+static bool
+stmt_kind(Emitw *W, const HirStmt *s)
 {
 	switch (s->kind) {
 	case HS_LET: case HS_ASSIGN: {
