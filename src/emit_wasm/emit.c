@@ -15,6 +15,7 @@
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
+ *            rt.rt_find(h, hl, n, nl, from, work) -> i64        (src/rt/text.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -816,6 +817,8 @@ imports(Emitw *W)
 	W->imp_scalar = wasm_import_func(&W->m, "rt", "rt_utf8_scalar", wasm_type(&W->m, i64r, 1, i1, 1));
 	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
 	W->imp_bytes_cmp = wasm_import_func(&W->m, "rt", "rt_bytes_cmp", wasm_type(&W->m, i4, 4, i1, 1));
+	static const uint8_t i6[6] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_find = wasm_import_func(&W->m, "rt", "rt_find", wasm_type(&W->m, i6, 6, i64r, 1));
 }
 
 static void

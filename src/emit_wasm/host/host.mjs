@@ -85,6 +85,7 @@ export async function runModule(bytes, io) {
 			rt_decimal: rt.exports.rt_decimal,
 			rt_utf8_scalar: rt.exports.rt_utf8_scalar,
 			rt_bytes_cmp: rt.exports.rt_bytes_cmp,
+			rt_find: rt.exports.rt_find,
 		},
 	});
 	let r;
