@@ -4,6 +4,7 @@
  *            data, the module's metadata
  *   expr.c   expressions and statements
  *   match.c  match, patterns, `?`
+ *   builtin.c the compiler-owned operations
  *
  * Values are flattened: a value of type T is the sequence of Wasm values
  * flat(T) — i64 for i64/usize, i32 for i32/u8/bool/char, f64/f32 for the
@@ -120,6 +121,9 @@ bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
 /* e's values as type `to`: a class value as one of its ancestors keeps the
  * ancestor's fields, which come first (LANGUAGE.md §4.6). */
 bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
+
+/* builtin.c: a CALL_BUILTIN's values, or a refusal */
+bool emitw_builtin(Emitw *W, const HirExpr *e);
 
 /* match.c */
 bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
