@@ -543,8 +543,9 @@ static bool
 field(Emitw *W, const HirExpr *e)
 {
 	const HirExpr *base = e->u.field.base;
-	Sym *s = sema_sym(W->S, (SymId)sema_type_info(&W->S->types, base->type)->decl);
-	if (s->kind != SK_RECORD && s->kind != SK_CLASS) {
+	const TypeInfo *bi = sema_type_info(&W->S->types, base->type);
+	Sym *s = bi->kind == TY_NOMINAL ? sema_sym(W->S, (SymId)bi->decl) : NULL;
+	if (!s || (s->kind != SK_RECORD && s->kind != SK_CLASS)) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support fields of `%s` yet", sema_type_name(W->S, base->type));
 		return false;
 	}
