@@ -18,5 +18,11 @@ function writer(fd) {
 }
 
 const [file, ...args] = process.argv.slice(2);
-const status = await runModule(readFileSync(file), { stdout: writer(1), stderr: writer(2), args });
-process.exitCode = status;
+const stderr = writer(2);
+try {
+	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args });
+} catch (e) {
+	// a module the host cannot load or link is a lane bug: one line, status 72
+	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
+	process.exitCode = 72;
+}
