@@ -282,7 +282,7 @@ SPX
 	done
 	sleep 1
 	kill -TERM "$pid"
-	wait "$pid"
+	wait "$pid" 2>/dev/null
 	st=$?
 	[ "$st" -eq 143 ] || disagree "cli" "run --wasm interrupted: exit $st, wanted 143 (SIGTERM)"
 	[ -z "$(ls -A "$tmp/wt")" ] || disagree "cli" "run --wasm interrupted: the temporary directory is left: $(ls "$tmp/wt")"
