@@ -154,6 +154,28 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		return;
+	case BI_string_len_chars:
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+		emitw_op_u32(W, OP_CALL, W->imp_count);
+		return;
+	case BI_string_to_i64:
+		/* Option<i64>: (1, the value) when it parses, else (0, 0) */
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_CALL, W->imp_parse);
+		emitw_open(W, OP_IF, (const uint8_t[]){ WT_I32, WT_I64 }, 2);
+		emitw_i32c(W, 1);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);   /* align 8 */
+		wasm_u32(W->c, 0);
+		emitw_op(W, OP_ELSE);
+		emitw_i32c(W, 0);
+		emitw_i64c(W, 0);
+		emitw_end(W);
+		return;
 	default:   /* BI_byte_range (the end in b as i64) */
 		/* start > end or end > length: semaprax.byte-buffer.v1 code 1 */
 		emitw_op_u32(W, OP_LOCAL_GET, i);
@@ -194,7 +216,7 @@ view_builtin(Emitw *W, const HirExpr *e)
 			return false;
 		emitw_store(W, b, 2);
 	}
-	int ix = id == BI_string_find ? 2 : two_views || id == BI_byte_len ? -1 : 1;
+	int ix = id == BI_string_find ? 2 : two_views || id == BI_byte_len || id == BI_string_len_chars || id == BI_string_to_i64 ? -1 : 1;
 	if (ix >= 0) {
 		i = emitw_locals(W, VT_I64, 1);
 		if (!emitw_expr(W, e->u.call.args[ix]))
@@ -221,7 +243,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	switch (id) {
 	case BI_str_contains: case BI_string_contains: case BI_string_find: case BI_string_compare:
 	case BI_str_starts_with: case BI_string_starts_with: case BI_string_byte_at: case BI_str_byte_at:
-	case BI_byte_get: case BI_byte_len: case BI_byte_range:
+	case BI_byte_get: case BI_byte_len: case BI_byte_range: case BI_string_len_chars: case BI_string_to_i64:
 		return view_builtin(W, e);
 	case BI_string_as_str: case BI_str_as_bytes: case BI_i64_from_i32: case BI_i64_from_u8: case BI_usize_from_u8:
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:

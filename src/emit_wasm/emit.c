@@ -16,6 +16,8 @@
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
  *            rt.rt_find(h, hl, n, nl, from, work) -> i64        (src/rt/text.c)
+ *            rt.rt_parse_i64(p, n, out) -> bool                 (src/rt/num.c)
+ *            rt.rt_utf8_count(p, n) -> i64                      (src/rt/utf8.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -819,6 +821,9 @@ imports(Emitw *W)
 	W->imp_bytes_cmp = wasm_import_func(&W->m, "rt", "rt_bytes_cmp", wasm_type(&W->m, i4, 4, i1, 1));
 	static const uint8_t i6[6] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
 	W->imp_find = wasm_import_func(&W->m, "rt", "rt_find", wasm_type(&W->m, i6, 6, i64r, 1));
+	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
+	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
+	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
 }
 
 static void

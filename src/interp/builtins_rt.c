@@ -154,28 +154,9 @@ is_trim_space(uint8_t c)
 static Value
 parse_i64(Interp *I, const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	bool neg = false;
-	if (i < n && p[i] == '-') {
-		neg = true;
-		i++;
-	}
-	if (i == n)
+	int64_t v;
+	if (!rt_parse_i64(p, n, &v))   /* src/rt/num.c, the one copy */
 		return option_none();
-	uint64_t mag = 0;
-	for (; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return option_none();
-		uint64_t d = (uint64_t)(p[i] - '0');
-		if (mag > (UINT64_MAX - d) / 10)
-			return option_none();
-		mag = mag * 10 + d;
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return option_none();
-	}
-	if (!neg && mag > (uint64_t)INT64_MAX)
-		return option_none();
-	int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
 	return option_some(I, v_int(V_I64, v));
 }
 
@@ -415,13 +396,9 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case BI_string_len:
 	case BI_str_len_bytes:
 		return v_int(V_I64, (int64_t)la);
-	case BI_string_len_chars: {
+	case BI_string_len_chars:
 		heap_work(&I->heap, la);
-		int64_t n = 0;
-		for (size_t i = 0; i < la; i++)
-			n += (pa[i] & 0xC0) != 0x80;
-		return v_int(V_I64, n);
-	}
+		return v_int(V_I64, rt_utf8_count(pa, la));   /* src/rt/utf8.c */
 	case BI_string_is_empty:
 	case BI_str_is_empty:
 		return v_bool(la == 0);

@@ -38,8 +38,10 @@ size_t rt_utf8_validate(const uint8_t *s, size_t n);
 bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
+/* The scalars of valid UTF-8 s[0..n) (its bytes that do not continue one; string_len_chars). */
+int64_t rt_utf8_count(const uint8_t *s, size_t n);
 
-/* ---- num.c: float total order, integer decimal text ---- */
+/* ---- num.c: float total order, integer decimal text and parsing ---- */
 
 /* IEEE total order keys (vec_sort): compare the keys as signed integers. */
 int64_t rt_total_key64(double d);
@@ -47,6 +49,9 @@ int32_t rt_total_key32(float f);
 /* Decimal text of a magnitude (with `-` when negative) into the end of
  * buf[32]; returns where the text starts. */
 char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
+/* string_to_i64: true and *out when p[0..n) is `-`? then one or more ASCII
+ * digits within the i64 range. */
+bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
 
 /* ---- text.c: substring search ---- */
 

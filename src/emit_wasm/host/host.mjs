@@ -86,6 +86,8 @@ export async function runModule(bytes, io) {
 			rt_utf8_scalar: rt.exports.rt_utf8_scalar,
 			rt_bytes_cmp: rt.exports.rt_bytes_cmp,
 			rt_find: rt.exports.rt_find,
+			rt_parse_i64: rt.exports.rt_parse_i64,
+			rt_utf8_count: rt.exports.rt_utf8_count,
 		},
 	});
 	let r;
