@@ -65,6 +65,10 @@ load8(Emitw *W)
  * The text and byte views' operations (LANGUAGE.md §5.1) on (address,
  * length) pairs: the arguments are in locals a (and b) and the index in i
  * (i64); search and order through the shared runtime (src/rt/text.c).
+ * Every string this lane holds lies in static data or the argument pages,
+ * which live as long as the run and are never written: an owned string
+ * made of part of one (string_from_str, string_slice, string_trim) shares
+ * its bytes.
  */
 static void
 view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
@@ -154,6 +158,75 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		return;
+	case BI_string_from_str:
+		emitw_load(W, a, 2);
+		return;
+	case BI_string_trim: {
+		static const uint8_t i32t[1] = { WT_I32 };
+		uint32_t n = emitw_locals(W, i32t, 1);
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_CALL, W->imp_trim);
+		emitw_op_u32(W, OP_LOCAL_SET, n);
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op(W, OP_I32_LOAD);
+		wasm_u32(W->c, 2);   /* align 4 */
+		wasm_u32(W->c, 0);
+		emitw_op(W, OP_I32_ADD);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+		return;
+	}
+	case BI_string_slice: {
+		/* start < 0, start > end or end > length: code 1; either inside a scalar: code 2 */
+		emitw_op_u32(W, OP_LOCAL_GET, i);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+		emitw_op_u32(W, OP_LOCAL_GET, i);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, OP_I64_GT_S);
+		emitw_op(W, OP_I32_OR);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		emitw_op(W, OP_I64_GT_U);
+		emitw_op(W, OP_I32_OR);
+		fail_if(W, RT_DOM_TEXT);
+		for (int k = 0; k < 2; k++) {
+			uint32_t at = k ? b : i;
+			/* at < length and p[at] continues a scalar */
+			emitw_op_u32(W, OP_LOCAL_GET, at);
+			emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+			emitw_op(W, OP_I64_EXTEND_I32_U);
+			emitw_op(W, OP_I64_LT_S);
+			emitw_open(W, OP_IF, (const uint8_t[]){ WT_I32 }, 1);
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_op_u32(W, OP_LOCAL_GET, at);
+			emitw_op(W, OP_I32_WRAP_I64);
+			emitw_op(W, OP_I32_ADD);
+			load8(W);
+			emitw_i32c(W, 0xC0);
+			emitw_op(W, OP_I32_AND);
+			emitw_i32c(W, 0x80);
+			emitw_op(W, OP_I32_EQ);
+			emitw_op(W, OP_ELSE);
+			emitw_i32c(W, 0);
+			emitw_end(W);
+			emitw_open(W, OP_IF, NULL, 0);
+			emitw_fail_domain(W, RT_DOM_TEXT, 2);
+			emitw_end(W);
+		}
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, i);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op(W, OP_I32_ADD);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op_u32(W, OP_LOCAL_GET, i);
+		emitw_op(W, OP_I64_SUB);
+		emitw_op(W, OP_I32_WRAP_I64);
+		return;
+	}
 	case BI_string_len_chars:
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
@@ -216,14 +289,16 @@ view_builtin(Emitw *W, const HirExpr *e)
 			return false;
 		emitw_store(W, b, 2);
 	}
-	int ix = id == BI_string_find ? 2 : two_views || id == BI_byte_len || id == BI_string_len_chars || id == BI_string_to_i64 ? -1 : 1;
+	int ix = id == BI_string_find ? 2
+	       : two_views || id == BI_byte_len || id == BI_string_len_chars || id == BI_string_to_i64 ||
+		 id == BI_string_from_str || id == BI_string_trim ? -1 : 1;
 	if (ix >= 0) {
 		i = emitw_locals(W, VT_I64, 1);
 		if (!emitw_expr(W, e->u.call.args[ix]))
 			return false;
 		emitw_op_u32(W, OP_LOCAL_SET, i);
 	}
-	if (id == BI_byte_range) {
+	if (id == BI_byte_range || id == BI_string_slice) {
 		b = emitw_locals(W, VT_I64, 1);
 		if (!emitw_expr(W, e->u.call.args[2]))
 			return false;
@@ -244,6 +319,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_str_contains: case BI_string_contains: case BI_string_find: case BI_string_compare:
 	case BI_str_starts_with: case BI_string_starts_with: case BI_string_byte_at: case BI_str_byte_at:
 	case BI_byte_get: case BI_byte_len: case BI_byte_range: case BI_string_len_chars: case BI_string_to_i64:
+	case BI_string_from_str: case BI_string_slice: case BI_string_trim:
 		return view_builtin(W, e);
 	case BI_string_as_str: case BI_str_as_bytes: case BI_i64_from_i32: case BI_i64_from_u8: case BI_usize_from_u8:
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:

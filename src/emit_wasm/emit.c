@@ -18,6 +18,7 @@
  *            rt.rt_find(h, hl, n, nl, from, work) -> i64        (src/rt/text.c)
  *            rt.rt_parse_i64(p, n, out) -> bool                 (src/rt/num.c)
  *            rt.rt_utf8_count(p, n) -> i64                      (src/rt/utf8.c)
+ *            rt.rt_trim(p, n, start) -> length                  (src/rt/text.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -824,6 +825,7 @@ imports(Emitw *W)
 	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
 	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
+	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
 }
 
 static void

@@ -145,12 +145,6 @@ find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, 
 	return at;
 }
 
-static bool
-is_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 static Value
 parse_i64(Interp *I, const uint8_t *p, size_t n)
 {
@@ -460,13 +454,9 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		heap_work(&I->heap, la);
 		return parse_i64(I, pa, la);
 	case BI_string_trim: {
-		size_t s = 0, e = la;
-		while (s < e && is_trim_space(pa[s]))
-			s++;
-		while (e > s && is_trim_space(pa[e - 1]))
-			e--;
-		heap_work(&I->heap, la - (e - s));
-		return interp_string_value(&I->heap, pa + s, e - s);
+		size_t s = 0, n = rt_trim(pa, la, &s);   /* src/rt/text.c */
+		heap_work(&I->heap, la - n);
+		return interp_string_value(&I->heap, pa + s, n);
 	}
 	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)

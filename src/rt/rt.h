@@ -61,5 +61,8 @@ bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
 int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
 /* The bytewise order of a[0..la) and b[0..lb) (a proper prefix first): -1, 0 or 1. */
 int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
+/* string_trim: the length of p[0..n) without leading and trailing ASCII
+ * whitespace (space, \t, \n, \v, \f, \r); *start receives where it begins. */
+size_t rt_trim(const uint8_t *p, size_t n, size_t *start);
 
 #endif

@@ -81,21 +81,11 @@ spx_parse_i64(spx_view s, int64_t *out)
 	return rt_parse_i64(s.p, s.n, out);   /* src/rt/num.c */
 }
 
-SPX_RT bool
-spx_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 SPX_RT spx_str
 spx_trim(spx_view s)
 {
-	size_t a = 0, e = s.n;
-	while (a < e && spx_trim_space(s.p[a]))
-		a++;
-	while (e > a && spx_trim_space(s.p[e - 1]))
-		e--;
-	return spx_str_new(s.p + a, e - a);
+	size_t a = 0, n = rt_trim(s.p, s.n, &a);   /* src/rt/text.c */
+	return spx_str_new(s.p + a, n);
 }
 
 SPX_RT int64_t

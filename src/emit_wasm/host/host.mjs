@@ -88,6 +88,7 @@ export async function runModule(bytes, io) {
 			rt_find: rt.exports.rt_find,
 			rt_parse_i64: rt.exports.rt_parse_i64,
 			rt_utf8_count: rt.exports.rt_utf8_count,
+			rt_trim: rt.exports.rt_trim,
 		},
 	});
 	let r;
