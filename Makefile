@@ -20,6 +20,13 @@ OBJS    += $(RT_OBJ)
 CARD_GEN = $(BUILD)/gen/card_text.c
 CARD_OBJ = $(BUILD)/obj/cli/card_text.o
 OBJS    += $(CARD_OBJ)
+# The Wasm lane's embedded parts: src/rt compiled for wasm32 (clang, wasm-ld;
+# empty without them) and the ES module host (src/emit_wasm/host/).
+WASM_RT  = $(BUILD)/gen/rt.wasm
+WASM_GEN = $(BUILD)/gen/wasm_embed.c
+WASM_OBJ = $(BUILD)/obj/emit_wasm/wasm_embed.o
+WASM_HOST = src/emit_wasm/host/host.mjs src/emit_wasm/host/run.mjs
+OBJS    += $(WASM_OBJ)
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
@@ -46,13 +53,23 @@ $(CARD_GEN): docs/language-card.md tools/embed_text.sh
 $(CARD_OBJ): $(CARD_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $(CARD_GEN)
+$(WASM_RT): src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/rt.h src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
+	@mkdir -p $(dir $@)
+	sh tools/build_rt_wasm.sh $@
+
+$(WASM_GEN): $(WASM_RT) $(WASM_HOST) tools/embed_wasm.sh
+	sh tools/embed_wasm.sh $(WASM_RT) $(WASM_HOST) > $@
+
+$(WASM_OBJ): $(WASM_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/emit_wasm -c -o $@ $(WASM_GEN)
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c tests/unit/graph_test.c
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c tests/unit/graph_test.c tests/unit/wasm_test.c
 $(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
@@ -71,7 +88,7 @@ $(PROGEN): $(PROGEN_SRCS) tools/progen.h
 
 help:
 	@echo "make            build $(BIN)"
-	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native and random lane agreement"
+	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native, wasm and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
@@ -125,6 +142,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/docs-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/native-test.sh $(BIN); else echo "native: skipped (no C compiler)"; fi
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
+	sh tests/wasm-test.sh $(BIN)
 	if command -v $(firstword $(CC)) >/dev/null 2>&1; then CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED); else echo "random: skipped (no C compiler)"; fi
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 

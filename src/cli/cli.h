@@ -62,5 +62,8 @@ int cli_cmd_query(int argc, char **argv);
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */
 int cli_native_run(Session *L, const HirGrants *host, char **args, int nargs);
+/* `run --wasm` (cmd_build.c): admit, emit the Wasm module and run it under
+ * node; the same contract as cli_native_run. */
+int cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs);
 
 #endif

@@ -17,8 +17,17 @@
  *       arguments after `--` (command-line programs), and passes its exit
  *       status through (70–73 on failure).
  *
+ *   semaprax build <file> --target wasm [-o <path>]
+ *       the WebAssembly module (src/emit_wasm; default `<stem>.wasm`, created
+ *       exclusively as above; `built WebAssembly module <path>`), run by the
+ *       host src/emit_wasm/host/host.mjs.
+ *   semaprax run --wasm <file> [-- <arg>…]   (cli_wasm_run)
+ *       the same module run under node (W101 when node cannot be started),
+ *       with the native lane's output, failure lines and exit statuses.
+ *
  * A compiler that cannot be started is B101, a failed compilation B102
- * with the compiler's message; constructs outside the slice are B110.
+ * with the compiler's message; constructs outside the slice are B110 (W110
+ * in the Wasm lane).
  */
 #include "cli.h"
 
@@ -35,9 +44,10 @@
 
 #include "../driver/route.h"
 #include "../emit_c/emit_c.h"
+#include "../emit_wasm/emit_wasm.h"
 #include "../support/json.h"
 
-#define BUILD_GRAMMAR "build requires exactly <file> [--target native|c] [-o|--output <path>] [--json]"
+#define BUILD_GRAMMAR "build requires exactly <file> [--target native|c|wasm] [-o|--output <path>] [--json]"
 
 static void
 build_report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -118,6 +128,44 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 		status = WEXITSTATUS(st);
 	else
 		fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return status;
+}
+
+/* Admits and emits the Wasm module into out; reports into L->diags. */
+static bool
+wasm_module(Session *L, const HirGrants *host, Buf *out)
+{
+	if (!driver_admit(L->H, host, &L->diags))
+		return false;
+	WasmOptions wo = { host };
+	return emit_wasm(L->H, &wo, out, &L->diags);
+}
+
+int
+cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
+{
+	Buf mod = {0};
+	bool ok = wasm_module(L, host, &mod);
+	int status = EXIT_FAIL, st = 0;
+	Buf msg = {0};
+	WasmRunStatus r = WASM_RUN_IO;
+	if (ok) {
+		fflush(stdout);
+		r = emitw_node_run(&mod, args, nargs, &st, &msg);
+		if (r == WASM_RUN_NO_NODE)
+			build_report(&L->diags, DIAG_W101, "%s", msg.data ? msg.data : "");
+		else if (r == WASM_RUN_IO)
+			build_report(&L->diags, DIAG_I101, "%s", msg.data ? msg.data : "");
+	}
+	diag_emit_all(&L->diags, false);
+	if (ok && r == WASM_RUN_OK) {
+		if (WIFEXITED(st))
+			status = WEXITSTATUS(st);
+		else
+			fprintf(stderr, "SEMAPRAX wasm host terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	}
+	buf_free(&msg);
+	buf_free(&mod);
 	return status;
 }
 
@@ -202,6 +250,55 @@ print_built(bool json, const char *target, const char *product, const char *out)
 	buf_free(&b);
 }
 
+/* Writes data to a new file out (O_EXCL); I307/I101 into s.  True on success. */
+static bool
+write_new(DiagSink *s, const char *out, const Buf *data)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	bool ok = fd >= 0;
+	int e = errno;
+	for (size_t off = 0; ok && off < data->len;) {
+		ssize_t w = write(fd, data->data + off, data->len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		e = errno;
+		off += w > 0 ? (size_t)w : 0;
+	}
+	if (fd >= 0 && close(fd) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok && fd >= 0)
+		unlink(out);
+	if (fd < 0 && e == EEXIST)
+		build_report(s, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+	else if (!ok)
+		build_report(s, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+	return ok;
+}
+
+/* build --target wasm: the module `run --wasm` runs (host: src/emit_wasm/host/). */
+static int
+build_wasm(const char *path, const char *out, bool json)
+{
+	Program P;
+	Session *L;
+	int status = EXIT_FAIL;
+	Buf mod = {0};
+	HirGrants host;
+	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
+	    (driver_route(L->H->S, &host), wasm_module(L, &host, &mod)) && write_new(&L->diags, out, &mod))
+		status = EXIT_OK;
+	buf_free(&mod);
+	diag_emit_all(&L->diags, json);
+	if (status == EXIT_OK)
+		print_built(json, "wasm", "WebAssembly module", out);
+	cli_unload(&P);
+	fflush(stdout);
+	return status;
+}
+
 /* build --target c: the generated translation unit itself (as `build` compiles it). */
 static int
 build_c_source(const char *path, const char *out, bool json)
@@ -252,7 +349,7 @@ int
 cli_cmd_build(int argc, char **argv)
 {
 	const char *path = NULL, *out = NULL;
-	bool json = false, have_target = false, c_source = false;
+	bool json = false, have_target = false, c_source = false, wasm = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {
@@ -270,10 +367,11 @@ cli_cmd_build(int argc, char **argv)
 				return cli_usage("build", "build option `--target` may not be repeated");
 			if (i + 1 >= argc)
 				return cli_usage("build", "build option `--target` requires a target");
-			if (strcmp(argv[i + 1], "native") != 0 && strcmp(argv[i + 1], "c") != 0)
-				return cli_usage("build", "build target `%s` is not available yet (only `native` and `c`)", argv[i + 1]);
+			if (strcmp(argv[i + 1], "native") != 0 && strcmp(argv[i + 1], "c") != 0 && strcmp(argv[i + 1], "wasm") != 0)
+				return cli_usage("build", "build target `%s` is not available yet (only `native`, `c` and `wasm`)", argv[i + 1]);
 			have_target = true;
 			c_source = strcmp(argv[i + 1], "c") == 0;
+			wasm = strcmp(argv[i + 1], "wasm") == 0;
 			i++;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_usage("build", "unknown build option `%s`", a);
@@ -296,16 +394,19 @@ cli_cmd_build(int argc, char **argv)
 			deflt = malloc(n + 5);
 			snprintf(deflt, n + 5, "%s.exe", path);
 		}
-		if (c_source) {
-			char *c = malloc(strlen(deflt) + 3);
-			sprintf(c, "%s.c", deflt);
+		if (c_source || wasm) {
+			char *c = malloc(strlen(deflt) + 6);
+			sprintf(c, "%s.%s", deflt, wasm ? "wasm" : "c");
 			free(deflt);
 			deflt = c;
 		}
 		out = deflt;
 	}
-	if (c_source)
-		return build_c_source(path, out, json);
+	if (c_source || wasm) {
+		int st = wasm ? build_wasm(path, out, json) : build_c_source(path, out, json);
+		free(deflt);
+		return st;
+	}
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;

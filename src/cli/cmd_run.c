@@ -68,6 +68,7 @@ typedef struct RunOptions {
 	int nargs;
 	bool have_args;           /* `--` was given */
 	bool native;              /* --native: the C11 lane (cmd_build.c) */
+	bool wasm;                /* --wasm: the WebAssembly lane under node (cmd_build.c) */
 	const char *src;
 	size_t src_len;
 	const Module *m;
@@ -396,10 +397,11 @@ parse_options(int argc, char **argv, RunOptions *o)
 				return cli_usage("run", "run option `%s` requires a canonical positive integer up to 9223372036854775807", a);
 			*(steps ? &have_steps : &have_bytes) = true;
 			i++;
-		} else if (strcmp(a, "--native") == 0) {
-			if (o->native)
-				return cli_usage("run", "run option `--native` may not be repeated");
-			o->native = true;
+		} else if (strcmp(a, "--native") == 0 || strcmp(a, "--wasm") == 0) {
+			bool *lane = a[2] == 'n' ? &o->native : &o->wasm;
+			if (*lane)
+				return cli_usage("run", "run option `%s` may not be repeated", a);
+			*lane = true;
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_usage("run", "unknown run option `%s`", a);
 		} else if (!o->path) {
@@ -410,8 +412,11 @@ parse_options(int argc, char **argv, RunOptions *o)
 	}
 	if (!o->path)
 		return cli_usage("run", RUN_GRAMMAR);
-	if (o->native && (o->json || have_steps || have_bytes))
-		return cli_usage("run", "run option `--native` cannot be combined with `--json`, `--max-steps` or `--max-bytes`");
+	if (o->native && o->wasm)
+		return cli_usage("run", "run options `--native` and `--wasm` cannot be combined");
+	if ((o->native || o->wasm) && (o->json || have_steps || have_bytes))
+		return cli_usage("run", "run option `%s` cannot be combined with `--json`, `--max-steps` or `--max-bytes`",
+				 o->native ? "--native" : "--wasm");
 	if (o->nargs > MAX_ARGS)
 		return cli_usage("run", "a command-line program takes at most %d arguments after `--` (got %d)", MAX_ARGS, o->nargs);
 	size_t total = 0;
@@ -440,14 +445,15 @@ cli_cmd_run(int argc, char **argv)
 	Session *L;
 	int status = EXIT_FAIL;
 	driver_program_load_file(&P, ro.path, &L, SESSION_VERIFY);
-	if (ro.native && L->H) {
+	if ((ro.native || ro.wasm) && L->H) {
 		HirGrants host;
 		driver_route(L->H->S, &host);
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L->diags, false);
 			status = args_refused();
 		} else {
-			status = cli_native_run(L, &host, ro.args, ro.nargs);   /* emits the diagnostics itself */
+			/* each emits the diagnostics itself */
+			status = ro.native ? cli_native_run(L, &host, ro.args, ro.nargs) : cli_wasm_run(L, &host, ro.args, ro.nargs);
 		}
 		cli_unload(&P);
 		fflush(stdout);

@@ -19,10 +19,11 @@
  * the command's grammar lines (each begins `semaprax `), then the prose.
  */
 const CliCommand cli_commands[] = {
-	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c] [-o|--output <path>] [--json]\n"
+	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c|wasm] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
-	  "  unit instead (default `<stem>.c`); an existing output is never overwritten.\n" },
+	  "  unit instead (default `<stem>.c`), `--target wasm` the WebAssembly module (default\n"
+	  "  `<stem>.wasm`, run by the ES module host); an existing output is never overwritten.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
@@ -67,7 +68,8 @@ const CliCommand cli_commands[] = {
 	  "  (args, stderr, fs.read) publish stderr then stdout and exit with main's value.\n"
 	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
 	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n"
-	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure).\n" },
+	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure);\n"
+	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

@@ -145,37 +145,12 @@ find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, 
 	return at;
 }
 
-static bool
-is_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
 static Value
 parse_i64(Interp *I, const uint8_t *p, size_t n)
 {
-	size_t i = 0;
-	bool neg = false;
-	if (i < n && p[i] == '-') {
-		neg = true;
-		i++;
-	}
-	if (i == n)
+	int64_t v;
+	if (!rt_parse_i64(p, n, &v))   /* src/rt/num.c, the one copy */
 		return option_none();
-	uint64_t mag = 0;
-	for (; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return option_none();
-		uint64_t d = (uint64_t)(p[i] - '0');
-		if (mag > (UINT64_MAX - d) / 10)
-			return option_none();
-		mag = mag * 10 + d;
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return option_none();
-	}
-	if (!neg && mag > (uint64_t)INT64_MAX)
-		return option_none();
-	int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
 	return option_some(I, v_int(V_I64, v));
 }
 
@@ -415,13 +390,9 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case BI_string_len:
 	case BI_str_len_bytes:
 		return v_int(V_I64, (int64_t)la);
-	case BI_string_len_chars: {
+	case BI_string_len_chars:
 		heap_work(&I->heap, la);
-		int64_t n = 0;
-		for (size_t i = 0; i < la; i++)
-			n += (pa[i] & 0xC0) != 0x80;
-		return v_int(V_I64, n);
-	}
+		return v_int(V_I64, rt_utf8_count(pa, la));   /* src/rt/utf8.c */
 	case BI_string_is_empty:
 	case BI_str_is_empty:
 		return v_bool(la == 0);
@@ -483,13 +454,9 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		heap_work(&I->heap, la);
 		return parse_i64(I, pa, la);
 	case BI_string_trim: {
-		size_t s = 0, e = la;
-		while (s < e && is_trim_space(pa[s]))
-			s++;
-		while (e > s && is_trim_space(pa[e - 1]))
-			e--;
-		heap_work(&I->heap, la - (e - s));
-		return interp_string_value(&I->heap, pa + s, e - s);
+		size_t s = 0, n = rt_trim(pa, la, &s);   /* src/rt/text.c */
+		heap_work(&I->heap, la - n);
+		return interp_string_value(&I->heap, pa + s, n);
 	}
 	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)

@@ -39,3 +39,31 @@ rt_decimal(char buf[32], uint64_t magnitude, bool negative)
 		*--p = '-';
 	return p;
 }
+
+RT_API bool
+rt_parse_i64(const uint8_t *p, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && p[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i == n)
+		return false;
+	uint64_t mag = 0;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		uint64_t d = (uint64_t)(p[i] - '0');
+		if (mag > (UINT64_MAX - d) / 10)
+			return false;
+		mag = mag * 10 + d;
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+	}
+	if (!neg && mag > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+	return true;
+}

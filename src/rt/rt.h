@@ -38,8 +38,10 @@ size_t rt_utf8_validate(const uint8_t *s, size_t n);
 bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
+/* The scalars of valid UTF-8 s[0..n) (its bytes that do not continue one; string_len_chars). */
+int64_t rt_utf8_count(const uint8_t *s, size_t n);
 
-/* ---- num.c: float total order, integer decimal text ---- */
+/* ---- num.c: float total order, integer decimal text and parsing ---- */
 
 /* IEEE total order keys (vec_sort): compare the keys as signed integers. */
 int64_t rt_total_key64(double d);
@@ -47,6 +49,9 @@ int32_t rt_total_key32(float f);
 /* Decimal text of a magnitude (with `-` when negative) into the end of
  * buf[32]; returns where the text starts. */
 char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
+/* string_to_i64: true and *out when p[0..n) is `-`? then one or more ASCII
+ * digits within the i64 range. */
+bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
 
 /* ---- text.c: substring search ---- */
 
@@ -54,5 +59,10 @@ char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
  * -1.  A naive search: *work (when not NULL) grows by one per position
  * tried plus nl per first-byte match, which the interpreter charges. */
 int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
+/* The bytewise order of a[0..la) and b[0..lb) (a proper prefix first): -1, 0 or 1. */
+int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
+/* string_trim: the length of p[0..n) without leading and trailing ASCII
+ * whitespace (space, \t, \n, \v, \f, \r); *start receives where it begins. */
+size_t rt_trim(const uint8_t *p, size_t n, size_t *start);
 
 #endif

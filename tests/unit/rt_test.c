@@ -22,9 +22,25 @@ valid_prefix(const char *s, size_t n)
 	return rt_utf8_validate((const uint8_t *)s, n);
 }
 
+static int
+cmp(const char *a, const char *b)
+{
+	return rt_bytes_cmp((const uint8_t *)a, strlen(a), (const uint8_t *)b, strlen(b));
+}
+
 void
 unit_rt_checks(void)
 {
+	unit_check(cmp("", "") == 0 && cmp("ab", "ab") == 0, "rt bytes_cmp: equal");
+	int64_t v = 0;
+	unit_check(rt_parse_i64((const uint8_t *)"-9223372036854775808", 20, &v) && v == INT64_MIN, "rt parse_i64: INT64_MIN");
+	unit_check(rt_parse_i64((const uint8_t *)"9223372036854775807", 19, &v) && v == INT64_MAX, "rt parse_i64: INT64_MAX");
+	unit_check(!rt_parse_i64((const uint8_t *)"9223372036854775808", 19, &v) && !rt_parse_i64((const uint8_t *)"-", 1, &v) &&
+		   !rt_parse_i64((const uint8_t *)"", 0, &v) && !rt_parse_i64((const uint8_t *)"+1", 2, &v) &&
+		   !rt_parse_i64((const uint8_t *)"1 ", 2, &v), "rt parse_i64: out of range, sign alone, empty, `+`, trailing space refused");
+	unit_check(rt_utf8_count((const uint8_t *)"a\xc3\xa9\xf0\x9f\x98\x80", 7) == 3, "rt utf8_count: scalars, not bytes");
+	unit_check(cmp("ab", "abc") == -1 && cmp("abc", "ab") == 1 && cmp("", "a") == -1, "rt bytes_cmp: a proper prefix first");
+	unit_check(cmp("b", "abc") == 1 && cmp("a\xff", "a\x01") == 1, "rt bytes_cmp: bytes unsigned");
 	unit_check(path_ok("a") && path_ok("dir/file.txt") && path_ok("a/.b/c.."), "rt path: relative paths pass");
 	unit_check(!path_ok("") && !path_ok("/etc/passwd") && !path_ok("a//b") && !path_ok("a/"), "rt path: empty component or absolute refused");
 	unit_check(!path_ok(".") && !path_ok("..") && !path_ok("a/../b") && !path_ok("./a"), "rt path: . and .. refused");

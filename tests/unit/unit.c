@@ -438,6 +438,7 @@ main(void)
 	unit_program_checks();
 	unit_rt_checks();
 	unit_graph_checks();
+	unit_wasm_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

@@ -16,5 +16,7 @@ void unit_program_checks(void);
 void unit_rt_checks(void);
 /* src/graph/: the semantic model (graph_test.c). */
 void unit_graph_checks(void);
+/* the Wasm lane's encoder (wasm_test.c). */
+void unit_wasm_checks(void);
 
 #endif

@@ -304,11 +304,7 @@ spx_memcmp(const void *a, const void *b, size_t n)
 SPX_RT int
 spx_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
 {
-	size_t n = la < lb ? la : lb;
-	int c = spx_memcmp(a, b, n);
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return la < lb ? -1 : la > lb ? 1 : 0;
+	return rt_bytes_cmp(a, la, b, lb);   /* src/rt/text.c */
 }
 
 SPX_RT int

@@ -3,10 +3,7 @@
 SPX_RT int64_t
 spx_len_chars(spx_view s)
 {
-	int64_t n = 0;
-	for (size_t i = 0; i < s.n; i++)
-		n += (s.p[i] & 0xC0) != 0x80;
-	return n;
+	return rt_utf8_count(s.p, s.n);   /* src/rt/utf8.c */
 }
 
 SPX_RT bool
@@ -81,46 +78,14 @@ spx_slice(spx_view s, int64_t a, int64_t e)
 SPX_RT bool
 spx_parse_i64(spx_view s, int64_t *out)
 {
-	size_t i = 0;
-	bool neg = false;
-	if (i < s.n && s.p[i] == '-') {
-		neg = true;
-		i++;
-	}
-	if (i == s.n)
-		return false;
-	uint64_t mag = 0;
-	for (; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9')
-			return false;
-		uint64_t d = (uint64_t)(s.p[i] - '0');
-		if (mag > (UINT64_MAX - d) / 10)
-			return false;
-		mag = mag * 10 + d;
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return false;
-	}
-	if (!neg && mag > (uint64_t)INT64_MAX)
-		return false;
-	*out = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
-	return true;
-}
-
-SPX_RT bool
-spx_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	return rt_parse_i64(s.p, s.n, out);   /* src/rt/num.c */
 }
 
 SPX_RT spx_str
 spx_trim(spx_view s)
 {
-	size_t a = 0, e = s.n;
-	while (a < e && spx_trim_space(s.p[a]))
-		a++;
-	while (e > a && spx_trim_space(s.p[e - 1]))
-		e--;
-	return spx_str_new(s.p + a, e - a);
+	size_t a = 0, n = rt_trim(s.p, s.n, &a);   /* src/rt/text.c */
+	return spx_str_new(s.p + a, n);
 }
 
 SPX_RT int64_t

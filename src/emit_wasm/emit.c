@@ -1,0 +1,924 @@
+/*
+ * emit.c — HIR → one Core Wasm module (emit_wasm.h): the driver.
+ *
+ * The ABI between the module and its host (host/host.mjs):
+ *   imports  env.memory                the memory (the host creates it: the
+ *                                      runtime module and the program share it)
+ *            spx.text(ptr, len)        appends bytes to the pending failure report
+ *            spx.fail(status)          ends the run: the report is the stderr line
+ *            spx.stdout(ptr, len)      \  only when the route grants
+ *            spx.stderr(ptr, len)       > process.stdout.write, process.stderr.write,
+ *            spx.args_len() -> i64     /  process.args.read (src/driver/route.c)
+ *            spx.arg(i) -> i64         argument i as (address << 32 | length), -1 when
+ *                                      out of range (process.args.read: the host
+ *                                      copies the arguments to `args_base` first)
+ *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
+ *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
+ *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
+ *            rt.rt_find(h, hl, n, nl, from, work) -> i64        (src/rt/text.c)
+ *            rt.rt_parse_i64(p, n, out) -> bool                 (src/rt/num.c)
+ *            rt.rt_utf8_count(p, n) -> i64                      (src/rt/utf8.c)
+ *            rt.rt_trim(p, n, start) -> length                  (src/rt/text.c)
+ *   exports  main() -> i64
+ *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
+ *            `semaprax.rt`: the shared runtime module's bytes.
+ * The host stages stdout and stderr and publishes them after `main`
+ * returns, as the route says (TOOLCHAIN.md §1.3: the transcript prints
+ * main's value after stdout; a command-line program publishes stderr then
+ * stdout and exits with main's value); the module counts the staged bytes
+ * and fails past RT_LIMIT_OUTPUT, as `run --native` does.
+ *
+ * Functions are emitted from `main` in a worklist (only what is reachable);
+ * each takes the number of frames active before it and fails on entry when
+ * that is 256 already (the native lane's spx_d).  A body is one Wasm block
+ * whose values are the result; `?` branches out of it, so `ensures` is
+ * checked on every exit, then the result is returned.
+ */
+#include "emitw_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../rt/domains.h"
+
+static const char *const domain_ids[] = {
+#define RT_DOMAIN(name, id, cls, ...) id,
+#include "../rt/domains.def"
+};
+
+void
+emitw_refuse(Emitw *W, Span span, const char *fmt, ...)
+{
+	if (W->failed)
+		return;
+	W->failed = true;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	Diag *d = diag_report(W->diags, DIAG_W110, span.end > 0 ? &span : NULL, "%s", msg);
+	if (d)
+		diag_set_help(d, "run this program with `semaprax run` (the interpreter) or `--native` until the Wasm lane covers it");
+}
+
+/* ---- code helpers ---- */
+
+void
+emitw_op(Emitw *W, uint8_t op)
+{
+	wasm_byte(W->c, op);
+}
+
+void
+emitw_op_u32(Emitw *W, uint8_t op, uint32_t v)
+{
+	wasm_byte(W->c, op);
+	wasm_u32(W->c, v);
+}
+
+void
+emitw_i32c(Emitw *W, int32_t v)
+{
+	wasm_byte(W->c, OP_I32_CONST);
+	wasm_s32(W->c, v);
+}
+
+void
+emitw_i64c(Emitw *W, int64_t v)
+{
+	wasm_byte(W->c, OP_I64_CONST);
+	wasm_s64(W->c, v);
+}
+
+static uint32_t
+fresh_locals(Emitw *W, const uint8_t *types, int n)
+{
+	uint32_t base = W->nwparams + (uint32_t)W->ltypes.len;
+	for (int i = 0; i < n; i++)
+		VEC_PUSH(W->ltypes, types[i]);
+	return base;
+}
+
+uint32_t
+emitw_locals(Emitw *W, const uint8_t *types, int n)
+{
+	if (n != 1)
+		return fresh_locals(W, types, n);
+	uint32_t x = UINT32_MAX;
+	/* the most recently freed local of that type (a linear search: deterministic) */
+	for (int i = W->spare.len - 1; i >= 0; i--) {
+		if (W->ltypes.items[W->spare.items[i] - W->nwparams] == types[0]) {
+			x = W->spare.items[i];
+			memmove(W->spare.items + i, W->spare.items + i + 1, sizeof *W->spare.items * (size_t)(W->spare.len - i - 1));
+			W->spare.len--;
+			break;
+		}
+	}
+	if (x == UINT32_MAX)
+		x = fresh_locals(W, types, 1);
+	VEC_PUSH(W->live, x);
+	return x;
+}
+
+int
+emitw_temps_mark(Emitw *W)
+{
+	return W->live.len;
+}
+
+void
+emitw_temps_release(Emitw *W, int mark)
+{
+	while (W->live.len > mark)
+		VEC_PUSH(W->spare, W->live.items[--W->live.len]);
+}
+
+void
+emitw_store(Emitw *W, uint32_t base, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		emitw_op_u32(W, OP_LOCAL_SET, base + (uint32_t)i);
+}
+
+void
+emitw_load(Emitw *W, uint32_t base, int n)
+{
+	for (int i = 0; i < n; i++)
+		emitw_op_u32(W, OP_LOCAL_GET, base + (uint32_t)i);
+}
+
+void
+emitw_open(Emitw *W, uint8_t op, const uint8_t *results, int n)
+{
+	wasm_byte(W->c, op);
+	if (n == 0)
+		wasm_byte(W->c, 0x40);
+	else if (n == 1)
+		wasm_byte(W->c, results[0]);
+	else
+		wasm_s64(W->c, wasm_type(&W->m, NULL, 0, results, n));
+	W->depth++;
+}
+
+void
+emitw_end(Emitw *W)
+{
+	wasm_byte(W->c, OP_END);
+	W->depth--;
+}
+
+/* ---- types ---- */
+
+static int
+flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
+{
+	if (at < 0 || level > 16)
+		return -1;
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	switch (ti->kind) {
+	case TY_I64: case TY_USIZE:
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_I64;
+		return at + 1;
+	case TY_I32: case TY_U8: case TY_BOOL: case TY_CHAR:
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_I32;
+		return at + 1;
+	case TY_F64:
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_F64;
+		return at + 1;
+	case TY_F32:
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_F32;
+		return at + 1;
+	case TY_STR: case TY_SLICE: case TY_STRING:
+		if (at + 2 > FLAT_MAX)
+			return -1;
+		out[at] = WT_I32;
+		out[at + 1] = WT_I32;
+		return at + 2;
+	case TY_UNIT:
+		return at;
+	case TY_FN:
+		if (W->env < 0 || at + 1 + W->env > FLAT_MAX)
+			return -1;
+		out[at++] = WT_I32;
+		for (int i = 0; i < W->env; i++)
+			out[at++] = WT_I64;
+		return at;
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
+			for (int i = 0; i < s->nfields && at >= 0; i++)
+				at = flat_rec(W, sema_field_type(W->S, t, i), out, at, level + 1);
+			return at;
+		}
+		if (s->kind == SK_VARIANT) {
+			if (at + 1 > FLAT_MAX)
+				return -1;
+			out[at++] = WT_I32;
+			for (int c = 0; c < s->ncases && at >= 0; c++)
+				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
+					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, at, level + 1);
+			return at;
+		}
+		return -1;   /* resources, interfaces */
+	}
+	default:
+		return -1;   /* owned heap values (Bytes, Vec, Map, Set, Box, Iter), arrays, functions, parameters */
+	}
+}
+
+int
+emitw_flat(Emitw *W, TypeId t, uint8_t *out)
+{
+	uint8_t tmp[FLAT_MAX];
+	return flat_rec(W, t, out ? out : tmp, 0, 0);
+}
+
+int
+emitw_flat_or_refuse(Emitw *W, TypeId t, Span span, uint8_t *out)
+{
+	int n = emitw_flat(W, t, out);
+	if (n < 0)
+		emitw_refuse(W, span, "the Wasm lane does not support values of type `%s` yet", sema_type_name(W->S, t));
+	return n;
+}
+
+int
+emitw_field_off(Emitw *W, TypeId t, int i)
+{
+	int off = 0;
+	for (int k = 0; k < i; k++)
+		off += emitw_flat(W, sema_field_type(W->S, t, k), NULL);
+	return off;
+}
+
+int
+emitw_case_off(Emitw *W, TypeId t, int c, int i)
+{
+	Sym *s = sema_sym(W->S, (SymId)sema_type_info(&W->S->types, t)->decl);
+	int off = 1;
+	for (int k = 0; k <= c; k++)
+		for (int j = 0; j < (k == c ? i : s->cases[k].nfields); j++)
+			off += emitw_flat(W, sema_case_field_type(W->S, t, k, j), NULL);
+	return off;
+}
+
+/* ---- data and failures ---- */
+
+static uint32_t
+fnv1a(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+/* The same bytes are stored once: a hash set of the strings stored (only
+ * looked up; addresses follow first use, so the bytes are deterministic). */
+uint32_t
+emitw_static(Emitw *W, const char *s, size_t n)
+{
+	if (2 * (W->ninterned + 1) > W->capinterned) {
+		uint32_t cap = W->capinterned ? W->capinterned * 2 : 256;
+		struct EmitwInterned *t = spx_xmalloc(sizeof *t * cap);
+		for (uint32_t i = 0; i < cap; i++)
+			t[i].len = UINT32_MAX;
+		for (uint32_t i = 0; i < W->capinterned; i++) {
+			if (W->interned[i].len == UINT32_MAX)
+				continue;
+			uint32_t h = fnv1a(W->data.data + W->interned[i].off, W->interned[i].len) & (cap - 1);
+			while (t[h].len != UINT32_MAX)
+				h = (h + 1) & (cap - 1);
+			t[h] = W->interned[i];
+		}
+		free(W->interned);
+		W->interned = t;
+		W->capinterned = cap;
+	}
+	uint32_t h = fnv1a(s, n) & (W->capinterned - 1);
+	for (; W->interned[h].len != UINT32_MAX; h = (h + 1) & (W->capinterned - 1))
+		if (W->interned[h].len == n && memcmp(W->data.data + W->interned[h].off, s, n) == 0)
+			return WASM_DATA_BASE + W->interned[h].off;
+	W->interned[h].off = (uint32_t)W->data.len;
+	W->interned[h].len = (uint32_t)n;
+	W->ninterned++;
+	buf_put(&W->data, s, n);
+	return WASM_DATA_BASE + W->interned[h].off;
+}
+
+void
+emitw_text(Emitw *W, const char *s)
+{
+	size_t n = strlen(s);
+	emitw_i32c(W, (int32_t)emitw_static(W, s, n));
+	emitw_i32c(W, (int32_t)n);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+}
+
+void
+emitw_fail(Emitw *W, int status)
+{
+	emitw_i32c(W, status);
+	emitw_op_u32(W, OP_CALL, W->imp_fail);
+	emitw_op(W, OP_UNREACHABLE);
+}
+
+void
+emitw_fail_domain(Emitw *W, int domain, int code)
+{
+	char line[160];
+	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain_ids[domain], code);
+	emitw_text(W, line);
+	emitw_fail(W, 73);
+}
+
+/* ---- functions ---- */
+
+bool
+emitw_wparam(const HirFunc *f, int i)
+{
+	return i < f->nparams || f->locals[i].param;
+}
+
+static int
+func_type(Emitw *W, const HirFunc *f, Span span)
+{
+	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	int np = 1;
+	p[0] = WT_I32;
+	for (int i = 0; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		if (np + FLAT_MAX > (int)sizeof p) {
+			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
+			return -1;
+		}
+		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, p + np);
+		if (n < 0)
+			return -1;
+		np += n;
+	}
+	int nr = emitw_flat_or_refuse(W, f->result, span, r);
+	if (nr < 0)
+		return -1;
+	return wasm_type(&W->m, p, np, r, nr);
+}
+
+uint32_t
+emitw_func_index(Emitw *W, int fi, Span span)
+{
+	if (W->fidx[fi] < 0) {
+		int t = func_type(W, &W->H->funcs[fi], span);
+		if (t < 0)
+			return 0;
+		W->fidx[fi] = wasm_func_add(&W->m, t);
+		VEC_PUSH(W->queue, fi);
+	}
+	return (uint32_t)W->m.nfunc_imports + (uint32_t)W->fidx[fi];
+}
+
+void
+emitw_to_env(Emitw *W, uint8_t vt)
+{
+	switch (vt) {
+	case WT_I32: emitw_op(W, OP_I64_EXTEND_I32_U); break;
+	case WT_F64: emitw_op(W, OP_I64_REINTERPRET_F64); break;
+	case WT_F32: emitw_op(W, OP_I32_REINTERPRET_F32); emitw_op(W, OP_I64_EXTEND_I32_U); break;
+	default: break;
+	}
+}
+
+void
+emitw_from_env(Emitw *W, uint8_t vt)
+{
+	switch (vt) {
+	case WT_I32: emitw_op(W, OP_I32_WRAP_I64); break;
+	case WT_F64: emitw_op(W, OP_F64_REINTERPRET_I64); break;
+	case WT_F32: emitw_op(W, OP_I32_WRAP_I64); emitw_op(W, OP_F32_REINTERPRET_I32); break;
+	default: break;
+	}
+}
+
+/*
+ * A function value's thunk: (depth, env…, params…) -> result, the type every
+ * call through a value of type ft uses (call_indirect); it calls function
+ * fi with the depth, the parameters and, for a closure, its captured values
+ * taken out of env.  One per function, in the table from slot 1.
+ */
+uint32_t
+emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span)
+{
+	if (W->thunk[fi])
+		return W->thunk[fi];
+	uint32_t target = emitw_func_index(W, fi, span);
+	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
+	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	int np = 1 + W->env, nr;
+	p[0] = WT_I32;
+	for (int i = 0; i < W->env; i++)
+		p[1 + i] = WT_I64;
+	for (int i = 0; i + 1 < ti->nargs && !W->failed; i++) {
+		if (np + FLAT_MAX > (int)sizeof p) {
+			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
+			break;
+		}
+		int n = emitw_flat_or_refuse(W, ti->args[i], span, p + np);
+		np += n > 0 ? n : 0;
+	}
+	nr = W->failed ? -1 : emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], span, r);
+	if (W->failed || nr < 0)
+		return 0;
+	int wi = wasm_func_add(&W->m, wasm_type(&W->m, p, np, r, nr));
+	Buf *saved = W->c;
+	Buf code = {0};
+	W->c = &code;
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	for (int i = 1 + W->env; i < np; i++)
+		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
+	const HirFunc *f = &W->H->funcs[fi];
+	uint32_t e = 1;
+	for (int i = f->nparams; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		uint8_t ty[FLAT_MAX];
+		int n = emitw_flat(W, f->locals[i].type, ty);
+		for (int k = 0; k < n; k++) {
+			emitw_op_u32(W, OP_LOCAL_GET, e++);
+			emitw_from_env(W, ty[k]);
+		}
+	}
+	emitw_op_u32(W, OP_CALL, target);
+	WasmFunc *wf = &W->m.funcs.items[wi];
+	wasm_u32(&wf->locals, 0);
+	buf_put(&wf->code, code.data ? code.data : "", code.len);
+	buf_free(&code);
+	W->c = saved;
+	W->thunk[fi] = wasm_table_add(&W->m, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+	return W->thunk[fi];
+}
+
+/* The i64 slots a function value carries: the most any closure captures
+ * (a closure capturing a function value is refused where it is made). */
+static int
+env_slots(Emitw *W)
+{
+	W->env = -1;
+	int most = 0;
+	for (int fi = 0; fi < W->H->nfuncs; fi++) {
+		const HirFunc *f = &W->H->funcs[fi];
+		int n = 0;
+		for (int i = f->nparams; i < f->nlocals; i++) {
+			int k = emitw_wparam(f, i) ? emitw_flat(W, f->locals[i].type, NULL) : 0;
+			n += k > 0 ? k : 0;
+		}
+		if (n > most)
+			most = n;
+	}
+	return most > 8 ? 8 : most;
+}
+
+void
+emitw_invariants(Emitw *W, TypeId t, uint32_t base)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	if (ti->kind != TY_NOMINAL || !W->H->invariants || W->H->invariants[ti->decl] < 0)
+		return;
+	int fi = W->H->invariants[ti->decl];
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	emitw_load(W, base, emitw_flat(W, t, NULL));
+	emitw_op_u32(W, OP_CALL, emitw_func_index(W, fi, sema_sym(W->S, (SymId)ti->decl)->span));
+	emitw_op(W, OP_DROP);
+}
+
+/* Appends the decimal text of the integer value on the stack (type k) to the report. */
+static void
+decimal_text(Emitw *W, TyKind k)
+{
+	static const uint8_t i64t[1] = { WT_I64 };
+	uint32_t v = emitw_locals(W, i64t, 1);
+	bool sign = k == TY_I64 || k == TY_I32;
+	if (k == TY_I32)
+		emitw_op(W, OP_I64_EXTEND_I32_S);
+	else if (k == TY_U8)
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+	emitw_op_u32(W, OP_LOCAL_SET, v);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	if (sign) {
+		/* magnitude: select(0 - v, v, v < 0); the wrapped negation of INT64_MIN is its magnitude */
+		emitw_i64c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op(W, OP_I64_SUB);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+		emitw_op(W, OP_SELECT);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+	} else {
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i32c(W, 0);
+	}
+	emitw_op_u32(W, OP_CALL, W->imp_decimal);
+	static const uint8_t i32t[1] = { WT_I32 };
+	uint32_t p = emitw_locals(W, i32t, 1);
+	emitw_op_u32(W, OP_LOCAL_TEE, p);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+}
+
+/* Appends the char value on the stack as a source literal (rt/contract.h's
+ * spx_cf_char): the escapes, printable ASCII, else `'\u{<hex>}'`. */
+static void
+char_text(Emitw *W)
+{
+	static const uint8_t i32t[1] = { WT_I32 };
+	static const struct { uint32_t c; const char *lit; } esc[] = {
+		{ 0, "'\\0'" }, { '\t', "'\\t'" }, { '\n', "'\\n'" }, { '\r', "'\\r'" }, { '\'', "'\\''" }, { '\\', "'\\\\'" },
+	};
+	uint32_t c = emitw_locals(W, i32t, 1), p = emitw_locals(W, i32t, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, c);
+	for (size_t k = 0; k < countof(esc); k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, c);
+		emitw_i32c(W, (int32_t)esc[k].c);
+		emitw_op(W, OP_I32_EQ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, esc[k].lit);
+		emitw_op(W, OP_ELSE);
+	}
+	/* printable ASCII: the byte itself between quotes */
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 0x20);
+	emitw_op(W, OP_I32_SUB);
+	emitw_i32c(W, 0x7e - 0x20);
+	emitw_op(W, OP_I32_LE_U);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_op(W, OP_I32_STORE8);
+	wasm_u32(W->c, 0);   /* align */
+	wasm_u32(W->c, 0);   /* offset */
+	emitw_text(W, "'");
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_i32c(W, 1);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+	emitw_text(W, "'");
+	emitw_op(W, OP_ELSE);
+	/* lowercase hex digits, written backwards from the scratch buffer's end */
+	emitw_text(W, "'\\u{");
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	emitw_open(W, OP_LOOP, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_LOCAL_TEE, p);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, '0');
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, 'a' - 10);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 15);
+	emitw_op(W, OP_I32_AND);
+	emitw_i32c(W, 10);
+	emitw_op(W, OP_I32_LT_U);
+	emitw_op(W, OP_SELECT);
+	emitw_op(W, OP_I32_STORE8);
+	wasm_u32(W->c, 0);
+	wasm_u32(W->c, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, c);
+	emitw_i32c(W, 4);
+	emitw_op(W, OP_I32_SHR_U);
+	emitw_op_u32(W, OP_LOCAL_TEE, c);
+	emitw_op_u32(W, OP_BR_IF, 0);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_CALL, W->imp_text);
+	emitw_text(W, "}'");
+	emitw_end(W);
+	for (size_t k = 0; k < countof(esc); k++)
+		emitw_end(W);
+}
+
+/* Appends parameter i's rendering (src/interp/detail.c's render_value; the
+ * native lane's render_arg); false after a refusal. */
+static bool
+render_arg(Emitw *W, const HirFunc *f, int i)
+{
+	TypeId t = f->locals[i].type;
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	uint32_t base = W->slot_base[i];
+	switch (ti->kind) {
+	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		decimal_text(W, ti->kind);
+		if (ti->kind != TY_I64)
+			emitw_text(W, ti->kind == TY_I32 ? "i32" : ti->kind == TY_U8 ? "u8" : "usize");
+		return true;
+	case TY_BOOL:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "true");
+		emitw_op(W, OP_ELSE);
+		emitw_text(W, "false");
+		emitw_end(W);
+		return true;
+	case TY_CHAR:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		char_text(W);
+		return true;
+	case TY_STRING:
+		/* a moved string's address is 0 (expr.c) */
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		emitw_op(W, OP_I32_EQZ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "<moved>");
+		emitw_op(W, OP_ELSE);
+		emitw_text(W, "<string ");
+		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		decimal_text(W, TY_USIZE);
+		emitw_text(W, " bytes>");
+		emitw_end(W);
+		return true;
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
+		return true;
+	}
+	case TY_STR: case TY_SLICE: case TY_FN:
+		emitw_text(W, "<data>");
+		return true;
+	default:
+		emitw_refuse(W, f->locals[i].span, "the Wasm lane does not render `%s` in a contract failure report yet",
+			     sema_type_name(W->S, t));
+		return false;
+	}
+}
+
+/* The checks of f's requires (or ensures) clauses: the native lane's report lines, exit 70. */
+static void
+contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n)
+{
+	for (int k = 0; k < n && !W->failed; k++) {
+		if (!emitw_expr(W, conds[k]))
+			return;
+		emitw_op(W, OP_I32_EQZ);
+		emitw_open(W, OP_IF, NULL, 0);
+		char *clause = hir_clause_text(W->S, f, k, ensures);
+		const char *suffix = ":invariants";
+		size_t idn = strlen(f->id), ns = strlen(suffix);
+		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
+		Buf head = {0};
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
+			   (int)(inv ? idn - ns : idn), f->id);
+		emitw_text(W, head.data);
+		buf_free(&head);
+		free(clause);
+		if (f->nparams == 0)
+			emitw_text(W, "none");
+		for (int i = 0; i < f->nparams && !W->failed; i++) {
+			Buf name = {0};
+			buf_printf(&name, "%s%s = ", i ? ", " : "", f->locals[i].name);
+			emitw_text(W, name.data);
+			buf_free(&name);
+			render_arg(W, f, i);
+		}
+		emitw_fail(W, 70);
+		emitw_end(W);
+	}
+}
+
+static void
+emit_function(Emitw *W, int k)
+{
+	int fi = W->queue.items[k];
+	const HirFunc *f = &W->H->funcs[fi];
+	WasmFunc *wf = &W->m.funcs.items[W->fidx[fi]];
+	Buf code = {0};
+	W->f = f;
+	W->c = &code;
+	W->ltypes.len = 0;
+	W->live.len = 0;
+	W->spare.len = 0;
+	W->depth = 0;
+	free(W->slot_base);
+	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
+	uint32_t next = 1;
+	for (int i = 0; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		W->slot_base[i] = next;
+		next += (uint32_t)emitw_flat(W, f->locals[i].type, NULL);
+	}
+	W->nwparams = next;
+	for (int i = f->nparams; i < f->nlocals && !W->failed; i++) {
+		if (emitw_wparam(f, i))
+			continue;
+		uint8_t ty[FLAT_MAX];
+		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, ty);
+		if (n < 0)
+			break;
+		W->slot_base[i] = fresh_locals(W, ty, n);
+	}
+	uint8_t rt[FLAT_MAX];
+	int nr = emitw_flat(W, f->result, rt);
+	if (W->failed || nr < 0)
+		goto out;
+	/* the call-depth bound */
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_i32c(W, 256);
+	emitw_op(W, OP_I32_GE_U);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
+	emitw_fail(W, 73);
+	emitw_end(W);
+	contract_checks(W, f, false, f->requires, f->nrequires);
+	emitw_open(W, OP_BLOCK, rt, nr);
+	W->body_depth = W->depth;
+	if (!emitw_block(W, f->body, f->result))
+		goto out;
+	emitw_end(W);
+	if (f->nensures > 0) {
+		uint32_t r = emitw_locals(W, rt, nr);
+		emitw_store(W, r, nr);
+		if (f->result_slot != HIR_NO_SLOT) {
+			emitw_load(W, r, nr);
+			emitw_store(W, W->slot_base[f->result_slot], nr);
+		}
+		contract_checks(W, f, true, f->ensures, f->nensures);
+		emitw_load(W, r, nr);
+	}
+	if (W->failed)
+		goto out;
+	/* the local declarations, run-length encoded */
+	wf = &W->m.funcs.items[W->fidx[fi]];
+	int runs = 0;
+	for (int i = 0; i < W->ltypes.len; i++)
+		runs += i == 0 || W->ltypes.items[i] != W->ltypes.items[i - 1];
+	wasm_u32(&wf->locals, (uint32_t)runs);
+	for (int i = 0; i < W->ltypes.len;) {
+		int j = i;
+		while (j < W->ltypes.len && W->ltypes.items[j] == W->ltypes.items[i])
+			j++;
+		wasm_u32(&wf->locals, (uint32_t)(j - i));
+		wasm_byte(&wf->locals, W->ltypes.items[i]);
+		i = j;
+	}
+	buf_put(&wf->code, code.data ? code.data : "", code.len);
+out:
+	buf_free(&code);
+	W->c = NULL;
+}
+
+/* ---- the module ---- */
+
+static void
+imports(Emitw *W)
+{
+	static const uint8_t ii[2] = { WT_I32, WT_I32 }, i1[1] = { WT_I32 }, i64r[1] = { WT_I64 };
+	static const uint8_t dec[3] = { WT_I32, WT_I64, WT_I32 };
+	const HirGrants *g = W->o->host;
+	W->imp_stdout = W->imp_stderr = W->imp_args_len = W->imp_arg = UINT32_MAX;
+	W->imp_text = wasm_import_func(&W->m, "spx", "text", wasm_type(&W->m, ii, 2, NULL, 0));
+	W->imp_fail = wasm_import_func(&W->m, "spx", "fail", wasm_type(&W->m, i1, 1, NULL, 0));
+	if (g && g->stdout_write)
+		W->imp_stdout = wasm_import_func(&W->m, "spx", "stdout", wasm_type(&W->m, ii, 2, NULL, 0));
+	if (g && g->stderr_write)
+		W->imp_stderr = wasm_import_func(&W->m, "spx", "stderr", wasm_type(&W->m, ii, 2, NULL, 0));
+	if (g && g->args_read) {
+		W->imp_args_len = wasm_import_func(&W->m, "spx", "args_len", wasm_type(&W->m, NULL, 0, i64r, 1));
+		W->imp_arg = wasm_import_func(&W->m, "spx", "arg", wasm_type(&W->m, i64r, 1, i64r, 1));
+	}
+	W->imp_decimal = wasm_import_func(&W->m, "rt", "rt_decimal", wasm_type(&W->m, dec, 3, i1, 1));
+	W->imp_scalar = wasm_import_func(&W->m, "rt", "rt_utf8_scalar", wasm_type(&W->m, i64r, 1, i1, 1));
+	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_bytes_cmp = wasm_import_func(&W->m, "rt", "rt_bytes_cmp", wasm_type(&W->m, i4, 4, i1, 1));
+	static const uint8_t i6[6] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_find = wasm_import_func(&W->m, "rt", "rt_find", wasm_type(&W->m, i6, 6, i64r, 1));
+	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
+	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
+	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
+	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
+}
+
+static void
+metadata(Emitw *W, uint32_t pages, uint32_t args_base)
+{
+	const HirGrants *g = W->o->host;
+	Route r = g ? g->route : ROUTE_PURE;
+	Buf b = {0};
+	buf_printf(&b, "{\"schema\":\"semaprax.wasm.v1\",\"route\":\"%s\",\"grants\":[",
+		   r == ROUTE_COMMAND ? "command" : r == ROUTE_TRANSCRIPT ? "transcript" : "pure");
+	const char *caps[] = { "fs.read", "process.args.read", "process.stderr.write", "process.stdout.write" };
+	bool first = true;
+	for (size_t i = 0; i < countof(caps); i++) {
+		if (g && hir_grants(g, caps[i])) {
+			buf_printf(&b, "%s\"%s\"", first ? "" : ",", caps[i]);
+			first = false;
+		}
+	}
+	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "}", pages, args_base);
+	wasm_custom(&W->m, "semaprax.wasm.v1", b.data, b.len);
+	buf_free(&b);
+}
+
+bool
+emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
+{
+	int entry = hir_find_main(H);
+	if (entry < 0) {
+		Diag *d = diag_report(diags, DIAG_F102, NULL, "the module has no `main` to run");
+		if (d)
+			diag_set_help(d, "define `fn main() -> i64`");
+		return false;
+	}
+	if (emitw_rt_wasm_len == 0) {
+		diag_report(diags, DIAG_W102, NULL,
+			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
+		return false;
+	}
+	Emitw W;
+	memset(&W, 0, sizeof W);
+	W.H = H;
+	W.S = H->S;
+	W.diags = diags;
+	W.o = o;
+	W.fidx = spx_xmalloc(sizeof *W.fidx * ((size_t)H->nfuncs + 1));
+	W.thunk = spx_xcalloc((size_t)H->nfuncs + 1, sizeof *W.thunk);
+	for (int i = 0; i < H->nfuncs; i++)
+		W.fidx[i] = -1;
+	W.env = env_slots(&W);
+	imports(&W);
+	wasm_import_memory(&W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
+	W.g_out = wasm_global_add(&W.m, WT_I32, true, 0);
+	const HirFunc *mf = &H->funcs[entry];
+	Span mspan = mf->sym >= 0 ? sema_sym(W.S, mf->sym)->span : (Span){0};
+	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
+		emitw_refuse(&W, mspan, "the Wasm lane runs `fn main() -> i64` only");
+	uint32_t main_index = emitw_func_index(&W, entry, mspan);
+	/* a wrapper exported as `main`: main's frame count is 0 */
+	for (int k = 0; k < W.queue.len && !W.failed; k++)
+		emit_function(&W, k);
+	if (!W.failed) {
+		static const uint8_t i64r[1] = { WT_I64 };
+		int wi = wasm_func_add(&W.m, wasm_type(&W.m, NULL, 0, i64r, 1));
+		WasmFunc *wf = &W.m.funcs.items[wi];
+		wasm_u32(&wf->locals, 0);
+		wasm_byte(&wf->code, OP_I32_CONST);
+		wasm_s32(&wf->code, 0);
+		wasm_byte(&wf->code, OP_CALL);
+		wasm_u32(&wf->code, main_index);
+		wasm_export(&W.m, "main", 0, (uint32_t)W.m.nfunc_imports + (uint32_t)wi);
+		if (W.data.len)
+			wasm_data(&W.m, WASM_DATA_BASE, W.data.data, W.data.len);
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
+		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own */
+		uint32_t args_base = pages * 65536u;
+		if (W.imp_arg != UINT32_MAX)
+			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
+		for (int i = 0; i < W.m.imports.len; i++)
+			if (W.m.imports.items[i].type < 0)
+				W.m.imports.items[i].min_pages = pages;
+		metadata(&W, pages, W.imp_arg != UINT32_MAX ? args_base : 0);
+		wasm_custom(&W.m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
+		wasm_encode(&W.m, out);
+	}
+	wasm_module_free(&W.m);
+	VEC_FREE(W.queue);
+	VEC_FREE(W.ltypes);
+	VEC_FREE(W.live);
+	VEC_FREE(W.spare);
+	free(W.fidx);
+	free(W.thunk);
+	free(W.slot_base);
+	buf_free(&W.data);
+	free(W.interned);
+	return !W.failed;
+}

@@ -1,0 +1,132 @@
+/*
+ * emitw_int.h — internals shared by the Wasm lane's lowering files:
+ *   emit.c   driver: functions, contracts, the call-depth bound, imports,
+ *            data, the module's metadata
+ *   expr.c   expressions and statements
+ *   match.c  match, patterns, `?`
+ *   builtin.c the compiler-owned operations
+ *
+ * Values are flattened: a value of type T is the sequence of Wasm values
+ * flat(T) — i64 for i64/usize, i32 for i32/u8/bool/char, f64/f32 for the
+ * floats, (pointer, length) i32 pairs for str, Slice<u8> and the string
+ * literals (static data: nothing is allocated, so nothing is released),
+ * the fields in declaration order for a record (a class: its effective
+ * fields), the tag (i32) followed by every case's fields for a variant, and
+ * for a function value its table slot (i32) and `env` i64 slots holding
+ * the captured values (emit.c: a thunk per function unpacks them).  An expression leaves flat(T) on
+ * the operand stack; a slot is flat(T) consecutive Wasm locals; a function
+ * takes its depth (i32) then its flattened parameters and returns
+ * flat(result) (multi-value).
+ */
+#ifndef SPX_EMITW_INT_H
+#define SPX_EMITW_INT_H
+
+#include "emit_wasm.h"
+#include "wasm_enc.h"
+
+#define FLAT_MAX 64
+
+/* Memory: [0, 64 KiB) belongs to the runtime module (its data and stack);
+ * the program's scratch buffer and data follow. */
+#define WASM_RT_END 65536u
+#define WASM_SCRATCH WASM_RT_END          /* 32 bytes: decimal text, a parsed i64 */
+#define WASM_DATA_BASE (WASM_RT_END + 64u)
+
+typedef struct Emitw {
+	HirModule *H;
+	Sema *S;
+	DiagSink *diags;
+	const WasmOptions *o;
+	WasmModule m;
+	bool failed;
+	int *fidx;            /* per HirModule.funcs: index in m.funcs, -1 when not queued */
+	VEC(int) queue;       /* HIR function per m.funcs entry */
+	int *fn_type;         /* per m.funcs entry: its type index */
+	/* imports (UINT32_MAX: not imported) */
+	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_arg;
+	uint32_t g_out;       /* staged output bytes so far */
+	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
+	uint32_t *thunk;      /* per HirModule.funcs: its table slot as a function value, 0: none */
+	Buf data;             /* static data from WASM_DATA_BASE */
+	struct EmitwInterned { uint32_t off, len; } *interned;   /* open addressing over data's strings (len UINT32_MAX: empty) */
+	uint32_t ninterned, capinterned;
+	/* the function being emitted */
+	const HirFunc *f;
+	Buf *c;               /* its code */
+	uint32_t *slot_base;  /* per slot: first Wasm local */
+	VEC(uint8_t) ltypes;  /* types of the locals after the parameters */
+	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
+	VEC(uint32_t) spare;  /* single temporaries free for reuse */
+	uint32_t nwparams;    /* Wasm parameters (depth + flattened) */
+	int depth;            /* enclosing block/loop/if labels */
+	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
+} Emitw;
+
+/* emit.c */
+void emitw_refuse(Emitw *W, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void emitw_op(Emitw *W, uint8_t op);
+void emitw_op_u32(Emitw *W, uint8_t op, uint32_t v);
+void emitw_i32c(Emitw *W, int32_t v);
+void emitw_i64c(Emitw *W, int64_t v);
+/* flat(t) into out; its length, or -1 when t is outside the lane (no report). */
+int emitw_flat(Emitw *W, TypeId t, uint8_t *out);
+/* The same, reporting W110 at span when t is outside the lane. */
+int emitw_flat_or_refuse(Emitw *W, TypeId t, Span span, uint8_t *out);
+/* The flat offset of field i of record t / field i of case c of variant t. */
+int emitw_field_off(Emitw *W, TypeId t, int i);
+int emitw_case_off(Emitw *W, TypeId t, int c, int i);
+/* n consecutive temporaries of the given types: the first one's index.  A
+ * single one is reused once the statement that took it is complete
+ * (emitw_temps_mark/release): no value outlives its statement in a
+ * temporary, and V8 bounds a function's locals (50,000). */
+uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
+int emitw_temps_mark(Emitw *W);
+void emitw_temps_release(Emitw *W, int mark);
+/* Pops n values (top last) into locals base..base+n-1 / pushes them. */
+void emitw_store(Emitw *W, uint32_t base, int n);
+void emitw_load(Emitw *W, uint32_t base, int n);
+/* Opens a block/loop/if of the given result types. */
+void emitw_open(Emitw *W, uint8_t op, const uint8_t *results, int n);
+void emitw_end(Emitw *W);
+/* Static bytes: their address. */
+uint32_t emitw_static(Emitw *W, const char *s, size_t n);
+/* Appends bytes to the pending failure report. */
+void emitw_text(Emitw *W, const char *s);
+/* Ends the run with status (the pending report is its stderr line). */
+void emitw_fail(Emitw *W, int status);
+/* `SEMAPRAX operation failure: <domain>/<code>`, 73. */
+void emitw_fail_domain(Emitw *W, int domain, int code);
+/* The Wasm function index of HIR function fi (queued on first use). */
+uint32_t emitw_func_index(Emitw *W, int fi, Span span);
+/* Is local i of f a Wasm parameter (a parameter, or a closure's capture)? */
+bool emitw_wparam(const HirFunc *f, int i);
+/* The table slot of a function value calling HIR function fi, of type ft. */
+uint32_t emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span);
+/* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */
+void emitw_to_env(Emitw *W, uint8_t vt);
+void emitw_from_env(Emitw *W, uint8_t vt);
+/* Checks record t's invariants on the value in locals base… (if it has any). */
+void emitw_invariants(Emitw *W, TypeId t, uint32_t base);
+
+/* expr.c */
+bool emitw_expr(Emitw *W, const HirExpr *e);
+/* Evaluates e for its effects only (a statement: nothing is left). */
+bool emitw_discard(Emitw *W, const HirExpr *e);
+/* Does t carry no value (a statement if/match/block: unit or no type)? */
+bool emitw_void(Emitw *W, TypeId t);
+/* A block: its tail's values as type `as` (a class value as its ancestor),
+ * or, when as is WASM_DISCARD, none (they are dropped). */
+#define WASM_DISCARD ((TypeId)UINT32_MAX)
+bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
+/* e's values as type `to`: a class value as one of its ancestors keeps the
+ * ancestor's fields, which come first (LANGUAGE.md §4.6). */
+bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
+
+/* builtin.c: a CALL_BUILTIN's values, or a refusal */
+bool emitw_builtin(Emitw *W, const HirExpr *e);
+
+/* match.c */
+bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
+bool emitw_try(Emitw *W, const HirExpr *e);
+
+#endif

@@ -1,0 +1,788 @@
+/*
+ * expr.c — expressions and statements of the Wasm lane (emitw_int.h):
+ * each expression leaves flat(type) on the operand stack.  Checked
+ * arithmetic fails as the other lanes do (semaprax.arithmetic.v1 codes
+ * 1–8, the native lane's lines and status 71): i64 by the sign rules,
+ * usize by unsigned comparisons, i32 and u8 computed in i64 and checked
+ * against their range.  Both operands are evaluated before the check.
+ */
+#include "emitw_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../rt/domains.h"
+
+static const uint8_t VT_I32[1] = { WT_I32 }, VT_I64[1] = { WT_I64 };
+
+static TyKind
+kind_of(Emitw *W, TypeId t)
+{
+	return sema_type_info(&W->S->types, t)->kind;
+}
+
+static void
+drop_n(Emitw *W, int n)
+{
+	for (int i = 0; i < n; i++)
+		emitw_op(W, OP_DROP);
+}
+
+static void
+zero(Emitw *W, uint8_t vt)
+{
+	switch (vt) {
+	case WT_I32: emitw_i32c(W, 0); break;
+	case WT_I64: emitw_i64c(W, 0); break;
+	case WT_F32: emitw_op(W, OP_F32_CONST); wasm_f32(W->c, 0); break;
+	default: emitw_op(W, OP_F64_CONST); wasm_f64(W->c, 0); break;
+	}
+}
+
+/* Evaluates e into fresh locals: the first one's index (flat size in *n). */
+static bool
+to_locals(Emitw *W, const HirExpr *e, uint32_t *base, int *n)
+{
+	uint8_t ty[FLAT_MAX];
+	*n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	if (*n < 0 || !emitw_expr(W, e))
+		return false;
+	*base = emitw_locals(W, ty, *n);
+	emitw_store(W, *base, *n);
+	return true;
+}
+
+static void
+arith_fail(Emitw *W, int code)
+{
+	static const char *const what[] = {
+		"", "addition overflow", "subtraction overflow", "multiplication overflow",
+		"invalid division", "invalid division", "invalid remainder", "invalid remainder",
+		"negation overflow",
+	};
+	char line[96];
+	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, line);
+	emitw_fail(W, 71);
+	emitw_end(W);
+}
+
+/* ---- arithmetic ---- */
+
+/* i64 a op b (locals a, b) for i64 (sign) or usize (!sign); leaves the result. */
+static void
+arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
+{
+	uint32_t r = emitw_locals(W, VT_I64, 1);
+	switch (op) {
+	case BIN_ADD: case BIN_SUB:
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, op == BIN_ADD ? OP_I64_ADD : OP_I64_SUB);
+		emitw_op_u32(W, OP_LOCAL_SET, r);
+		if (sign) {
+			/* add: ((a ^ r) & (b ^ r)) < 0; sub: ((a ^ b) & (a ^ r)) < 0 */
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? r : b);
+			emitw_op(W, OP_I64_XOR);
+			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? b : a);
+			emitw_op_u32(W, OP_LOCAL_GET, r);
+			emitw_op(W, OP_I64_XOR);
+			emitw_op(W, OP_I64_AND);
+			emitw_i64c(W, 0);
+			emitw_op(W, OP_I64_LT_S);
+		} else if (op == BIN_ADD) {
+			emitw_op_u32(W, OP_LOCAL_GET, r);
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_op(W, OP_I64_LT_U);
+		} else {
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
+			emitw_op(W, OP_I64_LT_U);
+		}
+		arith_fail(W, op == BIN_ADD ? 1 : 2);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		return;
+	case BIN_MUL:
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, OP_I64_MUL);
+		emitw_op_u32(W, OP_LOCAL_SET, r);
+		/* a == 0: fine; a == -1 (signed): overflow iff b == MIN; else r / a != b */
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op(W, OP_I64_EQZ);
+		emitw_open(W, OP_IF, VT_I32, 1);
+		emitw_i32c(W, 0);
+		emitw_op(W, OP_ELSE);
+		if (sign) {
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_i64c(W, -1);
+			emitw_op(W, OP_I64_EQ);
+			emitw_open(W, OP_IF, VT_I32, 1);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
+			emitw_i64c(W, INT64_MIN);
+			emitw_op(W, OP_I64_EQ);
+			emitw_op(W, OP_ELSE);
+		}
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op(W, sign ? OP_I64_DIV_S : OP_I64_DIV_U);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, OP_I64_NE);
+		if (sign)
+			emitw_end(W);
+		emitw_end(W);
+		arith_fail(W, 3);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		return;
+	default: {   /* DIV, REM */
+		bool div = op == BIN_DIV;
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, OP_I64_EQZ);
+		arith_fail(W, div ? 4 : 6);
+		if (sign) {
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_i64c(W, INT64_MIN);
+			emitw_op(W, OP_I64_EQ);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
+			emitw_i64c(W, -1);
+			emitw_op(W, OP_I64_EQ);
+			emitw_op(W, OP_I32_AND);
+			arith_fail(W, div ? 5 : 7);
+		}
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, div ? (sign ? OP_I64_DIV_S : OP_I64_DIV_U) : (sign ? OP_I64_REM_S : OP_I64_REM_U));
+		return;
+	}
+	}
+}
+
+/* i32 / u8: the operands widened to i64 (locals a, b), the result checked and wrapped. */
+static void
+arith_narrow(Emitw *W, BinaryOp op, bool is_i32, uint32_t a, uint32_t b)
+{
+	int64_t lo = is_i32 ? INT32_MIN : 0, hi = is_i32 ? INT32_MAX : 255;
+	if (op == BIN_DIV || op == BIN_REM) {
+		bool div = op == BIN_DIV;
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, OP_I64_EQZ);
+		arith_fail(W, div ? 4 : 6);
+		if (is_i32) {
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_i64c(W, INT32_MIN);
+			emitw_op(W, OP_I64_EQ);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
+			emitw_i64c(W, -1);
+			emitw_op(W, OP_I64_EQ);
+			emitw_op(W, OP_I32_AND);
+			arith_fail(W, div ? 5 : 7);
+		}
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op(W, div ? OP_I64_DIV_S : OP_I64_REM_S);
+		emitw_op(W, OP_I32_WRAP_I64);
+		return;
+	}
+	uint32_t r = emitw_locals(W, VT_I64, 1);
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op(W, op == BIN_ADD ? OP_I64_ADD : op == BIN_SUB ? OP_I64_SUB : OP_I64_MUL);
+	emitw_op_u32(W, OP_LOCAL_TEE, r);
+	emitw_i64c(W, lo);
+	emitw_op(W, OP_I64_LT_S);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, hi);
+	emitw_op(W, OP_I64_GT_S);
+	emitw_op(W, OP_I32_OR);
+	arith_fail(W, op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I32_WRAP_I64);
+}
+
+static bool
+arith(Emitw *W, const HirExpr *e)
+{
+	BinaryOp op = e->u.bin.op;
+	TyKind k = kind_of(W, e->type);
+	if (k == TY_F64 || k == TY_F32) {
+		if (op == BIN_REM) {
+			emitw_refuse(W, e->span, "the Wasm lane does not support `%%` on floats");
+			return false;
+		}
+		static const uint8_t f64ops[] = { OP_F64_ADD, OP_F64_SUB, OP_F64_MUL, OP_F64_DIV };
+		static const uint8_t f32ops[] = { OP_F32_ADD, OP_F32_SUB, OP_F32_MUL, OP_F32_DIV };
+		emitw_op(W, (k == TY_F64 ? f64ops : f32ops)[op - BIN_ADD]);
+		return true;
+	}
+	if (k != TY_I64 && k != TY_USIZE && k != TY_I32 && k != TY_U8) {
+		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
+			     sema_type_name(W->S, e->type));
+		return false;
+	}
+	bool wide = k == TY_I64 || k == TY_USIZE;
+	uint32_t a = emitw_locals(W, VT_I64, 1), b = emitw_locals(W, VT_I64, 1);
+	if (!wide) {
+		uint8_t ext = k == TY_I32 ? OP_I64_EXTEND_I32_S : OP_I64_EXTEND_I32_U;
+		emitw_op(W, ext);
+		emitw_op_u32(W, OP_LOCAL_SET, b);
+		emitw_op(W, ext);
+		emitw_op_u32(W, OP_LOCAL_SET, a);
+		arith_narrow(W, op, k == TY_I32, a, b);
+	} else {
+		emitw_op_u32(W, OP_LOCAL_SET, b);
+		emitw_op_u32(W, OP_LOCAL_SET, a);
+		arith64(W, op, k == TY_I64, a, b);
+	}
+	return true;
+}
+
+static bool
+compare(Emitw *W, const HirExpr *e)
+{
+	BinaryOp op = e->u.bin.op;
+	TypeId t = e->u.bin.l->type;
+	int i = op - BIN_EQ;   /* EQ NE LT LE GT GE */
+	static const uint8_t s64[] = { OP_I64_EQ, OP_I64_NE, OP_I64_LT_S, OP_I64_LE_S, OP_I64_GT_S, OP_I64_GE_S };
+	static const uint8_t u64[] = { OP_I64_EQ, OP_I64_NE, OP_I64_LT_U, OP_I64_LE_U, OP_I64_GT_U, OP_I64_GE_U };
+	static const uint8_t s32[] = { OP_I32_EQ, OP_I32_NE, OP_I32_LT_S, OP_I32_LE_S, OP_I32_GT_S, OP_I32_GE_S };
+	static const uint8_t u32[] = { OP_I32_EQ, OP_I32_NE, OP_I32_LT_U, OP_I32_LE_U, OP_I32_GT_U, OP_I32_GE_U };
+	static const uint8_t f64[] = { OP_F64_EQ, OP_F64_NE, OP_F64_LT, OP_F64_LE, OP_F64_GT, OP_F64_GE };
+	static const uint8_t f32[] = { OP_F32_EQ, OP_F32_NE, OP_F32_LT, OP_F32_LE, OP_F32_GT, OP_F32_GE };
+	switch (kind_of(W, t)) {
+	case TY_I64: emitw_op(W, s64[i]); return true;
+	case TY_USIZE: emitw_op(W, u64[i]); return true;
+	case TY_I32: emitw_op(W, s32[i]); return true;
+	case TY_U8: case TY_CHAR: case TY_BOOL: emitw_op(W, u32[i]); return true;
+	case TY_F64: emitw_op(W, f64[i]); return true;
+	case TY_F32: emitw_op(W, f32[i]); return true;
+	case TY_STRING: case TY_STR: case TY_SLICE:
+		/* the shared runtime's bytewise order (src/rt/text.c), then compared with 0 */
+		emitw_op_u32(W, OP_CALL, W->imp_bytes_cmp);
+		emitw_i32c(W, 0);
+		emitw_op(W, s32[i]);
+		return true;
+	case TY_NOMINAL:   /* a variant without payloads is its tag (binary() checked flat == 1) */
+		if ((op == BIN_EQ || op == BIN_NE) &&
+		    sema_sym(W->S, (SymId)sema_type_info(&W->S->types, t)->decl)->kind == SK_VARIANT) {
+			emitw_op(W, u32[i]);
+			return true;
+		}
+		break;
+	default:
+		break;
+	}
+	emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
+		     sema_type_name(W->S, t));
+	return false;
+}
+
+static bool
+binary(Emitw *W, const HirExpr *e)
+{
+	BinaryOp op = e->u.bin.op;
+	if (op == BIN_AND || op == BIN_OR) {
+		if (!emitw_expr(W, e->u.bin.l))
+			return false;
+		emitw_open(W, OP_IF, VT_I32, 1);
+		if (op == BIN_AND) {
+			if (!emitw_expr(W, e->u.bin.r))
+				return false;
+			emitw_op(W, OP_ELSE);
+			emitw_i32c(W, 0);
+		} else {
+			emitw_i32c(W, 1);
+			emitw_op(W, OP_ELSE);
+			if (!emitw_expr(W, e->u.bin.r))
+				return false;
+		}
+		emitw_end(W);
+		return true;
+	}
+	TyKind lk = kind_of(W, e->u.bin.l->type);
+	bool text = lk == TY_STRING || lk == TY_STR || lk == TY_SLICE;
+	if (!text && emitw_flat(W, e->u.bin.l->type, NULL) != 1 && op >= BIN_EQ && op <= BIN_GE) {
+		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
+			     sema_type_name(W->S, e->u.bin.l->type));
+		return false;
+	}
+	if (!emitw_expr(W, e->u.bin.l) || !emitw_expr(W, e->u.bin.r))
+		return false;
+	return op >= BIN_EQ && op <= BIN_GE ? compare(W, e) : arith(W, e);
+}
+
+static bool
+unary(Emitw *W, const HirExpr *e)
+{
+	if (!emitw_expr(W, e->u.un.x))
+		return false;
+	if (e->u.un.op == UN_NOT) {
+		emitw_op(W, OP_I32_EQZ);
+		return true;
+	}
+	TyKind k = kind_of(W, e->type);
+	switch (k) {
+	case TY_F64: emitw_op(W, OP_F64_NEG); return true;
+	case TY_F32: emitw_op(W, OP_F32_NEG); return true;
+	case TY_I64: case TY_USIZE: {
+		uint32_t x = emitw_locals(W, VT_I64, 1);
+		emitw_op_u32(W, OP_LOCAL_TEE, x);
+		if (k == TY_I64) {
+			emitw_i64c(W, INT64_MIN);
+			emitw_op(W, OP_I64_EQ);
+		} else {
+			emitw_i64c(W, 0);
+			emitw_op(W, OP_I64_NE);
+		}
+		arith_fail(W, 8);
+		emitw_i64c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, x);
+		emitw_op(W, OP_I64_SUB);
+		return true;
+	}
+	case TY_I32: case TY_U8: {
+		uint32_t x = emitw_locals(W, VT_I32, 1);
+		emitw_op_u32(W, OP_LOCAL_TEE, x);
+		if (k == TY_I32) {
+			emitw_i32c(W, INT32_MIN);
+			emitw_op(W, OP_I32_EQ);
+		} else {
+			emitw_i32c(W, 0);
+			emitw_op(W, OP_I32_NE);
+		}
+		arith_fail(W, 8);
+		emitw_i32c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, x);
+		emitw_op(W, OP_I32_SUB);
+		return true;
+	}
+	default:
+		emitw_refuse(W, e->span, "the Wasm lane does not support `-` on `%s` yet", sema_type_name(W->S, e->type));
+		return false;
+	}
+}
+
+/* ---- calls ---- */
+
+static int
+func_of_sym(Emitw *W, SymId s)
+{
+	for (int i = 0; i < W->H->nfuncs; i++)
+		if (W->H->funcs[i].sym == s)
+			return i;
+	return -1;
+}
+
+/* A call through a function value: its thunk (emit.c) with depth + 1, the
+ * value's env slots and the arguments; call_indirect by its table slot. */
+static bool
+call_value(Emitw *W, const HirExpr *e)
+{
+	HirSlot s = e->u.call.callee;
+	TypeId ft = W->f->locals[s].type;
+	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
+	int n = emitw_flat_or_refuse(W, ft, e->span, NULL);
+	if (n < 0 || ti->kind != TY_FN || ti->nargs - 1 != e->u.call.nargs) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot call this function value");
+		return false;
+	}
+	uint8_t ty[FLAT_MAX];
+	emitw_flat(W, ft, ty);
+	uint32_t v = emitw_locals(W, ty, n);   /* the callee, read before the arguments */
+	emitw_load(W, W->slot_base[s], n);
+	emitw_store(W, v, n);
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	emitw_load(W, v + 1, n - 1);
+	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	int np = 1 + W->env;
+	p[0] = WT_I32;
+	for (int i = 0; i < W->env; i++)
+		p[1 + i] = WT_I64;
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
+		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_expr_as(W, e->u.call.args[i], ti->args[i]))
+			return false;
+		np += m;
+	}
+	int nr = emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], e->span, r);
+	if (nr < 0)
+		return false;
+	emitw_op_u32(W, OP_LOCAL_GET, v);
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(&W->m, p, np, r, nr));
+	wasm_u32(W->c, 0);   /* table 0 */
+	return true;
+}
+
+/* A function value: its table slot and env (a closure's captured values, else zeros). */
+static bool
+fn_value(Emitw *W, const HirExpr *e)
+{
+	int fi;
+	if (e->kind == HIR_FUNC) {
+		if (e->u.call.ntargs > 0) {
+			emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
+			return false;
+		}
+		fi = func_of_sym(W, e->u.call.fn);
+	} else {
+		fi = e->u.closure.func;
+	}
+	if (fi < 0 || emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
+		return false;
+	uint32_t slot = emitw_fn_slot(W, fi, e->type, e->span);
+	if (W->failed)
+		return false;
+	emitw_i32c(W, (int32_t)slot);
+	int used = 0;
+	if (e->kind == HIR_CLOSURE) {
+		/* captured values must fit env and hold no function value (env_slots counted without them) */
+		int saved = W->env;
+		W->env = -1;
+		for (int k = 0; k < e->u.closure.ncaptures; k++) {
+			int m = emitw_flat(W, W->f->locals[e->u.closure.captures[k]].type, NULL);
+			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
+		}
+		W->env = saved;
+		if (used < 0 || used > W->env) {
+			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing function values or more than 8 values yet");
+			return false;
+		}
+		for (int k = 0; k < e->u.closure.ncaptures; k++) {
+			HirSlot c = e->u.closure.captures[k];
+			uint8_t ty[FLAT_MAX];
+			int m = emitw_flat(W, W->f->locals[c].type, ty);
+			for (int j = 0; j < m; j++) {
+				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
+				emitw_to_env(W, ty[j]);
+			}
+		}
+	}
+	for (int k = used; k < W->env; k++)
+		emitw_i64c(W, 0);
+	return true;
+}
+
+static bool
+call(Emitw *W, const HirExpr *e)
+{
+	if (e->u.call.kind == CALL_BUILTIN)
+		return emitw_builtin(W, e);
+	if (e->u.call.kind == CALL_SLOT)
+		return call_value(W, e);
+	if (e->u.call.ntargs > 0) {
+		emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
+		return false;
+	}
+	int fi = func_of_sym(W, e->u.call.fn);
+	if (fi < 0) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
+		return false;
+	}
+	uint32_t idx = emitw_func_index(W, fi, e->span);
+	if (W->failed)
+		return false;
+	const HirFunc *callee = &W->H->funcs[fi];
+	if (e->u.call.nargs != callee->nparams) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
+		return false;
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	for (int i = 0; i < e->u.call.nargs; i++)
+		if (!emitw_expr_as(W, e->u.call.args[i], callee->locals[i].type))
+			return false;
+	emitw_op_u32(W, OP_CALL, idx);
+	return true;
+}
+
+/* ---- aggregates ---- */
+
+static bool
+aggregate(Emitw *W, const HirExpr *e)
+{
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	if (n < 0)
+		return false;
+	uint32_t v = emitw_locals(W, ty, n);
+	if (e->kind == HIR_WITH) {
+		if (!emitw_expr(W, e->u.agg.base))
+			return false;
+		emitw_store(W, v, n);
+	} else if (e->kind == HIR_VARIANT) {
+		for (int i = 0; i < n; i++) {
+			zero(W, ty[i]);
+			emitw_op_u32(W, OP_LOCAL_SET, v + (uint32_t)i);
+		}
+		emitw_i32c(W, e->u.agg.case_index);
+		emitw_op_u32(W, OP_LOCAL_SET, v);
+	}
+	/* the values in written order, each into its place */
+	for (int j = 0; j < e->u.agg.n; j++) {
+		const HirExpr *x = e->u.agg.values[j];
+		int f = e->u.agg.fields[j];
+		int off = e->kind == HIR_VARIANT ? emitw_case_off(W, e->type, e->u.agg.case_index, f) : emitw_field_off(W, e->type, f);
+		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(W->S, e->type, e->u.agg.case_index, f)
+						   : sema_field_type(W->S, e->type, f);
+		int m = emitw_flat(W, ft, NULL);
+		if (!emitw_expr_as(W, x, ft))
+			return false;
+		emitw_store(W, v + (uint32_t)off, m);
+	}
+	if (e->kind != HIR_VARIANT)
+		emitw_invariants(W, e->type, v);
+	emitw_load(W, v, n);
+	return true;
+}
+
+static bool
+field(Emitw *W, const HirExpr *e)
+{
+	const HirExpr *base = e->u.field.base;
+	const TypeInfo *bi = sema_type_info(&W->S->types, base->type);
+	Sym *s = bi->kind == TY_NOMINAL ? sema_sym(W->S, (SymId)bi->decl) : NULL;
+	if (!s || (s->kind != SK_RECORD && s->kind != SK_CLASS)) {
+		emitw_refuse(W, e->span, "the Wasm lane does not support fields of `%s` yet", sema_type_name(W->S, base->type));
+		return false;
+	}
+	int off = emitw_field_off(W, base->type, e->u.field.field);
+	int m = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+	if (m < 0)
+		return false;
+	uint32_t b;
+	if (base->kind == HIR_LOCAL || base->kind == HIR_MOVE) {
+		b = W->slot_base[base->u.slot];
+	} else {
+		int n;
+		if (!to_locals(W, base, &b, &n))
+			return false;
+	}
+	emitw_load(W, b + (uint32_t)off, m);
+	return true;
+}
+
+/* ---- control ---- */
+
+bool
+emitw_void(Emitw *W, TypeId t)
+{
+	TyKind k = kind_of(W, t);
+	return k == TY_ERROR || k == TY_UNIT;
+}
+
+static bool
+if_expr(Emitw *W, const HirExpr *e, TypeId as)
+{
+	if (!emitw_expr(W, e->u.if_.cond))
+		return false;
+	if (as == WASM_DISCARD || !e->u.if_.else_) {
+		emitw_open(W, OP_IF, NULL, 0);
+		bool ok = emitw_block(W, e->u.if_.then_, WASM_DISCARD);
+		if (ok && e->u.if_.else_) {
+			emitw_op(W, OP_ELSE);
+			ok = emitw_block(W, e->u.if_.else_, WASM_DISCARD);
+		}
+		emitw_end(W);
+		return ok;
+	}
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat_or_refuse(W, as, e->span, ty);
+	if (n < 0)
+		return false;
+	emitw_open(W, OP_IF, ty, n);
+	if (!emitw_block(W, e->u.if_.then_, as))
+		return false;
+	emitw_op(W, OP_ELSE);
+	if (!emitw_block(W, e->u.if_.else_, as))
+		return false;
+	emitw_end(W);
+	return true;
+}
+
+bool
+emitw_expr(Emitw *W, const HirExpr *e)
+{
+	if (W->failed)
+		return false;
+	switch (e->kind) {
+	case HIR_INT: {
+		int64_t v = e->u.lit.negative ? (int64_t)(0 - e->u.lit.i) : (int64_t)e->u.lit.i;
+		if (emitw_flat(W, e->type, NULL) == 1) {
+			uint8_t t;
+			emitw_flat(W, e->type, &t);
+			if (t == WT_I64)
+				emitw_i64c(W, v);
+			else
+				emitw_i32c(W, (int32_t)v);
+			return true;
+		}
+		break;
+	}
+	case HIR_FLOAT:
+		if (kind_of(W, e->type) == TY_F32) {
+			emitw_op(W, OP_F32_CONST);
+			wasm_f32(W->c, (float)e->u.lit.f);
+		} else {
+			emitw_op(W, OP_F64_CONST);
+			wasm_f64(W->c, e->u.lit.f);
+		}
+		return true;
+	case HIR_BOOL: emitw_i32c(W, e->u.lit.b ? 1 : 0); return true;
+	case HIR_CHAR: emitw_i32c(W, (int32_t)e->u.lit.ch); return true;
+	case HIR_STRING: {
+		TyKind k = kind_of(W, e->type);
+		if (k != TY_STRING && k != TY_STR)
+			break;
+		emitw_i32c(W, (int32_t)emitw_static(W, e->u.lit.s, e->u.lit.n));
+		emitw_i32c(W, (int32_t)e->u.lit.n);
+		return true;
+	}
+	case HIR_LOCAL: case HIR_MOVE: {
+		int n = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+		if (n < 0)
+			return false;
+		emitw_load(W, W->slot_base[e->u.slot], n);
+		if (e->kind == HIR_MOVE && kind_of(W, e->type) == TY_STRING) {
+			/* a moved string reads as moved in a contract report (no static address is 0) */
+			emitw_i32c(W, 0);
+			emitw_op_u32(W, OP_LOCAL_SET, W->slot_base[e->u.slot]);
+		}
+		return true;
+	}
+	case HIR_UNARY: return unary(W, e);
+	case HIR_BINARY: return binary(W, e);
+	case HIR_CALL: return call(W, e);
+	case HIR_FIELD: return field(W, e);
+	case HIR_TRY: return emitw_try(W, e);
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		if (emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
+			return false;
+		return aggregate(W, e);
+	case HIR_BLOCK: return emitw_block(W, e->u.block, e->type);
+	case HIR_IF: return if_expr(W, e, e->type);
+	case HIR_MATCH: return emitw_match(W, e, e->type);
+	case HIR_FUNC: case HIR_CLOSURE:
+		return fn_value(W, e);
+	case HIR_ARRAY:
+		emitw_refuse(W, e->span, "the Wasm lane does not support arrays yet");
+		return false;
+	}
+	emitw_refuse(W, e->span, "the Wasm lane does not support this expression of type `%s` yet", sema_type_name(W->S, e->type));
+	return false;
+}
+
+bool
+emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
+{
+	if (!emitw_expr(W, e))
+		return false;
+	if (e->type == to)
+		return true;
+	int nf = emitw_flat(W, e->type, NULL), nt = emitw_flat(W, to, NULL);
+	const TypeInfo *a = sema_type_info(&W->S->types, e->type), *b = sema_type_info(&W->S->types, to);
+	if (a->kind == TY_NOMINAL && b->kind == TY_NOMINAL && sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS &&
+	    sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS && sema_class_upcast(W->S, e->type, to) && nf >= nt) {
+		drop_n(W, nf - nt);   /* the child's own fields, on top */
+		return true;
+	}
+	if (nf != nt || nf < 0) {
+		emitw_refuse(W, e->span, "the Wasm lane cannot pass `%s` as `%s` yet", sema_type_name(W->S, e->type),
+			     sema_type_name(W->S, to));
+		return false;
+	}
+	return true;
+}
+
+/* ---- statements ---- */
+
+static bool stmt_kind(Emitw *W, const HirStmt *s);
+
+static bool
+stmt(Emitw *W, const HirStmt *s)
+{
+	int mark = emitw_temps_mark(W);
+	bool ok = stmt_kind(W, s);
+	emitw_temps_release(W, mark);
+	return ok;
+}
+
+static bool
+stmt_kind(Emitw *W, const HirStmt *s)
+{
+	switch (s->kind) {
+	case HS_LET: case HS_ASSIGN: {
+		if (s->slot == HIR_NO_SLOT)
+			return emitw_discard(W, s->value);
+		TypeId st = W->f->locals[s->slot].type;
+		int n = emitw_flat_or_refuse(W, st, s->span, NULL);
+		if (n < 0 || !emitw_expr_as(W, s->value, st))
+			return false;
+		emitw_store(W, W->slot_base[s->slot], n);
+		return true;
+	}
+	case HS_SET_FIELD: {
+		TypeId rt = W->f->locals[s->slot].type;
+		if (emitw_flat_or_refuse(W, rt, s->span, NULL) < 0)
+			return false;
+		TypeId ft = sema_field_type(W->S, rt, s->field);
+		int n = emitw_flat_or_refuse(W, ft, s->value->span, NULL);
+		if (n < 0 || !emitw_expr_as(W, s->value, ft))
+			return false;
+		emitw_store(W, W->slot_base[s->slot] + (uint32_t)emitw_field_off(W, rt, s->field), n);
+		emitw_invariants(W, rt, W->slot_base[s->slot]);
+		return true;
+	}
+	case HS_WHILE:
+		emitw_open(W, OP_BLOCK, NULL, 0);
+		emitw_open(W, OP_LOOP, NULL, 0);
+		if (!emitw_expr(W, s->value))
+			return false;
+		emitw_op(W, OP_I32_EQZ);
+		emitw_op_u32(W, OP_BR_IF, 1);
+		if (!emitw_block(W, s->body, WASM_DISCARD))
+			return false;
+		emitw_op_u32(W, OP_BR, 0);
+		emitw_end(W);
+		emitw_end(W);
+		return true;
+	case HS_FOR:
+		emitw_refuse(W, s->span, "the Wasm lane does not support `for` loops yet");
+		return false;
+	case HS_EXPR:
+		return emitw_discard(W, s->value);
+	case HS_UNSAFE:
+		return emitw_block(W, s->body, WASM_DISCARD);
+	}
+	return false;
+}
+
+bool
+emitw_block(Emitw *W, const HirBlock *b, TypeId as)
+{
+	for (int i = 0; i < b->nstmts; i++)
+		if (!stmt(W, b->stmts[i]))
+			return false;
+	if (!b->tail)
+		return !W->failed;
+	return as != WASM_DISCARD ? emitw_expr_as(W, b->tail, as) : emitw_discard(W, b->tail);
+}
+
+bool
+emitw_discard(Emitw *W, const HirExpr *e)
+{
+	switch (e->kind) {
+	case HIR_IF: return if_expr(W, e, WASM_DISCARD);
+	case HIR_MATCH: return emitw_match(W, e, WASM_DISCARD);
+	case HIR_BLOCK: return emitw_block(W, e->u.block, WASM_DISCARD);
+	default: break;
+	}
+	int n = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+	if (n < 0 || !emitw_expr(W, e))
+		return false;
+	drop_n(W, n);
+	return true;
+}

@@ -1,0 +1,120 @@
+// host.mjs — the host of a SEMAPRAX Wasm module (src/emit_wasm/emit.c has
+// the ABI), for Node and for browsers: it uses only WebAssembly,
+// TextEncoder and TextDecoder.  runModule(bytes, io) instantiates the
+// shared runtime carried in the module's `semaprax.rt` section and the
+// program over one memory, supplies exactly the host capabilities its
+// route grants (the `semaprax.wasm.v1` section; never more), runs `main`
+// and publishes the output as the route says.  io: { stdout(Uint8Array),
+// stderr(Uint8Array), args: string[] }.  Returns the exit status: 0, a
+// command-line program's own status, or the native lane's failure
+// statuses (70 contract, 71 checked arithmetic, 72 runtime, 73 other).
+
+class Stop {
+	constructor(status) {
+		this.status = status;
+	}
+}
+
+const encoder = new TextEncoder();
+
+function concat(parts) {
+	let n = 0;
+	for (const p of parts) n += p.length;
+	const out = new Uint8Array(n);
+	let at = 0;
+	for (const p of parts) {
+		out.set(p, at);
+		at += p.length;
+	}
+	return out;
+}
+
+export async function runModule(bytes, io) {
+	const module = await WebAssembly.compile(bytes);
+	const section = (name) => {
+		const s = WebAssembly.Module.customSections(module, name);
+		if (s.length !== 1) throw new Error(`not a SEMAPRAX module: no ${name} section`);
+		return new Uint8Array(s[0]);
+	};
+	const meta = JSON.parse(new TextDecoder().decode(section('semaprax.wasm.v1')));
+	if (meta.schema !== 'semaprax.wasm.v1') throw new Error(`unknown module schema ${meta.schema}`);
+	const memory = new WebAssembly.Memory({ initial: meta.memory_pages });
+	const rt = await WebAssembly.instantiate(await WebAssembly.compile(section('semaprax.rt')), { env: { memory } });
+	if (rt.exports.__heap_base.value > 65536) throw new Error('the runtime module outgrows its 64 KiB');
+	const grants = new Set(meta.grants);
+	const staged = [[], []];
+	const report = [];
+	const at = (p, n) => new Uint8Array(memory.buffer, p, n).slice();
+	const spx = {
+		text(p, n) { report.push(at(p, n)); },
+		fail(status) { throw new Stop(status); },
+	};
+	if (grants.has('process.stdout.write')) spx.stdout = (p, n) => { staged[0].push(at(p, n)); };
+	if (grants.has('process.stderr.write')) spx.stderr = (p, n) => { staged[1].push(at(p, n)); };
+	// the arguments' checks and lines are `semaprax run`'s (and the native lane's spx_args_check)
+	const hint = '\nhint: run `semaprax help run` for usage\n';
+	const args = io.args.map((a) => encoder.encode(a));
+	if (args.length > 0) {
+		let msg = null;
+		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
+		else if (args.reduce((n, a) => n + a.length, 0) > 65536) msg = `arguments after \`--\` exceed 65536 bytes together${hint}`;
+		else if (meta.route !== 'command')
+			msg = 'run passes arguments after `--` only to a command-line program; add `process.args.read` ' +
+				'to the module permits and read them with `args_len()` and `arg_utf8(i)`\n';
+		if (msg) {
+			io.stderr(encoder.encode(msg));
+			return 2;
+		}
+	}
+	if (grants.has('process.args.read')) {
+		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
+		const where = [];
+		let p = meta.args_base;
+		for (const a of args) {
+			new Uint8Array(memory.buffer, p, a.length).set(a);
+			where.push((BigInt(p) << 32n) | BigInt(a.length));
+			p += a.length;
+		}
+		spx.args_len = () => BigInt(args.length);
+		spx.arg = (i) => (i >= 0n && i < BigInt(args.length) ? where[Number(i)] : -1n);
+	}
+	const program = await WebAssembly.instantiate(module, {
+		env: { memory },
+		spx,
+		rt: {
+			rt_decimal: rt.exports.rt_decimal,
+			rt_utf8_scalar: rt.exports.rt_utf8_scalar,
+			rt_bytes_cmp: rt.exports.rt_bytes_cmp,
+			rt_find: rt.exports.rt_find,
+			rt_parse_i64: rt.exports.rt_parse_i64,
+			rt_utf8_count: rt.exports.rt_utf8_count,
+			rt_trim: rt.exports.rt_trim,
+		},
+	});
+	let r;
+	try {
+		r = program.exports.main();
+	} catch (e) {
+		// a failure discards the staged output; its report is the stderr line
+		if (e instanceof Stop) {
+			report.push(encoder.encode('\n'));
+			io.stderr(concat(report));
+			return e.status;
+		}
+		io.stderr(encoder.encode(`SEMAPRAX runtime failure: ${e instanceof Error ? e.message : String(e)}\n`));
+		return 72;
+	}
+	const out = concat(staged[0]), err = concat(staged[1]);
+	if (meta.route === 'command') {
+		if (r < 0n || r > 255n) {
+			io.stderr(encoder.encode(`SEMAPRAX runtime failure: \`main\` returned ${r}, outside the exit status range 0..=255\n`));
+			return 72;
+		}
+		if (err.length) io.stderr(err);
+		if (out.length) io.stdout(out);
+		return Number(r);
+	}
+	if (out.length) io.stdout(out);
+	io.stdout(encoder.encode(`${r}\n`));
+	return 0;
+}

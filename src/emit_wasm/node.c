@@ -1,0 +1,176 @@
+/*
+ * node.c — running a module under Node.js for `run --wasm` (emit_wasm.h):
+ * a fresh private temporary directory holds program.wasm and the host
+ * (host.mjs, run.mjs); `node run.mjs program.wasm args…` runs with stdio
+ * inherited.  A `node` that cannot be started is reported through a
+ * close-on-exec pipe (WASM_RUN_NO_NODE), never confused with a failing
+ * program.  As the native lane's cc.c does, SIGINT, SIGTERM and SIGHUP are
+ * forwarded to node while it runs; after the directory is removed the
+ * process ends by that signal.  (The fork/forward/wait code mirrors
+ * src/emit_c/cc.c; a lane may not include another, so moving it below the
+ * lanes is a debt, docs/ARCHITECTURE.md.)
+ */
+#include "emit_wasm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+static void
+on_signal(int sig)
+{
+	int e = errno;
+	if (!got_signal)
+		got_signal = sig;
+	pid_t p = child_pid;
+	if (p > 0)
+		kill(p, sig);
+	errno = e;
+}
+
+static bool
+write_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return false;
+	const char *d = data;
+	bool ok = true;
+	for (size_t off = 0; ok && off < len;) {
+		ssize_t w = write(fd, d + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		off += w > 0 ? (size_t)w : 0;
+	}
+	return close(fd) == 0 && ok;
+}
+
+static void
+remove_dir(const char *dir)
+{
+	const char *names[] = { "program.wasm", "host.mjs", "run.mjs" };
+	char p[4200];
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+WasmRunStatus
+emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/semaprax-wasm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		buf_printf(msg, "cannot create a temporary directory: %s", strerror(errno));
+		return WASM_RUN_IO;
+	}
+	if (!write_file(dir, "program.wasm", module->data, module->len) ||
+	    !write_file(dir, "host.mjs", emitw_host_mjs, strlen(emitw_host_mjs)) ||
+	    !write_file(dir, "run.mjs", emitw_run_mjs, strlen(emitw_run_mjs))) {
+		buf_printf(msg, "cannot write into %s: %s", dir, strerror(errno));
+		remove_dir(dir);
+		return WASM_RUN_IO;
+	}
+	const char *node = getenv("SEMAPRAX_NODE");
+	if (!node || !*node)
+		node = "node";
+	char runp[4200], progp[4200];
+	snprintf(runp, sizeof runp, "%s/run.mjs", dir);
+	snprintf(progp, sizeof progp, "%s/program.wasm", dir);
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
+	argv[0] = (char *)node;
+	argv[1] = runp;
+	argv[2] = progp;
+	for (int i = 0; i < nargs; i++)
+		argv[3 + i] = args[i];
+	argv[3 + nargs] = NULL;
+	int pfd[2];
+	if (pipe(pfd) != 0) {
+		buf_printf(msg, "cannot create a pipe: %s", strerror(errno));
+		free(argv);
+		remove_dir(dir);
+		return WASM_RUN_IO;
+	}
+	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+	/* catch the forwarded signals; block them across fork so none is lost */
+	struct sigaction sa, saved[3];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	got_signal = 0;
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < 3; i++) {
+		sigaction(forwarded[i], NULL, &saved[i]);
+		if (saved[i].sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &sa, NULL);
+		sigaddset(&block, forwarded[i]);
+	}
+	fflush(NULL);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (size_t i = 0; i < 3; i++)
+			sigaction(forwarded[i], &saved[i], NULL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pfd[0]);
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t w = write(pfd[1], &e, sizeof e);
+		(void)w;
+		_exit(127);
+	}
+	int fork_errno = errno;
+	if (pid > 0)
+		child_pid = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(pfd[1]);
+	WasmRunStatus r = WASM_RUN_OK;
+	if (pid < 0) {
+		buf_printf(msg, "cannot fork: %s", strerror(fork_errno));
+		r = WASM_RUN_IO;
+	} else {
+		int exec_errno = 0;
+		ssize_t got;
+		while ((got = read(pfd[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+			;
+		int st = 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		child_pid = 0;
+		*wstatus = st;
+		if (got == (ssize_t)sizeof exec_errno) {
+			buf_printf(msg, "cannot start `%s`: %s", node, strerror(exec_errno));
+			r = WASM_RUN_NO_NODE;
+		}
+	}
+	close(pfd[0]);
+	free(argv);
+	remove_dir(dir);
+	for (size_t i = 0; i < 3; i++)
+		sigaction(forwarded[i], &saved[i], NULL);
+	int sig = got_signal;
+	if (sig) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	return r;
+}

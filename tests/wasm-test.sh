@@ -1,0 +1,296 @@
+#!/bin/sh
+# wasm-test.sh BIN [FIXTURE…] — the WebAssembly lane's differential test
+# (issue 13, item 5), modelled on tests/native-test.sh.
+#
+# Every tests/fixtures/run/*.spx, run/sandbox/*.spx and wasm/*.spx (or the
+# fixtures given) runs in the interpreter (`run`) and in the Wasm lane
+# (`run --wasm`, under node), each with the fixture's NAME.stdin (else empty
+# stdin) and, for run/sandbox/, in a fresh empty directory of its own; both
+# must agree on stdout, stderr and the exit status.  A failure maps through
+# the one table of tests/lane-status.sh: the Wasm lane prints the native
+# lane's failure lines with its statuses (a contract failure's two detail
+# lines must equal the interpreter's `run --json` failure detail, as in
+# native-test.sh).
+#
+# Every module the lane emits is also built with `build --target wasm`
+# twice: both builds must be byte-identical and pass `wasm-validate` (Debian
+# `wabt`).
+#
+# A W110 refusal ("construct not yet supported by the Wasm lane") counts as
+# refused — except for tests/fixtures/wasm/, written inside the supported
+# subset, where it is a regression; a step-budget exhaustion or an
+# interpreter limit has no Wasm counterpart (refused, not run).  Anything
+# else that differs is a disagreement and fails the test, as does a missing
+# `node` or `wasm-validate` (.ci/run installs nodejs and wabt).
+set -u
+bin=$1
+shift
+for tool in node wasm-validate; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "FAIL wasm: \`$tool\` not found (install Debian nodejs and wabt)"
+		exit 1
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+agreed=0 refused=0 disagreed=0 validated=0
+
+. "$(dirname "$0")/lane-status.sh"
+
+disagree() {
+	disagreed=$((disagreed + 1))
+	echo "FAIL wasm: $1: $2"
+}
+
+lane() {
+	o=$1 e=$2
+	shift 2
+	input=/dev/null
+	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
+	case $f in
+	tests/fixtures/run/sandbox/*)
+		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
+		(cd "$tmp/box" && NO_COLOR=1 "$abin" run "$@" "$PWD_AT_START/$f") > "$o" 2> "$e" < "$input" ;;
+	*)
+		NO_COLOR=1 "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+	esac
+}
+# the contract detail lines (after the first) against the interpreter's `run --json` failure
+contract_detail_agrees() {
+	lane "$tmp/jo" "$tmp/je" --json
+	awk '{
+		i = index($0, "\"failure\":{")
+		if (!i)
+			exit 1
+		s = substr($0, i + 11)
+		L = length(s)
+		n = 0
+		for (p = 1; p <= L; p++) {
+			ch = substr(s, p, 1)
+			if (ch == "]")
+				break
+			if (ch != "\"")
+				continue
+			str = ""
+			for (p++; p <= L; p++) {
+				ch = substr(s, p, 1)
+				if (ch == "\\") {
+					nx = substr(s, ++p, 1)
+					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
+					continue
+				}
+				if (ch == "\"")
+					break
+				str = str ch
+			}
+			tok[++n] = str
+		}
+		printf "  contract: %s %s in %s\n  arguments: ", tok[4], tok[6], tok[2]
+		if (n <= 7)
+			printf "none"
+		for (k = 8; k + 5 <= n; k += 6)
+			printf "%s%s = %s", (k > 8 ? ", " : ""), tok[k + 1], tok[k + 5]
+		printf "\n"
+	}' "$tmp/jo" > "$tmp/want" || return 1
+	sed 1d "$tmp/we" | cmp -s - "$tmp/want"
+}
+# build twice, byte-identical, valid
+module_ok() {
+	rm -f "$tmp/a.wasm" "$tmp/b.wasm"
+	if ! "$abin" build "$f" --target wasm -o "$tmp/a.wasm" > /dev/null 2> "$tmp/be" ||
+	   ! "$abin" build "$f" --target wasm -o "$tmp/b.wasm" > /dev/null 2>> "$tmp/be"; then
+		disagree "$f" "build --target wasm failed: $(head -n 1 "$tmp/be")"
+		return 1
+	fi
+	if ! cmp -s "$tmp/a.wasm" "$tmp/b.wasm"; then
+		disagree "$f" "build --target wasm is not byte-identical across runs"
+		return 1
+	fi
+	if ! wasm-validate "$tmp/a.wasm" > "$tmp/ve" 2>&1; then
+		disagree "$f" "wasm-validate: $(head -n 1 "$tmp/ve")"
+		return 1
+	fi
+	validated=$((validated + 1))
+	return 0
+}
+PWD_AT_START=$(pwd)
+case $bin in
+/*) abin=$bin ;;
+*) abin=$PWD_AT_START/$bin ;;
+esac
+
+all=0
+if [ $# -eq 0 ]; then
+	all=1
+	set -- tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/wasm/*.spx
+fi
+for f in "$@"; do
+	[ -f "$f" ] || continue
+	lane "$tmp/io" "$tmp/ie"
+	ist=$?
+	iline=$(head -n 1 "$tmp/ie")
+	case $iline in
+	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
+		refused=$((refused + 1))
+		continue ;;
+	"error[SPX-"*)
+		case $f in
+		tests/fixtures/wasm/*) disagree "$f" "does not verify: $iline"; continue ;;
+		esac ;;
+	esac
+	lane "$tmp/wo" "$tmp/we" --wasm
+	wst=$?
+	wline=$(head -n 1 "$tmp/we")
+	case $wline in
+	"error[SPX-W110]"*)
+		case $f in
+		tests/fixtures/wasm/*) disagree "$f" "refused by the Wasm lane: $wline"; continue ;;
+		esac
+		refused=$((refused + 1))
+		continue ;;
+	esac
+	case $iline in
+	"error[SPX-"*) ;;   # refused before any module exists (T273, F102): compared below, nothing to build
+	*) module_ok || continue ;;
+	esac
+	if [ "$ist" -eq "$wst" ] && cmp -s "$tmp/io" "$tmp/wo" && cmp -s "$tmp/ie" "$tmp/we"; then
+		agreed=$((agreed + 1))
+		continue
+	fi
+	if [ "$ist" -eq 0 ]; then
+		if [ "$wst" -ne 0 ]; then
+			disagree "$f" "interpreter exit 0, wasm exit $wst: $wline"
+		elif ! cmp -s "$tmp/io" "$tmp/wo"; then
+			disagree "$f" "stdout differs: interpreter '$(head -c 80 "$tmp/io")', wasm '$(head -c 80 "$tmp/wo")'"
+		else
+			disagree "$f" "stderr differs: interpreter '$(head -c 80 "$tmp/ie")', wasm '$(head -c 80 "$tmp/we")'"
+		fi
+		continue
+	fi
+	want=$(expected_native "$iline")
+	if [ -z "$want" ]; then
+		disagree "$f" "interpreter failure without a mapping: $iline (wasm exit $wst: $wline)"
+		continue
+	fi
+	xst=${want%%|*}
+	xline=${want#*|}
+	case $wline in
+	"$xline"*) lineok=1 ;;
+	*) lineok=0 ;;
+	esac
+	if [ "$wst" -ne "$xst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/wo" ]; then
+		disagree "$f" "interpreter '$iline' expects exit $xst '$xline…', got exit $wst '$wline'"
+	elif [ "$xst" -eq 70 ] && ! contract_detail_agrees; then
+		disagree "$f" "contract detail differs: interpreter '$(tr '\n' '|' < "$tmp/want")', wasm '$(sed 1d "$tmp/we" | tr '\n' '|')'"
+	else
+		agreed=$((agreed + 1))
+	fi
+done
+
+if [ "$all" -eq 1 ]; then
+	# refusal fixtures: `run --wasm` exits 1 with exactly NAME.wasm-stderr
+	for f in tests/fixtures/wasm/refuse/*.spx; do
+		NO_COLOR=1 "$abin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null
+		st=$?
+		if [ "$st" -ne 1 ] || [ -s "$tmp/wo" ] || ! cmp -s "$tmp/we" "${f%.spx}.wasm-stderr"; then
+			disagree "$f" "refusal: exit $st, stderr '$(head -n 1 "$tmp/we")'"
+		fi
+	done
+	# the command line
+	cli() {
+		want=$1
+		what=$2
+		shift 2
+		NO_COLOR=1 "$@" > "$tmp/co" 2> "$tmp/ce" < /dev/null
+		st=$?
+		if [ "$st" -ne "$want" ]; then
+			disagree "cli" "$what: exit $st, wanted $want: $(head -n 1 "$tmp/ce")"
+			return 1
+		fi
+		return 0
+	}
+	firstline() {
+		case $(head -n 1 "$tmp/ce") in
+		"$1"*) ;;
+		*) disagree "cli" "$2: stderr '$(head -n 1 "$tmp/ce")', wanted '$1…'" ;;
+		esac
+	}
+	f=tests/fixtures/wasm/arith_edges.spx
+	cli 1 "missing node" env SEMAPRAX_NODE="$tmp/no-such-node" "$abin" run --wasm "$f" &&
+		firstline "error[SPX-W101]: cannot start \`$tmp/no-such-node\`" "missing node"
+	echo keep > "$tmp/exists.wasm"
+	cli 1 "existing output" "$abin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
+		firstline "error[SPX-I307]: output path \`$tmp/exists.wasm\` already exists" "existing output"
+	[ "$(cat "$tmp/exists.wasm")" = keep ] || disagree "cli" "an existing output was overwritten"
+	cli 2 "unknown target" "$abin" build "$f" --target web &&
+		firstline "build target \`web\` is not available yet (only \`native\`, \`c\` and \`wasm\`)" "unknown target"
+	cli 2 "--native with --wasm" "$abin" run --native --wasm "$f"
+	cli 2 "--wasm with --json" "$abin" run --wasm --json "$f"
+	cli 2 "arguments to a pure program" "$abin" run --wasm "$f" -- x
+	mkdir "$tmp/out" && cp "$f" "$tmp/out/prog.spx"
+	if cli 0 "default output" "$abin" build "$tmp/out/prog.spx" --target wasm; then
+		if [ "$(cat "$tmp/co")" != "built WebAssembly module $tmp/out/prog.wasm" ] || ! wasm-validate "$tmp/out/prog.wasm"; then
+			disagree "cli" "default output: '$(cat "$tmp/co")'"
+		fi
+	fi
+	# a command-line program: arguments counted, stderr before stdout, main's value the status
+	cat > "$tmp/args.spx" <<'SPX'
+module wasm.cli_args;
+
+permit { process.args.read, process.stderr.write, process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read, process.stderr.write, process.stdout.write }
+{
+    let out = "out\n";
+    let err = "err\n";
+    let a = stdout_write(str_as_bytes(string_as_str(out)));
+    let b = stderr_write(str_as_bytes(string_as_str(err)));
+    let c = stdout_write(str_as_bytes(arg_utf8(2usize)));
+    i64_from_usize(args_len() + a + b + c) + str_len_bytes(arg_utf8(0usize)) * 10
+}
+SPX
+	if cli 24 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
+		[ "$(cat "$tmp/co")" = "out
+c d" ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output: '$(cat "$tmp/co")' '$(cat "$tmp/ce")'"
+		"$abin" run "$tmp/args.spx" -- a b "c d" > "$tmp/io" 2> "$tmp/ie"
+		cmp -s "$tmp/io" "$tmp/co" && cmp -s "$tmp/ie" "$tmp/ce" || disagree "cli" "command route output differs from the interpreter's"
+	fi
+	# interrupted: SIGTERM reaches node, the temporary directory goes, semaprax ends by SIGTERM
+	mkdir "$tmp/wt"
+	cat > "$tmp/spin.spx" <<'SPX'
+module wasm.spin;
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut i = 0;
+    while i >= 0 {
+        i = i + 1;
+        0
+    }
+    i
+}
+SPX
+	TMPDIR="$tmp/wt" "$abin" run --wasm "$tmp/spin.spx" > /dev/null 2>&1 < /dev/null &
+	pid=$!
+	n=0
+	while [ -z "$(ls -A "$tmp/wt")" ] && [ "$n" -lt 200 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	sleep 1
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null
+	st=$?
+	[ "$st" -eq 143 ] || disagree "cli" "run --wasm interrupted: exit $st, wanted 143 (SIGTERM)"
+	[ -z "$(ls -A "$tmp/wt")" ] || disagree "cli" "run --wasm interrupted: the temporary directory is left: $(ls "$tmp/wt")"
+	if pgrep -f "$tmp/wt" > /dev/null 2>&1; then
+		disagree "cli" "run --wasm interrupted: node survived"
+		kill $(pgrep -f "$tmp/wt/") 2>/dev/null
+	fi
+fi
+
+echo "wasm: $agreed agreed, $refused refused (unsupported), $disagreed disagreed; $validated modules valid and byte-identical"
+[ "$disagreed" -eq 0 ]

@@ -1,0 +1,27 @@
+#!/bin/sh
+# build_rt_wasm.sh OUT — the shared runtime (src/rt: num.c, utf8.c, text.c)
+# compiled once for wasm32 with clang and linked with wasm-ld into OUT, the
+# runtime module every Wasm program carries (src/emit_wasm/emit.c): it
+# imports the program's memory and keeps to [0, 64 KiB) of it (data from
+# 1,024, a 16 KiB stack).  $WASM_CC (default clang) and $WASM_LD (default
+# wasm-ld); when either is missing OUT is empty and the Wasm lane reports
+# SPX-W102.
+set -eu
+out=$1
+cc=${WASM_CC:-clang}
+ld=${WASM_LD:-wasm-ld}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v "$cc" >/dev/null 2>&1 || ! command -v "$ld" >/dev/null 2>&1; then
+	echo "build_rt_wasm: $cc or $ld not found: semaprax is built without the Wasm runtime (SPX-W102)" >&2
+	: > "$out"
+	exit 0
+fi
+flags="--target=wasm32 -std=c11 -O2 -ffreestanding -nostdlib -fno-builtin -isystem src/rt/wasm32 -Wall -Wextra -Werror"
+for f in src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/wasm32/shim.c; do
+	"$cc" $flags -c -o "$tmp/$(basename "$f" .c).o" "$f"
+done
+"$ld" --no-entry --import-memory --strip-all --global-base=1024 -z stack-size=16384 \
+	--export=rt_decimal --export=rt_parse_i64 --export=rt_utf8_count --export=rt_utf8_scalar --export=rt_utf8_validate --export=rt_find --export=rt_bytes_cmp --export=rt_trim --export=__heap_base \
+	-o "$tmp/rt.wasm" "$tmp"/*.o
+mv "$tmp/rt.wasm" "$out"
