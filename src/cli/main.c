@@ -50,6 +50,21 @@ const CliCommand cli_commands[] = {
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
+	{ "patch", cli_cmd_patch, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
+	  "  applies a semantic patch (`.spatch`: `base <revision>`, `rename <id> to <name>`,\n"
+	  "  v2 `rename-member`/`rename-case`, v3 `assign-function-id`) to the verified file: the\n"
+	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
+	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
+	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
+	  "  unified diff and the new revision and writes nothing.\n" },
+	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
+	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
+	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"
+	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.\n" },
+	{ "repairs", cli_cmd_repairs, "semaprax repairs <file> assign-function-id <automatic-id>\n"
+	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
+	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
+	  "  writes nothing.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"

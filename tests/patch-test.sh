@@ -1,0 +1,98 @@
+#!/bin/sh
+# tests/patch-test.sh BIN — the semantic patch fixtures (tests/fixtures/patch/).
+#
+# A case is SRC.CASE.spatch beside SRC.spx.  In a fresh directory the source
+# is copied as SRC.spx and the patch as CASE.spatch, with every `BASE` in it
+# replaced by the revision `check` prints for the source, then
+#   semaprax patch SRC.spx CASE.spatch [--dry-run when CASE ends in -dry]
+# runs.  Expectations:
+#   SRC.CASE.out     stdout, then stderr, then `exit N` (NO_COLOR)
+#   SRC.CASE.golden  the file afterwards when it changed; without it the file
+#                    must be byte for byte the original (and keep its mode)
+#   SRC.CASE.run     `semaprax run` on the patched file (stdout, then `exit N`);
+#                    SRC.run the same on the original (before/after)
+# No staging or lock file may remain.  SRC.CASE.args is a read-only command
+# instead (`repairs`, `repair`): its words, with FILE for the source, run in
+# the same way and give SRC.CASE.out; the source must stay unchanged.
+# BLESS=1 rewrites .out, .golden and .run files (review the diff).
+set -u
+bin=${1:-build/semaprax}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+dir=tests/fixtures/patch
+fail=0
+n=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1
+
+check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
+	if [ "${BLESS:-}" = 1 ]; then
+		cp "$3" "$2"
+	elif [ ! -f "$2" ] || ! cmp -s "$2" "$3"; then
+		echo "FAIL patch $1: $(basename "$2") differs"
+		[ -f "$2" ] && diff "$2" "$3" | head -20
+		fail=1
+	fi
+}
+
+run_file() {   # run_file FILE OUT
+	(cd "$(dirname "$1")" && "$bin" run "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+}
+
+for p in "$dir"/*.spatch; do
+	[ -f "$p" ] || continue
+	base=$(basename "$p" .spatch)
+	src=${base%%.*}
+	case=${base#*.}
+	s="$dir/$src.spx"
+	d="$work/$base"
+	mkdir -p "$d"
+	cp "$s" "$d/$src.spx"
+	rev=$("$bin" check "$s" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	sed "s/BASE/$rev/g" "$p" > "$d/$case.spatch"
+	flag=
+	case $case in *-dry) flag=--dry-run ;; esac
+	mode_before=$(stat -c %a "$d/$src.spx")
+	(cd "$d" && "$bin" patch "$src.spx" "$case.spatch" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "$base" "$dir/$base.out" "$work/transcript"
+	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then
+		check "$base" "$dir/$base.golden" "$d/$src.spx"
+		if [ -f "$dir/$base.run" ] || [ "${BLESS:-}" = 1 ]; then
+			run_file "$d/$src.spx" "$work/run"
+			check "$base" "$dir/$base.run" "$work/run"
+		fi
+	elif ! cmp -s "$s" "$d/$src.spx"; then
+		echo "FAIL patch $base: the source changed"
+		fail=1
+	fi
+	[ "$(stat -c %a "$d/$src.spx")" = "$mode_before" ] || { echo "FAIL patch $base: mode changed"; fail=1; }
+	left=$(ls -A "$d" | grep -v -e "^$src.spx\$" -e "^$case.spatch\$" || true)
+	[ -z "$left" ] || { echo "FAIL patch $base: left behind: $left"; fail=1; }
+	n=$((n + 1))
+done
+for a in "$dir"/*.args; do
+	[ -f "$a" ] || continue
+	base=$(basename "$a" .args)
+	src=${base%%.*}
+	d="$work/$base"
+	mkdir -p "$d"
+	cp "$dir/$src.spx" "$d/$src.spx"
+	args=$(sed "s/FILE/$src.spx/g" "$a")
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" $args > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "$base" "$dir/$base.out" "$work/transcript"
+	cmp -s "$dir/$src.spx" "$d/$src.spx" || { echo "FAIL patch $base: the source changed"; fail=1; }
+	n=$((n + 1))
+done
+for s in "$dir"/*.spx; do
+	src=$(basename "$s" .spx)
+	[ -f "$dir/$src.run" ] || [ "${BLESS:-}" = 1 ] || continue
+	mkdir -p "$work/orig"
+	cp "$s" "$work/orig/$src.spx"
+	run_file "$work/orig/$src.spx" "$work/run"
+	check "$src" "$dir/$src.run" "$work/run"
+done
+echo "patch: $n cases"
+exit $fail
