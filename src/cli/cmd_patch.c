@@ -160,7 +160,10 @@ unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const ch
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
-	buf_printf(b, "--- a/%s\n+++ b/%s\n", path, path);
+	if (path[0] == '/')
+		buf_printf(b, "--- %s\n+++ %s\n", path, path);
+	else
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", path, path);
 	int shift = 0;   /* new line number - old line number so far */
 	int k = 0;
 	while (k < n) {
@@ -603,6 +606,171 @@ out:
 	patch_free(&sp);
 	diag_free(&pd);
 	buf_free(&ptext);
+	driver_session_free(&C);
+	driver_program_free(&P);
+	return status;
+}
+
+/* ---- fix: the machine-applicable fixes diagnostics carry ---- */
+
+static int
+fix_edit_cmp(const void *a, const void *b)
+{
+	const PatchEdit *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->op - y->op;
+}
+
+/*
+ * The fixes of L's diagnostics (only those of `code` when given), as one
+ * plan: sorted, a fix overlapping an earlier one left out (a later run
+ * applies it).  Returns how many diagnostics contributed.
+ */
+static int
+collect_fixes(const Session *L, int code, PatchPlan *pl)
+{
+	for (int i = 0; i < L->diags.items.len; i++) {
+		const Diag *d = &L->diags.items.items[i];
+		if ((code >= 0 && (int)d->code != code) || d->fixes.len == 0)
+			continue;
+		for (int k = 0; k < d->fixes.len; k++) {
+			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
+			VEC_PUSH(pl->edits, e);
+		}
+	}
+	qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), fix_edit_cmp);
+	int n = 0, used = 0, last_diag = -1;
+	bool *dropped = spx_xcalloc((size_t)L->diags.items.len + 1, 1);
+	for (int i = 0; i < pl->edits.len; i++) {
+		PatchEdit *e = &pl->edits.items[i];
+		if (n > 0 && (e->start < pl->edits.items[n - 1].end || (e->start == pl->edits.items[n - 1].start &&
+		    e->end == pl->edits.items[n - 1].end && e->start != e->end)))
+			dropped[e->op] = true;
+	}
+	for (int i = 0; i < pl->edits.len; i++) {
+		PatchEdit *e = &pl->edits.items[i];
+		if (dropped[e->op] || (n > 0 && e->start < pl->edits.items[n - 1].end)) {
+			free(e->text);
+			continue;
+		}
+		pl->edits.items[n++] = *e;
+	}
+	pl->edits.len = n;
+	for (int i = 0; i < L->diags.items.len; i++)
+		if (!dropped[i] && L->diags.items.items[i].fixes.len && (code < 0 || (int)L->diags.items.items[i].code == code))
+			used++;
+	(void)last_diag;
+	free(dropped);
+	return used;
+}
+
+int
+cli_cmd_fix(int argc, char **argv)
+{
+	const char *path = NULL, *code_arg = NULL;
+	bool dry = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--dry-run") == 0 && !dry)
+			dry = true;
+		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
+			code_arg = argv[++i];
+		else if (a[0] == '-' && a[1] != '\0')
+			return cli_usage("fix", "unknown fix option `%s`", a);
+		else if (!path)
+			path = a;
+		else
+			return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+	}
+	if (!path)
+		return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+	int code = -1;
+	if (code_arg && (strncmp(code_arg, "SPX-", 4) != 0 || (code = diag_lookup(code_arg)) < 0))
+		return cli_usage("fix", "`%s` is not a diagnostic code (write e.g. `--code SPX-P104`)", code_arg);
+
+	int status = EXIT_FAIL;
+	FmtTarget target;
+	memset(&target, 0, sizeof target);
+	target.lock_fd = -1;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
+		goto out;
+	driver_program_load_file(&P, path, &L, SESSION_CHECK);
+	if (!L->src) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	/* Rounds: a parse error hides the ones after it, so fix, re-check and
+	 * fix again until no fix is left (bounded). */
+	int nfixed = 0;
+	cand = spx_xmalloc(L->len + 1);
+	memcpy(cand, L->src, L->len + 1);
+	clen = L->len;
+	for (int round = 0; round < 64; round++) {
+		driver_session_free(&C);
+		verify_copy(&C, path, cand, clen);
+		PatchPlan pl;
+		memset(&pl, 0, sizeof pl);
+		int k = collect_fixes(&C, code, &pl);
+		if (k == 0) {
+			patch_plan_free(&pl);
+			break;
+		}
+		nfixed += k;
+		size_t nlen;
+		char *next = patch_apply(cand, clen, &pl, &nlen);
+		patch_plan_free(&pl);
+		free(cand);
+		cand = next;
+		clen = nlen;
+	}
+	if (nfixed == 0) {
+		diag_emit_all(&L->diags, false);
+		printf("no machine-applicable fixes%s%s in %s\n", code_arg ? " for " : "", code_arg ? code_arg : "", path);
+		status = L->diags.errors ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	bool verified = C.diags.errors == 0 && C.H;
+	/* the whole change as one edit (common prefix and suffix kept) for the diff */
+	size_t pre = 0, suf = 0;
+	while (pre < L->len && pre < clen && L->src[pre] == cand[pre])
+		pre++;
+	while (suf < L->len - pre && suf < clen - pre && L->src[L->len - 1 - suf] == cand[clen - 1 - suf])
+		suf++;
+	PatchEdit whole = { (uint32_t)pre, (uint32_t)(L->len - suf), spx_xstrndup(cand + pre, clen - suf - pre), 0 };
+	VEC_PUSH(plan.edits, whole);
+	if (dry) {
+		Buf b = {0};
+		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+	} else if (!cli_fmt_write(&target, L->src, L->len, cand, clen)) {
+		goto out;
+	}
+	if (!verified)
+		diag_emit_all(&C.diags, false);
+	const char *did = dry ? "would fix" : "fixed";
+	if (verified)
+		printf("%s %d diagnostic%s; graph %s %s\n", did, nfixed, nfixed == 1 ? "" : "s", dry ? "would be" : "is now", C.revision);
+	else
+		printf("%s %d diagnostic%s; %d error%s remain%s\n", did, nfixed, nfixed == 1 ? "" : "s", C.diags.errors,
+		    C.diags.errors == 1 ? "" : "s", C.diags.errors == 1 ? "s" : "");
+	status = verified ? EXIT_OK : EXIT_FAIL;
+out:
+	cli_fmt_release(&target);
+	patch_plan_free(&plan);
+	free(cand);
 	driver_session_free(&C);
 	driver_program_free(&P);
 	return status;

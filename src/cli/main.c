@@ -34,6 +34,12 @@ const CliCommand cli_commands[] = {
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md).\n" },
+	{ "fix", cli_cmd_fix, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
+	  "  applies the machine-applicable fixes the diagnostics carry (`check --json` lists\n"
+	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
+	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
+	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
+	  "  unified diff and writes nothing.\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
