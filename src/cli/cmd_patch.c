@@ -624,46 +624,51 @@ fix_edit_cmp(const void *a, const void *b)
 	return x->op - y->op;
 }
 
+/* Do two replacements collide (overlap, or insert at the same point)? */
+static bool
+collide(uint32_t s1, uint32_t e1, uint32_t s2, uint32_t e2)
+{
+	if (s1 == e1 && s2 == e2)
+		return s1 == s2;
+	if (s1 == e1)
+		return s2 < s1 && s1 < e2;
+	if (s2 == e2)
+		return s1 < s2 && s2 < e1;
+	return s1 < e2 && s2 < e1;
+}
+
 /*
  * The fixes of L's diagnostics (only those of `code` when given), as one
- * plan: sorted, a fix overlapping an earlier one left out (a later run
- * applies it).  Returns how many diagnostics contributed.
+ * sorted plan.  A diagnostic's fixes are taken together or not at all, in
+ * report order; one colliding with a fix already taken waits for the next
+ * round.  Returns how many diagnostics contributed.
  */
 static int
 collect_fixes(const Session *L, int code, PatchPlan *pl)
 {
+	int used = 0;
 	for (int i = 0; i < L->diags.items.len; i++) {
 		const Diag *d = &L->diags.items.items[i];
 		if ((code >= 0 && (int)d->code != code) || d->fixes.len == 0)
+			continue;
+		bool ok = true;
+		for (int k = 0; k < d->fixes.len && ok; k++) {
+			const DiagFix *f = &d->fixes.items[k];
+			for (int j = 0; j < pl->edits.len && ok; j++)
+				ok = !collide(f->start, f->end, pl->edits.items[j].start, pl->edits.items[j].end);
+			for (int j = 0; j < k && ok; j++)
+				ok = !collide(f->start, f->end, d->fixes.items[j].start, d->fixes.items[j].end);
+		}
+		if (!ok)
 			continue;
 		for (int k = 0; k < d->fixes.len; k++) {
 			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
 			VEC_PUSH(pl->edits, e);
 		}
+		used++;
 	}
-	qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), fix_edit_cmp);
-	int n = 0, used = 0, last_diag = -1;
-	bool *dropped = spx_xcalloc((size_t)L->diags.items.len + 1, 1);
-	for (int i = 0; i < pl->edits.len; i++) {
-		PatchEdit *e = &pl->edits.items[i];
-		if (n > 0 && (e->start < pl->edits.items[n - 1].end || (e->start == pl->edits.items[n - 1].start &&
-		    e->end == pl->edits.items[n - 1].end && e->start != e->end)))
-			dropped[e->op] = true;
-	}
-	for (int i = 0; i < pl->edits.len; i++) {
-		PatchEdit *e = &pl->edits.items[i];
-		if (dropped[e->op] || (n > 0 && e->start < pl->edits.items[n - 1].end)) {
-			free(e->text);
-			continue;
-		}
-		pl->edits.items[n++] = *e;
-	}
-	pl->edits.len = n;
-	for (int i = 0; i < L->diags.items.len; i++)
-		if (!dropped[i] && L->diags.items.items[i].fixes.len && (code < 0 || (int)L->diags.items.items[i].code == code))
-			used++;
-	(void)last_diag;
-	free(dropped);
+	if (pl->edits.len > 1)
+		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), fix_edit_cmp);
 	return used;
 }
 

@@ -753,7 +753,8 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const char *src, size_t le
 	if (d->errors != errors)
 		return false;
 	/* sort; identical edits of several operations are one; overlaps conflict */
-	qsort(out->edits.items, (size_t)out->edits.len, sizeof(PatchEdit), edit_cmp);
+	if (out->edits.len > 1)
+		qsort(out->edits.items, (size_t)out->edits.len, sizeof(PatchEdit), edit_cmp);
 	int n = 0;
 	for (int i = 0; i < out->edits.len; i++) {
 		PatchEdit *e = &out->edits.items[i];
