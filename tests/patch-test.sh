@@ -10,7 +10,8 @@
 #   SRC.CASE.golden  the file afterwards when it changed; without it the file
 #                    must be byte for byte the original (and keep its mode)
 #   SRC.CASE.run     `semaprax run` on the patched file (stdout, then `exit N`);
-#                    SRC.run the same on the original (before/after)
+#                    SRC.run the same on the original (before/after); with a C
+#                    compiler, `run --native` must print the same
 # No staging or lock file may remain.  SRC.CASE.args is another command
 # instead (`repairs`, `repair`, `fix`): its words, with FILE for the source,
 # run in the same way and give SRC.CASE.out; the source must stay unchanged
@@ -37,8 +38,20 @@ check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
 	fi
 }
 
-run_file() {   # run_file FILE OUT
-	(cd "$(dirname "$1")" && "$bin" run "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+run_file() {   # run_file FILE OUT [--native]
+	(cd "$(dirname "$1")" && "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+}
+
+# both lanes: the native lane must print what the interpreter printed
+native=
+command -v "${CC:-cc}" > /dev/null 2>&1 && native=1
+run_lanes() {   # run_lanes NAME FILE EXPECTED
+	run_file "$2" "$work/run"
+	check "$1" "$3" "$work/run"
+	if [ -n "$native" ] && [ -f "$3" ]; then
+		run_file "$2" "$work/run-native" --native
+		cmp -s "$3" "$work/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$3" "$work/run-native" | head -10; fail=1; }
+	fi
 }
 
 for p in "$dir"/*.spatch; do
@@ -61,8 +74,7 @@ for p in "$dir"/*.spatch; do
 	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then
 		check "$base" "$dir/$base.golden" "$d/$src.spx"
 		if [ -f "$dir/$base.run" ] || [ "${BLESS:-}" = 1 ]; then
-			run_file "$d/$src.spx" "$work/run"
-			check "$base" "$dir/$base.run" "$work/run"
+			run_lanes "$base" "$d/$src.spx" "$dir/$base.run"
 		fi
 	elif ! cmp -s "$s" "$d/$src.spx"; then
 		echo "FAIL patch $base: the source changed"
@@ -100,8 +112,7 @@ for s in "$dir"/*.spx; do
 	[ -f "$dir/$src.run" ] || [ "${BLESS:-}" = 1 ] || continue
 	mkdir -p "$work/orig"
 	cp "$s" "$work/orig/$src.spx"
-	run_file "$work/orig/$src.spx" "$work/run"
-	check "$src" "$dir/$src.run" "$work/run"
+	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
 done
 echo "patch: $n cases"
 exit $fail
