@@ -24,7 +24,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli
+.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -52,7 +52,7 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c tests/unit/graph_test.c
 $(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 
@@ -78,6 +78,7 @@ help:
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
 	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
+	@echo "make bench-agent    bytes and lexical units of graph/context/query answers, graph/context time and RSS (2,000 functions)"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
@@ -181,7 +182,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-cli bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-agent bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -213,6 +214,22 @@ $(BENCH_CLI): tools/bench_cli.c
 .PHONY: bench-cli
 bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
 	$(BENCH_CLI) --runs $(BENCH_CLI_RUNS) $(BIN) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
+
+# `make bench-agent` (tools/bench_agent.c): what an agent pays to read a
+# program — bytes and lexical units of `graph`, `context app.main --depth 1`
+# and `query --id calculator.add --json` over bench/agent/calculator.spx
+# beside the reference's figures, then the median wall time and peak RSS of
+# fresh `graph` and `context` processes on a generated 2,000-function file
+# (reference: 340 ms, 43 MB; target a tenth).
+BENCH_AGENT      = $(BUILD)/bench_agent
+BENCH_AGENT_RUNS ?= 11
+$(BENCH_AGENT): tools/bench_agent.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_agent.c
+
+bench-agent: $(BIN) $(BENCH_AGENT)
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_AGENT) --runs $(BENCH_AGENT_RUNS) $(BIN) bench/agent/calculator.spx $(BUILD)/bench/agent-2000.spx
 
 # `make bench-interp`: each bench/interp/NAME.spx under `semaprax run` next to
 # its Lua 5.4 twin NAME.lua (tools/bench_interp.sh): best of

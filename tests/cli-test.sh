@@ -57,6 +57,22 @@ expect 1 "explain unknown code" -- "$bin" explain SPX-Z999
 has "$tmp/err" "error[SPX-G542]" "explain unknown code diagnostic"
 expect 2 "explain without code" -- "$bin" explain
 
+# graph/context/query (src/graph/; transcripts in tests/fixtures/graph): grammar, usage
+# errors before reading the file, unreadable input, byte-identical repeated output.
+expect 0 "help graph" -- "$bin" help graph
+has "$tmp/out" "semaprax graph <file>" "help graph text"
+expect 0 "context --help" -- "$bin" context --help
+has "$tmp/out" "--max-bytes N" "context grammar"
+expect 2 "context without symbol" -- "$bin" context "$tmp/none.spx"
+expect 2 "context bound before reading" -- "$bin" context "$tmp/none.spx" app.main --max-nodes 0
+expect 1 "graph of a missing file" -- "$bin" graph "$tmp/none.spx"
+has "$tmp/err" "error[SPX-I001]" "graph missing-file diagnostic"
+expect 0 "graph" -- "$bin" graph examples/inventory.spx
+cp "$tmp/out" "$tmp/graph1"
+expect 0 "graph again" -- "$bin" graph examples/inventory.spx
+if cmp -s "$tmp/out" "$tmp/graph1"; then ok; else bad "graph output differs between runs"; fi
+has "$tmp/out" '"schema":"semaprax.graph.c1"' "graph schema"
+
 # Unreadable inputs are I001 with a clean exit.
 mkdir "$tmp/dir.spx"
 expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"

@@ -58,6 +58,9 @@ int cli_cmd_patch(int argc, char **argv);
 int cli_cmd_repairs(int argc, char **argv);
 int cli_cmd_repair(int argc, char **argv);
 int cli_cmd_fix(int argc, char **argv);
+int cli_cmd_graph(int argc, char **argv);
+int cli_cmd_context(int argc, char **argv);
+int cli_cmd_query(int argc, char **argv);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

@@ -26,6 +26,10 @@ const CliCommand cli_commands[] = {
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
+	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
+	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
+	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
+	  "  (65536), nodes 1..65536 (256).\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
@@ -44,6 +48,8 @@ const CliCommand cli_commands[] = {
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
+	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
+	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n" },
 	{ "help", cli_cmd_help, "semaprax help\n"
 	  "semaprax help all\n"
 	  "semaprax help <command>\n"
@@ -63,6 +69,9 @@ const CliCommand cli_commands[] = {
 	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
 	  "  unified diff and the new revision and writes nothing.\n" },
+	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
+	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
+	  "  lists the callers of X, --called-by X its callees.\n" },
 	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"

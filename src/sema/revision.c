@@ -413,7 +413,25 @@ sema_uses_box_ops(const Module *m)
 	return u.box || u.box_bytes;
 }
 
-/* ==== the revision ============================================================ */
+/* ==== the prelude binding and the revision ==================================== */
+
+void
+sema_prelude_binding(const Module *m, char schema[32], char digest[72])
+{
+	int version = prelude_version(m);
+	int slen = snprintf(schema, 32, "semaprax.prelude.v%d", version);
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, schema, (size_t)slen);
+	sha256_update(&h, "\n", 1);
+	for (const char *const *p = contract_pieces(version); *p; p++)
+		sha256_update(&h, *p, strlen(*p));
+	unsigned char d[32];
+	sha256_final(&h, d);
+	char hex[65];
+	sha256_hex(d, hex);
+	snprintf(digest, 72, "sha256:%s", hex);
+}
 
 void
 sema_revision(const Module *m, char out[72])

@@ -25,4 +25,11 @@ void sema_free(Sema *s);
  */
 void sema_revision(const Module *m, char out[72]);
 
+/*
+ * The prelude contract the revision binds: its schema ("semaprax.prelude.vN")
+ * and "sha256:" + hex SHA-256 of its contract bytes (the schema line, then
+ * the declarations; v1's is d37bad7e…, the digest the reference asserts).
+ */
+void sema_prelude_binding(const Module *m, char schema[32], char digest[72]);
+
 #endif

@@ -21,7 +21,13 @@
  * Fixtures under a `run/` directory are clean programs run with `semaprax
  * run FILE`: stdout must equal NAME.stdout and stderr NAME.stderr when those
  * snapshots exist, and the exit status must be N from a first line
- * `// exit: N` (default 0); no markers.  `--bless` rewrites snapshot files (.fmt,
+ * `// exit: N` (default 0); no markers.
+ * Fixtures under a `graph/` directory are checked as `check/` ones; a
+ * NAME.cmds file beside one lists commands over it, one a line (`context
+ * app.main --depth 2`: the command, then its arguments; the fixture's path
+ * is inserted after the command), and NAME.out is the transcript: per
+ * command `$ LINE`, its stdout, `stderr:` and its stderr when not empty,
+ * and `exit N`.  Each command runs twice and must print the same bytes.  `--bless` rewrites snapshot files (.fmt,
  * and existing .stderr/.json; for run fixtures it writes non-empty .stdout/.stderr) — never markers.  Prints one FAIL line per
  * failure and ends with `N passed, N failed`.
  */
@@ -513,7 +519,68 @@ out1:
 static const char *
 stage_command(const char *path)
 {
-	return strstr(path, "/check/") ? "check" : "parse";
+	return strstr(path, "/check/") || strstr(path, "/graph/") ? "check" : "parse";
+}
+
+/* A `graph/` fixture's NAME.cmds: every command's transcript, compared with NAME.out. */
+static void
+run_commands(const char *path)
+{
+	char cpath[1024];
+	with_suffix(cpath, sizeof cpath, path, ".cmds");
+	Text cmds;
+	if (!read_file(cpath, &cmds))
+		return;
+	Text all = { NULL, 0 };
+	size_t cap = 0;
+	char *line = cmds.data;
+	while (line && *line) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		if (*line) {
+			char copy[512];
+			snprintf(copy, sizeof copy, "%s", line);
+			const char *args[16];
+			int n = 0;
+			for (char *t = strtok(copy, " "); t && n < 14; t = strtok(NULL, " ")) {
+				args[n++] = t;
+				if (n == 1)
+					args[n++] = path;
+			}
+			args[n] = NULL;
+			Text o1 = {0}, e1 = {0}, o2 = {0}, e2 = {0};
+			int s1 = run(args, &o1, &e1), s2 = run(args, &o2, &e2);
+			if (s1 != s2 || !text_eq(&o1, &o2) || !text_eq(&e1, &e2))
+				fail(path, "`%s` printed different bytes on a second run", line);
+			/* a context's used_bytes is its exact length without the newline */
+			const char *ctx = "{\"schema\":\"semaprax.context.c1\"";
+			const char *bud = o1.data ? strstr(o1.data, "\"budget\":[") : NULL;
+			if (o1.data && strncmp(o1.data, ctx, strlen(ctx)) == 0
+			    && (!bud || strtol(bud + 10, NULL, 10) != (long)o1.len - 1 || o1.data[o1.len - 1] != '\n'))
+				fail(path, "`%s`: used_bytes is not the output's length", line);
+			char head[600], tail[32];
+			snprintf(head, sizeof head, "$ %s\n", line);
+			snprintf(tail, sizeof tail, "exit %d\n", s1);
+			const char *parts[5] = { head, o1.data ? o1.data : "", e1.len ? "stderr:\n" : "", e1.data ? e1.data : "", tail };
+			size_t lens[5] = { strlen(head), o1.len, e1.len ? 8 : 0, e1.len, strlen(tail) };
+			for (int k = 0; k < 5; k++) {
+				if (all.len + lens[k] + 1 > cap)
+					all.data = spx_xrealloc(all.data, cap = (all.len + lens[k] + 1) * 2);
+				memcpy(all.data + all.len, parts[k], lens[k]);
+				all.len += lens[k];
+				all.data[all.len] = '\0';
+			}
+			free(o1.data);
+			free(e1.data);
+			free(o2.data);
+			free(e2.data);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	check_snapshot(path, ".out", &all, bless);
+	free(all.data);
+	free(cmds.data);
 }
 
 /* A `run/` fixture: exit status, stdout and stderr snapshots, canonical source. */
@@ -617,6 +684,8 @@ run_fixture(const char *path)
 			check_fmt(path, &src);
 		else
 			check_fixes(path, &src, d, nd);
+		if (strstr(path, "/graph/"))
+			run_commands(path);
 		free_diags(d, nd);
 		free(copy.data);
 	}

@@ -14,5 +14,7 @@ void unit_session_checks(void);
 void unit_program_checks(void);
 /* src/rt/, the runtime both lanes share (rt_test.c). */
 void unit_rt_checks(void);
+/* src/graph/: the semantic model (graph_test.c). */
+void unit_graph_checks(void);
 
 #endif

@@ -1,0 +1,270 @@
+/*
+ * bench_agent.c — what an agent pays to read a program (`make bench-agent`,
+ * part of `make bench`; issue 12 items 5 and 6).
+ *
+ * Usage: bench_agent [--runs N] BIN CALCULATOR GENERATED
+ *
+ *   1. Bytes and lexical units of the answers to a fixed set of questions
+ *      about CALCULATOR (bench/agent/calculator.spx, the size of the
+ *      reference's examples/calculator.spx): `graph`, `context app.main
+ *      --depth 1`, `query --id calculator.add --json`, each beside the
+ *      reference's figure (TOOLCHAIN.md §4); then the same for
+ *      examples/inventory.spx, a larger program (no reference figure).  Bytes exclude the final
+ *      newline (the reference's used_bytes convention).  A lexical unit
+ *      (`semaprax.lexical-token.v1`): each maximal ASCII alphanumeric or
+ *      underscore run is one unit; every other non-whitespace ASCII byte
+ *      and every non-ASCII scalar is one unit.
+ *   2. Whole-process time and peak RSS of `graph` and `context app.main`
+ *      on GENERATED, a 2,000-function program this driver writes first
+ *      (each function calls two earlier ones, has a contract, a `let` and
+ *      an `if`), median of N fresh runs (default 11, after a warm-up;
+ *      wall time, and CPU time = user + system, which a loaded machine
+ *      inflates less),
+ *      beside the reference (340 ms, 43 MB for the graph) and the target
+ *      (a tenth of both).
+ *
+ * Exit status: 0, 1 when a question's command fails, 2 on a usage error.
+ * Processes are fork + execv + wait4 (the child's own rusage), as
+ * tools/bench_cli.c measures them; this driver links nothing of the
+ * toolchain.
+ */
+#define _DEFAULT_SOURCE  /* wait4 */
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RUNS 101
+#define GEN_FUNCTIONS 2000
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Runs argv; its stdout into *out (malloc'd, *len bytes) when out is set, else /dev/null. */
+static int
+run(char *const argv[], char **out, size_t *len, double *wall_ms, double *rss_mb, double *cpu_ms)
+{
+	int fds[2] = { -1, -1 };
+	if (out && pipe(fds) != 0) {
+		perror("bench_agent: pipe");
+		exit(2);
+	}
+	double t0 = now_ms();
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("bench_agent: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDERR_FILENO);
+			dup2(out ? fds[1] : null, STDOUT_FILENO);
+		}
+		if (out) {
+			close(fds[0]);
+			close(fds[1]);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
+	if (out) {
+		close(fds[1]);
+		for (;;) {
+			if (n + 4096 > cap) {
+				cap = cap ? cap * 2 : 65536;
+				buf = realloc(buf, cap);
+				if (!buf)
+					exit(2);
+			}
+			ssize_t k = read(fds[0], buf + n, cap - n);
+			if (k <= 0)
+				break;
+			n += (size_t)k;
+		}
+		close(fds[0]);
+	}
+	int status = 0;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0) {
+		perror("bench_agent: wait4");
+		exit(2);
+	}
+	if (wall_ms)
+		*wall_ms = now_ms() - t0;
+	if (rss_mb)
+		*rss_mb = (double)ru.ru_maxrss / 1024.0;
+	if (cpu_ms)
+		*cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+	if (out) {
+		*out = buf;
+		*len = n;
+	}
+	int st = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (st == 127) {
+		fprintf(stderr, "bench_agent: cannot run %s\n", argv[0]);
+		exit(2);
+	}
+	return st;
+}
+
+static long
+lexical_units(const char *s, size_t n)
+{
+	long units = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+		} else if (c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+			while (i < n && (s[i] == '_' || (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+			    (s[i] >= 'A' && s[i] <= 'Z')))
+				i++;
+			units++;
+		} else if (c < 0x80) {
+			i++;
+			units++;
+		} else {
+			/* one scalar: the lead byte and its continuation bytes */
+			i++;
+			while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80)
+				i++;
+			units++;
+		}
+	}
+	return units;
+}
+
+static int
+question(const char *bin, const char *file, const char *label, const char *a1, const char *a2, const char *a3,
+    const char *a4, long ref_bytes, const char *ref_note)
+{
+	char *argv[8];
+	int k = 0;
+	argv[k++] = (char *)bin;
+	argv[k++] = (char *)a1;
+	argv[k++] = (char *)file;
+	if (a2)
+		argv[k++] = (char *)a2;
+	if (a3)
+		argv[k++] = (char *)a3;
+	if (a4)
+		argv[k++] = (char *)a4;
+	argv[k] = NULL;
+	char *out = NULL;
+	size_t n = 0;
+	int st = run(argv, &out, &n, NULL, NULL, NULL);
+	if (n && out[n - 1] == '\n')
+		n--;
+	long units = lexical_units(out ? out : "", n);
+	char ref[64] = "";
+	if (ref_bytes > 0)
+		snprintf(ref, sizeof ref, "%ld bytes (%.1f%%)", ref_bytes, 100.0 * (double)n / (double)ref_bytes);
+	printf("  %-36s %8zu bytes %7ld units   reference %s%s\n", label, n, units, ref_bytes > 0 ? ref : ref_note,
+	    st ? "  [exit status not 0]" : "");
+	free(out);
+	return st != 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int
+timed(const char *bin, const char *file, const char *label, const char *a1, const char *a2, int runs, double ref_ms,
+    double ref_mb)
+{
+	char *argv[6] = { (char *)bin, (char *)a1, (char *)file, (char *)a2, NULL, NULL };
+	double wall[MAX_RUNS], rss[MAX_RUNS], cpu[MAX_RUNS];
+	int bad = 0;
+	run(argv, NULL, NULL, NULL, NULL, NULL);  /* warm-up */
+	for (int i = 0; i < runs; i++)
+		bad |= run(argv, NULL, NULL, &wall[i], &rss[i], &cpu[i]);
+	double w = median(wall, runs), m = median(rss, runs), c = median(cpu, runs);
+	printf("  %-20s %8.2f ms wall %8.2f ms cpu %7.1f MB   reference graph %g ms, %g MB (target <= %g ms, %g MB)%s\n", label, w,
+	    c, m, ref_ms, ref_mb, ref_ms / 10, ref_mb / 10, bad ? "  [exit status not 0]" : "");
+	return bad != 0;
+}
+
+/* The 2,000-function program: f<i> calls two earlier functions. */
+static void
+generate(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "bench_agent: cannot write %s\n", path);
+		exit(2);
+	}
+	fprintf(f, "module bench.generated;\n");
+	for (int i = 0; i < GEN_FUNCTIONS - 1; i++) {
+		fprintf(f, "\n@id(\"gen.f%d\")\nfn f%d(x: i64, y: i64) -> i64\n    requires y >= 0\n{\n", i, i);
+		if (i < 2)
+			fprintf(f, "    let a = x + y;\n");
+		else
+			fprintf(f, "    let a = f%d(x, y) + f%d(y, x);\n", i - 1, i / 2);
+		fprintf(f, "    if a > 100 { a - y } else { a + x }\n}\n");
+	}
+	fprintf(f, "\n@id(\"app.main\")\nfn main() -> i64\n{\n    f%d(1, 2)\n}\n", GEN_FUNCTIONS - 2);
+	fclose(f);
+}
+
+int
+main(int argc, char **argv)
+{
+	int runs = 11, i = 1;
+	if (argc > 2 && strcmp(argv[1], "--runs") == 0) {
+		runs = atoi(argv[2]);
+		i = 3;
+	}
+	if (argc - i != 3 || runs < 1 || runs > MAX_RUNS) {
+		fprintf(stderr, "usage: bench_agent [--runs N] BIN CALCULATOR GENERATED   (1 <= N <= %d)\n", MAX_RUNS);
+		return 2;
+	}
+	const char *bin = argv[i], *calc = argv[i + 1], *gen = argv[i + 2];
+	int bad = 0;
+	FILE *f = fopen(calc, "rb");
+	long src = 0;
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		src = ftell(f);
+		fclose(f);
+	}
+	printf("agent answers for %s (%ld bytes of source; the reference's calculator: 606):\n", calc, src);
+	bad |= question(bin, calc, "graph", "graph", NULL, NULL, NULL, 24419, NULL);
+	bad |= question(bin, calc, "context app.main --depth 1", "context", "app.main", "--depth", "1", 2279, NULL);
+	bad |= question(bin, calc, "query --id calculator.add --json", "query", "--id", "calculator.add", "--json", 0,
+	    "< 1024 bytes, < 256 units");
+	printf("a larger program, for scale (no reference figure):\n");
+	bad |= question(bin, "examples/inventory.spx", "graph examples/inventory.spx", "graph", NULL, NULL, NULL, 0, "-");
+	bad |= question(bin, "examples/inventory.spx", "context app.main --depth 2", "context", "app.main", "--depth", "2", 0, "-");
+	generate(gen);
+	printf("whole process on %s (%d functions), median of %d fresh runs:\n", gen, GEN_FUNCTIONS, runs);
+	bad |= timed(bin, gen, "graph", "graph", NULL, runs, 340, 43);
+	bad |= timed(bin, gen, "context app.main", "context", "app.main", runs, 340, 43);
+	return bad ? 1 : 0;
+}
