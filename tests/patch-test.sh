@@ -5,7 +5,8 @@
 # is copied as SRC.spx and the patch as CASE.spatch, with every `BASE` in it
 # replaced by the revision `check` prints for the source, then
 #   semaprax patch SRC.spx CASE.spatch [--dry-run when CASE ends in -dry]
-# runs.  Expectations:
+# runs (`semaprax impact SRC.spx CASE.spatch FLAGS` when CASE starts with
+# `impact`, FLAGS from a `# flags: …` line of the patch).  Expectations:
 #   SRC.CASE.out     stdout, then stderr, then `exit N` (NO_COLOR)
 #   SRC.CASE.golden  the file afterwards when it changed; without it the file
 #                    must be byte for byte the original (and keep its mode)
@@ -65,10 +66,15 @@ for p in "$dir"/*.spatch; do
 	cp "$s" "$d/$src.spx"
 	rev=$("$bin" check "$s" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
 	sed "s/BASE/$rev/g" "$p" > "$d/$case.spatch"
+	cmd=patch
 	flag=
-	case $case in *-dry) flag=--dry-run ;; esac
+	case $case in
+	*-dry) flag=--dry-run ;;
+	impact*) cmd=impact; flag=$(sed -n 's/^# flags: //p' "$p") ;;
+	esac
 	mode_before=$(stat -c %a "$d/$src.spx")
-	(cd "$d" && "$bin" patch "$src.spx" "$case.spatch" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" $cmd "$src.spx" "$case.spatch" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
 	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
 	check "$base" "$dir/$base.out" "$work/transcript"
 	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then

@@ -780,3 +780,115 @@ out:
 	driver_program_free(&P);
 	return status;
 }
+
+/* ---- impact (TOOLCHAIN.md §3.6) ---- */
+
+/* A canonical decimal (no sign, no leading zero) in lo..hi. */
+static bool
+bound(const char *v, long lo, long hi, long *out)
+{
+	if (!*v || (v[0] == '0' && v[1]) || strlen(v) > 9)
+		return false;
+	long n = 0;
+	for (const char *c = v; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return false;
+		n = n * 10 + (*c - '0');
+	}
+	*out = n;
+	return n >= lo && n <= hi;
+}
+
+#define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]"
+
+int
+cli_cmd_impact(int argc, char **argv)
+{
+	const char *path = NULL, *patch_path = NULL;
+	ImpactQuery q = { 1, 65536, 256 };
+	bool seen[3] = { false, false, false };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int o = strcmp(a, "--depth") == 0 ? 0 : strcmp(a, "--max-bytes") == 0 ? 1 : strcmp(a, "--max-nodes") == 0 ? 2 : -1;
+		if (o < 0) {
+			if (a[0] == '-' && a[1] != '\0')
+				return cli_usage("impact", "unknown impact option `%s`", a);
+			if (!path)
+				path = a;
+			else if (!patch_path)
+				patch_path = a;
+			else
+				return cli_usage("impact", IMPACT_GRAMMAR);
+			continue;
+		}
+		if (seen[o])
+			return cli_usage("impact", "option `%s` given twice", a);
+		seen[o] = true;
+		if (i + 1 >= argc)
+			return cli_usage("impact", "option `%s` needs a value", a);
+		const char *v = argv[++i];
+		long n;
+		if (o == 0 && !bound(v, 0, 1024, &n))
+			return cli_usage("impact", "--depth takes a canonical decimal 0..1024, not `%s`", v);
+		if (o == 1 && !bound(v, 1024, 16777216, &n))
+			return cli_usage("impact", "--max-bytes takes a canonical decimal 1024..16777216, not `%s`", v);
+		if (o == 2 && !bound(v, 1, 65536, &n))
+			return cli_usage("impact", "--max-nodes takes a canonical decimal 1..65536, not `%s`", v);
+		if (o == 0)
+			q.depth = (int)n;
+		else if (o == 1)
+			q.max_bytes = n;
+		else
+			q.max_nodes = (int)n;
+	}
+	if (!patch_path)
+		return cli_usage("impact", IMPACT_GRAMMAR);
+
+	size_t plen;
+	char *ptext = read_patch(patch_path, &plen);
+	if (!ptext)
+		return EXIT_FAIL;
+	DiagSink pd;
+	diag_init(&pd, patch_path, ptext, plen);
+	SPatch sp;
+	int status = EXIT_FAIL;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	Buf b = {0};
+	if (!patch_parse(&sp, ptext, plen, &pd))
+		goto out;
+	if (sp.version == 3) {
+		Diag *g = diag_report(&pd, DIAG_G110, &sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
+		(void)g;
+		goto out;
+	}
+	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK)) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
+		goto out;
+	if (!patch_impact(&b, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, &pd))
+		goto out;
+	buf_putc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&pd, false);
+	buf_free(&b);
+	patch_plan_free(&plan);
+	free(cand);
+	driver_session_free(&C);
+	patch_free(&sp);
+	diag_free(&pd);
+	free(ptext);
+	driver_program_free(&P);
+	return status;
+}

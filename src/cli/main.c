@@ -59,6 +59,11 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax <command> --help`); the language card (docs/language-card.md: `help\n"
 	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
 	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows.\n" },
+	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
+	  "  previews a v1/v2 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
+	  "  report (base and candidate revisions, operations, changes with the declarations\n"
+	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
+	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },

@@ -67,8 +67,18 @@ typedef struct PatchEdit {
 	int op;              /* the operation's index */
 } PatchEdit;
 
+/* What one operation changes (impact's `changes`); strings borrowed from
+ * the Sema and the patch. */
+typedef struct PatchChange {
+	int op;
+	const char *target;       /* the renamed declaration's stable id */
+	const char *target_kind;  /* function, function_template, resource, field, case_field, variant_case */
+	const char *before, *after;
+} PatchChange;
+
 typedef struct PatchPlan {
 	VEC(PatchEdit) edits;   /* sorted by start, non-overlapping */
+	VEC(PatchChange) changes;   /* in operation order */
 } PatchPlan;
 
 /*
@@ -92,7 +102,22 @@ char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_
  */
 bool patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
 
-/* ---- repairs (TOOLCHAIN.md §3.8) ---- */
+/* ---- impact (TOOLCHAIN.md §3.6, impact.c) ---- */
+
+typedef struct ImpactQuery {
+	int depth;         /* 0..1024, default 1 */
+	long max_bytes;    /* 1 KiB..16 MiB, default 64 KiB */
+	int max_nodes;     /* 1..65536, default 256 */
+} ImpactQuery;
+
+/*
+ * The `semaprax.semantic-impact.v1` report of a planned v1/v2 patch (one
+ * line, no newline) into out; false with G109 in d when it cannot fit
+ * q->max_bytes.  Renames are source projections: their consumers are
+ * listed, and no function is behaviourally affected.
+ */
+bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
+    const char *base_revision, const char *candidate_revision, const ImpactQuery *q, DiagSink *d);
 
 /* "sha256:<hex>" of the repair assigning a persistent id to the automatic
  * function `target` at `revision`. */

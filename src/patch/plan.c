@@ -285,6 +285,13 @@ add_edit(Planner *P, Span at, const char *text)
 }
 
 static void
+add_change(Planner *P, const char *target, const char *kind, const char *before)
+{
+	PatchChange c = { P->op, target, kind, before, P->o->to.s };
+	VEC_PUSH(P->out->changes, c);
+}
+
+static void
 rename_at(Planner *P, Span at)
 {
 	add_edit(P, at, P->o->to.s);
@@ -531,6 +538,7 @@ plan_rename(Planner *P)
 	if (no_op(P, y->name))
 		return false;
 	P->sym = id;
+	add_change(P, y->id, y->kind == SK_RESOURCE ? "resource" : y->ntparams ? "function_template" : "function", y->name);
 	rename_at(P, y->name_span);
 	if (y->kind == SK_FN) {
 		P->on_expr = fn_expr;
@@ -604,6 +612,7 @@ plan_member(Planner *P)
 	P->sym = owner;
 	P->ci = ci;
 	P->old = f->name;
+	add_change(P, f->id, ci < 0 ? "field" : "case_field", f->name);
 	/* the declaration */
 	const Decl *d = y->decl;
 	if (d && ci < 0 && d->kind == DECL_RECORD)
@@ -656,6 +665,7 @@ plan_case(Planner *P)
 	P->sym = v;
 	P->ci = ci;
 	P->old = y->cases[ci].name;
+	add_change(P, y->cases[ci].id, "variant_case", y->cases[ci].name);
 	if (y->decl && y->decl->kind == DECL_VARIANT)
 		rename_at(P, y->decl->u.variant.cases[ci].name.span);
 	P->on_expr = case_expr;
@@ -796,6 +806,7 @@ patch_plan_free(PatchPlan *pl)
 	for (int i = 0; i < pl->edits.len; i++)
 		free(pl->edits.items[i].text);
 	VEC_FREE(pl->edits);
+	VEC_FREE(pl->changes);
 }
 
 char *
