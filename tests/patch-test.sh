@@ -120,5 +120,34 @@ for s in "$dir"/*.spx; do
 	cp "$s" "$work/orig/$src.spx"
 	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
 done
+# The writer (shared with fmt, src/cli/fmt_write.c): a symlink's target is
+# patched and the link stays; a read-only file is refused (I101); a file
+# whose lock another writer holds is refused (I205); each leaves the bytes.
+w="$work/writer"
+mkdir -p "$w"
+cp "$dir/rename.spx" "$w/t.spx"
+rev=$("$bin" check "$w/t.spx" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+printf 'base %s\nrename math.add to sum\n' "$rev" > "$w/p.spatch"
+ln -s t.spx "$w/link.spx"
+(cd "$w" && "$bin" patch link.spx p.spatch > /dev/null 2>&1) || { echo "FAIL patch writer: through a symlink"; fail=1; }
+[ -L "$w/link.spx" ] && grep -q "fn sum(" "$w/t.spx" || { echo "FAIL patch writer: the symlink's target was not patched in place"; fail=1; }
+cp "$dir/rename.spx" "$w/ro.spx"
+chmod 444 "$w/ro.spx"
+if [ "$(id -u)" != 0 ]; then
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+else
+	# root bypasses the bits; a file nobody may write is still refused
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+fi
+n=$((n + 1))
+if command -v flock > /dev/null 2>&1; then
+	cp "$dir/rename.spx" "$w/l.spx"
+	: > "$w/.l.spx.semaprax-lock"
+	(cd "$w" && flock .l.spx.semaprax-lock "$bin" patch l.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I205" "$work/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$work/out"; fail=1; }
+	n=$((n + 1))
+fi
 echo "patch: $n cases"
 exit $fail
