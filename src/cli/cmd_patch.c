@@ -21,6 +21,7 @@
 
 #include "fmt_write.h"
 
+#include "../graph/graph.h"
 #include "../patch/patch.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
@@ -220,7 +221,7 @@ unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const ch
 static bool
 make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
 {
-	if (!patch_plan(sp, L->m, L->S, L->src, L->len, L->revision, pd, plan))
+	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!verify_copy(C, path, *cand, *clen)) {
@@ -279,7 +280,7 @@ cli_cmd_patch(int argc, char **argv)
 		goto out;
 	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
 		goto out;
-	bool loaded = driver_program_load_file(&P, path, &L, SESSION_CHECK);
+	bool loaded = driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR);
 	if (!loaded) {
 		diag_emit_all(&L->diags, false);
 		goto out;
@@ -424,7 +425,7 @@ put_query_diag(Buf *b, RepairCtx *R)
 static bool
 repair_load(Program *P, Session **L, const char *path)
 {
-	driver_program_load_file(P, path, L, SESSION_CHECK);
+	driver_program_load_file(P, path, L, SESSION_CHECK_HIR);
 	if ((*L)->diags.errors) {
 		diag_emit_all(&(*L)->diags, false);
 		return false;
@@ -799,6 +800,124 @@ bound(const char *v, long lo, long hi, long *out)
 	return n >= lo && n <= hi;
 }
 
+/* Adds op to a sorted set of at most 8. */
+static void
+add_op_index(int *ops, int *nops, int op)
+{
+	for (int i = 0; i < *nops; i++)
+		if (ops[i] == op)
+			return;
+	if (*nops == 8)
+		return;
+	int i = *nops;
+	while (i > 0 && ops[i - 1] > op) {
+		ops[i] = ops[i - 1];
+		i--;
+	}
+	ops[i] = op;
+	(*nops)++;
+}
+
+/*
+ * The reverse-call closure of the plan's call instance changes over the
+ * graph model (called_by edges): breadth first, each callable once at its
+ * minimum depth with the operations of the paths reaching it there;
+ * sorted by depth, then stable id.  An automatic callable entering it is
+ * G110 (its identity is not stable enough to report).  -1 after that.
+ */
+static int
+reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **out)
+{
+	int n = 0, cap = 16;
+	ImpactNode *v = spx_xmalloc(sizeof *v * (size_t)cap);
+	int *depth = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	int *slot = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	for (int i = 0; i < g->ndecls; i++)
+		depth[i] = slot[i] = -1;
+	int *frontier = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1)), nf = 0;
+	for (int c = 0; c < pl->changes.len; c++) {
+		const PatchChange *ch = &pl->changes.items[c];
+		if (ch->target)
+			continue;
+		int d = graph_find_id(g, ch->containing);
+		if (d < 0)
+			continue;
+		if (depth[d] < 0) {
+			depth[d] = 0;
+			frontier[nf++] = d;
+		}
+		for (int k = 0; k < ch->nops; k++) {
+			if (slot[d] < 0) {
+				if (n == cap)
+					v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
+				ImpactNode z = { g->decls[d].id, g->decls[d].ntparams ? "function_template" : "function", 0, {0}, 0 };
+				v[n] = z;
+				slot[d] = n++;
+			}
+			add_op_index(v[slot[d]].ops, &v[slot[d]].nops, ch->ops[k]);
+		}
+	}
+	int level = 0;
+	int *next = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	bool bad = false;
+	while (nf > 0 && !bad) {
+		graph_sort_by_id(g, frontier, nf);
+		int nn = 0;
+		for (int i = 0; i < nf && !bad; i++) {
+			const GraphDecl *x = &g->decls[frontier[i]];
+			for (int k = 0; k < x->ncalled_by; k++) {
+				int c = x->called_by[k];
+				const GraphDecl *y = &g->decls[c];
+				if (y->kind != GK_FUNCTION && y->kind != GK_METHOD)
+					continue;
+				if (depth[c] >= 0 && depth[c] <= level)
+					continue;
+				if (!y->explicit_id) {
+					Diag *e = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
+					diag_set_help(e, "give `%s` an explicit @id (`semaprax repairs`), so the report can name it stably", y->name);
+					bad = true;
+					break;
+				}
+				if (depth[c] < 0) {
+					depth[c] = level + 1;
+					next[nn++] = c;
+					if (n == cap)
+						v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
+					ImpactNode z = { y->id, y->ntparams ? "function_template" : "function", level + 1, {0}, 0 };
+					v[n] = z;
+					slot[c] = n++;
+				}
+				const ImpactNode *from = &v[slot[frontier[i]]];
+				for (int o = 0; o < from->nops; o++)
+					add_op_index(v[slot[c]].ops, &v[slot[c]].nops, from->ops[o]);
+			}
+		}
+		memcpy(frontier, next, sizeof(int) * (size_t)nn);
+		nf = nn;
+		level++;
+	}
+	free(next);
+	free(frontier);
+	free(slot);
+	free(depth);
+	if (bad) {
+		free(v);
+		return -1;
+	}
+	/* depth, then stable id (insertion order is by depth already) */
+	for (int i = 1; i < n; i++) {
+		ImpactNode t = v[i];
+		int j = i;
+		while (j > 0 && (v[j - 1].depth > t.depth || (v[j - 1].depth == t.depth && strcmp(v[j - 1].id, t.id) > 0))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
+	}
+	*out = v;
+	return n;
+}
+
 #define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]"
 
 int
@@ -862,20 +981,23 @@ cli_cmd_impact(int argc, char **argv)
 	char *cand = NULL;
 	size_t clen = 0;
 	Buf b = {0};
+	GraphModel *g = NULL;
+	ImpactNode *nodes = NULL;
 	if (!patch_parse(&sp, ptext, plen, &pd))
 		goto out;
 	if (sp.version == 3) {
-		Diag *g = diag_report(&pd, DIAG_G110, &sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
-		(void)g;
+		diag_report(&pd, DIAG_G110, &sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
 		goto out;
 	}
-	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK)) {
+	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR)) {
 		diag_emit_all(&L->diags, false);
 		goto out;
 	}
 	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
 		goto out;
-	if (!patch_impact(&b, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, &pd))
+	g = graph_model_build(L->S, L->H);
+	int nnodes = reverse_closure(g, &plan, &pd, &nodes);
+	if (nnodes < 0 || !patch_impact(&b, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, nodes, nnodes, &pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
@@ -883,6 +1005,9 @@ cli_cmd_impact(int argc, char **argv)
 out:
 	diag_emit_all(&pd, false);
 	buf_free(&b);
+	free(nodes);
+	if (g)
+		graph_model_free(g);
 	patch_plan_free(&plan);
 	free(cand);
 	driver_session_free(&C);

@@ -9,9 +9,11 @@
  * role `declaration` when the edit is that declaration's own name and
  * `reference` otherwise, and the number of sites.  A rename is a source
  * projection: it changes no behaviour, so it seeds no reverse-call closure
- * and `affected_functions` stays empty (as the reference's).  The only
- * behavioural operation, `replace-call-type-argument`, is refused by the
- * planner (G108), so no report has a behavioural seed yet.
+ * (as the reference's).  A `replace-call-type-argument` change is
+ * behavioural: the function holding the call and its callers, by reverse
+ * call depth, are `affected_functions` (the closure comes from the
+ * caller, patch.h), cut to the query's depth, node and byte bounds with a
+ * frontier at the first omitted depth.
  */
 #include "patch.h"
 
@@ -99,15 +101,24 @@ consumer_cmp(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
+static bool
+has_op(const PatchChange *c, int op)
+{
+	for (int i = 0; i < c->nops; i++)
+		if (c->ops[i] == op)
+			return true;
+	return false;
+}
+
 /* The consumers of change c's edits (sorted), into list. */
 static int
-consumers_of(const PatchPlan *pl, int op, const Container *cs, int ncs, Consumer **list)
+consumers_of(const PatchPlan *pl, const PatchChange *ch, const Container *cs, int ncs, Consumer **list)
 {
 	int n = 0;
 	*list = NULL;
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		if (e->op != op)
+		if (!has_op(ch, e->op))
 			continue;
 		const Container *best = NULL;
 		for (int k = 0; k < ncs; k++) {
@@ -182,7 +193,8 @@ put_operation(Buf *b, const PatchOp *o, int i)
 
 bool
 patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
-    const char *base_revision, const char *candidate_revision, const ImpactQuery *q, DiagSink *d)
+    const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
+    const ImpactNode *nodes, int nnodes, DiagSink *d)
 {
 	ContainerVec cs = {0};
 	containers(S, &cs);
@@ -212,15 +224,42 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 		const PatchChange *c = &pl->changes.items[i];
 		if (i)
 			buf_putc(&head, ',');
-		buf_puts(&head, "{\"kind\":\"rename\",\"target\":");
-		json_cstr(&head, c->target);
-		buf_printf(&head, ",\"target_kind\":\"%s\",\"before\":", c->target_kind);
-		json_cstr(&head, c->before);
-		buf_puts(&head, ",\"after\":");
-		json_cstr(&head, c->after);
-		buf_printf(&head, ",\"classification\":\"source_projection\",\"operation_indices\":[%d],\"source_consumers\":[", c->op);
+		if (c->target) {
+			buf_puts(&head, "{\"kind\":\"rename\",\"target\":");
+			json_cstr(&head, c->target);
+			buf_printf(&head, ",\"target_kind\":\"%s\",\"before\":", c->target_kind);
+			json_cstr(&head, c->before);
+			buf_puts(&head, ",\"after\":");
+			json_cstr(&head, c->after);
+			buf_puts(&head, ",\"classification\":\"source_projection\"");
+		} else {
+			buf_puts(&head, "{\"kind\":\"call_instance\",\"expression\":");
+			json_cstr(&head, c->expression);
+			buf_puts(&head, ",\"containing_function\":");
+			json_cstr(&head, c->containing);
+			buf_printf(&head, ",\"containing_kind\":\"%s\",\"template\":", c->containing_kind);
+			json_cstr(&head, c->template_id);
+			for (int pass = 0; pass < 2; pass++) {
+				buf_puts(&head, pass ? ",\"after_type_arguments\":[" : ",\"before_type_arguments\":[");
+				for (int k = 0; k < c->nargs; k++) {
+					if (k)
+						buf_putc(&head, ',');
+					json_cstr(&head, pass ? c->after_args[k] : c->before_args[k]);
+				}
+				buf_putc(&head, ']');
+			}
+			buf_puts(&head, ",\"before_instance\":");
+			json_cstr(&head, c->before_instance);
+			buf_puts(&head, ",\"after_instance\":");
+			json_cstr(&head, c->after_instance);
+			buf_puts(&head, ",\"classification\":\"behavioral_call_instance\"");
+		}
+		buf_puts(&head, ",\"operation_indices\":[");
+		for (int k = 0; k < c->nops; k++)
+			buf_printf(&head, k ? ",%d" : "%d", c->ops[k]);
+		buf_puts(&head, "],\"source_consumers\":[");
 		Consumer *list;
-		int n = consumers_of(pl, c->op, cs.items, cs.len, &list);
+		int n = consumers_of(pl, c, cs.items, cs.len, &list);
 		for (int k = 0; k < n; k++) {
 			buf_puts(&head, k ? ",{\"id\":" : "{\"id\":");
 			json_cstr(&head, list[k].id);
@@ -233,22 +272,74 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 	}
 	buf_printf(&head, "],\"query\":{\"direction\":\"reverse\",\"depth\":%d,\"max_bytes\":%ld,\"max_nodes\":%d},\"budget\":{\"used_bytes\":",
 	    q->depth, q->max_bytes, q->max_nodes);
-	buf_puts(&tail, ",\"used_nodes\":0,\"max_depth_used\":0},\"truncation\":{\"truncated\":false,\"reasons\":[],"
-	    "\"omitted_known_nodes\":0,\"deferred_known_nodes\":0},\"frontier\":[],\"affected_functions\":[]}");
-	/* used_bytes is the report's own length: a fixed point */
-	size_t n = head.len + tail.len + 1;
-	for (int i = 0; i < 4; i++) {
-		char num[32];
-		n = head.len + tail.len + (size_t)snprintf(num, sizeof num, "%zu", n);
+	/* the largest prefix of the closure within the bounds */
+	int within = 0;
+	while (within < nnodes && nodes[within].depth <= q->depth)
+		within++;
+	int k = within < q->max_nodes ? within : q->max_nodes;
+	bool ok = false;
+	size_t total = 0;
+	for (; k >= 0; k--) {
+		buf_free(&tail);
+		int max_depth = k > 0 ? nodes[k - 1].depth : 0;
+		buf_printf(&tail, ",\"used_nodes\":%d,\"max_depth_used\":%d},\"truncation\":{\"truncated\":%s,\"reasons\":[", k, max_depth,
+		    k < nnodes ? "true" : "false");
+		/* why the closure was cut after k nodes */
+		const char *reasons[3];
+		int nr = 0;
+		if (k < nnodes) {
+			if (nodes[k].depth > q->depth)
+				reasons[nr++] = "depth";
+			else if (k == q->max_nodes && k == (within < q->max_nodes ? within : q->max_nodes))
+				reasons[nr++] = "max_nodes";
+			else
+				reasons[nr++] = "max_bytes";
+		}
+		for (int r = 0; r < nr; r++)
+			buf_printf(&tail, r ? ",\"%s\"" : "\"%s\"", reasons[r]);
+		int fend = k;
+		while (fend < nnodes && nodes[fend].depth == nodes[k < nnodes ? k : 0].depth)
+			fend++;
+		buf_printf(&tail, "],\"omitted_known_nodes\":%d,\"deferred_known_nodes\":%d},\"frontier\":[", nnodes - k, nnodes - fend);
+		for (int j = k; j < fend; j++) {
+			buf_puts(&tail, j > k ? ",{\"id\":" : "{\"id\":");
+			json_cstr(&tail, nodes[j].id);
+			buf_printf(&tail, ",\"kind\":\"%s\",\"depth\":%d,\"reasons\":[", nodes[j].kind, nodes[j].depth);
+			for (int r = 0; r < nr; r++)
+				buf_printf(&tail, r ? ",\"%s\"" : "\"%s\"", reasons[r]);
+			buf_puts(&tail, "],\"operation_indices\":[");
+			for (int o = 0; o < nodes[j].nops; o++)
+				buf_printf(&tail, o ? ",%d" : "%d", nodes[j].ops[o]);
+			buf_puts(&tail, "]}");
+		}
+		buf_puts(&tail, "],\"affected_functions\":[");
+		for (int j = 0; j < k; j++) {
+			buf_puts(&tail, j ? ",{\"id\":" : "{\"id\":");
+			json_cstr(&tail, nodes[j].id);
+			buf_printf(&tail, ",\"kind\":\"%s\",\"depth\":%d,\"operation_indices\":[", nodes[j].kind, nodes[j].depth);
+			for (int o = 0; o < nodes[j].nops; o++)
+				buf_printf(&tail, o ? ",%d" : "%d", nodes[j].ops[o]);
+			buf_puts(&tail, "]}");
+		}
+		buf_puts(&tail, "]}");
+		/* used_bytes is the report's own length: a fixed point */
+		size_t n = head.len + tail.len + 1;
+		for (int i = 0; i < 4; i++) {
+			char num[32];
+			n = head.len + tail.len + (size_t)snprintf(num, sizeof num, "%zu", n);
+		}
+		total = n;
+		if (n <= (size_t)q->max_bytes) {
+			buf_put(out, head.data, head.len);
+			buf_printf(out, "%zu", n);
+			buf_put(out, tail.data, tail.len);
+			ok = true;
+			break;
+		}
 	}
-	bool ok = n <= (size_t)q->max_bytes;
-	if (ok) {
-		buf_put(out, head.data, head.len);
-		buf_printf(out, "%zu", n);
-		buf_put(out, tail.data, tail.len);
-	} else {
-		Diag *g = diag_report(d, DIAG_G109, NULL, "the impact report needs %zu bytes, more than --max-bytes %ld", n, q->max_bytes);
-		diag_set_help(g, "raise --max-bytes to at least %zu (operations, changes and their consumers are never truncated)", n);
+	if (!ok) {
+		Diag *g = diag_report(d, DIAG_G109, NULL, "the impact report needs %zu bytes, more than --max-bytes %ld", total, q->max_bytes);
+		diag_set_help(g, "raise --max-bytes to at least %zu (operations, changes and their consumers are never truncated)", total);
 	}
 	buf_free(&head);
 	buf_free(&tail);

@@ -16,6 +16,7 @@
 #ifndef SPX_PATCH_H
 #define SPX_PATCH_H
 
+#include "../hir/hir.h"
 #include "../parse/ast.h"
 #include "../sema/program.h"
 #include "../support/diag.h"
@@ -70,10 +71,20 @@ typedef struct PatchEdit {
 /* What one operation changes (impact's `changes`); strings borrowed from
  * the Sema and the patch. */
 typedef struct PatchChange {
-	int op;
+	int op;                   /* the first contributing operation */
 	const char *target;       /* the renamed declaration's stable id */
 	const char *target_kind;  /* function, function_template, resource, field, case_field, variant_case */
 	const char *before, *after;
+	/* a call instance change (replace-call-type-argument; target NULL): */
+	const char *expression;   /* the selector as written */
+	const char *containing;   /* the function holding the call */
+	const char *containing_kind;
+	const char *template_id;
+	const char *before_args[8], *after_args[8];
+	int nargs;
+	char before_instance[160], after_instance[160];
+	int ops[8];               /* every contributing operation, ascending */
+	int nops;
 } PatchChange;
 
 typedef struct PatchPlan {
@@ -82,13 +93,18 @@ typedef struct PatchPlan {
 } PatchPlan;
 
 /*
- * Resolves every selector of p against the checked program (m, S over
- * src[0..len), whose revision is `revision`) and computes the edits; false
+ * Resolves every selector of p against the checked program (m, S and its
+ * HIR H over src[0..len), whose revision is `revision`) and computes the
+ * edits; a call selector names an expression by the graph's structural
+ * identity `declaration:<len>:<function-id>:expression:<index>`; false
  * with diagnostics in d (the patch file's sink) otherwise.  The base is
  * checked first (G409).
  */
-bool patch_plan(const SPatch *p, const Module *m, Sema *S, const char *src, size_t len,
+bool patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const char *src, size_t len,
     const char *revision, DiagSink *d, PatchPlan *out);
+/* `semaprax.function-instance.v1:<len>:<template>:<n>:<len>:<arg>…` (the
+ * reference's instance identity) into out. */
+void patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs);
 void patch_plan_free(PatchPlan *pl);
 /* The source with the plan's edits applied (malloc, NUL-terminated). */
 char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_len);
@@ -112,12 +128,25 @@ typedef struct ImpactQuery {
 
 /*
  * The `semaprax.semantic-impact.v1` report of a planned v1/v2 patch (one
- * line, no newline) into out; false with G109 in d when it cannot fit
- * q->max_bytes.  Renames are source projections: their consumers are
- * listed, and no function is behaviourally affected.
+ * line, no newline) into out; false with G109 in d when its mandatory part
+ * cannot fit q->max_bytes.  Renames are source projections: their
+ * consumers are listed, and they affect no function.  A call instance
+ * change seeds the reverse-call closure `nodes` (the caller computes it
+ * from the graph model; sorted by depth, then stable id), of which the
+ * largest prefix within q's bounds is listed, the rest counted.
  */
+/* One callable of the reverse-call closure of the behavioural changes. */
+typedef struct ImpactNode {
+	const char *id;
+	const char *kind;    /* function, function_template */
+	int depth;           /* 0: holds a changed call */
+	int ops[8];          /* operations reaching it at that depth, ascending */
+	int nops;
+} ImpactNode;
+
 bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
-    const char *base_revision, const char *candidate_revision, const ImpactQuery *q, DiagSink *d);
+    const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
+    const ImpactNode *nodes, int nnodes, DiagSink *d);
 
 /* "sha256:<hex>" of the repair assigning a persistent id to the automatic
  * function `target` at `revision`. */

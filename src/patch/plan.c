@@ -24,6 +24,7 @@ typedef struct Planner Planner;
 struct Planner {
 	const Module *m;
 	Sema *S;
+	const HirModule *H;
 	const char *src;
 	DiagSink *d;
 	PatchPlan *out;
@@ -43,6 +44,9 @@ struct Planner {
 	void (*on_pat)(Planner *, const Pattern *);
 	void (*on_type)(Planner *, const Type *);
 	void (*on_stmt)(Planner *, const Stmt *);
+	/* replace-call-type-argument: the call found by its span */
+	Span call_span;
+	const Expr *call;
 };
 
 static void walk_expr(Planner *P, const Expr *e);
@@ -287,7 +291,15 @@ add_edit(Planner *P, Span at, const char *text)
 static void
 add_change(Planner *P, const char *target, const char *kind, const char *before)
 {
-	PatchChange c = { P->op, target, kind, before, P->o->to.s };
+	PatchChange c;
+	memset(&c, 0, sizeof c);
+	c.op = P->op;
+	c.target = target;
+	c.target_kind = kind;
+	c.before = before;
+	c.after = P->o->to.s;
+	c.ops[0] = P->op;
+	c.nops = 1;
 	VEC_PUSH(P->out->changes, c);
 }
 
@@ -709,6 +721,162 @@ plan_assign_id(Planner *P, const char *revision)
 	return true;
 }
 
+/* ---- replace-call-type-argument ---- */
+
+void
+patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs)
+{
+	int n = snprintf(out, size, "semaprax.function-instance.v1:%zu:%s:%d:", strlen(template_id), template_id, nargs);
+	for (int i = 0; i < nargs && n > 0 && (size_t)n < size; i++)
+		n += snprintf(out + n, size - (size_t)n, "%zu:%s", strlen(args[i]), args[i]);
+}
+
+/* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
+static bool
+parse_expression_id(const char *s, char *id, size_t size, uint32_t *index)
+{
+	if (strncmp(s, "declaration:", 12) != 0)
+		return false;
+	s += 12;
+	char *end;
+	unsigned long len = strtoul(s, &end, 10);
+	if (end == s || *end != ':' || (s[0] == '0' && end - s > 1) || len == 0 || len >= size || strlen(end + 1) < len)
+		return false;
+	memcpy(id, end + 1, len);
+	id[len] = '\0';
+	s = end + 1 + len;
+	if (strncmp(s, ":expression:", 12) != 0)
+		return false;
+	s += 12;
+	if (!*s || (s[0] == '0' && s[1]) || strlen(s) > 9)
+		return false;
+	for (const char *c = s; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	*index = (uint32_t)strtoul(s, NULL, 10);
+	return true;
+}
+
+typedef struct FindHir {
+	uint32_t index;
+	const HirExpr *found;
+} FindHir;
+
+static void
+find_hir(void *ctx, const HirExpr *e)
+{
+	FindHir *f = ctx;
+	if (e->index == f->index)
+		f->found = e;
+}
+
+static void
+find_call(Planner *P, const Expr *e)
+{
+	if (e->kind == EXPR_CALL && e->span.start == P->call_span.start && e->span.end == P->call_span.end)
+		P->call = e;
+}
+
+static const char *
+targ_text(Sema *S, TypeId t)
+{
+	return t == T_I64 ? "i64" : t == T_BOOL ? "bool" : sema_type_name(S, t);
+}
+
+static bool
+targ_error(Planner *P, const char *why)
+{
+	Diag *g = diag_report(P->d, DIAG_G108, &P->o->w[0].span, "generic call selector for expression `%s` is stale or invalid: %s", P->o->w[0].s, why);
+	diag_set_help(g, "regenerate the patch from the current semantic graph (`semaprax graph <file>` numbers each function's expressions)");
+	return false;
+}
+
+static bool
+plan_targ(Planner *P)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	char fid[512];
+	uint32_t index;
+	if (!P->H)
+		return targ_error(P, "the program has no HIR");
+	if (!parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
+		return targ_error(P, "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
+	const HirFunc *f = NULL;
+	for (int i = 0; i < P->H->nfuncs && !f; i++)
+		if (P->H->funcs[i].id && strcmp(P->H->funcs[i].id, fid) == 0)
+			f = &P->H->funcs[i];
+	if (!f)
+		return targ_error(P, "no function has this identity");
+	FindHir fh = { index, NULL };
+	HirVisitor v = { find_hir, NULL, NULL, &fh };
+	hir_visit(f, &v);
+	const HirExpr *e = fh.found;
+	if (!e || e->kind != HIR_CALL || e->u.call.kind != CALL_FN || e->u.call.ntargs == 0)
+		return targ_error(P, "expression does not identify a generic call");
+	Sym *tmpl = sema_sym(S, e->u.call.fn);
+	if (strcmp(tmpl->id, o->w[1].s) != 0)
+		return targ_error(P, "the call's template is another");
+	int nargs = e->u.call.ntargs < 8 ? e->u.call.ntargs : 8;
+	const char *args[8];
+	for (int i = 0; i < nargs; i++)
+		args[i] = targ_text(S, e->u.call.targs[i]);
+	char inst[160];
+	patch_instance_id(inst, sizeof inst, tmpl->id, args, nargs);
+	if (strcmp(inst, o->w[2].s) != 0)
+		return targ_error(P, "old-instance is not the call's instance");
+	uint32_t ix = (uint32_t)strtoul(o->w[3].s, NULL, 10);
+	if (ix >= (uint32_t)nargs || strcmp(args[ix], o->w[4].s) != 0)
+		return targ_error(P, "the index or `from` type does not match the call");
+	if (strcmp(o->w[4].s, o->to.s) == 0) {
+		Diag *g = diag_report(P->d, DIAG_G106, &o->to.span, "call type argument %u is already `%s`", ix, o->to.s);
+		diag_set_help(g, "remove the operation, or choose the other type");
+		return false;
+	}
+	/* the written type argument */
+	P->call_span = e->span;
+	P->on_expr = find_call;
+	walk_module(P);
+	const Expr *c = P->call;
+	if (!c || (uint32_t)c->u.call.ntargs <= ix || c->u.call.targs[ix]->span.end - c->u.call.targs[ix]->span.start != strlen(o->w[4].s) ||
+	    memcmp(P->src + c->u.call.targs[ix]->span.start, o->w[4].s, strlen(o->w[4].s)) != 0)
+		return targ_error(P, "the type argument is not written at the call");
+	add_edit(P, c->u.call.targs[ix]->span, o->to.s);
+	/* the change: one per call expression */
+	PatchChange *ch = NULL;
+	for (int i = 0; i < P->out->changes.len; i++)
+		if (P->out->changes.items[i].expression && strcmp(P->out->changes.items[i].expression, o->w[0].s) == 0)
+			ch = &P->out->changes.items[i];
+	if (!ch) {
+		PatchChange z;
+		memset(&z, 0, sizeof z);
+		z.op = P->op;
+		z.expression = o->w[0].s;
+		/* a closure's calls belong to the function that holds it */
+		Sym *holder = NULL;
+		for (SymId i = 0; i < S->syms.len && !holder; i++) {
+			Sym *y = sema_sym(S, i);
+			size_t n = strlen(y->id);
+			if ((y->kind == SK_FN || y->kind == SK_METHOD) && strncmp(fid, y->id, n) == 0 && (fid[n] == '\0' || fid[n] == ':'))
+				holder = y;
+		}
+		z.containing = holder ? holder->id : f->id;
+		z.containing_kind = holder && holder->ntparams ? "function_template" : "function";
+		z.template_id = tmpl->id;
+		z.nargs = nargs;
+		for (int i = 0; i < nargs; i++)
+			z.before_args[i] = z.after_args[i] = args[i];
+		snprintf(z.before_instance, sizeof z.before_instance, "%s", inst);
+		VEC_PUSH(P->out->changes, z);
+		ch = &P->out->changes.items[P->out->changes.len - 1];
+	}
+	ch->after_args[ix] = o->to.s;
+	patch_instance_id(ch->after_instance, sizeof ch->after_instance, ch->template_id, ch->after_args, ch->nargs);
+	if (ch->nops < 8)
+		ch->ops[ch->nops++] = P->op;
+	return true;
+}
+
 static int
 edit_cmp(const void *a, const void *b)
 {
@@ -721,7 +889,7 @@ edit_cmp(const void *a, const void *b)
 }
 
 bool
-patch_plan(const SPatch *p, const Module *m, Sema *S, const char *src, size_t len,
+patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const char *src, size_t len,
     const char *revision, DiagSink *d, PatchPlan *out)
 {
 	(void)len;
@@ -737,6 +905,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const char *src, size_t le
 		memset(&P, 0, sizeof P);
 		P.m = m;
 		P.S = S;
+		P.H = H;
 		P.src = src;
 		P.d = d;
 		P.out = out;
@@ -751,13 +920,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const char *src, size_t le
 		case POP_RENAME_CASE: plan_case(&P); break;
 		case POP_ASSIGN_ID: plan_assign_id(&P, revision); break;
 		case POP_NO_NEW_EFFECTS: break;
-		case POP_REPLACE_TARG: {
-			Diag *g = diag_report(d, DIAG_G108, &p->ops[i].w[0].span,
-			    "generic call selector for expression `%s` is stale or invalid: this toolchain does not resolve structural expression identities yet",
-			    p->ops[i].w[0].s);
-			diag_set_help(g, "replace the type argument in the source; `replace-call-type-argument` is not supported yet (docs/DECISIONS.md)");
-			break;
-		}
+		case POP_REPLACE_TARG: plan_targ(&P); break;
 		}
 	}
 	if (d->errors != errors)
