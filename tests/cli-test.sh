@@ -26,14 +26,20 @@ expect() {
 has() { # has FILE TEXT DESCRIPTION
 	if grep -qF -- "$2" "$1"; then ok; else bad "$3: missing \`$2\`"; fi
 }
+lacks() { # lacks FILE TEXT DESCRIPTION
+	if grep -qF -- "$2" "$1"; then bad "$3: unexpected \`$2\`"; else ok; fi
+}
 
 expect 2 "no arguments" -- "$bin"
 has "$tmp/out" "SEMAPRAX — Meaning in. Verified machine code out." "no-argument guide"
 expect 0 "--help" -- "$bin" --help
 expect 0 "help fmt" -- "$bin" help fmt
 has "$tmp/out" "semaprax fmt" "help fmt text"
+expect 2 "unknown command" -- "$bin" fnt
+has "$tmp/err" 'unknown command `fnt`; did you mean `fmt`?' "suggestion"
+# `fmx` is one edit from both `fmt` and `fix`: no suggestion
 expect 2 "unknown command" -- "$bin" fmx
-has "$tmp/err" 'unknown command `fmx`; did you mean `fmt`?' "suggestion"
+lacks "$tmp/err" 'did you mean' "ambiguous suggestion"
 expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
 has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
 expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx

@@ -24,14 +24,26 @@
  * temporary file until it is renamed or removed, so an interrupt is
  * delivered once the file holds the old or the new bytes and no temporary
  * file remains.
+ *
+ * Agent writes (`patch`, `fix`: cli_write_lock) add a lock and a base check.
+ * The lock is an flock on a sibling lock file, so a writer killed by SIGKILL
+ * (which cannot be blocked) releases it; its staging file then remains, and
+ * is removed by the next writer once that one holds the lock (staging files
+ * are only created under the lock, so any found then is stale).  Just
+ * before the rename the target is read again and must still hold the bytes
+ * the change was computed from (I207: nothing is written).  A rename is
+ * atomic, so the target holds the old or the new bytes at every instant
+ * (tests/patch-crash.sh kills writers at every step, SEMAPRAX_TEST_KILL_AT).
  */
 /* realpath is XSI in glibc's headers. */
 #define _XOPEN_SOURCE 700
 
 #include "fmt_write.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,14 +53,34 @@
 #include <unistd.h>
 
 static void
-fmt_report(const char *path, const char *why, const char *help)
+write_report(DiagCode code, const char *path, const char *msg, const char *help)
 {
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, DIAG_I101, NULL, "cannot write %s: %s", path, why);
+	Diag *d = diag_report(&s, code, NULL, "%s", msg);
 	diag_set_help(d, "%s", help);
 	diag_emit_all(&s, false);
 	diag_free(&s);
+}
+
+static void
+fmt_report(const char *path, const char *why, const char *help)
+{
+	char msg[PATH_MAX + 256];
+	snprintf(msg, sizeof msg, "cannot write %s: %s", path, why);
+	write_report(DIAG_I101, path, msg, help);
+}
+
+/* Test hook (tests/patch-crash.sh): SEMAPRAX_TEST_KILL_AT=n kills the
+ * process with SIGKILL at step n of an agent write. */
+static void
+kill_point(const FmtTarget *t, int n)
+{
+	if (!t->lock_path || t->lock_fd < 0)
+		return;
+	const char *v = getenv("SEMAPRAX_TEST_KILL_AT");
+	if (v && atoi(v) == n)
+		raise(SIGKILL);
 }
 
 /* No write permission for us, or no write bit at all (root bypasses the
@@ -63,6 +95,7 @@ bool
 cli_fmt_prepare(FmtTarget *t, const char *path)
 {
 	memset(t, 0, sizeof *t);
+	t->lock_fd = -1;
 	t->operand = path;
 	t->path = realpath(path, NULL);
 	if (!t->path || stat(t->path, &t->st) != 0 || !S_ISREG(t->st.st_mode)) {
@@ -85,8 +118,102 @@ cli_fmt_prepare(FmtTarget *t, const char *path)
 void
 cli_fmt_release(FmtTarget *t)
 {
+	cli_write_unlock(t);
 	free(t->path);
 	t->path = NULL;
+}
+
+/* path's directory and file name (owned), split at the last slash. */
+static void
+split_path(const char *path, char **dir, char **name)
+{
+	const char *slash = strrchr(path, '/');
+	*dir = slash ? spx_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spx_xstrdup(".");
+	*name = spx_xstrdup(slash ? slash + 1 : path);
+}
+
+#define STAGE_TAG ".semaprax-stage-"
+
+/* Removes staging files a killed writer left beside the target. */
+static void
+sweep_stale(const char *path)
+{
+	char *dir, *name;
+	split_path(path, &dir, &name);
+	size_t plen = strlen(name) + strlen(STAGE_TAG) + 1;
+	char *prefix = spx_xmalloc(plen + 1);
+	snprintf(prefix, plen + 1, ".%s" STAGE_TAG, name);
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+				continue;
+			char *full = spx_xmalloc(strlen(dir) + strlen(e->d_name) + 2);
+			sprintf(full, "%s/%s", dir, e->d_name);
+			unlink(full);
+			free(full);
+		}
+		closedir(d);
+	}
+	free(prefix);
+	free(dir);
+	free(name);
+}
+
+bool
+cli_write_lock(FmtTarget *t)
+{
+	char *dir, *name;
+	split_path(t->path, &dir, &name);
+	t->lock_path = spx_xmalloc(strlen(dir) + strlen(name) + 24);
+	sprintf(t->lock_path, "%s/.%s.semaprax-lock", dir, name);
+	free(dir);
+	free(name);
+	for (int attempt = 0; attempt < 64; attempt++) {
+		int fd = open(t->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			fmt_report(t->operand, strerror(errno), "the directory must be writable for the lock file; nothing was written");
+			break;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int e = errno;
+			close(fd);
+			if (e == EWOULDBLOCK) {
+				char msg[PATH_MAX + 64];
+				snprintf(msg, sizeof msg, "%s is locked by another semantic patch", t->operand);
+				write_report(DIAG_I205, t->operand, msg, "wait for the other command to finish, then run this one again");
+			} else {
+				fmt_report(t->operand, strerror(e), "the file system must support flock; nothing was written");
+			}
+			break;
+		}
+		/* the file we locked must still be the lock file (a releasing
+		 * writer unlinks it before unlocking) */
+		struct stat a, b;
+		if (fstat(fd, &a) == 0 && stat(t->lock_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			t->lock_fd = fd;
+			t->check_base = true;
+			sweep_stale(t->path);
+			return true;
+		}
+		close(fd);
+	}
+	free(t->lock_path);
+	t->lock_path = NULL;
+	return false;
+}
+
+void
+cli_write_unlock(FmtTarget *t)
+{
+	if (t->lock_path && t->lock_fd >= 0) {
+		unlink(t->lock_path);
+		close(t->lock_fd);
+		t->lock_fd = -1;
+	}
+	free(t->lock_path);
+	t->lock_path = NULL;
 }
 
 static bool
@@ -107,13 +234,25 @@ write_all(int fd, const char *data, size_t len)
 /* A new temporary file beside path holding data (fsynced, mode applied);
  * its name is stored in tmp.  False on failure (nothing left behind). */
 static bool
-stage(char *tmp, size_t size, const char *path, const char *data, size_t len, const struct stat *own)
+stage(const FmtTarget *t, char *tmp, size_t size, const char *data, size_t len, const struct stat *own)
 {
-	snprintf(tmp, size, "%s.fmt-XXXXXX", path);
+	const char *path = t->path;
+	if (t->lock_path && t->lock_fd >= 0) {
+		char *dir, *name;
+		split_path(path, &dir, &name);
+		snprintf(tmp, size, "%s/.%s" STAGE_TAG "XXXXXX", dir, name);
+		free(dir);
+		free(name);
+	} else {
+		snprintf(tmp, size, "%s.fmt-XXXXXX", path);
+	}
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return false;
-	bool ok = write_all(fd, data, len);
+	kill_point(t, 2);
+	bool ok = write_all(fd, data, len / 2);
+	kill_point(t, 3);   /* half written */
+	ok = ok && write_all(fd, data + len / 2, len - len / 2);
 	if (ok && own) {
 		/* the replacement keeps the target's mode, owner and group */
 		ok = fchmod(fd, own->st_mode & 07777) == 0;
@@ -122,6 +261,7 @@ stage(char *tmp, size_t size, const char *path, const char *data, size_t len, co
 	}
 	ok = ok && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
+	kill_point(t, 4);
 	if (!ok) {
 		int e = errno;
 		unlink(tmp);
@@ -154,18 +294,59 @@ overwrite(const char *path, const char *data, size_t len)
 	return close(fd) == 0 && ok;
 }
 
+/* Does the file at path hold exactly old[0..old_len)? */
 static bool
-replace(const FmtTarget *t, const char *data, size_t len, char *tmp, size_t size)
+holds(const char *path, const char *old, size_t old_len)
 {
-	if (!stage(tmp, size, t->path, data, len, &t->st))
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
 		return false;
+	char buf[65536];
+	size_t at = 0;
+	bool same = true;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			same = false;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (at + (size_t)n > old_len || memcmp(buf, old + at, (size_t)n) != 0) {
+			same = false;
+			break;
+		}
+		at += (size_t)n;
+	}
+	close(fd);
+	return same && at == old_len;
+}
+
+/* errno value for "the target changed under us" (reported as I207) */
+#define CHANGED_ERRNO ESTALE
+
+static bool
+replace(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len, char *tmp, size_t size)
+{
+	if (!stage(t, tmp, size, data, len, &t->st))
+		return false;
+	if (t->check_base && !holds(t->path, old, old_len)) {
+		unlink(tmp);
+		errno = CHANGED_ERRNO;
+		return false;
+	}
+	kill_point(t, 5);
 	if (rename(tmp, t->path) != 0) {
 		int e = errno;
 		unlink(tmp);
 		errno = e;
 		return false;
 	}
+	kill_point(t, 6);
 	sync_parent(t->path);
+	kill_point(t, 7);
 	return true;
 }
 
@@ -174,8 +355,13 @@ static bool
 rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len,
     char *tmp, size_t size, bool *kept)
 {
-	if (!stage(tmp, size, t->path, old, old_len, NULL))  /* mkstemp's 0600 */
+	if (!stage(t, tmp, size, old, old_len, NULL))  /* mkstemp's 0600 */
 		return false;
+	if (t->check_base && !holds(t->path, old, old_len)) {
+		unlink(tmp);
+		errno = CHANGED_ERRNO;
+		return false;
+	}
 	if (overwrite(t->path, data, len)) {
 		unlink(tmp);
 		return true;
@@ -200,19 +386,23 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	sigaddset(&block, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &block, &saved);
 
-	size_t size = strlen(t->path) + 16;
+	kill_point(t, 1);
+	size_t size = strlen(t->path) + 32;
 	char *tmp = spx_xmalloc(size);
 	bool kept = false, ok;
 	/* A replacement that cannot keep the owner and group (fchown refused)
 	 * falls back to the in-place rewrite. */
 	bool in_place = t->st.st_nlink > 1 || (t->st.st_uid != geteuid() && geteuid() != 0);
-	ok = !in_place && replace(t, data, len, tmp, size);
+	ok = !in_place && replace(t, old, old_len, data, len, tmp, size);
 	if (!ok && (in_place || errno == EPERM))
 		ok = rewrite_in_place(t, old, old_len, data, len, tmp, size, &kept);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 
-	if (!ok && kept) {
+	if (!ok && e == CHANGED_ERRNO && t->check_base) {
+		write_report(DIAG_I207, t->operand, "semantic patch source changed after its initial revision check",
+		    "regenerate the patch against the current semantic graph");
+	} else if (!ok && kept) {
 		char help[PATH_MAX + 96];
 		snprintf(help, sizeof help, "the file may be damaged: its original bytes are saved in %s", tmp);
 		fmt_report(t->operand, strerror(e), help);

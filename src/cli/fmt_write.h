@@ -1,7 +1,9 @@
 /*
- * fmt_write.h — replacing a source file's bytes for `fmt` (fmt_write.c):
- * symlinks resolved, hard links and owners kept, read-only files refused,
- * no temporary file left behind by an interrupt.
+ * fmt_write.h — replacing a source file's bytes for `fmt`, `patch` and
+ * `fix` (fmt_write.c): symlinks resolved, hard links and owners kept,
+ * read-only files refused, no temporary file left behind by an interrupt;
+ * for the agent writes, a lock beside the file and a last check that the
+ * file still holds the bytes the change was computed from.
  */
 #ifndef SPX_CLI_FMT_WRITE_H
 #define SPX_CLI_FMT_WRITE_H
@@ -14,12 +16,28 @@ typedef struct FmtTarget {
 	const char *operand;  /* the path as given (borrowed), for diagnostics */
 	char *path;           /* owned: the resolved file written (no symlinks) */
 	struct stat st;       /* the target's status when prepared */
+	/* agent writes (cli_write_lock): */
+	int lock_fd;          /* the held lock, or -1 */
+	char *lock_path;      /* owned: <dir>/.<name>.semaprax-lock */
+	bool check_base;      /* the write re-reads the target before committing:
+	                       * it must still hold `old` (I207 otherwise) */
 } FmtTarget;
 
 /* Resolves path and checks the target is a writable regular file; reports
  * I101 and returns false otherwise (nothing is written). */
 bool cli_fmt_prepare(FmtTarget *t, const char *path);
 void cli_fmt_release(FmtTarget *t);
+
+/*
+ * Takes the agent-write lock of a prepared target: an flock on the sibling
+ * `.<name>.semaprax-lock` (released by the kernel if the process dies), I205
+ * when another process holds it.  Under the lock, staging files a killed
+ * writer left behind are removed, and later writes check the base bytes
+ * and stage as `.<name>.semaprax-stage-XXXXXX`.  cli_write_unlock removes
+ * the lock file and releases it (also done by cli_fmt_release).
+ */
+bool cli_write_lock(FmtTarget *t);
+void cli_write_unlock(FmtTarget *t);
 
 /* Replaces the target's bytes (old: the bytes it held when read) with
  * data; reports I101 and returns false on failure. */

@@ -39,6 +39,12 @@ const CliCommand cli_commands[] = {
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md).\n" },
+	{ "fix", cli_cmd_fix, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
+	  "  applies the machine-applicable fixes the diagnostics carry (`check --json` lists\n"
+	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
+	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
+	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
+	  "  unified diff and writes nothing.\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
@@ -54,12 +60,32 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax <command> --help`); the language card (docs/language-card.md: `help\n"
 	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
 	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows.\n" },
+	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
+	  "  previews a v1/v2 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
+	  "  report (base and candidate revisions, operations, changes with the declarations\n"
+	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
+	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
+	{ "patch", cli_cmd_patch, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
+	  "  applies a semantic patch (`.spatch`: `base <revision>`, `rename <id> to <name>`,\n"
+	  "  v2 `rename-member`/`rename-case`, v3 `assign-function-id`) to the verified file: the\n"
+	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
+	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
+	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
+	  "  unified diff and the new revision and writes nothing.\n" },
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
 	  "  lists the callers of X, --called-by X its callees.\n" },
+	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
+	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
+	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"
+	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.\n" },
+	{ "repairs", cli_cmd_repairs, "semaprax repairs <file> assign-function-id <automatic-id>\n"
+	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
+	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
+	  "  writes nothing.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"

@@ -210,6 +210,7 @@ check_assign(FnCtx *C, const Stmt *s)
 		diag_set_help(d, "assign one of the declared fields");
 		return;
 	}
+	S->assign_owner[v->id] = (SymId)ti->decl;
 	TypeId ft = sema_field_type(S, l->type, idx);
 	if (!sema_type_is_scalar(&S->types, ft)) {
 		Diag *d = sema_error(S, DIAG_U109, s->u.assign.field.span, "field mutation v1 supports only direct scalar Copy record fields");

@@ -151,6 +151,9 @@ struct Sema {
 	 * when the call was not resolved.  Arena arrays.
 	 */
 	uint8_t **call_consumes;
+	/* Field assignments `x.f = v;`: per Expr id of v, the record or class
+	 * whose field f is assigned (-1 otherwise) — what a rename of f reads. */
+	SymId *assign_owner;
 	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
 	/*
 	 * The ownership mode of the value each expression produces (ParamMode):

@@ -768,8 +768,9 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
 	S->expr_sym = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->assign_owner = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	for (uint32_t i = 0; i < m->nexprs; i++)
-		S->expr_sym[i] = -1;
+		S->expr_sym[i] = S->assign_owner[i] = -1;
 	S->call_consumes = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
 	S->call_builtin = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
 	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
@@ -852,6 +853,7 @@ sema_free(Sema *S)
 	VEC_FREE(S->syms);
 	free(S->expr_type);
 	free(S->expr_sym);
+	free(S->assign_owner);
 	free(S->expr_mode);
 	free(S->call_consumes);
 	free(S->own_reported);

@@ -1,0 +1,1019 @@
+/*
+ * cmd_patch.c — the agent write commands (TOOLCHAIN.md §1.2, §1.4, §3.8):
+ *
+ *   semaprax patch <file> <patch.spatch> [--dry-run]
+ *   semaprax repairs <file> assign-function-id <automatic-id>
+ *   semaprax repair <file> <repair-id> --persistent-id <id>
+ *
+ * `patch`: lock the file (fmt_write.c), verify it, resolve the patch
+ * against that one verified program (src/patch/), apply the edits to a
+ * copy, verify the copy fully (parse, check, lower, validate) and compare
+ * its meaning (patch_same_meaning), then commit atomically, checking the
+ * file still holds the bytes the edits were computed from.  Anything that
+ * fails leaves the file byte for byte as it was.  --dry-run prints the
+ * unified diff and the revision the file would have, and writes nothing.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt_write.h"
+
+#include "../graph/graph.h"
+#include "../patch/patch.h"
+#include "../support/json.h"
+#include "../support/sha256.h"
+#include "../support/utf8.h"
+
+/* The patch file's bytes, or NULL after I202 (printed). */
+static char *
+read_patch(const char *path, size_t *len)
+{
+	DiagSink tmp;
+	diag_init(&tmp, path, NULL, 0);
+	char *text = driver_read_source(path, len, &tmp);
+	const char *why = tmp.items.len ? tmp.items.items[0].message : NULL;
+	if (text && utf8_validate((const unsigned char *)text, *len) != *len)
+		why = "the patch is not valid UTF-8";
+	if (why) {
+		DiagSink s;
+		diag_init(&s, path, NULL, 0);
+		diag_report(&s, DIAG_I202, NULL, "cannot read semantic patch: %s", why);
+		diag_emit_all(&s, false);
+		diag_free(&s);
+		free(text);
+		text = NULL;
+	}
+	diag_free(&tmp);
+	return text;
+}
+
+/* Verifies src[0..len) as the file at path would be: parse, check,
+ * revision, lower and validate.  The session owns its diagnostics. */
+static bool
+verify_copy(Session *c, const char *path, const char *src, size_t len)
+{
+	driver_session_init(c, path);
+	driver_set_source(c, src, len);
+	if (!driver_parse(c) || !driver_check(c))
+		return false;
+	driver_revision(c);
+	return driver_lower(c);
+}
+
+/* ---- unified diff of old → new, from the plan's edits ---- */
+
+typedef struct Lines {
+	const char *s;
+	size_t len;
+	uint32_t *start;   /* start offset of each line, plus len at [n] */
+	int n;
+} Lines;
+
+static void
+lines_init(Lines *l, const char *s, size_t len)
+{
+	l->s = s;
+	l->len = len;
+	l->n = 0;
+	int cap = 16;
+	l->start = spx_xmalloc(sizeof(uint32_t) * (size_t)cap);
+	size_t at = 0;
+	while (at < len) {
+		if (l->n + 2 > cap) {
+			cap *= 2;
+			l->start = spx_xrealloc(l->start, sizeof(uint32_t) * (size_t)cap);
+		}
+		l->start[l->n++] = (uint32_t)at;
+		const char *nl = memchr(s + at, '\n', len - at);
+		at = nl ? (size_t)(nl - s) + 1 : len;
+	}
+	l->start[l->n] = (uint32_t)len;
+}
+
+/* 0-based line holding offset off (off == len: the last line). */
+static int
+line_of(const Lines *l, uint32_t off)
+{
+	int lo = 0, hi = l->n - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (l->start[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* An old offset's position in the new text (edits before it shift it). */
+static uint32_t
+map_off(const PatchPlan *pl, uint32_t off)
+{
+	int64_t shift = 0;
+	for (int i = 0; i < pl->edits.len; i++) {
+		const PatchEdit *e = &pl->edits.items[i];
+		if (e->end <= off && !(e->start == e->end && e->start == off))
+			shift += (int64_t)strlen(e->text) - (int64_t)(e->end - e->start);
+	}
+	return (uint32_t)((int64_t)off + shift);
+}
+
+static void
+put_lines(Buf *b, char mark, const char *s, size_t len)
+{
+	size_t at = 0;
+	while (at < len) {
+		const char *nl = memchr(s + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - s) : len;
+		buf_putc(b, mark);
+		buf_put(b, s + at, end - at);
+		buf_putc(b, '\n');
+		if (!nl)
+			buf_puts(b, "\\ No newline at end of file\n");
+		at = end + 1;
+	}
+}
+
+static int
+count_lines(const char *s, size_t len)
+{
+	int n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += s[i] == '\n';
+	return n + (len > 0 && s[len - 1] != '\n');
+}
+
+static void
+unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len, const PatchPlan *pl)
+{
+	if (pl->edits.len == 0)
+		return;
+	Lines L;
+	lines_init(&L, old, old_len);
+	int n = L.n > 0 ? L.n : 1;
+	bool *changed = spx_xcalloc((size_t)n + 1, 1);
+	for (int i = 0; i < pl->edits.len; i++) {
+		const PatchEdit *e = &pl->edits.items[i];
+		int a = line_of(&L, e->start), z = line_of(&L, e->end > e->start ? e->end - 1 : e->start);
+		for (int k = a; k <= z && k < n; k++)
+			changed[k] = true;
+	}
+	if (path[0] == '/')
+		buf_printf(b, "--- %s\n+++ %s\n", path, path);
+	else
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", path, path);
+	int shift = 0;   /* new line number - old line number so far */
+	int k = 0;
+	while (k < n) {
+		if (!changed[k]) {
+			k++;
+			continue;
+		}
+		/* a hunk: changed lines whose gaps are at most 6 lines, 3 lines of context */
+		int first = k, last = k;
+		for (int j = k + 1; j < n && j <= last + 7; j++)
+			if (changed[j])
+				last = j;
+		int a = first - 3 < 0 ? 0 : first - 3, z = last + 3 >= n ? n - 1 : last + 3;
+		Buf h = {0};
+		int old_count = 0, new_count = 0;
+		int j = a;
+		while (j <= z) {
+			if (!changed[j]) {
+				put_lines(&h, ' ', old + L.start[j], L.start[j + 1] - L.start[j]);
+				old_count++;
+				new_count++;
+				j++;
+				continue;
+			}
+			int r = j;
+			while (r + 1 <= z && changed[r + 1])
+				r++;
+			uint32_t os = L.start[j], oe = L.start[r + 1];
+			uint32_t ns = map_off(pl, os), ne = map_off(pl, oe);
+			put_lines(&h, '-', old + os, oe - os);
+			put_lines(&h, '+', new_ + ns, ne - ns);
+			old_count += r - j + 1;
+			new_count += count_lines(new_ + ns, ne - ns);
+			j = r + 1;
+		}
+		buf_printf(b, "@@ -%d,%d +%d,%d @@\n", a + 1, old_count, a + 1 + shift, new_count);
+		buf_put(b, h.data ? h.data : "", h.len);
+		buf_free(&h);
+		shift += new_count - old_count;
+		k = z + 1;
+	}
+	(void)new_len;
+	free(changed);
+	free(L.start);
+}
+
+/* ---- the candidate: plan, apply, verify, compare ---- */
+
+/*
+ * Resolves sp against the verified session L, applies the edits to a copy
+ * (*cand), verifies it in C and compares meanings.  Patch diagnostics go to
+ * pd; a copy that does not verify prints its own diagnostics.
+ */
+static bool
+make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
+{
+	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
+		return false;
+	*cand = patch_apply(L->src, L->len, plan, clen);
+	if (!verify_copy(C, path, *cand, *clen)) {
+		fprintf(stderr, "semantic patch result does not verify; %s is unchanged:\n", path);
+		diag_emit_all(&C->diags, false);
+		return false;
+	}
+	return patch_same_meaning(sp, L->S, C->S, pd);
+}
+
+/* ---- patch ---- */
+
+int
+cli_cmd_patch(int argc, char **argv)
+{
+	const char *path = NULL, *patch_path = NULL;
+	bool dry = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--dry-run") == 0 && !dry)
+			dry = true;
+		else if (a[0] == '-' && a[1] != '\0')
+			return cli_usage("patch", "unknown patch option `%s`", a);
+		else if (!path)
+			path = a;
+		else if (!patch_path)
+			patch_path = a;
+		else
+			return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
+	}
+	if (!patch_path)
+		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
+
+	size_t plen;
+	char *ptext = read_patch(patch_path, &plen);
+	if (!ptext)
+		return EXIT_FAIL;
+	DiagSink pd;
+	diag_init(&pd, patch_path, ptext, plen);
+	SPatch sp;
+	int status = EXIT_FAIL;
+	FmtTarget target;
+	memset(&target, 0, sizeof target);
+	target.lock_fd = -1;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+
+	if (!patch_parse(&sp, ptext, plen, &pd))
+		goto out;
+	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
+		goto out;
+	bool loaded = driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR);
+	if (!loaded) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
+		goto out;
+	if (dry) {
+		Buf b = {0};
+		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
+		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", C.revision);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+		status = EXIT_OK;
+		goto out;
+	}
+	if (!cli_fmt_write(&target, L->src, L->len, cand, clen))
+		goto out;
+	printf("applied semantic patch; graph is now %s\n", C.revision);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&pd, false);
+	cli_fmt_release(&target);
+	patch_plan_free(&plan);
+	free(cand);
+	driver_session_free(&C);
+	patch_free(&sp);
+	diag_free(&pd);
+	free(ptext);
+	driver_program_free(&P);
+	return status;
+}
+
+/* ---- repairs (TOOLCHAIN.md §3.8) ---- */
+
+#define REPAIR_MAX_SOURCE 16777216
+#define REPAIR_MAX_FUNCTIONS 1024
+#define REPAIR_MAX_CALLS 65536
+#define REPAIR_MAX_OUTPUT 33554432
+
+static void
+domain_digest(Buf *b, const char *domain, const char *data, size_t len)
+{
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, strlen(domain) + 1);
+	sha256_field(&h, data, len);
+	unsigned char dg[32];
+	sha256_final(&h, dg);
+	char hex[65];
+	sha256_hex(dg, hex);
+	buf_printf(b, "\"sha256:%s\"", hex);
+}
+
+typedef struct RepairCtx {
+	Session *L;
+	SymId target;
+	int nfns, ncalls;
+	const Diag *s103;     /* the target's SPX-S103 */
+} RepairCtx;
+
+static void
+repair_counts(RepairCtx *R)
+{
+	Sema *S = R->L->S;
+	for (SymId i = 0; i < S->syms.len; i++)
+		R->nfns += sema_sym(S, i)->kind == SK_FN;
+	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
+		R->ncalls += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+	Sym *y = sema_sym(S, R->target);
+	for (int i = 0; i < R->L->diags.items.len; i++) {
+		const Diag *d = &R->L->diags.items.items[i];
+		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
+			R->s103 = d;
+	}
+}
+
+static void
+put_diag(Buf *b, const Session *L, const Diag *d)
+{
+	buf_puts(b, "{\"code\":");
+	json_cstr(b, diag_info[d->code].code);
+	buf_puts(b, ",\"severity\":\"warning\",\"message\":");
+	json_cstr(b, d->message);
+	buf_puts(b, ",\"path\":");
+	json_cstr(b, L->diags.path);
+	if (d->has_span)
+		buf_printf(b, ",\"location\":{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}", d->span.line, d->span.col, d->span.start, d->span.end);
+	else
+		buf_puts(b, ",\"location\":null");
+	buf_puts(b, ",\"help\":");
+	json_cstr(b, diag_help_text(d));
+	buf_putc(b, '}');
+}
+
+/* Prints a report whose "used_output_bytes" is its own length (a fixed
+ * point): `head` and `tail` surround that number. */
+static void
+print_fixed_point(const Buf *head, const Buf *tail)
+{
+	size_t n = head->len + tail->len + 1;
+	for (int i = 0; i < 4; i++) {
+		char num[32];
+		n = head->len + tail->len + (size_t)snprintf(num, sizeof num, "%zu", n);
+	}
+	printf("%.*s%zu%.*s\n", (int)head->len, head->data, n, (int)tail->len, tail->data);
+}
+
+static void
+put_common(Buf *b, RepairCtx *R, const char *schema, const char *candidate_rev, const char *cand, size_t clen)
+{
+	buf_printf(b, "{\"schema\":\"%s\",\"source_graph_schema\":\"semaprax.graph.v10\",\"base_revision\":", schema);
+	json_cstr(b, R->L->revision);
+	if (candidate_rev) {
+		buf_puts(b, ",\"candidate_revision\":");
+		json_cstr(b, candidate_rev);
+	}
+	buf_puts(b, ",\"source\":{\"digest\":");
+	domain_digest(b, "semaprax.diagnostic-repair.source-digest.v1", R->L->src, R->L->len);
+	buf_putc(b, '}');
+	if (cand) {
+		buf_puts(b, ",\"candidate_source\":{\"digest\":");
+		domain_digest(b, "semaprax.diagnostic-repair.source-digest.v1", cand, clen);
+		buf_putc(b, '}');
+	}
+	buf_printf(b, ",\"limits\":{\"max_source_bytes\":%d,\"max_functions\":%d,\"max_call_sites\":%d,\"max_output_bytes\":%d}",
+	    REPAIR_MAX_SOURCE, REPAIR_MAX_FUNCTIONS, REPAIR_MAX_CALLS, REPAIR_MAX_OUTPUT);
+	buf_printf(b, ",\"budget\":{\"used_source_bytes\":%zu,\"used_functions\":%d,\"used_call_sites\":%d,\"used_output_bytes\":",
+	    R->L->len, R->nfns, R->ncalls);
+}
+
+static void
+put_query_diag(Buf *b, RepairCtx *R)
+{
+	Sym *y = sema_sym(R->L->S, R->target);
+	buf_puts(b, "},\"query\":{\"kind\":\"assign_function_id\",\"target\":");
+	json_cstr(b, y->id);
+	buf_puts(b, "},\"diagnostic\":");
+	put_diag(b, R->L, R->s103);
+}
+
+/* Loads path and finds the repair's target; false after a diagnostic. */
+static bool
+repair_load(Program *P, Session **L, const char *path)
+{
+	driver_program_load_file(P, path, L, SESSION_CHECK_HIR);
+	if ((*L)->diags.errors) {
+		diag_emit_all(&(*L)->diags, false);
+		return false;
+	}
+	if ((*L)->len > REPAIR_MAX_SOURCE) {
+		DiagSink s;
+		diag_init(&s, path, NULL, 0);
+		diag_report(&s, DIAG_R101, NULL, "the source is larger than the repair bound of %d bytes", REPAIR_MAX_SOURCE);
+		diag_emit_all(&s, false);
+		diag_free(&s);
+		return false;
+	}
+	return true;
+}
+
+static int
+no_repair(const char *path, const char *fmt, const char *arg)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, arg);
+	(void)d;
+	diag_emit_all(&s, false);
+	diag_free(&s);
+	return EXIT_FAIL;
+}
+
+int
+cli_cmd_repairs(int argc, char **argv)
+{
+	if (argc != 4 || argv[1][0] == '-' || argv[3][0] == '-')
+		return cli_usage("repairs", "repairs requires exactly <file> assign-function-id <automatic-id>");
+	if (strcmp(argv[2], "assign-function-id") != 0)
+		return cli_usage("repairs", "unknown repair kind `%s`; the one kind is `assign-function-id`", argv[2]);
+	const char *path = argv[1], *target = argv[3];
+	Program P;
+	Session *L;
+	int status = EXIT_FAIL;
+	if (!repair_load(&P, &L, path))
+		goto out;
+	RepairCtx R = { L, patch_repair_target(L->S, target), 0, 0, NULL };
+	if (R.target < 0) {
+		status = no_repair(path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target);
+		goto out;
+	}
+	repair_counts(&R);
+	char rid[72];
+	patch_repair_id(L->revision, target, rid);
+	Buf head = {0}, tail = {0};
+	put_common(&head, &R, "semaprax.diagnostic-repair.v1", NULL, NULL, 0);
+	put_query_diag(&tail, &R);
+	buf_puts(&tail, ",\"repair\":{\"id\":");
+	json_cstr(&tail, rid);
+	buf_puts(&tail, ",\"kind\":\"assign_function_id\",\"classification\":\"breaking_identity_rebase\",\"applicability\":\"requires_input\","
+	    "\"input\":{\"name\":\"persistent_id\",\"type\":\"persistent_declaration_id\",\"required\":true,\"constraints\":{\"min_bytes\":1,"
+	    "\"max_bytes\":255,\"pattern\":\"[A-Za-z0-9][A-Za-z0-9._:-]*\",\"forbidden_prefixes\":[\"auto:\",\"core.\",\"semaprax.\","
+	    "\"declaration:\",\"function-execution:\",\"parameter:\",\"nominal:\"],\"forbidden_values\":[\"bool\",\"i64\"]}},"
+	    "\"operation\":{\"schema\":\"semaprax.semantic-patch.v3\",\"kind\":\"assign-function-id\",\"repair_id\":");
+	json_cstr(&tail, rid);
+	buf_puts(&tail, ",\"diagnostic\":\"SPX-S103\",\"target\":");
+	json_cstr(&tail, target);
+	buf_puts(&tail, ",\"name\":");
+	json_cstr(&tail, sema_sym(L->S, R.target)->name);
+	buf_puts(&tail, ",\"to\":{\"input\":\"persistent_id\"}}}}");
+	print_fixed_point(&head, &tail);
+	buf_free(&head);
+	buf_free(&tail);
+	status = EXIT_OK;
+out:
+	driver_program_free(&P);
+	return status;
+}
+
+int
+cli_cmd_repair(int argc, char **argv)
+{
+	if (argc != 5 || argv[1][0] == '-' || argv[2][0] == '-' || strcmp(argv[3], "--persistent-id") != 0)
+		return cli_usage("repair", "repair requires exactly <file> <repair-id> --persistent-id <id>");
+	const char *path = argv[1], *rid = argv[2], *pid = argv[4];
+	Program P;
+	Session *L;
+	Session C;
+	driver_session_init(&C, path);
+	SPatch sp;
+	memset(&sp, 0, sizeof sp);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	Buf ptext = {0};
+	DiagSink pd;
+	diag_init(&pd, "<repair patch>", NULL, 0);
+	int status = EXIT_FAIL;
+	if (!repair_load(&P, &L, path))
+		goto out;
+	/* the target whose repair id this is */
+	RepairCtx R = { L, -1, 0, 0, NULL };
+	for (SymId i = 0; i < L->S->syms.len && R.target < 0; i++) {
+		Sym *y = sema_sym(L->S, i);
+		char id[72];
+		if (patch_repair_target(L->S, y->id) != i)
+			continue;
+		patch_repair_id(L->revision, y->id, id);
+		if (strcmp(id, rid) == 0)
+			R.target = i;
+	}
+	if (R.target < 0) {
+		status = no_repair(path, "repair id `%s` is unknown or stale for this revision", rid);
+		goto out;
+	}
+	Sym *y = sema_sym(L->S, R.target);
+	const char *why = patch_persistent_id_problem(L->S, pid);
+	if (why) {
+		DiagSink s;
+		diag_init(&s, path, NULL, 0);
+		diag_report(&s, DIAG_R102, NULL, "invalid persistent id `%s`: %s", pid, why);
+		diag_emit_all(&s, false);
+		diag_free(&s);
+		goto out;
+	}
+	repair_counts(&R);
+	buf_printf(&ptext, "schema semaprax.semantic-patch.v3\nbase %s\nassign-function-id repair %s diagnostic SPX-S103 target %s name %s to %s\n",
+	    L->revision, rid, y->id, y->name, pid);
+	pd.src = ptext.data;
+	pd.src_len = ptext.len;
+	if (!patch_parse(&sp, ptext.data, ptext.len, &pd) ||
+	    !make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
+		goto out;
+	Buf head = {0}, tail = {0};
+	put_common(&head, &R, "semaprax.diagnostic-repair-preview.v1", C.revision, cand, clen);
+	put_query_diag(&tail, &R);
+	buf_puts(&tail, ",\"repair\":{\"id\":");
+	json_cstr(&tail, rid);
+	buf_puts(&tail, ",\"kind\":\"assign_function_id\",\"classification\":\"breaking_identity_rebase\",\"input\":{\"persistent_id\":");
+	json_cstr(&tail, pid);
+	buf_puts(&tail, "}},\"patch\":{\"schema\":\"semaprax.semantic-patch.v3\",\"digest\":");
+	domain_digest(&tail, "semaprax.diagnostic-repair.patch-digest.v1", ptext.data, ptext.len);
+	buf_puts(&tail, ",\"source\":");
+	json_str(&tail, ptext.data, ptext.len);
+	buf_puts(&tail, "},\"identity_rebase\":{\"before_id\":");
+	json_cstr(&tail, y->id);
+	buf_puts(&tail, ",\"after_id\":");
+	json_cstr(&tail, pid);
+	buf_puts(&tail, ",\"name\":");
+	json_cstr(&tail, y->name);
+	buf_puts(&tail, ",\"direct_callers\":[");
+	/* callers in stable-id order, with their call-site counts */
+	int *sites = spx_xcalloc((size_t)L->S->syms.len + 1, sizeof(int));
+	for (SymId f = 0; f < L->S->syms.len; f++) {
+		Sym *c = sema_sym(L->S, f);
+		if ((c->kind == SK_FN || c->kind == SK_METHOD) && c->fn)
+			sites[f] = patch_uses_in(L->S, c->fn, R.target);
+	}
+	bool first = true;
+	for (;;) {
+		SymId best = -1;
+		for (SymId f = 0; f < L->S->syms.len; f++)
+			if (sites[f] > 0 && (best < 0 || strcmp(sema_sym(L->S, f)->id, sema_sym(L->S, best)->id) < 0))
+				best = f;
+		if (best < 0)
+			break;
+		Sym *c = sema_sym(L->S, best);
+		buf_puts(&tail, first ? "{\"id\":" : ",{\"id\":");
+		json_cstr(&tail, c->id);
+		buf_printf(&tail, ",\"identity_origin\":\"%s\",\"site_count\":%d}", c->explicit_id ? "explicit" : "automatic", sites[best]);
+		sites[best] = 0;
+		first = false;
+	}
+	free(sites);
+	buf_puts(&tail, "]}}");
+	print_fixed_point(&head, &tail);
+	buf_free(&head);
+	buf_free(&tail);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&pd, false);
+	patch_plan_free(&plan);
+	free(cand);
+	patch_free(&sp);
+	diag_free(&pd);
+	buf_free(&ptext);
+	driver_session_free(&C);
+	driver_program_free(&P);
+	return status;
+}
+
+/* ---- fix: the machine-applicable fixes diagnostics carry ---- */
+
+static int
+fix_edit_cmp(const void *a, const void *b)
+{
+	const PatchEdit *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->op - y->op;
+}
+
+/* Do two replacements collide (overlap, or insert at the same point)? */
+static bool
+collide(uint32_t s1, uint32_t e1, uint32_t s2, uint32_t e2)
+{
+	if (s1 == e1 && s2 == e2)
+		return s1 == s2;
+	if (s1 == e1)
+		return s2 < s1 && s1 < e2;
+	if (s2 == e2)
+		return s1 < s2 && s2 < e1;
+	return s1 < e2 && s2 < e1;
+}
+
+/*
+ * The fixes of L's diagnostics (only those of `code` when given), as one
+ * sorted plan.  A diagnostic's fixes are taken together or not at all, in
+ * report order; one colliding with a fix already taken waits for the next
+ * round.  Returns how many diagnostics contributed.
+ */
+static int
+collect_fixes(const Session *L, int code, PatchPlan *pl)
+{
+	int used = 0;
+	for (int i = 0; i < L->diags.items.len; i++) {
+		const Diag *d = &L->diags.items.items[i];
+		if ((code >= 0 && (int)d->code != code) || d->fixes.len == 0)
+			continue;
+		bool ok = true;
+		for (int k = 0; k < d->fixes.len && ok; k++) {
+			const DiagFix *f = &d->fixes.items[k];
+			for (int j = 0; j < pl->edits.len && ok; j++)
+				ok = !collide(f->start, f->end, pl->edits.items[j].start, pl->edits.items[j].end);
+			for (int j = 0; j < k && ok; j++)
+				ok = !collide(f->start, f->end, d->fixes.items[j].start, d->fixes.items[j].end);
+		}
+		if (!ok)
+			continue;
+		for (int k = 0; k < d->fixes.len; k++) {
+			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
+			VEC_PUSH(pl->edits, e);
+		}
+		used++;
+	}
+	if (pl->edits.len > 1)
+		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), fix_edit_cmp);
+	return used;
+}
+
+int
+cli_cmd_fix(int argc, char **argv)
+{
+	const char *path = NULL, *code_arg = NULL;
+	bool dry = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--dry-run") == 0 && !dry)
+			dry = true;
+		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
+			code_arg = argv[++i];
+		else if (a[0] == '-' && a[1] != '\0')
+			return cli_usage("fix", "unknown fix option `%s`", a);
+		else if (!path)
+			path = a;
+		else
+			return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+	}
+	if (!path)
+		return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+	int code = -1;
+	if (code_arg && (strncmp(code_arg, "SPX-", 4) != 0 || (code = diag_lookup(code_arg)) < 0))
+		return cli_usage("fix", "`%s` is not a diagnostic code (write e.g. `--code SPX-P104`)", code_arg);
+
+	int status = EXIT_FAIL;
+	FmtTarget target;
+	memset(&target, 0, sizeof target);
+	target.lock_fd = -1;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
+		goto out;
+	driver_program_load_file(&P, path, &L, SESSION_CHECK);
+	if (!L->src) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	/* Rounds: a parse error hides the ones after it, so fix, re-check and
+	 * fix again until no fix is left (bounded). */
+	int nfixed = 0;
+	cand = spx_xmalloc(L->len + 1);
+	memcpy(cand, L->src, L->len + 1);
+	clen = L->len;
+	for (int round = 0; round < 64; round++) {
+		driver_session_free(&C);
+		verify_copy(&C, path, cand, clen);
+		PatchPlan pl;
+		memset(&pl, 0, sizeof pl);
+		int k = collect_fixes(&C, code, &pl);
+		if (k == 0) {
+			patch_plan_free(&pl);
+			break;
+		}
+		nfixed += k;
+		size_t nlen;
+		char *next = patch_apply(cand, clen, &pl, &nlen);
+		patch_plan_free(&pl);
+		free(cand);
+		cand = next;
+		clen = nlen;
+	}
+	if (nfixed == 0) {
+		diag_emit_all(&L->diags, false);
+		printf("no machine-applicable fixes%s%s in %s\n", code_arg ? " for " : "", code_arg ? code_arg : "", path);
+		status = L->diags.errors ? EXIT_FAIL : EXIT_OK;
+		goto out;
+	}
+	bool verified = C.diags.errors == 0 && C.H;
+	/* the whole change as one edit (common prefix and suffix kept) for the diff */
+	size_t pre = 0, suf = 0;
+	while (pre < L->len && pre < clen && L->src[pre] == cand[pre])
+		pre++;
+	while (suf < L->len - pre && suf < clen - pre && L->src[L->len - 1 - suf] == cand[clen - 1 - suf])
+		suf++;
+	PatchEdit whole = { (uint32_t)pre, (uint32_t)(L->len - suf), spx_xstrndup(cand + pre, clen - suf - pre), 0 };
+	VEC_PUSH(plan.edits, whole);
+	if (dry) {
+		Buf b = {0};
+		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+	} else if (!cli_fmt_write(&target, L->src, L->len, cand, clen)) {
+		goto out;
+	}
+	if (!verified)
+		diag_emit_all(&C.diags, false);
+	const char *did = dry ? "would fix" : "fixed";
+	if (verified)
+		printf("%s %d diagnostic%s; graph %s %s\n", did, nfixed, nfixed == 1 ? "" : "s", dry ? "would be" : "is now", C.revision);
+	else
+		printf("%s %d diagnostic%s; %d error%s remain%s\n", did, nfixed, nfixed == 1 ? "" : "s", C.diags.errors,
+		    C.diags.errors == 1 ? "" : "s", C.diags.errors == 1 ? "s" : "");
+	status = verified ? EXIT_OK : EXIT_FAIL;
+out:
+	cli_fmt_release(&target);
+	patch_plan_free(&plan);
+	free(cand);
+	driver_session_free(&C);
+	driver_program_free(&P);
+	return status;
+}
+
+/* ---- impact (TOOLCHAIN.md §3.6) ---- */
+
+/* A canonical decimal (no sign, no leading zero) in lo..hi. */
+static bool
+bound(const char *v, long lo, long hi, long *out)
+{
+	if (!*v || (v[0] == '0' && v[1]) || strlen(v) > 9)
+		return false;
+	long n = 0;
+	for (const char *c = v; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return false;
+		n = n * 10 + (*c - '0');
+	}
+	*out = n;
+	return n >= lo && n <= hi;
+}
+
+/* Adds op to a sorted set of at most 8. */
+static void
+add_op_index(int *ops, int *nops, int op)
+{
+	for (int i = 0; i < *nops; i++)
+		if (ops[i] == op)
+			return;
+	if (*nops == 8)
+		return;
+	int i = *nops;
+	while (i > 0 && ops[i - 1] > op) {
+		ops[i] = ops[i - 1];
+		i--;
+	}
+	ops[i] = op;
+	(*nops)++;
+}
+
+/*
+ * The reverse-call closure of the plan's call instance changes over the
+ * graph model (called_by edges): breadth first, each callable once at its
+ * minimum depth with the operations of the paths reaching it there;
+ * sorted by depth, then stable id.  An automatic callable entering it is
+ * G110 (its identity is not stable enough to report).  -1 after that.
+ */
+static int
+reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **out)
+{
+	int n = 0, cap = 16;
+	ImpactNode *v = spx_xmalloc(sizeof *v * (size_t)cap);
+	int *depth = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	int *slot = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	for (int i = 0; i < g->ndecls; i++)
+		depth[i] = slot[i] = -1;
+	int *frontier = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1)), nf = 0;
+	for (int c = 0; c < pl->changes.len; c++) {
+		const PatchChange *ch = &pl->changes.items[c];
+		if (ch->target)
+			continue;
+		int d = graph_find_id(g, ch->containing);
+		if (d < 0)
+			continue;
+		if (depth[d] < 0) {
+			depth[d] = 0;
+			frontier[nf++] = d;
+		}
+		for (int k = 0; k < ch->nops; k++) {
+			if (slot[d] < 0) {
+				if (n == cap)
+					v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
+				ImpactNode z = { g->decls[d].id, g->decls[d].ntparams ? "function_template" : "function", 0, {0}, 0 };
+				v[n] = z;
+				slot[d] = n++;
+			}
+			add_op_index(v[slot[d]].ops, &v[slot[d]].nops, ch->ops[k]);
+		}
+	}
+	int level = 0;
+	int *next = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
+	bool bad = false;
+	while (nf > 0 && !bad) {
+		graph_sort_by_id(g, frontier, nf);
+		int nn = 0;
+		for (int i = 0; i < nf && !bad; i++) {
+			const GraphDecl *x = &g->decls[frontier[i]];
+			for (int k = 0; k < x->ncalled_by; k++) {
+				int c = x->called_by[k];
+				const GraphDecl *y = &g->decls[c];
+				if (y->kind != GK_FUNCTION && y->kind != GK_METHOD)
+					continue;
+				if (depth[c] >= 0 && depth[c] <= level)
+					continue;
+				if (!y->explicit_id) {
+					Diag *e = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
+					diag_set_help(e, "give `%s` an explicit @id (`semaprax repairs`), so the report can name it stably", y->name);
+					bad = true;
+					break;
+				}
+				if (depth[c] < 0) {
+					depth[c] = level + 1;
+					next[nn++] = c;
+					if (n == cap)
+						v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
+					ImpactNode z = { y->id, y->ntparams ? "function_template" : "function", level + 1, {0}, 0 };
+					v[n] = z;
+					slot[c] = n++;
+				}
+				const ImpactNode *from = &v[slot[frontier[i]]];
+				for (int o = 0; o < from->nops; o++)
+					add_op_index(v[slot[c]].ops, &v[slot[c]].nops, from->ops[o]);
+			}
+		}
+		memcpy(frontier, next, sizeof(int) * (size_t)nn);
+		nf = nn;
+		level++;
+	}
+	free(next);
+	free(frontier);
+	free(slot);
+	free(depth);
+	if (bad) {
+		free(v);
+		return -1;
+	}
+	/* depth, then stable id (insertion order is by depth already) */
+	for (int i = 1; i < n; i++) {
+		ImpactNode t = v[i];
+		int j = i;
+		while (j > 0 && (v[j - 1].depth > t.depth || (v[j - 1].depth == t.depth && strcmp(v[j - 1].id, t.id) > 0))) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
+	}
+	*out = v;
+	return n;
+}
+
+#define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]"
+
+int
+cli_cmd_impact(int argc, char **argv)
+{
+	const char *path = NULL, *patch_path = NULL;
+	ImpactQuery q = { 1, 65536, 256 };
+	bool seen[3] = { false, false, false };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int o = strcmp(a, "--depth") == 0 ? 0 : strcmp(a, "--max-bytes") == 0 ? 1 : strcmp(a, "--max-nodes") == 0 ? 2 : -1;
+		if (o < 0) {
+			if (a[0] == '-' && a[1] != '\0')
+				return cli_usage("impact", "unknown impact option `%s`", a);
+			if (!path)
+				path = a;
+			else if (!patch_path)
+				patch_path = a;
+			else
+				return cli_usage("impact", IMPACT_GRAMMAR);
+			continue;
+		}
+		if (seen[o])
+			return cli_usage("impact", "option `%s` given twice", a);
+		seen[o] = true;
+		if (i + 1 >= argc)
+			return cli_usage("impact", "option `%s` needs a value", a);
+		const char *v = argv[++i];
+		long n;
+		if (o == 0 && !bound(v, 0, 1024, &n))
+			return cli_usage("impact", "--depth takes a canonical decimal 0..1024, not `%s`", v);
+		if (o == 1 && !bound(v, 1024, 16777216, &n))
+			return cli_usage("impact", "--max-bytes takes a canonical decimal 1024..16777216, not `%s`", v);
+		if (o == 2 && !bound(v, 1, 65536, &n))
+			return cli_usage("impact", "--max-nodes takes a canonical decimal 1..65536, not `%s`", v);
+		if (o == 0)
+			q.depth = (int)n;
+		else if (o == 1)
+			q.max_bytes = n;
+		else
+			q.max_nodes = (int)n;
+	}
+	if (!patch_path)
+		return cli_usage("impact", IMPACT_GRAMMAR);
+
+	size_t plen;
+	char *ptext = read_patch(patch_path, &plen);
+	if (!ptext)
+		return EXIT_FAIL;
+	DiagSink pd;
+	diag_init(&pd, patch_path, ptext, plen);
+	SPatch sp;
+	int status = EXIT_FAIL;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	Buf b = {0};
+	GraphModel *g = NULL;
+	ImpactNode *nodes = NULL;
+	if (!patch_parse(&sp, ptext, plen, &pd))
+		goto out;
+	if (sp.version == 3) {
+		diag_report(&pd, DIAG_G110, &sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
+		goto out;
+	}
+	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR)) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
+		goto out;
+	g = graph_model_build(L->S, L->H);
+	int nnodes = reverse_closure(g, &plan, &pd, &nodes);
+	if (nnodes < 0 || !patch_impact(&b, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, nodes, nnodes, &pd))
+		goto out;
+	buf_putc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&pd, false);
+	buf_free(&b);
+	free(nodes);
+	if (g)
+		graph_model_free(g);
+	patch_plan_free(&plan);
+	free(cand);
+	driver_session_free(&C);
+	patch_free(&sp);
+	diag_free(&pd);
+	free(ptext);
+	driver_program_free(&P);
+	return status;
+}

@@ -1,0 +1,162 @@
+/*
+ * patch.h — semantic patches (TOOLCHAIN.md §1.4): the `.spatch` text
+ * formats v1, v2 and v3, their selectors resolved against one verified
+ * program, and the source edits they make.
+ *
+ * The layer is pure: it reads a patch text and a checked program (AST and
+ * Sema, public headers only) and produces byte-range replacements of the
+ * source; it never touches a file.  The command (src/cli/cmd_patch.c) loads
+ * the program through the driver, applies the edits to a copy, re-verifies
+ * the copy (patch_same_meaning compares the two checked programs) and
+ * commits it atomically.
+ *
+ * Diagnostics about the patch (G101…G108, G404, R101, R102) go to a sink
+ * whose path and text are the patch file's, with spans into that text.
+ */
+#ifndef SPX_PATCH_H
+#define SPX_PATCH_H
+
+#include "../hir/hir.h"
+#include "../parse/ast.h"
+#include "../sema/program.h"
+#include "../support/diag.h"
+
+typedef enum PatchOpKind {
+	POP_RENAME,          /* rename <id> to <name> (functions, resources) */
+	POP_RENAME_MEMBER,   /* v2: rename-member owner <record|case> member <field> to <name> */
+	POP_RENAME_CASE,     /* v2: rename-case owner <variant> case <case> to <name> */
+	POP_REPLACE_TARG,    /* v2: replace-call-type-argument … */
+	POP_NO_NEW_EFFECTS,  /* require no-new-effects */
+	POP_ASSIGN_ID,       /* v3: assign-function-id repair … to <persistent-id> */
+} PatchOpKind;
+
+/* One word of the patch text: an owned NUL-terminated copy and its span. */
+typedef struct PatchWord {
+	char *s;
+	Span span;
+} PatchWord;
+
+typedef struct PatchOp {
+	PatchOpKind kind;
+	Span line;           /* the instruction's line */
+	/* rename: w[0] id, to.  member/case: w[0] owner, w[1] member or case, to.
+	 * replace-call-type-argument: w[0] expression, w[1] template,
+	 * w[2] old-instance, w[3] index, w[4] from, to.  assign-function-id:
+	 * w[0] repair id, w[1] diagnostic, w[2] target, w[3] name, to. */
+	PatchWord w[5];
+	PatchWord to;
+} PatchOp;
+
+typedef struct SPatch {
+	int version;         /* 1, 2 or 3 */
+	PatchWord base;      /* base.s NULL until parsed */
+	PatchOp *ops;
+	int nops;
+	bool no_new_effects;
+} SPatch;
+
+/* Parses a patch text; false (with diagnostics in d) when malformed. */
+bool patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d);
+void patch_free(SPatch *p);
+/* "semaprax.semantic-patch.v<N>". */
+const char *patch_schema_name(const SPatch *p);
+
+/* A replacement of src[start, end). */
+typedef struct PatchEdit {
+	uint32_t start, end;
+	char *text;          /* owned */
+	int op;              /* the operation's index */
+} PatchEdit;
+
+/* What one operation changes (impact's `changes`); strings borrowed from
+ * the Sema and the patch. */
+typedef struct PatchChange {
+	int op;                   /* the first contributing operation */
+	const char *target;       /* the renamed declaration's stable id */
+	const char *target_kind;  /* function, function_template, resource, field, case_field, variant_case */
+	const char *before, *after;
+	/* a call instance change (replace-call-type-argument; target NULL): */
+	const char *expression;   /* the selector as written */
+	const char *containing;   /* the function holding the call */
+	const char *containing_kind;
+	const char *template_id;
+	const char *before_args[8], *after_args[8];
+	int nargs;
+	char before_instance[160], after_instance[160];
+	int ops[8];               /* every contributing operation, ascending */
+	int nops;
+} PatchChange;
+
+typedef struct PatchPlan {
+	VEC(PatchEdit) edits;   /* sorted by start, non-overlapping */
+	VEC(PatchChange) changes;   /* in operation order */
+} PatchPlan;
+
+/*
+ * Resolves every selector of p against the checked program (m, S and its
+ * HIR H over src[0..len), whose revision is `revision`) and computes the
+ * edits; a call selector names an expression by the graph's structural
+ * identity `declaration:<len>:<function-id>:expression:<index>`; false
+ * with diagnostics in d (the patch file's sink) otherwise.  The base is
+ * checked first (G409).
+ */
+bool patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const char *src, size_t len,
+    const char *revision, DiagSink *d, PatchPlan *out);
+/* `semaprax.function-instance.v1:<len>:<template>:<n>:<len>:<arg>…` (the
+ * reference's instance identity) into out. */
+void patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs);
+void patch_plan_free(PatchPlan *pl);
+/* The source with the plan's edits applied (malloc, NUL-terminated). */
+char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_len);
+
+/*
+ * After the patched copy verified: true when it means what the original
+ * meant but for what the patch selected — the same expressions (a rename
+ * adds none), each call and function value resolving to the declaration
+ * with the same stable id; G108 into d otherwise.  With `require
+ * no-new-effects`, the effects used are a subset of the original's (G105).
+ */
+bool patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+
+/* ---- impact (TOOLCHAIN.md §3.6, impact.c) ---- */
+
+typedef struct ImpactQuery {
+	int depth;         /* 0..1024, default 1 */
+	long max_bytes;    /* 1 KiB..16 MiB, default 64 KiB */
+	int max_nodes;     /* 1..65536, default 256 */
+} ImpactQuery;
+
+/*
+ * The `semaprax.semantic-impact.v1` report of a planned v1/v2 patch (one
+ * line, no newline) into out; false with G109 in d when its mandatory part
+ * cannot fit q->max_bytes.  Renames are source projections: their
+ * consumers are listed, and they affect no function.  A call instance
+ * change seeds the reverse-call closure `nodes` (the caller computes it
+ * from the graph model; sorted by depth, then stable id), of which the
+ * largest prefix within q's bounds is listed, the rest counted.
+ */
+/* One callable of the reverse-call closure of the behavioural changes. */
+typedef struct ImpactNode {
+	const char *id;
+	const char *kind;    /* function, function_template */
+	int depth;           /* 0: holds a changed call */
+	int ops[8];          /* operations reaching it at that depth, ascending */
+	int nops;
+} ImpactNode;
+
+bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
+    const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
+    const ImpactNode *nodes, int nnodes, DiagSink *d);
+
+/* "sha256:<hex>" of the repair assigning a persistent id to the automatic
+ * function `target` at `revision`. */
+void patch_repair_id(const char *revision, const char *target, char out[72]);
+/* NULL when id is a valid persistent id not used in S, else why not. */
+const char *patch_persistent_id_problem(Sema *S, const char *id);
+/* The function symbol with automatic id `target` eligible for the repair
+ * (S103 reported, not `main`), or -1. */
+SymId patch_repair_target(Sema *S, const char *target);
+/* How many calls and function values in f (contracts and body) name fn. */
+int patch_uses_in(Sema *S, const FnDecl *f, SymId fn);
+
+#endif

@@ -1,0 +1,1113 @@
+/*
+ * plan.c — a semantic patch's selectors resolved against one checked
+ * program, and the source edits they make (patch.h).
+ *
+ * Every reference site comes from what the checker recorded: calls and
+ * function values (Sema.expr_sym), constructions (expr_sym: the record or
+ * variant), projections and `with` updates (the record type of the base,
+ * Sema.expr_type), field assignments (Sema.assign_owner).  Patterns and type
+ * annotations name their type, which the checker resolves through
+ * Sema.type_names (no scopes but a generic declaration's own parameters);
+ * the planner asks the same table.  Renamed record-pattern shorthand `{ old }`
+ * becomes `{ new: old }` so the binding keeps its name.
+ */
+#include "patch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sema/types.h"
+#include "../support/sha256.h"
+
+typedef struct Planner Planner;
+struct Planner {
+	const Module *m;
+	Sema *S;
+	const HirModule *H;
+	const char *src;
+	DiagSink *d;
+	PatchPlan *out;
+	int op;                  /* index of the operation being planned */
+	const PatchOp *o;
+	/* the target */
+	SymId sym;               /* rename: fn/resource; member/case: record or variant */
+	int ci;                  /* member of a case / rename-case: the case index (else -1) */
+	const char *old, *new_;  /* member/case/resource names */
+	/* walk state */
+	const Name *tp;          /* type parameters in scope (declaration) */
+	int ntp;
+	const Name *tp2;         /* … and a method's own */
+	int ntp2;
+	SymId invariants_of;     /* walking the invariants of this record, else -1 */
+	void (*on_expr)(Planner *, const Expr *);
+	void (*on_pat)(Planner *, const Pattern *);
+	void (*on_type)(Planner *, const Type *);
+	void (*on_stmt)(Planner *, const Stmt *);
+	/* replace-call-type-argument: the call found by its span */
+	Span call_span;
+	const Expr *call;
+};
+
+static void walk_expr(Planner *P, const Expr *e);
+static void walk_block(Planner *P, const Block *b);
+
+static void
+walk_type(Planner *P, const Type *t)
+{
+	if (!t)
+		return;
+	if (P->on_type)
+		P->on_type(P, t);
+	switch (t->kind) {
+	case TYPE_NAME:
+		for (int i = 0; i < t->u.name.nargs; i++)
+			walk_type(P, t->u.name.args[i]);
+		break;
+	case TYPE_ARRAY: walk_type(P, t->u.array.elem); break;
+	case TYPE_FN:
+		for (int i = 0; i < t->u.fn.nparams; i++)
+			walk_type(P, t->u.fn.params[i]);
+		walk_type(P, t->u.fn.result);
+		break;
+	}
+}
+
+static void
+walk_pat(Planner *P, const Pattern *p)
+{
+	if (!p)
+		return;
+	if (P->on_pat)
+		P->on_pat(P, p);
+	switch (p->kind) {
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++)
+			walk_pat(P, p->u.or.alts[i]);
+		break;
+	case PAT_CASE:
+		for (int i = 0; i < p->u.case_.nfields; i++)
+			walk_pat(P, p->u.case_.fields[i].sub);
+		break;
+	case PAT_RECORD:
+		for (int i = 0; i < p->u.record.nfields; i++)
+			walk_pat(P, p->u.record.fields[i].sub);
+		break;
+	case PAT_LIT: walk_expr(P, p->u.lit.value); break;
+	default: break;
+	}
+}
+
+static void
+walk_exprs(Planner *P, Expr *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		walk_expr(P, v[i]);
+}
+
+static void
+walk_types(Planner *P, Type *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		walk_type(P, v[i]);
+}
+
+static void
+walk_inits(Planner *P, const FieldInit *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		walk_expr(P, v[i].value);
+}
+
+static void
+walk_expr(Planner *P, const Expr *e)
+{
+	if (!e)
+		return;
+	if (P->on_expr)
+		P->on_expr(P, e);
+	switch (e->kind) {
+	case EXPR_UNARY: walk_expr(P, e->u.unary.operand); break;
+	case EXPR_BINARY:
+		walk_expr(P, e->u.binary.lhs);
+		walk_expr(P, e->u.binary.rhs);
+		break;
+	case EXPR_CALL:
+		walk_types(P, e->u.call.targs, e->u.call.ntargs);
+		walk_exprs(P, e->u.call.args, e->u.call.nargs);
+		break;
+	case EXPR_METHOD:
+		walk_expr(P, e->u.method.recv);
+		walk_exprs(P, e->u.method.args, e->u.method.nargs);
+		break;
+	case EXPR_FIELD: walk_expr(P, e->u.field.base); break;
+	case EXPR_TRY: walk_expr(P, e->u.try_.operand); break;
+	case EXPR_WITH:
+		walk_expr(P, e->u.with.base);
+		walk_inits(P, e->u.with.inits, e->u.with.ninits);
+		break;
+	case EXPR_RECORD:
+		walk_types(P, e->u.record.targs, e->u.record.ntargs);
+		walk_inits(P, e->u.record.inits, e->u.record.ninits);
+		break;
+	case EXPR_VARIANT:
+		walk_types(P, e->u.variant.targs, e->u.variant.ntargs);
+		walk_inits(P, e->u.variant.inits, e->u.variant.ninits);
+		break;
+	case EXPR_SUPER: walk_exprs(P, e->u.super_.args, e->u.super_.nargs); break;
+	case EXPR_BLOCK: walk_block(P, e->u.block); break;
+	case EXPR_IF:
+		walk_expr(P, e->u.if_.cond);
+		walk_block(P, e->u.if_.then_block);
+		walk_block(P, e->u.if_.else_block);
+		break;
+	case EXPR_MATCH:
+		walk_expr(P, e->u.match.scrutinee);
+		for (int i = 0; i < e->u.match.narms; i++) {
+			walk_pat(P, e->u.match.arms[i].pat);
+			walk_expr(P, e->u.match.arms[i].guard);
+			walk_expr(P, e->u.match.arms[i].value);
+		}
+		break;
+	case EXPR_CLOSURE:
+		for (int i = 0; i < e->u.closure.nparams; i++)
+			walk_type(P, e->u.closure.params[i].type);
+		walk_type(P, e->u.closure.result);
+		walk_block(P, e->u.closure.body);
+		break;
+	case EXPR_ARRAY: walk_exprs(P, e->u.array.elems, e->u.array.nelems); break;
+	default: break;
+	}
+}
+
+static void
+walk_block(Planner *P, const Block *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		if (P->on_stmt)
+			P->on_stmt(P, s);
+		switch (s->kind) {
+		case STMT_LET:
+			walk_type(P, s->u.let.type);
+			walk_expr(P, s->u.let.value);
+			break;
+		case STMT_ASSIGN: walk_expr(P, s->u.assign.value); break;
+		case STMT_WHILE:
+			walk_expr(P, s->u.while_.cond);
+			walk_block(P, s->u.while_.body);
+			break;
+		case STMT_FOR:
+			walk_expr(P, s->u.for_.iter);
+			walk_block(P, s->u.for_.body);
+			break;
+		case STMT_IF: walk_expr(P, s->u.if_); break;
+		case STMT_UNSAFE: walk_block(P, s->u.unsafe.body); break;
+		}
+	}
+	walk_expr(P, b->tail);
+}
+
+static void
+walk_fn(Planner *P, const FnDecl *f)
+{
+	P->tp2 = f->tparams;
+	P->ntp2 = f->ntparams;
+	for (int i = 0; i < f->nparams; i++)
+		walk_type(P, f->params[i].type);
+	walk_type(P, f->result);
+	for (int i = 0; i < f->nclauses; i++)
+		walk_expr(P, f->clauses[i].cond);
+	walk_block(P, f->body);
+	P->tp2 = NULL;
+	P->ntp2 = 0;
+}
+
+static void
+walk_fields(Planner *P, const FieldDecl *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		walk_type(P, v[i].type);
+}
+
+/* Every expression, pattern and type annotation of the module, in source order. */
+static void
+walk_module(Planner *P)
+{
+	for (int i = 0; i < P->m->ndecls; i++) {
+		const Decl *d = &P->m->decls[i];
+		P->tp = NULL;
+		P->ntp = 0;
+		switch (d->kind) {
+		case DECL_FN: walk_fn(P, &d->u.fn); break;
+		case DECL_RECORD:
+			P->tp = d->u.record.tparams;
+			P->ntp = d->u.record.ntparams;
+			walk_fields(P, d->u.record.fields, d->u.record.nfields);
+			P->invariants_of = sema_strmap_get(&P->S->type_names, d->u.record.name.s);
+			for (int k = 0; k < d->u.record.ninvariants; k++)
+				walk_expr(P, d->u.record.invariants[k].cond);
+			P->invariants_of = -1;
+			break;
+		case DECL_VARIANT:
+			P->tp = d->u.variant.tparams;
+			P->ntp = d->u.variant.ntparams;
+			for (int c = 0; c < d->u.variant.ncases; c++)
+				walk_fields(P, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
+			break;
+		case DECL_CLASS:
+			P->tp = d->u.class_.tparams;
+			P->ntp = d->u.class_.ntparams;
+			walk_types(P, d->u.class_.parent_targs, d->u.class_.nparent_targs);
+			for (int k = 0; k < d->u.class_.nmembers; k++) {
+				const ClassMember *cm = &d->u.class_.members[k];
+				if (cm->is_method)
+					walk_fn(P, &cm->method);
+				else
+					walk_type(P, cm->field.type);
+			}
+			break;
+		case DECL_INTERFACE:
+			for (int k = 0; k < d->u.interface.nimports; k++)
+				for (int j = 0; j < d->u.interface.imports[k].nparams; j++)
+					walk_type(P, d->u.interface.imports[k].params[j].type);
+			break;
+		default: break;
+		}
+	}
+}
+
+/* ---- edits ---- */
+
+static void
+add_edit(Planner *P, Span at, const char *text)
+{
+	PatchEdit e = { at.start, at.end, spx_xstrdup(text), P->op };
+	VEC_PUSH(P->out->edits, e);
+}
+
+static void
+add_change(Planner *P, const char *target, const char *kind, const char *before)
+{
+	PatchChange c;
+	memset(&c, 0, sizeof c);
+	c.op = P->op;
+	c.target = target;
+	c.target_kind = kind;
+	c.before = before;
+	c.after = P->o->to.s;
+	c.ops[0] = P->op;
+	c.nops = 1;
+	VEC_PUSH(P->out->changes, c);
+}
+
+static void
+rename_at(Planner *P, Span at)
+{
+	add_edit(P, at, P->o->to.s);
+}
+
+/* Is name a type parameter in scope (which shadows a module type)? */
+static bool
+type_param(const Planner *P, const char *name)
+{
+	for (int i = 0; i < P->ntp; i++)
+		if (strcmp(P->tp[i].s, name) == 0)
+			return true;
+	for (int i = 0; i < P->ntp2; i++)
+		if (strcmp(P->tp2[i].s, name) == 0)
+			return true;
+	return false;
+}
+
+/* The declaration a written type name denotes (the checker's lookup), or -1. */
+static SymId
+type_sym(const Planner *P, const char *name)
+{
+	if (type_param(P, name))
+		return -1;
+	return sema_strmap_get(&P->S->type_names, name);
+}
+
+/* The record/class/variant declaration of a checked type, or -1. */
+static SymId
+nominal_of(Sema *S, TypeId t)
+{
+	if (t == T_ERR)
+		return -1;
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	return ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1;
+}
+
+/* rename of a function: its calls and function values */
+static void
+fn_expr(Planner *P, const Expr *e)
+{
+	if (P->S->expr_sym[e->id] != P->sym)
+		return;
+	if (e->kind == EXPR_CALL)
+		rename_at(P, e->u.call.callee.span);
+	else if (e->kind == EXPR_NAME)
+		rename_at(P, e->u.name.span);
+}
+
+/* rename of a resource: every type annotation naming it */
+static void
+resource_type(Planner *P, const Type *t)
+{
+	if (t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && type_sym(P, t->u.name.name.parts[0].s) == P->sym)
+		rename_at(P, t->u.name.name.parts[0].span);
+}
+
+static void
+member_inits(Planner *P, const FieldInit *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].name.s, P->old) == 0)
+			rename_at(P, v[i].name.span);
+}
+
+static void
+member_fields(Planner *P, const FieldPat *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (strcmp(v[i].name.s, P->old) != 0)
+			continue;
+		if (v[i].sub) {
+			rename_at(P, v[i].name.span);
+		} else {
+			/* shorthand `{ old }` binds `old`: keep the binding */
+			char *t = spx_xmalloc(strlen(P->o->to.s) + strlen(P->old) + 3);
+			sprintf(t, "%s: %s", P->o->to.s, P->old);
+			add_edit(P, v[i].name.span, t);
+			free(t);
+		}
+	}
+}
+
+/* rename-member: a record field (ci < 0) or a case's field */
+static void
+member_expr(Planner *P, const Expr *e)
+{
+	Sema *S = P->S;
+	if (P->ci < 0) {
+		if (e->kind == EXPR_RECORD && S->expr_sym[e->id] == P->sym)
+			member_inits(P, e->u.record.inits, e->u.record.ninits);
+		else if (e->kind == EXPR_WITH && nominal_of(S, S->expr_type[e->id]) == P->sym)
+			member_inits(P, e->u.with.inits, e->u.with.ninits);
+		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
+		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
+			rename_at(P, e->u.field.name.span);
+		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
+		    strcmp(e->u.name.s, P->old) == 0)
+			rename_at(P, e->u.name.span);   /* an invariant names its record's fields */
+	} else if (e->kind == EXPR_VARIANT && S->expr_sym[e->id] == P->sym &&
+	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->cases[P->ci].name) == 0) {
+		member_inits(P, e->u.variant.inits, e->u.variant.ninits);
+	}
+}
+
+static void
+member_pat(Planner *P, const Pattern *p)
+{
+	if (P->ci < 0 && p->kind == PAT_RECORD && type_sym(P, p->u.record.type.s) == P->sym)
+		member_fields(P, p->u.record.fields, p->u.record.nfields);
+	else if (P->ci >= 0 && p->kind == PAT_CASE && type_sym(P, p->u.case_.type.s) == P->sym &&
+	    strcmp(p->u.case_.case_name.s, sema_sym(P->S, P->sym)->cases[P->ci].name) == 0)
+		member_fields(P, p->u.case_.fields, p->u.case_.nfields);
+}
+
+/* A field assignment `x.f = v;` (Sema.assign_owner of v: x's record). */
+static void
+member_stmt(Planner *P, const Stmt *s)
+{
+	if (s->kind == STMT_ASSIGN && s->u.assign.has_field && P->S->assign_owner[s->u.assign.value->id] == P->sym &&
+	    strcmp(s->u.assign.field.s, P->old) == 0)
+		rename_at(P, s->u.assign.field.span);
+}
+
+/* rename-case */
+static void
+case_expr(Planner *P, const Expr *e)
+{
+	if (e->kind == EXPR_VARIANT && P->S->expr_sym[e->id] == P->sym && strcmp(e->u.variant.case_name.s, P->old) == 0)
+		rename_at(P, e->u.variant.case_name.span);
+}
+
+static void
+case_pat(Planner *P, const Pattern *p)
+{
+	if (p->kind == PAT_CASE && type_sym(P, p->u.case_.type.s) == P->sym && strcmp(p->u.case_.case_name.s, P->old) == 0)
+		rename_at(P, p->u.case_.case_name.span);
+}
+
+/* ---- selectors ---- */
+
+static bool
+identifier(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+static bool
+new_name_ok(Planner *P)
+{
+	if (identifier(P->o->to.s))
+		return true;
+	diag_report(P->d, DIAG_G103, &P->o->to.span, "`%s` is not a valid symbol name", P->o->to.s);
+	return false;
+}
+
+static bool
+no_op(Planner *P, const char *old)
+{
+	if (strcmp(old, P->o->to.s) != 0)
+		return false;
+	Diag *g = diag_report(P->d, DIAG_G106, &P->o->to.span, "`%s` is already named `%s`: the rename changes nothing", P->o->w[P->o->kind == POP_RENAME ? 0 : 1].s, old);
+	diag_set_help(g, "remove the operation, or choose another name");
+	return true;
+}
+
+static const char *
+kind_name(SymKind k)
+{
+	switch (k) {
+	case SK_FN: return "function";
+	case SK_METHOD: return "method";
+	case SK_RECORD: return "record";
+	case SK_VARIANT: return "variant";
+	case SK_CLASS: return "class";
+	case SK_RESOURCE: return "resource";
+	case SK_INTERFACE: return "interface";
+	case SK_IMPORT: return "import";
+	case SK_SESSION: return "session";
+	}
+	return "declaration";
+}
+
+/* A member (field, case, case field) with this stable id: its owner and kind. */
+static const char *
+member_kind(Sema *S, const char *id, SymId *owner)
+{
+	for (SymId i = 0; i < S->syms.len; i++) {
+		Sym *y = sema_sym(S, i);
+		for (int f = 0; f < y->nfields; f++)
+			if (strcmp(y->fields[f].id, id) == 0)
+				return *owner = i, "field";
+		for (int c = 0; c < y->ncases; c++) {
+			if (strcmp(y->cases[c].id, id) == 0)
+				return *owner = i, "case";
+			for (int f = 0; f < y->cases[c].nfields; f++)
+				if (strcmp(y->cases[c].fields[f].id, id) == 0)
+					return *owner = i, "case field";
+		}
+	}
+	return NULL;
+}
+
+static bool
+plan_rename(Planner *P)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	if (!new_name_ok(P))
+		return false;
+	SymId id = sema_strmap_get(&S->ids, o->w[0].s);
+	if (id < 0) {
+		SymId owner;
+		const char *mk = member_kind(S, o->w[0].s, &owner);
+		if (mk) {
+			Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a %s of `%s`; `rename` takes a function or a resource",
+			    o->w[0].s, mk, sema_sym(S, owner)->name);
+			diag_set_help(g, "%s", strcmp(mk, "case") == 0 ? "use `rename-case owner <variant-id> case <case-id> to <name>` (schema v2)"
+			    : "use `rename-member owner <record-or-case-id> member <field-id> to <name>` (schema v2)");
+			return false;
+		}
+		diag_report(P->d, DIAG_G404, &o->w[0].span, "stable id `%s` does not exist", o->w[0].s);
+		return false;
+	}
+	Sym *y = sema_sym(S, id);
+	if (y->prelude || (y->kind != SK_FN && y->kind != SK_RESOURCE)) {
+		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is %s %s `%s`; `rename` takes a function or a resource",
+		    o->w[0].s, y->prelude ? "the compiler-owned" : "a", kind_name(y->kind), y->name);
+		diag_set_help(g, y->kind == SK_RECORD || y->kind == SK_VARIANT || y->kind == SK_CLASS
+		    ? "type renames are not semantic patch operations; rename its members with `rename-member` or `rename-case`"
+		    : "select a function or resource by its stable id");
+		return false;
+	}
+	if (!y->explicit_id) {
+		Diag *g = diag_report(P->d, DIAG_G104, &o->w[0].span, "`%s` needs an explicit @id before it can be renamed", y->name);
+		(void)g;
+		return false;
+	}
+	if (no_op(P, y->name))
+		return false;
+	P->sym = id;
+	add_change(P, y->id, y->kind == SK_RESOURCE ? "resource" : y->ntparams ? "function_template" : "function", y->name);
+	rename_at(P, y->name_span);
+	if (y->kind == SK_FN) {
+		P->on_expr = fn_expr;
+	} else {
+		P->old = y->name;
+		P->on_type = resource_type;
+	}
+	walk_module(P);
+	return true;
+}
+
+/* The field of a record (ci < 0) or case with stable id member. */
+static int
+field_of(Sym *y, int ci, const char *member)
+{
+	const FieldSym *f = ci < 0 ? y->fields : y->cases[ci].fields;
+	int n = ci < 0 ? y->nfields : y->cases[ci].nfields;
+	for (int i = 0; i < n; i++)
+		if (strcmp(f[i].id, member) == 0)
+			return i;
+	return -1;
+}
+
+static bool
+plan_member(Planner *P)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	if (!new_name_ok(P))
+		return false;
+	/* the owner: a record by its id, or a case by its id */
+	SymId owner = sema_strmap_get(&S->ids, o->w[0].s);
+	int ci = -1;
+	if (owner < 0) {
+		SymId v;
+		const char *mk = member_kind(S, o->w[0].s, &v);
+		if (mk && strcmp(mk, "case") == 0) {
+			owner = v;
+			for (int c = 0; c < sema_sym(S, v)->ncases; c++)
+				if (strcmp(sema_sym(S, v)->cases[c].id, o->w[0].s) == 0)
+					ci = c;
+		} else if (mk) {
+			diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, mk);
+			return false;
+		} else {
+			diag_report(P->d, DIAG_G404, &o->w[0].span, "stable id `%s` does not exist", o->w[0].s);
+			return false;
+		}
+	}
+	Sym *y = sema_sym(S, owner);
+	if (ci < 0 && y->kind != SK_RECORD) {
+		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, kind_name(y->kind));
+		diag_set_help(g, "a variant's fields belong to its cases: name the case's stable id as the owner");
+		return false;
+	}
+	int fi = field_of(y, ci, o->w[1].s);
+	if (fi < 0) {
+		diag_report(P->d, DIAG_G107, &o->w[1].span, "member `%s` does not belong to stable owner `%s`", o->w[1].s, o->w[0].s);
+		return false;
+	}
+	const FieldSym *f = ci < 0 ? &y->fields[fi] : &y->cases[ci].fields[fi];
+	bool owner_explicit = ci < 0 ? y->explicit_id : y->cases[ci].explicit_id;
+	if (y->prelude || !owner_explicit || !f->explicit_id) {
+		Diag *g = diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "member `%s` of `%s` is compiler-owned"
+		    : "member `%s` and owner `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
+		(void)g;
+		return false;
+	}
+	if (no_op(P, f->name))
+		return false;
+	P->sym = owner;
+	P->ci = ci;
+	P->old = f->name;
+	add_change(P, f->id, ci < 0 ? "field" : "case_field", f->name);
+	/* the declaration */
+	const Decl *d = y->decl;
+	if (d && ci < 0 && d->kind == DECL_RECORD)
+		rename_at(P, d->u.record.fields[fi].name.span);
+	else if (d && ci >= 0 && d->kind == DECL_VARIANT)
+		rename_at(P, d->u.variant.cases[ci].fields[fi].name.span);
+	P->on_expr = member_expr;
+	P->on_pat = member_pat;
+	if (ci < 0)
+		P->on_stmt = member_stmt;
+	walk_module(P);
+	return true;
+}
+
+static bool
+plan_case(Planner *P)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	if (!new_name_ok(P))
+		return false;
+	SymId v = sema_strmap_get(&S->ids, o->w[0].s);
+	if (v < 0) {
+		SymId owner;
+		const char *mk = member_kind(S, o->w[0].s, &owner);
+		diag_report(P->d, mk ? DIAG_G107 : DIAG_G404, &o->w[0].span, mk ? "owner `%s` is a %s; `rename-case` takes a variant"
+		    : "stable id `%s` does not exist", o->w[0].s, mk);
+		return false;
+	}
+	Sym *y = sema_sym(S, v);
+	if (y->kind != SK_VARIANT) {
+		diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-case` takes a variant", o->w[0].s, kind_name(y->kind));
+		return false;
+	}
+	int ci = -1;
+	for (int c = 0; c < y->ncases; c++)
+		if (strcmp(y->cases[c].id, o->w[1].s) == 0)
+			ci = c;
+	if (ci < 0) {
+		diag_report(P->d, DIAG_G107, &o->w[1].span, "case `%s` does not belong to stable variant `%s`", o->w[1].s, o->w[0].s);
+		return false;
+	}
+	if (y->prelude || !y->explicit_id || !y->cases[ci].explicit_id) {
+		diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "case `%s` of `%s` is compiler-owned"
+		    : "case `%s` and variant `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
+		return false;
+	}
+	if (no_op(P, y->cases[ci].name))
+		return false;
+	P->sym = v;
+	P->ci = ci;
+	P->old = y->cases[ci].name;
+	add_change(P, y->cases[ci].id, "variant_case", y->cases[ci].name);
+	if (y->decl && y->decl->kind == DECL_VARIANT)
+		rename_at(P, y->decl->u.variant.cases[ci].name.span);
+	P->on_expr = case_expr;
+	P->on_pat = case_pat;
+	walk_module(P);
+	return true;
+}
+
+/* v3: insert `@id("<persistent>")` before the selected automatic function. */
+static bool
+plan_assign_id(Planner *P, const char *revision)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	SymId f = patch_repair_target(S, o->w[2].s);
+	char rid[72];
+	patch_repair_id(revision, o->w[2].s, rid);
+	if (f < 0 || strcmp(rid, o->w[0].s) != 0 || strcmp(sema_sym(S, f)->name, o->w[3].s) != 0) {
+		Diag *g = diag_report(P->d, DIAG_R101, &o->line, f < 0 ? "`%s` is not an automatic function identity reported by SPX-S103"
+		    : strcmp(rid, o->w[0].s) != 0 ? "repair id `%s` was not issued for this revision and target" : "target `%s` is not named as the patch says",
+		    f < 0 ? o->w[2].s : strcmp(rid, o->w[0].s) != 0 ? o->w[0].s : o->w[2].s);
+		diag_set_help(g, "list the repair again with `semaprax repairs <file> assign-function-id <automatic-id>`");
+		return false;
+	}
+	const char *why = patch_persistent_id_problem(S, o->to.s);
+	if (why) {
+		diag_report(P->d, DIAG_R102, &o->to.span, "invalid persistent id `%s`: %s", o->to.s, why);
+		return false;
+	}
+	Sym *y = sema_sym(S, f);
+	Span at = y->decl ? y->decl->span : y->span;
+	/* keep the declaration's indentation on the line after the attribute */
+	uint32_t ls = at.start;
+	while (ls > 0 && (P->src[ls - 1] == ' ' || P->src[ls - 1] == '\t'))
+		ls--;
+	Buf b = {0};
+	buf_printf(&b, "@id(\"%s\")\n%.*s", o->to.s, (int)(at.start - ls), P->src + ls);
+	Span ins = { at.start, at.start, at.line, at.col };
+	add_edit(P, ins, b.data);
+	buf_free(&b);
+	return true;
+}
+
+/* ---- replace-call-type-argument ---- */
+
+void
+patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs)
+{
+	int n = snprintf(out, size, "semaprax.function-instance.v1:%zu:%s:%d:", strlen(template_id), template_id, nargs);
+	for (int i = 0; i < nargs && n > 0 && (size_t)n < size; i++)
+		n += snprintf(out + n, size - (size_t)n, "%zu:%s", strlen(args[i]), args[i]);
+}
+
+/* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
+static bool
+parse_expression_id(const char *s, char *id, size_t size, uint32_t *index)
+{
+	if (strncmp(s, "declaration:", 12) != 0)
+		return false;
+	s += 12;
+	char *end;
+	unsigned long len = strtoul(s, &end, 10);
+	if (end == s || *end != ':' || (s[0] == '0' && end - s > 1) || len == 0 || len >= size || strlen(end + 1) < len)
+		return false;
+	memcpy(id, end + 1, len);
+	id[len] = '\0';
+	s = end + 1 + len;
+	if (strncmp(s, ":expression:", 12) != 0)
+		return false;
+	s += 12;
+	if (!*s || (s[0] == '0' && s[1]) || strlen(s) > 9)
+		return false;
+	for (const char *c = s; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	*index = (uint32_t)strtoul(s, NULL, 10);
+	return true;
+}
+
+typedef struct FindHir {
+	uint32_t index;
+	const HirExpr *found;
+} FindHir;
+
+static void
+find_hir(void *ctx, const HirExpr *e)
+{
+	FindHir *f = ctx;
+	if (e->index == f->index)
+		f->found = e;
+}
+
+static void
+find_call(Planner *P, const Expr *e)
+{
+	if (e->kind == EXPR_CALL && e->span.start == P->call_span.start && e->span.end == P->call_span.end)
+		P->call = e;
+}
+
+static const char *
+targ_text(Sema *S, TypeId t)
+{
+	return t == T_I64 ? "i64" : t == T_BOOL ? "bool" : sema_type_name(S, t);
+}
+
+static bool
+targ_error(Planner *P, const char *why)
+{
+	Diag *g = diag_report(P->d, DIAG_G108, &P->o->w[0].span, "generic call selector for expression `%s` is stale or invalid: %s", P->o->w[0].s, why);
+	diag_set_help(g, "regenerate the patch from the current semantic graph (`semaprax graph <file>` numbers each function's expressions)");
+	return false;
+}
+
+static bool
+plan_targ(Planner *P)
+{
+	Sema *S = P->S;
+	const PatchOp *o = P->o;
+	char fid[512];
+	uint32_t index;
+	if (!P->H)
+		return targ_error(P, "the program has no HIR");
+	if (!parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
+		return targ_error(P, "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
+	const HirFunc *f = NULL;
+	for (int i = 0; i < P->H->nfuncs && !f; i++)
+		if (P->H->funcs[i].id && strcmp(P->H->funcs[i].id, fid) == 0)
+			f = &P->H->funcs[i];
+	if (!f)
+		return targ_error(P, "no function has this identity");
+	FindHir fh = { index, NULL };
+	HirVisitor v = { find_hir, NULL, NULL, &fh };
+	hir_visit(f, &v);
+	const HirExpr *e = fh.found;
+	if (!e || e->kind != HIR_CALL || e->u.call.kind != CALL_FN || e->u.call.ntargs == 0)
+		return targ_error(P, "expression does not identify a generic call");
+	Sym *tmpl = sema_sym(S, e->u.call.fn);
+	if (strcmp(tmpl->id, o->w[1].s) != 0)
+		return targ_error(P, "the call's template is another");
+	int nargs = e->u.call.ntargs < 8 ? e->u.call.ntargs : 8;
+	const char *args[8];
+	for (int i = 0; i < nargs; i++)
+		args[i] = targ_text(S, e->u.call.targs[i]);
+	char inst[160];
+	patch_instance_id(inst, sizeof inst, tmpl->id, args, nargs);
+	if (strcmp(inst, o->w[2].s) != 0)
+		return targ_error(P, "old-instance is not the call's instance");
+	uint32_t ix = (uint32_t)strtoul(o->w[3].s, NULL, 10);
+	if (ix >= (uint32_t)nargs || strcmp(args[ix], o->w[4].s) != 0)
+		return targ_error(P, "the index or `from` type does not match the call");
+	if (strcmp(o->w[4].s, o->to.s) == 0) {
+		Diag *g = diag_report(P->d, DIAG_G106, &o->to.span, "call type argument %u is already `%s`", ix, o->to.s);
+		diag_set_help(g, "remove the operation, or choose the other type");
+		return false;
+	}
+	/* the written type argument */
+	P->call_span = e->span;
+	P->on_expr = find_call;
+	walk_module(P);
+	const Expr *c = P->call;
+	if (!c || (uint32_t)c->u.call.ntargs <= ix || c->u.call.targs[ix]->span.end - c->u.call.targs[ix]->span.start != strlen(o->w[4].s) ||
+	    memcmp(P->src + c->u.call.targs[ix]->span.start, o->w[4].s, strlen(o->w[4].s)) != 0)
+		return targ_error(P, "the type argument is not written at the call");
+	add_edit(P, c->u.call.targs[ix]->span, o->to.s);
+	/* the change: one per call expression */
+	PatchChange *ch = NULL;
+	for (int i = 0; i < P->out->changes.len; i++)
+		if (P->out->changes.items[i].expression && strcmp(P->out->changes.items[i].expression, o->w[0].s) == 0)
+			ch = &P->out->changes.items[i];
+	if (!ch) {
+		PatchChange z;
+		memset(&z, 0, sizeof z);
+		z.op = P->op;
+		z.expression = o->w[0].s;
+		/* a closure's calls belong to the function that holds it */
+		Sym *holder = NULL;
+		for (SymId i = 0; i < S->syms.len && !holder; i++) {
+			Sym *y = sema_sym(S, i);
+			size_t n = strlen(y->id);
+			if ((y->kind == SK_FN || y->kind == SK_METHOD) && strncmp(fid, y->id, n) == 0 && (fid[n] == '\0' || fid[n] == ':'))
+				holder = y;
+		}
+		z.containing = holder ? holder->id : f->id;
+		z.containing_kind = holder && holder->ntparams ? "function_template" : "function";
+		z.template_id = tmpl->id;
+		z.nargs = nargs;
+		for (int i = 0; i < nargs; i++)
+			z.before_args[i] = z.after_args[i] = args[i];
+		snprintf(z.before_instance, sizeof z.before_instance, "%s", inst);
+		VEC_PUSH(P->out->changes, z);
+		ch = &P->out->changes.items[P->out->changes.len - 1];
+	}
+	ch->after_args[ix] = o->to.s;
+	patch_instance_id(ch->after_instance, sizeof ch->after_instance, ch->template_id, ch->after_args, ch->nargs);
+	if (ch->nops < 8)
+		ch->ops[ch->nops++] = P->op;
+	return true;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const PatchEdit *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->op - y->op;
+}
+
+bool
+patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const char *src, size_t len,
+    const char *revision, DiagSink *d, PatchPlan *out)
+{
+	(void)len;
+	memset(out, 0, sizeof *out);
+	if (strcmp(p->base.s, revision) != 0) {
+		Diag *g = diag_report(d, DIAG_G409, &p->base.span, "stale semantic patch: expected graph %s, current graph %s", p->base.s, revision);
+		(void)g;
+		return false;
+	}
+	int errors = d->errors;
+	for (int i = 0; i < p->nops; i++) {
+		Planner P;
+		memset(&P, 0, sizeof P);
+		P.m = m;
+		P.S = S;
+		P.H = H;
+		P.src = src;
+		P.d = d;
+		P.out = out;
+		P.op = i;
+		P.o = &p->ops[i];
+		P.sym = -1;
+		P.ci = -1;
+		P.invariants_of = -1;
+		switch (p->ops[i].kind) {
+		case POP_RENAME: plan_rename(&P); break;
+		case POP_RENAME_MEMBER: plan_member(&P); break;
+		case POP_RENAME_CASE: plan_case(&P); break;
+		case POP_ASSIGN_ID: plan_assign_id(&P, revision); break;
+		case POP_NO_NEW_EFFECTS: break;
+		case POP_REPLACE_TARG: plan_targ(&P); break;
+		}
+	}
+	if (d->errors != errors)
+		return false;
+	/* sort; identical edits of several operations are one; overlaps conflict */
+	if (out->edits.len > 1)
+		qsort(out->edits.items, (size_t)out->edits.len, sizeof(PatchEdit), edit_cmp);
+	int n = 0;
+	for (int i = 0; i < out->edits.len; i++) {
+		PatchEdit *e = &out->edits.items[i];
+		if (n > 0) {
+			PatchEdit *q = &out->edits.items[n - 1];
+			if (e->start == q->start && e->end == q->end && strcmp(e->text, q->text) == 0) {
+				free(e->text);
+				continue;
+			}
+			if (e->start < q->end || (e->start == q->start && e->end == q->end)) {
+				Diag *g = diag_report(d, DIAG_G106, &p->ops[e->op].line, "semantic patch edits overlap at source byte %u (with the operation on line %u)",
+				    e->start, p->ops[q->op].line.line);
+				diag_set_help(g, "two operations change the same source; keep one of them");
+				for (int k = i; k < out->edits.len; k++)
+					free(out->edits.items[k].text);
+				out->edits.len = n;
+				return false;
+			}
+		}
+		out->edits.items[n++] = *e;
+	}
+	out->edits.len = n;
+	if (n == 0 && p->nops > 0) {
+		bool any = false;
+		for (int i = 0; i < p->nops; i++)
+			any |= p->ops[i].kind != POP_NO_NEW_EFFECTS;
+		if (any) {
+			Diag *g = diag_report(d, DIAG_G106, NULL, "semantic patch changes nothing");
+			(void)g;
+			return false;
+		}
+	}
+	return true;
+}
+
+void
+patch_plan_free(PatchPlan *pl)
+{
+	for (int i = 0; i < pl->edits.len; i++)
+		free(pl->edits.items[i].text);
+	VEC_FREE(pl->edits);
+	VEC_FREE(pl->changes);
+}
+
+char *
+patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_len)
+{
+	Buf b = {0};
+	size_t at = 0;
+	for (int i = 0; i < pl->edits.len; i++) {
+		const PatchEdit *e = &pl->edits.items[i];
+		buf_put(&b, src + at, e->start - at);
+		buf_puts(&b, e->text);
+		at = e->end;
+	}
+	buf_put(&b, src + at, len - at);
+	*out_len = b.len;
+	return buf_take(&b);
+}
+
+/* ---- after the re-check ---- */
+
+static bool
+has_effect(Sema *S, const char *e)
+{
+	for (SymId i = 0; i < S->syms.len; i++) {
+		Sym *y = sema_sym(S, i);
+		for (int k = 0; k < y->neffects; k++)
+			if (strcmp(y->effects[k], e) == 0)
+				return true;
+	}
+	return false;
+}
+
+bool
+patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+{
+	const Module *a = before->m, *b = after->m;
+	if (a->nexprs != b->nexprs) {
+		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");
+		return false;
+	}
+	for (uint32_t i = 0; i < a->nexprs; i++) {
+		SymId x = before->expr_sym[i], y = after->expr_sym[i];
+		if ((x < 0) != (y < 0) || (x >= 0 && strcmp(sema_sym(before, x)->id, sema_sym(after, y)->id) != 0 &&
+		    !(p->version == 3 && strcmp(sema_sym(before, x)->id, p->ops[0].w[2].s) == 0 &&
+		    strcmp(sema_sym(after, y)->id, p->ops[0].to.s) == 0))) {
+			Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta: a reference now resolves to another declaration");
+			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+			return false;
+		}
+	}
+	if (p->no_new_effects) {
+		for (SymId i = 0; i < after->syms.len; i++) {
+			Sym *y = sema_sym(after, i);
+			for (int k = 0; k < y->neffects; k++)
+				if (!has_effect(before, y->effects[k])) {
+					Span s = {0};
+					for (int o = 0; o < p->nops; o++)
+						if (p->ops[o].kind == POP_NO_NEW_EFFECTS)
+							s = p->ops[o].line;
+					diag_report(d, DIAG_G105, s.line ? &s : NULL, "semantic patch violates requirement `no-new-effects` (`%s` is new)", y->effects[k]);
+					return false;
+				}
+		}
+	}
+	return true;
+}
+
+/* ---- repairs ---- */
+
+void
+patch_repair_id(const char *revision, const char *target, char out[72])
+{
+	static const char domain[] = "semaprax.diagnostic-repair-id.v1";
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, sizeof domain);   /* with its NUL */
+	sha256_field(&h, revision, strlen(revision));
+	sha256_field(&h, "SPX-S103", 8);
+	sha256_field(&h, "function", 8);
+	sha256_field(&h, target, strlen(target));
+	unsigned char dg[32];
+	sha256_final(&h, dg);
+	char hex[65];
+	sha256_hex(dg, hex);
+	snprintf(out, 72, "sha256:%s", hex);
+}
+
+const char *
+patch_persistent_id_problem(Sema *S, const char *id)
+{
+	static const char *const prefixes[] = { "auto:", "core.", "semaprax.", "declaration:", "function-execution:", "parameter:", "nominal:" };
+	size_t n = strlen(id);
+	if (n < 1 || n > 255)
+		return "a persistent id is 1 to 255 bytes";
+	if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= 'A' && id[0] <= 'Z') || (id[0] >= '0' && id[0] <= '9')))
+		return "a persistent id starts with an ASCII letter or digit";
+	for (const char *c = id; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == ':' || *c == '-'))
+			return "a persistent id has only ASCII letters, digits, `.`, `_`, `:` and `-`";
+	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+		if (strncmp(id, prefixes[i], strlen(prefixes[i])) == 0)
+			return "the prefix is reserved";
+	if (strcmp(id, "bool") == 0 || strcmp(id, "i64") == 0)
+		return "the id is reserved";
+	SymId owner;
+	if (sema_strmap_get(&S->ids, id) >= 0 || member_kind(S, id, &owner))
+		return "another declaration already uses it";
+	return NULL;
+}
+
+SymId
+patch_repair_target(Sema *S, const char *target)
+{
+	SymId f = sema_strmap_get(&S->ids, target);
+	if (f < 0)
+		return -1;
+	Sym *y = sema_sym(S, f);
+	if (y->kind != SK_FN || y->explicit_id || y->prelude || strcmp(y->name, "main") == 0)
+		return -1;
+	return f;
+}
+
+static void
+count_expr(Planner *P, const Expr *e)
+{
+	if (P->S->expr_sym[e->id] == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
+		P->ci++;
+}
+
+int
+patch_uses_in(Sema *S, const FnDecl *f, SymId fn)
+{
+	Planner P;
+	memset(&P, 0, sizeof P);
+	P.S = S;
+	P.sym = fn;
+	P.invariants_of = -1;
+	P.on_expr = count_expr;
+	walk_fn(&P, f);
+	return P.ci;
+}

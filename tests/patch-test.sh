@@ -1,0 +1,153 @@
+#!/bin/sh
+# tests/patch-test.sh BIN — the semantic patch fixtures (tests/fixtures/patch/).
+#
+# A case is SRC.CASE.spatch beside SRC.spx.  In a fresh directory the source
+# is copied as SRC.spx and the patch as CASE.spatch, with every `BASE` in it
+# replaced by the revision `check` prints for the source, then
+#   semaprax patch SRC.spx CASE.spatch [--dry-run when CASE ends in -dry]
+# runs (`semaprax impact SRC.spx CASE.spatch FLAGS` when CASE starts with
+# `impact`, FLAGS from a `# flags: …` line of the patch).  Expectations:
+#   SRC.CASE.out     stdout, then stderr, then `exit N` (NO_COLOR)
+#   SRC.CASE.golden  the file afterwards when it changed; without it the file
+#                    must be byte for byte the original (and keep its mode)
+#   SRC.CASE.run     `semaprax run` on the patched file (stdout, then `exit N`);
+#                    SRC.run the same on the original (before/after); with a C
+#                    compiler, `run --native` must print the same
+# No staging or lock file may remain.  SRC.CASE.args is another command
+# instead (`repairs`, `repair`, `fix`): its words, with FILE for the source,
+# run in the same way and give SRC.CASE.out; the source must stay unchanged
+# unless SRC.CASE.golden says what it becomes.  Sources that are not fixtures
+# of the runner (files with errors a later round reveals) are SRC.src.
+# BLESS=1 rewrites .out, .golden and .run files (review the diff).
+set -u
+bin=${1:-build/semaprax}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+dir=tests/fixtures/patch
+fail=0
+n=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export NO_COLOR=1
+
+check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
+	if [ "${BLESS:-}" = 1 ]; then
+		cp "$3" "$2"
+	elif [ ! -f "$2" ] || ! cmp -s "$2" "$3"; then
+		echo "FAIL patch $1: $(basename "$2") differs"
+		[ -f "$2" ] && diff "$2" "$3" | head -20
+		fail=1
+	fi
+}
+
+run_file() {   # run_file FILE OUT [--native]
+	(cd "$(dirname "$1")" && "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+}
+
+# both lanes: the native lane must print what the interpreter printed
+native=
+command -v "${CC:-cc}" > /dev/null 2>&1 && native=1
+run_lanes() {   # run_lanes NAME FILE EXPECTED
+	run_file "$2" "$work/run"
+	check "$1" "$3" "$work/run"
+	if [ -n "$native" ] && [ -f "$3" ]; then
+		run_file "$2" "$work/run-native" --native
+		cmp -s "$3" "$work/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$3" "$work/run-native" | head -10; fail=1; }
+	fi
+}
+
+for p in "$dir"/*.spatch; do
+	[ -f "$p" ] || continue
+	base=$(basename "$p" .spatch)
+	src=${base%%.*}
+	case=${base#*.}
+	s="$dir/$src.spx"
+	d="$work/$base"
+	mkdir -p "$d"
+	cp "$s" "$d/$src.spx"
+	rev=$("$bin" check "$s" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	sed "s/BASE/$rev/g" "$p" > "$d/$case.spatch"
+	cmd=patch
+	flag=
+	case $case in
+	*-dry) flag=--dry-run ;;
+	impact*) cmd=impact; flag=$(sed -n 's/^# flags: //p' "$p") ;;
+	esac
+	mode_before=$(stat -c %a "$d/$src.spx")
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" $cmd "$src.spx" "$case.spatch" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "$base" "$dir/$base.out" "$work/transcript"
+	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then
+		check "$base" "$dir/$base.golden" "$d/$src.spx"
+		if [ -f "$dir/$base.run" ] || [ "${BLESS:-}" = 1 ]; then
+			run_lanes "$base" "$d/$src.spx" "$dir/$base.run"
+		fi
+	elif ! cmp -s "$s" "$d/$src.spx"; then
+		echo "FAIL patch $base: the source changed"
+		fail=1
+	fi
+	[ "$(stat -c %a "$d/$src.spx")" = "$mode_before" ] || { echo "FAIL patch $base: mode changed"; fail=1; }
+	left=$(ls -A "$d" | grep -v -e "^$src.spx\$" -e "^$case.spatch\$" || true)
+	[ -z "$left" ] || { echo "FAIL patch $base: left behind: $left"; fail=1; }
+	n=$((n + 1))
+done
+for a in "$dir"/*.args; do
+	[ -f "$a" ] || continue
+	base=$(basename "$a" .args)
+	src=${base%%.*}
+	d="$work/$base"
+	mkdir -p "$d"
+	orig="$dir/$src.spx"
+	[ -f "$orig" ] || orig="$dir/$src.src"
+	cp "$orig" "$d/$src.spx"
+	args=$(sed "s/FILE/$src.spx/g" "$a")
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" $args > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "$base" "$dir/$base.out" "$work/transcript"
+	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$orig" "$d/$src.spx"; }; then
+		check "$base" "$dir/$base.golden" "$d/$src.spx"
+	elif ! cmp -s "$orig" "$d/$src.spx"; then
+		echo "FAIL patch $base: the source changed"
+		fail=1
+	fi
+	n=$((n + 1))
+done
+for s in "$dir"/*.spx; do
+	src=$(basename "$s" .spx)
+	[ -f "$dir/$src.run" ] || [ "${BLESS:-}" = 1 ] || continue
+	mkdir -p "$work/orig"
+	cp "$s" "$work/orig/$src.spx"
+	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
+done
+# The writer (shared with fmt, src/cli/fmt_write.c): a symlink's target is
+# patched and the link stays; a read-only file is refused (I101); a file
+# whose lock another writer holds is refused (I205); each leaves the bytes.
+w="$work/writer"
+mkdir -p "$w"
+cp "$dir/rename.spx" "$w/t.spx"
+rev=$("$bin" check "$w/t.spx" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+printf 'base %s\nrename math.add to sum\n' "$rev" > "$w/p.spatch"
+ln -s t.spx "$w/link.spx"
+(cd "$w" && "$bin" patch link.spx p.spatch > /dev/null 2>&1) || { echo "FAIL patch writer: through a symlink"; fail=1; }
+[ -L "$w/link.spx" ] && grep -q "fn sum(" "$w/t.spx" || { echo "FAIL patch writer: the symlink's target was not patched in place"; fail=1; }
+cp "$dir/rename.spx" "$w/ro.spx"
+chmod 444 "$w/ro.spx"
+if [ "$(id -u)" != 0 ]; then
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+else
+	# root bypasses the bits; a file nobody may write is still refused
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+fi
+n=$((n + 1))
+if command -v flock > /dev/null 2>&1; then
+	cp "$dir/rename.spx" "$w/l.spx"
+	: > "$w/.l.spx.semaprax-lock"
+	(cd "$w" && flock .l.spx.semaprax-lock "$bin" patch l.spx p.spatch > "$work/out" 2>&1)
+	grep -q "SPX-I205" "$work/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$work/out"; fail=1; }
+	n=$((n + 1))
+fi
+echo "patch: $n cases"
+exit $fail
