@@ -367,7 +367,7 @@ put_diag(Buf *b, const Session *L, const Diag *d)
 	buf_puts(b, ",\"path\":");
 	json_cstr(b, L->diags.path);
 	if (d->has_span)
-		buf_printf(b, ",\"location\":{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}", d->span.line, d->span.col, d->span.start, d->span.end);
+		buf_printf(b, ",\"location\":{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}", d->line, d->col, d->span.start, d->span.end);
 	else
 		buf_puts(b, ",\"location\":null");
 	buf_puts(b, ",\"help\":");

@@ -34,11 +34,13 @@ typedef enum PatchOpKind {
 typedef struct PatchWord {
 	char *s;
 	Span span;
+	uint32_t lineno;     /* 1-based line of the patch text */
 } PatchWord;
 
 typedef struct PatchOp {
 	PatchOpKind kind;
 	Span line;           /* the instruction's line */
+	uint32_t lineno;     /* its 1-based number */
 	/* rename: w[0] id, to.  member/case: w[0] owner, w[1] member or case, to.
 	 * replace-call-type-argument: w[0] expression, w[1] template,
 	 * w[2] old-instance, w[3] index, w[4] from, to.  assign-function-id:

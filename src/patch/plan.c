@@ -715,7 +715,7 @@ plan_assign_id(Planner *P, const char *revision)
 		ls--;
 	Buf b = {0};
 	buf_printf(&b, "@id(\"%s\")\n%.*s", o->to.s, (int)(at.start - ls), P->src + ls);
-	Span ins = { at.start, at.start, at.line, at.col };
+	Span ins = { at.start, at.start };
 	add_edit(P, ins, b.data);
 	buf_free(&b);
 	return true;
@@ -939,7 +939,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 			}
 			if (e->start < q->end || (e->start == q->start && e->end == q->end)) {
 				Diag *g = diag_report(d, DIAG_G106, &p->ops[e->op].line, "semantic patch edits overlap at source byte %u (with the operation on line %u)",
-				    e->start, p->ops[q->op].line.line);
+				    e->start, p->ops[q->op].lineno);
 				diag_set_help(g, "two operations change the same source; keep one of them");
 				for (int k = i; k < out->edits.len; k++)
 					free(out->edits.items[k].text);
@@ -1025,11 +1025,11 @@ patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 			Sym *y = sema_sym(after, i);
 			for (int k = 0; k < y->neffects; k++)
 				if (!has_effect(before, y->effects[k])) {
-					Span s = {0};
+					const Span *s = NULL;
 					for (int o = 0; o < p->nops; o++)
 						if (p->ops[o].kind == POP_NO_NEW_EFFECTS)
-							s = p->ops[o].line;
-					diag_report(d, DIAG_G105, s.line ? &s : NULL, "semantic patch violates requirement `no-new-effects` (`%s` is new)", y->effects[k]);
+							s = &p->ops[o].line;
+					diag_report(d, DIAG_G105, s, "semantic patch violates requirement `no-new-effects` (`%s` is new)", y->effects[k]);
 					return false;
 				}
 		}

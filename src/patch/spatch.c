@@ -31,12 +31,9 @@ typedef struct Line {
 } Line;
 
 static Span
-span_at(const char *text, uint32_t line_start, uint32_t lineno, uint32_t start, uint32_t end)
+span_at(uint32_t start, uint32_t end)
 {
-	Span s = { start, end, lineno, 1 };
-	for (uint32_t i = line_start; i < start; i++)
-		if (((unsigned char)text[i] & 0xC0) != 0x80)
-			s.col++;
+	Span s = { start, end };
 	return s;
 }
 
@@ -59,7 +56,8 @@ split(Line *l)
 		}
 		PatchWord *w = &l->words[l->nwords++];
 		w->s = spx_xstrndup(l->text + b, i - b);
-		w->span = span_at(l->text, l->start, l->lineno, b, i);
+		w->span = span_at(b, i);
+		w->lineno = l->lineno;
 	}
 }
 
@@ -88,7 +86,7 @@ take(Line *l, int i, PatchWord *w)
 static Span
 line_span(const Line *l)
 {
-	return span_at(l->text, l->start, l->lineno, l->start, l->end);
+	return span_at(l->start, l->end);
 }
 
 static void
@@ -107,6 +105,7 @@ add_op(SPatch *p, PatchOpKind k, const Line *l)
 	memset(o, 0, sizeof *o);
 	o->kind = k;
 	o->line = line_span(l);
+	o->lineno = l->lineno;
 	return o;
 }
 
@@ -127,7 +126,7 @@ duplicate(const SPatch *p, const PatchOp *o, DiagSink *d)
 		else if (o->kind == POP_REPLACE_TARG)
 			same = strcmp(q->w[0].s, o->w[0].s) == 0 && strcmp(q->w[3].s, o->w[3].s) == 0;
 		if (same) {
-			Diag *g = diag_report(d, DIAG_G106, &o->line, "duplicate semantic patch selector (first on line %u)", q->line.line);
+			Diag *g = diag_report(d, DIAG_G106, &o->line, "duplicate semantic patch selector (first on line %u)", q->lineno);
 			diag_set_help(g, "keep one operation per selector");
 			return true;
 		}
@@ -145,7 +144,7 @@ parse_instruction(SPatch *p, Line *l, DiagSink *d)
 	}
 	if (is(l, 0, "base") && l->nwords == 2) {
 		if (p->base.s) {
-			Diag *g = diag_report(d, DIAG_G106, &l->words[0].span, "duplicate `base` instruction (first on line %u)", p->base.span.line);
+			Diag *g = diag_report(d, DIAG_G106, &l->words[0].span, "duplicate `base` instruction (first on line %u)", p->base.lineno);
 			diag_set_help(g, "a patch names one base revision");
 			return;
 		}
