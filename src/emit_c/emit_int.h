@@ -92,6 +92,7 @@ typedef struct Emit {
 	VEC(Temp) fvars;      /* every function-level temporary (released by the epilogue) */
 	bool used_out;        /* `?` jumped to spx_out */
 	bool failed;
+	bool unbounded;       /* ensure_type met a type past sema_type_bounded */
 } Emit;
 
 /* emit.c */

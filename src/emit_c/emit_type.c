@@ -206,6 +206,13 @@ ensure_type(Emit *E, TypeId t)
 		return true;
 	if (E->ts[t].state == 3)
 		return false;
+	if (!sema_type_bounded(&E->S->types, t)) {
+		/* a generic type holding a larger instance of itself
+		 * (`R<T> { next: Option<Box<R<Vec<T>>>> }`) needs types without end */
+		E->ts[t].state = 3;
+		E->unbounded = true;
+		return false;
+	}
 	TyKind k = emitc_tinfo(E, t)->kind;
 	bool ok = true;
 	const char *name = NULL;
@@ -278,6 +285,11 @@ emitc_ctype(Emit *E, TypeId t, Span span)
 {
 	if (ensure_type(E, t))
 		return E->ts[t].name;
+	if (E->unbounded && sema_type_bounded(&E->S->types, t))
+		emitc_refuse(E, span, "the native lane cannot lay out `%s`: it holds types nested more than %d levels deep or of more than %d type nodes (a generic type holding a larger instance of itself)",
+		    sema_type_name(E->S, t), SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
+	else if (E->unbounded)
+		emitc_refuse(E, span, "the native lane cannot lay out a type nested more than %d levels deep or of more than %d type nodes", SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
 	emitc_refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
 	return NULL;
 }

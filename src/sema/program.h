@@ -136,11 +136,21 @@ struct Sema {
 	int npermits;
 	SymId sym_option, sym_result, sym_iterstep;
 	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
-	/* generic instances used with non-scalar arguments (checked after all bodies) */
+	/* generic instances used with non-scalar arguments (checked after all
+	 * bodies), at most SEMA_MAX_INSTANCES (T235 past it) */
+#define SEMA_MAX_INSTANCES 16384
+/* and checking them all visits at most this many expressions (T235 past it) */
+#define SEMA_MAX_INSTANCE_WORK (1u << 20)
 	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
 	int ninstances, capinstances;
 	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
 	uint32_t instance_cap;
+	/* The first instance the bounds refused (SEMA_MAX_INSTANCES, and
+	 * SEMA_TYPE_MAX_DEPTH/NODES on its type arguments): reported once as
+	 * T235 at that call when the closure stops. */
+	struct { int why; SymId fn; Span call; } instance_over;   /* why: 0 none, 1 depth, 2 nodes, 3 count, 4 work */
+	uint64_t expr_checks;       /* sema_check_expr calls so far (the instances' work bound) */
+	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
