@@ -724,9 +724,9 @@ report_instance_bound(Sema *S)
 			    "the program needs more than %d generic instances: this call of `%s` would add one more", SEMA_MAX_INSTANCES, name);
 		else
 			d = sema_error(S, DIAG_T235, S->instance_over.call,
-			    "checking the program's generic instances takes more than %u expression checks: the instance of `%s` this call needs is past them",
-			    SEMA_MAX_INSTANCE_WORK, name);
-		diag_set_help(d, "call generic functions with fewer distinct type arguments, or move work that does not depend on the type parameters into a non-generic function");
+			    "checking the program's generic instances takes more than %llu expression checks: the instance of `%s` this call needs is past them",
+			    (unsigned long long)S->instance_budget, name);
+		diag_set_help(d, "call generic functions with fewer distinct type arguments (and never with growing ones: `f<T>` reaching `f<Vec<T>>`), or move work that does not depend on the type parameters into non-generic functions");
 		return;
 	}
 	if (S->instance_over.why == 1)
@@ -743,9 +743,13 @@ static void
 check_instances(Sema *S)
 {
 	uint64_t base = S->expr_checks;
+	uint64_t budget = (uint64_t)S->m->nexprs * SEMA_INSTANCE_WORK_FACTOR;
+	if (budget < SEMA_INSTANCE_WORK_FLOOR)
+		budget = SEMA_INSTANCE_WORK_FLOOR;
+	S->instance_budget = budget;
 	for (int i = 0; i < S->ninstances && !S->instance_over.why; i++) {
 		struct Instance in = S->instances[i];
-		if (S->expr_checks - base > SEMA_MAX_INSTANCE_WORK) {
+		if (S->expr_checks - base > budget) {
 			S->instance_over.why = 4;
 			S->instance_over.fn = in.fn;
 			S->instance_over.call = in.call;
