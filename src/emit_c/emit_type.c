@@ -36,25 +36,12 @@ emitc_tinfo(Emit *E, TypeId t)
 	return sema_type_info(&E->S->types, t);
 }
 
-/* Does t mention a type parameter? */
-static bool
-has_param(Emit *E, TypeId t)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	if (ti->kind == TY_PARAM)
-		return true;
-	for (int i = 0; i < ti->nargs; i++)
-		if (has_param(E, emitc_tinfo(E, t)->args[i]))
-			return true;
-	return false;
-}
-
+/* The type of t in the instance being emitted: the mono result's
+ * (hir_mono_type), so the lane never substitutes. */
 TypeId
 emitc_sty(Emit *E, TypeId t)
 {
-	if (E->ntargs == 0 || !has_param(E, t))
-		return t;
-	TypeId r = sema_type_subst(&E->S->types, t, (uint32_t)E->owner, E->targs, E->ntargs);
+	TypeId r = hir_mono_type(E->H, E->cur, t);
 	emitc_types_grow(E);
 	return r;
 }
