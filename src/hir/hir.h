@@ -260,8 +260,9 @@ int hir_find_main(const HirModule *h);
  * (through calls, function values, closures and record invariant checks)
  * in a deterministic worklist order.  This list is the contract between the
  * HIR and every lane that compiles generics away (the C lane, the Wasm lane):
- * a lane needs no type substitution of slots, no ownership re-derivation and
- * no instance search of its own.
+ * a lane needs no type substitution (slot types here, every other instance
+ * type through hir_mono_type), no ownership re-derivation and no instance
+ * search of its own.
  */
 typedef struct HirInst {
 	int func;             /* HirModule.funcs index */
