@@ -791,6 +791,7 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 	memcpy(in->targs, targs, sizeof(TypeId) * (size_t)n);
 	in->ntargs = n;
 	in->call = call;
+	in->skip = false;
 }
 
 static TypeId

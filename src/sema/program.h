@@ -145,7 +145,9 @@ struct Sema {
  * module, so `check` stays linear in its input. */
 #define SEMA_INSTANCE_WORK_FACTOR 16
 #define SEMA_INSTANCE_WORK_FLOOR (1u << 20)
-	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
+	/* skip: noted while checking an instance that failed (its T225 says
+	 * enough; checking what it reaches would only cascade) */
+	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; bool skip; } *instances;
 	int ninstances, capinstances;
 	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
 	uint32_t instance_cap;

@@ -755,14 +755,19 @@ check_instances(Sema *S)
 			S->instance_over.call = in.call;
 			break;
 		}
+		if (in.skip)
+			continue;
 		int from = S->diags->items.len;
 		int errors = S->diags->errors;
+		int noted = S->ninstances;
 		check_function(S, in.fn, in.targs, in.ntargs);
 		if (S->diags->errors == errors) {
 			while (S->diags->items.len > from)
 				diag_remove(S->diags, S->diags->items.len - 1);
 			continue;
 		}
+		for (int j = noted; j < S->ninstances; j++)
+			S->instances[j].skip = true;
 		char *msg = NULL;
 		for (int j = from; j < S->diags->items.len && !msg; j++)
 			if (diag_info[S->diags->items.items[j].code].sev != SEV_WARNING)
