@@ -316,6 +316,7 @@ main(void)
 	unit_session_checks();
 	unit_program_checks();
 	unit_rt_checks();
+	unit_mono_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
