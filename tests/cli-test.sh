@@ -286,6 +286,32 @@ has "$tmp/err" "error[SPX-B110]" "check --dump-hir reports the mono bound"
 expect 0 "check with 257 generic instances" -- "$bin" check "$tmp/fan257.spx"
 expect 0 "run with 257 generic instances" -- "$bin" run "$tmp/fan257.spx"
 has "$tmp/out" "133" "the interpreter runs the fan"
+# A generic record holding a larger instance of itself needs types without end in a lane that
+# lays types out: the checker and the interpreter take it, `build` refuses it (B110; it
+# recursed until the stack overflowed).
+cat > "$tmp/grow.spx" <<'SPX'
+module cli.grow;
+
+@id("cli.grow.r")
+record R<T> {
+    @id("cli.grow.r.v")
+    v: T,
+    @id("cli.grow.r.next")
+    next: Option<Box<R<Vec<T>>>>,
+}
+
+@id("app.main")
+fn main() -> i64
+{
+    let r = R<i64> { v: 7, next: Option<Box<R<Vec<i64>>>>::None {} };
+    match own r { R { v, next } => v, }
+}
+SPX
+expect 0 "check of a growing generic record" -- "$bin" check "$tmp/grow.spx"
+expect 0 "run of a growing generic record" -- "$bin" run "$tmp/grow.spx"
+has "$tmp/out" "7" "the interpreter runs the growing record"
+expect 1 "build --target c of a growing generic record" -- "$bin" build "$tmp/grow.spx" --target c -o "$tmp/grow.c"
+has "$tmp/err" "error[SPX-B110]: the native lane cannot lay out \`R<i64>\`" "growing record B110"
 if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	# the native lane: the same route, arguments passed through, exit status passed through
 	expect 7 "run --native command route with args" -- "$bin" run --native "$tmp/args.spx" -- hello world

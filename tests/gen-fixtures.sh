@@ -170,3 +170,14 @@ mkdir -p "$out"
 		printf "\n@id(\"gen.c%d\")\nclass C%d : C%d {%s\n    @id(\"gen.c%d.v\")\n    v%d: i64,\n}\n", i, i, (i + 999) % 1000, i == 0 ? " //~ error SPX-T228" : "", i, i }'
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
 } > "$out/inheritance-cycle-1000.spx"
+
+# Polymorphic recursion at its most expensive: two type parameters (64
+# scalar roots), both growing, and a 400-statement body.  The instance
+# closure would never end; the checker stops at its work bound (2^20
+# expression checks) with one T235 at the recursive call, well under 0.5 s.
+{
+	printf 'module gen.polyrec;\n\n@id("gen.f")\nfn f<A, B>(n: i64) -> i64\n{\n'
+	awk 'BEGIN { for (i = 0; i < 400; i++) printf "    let a%d = n + %d;\n", i, i }'
+	printf '    let d = f<Vec<B>, Option<A>>(n - 1); //~ error SPX-T235\n    d + a399\n}\n'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    f<i64, bool>(2)\n}\n'
+} > "$out/polymorphic-recursion-wide.spx"

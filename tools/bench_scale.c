@@ -393,6 +393,19 @@ gen_generic_instances(FILE *f, int n)
 	main_fn(f, "use_all(0) % 100");
 }
 
+/* n bounded polymorphic recursions (c<T> -> d<Vec<T>> -> c<i64>): a finite
+ * closure of a few instances each. */
+static void
+gen_generic_cycles(FILE *f, int n)
+{
+	fprintf(f, "module scale.gcycles;\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "\n@id(\"s.c%d\")\nfn c%d<T>(n: i64) -> i64\n{\n    if n <= 0 { 0 } else { d%d<Vec<T>>(n - 1) }\n}\n", i, i, i);
+		fprintf(f, "\n@id(\"s.d%d\")\nfn d%d<U>(n: i64) -> i64\n{\n    c%d<i64>(n) + 1\n}\n", i, i, i);
+	}
+	main_fn(f, "c0<bool>(3)");
+}
+
 static const struct Shape {
 	const char *name;
 	GenFn gen;
@@ -423,6 +436,7 @@ static const struct Shape {
 	{ "class-fields", gen_class_fields, 1000 },
 	{ "resource-owners", gen_resource_owners, 2000 },
 	{ "generic-instances", gen_generic_instances, 500 },
+	{ "generic-cycles", gen_generic_cycles, 200 },
 };
 
 /* ---- running ---------------------------------------------------------------- */

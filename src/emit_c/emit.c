@@ -298,9 +298,6 @@ set_current(Emit *E, int ii)
 	E->cur = ii;
 	E->in = in;
 	E->f = &E->H->funcs[in->func];
-	E->targs = in->targs;
-	E->ntargs = in->ntargs;
-	E->owner = in->owner;
 	E->slot_own = in->slot_owned;
 }
 
@@ -515,7 +512,6 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 	E.S = H->S;
 	E.diags = diags;
 	E.opt = o;
-	E.owner = -1;
 	arena_init(&E.a);
 	int entry = hir_find_main(H);
 	if (entry < 0) {

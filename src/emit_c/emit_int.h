@@ -80,9 +80,6 @@ typedef struct Emit {
 	int cur;              /* instance index */
 	const HirInst *in;    /* M->insts[cur] */
 	const HirFunc *f;
-	const TypeId *targs;
-	int ntargs;
-	SymId owner;          /* the generic owner of targs (function symbol) */
 	Buf *b;               /* statements */
 	Buf decls;            /* function-level declarations */
 	const bool *slot_own; /* per slot: holds an owned value (HirInst.slot_owned) */
@@ -92,6 +89,7 @@ typedef struct Emit {
 	VEC(Temp) fvars;      /* every function-level temporary (released by the epilogue) */
 	bool used_out;        /* `?` jumped to spx_out */
 	bool failed;
+	bool unbounded;       /* ensure_type met a type past sema_type_bounded */
 } Emit;
 
 /* emit.c */
@@ -111,7 +109,7 @@ bool emit_route_grants(Emit *E, const char *effect);
 
 /* emit_type.c */
 const TypeInfo *emitc_tinfo(Emit *E, TypeId t);
-TypeId emitc_sty(Emit *E, TypeId t);            /* substitutes the instance's type arguments */
+TypeId emitc_sty(Emit *E, TypeId t);            /* t in the current instance (hir_mono_type) */
 bool emitc_is_scalar(Emit *E, TypeId t);
 bool emitc_is_int(Emit *E, TypeId t);
 bool emitc_is_copy(Emit *E, TypeId t);

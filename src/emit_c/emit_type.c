@@ -36,25 +36,12 @@ emitc_tinfo(Emit *E, TypeId t)
 	return sema_type_info(&E->S->types, t);
 }
 
-/* Does t mention a type parameter? */
-static bool
-has_param(Emit *E, TypeId t)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	if (ti->kind == TY_PARAM)
-		return true;
-	for (int i = 0; i < ti->nargs; i++)
-		if (has_param(E, emitc_tinfo(E, t)->args[i]))
-			return true;
-	return false;
-}
-
+/* The type of t in the instance being emitted: the mono result's
+ * (hir_mono_type), so the lane never substitutes. */
 TypeId
 emitc_sty(Emit *E, TypeId t)
 {
-	if (E->ntargs == 0 || !has_param(E, t))
-		return t;
-	TypeId r = sema_type_subst(&E->S->types, t, (uint32_t)E->owner, E->targs, E->ntargs);
+	TypeId r = hir_mono_type(E->H, E->cur, t);
 	emitc_types_grow(E);
 	return r;
 }
@@ -206,6 +193,13 @@ ensure_type(Emit *E, TypeId t)
 		return true;
 	if (E->ts[t].state == 3)
 		return false;
+	if (!sema_type_bounded(&E->S->types, t)) {
+		/* a generic type holding a larger instance of itself
+		 * (`R<T> { next: Option<Box<R<Vec<T>>>> }`) needs types without end */
+		E->ts[t].state = 3;
+		E->unbounded = true;
+		return false;
+	}
 	TyKind k = emitc_tinfo(E, t)->kind;
 	bool ok = true;
 	const char *name = NULL;
@@ -278,6 +272,11 @@ emitc_ctype(Emit *E, TypeId t, Span span)
 {
 	if (ensure_type(E, t))
 		return E->ts[t].name;
+	if (E->unbounded && sema_type_bounded(&E->S->types, t))
+		emitc_refuse(E, span, "the native lane cannot lay out `%s`: it holds types nested more than %d levels deep or of more than %d type nodes (a generic type holding a larger instance of itself)",
+		    sema_type_name(E->S, t), SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
+	else if (E->unbounded)
+		emitc_refuse(E, span, "the native lane cannot lay out a type nested more than %d levels deep or of more than %d type nodes", SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
 	emitc_refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
 	return NULL;
 }

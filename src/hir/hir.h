@@ -260,8 +260,9 @@ int hir_find_main(const HirModule *h);
  * (through calls, function values, closures and record invariant checks)
  * in a deterministic worklist order.  This list is the contract between the
  * HIR and every lane that compiles generics away (the C lane, the Wasm lane):
- * a lane needs no type substitution of slots, no ownership re-derivation and
- * no instance search of its own.
+ * a lane needs no type substitution (slot types here, every other instance
+ * type through hir_mono_type), no ownership re-derivation and no instance
+ * search of its own.
  */
 typedef struct HirInst {
 	int func;             /* HirModule.funcs index */
@@ -281,6 +282,13 @@ typedef struct HirInst {
 	int32_t *target;
 } HirInst;
 
+/* One entry of an instance's substitution table: the template type `from`
+ * (it mentions a type parameter) is `to` in instance `inst`. */
+typedef struct HirMonoType {
+	int32_t inst;         /* -1: an empty slot */
+	TypeId from, to;
+} HirMonoType;
+
 typedef struct HirMono {
 	HirInst *insts;       /* discovery order: insts[0] is `main` (empty without one) */
 	int ninsts;
@@ -288,7 +296,24 @@ typedef struct HirMono {
 	/* per HirModule.funcs index: its instance without type arguments (a
 	 * monomorphic function, a record's invariant check), or -1 */
 	int32_t *func_inst;
+	/* hir_mono_type's table, open addressing by (inst, from): every open
+	 * type of an instance's HIR function a lane reads — each expression's
+	 * type, each call's type arguments, each pattern node's type, each slot
+	 * and the result — substituted once, in the walk's order.  Entries are
+	 * the distinct (instance, type) pairs: at most the instances' HIR size. */
+	HirMonoType *types;
+	uint32_t types_cap;   /* a power of two */
 } HirMono;
+
+/* The concrete type of t in instance inst of h->mono: t itself when the
+ * instance has no type arguments or t mentions no type parameter, else its
+ * entry in HirMono.types.  t is a type of the instance's HIR function (an
+ * expression's, a pattern node's, a call's type argument, a slot's);
+ * hir_validate_mono checks that every one has its entry, so a lane never
+ * substitutes types itself. */
+TypeId hir_mono_type(const HirModule *h, int inst, TypeId t);
+/* The entry of (inst, from) in m->types: true and *to, or false. */
+bool hir_mono_type_entry(const HirMono *m, int inst, TypeId from, TypeId *to);
 
 /* The bound on instances with type arguments: one more is refused (B110). */
 #define HIR_MONO_MAX_GENERIC 256

@@ -16,9 +16,13 @@
  * away here.
  *
  * Types are substituted into the checker's type table (sema_type_subst),
- * which the checker already filled for every instance it checked; the walk
- * also substitutes each expression's type in the order the C lane used to,
- * so TypeIds (and the C spellings named after them) stay as they were.
+ * which the checker already filled for every instance it checked.  Each
+ * open type of an instance's function a lane reads (expression types, call
+ * type arguments, pattern node types, slots, the result) is substituted
+ * here, in walk order, and kept in HirMono.types for hir_mono_type: the
+ * lanes read instance types and never substitute.  The walk substitutes
+ * expression types in the order the C lane once did, so TypeIds (and the C
+ * spellings named after them) stayed as they were.
  */
 #include "hir.h"
 
@@ -124,14 +128,86 @@ typedef struct Mono {
 	int ngeneric;
 	int cur;                 /* the instance being walked */
 	bool failed;
+	VEC(HirMonoType) subs;   /* every substitution made (repeats included) */
 } Mono;
 
+/* The type of t in instance ii, noted for HirMono.types. */
 static TypeId
-subst(Mono *M, const HirInst *in, TypeId t)
+subst(Mono *M, int ii, TypeId t)
 {
+	const HirInst *in = &M->insts.items[ii];
 	if (in->ntargs == 0 || !sema_type_info(&M->S->types, t)->open)
 		return t;
-	return sema_type_subst(&M->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+	TypeId r = sema_type_subst(&M->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+	HirMonoType mt = { ii, t, r };
+	VEC_PUSH(M->subs, mt);
+	return r;
+}
+
+static uint32_t
+type_hash(int32_t inst, TypeId t)
+{
+	uint32_t h = ((uint32_t)inst * 2654435761u) ^ (t * 2246822519u);
+	return h ^ (h >> 15);
+}
+
+/* HirMono.types from M->subs (each pair once). */
+static void
+build_types(Mono *M, HirMono *m)
+{
+	uint32_t cap = 16;
+	while (cap < (uint32_t)M->subs.len * 2)
+		cap *= 2;
+	m->types = ARENA_ARRAY(&M->H->arena, HirMonoType, cap);
+	m->types_cap = cap;
+	for (uint32_t i = 0; i < cap; i++)
+		m->types[i].inst = -1;
+	for (int i = 0; i < M->subs.len; i++) {
+		const HirMonoType *mt = &M->subs.items[i];
+		uint32_t h = type_hash(mt->inst, mt->from) & (cap - 1);
+		while (m->types[h].inst >= 0 && !(m->types[h].inst == mt->inst && m->types[h].from == mt->from))
+			h = (h + 1) & (cap - 1);
+		m->types[h] = *mt;
+	}
+}
+
+bool
+hir_mono_type_entry(const HirMono *m, int inst, TypeId from, TypeId *to)
+{
+	for (uint32_t k = type_hash(inst, from) & (m->types_cap - 1); m->types[k].inst >= 0; k = (k + 1) & (m->types_cap - 1))
+		if (m->types[k].inst == inst && m->types[k].from == from) {
+			*to = m->types[k].to;
+			return true;
+		}
+	return false;
+}
+
+TypeId
+hir_mono_type(const HirModule *h, int inst, TypeId t)
+{
+	const HirMono *m = h->mono;
+	const HirInst *in = &m->insts[inst];
+	TypeId r;
+	if (in->ntargs == 0 || !sema_type_info(&h->S->types, t)->open)
+		return t;
+	if (hir_mono_type_entry(m, inst, t, &r))
+		return r;
+	/* not a type of the instance's function (hir_validate_mono checks that
+	 * every one has its entry): substituted as the walk would */
+	return sema_type_subst(&h->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+}
+
+/* Notes the types of pattern p and its sub-patterns, in preorder. */
+static void
+note_pattern(Mono *M, const HirPattern *p)
+{
+	if (!p)
+		return;
+	(void)subst(M, M->cur, p->type);
+	for (int i = 0; i < p->nfields; i++)
+		note_pattern(M, p->subs[i]);
+	for (int i = 0; i < p->nalts; i++)
+		note_pattern(M, p->alts[i]);
 }
 
 static bool
@@ -219,30 +295,33 @@ pre(void *ctx, const HirExpr *e)
 	Mono *M = ctx;
 	if (M->failed)
 		return;
-	const HirInst *in = &M->insts.items[M->cur];
-	(void)subst(M, in, e->type);
+	(void)subst(M, M->cur, e->type);
 	int target = -1;
-	if (e->kind == HIR_CALL && e->u.call.kind == CALL_FN) {
+	if (e->kind == HIR_CALL && e->u.call.kind == CALL_BUILTIN) {
+		for (int i = 0; i < e->u.call.ntargs; i++)
+			(void)subst(M, M->cur, e->u.call.targs[i]);
+	} else if (e->kind == HIR_MATCH) {
+		for (int i = 0; i < e->u.match.narms; i++)
+			note_pattern(M, e->u.match.arms[i].pat);
+	} else if (e->kind == HIR_CALL && e->u.call.kind == CALL_FN) {
 		int fi = sym_func(M, e->u.call.fn);
-		if (fi < 0)
-			return;
 		int n = e->u.call.ntargs;
 		TypeId local[8];
 		TypeId *targs = n <= 8 ? local : spx_xmalloc(sizeof *targs * (size_t)n);
 		for (int i = 0; i < n; i++)
-			targs[i] = subst(M, in, e->u.call.targs[i]);
-		target = inst_get(M, fi, targs, n, -1, e->span);
+			targs[i] = subst(M, M->cur, e->u.call.targs[i]);
+		target = fi >= 0 ? inst_get(M, fi, targs, n, -1, e->span) : -1;
 		if (targs != local)
 			free(targs);
 		/* the parameter types the call converts its arguments to */
 		for (int i = 0; target >= 0 && i < e->u.call.nargs && i < M->H->funcs[fi].nlocals; i++)
-			(void)subst(M, &M->insts.items[target], M->H->funcs[fi].locals[i].type);
+			(void)subst(M, target, M->H->funcs[fi].locals[i].type);
 	} else if (e->kind == HIR_FUNC) {
 		int fi = sym_func(M, e->u.call.fn);
 		if (fi >= 0)
 			target = inst_get(M, fi, NULL, 0, -1, e->span);
 	} else if (e->kind == HIR_CLOSURE) {
-		in = &M->insts.items[M->cur];
+		const HirInst *in = &M->insts.items[M->cur];
 		target = inst_get(M, e->u.closure.func, in->targs, in->ntargs, in->owner, e->span);
 	}
 	M->insts.items[M->cur].target[e->index] = target;
@@ -253,7 +332,7 @@ post(void *ctx, const HirExpr *e)
 {
 	Mono *M = ctx;
 	if (!M->failed && (e->kind == HIR_RECORD || e->kind == HIR_WITH))
-		note_invariants(M, subst(M, &M->insts.items[M->cur], e->type), e->span);
+		note_invariants(M, subst(M, M->cur, e->type), e->span);
 }
 
 static void
@@ -271,10 +350,13 @@ walk(Mono *M, int ii)
 	HirInst *in = &M->insts.items[ii];
 	const HirFunc *f = &M->H->funcs[in->func];
 	for (int s = 0; s < f->nlocals; s++) {
-		in->slot_type[s] = subst(M, in, f->locals[s].type);
-		in->slot_owned[s] = !f->locals[s].lent && !sema_is_copy(M->S, in->slot_type[s]);
+		TypeId t = subst(M, ii, f->locals[s].type);
+		in = &M->insts.items[ii];
+		in->slot_type[s] = t;
+		in->slot_owned[s] = !f->locals[s].lent && !sema_is_copy(M->S, t);
 	}
-	in->result = subst(M, in, f->result);
+	TypeId r = subst(M, ii, f->result);
+	M->insts.items[ii].result = r;
 	M->cur = ii;
 	HirVisitor v = { pre, post, stmt, M };
 	hir_visit(f, &v);
@@ -312,12 +394,14 @@ hir_mono(HirModule *H, DiagSink *diags)
 		if (M.insts.len)
 			memcpy(m->insts, M.insts.items, sizeof *m->insts * (size_t)M.insts.len);
 		m->ngeneric = M.ngeneric;
+		build_types(&M, m);
 		m->func_inst = ARENA_ARRAY(&H->arena, int32_t, H->nfuncs ? H->nfuncs : 1);
 		for (int i = 0; i < H->nfuncs; i++)
 			m->func_inst[i] = M.first[i] >= 0 && M.insts.items[M.first[i]].ntargs == 0 ? M.first[i] : -1;
 		H->mono = m;
 	}
 	VEC_FREE(M.insts);
+	VEC_FREE(M.subs);
 	VEC_FREE(M.next_same);
 	free(M.first);
 	free(M.sym_func);

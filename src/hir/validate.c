@@ -304,6 +304,7 @@ typedef struct MV {
 	int32_t *sym_func;
 	int nsyms;
 	bool *reached;
+	int ii;                 /* the index of in */
 } MV;
 
 static TypeId
@@ -313,6 +314,32 @@ mv_subst(MV *mv, TypeId t)
 	if (in->ntargs == 0 || !sema_type_info(&mv->v->S->types, t)->open)
 		return t;
 	return sema_type_subst(&mv->v->S->types, t, (uint32_t)in->owner, in->targs, in->ntargs);
+}
+
+/* t, a type of the current instance's function, has its entry in the
+ * instance's substitution table (hir_mono_type), and the entry is right. */
+static void
+mv_type(MV *mv, TypeId t, Span at, const char *what)
+{
+	if (mv->in->ntargs == 0 || !sema_type_info(&mv->v->S->types, t)->open)
+		return;
+	TypeId r;
+	if (!hir_mono_type_entry(mv->m, mv->ii, t, &r))
+		bad(mv->v, at, "instance %d has no concrete type for %s %s", mv->ii, what, sema_type_name(mv->v->S, t));
+	else if (r != mv_subst(mv, t))
+		bad(mv->v, at, "instance %d gives %s %s the type %s", mv->ii, what, sema_type_name(mv->v->S, t), sema_type_name(mv->v->S, r));
+}
+
+static void
+mv_pattern(MV *mv, const HirPattern *p)
+{
+	if (!p)
+		return;
+	mv_type(mv, p->type, p->span, "pattern type");
+	for (int i = 0; i < p->nfields; i++)
+		mv_pattern(mv, p->subs[i]);
+	for (int i = 0; i < p->nalts; i++)
+		mv_pattern(mv, p->alts[i]);
 }
 
 /* Call site e of the current instance reaches an instance of funcs[fi] with targs. */
@@ -347,6 +374,11 @@ mv_pre(void *ctx, const HirExpr *e)
 	MV *mv = ctx;
 	if (e->index >= mv->v->f->nexprs)
 		return;   /* reported by hir_validate */
+	mv_type(mv, e->type, e->span, "expression type");
+	for (int i = 0; e->kind == HIR_CALL && e->u.call.kind != CALL_SLOT && i < e->u.call.ntargs; i++)
+		mv_type(mv, e->u.call.targs[i], e->span, "type argument");
+	for (int i = 0; e->kind == HIR_MATCH && i < e->u.match.narms; i++)
+		mv_pattern(mv, e->u.match.arms[i].pat);
 	if (e->kind == HIR_CALL && e->u.call.kind == CALL_FN) {
 		SymId s = e->u.call.fn;
 		int n = e->u.call.ntargs;
@@ -375,6 +407,7 @@ mv_inst(MV *mv, int ii)
 	V *v = mv->v;
 	const HirInst *in = &mv->m->insts[ii];
 	mv->in = in;
+	mv->ii = ii;
 	if (in->func < 0 || in->func >= v->H->nfuncs) {
 		v->f = &v->H->funcs[0];
 		bad(v, (Span){0}, "instance %d names function %d of %d", ii, in->func, v->H->nfuncs);
@@ -386,8 +419,10 @@ mv_inst(MV *mv, int ii)
 		bad(v, (Span){0}, "instance %d of a monomorphic function has %d type arguments", ii, in->ntargs);
 	if (in->result != mv_subst(mv, f->result))
 		bad(v, (Span){0}, "instance %d has result type %s", ii, sema_type_name(v->S, in->result));
+	mv_type(mv, f->result, (Span){0}, "the result type");
 	for (int s = 0; s < f->nlocals; s++) {
 		const HirLocal *l = &f->locals[s];
+		mv_type(mv, l->type, l->span, "slot type");
 		if (in->slot_type[s] != mv_subst(mv, l->type))
 			bad(v, l->span, "instance %d gives slot `%s` type %s", ii, l->name, sema_type_name(v->S, in->slot_type[s]));
 		else if (in->slot_owned[s] != (!l->lent && !sema_is_copy(v->S, in->slot_type[s])))
@@ -412,7 +447,7 @@ hir_validate_mono(HirModule *H, DiagSink *diags)
 	v.ok = true;
 	if (!m || H->nfuncs == 0)
 		return true;
-	MV mv = { &v, m, NULL, NULL, H->S->syms.len, NULL };
+	MV mv = { &v, m, NULL, NULL, H->S->syms.len, NULL, 0 };
 	mv.sym_func = spx_xmalloc(sizeof *mv.sym_func * ((size_t)mv.nsyms + 1));
 	for (int i = 0; i < mv.nsyms; i++)
 		mv.sym_func[i] = -1;

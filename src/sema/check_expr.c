@@ -745,8 +745,15 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 	bool scalar = true;
 	for (int i = 0; i < n; i++)
 		scalar &= sema_type_is_scalar(&S->types, targs[i]) || targs[i] == T_ERR;
-	if (scalar)
+	if (scalar || S->instances_closed || S->instance_over.why)
 		return;
+	/* the bounds (SEMA_MAX_INSTANCES, sema_type_bounded): the first refusal
+	 * stops the closure and is reported by check_instances */
+	int why = 0;
+	for (int i = 0; i < n && !why; i++) {
+		const TypeInfo *ti = sema_type_info(&S->types, targs[i]);
+		why = ti->depth > SEMA_TYPE_MAX_DEPTH ? 1 : ti->nodes > SEMA_TYPE_MAX_NODES ? 2 : 0;
+	}
 	/* one probe of the instance index (grown at half full) */
 	if ((uint32_t)(S->ninstances + 1) * 2 > S->instance_cap) {
 		free(S->instance_index);
@@ -766,6 +773,14 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 		if (in->fn == f && in->ntargs == n && memcmp(in->targs, targs, sizeof(TypeId) * (size_t)n) == 0)
 			return;
 	}
+	if (!why && S->ninstances == SEMA_MAX_INSTANCES)
+		why = 3;
+	if (why) {
+		S->instance_over.why = why;
+		S->instance_over.fn = f;
+		S->instance_over.call = call;
+		return;
+	}
 	S->instance_index[h] = (uint32_t)S->ninstances;
 	if (S->ninstances == S->capinstances) {
 		S->capinstances = S->capinstances ? S->capinstances * 2 : 8;
@@ -776,6 +791,7 @@ note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 	memcpy(in->targs, targs, sizeof(TypeId) * (size_t)n);
 	in->ntargs = n;
 	in->call = call;
+	in->skip = false;
 }
 
 static TypeId
@@ -1406,6 +1422,7 @@ TypeId
 sema_check_expr(FnCtx *C, const Expr *e)
 {
 	TypeId t = T_ERR;
+	C->S->expr_checks++;
 	switch (e->kind) {
 	case EXPR_INT: t = int_type(e->u.int_lit.suffix); break;
 	case EXPR_FLOAT: t = e->u.float_lit.suffix == SUF_F32 ? T_F32 : T_F64; break;

@@ -137,11 +137,28 @@ struct Sema {
 	int npermits;
 	SymId sym_option, sym_result, sym_iterstep;
 	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
-	/* generic instances used with non-scalar arguments (checked after all bodies) */
-	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; } *instances;
+	/* generic instances used with non-scalar arguments (checked after all
+	 * bodies), at most SEMA_MAX_INSTANCES (T235 past it) */
+#define SEMA_MAX_INSTANCES 65536
+/* and checking them all visits at most SEMA_INSTANCE_WORK_FACTOR expressions
+ * per expression of the module, or SEMA_INSTANCE_WORK_FLOOR if that is more
+ * (T235 past it): instance checking costs at most a constant times the
+ * module, so `check` stays linear in its input. */
+#define SEMA_INSTANCE_WORK_FACTOR 16
+#define SEMA_INSTANCE_WORK_FLOOR (1u << 20)
+	/* skip: noted while checking an instance that failed (its T225 says
+	 * enough; checking what it reaches would only cascade) */
+	struct Instance { SymId fn; TypeId targs[8]; int ntargs; Span call; bool skip; } *instances;
 	int ninstances, capinstances;
 	uint32_t *instance_index;   /* open addressing over instances by (fn, targs); UINT32_MAX = empty */
 	uint32_t instance_cap;
+	/* The first instance the bounds refused (SEMA_MAX_INSTANCES, and
+	 * SEMA_TYPE_MAX_DEPTH/NODES on its type arguments): reported once as
+	 * T235 at that call when the closure stops. */
+	struct { int why; SymId fn; Span call; } instance_over;   /* why: 0 none, 1 depth, 2 nodes, 3 count, 4 work */
+	uint64_t expr_checks;       /* sema_check_expr calls so far (the instances' work bound) */
+	uint64_t instance_budget;   /* the work bound check_instances applied */
+	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
 	SymId *expr_sym;       /* calls: callee; names: function values; records: type */

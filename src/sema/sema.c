@@ -716,20 +716,65 @@ check_template(Sema *S, SymId id)
 	}
 }
 
+/* The closure of instances stopped at a bound: T235 at the call that needed
+ * one more (once; nothing past it was checked). */
+static void
+report_instance_bound(Sema *S)
+{
+	if (!S->instance_over.why)
+		return;
+	const char *name = sema_sym(S, S->instance_over.fn)->name;
+	Diag *d;
+	if (S->instance_over.why >= 3) {
+		if (S->instance_over.why == 3)
+			d = sema_error(S, DIAG_T235, S->instance_over.call,
+			    "the program needs more than %d generic instances: this call of `%s` would add one more", SEMA_MAX_INSTANCES, name);
+		else
+			d = sema_error(S, DIAG_T235, S->instance_over.call,
+			    "checking the program's generic instances takes more than %llu expression checks: the instance of `%s` this call needs is past them",
+			    (unsigned long long)S->instance_budget, name);
+		diag_set_help(d, "call generic functions with fewer distinct type arguments (and never with growing ones: `f<T>` reaching `f<Vec<T>>`), or move work that does not depend on the type parameters into non-generic functions");
+		return;
+	}
+	if (S->instance_over.why == 1)
+		d = sema_error(S, DIAG_T235, S->instance_over.call,
+		    "instances of `%s` grow without bound: this call needs type arguments nested more than %d levels deep", name, SEMA_TYPE_MAX_DEPTH);
+	else
+		d = sema_error(S, DIAG_T235, S->instance_over.call,
+		    "instances of `%s` grow without bound: this call needs type arguments of more than %d type nodes", name, SEMA_TYPE_MAX_NODES);
+	diag_set_help(d, "when a generic function reaches itself again, directly or through other calls, pass type arguments that do not grow: `f<T>`, not `f<Vec<T>>`");
+}
+
 /* Instances with non-scalar arguments: an error shows as T225 at the call. */
 static void
 check_instances(Sema *S)
 {
-	for (int i = 0; i < S->ninstances; i++) {
+	uint64_t base = S->expr_checks;
+	uint64_t budget = (uint64_t)S->m->nexprs * SEMA_INSTANCE_WORK_FACTOR;
+	if (budget < SEMA_INSTANCE_WORK_FLOOR)
+		budget = SEMA_INSTANCE_WORK_FLOOR;
+	S->instance_budget = budget;
+	for (int i = 0; i < S->ninstances && !S->instance_over.why; i++) {
 		struct Instance in = S->instances[i];
+		if (S->expr_checks - base > budget) {
+			S->instance_over.why = 4;
+			S->instance_over.fn = in.fn;
+			S->instance_over.call = in.call;
+			break;
+		}
+		if (in.skip)
+			continue;
 		int from = S->diags->items.len;
 		int errors = S->diags->errors;
+		int noted = S->ninstances;
 		check_function(S, in.fn, in.targs, in.ntargs);
 		if (S->diags->errors == errors) {
 			while (S->diags->items.len > from)
 				diag_remove(S->diags, S->diags->items.len - 1);
 			continue;
 		}
+		for (int j = noted; j < S->ninstances; j++)
+			S->instances[j].skip = true;
 		char *msg = NULL;
 		for (int j = from; j < S->diags->items.len && !msg; j++)
 			if (diag_info[S->diags->items.items[j].code].sev != SEV_WARNING)
@@ -746,6 +791,8 @@ check_instances(Sema *S)
 		buf_free(&b);
 		free(msg);
 	}
+	S->instances_closed = true;
+	report_instance_bound(S);
 }
 
 Sema *

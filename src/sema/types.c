@@ -63,8 +63,15 @@ sema_type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const Typ
 	ti->nargs = nargs;
 	ti->args = NULL;
 	ti->open = kind == TY_PARAM;
-	for (int i = 0; i < nargs && !ti->open; i++)
-		ti->open = t->items[args[i]].open;
+	ti->depth = 1;
+	ti->nodes = 1;
+	for (int i = 0; i < nargs; i++) {
+		const TypeInfo *a = &t->items[args[i]];
+		ti->open |= a->open;
+		if (a->depth + 1 > ti->depth)
+			ti->depth = a->depth + 1;
+		ti->nodes = a->nodes > UINT32_MAX - ti->nodes ? UINT32_MAX : ti->nodes + a->nodes;
+	}
 	if (nargs) {
 		ti->args = spx_xmalloc(sizeof(TypeId) * (size_t)nargs);
 		memcpy(ti->args, args, sizeof(TypeId) * (size_t)nargs);
@@ -107,6 +114,13 @@ sema_type_info(const TypeTable *t, TypeId id)
 {
 	ASSERT((int)id < t->len, "bad TypeId");
 	return &t->items[id];
+}
+
+bool
+sema_type_bounded(const TypeTable *t, TypeId id)
+{
+	const TypeInfo *ti = sema_type_info(t, id);
+	return ti->depth <= SEMA_TYPE_MAX_DEPTH && ti->nodes <= SEMA_TYPE_MAX_NODES;
 }
 
 bool

@@ -44,7 +44,19 @@ typedef struct TypeInfo {
 	TypeId *args;      /* type arguments (TY_FN: params then the result) */
 	int nargs;
 	bool open;         /* mentions a TY_PARAM (sema_type_subst leaves a closed type as it is) */
+	uint32_t depth;    /* nesting levels: 1 without arguments, else 1 + the deepest argument's */
+	uint32_t nodes;    /* the size of its spelling as a tree (arguments counted as often as they
+	                    * occur), saturating at UINT32_MAX */
 } TypeInfo;
+
+/* The bounds on the types generic instantiation may build (LANGUAGE.md §3.5,
+ * docs/DECISIONS.md "Generic instance bounds"): a type nests at most as deep
+ * as source may (P207's 128 levels) and spells with at most 4,096 type nodes.
+ * The checker refuses an instance past them (T235) and the native lane a
+ * type (B110), so polymorphic recursion cannot grow types without end and
+ * no type name is exponentially long. */
+#define SEMA_TYPE_MAX_DEPTH 128
+#define SEMA_TYPE_MAX_NODES 4096
 
 typedef struct TypeTable {
 	TypeInfo *items;   /* owned */
@@ -58,6 +70,8 @@ void sema_types_free(TypeTable *t);
 TypeId sema_type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
 TypeId sema_type_simple(TypeTable *t, TyKind kind);   /* scalars, string, … (id == kind) */
 const TypeInfo *sema_type_info(const TypeTable *t, TypeId id);
+/* Within SEMA_TYPE_MAX_DEPTH and SEMA_TYPE_MAX_NODES? */
+bool sema_type_bounded(const TypeTable *t, TypeId id);
 
 bool sema_type_is_scalar(const TypeTable *t, TypeId id);
 bool sema_type_is_integer(const TypeTable *t, TypeId id);

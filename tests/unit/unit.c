@@ -439,6 +439,7 @@ main(void)
 	unit_rt_checks();
 	unit_graph_checks();
 	unit_wasm_checks();
+	unit_mono_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

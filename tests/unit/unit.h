@@ -12,6 +12,8 @@ void unit_session_checks(void);
 
 /* program_test.c: a Program of two modules (ModuleIds, handles, revisions). */
 void unit_program_checks(void);
+/* hir_mono's instance types (mono_test.c). */
+void unit_mono_checks(void);
 /* src/rt/, the runtime both lanes share (rt_test.c). */
 void unit_rt_checks(void);
 /* src/graph/: the semantic model (graph_test.c). */
