@@ -24,8 +24,11 @@ const CliCommand cli_commands[] = {
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
 	  "  unit instead (default `<stem>.c`); an existing output is never overwritten.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
+	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
-	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
+	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
+	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
+	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
@@ -35,9 +38,12 @@ const CliCommand cli_commands[] = {
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md).\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
+	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
-	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
+	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
+	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
+	  "  first differing line).\n" },
 	{ "help", cli_cmd_help, "semaprax help\n"
 	  "semaprax help all\n"
 	  "semaprax help <command>\n"

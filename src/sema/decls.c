@@ -1211,7 +1211,7 @@ sema_decls_resolve(Sema *S)
 	check_recursion(S);
 	for (SymId id = 0; id < n; id++) {
 		Sym *s = sema_sym(S, id);
-		if (s->kind == SK_FN || s->kind == SK_METHOD)
+		if ((s->kind == SK_FN || s->kind == SK_METHOD) && !s->origin)
 			resolve_signature(S, id);
 	}
 	for (SymId id = 0; id < n; id++)
