@@ -820,6 +820,8 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		diag_set_help(d, "declare it in the type parameter list, e.g. `<%s>`, or use a declared type", name);
 		goto done;
 	}
+	if (sym < 0 && sema_failed_import(S, name, true))
+		goto done;
 	if (sym < 0) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);

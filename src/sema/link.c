@@ -283,3 +283,14 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 	}
 	free(made);
 }
+
+bool
+sema_failed_import(const Sema *S, const char *name, bool is_type)
+{
+	for (int i = 0; i < S->m->nuses; i++) {
+		const UseDecl *u = &S->m->uses[i];
+		if (u->is_type == is_type && strcmp(u->alias.s, name) == 0)
+			return true;
+	}
+	return false;
+}

@@ -33,6 +33,10 @@ void sema_decls_resolve(Sema *S);              /* types of fields, params, resul
 /* link.c: the imported symbols of a project module (after collect, before
  * resolve); G172 for a target outside what may be imported. */
 void sema_link_imports(Sema *S, const SemaLink *links, int nlinks);
+/* True when name is the alias of one of the module's `use` imports of that
+ * kind: reached from a name lookup, that import failed (its G172 is
+ * reported), so the use site reports nothing more. */
+bool sema_failed_import(const Sema *S, const char *name, bool is_type);
 void sema_typeq_free(TypeQ *q);
 
 /* builtins.c */
