@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fmt/fmt.h"
 #include "../support/sha256.h"
 
 void
@@ -269,6 +270,23 @@ driver_program_check_linked(Program *p)
 			ok = false;
 		}
 	}
+	/* Project sources are canonical text (the reference's G170). */
+	for (int i = 0; ok && i < p->nmods; i++) {
+		Session *s = &p->mods[i]->s;
+		Buf b = {0};
+		fmt_module(&b, s->m, s->src, s->len);
+		if (b.len != s->len || memcmp(b.data, s->src, s->len) != 0) {
+			size_t n = b.len < s->len ? b.len : s->len, k = 0;
+			unsigned line = 1;
+			for (; k < n && b.data[k] == s->src[k]; k++)
+				line += s->src[k] == '\n';
+			Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
+			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+		}
+		buf_free(&b);
+	}
+	for (int i = 0; i < p->nmods; i++)
+		ok &= p->mods[i]->s.diags.errors == 0;
 	if (!ok)
 		return false;
 	LinkWalk w = {0};

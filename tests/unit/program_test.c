@@ -53,16 +53,17 @@ load_two(Program *p, const char *first, size_t n1, const char *path1, const char
  * added first but checked after its provider; its alias resolves to a
  * symbol that keeps the target's stable id and origin and the provider's
  * signature, translated (the record type by identity, Option to the
- * importer's prelude); a cycle of imports is one G172 naming it.
+ * importer's prelude); a cycle of imports is one G172 naming it.  The
+ * sources are canonical text (a project's G170).
  */
 static const char link_lib[] =
 	"module unit.lib;\n\n@id(\"unit.lib.pair\")\nrecord Pair {\n    @id(\"unit.lib.pair.a\")\n    a: i64,\n}\n\n"
-	"@id(\"unit.lib.get\")\nfn get(p: Pair) -> Option<i64> {\n    Option<i64>::Some { value: p.a }\n}\n";
+	"@id(\"unit.lib.get\")\nfn get(p: Pair) -> Option<i64>\n{\n    Option<i64>::Some { value: p.a }\n}\n";
 static const char link_app[] =
 	"module unit.app;\nuse function @id(\"unit.lib.get\") from unit.lib as fetch;\nuse type @id(\"unit.lib.pair\") from unit.lib as P;\n\n"
-	"@id(\"unit.app.main\")\nfn main() -> i64 {\n    match fetch(P { a: 7 }) {\n        Option::Some { value } => value,\n        Option::None {} => 0,\n    }\n}\n";
-static const char cyc_a[] = "module unit.ca;\nuse function @id(\"unit.cb.f\") from unit.cb as g;\n\n@id(\"unit.ca.f\")\nfn f() -> i64 {\n    g()\n}\n";
-static const char cyc_b[] = "module unit.cb;\nuse function @id(\"unit.ca.f\") from unit.ca as g;\n\n@id(\"unit.cb.f\")\nfn f() -> i64 {\n    g()\n}\n";
+	"@id(\"unit.app.main\")\nfn main() -> i64\n{\n    match (fetch(P { a: 7 })) { Option::Some { value } => value, Option::None {} => 0, }\n}\n";
+static const char cyc_a[] = "module unit.ca;\nuse function @id(\"unit.cb.f\") from unit.cb as g;\n\n@id(\"unit.ca.f\")\nfn f() -> i64\n{\n    g()\n}\n";
+static const char cyc_b[] = "module unit.cb;\nuse function @id(\"unit.ca.f\") from unit.ca as g;\n\n@id(\"unit.cb.f\")\nfn f() -> i64\n{\n    g()\n}\n";
 
 static void
 unit_program_link_checks(void)
