@@ -4,7 +4,9 @@
 #   args    the command line after BIN, run inside the directory
 #           (default: `check .`);
 #   status  the expected exit status;
-#   stdout, stderr  exact snapshots (absent = empty).
+#   stdout, stderr  exact snapshots (absent = empty);
+#   after   semaprax.toml's bytes after the command; after.d/  likewise for
+#           any file of the project (e.g. sources `fmt` rewrote).
 # Each case's README line names the reference test it mirrors.  A case that
 # writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots.
 set -u
@@ -48,6 +50,14 @@ for dir in "$root"/*/; do
 	if [ -f "$dir/after" ] && ! cmp -s "$dir/after" "$tmp/case/semaprax.toml"; then
 		echo "FAIL $name: semaprax.toml after the command differs from \`after\`" >&2
 		ok=0
+	fi
+	if [ -d "$dir/after.d" ]; then
+		for f in $(cd "$dir/after.d" && find . -type f | sort); do
+			if ! cmp -s "$dir/after.d/$f" "$tmp/case/$f"; then
+				echo "FAIL $name: $f after the command differs from after.d/$f" >&2
+				ok=0
+			fi
+		done
 	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done

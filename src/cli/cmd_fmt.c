@@ -21,6 +21,7 @@
 #include "../fmt/fmt.h"
 #include "../parse/parse.h"
 #include "../project/manifest.h"
+#include "../project/project.h"
 
 typedef struct Source {
 	char *path;     /* owned */
@@ -133,7 +134,7 @@ first_diff_line(const Source *s)
 static int
 fmt_usage(void)
 {
-	return cli_usage("fmt", "fmt requires exactly <file>|<dir> [--check|--stdout]");
+	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml [--check|--stdout], or --manifest <toml> [--check]");
 }
 
 /* `fmt --manifest <toml> [--check]` (TOOLCHAIN.md §1.2): a manifest that
@@ -210,7 +211,32 @@ cli_cmd_fmt(int argc, char **argv)
 
 	PathList paths = {0};
 	struct stat st;
-	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+	/* A project (a directory holding semaprax.toml, or the manifest itself):
+	 * its sources in manifest order (TOOLCHAIN.md §1.2). */
+	char *toml = project_manifest_for(operand, NULL);
+	if (toml && stat(operand, &st) == 0 && S_ISDIR(st.st_mode) && stat(toml, &st) != 0) {
+		free(toml);
+		toml = NULL;
+	}
+	if (toml) {
+		if (to_stdout) {
+			free(toml);
+			return cli_usage("fmt", "fmt --stdout takes one file, not a project");
+		}
+		DiagSink md;
+		diag_init(&md, toml, NULL, 0);
+		char **list;
+		int n;
+		bool read = project_source_paths(toml, &md, &list, &n);
+		diag_emit_all(&md, json);
+		diag_free(&md);
+		free(toml);
+		if (!read)
+			return EXIT_FAIL;
+		for (int i = 0; i < n; i++)
+			VEC_PUSH(paths, list[i]);
+		free(list);
+	} else if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (to_stdout)
 			return cli_usage("fmt", "fmt --stdout takes one file, not a directory");
 		walk(operand, &paths, 0);

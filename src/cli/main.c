@@ -37,11 +37,12 @@ const CliCommand cli_commands[] = {
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md).\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir|semaprax.toml> [--check|--stdout]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
+	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources.\n"
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
 	  "  first differing line).\n" },
 	{ "help", cli_cmd_help, "semaprax help\n"

@@ -112,6 +112,30 @@ check_roles(Project *pj)
 }
 
 bool
+project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t len = 0;
+	char *src = driver_read_source(manifest_path, &len, diags);
+	if (!src)
+		return false;
+	ProjectManifest m;
+	bool ok = project_manifest_read(&m, src, len, diags);
+	if (ok) {
+		char *root = root_of(manifest_path);
+		*out = spx_xcalloc((size_t)m.nsources, sizeof **out);
+		for (int i = 0; i < m.nsources; i++)
+			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
+		*n = m.nsources;
+		free(root);
+	}
+	project_manifest_free(&m);
+	free(src);
+	return ok;
+}
+
+bool
 project_check(Project *pj, const char *manifest_path)
 {
 	memset(pj, 0, sizeof *pj);

@@ -29,6 +29,11 @@ typedef struct Project {
  */
 char *project_manifest_for(const char *operand, const char *manifest_path);
 
+/* The manifest's sources joined to its directory, in manifest order (for
+ * `fmt` of a project): true when the manifest reads and validates (its
+ * diagnostics into diags otherwise); free each path and the array. */
+bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test
  * modules' `main`).  True when nothing reported an error. */
