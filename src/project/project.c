@@ -111,6 +111,52 @@ check_roles(Project *pj)
 	return ok;
 }
 
+/* The held-input rules of the reference's loader that apply here: each
+ * source a regular non-symlink file (J102), no two listed paths (or a path
+ * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
+ * A missing source is left to the read (I001). */
+static bool
+admit_sources(Project *pj)
+{
+	int n = pj->man.nsources;
+	struct stat *st = spx_xcalloc((size_t)n + 1, sizeof *st);
+	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
+	bool ok = true;
+	uint64_t total = 0;
+	have[n] = stat(pj->manifest_path, &st[n]) == 0;
+	for (int i = 0; i < n && ok; i++) {
+		if (lstat(pj->paths[i], &st[i]) != 0)
+			continue;
+		if (S_ISLNK(st[i].st_mode)) {
+			Diag *d = diag_report(&pj->diags, DIAG_J102, NULL, "project source `%s` is a symbolic link", pj->man.sources[i]);
+			diag_set_help(d, "list the file it points to, by its path inside the project");
+			ok = false;
+			break;
+		}
+		have[i] = true;
+		total += (uint64_t)st[i].st_size;
+		for (int j = 0; j <= n; j++) {
+			if (j == i || !have[j] || (j < i ? false : j != n))
+				continue;
+			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				Diag *d = diag_report(&pj->diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", pj->man.sources[i],
+				    j == n ? "the manifest" : "`", j == n ? "" : pj->man.sources[j], j == n ? "" : "`");
+				diag_set_help(d, "list each source once, by its real path inside the project");
+				ok = false;
+				break;
+			}
+		}
+	}
+	if (ok && total > 16u * 1024u * 1024u) {
+		Diag *d = diag_report(&pj->diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
+		diag_set_help(d, "split the project, or move data out of the sources");
+		ok = false;
+	}
+	free(st);
+	free(have);
+	return ok;
+}
+
 bool
 project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
 {
@@ -155,11 +201,13 @@ project_check(Project *pj, const char *manifest_path)
 		return false;
 	char *root = root_of(pj->manifest_path);
 	pj->paths = spx_xcalloc((size_t)pj->man.nsources, sizeof *pj->paths);
-	for (int i = 0; i < pj->man.nsources; i++) {
+	for (int i = 0; i < pj->man.nsources; i++)
 		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
-		driver_program_add(&pj->P, pj->paths[i], NULL, 0);
-	}
 	free(root);
+	if (!admit_sources(pj))
+		return false;
+	for (int i = 0; i < pj->man.nsources; i++)
+		driver_program_add(&pj->P, pj->paths[i], NULL, 0);
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
 		ok = check_roles(pj);
