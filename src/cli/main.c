@@ -59,13 +59,16 @@ const CliCommand cli_commands[] = {
 	  "  span-free syntax tree.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
 	  "  (args, stderr, fs.read) publish stderr then stdout and exit with main's value.\n"
 	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
 	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n"
-	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure).\n" },
+	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure).\n"
+	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
+	  "  module's `main` with every module linked by stable id and prints the value.\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

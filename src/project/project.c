@@ -214,6 +214,15 @@ project_check(Project *pj, const char *manifest_path)
 	return ok;
 }
 
+bool
+project_lower(Project *pj)
+{
+	bool ok = true;
+	for (int i = 0; i < pj->P.nmods; i++)
+		ok &= driver_lower(&pj->P.mods[i]->s);
+	return ok;
+}
+
 void
 project_emit_diags(const Project *pj, bool json)
 {

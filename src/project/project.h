@@ -38,6 +38,9 @@ bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***ou
  * manifest rules, J121 for unresolved dependencies, the entry and test
  * modules' `main`).  True when nothing reported an error. */
 bool project_check(Project *pj, const char *manifest_path);
+/* After a successful project_check: lowers and validates every module's
+ * HIR (for `run`); true when all are there. */
+bool project_lower(Project *pj);
 /* Every diagnostic: the manifest's, then each module's in ModuleId order. */
 void project_emit_diags(const Project *pj, bool json);
 void project_free(Project *pj);
