@@ -110,6 +110,12 @@ translate_or_report(Sema *S, const Sema *P, TypeId t, const UseDecl *u, const ch
 	TypeId r = translate(S, P, t, &missing);
 	if (r != T_ERR || sema_type_info(&P->types, t)->kind == TY_ERROR)
 		return r;
+	/* one G172 per `use`: its later types name the same fix */
+	for (int i = 0; i < S->diags->items.len; i++) {
+		const Diag *d = &S->diags->items.items[i];
+		if (d->code == DIAG_G172 && d->has_span && d->span.start == u->span.start)
+			return T_ERR;
+	}
 	if (missing == -2) {
 		Diag *d = use_error(S, u, "%s%s mentions a type parameter; imported declarations must be monomorphic", what, "");
 		diag_set_help(d, "import a monomorphic function or type, or wrap the generic one in a monomorphic helper in its module");
