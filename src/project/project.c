@@ -189,8 +189,12 @@ project_check(Project *pj, const char *manifest_path)
 	diag_init(&pj->diags, pj->manifest_path, NULL, 0);
 	driver_program_init(&pj->P);
 	pj->src = driver_read_source(pj->manifest_path, &pj->len, &pj->diags);
-	if (!pj->src)
+	if (!pj->src) {
+		if (pj->diags.items.len)
+			diag_set_help(&pj->diags.items.items[pj->diags.items.len - 1],
+			    "pass a `.spx` file, a project directory holding `semaprax.toml`, or `--manifest-path <semaprax.toml>`");
 		return false;
+	}
 	pj->diags.src = pj->src;
 	pj->diags.src_len = pj->len;
 	if (!project_manifest_read(&pj->man, pj->src, pj->len, &pj->diags) ||
