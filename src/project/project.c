@@ -116,19 +116,18 @@ check_roles(Project *pj)
  * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
  * A missing source is left to the read (I001). */
 static bool
-admit_sources(Project *pj)
+admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags)
 {
-	int n = pj->man.nsources;
 	struct stat *st = spx_xcalloc((size_t)n + 1, sizeof *st);
 	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
 	bool ok = true;
 	uint64_t total = 0;
-	have[n] = stat(pj->manifest_path, &st[n]) == 0;
+	have[n] = stat(manifest_path, &st[n]) == 0;
 	for (int i = 0; i < n && ok; i++) {
-		if (lstat(pj->paths[i], &st[i]) != 0)
+		if (lstat(paths[i], &st[i]) != 0)
 			continue;
 		if (S_ISLNK(st[i].st_mode)) {
-			Diag *d = diag_report(&pj->diags, DIAG_J102, NULL, "project source `%s` is a symbolic link", pj->man.sources[i]);
+			Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` is a symbolic link", sources[i]);
 			diag_set_help(d, "list the file it points to, by its path inside the project");
 			ok = false;
 			break;
@@ -139,8 +138,8 @@ admit_sources(Project *pj)
 			if (j == i || !have[j] || (j < i ? false : j != n))
 				continue;
 			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
-				Diag *d = diag_report(&pj->diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", pj->man.sources[i],
-				    j == n ? "the manifest" : "`", j == n ? "" : pj->man.sources[j], j == n ? "" : "`");
+				Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", sources[i],
+				    j == n ? "the manifest" : "`", j == n ? "" : sources[j], j == n ? "" : "`");
 				diag_set_help(d, "list each source once, by its real path inside the project");
 				ok = false;
 				break;
@@ -148,7 +147,7 @@ admit_sources(Project *pj)
 		}
 	}
 	if (ok && total > 16u * 1024u * 1024u) {
-		Diag *d = diag_report(&pj->diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
+		Diag *d = diag_report(diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
 		diag_set_help(d, "split the project, or move data out of the sources");
 		ok = false;
 	}
@@ -175,6 +174,14 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
 		*n = m.nsources;
 		free(root);
+		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags)) {
+			for (int i = 0; i < *n; i++)
+				free((*out)[i]);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			ok = false;
+		}
 	}
 	project_manifest_free(&m);
 	free(src);
@@ -208,7 +215,7 @@ project_check(Project *pj, const char *manifest_path)
 	for (int i = 0; i < pj->man.nsources; i++)
 		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
 	free(root);
-	if (!admit_sources(pj))
+	if (!admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags))
 		return false;
 	for (int i = 0; i < pj->man.nsources; i++)
 		driver_program_add(&pj->P, pj->paths[i], NULL, 0);
