@@ -36,13 +36,17 @@ report(Reader *r, DiagCode code, const char *fmt, ...) __attribute__((format(pri
 static Diag *
 report(Reader *r, DiagCode code, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
+	va_list ap, aq;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	char *msg = spx_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, aq);
+	va_end(aq);
 	r->failed = true;
 	Diag *d = diag_report(r->diags, code, NULL, "%s", msg);
+	free(msg);
 	if (d)
 		diag_set_help(d, "%s", SCAFFOLD_HELP);
 	return d;
@@ -824,7 +828,8 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 		buf_free(&b);
 		return true;
 	}
-	/* the first differing line, 1-based */
+	/* the first differing line, 1-based (a found line is shown up to 200
+	 * bytes, then `…`) */
 	const char *x = b.data, *xe = b.data + b.len, *y = src, *ye = src + len;
 	int line = 1;
 	Buf help = {0};
@@ -840,11 +845,11 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 			continue;
 		}
 		if (xhas && yhas)
-			buf_printf(&help, "line %d: expected `%.*s`, found `%.*s`", line, (int)xl, x, (int)(yl > 200 ? 200 : yl), y);
+			buf_printf(&help, "line %d: expected `%.*s`, found `%.*s%s`", line, (int)xl, x, (int)(yl > 200 ? 200 : yl), y, yl > 200 ? "…" : "");
 		else if (xhas)
 			buf_printf(&help, "line %d: expected `%.*s`", line, (int)xl, x);
 		else if (yhas)
-			buf_printf(&help, "line %d: expected the end of the manifest, found `%.*s`", line, (int)(yl > 200 ? 200 : yl), y);
+			buf_printf(&help, "line %d: expected the end of the manifest, found `%.*s%s`", line, (int)(yl > 200 ? 200 : yl), y, yl > 200 ? "…" : "");
 		else
 			buf_puts(&help, "the manifest differs only in its final bytes");
 		break;

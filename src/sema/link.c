@@ -24,12 +24,6 @@ origin_of(const Sema *P, const Sym *y)
 	return y->origin ? y->origin : P->module_name;
 }
 
-static Diag *
-use_error(Sema *S, const UseDecl *u, const char *fmt, const char *a, const char *b)
-{
-	Diag *d = sema_error(S, DIAG_G172, u->span, fmt, a, b);
-	return d;
-}
 
 /* The importer's symbol for the provider's nominal declaration, or -1. */
 static SymId
@@ -117,7 +111,7 @@ translate_or_report(Sema *S, const Sema *P, TypeId t, const UseDecl *u, const ch
 			return T_ERR;
 	}
 	if (missing == -2) {
-		Diag *d = use_error(S, u, "%s%s mentions a type parameter; imported declarations must be monomorphic", what, "");
+		Diag *d = sema_error(S, DIAG_G172, u->span, "%s mentions a type parameter; imported declarations must be monomorphic", what);
 		diag_set_help(d, "import a monomorphic function or type, or wrap the generic one in a monomorphic helper in its module");
 		return T_ERR;
 	}
@@ -168,20 +162,20 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 			continue;
 		const Sym *y = &k->provider->syms.items[k->target];
 		if (y->kind != SK_RECORD && y->kind != SK_VARIANT) {
-			Diag *d = use_error(S, u, "`use type` target `%s` is %s; records and variants cross module boundaries", y->id,
+			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is %s; records and variants cross module boundaries", y->id,
 			    y->kind == SK_CLASS ? "a class" : y->kind == SK_RESOURCE ? "a resource" : "not a type");
 			diag_set_help(d, "import the functions that work on it with `use function` instead");
 			continue;
 		}
 		if (y->ntparams) {
-			Diag *d = use_error(S, u, "`use type` target `%s` is generic (`%s`); imported types must be monomorphic", y->id, y->name);
+			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is generic (`%s`); imported types must be monomorphic", y->id, y->name);
 			diag_set_help(d, "import a monomorphic record or variant");
 			continue;
 		}
 		const char *alias = alias_of(S, u);
 		SymId id = (SymId)S->syms.len;
 		if (!sema_strmap_put(&S->type_names, alias, id)) {
-			Diag *d = use_error(S, u, "alias `%s` is duplicated or shadows a local declaration%s", alias, "");
+			Diag *d = sema_error(S, DIAG_G172, u->span, "alias `%s` is duplicated or shadows a local declaration", alias);
 			diag_set_help(d, "choose another alias: `as Other%s`", alias);
 			continue;
 		}
@@ -238,24 +232,24 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		const Sema *P = k->provider;
 		const Sym *y = &P->syms.items[k->target];
 		if (y->kind != SK_FN) {
-			Diag *d = use_error(S, u, "`use function` target `%s` is not a module function (%s)", y->id, y->name);
+			Diag *d = sema_error(S, DIAG_G172, u->span, "`use function` target `%s` is not a module function (%s)", y->id, y->name);
 			diag_set_help(d, "name a function's stable id, or import a type with `use type`");
 			continue;
 		}
 		if (y->ntparams) {
-			Diag *d = use_error(S, u, "function target `%s` is generic (`%s`); imported functions must be monomorphic", y->id, y->name);
+			Diag *d = sema_error(S, DIAG_G172, u->span, "function target `%s` is generic (`%s`); imported functions must be monomorphic", y->id, y->name);
 			diag_set_help(d, "add a monomorphic wrapper in `%s` and import that", P->module_name);
 			continue;
 		}
 		const char *alias = alias_of(S, u);
 		if (strcmp(alias, "main") == 0) {
-			Diag *d = use_error(S, u, "alias `%s` is duplicated or shadows a local declaration%s", alias, "");
+			Diag *d = sema_error(S, DIAG_G172, u->span, "alias `%s` is duplicated or shadows a local declaration", alias);
 			diag_set_help(d, "`main` is the module's entry; choose another alias");
 			continue;
 		}
 		SymId id = (SymId)S->syms.len;
 		if (!sema_strmap_put(&S->fn_names, alias, id)) {
-			Diag *d = use_error(S, u, "alias `%s` is duplicated or shadows a local declaration%s", alias, "");
+			Diag *d = sema_error(S, DIAG_G172, u->span, "alias `%s` is duplicated or shadows a local declaration", alias);
 			diag_set_help(d, "choose another alias: `as %s_imported`", alias);
 			continue;
 		}
