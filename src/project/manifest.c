@@ -5,6 +5,8 @@
  */
 #include "manifest.h"
 
+#include "../support/utf8.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -744,6 +746,11 @@ project_manifest_read(ProjectManifest *m, const char *src, size_t len, DiagSink 
 		report(&r, DIAG_J100, "the manifest is not UTF-8 text (it contains a NUL byte)");
 		return false;
 	}
+	size_t valid = utf8_validate((const unsigned char *)src, len);
+	if (valid != len) {
+		report(&r, DIAG_J100, "the manifest is not valid UTF-8 (at byte %zu)", valid);
+		return false;
+	}
 	if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
 		src += 3, len -= 3;
 	read_lines(&r, src, len);
@@ -844,12 +851,19 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 			line++;
 			continue;
 		}
+		size_t cut = yl;
+		if (cut > 200) {
+			cut = 200;
+			while (cut > 0 && ((unsigned char)y[cut] & 0xC0) == 0x80)
+				cut--;   /* never split a UTF-8 sequence */
+		}
+		const char *more = cut < yl ? "…" : "";
 		if (xhas && yhas)
-			buf_printf(&help, "line %d: expected `%.*s`, found `%.*s%s`", line, (int)xl, x, (int)(yl > 200 ? 200 : yl), y, yl > 200 ? "…" : "");
+			buf_printf(&help, "line %d: expected `%.*s`, found `%.*s%s`", line, (int)xl, x, (int)cut, y, more);
 		else if (xhas)
 			buf_printf(&help, "line %d: expected `%.*s`", line, (int)xl, x);
 		else if (yhas)
-			buf_printf(&help, "line %d: expected the end of the manifest, found `%.*s%s`", line, (int)(yl > 200 ? 200 : yl), y, yl > 200 ? "…" : "");
+			buf_printf(&help, "line %d: expected the end of the manifest, found `%.*s%s`", line, (int)cut, y, more);
 		else
 			buf_puts(&help, "the manifest differs only in its final bytes");
 		break;
