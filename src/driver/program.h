@@ -3,8 +3,9 @@
  * source, syntax tree, checked Sema, module revision, HIR), ordered by a
  * stable ModuleId, plus the program revision.  A single file is a
  * one-module Program (`check`, `run`, `build` load through it); a project
- * (issue 15) adds its files and later resolves `use function @id(...) from
- * m` imports through driver_program_lookup.  Nothing here is global.
+ * (issue 15, src/project/) adds its files and checks them linked
+ * (driver_program_check_linked): `use function`/`use type @id(...) from m`
+ * resolve through driver_program_lookup.  Nothing here is global.
  *
  * ModuleId: the module's index once loaded, in the order (module name, then
  * path) compared bytewise — independent of the order files were added.
