@@ -12,6 +12,9 @@
 typedef struct Comp {
 	Interp *I;
 	const HirFunc *f;
+	int mod;          /* the module being compiled (index in I->mods) */
+	HirModule *H;
+	Sema *S;
 	int views;        /* view builtins compiled in the current block (outside nested blocks) */
 } Comp;
 
@@ -101,24 +104,62 @@ compile_exprs(Comp *C, HirExpr *const *xs, int n)
 	return out;
 }
 
+/* The module and symbol that declare sym of the module being compiled:
+ * itself, or for an import (Sym.origin) the symbol of that stable id in the
+ * module of that name; false when the image has no such module. */
+static bool
+declaring(Comp *C, SymId sym, int *mod, SymId *out)
+{
+	*mod = C->mod;
+	*out = sym;
+	const Sym *y = sym >= 0 && sym < C->S->syms.len ? &C->S->syms.items[sym] : NULL;
+	if (!y || !y->origin)
+		return sym >= 0;
+	for (int m = 0; m < C->I->nmods; m++) {
+		const Sema *P = C->I->mods[m]->S;
+		if (strcmp(P->module_name, y->origin) == 0) {
+			*mod = m;
+			*out = sema_strmap_get(&P->ids, y->id);
+			return *out >= 0;
+		}
+	}
+	return false;
+}
+
+/* The global cf index of the function sym names, or -1. */
+static int
+func_index(Comp *C, SymId sym)
+{
+	int m;
+	SymId s;
+	if (!declaring(C, sym, &m, &s))
+		return -1;
+	int fi = C->I->symfuncs[m][s];
+	return fi < 0 ? -1 : C->I->base[m] + fi;
+}
+
 static CFunc *
 func_of_sym(Comp *C, SymId sym)
 {
-	int fi = C->I->symfunc[sym];
+	int fi = func_index(C, sym);
 	return fi < 0 ? NULL : &C->I->cf[fi];
 }
 
 static CFunc *
 invariant_of(Comp *C, SymId sym)
 {
-	int fi = sym >= 0 ? C->I->H->invariants[sym] : -1;
-	return fi < 0 ? NULL : &C->I->cf[fi];
+	int m;
+	SymId s;
+	if (!declaring(C, sym, &m, &s))
+		return NULL;
+	int fi = C->I->mods[m]->invariants[s];
+	return fi < 0 ? NULL : &C->I->cf[C->I->base[m] + fi];
 }
 
 static SymId
 type_sym(Comp *C, TypeId t)
 {
-	const TypeInfo *ti = sema_type_info(&C->I->S->types, t);
+	const TypeInfo *ti = sema_type_info(&C->S->types, t);
 	return ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1;
 }
 
@@ -241,7 +282,7 @@ static Node *
 aggregate(Comp *C, const HirExpr *e)
 {
 	Node *n = node_new(C, interp_x_agg, e);
-	Sym *s = sema_sym(C->I->S, e->u.agg.type_sym);
+	Sym *s = sema_sym(C->S, e->u.agg.type_sym);
 	if (e->kind == HIR_WITH)
 		n->x = compile_expr(C, e->u.agg.base);
 	else if (e->kind == HIR_VARIANT)
@@ -309,7 +350,7 @@ compile_expr(Comp *C, const HirExpr *e)
 		return n;
 	case HIR_FUNC:
 		n = node_new(C, interp_x_func, e);
-		n->k = v_ptr(V_FN, NULL, (uint32_t)C->I->symfunc[e->u.call.fn]);
+		n->k = v_ptr(V_FN, NULL, (uint32_t)func_index(C, e->u.call.fn));
 		return n;
 	case HIR_UNARY:
 		n = node_new(C, interp_x_unary, e);
@@ -488,10 +529,11 @@ compile_block(Comp *C, const HirBlock *b)
 static void
 function(Comp *C, CFunc *cf, int index)
 {
-	const HirFunc *f = &C->I->H->funcs[index];
+	const HirFunc *f = &C->H->funcs[index];
 	Arena *a = &C->I->code;
 	C->f = f;
 	cf->f = f;
+	cf->S = C->S;
 	cf->index = index;
 	int nl = f->nlocals ? f->nlocals : 1;
 	cf->sweep = ARENA_ARRAY(a, HirSlot, nl);
@@ -553,12 +595,18 @@ simple_calls(Comp *C, Node *n)
 void
 interp_compile_module(Interp *I)
 {
-	HirModule *H = I->H;
-	I->cf = ARENA_ARRAY(&I->code, CFunc, H->nfuncs ? H->nfuncs : 1);
-	Comp C = { I, NULL, 0 };
-	for (int i = 0; i < H->nfuncs; i++)
-		function(&C, &I->cf[i], i);
-	for (int i = 0; i < H->nfuncs; i++) {
+	I->cf = ARENA_ARRAY(&I->code, CFunc, I->ncf ? I->ncf : 1);
+	Comp C;
+	memset(&C, 0, sizeof C);
+	C.I = I;
+	for (int m = 0; m < I->nmods; m++) {
+		C.mod = m;
+		C.H = I->mods[m];
+		C.S = C.H->S;
+		for (int i = 0; i < C.H->nfuncs; i++)
+			function(&C, &I->cf[I->base[m] + i], i);
+	}
+	for (int i = 0; i < I->ncf; i++) {
 		CFunc *cf = &I->cf[i];
 		for (int k = 0; k < cf->nreq; k++)
 			simple_calls(&C, cf->req[k]);

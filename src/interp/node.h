@@ -72,6 +72,7 @@ struct Node {
 
 struct CFunc {
 	const HirFunc *f;
+	const Sema *S;        /* the checked program of its module */
 	int index;            /* in HirModule.funcs */
 	CBlock *body;
 	Node **req, **ens;
