@@ -409,8 +409,11 @@ inplace(Comp *C, const HirStmt *s)
 	    e->u.call.kind != CALL_BUILTIN)
 		return NULL;
 	int bi = interp_rt_builtin_index(e->u.call.builtin->bid);
-	NodeFn fn = bi >= 0 ? interp_builtin_inplace_fn(bi) : NULL;
 	int nargs = e->u.call.nargs;
+	bool leaves = true;
+	for (int i = 1; i < nargs; i++)
+		leaves = leaves && (is_scalar_slot(e->u.call.args[i]) || is_literal(e->u.call.args[i]));
+	NodeFn fn = bi >= 0 ? interp_builtin_inplace_fn(bi, leaves) : NULL;
 	if (!fn || nargs != (bi == BI_vec_push ? 2 : 3))
 		return NULL;
 	const HirExpr *x = e->u.call.args[0];

@@ -246,13 +246,74 @@ xs_vec_push_inplace(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* The in-place statements whose other arguments are all scalar slots or
+ * literals: every step charged at once (nothing happens between them). */
+static inline Value
+leaf(const Value *S, const Node *k)
+{
+	return k->fn == interp_x_int ? k->k : S[k->a];
+}
+
+static Value
+xs_bytes_set_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 4);
+	Value *sl = &S[n->a];
+	size_t i = leaf(S, n->kids[1]).u;
+	uint8_t x = (uint8_t)leaf(S, n->kids[2]).u;
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	Bytes *bb = sl->p;
+	if (i >= bb->len) {
+		interp_fail(I, DOM_BYTEBUF, 1);
+		return v_empty();
+	}
+	bb->data[i] = x;
+	return v_empty();
+}
+
+static Value
+xs_vec_set_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 4);
+	Value *sl = &S[n->a];
+	size_t i = leaf(S, n->kids[1]).u;
+	Value x = leaf(S, n->kids[2]);
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	VecObj *vo = sl->p;
+	if (i >= vo->len) {
+		interp_fail(I, DOM_VEC, 2);
+		return v_empty();
+	}
+	store_scalar(&vo->items[i], x);
+	return v_empty();
+}
+
+static Value
+xs_vec_push_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 3);
+	Value *sl = &S[n->a];
+	Value x = leaf(S, n->kids[1]);
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	VecObj *vo = sl->p;
+	if (vo->len >= vo->cap) {
+		interp_fail(I, DOM_VEC, 1);
+		return v_empty();
+	}
+	store_scalar(&vo->items[vo->len++], x);
+	return v_empty();
+}
+
 NodeFn
-interp_builtin_inplace_fn(int index)
+interp_builtin_inplace_fn(int index, bool leaves)
 {
 	switch (index) {
-	case BI_bytes_set: return xs_bytes_set_inplace;
-	case BI_vec_set: return xs_vec_set_inplace;
-	case BI_vec_push: return xs_vec_push_inplace;
+	case BI_bytes_set: return leaves ? xs_bytes_set_inplace_leaf : xs_bytes_set_inplace;
+	case BI_vec_set: return leaves ? xs_vec_set_inplace_leaf : xs_vec_set_inplace;
+	case BI_vec_push: return leaves ? xs_vec_push_inplace_leaf : xs_vec_push_inplace;
 	default: return NULL;
 	}
 }
