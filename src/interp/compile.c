@@ -242,6 +242,8 @@ call(Comp *C, const HirExpr *e)
 	n->nkids = e->u.call.nargs;
 	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? interp_builtin_fn(n->op, e) : NULL;
 	if (fast) {
+		if (interp_builtin_is_view_slot(fast))
+			C->views--;   /* a view of the slot itself: no temporary to release */
 		n->fn = fast;
 		if (e->u.call.args[0]->kind == HIR_LOCAL)
 			n->a = e->u.call.args[0]->u.slot;
@@ -437,6 +439,37 @@ fuse_set(Node *n)
 	return c;
 }
 
+/* `x = bytes_set(x, i, v)`, `x = vec_set<T>(x, i, v)`, `x = vec_push<T>(x, v)`
+ * with x moved into the call and T a Copy scalar: the in-place statement
+ * (exec_builtin.c), or NULL. */
+static Node *
+inplace(Comp *C, const HirStmt *s)
+{
+	const HirExpr *e = s->value;
+	if (s->kind != HS_ASSIGN || s->slot == HIR_NO_SLOT || e->kind != HIR_CALL ||
+	    e->u.call.kind != CALL_BUILTIN)
+		return NULL;
+	int bi = interp_rt_builtin_index(e->u.call.builtin->bid);
+	int nargs = e->u.call.nargs;
+	bool leaves = true;
+	for (int i = 1; i < nargs; i++)
+		leaves = leaves && (is_scalar_slot(e->u.call.args[i]) || is_literal(e->u.call.args[i]));
+	NodeFn fn = bi >= 0 ? interp_builtin_inplace_fn(bi, leaves) : NULL;
+	if (!fn || nargs != (bi == BI_vec_push ? 2 : 3))
+		return NULL;
+	const HirExpr *x = e->u.call.args[0];
+	if (x->kind != HIR_MOVE || x->u.slot != s->slot || !emitc_is_scalar(e->u.call.args[nargs - 1]->type))
+		return NULL;
+	Node *n = node_new(C, fn, e);
+	n->a = s->slot;
+	n->op = bi;
+	n->kids = compile_exprs(C, e->u.call.args, nargs);
+	n->nkids = nargs;
+	n->s = s;
+	n->steps = 0;
+	return n;
+}
+
 /* A statement node, or NULL when the statement does nothing. */
 static Node *
 stmt(Comp *C, const HirStmt *s)
@@ -445,6 +478,8 @@ stmt(Comp *C, const HirStmt *s)
 	switch (s->kind) {
 	case HS_LET:
 	case HS_ASSIGN: {
+		if ((n = inplace(C, s)) != NULL)
+			return n;
 		bool scalar = s->slot != HIR_NO_SLOT && emitc_is_scalar(C->f->locals[s->slot].type);
 		bool alias = s->kind == HS_LET && s->slot != HIR_NO_SLOT && C->f->locals[s->slot].lent;
 		n = node_new(C, scalar || alias ? interp_s_let_scalar : interp_s_let, NULL);
