@@ -1,6 +1,7 @@
 /*
  * cmd_test.c — `semaprax test [<dir>|semaprax.toml|--manifest-path <p>]
- * [--json] [--max-steps N] [--lane interp]` (TOOLCHAIN.md §1.2, §2.3).
+ * [--json] [--max-steps N] [--max-bytes N] [--lane interp]` (TOOLCHAIN.md
+ * §1.2, §2.3).
  *
  * `check` of the project, every module lowered (project_lower), then in the
  * interpreter lane: the test module's `main` (passes iff it returns 0),
@@ -20,7 +21,8 @@
  * (total = main + cases) and the `help:` line, exit 1.
  *
  * --json prints the `semaprax.project-execution.v1` envelope on stdout
- * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above.
+ * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
+ * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
  * Lanes: only the interpreter exists for projects; `--lane native|wasm|all`
  * (and `--target native`) are usage errors naming what exists.
  */
@@ -38,14 +40,14 @@
 #include "../sema/sema.h"
 #include "../support/json.h"
 
-#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--lane interp]"
+#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]"
 #define LANE_REFUSED "test runs in the interpreter lane only (`--lane interp`, the default); the native, wasm and all lanes are not available for project tests yet"
 
 typedef struct TestOptions {
 	const char *path;
 	const char *manifest_path;
 	bool json;
-	uint64_t max_steps;
+	uint64_t max_steps, max_bytes;
 } TestOptions;
 
 /* One run: the test module's main (case < 0 in the list order) or a case. */
@@ -78,7 +80,7 @@ parse_steps(const char *s, uint64_t *out)
 static int
 parse_options(int argc, char **argv, TestOptions *o)
 {
-	bool have_steps = false;
+	bool have_steps = false, have_bytes = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {
@@ -91,6 +93,13 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_steps))
 				return cli_usage("test", "--max-steps takes a positive integer");
 			have_steps = true;
+			i++;
+		} else if (strcmp(a, "--max-bytes") == 0) {
+			if (have_bytes)
+				return cli_usage("test", "--max-bytes given twice");
+			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_bytes))
+				return cli_usage("test", "--max-bytes takes a positive integer");
+			have_bytes = true;
 			i++;
 		} else if (strcmp(a, "--lane") == 0 || strcmp(a, "--target") == 0) {
 			if (i + 1 >= argc)
@@ -194,9 +203,11 @@ run_json(Buf *b, const TestRun *t, uint64_t max_steps)
 
 #define DOMAIN_LIT(s) s, sizeof s
 
-static void
-envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const char **notes, int nnotes, uint64_t max_steps)
+/* Prints the envelope; false (after F104) when it exceeds max_bytes. */
+static bool
+envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const char **notes, int nnotes, const TestOptions *to)
 {
+	uint64_t max_steps = to->max_steps;
 	Buf p = {0};
 	buf_puts(&p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"test\",\"project\":{\"name\":");
 	json_cstr(&p, pj->man.name);
@@ -223,8 +234,24 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 	buf_printf(&p, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"total\":%d}}", nruns - failed, failed, nruns);
 	char digest[72];
 	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p.data, p.len);
-	printf("{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}\n", digest, p.len, p.data);
+	Buf env = {0};
+	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p.len, p.data);
+	bool ok = env.len <= to->max_bytes;
+	if (ok) {
+		fwrite(env.data, 1, env.len, stdout);
+		putchar('\n');
+	} else {
+		DiagSink s;
+		diag_init(&s, pj->manifest_path, NULL, 0);
+		Diag *d = diag_report(&s, DIAG_F104, NULL, "project test envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
+		    env.len, to->max_bytes);
+		diag_set_help(d, "raise `--max-bytes`");
+		diag_emit_all(&s, true);
+		diag_free(&s);
+	}
+	buf_free(&env);
 	buf_free(&p);
+	return ok;
 }
 
 static int
@@ -292,7 +319,8 @@ test_project(const char *manifest, const TestOptions *to)
 		failed += !runs[i].passed;
 	}
 	if (to->json) {
-		envelope(&pj, runs, nruns, failed, notes, nnotes, to->max_steps);
+		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
+			failed = nruns ? nruns : 1;
 	} else {
 		FILE *f = failed ? stderr : stdout;
 		for (int i = 0; i < nnotes; i += 2)
@@ -327,6 +355,7 @@ cli_cmd_test(int argc, char **argv)
 	TestOptions to;
 	memset(&to, 0, sizeof to);
 	to.max_steps = 1000000;
+	to.max_bytes = 65536;
 	int st = parse_options(argc, argv, &to);
 	if (st != EXIT_OK)
 		return st;

@@ -112,14 +112,15 @@ const CliCommand cli_commands[] = {
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
 	  "  module's `main` with every module linked by stable id and prints the value.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--lane interp]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
 	  "  (default 1000000).  Prints `project tests passed (N named cases)`; failures print\n"
 	  "  `failed <stable-id>: <outcome>` lines, `project tests failed: F of T in <module>`\n"
 	  "  and a `help:` line on stderr, exit 1.  --json prints the\n"
-	  "  `semaprax.project-execution.v1` envelope.  Only the interpreter lane exists.\n" },
+	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
+	  "  Only the interpreter lane exists.\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
