@@ -24,7 +24,9 @@
  * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
  * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
  * Lanes: only the interpreter exists for projects; `--lane native|wasm|all`
- * (and `--target native`) are usage errors naming what exists.
+ * (and `--target native`) are usage errors naming what exists.  On a
+ * terminal (stderr is a tty, human mode) each run adds a progress line
+ * `test <stable-id> ... ok|FAILED` on stderr.
  */
 #include "cli.h"
 
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../driver/route.h"
 #include "../hir/hir.h"
@@ -317,6 +320,9 @@ test_project(const char *manifest, const TestOptions *to)
 		interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
 		runs[i].passed = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
 		failed += !runs[i].passed;
+		/* on a terminal, a progress line per run (never in snapshots) */
+		if (!to->json && isatty(STDERR_FILENO))
+			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : "FAILED");
 	}
 	if (to->json) {
 		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
