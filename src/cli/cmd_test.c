@@ -111,7 +111,7 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (strcmp(l, "interp") != 0 && strcmp(l, "interpreter") != 0) {
 				if (strcmp(l, "native") == 0 || strcmp(l, "wasm") == 0 || strcmp(l, "all") == 0)
 					return cli_usage("test", "%s", LANE_REFUSED);
-				return cli_usage("test", "unknown lane `%s`; the lanes are interp, native, wasm and all (" LANE_REFUSED ")", l);
+				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default, the one available) and native, wasm, all (not available for project tests yet)", l);
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
 			if (o->manifest_path || i + 1 >= argc)
