@@ -1195,6 +1195,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	m->decls = decls.len ? decls.items : NULL;
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
+	m->ncalls = p.ncalls;
 	m->uses_fn_mut = p.uses_fn_mut;
 	if (decls.len)
 		arena_own(arena, decls.items);

@@ -380,10 +380,10 @@ static void
 arg_context(Own *O, const Expr *call, int i)
 {
 	Sema *S = O->S;
-	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
-		O->arg_callee = S->call_builtin[call->id]->name;
+	if (call->kind == EXPR_CALL && S->call_builtin[ast_call_index(call)]) {
+		O->arg_callee = S->call_builtin[ast_call_index(call)]->name;
 		/* the reference's string operations name their operands; the others are `argN` */
-		if (S->call_builtin[call->id]->bid == BI_string_concat && i < 2)
+		if (S->call_builtin[ast_call_index(call)]->bid == BI_string_concat && i < 2)
 			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
 		else
 			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
@@ -404,7 +404,7 @@ arg_context(Own *O, const Expr *call, int i)
 static void
 own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
-	const uint8_t *cons = O->S->call_consumes[call->id];
+	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
 	for (int i = 0; i < nargs; i++) {
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
@@ -747,7 +747,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_METHOD: {
-		const uint8_t *cons = O->S->call_consumes[e->id];
+		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
 		own_expr(O, e->u.method.recv, cons ? cons[0] != 0 : true);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
 		break;
@@ -790,9 +790,9 @@ view_owner(Own *O, const Expr *e)
 		int i = find(O, e->u.name.s);
 		return i >= 0 ? O->vars.items[i].view_of : -1;
 	}
-	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
+	if (e->kind != EXPR_CALL || !O->S->call_builtin[ast_call_index(e)] || e->u.call.nargs < 1)
 		return -1;
-	BuiltinId bi = O->S->call_builtin[e->id]->bid;
+	BuiltinId bi = O->S->call_builtin[ast_call_index(e)]->bid;
 	const Expr *a = e->u.call.args[0];
 	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && bi == BI_bytes_as_slice)
 		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */

@@ -770,8 +770,8 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = -1;
-	S->call_consumes = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
-	S->call_builtin = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
+	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
+	S->call_builtin = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(Builtin *));
 	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
