@@ -200,8 +200,6 @@ intern_name(Parser *p, const char *b, uint32_t len)
 	uint32_t h = 2166136261u;
 	for (uint32_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)b[i]) * 16777619u;
-	uint64_t head = 0;
-	memcpy(&head, b, len < 8 ? len : 8);
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
 		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
@@ -223,13 +221,10 @@ intern_name(Parser *p, const char *b, uint32_t len)
 			sl->s = arena_strndup(p->arena, b, len);
 			sl->len = len;
 			sl->hash = h;
-			sl->head = head;
 			p->names_len++;
 			return sl->s;
 		}
-		/* the arena copy is read only for names longer than 8 bytes */
-		if (sl->hash == h && sl->len == len && sl->head == head &&
-		    (len <= 8 || memcmp(sl->s + 8, b + 8, len - 8) == 0))
+		if (sl->hash == h && sl->len == len && memcmp(sl->s, b, len) == 0)
 			return sl->s;
 	}
 }
