@@ -946,6 +946,7 @@ hir_lower(Sema *S)
 	HirModule *H = spx_xcalloc(1, sizeof *H);
 	H->S = S;
 	arena_init(&H->arena);
+	arena_take_tail(&H->arena, &S->arena);   /* hir_free runs before sema_free */
 	H->invariants = spx_xmalloc(sizeof(int32_t) * (size_t)(S->syms.len ? S->syms.len : 1));
 	for (SymId id = 0; id < S->syms.len; id++)
 		H->invariants[id] = -1;

@@ -433,6 +433,7 @@ typedef struct Module {
 	int ncomments;
 	uint32_t nexprs;          /* number of Expr nodes (ids are 0..nexprs-1) */
 	uint32_t ncalls;          /* number of call, method and super call nodes (ast_call_index) */
+	Arena *arena;             /* the tree's arena (the checker takes its unused tail: arena_take_tail) */
 	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
 } Module;
 

@@ -1117,6 +1117,7 @@ Module *
 parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
 	Module *m = ARENA_NEW(arena, Module);
+	m->arena = arena;
 	LexResult lx;
 	lex_source(&lx, src, len, arena, diags);
 	m->comments = lx.comments;

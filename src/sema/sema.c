@@ -757,6 +757,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->len = len;
 	S->diags = diags;
 	arena_init(&S->arena);
+	arena_take_tail(&S->arena, m->arena);   /* freed before the tree's arena (driver_session_free) */
 	sema_types_init(&S->types);
 	S->module_name = arena_strndup(&S->arena, src + m->name.span.start, m->name.span.end - m->name.span.start);
 	S->npermits = m->permit.nnames;
