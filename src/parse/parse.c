@@ -1138,6 +1138,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		free(p.names);
 		return m;
 	}
+	parse_gather_if_names(&p);   /* reads every token: before any is released */
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
 	Span ms = parse_peek(&p)->span;

@@ -159,6 +159,7 @@ typedef enum BlockCtx {
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
 FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
+void parse_gather_if_names(Parser *p);     /* before the first item (statement-if discard names) */
 
 #define ARENA_COPY(p, T, vec) parse_arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
 void *parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n);
