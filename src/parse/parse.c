@@ -1096,6 +1096,11 @@ nesting_prepass(Parser *p)
 		default:
 			break;
 		}
+		if (depth == 0 && t->kind == TOK_IDENT &&
+		    (parse_tok_is_word(p, t, "fn") || parse_tok_is_word(p, t, "record") || parse_tok_is_word(p, t, "variant") ||
+		     parse_tok_is_word(p, t, "class") || parse_tok_is_word(p, t, "resource") ||
+		     parse_tok_is_word(p, t, "interface") || parse_tok_is_word(p, t, "session")))
+			p->items_hint++;
 		bool unary = (t->kind == TOK_MINUS || t->kind == TOK_BANG) && i > 0 &&
 		    (p->toks[i - 1].kind == TOK_MINUS || p->toks[i - 1].kind == TOK_BANG || run > 0 ||
 		     p->toks[i - 1].kind == TOK_LPAREN || p->toks[i - 1].kind == TOK_ASSIGN ||
@@ -1169,6 +1174,13 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 			resync(&p);
 	}
 	VEC(Decl) decls = {0};
+	/* Sized once by the prepass's count of declaration keywords outside
+	 * brackets (a hint: the vector still grows past it), so no copy of a
+	 * large file's biggest array is left behind in the heap. */
+	if (p.items_hint > 8) {
+		decls.cap = p.items_hint;
+		decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
+	}
 	while (!parse_at(&p, TOK_EOF)) {
 		if (parse_at_word(&p, "use")) {
 			Diag *d = parse_error_at(&p, parse_peek(&p), DIAG_G170, "workspace module uses must appear immediately after the module declaration");
