@@ -6,7 +6,8 @@
 # replaced by the revision `check` prints for the source, then
 #   semaprax patch SRC.spx CASE.spatch [--dry-run when CASE ends in -dry]
 # runs (`semaprax impact SRC.spx CASE.spatch FLAGS` when CASE starts with
-# `impact`, FLAGS from a `# flags: …` line of the patch).  Expectations:
+# `impact`, FLAGS from a `# flags: …` line of the patch; `semaprax review
+# SRC.spx CASE.spatch` when CASE starts with `review`).  Expectations:
 #   SRC.CASE.out     stdout, then stderr, then `exit N` (NO_COLOR)
 #   SRC.CASE.golden  the file afterwards when it changed; without it the file
 #                    must be byte for byte the original (and keep its mode)
@@ -71,6 +72,7 @@ for p in "$dir"/*.spatch; do
 	case $case in
 	*-dry) flag=--dry-run ;;
 	impact*) cmd=impact; flag=$(sed -n 's/^# flags: //p' "$p") ;;
+	review*) cmd=review ;;
 	esac
 	mode_before=$(stat -c %a "$d/$src.spx")
 	# shellcheck disable=SC2086
