@@ -1096,7 +1096,7 @@ cli_cmd_review(int argc, char **argv)
 		diag_emit_all(&L->diags, false);
 		goto out;
 	}
-	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
+	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen) || !patch_review_same_security(&sp, L->S, C.S, &pd))
 		goto out;
 	review_counts(L, &u);
 	if (sp.version == 3) {

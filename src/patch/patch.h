@@ -185,6 +185,11 @@ bool patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, co
     const char *base_revision, const char *candidate_revision, const char *evidence, size_t evidence_len,
     const ReviewUsage *u, DiagSink *d);
 
+/* True when every declaration of the patched program (after) declares
+ * the effects it declared before (v3: the rebased function under its new
+ * id) — what the security_authority findings state; G121 into d otherwise. */
+bool patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+
 /* "sha256:<hex>" of the repair assigning a persistent id to the automatic
  * function `target` at `revision`. */
 void patch_repair_id(const char *revision, const char *target, char out[72]);

@@ -44,7 +44,7 @@ static const Row table[4][S_COUNT] = {
 	[F_RENAME] = {
 		{ "SRV-B101", D_NO_CHANGE, "Operation %d renames %s in the source only; the patched program re-verified with the same expressions, each call and function value resolving to the same stable identity." },
 		{ "SRV-A101", D_CHANGE, "Operation %d renames %s; the declaration keeps its stable identity." },
-		{ "SRV-S101", D_NO_CHANGE, "Operation %d leaves the effects used and the imports unchanged." },
+		{ "SRV-S101", D_NO_CHANGE, "Operation %d leaves the effects every declaration uses unchanged, as checked on the patched program." },
 		{ "SRV-M101", D_NO_CHANGE, "Operation %d leaves the checked ownership and cleanup of every value unchanged." },
 		{ "SRV-T101", D_UNKNOWN, "Operation %d needs a rebuild; whether target artifacts keep their bytes is not established." },
 		{ "SRV-G101", D_UNKNOWN, "Operation %d may break consumers that refer to the old name outside this file, which are not reviewed." },
@@ -53,7 +53,7 @@ static const Row table[4][S_COUNT] = {
 	[F_CALL_INSTANCE] = {
 		{ "SRV-B102", D_CHANGE, "Operation %d selects another instance of the generic function for %s." },
 		{ "SRV-A102", D_NO_CHANGE, "Operation %d leaves every declaration's stable identity and declared name unchanged." },
-		{ "SRV-S102", D_NO_CHANGE, "Operation %d leaves the effects used and the imports unchanged." },
+		{ "SRV-S102", D_NO_CHANGE, "Operation %d leaves the effects every declaration uses unchanged, as checked on the patched program." },
 		{ "SRV-M102", D_NO_CHANGE, "Operation %d replaces only a scalar copy type argument; ownership, cleanup and effects stay as the re-verification checked them." },
 		{ "SRV-T102", D_CHANGE, "Operation %d changes which function instance is compiled, and so its backend symbol and artifact." },
 		{ "SRV-G102", D_UNKNOWN, "Operation %d may invalidate external caches or tests, which are not run." },
@@ -71,7 +71,7 @@ static const Row table[4][S_COUNT] = {
 	[F_REBASE] = {
 		{ "SRV-B104", D_NO_CHANGE, "Operation %d keeps runtime behaviour: only the identity of %s changes, and the patched program re-verified with every call resolving to it." },
 		{ "SRV-A104", D_CHANGE, "Operation %d replaces the automatic identity of %s by the persistent one supplied." },
-		{ "SRV-S104", D_NO_CHANGE, "Operation %d leaves the effects used and the imports unchanged." },
+		{ "SRV-S104", D_NO_CHANGE, "Operation %d leaves the effects every declaration uses unchanged, as checked on the patched program." },
 		{ "SRV-M104", D_CHANGE, "Operation %d rebases the graph facts that carry the function's identity (callee references, derived ids, cleanup facts); runtime execution is unchanged." },
 		{ "SRV-T104", D_CHANGE, "Operation %d changes the function's backend symbol and artifact identity; artifact bytes are not compared." },
 		{ "SRV-G104", D_MIGRATION, "Operation %d requires every consumer of the automatic identity to move to the persistent one." },
@@ -131,6 +131,49 @@ over(DiagSink *d, const char *what, size_t used, size_t limit)
 		return false;
 	Diag *g = diag_report(d, DIAG_G120, NULL, "semantic review bound exceeded: %s %zu, at most %zu", what, used, limit);
 	diag_set_help(g, "split the patch or the module; the review never truncates");
+	return true;
+}
+
+static bool
+same_effects(const Sym *x, const Sym *y)
+{
+	if (x->neffects != y->neffects)
+		return false;
+	for (int i = 0; i < x->neffects; i++) {
+		int k = 0;
+		while (k < y->neffects && strcmp(x->effects[i], y->effects[k]) != 0)
+			k++;
+		if (k == y->neffects)
+			return false;
+	}
+	return true;
+}
+
+bool
+patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+{
+	const char *from = p->version == 3 ? p->ops[0].w[2].s : NULL, *to = p->version == 3 ? p->ops[0].to.s : NULL;
+	int nb = 0, na = 0;
+	for (SymId j = 0; j < after->syms.len; j++)
+		na += !sema_sym(after, j)->prelude && sema_sym(after, j)->neffects > 0;
+	for (SymId i = 0; i < before->syms.len; i++) {
+		const Sym *x = sema_sym(before, i);
+		if (x->prelude || x->neffects == 0)
+			continue;
+		nb++;
+		const char *id = from && strcmp(x->id, from) == 0 ? to : x->id;
+		SymId j = 0;
+		while (j < after->syms.len && (sema_sym(after, j)->prelude || strcmp(sema_sym(after, j)->id, id) != 0))
+			j++;
+		if (j == after->syms.len || !same_effects(x, sema_sym(after, j))) {
+			diag_report(d, DIAG_G121, NULL, "semantic review: the effects of `%s` changed beyond what the patch admits", x->id);
+			return false;
+		}
+	}
+	if (nb != na) {
+		diag_report(d, DIAG_G121, NULL, "semantic review: a declaration gained effects beyond what the patch admits");
+		return false;
+	}
 	return true;
 }
 
