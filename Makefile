@@ -237,7 +237,8 @@ bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD
 # `make bench-agent` (tools/bench_agent.c): what an agent pays to read a
 # program — bytes and lexical units of `graph`, `context app.main --depth 1`
 # and `query --id calculator.add --json` over bench/agent/calculator.spx
-# beside the reference's figures, then the median wall time and peak RSS of
+# beside the reference's figures, the same questions about two larger programs
+# (examples/inventory.spx, examples/ledger.spx), then the median wall time and peak RSS of
 # fresh `graph` and `context` processes on a generated 2,000-function file
 # (reference: 340 ms, 43 MB; target a tenth).
 BENCH_AGENT      = $(BUILD)/bench_agent

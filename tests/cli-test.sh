@@ -73,6 +73,17 @@ expect 0 "graph again" -- "$bin" graph examples/inventory.spx
 if cmp -s "$tmp/out" "$tmp/graph1"; then ok; else bad "graph output differs between runs"; fi
 has "$tmp/out" '"schema":"semaprax.graph.c1"' "graph schema"
 
+# The example programs (make bench-agent reads them): canonical, verified
+# without a diagnostic; the ledger's replay value (5 applied, 3 refused, the
+# last a NotEmpty close, plus compound interest 1157 % 7).
+for ex in examples/*.spx; do
+	expect 0 "fmt --check $ex" -- "$bin" fmt --check "$ex"
+	expect 0 "check --json $ex" -- "$bin" check --json "$ex"
+	lacks "$tmp/out" '"code"' "$ex diagnostics"
+done
+expect 0 "run ledger" -- "$bin" run examples/ledger.spx
+if [ "$(cat "$tmp/out")" = 536 ]; then ok; else bad "ledger printed \`$(cat "$tmp/out")\`, wanted 536"; fi
+
 # Unreadable inputs are I001 with a clean exit.
 mkdir "$tmp/dir.spx"
 expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"

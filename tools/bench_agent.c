@@ -8,8 +8,10 @@
  *      about CALCULATOR (bench/agent/calculator.spx, the size of the
  *      reference's examples/calculator.spx): `graph`, `context app.main
  *      --depth 1`, `query --id calculator.add --json`, each beside the
- *      reference's figure (TOOLCHAIN.md §4); then the same for
- *      examples/inventory.spx, a larger program (no reference figure).  Bytes exclude the final
+ *      reference's figure (TOOLCHAIN.md §4); then `graph`, `context
+ *      app.main --depth 2` and `query --id <its apply> --json` for two
+ *      larger programs, examples/inventory.spx and examples/ledger.spx
+ *      (no reference figure).  Bytes exclude the final
  *      newline (the reference's used_bytes convention).  A lexical unit
  *      (`semaprax.lexical-token.v1`): each maximal ASCII alphanumeric or
  *      underscore run is one unit; every other non-whitespace ASCII byte
@@ -150,6 +152,20 @@ lexical_units(const char *s, size_t n)
 	return units;
 }
 
+/* The size of a file in bytes (0 when it cannot be read). */
+static long
+file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long size = 0;
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+	}
+	return size;
+}
+
 static int
 question(const char *bin, const char *file, const char *label, const char *a1, const char *a2, const char *a3,
     const char *a4, long ref_bytes, const char *ref_note)
@@ -179,6 +195,19 @@ question(const char *bin, const char *file, const char *label, const char *a1, c
 	    st ? "  [exit status not 0]" : "");
 	free(out);
 	return st != 0;
+}
+
+/* The same questions about one of the larger example programs (no reference figure). */
+static int
+larger(const char *bin, const char *file, const char *query_id)
+{
+	printf("%s, a larger program (%ld bytes of source; no reference figure):\n", file, file_size(file));
+	char label[96];
+	snprintf(label, sizeof label, "query --id %s --json", query_id);
+	int bad = question(bin, file, "graph", "graph", NULL, NULL, NULL, 0, "-");
+	bad |= question(bin, file, "context app.main --depth 2", "context", "app.main", "--depth", "2", 0, "-");
+	bad |= question(bin, file, label, "query", "--id", query_id, "--json", 0, "-");
+	return bad;
 }
 
 static int
@@ -247,21 +276,13 @@ main(int argc, char **argv)
 	}
 	const char *bin = argv[i], *calc = argv[i + 1], *gen = argv[i + 2];
 	int bad = 0;
-	FILE *f = fopen(calc, "rb");
-	long src = 0;
-	if (f) {
-		fseek(f, 0, SEEK_END);
-		src = ftell(f);
-		fclose(f);
-	}
-	printf("agent answers for %s (%ld bytes of source; the reference's calculator: 606):\n", calc, src);
+	printf("agent answers for %s (%ld bytes of source; the reference's calculator: 606):\n", calc, file_size(calc));
 	bad |= question(bin, calc, "graph", "graph", NULL, NULL, NULL, 24419, NULL);
 	bad |= question(bin, calc, "context app.main --depth 1", "context", "app.main", "--depth", "1", 2279, NULL);
 	bad |= question(bin, calc, "query --id calculator.add --json", "query", "--id", "calculator.add", "--json", 0,
 	    "< 1024 bytes, < 256 units");
-	printf("a larger program, for scale (no reference figure):\n");
-	bad |= question(bin, "examples/inventory.spx", "graph examples/inventory.spx", "graph", NULL, NULL, NULL, 0, "-");
-	bad |= question(bin, "examples/inventory.spx", "context app.main --depth 2", "context", "app.main", "--depth", "2", 0, "-");
+	bad |= larger(bin, "examples/inventory.spx", "inventory.apply");
+	bad |= larger(bin, "examples/ledger.spx", "ledger.apply");
 	generate(gen);
 	printf("whole process on %s (%d functions), median of %d fresh runs:\n", gen, GEN_FUNCTIONS, runs);
 	bad |= timed(bin, gen, "graph", "graph", NULL, runs, 340, 43);
