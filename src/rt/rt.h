@@ -39,7 +39,7 @@ bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
 
-/* ---- num.c: float total order, integer decimal text ---- */
+/* ---- num.c: float total order, integer decimal text, float text ---- */
 
 /* IEEE total order keys (vec_sort): compare the keys as signed integers. */
 int64_t rt_total_key64(double d);
@@ -47,6 +47,11 @@ int32_t rt_total_key32(float f);
 /* Decimal text of a magnitude (with `-` when negative) into the end of
  * buf[32]; returns where the text starts. */
 char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
+/* The canonical text of a float (LANGUAGE.md §0.11): the shortest digits
+ * that round-trip (to a float when f32), positional, `.0` when integral,
+ * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32`.
+ * Writes at most 351 bytes and a NUL into out; returns the length. */
+size_t rt_float_text(char out[352], double v, bool f32);
 
 /* ---- text.c: substring search ---- */
 

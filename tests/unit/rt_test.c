@@ -1,7 +1,7 @@
 /*
  * rt_test.c — the shared runtime (src/rt/) both lanes call: the path check
  * of file_read_text, strict UTF-8, float total order, integer decimal text,
- * substring search with its work count, and the domain table.
+ * float text, substring search with its work count, and the domain table.
  */
 #include <math.h>
 #include <string.h>
@@ -14,6 +14,27 @@ static bool
 path_ok(const char *p)
 {
 	return rt_fs_path_valid((const uint8_t *)p, strlen(p));
+}
+
+/* rt_float_text(v, f32) is exactly want, and its length is returned. */
+static bool
+float_is(double v, bool f32, const char *want)
+{
+	char t[352];
+	size_t n = rt_float_text(t, v, f32);
+	return n == strlen(want) && strcmp(t, want) == 0;
+}
+
+/* "0." then zeros zeros then digits: the text of a tiny float. */
+static bool
+tiny_is(double v, bool f32, int zeros, const char *digits)
+{
+	char want[352] = "0.";
+	memset(want + 2, '0', (size_t)zeros);
+	strcpy(want + 2 + zeros, digits);
+	if (f32)
+		strcat(want, "f32");
+	return float_is(v, f32, want);
 }
 
 static size_t
@@ -53,6 +74,27 @@ unit_rt_checks(void)
 	unit_check((size_t)(buf + 32 - p) == 20 && memcmp(p, "18446744073709551615", 20) == 0, "rt decimal: u64 maximum");
 	p = rt_decimal(buf, 0, false);
 	unit_check(buf + 32 - p == 1 && *p == '0', "rt decimal: zero");
+
+	unit_check(float_is(0.1, false, "0.1") && float_is(1.0, false, "1.0") && float_is(123.456, false, "123.456")
+	    && float_is(0.3, false, "0.3") && float_is(0.1 + 0.2, false, "0.30000000000000004"), "rt float text: shortest round trip");
+	unit_check(float_is(0.0, false, "0.0") && float_is(-0.0, false, "-0.0") && float_is(-2.5, false, "-2.5")
+	    && float_is(-0.0, true, "-0.0f32"), "rt float text: signed zero and negatives");
+	unit_check(float_is(NAN, false, "NaN") && float_is(-NAN, false, "NaN") && float_is(NAN, true, "NaNf32")
+	    && float_is(INFINITY, false, "inf") && float_is(-INFINITY, false, "-inf") && float_is(-INFINITY, true, "-inff32"),
+	    "rt float text: NaN (any sign), inf, -inf");
+	unit_check(float_is(1e21, false, "1000000000000000000000.0") && float_is(1e23, false, "100000000000000000000000.0")
+	    && float_is(ldexp(1.0, 89), false, "618970019642690200000000000.0"), "rt float text: positional, never an exponent");
+	unit_check(tiny_is(ldexp(1.0, -24), false, 7, "5960464477539063"), "rt float text: lopsided interval above a power of two");
+	unit_check(tiny_is(ldexp(1.0, -1074), false, 323, "5") && tiny_is(ldexp(1.0, -1022), false, 307, "22250738585072014"),
+	    "rt float text: smallest subnormal and smallest normal double");
+	char big[352];
+	size_t bn = rt_float_text(big, -1.7976931348623157e308, false);
+	unit_check(bn == 312 && memcmp(big, "-17976931348623157", 18) == 0
+	    && strspn(big + 18, "0") == 292 && strcmp(big + 310, ".0") == 0, "rt float text: -f64 maximum (312 bytes)");
+	unit_check(float_is(0.1f, true, "0.1f32") && float_is(16777216.0f, true, "16777216.0f32")
+	    && float_is(3.4028234663852886e38, true, "340282350000000000000000000000000000000.0f32"), "rt float text: f32 digits");
+	unit_check(tiny_is(ldexp(1.0, -149), true, 44, "1") && tiny_is(ldexp(1.0, -126), true, 37, "11754944"),
+	    "rt float text: f32 smallest subnormal and normal");
 
 	size_t work = 0;
 	const uint8_t *h = (const uint8_t *)"abcabd";
