@@ -480,6 +480,7 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_shared_utf8);
 	buf_puts(out, emit_c_rt_shared_num);
 	buf_puts(out, emit_c_rt_shared_text);
+	buf_puts(out, emit_c_rt_shared_coll);
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);

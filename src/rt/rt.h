@@ -53,11 +53,22 @@ char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
  * Writes at most 351 bytes and a NUL into out; returns the length. */
 size_t rt_float_text(char out[352], double v, bool f32);
 
-/* ---- text.c: substring search ---- */
+/* ---- text.c: substring search, byte order ---- */
 
 /* First offset >= from (from <= hl) where n[0..nl) occurs in h[0..hl), or
  * -1.  A naive search: *work (when not NULL) grows by one per position
  * tried plus nl per first-byte match, which the interpreter charges. */
 int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
+/* Byte order (unsigned bytes, then length): -1, 0 or 1.  The order of
+ * strings, views and byte buffers in comparisons and Map/Set keys. */
+int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
+
+/* ---- coll.c: Map/Set key search ---- */
+
+/* Index of the element equal to key among the n sorted elements of size
+ * bytes at keys, or -(insertion point) - 1; cmp(element, key, ctx) orders
+ * an element against the key (<0, 0, >0). */
+long rt_sorted_find(const void *keys, size_t n, size_t size, const void *key,
+		    int (*cmp)(const void *elem, const void *key, void *ctx), void *ctx);
 
 #endif

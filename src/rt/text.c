@@ -1,6 +1,7 @@
 /*
  * text.c — substring search (`string_contains`, `str_contains`,
- * `string_find`; LANGUAGE.md §5.1), the one copy both lanes use.
+ * `string_find`; LANGUAGE.md §5.1) and the byte order of text and bytes
+ * (comparisons, Map/Set keys), the one copy both lanes use.
  */
 #ifndef RT_API
 #include "rt.h"
@@ -32,4 +33,14 @@ rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, s
 	if (work)
 		*work += w;
 	return at;
+}
+
+RT_API int
+rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+{
+	size_t n = la < lb ? la : lb;
+	int c = n ? memcmp(a, b, n & (size_t)PTRDIFF_MAX) : 0;
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : la > lb ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 /*
  * rt_test.c — the shared runtime (src/rt/) both lanes call: the path check
  * of file_read_text, strict UTF-8, float total order, integer decimal text,
- * float text, substring search with its work count, and the domain table.
+ * float text, substring search with its work count, byte order, the
+ * sorted key search of Map/Set, and the domain table.
  */
 #include <math.h>
 #include <string.h>
@@ -35,6 +36,21 @@ tiny_is(double v, bool f32, int zeros, const char *digits)
 	if (f32)
 		strcat(want, "f32");
 	return float_is(v, f32, want);
+}
+
+static int
+i64_cmp(const void *elem, const void *key, void *ctx)
+{
+	int64_t a = *(const int64_t *)elem, b = *(const int64_t *)key;
+	(*(int *)ctx)++;
+	return a < b ? -1 : a > b;
+}
+
+static long
+find_i64(const int64_t *keys, size_t n, int64_t key, int *probes)
+{
+	*probes = 0;
+	return rt_sorted_find(keys, n, sizeof *keys, &key, i64_cmp, probes);
 }
 
 static size_t
@@ -102,6 +118,18 @@ unit_rt_checks(void)
 	unit_check(rt_find(h, 6, (const uint8_t *)"abd", 3, 4, NULL) == -1 && rt_find(h, 6, (const uint8_t *)"", 0, 6, NULL) == 6,
 	    "rt find: from past the match; empty needle");
 	unit_check(rt_find(h, 2, (const uint8_t *)"abc", 3, 0, NULL) == -1, "rt find: needle longer than haystack");
+	unit_check(rt_bytes_cmp((const uint8_t *)"ab", 2, (const uint8_t *)"abc", 3) == -1
+	    && rt_bytes_cmp((const uint8_t *)"b", 1, (const uint8_t *)"abc", 3) == 1
+	    && rt_bytes_cmp((const uint8_t *)"\xff", 1, (const uint8_t *)"a", 1) == 1
+	    && rt_bytes_cmp(NULL, 0, NULL, 0) == 0, "rt bytes order: unsigned bytes, then length");
+
+	static const int64_t keys[] = { -5, 0, 3, 9, 12, 40, 41 };
+	int probes;
+	unit_check(find_i64(keys, 7, 9, &probes) == 3 && probes == 1 && find_i64(keys, 7, -5, &probes) == 0
+	    && find_i64(keys, 7, 41, &probes) == 6 && probes == 3, "rt sorted find: hits and their probes");
+	unit_check(find_i64(keys, 7, -9, &probes) == -1 && find_i64(keys, 7, 10, &probes) == -5
+	    && find_i64(keys, 7, 99, &probes) == -8 && find_i64(keys, 0, 1, &probes) == -1 && probes == 0,
+	    "rt sorted find: -(insertion point) - 1 on a miss");
 
 	unit_check(RT_DOM_COUNT == 13 && RT_LIMIT_VEC_CAPACITY == 8192 && RT_LIMIT_OUTPUT == 65536, "rt domains: table and limits");
 }

@@ -89,22 +89,17 @@ spx_map_new(uint64_t cap, int kk, size_t vsz, const char *domain)
 	return m;
 }
 
-/* Index of key, or -(insertion point) - 1. */
+SPX_RT int
+spx_key_probe(const void *elem, const void *key, void *kk)
+{
+	return spx_key_cmp(*(const int *)kk, elem, key);
+}
+
+/* Index of key, or -(insertion point) - 1 (the shared rt_sorted_find). */
 SPX_RT long
 spx_map_find(const spx_map *m, int kk, const void *key)
 {
-	size_t lo = 0, hi = m->len, ks = spx_key_size(kk);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = spx_key_cmp(kk, (const char *)m->k + mid * ks, key);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -(long)lo - 1;
+	return rt_sorted_find(m->k, m->len, spx_key_size(kk), key, spx_key_probe, &kk);
 }
 
 /* Inserts a copy of key at pos (capacity checked by the caller); returns the value place. */

@@ -302,19 +302,9 @@ spx_memcmp(const void *a, const void *b, size_t n)
 }
 
 SPX_RT int
-spx_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
-{
-	size_t n = la < lb ? la : lb;
-	int c = spx_memcmp(a, b, n);
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return la < lb ? -1 : la > lb ? 1 : 0;
-}
-
-SPX_RT int
 spx_str_cmp(const spx_str *a, const spx_str *b)
 {
-	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+	return rt_bytes_cmp(a->p, a->n, b->p, b->n);
 }
 
 SPX_RT bool
@@ -326,5 +316,5 @@ spx_str_eq(const spx_str *a, const spx_str *b)
 SPX_RT int
 spx_view_cmp(const spx_view *a, const spx_view *b)
 {
-	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+	return rt_bytes_cmp(a->p, a->n, b->p, b->n);
 }
