@@ -411,7 +411,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
 	}
-	buf_puts(out, "\tdefault:\n\t\tspx_die(72, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
+	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
 	buf_free(&sig);
 }
 
@@ -433,7 +433,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 			      "\t\tchar line[128];\n"
 			      "\t\tsnprintf(line, sizeof line, \"SEMAPRAX runtime failure: `main` returned %\" PRId64 \", "
 			      "outside the exit status range 0..=255\", r);\n"
-			      "\t\tspx_die(72, line);\n\t}\n\tspx_publish();\n");
+			      "\t\tspx_die(RT_EXIT_INVARIANT, line);\n\t}\n\tspx_publish();\n");
 	} else {
 		buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
 	}

@@ -132,7 +132,7 @@ emit_format(Emit *E, Call *c)
 		start = i + 1;
 	}
 	if (bad || field != c->n)
-		emitc_line(E, "spx_fail(rt_domain_ids[RT_DOM_FORMAT], 1);");
+		emitc_line(E, "spx_fail(rt_domain_ids[RT_DOM_FORMAT], RT_FORMAT_FAILED);");
 	return simple(E, c, true, "spx_fmt_done(&%s)", b);
 }
 
@@ -271,7 +271,7 @@ emit_vec(Emit *E, Call *c)
 	}
 	if (bi == BI_vec_push) {
 		emitc_line(E, "if (%s.len >= %s.cap)", v, v);
-		emitc_line(E, "\tspx_fail(rt_domain_ids[RT_DOM_VEC], 1);");
+		emitc_line(E, "\tspx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_FULL);");
 		emitc_line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
 	} else if (bi == BI_vec_set) {
 		const char *k = emitc_new_tmp(E);
@@ -388,13 +388,13 @@ emit_map(Emit *E, Call *c)
 		emitc_line(E, "%s[%s] = %s;", vals, at, val);
 	} else if (bi == BI_map_add) {
 		emitc_line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
-		emitc_line(E, "\tspx_fail(%s, 4);", dom);
+		emitc_line(E, "\tspx_fail(%s, RT_MAP_OVERFLOW);", dom);
 	}
 	E->indent--;
 	emitc_line(E, "} else {");
 	E->indent++;
 	emitc_line(E, "if (%s.len >= %s.cap)", m, m);
-	emitc_line(E, "\tspx_fail(%s, 1);", dom);
+	emitc_line(E, "\tspx_fail(%s, RT_MAP_FULL);", dom);
 	if (set)
 		emitc_line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
 	else

@@ -192,7 +192,7 @@ format_string(Interp *I, Value *args, int nargs)
 		} else if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
 			if (field >= nargs) {
 				buf_free(&b);
-				return fail(I, DOM_FORMAT, 1);
+				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 			}
 			Value *a = &args[field++];
 			switch ((VTag)a->tag) {
@@ -211,7 +211,7 @@ format_string(Interp *I, Value *args, int nargs)
 			}
 			default:
 				buf_free(&b);
-				return fail(I, DOM_FORMAT, 1);
+				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 			}
 			i++;
 		} else {
@@ -220,7 +220,7 @@ format_string(Interp *I, Value *args, int nargs)
 	}
 	if (field != nargs) {
 		buf_free(&b);
-		return fail(I, DOM_FORMAT, 1);
+		return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 	}
 	Value r = interp_string_value(&I->heap, b.data, b.len);
 	buf_free(&b);
@@ -265,7 +265,7 @@ static Value
 vec_fail(Interp *I, Value v, uint32_t code)
 {
 	value_release(&I->heap, v);
-	return fail(I, DOM_VEC, code);
+	return fail(I, RT_DOM_VEC, code);
 }
 
 static VecObj *
@@ -281,7 +281,7 @@ run_vec(Interp *I, int index, Value *args)
 	switch (index) {
 	case BI_vec_with_capacity:
 		if (args[0].u > VEC_MAX_CAPACITY)
-			return fail(I, DOM_VEC, 3);
+			return fail(I, RT_DOM_VEC, RT_VEC_ALLOC);
 		return v_ptr(V_VEC, interp_vecobj_new(&I->heap, (size_t)args[0].u), 0);
 	case BI_vec_len:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
@@ -291,14 +291,14 @@ run_vec(Interp *I, int index, Value *args)
 	case BI_vec_clone_at: {
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
-			return fail(I, DOM_VEC, 2);
+			return fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
 	case BI_vec_push: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (v->len >= v->cap) {
 			value_release(&I->heap, args[1]);
-			return vec_fail(I, args[0], 1);
+			return vec_fail(I, args[0], RT_VEC_FULL);
 		}
 		v->items[v->len++] = value_own(&I->heap, args[1]);
 		return args[0];
@@ -307,7 +307,7 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = own_vec(I, &args[0]);
 		if (args[1].u >= v->len) {
 			value_release(&I->heap, args[2]);
-			return vec_fail(I, args[0], 2);
+			return vec_fail(I, args[0], RT_VEC_INDEX);
 		}
 		value_release(&I->heap, v->items[args[1].u]);
 		v->items[args[1].u] = value_own(&I->heap, args[2]);
@@ -324,7 +324,7 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = own_vec(I, &args[0]);
 		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
 		if (want > VEC_MAX_CAPACITY)
-			return vec_fail(I, args[0], 3);
+			return vec_fail(I, args[0], RT_VEC_ALLOC);
 		interp_vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];
 	}
@@ -389,7 +389,7 @@ bytes_set_wide(Interp *I, int index, Value *args)
 	}
 	if (at > bb->len || bb->len - at < width) {
 		value_release(&I->heap, b);
-		return fail(I, DOM_BYTEBUF, 1);
+		return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 	}
 	if (index == BI_bytes_set5) {
 		for (int k = 0; k < 5; k++)
@@ -468,15 +468,15 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	case BI_string_slice: {
 		int64_t s = args[1].i, e = args[2].i;
 		if (s < 0 || s > e || (uint64_t)e > la)
-			return fail(I, DOM_TEXT, 1);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
-			return fail(I, DOM_TEXT, 2);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_SPLIT);
 		return interp_string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
 	case BI_string_find: {
 		int64_t from = args[2].i;
 		if (from < 0 || (uint64_t)from > la)
-			return fail(I, DOM_TEXT, 1);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		return v_int(V_I64, find_bytes(I, pa, la, pb, lb, (size_t)from));
 	}
 	case BI_string_to_i64:
@@ -493,7 +493,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	}
 	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
-			return fail(I, DOM_TEXT, 1);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		return v_int(V_I64, pa[args[1].i]);
 	case BI_str_byte_at:
 	case BI_byte_get:
@@ -504,7 +504,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return v_int(V_USIZE, (int64_t)la);
 	case BI_byte_range:
 		if (args[1].u > args[2].u || args[2].u > la)
-			return fail(I, DOM_BYTEBUF, 1);
+			return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
 	case BI_bytes_copy:
 		return v_ptr(V_BYTES, interp_bytes_new(&I->heap, pa, la), 0);
@@ -524,7 +524,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		Bytes *bb = b.p;
 		if (args[1].u >= bb->len) {
 			value_release(&I->heap, b);
-			return fail(I, DOM_BYTEBUF, 1);
+			return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		}
 		bb->data[args[1].u] = (uint8_t)args[2].u;
 		return b;
@@ -557,10 +557,10 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 	case BI_i64_from_f64: {
 		double d = args[0].f;
 		if (isnan(d))
-			return fail(I, DOM_CONVERT, 2);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
 		d = trunc(d);
 		if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_I64, (int64_t)d);
 	}
 	case BI_i64_from_i32:
@@ -571,21 +571,21 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 		return v_int(V_USIZE, (int64_t)args[0].u);
 	case BI_usize_from_i64:
 		if (args[0].i < 0)
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_USIZE, args[0].i);
 	case BI_i64_from_usize:
 		if (args[0].u > (uint64_t)INT64_MAX)
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_I64, args[0].i);
 	case BI_u8_from_i64:
 		if (args[0].i < 0 || args[0].i > 255)
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_U8, args[0].i);
 	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
 	case BI_char_from_i64:
 		if (!rt_utf8_scalar(args[0].i))
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_CHAR, args[0].i);
 	case BI_box_new: {
 		Value *b = interp_heap_alloc(&I->heap, sizeof *b);

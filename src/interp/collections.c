@@ -36,7 +36,7 @@ take_lent(ValueHeap *h, Value *arg)
 static Value
 map_fail(Interp *I, const HirExpr *call, uint32_t code)
 {
-	interp_fail(I, call->u.call.ntargs > 0 ? DOM_MAP2 : DOM_MAP, code);
+	interp_fail(I, call->u.call.ntargs > 0 ? RT_DOM_MAP2 : RT_DOM_MAP, code);
 	return v_empty();
 }
 
@@ -100,7 +100,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 	case BI_map_new:
 	case BI_set_new:
 		if (args[0].u > MAP_MAX_CAPACITY)
-			return map_fail(I, call, 3);
+			return map_fail(I, call, RT_MAP_CAPACITY);
 		return v_ptr(V_MAP, interp_mapobj_new(&I->heap, (size_t)args[0].u, index == BI_set_new), 0);
 	case BI_map_len:
 	case BI_set_len:
@@ -113,7 +113,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 	case BI_map_value_at: {
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
-			return map_fail(I, call, 2);
+			return map_fail(I, call, RT_MAP_INDEX);
 		return interp_value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
 	}
 	case BI_map_get_or: {
@@ -140,7 +140,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 				int64_t sum;
 				if (__builtin_add_overflow(m->vals[at].i, val.i, &sum)) {
 					value_release(&I->heap, mv);
-					return map_fail(I, call, 4);
+					return map_fail(I, call, RT_MAP_OVERFLOW);
 				}
 				m->vals[at].i = sum;
 			}
@@ -149,7 +149,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 		if (m->len >= m->cap) {
 			value_release(&I->heap, val);
 			value_release(&I->heap, mv);
-			return map_fail(I, call, 1);
+			return map_fail(I, call, RT_MAP_FULL);
 		}
 		map_insert_at(I, m, (size_t)(-at - 1), &args[1], val);
 		return mv;

@@ -51,8 +51,8 @@ interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, u
 	if (d->present)
 		return;
 	d->present = true;
-	d->phase = code == 2 ? "ensures" : "requires";
-	d->clause = hir_clause_text(I->S, f, i, code == 2);
+	d->phase = code == RT_CONTRACT_ENSURES ? "ensures" : "requires";
+	d->clause = hir_clause_text(I->S, f, i, code == RT_CONTRACT_ENSURES);
 	const char *suffix = ":invariants";
 	size_t n = strlen(f->id), ns = strlen(suffix);
 	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;

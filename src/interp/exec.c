@@ -106,7 +106,7 @@ interp_x_unary(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	}
 neg:
-	interp_fail(I, DOM_ARITH, AR_NEG);
+	interp_fail(I, RT_DOM_ARITH, RT_ARITH_NEG);
 	return v_empty();
 }
 
@@ -193,13 +193,13 @@ arith(Interp *I, BinaryOp op, Value a, Value b)
 		interp_limit(I, "arithmetic on an unsupported value");
 		return v_empty();
 	}
-add: interp_fail(I, DOM_ARITH, AR_ADD); return v_empty();
-sub: interp_fail(I, DOM_ARITH, AR_SUB); return v_empty();
-mul: interp_fail(I, DOM_ARITH, AR_MUL); return v_empty();
-div0: interp_fail(I, DOM_ARITH, AR_DIV0); return v_empty();
-divov: interp_fail(I, DOM_ARITH, AR_DIVOV); return v_empty();
-rem0: interp_fail(I, DOM_ARITH, AR_REM0); return v_empty();
-remov: interp_fail(I, DOM_ARITH, AR_REMOV); return v_empty();
+add: interp_fail(I, RT_DOM_ARITH, RT_ARITH_ADD); return v_empty();
+sub: interp_fail(I, RT_DOM_ARITH, RT_ARITH_SUB); return v_empty();
+mul: interp_fail(I, RT_DOM_ARITH, RT_ARITH_MUL); return v_empty();
+div0: interp_fail(I, RT_DOM_ARITH, RT_ARITH_DIV_ZERO); return v_empty();
+divov: interp_fail(I, RT_DOM_ARITH, RT_ARITH_DIV_OVERFLOW); return v_empty();
+rem0: interp_fail(I, RT_DOM_ARITH, RT_ARITH_REM_ZERO); return v_empty();
+remov: interp_fail(I, RT_DOM_ARITH, RT_ARITH_REM_OVERFLOW); return v_empty();
 }
 
 Value
@@ -280,7 +280,7 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 			return false;
 		if (!c.b) {
 			interp_contract_detail(I, cf->f, S, i, code);
-			interp_fail(I, DOM_CONTRACT, code);
+			interp_fail(I, RT_DOM_CONTRACT, code);
 			return false;
 		}
 	}
@@ -348,7 +348,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	 */
 	int mark = I->temps.len;
 	Value result = v_empty();
-	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, 1))
+	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, RT_CONTRACT_REQUIRES))
 		goto out;
 	result = block_value(I, S, cf->body, mark);
 	if (I->stop == STOP_RETURN) {
@@ -363,7 +363,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		Value alias = result;
 		alias.borrowed = 1;
 		S[f->result_slot] = alias;
-		check_clauses(I, cf, S, cf->ens, cf->nens, 2);
+		check_clauses(I, cf, S, cf->ens, cf->nens, RT_CONTRACT_ENSURES);
 	}
 out:
 	if (STOPPED) {

@@ -18,7 +18,7 @@ xb_vec_get_slot(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	const VecObj *v = S[n->a].p;
 	if (i.u >= v->len) {
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	return v->items[i.u];
@@ -90,7 +90,7 @@ xb_bytes_set(Interp *I, Value *S, const Node *n)
 	Bytes *bb = b.p;
 	if (i.u >= bb->len) {
 		value_release(&I->heap, b);
-		interp_fail(I, DOM_BYTEBUF, 1);
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return v_empty();
 	}
 	bb->data[i.u] = (uint8_t)x.u;
@@ -116,7 +116,7 @@ xb_vec_push(Interp *I, Value *S, const Node *n)
 	if (vo->len >= vo->cap) {
 		value_release(&I->heap, x);
 		value_release(&I->heap, v);
-		interp_fail(I, DOM_VEC, 1);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
 		return v_empty();
 	}
 	vo->items[vo->len++] = value_own(&I->heap, x);
@@ -145,7 +145,7 @@ xb_vec_set(Interp *I, Value *S, const Node *n)
 	if (i.u >= vo->len) {
 		value_release(&I->heap, x);
 		value_release(&I->heap, v);
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	value_release(&I->heap, vo->items[i.u]);
@@ -164,7 +164,7 @@ xb_##name(Interp *I, Value *S, const Node *n) \
 		return v_empty(); \
 	BODY \
 }
-#define CONVERT_FAIL { interp_fail(I, DOM_CONVERT, 1); return v_empty(); }
+#define CONVERT_FAIL { interp_fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE); return v_empty(); }
 
 CONVERT(f64_from_i64, { Value r = v_int(V_F64, 0); r.f = (double)x.i; return r; })
 CONVERT(i64_from_u8, { return v_int(V_I64, x.i); })

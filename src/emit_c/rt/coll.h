@@ -9,7 +9,7 @@ SPX_RT spx_vec
 spx_vec_new(uint64_t cap, size_t esz)
 {
 	if (cap > RT_LIMIT_VEC_CAPACITY)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_ALLOC);
 	spx_vec v = { NULL, 0, (size_t)cap };
 	if (cap)
 		v.p = spx_alloc((size_t)cap * esz);
@@ -21,7 +21,7 @@ spx_vec_reserve(spx_vec *v, uint64_t add, size_t esz)
 {
 	uint64_t want = add > RT_LIMIT_VEC_CAPACITY ? UINT64_MAX : v->len + add;
 	if (want > RT_LIMIT_VEC_CAPACITY)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_ALLOC);
 	if (want > v->cap) {
 		v->p = spx_realloc(v->p, (size_t)want * esz);
 		v->cap = (size_t)want;
@@ -53,7 +53,7 @@ SPX_RT size_t
 spx_vec_index(const spx_vec *v, uint64_t i)
 {
 	if (i >= v->len)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 2);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_INDEX);
 	return (size_t)i;
 }
 
@@ -79,7 +79,7 @@ SPX_RT spx_map
 spx_map_new(uint64_t cap, int kk, size_t vsz, const char *domain)
 {
 	if (cap > RT_LIMIT_MAP_CAPACITY)
-		spx_fail(domain, 3);
+		spx_fail(domain, RT_MAP_CAPACITY);
 	spx_map m = { NULL, NULL, 0, (size_t)cap };
 	if (cap) {
 		m.k = spx_alloc((size_t)cap * spx_key_size(kk));
@@ -179,6 +179,6 @@ SPX_RT size_t
 spx_map_index(const spx_map *m, uint64_t i, const char *domain)
 {
 	if (i >= m->len)
-		spx_fail(domain, 2);
+		spx_fail(domain, RT_MAP_INDEX);
 	return (size_t)i;
 }

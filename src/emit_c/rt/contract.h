@@ -7,10 +7,10 @@
  *     contract: requires right != 0 in calculator.divide
  *     arguments: left = 1, right = 0
  *
- * and exits 70.  Values render as source literals with their width suffix;
- * owned and borrowed data by kind only.  Integers and floats print through
- * the shared runtime (rt_decimal, rt_float_text: src/rt/num.c), which the
- * formatter and the interpreter's details use too.
+ * and exits 70 (RT_EXIT_CONTRACT).  Values render as source literals with
+ * their width suffix; owned and borrowed data by kind only.  Integers and
+ * floats print through the shared runtime (rt_decimal, rt_float_text:
+ * src/rt/num.c), which the formatter and the interpreter's details use too.
  */
 
 SPX_RT void
@@ -81,5 +81,5 @@ __attribute__((cold, noinline)) _Noreturn SPX_RT void
 spx_contract_fail(spx_buf *b)
 {
 	spx_buf_put(b, "", 1);
-	spx_die(70, b->p);
+	spx_die(RT_EXIT_CONTRACT, b->p);
 }

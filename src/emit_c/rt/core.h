@@ -42,7 +42,7 @@ spx_alloc(size_t n)
 {
 	spx_hdr *h = malloc(sizeof(spx_hdr) + (n ? n : 1));
 	if (!h)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	h->next = &spx_live;
 	h->prev = spx_live.prev;
 	spx_live.prev->next = h;
@@ -77,7 +77,7 @@ spx_realloc(void *p, size_t n)
 	spx_hdr *h = (spx_hdr *)p - 1, *prev = h->prev, *next = h->next;
 	spx_hdr *g = realloc(h, sizeof(spx_hdr) + (n ? n : 1));
 	if (!g)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	prev->next = g;
 	next->prev = g;
 	return g + 1;
@@ -104,7 +104,7 @@ spx_cell(const void *p, size_t n)
 {
 	spx_cellhdr *h = malloc(sizeof(spx_cellhdr) + n);
 	if (!h)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	h->next = spx_cells;
 	spx_cells = h;
 	memcpy(h + 1, p, n);
@@ -145,18 +145,19 @@ spx_die(int status, const char *line)
 	exit(status);
 }
 
-/* semaprax.arithmetic.v1 codes 1..8 (LANGUAGE.md §3.7) */
+/* semaprax.arithmetic.v1 codes RT_ARITH_* (LANGUAGE.md §3.7) */
 _Noreturn SPX_RT void
 spx_arith(int code)
 {
 	static const char *const what[] = {
-		"", "addition overflow", "subtraction overflow", "multiplication overflow",
-		"invalid division", "invalid division", "invalid remainder", "invalid remainder",
-		"negation overflow",
+		[RT_ARITH_ADD] = "addition overflow", [RT_ARITH_SUB] = "subtraction overflow",
+		[RT_ARITH_MUL] = "multiplication overflow", [RT_ARITH_DIV_ZERO] = "invalid division",
+		[RT_ARITH_DIV_OVERFLOW] = "invalid division", [RT_ARITH_REM_ZERO] = "invalid remainder",
+		[RT_ARITH_REM_OVERFLOW] = "invalid remainder", [RT_ARITH_NEG] = "negation overflow",
 	};
 	char line[96];
 	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
-	spx_die(71, line);
+	spx_die(RT_EXIT_ARITH, line);
 }
 
 /* A builtin's failure domain (LANGUAGE.md §5.2). */
@@ -165,7 +166,7 @@ spx_fail(const char *domain, int code)
 {
 	char line[160];
 	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain, code);
-	spx_die(73, line);
+	spx_die(RT_EXIT_DOMAIN, line);
 }
 
 /*
@@ -176,7 +177,7 @@ spx_fail(const char *domain, int code)
 __attribute__((cold, noinline)) _Noreturn SPX_RT void
 spx_depth_fail(void)
 {
-	spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
+	spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
 }
 
 /* stdout_write / stderr_write: channel 0 or 1. */
@@ -185,7 +186,7 @@ spx_write(int channel, spx_view v)
 {
 #ifdef SPX_STAGED
 	if (spx_staged[0].n + spx_staged[1].n + v.n > RT_LIMIT_OUTPUT)
-		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], RT_OUTPUT_FULL);
 	spx_buf_put(&spx_staged[channel], v.p, v.n);
 #else
 	if (v.n)

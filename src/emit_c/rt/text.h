@@ -26,7 +26,7 @@ SPX_RT int64_t
 spx_string_find(spx_view h, spx_view n, int64_t from)
 {
 	if (from < 0 || (uint64_t)from > h.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
 	return spx_find(h, n, (size_t)from);
 }
 
@@ -71,9 +71,9 @@ SPX_RT spx_str
 spx_slice(spx_view s, int64_t a, int64_t e)
 {
 	if (a < 0 || a > e || (uint64_t)e > s.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
 	if (((uint64_t)a < s.n && (s.p[a] & 0xC0) == 0x80) || ((uint64_t)e < s.n && (s.p[e] & 0xC0) == 0x80))
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 2);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_SPLIT);
 	return spx_str_new(s.p + a, (size_t)(e - a));
 }
 
@@ -127,7 +127,7 @@ SPX_RT int64_t
 spx_string_byte_at(spx_view s, int64_t i)
 {
 	if (i < 0 || (uint64_t)i >= s.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
 	return s.p[i];
 }
 
@@ -135,7 +135,7 @@ SPX_RT spx_view
 spx_byte_range(spx_view s, uint64_t a, uint64_t e)
 {
 	if (a > e || e > s.n)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	spx_view r = { s.p + a, (size_t)(e - a) };
 	return r;
 }
@@ -144,7 +144,7 @@ SPX_RT spx_str
 spx_bytes_zeroed(uint64_t n)
 {
 	if (n > ((uint64_t)1 << 26))
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	spx_str b = { spx_zalloc((size_t)n), (size_t)n };
 	return b;
 }
@@ -154,7 +154,7 @@ SPX_RT spx_str
 spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
 {
 	if (i >= b.n)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	b.p[i] = v;
 	return b;
 }
@@ -165,7 +165,7 @@ SPX_RT spx_str
 spx_bytes_set_run(spx_str b, uint64_t i, uint64_t width, const uint8_t *bytes, spx_view src, uint64_t from)
 {
 	if (i > b.n || b.n - i < width)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	for (uint64_t k = 0; k < width; k++)
 		b.p[i + k] = bytes ? bytes[k] : from + k < src.n ? src.p[from + k] : 0;
 	return b;
@@ -224,10 +224,10 @@ SPX_RT int64_t
 spx_i64_from_f64(double d)
 {
 	if (d != d)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 2);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_FROM_NAN);
 	d = trunc(d);
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (int64_t)d;
 }
 
@@ -235,7 +235,7 @@ SPX_RT uint64_t
 spx_usize_from_i64(int64_t v)
 {
 	if (v < 0)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint64_t)v;
 }
 
@@ -243,7 +243,7 @@ SPX_RT int64_t
 spx_i64_from_usize(uint64_t v)
 {
 	if (v > (uint64_t)INT64_MAX)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (int64_t)v;
 }
 
@@ -251,7 +251,7 @@ SPX_RT uint8_t
 spx_u8_from_i64(int64_t v)
 {
 	if (v < 0 || v > 255)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint8_t)v;
 }
 
@@ -259,7 +259,7 @@ SPX_RT uint32_t
 spx_char_from_i64(int64_t v)
 {
 	if (!rt_utf8_scalar(v))
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint32_t)v;
 }
 
@@ -267,7 +267,7 @@ SPX_RT spx_view
 spx_arg(uint64_t i)
 {
 	if (i >= (uint64_t)spx_argc)
-		spx_fail(rt_domain_ids[RT_DOM_CMDIN], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CMDIN], RT_CMDIN_ARG_INDEX);
 	spx_view v = { (const uint8_t *)spx_argv[i], strlen(spx_argv[i]) };
 	return v;
 }
