@@ -1,8 +1,8 @@
 /*
  * unit.c — C unit tests for functions easier to test alone: SHA-256
  * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, the
- * native lane's escaping of source text into C (src/emit_c/escape.c); edit
- * distance lives in the CLI and is covered by tests/cli-test.sh; two driver
+ * native lane's escaping of source text into C (src/emit_c/escape.c), the
+ * edit distance of "did you mean" help (support/util.c); two driver
  * Sessions interleaved (session_test.c); a Program of two modules
  * (program_test.c).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
@@ -224,6 +224,16 @@ main(void)
 	check(utf8_decode((const unsigned char *)"\xF4\x90\x80\x80", 4, &cp) == 0, "utf8 rejects > U+10FFFF");
 	check(utf8_validate((const unsigned char *)"ab\xFF", 3) == 2, "utf8_validate finds the bad byte");
 	check(utf8_is_space(0x3000) && !utf8_is_space(0xFEFF), "White_Space: U+3000 yes, U+FEFF no");
+
+	check(spx_edit_distance("kitten", "sitting", false) == 3 && spx_edit_distance("", "abc", true) == 3
+	    && spx_edit_distance("same", "same", false) == 0, "edit distance: Levenshtein");
+	check(spx_edit_distance("chekc", "check", false) == 2 && spx_edit_distance("chekc", "check", true) == 1,
+	    "edit distance: an adjacent transposition is 1 only with transpose");
+	char longname[SPX_EDIT_MAX + 2];
+	memset(longname, 'a', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	check(spx_edit_distance(longname, "a", false) == SPX_EDIT_FAR && spx_edit_distance(longname + 1, "a", false) == SPX_EDIT_MAX - 1,
+	    "edit distance: more than SPX_EDIT_MAX bytes is far");
 
 	Buf b = {0};
 	json_str(&b, "a\"b\\c\n\x01", 7);
