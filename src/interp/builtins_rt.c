@@ -25,29 +25,17 @@ typedef struct RtInfo {
 	bool view;
 } RtInfo;
 
-/* Reads the borrow modes and the view result off the signature (compile
+/* The declared borrow modes and view result (sema_builtin_param; compile
  * time only: nothing is cached, so the interpreter keeps no global state). */
 static RtInfo
 rt_info(int index)
 {
 	RtInfo r = { 0, false };
-	const Builtin *b = sema_builtin_by_id((BuiltinId)index);
-	const char *p = b->sig + 1;
-	int i = 0;
-	while (*p && *p != ')') {
-		if (strncmp(p, "borrow ", 7) == 0 && i < 8)
+	BuiltinParam bp;
+	for (int i = 0; i < 8 && sema_builtin_param((BuiltinId)index, i, &bp); i++)
+		if (bp.mode == MODE_BORROW)
 			r.borrows |= (uint8_t)(1u << i);
-		int depth = 0;
-		while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
-			depth += *p == '<' || *p == '[';
-			depth -= *p == '>' || *p == ']';
-			p++;
-		}
-		if (*p == ',')
-			p += 2;
-		i++;
-	}
-	r.view = strstr(b->sig, ") -> borrow ") != NULL;
+	r.view = sema_builtin_result_view((BuiltinId)index);
 	return r;
 }
 
