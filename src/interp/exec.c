@@ -314,6 +314,31 @@ lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
 }
 
 /*
+ * Pushes cf's frame S (the top of the value stack, whose first nargs slots
+ * hold the owned arguments): the depth bound, then empty locals.  False,
+ * with the arguments released, past 256 frames.
+ */
+static inline bool
+frame_push(Interp *I, const CFunc *cf, Value *S, int nargs)
+{
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		for (int i = 0; i < nargs; i++)
+			value_release(&I->heap, S[i]);
+		return false;
+	}
+	int nl = cf->f->nlocals;
+	for (int i = nl; i < nargs; i++)
+		value_release(&I->heap, S[i]);
+	for (int i = nargs; i < nl; i++)
+		S[i] = v_empty();
+	I->sp += (size_t)nl;
+	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	I->depth++;
+	return true;
+}
+
+/*
  * Runs cf in the frame at the top of the value stack, whose first nargs
  * slots hold the (owned) arguments.
  */
@@ -322,20 +347,9 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 {
 	const HirFunc *f = cf->f;
 	Value *S = I->stack + I->sp;
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
-		for (int i = 0; i < nargs; i++)
-			value_release(&I->heap, S[i]);
+	if (!frame_push(I, cf, S, nargs))
 		return v_empty();
-	}
 	int nl = f->nlocals;
-	for (int i = nl; i < nargs; i++)
-		value_release(&I->heap, S[i]);
-	for (int i = nargs; i < nl; i++)
-		S[i] = v_empty();
-	I->sp += (size_t)nl;
-	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
-	I->depth++;
 	if (cf->simple)
 		return lean_body(I, cf, S, nl);
 	if (caps)
@@ -425,7 +439,8 @@ interp_x_call(Interp *I, Value *S, const Node *n)
 }
 
 /* interp_x_call of a simple callee (CFunc.simple) whose arguments are all
- * scalar slots or literals: exec_frame's simple path, inline. */
+ * scalar slots or literals: exec_frame's simple path (frame_push, then
+ * lean_body), inline. */
 Value
 interp_x_call_simple(Interp *I, Value *S, const Node *n)
 {
@@ -441,14 +456,8 @@ interp_x_call_simple(Interp *I, Value *S, const Node *n)
 		}
 		F[i] = k->fn == interp_x_int ? k->k : S[k->a];
 	}
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
+	if (!frame_push(I, cf, F, nargs))
 		return v_empty();
-	}
-	for (int i = nargs; i < nl; i++)
-		F[i] = v_empty();
-	I->sp += (size_t)nl;
-	I->depth++;
 	return lean_body(I, cf, F, nl);
 }
 
@@ -458,23 +467,12 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const CFunc *cf = n->callee;
-	int nargs = n->nkids, nl = cf->f->nlocals;
 	if (!args_in_place(I, S, n))
 		return v_empty();
 	Value *F = I->stack + I->sp;
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
-		for (int i = 0; i < nargs; i++)
-			value_release(&I->heap, F[i]);
+	if (!frame_push(I, cf, F, n->nkids))
 		return v_empty();
-	}
-	for (int i = nl; i < nargs; i++)
-		value_release(&I->heap, F[i]);
-	for (int i = nargs; i < nl; i++)
-		F[i] = v_empty();
-	I->sp += (size_t)nl;
-	I->depth++;
-	return lean_body(I, cf, F, nl);
+	return lean_body(I, cf, F, cf->f->nlocals);
 }
 
 Value

@@ -287,13 +287,13 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	for (int i = 0; i < ntargs; i++)
 		if (targs[i] == T_UNIT)
 			return "`unit` is not a type argument";
-	if (strncmp(b->id, "core.map.", 9) == 0) {
+	if (sema_builtin_is_map_op(b->bid)) {
 		if (!is_key_type(targs[0]))
 			return "Map keys must be `string`, `i64` or `bool`";
 		if (b->bid == BI_map_add && targs[1] != T_I64 && targs[1] != T_ERR)
 			return "`map_add` needs a Map with `i64` values";
 	}
-	if (strncmp(b->id, "core.set.", 9) == 0 && !is_key_type(targs[0]))
+	if (sema_builtin_is_set_op(b->bid) && !is_key_type(targs[0]))
 		return "Set elements must be `string`, `i64` or `bool`";
 	return NULL;
 }
@@ -366,6 +366,18 @@ sema_builtin_is_map_op(BuiltinId bi)
 	switch (bi) {
 	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
 	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* set_*: the Set operations */
+bool
+sema_builtin_is_set_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new: case BI_set_remove:
 		return true;
 	default:
 		return false;
