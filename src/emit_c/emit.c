@@ -99,7 +99,7 @@ static bool
 is_invariant_fn(Emit *E, int fi)
 {
 	const HirFunc *f = &E->H->funcs[fi];
-	return f->sym < 0 && strcmp(f->name, "closure") != 0;
+	return f->kind == HIR_FUNC_INVARIANT;
 }
 
 int
@@ -235,13 +235,10 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			return;
 		E->use_contract = true;
 		char *clause = hir_clause_text(E->S, f, k, ensures);
-		const char *suffix = ":invariants";
-		size_t idn = strlen(f->id), ns = strlen(suffix);
-		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
 		Buf head = {0};
-		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
 			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   (int)(inv ? idn - ns : idn), f->id);
+			   f->report_id);
 		Buf lit = {0};
 		c_literal(&lit, head.data);
 		emitc_line(E, "if (!%s) {", c.c);

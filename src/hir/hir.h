@@ -209,10 +209,18 @@ struct HirBlock {
 	int nowned;
 };
 
+typedef enum HirFuncKind {
+	HIR_FUNC_DECL,        /* a declared function or method (sym >= 0) */
+	HIR_FUNC_CLOSURE,     /* a lifted closure (sym -1, name "closure") */
+	HIR_FUNC_INVARIANT,   /* a record's invariants (sym -1, the record's name) */
+} HirFuncKind;
+
 typedef struct HirFunc {
-	SymId sym;            /* -1 for a closure */
+	SymId sym;            /* -1 for a closure or a record's invariants */
+	HirFuncKind kind;
 	const char *name;
 	const char *id;       /* stable identity */
+	const char *report_id;/* the identity a contract failure names: id, or the record's for its invariants */
 	HirLocal *locals;     /* params first */
 	int nlocals;
 	int nparams;
