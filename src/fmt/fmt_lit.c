@@ -1,12 +1,11 @@
 /*
  * fmt_lit.c — canonical literal text (LANGUAGE.md §0.11), shared by the
- * formatter and the revision hash.  Integer digits and float text come from
- * the shared runtime (rt_decimal, rt_float_text in src/rt/num.c), the one
- * copy the lanes print with too.
+ * formatter and the revision hash.  Integer digits, float text and char
+ * literals come from the shared runtime (rt_decimal, rt_float_text in
+ * src/rt/num.c, rt_char_literal in src/rt/text.c), the one copy the lanes
+ * print with too.
  */
 #include "fmt.h"
-
-#include <inttypes.h>
 
 #include "../rt/rt.h"
 
@@ -40,22 +39,8 @@ fmt_float(Buf *out, double v, NumSuffix suffix)
 void
 fmt_char(Buf *out, uint32_t cp)
 {
-	buf_putc(out, '\'');
-	switch (cp) {
-	case 0: buf_puts(out, "\\0"); break;
-	case '\t': buf_puts(out, "\\t"); break;
-	case '\n': buf_puts(out, "\\n"); break;
-	case '\r': buf_puts(out, "\\r"); break;
-	case '\'': buf_puts(out, "\\'"); break;
-	case '\\': buf_puts(out, "\\\\"); break;
-	default:
-		if (cp >= 0x20 && cp <= 0x7E)
-			buf_putc(out, (char)cp);
-		else
-			buf_printf(out, "\\u{%" PRIx32 "}", cp);
-		break;
-	}
-	buf_putc(out, '\'');
+	char text[16];
+	buf_put(out, text, rt_char_literal(text, cp));
 }
 
 void

@@ -62,6 +62,9 @@ int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t
 /* Byte order (unsigned bytes, then length): -1, 0 or 1.  The order of
  * strings, views and byte buffers in comparisons and Map/Set keys. */
 int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
+/* The canonical source text of the char cp (LANGUAGE.md §0.11): `'a'`,
+ * `'\n'`, `'\u{e9}'`; at most 15 bytes and a NUL into out; the length. */
+size_t rt_char_literal(char out[16], uint32_t cp);
 
 /* ---- coll.c: Map/Set key search ---- */
 

@@ -1,7 +1,8 @@
 /*
  * text.c — substring search (`string_contains`, `str_contains`,
- * `string_find`; LANGUAGE.md §5.1) and the byte order of text and bytes
- * (comparisons, Map/Set keys), the one copy both lanes use.
+ * `string_find`; LANGUAGE.md §5.1), the byte order of text and bytes
+ * (comparisons, Map/Set keys), and the source text of a char literal
+ * (the formatter, both lanes' contract details): the one copy of each.
  */
 #ifndef RT_API
 #include "rt.h"
@@ -43,4 +44,37 @@ rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
 	if (c != 0)
 		return c < 0 ? -1 : 1;
 	return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+RT_API size_t
+rt_char_literal(char out[16], uint32_t cp)
+{
+	size_t k = 0;
+	out[k++] = '\'';
+	switch (cp) {
+	case 0: out[k++] = '\\'; out[k++] = '0'; break;
+	case '\t': out[k++] = '\\'; out[k++] = 't'; break;
+	case '\n': out[k++] = '\\'; out[k++] = 'n'; break;
+	case '\r': out[k++] = '\\'; out[k++] = 'r'; break;
+	case '\'': out[k++] = '\\'; out[k++] = '\''; break;
+	case '\\': out[k++] = '\\'; out[k++] = '\\'; break;
+	default:
+		if (cp >= 0x20 && cp <= 0x7E) {
+			out[k++] = (char)cp;
+		} else {   /* \u{hex}, lower case, no leading zeros */
+			int shift = 28;
+			while (shift > 0 && !(cp >> shift & 0xF))
+				shift -= 4;
+			out[k++] = '\\';
+			out[k++] = 'u';
+			out[k++] = '{';
+			for (; shift >= 0; shift -= 4)
+				out[k++] = "0123456789abcdef"[cp >> shift & 0xF];
+			out[k++] = '}';
+		}
+		break;
+	}
+	out[k++] = '\'';
+	out[k] = '\0';
+	return k;
 }

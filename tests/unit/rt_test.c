@@ -38,6 +38,14 @@ tiny_is(double v, bool f32, int zeros, const char *digits)
 	return float_is(v, f32, want);
 }
 
+static bool
+char_is(uint32_t cp, const char *want)
+{
+	char t[16];
+	size_t n = rt_char_literal(t, cp);
+	return n == strlen(want) && strcmp(t, want) == 0;
+}
+
 static int
 i64_cmp(const void *elem, const void *key, void *ctx)
 {
@@ -122,6 +130,13 @@ unit_rt_checks(void)
 	    && rt_bytes_cmp((const uint8_t *)"b", 1, (const uint8_t *)"abc", 3) == 1
 	    && rt_bytes_cmp((const uint8_t *)"\xff", 1, (const uint8_t *)"a", 1) == 1
 	    && rt_bytes_cmp(NULL, 0, NULL, 0) == 0, "rt bytes order: unsigned bytes, then length");
+
+	unit_check(char_is('a', "'a'") && char_is(' ', "' '") && char_is('~', "'~'") && char_is('"', "'\"'"),
+	    "rt char literal: printable ASCII as itself");
+	unit_check(char_is(0, "'\\0'") && char_is('\t', "'\\t'") && char_is('\n', "'\\n'") && char_is('\r', "'\\r'")
+	    && char_is('\'', "'\\''") && char_is('\\', "'\\\\'"), "rt char literal: escapes");
+	unit_check(char_is(0x7F, "'\\u{7f}'") && char_is(0x1, "'\\u{1}'") && char_is(0xE9, "'\\u{e9}'")
+	    && char_is(0x1F600, "'\\u{1f600}'") && char_is(0x10FFFF, "'\\u{10ffff}'"), "rt char literal: \\u{hex} otherwise");
 
 	static const int64_t keys[] = { -5, 0, 3, 9, 12, 40, 41 };
 	int probes;

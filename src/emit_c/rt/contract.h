@@ -40,21 +40,8 @@ spx_cf_uint(spx_buf *b, uint64_t v, const char *suffix)
 SPX_RT void
 spx_cf_char(spx_buf *b, uint32_t c)
 {
-	char t[24];
-	switch (c) {
-	case 0: spx_cf_put(b, "'\\0'"); return;
-	case '\t': spx_cf_put(b, "'\\t'"); return;
-	case '\n': spx_cf_put(b, "'\\n'"); return;
-	case '\r': spx_cf_put(b, "'\\r'"); return;
-	case '\'': spx_cf_put(b, "'\\''"); return;
-	case '\\': spx_cf_put(b, "'\\\\'"); return;
-	default: break;
-	}
-	if (c >= 0x20 && c <= 0x7e)
-		snprintf(t, sizeof t, "'%c'", (char)c);
-	else
-		snprintf(t, sizeof t, "'\\u{%" PRIx32 "}'", c);
-	spx_cf_put(b, t);
+	char t[16];
+	spx_buf_put(b, t, rt_char_literal(t, c));
 }
 
 SPX_RT void
