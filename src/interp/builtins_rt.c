@@ -14,7 +14,6 @@
 #include "interp.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,39 +132,6 @@ find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, 
 	return at;
 }
 
-static bool
-is_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-static Value
-parse_i64(Interp *I, const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-	bool neg = false;
-	if (i < n && p[i] == '-') {
-		neg = true;
-		i++;
-	}
-	if (i == n)
-		return option_none();
-	uint64_t mag = 0;
-	for (; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return option_none();
-		uint64_t d = (uint64_t)(p[i] - '0');
-		if (mag > (UINT64_MAX - d) / 10)
-			return option_none();
-		mag = mag * 10 + d;
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return option_none();
-	}
-	if (!neg && mag > (uint64_t)INT64_MAX)
-		return option_none();
-	int64_t v = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
-	return option_some(I, v_int(V_I64, v));
-}
 
 static Value
 format_string(Interp *I, Value *args, int nargs)
@@ -367,14 +333,9 @@ bytes_set_wide(Interp *I, int index, Value *args)
 	Value b = value_own(&I->heap, args[0]);
 	Bytes *bb = b.p;
 	uint64_t at = args[1].u, sel = index == BI_bytes_set5 ? 0 : args[4].u;
-	uint64_t width = 1, from = 0;
-	if (index == BI_bytes_set5) {
-		width = 5;
-	} else if (sel >> 63) {
-		bool wide48 = index == BI_bytes_set1_or6_or48_from_slice && ((sel >> 62) & 1);
-		width = index == BI_bytes_set1_or5_from_slice ? 5 : wide48 ? 48 : 6;
-		from = index == BI_bytes_set1_or5_from_slice ? sel & ~((uint64_t)1 << 63) : sel & (((uint64_t)1 << 62) - 1);
-	}
+	uint64_t width = 5, from = 0;
+	if (index != BI_bytes_set5)
+		rt_bytes_selector(sel, index == BI_bytes_set1_or6_or48_from_slice, &width, &from);
 	if (at > bb->len || bb->len - at < width) {
 		value_release(&I->heap, b);
 		return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
@@ -405,10 +366,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return v_int(V_I64, (int64_t)la);
 	case BI_string_len_chars: {
 		heap_work(&I->heap, la);
-		int64_t n = 0;
-		for (size_t i = 0; i < la; i++)
-			n += (pa[i] & 0xC0) != 0x80;
-		return v_int(V_I64, n);
+		return v_int(V_I64, rt_utf8_count(pa, la));
 	}
 	case BI_string_is_empty:
 	case BI_str_is_empty:
@@ -455,10 +413,9 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return view_of(pa, la);
 	case BI_string_slice: {
 		int64_t s = args[1].i, e = args[2].i;
-		if (s < 0 || s > e || (uint64_t)e > la)
-			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
-		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
-			return fail(I, RT_DOM_TEXT, RT_TEXT_SPLIT);
+		uint32_t code = rt_slice_check(pa, la, s, e);
+		if (code)
+			return fail(I, RT_DOM_TEXT, code);
 		return interp_string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
 	case BI_string_find: {
@@ -467,15 +424,14 @@ run_text(Interp *I, int index, Value *args, int nargs)
 			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		return v_int(V_I64, find_bytes(I, pa, la, pb, lb, (size_t)from));
 	}
-	case BI_string_to_i64:
+	case BI_string_to_i64: {
 		heap_work(&I->heap, la);
-		return parse_i64(I, pa, la);
+		int64_t v;
+		return rt_parse_i64(pa, la, &v) ? option_some(I, v_int(V_I64, v)) : option_none();
+	}
 	case BI_string_trim: {
-		size_t s = 0, e = la;
-		while (s < e && is_trim_space(pa[s]))
-			s++;
-		while (e > s && is_trim_space(pa[e - 1]))
-			e--;
+		size_t s, e;
+		rt_trim(pa, la, &s, &e);
 		heap_work(&I->heap, la - (e - s));
 		return interp_string_value(&I->heap, pa + s, e - s);
 	}
@@ -543,13 +499,11 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 		return r;
 	}
 	case BI_i64_from_f64: {
-		double d = args[0].f;
-		if (isnan(d))
-			return fail(I, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
-		d = trunc(d);
-		if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		return v_int(V_I64, (int64_t)d);
+		int64_t v = 0;
+		uint32_t code = rt_i64_from_f64(args[0].f, &v);
+		if (code)
+			return fail(I, RT_DOM_CONVERT, code);
+		return v_int(V_I64, v);
 	}
 	case BI_i64_from_i32:
 		return v_int(V_I64, args[0].i);

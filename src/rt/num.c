@@ -4,10 +4,11 @@
  * of integers (`string_from_i64`, `string_format`, §5.1), and the canonical
  * text of a float (§0.11): the formatter and revision hash (src/fmt), the
  * interpreter's contract details and the native contract report all print
- * floats through rt_float_text.
+ * floats through rt_float_text; `string_to_i64` and `i64_from_f64`.
  */
 #ifndef RT_API
 #include "rt.h"
+#include "domains.h"
 #endif
 #include <math.h>
 #include <stdbool.h>
@@ -188,4 +189,44 @@ rt_float_text(char out[352], double v, bool f32)
 	}
 	out[k] = '\0';
 	return k;
+}
+
+RT_API bool
+rt_parse_i64(const uint8_t *p, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && p[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i == n)
+		return false;
+	uint64_t mag = 0;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		uint64_t d = (uint64_t)(p[i] - '0');
+		if (mag > (UINT64_MAX - d) / 10)
+			return false;
+		mag = mag * 10 + d;
+		if (mag > (uint64_t)INT64_MAX + 1)
+			return false;
+	}
+	if (!neg && mag > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
+	return true;
+}
+
+RT_API uint32_t
+rt_i64_from_f64(double d, int64_t *out)
+{
+	if (isnan(d))
+		return RT_CONVERT_FROM_NAN;
+	d = trunc(d);
+	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+		return RT_CONVERT_RANGE;
+	*out = (int64_t)d;
+	return 0;
 }

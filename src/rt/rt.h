@@ -38,6 +38,8 @@ size_t rt_utf8_validate(const uint8_t *s, size_t n);
 bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
+/* The scalars of valid UTF-8 s[0..n) (string_len_chars): its non-continuation bytes. */
+int64_t rt_utf8_count(const uint8_t *s, size_t n);
 
 /* ---- num.c: float total order, integer decimal text, float text ---- */
 
@@ -52,6 +54,12 @@ char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
  * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32`.
  * Writes at most 351 bytes and a NUL into out; returns the length. */
 size_t rt_float_text(char out[352], double v, bool f32);
+/* string_to_i64 (LANGUAGE.md §5.1): an optional `-`, then one or more ASCII
+ * digits, nothing else, within i64; true with *out, else false. */
+bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
+/* i64_from_f64: truncates toward zero into *out; 0, or the convert.v1 code
+ * (RT_CONVERT_FROM_NAN, RT_CONVERT_RANGE). */
+uint32_t rt_i64_from_f64(double d, int64_t *out);
 
 /* ---- text.c: substring search, byte order ---- */
 
@@ -65,6 +73,16 @@ int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
 /* The canonical source text of the char cp (LANGUAGE.md §0.11): `'a'`,
  * `'\n'`, `'\u{e9}'`; at most 15 bytes and a NUL into out; the length. */
 size_t rt_char_literal(char out[16], uint32_t cp);
+/* string_slice's bounds on s[0..n): 0 when 0 <= start <= end <= n and
+ * neither bound splits a UTF-8 character, else RT_TEXT_RANGE or RT_TEXT_SPLIT. */
+uint32_t rt_slice_check(const uint8_t *s, size_t n, int64_t start, int64_t end);
+/* string_trim: s[*start..*end) without ASCII space, \t, \n, \v, \f, \r at either end. */
+void rt_trim(const uint8_t *s, size_t n, size_t *start, size_t *end);
+/* The byte-buffer v2 writes' selector (bytes_set1_or5_from_slice, wide48
+ * false; bytes_set1_or6_or48_from_slice, true): high bit clear, store one
+ * byte (*width 1); set, copy *width 5 (or 6, or 48 when bit 62 is set and
+ * wide48) source bytes from *from. */
+void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from);
 
 /* ---- coll.c: Map/Set key search ---- */
 

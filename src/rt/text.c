@@ -1,12 +1,15 @@
 /*
  * text.c — substring search (`string_contains`, `str_contains`,
  * `string_find`; LANGUAGE.md §5.1), the byte order of text and bytes
- * (comparisons, Map/Set keys), and the source text of a char literal
- * (the formatter, both lanes' contract details): the one copy of each.
+ * (comparisons, Map/Set keys), the source text of a char literal (the
+ * formatter, both lanes' contract details), string_slice's bound checks,
+ * string_trim, and the byte-buffer v2 writes' selector: the one copy of each.
  */
 #ifndef RT_API
 #include "rt.h"
+#include "domains.h"
 #endif
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -77,4 +80,47 @@ rt_char_literal(char out[16], uint32_t cp)
 	out[k++] = '\'';
 	out[k] = '\0';
 	return k;
+}
+
+RT_API uint32_t
+rt_slice_check(const uint8_t *s, size_t n, int64_t start, int64_t end)
+{
+	if (start < 0 || start > end || (uint64_t)end > n)
+		return RT_TEXT_RANGE;
+	if (((uint64_t)start < n && (s[start] & 0xC0) == 0x80) || ((uint64_t)end < n && (s[end] & 0xC0) == 0x80))
+		return RT_TEXT_SPLIT;
+	return 0;
+}
+
+static bool
+rt_trim_space(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+RT_API void
+rt_trim(const uint8_t *s, size_t n, size_t *start, size_t *end)
+{
+	size_t a = 0, e = n;
+	while (a < e && rt_trim_space(s[a]))
+		a++;
+	while (e > a && rt_trim_space(s[e - 1]))
+		e--;
+	*start = a;
+	*end = e;
+}
+
+RT_API void
+rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from)
+{
+	if (!(sel >> 63)) {
+		*width = 1;
+		*from = 0;
+	} else if (!wide48) {
+		*width = 5;
+		*from = sel & ~((uint64_t)1 << 63);
+	} else {
+		*width = (sel >> 62) & 1 ? 48 : 6;
+		*from = sel & (((uint64_t)1 << 62) - 1);
+	}
 }

@@ -94,3 +94,12 @@ rt_utf8_encode(uint32_t c, uint8_t out[4])
 	out[3] = (uint8_t)(0x80 | (c & 0x3F));
 	return 4;
 }
+
+RT_API int64_t
+rt_utf8_count(const uint8_t *s, size_t n)
+{
+	int64_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += (s[i] & 0xC0) != 0x80;
+	return k;
+}

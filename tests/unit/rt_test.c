@@ -46,6 +46,20 @@ char_is(uint32_t cp, const char *want)
 	return n == strlen(want) && strcmp(t, want) == 0;
 }
 
+static bool
+parses(const char *s, int64_t want)
+{
+	int64_t v = 0;
+	return rt_parse_i64((const uint8_t *)s, strlen(s), &v) && v == want;
+}
+
+static bool
+refuses(const char *s)
+{
+	int64_t v = 7;
+	return !rt_parse_i64((const uint8_t *)s, strlen(s), &v) && v == 7;
+}
+
 static int
 i64_cmp(const void *elem, const void *key, void *ctx)
 {
@@ -137,6 +151,38 @@ unit_rt_checks(void)
 	    && char_is('\'', "'\\''") && char_is('\\', "'\\\\'"), "rt char literal: escapes");
 	unit_check(char_is(0x7F, "'\\u{7f}'") && char_is(0x1, "'\\u{1}'") && char_is(0xE9, "'\\u{e9}'")
 	    && char_is(0x1F600, "'\\u{1f600}'") && char_is(0x10FFFF, "'\\u{10ffff}'"), "rt char literal: \\u{hex} otherwise");
+
+	unit_check(parses("0", 0) && parses("-0", 0) && parses("007", 7) && parses("-42", -42)
+	    && parses("9223372036854775807", INT64_MAX) && parses("-9223372036854775808", INT64_MIN), "rt parse i64: accepted");
+	unit_check(refuses("") && refuses("-") && refuses("+5") && refuses(" 5") && refuses("5 ") && refuses("1a")
+	    && refuses("9223372036854775808") && refuses("-9223372036854775809") && refuses("99999999999999999999999"),
+	    "rt parse i64: refused (sign, spaces, overflow)");
+	int64_t iv = 0;
+	unit_check(rt_i64_from_f64(-2.9, &iv) == 0 && iv == -2 && rt_i64_from_f64(-9223372036854775808.0, &iv) == 0 && iv == INT64_MIN
+	    && rt_i64_from_f64(9223372036854775808.0, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(NAN, &iv) == RT_CONVERT_FROM_NAN
+	    && rt_i64_from_f64(-INFINITY, &iv) == RT_CONVERT_RANGE, "rt i64_from_f64: truncation, range, NaN");
+	const uint8_t *hx = (const uint8_t *)"h\xc3\xa9!";   /* h é ! : 4 bytes, 3 scalars */
+	unit_check(rt_utf8_count(hx, 4) == 3 && rt_slice_check(hx, 4, 0, 4) == 0 && rt_slice_check(hx, 4, 1, 3) == 0
+	    && rt_slice_check(hx, 4, 2, 3) == RT_TEXT_SPLIT && rt_slice_check(hx, 4, 1, 2) == RT_TEXT_SPLIT
+	    && rt_slice_check(hx, 4, -1, 2) == RT_TEXT_RANGE && rt_slice_check(hx, 4, 3, 2) == RT_TEXT_RANGE
+	    && rt_slice_check(hx, 4, 4, 5) == RT_TEXT_RANGE && rt_slice_check(hx, 4, 4, 4) == 0, "rt slice check: range before split");
+	size_t ta, te;
+	rt_trim((const uint8_t *)" \t\v\f\r\na b\n", 10, &ta, &te);
+	unit_check(ta == 6 && te == 9, "rt trim: ASCII space, \\t, \\n, \\v, \\f, \\r at both ends");
+	rt_trim((const uint8_t *)"  ", 2, &ta, &te);
+	unit_check(ta == te, "rt trim: all space");
+	uint64_t w, fr;
+	rt_bytes_selector(7, false, &w, &fr);
+	bool sel_ok = w == 1 && fr == 0;
+	rt_bytes_selector((uint64_t)1 << 63 | 9, false, &w, &fr);
+	sel_ok &= w == 5 && fr == 9;
+	rt_bytes_selector((uint64_t)1 << 63 | (uint64_t)1 << 62 | 3, false, &w, &fr);
+	sel_ok &= w == 5 && fr == ((uint64_t)1 << 62 | 3);
+	rt_bytes_selector((uint64_t)1 << 63 | (uint64_t)1 << 62 | 3, true, &w, &fr);
+	sel_ok &= w == 48 && fr == 3;
+	rt_bytes_selector((uint64_t)1 << 63 | 3, true, &w, &fr);
+	sel_ok &= w == 6 && fr == 3;
+	unit_check(sel_ok, "rt bytes selector: one byte, 5, 6 or 48 from the offset");
 
 	static const int64_t keys[] = { -5, 0, 3, 9, 12, 40, 41 };
 	int probes;

@@ -3,10 +3,7 @@
 SPX_RT int64_t
 spx_len_chars(spx_view s)
 {
-	int64_t n = 0;
-	for (size_t i = 0; i < s.n; i++)
-		n += (s.p[i] & 0xC0) != 0x80;
-	return n;
+	return rt_utf8_count(s.p, s.n);
 }
 
 SPX_RT bool
@@ -70,56 +67,24 @@ spx_from_u64(uint64_t v)
 SPX_RT spx_str
 spx_slice(spx_view s, int64_t a, int64_t e)
 {
-	if (a < 0 || a > e || (uint64_t)e > s.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
-	if (((uint64_t)a < s.n && (s.p[a] & 0xC0) == 0x80) || ((uint64_t)e < s.n && (s.p[e] & 0xC0) == 0x80))
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_SPLIT);
+	uint32_t code = rt_slice_check(s.p, s.n, a, e);
+	if (code)
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], (int)code);
 	return spx_str_new(s.p + a, (size_t)(e - a));
 }
 
-/* string_to_i64: true and *out when s is `-`? digits+ within range. */
+/* string_to_i64: true and *out when s is `-`? digits+ within range (src/rt/num.c). */
 SPX_RT bool
 spx_parse_i64(spx_view s, int64_t *out)
 {
-	size_t i = 0;
-	bool neg = false;
-	if (i < s.n && s.p[i] == '-') {
-		neg = true;
-		i++;
-	}
-	if (i == s.n)
-		return false;
-	uint64_t mag = 0;
-	for (; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9')
-			return false;
-		uint64_t d = (uint64_t)(s.p[i] - '0');
-		if (mag > (UINT64_MAX - d) / 10)
-			return false;
-		mag = mag * 10 + d;
-		if (mag > (uint64_t)INT64_MAX + 1)
-			return false;
-	}
-	if (!neg && mag > (uint64_t)INT64_MAX)
-		return false;
-	*out = neg ? (mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag) : (int64_t)mag;
-	return true;
-}
-
-SPX_RT bool
-spx_trim_space(uint8_t c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+	return rt_parse_i64(s.p, s.n, out);
 }
 
 SPX_RT spx_str
 spx_trim(spx_view s)
 {
-	size_t a = 0, e = s.n;
-	while (a < e && spx_trim_space(s.p[a]))
-		a++;
-	while (e > a && spx_trim_space(s.p[e - 1]))
-		e--;
+	size_t a, e;
+	rt_trim(s.p, s.n, &a, &e);
 	return spx_str_new(s.p + a, e - a);
 }
 
@@ -182,17 +147,17 @@ spx_bytes_set5(spx_str b, uint64_t i, uint8_t v0, uint8_t v1, uint8_t v2, uint8_
 SPX_RT spx_str
 spx_bytes_set1_or5(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
 {
-	if (!(sel >> 63))
-		return spx_bytes_set_run(b, i, 1, &one, src, 0);
-	return spx_bytes_set_run(b, i, 5, 0, src, sel & ~((uint64_t)1 << 63));
+	uint64_t width, from;
+	rt_bytes_selector(sel, false, &width, &from);
+	return spx_bytes_set_run(b, i, width, width == 1 ? &one : 0, src, from);
 }
 
 SPX_RT spx_str
 spx_bytes_set1_or6_or48(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
 {
-	if (!(sel >> 63))
-		return spx_bytes_set_run(b, i, 1, &one, src, 0);
-	return spx_bytes_set_run(b, i, (sel >> 62) & 1 ? 48 : 6, 0, src, sel & (((uint64_t)1 << 62) - 1));
+	uint64_t width, from;
+	rt_bytes_selector(sel, true, &width, &from);
+	return spx_bytes_set_run(b, i, width, width == 1 ? &one : 0, src, from);
 }
 
 /* string_format pieces */
@@ -223,12 +188,11 @@ spx_fmt_done(spx_buf *b)
 SPX_RT int64_t
 spx_i64_from_f64(double d)
 {
-	if (d != d)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_FROM_NAN);
-	d = trunc(d);
-	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
-	return (int64_t)d;
+	int64_t v = 0;
+	uint32_t code = rt_i64_from_f64(d, &v);
+	if (code)
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], (int)code);
+	return v;
 }
 
 SPX_RT uint64_t
