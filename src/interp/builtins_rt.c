@@ -139,11 +139,11 @@ format_string(Interp *I, Value *args, int nargs)
 	size_t tl;
 	const uint8_t *t = interp_value_bytes(&args[0], &tl);
 	Buf b = {0};
-	int field = 1;
-	for (size_t i = 0; i < tl; i++) {
-		if ((t[i] == '{' || t[i] == '}') && i + 1 < tl && t[i + 1] == t[i]) {
-			buf_putc(&b, (char)t[i++]);  /* `{{` and `}}` escape a brace */
-		} else if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
+	int field = 1, kind = RT_FORMAT_BRACE;
+	for (size_t at = 0; kind != RT_FORMAT_END;) {
+		size_t from = at, upto = rt_format_scan(t, tl, &at, &kind);
+		buf_put(&b, (const char *)t + from, upto - from + (kind == RT_FORMAT_BRACE));   /* `{{`, `}}`: one brace */
+		if (kind == RT_FORMAT_HOLE) {
 			if (field >= nargs) {
 				buf_free(&b);
 				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
@@ -167,9 +167,6 @@ format_string(Interp *I, Value *args, int nargs)
 				buf_free(&b);
 				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 			}
-			i++;
-		} else {
-			buf_putc(&b, (char)t[i]);
 		}
 	}
 	if (field != nargs) {

@@ -28,6 +28,9 @@ enum rt_limit {
 #include "domains.def"
 };
 
+/* What follows a literal run of a string_format template (rt_format_scan). */
+enum rt_format_kind { RT_FORMAT_END, RT_FORMAT_HOLE, RT_FORMAT_BRACE };
+
 #ifdef RT_EMBEDDED
 static const char *const rt_domain_ids[] = {
 #define RT_DOMAIN(name, ident, cls) ident,

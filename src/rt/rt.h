@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "domains.h"
+
 #define RT_API
 
 /* ---- fs.c: path confinement for file_read_text (LANGUAGE.md §5.1) ---- */
@@ -83,6 +85,11 @@ void rt_trim(const uint8_t *s, size_t n, size_t *start, size_t *end);
  * byte (*width 1); set, copy *width 5 (or 6, or 48 when bit 62 is set and
  * wide48) source bytes from *from. */
 void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from);
+/* string_format's template t[0..n) from *at: returns where the literal text
+ * t[*at..ret) ends, and what follows it in *kind: RT_FORMAT_END (nothing),
+ * RT_FORMAT_HOLE (`{}`), RT_FORMAT_BRACE (`{{` or `}}`: the brace t[ret] is
+ * literal text); *at moves past it. */
+size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
 
 /* ---- coll.c: Map/Set key search ---- */
 

@@ -3,7 +3,9 @@
  * `string_find`; LANGUAGE.md §5.1), the byte order of text and bytes
  * (comparisons, Map/Set keys), the source text of a char literal (the
  * formatter, both lanes' contract details), string_slice's bound checks,
- * string_trim, and the byte-buffer v2 writes' selector: the one copy of each.
+ * string_trim, the byte-buffer v2 writes' selector and string_format's
+ * template scan (the interpreter at run time, the C lane when it emits the
+ * pieces): the one copy of each.
  */
 #ifndef RT_API
 #include "rt.h"
@@ -123,4 +125,24 @@ rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from)
 		*width = (sel >> 62) & 1 ? 48 : 6;
 		*from = sel & (((uint64_t)1 << 62) - 1);
 	}
+}
+
+RT_API size_t
+rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind)
+{
+	for (size_t i = *at; i + 1 < n; i++) {
+		if ((t[i] == '{' || t[i] == '}') && t[i + 1] == t[i]) {
+			*kind = RT_FORMAT_BRACE;
+			*at = i + 2;
+			return i;
+		}
+		if (t[i] == '{' && t[i + 1] == '}') {
+			*kind = RT_FORMAT_HOLE;
+			*at = i + 2;
+			return i;
+		}
+	}
+	*kind = RT_FORMAT_END;
+	*at = n;
+	return n;
 }

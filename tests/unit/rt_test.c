@@ -184,6 +184,20 @@ unit_rt_checks(void)
 	sel_ok &= w == 6 && fr == 3;
 	unit_check(sel_ok, "rt bytes selector: one byte, 5, 6 or 48 from the offset");
 
+	/* "a{}b{{c}}{}" : a, hole, b, brace {, c, brace }, hole, end */
+	const uint8_t *ft = (const uint8_t *)"a{}b{{c}}{}";
+	size_t fat = 0, fn = 11;
+	int fk;
+	bool scan_ok = rt_format_scan(ft, fn, &fat, &fk) == 1 && fk == RT_FORMAT_HOLE && fat == 3;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 4 && fk == RT_FORMAT_BRACE && fat == 6;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 7 && fk == RT_FORMAT_BRACE && fat == 9;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 9 && fk == RT_FORMAT_HOLE && fat == 11;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 11 && fk == RT_FORMAT_END;
+	fat = 0;
+	scan_ok &= rt_format_scan((const uint8_t *)"{}}", 3, &fat, &fk) == 0 && fk == RT_FORMAT_HOLE
+	    && rt_format_scan((const uint8_t *)"{}}", 3, &fat, &fk) == 3 && fk == RT_FORMAT_END;
+	unit_check(scan_ok, "rt format scan: holes, escaped braces, a lone brace is text");
+
 	static const int64_t keys[] = { -5, 0, 3, 9, 12, 40, 41 };
 	int probes;
 	unit_check(find_i64(keys, 7, 9, &probes) == 3 && probes == 1 && find_i64(keys, 7, -5, &probes) == 0
