@@ -509,15 +509,15 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 	case BI_usize_from_u8:
 		return v_int(V_USIZE, (int64_t)args[0].u);
 	case BI_usize_from_i64:
-		if (args[0].i < 0)
+		if (rt_usize_from_i64(args[0].i))
 			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_USIZE, args[0].i);
 	case BI_i64_from_usize:
-		if (args[0].u > (uint64_t)INT64_MAX)
+		if (rt_i64_from_usize(args[0].u))
 			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_I64, args[0].i);
 	case BI_u8_from_i64:
-		if (args[0].i < 0 || args[0].i > 255)
+		if (rt_u8_from_i64(args[0].i))
 			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_U8, args[0].i);
 	case BI_char_from_u8:

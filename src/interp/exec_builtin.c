@@ -7,6 +7,8 @@
  */
 #include "node.h"
 
+#include "../rt/rt.h"
+
 /* vec_get<T> / vec_clone_at<T>(slot, i) with a Copy-scalar T: the call and
  * the slot read charge together (nothing observable between them). */
 static Value
@@ -169,9 +171,9 @@ xb_##name(Interp *I, Value *S, const Node *n) \
 CONVERT(f64_from_i64, { Value r = v_int(V_F64, 0); r.f = (double)x.i; return r; })
 CONVERT(i64_from_u8, { return v_int(V_I64, x.i); })
 CONVERT(usize_from_u8, { return v_int(V_USIZE, x.i); })
-CONVERT(usize_from_i64, { if (x.i < 0) CONVERT_FAIL return v_int(V_USIZE, x.i); })
-CONVERT(i64_from_usize, { if (x.u > (uint64_t)INT64_MAX) CONVERT_FAIL return v_int(V_I64, x.i); })
-CONVERT(u8_from_i64, { if (x.i < 0 || x.i > 255) CONVERT_FAIL return v_int(V_U8, x.i); })
+CONVERT(usize_from_i64, { if (rt_usize_from_i64(x.i)) CONVERT_FAIL return v_int(V_USIZE, x.i); })
+CONVERT(i64_from_usize, { if (rt_i64_from_usize(x.u)) CONVERT_FAIL return v_int(V_I64, x.i); })
+CONVERT(u8_from_i64, { if (rt_u8_from_i64(x.i)) CONVERT_FAIL return v_int(V_U8, x.i); })
 
 NodeFn
 interp_builtin_fn(int index, const HirExpr *call)

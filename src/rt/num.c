@@ -4,7 +4,9 @@
  * of integers (`string_from_i64`, `string_format`, §5.1), and the canonical
  * text of a float (§0.11): the formatter and revision hash (src/fmt), the
  * interpreter's contract details and the native contract report all print
- * floats through rt_float_text; `string_to_i64` and `i64_from_f64`.
+ * floats through rt_float_text; `string_to_i64` and the checked
+ * conversions (`i64_from_f64`, `usize_from_i64`, `i64_from_usize`,
+ * `u8_from_i64`; `char_from_i64` is rt_utf8_scalar).
  */
 #ifndef RT_API
 #include "rt.h"
@@ -229,4 +231,22 @@ rt_i64_from_f64(double d, int64_t *out)
 		return RT_CONVERT_RANGE;
 	*out = (int64_t)d;
 	return 0;
+}
+
+RT_API uint32_t
+rt_usize_from_i64(int64_t v)
+{
+	return v < 0 ? RT_CONVERT_RANGE : 0;
+}
+
+RT_API uint32_t
+rt_i64_from_usize(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? RT_CONVERT_RANGE : 0;
+}
+
+RT_API uint32_t
+rt_u8_from_i64(int64_t v)
+{
+	return v < 0 || v > 255 ? RT_CONVERT_RANGE : 0;
 }

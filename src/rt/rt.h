@@ -62,6 +62,10 @@ bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
 /* i64_from_f64: truncates toward zero into *out; 0, or the convert.v1 code
  * (RT_CONVERT_FROM_NAN, RT_CONVERT_RANGE). */
 uint32_t rt_i64_from_f64(double d, int64_t *out);
+/* The checked integer conversions: 0 when v fits, else RT_CONVERT_RANGE. */
+uint32_t rt_usize_from_i64(int64_t v);
+uint32_t rt_i64_from_usize(uint64_t v);
+uint32_t rt_u8_from_i64(int64_t v);
 
 /* ---- text.c: substring search, byte order ---- */
 

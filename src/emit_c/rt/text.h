@@ -198,7 +198,7 @@ spx_i64_from_f64(double d)
 SPX_RT uint64_t
 spx_usize_from_i64(int64_t v)
 {
-	if (v < 0)
+	if (rt_usize_from_i64(v))
 		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint64_t)v;
 }
@@ -206,7 +206,7 @@ spx_usize_from_i64(int64_t v)
 SPX_RT int64_t
 spx_i64_from_usize(uint64_t v)
 {
-	if (v > (uint64_t)INT64_MAX)
+	if (rt_i64_from_usize(v))
 		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (int64_t)v;
 }
@@ -214,7 +214,7 @@ spx_i64_from_usize(uint64_t v)
 SPX_RT uint8_t
 spx_u8_from_i64(int64_t v)
 {
-	if (v < 0 || v > 255)
+	if (rt_u8_from_i64(v))
 		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint8_t)v;
 }
