@@ -273,8 +273,8 @@ run_vec(Interp *I, int index, Value *args)
 	}
 	case BI_vec_reserve_exact: {
 		VecObj *v = own_vec(I, &args[0]);
-		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
-		if (want > VEC_MAX_CAPACITY)
+		uint64_t want;
+		if (rt_vec_reserve_target(v->len, args[1].u, &want))
 			return vec_fail(I, args[0], RT_VEC_ALLOC);
 		interp_vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];

@@ -95,7 +95,11 @@ void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *fro
  * literal text); *at moves past it. */
 size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
 
-/* ---- coll.c: Map/Set key search ---- */
+/* ---- coll.c: Vec capacity, Map/Set key search ---- */
+
+/* vec_reserve_exact's capacity: *want = len + add; 0, or RT_VEC_ALLOC past
+ * RT_LIMIT_VEC_CAPACITY (the caller grows to *want when it exceeds cap). */
+uint32_t rt_vec_reserve_target(uint64_t len, uint64_t add, uint64_t *want);
 
 /* Index of the element equal to key among the n sorted elements of size
  * bytes at keys, or -(insertion point) - 1; cmp(element, key, ctx) orders

@@ -209,5 +209,10 @@ unit_rt_checks(void)
 	    && find_i64(keys, 7, 99, &probes) == -8 && find_i64(keys, 0, 1, &probes) == -1 && probes == 0,
 	    "rt sorted find: -(insertion point) - 1 on a miss");
 
+	uint64_t want;
+	unit_check(rt_vec_reserve_target(3, 5, &want) == 0 && want == 8 && rt_vec_reserve_target(8000, 192, &want) == 0
+	    && rt_vec_reserve_target(8000, 193, &want) == RT_VEC_ALLOC && rt_vec_reserve_target(1, UINT64_MAX, &want) == RT_VEC_ALLOC,
+	    "rt vec reserve: len + add up to 8,192, no wrap-around");
+
 	unit_check(RT_DOM_COUNT == 13 && RT_LIMIT_VEC_CAPACITY == 8192 && RT_LIMIT_OUTPUT == 65536, "rt domains: table and limits");
 }

@@ -19,8 +19,8 @@ spx_vec_new(uint64_t cap, size_t esz)
 SPX_RT void
 spx_vec_reserve(spx_vec *v, uint64_t add, size_t esz)
 {
-	uint64_t want = add > RT_LIMIT_VEC_CAPACITY ? UINT64_MAX : v->len + add;
-	if (want > RT_LIMIT_VEC_CAPACITY)
+	uint64_t want;
+	if (rt_vec_reserve_target(v->len, add, &want))
 		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_ALLOC);
 	if (want > v->cap) {
 		v->p = spx_realloc(v->p, (size_t)want * esz);
