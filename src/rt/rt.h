@@ -95,6 +95,12 @@ void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *fro
  * literal text); *at moves past it. */
 size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
 
+/* The checks `semaprax run` and a native command-line program make of the
+ * n arguments after `--`, in order: at most RT_LIMIT_ARGS, each valid
+ * UTF-8, RT_LIMIT_ARG_BYTES together.  0, or the length of the refusal's
+ * line (no newline) written into why. */
+size_t rt_args_check(int n, char *const *args, char why[160]);
+
 /* ---- coll.c: Vec capacity, Map/Set key search ---- */
 
 /* vec_reserve_exact's capacity: *want = len + add; 0, or RT_VEC_ALLOC past

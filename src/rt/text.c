@@ -3,9 +3,9 @@
  * `string_find`; LANGUAGE.md §5.1), the byte order of text and bytes
  * (comparisons, Map/Set keys), the source text of a char literal (the
  * formatter, both lanes' contract details), string_slice's bound checks,
- * string_trim, the byte-buffer v2 writes' selector and string_format's
+ * string_trim, the byte-buffer v2 writes' selector, string_format's
  * template scan (the interpreter at run time, the C lane when it emits the
- * pieces): the one copy of each.
+ * pieces) and the checks of a command's arguments: the one copy of each.
  */
 #ifndef RT_API
 #include "rt.h"
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 RT_API int64_t
@@ -145,4 +146,26 @@ rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind)
 	*kind = RT_FORMAT_END;
 	*at = n;
 	return n;
+}
+
+RT_API size_t
+rt_args_check(int n, char *const *args, char why[160])
+{
+	int k = 0;
+	if (n > RT_LIMIT_ARGS) {
+		k = snprintf(why, 160, "a command-line program takes at most %d arguments after `--` (got %d)", RT_LIMIT_ARGS, n);
+		return (size_t)k;
+	}
+	size_t total = 0;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(args[i]);
+		if (rt_utf8_validate((const uint8_t *)args[i], len) != len) {
+			k = snprintf(why, 160, "argument %d after `--` is not valid UTF-8", i);
+			return (size_t)k;
+		}
+		total += len;
+	}
+	if (total > RT_LIMIT_ARG_BYTES)
+		k = snprintf(why, 160, "arguments after `--` exceed %u bytes together", (unsigned)RT_LIMIT_ARG_BYTES);
+	return (size_t)k;
 }

@@ -209,6 +209,23 @@ unit_rt_checks(void)
 	    && find_i64(keys, 7, 99, &probes) == -8 && find_i64(keys, 0, 1, &probes) == -1 && probes == 0,
 	    "rt sorted find: -(insertion point) - 1 on a miss");
 
+	char why[160];
+	char *few[] = { "a", "b\xc3\xa9" }, *badarg[] = { "ok", "x\xff" }, *many[17];
+	for (int k = 0; k < 17; k++)
+		many[k] = "m";
+	unit_check(rt_args_check(0, few, why) == 0 && rt_args_check(2, few, why) == 0 && rt_args_check(16, many, why) == 0,
+	    "rt args: up to 16 valid arguments pass");
+	size_t wl = rt_args_check(17, many, why);
+	bool args_ok = wl == strlen(why) && strcmp(why, "a command-line program takes at most 16 arguments after `--` (got 17)") == 0;
+	rt_args_check(2, badarg, why);
+	args_ok &= strcmp(why, "argument 1 after `--` is not valid UTF-8") == 0;
+	static char huge[40000];
+	memset(huge, 'x', sizeof huge - 1);
+	char *big2[] = { huge, huge };
+	rt_args_check(2, big2, why);
+	args_ok &= strcmp(why, "arguments after `--` exceed 65536 bytes together") == 0;
+	unit_check(args_ok, "rt args: count, UTF-8 and total size refusals, in that order");
+
 	uint64_t want;
 	unit_check(rt_vec_reserve_target(3, 5, &want) == 0 && want == 8 && rt_vec_reserve_target(8000, 192, &want) == 0
 	    && rt_vec_reserve_target(8000, 193, &want) == RT_VEC_ALLOC && rt_vec_reserve_target(1, UINT64_MAX, &want) == RT_VEC_ALLOC,

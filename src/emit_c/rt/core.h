@@ -234,21 +234,9 @@ spx_args_check(int argc, char **argv, bool command)
 	int n = argc > 0 ? argc - 1 : 0;
 	if (n == 0)
 		return 0;
-	if (n > 16) {
-		fprintf(stderr, "a command-line program takes at most 16 arguments after `--` (got %d)%s", n, hint);
-		return 2;
-	}
-	size_t total = 0;
-	for (int i = 0; i < n; i++) {
-		size_t len = strlen(argv[i + 1]);
-		if (!spx_utf8_valid((const uint8_t *)argv[i + 1], len)) {
-			fprintf(stderr, "argument %d after `--` is not valid UTF-8%s", i, hint);
-			return 2;
-		}
-		total += len;
-	}
-	if (total > RT_LIMIT_ARG_BYTES) {
-		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
+	char why[160];
+	if (rt_args_check(n, argv + 1, why)) {   /* src/rt/text.c, as `semaprax run` checks them */
+		fprintf(stderr, "%s%s", why, hint);
 		return 2;
 	}
 	if (!command) {
