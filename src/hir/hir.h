@@ -279,6 +279,11 @@ typedef struct HirGrants {
 
 /* Does g grant the host capability `effect`? */
 bool hir_grants(const HirGrants *g, const char *effect);
+/* Is bi an operation `semaprax run` can perform: every builtin without an
+ * effect, and of the host operations args_len, arg_utf8, file_read_text,
+ * stdout_write and stderr_write (the route's admission and the
+ * interpreter's dispatch both ask this). */
+bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
 char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);

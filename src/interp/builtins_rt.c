@@ -41,16 +41,8 @@ rt_info(int index)
 int
 interp_rt_builtin_index(BuiltinId bid)
 {
-	switch (bid) {
-	/* Host operations `semaprax run` does not grant (src/driver/route.c). */
-	case BI_file_create_dir: case BI_file_list: case BI_file_read: case BI_file_remove:
-	case BI_file_stat: case BI_file_write_atomic: case BI_file_write_new:
-	case BI_net_close: case BI_net_connect: case BI_net_recv: case BI_net_send:
-	case BI_net_stream_stdout: case BI_net_wait: case BI_stdin_read:
-		return -1;
-	default:
-		return (int)bid;
-	}
+	/* host operations `semaprax run` does not perform (hir_run_op, which route.c admits by) */
+	return hir_run_op(bid) ? (int)bid : -1;
 }
 
 bool
