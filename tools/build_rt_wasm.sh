@@ -5,7 +5,9 @@
 # imports the program's memory and keeps to [0, 64 KiB) of it (data from
 # 1,024, a 16 KiB stack).  $WASM_CC (default clang) and $WASM_LD (default
 # wasm-ld); when either is missing OUT is empty and the Wasm lane reports
-# SPX-W102.
+# SPX-W102.  These three files are freestanding (memcpy/memmove/memset/memcmp
+# from src/rt/wasm32 only); what needs more of libc stays out of this list:
+# float.c (snprintf, strtod, math.h), args.c (snprintf), fs.c (POSIX).
 set -eu
 out=$1
 cc=${WASM_CC:-clang}
