@@ -89,6 +89,7 @@ export async function runModule(bytes, io) {
 			rt_parse_i64: rt.exports.rt_parse_i64,
 			rt_utf8_count: rt.exports.rt_utf8_count,
 			rt_trim: rt.exports.rt_trim,
+			rt_char_literal: rt.exports.rt_char_literal,
 		},
 	});
 	let r;
