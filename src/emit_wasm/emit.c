@@ -20,6 +20,7 @@
  *            rt.rt_utf8_count(p, n) -> i64                      (src/rt/utf8.c)
  *            rt.rt_trim(p, n, start) -> length                  (src/rt/text.c)
  *            rt.rt_char_literal(out, cp) -> length              (src/rt/text.c)
+ *            rt.rt_slice_check(p, n, start, end) -> 0 or code   (src/rt/text.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -341,7 +342,7 @@ emitw_fail_domain(Emitw *W, int domain, int code)
 	char line[160];
 	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain_ids[domain], code);
 	emitw_text(W, line);
-	emitw_fail(W, 73);
+	emitw_fail(W, RT_EXIT_DOMAIN);
 }
 
 /* ---- functions ---- */
@@ -645,7 +646,7 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 			buf_free(&name);
 			render_arg(W, f, i);
 		}
-		emitw_fail(W, 70);
+		emitw_fail(W, RT_EXIT_CONTRACT);
 		emitw_end(W);
 	}
 }
@@ -692,7 +693,7 @@ emit_function(Emitw *W, int k)
 	emitw_op(W, OP_I32_GE_U);
 	emitw_open(W, OP_IF, NULL, 0);
 	emitw_text(W, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
-	emitw_fail(W, 73);
+	emitw_fail(W, RT_EXIT_DOMAIN);
 	emitw_end(W);
 	contract_checks(W, f, false, f->requires, f->nrequires);
 	emitw_open(W, OP_BLOCK, rt, nr);
@@ -761,6 +762,8 @@ imports(Emitw *W)
 	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
 	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
+	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
+	W->imp_slice_check = wasm_import_func(&W->m, "rt", "rt_slice_check", wasm_type(&W->m, slice, 4, i1, 1));
 	W->imp_char_literal = wasm_import_func(&W->m, "rt", "rt_char_literal", wasm_type(&W->m, ii, 2, i1, 1));
 }
 

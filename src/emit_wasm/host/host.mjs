@@ -90,6 +90,7 @@ export async function runModule(bytes, io) {
 			rt_utf8_count: rt.exports.rt_utf8_count,
 			rt_trim: rt.exports.rt_trim,
 			rt_char_literal: rt.exports.rt_char_literal,
+			rt_slice_check: rt.exports.rt_slice_check,
 		},
 	});
 	let r;
