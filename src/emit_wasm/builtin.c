@@ -343,31 +343,25 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		break;
 	}
 	case BI_i64_from_f64: {
-		/* NaN: RT_CONVERT_FROM_NAN; truncated, outside [-2^63, 2^63): RT_CONVERT_RANGE */
-		static const uint8_t f64t[1] = { WT_F64 };
-		uint32_t x = emitw_locals(W, f64t, 1);
-		emitw_op(W, OP_F64_TRUNC);
-		emitw_op_u32(W, OP_LOCAL_TEE, x);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_NE);
+		/* the shared rt_i64_from_f64 (src/rt/num.c): 0 and the value in the
+		 * scratch buffer, or RT_CONVERT_FROM_NAN / RT_CONVERT_RANGE */
+		uint32_t code = emitw_locals(W, (const uint8_t[]){ WT_I32 }, 1);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_CALL, W->imp_i64_from_f64);
+		emitw_op_u32(W, OP_LOCAL_TEE, code);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, code);
+		emitw_i32c(W, RT_CONVERT_FROM_NAN);
+		emitw_op(W, OP_I32_EQ);
 		emitw_open(W, OP_IF, NULL, 0);
 		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
 		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_CONST);
-		wasm_f64(W->c, -9223372036854775808.0);
-		emitw_op(W, OP_F64_GE);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_CONST);
-		wasm_f64(W->c, 9223372036854775808.0);
-		emitw_op(W, OP_F64_LT);
-		emitw_op(W, OP_I32_AND);
-		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
 		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_I64_TRUNC_F64_S);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);   /* align 8 */
+		wasm_u32(W->c, 0);
 		break;
 	}
 	case BI_char_from_i64: {

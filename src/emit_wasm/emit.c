@@ -21,6 +21,7 @@
  *            rt.rt_trim(p, n, start) -> length                  (src/rt/text.c)
  *            rt.rt_char_literal(out, cp) -> length              (src/rt/text.c)
  *            rt.rt_slice_check(p, n, start, end) -> 0 or code   (src/rt/text.c)
+ *            rt.rt_i64_from_f64(d, out) -> 0 or code            (src/rt/num.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -762,6 +763,8 @@ imports(Emitw *W)
 	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
 	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
+	static const uint8_t f64_i32[2] = { WT_F64, WT_I32 };
+	W->imp_i64_from_f64 = wasm_import_func(&W->m, "rt", "rt_i64_from_f64", wasm_type(&W->m, f64_i32, 2, i1, 1));
 	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
 	W->imp_slice_check = wasm_import_func(&W->m, "rt", "rt_slice_check", wasm_type(&W->m, slice, 4, i1, 1));
 	W->imp_char_literal = wasm_import_func(&W->m, "rt", "rt_char_literal", wasm_type(&W->m, ii, 2, i1, 1));

@@ -1,14 +1,12 @@
 /*
  * float.c — the canonical text of a float (LANGUAGE.md §0.11): the
  * formatter and revision hash (src/fmt), the interpreter's contract details
- * and the native contract report all print floats through rt_float_text;
- * and `i64_from_f64`.  It needs the hosted C library (snprintf, strtod,
- * math.h), so it is not part of the freestanding wasm32 runtime
- * (tools/build_rt_wasm.sh).
+ * and the native contract report all print floats through rt_float_text.
+ * It needs the hosted C library (snprintf, strtod, math.h), so it is not
+ * part of the freestanding wasm32 runtime (tools/build_rt_wasm.sh).
  */
 #ifndef RT_API
 #include "rt.h"
-#include "domains.h"
 #endif
 #include <math.h>
 #include <stdbool.h>
@@ -159,16 +157,4 @@ rt_float_text(char out[352], double v, bool f32)
 	}
 	out[k] = '\0';
 	return k;
-}
-
-RT_API uint32_t
-rt_i64_from_f64(double d, int64_t *out)
-{
-	if (isnan(d))
-		return RT_CONVERT_FROM_NAN;
-	d = trunc(d);
-	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-		return RT_CONVERT_RANGE;
-	*out = (int64_t)d;
-	return 0;
 }

@@ -58,21 +58,21 @@ char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
 /* string_to_i64 (LANGUAGE.md §5.1): an optional `-`, then one or more ASCII
  * digits, nothing else, within i64; true with *out, else false. */
 bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
+/* i64_from_f64: truncates toward zero into *out; 0, or the convert.v1 code
+ * (RT_CONVERT_FROM_NAN, RT_CONVERT_RANGE). */
+uint32_t rt_i64_from_f64(double d, int64_t *out);
 /* The checked integer conversions: 0 when v fits, else RT_CONVERT_RANGE. */
 uint32_t rt_usize_from_i64(int64_t v);
 uint32_t rt_i64_from_usize(uint64_t v);
 uint32_t rt_u8_from_i64(int64_t v);
 
-/* ---- float.c: float text, float to integer (hosted libc: not in the wasm32 runtime) ---- */
+/* ---- float.c: float text (hosted libc: not in the wasm32 runtime) ---- */
 
 /* The canonical text of a float (LANGUAGE.md §0.11): the shortest digits
  * that round-trip (to a float when f32), positional, `.0` when integral,
  * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32`.
  * Writes at most 351 bytes and a NUL into out; returns the length. */
 size_t rt_float_text(char out[352], double v, bool f32);
-/* i64_from_f64: truncates toward zero into *out; 0, or the convert.v1 code
- * (RT_CONVERT_FROM_NAN, RT_CONVERT_RANGE). */
-uint32_t rt_i64_from_f64(double d, int64_t *out);
 
 /* ---- text.c: substring search, byte order, char literals, slices, trim, format scan ---- */
 

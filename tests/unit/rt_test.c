@@ -177,6 +177,10 @@ unit_rt_checks(void)
 	unit_check(rt_i64_from_f64(-2.9, &iv) == 0 && iv == -2 && rt_i64_from_f64(-9223372036854775808.0, &iv) == 0 && iv == INT64_MIN
 	    && rt_i64_from_f64(9223372036854775808.0, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(NAN, &iv) == RT_CONVERT_FROM_NAN
 	    && rt_i64_from_f64(-INFINITY, &iv) == RT_CONVERT_RANGE, "rt i64_from_f64: truncation, range, NaN");
+	unit_check(rt_i64_from_f64(9223372036854774784.0, &iv) == 0 && iv == 9223372036854774784LL
+	    && rt_i64_from_f64(-9223372036854777856.0, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(-0.9, &iv) == 0 && iv == 0
+	    && rt_i64_from_f64(INFINITY, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(-NAN, &iv) == RT_CONVERT_FROM_NAN,
+	    "rt i64_from_f64 without math.h: the doubles next to +-2^63, -0.9, inf, -NaN");
 	unit_check(rt_usize_from_i64(0) == 0 && rt_usize_from_i64(-1) == RT_CONVERT_RANGE && rt_i64_from_usize((uint64_t)INT64_MAX) == 0
 	    && rt_i64_from_usize((uint64_t)INT64_MAX + 1) == RT_CONVERT_RANGE && rt_u8_from_i64(255) == 0 && rt_u8_from_i64(256) == RT_CONVERT_RANGE
 	    && rt_u8_from_i64(-1) == RT_CONVERT_RANGE, "rt checked conversions: bounds");
