@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../project/project.h"
 #include "../support/json.h"
 
 /* `check` reports nothing from the HIR: lowering cannot fail and the
@@ -23,10 +24,53 @@ hir_self_check_requested(void)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* `check` of a project: every module linked into one Program; on success
+ * `verified project <name> (<program revision>)`, then one line per module
+ * in ModuleId order: `  module <name> <path> (<module revision>)`. */
+static int
+check_project(const char *manifest, bool json)
+{
+	Project pj;
+	bool ok = project_check(&pj, manifest);
+	project_emit_diags(&pj, json);
+	if (ok) {
+		Buf b = {0};
+		if (json) {
+			buf_puts(&b, "{\"status\":\"verified\",\"project\":");
+			json_cstr(&b, pj.man.name);
+			buf_puts(&b, ",\"revision\":");
+			json_cstr(&b, pj.P.revision);
+			buf_puts(&b, ",\"modules\":[");
+		} else {
+			buf_printf(&b, "verified project %s (%s)\n", pj.man.name, pj.P.revision);
+		}
+		for (int i = 0; i < pj.P.nmods; i++) {
+			const ProgModule *pm = pj.P.mods[i];
+			if (json) {
+				buf_puts(&b, i ? ",{\"module\":" : "{\"module\":");
+				json_cstr(&b, pm->name);
+				buf_puts(&b, ",\"path\":");
+				json_cstr(&b, pm->s.diags.path);
+				buf_puts(&b, ",\"revision\":");
+				json_cstr(&b, pm->s.revision);
+				buf_putc(&b, '}');
+			} else {
+				buf_printf(&b, "  module %s %s (%s)\n", pm->name, pm->s.diags.path, pm->s.revision);
+			}
+		}
+		if (json)
+			buf_puts(&b, "]}\n");
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+	}
+	project_free(&pj);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
 int
 cli_cmd_check(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *manifest_path = NULL;
 	bool json = false, dump = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -34,15 +78,27 @@ cli_cmd_check(int argc, char **argv)
 			json = true;
 		else if (strcmp(a, "--dump-hir") == 0 && !dump)
 			dump = true;
+		else if (strcmp(a, "--manifest-path") == 0 && !manifest_path && i + 1 < argc)
+			manifest_path = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
 			return cli_usage("check", "unknown check option `%s`", a);
 		else if (!path)
 			path = a;
 		else
-			return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
+			return cli_usage("check", "check requires exactly <file>|<dir>|semaprax.toml|--manifest-path <p> [--json] [--dump-hir]");
 	}
-	if (!path)
-		return cli_usage("check", "check requires exactly <file> [--json] [--dump-hir]");
+	if (path && manifest_path)
+		return cli_usage("check", "check takes an operand or --manifest-path, not both");
+	char *manifest = project_manifest_for(path, manifest_path);
+	if (manifest) {
+		if (dump) {
+			free(manifest);
+			return cli_usage("check", "--dump-hir takes one source file, not a project");
+		}
+		int st = check_project(manifest, json);
+		free(manifest);
+		return st;
+	}
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;

@@ -20,6 +20,8 @@
 
 #include "../fmt/fmt.h"
 #include "../parse/parse.h"
+#include "../project/manifest.h"
+#include "../project/project.h"
 
 typedef struct Source {
 	char *path;     /* owned */
@@ -132,17 +134,61 @@ first_diff_line(const Source *s)
 static int
 fmt_usage(void)
 {
-	return cli_usage("fmt", "fmt requires exactly <file>|<dir> [--check|--stdout]");
+	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml [--check|--stdout], or --manifest <toml> [--check]");
+}
+
+/* `fmt --manifest <toml> [--check]` (TOOLCHAIN.md §1.2): a manifest that
+ * reads and validates (project/manifest.h) is rewritten as its canonical
+ * rendering; --check writes nothing and reports a non-canonical manifest
+ * (J100 naming the first differing line). */
+static int
+fmt_manifest(const char *path, bool check, bool json)
+{
+	DiagSink diags;
+	diag_init(&diags, path, NULL, 0);
+	size_t len = 0;
+	char *src = driver_read_source(path, &len, &diags);
+	ProjectManifest m;
+	memset(&m, 0, sizeof m);
+	int status = EXIT_FAIL;
+	if (src) {
+		diags.src = src;
+		diags.src_len = len;
+		if (project_manifest_read(&m, src, len, &diags)) {
+			if (check) {
+				if (project_manifest_canonical(&m, src, len, &diags))
+					status = EXIT_OK;
+			} else {
+				Buf b = {0};
+				project_manifest_render(&m, &b);
+				FmtTarget t;
+				memset(&t, 0, sizeof t);
+				if (b.len == len && memcmp(b.data, src, len) == 0)
+					status = EXIT_OK;
+				else if (cli_fmt_prepare(&t, path) && cli_fmt_write(&t, src, len, b.data, b.len))
+					status = EXIT_OK;
+				cli_fmt_release(&t);
+				buf_free(&b);
+			}
+		}
+	}
+	diag_emit_all(&diags, json);
+	project_manifest_free(&m);
+	diag_free(&diags);
+	free(src);
+	return status;
 }
 
 int
 cli_cmd_fmt(int argc, char **argv)
 {
-	const char *operand = NULL;
+	const char *operand = NULL, *manifest = NULL;
 	bool check = false, to_stdout = false, json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--check") == 0 && !check)
+		if (strcmp(a, "--manifest") == 0 && !manifest && i + 1 < argc)
+			manifest = argv[++i];
+		else if (strcmp(a, "--check") == 0 && !check)
 			check = true;
 		else if (strcmp(a, "--stdout") == 0 && !to_stdout)
 			to_stdout = true;
@@ -155,12 +201,42 @@ cli_cmd_fmt(int argc, char **argv)
 		else
 			return fmt_usage();
 	}
+	if (manifest) {
+		if (operand || to_stdout)
+			return cli_usage("fmt", "fmt --manifest takes exactly <toml> [--check]");
+		return fmt_manifest(manifest, check, json);
+	}
 	if (!operand || (check && to_stdout))
 		return fmt_usage();
 
 	PathList paths = {0};
 	struct stat st;
-	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+	/* A project (a directory holding semaprax.toml, or the manifest itself):
+	 * its sources in manifest order (TOOLCHAIN.md §1.2). */
+	char *toml = project_manifest_for(operand, NULL);
+	if (toml && stat(operand, &st) == 0 && S_ISDIR(st.st_mode) && stat(toml, &st) != 0) {
+		free(toml);
+		toml = NULL;
+	}
+	if (toml) {
+		if (to_stdout) {
+			free(toml);
+			return cli_usage("fmt", "fmt --stdout takes one file, not a project");
+		}
+		DiagSink md;
+		diag_init(&md, toml, NULL, 0);
+		char **list;
+		int n;
+		bool read = project_source_paths(toml, &md, &list, &n);
+		diag_emit_all(&md, json);
+		diag_free(&md);
+		free(toml);
+		if (!read)
+			return EXIT_FAIL;
+		for (int i = 0; i < n; i++)
+			VEC_PUSH(paths, list[i]);
+		free(list);
+	} else if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (to_stdout)
 			return cli_usage("fmt", "fmt --stdout takes one file, not a directory");
 		walk(operand, &paths, 0);

@@ -31,6 +31,9 @@
  * route builds its envelope in human mode too (as the reference does), so
  * the budget applies there in both modes.
  *
+ * A project operand (a directory, semaprax.toml, --manifest-path, or none)
+ * runs the project instead (run_project below).
+ *
  * `semaprax.interpret.v1`: `source.path` is the path as given; `nonclaims`
  * is the reference's fixed list.  The digests follow the reference's
  * length-prefixed domain digests (`semaprax.interpret.source.v1`,
@@ -50,15 +53,18 @@
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../parse/parse.h"
+#include "../project/project.h"
 #include "../rt/rt.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
 
-#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…]"
+#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
 
 typedef struct RunOptions {
 	const char *path;
+	const char *manifest_path;   /* --manifest-path */
+	bool have_steps, have_bytes;
 	bool json;
 	uint64_t max_steps, max_bytes;
 	char **args;
@@ -394,6 +400,10 @@ parse_options(int argc, char **argv, RunOptions *o)
 				return cli_usage("run", "run option `%s` requires a canonical positive integer up to 9223372036854775807", a);
 			*(steps ? &have_steps : &have_bytes) = true;
 			i++;
+		} else if (strcmp(a, "--manifest-path") == 0) {
+			if (o->manifest_path || i + 1 >= argc)
+				return cli_usage("run", "run option `--manifest-path` takes one path and may not be repeated");
+			o->manifest_path = argv[++i];
 		} else if (strcmp(a, "--native") == 0 || strcmp(a, "--wasm") == 0) {
 			bool *lane = a[2] == 'n' ? &o->native : &o->wasm;
 			if (*lane)
@@ -407,8 +417,10 @@ parse_options(int argc, char **argv, RunOptions *o)
 			return cli_usage("run", RUN_GRAMMAR);
 		}
 	}
-	if (!o->path)
-		return cli_usage("run", RUN_GRAMMAR);
+	o->have_steps = have_steps;
+	o->have_bytes = have_bytes;
+	if (o->path && o->manifest_path)
+		return cli_usage("run", "run takes an operand or --manifest-path, not both");
 	if (o->native && o->wasm)
 		return cli_usage("run", "run options `--native` and `--wasm` cannot be combined");
 	if ((o->native || o->wasm) && (o->json || have_steps || have_bytes))
@@ -418,6 +430,85 @@ parse_options(int argc, char **argv, RunOptions *o)
 	if (rt_args_check(o->nargs, o->args, why))   /* the native program's own check too */
 		return cli_usage("run", "%s", why);
 	return EXIT_OK;
+}
+
+/*
+ * `run` of a project (TOOLCHAIN.md §1.2): `check` of the project, then
+ * every module lowered and `main` of the entry module run in one
+ * interpreter image (interp_run_image).  Project v1 admission (§2.3):
+ * permit-free modules only, so the run is on the pure route (a `main`
+ * declaring effects is F102 as for a file).  Success prints the value;
+ * failures print `project execution failed with language status
+ * <status-json>` (then, for a contract, `  contract: <phase> <clause> in
+ * <stable-id>` and `  arguments: <name> = <value>, …`), `project execution
+ * exhausted its step budget` or `project execution exceeded its
+ * call-depth bound`, exit 1.  Not yet: --json (the
+ * semaprax.project-execution.v1 envelope), --native, `-- args`.
+ */
+static int
+run_project(const char *manifest, const RunOptions *ro)
+{
+	if (ro->json || ro->native || ro->have_args)
+		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--max-steps N] [--max-bytes N]` "
+		                        "(--json, --native and `-- args` are not available for projects yet)");
+	Project pj;
+	bool ok = project_check(&pj, manifest) && project_lower(&pj);
+	int status = EXIT_FAIL;
+	for (int i = 0; ok && i < pj.P.nmods; i++) {
+		Session *s = &pj.P.mods[i]->s;
+		if (s->S->npermits > 0) {
+			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project run admits permit-free modules; `%s` declares a `permit` set",
+			    pj.P.mods[i]->name);
+			diag_set_help(d, "run effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet");
+			ok = false;
+		}
+	}
+	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
+	InterpOptions o = {0};
+	if (entry != DRIVER_NO_MODULE) {
+		Session *e = &pj.P.mods[entry]->s;
+		driver_route(e->S, &o.host);
+		ok = driver_admit(e->H, &o.host, &e->diags);
+	}
+	project_emit_diags(&pj, false);
+	if (!ok || entry == DRIVER_NO_MODULE)
+		goto out;
+	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)pj.P.nmods);
+	for (int i = 0; i < pj.P.nmods; i++)
+		mods[i] = pj.P.mods[i]->s.H;
+	o.max_steps = ro->max_steps;
+	InterpResult r;
+	memset(&r, 0, sizeof r);
+	if (interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
+		if (r.stop == STOP_NONE) {
+			printf("%" PRId64 "\n", r.value);
+			status = EXIT_OK;
+		} else if (r.stop == STOP_STATUS) {
+			Buf b = {0};
+			status_json(&b, &r);
+			fprintf(stderr, "project execution failed with language status %s\n", b.data);
+			buf_free(&b);
+			const InterpFailure *f = &r.failure;
+			if (f->present) {
+				fprintf(stderr, "  contract: %s %s in %s\n", f->phase, f->clause, f->function);
+				fputs("  arguments: ", stderr);
+				for (int i = 0; i < f->nargs; i++)
+					fprintf(stderr, "%s%s = %s", i ? ", " : "", f->args[i].name, f->args[i].value);
+				fputc('\n', stderr);
+			}
+		} else if (r.stop == STOP_FUEL) {
+			fputs("project execution exhausted its step budget\n", stderr);
+		} else if (r.stop == STOP_DEPTH) {
+			fputs("project execution exceeded its call-depth bound\n", stderr);
+		} else {
+			fprintf(stderr, "project execution stopped at an interpreter limit: %s\n", r.message);
+		}
+	}
+	interp_result_free(&r);
+	free(mods);
+out:
+	project_free(&pj);
+	return status;
 }
 
 int
@@ -430,6 +521,13 @@ cli_cmd_run(int argc, char **argv)
 	int st = parse_options(argc, argv, &ro);
 	if (st != EXIT_OK)
 		return st;
+	char *manifest = project_manifest_for(ro.path, ro.manifest_path);
+	if (manifest) {
+		st = run_project(manifest, &ro);
+		free(manifest);
+		fflush(stdout);
+		return st;
+	}
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;

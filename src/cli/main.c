@@ -25,8 +25,11 @@ const CliCommand cli_commands[] = {
 	  "  unit instead (default `<stem>.c`), `--target wasm` the WebAssembly module (default\n"
 	  "  `<stem>.wasm`, run by the ES module host); an existing output is never overwritten.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
+	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
-	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n" },
+	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
+	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
+	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`.\n" },
 	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
@@ -45,10 +48,14 @@ const CliCommand cli_commands[] = {
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
 	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
 	  "  unified diff and writes nothing.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir> [--check|--stdout]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir|semaprax.toml> [--check|--stdout]\n"
+	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
-	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n" },
+	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
+	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources.\n"
+	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
+	  "  first differing line).\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
 	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n" },
 	{ "help", cli_cmd_help, "semaprax help\n"
@@ -89,6 +96,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [-- <arg>...]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -96,7 +104,9 @@ const CliCommand cli_commands[] = {
 	  "  Failures print one status line on stderr and exit 1.  --max-steps bounds the\n"
 	  "  evaluation steps (default 1000000); --max-bytes bounds the --json envelope.\n"
 	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure);\n"
-	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n" },
+	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
+	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
+	  "  module's `main` with every module linked by stable id and prints the value.\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

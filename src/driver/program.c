@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fmt/fmt.h"
 #include "../support/sha256.h"
 
 void
@@ -134,6 +135,204 @@ driver_program_load_file(Program *p, const char *path, Session **out, SessionSta
 	return driver_program_load(p, stage);
 }
 
+/* The dotted text of a `use … from m` module name. */
+static char *
+use_module(const Session *s, const UseDecl *u)
+{
+	size_t n = u->from.span.end - u->from.span.start;
+	char *r = spx_xmalloc(n + 1);
+	memcpy(r, s->src + u->from.span.start, n);
+	r[n] = '\0';
+	return r;
+}
+
+typedef struct LinkWalk {
+	Program *p;
+	ModuleId **deps;     /* per module: the provider modules of its uses (-1: none) */
+	int *ndeps;
+	uint8_t *state;      /* 0 new, 1 on the stack, 2 done */
+	ModuleId *stack;
+	int nstack;
+	int norder;
+	bool cycle;
+} LinkWalk;
+
+/* Reports the cycle stack[from..] + back to its start, rotated to begin at
+ * its least module name, at the `use` of the first module that imports the
+ * second. */
+static void
+report_cycle(LinkWalk *w, int from)
+{
+	Program *p = w->p;
+	int n = w->nstack - from, first = 0;
+	for (int i = 1; i < n; i++)
+		if (strcmp(p->mods[w->stack[from + i]]->name, p->mods[w->stack[from + first]]->name) < 0)
+			first = i;
+	Buf b = {0};
+	for (int i = 0; i <= n; i++)
+		buf_printf(&b, "%s%s", i ? " -> " : "", p->mods[w->stack[from + (first + i) % n]]->name);
+	ModuleId a = w->stack[from + first], next = w->stack[from + (first + 1) % n];
+	Session *s = &p->mods[a]->s;
+	const UseDecl *at = NULL;
+	for (int i = 0; i < s->m->nuses && !at; i++) {
+		char *name = use_module(s, &s->m->uses[i]);
+		if (strcmp(name, p->mods[next]->name) == 0)
+			at = &s->m->uses[i];
+		free(name);
+	}
+	Diag *d = diag_report(&s->diags, DIAG_G172, at ? &at->span : NULL, "module dependency cycle: %s", b.data);
+	diag_set_help(d, "modules import each other only one way: move what both need into a module that neither imports");
+	buf_free(&b);
+	w->cycle = true;
+}
+
+static void
+walk(LinkWalk *w, ModuleId m)
+{
+	w->state[m] = 1;
+	w->stack[w->nstack++] = m;
+	for (int i = 0; i < w->ndeps[m] && !w->cycle; i++) {
+		ModuleId t = w->deps[m][i];
+		if (w->state[t] == 1) {
+			int from = w->nstack - 1;
+			while (w->stack[from] != t)
+				from--;
+			report_cycle(w, from);
+		} else if (w->state[t] == 0) {
+			walk(w, t);
+		}
+	}
+	w->nstack--;
+	w->state[m] = 2;
+	w->p->order[w->norder++] = m;
+}
+
+/* Resolves the uses of module m into links; false after a G172 (or when a
+ * provider did not check, which reported its own errors). */
+static bool
+resolve_uses(Program *p, ModuleId m, SemaLink *links)
+{
+	Session *s = &p->mods[m]->s;
+	bool ok = true;
+	for (int i = 0; i < s->m->nuses; i++) {
+		const UseDecl *u = &s->m->uses[i];
+		char *name = use_module(s, u);
+		ModuleId t = driver_program_find(p, name);
+		bool twice = false;
+		for (int j = 0; j < i && !twice; j++) {
+			const UseDecl *v = &s->m->uses[j];
+			char *other = use_module(s, v);
+			twice = v->is_type == u->is_type && v->id.len == u->id.len && memcmp(v->id.s, u->id.s, u->id.len) == 0 && strcmp(other, name) == 0;
+			free(other);
+		}
+		ProgHandle h;
+		Diag *d = NULL;
+		if (twice) {
+			d = diag_report(&s->diags, DIAG_G172, &u->span, "`%s` from `%s` is imported more than once", u->id.s, name);
+			diag_set_help(d, "import each target once; one alias serves every use");
+		} else if (t == DRIVER_NO_MODULE || t == m) {
+			d = diag_report(&s->diags, DIAG_G172, &u->span, "target module `%s` is %s", name,
+			    t == m ? "the importing module itself" : "not a module of this project");
+			diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
+			                        : "list the file that declares `module %s;` in the manifest's sources", name);
+		} else if (!p->mods[t]->s.S || p->mods[t]->s.diags.errors) {
+			ok = false;   /* the provider reported its errors */
+		} else if (!driver_program_lookup(p, name, u->id.s, &h)) {
+			d = diag_report(&s->diags, DIAG_G172, &u->span, "module `%s` declares no stable identity `%s`", name, u->id.s);
+			diag_set_help(d, "name an explicit `@id` of a %s declared in `%s`", u->is_type ? "record or variant" : "function", name);
+		} else {
+			const Sym *y = driver_program_sym(p, h);
+			if (!y->explicit_id) {
+				d = diag_report(&s->diags, DIAG_G172, &u->span, "`%s` in `%s` is an automatic identity; imports name explicit ones", u->id.s, name);
+				diag_set_help(d, "give the declaration an explicit `@id(\"…\")` in `%s`", name);
+			}
+			links[i].use = u;
+			links[i].provider = p->mods[t]->s.S;
+			links[i].target = h.sym;
+		}
+		if (d)
+			ok = false;
+		free(name);
+	}
+	return ok;
+}
+
+bool
+driver_program_check_linked(Program *p)
+{
+	bool ok = driver_program_load(p, SESSION_PARSE);
+	free(p->order);
+	p->order = spx_xcalloc((size_t)(p->nmods ? p->nmods : 1), sizeof *p->order);
+	for (int i = 1; i < p->nmods; i++) {
+		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
+		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
+			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
+			diag_set_help(d, "each project source declares its own module name");
+			ok = false;
+		}
+	}
+	/* Project sources are canonical text (the reference's G170). */
+	for (int i = 0; ok && i < p->nmods; i++) {
+		Session *s = &p->mods[i]->s;
+		Buf b = {0};
+		fmt_module(&b, s->m, s->src, s->len);
+		if (b.len != s->len || memcmp(b.data, s->src, s->len) != 0) {
+			size_t n = b.len < s->len ? b.len : s->len, k = 0;
+			unsigned line = 1;
+			for (; k < n && b.data[k] == s->src[k]; k++)
+				line += s->src[k] == '\n';
+			Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
+			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+		}
+		buf_free(&b);
+	}
+	for (int i = 0; i < p->nmods; i++)
+		ok &= p->mods[i]->s.diags.errors == 0;
+	if (!ok)
+		return false;
+	LinkWalk w = {0};
+	w.p = p;
+	w.deps = spx_xcalloc((size_t)p->nmods, sizeof *w.deps);
+	w.ndeps = spx_xcalloc((size_t)p->nmods, sizeof *w.ndeps);
+	w.state = spx_xcalloc((size_t)p->nmods, 1);
+	w.stack = spx_xcalloc((size_t)p->nmods, sizeof *w.stack);
+	for (int m = 0; m < p->nmods; m++) {
+		Session *s = &p->mods[m]->s;
+		w.deps[m] = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof **w.deps);
+		for (int i = 0; i < s->m->nuses; i++) {
+			char *name = use_module(s, &s->m->uses[i]);
+			ModuleId t = driver_program_find(p, name);
+			if (t != DRIVER_NO_MODULE && t != (ModuleId)m)
+				w.deps[m][w.ndeps[m]++] = t;
+			free(name);
+		}
+	}
+	for (int m = 0; m < p->nmods && !w.cycle; m++)
+		if (w.state[m] == 0)
+			walk(&w, (ModuleId)m);
+	for (int m = 0; m < p->nmods; m++)
+		free(w.deps[m]);
+	free(w.deps);
+	free(w.ndeps);
+	free(w.state);
+	free(w.stack);
+	if (w.cycle)
+		return false;
+	for (int k = 0; k < p->nmods; k++) {
+		ModuleId m = p->order[k];
+		Session *s = &p->mods[m]->s;
+		SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
+		bool linked = resolve_uses(p, m, links);
+		if (linked && driver_check_linked(s, links, s->m->nuses))
+			driver_revision(s);
+		else
+			ok = false;
+		free(links);
+	}
+	program_revision(p);
+	return ok;
+}
+
 ModuleId
 driver_program_find(const Program *p, const char *name)
 {
@@ -179,5 +378,6 @@ driver_program_free(Program *p)
 		free(p->mods[i]);
 	}
 	free(p->mods);
+	free(p->order);
 	memset(p, 0, sizeof *p);
 }

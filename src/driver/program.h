@@ -3,8 +3,9 @@
  * source, syntax tree, checked Sema, module revision, HIR), ordered by a
  * stable ModuleId, plus the program revision.  A single file is a
  * one-module Program (`check`, `run`, `build` load through it); a project
- * (issue 15) adds its files and later resolves `use function @id(...) from
- * m` imports through driver_program_lookup.  Nothing here is global.
+ * (issue 15, src/project/) adds its files and checks them linked
+ * (driver_program_check_linked): `use function`/`use type @id(...) from m`
+ * resolve through driver_program_lookup.  Nothing here is global.
  *
  * ModuleId: the module's index once loaded, in the order (module name, then
  * path) compared bytewise — independent of the order files were added.
@@ -40,6 +41,7 @@ typedef struct Program {
 	ProgModule **mods;   /* owned; ModuleId order once loaded, else insertion order */
 	int nmods, cap;
 	bool loaded;
+	ModuleId *order;     /* driver_program_check_linked: dependency order; owned */
 	char revision[72];   /* the program revision ("" unless checked without errors) */
 } Program;
 
@@ -55,6 +57,19 @@ bool driver_program_load(Program *p, SessionStage stage);
  * program of the file at path, loaded as driver_load would; *out is its
  * Session.  True when nothing reported an error. */
 bool driver_program_load_file(Program *p, const char *path, Session **out, SessionStage stage);
+/*
+ * A project's modules (issue 15), checked as one program: reads and parses
+ * every module, orders them (ModuleId), reports a repeated module name and
+ * a cycle of `use` imports (G172 naming the cycle, at the `use` that closes
+ * it), then checks the modules in dependency order (providers first, ties
+ * by ModuleId), resolving each `use` through driver_program_lookup (G172:
+ * missing or own module, unknown stable id, a target imported twice) and
+ * handing the targets to the checker (sema_check_linked).  A module whose
+ * provider has errors is not checked.  Then each module revision and the
+ * program revision.  Check stage only (no HIR); true when nothing reported
+ * an error.  p->order lists the ModuleIds in checking order.
+ */
+bool driver_program_check_linked(Program *p);
 /* ModuleId of the module named name (dotted), or DRIVER_NO_MODULE. */
 ModuleId driver_program_find(const Program *p, const char *name);
 /* The symbol with stable id `id` in module `module`; false when absent. */

@@ -66,6 +66,15 @@ driver_check(Session *s)
 	return s->diags.errors == 0;
 }
 
+bool
+driver_check_linked(Session *s, const SemaLink *links, int nlinks)
+{
+	if (!s->m || s->diags.errors)
+		return false;
+	s->S = sema_check_linked(s->m, s->src, s->len, &s->diags, links, nlinks);
+	return s->diags.errors == 0;
+}
+
 void
 driver_revision(Session *s)
 {

@@ -48,6 +48,9 @@ void driver_set_source(Session *s, const char *src, size_t len);
  * been reported so far. */
 bool driver_parse(Session *s);
 bool driver_check(Session *s);
+/* driver_check for a project module whose `use` imports the Program
+ * resolved (sema_check_linked). */
+bool driver_check_linked(Session *s, const SemaLink *links, int nlinks);
 /* The graph revision into s->revision (after a successful parse; renders
  * the module).  driver_load runs it before the check, which clears it
  * again when it reports an error: only a verified program has one. */

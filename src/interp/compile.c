@@ -12,6 +12,9 @@
 typedef struct Comp {
 	Interp *I;
 	const HirFunc *f;
+	int mod;          /* the module being compiled (index in I->mods) */
+	HirModule *H;
+	Sema *S;
 	int views;        /* view builtins compiled in the current block (outside nested blocks) */
 } Comp;
 
@@ -101,24 +104,62 @@ compile_exprs(Comp *C, HirExpr *const *xs, int n)
 	return out;
 }
 
+/* The module and symbol that declare sym of the module being compiled:
+ * itself, or for an import (Sym.origin) the symbol of that stable id in the
+ * module of that name; false when the image has no such module. */
+static bool
+declaring(Comp *C, SymId sym, int *mod, SymId *out)
+{
+	*mod = C->mod;
+	*out = sym;
+	const Sym *y = sym >= 0 && sym < C->S->syms.len ? &C->S->syms.items[sym] : NULL;
+	if (!y || !y->origin)
+		return sym >= 0;
+	for (int m = 0; m < C->I->nmods; m++) {
+		const Sema *P = C->I->mods[m]->S;
+		if (strcmp(P->module_name, y->origin) == 0) {
+			*mod = m;
+			*out = sema_strmap_get(&P->ids, y->id);
+			return *out >= 0;
+		}
+	}
+	return false;
+}
+
+/* The global cf index of the function sym names, or -1. */
+static int
+func_index(Comp *C, SymId sym)
+{
+	int m;
+	SymId s;
+	if (!declaring(C, sym, &m, &s))
+		return -1;
+	int fi = C->I->symfuncs[m][s];
+	return fi < 0 ? -1 : C->I->base[m] + fi;
+}
+
 static CFunc *
 func_of_sym(Comp *C, SymId sym)
 {
-	int fi = C->I->symfunc[sym];
+	int fi = func_index(C, sym);
 	return fi < 0 ? NULL : &C->I->cf[fi];
 }
 
 static CFunc *
 invariant_of(Comp *C, SymId sym)
 {
-	int fi = sym >= 0 ? C->I->H->invariants[sym] : -1;
-	return fi < 0 ? NULL : &C->I->cf[fi];
+	int m;
+	SymId s;
+	if (!declaring(C, sym, &m, &s))
+		return NULL;
+	int fi = C->I->mods[m]->invariants[s];
+	return fi < 0 ? NULL : &C->I->cf[C->I->base[m] + fi];
 }
 
 static SymId
 type_sym(Comp *C, TypeId t)
 {
-	const TypeInfo *ti = sema_type_info(&C->I->S->types, t);
+	const TypeInfo *ti = sema_type_info(&C->S->types, t);
 	return ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1;
 }
 
@@ -201,6 +242,8 @@ call(Comp *C, const HirExpr *e)
 	n->nkids = e->u.call.nargs;
 	NodeFn fast = n->op >= 0 && e->u.call.kind == CALL_BUILTIN ? interp_builtin_fn(n->op, e) : NULL;
 	if (fast) {
+		if (interp_builtin_is_view_slot(fast))
+			C->views--;   /* a view of the slot itself: no temporary to release */
 		n->fn = fast;
 		if (e->u.call.args[0]->kind == HIR_LOCAL)
 			n->a = e->u.call.args[0]->u.slot;
@@ -241,7 +284,7 @@ static Node *
 aggregate(Comp *C, const HirExpr *e)
 {
 	Node *n = node_new(C, interp_x_agg, e);
-	Sym *s = sema_sym(C->I->S, e->u.agg.type_sym);
+	Sym *s = sema_sym(C->S, e->u.agg.type_sym);
 	if (e->kind == HIR_WITH)
 		n->x = compile_expr(C, e->u.agg.base);
 	else if (e->kind == HIR_VARIANT)
@@ -309,7 +352,7 @@ compile_expr(Comp *C, const HirExpr *e)
 		return n;
 	case HIR_FUNC:
 		n = node_new(C, interp_x_func, e);
-		n->k = v_ptr(V_FN, NULL, (uint32_t)C->I->symfunc[e->u.call.fn]);
+		n->k = v_ptr(V_FN, NULL, (uint32_t)func_index(C, e->u.call.fn));
 		return n;
 	case HIR_UNARY:
 		n = node_new(C, interp_x_unary, e);
@@ -396,6 +439,37 @@ fuse_set(Node *n)
 	return c;
 }
 
+/* `x = bytes_set(x, i, v)`, `x = vec_set<T>(x, i, v)`, `x = vec_push<T>(x, v)`
+ * with x moved into the call and T a Copy scalar: the in-place statement
+ * (exec_builtin.c), or NULL. */
+static Node *
+inplace(Comp *C, const HirStmt *s)
+{
+	const HirExpr *e = s->value;
+	if (s->kind != HS_ASSIGN || s->slot == HIR_NO_SLOT || e->kind != HIR_CALL ||
+	    e->u.call.kind != CALL_BUILTIN)
+		return NULL;
+	int bi = interp_rt_builtin_index(e->u.call.builtin->bid);
+	int nargs = e->u.call.nargs;
+	bool leaves = true;
+	for (int i = 1; i < nargs; i++)
+		leaves = leaves && (is_scalar_slot(e->u.call.args[i]) || is_literal(e->u.call.args[i]));
+	NodeFn fn = bi >= 0 ? interp_builtin_inplace_fn(bi, leaves) : NULL;
+	if (!fn || nargs != (bi == BI_vec_push ? 2 : 3))
+		return NULL;
+	const HirExpr *x = e->u.call.args[0];
+	if (x->kind != HIR_MOVE || x->u.slot != s->slot || !emitc_is_scalar(e->u.call.args[nargs - 1]->type))
+		return NULL;
+	Node *n = node_new(C, fn, e);
+	n->a = s->slot;
+	n->op = bi;
+	n->kids = compile_exprs(C, e->u.call.args, nargs);
+	n->nkids = nargs;
+	n->s = s;
+	n->steps = 0;
+	return n;
+}
+
 /* A statement node, or NULL when the statement does nothing. */
 static Node *
 stmt(Comp *C, const HirStmt *s)
@@ -404,6 +478,8 @@ stmt(Comp *C, const HirStmt *s)
 	switch (s->kind) {
 	case HS_LET:
 	case HS_ASSIGN: {
+		if ((n = inplace(C, s)) != NULL)
+			return n;
 		bool scalar = s->slot != HIR_NO_SLOT && emitc_is_scalar(C->f->locals[s->slot].type);
 		bool alias = s->kind == HS_LET && s->slot != HIR_NO_SLOT && C->f->locals[s->slot].lent;
 		n = node_new(C, scalar || alias ? interp_s_let_scalar : interp_s_let, NULL);
@@ -488,10 +564,11 @@ compile_block(Comp *C, const HirBlock *b)
 static void
 function(Comp *C, CFunc *cf, int index)
 {
-	const HirFunc *f = &C->I->H->funcs[index];
+	const HirFunc *f = &C->H->funcs[index];
 	Arena *a = &C->I->code;
 	C->f = f;
 	cf->f = f;
+	cf->S = C->S;
 	cf->index = index;
 	int nl = f->nlocals ? f->nlocals : 1;
 	cf->sweep = ARENA_ARRAY(a, HirSlot, nl);
@@ -553,12 +630,18 @@ simple_calls(Comp *C, Node *n)
 void
 interp_compile_module(Interp *I)
 {
-	HirModule *H = I->H;
-	I->cf = ARENA_ARRAY(&I->code, CFunc, H->nfuncs ? H->nfuncs : 1);
-	Comp C = { I, NULL, 0 };
-	for (int i = 0; i < H->nfuncs; i++)
-		function(&C, &I->cf[i], i);
-	for (int i = 0; i < H->nfuncs; i++) {
+	I->cf = ARENA_ARRAY(&I->code, CFunc, I->ncf ? I->ncf : 1);
+	Comp C;
+	memset(&C, 0, sizeof C);
+	C.I = I;
+	for (int m = 0; m < I->nmods; m++) {
+		C.mod = m;
+		C.H = I->mods[m];
+		C.S = C.H->S;
+		for (int i = 0; i < C.H->nfuncs; i++)
+			function(&C, &I->cf[I->base[m] + i], i);
+	}
+	for (int i = 0; i < I->ncf; i++) {
 		CFunc *cf = &I->cf[i];
 		for (int k = 0; k < cf->nreq; k++)
 			simple_calls(&C, cf->req[k]);

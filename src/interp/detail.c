@@ -45,20 +45,20 @@ render_value(const Value *v)
 }
 
 void
-interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code)
+interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *slots, int i, uint32_t code)
 {
 	InterpFailure *d = &I->res->failure;
 	if (d->present)
 		return;
 	d->present = true;
 	d->phase = code == RT_CONTRACT_ENSURES ? "ensures" : "requires";
-	d->clause = hir_clause_text(I->S, f, i, code == RT_CONTRACT_ENSURES);
+	d->clause = hir_clause_text(S, f, i, code == RT_CONTRACT_ENSURES);
 	d->function = spx_xstrdup(f->report_id);
 	d->nargs = f->nparams;
 	d->args = spx_xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
 	for (int k = 0; k < f->nparams; k++) {
 		d->args[k].name = f->locals[k].name;
-		d->args[k].type = spx_xstrdup(sema_type_name(I->S, f->locals[k].type));
+		d->args[k].type = spx_xstrdup(sema_type_name((Sema *)S, f->locals[k].type));
 		d->args[k].value = render_value(&slots[k]);
 	}
 }

@@ -279,7 +279,7 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 		if (STOPPED)
 			return false;
 		if (!c.b) {
-			interp_contract_detail(I, cf->f, S, i, code);
+			interp_contract_detail(I, cf->S, cf->f, S, i, code);
 			interp_fail(I, RT_DOM_CONTRACT, code);
 			return false;
 		}
@@ -482,7 +482,7 @@ interp_x_call_slot(Interp *I, Value *S, const Node *n)
 	const Value *c = &S[n->a];
 	int fi = (int)c->n;
 	const Obj *caps = c->tag == V_CLOSURE ? c->p : NULL;
-	if (fi < 0 || fi >= I->H->nfuncs) {
+	if (fi < 0 || fi >= I->ncf) {
 		interp_limit(I, "call of a function without a body");
 		return v_empty();
 	}

@@ -155,6 +155,171 @@ xb_vec_set(Interp *I, Value *S, const Node *n)
 	return v;
 }
 
+/* bytes_as_slice / string_as_str of a slot holding a Bytes or string: a
+ * view of the slot's storage.  The generic call reads the slot as a
+ * borrowed alias, which it never keeps as a temporary, so the view lives
+ * as long as the slot does either way (compile.c does not count it as a
+ * view temporary of its block). */
+static Value
+xb_view_slot(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	size_t len;
+	const uint8_t *p = interp_value_bytes(&S[n->a], &len);
+	Value v = v_ptr(V_VIEW, NULL, (uint32_t)len);
+	v.bytes = p;
+	return v;
+}
+
+bool
+interp_builtin_is_view_slot(NodeFn f)
+{
+	return f == xb_view_slot;
+}
+
+/*
+ * In-place updates (superinstructions): the statement `x = bytes_set(x, i, v)`,
+ * `x = vec_set<T>(x, i, v)` or `x = vec_push<T>(x, v)` with x a local moved
+ * into the call and T a Copy scalar (compile.c).  The buffer stays in x's
+ * slot instead of being moved out, updated and stored back; the steps are
+ * the call's and the move's (together: nothing happens between them), then
+ * the other arguments'.  On a failure the buffer stays in the slot, whose
+ * release (scope or frame end) is not observable for bytes and scalars.
+ */
+#define INPLACE_ARGS(k) \
+	CHARGE(I, 2); \
+	Value *sl = &S[n->a]; \
+	Value args_[2]; \
+	for (int i_ = 0; i_ < (k); i_++) { \
+		args_[i_] = node_eval(I, S, n->kids[i_ + 1]); \
+		if (STOPPED) \
+			return v_empty(); \
+	} \
+	if (sl->borrowed) \
+		*sl = interp_value_clone(&I->heap, *sl);
+
+/* Stores a scalar field by field (a whole-Value copy of a value just
+ * returned in two registers stalls on store forwarding). */
+static inline void
+store_scalar(Value *d, Value x)
+{
+	d->u = x.u;
+	d->n = x.n;
+	d->tag = x.tag;
+	d->borrowed = 0;
+}
+
+static Value
+xs_bytes_set_inplace(Interp *I, Value *S, const Node *n)
+{
+	INPLACE_ARGS(2)
+	Bytes *bb = sl->p;
+	if (args_[0].u >= bb->len) {
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		return v_empty();
+	}
+	bb->data[args_[0].u] = (uint8_t)args_[1].u;
+	return v_empty();
+}
+
+static Value
+xs_vec_set_inplace(Interp *I, Value *S, const Node *n)
+{
+	INPLACE_ARGS(2)
+	VecObj *vo = sl->p;
+	if (args_[0].u >= vo->len) {
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
+		return v_empty();
+	}
+	store_scalar(&vo->items[args_[0].u], args_[1]);
+	return v_empty();
+}
+
+static Value
+xs_vec_push_inplace(Interp *I, Value *S, const Node *n)
+{
+	INPLACE_ARGS(1)
+	VecObj *vo = sl->p;
+	if (vo->len >= vo->cap) {
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
+		return v_empty();
+	}
+	store_scalar(&vo->items[vo->len++], args_[0]);
+	return v_empty();
+}
+
+/* The in-place statements whose other arguments are all scalar slots or
+ * literals: every step charged at once (nothing happens between them). */
+static inline Value
+leaf(const Value *S, const Node *k)
+{
+	return k->fn == interp_x_int ? k->k : S[k->a];
+}
+
+static Value
+xs_bytes_set_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 4);
+	Value *sl = &S[n->a];
+	size_t i = leaf(S, n->kids[1]).u;
+	uint8_t x = (uint8_t)leaf(S, n->kids[2]).u;
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	Bytes *bb = sl->p;
+	if (i >= bb->len) {
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		return v_empty();
+	}
+	bb->data[i] = x;
+	return v_empty();
+}
+
+static Value
+xs_vec_set_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 4);
+	Value *sl = &S[n->a];
+	size_t i = leaf(S, n->kids[1]).u;
+	Value x = leaf(S, n->kids[2]);
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	VecObj *vo = sl->p;
+	if (i >= vo->len) {
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
+		return v_empty();
+	}
+	store_scalar(&vo->items[i], x);
+	return v_empty();
+}
+
+static Value
+xs_vec_push_inplace_leaf(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 3);
+	Value *sl = &S[n->a];
+	Value x = leaf(S, n->kids[1]);
+	if (sl->borrowed)
+		*sl = interp_value_clone(&I->heap, *sl);
+	VecObj *vo = sl->p;
+	if (vo->len >= vo->cap) {
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
+		return v_empty();
+	}
+	store_scalar(&vo->items[vo->len++], x);
+	return v_empty();
+}
+
+NodeFn
+interp_builtin_inplace_fn(int index, bool leaves)
+{
+	switch (index) {
+	case BI_bytes_set: return leaves ? xs_bytes_set_inplace_leaf : xs_bytes_set_inplace;
+	case BI_vec_set: return leaves ? xs_vec_set_inplace_leaf : xs_vec_set_inplace;
+	case BI_vec_push: return leaves ? xs_vec_push_inplace_leaf : xs_vec_push_inplace;
+	default: return NULL;
+	}
+}
+
 /* One-argument scalar conversions (§5.1), one function each. */
 #define CONVERT(name, BODY) \
 static Value \
@@ -190,6 +355,10 @@ interp_builtin_fn(int index, const HirExpr *call)
 		return slot0 ? xb_byte_len_slot : NULL;
 	case BI_byte_get:
 		return slot0 ? xb_byte_get_slot : NULL;
+	case BI_bytes_as_slice:
+		return slot0 && args[0]->type == TY_BYTES ? xb_view_slot : NULL;
+	case BI_string_as_str:
+		return slot0 && args[0]->type == TY_STRING ? xb_view_slot : NULL;
 	case BI_bytes_set:
 		return xb_bytes_set;
 	case BI_vec_push:

@@ -1,6 +1,6 @@
 /*
  * exec_scalar.c — binary operators on statically typed i64, usize and f64
- * operands (LANGUAGE.md §3.7), one function per (operator, type, operand
+ * operands, and comparisons of u8, char and i32 (LANGUAGE.md §3.7), one function per (operator, type, operand
  * shape, use).  An operand is a node (N), a slot holding a Copy scalar (S)
  * or a literal (K, on either side); slot and literal operands are read in place and their
  * steps charged with the operator's where nothing observable can happen in
@@ -166,8 +166,14 @@ op_row(BinaryOp op, TypeId t)
 	case TY_I64: base = OP_i64_add; cmp = OP_i64_eq; break;
 	case TY_USIZE: base = OP_us_add; cmp = OP_us_eq; break;
 	case TY_F64: base = OP_f64_add; cmp = OP_f64_eq; break;
+	/* comparisons only: u8 and char hold their value in .u, i32 in .i
+	 * (value.h), so the usize and i64 comparisons are theirs */
+	case TY_U8: case TY_CHAR: base = -1; cmp = OP_us_eq; break;
+	case TY_I32: base = -1; cmp = OP_i64_eq; break;
 	default: return -1;
 	}
+	if (base < 0 && (op == BIN_ADD || op == BIN_SUB || op == BIN_MUL || op == BIN_DIV || op == BIN_REM))
+		return -1;
 	switch (op) {
 	case BIN_ADD: return base;
 	case BIN_SUB: return base + 1;

@@ -76,25 +76,32 @@ interp_charge_stop(Interp *I)
 /* Everything a run allocates lives here (no static state: runs are
  * independent and re-entrant). */
 static void
-run_main(Interp *I, int entry)
+run_main(Interp *I, int entry_mod, int entry)
 {
-	HirModule *H = I->H;
-	I->symfunc = spx_xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
-	for (int i = 0; i < H->S->syms.len; i++)
-		I->symfunc[i] = -1;
+	I->base = spx_xmalloc(sizeof(int) * (size_t)I->nmods);
+	I->symfuncs = spx_xmalloc(sizeof(int32_t *) * (size_t)I->nmods);
 	size_t maxlocals = 1;
-	for (int i = 0; i < H->nfuncs; i++) {
-		if (H->funcs[i].sym >= 0)
-			I->symfunc[H->funcs[i].sym] = i;
-		if ((size_t)H->funcs[i].nlocals > maxlocals)
-			maxlocals = (size_t)H->funcs[i].nlocals;
+	I->ncf = 0;
+	for (int m = 0; m < I->nmods; m++) {
+		HirModule *H = I->mods[m];
+		I->base[m] = I->ncf;
+		I->ncf += H->nfuncs;
+		int32_t *sf = I->symfuncs[m] = spx_xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
+		for (int i = 0; i < H->S->syms.len; i++)
+			sf[i] = -1;
+		for (int i = 0; i < H->nfuncs; i++) {
+			if (H->funcs[i].sym >= 0)
+				sf[H->funcs[i].sym] = i;
+			if ((size_t)H->funcs[i].nlocals > maxlocals)
+				maxlocals = (size_t)H->funcs[i].nlocals;
+		}
 	}
 	arena_init(&I->code);
 	interp_compile_module(I);
 	/* per frame: its slots, plus the arguments of a call being evaluated */
 	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
 	I->stack = spx_xmalloc(sizeof(Value) * I->stack_cap);
-	Value v = interp_exec_call(I, &I->cf[entry], NULL, 0, NULL);
+	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], NULL, 0, NULL);
 	/* work charged by the last operation, after the last node's charge */
 	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
 		interp_charge_stop(I);
@@ -111,18 +118,27 @@ run_main(Interp *I, int entry)
 bool
 interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 {
+	return interp_run_image(&H, 1, 0, o, r);
+}
+
+bool
+interp_run_image(HirModule *const *mods, int nmods, int entry_mod, const InterpOptions *o, InterpResult *r)
+{
+	HirModule *H = mods[entry_mod];
 	int entry = hir_find_main(H);
 	if (entry < 0)
 		return false;
 	Interp *I = spx_xcalloc(1, sizeof *I);
 	I->H = H;
 	I->S = H->S;
+	I->mods = mods;
+	I->nmods = nmods;
 	I->opt = o;
 	I->res = r;
 	I->heap.budget = o->max_steps;
 	I->fuel = o->max_steps;
 	if (setjmp(I->heap.oom) == 0) {
-		run_main(I, entry);
+		run_main(I, entry_mod, entry);
 	} else {
 		/* The host refused an allocation: the values alive are abandoned
 		 * (the process reports and ends; nothing observable runs). */
@@ -136,7 +152,10 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 	VEC_FREE(I->temps);
 	arena_free(&I->code);
 	free(I->stack);
-	free(I->symfunc);
+	for (int m = 0; I->symfuncs && m < I->nmods; m++)
+		free(I->symfuncs[m]);
+	free(I->symfuncs);
+	free(I->base);
 	free(I);
 	return true;
 }

@@ -71,6 +71,14 @@ typedef struct InterpResult {
 
 /* Runs main; returns false when the module has no `main`. */
 bool interp_run(HirModule *H, const InterpOptions *o, InterpResult *r);
+/*
+ * Runs `main` of mods[entry] in one image of several modules (a project):
+ * a call of a symbol imported by `use function` (Sym.origin) runs the
+ * function of that stable id in the module of that name, and a record
+ * imported by `use type` checks its declaring module's invariants.  Each
+ * function is compiled against its own module's checked program.
+ */
+bool interp_run_image(HirModule *const *mods, int nmods, int entry, const InterpOptions *o, InterpResult *r);
 /* Frees what a result owns (staged output, failure detail). */
 void interp_result_free(InterpResult *r);
 
@@ -85,12 +93,16 @@ const char *interp_meaning(Domain d, uint32_t code);
 #define INTERP_OUTPUT_CAP ((unsigned)RT_LIMIT_OUTPUT)
 
 typedef struct Interp {
-	HirModule *H;
+	HirModule *H;             /* the entry module */
 	Sema *S;
 	const InterpOptions *opt;
 	InterpResult *res;
-	int32_t *symfunc;         /* SymId → HIR function index (-1) */
-	struct CFunc *cf;         /* per HIR function: its executable form (node.h) */
+	HirModule *const *mods;   /* the image: every module (one for a single file) */
+	int nmods;
+	int *base;                /* per module: the index of its first function in cf */
+	int32_t **symfuncs;       /* per module: SymId → its HIR function index (-1) */
+	int ncf;
+	struct CFunc *cf;         /* per HIR function of every module: its executable form (node.h) */
 	Arena code;               /* the nodes */
 	Value *stack;             /* value stack: frames' slots */
 	size_t stack_cap, sp;
@@ -108,7 +120,7 @@ void interp_fail(Interp *I, Domain d, uint32_t code);
 void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
 /* detail.c: records which clause of f failed (index i of its requires,
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
-void interp_contract_detail(Interp *I, const HirFunc *f, const Value *slots, int i, uint32_t code);
+void interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *slots, int i, uint32_t code);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The compiler-owned functions this interpreter runs are dispatched by

@@ -72,6 +72,7 @@ struct Node {
 
 struct CFunc {
 	const HirFunc *f;
+	const Sema *S;        /* the checked program of its module */
 	int index;            /* in HirModule.funcs */
 	CBlock *body;
 	Node **req, **ens;
@@ -184,6 +185,12 @@ NodeFn interp_scalar_use_fn(NodeFn val, int use);
  * whether a node is the specialised byte_get on a slot. */
 NodeFn interp_builtin_fn(int index, const HirExpr *call);
 bool interp_builtin_is_byte_get_slot(const Node *n);
+/* Whether f is the view of a slot's string or bytes (no temporary kept). */
+bool interp_builtin_is_view_slot(NodeFn f);
+/* The in-place statement `x = builtin(x, …)` for bytes_set, vec_set and
+ * vec_push (Copy-scalar elements), or NULL; leaves: its other arguments
+ * are all scalar slots or literals. */
+NodeFn interp_builtin_inplace_fn(int index, bool leaves);
 
 Value interp_exec_block_full(Interp *I, Value *S, const CBlock *b);
 

@@ -357,18 +357,6 @@ interp_value_read_heap(ValueHeap *h, const Value *v)
 	return a;
 }
 
-const uint8_t *
-interp_value_bytes(const Value *v, size_t *len)
-{
-	if (v->tag == V_VIEW) {
-		*len = v->n;
-		return v->bytes;
-	}
-	const Bytes *b = v->p;
-	*len = b->len;
-	return b->data;
-}
-
 static int
 bytes_cmp(const Value *a, const Value *b)
 {

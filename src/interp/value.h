@@ -212,8 +212,18 @@ MapObj *interp_mapobj_new(ValueHeap *h, size_t cap, bool set);
 /* Grows a vector's storage to cap items. */
 void interp_vecobj_reserve(ValueHeap *h, VecObj *v, size_t cap);
 
-/* The bytes of a string, Bytes, array or view. */
-const uint8_t *interp_value_bytes(const Value *v, size_t *len);
+/* The bytes of a string, Bytes, array or view (inline: byte loops read it per byte). */
+static inline const uint8_t *
+interp_value_bytes(const Value *v, size_t *len)
+{
+	if (v->tag == V_VIEW) {
+		*len = v->n;
+		return v->bytes;
+	}
+	const Bytes *b = v->p;
+	*len = b->len;
+	return b->data;
+}
 
 /* Structural equality of two values of one type (scalars, strings, payload-free variants). */
 bool interp_value_equal(const Value *a, const Value *b);

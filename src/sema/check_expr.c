@@ -1137,6 +1137,10 @@ check_record_lit(FnCtx *C, const Expr *e)
 	const QName *q = &e->u.record.type;
 	const char *name = q->parts[q->nparts - 1].s;
 	SymId sym = q->nparts == 1 ? sema_strmap_get(&S->type_names, name) : -1;
+	if (sym < 0 && q->nparts == 1 && sema_failed_import(S, name, true)) {
+		check_init_values(C, e->u.record.inits, e->u.record.ninits);
+		return T_ERR;
+	}
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
 		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
@@ -1160,6 +1164,10 @@ check_variant_lit(FnCtx *C, const Expr *e)
 	const char *tname = e->u.variant.type.s, *cname = e->u.variant.case_name.s;
 	SymId sym = sema_strmap_get(&S->type_names, tname);
 	int ci = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_case_index(S, sym, cname) : -1;
+	if (sym < 0 && sema_failed_import(S, tname, true)) {
+		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
+		return T_ERR;
+	}
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
 		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);

@@ -63,6 +63,11 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const char *name = e->u.call.callee.s;
+	if (sema_failed_import(S, name, false)) {
+		for (int i = 0; i < e->u.call.nargs; i++)
+			sema_check_expr(C, e->u.call.args[i]);
+		return T_ERR;
+	}
 	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
 	const char *help = sema_constructor_help(name);
 	const char *near = NULL;

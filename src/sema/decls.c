@@ -860,6 +860,8 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		diag_set_help(d, "declare it in the type parameter list, e.g. `<%s>`, or use a declared type", name);
 		goto done;
 	}
+	if (sym < 0 && sema_failed_import(S, name, true))
+		goto done;
 	if (sym < 0) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);
@@ -1251,7 +1253,7 @@ sema_decls_resolve(Sema *S)
 	check_recursion(S);
 	for (SymId id = 0; id < n; id++) {
 		Sym *s = sema_sym(S, id);
-		if (s->kind == SK_FN || s->kind == SK_METHOD)
+		if ((s->kind == SK_FN || s->kind == SK_METHOD) && !s->origin)
 			resolve_signature(S, id);
 	}
 	for (SymId id = 0; id < n; id++)

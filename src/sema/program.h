@@ -117,6 +117,9 @@ typedef struct Sym {
 	bool field_dups;       /* … and some field name is repeated (S111, T229) */
 	bool resolved;         /* signature resolved */
 	bool copy;             /* nominal: every field/payload is Copy (computed) */
+	/* imported by `use function`/`use type` (link.c): no declaration here;
+	 * the identity is (origin module, id) */
+	const char *origin;    /* the module that declares it, or NULL */
 } Sym;
 
 /* ---- the checker state ---- */

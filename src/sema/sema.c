@@ -579,9 +579,11 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 }
 
 static void
-check_entry(Sema *S)
+check_entry(Sema *S, bool library)
 {
 	SymId main_fn = sema_strmap_get(&S->fn_names, "main");
+	if (main_fn < 0 && library)
+		return;   /* a project module: the project says which need `main` */
 	if (main_fn >= 0) {
 		Sym *m = sema_sym(S, main_fn);
 		if (m->ntparams || m->nparams || m->result != T_I64) {
@@ -798,6 +800,12 @@ check_instances(Sema *S)
 Sema *
 sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 {
+	return sema_check_linked(m, src, len, diags, NULL, -1);
+}
+
+Sema *
+sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks)
+{
 	Sema *S = spx_xcalloc(1, sizeof *S);
 	S->m = m;
 	S->src = src;
@@ -824,12 +832,14 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
-	if (m->nuses > 0) {
+	if (m->nuses > 0 && nlinks < 0) {
 		Diag *d = diag_report(diags, DIAG_G172, NULL, "source module imports require Workspace Semantic Graph resolution");
 		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
 		return S;
 	}
 	sema_decls_collect(S);
+	if (nlinks > 0)
+		sema_link_imports(S, links, nlinks);
 	sema_decls_resolve(S);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		sema_check_resource(S, id);
@@ -841,7 +851,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		if (sema_sym(S, id)->kind == SK_METHOD)
 			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_FN)
+		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin)
 			check_template(S, id);
 	check_instances(S);
 	/* Leave the template's own types (type parameters) in the side tables for
@@ -855,7 +865,7 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 		while (S->diags->items.len > from)
 			diag_remove(S->diags, S->diags->items.len - 1);
 	}
-	check_entry(S);
+	check_entry(S, nlinks >= 0);
 	return S;
 }
 

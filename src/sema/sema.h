@@ -15,8 +15,24 @@
 
 typedef struct Sema Sema;
 
-/* Checks m; returns the Sema (free with sema_free).  `path` names the file. */
+/* Checks m; returns the Sema (free with sema_free).  `path` names the file.
+ * A module with `use` imports is G172 here: only a project resolves them. */
 Sema *sema_check(const Module *m, const char *src, size_t len, DiagSink *diags);
+
+/*
+ * One resolved `use` of a project module (src/sema/link.c): the importer's
+ * declaration and the provider's checked symbol.  The driver resolves the
+ * module and the stable id (driver_program_lookup) and checks providers
+ * first; the checker imports the symbol under its alias, translating its
+ * types into the importer's table (nominal types by (origin module, stable
+ * id), which the importer must also `use type`).
+ */
+typedef struct SemaLink {
+	const UseDecl *use;
+	const Sema *provider;
+	int32_t target;          /* the provider's SymId */
+} SemaLink;
+Sema *sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks);
 void sema_free(Sema *s);
 
 /*

@@ -30,6 +30,13 @@ bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>
 bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void sema_decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
+/* link.c: the imported symbols of a project module (after collect, before
+ * resolve); G172 for a target outside what may be imported. */
+void sema_link_imports(Sema *S, const SemaLink *links, int nlinks);
+/* True when name is the alias of one of the module's `use` imports of that
+ * kind: reached from a name lookup, that import failed (its G172 is
+ * reported), so the use site reports nothing more. */
+bool sema_failed_import(const Sema *S, const char *name, bool is_type);
 void sema_typeq_free(TypeQ *q);
 
 /* builtins.c */

@@ -48,6 +48,60 @@ load_two(Program *p, const char *first, size_t n1, const char *path1, const char
 	return driver_program_load(p, SESSION_CHECK);
 }
 
+/*
+ * Linked programs (driver_program_check_linked, issue 15): the importer is
+ * added first but checked after its provider; its alias resolves to a
+ * symbol that keeps the target's stable id and origin and the provider's
+ * signature, translated (the record type by identity, Option to the
+ * importer's prelude); a cycle of imports is one G172 naming it.  The
+ * sources are canonical text (a project's G170).
+ */
+static const char link_lib[] =
+	"module unit.lib;\n\n@id(\"unit.lib.pair\")\nrecord Pair {\n    @id(\"unit.lib.pair.a\")\n    a: i64,\n}\n\n"
+	"@id(\"unit.lib.get\")\nfn get(p: Pair) -> Option<i64>\n{\n    Option<i64>::Some { value: p.a }\n}\n";
+static const char link_app[] =
+	"module unit.app;\nuse function @id(\"unit.lib.get\") from unit.lib as fetch;\nuse type @id(\"unit.lib.pair\") from unit.lib as P;\n\n"
+	"@id(\"unit.app.main\")\nfn main() -> i64\n{\n    match (fetch(P { a: 7 })) { Option::Some { value } => value, Option::None {} => 0, }\n}\n";
+static const char cyc_a[] = "module unit.ca;\nuse function @id(\"unit.cb.f\") from unit.cb as g;\n\n@id(\"unit.ca.f\")\nfn f() -> i64\n{\n    g()\n}\n";
+static const char cyc_b[] = "module unit.cb;\nuse function @id(\"unit.ca.f\") from unit.ca as g;\n\n@id(\"unit.cb.f\")\nfn f() -> i64\n{\n    g()\n}\n";
+
+static void
+unit_program_link_checks(void)
+{
+	Program p;
+	driver_program_init(&p);
+	driver_program_add(&p, "app.spx", link_app, sizeof link_app - 1);
+	driver_program_add(&p, "lib.spx", link_lib, sizeof link_lib - 1);
+	bool ok = driver_program_check_linked(&p);
+	ModuleId app = driver_program_find(&p, "unit.app"), lib = driver_program_find(&p, "unit.lib");
+	unit_check(ok && app == 0 && lib == 1 && p.order[0] == lib && p.order[1] == app, "link: the provider is checked before its importer");
+	const Sema *S = ok ? p.mods[app]->s.S : NULL;
+	SymId alias = S ? sema_strmap_get(&S->fn_names, "fetch") : -1;
+	const Sym *y = alias >= 0 ? &S->syms.items[alias] : NULL;
+	unit_check(y && y->origin && strcmp(y->origin, "unit.lib") == 0 && strcmp(y->id, "unit.lib.get") == 0 && y->nparams == 1,
+	    "link: the alias keeps the target's stable id and origin module");
+	SymId pair = S ? sema_strmap_get(&S->type_names, "P") : -1;
+	bool types_ok = y && pair >= 0 && sema_type_info(&S->types, y->params[0].type)->kind == TY_NOMINAL &&
+	    sema_type_info(&S->types, y->params[0].type)->decl == (uint32_t)pair &&
+	    sema_type_info(&S->types, y->result)->decl == (uint32_t)S->sym_option;
+	unit_check(types_ok, "link: the signature's record maps to the importer's `use type` symbol, Option to its prelude");
+	ProgHandle h;
+	unit_check(driver_program_lookup(&p, "unit.lib", "unit.lib.get", &h) && h.mod == lib, "link: the target resolves by (module, stable id)");
+	unit_check(p.revision[0] != '\0', "link: a linked program has a program revision");
+	driver_program_free(&p);
+
+	Program c;
+	driver_program_init(&c);
+	driver_program_add(&c, "b.spx", cyc_b, sizeof cyc_b - 1);
+	driver_program_add(&c, "a.spx", cyc_a, sizeof cyc_a - 1);
+	bool cok = driver_program_check_linked(&c);
+	const DiagSink *d = &c.mods[0]->s.diags;
+	unit_check(!cok && d->items.len == 1 && d->items.items[0].code == DIAG_G172 &&
+	    strcmp(d->items.items[0].message, "module dependency cycle: unit.ca -> unit.cb -> unit.ca") == 0 && c.mods[1]->s.diags.items.len == 0,
+	    "link: a cycle is one G172 naming it, from its least module");
+	driver_program_free(&c);
+}
+
 void
 unit_program_checks(void)
 {
@@ -111,4 +165,5 @@ unit_program_checks(void)
 	driver_program_free(&r);
 	driver_program_free(&t);
 	driver_program_free(&one);
+	unit_program_link_checks();
 }

@@ -1,0 +1,258 @@
+/*
+ * project.c — operand resolution and `check` of a project (project.h).
+ */
+#include "project.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char *
+join(const char *dir, const char *rel)
+{
+	size_t n = strlen(dir) + strlen(rel) + 2;
+	char *r = spx_xmalloc(n);
+	snprintf(r, n, "%s/%s", dir, rel);
+	return r;
+}
+
+char *
+project_manifest_for(const char *operand, const char *manifest_path)
+{
+	if (manifest_path)
+		return spx_xstrdup(manifest_path);
+	if (!operand)
+		return spx_xstrdup("semaprax.toml");
+	struct stat st;
+	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+		size_t n = strlen(operand);
+		while (n > 1 && operand[n - 1] == '/')
+			n--;
+		char *dir = spx_xmalloc(n + 1);
+		memcpy(dir, operand, n);
+		dir[n] = '\0';
+		char *r = join(dir, "semaprax.toml");
+		free(dir);
+		return r;
+	}
+	const char *base = strrchr(operand, '/');
+	base = base ? base + 1 : operand;
+	return strcmp(base, "semaprax.toml") == 0 ? spx_xstrdup(operand) : NULL;
+}
+
+/* The directory of the manifest ("." when it has none). */
+static char *
+root_of(const char *manifest)
+{
+	const char *slash = strrchr(manifest, '/');
+	if (!slash)
+		return spx_xstrdup(".");
+	size_t n = (size_t)(slash - manifest);
+	if (n == 0)
+		n = 1;
+	char *r = spx_xmalloc(n + 1);
+	memcpy(r, manifest, n);
+	r[n] = '\0';
+	return r;
+}
+
+static const char *const bundled[] = {"std.bytes", "std.collections", "std.core", "std.num", "std.text"};
+
+/* J121 for each `[dependencies]` row this toolchain cannot resolve. */
+static bool
+resolve_dependencies(Project *pj)
+{
+	bool ok = true;
+	for (int i = 0; i < pj->man.ndeps; i++) {
+		const ProjectDep *d = &pj->man.deps[i];
+		bool known = false;
+		for (size_t k = 0; k < sizeof bundled / sizeof bundled[0]; k++)
+			known |= strcmp(d->name, bundled[k]) == 0;
+		/* a bundled package exists at 0.1.0 only; every range form admits it
+		 * exactly when its version is 0.1.0 (^0.1.0 is >=0.1.0 <0.2.0) */
+		if (known && strcmp(d->range + 1, "0.1.0") == 0)
+			continue;
+		Diag *g = diag_report(&pj->diags, DIAG_J121, NULL, "dependency `%s = \"%s\"` does not resolve: %s", d->name, d->range,
+		    known ? "the bundled package is version 0.1.0" : "this toolchain resolves only the bundled `std.*` packages (no registry)");
+		diag_set_help(g, known ? "require `%s = \"^0.1.0\"`" : "remove the `%s` row; there is no registry or network", d->name);
+		ok = false;
+	}
+	return ok;
+}
+
+/* The entry and test modules exist and define an explicitly identified `main`. */
+static bool
+check_roles(Project *pj)
+{
+	bool ok = true;
+	const char *roles[2] = {pj->man.entry, pj->man.test_module};
+	for (int r = 0; r < 2; r++) {
+		const char *role = r ? "test" : "entry";
+		ModuleId m = driver_program_find(&pj->P, roles[r]);
+		if (m == DRIVER_NO_MODULE) {
+			Diag *d = diag_report(&pj->diags, DIAG_G172, NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
+			diag_set_help(d, "list the file that declares `module %s;` in the manifest's sources, or name an existing module", roles[r]);
+			ok = false;
+			continue;
+		}
+		Session *s = &pj->P.mods[m]->s;
+		if (!s->S)
+			continue;
+		ProgHandle h;
+		SymId f = sema_strmap_get(&s->S->fn_names, "main");
+		const Sym *y = f >= 0 ? &s->S->syms.items[f] : NULL;
+		if (!y || y->origin || !y->explicit_id || !driver_program_lookup(&pj->P, roles[r], y->id, &h)) {
+			Diag *d = diag_report(&s->diags, DIAG_G172, &s->m->module_span, "%s module `%s` must define one explicitly identified `main`", role, roles[r]);
+			diag_set_help(d, "add `@id(\"%s.main\") fn main() -> i64 { … }`", roles[r]);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* The held-input rules of the reference's loader that apply here: each
+ * source a regular non-symlink file (J102), no two listed paths (or a path
+ * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
+ * A missing source is left to the read (I001). */
+static bool
+admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags)
+{
+	struct stat *st = spx_xcalloc((size_t)n + 1, sizeof *st);
+	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
+	bool ok = true;
+	uint64_t total = 0;
+	have[n] = stat(manifest_path, &st[n]) == 0;
+	for (int i = 0; i < n && ok; i++) {
+		if (lstat(paths[i], &st[i]) != 0)
+			continue;
+		if (S_ISLNK(st[i].st_mode)) {
+			Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` is a symbolic link", sources[i]);
+			diag_set_help(d, "list the file it points to, by its path inside the project");
+			ok = false;
+			break;
+		}
+		have[i] = true;
+		total += (uint64_t)st[i].st_size;
+		for (int j = 0; j <= n; j++) {
+			if (j == i || !have[j] || (j < i ? false : j != n))
+				continue;
+			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", sources[i],
+				    j == n ? "the manifest" : "`", j == n ? "" : sources[j], j == n ? "" : "`");
+				diag_set_help(d, "list each source once, by its real path inside the project");
+				ok = false;
+				break;
+			}
+		}
+	}
+	if (ok && total > 16u * 1024u * 1024u) {
+		Diag *d = diag_report(diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
+		diag_set_help(d, "split the project, or move data out of the sources");
+		ok = false;
+	}
+	free(st);
+	free(have);
+	return ok;
+}
+
+bool
+project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t len = 0;
+	char *src = driver_read_source(manifest_path, &len, diags);
+	if (!src)
+		return false;
+	ProjectManifest m;
+	bool ok = project_manifest_read(&m, src, len, diags);
+	if (ok) {
+		char *root = root_of(manifest_path);
+		*out = spx_xcalloc((size_t)m.nsources, sizeof **out);
+		for (int i = 0; i < m.nsources; i++)
+			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
+		*n = m.nsources;
+		free(root);
+		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags)) {
+			for (int i = 0; i < *n; i++)
+				free((*out)[i]);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			ok = false;
+		}
+	}
+	project_manifest_free(&m);
+	free(src);
+	return ok;
+}
+
+bool
+project_check(Project *pj, const char *manifest_path)
+{
+	memset(pj, 0, sizeof *pj);
+	pj->manifest_path = spx_xstrdup(manifest_path);
+	diag_init(&pj->diags, pj->manifest_path, NULL, 0);
+	driver_program_init(&pj->P);
+	pj->src = driver_read_source(pj->manifest_path, &pj->len, &pj->diags);
+	if (!pj->src) {
+		if (pj->diags.items.len)
+			diag_set_help(&pj->diags.items.items[pj->diags.items.len - 1],
+			    "pass a `.spx` file, a project directory holding `semaprax.toml`, or `--manifest-path <semaprax.toml>`");
+		return false;
+	}
+	pj->diags.src = pj->src;
+	pj->diags.src_len = pj->len;
+	if (!project_manifest_read(&pj->man, pj->src, pj->len, &pj->diags) ||
+	    !project_manifest_canonical(&pj->man, pj->src, pj->len, &pj->diags))
+		return false;
+	pj->man_ok = true;
+	if (!resolve_dependencies(pj))
+		return false;
+	char *root = root_of(pj->manifest_path);
+	pj->paths = spx_xcalloc((size_t)pj->man.nsources, sizeof *pj->paths);
+	for (int i = 0; i < pj->man.nsources; i++)
+		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
+	free(root);
+	if (!admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags))
+		return false;
+	for (int i = 0; i < pj->man.nsources; i++)
+		driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+	bool ok = driver_program_check_linked(&pj->P);
+	if (ok)
+		ok = check_roles(pj);
+	return ok;
+}
+
+bool
+project_lower(Project *pj)
+{
+	bool ok = true;
+	for (int i = 0; i < pj->P.nmods; i++)
+		ok &= driver_lower(&pj->P.mods[i]->s);
+	return ok;
+}
+
+void
+project_emit_diags(const Project *pj, bool json)
+{
+	diag_emit_all(&pj->diags, json);
+	for (int i = 0; i < pj->P.nmods; i++)
+		diag_emit_all(&pj->P.mods[i]->s.diags, json);
+}
+
+void
+project_free(Project *pj)
+{
+	driver_program_free(&pj->P);
+	if (pj->paths)
+		for (int i = 0; i < pj->man.nsources; i++)
+			free(pj->paths[i]);
+	free(pj->paths);
+	project_manifest_free(&pj->man);
+	diag_free(&pj->diags);
+	free(pj->src);
+	free(pj->manifest_path);
+	memset(pj, 0, sizeof *pj);
+}

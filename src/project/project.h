@@ -1,0 +1,48 @@
+/*
+ * project.h — a project (TOOLCHAIN.md §1.1 operand resolution, §2): the
+ * manifest `semaprax.toml` (manifest.h) and its modules loaded into one
+ * driver Program, linked by stable identity (driver_program_check_linked).
+ * The layer above the driver (rank 9, prefix project_); src/cli/ calls it.
+ */
+#ifndef SPX_PROJECT_PROJECT_H
+#define SPX_PROJECT_PROJECT_H
+
+#include "../driver/program.h"
+#include "manifest.h"
+
+typedef struct Project {
+	char *manifest_path;  /* owned */
+	char *src;            /* the manifest bytes (owned) */
+	size_t len;
+	DiagSink diags;       /* manifest and project-level diagnostics */
+	ProjectManifest man;
+	bool man_ok;          /* the manifest read, validated and is canonical */
+	char **paths;         /* the sources joined to the project root (owned) */
+	Program P;
+} Project;
+
+/*
+ * Operand resolution (§1.1): --manifest-path p is taken literally; a
+ * directory selects its semaprax.toml; a path whose last component is
+ * semaprax.toml selects that project; no operand selects ./semaprax.toml.
+ * Returns the manifest path (free it), or NULL for a single source file.
+ */
+char *project_manifest_for(const char *operand, const char *manifest_path);
+
+/* The manifest's sources joined to its directory, in manifest order (for
+ * `fmt` of a project): true when the manifest reads and validates (its
+ * diagnostics into diags otherwise); free each path and the array. */
+bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+
+/* Reads the manifest and checks every module as one linked program (the
+ * manifest rules, J121 for unresolved dependencies, the entry and test
+ * modules' `main`).  True when nothing reported an error. */
+bool project_check(Project *pj, const char *manifest_path);
+/* After a successful project_check: lowers and validates every module's
+ * HIR (for `run`); true when all are there. */
+bool project_lower(Project *pj);
+/* Every diagnostic: the manifest's, then each module's in ModuleId order. */
+void project_emit_diags(const Project *pj, bool json);
+void project_free(Project *pj);
+
+#endif

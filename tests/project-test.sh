@@ -1,0 +1,65 @@
+#!/bin/sh
+# tests/project-test.sh BIN — the project fixtures (issue 15): each directory
+# under tests/project/ is one project (semaprax.toml, src/*.spx) plus
+#   args    the command line after BIN, run inside the directory
+#           (default: `check .`);
+#   status  the expected exit status;
+#   stdout, stderr  exact snapshots (absent = empty);
+#   after   semaprax.toml's bytes after the command; after.d/  likewise for
+#           any file of the project (e.g. sources `fmt` rewrote).
+# Each case's README line names the reference test it mirrors.  A case that
+# writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")" && pwd)/project
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+for dir in "$root"/*/; do
+	name=$(basename "$dir")
+	rm -rf "$tmp/case"
+	cp -R "$dir" "$tmp/case"
+	args="check ."
+	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	want=0
+	[ -f "$dir/status" ] && want=$(cat "$dir/status")
+	# shellcheck disable=SC2086
+	(cd "$tmp/case" && "$bin" $args > "$tmp/out" 2> "$tmp/err")
+	got=$?
+	if [ "${SEMAPRAX_BLESS:-}" = 1 ]; then
+		echo "$got" > "$dir/status"
+		for f in out err; do
+			s=stdout; [ $f = err ] && s=stderr
+			if [ -s "$tmp/$f" ]; then cp "$tmp/$f" "$dir/$s"; else rm -f "$dir/$s"; fi
+		done
+		continue
+	fi
+	ok=1
+	[ "$got" = "$want" ] || { echo "FAIL $name: exit $got, expected $want" >&2; ok=0; }
+	for s in stdout stderr; do
+		f=out; [ $s = stderr ] && f=err
+		exp=/dev/null
+		[ -f "$dir/$s" ] && exp="$dir/$s"
+		if ! cmp -s "$exp" "$tmp/$f"; then
+			echo "FAIL $name: $s differs" >&2
+			diff "$exp" "$tmp/$f" | head -20 >&2
+			ok=0
+		fi
+	done
+	if [ -f "$dir/after" ] && ! cmp -s "$dir/after" "$tmp/case/semaprax.toml"; then
+		echo "FAIL $name: semaprax.toml after the command differs from \`after\`" >&2
+		ok=0
+	fi
+	if [ -d "$dir/after.d" ]; then
+		for f in $(cd "$dir/after.d" && find . -type f | sort); do
+			if ! cmp -s "$dir/after.d/$f" "$tmp/case/$f"; then
+				echo "FAIL $name: $f after the command differs from after.d/$f" >&2
+				ok=0
+			fi
+		done
+	fi
+	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+echo "project fixtures: $pass passed, $fail failed"
+[ $fail = 0 ]
