@@ -181,3 +181,23 @@ mkdir -p "$out"
 	printf '    let d = f<Vec<B>, Option<A>>(n - 1); //~ error SPX-T235\n    d + a399\n}\n'
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    f<i64, bool>(2)\n}\n'
 } > "$out/polymorphic-recursion-wide.spx"
+
+# Statement-if discard names skip every `_if<n>` the file spells, wherever
+# it stands (LANGUAGE.md §0.3): here `_if1` (a field of the first record)
+# stands ~112,000 tokens (2.2 MB of them) before the statement `if`, so the
+# parser has handed that part of the token array back to the system by then
+# (lex_release_before): the names are gathered before the parse.  The `if`
+# is `_if2` (it was `_if1` when they were gathered at the first `if`).
+out=$1/graph/generated
+mkdir -p "$out"
+{
+	printf 'module gen.ifnames;\n\n@id("gen.a")\nrecord A {\n    @id("gen.a.x")\n    _if1: i64,\n}\n\n@id("gen.big")\nrecord Big {\n'
+	awk 'BEGIN { for (i = 0; i < 14000; i++) printf "    @id(\"gen.big.f%d\")\n    f%d: i64,\n", i, i }'
+	printf '}\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut n = 0;\n    if n == 0 { n = 1; } else { n = 2; }\n    n\n}\n'
+} > "$out/if-names-far.spx"
+printf 'parse --dump-ast\n' > "$out/if-names-far.cmds"
+{
+	printf '$ parse --dump-ast\n(module gen.ifnames)\n(permit)\n(record "gen.a" A (tparams) (fields (field "gen.a.x" _if1 i64)) (invariants))\n(record "gen.big" Big (tparams) (fields'
+	awk 'BEGIN { for (i = 0; i < 14000; i++) printf " (field \"gen.big.f%d\" f%d i64)", i, i }'
+	printf ') (invariants))\n(fn "app.main" main (tparams) (params) i64 (uses) (requires) (ensures) (block (let-mut n - (int 0 none)) (if-stmt _if2 (if (bin == (name n) (int 0 none)) (block (assign n - (int 1 none)) (tail)) (block (assign n - (int 2 none)) (tail)))) (tail (name n))))\nexit 0\n'
+} > "$out/if-names-far.out"

@@ -9,6 +9,8 @@
 #           any file of the project (e.g. sources `fmt` rewrote).
 # Each case's README line names the reference test it mirrors.  A case that
 # writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots.
+# Then every `new` template is created in a temp dir and must check, run,
+# test (with named cases) and pass `fmt --check` and `fmt --manifest --check`.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")" && pwd)/project
@@ -58,6 +60,28 @@ for dir in "$root"/*/; do
 				ok=0
 			fi
 		done
+	fi
+	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+# Every `new` template (issue 15 item 6), created in a temp dir under a
+# hyphenated name: it must check, run, test green and be fmt-canonical.
+for t in calculator library command; do
+	rm -rf "$tmp/new"
+	mkdir "$tmp/new"
+	ok=1
+	for step in "new my-$t --template $t" "check my-$t" "run my-$t" "test my-$t" "fmt my-$t --check" "fmt --manifest my-$t/semaprax.toml --check"; do
+		# shellcheck disable=SC2086
+		if ! (cd "$tmp/new" && "$bin" $step > "$tmp/out" 2> "$tmp/err"); then
+			echo "FAIL template $t: \`semaprax $step\` failed" >&2
+			head -20 "$tmp/out" "$tmp/err" >&2
+			ok=0
+			break
+		fi
+		case $step in test*) cp "$tmp/out" "$tmp/testout" ;; esac
+	done
+	if [ $ok = 1 ] && ! grep -q "^project tests passed ([1-9][0-9]* named cases)$" "$tmp/testout"; then
+		echo "FAIL template $t: \`semaprax test\` ran no named cases" >&2
+		ok=0
 	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done

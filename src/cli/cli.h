@@ -61,6 +61,16 @@ int cli_cmd_impact(int argc, char **argv);
 int cli_cmd_graph(int argc, char **argv);
 int cli_cmd_context(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);
+int cli_cmd_test(int argc, char **argv);
+int cli_cmd_new(int argc, char **argv);
+
+/* cmd_run.c, shared with `test`: an interpreter outcome as its JSON object
+ * (TOOLCHAIN.md §3.3), the status object, and "sha256:" + hex SHA-256 of
+ * domain (dlen bytes, NUL included) ‖ u64le(n) ‖ data. */
+struct InterpResult;
+void cli_outcome_json(Buf *b, const struct InterpResult *r);
+void cli_status_json(Buf *b, const struct InterpResult *r);
+void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

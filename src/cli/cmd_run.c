@@ -557,3 +557,22 @@ cli_cmd_run(int argc, char **argv)
 	fflush(stdout);
 	return status;
 }
+
+/* For `test` (cmd_test.c): the outcome object and the domain digest above. */
+void
+cli_outcome_json(Buf *b, const InterpResult *r)
+{
+	outcome_json(b, r);
+}
+
+void
+cli_status_json(Buf *b, const InterpResult *r)
+{
+	status_json(b, r);
+}
+
+void
+cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n)
+{
+	domain_digest(out, domain, dlen, data, n);
+}

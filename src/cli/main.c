@@ -72,6 +72,11 @@ const CliCommand cli_commands[] = {
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
+	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
+	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
+	  "  module, a core module and a test module that check, run and test green.  The name\n"
+	  "  defaults to the directory's last component ([a-z][a-z0-9-]*, 1-64 bytes); the\n"
+	  "  template to calculator.  Nothing is ever overwritten.\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
@@ -107,6 +112,15 @@ const CliCommand cli_commands[] = {
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
 	  "  module's `main` with every module linked by stable id and prints the value.\n" },
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
+	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
+	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
+	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
+	  "  (default 1000000).  Prints `project tests passed (N named cases)`; failures print\n"
+	  "  `failed <stable-id>: <outcome>` lines, `project tests failed: F of T in <module>`\n"
+	  "  and a `help:` line on stderr, exit 1.  --json prints the\n"
+	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
+	  "  Only the interpreter lane exists.\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

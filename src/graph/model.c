@@ -433,6 +433,8 @@ graph_model_build(Sema *S, HirModule *H)
 	g->H = H;
 	g->m = S->m;
 	arena_init(&g->arena);
+	if (H)
+		arena_take_tail(&g->arena, &H->arena);   /* the model is freed before the HIR */
 	g->of_sym = ARENA_ARRAY(&g->arena, int, S->syms.len + 1);
 	for (SymId i = 0; i < S->syms.len; i++)
 		g->of_sym[i] = -1;

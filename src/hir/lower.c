@@ -256,7 +256,7 @@ lower_call(Lower *L, const Expr *e)
 {
 	Sema *S = L->S;
 	HirExpr *h = node(L, HIR_CALL, e);
-	const uint8_t *cons = S->call_consumes[e->id];
+	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
 	if (S->closure_profile[e->id] == 3 && slot != HIR_NO_SLOT)
 		return lower_mut_call(L, e, h, slot);
@@ -276,9 +276,9 @@ lower_call(Lower *L, const Expr *e)
 	if (slot != HIR_NO_SLOT) {
 		h->u.call.kind = CALL_SLOT;
 		h->u.call.callee = slot;
-	} else if (S->call_builtin[e->id]) {
+	} else if (S->call_builtin[ast_call_index(e)]) {
 		h->u.call.kind = CALL_BUILTIN;
-		h->u.call.builtin = S->call_builtin[e->id];
+		h->u.call.builtin = S->call_builtin[ast_call_index(e)];
 	} else {
 		h->u.call.kind = CALL_FN;
 		h->u.call.fn = S->expr_sym[e->id];
@@ -297,7 +297,7 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 {
 	Sema *S = L->S;
 	HirExpr *h = node(L, HIR_CALL, e);
-	const uint8_t *cons = S->call_consumes[e->id];
+	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	h->u.call.kind = CALL_FN;
 	h->u.call.fn = S->expr_sym[e->id];
 	h->u.call.ntargs = 0;
@@ -952,6 +952,7 @@ hir_lower(Sema *S)
 	HirModule *H = spx_xcalloc(1, sizeof *H);
 	H->S = S;
 	arena_init(&H->arena);
+	arena_take_tail(&H->arena, &S->arena);   /* hir_free runs before sema_free */
 	H->invariants = spx_xmalloc(sizeof(int32_t) * (size_t)(S->syms.len ? S->syms.len : 1));
 	for (SymId id = 0; id < S->syms.len; id++)
 		H->invariants[id] = -1;

@@ -124,10 +124,17 @@ interp_run(HirModule *H, const InterpOptions *o, InterpResult *r)
 bool
 interp_run_image(HirModule *const *mods, int nmods, int entry_mod, const InterpOptions *o, InterpResult *r)
 {
-	HirModule *H = mods[entry_mod];
-	int entry = hir_find_main(H);
+	int entry = hir_find_main(mods[entry_mod]);
 	if (entry < 0)
 		return false;
+	interp_run_image_func(mods, nmods, entry_mod, entry, o, r);
+	return true;
+}
+
+void
+interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entry, const InterpOptions *o, InterpResult *r)
+{
+	HirModule *H = mods[entry_mod];
 	Interp *I = spx_xcalloc(1, sizeof *I);
 	I->H = H;
 	I->S = H->S;
@@ -157,5 +164,4 @@ interp_run_image(HirModule *const *mods, int nmods, int entry_mod, const InterpO
 	free(I->symfuncs);
 	free(I->base);
 	free(I);
-	return true;
 }

@@ -79,6 +79,9 @@ bool interp_run(HirModule *H, const InterpOptions *o, InterpResult *r);
  * function is compiled against its own module's checked program.
  */
 bool interp_run_image(HirModule *const *mods, int nmods, int entry, const InterpOptions *o, InterpResult *r);
+/* The same for the parameterless function mods[entry_mod]->funcs[func]
+ * (a `test_*` case of `semaprax test`): a fresh interpreter each call. */
+void interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int func, const InterpOptions *o, InterpResult *r);
 /* Frees what a result owns (staged output, failure detail). */
 void interp_result_free(InterpResult *r);
 

@@ -748,10 +748,11 @@ done:
 void
 lex_release_before(LexResult *lx, int tok)
 {
-	/* only every 2 MiB or so of tokens: each call is one system call */
-	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)2 << 20) / sizeof(Token)))
+	/* every 256 KiB of tokens: each call is one system call, and what is
+	 * still held at the end of the parse (the peak) is at most that much */
+	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)256 << 10) / sizeof(Token)))
 		return;
-	spx_big_release(lx->toks, sizeof(Token) * (size_t)tok, true);
+	spx_big_release(lx->toks, sizeof(Token) * (size_t)lx->toks_released, sizeof(Token) * (size_t)tok, true);
 	lx->toks_released = tok;
 }
 

@@ -89,7 +89,7 @@ typedef struct LexResult {
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
 /* The caller is done with toks[0..tok): their memory may go back to the
- * system (mapped arrays, in 2 MiB units); they must not be read again. */
+ * system (mapped arrays, every 256 KiB, in pages); they must not be read again. */
 void lex_release_before(LexResult *lx, int tok);
 /* Releases the token array (the comments stay in the arena). */
 void lex_free(LexResult *lx);

@@ -141,8 +141,9 @@ struct Expr {
 		Name name;
 		struct { UnaryOp op; Expr *operand; } unary;
 		struct { BinaryOp op; Expr *lhs, *rhs; } binary;
-		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; } call;
-		struct { Expr *recv; Name name; Expr **args; int nargs; } method;
+		/* ix (call, method, super_): dense call number, 0..Module.ncalls-1 (ast_call_index) */
+		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; uint32_t ix; } call;
+		struct { Expr *recv; Name name; Expr **args; int nargs; uint32_t ix; } method;
 		struct { Expr *base; Name name; } field;
 		struct { Expr *operand; } try_;
 		struct { Expr *base; FieldInit *inits; int ninits; } with;
@@ -151,7 +152,7 @@ struct Expr {
 			Name type; Type **targs; int ntargs; Name case_name;
 			bool has_braces; FieldInit *inits; int ninits;
 		} variant;
-		struct { Name name; Expr **args; int nargs; } super_;
+		struct { Name name; Expr **args; int nargs; uint32_t ix; } super_;
 		Block *block;
 		/* else_block is NULL when there is no else; an `else if` is an else
 		 * block holding just that `if` (as its tail or as its only statement).
@@ -163,6 +164,21 @@ struct Expr {
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };
+
+/* A call's (EXPR_CALL, EXPR_METHOD or EXPR_SUPER) dense number: the index of
+ * the checker's call-only side tables, which would be mostly empty by Expr id. */
+static inline uint32_t
+ast_call_index(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_CALL: return e->u.call.ix;
+	case EXPR_METHOD: return e->u.method.ix;
+	case EXPR_SUPER: return e->u.super_.ix;
+	default: break;
+	}
+	ASSERT(false, "ast_call_index of a non-call expression");
+	return 0;
+}
 
 /* ---- patterns -------------------------------------------------------------- */
 
@@ -416,6 +432,8 @@ typedef struct Module {
 	const Comment *comments;  /* all comments in source order (from the lexer) */
 	int ncomments;
 	uint32_t nexprs;          /* number of Expr nodes (ids are 0..nexprs-1) */
+	uint32_t ncalls;          /* number of call, method and super call nodes (ast_call_index) */
+	Arena *arena;             /* the tree's arena (the checker takes its unused tail: arena_take_tail) */
 	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
 } Module;
 

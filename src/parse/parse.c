@@ -200,8 +200,6 @@ intern_name(Parser *p, const char *b, uint32_t len)
 	uint32_t h = 2166136261u;
 	for (uint32_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)b[i]) * 16777619u;
-	uint64_t head = 0;
-	memcpy(&head, b, len < 8 ? len : 8);
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
 		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
@@ -223,13 +221,10 @@ intern_name(Parser *p, const char *b, uint32_t len)
 			sl->s = arena_strndup(p->arena, b, len);
 			sl->len = len;
 			sl->hash = h;
-			sl->head = head;
 			p->names_len++;
 			return sl->s;
 		}
-		/* the arena copy is read only for names longer than 8 bytes */
-		if (sl->hash == h && sl->len == len && sl->head == head &&
-		    (len <= 8 || memcmp(sl->s + 8, b + 8, len - 8) == 0))
+		if (sl->hash == h && sl->len == len && memcmp(sl->s, b, len) == 0)
 			return sl->s;
 	}
 }
@@ -1101,6 +1096,11 @@ nesting_prepass(Parser *p)
 		default:
 			break;
 		}
+		if (depth == 0 && t->kind == TOK_IDENT &&
+		    (parse_tok_is_word(p, t, "fn") || parse_tok_is_word(p, t, "record") || parse_tok_is_word(p, t, "variant") ||
+		     parse_tok_is_word(p, t, "class") || parse_tok_is_word(p, t, "resource") ||
+		     parse_tok_is_word(p, t, "interface") || parse_tok_is_word(p, t, "session")))
+			p->items_hint++;
 		bool unary = (t->kind == TOK_MINUS || t->kind == TOK_BANG) && i > 0 &&
 		    (p->toks[i - 1].kind == TOK_MINUS || p->toks[i - 1].kind == TOK_BANG || run > 0 ||
 		     p->toks[i - 1].kind == TOK_LPAREN || p->toks[i - 1].kind == TOK_ASSIGN ||
@@ -1122,6 +1122,7 @@ Module *
 parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
 	Module *m = ARENA_NEW(arena, Module);
+	m->arena = arena;
 	LexResult lx;
 	lex_source(&lx, src, len, arena, diags);
 	m->comments = lx.comments;
@@ -1142,6 +1143,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		free(p.names);
 		return m;
 	}
+	parse_gather_if_names(&p);   /* reads every token: before any is released */
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
 	Span ms = parse_peek(&p)->span;
@@ -1172,6 +1174,13 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 			resync(&p);
 	}
 	VEC(Decl) decls = {0};
+	/* Sized once by the prepass's count of declaration keywords outside
+	 * brackets (a hint: the vector still grows past it), so no copy of a
+	 * large file's biggest array is left behind in the heap. */
+	if (p.items_hint > 8) {
+		decls.cap = p.items_hint;
+		decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
+	}
 	while (!parse_at(&p, TOK_EOF)) {
 		if (parse_at_word(&p, "use")) {
 			Diag *d = parse_error_at(&p, parse_peek(&p), DIAG_G170, "workspace module uses must appear immediately after the module declaration");
@@ -1195,6 +1204,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	m->decls = decls.len ? decls.items : NULL;
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
+	m->ncalls = p.ncalls;
 	m->uses_fn_mut = p.uses_fn_mut;
 	if (decls.len)
 		arena_own(arena, decls.items);

@@ -58,6 +58,12 @@ parse_new_expr(Parser *p, ExprKind k, Span s)
 	e->kind = k;
 	e->id = p->nexprs++;
 	e->span = s;
+	if (k == EXPR_CALL)
+		e->u.call.ix = p->ncalls++;
+	else if (k == EXPR_METHOD)
+		e->u.method.ix = p->ncalls++;
+	else if (k == EXPR_SUPER)
+		e->u.super_.ix = p->ncalls++;
 	return e;
 }
 

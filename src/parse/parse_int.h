@@ -18,8 +18,7 @@
 typedef struct ParseName {
 	const char *s;   /* arena copy, NUL-terminated; NULL: empty slot */
 	uint32_t len;
-	uint32_t hash;
-	uint64_t head;   /* the first (up to) 8 bytes, zero-padded: most names compare here */
+	uint32_t hash;   /* 16 bytes a slot: a file of 200k distinct names keeps 8 MB, not 16 */
 } ParseName;
 
 typedef struct Parser {
@@ -38,6 +37,8 @@ typedef struct Parser {
 	bool in_use;        /* parsing a `use` declaration: every error is G170 */
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
+	uint32_t ncalls;    /* next call number (ast_call_index) */
+	int items_hint;     /* nesting_prepass: declaration keywords outside brackets */
 	bool uses_fn_mut;   /* a `FnMutI64` type or a `mut fn` literal was parsed */
 	ParseName *names;   /* name_of's intern table (open addressing; owned) */
 	uint32_t names_cap, names_len;
@@ -159,6 +160,7 @@ typedef enum BlockCtx {
 Block *parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc);
 FieldInit *parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand);  /* shorthand: record literals */
 Expr *parse_if(Parser *p, bool value);     /* at `if` */
+void parse_gather_if_names(Parser *p);     /* before the first item (statement-if discard names) */
 
 #define ARENA_COPY(p, T, vec) parse_arena_copy_vec((p)->arena, (vec).items, sizeof(T), (vec).len)
 void *parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n);

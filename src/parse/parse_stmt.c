@@ -427,9 +427,11 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every `_if<n>` identifier the file spells (n canonical decimal, no leading 0). */
-static void
-gather_if_names(Parser *p)
+/* Every `_if<n>` identifier the file spells (n canonical decimal, no leading 0).
+ * Run before the parse (parse_module): the tokens of finished items are
+ * released while it goes on (lex_release_before). */
+void
+parse_gather_if_names(Parser *p)
 {
 	VEC(uint64_t) taken = {0};
 	for (int i = 0; i < p->ntoks; i++) {
@@ -457,8 +459,7 @@ gather_if_names(Parser *p)
 static int
 discard_name(Parser *p)
 {
-	if (!p->if_gathered)
-		gather_if_names(p);
+	ASSERT(p->if_gathered, "discard_name before parse_gather_if_names");
 	for (;;) {
 		uint64_t n = ++p->if_next;
 		if (p->nif_taken == 0 || !bsearch(&n, p->if_taken, (size_t)p->nif_taken, sizeof(uint64_t), cmp_u64))

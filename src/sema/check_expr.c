@@ -677,12 +677,12 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		goto out;
 	}
 	record_call(C, -1, name, sig.effect, e->span);
-	S->call_builtin[e->id] = b;
+	S->call_builtin[ast_call_index(e)] = b;
 	if (sig.nparams >= 0 && e->u.call.nargs == sig.nparams) {
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)(sig.nparams ? sig.nparams : 1));
 		for (int i = 0; i < sig.nparams; i++)
 			cons[i] = sig.modes[i] != MODE_BORROW;
-		S->call_consumes[e->id] = cons;
+		S->call_consumes[ast_call_index(e)] = cons;
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
 		Diag *d = sema_error(S, box_profile(bi, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
@@ -863,7 +863,7 @@ check_call(FnCtx *C, const Expr *e)
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)(np ? np : 1));
 		for (int i = 0; i < np; i++)
 			cons[i] = fs->params[i].mode != MODE_BORROW && fs->params[i].mode != MODE_SHARED;
-		S->call_consumes[e->id] = cons;
+		S->call_consumes[ast_call_index(e)] = cons;
 	}
 	if (e->u.call.nargs == np)
 		check_args(C, name, e->u.call.args, e->u.call.nargs, params, pnames, np, fs->params);
@@ -960,7 +960,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
 		for (int i = 0; i < ms->nparams; i++)
 			cons[i] = ms->params[i].mode != MODE_BORROW && ms->params[i].mode != MODE_SHARED;
-		S->call_consumes[e->id] = cons;
+		S->call_consumes[ast_call_index(e)] = cons;
 	}
 	int np = ms->nparams > 0 ? ms->nparams - 1 : 0;
 	if (nargs != np) {

@@ -139,7 +139,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
 	};
 	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
-	const Builtin *b = S->call_builtin[v->id];
+	const Builtin *b = S->call_builtin[ast_call_index(v)];
 	if (!b)
 		return sema_std_reopen(S, name, v) || (in_loop && record_renewal(S, name, type, v));
 	if (!names(v->u.call.args[0], name))

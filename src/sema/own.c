@@ -42,24 +42,31 @@ typedef uint16_t OwnSt;
 #define MAY(k) ((OwnSt)(1u << (3 + 2 * (k))))
 #define ALL_PATHS ((OwnSt)(1u << 14))
 
+/* The owned fields moved out of a partially moved variable (the first six;
+ * FIELD_BITS), kept beside the variables: few bindings ever need one. */
+typedef struct OwnFields {
+	const char *name[6];
+} OwnFields;
+
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
 	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
-	const char *moved_fields[6];  /* ST_PARTIAL: owned fields moved out (first six; FIELD_BITS) */
-	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
+	int moved_fields;  /* ST_PARTIAL: index of its OwnFields in Own.fields; -1: none yet */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
-	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	int prev;          /* the variable of the same name this one hides, or -1 */
 	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
 	int next_view;     /* … and, for a view, the owner's view before it (-1) */
+	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
+	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 } OwnVar;
 
 typedef struct Own {
 	Sema *S;
 	VEC(OwnVar) vars;
+	VEC(OwnFields) fields;  /* OwnVar.moved_fields */
 	VEC(OwnSt) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
@@ -114,7 +121,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, { NULL, NULL, NULL, NULL }, borrowed, 0, 0, false, sema_strmap_get(&O->index, name), -1, -1, false };
+	OwnVar v = { name, type, -1, -1, 0, 0, sema_strmap_get(&O->index, name), -1, -1, borrowed, false, false };
 	sema_strmap_set(&O->index, name, O->vars.len);
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
@@ -274,17 +281,25 @@ own_name(Own *O, const Expr *e, bool move)
 /* The index of field name among v's moved fields (added when add); -1: not
  * there (or no room: fields past the table are not tracked). */
 static int
-field_slot(OwnVar *v, const char *name, bool add)
+field_slot(Own *O, OwnVar *v, const char *name, bool add)
 {
-	int n = (int)(sizeof v->moved_fields / sizeof v->moved_fields[0]);
+	if (v->moved_fields < 0) {
+		if (!add)
+			return -1;
+		OwnFields none = { { NULL } };
+		v->moved_fields = O->fields.len;
+		VEC_PUSH(O->fields, none);
+	}
+	const char **f = O->fields.items[v->moved_fields].name;
+	int n = (int)(sizeof O->fields.items[0].name / sizeof f[0]);
 	for (int k = 0; k < n; k++) {
-		if (!v->moved_fields[k]) {
+		if (!f[k]) {
 			if (!add)
 				return -1;
-			v->moved_fields[k] = name;
+			f[k] = name;
 			return k;
 		}
-		if (strcmp(v->moved_fields[k], name) == 0)
+		if (strcmp(f[k], name) == 0)
 			return k;
 	}
 	return -1;
@@ -304,7 +319,7 @@ own_field(Own *O, const Expr *e, bool move)
 			use_var(O, i, base, false);
 		OwnVar *ov = &O->vars.items[i];
 		if (ST(st) == ST_PARTIAL) {
-			int k = field_slot(ov, e->u.field.name.s, false);
+			int k = field_slot(O, ov, e->u.field.name.s, false);
 			bool definite = k >= FIELD_BITS || (k >= 0 && (st & DEF(k)));
 			if (k >= 0 && k < FIELD_BITS && (st & MAY(k)) && first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
@@ -344,7 +359,7 @@ own_field(Own *O, const Expr *e, bool move)
 				return;
 			OwnSt cur = O->st.items[i];
 			if (ST(cur) == ST_LIVE || ST(cur) == ST_PARTIAL) {
-				int k = field_slot(v, e->u.field.name.s, true);
+				int k = field_slot(O, v, e->u.field.name.s, true);
 				OwnSt next = ST(cur) == ST_PARTIAL ? cur : (OwnSt)(ST_PARTIAL | ALL_PATHS);
 				if (k >= 0 && k < FIELD_BITS)
 					next = (OwnSt)((next & ~MAY(k)) | DEF(k));
@@ -365,10 +380,10 @@ static void
 arg_context(Own *O, const Expr *call, int i)
 {
 	Sema *S = O->S;
-	if (call->kind == EXPR_CALL && S->call_builtin[call->id]) {
-		O->arg_callee = S->call_builtin[call->id]->name;
+	if (call->kind == EXPR_CALL && S->call_builtin[ast_call_index(call)]) {
+		O->arg_callee = S->call_builtin[ast_call_index(call)]->name;
 		/* the reference's string operations name their operands; the others are `argN` */
-		if (S->call_builtin[call->id]->bid == BI_string_concat && i < 2)
+		if (S->call_builtin[ast_call_index(call)]->bid == BI_string_concat && i < 2)
 			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
 		else
 			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
@@ -389,7 +404,7 @@ arg_context(Own *O, const Expr *call, int i)
 static void
 own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
-	const uint8_t *cons = O->S->call_consumes[call->id];
+	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
 	for (int i = 0; i < nargs; i++) {
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
@@ -732,7 +747,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_METHOD: {
-		const uint8_t *cons = O->S->call_consumes[e->id];
+		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
 		own_expr(O, e->u.method.recv, cons ? cons[0] != 0 : true);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
 		break;
@@ -775,9 +790,9 @@ view_owner(Own *O, const Expr *e)
 		int i = find(O, e->u.name.s);
 		return i >= 0 ? O->vars.items[i].view_of : -1;
 	}
-	if (e->kind != EXPR_CALL || !O->S->call_builtin[e->id] || e->u.call.nargs < 1)
+	if (e->kind != EXPR_CALL || !O->S->call_builtin[ast_call_index(e)] || e->u.call.nargs < 1)
 		return -1;
-	BuiltinId bi = O->S->call_builtin[e->id]->bid;
+	BuiltinId bi = O->S->call_builtin[ast_call_index(e)]->bid;
 	const Expr *a = e->u.call.args[0];
 	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && bi == BI_bytes_as_slice)
 		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
@@ -984,6 +999,7 @@ sema_own_check_function(Sema *S, SymId fn)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);
 	VEC_FREE(O.vars);
+	VEC_FREE(O.fields);
 	VEC_FREE(O.st);
 	VEC_FREE(O.marks);
 	VEC_FREE(O.trail);

@@ -168,7 +168,8 @@ struct Sema {
 	/*
 	 * Calls and method calls: per argument, whether the callee consumes it
 	 * (1) or borrows it (0); methods add the receiver as argument 0.  NULL
-	 * when the call was not resolved.  Arena arrays.
+	 * when the call was not resolved.  Arena arrays.  This and call_builtin
+	 * are indexed by the call's number (ast_call_index), not its Expr id.
 	 */
 	uint8_t **call_consumes;
 	/* Field assignments `x.f = v;`: per Expr id of v, the record or class

@@ -812,6 +812,7 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 	S->len = len;
 	S->diags = diags;
 	arena_init(&S->arena);
+	arena_take_tail(&S->arena, m->arena);   /* freed before the tree's arena (driver_session_free) */
 	sema_types_init(&S->types);
 	S->module_name = arena_strndup(&S->arena, src + m->name.span.start, m->name.span.end - m->name.span.start);
 	S->npermits = m->permit.nnames;
@@ -826,8 +827,8 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 	S->assign_owner = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	for (uint32_t i = 0; i < m->nexprs; i++)
 		S->expr_sym[i] = S->assign_owner[i] = -1;
-	S->call_consumes = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(uint8_t *));
-	S->call_builtin = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Builtin *));
+	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
+	S->call_builtin = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(Builtin *));
 	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172

@@ -51,7 +51,7 @@ arena_free(Arena *a)
 static void
 arena_grow(Arena *a, size_t need)
 {
-	size_t size = a->head ? a->head->size * 2 : 16384;
+	size_t size = a->head && !a->gave_tail ? a->head->size * 2 : 16384;
 	if (size > ((size_t)4 << 20))
 		size = (size_t)4 << 20;
 	if (size < need)
@@ -65,7 +65,21 @@ arena_grow(Arena *a, size_t need)
 	a->cur = (char *)c->data;
 	a->lim = a->cur + size;
 	a->zeroed = mapped;
+	a->gave_tail = false;
 	a->total += size;
+}
+
+void
+arena_take_tail(Arena *to, Arena *from)
+{
+	ASSERT(!to->head && to->cur == to->lim, "arena_take_tail into a used arena");
+	if (!from || from->cur == from->lim)
+		return;
+	to->cur = from->cur;
+	to->lim = from->lim;
+	to->zeroed = from->zeroed;
+	from->cur = from->lim;
+	from->gave_tail = true;
 }
 
 void *

@@ -17,6 +17,7 @@ typedef struct Arena {
 	char *lim;         /* end of head */
 	size_t total;      /* bytes obtained for chunks, for statistics */
 	bool zeroed;       /* head is a fresh mapping: [cur, lim) is already zero */
+	bool gave_tail;    /* arena_take_tail took [cur, lim): the next chunk starts small */
 	void **owned;      /* heap blocks handed to the arena (arena_own) */
 	int nowned, capowned;
 } Arena;
@@ -26,6 +27,14 @@ void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);     /* zeroed, 8-byte aligned */
 /* Hands a heap block (from spx_xmalloc/spx_xrealloc) to the arena: freed by arena_free. */
 void arena_own(Arena *a, void *p);
+/*
+ * A fresh arena `to` (arena_init, nothing allocated) allocates first from the
+ * unused rest of from's newest chunk, which from gives up: a later stage's
+ * tables fill the page the earlier stage's tree left half used instead of
+ * mapping a chunk of their own.  `to` must be freed before `from`; `from`
+ * may go on allocating (from a new chunk, started small).
+ */
+void arena_take_tail(Arena *to, Arena *from);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

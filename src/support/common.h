@@ -68,9 +68,10 @@ void *spx_big_alloc(size_t bytes, bool *mapped);
  * bound under strict overcommit): the caller then sizes by an estimate. */
 void *spx_big_reserve(size_t bytes, bool *mapped);
 void spx_big_free(void *p, size_t bytes, bool mapped);
-/* A mapped block's whole 2 MiB units inside [p, p + bytes) go back to the
- * system (they read as zeros afterwards); a heap block is left alone. */
-void spx_big_release(void *p, size_t bytes, bool mapped);
+/* A mapped block's bytes [from, to) are dead, and so is everything below
+ * from: the whole pages among them go back to the system (they read as
+ * zeros afterwards); a heap block is left alone. */
+void spx_big_release(void *p, size_t from, size_t to, bool mapped);
 
 /*
  * Edit distance of a and b for "did you mean" help: insertions, deletions

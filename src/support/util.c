@@ -135,14 +135,19 @@ spx_big_free(void *p, size_t bytes, bool mapped)
 }
 
 void
-spx_big_release(void *p, size_t bytes, bool mapped)
+spx_big_release(void *p, size_t from, size_t to, bool mapped)
 {
 	if (!mapped)
 		return;
-	/* whole huge-page units: a partial one would split the huge page */
-	const uintptr_t unit = (uintptr_t)2 << 20;
-	uintptr_t lo = ((uintptr_t)p + unit - 1) & ~(unit - 1);
-	uintptr_t hi = ((uintptr_t)p + bytes) & ~(unit - 1);
+	/* Whole pages.  The page holding byte `from` is dead up to it and
+	 * was not released by the previous call (which stopped below it), so
+	 * the range starts at that page.  A range inside a huge page splits
+	 * it (once): the memory goes back while the tree is still growing. */
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + from) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)p + to) & ~(page - 1);
+	if (lo < (uintptr_t)p)
+		lo = (uintptr_t)p;
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }

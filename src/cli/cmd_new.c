@@ -1,0 +1,384 @@
+/*
+ * cmd_new.c — `semaprax new <dir> [--name n] [--template
+ * calculator|library|command]` (TOOLCHAIN.md §1.2, §2.2–2.3): writes a
+ * project that checks, runs and tests green out of the box.
+ *
+ * The directory must not exist (SPX-I101 otherwise; nothing is ever
+ * overwritten); its parent must.  The name defaults to the directory's
+ * last component and must be a manifest name ([a-z][a-z0-9-]*, 1–64
+ * bytes), else a usage error asking for --name.  Module names are the
+ * name with `-` spelled `_` (a module path segment is an identifier);
+ * stable ids keep the name as written.  The manifest is the table layout
+ * rendered by project_manifest_render, so it is canonical by construction;
+ * the sources are in canonical `fmt` form (tests/project-test.sh checks
+ * both, and check, run and test, for every template).
+ *
+ * Templates (all permit-free, as project v1 admission requires):
+ *   calculator  app (entry) · core (add, divide with a contract) · tests;
+ *   library     lib (entry: a demonstration `main`) · core (gcd, clamp) · tests;
+ *   command     cli (entry: `main` returns the exit status) · command
+ *               (the pure decision of that status) · tests.  Capability
+ *               grants for projects (issue 15 item 4) are not there yet,
+ *               so the command reads no arguments.
+ * On success prints `created project <name> in <dir> (template <t>)` and
+ * the next commands.  A failure part-way removes what it wrote.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../project/manifest.h"
+
+typedef struct NewFile {
+	const char *path;         /* relative to the project directory */
+	const char *text;         /* `{M}` = module prefix, `{N}` = id prefix */
+} NewFile;
+
+typedef struct NewTemplate {
+	const char *name;
+	const char *entry;        /* module suffix of the entry module */
+	const char *web;          /* id suffix of the one web export */
+	NewFile files[3];         /* sorted by path */
+} NewTemplate;
+
+static const NewTemplate templates[] = {
+	{ "calculator", "app", "add", {
+	  { "src/app.spx",
+	    "module {M}.app;\n"
+	    "use function @id(\"{N}.add\") from {M}.core as add;\n"
+	    "use function @id(\"{N}.divide\") from {M}.core as divide;\n"
+	    "\n"
+	    "// The program: 40 + 84 / 2.\n"
+	    "@id(\"{N}.app.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    add(40, divide(84, 2))\n"
+	    "}\n" },
+	  { "src/core.spx",
+	    "module {M}.core;\n"
+	    "\n"
+	    "@id(\"{N}.add\")\n"
+	    "fn add(left: i64, right: i64) -> i64\n"
+	    "{\n"
+	    "    left + right\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.divide\")\n"
+	    "fn divide(left: i64, right: i64) -> i64\n"
+	    "    requires right != 0\n"
+	    "{\n"
+	    "    left / right\n"
+	    "}\n" },
+	  { "src/tests.spx",
+	    "module {M}.tests;\n"
+	    "use function @id(\"{N}.add\") from {M}.core as add;\n"
+	    "use function @id(\"{N}.divide\") from {M}.core as divide;\n"
+	    "\n"
+	    "// Runs first; a nonzero return fails the suite.\n"
+	    "@id(\"{N}.tests.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    0\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.add\")\n"
+	    "fn test_add() -> i64\n"
+	    "{\n"
+	    "    if add(2, 3) == 5 { 0 } else { 1 }\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.divide\")\n"
+	    "fn test_divide() -> i64\n"
+	    "{\n"
+	    "    if divide(84, 2) == 42 { 0 } else { 1 }\n"
+	    "}\n" } } },
+	{ "command", "cli", "exit-status", {
+	  { "src/cli.spx",
+	    "module {M}.cli;\n"
+	    "use function @id(\"{N}.exit-status\") from {M}.command as exit_status;\n"
+	    "\n"
+	    "// The command's exit status (0 = success).\n"
+	    "@id(\"{N}.cli.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    exit_status(0)\n"
+	    "}\n" },
+	  { "src/command.spx",
+	    "module {M}.command;\n"
+	    "\n"
+	    "// 0 when no errors were counted, else 1.\n"
+	    "@id(\"{N}.exit-status\")\n"
+	    "fn exit_status(errors: i64) -> i64\n"
+	    "    requires errors >= 0\n"
+	    "    ensures result == 0 || result == 1\n"
+	    "{\n"
+	    "    if errors == 0 { 0 } else { 1 }\n"
+	    "}\n" },
+	  { "src/tests.spx",
+	    "module {M}.tests;\n"
+	    "use function @id(\"{N}.exit-status\") from {M}.command as exit_status;\n"
+	    "\n"
+	    "// Runs first; a nonzero return fails the suite.\n"
+	    "@id(\"{N}.tests.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    0\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.failure\")\n"
+	    "fn test_failure() -> i64\n"
+	    "{\n"
+	    "    if exit_status(3) == 1 { 0 } else { 1 }\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.success\")\n"
+	    "fn test_success() -> i64\n"
+	    "{\n"
+	    "    exit_status(0)\n"
+	    "}\n" } } },
+	{ "library", "lib", "gcd", {
+	  { "src/core.spx",
+	    "module {M}.core;\n"
+	    "\n"
+	    "// The greatest common divisor of two non-negative numbers.\n"
+	    "@id(\"{N}.gcd\")\n"
+	    "fn gcd(a: i64, b: i64) -> i64\n"
+	    "    requires a >= 0 && b >= 0\n"
+	    "    ensures result >= 0\n"
+	    "{\n"
+	    "    if b == 0 { a } else { gcd(b, a % b) }\n"
+	    "}\n"
+	    "\n"
+	    "// value limited to low..=high.\n"
+	    "@id(\"{N}.clamp\")\n"
+	    "fn clamp(value: i64, low: i64, high: i64) -> i64\n"
+	    "    requires low <= high\n"
+	    "    ensures result >= low && result <= high\n"
+	    "{\n"
+	    "    if value < low { low } else { if value > high { high } else { value } }\n"
+	    "}\n" },
+	  { "src/lib.spx",
+	    "module {M}.lib;\n"
+	    "use function @id(\"{N}.gcd\") from {M}.core as gcd;\n"
+	    "\n"
+	    "// A demonstration of the library: gcd(12, 18).\n"
+	    "@id(\"{N}.lib.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    gcd(12, 18)\n"
+	    "}\n" },
+	  { "src/tests.spx",
+	    "module {M}.tests;\n"
+	    "use function @id(\"{N}.clamp\") from {M}.core as clamp;\n"
+	    "use function @id(\"{N}.gcd\") from {M}.core as gcd;\n"
+	    "\n"
+	    "// Runs first; a nonzero return fails the suite.\n"
+	    "@id(\"{N}.tests.main\")\n"
+	    "fn main() -> i64\n"
+	    "{\n"
+	    "    0\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.clamp\")\n"
+	    "fn test_clamp() -> i64\n"
+	    "{\n"
+	    "    let mut failures: i64 = 0;\n"
+	    "    if clamp(-5, 0, 10) != 0 { failures = failures + 1; }\n"
+	    "    if clamp(50, 0, 10) != 10 { failures = failures + 1; }\n"
+	    "    if clamp(7, 0, 10) != 7 { failures = failures + 1; }\n"
+	    "    failures\n"
+	    "}\n"
+	    "\n"
+	    "@id(\"{N}.tests.gcd\")\n"
+	    "fn test_gcd() -> i64\n"
+	    "{\n"
+	    "    if gcd(12, 18) == 6 && gcd(7, 0) == 7 { 0 } else { 1 }\n"
+	    "}\n" } } },
+};
+
+static bool
+valid_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 1 || n > 64 || !(s[0] >= 'a' && s[0] <= 'z'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* text with {M} and {N} replaced. */
+static void
+expand(Buf *out, const char *text, const char *mod, const char *name)
+{
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '{' && (p[1] == 'M' || p[1] == 'N') && p[2] == '}') {
+			buf_puts(out, p[1] == 'M' ? mod : name);
+			p += 2;
+		} else {
+			buf_putc(out, *p);
+		}
+	}
+}
+
+static void
+report_write(const char *path, const char *what, const char *help)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_I101, NULL, "%s", what);
+	diag_set_help(d, "%s", help);
+	diag_emit_all(&s, false);
+	diag_free(&s);
+}
+
+static bool
+write_file(const char *path, const Buf *b)
+{
+	FILE *f = fopen(path, "wbx");
+	if (!f)
+		return false;
+	bool ok = fwrite(b->data, 1, b->len, f) == b->len;
+	return fclose(f) == 0 && ok;
+}
+
+int
+cli_cmd_new(int argc, char **argv)
+{
+	const char *dir = NULL, *name = NULL, *tmpl = "calculator";
+	bool have_tmpl = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--name") == 0 || strcmp(argv[i], "--template") == 0) {
+			bool is_name = argv[i][2] == 'n';
+			if (i + 1 >= argc)
+				return cli_usage("new", "%s takes a value", argv[i]);
+			if (is_name ? name != NULL : have_tmpl)
+				return cli_usage("new", "%s given twice", argv[i]);
+			if (is_name)
+				name = argv[++i];
+			else
+				tmpl = argv[++i], have_tmpl = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage("new", "unknown option `%s`; new requires <dir> [--name n] [--template calculator|library|command]", argv[i]);
+		} else if (!dir) {
+			dir = argv[i];
+		} else {
+			return cli_usage("new", "new takes one directory");
+		}
+	}
+	if (!dir)
+		return cli_usage("new", "new requires <dir> [--name n] [--template calculator|library|command]");
+	const NewTemplate *t = NULL;
+	for (size_t i = 0; i < countof(templates); i++)
+		if (strcmp(templates[i].name, tmpl) == 0)
+			t = &templates[i];
+	if (!t)
+		return cli_usage("new", "unknown template `%s`; the templates are calculator, library and command", tmpl);
+	/* the default name: the directory's last component */
+	size_t dl = strlen(dir);
+	while (dl > 1 && dir[dl - 1] == '/')
+		dl--;
+	char *clean = spx_xmalloc(dl + 1);
+	memcpy(clean, dir, dl);
+	clean[dl] = '\0';
+	if (!name) {
+		const char *slash = strrchr(clean, '/');
+		name = slash ? slash + 1 : clean;
+		if (!valid_name(name)) {
+			int st = cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name", name);
+			free(clean);
+			return st;
+		}
+	} else if (!valid_name(name)) {
+		free(clean);
+		return cli_usage("new", "--name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes)", name);
+	}
+	char *mod = spx_xstrdup(name);
+	for (char *p = mod; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	int status = EXIT_FAIL;
+	struct stat st;
+	if (lstat(clean, &st) == 0) {
+		report_write(clean, "the destination already exists; nothing was written",
+		    "choose a directory that does not exist yet; `new` never overwrites");
+		goto out;
+	}
+	if (mkdir(clean, 0777) != 0) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "cannot create the project directory: %s", strerror(errno));
+		report_write(clean, msg, "create the parent directory first, or choose a writable location");
+		goto out;
+	}
+	size_t plen = dl + 64;
+	char *path = spx_xmalloc(plen);
+	snprintf(path, plen, "%s/src", clean);
+	bool ok = mkdir(path, 0777) == 0;
+	/* the manifest, rendered canonically */
+	ProjectManifest m;
+	memset(&m, 0, sizeof m);
+	m.tables = true;
+	m.name = (char *)name;
+	m.version = (char *)"0.1.0";
+	Buf entry = {0}, tests = {0}, web = {0};
+	buf_printf(&entry, "%s.%s", mod, t->entry);
+	buf_printf(&tests, "%s.tests", mod);
+	buf_printf(&web, "%s.%s", name, t->web);
+	m.entry = entry.data;
+	m.test_module = tests.data;
+	char *srcs[3] = { (char *)t->files[0].path, (char *)t->files[1].path, (char *)t->files[2].path };
+	m.sources = srcs;
+	m.nsources = 3;
+	char *webs[1] = { web.data };
+	m.web = webs;
+	m.nweb = 1;
+	Buf b = {0};
+	project_manifest_render(&m, &b);
+	int written = 0;
+	if (ok) {
+		snprintf(path, plen, "%s/semaprax.toml", clean);
+		ok = write_file(path, &b);
+	}
+	for (int i = 0; ok && i < 3; i++) {
+		buf_free(&b);
+		expand(&b, t->files[i].text, mod, name);
+		snprintf(path, plen, "%s/%s", clean, t->files[i].path);
+		ok = write_file(path, &b);
+		written += ok;
+	}
+	if (ok) {
+		printf("created project %s in %s (template %s)\n", name, clean, t->name);
+		printf("next: semaprax check %s; semaprax run %s; semaprax test %s\n", clean, clean, clean);
+		status = EXIT_OK;
+	} else {
+		int err = errno;
+		for (int i = 0; i < written; i++) {
+			snprintf(path, plen, "%s/%s", clean, t->files[i].path);
+			unlink(path);
+		}
+		snprintf(path, plen, "%s/semaprax.toml", clean);
+		unlink(path);
+		snprintf(path, plen, "%s/src", clean);
+		rmdir(path);
+		rmdir(clean);
+		char msg[256];
+		snprintf(msg, sizeof msg, "cannot write the project: %s; nothing was left behind", strerror(err));
+		report_write(clean, msg, "check that the location is writable and has space");
+	}
+	buf_free(&b);
+	buf_free(&entry);
+	buf_free(&tests);
+	buf_free(&web);
+	free(path);
+out:
+	free(mod);
+	free(clean);
+	fflush(stdout);
+	return status;
+}

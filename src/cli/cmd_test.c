@@ -1,0 +1,376 @@
+/*
+ * cmd_test.c — `semaprax test [<dir>|semaprax.toml|--manifest-path <p>]
+ * [--json] [--max-steps N] [--max-bytes N] [--lane interp]` (TOOLCHAIN.md
+ * §1.2, §2.3).
+ *
+ * `check` of the project, every module lowered (project_lower), then in the
+ * interpreter lane: the test module's `main` (passes iff it returns 0),
+ * then every case — a function of the test module whose name starts with
+ * `test_`, with no parameters and no type parameters, returning `i64`,
+ * with an explicit `@id` — ordered by stable id (bytewise).  Each run is a
+ * fresh interpreter image (interp_run_image_func) with the whole
+ * --max-steps budget.  A `test_` function of another shape is not a case:
+ * the report adds `note: `<name>` is not a test case: <rule>`.
+ *
+ * Human output: all pass → stdout `project tests passed` (no cases) or
+ * `project tests passed (N named cases)`, exit 0.  Otherwise on stderr one
+ * `failed <stable-id>: <outcome>` per failing main/case (outcome
+ * `returned <v>`, `language status <status-json>` plus the two contract
+ * detail lines when present, `step budget exhausted`, `call-depth bound
+ * exceeded`), then `project tests failed: <failed> of <total> in <module>`
+ * (total = main + cases) and the `help:` line, exit 1.
+ *
+ * --json prints the `semaprax.project-execution.v1` envelope on stdout
+ * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
+ * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
+ * Lanes: only the interpreter exists for projects; `--lane native|wasm|all`
+ * (and `--target native`) are usage errors naming what exists.  On a
+ * terminal (stderr is a tty, human mode) each run adds a progress line
+ * `test <stable-id> ... ok|FAILED` on stderr.
+ */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../driver/route.h"
+#include "../hir/hir.h"
+#include "../interp/interp.h"
+#include "../project/project.h"
+#include "../sema/sema.h"
+#include "../support/json.h"
+
+#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]"
+#define LANE_REFUSED "test runs in the interpreter lane only (`--lane interp`, the default); the native, wasm and all lanes are not available for project tests yet"
+
+typedef struct TestOptions {
+	const char *path;
+	const char *manifest_path;
+	bool json;
+	uint64_t max_steps, max_bytes;
+} TestOptions;
+
+/* One run: the test module's main (case < 0 in the list order) or a case. */
+typedef struct TestRun {
+	int func;                 /* HIR function index in the test module */
+	const char *id;
+	const char *name;
+	InterpResult r;
+	bool passed;
+} TestRun;
+
+static bool
+parse_steps(const char *s, uint64_t *out)
+{
+	if (!*s || *s == '0')
+		return false;
+	uint64_t v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		uint64_t d = (uint64_t)(*p - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+static int
+parse_options(int argc, char **argv, TestOptions *o)
+{
+	bool have_steps = false, have_bytes = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0) {
+			if (o->json)
+				return cli_usage("test", "--json given twice");
+			o->json = true;
+		} else if (strcmp(a, "--max-steps") == 0) {
+			if (have_steps)
+				return cli_usage("test", "--max-steps given twice");
+			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_steps))
+				return cli_usage("test", "--max-steps takes a positive integer");
+			have_steps = true;
+			i++;
+		} else if (strcmp(a, "--max-bytes") == 0) {
+			if (have_bytes)
+				return cli_usage("test", "--max-bytes given twice");
+			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_bytes))
+				return cli_usage("test", "--max-bytes takes a positive integer");
+			have_bytes = true;
+			i++;
+		} else if (strcmp(a, "--lane") == 0 || strcmp(a, "--target") == 0) {
+			if (i + 1 >= argc)
+				return cli_usage("test", "%s takes a lane: interp", a);
+			const char *l = argv[++i];
+			if (strcmp(l, "interp") != 0 && strcmp(l, "interpreter") != 0) {
+				if (strcmp(l, "native") == 0 || strcmp(l, "wasm") == 0 || strcmp(l, "all") == 0)
+					return cli_usage("test", "%s", LANE_REFUSED);
+				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default, the one available) and native, wasm, all (not available for project tests yet)", l);
+			}
+		} else if (strcmp(a, "--manifest-path") == 0) {
+			if (o->manifest_path || i + 1 >= argc)
+				return cli_usage("test", TEST_GRAMMAR);
+			o->manifest_path = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage("test", "unknown option `%s`; " TEST_GRAMMAR, a);
+		} else if (!o->path) {
+			o->path = a;
+		} else {
+			return cli_usage("test", TEST_GRAMMAR);
+		}
+	}
+	if (o->path && o->manifest_path)
+		return cli_usage("test", "give a project directory or --manifest-path, not both");
+	return EXIT_OK;
+}
+
+/* Why a `test_` function is not a case, or NULL when it is one. */
+static const char *
+not_a_case(const Sym *y)
+{
+	if (y->nparams > 0)
+		return "a case takes no parameters";
+	if (y->ntparams > 0)
+		return "a case has no type parameters";
+	if (y->result != T_I64)
+		return "a case returns `i64`";
+	if (!y->explicit_id)
+		return "a case has an explicit `@id`";
+	return NULL;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp(((const TestRun *)a)->id, ((const TestRun *)b)->id);
+}
+
+static void
+outcome_line(FILE *f, const TestRun *t)
+{
+	const InterpResult *r = &t->r;
+	switch (r->stop) {
+	case STOP_NONE:
+		fprintf(f, "failed %s: returned %" PRId64 "\n", t->id, r->value);
+		break;
+	case STOP_STATUS: {
+		Buf b = {0};
+		cli_status_json(&b, r);
+		fprintf(f, "failed %s: language status %s\n", t->id, b.data);
+		buf_free(&b);
+		const InterpFailure *fl = &r->failure;
+		if (fl->present) {
+			fprintf(f, "  contract: %s %s in %s\n", fl->phase, fl->clause, fl->function);
+			fputs("  arguments: ", f);
+			for (int i = 0; i < fl->nargs; i++)
+				fprintf(f, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
+			fputc('\n', f);
+		}
+		break;
+	}
+	case STOP_FUEL:
+		fprintf(f, "failed %s: step budget exhausted\n", t->id);
+		break;
+	case STOP_DEPTH:
+		fprintf(f, "failed %s: call-depth bound exceeded\n", t->id);
+		break;
+	default:
+		fprintf(f, "failed %s: interpreter limit: %s\n", t->id, r->message);
+		break;
+	}
+}
+
+static void
+run_json(Buf *b, const TestRun *t, uint64_t max_steps)
+{
+	buf_puts(b, "{\"stable_id\":");
+	json_cstr(b, t->id);
+	buf_puts(b, ",\"name\":");
+	json_cstr(b, t->name);
+	buf_printf(b, ",\"fuel\":{\"steps_used\":%" PRIu64 ",\"max_steps\":%" PRIu64 "},\"outcome\":", t->r.steps, max_steps);
+	if (t->r.stop == STOP_LIMIT) {
+		buf_puts(b, "{\"kind\":\"interpreter_limit\",\"message\":");
+		json_cstr(b, t->r.message);
+		buf_putc(b, '}');
+	} else {
+		cli_outcome_json(b, &t->r);
+	}
+	buf_printf(b, ",\"passed\":%s}", t->passed ? "true" : "false");
+}
+
+#define DOMAIN_LIT(s) s, sizeof s
+
+/* Prints the envelope; false (after F104) when it exceeds max_bytes. */
+static bool
+envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const char **notes, int nnotes, const TestOptions *to)
+{
+	uint64_t max_steps = to->max_steps;
+	Buf p = {0};
+	buf_puts(&p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"test\",\"project\":{\"name\":");
+	json_cstr(&p, pj->man.name);
+	buf_puts(&p, ",\"revision\":");
+	json_cstr(&p, pj->P.revision);
+	buf_puts(&p, "},\"lane\":\"interpreter\",\"module\":");
+	json_cstr(&p, pj->man.test_module);
+	buf_puts(&p, ",\"main\":");
+	run_json(&p, &runs[0], max_steps);
+	buf_puts(&p, ",\"cases\":[");
+	for (int i = 1; i < nruns; i++) {
+		if (i > 1)
+			buf_putc(&p, ',');
+		run_json(&p, &runs[i], max_steps);
+	}
+	buf_puts(&p, "],\"not_cases\":[");
+	for (int i = 0; i < nnotes; i += 2) {
+		buf_puts(&p, i ? ",{\"name\":" : "{\"name\":");
+		json_cstr(&p, notes[i]);
+		buf_puts(&p, ",\"rule\":");
+		json_cstr(&p, notes[i + 1]);
+		buf_putc(&p, '}');
+	}
+	buf_printf(&p, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"total\":%d}}", nruns - failed, failed, nruns);
+	char digest[72];
+	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p.data, p.len);
+	Buf env = {0};
+	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p.len, p.data);
+	bool ok = env.len <= to->max_bytes;
+	if (ok) {
+		fwrite(env.data, 1, env.len, stdout);
+		putchar('\n');
+	} else {
+		DiagSink s;
+		diag_init(&s, pj->manifest_path, NULL, 0);
+		Diag *d = diag_report(&s, DIAG_F104, NULL, "project test envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
+		    env.len, to->max_bytes);
+		diag_set_help(d, "raise `--max-bytes`");
+		diag_emit_all(&s, true);
+		diag_free(&s);
+	}
+	buf_free(&env);
+	buf_free(&p);
+	return ok;
+}
+
+static int
+test_project(const char *manifest, const TestOptions *to)
+{
+	Project pj;
+	bool ok = project_check(&pj, manifest) && project_lower(&pj);
+	for (int i = 0; ok && i < pj.P.nmods; i++) {
+		Session *s = &pj.P.mods[i]->s;
+		if (s->S->npermits > 0) {
+			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project test admits permit-free modules; `%s` declares a `permit` set",
+			    pj.P.mods[i]->name);
+			diag_set_help(d, "test effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet");
+			ok = false;
+		}
+	}
+	ModuleId tm = ok ? driver_program_find(&pj.P, pj.man.test_module) : DRIVER_NO_MODULE;
+	InterpOptions o = {0};
+	HirModule *H = tm != DRIVER_NO_MODULE ? pj.P.mods[tm]->s.H : NULL;
+	if (H) {
+		driver_route(H->S, &o.host);
+		ok = driver_admit(H, &o.host, &pj.P.mods[tm]->s.diags);
+	}
+	project_emit_diags(&pj, to->json);
+	int status = EXIT_FAIL;
+	int mainf = H ? hir_find_main(H) : -1;
+	if (!ok || mainf < 0) {
+		project_free(&pj);
+		return status;
+	}
+	o.max_steps = to->max_steps;
+	/* runs[0] is main; then the cases by stable id */
+	TestRun *runs = spx_xcalloc((size_t)H->nfuncs + 1, sizeof *runs);
+	const char **notes = spx_xmalloc(sizeof *notes * (size_t)(2 * H->nfuncs + 1));
+	int nruns = 1, nnotes = 0;
+	runs[0].func = mainf;
+	runs[0].id = H->funcs[mainf].id;
+	runs[0].name = H->funcs[mainf].name;
+	for (int i = 0; i < H->nfuncs; i++) {
+		const HirFunc *f = &H->funcs[i];
+		if (f->sym < 0 || strncmp(f->name, "test_", 5) != 0)
+			continue;
+		const Sym *y = &H->S->syms.items[f->sym];
+		if (y->kind != SK_FN)
+			continue;
+		const char *why = not_a_case(y);
+		if (why) {
+			notes[nnotes++] = f->name;
+			notes[nnotes++] = why;
+			continue;
+		}
+		runs[nruns].func = i;
+		runs[nruns].id = f->id;
+		runs[nruns].name = f->name;
+		nruns++;
+	}
+	qsort(runs + 1, (size_t)(nruns - 1), sizeof *runs, by_id);
+	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)pj.P.nmods);
+	for (int i = 0; i < pj.P.nmods; i++)
+		mods[i] = pj.P.mods[i]->s.H;
+	int failed = 0;
+	for (int i = 0; i < nruns; i++) {
+		interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
+		runs[i].passed = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		failed += !runs[i].passed;
+		/* on a terminal, a progress line per run (never in snapshots) */
+		if (!to->json && isatty(STDERR_FILENO))
+			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : "FAILED");
+	}
+	if (to->json) {
+		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
+			failed = nruns ? nruns : 1;
+	} else {
+		FILE *f = failed ? stderr : stdout;
+		for (int i = 0; i < nnotes; i += 2)
+			fprintf(f, "note: `%s` is not a test case: %s\n", notes[i], notes[i + 1]);
+		if (!failed) {
+			if (nruns == 1)
+				fputs("project tests passed\n", stdout);
+			else
+				printf("project tests passed (%d named cases)\n", nruns - 1);
+		} else {
+			for (int i = 0; i < nruns; i++)
+				if (!runs[i].passed)
+					outcome_line(stderr, &runs[i]);
+			fprintf(stderr, "project tests failed: %d of %d in %s\n", failed, nruns, pj.man.test_module);
+			fprintf(stderr, "help: a test passes by returning 0; a nonzero return is the failing check's code or count%s\n",
+			    nruns == 1 ? "; add `fn test_<name>() -> i64` cases with an explicit `@id` to name each check" : "");
+		}
+	}
+	status = failed ? EXIT_FAIL : EXIT_OK;
+	for (int i = 0; i < nruns; i++)
+		interp_result_free(&runs[i].r);
+	free(mods);
+	free(notes);
+	free(runs);
+	project_free(&pj);
+	return status;
+}
+
+int
+cli_cmd_test(int argc, char **argv)
+{
+	TestOptions to;
+	memset(&to, 0, sizeof to);
+	to.max_steps = 1000000;
+	to.max_bytes = 65536;
+	int st = parse_options(argc, argv, &to);
+	if (st != EXIT_OK)
+		return st;
+	char *manifest = project_manifest_for(to.path, to.manifest_path);
+	if (!manifest)
+		return cli_usage("test", "test runs a project's tests; `%s` is not a project directory or semaprax.toml "
+		                         "(single files have no test module: use `semaprax run <file>`)", to.path);
+	st = test_project(manifest, &to);
+	free(manifest);
+	fflush(stdout);
+	return st;
+}
