@@ -6,7 +6,8 @@
 # replaced by the revision `check` prints for the source, then
 #   semaprax patch SRC.spx CASE.spatch [--dry-run when CASE ends in -dry]
 # runs (`semaprax impact SRC.spx CASE.spatch FLAGS` when CASE starts with
-# `impact`, FLAGS from a `# flags: …` line of the patch).  Expectations:
+# `impact`, FLAGS from a `# flags: …` line of the patch; `semaprax review
+# SRC.spx CASE.spatch` when CASE starts with `review`).  Expectations:
 #   SRC.CASE.out     stdout, then stderr, then `exit N` (NO_COLOR)
 #   SRC.CASE.golden  the file afterwards when it changed; without it the file
 #                    must be byte for byte the original (and keep its mode)
@@ -71,6 +72,7 @@ for p in "$dir"/*.spatch; do
 	case $case in
 	*-dry) flag=--dry-run ;;
 	impact*) cmd=impact; flag=$(sed -n 's/^# flags: //p' "$p") ;;
+	review*) cmd=review ;;
 	esac
 	mode_before=$(stat -c %a "$d/$src.spx")
 	# shellcheck disable=SC2086
@@ -120,6 +122,35 @@ for s in "$dir"/*.spx; do
 	cp "$s" "$work/orig/$src.spx"
 	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
 done
+# review never truncates (G120): a call instance change whose callers form
+# a chain N long has N+1 affected functions of N+2 callables.  Callables are
+# bounded by 1024, which also bounds the impact it embeds (at most 1024
+# nodes): N=1022 reviews all 1023 (exit 0), N=1023 is refused, no report.
+deep() {   # deep N DIR: DIR/deep.spx, DIR/p.spatch
+	mkdir -p "$2"
+	{
+		printf 'module patch.deep;\n\n@id("deep.marker")\nfn marker<T>() -> bool\n{\n    true\n}\n\n'
+		printf '@id("deep.f0")\nfn f0() -> bool\n{\n    marker<i64>()\n}\n\n'
+		i=1
+		while [ $i -lt "$1" ]; do
+			printf '@id("deep.f%d")\nfn f%d() -> bool\n{\n    f%d()\n}\n\n' $i $i $((i - 1))
+			i=$((i + 1))
+		done
+		printf '@id("app.main")\nfn main() -> i64\n{\n    if f%d() { 1 } else { 0 }\n}\n' $(($1 - 1))
+	} > "$2/deep.spx"
+	rev=$("$bin" check "$2/deep.spx" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	printf 'schema semaprax.semantic-patch.v2\nbase %s\nreplace-call-type-argument expression declaration:7:deep.f0:expression:0 template deep.marker old-instance semaprax.function-instance.v1:11:deep.marker:1:3:i64 index 0 from i64 to bool\n' "$rev" > "$2/p.spatch"
+}
+deep 1022 "$work/deep-ok"
+(cd "$work/deep-ok" && "$bin" review deep.spx p.spatch > out 2> err)
+[ $? = 0 ] && grep -q '"used_callables":1024,"used_call_sites":1023,"used_impact_depth":1022,"used_impact_nodes":1023,' "$work/deep-ok/out" && grep -q '"truncated":false' "$work/deep-ok/out" ||
+	{ echo "FAIL patch review-deep: 1024 callables must be reviewed"; head -c 600 "$work/deep-ok/err"; fail=1; }
+deep 1023 "$work/deep-over"
+cp "$work/deep-over/deep.spx" "$work/deep-over.orig"
+(cd "$work/deep-over" && "$bin" review deep.spx p.spatch > out 2> err)
+[ $? = 1 ] && [ ! -s "$work/deep-over/out" ] && grep -q 'SPX-G120' "$work/deep-over/err" && cmp -s "$work/deep-over.orig" "$work/deep-over/deep.spx" ||
+	{ echo "FAIL patch review-deep: 1025 callables must be G120"; head -c 600 "$work/deep-over/err"; fail=1; }
+n=$((n + 2))
 # The writer (shared with fmt, src/cli/fmt_write.c): a symlink's target is
 # patched and the link stays; a read-only file is refused (I101); a file
 # whose lock another writer holds is refused (I205); each leaves the bytes.

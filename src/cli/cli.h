@@ -58,6 +58,7 @@ int cli_cmd_repairs(int argc, char **argv);
 int cli_cmd_repair(int argc, char **argv);
 int cli_cmd_fix(int argc, char **argv);
 int cli_cmd_impact(int argc, char **argv);
+int cli_cmd_review(int argc, char **argv);
 int cli_cmd_graph(int argc, char **argv);
 int cli_cmd_context(int argc, char **argv);
 int cli_cmd_query(int argc, char **argv);

@@ -4,6 +4,8 @@
  *   semaprax patch <file> <patch.spatch> [--dry-run]
  *   semaprax repairs <file> assign-function-id <automatic-id>
  *   semaprax repair <file> <repair-id> --persistent-id <id>
+ *   semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]
+ *   semaprax review <file> <patch.spatch>
  *
  * `patch`: lock the file (fmt_write.c), verify it, resolve the patch
  * against that one verified program (src/patch/), apply the edits to a
@@ -499,6 +501,45 @@ out:
 	return status;
 }
 
+/* The identity-rebase object of assigning persistent id pid to the
+ * automatic function target: its direct callers in stable-id order, with
+ * their call-site counts (shared by `repair` and `review`). */
+static void
+put_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid)
+{
+	Sym *y = sema_sym(S, target);
+	buf_puts(b, "{\"before_id\":");
+	json_cstr(b, y->id);
+	buf_puts(b, ",\"after_id\":");
+	json_cstr(b, pid);
+	buf_puts(b, ",\"name\":");
+	json_cstr(b, y->name);
+	buf_puts(b, ",\"direct_callers\":[");
+	int *sites = spx_xcalloc((size_t)S->syms.len + 1, sizeof(int));
+	for (SymId f = 0; f < S->syms.len; f++) {
+		Sym *c = sema_sym(S, f);
+		if ((c->kind == SK_FN || c->kind == SK_METHOD) && c->fn)
+			sites[f] = patch_uses_in(S, c->fn, target);
+	}
+	bool first = true;
+	for (;;) {
+		SymId best = -1;
+		for (SymId f = 0; f < S->syms.len; f++)
+			if (sites[f] > 0 && (best < 0 || strcmp(sema_sym(S, f)->id, sema_sym(S, best)->id) < 0))
+				best = f;
+		if (best < 0)
+			break;
+		Sym *c = sema_sym(S, best);
+		buf_puts(b, first ? "{\"id\":" : ",{\"id\":");
+		json_cstr(b, c->id);
+		buf_printf(b, ",\"identity_origin\":\"%s\",\"site_count\":%d}", c->explicit_id ? "explicit" : "automatic", sites[best]);
+		sites[best] = 0;
+		first = false;
+	}
+	free(sites);
+	buf_puts(b, "]}");
+}
+
 int
 cli_cmd_repair(int argc, char **argv)
 {
@@ -565,37 +606,9 @@ cli_cmd_repair(int argc, char **argv)
 	domain_digest(&tail, "semaprax.diagnostic-repair.patch-digest.v1", ptext.data, ptext.len);
 	buf_puts(&tail, ",\"source\":");
 	json_str(&tail, ptext.data, ptext.len);
-	buf_puts(&tail, "},\"identity_rebase\":{\"before_id\":");
-	json_cstr(&tail, y->id);
-	buf_puts(&tail, ",\"after_id\":");
-	json_cstr(&tail, pid);
-	buf_puts(&tail, ",\"name\":");
-	json_cstr(&tail, y->name);
-	buf_puts(&tail, ",\"direct_callers\":[");
-	/* callers in stable-id order, with their call-site counts */
-	int *sites = spx_xcalloc((size_t)L->S->syms.len + 1, sizeof(int));
-	for (SymId f = 0; f < L->S->syms.len; f++) {
-		Sym *c = sema_sym(L->S, f);
-		if ((c->kind == SK_FN || c->kind == SK_METHOD) && c->fn)
-			sites[f] = patch_uses_in(L->S, c->fn, R.target);
-	}
-	bool first = true;
-	for (;;) {
-		SymId best = -1;
-		for (SymId f = 0; f < L->S->syms.len; f++)
-			if (sites[f] > 0 && (best < 0 || strcmp(sema_sym(L->S, f)->id, sema_sym(L->S, best)->id) < 0))
-				best = f;
-		if (best < 0)
-			break;
-		Sym *c = sema_sym(L->S, best);
-		buf_puts(&tail, first ? "{\"id\":" : ",{\"id\":");
-		json_cstr(&tail, c->id);
-		buf_printf(&tail, ",\"identity_origin\":\"%s\",\"site_count\":%d}", c->explicit_id ? "explicit" : "automatic", sites[best]);
-		sites[best] = 0;
-		first = false;
-	}
-	free(sites);
-	buf_puts(&tail, "]}}");
+	buf_puts(&tail, "},\"identity_rebase\":");
+	put_identity_rebase(&tail, L->S, R.target, pid);
+	buf_putc(&tail, '}');
 	print_fixed_point(&head, &tail);
 	buf_free(&head);
 	buf_free(&tail);
@@ -1005,6 +1018,130 @@ cli_cmd_impact(int argc, char **argv)
 out:
 	diag_emit_all(&pd, false);
 	buf_free(&b);
+	free(nodes);
+	if (g)
+		graph_model_free(g);
+	patch_plan_free(&plan);
+	free(cand);
+	driver_session_free(&C);
+	patch_free(&sp);
+	diag_free(&pd);
+	free(ptext);
+	driver_program_free(&P);
+	return status;
+}
+
+/* ---- review (TOOLCHAIN.md §3.7) ---- */
+
+/* The program's size as the review bounds it (patch.h ReviewUsage). */
+static void
+review_counts(const Session *L, ReviewUsage *u)
+{
+	Sema *S = L->S;
+	for (SymId i = 0; i < S->syms.len; i++) {
+		Sym *y = sema_sym(S, i);
+		if (y->prelude || !y->decl)
+			continue;
+		switch (y->kind) {
+		case SK_FN:
+		case SK_METHOD:
+			u->declarations++;
+			u->callables++;
+			break;
+		case SK_RECORD: u->declarations += 1 + y->nfields; break;
+		case SK_VARIANT:
+			u->declarations += 1 + y->ncases;
+			for (int c = 0; c < y->ncases; c++)
+				u->declarations += y->cases[c].nfields;
+			break;
+		case SK_RESOURCE:
+		case SK_INTERFACE: u->declarations++; break;
+		default: break;
+		}
+	}
+	for (uint32_t i = 0; i < L->m->nexprs; i++)
+		u->call_sites += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+}
+
+int
+cli_cmd_review(int argc, char **argv)
+{
+	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
+		return cli_usage("review", "review requires exactly <file> <patch.spatch>");
+	const char *path = argv[1], *patch_path = argv[2];
+	size_t plen;
+	char *ptext = read_patch(patch_path, &plen);
+	if (!ptext)
+		return EXIT_FAIL;
+	DiagSink pd;
+	diag_init(&pd, patch_path, ptext, plen);
+	SPatch sp;
+	int status = EXIT_FAIL;
+	Program P;
+	driver_program_init(&P);
+	Session *L = NULL;
+	Session C;
+	driver_session_init(&C, path);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	char *cand = NULL;
+	size_t clen = 0;
+	Buf ev = {0}, b = {0};
+	GraphModel *g = NULL;
+	ImpactNode *nodes = NULL;
+	ReviewUsage u = { 0, 0, 0, 0, 0, 0 };
+	if (!patch_parse(&sp, ptext, plen, &pd))
+		goto out;
+	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR)) {
+		diag_emit_all(&L->diags, false);
+		goto out;
+	}
+	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen) || !patch_review_same_security(&sp, L->S, C.S, &pd))
+		goto out;
+	review_counts(L, &u);
+	if (sp.version == 3) {
+		SymId t = patch_repair_target(L->S, sp.ops[0].w[2].s);
+		if (t < 0) {   /* make_candidate admitted it: cannot happen */
+			diag_report(&pd, DIAG_G107, &sp.ops[0].line, "`%s` is not a repairable automatic function", sp.ops[0].w[2].s);
+			goto out;
+		}
+		put_identity_rebase(&ev, L->S, t, sp.ops[0].to.s);
+	} else {
+		/* the complete impact report, with the fixed options */
+		g = graph_model_build(L->S, L->H);
+		int nnodes = reverse_closure(g, &plan, &pd, &nodes);
+		if (nnodes < 0)
+			goto out;
+		u.impact_nodes = nnodes;
+		u.impact_depth = nnodes ? nodes[nnodes - 1].depth : 0;
+		if (nnodes > REVIEW_MAX_IMPACT_NODES || u.impact_depth > REVIEW_MAX_IMPACT_DEPTH) {
+			Diag *e = diag_report(&pd, DIAG_G120, NULL,
+			    "the patch's impact (%d functions, depth %d) exceeds the review's bounds (%d functions, depth %d)", nnodes, u.impact_depth,
+			    REVIEW_MAX_IMPACT_NODES, REVIEW_MAX_IMPACT_DEPTH);
+			diag_set_help(e, "a review never describes a truncated caller closure; split the patch");
+			goto out;
+		}
+		ImpactQuery q = { REVIEW_MAX_IMPACT_DEPTH, REVIEW_MAX_IMPACT_BYTES, REVIEW_MAX_IMPACT_NODES };
+		DiagSink scratch;
+		diag_init(&scratch, patch_path, ptext, plen);
+		bool ok = patch_impact(&ev, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, nodes, nnodes, &scratch);
+		diag_free(&scratch);
+		if (!ok) {
+			Diag *e = diag_report(&pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);
+			diag_set_help(e, "a review never embeds a truncated impact report; split the patch");
+			goto out;
+		}
+		u.impact_bytes = ev.len;
+	}
+	if (!patch_review(&b, &sp, L->src, L->len, ptext, plen, L->revision, C.revision, ev.data ? ev.data : "", ev.len, &u, &pd))
+		goto out;
+	buf_putc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&pd, false);
+	buf_free(&b);
+	buf_free(&ev);
 	free(nodes);
 	if (g)
 		graph_model_free(g);

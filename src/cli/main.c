@@ -98,6 +98,11 @@ const CliCommand cli_commands[] = {
 	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
 	  "  writes nothing.\n" },
+	{ "review", cli_cmd_review, "semaprax review <file> <patch.spatch>\n"
+	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"
+	  "  (sections behavior, api_identity, security_authority, memory_ownership,\n"
+	  "  target_artifact, migration, unsafe, one finding per operation) with the complete\n"
+	  "  impact report (v1/v2) or identity rebase (v3) as evidence.  A bound exceeded is G120.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [-- <arg>...]\n"

@@ -150,6 +150,46 @@ bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const
     const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
     const ImpactNode *nodes, int nnodes, DiagSink *d);
 
+/* ---- review (TOOLCHAIN.md §3.7, review.c) ---- */
+
+/* The review's hard bounds (the reference's); exceeding one is G120. */
+#define REVIEW_MAX_SOURCE_BYTES 16777216
+#define REVIEW_MAX_PATCH_BYTES 4194304
+#define REVIEW_MAX_OPERATIONS 4096
+#define REVIEW_MAX_DECLARATIONS 4096
+#define REVIEW_MAX_CALLABLES 1024
+#define REVIEW_MAX_CALL_SITES 65536
+#define REVIEW_MAX_IMPACT_DEPTH 1024
+#define REVIEW_MAX_IMPACT_NODES 1024
+#define REVIEW_MAX_IMPACT_BYTES 16777216
+#define REVIEW_MAX_OUTPUT_BYTES 33554432
+
+/* What the reviewed program and its evidence used (the `budget`). */
+typedef struct ReviewUsage {
+	int declarations;    /* declarations and their members (fields, cases, case fields) */
+	int callables;       /* authored functions and methods */
+	int call_sites;      /* calls and function values naming a function */
+	int impact_depth;    /* v1/v2: the deepest affected function; v3: 0 */
+	int impact_nodes;    /* v1/v2: affected functions; v3: 0 */
+	size_t impact_bytes; /* v1/v2: the embedded impact report's length; v3: 0 */
+} ReviewUsage;
+
+/*
+ * The `semaprax.semantic-review.v1` report (one line, no newline) of a
+ * verified patch p of src into out: seven sections, one finding per
+ * operation, and the evidence object embedding `evidence` (v1/v2: the
+ * complete impact report; v3: the identity-rebase object).  False with
+ * G120 in d when a bound is exceeded.
+ */
+bool patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const char *patch_text, size_t patch_len,
+    const char *base_revision, const char *candidate_revision, const char *evidence, size_t evidence_len,
+    const ReviewUsage *u, DiagSink *d);
+
+/* True when every declaration of the patched program (after) declares
+ * the effects it declared before (v3: the rebased function under its new
+ * id) — what the security_authority findings state; G121 into d otherwise. */
+bool patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+
 /* "sha256:<hex>" of the repair assigning a persistent id to the automatic
  * function `target` at `revision`. */
 void patch_repair_id(const char *revision, const char *target, char out[72]);
