@@ -20,10 +20,8 @@ bin=$1
 cc=${CC:-cc}
 seed=${SPX_INJECT_SEED:-11}
 count=${SPX_INJECT_COUNT:-4}
-if ! command -v "${cc%% *}" >/dev/null 2>&1; then
-	echo "native-inject: skipped (no C compiler \`$cc\`)"
-	exit 0
-fi
+. "$(dirname "$0")/lane-lib.sh"
+lane_need_cc native-inject
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0

@@ -42,8 +42,9 @@
 # --sanitize compiles the generated C with AddressSanitizer and
 # UndefinedBehaviorSanitizer (any report aborts the program) and with the
 # runtime's own leak check (SPX_CHECK_LEAKS: every owned value must be
-# released when main returns); only the native fixtures and the agreeing
-# run fixtures are compared, as above.
+# released when main returns; lane_sanitize_env); only the native fixtures
+# and the agreeing run fixtures are compared, as above.  The table and the
+# comparison live in tests/lane-lib.sh, shared with random-test.sh.
 set -u
 sanitize=0
 if [ "${1:-}" = "--sanitize" ]; then
@@ -52,21 +53,12 @@ if [ "${1:-}" = "--sanitize" ]; then
 fi
 bin=$1
 cc=${CC:-cc}
-if [ "$sanitize" -eq 1 ]; then
-	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
-	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
-fi
-if ! command -v "${cc%% *}" >/dev/null 2>&1; then
-	echo "native: skipped (no C compiler \`$cc\`)"
-	exit 0
-fi
+. "$(dirname "$0")/lane-lib.sh"
+lane_need_cc native
+[ "$sanitize" -eq 1 ] && lane_sanitize_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 agreed=0 refused=0 disagreed=0
-
-. "$(dirname "$0")/lane-status.sh"
 
 disagree() {
 	disagreed=$((disagreed + 1))
@@ -168,36 +160,11 @@ for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixture
 		refused=$((refused + 1))
 		continue ;;
 	esac
-	if [ "$ist" -eq "$nst" ] && cmp -s "$tmp/io" "$tmp/no" && cmp -s "$tmp/ie" "$tmp/ne"; then
-		# the same status and both channels (a command-line program's exit status, stderr output)
-		agreed=$((agreed + 1))
-		continue
-	fi
-	if [ "$ist" -eq 0 ]; then
-		if [ "$nst" -ne 0 ]; then
-			disagree "$f" "interpreter exit 0, native exit $nst: $nline"
-		elif ! cmp -s "$tmp/io" "$tmp/no"; then
-			disagree "$f" "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'"
-		else
-			disagree "$f" "stderr differs: interpreter '$(head -c 80 "$tmp/ie")', native '$(head -c 80 "$tmp/ne")'"
-		fi
-		continue
-	fi
-	want=$(expected_native "$iline")
-	if [ -z "$want" ]; then
-		# an interpreter failure with no native mapping: the native lane must refuse it
-		disagree "$f" "interpreter failure without a native mapping: $iline (native exit $nst: $nline)"
-		continue
-	fi
-	wst=${want%%|*}
-	wline=${want#*|}
-	case $nline in
-	"$wline"*) lineok=1 ;;
-	*) lineok=0 ;;
-	esac
-	if [ "$nst" -ne "$wst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/no" ]; then
-		disagree "$f" "interpreter '$iline' expects native exit $wst '$wline…', got exit $nst '$nline'"
-	elif [ "$wst" -eq 70 ] && ! contract_detail_agrees; then
+	# the same status and both channels (a command-line program's exit
+	# status, stderr output), or the mapped failure (tests/lane-lib.sh)
+	if ! lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then
+		disagree "$f" "$lane_why"
+	elif [ "$lane_want_status" = 70 ] && ! contract_detail_agrees; then
 		disagree "$f" "contract detail differs: interpreter '$(cat "$tmp/want" | tr '\n' '|')', native '$(sed 1d "$tmp/ne" | tr '\n' '|')'"
 	else
 		agreed=$((agreed + 1))

@@ -9,7 +9,7 @@
 #      generated C compiled by $CC with -Werror added, so a gcc warning in the
 #      emitted code is a failure) and compares stdout, the failure line and
 #      the exit status with the table tests/native-test.sh uses
-#      (tests/lane-status.sh);
+#      (tests/lane-lib.sh);
 #   3. compiles the C of `semaprax build --target c` with clang (when present
 #      and $CC is not clang, whose `run --native` already did it) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
@@ -28,15 +28,15 @@ if [ "${1:-}" = "--sanitize" ]; then
 	# check (exit 74) in the native lane; any report is a disagreement
 	sanitize=1
 	shift
-	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
-	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
 fi
 bin=$1
 count=${2:-300}
 seed0=${3:-1}
 cc=${CC:-cc}
+# the lanes' status table and comparison, shared with tests/native-test.sh
+. "$(dirname "$0")/lane-lib.sh"
+lane_need_cc random
+[ "$sanitize" -eq 1 ] && lane_sanitize_env
 case $bin in
 /*) abin=$bin ;;
 *) abin=$(pwd)/$bin ;;
@@ -55,15 +55,8 @@ if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
 # under CC=clang, `run --native` already compiled the same C with clang -std=c11
 # -Wall -Wextra -Werror (src/emit_c/cc.c): step 3 would repeat it
 case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
-if ! command -v "${cc%% *}" >/dev/null 2>&1; then
-	echo "random: skipped (no C compiler \`$cc\`)"
-	exit 0
-fi
 
 agreed=0 refused=0 failed=0
-
-# the lanes' status-line table, shared with tests/native-test.sh
-. "$(dirname "$0")/lane-status.sh"
 
 fail() {
 	failed=$((failed + 1))
@@ -102,35 +95,11 @@ while [ "$i" -lt "$count" ]; do
 		fail "the generated C does not compile cleanly under $cc: $(grep -m 1 -e 'error:' -e 'warning:' "$tmp/ne" | grep -v SPX-B102 || echo "$nline")" "run --native"
 		continue ;;
 	esac
-	if [ "$ist" -eq "$nst" ] && cmp -s "$tmp/io" "$tmp/no" && cmp -s "$tmp/ie" "$tmp/ne"; then
-		agreed=$((agreed + 1))
-	elif [ "$ist" -eq 0 ]; then
-		if [ "$nst" -ne 0 ]; then
-			fail "interpreter exit 0, native exit $nst: $nline" "run --native"
-		elif ! cmp -s "$tmp/io" "$tmp/no"; then
-			fail "stdout differs: interpreter '$(head -c 80 "$tmp/io")', native '$(head -c 80 "$tmp/no")'" "run --native"
-		else
-			fail "stderr differs: interpreter '$(head -c 80 "$tmp/ie")', native '$(head -c 80 "$tmp/ne")'" "run --native"
-		fi
+	if ! lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then
+		fail "$lane_why" "$lane_cmd"
 		continue
-	else
-		want=$(expected_native "$iline")
-		wst=${want%%|*}
-		wline=${want#*|}
-		if [ -z "$want" ]; then
-			fail "interpreter failure without a native mapping: $iline (native exit $nst: $nline)" "run"
-			continue
-		fi
-		case $nline in
-		"$wline"*) lineok=1 ;;
-		*) lineok=0 ;;
-		esac
-		if [ "$nst" -ne "$wst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/no" ]; then
-			fail "interpreter '$iline' expects native exit $wst '$wline…', got exit $nst '$nline'" "run --native"
-			continue
-		fi
-		agreed=$((agreed + 1))
 	fi
+	agreed=$((agreed + 1))
 	if [ "$clang_ok" -eq 1 ]; then
 		rm -f "$tmp/s.c"
 		if "$abin" build --target c -o "$tmp/s.c" "$f" > "$tmp/bo" 2>&1; then

@@ -7,7 +7,7 @@
 # (`run --wasm`, under node), each with the fixture's NAME.stdin (else empty
 # stdin) and, for run/sandbox/, in a fresh empty directory of its own; both
 # must agree on stdout, stderr and the exit status.  A failure maps through
-# the one table of tests/lane-status.sh: the Wasm lane prints the native
+# the one table of tests/lane-lib.sh: the Wasm lane prints the native
 # lane's failure lines with its statuses (a contract failure's two detail
 # lines must equal the interpreter's `run --json` failure detail, as in
 # native-test.sh).
@@ -35,7 +35,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 agreed=0 refused=0 disagreed=0 validated=0
 
-. "$(dirname "$0")/lane-status.sh"
+. "$(dirname "$0")/lane-lib.sh"
 
 disagree() {
 	disagreed=$((disagreed + 1))

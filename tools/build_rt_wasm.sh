@@ -5,7 +5,9 @@
 # imports the program's memory and keeps to [0, 64 KiB) of it (data from
 # 1,024, a 16 KiB stack).  $WASM_CC (default clang) and $WASM_LD (default
 # wasm-ld); when either is missing OUT is empty and the Wasm lane reports
-# SPX-W102.
+# SPX-W102.  These three files are freestanding (memcpy/memmove/memset/memcmp
+# from src/rt/wasm32 only); what needs more of libc stays out of this list:
+# float.c (snprintf, strtod, math.h), args.c (snprintf), fs.c (POSIX).
 set -eu
 out=$1
 cc=${WASM_CC:-clang}
@@ -22,6 +24,6 @@ for f in src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/wasm32/shim.c; do
 	"$cc" $flags -c -o "$tmp/$(basename "$f" .c).o" "$f"
 done
 "$ld" --no-entry --import-memory --strip-all --global-base=1024 -z stack-size=16384 \
-	--export=rt_decimal --export=rt_parse_i64 --export=rt_utf8_count --export=rt_utf8_scalar --export=rt_utf8_validate --export=rt_find --export=rt_bytes_cmp --export=rt_trim --export=__heap_base \
+	--export=rt_decimal --export=rt_parse_i64 --export=rt_utf8_count --export=rt_utf8_scalar --export=rt_utf8_validate --export=rt_find --export=rt_bytes_cmp --export=rt_trim --export=rt_char_literal --export=rt_slice_check --export=rt_i64_from_f64 --export=__heap_base \
 	-o "$tmp/rt.wasm" "$tmp"/*.o
 mv "$tmp/rt.wasm" "$out"

@@ -37,12 +37,11 @@ extern const size_t cli_ncommands;
 const CliCommand *cli_find_command(const char *name);
 
 /* help.c: the guided overview (stdout), `help …`, `version`, and the
- * unknown-command reply (exit 2); optimal string alignment distance. */
+ * unknown-command reply (exit 2), with suggestions by spx_edit_distance. */
 void cli_print_guide(void);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 int cli_unknown_command(const char *name);
-int cli_edit_distance(const char *a, const char *b);
 
 /* docs/language-card.md, embedded at build time (tools/embed_text.sh). */
 extern const char cli_language_card[];

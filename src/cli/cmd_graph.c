@@ -121,8 +121,8 @@ unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
 		int limit = strlen(symbol) <= 4 ? 1 : 2 + (int)strlen(symbol) / 5;
 		for (int k = 0; k < g->ndecls; k++) {
 			int i = g->by_id[k];
-			int d1 = cli_edit_distance(symbol, g->decls[i].id);
-			int d2 = cli_edit_distance(symbol, graph_qualified_name(g, i));
+			int d1 = spx_edit_distance(symbol, g->decls[i].id, true);
+			int d2 = spx_edit_distance(symbol, graph_qualified_name(g, i), true);
 			int d = d1 < d2 ? d1 : d2;
 			if (d > limit)
 				continue;

@@ -54,15 +54,12 @@
 #include "../interp/interp.h"
 #include "../parse/parse.h"
 #include "../project/project.h"
-#include "../rt/domains.h"
+#include "../rt/rt.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
-#include "../support/utf8.h"
 
 #define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
-#define MAX_ARGS 16
-#define MAX_ARG_BYTES ((unsigned)RT_LIMIT_ARG_BYTES)   /* rt/domains.def */
 
 typedef struct RunOptions {
 	const char *path;
@@ -429,17 +426,9 @@ parse_options(int argc, char **argv, RunOptions *o)
 	if ((o->native || o->wasm) && (o->json || have_steps || have_bytes))
 		return cli_usage("run", "run option `%s` cannot be combined with `--json`, `--max-steps` or `--max-bytes`",
 				 o->native ? "--native" : "--wasm");
-	if (o->nargs > MAX_ARGS)
-		return cli_usage("run", "a command-line program takes at most %d arguments after `--` (got %d)", MAX_ARGS, o->nargs);
-	size_t total = 0;
-	for (int i = 0; i < o->nargs; i++) {
-		size_t n = strlen(o->args[i]);
-		if (utf8_validate((const unsigned char *)o->args[i], n) != n)
-			return cli_usage("run", "argument %d after `--` is not valid UTF-8", i);
-		total += n;
-	}
-	if (total > MAX_ARG_BYTES)
-		return cli_usage("run", "arguments after `--` exceed %u bytes together", MAX_ARG_BYTES);
+	char why[160];
+	if (rt_args_check(o->nargs, o->args, why))   /* the native program's own check too */
+		return cli_usage("run", "%s", why);
 	return EXIT_OK;
 }
 

@@ -103,34 +103,6 @@ cli_print_guide(void)
 
 /* ==== suggestions ========================================================================== */
 
-/* Optimal string alignment distance (edits plus adjacent transpositions). */
-int
-cli_edit_distance(const char *a, const char *b)
-{
-	size_t n = strlen(a), m = strlen(b);
-	if (n > 32 || m > 32)
-		return 99;
-	int d[33][33];
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= n; i++) {
-		for (size_t j = 1; j <= m; j++) {
-			int cost = a[i - 1] != b[j - 1];
-			int v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[n][m];
-}
-
 /* A unique command within distance 1 (names of ≤4 chars) or 2. */
 static const char *
 suggest_command(const char *name)
@@ -139,7 +111,7 @@ suggest_command(const char *name)
 	for (size_t i = 0; i < cli_ncommands; i++) {
 		const char *c = cli_commands[i].name;
 		int limit = strlen(c) <= 4 ? 1 : 2;
-		if (cli_edit_distance(name, c) <= limit) {
+		if (spx_edit_distance(name, c, true) <= limit) {   /* OSA: a transposition is one edit */
 			if (best)
 				return NULL;
 			best = c;
@@ -180,7 +152,7 @@ near_offer(Near *nr, const char *want, const char *cand, size_t len)
 		return;
 	memcpy(tmp, cand, len);
 	tmp[len] = '\0';
-	int d = cli_edit_distance(want, tmp);
+	int d = spx_edit_distance(want, tmp, true);
 	if (d > 2 && !(strlen(want) >= 3 && strncmp(want, tmp, strlen(want)) == 0))
 		return;
 	int at = nr->n;

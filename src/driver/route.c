@@ -39,20 +39,6 @@ static void walk_func(Walk *W, const HirFunc *f);
 static void walk_block(Walk *W, const HirBlock *b);
 static void walk_exprs(Walk *W, HirExpr *const *xs, int n);
 
-/* The host operations a command-line program may call (and every pure builtin). */
-static bool
-command_op(const Builtin *b)
-{
-	if (!b->effect)
-		return true;
-	switch (b->bid) {
-	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void
 walk_expr(Walk *W, const HirExpr *e)
 {
@@ -62,7 +48,7 @@ walk_expr(Walk *W, const HirExpr *e)
 	case HIR_UNARY: walk_expr(W, e->u.un.x); break;
 	case HIR_BINARY: walk_expr(W, e->u.bin.l); walk_expr(W, e->u.bin.r); break;
 	case HIR_CALL:
-		if (e->u.call.kind == CALL_BUILTIN && !command_op(e->u.call.builtin)) {
+		if (e->u.call.kind == CALL_BUILTIN && !hir_run_op(e->u.call.builtin->bid)) {
 			W->refused = e->u.call.builtin;
 			return;
 		}

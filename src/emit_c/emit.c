@@ -101,7 +101,7 @@ static bool
 is_invariant_fn(Emit *E, int fi)
 {
 	const HirFunc *f = &E->H->funcs[fi];
-	return f->sym < 0 && strcmp(f->name, "closure") != 0;
+	return f->kind == HIR_FUNC_INVARIANT;
 }
 
 /* The C name of instance ii: distinct spellings for distinct functions (the
@@ -220,13 +220,10 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			return;
 		E->use_contract = true;
 		char *clause = hir_clause_text(E->S, f, k, ensures);
-		const char *suffix = ":invariants";
-		size_t idn = strlen(f->id), ns = strlen(suffix);
-		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
 		Buf head = {0};
-		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
 			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   (int)(inv ? idn - ns : idn), f->id);
+			   f->report_id);
 		Buf lit = {0};
 		c_literal(&lit, head.data);
 		emitc_line(E, "if (!%s) {", c.c);
@@ -394,7 +391,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
 	}
-	buf_puts(out, "\tdefault:\n\t\tspx_die(72, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
+	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
 	buf_free(&sig);
 }
 
@@ -416,7 +413,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 			      "\t\tchar line[128];\n"
 			      "\t\tsnprintf(line, sizeof line, \"SEMAPRAX runtime failure: `main` returned %\" PRId64 \", "
 			      "outside the exit status range 0..=255\", r);\n"
-			      "\t\tspx_die(72, line);\n\t}\n\tspx_publish();\n");
+			      "\t\tspx_die(RT_EXIT_INVARIANT, line);\n\t}\n\tspx_publish();\n");
 	} else {
 		buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
 	}
@@ -462,7 +459,10 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_shared_domains);
 	buf_puts(out, emit_c_rt_shared_utf8);
 	buf_puts(out, emit_c_rt_shared_num);
+	buf_puts(out, emit_c_rt_shared_float);
 	buf_puts(out, emit_c_rt_shared_text);
+	buf_puts(out, emit_c_rt_shared_args);
+	buf_puts(out, emit_c_rt_shared_coll);
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../rt/rt.h"
+
 typedef struct Call {
 	const HirExpr *e;
 	BuiltinId bid;        /* which operation (src/sema/builtins.def) */
@@ -92,26 +94,18 @@ emit_format(Emit *E, Call *c)
 	}
 	const char *b = emitc_new_tmp(E);
 	emitc_line(E, "spx_buf %s = {0};", b);
-	int field = 1;
+	int field = 1, kind = RT_FORMAT_BRACE;
 	bool bad = false;
-	size_t start = 0, n = lit->u.lit.n;
+	size_t n = lit->u.lit.n;
 	const char *s = lit->u.lit.s;
-	for (size_t i = 0; i <= n; i++) {
-		/* `{{` and `}}` escape a brace (the first is kept, the second skipped) */
-		bool esc = i + 1 < n && (s[i] == '{' || s[i] == '}') && s[i + 1] == s[i];
-		bool hole = !esc && i + 1 < n && s[i] == '{' && s[i + 1] == '}';
-		if (!hole && !esc && i < n)
-			continue;
-		size_t upto = esc ? i + 1 : i;
+	for (size_t at = 0; kind != RT_FORMAT_END;) {
+		/* the template's pieces (rt_format_scan): `{{` and `}}` keep one brace */
+		size_t start = at, upto = rt_format_scan((const uint8_t *)s, n, &at, &kind);
+		upto += kind == RT_FORMAT_BRACE;
 		if (upto > start)
 			emitc_line(E, "spx_buf_put(&%s, \"%s\", %zu);", b, emitc_c_literal(E, s + start, upto - start), upto - start);
-		if (esc) {
-			i++;
-			start = i + 1;
+		if (kind != RT_FORMAT_HOLE)
 			continue;
-		}
-		if (!hole)
-			break;
 		if (field >= c->n) {
 			bad = true;
 			break;
@@ -128,11 +122,9 @@ emit_format(Emit *E, Call *c)
 			emitc_line(E, "spx_buf_put(&%s, %s.p, %s.n);", b, a, a);
 		else
 			bad = true;
-		i++;
-		start = i + 1;
 	}
 	if (bad || field != c->n)
-		emitc_line(E, "spx_fail(rt_domain_ids[RT_DOM_FORMAT], 1);");
+		emitc_line(E, "spx_fail(rt_domain_ids[RT_DOM_FORMAT], RT_FORMAT_FAILED);");
 	return simple(E, c, true, "spx_fmt_done(&%s)", b);
 }
 
@@ -271,7 +263,7 @@ emit_vec(Emit *E, Call *c)
 	}
 	if (bi == BI_vec_push) {
 		emitc_line(E, "if (%s.len >= %s.cap)", v, v);
-		emitc_line(E, "\tspx_fail(rt_domain_ids[RT_DOM_VEC], 1);");
+		emitc_line(E, "\tspx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_FULL);");
 		emitc_line(E, "%s[%s.len++] = %s;", elem, v, c->a[1]);
 	} else if (bi == BI_vec_set) {
 		const char *k = emitc_new_tmp(E);
@@ -388,13 +380,13 @@ emit_map(Emit *E, Call *c)
 		emitc_line(E, "%s[%s] = %s;", vals, at, val);
 	} else if (bi == BI_map_add) {
 		emitc_line(E, "if (__builtin_add_overflow(%s[%s], %s, &%s[%s]))", vals, at, c->a[2], vals, at);
-		emitc_line(E, "\tspx_fail(%s, 4);", dom);
+		emitc_line(E, "\tspx_fail(%s, RT_MAP_OVERFLOW);", dom);
 	}
 	E->indent--;
 	emitc_line(E, "} else {");
 	E->indent++;
 	emitc_line(E, "if (%s.len >= %s.cap)", m, m);
-	emitc_line(E, "\tspx_fail(%s, 1);", dom);
+	emitc_line(E, "\tspx_fail(%s, RT_MAP_FULL);", dom);
 	if (set)
 		emitc_line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
 	else

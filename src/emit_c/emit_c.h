@@ -32,7 +32,10 @@ extern const char emit_c_rt_shared_fs[];   /* src/rt/fs.c */
 extern const char emit_c_rt_shared_domains[]; /* src/rt/domains.h with domains.def inlined */
 extern const char emit_c_rt_shared_utf8[]; /* src/rt/utf8.c */
 extern const char emit_c_rt_shared_num[];  /* src/rt/num.c */
+extern const char emit_c_rt_shared_float[]; /* src/rt/float.c */
 extern const char emit_c_rt_shared_text[]; /* src/rt/text.c */
+extern const char emit_c_rt_shared_args[]; /* src/rt/args.c */
+extern const char emit_c_rt_shared_coll[]; /* src/rt/coll.c */
 extern const char emit_c_rt_contract[];
 
 typedef struct EmitOptions {

@@ -218,7 +218,7 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 		emitc_line(E, "%s %s;", ct, t);
 		emitc_line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
 		     l.c, rv, t);
-		emitc_line(E, "\tspx_arith(%d);", op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
+		emitc_line(E, "\tspx_arith(%s);", op == BIN_ADD ? "RT_ARITH_ADD" : op == BIN_SUB ? "RT_ARITH_SUB" : "RT_ARITH_MUL");
 		return mkval(t, rt, false);
 	case BIN_DIV: case BIN_REM: {
 		bool div = op == BIN_DIV;
@@ -229,10 +229,10 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 			rv = d;
 		}
 		emitc_line(E, "if (%s == 0)", rv);
-		emitc_line(E, "\tspx_arith(%d);", div ? 4 : 6);
+		emitc_line(E, "\tspx_arith(%s);", div ? "RT_ARITH_DIV_ZERO" : "RT_ARITH_REM_ZERO");
 		if (min) {
 			emitc_line(E, "if (%s == %s && %s == -1)", l.c, min, rv);
-			emitc_line(E, "\tspx_arith(%d);", div ? 5 : 7);
+			emitc_line(E, "\tspx_arith(%s);", div ? "RT_ARITH_DIV_OVERFLOW" : "RT_ARITH_REM_OVERFLOW");
 		}
 		emitc_line(E, "%s %s = (%s)(%s %s %s);", ct, t, ct, l.c, div ? "/" : "%", rv);
 		return mkval(t, rt, false);
@@ -272,7 +272,7 @@ emit_unary(Emit *E, const HirExpr *e)
 	} else if (emitc_is_int(E, rt)) {
 		emitc_line(E, "%s %s;", ct, t);
 		emitc_line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
-		emitc_line(E, "\tspx_arith(8);");
+		emitc_line(E, "\tspx_arith(RT_ARITH_NEG);");
 	} else {
 		emitc_line(E, "%s %s = -%s;", ct, t, x.c);
 	}

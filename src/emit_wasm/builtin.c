@@ -31,7 +31,7 @@ host_write(Emitw *W, uint32_t import)
 	emitw_i64c(W, RT_LIMIT_OUTPUT);
 	emitw_op(W, OP_I64_GT_U);
 	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, RT_DOM_OUTPUT, 1);
+	emitw_fail_domain(W, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
 	emitw_end(W);
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_out);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
@@ -44,12 +44,12 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 }
 
-/* Fails with <domain>/1 when the i32 condition on the stack holds. */
+/* Fails with <domain>/<code> when the i32 condition on the stack holds. */
 static void
-fail_if(Emitw *W, int domain)
+fail_if(Emitw *W, int domain, int code)
 {
 	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, domain, 1);
+	emitw_fail_domain(W, domain, code);
 	emitw_end(W);
 }
 
@@ -85,7 +85,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 			emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 			emitw_op(W, OP_I64_EXTEND_I32_U);
 			emitw_op(W, OP_I64_GT_U);
-			fail_if(W, RT_DOM_TEXT);
+			fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 			emitw_op_u32(W, OP_LOCAL_GET, i);
 			emitw_op(W, OP_I32_WRAP_I64);
 		} else {
@@ -128,7 +128,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, RT_DOM_TEXT);
+		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -179,44 +179,21 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		return;
 	}
 	case BI_string_slice: {
-		/* start < 0, start > end or end > length: code 1; either inside a scalar: code 2 */
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_op_u32(W, OP_LOCAL_GET, b);
-		emitw_op(W, OP_I64_GT_S);
-		emitw_op(W, OP_I32_OR);
-		emitw_op_u32(W, OP_LOCAL_GET, b);
+		/* the bounds through the shared rt_slice_check (src/rt/text.c): 0, RT_TEXT_RANGE or RT_TEXT_SPLIT */
+		uint32_t code = emitw_locals(W, (const uint8_t[]){ WT_I32 }, 1);
+		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-		emitw_op(W, OP_I64_GT_U);
-		emitw_op(W, OP_I32_OR);
-		fail_if(W, RT_DOM_TEXT);
-		for (int k = 0; k < 2; k++) {
-			uint32_t at = k ? b : i;
-			/* at < length and p[at] continues a scalar */
-			emitw_op_u32(W, OP_LOCAL_GET, at);
-			emitw_op_u32(W, OP_LOCAL_GET, a + 1);
-			emitw_op(W, OP_I64_EXTEND_I32_U);
-			emitw_op(W, OP_I64_LT_S);
-			emitw_open(W, OP_IF, (const uint8_t[]){ WT_I32 }, 1);
-			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_op_u32(W, OP_LOCAL_GET, at);
-			emitw_op(W, OP_I32_WRAP_I64);
-			emitw_op(W, OP_I32_ADD);
-			load8(W);
-			emitw_i32c(W, 0xC0);
-			emitw_op(W, OP_I32_AND);
-			emitw_i32c(W, 0x80);
-			emitw_op(W, OP_I32_EQ);
-			emitw_op(W, OP_ELSE);
-			emitw_i32c(W, 0);
-			emitw_end(W);
-			emitw_open(W, OP_IF, NULL, 0);
-			emitw_fail_domain(W, RT_DOM_TEXT, 2);
-			emitw_end(W);
-		}
+		emitw_op_u32(W, OP_LOCAL_GET, i);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op_u32(W, OP_CALL, W->imp_slice_check);
+		emitw_op_u32(W, OP_LOCAL_TEE, code);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, code);
+		emitw_i32c(W, RT_TEXT_RANGE);
+		emitw_op(W, OP_I32_EQ);
+		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+		emitw_fail_domain(W, RT_DOM_TEXT, RT_TEXT_SPLIT);
+		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -259,7 +236,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GT_U);
 		emitw_op(W, OP_I32_OR);
-		fail_if(W, RT_DOM_BYTEBUF);
+		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -342,13 +319,13 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_i64_from_u8: case BI_usize_from_u8: emitw_op(W, OP_I64_EXTEND_I32_U); break;
 	case BI_f64_from_i64: emitw_op(W, OP_F64_CONVERT_I64_S); break;
 	case BI_i64_from_usize: case BI_usize_from_i64: {
-		/* both fail when the value's top bit is set (semaprax.convert.v1 code 1) */
+		/* both fail when the value's top bit is set (RT_CONVERT_RANGE) */
 		uint32_t x = emitw_locals(W, VT_I64, 1);
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_i64c(W, 0);
 		emitw_op(W, OP_I64_LT_S);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, 1);
+		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		break;
@@ -359,38 +336,32 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_i64c(W, 255);
 		emitw_op(W, OP_I64_GT_U);   /* negative values are huge unsigned */
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, 1);
+		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;
 	}
 	case BI_i64_from_f64: {
-		/* NaN: code 2; truncated, outside [-2^63, 2^63): code 1 */
-		static const uint8_t f64t[1] = { WT_F64 };
-		uint32_t x = emitw_locals(W, f64t, 1);
-		emitw_op(W, OP_F64_TRUNC);
-		emitw_op_u32(W, OP_LOCAL_TEE, x);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_NE);
+		/* the shared rt_i64_from_f64 (src/rt/num.c): 0 and the value in the
+		 * scratch buffer, or RT_CONVERT_FROM_NAN / RT_CONVERT_RANGE */
+		uint32_t code = emitw_locals(W, (const uint8_t[]){ WT_I32 }, 1);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_CALL, W->imp_i64_from_f64);
+		emitw_op_u32(W, OP_LOCAL_TEE, code);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, 2);
-		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_CONST);
-		wasm_f64(W->c, -9223372036854775808.0);
-		emitw_op(W, OP_F64_GE);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_F64_CONST);
-		wasm_f64(W->c, 9223372036854775808.0);
-		emitw_op(W, OP_F64_LT);
-		emitw_op(W, OP_I32_AND);
-		emitw_op(W, OP_I32_EQZ);
+		emitw_op_u32(W, OP_LOCAL_GET, code);
+		emitw_i32c(W, RT_CONVERT_FROM_NAN);
+		emitw_op(W, OP_I32_EQ);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, 1);
+		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
 		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_I64_TRUNC_F64_S);
+		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
+		emitw_end(W);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);   /* align 8 */
+		wasm_u32(W->c, 0);
 		break;
 	}
 	case BI_char_from_i64: {
@@ -400,7 +371,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_CALL, W->imp_scalar);
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, 1);
+		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -432,7 +403,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_i64c(W, 0);
 		emitw_op(W, OP_I64_LT_S);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CMDIN, 1);
+		emitw_fail_domain(W, RT_DOM_CMDIN, RT_CMDIN_ARG_INDEX);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_i64c(W, 32);

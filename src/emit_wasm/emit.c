@@ -19,6 +19,9 @@
  *            rt.rt_parse_i64(p, n, out) -> bool                 (src/rt/num.c)
  *            rt.rt_utf8_count(p, n) -> i64                      (src/rt/utf8.c)
  *            rt.rt_trim(p, n, start) -> length                  (src/rt/text.c)
+ *            rt.rt_char_literal(out, cp) -> length              (src/rt/text.c)
+ *            rt.rt_slice_check(p, n, start, end) -> 0 or code   (src/rt/text.c)
+ *            rt.rt_i64_from_f64(d, out) -> 0 or code            (src/rt/num.c)
  *   exports  main() -> i64
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
@@ -340,7 +343,7 @@ emitw_fail_domain(Emitw *W, int domain, int code)
 	char line[160];
 	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain_ids[domain], code);
 	emitw_text(W, line);
-	emitw_fail(W, 73);
+	emitw_fail(W, RT_EXIT_DOMAIN);
 }
 
 /* ---- functions ---- */
@@ -543,86 +546,20 @@ decimal_text(Emitw *W, TyKind k)
 	emitw_op_u32(W, OP_CALL, W->imp_text);
 }
 
-/* Appends the char value on the stack as a source literal (rt/contract.h's
- * spx_cf_char): the escapes, printable ASCII, else `'\u{<hex>}'`. */
+/* Appends the char value on the stack as a source literal: the runtime's
+ * rt_char_literal (src/rt/text.c, as the formatter and the native contract
+ * report) writes it into the scratch buffer, at most 15 bytes. */
 static void
 char_text(Emitw *W)
 {
 	static const uint8_t i32t[1] = { WT_I32 };
-	static const struct { uint32_t c; const char *lit; } esc[] = {
-		{ 0, "'\\0'" }, { '\t', "'\\t'" }, { '\n', "'\\n'" }, { '\r', "'\\r'" }, { '\'', "'\\''" }, { '\\', "'\\\\'" },
-	};
-	uint32_t c = emitw_locals(W, i32t, 1), p = emitw_locals(W, i32t, 1);
+	uint32_t c = emitw_locals(W, i32t, 1);
 	emitw_op_u32(W, OP_LOCAL_SET, c);
-	for (size_t k = 0; k < countof(esc); k++) {
-		emitw_op_u32(W, OP_LOCAL_GET, c);
-		emitw_i32c(W, (int32_t)esc[k].c);
-		emitw_op(W, OP_I32_EQ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_text(W, esc[k].lit);
-		emitw_op(W, OP_ELSE);
-	}
-	/* printable ASCII: the byte itself between quotes */
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_i32c(W, 0x20);
-	emitw_op(W, OP_I32_SUB);
-	emitw_i32c(W, 0x7e - 0x20);
-	emitw_op(W, OP_I32_LE_U);
-	emitw_open(W, OP_IF, NULL, 0);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
 	emitw_i32c(W, (int32_t)WASM_SCRATCH);
 	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_op(W, OP_I32_STORE8);
-	wasm_u32(W->c, 0);   /* align */
-	wasm_u32(W->c, 0);   /* offset */
-	emitw_text(W, "'");
-	emitw_i32c(W, (int32_t)WASM_SCRATCH);
-	emitw_i32c(W, 1);
+	emitw_op_u32(W, OP_CALL, W->imp_char_literal);
 	emitw_op_u32(W, OP_CALL, W->imp_text);
-	emitw_text(W, "'");
-	emitw_op(W, OP_ELSE);
-	/* lowercase hex digits, written backwards from the scratch buffer's end */
-	emitw_text(W, "'\\u{");
-	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
-	emitw_op_u32(W, OP_LOCAL_SET, p);
-	emitw_open(W, OP_LOOP, NULL, 0);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_i32c(W, 1);
-	emitw_op(W, OP_I32_SUB);
-	emitw_op_u32(W, OP_LOCAL_TEE, p);
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_i32c(W, 15);
-	emitw_op(W, OP_I32_AND);
-	emitw_i32c(W, '0');
-	emitw_op(W, OP_I32_ADD);
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_i32c(W, 15);
-	emitw_op(W, OP_I32_AND);
-	emitw_i32c(W, 'a' - 10);
-	emitw_op(W, OP_I32_ADD);
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_i32c(W, 15);
-	emitw_op(W, OP_I32_AND);
-	emitw_i32c(W, 10);
-	emitw_op(W, OP_I32_LT_U);
-	emitw_op(W, OP_SELECT);
-	emitw_op(W, OP_I32_STORE8);
-	wasm_u32(W->c, 0);
-	wasm_u32(W->c, 0);
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_i32c(W, 4);
-	emitw_op(W, OP_I32_SHR_U);
-	emitw_op_u32(W, OP_LOCAL_TEE, c);
-	emitw_op_u32(W, OP_BR_IF, 0);
-	emitw_end(W);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_op(W, OP_I32_SUB);
-	emitw_op_u32(W, OP_CALL, W->imp_text);
-	emitw_text(W, "}'");
-	emitw_end(W);
-	for (size_t k = 0; k < countof(esc); k++)
-		emitw_end(W);
 }
 
 /* Appends parameter i's rendering (src/interp/detail.c's render_value; the
@@ -710,7 +647,7 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 			buf_free(&name);
 			render_arg(W, f, i);
 		}
-		emitw_fail(W, 70);
+		emitw_fail(W, RT_EXIT_CONTRACT);
 		emitw_end(W);
 	}
 }
@@ -757,7 +694,7 @@ emit_function(Emitw *W, int k)
 	emitw_op(W, OP_I32_GE_U);
 	emitw_open(W, OP_IF, NULL, 0);
 	emitw_text(W, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
-	emitw_fail(W, 73);
+	emitw_fail(W, RT_EXIT_DOMAIN);
 	emitw_end(W);
 	contract_checks(W, f, false, f->requires, f->nrequires);
 	emitw_open(W, OP_BLOCK, rt, nr);
@@ -826,6 +763,11 @@ imports(Emitw *W)
 	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
 	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
+	static const uint8_t f64_i32[2] = { WT_F64, WT_I32 };
+	W->imp_i64_from_f64 = wasm_import_func(&W->m, "rt", "rt_i64_from_f64", wasm_type(&W->m, f64_i32, 2, i1, 1));
+	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
+	W->imp_slice_check = wasm_import_func(&W->m, "rt", "rt_slice_check", wasm_type(&W->m, slice, 4, i1, 1));
+	W->imp_char_literal = wasm_import_func(&W->m, "rt", "rt_char_literal", wasm_type(&W->m, ii, 2, i1, 1));
 }
 
 static void

@@ -9,7 +9,7 @@
  * built, carried in the module's `semaprax.rt` custom section); it exports
  * `main`.  Failures print the native lane's lines and exit with its
  * statuses (70 contracts, 71 checked arithmetic, 72 runtime invariants, 73
- * call depth and other domains; tests/lane-status.sh).
+ * call depth and other domains; tests/lane-lib.sh).
  *
  * A construct outside the lane's subset is refused with W110 at the first
  * occurrence; nothing is written then.

@@ -29,7 +29,7 @@
 /* Memory: [0, 64 KiB) belongs to the runtime module (its data and stack);
  * the program's scratch buffer and data follow. */
 #define WASM_RT_END 65536u
-#define WASM_SCRATCH WASM_RT_END          /* 32 bytes: decimal text, a parsed i64 */
+#define WASM_SCRATCH WASM_RT_END          /* 32 bytes: decimal text, a parsed or converted i64, a char literal */
 #define WASM_DATA_BASE (WASM_RT_END + 64u)
 
 typedef struct Emitw {
@@ -43,7 +43,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* HIR function per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
-	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_arg;
+	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per HirModule.funcs: its table slot as a function value, 0: none */

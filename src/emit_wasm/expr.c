@@ -64,7 +64,7 @@ arith_fail(Emitw *W, int code)
 	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
 	emitw_open(W, OP_IF, NULL, 0);
 	emitw_text(W, line);
-	emitw_fail(W, 71);
+	emitw_fail(W, RT_EXIT_ARITH);
 	emitw_end(W);
 }
 
@@ -101,7 +101,7 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 			emitw_op_u32(W, OP_LOCAL_GET, b);
 			emitw_op(W, OP_I64_LT_U);
 		}
-		arith_fail(W, op == BIN_ADD ? 1 : 2);
+		arith_fail(W, op == BIN_ADD ? RT_ARITH_ADD : RT_ARITH_SUB);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		return;
 	case BIN_MUL:
@@ -133,14 +133,14 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 		if (sign)
 			emitw_end(W);
 		emitw_end(W);
-		arith_fail(W, 3);
+		arith_fail(W, RT_ARITH_MUL);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		return;
 	default: {   /* DIV, REM */
 		bool div = op == BIN_DIV;
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, OP_I64_EQZ);
-		arith_fail(W, div ? 4 : 6);
+		arith_fail(W, div ? RT_ARITH_DIV_ZERO : RT_ARITH_REM_ZERO);
 		if (sign) {
 			emitw_op_u32(W, OP_LOCAL_GET, a);
 			emitw_i64c(W, INT64_MIN);
@@ -149,7 +149,7 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 			emitw_i64c(W, -1);
 			emitw_op(W, OP_I64_EQ);
 			emitw_op(W, OP_I32_AND);
-			arith_fail(W, div ? 5 : 7);
+			arith_fail(W, div ? RT_ARITH_DIV_OVERFLOW : RT_ARITH_REM_OVERFLOW);
 		}
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
@@ -168,7 +168,7 @@ arith_narrow(Emitw *W, BinaryOp op, bool is_i32, uint32_t a, uint32_t b)
 		bool div = op == BIN_DIV;
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, OP_I64_EQZ);
-		arith_fail(W, div ? 4 : 6);
+		arith_fail(W, div ? RT_ARITH_DIV_ZERO : RT_ARITH_REM_ZERO);
 		if (is_i32) {
 			emitw_op_u32(W, OP_LOCAL_GET, a);
 			emitw_i64c(W, INT32_MIN);
@@ -177,7 +177,7 @@ arith_narrow(Emitw *W, BinaryOp op, bool is_i32, uint32_t a, uint32_t b)
 			emitw_i64c(W, -1);
 			emitw_op(W, OP_I64_EQ);
 			emitw_op(W, OP_I32_AND);
-			arith_fail(W, div ? 5 : 7);
+			arith_fail(W, div ? RT_ARITH_DIV_OVERFLOW : RT_ARITH_REM_OVERFLOW);
 		}
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
@@ -196,7 +196,7 @@ arith_narrow(Emitw *W, BinaryOp op, bool is_i32, uint32_t a, uint32_t b)
 	emitw_i64c(W, hi);
 	emitw_op(W, OP_I64_GT_S);
 	emitw_op(W, OP_I32_OR);
-	arith_fail(W, op == BIN_ADD ? 1 : op == BIN_SUB ? 2 : 3);
+	arith_fail(W, op == BIN_ADD ? RT_ARITH_ADD : op == BIN_SUB ? RT_ARITH_SUB : RT_ARITH_MUL);
 	emitw_op_u32(W, OP_LOCAL_GET, r);
 	emitw_op(W, OP_I32_WRAP_I64);
 }
@@ -335,7 +335,7 @@ unary(Emitw *W, const HirExpr *e)
 			emitw_i64c(W, 0);
 			emitw_op(W, OP_I64_NE);
 		}
-		arith_fail(W, 8);
+		arith_fail(W, RT_ARITH_NEG);
 		emitw_i64c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I64_SUB);
@@ -351,7 +351,7 @@ unary(Emitw *W, const HirExpr *e)
 			emitw_i32c(W, 0);
 			emitw_op(W, OP_I32_NE);
 		}
-		arith_fail(W, 8);
+		arith_fail(W, RT_ARITH_NEG);
 		emitw_i32c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_SUB);

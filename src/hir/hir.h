@@ -209,10 +209,18 @@ struct HirBlock {
 	int nowned;
 };
 
+typedef enum HirFuncKind {
+	HIR_FUNC_DECL,        /* a declared function or method (sym >= 0) */
+	HIR_FUNC_CLOSURE,     /* a lifted closure (sym -1, name "closure") */
+	HIR_FUNC_INVARIANT,   /* a record's invariants (sym -1, the record's name) */
+} HirFuncKind;
+
 typedef struct HirFunc {
-	SymId sym;            /* -1 for a closure */
+	SymId sym;            /* -1 for a closure or a record's invariants */
+	HirFuncKind kind;
 	const char *name;
 	const char *id;       /* stable identity */
+	const char *report_id;/* the identity a contract failure names: id, or the record's for its invariants */
 	HirLocal *locals;     /* params first */
 	int nlocals;
 	int nparams;
@@ -354,6 +362,11 @@ typedef struct HirGrants {
 
 /* Does g grant the host capability `effect`? */
 bool hir_grants(const HirGrants *g, const char *effect);
+/* Is bi an operation `semaprax run` can perform: every builtin without an
+ * effect, and of the host operations args_len, arg_utf8, file_read_text,
+ * stdout_write and stderr_write (the route's admission and the
+ * interpreter's dispatch both ask this). */
+bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
 char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);

@@ -23,6 +23,19 @@ hir_grants(const HirGrants *g, const char *effect)
 	return false;
 }
 
+bool
+hir_run_op(BuiltinId bi)
+{
+	if (!sema_builtin_by_id(bi)->effect)
+		return true;
+	switch (bi) {
+	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
+		return true;
+	default:
+		return false;
+	}
+}
+
 char *
 hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
 {

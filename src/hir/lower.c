@@ -518,8 +518,10 @@ lower_closure(Lower *L, const Expr *e)
 	C.parent = L;
 	HirFunc *f = &L->H->funcs[fi];
 	f->sym = -1;
+	f->kind = HIR_FUNC_CLOSURE;
 	f->name = "closure";
 	f->id = arena_printf(ar(L), "%s:closure:%u", L->H->funcs[L->func].id, h->index);
+	f->report_id = f->id;
 	SlotVec owned = {0};
 	C.owned = &owned;
 	const TypeInfo *ti = sema_type_info(&L->S->types, h->type);
@@ -846,8 +848,10 @@ lower_function(HirModule *H, SymId id)
 	L.func = fi;
 	HirFunc *f = &H->funcs[fi];
 	f->sym = id;
+	f->kind = HIR_FUNC_DECL;
 	f->name = sym->name;
 	f->id = sym->id;
+	f->report_id = sym->id;
 	f->result = sym->result;
 	f->nparams = sym->nparams;
 	SlotVec params_owned = {0};
@@ -916,8 +920,10 @@ lower_invariants(HirModule *H, SymId id)
 	L.func = fi;
 	HirFunc *f = &H->funcs[fi];
 	f->sym = -1;
+	f->kind = HIR_FUNC_INVARIANT;
 	f->name = r->name;
 	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
+	f->report_id = r->id;
 	f->result = T_BOOL;
 	f->nparams = r->nfields;
 	/* the fields are lent: the check reads the record being produced */

@@ -280,6 +280,8 @@ hir_validate(HirModule *H, DiagSink *diags)
 		v.f = f;
 		v.seen_ids = spx_xcalloc(f->nexprs ? f->nexprs : 1, 1);
 		v.released = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), 1);
+		if ((f->sym >= 0) != (f->kind == HIR_FUNC_DECL) || !f->report_id)
+			bad(&v, (Span){ 0, 0 }, "function `%s`: its kind disagrees with its symbol", f->id);
 		for (int j = 0; j < f->nrequires; j++)
 			v_cond(&v, f->requires[j], "precondition");
 		v_block(&v, f->body);

@@ -14,7 +14,6 @@
 #include "interp.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,45 +24,25 @@ typedef struct RtInfo {
 	bool view;
 } RtInfo;
 
-/* Reads the borrow modes and the view result off the signature (compile
+/* The declared borrow modes and view result (sema_builtin_param; compile
  * time only: nothing is cached, so the interpreter keeps no global state). */
 static RtInfo
 rt_info(int index)
 {
 	RtInfo r = { 0, false };
-	const Builtin *b = sema_builtin_by_id((BuiltinId)index);
-	const char *p = b->sig + 1;
-	int i = 0;
-	while (*p && *p != ')') {
-		if (strncmp(p, "borrow ", 7) == 0 && i < 8)
+	BuiltinParam bp;
+	for (int i = 0; i < 8 && sema_builtin_param((BuiltinId)index, i, &bp); i++)
+		if (bp.mode == MODE_BORROW)
 			r.borrows |= (uint8_t)(1u << i);
-		int depth = 0;
-		while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
-			depth += *p == '<' || *p == '[';
-			depth -= *p == '>' || *p == ']';
-			p++;
-		}
-		if (*p == ',')
-			p += 2;
-		i++;
-	}
-	r.view = strstr(b->sig, ") -> borrow ") != NULL;
+	r.view = sema_builtin_result_view((BuiltinId)index);
 	return r;
 }
 
 int
 interp_rt_builtin_index(BuiltinId bid)
 {
-	switch (bid) {
-	/* Host operations `semaprax run` does not grant (src/driver/route.c). */
-	case BI_file_create_dir: case BI_file_list: case BI_file_read: case BI_file_remove:
-	case BI_file_stat: case BI_file_write_atomic: case BI_file_write_new:
-	case BI_net_close: case BI_net_connect: case BI_net_recv: case BI_net_send:
-	case BI_net_stream_stdout: case BI_net_wait: case BI_stdin_read:
-		return -1;
-	default:
-		return (int)bid;
-	}
+	/* host operations `semaprax run` does not perform (hir_run_op, which route.c admits by) */
+	return hir_run_op(bid) ? (int)bid : -1;
 }
 
 bool
@@ -145,14 +124,6 @@ find_bytes(Interp *I, const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, 
 	return at;
 }
 
-static Value
-parse_i64(Interp *I, const uint8_t *p, size_t n)
-{
-	int64_t v;
-	if (!rt_parse_i64(p, n, &v))   /* src/rt/num.c, the one copy */
-		return option_none();
-	return option_some(I, v_int(V_I64, v));
-}
 
 static Value
 format_string(Interp *I, Value *args, int nargs)
@@ -160,14 +131,14 @@ format_string(Interp *I, Value *args, int nargs)
 	size_t tl;
 	const uint8_t *t = interp_value_bytes(&args[0], &tl);
 	Buf b = {0};
-	int field = 1;
-	for (size_t i = 0; i < tl; i++) {
-		if ((t[i] == '{' || t[i] == '}') && i + 1 < tl && t[i + 1] == t[i]) {
-			buf_putc(&b, (char)t[i++]);  /* `{{` and `}}` escape a brace */
-		} else if (t[i] == '{' && i + 1 < tl && t[i + 1] == '}') {
+	int field = 1, kind = RT_FORMAT_BRACE;
+	for (size_t at = 0; kind != RT_FORMAT_END;) {
+		size_t from = at, upto = rt_format_scan(t, tl, &at, &kind);
+		buf_put(&b, (const char *)t + from, upto - from + (kind == RT_FORMAT_BRACE));   /* `{{`, `}}`: one brace */
+		if (kind == RT_FORMAT_HOLE) {
 			if (field >= nargs) {
 				buf_free(&b);
-				return fail(I, DOM_FORMAT, 1);
+				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 			}
 			Value *a = &args[field++];
 			switch ((VTag)a->tag) {
@@ -186,16 +157,13 @@ format_string(Interp *I, Value *args, int nargs)
 			}
 			default:
 				buf_free(&b);
-				return fail(I, DOM_FORMAT, 1);
+				return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 			}
-			i++;
-		} else {
-			buf_putc(&b, (char)t[i]);
 		}
 	}
 	if (field != nargs) {
 		buf_free(&b);
-		return fail(I, DOM_FORMAT, 1);
+		return fail(I, RT_DOM_FORMAT, RT_FORMAT_FAILED);
 	}
 	Value r = interp_string_value(&I->heap, b.data, b.len);
 	buf_free(&b);
@@ -240,7 +208,7 @@ static Value
 vec_fail(Interp *I, Value v, uint32_t code)
 {
 	value_release(&I->heap, v);
-	return fail(I, DOM_VEC, code);
+	return fail(I, RT_DOM_VEC, code);
 }
 
 static VecObj *
@@ -256,7 +224,7 @@ run_vec(Interp *I, int index, Value *args)
 	switch (index) {
 	case BI_vec_with_capacity:
 		if (args[0].u > VEC_MAX_CAPACITY)
-			return fail(I, DOM_VEC, 3);
+			return fail(I, RT_DOM_VEC, RT_VEC_ALLOC);
 		return v_ptr(V_VEC, interp_vecobj_new(&I->heap, (size_t)args[0].u), 0);
 	case BI_vec_len:
 		return v_int(V_USIZE, (int64_t)((VecObj *)args[0].p)->len);
@@ -266,14 +234,14 @@ run_vec(Interp *I, int index, Value *args)
 	case BI_vec_clone_at: {
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
-			return fail(I, DOM_VEC, 2);
+			return fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
 	case BI_vec_push: {
 		VecObj *v = own_vec(I, &args[0]);
 		if (v->len >= v->cap) {
 			value_release(&I->heap, args[1]);
-			return vec_fail(I, args[0], 1);
+			return vec_fail(I, args[0], RT_VEC_FULL);
 		}
 		v->items[v->len++] = value_own(&I->heap, args[1]);
 		return args[0];
@@ -282,7 +250,7 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = own_vec(I, &args[0]);
 		if (args[1].u >= v->len) {
 			value_release(&I->heap, args[2]);
-			return vec_fail(I, args[0], 2);
+			return vec_fail(I, args[0], RT_VEC_INDEX);
 		}
 		value_release(&I->heap, v->items[args[1].u]);
 		v->items[args[1].u] = value_own(&I->heap, args[2]);
@@ -297,9 +265,9 @@ run_vec(Interp *I, int index, Value *args)
 	}
 	case BI_vec_reserve_exact: {
 		VecObj *v = own_vec(I, &args[0]);
-		uint64_t want = args[1].u > VEC_MAX_CAPACITY ? UINT64_MAX : v->len + args[1].u;
-		if (want > VEC_MAX_CAPACITY)
-			return vec_fail(I, args[0], 3);
+		uint64_t want;
+		if (rt_vec_reserve_target(v->len, args[1].u, &want))
+			return vec_fail(I, args[0], RT_VEC_ALLOC);
 		interp_vecobj_reserve(&I->heap, v, (size_t)want);
 		return args[0];
 	}
@@ -354,17 +322,12 @@ bytes_set_wide(Interp *I, int index, Value *args)
 	Value b = value_own(&I->heap, args[0]);
 	Bytes *bb = b.p;
 	uint64_t at = args[1].u, sel = index == BI_bytes_set5 ? 0 : args[4].u;
-	uint64_t width = 1, from = 0;
-	if (index == BI_bytes_set5) {
-		width = 5;
-	} else if (sel >> 63) {
-		bool wide48 = index == BI_bytes_set1_or6_or48_from_slice && ((sel >> 62) & 1);
-		width = index == BI_bytes_set1_or5_from_slice ? 5 : wide48 ? 48 : 6;
-		from = index == BI_bytes_set1_or5_from_slice ? sel & ~((uint64_t)1 << 63) : sel & (((uint64_t)1 << 62) - 1);
-	}
+	uint64_t width = 5, from = 0;
+	if (index != BI_bytes_set5)
+		rt_bytes_selector(sel, index == BI_bytes_set1_or6_or48_from_slice, &width, &from);
 	if (at > bb->len || bb->len - at < width) {
 		value_release(&I->heap, b);
-		return fail(I, DOM_BYTEBUF, 1);
+		return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 	}
 	if (index == BI_bytes_set5) {
 		for (int k = 0; k < 5; k++)
@@ -438,21 +401,22 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return view_of(pa, la);
 	case BI_string_slice: {
 		int64_t s = args[1].i, e = args[2].i;
-		if (s < 0 || s > e || (uint64_t)e > la)
-			return fail(I, DOM_TEXT, 1);
-		if ((s < (int64_t)la && (pa[s] & 0xC0) == 0x80) || (e < (int64_t)la && (pa[e] & 0xC0) == 0x80))
-			return fail(I, DOM_TEXT, 2);
+		uint32_t code = rt_slice_check(pa, la, s, e);
+		if (code)
+			return fail(I, RT_DOM_TEXT, code);
 		return interp_string_value(&I->heap, pa + s, (size_t)(e - s));
 	}
 	case BI_string_find: {
 		int64_t from = args[2].i;
 		if (from < 0 || (uint64_t)from > la)
-			return fail(I, DOM_TEXT, 1);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		return v_int(V_I64, find_bytes(I, pa, la, pb, lb, (size_t)from));
 	}
-	case BI_string_to_i64:
+	case BI_string_to_i64: {
 		heap_work(&I->heap, la);
-		return parse_i64(I, pa, la);
+		int64_t v;
+		return rt_parse_i64(pa, la, &v) ? option_some(I, v_int(V_I64, v)) : option_none();
+	}
 	case BI_string_trim: {
 		size_t s = 0, n = rt_trim(pa, la, &s);   /* src/rt/text.c */
 		heap_work(&I->heap, la - n);
@@ -460,7 +424,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	}
 	case BI_string_byte_at:
 		if (args[1].i < 0 || (uint64_t)args[1].i >= la)
-			return fail(I, DOM_TEXT, 1);
+			return fail(I, RT_DOM_TEXT, RT_TEXT_RANGE);
 		return v_int(V_I64, pa[args[1].i]);
 	case BI_str_byte_at:
 	case BI_byte_get:
@@ -471,7 +435,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		return v_int(V_USIZE, (int64_t)la);
 	case BI_byte_range:
 		if (args[1].u > args[2].u || args[2].u > la)
-			return fail(I, DOM_BYTEBUF, 1);
+			return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return view_of(pa + args[1].u, (size_t)(args[2].u - args[1].u));
 	case BI_bytes_copy:
 		return v_ptr(V_BYTES, interp_bytes_new(&I->heap, pa, la), 0);
@@ -491,7 +455,7 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		Bytes *bb = b.p;
 		if (args[1].u >= bb->len) {
 			value_release(&I->heap, b);
-			return fail(I, DOM_BYTEBUF, 1);
+			return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		}
 		bb->data[args[1].u] = (uint8_t)args[2].u;
 		return b;
@@ -522,13 +486,11 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 		return r;
 	}
 	case BI_i64_from_f64: {
-		double d = args[0].f;
-		if (isnan(d))
-			return fail(I, DOM_CONVERT, 2);
-		d = trunc(d);
-		if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-			return fail(I, DOM_CONVERT, 1);
-		return v_int(V_I64, (int64_t)d);
+		int64_t v = 0;
+		uint32_t code = rt_i64_from_f64(args[0].f, &v);
+		if (code)
+			return fail(I, RT_DOM_CONVERT, code);
+		return v_int(V_I64, v);
 	}
 	case BI_i64_from_i32:
 		return v_int(V_I64, args[0].i);
@@ -537,22 +499,22 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 	case BI_usize_from_u8:
 		return v_int(V_USIZE, (int64_t)args[0].u);
 	case BI_usize_from_i64:
-		if (args[0].i < 0)
-			return fail(I, DOM_CONVERT, 1);
+		if (rt_usize_from_i64(args[0].i))
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_USIZE, args[0].i);
 	case BI_i64_from_usize:
-		if (args[0].u > (uint64_t)INT64_MAX)
-			return fail(I, DOM_CONVERT, 1);
+		if (rt_i64_from_usize(args[0].u))
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_I64, args[0].i);
 	case BI_u8_from_i64:
-		if (args[0].i < 0 || args[0].i > 255)
-			return fail(I, DOM_CONVERT, 1);
+		if (rt_u8_from_i64(args[0].i))
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_U8, args[0].i);
 	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
 	case BI_char_from_i64:
 		if (!rt_utf8_scalar(args[0].i))
-			return fail(I, DOM_CONVERT, 1);
+			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		return v_int(V_CHAR, args[0].i);
 	case BI_box_new: {
 		Value *b = interp_heap_alloc(&I->heap, sizeof *b);

@@ -3,7 +3,7 @@
  *
  * A map is a MapObj (value.h): keys kept sorted (strings by unsigned
  * bytes, i64 signed, false < true), so `map_key_at`/`set_key_at` index key
- * order directly and lookups are binary searches.  Keys are copied on
+ * order directly and lookups are the shared binary search (rt/coll.c).  Keys are copied on
  * insertion.  Failures: `semaprax.map.v1` for the monomorphic
  * Map<string, i64> forms written without type arguments, `semaprax.map.v2`
  * for the typed forms (`map_new<i64, string>`, every Set):
@@ -17,6 +17,8 @@
 #include "interp.h"
 
 #include <string.h>
+
+#include "../rt/rt.h"
 
 /* Keeps a borrowed argument: a copy of a lent value, or the fresh value
  * itself, taken from the caller (which releases borrowed arguments after
@@ -34,30 +36,33 @@ take_lent(ValueHeap *h, Value *arg)
 static Value
 map_fail(Interp *I, const HirExpr *call, uint32_t code)
 {
-	interp_fail(I, call->u.call.ntargs > 0 ? DOM_MAP2 : DOM_MAP, code);
+	interp_fail(I, call->u.call.ntargs > 0 ? RT_DOM_MAP2 : RT_DOM_MAP, code);
 	return v_empty();
 }
 
-/* Index of key in m, or -(insertion point) - 1.  Each probe compares at
- * most the key's bytes: that work is charged. */
+/* One probe of map_find: charges the key's bytes, then compares. */
+struct map_probe {
+	Interp *I;
+	size_t klen;
+};
+
+static int
+map_probe_cmp(const void *elem, const void *key, void *ctx)
+{
+	struct map_probe *pr = ctx;
+	heap_work(&pr->I->heap, pr->klen);
+	return interp_value_compare(elem, key);
+}
+
+/* Index of key in m, or -(insertion point) - 1 (rt_sorted_find).  Each
+ * probe compares at most the key's bytes: that work is charged. */
 static long
 map_find(Interp *I, const MapObj *m, const Value *key)
 {
-	size_t lo = 0, hi = m->len, klen = 0;
+	struct map_probe pr = { I, 0 };
 	if (key->tag == V_STRING || key->tag == V_VIEW)
-		interp_value_bytes(key, &klen);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		heap_work(&I->heap, klen);
-		int c = interp_value_compare(&m->keys[mid], key);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -(long)lo - 1;
+		interp_value_bytes(key, &pr.klen);
+	return rt_sorted_find(m->keys, m->len, sizeof(Value), key, map_probe_cmp, &pr);
 }
 
 /* Inserts key (copied) with val (owned; ignored for sets) at position pos;
@@ -95,7 +100,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 	case BI_map_new:
 	case BI_set_new:
 		if (args[0].u > MAP_MAX_CAPACITY)
-			return map_fail(I, call, 3);
+			return map_fail(I, call, RT_MAP_CAPACITY);
 		return v_ptr(V_MAP, interp_mapobj_new(&I->heap, (size_t)args[0].u, index == BI_set_new), 0);
 	case BI_map_len:
 	case BI_set_len:
@@ -108,7 +113,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 	case BI_map_value_at: {
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
-			return map_fail(I, call, 2);
+			return map_fail(I, call, RT_MAP_INDEX);
 		return interp_value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
 	}
 	case BI_map_get_or: {
@@ -135,7 +140,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 				int64_t sum;
 				if (__builtin_add_overflow(m->vals[at].i, val.i, &sum)) {
 					value_release(&I->heap, mv);
-					return map_fail(I, call, 4);
+					return map_fail(I, call, RT_MAP_OVERFLOW);
 				}
 				m->vals[at].i = sum;
 			}
@@ -144,7 +149,7 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 		if (m->len >= m->cap) {
 			value_release(&I->heap, val);
 			value_release(&I->heap, mv);
-			return map_fail(I, call, 1);
+			return map_fail(I, call, RT_MAP_FULL);
 		}
 		map_insert_at(I, m, (size_t)(-at - 1), &args[1], val);
 		return mv;

@@ -51,12 +51,9 @@ interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *
 	if (d->present)
 		return;
 	d->present = true;
-	d->phase = code == 2 ? "ensures" : "requires";
-	d->clause = hir_clause_text(S, f, i, code == 2);
-	const char *suffix = ":invariants";
-	size_t n = strlen(f->id), ns = strlen(suffix);
-	bool invariant = f->sym < 0 && n > ns && strcmp(f->id + n - ns, suffix) == 0;
-	d->function = spx_xstrndup(f->id, invariant ? n - ns : n);
+	d->phase = code == RT_CONTRACT_ENSURES ? "ensures" : "requires";
+	d->clause = hir_clause_text(S, f, i, code == RT_CONTRACT_ENSURES);
+	d->function = spx_xstrdup(f->report_id);
 	d->nargs = f->nparams;
 	d->args = spx_xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
 	for (int k = 0; k < f->nparams; k++) {

@@ -106,7 +106,7 @@ interp_x_unary(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	}
 neg:
-	interp_fail(I, DOM_ARITH, AR_NEG);
+	interp_fail(I, RT_DOM_ARITH, RT_ARITH_NEG);
 	return v_empty();
 }
 
@@ -193,13 +193,13 @@ arith(Interp *I, BinaryOp op, Value a, Value b)
 		interp_limit(I, "arithmetic on an unsupported value");
 		return v_empty();
 	}
-add: interp_fail(I, DOM_ARITH, AR_ADD); return v_empty();
-sub: interp_fail(I, DOM_ARITH, AR_SUB); return v_empty();
-mul: interp_fail(I, DOM_ARITH, AR_MUL); return v_empty();
-div0: interp_fail(I, DOM_ARITH, AR_DIV0); return v_empty();
-divov: interp_fail(I, DOM_ARITH, AR_DIVOV); return v_empty();
-rem0: interp_fail(I, DOM_ARITH, AR_REM0); return v_empty();
-remov: interp_fail(I, DOM_ARITH, AR_REMOV); return v_empty();
+add: interp_fail(I, RT_DOM_ARITH, RT_ARITH_ADD); return v_empty();
+sub: interp_fail(I, RT_DOM_ARITH, RT_ARITH_SUB); return v_empty();
+mul: interp_fail(I, RT_DOM_ARITH, RT_ARITH_MUL); return v_empty();
+div0: interp_fail(I, RT_DOM_ARITH, RT_ARITH_DIV_ZERO); return v_empty();
+divov: interp_fail(I, RT_DOM_ARITH, RT_ARITH_DIV_OVERFLOW); return v_empty();
+rem0: interp_fail(I, RT_DOM_ARITH, RT_ARITH_REM_ZERO); return v_empty();
+remov: interp_fail(I, RT_DOM_ARITH, RT_ARITH_REM_OVERFLOW); return v_empty();
 }
 
 Value
@@ -280,7 +280,7 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 			return false;
 		if (!c.b) {
 			interp_contract_detail(I, cf->S, cf->f, S, i, code);
-			interp_fail(I, DOM_CONTRACT, code);
+			interp_fail(I, RT_DOM_CONTRACT, code);
 			return false;
 		}
 	}
@@ -314,6 +314,31 @@ lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
 }
 
 /*
+ * Pushes cf's frame S (the top of the value stack, whose first nargs slots
+ * hold the owned arguments): the depth bound, then empty locals.  False,
+ * with the arguments released, past 256 frames.
+ */
+static inline bool
+frame_push(Interp *I, const CFunc *cf, Value *S, int nargs)
+{
+	if (I->depth >= INTERP_MAX_DEPTH) {
+		I->stop = STOP_DEPTH;
+		for (int i = 0; i < nargs; i++)
+			value_release(&I->heap, S[i]);
+		return false;
+	}
+	int nl = cf->f->nlocals;
+	for (int i = nl; i < nargs; i++)
+		value_release(&I->heap, S[i]);
+	for (int i = nargs; i < nl; i++)
+		S[i] = v_empty();
+	I->sp += (size_t)nl;
+	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	I->depth++;
+	return true;
+}
+
+/*
  * Runs cf in the frame at the top of the value stack, whose first nargs
  * slots hold the (owned) arguments.
  */
@@ -322,20 +347,9 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 {
 	const HirFunc *f = cf->f;
 	Value *S = I->stack + I->sp;
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
-		for (int i = 0; i < nargs; i++)
-			value_release(&I->heap, S[i]);
+	if (!frame_push(I, cf, S, nargs))
 		return v_empty();
-	}
 	int nl = f->nlocals;
-	for (int i = nl; i < nargs; i++)
-		value_release(&I->heap, S[i]);
-	for (int i = nargs; i < nl; i++)
-		S[i] = v_empty();
-	I->sp += (size_t)nl;
-	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
-	I->depth++;
 	if (cf->simple)
 		return lean_body(I, cf, S, nl);
 	if (caps)
@@ -348,7 +362,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 	 */
 	int mark = I->temps.len;
 	Value result = v_empty();
-	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, 1))
+	if (cf->nreq && !check_clauses(I, cf, S, cf->req, cf->nreq, RT_CONTRACT_REQUIRES))
 		goto out;
 	result = block_value(I, S, cf->body, mark);
 	if (I->stop == STOP_RETURN) {
@@ -363,7 +377,7 @@ exec_frame(Interp *I, const CFunc *cf, int nargs, const Obj *caps)
 		Value alias = result;
 		alias.borrowed = 1;
 		S[f->result_slot] = alias;
-		check_clauses(I, cf, S, cf->ens, cf->nens, 2);
+		check_clauses(I, cf, S, cf->ens, cf->nens, RT_CONTRACT_ENSURES);
 	}
 out:
 	if (STOPPED) {
@@ -425,7 +439,8 @@ interp_x_call(Interp *I, Value *S, const Node *n)
 }
 
 /* interp_x_call of a simple callee (CFunc.simple) whose arguments are all
- * scalar slots or literals: exec_frame's simple path, inline. */
+ * scalar slots or literals: exec_frame's simple path (frame_push, then
+ * lean_body), inline. */
 Value
 interp_x_call_simple(Interp *I, Value *S, const Node *n)
 {
@@ -441,14 +456,8 @@ interp_x_call_simple(Interp *I, Value *S, const Node *n)
 		}
 		F[i] = k->fn == interp_x_int ? k->k : S[k->a];
 	}
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
+	if (!frame_push(I, cf, F, nargs))
 		return v_empty();
-	}
-	for (int i = nargs; i < nl; i++)
-		F[i] = v_empty();
-	I->sp += (size_t)nl;
-	I->depth++;
 	return lean_body(I, cf, F, nl);
 }
 
@@ -458,23 +467,12 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	const CFunc *cf = n->callee;
-	int nargs = n->nkids, nl = cf->f->nlocals;
 	if (!args_in_place(I, S, n))
 		return v_empty();
 	Value *F = I->stack + I->sp;
-	if (I->depth >= INTERP_MAX_DEPTH) {
-		I->stop = STOP_DEPTH;
-		for (int i = 0; i < nargs; i++)
-			value_release(&I->heap, F[i]);
+	if (!frame_push(I, cf, F, n->nkids))
 		return v_empty();
-	}
-	for (int i = nl; i < nargs; i++)
-		value_release(&I->heap, F[i]);
-	for (int i = nargs; i < nl; i++)
-		F[i] = v_empty();
-	I->sp += (size_t)nl;
-	I->depth++;
-	return lean_body(I, cf, F, nl);
+	return lean_body(I, cf, F, cf->f->nlocals);
 }
 
 Value

@@ -7,6 +7,8 @@
  */
 #include "node.h"
 
+#include "../rt/rt.h"
+
 /* vec_get<T> / vec_clone_at<T>(slot, i) with a Copy-scalar T: the call and
  * the slot read charge together (nothing observable between them). */
 static Value
@@ -18,7 +20,7 @@ xb_vec_get_slot(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	const VecObj *v = S[n->a].p;
 	if (i.u >= v->len) {
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	return v->items[i.u];
@@ -90,7 +92,7 @@ xb_bytes_set(Interp *I, Value *S, const Node *n)
 	Bytes *bb = b.p;
 	if (i.u >= bb->len) {
 		value_release(&I->heap, b);
-		interp_fail(I, DOM_BYTEBUF, 1);
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return v_empty();
 	}
 	bb->data[i.u] = (uint8_t)x.u;
@@ -116,7 +118,7 @@ xb_vec_push(Interp *I, Value *S, const Node *n)
 	if (vo->len >= vo->cap) {
 		value_release(&I->heap, x);
 		value_release(&I->heap, v);
-		interp_fail(I, DOM_VEC, 1);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
 		return v_empty();
 	}
 	vo->items[vo->len++] = value_own(&I->heap, x);
@@ -145,7 +147,7 @@ xb_vec_set(Interp *I, Value *S, const Node *n)
 	if (i.u >= vo->len) {
 		value_release(&I->heap, x);
 		value_release(&I->heap, v);
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	value_release(&I->heap, vo->items[i.u]);
@@ -213,7 +215,7 @@ xs_bytes_set_inplace(Interp *I, Value *S, const Node *n)
 	INPLACE_ARGS(2)
 	Bytes *bb = sl->p;
 	if (args_[0].u >= bb->len) {
-		interp_fail(I, DOM_BYTEBUF, 1);
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return v_empty();
 	}
 	bb->data[args_[0].u] = (uint8_t)args_[1].u;
@@ -226,7 +228,7 @@ xs_vec_set_inplace(Interp *I, Value *S, const Node *n)
 	INPLACE_ARGS(2)
 	VecObj *vo = sl->p;
 	if (args_[0].u >= vo->len) {
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	store_scalar(&vo->items[args_[0].u], args_[1]);
@@ -239,7 +241,7 @@ xs_vec_push_inplace(Interp *I, Value *S, const Node *n)
 	INPLACE_ARGS(1)
 	VecObj *vo = sl->p;
 	if (vo->len >= vo->cap) {
-		interp_fail(I, DOM_VEC, 1);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
 		return v_empty();
 	}
 	store_scalar(&vo->items[vo->len++], args_[0]);
@@ -265,7 +267,7 @@ xs_bytes_set_inplace_leaf(Interp *I, Value *S, const Node *n)
 		*sl = interp_value_clone(&I->heap, *sl);
 	Bytes *bb = sl->p;
 	if (i >= bb->len) {
-		interp_fail(I, DOM_BYTEBUF, 1);
+		interp_fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		return v_empty();
 	}
 	bb->data[i] = x;
@@ -283,7 +285,7 @@ xs_vec_set_inplace_leaf(Interp *I, Value *S, const Node *n)
 		*sl = interp_value_clone(&I->heap, *sl);
 	VecObj *vo = sl->p;
 	if (i >= vo->len) {
-		interp_fail(I, DOM_VEC, 2);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_INDEX);
 		return v_empty();
 	}
 	store_scalar(&vo->items[i], x);
@@ -300,7 +302,7 @@ xs_vec_push_inplace_leaf(Interp *I, Value *S, const Node *n)
 		*sl = interp_value_clone(&I->heap, *sl);
 	VecObj *vo = sl->p;
 	if (vo->len >= vo->cap) {
-		interp_fail(I, DOM_VEC, 1);
+		interp_fail(I, RT_DOM_VEC, RT_VEC_FULL);
 		return v_empty();
 	}
 	store_scalar(&vo->items[vo->len++], x);
@@ -329,14 +331,14 @@ xb_##name(Interp *I, Value *S, const Node *n) \
 		return v_empty(); \
 	BODY \
 }
-#define CONVERT_FAIL { interp_fail(I, DOM_CONVERT, 1); return v_empty(); }
+#define CONVERT_FAIL { interp_fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE); return v_empty(); }
 
 CONVERT(f64_from_i64, { Value r = v_int(V_F64, 0); r.f = (double)x.i; return r; })
 CONVERT(i64_from_u8, { return v_int(V_I64, x.i); })
 CONVERT(usize_from_u8, { return v_int(V_USIZE, x.i); })
-CONVERT(usize_from_i64, { if (x.i < 0) CONVERT_FAIL return v_int(V_USIZE, x.i); })
-CONVERT(i64_from_usize, { if (x.u > (uint64_t)INT64_MAX) CONVERT_FAIL return v_int(V_I64, x.i); })
-CONVERT(u8_from_i64, { if (x.i < 0 || x.i > 255) CONVERT_FAIL return v_int(V_U8, x.i); })
+CONVERT(usize_from_i64, { if (rt_usize_from_i64(x.i)) CONVERT_FAIL return v_int(V_USIZE, x.i); })
+CONVERT(i64_from_usize, { if (rt_i64_from_usize(x.u)) CONVERT_FAIL return v_int(V_I64, x.i); })
+CONVERT(u8_from_i64, { if (rt_u8_from_i64(x.i)) CONVERT_FAIL return v_int(V_U8, x.i); })
 
 NodeFn
 interp_builtin_fn(int index, const HirExpr *call)

@@ -151,6 +151,25 @@ interp_x_match(Interp *I, Value *S, const Node *n)
 }
 
 /*
+ * The operands of `match byte_get(slot, i)` (g is the byte_get call): the
+ * match's step, then the call's and the slot read's, then the index i; the
+ * slot's bytes p[0..len).  False on a stop.
+ */
+static inline bool
+byte_get_operands(Interp *I, Value *S, const Node *g, const uint8_t **p, size_t *len, Value *i)
+{
+	if ((I->heap.steps += 3) > I->heap.budget) {
+		interp_charge_stop(I);
+		return false;
+	}
+	*i = node_eval(I, S, g->kids[1]);
+	if (STOPPED)
+		return false;
+	*p = interp_value_bytes(&S[g->a], len);
+	return true;
+}
+
+/*
  * `match byte_get(slot, i) { … }` (compile.c picks it when no arm binds the
  * whole Option): the Option<u8> lives on this frame's C stack instead of
  * the heap.  Charges as interp_x_match over xb_byte_get_slot: the match's step,
@@ -159,13 +178,11 @@ interp_x_match(Interp *I, Value *S, const Node *n)
 Value
 interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
 {
-	const Node *g = n->x;
-	CHARGE(I, 3);
-	Value i = node_eval(I, S, g->kids[1]);
-	if (STOPPED)
-		return v_empty();
 	size_t len;
-	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
+	const uint8_t *p;
+	Value i;
+	if (!byte_get_operands(I, S, n->x, &p, &len, &i))
+		return v_empty();
 	_Alignas(Value) unsigned char room[sizeof(Obj) + sizeof(Value)];
 	Obj *o = (Obj *)(void *)room;
 	Value s = v_ptr(V_VARIANT, NULL, 0);
@@ -188,13 +205,11 @@ interp_x_match_byte_get(Interp *I, Value *S, const Node *n)
 Value
 interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
 {
-	const Node *g = n->x;
-	CHARGE(I, 3);
-	Value i = node_eval(I, S, g->kids[1]);
-	if (STOPPED)
-		return v_empty();
 	size_t len;
-	const uint8_t *p = interp_value_bytes(&S[g->a], &len);
+	const uint8_t *p;
+	Value i;
+	if (!byte_get_operands(I, S, n->x, &p, &len, &i))
+		return v_empty();
 	const CArm *a = &n->arms[i.u < len ? (n->flags & 0xFF) : (n->flags >> 8 & 0xFF)];
 	if (a->nbinds)
 		S[a->binds[0]] = v_int(V_U8, p[i.u]);

@@ -15,15 +15,15 @@
  */
 #include "node.h"
 
-#define FAIL(code) do { interp_fail(I, DOM_ARITH, (code)); return v_empty(); } while (0)
+#define FAIL(code) do { interp_fail(I, RT_DOM_ARITH, (code)); return v_empty(); } while (0)
 
 /* Operation bodies: compute Value z from the operands l and r, or FAIL. */
-#define I64_ADD { int64_t t; if (__builtin_add_overflow(l.i, r.i, &t)) FAIL(AR_ADD); z = v_int(V_I64, t); }
-#define I64_SUB { int64_t t; if (__builtin_sub_overflow(l.i, r.i, &t)) FAIL(AR_SUB); z = v_int(V_I64, t); }
-#define I64_MUL { int64_t t; if (__builtin_mul_overflow(l.i, r.i, &t)) FAIL(AR_MUL); z = v_int(V_I64, t); }
-#define I64_DIV { if (r.i == 0) FAIL(AR_DIV0); if (l.i == INT64_MIN && r.i == -1) FAIL(AR_DIVOV); \
+#define I64_ADD { int64_t t; if (__builtin_add_overflow(l.i, r.i, &t)) FAIL(RT_ARITH_ADD); z = v_int(V_I64, t); }
+#define I64_SUB { int64_t t; if (__builtin_sub_overflow(l.i, r.i, &t)) FAIL(RT_ARITH_SUB); z = v_int(V_I64, t); }
+#define I64_MUL { int64_t t; if (__builtin_mul_overflow(l.i, r.i, &t)) FAIL(RT_ARITH_MUL); z = v_int(V_I64, t); }
+#define I64_DIV { if (r.i == 0) FAIL(RT_ARITH_DIV_ZERO); if (l.i == INT64_MIN && r.i == -1) FAIL(RT_ARITH_DIV_OVERFLOW); \
 		  z = v_int(V_I64, l.i / r.i); }
-#define I64_REM { if (r.i == 0) FAIL(AR_REM0); if (l.i == INT64_MIN && r.i == -1) FAIL(AR_REMOV); \
+#define I64_REM { if (r.i == 0) FAIL(RT_ARITH_REM_ZERO); if (l.i == INT64_MIN && r.i == -1) FAIL(RT_ARITH_REM_OVERFLOW); \
 		  z = v_int(V_I64, l.i % r.i); }
 /* by the literal 2 (K shapes only): no failure is possible */
 #define I64_DIV2 { (void)r; z = v_int(V_I64, l.i / 2); }
@@ -36,11 +36,11 @@
 #define I64_GE { z = v_bool(l.i >= r.i); }
 
 #define US_SET(x) { z = v_int(V_USIZE, 0); z.u = (x); }
-#define US_ADD { uint64_t t; if (__builtin_add_overflow(l.u, r.u, &t)) FAIL(AR_ADD); US_SET(t) }
-#define US_SUB { uint64_t t; if (__builtin_sub_overflow(l.u, r.u, &t)) FAIL(AR_SUB); US_SET(t) }
-#define US_MUL { uint64_t t; if (__builtin_mul_overflow(l.u, r.u, &t)) FAIL(AR_MUL); US_SET(t) }
-#define US_DIV { if (r.u == 0) FAIL(AR_DIV0); US_SET(l.u / r.u) }
-#define US_REM { if (r.u == 0) FAIL(AR_REM0); US_SET(l.u % r.u) }
+#define US_ADD { uint64_t t; if (__builtin_add_overflow(l.u, r.u, &t)) FAIL(RT_ARITH_ADD); US_SET(t) }
+#define US_SUB { uint64_t t; if (__builtin_sub_overflow(l.u, r.u, &t)) FAIL(RT_ARITH_SUB); US_SET(t) }
+#define US_MUL { uint64_t t; if (__builtin_mul_overflow(l.u, r.u, &t)) FAIL(RT_ARITH_MUL); US_SET(t) }
+#define US_DIV { if (r.u == 0) FAIL(RT_ARITH_DIV_ZERO); US_SET(l.u / r.u) }
+#define US_REM { if (r.u == 0) FAIL(RT_ARITH_REM_ZERO); US_SET(l.u % r.u) }
 #define US_EQ { z = v_bool(l.u == r.u); }
 #define US_NE { z = v_bool(l.u != r.u); }
 #define US_LT { z = v_bool(l.u < r.u); }

@@ -35,14 +35,10 @@
 #define FS_FILE_MAX ((unsigned)RT_LIMIT_FILE_MAX)
 #define FS_MAX_RESERVED ((unsigned)RT_LIMIT_FS_BUDGET)
 
-enum {   /* code 3 (already exists) belongs to the write operations `run` refuses */
-	FS_INVALID_PATH = 1, FS_NOT_FOUND, FS_CAPACITY = 4, FS_IO, FS_DENIED, FS_FILE_TYPE,
-};
-
 static Value
 fs_fail(Interp *I, uint32_t code)
 {
-	interp_fail(I, DOM_FS, code);
+	interp_fail(I, RT_DOM_FS, code);
 	return v_empty();
 }
 
@@ -69,11 +65,11 @@ read_file(Interp *I, const uint8_t *p, size_t n, size_t max, Bytes **out)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			st = FS_IO;
+			st = RT_FS_IO;
 		else if (r == 0)
 			break;
 		else if ((b->len += (size_t)r) > max)
-			st = FS_CAPACITY;
+			st = RT_FS_TOO_LARGE;
 	}
 	close(fd);
 	if (st) {
@@ -88,18 +84,18 @@ Value
 interp_rt_file_read_text(Interp *I, const Value *path)
 {
 	if (!reserve(I, FS_FILE_MAX))
-		return fs_fail(I, FS_CAPACITY);
+		return fs_fail(I, RT_FS_TOO_LARGE);
 	size_t n;
 	const uint8_t *p = interp_value_bytes(path, &n);
 	if (!rt_fs_path_valid(p, n))
-		return fs_fail(I, FS_INVALID_PATH);
+		return fs_fail(I, RT_FS_INVALID_PATH);
 	Bytes *b;
 	uint32_t st = read_file(I, p, n, FS_FILE_MAX, &b);
 	if (st)
 		return fs_fail(I, st);
 	if (rt_utf8_validate(b->data, b->len) != b->len) {
 		value_release(&I->heap, v_ptr(V_STRING, b, 0));
-		interp_fail(I, DOM_TEXT, 3);
+		interp_fail(I, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
 		return v_empty();
 	}
 	return v_ptr(V_STRING, b, 0);

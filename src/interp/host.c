@@ -28,7 +28,7 @@ host_stage(Interp *I, Buf *to, const Value *v)
 	size_t n;
 	const uint8_t *p = interp_value_bytes(v, &n);
 	if (I->res->out.len + I->res->err.len + n > INTERP_OUTPUT_CAP)
-		return host_fail(I, DOM_OUTPUT, 1);
+		return host_fail(I, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
 	buf_put(to, (const char *)p, n);
 	return v_int(V_USIZE, (int64_t)n);
 }
@@ -61,7 +61,7 @@ interp_rt_host_call(Interp *I, int index, Value *args)
 		if (!o->host.args_read)
 			return refused(I, "arg_utf8");
 		if (args[0].u >= (uint64_t)o->nargs)
-			return host_fail(I, DOM_CMDIN, 1);
+			return host_fail(I, RT_DOM_CMDIN, RT_CMDIN_ARG_INDEX);
 		const char *a = o->args[args[0].u];
 		size_t n = strlen(a);
 		heap_work(&I->heap, n);

@@ -37,7 +37,8 @@ static const struct {
 	const char *id, *cls;
 	const char *meanings[8];
 } domains[] = {
-#define RT_DOMAIN(name, id, cls, ...) [DOM_##name] = { id, cls, { __VA_ARGS__ } },
+#define RT_DOMAIN(name, ident, class_) [RT_DOM_##name].id = ident, [RT_DOM_##name].cls = class_,
+#define RT_CODE(dom, name, number, meaning) [RT_DOM_##dom].meanings[number - 1] = meaning,
 #include "../rt/domains.def"
 };
 

@@ -28,11 +28,8 @@ typedef enum StopKind {
 	STOP_RETURN,      /* internal: `?` returning a residual (not a failure) */
 } StopKind;
 
-/* Failure domains (§5.2), indices into interp_domains. */
-typedef enum Domain {
-#define RT_DOMAIN(name, id, cls, ...) DOM_##name,
-#include "../rt/domains.def"
-} Domain;
+/* Failure domains (§5.2): RT_DOM_<NAME>, codes RT_<NAME>_<CODE> (rt/domains.def). */
+typedef enum rt_domain Domain;
 
 typedef struct InterpOptions {
 	uint64_t max_steps;       /* default 1,000,000 */
@@ -69,7 +66,7 @@ typedef struct InterpResult {
 	Buf out;                  /* staged stdout (transcript and command routes) */
 	Buf err;                  /* staged stderr (command route) */
 	uint64_t steps;
-	InterpFailure failure;    /* STOP_STATUS in DOM_CONTRACT */
+	InterpFailure failure;    /* STOP_STATUS in RT_DOM_CONTRACT */
 } InterpResult;
 
 /* Runs main; returns false when the module has no `main`. */

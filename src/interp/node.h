@@ -86,9 +86,6 @@ struct CFunc {
 
 #define STOPPED (I->stop != STOP_NONE)
 
-/* semaprax.arithmetic.v1 codes (§3.7) */
-enum { AR_ADD = 1, AR_SUB, AR_MUL, AR_DIV0, AR_DIVOV, AR_REM0, AR_REMOV, AR_NEG };
-
 /*
  * Charges k steps; on exhaustion stops the run and returns V_EMPTY.  The
  * heap limit (value.h) stops the run through the same test: its hook

@@ -362,11 +362,7 @@ bytes_cmp(const Value *a, const Value *b)
 {
 	size_t la, lb;
 	const uint8_t *pa = interp_value_bytes(a, &la), *pb = interp_value_bytes(b, &lb);
-	size_t n = la < lb ? la : lb;
-	int c = n ? memcmp(pa, pb, n) : 0;
-	if (c != 0)
-		return c < 0 ? -1 : 1;
-	return la < lb ? -1 : la > lb ? 1 : 0;
+	return rt_bytes_cmp(pa, la, pb, lb);
 }
 
 bool

@@ -15,6 +15,7 @@
  */
 #ifndef RT_API
 #include "rt.h"
+#include "domains.h"
 #endif
 #include <errno.h>
 #include <stdbool.h>
@@ -52,10 +53,10 @@ RT_API uint32_t
 rt_fs_status(int e)
 {
 	switch (e) {
-	case ENOENT: return 2;
-	case EACCES: case EPERM: return 6;
-	case ELOOP: case ENOTDIR: return 7;
-	default: return 5;
+	case ENOENT: return RT_FS_NOT_FOUND;
+	case EACCES: case EPERM: return RT_FS_DENIED;
+	case ELOOP: case ENOTDIR: return RT_FS_FILE_TYPE;
+	default: return RT_FS_IO;
 	}
 }
 
@@ -98,7 +99,7 @@ rt_fs_open_regular(const uint8_t *p, size_t n, int *fd)
 	}
 	if (!S_ISREG(lsb.st_mode)) {
 		rt_fs_close_dir(dir);
-		return 7;
+		return RT_FS_FILE_TYPE;
 	}
 	int f = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	int e = errno;

@@ -7,6 +7,10 @@
  * (tools/embed_rt.sh) into every generated C program that needs them; there
  * the generated prelude defines RT_API as `static __attribute__((unused))`
  * before the text, so this header is not included and nothing is exported.
+ * num.c, utf8.c and text.c are also compiled freestanding for wasm32 (the
+ * Wasm lane's runtime module, tools/build_rt_wasm.sh): they use nothing of
+ * libc beyond memcpy/memmove/memset/memcmp (src/rt/wasm32/string.h); what
+ * needs more (float.c: stdio, stdlib, math; args.c; fs.c) stays hosted.
  */
 #ifndef SPX_RT_RT_H
 #define SPX_RT_RT_H
@@ -14,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "domains.h"
 
 #define RT_API
 
@@ -38,10 +44,10 @@ size_t rt_utf8_validate(const uint8_t *s, size_t n);
 bool rt_utf8_scalar(int64_t v);
 /* Encodes the scalar c into out; returns the length 1-4. */
 size_t rt_utf8_encode(uint32_t c, uint8_t out[4]);
-/* The scalars of valid UTF-8 s[0..n) (its bytes that do not continue one; string_len_chars). */
+/* The scalars of valid UTF-8 s[0..n) (string_len_chars): its non-continuation bytes. */
 int64_t rt_utf8_count(const uint8_t *s, size_t n);
 
-/* ---- num.c: float total order, integer decimal text and parsing ---- */
+/* ---- num.c: float total order, integer decimal text and parsing, checked conversions ---- */
 
 /* IEEE total order keys (vec_sort): compare the keys as signed integers. */
 int64_t rt_total_key64(double d);
@@ -49,20 +55,72 @@ int32_t rt_total_key32(float f);
 /* Decimal text of a magnitude (with `-` when negative) into the end of
  * buf[32]; returns where the text starts. */
 char *rt_decimal(char buf[32], uint64_t magnitude, bool negative);
-/* string_to_i64: true and *out when p[0..n) is `-`? then one or more ASCII
- * digits within the i64 range. */
+/* string_to_i64 (LANGUAGE.md §5.1): an optional `-`, then one or more ASCII
+ * digits, nothing else, within i64; true with *out, else false. */
 bool rt_parse_i64(const uint8_t *p, size_t n, int64_t *out);
+/* i64_from_f64: truncates toward zero into *out; 0, or the convert.v1 code
+ * (RT_CONVERT_FROM_NAN, RT_CONVERT_RANGE). */
+uint32_t rt_i64_from_f64(double d, int64_t *out);
+/* The checked integer conversions: 0 when v fits, else RT_CONVERT_RANGE. */
+uint32_t rt_usize_from_i64(int64_t v);
+uint32_t rt_i64_from_usize(uint64_t v);
+uint32_t rt_u8_from_i64(int64_t v);
 
-/* ---- text.c: substring search ---- */
+/* ---- float.c: float text (hosted libc: not in the wasm32 runtime) ---- */
+
+/* The canonical text of a float (LANGUAGE.md §0.11): the shortest digits
+ * that round-trip (to a float when f32), positional, `.0` when integral,
+ * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32`.
+ * Writes at most 351 bytes and a NUL into out; returns the length. */
+size_t rt_float_text(char out[352], double v, bool f32);
+
+/* ---- text.c: substring search, byte order, char literals, slices, trim, format scan ---- */
 
 /* First offset >= from (from <= hl) where n[0..nl) occurs in h[0..hl), or
  * -1.  A naive search: *work (when not NULL) grows by one per position
  * tried plus nl per first-byte match, which the interpreter charges. */
 int64_t rt_find(const uint8_t *h, size_t hl, const uint8_t *n, size_t nl, size_t from, size_t *work);
-/* The bytewise order of a[0..la) and b[0..lb) (a proper prefix first): -1, 0 or 1. */
+/* Byte order (unsigned bytes, then length): -1, 0 or 1.  The order of
+ * strings, views and byte buffers in comparisons and Map/Set keys. */
 int rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb);
+/* The canonical source text of the char cp (LANGUAGE.md §0.11): `'a'`,
+ * `'\n'`, `'\u{e9}'`; at most 15 bytes and a NUL into out; the length. */
+size_t rt_char_literal(char out[16], uint32_t cp);
+/* string_slice's bounds on s[0..n): 0 when 0 <= start <= end <= n and
+ * neither bound splits a UTF-8 character, else RT_TEXT_RANGE or RT_TEXT_SPLIT. */
+uint32_t rt_slice_check(const uint8_t *s, size_t n, int64_t start, int64_t end);
 /* string_trim: the length of p[0..n) without leading and trailing ASCII
  * whitespace (space, \t, \n, \v, \f, \r); *start receives where it begins. */
 size_t rt_trim(const uint8_t *p, size_t n, size_t *start);
+/* The byte-buffer v2 writes' selector (bytes_set1_or5_from_slice, wide48
+ * false; bytes_set1_or6_or48_from_slice, true): high bit clear, store one
+ * byte (*width 1); set, copy *width 5 (or 6, or 48 when bit 62 is set and
+ * wide48) source bytes from *from. */
+void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from);
+/* string_format's template t[0..n) from *at: returns where the literal text
+ * t[*at..ret) ends, and what follows it in *kind: RT_FORMAT_END (nothing),
+ * RT_FORMAT_HOLE (`{}`), RT_FORMAT_BRACE (`{{` or `}}`: the brace t[ret] is
+ * literal text); *at moves past it. */
+size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
+
+/* ---- args.c: a command's arguments (hosted libc: not in the wasm32 runtime) ---- */
+
+/* The checks `semaprax run` and a native command-line program make of the
+ * n arguments after `--`, in order: at most RT_LIMIT_ARGS, each valid
+ * UTF-8, RT_LIMIT_ARG_BYTES together.  0, or the length of the refusal's
+ * line (no newline) written into why. */
+size_t rt_args_check(int n, char *const *args, char why[160]);
+
+/* ---- coll.c: Vec capacity, Map/Set key search ---- */
+
+/* vec_reserve_exact's capacity: *want = len + add; 0, or RT_VEC_ALLOC past
+ * RT_LIMIT_VEC_CAPACITY (the caller grows to *want when it exceeds cap). */
+uint32_t rt_vec_reserve_target(uint64_t len, uint64_t add, uint64_t *want);
+
+/* Index of the element equal to key among the n sorted elements of size
+ * bytes at keys, or -(insertion point) - 1; cmp(element, key, ctx) orders
+ * an element against the key (<0, 0, >0). */
+long rt_sorted_find(const void *keys, size_t n, size_t size, const void *key,
+		    int (*cmp)(const void *elem, const void *key, void *ctx), void *ctx);
 
 #endif

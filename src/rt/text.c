@@ -1,11 +1,17 @@
 /*
  * text.c — substring search (`string_contains`, `str_contains`,
- * `string_find`; LANGUAGE.md §5.1), the one copy both lanes use; the
- * bytewise order of text and byte views (the native lane's spx_bytes_cmp
- * and the Wasm lane's comparisons call it); `string_trim`'s span.
+ * `string_find`; LANGUAGE.md §5.1), the byte order of text and bytes
+ * (comparisons, Map/Set keys; the Wasm lane's comparisons import it), the
+ * source text of a char literal (the formatter, both lanes' contract
+ * details), string_slice's bound checks, string_trim's span, the
+ * byte-buffer v2 writes' selector and string_format's template scan (the
+ * interpreter at run time, the C lane when it emits the pieces): the one
+ * copy of each.  Freestanding (part of the wasm32 runtime): the checks of a
+ * command's arguments, which print, are in args.c.
  */
 #ifndef RT_API
 #include "rt.h"
+#include "domains.h"
 #endif
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,8 +54,51 @@ rt_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
 	return la < lb ? -1 : la > lb ? 1 : 0;
 }
 
+RT_API size_t
+rt_char_literal(char out[16], uint32_t cp)
+{
+	size_t k = 0;
+	out[k++] = '\'';
+	switch (cp) {
+	case 0: out[k++] = '\\'; out[k++] = '0'; break;
+	case '\t': out[k++] = '\\'; out[k++] = 't'; break;
+	case '\n': out[k++] = '\\'; out[k++] = 'n'; break;
+	case '\r': out[k++] = '\\'; out[k++] = 'r'; break;
+	case '\'': out[k++] = '\\'; out[k++] = '\''; break;
+	case '\\': out[k++] = '\\'; out[k++] = '\\'; break;
+	default:
+		if (cp >= 0x20 && cp <= 0x7E) {
+			out[k++] = (char)cp;
+		} else {   /* \u{hex}, lower case, no leading zeros */
+			int shift = 28;
+			while (shift > 0 && !(cp >> shift & 0xF))
+				shift -= 4;
+			out[k++] = '\\';
+			out[k++] = 'u';
+			out[k++] = '{';
+			for (; shift >= 0; shift -= 4)
+				out[k++] = "0123456789abcdef"[cp >> shift & 0xF];
+			out[k++] = '}';
+		}
+		break;
+	}
+	out[k++] = '\'';
+	out[k] = '\0';
+	return k;
+}
+
+RT_API uint32_t
+rt_slice_check(const uint8_t *s, size_t n, int64_t start, int64_t end)
+{
+	if (start < 0 || start > end || (uint64_t)end > n)
+		return RT_TEXT_RANGE;
+	if (((uint64_t)start < n && (s[start] & 0xC0) == 0x80) || ((uint64_t)end < n && (s[end] & 0xC0) == 0x80))
+		return RT_TEXT_SPLIT;
+	return 0;
+}
+
 static bool
-trim_space(uint8_t c)
+rt_trim_space(uint8_t c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
@@ -58,10 +107,45 @@ RT_API size_t
 rt_trim(const uint8_t *p, size_t n, size_t *start)
 {
 	size_t a = 0, e = n;
-	while (a < e && trim_space(p[a]))
+	while (a < e && rt_trim_space(p[a]))
 		a++;
-	while (e > a && trim_space(p[e - 1]))
+	while (e > a && rt_trim_space(p[e - 1]))
 		e--;
 	*start = a;
 	return e - a;
+}
+
+RT_API void
+rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from)
+{
+	if (!(sel >> 63)) {
+		*width = 1;
+		*from = 0;
+	} else if (!wide48) {
+		*width = 5;
+		*from = sel & ~((uint64_t)1 << 63);
+	} else {
+		*width = (sel >> 62) & 1 ? 48 : 6;
+		*from = sel & (((uint64_t)1 << 62) - 1);
+	}
+}
+
+RT_API size_t
+rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind)
+{
+	for (size_t i = *at; i + 1 < n; i++) {
+		if ((t[i] == '{' || t[i] == '}') && t[i + 1] == t[i]) {
+			*kind = RT_FORMAT_BRACE;
+			*at = i + 2;
+			return i;
+		}
+		if (t[i] == '{' && t[i + 1] == '}') {
+			*kind = RT_FORMAT_HOLE;
+			*at = i + 2;
+			return i;
+		}
+	}
+	*kind = RT_FORMAT_END;
+	*at = n;
+	return n;
 }

@@ -11,7 +11,8 @@
  *
  *     sig    = "(" [ param { ", " param } ] ") -> " [ "borrow " ] type
  *            | "(...) -> " type                  variadic: string_format
- *     param  = [ "own " | "borrow " ] type
+ *     param  = name ": " [ "own " | "borrow " ] type
+ *     name   = lower-case letters, digits and "_"
  *     type   = scalar | "string" | "str" | "Bytes" | "Slice<u8>"
  *            | "[u8; N]"                         any array: becomes T_ERR
  *            | "T" | "K" | "V"                   type arguments 0, 0, 1
@@ -27,6 +28,12 @@
  * sets result_borrowed: the result is a view (str, Slice<u8>) borrowing
  * from the borrowed argument; arg_utf8's view borrows from no argument
  * (it lives for the whole invocation).
+ *
+ * Parameter names follow LANGUAGE.md §5.1 where it names them (`v`, `i`,
+ * `s`, `needle`, `m`, `key`, `n`, ...), else the reference's tables (the
+ * network operations' `handle`, `host`, `port`, `timeout_ms`); the few
+ * neither names are chosen (docs/DECISIONS.md).  sema_builtin_param gives
+ * a parameter's name, declared mode and type text to diagnostics and tools.
  *
  * Left to the checker (they need the call's arguments or whole-program
  * facts, not just the signature):
@@ -219,6 +226,57 @@ parse_type(SigParser *P)
 	return T_ERR;
 }
 
+/* ---- parameters as declared (names, modes, type text) ---- */
+
+static size_t
+param_name_len(const char *p)
+{
+	size_t n = 0;
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '_')
+		n++;
+	ASSERT(n > 0 && p[n] == ':', "builtins.c: a parameter without a name in notation");
+	return n;
+}
+
+bool
+sema_builtin_param(BuiltinId bi, int i, BuiltinParam *out)
+{
+	const Builtin *b = sema_builtin_by_id(bi);
+	if (i < 0 || i >= b->nparams)
+		return false;
+	const char *p = b->sig + 1;
+	for (int k = 0; k < i; k++) {   /* skip to parameter i: the ", " at bracket depth 0 */
+		int depth = 0;
+		while (depth > 0 || !(p[0] == ',' && p[1] == ' ')) {
+			depth += *p == '<' || *p == '[';
+			depth -= *p == '>' || *p == ']';
+			p++;
+		}
+		p += 2;
+	}
+	memset(out, 0, sizeof *out);
+	out->name = p;
+	out->name_len = (int)param_name_len(p);
+	p += out->name_len + 2;
+	out->mode = strncmp(p, "own ", 4) == 0 ? MODE_OWN : strncmp(p, "borrow ", 7) == 0 ? MODE_BORROW : MODE_NONE;
+	p += out->mode == MODE_OWN ? 4 : out->mode == MODE_BORROW ? 7 : 0;
+	out->type = p;
+	int depth = 0;
+	while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
+		depth += *p == '<' || *p == '[';
+		depth -= *p == '>' || *p == ']';
+		p++;
+	}
+	out->type_len = (int)(p - out->type);
+	return true;
+}
+
+bool
+sema_builtin_result_view(BuiltinId bi)
+{
+	return strstr(sema_builtin_by_id(bi)->sig, ") -> borrow ") != NULL;
+}
+
 /* ---- admission of type arguments ---- */
 
 static bool
@@ -234,13 +292,13 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	for (int i = 0; i < ntargs; i++)
 		if (targs[i] == T_UNIT)
 			return "`unit` is not a type argument";
-	if (strncmp(b->id, "core.map.", 9) == 0) {
+	if (sema_builtin_is_map_op(b->bid)) {
 		if (!is_key_type(targs[0]))
 			return "Map keys must be `string`, `i64` or `bool`";
 		if (b->bid == BI_map_add && targs[1] != T_I64 && targs[1] != T_ERR)
 			return "`map_add` needs a Map with `i64` values";
 	}
-	if (strncmp(b->id, "core.set.", 9) == 0 && !is_key_type(targs[0]))
+	if (sema_builtin_is_set_op(b->bid) && !is_key_type(targs[0]))
 		return "Set elements must be `string`, `i64` or `bool`";
 	return NULL;
 }
@@ -274,6 +332,8 @@ sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntarg
 		do {
 			ParamMode mode = MODE_NONE;
 			TypeId t;
+			P.p += param_name_len(P.p);
+			parse_expect(&P, ": ");
 			if (parse_accept(&P, "own "))
 				mode = MODE_OWN;
 			else if (parse_accept(&P, "borrow "))
@@ -311,6 +371,18 @@ sema_builtin_is_map_op(BuiltinId bi)
 	switch (bi) {
 	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:
 	case BI_map_new: case BI_map_remove: case BI_map_set: case BI_map_value_at:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* set_*: the Set operations */
+bool
+sema_builtin_is_set_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new: case BI_set_remove:
 		return true;
 	default:
 		return false;

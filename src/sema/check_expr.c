@@ -484,18 +484,6 @@ box_profile(BuiltinId bi, DiagCode other)
 	return bi == BI_box_get || bi == BI_box_into_inner || bi == BI_box_new ? DIAG_T285 : other;
 }
 
-
-static bool
-is_set_op(BuiltinId bi)
-{
-	switch (bi) {
-	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new: case BI_set_remove:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* ---- owned byte buffers (§4.10; the reference's byte-buffer v1/v2) ---- */
 
 #define BYTES_MAX_CAPACITY ((unsigned)RT_LIMIT_BYTES_CAPACITY)   /* rt/domains.def */
@@ -675,7 +663,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		Diag *d;
 		if (b->ntparams == 0 && ntargs)
 			d = sema_error(S, DIAG_T225, e->span, "monomorphic function `%s` does not accept type arguments", name);
-		else if (ntargs != b->ntparams && (sema_builtin_is_map_op(bi) || is_set_op(bi)))
+		else if (ntargs != b->ntparams && (sema_builtin_is_map_op(bi) || sema_builtin_is_set_op(bi)))
 			/* the reference's map_collections corpus: a collection operation's type
 			 * argument count is a collection-shape error */
 			d = sema_error(S, DIAG_T274, e->span, "`%s` expects %d type arguments, received %d", name, b->ntparams, ntargs);

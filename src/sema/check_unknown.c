@@ -36,7 +36,7 @@ nearest_function(Sema *S, const char *name)
 {
 	/* Levenshtein over the declared functions; unique best within 1 + len/5. */
 	size_t n = strlen(name);
-	if (n > 64)
+	if (n > SPX_EDIT_MAX)
 		return NULL;
 	int limit = 1 + (int)n / 5, best = limit + 1, count = 0;
 	const char *cand = NULL;
@@ -44,24 +44,9 @@ nearest_function(Sema *S, const char *name)
 		Sym *s = sema_sym(S, id);
 		if (s->kind != SK_FN)
 			continue;
-		size_t m = strlen(s->name);
-		if (m > 64 || strcmp(s->name, name) == 0)
+		if (strlen(s->name) > SPX_EDIT_MAX || strcmp(s->name, name) == 0)
 			continue;
-		int d[65][65];
-		for (size_t i = 0; i <= n; i++)
-			d[i][0] = (int)i;
-		for (size_t j = 0; j <= m; j++)
-			d[0][j] = (int)j;
-		for (size_t i = 1; i <= n; i++)
-			for (size_t j = 1; j <= m; j++) {
-				int v = d[i - 1][j - 1] + (name[i - 1] != s->name[j - 1]);
-				if (d[i - 1][j] + 1 < v)
-					v = d[i - 1][j] + 1;
-				if (d[i][j - 1] + 1 < v)
-					v = d[i][j - 1] + 1;
-				d[i][j] = v;
-			}
-		int dist = d[n][m];
+		int dist = spx_edit_distance(name, s->name, false);
 		if (dist < best) {
 			best = dist;
 			cand = s->name;

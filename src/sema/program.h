@@ -263,6 +263,21 @@ const Builtin *sema_builtin_find(const char *name);
 const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 const Builtin *sema_builtin_by_id(BuiltinId bi);
 bool sema_builtin_is_map_op(BuiltinId bi);   /* map_* as opposed to set_* */
+bool sema_builtin_is_set_op(BuiltinId bi);   /* set_* */
+/* Parameter i of bi as builtins.def declares it: its name (`capacity`; not
+ * NUL-terminated, print with "%.*s"), declared mode (before a type argument
+ * makes a `borrow K` a Copy value) and type text (`Vec<T>`).  False when i
+ * is not a parameter (string_format has none declared). */
+typedef struct BuiltinParam {
+	const char *name;
+	int name_len;
+	ParamMode mode;
+	const char *type;
+	int type_len;
+} BuiltinParam;
+bool sema_builtin_param(BuiltinId bi, int i, BuiltinParam *out);
+/* Whether bi's result is a view (`-> borrow str`, `-> borrow Slice<u8>`). */
+bool sema_builtin_result_view(BuiltinId bi);
 
 typedef struct BuiltinSig {
 	int nparams;          /* -1: variadic (string_format) */

@@ -147,12 +147,24 @@ is_one_of(const char *s, const char *const *list)
 	return false;
 }
 
-static const char *const vec_ops[] = {
-	"vec_with_capacity", "vec_push", "vec_len", "vec_capacity", "vec_get", "vec_reserve_exact", "vec_set",
-	"vec_clear", "vec_sort", "vec_clone_at", "vec_replace", "vec_reserve_owned", "vec_sort_owned", NULL,
-};
-static const char *const vec_v3_ops[] = { "vec_reserve_exact", "vec_set", "vec_clear", NULL };
-static const char *const box_ops[] = { "box_new", "box_get", "box_into_inner", NULL };
+/* Calls are matched through the builtin table (a callee resolves to its
+ * BuiltinId by name: the scan runs on the syntax tree, before resolution);
+ * the reference's selection also counts these legacy Vec names, which are
+ * not builtins here. */
+static const char *const legacy_vec_ops[] = { "vec_replace", "vec_reserve_owned", "vec_sort_owned", NULL };
+
+/* The Vec operations that select v2 (vec_into_iter selects v7 instead). */
+static bool
+vec_op(BuiltinId bi)
+{
+	switch (bi) {
+	case BI_vec_with_capacity: case BI_vec_push: case BI_vec_len: case BI_vec_capacity: case BI_vec_get:
+	case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_clear: case BI_vec_sort: case BI_vec_clone_at:
+		return true;
+	default:
+		return false;
+	}
+}
 static const char *const iter_names[] = { "Iter", "IterStep", NULL };
 static const char *const vec_names[] = { "Vec", NULL };
 
@@ -229,20 +241,21 @@ static void
 scan_call(Scan *sc, const Expr *e)
 {
 	PreludeUse *u = sc->use;
-	const char *n = e->u.call.callee.s;
+	const Builtin *b = sema_builtin_find(e->u.call.callee.s);
+	BuiltinId bi = b ? b->bid : BI_COUNT;
 	Type *const *targs = e->u.call.targs;
 	int nt = e->u.call.ntargs;
-	if (strcmp(n, "vec_into_iter") == 0 || strcmp(n, "iter_next") == 0 || targs_mention(targs, nt, iter_names))
+	if (bi == BI_vec_into_iter || bi == BI_iter_next || targs_mention(targs, nt, iter_names))
 		u->iter = true;
-	if (is_one_of(n, vec_ops)) {
+	if (vec_op(bi) || (!b && is_one_of(e->u.call.callee.s, legacy_vec_ops))) {
 		u->vec = true;
-		u->vec3 |= is_one_of(n, vec_v3_ops);
-		if (!sc->method && strcmp(n, "vec_get") != 0 && strcmp(n, "vec_sort") != 0 && targs_bytes(targs, nt))
+		u->vec3 |= bi == BI_vec_reserve_exact || bi == BI_vec_set || bi == BI_vec_clear;
+		if (!sc->method && bi != BI_vec_get && bi != BI_vec_sort && targs_bytes(targs, nt))
 			u->vec_bytes = true;
 	}
-	if (is_one_of(n, box_ops)) {
+	if (bi == BI_box_new || bi == BI_box_get || bi == BI_box_into_inner) {
 		u->box = true;
-		if (!sc->method && strcmp(n, "box_get") != 0 && targs_bytes(targs, nt))
+		if (!sc->method && bi != BI_box_get && targs_bytes(targs, nt))
 			u->box_bytes = true;
 	}
 }

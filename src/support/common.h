@@ -73,4 +73,14 @@ void spx_big_free(void *p, size_t bytes, bool mapped);
  * zeros afterwards); a heap block is left alone. */
 void spx_big_release(void *p, size_t from, size_t to, bool mapped);
 
+/*
+ * Edit distance of a and b for "did you mean" help: insertions, deletions
+ * and substitutions (Levenshtein), plus adjacent transpositions when
+ * transpose (optimal string alignment).  SPX_EDIT_MAX bytes at most: a
+ * longer string is SPX_EDIT_FAR away from everything.
+ */
+#define SPX_EDIT_MAX 64
+#define SPX_EDIT_FAR 99
+int spx_edit_distance(const char *a, const char *b, bool transpose);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * rt_test.c — the shared runtime (src/rt/) both lanes call: the path check
  * of file_read_text, strict UTF-8, float total order, integer decimal text,
- * substring search with its work count, and the domain table.
+ * float text, substring search with its work count, byte order, the
+ * sorted key search of Map/Set, and the domain table.
  */
 #include <math.h>
 #include <string.h>
@@ -14,6 +15,64 @@ static bool
 path_ok(const char *p)
 {
 	return rt_fs_path_valid((const uint8_t *)p, strlen(p));
+}
+
+/* rt_float_text(v, f32) is exactly want, and its length is returned. */
+static bool
+float_is(double v, bool f32, const char *want)
+{
+	char t[352];
+	size_t n = rt_float_text(t, v, f32);
+	return n == strlen(want) && strcmp(t, want) == 0;
+}
+
+/* "0." then zeros zeros then digits: the text of a tiny float. */
+static bool
+tiny_is(double v, bool f32, int zeros, const char *digits)
+{
+	char want[352] = "0.";
+	memset(want + 2, '0', (size_t)zeros);
+	strcpy(want + 2 + zeros, digits);
+	if (f32)
+		strcat(want, "f32");
+	return float_is(v, f32, want);
+}
+
+static bool
+char_is(uint32_t cp, const char *want)
+{
+	char t[16];
+	size_t n = rt_char_literal(t, cp);
+	return n == strlen(want) && strcmp(t, want) == 0;
+}
+
+static bool
+parses(const char *s, int64_t want)
+{
+	int64_t v = 0;
+	return rt_parse_i64((const uint8_t *)s, strlen(s), &v) && v == want;
+}
+
+static bool
+refuses(const char *s)
+{
+	int64_t v = 7;
+	return !rt_parse_i64((const uint8_t *)s, strlen(s), &v) && v == 7;
+}
+
+static int
+i64_cmp(const void *elem, const void *key, void *ctx)
+{
+	int64_t a = *(const int64_t *)elem, b = *(const int64_t *)key;
+	(*(int *)ctx)++;
+	return a < b ? -1 : a > b;
+}
+
+static long
+find_i64(const int64_t *keys, size_t n, int64_t key, int *probes)
+{
+	*probes = 0;
+	return rt_sorted_find(keys, n, sizeof *keys, &key, i64_cmp, probes);
 }
 
 static size_t
@@ -70,12 +129,126 @@ unit_rt_checks(void)
 	p = rt_decimal(buf, 0, false);
 	unit_check(buf + 32 - p == 1 && *p == '0', "rt decimal: zero");
 
+	unit_check(float_is(0.1, false, "0.1") && float_is(1.0, false, "1.0") && float_is(123.456, false, "123.456")
+	    && float_is(0.3, false, "0.3") && float_is(0.1 + 0.2, false, "0.30000000000000004"), "rt float text: shortest round trip");
+	unit_check(float_is(0.0, false, "0.0") && float_is(-0.0, false, "-0.0") && float_is(-2.5, false, "-2.5")
+	    && float_is(-0.0, true, "-0.0f32"), "rt float text: signed zero and negatives");
+	unit_check(float_is(NAN, false, "NaN") && float_is(-NAN, false, "NaN") && float_is(NAN, true, "NaNf32")
+	    && float_is(INFINITY, false, "inf") && float_is(-INFINITY, false, "-inf") && float_is(-INFINITY, true, "-inff32"),
+	    "rt float text: NaN (any sign), inf, -inf");
+	unit_check(float_is(1e21, false, "1000000000000000000000.0") && float_is(1e23, false, "100000000000000000000000.0")
+	    && float_is(ldexp(1.0, 89), false, "618970019642690200000000000.0"), "rt float text: positional, never an exponent");
+	unit_check(tiny_is(ldexp(1.0, -24), false, 7, "5960464477539063"), "rt float text: lopsided interval above a power of two");
+	unit_check(tiny_is(ldexp(1.0, -1074), false, 323, "5") && tiny_is(ldexp(1.0, -1022), false, 307, "22250738585072014"),
+	    "rt float text: smallest subnormal and smallest normal double");
+	char big[352];
+	size_t bn = rt_float_text(big, -1.7976931348623157e308, false);
+	unit_check(bn == 312 && memcmp(big, "-17976931348623157", 18) == 0
+	    && strspn(big + 18, "0") == 292 && strcmp(big + 310, ".0") == 0, "rt float text: -f64 maximum (312 bytes)");
+	unit_check(float_is(0.1f, true, "0.1f32") && float_is(16777216.0f, true, "16777216.0f32")
+	    && float_is(3.4028234663852886e38, true, "340282350000000000000000000000000000000.0f32"), "rt float text: f32 digits");
+	unit_check(tiny_is(ldexp(1.0, -149), true, 44, "1") && tiny_is(ldexp(1.0, -126), true, 37, "11754944"),
+	    "rt float text: f32 smallest subnormal and normal");
+
 	size_t work = 0;
 	const uint8_t *h = (const uint8_t *)"abcabd";
 	unit_check(rt_find(h, 6, (const uint8_t *)"abd", 3, 0, &work) == 3 && work == 4 + 3 + 3, "rt find: match and its work");
 	unit_check(rt_find(h, 6, (const uint8_t *)"abd", 3, 4, NULL) == -1 && rt_find(h, 6, (const uint8_t *)"", 0, 6, NULL) == 6,
 	    "rt find: from past the match; empty needle");
 	unit_check(rt_find(h, 2, (const uint8_t *)"abc", 3, 0, NULL) == -1, "rt find: needle longer than haystack");
+	unit_check(rt_bytes_cmp((const uint8_t *)"ab", 2, (const uint8_t *)"abc", 3) == -1
+	    && rt_bytes_cmp((const uint8_t *)"b", 1, (const uint8_t *)"abc", 3) == 1
+	    && rt_bytes_cmp((const uint8_t *)"\xff", 1, (const uint8_t *)"a", 1) == 1
+	    && rt_bytes_cmp(NULL, 0, NULL, 0) == 0, "rt bytes order: unsigned bytes, then length");
+
+	unit_check(char_is('a', "'a'") && char_is(' ', "' '") && char_is('~', "'~'") && char_is('"', "'\"'"),
+	    "rt char literal: printable ASCII as itself");
+	unit_check(char_is(0, "'\\0'") && char_is('\t', "'\\t'") && char_is('\n', "'\\n'") && char_is('\r', "'\\r'")
+	    && char_is('\'', "'\\''") && char_is('\\', "'\\\\'"), "rt char literal: escapes");
+	unit_check(char_is(0x7F, "'\\u{7f}'") && char_is(0x1, "'\\u{1}'") && char_is(0xE9, "'\\u{e9}'")
+	    && char_is(0x1F600, "'\\u{1f600}'") && char_is(0x10FFFF, "'\\u{10ffff}'"), "rt char literal: \\u{hex} otherwise");
+
+	unit_check(parses("0", 0) && parses("-0", 0) && parses("007", 7) && parses("-42", -42)
+	    && parses("9223372036854775807", INT64_MAX) && parses("-9223372036854775808", INT64_MIN), "rt parse i64: accepted");
+	unit_check(refuses("") && refuses("-") && refuses("+5") && refuses(" 5") && refuses("5 ") && refuses("1a")
+	    && refuses("9223372036854775808") && refuses("-9223372036854775809") && refuses("99999999999999999999999"),
+	    "rt parse i64: refused (sign, spaces, overflow)");
+	int64_t iv = 0;
+	unit_check(rt_i64_from_f64(-2.9, &iv) == 0 && iv == -2 && rt_i64_from_f64(-9223372036854775808.0, &iv) == 0 && iv == INT64_MIN
+	    && rt_i64_from_f64(9223372036854775808.0, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(NAN, &iv) == RT_CONVERT_FROM_NAN
+	    && rt_i64_from_f64(-INFINITY, &iv) == RT_CONVERT_RANGE, "rt i64_from_f64: truncation, range, NaN");
+	unit_check(rt_i64_from_f64(9223372036854774784.0, &iv) == 0 && iv == 9223372036854774784LL
+	    && rt_i64_from_f64(-9223372036854777856.0, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(-0.9, &iv) == 0 && iv == 0
+	    && rt_i64_from_f64(INFINITY, &iv) == RT_CONVERT_RANGE && rt_i64_from_f64(-NAN, &iv) == RT_CONVERT_FROM_NAN,
+	    "rt i64_from_f64 without math.h: the doubles next to +-2^63, -0.9, inf, -NaN");
+	unit_check(rt_usize_from_i64(0) == 0 && rt_usize_from_i64(-1) == RT_CONVERT_RANGE && rt_i64_from_usize((uint64_t)INT64_MAX) == 0
+	    && rt_i64_from_usize((uint64_t)INT64_MAX + 1) == RT_CONVERT_RANGE && rt_u8_from_i64(255) == 0 && rt_u8_from_i64(256) == RT_CONVERT_RANGE
+	    && rt_u8_from_i64(-1) == RT_CONVERT_RANGE, "rt checked conversions: bounds");
+	const uint8_t *hx = (const uint8_t *)"h\xc3\xa9!";   /* h é ! : 4 bytes, 3 scalars */
+	unit_check(rt_utf8_count(hx, 4) == 3 && rt_slice_check(hx, 4, 0, 4) == 0 && rt_slice_check(hx, 4, 1, 3) == 0
+	    && rt_slice_check(hx, 4, 2, 3) == RT_TEXT_SPLIT && rt_slice_check(hx, 4, 1, 2) == RT_TEXT_SPLIT
+	    && rt_slice_check(hx, 4, -1, 2) == RT_TEXT_RANGE && rt_slice_check(hx, 4, 3, 2) == RT_TEXT_RANGE
+	    && rt_slice_check(hx, 4, 4, 5) == RT_TEXT_RANGE && rt_slice_check(hx, 4, 4, 4) == 0, "rt slice check: range before split");
+	size_t ta = 0, tn = rt_trim((const uint8_t *)" \t\v\f\r\na b\n", 10, &ta);
+	unit_check(ta == 6 && tn == 3, "rt trim: ASCII space, \\t, \\n, \\v, \\f, \\r at both ends");
+	tn = rt_trim((const uint8_t *)"  ", 2, &ta);
+	unit_check(tn == 0, "rt trim: all space");
+	uint64_t w, fr;
+	rt_bytes_selector(7, false, &w, &fr);
+	bool sel_ok = w == 1 && fr == 0;
+	rt_bytes_selector((uint64_t)1 << 63 | 9, false, &w, &fr);
+	sel_ok &= w == 5 && fr == 9;
+	rt_bytes_selector((uint64_t)1 << 63 | (uint64_t)1 << 62 | 3, false, &w, &fr);
+	sel_ok &= w == 5 && fr == ((uint64_t)1 << 62 | 3);
+	rt_bytes_selector((uint64_t)1 << 63 | (uint64_t)1 << 62 | 3, true, &w, &fr);
+	sel_ok &= w == 48 && fr == 3;
+	rt_bytes_selector((uint64_t)1 << 63 | 3, true, &w, &fr);
+	sel_ok &= w == 6 && fr == 3;
+	unit_check(sel_ok, "rt bytes selector: one byte, 5, 6 or 48 from the offset");
+
+	/* "a{}b{{c}}{}" : a, hole, b, brace {, c, brace }, hole, end */
+	const uint8_t *ft = (const uint8_t *)"a{}b{{c}}{}";
+	size_t fat = 0, fn = 11;
+	int fk;
+	bool scan_ok = rt_format_scan(ft, fn, &fat, &fk) == 1 && fk == RT_FORMAT_HOLE && fat == 3;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 4 && fk == RT_FORMAT_BRACE && fat == 6;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 7 && fk == RT_FORMAT_BRACE && fat == 9;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 9 && fk == RT_FORMAT_HOLE && fat == 11;
+	scan_ok &= rt_format_scan(ft, fn, &fat, &fk) == 11 && fk == RT_FORMAT_END;
+	fat = 0;
+	scan_ok &= rt_format_scan((const uint8_t *)"{}}", 3, &fat, &fk) == 0 && fk == RT_FORMAT_HOLE
+	    && rt_format_scan((const uint8_t *)"{}}", 3, &fat, &fk) == 3 && fk == RT_FORMAT_END;
+	unit_check(scan_ok, "rt format scan: holes, escaped braces, a lone brace is text");
+
+	static const int64_t keys[] = { -5, 0, 3, 9, 12, 40, 41 };
+	int probes;
+	unit_check(find_i64(keys, 7, 9, &probes) == 3 && probes == 1 && find_i64(keys, 7, -5, &probes) == 0
+	    && find_i64(keys, 7, 41, &probes) == 6 && probes == 3, "rt sorted find: hits and their probes");
+	unit_check(find_i64(keys, 7, -9, &probes) == -1 && find_i64(keys, 7, 10, &probes) == -5
+	    && find_i64(keys, 7, 99, &probes) == -8 && find_i64(keys, 0, 1, &probes) == -1 && probes == 0,
+	    "rt sorted find: -(insertion point) - 1 on a miss");
+
+	char why[160];
+	char *few[] = { "a", "b\xc3\xa9" }, *badarg[] = { "ok", "x\xff" }, *many[17];
+	for (int k = 0; k < 17; k++)
+		many[k] = "m";
+	unit_check(rt_args_check(0, few, why) == 0 && rt_args_check(2, few, why) == 0 && rt_args_check(16, many, why) == 0,
+	    "rt args: up to 16 valid arguments pass");
+	size_t wl = rt_args_check(17, many, why);
+	bool args_ok = wl == strlen(why) && strcmp(why, "a command-line program takes at most 16 arguments after `--` (got 17)") == 0;
+	rt_args_check(2, badarg, why);
+	args_ok &= strcmp(why, "argument 1 after `--` is not valid UTF-8") == 0;
+	static char huge[40000];
+	memset(huge, 'x', sizeof huge - 1);
+	char *big2[] = { huge, huge };
+	rt_args_check(2, big2, why);
+	args_ok &= strcmp(why, "arguments after `--` exceed 65536 bytes together") == 0;
+	unit_check(args_ok, "rt args: count, UTF-8 and total size refusals, in that order");
+
+	uint64_t want;
+	unit_check(rt_vec_reserve_target(3, 5, &want) == 0 && want == 8 && rt_vec_reserve_target(8000, 192, &want) == 0
+	    && rt_vec_reserve_target(8000, 193, &want) == RT_VEC_ALLOC && rt_vec_reserve_target(1, UINT64_MAX, &want) == RT_VEC_ALLOC,
+	    "rt vec reserve: len + add up to 8,192, no wrap-around");
 
 	unit_check(RT_DOM_COUNT == 13 && RT_LIMIT_VEC_CAPACITY == 8192 && RT_LIMIT_OUTPUT == 65536, "rt domains: table and limits");
 }

@@ -1,8 +1,8 @@
 /*
  * unit.c — C unit tests for functions easier to test alone: SHA-256
  * (FIPS 180-2 / NIST CAVS vectors), UTF-8 decoding, JSON escaping, the
- * native lane's escaping of source text into C (src/emit_c/escape.c); edit
- * distance lives in the CLI and is covered by tests/cli-test.sh; two driver
+ * native lane's escaping of source text into C (src/emit_c/escape.c), the
+ * edit distance of "did you mean" help (support/util.c); two driver
  * Sessions interleaved (session_test.c); a Program of two modules
  * (program_test.c); the one-line declaration headers (fmt_decl_header).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
@@ -18,6 +18,7 @@
 #include "../../src/fmt/fmt.h"
 #include "../../src/hir/hir.h"
 #include "../../src/parse/parse.h"
+#include "../../src/sema/program.h"
 #include "../../src/sema/sema.h"
 #include "unit.h"
 
@@ -38,6 +39,49 @@ void
 unit_check(int ok, const char *what)
 {
 	check(ok, what);
+}
+
+static bool
+param_is(BuiltinId bi, int i, const char *name, ParamMode mode, const char *type)
+{
+	BuiltinParam p;
+	return sema_builtin_param(bi, i, &p) && p.name_len == (int)strlen(name) && memcmp(p.name, name, strlen(name)) == 0
+	    && p.mode == mode && p.type_len == (int)strlen(type) && memcmp(p.type, type, strlen(type)) == 0;
+}
+
+/* builtins.def: every declared parameter has a name, unique in its row. */
+static void
+builtin_param_checks(void)
+{
+	check(param_is(BI_vec_push, 0, "v", MODE_OWN, "Vec<T>") && param_is(BI_vec_push, 1, "x", MODE_NONE, "T"),
+	      "builtin params: vec_push(v: own Vec<T>, x: T)");
+	check(param_is(BI_map_get_or, 2, "default", MODE_BORROW, "V") && param_is(BI_array_as_slice, 0, "a", MODE_BORROW, "[u8; N]")
+	      && param_is(BI_file_write_atomic, 3, "data_length", MODE_NONE, "usize"), "builtin params: names, modes, type text");
+	BuiltinParam p;
+	check(!sema_builtin_param(BI_string_format, 0, &p) && !sema_builtin_param(BI_vec_push, 2, &p)
+	      && !sema_builtin_param(BI_args_len, 0, &p), "builtin params: none past the last (string_format declares none)");
+	check(sema_builtin_result_view(BI_arg_utf8) && sema_builtin_result_view(BI_byte_range) && !sema_builtin_result_view(BI_string_len),
+	      "builtin params: view results");
+	bool named = true;
+	for (int b = 0; b < BI_COUNT; b++) {
+		BuiltinParam q[8];
+		int n = 0;
+		while (n < 8 && sema_builtin_param((BuiltinId)b, n, &q[n]))
+			n++;
+		named &= n == (sema_builtin_by_id((BuiltinId)b)->nparams < 0 ? 0 : sema_builtin_by_id((BuiltinId)b)->nparams);
+		for (int i = 0; i < n; i++) {
+			named &= q[i].name_len > 0 && q[i].type_len > 0;
+			for (int j = 0; j < i; j++)
+				named &= !(q[i].name_len == q[j].name_len && memcmp(q[i].name, q[j].name, (size_t)q[i].name_len) == 0);
+		}
+	}
+	check(named, "builtin params: every parameter of every row named, uniquely");
+	int run_host = 0;
+	for (int b = 0; b < BI_COUNT; b++)
+		run_host += sema_builtin_by_id((BuiltinId)b)->effect && hir_run_op((BuiltinId)b);
+	check(run_host == 5 && hir_run_op(BI_stdout_write) && hir_run_op(BI_file_read_text) && hir_run_op(BI_string_len)
+	      && !hir_run_op(BI_file_read) && !hir_run_op(BI_stdin_read) && !hir_run_op(BI_net_send),
+	      "hir_run_op: every pure builtin and five host operations");
 }
 
 /* Decodes a C string literal body as emitc_c_string writes it: \", \\ and \ooo. */
@@ -424,6 +468,18 @@ main(void)
 		    "ids outside the reserved set are not builtins");
 	}
 	check(utf8_is_space(0x3000) && !utf8_is_space(0xFEFF), "White_Space: U+3000 yes, U+FEFF no");
+
+	builtin_param_checks();
+
+	check(spx_edit_distance("kitten", "sitting", false) == 3 && spx_edit_distance("", "abc", true) == 3
+	    && spx_edit_distance("same", "same", false) == 0, "edit distance: Levenshtein");
+	check(spx_edit_distance("chekc", "check", false) == 2 && spx_edit_distance("chekc", "check", true) == 1,
+	    "edit distance: an adjacent transposition is 1 only with transpose");
+	char longname[SPX_EDIT_MAX + 2];
+	memset(longname, 'a', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	check(spx_edit_distance(longname, "a", false) == SPX_EDIT_FAR && spx_edit_distance(longname + 1, "a", false) == SPX_EDIT_MAX - 1,
+	    "edit distance: more than SPX_EDIT_MAX bytes is far");
 
 	Buf b = {0};
 	json_str(&b, "a\"b\\c\n\x01", 7);

@@ -9,7 +9,7 @@ SPX_RT spx_vec
 spx_vec_new(uint64_t cap, size_t esz)
 {
 	if (cap > RT_LIMIT_VEC_CAPACITY)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_ALLOC);
 	spx_vec v = { NULL, 0, (size_t)cap };
 	if (cap)
 		v.p = spx_alloc((size_t)cap * esz);
@@ -19,9 +19,9 @@ spx_vec_new(uint64_t cap, size_t esz)
 SPX_RT void
 spx_vec_reserve(spx_vec *v, uint64_t add, size_t esz)
 {
-	uint64_t want = add > RT_LIMIT_VEC_CAPACITY ? UINT64_MAX : v->len + add;
-	if (want > RT_LIMIT_VEC_CAPACITY)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 3);
+	uint64_t want;
+	if (rt_vec_reserve_target(v->len, add, &want))
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_ALLOC);
 	if (want > v->cap) {
 		v->p = spx_realloc(v->p, (size_t)want * esz);
 		v->cap = (size_t)want;
@@ -53,7 +53,7 @@ SPX_RT size_t
 spx_vec_index(const spx_vec *v, uint64_t i)
 {
 	if (i >= v->len)
-		spx_fail(rt_domain_ids[RT_DOM_VEC], 2);
+		spx_fail(rt_domain_ids[RT_DOM_VEC], RT_VEC_INDEX);
 	return (size_t)i;
 }
 
@@ -79,7 +79,7 @@ SPX_RT spx_map
 spx_map_new(uint64_t cap, int kk, size_t vsz, const char *domain)
 {
 	if (cap > RT_LIMIT_MAP_CAPACITY)
-		spx_fail(domain, 3);
+		spx_fail(domain, RT_MAP_CAPACITY);
 	spx_map m = { NULL, NULL, 0, (size_t)cap };
 	if (cap) {
 		m.k = spx_alloc((size_t)cap * spx_key_size(kk));
@@ -89,22 +89,17 @@ spx_map_new(uint64_t cap, int kk, size_t vsz, const char *domain)
 	return m;
 }
 
-/* Index of key, or -(insertion point) - 1. */
+SPX_RT int
+spx_key_probe(const void *elem, const void *key, void *kk)
+{
+	return spx_key_cmp(*(const int *)kk, elem, key);
+}
+
+/* Index of key, or -(insertion point) - 1 (the shared rt_sorted_find). */
 SPX_RT long
 spx_map_find(const spx_map *m, int kk, const void *key)
 {
-	size_t lo = 0, hi = m->len, ks = spx_key_size(kk);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = spx_key_cmp(kk, (const char *)m->k + mid * ks, key);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -(long)lo - 1;
+	return rt_sorted_find(m->k, m->len, spx_key_size(kk), key, spx_key_probe, &kk);
 }
 
 /* Inserts a copy of key at pos (capacity checked by the caller); returns the value place. */
@@ -184,6 +179,6 @@ SPX_RT size_t
 spx_map_index(const spx_map *m, uint64_t i, const char *domain)
 {
 	if (i >= m->len)
-		spx_fail(domain, 2);
+		spx_fail(domain, RT_MAP_INDEX);
 	return (size_t)i;
 }

@@ -42,7 +42,7 @@ spx_alloc(size_t n)
 {
 	spx_hdr *h = malloc(sizeof(spx_hdr) + (n ? n : 1));
 	if (!h)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	h->next = &spx_live;
 	h->prev = spx_live.prev;
 	spx_live.prev->next = h;
@@ -77,7 +77,7 @@ spx_realloc(void *p, size_t n)
 	spx_hdr *h = (spx_hdr *)p - 1, *prev = h->prev, *next = h->next;
 	spx_hdr *g = realloc(h, sizeof(spx_hdr) + (n ? n : 1));
 	if (!g)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	prev->next = g;
 	next->prev = g;
 	return g + 1;
@@ -104,7 +104,7 @@ spx_cell(const void *p, size_t n)
 {
 	spx_cellhdr *h = malloc(sizeof(spx_cellhdr) + n);
 	if (!h)
-		spx_die(73, "SEMAPRAX runtime failure: out of memory");
+		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	h->next = spx_cells;
 	spx_cells = h;
 	memcpy(h + 1, p, n);
@@ -145,18 +145,19 @@ spx_die(int status, const char *line)
 	exit(status);
 }
 
-/* semaprax.arithmetic.v1 codes 1..8 (LANGUAGE.md §3.7) */
+/* semaprax.arithmetic.v1 codes RT_ARITH_* (LANGUAGE.md §3.7) */
 _Noreturn SPX_RT void
 spx_arith(int code)
 {
 	static const char *const what[] = {
-		"", "addition overflow", "subtraction overflow", "multiplication overflow",
-		"invalid division", "invalid division", "invalid remainder", "invalid remainder",
-		"negation overflow",
+		[RT_ARITH_ADD] = "addition overflow", [RT_ARITH_SUB] = "subtraction overflow",
+		[RT_ARITH_MUL] = "multiplication overflow", [RT_ARITH_DIV_ZERO] = "invalid division",
+		[RT_ARITH_DIV_OVERFLOW] = "invalid division", [RT_ARITH_REM_ZERO] = "invalid remainder",
+		[RT_ARITH_REM_OVERFLOW] = "invalid remainder", [RT_ARITH_NEG] = "negation overflow",
 	};
 	char line[96];
 	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
-	spx_die(71, line);
+	spx_die(RT_EXIT_ARITH, line);
 }
 
 /* A builtin's failure domain (LANGUAGE.md §5.2). */
@@ -165,7 +166,7 @@ spx_fail(const char *domain, int code)
 {
 	char line[160];
 	snprintf(line, sizeof line, "SEMAPRAX operation failure: %s/%d", domain, code);
-	spx_die(73, line);
+	spx_die(RT_EXIT_DOMAIN, line);
 }
 
 /*
@@ -176,7 +177,7 @@ spx_fail(const char *domain, int code)
 __attribute__((cold, noinline)) _Noreturn SPX_RT void
 spx_depth_fail(void)
 {
-	spx_die(73, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
+	spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
 }
 
 /* stdout_write / stderr_write: channel 0 or 1. */
@@ -185,7 +186,7 @@ spx_write(int channel, spx_view v)
 {
 #ifdef SPX_STAGED
 	if (spx_staged[0].n + spx_staged[1].n + v.n > RT_LIMIT_OUTPUT)
-		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_OUTPUT], RT_OUTPUT_FULL);
 	spx_buf_put(&spx_staged[channel], v.p, v.n);
 #else
 	if (v.n)
@@ -233,21 +234,9 @@ spx_args_check(int argc, char **argv, bool command)
 	int n = argc > 0 ? argc - 1 : 0;
 	if (n == 0)
 		return 0;
-	if (n > 16) {
-		fprintf(stderr, "a command-line program takes at most 16 arguments after `--` (got %d)%s", n, hint);
-		return 2;
-	}
-	size_t total = 0;
-	for (int i = 0; i < n; i++) {
-		size_t len = strlen(argv[i + 1]);
-		if (!spx_utf8_valid((const uint8_t *)argv[i + 1], len)) {
-			fprintf(stderr, "argument %d after `--` is not valid UTF-8%s", i, hint);
-			return 2;
-		}
-		total += len;
-	}
-	if (total > RT_LIMIT_ARG_BYTES) {
-		fprintf(stderr, "arguments after `--` exceed 65536 bytes together%s", hint);
+	char why[160];
+	if (rt_args_check(n, argv + 1, why)) {   /* src/rt/text.c, as `semaprax run` checks them */
+		fprintf(stderr, "%s%s", why, hint);
 		return 2;
 	}
 	if (!command) {
@@ -302,15 +291,9 @@ spx_memcmp(const void *a, const void *b, size_t n)
 }
 
 SPX_RT int
-spx_bytes_cmp(const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
-{
-	return rt_bytes_cmp(a, la, b, lb);   /* src/rt/text.c */
-}
-
-SPX_RT int
 spx_str_cmp(const spx_str *a, const spx_str *b)
 {
-	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+	return rt_bytes_cmp(a->p, a->n, b->p, b->n);
 }
 
 SPX_RT bool
@@ -322,5 +305,5 @@ spx_str_eq(const spx_str *a, const spx_str *b)
 SPX_RT int
 spx_view_cmp(const spx_view *a, const spx_view *b)
 {
-	return spx_bytes_cmp(a->p, a->n, b->p, b->n);
+	return rt_bytes_cmp(a->p, a->n, b->p, b->n);
 }

@@ -35,7 +35,7 @@ spx_fs_reserve(uint64_t n)
 {
 	spx_fs_reserved += n;
 	if (spx_fs_reserved > RT_LIMIT_FS_BUDGET)
-		spx_fs_fail(4);
+		spx_fs_fail(RT_FS_TOO_LARGE);
 }
 
 /* ---- reads ---- */
@@ -75,12 +75,12 @@ spx_file_read_text(spx_view path)
 {
 	spx_fs_reserve(RT_LIMIT_FILE_MAX);
 	if (!rt_fs_path_valid(path.p, path.n))
-		spx_fs_fail(1);
+		spx_fs_fail(RT_FS_INVALID_PATH);
 	spx_str s = { NULL, 0 };
 	int st = spx_fs_read_file(path, RT_LIMIT_FILE_MAX, &s);
 	if (st)
 		spx_fs_fail(st);
 	if (!spx_utf8_valid(s.p, s.n))
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 3);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_NOT_UTF8);
 	return s;
 }

@@ -23,7 +23,7 @@ SPX_RT int64_t
 spx_string_find(spx_view h, spx_view n, int64_t from)
 {
 	if (from < 0 || (uint64_t)from > h.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
 	return spx_find(h, n, (size_t)from);
 }
 
@@ -67,14 +67,13 @@ spx_from_u64(uint64_t v)
 SPX_RT spx_str
 spx_slice(spx_view s, int64_t a, int64_t e)
 {
-	if (a < 0 || a > e || (uint64_t)e > s.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
-	if (((uint64_t)a < s.n && (s.p[a] & 0xC0) == 0x80) || ((uint64_t)e < s.n && (s.p[e] & 0xC0) == 0x80))
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 2);
+	uint32_t code = rt_slice_check(s.p, s.n, a, e);
+	if (code)
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], (int)code);
 	return spx_str_new(s.p + a, (size_t)(e - a));
 }
 
-/* string_to_i64: true and *out when s is `-`? digits+ within range. */
+/* string_to_i64: true and *out when s is `-`? digits+ within range (src/rt/num.c). */
 SPX_RT bool
 spx_parse_i64(spx_view s, int64_t *out)
 {
@@ -92,7 +91,7 @@ SPX_RT int64_t
 spx_string_byte_at(spx_view s, int64_t i)
 {
 	if (i < 0 || (uint64_t)i >= s.n)
-		spx_fail(rt_domain_ids[RT_DOM_TEXT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_TEXT], RT_TEXT_RANGE);
 	return s.p[i];
 }
 
@@ -100,7 +99,7 @@ SPX_RT spx_view
 spx_byte_range(spx_view s, uint64_t a, uint64_t e)
 {
 	if (a > e || e > s.n)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	spx_view r = { s.p + a, (size_t)(e - a) };
 	return r;
 }
@@ -109,7 +108,7 @@ SPX_RT spx_str
 spx_bytes_zeroed(uint64_t n)
 {
 	if (n > ((uint64_t)1 << 26))
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	spx_str b = { spx_zalloc((size_t)n), (size_t)n };
 	return b;
 }
@@ -119,7 +118,7 @@ SPX_RT spx_str
 spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
 {
 	if (i >= b.n)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	b.p[i] = v;
 	return b;
 }
@@ -130,7 +129,7 @@ SPX_RT spx_str
 spx_bytes_set_run(spx_str b, uint64_t i, uint64_t width, const uint8_t *bytes, spx_view src, uint64_t from)
 {
 	if (i > b.n || b.n - i < width)
-		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], 1);
+		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
 	for (uint64_t k = 0; k < width; k++)
 		b.p[i + k] = bytes ? bytes[k] : from + k < src.n ? src.p[from + k] : 0;
 	return b;
@@ -147,17 +146,17 @@ spx_bytes_set5(spx_str b, uint64_t i, uint8_t v0, uint8_t v1, uint8_t v2, uint8_
 SPX_RT spx_str
 spx_bytes_set1_or5(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
 {
-	if (!(sel >> 63))
-		return spx_bytes_set_run(b, i, 1, &one, src, 0);
-	return spx_bytes_set_run(b, i, 5, 0, src, sel & ~((uint64_t)1 << 63));
+	uint64_t width, from;
+	rt_bytes_selector(sel, false, &width, &from);
+	return spx_bytes_set_run(b, i, width, width == 1 ? &one : 0, src, from);
 }
 
 SPX_RT spx_str
 spx_bytes_set1_or6_or48(spx_str b, uint64_t i, uint8_t one, spx_view src, uint64_t sel)
 {
-	if (!(sel >> 63))
-		return spx_bytes_set_run(b, i, 1, &one, src, 0);
-	return spx_bytes_set_run(b, i, (sel >> 62) & 1 ? 48 : 6, 0, src, sel & (((uint64_t)1 << 62) - 1));
+	uint64_t width, from;
+	rt_bytes_selector(sel, true, &width, &from);
+	return spx_bytes_set_run(b, i, width, width == 1 ? &one : 0, src, from);
 }
 
 /* string_format pieces */
@@ -188,35 +187,34 @@ spx_fmt_done(spx_buf *b)
 SPX_RT int64_t
 spx_i64_from_f64(double d)
 {
-	if (d != d)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 2);
-	d = trunc(d);
-	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
-	return (int64_t)d;
+	int64_t v = 0;
+	uint32_t code = rt_i64_from_f64(d, &v);
+	if (code)
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], (int)code);
+	return v;
 }
 
 SPX_RT uint64_t
 spx_usize_from_i64(int64_t v)
 {
-	if (v < 0)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+	if (rt_usize_from_i64(v))
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint64_t)v;
 }
 
 SPX_RT int64_t
 spx_i64_from_usize(uint64_t v)
 {
-	if (v > (uint64_t)INT64_MAX)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+	if (rt_i64_from_usize(v))
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (int64_t)v;
 }
 
 SPX_RT uint8_t
 spx_u8_from_i64(int64_t v)
 {
-	if (v < 0 || v > 255)
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+	if (rt_u8_from_i64(v))
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint8_t)v;
 }
 
@@ -224,7 +222,7 @@ SPX_RT uint32_t
 spx_char_from_i64(int64_t v)
 {
 	if (!rt_utf8_scalar(v))
-		spx_fail(rt_domain_ids[RT_DOM_CONVERT], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CONVERT], RT_CONVERT_RANGE);
 	return (uint32_t)v;
 }
 
@@ -232,7 +230,7 @@ SPX_RT spx_view
 spx_arg(uint64_t i)
 {
 	if (i >= (uint64_t)spx_argc)
-		spx_fail(rt_domain_ids[RT_DOM_CMDIN], 1);
+		spx_fail(rt_domain_ids[RT_DOM_CMDIN], RT_CMDIN_ARG_INDEX);
 	spx_view v = { (const uint8_t *)spx_argv[i], strlen(spx_argv[i]) };
 	return v;
 }

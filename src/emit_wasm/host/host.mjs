@@ -89,6 +89,9 @@ export async function runModule(bytes, io) {
 			rt_parse_i64: rt.exports.rt_parse_i64,
 			rt_utf8_count: rt.exports.rt_utf8_count,
 			rt_trim: rt.exports.rt_trim,
+			rt_char_literal: rt.exports.rt_char_literal,
+			rt_slice_check: rt.exports.rt_slice_check,
+			rt_i64_from_f64: rt.exports.rt_i64_from_f64,
 		},
 	});
 	let r;

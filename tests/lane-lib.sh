@@ -1,0 +1,102 @@
+# lane-lib.sh — what the lane differentials share, sourced by
+# tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh and
+# tests/wasm-test.sh (the status table only); the native ones set $cc first:
+#
+#   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
+#   lane_sanitize_env     ASan+UBSan and the runtime's leak check for the native lane
+#   expected_native LINE  the one mapping table from the interpreter's status
+#                         lines to the native exit status and first stderr line
+#                         (TOOLCHAIN.md §1.3)
+#   lane_compare IST NST IO IE NO NE   the verdict on one program's two runs
+#
+# expected_native INTERP_STDERR_FIRST_LINE → prints "STATUS|LINE-PREFIX" (empty: unmapped)
+expected_native() {
+	case $1 in
+	"single-file execution exceeded the 256-frame call-depth limit")
+		echo "73|SEMAPRAX runtime failure: call depth exceeded (256 frames)"
+		return ;;
+	"error[SPX-F116]: command-line program \`main\` returned "*)
+		v=${1#*returned }
+		echo "72|SEMAPRAX runtime failure: \`main\` returned ${v%%,*}, outside the exit status range 0..=255"
+		return ;;
+	"single-file execution failed with language status "*) ;;
+	*) echo ""; return ;;
+	esac
+	# the status as "<domain> <code>", from either rendering
+	dc=$(printf '%s\n' "$1" | sed -n \
+		-e 's/.*language status semaprax\.status\.v1\/\([^/]*\)\/\([0-9]*\) .*/\1 \2/p' \
+		-e 's/.*"domain_id":"\([^"]*\)","code":\([0-9]*\),.*/\1 \2/p')
+	case $dc in
+	"semaprax.arithmetic.v1 1") echo "71|SEMAPRAX checked arithmetic failure: addition overflow" ;;
+	"semaprax.arithmetic.v1 2") echo "71|SEMAPRAX checked arithmetic failure: subtraction overflow" ;;
+	"semaprax.arithmetic.v1 3") echo "71|SEMAPRAX checked arithmetic failure: multiplication overflow" ;;
+	"semaprax.arithmetic.v1 4" | "semaprax.arithmetic.v1 5") echo "71|SEMAPRAX checked arithmetic failure: invalid division" ;;
+	"semaprax.arithmetic.v1 6" | "semaprax.arithmetic.v1 7") echo "71|SEMAPRAX checked arithmetic failure: invalid remainder" ;;
+	"semaprax.arithmetic.v1 8") echo "71|SEMAPRAX checked arithmetic failure: negation overflow" ;;
+	"semaprax.contract.v1 1") echo "70|SEMAPRAX contract failure: requires in " ;;
+	"semaprax.contract.v1 2") echo "70|SEMAPRAX contract failure: ensures in " ;;
+	"") echo "" ;;
+	*) echo "73|SEMAPRAX operation failure: ${dc% *}/${dc#* }" ;;
+	esac
+}
+
+# lane_need_cc NAME: the differential cannot run without $cc.
+lane_need_cc() {
+	if ! command -v "${cc%% *}" >/dev/null 2>&1; then
+		echo "$1: skipped (no C compiler \`$cc\`)"
+		exit 0
+	fi
+}
+
+# lane_sanitize_env: the native lane's programs under AddressSanitizer and
+# UndefinedBehaviorSanitizer (any report aborts) with the runtime's own leak
+# check (SPX_CHECK_LEAKS: every owned value released when main returns).
+lane_sanitize_env() {
+	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
+}
+
+# lane_compare IST NST IO IE NO NE: the interpreter's exit status and
+# stdout/stderr files against the native lane's.  They agree when status and
+# both channels are equal, or when the interpreter's failure line maps
+# (expected_native) to the native status and first line with no native
+# stdout.  Returns 0 on agreement; else 1 with the reason in $lane_why and
+# the command that shows it in $lane_cmd (`run` or `run --native`).  Sets
+# $lane_want_status (the mapped native status, or empty).
+lane_compare() {
+	lane_why="" lane_cmd="run --native" lane_want_status=""
+	if [ "$1" -eq "$2" ] && cmp -s "$3" "$5" && cmp -s "$4" "$6"; then
+		return 0
+	fi
+	_nline=$(head -n 1 "$6")
+	if [ "$1" -eq 0 ]; then
+		if [ "$2" -ne 0 ]; then
+			lane_why="interpreter exit 0, native exit $2: $_nline"
+		elif ! cmp -s "$3" "$5"; then
+			lane_why="stdout differs: interpreter '$(head -c 80 "$3")', native '$(head -c 80 "$5")'"
+		else
+			lane_why="stderr differs: interpreter '$(head -c 80 "$4")', native '$(head -c 80 "$6")'"
+		fi
+		return 1
+	fi
+	_iline=$(head -n 1 "$4")
+	_want=$(expected_native "$_iline")
+	if [ -z "$_want" ]; then
+		lane_why="interpreter failure without a native mapping: $_iline (native exit $2: $_nline)"
+		lane_cmd="run"
+		return 1
+	fi
+	lane_want_status=${_want%%|*}
+	_wline=${_want#*|}
+	case $_nline in
+	"$_wline"*) ;;
+	*) lane_why="interpreter '$_iline' expects native exit $lane_want_status '$_wline…', got exit $2 '$_nline'"; return 1 ;;
+	esac
+	if [ "$2" -ne "$lane_want_status" ] || [ -s "$5" ]; then
+		lane_why="interpreter '$_iline' expects native exit $lane_want_status '$_wline…', got exit $2 '$_nline'"
+		return 1
+	fi
+	return 0
+}
