@@ -9,6 +9,7 @@
  *
  *   schema semaprax.lock.v1
  *   project <name> <version|->
+ *   manifest <sha256:manifest bytes>
  *   revision <program revision>
  *   target <native64|wasm32>                 (the [targets] matrix, else both)
  *   module <name> <manifest source path> <sha256:source bytes> <module revision>
@@ -156,7 +157,15 @@ render_exports(Buf *out, Sha256 *iface, const ProgModule *pm)
 static void
 render_lock(const Project *pj, Buf *out)
 {
-	buf_printf(out, "%s\nproject %s %s\nrevision %s\n", LOCK_SCHEMA, pj->man.name, pj->man.version ? pj->man.version : "-", pj->P.revision);
+	Sha256 mh;
+	unsigned char md[32];
+	char mhex[65];
+	sha256_init(&mh);
+	sha256_update(&mh, pj->src, pj->len);
+	sha256_final(&mh, md);
+	sha256_hex(md, mhex);
+	buf_printf(out, "%s\nproject %s %s\nmanifest sha256:%s\nrevision %s\n", LOCK_SCHEMA, pj->man.name, pj->man.version ? pj->man.version : "-", mhex,
+	    pj->P.revision);
 	if (pj->man.has_matrix)
 		for (int i = 0; i < pj->man.nmatrix; i++)
 			buf_printf(out, "target %s\n", pj->man.matrix[i]);
