@@ -423,6 +423,8 @@ do_compare(const char *base_path, const Buf *lock)
 	diag_init(&diags, base_path, NULL, 0);
 	size_t len = 0;
 	char *text = driver_read_source(base_path, &len, &diags);
+	if (!text && diags.items.len)
+		diag_set_help(&diags.items.items[diags.items.len - 1], "pass the path of a lock `semaprax lock --write` wrote (e.g. the base revision's semaprax.lock)");
 	LockExport *bx = NULL, *cx = NULL;
 	size_t bn = 0, cn = 0, bad = 0;
 	bool ok = false;
