@@ -192,11 +192,11 @@ render_lock(const Project *pj, Buf *out)
 			names[k] = buf_take(&b);
 		}
 		qsort(names, (size_t)e->nnames, sizeof *names, cmp_str);
-		for (int k = 0; k < e->nnames; k++) {
+		for (int k = 0; k < e->nnames; k++)
 			if (k == 0 || strcmp(names[k], names[k - 1]) != 0)
 				buf_printf(out, "capability %s %s\n", pm->name, names[k]);
+		for (int k = 0; k < e->nnames; k++)
 			free(names[k]);
-		}
 		free(names);
 	}
 	Sha256 iface;
