@@ -72,6 +72,13 @@ const CliCommand cli_commands[] = {
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
+	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>]\n"
+	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
+	  "  and revisions, targets, capabilities (each module's permits), the exported\n"
+	  "  declarations by stable id with their canonical headers, and the interface digest.\n"
+	  "  No mode prints it; --write replaces `semaprax.lock` beside the manifest atomically;\n"
+	  "  --verify exits 1 naming the first stale line (J130); --compare exits 1 naming each\n"
+	  "  removed or changed exported declaration of the base lock (J131), 0 for additions.\n" },
 	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
