@@ -28,7 +28,9 @@
  * stdout and exits with main's value); the module counts the staged bytes
  * and fails past RT_LIMIT_OUTPUT, as `run --native` does.
  *
- * Functions are emitted from `main` in a worklist (only what is reachable);
+ * Functions are emitted from `main` in a worklist (only what is reachable),
+ * one per instance of hir_mono (src/hir/mono.c: a generic function once per
+ * type arguments, its types read through emitw_ty/emitw_slot_ty);
  * each takes the number of frames active before it and fails on entry when
  * that is 256 already (the native lane's spx_d).  A body is one Wasm block
  * whose values are the result; `?` branches out of it, so `ensures` is
