@@ -135,7 +135,7 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 static bool
 wasm_module(Session *L, const HirGrants *host, Buf *out)
 {
-	if (!driver_admit(L->H, host, &L->diags))
+	if (!driver_admit(L->H, host, &L->diags) || !driver_mono(L))
 		return false;
 	WasmOptions wo = { host };
 	return emit_wasm(L->H, &wo, out, &L->diags);

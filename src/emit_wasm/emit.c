@@ -31,7 +31,9 @@
  * stdout and exits with main's value); the module counts the staged bytes
  * and fails past RT_LIMIT_OUTPUT, as `run --native` does.
  *
- * Functions are emitted from `main` in a worklist (only what is reachable);
+ * Functions are emitted from `main` in a worklist (only what is reachable),
+ * one per instance of hir_mono (src/hir/mono.c: a generic function once per
+ * type arguments, its types read through emitw_ty/emitw_slot_ty);
  * each takes the number of frames active before it and fails on entry when
  * that is 256 already (the native lane's spx_d).  A body is one Wasm block
  * whose values are the result; `?` branches out of it, so `ensures` is
@@ -174,6 +176,24 @@ emitw_end(Emitw *W)
 }
 
 /* ---- types ---- */
+
+TypeId
+emitw_ty(const Emitw *W, TypeId t)
+{
+	return hir_mono_type(W->H, W->inst, t);
+}
+
+TypeId
+emitw_slot_ty(const Emitw *W, int s)
+{
+	return W->M->insts[W->inst].slot_type[s];
+}
+
+int
+emitw_target(const Emitw *W, const HirExpr *e)
+{
+	return W->M->insts[W->inst].target[e->index];
+}
 
 static int
 flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
@@ -355,8 +375,10 @@ emitw_wparam(const HirFunc *f, int i)
 }
 
 static int
-func_type(Emitw *W, const HirFunc *f, Span span)
+func_type(Emitw *W, int ii, Span span)
 {
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
 	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
 	int np = 1;
 	p[0] = WT_I32;
@@ -367,28 +389,32 @@ func_type(Emitw *W, const HirFunc *f, Span span)
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			return -1;
 		}
-		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, p + np);
+		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, p + np);
 		if (n < 0)
 			return -1;
 		np += n;
 	}
-	int nr = emitw_flat_or_refuse(W, f->result, span, r);
+	int nr = emitw_flat_or_refuse(W, in->result, span, r);
 	if (nr < 0)
 		return -1;
 	return wasm_type(&W->m, p, np, r, nr);
 }
 
 uint32_t
-emitw_func_index(Emitw *W, int fi, Span span)
+emitw_func_index(Emitw *W, int ii, Span span)
 {
-	if (W->fidx[fi] < 0) {
-		int t = func_type(W, &W->H->funcs[fi], span);
+	if (ii < 0 || ii >= W->M->ninsts) {
+		emitw_refuse(W, span, "the Wasm lane found no instance of this function");
+		return 0;
+	}
+	if (W->fidx[ii] < 0) {
+		int t = func_type(W, ii, span);
 		if (t < 0)
 			return 0;
-		W->fidx[fi] = wasm_func_add(&W->m, t);
-		VEC_PUSH(W->queue, fi);
+		W->fidx[ii] = wasm_func_add(&W->m, t);
+		VEC_PUSH(W->queue, ii);
 	}
-	return (uint32_t)W->m.nfunc_imports + (uint32_t)W->fidx[fi];
+	return (uint32_t)W->m.nfunc_imports + (uint32_t)W->fidx[ii];
 }
 
 void
@@ -420,11 +446,13 @@ emitw_from_env(Emitw *W, uint8_t vt)
  * taken out of env.  One per function, in the table from slot 1.
  */
 uint32_t
-emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span)
+emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 {
-	if (W->thunk[fi])
-		return W->thunk[fi];
-	uint32_t target = emitw_func_index(W, fi, span);
+	uint32_t target = emitw_func_index(W, ii, span);
+	if (W->failed)
+		return 0;
+	if (W->thunk[ii])
+		return W->thunk[ii];
 	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
 	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
 	int np = 1 + W->env, nr;
@@ -449,13 +477,14 @@ emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span)
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	for (int i = 1 + W->env; i < np; i++)
 		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
-	const HirFunc *f = &W->H->funcs[fi];
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
 	uint32_t e = 1;
 	for (int i = f->nparams; i < f->nlocals; i++) {
 		if (!emitw_wparam(f, i))
 			continue;
 		uint8_t ty[FLAT_MAX];
-		int n = emitw_flat(W, f->locals[i].type, ty);
+		int n = emitw_flat(W, in->slot_type[i], ty);
 		for (int k = 0; k < n; k++) {
 			emitw_op_u32(W, OP_LOCAL_GET, e++);
 			emitw_from_env(W, ty[k]);
@@ -467,8 +496,8 @@ emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span)
 	buf_put(&wf->code, code.data ? code.data : "", code.len);
 	buf_free(&code);
 	W->c = saved;
-	W->thunk[fi] = wasm_table_add(&W->m, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
-	return W->thunk[fi];
+	W->thunk[ii] = wasm_table_add(&W->m, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+	return W->thunk[ii];
 }
 
 /* The i64 slots a function value carries: the most any closure captures
@@ -478,11 +507,12 @@ env_slots(Emitw *W)
 {
 	W->env = -1;
 	int most = 0;
-	for (int fi = 0; fi < W->H->nfuncs; fi++) {
-		const HirFunc *f = &W->H->funcs[fi];
+	for (int ii = 0; ii < W->M->ninsts; ii++) {
+		const HirInst *in = &W->M->insts[ii];
+		const HirFunc *f = &W->H->funcs[in->func];
 		int n = 0;
 		for (int i = f->nparams; i < f->nlocals; i++) {
-			int k = emitw_wparam(f, i) ? emitw_flat(W, f->locals[i].type, NULL) : 0;
+			int k = emitw_wparam(f, i) ? emitw_flat(W, in->slot_type[i], NULL) : 0;
 			n += k > 0 ? k : 0;
 		}
 		if (n > most)
@@ -498,11 +528,17 @@ emitw_invariants(Emitw *W, TypeId t, uint32_t base)
 	if (ti->kind != TY_NOMINAL || !W->H->invariants || W->H->invariants[ti->decl] < 0)
 		return;
 	int fi = W->H->invariants[ti->decl];
+	Span at = sema_sym(W->S, (SymId)ti->decl)->span;
+	int ii = W->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
+	if (ii < 0) {
+		emitw_refuse(W, at, "the Wasm lane found no instance of this record's invariant check");
+		return;
+	}
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	emitw_load(W, base, emitw_flat(W, t, NULL));
-	emitw_op_u32(W, OP_CALL, emitw_func_index(W, fi, sema_sym(W->S, (SymId)ti->decl)->span));
+	emitw_op_u32(W, OP_CALL, emitw_func_index(W, ii, at));
 	emitw_op(W, OP_DROP);
 }
 
@@ -567,7 +603,7 @@ char_text(Emitw *W)
 static bool
 render_arg(Emitw *W, const HirFunc *f, int i)
 {
-	TypeId t = f->locals[i].type;
+	TypeId t = emitw_slot_ty(W, i);
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
 	uint32_t base = W->slot_base[i];
 	switch (ti->kind) {
@@ -655,9 +691,11 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 static void
 emit_function(Emitw *W, int k)
 {
-	int fi = W->queue.items[k];
-	const HirFunc *f = &W->H->funcs[fi];
-	WasmFunc *wf = &W->m.funcs.items[W->fidx[fi]];
+	int ii = W->queue.items[k];
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
+	WasmFunc *wf = &W->m.funcs.items[W->fidx[ii]];
+	W->inst = ii;
 	Buf code = {0};
 	W->f = f;
 	W->c = &code;
@@ -672,20 +710,20 @@ emit_function(Emitw *W, int k)
 		if (!emitw_wparam(f, i))
 			continue;
 		W->slot_base[i] = next;
-		next += (uint32_t)emitw_flat(W, f->locals[i].type, NULL);
+		next += (uint32_t)emitw_flat(W, in->slot_type[i], NULL);
 	}
 	W->nwparams = next;
 	for (int i = f->nparams; i < f->nlocals && !W->failed; i++) {
 		if (emitw_wparam(f, i))
 			continue;
 		uint8_t ty[FLAT_MAX];
-		int n = emitw_flat_or_refuse(W, f->locals[i].type, f->locals[i].span, ty);
+		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, ty);
 		if (n < 0)
 			break;
 		W->slot_base[i] = fresh_locals(W, ty, n);
 	}
 	uint8_t rt[FLAT_MAX];
-	int nr = emitw_flat(W, f->result, rt);
+	int nr = emitw_flat(W, in->result, rt);
 	if (W->failed || nr < 0)
 		goto out;
 	/* the call-depth bound */
@@ -699,7 +737,7 @@ emit_function(Emitw *W, int k)
 	contract_checks(W, f, false, f->requires, f->nrequires);
 	emitw_open(W, OP_BLOCK, rt, nr);
 	W->body_depth = W->depth;
-	if (!emitw_block(W, f->body, f->result))
+	if (!emitw_block(W, f->body, in->result))
 		goto out;
 	emitw_end(W);
 	if (f->nensures > 0) {
@@ -715,7 +753,7 @@ emit_function(Emitw *W, int k)
 	if (W->failed)
 		goto out;
 	/* the local declarations, run-length encoded */
-	wf = &W->m.funcs.items[W->fidx[fi]];
+	wf = &W->m.funcs.items[W->fidx[ii]];
 	int runs = 0;
 	for (int i = 0; i < W->ltypes.len; i++)
 		runs += i == 0 || W->ltypes.items[i] != W->ltypes.items[i - 1];
@@ -801,6 +839,9 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 			diag_set_help(d, "define `fn main() -> i64`");
 		return false;
 	}
+	/* the driver ran hir_mono (driver_mono); a caller that did not gets it here */
+	if (!H->mono && !hir_mono(H, diags))
+		return false;
 	if (emitw_rt_wasm_len == 0) {
 		diag_report(diags, DIAG_W102, NULL,
 			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
@@ -812,9 +853,10 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	W.S = H->S;
 	W.diags = diags;
 	W.o = o;
-	W.fidx = spx_xmalloc(sizeof *W.fidx * ((size_t)H->nfuncs + 1));
-	W.thunk = spx_xcalloc((size_t)H->nfuncs + 1, sizeof *W.thunk);
-	for (int i = 0; i < H->nfuncs; i++)
+	W.M = H->mono;
+	W.fidx = spx_xmalloc(sizeof *W.fidx * ((size_t)W.M->ninsts + 1));
+	W.thunk = spx_xcalloc((size_t)W.M->ninsts + 1, sizeof *W.thunk);
+	for (int i = 0; i < W.M->ninsts; i++)
 		W.fidx[i] = -1;
 	W.env = env_slots(&W);
 	imports(&W);
@@ -824,7 +866,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	Span mspan = mf->sym >= 0 ? sema_sym(W.S, mf->sym)->span : (Span){0};
 	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		emitw_refuse(&W, mspan, "the Wasm lane runs `fn main() -> i64` only");
-	uint32_t main_index = emitw_func_index(&W, entry, mspan);
+	uint32_t main_index = emitw_func_index(&W, W.M->func_inst[entry], mspan);
 	/* a wrapper exported as `main`: main's frame count is 0 */
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);

@@ -39,18 +39,20 @@ typedef struct Emitw {
 	const WasmOptions *o;
 	WasmModule m;
 	bool failed;
-	int *fidx;            /* per HirModule.funcs: index in m.funcs, -1 when not queued */
-	VEC(int) queue;       /* HIR function per m.funcs entry */
+	const HirMono *M;     /* the instances (hir_mono): one Wasm function each */
+	int *fidx;            /* per instance: index in m.funcs, -1 when not queued */
+	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
-	uint32_t *thunk;      /* per HirModule.funcs: its table slot as a function value, 0: none */
+	uint32_t *thunk;      /* per instance: its table slot as a function value, 0: none */
 	Buf data;             /* static data from WASM_DATA_BASE */
 	struct EmitwInterned { uint32_t off, len; } *interned;   /* open addressing over data's strings (len UINT32_MAX: empty) */
 	uint32_t ninterned, capinterned;
-	/* the function being emitted */
+	/* the function being emitted: instance `inst` of HIR function f */
+	int inst;
 	const HirFunc *f;
 	Buf *c;               /* its code */
 	uint32_t *slot_base;  /* per slot: first Wasm local */
@@ -75,6 +77,13 @@ int emitw_flat_or_refuse(Emitw *W, TypeId t, Span span, uint8_t *out);
 /* The flat offset of field i of record t / field i of case c of variant t. */
 int emitw_field_off(Emitw *W, TypeId t, int i);
 int emitw_case_off(Emitw *W, TypeId t, int c, int i);
+/* The concrete type of t, a type of the instance being emitted
+ * (hir_mono_type), and the concrete type of its slot s. */
+TypeId emitw_ty(const Emitw *W, TypeId t);
+TypeId emitw_slot_ty(const Emitw *W, int s);
+/* The instance a call, function value or closure at e of the instance
+ * being emitted reaches (HirInst.target), or -1. */
+int emitw_target(const Emitw *W, const HirExpr *e);
 /* n consecutive temporaries of the given types: the first one's index.  A
  * single one is reused once the statement that took it is complete
  * (emitw_temps_mark/release): no value outlives its statement in a
@@ -96,12 +105,12 @@ void emitw_text(Emitw *W, const char *s);
 void emitw_fail(Emitw *W, int status);
 /* `SEMAPRAX operation failure: <domain>/<code>`, 73. */
 void emitw_fail_domain(Emitw *W, int domain, int code);
-/* The Wasm function index of HIR function fi (queued on first use). */
-uint32_t emitw_func_index(Emitw *W, int fi, Span span);
+/* The Wasm function index of instance ii (queued on first use). */
+uint32_t emitw_func_index(Emitw *W, int ii, Span span);
 /* Is local i of f a Wasm parameter (a parameter, or a closure's capture)? */
 bool emitw_wparam(const HirFunc *f, int i);
-/* The table slot of a function value calling HIR function fi, of type ft. */
-uint32_t emitw_fn_slot(Emitw *W, int fi, TypeId ft, Span span);
+/* The table slot of a function value calling instance ii, of (concrete) type ft. */
+uint32_t emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span);
 /* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */
 void emitw_to_env(Emitw *W, uint8_t vt);
 void emitw_from_env(Emitw *W, uint8_t vt);

@@ -44,7 +44,7 @@ static bool
 to_locals(Emitw *W, const HirExpr *e, uint32_t *base, int *n)
 {
 	uint8_t ty[FLAT_MAX];
-	*n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	*n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, ty);
 	if (*n < 0 || !emitw_expr(W, e))
 		return false;
 	*base = emitw_locals(W, ty, *n);
@@ -205,7 +205,7 @@ static bool
 arith(Emitw *W, const HirExpr *e)
 {
 	BinaryOp op = e->u.bin.op;
-	TyKind k = kind_of(W, e->type);
+	TyKind k = kind_of(W, emitw_ty(W, e->type));
 	if (k == TY_F64 || k == TY_F32) {
 		if (op == BIN_REM) {
 			emitw_refuse(W, e->span, "the Wasm lane does not support `%%` on floats");
@@ -218,7 +218,7 @@ arith(Emitw *W, const HirExpr *e)
 	}
 	if (k != TY_I64 && k != TY_USIZE && k != TY_I32 && k != TY_U8) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
-			     sema_type_name(W->S, e->type));
+			     sema_type_name(W->S, emitw_ty(W, e->type)));
 		return false;
 	}
 	bool wide = k == TY_I64 || k == TY_USIZE;
@@ -242,7 +242,7 @@ static bool
 compare(Emitw *W, const HirExpr *e)
 {
 	BinaryOp op = e->u.bin.op;
-	TypeId t = e->u.bin.l->type;
+	TypeId t = emitw_ty(W, e->u.bin.l->type);
 	int i = op - BIN_EQ;   /* EQ NE LT LE GT GE */
 	static const uint8_t s64[] = { OP_I64_EQ, OP_I64_NE, OP_I64_LT_S, OP_I64_LE_S, OP_I64_GT_S, OP_I64_GE_S };
 	static const uint8_t u64[] = { OP_I64_EQ, OP_I64_NE, OP_I64_LT_U, OP_I64_LE_U, OP_I64_GT_U, OP_I64_GE_U };
@@ -300,11 +300,11 @@ binary(Emitw *W, const HirExpr *e)
 		emitw_end(W);
 		return true;
 	}
-	TyKind lk = kind_of(W, e->u.bin.l->type);
+	TyKind lk = kind_of(W, emitw_ty(W, e->u.bin.l->type));
 	bool text = lk == TY_STRING || lk == TY_STR || lk == TY_SLICE;
-	if (!text && emitw_flat(W, e->u.bin.l->type, NULL) != 1 && op >= BIN_EQ && op <= BIN_GE) {
+	if (!text && emitw_flat(W, emitw_ty(W, e->u.bin.l->type), NULL) != 1 && op >= BIN_EQ && op <= BIN_GE) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
-			     sema_type_name(W->S, e->u.bin.l->type));
+			     sema_type_name(W->S, emitw_ty(W, e->u.bin.l->type)));
 		return false;
 	}
 	if (!emitw_expr(W, e->u.bin.l) || !emitw_expr(W, e->u.bin.r))
@@ -321,7 +321,7 @@ unary(Emitw *W, const HirExpr *e)
 		emitw_op(W, OP_I32_EQZ);
 		return true;
 	}
-	TyKind k = kind_of(W, e->type);
+	TyKind k = kind_of(W, emitw_ty(W, e->type));
 	switch (k) {
 	case TY_F64: emitw_op(W, OP_F64_NEG); return true;
 	case TY_F32: emitw_op(W, OP_F32_NEG); return true;
@@ -358,21 +358,12 @@ unary(Emitw *W, const HirExpr *e)
 		return true;
 	}
 	default:
-		emitw_refuse(W, e->span, "the Wasm lane does not support `-` on `%s` yet", sema_type_name(W->S, e->type));
+		emitw_refuse(W, e->span, "the Wasm lane does not support `-` on `%s` yet", sema_type_name(W->S, emitw_ty(W, e->type)));
 		return false;
 	}
 }
 
 /* ---- calls ---- */
-
-static int
-func_of_sym(Emitw *W, SymId s)
-{
-	for (int i = 0; i < W->H->nfuncs; i++)
-		if (W->H->funcs[i].sym == s)
-			return i;
-	return -1;
-}
 
 /* A call through a function value: its thunk (emit.c) with depth + 1, the
  * value's env slots and the arguments; call_indirect by its table slot. */
@@ -380,7 +371,7 @@ static bool
 call_value(Emitw *W, const HirExpr *e)
 {
 	HirSlot s = e->u.call.callee;
-	TypeId ft = W->f->locals[s].type;
+	TypeId ft = emitw_slot_ty(W, s);
 	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
 	int n = emitw_flat_or_refuse(W, ft, e->span, NULL);
 	if (n < 0 || ti->kind != TY_FN || ti->nargs - 1 != e->u.call.nargs) {
@@ -420,19 +411,14 @@ call_value(Emitw *W, const HirExpr *e)
 static bool
 fn_value(Emitw *W, const HirExpr *e)
 {
-	int fi;
-	if (e->kind == HIR_FUNC) {
-		if (e->u.call.ntargs > 0) {
-			emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
-			return false;
-		}
-		fi = func_of_sym(W, e->u.call.fn);
-	} else {
-		fi = e->u.closure.func;
-	}
-	if (fi < 0 || emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
+	int ii = emitw_target(W, e);   /* hir_mono: the instance this value calls */
+	if (ii < 0) {
+		emitw_refuse(W, e->span, "the Wasm lane found no instance of this function value");
 		return false;
-	uint32_t slot = emitw_fn_slot(W, fi, e->type, e->span);
+	}
+	if (emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL) < 0)
+		return false;
+	uint32_t slot = emitw_fn_slot(W, ii, emitw_ty(W, e->type), e->span);
 	if (W->failed)
 		return false;
 	emitw_i32c(W, (int32_t)slot);
@@ -442,7 +428,7 @@ fn_value(Emitw *W, const HirExpr *e)
 		int saved = W->env;
 		W->env = -1;
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
-			int m = emitw_flat(W, W->f->locals[e->u.closure.captures[k]].type, NULL);
+			int m = emitw_flat(W, emitw_slot_ty(W, e->u.closure.captures[k]), NULL);
 			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
 		}
 		W->env = saved;
@@ -453,7 +439,7 @@ fn_value(Emitw *W, const HirExpr *e)
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
 			HirSlot c = e->u.closure.captures[k];
 			uint8_t ty[FLAT_MAX];
-			int m = emitw_flat(W, W->f->locals[c].type, ty);
+			int m = emitw_flat(W, emitw_slot_ty(W, c), ty);
 			for (int j = 0; j < m; j++) {
 				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
 				emitw_to_env(W, ty[j]);
@@ -472,19 +458,16 @@ call(Emitw *W, const HirExpr *e)
 		return emitw_builtin(W, e);
 	if (e->u.call.kind == CALL_SLOT)
 		return call_value(W, e);
-	if (e->u.call.ntargs > 0) {
-		emitw_refuse(W, e->span, "the Wasm lane does not support generic functions yet (they wait for the HIR instance list)");
-		return false;
-	}
-	int fi = func_of_sym(W, e->u.call.fn);
-	if (fi < 0) {
+	int ii = emitw_target(W, e);   /* hir_mono: the instance this call reaches */
+	if (ii < 0) {
 		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
 		return false;
 	}
-	uint32_t idx = emitw_func_index(W, fi, e->span);
+	uint32_t idx = emitw_func_index(W, ii, e->span);
 	if (W->failed)
 		return false;
-	const HirFunc *callee = &W->H->funcs[fi];
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *callee = &W->H->funcs[in->func];
 	if (e->u.call.nargs != callee->nparams) {
 		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
 		return false;
@@ -493,7 +476,7 @@ call(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	for (int i = 0; i < e->u.call.nargs; i++)
-		if (!emitw_expr_as(W, e->u.call.args[i], callee->locals[i].type))
+		if (!emitw_expr_as(W, e->u.call.args[i], in->slot_type[i]))
 			return false;
 	emitw_op_u32(W, OP_CALL, idx);
 	return true;
@@ -505,7 +488,7 @@ static bool
 aggregate(Emitw *W, const HirExpr *e)
 {
 	uint8_t ty[FLAT_MAX];
-	int n = emitw_flat_or_refuse(W, e->type, e->span, ty);
+	int n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, ty);
 	if (n < 0)
 		return false;
 	uint32_t v = emitw_locals(W, ty, n);
@@ -525,16 +508,16 @@ aggregate(Emitw *W, const HirExpr *e)
 	for (int j = 0; j < e->u.agg.n; j++) {
 		const HirExpr *x = e->u.agg.values[j];
 		int f = e->u.agg.fields[j];
-		int off = e->kind == HIR_VARIANT ? emitw_case_off(W, e->type, e->u.agg.case_index, f) : emitw_field_off(W, e->type, f);
-		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(W->S, e->type, e->u.agg.case_index, f)
-						   : sema_field_type(W->S, e->type, f);
+		int off = e->kind == HIR_VARIANT ? emitw_case_off(W, emitw_ty(W, e->type), e->u.agg.case_index, f) : emitw_field_off(W, emitw_ty(W, e->type), f);
+		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(W->S, emitw_ty(W, e->type), e->u.agg.case_index, f)
+						   : sema_field_type(W->S, emitw_ty(W, e->type), f);
 		int m = emitw_flat(W, ft, NULL);
 		if (!emitw_expr_as(W, x, ft))
 			return false;
 		emitw_store(W, v + (uint32_t)off, m);
 	}
 	if (e->kind != HIR_VARIANT)
-		emitw_invariants(W, e->type, v);
+		emitw_invariants(W, emitw_ty(W, e->type), v);
 	emitw_load(W, v, n);
 	return true;
 }
@@ -543,14 +526,14 @@ static bool
 field(Emitw *W, const HirExpr *e)
 {
 	const HirExpr *base = e->u.field.base;
-	const TypeInfo *bi = sema_type_info(&W->S->types, base->type);
+	const TypeInfo *bi = sema_type_info(&W->S->types, emitw_ty(W, base->type));
 	Sym *s = bi->kind == TY_NOMINAL ? sema_sym(W->S, (SymId)bi->decl) : NULL;
 	if (!s || (s->kind != SK_RECORD && s->kind != SK_CLASS)) {
-		emitw_refuse(W, e->span, "the Wasm lane does not support fields of `%s` yet", sema_type_name(W->S, base->type));
+		emitw_refuse(W, e->span, "the Wasm lane does not support fields of `%s` yet", sema_type_name(W->S, emitw_ty(W, base->type)));
 		return false;
 	}
-	int off = emitw_field_off(W, base->type, e->u.field.field);
-	int m = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+	int off = emitw_field_off(W, emitw_ty(W, base->type), e->u.field.field);
+	int m = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
 	if (m < 0)
 		return false;
 	uint32_t b;
@@ -611,9 +594,9 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	switch (e->kind) {
 	case HIR_INT: {
 		int64_t v = e->u.lit.negative ? (int64_t)(0 - e->u.lit.i) : (int64_t)e->u.lit.i;
-		if (emitw_flat(W, e->type, NULL) == 1) {
+		if (emitw_flat(W, emitw_ty(W, e->type), NULL) == 1) {
 			uint8_t t;
-			emitw_flat(W, e->type, &t);
+			emitw_flat(W, emitw_ty(W, e->type), &t);
 			if (t == WT_I64)
 				emitw_i64c(W, v);
 			else
@@ -623,7 +606,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		break;
 	}
 	case HIR_FLOAT:
-		if (kind_of(W, e->type) == TY_F32) {
+		if (kind_of(W, emitw_ty(W, e->type)) == TY_F32) {
 			emitw_op(W, OP_F32_CONST);
 			wasm_f32(W->c, (float)e->u.lit.f);
 		} else {
@@ -634,7 +617,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	case HIR_BOOL: emitw_i32c(W, e->u.lit.b ? 1 : 0); return true;
 	case HIR_CHAR: emitw_i32c(W, (int32_t)e->u.lit.ch); return true;
 	case HIR_STRING: {
-		TyKind k = kind_of(W, e->type);
+		TyKind k = kind_of(W, emitw_ty(W, e->type));
 		if (k != TY_STRING && k != TY_STR)
 			break;
 		emitw_i32c(W, (int32_t)emitw_static(W, e->u.lit.s, e->u.lit.n));
@@ -642,11 +625,11 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		return true;
 	}
 	case HIR_LOCAL: case HIR_MOVE: {
-		int n = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+		int n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
 		if (n < 0)
 			return false;
 		emitw_load(W, W->slot_base[e->u.slot], n);
-		if (e->kind == HIR_MOVE && kind_of(W, e->type) == TY_STRING) {
+		if (e->kind == HIR_MOVE && kind_of(W, emitw_ty(W, e->type)) == TY_STRING) {
 			/* a moved string reads as moved in a contract report (no static address is 0) */
 			emitw_i32c(W, 0);
 			emitw_op_u32(W, OP_LOCAL_SET, W->slot_base[e->u.slot]);
@@ -659,19 +642,19 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	case HIR_FIELD: return field(W, e);
 	case HIR_TRY: return emitw_try(W, e);
 	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
-		if (emitw_flat_or_refuse(W, e->type, e->span, NULL) < 0)
+		if (emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL) < 0)
 			return false;
 		return aggregate(W, e);
-	case HIR_BLOCK: return emitw_block(W, e->u.block, e->type);
-	case HIR_IF: return if_expr(W, e, e->type);
-	case HIR_MATCH: return emitw_match(W, e, e->type);
+	case HIR_BLOCK: return emitw_block(W, e->u.block, emitw_ty(W, e->type));
+	case HIR_IF: return if_expr(W, e, emitw_ty(W, e->type));
+	case HIR_MATCH: return emitw_match(W, e, emitw_ty(W, e->type));
 	case HIR_FUNC: case HIR_CLOSURE:
 		return fn_value(W, e);
 	case HIR_ARRAY:
 		emitw_refuse(W, e->span, "the Wasm lane does not support arrays yet");
 		return false;
 	}
-	emitw_refuse(W, e->span, "the Wasm lane does not support this expression of type `%s` yet", sema_type_name(W->S, e->type));
+	emitw_refuse(W, e->span, "the Wasm lane does not support this expression of type `%s` yet", sema_type_name(W->S, emitw_ty(W, e->type)));
 	return false;
 }
 
@@ -680,17 +663,17 @@ emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 {
 	if (!emitw_expr(W, e))
 		return false;
-	if (e->type == to)
+	if (emitw_ty(W, e->type) == to)
 		return true;
-	int nf = emitw_flat(W, e->type, NULL), nt = emitw_flat(W, to, NULL);
-	const TypeInfo *a = sema_type_info(&W->S->types, e->type), *b = sema_type_info(&W->S->types, to);
+	int nf = emitw_flat(W, emitw_ty(W, e->type), NULL), nt = emitw_flat(W, to, NULL);
+	const TypeInfo *a = sema_type_info(&W->S->types, emitw_ty(W, e->type)), *b = sema_type_info(&W->S->types, to);
 	if (a->kind == TY_NOMINAL && b->kind == TY_NOMINAL && sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS &&
-	    sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS && sema_class_upcast(W->S, e->type, to) && nf >= nt) {
+	    sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS && sema_class_upcast(W->S, emitw_ty(W, e->type), to) && nf >= nt) {
 		drop_n(W, nf - nt);   /* the child's own fields, on top */
 		return true;
 	}
 	if (nf != nt || nf < 0) {
-		emitw_refuse(W, e->span, "the Wasm lane cannot pass `%s` as `%s` yet", sema_type_name(W->S, e->type),
+		emitw_refuse(W, e->span, "the Wasm lane cannot pass `%s` as `%s` yet", sema_type_name(W->S, emitw_ty(W, e->type)),
 			     sema_type_name(W->S, to));
 		return false;
 	}
@@ -717,7 +700,7 @@ stmt_kind(Emitw *W, const HirStmt *s)
 	case HS_LET: case HS_ASSIGN: {
 		if (s->slot == HIR_NO_SLOT)
 			return emitw_discard(W, s->value);
-		TypeId st = W->f->locals[s->slot].type;
+		TypeId st = emitw_slot_ty(W, s->slot);
 		int n = emitw_flat_or_refuse(W, st, s->span, NULL);
 		if (n < 0 || !emitw_expr_as(W, s->value, st))
 			return false;
@@ -725,7 +708,7 @@ stmt_kind(Emitw *W, const HirStmt *s)
 		return true;
 	}
 	case HS_SET_FIELD: {
-		TypeId rt = W->f->locals[s->slot].type;
+		TypeId rt = emitw_slot_ty(W, s->slot);
 		if (emitw_flat_or_refuse(W, rt, s->span, NULL) < 0)
 			return false;
 		TypeId ft = sema_field_type(W->S, rt, s->field);
@@ -780,7 +763,7 @@ emitw_discard(Emitw *W, const HirExpr *e)
 	case HIR_BLOCK: return emitw_block(W, e->u.block, WASM_DISCARD);
 	default: break;
 	}
-	int n = emitw_flat_or_refuse(W, e->type, e->span, NULL);
+	int n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
 	if (n < 0 || !emitw_expr(W, e))
 		return false;
 	drop_n(W, n);

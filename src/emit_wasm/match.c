@@ -49,7 +49,7 @@ test(Emitw *W, const HirPattern *p, uint32_t base)
 		return true;
 	case HIR_PAT_LIT: {
 		uint8_t t;
-		if (emitw_flat(W, p->type, &t) != 1 || (t != WT_I32 && t != WT_I64))
+		if (emitw_flat(W, emitw_ty(W, p->type), &t) != 1 || (t != WT_I32 && t != WT_I64))
 			break;
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		int64_t v = p->lit.kind == HIR_BOOL ? p->lit.b : p->lit.kind == HIR_CHAR ? (int64_t)p->lit.ch
@@ -76,8 +76,8 @@ test(Emitw *W, const HirPattern *p, uint32_t base)
 			emitw_i32c(W, 1);
 		}
 		for (int i = 0; i < p->nfields; i++) {
-			int off = p->kind == HIR_PAT_CASE ? emitw_case_off(W, p->type, p->case_index, p->fields[i])
-							  : emitw_field_off(W, p->type, p->fields[i]);
+			int off = p->kind == HIR_PAT_CASE ? emitw_case_off(W, emitw_ty(W, p->type), p->case_index, p->fields[i])
+							  : emitw_field_off(W, emitw_ty(W, p->type), p->fields[i]);
 			if (!test(W, p->subs[i], base + (uint32_t)off))
 				return false;
 			emitw_op(W, OP_I32_AND);
@@ -104,15 +104,15 @@ bind(Emitw *W, const HirPattern *p, uint32_t base)
 {
 	switch (p->kind) {
 	case HIR_PAT_BIND: {
-		int n = emitw_flat(W, p->type, NULL);
+		int n = emitw_flat(W, emitw_ty(W, p->type), NULL);
 		emitw_load(W, base, n);
 		emitw_store(W, W->slot_base[p->slot], n);
 		return;
 	}
 	case HIR_PAT_CASE: case HIR_PAT_RECORD:
 		for (int i = 0; i < p->nfields; i++) {
-			int off = p->kind == HIR_PAT_CASE ? emitw_case_off(W, p->type, p->case_index, p->fields[i])
-							  : emitw_field_off(W, p->type, p->fields[i]);
+			int off = p->kind == HIR_PAT_CASE ? emitw_case_off(W, emitw_ty(W, p->type), p->case_index, p->fields[i])
+							  : emitw_field_off(W, emitw_ty(W, p->type), p->fields[i]);
 			bind(W, p->subs[i], base + (uint32_t)off);
 		}
 		return;
@@ -156,7 +156,7 @@ emitw_match(Emitw *W, const HirExpr *e, TypeId as)
 {
 	uint8_t sty[FLAT_MAX], ty[FLAT_MAX];
 	const HirExpr *s = e->u.match.scrutinee;
-	int sn = emitw_flat_or_refuse(W, s->type, s->span, sty);
+	int sn = emitw_flat_or_refuse(W, emitw_ty(W, s->type), s->span, sty);
 	int n = 0;
 	if (sn >= 0 && as != WASM_DISCARD)
 		n = emitw_flat_or_refuse(W, as, e->span, ty);
@@ -172,9 +172,9 @@ emitw_try(Emitw *W, const HirExpr *e)
 {
 	const HirExpr *x = e->u.try_.x;
 	uint8_t xty[FLAT_MAX], rty[FLAT_MAX];
-	int xn = emitw_flat_or_refuse(W, x->type, x->span, xty);
-	int rn = xn < 0 ? -1 : emitw_flat_or_refuse(W, W->f->result, e->span, rty);
-	int vn = rn < 0 ? -1 : emitw_flat_or_refuse(W, e->type, e->span, NULL);
+	int xn = emitw_flat_or_refuse(W, emitw_ty(W, x->type), x->span, xty);
+	int rn = xn < 0 ? -1 : emitw_flat_or_refuse(W, emitw_ty(W, W->f->result), e->span, rty);
+	int vn = rn < 0 ? -1 : emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
 	if (vn < 0 || !emitw_expr(W, x))
 		return false;
 	uint32_t xb = emitw_locals(W, xty, xn);
@@ -196,8 +196,8 @@ emitw_try(Emitw *W, const HirExpr *e)
 	}
 	if (!e->u.try_.option) {
 		/* Err(e): tag 1, the error payload copied (the same type E) */
-		int from = emitw_case_off(W, x->type, 1, 0), to = emitw_case_off(W, W->f->result, 1, 0);
-		int en = emitw_flat(W, sema_case_field_type(W->S, x->type, 1, 0), NULL);
+		int from = emitw_case_off(W, emitw_ty(W, x->type), 1, 0), to = emitw_case_off(W, emitw_ty(W, W->f->result), 1, 0);
+		int en = emitw_flat(W, sema_case_field_type(W->S, emitw_ty(W, x->type), 1, 0), NULL);
 		emitw_load(W, xb + (uint32_t)from, en);
 		emitw_store(W, rb + (uint32_t)to, en);
 		emitw_i32c(W, 1);
@@ -207,6 +207,6 @@ emitw_try(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_BR, (uint32_t)(W->depth - W->body_depth));
 	emitw_end(W);
 	/* success: Some(v) = case 1 field 0, Ok(v) = case 0 field 0 */
-	emitw_load(W, xb + (uint32_t)emitw_case_off(W, x->type, e->u.try_.option ? 1 : 0, 0), vn);
+	emitw_load(W, xb + (uint32_t)emitw_case_off(W, emitw_ty(W, x->type), e->u.try_.option ? 1 : 0, 0), vn);
 	return true;
 }

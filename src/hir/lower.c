@@ -35,6 +35,16 @@ typedef struct Lower {
 } Lower;
 
 static HirExpr *lower_expr(Lower *L, const Expr *e, bool move);
+
+/* The symbol whose type parameters a type written in L's function may name:
+ * a closure's is its enclosing named function's. */
+static SymId
+scope_sym(const Lower *L)
+{
+	while (L->parent && L->H->funcs[L->func].sym < 0)
+		L = L->parent;
+	return L->H->funcs[L->func].sym;
+}
 static HirBlock *lower_block(Lower *L, const Block *b, bool move_tail);
 
 static Arena *
@@ -286,7 +296,7 @@ lower_call(Lower *L, const Expr *e)
 	h->u.call.ntargs = e->u.call.ntargs;
 	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, e->u.call.ntargs ? e->u.call.ntargs : 1);
 	for (int i = 0; i < e->u.call.ntargs; i++)
-		h->u.call.targs[i] = sema_decls_resolve_type(S, e->u.call.targs[i], L->H->funcs[L->func].sym);
+		h->u.call.targs[i] = sema_decls_resolve_type(S, e->u.call.targs[i], scope_sym(L));
 	h->u.call.args = lower_list(L, e->u.call.args, e->u.call.nargs, cons, 0);
 	h->u.call.nargs = e->u.call.nargs;
 	return h;
@@ -725,7 +735,7 @@ lower_stmt(Lower *L, const Stmt *s)
 		 * lent value is copied into the new owner, as in every consuming position */
 		bool alias = named && !s->u.let.mut && lent_place(L, v);
 		h->value = lower_expr(L, v, !alias);
-		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, L->H->funcs[L->func].sym) : h->value->type;
+		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, scope_sym(L)) : h->value->type;
 		if (named) {
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
 			L->locals.items[h->slot].lent = alias;

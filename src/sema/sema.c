@@ -856,10 +856,11 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 			check_template(S, id);
 	check_instances(S);
 	/* Leave the template's own types (type parameters) in the side tables for
-	 * lowering: re-type each generic body unsubstituted, silently. */
+	 * lowering: re-type each generic body unsubstituted, silently (a method
+	 * of a generic class too: it is generic in the class's parameters). */
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *f = sema_sym(S, id);
-		if (f->kind != SK_FN || !f->ntparams)
+		if ((f->kind != SK_FN && f->kind != SK_METHOD) || !f->ntparams)
 			continue;
 		int from = S->diags->items.len;
 		check_function(S, id, NULL, 0);
