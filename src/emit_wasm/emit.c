@@ -664,13 +664,10 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
 		char *clause = hir_clause_text(W->S, f, k, ensures);
-		const char *suffix = ":invariants";
-		size_t idn = strlen(f->id), ns = strlen(suffix);
-		bool inv = f->sym < 0 && idn > ns && strcmp(f->id + idn - ns, suffix) == 0;
 		Buf head = {0};
-		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %.*s\n  arguments: ",
+		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
 			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   (int)(inv ? idn - ns : idn), f->id);
+			   f->report_id);
 		emitw_text(W, head.data);
 		buf_free(&head);
 		free(clause);
