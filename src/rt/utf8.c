@@ -6,6 +6,8 @@
  * encoding (`string_from_char`, LANGUAGE.md §5.1).
  */
 #ifndef RT_API
+#include <string.h>
+
 #include "rt.h"
 #endif
 #include <stdbool.h>
@@ -51,6 +53,11 @@ rt_utf8_validate(const uint8_t *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
+		uint64_t w;   /* eight ASCII bytes at a time */
+		while (i + 8 <= n && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ull) == 0))
+			i += 8;
+		if (i >= n)
+			break;
 		if (s[i] < 0x80) {
 			i++;
 			continue;

@@ -14,29 +14,12 @@ utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return rt_utf8_decode(s, n, cp);
 }
 
-/* rt_utf8_validate's result, with ASCII skipped eight bytes at a time (the
- * lexer validates every source file whole before lexing it). */
+/* The length of the valid prefix (rt_utf8_validate skips ASCII eight bytes
+ * at a time: the lexer validates every source file whole before lexing it). */
 size_t
 utf8_validate(const unsigned char *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		uint64_t w;
-		while (i + 8 <= n && (memcpy(&w, s + i, 8), (w & 0x8080808080808080ull) == 0))
-			i += 8;
-		if (i >= n)
-			break;
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		uint32_t cp;
-		int len = rt_utf8_decode(s + i, n - i, &cp);
-		if (len == 0)
-			return i;
-		i += (size_t)len;
-	}
-	return n;
+	return rt_utf8_validate(s, n);
 }
 
 int
