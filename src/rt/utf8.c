@@ -5,9 +5,9 @@
  * validation of file contents and command-line arguments, and `char`
  * encoding (`string_from_char`, LANGUAGE.md §5.1).
  */
-#ifndef RT_API
-#include <string.h>
+#include <string.h>   /* memcpy: also when embedded into generated C */
 
+#ifndef RT_API
 #include "rt.h"
 #endif
 #include <stdbool.h>
