@@ -73,6 +73,13 @@ struct InterpResult;
 void cli_outcome_json(Buf *b, const struct InterpResult *r);
 void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
+/* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
+bool cli_parse_positive(const char *s, uint64_t *out);
+/* A project run or test admits permit-free modules: false with F102 on the
+ * first module declaring a `permit` set; verb ("run", "test") names the
+ * command. */
+struct Project;
+bool cli_project_permit_free(struct Project *pj, const char *verb);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;
