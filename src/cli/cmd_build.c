@@ -311,31 +311,8 @@ build_c_source(const char *path, const char *out, bool json)
 	EmitOptions eo = { false, &host };
 	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
 	    (driver_route(L->H->S, &host), driver_admit(L->H, &host, &L->diags)) && driver_mono(L) &&
-	    emit_c(L->H, &eo, &c, &L->diags)) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		bool ok = fd >= 0;
-		int e = errno;
-		for (size_t off = 0; ok && off < c.len;) {
-			ssize_t w = write(fd, c.data + off, c.len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			ok = w > 0;
-			e = errno;
-			off += w > 0 ? (size_t)w : 0;
-		}
-		if (fd >= 0 && close(fd) != 0 && ok) {
-			ok = false;
-			e = errno;
-		}
-		if (!ok && fd >= 0)
-			unlink(out);
-		if (fd < 0 && e == EEXIST)
-			build_report(&L->diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
-		else if (!ok)
-			build_report(&L->diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
-		else
-			status = EXIT_OK;
-	}
+	    emit_c(L->H, &eo, &c, &L->diags) && write_new(&L->diags, out, &c))
+		status = EXIT_OK;
 	buf_free(&c);
 	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
