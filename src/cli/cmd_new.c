@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../project/manifest.h"
+#include "../project/project.h"
 
 typedef struct NewFile {
 	const char *path;         /* relative to the project directory */
@@ -227,17 +228,6 @@ expand(Buf *out, const char *text, const char *mod, const char *name)
 	}
 }
 
-static void
-report_write(const char *path, const char *what, const char *help)
-{
-	DiagSink s;
-	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, DIAG_I101, NULL, "%s", what);
-	diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
-	diag_free(&s);
-}
-
 static bool
 write_file(const char *path, const Buf *b)
 {
@@ -281,12 +271,7 @@ cli_cmd_new(int argc, char **argv)
 	if (!t)
 		return cli_usage("new", "unknown template `%s`; the templates are calculator, library and command", tmpl);
 	/* the default name: the directory's last component */
-	size_t dl = strlen(dir);
-	while (dl > 1 && dir[dl - 1] == '/')
-		dl--;
-	char *clean = spx_xmalloc(dl + 1);
-	memcpy(clean, dir, dl);
-	clean[dl] = '\0';
+	char *clean = project_dir_trimmed(dir);
 	if (!name) {
 		const char *slash = strrchr(clean, '/');
 		name = slash ? slash + 1 : clean;
@@ -306,17 +291,17 @@ cli_cmd_new(int argc, char **argv)
 	int status = EXIT_FAIL;
 	struct stat st;
 	if (lstat(clean, &st) == 0) {
-		report_write(clean, "the destination already exists; nothing was written",
+		cli_report(DIAG_I101, clean, "the destination already exists; nothing was written",
 		    "choose a directory that does not exist yet; `new` never overwrites");
 		goto out;
 	}
 	if (mkdir(clean, 0777) != 0) {
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot create the project directory: %s", strerror(errno));
-		report_write(clean, msg, "create the parent directory first, or choose a writable location");
+		cli_report(DIAG_I101, clean, msg, "create the parent directory first, or choose a writable location");
 		goto out;
 	}
-	size_t plen = dl + 64;
+	size_t plen = strlen(clean) + 64;
 	char *path = spx_xmalloc(plen);
 	snprintf(path, plen, "%s/src", clean);
 	bool ok = mkdir(path, 0777) == 0;
@@ -369,7 +354,7 @@ cli_cmd_new(int argc, char **argv)
 		rmdir(clean);
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot write the project: %s; nothing was left behind", strerror(err));
-		report_write(clean, msg, "check that the location is writable and has space");
+		cli_report(DIAG_I101, clean, msg, "check that the location is writable and has space");
 	}
 	buf_free(&b);
 	buf_free(&entry);
