@@ -234,6 +234,83 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 	return patch_same_meaning(sp, L->S, C->S, pd);
 }
 
+/*
+ * What `patch`, `impact` and `review` share: the patch file read and parsed, the
+ * program loaded, and the candidate planned, applied and verified.
+ */
+typedef struct PatchRun {
+	const char *path;
+	char *ptext;
+	size_t plen;
+	DiagSink pd;          /* the patch file's diagnostics */
+	SPatch sp;
+	Program P;
+	Session *L;           /* the loaded program's root session */
+	Session C;            /* the verified candidate */
+	PatchPlan plan;
+	char *cand;
+	size_t clen;
+	GraphModel *g;
+	ImpactNode *nodes;
+} PatchRun;
+
+/* Reads the patch file; false (nothing to close) when it cannot be read. */
+static bool
+run_open(PatchRun *r, const char *path, const char *patch_path)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->ptext = read_patch(patch_path, &r->plen);
+	if (!r->ptext)
+		return false;
+	diag_init(&r->pd, patch_path, r->ptext, r->plen);
+	driver_program_init(&r->P);
+	driver_session_init(&r->C, path);
+	return true;
+}
+
+/* Parses the patch; a v3 repair patch is G110 when reject_v3. */
+static bool
+run_parse(PatchRun *r, bool reject_v3)
+{
+	if (!patch_parse(&r->sp, r->ptext, r->plen, &r->pd))
+		return false;
+	if (reject_v3 && r->sp.version == 3) {
+		diag_report(&r->pd, DIAG_G110, &r->sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
+		return false;
+	}
+	return true;
+}
+
+/* Loads the program and makes the verified candidate; false with
+ * diagnostics. */
+static bool
+run_candidate(PatchRun *r)
+{
+	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
+		diag_emit_all(&r->L->diags, false);
+		return false;
+	}
+	return make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
+}
+
+/* Prints the patch diagnostics and releases everything. */
+static void
+run_close(PatchRun *r)
+{
+	diag_emit_all(&r->pd, false);
+	free(r->nodes);
+	if (r->g)
+		graph_model_free(r->g);
+	patch_plan_free(&r->plan);
+	free(r->cand);
+	driver_session_free(&r->C);
+	patch_free(&r->sp);
+	diag_free(&r->pd);
+	free(r->ptext);
+	driver_program_free(&r->P);
+}
+
 /* ---- patch ---- */
 
 int
@@ -257,61 +334,36 @@ cli_cmd_patch(int argc, char **argv)
 	if (!patch_path)
 		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
 
-	size_t plen;
-	char *ptext = read_patch(patch_path, &plen);
-	if (!ptext)
+	PatchRun r;
+	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
-	DiagSink pd;
-	diag_init(&pd, patch_path, ptext, plen);
-	SPatch sp;
 	int status = EXIT_FAIL;
 	FmtTarget target;
 	memset(&target, 0, sizeof target);
 	target.lock_fd = -1;
-	Program P;
-	driver_program_init(&P);
-	Session *L = NULL;
-	Session C;
-	driver_session_init(&C, path);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
-
-	if (!patch_parse(&sp, ptext, plen, &pd))
+	if (!run_parse(&r, false))
 		goto out;
 	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
 		goto out;
-	bool loaded = driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR);
-	if (!loaded) {
-		diag_emit_all(&L->diags, false);
+	if (!run_candidate(&r))
 		goto out;
-	}
-	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
-		goto out;
+	Session *L = r.L;
 	if (dry) {
 		Buf b = {0};
-		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
-		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", C.revision);
+		unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
+		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.C.revision);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 		status = EXIT_OK;
 		goto out;
 	}
-	if (!cli_fmt_write(&target, L->src, L->len, cand, clen))
+	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
-	printf("applied semantic patch; graph is now %s\n", C.revision);
+	printf("applied semantic patch; graph is now %s\n", r.C.revision);
 	status = EXIT_OK;
 out:
-	diag_emit_all(&pd, false);
+	run_close(&r);
 	cli_fmt_release(&target);
-	patch_plan_free(&plan);
-	free(cand);
-	driver_session_free(&C);
-	patch_free(&sp);
-	diag_free(&pd);
-	free(ptext);
-	driver_program_free(&P);
 	return status;
 }
 
@@ -908,76 +960,6 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 
 #define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]"
 
-/*
- * What `impact` and `review` share: the patch file read and parsed, the
- * program loaded, and the candidate planned, applied and verified.
- */
-typedef struct PatchRun {
-	const char *path;
-	char *ptext;
-	size_t plen;
-	DiagSink pd;          /* the patch file's diagnostics */
-	SPatch sp;
-	Program P;
-	Session *L;           /* the loaded program's root session */
-	Session C;            /* the verified candidate */
-	PatchPlan plan;
-	char *cand;
-	size_t clen;
-	GraphModel *g;
-	ImpactNode *nodes;
-} PatchRun;
-
-/* Reads the patch file; false (nothing to close) when it cannot be read. */
-static bool
-run_open(PatchRun *r, const char *path, const char *patch_path)
-{
-	memset(r, 0, sizeof *r);
-	r->path = path;
-	r->ptext = read_patch(patch_path, &r->plen);
-	if (!r->ptext)
-		return false;
-	diag_init(&r->pd, patch_path, r->ptext, r->plen);
-	driver_program_init(&r->P);
-	driver_session_init(&r->C, path);
-	return true;
-}
-
-/* Parses the patch (a v3 repair patch is G110 when reject_v3), loads the
- * program and makes the verified candidate; false with diagnostics. */
-static bool
-run_load(PatchRun *r, bool reject_v3)
-{
-	if (!patch_parse(&r->sp, r->ptext, r->plen, &r->pd))
-		return false;
-	if (reject_v3 && r->sp.version == 3) {
-		diag_report(&r->pd, DIAG_G110, &r->sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
-		return false;
-	}
-	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
-		diag_emit_all(&r->L->diags, false);
-		return false;
-	}
-	return make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
-}
-
-/* Prints the patch diagnostics and releases everything. */
-static void
-run_close(PatchRun *r)
-{
-	diag_emit_all(&r->pd, false);
-	free(r->nodes);
-	if (r->g)
-		graph_model_free(r->g);
-	patch_plan_free(&r->plan);
-	free(r->cand);
-	driver_session_free(&r->C);
-	patch_free(&r->sp);
-	diag_free(&r->pd);
-	free(r->ptext);
-	driver_program_free(&r->P);
-}
-
 int
 cli_cmd_impact(int argc, char **argv)
 {
@@ -1026,7 +1008,7 @@ cli_cmd_impact(int argc, char **argv)
 		return EXIT_FAIL;
 	int status = EXIT_FAIL;
 	Buf b = {0};
-	if (!run_load(&r, true))
+	if (!run_parse(&r, true) || !run_candidate(&r))
 		goto out;
 	r.g = graph_model_build(r.L->S, r.L->H);
 	int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
@@ -1085,7 +1067,7 @@ cli_cmd_review(int argc, char **argv)
 	int status = EXIT_FAIL;
 	Buf ev = {0}, b = {0};
 	ReviewUsage u = { 0, 0, 0, 0, 0, 0 };
-	if (!run_load(&r, false) || !patch_review_same_security(&r.sp, r.L->S, r.C.S, &r.pd))
+	if (!run_parse(&r, false) || !run_candidate(&r) || !patch_review_same_security(&r.sp, r.L->S, r.C.S, &r.pd))
 		goto out;
 	review_counts(r.L, &u);
 	if (r.sp.version == 3) {
