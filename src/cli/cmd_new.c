@@ -202,18 +202,6 @@ static const NewTemplate templates[] = {
 	    "}\n" } } },
 };
 
-static bool
-valid_name(const char *s)
-{
-	size_t n = strlen(s);
-	if (n < 1 || n > 64 || !(s[0] >= 'a' && s[0] <= 'z'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
-			return false;
-	return true;
-}
-
 /* text with {M} and {N} replaced. */
 static void
 expand(Buf *out, const char *text, const char *mod, const char *name)
@@ -275,12 +263,12 @@ cli_cmd_new(int argc, char **argv)
 	if (!name) {
 		const char *slash = strrchr(clean, '/');
 		name = slash ? slash + 1 : clean;
-		if (!valid_name(name)) {
+		if (!project_valid_name(name)) {
 			int st = cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name", name);
 			free(clean);
 			return st;
 		}
-	} else if (!valid_name(name)) {
+	} else if (!project_valid_name(name)) {
 		free(clean);
 		return cli_usage("new", "--name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes)", name);
 	}

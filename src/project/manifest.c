@@ -357,8 +357,8 @@ unknown_keys(Reader *r, Table *t, const char *const *keys, int nkeys)
 
 /* ---- value grammars ---- */
 
-static bool
-valid_name(const char *s)
+bool
+project_valid_name(const char *s)
 {
 	size_t n = strlen(s);
 	if (n < 1 || n > 64 || !(s[0] >= 'a' && s[0] <= 'z'))
@@ -541,7 +541,7 @@ command_profile(const char *p)
 static void
 validate_common(Reader *r, ProjectManifest *m)
 {
-	if (m->name && !valid_name(m->name))
+	if (m->name && !project_valid_name(m->name))
 		report(r, DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
 	if (m->entry && !valid_module(m->entry))
 		report(r, DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
