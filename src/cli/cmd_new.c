@@ -47,6 +47,16 @@ typedef struct NewTemplate {
 	NewFile files[3];         /* sorted by path */
 } NewTemplate;
 
+/* Every template's tests module starts with this main. */
+#define TESTS_MAIN \
+	"// Runs first; a nonzero return fails the suite.\n" \
+	"@id(\"{N}.tests.main\")\n" \
+	"fn main() -> i64\n" \
+	"{\n" \
+	"    0\n" \
+	"}\n" \
+	"\n"
+
 static const NewTemplate templates[] = {
 	{ "calculator", "app", "add", {
 	  { "src/app.spx",
@@ -80,13 +90,7 @@ static const NewTemplate templates[] = {
 	    "use function @id(\"{N}.add\") from {M}.core as add;\n"
 	    "use function @id(\"{N}.divide\") from {M}.core as divide;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.add\")\n"
 	    "fn test_add() -> i64\n"
 	    "{\n"
@@ -124,13 +128,7 @@ static const NewTemplate templates[] = {
 	    "module {M}.tests;\n"
 	    "use function @id(\"{N}.exit-status\") from {M}.command as exit_status;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.failure\")\n"
 	    "fn test_failure() -> i64\n"
 	    "{\n"
@@ -178,13 +176,7 @@ static const NewTemplate templates[] = {
 	    "use function @id(\"{N}.clamp\") from {M}.core as clamp;\n"
 	    "use function @id(\"{N}.gcd\") from {M}.core as gcd;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.clamp\")\n"
 	    "fn test_clamp() -> i64\n"
 	    "{\n"
