@@ -226,9 +226,9 @@ bench-scale: $(BIN) $(SCALE)
 BENCH_CLI       = $(BUILD)/bench_cli
 BENCH_CLI_LINES = 48007
 BENCH_CLI_RUNS  = 11
-$(BENCH_CLI): tools/bench_cli.c
+$(BENCH_CLI): tools/bench_cli.c tools/bench_proc.c tools/bench_proc.h
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_cli.c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_cli.c tools/bench_proc.c
 
 .PHONY: bench-cli
 bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD)/bench/gen-20.spx
@@ -243,9 +243,9 @@ bench-cli: $(BIN) $(BENCH_CLI) $(BUILD)/bench/gen-$(BENCH_CLI_LINES).spx $(BUILD
 # (reference: 340 ms, 43 MB; target a tenth).
 BENCH_AGENT      = $(BUILD)/bench_agent
 BENCH_AGENT_RUNS ?= 11
-$(BENCH_AGENT): tools/bench_agent.c
+$(BENCH_AGENT): tools/bench_agent.c tools/bench_proc.c tools/bench_proc.h
 	@mkdir -p $(BUILD)
-	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_agent.c
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_agent.c tools/bench_proc.c
 
 bench-agent: $(BIN) $(BENCH_AGENT)
 	@mkdir -p $(BUILD)/bench

@@ -26,104 +26,18 @@
  *      (a tenth of both).
  *
  * Exit status: 0, 1 when a question's command fails, 2 on a usage error.
- * Processes are fork + execv + wait4 (the child's own rusage), as
- * tools/bench_cli.c measures them; this driver links nothing of the
+ * Processes are fork + execv + wait4 (the child's own rusage), measured
+ * by tools/bench_proc.c as for tools/bench_cli.c; this driver links nothing of the
  * toolchain.
  */
-#define _DEFAULT_SOURCE  /* wait4 */
+#include "bench_proc.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #define MAX_RUNS 101
 #define GEN_FUNCTIONS 2000
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Runs argv; its stdout into *out (malloc'd, *len bytes) when out is set, else /dev/null. */
-static int
-run(char *const argv[], char **out, size_t *len, double *wall_ms, double *rss_mb, double *cpu_ms)
-{
-	int fds[2] = { -1, -1 };
-	if (out && pipe(fds) != 0) {
-		perror("bench_agent: pipe");
-		exit(2);
-	}
-	double t0 = now_ms();
-	pid_t pid = fork();
-	if (pid < 0) {
-		perror("bench_agent: fork");
-		exit(2);
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDERR_FILENO);
-			dup2(out ? fds[1] : null, STDOUT_FILENO);
-		}
-		if (out) {
-			close(fds[0]);
-			close(fds[1]);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	size_t n = 0, cap = 0;
-	char *buf = NULL;
-	if (out) {
-		close(fds[1]);
-		for (;;) {
-			if (n + 4096 > cap) {
-				cap = cap ? cap * 2 : 65536;
-				buf = realloc(buf, cap);
-				if (!buf)
-					exit(2);
-			}
-			ssize_t k = read(fds[0], buf + n, cap - n);
-			if (k <= 0)
-				break;
-			n += (size_t)k;
-		}
-		close(fds[0]);
-	}
-	int status = 0;
-	struct rusage ru;
-	if (wait4(pid, &status, 0, &ru) < 0) {
-		perror("bench_agent: wait4");
-		exit(2);
-	}
-	if (wall_ms)
-		*wall_ms = now_ms() - t0;
-	if (rss_mb)
-		*rss_mb = (double)ru.ru_maxrss / 1024.0;
-	if (cpu_ms)
-		*cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	if (out) {
-		*out = buf;
-		*len = n;
-	}
-	int st = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (st == 127) {
-		fprintf(stderr, "bench_agent: cannot run %s\n", argv[0]);
-		exit(2);
-	}
-	return st;
-}
 
 static long
 lexical_units(const char *s, size_t n)
@@ -184,7 +98,7 @@ question(const char *bin, const char *file, const char *label, const char *a1, c
 	argv[k] = NULL;
 	char *out = NULL;
 	size_t n = 0;
-	int st = run(argv, &out, &n, NULL, NULL, NULL);
+	int st = bench_run("bench_agent", argv, &out, &n, NULL, NULL, NULL);
 	if (n && out[n - 1] == '\n')
 		n--;
 	long units = lexical_units(out ? out : "", n);
@@ -211,30 +125,16 @@ larger(const char *bin, const char *file, const char *query_id)
 }
 
 static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static int
 timed(const char *bin, const char *file, const char *label, const char *a1, const char *a2, int runs, double ref_ms,
     double ref_mb)
 {
 	char *argv[6] = { (char *)bin, (char *)a1, (char *)file, (char *)a2, NULL, NULL };
 	double wall[MAX_RUNS], rss[MAX_RUNS], cpu[MAX_RUNS];
 	int bad = 0;
-	run(argv, NULL, NULL, NULL, NULL, NULL);  /* warm-up */
+	bench_run("bench_agent", argv, NULL, NULL, NULL, NULL, NULL);  /* warm-up */
 	for (int i = 0; i < runs; i++)
-		bad |= run(argv, NULL, NULL, &wall[i], &rss[i], &cpu[i]);
-	double w = median(wall, runs), m = median(rss, runs), c = median(cpu, runs);
+		bad |= bench_run("bench_agent", argv, NULL, NULL, &wall[i], &rss[i], &cpu[i]);
+	double w = bench_median(wall, runs), m = bench_median(rss, runs), c = bench_median(cpu, runs);
 	printf("  %-20s %8.2f ms wall %8.2f ms cpu %7.1f MB   reference graph %g ms, %g MB (target <= %g ms, %g MB)%s\n", label, w,
 	    c, m, ref_ms, ref_mb, ref_ms / 10, ref_mb / 10, bad ? "  [exit status not 0]" : "");
 	return bad != 0;

@@ -12,25 +12,16 @@
  *   20-line one).  A row whose command did not exit 0 is flagged.
  * Exit status: 0, or 2 on a usage error or when a process cannot start.
  *
- * Key choice: each run is fork + execv + wait4 from this small process, so
- * the rusage is the child's own (ru_maxrss, in KiB on Linux) and the
- * figure includes everything a user pays: exec, dynamic loading, reading
- * the file, the work and process exit.  This driver links nothing of the
- * toolchain, so the forked child starts small (Linux keeps the peak RSS
- * of the pre-exec image).  Wall time is CLOCK_MONOTONIC from fork to
- * reaping.  The child's stdout and stderr go to /dev/null.
+ * Key choice: each run is fork + execv + wait4 from this small process
+ * (tools/bench_proc.c, shared with bench_agent.c): the rusage is the
+ * child's own and the figure includes everything a user pays.  The
+ * child's stdout and stderr go to /dev/null.
  */
-#define _DEFAULT_SOURCE  /* wait4 */
+#include "bench_proc.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #define MAX_RUNS 101
 
@@ -41,64 +32,12 @@ typedef struct Sample {
 	int status;    /* exit status, or 128 + signal */
 } Sample;
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static Sample
 run_once(char *const argv[])
 {
 	Sample s = { 0, 0, 0, 0 };
-	double t0 = now_ms();
-	pid_t pid = fork();
-	if (pid < 0) {
-		perror("bench_cli: fork");
-		exit(2);
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int status = 0;
-	struct rusage ru;
-	if (wait4(pid, &status, 0, &ru) < 0) {
-		perror("bench_cli: wait4");
-		exit(2);
-	}
-	s.wall_ms = now_ms() - t0;
-	s.rss_mb = (double)ru.ru_maxrss / 1024.0;
-	s.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
-	s.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (s.status == 127) {
-		fprintf(stderr, "bench_cli: cannot run %s\n", argv[0]);
-		exit(2);
-	}
+	s.status = bench_run("bench_cli", argv, NULL, NULL, &s.wall_ms, &s.rss_mb, &s.cpu_ms);
 	return s;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static long
@@ -141,7 +80,7 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 		if (s.status != 0)
 			bad = s.status;
 	}
-	double w = median(wall, runs), c = median(cpu, runs), m = median(rss, runs);
+	double w = bench_median(wall, runs), c = bench_median(cpu, runs), m = bench_median(rss, runs);
 	char tw[32] = "", tm[32] = "";
 	if (target_ms > 0)
 		snprintf(tw, sizeof tw, "(target <= %g)", target_ms);

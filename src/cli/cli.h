@@ -16,6 +16,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Prints "<msg>\nhint: run `semaprax help <cmd>` for usage" on stderr; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One location-less diagnostic code on path with msg and help, printed
+ * as text on stderr (fmt_write.c). */
+void cli_report(DiagCode code, const char *path, const char *msg, const char *help);
 
 /*
  * Ends a command's one-module Program (driver/program.h).  Every command returns from
@@ -73,6 +76,13 @@ struct InterpResult;
 void cli_outcome_json(Buf *b, const struct InterpResult *r);
 void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
+/* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
+bool cli_parse_positive(const char *s, uint64_t *out);
+/* A project run or test admits permit-free modules: false with F102 on the
+ * first module declaring a `permit` set; verb ("run", "test") names the
+ * command. */
+struct Project;
+bool cli_project_permit_free(struct Project *pj, const char *verb);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

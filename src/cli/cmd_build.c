@@ -278,68 +278,35 @@ write_new(DiagSink *s, const char *out, const Buf *data)
 	return ok;
 }
 
-/* build --target wasm: the module `run --wasm` runs (host: src/emit_wasm/host/). */
-static int
-build_wasm(const char *path, const char *out, bool json)
+/* The generated C translation unit (as `build` compiles it) into out. */
+static bool
+c_source(Session *L, HirGrants *host, Buf *out)
 {
-	Program P;
-	Session *L;
-	int status = EXIT_FAIL;
-	Buf mod = {0};
-	HirGrants host;
-	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
-	    (driver_route(L->H->S, &host), wasm_module(L, &host, &mod)) && write_new(&L->diags, out, &mod))
-		status = EXIT_OK;
-	buf_free(&mod);
-	diag_emit_all(&L->diags, json);
-	if (status == EXIT_OK)
-		print_built(json, "wasm", "WebAssembly module", out);
-	cli_unload(&P);
-	fflush(stdout);
-	return status;
+	EmitOptions eo = { false, host };
+	return driver_admit(L->H, host, &L->diags) && driver_mono(L) && emit_c(L->H, &eo, out, &L->diags);
 }
 
-/* build --target c: the generated translation unit itself (as `build` compiles it). */
+/*
+ * build --target wasm: the module `run --wasm` runs (host:
+ * src/emit_wasm/host/); build --target c: the generated translation unit
+ * itself.  Either is written to a new file out.
+ */
 static int
-build_c_source(const char *path, const char *out, bool json)
+build_artifact(const char *path, const char *out, bool json, bool wasm)
 {
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;
-	Buf c = {0};
+	Buf art = {0};
 	HirGrants host;
-	EmitOptions eo = { false, &host };
 	if (driver_program_load_file(&P, path, &L, SESSION_VERIFY) && L->H && check_output(&L->diags, out) &&
-	    (driver_route(L->H->S, &host), driver_admit(L->H, &host, &L->diags)) && driver_mono(L) &&
-	    emit_c(L->H, &eo, &c, &L->diags)) {
-		int fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		bool ok = fd >= 0;
-		int e = errno;
-		for (size_t off = 0; ok && off < c.len;) {
-			ssize_t w = write(fd, c.data + off, c.len - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			ok = w > 0;
-			e = errno;
-			off += w > 0 ? (size_t)w : 0;
-		}
-		if (fd >= 0 && close(fd) != 0 && ok) {
-			ok = false;
-			e = errno;
-		}
-		if (!ok && fd >= 0)
-			unlink(out);
-		if (fd < 0 && e == EEXIST)
-			build_report(&L->diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
-		else if (!ok)
-			build_report(&L->diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
-		else
-			status = EXIT_OK;
-	}
-	buf_free(&c);
+	    (driver_route(L->H->S, &host), wasm ? wasm_module(L, &host, &art) : c_source(L, &host, &art)) &&
+	    write_new(&L->diags, out, &art))
+		status = EXIT_OK;
+	buf_free(&art);
 	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
-		print_built(json, "c", "C source", out);
+		print_built(json, wasm ? "wasm" : "c", wasm ? "WebAssembly module" : "C source", out);
 	cli_unload(&P);
 	fflush(stdout);
 	return status;
@@ -403,7 +370,7 @@ cli_cmd_build(int argc, char **argv)
 		out = deflt;
 	}
 	if (c_source || wasm) {
-		int st = wasm ? build_wasm(path, out, json) : build_c_source(path, out, json);
+		int st = build_artifact(path, out, json, wasm);
 		free(deflt);
 		return st;
 	}

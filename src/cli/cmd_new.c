@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "../project/manifest.h"
+#include "../project/project.h"
 
 typedef struct NewFile {
 	const char *path;         /* relative to the project directory */
@@ -45,6 +46,16 @@ typedef struct NewTemplate {
 	const char *web;          /* id suffix of the one web export */
 	NewFile files[3];         /* sorted by path */
 } NewTemplate;
+
+/* Every template's tests module starts with this main. */
+#define TESTS_MAIN \
+	"// Runs first; a nonzero return fails the suite.\n" \
+	"@id(\"{N}.tests.main\")\n" \
+	"fn main() -> i64\n" \
+	"{\n" \
+	"    0\n" \
+	"}\n" \
+	"\n"
 
 static const NewTemplate templates[] = {
 	{ "calculator", "app", "add", {
@@ -79,13 +90,7 @@ static const NewTemplate templates[] = {
 	    "use function @id(\"{N}.add\") from {M}.core as add;\n"
 	    "use function @id(\"{N}.divide\") from {M}.core as divide;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.add\")\n"
 	    "fn test_add() -> i64\n"
 	    "{\n"
@@ -123,13 +128,7 @@ static const NewTemplate templates[] = {
 	    "module {M}.tests;\n"
 	    "use function @id(\"{N}.exit-status\") from {M}.command as exit_status;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.failure\")\n"
 	    "fn test_failure() -> i64\n"
 	    "{\n"
@@ -177,13 +176,7 @@ static const NewTemplate templates[] = {
 	    "use function @id(\"{N}.clamp\") from {M}.core as clamp;\n"
 	    "use function @id(\"{N}.gcd\") from {M}.core as gcd;\n"
 	    "\n"
-	    "// Runs first; a nonzero return fails the suite.\n"
-	    "@id(\"{N}.tests.main\")\n"
-	    "fn main() -> i64\n"
-	    "{\n"
-	    "    0\n"
-	    "}\n"
-	    "\n"
+	    TESTS_MAIN
 	    "@id(\"{N}.tests.clamp\")\n"
 	    "fn test_clamp() -> i64\n"
 	    "{\n"
@@ -201,18 +194,6 @@ static const NewTemplate templates[] = {
 	    "}\n" } } },
 };
 
-static bool
-valid_name(const char *s)
-{
-	size_t n = strlen(s);
-	if (n < 1 || n > 64 || !(s[0] >= 'a' && s[0] <= 'z'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
-			return false;
-	return true;
-}
-
 /* text with {M} and {N} replaced. */
 static void
 expand(Buf *out, const char *text, const char *mod, const char *name)
@@ -225,17 +206,6 @@ expand(Buf *out, const char *text, const char *mod, const char *name)
 			buf_putc(out, *p);
 		}
 	}
-}
-
-static void
-report_write(const char *path, const char *what, const char *help)
-{
-	DiagSink s;
-	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, DIAG_I101, NULL, "%s", what);
-	diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
-	diag_free(&s);
 }
 
 static bool
@@ -281,21 +251,16 @@ cli_cmd_new(int argc, char **argv)
 	if (!t)
 		return cli_usage("new", "unknown template `%s`; the templates are calculator, library and command", tmpl);
 	/* the default name: the directory's last component */
-	size_t dl = strlen(dir);
-	while (dl > 1 && dir[dl - 1] == '/')
-		dl--;
-	char *clean = spx_xmalloc(dl + 1);
-	memcpy(clean, dir, dl);
-	clean[dl] = '\0';
+	char *clean = project_dir_trimmed(dir);
 	if (!name) {
 		const char *slash = strrchr(clean, '/');
 		name = slash ? slash + 1 : clean;
-		if (!valid_name(name)) {
+		if (!project_valid_name(name)) {
 			int st = cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name", name);
 			free(clean);
 			return st;
 		}
-	} else if (!valid_name(name)) {
+	} else if (!project_valid_name(name)) {
 		free(clean);
 		return cli_usage("new", "--name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes)", name);
 	}
@@ -306,17 +271,17 @@ cli_cmd_new(int argc, char **argv)
 	int status = EXIT_FAIL;
 	struct stat st;
 	if (lstat(clean, &st) == 0) {
-		report_write(clean, "the destination already exists; nothing was written",
+		cli_report(DIAG_I101, clean, "the destination already exists; nothing was written",
 		    "choose a directory that does not exist yet; `new` never overwrites");
 		goto out;
 	}
 	if (mkdir(clean, 0777) != 0) {
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot create the project directory: %s", strerror(errno));
-		report_write(clean, msg, "create the parent directory first, or choose a writable location");
+		cli_report(DIAG_I101, clean, msg, "create the parent directory first, or choose a writable location");
 		goto out;
 	}
-	size_t plen = dl + 64;
+	size_t plen = strlen(clean) + 64;
 	char *path = spx_xmalloc(plen);
 	snprintf(path, plen, "%s/src", clean);
 	bool ok = mkdir(path, 0777) == 0;
@@ -369,7 +334,7 @@ cli_cmd_new(int argc, char **argv)
 		rmdir(clean);
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot write the project: %s; nothing was left behind", strerror(err));
-		report_write(clean, msg, "check that the location is writable and has space");
+		cli_report(DIAG_I101, clean, msg, "check that the location is writable and has space");
 	}
 	buf_free(&b);
 	buf_free(&entry);

@@ -234,6 +234,83 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 	return patch_same_meaning(sp, L->S, C->S, pd);
 }
 
+/*
+ * What `patch`, `impact` and `review` share: the patch file read and parsed, the
+ * program loaded, and the candidate planned, applied and verified.
+ */
+typedef struct PatchRun {
+	const char *path;
+	char *ptext;
+	size_t plen;
+	DiagSink pd;          /* the patch file's diagnostics */
+	SPatch sp;
+	Program P;
+	Session *L;           /* the loaded program's root session */
+	Session C;            /* the verified candidate */
+	PatchPlan plan;
+	char *cand;
+	size_t clen;
+	GraphModel *g;
+	ImpactNode *nodes;
+} PatchRun;
+
+/* Reads the patch file; false (nothing to close) when it cannot be read. */
+static bool
+run_open(PatchRun *r, const char *path, const char *patch_path)
+{
+	memset(r, 0, sizeof *r);
+	r->path = path;
+	r->ptext = read_patch(patch_path, &r->plen);
+	if (!r->ptext)
+		return false;
+	diag_init(&r->pd, patch_path, r->ptext, r->plen);
+	driver_program_init(&r->P);
+	driver_session_init(&r->C, path);
+	return true;
+}
+
+/* Parses the patch; a v3 repair patch is G110 when reject_v3. */
+static bool
+run_parse(PatchRun *r, bool reject_v3)
+{
+	if (!patch_parse(&r->sp, r->ptext, r->plen, &r->pd))
+		return false;
+	if (reject_v3 && r->sp.version == 3) {
+		diag_report(&r->pd, DIAG_G110, &r->sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
+		return false;
+	}
+	return true;
+}
+
+/* Loads the program and makes the verified candidate; false with
+ * diagnostics. */
+static bool
+run_candidate(PatchRun *r)
+{
+	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
+		diag_emit_all(&r->L->diags, false);
+		return false;
+	}
+	return make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
+}
+
+/* Prints the patch diagnostics and releases everything. */
+static void
+run_close(PatchRun *r)
+{
+	diag_emit_all(&r->pd, false);
+	free(r->nodes);
+	if (r->g)
+		graph_model_free(r->g);
+	patch_plan_free(&r->plan);
+	free(r->cand);
+	driver_session_free(&r->C);
+	patch_free(&r->sp);
+	diag_free(&r->pd);
+	free(r->ptext);
+	driver_program_free(&r->P);
+}
+
 /* ---- patch ---- */
 
 int
@@ -257,61 +334,36 @@ cli_cmd_patch(int argc, char **argv)
 	if (!patch_path)
 		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
 
-	size_t plen;
-	char *ptext = read_patch(patch_path, &plen);
-	if (!ptext)
+	PatchRun r;
+	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
-	DiagSink pd;
-	diag_init(&pd, patch_path, ptext, plen);
-	SPatch sp;
 	int status = EXIT_FAIL;
 	FmtTarget target;
 	memset(&target, 0, sizeof target);
 	target.lock_fd = -1;
-	Program P;
-	driver_program_init(&P);
-	Session *L = NULL;
-	Session C;
-	driver_session_init(&C, path);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
-
-	if (!patch_parse(&sp, ptext, plen, &pd))
+	if (!run_parse(&r, false))
 		goto out;
 	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
 		goto out;
-	bool loaded = driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR);
-	if (!loaded) {
-		diag_emit_all(&L->diags, false);
+	if (!run_candidate(&r))
 		goto out;
-	}
-	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
-		goto out;
+	Session *L = r.L;
 	if (dry) {
 		Buf b = {0};
-		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
-		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", C.revision);
+		unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
+		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.C.revision);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 		status = EXIT_OK;
 		goto out;
 	}
-	if (!cli_fmt_write(&target, L->src, L->len, cand, clen))
+	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
-	printf("applied semantic patch; graph is now %s\n", C.revision);
+	printf("applied semantic patch; graph is now %s\n", r.C.revision);
 	status = EXIT_OK;
 out:
-	diag_emit_all(&pd, false);
+	run_close(&r);
 	cli_fmt_release(&target);
-	patch_plan_free(&plan);
-	free(cand);
-	driver_session_free(&C);
-	patch_free(&sp);
-	diag_free(&pd);
-	free(ptext);
-	driver_program_free(&P);
 	return status;
 }
 
@@ -321,20 +373,6 @@ out:
 #define REPAIR_MAX_FUNCTIONS 1024
 #define REPAIR_MAX_CALLS 65536
 #define REPAIR_MAX_OUTPUT 33554432
-
-static void
-domain_digest(Buf *b, const char *domain, const char *data, size_t len)
-{
-	Sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, domain, strlen(domain) + 1);
-	sha256_field(&h, data, len);
-	unsigned char dg[32];
-	sha256_final(&h, dg);
-	char hex[65];
-	sha256_hex(dg, hex);
-	buf_printf(b, "\"sha256:%s\"", hex);
-}
 
 typedef struct RepairCtx {
 	Session *L;
@@ -400,11 +438,11 @@ put_common(Buf *b, RepairCtx *R, const char *schema, const char *candidate_rev, 
 		json_cstr(b, candidate_rev);
 	}
 	buf_puts(b, ",\"source\":{\"digest\":");
-	domain_digest(b, "semaprax.diagnostic-repair.source-digest.v1", R->L->src, R->L->len);
+	patch_put_digest(b, "semaprax.diagnostic-repair.source-digest.v1", R->L->src, R->L->len);
 	buf_putc(b, '}');
 	if (cand) {
 		buf_puts(b, ",\"candidate_source\":{\"digest\":");
-		domain_digest(b, "semaprax.diagnostic-repair.source-digest.v1", cand, clen);
+		patch_put_digest(b, "semaprax.diagnostic-repair.source-digest.v1", cand, clen);
 		buf_putc(b, '}');
 	}
 	buf_printf(b, ",\"limits\":{\"max_source_bytes\":%d,\"max_functions\":%d,\"max_call_sites\":%d,\"max_output_bytes\":%d}",
@@ -603,7 +641,7 @@ cli_cmd_repair(int argc, char **argv)
 	buf_puts(&tail, ",\"kind\":\"assign_function_id\",\"classification\":\"breaking_identity_rebase\",\"input\":{\"persistent_id\":");
 	json_cstr(&tail, pid);
 	buf_puts(&tail, "}},\"patch\":{\"schema\":\"semaprax.semantic-patch.v3\",\"digest\":");
-	domain_digest(&tail, "semaprax.diagnostic-repair.patch-digest.v1", ptext.data, ptext.len);
+	patch_put_digest(&tail, "semaprax.diagnostic-repair.patch-digest.v1", ptext.data, ptext.len);
 	buf_puts(&tail, ",\"source\":");
 	json_str(&tail, ptext.data, ptext.len);
 	buf_puts(&tail, "},\"identity_rebase\":");
@@ -626,17 +664,6 @@ out:
 }
 
 /* ---- fix: the machine-applicable fixes diagnostics carry ---- */
-
-static int
-fix_edit_cmp(const void *a, const void *b)
-{
-	const PatchEdit *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return x->op - y->op;
-}
 
 /* Do two replacements collide (overlap, or insert at the same point)? */
 static bool
@@ -682,7 +709,7 @@ collect_fixes(const Session *L, int code, PatchPlan *pl)
 		used++;
 	}
 	if (pl->edits.len > 1)
-		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), fix_edit_cmp);
+		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), patch_edit_cmp);
 	return used;
 }
 
@@ -976,58 +1003,23 @@ cli_cmd_impact(int argc, char **argv)
 	if (!patch_path)
 		return cli_usage("impact", IMPACT_GRAMMAR);
 
-	size_t plen;
-	char *ptext = read_patch(patch_path, &plen);
-	if (!ptext)
+	PatchRun r;
+	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
-	DiagSink pd;
-	diag_init(&pd, patch_path, ptext, plen);
-	SPatch sp;
 	int status = EXIT_FAIL;
-	Program P;
-	driver_program_init(&P);
-	Session *L = NULL;
-	Session C;
-	driver_session_init(&C, path);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
 	Buf b = {0};
-	GraphModel *g = NULL;
-	ImpactNode *nodes = NULL;
-	if (!patch_parse(&sp, ptext, plen, &pd))
+	if (!run_parse(&r, true) || !run_candidate(&r))
 		goto out;
-	if (sp.version == 3) {
-		diag_report(&pd, DIAG_G110, &sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
-		goto out;
-	}
-	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR)) {
-		diag_emit_all(&L->diags, false);
-		goto out;
-	}
-	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
-		goto out;
-	g = graph_model_build(L->S, L->H);
-	int nnodes = reverse_closure(g, &plan, &pd, &nodes);
-	if (nnodes < 0 || !patch_impact(&b, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, nodes, nnodes, &pd))
+	r.g = graph_model_build(r.L->S, r.L->H);
+	int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
+	if (nnodes < 0 || !patch_impact(&b, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.C.revision, &q, r.nodes, nnodes, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
 	status = EXIT_OK;
 out:
-	diag_emit_all(&pd, false);
+	run_close(&r);
 	buf_free(&b);
-	free(nodes);
-	if (g)
-		graph_model_free(g);
-	patch_plan_free(&plan);
-	free(cand);
-	driver_session_free(&C);
-	patch_free(&sp);
-	diag_free(&pd);
-	free(ptext);
-	driver_program_free(&P);
 	return status;
 }
 
@@ -1069,53 +1061,32 @@ cli_cmd_review(int argc, char **argv)
 	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
 		return cli_usage("review", "review requires exactly <file> <patch.spatch>");
 	const char *path = argv[1], *patch_path = argv[2];
-	size_t plen;
-	char *ptext = read_patch(patch_path, &plen);
-	if (!ptext)
+	PatchRun r;
+	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
-	DiagSink pd;
-	diag_init(&pd, patch_path, ptext, plen);
-	SPatch sp;
 	int status = EXIT_FAIL;
-	Program P;
-	driver_program_init(&P);
-	Session *L = NULL;
-	Session C;
-	driver_session_init(&C, path);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
 	Buf ev = {0}, b = {0};
-	GraphModel *g = NULL;
-	ImpactNode *nodes = NULL;
 	ReviewUsage u = { 0, 0, 0, 0, 0, 0 };
-	if (!patch_parse(&sp, ptext, plen, &pd))
+	if (!run_parse(&r, false) || !run_candidate(&r) || !patch_review_same_security(&r.sp, r.L->S, r.C.S, &r.pd))
 		goto out;
-	if (!driver_program_load_file(&P, path, &L, SESSION_CHECK_HIR)) {
-		diag_emit_all(&L->diags, false);
-		goto out;
-	}
-	if (!make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen) || !patch_review_same_security(&sp, L->S, C.S, &pd))
-		goto out;
-	review_counts(L, &u);
-	if (sp.version == 3) {
-		SymId t = patch_repair_target(L->S, sp.ops[0].w[2].s);
+	review_counts(r.L, &u);
+	if (r.sp.version == 3) {
+		SymId t = patch_repair_target(r.L->S, r.sp.ops[0].w[2].s);
 		if (t < 0) {   /* make_candidate admitted it: cannot happen */
-			diag_report(&pd, DIAG_G107, &sp.ops[0].line, "`%s` is not a repairable automatic function", sp.ops[0].w[2].s);
+			diag_report(&r.pd, DIAG_G107, &r.sp.ops[0].line, "`%s` is not a repairable automatic function", r.sp.ops[0].w[2].s);
 			goto out;
 		}
-		put_identity_rebase(&ev, L->S, t, sp.ops[0].to.s);
+		put_identity_rebase(&ev, r.L->S, t, r.sp.ops[0].to.s);
 	} else {
 		/* the complete impact report, with the fixed options */
-		g = graph_model_build(L->S, L->H);
-		int nnodes = reverse_closure(g, &plan, &pd, &nodes);
+		r.g = graph_model_build(r.L->S, r.L->H);
+		int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
 		if (nnodes < 0)
 			goto out;
 		u.impact_nodes = nnodes;
-		u.impact_depth = nnodes ? nodes[nnodes - 1].depth : 0;
+		u.impact_depth = nnodes ? r.nodes[nnodes - 1].depth : 0;
 		if (nnodes > REVIEW_MAX_IMPACT_NODES || u.impact_depth > REVIEW_MAX_IMPACT_DEPTH) {
-			Diag *e = diag_report(&pd, DIAG_G120, NULL,
+			Diag *e = diag_report(&r.pd, DIAG_G120, NULL,
 			    "the patch's impact (%d functions, depth %d) exceeds the review's bounds (%d functions, depth %d)", nnodes, u.impact_depth,
 			    REVIEW_MAX_IMPACT_NODES, REVIEW_MAX_IMPACT_DEPTH);
 			diag_set_help(e, "a review never describes a truncated caller closure; split the patch");
@@ -1123,34 +1094,24 @@ cli_cmd_review(int argc, char **argv)
 		}
 		ImpactQuery q = { REVIEW_MAX_IMPACT_DEPTH, REVIEW_MAX_IMPACT_BYTES, REVIEW_MAX_IMPACT_NODES };
 		DiagSink scratch;
-		diag_init(&scratch, patch_path, ptext, plen);
-		bool ok = patch_impact(&ev, &sp, &plan, L->S, ptext, plen, L->revision, C.revision, &q, nodes, nnodes, &scratch);
+		diag_init(&scratch, patch_path, r.ptext, r.plen);
+		bool ok = patch_impact(&ev, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.C.revision, &q, r.nodes, nnodes, &scratch);
 		diag_free(&scratch);
 		if (!ok) {
-			Diag *e = diag_report(&pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);
+			Diag *e = diag_report(&r.pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);
 			diag_set_help(e, "a review never embeds a truncated impact report; split the patch");
 			goto out;
 		}
 		u.impact_bytes = ev.len;
 	}
-	if (!patch_review(&b, &sp, L->src, L->len, ptext, plen, L->revision, C.revision, ev.data ? ev.data : "", ev.len, &u, &pd))
+	if (!patch_review(&b, &r.sp, r.L->src, r.L->len, r.ptext, r.plen, r.L->revision, r.C.revision, ev.data ? ev.data : "", ev.len, &u, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
 	status = EXIT_OK;
 out:
-	diag_emit_all(&pd, false);
+	run_close(&r);
 	buf_free(&b);
 	buf_free(&ev);
-	free(nodes);
-	if (g)
-		graph_model_free(g);
-	patch_plan_free(&plan);
-	free(cand);
-	driver_session_free(&C);
-	patch_free(&sp);
-	diag_free(&pd);
-	free(ptext);
-	driver_program_free(&P);
 	return status;
 }

@@ -78,8 +78,8 @@ typedef struct RunOptions {
 } RunOptions;
 
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
-static bool
-parse_positive(const char *s, uint64_t *out)
+bool
+cli_parse_positive(const char *s, uint64_t *out)
 {
 	if (!*s || *s == '0')
 		return false;
@@ -396,7 +396,7 @@ parse_options(int argc, char **argv, RunOptions *o)
 			bool steps = a[6] == 's';
 			if (steps ? have_steps : have_bytes)
 				return cli_usage("run", "run option `%s` may not be repeated", a);
-			if (i + 1 >= argc || !parse_positive(argv[i + 1], steps ? &o->max_steps : &o->max_bytes))
+			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], steps ? &o->max_steps : &o->max_bytes))
 				return cli_usage("run", "run option `%s` requires a canonical positive integer up to 9223372036854775807", a);
 			*(steps ? &have_steps : &have_bytes) = true;
 			i++;
@@ -452,17 +452,8 @@ run_project(const char *manifest, const RunOptions *ro)
 		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--max-steps N] [--max-bytes N]` "
 		                        "(--json, --native and `-- args` are not available for projects yet)");
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj);
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
 	int status = EXIT_FAIL;
-	for (int i = 0; ok && i < pj.P.nmods; i++) {
-		Session *s = &pj.P.mods[i]->s;
-		if (s->S->npermits > 0) {
-			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project run admits permit-free modules; `%s` declares a `permit` set",
-			    pj.P.mods[i]->name);
-			diag_set_help(d, "run effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet");
-			ok = false;
-		}
-	}
 	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
 	InterpOptions o = {0};
 	if (entry != DRIVER_NO_MODULE) {
@@ -556,6 +547,23 @@ cli_cmd_run(int argc, char **argv)
 	cli_unload(&P);
 	fflush(stdout);
 	return status;
+}
+
+/* For `run` and `test` on a project: false with F102 on the first module
+ * declaring a `permit` set (verb names the command in the message). */
+bool
+cli_project_permit_free(Project *pj, const char *verb)
+{
+	for (int i = 0; i < pj->P.nmods; i++) {
+		Session *s = &pj->P.mods[i]->s;
+		if (s->S->npermits > 0) {
+			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project %s admits permit-free modules; `%s` declares a `permit` set",
+			    verb, pj->P.mods[i]->name);
+			diag_set_help(d, "%s effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet", verb);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* For `test` (cmd_test.c): the outcome object and the domain digest above. */

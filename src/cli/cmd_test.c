@@ -62,24 +62,6 @@ typedef struct TestRun {
 	bool passed;
 } TestRun;
 
-static bool
-parse_steps(const char *s, uint64_t *out)
-{
-	if (!*s || *s == '0')
-		return false;
-	uint64_t v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		uint64_t d = (uint64_t)(*p - '0');
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
 static int
 parse_options(int argc, char **argv, TestOptions *o)
 {
@@ -93,14 +75,14 @@ parse_options(int argc, char **argv, TestOptions *o)
 		} else if (strcmp(a, "--max-steps") == 0) {
 			if (have_steps)
 				return cli_usage("test", "--max-steps given twice");
-			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_steps))
+			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->max_steps))
 				return cli_usage("test", "--max-steps takes a positive integer");
 			have_steps = true;
 			i++;
 		} else if (strcmp(a, "--max-bytes") == 0) {
 			if (have_bytes)
 				return cli_usage("test", "--max-bytes given twice");
-			if (i + 1 >= argc || !parse_steps(argv[i + 1], &o->max_bytes))
+			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->max_bytes))
 				return cli_usage("test", "--max-bytes takes a positive integer");
 			have_bytes = true;
 			i++;
@@ -261,16 +243,7 @@ static int
 test_project(const char *manifest, const TestOptions *to)
 {
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj);
-	for (int i = 0; ok && i < pj.P.nmods; i++) {
-		Session *s = &pj.P.mods[i]->s;
-		if (s->S->npermits > 0) {
-			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project test admits permit-free modules; `%s` declares a `permit` set",
-			    pj.P.mods[i]->name);
-			diag_set_help(d, "test effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet");
-			ok = false;
-		}
-	}
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "test");
 	ModuleId tm = ok ? driver_program_find(&pj.P, pj.man.test_module) : DRIVER_NO_MODULE;
 	InterpOptions o = {0};
 	HirModule *H = tm != DRIVER_NO_MODULE ? pj.P.mods[tm]->s.H : NULL;

@@ -52,8 +52,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void
-write_report(DiagCode code, const char *path, const char *msg, const char *help)
+void
+cli_report(DiagCode code, const char *path, const char *msg, const char *help)
 {
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
@@ -68,7 +68,7 @@ fmt_report(const char *path, const char *why, const char *help)
 {
 	char msg[PATH_MAX + 256];
 	snprintf(msg, sizeof msg, "cannot write %s: %s", path, why);
-	write_report(DIAG_I101, path, msg, help);
+	cli_report(DIAG_I101, path, msg, help);
 }
 
 /* Test hook (tests/patch-crash.sh): SEMAPRAX_TEST_KILL_AT=n kills the
@@ -182,7 +182,7 @@ cli_write_lock(FmtTarget *t)
 			if (e == EWOULDBLOCK) {
 				char msg[PATH_MAX + 64];
 				snprintf(msg, sizeof msg, "%s is locked by another semantic patch", t->operand);
-				write_report(DIAG_I205, t->operand, msg, "wait for the other command to finish, then run this one again");
+				cli_report(DIAG_I205, t->operand, msg, "wait for the other command to finish, then run this one again");
 			} else {
 				fmt_report(t->operand, strerror(e), "the file system must support flock; nothing was written");
 			}
@@ -400,7 +400,7 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 
 	if (!ok && e == CHANGED_ERRNO && t->check_base) {
-		write_report(DIAG_I207, t->operand, "semantic patch source changed after its initial revision check",
+		cli_report(DIAG_I207, t->operand, "semantic patch source changed after its initial revision check",
 		    "regenerate the patch against the current semantic graph");
 	} else if (!ok && kept) {
 		char help[PATH_MAX + 96];

@@ -108,6 +108,8 @@ bool patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, c
  * reference's instance identity) into out. */
 void patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs);
 void patch_plan_free(PatchPlan *pl);
+/* qsort order of PatchEdit: by start, then end, then op. */
+int patch_edit_cmp(const void *a, const void *b);
 /* The source with the plan's edits applied (malloc, NUL-terminated). */
 char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_len);
 
@@ -189,6 +191,10 @@ bool patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, co
  * the effects it declared before (v3: the rebased function under its new
  * id) — what the security_authority findings state; G121 into d otherwise. */
 bool patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+
+/* `"sha256:<hex>"` (quoted JSON) of data under the domain-separated
+ * digest: the domain with its NUL, then data as a length-prefixed field. */
+void patch_put_digest(Buf *b, const char *domain, const char *data, size_t len);
 
 /* "sha256:<hex>" of the repair assigning a persistent id to the automatic
  * function `target` at `revision`. */

@@ -877,8 +877,8 @@ plan_targ(Planner *P)
 	return true;
 }
 
-static int
-edit_cmp(const void *a, const void *b)
+int
+patch_edit_cmp(const void *a, const void *b)
 {
 	const PatchEdit *x = a, *y = b;
 	if (x->start != y->start)
@@ -927,7 +927,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 		return false;
 	/* sort; identical edits of several operations are one; overlaps conflict */
 	if (out->edits.len > 1)
-		qsort(out->edits.items, (size_t)out->edits.len, sizeof(PatchEdit), edit_cmp);
+		qsort(out->edits.items, (size_t)out->edits.len, sizeof(PatchEdit), patch_edit_cmp);
 	int n = 0;
 	for (int i = 0; i < out->edits.len; i++) {
 		PatchEdit *e = &out->edits.items[i];

@@ -110,8 +110,8 @@ family(const PatchOp *o, char *sub, size_t size)
 	return F_REQUIREMENT;
 }
 
-static void
-digest(Buf *b, const char *domain, const char *data, size_t len)
+void
+patch_put_digest(Buf *b, const char *domain, const char *data, size_t len)
 {
 	Sha256 h;
 	sha256_init(&h);
@@ -197,9 +197,9 @@ patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const c
 	buf_puts(&head, ",\"candidate_revision\":");
 	json_cstr(&head, candidate_revision);
 	buf_puts(&head, ",\"source\":{\"digest\":");
-	digest(&head, "semaprax.semantic-review.source-digest.v1", src, src_len);
+	patch_put_digest(&head, "semaprax.semantic-review.source-digest.v1", src, src_len);
 	buf_printf(&head, "},\"patch\":{\"schema\":\"%s\",\"digest\":", patch_schema_name(p));
-	digest(&head, "semaprax.semantic-review.patch-digest.v1", patch_text, patch_len);
+	patch_put_digest(&head, "semaprax.semantic-review.patch-digest.v1", patch_text, patch_len);
 	buf_printf(&head,
 	    "},\"limits\":{\"max_source_bytes\":%d,\"max_patch_bytes\":%d,\"max_operations\":%d,\"max_declarations\":%d,"
 	    "\"max_callables\":%d,\"max_call_sites\":%d,\"max_impact_depth\":%d,\"max_impact_nodes\":%d,\"max_impact_bytes\":%d,"
@@ -244,7 +244,7 @@ patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const c
 	bool v3 = p->version == 3;
 	buf_printf(&tail, "},\"evidence\":{\"id\":\"evidence:0\",\"kind\":\"%s\",\"schema\":\"%s\",\"digest\":",
 	    v3 ? "identity_rebase_v1" : "semantic_impact_v1", v3 ? "semaprax.identity-rebase.v1" : "semaprax.semantic-impact.v1");
-	digest(&tail, v3 ? "semaprax.semantic-review.identity-rebase-digest.v1" : "semaprax.semantic-review.impact-digest.v1", evidence,
+	patch_put_digest(&tail, v3 ? "semaprax.semantic-review.identity-rebase-digest.v1" : "semaprax.semantic-review.impact-digest.v1", evidence,
 	    evidence_len);
 	buf_puts(&tail, v3 ? ",\"identity_rebase\":" : ",\"report\":");
 	buf_put(&tail, evidence, evidence_len);

@@ -295,9 +295,11 @@ entry(Table *t, const char *key)
 	return NULL;
 }
 
-/* Takes a string value (required or optional) out of t. */
-static char *
-take_text(Reader *r, Table *t, const char *tname, const char *key, bool required)
+/* t's entry for key when it is of the wanted shape (a list or one
+ * string); NULL with J100 when it is not, or when a required key is
+ * missing. */
+static Entry *
+take_entry(Reader *r, Table *t, const char *tname, const char *key, bool required, bool list)
 {
 	Entry *e = entry(t, key);
 	if (!e) {
@@ -307,10 +309,21 @@ take_text(Reader *r, Table *t, const char *tname, const char *key, bool required
 			report(r, DIAG_J100, "the manifest requires `%s`", key);
 		return NULL;
 	}
-	if (e->list) {
-		report(r, DIAG_J100, "`%s%s%s%s` must be one string", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key);
+	if (e->list != list) {
+		report(r, DIAG_J100, "`%s%s%s%s` must be %s", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key,
+		    list ? "an array of strings" : "one string");
 		return NULL;
 	}
+	return e;
+}
+
+/* Takes a string value (required or optional) out of t. */
+static char *
+take_text(Reader *r, Table *t, const char *tname, const char *key, bool required)
+{
+	Entry *e = take_entry(r, t, tname, key, required, false);
+	if (!e)
+		return NULL;
 	char *s = e->text;
 	e->text = NULL;
 	return s;
@@ -320,18 +333,9 @@ static char **
 take_list(Reader *r, Table *t, const char *tname, const char *key, int *n, bool required)
 {
 	*n = 0;
-	Entry *e = entry(t, key);
-	if (!e) {
-		if (required && tname)
-			report(r, DIAG_J100, "table `[%s]` requires `%s`", tname, key);
-		else if (required)
-			report(r, DIAG_J100, "the manifest requires `%s`", key);
+	Entry *e = take_entry(r, t, tname, key, required, true);
+	if (!e)
 		return NULL;
-	}
-	if (!e->list) {
-		report(r, DIAG_J100, "`%s%s%s%s` must be an array of strings", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key);
-		return NULL;
-	}
 	char **items = e->items;
 	*n = e->nitems;
 	e->items = NULL;
@@ -357,8 +361,8 @@ unknown_keys(Reader *r, Table *t, const char *const *keys, int nkeys)
 
 /* ---- value grammars ---- */
 
-static bool
-valid_name(const char *s)
+bool
+project_valid_name(const char *s)
 {
 	size_t n = strlen(s);
 	if (n < 1 || n > 64 || !(s[0] >= 'a' && s[0] <= 'z'))
@@ -541,7 +545,7 @@ command_profile(const char *p)
 static void
 validate_common(Reader *r, ProjectManifest *m)
 {
-	if (m->name && !valid_name(m->name))
+	if (m->name && !project_valid_name(m->name))
 		report(r, DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
 	if (m->entry && !valid_module(m->entry))
 		report(r, DIAG_J100, "entry `%s` is not a bounded module name", m->entry);

@@ -53,5 +53,7 @@ void project_manifest_render(const ProjectManifest *m, Buf *out);
  * differing line into diags. */
 bool project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len, DiagSink *diags);
 void project_manifest_free(ProjectManifest *m);
+/* A project name: [a-z][a-z0-9-]*, 1-64 bytes. */
+bool project_valid_name(const char *s);
 
 #endif

@@ -18,6 +18,15 @@ join(const char *dir, const char *rel)
 }
 
 char *
+project_dir_trimmed(const char *dir)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return spx_xstrndup(dir, n);
+}
+
+char *
 project_manifest_for(const char *operand, const char *manifest_path)
 {
 	if (manifest_path)
@@ -26,12 +35,7 @@ project_manifest_for(const char *operand, const char *manifest_path)
 		return spx_xstrdup("semaprax.toml");
 	struct stat st;
 	if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
-		size_t n = strlen(operand);
-		while (n > 1 && operand[n - 1] == '/')
-			n--;
-		char *dir = spx_xmalloc(n + 1);
-		memcpy(dir, operand, n);
-		dir[n] = '\0';
+		char *dir = project_dir_trimmed(operand);
 		char *r = join(dir, "semaprax.toml");
 		free(dir);
 		return r;

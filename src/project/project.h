@@ -28,6 +28,8 @@ typedef struct Project {
  * Returns the manifest path (free it), or NULL for a single source file.
  */
 char *project_manifest_for(const char *operand, const char *manifest_path);
+/* dir without its trailing slashes ("/" stays "/"); free it. */
+char *project_dir_trimmed(const char *dir);
 
 /* The manifest's sources joined to its directory, in manifest order (for
  * `fmt` of a project): true when the manifest reads and validates (its

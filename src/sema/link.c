@@ -134,6 +134,26 @@ alias_of(Sema *S, const UseDecl *u)
 	return text(S, u->alias.s);
 }
 
+/* The local symbol a `use` makes for the provider's y: kind, the alias,
+ * the use's spans, y's stable id and origin, resolved; the rest zero. */
+static Sym
+imported_sym(Sema *S, const Sema *P, const Sym *y, SymKind kind, const char *alias, const UseDecl *u)
+{
+	Sym z;
+	memset(&z, 0, sizeof z);
+	z.kind = kind;
+	z.name = alias;
+	z.name_span = u->alias.span;
+	z.span = u->span;
+	z.id = text(S, y->id);
+	z.explicit_id = true;
+	z.owner = -1;
+	z.parent = -1;
+	z.resolved = true;
+	z.origin = text(S, origin_of(P, y));
+	return z;
+}
+
 static FieldSym *
 copy_fields(Sema *S, const Sema *P, const FieldSym *f, int n, const UseDecl *u, const char *what)
 {
@@ -179,18 +199,7 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 			diag_set_help(d, "choose another alias: `as Other%s`", alias);
 			continue;
 		}
-		Sym z;
-		memset(&z, 0, sizeof z);
-		z.kind = y->kind;
-		z.name = alias;
-		z.name_span = u->alias.span;
-		z.span = u->span;
-		z.id = text(S, y->id);
-		z.explicit_id = true;
-		z.owner = -1;
-		z.parent = -1;
-		z.resolved = true;
-		z.origin = text(S, origin_of(k->provider, y));
+		Sym z = imported_sym(S, k->provider, y, y->kind, alias, u);
 		VEC_PUSH(S->syms, z);
 		made[i] = id;
 	}
@@ -254,18 +263,7 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 			continue;
 		}
 		const char *what = arena_printf(&S->arena, "the signature of `%s`", y->name);
-		Sym z;
-		memset(&z, 0, sizeof z);
-		z.kind = SK_FN;
-		z.name = alias;
-		z.name_span = u->alias.span;
-		z.span = u->span;
-		z.id = text(S, y->id);
-		z.explicit_id = true;
-		z.owner = -1;
-		z.parent = -1;
-		z.resolved = true;
-		z.origin = text(S, origin_of(P, y));
+		Sym z = imported_sym(S, P, y, SK_FN, alias, u);
 		z.nparams = y->nparams;
 		z.params = ARENA_ARRAY(&S->arena, ParamSym, y->nparams ? y->nparams : 1);
 		for (int j = 0; j < y->nparams; j++) {
