@@ -5,7 +5,7 @@
 # exports by stable id (a broken `requires` surfaces as a SemapraxFailure
 # with status 70), compares index.d.ts and package.json with their
 # snapshots (tests/fixtures/web/pkg.index.d.ts, pkg.package.json), and
-# checks the refusals: an unknown id (W111), a non-scalar export (W112), an
+# checks the refusals: an unknown id and a non-scalar export (W115), an
 # existing output (I307, untouched), --export without --target web.  The
 # hostile-id fixture (hostile.spx) checks that its id reaches JS, HTML and
 # JSON only escaped.  No browser here (item 6 is a separate test).
@@ -91,8 +91,8 @@ expect() {
 	*) fail "wanted '$line…' (exit $want), got exit $st '$(head -n 1 "$tmp/err")'" ;;
 	esac
 }
-expect 1 "error[SPX-W111]: no function has the stable id \`web.pkg.nope\`" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
-expect 1 "error[SPX-W112]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
+expect 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
+expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
 [ -e "$tmp/c" ] && fail "a refused build left $tmp/c" || ok
 mkdir "$tmp/exists" && echo keep > "$tmp/exists/keep"
 expect 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"

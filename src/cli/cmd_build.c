@@ -334,7 +334,8 @@ html_esc(Buf *b, const char *s)
 	}
 }
 
-/* The exports' HIR functions; W111/W112 into s.  False after a report. */
+/* The exports' HIR functions; W115 (the reference's code for a web export
+ * outside its Public Scalar Export Profile) into s.  False after a report. */
 static bool
 web_exports(HirModule *H, DiagSink *s, char **ids, int nids, int *out)
 {
@@ -346,14 +347,14 @@ web_exports(HirModule *H, DiagSink *s, char **ids, int nids, int *out)
 				out[k] = i;
 		for (int j = 0; j < k && out[k] >= 0; j++)
 			if (out[j] == out[k]) {
-				build_report(s, DIAG_W111, "stable id `%s` is exported twice", ids[k]);
+				build_report(s, DIAG_W115, "web export identity `%s` is selected twice", ids[k]);
 				ok = false;
 				out[k] = -2;
 			}
 		if (out[k] == -2)
 			continue;
 		if (out[k] < 0) {
-			build_report(s, DIAG_W111, "no function has the stable id `%s`", ids[k]);
+			build_report(s, DIAG_W115, "web export identity `%s` does not name a function of the module", ids[k]);
 			ok = false;
 			continue;
 		}
@@ -362,7 +363,7 @@ web_exports(HirModule *H, DiagSink *s, char **ids, int nids, int *out)
 		for (int i = 0; i < f->nparams; i++)
 			scalar = scalar && emitw_web_scalar(f->locals[i].type);
 		if (!scalar) {
-			build_report(s, DIAG_W112, "`%s` (`%s`) takes or returns a value that is not a scalar", ids[k], f->name);
+			build_report(s, DIAG_W115, "`%s` (`%s`) takes or returns a value that is not a scalar", ids[k], f->name);
 			ok = false;
 		}
 	}

@@ -27,7 +27,7 @@ const CliCommand cli_commands[] = {
 	  "  `<stem>.wasm`, run by the ES module host), `--target web` a package directory (default\n"
 	  "  `<stem>.web`: program.wasm, host.mjs, index.mjs with bindings keyed by stable id,\n"
 	  "  index.d.ts, package.json, index.html) exporting the named functions, which take and\n"
-	  "  return scalars only (W111, W112); an existing output is never overwritten.\n" },
+	  "  return scalars only (W115); an existing output is never overwritten.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
