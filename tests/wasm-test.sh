@@ -222,8 +222,8 @@ if [ "$all" -eq 1 ]; then
 	cli 1 "existing output" "$abin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
 		firstline "error[SPX-I307]: output path \`$tmp/exists.wasm\` already exists" "existing output"
 	[ "$(cat "$tmp/exists.wasm")" = keep ] || disagree "cli" "an existing output was overwritten"
-	cli 2 "unknown target" "$abin" build "$f" --target web &&
-		firstline "build target \`web\` is not available yet (only \`native\`, \`c\` and \`wasm\`)" "unknown target"
+	cli 2 "unknown target" "$abin" build "$f" --target gpu &&
+		firstline "build target \`gpu\` is not available (only \`native\`, \`c\`, \`wasm\` and \`web\`)" "unknown target"
 	cli 2 "--native with --wasm" "$abin" run --native --wasm "$f"
 	cli 2 "--wasm with --json" "$abin" run --wasm --json "$f"
 	cli 2 "arguments to a pure program" "$abin" run --wasm "$f" -- x

@@ -20,10 +20,14 @@
  */
 const CliCommand cli_commands[] = {
 	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c|wasm] [-o|--output <path>] [--json]\n"
+	  "semaprax build <file> --target web --export <stable-id>... [-o|--output <dir>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
 	  "  unit instead (default `<stem>.c`), `--target wasm` the WebAssembly module (default\n"
-	  "  `<stem>.wasm`, run by the ES module host); an existing output is never overwritten.\n" },
+	  "  `<stem>.wasm`, run by the ES module host), `--target web` a package directory (default\n"
+	  "  `<stem>.web`: program.wasm, host.mjs, index.mjs with bindings keyed by stable id,\n"
+	  "  index.d.ts, package.json, index.html) exporting the named functions, which take and\n"
+	  "  return scalars only (W115); an existing output is never overwritten.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"

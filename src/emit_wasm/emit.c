@@ -826,6 +826,53 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 	buf_free(&b);
 }
 
+void
+emitw_export_name(Buf *out, const char *id)
+{
+	buf_puts(out, "x_");
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+			buf_putc(out, (char)*p);
+		else
+			buf_printf(out, "_%02x", *p);
+	}
+}
+
+bool
+emitw_web_scalar(TypeId t)
+{
+	return t == T_I64 || t == T_I32 || t == T_U8 || t == T_USIZE || t == T_BOOL || t == T_F64 || t == T_CHAR;
+}
+
+/* build --target web: a wrapper per export, as main's (frame count 0). */
+static void
+export_wrappers(Emitw *W, const uint32_t *index, char **names)
+{
+	for (int k = 0; k < W->o->nexports; k++) {
+		const HirFunc *xf = &W->H->funcs[W->o->exports[k]];
+		uint8_t params[FLAT_MAX], res[FLAT_MAX];
+		int np = 0;
+		for (int i = 0; i < xf->nparams && np < FLAT_MAX - 1; i++)
+			np += emitw_flat(W, xf->locals[i].type, params + np);
+		int nr = emitw_flat(W, xf->result, res);
+		int wi = wasm_func_add(&W->m, wasm_type(&W->m, params, np, res, nr));
+		WasmFunc *wf = &W->m.funcs.items[wi];
+		wasm_u32(&wf->locals, 0);
+		wasm_byte(&wf->code, OP_I32_CONST);
+		wasm_s32(&wf->code, 0);
+		for (int i = 0; i < np; i++) {
+			wasm_byte(&wf->code, OP_LOCAL_GET);
+			wasm_u32(&wf->code, (uint32_t)i);
+		}
+		wasm_byte(&wf->code, OP_CALL);
+		wasm_u32(&wf->code, index[k]);
+		Buf name = {0};
+		emitw_export_name(&name, xf->id);
+		names[k] = name.data;   /* wasm_export keeps the pointer: freed after encoding */
+		wasm_export(&W->m, name.data, 0, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+	}
+}
+
 bool
 emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 {
@@ -864,6 +911,17 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		emitw_refuse(&W, mspan, "the Wasm lane runs `fn main() -> i64` only");
 	uint32_t main_index = emitw_func_index(&W, W.M->func_inst[entry], mspan);
+	uint32_t *export_index = spx_xcalloc((size_t)o->nexports + 1, sizeof *export_index);
+	char **export_names = spx_xcalloc((size_t)o->nexports + 1, sizeof *export_names);
+	for (int k = 0; k < o->nexports; k++) {
+		const HirFunc *xf = &H->funcs[o->exports[k]];
+		int ii = W.M->func_inst[o->exports[k]];
+		if (ii < 0)
+			emitw_refuse(&W, xf->sym >= 0 ? sema_sym(W.S, xf->sym)->span : (Span){0},
+				     "the web export `%s` has no single instance", xf->id);
+		else
+			export_index[k] = emitw_func_index(&W, ii, mspan);
+	}
 	/* a wrapper exported as `main`: main's frame count is 0 */
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);
@@ -877,6 +935,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(&W.m, "main", 0, (uint32_t)W.m.nfunc_imports + (uint32_t)wi);
+		export_wrappers(&W, export_index, export_names);
 		if (W.data.len)
 			wasm_data(&W.m, WASM_DATA_BASE, W.data.data, W.data.len);
 		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
@@ -896,6 +955,10 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	VEC_FREE(W.ltypes);
 	VEC_FREE(W.live);
 	VEC_FREE(W.spare);
+	for (int k = 0; k < o->nexports; k++)
+		free(export_names[k]);
+	free(export_names);
+	free(export_index);
 	free(W.fidx);
 	free(W.thunk);
 	free(W.slot_base);

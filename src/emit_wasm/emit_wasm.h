@@ -33,7 +33,18 @@ typedef struct WasmOptions {
 	/* The route and the host capabilities it grants (src/driver/route.c);
 	 * the caller has admitted the module. */
 	const HirGrants *host;
+	/* build --target web: HIR functions (scalar signatures, checked by the
+	 * caller) exported beside `main` under emitw_export_name(id). */
+	const int *exports;
+	int nexports;
 } WasmOptions;
+
+/* The Wasm export name of the function with stable id `id`: `x_` then the
+ * id with [A-Za-z0-9] kept and every other byte as `_` and two lowercase
+ * hex digits (injective, and safe in JS, HTML and JSON). */
+void emitw_export_name(Buf *out, const char *id);
+/* Is t a type a web export may take or return (i64 i32 u8 usize bool f64 char)? */
+bool emitw_web_scalar(TypeId t);
 
 /* Emits the module's bytes into out; false after reporting W110, W102
  * or F102 into diags. */

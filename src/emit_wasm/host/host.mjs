@@ -121,3 +121,108 @@ export async function runModule(bytes, io) {
 	io.stdout(encoder.encode(`${r}\n`));
 	return 0;
 }
+
+// The web package's binding (build --target web): loadModule(bytes) gives
+// call(name, sig, args), which instantiates the program afresh (no state
+// survives a call, as no state survives a run), converts the arguments by
+// sig (the parameter types then the result type: 'i64', 'i32', 'u8',
+// 'usize', 'bool', 'f64', 'char') and calls export `name`.  A failure
+// throws a SemapraxFailure: status (70 contract, 71 checked arithmetic, 72
+// runtime, 73 other) and the native lane's report as its message.  Output
+// the function writes is discarded (the package exports computations).
+export class SemapraxFailure extends Error {
+	constructor(status, message) {
+		super(message);
+		this.name = 'SemapraxFailure';
+		this.status = status;
+	}
+}
+
+const RANGE = {
+	i64: [-(2n ** 63n), 2n ** 63n - 1n],
+	usize: [0n, 2n ** 64n - 1n],
+	i32: [-(2n ** 31n), 2n ** 31n - 1n],
+	u8: [0n, 255n],
+};
+
+function toWasm(type, v, i) {
+	const bad = (what) => new TypeError(`argument ${i + 1}: expected ${what} (${type}), got ${String(v)}`);
+	switch (type) {
+	case 'bool':
+		if (typeof v !== 'boolean') throw bad('a boolean');
+		return v ? 1 : 0;
+	case 'f64':
+		if (typeof v !== 'number') throw bad('a number');
+		return v;
+	case 'char': {
+		const cp = typeof v === 'string' ? v.codePointAt(0) : undefined;
+		if (cp === undefined || String.fromCodePoint(cp) !== v) throw bad('one Unicode scalar value');
+		return cp;
+	}
+	default: {
+		let b;
+		if (typeof v === 'bigint') b = v;
+		else if (typeof v === 'number' && Number.isInteger(v)) b = BigInt(v);
+		else throw bad('an integer');
+		const [lo, hi] = RANGE[type];
+		if (b < lo || b > hi) throw bad(`an integer in ${lo}..=${hi}`);
+		return type === 'i64' || type === 'usize' ? BigInt.asIntN(64, b) : Number(b);
+	}
+	}
+}
+
+function fromWasm(type, v) {
+	switch (type) {
+	case 'bool': return v !== 0;
+	case 'char': return String.fromCodePoint(v);
+	case 'i32': return v | 0;
+	case 'u8': return v & 255;
+	case 'usize': return BigInt.asUintN(64, v);
+	default: return v;
+	}
+}
+
+export async function loadModule(bytes) {
+	const module = await WebAssembly.compile(bytes);
+	const section = (name) => {
+		const s = WebAssembly.Module.customSections(module, name);
+		if (s.length !== 1) throw new Error(`not a SEMAPRAX module: no ${name} section`);
+		return new Uint8Array(s[0]);
+	};
+	const meta = JSON.parse(new TextDecoder().decode(section('semaprax.wasm.v1')));
+	if (meta.schema !== 'semaprax.wasm.v1') throw new Error(`unknown module schema ${meta.schema}`);
+	const rtModule = await WebAssembly.compile(section('semaprax.rt'));
+	const grants = new Set(meta.grants);
+	async function call(name, sig, args) {
+		const params = sig.slice(0, -1);
+		if (args.length !== params.length) throw new TypeError(`expected ${params.length} arguments, got ${args.length}`);
+		const wargs = params.map((t, i) => toWasm(t, args[i], i));
+		const memory = new WebAssembly.Memory({ initial: meta.memory_pages });
+		const rt = await WebAssembly.instantiate(rtModule, { env: { memory } });
+		const report = [];
+		const at = (p, n) => new Uint8Array(memory.buffer, p, n).slice();
+		const spx = {
+			text(p, n) { report.push(at(p, n)); },
+			fail(status) { throw new Stop(status); },
+		};
+		if (grants.has('process.stdout.write')) spx.stdout = () => {};
+		if (grants.has('process.stderr.write')) spx.stderr = () => {};
+		if (grants.has('process.args.read')) {
+			spx.args_len = () => 0n;
+			spx.arg = () => -1n;
+		}
+		const rtImports = {};
+		for (const d of WebAssembly.Module.imports(module))
+			if (d.module === 'rt') rtImports[d.name] = rt.exports[d.name];
+		const program = await WebAssembly.instantiate(module, { env: { memory }, spx, rt: rtImports });
+		let r;
+		try {
+			r = program.exports[name](...wargs);
+		} catch (e) {
+			if (e instanceof Stop) throw new SemapraxFailure(e.status, new TextDecoder().decode(concat(report)));
+			throw new SemapraxFailure(72, `SEMAPRAX runtime failure: ${e instanceof Error ? e.message : String(e)}`);
+		}
+		return fromWasm(sig[sig.length - 1], r);
+	}
+	return { call };
+}

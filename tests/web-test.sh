@@ -1,0 +1,124 @@
+#!/bin/sh
+# web-test.sh BIN — `build --target web` (issue 13 item 3): builds the
+# package of tests/fixtures/web/pkg.spx twice (byte-identical, program.wasm
+# passes wasm-validate), imports its index.mjs under node and calls both
+# exports by stable id (a broken `requires` surfaces as a SemapraxFailure
+# with status 70), compares index.d.ts and package.json with their
+# snapshots (tests/fixtures/web/pkg.index.d.ts, pkg.package.json), and
+# checks the refusals: an unknown id and a non-scalar export (W115), an
+# existing output (I307, untouched), --export without --target web.  The
+# hostile-id fixture (hostile.spx) checks that its id reaches JS, HTML and
+# JSON only escaped.  No browser here (item 6 is a separate test).
+set -u
+bin=$1
+for tool in node wasm-validate; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "FAIL web: \`$tool\` not found (install Debian nodejs and wabt)"
+		exit 1
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 checks=0
+fail() {
+	fails=$((fails + 1))
+	echo "FAIL web: $1"
+}
+ok() {
+	checks=$((checks + 1))
+}
+dir=tests/fixtures/web
+build() {
+	NO_COLOR=1 "$bin" build "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+}
+
+mkdir "$tmp/1" "$tmp/2"
+if build "$dir/pkg.spx" --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/1/pkg" &&
+   build "$dir/pkg.spx" --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/2/pkg"; then
+	[ "$(cat "$tmp/out")" = "built web package $tmp/2/pkg" ] && ok || fail "output line: $(cat "$tmp/out")"
+	for f in program.wasm host.mjs index.mjs index.d.ts package.json index.html; do
+		cmp -s "$tmp/1/pkg/$f" "$tmp/2/pkg/$f" && ok || fail "$f is not byte-identical across runs"
+	done
+	wasm-validate "$tmp/1/pkg/program.wasm" && ok || fail "program.wasm does not validate"
+	cmp -s "$tmp/1/pkg/index.d.ts" "$dir/pkg.index.d.ts" && ok || fail "index.d.ts differs from $dir/pkg.index.d.ts: $(diff "$dir/pkg.index.d.ts" "$tmp/1/pkg/index.d.ts" | head -n 5)"
+	cmp -s "$tmp/1/pkg/package.json" "$dir/pkg.package.json" && ok ||
+		fail "package.json differs from $dir/pkg.package.json"
+	cat > "$tmp/call.mjs" <<'JS'
+const m = await import(process.argv[2]);
+const b = m.default;
+const lines = [];
+lines.push(`keys ${Object.keys(b).join(' ')}`);
+lines.push(`add ${await b['web.pkg.add'](40n, 2)}`);
+lines.push(`halve ${await b['web.pkg.halve'](7, false)} ${await b['web.pkg.halve'](7, true)}`);
+try {
+	await b['web.pkg.halve'](-1, true);
+	lines.push('halve(-1) returned');
+} catch (e) {
+	lines.push(`halve(-1) ${e instanceof m.SemapraxFailure} ${e.status} ${JSON.stringify(e.message)}`);
+}
+try {
+	await b['web.pkg.add'](9223372036854775807n, 1n);
+	lines.push('add overflow returned');
+} catch (e) {
+	lines.push(`add overflow ${e.status} ${JSON.stringify(e.message)}`);
+}
+try {
+	await b['web.pkg.add'](1.5, 1n);
+} catch (e) {
+	lines.push(`add(1.5) ${e.name}`);
+}
+console.log(lines.join('\n'));
+JS
+	if node "$tmp/call.mjs" "$tmp/1/pkg/index.mjs" > "$tmp/calls" 2> "$tmp/nerr"; then
+		cmp -s "$tmp/calls" "$dir/pkg.calls" && ok || fail "calls differ from $dir/pkg.calls: $(diff "$dir/pkg.calls" "$tmp/calls" | head -n 6)"
+	else
+		fail "node could not import index.mjs: $(head -n 3 "$tmp/nerr")"
+	fi
+	grep -q 'form data-id="web.pkg.halve"' "$tmp/1/pkg/index.html" && grep -q 'data-type="bool"' "$tmp/1/pkg/index.html" && ok ||
+		fail "index.html lacks the halve form"
+else
+	fail "build --target web failed: $(head -n 3 "$tmp/err")"
+fi
+
+# refusals: nothing is written
+expect() {
+	want=$1 line=$2
+	shift 2
+	build "$@"
+	st=$?
+	case $(head -n 1 "$tmp/err") in
+	"$line"*) [ "$st" -eq "$want" ] && ok || fail "$line: exit $st" ;;
+	*) fail "wanted '$line…' (exit $want), got exit $st '$(head -n 1 "$tmp/err")'" ;;
+	esac
+}
+expect 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
+expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
+[ -e "$tmp/c" ] && fail "a refused build left $tmp/c" || ok
+mkdir "$tmp/exists" && echo keep > "$tmp/exists/keep"
+expect 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"
+[ "$(ls "$tmp/exists")" = keep ] && ok || fail "an existing output was touched"
+expect 2 "build option \`--export\` requires \`--target web\`" "$dir/pkg.spx" --target wasm --export web.pkg.add -o "$tmp/c"
+
+# a hostile stable id: escaped in every file
+if build "$dir/hostile.spx" --target web --export "$(cat "$dir/hostile.id")" -o "$tmp/h"; then
+	grep -q -e '<b>' -e "&'" "$tmp/h/index.html" && fail "a raw <b> or & reached index.html" || ok
+	for f in index.mjs index.d.ts; do
+		grep -qF '"web.h\"</script><b>&'"'"'\\"' "$tmp/h/$f" && ok || fail "$f lacks the JSON-escaped id"
+	done
+	grep -qF '"x_web_2eh_22_3c_2fscript_3e_3cb_3e_26_27_5c"' "$tmp/h/index.mjs" && ok || fail "index.mjs lacks the escaped export name"
+	wasm-validate "$tmp/h/program.wasm" && ok || fail "hostile program.wasm does not validate"
+	cat > "$tmp/hcall.mjs" <<'JS'
+import { readFileSync } from 'node:fs';
+const b = (await import(process.argv[2])).default;
+const id = readFileSync(process.argv[3], 'utf8').replace(/\n$/, '');
+console.log(`${JSON.stringify(Object.keys(b))} ${await b[id](5n)}`);
+JS
+	node "$tmp/hcall.mjs" "$tmp/h/index.mjs" "$dir/hostile.id" > "$tmp/hout" 2>&1 &&
+		cmp -s "$tmp/hout" "$dir/hostile.calls" && ok || fail "hostile call: $(head -n 2 "$tmp/hout")"
+	grep -c 'data-id="' "$tmp/h/index.html" | grep -qx 1 && grep -q '&#34;' "$tmp/h/index.html" && ok || fail "hostile id not entity-escaped in index.html"
+else
+	fail "hostile build failed: $(head -n 3 "$tmp/err")"
+fi
+
+echo "web: $checks checks passed, $fails failed"
+[ "$fails" -eq 0 ]
