@@ -100,3 +100,47 @@ lane_compare() {
 	fi
 	return 0
 }
+
+# contract_detail_agrees ERR: a compiled lane's report detail lines (ERR's
+# lines after the first) equal the failure detail of the interpreter's `run --json` outcome
+# (function, phase, clause, arguments), rendered as LANGUAGE.md §4.7 shows
+# them: `  contract: <phase> <clause> in <function>`, `  arguments: …`.
+contract_detail_agrees() {
+	# needs the caller's `lane` function and $tmp
+	lane "$tmp/jo" "$tmp/je" --json
+	awk '{
+		i = index($0, "\"failure\":{")
+		if (!i)
+			exit 1
+		s = substr($0, i + 11)
+		L = length(s)
+		n = 0
+		for (p = 1; p <= L; p++) {
+			ch = substr(s, p, 1)
+			if (ch == "]")
+				break
+			if (ch != "\"")
+				continue
+			str = ""
+			for (p++; p <= L; p++) {
+				ch = substr(s, p, 1)
+				if (ch == "\\") {
+					nx = substr(s, ++p, 1)
+					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
+					continue
+				}
+				if (ch == "\"")
+					break
+				str = str ch
+			}
+			tok[++n] = str
+		}
+		printf "  contract: %s %s in %s\n  arguments: ", tok[4], tok[6], tok[2]
+		if (n <= 7)
+			printf "none"
+		for (k = 8; k + 5 <= n; k += 6)
+			printf "%s%s = %s", (k > 8 ? ", " : ""), tok[k + 1], tok[k + 5]
+		printf "\n"
+	}' "$tmp/jo" > "$tmp/want" || return 1
+	sed 1d "$1" | cmp -s - "$tmp/want"
+}

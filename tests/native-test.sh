@@ -82,48 +82,6 @@ lane() {
 		NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
 	esac
 }
-# contract_detail_agrees: the native report's detail lines (after its first
-# line) equal the failure detail of the interpreter's `run --json` outcome
-# (function, phase, clause, arguments), rendered as LANGUAGE.md §4.7 shows
-# them: `  contract: <phase> <clause> in <function>`, `  arguments: …`.
-contract_detail_agrees() {
-	lane "$tmp/jo" "$tmp/je" --json
-	awk '{
-		i = index($0, "\"failure\":{")
-		if (!i)
-			exit 1
-		s = substr($0, i + 11)
-		L = length(s)
-		n = 0
-		for (p = 1; p <= L; p++) {
-			ch = substr(s, p, 1)
-			if (ch == "]")
-				break
-			if (ch != "\"")
-				continue
-			str = ""
-			for (p++; p <= L; p++) {
-				ch = substr(s, p, 1)
-				if (ch == "\\") {
-					nx = substr(s, ++p, 1)
-					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
-					continue
-				}
-				if (ch == "\"")
-					break
-				str = str ch
-			}
-			tok[++n] = str
-		}
-		printf "  contract: %s %s in %s\n  arguments: ", tok[4], tok[6], tok[2]
-		if (n <= 7)
-			printf "none"
-		for (k = 8; k + 5 <= n; k += 6)
-			printf "%s%s = %s", (k > 8 ? ", " : ""), tok[k + 1], tok[k + 5]
-		printf "\n"
-	}' "$tmp/jo" > "$tmp/want" || return 1
-	sed 1d "$tmp/ne" | cmp -s - "$tmp/want"
-}
 PWD_AT_START=$(pwd)
 case $bin in
 /*) abin=$bin ;;
@@ -164,7 +122,7 @@ for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixture
 	# status, stderr output), or the mapped failure (tests/lane-lib.sh)
 	if ! lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then
 		disagree "$f" "$lane_why"
-	elif [ "$lane_want_status" = 70 ] && ! contract_detail_agrees; then
+	elif [ "$lane_want_status" = 70 ] && ! contract_detail_agrees "$tmp/ne"; then
 		disagree "$f" "contract detail differs: interpreter '$(cat "$tmp/want" | tr '\n' '|')', native '$(sed 1d "$tmp/ne" | tr '\n' '|')'"
 	else
 		agreed=$((agreed + 1))

@@ -55,45 +55,6 @@ lane() {
 		NO_COLOR=1 "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
 	esac
 }
-# the contract detail lines (after the first) against the interpreter's `run --json` failure
-contract_detail_agrees() {
-	lane "$tmp/jo" "$tmp/je" --json
-	awk '{
-		i = index($0, "\"failure\":{")
-		if (!i)
-			exit 1
-		s = substr($0, i + 11)
-		L = length(s)
-		n = 0
-		for (p = 1; p <= L; p++) {
-			ch = substr(s, p, 1)
-			if (ch == "]")
-				break
-			if (ch != "\"")
-				continue
-			str = ""
-			for (p++; p <= L; p++) {
-				ch = substr(s, p, 1)
-				if (ch == "\\") {
-					nx = substr(s, ++p, 1)
-					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
-					continue
-				}
-				if (ch == "\"")
-					break
-				str = str ch
-			}
-			tok[++n] = str
-		}
-		printf "  contract: %s %s in %s\n  arguments: ", tok[4], tok[6], tok[2]
-		if (n <= 7)
-			printf "none"
-		for (k = 8; k + 5 <= n; k += 6)
-			printf "%s%s = %s", (k > 8 ? ", " : ""), tok[k + 1], tok[k + 5]
-		printf "\n"
-	}' "$tmp/jo" > "$tmp/want" || return 1
-	sed 1d "$tmp/we" | cmp -s - "$tmp/want"
-}
 # build twice, byte-identical, valid
 module_ok() {
 	rm -f "$tmp/a.wasm" "$tmp/b.wasm"
@@ -180,7 +141,7 @@ for f in "$@"; do
 	esac
 	if [ "$wst" -ne "$xst" ] || [ "$lineok" -ne 1 ] || [ -s "$tmp/wo" ]; then
 		disagree "$f" "interpreter '$iline' expects exit $xst '$xline…', got exit $wst '$wline'"
-	elif [ "$xst" -eq 70 ] && ! contract_detail_agrees; then
+	elif [ "$xst" -eq 70 ] && ! contract_detail_agrees "$tmp/we"; then
 		disagree "$f" "contract detail differs: interpreter '$(tr '\n' '|' < "$tmp/want")', wasm '$(sed 1d "$tmp/we" | tr '\n' '|')'"
 	else
 		agreed=$((agreed + 1))
