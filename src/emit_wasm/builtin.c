@@ -377,20 +377,14 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;
 	}
-	case BI_string_len: case BI_str_len_bytes: {
-		uint32_t n = emitw_locals(W, VT_I32, 1);
-		emitw_op_u32(W, OP_LOCAL_SET, n);
-		emitw_op(W, OP_DROP);
-		emitw_op_u32(W, OP_LOCAL_GET, n);
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-		break;
-	}
+	case BI_string_len: case BI_str_len_bytes:
 	case BI_str_is_empty: case BI_string_is_empty: {
+		/* (address, length) -> length */
 		uint32_t n = emitw_locals(W, VT_I32, 1);
 		emitw_op_u32(W, OP_LOCAL_SET, n);
 		emitw_op(W, OP_DROP);
 		emitw_op_u32(W, OP_LOCAL_GET, n);
-		emitw_op(W, OP_I32_EQZ);
+		emitw_op(W, id == BI_string_len || id == BI_str_len_bytes ? OP_I64_EXTEND_I32_U : OP_I32_EQZ);
 		break;
 	}
 	case BI_stdout_write: case BI_stderr_write: host_write(W, imp); break;

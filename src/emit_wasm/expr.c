@@ -68,6 +68,26 @@ arith_fail(Emitw *W, int code)
 	emitw_end(W);
 }
 
+/* Division and remainder of the i64 locals a and b: zero divisor, then (when
+ * signed) the one overflowing pair min / -1, each a checked-arithmetic failure. */
+static void
+div_checks(Emitw *W, bool div, uint32_t a, uint32_t b, bool sign, int64_t min)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op(W, OP_I64_EQZ);
+	arith_fail(W, div ? RT_ARITH_DIV_ZERO : RT_ARITH_REM_ZERO);
+	if (!sign)
+		return;
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_i64c(W, min);
+	emitw_op(W, OP_I64_EQ);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_i64c(W, -1);
+	emitw_op(W, OP_I64_EQ);
+	emitw_op(W, OP_I32_AND);
+	arith_fail(W, div ? RT_ARITH_DIV_OVERFLOW : RT_ARITH_REM_OVERFLOW);
+}
+
 /* ---- arithmetic ---- */
 
 /* i64 a op b (locals a, b) for i64 (sign) or usize (!sign); leaves the result. */
@@ -138,19 +158,7 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 		return;
 	default: {   /* DIV, REM */
 		bool div = op == BIN_DIV;
-		emitw_op_u32(W, OP_LOCAL_GET, b);
-		emitw_op(W, OP_I64_EQZ);
-		arith_fail(W, div ? RT_ARITH_DIV_ZERO : RT_ARITH_REM_ZERO);
-		if (sign) {
-			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_i64c(W, INT64_MIN);
-			emitw_op(W, OP_I64_EQ);
-			emitw_op_u32(W, OP_LOCAL_GET, b);
-			emitw_i64c(W, -1);
-			emitw_op(W, OP_I64_EQ);
-			emitw_op(W, OP_I32_AND);
-			arith_fail(W, div ? RT_ARITH_DIV_OVERFLOW : RT_ARITH_REM_OVERFLOW);
-		}
+		div_checks(W, div, a, b, sign, INT64_MIN);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, div ? (sign ? OP_I64_DIV_S : OP_I64_DIV_U) : (sign ? OP_I64_REM_S : OP_I64_REM_U));
@@ -166,19 +174,7 @@ arith_narrow(Emitw *W, BinaryOp op, bool is_i32, uint32_t a, uint32_t b)
 	int64_t lo = is_i32 ? INT32_MIN : 0, hi = is_i32 ? INT32_MAX : 255;
 	if (op == BIN_DIV || op == BIN_REM) {
 		bool div = op == BIN_DIV;
-		emitw_op_u32(W, OP_LOCAL_GET, b);
-		emitw_op(W, OP_I64_EQZ);
-		arith_fail(W, div ? RT_ARITH_DIV_ZERO : RT_ARITH_REM_ZERO);
-		if (is_i32) {
-			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_i64c(W, INT32_MIN);
-			emitw_op(W, OP_I64_EQ);
-			emitw_op_u32(W, OP_LOCAL_GET, b);
-			emitw_i64c(W, -1);
-			emitw_op(W, OP_I64_EQ);
-			emitw_op(W, OP_I32_AND);
-			arith_fail(W, div ? RT_ARITH_DIV_OVERFLOW : RT_ARITH_REM_OVERFLOW);
-		}
+		div_checks(W, div, a, b, is_i32, INT32_MIN);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, div ? OP_I64_DIV_S : OP_I64_REM_S);
