@@ -6,20 +6,21 @@
  * through a close-on-exec pipe (NATIVE_NO_CC), never confused with a
  * compilation failure.
  *
- * Interruption: from the temporary directory's creation until
- * emitc_native_cleanup, SIGINT, SIGTERM and SIGHUP are caught and forwarded to
- * the child at work — the compiler (its own process group, so cc1 and as
- * go too) or the compiled program (emit_native_exec) — which is then waited
- * for; emitc_native_cleanup removes the directory and re-raises the signal with
- * its default action, so the caller ends with the conventional status and
- * neither a child nor the directory survives.
+ * Interruption (support/child.h): from the temporary directory's creation
+ * until emitc_native_cleanup, SIGINT, SIGTERM and SIGHUP are forwarded to
+ * the child at work — the compiler (its own process group, so cc1 and as go
+ * too) or the compiled program (emit_native_exec) — which is then waited
+ * for; emitc_native_cleanup removes the directory and re-raises the signal
+ * with its default action, so the caller ends with the conventional status
+ * and neither a child nor the directory survives.
  */
 #include "emit_c.h"
+
+#include "../support/child.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,96 +28,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
-static volatile sig_atomic_t got_signal;   /* the first forwarded signal caught */
-static volatile pid_t child_pid;           /* > 0: the child at work */
-static volatile sig_atomic_t child_group;  /* it leads its own process group */
-static bool catching;
-static struct sigaction saved[3];
-
-static void
-on_signal(int sig)
-{
-	int e = errno;
-	if (!got_signal)
-		got_signal = sig;
-	pid_t p = child_pid;
-	if (p > 0)
-		kill(child_group ? -p : p, sig);
-	errno = e;
-}
-
-static void
-catch_signals(void)
-{
-	if (catching)
-		return;
-	catching = true;
-	got_signal = 0;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) {
-		sigaction(forwarded[i], NULL, &saved[i]);
-		if (saved[i].sa_handler != SIG_IGN)   /* ignored on entry (nohup, `&`): stays ignored */
-			sigaction(forwarded[i], &sa, NULL);
-	}
-}
-
-/*
- * Forks with the forwarded signals blocked: the child restores the
- * dispositions semaprax started with before unblocking (a signal sent in
- * the window then acts on it as on any program, instead of reaching our
- * handler and being lost at exec); the parent records the child before
- * unblocking, so a signal that arrived meanwhile is forwarded to it.
- * 0 in the child, the pid, -1 (errno), or -2 when already interrupted.
- */
-static pid_t
-start_child(bool own_group)
-{
-	fflush(NULL);
-	sigset_t block, old;
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigaddset(&block, forwarded[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	if (got_signal) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return -2;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (own_group)
-			setpgid(0, 0);
-		for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-			sigaction(forwarded[i], &saved[i], NULL);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return 0;
-	}
-	int e = errno;
-	if (pid > 0) {
-		if (own_group)
-			setpgid(pid, pid);   /* also in the parent: no window before the child's own call */
-		child_group = own_group;
-		child_pid = pid;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);   /* a pending signal now reaches on_signal, which forwards it */
-	errno = e;
-	return pid;
-}
-
-/* Waits for the child; its wait status. */
-static int
-wait_child(pid_t pid)
-{
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	child_pid = 0;
-	return st;
-}
 
 static bool
 write_all(const char *path, const char *data, size_t len)
@@ -145,7 +56,7 @@ slurp(const char *path, Buf *out)
 NativeStatus
 emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 {
-	catch_signals();
+	child_catch();
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, 4096, "%s/semaprax-native-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -198,7 +109,7 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		return NATIVE_IO;
 	}
 	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-	pid_t pid = start_child(true);
+	pid_t pid = child_start(true);
 	if (pid == -2) {
 		close(pfd[0]);
 		close(pfd[1]);
@@ -233,8 +144,8 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 	int exec_errno = 0;
 	ssize_t got = read(pfd[0], &exec_errno, sizeof exec_errno);
 	close(pfd[0]);
-	int st = wait_child(pid);
-	if (got_signal) {
+	int st = child_wait(pid);
+	if (child_interrupted()) {
 		free(words);
 		free(extra_words);
 		emitc_native_cleanup(dir);   /* does not return */
@@ -259,8 +170,8 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 int
 emit_native_exec(const char *exe, char **argv, int *wstatus)
 {
-	catch_signals();
-	pid_t pid = start_child(false);   /* the terminal's group: it may read the terminal */
+	child_catch();
+	pid_t pid = child_start(false);   /* the terminal's group: it may read the terminal */
 	if (pid == 0) {
 		execv(exe, argv);
 		_exit(127);
@@ -269,14 +180,14 @@ emit_native_exec(const char *exe, char **argv, int *wstatus)
 		return EINTR;
 	if (pid < 0)
 		return errno;
-	*wstatus = wait_child(pid);
+	*wstatus = child_wait(pid);
 	return 0;
 }
 
 bool
 emit_native_interrupted(void)
 {
-	return got_signal != 0;
+	return child_interrupted();
 }
 
 void
@@ -303,16 +214,5 @@ emitc_native_cleanup(const char *dir)
 		}
 		rmdir(dir);
 	}
-	if (!catching)
-		return;
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigaction(forwarded[i], &saved[i], NULL);
-	catching = false;
-	int sig = got_signal;
-	if (sig) {
-		/* the conventional end: killed by the signal (its default action) */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		_exit(128 + sig);
-	}
+	child_release();
 }

@@ -4,17 +4,16 @@
  * (host.mjs, run.mjs); `node run.mjs program.wasm args…` runs with stdio
  * inherited.  A `node` that cannot be started is reported through a
  * close-on-exec pipe (WASM_RUN_NO_NODE), never confused with a failing
- * program.  As the native lane's cc.c does, SIGINT, SIGTERM and SIGHUP are
- * forwarded to node while it runs; after the directory is removed the
- * process ends by that signal.  (The fork/forward/wait code mirrors
- * src/emit_c/cc.c; a lane may not include another, so moving it below the
- * lanes is a debt, docs/ARCHITECTURE.md.)
+ * program.  As for the native lane, SIGINT, SIGTERM and SIGHUP are
+ * forwarded to node while it runs (support/child.h); after the directory
+ * is removed the process ends by that signal.
  */
 #include "emit_wasm.h"
 
+#include "../support/child.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +21,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
-static volatile sig_atomic_t got_signal;
-static volatile pid_t child_pid;
-
-static void
-on_signal(int sig)
-{
-	int e = errno;
-	if (!got_signal)
-		got_signal = sig;
-	pid_t p = child_pid;
-	if (p > 0)
-		kill(p, sig);
-	errno = e;
-}
 
 static bool
 write_file(const char *dir, const char *name, const void *data, size_t len)
@@ -109,27 +92,9 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		return WASM_RUN_IO;
 	}
 	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
-	/* catch the forwarded signals; block them across fork so none is lost */
-	struct sigaction sa, saved[3];
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	got_signal = 0;
-	sigset_t block, old;
-	sigemptyset(&block);
-	for (size_t i = 0; i < 3; i++) {
-		sigaction(forwarded[i], NULL, &saved[i]);
-		if (saved[i].sa_handler != SIG_IGN)
-			sigaction(forwarded[i], &sa, NULL);
-		sigaddset(&block, forwarded[i]);
-	}
-	fflush(NULL);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	pid_t pid = fork();
+	child_catch();
+	pid_t pid = child_start(false);   /* the terminal's group: the program may read it */
 	if (pid == 0) {
-		for (size_t i = 0; i < 3; i++)
-			sigaction(forwarded[i], &saved[i], NULL);
-		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pfd[0]);
 		execvp(argv[0], argv);
 		int e = errno;
@@ -138,12 +103,11 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		_exit(127);
 	}
 	int fork_errno = errno;
-	if (pid > 0)
-		child_pid = pid;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pfd[1]);
 	WasmRunStatus r = WASM_RUN_OK;
-	if (pid < 0) {
+	if (pid == -2) {
+		r = WASM_RUN_IO;   /* interrupted before node started: child_release ends the process */
+	} else if (pid < 0) {
 		buf_printf(msg, "cannot fork: %s", strerror(fork_errno));
 		r = WASM_RUN_IO;
 	} else {
@@ -151,11 +115,7 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		ssize_t got;
 		while ((got = read(pfd[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
 			;
-		int st = 0;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		child_pid = 0;
-		*wstatus = st;
+		*wstatus = child_wait(pid);
 		if (got == (ssize_t)sizeof exec_errno) {
 			buf_printf(msg, "cannot start `%s`: %s", node, strerror(exec_errno));
 			r = WASM_RUN_NO_NODE;
@@ -164,13 +124,6 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	close(pfd[0]);
 	free(argv);
 	remove_dir(dir);
-	for (size_t i = 0; i < 3; i++)
-		sigaction(forwarded[i], &saved[i], NULL);
-	int sig = got_signal;
-	if (sig) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		_exit(128 + sig);
-	}
+	child_release();
 	return r;
 }
