@@ -20,6 +20,12 @@ OBJS    += $(RT_OBJ)
 CARD_GEN = $(BUILD)/gen/card_text.c
 CARD_OBJ = $(BUILD)/obj/cli/card_text.o
 OBJS    += $(CARD_OBJ)
+# The bundled standard library's module sources (std/<pkg>/src/<pkg>.spx;
+# not the examples and tests modules) for `[dependencies]` and `help library`.
+STD_SRCS := $(sort $(filter-out %/examples.spx %/tests.spx,$(wildcard std/*/src/*.spx)))
+STD_GEN  = $(BUILD)/gen/std_text.c
+STD_OBJ  = $(BUILD)/obj/project/std_text.o
+OBJS    += $(STD_OBJ)
 # The Wasm lane's embedded parts: src/rt compiled for wasm32 (clang, wasm-ld;
 # empty without them) and the ES module host (src/emit_wasm/host/).
 WASM_RT  = $(BUILD)/gen/rt.wasm
@@ -53,6 +59,14 @@ $(CARD_GEN): docs/language-card.md tools/embed_text.sh
 $(CARD_OBJ): $(CARD_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $(CARD_GEN)
+$(STD_GEN): $(STD_SRCS) tools/embed_std.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_std.sh $(STD_SRCS) > $@
+
+$(STD_OBJ): $(STD_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/project -c -o $@ $(STD_GEN)
+
 $(WASM_RT): src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/rt.h src/rt/domains.h src/rt/domains.def src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
 	@mkdir -p $(dir $@)
 	sh tools/build_rt_wasm.sh $@
@@ -142,6 +156,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/patch-test.sh $(BIN)
 	sh tests/patch-crash.sh $(BIN)
 	sh tests/project-test.sh $(BIN)
+	CC="$(CC)" sh tests/std-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)

@@ -207,6 +207,26 @@ walk(LinkWalk *w, ModuleId m)
 	w->p->order[w->norder++] = m;
 }
 
+/* The explicit stable id of S nearest to want (edit distance at most 2; the
+ * first of equals in symbol order), or NULL. */
+static const char *
+nearest_id(const Sema *S, const char *want)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	for (int i = 0; i < S->syms.len; i++) {
+		const Sym *y = &S->syms.items[i];
+		if (!y->explicit_id || y->prelude || !y->id)
+			continue;
+		int dist = spx_edit_distance(want, y->id, true);
+		if (dist < bestd) {
+			best = y->id;
+			bestd = dist;
+		}
+	}
+	return best;
+}
+
 /* Resolves the uses of module m into links; false after a G172 (or when a
  * provider did not check, which reported its own errors). */
 static bool
@@ -233,13 +253,18 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 		} else if (t == DRIVER_NO_MODULE || t == m) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "target module `%s` is %s", name,
 			    t == m ? "the importing module itself" : "not a module of this project");
-			diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
-			                        : "list the file that declares `module %s;` in the manifest's sources", name);
+			if (t == m || !p->module_hint || !p->module_hint(d, name))
+				diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
+				                        : "list the file that declares `module %s;` in the manifest's sources", name);
 		} else if (!p->mods[t]->s.S || p->mods[t]->s.diags.errors) {
 			ok = false;   /* the provider reported its errors */
 		} else if (!driver_program_lookup(p, name, u->id.s, &h)) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "module `%s` declares no stable identity `%s`", name, u->id.s);
-			diag_set_help(d, "name an explicit `@id` of a %s declared in `%s`", u->is_type ? "record or variant" : "function", name);
+			const char *near = nearest_id(p->mods[t]->s.S, u->id.s);
+			if (near)
+				diag_set_help(d, "did you mean `%s`? (`semaprax query` lists the ids of `%s`)", near, name);
+			else
+				diag_set_help(d, "name an explicit `@id` of a %s declared in `%s`", u->is_type ? "record or variant" : "function", name);
 		} else {
 			const Sym *y = driver_program_sym(p, h);
 			if (!y->explicit_id) {

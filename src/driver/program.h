@@ -43,6 +43,11 @@ typedef struct Program {
 	bool loaded;
 	ModuleId *order;     /* driver_program_check_linked: dependency order; owned */
 	char revision[72];   /* the program revision ("" unless checked without errors) */
+	/* Optional: sets the help of d, the G172 of a `use … from <name>` naming
+	 * no module of the program, and returns true (false = the default "list
+	 * the file …"); the project layer points at `[dependencies]` for a
+	 * bundled `std.*` module (src/project/std.c). */
+	bool (*module_hint)(Diag *d, const char *name);
 } Program;
 
 void driver_program_init(Program *p);

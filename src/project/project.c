@@ -2,6 +2,7 @@
  * project.c — operand resolution and `check` of a project (project.h).
  */
 #include "project.h"
+#include "std.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,30 +60,6 @@ root_of(const char *manifest)
 	memcpy(r, manifest, n);
 	r[n] = '\0';
 	return r;
-}
-
-static const char *const bundled[] = {"std.bytes", "std.collections", "std.core", "std.num", "std.text"};
-
-/* J121 for each `[dependencies]` row this toolchain cannot resolve. */
-static bool
-resolve_dependencies(Project *pj)
-{
-	bool ok = true;
-	for (int i = 0; i < pj->man.ndeps; i++) {
-		const ProjectDep *d = &pj->man.deps[i];
-		bool known = false;
-		for (size_t k = 0; k < sizeof bundled / sizeof bundled[0]; k++)
-			known |= strcmp(d->name, bundled[k]) == 0;
-		/* a bundled package exists at 0.1.0 only; every range form admits it
-		 * exactly when its version is 0.1.0 (^0.1.0 is >=0.1.0 <0.2.0) */
-		if (known && strcmp(d->range + 1, "0.1.0") == 0)
-			continue;
-		Diag *g = diag_report(&pj->diags, DIAG_J121, NULL, "dependency `%s = \"%s\"` does not resolve: %s", d->name, d->range,
-		    known ? "the bundled package is version 0.1.0" : "this toolchain resolves only the bundled `std.*` packages (no registry)");
-		diag_set_help(g, known ? "require `%s = \"^0.1.0\"`" : "remove the `%s` row; there is no registry or network", d->name);
-		ok = false;
-	}
-	return ok;
 }
 
 /* The entry and test modules exist and define an explicitly identified `main`. */
@@ -212,7 +189,7 @@ project_check(Project *pj, const char *manifest_path)
 	    !project_manifest_canonical(&pj->man, pj->src, pj->len, &pj->diags))
 		return false;
 	pj->man_ok = true;
-	if (!resolve_dependencies(pj))
+	if (!project_std_resolve(pj))
 		return false;
 	char *root = root_of(pj->manifest_path);
 	pj->paths = spx_xcalloc((size_t)pj->man.nsources, sizeof *pj->paths);
