@@ -125,6 +125,32 @@ snap diag-unknown 2 help diagnostic SPX-Q
 snap diag-missing 2 help diagnostic
 snap diag-extra 2 help diagnostic SPX-P106 SPX-T208
 
+# ---- help library (issue 15 item 7; TOOLCHAIN.md §4) -----------------------------------
+snap library 0 help library
+snap library-module 0 help library std.core
+snap library-id 0 help library std.core.compare
+snap library-name 0 help library count
+snap library-unknown 2 help library comapre
+snap library-unknown-module 2 help library std.txt
+snap library-extra 2 help library std.core std.num
+"$bin" help library all > "$tmp/all"
+all_bytes=$(wc -c < "$tmp/all")
+# every function of every module page answers one lookup within the reference's
+# guarded ceilings (512 bytes, 128 lexical units), far below the whole catalog,
+# and names the module in its `use` line
+for m in $(sed -n 's/^  \(std\.[a-z]*\) .*/\1/p' tests/help/library.out); do
+	"$bin" help library "$m" > "$tmp/page" || bad "help library $m fails"
+	for id in $(sed -n 's/^  \(std\.[a-z0-9_.]*\)  fn .*/\1/p' "$tmp/page"); do
+		"$bin" help library "$id" > "$tmp/one" || bad "help library $id fails"
+		size_at_most "$tmp/one" 512 "help library $id"
+		u=$(units "$tmp/one")
+		if [ "$u" -le 128 ]; then ok; else bad "help library $id: $u lexical units, bound 128"; fi
+		n=$(wc -c < "$tmp/one")
+		if [ $((n * 50)) -lt "$all_bytes" ]; then ok; else bad "help library $id: $n bytes is not 50x below the catalog's $all_bytes"; fi
+		grep -q "^  use function @id(\"$id\") from $m as " "$tmp/one" && ok || bad "help library $id: no use line from $m"
+	done
+done
+
 # ---- version ----------------------------------------------------------------------------
 snap version 0 version
 snap version-json 0 version --json

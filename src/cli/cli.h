@@ -46,6 +46,23 @@ int cli_cmd_help(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
 int cli_unknown_command(const char *name);
 
+/*
+ * Up to 3 candidates nearest to `want` (distance ≤ 2 by spx_edit_distance,
+ * or starting with want when it has 3 bytes or more), best first, ties in
+ * offer order, each once; cli_near_print writes "; nearest: `a`, `b`" and a newline
+ * on stderr (just the newline when none is near).
+ */
+typedef struct CliNear {
+	const char *name[3];
+	size_t len[3];
+	int dist[3];
+	int n;
+} CliNear;
+void cli_near_offer(CliNear *nr, const char *want, const char *cand, size_t len);
+void cli_near_print(const CliNear *nr);
+/* help_library.c: `help library [all|<module|name|stable-id>]`. */
+int cli_help_library(int argc, char **argv);
+
 /* docs/language-card.md, embedded at build time (tools/embed_text.sh). */
 extern const char cli_language_card[];
 

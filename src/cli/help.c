@@ -60,6 +60,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Toolchain", "help", "help all", "every command's grammar" },
 	{ "Toolchain", "help", "help language [topic]", "the language card" },
 	{ "Toolchain", "help", "help diagnostic codes", "common codes; `help diagnostic <code>`" },
+	{ "Toolchain", "help", "help library [name]", "the bundled std library, one lookup" },
 };
 
 /* Each group: its available entries, then one line naming those not yet available. */
@@ -132,26 +133,17 @@ cli_unknown_command(const char *name)
 	return EXIT_USAGE;
 }
 
-/*
- * Collects up to 3 candidates nearest to `want` (distance ≤ 2, or starting
- * with want when it has 3 bytes or more), best first, ties in candidate
- * order; near_print writes "; nearest: `a`, `b`" (nothing when none is near).
- */
-typedef struct Near {
-	const char *name[3];
-	size_t len[3];
-	int dist[3];
-	int n;
-} Near;
-
-static void
-near_offer(Near *nr, const char *want, const char *cand, size_t len)
+void
+cli_near_offer(CliNear *nr, const char *want, const char *cand, size_t len)
 {
 	char tmp[64];
 	if (len >= sizeof tmp)
 		return;
 	memcpy(tmp, cand, len);
 	tmp[len] = '\0';
+	for (int i = 0; i < nr->n; i++)
+		if (nr->len[i] == len && memcmp(nr->name[i], cand, len) == 0)
+			return;   /* offered already */
 	int d = spx_edit_distance(want, tmp, true);
 	if (d > 2 && !(strlen(want) >= 3 && strncmp(want, tmp, strlen(want)) == 0))
 		return;
@@ -172,8 +164,8 @@ near_offer(Near *nr, const char *want, const char *cand, size_t len)
 		nr->n++;
 }
 
-static void
-near_print(const Near *nr)
+void
+cli_near_print(const CliNear *nr)
 {
 	for (int i = 0; i < nr->n; i++)
 		fprintf(stderr, "%s`%.*s`", i ? ", " : "; nearest: ", (int)nr->len[i], nr->name[i]);
@@ -271,11 +263,11 @@ help_language(int argc, char **argv)
 	} else {
 		const char *h = find_topic(argv[2]);
 		if (!h) {
-			Near nr = {0};
+			CliNear nr = {0};
 			for (const char *t = first_topic(); *t; t = topic_end(t))
-				near_offer(&nr, argv[2], t + 3, topic_len(t));
+				cli_near_offer(&nr, argv[2], t + 3, topic_len(t));
 			fprintf(stderr, "unknown language topic `%s`", argv[2]);
-			near_print(&nr);
+			cli_near_print(&nr);
 			fputs("hint: `semaprax help language topics` lists them\n", stderr);
 			return EXIT_USAGE;
 		}
@@ -384,11 +376,11 @@ help_diagnostic(int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			up[i] = code[i] >= 'a' && code[i] <= 'z' ? (char)(code[i] - 'a' + 'A') : code[i];
 		up[n] = '\0';
-		Near nr = {0};
+		CliNear nr = {0};
 		for (int i = 0; i < DIAG__COUNT; i++)
-			near_offer(&nr, up, diag_info[i].code, strlen(diag_info[i].code));
+			cli_near_offer(&nr, up, diag_info[i].code, strlen(diag_info[i].code));
 		fprintf(stderr, "unknown diagnostic code `%s` (codes are exact, like `SPX-T208`)", code);
-		near_print(&nr);
+		cli_near_print(&nr);
 		fputs("hint: `semaprax help diagnostic codes` lists common ones\n", stderr);
 		return EXIT_USAGE;
 	}
@@ -442,6 +434,8 @@ cli_cmd_help(int argc, char **argv)
 		return help_language(argc, argv);
 	if (strcmp(argv[1], "diagnostic") == 0)
 		return help_diagnostic(argc, argv);
+	if (strcmp(argv[1], "library") == 0)
+		return cli_help_library(argc, argv);
 	if (argc > 2)
 		return cli_usage("help", "help accepts exactly one operand here, got `%s`", argv[2]);
 	if (strcmp(argv[1], "all") == 0) {

@@ -67,10 +67,13 @@ const CliCommand cli_commands[] = {
 	  "semaprax help <command>\n"
 	  "semaprax help language [topics|all|<topic>]\n"
 	  "semaprax help diagnostic codes|<SPX-code>\n"
+	  "semaprax help library [all|<module|name|stable-id>]\n"
 	  "  the guided overview; every command's grammar; one command's grammar (also\n"
 	  "  `semaprax <command> --help`); the language card (docs/language-card.md: `help\n"
 	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
-	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows.\n" },
+	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows; the bundled standard\n"
+	  "  library (std/): its modules, one module's functions, or one function's header,\n"
+	  "  contracts, effects, doc and `use` line.\n" },
 	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  previews a v1/v2 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"

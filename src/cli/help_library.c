@@ -1,0 +1,254 @@
+/*
+ * help_library.c — `semaprax help library [all|<module|name|stable-id>]`
+ * (TOOLCHAIN.md §1.1, §4): the bundled standard library (src/project/std.h)
+ * answered from its own embedded sources, so the catalog cannot drift from
+ * what a project links.
+ *
+ *   help library              the modules: name, function count, one-line doc
+ *   help library <module>     the module's doc, its `[dependencies]` row and
+ *                             one line per function (stable id, header)
+ *   help library <stable-id>  one entry: header, contracts, effects, doc and
+ *                             the `use` line that imports it (≈250 bytes;
+ *                             the module page names the dependency row)
+ *   help library <name>       every entry whose function is named so
+ *   help library all          every module and every entry
+ *
+ * Each source is parsed only (no check: `make test` checks them); an entry
+ * is a function with an explicit `@id`, in source order.  An unknown
+ * operand is exit 2 with the nearest modules, names and ids.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../fmt/fmt.h"
+#include "../project/std.h"
+
+typedef struct LibModule {
+	const ProjectStdSource *std;
+	Session s;
+	bool ok;
+	int *owner;           /* fmt_comment_owners */
+} LibModule;
+
+static void
+load(LibModule *L, const ProjectStdSource *std)
+{
+	memset(L, 0, sizeof *L);
+	L->std = std;
+	driver_session_init(&L->s, std->origin);
+	driver_set_source(&L->s, std->src, strlen(std->src));
+	L->ok = driver_parse(&L->s);
+	if (L->ok) {
+		const Module *m = L->s.m;
+		L->owner = spx_xcalloc((size_t)m->ncomments + 1, sizeof *L->owner);
+		fmt_comment_owners(m, L->s.src, L->s.len, L->owner);
+	}
+}
+
+static void
+unload(LibModule *L)
+{
+	free(L->owner);
+	driver_session_free(&L->s);
+}
+
+/* Whether declaration i is a library entry (a function with an explicit id). */
+static bool
+is_entry(const LibModule *L, int i)
+{
+	const Decl *d = &L->s.m->decls[i];
+	return d->kind == DECL_FN && d->id.present;
+}
+
+static int
+entry_count(const LibModule *L)
+{
+	int n = 0;
+	for (int i = 0; L->ok && i < L->s.m->ndecls; i++)
+		n += is_entry(L, i);
+	return n;
+}
+
+/* The comments owned by owner (a declaration index or FMT_COMMENT_MODULE),
+ * joined by single spaces. */
+static void
+doc_text(const LibModule *L, int owner, Buf *b)
+{
+	const Module *m = L->s.m;
+	bool first = true;
+	for (int k = 0; k < m->ncomments; k++) {
+		if (L->owner[k] != owner)
+			continue;
+		const char *t = m->comments[k].text;
+		size_t n = m->comments[k].len;
+		while (n && *t == ' ') {
+			t++;
+			n--;
+		}
+		if (!first)
+			buf_putc(b, ' ');
+		buf_put(b, t, n);
+		first = false;
+	}
+}
+
+/* The module's one-line doc: its leading comment's first sentence, without
+ * the "<module> — " that opens it. */
+static void
+module_line(const LibModule *L, Buf *out)
+{
+	Buf b = {0};
+	doc_text(L, FMT_COMMENT_MODULE, &b);
+	const char *t = b.data ? b.data : "";
+	const char *dash = strstr(t, " \xe2\x80\x94 ");   /* " — " */
+	if (dash)
+		t = dash + 5;
+	const char *end = t;
+	while (*end && !(end[0] == '.' && (end[1] == ' ' || end[1] == '\0')))
+		end++;
+	buf_put(out, t, (size_t)(end - t));
+	buf_free(&b);
+}
+
+static void
+id_of(const Decl *d, Buf *b)
+{
+	buf_put(b, d->id.value.s, d->id.value.len);
+}
+
+/* One entry (TOOLCHAIN.md §4: about 200 bytes). */
+static void
+entry(const LibModule *L, int i, Buf *out)
+{
+	const Decl *d = &L->s.m->decls[i];
+	const FnDecl *fn = &d->u.fn;
+	id_of(d, out);
+	buf_puts(out, "  ");
+	fmt_fn_header(out, fn);
+	buf_putc(out, '\n');
+	for (int k = 0; k < fn->nclauses; k++) {
+		buf_puts(out, fn->clauses[k].kind == CLAUSE_REQUIRES ? "  requires " : "  ensures ");
+		fmt_expr_line(out, fn->clauses[k].cond);
+		buf_putc(out, '\n');
+	}
+	buf_puts(out, "  effects: ");
+	if (fn->uses.nnames == 0)
+		buf_puts(out, "none");
+	for (int k = 0; k < fn->uses.nnames; k++) {
+		if (k)
+			buf_puts(out, ", ");
+		for (int j = 0; j < fn->uses.names[k].nparts; j++) {
+			if (j)
+				buf_putc(out, '.');
+			buf_put(out, fn->uses.names[k].parts[j].s, fn->uses.names[k].parts[j].len);
+		}
+	}
+	buf_puts(out, "\n  ");
+	doc_text(L, i, out);
+	buf_puts(out, "\n  use function @id(\"");
+	id_of(d, out);
+	buf_printf(out, "\") from %s as %.*s;\n", L->std->module, (int)fn->name.len, fn->name.s);
+}
+
+static void
+module_page(const LibModule *L, Buf *out)
+{
+	buf_printf(out, "%s — ", L->std->module);
+	module_line(L, out);
+	buf_printf(out, ".\n[dependencies] %s = \"^" PROJECT_STD_VERSION "\"  (source %s)\n", L->std->module, L->std->path);
+	for (int i = 0; L->ok && i < L->s.m->ndecls; i++) {
+		if (!is_entry(L, i))
+			continue;
+		buf_puts(out, "  ");
+		id_of(&L->s.m->decls[i], out);
+		buf_puts(out, "  ");
+		fmt_fn_header(out, &L->s.m->decls[i].u.fn);
+		buf_putc(out, '\n');
+	}
+}
+
+static bool
+name_is(const Name *n, const char *s)
+{
+	return strlen(s) == n->len && memcmp(n->s, s, n->len) == 0;
+}
+
+static bool
+id_is(const Decl *d, const char *s)
+{
+	return strlen(s) == d->id.value.len && memcmp(d->id.value.s, s, d->id.value.len) == 0;
+}
+
+int
+cli_help_library(int argc, char **argv)
+{
+	if (argc > 3)
+		return cli_usage("help", "help library takes at most one module, name or stable id, got `%s`", argv[3]);
+	size_t n = project_std_nsources;
+	LibModule *mods = spx_xcalloc(n + 1, sizeof *mods);
+	for (size_t i = 0; i < n; i++)
+		load(&mods[i], &project_std_sources[i]);
+	const char *want = argc == 3 ? argv[2] : NULL;
+	Buf out = {0};
+	int status = EXIT_OK;
+	if (!want) {
+		buf_puts(&out, "Standard library (bundled, version " PROJECT_STD_VERSION "; a project adds `std.<module> = \"^" PROJECT_STD_VERSION "\"` to [dependencies]):\n");
+		for (size_t i = 0; i < n; i++) {
+			buf_printf(&out, "  %-16s %2d functions  ", mods[i].std->module, entry_count(&mods[i]));
+			module_line(&mods[i], &out);
+			buf_putc(&out, '\n');
+		}
+		buf_puts(&out, "More: semaprax help library <module|name|stable-id> | all\n");
+	} else {
+		bool all = strcmp(want, "all") == 0;
+		bool found = false;
+		for (size_t i = 0; i < n; i++) {
+			const LibModule *L = &mods[i];
+			if (all || strcmp(want, L->std->module) == 0) {
+				if (found)
+					buf_putc(&out, '\n');
+				module_page(L, &out);
+				found = true;
+				if (!all)
+					continue;
+			}
+			for (int k = 0; L->ok && k < L->s.m->ndecls; k++) {
+				if (!is_entry(L, k))
+					continue;
+				const Decl *d = &L->s.m->decls[k];
+				if (all || id_is(d, want) || name_is(&d->u.fn.name, want)) {
+					if (all)
+						buf_putc(&out, '\n');
+					entry(L, k, &out);
+					found = true;
+				}
+			}
+		}
+		if (!found) {
+			CliNear nr = {0};
+			for (size_t i = 0; i < n; i++) {
+				const LibModule *L = &mods[i];
+				cli_near_offer(&nr, want, L->std->module, strlen(L->std->module));
+				for (int k = 0; L->ok && k < L->s.m->ndecls; k++) {
+					if (!is_entry(L, k))
+						continue;
+					const Decl *d = &L->s.m->decls[k];
+					cli_near_offer(&nr, want, d->u.fn.name.s, d->u.fn.name.len);
+					cli_near_offer(&nr, want, d->id.value.s, d->id.value.len);
+				}
+			}
+			fprintf(stderr, "unknown library module, name or stable id `%s`", want);
+			cli_near_print(&nr);
+			fputs("hint: `semaprax help library` lists the modules; `semaprax help library all` every function\n", stderr);
+			status = EXIT_USAGE;
+		}
+	}
+	fwrite(out.data, 1, out.len, stdout);
+	buf_free(&out);
+	for (size_t i = 0; i < n; i++)
+		unload(&mods[i]);
+	free(mods);
+	return status;
+}
