@@ -245,7 +245,8 @@ cli_help_library(int argc, char **argv)
 			status = EXIT_USAGE;
 		}
 	}
-	fwrite(out.data, 1, out.len, stdout);
+	if (out.len)
+		fwrite(out.data, 1, out.len, stdout);
 	buf_free(&out);
 	for (size_t i = 0; i < n; i++)
 		unload(&mods[i]);
