@@ -147,6 +147,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
 	sh tests/wasm-test.sh $(BIN)
 	sh tests/web-test.sh $(BIN)
+	sh tests/browser-test.sh $(BIN)
 	CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED)
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
