@@ -1,7 +1,7 @@
 #!/bin/sh
 # browser-test.sh BIN — the web package in a real browser (issue 13 item 6):
-# builds tests/fixtures/web/pkg.spx with `build --target web`, then
-# tests/browser/browser-test.mjs serves it on a loopback HTTP server and
+# builds tests/fixtures/web/pkg.spx and kinds.spx with `build --target web`,
+# then tests/browser/browser-test.mjs serves them on a loopback HTTP server and
 # drives headless Debian Chromium (/usr/bin/chromium, never a downloaded
 # browser) with playwright-core (tests/browser/package-lock.json; `npm ci`
 # there installs it) to fill the forms and check what the page shows.  A
@@ -25,10 +25,15 @@ if [ ! -f "$here/browser/node_modules/playwright-core/package.json" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! NO_COLOR=1 "$bin" build tests/fixtures/web/pkg.spx --target web \
-	--export web.pkg.add --export web.pkg.halve -o "$tmp/pkg" > "$tmp/out" 2> "$tmp/err" < /dev/null; then
-	echo "FAIL browser: build --target web failed: $(head -n 3 "$tmp/err")"
-	exit 1
-fi
+mkdir "$tmp/root"
+build() {
+	if ! NO_COLOR=1 "$bin" build "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; then
+		echo "FAIL browser: build $1 --target web failed: $(head -n 3 "$tmp/err")"
+		exit 1
+	fi
+}
+build tests/fixtures/web/pkg.spx --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/root/pkg"
+build tests/fixtures/web/kinds.spx --target web --export web.kinds.area --export web.kinds.echo \
+	--export web.kinds.is_x --export web.kinds.widen -o "$tmp/root/kinds"
 # playwright-core writes nothing outside $tmp: its cache and the profile
-HOME=$tmp PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROMIUM=$chromium node "$here/browser/browser-test.mjs" "$tmp/pkg" < /dev/null
+HOME=$tmp PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROMIUM=$chromium node "$here/browser/browser-test.mjs" "$tmp/root" < /dev/null

@@ -1,13 +1,15 @@
-// browser-test.mjs PKGDIR — a built web package (tests/browser-test.sh builds
-// tests/fixtures/web/pkg.spx) in headless Debian Chromium driven by
-// playwright-core: serves PKGDIR on a loopback HTTP server, opens its
-// index.html, fills each export's form, submits it and reads the <output>
-// the page shows: results, a broken `requires` as status 70, checked
-// arithmetic overflow as status 71, an argument out of its type's range as
-// the page's TypeError, and a malformed integer kept from the call by the
-// form's own validation.  The page must load without a console error or
-// an uncaught exception.  Never a downloaded browser: /usr/bin/chromium
-// (or $CHROMIUM) only, and a missing one fails the test.
+// browser-test.mjs ROOT — built web packages in headless Debian Chromium
+// driven by playwright-core.  tests/browser-test.sh builds
+// tests/fixtures/web/pkg.spx into ROOT/pkg and kinds.spx into ROOT/kinds;
+// this serves ROOT on a loopback HTTP server, opens each index.html, fills
+// the exports' forms, submits them and reads the <output> the page shows:
+// results of every input kind (integers, bool, f64, char with an astral
+// scalar), a broken `requires` as status 70, checked arithmetic overflow as
+// status 71, an argument out of its type's range as the binding's
+// TypeError, and a malformed integer kept from the call by the form's own
+// validation.  The pages must load without a console error, an uncaught
+// exception or a failed request.  Never a downloaded browser:
+// /usr/bin/chromium (or $CHROMIUM) only, and a missing one fails the test.
 import { createServer } from 'node:http';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { join, normalize, sep } from 'node:path';
 const root = process.argv[2];
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 if (!root) {
-	console.log('usage: node browser-test.mjs PKGDIR');
+	console.log('usage: node browser-test.mjs ROOT');
 	process.exit(2);
 }
 if (!existsSync(chromium)) {
@@ -43,7 +45,7 @@ const TYPES = {
 const served = [];
 const server = createServer(async (req, res) => {
 	const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-	const file = normalize(join(root, path === '/' ? 'index.html' : path));
+	const file = normalize(join(root, path));
 	served.push(`${req.method} ${path}`);
 	const ext = file.slice(file.lastIndexOf('.'));
 	if (req.method !== 'GET' || !file.startsWith(normalize(root) + sep) || !TYPES[ext]) {
@@ -94,7 +96,7 @@ try {
 	page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
 	page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} for ${r.url()}`); });
 
-	const resp = await page.goto(base + 'index.html', { waitUntil: 'load' });
+	const resp = await page.goto(base + 'pkg/index.html', { waitUntil: 'load' });
 	expect('index.html status', resp.status(), 200);
 	expect('title', await page.title(), 'pkg');
 	expect('forms', await page.locator('form[data-id]').count(), 2);
@@ -170,8 +172,46 @@ try {
 	expect('add after failures', `${r.status} ${r.text}`, 'ok -2');
 
 	expect('page problems', problems.join('; '), '');
-	const wasm = served.filter((s) => s === 'GET /program.wasm').length;
+	const wasm = served.filter((s) => s === 'GET /pkg/program.wasm').length;
 	expect('program.wasm fetched once', wasm, 1);
+
+	// the other input kinds: f64, char (an astral scalar is two UTF-16 units), u8, usize; a bool result
+	expect('kinds index.html status', (await page.goto(base + 'kinds/index.html', { waitUntil: 'load' })).status(), 200);
+	expect('kinds forms', await page.locator('form[data-id]').count(), 4);
+	const area = form('web.kinds.area'), echo = form('web.kinds.echo'), isX = form('web.kinds.is_x'), widen = form('web.kinds.widen');
+	await fill(area, ['1.5', '2']);
+	r = await submit(area);
+	expect('area 1.5 2', `${r.status} ${r.text}`, 'ok 3');
+	await fill(area, ['0.1', '-3']);
+	r = await submit(area);
+	expect('area 0.1 -3', `${r.status} ${r.text}`, 'ok -0.30000000000000004');
+	for (const c of ['x', '\u00e9', '\u{1F600}']) {
+		await fill(echo, [c]);
+		r = await submit(echo);
+		expect(`echo ${JSON.stringify(c)}`, `${r.status} ${r.text}`, `ok ${c}`);
+	}
+	await fill(echo, ['ab']);
+	r = await submit(echo);
+	expect('echo "ab"', `${r.status} ${r.text}`, 'error TypeError: argument 1: expected one Unicode scalar value (char), got ab');
+	await fill(isX, ['x']);
+	r = await submit(isX);
+	expect('is_x x', `${r.status} ${r.text}`, 'ok true');
+	await fill(isX, ['y']);
+	r = await submit(isX);
+	expect('is_x y', `${r.status} ${r.text}`, 'ok false');
+	await fill(widen, ['255', '1']);
+	r = await submit(widen);
+	expect('widen 255 1', `${r.status} ${r.text}`, 'ok 256');
+	await fill(widen, ['1', '18446744073709551615']);
+	r = await submit(widen);
+	expect('widen overflow', `${r.status} ${r.text}`, '71 failed with status 71: SEMAPRAX checked arithmetic failure: addition overflow');
+	await fill(widen, ['256', '0']);
+	r = await submit(widen);
+	expect('widen u8 256', `${r.status} ${r.text}`, 'error TypeError: argument 1: expected an integer in 0..=255 (u8), got 256');
+	await fill(widen, ['0', '-1']);
+	r = await submit(widen);
+	expect('widen usize -1', `${r.status} ${r.text}`, 'error TypeError: argument 2: expected an integer in 0..=18446744073709551615 (usize), got -1');
+	expect('kinds page problems', problems.join('; '), '');
 } catch (e) {
 	fail(`${e.message.split('\n').slice(0, 3).join(' | ')}`);
 } finally {
