@@ -17,6 +17,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/p/src"
 "$bin" explain --register > "$tmp/p/codes.json" || { echo "doc-codes: explain --register failed"; exit 1; }
+# the register holds every code of the catalog, the retired ones marked so
+held=$(grep -c '^"SPX-' "$tmp/p/codes.json")
+retired=$(grep -c '^{"token":"SPX-[A-Z][0-9]*","retired":true}' "$tmp/p/codes.json")
+want_held=$(grep -c '^| SPX-[A-Z][0-9]* | \(error\|warning\) |' docs/diagnostics.md)
+want_retired=$(grep -c '^| SPX-[A-Z][0-9]* | retired |' docs/diagnostics.md)
+if [ "$held" != "$want_held" ] || [ "$retired" != "$want_retired" ] || [ "$retired" = 0 ]; then
+	echo "doc-codes: explain --register lists $held held and $retired retired codes; the catalog $want_held and $want_retired"
+	exit 1
+fi
 cat > "$tmp/p/semaprax.toml" <<'EOF'
 schema = "semaprax.manifest.v1"
 
@@ -56,4 +65,4 @@ if ! grep -q '"unknown":0,' "$tmp/report"; then
 	"$bin" registers "$tmp/p" --register "$tmp/p/codes.json" --pattern 'SPX-[A-Z][0-9]{3}' 2>&1 | grep 'SPX-J150'
 	exit 1
 fi
-echo "doc-codes: $cites citations of diagnostic codes in README.md and docs/*.md, all in the register"
+echo "doc-codes: $cites citations of diagnostic codes in README.md and docs/*.md, all in the register ($held held, $retired retired codes)"

@@ -302,15 +302,38 @@ add_decl(Priv *pv, const char *kind, const char *id, int mod)
 	return pv->decls.len - 1;
 }
 
-/* The comments attached to the item starting at start. */
-static void
-scan_comments(Priv *pv, int decl, const Module *m, const uint32_t *key, uint32_t start)
+/* A module's attached comments by item start: (key, comment index) pairs
+ * sorted by key, then index (source order). */
+typedef struct CKey {
+	uint32_t key;
+	int index;
+} CKey;
+
+static int
+ckey_cmp(const void *a, const void *b)
 {
-	for (int i = 0; i < m->ncomments; i++)
-		if (key[i] == start) {
-			const Comment *c = &m->comments[i];
-			scan(pv, decl, "comment", c->text, c->len, c->span.start + 2);
-		}
+	const CKey *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index - y->index;
+}
+
+/* The comments attached to the item starting at start, in source order. */
+static void
+scan_comments(Priv *pv, int decl, const Module *m, const CKey *keys, uint32_t start)
+{
+	int lo = 0, hi = m->ncomments;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (keys[mid].key < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < m->ncomments && keys[i].key == start; i++) {
+		const Comment *c = &m->comments[keys[i].index];
+		scan(pv, decl, "comment", c->text, c->len, c->span.start + 2);
+	}
 }
 
 /* A clause's source after its keyword, with string and char literals and
@@ -349,7 +372,7 @@ scan_clauses(Priv *pv, int decl, const char *src, size_t len, const Clause *cl, 
 }
 
 static void
-scan_fields(Priv *pv, int mod, const Module *m, const uint32_t *key, const FieldDecl *fd, int nfd, const FieldSym *fs, int nfs)
+scan_fields(Priv *pv, int mod, const Module *m, const CKey *key, const FieldDecl *fd, int nfd, const FieldSym *fs, int nfs)
 {
 	for (int i = 0; i < nfd && i < nfs; i++) {
 		int d = add_decl(pv, "field", fs[i].id, mod);
@@ -375,8 +398,13 @@ collect_module(Priv *pv, const Project *pj, int mod)
 	if (!m || !S)
 		return;
 	bool test_module = pj->man.test_module && strcmp(pm->name, pj->man.test_module) == 0;
-	uint32_t *key = spx_xcalloc((size_t)m->ncomments + 1, sizeof *key);
-	fmt_comment_items(m, s->src, s->len, key);
+	uint32_t *items = spx_xcalloc((size_t)m->ncomments + 1, sizeof *items);
+	fmt_comment_items(m, s->src, s->len, items);
+	CKey *key = spx_xcalloc((size_t)m->ncomments + 1, sizeof *key);
+	for (int i = 0; i < m->ncomments; i++)
+		key[i] = (CKey){ items[i], i };
+	qsort(key, (size_t)m->ncomments, sizeof *key, ckey_cmp);
+	free(items);
 	const Sym **by_decl = spx_xcalloc((size_t)m->ndecls + 1, sizeof *by_decl);
 	for (int i = 0; i < S->syms.len; i++) {
 		const Sym *y = &S->syms.items[i];
