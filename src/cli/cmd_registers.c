@@ -41,7 +41,8 @@ run_checks(const Project *pj, const RegisterParams *rows, int n, bool json, bool
 			if (ran && !json)
 				project_register_summary(&r, &out);
 		}
-		fwrite(out.data, 1, out.len, stdout);
+		if (out.len)
+			fwrite(out.data, 1, out.len, stdout);
 		out.len = 0;
 		project_register_free(&r);
 	}

@@ -403,7 +403,8 @@ collect_module(Priv *pv, const Project *pj, int mod)
 	CKey *key = spx_xcalloc((size_t)m->ncomments + 1, sizeof *key);
 	for (int i = 0; i < m->ncomments; i++)
 		key[i] = (CKey){ items[i], i };
-	qsort(key, (size_t)m->ncomments, sizeof *key, ckey_cmp);
+	if (m->ncomments)
+		qsort(key, (size_t)m->ncomments, sizeof *key, ckey_cmp);
 	free(items);
 	const Sym **by_decl = spx_xcalloc((size_t)m->ndecls + 1, sizeof *by_decl);
 	for (int i = 0; i < S->syms.len; i++) {
@@ -533,7 +534,8 @@ make_findings(RegisterReport *r, Priv *pv, const Project *pj)
 {
 	VEC(RegisterFinding) out = {0};
 	/* tokens: each distinct cited token, byte order */
-	qsort(pv->cites.items, (size_t)pv->cites.len, sizeof(Cite), cite_by_token);
+	if (pv->cites.len)
+		qsort(pv->cites.items, (size_t)pv->cites.len, sizeof(Cite), cite_by_token);
 	VEC(RegisterCitedToken) toks = {0};
 	for (int i = 0; i < pv->cites.len;) {
 		int j = i;
@@ -559,7 +561,8 @@ make_findings(RegisterReport *r, Priv *pv, const Project *pj)
 	r->tokens = toks.items;
 	r->ntokens = toks.len;
 	/* unknown and retired: one per (declaration, token), at its first citing text */
-	qsort(pv->cites.items, (size_t)pv->cites.len, sizeof(Cite), cite_by_decl);
+	if (pv->cites.len)
+		qsort(pv->cites.items, (size_t)pv->cites.len, sizeof(Cite), cite_by_decl);
 	for (int i = 0; i < pv->cites.len;) {
 		const Cite *c = &pv->cites.items[i];
 		int j = i;
@@ -744,7 +747,8 @@ project_register_emit(const RegisterReport *r, bool json)
 		}
 		free(help);
 	}
-	fwrite(b.data, 1, b.len, json ? stdout : stderr);
+	if (b.len)
+		fwrite(b.data, 1, b.len, json ? stdout : stderr);
 	buf_free(&b);
 }
 
