@@ -56,7 +56,7 @@ typedef struct Cite {
 typedef struct Priv {
 	RegToken *toks;          /* register order */
 	int ntoks;
-	int *sorted;             /* token indices by token bytes */
+	RegToken **sorted;       /* the tokens by bytes, then register order */
 	pcre2_code *code;
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
@@ -80,27 +80,19 @@ label(const RegisterParams *p, const char *flag, const char *key, const char *va
 	return buf_take(&b);
 }
 
+/* Register tokens by bytes, then register order. */
 static int
-tok_cmp_idx(const void *a, const void *b, void *ctx)
+tok_cmp(const void *a, const void *b)
 {
-	const RegToken *t = ctx;
-	int x = *(const int *)a, y = *(const int *)b;
-	int c = strcmp(t[x].s, t[y].s);
-	return c ? c : x - y;
+	const RegToken *x = *(const RegToken *const *)a, *y = *(const RegToken *const *)b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : x->index - y->index;
 }
 
-/* qsort_r is not C11: a small insertion sort keeps the code portable (registers are small). */
-static void
-sort_ints(int *v, int n, int (*cmp)(const void *, const void *, void *), void *ctx)
+static int
+pair_cmp(const void *a, const void *b)
 {
-	for (int i = 1; i < n; i++) {
-		int x = v[i], j = i;
-		while (j > 0 && cmp(&v[j - 1], &x, ctx) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
+	return ((const int *)a)[0] - ((const int *)b)[0];
 }
 
 static int
@@ -109,9 +101,9 @@ find_token(const Priv *pv, const char *s)
 	int lo = 0, hi = pv->ntoks;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
-		int c = strcmp(pv->toks[pv->sorted[mid]].s, s);
+		int c = strcmp(pv->sorted[mid]->s, s);
 		if (c == 0)
-			return pv->sorted[mid];
+			return pv->sorted[mid]->index;
 		if (c < 0)
 			lo = mid + 1;
 		else
@@ -203,24 +195,29 @@ read_register(RegisterReport *r, Priv *pv)
 		return false;
 	pv->sorted = spx_xcalloc((size_t)pv->ntoks + 1, sizeof *pv->sorted);
 	for (int i = 0; i < pv->ntoks; i++)
-		pv->sorted[i] = i;
-	sort_ints(pv->sorted, pv->ntoks, tok_cmp_idx, pv->toks);
-	/* each duplicated token once, in register order of its first entry */
-	for (int i = 0; i < pv->ntoks; i++) {
-		int first = -1, second = -1;
-		for (int j = 0; j < pv->ntoks && second < 0; j++)
-			if (strcmp(pv->toks[j].s, pv->toks[i].s) == 0) {
-				if (first < 0)
-					first = j;
-				else
-					second = j;
-			}
-		if (first == i && second >= 0) {
-			Diag *d = diag_report(&r->diags, DIAG_J142, NULL, "%s lists token `%s` twice (entries %d and %d)", L, pv->toks[i].s, first + 1, second + 1);
-			diag_set_help(d, "keep one entry for `%s` (mark it `\"retired\": true` if it is withdrawn)", pv->toks[i].s);
-			ok = false;
-		}
+		pv->sorted[i] = &pv->toks[i];
+	if (pv->ntoks)
+		qsort(pv->sorted, (size_t)pv->ntoks, sizeof *pv->sorted, tok_cmp);
+	/* each duplicated token once, in register order of its first entry:
+	 * (first, second) entry pairs of each run of equal tokens */
+	int *pairs = spx_xcalloc((size_t)pv->ntoks * 2 + 2, sizeof *pairs);
+	int npairs = 0;
+	for (int i = 0; i + 1 < pv->ntoks; i++) {
+		if (strcmp(pv->sorted[i]->s, pv->sorted[i + 1]->s) != 0 || (i > 0 && strcmp(pv->sorted[i - 1]->s, pv->sorted[i]->s) == 0))
+			continue;
+		pairs[2 * npairs] = pv->sorted[i]->index;
+		pairs[2 * npairs + 1] = pv->sorted[i + 1]->index;
+		npairs++;
 	}
+	if (npairs)
+		qsort(pairs, (size_t)npairs, 2 * sizeof *pairs, pair_cmp);
+	for (int q = 0; q < npairs; q++) {
+		const char *t = pv->toks[pairs[2 * q]].s;
+		Diag *d = diag_report(&r->diags, DIAG_J142, NULL, "%s lists token `%s` twice (entries %d and %d)", L, t, pairs[2 * q] + 1, pairs[2 * q + 1] + 1);
+		diag_set_help(d, "keep one entry for `%s` (mark it `\"retired\": true` if it is withdrawn)", t);
+		ok = false;
+	}
+	free(pairs);
 	return ok;
 }
 
