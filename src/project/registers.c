@@ -409,6 +409,12 @@ collect_module(Priv *pv, const Project *pj, int mod)
 		if (y->decl && y->decl >= m->decls && y->decl < m->decls + m->ndecls && !y->origin && !by_decl[y->decl - m->decls])
 			by_decl[y->decl - m->decls] = y;
 	}
+	/* `use` imports: the imported declaration's stable id, the comments on the `use` */
+	for (int i = 0; i < m->nuses; i++) {
+		const UseDecl *u = &m->uses[i];
+		int d = add_decl(pv, "import", u->id.s, mod);
+		scan_comments(pv, d, m, key, u->span.start);
+	}
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *dc = &m->decls[i];
 		const Sym *y = by_decl[i];
