@@ -231,7 +231,40 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
-	return patch_same_meaning(sp, L->S, C->S, pd);
+	if (!patch_same_meaning(sp, L->S, C->S, pd))
+		return false;
+	if (!patch_has_v4_edit(sp))
+		return true;
+	/* v4: the added functions' ids, in operation order (sym order of the copy) */
+	SymId next = 0;
+	for (int i = 0; i < plan->changes.len; i++) {
+		PatchChange *ch = &plan->changes.items[i];
+		if (!ch->v4kind || strcmp(ch->v4kind, "function_added") != 0)
+			continue;
+		while (next < C->S->syms.len && (sema_sym(C->S, next)->prelude || sema_strmap_get(&L->S->ids, sema_sym(C->S, next)->id) >= 0))
+			next++;
+		if (next < C->S->syms.len)
+			snprintf(ch->added_id, sizeof ch->added_id, "%s", sema_sym(C->S, next++)->id);
+	}
+	if (!sp->no_new_effects)
+		return true;
+	/* `require no-new-effects`: no changed function performs a new effect */
+	ReviewFact *facts = spx_xcalloc((size_t)sp->nops + 1, sizeof *facts);
+	patch_review_facts(sp, plan, L->S, L->H, C->S, C->H, facts);
+	bool ok = true;
+	for (int i = 0; i < sp->nops && ok; i++)
+		if (facts[i].added_effects[0]) {
+			const Span *s = NULL;
+			for (int o = 0; o < sp->nops; o++)
+				if (sp->ops[o].kind == POP_NO_NEW_EFFECTS)
+					s = &sp->ops[o].line;
+			Diag *g = diag_report(pd, DIAG_G105, s, "semantic patch violates requirement `no-new-effects`: operation %d now performs %s", i,
+			    facts[i].added_effects);
+			diag_set_help(g, "drop the code that performs the effect, or the requirement");
+			ok = false;
+		}
+	free(facts);
+	return ok;
 }
 
 /*
@@ -877,7 +910,7 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	int *frontier = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1)), nf = 0;
 	for (int c = 0; c < pl->changes.len; c++) {
 		const PatchChange *ch = &pl->changes.items[c];
-		if (ch->target)
+		if (ch->target || !ch->containing)
 			continue;
 		int d = graph_find_id(g, ch->containing);
 		if (d < 0)
@@ -1067,8 +1100,13 @@ cli_cmd_review(int argc, char **argv)
 	int status = EXIT_FAIL;
 	Buf ev = {0}, b = {0};
 	ReviewUsage u = { 0, 0, 0, 0, 0, 0 };
+	ReviewFact *facts = NULL;
 	if (!run_parse(&r, false) || !run_candidate(&r) || !patch_review_same_security(&r.sp, r.L->S, r.C.S, &r.pd))
 		goto out;
+	if (patch_has_v4_edit(&r.sp)) {
+		facts = spx_xcalloc((size_t)r.sp.nops + 1, sizeof *facts);
+		patch_review_facts(&r.sp, &r.plan, r.L->S, r.L->H, r.C.S, r.C.H, facts);
+	}
 	review_counts(r.L, &u);
 	if (r.sp.version == 3) {
 		SymId t = patch_repair_target(r.L->S, r.sp.ops[0].w[2].s);
@@ -1104,12 +1142,13 @@ cli_cmd_review(int argc, char **argv)
 		}
 		u.impact_bytes = ev.len;
 	}
-	if (!patch_review(&b, &r.sp, r.L->src, r.L->len, r.ptext, r.plen, r.L->revision, r.C.revision, ev.data ? ev.data : "", ev.len, &u, &r.pd))
+	if (!patch_review(&b, &r.sp, r.L->src, r.L->len, r.ptext, r.plen, r.L->revision, r.C.revision, ev.data ? ev.data : "", ev.len, &u, facts, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
 	status = EXIT_OK;
 out:
+	free(facts);
 	run_close(&r);
 	buf_free(&b);
 	buf_free(&ev);
