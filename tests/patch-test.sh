@@ -127,6 +127,33 @@ for s in "$dir"/*.spx; do
 	cp "$s" "$work/orig/$src.spx"
 	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
 done
+# project transactions (docs/PATCH.md): projects/NAME/ is a project and
+# projects/NAME.CASE.json a transaction for it, with BASE:<module> replaced by
+# that module's revision and BASE by the project revision `check` prints;
+#   semaprax review NAME NAME.CASE.json [--evidence when CASE ends in -evidence]
+# gives projects/NAME.CASE.out (stdout, stderr, exit); the project must stay
+# byte for byte as it was (review writes nothing).
+for t in "$dir"/projects/*.json; do
+	[ -f "$t" ] || continue
+	base=$(basename "$t" .json)
+	name=${base%%.*}
+	case=${base#*.}
+	d="$work/project-$base"
+	mkdir -p "$d"
+	cp -R "$dir/projects/$name" "$d/$name"
+	out=$(cd "$d" && "$bin" check "$name" 2>/dev/null)
+	prev=$(printf '%s\n' "$out" | sed -n '1s/^verified project .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	script=$(printf '%s\n' "$out" | sed -n 's/^  module \([^ ]*\) .* (\(sha256:[0-9a-f]*\))$/s|BASE:\1|\2|g;/p')
+	sed -e "$script" -e "s|BASE|$prev|g" "$t" > "$d/$case.json"
+	flag=
+	case $case in *-evidence) flag=--evidence ;; esac
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" review "$name" "$case.json" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "project $base" "$dir/projects/$base.out" "$work/transcript"
+	diff -r "$dir/projects/$name" "$d/$name" > /dev/null || { echo "FAIL patch project $base: the project changed"; fail=1; }
+	n=$((n + 1))
+done
 # review never truncates (G120): a call instance change whose callers form
 # a chain N long has N+1 affected functions of N+2 callables.  Callables are
 # bounded by 1024, which also bounds the impact it embeds (at most 1024

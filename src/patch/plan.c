@@ -1014,7 +1014,7 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 		want_added += p->ops[o].kind == POP_ADD_FUNCTION;
 	for (SymId i = 0; i < before->syms.len; i++) {
 		Sym *x = sema_sym(before, i);
-		if (x->prelude)
+		if (x->prelude || x->origin)
 			continue;
 		SymId j = sema_strmap_get(&after->ids, x->id);
 		bool gone = false;
@@ -1033,7 +1033,7 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 	}
 	for (SymId j = 0; j < after->syms.len; j++) {
 		Sym *y = sema_sym(after, j);
-		if (y->prelude || sema_strmap_get(&before->ids, y->id) >= 0)
+		if (y->prelude || y->origin || sema_strmap_get(&before->ids, y->id) >= 0)
 			continue;
 		const Span *at = NULL;
 		for (int o = 0; o < p->nops && !at; o++)
