@@ -110,6 +110,18 @@ slice(const char *src, Span s)
 
 /* ---- selectors ---- */
 
+/* A canonical decimal index (no sign, no leading zero, at most 9 digits). */
+static bool
+canonical_index(const char *s)
+{
+	if (!*s || (s[0] == '0' && s[1]) || strlen(s) > 9)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
 /* The function or method with stable id w (G404/G107 otherwise). */
 static SymId
 select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
@@ -280,14 +292,69 @@ tight_parent(const Expr *parent, const Expr *e)
 	}
 }
 
+/* The reference's region suffix of an expression identity (`:body`,
+ * `:requires:<k>`, `:ensures:<k>` after the index), split off sel into
+ * base: 0 none, 1 body, 2 requires, 3 ensures; -1 malformed. */
+static int
+region_of(const char *sel, char *base, size_t size, unsigned long *k)
+{
+	snprintf(base, size, "%s", sel);
+	char *e = strstr(base, ":expression:");
+	if (!e)
+		return 0;
+	for (char *n; (n = strstr(e + 1, ":expression:")) != NULL;)
+		e = n;
+	char *d = e + 12;
+	while (*d >= '0' && *d <= '9')
+		d++;
+	if (*d != ':')
+		return 0;
+	char *r = d + 1;
+	*d = '\0';
+	if (strcmp(r, "body") == 0)
+		return 1;
+	int kind = strncmp(r, "requires:", 9) == 0 ? 2 : strncmp(r, "ensures:", 8) == 0 ? 3 : -1;
+	if (kind < 0)
+		return -1;
+	const char *num = r + (kind == 2 ? 9 : 8);
+	if (!canonical_index(num))
+		return -1;
+	*k = strtoul(num, NULL, 10);
+	return kind;
+}
+
+/* Does the function with id fid hold span s in the region (body, or the k-th
+ * requires/ensures clause)?  A closure's expressions are its body's. */
+static bool
+in_region(Planner *P, const char *fid, int region, unsigned long k, Span s)
+{
+	SymId f = sema_strmap_get(&P->S->ids, fid);
+	if (f < 0 || !sema_sym(P->S, f)->fn)
+		return region == 1;
+	const FnDecl *fn = sema_sym(P->S, f)->fn;
+	if (region == 1)
+		return fn->body && fn->body->span.start <= s.start && s.end <= fn->body->span.end;
+	unsigned long seen = 0;
+	for (int i = 0; i < fn->nclauses; i++) {
+		const Clause *c = &fn->clauses[i];
+		if ((c->kind == CLAUSE_REQUIRES) != (region == 2))
+			continue;
+		if (seen++ == k)
+			return c->span.start <= s.start && s.end <= c->span.end;
+	}
+	return false;
+}
+
 static bool
 plan_expr(Planner *P)
 {
 	const PatchWord *w = &P->o->w[0];
-	char fid[400];
+	char fid[400], base[600];
 	uint32_t index;
-	if (!patch_parse_expression_id(w->s, fid, sizeof fid, &index))
-		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
+	unsigned long rk = 0;
+	int region = region_of(w->s, base, sizeof base, &rk);
+	if (region < 0 || !patch_parse_expression_id(base, fid, sizeof fid, &index))
+		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`");
 	const HirFunc *hf = NULL;
 	for (int i = 0; P->H && i < P->H->nfuncs && !hf; i++)
 		if (P->H->funcs[i].id && strcmp(P->H->funcs[i].id, fid) == 0)
@@ -315,6 +382,8 @@ plan_expr(Planner *P)
 	const Expr *e = P->found;
 	if (!e || e->span.end <= e->span.start)
 		return stale(P, w, "%s", "the expression is not written in the source (the checker made it)");
+	if (region > 0 && !in_region(P, fid, region, rk, e->span))
+		return stale(P, w, "%s", region == 1 ? "the expression is not in the function's body" : "the expression is not in that contract clause");
 	if (same_text(P->src + e->span.start, e->span.end - e->span.start, P->o->text, strlen(P->o->text)))
 		return no_op(P, "the expression is already this text");
 	uint32_t n = indent_len(P->src, e->span.start);
