@@ -6,6 +6,7 @@
  *   semaprax repair <file> <repair-id> --persistent-id <id>
  *   semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]
  *   semaprax review <file> <patch.spatch>
+ *   semaprax review <project> <transaction.json> [--evidence]
  *
  * `patch`: lock the file (fmt_write.c), verify it, resolve the patch
  * against that one verified program (src/patch/), apply the edits to a

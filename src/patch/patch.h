@@ -1,7 +1,7 @@
 /*
- * patch.h — semantic patches (TOOLCHAIN.md §1.4): the `.spatch` text
- * formats v1, v2 and v3, their selectors resolved against one verified
- * program, and the source edits they make.
+ * patch.h — semantic patches (TOOLCHAIN.md §1.4, docs/PATCH.md): the
+ * `.spatch` text formats v1, v2, v3 and our v4, their selectors resolved
+ * against one verified program, and the source edits they make.
  *
  * The layer is pure: it reads a patch text and a checked program (AST and
  * Sema, public headers only) and produces byte-range replacements of the
@@ -10,7 +10,7 @@
  * the copy (patch_same_meaning compares the two checked programs) and
  * commits it atomically.
  *
- * Diagnostics about the patch (G101…G108, G404, R101, R102) go to a sink
+ * Diagnostics about the patch (G101…G112, G404, R101, R102) go to a sink
  * whose path and text are the patch file's, with spans into that text.
  */
 #ifndef SPX_PATCH_H

@@ -8,7 +8,10 @@
  * anywhere else, or an unknown schema, is G101.  Exactly one `base`
  * (G102 when missing, G106 when repeated), selectors at most once (G106).
  * v3 is canonical text: exactly the three LF-terminated lines with single
- * spaces, no comments (G101 otherwise).
+ * spaces, no comments (G101 otherwise).  `schema semaprax.semantic-patch.v4`
+ * adds the v4 operations (docs/PATCH.md), whose source fragments follow
+ * `with` to the end of the line or fill the lines between `with <<<` and a
+ * line holding only `>>>`.
  *
  * Every diagnostic points into the patch text (line and column).
  */
