@@ -161,6 +161,7 @@ typedef struct ReviewFact {
 	char removed_effects[512];
 	int unsafe_before, unsafe_after;
 	int callers;                /* call sites and function values naming it, other functions */
+	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
 	bool has_fact;
 } ReviewFact;
 

@@ -406,7 +406,14 @@ plan_expr(Planner *P)
 		if (y->fn && strncmp(fid, y->id, len) == 0 && (fid[len] == '\0' || fid[len] == ':'))
 			holder = y;
 	}
-	PatchChange *c = add_change(P, "expression", holder, NULL, (int)index);
+	/* a contract clause's expression changes the contract */
+	const char *clause = NULL;
+	for (int i = 0; holder && holder->fn && i < holder->fn->nclauses && !clause; i++) {
+		const Clause *cl = &holder->fn->clauses[i];
+		if (cl->span.start <= e->span.start && e->span.end <= cl->span.end)
+			clause = cl->kind == CLAUSE_REQUIRES ? "requires" : "ensures";
+	}
+	PatchChange *c = add_change(P, "expression", holder, clause, (int)index);
 	c->expression = w->s;
 	c->before_text = slice(P->src, e->span);
 	c->after_text = spx_xstrdup(P->o->text);

@@ -160,6 +160,7 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		f->unsafe_before = added ? 0 : unsafe_in(before, fid);
 		f->unsafe_after = deleted ? 0 : unsafe_in(after, fid);
 		f->callers = added ? 0 : callers_of(before, fid);
+		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
 	}
 }
 
@@ -193,7 +194,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			    f->added_effects[0] ? ", and the function now performs " : "", f->added_effects);
 			break;
 		case POP_REPLACE_EXPR:
-			snprintf(st, size, "Operation %d replaces expression `%s`; the patched program re-verified%s%s.", i, id,
+			snprintf(st, size, "Operation %d replaces expression `%s`%s%s%s; the patched program re-verified%s%s.", i, id,
+			    f->clause ? " in a contract clause (`" : "", f->clause ? f->clause : "", f->clause ? "`)" : "",
 			    f->added_effects[0] ? ", and its function now performs " : "", f->added_effects);
 			break;
 		case POP_ADD_CLAUSE:
@@ -220,7 +222,10 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		break;
 	case S_API:
 		d = D_CHANGE;
-		if (o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR) {
+		if (o->kind == POP_REPLACE_EXPR && f->clause) {
+			snprintf(st, size, "Operation %d changes a contract clause (`%s`), which is part of its function's interface; identity and signature stay.", i,
+			    f->clause);
+		} else if (o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR) {
 			d = D_NO_CHANGE;
 			snprintf(st, size, "Operation %d keeps the stable identity, signature and contract of the function it changes.", i);
 		} else if (o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE) {
@@ -264,6 +269,12 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d weakens what `%s` guarantees: callers relying on the removed postcondition (%d call site%s here) must stop.",
 			    i, id, f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_REPLACE_EXPR && f->clause) {
+			d = D_MIGRATION;
+			bool pre = strcmp(f->clause, "requires") == 0;
+			snprintf(st, size, pre ? "Operation %d changes a precondition, which may now be stronger: callers (%d call site%s here) may now fail it."
+			    : "Operation %d changes a postcondition, which may now be weaker: callers relying on it (%d call site%s here) must be reviewed.", i,
+			    f->callers, f->callers == 1 ? "" : "s");
 		} else if (o->kind == POP_PARAM_TYPE) {
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d requires every caller of `%s` to pass the new parameter type (%d call site%s here re-verified).", i, id,
