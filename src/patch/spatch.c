@@ -284,6 +284,15 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 static const char *const v4_words[] = {
 	"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function", "change-parameter-type",
 };
+static const char *const v4_grammar[] = {
+	"expected `replace-body function <fn-id> with <fragment>`",
+	"expected `replace-expression expression <expression-id> with <fragment>`",
+	"expected `add-clause function <fn-id> requires|ensures with <fragment>`",
+	"expected `remove-clause function <fn-id> requires|ensures index <u32>`",
+	"expected `add-function after <declaration-id> with <fragment>`",
+	"expected `delete-function function <fn-id>`",
+	"expected `change-parameter-type function <fn-id> parameter <u32> from <type> to <type>`",
+};
 
 static void
 parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
@@ -293,8 +302,7 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		return;
 	for (size_t i = 0; i < sizeof v4_words / sizeof *v4_words; i++)
 		if (is(l, 0, v4_words[i])) {
-			bad_line(d, l, p->version == 4 ? "see docs/PATCH.md for the operation's words"
-			    : "this operation needs `schema " SCHEMA_V4 "` as the first instruction");
+			bad_line(d, l, p->version == 4 ? v4_grammar[i] : "this operation needs `schema " SCHEMA_V4 "` as the first instruction");
 			return;
 		}
 	if (l->overflow) {
