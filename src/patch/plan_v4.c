@@ -214,7 +214,16 @@ plan_body(Planner *P)
 	buf_printf(&b, "%s%s\n%.*s", nl ? "" : "\n", t, (int)n, ind);
 	free(t);
 	PatchChange *c = add_change(P, "function_body", y, NULL, -1);
-	c->before_text = slice(P->src, inner);
+	/* the old body as a fragment: blank lines at the ends and the indentation dropped */
+	Span old = inner;
+	while (old.start < old.end && (P->src[old.start] == '\n' || P->src[old.start] == '\r'))
+		old.start++;
+	while (old.end > old.start && (P->src[old.end - 1] == ' ' || P->src[old.end - 1] == '\t' || P->src[old.end - 1] == '\n' ||
+	    P->src[old.end - 1] == '\r'))
+		old.end--;
+	char *raw = slice(P->src, old);
+	c->before_text = reindent(raw, "", 0, true);
+	free(raw);
 	inner.start += nl;   /* the diff then leaves the `{` line alone */
 	patch_add_edit(P, inner, b.data);
 	c->after_text = spx_xstrdup(P->o->text);
