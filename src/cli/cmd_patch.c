@@ -1252,6 +1252,52 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 	return NULL;
 }
 
+/*
+ * `cross_module_callers`: for each function the plan of module mod changes
+ * (in change order), the functions of the other modules (ModuleId order,
+ * then symbol order) that call it, or take it as a value, through a
+ * `use function` import, with their site counts.  Direct callers only: the
+ * module review's impact covers the closure inside mod.
+ */
+static void
+put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan)
+{
+	const char *name = P->mods[mod]->name;
+	bool first = true;
+	buf_puts(b, ",\"cross_module_callers\":[");
+	for (int c = 0; c < plan->changes.len; c++) {
+		const PatchChange *ch = &plan->changes.items[c];
+		const char *fid = ch->target ? ch->target : ch->v4kind ? ch->function : ch->containing;
+		if (!fid || (ch->v4kind && strcmp(ch->v4kind, "function_added") == 0))
+			continue;
+		for (int n = 0; n < P->nmods; n++) {
+			Sema *S = P->mods[n]->s.S;
+			if ((ModuleId)n == mod || !S)
+				continue;
+			for (SymId a = 0; a < S->syms.len; a++) {
+				const Sym *y = sema_sym(S, a);
+				if (!y->origin || strcmp(y->origin, name) != 0 || strcmp(y->id, fid) != 0)
+					continue;
+				for (SymId k = 0; k < S->syms.len; k++) {
+					const Sym *f = sema_sym(S, k);
+					int sites = f->fn && !f->origin ? patch_uses_in(S, f->fn, a) : 0;
+					if (sites == 0)
+						continue;
+					buf_puts(b, first ? "{\"function\":" : ",{\"function\":");
+					json_cstr(b, fid);
+					buf_puts(b, ",\"module\":");
+					json_cstr(b, P->mods[n]->name);
+					buf_puts(b, ",\"caller\":");
+					json_cstr(b, f->id);
+					buf_printf(b, ",\"site_count\":%d}", sites);
+					first = false;
+				}
+			}
+		}
+	}
+	buf_putc(b, ']');
+}
+
 static int
 review_project(const char *manifest, const char *tx_path, bool evidence)
 {
@@ -1390,12 +1436,13 @@ review_project(const char *manifest, const char *tx_path, bool evidence)
 			buf_putc(&out, '}');
 			buf_free(&d);
 		}
+		put_cross_module_callers(&out, &pj.P, o->mod, &o->plan);
 		buf_puts(&out, ",\"review\":");
 		buf_put(&out, r.data, r.len);
 		buf_putc(&out, '}');
 		buf_free(&r);
 	}
-	buf_puts(&out, "],\"authority\":\"none\",\"nonclaims\":[\"no_commit_performed\",\"no_cross_module_impact\",\"no_authority_granted\"]}\n");
+	buf_puts(&out, "],\"authority\":\"none\",\"nonclaims\":[\"no_commit_performed\",\"cross_module_callers_direct_only\",\"no_authority_granted\"]}\n");
 	fwrite(out.data, 1, out.len, stdout);
 	status = EXIT_OK;
 out:
