@@ -234,7 +234,7 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
-	if (!patch_same_meaning(sp, L->S, C->S, pd))
+	if (!patch_same_meaning(sp, plan, L->S, C->S, pd))
 		return false;
 	if (!patch_has_v4_edit(sp))
 		return true;

@@ -272,7 +272,7 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 		ModuleId cm = driver_program_find(&C, pj.P.mods[o->mod]->name);
 		Session *Cs = &C.mods[cm]->s;
 		Buf r = {0};
-		bool good = patch_same_meaning(&o->sp, L->S, Cs->S, &o->pd) && cli_patch_review_report(&r, L, Cs, &o->sp, &o->plan, o->text, o->len, &o->pd);
+		bool good = patch_same_meaning(&o->sp, &o->plan, L->S, Cs->S, &o->pd) && cli_patch_review_report(&r, L, Cs, &o->sp, &o->plan, o->text, o->len, &o->pd);
 		diag_emit_all(&o->pd, false);
 		if (!good) {
 			buf_free(&r);

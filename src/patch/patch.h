@@ -145,8 +145,10 @@ char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_
  * adds none), each call and function value resolving to the declaration
  * with the same stable id; G108 into d otherwise.  With `require
  * no-new-effects`, the effects used are a subset of the original's (G105).
+ * With a v4 edit (pl's edits tell which functions it touches), every
+ * function it does not touch is compared so, expression by expression.
  */
-bool patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+bool patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
 /* True when p has a v4 operation (it changes expressions on purpose). */
 bool patch_has_v4_edit(const SPatch *p);
 

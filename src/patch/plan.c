@@ -1055,12 +1055,74 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 	return true;
 }
 
+typedef VEC(const char *) IdSeq;
+
+/* The stable id each expression of a function resolves to ("" for none), in walk order. */
+static void
+seq_expr(Planner *P, const Expr *e)
+{
+	SymId y = P->S->expr_sym[e->id];
+	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
+	VEC_PUSH(*(IdSeq *)P->user, id);
+}
+
+static void
+id_seq(Sema *S, const FnDecl *f, IdSeq *out)
+{
+	Planner P;
+	memset(&P, 0, sizeof P);
+	P.S = S;
+	P.sym = -1;
+	P.invariants_of = -1;
+	P.user = out;
+	P.on_expr = seq_expr;
+	patch_walk_fn(&P, f);
+}
+
+/* v4: every function no v4 edit touches has the same expressions, each
+ * resolving to the declaration with the same stable id (G108). */
+static bool
+same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+{
+	for (SymId i = 0; i < before->syms.len; i++) {
+		Sym *x = sema_sym(before, i);
+		if (x->prelude || x->origin || !x->fn)
+			continue;
+		SymId j = sema_strmap_get(&after->ids, x->id);
+		if (j < 0 || !sema_sym(after, j)->fn)
+			continue;   /* deleted (same_declarations checked) */
+		bool touched = false;
+		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
+			const PatchEdit *e = &pl->edits.items[k];
+			touched = p->ops[e->op].kind >= POP_REPLACE_BODY && x->span.start <= e->start && e->end <= x->span.end;
+		}
+		if (touched)
+			continue;
+		IdSeq u = {0}, v = {0};
+		id_seq(before, x->fn, &u);
+		id_seq(after, sema_sym(after, j)->fn, &v);
+		bool same = u.len == v.len;
+		for (int k = 0; same && k < u.len; k++)
+			same = strcmp(u.items[k], v.items[k]) == 0;
+		VEC_FREE(u);
+		VEC_FREE(v);
+		if (!same) {
+			Diag *g = diag_report(d, DIAG_G108, NULL,
+			    "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which no operation edits, now resolves to another declaration",
+			    x->id);
+			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
-patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
 	const Module *a = before->m, *b = after->m;
 	if (patch_has_v4_edit(p)) {
-		if (!same_declarations(p, before, after, d))
+		if (!same_declarations(p, before, after, d) || !same_untouched(p, pl, before, after, d))
 			return false;
 	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");

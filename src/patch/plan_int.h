@@ -35,6 +35,7 @@ struct Planner {
 	Span call_span;
 	const Expr *call;
 	/* v4 */
+	void *user;              /* a walk's own state */
 	const Expr *parent;      /* the expression holding the one visited (NULL at the top) */
 	const Expr *found, *found_parent;
 	uint32_t want_start, want_end;
