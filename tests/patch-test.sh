@@ -13,7 +13,9 @@
 #                    must be byte for byte the original (and keep its mode)
 #   SRC.CASE.run     `semaprax run` on the patched file (stdout, then `exit N`);
 #                    SRC.run the same on the original (before/after); with a C
-#                    compiler, `run --native` must print the same
+#                    compiler, `run --native` must print the same, or what
+#                    SRC.CASE.run-native says (a contract failure reads
+#                    differently in the native lane)
 # No staging or lock file may remain.  SRC.CASE.args is another command
 # instead (`repairs`, `repair`, `fix`): its words, with FILE for the source,
 # run in the same way and give SRC.CASE.out; the source must stay unchanged
@@ -23,7 +25,7 @@
 set -u
 bin=${1:-build/semaprax}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-dir=tests/fixtures/patch
+dir=${PATCH_DIR:-tests/fixtures/patch}
 fail=0
 n=0
 work=$(mktemp -d)
@@ -51,8 +53,11 @@ run_lanes() {   # run_lanes NAME FILE EXPECTED
 	run_file "$2" "$work/run"
 	check "$1" "$3" "$work/run"
 	if [ -n "$native" ] && [ -f "$3" ]; then
+		# a failure's report differs by lane (status line vs detail lines): SRC.CASE.run-native
+		want=$3
+		[ -f "${3%.run}.run-native" ] && want=${3%.run}.run-native
 		run_file "$2" "$work/run-native" --native
-		cmp -s "$3" "$work/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$3" "$work/run-native" | head -10; fail=1; }
+		cmp -s "$want" "$work/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$want" "$work/run-native" | head -10; fail=1; }
 	fi
 }
 
@@ -121,6 +126,33 @@ for s in "$dir"/*.spx; do
 	mkdir -p "$work/orig"
 	cp "$s" "$work/orig/$src.spx"
 	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
+done
+# project transactions (docs/PATCH.md): projects/NAME/ is a project and
+# projects/NAME.CASE.json a transaction for it, with BASE:<module> replaced by
+# that module's revision and BASE by the project revision `check` prints;
+#   semaprax review NAME NAME.CASE.json [--evidence when CASE ends in -evidence]
+# gives projects/NAME.CASE.out (stdout, stderr, exit); the project must stay
+# byte for byte as it was (review writes nothing).
+for t in "$dir"/projects/*.json; do
+	[ -f "$t" ] || continue
+	base=$(basename "$t" .json)
+	name=${base%%.*}
+	case=${base#*.}
+	d="$work/project-$base"
+	mkdir -p "$d"
+	cp -R "$dir/projects/$name" "$d/$name"
+	out=$(cd "$d" && "$bin" check "$name" 2>/dev/null)
+	prev=$(printf '%s\n' "$out" | sed -n '1s/^verified project .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	script=$(printf '%s\n' "$out" | sed -n 's/^  module \([^ ]*\) .* (\(sha256:[0-9a-f]*\))$/s|BASE:\1|\2|g;/p')
+	sed -e "$script" -e "s|BASE|$prev|g" "$t" > "$d/$case.json"
+	flag=
+	case $case in *-evidence) flag=--evidence ;; esac
+	# shellcheck disable=SC2086
+	(cd "$d" && "$bin" review "$name" "$case.json" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
+	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
+	check "project $base" "$dir/projects/$base.out" "$work/transcript"
+	diff -r "$dir/projects/$name" "$d/$name" > /dev/null || { echo "FAIL patch project $base: the project changed"; fail=1; }
+	n=$((n + 1))
 done
 # review never truncates (G120): a call instance change whose callers form
 # a chain N long has N+1 affected functions of N+2 callables.  Callables are

@@ -6,6 +6,7 @@
  *   semaprax repair <file> <repair-id> --persistent-id <id>
  *   semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]
  *   semaprax review <file> <patch.spatch>
+ *   semaprax review <project> <transaction.json> [--evidence]
  *
  * `patch`: lock the file (fmt_write.c), verify it, resolve the patch
  * against that one verified program (src/patch/), apply the edits to a
@@ -22,16 +23,18 @@
 #include <string.h>
 
 #include "fmt_write.h"
+#include "patch_cli.h"
 
 #include "../graph/graph.h"
 #include "../patch/patch.h"
+#include "../project/project.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
 #include "../support/utf8.h"
 
 /* The patch file's bytes, or NULL after I202 (printed). */
-static char *
-read_patch(const char *path, size_t *len)
+char *
+cli_patch_read(const char *path, size_t *len)
 {
 	DiagSink tmp;
 	diag_init(&tmp, path, NULL, 0);
@@ -148,8 +151,8 @@ count_lines(const char *s, size_t len)
 	return n + (len > 0 && s[len - 1] != '\n');
 }
 
-static void
-unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len, const PatchPlan *pl)
+void
+cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len, const PatchPlan *pl)
 {
 	if (pl->edits.len == 0)
 		return;
@@ -231,7 +234,40 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
-	return patch_same_meaning(sp, L->S, C->S, pd);
+	if (!patch_same_meaning(sp, plan, L->S, C->S, pd))
+		return false;
+	if (!patch_has_v4_edit(sp))
+		return true;
+	/* v4: the added functions' ids, in operation order (sym order of the copy) */
+	SymId next = 0;
+	for (int i = 0; i < plan->changes.len; i++) {
+		PatchChange *ch = &plan->changes.items[i];
+		if (!ch->v4kind || strcmp(ch->v4kind, "function_added") != 0)
+			continue;
+		while (next < C->S->syms.len && (sema_sym(C->S, next)->prelude || sema_strmap_get(&L->S->ids, sema_sym(C->S, next)->id) >= 0))
+			next++;
+		if (next < C->S->syms.len)
+			snprintf(ch->added_id, sizeof ch->added_id, "%s", sema_sym(C->S, next++)->id);
+	}
+	if (!sp->no_new_effects)
+		return true;
+	/* `require no-new-effects`: no changed function performs a new effect */
+	ReviewFact *facts = spx_xcalloc((size_t)sp->nops + 1, sizeof *facts);
+	patch_review_facts(sp, plan, L->S, L->H, C->S, C->H, facts);
+	bool ok = true;
+	for (int i = 0; i < sp->nops && ok; i++)
+		if (facts[i].added_effects[0]) {
+			const Span *s = NULL;
+			for (int o = 0; o < sp->nops; o++)
+				if (sp->ops[o].kind == POP_NO_NEW_EFFECTS)
+					s = &sp->ops[o].line;
+			Diag *g = diag_report(pd, DIAG_G105, s, "semantic patch violates requirement `no-new-effects`: operation %d now performs %s", i,
+			    facts[i].added_effects);
+			diag_set_help(g, "drop the code that performs the effect, or the requirement");
+			ok = false;
+		}
+	free(facts);
+	return ok;
 }
 
 /*
@@ -260,7 +296,7 @@ run_open(PatchRun *r, const char *path, const char *patch_path)
 {
 	memset(r, 0, sizeof *r);
 	r->path = path;
-	r->ptext = read_patch(patch_path, &r->plen);
+	r->ptext = cli_patch_read(patch_path, &r->plen);
 	if (!r->ptext)
 		return false;
 	diag_init(&r->pd, patch_path, r->ptext, r->plen);
@@ -350,7 +386,7 @@ cli_cmd_patch(int argc, char **argv)
 	Session *L = r.L;
 	if (dry) {
 		Buf b = {0};
-		unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
+		cli_patch_unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
 		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.C.revision);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
@@ -798,7 +834,7 @@ cli_cmd_fix(int argc, char **argv)
 	VEC_PUSH(plan.edits, whole);
 	if (dry) {
 		Buf b = {0};
-		unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
+		cli_patch_unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 	} else if (!cli_fmt_write(&target, L->src, L->len, cand, clen)) {
@@ -877,7 +913,7 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	int *frontier = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1)), nf = 0;
 	for (int c = 0; c < pl->changes.len; c++) {
 		const PatchChange *ch = &pl->changes.items[c];
-		if (ch->target)
+		if (ch->target || !ch->containing)
 			continue;
 		int d = graph_find_id(g, ch->containing);
 		if (d < 0)
@@ -1055,38 +1091,45 @@ review_counts(const Session *L, ReviewUsage *u)
 		u->call_sites += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
 }
 
-int
-cli_cmd_review(int argc, char **argv)
+/*
+ * The review report of sp (planned as plan against the verified program L,
+ * its verified candidate C; the patch text ptext) into out, as one line
+ * without newline; false with diagnostics in pd.  Shared by the file and
+ * the project forms of `review`.
+ */
+bool
+cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, PatchPlan *plan, const char *ptext, size_t plen, DiagSink *pd)
 {
-	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
-		return cli_usage("review", "review requires exactly <file> <patch.spatch>");
-	const char *path = argv[1], *patch_path = argv[2];
-	PatchRun r;
-	if (!run_open(&r, path, patch_path))
-		return EXIT_FAIL;
-	int status = EXIT_FAIL;
-	Buf ev = {0}, b = {0};
+	Buf ev = {0};
 	ReviewUsage u = { 0, 0, 0, 0, 0, 0 };
-	if (!run_parse(&r, false) || !run_candidate(&r) || !patch_review_same_security(&r.sp, r.L->S, r.C.S, &r.pd))
+	ReviewFact *facts = NULL;
+	GraphModel *g = NULL;
+	ImpactNode *nodes = NULL;
+	bool ok = false;
+	if (!patch_review_same_security(sp, L->S, C->S, pd))
 		goto out;
-	review_counts(r.L, &u);
-	if (r.sp.version == 3) {
-		SymId t = patch_repair_target(r.L->S, r.sp.ops[0].w[2].s);
+	if (patch_has_v4_edit(sp)) {
+		facts = spx_xcalloc((size_t)sp->nops + 1, sizeof *facts);
+		patch_review_facts(sp, plan, L->S, L->H, C->S, C->H, facts);
+	}
+	review_counts(L, &u);
+	if (sp->version == 3) {
+		SymId t = patch_repair_target(L->S, sp->ops[0].w[2].s);
 		if (t < 0) {   /* make_candidate admitted it: cannot happen */
-			diag_report(&r.pd, DIAG_G107, &r.sp.ops[0].line, "`%s` is not a repairable automatic function", r.sp.ops[0].w[2].s);
+			diag_report(pd, DIAG_G107, &sp->ops[0].line, "`%s` is not a repairable automatic function", sp->ops[0].w[2].s);
 			goto out;
 		}
-		put_identity_rebase(&ev, r.L->S, t, r.sp.ops[0].to.s);
+		put_identity_rebase(&ev, L->S, t, sp->ops[0].to.s);
 	} else {
 		/* the complete impact report, with the fixed options */
-		r.g = graph_model_build(r.L->S, r.L->H);
-		int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
+		g = graph_model_build(L->S, L->H);
+		int nnodes = reverse_closure(g, plan, pd, &nodes);
 		if (nnodes < 0)
 			goto out;
 		u.impact_nodes = nnodes;
-		u.impact_depth = nnodes ? r.nodes[nnodes - 1].depth : 0;
+		u.impact_depth = nnodes ? nodes[nnodes - 1].depth : 0;
 		if (nnodes > REVIEW_MAX_IMPACT_NODES || u.impact_depth > REVIEW_MAX_IMPACT_DEPTH) {
-			Diag *e = diag_report(&r.pd, DIAG_G120, NULL,
+			Diag *e = diag_report(pd, DIAG_G120, NULL,
 			    "the patch's impact (%d functions, depth %d) exceeds the review's bounds (%d functions, depth %d)", nnodes, u.impact_depth,
 			    REVIEW_MAX_IMPACT_NODES, REVIEW_MAX_IMPACT_DEPTH);
 			diag_set_help(e, "a review never describes a truncated caller closure; split the patch");
@@ -1094,17 +1137,52 @@ cli_cmd_review(int argc, char **argv)
 		}
 		ImpactQuery q = { REVIEW_MAX_IMPACT_DEPTH, REVIEW_MAX_IMPACT_BYTES, REVIEW_MAX_IMPACT_NODES };
 		DiagSink scratch;
-		diag_init(&scratch, patch_path, r.ptext, r.plen);
-		bool ok = patch_impact(&ev, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.C.revision, &q, r.nodes, nnodes, &scratch);
+		diag_init(&scratch, pd->path, ptext, plen);
+		bool fits = patch_impact(&ev, sp, plan, L->S, ptext, plen, L->revision, C->revision, &q, nodes, nnodes, &scratch);
 		diag_free(&scratch);
-		if (!ok) {
-			Diag *e = diag_report(&r.pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);
+		if (!fits) {
+			Diag *e = diag_report(pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);
 			diag_set_help(e, "a review never embeds a truncated impact report; split the patch");
 			goto out;
 		}
 		u.impact_bytes = ev.len;
 	}
-	if (!patch_review(&b, &r.sp, r.L->src, r.L->len, r.ptext, r.plen, r.L->revision, r.C.revision, ev.data ? ev.data : "", ev.len, &u, &r.pd))
+	ok = patch_review(out, sp, L->src, L->len, ptext, plen, L->revision, C->revision, ev.data ? ev.data : "", ev.len, &u, facts, pd);
+out:
+	free(facts);
+	free(nodes);
+	if (g)
+		graph_model_free(g);
+	buf_free(&ev);
+	return ok;
+}
+
+int
+cli_cmd_review(int argc, char **argv)
+{
+	if (argc >= 3 && argv[1][0] != '-') {
+		char *manifest = project_manifest_for(argv[1], NULL);
+		if (manifest) {
+			bool evidence = argc == 4 && strcmp(argv[3], "--evidence") == 0;
+			if ((argc != 3 && !evidence) || argv[2][0] == '-') {
+				free(manifest);
+				return cli_usage("review", "review requires exactly <project> <transaction.json> [--evidence]");
+			}
+			int st = cli_patch_review_project(manifest, argv[2], evidence);
+			free(manifest);
+			return st;
+		}
+	}
+	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
+		return cli_usage("review", "review requires exactly <file> <patch.spatch>, or <project> <transaction.json> [--evidence]");
+	const char *path = argv[1], *patch_path = argv[2];
+	PatchRun r;
+	if (!run_open(&r, path, patch_path))
+		return EXIT_FAIL;
+	int status = EXIT_FAIL;
+	Buf b = {0};
+	if (!run_parse(&r, false) || !run_candidate(&r) ||
+	    !cli_patch_review_report(&b, r.L, &r.C, &r.sp, &r.plan, r.ptext, r.plen, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
@@ -1112,6 +1190,5 @@ cli_cmd_review(int argc, char **argv)
 out:
 	run_close(&r);
 	buf_free(&b);
-	buf_free(&ev);
 	return status;
 }

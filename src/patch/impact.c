@@ -148,6 +148,76 @@ consumers_of(const PatchPlan *pl, const PatchChange *ch, const Container *cs, in
 	return n;
 }
 
+/* The v4 operations but change-parameter-type, after `"kind":`. */
+static void
+put_v4_operation(Buf *b, const PatchOp *o)
+{
+	static const char *const names[] = { "replace_body", "replace_expression", "add_clause", "remove_clause", "add_function", "delete_function" };
+	static const char *const selector[] = { "function", "expression", "function", "function", "after", "function" };
+	int k = (int)o->kind - (int)POP_REPLACE_BODY;
+	buf_printf(b, "\"%s\",\"%s\":", names[k], selector[k]);
+	json_cstr(b, o->w[0].s);
+	if (o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE)
+		buf_printf(b, ",\"clause\":\"%s\"", o->w[1].s);
+	if (o->kind == POP_REMOVE_CLAUSE)
+		buf_printf(b, ",\"clause_index\":%s", o->w[2].s);
+	if (o->text) {
+		buf_puts(b, ",\"fragment\":");
+		json_cstr(b, o->text);
+	}
+	buf_putc(b, '}');
+}
+
+/* A v4 change object's fields after `{"kind":…`. */
+static void
+put_v4_change(Buf *b, const PatchChange *c)
+{
+	const char *cls = "behavioral_body";
+	if (strcmp(c->v4kind, "expression") == 0)
+		cls = "behavioral_expression";
+	else if (strcmp(c->v4kind, "contract_clause") == 0)
+		cls = strcmp(c->detail, "requires") == 0 ? "contract_precondition" : "contract_postcondition";
+	else if (strcmp(c->v4kind, "parameter_type") == 0)
+		cls = "signature";
+	else if (strcmp(c->v4kind, "function_added") == 0)
+		cls = "declaration_added";
+	else if (strcmp(c->v4kind, "function_deleted") == 0)
+		cls = "declaration_removed";
+	buf_printf(b, "{\"kind\":\"%s\"", c->v4kind);
+	if (c->expression) {
+		buf_puts(b, ",\"expression\":");
+		json_cstr(b, c->expression);
+		buf_printf(b, ",\"region\":\"%s\"", c->detail ? c->detail : "body");
+	}
+	const char *fn = strcmp(c->v4kind, "function_added") == 0 ? (c->added_id[0] ? c->added_id : NULL) : c->function;
+	buf_puts(b, ",\"function\":");
+	if (fn)
+		json_cstr(b, fn);
+	else
+		buf_puts(b, "null");
+	if (strcmp(c->v4kind, "function_added") == 0) {
+		buf_puts(b, ",\"anchor\":");
+		json_cstr(b, c->detail);
+	} else if (strcmp(c->v4kind, "contract_clause") == 0) {
+		buf_printf(b, ",\"clause\":\"%s\",\"clause_index\":%d", c->detail, c->index);
+	} else if (strcmp(c->v4kind, "parameter_type") == 0) {
+		buf_puts(b, ",\"parameter\":");
+		json_cstr(b, c->detail);
+		buf_printf(b, ",\"parameter_index\":%d", c->index);
+	}
+	buf_puts(b, ",\"before_text\":");
+	if (c->before_text)
+		json_cstr(b, c->before_text);
+	else
+		buf_puts(b, "null");
+	buf_puts(b, ",\"after_text\":");
+	if (c->after_text)
+		json_cstr(b, c->after_text);
+	else
+		buf_puts(b, "null");
+	buf_printf(b, ",\"classification\":\"%s\"", cls);
+}
+
 static void
 put_operation(Buf *b, const PatchOp *o, int i)
 {
@@ -185,6 +255,20 @@ put_operation(Buf *b, const PatchOp *o, int i)
 	case POP_ASSIGN_ID:
 		buf_puts(b, "\"assign_function_id\"}");
 		return;
+	case POP_REPLACE_BODY:
+	case POP_REPLACE_EXPR:
+	case POP_ADD_CLAUSE:
+	case POP_REMOVE_CLAUSE:
+	case POP_ADD_FUNCTION:
+	case POP_DELETE_FUNCTION:
+		put_v4_operation(b, o);
+		return;
+	case POP_PARAM_TYPE:
+		buf_puts(b, "\"change_parameter_type\",\"function\":");
+		json_cstr(b, o->w[0].s);
+		buf_printf(b, ",\"parameter_index\":%s,\"from\":", o->w[1].s);
+		json_cstr(b, o->w[2].s);
+		break;
 	}
 	buf_puts(b, ",\"to\":");
 	json_cstr(b, o->to.s);
@@ -224,7 +308,9 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 		const PatchChange *c = &pl->changes.items[i];
 		if (i)
 			buf_putc(&head, ',');
-		if (c->target) {
+		if (c->v4kind) {
+			put_v4_change(&head, c);
+		} else if (c->target) {
 			buf_puts(&head, "{\"kind\":\"rename\",\"target\":");
 			json_cstr(&head, c->target);
 			buf_printf(&head, ",\"target_kind\":\"%s\",\"before\":", c->target_kind);
@@ -258,8 +344,9 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 		for (int k = 0; k < c->nops; k++)
 			buf_printf(&head, k ? ",%d" : "%d", c->ops[k]);
 		buf_puts(&head, "],\"source_consumers\":[");
-		Consumer *list;
-		int n = consumers_of(pl, c, cs.items, cs.len, &list);
+		Consumer *list = NULL;
+		/* an added function is no consumer of its anchor */
+		int n = c->v4kind && strcmp(c->v4kind, "function_added") == 0 ? 0 : consumers_of(pl, c, cs.items, cs.len, &list);
 		for (int k = 0; k < n; k++) {
 			buf_puts(&head, k ? ",{\"id\":" : "{\"id\":");
 			json_cstr(&head, list[k].id);

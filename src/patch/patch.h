@@ -1,7 +1,7 @@
 /*
- * patch.h — semantic patches (TOOLCHAIN.md §1.4): the `.spatch` text
- * formats v1, v2 and v3, their selectors resolved against one verified
- * program, and the source edits they make.
+ * patch.h — semantic patches (TOOLCHAIN.md §1.4, docs/PATCH.md): the
+ * `.spatch` text formats v1, v2, v3 and our v4, their selectors resolved
+ * against one verified program, and the source edits they make.
  *
  * The layer is pure: it reads a patch text and a checked program (AST and
  * Sema, public headers only) and produces byte-range replacements of the
@@ -10,7 +10,7 @@
  * the copy (patch_same_meaning compares the two checked programs) and
  * commits it atomically.
  *
- * Diagnostics about the patch (G101…G108, G404, R101, R102) go to a sink
+ * Diagnostics about the patch (G101…G112, G404, R101, R102) go to a sink
  * whose path and text are the patch file's, with spans into that text.
  */
 #ifndef SPX_PATCH_H
@@ -28,6 +28,14 @@ typedef enum PatchOpKind {
 	POP_REPLACE_TARG,    /* v2: replace-call-type-argument … */
 	POP_NO_NEW_EFFECTS,  /* require no-new-effects */
 	POP_ASSIGN_ID,       /* v3: assign-function-id repair … to <persistent-id> */
+	/* v4 (docs/PATCH.md): */
+	POP_REPLACE_BODY,    /* replace-body function <fn-id> with <fragment> */
+	POP_REPLACE_EXPR,    /* replace-expression expression <expr-id> with <fragment> */
+	POP_ADD_CLAUSE,      /* add-clause function <fn-id> requires|ensures with <fragment> */
+	POP_REMOVE_CLAUSE,   /* remove-clause function <fn-id> requires|ensures index <u32> */
+	POP_ADD_FUNCTION,    /* add-function after <decl-id> with <fragment> */
+	POP_DELETE_FUNCTION, /* delete-function function <fn-id> */
+	POP_PARAM_TYPE,      /* change-parameter-type function <fn-id> parameter <u32> from <type> to <type> */
 } PatchOpKind;
 
 /* One word of the patch text: an owned NUL-terminated copy and its span. */
@@ -44,13 +52,20 @@ typedef struct PatchOp {
 	/* rename: w[0] id, to.  member/case: w[0] owner, w[1] member or case, to.
 	 * replace-call-type-argument: w[0] expression, w[1] template,
 	 * w[2] old-instance, w[3] index, w[4] from, to.  assign-function-id:
-	 * w[0] repair id, w[1] diagnostic, w[2] target, w[3] name, to. */
+	 * w[0] repair id, w[1] diagnostic, w[2] target, w[3] name, to.
+	 * v4: w[0] the function, expression or anchor selector; clauses: w[1]
+	 * `requires`|`ensures`, w[2] the index (remove); parameter type: w[1]
+	 * index, w[2] from, to. */
 	PatchWord w[5];
 	PatchWord to;
+	/* v4 fragments (`with …` to the end of the line, or a `<<<` … `>>>`
+	 * block): the source text, owned, and its span in the patch */
+	char *text;
+	Span text_span;
 } PatchOp;
 
 typedef struct SPatch {
-	int version;         /* 1, 2 or 3 */
+	int version;         /* 1, 2, 3 or 4 */
 	PatchWord base;      /* base.s NULL until parsed */
 	PatchOp *ops;
 	int nops;
@@ -87,6 +102,17 @@ typedef struct PatchChange {
 	char before_instance[160], after_instance[160];
 	int ops[8];               /* every contributing operation, ascending */
 	int nops;
+	/* v4 (target NULL): kind `function_body`, `expression`, `contract_clause`,
+	 * `parameter_type`, `function_added`, `function_deleted`; `containing`
+	 * the function changed (NULL for an added or deleted one, which seeds
+	 * no reverse-call closure); before/after the source texts, detail the
+	 * clause kind (`requires`/`ensures`) or the parameter's name */
+	const char *v4kind;
+	const char *function;     /* the selected, deleted or (after verification) added function */
+	const char *detail;
+	int index;                /* clause or parameter index, or -1 */
+	char *before_text, *after_text;   /* owned */
+	char added_id[256];       /* add-function: the new function's stable id */
 } PatchChange;
 
 typedef struct PatchPlan {
@@ -119,8 +145,32 @@ char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_
  * adds none), each call and function value resolving to the declaration
  * with the same stable id; G108 into d otherwise.  With `require
  * no-new-effects`, the effects used are a subset of the original's (G105).
+ * With a v4 edit (pl's edits tell which functions it touches), every
+ * function it does not touch is compared so, expression by expression.
  */
-bool patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
+bool patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
+/* True when p has a v4 operation (it changes expressions on purpose). */
+bool patch_has_v4_edit(const SPatch *p);
+
+/* ---- v4 review facts (review.c) ---- */
+
+/* What the re-verification observed about one v4 operation's function,
+ * before and after: effects its body performs (its own builtin calls and
+ * the declared effects of the functions it calls, closures included),
+ * `unsafe` blocks, its callers in the base program. */
+typedef struct ReviewFact {
+	char added_effects[512];    /* comma-separated, "" when none */
+	char removed_effects[512];
+	int unsafe_before, unsafe_after;
+	int callers;                /* call sites and function values naming it, other functions */
+	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
+	bool has_fact;
+} ReviewFact;
+
+/* The facts of every operation of p (facts[nops]) from the two checked
+ * programs and their HIR. */
+void patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after,
+    const HirModule *ha, ReviewFact *facts);
 
 /* ---- impact (TOOLCHAIN.md §3.6, impact.c) ---- */
 
@@ -185,7 +235,7 @@ typedef struct ReviewUsage {
  */
 bool patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const char *patch_text, size_t patch_len,
     const char *base_revision, const char *candidate_revision, const char *evidence, size_t evidence_len,
-    const ReviewUsage *u, DiagSink *d);
+    const ReviewUsage *u, const ReviewFact *facts, DiagSink *d);
 
 /* True when every declaration of the patched program (after) declares
  * the effects it declared before (v3: the rebased function under its new

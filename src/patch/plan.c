@@ -11,7 +11,7 @@
  * the planner asks the same table.  Renamed record-pattern shorthand `{ old }`
  * becomes `{ new: old }` so the binding keeps its name.
  */
-#include "patch.h"
+#include "plan_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,36 +20,6 @@
 #include "../sema/types.h"
 #include "../support/sha256.h"
 
-typedef struct Planner Planner;
-struct Planner {
-	const Module *m;
-	Sema *S;
-	const HirModule *H;
-	const char *src;
-	DiagSink *d;
-	PatchPlan *out;
-	int op;                  /* index of the operation being planned */
-	const PatchOp *o;
-	/* the target */
-	SymId sym;               /* rename: fn/resource; member/case: record or variant */
-	int ci;                  /* member of a case / rename-case: the case index (else -1) */
-	const char *old, *new_;  /* member/case/resource names */
-	/* walk state */
-	const Name *tp;          /* type parameters in scope (declaration) */
-	int ntp;
-	const Name *tp2;         /* … and a method's own */
-	int ntp2;
-	SymId invariants_of;     /* walking the invariants of this record, else -1 */
-	void (*on_expr)(Planner *, const Expr *);
-	void (*on_pat)(Planner *, const Pattern *);
-	void (*on_type)(Planner *, const Type *);
-	void (*on_stmt)(Planner *, const Stmt *);
-	/* replace-call-type-argument: the call found by its span */
-	Span call_span;
-	const Expr *call;
-};
-
-static void walk_expr(Planner *P, const Expr *e);
 static void walk_block(Planner *P, const Block *b);
 
 static void
@@ -93,7 +63,7 @@ walk_pat(Planner *P, const Pattern *p)
 		for (int i = 0; i < p->u.record.nfields; i++)
 			walk_pat(P, p->u.record.fields[i].sub);
 		break;
-	case PAT_LIT: walk_expr(P, p->u.lit.value); break;
+	case PAT_LIT: patch_walk_expr(P, p->u.lit.value); break;
 	default: break;
 	}
 }
@@ -102,7 +72,7 @@ static void
 walk_exprs(Planner *P, Expr *const *v, int n)
 {
 	for (int i = 0; i < n; i++)
-		walk_expr(P, v[i]);
+		patch_walk_expr(P, v[i]);
 }
 
 static void
@@ -116,34 +86,36 @@ static void
 walk_inits(Planner *P, const FieldInit *v, int n)
 {
 	for (int i = 0; i < n; i++)
-		walk_expr(P, v[i].value);
+		patch_walk_expr(P, v[i].value);
 }
 
-static void
-walk_expr(Planner *P, const Expr *e)
+void
+patch_walk_expr(Planner *P, const Expr *e)
 {
 	if (!e)
 		return;
 	if (P->on_expr)
 		P->on_expr(P, e);
+	const Expr *saved = P->parent;
+	P->parent = e;
 	switch (e->kind) {
-	case EXPR_UNARY: walk_expr(P, e->u.unary.operand); break;
+	case EXPR_UNARY: patch_walk_expr(P, e->u.unary.operand); break;
 	case EXPR_BINARY:
-		walk_expr(P, e->u.binary.lhs);
-		walk_expr(P, e->u.binary.rhs);
+		patch_walk_expr(P, e->u.binary.lhs);
+		patch_walk_expr(P, e->u.binary.rhs);
 		break;
 	case EXPR_CALL:
 		walk_types(P, e->u.call.targs, e->u.call.ntargs);
 		walk_exprs(P, e->u.call.args, e->u.call.nargs);
 		break;
 	case EXPR_METHOD:
-		walk_expr(P, e->u.method.recv);
+		patch_walk_expr(P, e->u.method.recv);
 		walk_exprs(P, e->u.method.args, e->u.method.nargs);
 		break;
-	case EXPR_FIELD: walk_expr(P, e->u.field.base); break;
-	case EXPR_TRY: walk_expr(P, e->u.try_.operand); break;
+	case EXPR_FIELD: patch_walk_expr(P, e->u.field.base); break;
+	case EXPR_TRY: patch_walk_expr(P, e->u.try_.operand); break;
 	case EXPR_WITH:
-		walk_expr(P, e->u.with.base);
+		patch_walk_expr(P, e->u.with.base);
 		walk_inits(P, e->u.with.inits, e->u.with.ninits);
 		break;
 	case EXPR_RECORD:
@@ -157,16 +129,16 @@ walk_expr(Planner *P, const Expr *e)
 	case EXPR_SUPER: walk_exprs(P, e->u.super_.args, e->u.super_.nargs); break;
 	case EXPR_BLOCK: walk_block(P, e->u.block); break;
 	case EXPR_IF:
-		walk_expr(P, e->u.if_.cond);
+		patch_walk_expr(P, e->u.if_.cond);
 		walk_block(P, e->u.if_.then_block);
 		walk_block(P, e->u.if_.else_block);
 		break;
 	case EXPR_MATCH:
-		walk_expr(P, e->u.match.scrutinee);
+		patch_walk_expr(P, e->u.match.scrutinee);
 		for (int i = 0; i < e->u.match.narms; i++) {
 			walk_pat(P, e->u.match.arms[i].pat);
-			walk_expr(P, e->u.match.arms[i].guard);
-			walk_expr(P, e->u.match.arms[i].value);
+			patch_walk_expr(P, e->u.match.arms[i].guard);
+			patch_walk_expr(P, e->u.match.arms[i].value);
 		}
 		break;
 	case EXPR_CLOSURE:
@@ -178,6 +150,7 @@ walk_expr(Planner *P, const Expr *e)
 	case EXPR_ARRAY: walk_exprs(P, e->u.array.elems, e->u.array.nelems); break;
 	default: break;
 	}
+	P->parent = saved;
 }
 
 static void
@@ -192,26 +165,26 @@ walk_block(Planner *P, const Block *b)
 		switch (s->kind) {
 		case STMT_LET:
 			walk_type(P, s->u.let.type);
-			walk_expr(P, s->u.let.value);
+			patch_walk_expr(P, s->u.let.value);
 			break;
-		case STMT_ASSIGN: walk_expr(P, s->u.assign.value); break;
+		case STMT_ASSIGN: patch_walk_expr(P, s->u.assign.value); break;
 		case STMT_WHILE:
-			walk_expr(P, s->u.while_.cond);
+			patch_walk_expr(P, s->u.while_.cond);
 			walk_block(P, s->u.while_.body);
 			break;
 		case STMT_FOR:
-			walk_expr(P, s->u.for_.iter);
+			patch_walk_expr(P, s->u.for_.iter);
 			walk_block(P, s->u.for_.body);
 			break;
-		case STMT_IF: walk_expr(P, s->u.if_); break;
+		case STMT_IF: patch_walk_expr(P, s->u.if_); break;
 		case STMT_UNSAFE: walk_block(P, s->u.unsafe.body); break;
 		}
 	}
-	walk_expr(P, b->tail);
+	patch_walk_expr(P, b->tail);
 }
 
-static void
-walk_fn(Planner *P, const FnDecl *f)
+void
+patch_walk_fn(Planner *P, const FnDecl *f)
 {
 	P->tp2 = f->tparams;
 	P->ntp2 = f->ntparams;
@@ -219,7 +192,7 @@ walk_fn(Planner *P, const FnDecl *f)
 		walk_type(P, f->params[i].type);
 	walk_type(P, f->result);
 	for (int i = 0; i < f->nclauses; i++)
-		walk_expr(P, f->clauses[i].cond);
+		patch_walk_expr(P, f->clauses[i].cond);
 	walk_block(P, f->body);
 	P->tp2 = NULL;
 	P->ntp2 = 0;
@@ -233,22 +206,22 @@ walk_fields(Planner *P, const FieldDecl *v, int n)
 }
 
 /* Every expression, pattern and type annotation of the module, in source order. */
-static void
-walk_module(Planner *P)
+void
+patch_walk_module(Planner *P)
 {
 	for (int i = 0; i < P->m->ndecls; i++) {
 		const Decl *d = &P->m->decls[i];
 		P->tp = NULL;
 		P->ntp = 0;
 		switch (d->kind) {
-		case DECL_FN: walk_fn(P, &d->u.fn); break;
+		case DECL_FN: patch_walk_fn(P, &d->u.fn); break;
 		case DECL_RECORD:
 			P->tp = d->u.record.tparams;
 			P->ntp = d->u.record.ntparams;
 			walk_fields(P, d->u.record.fields, d->u.record.nfields);
 			P->invariants_of = sema_strmap_get(&P->S->type_names, d->u.record.name.s);
 			for (int k = 0; k < d->u.record.ninvariants; k++)
-				walk_expr(P, d->u.record.invariants[k].cond);
+				patch_walk_expr(P, d->u.record.invariants[k].cond);
 			P->invariants_of = -1;
 			break;
 		case DECL_VARIANT:
@@ -264,7 +237,7 @@ walk_module(Planner *P)
 			for (int k = 0; k < d->u.class_.nmembers; k++) {
 				const ClassMember *cm = &d->u.class_.members[k];
 				if (cm->is_method)
-					walk_fn(P, &cm->method);
+					patch_walk_fn(P, &cm->method);
 				else
 					walk_type(P, cm->field.type);
 			}
@@ -281,8 +254,8 @@ walk_module(Planner *P)
 
 /* ---- edits ---- */
 
-static void
-add_edit(Planner *P, Span at, const char *text)
+void
+patch_add_edit(Planner *P, Span at, const char *text)
 {
 	PatchEdit e = { at.start, at.end, spx_xstrdup(text), P->op };
 	VEC_PUSH(P->out->edits, e);
@@ -306,7 +279,7 @@ add_change(Planner *P, const char *target, const char *kind, const char *before)
 static void
 rename_at(Planner *P, Span at)
 {
-	add_edit(P, at, P->o->to.s);
+	patch_add_edit(P, at, P->o->to.s);
 }
 
 /* Is name a type parameter in scope (which shadows a module type)? */
@@ -381,7 +354,7 @@ member_fields(Planner *P, const FieldPat *v, int n)
 			/* shorthand `{ old }` binds `old`: keep the binding */
 			char *t = spx_xmalloc(strlen(P->o->to.s) + strlen(P->old) + 3);
 			sprintf(t, "%s: %s", P->o->to.s, P->old);
-			add_edit(P, v[i].name.span, t);
+			patch_add_edit(P, v[i].name.span, t);
 			free(t);
 		}
 	}
@@ -475,8 +448,8 @@ no_op(Planner *P, const char *old)
 	return true;
 }
 
-static const char *
-kind_name(SymKind k)
+const char *
+patch_kind_name(SymKind k)
 {
 	switch (k) {
 	case SK_FN: return "function";
@@ -493,8 +466,8 @@ kind_name(SymKind k)
 }
 
 /* A member (field, case, case field) with this stable id: its owner and kind. */
-static const char *
-member_kind(Sema *S, const char *id, SymId *owner)
+const char *
+patch_member_kind(Sema *S, const char *id, SymId *owner)
 {
 	for (SymId i = 0; i < S->syms.len; i++) {
 		Sym *y = sema_sym(S, i);
@@ -522,7 +495,7 @@ plan_rename(Planner *P)
 	SymId id = sema_strmap_get(&S->ids, o->w[0].s);
 	if (id < 0) {
 		SymId owner;
-		const char *mk = member_kind(S, o->w[0].s, &owner);
+		const char *mk = patch_member_kind(S, o->w[0].s, &owner);
 		if (mk) {
 			Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a %s of `%s`; `rename` takes a function or a resource",
 			    o->w[0].s, mk, sema_sym(S, owner)->name);
@@ -536,7 +509,7 @@ plan_rename(Planner *P)
 	Sym *y = sema_sym(S, id);
 	if (y->prelude || (y->kind != SK_FN && y->kind != SK_RESOURCE)) {
 		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is %s %s `%s`; `rename` takes a function or a resource",
-		    o->w[0].s, y->prelude ? "the compiler-owned" : "a", kind_name(y->kind), y->name);
+		    o->w[0].s, y->prelude ? "the compiler-owned" : "a", patch_kind_name(y->kind), y->name);
 		diag_set_help(g, y->kind == SK_RECORD || y->kind == SK_VARIANT || y->kind == SK_CLASS
 		    ? "type renames are not semantic patch operations; rename its members with `rename-member` or `rename-case`"
 		    : "select a function or resource by its stable id");
@@ -558,7 +531,7 @@ plan_rename(Planner *P)
 		P->old = y->name;
 		P->on_type = resource_type;
 	}
-	walk_module(P);
+	patch_walk_module(P);
 	return true;
 }
 
@@ -586,7 +559,7 @@ plan_member(Planner *P)
 	int ci = -1;
 	if (owner < 0) {
 		SymId v;
-		const char *mk = member_kind(S, o->w[0].s, &v);
+		const char *mk = patch_member_kind(S, o->w[0].s, &v);
 		if (mk && strcmp(mk, "case") == 0) {
 			owner = v;
 			for (int c = 0; c < sema_sym(S, v)->ncases; c++)
@@ -602,7 +575,7 @@ plan_member(Planner *P)
 	}
 	Sym *y = sema_sym(S, owner);
 	if (ci < 0 && y->kind != SK_RECORD) {
-		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, kind_name(y->kind));
+		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, patch_kind_name(y->kind));
 		diag_set_help(g, "a variant's fields belong to its cases: name the case's stable id as the owner");
 		return false;
 	}
@@ -635,7 +608,7 @@ plan_member(Planner *P)
 	P->on_pat = member_pat;
 	if (ci < 0)
 		P->on_stmt = member_stmt;
-	walk_module(P);
+	patch_walk_module(P);
 	return true;
 }
 
@@ -649,14 +622,14 @@ plan_case(Planner *P)
 	SymId v = sema_strmap_get(&S->ids, o->w[0].s);
 	if (v < 0) {
 		SymId owner;
-		const char *mk = member_kind(S, o->w[0].s, &owner);
+		const char *mk = patch_member_kind(S, o->w[0].s, &owner);
 		diag_report(P->d, mk ? DIAG_G107 : DIAG_G404, &o->w[0].span, mk ? "owner `%s` is a %s; `rename-case` takes a variant"
 		    : "stable id `%s` does not exist", o->w[0].s, mk);
 		return false;
 	}
 	Sym *y = sema_sym(S, v);
 	if (y->kind != SK_VARIANT) {
-		diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-case` takes a variant", o->w[0].s, kind_name(y->kind));
+		diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-case` takes a variant", o->w[0].s, patch_kind_name(y->kind));
 		return false;
 	}
 	int ci = -1;
@@ -682,7 +655,7 @@ plan_case(Planner *P)
 		rename_at(P, y->decl->u.variant.cases[ci].name.span);
 	P->on_expr = case_expr;
 	P->on_pat = case_pat;
-	walk_module(P);
+	patch_walk_module(P);
 	return true;
 }
 
@@ -716,7 +689,7 @@ plan_assign_id(Planner *P, const char *revision)
 	Buf b = {0};
 	buf_printf(&b, "@id(\"%s\")\n%.*s", o->to.s, (int)(at.start - ls), P->src + ls);
 	Span ins = { at.start, at.start };
-	add_edit(P, ins, b.data);
+	patch_add_edit(P, ins, b.data);
 	buf_free(&b);
 	return true;
 }
@@ -732,8 +705,8 @@ patch_instance_id(char *out, size_t size, const char *template_id, const char *c
 }
 
 /* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
-static bool
-parse_expression_id(const char *s, char *id, size_t size, uint32_t *index)
+bool
+patch_parse_expression_id(const char *s, char *id, size_t size, uint32_t *index)
 {
 	if (strncmp(s, "declaration:", 12) != 0)
 		return false;
@@ -800,7 +773,7 @@ plan_targ(Planner *P)
 	uint32_t index;
 	if (!P->H)
 		return targ_error(P, "the program has no HIR");
-	if (!parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
+	if (!patch_parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
 		return targ_error(P, "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
 	const HirFunc *f = NULL;
 	for (int i = 0; i < P->H->nfuncs && !f; i++)
@@ -836,12 +809,12 @@ plan_targ(Planner *P)
 	/* the written type argument */
 	P->call_span = e->span;
 	P->on_expr = find_call;
-	walk_module(P);
+	patch_walk_module(P);
 	const Expr *c = P->call;
 	if (!c || (uint32_t)c->u.call.ntargs <= ix || c->u.call.targs[ix]->span.end - c->u.call.targs[ix]->span.start != strlen(o->w[4].s) ||
 	    memcmp(P->src + c->u.call.targs[ix]->span.start, o->w[4].s, strlen(o->w[4].s)) != 0)
 		return targ_error(P, "the type argument is not written at the call");
-	add_edit(P, c->u.call.targs[ix]->span, o->to.s);
+	patch_add_edit(P, c->u.call.targs[ix]->span, o->to.s);
 	/* the change: one per call expression */
 	PatchChange *ch = NULL;
 	for (int i = 0; i < P->out->changes.len; i++)
@@ -921,7 +894,22 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 		case POP_ASSIGN_ID: plan_assign_id(&P, revision); break;
 		case POP_NO_NEW_EFFECTS: break;
 		case POP_REPLACE_TARG: plan_targ(&P); break;
+		default: patch_plan_v4(&P); break;
 		}
+	}
+	if (d->errors == errors && patch_has_v4_edit(p)) {
+		Planner P;
+		memset(&P, 0, sizeof P);
+		P.m = m;
+		P.S = S;
+		P.H = H;
+		P.src = src;
+		P.d = d;
+		P.out = out;
+		P.sym = -1;
+		P.ci = -1;
+		P.invariants_of = -1;
+		patch_v4_check_deletes(&P, p);
 	}
 	if (d->errors != errors)
 		return false;
@@ -969,6 +957,10 @@ patch_plan_free(PatchPlan *pl)
 	for (int i = 0; i < pl->edits.len; i++)
 		free(pl->edits.items[i].text);
 	VEC_FREE(pl->edits);
+	for (int i = 0; i < pl->changes.len; i++) {
+		free(pl->changes.items[i].before_text);
+		free(pl->changes.items[i].after_text);
+	}
 	VEC_FREE(pl->changes);
 }
 
@@ -1003,14 +995,140 @@ has_effect(Sema *S, const char *e)
 }
 
 bool
-patch_same_meaning(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+patch_has_v4_edit(const SPatch *p)
+{
+	for (int i = 0; i < p->nops; i++)
+		if (p->ops[i].kind >= POP_REPLACE_BODY)
+			return true;
+	return false;
+}
+
+/* v4: the declarations are those of the original, less the deleted
+ * functions, plus one function for each add-function, each keeping its
+ * kind; the expressions may change. */
+static bool
+same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+{
+	int added = 0, deleted = 0, want_added = 0;
+	for (int o = 0; o < p->nops; o++)
+		want_added += p->ops[o].kind == POP_ADD_FUNCTION;
+	for (SymId i = 0; i < before->syms.len; i++) {
+		Sym *x = sema_sym(before, i);
+		if (x->prelude || x->origin)
+			continue;
+		SymId j = sema_strmap_get(&after->ids, x->id);
+		bool gone = false;
+		for (int o = 0; o < p->nops; o++)
+			gone |= p->ops[o].kind == POP_DELETE_FUNCTION && strcmp(p->ops[o].w[0].s, x->id) == 0;
+		if (gone && j < 0) {
+			deleted++;
+			continue;
+		}
+		if (j < 0 || sema_sym(after, j)->kind != x->kind) {
+			Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: `%s` %s", x->id,
+			    j < 0 ? "no longer exists" : "changed kind");
+			diag_set_help(g, "a fragment may change the selected function only; declare other changes as their own operations");
+			return false;
+		}
+	}
+	for (SymId j = 0; j < after->syms.len; j++) {
+		Sym *y = sema_sym(after, j);
+		if (y->prelude || y->origin || sema_strmap_get(&before->ids, y->id) >= 0)
+			continue;
+		const Span *at = NULL;
+		for (int o = 0; o < p->nops && !at; o++)
+			if (p->ops[o].kind == POP_ADD_FUNCTION)
+				at = &p->ops[o].line;
+		if (y->kind != SK_FN || ++added > want_added) {
+			Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: it declares `%s`", y->id);
+			diag_set_help(g, "`add-function` adds exactly one function; other fragments add no declaration");
+			return false;
+		}
+	}
+	if (added != want_added) {
+		Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: %d function%s added, %d expected",
+		    added, added == 1 ? "" : "s", want_added);
+		diag_set_help(g, "an `add-function` fragment declares exactly one function with a new stable id");
+		return false;
+	}
+	(void)deleted;
+	return true;
+}
+
+typedef VEC(const char *) IdSeq;
+
+/* The stable id each expression of a function resolves to ("" for none), in walk order. */
+static void
+seq_expr(Planner *P, const Expr *e)
+{
+	SymId y = P->S->expr_sym[e->id];
+	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
+	VEC_PUSH(*(IdSeq *)P->user, id);
+}
+
+static void
+id_seq(Sema *S, const FnDecl *f, IdSeq *out)
+{
+	Planner P;
+	memset(&P, 0, sizeof P);
+	P.S = S;
+	P.sym = -1;
+	P.invariants_of = -1;
+	P.user = out;
+	P.on_expr = seq_expr;
+	patch_walk_fn(&P, f);
+}
+
+/* v4: every function no v4 edit touches has the same expressions, each
+ * resolving to the declaration with the same stable id (G108). */
+static bool
+same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+{
+	for (SymId i = 0; i < before->syms.len; i++) {
+		Sym *x = sema_sym(before, i);
+		if (x->prelude || x->origin || !x->fn)
+			continue;
+		SymId j = sema_strmap_get(&after->ids, x->id);
+		if (j < 0 || !sema_sym(after, j)->fn)
+			continue;   /* deleted (same_declarations checked) */
+		bool touched = false;
+		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
+			const PatchEdit *e = &pl->edits.items[k];
+			touched = p->ops[e->op].kind >= POP_REPLACE_BODY && x->span.start <= e->start && e->end <= x->span.end;
+		}
+		if (touched)
+			continue;
+		IdSeq u = {0}, v = {0};
+		id_seq(before, x->fn, &u);
+		id_seq(after, sema_sym(after, j)->fn, &v);
+		bool same = u.len == v.len;
+		for (int k = 0; same && k < u.len; k++)
+			same = strcmp(u.items[k], v.items[k]) == 0;
+		VEC_FREE(u);
+		VEC_FREE(v);
+		if (!same) {
+			Diag *g = diag_report(d, DIAG_G108, NULL,
+			    "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which no operation edits, now resolves to another declaration",
+			    x->id);
+			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+			return false;
+		}
+	}
+	return true;
+}
+
+bool
+patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
 	const Module *a = before->m, *b = after->m;
-	if (a->nexprs != b->nexprs) {
+	if (patch_has_v4_edit(p)) {
+		if (!same_declarations(p, before, after, d) || !same_untouched(p, pl, before, after, d))
+			return false;
+	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");
 		return false;
 	}
-	for (uint32_t i = 0; i < a->nexprs; i++) {
+	for (uint32_t i = 0; i < a->nexprs && !patch_has_v4_edit(p); i++) {
 		SymId x = before->expr_sym[i], y = after->expr_sym[i];
 		if ((x < 0) != (y < 0) || (x >= 0 && strcmp(sema_sym(before, x)->id, sema_sym(after, y)->id) != 0 &&
 		    !(p->version == 3 && strcmp(sema_sym(before, x)->id, p->ops[0].w[2].s) == 0 &&
@@ -1075,7 +1193,7 @@ patch_persistent_id_problem(Sema *S, const char *id)
 	if (strcmp(id, "bool") == 0 || strcmp(id, "i64") == 0)
 		return "the id is reserved";
 	SymId owner;
-	if (sema_strmap_get(&S->ids, id) >= 0 || member_kind(S, id, &owner))
+	if (sema_strmap_get(&S->ids, id) >= 0 || patch_member_kind(S, id, &owner))
 		return "another declaration already uses it";
 	return NULL;
 }
@@ -1108,6 +1226,6 @@ patch_uses_in(Sema *S, const FnDecl *f, SymId fn)
 	P.sym = fn;
 	P.invariants_of = -1;
 	P.on_expr = count_expr;
-	walk_fn(&P, f);
+	patch_walk_fn(&P, f);
 	return P.ci;
 }

@@ -13,7 +13,7 @@
  * report's own length (a fixed point).  Any bound exceeded is G120: the
  * review never truncates.
  */
-#include "patch.h"
+#include "review_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +22,8 @@
 #include "../support/json.h"
 #include "../support/sha256.h"
 
-enum { D_CHANGE, D_NO_CHANGE, D_MIGRATION, D_UNKNOWN, D_NA };
 static const char *const dispositions[] = { "change", "bounded_no_change", "migration_required", "unknown", "not_applicable" };
 
-enum { S_BEHAVIOR, S_API, S_SECURITY, S_MEMORY, S_TARGET, S_MIGRATION, S_UNSAFE, S_COUNT };
 static const char *const sections[] = {
 	"behavior", "api_identity", "security_authority", "memory_ownership", "target_artifact", "migration", "unsafe",
 };
@@ -105,6 +103,7 @@ family(const PatchOp *o, char *sub, size_t size)
 	case POP_REPLACE_TARG: snprintf(sub, size, "call `%s`", o->w[0].s); return F_CALL_INSTANCE;
 	case POP_NO_NEW_EFFECTS: snprintf(sub, size, "`no-new-effects`"); return F_REQUIREMENT;
 	case POP_ASSIGN_ID: snprintf(sub, size, "`%s` as `%s`", o->w[2].s, o->to.s); return F_REBASE;
+	default: break;
 	}
 	sub[0] = '\0';
 	return F_REQUIREMENT;
@@ -154,11 +153,14 @@ patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink 
 {
 	const char *from = p->version == 3 ? p->ops[0].w[2].s : NULL, *to = p->version == 3 ? p->ops[0].to.s : NULL;
 	int nb = 0, na = 0;
+	/* v4: a function added or deleted brings or takes its own effects */
+	bool v4 = patch_has_v4_edit(p);
 	for (SymId j = 0; j < after->syms.len; j++)
-		na += !sema_sym(after, j)->prelude && sema_sym(after, j)->neffects > 0;
+		na += !sema_sym(after, j)->prelude && sema_sym(after, j)->neffects > 0 &&
+		    (!v4 || sema_strmap_get(&before->ids, sema_sym(after, j)->id) >= 0);
 	for (SymId i = 0; i < before->syms.len; i++) {
 		const Sym *x = sema_sym(before, i);
-		if (x->prelude || x->neffects == 0)
+		if (x->prelude || x->neffects == 0 || (v4 && sema_strmap_get(&after->ids, x->id) < 0))
 			continue;
 		nb++;
 		const char *id = from && strcmp(x->id, from) == 0 ? to : x->id;
@@ -180,7 +182,7 @@ patch_review_same_security(const SPatch *p, Sema *before, Sema *after, DiagSink 
 bool
 patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const char *patch_text, size_t patch_len,
     const char *base_revision, const char *candidate_revision, const char *evidence, size_t evidence_len,
-    const ReviewUsage *u, DiagSink *d)
+    const ReviewUsage *u, const ReviewFact *facts, DiagSink *d)
 {
 	if (over(d, "source bytes", src_len, REVIEW_MAX_SOURCE_BYTES) || over(d, "patch bytes", patch_len, REVIEW_MAX_PATCH_BYTES) ||
 	    over(d, "operations", (size_t)p->nops, REVIEW_MAX_OPERATIONS) ||
@@ -218,11 +220,20 @@ patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const c
 		Buf f = {0};
 		for (int i = 0; i < p->nops; i++) {
 			char sub[512];
-			const Row *r = &table[family(&p->ops[i], sub, sizeof sub)][s];
-			seen |= 1u << r->disposition;
-			char statement[1024];
-			snprintf(statement, sizeof statement, r->statement, i, sub);
-			buf_printf(&f, "%s{\"code\":\"%s\",\"disposition\":\"%s\",\"statement\":", i ? "," : "", r->code, dispositions[r->disposition]);
+			char statement[2048];
+			const char *code;
+			int disposition;
+			if (p->ops[i].kind >= POP_REPLACE_BODY) {
+				static const ReviewFact none;
+				patch_review_v4_row(&p->ops[i], i, facts ? &facts[i] : &none, s, &code, &disposition, statement, sizeof statement);
+			} else {
+				const Row *r = &table[family(&p->ops[i], sub, sizeof sub)][s];
+				code = r->code;
+				disposition = r->disposition;
+				snprintf(statement, sizeof statement, r->statement, i, sub);
+			}
+			seen |= 1u << disposition;
+			buf_printf(&f, "%s{\"code\":\"%s\",\"disposition\":\"%s\",\"statement\":", i ? "," : "", code, dispositions[disposition]);
 			json_cstr(&f, statement);
 			buf_printf(&f, ",\"operation_indices\":[%d],\"evidence_ids\":[\"evidence:0\"]}", i);
 		}

@@ -8,7 +8,10 @@
  * anywhere else, or an unknown schema, is G101.  Exactly one `base`
  * (G102 when missing, G106 when repeated), selectors at most once (G106).
  * v3 is canonical text: exactly the three LF-terminated lines with single
- * spaces, no comments (G101 otherwise).
+ * spaces, no comments (G101 otherwise).  `schema semaprax.semantic-patch.v4`
+ * adds the v4 operations (docs/PATCH.md), whose source fragments follow
+ * `with` to the end of the line or fill the lines between `with <<<` and a
+ * line holding only `>>>`.
  *
  * Every diagnostic points into the patch text (line and column).
  */
@@ -20,6 +23,7 @@
 
 #define SCHEMA_V2 "semaprax.semantic-patch.v2"
 #define SCHEMA_V3 "semaprax.semantic-patch.v3"
+#define SCHEMA_V4 "semaprax.semantic-patch.v4"
 
 typedef struct Line {
 	const char *text;
@@ -125,6 +129,12 @@ duplicate(const SPatch *p, const PatchOp *o, DiagSink *d)
 			same = strcmp(q->w[0].s, o->w[0].s) == 0 && strcmp(q->w[1].s, o->w[1].s) == 0;
 		else if (o->kind == POP_REPLACE_TARG)
 			same = strcmp(q->w[0].s, o->w[0].s) == 0 && strcmp(q->w[3].s, o->w[3].s) == 0;
+		else if (o->kind == POP_ADD_CLAUSE || o->kind == POP_PARAM_TYPE)
+			same = strcmp(q->w[0].s, o->w[0].s) == 0 && strcmp(q->w[1].s, o->w[1].s) == 0;
+		else if (o->kind == POP_REMOVE_CLAUSE)
+			same = strcmp(q->w[0].s, o->w[0].s) == 0 && strcmp(q->w[1].s, o->w[1].s) == 0 && strcmp(q->w[2].s, o->w[2].s) == 0;
+		else if (o->kind >= POP_REPLACE_BODY)
+			same = strcmp(q->w[0].s, o->w[0].s) == 0;
 		if (same) {
 			Diag *g = diag_report(d, DIAG_G106, &o->line, "duplicate semantic patch selector (first on line %u)", q->lineno);
 			diag_set_help(g, "keep one operation per selector");
@@ -134,10 +144,167 @@ duplicate(const SPatch *p, const PatchOp *o, DiagSink *d)
 	return false;
 }
 
-static void
-parse_instruction(SPatch *p, Line *l, DiagSink *d)
+/* A canonical u32 (no sign, no leading zero). */
+static bool
+canonical_u32(const char *ix)
+{
+	bool canon = ix[0] >= '0' && ix[0] <= '9' && (ix[0] != '0' || ix[1] == '\0') && strlen(ix) <= 10;
+	for (const char *c = ix; canon && *c; c++)
+		canon = *c >= '0' && *c <= '9';
+	return canon && strtoull(ix, NULL, 10) <= 0xFFFFFFFFull;
+}
+
+/* The text of a source fragment position: where lines are read from. */
+typedef struct Cursor {
+	const char *text;
+	size_t len;
+	uint32_t at;         /* the start of the next line */
+	uint32_t lineno;     /* the number of the last line read */
+} Cursor;
+
+static bool
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/*
+ * The fragment after word `with` (index wi) of l: the rest of the line, or
+ * with `<<<` the following lines up to one holding only `>>>`.  False after
+ * G101.
+ */
+static bool
+fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
+{
+	uint32_t b = l->words[wi].span.end, e = l->end;
+	while (b < e && blank(l->text[b]))
+		b++;
+	while (e > b && blank(l->text[e - 1]))
+		e--;
+	if (e - b == 3 && memcmp(l->text + b, "<<<", 3) == 0) {
+		uint32_t start = c->at;
+		for (;;) {
+			if (c->at >= c->len) {
+				Span s = line_span(l);
+				Diag *g = diag_report(d, DIAG_G101, &s, "the fragment opened on line %u has no closing `>>>` line", l->lineno);
+				diag_set_help(g, "end the fragment with a line holding only `>>>`");
+				return false;
+			}
+			const char *nl = memchr(c->text + c->at, '\n', c->len - c->at);
+			uint32_t end = nl ? (uint32_t)(nl - c->text) : (uint32_t)c->len;
+			uint32_t x = c->at, y = end;
+			c->lineno++;
+			while (x < y && blank(c->text[x]))
+				x++;
+			while (y > x && blank(c->text[y - 1]))
+				y--;
+			uint32_t line_start = c->at;
+			c->at = nl ? end + 1 : end;
+			if (y - x == 3 && memcmp(c->text + x, ">>>", 3) == 0) {
+				uint32_t fe = line_start > start ? line_start - 1 : start;
+				if (fe > start && c->text[fe - 1] == '\r')
+					fe--;
+				b = start;
+				e = fe;
+				break;
+			}
+		}
+	}
+	bool empty = true;
+	for (uint32_t i = b; i < e && empty; i++)
+		empty = blank(l->text[i]) || l->text[i] == '\n';
+	if (empty) {
+		Span s = line_span(l);
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `with` is empty", l->lineno);
+		diag_set_help(g, "write the source text after `with`, or between a `with <<<` line and a `>>>` line");
+		return false;
+	}
+	o->text = spx_xstrndup(l->text + b, e - b);
+	o->text_span = span_at(b, e);
+	return true;
+}
+
+/* The v4 operations; false when l is none of them (nothing reported). */
+static bool
+parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 {
 	PatchOp *o = NULL;
+	bool clause = is(l, 3, "requires") || is(l, 3, "ensures");
+	if (is(l, 0, "replace-body") && l->nwords >= 4 && is(l, 1, "function") && is(l, 3, "with")) {
+		o = add_op(p, POP_REPLACE_BODY, l);
+		take(l, 2, &o->w[0]);
+		if (!fragment(o, l, 3, c, d))
+			return true;
+	} else if (is(l, 0, "replace-expression") && l->nwords >= 4 && is(l, 1, "expression") && is(l, 3, "with")) {
+		o = add_op(p, POP_REPLACE_EXPR, l);
+		take(l, 2, &o->w[0]);
+		if (!fragment(o, l, 3, c, d))
+			return true;
+	} else if (is(l, 0, "add-clause") && l->nwords >= 5 && is(l, 1, "function") && clause && is(l, 4, "with")) {
+		o = add_op(p, POP_ADD_CLAUSE, l);
+		take(l, 2, &o->w[0]);
+		take(l, 3, &o->w[1]);
+		if (!fragment(o, l, 4, c, d))
+			return true;
+	} else if (is(l, 0, "add-function") && l->nwords >= 4 && is(l, 1, "after") && is(l, 3, "with")) {
+		o = add_op(p, POP_ADD_FUNCTION, l);
+		take(l, 2, &o->w[0]);
+		if (!fragment(o, l, 3, c, d))
+			return true;
+	} else if (is(l, 0, "remove-clause") && l->nwords == 6 && is(l, 1, "function") && clause && is(l, 4, "index")) {
+		if (!canonical_u32(l->words[5].s)) {
+			bad_line(d, l, "the index is not a canonical u32");
+			return true;
+		}
+		o = add_op(p, POP_REMOVE_CLAUSE, l);
+		take(l, 2, &o->w[0]);
+		take(l, 3, &o->w[1]);
+		take(l, 5, &o->w[2]);
+	} else if (is(l, 0, "delete-function") && l->nwords == 3 && is(l, 1, "function")) {
+		o = add_op(p, POP_DELETE_FUNCTION, l);
+		take(l, 2, &o->w[0]);
+	} else if (is(l, 0, "change-parameter-type") && l->nwords == 9 && is(l, 1, "function") && is(l, 3, "parameter") &&
+	    is(l, 5, "from") && is(l, 7, "to")) {
+		if (!canonical_u32(l->words[4].s)) {
+			bad_line(d, l, "the parameter index is not a canonical u32");
+			return true;
+		}
+		o = add_op(p, POP_PARAM_TYPE, l);
+		take(l, 2, &o->w[0]);
+		take(l, 4, &o->w[1]);
+		take(l, 6, &o->w[2]);
+		take(l, 8, &o->to);
+	} else {
+		return false;
+	}
+	duplicate(p, o, d);
+	return true;
+}
+
+static const char *const v4_words[] = {
+	"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function", "change-parameter-type",
+};
+static const char *const v4_grammar[] = {
+	"expected `replace-body function <fn-id> with <fragment>`",
+	"expected `replace-expression expression <expression-id> with <fragment>`",
+	"expected `add-clause function <fn-id> requires|ensures with <fragment>`",
+	"expected `remove-clause function <fn-id> requires|ensures index <u32>`",
+	"expected `add-function after <declaration-id> with <fragment>`",
+	"expected `delete-function function <fn-id>`",
+	"expected `change-parameter-type function <fn-id> parameter <u32> from <type> to <type>`",
+};
+
+static void
+parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
+{
+	PatchOp *o = NULL;
+	if (p->version == 4 && parse_v4(p, l, c, d))
+		return;
+	for (size_t i = 0; i < sizeof v4_words / sizeof *v4_words; i++)
+		if (is(l, 0, v4_words[i])) {
+			bad_line(d, l, p->version == 4 ? v4_grammar[i] : "this operation needs `schema " SCHEMA_V4 "` as the first instruction");
+			return;
+		}
 	if (l->overflow) {
 		bad_line(d, l, "too many words");
 		return;
@@ -180,12 +347,7 @@ parse_instruction(SPatch *p, Line *l, DiagSink *d)
 			return;
 		}
 		/* index: a canonical u32; from/to: i64 or bool */
-		const char *ix = l->words[8].s;
-		bool canon = ix[0] >= '0' && ix[0] <= '9' && (ix[0] != '0' || ix[1] == '\0') && strlen(ix) <= 10;
-		for (const char *c = ix; canon && *c; c++)
-			canon = *c >= '0' && *c <= '9';
-		if (canon && strtoull(ix, NULL, 10) > 0xFFFFFFFFull)
-			canon = false;
+		bool canon = canonical_u32(l->words[8].s);
 		bool types = (is(l, 10, "i64") || is(l, 10, "bool")) && (is(l, 12, "i64") || is(l, 12, "bool"));
 		if (!canon || !types) {
 			bad_line(d, l, !canon ? "the index is not a canonical u32" : "type arguments are `i64` or `bool`");
@@ -208,7 +370,8 @@ parse_instruction(SPatch *p, Line *l, DiagSink *d)
 		bad_line(d, l, "`assign-function-id` is a `schema " SCHEMA_V3 "` patch of exactly three lines");
 		return;
 	} else {
-		bad_line(d, l, "expected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument` or `require no-new-effects`");
+		bad_line(d, l, p->version == 4 ? "expected `base`, a v2 operation, a v4 operation (docs/PATCH.md) or `require no-new-effects`"
+		    : "expected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument` or `require no-new-effects`");
 		return;
 	}
 	duplicate(p, o, d);
@@ -302,6 +465,7 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 		Line l = { text, at, end, ++lineno, {{0}}, 0, false };
 		split(&l);
 		at = end + 1;
+		Cursor cur = { text, len, at, lineno };
 		if (l.nwords == 0 || l.words[0].s[0] == '#') {
 			free_words(&l);
 			continue;
@@ -310,6 +474,8 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 			first = false;
 			if (l.nwords == 2 && is(&l, 1, SCHEMA_V2)) {
 				p->version = 2;
+			} else if (l.nwords == 2 && is(&l, 1, SCHEMA_V4)) {
+				p->version = 4;
 			} else if (l.nwords == 2 && is(&l, 1, SCHEMA_V3)) {
 				Span s = line_span(&l);
 				Diag *g = diag_report(d, DIAG_G101, &s, "a " SCHEMA_V3 " patch is exactly three canonical lines, with no comment before them");
@@ -317,13 +483,15 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 			} else {
 				Span s = line_span(&l);
 				Diag *g = diag_report(d, DIAG_G101, &s, "unknown semantic patch schema: %.*s", (int)(end - l.start), text + l.start);
-				diag_set_help(g, "write `schema " SCHEMA_V2 "`, or no schema line for v1");
+				diag_set_help(g, "write `schema " SCHEMA_V2 "` or `schema " SCHEMA_V4 "`, or no schema line for v1");
 			}
 			free_words(&l);
 			continue;
 		}
 		first = false;
-		parse_instruction(p, &l, d);
+		parse_instruction(p, &l, &cur, d);
+		at = cur.at;
+		lineno = cur.lineno;
 		free_words(&l);
 	}
 	if (d->errors == errors && !p->base.s) {
@@ -336,7 +504,7 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 const char *
 patch_schema_name(const SPatch *p)
 {
-	return p->version == 3 ? SCHEMA_V3 : p->version == 2 ? SCHEMA_V2 : "semaprax.semantic-patch.v1";
+	return p->version == 4 ? SCHEMA_V4 : p->version == 3 ? SCHEMA_V3 : p->version == 2 ? SCHEMA_V2 : "semaprax.semantic-patch.v1";
 }
 
 void
@@ -347,6 +515,7 @@ patch_free(SPatch *p)
 		for (int k = 0; k < 5; k++)
 			free(p->ops[i].w[k].s);
 		free(p->ops[i].to.s);
+		free(p->ops[i].text);
 	}
 	free(p->ops);
 	memset(p, 0, sizeof *p);

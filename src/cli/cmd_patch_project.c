@@ -1,0 +1,326 @@
+/*
+ * cmd_patch_project.c — `semaprax review <project> <transaction.json>
+ * [--evidence]` (docs/PATCH.md): a `semaprax.semantic-transaction.c1` of
+ * per-module semantic patches (or the reference's `rename_display_name`),
+ * each planned against its module of the one verified project; the
+ * candidate project checked linked and lowered; one module review each,
+ * with the direct callers other modules have.  Writes nothing.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "patch_cli.h"
+
+#include "../patch/patch.h"
+#include "../project/project.h"
+#include "../support/json.h"
+
+#define TRANSACTION_SCHEMA "semaprax.semantic-transaction.c1"
+#define TRANSACTION_MAX_BYTES 1048576
+
+/* One operation of a transaction: a module's semantic patch. */
+typedef struct TxOp {
+	ModuleId mod;
+	char *text;          /* the patch text (owned) */
+	size_t len;
+	DiagSink pd;         /* its diagnostics: path `<transaction>#<i>`, the patch text */
+	char *label;         /* owned */
+	SPatch sp;
+	PatchPlan plan;
+	char *cand;          /* the module's patched source (owned) */
+	size_t clen;
+} TxOp;
+
+static int
+tx_fail(const char *path, int code, const char *fmt, const char *arg)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, code, NULL, fmt, arg);
+	diag_set_help(d, code == DIAG_G527 ? "derive the transaction again from the project as `semaprax check <project>` prints it"
+	    : "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
+	diag_emit_all(&s, false);
+	diag_free(&s);
+	return EXIT_FAIL;
+}
+
+/* Exactly these keys, each once (jansson keeps the last of a repeated key: the
+ * byte count check below catches what it hides). */
+static bool
+tx_keys(json_t *o, const char *const *keys, int n)
+{
+	if (!json_is_object(o) || (int)json_object_size(o) != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!json_object_get(o, keys[i]))
+			return false;
+	return true;
+}
+
+/* The operation's patch text: `semantic_patch` as written, or the
+ * reference's `rename_display_name` as a v1 rename against the declaring
+ * module's revision.  NULL after a diagnostic (why into *why). */
+static char *
+tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *arg, size_t size)
+{
+	static const char *const sp_keys[] = { "kind", "module", "patch" };
+	static const char *const rn_keys[] = { "kind", "target", "expected_old_value", "new_value" };
+	const char *kind = json_string_value(json_object_get(op, "kind"));
+	arg[0] = '\0';
+	if (kind && strcmp(kind, "semantic_patch") == 0 && tx_keys(op, sp_keys, 3) && json_is_string(json_object_get(op, "module")) &&
+	    json_is_string(json_object_get(op, "patch"))) {
+		const char *name = json_string_value(json_object_get(op, "module"));
+		*mod = driver_program_find(&pj->P, name);
+		if (*mod == DRIVER_NO_MODULE) {
+			*why = "the transaction names module `%s`, which the project does not have";
+			snprintf(arg, size, "%s", name);
+			return NULL;
+		}
+		json_t *t = json_object_get(op, "patch");
+		return spx_xstrndup(json_string_value(t), json_string_length(t));
+	}
+	if (kind && strcmp(kind, "rename_display_name") == 0 && tx_keys(op, rn_keys, 4) && json_is_string(json_object_get(op, "target")) &&
+	    json_is_string(json_object_get(op, "expected_old_value")) && json_is_string(json_object_get(op, "new_value"))) {
+		const char *target = json_string_value(json_object_get(op, "target"));
+		for (int m = 0; m < pj->P.nmods; m++) {
+			ProgHandle h;
+			if (!driver_program_lookup(&pj->P, pj->P.mods[m]->name, target, &h))
+				continue;
+			const Sym *y = driver_program_sym(&pj->P, h);
+			if (!y || y->origin)
+				continue;
+			if (strcmp(y->name, json_string_value(json_object_get(op, "expected_old_value"))) != 0) {
+				*why = "stale transaction: `%s` is no longer named as `expected_old_value` says";
+				snprintf(arg, size, "%s", target);
+				return NULL;
+			}
+			*mod = (ModuleId)m;
+			Buf b = {0};
+			buf_printf(&b, "base %s\nrename %s to %s\n", pj->P.mods[m]->s.revision, target, json_string_value(json_object_get(op, "new_value")));
+			return buf_take(&b);
+		}
+		*why = "no module of the project declares `%s`";
+		snprintf(arg, size, "%s", target);
+		return NULL;
+	}
+	*why = "operation %s is neither a `semantic_patch` {kind, module, patch} nor a `rename_display_name` {kind, target, expected_old_value, new_value}";
+	return NULL;
+}
+
+/*
+ * `cross_module_callers`: for each function the plan of module mod changes
+ * (in change order), the functions of the other modules (ModuleId order,
+ * then symbol order) that call it, or take it as a value, through a
+ * `use function` import, with their site counts.  Direct callers only: the
+ * module review's impact covers the closure inside mod.
+ */
+static void
+put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan)
+{
+	const char *name = P->mods[mod]->name;
+	bool first = true;
+	buf_puts(b, ",\"cross_module_callers\":[");
+	for (int c = 0; c < plan->changes.len; c++) {
+		const PatchChange *ch = &plan->changes.items[c];
+		const char *fid = ch->target ? ch->target : ch->v4kind ? ch->function : ch->containing;
+		if (!fid || (ch->v4kind && strcmp(ch->v4kind, "function_added") == 0))
+			continue;
+		for (int n = 0; n < P->nmods; n++) {
+			Sema *S = P->mods[n]->s.S;
+			if ((ModuleId)n == mod || !S)
+				continue;
+			for (SymId a = 0; a < S->syms.len; a++) {
+				const Sym *y = sema_sym(S, a);
+				if (!y->origin || strcmp(y->origin, name) != 0 || strcmp(y->id, fid) != 0)
+					continue;
+				for (SymId k = 0; k < S->syms.len; k++) {
+					const Sym *f = sema_sym(S, k);
+					int sites = f->fn && !f->origin ? patch_uses_in(S, f->fn, a) : 0;
+					if (sites == 0)
+						continue;
+					buf_puts(b, first ? "{\"function\":" : ",{\"function\":");
+					json_cstr(b, fid);
+					buf_puts(b, ",\"module\":");
+					json_cstr(b, P->mods[n]->name);
+					buf_puts(b, ",\"caller\":");
+					json_cstr(b, f->id);
+					buf_printf(b, ",\"site_count\":%d}", sites);
+					first = false;
+				}
+			}
+		}
+	}
+	buf_putc(b, ']');
+}
+
+int
+cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
+{
+	size_t tlen = 0;
+	char *ttext = cli_patch_read(tx_path, &tlen);
+	if (!ttext)
+		return EXIT_FAIL;
+	int status = EXIT_FAIL;
+	Project pj;
+	Program C;
+	driver_program_init(&C);
+	TxOp *ops = NULL;
+	int nops = 0;
+	json_t *root = NULL;
+	Buf out = {0};
+	memset(&pj, 0, sizeof pj);
+	if (tlen > TRANSACTION_MAX_BYTES) {
+		status = tx_fail(tx_path, DIAG_G526, "the transaction is larger than %s bytes", "1048576");
+		goto out;
+	}
+	json_error_t err;
+	root = json_loadb(ttext, tlen, JSON_REJECT_DUPLICATES, &err);
+	static const char *const keys[] = { "schema", "expected_workspace_revision", "operations", "requested_authority" };
+	json_t *jops = root ? json_object_get(root, "operations") : NULL;
+	if (!root || !tx_keys(root, keys, 4) || !json_is_string(json_object_get(root, "schema")) ||
+	    strcmp(json_string_value(json_object_get(root, "schema")), TRANSACTION_SCHEMA) != 0 ||
+	    !json_is_string(json_object_get(root, "expected_workspace_revision")) || !json_is_array(jops) || json_array_size(jops) == 0 ||
+	    json_array_size(jops) > REVIEW_MAX_OPERATIONS || !json_is_string(json_object_get(root, "requested_authority")) ||
+	    strcmp(json_string_value(json_object_get(root, "requested_authority")), "none") != 0) {
+		status = tx_fail(tx_path, DIAG_G525, "invalid semantic transaction: %s",
+		    !root ? err.text : "expected exactly the keys schema (" TRANSACTION_SCHEMA "), expected_workspace_revision, "
+		    "operations (1 to 4096) and requested_authority (\"none\")");
+		goto out;
+	}
+	if (!project_check(&pj, manifest) || !project_lower(&pj)) {
+		project_emit_diags(&pj, false);
+		goto out;
+	}
+	const char *expected = json_string_value(json_object_get(root, "expected_workspace_revision"));
+	if (strcmp(expected, pj.P.revision) != 0) {
+		char why[200];
+		snprintf(why, sizeof why, "expected %.80s, the project is %.80s", expected, pj.P.revision);
+		status = tx_fail(tx_path, DIAG_G527, "stale semantic transaction: %s", why);
+		goto out;
+	}
+	/* each operation planned against its module of the one verified project */
+	nops = (int)json_array_size(jops);
+	ops = spx_xcalloc((size_t)nops, sizeof *ops);
+	bool ok = true;
+	for (int i = 0; i < nops && ok; i++) {
+		TxOp *o = &ops[i];
+		const char *why = NULL;
+		char arg[300], label[64];
+		o->text = tx_patch(&pj, json_array_get(jops, (size_t)i), &o->mod, &why, arg, sizeof arg);
+		snprintf(label, sizeof label, "%d", i);
+		if (!o->text) {
+			status = tx_fail(tx_path, strncmp(why, "stale", 5) == 0 ? DIAG_G527 : DIAG_G525, why, arg[0] ? arg : label);
+			ok = false;
+			break;
+		}
+		o->len = strlen(o->text);
+		for (int k = 0; k < i; k++)
+			if (ops[k].mod == o->mod) {
+				status = tx_fail(tx_path, DIAG_G525, "invalid semantic transaction: two operations change module `%s`; write one patch per module",
+				    pj.P.mods[o->mod]->name);
+				ok = false;
+			}
+		if (!ok)
+			break;
+		Buf lb = {0};
+		buf_printf(&lb, "%s#operations[%d]", tx_path, i);
+		o->label = buf_take(&lb);
+		diag_init(&o->pd, o->label, o->text, o->len);
+		Session *L = &pj.P.mods[o->mod]->s;
+		ok = patch_parse(&o->sp, o->text, o->len, &o->pd) &&
+		    patch_plan(&o->sp, L->m, L->S, L->H, L->src, L->len, L->revision, &o->pd, &o->plan);
+		if (ok)
+			o->cand = patch_apply(L->src, L->len, &o->plan, &o->clen);
+		diag_emit_all(&o->pd, false);
+	}
+	if (!ok)
+		goto out;
+	/* the candidate project: every module, patched or not, checked linked and lowered */
+	for (int m = 0; m < pj.P.nmods; m++) {
+		Session *L = &pj.P.mods[m]->s;
+		const TxOp *o = NULL;
+		for (int i = 0; i < nops; i++)
+			if (ops[i].mod == (ModuleId)m)
+				o = &ops[i];
+		driver_program_add(&C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
+	}
+	bool verified = driver_program_check_linked(&C);
+	for (int m = 0; verified && m < C.nmods; m++)
+		verified = driver_lower(&C.mods[m]->s);
+	if (!verified) {
+		fprintf(stderr, "semantic transaction result does not verify; the project is unchanged:\n");
+		for (int m = 0; m < C.nmods; m++)
+			diag_emit_all(&C.mods[m]->s.diags, false);
+		goto out;
+	}
+	/* the report: each operation's module review */
+	buf_puts(&out, "{\"schema\":\"semaprax.project-semantic-review.c1\",\"base_revision\":");
+	json_cstr(&out, pj.P.revision);
+	buf_puts(&out, ",\"candidate_revision\":");
+	json_cstr(&out, C.revision);
+	buf_puts(&out, ",\"transaction\":{\"schema\":\"" TRANSACTION_SCHEMA "\",\"digest\":");
+	patch_put_digest(&out, "semaprax.semantic-transaction.intent.digest.c1", ttext, tlen);
+	buf_puts(&out, "},\"modules\":[");
+	for (int i = 0; i < nops; i++) {
+		TxOp *o = &ops[i];
+		Session *L = &pj.P.mods[o->mod]->s;
+		ModuleId cm = driver_program_find(&C, pj.P.mods[o->mod]->name);
+		Session *Cs = &C.mods[cm]->s;
+		Buf r = {0};
+		bool good = patch_same_meaning(&o->sp, &o->plan, L->S, Cs->S, &o->pd) && cli_patch_review_report(&r, L, Cs, &o->sp, &o->plan, o->text, o->len, &o->pd);
+		diag_emit_all(&o->pd, false);
+		if (!good) {
+			buf_free(&r);
+			goto out;
+		}
+		buf_printf(&out, "%s{\"operation_index\":%d,\"module\":", i ? "," : "", i);
+		json_cstr(&out, pj.P.mods[o->mod]->name);
+		buf_puts(&out, ",\"path\":");
+		json_cstr(&out, L->diags.path);
+		buf_puts(&out, ",\"base_revision\":");
+		json_cstr(&out, L->revision);
+		buf_puts(&out, ",\"candidate_revision\":");
+		json_cstr(&out, Cs->revision);
+		if (evidence) {
+			Buf d = {0};
+			cli_patch_unified_diff(&d, L->diags.path, L->src, L->len, o->cand, o->clen, &o->plan);
+			buf_puts(&out, ",\"candidate_source\":{\"digest\":");
+			patch_put_digest(&out, "semaprax.semantic-review.source-digest.v1", o->cand, o->clen);
+			buf_puts(&out, ",\"diff\":");
+			json_str(&out, d.data ? d.data : "", d.len);
+			buf_putc(&out, '}');
+			buf_free(&d);
+		}
+		put_cross_module_callers(&out, &pj.P, o->mod, &o->plan);
+		buf_puts(&out, ",\"review\":");
+		buf_put(&out, r.data, r.len);
+		buf_putc(&out, '}');
+		buf_free(&r);
+	}
+	buf_puts(&out, "],\"authority\":\"none\",\"nonclaims\":[\"no_commit_performed\",\"cross_module_callers_direct_only\",\"no_authority_granted\"]}\n");
+	fwrite(out.data, 1, out.len, stdout);
+	status = EXIT_OK;
+out:
+	for (int i = 0; i < nops; i++) {
+		free(ops[i].text);
+		free(ops[i].cand);
+		patch_plan_free(&ops[i].plan);
+		patch_free(&ops[i].sp);
+		if (ops[i].label)
+			diag_free(&ops[i].pd);
+		free(ops[i].label);
+	}
+	free(ops);
+	if (root)
+		json_decref(root);
+	buf_free(&out);
+	driver_program_free(&C);
+	project_free(&pj);
+	free(ttext);
+	return status;
+}

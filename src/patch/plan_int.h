@@ -1,0 +1,63 @@
+/*
+ * plan_int.h — what the planners of plan.c (v1-v3) and plan_v4.c share:
+ * the planner state and the syntax walk over the module.
+ */
+#ifndef SPX_PATCH_PLAN_INT_H
+#define SPX_PATCH_PLAN_INT_H
+
+#include "patch.h"
+
+typedef struct Planner Planner;
+struct Planner {
+	const Module *m;
+	Sema *S;
+	const HirModule *H;
+	const char *src;
+	DiagSink *d;
+	PatchPlan *out;
+	int op;                  /* index of the operation being planned */
+	const PatchOp *o;
+	/* the target */
+	SymId sym;               /* rename: fn/resource; member/case: record or variant */
+	int ci;                  /* member of a case / rename-case: the case index (else -1) */
+	const char *old, *new_;  /* member/case/resource names */
+	/* walk state */
+	const Name *tp;          /* type parameters in scope (declaration) */
+	int ntp;
+	const Name *tp2;         /* … and a method's own */
+	int ntp2;
+	SymId invariants_of;     /* walking the invariants of this record, else -1 */
+	void (*on_expr)(Planner *, const Expr *);
+	void (*on_pat)(Planner *, const Pattern *);
+	void (*on_type)(Planner *, const Type *);
+	void (*on_stmt)(Planner *, const Stmt *);
+	/* replace-call-type-argument: the call found by its span */
+	Span call_span;
+	const Expr *call;
+	/* v4 */
+	void *user;              /* a walk's own state */
+	const Expr *parent;      /* the expression holding the one visited (NULL at the top) */
+	const Expr *found, *found_parent;
+	uint32_t want_start, want_end;
+};
+
+
+/* Every expression, pattern and type annotation of the module, in source order. */
+void patch_walk_module(Planner *P);
+void patch_walk_fn(Planner *P, const FnDecl *f);
+void patch_walk_expr(Planner *P, const Expr *e);
+void patch_add_edit(Planner *P, Span at, const char *text);
+const char *patch_kind_name(SymKind k);
+/* A member (field, case, case field) with this stable id: its kind, and its owner. */
+const char *patch_member_kind(Sema *S, const char *id, SymId *owner);
+
+/* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
+bool patch_parse_expression_id(const char *s, char *id, size_t size, uint32_t *index);
+
+/* v4 planners (plan_v4.c); false after diagnostics. */
+bool patch_plan_v4(Planner *P);
+/* After every operation is planned: G111 for a deleted function that a use
+ * no other operation replaces still calls.  P: a fresh planner. */
+bool patch_v4_check_deletes(Planner *P, const SPatch *p);
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * review_v4.c — what a review states about the v4 operations (patch.h,
+ * docs/PATCH.md): the facts observed on the two verified programs, and
+ * each operation's finding in each of the seven sections.
+ *
+ * The effects a function performs are its own builtin calls' effects and
+ * the declared effects of the functions it calls, over its body, its
+ * contracts and the closures it holds (lifted closures carry ids under
+ * the function's); they are compared before and after the operation.
+ * `unsafe` blocks are counted in its syntax.  Callers are the calls and
+ * function values naming it in other declarations of the base program.
+ */
+#include "plan_int.h"
+#include "review_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- facts ---- */
+
+typedef struct Effects {
+	const char *v[64];
+	int n;
+} Effects;
+
+typedef struct Collect {
+	Sema *S;
+	Effects *e;
+} Collect;
+
+static void
+add_effect(Effects *e, const char *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < e->n; i++)
+		if (strcmp(e->v[i], s) == 0)
+			return;
+	if (e->n < 64)
+		e->v[e->n++] = s;
+}
+
+static void
+collect(void *ctx, const HirExpr *x)
+{
+	Collect *c = ctx;
+	if (x->kind != HIR_CALL)
+		return;
+	if (x->u.call.kind == CALL_BUILTIN && x->u.call.builtin)
+		add_effect(c->e, x->u.call.builtin->effect);
+	else if (x->u.call.kind == CALL_FN && x->u.call.fn >= 0) {
+		Sym *y = sema_sym(c->S, x->u.call.fn);
+		for (int k = 0; k < y->neffects; k++)
+			add_effect(c->e, y->effects[k]);
+	}
+}
+
+/* The effects the function with stable id fid performs in H. */
+static void
+effects_of(Sema *S, const HirModule *H, const char *fid, Effects *e)
+{
+	e->n = 0;
+	if (!H || !fid)
+		return;
+	size_t n = strlen(fid);
+	for (int i = 0; i < H->nfuncs; i++) {
+		const HirFunc *f = &H->funcs[i];
+		if (!f->id || strncmp(f->id, fid, n) != 0 || (f->id[n] != '\0' && f->id[n] != ':'))
+			continue;
+		Collect c = { S, e };
+		HirVisitor v = { collect, NULL, NULL, &c };
+		hir_visit(f, &v);
+	}
+}
+
+/* The sorted effects of a not in b, comma-separated, into out. */
+static void
+difference(const Effects *a, const Effects *b, char *out, size_t size)
+{
+	const char *v[64];
+	int n = 0;
+	for (int i = 0; i < a->n; i++) {
+		int k = 0;
+		while (k < b->n && strcmp(a->v[i], b->v[k]) != 0)
+			k++;
+		if (k == b->n)
+			v[n++] = a->v[i];
+	}
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+			const char *t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	size_t at = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n && at < size; i++)
+		at += (size_t)snprintf(out + at, size - at, "%s`%s`", i ? ", " : "", v[i]);
+}
+
+static void
+count_unsafe(Planner *P, const Stmt *s)
+{
+	P->ci += s->kind == STMT_UNSAFE;
+}
+
+static int
+unsafe_in(Sema *S, const char *fid)
+{
+	SymId f = fid ? sema_strmap_get(&S->ids, fid) : -1;
+	if (f < 0 || !sema_sym(S, f)->fn)
+		return 0;
+	Planner P;
+	memset(&P, 0, sizeof P);
+	P.S = S;
+	P.sym = -1;
+	P.invariants_of = -1;
+	P.on_stmt = count_unsafe;
+	patch_walk_fn(&P, sema_sym(S, f)->fn);
+	return P.ci;
+}
+
+static int
+callers_of(Sema *S, const char *fid)
+{
+	SymId f = fid ? sema_strmap_get(&S->ids, fid) : -1;
+	if (f < 0)
+		return 0;
+	int n = 0;
+	for (SymId i = 0; i < S->syms.len; i++)
+		if (i != f && sema_sym(S, i)->fn)
+			n += patch_uses_in(S, sema_sym(S, i)->fn, f);
+	return n;
+}
+
+void
+patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha,
+    ReviewFact *facts)
+{
+	for (int i = 0; i < p->nops; i++) {
+		ReviewFact *f = &facts[i];
+		memset(f, 0, sizeof *f);
+		const PatchChange *c = NULL;
+		for (int k = 0; k < pl->changes.len && !c; k++)
+			if (pl->changes.items[k].v4kind && pl->changes.items[k].op == i)
+				c = &pl->changes.items[k];
+		if (!c)
+			continue;
+		f->has_fact = true;
+		const char *fid = c->function;
+		if (strcmp(c->v4kind, "function_added") == 0)
+			fid = c->added_id[0] ? c->added_id : NULL;
+		Effects eb, ea;
+		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
+		effects_of(before, hb, added ? NULL : fid, &eb);
+		effects_of(after, ha, deleted ? NULL : fid, &ea);
+		difference(&ea, &eb, f->added_effects, sizeof f->added_effects);
+		difference(&eb, &ea, f->removed_effects, sizeof f->removed_effects);
+		f->unsafe_before = added ? 0 : unsafe_in(before, fid);
+		f->unsafe_after = deleted ? 0 : unsafe_in(after, fid);
+		f->callers = added ? 0 : callers_of(before, fid);
+		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
+	}
+}
+
+/* ---- findings ---- */
+
+/* Operation o's finding in section s: code, disposition and statement. */
+void
+patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const char **code, int *disposition, char *st, size_t size)
+{
+	static const char *const codes[][S_COUNT] = {
+		{ "SRV-B105", "SRV-A105", "SRV-S105", "SRV-M105", "SRV-T105", "SRV-G105", "SRV-U105" },
+		{ "SRV-B106", "SRV-A106", "SRV-S106", "SRV-M106", "SRV-T106", "SRV-G106", "SRV-U106" },
+		{ "SRV-B107", "SRV-A107", "SRV-S107", "SRV-M107", "SRV-T107", "SRV-G107", "SRV-U107" },
+		{ "SRV-B108", "SRV-A108", "SRV-S108", "SRV-M108", "SRV-T108", "SRV-G108", "SRV-U108" },
+		{ "SRV-B109", "SRV-A109", "SRV-S109", "SRV-M109", "SRV-T109", "SRV-G109", "SRV-U109" },
+		{ "SRV-B110", "SRV-A110", "SRV-S110", "SRV-M110", "SRV-T110", "SRV-G110", "SRV-U110" },
+		{ "SRV-B111", "SRV-A111", "SRV-S111", "SRV-M111", "SRV-T111", "SRV-G111", "SRV-U111" },
+	};
+	int k = (int)o->kind - (int)POP_REPLACE_BODY;
+	*code = codes[k][s];
+	const char *id = o->w[0].s;
+	bool req = o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE ? strcmp(o->w[1].s, "requires") == 0 : false;
+	bool fx = f->added_effects[0] || f->removed_effects[0];
+	int d = D_UNKNOWN;
+	switch (s) {
+	case S_BEHAVIOR:
+		d = D_CHANGE;
+		switch (o->kind) {
+		case POP_REPLACE_BODY:
+			snprintf(st, size, "Operation %d replaces the body of `%s`; the patched program re-verified%s%s.", i, id,
+			    f->added_effects[0] ? ", and the function now performs " : "", f->added_effects);
+			break;
+		case POP_REPLACE_EXPR:
+			snprintf(st, size, "Operation %d replaces expression `%s`%s%s%s; the patched program re-verified%s%s.", i, id,
+			    f->clause ? " in a contract clause (`" : "", f->clause ? f->clause : "", f->clause ? "`)" : "",
+			    f->added_effects[0] ? ", and its function now performs " : "", f->added_effects);
+			break;
+		case POP_ADD_CLAUSE:
+			snprintf(st, size, req ? "Operation %d adds a precondition to `%s`: a call whose arguments violate it now fails with a contract status."
+			    : "Operation %d adds a postcondition to `%s`, checked after every call: a result violating it now fails with a contract status.", i, id);
+			break;
+		case POP_REMOVE_CLAUSE:
+			snprintf(st, size, req ? "Operation %d removes precondition %s of `%s`: calls it refused now run the body."
+			    : "Operation %d removes postcondition %s of `%s`: a result it refused is now returned.", i, o->w[2].s, id);
+			break;
+		case POP_ADD_FUNCTION:
+			d = D_NO_CHANGE;
+			snprintf(st, size, "Operation %d adds a function after `%s` that nothing calls; every existing function keeps its behaviour.", i, id);
+			break;
+		case POP_DELETE_FUNCTION:
+			d = D_NO_CHANGE;
+			snprintf(st, size, "Operation %d deletes `%s`, which nothing called; every remaining function keeps its behaviour.", i, id);
+			break;
+		default:
+			snprintf(st, size, "Operation %d changes the type of parameter %s of `%s` from `%s` to `%s`; the body re-verified with the new type.", i,
+			    o->w[1].s, id, o->w[2].s, o->to.s);
+			break;
+		}
+		break;
+	case S_API:
+		d = D_CHANGE;
+		if (o->kind == POP_REPLACE_EXPR && f->clause) {
+			snprintf(st, size, "Operation %d changes a contract clause (`%s`), which is part of its function's interface; identity and signature stay.", i,
+			    f->clause);
+		} else if (o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR) {
+			d = D_NO_CHANGE;
+			snprintf(st, size, "Operation %d keeps the stable identity, signature and contract of the function it changes.", i);
+		} else if (o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE) {
+			snprintf(st, size, "Operation %d changes the contract of `%s`, which is part of its interface; its identity and signature stay.", i, id);
+		} else if (o->kind == POP_ADD_FUNCTION) {
+			snprintf(st, size, "Operation %d declares a new function identity.", i);
+		} else if (o->kind == POP_DELETE_FUNCTION) {
+			snprintf(st, size, "Operation %d removes the identity `%s` from the module.", i, id);
+		} else {
+			snprintf(st, size, "Operation %d changes the signature of `%s`; its stable identity stays.", i, id);
+		}
+		break;
+	case S_SECURITY:
+		d = fx ? D_CHANGE : D_NO_CHANGE;
+		if (f->added_effects[0] && f->removed_effects[0])
+			snprintf(st, size, "Operation %d: the changed code now performs %s and no longer %s (each within the declared `uses`).", i,
+			    f->added_effects, f->removed_effects);
+		else if (f->added_effects[0])
+			snprintf(st, size, "Operation %d: the changed code now performs %s, which it did not before (within the declared `uses`).", i,
+			    f->added_effects);
+		else if (f->removed_effects[0])
+			snprintf(st, size, "Operation %d: the changed code no longer performs %s.", i, f->removed_effects);
+		else
+			snprintf(st, size, "Operation %d leaves the effects the changed code performs unchanged, as checked on the patched program.", i);
+		break;
+	case S_MEMORY:
+		d = o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR || o->kind == POP_PARAM_TYPE ? D_UNKNOWN : D_NO_CHANGE;
+		snprintf(st, size, d == D_UNKNOWN ? "Operation %d changes code whose ownership and cleanup the re-verification checked; the cleanup plans are not compared."
+		    : "Operation %d leaves the checked ownership and cleanup of every remaining function's values unchanged.", i);
+		break;
+	case S_TARGET:
+		d = D_CHANGE;
+		snprintf(st, size, "Operation %d changes the compiled program, and so its artifacts.", i);
+		break;
+	case S_MIGRATION:
+		if (o->kind == POP_ADD_CLAUSE && req) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires every caller of `%s` (%d call site%s here) to establish the new precondition, or fail.", i, id,
+			    f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_REMOVE_CLAUSE && !req) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d weakens what `%s` guarantees: callers relying on the removed postcondition (%d call site%s here) must stop.",
+			    i, id, f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_REPLACE_EXPR && f->clause) {
+			d = D_MIGRATION;
+			bool pre = strcmp(f->clause, "requires") == 0;
+			snprintf(st, size, pre ? "Operation %d changes a precondition, which may now be stronger: callers (%d call site%s here) may now fail it."
+			    : "Operation %d changes a postcondition, which may now be weaker: callers relying on it (%d call site%s here) must be reviewed.", i,
+			    f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_PARAM_TYPE) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires every caller of `%s` to pass the new parameter type (%d call site%s here re-verified).", i, id,
+			    f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_DELETE_FUNCTION) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires consumers of `%s` outside this file, which are not reviewed, to stop using it.", i, id);
+		} else if (o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE || o->kind == POP_ADD_FUNCTION) {
+			d = D_NO_CHANGE;
+			snprintf(st, size, "Operation %d %s; no caller needs to change.", i, o->kind == POP_ADD_FUNCTION ? "only adds a declaration"
+			    : req ? "weakens a precondition" : "strengthens a guarantee");
+		} else {
+			d = D_UNKNOWN;
+			snprintf(st, size, "Operation %d changes behaviour callers outside this file may depend on; they are not reviewed.", i);
+		}
+		break;
+	default:
+		if (f->unsafe_after > f->unsafe_before) {
+			d = D_CHANGE;
+			snprintf(st, size, "Operation %d adds %d `unsafe` block%s.", i, f->unsafe_after - f->unsafe_before,
+			    f->unsafe_after - f->unsafe_before == 1 ? "" : "s");
+		} else {
+			d = D_UNKNOWN;
+			snprintf(st, size, "Operation %d adds no unsafe source construct; generated, native and external code is not analyzed.", i);
+		}
+		break;
+	}
+	*disposition = d;
+}
