@@ -59,7 +59,7 @@
 #include "../support/json.h"
 #include "../support/sha256.h"
 
-#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
+#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
 
 typedef struct RunOptions {
 	const char *path;
@@ -72,6 +72,8 @@ typedef struct RunOptions {
 	bool have_args;           /* `--` was given */
 	bool native;              /* --native: the C11 lane (cmd_build.c) */
 	bool wasm;                /* --wasm: the WebAssembly lane under node (cmd_build.c) */
+	bool allow_write;         /* --allow-write[=DIR]: the command line grants fs.write */
+	const char *write_root;   /* its DIR, or NULL */
 	const char *src;
 	size_t src_len;
 	const Module *m;
@@ -309,7 +311,8 @@ execute(HirModule *H, const RunOptions *ro)
 	int entry = hir_find_main(H);
 	DiagSink admission;
 	diag_init(&admission, ro->path, NULL, 0);
-	bool admitted = driver_admit(H, &o.host, &admission);
+	bool admitted = driver_admit(H, &o.host, &admission) &&
+			driver_grant_write(&o.host, ro->allow_write, ro->write_root, &admission);
 	diag_emit_all(&admission, ro->json);
 	diag_free(&admission);
 	if (!admitted)
@@ -404,6 +407,16 @@ parse_options(int argc, char **argv, RunOptions *o)
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("run", "run option `--manifest-path` takes one path and may not be repeated");
 			o->manifest_path = argv[++i];
+		} else if (strncmp(a, "--allow-write", 13) == 0 && (a[13] == '\0' || a[13] == '=')) {
+			if (o->allow_write)
+				return cli_usage("run", "run option `--allow-write` may not be repeated");
+			o->allow_write = true;
+			if (a[13] == '=') {
+				o->write_root = a + 14;
+				if (!rt_fs_root_valid(o->write_root))
+					return cli_usage("run", "`--allow-write=%s` must name a directory below the working directory: "
+							 "a relative path without `.`, `..` or symbolic links", o->write_root);
+			}
 		} else if (strcmp(a, "--native") == 0 || strcmp(a, "--wasm") == 0) {
 			bool *lane = a[2] == 'n' ? &o->native : &o->wasm;
 			if (*lane)
@@ -529,6 +542,9 @@ cli_cmd_run(int argc, char **argv)
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L->diags, false);
 			status = args_refused();
+		} else if (!driver_admit(L->H, &host, &L->diags) ||
+			   !driver_grant_write(&host, ro.allow_write, ro.write_root, &L->diags)) {
+			diag_emit_all(&L->diags, false);
 		} else {
 			/* each emits the diagnostics itself */
 			status = ro.native ? cli_native_run(L, &host, ro.args, ro.nargs) : cli_wasm_run(L, &host, ro.args, ro.nargs);

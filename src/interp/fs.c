@@ -1,7 +1,8 @@
 /*
- * fs.c — `file_read_text` of a command-line program (LANGUAGE.md §5.1, the
- * reference's Text Toolkit v1), confined to the working directory the
- * program was started in.
+ * fs.c — `file_read_text`, `file_write_new` and `file_write_atomic` of a
+ * command-line program (LANGUAGE.md §5.1, the reference's Text Toolkit v1,
+ * and §0.1's write lift), confined to the working directory the program was
+ * started in (writes further to the granted write root).
  *
  * The path is the whole `str` view.  Admitted: 1..4,096 bytes, relative,
  * `/`-separated nonempty components other than `.` and `..`, no NUL, `\`
@@ -99,4 +100,36 @@ interp_rt_file_read_text(Interp *I, const Value *path)
 		return v_empty();
 	}
 	return v_ptr(V_STRING, b, 0);
+}
+
+/*
+ * file_write_new / file_write_atomic (path, length, data, data_length): the
+ * path is path[0..length) and the bytes data[0..data_length).  Checked in
+ * this order, as the native runtime (src/emit_c/rt/fs.h) checks them: a
+ * length beyond its slice, or an invalid path, is code 1; more than 65,536
+ * bytes is code 4; a path outside the granted write root (`--allow-write=DIR`)
+ * is code 6; then the bytes are charged to the run's 1 MiB write budget
+ * (never refunded; past it code 4) and written (src/rt/fs.c).  The result
+ * is the number of bytes written.
+ */
+Value
+interp_rt_file_write(Interp *I, const Value *args, bool atomic)
+{
+	size_t pn, dn;
+	const uint8_t *p = interp_value_bytes(&args[0], &pn);
+	const uint8_t *d = interp_value_bytes(&args[2], &dn);
+	uint64_t len = args[1].u, dlen = args[3].u;
+	if (len > pn || dlen > dn || !rt_fs_path_valid(p, (size_t)len))
+		return fs_fail(I, RT_FS_INVALID_PATH);
+	if (dlen > FS_FILE_MAX)
+		return fs_fail(I, RT_FS_TOO_LARGE);
+	if (!rt_fs_below(p, (size_t)len, I->opt->host.write_root))
+		return fs_fail(I, RT_FS_DENIED);
+	I->fs_written += dlen;
+	if (I->fs_written > (uint64_t)RT_LIMIT_FS_WRITE_BUDGET)
+		return fs_fail(I, RT_FS_TOO_LARGE);
+	uint32_t st = rt_fs_write(p, (size_t)len, d, (size_t)dlen, atomic);
+	if (st)
+		return fs_fail(I, st);
+	return v_int(V_USIZE, (int64_t)dlen);
 }

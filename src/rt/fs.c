@@ -1,7 +1,8 @@
 /*
- * fs.c — path confinement of `file_read_text` (LANGUAGE.md §5.1), the one
- * copy both lanes use: the interpreter (src/interp/fs.c) links it, the C
- * lane embeds this text (src/emit_c/rt/fs.h follows it).
+ * fs.c — path confinement of `file_read_text`, `file_write_new` and
+ * `file_write_atomic` (LANGUAGE.md §5.1), the one copy both lanes use: the
+ * interpreter (src/interp/fs.c) links it, the C lane embeds this text
+ * (src/emit_c/rt/fs.h follows it).
  *
  * The path is the whole `str` view.  Admitted: 1..4,096 bytes, relative,
  * `/`-separated nonempty components other than `.` and `..`, no NUL, `\`
@@ -12,6 +13,16 @@
  * regular file (a FIFO, a device, a socket, a link) is refused unopened,
  * and the file opened must still be that file.  Host errors map as the
  * reference maps them: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
+ *
+ * Writes resolve the parent directory the same way (so it must exist), and
+ * must lie below the write root the runner granted (`--allow-write=DIR`,
+ * itself a valid path naming a directory reached without symbolic links;
+ * code 6 outside it).  `file_write_new` creates the file (O_CREAT|O_EXCL|
+ * O_NOFOLLOW: an existing path, a dangling link included, is code 3);
+ * `file_write_atomic` writes a fresh sibling `.spx-write-<pid>-<n>.tmp`,
+ * fsyncs it and renames it over the target, which must be a regular file
+ * or absent (code 7 otherwise: a link, a FIFO or a device is never opened
+ * nor replaced).  A failed write removes what it created.
  */
 #ifndef RT_API
 #include "rt.h"
@@ -21,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,27 +79,41 @@ rt_fs_close_dir(int d)
 		close(d);
 }
 
-RT_API uint32_t
-rt_fs_open_regular(const uint8_t *p, size_t n, int *fd)
+/* Opens the parent directory of the valid path p[0..n) one component at a
+ * time (O_NOFOLLOW) into *dir (AT_FDCWD for a one-component path) and
+ * copies the last component into name.  0 or a filesystem status. */
+static uint32_t
+rt_fs_parent(const uint8_t *p, size_t n, int *dir, char name[RT_FS_PATH_MAX + 1])
 {
-	char name[RT_FS_PATH_MAX + 1];
-	int dir = AT_FDCWD;
+	int d = AT_FDCWD;
 	size_t start = 0;
-	for (size_t i = 0; i <= n; i++) {   /* open the parent, component by component */
+	for (size_t i = 0; i <= n; i++) {
 		if (i < n && p[i] != '/')
 			continue;
 		memcpy(name, p + start, i - start);
 		name[i - start] = '\0';
 		if (i == n)
 			break;
-		int next = openat(dir, name, RT_FS_DIR_FLAGS);
+		int next = openat(d, name, RT_FS_DIR_FLAGS);
 		int e = errno;
-		rt_fs_close_dir(dir);
+		rt_fs_close_dir(d);
 		if (next < 0)
 			return rt_fs_status(e);
-		dir = next;
+		d = next;
 		start = i + 1;
 	}
+	*dir = d;
+	return 0;
+}
+
+RT_API uint32_t
+rt_fs_open_regular(const uint8_t *p, size_t n, int *fd)
+{
+	char name[RT_FS_PATH_MAX + 1];
+	int dir;
+	uint32_t st = rt_fs_parent(p, n, &dir, name);
+	if (st)
+		return st;
 	/* The type is checked before anything is opened: opening a FIFO, even
 	 * without blocking, would release a writer waiting for a reader, and
 	 * opening a device can act on it. */
@@ -106,15 +132,96 @@ rt_fs_open_regular(const uint8_t *p, size_t n, int *fd)
 	rt_fs_close_dir(dir);
 	if (f < 0)
 		return rt_fs_status(e);
-	uint32_t st = 0;
+	st = 0;
 	if (fstat(f, &sb) != 0)
 		st = rt_fs_status(errno);
 	else if (!S_ISREG(sb.st_mode) || sb.st_dev != lsb.st_dev || sb.st_ino != lsb.st_ino)
-		st = 7;   /* swapped for another file since */
+		st = RT_FS_FILE_TYPE;   /* swapped for another file since */
 	if (st) {
 		close(f);
 		return st;
 	}
 	*fd = f;
 	return 0;
+}
+
+RT_API bool
+rt_fs_below(const uint8_t *p, size_t n, const char *root)
+{
+	if (!root || !*root)
+		return true;
+	size_t rn = strlen(root);
+	return n > rn && memcmp(p, root, rn) == 0 && p[rn] == '/';
+}
+
+RT_API bool
+rt_fs_root_valid(const char *root)
+{
+	size_t n = strlen(root);
+	if (!rt_fs_path_valid((const uint8_t *)root, n))
+		return false;
+	char name[RT_FS_PATH_MAX + 1];
+	int dir;
+	if (rt_fs_parent((const uint8_t *)root, n, &dir, name))
+		return false;
+	int d = openat(dir, name, RT_FS_DIR_FLAGS);
+	rt_fs_close_dir(dir);
+	if (d < 0)
+		return false;
+	close(d);
+	return true;
+}
+
+/* Writes all of d[0..n) to fd; 0 or a status. */
+static uint32_t
+rt_fs_write_all(int fd, const uint8_t *d, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, d, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? rt_fs_status(errno) : RT_FS_IO;
+		d += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+RT_API uint32_t
+rt_fs_write(const uint8_t *p, size_t n, const uint8_t *d, size_t dn, bool atomic)
+{
+	static unsigned long serial;
+	char name[RT_FS_PATH_MAX + 1], tmp[64];
+	int dir;
+	uint32_t st = rt_fs_parent(p, n, &dir, name);
+	if (st)
+		return st;
+	const char *target = name;
+	if (atomic) {
+		struct stat lsb;
+		if (fstatat(dir, name, &lsb, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(lsb.st_mode)) {
+			rt_fs_close_dir(dir);
+			return RT_FS_FILE_TYPE;
+		}
+		snprintf(tmp, sizeof tmp, ".spx-write-%ld-%lu.tmp", (long)getpid(), ++serial);
+		target = tmp;
+	}
+	int f = openat(dir, target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+	if (f < 0) {
+		int e = errno;
+		rt_fs_close_dir(dir);
+		return e == EEXIST ? RT_FS_EXISTS : rt_fs_status(e);
+	}
+	st = rt_fs_write_all(f, d, dn);
+	if (!st && atomic && fsync(f) != 0)
+		st = RT_FS_IO;
+	if (close(f) != 0 && !st)
+		st = RT_FS_IO;
+	if (!st && atomic && renameat(dir, tmp, dir, name) != 0)
+		st = errno == EISDIR ? RT_FS_FILE_TYPE : rt_fs_status(errno);
+	if (st)
+		unlinkat(dir, target, 0);
+	rt_fs_close_dir(dir);
+	return st;
 }
