@@ -128,7 +128,7 @@ interp_rt_file_write(Interp *I, const Value *args, bool atomic)
 	I->fs_written += dlen;
 	if (I->fs_written > (uint64_t)RT_LIMIT_FS_WRITE_BUDGET)
 		return fs_fail(I, RT_FS_TOO_LARGE);
-	uint32_t st = rt_fs_write(p, (size_t)len, d, (size_t)dlen, atomic);
+	uint32_t st = rt_fs_write(p, (size_t)len, d, (size_t)dlen, atomic, I->opt->host.write_root);
 	if (st)
 		return fs_fail(I, st);
 	return v_int(V_USIZE, (int64_t)dlen);

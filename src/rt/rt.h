@@ -30,8 +30,9 @@ bool rt_fs_path_valid(const uint8_t *p, size_t n);
 /* errno to a semaprax.filesystem.v1 status (2, 5, 6 or 7). */
 uint32_t rt_fs_status(int e);
 /* Opens the regular file at a valid path below the working directory into
- * *fd (one component at a time, O_NOFOLLOW; a non-regular last component is
- * refused unopened).  Returns 0 or a filesystem status. */
+ * *fd (one component at a time, O_NOFOLLOW, links resolved within the
+ * working directory; a non-regular last component is refused unopened).
+ * Returns 0 or a filesystem status. */
 uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
 /* Whether the valid path p[0..n) lies below the write root (NULL or "":
  * anywhere below the working directory; else a valid path: p starts with
@@ -41,8 +42,9 @@ bool rt_fs_below(const uint8_t *p, size_t n, const char *root);
  * reached from the working directory without symbolic links. */
 bool rt_fs_root_valid(const char *root);
 /* file_write_new (atomic false) or file_write_atomic of d[0..dn) at the
- * valid path p[0..n); 0 or a filesystem status (fs.c). */
-uint32_t rt_fs_write(const uint8_t *p, size_t n, const uint8_t *d, size_t dn, bool atomic);
+ * valid path p[0..n), whose directory must resolve below root (NULL: the
+ * working directory); 0 or a filesystem status (fs.c). */
+uint32_t rt_fs_write(const uint8_t *p, size_t n, const uint8_t *d, size_t dn, bool atomic, const char *root);
 
 /* ---- host.c: stdin, the environment snapshot, the clock ---- */
 

@@ -102,7 +102,7 @@ spx_file_write(spx_view path, uint64_t len, spx_view data, uint64_t dlen, bool a
 	spx_fs_written += dlen;
 	if (spx_fs_written > RT_LIMIT_FS_WRITE_BUDGET)
 		spx_fs_fail(RT_FS_TOO_LARGE);
-	int st = (int)rt_fs_write(path.p, (size_t)len, data.p, (size_t)dlen, atomic);
+	int st = (int)rt_fs_write(path.p, (size_t)len, data.p, (size_t)dlen, atomic, spx_write_root);
 	if (st)
 		spx_fs_fail(st);
 	return dlen;
