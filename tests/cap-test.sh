@@ -1,5 +1,5 @@
 #!/bin/sh
-# cap-test.sh BIN — capability-gated I/O (issue 15 item 4, LANGUAGE.md §0.1's
+# cap-test.sh BIN [--sanitize] — capability-gated I/O (issue 15 item 4, LANGUAGE.md §0.1's
 # lift) in both lanes: every tests/cap/NAME.spx runs in the interpreter
 # (`run`), natively (`run --native`) and as an executable from `build`, each
 # in a fresh copy of one root tree (the working directory), and
@@ -59,14 +59,22 @@ header() { # header FILE KEY: the values of `// KEY: …` lines
 	sed -n "s|^// $2: ||p" "$1"
 }
 
+# --sanitize: the native programs under ASan+UBSan with the runtime's leak check
+# (lane_sanitize_env); those settings pass through the otherwise empty environment.
+[ "${2:-}" = "--sanitize" ] && lane_sanitize_env
+
 # invoke OUT ERR CMD…: runs CMD in $tmp/box/root with the fixture's stdin and environment
 invoke() {
 	o=$1 e=$2
 	shift 2
 	if [ -n "$envs" ]; then
-		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" "$envs" "$@") > "$o" 2> "$e"
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$envs" "$@") > "$o" 2> "$e"
 	else
-		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" "$@") > "$o" 2> "$e"
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$@") > "$o" 2> "$e"
 	fi
 }
 
