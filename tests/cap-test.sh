@@ -23,7 +23,8 @@
 # inlink -> sub/in.txt; subl -> sub; twisty -> subl/../sub/in.txt (links
 # inside the root); outlink -> ../outside/s.txt, outdir -> ../outside,
 # upin -> ../root/sub/in.txt (links leaving it); out/back -> ../sub (inside
-# the root, outside out/); fifo (a FIFO).  ../outside/s.txt holds "secret\n".
+# the root, outside out/); devlink -> /dev/null (a device, outside);
+# fifo and out/pipe (FIFOs).  ../outside/s.txt holds "secret\n".
 #
 # `BLESS=1 sh tests/cap-test.sh BIN` rewrites the .stdout/.stderr snapshots.
 set -u
@@ -52,7 +53,8 @@ mkroot() { # mkroot BOX
 	ln -s ../outside "$1/root/outdir"
 	ln -s ../root/sub/in.txt "$1/root/upin"
 	ln -s ../sub "$1/root/out/back"
-	mkfifo "$1/root/fifo"
+	ln -s /dev/null "$1/root/devlink"
+	mkfifo "$1/root/fifo" "$1/root/out/pipe"
 }
 
 header() { # header FILE KEY: the values of `// KEY: …` lines
@@ -186,10 +188,29 @@ if command -v node >/dev/null 2>&1; then
 			if [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok; else bad "$name: run --wasm refused with exit $wst"; fi ;;
 		*) bad "$name: run --wasm ran a program needing ungranted operations: exit $wst '$wline'" ;;
 		esac
-		if [ "$(ls -A "$tmp/box/root/out" | tr '\n' ' ')$(ls -A "$tmp/box/root/sub" | tr '\n' ' ')$(cat "$tmp/box/root/sub/in.txt")" = "back inner in.txt inside" ]; then ok
+		if [ "$(ls -A "$tmp/box/root/out" | tr '\n' ' ')$(ls -A "$tmp/box/root/sub" | tr '\n' ' ')$(cat "$tmp/box/root/sub/in.txt")" = "back inner pipe in.txt inside" ]; then ok
 		else bad "$name: run --wasm changed the root"; fi
 	done
 fi
+
+# stdin past 65,536 bytes is command-input.v1 code 4 in both lanes.
+stdin=$(head -c 65537 /dev/zero | tr '\0' a) envs=""
+mkroot "$tmp/box"
+cp tests/cap/stdin_echo.spx "$tmp/box/s.spx"
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+st=$?
+if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":4' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+else bad "run: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ]; then ok
+	else bad "run --native: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+stdin=$(head -c 65536 /dev/zero | tr '\0' a)
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+# (all read and echoed: main returns 65,536, outside the exit status range)
+if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
 
 # The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a
 # directory below the working directory, reached without links; the flag is single-use.
