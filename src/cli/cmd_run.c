@@ -1,19 +1,27 @@
 /*
  * cmd_run.c — `semaprax run <file> [--json] [--max-steps N] [--max-bytes N]
- * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
- * validate the HIR, then execute `main` in the interpreter (src/interp).
+ * [--allow-write[=DIR]] [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as
+ * `check` does, lower and validate the HIR, then execute `main` in the
+ * interpreter (src/interp).
  *
- * Routes by the module's permit set, as the reference does:
- *   - a non-empty subset of {fs.read, process.args.read,
- *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program — arguments after `--`
+ * Routes by the module's permit set, as the reference does (with
+ * LANGUAGE.md §0.1's capability lift, src/driver/route.c):
+ *   - a non-empty subset of the host capabilities {clock.read, fs.read,
+ *     fs.write, process.args.read, process.environment.read,
+ *     process.stderr.write, process.stdin.read, process.stdout.write} other
+ *     than exactly {process.stdout.write}: a command-line program.  A module
+ *     permitting fs.write runs only with `--allow-write` (writes anywhere
+ *     below the working directory) or `--allow-write=DIR` (below DIR, a
+ *     directory under it reached without links; else a usage error), else
+ *     SPX-F120 before `main`; `--native` passes the grant to the program as
+ *     its first argument.  Arguments after `--`
  *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
  *     error), staged stdout/stderr published after `main` returns (stderr
  *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
  *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
- *     program calling a host operation other than args_len, arg_utf8,
- *     stdout_write, stderr_write and file_read_text anywhere is refused
- *     (SPX-T273, src/driver/route.c);
+ *     program calling a host operation `run` does not perform (file_read,
+ *     file_stat, file_list, file_create_dir, file_remove) anywhere is
+ *     refused (SPX-T273, src/driver/route.c);
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:
@@ -21,7 +29,8 @@
  *     before it runs (SPX-F102, `interpreter admission failed
  *     (declared_effects): function `main``; src/driver/route.c).
  * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, never `network.*` or stdin).
+ * permits (the pure route none); a `network.*` permit is SPX-F121 on
+ * every route.
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
