@@ -6,18 +6,20 @@
  *
  * The path is the whole `str` view.  Admitted: 1..4,096 bytes, relative,
  * `/`-separated nonempty components other than `.` and `..`, no NUL, `\`
- * or `:` (non-UTF-8 bytes are fine).  Resolution opens one component at a
- * time below the working directory with O_NOFOLLOW, so no path — absolute,
- * `..`, or through a symbolic link — reaches outside it.  The last
+ * or `:` (non-UTF-8 bytes are fine).  Resolution (src/rt/fs.c) opens one
+ * component at a time below the working directory with O_NOFOLLOW and
+ * follows a symbolic link itself only while its target stays inside, so no
+ * path — absolute, `..`, or through a link — reaches outside it.  The last
  * component's type is read (lstat) before it is opened: anything but a
- * regular file (a FIFO, a device, a socket, a link) is refused unopened.
+ * regular file (a FIFO, a device, a socket, a directory) is refused
+ * unopened.
  *
  * Every read first reserves 65,536 bytes against the invocation's
  * 1,048,576-byte budget (never refunded: the 17th read fails), then checks
  * the path, then reads at most 65,536 bytes.  (The reference's provider
  * also admits at most 64 operations, a bound 16 reads never reach.)  Statuses, `semaprax.filesystem.v1`:
  * 1 invalid path, 2 not found, 4 a bound exceeded, 5 I/O failure, 6 access
- * denied, 7 not a regular file (or a symbolic link on the way); host errors
+ * denied, 7 not a regular file (or a symbolic link leaving the root); host errors
  * map as the reference maps them (ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR
  * 7, anything else 5).  File text that is not UTF-8 is `semaprax.text.v1`
  * code 3.

@@ -1,19 +1,21 @@
 /* ---- SEMAPRAX native runtime: file_read_text (fs.read), file_write_new and file_write_atomic (fs.write) ---- */
 /*
  * Included only in programs that call file_read_text or whose module
- * permits fs.write (main then takes the write grant, spx_grant_write).  Same semantics as the interpreter's src/interp/fs.c:
+ * permits fs.write (main then takes the write grant, spx_grant_write).
+ * Same semantics as the interpreter's src/interp/fs.c:
  * every read first reserves 65,536 bytes of the run's 1,048,576-byte budget
  * (never refunded: the 17th read fails, code 4), then checks the path (the
  * whole view; 1..4,096 bytes, relative, nonempty components other than
  * `.`/`..`, no NUL, `\` or `:`), then reads at most 65,536 bytes, resolving
- * one component at a time below the working directory with O_NOFOLLOW; the
- * last component's type is read unopened (a FIFO or device is refused
- * without being opened).
+ * one component at a time below the working directory with O_NOFOLLOW (a
+ * link is followed by hand only while it stays inside); the last
+ * component's type is read unopened (a FIFO or device is refused without
+ * being opened).
  * The path check and the confined open are src/rt/fs.c (rt_fs_*), embedded
  * just before this text and shared with the interpreter.
  * semaprax.filesystem.v1: 1 invalid path, 2 not found, 4 a bound exceeded,
  * 5 I/O failure, 6 access denied, 7 not a regular file (or a symbolic link
- * on the way); text that is not UTF-8 is text.v1 code 3.
+ * leaving the root); text that is not UTF-8 is text.v1 code 3.
  */
 #include <errno.h>
 #include <fcntl.h>
