@@ -93,11 +93,12 @@ help:
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
 	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
-	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C"
+	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C, Wasm beside native"
 	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
 	@echo "make bench-agent    bytes and lexical units of graph/context/query answers, graph/context time and RSS (2,000 functions)"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
+	@echo "make bench-wasm     the Wasm lane under node beside the native lane: time ratios, module vs stripped executable size"
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
@@ -142,12 +143,14 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/patch-test.sh $(BIN)
 	sh tests/patch-crash.sh $(BIN)
 	sh tests/project-test.sh $(BIN)
+	sh tests/registers-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
 	CC="$(CC)" sh tests/cap-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
 	sh tests/wasm-test.sh $(BIN)
 	sh tests/web-test.sh $(BIN)
+	sh tests/browser-test.sh $(BIN)
 	CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED)
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
@@ -203,7 +206,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-cli bench-agent bench-interp bench-native bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -285,6 +288,24 @@ $(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
 .PHONY: bench-native
 bench-native: $(BENCH_NATIVE)
 	CC="$(CC)" $(BENCH_NATIVE) --runs $(BENCH_NATIVE_RUNS)
+
+# `make bench-wasm`: each bench/native/NAME.spx built by the Wasm lane and
+# run under node (`node run.mjs program.wasm`, as `run --wasm` starts it) next
+# to the native lane's executable (tools/bench_wasm.c): best of
+# $(BENCH_WASM_RUNS) alternating runs, per-program and geometric-mean time
+# ratios (target <= 1.6), also with node's fixed cost (an empty module's run)
+# taken off, and each module's size beside the stripped executable's.
+# Programs the Wasm lane refuses (W110) are listed as refused.
+BENCH_WASM_RUNS ?= 3
+BENCH_WASM      = $(BUILD)/bench_wasm
+
+$(BENCH_WASM): tools/bench_wasm.c tools/spawn_pipe.h $(LIBOBJS)
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_wasm.c $(LIBOBJS) $(LDLIBS)
+
+.PHONY: bench-wasm
+bench-wasm: $(BENCH_WASM)
+	CC="$(CC)" $(BENCH_WASM) --runs $(BENCH_WASM_RUNS)
 
 FUZZ_SECONDS ?= 600
 FUZZ_CC      ?= clang

@@ -68,6 +68,11 @@ int cli_cmd_query(int argc, char **argv);
 int cli_cmd_test(int argc, char **argv);
 int cli_cmd_new(int argc, char **argv);
 int cli_cmd_lock(int argc, char **argv);
+int cli_cmd_registers(int argc, char **argv);
+/* cmd_registers.c, for `check` of a project: runs the manifest's
+ * `[registers]` rows on a checked project; true when no check failed. */
+struct Project;
+bool cli_check_registers(const struct Project *pj, bool json);
 
 /* cmd_run.c, shared with `test`: an interpreter outcome as its JSON object
  * (TOOLCHAIN.md §3.3), the status object, and "sha256:" + hex SHA-256 of

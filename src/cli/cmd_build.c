@@ -395,7 +395,10 @@ web_texts(HirModule *H, const int *ex, int n, const char *pkg, Buf *mjs, Buf *dt
 		      "export declare const bindings: {\n");
 	buf_puts(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
 	html_esc(html, pkg);
-	buf_puts(html, "</title>\n</head>\n<body>\n<h1>");
+	/* no favicon request (a 404 in the console); a failure report's lines kept apart */
+	buf_puts(html, "</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+		       "<style>output { display: block; white-space: pre-wrap; }</style>\n"
+		       "</head>\n<body>\n<h1>");
 	html_esc(html, pkg);
 	buf_puts(html, "</h1>\n");
 	for (int k = 0; k < n; k++) {

@@ -33,6 +33,8 @@ check_project(const char *manifest, bool json)
 	Project pj;
 	bool ok = project_check(&pj, manifest);
 	project_emit_diags(&pj, json);
+	if (ok)
+		ok = cli_check_registers(&pj, json);   /* the manifest's `[registers]` rows */
 	if (ok) {
 		Buf b = {0};
 		if (json) {

@@ -1,7 +1,8 @@
 /*
  * cmd_explain.c — `semaprax explain <SPX-CODE> [--json]` and the generated
  * diagnostics catalog (`semaprax explain --catalog`, written to
- * docs/diagnostics.md by `make docs` and checked by the test suite).
+ * docs/diagnostics.md by `make docs` and checked by the test suite), and the
+ * register as a register check's JSON (`semaprax explain --register`).
  */
 #include "cli.h"
 
@@ -43,6 +44,30 @@ catalog(void)
 	buf_free(&b);
 }
 
+/* The code register as a register for register checks (docs/REGISTERS.md):
+ * every code in register order, the retired ones (lifted reference
+ * restrictions) as `{ "token": …, "retired": true }`. */
+static void
+code_register(void)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"tokens\":[");
+	for (int i = 0; i < DIAG__COUNT; i++) {
+		const DiagInfo *d = &diag_info[i];
+		buf_puts(&b, i ? ",\n" : "\n");
+		if (d->sev == SEV_RETIRED) {
+			buf_puts(&b, "{\"token\":");
+			json_cstr(&b, d->code);
+			buf_puts(&b, ",\"retired\":true}");
+		} else {
+			json_cstr(&b, d->code);
+		}
+	}
+	buf_puts(&b, "\n]}\n");
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+}
+
 int
 cli_cmd_explain(int argc, char **argv)
 {
@@ -53,6 +78,9 @@ cli_cmd_explain(int argc, char **argv)
 			json = true;
 		else if (strcmp(argv[i], "--catalog") == 0 && argc == 2) {
 			catalog();
+			return EXIT_OK;
+		} else if (strcmp(argv[i], "--register") == 0 && argc == 2) {
+			code_register();
 			return EXIT_OK;
 		} else if (argv[i][0] == '-')
 			return cli_usage("explain", "unknown explain option `%s`", argv[i]);

@@ -52,6 +52,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Change by meaning", "verify", "verify", "re-check evidence" },
 	{ "Agents", "agent", "agent inspect", "agent session facts" },
 	{ "Start a project", "new", "new <dest>", "a project from a template" },
+	{ "Start a project", "registers", "registers <project>", "cited tokens against a register" },
 	{ "Start a project", "project-scaffold", "project-scaffold --name n", "print a scaffold" },
 	{ "Toolchain", "explain", "explain <SPX-CODE>", "what a diagnostic means, how to fix it" },
 	{ "Toolchain", "doctor", "doctor", "check the installation" },

@@ -36,7 +36,8 @@ const CliCommand cli_commands[] = {
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
-	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`.\n" },
+	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`,\n"
+	  "  after running the manifest's `[registers]` rows (see `help registers`).\n" },
 	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
@@ -47,8 +48,10 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
+	  "semaprax explain --catalog|--register\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
-	  "  whole register as Markdown (docs/diagnostics.md).\n" },
+	  "  whole register as Markdown (docs/diagnostics.md); `explain --register` as a register\n"
+	  "  for register checks (`{ \"tokens\": [...] }`, lifted reference codes retired).\n" },
 	{ "fix", cli_cmd_fix, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
 	  "  applies the machine-applicable fixes the diagnostics carry (`check --json` lists\n"
 	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
@@ -104,6 +107,16 @@ const CliCommand cli_commands[] = {
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
 	  "  lists the callers of X, --called-by X its callees.\n" },
+	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--json]\n"
+	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
+	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
+	  "  clause source text, test case names: every whole match of the PCRE2 pattern)\n"
+	  "  against a JSON register `{ \"tokens\": [\"REQ-1\", { \"token\": \"REQ-2\", \"retired\": true }] }`:\n"
+	  "  a token the register does not list (J150) or retires (J151) and, with --uncited, a\n"
+	  "  held token nobody cites (J152), with the given severity (default error).  Without\n"
+	  "  --register, every `[registers]` row of the manifest (which `check` also runs).  Bad\n"
+	  "  parameters are J140-J146 and produce no findings.  Prints one summary line per\n"
+	  "  register (--json: the report object); exit 1 on an error finding (docs/REGISTERS.md).\n" },
 	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"

@@ -55,6 +55,20 @@ void fmt_import_header(Buf *out, const ImportFn *f);
  */
 enum { FMT_COMMENT_NONE = -1, FMT_COMMENT_MODULE = -2 };
 void fmt_comment_owners(const Module *m, const char *src, size_t len, int *owner);
+/*
+ * The item each comment is attached to, as the formatter places it: key[i]
+ * (for m->comments[i]) is the start offset of the item it leads or trails —
+ * a declaration (d->span.start), a field (fmt_field_start), a case
+ * (fmt_case_start), a class member (fmt_member_start), a `use`, a statement —
+ * or FMT_COMMENT_NO_ITEM (above `module`, before a closing brace, at the
+ * end).  Register checks (src/project/registers.c) read it.
+ */
+#define FMT_COMMENT_NO_ITEM UINT32_MAX
+void fmt_comment_items(const Module *m, const char *src, size_t len, uint32_t *key);
+/* Start offsets of the items the formatter places comments by. */
+uint32_t fmt_field_start(const FieldDecl *f);
+uint32_t fmt_case_start(const CaseDecl *c);
+uint32_t fmt_member_start(const ClassMember *m);
 
 /*
  * Canonical literals (§0.11, fmt_lit.c), shared with the revision hash.

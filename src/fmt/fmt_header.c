@@ -151,6 +151,23 @@ fmt_comment_owners(const Module *m, const char *src, size_t len, int *owner)
 	free(F.placed);
 }
 
+void
+fmt_comment_items(const Module *m, const char *src, size_t len, uint32_t *key)
+{
+	Fmt F = { 0 };
+	F.src = src;
+	F.len = len;
+	fmt_place_comments(&F, m);
+	for (int i = 0; i < m->ncomments; i++)
+		key[i] = FMT_COMMENT_NO_ITEM;
+	for (int i = 0; i < F.nplaced; i++) {
+		const Placed *p = &F.placed[i];
+		if (p->place == CP_LEADING || p->place == CP_TRAILING)
+			key[p->index] = p->key;
+	}
+	free(F.placed);
+}
+
 /* ==== one-line pieces for readers (doc, query, graph) ==================================== */
 
 void

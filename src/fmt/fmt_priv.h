@@ -50,9 +50,6 @@ uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
 uint32_t fmt_record_close(const Fmt *F, const Decl *d);
 uint32_t fmt_case_close(const CaseDecl *c);
 void fmt_drop_span(const Fmt *F, const Decl *d, int index, uint32_t *start, uint32_t *end);
-uint32_t fmt_field_start(const FieldDecl *f);
-uint32_t fmt_case_start(const CaseDecl *c);
-uint32_t fmt_member_start(const ClassMember *m);
 
 /* ---- declaration headers (fmt_header.c): up to the `{`, no `uses`, no newline ---- */
 void fmt_hd_fn(Fmt *F, const FnDecl *fn);

@@ -18,6 +18,7 @@ typedef struct Entry {
 	bool list;
 	char *text;          /* a string value */
 	char **items; int nitems;
+	char *inline_table;  /* `{ … }` as written ([registers] rows only) */
 	int line;            /* 1-based */
 } Entry;
 
@@ -95,6 +96,7 @@ free_entry(Entry *e)
 	for (int i = 0; i < e->nitems; i++)
 		free(e->items[i]);
 	free(e->items);
+	free(e->inline_table);
 }
 
 /* One `key = value` line (already trimmed); false after a diagnostic. */
@@ -121,6 +123,10 @@ read_assignment(Reader *r, const char *p, const char *end, int line, Entry *out)
 	}
 	out->key = dup_n(k, klen);
 	p = skip_ws(p + 1, end);
+	if (p < end && *p == '{') {   /* a `[registers]` row (manifest_registers.c) */
+		out->inline_table = dup_n(p, (size_t)(end - p));
+		return true;
+	}
 	if (p < end && *p == '[') {
 		out->list = true;
 		p = skip_ws(p + 1, end);
@@ -183,7 +189,7 @@ valid_table_name(const char *s, size_t n)
 
 static const char *const admitted_tables[] = {
 	"package", "modules", "exports", "command", "capabilities", "dependencies",
-	"dependency-sources", "rust-dependencies", "targets",
+	"dependency-sources", "rust-dependencies", "targets", "registers",
 };
 static const char *const reserved_tables[] = {
 	"agents", "artifacts", "compatibility", "features", "interfaces", "profiles",
@@ -246,7 +252,7 @@ read_lines(Reader *r, const char *src, size_t len)
 				report(r, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
 			} else if (index_of(admitted_tables, COUNT(admitted_tables), name) < 0) {
 				report(r, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
-				    "`[command]`, `[capabilities]`, `[dependencies]`, `[dependency-sources]`, `[rust-dependencies]`, `[targets]`", name);
+				    "`[command]`, `[capabilities]`, `[dependencies]`, `[dependency-sources]`, `[rust-dependencies]`, `[targets]`, `[registers]`", name);
 			}
 			Table t = {0};
 			t.name = name;
@@ -263,6 +269,11 @@ read_lines(Reader *r, const char *src, size_t len)
 			continue;
 		}
 		Table *t = &r->tables.items[r->tables.len - 1];
+		if (e.inline_table && !(t->name && strcmp(t->name, "registers") == 0)) {
+			report(r, DIAG_J100, "line %d: inline tables are admitted only as `[registers]` rows", line);
+			free_entry(&e);
+			continue;
+		}
 		bool dup = false;
 		for (int i = 0; i < t->entries.len; i++)
 			dup |= strcmp(t->entries.items[i].key, e.key) == 0;
@@ -616,6 +627,44 @@ read_frozen(Reader *r, ProjectManifest *m)
 	validate_common(r, m);
 }
 
+/* The `[registers]` rows (docs/REGISTERS.md): `name = { file = "…",
+ * pattern = '…', severity = "…", uncited = true|false }`, sorted by name. */
+static void
+read_registers(Reader *r, ProjectManifest *m, Table *t)
+{
+	if (!t)
+		return;
+	m->registers = spx_xcalloc((size_t)t->entries.len + 1, sizeof *m->registers);
+	for (int i = 0; i < t->entries.len; i++) {
+		Entry *e = &t->entries.items[i];
+		if (!e->inline_table) {
+			report(r, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
+			    e->line, e->key);
+			continue;
+		}
+		if (!project_valid_name(e->key)) {
+			report(r, DIAG_J100, "line %d: register names are lowercase [a-z][a-z0-9-]* of 1..=64 bytes; found `%s`", e->line, e->key);
+			continue;
+		}
+		ProjectRegisterRow row = {0};
+		bool unknown = false;
+		char err[256];
+		const char *why = project_register_row_parse(e->inline_table, &row, &unknown, err, sizeof err);
+		if (why) {
+			report(r, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			project_register_row_free(&row);
+			continue;
+		}
+		row.name = dup_n(e->key, strlen(e->key));
+		m->registers[m->nregisters++] = row;
+	}
+	for (int i = 1; i < m->nregisters; i++)
+		if (strcmp(m->registers[i - 1].name, m->registers[i].name) >= 0) {
+			report(r, DIAG_J100, "`[registers]` rows must be strictly byte-sorted by name");
+			break;
+		}
+}
+
 static void
 read_tables(Reader *r, ProjectManifest *m)
 {
@@ -733,6 +782,7 @@ read_tables(Reader *r, ProjectManifest *m)
 				report(r, DIAG_J100, "`[targets] matrix` must be strictly byte-sorted and unique");
 		}
 	}
+	read_registers(r, m, table(r, "registers"));
 	validate_common(r, m);
 }
 
@@ -828,6 +878,7 @@ project_manifest_render(const ProjectManifest *m, Buf *b)
 		render_array(b, m->matrix, m->nmatrix);
 		buf_putc(b, '\n');
 	}
+	project_register_rows_render(m, b);
 }
 
 bool
@@ -907,5 +958,8 @@ project_manifest_free(ProjectManifest *m)
 	}
 	free(m->deps);
 	free_list(m->matrix, m->nmatrix);
+	for (int i = 0; i < m->nregisters; i++)
+		project_register_row_free(&m->registers[i]);
+	free(m->registers);
 	memset(m, 0, sizeof *m);
 }

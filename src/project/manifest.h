@@ -27,6 +27,16 @@ typedef struct ProjectDep {
 	char *range;         /* "^x.y.z" | "~x.y.z" | "=x.y.z" */
 } ProjectDep;
 
+/* One `[registers]` row (docs/REGISTERS.md; our additive extension): a
+ * register check `semaprax check` runs. */
+typedef struct ProjectRegisterRow {
+	char *name;          /* the row's key, [a-z][a-z0-9-]* */
+	char *file;          /* the register, relative to the manifest's directory */
+	char *pattern;       /* PCRE2 source (a TOML literal string: no escapes) */
+	char *severity;      /* validated by the check (SPX-J146), not the reader */
+	bool uncited;
+} ProjectRegisterRow;
+
 typedef struct ProjectManifest {
 	bool tables;         /* semaprax.manifest.v1 (else semaprax.project.v1) */
 	char *name;
@@ -41,6 +51,7 @@ typedef struct ProjectManifest {
 	char **capabilities; int ncapabilities; bool has_capabilities;
 	ProjectDep *deps; int ndeps;
 	char **matrix; int nmatrix; bool has_matrix;
+	ProjectRegisterRow *registers; int nregisters;  /* tables only, sorted by name */
 } ProjectManifest;
 
 /* Reads and validates src[0..len) into *m (zeroed first); diagnostics
@@ -53,6 +64,12 @@ void project_manifest_render(const ProjectManifest *m, Buf *out);
  * differing line into diags. */
 bool project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len, DiagSink *diags);
 void project_manifest_free(ProjectManifest *m);
+/* manifest_registers.c: the `[registers]` rows.  Parses one row's inline
+ * table text (from `{` to the line's end) into *out; NULL on success, else
+ * the problem (static text or written into err). */
+const char *project_register_row_parse(const char *text, ProjectRegisterRow *out, bool *unknown_key, char *err, size_t errn);
+void project_register_rows_render(const ProjectManifest *m, Buf *b);
+void project_register_row_free(ProjectRegisterRow *r);
 /* A project name: [a-z][a-z0-9-]*, 1-64 bytes. */
 bool project_valid_name(const char *s);
 

@@ -2,7 +2,18 @@
 // with host.mjs, writing to this process's stdout and stderr, and exits with
 // the run's status (what `semaprax run --wasm` starts).
 import { readFileSync, writeSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { runModule } from './host.mjs';
+
+// V8's optimizing tier from the start, with Wasm-into-Wasm inlining: a run
+// is one call of `main`, and V8 has no on-stack replacement for Wasm, so a
+// loop in `main` would otherwise stay in the baseline (Liftoff) code for the
+// whole run; small functions (a recursive `fib`, a record `step`) are
+// inlined as the native lane's C compiler inlines them.  `make bench-wasm`
+// on Node 20 (V8 11.3): loops 2.6x -> 1.5x, fib 1.5x -> 1.0x the native
+// lane (docs/DECISIONS.md).  Both flags are known to every V8 since 2021.
+setFlagsFromString('--no-liftoff');
+setFlagsFromString('--wasm-inlining');
 
 function writer(fd) {
 	return (bytes) => {
