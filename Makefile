@@ -161,6 +161,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	CC="$(CC)" sh tests/std-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
+	CC="$(CC)" sh tests/cap-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
 	sh tests/wasm-test.sh $(BIN)
 	sh tests/web-test.sh $(BIN)

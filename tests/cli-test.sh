@@ -382,8 +382,9 @@ SPX
 	done
 	"$tmp/args" "h$(printf '\303\251')" > "$tmp/eout" 2>&1
 	if [ $? -eq 4 ] && [ "$(cat "$tmp/eout")" = "h$(printf '\303\251')" ]; then ok; else bad "built executable with a valid UTF-8 argument"; fi
-	# admission is shared with `run`: stdin and fs.write are outside the command-line profile, so the
-	# module takes the pure route, whose `main` may not declare effects (F102); nothing is built
+	# stdin and fs.write are command-line capabilities (LANGUAGE.md §0.1's lift): the program
+	# builds, and the executable, like `run` (F120), refuses to start without the command line's
+	# write grant (exit 2), then writes only below the granted directory
 	cat > "$tmp/io.spx" <<'SPX'
 module cli.io;
 
@@ -400,10 +401,20 @@ fn main() -> i64
     i64_from_usize(written)
 }
 SPX
-	expect 1 "build refuses a stdin and fs.write program" -- "$bin" build "$tmp/io.spx" -o "$tmp/io"
-	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (declared_effects): function \`main\`" "build F102 for stdin/fs.write"
-	if [ -e "$tmp/io" ]; then bad "build F102 wrote an output"; else ok; fi
-	# admission is shared with `run`: a network operation main reaches is F102 before anything is built
+	expect 0 "build a stdin and fs.write program" -- "$bin" build "$tmp/io.spx" -o "$tmp/io"
+	case $bin in /*) abin=$bin ;; *) abin=$PWD/$bin ;; esac
+	mkdir "$tmp/iobox" "$tmp/iobox/w"
+	expect 2 "built executable without the write grant" -- sh -c 'cd "$1" && ../io' _ "$tmp/iobox"
+	has "$tmp/err" "SEMAPRAX capability refused: the program permits fs.write" "the executable names the missing grant"
+	if [ -e "$tmp/iobox/copy.txt" ]; then bad "the executable wrote without a grant"; else ok; fi
+	expect 1 "run without the write grant" -- sh -c 'cd "$1" && "$2" run ../io.spx' _ "$tmp/iobox" "$abin"
+	has "$tmp/err" "error[SPX-F120]" "run names the missing grant"
+	expect 73 "built executable writing outside its granted directory" -- sh -c 'cd "$1" && ../io --allow-write=w' _ "$tmp/iobox"
+	has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/6" "outside the granted directory is code 6"
+	expect 2 "built executable granted a directory outside the root" -- sh -c 'cd "$1" && ../io --allow-write=../iobox' _ "$tmp/iobox"
+	printf abc | (cd "$tmp/iobox" && ../io --allow-write -- > "$tmp/out" 2> "$tmp/err")
+	if [ $? -eq 3 ] && [ "$(cat "$tmp/iobox/copy.txt")" = abc ]; then ok; else bad "built executable with --allow-write copies stdin"; fi
+	# no lane grants network access: refused before anything is built (F121)
 	cat > "$tmp/net.spx" <<'SPX'
 module cli.net;
 
@@ -417,8 +428,8 @@ fn main() -> i64
 }
 SPX
 	expect 1 "build refuses a network operation" -- "$bin" build "$tmp/net.spx" -o "$tmp/net"
-	has "$tmp/err" "error[SPX-F102]: interpreter admission failed (declared_effects): function \`main\`" "build F102"
-	if [ -e "$tmp/net" ]; then bad "build F102 wrote an output"; else ok; fi
+	has "$tmp/err" "error[SPX-F121]: network access is not granted: module \`cli.net\` permits \`network.connect\`" "build F121"
+	if [ -e "$tmp/net" ]; then bad "build F121 wrote an output"; else ok; fi
 fi
 expect 0 "run pure" -- "$bin" run "$tmp/pure.spx"
 if [ "$(cat "$tmp/out")" = "42" ]; then ok; else bad "pure route prints main's value"; fi
@@ -558,8 +569,8 @@ if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	has "$tmp/err" "error[SPX-T273]: single-file command-line program authority mismatch: \`file_stat\`" "native T273"
 fi
 
-# stdin: process.stdin.read selects the pure route, which refuses a main declaring effects
-# and arguments after `--`.
+# stdin: process.stdin.read is a command-line capability; the program reads stdin to its end
+# (a second read gives nothing) and takes arguments after `--`.
 cat > "$tmp/stdin.spx" <<'SPX'
 module cli.stdin;
 
@@ -573,16 +584,14 @@ fn main() -> i64
     i64_from_usize(byte_len(bytes_as_slice(input))) % 256
 }
 SPX
-expect 1 "stdin module" -- "$bin" run "$tmp/stdin.spx"
-has "$tmp/err" 'error[SPX-F102]: interpreter admission failed (declared_effects): function `main`' "stdin module refused"
-expect 2 "stdin module with arguments" -- "$bin" run "$tmp/stdin.spx" -- x
-has "$tmp/err" "process.args.read" "arguments to a stdin module"
+printf abcde | "$bin" run "$tmp/stdin.spx" -- x > "$tmp/out" 2> "$tmp/err"
+if [ $? -eq 5 ] && [ ! -s "$tmp/err" ]; then ok; else bad "stdin module reads its input"; fi
 
-# A module permitting network effects takes the pure route: a main declaring them is refused, in --json too.
+# A module permitting network effects is refused before it runs (F121), in --json too.
 sed -e 's/cli.pure/cli.net/' -e 's/^{$/    uses { network.connect }\n{/' -e 's/    42/    i64_from_usize(net_close(1usize))/' \
 	-e 's/^@id/permit { network.connect }\n\n@id/' "$tmp/pure.spx" > "$tmp/net.spx"
 expect 1 "run --json network module" -- "$bin" run --json "$tmp/net.spx"
-has "$tmp/out" '{"code":"SPX-F102","severity":"error","message":"interpreter admission failed (declared_effects): function `main`"' "network refusal"
+has "$tmp/out" '{"code":"SPX-F121","severity":"error","message":"network access is not granted: module `cli.net` permits `network.connect`"' "network refusal"
 # Work that grows with a value's size is paid in steps: one per 256 bytes an operation
 # copies (a string literal's copy here), nothing below 256 bytes.
 steps_of() { # steps_of LEN: steps_used of a program copying a LEN-byte literal once

@@ -6,7 +6,8 @@
 # fixture's NAME.stdin (else empty stdin) and, for run/sandbox/ (fixtures
 # whose file operations write: none while `run` grants no writes), in a
 # fresh empty directory of its own; both must agree on stdout and on the
-# outcome.  The generated C is compiled with -Werror added to $CC, so a
+# outcome.  (Run fixtures get no `--allow-write`; the write grants, the
+# escapes and the other capabilities in both lanes are tests/cap-test.sh.)  The generated C is compiled with -Werror added to $CC, so a
 # warning in the emitted code is a disagreement (B102).
 #
 # The documented form differences between the lanes' failure lines

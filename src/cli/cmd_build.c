@@ -113,11 +113,17 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 	}
 	char exe[4200];
 	snprintf(exe, sizeof exe, "%s/program", dir);
-	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 2));
+	/* a program permitting fs.write takes the grant first (emit.c's main) */
+	char grant[4200];
+	snprintf(grant, sizeof grant, "--allow-write%s%s", host->write_root ? "=" : "", host->write_root ? host->write_root : "");
+	int lead = host->fs_write ? 3 : 1;
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
 	argv[0] = exe;
+	argv[1] = grant;
+	argv[2] = "--";
 	for (int i = 0; i < nargs; i++)
-		argv[i + 1] = args[i];
-	argv[nargs + 1] = NULL;
+		argv[i + lead] = args[i];
+	argv[nargs + lead] = NULL;
 	int status = EXIT_FAIL, st = 0;
 	int err = emit_native_exec(exe, argv, &st);
 	free(argv);

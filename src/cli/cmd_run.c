@@ -1,19 +1,27 @@
 /*
  * cmd_run.c — `semaprax run <file> [--json] [--max-steps N] [--max-bytes N]
- * [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as `check` does, lower and
- * validate the HIR, then execute `main` in the interpreter (src/interp).
+ * [--allow-write[=DIR]] [-- <arg>…]` (TOOLCHAIN.md §1.3, §3.3): verify as
+ * `check` does, lower and validate the HIR, then execute `main` in the
+ * interpreter (src/interp).
  *
- * Routes by the module's permit set, as the reference does:
- *   - a non-empty subset of {fs.read, process.args.read,
- *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program — arguments after `--`
+ * Routes by the module's permit set, as the reference does (with
+ * LANGUAGE.md §0.1's capability lift, src/driver/route.c):
+ *   - a non-empty subset of the host capabilities {clock.read, fs.read,
+ *     fs.write, process.args.read, process.environment.read,
+ *     process.stderr.write, process.stdin.read, process.stdout.write} other
+ *     than exactly {process.stdout.write}: a command-line program.  A module
+ *     permitting fs.write runs only with `--allow-write` (writes anywhere
+ *     below the working directory) or `--allow-write=DIR` (below DIR, a
+ *     directory under it reached without links; else a usage error), else
+ *     SPX-F120 before `main`; `--native` passes the grant to the program as
+ *     its first argument.  Arguments after `--`
  *     (at most 16, strict UTF-8, at most 65,536 bytes together, else a usage
  *     error), staged stdout/stderr published after `main` returns (stderr
  *     first), `main`'s result is the exit status (0..=255, else SPX-F116);
  *     `--json`: `semaprax.single-file-command.v1`.  Before it runs, a
- *     program calling a host operation other than args_len, arg_utf8,
- *     stdout_write, stderr_write and file_read_text anywhere is refused
- *     (SPX-T273, src/driver/route.c);
+ *     program calling a host operation `run` does not perform (file_read,
+ *     file_stat, file_list, file_create_dir, file_remove) anywhere is
+ *     refused (SPX-T273, src/driver/route.c);
  *   - exactly {process.stdout.write}: stdout transcript — the captured bytes,
  *     then main's value and a newline; `--json`: `semaprax.single-file-run.v1`;
  *   - anything else: pure — main's value and a newline; `--json`:
@@ -21,7 +29,8 @@
  *     before it runs (SPX-F102, `interpreter admission failed
  *     (declared_effects): function `main``; src/driver/route.c).
  * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, never `network.*` or stdin).
+ * permits (the pure route none); a `network.*` permit is SPX-F121 on
+ * every route.
  * Failures print one line on stderr and exit 1 (§0.13): the pure route
  * renders the status as `semaprax.status.v1/<domain>/<code>`, the hosted
  * routes as the status JSON, each followed by ` (<meaning>)`; on failure
@@ -59,7 +68,7 @@
 #include "../support/json.h"
 #include "../support/sha256.h"
 
-#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
+#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
 
 typedef struct RunOptions {
 	const char *path;
@@ -72,6 +81,8 @@ typedef struct RunOptions {
 	bool have_args;           /* `--` was given */
 	bool native;              /* --native: the C11 lane (cmd_build.c) */
 	bool wasm;                /* --wasm: the WebAssembly lane under node (cmd_build.c) */
+	bool allow_write;         /* --allow-write[=DIR]: the command line grants fs.write */
+	const char *write_root;   /* its DIR, or NULL */
 	const char *src;
 	size_t src_len;
 	const Module *m;
@@ -309,7 +320,8 @@ execute(HirModule *H, const RunOptions *ro)
 	int entry = hir_find_main(H);
 	DiagSink admission;
 	diag_init(&admission, ro->path, NULL, 0);
-	bool admitted = driver_admit(H, &o.host, &admission);
+	bool admitted = driver_admit(H, &o.host, &admission) &&
+			driver_grant_write(&o.host, ro->allow_write, ro->write_root, &admission);
 	diag_emit_all(&admission, ro->json);
 	diag_free(&admission);
 	if (!admitted)
@@ -404,6 +416,16 @@ parse_options(int argc, char **argv, RunOptions *o)
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("run", "run option `--manifest-path` takes one path and may not be repeated");
 			o->manifest_path = argv[++i];
+		} else if (strncmp(a, "--allow-write", 13) == 0 && (a[13] == '\0' || a[13] == '=')) {
+			if (o->allow_write)
+				return cli_usage("run", "run option `--allow-write` may not be repeated");
+			o->allow_write = true;
+			if (a[13] == '=') {
+				o->write_root = a + 14;
+				if (!rt_fs_root_valid(o->write_root))
+					return cli_usage("run", "`--allow-write=%s` must name a directory below the working directory: "
+							 "a relative path without `.`, `..` or symbolic links", o->write_root);
+			}
 		} else if (strcmp(a, "--native") == 0 || strcmp(a, "--wasm") == 0) {
 			bool *lane = a[2] == 'n' ? &o->native : &o->wasm;
 			if (*lane)
@@ -529,6 +551,9 @@ cli_cmd_run(int argc, char **argv)
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L->diags, false);
 			status = args_refused();
+		} else if (!driver_admit(L->H, &host, &L->diags) ||
+			   !driver_grant_write(&host, ro.allow_write, ro.write_root, &L->diags)) {
+			diag_emit_all(&L->diags, false);
 		} else {
 			/* each emits the diagnostics itself */
 			status = ro.native ? cli_native_run(L, &host, ro.args, ro.nargs) : cli_wasm_run(L, &host, ro.args, ro.nargs);

@@ -1,29 +1,36 @@
 /*
  * route.c — routes and admission (TOOLCHAIN.md §1.3), the one policy
  * shared by `run`, `run --native` and `build` (and the tools), as the
- * reference selects and refuses:
- *   - a non-empty subset of {fs.read, process.args.read,
- *     process.stderr.write, process.stdout.write} other than exactly
- *     {process.stdout.write}: a command-line program.  It may call, of the
- *     compiler-owned operations that need an effect, only args_len,
- *     arg_utf8, stderr_write, stdout_write and file_read_text.  Every
- *     function is walked, reachable from `main` or not, in symbol order; a
- *     closure where it is written; within a function its `ensures` from last
- *     to first, then its `requires` from last to first, then its body, each
- *     in authored order.  The first other operation (`file_read`,
- *     `file_stat`, `file_list`, …) refuses the module (SPX-T273);
+ * reference selects and refuses, with LANGUAGE.md §0.1's capability lift:
+ *   - a non-empty subset of the host capabilities {clock.read, fs.read,
+ *     fs.write, process.args.read, process.environment.read,
+ *     process.stderr.write, process.stdin.read, process.stdout.write}
+ *     other than exactly {process.stdout.write}: a command-line program.
+ *     It may call, of the compiler-owned operations that need an effect,
+ *     only those hir_run_op admits (args_len, arg_utf8, stdout_write,
+ *     stderr_write, file_read_text, file_write_new, file_write_atomic,
+ *     stdin_read, env_len, env_name_utf8, env_value_utf8, clock_now_ms).
+ *     Every function is walked, reachable from `main` or not, in symbol
+ *     order; a closure where it is written; within a function its
+ *     `ensures` from last to first, then its `requires` from last to
+ *     first, then its body, each in authored order.  The first other
+ *     operation (`file_read`, `file_stat`, `file_list`, …) refuses the
+ *     module (SPX-T273);
  *   - exactly {process.stdout.write}: the stdout transcript;
  *   - anything else: pure; a `main` declaring effects is SPX-F102
  *     (`declared_effects`).
+ * A module permitting any `network.*` capability is refused on every route
+ * before anything runs (SPX-F121): no lane grants network access.
  * A route grants exactly the host capabilities above that the module
- * permits (the pure route none, the transcript process.stdout.write, never
- * `network.*` or stdin), so a native executable holds no host operation
- * its route does not grant.  Running file writes, stdin and the other file
- * operations is a proposed lift, not active (DECISIONS.md).
+ * permits (the pure route none, the transcript process.stdout.write), so a
+ * native executable holds no host operation its route does not grant.
+ * fs.write is granted only with the command line's consent as well:
+ * `run` checks it (driver_grant_write, SPX-F120), a built executable asks
+ * for `--allow-write[=DIR]` when it starts.
  *
  * The checker already holds every function's effects within the module's
  * permits (E101) and every caller's within its own `uses` (E102), so these
- * two rules are all that stand between a verified module and a route that
+ * rules are all that stand between a verified module and a route that
  * does not grant what it calls.
  */
 #include "route.h"
@@ -128,7 +135,8 @@ declares_effects(const HirModule *H, int entry)
 }
 
 static const char *const command_permits[] = {
-	"fs.read", "process.args.read", "process.stderr.write", "process.stdout.write",
+	"clock.read", "fs.read", "fs.write", "process.args.read", "process.environment.read",
+	"process.stderr.write", "process.stdin.read", "process.stdout.write",
 };
 
 static bool
@@ -167,12 +175,26 @@ driver_route(const Sema *S, HirGrants *o)
 		o->args_read = listed("process.args.read", S->permits, (size_t)S->npermits);
 		o->stdout_write = listed("process.stdout.write", S->permits, (size_t)S->npermits);
 		o->stderr_write = listed("process.stderr.write", S->permits, (size_t)S->npermits);
+		o->fs_write = listed("fs.write", S->permits, (size_t)S->npermits);
+		o->stdin_read = listed("process.stdin.read", S->permits, (size_t)S->npermits);
+		o->env_read = listed("process.environment.read", S->permits, (size_t)S->npermits);
+		o->clock_read = listed("clock.read", S->permits, (size_t)S->npermits);
 	}
 }
 
 bool
 driver_admit(HirModule *H, const HirGrants *o, DiagSink *diags)
 {
+	for (int i = 0; i < H->S->npermits; i++) {
+		if (strncmp(H->S->permits[i], "network.", 8) == 0) {
+			Diag *d = diag_report(diags, DIAG_F121, NULL,
+					      "network access is not granted: module `%s` permits `%s`",
+					      H->S->module_name ? H->S->module_name : "?", H->S->permits[i]);
+			if (d)
+				diag_set_help(d, "no lane grants `network.*`; remove the permit and the network operations");
+			return false;
+		}
+	}
 	if (o->route == ROUTE_COMMAND) {
 		const Builtin *b = command_refusal(H);
 		if (b)
@@ -187,8 +209,26 @@ driver_admit(HirModule *H, const HirGrants *o, DiagSink *diags)
 				      H->funcs[entry].name);
 		if (d)
 			diag_set_help(d, "the pure route runs a `main` that declares no effects; a command-line program "
-					 "permits only fs.read, process.args.read, process.stderr.write and process.stdout.write");
+					 "permits only host capabilities (clock.read, fs.read, fs.write, process.args.read, "
+					 "process.environment.read, process.stderr.write, process.stdin.read, process.stdout.write)");
 		return false;
 	}
+	return true;
+}
+
+bool
+driver_grant_write(HirGrants *g, bool allowed, const char *dir, DiagSink *diags)
+{
+	if (!g->fs_write)
+		return true;
+	if (!allowed) {
+		Diag *d = diag_report(diags, DIAG_F120, NULL,
+				      "the module permits `fs.write`, but writes are not granted on this command line");
+		if (d)
+			diag_set_help(d, "grant writes explicitly with `--allow-write` (below the working directory) "
+					 "or `--allow-write=DIR` (below DIR only)");
+		return false;
+	}
+	g->write_root = dir;
 	return true;
 }

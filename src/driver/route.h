@@ -18,4 +18,9 @@ void driver_route(const Sema *S, HirGrants *g);
  * command route, SPX-F102 on the pure route; see route.c); false then. */
 bool driver_admit(HirModule *H, const HirGrants *g, DiagSink *diags);
 
+/* The command line's consent to writes: a module permitting fs.write runs
+ * only when allowed (`--allow-write[=DIR]`), else SPX-F120 into diags and
+ * false; dir (NULL: the whole working directory) becomes g->write_root. */
+bool driver_grant_write(HirGrants *g, bool allowed, const char *dir, DiagSink *diags);
+
 #endif

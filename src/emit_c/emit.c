@@ -400,8 +400,11 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 static void
 emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
-	buf_printf(out, "int\nmain(int argc, char **argv)\n{\n"
-			"\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
+	buf_puts(out, "int\nmain(int argc, char **argv)\n{\n");
+	if (E->opt->host && E->opt->host->fs_write)   /* the write grant comes first (fs.h) */
+		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
+			      "\targc -= spx_taken;\n\targv += spx_taken;\n");
+	buf_printf(out, "\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
 			"\tint64_t r = %s(0);\n", route == ROUTE_COMMAND ? "true" : "false", entry);
 	/* A function value may be made and never called: every dispatcher
@@ -445,6 +448,7 @@ assemble(Emit *E, Route route, Buf *out)
 		signature(E, i, &protos);
 		buf_puts(&protos, ";\n");
 	}
+	bool write_grant = E->opt->host && E->opt->host->fs_write;
 	Buf caps = {0};
 	for (int i = 0; i < E->captys.len; i++)
 		buf_printf(&caps, "\t%s v%u;\n", emit_tyname(E, E->captys.items[i]), (unsigned)E->captys.items[i]);
@@ -466,9 +470,13 @@ assemble(Emit *E, Route route, Buf *out)
 	buf_puts(out, emit_c_rt_core);
 	buf_puts(out, emit_c_rt_text);
 	buf_puts(out, emit_c_rt_coll);
-	if (E->use_fs) {
+	if (E->use_fs || write_grant) {
 		buf_puts(out, emit_c_rt_shared_fs);
 		buf_puts(out, emit_c_rt_fs);
+	}
+	if (E->use_host) {
+		buf_puts(out, emit_c_rt_shared_host);
+		buf_puts(out, emit_c_rt_host);
 	}
 	if (E->use_contract)
 		buf_puts(out, emit_c_rt_contract);

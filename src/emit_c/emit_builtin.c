@@ -418,6 +418,27 @@ emit_host(Emit *E, Call *c)
 		E->use_fs = true;
 		return simple(E, c, true, "spx_file_read_text(%s)", c->a[0]);
 	}
+	if (bi == BI_file_write_new || bi == BI_file_write_atomic) {
+		E->use_fs = true;
+		return simple(E, c, false, "spx_file_write(%s, %s, %s, %s, %s)", view(E, c, 0), c->a[1], view(E, c, 2), c->a[3],
+			      bi == BI_file_write_atomic ? "true" : "false");
+	}
+	if (bi == BI_stdin_read) {
+		E->use_host = true;
+		return simple(E, c, true, "spx_stdin_read()");
+	}
+	if (bi == BI_env_len) {
+		E->use_host = true;
+		return simple(E, c, false, "spx_env_len()");
+	}
+	if (bi == BI_env_name_utf8 || bi == BI_env_value_utf8) {
+		E->use_host = true;
+		return simple(E, c, false, "spx_env_text(%s, %s)", c->a[0], bi == BI_env_name_utf8 ? "true" : "false");
+	}
+	if (bi == BI_clock_now_ms) {
+		E->use_host = true;
+		return simple(E, c, false, "rt_clock_now_ms()");
+	}
 	return mk(NULL, 0, false);
 }
 

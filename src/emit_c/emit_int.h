@@ -74,7 +74,8 @@ typedef struct Emit {
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
-	bool use_fs;          /* file_read_text is called: include rt/fs.h */
+	bool use_fs;          /* file_read_text is called or fs.write permitted: include rt/fs.h */
+	bool use_host;        /* stdin_read or an environment operation is called: include rt/host.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
 	/* the function being emitted */
 	int cur;              /* instance index */

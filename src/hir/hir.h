@@ -355,17 +355,24 @@ typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 typedef struct HirGrants {
 	Route route;
 	/* the transcript stdout; a command-line program those of fs.read,
-	 * process.args.read, process.stderr.write and process.stdout.write its
-	 * module permits; the pure route none */
+	 * fs.write, process.args.read, process.stdin.read,
+	 * process.environment.read, clock.read, process.stderr.write and
+	 * process.stdout.write its module permits; the pure route none.
+	 * fs_write is the permit: `run` refuses the module unless the command
+	 * line grants writes too (--allow-write[=DIR], SPX-F120), and a built
+	 * executable asks for the same flag at run time. */
 	bool fs_read, args_read, stdout_write, stderr_write;
+	bool fs_write, stdin_read, env_read, clock_read;
+	const char *write_root;   /* --allow-write=DIR: writes stay below DIR (NULL: anywhere) */
 } HirGrants;
 
 /* Does g grant the host capability `effect`? */
 bool hir_grants(const HirGrants *g, const char *effect);
 /* Is bi an operation `semaprax run` can perform: every builtin without an
  * effect, and of the host operations args_len, arg_utf8, file_read_text,
- * stdout_write and stderr_write (the route's admission and the
- * interpreter's dispatch both ask this). */
+ * file_write_new, file_write_atomic, stdin_read, env_len, env_name_utf8,
+ * env_value_utf8, clock_now_ms, stdout_write and stderr_write (the route's
+ * admission and the interpreter's dispatch both ask this). */
 bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */

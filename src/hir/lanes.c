@@ -16,6 +16,8 @@ hir_grants(const HirGrants *g, const char *effect)
 	const struct { const char *name; bool on; } caps[] = {
 		{ "fs.read", g->fs_read }, { "process.args.read", g->args_read },
 		{ "process.stderr.write", g->stderr_write }, { "process.stdout.write", g->stdout_write },
+		{ "fs.write", g->fs_write }, { "process.stdin.read", g->stdin_read },
+		{ "process.environment.read", g->env_read }, { "clock.read", g->clock_read },
 	};
 	for (size_t i = 0; i < countof(caps); i++)
 		if (strcmp(caps[i].name, effect) == 0)
@@ -30,6 +32,8 @@ hir_run_op(BuiltinId bi)
 		return true;
 	switch (bi) {
 	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
+	case BI_file_write_new: case BI_file_write_atomic: case BI_stdin_read:
+	case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
 		return true;
 	default:
 		return false;

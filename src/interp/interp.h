@@ -116,6 +116,11 @@ typedef struct Interp {
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */
 	uint64_t fs_reserved;     /* fs.c: bytes reserved of the run's 1 MiB file budget */
+	uint64_t fs_written;      /* fs.c: bytes written of the run's 1 MiB write budget */
+	bool stdin_done;          /* host.c: stdin_read has consumed stdin */
+	uint32_t env_status;      /* host.c: 0 unbuilt, 1 built, else the snapshot's failure code + 1 */
+	size_t env_count;
+	const char *env_order[RT_LIMIT_ENV_ENTRIES];   /* the snapshot, sorted by name */
 } Interp;
 
 void interp_fail(Interp *I, Domain d, uint32_t code);
@@ -136,6 +141,8 @@ void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf,
 Value interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args);
 Value interp_rt_host_call(Interp *I, int index, Value *args);
 Value interp_rt_file_read_text(Interp *I, const Value *path);
+/* fs.c: file_write_new / file_write_atomic (args: path, length, data, data_length). */
+Value interp_rt_file_write(Interp *I, const Value *args, bool atomic);
 
 /* exec.c: a binary operator on two evaluated operands (consumed). */
 Value interp_binary(Interp *I, BinaryOp op, Value l, Value r);

@@ -30,9 +30,36 @@ bool rt_fs_path_valid(const uint8_t *p, size_t n);
 /* errno to a semaprax.filesystem.v1 status (2, 5, 6 or 7). */
 uint32_t rt_fs_status(int e);
 /* Opens the regular file at a valid path below the working directory into
- * *fd (one component at a time, O_NOFOLLOW; a non-regular last component is
- * refused unopened).  Returns 0 or a filesystem status. */
+ * *fd (one component at a time, O_NOFOLLOW, links resolved within the
+ * working directory; a non-regular last component is refused unopened).
+ * Returns 0 or a filesystem status. */
 uint32_t rt_fs_open_regular(const uint8_t *p, size_t n, int *fd);
+/* Whether the valid path p[0..n) lies below the write root (NULL or "":
+ * anywhere below the working directory; else a valid path: p starts with
+ * its components). */
+bool rt_fs_below(const uint8_t *p, size_t n, const char *root);
+/* Whether root (`--allow-write=DIR`) is a valid path naming a directory
+ * reached from the working directory without symbolic links. */
+bool rt_fs_root_valid(const char *root);
+/* file_write_new (atomic false) or file_write_atomic of d[0..dn) at the
+ * valid path p[0..n), whose directory must resolve below root (NULL: the
+ * working directory); 0 or a filesystem status (fs.c). */
+uint32_t rt_fs_write(const uint8_t *p, size_t n, const uint8_t *d, size_t dn, bool atomic, const char *root);
+
+/* ---- host.c: stdin, the environment snapshot, the clock ---- */
+
+/* Reads stdin to its end into buf (cap + 1 bytes): 0 with *n, or
+ * RT_CMDIN_FULL past cap bytes, RT_CMDIN_STDIN on a read error. */
+uint32_t rt_stdin_read(uint8_t *buf, size_t cap, size_t *n);
+/* The environment snapshot: env's entries (NAME=value) sorted by name
+ * bytes into order[0..*count) (room for RT_LIMIT_ENV_ENTRIES); 0, or
+ * RT_ENV_FULL (over 256 entries or 65,536 bytes), RT_ENV_INVALID (an entry
+ * without `=`, an empty name, text that is not UTF-8, a repeated name). */
+uint32_t rt_env_snapshot(char *const *env, const char **order, size_t *count);
+/* The name (before the first `=`) and value of a snapshot entry. */
+size_t rt_env_name_len(const char *entry);
+/* Milliseconds since the Unix epoch (CLOCK_REALTIME). */
+int64_t rt_clock_now_ms(void);
 
 /* ---- utf8.c: strict UTF-8 (RFC 3629) ---- */
 

@@ -5,6 +5,7 @@
  * sorted key search of Map/Set, and the domain table.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../src/rt/domains.h"
@@ -107,6 +108,29 @@ unit_rt_checks(void)
 	static uint8_t long_path[4097];
 	memset(long_path, 'a', sizeof long_path);
 	unit_check(rt_fs_path_valid(long_path, 4096) && !rt_fs_path_valid(long_path, 4097), "rt path: 4,096 bytes at most");
+	{   /* the environment snapshot (src/rt/host.c) */
+		const char *order[RT_LIMIT_ENV_ENTRIES];
+		size_t n = 99;
+		char *env[] = { "ZED=1", "A=x=y", "AB=", "A_=2", NULL };
+		unit_check(rt_env_snapshot(env, order, &n) == 0 && n == 4 && strcmp(order[0], "A=x=y") == 0
+			   && strcmp(order[1], "AB=") == 0 && strcmp(order[2], "A_=2") == 0 && strcmp(order[3], "ZED=1") == 0
+			   && rt_env_name_len(order[0]) == 1, "rt env: sorted by name bytes, values may hold `=` or be empty");
+		char *dup[] = { "A=1", "B=2", "A=3", NULL }, *noeq[] = { "A", NULL }, *noname[] = { "=1", NULL };
+		char *bad[] = { "A=\xff", NULL }, *none[] = { NULL };
+		unit_check(rt_env_snapshot(dup, order, &n) == RT_ENV_INVALID && rt_env_snapshot(noeq, order, &n) == RT_ENV_INVALID
+			   && rt_env_snapshot(noname, order, &n) == RT_ENV_INVALID && rt_env_snapshot(bad, order, &n) == RT_ENV_INVALID,
+			   "rt env: a repeated name, no `=`, an empty name or non-UTF-8 text is code 2");
+		unit_check(rt_env_snapshot(none, order, &n) == 0 && n == 0, "rt env: an empty environment");
+		char *many[RT_LIMIT_ENV_ENTRIES + 2], names[RT_LIMIT_ENV_ENTRIES + 1][8];
+		for (int i = 0; i <= RT_LIMIT_ENV_ENTRIES; i++) {
+			snprintf(names[i], sizeof names[i], "V%03d=", i);
+			many[i] = names[i];
+		}
+		many[RT_LIMIT_ENV_ENTRIES + 1] = NULL;
+		unit_check(rt_env_snapshot(many, order, &n) == RT_ENV_FULL, "rt env: 257 entries is code 3");
+		many[RT_LIMIT_ENV_ENTRIES] = NULL;
+		unit_check(rt_env_snapshot(many, order, &n) == 0 && n == RT_LIMIT_ENV_ENTRIES, "rt env: 256 entries fit");
+	}
 
 	unit_check(valid_prefix("h\xc3\xa9!", 4) == 4 && valid_prefix("\xf0\x9f\x98\x80", 4) == 4, "rt utf8: valid text");
 	unit_check(valid_prefix("a\xc0\x80", 3) == 1 && valid_prefix("\xed\xa0\x80", 3) == 0, "rt utf8: overlong and surrogate refused");
@@ -250,5 +274,5 @@ unit_rt_checks(void)
 	    && rt_vec_reserve_target(8000, 193, &want) == RT_VEC_ALLOC && rt_vec_reserve_target(1, UINT64_MAX, &want) == RT_VEC_ALLOC,
 	    "rt vec reserve: len + add up to 8,192, no wrap-around");
 
-	unit_check(RT_DOM_COUNT == 13 && RT_LIMIT_VEC_CAPACITY == 8192 && RT_LIMIT_OUTPUT == 65536, "rt domains: table and limits");
+	unit_check(RT_DOM_COUNT == 14 && RT_LIMIT_STDIN == 65536 && RT_LIMIT_ENV_ENTRIES == 256 && RT_LIMIT_VEC_CAPACITY == 8192 && RT_LIMIT_OUTPUT == 65536, "rt domains: table and limits");
 }

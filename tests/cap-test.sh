@@ -1,0 +1,241 @@
+#!/bin/sh
+# cap-test.sh BIN [--sanitize] — capability-gated I/O (issue 15 item 4, LANGUAGE.md §0.1's
+# lift) in both lanes: every tests/cap/NAME.spx runs in the interpreter
+# (`run`), natively (`run --native`) and as an executable from `build`, each
+# in a fresh copy of one root tree (the working directory), and
+#   - the interpreter's stdout/stderr must equal NAME.stdout / NAME.stderr
+#     (empty when absent) and its exit status the `// exit: N` line;
+#   - `run --native` must agree with it (tests/lane-lib.sh's mapping of
+#     failure lines to native statuses);
+#   - the built executable, given the same grant as its first argument,
+#     must exit as `run --native` does, with the same first stderr line;
+#   - `run --wasm` (with node) refuses each of them (SPX-W110, or the
+#     interpreter's F120/F121) and writes nothing;
+#   - `// cap-file: PATH=TEXT` lines name files that must hold TEXT (plus a
+#     newline when TEXT does not end the data) after each run, and
+#     `// cap-absent: PATH` files that must not exist.
+# Header lines: `// cap-flags: …` (run flags, e.g. --allow-write=out; the
+# executable takes them first), `// cap-stdin: TEXT` (stdin, else empty),
+# `// cap-env: NAME=VALUE` (the environment is exactly that, plus PATH for
+# the C compiler; else just PATH).
+#
+# The root tree (mkroot): sub/in.txt ("inside\n"); out/ and out/inner/;
+# inlink -> sub/in.txt; subl -> sub; twisty -> subl/../sub/in.txt (links
+# inside the root); outlink -> ../outside/s.txt, outdir -> ../outside,
+# upin -> ../root/sub/in.txt (links leaving it); out/back -> ../sub (inside
+# the root, outside out/); devlink -> /dev/null (a device, outside);
+# fifo and out/pipe (FIFOs).  ../outside/s.txt holds "secret\n".
+#
+# `BLESS=1 sh tests/cap-test.sh BIN` rewrites the .stdout/.stderr snapshots.
+set -u
+bin=$1
+cc=${CC:-cc}
+here=$(pwd)
+case $bin in /*) abin=$bin ;; *) abin=$here/$bin ;; esac
+. "$(dirname "$0")/lane-lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+native=1
+command -v "${cc%% *}" >/dev/null 2>&1 || native=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cap: $*"; }
+
+mkroot() { # mkroot BOX
+	rm -rf "$1" && mkdir -p "$1/root/sub" "$1/root/out/inner" "$1/outside" || exit 2
+	echo inside > "$1/root/sub/in.txt"
+	echo secret > "$1/outside/s.txt"
+	ln -s sub/in.txt "$1/root/inlink"
+	ln -s sub "$1/root/subl"
+	ln -s subl/../sub/in.txt "$1/root/twisty"
+	ln -s ../outside/s.txt "$1/root/outlink"
+	ln -s ../outside "$1/root/outdir"
+	ln -s ../root/sub/in.txt "$1/root/upin"
+	ln -s ../sub "$1/root/out/back"
+	ln -s /dev/null "$1/root/devlink"
+	mkfifo "$1/root/fifo" "$1/root/out/pipe"
+}
+
+header() { # header FILE KEY: the values of `// KEY: …` lines
+	sed -n "s|^// $2: ||p" "$1"
+}
+
+# --sanitize: the native programs under ASan+UBSan with the runtime's leak check
+# (lane_sanitize_env); those settings pass through the otherwise empty environment.
+[ "${2:-}" = "--sanitize" ] && lane_sanitize_env
+
+# invoke OUT ERR CMD…: runs CMD in $tmp/box/root with the fixture's stdin and environment
+invoke() {
+	o=$1 e=$2
+	shift 2
+	if [ -n "$envs" ]; then
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$envs" "$@") > "$o" 2> "$e"
+	else
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$@") > "$o" 2> "$e"
+	fi
+}
+
+check_files() { # check_files LANE
+	header "$f" cap-file | while IFS= read -r spec; do
+		p=${spec%%=*} want=${spec#*=}
+		if [ "$(cat "$tmp/box/root/$p" 2>/dev/null)" != "$want" ]; then
+			echo "FAIL cap: $name ($1): $p does not hold '$want'"
+		fi
+	done > "$tmp/filefail"
+	header "$f" cap-absent | while IFS= read -r p; do
+		if [ -e "$tmp/box/root/$p" ] || [ -L "$tmp/box/root/$p" ]; then
+			echo "FAIL cap: $name ($1): $p was written"
+		fi
+	done >> "$tmp/filefail"
+	if [ -s "$tmp/filefail" ]; then cat "$tmp/filefail"; fail=$((fail + 1)); else ok; fi
+}
+
+for f in tests/cap/*.spx; do
+	name=$(basename "$f" .spx)
+	flags=$(header "$f" cap-flags)
+	stdin=$(header "$f" cap-stdin)
+	envs=$(header "$f" cap-env)
+	want=$(header "$f" exit)
+	want=${want:-0}
+	# the interpreter
+	mkroot "$tmp/box"
+	cp "$f" "$tmp/box/$name.spx"
+	# shellcheck disable=SC2086 # flags is a list of words
+	invoke "$tmp/io" "$tmp/ie" "$abin" run $flags "../$name.spx"
+	ist=$?
+	if [ "${BLESS:-0}" = 1 ]; then
+		for ch in stdout stderr; do
+			src=$tmp/io
+			[ $ch = stderr ] && src=$tmp/ie
+			if [ -s "$src" ]; then cp "$src" "tests/cap/$name.$ch"; else rm -f "tests/cap/$name.$ch"; fi
+		done
+	fi
+	if [ "$ist" -eq "$want" ]; then ok; else bad "$name: run exit $ist, wanted $want: $(head -n 1 "$tmp/ie")"; fi
+	for ch in stdout stderr; do
+		src=$tmp/io
+		[ $ch = stderr ] && src=$tmp/ie
+		if [ -f "tests/cap/$name.$ch" ]; then
+			if cmp -s "$src" "tests/cap/$name.$ch"; then ok; else bad "$name: run $ch differs from tests/cap/$name.$ch: '$(head -c 200 "$src")'"; fi
+		elif [ -s "$src" ]; then
+			bad "$name: run wrote on $ch without a snapshot: '$(head -c 200 "$src")'"
+		else
+			ok
+		fi
+	done
+	check_files run
+	[ "$native" -eq 1 ] || continue
+	# run --native
+	mkroot "$tmp/box"
+	cp "$f" "$tmp/box/$name.spx"
+	# shellcheck disable=SC2086
+	invoke "$tmp/no" "$tmp/ne" "$abin" run --native $flags "../$name.spx"
+	nst=$?
+	if lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then ok; else bad "$name: $lane_why"; fi
+	check_files native
+	# the built executable (a refusal before running builds nothing: F120 is
+	# the executable's own start-up check, F121 the build's)
+	mkroot "$tmp/box"
+	cp "$f" "$tmp/box/$name.spx"
+	(cd "$tmp/box" && "$abin" build "$name.spx" -o exe > "$tmp/bo" 2> "$tmp/be")
+	bst=$?
+	case $(head -n 1 "$tmp/ie") in
+	"error[SPX-F121]"*)
+		if [ "$bst" -eq 1 ] && grep -q "SPX-F121" "$tmp/be"; then ok; else bad "$name: build of a network module: exit $bst"; fi
+		continue ;;
+	esac
+	if [ "$bst" -ne 0 ]; then
+		bad "$name: build failed: $(head -n 1 "$tmp/be")"
+		continue
+	fi
+	case $(head -n 1 "$tmp/ie") in
+	"error[SPX-F120]"*)
+		invoke "$tmp/eo" "$tmp/ee" ../exe
+		est=$?
+		if [ "$est" -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/ee"; then ok
+		else bad "$name: the executable without a grant: exit $est '$(head -n 1 "$tmp/ee")'"; fi
+		check_files executable
+		continue ;;
+	esac
+	# shellcheck disable=SC2086
+	invoke "$tmp/eo" "$tmp/ee" ../exe $flags
+	est=$?
+	if [ "$est" -eq "$nst" ] && [ "$(head -n 1 "$tmp/ee")" = "$(head -n 1 "$tmp/ne")" ]; then ok
+	else bad "$name: executable exit $est '$(head -n 1 "$tmp/ee")', run --native exit $nst '$(head -n 1 "$tmp/ne")'"; fi
+	check_files executable
+done
+
+# The Wasm lane does not run these operations yet: it refuses each program (SPX-W110) or
+# gives the interpreter's refusal (F120, F121), and never runs it with more than its grants.
+if command -v node >/dev/null 2>&1; then
+	for f in tests/cap/*.spx; do
+		name=$(basename "$f" .spx)
+		flags=$(header "$f" cap-flags)
+		stdin=$(header "$f" cap-stdin)
+		envs=$(header "$f" cap-env)
+		mkroot "$tmp/box"
+		cp "$f" "$tmp/box/$name.spx"
+		# shellcheck disable=SC2086
+		invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
+		wst=$?
+		wline=$(head -n 1 "$tmp/we")
+		case $wline in
+		"error[SPX-W110]"* | "error[SPX-F120]"* | "error[SPX-F121]"*)
+			if [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok; else bad "$name: run --wasm refused with exit $wst"; fi ;;
+		*) bad "$name: run --wasm ran a program needing ungranted operations: exit $wst '$wline'" ;;
+		esac
+		if [ "$(ls -A "$tmp/box/root/out" | tr '\n' ' ')$(ls -A "$tmp/box/root/sub" | tr '\n' ' ')$(cat "$tmp/box/root/sub/in.txt")" = "back inner pipe in.txt inside" ]; then ok
+		else bad "$name: run --wasm changed the root"; fi
+	done
+fi
+
+# stdin past 65,536 bytes is command-input.v1 code 4 in both lanes.
+stdin=$(head -c 65537 /dev/zero | tr '\0' a) envs=""
+mkroot "$tmp/box"
+cp tests/cap/stdin_echo.spx "$tmp/box/s.spx"
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+st=$?
+if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":4' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+else bad "run: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ]; then ok
+	else bad "run --native: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+stdin=$(head -c 65536 /dev/zero | tr '\0' a)
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+# (all read and echoed: main returns 65,536, outside the exit status range)
+if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
+
+# The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a
+# directory below the working directory, reached without links; the flag is single-use.
+mkroot "$tmp/box"
+cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
+stdin="" envs=""
+for dir in ../outside /tmp out/back nothere sub/in.txt ./out out/; do
+	invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
+	else bad "run --allow-write=$dir: exit $st, wanted a usage error"; fi
+done
+invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write --allow-write=out ../w.spx
+if [ $? -eq 2 ] && grep -q "may not be repeated" "$tmp/e"; then ok; else bad "a repeated --allow-write is a usage error"; fi
+if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/null 2>&1); then
+	for dir in ../outside out/back; do
+		invoke "$tmp/o" "$tmp/e" ../wexe --allow-write="$dir"
+		st=$?
+		if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
+		else bad "executable --allow-write=$dir: exit $st, wanted 2"; fi
+	done
+	# the grant then `--`, then the program's arguments
+	invoke "$tmp/o" "$tmp/e" ../wexe --allow-write=out --
+	if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "executable --allow-write=out --"; fi
+fi
+
+echo "cap: $pass checks passed, $fail failed"
+[ "$fail" -eq 0 ]
