@@ -128,6 +128,12 @@ const CliCommand cli_commands[] = {
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
 	  "  module's `main` with every module linked by stable id and prints the value.\n" },
+	{ "serve", cli_cmd_serve, "semaprax serve <file|dir|semaprax.toml> [--mcp] [--max-message-bytes N]\n"
+	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
+	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
+	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
+	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
+	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
 	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
@@ -154,12 +160,21 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Set by `serve`: the process lives on, so each command frees its program. */
+static bool release_programs;
+
+void
+cli_release_programs(bool on)
+{
+	release_programs = on;
+}
+
 void
 cli_unload(Program *P)
 {
 #ifndef SPX_ASAN
-	(void)P;
-	return;
+	if (!release_programs)
+		return;
 #endif
 	driver_program_free(P);
 }

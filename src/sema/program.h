@@ -161,6 +161,7 @@ struct Sema {
 	struct { int why; SymId fn; Span call; } instance_over;   /* why: 0 none, 1 depth, 2 nodes, 3 count, 4 work */
 	uint64_t expr_checks;       /* sema_check_expr calls so far (the instances' work bound) */
 	uint64_t instance_budget;   /* the work bound check_instances applied */
+	const bool *select;         /* sema_check_select: per declaration index, whose bodies to check (NULL = all) */
 	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
