@@ -292,10 +292,8 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
 				sha256_update(&h, &ch, 1);
 		}
-		if (i < m->ndecls) {
-			sha256_update(&h, "\0", 1);   /* a declaration's place */
+		if (i < m->ndecls)
 			at = m->decls[i].span.end;
-		}
 	}
 	sha256_final(&h, header);
 	*nout = m->ndecls;
