@@ -20,7 +20,9 @@
  *                of every name its text mentions (a generic function's whole
  *                text: its callers' instances read its body).  A change to
  *                a type, class, interface, resource or the module line
- *                re-runs every body (the rule that keeps it sound).
+ *                re-runs every body (the rule that keeps it sound), and so
+ *                does any re-check of a module with a generic function
+ *                (its instances are a whole-module property: T225, T235).
  *   revision     the graph revision (canonical text without comments).
  *   program      the full check, HIR lowering and validation of the module,
  *                and graph, the semantic model over it (graph, context,
@@ -271,6 +273,7 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		digest(src + it->start, it->end - it->start, it->all);
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
 		it->separable = d->kind == DECL_FN && d->u.fn.ntparams == 0 && d->u.fn.body;
+		it->generic = d->kind == DECL_FN && d->u.fn.ntparams > 0;
 		if (it->separable)
 			digest(src + it->start, d->u.fn.body->span.start - it->start, it->sig);
 		else
@@ -543,6 +546,14 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 			any = strcmp(olds[i].key, f->items[i].key) != 0 || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
 			    (f->items[i].kind != DECL_FN && memcmp(olds[i].all, f->items[i].all, 32) != 0);
 	}
+	/* Generic instances are a property of the whole module (the instance
+	 * bound T235, an instance's error T225 at the call needing it): with a
+	 * generic function, a check re-runs every body. */
+	bool generic = false;
+	for (int i = 0; i < n; i++)
+		generic = generic || f->items[i].generic;
+	for (int i = 0; any && generic && i < n; i++)
+		select[i] = f->items[i].has_body;
 	if (!any) {
 		svc_trace_add(t, SVC_REUSED, "resolve");
 		for (int i = 0; i < n; i++)
@@ -613,8 +624,11 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		diags_clear(&one);
 	}
 	diags_emit(out, &f->resolve_head, f);
-	for (int i = 0; i < f->nitems; i++)
-		diags_emit(out, &f->items[i].diags, f);
+	/* the checker's order: class methods first, then functions */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < f->nitems; i++)
+			if ((f->items[i].kind == DECL_CLASS) == (pass == 0))
+				diags_emit(out, &f->items[i].diags, f);
 	diags_emit(out, &f->resolve_tail, f);
 	if (out->errors) {
 		return false;

@@ -200,15 +200,19 @@ static bool
 m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 {
 	static const char *const names[] = { "text", "trace", NULL };
-	const char *text;
-	if (!params_closed(params, names, err) || !param_string(params, "text", &text, err))
+	const char *text = NULL;
+	if (!params_closed(params, names, err))
 		return false;
+	json_t *tv = params ? json_object_get(params, "text") : NULL;
+	if (tv && !json_is_string(tv))
+		return fail(err, SVC_E_PARAMS, "`text` must be a string");
+	if (tv)
+		text = json_string_value(tv);   /* source text may hold NUL bytes */
 	if (v->project) {
 		if (text)
 			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` is for a single-file service");
 		return do_check(v, params, out, err, true);
 	}
-	json_t *tv = text ? json_object_get(params, "text") : NULL;
 	if (!svc_file_set(&v->file, text, tv ? json_string_length(tv) : 0, err))
 		return false;
 	v->have_file = true;

@@ -7,7 +7,8 @@
  * default) is skipped to its newline and answered with SVC_E_TOO_LARGE;
  * memory stays bounded by the bound.  Nesting deeper than SVC_MAX_DEPTH is
  * refused before the parser sees it; jansson parses the rest
- * (JSON_REJECT_DUPLICATES; invalid UTF-8 is a parse error).  A message
+ * (JSON_REJECT_DUPLICATES; invalid UTF-8 is a parse error; `\u0000` is
+ * read, for source text, and refused in every other string parameter).  A message
  * without an id is a notification and gets no reply, whatever it says;
  * batches (arrays) are refused (MCP dropped them).
  */
@@ -260,7 +261,7 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 		return true;
 	}
 	json_error_t jerr;
-	json_t *msg = json_loadb(frame, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *msg = json_loadb(frame, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
 	if (!msg) {
 		char m[200];
 		snprintf(m, sizeof m, "parse error: %.150s", jerr.text);

@@ -45,6 +45,7 @@ typedef struct SvcItem {
 	int kind;            /* DeclKind */
 	bool has_body;       /* a function or class: a body product */
 	bool separable;      /* a non-generic function: callers read its signature only */
+	bool generic;        /* a generic function: the module's instances are one product */
 	unsigned char sig[32], all[32];
 	char **deps;         /* the words its text mentions, sorted, unique */
 	int ndeps;

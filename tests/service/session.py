@@ -206,6 +206,16 @@ c.notify("check")
 c.notify("nosuch")
 check(c.call("ping") == {}, "notifications were not answered")
 
+# the default bound: 1 MiB a frame; a larger one is skipped and answered with -32001
+c.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"refresh","params":{"text":"' + b"a" * (1 << 20) + b'"}}\n')
+big = c.read()
+check(big["id"] is None and big["error"]["code"] == -32001, "oversized frame %r" % big)
+check(c.call("ping") == {}, "serving after an oversized frame")
+# a text just under the bound is taken
+r = c.call("refresh", {"text": BASE + "//" + "x" * 1000000 + "\n"})
+check(r["ok"], "a large comment is fine")
+c.call("refresh")
+
 # shutdown, then every request is an error, then exit
 check(c.call("shutdown") is None, "shutdown")
 check(c.error("ping") == -32003, "request after shutdown")
