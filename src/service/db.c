@@ -246,6 +246,26 @@ items_free(SvcItem *items, int n)
 	free(items);
 }
 
+/* An item table's names and keys, sorted, for lookups by binary search. */
+typedef struct Ent {
+	const char *s;
+	int i;
+} Ent;
+
+typedef struct Index {
+	const SvcItem *items;
+	int n;
+	Ent *by_name, *by_key;
+} Index;
+
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const Ent *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 /* The item table of a parsed module, and the digest of the syntax between
  * its declarations (comments and whitespace left out). */
 static SvcItem *
@@ -258,16 +278,6 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		const char *name = decl_name(d);
 		it->kind = (int)d->kind;
 		it->name = spx_xstrdup(name ? name : "");
-		int repeat = 1;
-		for (int k = 0; k < i; k++)
-			if (items[k].kind == it->kind && strcmp(items[k].name, it->name) == 0)
-				repeat++;
-		char key[600];
-		if (repeat > 1)
-			snprintf(key, sizeof key, "%s:%.500s#%d", kind_word[d->kind], it->name, repeat);
-		else
-			snprintf(key, sizeof key, "%s:%.500s", kind_word[d->kind], it->name);
-		it->key = spx_xstrdup(key);
 		it->start = d->span.start;
 		it->end = d->span.end;
 		digest(src + it->start, it->end - it->start, it->all);
@@ -280,6 +290,30 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			memcpy(it->sig, it->all, 32);
 		words(it, src + it->start, it->end - it->start);
 	}
+	/* keys: kind:name, and #k on the k-th declaration of the same kind and name */
+	Ent *by_name = spx_xmalloc(sizeof(Ent) * (size_t)(m->ndecls ? m->ndecls : 1));
+	for (int i = 0; i < m->ndecls; i++)
+		by_name[i] = (Ent){ items[i].name, i };
+	if (m->ndecls > 1)
+		qsort(by_name, (size_t)m->ndecls, sizeof(Ent), cmp_ent);
+	for (int g = 0; g < m->ndecls;) {
+		int e = g;
+		while (e < m->ndecls && strcmp(by_name[e].s, by_name[g].s) == 0)
+			e++;
+		int seen[8] = { 0 };
+		for (int k = g; k < e; k++) {
+			SvcItem *it = &items[by_name[k].i];
+			int repeat = ++seen[it->kind & 7];
+			char key[600];
+			if (repeat > 1)
+				snprintf(key, sizeof key, "%s:%.500s#%d", kind_word[it->kind], it->name, repeat);
+			else
+				snprintf(key, sizeof key, "%s:%.500s", kind_word[it->kind], it->name);
+			it->key = spx_xstrdup(key);
+		}
+		g = e;
+	}
+	free(by_name);
 	Sha256 h;
 	sha256_init(&h);
 	int c = 0;
@@ -379,31 +413,117 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 	return true;
 }
 
-/* The item of the old table with key, or -1. */
-static int
-find_key(const SvcItem *items, int n, const char *key)
+static void
+index_build(Index *x, const SvcItem *items, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (strcmp(items[i].key, key) == 0)
-			return i;
-	return -1;
+	x->items = items;
+	x->n = n;
+	x->by_name = spx_xmalloc(sizeof(Ent) * (size_t)(n ? n : 1));
+	x->by_key = spx_xmalloc(sizeof(Ent) * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		x->by_name[i] = (Ent){ items[i].name, i };
+		x->by_key[i] = (Ent){ items[i].key, i };
+	}
+	if (n > 1) {
+		qsort(x->by_name, (size_t)n, sizeof(Ent), cmp_ent);
+		qsort(x->by_key, (size_t)n, sizeof(Ent), cmp_ent);
+	}
 }
 
-/* What callers of `name` read of it: the signatures of the separable
- * functions of that name, the whole text of every other declaration of it
- * (sorted by key: independent of the order). */
 static void
-name_digest(const SvcItem *items, int n, const char *name, unsigned char out[32])
+index_free(Index *x)
+{
+	free(x->by_name);
+	free(x->by_key);
+}
+
+/* The first entry of e[0..n) whose string is not below s. */
+static int
+lower_bound(const Ent *e, int n, const char *s)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(e[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The item with key, or -1 (keys are unique). */
+static int
+find_key(const Index *x, const char *key)
+{
+	int k = lower_bound(x->by_key, x->n, key);
+	return k < x->n && strcmp(x->by_key[k].s, key) == 0 ? x->by_key[k].i : -1;
+}
+
+/* What callers of the name at by_name[*k] read of it: the signatures of the
+ * separable functions of that name, the whole text of every other
+ * declaration of it (in table order); *k moves past the name. */
+static void
+name_digest(const Index *x, int *k, unsigned char out[32])
 {
 	Sha256 h;
 	sha256_init(&h);
-	for (int i = 0; i < n; i++) {
-		if (strcmp(items[i].name, name) != 0)
-			continue;
-		sha256_field(&h, items[i].key, strlen(items[i].key));
-		sha256_update(&h, items[i].separable ? items[i].sig : items[i].all, 32);
+	const char *name = x->by_name[*k].s;
+	for (; *k < x->n && strcmp(x->by_name[*k].s, name) == 0; (*k)++) {
+		const SvcItem *it = &x->items[x->by_name[*k].i];
+		sha256_field(&h, it->key, strlen(it->key));
+		sha256_update(&h, it->separable ? it->sig : it->all, 32);
 	}
 	sha256_final(&h, out);
+}
+
+/* The names whose digest differs between the old and the new table (one
+ * merge of the sorted name lists), sorted; the strings stay the tables'. */
+static const char **
+changed_names(const Index *xo, const Index *xn, int *count)
+{
+	const char **out = spx_xmalloc(sizeof(char *) * (size_t)(xo->n + xn->n + 1));
+	int n = 0, a = 0, b = 0;
+	while (a < xo->n || b < xn->n) {
+		int c = a >= xo->n ? 1 : b >= xn->n ? -1 : strcmp(xo->by_name[a].s, xn->by_name[b].s);
+		if (c < 0) {                         /* only in the old table: gone */
+			out[n++] = xo->by_name[a].s;
+			const char *s = xo->by_name[a].s;
+			while (a < xo->n && strcmp(xo->by_name[a].s, s) == 0)
+				a++;
+		} else if (c > 0) {                  /* only in the new one: added */
+			out[n++] = xn->by_name[b].s;
+			const char *s = xn->by_name[b].s;
+			while (b < xn->n && strcmp(xn->by_name[b].s, s) == 0)
+				b++;
+		} else {
+			const char *s = xn->by_name[b].s;
+			unsigned char da[32], db[32];
+			name_digest(xo, &a, da);
+			name_digest(xn, &b, db);
+			if (memcmp(da, db, 32) != 0)
+				out[n++] = s;
+		}
+	}
+	*count = n;
+	return out;
+}
+
+static bool
+in_sorted(const char *const *v, int n, const char *s)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid], s);
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 /* The declarations that are not bodies (types, classes, …): any change to
@@ -425,17 +545,13 @@ types_digest(const SvcItem *items, int n, const unsigned char header[32], unsign
 
 /* Whether body item it (new table) must run, against the old table. */
 static bool
-body_stale(const SvcItem *it, const SvcItem *old, const SvcItem *olds, int nolds, const SvcItem *news, int nnews)
+body_stale(const SvcItem *it, const SvcItem *old, const char *const *changed, int nchanged)
 {
 	if (!old || !old->have_body || memcmp(old->all, it->all, 32) != 0)
 		return true;
-	for (int k = 0; k < it->ndeps; k++) {
-		unsigned char a[32], b[32];
-		name_digest(olds, nolds, it->deps[k], a);
-		name_digest(news, nnews, it->deps[k], b);
-		if (memcmp(a, b, 32) != 0)
+	for (int k = 0; k < it->ndeps && nchanged; k++)
+		if (in_sorted(changed, nchanged, it->deps[k]))
 			return true;
-	}
 	return false;
 }
 
@@ -510,6 +626,22 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	return true;
 }
 
+/* The item whose text holds offset at (items are in source order), or -1. */
+static int
+owner_of(const SvcFile *f, uint32_t at)
+{
+	int lo = 0, hi = f->nitems;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (f->items[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int i = lo - 1;
+	return i >= 0 && at < f->items[i].end ? i : -1;
+}
+
 /* Runs the resolve pass and the stale bodies (the reduced check). */
 static void
 run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
@@ -517,9 +649,17 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	int n = f->nitems;
 	bool *select = spx_xcalloc((size_t)(n ? n : 1), sizeof *select);
 	bool any = !f->have_resolve;
+	Index xo = { 0 }, xn = { 0 };
+	const char **changed = NULL;
+	int nchanged = 0;
+	if (olds) {
+		index_build(&xo, olds, nolds);
+		index_build(&xn, f->items, n);
+		changed = changed_names(&xo, &xn, &nchanged);
+	}
 	for (int i = 0; i < n; i++) {
 		SvcItem *it = &f->items[i];
-		int o = olds ? find_key(olds, nolds, it->key) : -1;
+		int o = olds ? find_key(&xo, it->key) : -1;
 		SvcItem *old = o >= 0 ? &olds[o] : NULL;
 		if (old && old->have_body && !it->have_body) {
 			/* carry the old product over */
@@ -535,9 +675,14 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		if (!olds) {
 			select[i] = !it->have_body;
 		} else {
-			select[i] = types_changed || body_stale(it, old, olds, nolds, f->items, n);
+			select[i] = types_changed || body_stale(it, old, changed, nchanged);
 		}
 		any = any || select[i];
+	}
+	if (olds) {
+		index_free(&xo);
+		index_free(&xn);
+		free(changed);
 	}
 	if (olds) {
 		/* a declaration added, removed or with a new signature: resolve again */
@@ -580,10 +725,7 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	}
 	for (int k = from; k < s->diags.items.len; k++) {
 		const Diag *d = &s->diags.items.items[k];
-		int owner = -1;
-		for (int i = 0; d->has_span && i < n && owner < 0; i++)
-			if (d->span.start >= f->items[i].start && d->span.start < f->items[i].end)
-				owner = i;
+		int owner = d->has_span ? owner_of(f, d->span.start) : -1;
 		uint32_t base = owner >= 0 ? f->items[owner].start : 0;
 		if (k >= range[0] && k < range[1] && owner >= 0 && select[owner])
 			diags_add(&f->items[owner].diags, d, owner, base);
