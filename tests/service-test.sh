@@ -5,6 +5,7 @@
 #               signature and comment edits, diagnostics equal to check --json
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
 #   project.py  a project operand
+#   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
 #   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures) refreshed and
 #               edited in one service: diagnostics equal to check --json
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
@@ -14,7 +15,7 @@ set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")" && pwd)/service
 fail=0
-for t in session mcp project; do
+for t in session mcp project lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" || fail=1

@@ -167,6 +167,20 @@ decl_name(const Decl *d)
 	}
 }
 
+static Span
+decl_name_span(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return d->u.fn.name.span;
+	case DECL_RECORD: return d->u.record.name.span;
+	case DECL_VARIANT: return d->u.variant.name.span;
+	case DECL_CLASS: return d->u.class_.name.span;
+	case DECL_RESOURCE: return d->u.resource.name.span;
+	case DECL_INTERFACE: return d->u.interface.name.span;
+	default: return d->span;
+	}
+}
+
 static void
 digest(const char *s, size_t n, unsigned char out[32])
 {
@@ -280,6 +294,9 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		it->name = spx_xstrdup(name ? name : "");
 		it->start = d->span.start;
 		it->end = d->span.end;
+		Span ns = decl_name_span(d);
+		it->name_start = ns.start;
+		it->name_end = ns.end;
 		digest(src + it->start, it->end - it->start, it->all);
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
 		it->separable = d->kind == DECL_FN && d->u.fn.ntparams == 0 && d->u.fn.body;
@@ -601,6 +618,8 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		for (int i = 0; i < n; i++) {
 			f->items[i].start = items[i].start;
 			f->items[i].end = items[i].end;
+			f->items[i].name_start = items[i].name_start;
+			f->items[i].name_end = items[i].name_end;
 		}
 		items_free(items, n);
 	} else {

@@ -50,6 +50,7 @@ typedef struct SvcItem {
 	char **deps;         /* the words its text mentions, sorted, unique */
 	int ndeps;
 	uint32_t start, end;
+	uint32_t name_start, name_end;   /* the declared name */
 	bool have_body;      /* the body product exists */
 	SvcDiags diags;      /* the body product: its diagnostics */
 } SvcItem;

@@ -1,0 +1,679 @@
+/*
+ * lsp.c — `semaprax lsp`: a Language Server Protocol server over stdio
+ * (issue 17 item 4, started; docs/editors.md).  Content-Length framing;
+ * each open document is one product database (db.c) re-checked on every
+ * change (full text sync), so an edit re-checks only what it can affect.
+ *
+ * Served: initialize/initialized/shutdown/exit, didOpen/didChange/didSave/
+ * didClose with publishDiagnostics (code, severity, range), hover (the
+ * declaration's canonical header: types, ownership modes, effects,
+ * contracts; its stable id), definition (a top-level declaration by
+ * name), documentSymbol, formatting (the canonical formatter) and
+ * codeAction (each diagnostic's fixes as a quick fix).  Not yet: references,
+ * rename, semantic tokens.  Positions are UTF-16 code units unless the
+ * client offers "utf-8" (LSP 3.17 positionEncodings).
+ */
+#include "svc_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../fmt/fmt.h"
+#include "../support/json.h"
+
+#define LSP_MAX_DOCS 1024
+
+typedef struct LspDoc {
+	char *uri;
+	SvcFile f;
+	long version;
+} LspDoc;
+
+typedef struct Lsp {
+	SvcOptions o;
+	FILE *out;
+	LspDoc *docs;
+	int ndocs;
+	bool utf8;           /* positions in bytes, else UTF-16 code units */
+	bool initialized, shut, exiting;
+} Lsp;
+
+/* ---- framing ------------------------------------------------------------------ */
+
+static void
+send(Lsp *L, const Buf *body)
+{
+	fprintf(L->out, "Content-Length: %zu\r\n\r\n", body->len);
+	fwrite(body->data, 1, body->len, L->out);
+	fflush(L->out);
+}
+
+static void
+put_id(Buf *b, json_t *id)
+{
+	if (id && json_is_integer(id))
+		buf_printf(b, "%lld", (long long)json_integer_value(id));
+	else if (id && json_is_string(id))
+		json_str(b, json_string_value(id), json_string_length(id));
+	else
+		buf_puts(b, "null");
+}
+
+static void
+send_error(Lsp *L, json_t *id, int code, const char *msg)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(&b, id);
+	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
+	json_cstr(&b, msg);
+	buf_puts(&b, "}}");
+	send(L, &b);
+	buf_free(&b);
+}
+
+static void
+send_result(Lsp *L, json_t *id, const Buf *result)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(&b, id);
+	buf_puts(&b, ",\"result\":");
+	buf_put(&b, result->data ? result->data : "null", result->data ? result->len : 4);
+	buf_putc(&b, '}');
+	if (b.len > L->o.max_message)
+		send_error(L, id, SVC_E_INTERNAL, "the result exceeds the message bound");
+	else
+		send(L, &b);
+	buf_free(&b);
+}
+
+/* ---- positions ---------------------------------------------------------------- */
+
+typedef struct Lines {
+	const char *src;
+	size_t len;
+	uint32_t *start;     /* offset of each line's first byte */
+	int n;
+	bool utf8;
+} Lines;
+
+static void
+lines_init(Lines *x, const char *src, size_t len, bool utf8)
+{
+	x->src = src;
+	x->len = len;
+	x->utf8 = utf8;
+	int cap = 64;
+	x->start = spx_xmalloc(sizeof(uint32_t) * (size_t)cap);
+	x->n = 0;
+	x->start[x->n++] = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (src[i] != '\n')
+			continue;
+		if (x->n == cap) {
+			cap *= 2;
+			x->start = spx_xrealloc(x->start, sizeof(uint32_t) * (size_t)cap);
+		}
+		x->start[x->n++] = (uint32_t)(i + 1);
+	}
+}
+
+static void
+put_pos(Buf *b, const Lines *x, uint32_t at)
+{
+	if (at > x->len)
+		at = (uint32_t)x->len;
+	int lo = 0, hi = x->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (x->start[mid] <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int line = lo - 1;
+	uint32_t ch = 0;
+	for (uint32_t p = x->start[line]; p < at; p++) {
+		unsigned char c = (unsigned char)x->src[p];
+		if (x->utf8)
+			ch++;
+		else if (c < 0x80 || (c >= 0xC0 && c < 0xF0))
+			ch++;
+		else if (c >= 0xF0)
+			ch += 2;
+	}
+	buf_printf(b, "{\"line\":%d,\"character\":%u}", line, ch);
+}
+
+static void
+put_range(Buf *b, const Lines *x, uint32_t s, uint32_t e)
+{
+	buf_puts(b, "{\"start\":");
+	put_pos(b, x, s);
+	buf_puts(b, ",\"end\":");
+	put_pos(b, x, e);
+	buf_putc(b, '}');
+}
+
+/* The byte offset of an LSP position (clamped to its line). */
+static uint32_t
+offset_of(const Lines *x, json_t *pos)
+{
+	json_t *l = json_is_object(pos) ? json_object_get(pos, "line") : NULL;
+	json_t *c = json_is_object(pos) ? json_object_get(pos, "character") : NULL;
+	long line = json_is_integer(l) ? (long)json_integer_value(l) : 0;
+	long ch = json_is_integer(c) ? (long)json_integer_value(c) : 0;
+	if (line < 0)
+		line = 0;
+	if (line >= x->n)
+		return (uint32_t)x->len;
+	uint32_t p = x->start[line];
+	long units = 0;
+	while (p < x->len && x->src[p] != '\n' && units < ch) {
+		unsigned char b = (unsigned char)x->src[p];
+		int w = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+		units += x->utf8 ? w : (b >= 0xF0 ? 2 : 1);
+		p += (uint32_t)w;
+	}
+	return p > x->len ? (uint32_t)x->len : p;
+}
+
+/* ---- documents ---------------------------------------------------------------- */
+
+static LspDoc *
+doc_find(Lsp *L, const char *uri)
+{
+	for (int i = 0; i < L->ndocs; i++)
+		if (strcmp(L->docs[i].uri, uri) == 0)
+			return &L->docs[i];
+	return NULL;
+}
+
+/* The file path of a file: URI (percent-decoded), or the URI itself. */
+static char *
+uri_path(const char *uri)
+{
+	if (strncmp(uri, "file://", 7) != 0)
+		return spx_xstrdup(uri);
+	const char *s = uri + 7;
+	char *out = spx_xmalloc(strlen(s) + 1), *o = out;
+	for (; *s; s++) {
+		if (*s == '%' && s[1] && s[2]) {
+			char hex[3] = { s[1], s[2], 0 };
+			char *end;
+			long v = strtol(hex, &end, 16);
+			if (*end == '\0' && v > 0) {
+				*o++ = (char)v;
+				s += 2;
+				continue;
+			}
+		}
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+static const char *
+text_doc_uri(json_t *params)
+{
+	json_t *td = json_is_object(params) ? json_object_get(params, "textDocument") : NULL;
+	json_t *u = json_is_object(td) ? json_object_get(td, "uri") : NULL;
+	return json_is_string(u) ? json_string_value(u) : NULL;
+}
+
+/* Re-checks a document and publishes its diagnostics. */
+static void
+publish(Lsp *L, LspDoc *d)
+{
+	SvcTrace t;
+	svc_trace_init(&t);
+	DiagSink s;
+	svc_file_check(&d->f, &t, &s);
+	svc_trace_free(&t);
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{\"uri\":");
+	json_cstr(&b, d->uri);
+	buf_printf(&b, ",\"version\":%ld,\"diagnostics\":[", d->version);
+	for (int i = 0; i < s.items.len; i++) {
+		const Diag *g = &s.items.items[i];
+		if (i)
+			buf_putc(&b, ',');
+		buf_puts(&b, "{\"range\":");
+		put_range(&b, &x, g->has_span ? g->span.start : 0, g->has_span ? g->span.end : 0);
+		buf_printf(&b, ",\"severity\":%d,\"code\":", diag_info[g->code].sev == SEV_ERROR ? 1 : 2);
+		json_cstr(&b, diag_info[g->code].code);
+		buf_puts(&b, ",\"source\":\"semaprax\",\"message\":");
+		Buf m = {0};
+		buf_printf(&m, "%s\nhelp: %s", g->message, diag_help_text(g));
+		json_str(&b, m.data, m.len);
+		buf_free(&m);
+		buf_putc(&b, '}');
+	}
+	buf_puts(&b, "]}}");
+	if (b.len <= L->o.max_message)
+		send(L, &b);
+	buf_free(&b);
+	free(x.start);
+	diag_free(&s);
+}
+
+static void
+did_open(Lsp *L, json_t *params)
+{
+	const char *uri = text_doc_uri(params);
+	json_t *td = json_object_get(params, "textDocument");
+	json_t *text = json_is_object(td) ? json_object_get(td, "text") : NULL;
+	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
+	if (!uri || !json_is_string(text))
+		return;
+	LspDoc *d = doc_find(L, uri);
+	if (!d) {
+		if (L->ndocs == LSP_MAX_DOCS)
+			return;
+		L->docs = spx_xrealloc(L->docs, sizeof *L->docs * (size_t)(L->ndocs + 1));
+		d = &L->docs[L->ndocs++];
+		memset(d, 0, sizeof *d);
+		d->uri = spx_xstrdup(uri);
+		char *path = uri_path(uri);
+		svc_file_init(&d->f, path);
+		free(path);
+	}
+	d->version = json_is_integer(ver) ? (long)json_integer_value(ver) : 0;
+	SvcError e;
+	svc_file_set(&d->f, json_string_value(text), json_string_length(text), &e);
+	publish(L, d);
+}
+
+static void
+did_change(Lsp *L, json_t *params)
+{
+	const char *uri = text_doc_uri(params);
+	LspDoc *d = uri ? doc_find(L, uri) : NULL;
+	json_t *ch = json_object_get(params, "contentChanges");
+	if (!d || !json_is_array(ch) || json_array_size(ch) == 0)
+		return;
+	json_t *last = json_array_get(ch, json_array_size(ch) - 1);
+	json_t *text = json_is_object(last) ? json_object_get(last, "text") : NULL;
+	if (!json_is_string(text))
+		return;
+	json_t *ver = json_object_get(json_object_get(params, "textDocument"), "version");
+	d->version = json_is_integer(ver) ? (long)json_integer_value(ver) : d->version;
+	SvcError e;
+	svc_file_set(&d->f, json_string_value(text), json_string_length(text), &e);
+	publish(L, d);
+}
+
+static void
+did_close(Lsp *L, json_t *params)
+{
+	const char *uri = text_doc_uri(params);
+	LspDoc *d = uri ? doc_find(L, uri) : NULL;
+	if (!d)
+		return;
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\",\"params\":{\"uri\":");
+	json_cstr(&b, d->uri);
+	buf_puts(&b, ",\"diagnostics\":[]}}");
+	send(L, &b);
+	buf_free(&b);
+	svc_file_free(&d->f);
+	free(d->uri);
+	*d = L->docs[--L->ndocs];
+}
+
+/* ---- requests ------------------------------------------------------------------- */
+
+/* The document's parsed state is current (re-checked: all reused when unchanged). */
+static bool
+current(LspDoc *d)
+{
+	SvcTrace t;
+	svc_trace_init(&t);
+	DiagSink s;
+	svc_file_check(&d->f, &t, &s);
+	diag_free(&s);
+	svc_trace_free(&t);
+	return !d->f.parse_failed && d->f.sess && d->f.sess->m;
+}
+
+/* The word at offset at (identifier characters), as [s, e). */
+static void
+word_at(const SvcFile *f, uint32_t at, uint32_t *s, uint32_t *e)
+{
+	*s = *e = at;
+	while (*s > 0) {
+		char c = f->src[*s - 1];
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+			break;
+		(*s)--;
+	}
+	while (*e < f->len) {
+		char c = f->src[*e];
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+			break;
+		(*e)++;
+	}
+}
+
+/* The top-level declaration the word at the position names, or -1. */
+static int
+item_at(Lsp *L, LspDoc *d, json_t *params)
+{
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	uint32_t at = offset_of(&x, json_object_get(params, "position"));
+	free(x.start);
+	uint32_t s, e;
+	word_at(&d->f, at, &s, &e);
+	if (s == e)
+		return -1;
+	for (int i = 0; i < d->f.nitems; i++)
+		if (strlen(d->f.items[i].name) == e - s && memcmp(d->f.items[i].name, d->f.src + s, e - s) == 0)
+			return i;
+	return -1;
+}
+
+static void
+hover(Lsp *L, LspDoc *d, json_t *params, Buf *r)
+{
+	int i = current(d) ? item_at(L, d, params) : -1;
+	if (i < 0) {
+		buf_puts(r, "null");
+		return;
+	}
+	const Decl *dc = &d->f.sess->m->decls[i];
+	Buf m = {0};
+	buf_puts(&m, "```spx\n");
+	fmt_decl_header(&m, dc);
+	buf_puts(&m, "\n```");
+	if (dc->id.present)
+		buf_printf(&m, "\n\nstable id `%.*s`", (int)dc->id.value.len, dc->id.value.s);
+	else
+		buf_puts(&m, "\n\nautomatic identity (no `@id`)");
+	buf_puts(r, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(r, m.data, m.len);
+	buf_puts(r, "}}");
+	buf_free(&m);
+}
+
+static void
+definition(Lsp *L, LspDoc *d, json_t *params, Buf *r)
+{
+	int i = current(d) ? item_at(L, d, params) : -1;
+	if (i < 0) {
+		buf_puts(r, "null");
+		return;
+	}
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	buf_puts(r, "{\"uri\":");
+	json_cstr(r, d->uri);
+	buf_puts(r, ",\"range\":");
+	put_range(r, &x, d->f.items[i].name_start, d->f.items[i].name_end);
+	buf_putc(r, '}');
+	free(x.start);
+}
+
+static void
+symbols(Lsp *L, LspDoc *d, Buf *r)
+{
+	/* SymbolKind: Function 12, Struct 23, Enum 10, Class 5, Object 19, Interface 11, Module 2 */
+	static const int kind[] = { 12, 23, 10, 5, 19, 11, 2 };
+	buf_putc(r, '[');
+	if (current(d)) {
+		Lines x;
+		lines_init(&x, d->f.src, d->f.len, L->utf8);
+		for (int i = 0; i < d->f.nitems; i++) {
+			const SvcItem *it = &d->f.items[i];
+			if (i)
+				buf_putc(r, ',');
+			buf_puts(r, "{\"name\":");
+			json_cstr(r, it->name[0] ? it->name : it->key);
+			buf_printf(r, ",\"kind\":%d,\"range\":", kind[it->kind % 7]);
+			put_range(r, &x, it->start, it->end);
+			buf_puts(r, ",\"selectionRange\":");
+			put_range(r, &x, it->name_start, it->name_end);
+			buf_putc(r, '}');
+		}
+		free(x.start);
+	}
+	buf_putc(r, ']');
+}
+
+static void
+formatting(Lsp *L, LspDoc *d, Buf *r)
+{
+	if (!current(d)) {
+		buf_puts(r, "null");
+		return;
+	}
+	Buf f = {0};
+	fmt_module(&f, d->f.sess->m, d->f.src, d->f.len);
+	if (f.len == d->f.len && (f.len == 0 || memcmp(f.data, d->f.src, f.len) == 0)) {
+		buf_puts(r, "[]");
+	} else {
+		Lines x;
+		lines_init(&x, d->f.src, d->f.len, L->utf8);
+		buf_puts(r, "[{\"range\":");
+		put_range(r, &x, 0, (uint32_t)d->f.len);
+		buf_puts(r, ",\"newText\":");
+		json_str(r, f.data ? f.data : "", f.len);
+		buf_puts(r, "}]");
+		free(x.start);
+	}
+	buf_free(&f);
+}
+
+static void
+code_actions(Lsp *L, LspDoc *d, json_t *params, Buf *r)
+{
+	SvcTrace t;
+	svc_trace_init(&t);
+	DiagSink s;
+	svc_file_check(&d->f, &t, &s);
+	svc_trace_free(&t);
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	json_t *range = json_object_get(params, "range");
+	uint32_t from = offset_of(&x, json_object_get(range, "start")), to = offset_of(&x, json_object_get(range, "end"));
+	buf_putc(r, '[');
+	int n = 0;
+	for (int i = 0; i < s.items.len; i++) {
+		const Diag *g = &s.items.items[i];
+		if (!g->fixes.len || !g->has_span || g->span.end < from || g->span.start > to)
+			continue;
+		if (n++)
+			buf_putc(r, ',');
+		Buf title = {0};
+		buf_printf(&title, "%s: %s", diag_info[g->code].code, diag_help_text(g));
+		buf_puts(r, "{\"title\":");
+		json_str(r, title.data, title.len);
+		buf_free(&title);
+		buf_puts(r, ",\"kind\":\"quickfix\",\"edit\":{\"changes\":{");
+		json_cstr(r, d->uri);
+		buf_puts(r, ":[");
+		for (int k = 0; k < g->fixes.len; k++) {
+			if (k)
+				buf_putc(r, ',');
+			buf_puts(r, "{\"range\":");
+			put_range(r, &x, g->fixes.items[k].start, g->fixes.items[k].end);
+			buf_puts(r, ",\"newText\":");
+			json_cstr(r, g->fixes.items[k].text);
+			buf_putc(r, '}');
+		}
+		buf_puts(r, "]}}}");
+	}
+	buf_putc(r, ']');
+	free(x.start);
+	diag_free(&s);
+}
+
+static void
+initialize(Lsp *L, json_t *params, Buf *r)
+{
+	json_t *gen = json_object_get(json_object_get(params, "capabilities"), "general");
+	json_t *enc = json_is_object(gen) ? json_object_get(gen, "positionEncodings") : NULL;
+	size_t i;
+	json_t *e;
+	L->utf8 = false;
+	if (json_is_array(enc))
+		json_array_foreach(enc, i, e)
+			if (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0)
+				L->utf8 = true;
+	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
+	    "\"hoverProvider\":true,\"definitionProvider\":true,\"documentSymbolProvider\":true,"
+	    "\"documentFormattingProvider\":true,\"codeActionProvider\":true},"
+	    "\"serverInfo\":{\"name\":\"semaprax\",\"version\":\"" SPX_VERSION "\"}}", L->utf8 ? "utf-8" : "utf-16");
+	L->initialized = true;
+}
+
+static void
+handle(Lsp *L, const char *body, size_t len)
+{
+	json_error_t jerr;
+	json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!msg || !json_is_object(msg)) {
+		send_error(L, NULL, msg ? SVC_E_INVALID_REQUEST : SVC_E_PARSE, msg ? "not a request object" : "parse error");
+		json_decref(msg);
+		return;
+	}
+	json_t *id = json_object_get(msg, "id");
+	json_t *method = json_object_get(msg, "method");
+	json_t *params = json_object_get(msg, "params");
+	if (id && !json_is_integer(id) && !json_is_string(id))
+		id = NULL;
+	if (!json_is_string(method)) {
+		if (json_object_get(msg, "id") && !json_object_get(msg, "result") && !json_object_get(msg, "error"))
+			send_error(L, id, SVC_E_INVALID_REQUEST, "a request needs a method");
+		json_decref(msg);
+		return;
+	}
+	const char *m = json_string_value(method);
+	bool request = json_object_get(msg, "id") != NULL;
+	if (!request) {
+		if (strcmp(m, "exit") == 0)
+			L->exiting = true;
+		else if (L->initialized && !L->shut && strcmp(m, "textDocument/didOpen") == 0)
+			did_open(L, params);
+		else if (L->initialized && !L->shut && strcmp(m, "textDocument/didChange") == 0)
+			did_change(L, params);
+		else if (L->initialized && !L->shut && strcmp(m, "textDocument/didClose") == 0)
+			did_close(L, params);
+		json_decref(msg);
+		return;
+	}
+	Buf r = {0};
+	LspDoc *d = NULL;
+	const char *uri = text_doc_uri(params);
+	if (uri)
+		d = doc_find(L, uri);
+	if (strcmp(m, "initialize") == 0 && !L->initialized) {
+		initialize(L, params, &r);
+	} else if (!L->initialized) {
+		send_error(L, id, -32002, "server not initialized");
+		goto done;
+	} else if (L->shut) {
+		send_error(L, id, SVC_E_INVALID_REQUEST, "the server was shut down");
+		goto done;
+	} else if (strcmp(m, "shutdown") == 0) {
+		L->shut = true;
+		buf_puts(&r, "null");
+	} else if (strncmp(m, "textDocument/", 13) == 0 && !d &&
+	    (strcmp(m + 13, "hover") == 0 || strcmp(m + 13, "definition") == 0 || strcmp(m + 13, "documentSymbol") == 0 ||
+	     strcmp(m + 13, "formatting") == 0 || strcmp(m + 13, "codeAction") == 0)) {
+		send_error(L, id, SVC_E_PARAMS, "the document is not open");
+		goto done;
+	} else if (strcmp(m, "textDocument/hover") == 0) {
+		hover(L, d, params, &r);
+	} else if (strcmp(m, "textDocument/definition") == 0) {
+		definition(L, d, params, &r);
+	} else if (strcmp(m, "textDocument/documentSymbol") == 0) {
+		symbols(L, d, &r);
+	} else if (strcmp(m, "textDocument/formatting") == 0) {
+		formatting(L, d, &r);
+	} else if (strcmp(m, "textDocument/codeAction") == 0) {
+		code_actions(L, d, params, &r);
+	} else {
+		send_error(L, id, SVC_E_METHOD, "method not supported");
+		goto done;
+	}
+	send_result(L, id, &r);
+done:
+	buf_free(&r);
+	json_decref(msg);
+}
+
+int
+svc_lsp(const SvcOptions *o, FILE *in, FILE *out)
+{
+	Lsp L;
+	memset(&L, 0, sizeof L);
+	L.o = *o;
+	if (L.o.max_message < SVC_MIN_MAX_MESSAGE)
+		L.o.max_message = SVC_DEFAULT_MAX_MESSAGE;
+	L.out = out;
+	char line[1024];
+	Buf body = {0};
+	while (!L.exiting) {
+		/* headers: Content-Length (required), others ignored, a blank line ends them */
+		long long clen = -1;
+		bool eof = false, any = false;
+		for (;;) {
+			if (!fgets(line, sizeof line, in)) {
+				eof = true;
+				break;
+			}
+			size_t n = strlen(line);
+			if (n && line[n - 1] != '\n' && n == sizeof line - 1) {
+				int c;
+				while ((c = getc(in)) != EOF && c != '\n')
+					;
+			}
+			if (strcmp(line, "\r\n") == 0 || strcmp(line, "\n") == 0) {
+				if (any)
+					break;
+				continue;
+			}
+			any = true;
+			if (strncasecmp(line, "Content-Length:", 15) == 0) {
+				char *end;
+				long long v = strtoll(line + 15, &end, 10);
+				clen = v >= 0 && (*end == '\r' || *end == '\n' || *end == ' ') ? v : -2;
+			}
+		}
+		if (eof)
+			break;
+		if (clen < 0) {
+			send_error(&L, NULL, SVC_E_INVALID_REQUEST, "a message needs a valid Content-Length header");
+			continue;
+		}
+		body.len = 0;
+		bool over = (unsigned long long)clen > L.o.max_message;
+		long long got = 0;
+		int c = 0;
+		while (got < clen && (c = getc(in)) != EOF) {
+			if (!over)
+				buf_putc(&body, (char)c);
+			got++;
+		}
+		if (got < clen)
+			break;
+		if (over)
+			send_error(&L, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound");
+		else
+			handle(&L, body.data ? body.data : "", body.len);
+	}
+	buf_free(&body);
+	for (int i = 0; i < L.ndocs; i++) {
+		svc_file_free(&L.docs[i].f);
+		free(L.docs[i].uri);
+	}
+	free(L.docs);
+	return L.shut ? 0 : 1;
+}
