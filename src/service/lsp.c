@@ -642,9 +642,16 @@ svc_lsp(const SvcOptions *o, FILE *in, FILE *out)
 			}
 			any = true;
 			if (strncasecmp(line, "Content-Length:", 15) == 0) {
-				char *end;
-				long long v = strtoll(line + 15, &end, 10);
-				clen = v >= 0 && (*end == '\r' || *end == '\n' || *end == ' ') ? v : -2;
+				const char *p = line + 15;
+				while (*p == ' ' || *p == '\t')
+					p++;
+				long long v = 0;
+				const char *digits = p;
+				while (*p >= '0' && *p <= '9' && v < (1LL << 40))
+					v = v * 10 + (*p++ - '0');
+				while (*p == ' ' || *p == '\t')
+					p++;
+				clen = p > digits && (*p == '\r' || *p == '\n') ? v : -2;
 			}
 		}
 		if (eof)

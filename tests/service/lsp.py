@@ -175,4 +175,17 @@ e16 = [x for x in L.diagnostics()["diagnostics"] if x["severity"] == 1][0]["rang
 check(e8["line"] == e16["line"] == 11 and e8["character"] - e16["character"] == 3, "utf-8 %r vs utf-16 %r" % (e8, e16))
 L.p.stdin.close()
 check(L.p.wait(timeout=30) == 1, "EOF without shutdown exits 1")
+
+# malformed frames: each answered with an error, the server keeps serving
+L = Lsp()
+L.p.stdin.write(b"Content-Length: abc\r\n\r\n")
+L.p.stdin.write(b"Content-Length: 2\r\n\r\nxx")
+L.p.stdin.write(b"Content-Length: 9\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[1,2,{}]\n")
+L.p.stdin.write(b"Content-Length: 99999999\r\n\r\n" + b"a" * 99999999)
+L.p.stdin.flush()
+codes = [L.read()["error"]["code"] for _ in range(4)]
+check(codes == [-32600, -32700, -32600, -32001], "malformed frames %r" % codes)
+check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "still serving")
+L.p.stdin.close()
+L.p.wait(timeout=30)
 print("service lsp: ok")
