@@ -6,8 +6,9 @@
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
 #   project.py  a project operand
 #   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
-#   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures) refreshed and
-#               edited in one service: diagnostics equal to check --json
+#   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 8th under
+#               ASan) refreshed and edited in one service: diagnostics equal to
+#               check --json
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
@@ -18,7 +19,11 @@ fail=0
 for t in session mcp project lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
-python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" || fail=1
+# under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 8th fixture: the
+# sanitized `check` per step is what costs
+every=1
+[ -n "${ASAN_OPTIONS:-}" ] && every=8
+python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 rm -rf "${TMPDIR:-/tmp}"/spx-service-* 2>/dev/null

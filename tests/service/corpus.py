@@ -1,4 +1,4 @@
-"""corpus.py BIN [DIR] — the service agrees with `semaprax check --json` on
+"""corpus.py BIN [DIR [EVERY]] — the service agrees with `semaprax check --json` on
 every fixture (tests/fixtures/**/*.spx): each is refreshed into one
 long-lived service, then edited three ways — a comment line inserted after
 the module line (positions move, parse backdated), a blank line at the end
@@ -14,7 +14,8 @@ from client import Client, check, cli_check, tempdir
 
 BIN = sys.argv[1]
 ROOT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "fixtures")
-files = sorted(glob.glob(os.path.join(ROOT, "**", "*.spx"), recursive=True))
+EVERY = int(sys.argv[3]) if len(sys.argv) > 3 else 1   # a sample: every EVERY-th fixture
+files = sorted(glob.glob(os.path.join(ROOT, "**", "*.spx"), recursive=True))[::EVERY]
 d = tempdir()
 path = os.path.join(d, "corpus.spx")
 open(path, "w").close()
