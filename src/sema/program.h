@@ -305,4 +305,11 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
 /* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
 const Expr *sema_own_capture(const Expr *e);
 
+/* Calls fn for e and every expression inside it, pre-order in source order
+ * (statements' expressions, match guards and closure bodies included);
+ * with S->expr_sym, what a reader (the service's references) resolves. */
+typedef void (*ExprVisit)(void *ctx, const Expr *e);
+void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
+
 #endif

@@ -9,8 +9,10 @@
  * declaration's canonical header: types, ownership modes, effects,
  * contracts; its stable id), definition (a top-level declaration by
  * name), documentSymbol, formatting (the canonical formatter) and
- * codeAction (each diagnostic's fixes as a quick fix).  Not yet: references,
- * rename, semantic tokens.  Positions are UTF-16 code units unless the
+ * codeAction (each diagnostic's fixes as a quick fix), references of a
+ * function by resolved identity (the checker's expr_sym over the verified
+ * program) and rename through the semantic patch engine (`base <revision>`:
+ * stale-safe; an explicit @id is required).  Not yet: semantic tokens.  Positions are UTF-16 code units unless the
  * client offers "utf-8" (LSP 3.17 positionEncodings).
  */
 #include "svc_int.h"
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "../fmt/fmt.h"
 #include "../support/json.h"
@@ -514,6 +517,201 @@ code_actions(Lsp *L, LspDoc *d, json_t *params, Buf *r)
 	diag_free(&s);
 }
 
+/* ---- references and rename (the program product: resolved, verified) ---- */
+
+typedef struct RefWalk {
+	const Sema *S;
+	SymId target;
+	Span *spans;
+	int n, cap;
+} RefWalk;
+
+static void
+ref_visit(void *ctx, const Expr *e)
+{
+	RefWalk *w = ctx;
+	Span sp;
+	if (e->kind == EXPR_CALL)
+		sp = e->u.call.callee.span;
+	else if (e->kind == EXPR_NAME)
+		sp = e->span;
+	else
+		return;
+	if (w->S->expr_sym[e->id] != w->target)
+		return;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->spans = spx_xrealloc(w->spans, sizeof(Span) * (size_t)w->cap);
+	}
+	w->spans[w->n++] = sp;
+}
+
+/* The program's symbol of top-level declaration i, or -1. */
+static SymId
+sym_of(const SvcFile *f, int i)
+{
+	const Sema *S = f->psess->S;
+	const Decl *d = &f->psess->m->decls[i];
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (S->syms.items[id].decl == d)
+			return id;
+	return -1;
+}
+
+/* Every use of function i resolved to it (calls and function values), in source order. */
+static int
+uses_of(const SvcFile *f, int i, Span **out)
+{
+	RefWalk w = { f->psess->S, sym_of(f, i), NULL, 0, 0 };
+	const Module *m = f->psess->m;
+	for (int k = 0; w.target >= 0 && k < m->ndecls; k++) {
+		const Decl *d = &m->decls[k];
+		if (d->kind != DECL_FN)
+			continue;
+		for (int c = 0; c < d->u.fn.nclauses; c++)
+			sema_walk_expr(d->u.fn.clauses[c].cond, ref_visit, &w);
+		sema_walk_block(d->u.fn.body, ref_visit, &w);
+	}
+	*out = w.spans;
+	return w.n;
+}
+
+/* The verified program of the document and the function at the position, or -1. */
+static int
+program_item(Lsp *L, LspDoc *d, json_t *params)
+{
+	if (!current(d))
+		return -1;
+	int i = item_at(L, d, params);
+	if (i < 0 || d->f.items[i].kind != DECL_FN)
+		return -1;
+	SvcTrace t;
+	svc_trace_init(&t);
+	bool ok = svc_file_program(&d->f, &t);
+	svc_trace_free(&t);
+	return ok ? i : -1;
+}
+
+static void
+references(Lsp *L, LspDoc *d, json_t *params, Buf *r)
+{
+	int i = program_item(L, d, params);
+	if (i < 0) {
+		buf_puts(r, "null");
+		return;
+	}
+	json_t *incl = json_object_get(json_object_get(params, "context"), "includeDeclaration");
+	Span *spans;
+	int n = uses_of(&d->f, i, &spans);
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	buf_putc(r, '[');
+	bool first = true;
+	if (json_is_true(incl)) {
+		buf_puts(r, "{\"uri\":");
+		json_cstr(r, d->uri);
+		buf_puts(r, ",\"range\":");
+		put_range(r, &x, d->f.items[i].name_start, d->f.items[i].name_end);
+		buf_putc(r, '}');
+		first = false;
+	}
+	for (int k = 0; k < n; k++) {
+		if (!first)
+			buf_putc(r, ',');
+		first = false;
+		buf_puts(r, "{\"uri\":");
+		json_cstr(r, d->uri);
+		buf_puts(r, ",\"range\":");
+		put_range(r, &x, spans[k].start, spans[k].end);
+		buf_putc(r, '}');
+	}
+	buf_putc(r, ']');
+	free(spans);
+	free(x.start);
+}
+
+/* Rename through the semantic patch engine: `base <revision>` + `rename <id> to <new>`
+ * applied to a copy of the held text; the answer is the whole new text as one edit. */
+static bool
+rename_fn(Lsp *L, LspDoc *d, json_t *params, Buf *r, SvcError *err)
+{
+	json_t *nn = json_object_get(params, "newName");
+	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn))
+		return err->code = SVC_E_PARAMS, snprintf(err->message, sizeof err->message, "newName must be a string"), false;
+	int i = program_item(L, d, params);
+	if (i < 0)
+		return err->code = SVC_E_NOT_VERIFIED,
+		       snprintf(err->message, sizeof err->message, "rename needs a verified program and a function name at the position"), false;
+	const Decl *dc = &d->f.psess->m->decls[i];
+	if (!dc->id.present)
+		return err->code = SVC_E_PARAMS,
+		       snprintf(err->message, sizeof err->message, "`%.100s` needs an explicit @id before it can be renamed", d->f.items[i].name), false;
+	const char *dir = getenv("TMPDIR");
+	char tmpl[300];
+	snprintf(tmpl, sizeof tmpl, "%.200s/semaprax-lsp-XXXXXX", dir && *dir ? dir : "/tmp");
+	if (!mkdtemp(tmpl))
+		return err->code = SVC_E_IO, snprintf(err->message, sizeof err->message, "cannot create a temporary directory"), false;
+	char src[340], patch[340];
+	snprintf(src, sizeof src, "%s/doc.spx", tmpl);
+	snprintf(patch, sizeof patch, "%s/rename.spatch", tmpl);
+	Buf p = {0};
+	buf_printf(&p, "base %s\nrename %.*s to %s\n", d->f.prog->revision, (int)dc->id.value.len, dc->id.value.s, json_string_value(nn));
+	FILE *fs = fopen(src, "wb"), *fp = fopen(patch, "wb");
+	bool ok = fs && fp && fwrite(d->f.src, 1, d->f.len, fs) == d->f.len && fwrite(p.data, 1, p.len, fp) == p.len;
+	if (fs)
+		fclose(fs);
+	if (fp)
+		fclose(fp);
+	buf_free(&p);
+	Buf bo = {0}, be = {0};
+	int status = 1;
+	char *argv[4] = { "patch", src, patch, NULL };
+	if (!ok) {
+		err->code = SVC_E_IO;
+		snprintf(err->message, sizeof err->message, "cannot write the temporary files");
+	} else if (svc_capture(&L->o, 3, argv, &bo, &be, &status, err) && status != 0) {
+		ok = false;
+		err->code = SVC_E_PARAMS;
+		const char *e = be.data ? be.data : "the patch engine refused the rename";
+		const char *nl = strchr(e, '\n');
+		snprintf(err->message, sizeof err->message, "%.*s", nl ? (int)(nl - e) : (int)strlen(e), e);
+	} else if (status == 0) {
+		DiagSink ds;
+		diag_init(&ds, src, NULL, 0);
+		size_t len;
+		char *text = driver_read_source(src, &len, &ds);
+		diag_free(&ds);
+		ok = text != NULL;
+		if (ok) {
+			Lines x;
+			lines_init(&x, d->f.src, d->f.len, L->utf8);
+			buf_puts(r, "{\"changes\":{");
+			json_cstr(r, d->uri);
+			buf_puts(r, ":[{\"range\":");
+			put_range(r, &x, 0, (uint32_t)d->f.len);
+			buf_puts(r, ",\"newText\":");
+			json_str(r, text, len);
+			buf_puts(r, "}]}}");
+			free(x.start);
+			free(text);
+		} else {
+			err->code = SVC_E_IO;
+			snprintf(err->message, sizeof err->message, "cannot read the renamed text");
+		}
+	} else {
+		ok = false;
+	}
+	buf_free(&bo);
+	buf_free(&be);
+	remove(src);
+	remove(patch);
+	char lock[360];
+	snprintf(lock, sizeof lock, "%s/.doc.spx.semaprax-lock", tmpl);
+	remove(lock);
+	rmdir(tmpl);
+	return ok;
+}
+
 static void
 initialize(Lsp *L, json_t *params, Buf *r)
 {
@@ -528,7 +726,8 @@ initialize(Lsp *L, json_t *params, Buf *r)
 				L->utf8 = true;
 	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
 	    "\"hoverProvider\":true,\"definitionProvider\":true,\"documentSymbolProvider\":true,"
-	    "\"documentFormattingProvider\":true,\"codeActionProvider\":true},"
+	    "\"documentFormattingProvider\":true,\"codeActionProvider\":true,\"referencesProvider\":true,"
+	    "\"renameProvider\":true},"
 	    "\"serverInfo\":{\"name\":\"semaprax\",\"version\":\"" SPX_VERSION "\"}}", L->utf8 ? "utf-8" : "utf-16");
 	L->initialized = true;
 }
@@ -586,7 +785,8 @@ handle(Lsp *L, const char *body, size_t len)
 		buf_puts(&r, "null");
 	} else if (strncmp(m, "textDocument/", 13) == 0 && !d &&
 	    (strcmp(m + 13, "hover") == 0 || strcmp(m + 13, "definition") == 0 || strcmp(m + 13, "documentSymbol") == 0 ||
-	     strcmp(m + 13, "formatting") == 0 || strcmp(m + 13, "codeAction") == 0)) {
+	     strcmp(m + 13, "formatting") == 0 || strcmp(m + 13, "codeAction") == 0 || strcmp(m + 13, "references") == 0 ||
+	     strcmp(m + 13, "rename") == 0)) {
 		send_error(L, id, SVC_E_PARAMS, "the document is not open");
 		goto done;
 	} else if (strcmp(m, "textDocument/hover") == 0) {
@@ -599,6 +799,14 @@ handle(Lsp *L, const char *body, size_t len)
 		formatting(L, d, &r);
 	} else if (strcmp(m, "textDocument/codeAction") == 0) {
 		code_actions(L, d, params, &r);
+	} else if (strcmp(m, "textDocument/references") == 0) {
+		references(L, d, params, &r);
+	} else if (strcmp(m, "textDocument/rename") == 0) {
+		SvcError e = { 0, "" };
+		if (!rename_fn(L, d, params, &r, &e)) {
+			send_error(L, id, e.code, e.message);
+			goto done;
+		}
 	} else {
 		send_error(L, id, SVC_E_METHOD, "method not supported");
 		goto done;

@@ -444,20 +444,19 @@ temp_fd(char *path)
 	return fd;
 }
 
-/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…}. */
-static bool
-command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
+bool
+svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
 {
-	SvcCommandFn fn = v->o.find_command ? v->o.find_command(argv[0]) : NULL;
+	SvcCommandFn fn = o->find_command ? o->find_command(argv[0]) : NULL;
 	if (!fn)
 		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
 	char p1[256], p2[256];
-	int o = temp_fd(p1), e = temp_fd(p2), in = open("/dev/null", O_RDONLY);
-	if (o < 0 || e < 0 || in < 0) {
-		if (o >= 0)
-			close(o);
-		if (e >= 0)
-			close(e);
+	int fo = temp_fd(p1), fe = temp_fd(p2), in = open("/dev/null", O_RDONLY);
+	if (fo < 0 || fe < 0 || in < 0) {
+		if (fo >= 0)
+			close(fo);
+		if (fe >= 0)
+			close(fe);
 		if (in >= 0)
 			close(in);
 		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
@@ -465,10 +464,9 @@ command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 	fflush(stdout);
 	fflush(stderr);
 	int so = dup(1), se = dup(2), si = dup(0);
-	dup2(o, 1);
-	dup2(e, 2);
+	dup2(fo, 1);
+	dup2(fe, 2);
 	dup2(in, 0);
-	optind = 1;
 	*status = fn(argc, argv);
 	fflush(stdout);
 	fflush(stderr);
@@ -479,11 +477,21 @@ command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 	close(se);
 	close(si);
 	close(in);
+	bool fits = slurp(fo, o->max_message, bo) && slurp(fe, o->max_message, be);
+	close(fo);
+	close(fe);
+	if (!fits)
+		return fail(err, SVC_E_RESPONSE_TOO_LARGE, "the command's output exceeds %zu bytes", o->max_message);
+	return true;
+}
+
+/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…}. */
+static bool
+command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
+{
 	Buf bo = {0}, be = {0};
-	bool fits = slurp(o, v->o.max_message, &bo) && slurp(e, v->o.max_message, &be);
-	close(o);
-	close(e);
-	if (fits) {
+	bool ok = svc_capture(&v->o, argc, argv, &bo, &be, status, err);
+	if (ok) {
 		buf_printf(out, "{\"exit\":%d,\"stdout\":", *status);
 		json_str(out, bo.data ? bo.data : "", bo.len);
 		buf_puts(out, ",\"stderr\":");
@@ -492,9 +500,7 @@ command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 	}
 	buf_free(&bo);
 	buf_free(&be);
-	if (!fits)
-		return fail(err, SVC_E_RESPONSE_TOO_LARGE, "the command's output exceeds %zu bytes", v->o.max_message);
-	return true;
+	return ok;
 }
 
 /* The file on disk holds exactly the service's source (commands read the disk). */

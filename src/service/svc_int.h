@@ -105,6 +105,11 @@ bool svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out);
  * false when the program does not verify. */
 bool svc_file_program(SvcFile *f, SvcTrace *t);
 
+/* Runs command argv[0] of o's command table in this process (stdin from
+ * /dev/null, stdout and stderr captured into bo and be, each within
+ * o->max_message); false with *err when it cannot run or says too much. */
+bool svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err);
+
 struct Service {
 	SvcOptions o;
 	char *operand;

@@ -103,6 +103,24 @@ L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, 
 d = L.diagnostics()
 check(d["version"] == 2 and not [x for x in d["diagnostics"] if x["severity"] == 1], "fixed %r" % d)
 
+# references by resolved identity: the call in main (and the declaration when asked)
+refs = L.request("textDocument/references", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                             "context": {"includeDeclaration": True}})["result"]
+check([(x["range"]["start"]["line"], x["range"]["start"]["character"]) for x in refs] == [(3, 3), (12, 4)],
+      "references %r" % refs)
+refs = L.request("textDocument/references", {"textDocument": {"uri": URI}, "position": {"line": 12, "character": 5},
+                                             "context": {"includeDeclaration": False}})["result"]
+check(len(refs) == 1, "references without the declaration")
+# rename through the semantic patch engine: the declaration and its call, one whole-text edit
+ren = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                         "newName": "plus"})
+new_text = ren["result"]["changes"][URI][0]["newText"]
+check("fn plus(a: i64, b: i64)" in new_text and "plus(1, 2)" in new_text and "add(" not in new_text, "rename %r" % ren)
+bad = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                         "newName": "main"})
+check("error" in bad, "a rename the engine refuses is an error %r" % bad)
+check(not [f for f in os.listdir(tempfile.gettempdir()) if f.startswith("semaprax-lsp-")], "rename cleans its files")
+
 syms = L.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})["result"]
 check([(s["name"], s["kind"]) for s in syms] == [("add", 12), ("main", 12)], "symbols %r" % syms)
 check(syms[1]["selectionRange"]["start"] == {"line": 10, "character": 3}, "main's name")
