@@ -86,7 +86,7 @@ const CliCommand cli_commands[] = {
 	{ "lsp", cli_cmd_lsp, "semaprax lsp [--max-message-bytes N]\n"
 	  "  a Language Server Protocol server over stdio (Content-Length framing): diagnostics\n"
 	  "  with their fixes as code actions, hover, definition, references, rename (through the\n"
-	  "  semantic patch engine), document symbols, formatting.\n"
+	  "  semantic patch engine), document symbols, formatting, semantic tokens.\n"
 	  "  docs/editors.md shows how to attach it to Neovim and VS Code.\n" },
 	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"

@@ -12,7 +12,9 @@
  * codeAction (each diagnostic's fixes as a quick fix), references of a
  * function by resolved identity (the checker's expr_sym over the verified
  * program) and rename through the semantic patch engine (`base <revision>`:
- * stale-safe; an explicit @id is required).  Not yet: semantic tokens.  Positions are UTF-16 code units unless the
+ * stale-safe; an explicit @id is required) and semantic tokens (lexical
+ * classes: the lexer's tokens and comments, words sorted by their spelling
+ * and neighbours — not resolved).  Positions are UTF-16 code units unless the
  * client offers "utf-8" (LSP 3.17 positionEncodings).
  */
 #include "svc_int.h"
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "../fmt/fmt.h"
+#include "../lex/lex.h"
 #include "../support/json.h"
 
 #define LSP_MAX_DOCS 1024
@@ -712,6 +715,138 @@ rename_fn(Lsp *L, LspDoc *d, json_t *params, Buf *r, SvcError *err)
 	return ok;
 }
 
+/* ---- semantic tokens (lexical classes from the lexer) ---- */
+
+/* The legend initialize announces, in this order. */
+enum { TT_KEYWORD, TT_TYPE, TT_FUNCTION, TT_VARIABLE, TT_PROPERTY, TT_STRING, TT_NUMBER, TT_COMMENT, TT_OPERATOR, TT_DECORATOR };
+
+static bool
+is_keyword(const char *s, size_t n)
+{
+	static const char *const kw[] = {
+		"module", "use", "from", "permit", "fn", "let", "mut", "if", "else", "while", "for", "in", "match", "record",
+		"variant", "class", "resource", "interface", "session", "requires", "ensures", "uses", "own", "borrow", "shared",
+		"unsafe", "true", "false", "drop", "import", "function", "type", "states", "initial", "terminal", "as", "and", "or",
+	};
+	for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+		if (strlen(kw[i]) == n && memcmp(kw[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+static bool
+is_builtin_type(const char *s, size_t n)
+{
+	static const char *const ty[] = { "i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "unit" };
+	for (size_t i = 0; i < sizeof ty / sizeof ty[0]; i++)
+		if (strlen(ty[i]) == n && memcmp(ty[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+typedef struct SemTok {
+	uint32_t start, end;
+	int type;
+} SemTok;
+
+static int
+cmp_semtok(const void *a, const void *b)
+{
+	const SemTok *x = a, *y = b;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The length of src[s, e) in the position encoding's units. */
+static uint32_t
+units(const Lines *x, uint32_t s, uint32_t e)
+{
+	uint32_t n = 0;
+	for (uint32_t p = s; p < e; p++) {
+		unsigned char c = (unsigned char)x->src[p];
+		if (x->utf8)
+			n++;
+		else if (c < 0x80 || (c >= 0xC0 && c < 0xF0))
+			n++;
+		else if (c >= 0xF0)
+			n += 2;
+	}
+	return n;
+}
+
+static void
+semantic_tokens(Lsp *L, LspDoc *d, Buf *r)
+{
+	Arena a;
+	arena_init(&a);
+	DiagSink ds;
+	diag_init(&ds, d->f.path, d->f.src, d->f.len);
+	LexResult lx;
+	memset(&lx, 0, sizeof lx);
+	lex_source(&lx, d->f.src, d->f.len, &a, &ds);
+	SemTok *t = spx_xmalloc(sizeof *t * (size_t)(lx.ntoks + lx.ncomments + 1));
+	int n = 0;
+	for (int i = 0; !lx.fatal && i < lx.ntoks; i++) {
+		const Token *k = &lx.toks[i];
+		int type = -1;
+		const char *s = d->f.src + k->span.start;
+		size_t len = k->span.end - k->span.start;
+		switch (k->kind) {
+		case TOK_IDENT:
+			if (i > 0 && lx.toks[i - 1].kind == TOK_AT)
+				type = TT_DECORATOR;
+			else if (is_keyword(s, len))
+				type = TT_KEYWORD;
+			else if (is_builtin_type(s, len) || (s[0] >= 'A' && s[0] <= 'Z'))
+				type = TT_TYPE;
+			else if (i > 0 && lx.toks[i - 1].kind == TOK_DOT)
+				type = TT_PROPERTY;
+			else if (i + 1 < lx.ntoks && (lx.toks[i + 1].kind == TOK_LPAREN || lx.toks[i + 1].kind == TOK_LT))
+				type = TT_FUNCTION;
+			else
+				type = TT_VARIABLE;
+			break;
+		case TOK_STRING: case TOK_CHAR: type = TT_STRING; break;
+		case TOK_INT: case TOK_FLOAT: type = TT_NUMBER; break;
+		case TOK_EOF: case TOK_ERROR: case TOK_LPAREN: case TOK_RPAREN: case TOK_LBRACE: case TOK_RBRACE:
+		case TOK_LBRACKET: case TOK_RBRACKET: case TOK_COMMA: case TOK_SEMI: case TOK_COLON: case TOK_DOT:
+			break;
+		case TOK_AT: type = TT_DECORATOR; break;
+		default: type = TT_OPERATOR; break;
+		}
+		if (type >= 0 && k->span.end > k->span.start)
+			t[n++] = (SemTok){ k->span.start, k->span.end, type };
+	}
+	for (int i = 0; !lx.fatal && i < lx.ncomments; i++)
+		t[n++] = (SemTok){ lx.comments[i].span.start, lx.comments[i].span.end, TT_COMMENT };
+	qsort(t, (size_t)n, sizeof *t, cmp_semtok);
+	Lines x;
+	lines_init(&x, d->f.src, d->f.len, L->utf8);
+	buf_puts(r, "{\"data\":[");
+	int line = 0, li = 0;
+	uint32_t prev_line = 0, prev_char = 0;
+	bool first = true;
+	for (int i = 0; i < n; i++) {
+		while (li + 1 < x.n && x.start[li + 1] <= t[i].start)
+			li++;
+		line = li;
+		uint32_t line_end = li + 1 < x.n ? x.start[li + 1] : (uint32_t)x.len;
+		if (t[i].end > line_end)
+			continue;   /* a token over a line break: not representable */
+		uint32_t ch = units(&x, x.start[li], t[i].start);
+		uint32_t dl = (uint32_t)line - prev_line, dc = dl ? ch : ch - prev_char;
+		buf_printf(r, "%s%u,%u,%u,%d,0", first ? "" : ",", dl, dc, units(&x, t[i].start, t[i].end), t[i].type);
+		first = false;
+		prev_line = (uint32_t)line;
+		prev_char = ch;
+	}
+	buf_puts(r, "]}");
+	free(x.start);
+	free(t);
+	lex_free(&lx);
+	diag_free(&ds);
+	arena_free(&a);
+}
+
 static void
 initialize(Lsp *L, json_t *params, Buf *r)
 {
@@ -727,7 +862,9 @@ initialize(Lsp *L, json_t *params, Buf *r)
 	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
 	    "\"hoverProvider\":true,\"definitionProvider\":true,\"documentSymbolProvider\":true,"
 	    "\"documentFormattingProvider\":true,\"codeActionProvider\":true,\"referencesProvider\":true,"
-	    "\"renameProvider\":true},"
+	    "\"renameProvider\":true,\"semanticTokensProvider\":{\"legend\":{\"tokenTypes\":["
+	    "\"keyword\",\"type\",\"function\",\"variable\",\"property\",\"string\",\"number\",\"comment\","
+	    "\"operator\",\"decorator\"],\"tokenModifiers\":[]},\"full\":true}},"
 	    "\"serverInfo\":{\"name\":\"semaprax\",\"version\":\"" SPX_VERSION "\"}}", L->utf8 ? "utf-8" : "utf-16");
 	L->initialized = true;
 }
@@ -786,7 +923,7 @@ handle(Lsp *L, const char *body, size_t len)
 	} else if (strncmp(m, "textDocument/", 13) == 0 && !d &&
 	    (strcmp(m + 13, "hover") == 0 || strcmp(m + 13, "definition") == 0 || strcmp(m + 13, "documentSymbol") == 0 ||
 	     strcmp(m + 13, "formatting") == 0 || strcmp(m + 13, "codeAction") == 0 || strcmp(m + 13, "references") == 0 ||
-	     strcmp(m + 13, "rename") == 0)) {
+	     strcmp(m + 13, "rename") == 0 || strcmp(m + 13, "semanticTokens/full") == 0)) {
 		send_error(L, id, SVC_E_PARAMS, "the document is not open");
 		goto done;
 	} else if (strcmp(m, "textDocument/hover") == 0) {
@@ -799,6 +936,8 @@ handle(Lsp *L, const char *body, size_t len)
 		formatting(L, d, &r);
 	} else if (strcmp(m, "textDocument/codeAction") == 0) {
 		code_actions(L, d, params, &r);
+	} else if (strcmp(m, "textDocument/semanticTokens/full") == 0) {
+		semantic_tokens(L, d, &r);
 	} else if (strcmp(m, "textDocument/references") == 0) {
 		references(L, d, params, &r);
 	} else if (strcmp(m, "textDocument/rename") == 0) {

@@ -121,6 +121,20 @@ bad = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position"
 check("error" in bad, "a rename the engine refuses is an error %r" % bad)
 check(not [f for f in os.listdir(tempfile.gettempdir()) if f.startswith("semaprax-lsp-")], "rename cleans its files")
 
+# semantic tokens: decode the relative encoding against the legend
+legend = caps["semanticTokensProvider"]["legend"]["tokenTypes"]
+data = L.request("textDocument/semanticTokens/full", {"textDocument": {"uri": URI}})["result"]["data"]
+check(len(data) % 5 == 0 and data, "token data")
+lines = FIXED.split("\n")
+toks, line, col = [], 0, 0
+for k in range(0, len(data), 5):
+    dl, dc, ln, ty, _ = data[k:k + 5]
+    line, col = line + dl, (col + dc if dl == 0 else dc)
+    toks.append((lines[line][col:col + ln] if line != 11 else None, legend[ty]))
+for want in [("module", "keyword"), ("fn", "keyword"), ("add", "function"), ("i64", "type"), ("requires", "keyword"),
+             ("id", "decorator"), ("1", "number"), ("a", "variable")]:
+    check(want in toks, "semantic token %r in %r" % (want, toks[:40]))
+
 syms = L.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})["result"]
 check([(s["name"], s["kind"]) for s in syms] == [("add", 12), ("main", 12)], "symbols %r" % syms)
 check(syms[1]["selectionRange"]["start"] == {"line": 10, "character": 3}, "main's name")
