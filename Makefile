@@ -219,7 +219,7 @@ BENCH_SCALE_RUNS ?= 5
 # `make bench-service`: the semantic service on a generated 10,000-function
 # program: cold check, one-body-edit and comment-edit refreshes (docs/service.md).
 bench-service: $(BIN)
-	python3 tests/service/bench.py $(BIN) 10000
+	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/bench.py $(BIN) 10000
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
