@@ -6,7 +6,7 @@
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
 #   project.py  a project operand
 #   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
-#   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 8th under
+#   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 16th under
 #               ASan) refreshed and edited in one service: diagnostics equal to
 #               check --json
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
@@ -20,10 +20,10 @@ fail=0
 for t in session mcp project lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
-# under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 8th fixture: the
+# under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the
 # sanitized `check` per step is what costs
 every=1
-[ -n "${ASAN_OPTIONS:-}" ] && every=8
+[ -n "${ASAN_OPTIONS:-}" ] && every=16
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1

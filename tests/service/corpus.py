@@ -2,7 +2,8 @@
 every fixture (tests/fixtures/**/*.spx): each is refreshed into one
 long-lived service, then edited three ways — a comment line inserted after
 the module line (positions move, parse backdated), a blank line at the end
-of the first function body (that body re-checked) and back — and after each
+of the first and of the last declaration with a body (that body re-checked)
+and back — and after each
 step the diagnostics, their order and the revision must equal check's."""
 import glob
 import json
@@ -55,6 +56,10 @@ for fx in files:
     if at >= 0:
         step(text[:at] + "\n" + text[at:], fx + " (a body edited)")
         step(text, fx + " (back)")
+    last = text.rfind("\n}\n")
+    if last > at >= 0:
+        step(text[:last] + "\n" + text[last:], fx + " (the last body edited)")
+        step(text, fx + " (back again)")
 c.call("shutdown")
 c.notify("exit")
 status, _, err = c.close()
