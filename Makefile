@@ -37,7 +37,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
+.PHONY: bench-service all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -159,6 +159,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/project-test.sh $(BIN)
 	sh tests/registers-test.sh $(BIN)
 	CC="$(CC)" sh tests/std-test.sh $(BIN)
+	sh tests/service-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
 	CC="$(CC)" sh tests/cap-test.sh $(BIN)
@@ -221,7 +222,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale bench-service $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -233,6 +234,11 @@ bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale $(
 # processes (median of BENCH_SCALE_RUNS, user+system CPU); fails when one grows
 # more than 13x.
 BENCH_SCALE_RUNS ?= 5
+
+# `make bench-service`: the semantic service on a generated 10,000-function
+# program: cold check, one-body-edit and comment-edit refreshes (docs/service.md).
+bench-service: $(BIN)
+	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/bench.py $(BIN) 10000
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)

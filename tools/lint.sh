@@ -26,7 +26,7 @@ rank() {
 	case $1 in
 	rt) echo 0 ;; support) echo 1 ;; lex) echo 2 ;; parse) echo 3 ;; fmt) echo 4 ;;
 	sema) echo 5 ;; hir) echo 6 ;; interp | emit_c | graph | emit_wasm | patch) echo 7 ;; driver) echo 8 ;;
-	project) echo 9 ;; cli) echo 10 ;;
+	project) echo 9 ;; service) echo 10 ;; cli) echo 11 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -70,7 +70,7 @@ prefixes() {
 	support/util.o) echo spx_ ;; support/child.o) echo child_ ;;
 	rt/*) echo rt_ ;; lex/*) echo lex_ ;; parse/*) echo "parse_ ast_" ;; fmt/*) echo fmt_ ;;
 	sema/*) echo sema_ ;; hir/*) echo hir_ ;; interp/*) echo interp_ ;;
-	emit_c/*) echo "emit_ emitc_" ;; graph/*) echo graph_ ;; emit_wasm/*) echo "emit_wasm emitw_ wasm_" ;; patch/*) echo patch_ ;; driver/*) echo driver_ ;; project/*) echo project_ ;;
+	emit_c/*) echo "emit_ emitc_" ;; graph/*) echo graph_ ;; emit_wasm/*) echo "emit_wasm emitw_ wasm_" ;; patch/*) echo patch_ ;; driver/*) echo driver_ ;; project/*) echo project_ ;; service/*) echo svc_ ;;
 	cli/*) echo "cli_ main" ;;
 	*) echo "" ;;
 	esac

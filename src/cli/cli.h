@@ -28,6 +28,8 @@ void cli_report(DiagCode code, const char *path, const char *msg, const char *he
  * owner is still checked.
  */
 void cli_unload(Program *P);
+/* `serve`: from now on cli_unload frees the program (a long-lived process). */
+void cli_release_programs(bool on);
 
 /* The command table (main.c): sorted by name; see there for `usage`. */
 typedef struct CliCommand {
@@ -90,6 +92,8 @@ int cli_cmd_registers(int argc, char **argv);
  * `[registers]` rows on a checked project; true when no check failed. */
 struct Project;
 bool cli_check_registers(const struct Project *pj, bool json);
+int cli_cmd_serve(int argc, char **argv);
+int cli_cmd_lsp(int argc, char **argv);
 
 /* cmd_run.c, shared with `test`: an interpreter outcome as its JSON object
  * (TOOLCHAIN.md §3.3), the status object, and "sha256:" + hex SHA-256 of

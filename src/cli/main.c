@@ -92,6 +92,11 @@ const CliCommand cli_commands[] = {
 	  "  No mode prints it; --write replaces `semaprax.lock` beside the manifest atomically;\n"
 	  "  --verify exits 1 naming the first stale line (J130); --compare exits 1 naming each\n"
 	  "  removed or changed exported declaration of the base lock (J131), 0 for additions.\n" },
+	{ "lsp", cli_cmd_lsp, "semaprax lsp [--max-message-bytes N]\n"
+	  "  a Language Server Protocol server over stdio (Content-Length framing): diagnostics\n"
+	  "  with their fixes as code actions, hover, definition, references, rename (through the\n"
+	  "  semantic patch engine), document symbols, formatting, semantic tokens.\n"
+	  "  docs/editors.md shows how to attach it to Neovim and VS Code.\n" },
 	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
@@ -151,6 +156,12 @@ const CliCommand cli_commands[] = {
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
 	  "  module's `main` with every module linked by stable id and prints the value.\n" },
+	{ "serve", cli_cmd_serve, "semaprax serve <file|dir|semaprax.toml> [--mcp] [--max-message-bytes N]\n"
+	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
+	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
+	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
+	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
+	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
 	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
@@ -177,12 +188,21 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* Set by `serve`: the process lives on, so each command frees its program. */
+static bool release_programs;
+
+void
+cli_release_programs(bool on)
+{
+	release_programs = on;
+}
+
 void
 cli_unload(Program *P)
 {
 #ifndef SPX_ASAN
-	(void)P;
-	return;
+	if (!release_programs)
+		return;
 #endif
 	driver_program_free(P);
 }

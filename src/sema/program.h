@@ -161,6 +161,7 @@ struct Sema {
 	struct { int why; SymId fn; Span call; } instance_over;   /* why: 0 none, 1 depth, 2 nodes, 3 count, 4 work */
 	uint64_t expr_checks;       /* sema_check_expr calls so far (the instances' work bound) */
 	uint64_t instance_budget;   /* the work bound check_instances applied */
+	const bool *select;         /* sema_check_select: per declaration index, whose bodies to check (NULL = all) */
 	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
@@ -303,5 +304,12 @@ void sema_pattern_binds(Sema *S, const Pattern *p, TypeId t, PatternBindFn fn, v
 
 /* The capture `x` of an owning closure literal (NULL if the literal is malformed). */
 const Expr *sema_own_capture(const Expr *e);
+
+/* Calls fn for e and every expression inside it, pre-order in source order
+ * (statements' expressions, match guards and closure bodies included);
+ * with S->expr_sym, what a reader (the service's references) resolves. */
+typedef void (*ExprVisit)(void *ctx, const Expr *e);
+void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 #endif

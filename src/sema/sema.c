@@ -803,8 +803,29 @@ sema_check(const Module *m, const char *src, size_t len, DiagSink *diags)
 	return sema_check_linked(m, src, len, diags, NULL, -1);
 }
 
+/* Whether the body of symbol id is checked in this run (sema_check_select). */
+static bool
+selected(Sema *S, SymId id)
+{
+	if (!S->select)
+		return true;
+	const Sym *f = sema_sym(S, id);
+	if (!f->decl && f->owner >= 0)
+		f = sema_sym(S, f->owner);
+	if (!f->decl)
+		return true;
+	return S->select[f->decl - S->m->decls];
+}
+
 Sema *
 sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks)
+{
+	return sema_check_select(m, src, len, diags, links, nlinks, NULL, NULL);
+}
+
+Sema *
+sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks,
+    const bool *select, int body_range[2])
 {
 	Sema *S = spx_xcalloc(1, sizeof *S);
 	S->m = m;
@@ -833,6 +854,8 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
+	if (body_range)
+		body_range[0] = body_range[1] = diags->items.len;
 	if (m->nuses > 0 && nlinks < 0) {
 		Diag *d = diag_report(diags, DIAG_G172, NULL, "source module imports require Workspace Semantic Graph resolution");
 		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
@@ -847,20 +870,25 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 		check_record_invariants(S, id);
 	}
 	sema_check_interfaces(S);
+	S->select = select;
+	if (body_range)
+		body_range[0] = S->diags->items.len;
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_METHOD)
+		if (sema_sym(S, id)->kind == SK_METHOD && selected(S, id))
 			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin)
+		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin && selected(S, id))
 			check_template(S, id);
 	check_instances(S);
+	if (body_range)
+		body_range[1] = S->diags->items.len;
 	/* Leave the template's own types (type parameters) in the side tables for
 	 * lowering: re-type each generic body unsubstituted, silently (a method
 	 * of a generic class too: it is generic in the class's parameters). */
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *f = sema_sym(S, id);
-		if ((f->kind != SK_FN && f->kind != SK_METHOD) || !f->ntparams)
+		if ((f->kind != SK_FN && f->kind != SK_METHOD) || !f->ntparams || !selected(S, id))
 			continue;
 		int from = S->diags->items.len;
 		check_function(S, id, NULL, 0);

@@ -33,6 +33,19 @@ typedef struct SemaLink {
 	int32_t target;          /* the provider's SymId */
 } SemaLink;
 Sema *sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks);
+/*
+ * The checker over a reduced set of bodies (the service's incremental
+ * database, src/service/): the declarations are collected and resolved and
+ * the declaration-level checks run as always, but only the bodies (and
+ * contracts, effects, ownership) of declarations whose index in m->decls is
+ * set in select are checked; a class's methods follow the class.  NULL
+ * selects all (sema_check_linked).  body_range (when not NULL) receives the
+ * diagnostics' index range [from, to) the body checks reported.  A Sema of
+ * a reduced check has no facts for the bodies it skipped: it is for
+ * diagnostics only, never lowered.
+ */
+Sema *sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks,
+    const bool *select, int body_range[2]);
 void sema_free(Sema *s);
 
 /*

@@ -108,10 +108,7 @@ void sema_local_lend(FnCtx *C, const char *name, ParamMode mode);
 /* Records the type of e and returns it. */
 TypeId sema_expr_set(FnCtx *C, const Expr *e, TypeId t);
 
-/* Calls fn for e and every expression inside it, pre-order in source order
- * (statements' expressions, match guards and closure bodies included). */
-typedef void (*ExprVisit)(void *ctx, const Expr *e);
-void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
+/* sema_walk_expr / sema_walk_block: program.h */
 
 /* ---- owning closures `own fn() -> R { target(capture) }` (closure_own.c) ---- */
 /* The literal: profile checks (T291–T294, O119); its type is the captured `Bytes`. */
@@ -138,7 +135,6 @@ TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best he
 
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
 void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
-void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);
 
 /* own.c: the ownership pass over a typed function body. */
 void sema_own_check_function(Sema *S, SymId fn);

@@ -1,0 +1,69 @@
+/*
+ * cmd_serve.c — `semaprax serve <file|project> [--mcp] [--max-message-bytes N]`:
+ * the semantic service over stdio (src/service/, docs/service.md).  The
+ * command table is handed to the service so that doc, patch, run and test
+ * run their command functions in this process.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../service/service.h"
+
+static SvcCommandFn
+find(const char *name)
+{
+	const CliCommand *c = cli_find_command(name);
+	return c ? c->run : NULL;
+}
+
+int
+cli_cmd_serve(int argc, char **argv)
+{
+	SvcOptions o = { NULL, SVC_DEFAULT_MAX_MESSAGE, false, find };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--mcp") == 0 && !o.mcp) {
+			o.mcp = true;
+		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc) {
+			uint64_t n;
+			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
+				return cli_usage("serve", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
+				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
+			o.max_message = (size_t)n;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage("serve", "unknown serve option `%s`", a);
+		} else if (!o.operand) {
+			o.operand = a;
+		} else {
+			return cli_usage("serve", "serve requires exactly one <file|project>");
+		}
+	}
+	if (!o.operand)
+		return cli_usage("serve", "serve requires <file|project>");
+	cli_release_programs(true);   /* a long-lived process frees what each command loads */
+	Service *v = svc_open(&o);
+	int status = svc_serve(v, stdin, stdout);
+	svc_close(v);
+	return status;
+}
+
+/* `semaprax lsp [--max-message-bytes N]`: the Language Server Protocol over stdio. */
+int
+cli_cmd_lsp(int argc, char **argv)
+{
+	SvcOptions o = { "", SVC_DEFAULT_MAX_MESSAGE, false, find };
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--max-message-bytes") == 0 && i + 1 < argc) {
+			uint64_t n;
+			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
+				return cli_usage("lsp", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
+				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
+			o.max_message = (size_t)n;
+		} else {
+			return cli_usage("lsp", "lsp takes no operand (documents arrive over the protocol)");
+		}
+	}
+	return svc_lsp(&o, stdin, stdout);
+}

@@ -1,0 +1,831 @@
+/*
+ * db.c — the incremental product database of one source file (issue 17
+ * item 1; docs/service.md, "Products").
+ *
+ * Products, each recomputed only when an input it read changed:
+ *
+ *   parse        reads the source bytes; its value is the item table: per
+ *                top-level declaration a key, a signature digest, a digest
+ *                of its whole text and the words it mentions, plus a digest
+ *                of the syntax between declarations (module line, `use`,
+ *                `permit`; comments and whitespace excluded).  A re-parse
+ *                whose table equals the old one is backdated: nothing below
+ *                runs (a comment or blank line between declarations).
+ *   resolve      the checker's declaration pass (collect, resolve
+ *                signatures, type, resource, interface and entry checks);
+ *                runs whenever a body product must run, or the set of
+ *                declarations or any signature changed.
+ *   body:<key>   one function's (or class's) body check — contracts,
+ *                effects, ownership; reads its own text and the signature
+ *                of every name its text mentions (a generic function's whole
+ *                text: its callers' instances read its body).  A change to
+ *                a type, class, interface, resource or the module line
+ *                re-runs every body (the rule that keeps it sound), and so
+ *                does any re-check of a module with a generic function
+ *                (its instances are a whole-module property: T225, T235).
+ *   revision     the graph revision (canonical text without comments).
+ *   program      the full check, HIR lowering and validation of the module,
+ *                and graph, the semantic model over it (graph, context,
+ *                query): whole-module products keyed by the source bytes.
+ *
+ * A body product's value is its diagnostics, stored relative to its
+ * declaration's start and re-placed when the declaration moves.  The
+ * reduced check is real: sema_check_select checks only the selected
+ * bodies.
+ */
+#include "svc_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../support/json.h"
+#include "../support/sha256.h"
+
+/* ==== trace ==================================================================== */
+
+void
+svc_trace_init(SvcTrace *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void
+svc_trace_free(SvcTrace *t)
+{
+	buf_free(&t->executed);
+	buf_free(&t->reused);
+	buf_free(&t->backdated);
+}
+
+void
+svc_trace_add(SvcTrace *t, int which, const char *fmt, ...)
+{
+	char name[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	Buf *b = which == SVC_EXECUTED ? &t->executed : which == SVC_REUSED ? &t->reused : &t->backdated;
+	int *n = which == SVC_EXECUTED ? &t->nexecuted : which == SVC_REUSED ? &t->nreused : &t->nbackdated;
+	if ((*n)++)
+		buf_putc(b, ',');
+	json_cstr(b, name);
+}
+
+void
+svc_trace_json(Buf *out, const SvcTrace *t)
+{
+	buf_puts(out, "{\"executed\":[");
+	buf_put(out, t->executed.data ? t->executed.data : "", t->executed.len);
+	buf_puts(out, "],\"reused\":[");
+	buf_put(out, t->reused.data ? t->reused.data : "", t->reused.len);
+	buf_puts(out, "],\"backdated\":[");
+	buf_put(out, t->backdated.data ? t->backdated.data : "", t->backdated.len);
+	buf_puts(out, "]}");
+}
+
+/* ==== cached diagnostics ======================================================= */
+
+static void
+diags_clear(SvcDiags *d)
+{
+	for (int i = 0; i < d->len; i++) {
+		SvcDiag *x = &d->items[i];
+		free(x->message);
+		free(x->help);
+		for (int k = 0; k < x->nfixes; k++)
+			free(x->fixes[k].text);
+		free(x->fixes);
+	}
+	free(d->items);
+	d->items = NULL;
+	d->len = 0;
+}
+
+/* Appends diagnostic src, its offsets made relative to base (owner's start). */
+static void
+diags_add(SvcDiags *d, const Diag *src, int owner, uint32_t base)
+{
+	d->items = spx_xrealloc(d->items, sizeof *d->items * (size_t)(d->len + 1));
+	SvcDiag *x = &d->items[d->len++];
+	memset(x, 0, sizeof *x);
+	x->code = src->code;
+	x->message = spx_xstrdup(src->message ? src->message : "");
+	x->help = src->help ? spx_xstrdup(src->help) : NULL;
+	x->has_span = src->has_span;
+	x->owner = owner;
+	if (src->has_span) {
+		x->start = src->span.start - base;
+		x->end = src->span.end - base;
+	}
+	if (src->fixes.len) {
+		x->fixes = spx_xcalloc((size_t)src->fixes.len, sizeof *x->fixes);
+		for (int k = 0; k < src->fixes.len; k++) {
+			const DiagFix *f = &src->fixes.items[k];
+			x->fixes[k].start = f->start - base;
+			x->fixes[k].end = f->end - base;
+			x->fixes[k].text = spx_xstrdup(f->text ? f->text : "");
+		}
+		x->nfixes = src->fixes.len;
+	}
+}
+
+/* Reports cached diagnostics into out, placed at base (their owner's start now). */
+static void
+diags_emit(DiagSink *out, const SvcDiags *d, const SvcFile *f)
+{
+	for (int i = 0; i < d->len; i++) {
+		const SvcDiag *x = &d->items[i];
+		uint32_t base = x->owner >= 0 && x->owner < f->nitems ? f->items[x->owner].start : 0;
+		Span sp = { base + x->start, base + x->end };
+		Diag *g = diag_report(out, x->code, x->has_span ? &sp : NULL, "%s", x->message);
+		if (!g)
+			continue;
+		if (x->help)
+			diag_set_help(g, "%s", x->help);
+		for (int k = 0; k < x->nfixes; k++)
+			diag_add_fix(g, base + x->fixes[k].start, base + x->fixes[k].end, x->fixes[k].text);
+	}
+}
+
+/* ==== the item table =========================================================== */
+
+static const char *const kind_word[] = { "fn", "record", "variant", "class", "resource", "interface", "session" };
+
+static const char *
+decl_name(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return d->u.fn.name.s;
+	case DECL_RECORD: return d->u.record.name.s;
+	case DECL_VARIANT: return d->u.variant.name.s;
+	case DECL_CLASS: return d->u.class_.name.s;
+	case DECL_RESOURCE: return d->u.resource.name.s;
+	case DECL_INTERFACE: return d->u.interface.name.s;
+	default: return "";
+	}
+}
+
+static Span
+decl_name_span(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return d->u.fn.name.span;
+	case DECL_RECORD: return d->u.record.name.span;
+	case DECL_VARIANT: return d->u.variant.name.span;
+	case DECL_CLASS: return d->u.class_.name.span;
+	case DECL_RESOURCE: return d->u.resource.name.span;
+	case DECL_INTERFACE: return d->u.interface.name.span;
+	default: return d->span;
+	}
+}
+
+static void
+digest(const char *s, size_t n, unsigned char out[32])
+{
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, s, n);
+	sha256_final(&h, out);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+word_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool
+word_char(char c)
+{
+	return word_start(c) || (c >= '0' && c <= '9');
+}
+
+/* The words of s[0..n), sorted and unique (an over-approximation of the
+ * names a declaration reads: strings and comments count too). */
+static void
+words(SvcItem *it, const char *s, size_t n)
+{
+	int cap = 0;
+	for (size_t i = 0; i < n;) {
+		if (!word_start(s[i]) || (i > 0 && word_char(s[i - 1]))) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && word_char(s[j]))
+			j++;
+		if (it->ndeps == cap) {
+			cap = cap ? cap * 2 : 16;
+			it->deps = spx_xrealloc(it->deps, sizeof *it->deps * (size_t)cap);
+		}
+		it->deps[it->ndeps++] = spx_xstrndup(s + i, j - i);
+		i = j;
+	}
+	if (it->ndeps > 1)
+		qsort(it->deps, (size_t)it->ndeps, sizeof *it->deps, cmp_str);
+	int w = 0;
+	for (int i = 0; i < it->ndeps; i++) {
+		if (w && strcmp(it->deps[w - 1], it->deps[i]) == 0)
+			free(it->deps[i]);
+		else
+			it->deps[w++] = it->deps[i];
+	}
+	it->ndeps = w;
+}
+
+static void
+item_free(SvcItem *it)
+{
+	free(it->key);
+	free(it->name);
+	for (int i = 0; i < it->ndeps; i++)
+		free(it->deps[i]);
+	free(it->deps);
+	diags_clear(&it->diags);
+}
+
+static void
+items_free(SvcItem *items, int n)
+{
+	for (int i = 0; i < n; i++)
+		item_free(&items[i]);
+	free(items);
+}
+
+/* An item table's names and keys, sorted, for lookups by binary search. */
+typedef struct Ent {
+	const char *s;
+	int i;
+} Ent;
+
+typedef struct Index {
+	const SvcItem *items;
+	int n;
+	Ent *by_name, *by_key;
+} Index;
+
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const Ent *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The item table of a parsed module, and the digest of the syntax between
+ * its declarations (comments and whitespace left out). */
+static SvcItem *
+build_items(const Module *m, const char *src, size_t len, unsigned char header[32], int *nout)
+{
+	SvcItem *items = spx_xcalloc((size_t)(m->ndecls ? m->ndecls : 1), sizeof *items);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		SvcItem *it = &items[i];
+		const char *name = decl_name(d);
+		it->kind = (int)d->kind;
+		it->name = spx_xstrdup(name ? name : "");
+		it->start = d->span.start;
+		it->end = d->span.end;
+		Span ns = decl_name_span(d);
+		it->name_start = ns.start;
+		it->name_end = ns.end;
+		digest(src + it->start, it->end - it->start, it->all);
+		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
+		it->separable = d->kind == DECL_FN && d->u.fn.ntparams == 0 && d->u.fn.body;
+		it->generic = d->kind == DECL_FN && d->u.fn.ntparams > 0;
+		if (it->separable)
+			digest(src + it->start, d->u.fn.body->span.start - it->start, it->sig);
+		else
+			memcpy(it->sig, it->all, 32);
+		words(it, src + it->start, it->end - it->start);
+	}
+	/* keys: kind:name, and #k on the k-th declaration of the same kind and name */
+	Ent *by_name = spx_xmalloc(sizeof(Ent) * (size_t)(m->ndecls ? m->ndecls : 1));
+	for (int i = 0; i < m->ndecls; i++)
+		by_name[i] = (Ent){ items[i].name, i };
+	if (m->ndecls > 1)
+		qsort(by_name, (size_t)m->ndecls, sizeof(Ent), cmp_ent);
+	for (int g = 0; g < m->ndecls;) {
+		int e = g;
+		while (e < m->ndecls && strcmp(by_name[e].s, by_name[g].s) == 0)
+			e++;
+		int seen[8] = { 0 };
+		for (int k = g; k < e; k++) {
+			SvcItem *it = &items[by_name[k].i];
+			int repeat = ++seen[it->kind & 7];
+			char key[600];
+			if (repeat > 1)
+				snprintf(key, sizeof key, "%s:%.500s#%d", kind_word[it->kind], it->name, repeat);
+			else
+				snprintf(key, sizeof key, "%s:%.500s", kind_word[it->kind], it->name);
+			it->key = spx_xstrdup(key);
+		}
+		g = e;
+	}
+	free(by_name);
+	Sha256 h;
+	sha256_init(&h);
+	int c = 0;
+	uint32_t at = 0;
+	for (int i = 0; i <= m->ndecls; i++) {
+		uint32_t end = i < m->ndecls ? m->decls[i].span.start : (uint32_t)len;
+		for (uint32_t p = at; p < end; p++) {
+			while (c < m->ncomments && m->comments[c].span.end <= p)
+				c++;
+			if (c < m->ncomments && m->comments[c].span.start <= p)
+				continue;
+			char ch = src[p];
+			if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
+				sha256_update(&h, &ch, 1);
+		}
+		if (i < m->ndecls)
+			at = m->decls[i].span.end;
+	}
+	sha256_final(&h, header);
+	*nout = m->ndecls;
+	return items;
+}
+
+/* ==== the file ================================================================= */
+
+void
+svc_file_init(SvcFile *f, const char *path)
+{
+	memset(f, 0, sizeof *f);
+	f->path = spx_xstrdup(path);
+}
+
+static void
+drop_program(SvcFile *f)
+{
+	if (f->g)
+		graph_model_free(f->g);
+	f->g = NULL;
+	if (f->prog) {
+		driver_program_free(f->prog);
+		free(f->prog);
+	}
+	f->prog = NULL;
+	f->psess = NULL;
+	f->have_program = false;
+	f->prog_ok = false;
+}
+
+static void
+drop_session(SvcFile *f)
+{
+	if (f->sess) {
+		driver_session_free(f->sess);
+		free(f->sess);
+	}
+	f->sess = NULL;
+}
+
+void
+svc_file_free(SvcFile *f)
+{
+	drop_program(f);
+	drop_session(f);
+	items_free(f->items, f->nitems);
+	diags_clear(&f->parse_diags);
+	diags_clear(&f->resolve_head);
+	diags_clear(&f->resolve_tail);
+	free(f->src);
+	free(f->path);
+	memset(f, 0, sizeof *f);
+}
+
+bool
+svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
+{
+	char *copy;
+	if (src) {
+		copy = spx_xmalloc(len + 1);
+		memcpy(copy, src, len);
+		copy[len] = '\0';
+	} else {
+		DiagSink d;
+		diag_init(&d, f->path, NULL, 0);
+		copy = driver_read_source(f->path, &len, &d);
+		if (!copy) {
+			err->code = SVC_E_IO;
+			snprintf(err->message, sizeof err->message, "cannot read `%.200s`", f->path);
+			diag_free(&d);
+			return false;
+		}
+		diag_free(&d);
+	}
+	free(f->src);
+	f->src = copy;
+	f->len = len;
+	digest(f->src, f->len, f->src_digest);
+	return true;
+}
+
+static void
+index_build(Index *x, const SvcItem *items, int n)
+{
+	x->items = items;
+	x->n = n;
+	x->by_name = spx_xmalloc(sizeof(Ent) * (size_t)(n ? n : 1));
+	x->by_key = spx_xmalloc(sizeof(Ent) * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		x->by_name[i] = (Ent){ items[i].name, i };
+		x->by_key[i] = (Ent){ items[i].key, i };
+	}
+	if (n > 1) {
+		qsort(x->by_name, (size_t)n, sizeof(Ent), cmp_ent);
+		qsort(x->by_key, (size_t)n, sizeof(Ent), cmp_ent);
+	}
+}
+
+static void
+index_free(Index *x)
+{
+	free(x->by_name);
+	free(x->by_key);
+}
+
+/* The first entry of e[0..n) whose string is not below s. */
+static int
+lower_bound(const Ent *e, int n, const char *s)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(e[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The item with key, or -1 (keys are unique). */
+static int
+find_key(const Index *x, const char *key)
+{
+	int k = lower_bound(x->by_key, x->n, key);
+	return k < x->n && strcmp(x->by_key[k].s, key) == 0 ? x->by_key[k].i : -1;
+}
+
+/* What callers of the name at by_name[*k] read of it: the signatures of the
+ * separable functions of that name, the whole text of every other
+ * declaration of it (in table order); *k moves past the name. */
+static void
+name_digest(const Index *x, int *k, unsigned char out[32])
+{
+	Sha256 h;
+	sha256_init(&h);
+	const char *name = x->by_name[*k].s;
+	for (; *k < x->n && strcmp(x->by_name[*k].s, name) == 0; (*k)++) {
+		const SvcItem *it = &x->items[x->by_name[*k].i];
+		sha256_field(&h, it->key, strlen(it->key));
+		sha256_update(&h, it->separable ? it->sig : it->all, 32);
+	}
+	sha256_final(&h, out);
+}
+
+/* The names whose digest differs between the old and the new table (one
+ * merge of the sorted name lists), sorted; the strings stay the tables'. */
+static const char **
+changed_names(const Index *xo, const Index *xn, int *count)
+{
+	const char **out = spx_xmalloc(sizeof(char *) * (size_t)(xo->n + xn->n + 1));
+	int n = 0, a = 0, b = 0;
+	while (a < xo->n || b < xn->n) {
+		int c = a >= xo->n ? 1 : b >= xn->n ? -1 : strcmp(xo->by_name[a].s, xn->by_name[b].s);
+		if (c < 0) {                         /* only in the old table: gone */
+			out[n++] = xo->by_name[a].s;
+			const char *s = xo->by_name[a].s;
+			while (a < xo->n && strcmp(xo->by_name[a].s, s) == 0)
+				a++;
+		} else if (c > 0) {                  /* only in the new one: added */
+			out[n++] = xn->by_name[b].s;
+			const char *s = xn->by_name[b].s;
+			while (b < xn->n && strcmp(xn->by_name[b].s, s) == 0)
+				b++;
+		} else {
+			const char *s = xn->by_name[b].s;
+			unsigned char da[32], db[32];
+			name_digest(xo, &a, da);
+			name_digest(xn, &b, db);
+			if (memcmp(da, db, 32) != 0)
+				out[n++] = s;
+		}
+	}
+	*count = n;
+	return out;
+}
+
+static bool
+in_sorted(const char *const *v, int n, const char *s)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid], s);
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The declarations that are not bodies (types, classes, …): any change to
+ * them re-runs every body. */
+static void
+types_digest(const SvcItem *items, int n, const unsigned char header[32], unsigned char out[32])
+{
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, header, 32);
+	for (int i = 0; i < n; i++) {
+		if (items[i].kind == DECL_FN)
+			continue;
+		sha256_field(&h, items[i].key, strlen(items[i].key));
+		sha256_update(&h, items[i].all, 32);
+	}
+	sha256_final(&h, out);
+}
+
+/* Whether body item it (new table) must run, against the old table. */
+static bool
+body_stale(const SvcItem *it, const SvcItem *old, const char *const *changed, int nchanged)
+{
+	if (!old || !old->have_body || memcmp(old->all, it->all, 32) != 0)
+		return true;
+	for (int k = 0; k < it->ndeps && nchanged; k++)
+		if (in_sorted(changed, nchanged, it->deps[k]))
+			return true;
+	return false;
+}
+
+/* Re-parses when the bytes changed; false when the parse failed.  *changed:
+ * the item table differs from the old one (not backdated). */
+static bool
+run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bool *types_changed)
+{
+	*olds = NULL;
+	*nolds = 0;
+	*changed = *types_changed = false;
+	if (f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0) {
+		svc_trace_add(t, SVC_REUSED, "parse");
+		return !f->parse_failed;
+	}
+	svc_trace_add(t, SVC_EXECUTED, "parse");
+	Session *s = spx_xcalloc(1, sizeof *s);
+	driver_session_init(s, f->path);
+	driver_set_source(s, f->src, f->len);
+	bool ok = driver_parse(s);
+	f->parsed = true;
+	memcpy(f->parsed_digest, f->src_digest, 32);
+	diags_clear(&f->parse_diags);
+	if (!ok) {
+		for (int i = 0; i < s->diags.items.len; i++)
+			diags_add(&f->parse_diags, &s->diags.items.items[i], -1, 0);
+		driver_session_free(s);
+		free(s);
+		drop_session(f);
+		items_free(f->items, f->nitems);
+		f->items = NULL;
+		f->nitems = 0;
+		f->parse_failed = true;
+		f->have_resolve = f->have_revision = false;
+		*changed = *types_changed = true;
+		return false;
+	}
+	unsigned char header[32];
+	int n;
+	SvcItem *items = build_items(s->m, s->src, s->len, header, &n);
+	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
+	for (int i = 0; same && i < n; i++)
+		same = strcmp(items[i].key, f->items[i].key) == 0 && memcmp(items[i].all, f->items[i].all, 32) == 0;
+	if (same) {
+		/* backdated: keep the table, move the declarations to their places */
+		svc_trace_add(t, SVC_BACKDATED, "parse");
+		for (int i = 0; i < n; i++) {
+			f->items[i].start = items[i].start;
+			f->items[i].end = items[i].end;
+			f->items[i].name_start = items[i].name_start;
+			f->items[i].name_end = items[i].name_end;
+		}
+		items_free(items, n);
+	} else {
+		unsigned char a[32], b[32];
+		if (f->items && !f->parse_failed) {
+			types_digest(f->items, f->nitems, f->header, a);
+			types_digest(items, n, header, b);
+			*types_changed = memcmp(a, b, 32) != 0;
+		} else {
+			*types_changed = true;
+		}
+		*olds = f->items;
+		*nolds = f->nitems;
+		f->items = items;
+		f->nitems = n;
+		memcpy(f->header, header, 32);
+		*changed = true;
+		f->have_revision = false;
+	}
+	f->parse_failed = false;
+	drop_session(f);
+	f->sess = s;
+	return true;
+}
+
+/* The item whose text holds offset at (items are in source order), or -1. */
+static int
+owner_of(const SvcFile *f, uint32_t at)
+{
+	int lo = 0, hi = f->nitems;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (f->items[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int i = lo - 1;
+	return i >= 0 && at < f->items[i].end ? i : -1;
+}
+
+/* Runs the resolve pass and the stale bodies (the reduced check). */
+static void
+run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
+{
+	int n = f->nitems;
+	bool *select = spx_xcalloc((size_t)(n ? n : 1), sizeof *select);
+	bool any = !f->have_resolve;
+	Index xo = { 0 }, xn = { 0 };
+	const char **changed = NULL;
+	int nchanged = 0;
+	if (olds) {
+		index_build(&xo, olds, nolds);
+		index_build(&xn, f->items, n);
+		changed = changed_names(&xo, &xn, &nchanged);
+	}
+	for (int i = 0; i < n; i++) {
+		SvcItem *it = &f->items[i];
+		int o = olds ? find_key(&xo, it->key) : -1;
+		SvcItem *old = o >= 0 ? &olds[o] : NULL;
+		if (old && old->have_body && !it->have_body) {
+			/* carry the old product over */
+			it->diags = old->diags;
+			old->diags.items = NULL;
+			old->diags.len = 0;
+			it->have_body = true;
+			for (int k = 0; k < it->diags.len; k++)
+				it->diags.items[k].owner = i;
+		}
+		if (!it->has_body)
+			continue;
+		if (!olds) {
+			select[i] = !it->have_body;
+		} else {
+			select[i] = types_changed || body_stale(it, old, changed, nchanged);
+		}
+		any = any || select[i];
+	}
+	if (olds) {
+		index_free(&xo);
+		index_free(&xn);
+		free(changed);
+	}
+	if (olds) {
+		/* a declaration added, removed or with a new signature: resolve again */
+		any = any || nolds != n;
+		for (int i = 0; !any && i < n; i++)
+			any = strcmp(olds[i].key, f->items[i].key) != 0 || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
+			    (f->items[i].kind != DECL_FN && memcmp(olds[i].all, f->items[i].all, 32) != 0);
+	}
+	/* Generic instances are a property of the whole module (the instance
+	 * bound T235, an instance's error T225 at the call needing it): with a
+	 * generic function, a check re-runs every body. */
+	bool generic = false;
+	for (int i = 0; i < n; i++)
+		generic = generic || f->items[i].generic;
+	for (int i = 0; any && generic && i < n; i++)
+		select[i] = f->items[i].has_body;
+	if (!any) {
+		svc_trace_add(t, SVC_REUSED, "resolve");
+		for (int i = 0; i < n; i++)
+			if (f->items[i].has_body)
+				svc_trace_add(t, SVC_REUSED, "body:%s", f->items[i].key);
+		free(select);
+		return;
+	}
+	svc_trace_add(t, SVC_EXECUTED, "resolve");
+	Session *s = f->sess;
+	int from = s->diags.items.len;
+	int range[2];
+	Sema *S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
+	diags_clear(&f->resolve_head);
+	diags_clear(&f->resolve_tail);
+	for (int i = 0; i < n; i++) {
+		if (!f->items[i].has_body)
+			continue;
+		svc_trace_add(t, select[i] ? SVC_EXECUTED : SVC_REUSED, "body:%s", f->items[i].key);
+		if (select[i]) {
+			diags_clear(&f->items[i].diags);
+			f->items[i].have_body = true;
+		}
+	}
+	for (int k = from; k < s->diags.items.len; k++) {
+		const Diag *d = &s->diags.items.items[k];
+		int owner = d->has_span ? owner_of(f, d->span.start) : -1;
+		uint32_t base = owner >= 0 ? f->items[owner].start : 0;
+		if (k >= range[0] && k < range[1] && owner >= 0 && select[owner])
+			diags_add(&f->items[owner].diags, d, owner, base);
+		else
+			diags_add(k < range[0] ? &f->resolve_head : &f->resolve_tail, d, owner, base);
+	}
+	/* the sink keeps only the parse's own reports */
+	while (s->diags.items.len > from)
+		diag_remove(&s->diags, s->diags.items.len - 1);
+	sema_free(S);
+	f->have_resolve = true;
+	free(select);
+}
+
+bool
+svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
+{
+	SvcItem *olds;
+	int nolds;
+	bool changed, types_changed;
+	bool parsed = run_parse(f, t, &olds, &nolds, &changed, &types_changed);
+	diag_init(out, f->path, f->src, f->len);
+	if (!parsed) {
+		diags_emit(out, &f->parse_diags, f);
+		return false;
+	}
+	if (changed || !f->have_resolve)
+		run_check(f, t, olds, nolds, types_changed);
+	else
+		run_check(f, t, NULL, 0, false);
+	items_free(olds, nolds);
+	/* the parse's warnings, the declaration pass, then the bodies in source order */
+	for (int k = 0; k < f->sess->diags.items.len; k++) {
+		const Diag *d = &f->sess->diags.items.items[k];
+		SvcDiags one = { 0 };
+		diags_add(&one, d, -1, 0);
+		diags_emit(out, &one, f);
+		diags_clear(&one);
+	}
+	diags_emit(out, &f->resolve_head, f);
+	/* the checker's order: class methods first, then functions */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < f->nitems; i++)
+			if ((f->items[i].kind == DECL_CLASS) == (pass == 0))
+				diags_emit(out, &f->items[i].diags, f);
+	diags_emit(out, &f->resolve_tail, f);
+	if (out->errors) {
+		return false;
+	}
+	if (f->have_revision) {
+		svc_trace_add(t, SVC_REUSED, "revision");
+	} else {
+		svc_trace_add(t, SVC_EXECUTED, "revision");
+		sema_revision(f->sess->m, f->revision);
+		f->have_revision = true;
+	}
+	return true;
+}
+
+bool
+svc_file_program(SvcFile *f, SvcTrace *t)
+{
+	if (f->have_program && memcmp(f->program_digest, f->src_digest, 32) == 0) {
+		svc_trace_add(t, SVC_REUSED, "program");
+		if (f->g)
+			svc_trace_add(t, SVC_REUSED, "graph");
+		return f->prog_ok;
+	}
+	drop_program(f);
+	svc_trace_add(t, SVC_EXECUTED, "program");
+	f->prog = spx_xcalloc(1, sizeof *f->prog);
+	driver_program_init(f->prog);
+	f->psess = driver_program_add(f->prog, f->path, f->src, f->len);
+	f->prog_ok = driver_program_load(f->prog, SESSION_CHECK_HIR) && f->prog->nmods == 1 && f->prog->mods[0]->s.H;
+	f->have_program = true;
+	memcpy(f->program_digest, f->src_digest, 32);
+	if (!f->prog_ok)
+		return false;
+	f->psess = &f->prog->mods[0]->s;
+	svc_trace_add(t, SVC_EXECUTED, "graph");
+	sema_prelude_binding(f->psess->m, f->schema, f->pdigest);
+	f->g = graph_model_build(f->psess->S, f->psess->H);
+	return true;
+}

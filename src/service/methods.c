@@ -1,0 +1,704 @@
+/*
+ * methods.c — the service's operations (docs/service.md, "Methods"): each
+ * reads its params (a jansson object or NULL) and writes one JSON value
+ * into out.  status, check, refresh, graph, context and query answer from
+ * the product database (db.c); doc, patch/preview, patch/apply, run and
+ * test run the command of the command table in this process, with stdin
+ * from /dev/null and stdout/stderr captured (bounded), on the file on disk
+ * — refused (SVC_E_UNSAVED) while the held source differs from it.
+ */
+#include "svc_int.h"
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../support/json.h"
+
+const char *const svc_method_names[] = {
+	"protocol", "status", "check", "refresh", "graph", "context", "query", "doc",
+	"patch/preview", "patch/apply", "run", "test", "ping", "shutdown",
+};
+const int svc_nmethods = (int)(sizeof svc_method_names / sizeof svc_method_names[0]);
+
+static bool
+fail(SvcError *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err->code = code;
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* ---- params ------------------------------------------------------------------- */
+
+/* The named params a method accepts: anything else is SVC_E_PARAMS. */
+static bool
+params_closed(json_t *params, const char *const *names, SvcError *err)
+{
+	if (!params)
+		return true;
+	if (!json_is_object(params))
+		return fail(err, SVC_E_PARAMS, "params must be an object");
+	const char *key;
+	json_t *val;
+	json_object_foreach(params, key, val) {
+		bool known = false;
+		for (int i = 0; names[i] && !known; i++)
+			known = strcmp(names[i], key) == 0;
+		if (!known)
+			return fail(err, SVC_E_PARAMS, "unknown parameter `%.100s`", key);
+	}
+	return true;
+}
+
+static bool
+param_string(json_t *params, const char *name, const char **out, SvcError *err)
+{
+	json_t *v = params ? json_object_get(params, name) : NULL;
+	*out = NULL;
+	if (!v)
+		return true;
+	if (!json_is_string(v))
+		return fail(err, SVC_E_PARAMS, "`%s` must be a string", name);
+	if (strlen(json_string_value(v)) != json_string_length(v))
+		return fail(err, SVC_E_PARAMS, "`%s` must not contain NUL", name);
+	*out = json_string_value(v);
+	return true;
+}
+
+static bool
+param_int(json_t *params, const char *name, long lo, long hi, long *out, SvcError *err)
+{
+	json_t *v = params ? json_object_get(params, name) : NULL;
+	if (!v)
+		return true;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fail(err, SVC_E_PARAMS, "`%s` must be an integer in %ld..%ld", name, lo, hi);
+	*out = (long)json_integer_value(v);
+	return true;
+}
+
+static bool
+param_bool(json_t *params, const char *name, bool *out, SvcError *err)
+{
+	json_t *v = params ? json_object_get(params, name) : NULL;
+	if (!v)
+		return true;
+	if (!json_is_boolean(v))
+		return fail(err, SVC_E_PARAMS, "`%s` must be true or false", name);
+	*out = json_is_true(v);
+	return true;
+}
+
+/* ---- the product database ------------------------------------------------------- */
+
+static bool
+ensure_input(Service *v, SvcError *err)
+{
+	if (v->project || v->have_file)
+		return true;
+	if (!svc_file_set(&v->file, NULL, 0, err))
+		return false;
+	v->have_file = true;
+	return true;
+}
+
+/* Writes "diagnostics":[…] of a sink (each its JSON object). */
+static void
+put_diags(Buf *out, const DiagSink *s, bool *first)
+{
+	Buf one = {0};
+	for (int i = 0; i < s->items.len; i++) {
+		one.len = 0;
+		diag_render_json(&one, s, &s->items.items[i]);
+		while (one.len && one.data[one.len - 1] == '\n')
+			one.len--;
+		if (!*first)
+			buf_putc(out, ',');
+		*first = false;
+		buf_put(out, one.data, one.len);
+	}
+	buf_free(&one);
+}
+
+/* The project product: re-checked from disk when marked stale. */
+static bool
+project_check_now(Service *v, SvcTrace *t, bool reload)
+{
+	if (v->pj && !reload) {
+		svc_trace_add(t, SVC_REUSED, "project");
+		return v->pj_ok;
+	}
+	if (v->pj) {
+		project_free(v->pj);
+		free(v->pj);
+	}
+	svc_trace_add(t, SVC_EXECUTED, "project");
+	v->pj = spx_xcalloc(1, sizeof *v->pj);
+	v->pj_ok = project_check(v->pj, v->manifest);
+	return v->pj_ok;
+}
+
+/* {"ok":…,"revision":…,"diagnostics":[…](,"trace":…)} */
+static bool
+do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload)
+{
+	bool trace = false;
+	if (!param_bool(params, "trace", &trace, err))
+		return false;
+	SvcTrace t;
+	svc_trace_init(&t);
+	bool ok, first = true;
+	Buf d = {0};
+	const char *rev = NULL;
+	if (v->project) {
+		ok = project_check_now(v, &t, reload);
+		put_diags(&d, &v->pj->diags, &first);
+		for (int i = 0; i < v->pj->P.nmods; i++)
+			put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
+		rev = ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL;
+	} else {
+		if (!ensure_input(v, err)) {
+			svc_trace_free(&t);
+			return false;
+		}
+		DiagSink s;
+		ok = svc_file_check(&v->file, &t, &s);
+		put_diags(&d, &s, &first);
+		diag_free(&s);
+		rev = ok ? v->file.revision : NULL;
+	}
+	buf_printf(out, "{\"ok\":%s,\"revision\":", ok ? "true" : "false");
+	json_cstr(out, rev);
+	buf_puts(out, ",\"diagnostics\":[");
+	buf_put(out, d.data ? d.data : "", d.len);
+	buf_putc(out, ']');
+	buf_free(&d);
+	if (trace) {
+		buf_puts(out, ",\"trace\":");
+		svc_trace_json(out, &t);
+	}
+	buf_putc(out, '}');
+	svc_trace_free(&t);
+	return true;
+}
+
+static bool
+m_check(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "trace", NULL };
+	return params_closed(params, names, err) && do_check(v, params, out, err, false);
+}
+
+static bool
+m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "text", "trace", NULL };
+	const char *text = NULL;
+	if (!params_closed(params, names, err))
+		return false;
+	json_t *tv = params ? json_object_get(params, "text") : NULL;
+	if (tv && !json_is_string(tv))
+		return fail(err, SVC_E_PARAMS, "`text` must be a string");
+	if (tv)
+		text = json_string_value(tv);   /* source text may hold NUL bytes */
+	if (v->project) {
+		if (text)
+			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` is for a single-file service");
+		return do_check(v, params, out, err, true);
+	}
+	if (!svc_file_set(&v->file, text, tv ? json_string_length(tv) : 0, err))
+		return false;
+	v->have_file = true;
+	return do_check(v, params, out, err, false);
+}
+
+static bool
+m_status(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { NULL };
+	if (!params_closed(params, names, err))
+		return false;
+	buf_printf(out, "{\"kind\":\"%s\",\"operand\":", v->project ? "project" : "file");
+	json_cstr(out, v->operand);
+	if (v->project) {
+		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
+		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
+		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
+	} else {
+		const SvcFile *f = &v->file;
+		bool current = f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0;
+		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
+		    f->nitems);
+		json_cstr(out, current && f->have_revision ? f->revision : NULL);
+	}
+	buf_putc(out, '}');
+	return true;
+}
+
+/* The verified program of a single-file service, or false (not verified). */
+static bool
+program(Service *v, SvcTrace *t, SvcError *err)
+{
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "graph, context and query read a single file (serve one of the project's files)");
+	if (!ensure_input(v, err))
+		return false;
+	if (!svc_file_program(&v->file, t))
+		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `check` reports why");
+	return true;
+}
+
+static void
+finish(Buf *out, SvcTrace *t, bool trace)
+{
+	if (trace) {
+		buf_puts(out, ",\"trace\":");
+		svc_trace_json(out, t);
+	}
+	buf_putc(out, '}');
+	svc_trace_free(t);
+}
+
+static GraphMeta
+meta_of(SvcFile *f)
+{
+	GraphMeta m = { f->prog->revision, f->schema, f->pdigest };
+	return m;
+}
+
+static bool
+m_graph(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "trace", NULL };
+	bool trace = false;
+	SvcTrace t;
+	svc_trace_init(&t);
+	if (!params_closed(params, names, err) || !param_bool(params, "trace", &trace, err) || !program(v, &t, err)) {
+		svc_trace_free(&t);
+		return false;
+	}
+	GraphMeta meta = meta_of(&v->file);
+	buf_puts(out, "{\"graph\":");
+	graph_write(out, v->file.g, &meta, NULL, NULL);
+	finish(out, &t, trace);
+	return true;
+}
+
+static bool
+resolve(Service *v, const char *symbol, int *out, SvcError *err)
+{
+	*out = graph_resolve(v->file.g, symbol);
+	if (*out == -2)
+		return fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations: name one by its stable id", symbol);
+	if (*out < 0)
+		return fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`", symbol);
+	return true;
+}
+
+static bool
+m_context(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "symbol", "direction", "depth", "max_bytes", "max_nodes", "filters", "trace", NULL };
+	ContextQuery q = { 0, NULL, 0, 1, 65536, 256, 0 };
+	const char *symbol, *dir;
+	long depth = 1, max_bytes = 65536, max_nodes = 256;
+	bool trace = false;
+	if (!params_closed(params, names, err) || !param_string(params, "symbol", &symbol, err) ||
+	    !param_string(params, "direction", &dir, err) || !param_int(params, "depth", 1, GRAPH_CTX_MAX_DEPTH, &depth, err) ||
+	    !param_int(params, "max_bytes", GRAPH_CTX_MIN_BYTES, (long)GRAPH_CTX_MAX_BYTES, &max_bytes, err) ||
+	    !param_int(params, "max_nodes", 1, GRAPH_CTX_MAX_NODES, &max_nodes, err) || !param_bool(params, "trace", &trace, err))
+		return false;
+	if (!symbol)
+		return fail(err, SVC_E_PARAMS, "`symbol` is required");
+	if (dir) {
+		if (strcmp(dir, "forward") == 0)
+			q.direction = CTX_FORWARD;
+		else if (strcmp(dir, "reverse") == 0)
+			q.direction = CTX_REVERSE;
+		else if (strcmp(dir, "both") == 0)
+			q.direction = CTX_BOTH;
+		else
+			return fail(err, SVC_E_PARAMS, "`direction` is forward, reverse or both");
+	}
+	json_t *fl = params ? json_object_get(params, "filters") : NULL;
+	if (fl) {
+		static const char *const fnames[] = { "contracts", "ownership", "effects", "types" };
+		if (!json_is_array(fl) || json_array_size(fl) == 0)
+			return fail(err, SVC_E_PARAMS, "`filters` is a non-empty list of contracts, ownership, effects, types");
+		size_t i;
+		json_t *e;
+		json_array_foreach(fl, i, e) {
+			int bit = -1;
+			for (int k = 0; k < 4 && json_is_string(e); k++)
+				if (strcmp(json_string_value(e), fnames[k]) == 0)
+					bit = 1 << k;
+			if (bit < 0 || (q.filters & bit))
+				return fail(err, SVC_E_PARAMS, "`filters` is a list of contracts, ownership, effects, types (each once)");
+			q.filters |= bit;
+		}
+	}
+	q.depth = (int)depth;
+	q.max_bytes = max_bytes;
+	q.max_nodes = (int)max_nodes;
+	SvcTrace t;
+	svc_trace_init(&t);
+	if (!program(v, &t, err) || !resolve(v, symbol, &q.root, err)) {
+		svc_trace_free(&t);
+		return false;
+	}
+	q.symbol = symbol;
+	Buf b = {0};
+	long need = 0;
+	GraphMeta meta = meta_of(&v->file);
+	if (!graph_context(&b, v->file.g, &meta, &q, &need)) {
+		buf_free(&b);
+		svc_trace_free(&t);
+		return fail(err, SVC_E_PARAMS, "the context needs %ld bytes; max_bytes is %ld", need, max_bytes);
+	}
+	buf_puts(out, "{\"context\":");
+	buf_put(out, b.data, b.len);
+	buf_free(&b);
+	finish(out, &t, trace);
+	return true;
+}
+
+static bool
+m_query(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "kind", "name", "id", "effect", "calls", "called_by", "trace", NULL };
+	GraphQuery q = { 0, NULL, NULL, NULL, -1, -1, true };
+	const char *calls, *called_by;
+	bool trace = false;
+	if (!params_closed(params, names, err) || !param_string(params, "name", &q.name, err) ||
+	    !param_string(params, "id", &q.id_prefix, err) || !param_string(params, "effect", &q.effect, err) ||
+	    !param_string(params, "calls", &calls, err) || !param_string(params, "called_by", &called_by, err) ||
+	    !param_bool(params, "trace", &trace, err))
+		return false;
+	json_t *kl = params ? json_object_get(params, "kind") : NULL;
+	if (kl) {
+		if (!json_is_array(kl) || json_array_size(kl) == 0)
+			return fail(err, SVC_E_PARAMS, "`kind` is a non-empty list of declaration kinds");
+		size_t i;
+		json_t *e;
+		json_array_foreach(kl, i, e) {
+			int bit = -1;
+			for (int k = 0; k < GK__COUNT && json_is_string(e); k++)
+				if (strcmp(json_string_value(e), graph_kind_names[k]) == 0)
+					bit = k;
+			if (bit < 0 || (q.kinds & (1u << bit)))
+				return fail(err, SVC_E_PARAMS, "`kind` names function, method, record, field, variant, case, case_field, "
+				    "class, resource, interface, import (each once)");
+			q.kinds |= 1u << bit;
+		}
+	}
+	SvcTrace t;
+	svc_trace_init(&t);
+	if (!program(v, &t, err) || (calls && !resolve(v, calls, &q.calls, err)) ||
+	    (called_by && !resolve(v, called_by, &q.called_by, err))) {
+		svc_trace_free(&t);
+		return false;
+	}
+	GraphMeta meta = meta_of(&v->file);
+	buf_puts(out, "{\"query\":");
+	size_t at = out->len;
+	graph_query(out, v->file.g, &meta, &q);
+	while (out->len > at && out->data[out->len - 1] == '\n')
+		out->len--;
+	finish(out, &t, trace);
+	return true;
+}
+
+/* ---- commands run in this process ------------------------------------------------ */
+
+/* Reads fd's file from its start, at most max bytes; false past it. */
+static bool
+slurp(int fd, size_t max, Buf *out)
+{
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return false;
+	char chunk[8192];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0) {
+		if (out->len + (size_t)n > max)
+			return false;
+		buf_put(out, chunk, (size_t)n);
+	}
+	return n == 0;
+}
+
+static int
+temp_fd(char *path)
+{
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, 256, "%.200s/semaprax-serve-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+bool
+svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+{
+	SvcCommandFn fn = o->find_command ? o->find_command(argv[0]) : NULL;
+	if (!fn)
+		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
+	char p1[256], p2[256];
+	int fo = temp_fd(p1), fe = temp_fd(p2), in = open("/dev/null", O_RDONLY);
+	if (fo < 0 || fe < 0 || in < 0) {
+		if (fo >= 0)
+			close(fo);
+		if (fe >= 0)
+			close(fe);
+		if (in >= 0)
+			close(in);
+		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
+	}
+	fflush(stdout);
+	fflush(stderr);
+	int so = dup(1), se = dup(2), si = dup(0);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	dup2(in, 0);
+	*status = fn(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	dup2(si, 0);
+	close(so);
+	close(se);
+	close(si);
+	close(in);
+	bool fits = slurp(fo, o->max_message, bo) && slurp(fe, o->max_message, be);
+	close(fo);
+	close(fe);
+	if (!fits)
+		return fail(err, SVC_E_RESPONSE_TOO_LARGE, "the command's output exceeds %zu bytes", o->max_message);
+	return true;
+}
+
+/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…}. */
+static bool
+command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
+{
+	Buf bo = {0}, be = {0};
+	bool ok = svc_capture(&v->o, argc, argv, &bo, &be, status, err);
+	if (ok) {
+		buf_printf(out, "{\"exit\":%d,\"stdout\":", *status);
+		json_str(out, bo.data ? bo.data : "", bo.len);
+		buf_puts(out, ",\"stderr\":");
+		json_str(out, be.data ? be.data : "", be.len);
+		buf_putc(out, '}');
+	}
+	buf_free(&bo);
+	buf_free(&be);
+	return ok;
+}
+
+/* The file on disk holds exactly the service's source (commands read the disk). */
+static bool
+on_disk(Service *v, SvcError *err)
+{
+	if (v->project || !v->have_file)
+		return true;
+	DiagSink d;
+	diag_init(&d, v->file.path, NULL, 0);
+	size_t len;
+	char *src = driver_read_source(v->file.path, &len, &d);
+	diag_free(&d);
+	bool same = src && len == v->file.len && memcmp(src, v->file.src, len) == 0;
+	free(src);
+	if (!same)
+		return fail(err, SVC_E_UNSAVED, "the held source differs from `%.150s` on disk: write it, or `refresh` without text",
+		    v->file.path);
+	return true;
+}
+
+static bool
+m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "format", NULL };
+	const char *format;
+	if (!params_closed(params, names, err) || !param_string(params, "format", &format, err))
+		return false;
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "doc reads a single file");
+	char *argv[4] = { "doc", v->operand, NULL, NULL };
+	int argc = 2;
+	if (format && strcmp(format, "json") == 0)
+		argv[argc++] = "--json";
+	else if (format && strcmp(format, "html") == 0)
+		argv[argc++] = "--html";
+	else if (format && strcmp(format, "text") != 0)
+		return fail(err, SVC_E_PARAMS, "`format` is text, json or html");
+	int status;
+	return on_disk(v, err) && command(v, argc, argv, out, err, &status);
+}
+
+static bool
+m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
+{
+	static const char *const names[] = { "patch", "revision", NULL };
+	const char *patch, *rev;
+	if (!params_closed(params, names, err) || !param_string(params, "patch", &patch, err) ||
+	    !param_string(params, "revision", &rev, err))
+		return false;
+	if (!patch)
+		return fail(err, SVC_E_PARAMS, "`patch` (the .spatch text) is required");
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file");
+	if (!on_disk(v, err))
+		return false;
+	if (rev) {
+		SvcTrace t;
+		svc_trace_init(&t);
+		DiagSink s;
+		if (!ensure_input(v, err)) {
+			svc_trace_free(&t);
+			return false;
+		}
+		bool ok = svc_file_check(&v->file, &t, &s);
+		diag_free(&s);
+		svc_trace_free(&t);
+		if (!ok || strcmp(v->file.revision, rev) != 0)
+			return fail(err, SVC_E_STALE, "the program's revision is not `%.100s`: re-read it and rebase the patch", rev);
+	}
+	char path[256];
+	const char *dir = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%.200s/semaprax-serve-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return fail(err, SVC_E_IO, "cannot create a temporary file for the patch");
+	size_t n = strlen(patch);
+	bool wrote = write(fd, patch, n) == (ssize_t)n;
+	close(fd);
+	int status = 1;
+	bool ok = wrote || fail(err, SVC_E_IO, "cannot write the patch");
+	if (ok) {
+		char *argv[5] = { "patch", v->operand, path, apply ? NULL : "--dry-run", NULL };
+		ok = command(v, apply ? 3 : 4, argv, out, err, &status);
+	}
+	unlink(path);
+	if (ok && apply && status == 0 && v->have_file)
+		ok = svc_file_set(&v->file, NULL, 0, err);   /* the edited file is the input now */
+	return ok;
+}
+
+static bool
+m_run(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "args", "max_steps", NULL };
+	long steps = 0;
+	if (!params_closed(params, names, err) || !param_int(params, "max_steps", 1, 1000000000000L, &steps, err))
+		return false;
+	json_t *args = params ? json_object_get(params, "args") : NULL;
+	if (args && (!json_is_array(args) || json_array_size(args) > 256))
+		return fail(err, SVC_E_PARAMS, "`args` is a list of at most 256 strings");
+	size_t nargs = args ? json_array_size(args) : 0;
+	char **argv = spx_xcalloc(nargs + 8, sizeof *argv);
+	char num[32];
+	int argc = 0;
+	argv[argc++] = "run";
+	argv[argc++] = v->project ? v->manifest : v->operand;
+	if (!v->project)
+		argv[argc++] = "--json";
+	if (steps) {
+		snprintf(num, sizeof num, "%ld", steps);
+		argv[argc++] = "--max-steps";
+		argv[argc++] = num;
+	}
+	if (nargs) {
+		argv[argc++] = "--";
+		for (size_t i = 0; i < nargs; i++) {
+			json_t *a = json_array_get(args, i);
+			if (!json_is_string(a) || strlen(json_string_value(a)) != json_string_length(a)) {
+				free(argv);
+				return fail(err, SVC_E_PARAMS, "`args` is a list of strings (no NUL)");
+			}
+			argv[argc++] = (char *)json_string_value(a);
+		}
+	}
+	int status;
+	bool ok = on_disk(v, err) && command(v, argc, argv, out, err, &status);
+	free(argv);
+	return ok;
+}
+
+static bool
+m_test(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { NULL };
+	if (!params_closed(params, names, err))
+		return false;
+	if (!v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "test runs a project's test module: serve the project");
+	char *argv[4] = { "test", v->manifest, "--json", NULL };
+	int status;
+	return command(v, 3, argv, out, err, &status);
+}
+
+static bool
+m_protocol(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { NULL };
+	if (!params_closed(params, names, err))
+		return false;
+	buf_printf(out, "{\"protocol\":\"semaprax.service.v1\",\"framing\":\"newline-delimited\",\"max_message_bytes\":%zu,"
+	    "\"methods\":[", v->o.max_message);
+	for (int i = 0; i < svc_nmethods; i++) {
+		if (i)
+			buf_putc(out, ',');
+		json_cstr(out, svc_method_names[i]);
+	}
+	buf_printf(out, "],\"operand\":{\"kind\":\"%s\",\"path\":", v->project ? "project" : "file");
+	json_cstr(out, v->operand);
+	buf_puts(out, "}}");
+	return true;
+}
+
+bool
+svc_call(Service *v, const char *method, json_t *params, Buf *out, SvcError *err)
+{
+	if (params && !json_is_object(params))
+		return fail(err, SVC_E_PARAMS, "params must be an object");
+	if (strcmp(method, "protocol") == 0)
+		return m_protocol(v, params, out, err);
+	if (strcmp(method, "status") == 0)
+		return m_status(v, params, out, err);
+	if (strcmp(method, "check") == 0)
+		return m_check(v, params, out, err);
+	if (strcmp(method, "refresh") == 0)
+		return m_refresh(v, params, out, err);
+	if (strcmp(method, "graph") == 0)
+		return m_graph(v, params, out, err);
+	if (strcmp(method, "context") == 0)
+		return m_context(v, params, out, err);
+	if (strcmp(method, "query") == 0)
+		return m_query(v, params, out, err);
+	if (strcmp(method, "doc") == 0)
+		return m_doc(v, params, out, err);
+	if (strcmp(method, "patch/preview") == 0)
+		return m_patch(v, params, out, err, false);
+	if (strcmp(method, "patch/apply") == 0)
+		return m_patch(v, params, out, err, true);
+	if (strcmp(method, "run") == 0)
+		return m_run(v, params, out, err);
+	if (strcmp(method, "test") == 0)
+		return m_test(v, params, out, err);
+	if (strcmp(method, "ping") == 0) {
+		static const char *const names[] = { NULL };
+		if (!params_closed(params, names, err))
+			return false;
+		buf_puts(out, "{}");
+		return true;
+	}
+	return fail(err, SVC_E_METHOD, "no method `%.100s`", method);
+}

@@ -1,0 +1,383 @@
+/*
+ * rpc.c — JSON-RPC 2.0 and MCP over stdio (docs/service.md, "Protocol").
+ *
+ * Framing: one message per line (newline-delimited JSON, what MCP's stdio
+ * transport specifies; our writer never emits a raw newline inside a
+ * message).  A frame longer than the bound (--max-message-bytes, 1 MiB by
+ * default) is skipped to its newline and answered with SVC_E_TOO_LARGE;
+ * memory stays bounded by the bound.  Nesting deeper than SVC_MAX_DEPTH is
+ * refused before the parser sees it; jansson parses the rest
+ * (JSON_REJECT_DUPLICATES; invalid UTF-8 is a parse error; `\u0000` is
+ * read, for source text, and refused in every other string parameter).  A message
+ * without an id is a notification and gets no reply, whatever it says;
+ * batches (arrays) are refused (MCP dropped them).
+ */
+#include "svc_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../support/json.h"
+#include "../project/manifest.h"
+
+/* ---- open and close ------------------------------------------------------------- */
+
+Service *
+svc_open(const SvcOptions *o)
+{
+	Service *v = spx_xcalloc(1, sizeof *v);
+	v->o = *o;
+	if (v->o.max_message < SVC_MIN_MAX_MESSAGE)
+		v->o.max_message = SVC_DEFAULT_MAX_MESSAGE;
+	v->operand = spx_xstrdup(o->operand);
+	v->manifest = project_manifest_for(o->operand, NULL);
+	v->project = v->manifest != NULL;
+	svc_file_init(&v->file, o->operand);
+	return v;
+}
+
+void
+svc_close(Service *v)
+{
+	if (!v)
+		return;
+	if (v->pj) {
+		project_free(v->pj);
+		free(v->pj);
+	}
+	svc_file_free(&v->file);
+	free(v->manifest);
+	free(v->operand);
+	free(v);
+}
+
+/* ---- replies -------------------------------------------------------------------- */
+
+/* The id as written back: an integer, a string, or null. */
+static void
+put_id(Buf *out, json_t *id)
+{
+	if (id && json_is_integer(id))
+		buf_printf(out, "%lld", (long long)json_integer_value(id));
+	else if (id && json_is_string(id))
+		json_str(out, json_string_value(id), json_string_length(id));
+	else
+		buf_puts(out, "null");
+}
+
+static void
+reply_error(Buf *out, json_t *id, int code, const char *message)
+{
+	out->len = 0;
+	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(out, id);
+	buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
+	json_cstr(out, message);
+	buf_puts(out, "}}");
+}
+
+static void
+reply_result(Service *v, Buf *out, json_t *id, const Buf *result)
+{
+	out->len = 0;
+	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(out, id);
+	buf_puts(out, ",\"result\":");
+	if (out->len + result->len + 1 > v->o.max_message) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "the result (%zu bytes) exceeds the %zu-byte message bound", result->len, v->o.max_message);
+		reply_error(out, id, SVC_E_RESPONSE_TOO_LARGE, msg);
+		return;
+	}
+	buf_put(out, result->data ? result->data : "null", result->data ? result->len : 4);
+	buf_putc(out, '}');
+}
+
+/* ---- MCP ------------------------------------------------------------------------ */
+
+#define MCP_LATEST "2025-06-18"
+static const char *const mcp_versions[] = { "2025-06-18", "2025-03-26", "2024-11-05" };
+
+typedef struct McpTool {
+	const char *name, *method, *description, *schema;
+} McpTool;
+
+#define NO_ARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+#define TRACE_ARG "\"trace\":{\"type\":\"boolean\",\"description\":\"report which products executed and which were reused\"}"
+
+static const McpTool mcp_tools[] = {
+	{ "protocol", "protocol", "The service protocol: version, framing, message bound, methods, operand.", NO_ARGS },
+	{ "status", "status", "What the service holds now (operand, bytes, declarations, revision), computing nothing.", NO_ARGS },
+	{ "check", "check", "Verify the program (incrementally): ok, revision and diagnostics (each with its code, span, help and fixes).",
+	  "{\"type\":\"object\",\"properties\":{" TRACE_ARG "},\"additionalProperties\":false}" },
+	{ "refresh", "refresh", "Replace the held source with `text` (unsaved bytes), or re-read it from disk when absent; then check.",
+	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\",\"description\":\"the whole new source\"}," TRACE_ARG
+	  "},\"additionalProperties\":false}" },
+	{ "graph", "graph", "The semantic graph (semaprax.graph.c1) of the verified program.",
+	  "{\"type\":\"object\",\"properties\":{" TRACE_ARG "},\"additionalProperties\":false}" },
+	{ "context", "context", "Bounded agent context (semaprax.context.c1) around one declaration.",
+	  "{\"type\":\"object\",\"properties\":{\"symbol\":{\"type\":\"string\",\"description\":\"stable id, name or Owner.name\"},"
+	  "\"direction\":{\"enum\":[\"forward\",\"reverse\",\"both\"]},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024},"
+	  "\"max_bytes\":{\"type\":\"integer\",\"minimum\":2048,\"maximum\":16777216},\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,"
+	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
+	  TRACE_ARG "},\"required\":[\"symbol\"],\"additionalProperties\":false}" },
+	{ "query", "query", "Declarations matching every filter given (semaprax query --json).",
+	  "{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"name\":{\"type\":\"string\"},"
+	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\"},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
+	  TRACE_ARG "},\"additionalProperties\":false}" },
+	{ "doc", "doc", "The program's documentation (semaprax doc) of the file on disk.",
+	  "{\"type\":\"object\",\"properties\":{\"format\":{\"enum\":[\"text\",\"json\",\"html\"]}},\"additionalProperties\":false}" },
+	{ "patch_preview", "patch/preview", "Apply a semantic patch (.spatch text) as a dry run: what it would change, nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "patch_apply", "patch/apply", "Apply a semantic patch to the file; with `revision`, refused when the program is no longer at it.",
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
+	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
+	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1}},\"additionalProperties\":false}" },
+	{ "test", "test", "Run the project's test module (semaprax test --json).", NO_ARGS },
+};
+#define MCP_NTOOLS ((int)(sizeof mcp_tools / sizeof mcp_tools[0]))
+
+static void
+mcp_initialize(json_t *params, Buf *res)
+{
+	const char *want = NULL;
+	json_t *pv = json_is_object(params) ? json_object_get(params, "protocolVersion") : NULL;
+	if (pv && json_is_string(pv))
+		want = json_string_value(pv);
+	const char *ver = MCP_LATEST;
+	for (int i = 0; want && i < 3; i++)
+		if (strcmp(want, mcp_versions[i]) == 0)
+			ver = mcp_versions[i];
+	buf_puts(res, "{\"protocolVersion\":");
+	json_cstr(res, ver);
+	buf_puts(res, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":\"semaprax\",\"version\":\""
+	    SPX_VERSION "\"},\"instructions\":\"Semantic service of one SEMAPRAX program: call check (or refresh with new text) "
+	    "first; graph, context and query answer from the verified program.\"}");
+}
+
+static void
+mcp_tools_list(Buf *res)
+{
+	buf_puts(res, "{\"tools\":[");
+	for (int i = 0; i < MCP_NTOOLS; i++) {
+		if (i)
+			buf_putc(res, ',');
+		buf_puts(res, "{\"name\":");
+		json_cstr(res, mcp_tools[i].name);
+		buf_puts(res, ",\"description\":");
+		json_cstr(res, mcp_tools[i].description);
+		buf_puts(res, ",\"inputSchema\":");
+		buf_puts(res, mcp_tools[i].schema);
+		buf_putc(res, '}');
+	}
+	buf_puts(res, "]}");
+}
+
+/* tools/call: the operation's result (or error) as one text content. */
+static bool
+mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
+{
+	json_t *name = json_is_object(params) ? json_object_get(params, "name") : NULL;
+	json_t *args = json_is_object(params) ? json_object_get(params, "arguments") : NULL;
+	if (!name || !json_is_string(name)) {
+		err->code = SVC_E_PARAMS;
+		snprintf(err->message, sizeof err->message, "tools/call needs `name`");
+		return false;
+	}
+	const McpTool *tool = NULL;
+	for (int i = 0; i < MCP_NTOOLS && !tool; i++)
+		if (strcmp(mcp_tools[i].name, json_string_value(name)) == 0)
+			tool = &mcp_tools[i];
+	if (!tool) {
+		err->code = SVC_E_PARAMS;
+		snprintf(err->message, sizeof err->message, "unknown tool `%.100s`", json_string_value(name));
+		return false;
+	}
+	if (args && json_is_null(args))
+		args = NULL;
+	Buf r = {0};
+	SvcError e = { 0, "" };
+	bool ok = svc_call(v, tool->method, args, &r, &e);
+	buf_puts(res, "{\"content\":[{\"type\":\"text\",\"text\":");
+	if (ok) {
+		json_str(res, r.data ? r.data : "", r.len);
+	} else {
+		char text[320];
+		snprintf(text, sizeof text, "error %d: %s", e.code, e.message);
+		json_cstr(res, text);
+	}
+	buf_printf(res, "}],\"isError\":%s}", ok ? "false" : "true");
+	buf_free(&r);
+	return true;
+}
+
+/* ---- one frame ------------------------------------------------------------------ */
+
+/* The deepest nesting of [ and { outside strings, stopping past limit. */
+static int
+nesting(const char *s, size_t n, int limit)
+{
+	int depth = 0, max = 0;
+	bool str = false;
+	for (size_t i = 0; i < n && max <= limit; i++) {
+		char c = s[i];
+		if (str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				str = false;
+		} else if (c == '"') {
+			str = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth > max)
+				max = depth;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return max;
+}
+
+static bool
+valid_id(json_t *id)
+{
+	return json_is_integer(id) || json_is_string(id) || json_is_null(id);
+}
+
+bool
+svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
+{
+	out->len = 0;
+	if (len > v->o.max_message) {
+		reply_error(out, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound");
+		return true;
+	}
+	if (nesting(frame, len, SVC_MAX_DEPTH) > SVC_MAX_DEPTH) {
+		reply_error(out, NULL, SVC_E_INVALID_REQUEST, "the message nests deeper than 64 levels");
+		return true;
+	}
+	json_error_t jerr;
+	json_t *msg = json_loadb(frame, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!msg) {
+		char m[200];
+		snprintf(m, sizeof m, "parse error: %.150s", jerr.text);
+		reply_error(out, NULL, SVC_E_PARSE, m);
+		return true;
+	}
+	bool replied = true;
+	json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;
+	if (id && !valid_id(id))
+		id = NULL;
+	json_t *jv = json_is_object(msg) ? json_object_get(msg, "jsonrpc") : NULL;
+	json_t *method = json_is_object(msg) ? json_object_get(msg, "method") : NULL;
+	json_t *params = json_is_object(msg) ? json_object_get(msg, "params") : NULL;
+	bool extra = false;
+	if (json_is_object(msg)) {
+		const char *key;
+		json_t *val;
+		json_object_foreach(msg, key, val)
+			extra = extra || !(strcmp(key, "jsonrpc") == 0 || strcmp(key, "id") == 0 || strcmp(key, "method") == 0 ||
+			    strcmp(key, "params") == 0);
+	}
+	bool notification = json_is_object(msg) && !json_object_get(msg, "id") && method && json_is_string(method);
+	if (json_is_array(msg)) {
+		reply_error(out, NULL, SVC_E_INVALID_REQUEST, "batches are not supported: send one request per line");
+	} else if (!json_is_object(msg) || !jv || !json_is_string(jv) || strcmp(json_string_value(jv), "2.0") != 0 ||
+	    !method || !json_is_string(method) || extra || (json_object_get(msg, "id") && !id) ||
+	    (params && !json_is_object(params) && !json_is_array(params))) {
+		if (notification && !extra)
+			replied = false;   /* a notification is never answered */
+		else
+			reply_error(out, id, SVC_E_INVALID_REQUEST, "not a JSON-RPC 2.0 request (jsonrpc \"2.0\", method string, "
+			    "id integer or string, params object)");
+	} else {
+		const char *name = json_string_value(method);
+		if (notification) {
+			replied = false;
+			if (strcmp(name, "exit") == 0)
+				v->exiting = true;
+		} else if (v->shut) {
+			reply_error(out, id, SVC_E_SHUT_DOWN, "the service was shut down: no requests after `shutdown`");
+		} else if (!v->o.mcp && strcmp(name, "shutdown") == 0) {
+			v->shut = true;
+			Buf r = {0};
+			buf_puts(&r, "null");
+			reply_result(v, out, id, &r);
+			buf_free(&r);
+		} else {
+			Buf r = {0};
+			SvcError e = { 0, "" };
+			bool ok;
+			if (v->o.mcp && strcmp(name, "initialize") == 0) {
+				mcp_initialize(params, &r);
+				v->initialized = true;
+				ok = true;
+			} else if (v->o.mcp && strcmp(name, "ping") == 0) {
+				buf_puts(&r, "{}");
+				ok = true;
+			} else if (v->o.mcp && strcmp(name, "tools/list") == 0) {
+				mcp_tools_list(&r);
+				ok = true;
+			} else if (v->o.mcp && strcmp(name, "tools/call") == 0) {
+				ok = mcp_call(v, params, &r, &e);
+			} else if (v->o.mcp) {
+				ok = false;
+				e.code = SVC_E_METHOD;
+				snprintf(e.message, sizeof e.message, "no MCP method `%.100s`", name);
+			} else {
+				ok = svc_call(v, name, params, &r, &e);
+			}
+			if (ok)
+				reply_result(v, out, id, &r);
+			else
+				reply_error(out, id, e.code, e.message);
+			buf_free(&r);
+		}
+	}
+	json_decref(msg);
+	return replied;
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+int
+svc_serve(Service *v, FILE *in, FILE *out)
+{
+	Buf frame = {0}, reply = {0};
+	bool over = false;
+	int c;
+	for (;;) {
+		c = getc(in);
+		if (c != '\n' && c != EOF) {
+			if (frame.len < v->o.max_message)
+				buf_putc(&frame, (char)c);
+			else
+				over = true;
+			continue;
+		}
+		size_t n = frame.len;
+		if (n && frame.data[n - 1] == '\r')
+			n--;
+		bool blank = !over && n == 0;
+		if (over) {
+			reply.len = 0;
+			reply_error(&reply, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound (--max-message-bytes)");
+		}
+		if (!blank && (over ? true : svc_handle_frame(v, frame.data, n, &reply))) {
+			fwrite(reply.data, 1, reply.len, out);
+			fputc('\n', out);
+			fflush(out);
+		}
+		frame.len = 0;
+		over = false;
+		if (c == EOF || v->exiting)
+			break;
+	}
+	buf_free(&frame);
+	buf_free(&reply);
+	return 0;
+}

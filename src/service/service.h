@@ -1,0 +1,96 @@
+/*
+ * service.h — the semantic service (issue 17): one long-lived process that
+ * holds a program's verified meaning and answers agents over stdio.
+ *
+ *   db.c       the incremental product database of one source file
+ *              (parse, resolve, per-declaration bodies, revision, program,
+ *              graph), with the trace of what each request executed and
+ *              reused; a project is held as one product (docs/service.md)
+ *   methods.c  the operations (status, check, graph, context, query, doc,
+ *              refresh, patch/preview, patch/apply, run, test), each writing
+ *              its JSON result into a Buf
+ *   rpc.c      JSON-RPC 2.0 over newline-delimited stdio (jansson reads,
+ *              support/json.c writes), bounded frames, and MCP on the same
+ *              framing (`serve --mcp`)
+ *
+ * The layer above the project layer and below src/cli/ (prefix svc_).
+ * Operations that only exist as commands (doc, patch, run, test) run the
+ * command function in this process with its output captured: the command
+ * table is handed in by the caller (cli/cmd_serve.c), so this layer never
+ * includes src/cli/.  Nothing here is global: a process may hold several
+ * services.
+ */
+#ifndef SPX_SERVICE_H
+#define SPX_SERVICE_H
+
+#include <stdio.h>
+
+#include "../support/buf.h"
+
+/* A command of the command table: `int run(int argc, char **argv)`. */
+typedef int (*SvcCommandFn)(int argc, char **argv);
+typedef SvcCommandFn (*SvcFindCommand)(const char *name);
+
+#define SVC_DEFAULT_MAX_MESSAGE (1u << 20)
+#define SVC_MIN_MAX_MESSAGE 1024u
+#define SVC_MAX_DEPTH 64
+
+/* Stable error codes (docs/service.md lists them; JSON-RPC's own below -32600). */
+enum {
+	SVC_E_PARSE = -32700,          /* not JSON (or not UTF-8) */
+	SVC_E_INVALID_REQUEST = -32600,/* not a request object, bad id, nesting too deep */
+	SVC_E_METHOD = -32601,         /* no such method */
+	SVC_E_PARAMS = -32602,         /* params of the wrong shape */
+	SVC_E_INTERNAL = -32603,
+	SVC_E_TOO_LARGE = -32001,      /* the request frame exceeds --max-message-bytes */
+	SVC_E_RESPONSE_TOO_LARGE = -32002, /* the result would exceed it */
+	SVC_E_SHUT_DOWN = -32003,      /* a request after `shutdown` */
+	SVC_E_NOT_VERIFIED = -32004,   /* the program does not verify (check says why) */
+	SVC_E_SYMBOL = -32005,         /* no declaration has that name or stable id */
+	SVC_E_UNSAVED = -32006,        /* the held source differs from the file on disk */
+	SVC_E_STALE = -32007,          /* patch/apply: the expected revision is not the current one */
+	SVC_E_UNSUPPORTED = -32008,    /* the operation is not available for this operand */
+	SVC_E_IO = -32009,             /* a file could not be read or written */
+};
+
+typedef struct SvcOptions {
+	const char *operand;           /* a source file, a project directory or semaprax.toml */
+	size_t max_message;            /* bytes per request frame and per response */
+	bool mcp;
+	SvcFindCommand find_command;   /* doc, patch, run, test (NULL: those are unsupported) */
+} SvcOptions;
+
+typedef struct Service Service;
+
+/* Opens the service on an operand (nothing is read until the first request).
+ * NULL with a message on stderr when the operand is unusable. */
+Service *svc_open(const SvcOptions *o);
+void svc_close(Service *v);
+
+/* Serves newline-delimited messages from in until EOF or `exit`; replies to out.
+ * Returns the process status (0). */
+int svc_serve(Service *v, FILE *in, FILE *out);
+
+/* One frame (without its newline): the reply, if any, into out (no
+ * newline); false when the frame was a notification or produced no reply. */
+bool svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out);
+
+/* The LSP server (lsp.c): Content-Length framed JSON-RPC over in/out until
+ * `exit` or EOF; returns the process status (0 after `shutdown`, else 1). */
+int svc_lsp(const SvcOptions *o, FILE *in, FILE *out);
+
+/* ---- internal to the layer (db.c, methods.c, rpc.c) ---- */
+
+typedef struct SvcError {
+	int code;
+	char message[256];
+} SvcError;
+
+/* Runs one operation: its JSON result into out; false with *err set. */
+struct json_t;
+bool svc_call(Service *v, const char *method, struct json_t *params, Buf *out, SvcError *err);
+/* The operation names in a fixed order (protocol, tools/list). */
+extern const char *const svc_method_names[];
+extern const int svc_nmethods;
+
+#endif

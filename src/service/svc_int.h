@@ -1,0 +1,127 @@
+/*
+ * svc_int.h — the service's private types: the product database of one
+ * source file (db.c) and the trace of a request.
+ */
+#ifndef SPX_SVC_INT_H
+#define SPX_SVC_INT_H
+
+#include "../driver/program.h"
+#include "../graph/graph.h"
+#include "../project/project.h"
+#include "service.h"
+
+/* What one request did with the products (docs/service.md, "Products"). */
+typedef struct SvcTrace {
+	Buf executed, reused, backdated;   /* JSON string lists, comma-separated */
+	int nexecuted, nreused, nbackdated;
+} SvcTrace;
+
+/* A cached diagnostic, its offsets relative to the start of its owner
+ * declaration (owner -1: absolute). */
+typedef struct SvcFix {
+	uint32_t start, end;
+	char *text;
+} SvcFix;
+
+typedef struct SvcDiag {
+	DiagCode code;
+	char *message, *help;
+	bool has_span;
+	int owner;
+	uint32_t start, end;
+	SvcFix *fixes;
+	int nfixes;
+} SvcDiag;
+
+typedef struct SvcDiags {
+	SvcDiag *items;
+	int len;
+} SvcDiags;
+
+/* One top-level declaration as the last parse saw it. */
+typedef struct SvcItem {
+	char *key;           /* "fn:name", "record:Name", … ("#2" on a repeat) */
+	char *name;          /* the declared name */
+	int kind;            /* DeclKind */
+	bool has_body;       /* a function or class: a body product */
+	bool separable;      /* a non-generic function: callers read its signature only */
+	bool generic;        /* a generic function: the module's instances are one product */
+	unsigned char sig[32], all[32];
+	char **deps;         /* the words its text mentions, sorted, unique */
+	int ndeps;
+	uint32_t start, end;
+	uint32_t name_start, name_end;   /* the declared name */
+	bool have_body;      /* the body product exists */
+	SvcDiags diags;      /* the body product: its diagnostics */
+} SvcItem;
+
+typedef struct SvcFile {
+	char *path;
+	char *src;           /* the input: the held source bytes */
+	size_t len;
+	unsigned char src_digest[32];
+	/* parse */
+	bool parsed;         /* a parse product exists */
+	unsigned char parsed_digest[32];
+	bool parse_failed;
+	SvcDiags parse_diags;/* when the parse failed */
+	Session *sess;       /* the last successful parse (its AST) */
+	unsigned char header[32];
+	SvcItem *items;
+	int nitems;
+	/* resolve: the declaration pass's diagnostics (head before bodies, tail after) */
+	bool have_resolve;
+	SvcDiags resolve_head, resolve_tail;
+	/* revision */
+	bool have_revision;
+	char revision[72];
+	/* program (full check + HIR) and its graph model */
+	bool have_program;
+	unsigned char program_digest[32];
+	Program *prog;
+	Session *psess;
+	bool prog_ok;
+	GraphModel *g;
+	char schema[32], pdigest[72];
+} SvcFile;
+
+void svc_trace_init(SvcTrace *t);
+void svc_trace_free(SvcTrace *t);
+void svc_trace_add(SvcTrace *t, int which, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+enum { SVC_EXECUTED, SVC_REUSED, SVC_BACKDATED };
+/* {"executed":[…],"reused":[…],"backdated":[…]} */
+void svc_trace_json(Buf *out, const SvcTrace *t);
+
+void svc_file_init(SvcFile *f, const char *path);
+void svc_file_free(SvcFile *f);
+/* The input: a copy of the bytes, or (src NULL) the file re-read; false
+ * with a message when unreadable. */
+bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
+/* Brings parse, resolve, bodies and revision up to date (recording into t)
+ * and renders the diagnostics into out: a sink over the current source
+ * (diag_free it).  True when the program verifies. */
+bool svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out);
+/* Brings the program product (full check, HIR, graph model) up to date;
+ * false when the program does not verify. */
+bool svc_file_program(SvcFile *f, SvcTrace *t);
+
+/* Runs command argv[0] of o's command table in this process (stdin from
+ * /dev/null, stdout and stderr captured into bo and be, each within
+ * o->max_message); false with *err when it cannot run or says too much. */
+bool svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err);
+
+struct Service {
+	SvcOptions o;
+	char *operand;
+	bool project;        /* the operand is a project (manifest path below) */
+	char *manifest;
+	SvcFile file;        /* file mode: the database */
+	bool have_file;      /* the input was set (first use reads the file) */
+	Project *pj;         /* project mode: the project product */
+	bool pj_ok;
+	bool shut;           /* `shutdown` was answered */
+	bool initialized;    /* MCP: `initialize` was answered */
+	bool exiting;        /* the `exit` notification arrived */
+};
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/sh
+# tests/service-test.sh BIN — the semantic service (issue 17, docs/service.md):
+# scripted clients over stdio (tests/service/*.py, python3):
+#   session.py  JSON-RPC: every method, the incremental traces of body,
+#               signature and comment edits, diagnostics equal to check --json
+#   mcp.py      MCP: initialize, tools/list with schemas, tools/call
+#   project.py  a project operand
+#   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
+#   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 16th under
+#               ASan) refreshed and edited in one service: diagnostics equal to
+#               check --json
+#   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
+#   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
+#               test-sanitize) no leak report, in every build no growth
+set -u
+export PYTHONDONTWRITEBYTECODE=1
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+dir=$(cd "$(dirname "$0")" && pwd)/service
+fail=0
+for t in session mcp project lsp; do
+	python3 "$dir/$t.py" "$bin" || fail=1
+done
+# under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the
+# sanitized `check` per step is what costs
+every=1
+[ -n "${ASAN_OPTIONS:-}" ] && every=16
+python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
+python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
+python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
+rm -rf "${TMPDIR:-/tmp}"/spx-service-* 2>/dev/null
+if [ "$fail" -ne 0 ]; then
+	echo "service-test: FAILED" >&2
+	exit 1
+fi
+echo "service-test: ok"

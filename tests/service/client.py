@@ -1,0 +1,82 @@
+"""client.py — a scripted client of `semaprax serve` (tests/service/).
+
+Speaks newline-delimited JSON-RPC 2.0 over the child's pipes, the framing
+docs/service.md describes; every test here fails loudly (AssertionError,
+exit 1) on the first unexpected answer."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+class Client:
+    def __init__(self, binary, operand, *extra, cwd=None):
+        self.p = subprocess.Popen([binary, "serve", operand, *extra], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+        self.next_id = 1
+
+    def send_raw(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def read(self):
+        line = self.p.stdout.readline()
+        assert line, "the service closed its output (stderr: %r)" % self.p.stderr.read()[:2000]
+        assert line.endswith(b"\n")
+        return json.loads(line)
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send_raw(json.dumps(msg).encode() + b"\n")
+        reply = self.read()
+        assert reply.get("id") == rid, (method, reply)
+        assert reply.get("jsonrpc") == "2.0", reply
+        return reply
+
+    def call(self, method, params=None):
+        reply = self.request(method, params)
+        assert "result" in reply, (method, reply)
+        return reply["result"]
+
+    def error(self, method, params=None):
+        reply = self.request(method, params)
+        assert "error" in reply, (method, reply)
+        return reply["error"]["code"]
+
+    def notify(self, method, params=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send_raw(json.dumps(msg).encode() + b"\n")
+
+    def close(self):
+        self.p.stdin.close()
+        rest = self.p.stdout.read()
+        status = self.p.wait(timeout=60)
+        err = self.p.stderr.read()
+        return status, rest, err
+
+
+def cli_check(binary, path):
+    """`semaprax check --json`: (diagnostics, revision or None)."""
+    r = subprocess.run([binary, "check", path, "--json"], capture_output=True)
+    lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+    diags = [l for l in lines if "code" in l]
+    status = [l for l in lines if "status" in l]
+    rev = status[0].get("revision") if status and status[0]["status"] == "verified" else None
+    return diags, rev
+
+
+def tempdir():
+    return tempfile.mkdtemp(prefix="spx-service-")
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL: " + what, file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,67 @@
+"""corpus.py BIN [DIR [EVERY]] — the service agrees with `semaprax check --json` on
+every fixture (tests/fixtures/**/*.spx): each is refreshed into one
+long-lived service, then edited three ways — a comment line inserted after
+the module line (positions move, parse backdated), a blank line at the end
+of the first and of the last declaration with a body (that body re-checked)
+and back — and after each
+step the diagnostics, their order and the revision must equal check's."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+from client import Client, check, cli_check, tempdir
+
+BIN = sys.argv[1]
+ROOT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "fixtures")
+EVERY = int(sys.argv[3]) if len(sys.argv) > 3 else 1   # a sample: every EVERY-th fixture
+files = sorted(glob.glob(os.path.join(ROOT, "**", "*.spx"), recursive=True))[::EVERY]
+d = tempdir()
+path = os.path.join(d, "corpus.spx")
+open(path, "w").close()
+c = Client(BIN, path)
+steps = 0
+
+
+def step(text, what):
+    global steps
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return
+    with open(path, "wb") as f:
+        f.write(data)
+    r = c.call("refresh", {"text": text})
+    diags, rev = cli_check(BIN, path)
+    check(r["diagnostics"] == diags, "%s: diagnostics differ from check --json\nservice: %s\ncheck:   %s" %
+          (what, json.dumps(r["diagnostics"])[:3000], json.dumps(diags)[:3000]))
+    check(r["revision"] == rev, "%s: revision %r, check %r" % (what, r["revision"], rev))
+    steps += 1
+
+
+for fx in files:
+    try:
+        with open(fx, encoding="utf-8") as f:
+            text = f.read()
+    except (UnicodeDecodeError, OSError):
+        continue
+    if len(text) > 200000:
+        continue
+    step(text, fx)
+    nl = text.find("\n")
+    if nl >= 0:
+        step(text[:nl + 1] + "// moved\n" + text[nl + 1:], fx + " (comment inserted)")
+    at = text.find("\n}\n")
+    if at >= 0:
+        step(text[:at] + "\n" + text[at:], fx + " (a body edited)")
+        step(text, fx + " (back)")
+    last = text.rfind("\n}\n")
+    if last > at >= 0:
+        step(text[:last] + "\n" + text[last:], fx + " (the last body edited)")
+        step(text, fx + " (back again)")
+c.call("shutdown")
+c.notify("exit")
+status, _, err = c.close()
+check(status == 0, "service exit %r %s" % (status, err[-2000:]))
+print("service corpus: ok (%d fixtures, %d steps agree with check --json)" % (len(files), steps))

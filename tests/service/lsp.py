@@ -1,0 +1,223 @@
+"""lsp.py BIN — a scripted LSP client of `semaprax lsp` (Content-Length
+framing): initialize (UTF-16 positions by default, UTF-8 when offered),
+didOpen/didChange/didClose with publishDiagnostics, hover, definition,
+documentSymbol, formatting, codeAction (a diagnostic's fix), shutdown/exit,
+and the errors before initialize, after shutdown and for unknown methods."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from client import check
+
+BIN = sys.argv[1]
+
+
+class Lsp:
+    def __init__(self):
+        self.p = subprocess.Popen([BIN, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.n = 0
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def read(self):
+        length = None
+        while True:
+            line = self.p.stdout.readline()
+            check(line, "the server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            k, _, v = line.decode().partition(":")
+            if k.lower() == "content-length":
+                length = int(v)
+        return json.loads(self.p.stdout.read(length))
+
+    def request(self, method, params=None):
+        self.n += 1
+        self.send({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params or {}})
+        while True:
+            m = self.read()
+            if m.get("id") == self.n:
+                return m
+            check("method" in m, "unexpected %r" % m)
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def diagnostics(self):
+        m = self.read()
+        check(m.get("method") == "textDocument/publishDiagnostics", "publishDiagnostics expected: %r" % m)
+        return m["params"]
+
+
+URI = "file:///tmp/spx-lsp/%C3%A9t%C3%A9.spx"
+SRC = """module demo.lsp;
+
+@id("demo.add")
+fn add(a: i64, b: i64) -> i64
+    requires a >= 0
+{
+    a + b
+}
+
+@id("demo.main")
+fn main() -> i64 {
+    let s = "\u00e9\U0001F600";
+    add(1, true)
+}
+"""
+
+L = Lsp()
+r = L.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}})
+check(r["error"]["code"] == -32002, "a request before initialize")
+r = L.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+caps = r["result"]["capabilities"]
+check(caps["positionEncoding"] == "utf-16" and caps["textDocumentSync"]["change"] == 1, "capabilities %r" % caps)
+check(caps["hoverProvider"] and caps["definitionProvider"] and caps["documentFormattingProvider"], "providers")
+L.notify("initialized", {})
+
+L.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": SRC}})
+d = L.diagnostics()
+check(d["uri"] == URI and d["version"] == 1, "diagnostics of the open document")
+errs = [x for x in d["diagnostics"] if x["severity"] == 1]
+check(len(errs) == 1 and errs[0]["code"].startswith("SPX-") and errs[0]["source"] == "semaprax", "one error %r" % d)
+# `true` on line 12, after the UTF-16 pair of the emoji on line 11 (which does not matter here)
+check(errs[0]["range"]["start"]["line"] == 12, "error line %r" % errs[0])
+
+# hover over the call of `add`: its canonical header, contracts and stable id
+h = L.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 12, "character": 5}})
+v = h["result"]["contents"]["value"]
+check("fn add(a: i64, b: i64) -> i64" in v and "demo.add" in v, "hover %r" % v)
+g = L.request("textDocument/definition", {"textDocument": {"uri": URI}, "position": {"line": 12, "character": 5}})
+check(g["result"]["uri"] == URI and g["result"]["range"]["start"] == {"line": 3, "character": 3}, "definition %r" % g)
+n = L.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 1, "character": 0}})
+check(n["result"] is None, "hover on nothing")
+
+# a change fixes the error: diagnostics empty of errors
+FIXED = SRC.replace("add(1, true)", "add(1, 2)")
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": FIXED}]})
+d = L.diagnostics()
+check(d["version"] == 2 and not [x for x in d["diagnostics"] if x["severity"] == 1], "fixed %r" % d)
+
+# references by resolved identity: the call in main (and the declaration when asked)
+refs = L.request("textDocument/references", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                             "context": {"includeDeclaration": True}})["result"]
+check([(x["range"]["start"]["line"], x["range"]["start"]["character"]) for x in refs] == [(3, 3), (12, 4)],
+      "references %r" % refs)
+refs = L.request("textDocument/references", {"textDocument": {"uri": URI}, "position": {"line": 12, "character": 5},
+                                             "context": {"includeDeclaration": False}})["result"]
+check(len(refs) == 1, "references without the declaration")
+# rename through the semantic patch engine: the declaration and its call, one whole-text edit
+ren = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                         "newName": "plus"})
+new_text = ren["result"]["changes"][URI][0]["newText"]
+check("fn plus(a: i64, b: i64)" in new_text and "plus(1, 2)" in new_text and "add(" not in new_text, "rename %r" % ren)
+bad = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
+                                         "newName": "main"})
+check("error" in bad, "a rename the engine refuses is an error %r" % bad)
+check(not [f for f in os.listdir(tempfile.gettempdir()) if f.startswith("semaprax-lsp-")], "rename cleans its files")
+
+# semantic tokens: decode the relative encoding against the legend
+legend = caps["semanticTokensProvider"]["legend"]["tokenTypes"]
+data = L.request("textDocument/semanticTokens/full", {"textDocument": {"uri": URI}})["result"]["data"]
+check(len(data) % 5 == 0 and data, "token data")
+lines = FIXED.split("\n")
+toks, line, col = [], 0, 0
+for k in range(0, len(data), 5):
+    dl, dc, ln, ty, _ = data[k:k + 5]
+    line, col = line + dl, (col + dc if dl == 0 else dc)
+    toks.append((lines[line][col:col + ln] if line != 11 else None, legend[ty]))
+for want in [("module", "keyword"), ("fn", "keyword"), ("add", "function"), ("i64", "type"), ("requires", "keyword"),
+             ("id", "decorator"), ("1", "number"), ("a", "variable")]:
+    check(want in toks, "semantic token %r in %r" % (want, toks[:40]))
+
+syms = L.request("textDocument/documentSymbol", {"textDocument": {"uri": URI}})["result"]
+check([(s["name"], s["kind"]) for s in syms] == [("add", 12), ("main", 12)], "symbols %r" % syms)
+check(syms[1]["selectionRange"]["start"] == {"line": 10, "character": 3}, "main's name")
+
+# formatting: non-canonical text gets one whole-document edit; canonical text none
+UGLY = FIXED.replace("    a + b", "        a   +   b")
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 3}, "contentChanges": [{"text": UGLY}]})
+L.diagnostics()
+f = L.request("textDocument/formatting", {"textDocument": {"uri": URI}, "options": {"tabSize": 4, "insertSpaces": True}})
+tmp = tempfile.mkdtemp(prefix="spx-service-")
+with open(os.path.join(tmp, "u.spx"), "w") as fh:
+    fh.write(UGLY)
+canon = subprocess.run([BIN, "fmt", os.path.join(tmp, "u.spx"), "--stdout"], capture_output=True).stdout.decode()
+check(len(f["result"]) == 1 and f["result"][0]["newText"] == canon and canon != UGLY, "formatting %r" % f)
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 4}, "contentChanges": [{"text": canon}]})
+L.diagnostics()
+f = L.request("textDocument/formatting", {"textDocument": {"uri": URI}, "options": {}})
+check(f["result"] == [], "canonical text needs no edit")
+
+# a diagnostic with a fix becomes a quick fix
+UNSAFE = """module demo.lsp;
+
+permit { unsafe }
+
+@id("app.main")
+fn main() -> i64
+{
+    let mut n = 1;
+    unsafe {
+        n = n + 1;
+        0
+    }
+    n
+}
+"""
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 5}, "contentChanges": [{"text": UNSAFE}]})
+d = L.diagnostics()
+n102 = [x for x in d["diagnostics"] if x["code"] == "SPX-N102"]
+check(n102, "N102 reported %r" % d)
+a = L.request("textDocument/codeAction", {"textDocument": {"uri": URI}, "range": n102[0]["range"],
+                                          "context": {"diagnostics": n102}})["result"]
+check(len(a) == 1 and a[0]["kind"] == "quickfix" and a[0]["title"].startswith("SPX-N102"), "code action %r" % a)
+edit = a[0]["edit"]["changes"][URI][0]
+check(edit["newText"].startswith("@audit(") and edit["range"]["start"] == {"line": 8, "character": 4}, "the fix %r" % edit)
+
+L.notify("textDocument/didClose", {"textDocument": {"uri": URI}})
+check(L.diagnostics()["diagnostics"] == [], "closing clears diagnostics")
+check(L.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}})["error"]["code"] == -32602,
+      "a closed document")
+check(L.request("workspace/symbol", {"query": ""})["error"]["code"] == -32601, "unsupported method")
+check(L.request("shutdown")["result"] is None, "shutdown")
+check(L.request("textDocument/hover", {})["error"]["code"] == -32600, "after shutdown")
+L.notify("exit", {})
+check(L.p.wait(timeout=30) == 0, "exit 0 after shutdown")
+
+# UTF-8 positions when the client offers them; columns count bytes then
+L = Lsp()
+r = L.request("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}})
+check(r["result"]["capabilities"]["positionEncoding"] == "utf-8", "utf-8 negotiated")
+EMOJI = SRC.replace('let s = "\u00e9\U0001F600";\n    add(1, true)', 'let s = "\u00e9\U0001F600"; add(1, true)')
+L.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "version": 1, "text": EMOJI}})
+e8 = [x for x in L.diagnostics()["diagnostics"] if x["severity"] == 1][0]["range"]["start"]
+L.request("shutdown")
+L.notify("exit", {})
+L.p.wait(timeout=30)
+L = Lsp()
+L.request("initialize", {"capabilities": {}})
+L.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "version": 1, "text": EMOJI}})
+e16 = [x for x in L.diagnostics()["diagnostics"] if x["severity"] == 1][0]["range"]["start"]
+check(e8["line"] == e16["line"] == 11 and e8["character"] - e16["character"] == 3, "utf-8 %r vs utf-16 %r" % (e8, e16))
+L.p.stdin.close()
+check(L.p.wait(timeout=30) == 1, "EOF without shutdown exits 1")
+
+# malformed frames: each answered with an error, the server keeps serving
+L = Lsp()
+L.p.stdin.write(b"Content-Length: abc\r\n\r\n")
+L.p.stdin.write(b"Content-Length: 2\r\n\r\nxx")
+L.p.stdin.write(b"Content-Length: 9\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[1,2,{}]\n")
+L.p.stdin.write(b"Content-Length: 99999999\r\n\r\n" + b"a" * 99999999)
+L.p.stdin.flush()
+codes = [L.read()["error"]["code"] for _ in range(4)]
+check(codes == [-32600, -32700, -32600, -32001], "malformed frames %r" % codes)
+check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "still serving")
+L.p.stdin.close()
+L.p.wait(timeout=30)
+print("service lsp: ok")

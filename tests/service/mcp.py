@@ -1,0 +1,102 @@
+"""mcp.py BIN — a scripted MCP host session against `semaprax serve --mcp FILE`:
+initialize (version negotiation), the initialized notification, ping,
+tools/list with input schemas, tools/call of each operation with the answer
+as text content, tool errors as isError results, protocol errors for unknown
+tools and methods."""
+import json
+import os
+import sys
+
+from client import Client, check, tempdir
+
+BIN = sys.argv[1]
+d = tempdir()
+path = os.path.join(d, "m.spx")
+SRC = """module demo.m;
+
+@id("demo.half")
+fn half(x: i64) -> i64 {
+    x / 2
+}
+
+@id("demo.main")
+fn main() -> i64 {
+    half(84) - 42
+}
+"""
+with open(path, "w") as f:
+    f.write(SRC)
+
+c = Client(BIN, path, "--mcp")
+init = c.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "spx-test-host", "version": "1"}})
+check(init["protocolVersion"] == "2025-06-18", "version echoed")
+check("tools" in init["capabilities"], "tools capability")
+check(init["serverInfo"]["name"] == "semaprax", "server info")
+c.notify("notifications/initialized")
+check(c.call("ping") == {}, "ping")
+
+# an unknown protocol version: the server answers with the one it speaks
+c2 = Client(BIN, path, "--mcp")
+check(c2.call("initialize", {"protocolVersion": "1999-01-01", "capabilities": {}})["protocolVersion"] == "2025-06-18",
+      "version negotiation")
+c2.close()
+
+tools = c.call("tools/list")["tools"]
+names = [t["name"] for t in tools]
+check(names == ["protocol", "status", "check", "refresh", "graph", "context", "query", "doc", "patch_preview",
+                "patch_apply", "run", "test"], "tool names %r" % names)
+for t in tools:
+    s = t["inputSchema"]
+    check(s["type"] == "object" and "properties" in s and t["description"], "schema of %s" % t["name"])
+ctx = [t for t in tools if t["name"] == "context"][0]
+check(ctx["inputSchema"]["required"] == ["symbol"], "context requires symbol")
+
+
+def tool(name, args=None):
+    params = {"name": name}
+    if args is not None:
+        params["arguments"] = args
+    r = c.call("tools/call", params)
+    check(len(r["content"]) == 1 and r["content"][0]["type"] == "text", "one text content")
+    return r["isError"], r["content"][0]["text"]
+
+
+err, text = tool("check", {"trace": True})
+res = json.loads(text)
+check(not err and res["ok"] and res["revision"].startswith("sha256:"), "check tool %r" % text)
+check(set(res["trace"]["executed"]) == {"parse", "resolve", "body:fn:half", "body:fn:main", "revision"}, "trace")
+err, text = tool("refresh", {"text": SRC.replace("x / 2", "x / 2 + 0"), "trace": True})
+res = json.loads(text)
+check(not err and set(res["trace"]["executed"]) == {"parse", "resolve", "body:fn:half", "revision"}, "refresh tool")
+err, text = tool("refresh", {})
+check(not err and json.loads(text)["ok"], "refresh from disk")
+err, text = tool("query", {"id": "demo.h"})
+check(not err and json.loads(text)["query"]["declarations"][0][1] == "demo.half", "query tool")
+err, text = tool("context", {"symbol": "demo.main", "direction": "forward"})
+check(not err and json.loads(text)["context"]["root"] == "demo.main", "context tool")
+err, text = tool("graph")
+check(not err and json.loads(text)["graph"]["schema"] == "semaprax.graph.c1", "graph tool")
+err, text = tool("run")
+check(not err and json.loads(text)["exit"] == 0, "run tool")
+err, text = tool("doc", {"format": "json"})
+check(not err and json.loads(text)["exit"] == 0, "doc tool")
+err, text = tool("status")
+check(not err and json.loads(text)["kind"] == "file", "status tool")
+
+# a tool's own failure is a result with isError, not a protocol error
+err, text = tool("context", {"symbol": "nowhere"})
+check(err and text.startswith("error -32005:"), "unknown symbol as isError: %r" % text)
+err, text = tool("context", {"symbol": 7})
+check(err and text.startswith("error -32602:"), "bad argument as isError")
+err, text = tool("test")
+check(err and text.startswith("error -32008:"), "test of a file")
+
+# protocol errors: unknown tool, missing name, unknown method, JSON-RPC's shutdown is not MCP's
+check(c.error("tools/call", {"name": "nosuch"}) == -32602, "unknown tool")
+check(c.error("tools/call", {}) == -32602, "tools/call without name")
+check(c.error("resources/list") == -32601, "unknown MCP method")
+check(c.error("shutdown") == -32601, "no shutdown in MCP")
+status, rest, _ = c.close()
+check(status == 0 and rest == b"", "EOF ends the MCP service")
+print("service mcp: ok")

@@ -1,0 +1,233 @@
+"""session.py BIN — a scripted JSON-RPC session against `semaprax serve FILE`:
+every method, the incremental database's traces for a body, a signature and
+a comment edit (asserted as sets of products), and the service's diagnostics
+compared with `semaprax check --json` after every edit."""
+import json
+import os
+import sys
+
+from client import Client, check, cli_check, tempdir
+
+BIN = sys.argv[1]
+d = tempdir()
+path = os.path.join(d, "app.spx")
+
+BASE = """module demo.app;
+
+// the callee
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn twice(x: i64) -> i64 {
+    add(x, x)
+}
+
+@id("demo.other")
+fn other(x: i64) -> i64 {
+    x * 3
+}
+
+fn main() -> i64 {
+    twice(21) + other(0) - 42
+}
+"""
+
+
+def write(text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def trace_sets(result):
+    t = result["trace"]
+    return set(t["executed"]), set(t["reused"]), set(t["backdated"])
+
+
+def same_as_cli(c, result, text, what):
+    """The service's answer equals `semaprax check --json` on the same bytes."""
+    write(text)
+    diags, rev = cli_check(BIN, path)
+    check(result["diagnostics"] == diags, what + ": diagnostics differ from check --json:\n%s\n%s" %
+          (json.dumps(result["diagnostics"]), json.dumps(diags)))
+    check(result["revision"] == rev, what + ": revision %r, check says %r" % (result["revision"], rev))
+    check(result["ok"] == (rev is not None), what + ": ok")
+
+
+write(BASE)
+c = Client(BIN, path)
+
+# protocol, ping, status before anything was read
+p = c.call("protocol")
+check(p["protocol"] == "semaprax.service.v1" and p["framing"] == "newline-delimited", "protocol")
+check(p["max_message_bytes"] == 1048576, "default bound")
+check(set(p["methods"]) >= {"status", "check", "graph", "context", "query", "doc", "refresh", "patch/preview",
+                            "patch/apply", "run", "test", "ping", "shutdown"}, "methods listed")
+check(c.call("ping") == {}, "ping")
+st = c.call("status")
+check(st["kind"] == "file" and st["parsed"] is False and st["revision"] is None, "status before check")
+
+# the cold check: everything executes
+r = c.call("check", {"trace": True})
+ex, re_, bd = trace_sets(r)
+ALL_BODIES = {"body:fn:add", "body:fn:twice", "body:fn:other", "body:fn:main"}
+check(ex == {"parse", "resolve", "revision"} | ALL_BODIES and not re_ and not bd, "cold check trace %r" % r["trace"])
+same_as_cli(c, r, BASE, "cold")
+check(c.call("status")["revision"] == r["revision"], "status revision after check")
+
+# nothing changed: everything reused
+r = c.call("check", {"trace": True})
+ex, re_, bd = trace_sets(r)
+check(not ex and re_ == {"parse", "resolve", "revision"} | ALL_BODIES, "warm check trace %r" % r["trace"])
+
+# a body edit re-checks that body only
+BODY = BASE.replace("x * 3", "x * 4 - x")
+r = c.call("refresh", {"text": BODY, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "body:fn:other", "revision"}, "body edit executed %r" % r["trace"])
+check(re_ == ALL_BODIES - {"body:fn:other"} and not bd, "body edit reused %r" % r["trace"])
+same_as_cli(c, r, BODY, "body edit")
+
+# a signature edit re-checks the function and its callers (twice), not the rest
+SIG = BODY.replace("fn add(a: i64, b: i64) -> i64 {\n    a + b", "fn add(a: i64, c: i64) -> i64 {\n    a + c")
+r = c.call("refresh", {"text": SIG, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "body:fn:add", "body:fn:twice", "revision"}, "signature edit executed %r" % r["trace"])
+check(re_ == {"body:fn:other", "body:fn:main"}, "signature edit reused %r" % r["trace"])
+same_as_cli(c, r, SIG, "signature edit")
+
+# a comment edit re-runs the parse only, which is backdated
+COMMENT = SIG.replace("// the callee\n", "// the callee\n// a second line\n\n")
+r = c.call("refresh", {"text": COMMENT, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse"} and bd == {"parse"}, "comment edit executed %r" % r["trace"])
+check(re_ == {"resolve", "revision"} | ALL_BODIES, "comment edit reused %r" % r["trace"])
+same_as_cli(c, r, COMMENT, "comment edit")
+
+# an error in one body, then lines above it move: the cached diagnostic moves with it
+ERR = COMMENT.replace("x * 4 - x", "x * true")
+r = c.call("refresh", {"text": ERR, "trace": True})
+check(not r["ok"] and any(x["code"] == "SPX-T208" for x in r["diagnostics"]), "error reported")
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "body:fn:other"}, "error body executed %r" % r["trace"])
+same_as_cli(c, r, ERR, "error body")
+MOVED = ERR.replace("// a second line\n", "// a second line\n// and a third\n")
+r = c.call("refresh", {"text": MOVED, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse"} and bd == {"parse"}, "moved error: parse only %r" % r["trace"])
+same_as_cli(c, r, MOVED, "moved error")
+
+# a syntax error: the parse fails, and the next good parse re-checks everything
+BROKEN = MOVED.replace("fn main() -> i64 {", "fn main( -> i64 {")
+r = c.call("refresh", {"text": BROKEN, "trace": True})
+check(not r["ok"] and r["diagnostics"] and trace_sets(r)[0] == {"parse"}, "parse error")
+same_as_cli(c, r, BROKEN, "parse error")
+r = c.call("refresh", {"text": BASE, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "revision"} | ALL_BODIES, "after a parse error everything runs %r" % r["trace"])
+same_as_cli(c, r, BASE, "recovered")
+
+# a new function: resolve runs, only the new body and bodies naming it are checked
+ADDED = BASE + "\nfn extra() -> i64 {\n    other(2)\n}\n"
+r = c.call("refresh", {"text": ADDED, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "body:fn:extra", "revision"}, "added function %r" % r["trace"])
+same_as_cli(c, r, ADDED, "added function")
+# a type declaration changes: every body runs again (the sound fallback)
+TYPED = ADDED + "\nrecord Pair {\n    a: i64,\n}\n"
+r = c.call("refresh", {"text": TYPED, "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex >= ALL_BODIES | {"body:fn:extra", "resolve"}, "type change re-checks all %r" % r["trace"])
+same_as_cli(c, r, TYPED, "type added")
+
+# back to the disk: refresh without text re-reads the file (BASE)
+write(BASE)
+r = c.call("refresh", {"trace": True})
+same_as_cli(c, r, BASE, "disk refresh")
+
+# the read side: graph, context, query from the program product
+g = c.call("graph", {"trace": True})
+check(g["graph"]["schema"] == "semaprax.graph.c1", "graph schema")
+check(set(g["trace"]["executed"]) == {"program", "graph"}, "graph executes the program %r" % g["trace"])
+q = c.call("query", {"name": "tw", "trace": True})
+check([x[1] for x in q["query"]["declarations"]] == ["auto:demo.app.twice"], "query by name %r" % q)
+check(set(q["trace"]["reused"]) == {"program", "graph"} and not q["trace"]["executed"], "query reuses %r" % q["trace"])
+q = c.call("query", {"calls": "add"})
+check([x[1] for x in q["query"]["declarations"]] == ["auto:demo.app.twice"], "query calls")
+cx = c.call("context", {"symbol": "twice", "direction": "both", "depth": 2})
+check(cx["context"]["root"] == "auto:demo.app.twice", "context root")
+check(c.error("context", {"symbol": "nosuch"}) == -32005, "unknown symbol code")
+check(c.error("context", {}) == -32602, "context needs a symbol")
+check(c.error("context", {"symbol": "twice", "depth": 0}) == -32602, "depth bound")
+check(c.error("query", {"kind": ["nonsense"]}) == -32602, "query kind")
+
+# commands run in this process on the file on disk
+run = c.call("run")
+out = [json.loads(l) for l in run["stdout"].splitlines() if l.strip()]
+check(run["exit"] == 0 and out[-1]["payload"]["outcome"]["value"] == "0", "run outcome %r" % run)
+doc = c.call("doc")
+check(doc["exit"] == 0 and "fn twice(x: i64) -> i64" in doc["stdout"], "doc text")
+check(c.error("doc", {"format": "pdf"}) == -32602, "doc format")
+check(c.error("test") == -32008, "test of a single file is unsupported")
+
+# unsaved bytes: commands that read the disk refuse
+c.call("refresh", {"text": BODY})
+check(c.error("run") == -32006, "run refuses unsaved bytes")
+c.call("refresh")
+
+# patches: preview writes nothing; apply is stale-safe and refreshes the held source
+rev = c.call("check")["revision"]
+PATCH = "base %s\nrename demo.other to triple\n" % rev
+prev = c.call("patch/preview", {"patch": PATCH})
+check(prev["exit"] == 0 and "triple" in prev["stdout"], "patch/preview %r" % prev)
+with open(path) as f:
+    check(f.read() == BASE, "preview wrote nothing")
+check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "stale revision refused")
+with open(path) as f:
+    check(f.read() == BASE, "a stale apply wrote nothing")
+check(c.error("patch/preview", {}) == -32602, "patch text required")
+ap = c.call("patch/apply", {"patch": PATCH, "revision": rev})
+check(ap["exit"] == 0, "patch/apply %r" % ap)
+with open(path) as f:
+    now = f.read()
+check("fn triple(" in now and "triple(0)" in now, "apply renamed the function and its call")
+r = c.call("check", {"trace": True})
+check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held source now %r" % r["trace"])
+same_as_cli(c, r, now, "after patch/apply")
+write(BASE)
+c.call("refresh")
+
+# errors: unknown method, bad params, notifications get nothing
+check(c.error("nosuch") == -32601, "unknown method")
+check(c.error("check", {"bogus": 1}) == -32602, "unknown parameter")
+check(c.error("check", {"trace": "yes"}) == -32602, "wrong type")
+check(c.error("refresh", {"text": 5}) == -32602, "text must be a string")
+c.notify("check")
+c.notify("nosuch")
+check(c.call("ping") == {}, "notifications were not answered")
+
+# the default bound: 1 MiB a frame; a larger one is skipped and answered with -32001
+c.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"refresh","params":{"text":"' + b"a" * (1 << 20) + b'"}}\n')
+big = c.read()
+check(big["id"] is None and big["error"]["code"] == -32001, "oversized frame %r" % big)
+check(c.call("ping") == {}, "serving after an oversized frame")
+# a text just under the bound is taken
+r = c.call("refresh", {"text": BASE + "//" + "x" * 1000000 + "\n"})
+check(r["ok"], "a large comment is fine")
+c.call("refresh")
+
+# shutdown, then every request is an error, then exit
+check(c.call("shutdown") is None, "shutdown")
+check(c.error("ping") == -32003, "request after shutdown")
+check(c.error("check") == -32003, "request after shutdown (check)")
+c.notify("exit")
+status, rest, err = c.close()
+check(status == 0 and rest == b"", "exit status %r, trailing output %r" % (status, rest))
+
+# --max-message-bytes bounds responses too
+write(BASE)
+c = Client(BIN, path, "--max-message-bytes", "1024")
+check(c.error("graph") == -32002, "a response over the bound is an error")
+check(c.call("ping") == {}, "still serving")
+c.close()
+print("service session: ok")
