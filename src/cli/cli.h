@@ -71,6 +71,7 @@ int cli_cmd_test(int argc, char **argv);
 int cli_cmd_new(int argc, char **argv);
 int cli_cmd_lock(int argc, char **argv);
 int cli_cmd_serve(int argc, char **argv);
+int cli_cmd_lsp(int argc, char **argv);
 
 /* cmd_run.c, shared with `test`: an interpreter outcome as its JSON object
  * (TOOLCHAIN.md §3.3), the status object, and "sha256:" + hex SHA-256 of

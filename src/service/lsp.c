@@ -1,0 +1,578 @@
+/*
+ * lsp.c — the LSP server (`semaprax lsp`, issue 17 item 4; docs/editors.md):
+ * the base protocol's framing (Content-Length headers) over stdio, the
+ * lifecycle (initialize, initialized, shutdown, exit), the open documents
+ * (full text sync) and their diagnostics, and the dispatch of the features
+ * (lsp_feat.c).  Positions are converted between LSP's (line, UTF-16 code
+ * unit) and our byte offsets here.
+ *
+ * Messages are read with jansson like the service's (rpc.c), bounded by
+ * --max-message-bytes; replies and notifications are written with our own
+ * writer.  Each document is a single-file product database (db.c): an edit
+ * re-checks only what it can affect.
+ */
+#include "lsp_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../support/json.h"
+#include "lsp.h"
+
+/* ---- positions ---------------------------------------------------------------- */
+
+void
+lsp_doc_lines(LspDoc *d)
+{
+	const char *s = d->file.src ? d->file.src : "";
+	size_t n = d->file.src ? d->file.len : 0;
+	int cap = 64;
+	free(d->lines);
+	d->lines = spx_xmalloc(sizeof *d->lines * (size_t)cap);
+	d->nlines = 0;
+	d->lines[d->nlines++] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\n')
+			continue;
+		if (d->nlines == cap) {
+			cap *= 2;
+			d->lines = spx_xrealloc(d->lines, sizeof *d->lines * (size_t)cap);
+		}
+		d->lines[d->nlines++] = (uint32_t)(i + 1);
+	}
+}
+
+/* UTF-16 code units of the UTF-8 text s[0..n) (a four-byte sequence is a
+ * surrogate pair; invalid bytes count one each). */
+static long
+utf16_units(const char *s, size_t n)
+{
+	long u = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		u += c >= 0xF0 ? 2 : 1;
+	}
+	return u;
+}
+
+void
+lsp_line_col(const LspDoc *d, uint32_t off, long *line, long *col)
+{
+	if (off > d->file.len)
+		off = (uint32_t)d->file.len;
+	int lo = 0, hi = d->nlines - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (d->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*line = lo;
+	*col = utf16_units(d->file.src + d->lines[lo], off - d->lines[lo]);
+}
+
+void
+lsp_put_pos(Buf *out, const LspDoc *d, uint32_t off)
+{
+	long line, col;
+	lsp_line_col(d, off, &line, &col);
+	buf_printf(out, "{\"line\":%ld,\"character\":%ld}", line, col);
+}
+
+void
+lsp_put_range(Buf *out, const LspDoc *d, uint32_t start, uint32_t end)
+{
+	buf_puts(out, "{\"start\":");
+	lsp_put_pos(out, d, start);
+	buf_puts(out, ",\"end\":");
+	lsp_put_pos(out, d, end);
+	buf_putc(out, '}');
+}
+
+uint32_t
+lsp_offset(const LspDoc *d, long line, long character)
+{
+	if (line < 0)
+		return 0;
+	if (line >= d->nlines)
+		return (uint32_t)d->file.len;
+	uint32_t at = d->lines[line];
+	uint32_t end = line + 1 < d->nlines ? d->lines[line + 1] - 1 : (uint32_t)d->file.len;
+	long u = 0;
+	while (at < end && u < character) {
+		unsigned char c = (unsigned char)d->file.src[at];
+		u += c >= 0xF0 ? 2 : 1;
+		at++;
+		while (at < end && ((unsigned char)d->file.src[at] & 0xC0) == 0x80)
+			at++;
+	}
+	return at;
+}
+
+/* ---- the server --------------------------------------------------------------- */
+
+typedef struct Lsp {
+	LspDoc *docs;
+	int ndocs, cap;
+	size_t max_message;
+	bool initialized, shut, exiting;
+	FILE *out;
+} Lsp;
+
+static void
+send(Lsp *L, const Buf *msg)
+{
+	fprintf(L->out, "Content-Length: %zu\r\n\r\n", msg->len);
+	fwrite(msg->data, 1, msg->len, L->out);
+	fflush(L->out);
+}
+
+static void
+put_id(Buf *out, json_t *id)
+{
+	if (id && json_is_integer(id))
+		buf_printf(out, "%lld", (long long)json_integer_value(id));
+	else if (id && json_is_string(id))
+		json_str(out, json_string_value(id), json_string_length(id));
+	else
+		buf_puts(out, "null");
+}
+
+static void
+send_error(Lsp *L, json_t *id, int code, const char *message)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(&b, id);
+	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
+	json_cstr(&b, message);
+	buf_puts(&b, "}}");
+	send(L, &b);
+	buf_free(&b);
+}
+
+static void
+send_result(Lsp *L, json_t *id, const Buf *result)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	put_id(&b, id);
+	buf_puts(&b, ",\"result\":");
+	if (b.len + result->len + 1 > L->max_message) {
+		buf_free(&b);
+		send_error(L, id, SVC_E_RESPONSE_TOO_LARGE, "the result exceeds the message bound (--max-message-bytes)");
+		return;
+	}
+	buf_put(&b, result->data ? result->data : "null", result->data ? result->len : 4);
+	buf_putc(&b, '}');
+	send(L, &b);
+	buf_free(&b);
+}
+
+static void
+send_notification(Lsp *L, const char *method, const Buf *params)
+{
+	Buf b = {0};
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":");
+	json_cstr(&b, method);
+	buf_puts(&b, ",\"params\":");
+	buf_put(&b, params->data, params->len);
+	buf_putc(&b, '}');
+	send(L, &b);
+	buf_free(&b);
+}
+
+/* ---- documents ---------------------------------------------------------------- */
+
+static LspDoc *
+find_doc(Lsp *L, const char *uri)
+{
+	for (int i = 0; i < L->ndocs; i++)
+		if (strcmp(L->docs[i].uri, uri) == 0)
+			return &L->docs[i];
+	return NULL;
+}
+
+static void
+doc_free(LspDoc *d)
+{
+	free(d->uri);
+	free(d->lines);
+	svc_file_free(&d->file);
+}
+
+static int
+hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The path of a file: URI (percent-decoded), else the URI itself: the name
+ * diagnostics carry; nothing is read from it. */
+static char *
+uri_path(const char *uri)
+{
+	const char *s = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
+	char *p = spx_xmalloc(strlen(s) + 1);
+	size_t n = 0;
+	for (; *s; s++) {
+		if (*s == '%' && hexval(s[1]) >= 0 && hexval(s[2]) >= 0 && (hexval(s[1]) || hexval(s[2]))) {
+			p[n++] = (char)(hexval(s[1]) * 16 + hexval(s[2]));
+			s += 2;
+		} else {
+			p[n++] = *s;
+		}
+	}
+	p[n] = '\0';
+	return p;
+}
+
+static void
+publish(Lsp *L, LspDoc *d)
+{
+	Buf p = {0};
+	lsp_diagnostics(d, &p);
+	send_notification(L, "textDocument/publishDiagnostics", &p);
+	buf_free(&p);
+}
+
+/* Sets a document's text (a copy of the JSON string's bytes). */
+static void
+doc_set(LspDoc *d, json_t *text, long version)
+{
+	SvcError e;
+	svc_file_set(&d->file, json_string_value(text), json_string_length(text), &e);
+	d->version = version;
+	lsp_doc_lines(d);
+}
+
+static const char *
+str_at(json_t *o, const char *key)
+{
+	json_t *v = json_is_object(o) ? json_object_get(o, key) : NULL;
+	return v && json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v) ? json_string_value(v) : NULL;
+}
+
+static const char *
+doc_uri(json_t *params)
+{
+	return str_at(json_is_object(params) ? json_object_get(params, "textDocument") : NULL, "uri");
+}
+
+static void
+did_open(Lsp *L, json_t *params)
+{
+	json_t *td = json_is_object(params) ? json_object_get(params, "textDocument") : NULL;
+	const char *uri = str_at(td, "uri");
+	json_t *text = json_is_object(td) ? json_object_get(td, "text") : NULL;
+	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
+	if (!uri || !text || !json_is_string(text))
+		return;
+	LspDoc *d = find_doc(L, uri);
+	if (!d) {
+		if (L->ndocs == L->cap) {
+			L->cap = L->cap ? L->cap * 2 : 8;
+			L->docs = spx_xrealloc(L->docs, sizeof *L->docs * (size_t)L->cap);
+		}
+		d = &L->docs[L->ndocs++];
+		memset(d, 0, sizeof *d);
+		d->uri = spx_xstrdup(uri);
+		char *path = uri_path(uri);
+		svc_file_init(&d->file, path);
+		free(path);
+	}
+	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
+	publish(L, d);
+}
+
+static void
+did_change(Lsp *L, json_t *params)
+{
+	LspDoc *d = find_doc(L, doc_uri(params) ? doc_uri(params) : "");
+	json_t *td = json_object_get(params, "textDocument");
+	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
+	json_t *changes = d ? json_object_get(params, "contentChanges") : NULL;
+	if (!d || !json_is_array(changes))
+		return;
+	/* full sync: the last change holding the whole text wins */
+	json_t *text = NULL;
+	size_t i;
+	json_t *c;
+	json_array_foreach(changes, i, c) {
+		json_t *t = json_is_object(c) ? json_object_get(c, "text") : NULL;
+		if (t && json_is_string(t) && !json_object_get(c, "range"))
+			text = t;
+	}
+	if (!text)
+		return;
+	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : d->version + 1);
+	publish(L, d);
+}
+
+static void
+did_close(Lsp *L, json_t *params)
+{
+	const char *uri = doc_uri(params);
+	LspDoc *d = uri ? find_doc(L, uri) : NULL;
+	if (!d)
+		return;
+	Buf p = {0};
+	buf_puts(&p, "{\"uri\":");
+	json_cstr(&p, d->uri);
+	buf_puts(&p, ",\"diagnostics\":[]}");
+	int i = (int)(d - L->docs);
+	doc_free(d);
+	memmove(&L->docs[i], &L->docs[i + 1], sizeof *L->docs * (size_t)(L->ndocs - i - 1));
+	L->ndocs--;
+	send_notification(L, "textDocument/publishDiagnostics", &p);
+	buf_free(&p);
+}
+
+/* ---- requests ----------------------------------------------------------------- */
+
+static void
+initialize_result(Buf *r)
+{
+	buf_puts(r, "{\"capabilities\":{\"positionEncoding\":\"utf-16\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
+	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,"
+	    "\"documentFormattingProvider\":true,\"documentSymbolProvider\":true,"
+	    "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]},"
+	    "\"semanticTokensProvider\":{\"legend\":");
+	lsp_token_legend(r);
+	buf_puts(r, ",\"full\":true}},\"serverInfo\":{\"name\":\"semaprax\",\"version\":\"" SPX_VERSION "\"}}");
+}
+
+typedef bool (*Feature)(LspReq *r, Buf *out);
+
+static const struct {
+	const char *method;
+	Feature fn;
+	bool position;       /* params carry `position` */
+} features[] = {
+	{ "textDocument/hover", lsp_hover, true },
+	{ "textDocument/definition", lsp_definition, true },
+	{ "textDocument/references", lsp_references, true },
+	{ "textDocument/rename", lsp_rename, true },
+	{ "textDocument/formatting", lsp_formatting, false },
+	{ "textDocument/documentSymbol", lsp_document_symbols, false },
+	{ "textDocument/semanticTokens/full", lsp_semantic_tokens, false },
+	{ "textDocument/codeAction", lsp_code_action, false },
+};
+
+static void
+request(Lsp *L, const char *name, json_t *id, json_t *params)
+{
+	Buf r = {0};
+	if (L->shut) {
+		send_error(L, id, -32600, "the server was shut down: no requests after `shutdown`");
+	} else if (strcmp(name, "initialize") == 0) {
+		if (L->initialized) {
+			send_error(L, id, -32600, "`initialize` was already answered");
+		} else {
+			L->initialized = true;
+			initialize_result(&r);
+			send_result(L, id, &r);
+		}
+	} else if (!L->initialized) {
+		send_error(L, id, LSP_E_NOT_INITIALIZED, "the server is not initialized: send `initialize` first");
+	} else if (strcmp(name, "shutdown") == 0) {
+		L->shut = true;
+		buf_puts(&r, "null");
+		send_result(L, id, &r);
+	} else {
+		int k = -1;
+		for (int i = 0; i < (int)(sizeof features / sizeof features[0]) && k < 0; i++)
+			if (strcmp(features[i].method, name) == 0)
+				k = i;
+		if (k < 0) {
+			char m[200];
+			snprintf(m, sizeof m, "no method `%.150s`", name);
+			send_error(L, id, SVC_E_METHOD, m);
+			buf_free(&r);
+			return;
+		}
+		const char *uri = doc_uri(params);
+		LspDoc *d = uri ? find_doc(L, uri) : NULL;
+		json_t *pos = json_is_object(params) ? json_object_get(params, "position") : NULL;
+		json_t *ln = json_is_object(pos) ? json_object_get(pos, "line") : NULL;
+		json_t *ch = json_is_object(pos) ? json_object_get(pos, "character") : NULL;
+		if (!uri) {
+			send_error(L, id, SVC_E_PARAMS, "params need `textDocument.uri`");
+		} else if (features[k].position && (!json_is_integer(ln) || !json_is_integer(ch) || json_integer_value(ln) < 0 ||
+		    json_integer_value(ch) < 0)) {
+			send_error(L, id, SVC_E_PARAMS, "params need `position` {line, character} (non-negative integers)");
+		} else if (!d) {
+			send_error(L, id, LSP_E_REQUEST_FAILED, "the document is not open (send textDocument/didOpen first)");
+		} else {
+			LspReq q;
+			memset(&q, 0, sizeof q);
+			q.doc = d;
+			q.params = params;
+			if (features[k].position)
+				q.off = lsp_offset(d, (long)json_integer_value(ln), (long)json_integer_value(ch));
+			if (features[k].fn(&q, &r))
+				send_result(L, id, &r);
+			else
+				send_error(L, id, q.code, q.msg);
+		}
+	}
+	buf_free(&r);
+}
+
+static void
+notification(Lsp *L, const char *name, json_t *params)
+{
+	if (strcmp(name, "exit") == 0) {
+		L->exiting = true;
+		return;
+	}
+	if (!L->initialized || L->shut)
+		return;
+	if (strcmp(name, "textDocument/didOpen") == 0)
+		did_open(L, params);
+	else if (strcmp(name, "textDocument/didChange") == 0)
+		did_change(L, params);
+	else if (strcmp(name, "textDocument/didClose") == 0)
+		did_close(L, params);
+	/* initialized, $/cancelRequest, didSave, …: nothing to do */
+}
+
+/* The deepest nesting of [ and { outside strings, stopping past limit. */
+static int
+nesting(const char *s, size_t n, int limit)
+{
+	int depth = 0, max = 0;
+	bool str = false;
+	for (size_t i = 0; i < n && max <= limit; i++) {
+		if (str) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				str = false;
+		} else if (s[i] == '"') {
+			str = true;
+		} else if (s[i] == '[' || s[i] == '{') {
+			max = ++depth > max ? depth : max;
+		} else if ((s[i] == ']' || s[i] == '}') && depth > 0) {
+			depth--;
+		}
+	}
+	return max;
+}
+
+static void
+handle(Lsp *L, const char *body, size_t len)
+{
+	if (nesting(body, len, SVC_MAX_DEPTH) > SVC_MAX_DEPTH) {
+		send_error(L, NULL, SVC_E_INVALID_REQUEST, "the message nests deeper than 64 levels");
+		return;
+	}
+	json_error_t jerr;
+	json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!msg) {
+		char m[200];
+		snprintf(m, sizeof m, "parse error: %.150s", jerr.text);
+		send_error(L, NULL, SVC_E_PARSE, m);
+		return;
+	}
+	json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;
+	json_t *method = json_is_object(msg) ? json_object_get(msg, "method") : NULL;
+	json_t *params = json_is_object(msg) ? json_object_get(msg, "params") : NULL;
+	bool id_ok = !id || json_is_integer(id) || json_is_string(id);
+	if (!json_is_object(msg) || !method || !json_is_string(method) || !id_ok) {
+		/* a response from the client, or garbage: a request gets an error */
+		if (json_is_object(msg) && id && id_ok && !method)
+			; /* a response to a server request: we send none */
+		else
+			send_error(L, id_ok ? id : NULL, SVC_E_INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+	} else if (!id) {
+		notification(L, json_string_value(method), params);
+	} else {
+		request(L, json_string_value(method), id, params);
+	}
+	json_decref(msg);
+}
+
+/* Reads one header block; returns the Content-Length (-1: none or bad,
+ * -2: end of input). */
+static long long
+read_headers(FILE *in)
+{
+	char line[256];
+	long long len = -1;
+	bool any = false;
+	for (;;) {
+		size_t n = 0;
+		int c;
+		bool over = false;
+		while ((c = getc(in)) != EOF && c != '\n') {
+			if (n + 1 < sizeof line)
+				line[n++] = (char)c;
+			else
+				over = true;
+		}
+		if (c == EOF)
+			return -2;
+		if (n && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		if (n == 0) {
+			if (any)
+				return len;
+			continue;
+		}
+		any = true;
+		if (!over && strncasecmp(line, "Content-Length:", 15) == 0) {
+			const char *p = line + 15;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			char *end;
+			long long v = strtoll(p, &end, 10);
+			while (*end == ' ' || *end == '\t')
+				end++;
+			len = (*p >= '0' && *p <= '9' && *end == '\0' && v >= 0) ? v : -1;
+		}
+	}
+}
+
+int
+svc_lsp_serve(FILE *in, FILE *out, size_t max_message)
+{
+	Lsp L;
+	memset(&L, 0, sizeof L);
+	L.out = out;
+	L.max_message = max_message < SVC_MIN_MAX_MESSAGE ? SVC_DEFAULT_MAX_MESSAGE : max_message;
+	char *body = spx_xmalloc(L.max_message + 1);
+	int status = 0;
+	while (!L.exiting) {
+		long long n = read_headers(in);
+		if (n == -2)
+			break;
+		if (n < 0) {
+			send_error(&L, NULL, SVC_E_INVALID_REQUEST, "a message without a valid Content-Length header");
+			continue;
+		}
+		if ((unsigned long long)n > L.max_message) {
+			for (long long i = 0; i < n && getc(in) != EOF; i++)
+				;
+			send_error(&L, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound (--max-message-bytes)");
+			continue;
+		}
+		size_t got = fread(body, 1, (size_t)n, in);
+		if (got < (size_t)n)
+			break;
+		handle(&L, body, got);
+	}
+	/* exit after shutdown is 0, otherwise 1 (the LSP lifecycle) */
+	status = L.exiting && !L.shut ? 1 : 0;
+	for (int i = 0; i < L.ndocs; i++)
+		doc_free(&L.docs[i]);
+	free(L.docs);
+	free(body);
+	return status;
+}
