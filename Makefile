@@ -143,6 +143,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/patch-crash.sh $(BIN)
 	sh tests/project-test.sh $(BIN)
 	sh tests/service-test.sh $(BIN)
+	sh tests/lsp-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
