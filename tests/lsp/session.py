@@ -247,6 +247,22 @@ def main():
     c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 4}, "contentChanges": [{"text": fixed}]})
     assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
 
+    # ---- a second document at once: a warning, and a rename the engine refuses (no explicit @id) ----
+    auto_uri = "file:///work/auto.spx"
+    auto = "module a;\n\nfn helper() -> i64\n{\n    1\n}\n\n@id(\"a.main\")\nfn main() -> i64\n{\n    helper()\n}\n"
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": auto_uri, "languageId": "semaprax", "version": 5, "text": auto}})
+    d = c.note("textDocument/publishDiagnostics")
+    assert d["uri"] == auto_uri and d["version"] == 5 and [(g["code"], g["severity"]) for g in d["diagnostics"]] == [("SPX-S103", 2)], d
+    assert d["diagnostics"][0]["range"] == rng(auto, "helper")
+    ah = {"textDocument": {"uri": auto_uri}, "position": where(auto, "helper()")}
+    assert "fn helper() -> i64" in c.call("textDocument/hover", ah)["contents"]["value"]
+    e = c.error("textDocument/rename", dict(ah, newName="assist"))
+    assert e["code"] == -32803 and "SPX-G104" in e["message"], e
+    # the first document is untouched by the second
+    assert c.call("textDocument/definition", at(fixed, "add(1, 2)", 1))["range"] == rng(fixed, "add(a: i64", length=3)
+    c.notify("textDocument/didClose", {"textDocument": {"uri": auto_uri}})
+    assert c.note("textDocument/publishDiagnostics") == {"uri": auto_uri, "diagnostics": []}
+
     # ---- close ----
     c.notify("textDocument/didClose", {"textDocument": TD})
     assert c.note("textDocument/publishDiagnostics") == {"uri": URI, "diagnostics": []}
