@@ -187,10 +187,27 @@ occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out)
 	return true;
 }
 
+/* A local's hover: its checked type and how the binding (or the value
+ * read) is held. */
+static void
+hover_local(Buf *h, Session *s, const LspOcc *o)
+{
+	Sema *S = s->S;
+	const char *t = o->type == T_ERR ? "?" : sema_type_name(S, o->type);
+	buf_printf(h, "```spx\n%.*s: %s\n```\n\n", (int)(o->end - o->start), s->src + o->start, t);
+	buf_printf(h, "%s (no stable identity)\n\n**ownership**: %s\n", o->decl ? "local binding or parameter" : "local",
+	    o->mode == MODE_BORROW ? "borrow" : o->mode == MODE_SHARED ? "shared" : o->type != T_ERR && sema_is_copy(S, o->type)
+	    ? "Copy" : o->mode == MODE_OWN ? "own (consumed)" : "owned (moves)");
+}
+
 static void
 hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 {
 	Sema *S = s->S;
+	if (o->sym < 0) {
+		hover_local(h, s, o);
+		return;
+	}
 	Sym *y = sema_sym(S, o->sym);
 	if (o->ci >= 0 || o->field >= 0) {
 		const FieldSym *f = NULL;
@@ -326,10 +343,16 @@ lsp_references(LspReq *r, Buf *out)
 	/* by stable identity: every occurrence whose declaration has o's id */
 	const char *id = lsp_occ_id(s->S, o);
 	buf_putc(out, '[');
+	if (!id) {
+		/* a local has no stable identity */
+		buf_putc(out, ']');
+		lsp_occs_free(&occs);
+		return true;
+	}
 	bool first = true;
 	for (int i = 0; i < occs.len; i++) {
 		const LspOcc *x = &occs.items[i];
-		if ((x->decl && !with_decl) || strcmp(lsp_occ_id(s->S, x), id) != 0)
+		if (x->sym < 0 || (x->decl && !with_decl) || strcmp(lsp_occ_id(s->S, x), id) != 0)
 			continue;
 		if (!first)
 			buf_putc(out, ',');
@@ -348,6 +371,8 @@ lsp_references(LspReq *r, Buf *out)
 static bool
 rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char *name)
 {
+	if (o->sym < 0)
+		return false;
 	Sym *y = sema_sym(S, o->sym);
 	if (o->ci < 0 && o->field < 0) {
 		if (y->kind != SK_FN && y->kind != SK_RESOURCE)
@@ -414,8 +439,9 @@ lsp_rename(LspReq *r, Buf *out)
 	lsp_occs_free(&occs);
 	if (!ok) {
 		buf_free(&p);
-		return fail(r, LSP_E_REQUEST_FAILED, o ? "semantic patches rename functions, resources, record and case fields and "
-		    "variant cases; this declaration is none" : "no declaration at this position");
+		return fail(r, LSP_E_REQUEST_FAILED, !o ? "no declaration at this position" : o->sym < 0 ? "a local has no stable "
+		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
+		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
 	}
 	SPatch sp;
 	memset(&sp, 0, sizeof sp);
@@ -635,6 +661,8 @@ is_keyword(const char *s, size_t n)
 static int
 occ_type(Sema *S, const LspOcc *o)
 {
+	if (o->sym < 0)
+		return TT_VARIABLE;
 	Sym *y = sema_sym(S, o->sym);
 	if (o->field >= 0)
 		return TT_PROPERTY;

@@ -28,9 +28,11 @@ typedef struct LspDoc {
  * record field (ci -1, field) or a case field (ci, field). */
 typedef struct LspOcc {
 	uint32_t start, end;
-	SymId sym;
+	SymId sym;           /* -1: a local (a parameter or `let` binding, or a use of one) */
 	int ci, field;
 	bool decl;
+	TypeId type;         /* locals: the checked type (T_ERR when unknown) */
+	int mode;            /* locals: ParamMode of the binding or the value read */
 } LspOcc;
 
 typedef struct LspOccs {
@@ -62,7 +64,7 @@ void lsp_occs_free(LspOccs *o);
 /* The occurrence covering byte off (its end included), or NULL. */
 const LspOcc *lsp_occ_at(const LspOccs *o, uint32_t off);
 bool lsp_occ_same(const LspOcc *a, const LspOcc *b);
-/* The stable id of an occurrence's declaration. */
+/* The stable id of an occurrence's declaration (NULL for a local). */
 const char *lsp_occ_id(Sema *S, const LspOcc *o);
 
 /* ---- features (lsp_feat.c): each writes the result value into out; false

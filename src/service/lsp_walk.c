@@ -36,8 +36,21 @@ add(Walk *w, Span at, SymId sym, int ci, int field, bool decl)
 		o->cap = o->cap ? o->cap * 2 : 64;
 		o->items = spx_xrealloc(o->items, sizeof *o->items * (size_t)o->cap);
 	}
-	LspOcc x = { at.start, at.end, sym, ci, field, decl };
+	LspOcc x = { at.start, at.end, sym, ci, field, decl, T_ERR, MODE_NONE };
 	o->items[o->len++] = x;
+}
+
+/* A local: a parameter or binding (decl) or a use of one, with its type. */
+static void
+add_local(Walk *w, Span at, TypeId type, int mode, bool decl)
+{
+	if (at.end <= at.start || (at.end - at.start == 1 && w->S->src[at.start] == '_'))
+		return;
+	add(w, at, 0, -1, -1, decl);
+	LspOcc *x = &w->out->items[w->out->len - 1];
+	x->sym = -1;
+	x->type = type;
+	x->mode = mode;
 }
 
 static bool
@@ -178,6 +191,8 @@ walk_expr(Walk *w, const Expr *e)
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
 			add(w, e->u.name.span, sym, -1, -1, false);
+		else
+			add_local(w, e->u.name.span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
 		break;
 	case EXPR_UNARY: walk_expr(w, e->u.unary.operand); break;
 	case EXPR_BINARY:
@@ -259,6 +274,9 @@ walk_block(Walk *w, const Block *b)
 		case STMT_LET:
 			walk_type(w, s->u.let.type);
 			walk_expr(w, s->u.let.value);
+			if (s->u.let.value)
+				add_local(w, s->u.let.name.span, w->S->expr_type[s->u.let.value->id],
+				    w->S->expr_mode ? w->S->expr_mode[s->u.let.value->id] : MODE_NONE, true);
 			break;
 		case STMT_ASSIGN: walk_expr(w, s->u.assign.value); break;
 		case STMT_WHILE:
@@ -283,8 +301,12 @@ walk_fn(Walk *w, const FnDecl *f, SymId sym)
 	add(w, f->name.span, sym, -1, -1, true);
 	w->tp2 = f->tparams;
 	w->ntp2 = f->ntparams;
-	for (int i = 0; i < f->nparams; i++)
+	Sym *fs = sym >= 0 ? sema_sym(w->S, sym) : NULL;
+	for (int i = 0; i < f->nparams; i++) {
+		if (fs && i < fs->nparams)
+			add_local(w, f->params[i].name.span, fs->params[i].type, fs->params[i].mode, true);
 		walk_type(w, f->params[i].type);
+	}
 	walk_type(w, f->result);
 	for (int i = 0; i < f->nclauses; i++)
 		walk_expr(w, f->clauses[i].cond);
@@ -385,7 +407,7 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 	/* class fields are written as uses above; mark them declarations */
 	for (int i = 0; i < out->len; i++) {
 		LspOcc *o = &out->items[i];
-		if (o->field >= 0 && o->ci < 0 && !o->decl) {
+		if (o->sym >= 0 && o->field >= 0 && o->ci < 0 && !o->decl) {
 			Sym *y = sema_sym(S, o->sym);
 			if (y->kind == SK_CLASS && o->field < y->nfields && y->fields[o->field].span.start <= o->start &&
 			    o->end <= y->fields[o->field].span.end)
@@ -415,12 +437,14 @@ lsp_occ_at(const LspOccs *o, uint32_t off)
 bool
 lsp_occ_same(const LspOcc *a, const LspOcc *b)
 {
-	return a->sym == b->sym && a->ci == b->ci && a->field == b->field;
+	return a->sym >= 0 && a->sym == b->sym && a->ci == b->ci && a->field == b->field;
 }
 
 const char *
 lsp_occ_id(Sema *S, const LspOcc *o)
 {
+	if (o->sym < 0)
+		return NULL;
 	Sym *y = sema_sym(S, o->sym);
 	if (o->ci >= 0 && o->ci < y->ncases) {
 		const CaseSym *c = &y->cases[o->ci];

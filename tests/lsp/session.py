@@ -120,8 +120,14 @@ def main():
     assert "record Point" in hp and "**ownership**: Copy" in hp, hp
     hx = c.call("textDocument/hover", at(TEXT, "p.x", offset=2))["contents"]["value"]
     assert "Point.x: i64" in hx and "`demo.point.x`" in hx, hx
-    # a local (the parameter `add` of twice) is no declaration: no hover
-    assert c.call("textDocument/hover", at(TEXT, "add + add")) is None
+    # a local (the parameter `add` of twice): its type and ownership, no stable identity
+    hl = c.call("textDocument/hover", at(TEXT, "add + add"))
+    assert hl["contents"]["value"].startswith("```spx\nadd: i64\n```") and "**ownership**: Copy" in hl["contents"]["value"], hl
+    assert hl["range"] == rng(TEXT, "add + add", length=3)
+    hpar = c.call("textDocument/hover", at(TEXT, "text: string"))["contents"]["value"]
+    assert "text: string" in hpar and "**ownership**: owned (moves)" in hpar, hpar
+    hlet = c.call("textDocument/hover", at(TEXT, "p = Point"))["contents"]["value"]
+    assert "p: Point" in hlet and "local binding" in hlet, hlet
     assert c.call("textDocument/hover", at(TEXT, "module")) is None
 
     # ---- definition ----
@@ -129,6 +135,7 @@ def main():
     assert loc == {"uri": URI, "range": rng(TEXT, "add(a: i64", length=3)}, loc
     assert c.call("textDocument/definition", at(TEXT, "p.x", offset=2))["range"]["start"] == where(TEXT, "x: i64")
     assert c.call("textDocument/definition", at(TEXT, "add + add")) is None
+    assert c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": True})) == []
 
     # ---- references by stable identity (the parameter `add` is not one) ----
     refs = c.call("textDocument/references", dict(call_add, context={"includeDeclaration": True}))
@@ -157,7 +164,9 @@ def main():
     assert check_text(rx)[0] == 0
     # refused: no declaration here, a name that is no identifier, a stale version
     e = c.error("textDocument/rename", dict(at(TEXT, "add + add"), newName="x"))
-    assert e["code"] == -32803, e
+    assert e["code"] == -32803 and "no stable identity" in e["message"], e
+    e = c.error("textDocument/rename", dict(at(TEXT, "module"), newName="x"))
+    assert e["code"] == -32803 and "no declaration" in e["message"], e
     e = c.error("textDocument/rename", dict(call_add, newName="1abc"))
     assert e["code"] == -32803 and "SPX-G103" in e["message"], e
     e = c.error("textDocument/rename", {"textDocument": {"uri": URI, "version": 7}, "position": call_add["position"],
