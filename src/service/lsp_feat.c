@@ -436,10 +436,11 @@ lsp_rename(LspReq *r, Buf *out)
 	Buf p = {0};
 	const char *base = rev ? json_string_value(rev) : doc->file.revision;
 	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));
+	bool none = !o, local = o && o->sym < 0;
 	lsp_occs_free(&occs);
 	if (!ok) {
 		buf_free(&p);
-		return fail(r, LSP_E_REQUEST_FAILED, !o ? "no declaration at this position" : o->sym < 0 ? "a local has no stable "
+		return fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
 		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
 		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
 	}

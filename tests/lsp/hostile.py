@@ -16,7 +16,9 @@ BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
 URI = "file:///hostile.spx"
 TD = {"uri": URI}
-TEXT = "module h;\n\n@id(\"h.main\")\nfn main() -> i64\n{\n    0\n}\n"
+TEXT = ("module h;\n\n@id(\"h.r\")\nrecord R {\n    @id(\"h.r.v\")\n    v: i64,\n}\n\n@id(\"h.f\")\n"
+        "fn f(x: i64, r: R) -> i64\n{\n    let y = x + r.v; // é😀\n    y\n}\n\nfn g() -> i64\n{\n    1\n}\n\n"
+        "@id(\"h.main\")\nfn main() -> i64\n{\n    f(g(), R { v: 2 })\n}\n")
 rnd = random.Random(17)
 
 
@@ -77,9 +79,11 @@ def main():
             r = c.reply(rid)
             assert "result" in r or r["error"]["code"] == -32803, r
         else:           # positions anywhere, non-ASCII names
-            pos = {"line": rnd.choice([0, 3, 6, 99, 2**31]), "character": rnd.choice([0, 3, 2**31])}
+            pos = {"line": rnd.choice([rnd.randrange(26)] * 8 + [99, 2**31]),
+                   "character": rnd.choice([rnd.randrange(24)] * 8 + [2**31])}
             c.send({"jsonrpc": "2.0", "id": rid, "method": rnd.choice(methods[:4]),
-                    "params": {"textDocument": TD, "position": pos, "newName": rnd.choice(["é", "a b", "ok_name", ""])}})
+                    "params": {"textDocument": TD, "position": pos, "newName": rnd.choice(["é", "a b", "ok_name", "", "v", "f"]),
+                               "context": {"includeDeclaration": rnd.choice([True, False])}}})
             r = c.reply(rid)
             assert ("error" in r) != ("result" in r), r
         answered += 1
