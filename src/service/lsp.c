@@ -203,6 +203,7 @@ doc_free(LspDoc *d)
 {
 	free(d->uri);
 	free(d->lines);
+	buf_free(&d->trace);
 	svc_file_free(&d->file);
 }
 
@@ -362,6 +363,7 @@ static const struct {
 	{ "textDocument/documentSymbol", lsp_document_symbols, false },
 	{ "textDocument/semanticTokens/full", lsp_semantic_tokens, false },
 	{ "textDocument/codeAction", lsp_code_action, false },
+	{ "semaprax/trace", lsp_trace, false },
 };
 
 static void

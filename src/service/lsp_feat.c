@@ -85,7 +85,12 @@ void
 lsp_diagnostics(LspDoc *d, Buf *out)
 {
 	DiagSink s;
-	check_now(d, &s);
+	SvcTrace t;
+	svc_trace_init(&t);
+	svc_file_check(&d->file, &t, &s);
+	d->trace.len = 0;
+	svc_trace_json(&d->trace, &t);
+	svc_trace_free(&t);
 	buf_puts(out, "{\"uri\":");
 	json_cstr(out, d->uri);
 	buf_printf(out, ",\"version\":%ld,\"diagnostics\":[", d->version);
@@ -162,6 +167,16 @@ lsp_code_action(LspReq *r, Buf *out)
 	}
 	buf_putc(out, ']');
 	diag_free(&sink);
+	return true;
+}
+
+bool
+lsp_trace(LspReq *r, Buf *out)
+{
+	if (r->doc->trace.len)
+		buf_put(out, r->doc->trace.data, r->doc->trace.len);
+	else
+		buf_puts(out, "null");
 	return true;
 }
 

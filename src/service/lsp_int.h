@@ -21,6 +21,7 @@ typedef struct LspDoc {
 	SvcFile file;
 	uint32_t *lines;     /* byte offset of each line's start */
 	int nlines;
+	Buf trace;           /* what the last publish executed and reused (svc_trace_json) */
 } LspDoc;
 
 /* One occurrence of a declared name: its declaration or a use.  Identity:
@@ -85,6 +86,9 @@ bool lsp_formatting(LspReq *r, Buf *out);
 bool lsp_document_symbols(LspReq *r, Buf *out);
 bool lsp_semantic_tokens(LspReq *r, Buf *out);
 bool lsp_code_action(LspReq *r, Buf *out);
+/* `semaprax/trace` (an extension): the products the last publish executed,
+ * reused and backdated. */
+bool lsp_trace(LspReq *r, Buf *out);
 /* The publishDiagnostics params of a document (re-checks incrementally). */
 void lsp_diagnostics(LspDoc *d, Buf *out);
 /* The semantic token legend ({"tokenTypes":[…],"tokenModifiers":[…]}). */

@@ -96,6 +96,9 @@ def main():
     c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
     d = c.note("textDocument/publishDiagnostics")
     assert d == {"uri": URI, "version": 1, "diagnostics": []}, d
+    tr = c.call("semaprax/trace", {"textDocument": TD})
+    assert tr["executed"] == ["parse", "resolve", "body:fn:add", "body:fn:twice", "body:fn:say", "body:fn:main",
+                              "revision"] and tr["reused"] == [], tr
 
     # ---- hover: type, contracts, effects, ownership; UTF-16 range after é😀 ----
     call_add = at(TEXT, "add(1, 2)")
@@ -182,6 +185,10 @@ def main():
     body_edit = TEXT.replace("    a + b\n", "    b + a\n")
     c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": body_edit}]})
     assert c.note("textDocument/publishDiagnostics") == {"uri": URI, "version": 2, "diagnostics": []}
+    # the edit re-checked that body only (the service's product database; semaprax/trace is our extension)
+    tr = c.call("semaprax/trace", {"textDocument": TD})
+    assert tr["executed"] == ["parse", "resolve", "body:fn:add", "revision"], tr
+    assert tr["reused"] == ["body:fn:twice", "body:fn:say", "body:fn:main"], tr
     e = c.error("textDocument/rename", dict(call_add, newName="plus", revision=old_rev))
     assert e["code"] == -32801 and "SPX-G409" in e["message"] and old_rev in e["message"], e
     ren2 = c.call("textDocument/rename", dict(call_add, newName="plus"))
