@@ -73,7 +73,7 @@ lsp_line_col(const LspDoc *d, uint32_t off, long *line, long *col)
 			hi = mid - 1;
 	}
 	*line = lo;
-	*col = utf16_units(d->file.src + d->lines[lo], off - d->lines[lo]);
+	*col = d->utf8 ? (long)(off - d->lines[lo]) : utf16_units(d->file.src + d->lines[lo], off - d->lines[lo]);
 }
 
 void
@@ -103,6 +103,13 @@ lsp_offset(const LspDoc *d, long line, long character)
 		return (uint32_t)d->file.len;
 	uint32_t at = d->lines[line];
 	uint32_t end = line + 1 < d->nlines ? d->lines[line + 1] - 1 : (uint32_t)d->file.len;
+	if (d->utf8) {
+		uint32_t start = at;
+		at = (unsigned long)character < end - at ? at + (uint32_t)character : end;
+		while (at > start && ((unsigned char)d->file.src[at] & 0xC0) == 0x80)
+			at--;
+		return at;
+	}
 	long u = 0;
 	while (at < end && u < character) {
 		unsigned char c = (unsigned char)d->file.src[at];
@@ -121,6 +128,7 @@ typedef struct Lsp {
 	int ndocs, cap;
 	size_t max_message;
 	bool initialized, shut, exiting;
+	bool utf8;           /* positions in UTF-8 bytes (negotiated), else UTF-16 code units */
 	FILE *out;
 } Lsp;
 
@@ -283,6 +291,7 @@ did_open(Lsp *L, json_t *params)
 		d = &L->docs[L->ndocs++];
 		memset(d, 0, sizeof *d);
 		d->uri = spx_xstrdup(uri);
+		d->utf8 = L->utf8;
 		char *path = uri_path(uri);
 		svc_file_init(&d->file, path);
 		free(path);
@@ -337,11 +346,22 @@ did_close(Lsp *L, json_t *params)
 /* ---- requests ----------------------------------------------------------------- */
 
 static void
-initialize_result(Buf *r)
+initialize_result(Lsp *L, json_t *params, Buf *r)
 {
-	buf_puts(r, "{\"capabilities\":{\"positionEncoding\":\"utf-16\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
-	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,"
-	    "\"documentFormattingProvider\":true,\"documentSymbolProvider\":true,"
+	/* LSP 3.17: UTF-16 unless the client offers "utf-8" */
+	json_t *caps = json_is_object(params) ? json_object_get(params, "capabilities") : NULL;
+	json_t *gen = json_is_object(caps) ? json_object_get(caps, "general") : NULL;
+	json_t *encs = json_is_object(gen) ? json_object_get(gen, "positionEncodings") : NULL;
+	size_t i;
+	json_t *e;
+	L->utf8 = false;
+	if (json_is_array(encs))
+		json_array_foreach(encs, i, e)
+			L->utf8 = L->utf8 || (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0);
+	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
+	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,",
+	    L->utf8 ? "utf-8" : "utf-16");
+	buf_puts(r, "\"documentFormattingProvider\":true,\"documentSymbolProvider\":true,"
 	    "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]},"
 	    "\"semanticTokensProvider\":{\"legend\":");
 	lsp_token_legend(r);
@@ -377,7 +397,7 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 			send_error(L, id, -32600, "`initialize` was already answered");
 		} else {
 			L->initialized = true;
-			initialize_result(&r);
+			initialize_result(L, params, &r);
 			send_result(L, id, &r);
 		}
 	} else if (!L->initialized) {

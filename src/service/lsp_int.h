@@ -22,6 +22,7 @@ typedef struct LspDoc {
 	uint32_t *lines;     /* byte offset of each line's start */
 	int nlines;
 	Buf trace;           /* what the last publish executed and reused (svc_trace_json) */
+	bool utf8;           /* the client chose UTF-8 positions (columns in bytes) */
 } LspDoc;
 
 /* One occurrence of a declared name: its declaration or a use.  Identity:
@@ -50,7 +51,8 @@ enum {
 
 /* ---- positions (lsp.c) ---- */
 void lsp_doc_lines(LspDoc *d);
-/* {"line":L,"character":C} of byte offset off (UTF-16 code units). */
+/* {"line":L,"character":C} of byte offset off (UTF-16 code units, or bytes
+ * when the client negotiated "utf-8"). */
 void lsp_put_pos(Buf *out, const LspDoc *d, uint32_t off);
 void lsp_put_range(Buf *out, const LspDoc *d, uint32_t start, uint32_t end);
 /* The byte offset of an LSP position (clamped to its line). */

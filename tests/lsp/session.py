@@ -309,6 +309,23 @@ def main():
     c.notify("exit")
     status, _, _ = c.finish()
     assert status == 1, status
+
+    # UTF-8 positions when the client offers them (LSP 3.17): columns count bytes
+    c = Lsp(BIN)
+    init = c.call("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}}})
+    assert init["capabilities"]["positionEncoding"] == "utf-8", init
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
+    c.note("textDocument/publishDiagnostics")
+    p16 = where(TEXT, "add(1, 2)")
+    line = TEXT.split("\n")[p16["line"]]
+    col8 = len(line[:line.index("add(1, 2)")].encode())
+    h8 = c.call("textDocument/hover", {"textDocument": TD, "position": {"line": p16["line"], "character": col8 + 1}})
+    assert h8["range"] == {"start": {"line": p16["line"], "character": col8},
+                           "end": {"line": p16["line"], "character": col8 + 3}}, h8["range"]
+    assert col8 - p16["character"] == 3   # é is 2 bytes (1 unit), 😀 4 bytes (2 units)
+    assert c.call("shutdown") is None
+    c.notify("exit")
+    assert c.finish()[0] == 0
     print("lsp session: ok")
 
 
