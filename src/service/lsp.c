@@ -429,7 +429,7 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 		    json_integer_value(ch) < 0)) {
 			send_error(L, id, SVC_E_PARAMS, "params need `position` {line, character} (non-negative integers)");
 		} else if (!d) {
-			send_error(L, id, LSP_E_REQUEST_FAILED, "the document is not open (send textDocument/didOpen first)");
+			send_error(L, id, SVC_E_PARAMS, "the document is not open (send textDocument/didOpen first)");
 		} else {
 			LspReq q;
 			memset(&q, 0, sizeof q);
@@ -590,8 +590,8 @@ svc_lsp_serve(FILE *in, FILE *out, size_t max_message)
 			break;
 		handle(&L, body, got);
 	}
-	/* exit after shutdown is 0, otherwise 1 (the LSP lifecycle) */
-	status = L.exiting && !L.shut ? 1 : 0;
+	/* exit (or end of input) after shutdown is 0, otherwise 1 (the LSP lifecycle) */
+	status = L.shut ? 0 : 1;
 	for (int i = 0; i < L.ndocs; i++)
 		doc_free(&L.docs[i]);
 	free(L.docs);

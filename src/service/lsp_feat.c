@@ -182,10 +182,97 @@ lsp_trace(LspReq *r, Buf *out)
 
 /* ---- hover, definition, references ---------------------------------------------- */
 
+/* ---- a program that does not verify: top-level declarations by name ---- */
+
+static bool
+word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The top-level declaration of the parsed (unverified) document named by
+ * the word at off, or NULL; the word into ws, we. */
+static const Decl *
+decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
+{
+	SvcFile *f = &doc->file;
+	if (f->parse_failed || !f->sess || off > f->len)
+		return NULL;
+	uint32_t s = off, e = off;
+	while (s > 0 && word_byte(f->src[s - 1]))
+		s--;
+	while (e < f->len && word_byte(f->src[e]))
+		e++;
+	if (e == s)
+		return NULL;
+	*ws = s;
+	*we = e;
+	const Module *m = f->sess->m;
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		const char *name = d->kind == DECL_FN ? d->u.fn.name.s : d->kind == DECL_RECORD ? d->u.record.name.s
+		    : d->kind == DECL_VARIANT ? d->u.variant.name.s : d->kind == DECL_CLASS ? d->u.class_.name.s
+		    : d->kind == DECL_RESOURCE ? d->u.resource.name.s : d->kind == DECL_INTERFACE ? d->u.interface.name.s : NULL;
+		if (name && strlen(name) == e - s && memcmp(name, f->src + s, e - s) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+static Span
+decl_name_span(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return d->u.fn.name.span;
+	case DECL_RECORD: return d->u.record.name.span;
+	case DECL_VARIANT: return d->u.variant.name.span;
+	case DECL_CLASS: return d->u.class_.name.span;
+	case DECL_RESOURCE: return d->u.resource.name.span;
+	case DECL_INTERFACE: return d->u.interface.name.span;
+	default: return d->span;
+	}
+}
+
+/* hover and definition of a document that parses but does not verify: the
+ * declaration of that name, from the syntax only. */
+static bool
+unverified_answer(LspReq *r, Buf *out, bool hover)
+{
+	uint32_t s = 0, e = 0;
+	const Decl *d = decl_by_word(r->doc, r->off, &s, &e);
+	if (!d) {
+		buf_puts(out, "null");
+		return true;
+	}
+	if (!hover) {
+		Span n = decl_name_span(d);
+		buf_puts(out, "{\"uri\":");
+		json_cstr(out, r->doc->uri);
+		buf_puts(out, ",\"range\":");
+		lsp_put_range(out, r->doc, n.start, n.end);
+		buf_putc(out, '}');
+		return true;
+	}
+	Buf h = {0};
+	buf_puts(&h, "```spx\n");
+	fmt_decl_header(&h, d);
+	buf_puts(&h, "\n```\n\n");
+	if (d->id.present)
+		buf_printf(&h, "stable id: `%.*s`\n\n", (int)d->id.value.len, d->id.value.s);
+	buf_puts(&h, "(the document does not verify: types, effects and ownership are shown once it does)\n");
+	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(out, h.data, h.len);
+	buf_puts(out, "},\"range\":");
+	lsp_put_range(out, r->doc, s, e);
+	buf_putc(out, '}');
+	buf_free(&h);
+	return true;
+}
+
 /* The occurrences of the verified document, and the one at the request's
  * position; false (result null written) when there is none. */
 static bool
-occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out)
+occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback)
 {
 	*ps = program(r->doc);
 	memset(occs, 0, sizeof *occs);
@@ -195,7 +282,10 @@ occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out)
 	if (*ps)
 		*at = lsp_occ_at(occs, r->off);
 	if (!*at) {
-		buf_puts(out, "null");
+		if (!*ps && fallback)
+			unverified_answer(r, out, fallback == 1);
+		else
+			buf_puts(out, "null");
 		lsp_occs_free(occs);
 		return false;
 	}
@@ -300,7 +390,7 @@ lsp_hover(LspReq *r, Buf *out)
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out))
+	if (!occ_here(r, &s, &occs, &o, out, 1))
 		return true;
 	Buf h = {0};
 	hover_text(&h, s, r->doc->file.g, o);
@@ -330,7 +420,7 @@ lsp_definition(LspReq *r, Buf *out)
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out))
+	if (!occ_here(r, &s, &occs, &o, out, 2))
 		return true;
 	const LspOcc *def = NULL;
 	for (int i = 0; i < occs.len && !def; i++)
@@ -353,7 +443,7 @@ lsp_references(LspReq *r, Buf *out)
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out))
+	if (!occ_here(r, &s, &occs, &o, out, 0))
 		return true;
 	/* by stable identity: every occurrence whose declaration has o's id */
 	const char *id = lsp_occ_id(s->S, o);
@@ -643,10 +733,25 @@ lsp_document_symbols(LspReq *r, Buf *out)
 /* The semantic token legend: indices into these lists. */
 static const char *const token_types[] = {
 	"keyword", "comment", "string", "number", "function", "method", "struct", "enum", "enumMember",
-	"class", "interface", "property", "type", "variable",
+	"class", "interface", "property", "type", "variable", "decorator",
 };
 enum { TT_KEYWORD, TT_COMMENT, TT_STRING, TT_NUMBER, TT_FUNCTION, TT_METHOD, TT_STRUCT, TT_ENUM, TT_ENUM_MEMBER,
-	TT_CLASS, TT_INTERFACE, TT_PROPERTY, TT_TYPE, TT_VARIABLE };
+	TT_CLASS, TT_INTERFACE, TT_PROPERTY, TT_TYPE, TT_VARIABLE, TT_DECORATOR };
+
+/* The compiler-owned type names. */
+static const char *const builtin_types[] = {
+	"i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "unit", "Bytes", "Vec", "Map", "Set",
+	"Box", "Iter", "Option", "Result", "IterStep", "FnMutI64",
+};
+
+static bool
+is_builtin_type(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof builtin_types / sizeof builtin_types[0]; i++)
+		if (strlen(builtin_types[i]) == n && memcmp(builtin_types[i], s, n) == 0)
+			return true;
+	return false;
+}
 
 void
 lsp_token_legend(Buf *out)
@@ -738,8 +843,12 @@ lsp_semantic_tokens(LspReq *r, Buf *out)
 			if (oi < occs.len && occs.items[oi].start == t->span.start) {
 				k.type = occ_type(s->S, &occs.items[oi]);
 				k.mods = occs.items[oi].decl ? 1 : 0;
+			} else if (i > 0 && lx.toks[i - 1].kind == TOK_AT) {
+				k.type = TT_DECORATOR;
 			} else if (is_keyword(f->src + t->span.start, t->span.end - t->span.start)) {
 				k.type = TT_KEYWORD;
+			} else if (is_builtin_type(f->src + t->span.start, t->span.end - t->span.start)) {
+				k.type = TT_TYPE;
 			} else {
 				k.type = TT_VARIABLE;
 			}

@@ -238,6 +238,8 @@ def main():
     assert tok("fn add") == (2, "keyword", 0)
     assert tok("add + add") == (3, "variable", 0)
     assert tok("0\n") == (1, "number", 0)
+    assert tok("i64") == (3, "type", 0) and tok("string)") == (6, "type", 0)
+    assert tok("id(\"demo.point\")") == (2, "decorator", 0)
 
     # ---- an error with a machine-applicable fix: diagnostics and the code action ----
     broken = body_edit.replace("    twice(add(p.x", "    add(1, 2);\n    twice(add(p.x")
@@ -262,6 +264,18 @@ def main():
     assert c.error("textDocument/rename", dict(at(broken, "add(a: i64"), newName="plus"))["code"] == -32803
     c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 4}, "contentChanges": [{"text": fixed}]})
     assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+    # a program that parses but does not verify: hover and definition from the syntax (by name)
+    typed = fixed.replace("let _ = add(1, 2);", "let _ = add(1, true);")
+    c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 5}, "contentChanges": [{"text": typed}]})
+    assert [g["severity"] for g in c.note("textDocument/publishDiagnostics")["diagnostics"]] == [1]
+    hu = c.call("textDocument/hover", at(typed, "add(1, true)"))
+    assert hu["contents"]["value"].startswith("```spx\nfn add(a: i64, b: i64) -> i64\n```") and "`demo.add`" in hu["contents"]["value"], hu
+    assert "does not verify" in hu["contents"]["value"] and hu["range"] == rng(typed, "add(1, true)", length=3)
+    assert c.call("textDocument/definition", at(typed, "add(1, true)"))["range"] == rng(typed, "add(a: i64", length=3)
+    assert c.call("textDocument/hover", at(typed, "true")) is None
+    assert c.call("textDocument/references", dict(at(typed, "add(1, true)"), context={"includeDeclaration": True})) is None
+    c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 6}, "contentChanges": [{"text": fixed}]})
+    assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
 
     # ---- a second document at once: a warning, and a rename the engine refuses (no explicit @id) ----
     auto_uri = "file:///work/auto.spx"
@@ -282,7 +296,7 @@ def main():
     # ---- close ----
     c.notify("textDocument/didClose", {"textDocument": TD})
     assert c.note("textDocument/publishDiagnostics") == {"uri": URI, "diagnostics": []}
-    assert c.error("textDocument/hover", at(TEXT, "add"))["code"] == -32803
+    assert c.error("textDocument/hover", at(TEXT, "add"))["code"] == -32602
 
     # ---- framing and protocol errors ----
     body = b'{"jsonrpc":"2.0","id":90,"method":'
