@@ -160,6 +160,7 @@ test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
 	sh tests/registers-test.sh $(BIN)
 	CC="$(CC)" sh tests/std-test.sh $(BIN)
 	sh tests/service-test.sh $(BIN)
+	sh tests/lsp-test.sh $(BIN)
 	sh tests/docs-test.sh $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
 	CC="$(CC)" sh tests/cap-test.sh $(BIN)

@@ -70,7 +70,7 @@ prefixes() {
 	support/util.o) echo spx_ ;; support/child.o) echo child_ ;;
 	rt/*) echo rt_ ;; lex/*) echo lex_ ;; parse/*) echo "parse_ ast_" ;; fmt/*) echo fmt_ ;;
 	sema/*) echo sema_ ;; hir/*) echo hir_ ;; interp/*) echo interp_ ;;
-	emit_c/*) echo "emit_ emitc_" ;; graph/*) echo graph_ ;; emit_wasm/*) echo "emit_wasm emitw_ wasm_" ;; patch/*) echo patch_ ;; driver/*) echo driver_ ;; project/*) echo project_ ;; service/*) echo svc_ ;;
+	emit_c/*) echo "emit_ emitc_" ;; graph/*) echo graph_ ;; emit_wasm/*) echo "emit_wasm emitw_ wasm_" ;; patch/*) echo patch_ ;; driver/*) echo driver_ ;; project/*) echo project_ ;; service/*) echo "svc_ lsp_" ;;
 	cli/*) echo "cli_ main" ;;
 	*) echo "" ;;
 	esac

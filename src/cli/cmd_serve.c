@@ -48,22 +48,3 @@ cli_cmd_serve(int argc, char **argv)
 	svc_close(v);
 	return status;
 }
-
-/* `semaprax lsp [--max-message-bytes N]`: the Language Server Protocol over stdio. */
-int
-cli_cmd_lsp(int argc, char **argv)
-{
-	SvcOptions o = { "", SVC_DEFAULT_MAX_MESSAGE, false, find };
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--max-message-bytes") == 0 && i + 1 < argc) {
-			uint64_t n;
-			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
-				return cli_usage("lsp", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
-				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
-			o.max_message = (size_t)n;
-		} else {
-			return cli_usage("lsp", "lsp takes no operand (documents arrive over the protocol)");
-		}
-	}
-	return svc_lsp(&o, stdin, stdout);
-}

@@ -51,6 +51,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Change by meaning", "review", "review <file> <p.spatch>", "review a patch" },
 	{ "Change by meaning", "verify", "verify", "re-check evidence" },
 	{ "Agents", "serve", "serve <file|dir> [--mcp]", "the semantic service (JSON-RPC, MCP)" },
+	{ "Agents", "lsp", "lsp", "the language server (LSP over stdio)" },
 	{ "Agents", "agent", "agent inspect", "agent session facts" },
 	{ "Start a project", "new", "new <dest>", "a project from a template" },
 	{ "Start a project", "registers", "registers <project>", "cited tokens against a register" },

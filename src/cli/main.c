@@ -92,11 +92,10 @@ const CliCommand cli_commands[] = {
 	  "  No mode prints it; --write replaces `semaprax.lock` beside the manifest atomically;\n"
 	  "  --verify exits 1 naming the first stale line (J130); --compare exits 1 naming each\n"
 	  "  removed or changed exported declaration of the base lock (J131), 0 for additions.\n" },
-	{ "lsp", cli_cmd_lsp, "semaprax lsp [--max-message-bytes N]\n"
-	  "  a Language Server Protocol server over stdio (Content-Length framing): diagnostics\n"
-	  "  with their fixes as code actions, hover, definition, references, rename (through the\n"
-	  "  semantic patch engine), document symbols, formatting, semantic tokens.\n"
-	  "  docs/editors.md shows how to attach it to Neovim and VS Code.\n" },
+	{ "lsp", cli_cmd_lsp, "semaprax lsp [--stdio] [--max-message-bytes N]\n"
+	  "  the Language Server Protocol over stdio (Content-Length framing): diagnostics with\n"
+	  "  fixes as code actions, hover, definition, references, rename (a semantic patch),\n"
+	  "  formatting, document symbols, semantic tokens.  docs/editors.md shows the setup.\n" },
 	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"

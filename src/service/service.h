@@ -75,10 +75,6 @@ int svc_serve(Service *v, FILE *in, FILE *out);
  * newline); false when the frame was a notification or produced no reply. */
 bool svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out);
 
-/* The LSP server (lsp.c): Content-Length framed JSON-RPC over in/out until
- * `exit` or EOF; returns the process status (0 after `shutdown`, else 1). */
-int svc_lsp(const SvcOptions *o, FILE *in, FILE *out);
-
 /* ---- internal to the layer (db.c, methods.c, rpc.c) ---- */
 
 typedef struct SvcError {

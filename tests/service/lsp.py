@@ -114,7 +114,18 @@ check(len(refs) == 1, "references without the declaration")
 # rename through the semantic patch engine: the declaration and its call, one whole-text edit
 ren = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
                                          "newName": "plus"})
-new_text = ren["result"]["changes"][URI][0]["newText"]
+def apply_edits(text, result):
+    # a WorkspaceEdit as `changes` or versioned `documentChanges` (ASCII text: columns are bytes)
+    edits = result["changes"][URI] if "changes" in result else result["documentChanges"][0]["edits"]
+    lines = text.split("\n")
+    offs = [0]
+    for l in lines:
+        offs.append(offs[-1] + len(l) + 1)
+    pos = lambda p: offs[p["line"]] + p["character"]
+    for e in sorted(edits, key=lambda e: pos(e["range"]["start"]), reverse=True):
+        text = text[:pos(e["range"]["start"])] + e["newText"] + text[pos(e["range"]["end"]):]
+    return text
+new_text = apply_edits(SRC, ren["result"])
 check("fn plus(a: i64, b: i64)" in new_text and "plus(1, 2)" in new_text and "add(" not in new_text, "rename %r" % ren)
 bad = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
                                          "newName": "main"})

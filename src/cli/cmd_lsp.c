@@ -1,0 +1,33 @@
+/*
+ * cmd_lsp.c — `semaprax lsp [--stdio] [--max-message-bytes N]`: the
+ * Language Server Protocol over stdio (src/service/lsp.c, docs/editors.md).
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../service/lsp.h"
+#include "../service/service.h"
+
+int
+cli_cmd_lsp(int argc, char **argv)
+{
+	size_t max = SVC_DEFAULT_MAX_MESSAGE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--stdio") == 0) {
+			/* the only transport; editors pass it by convention */
+		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc) {
+			uint64_t n;
+			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
+				return cli_usage("lsp", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
+				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
+			max = (size_t)n;
+		} else {
+			return cli_usage("lsp", "unknown lsp argument `%s`", a);
+		}
+	}
+	cli_release_programs(true);
+	return svc_lsp_serve(stdin, stdout, max);
+}

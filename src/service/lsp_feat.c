@@ -1,0 +1,893 @@
+/*
+ * lsp_feat.c — the LSP features over one document's product database
+ * (docs/editors.md): diagnostics with their fixes as code actions, hover,
+ * go to definition, references by stable identity, rename through the
+ * semantic patch engine (stale-safe), formatting, document symbols and
+ * semantic tokens.
+ *
+ * The features that need meaning (hover, definition, references, rename,
+ * the classification of semantic tokens) read the verified program product
+ * (svc_file_program); a document that does not verify answers them with
+ * null (or, for rename, an error saying why).
+ */
+#include "lsp_int.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fmt/fmt.h"
+#include "../lex/lex.h"
+#include "../patch/patch.h"
+#include "../support/json.h"
+
+static bool
+fail(LspReq *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	r->code = code;
+	vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* Brings the document's check up to date: true when it verifies. */
+static bool
+check_now(LspDoc *d, DiagSink *sink)
+{
+	SvcTrace t;
+	svc_trace_init(&t);
+	bool ok = svc_file_check(&d->file, &t, sink);
+	svc_trace_free(&t);
+	return ok;
+}
+
+/* The verified program's session, or NULL. */
+static Session *
+program(LspDoc *d)
+{
+	DiagSink s;
+	bool ok = check_now(d, &s);
+	diag_free(&s);
+	if (!ok)
+		return NULL;
+	SvcTrace t;
+	svc_trace_init(&t);
+	ok = svc_file_program(&d->file, &t);
+	svc_trace_free(&t);
+	return ok ? d->file.psess : NULL;
+}
+
+/* ---- diagnostics and code actions ----------------------------------------------- */
+
+static void
+put_diag(Buf *out, LspDoc *d, const Diag *g)
+{
+	uint32_t s = g->has_span ? g->span.start : 0, e = g->has_span ? g->span.end : 0;
+	buf_puts(out, "{\"range\":");
+	lsp_put_range(out, d, s, e);
+	buf_printf(out, ",\"severity\":%d,\"code\":", diag_info[g->code].sev == SEV_WARNING ? 2 : 1);
+	json_cstr(out, diag_info[g->code].code);
+	buf_puts(out, ",\"source\":\"semaprax\",\"message\":");
+	Buf m = {0};
+	buf_puts(&m, g->message);
+	const char *help = diag_help_text(g);
+	if (help && *help)
+		buf_printf(&m, "\nhelp: %s", help);
+	json_str(out, m.data, m.len);
+	buf_free(&m);
+	buf_putc(out, '}');
+}
+
+void
+lsp_diagnostics(LspDoc *d, Buf *out)
+{
+	DiagSink s;
+	SvcTrace t;
+	svc_trace_init(&t);
+	svc_file_check(&d->file, &t, &s);
+	d->trace.len = 0;
+	svc_trace_json(&d->trace, &t);
+	svc_trace_free(&t);
+	buf_puts(out, "{\"uri\":");
+	json_cstr(out, d->uri);
+	buf_printf(out, ",\"version\":%ld,\"diagnostics\":[", d->version);
+	for (int i = 0; i < s.items.len; i++) {
+		if (i)
+			buf_putc(out, ',');
+		put_diag(out, d, &s.items.items[i]);
+	}
+	buf_puts(out, "]}");
+	diag_free(&s);
+}
+
+static bool
+range_param(LspReq *r, json_t *range, uint32_t *s, uint32_t *e)
+{
+	json_t *a = json_is_object(range) ? json_object_get(range, "start") : NULL;
+	json_t *b = json_is_object(range) ? json_object_get(range, "end") : NULL;
+	json_t *al = json_is_object(a) ? json_object_get(a, "line") : NULL, *ac = json_is_object(a) ? json_object_get(a, "character") : NULL;
+	json_t *bl = json_is_object(b) ? json_object_get(b, "line") : NULL, *bc = json_is_object(b) ? json_object_get(b, "character") : NULL;
+	if (!json_is_integer(al) || !json_is_integer(ac) || !json_is_integer(bl) || !json_is_integer(bc))
+		return fail(r, SVC_E_PARAMS, "params need `range` {start, end} positions");
+	*s = lsp_offset(r->doc, (long)json_integer_value(al), (long)json_integer_value(ac));
+	*e = lsp_offset(r->doc, (long)json_integer_value(bl), (long)json_integer_value(bc));
+	return true;
+}
+
+static void
+put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text)
+{
+	buf_puts(out, "{\"range\":");
+	lsp_put_range(out, d, s, e);
+	buf_puts(out, ",\"newText\":");
+	json_cstr(out, text);
+	buf_putc(out, '}');
+}
+
+bool
+lsp_code_action(LspReq *r, Buf *out)
+{
+	uint32_t s = 0, e = 0;
+	if (!range_param(r, json_object_get(r->params, "range"), &s, &e))
+		return false;
+	DiagSink sink;
+	check_now(r->doc, &sink);
+	buf_putc(out, '[');
+	bool first = true;
+	for (int i = 0; i < sink.items.len; i++) {
+		const Diag *g = &sink.items.items[i];
+		bool near = !g->has_span || !(g->span.end < s || g->span.start > e);
+		for (int k = 0; k < g->fixes.len && !near; k++)
+			near = !(g->fixes.items[k].end < s || g->fixes.items[k].start > e);
+		if (g->fixes.len == 0 || !near)
+			continue;
+		if (!first)
+			buf_putc(out, ',');
+		first = false;
+		const char *help = diag_help_text(g);
+		Buf title = {0};
+		buf_printf(&title, "%s: %s", diag_info[g->code].code, help && *help ? help : g->message);
+		buf_puts(out, "{\"title\":");
+		json_str(out, title.data, title.len);
+		buf_free(&title);
+		buf_puts(out, ",\"kind\":\"quickfix\",\"isPreferred\":true,\"diagnostics\":[");
+		put_diag(out, r->doc, g);
+		buf_puts(out, "],\"edit\":{\"changes\":{");
+		json_cstr(out, r->doc->uri);
+		buf_puts(out, ":[");
+		for (int k = 0; k < g->fixes.len; k++) {
+			if (k)
+				buf_putc(out, ',');
+			put_edit(out, r->doc, g->fixes.items[k].start, g->fixes.items[k].end, g->fixes.items[k].text);
+		}
+		buf_puts(out, "]}}}");
+	}
+	buf_putc(out, ']');
+	diag_free(&sink);
+	return true;
+}
+
+bool
+lsp_trace(LspReq *r, Buf *out)
+{
+	if (r->doc->trace.len)
+		buf_put(out, r->doc->trace.data, r->doc->trace.len);
+	else
+		buf_puts(out, "null");
+	return true;
+}
+
+/* ---- hover, definition, references ---------------------------------------------- */
+
+/* ---- a program that does not verify: top-level declarations by name ---- */
+
+static bool
+word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The top-level declaration of the parsed (unverified) document named by
+ * the word at off, or NULL; the word into ws, we. */
+static const Decl *
+decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
+{
+	SvcFile *f = &doc->file;
+	if (f->parse_failed || !f->sess || off > f->len)
+		return NULL;
+	uint32_t s = off, e = off;
+	while (s > 0 && word_byte(f->src[s - 1]))
+		s--;
+	while (e < f->len && word_byte(f->src[e]))
+		e++;
+	if (e == s)
+		return NULL;
+	*ws = s;
+	*we = e;
+	const Module *m = f->sess->m;
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		const char *name = d->kind == DECL_FN ? d->u.fn.name.s : d->kind == DECL_RECORD ? d->u.record.name.s
+		    : d->kind == DECL_VARIANT ? d->u.variant.name.s : d->kind == DECL_CLASS ? d->u.class_.name.s
+		    : d->kind == DECL_RESOURCE ? d->u.resource.name.s : d->kind == DECL_INTERFACE ? d->u.interface.name.s : NULL;
+		if (name && strlen(name) == e - s && memcmp(name, f->src + s, e - s) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+static Span
+decl_name_span(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return d->u.fn.name.span;
+	case DECL_RECORD: return d->u.record.name.span;
+	case DECL_VARIANT: return d->u.variant.name.span;
+	case DECL_CLASS: return d->u.class_.name.span;
+	case DECL_RESOURCE: return d->u.resource.name.span;
+	case DECL_INTERFACE: return d->u.interface.name.span;
+	default: return d->span;
+	}
+}
+
+/* hover and definition of a document that parses but does not verify: the
+ * declaration of that name, from the syntax only. */
+static bool
+unverified_answer(LspReq *r, Buf *out, bool hover)
+{
+	uint32_t s = 0, e = 0;
+	const Decl *d = decl_by_word(r->doc, r->off, &s, &e);
+	if (!d) {
+		buf_puts(out, "null");
+		return true;
+	}
+	if (!hover) {
+		Span n = decl_name_span(d);
+		buf_puts(out, "{\"uri\":");
+		json_cstr(out, r->doc->uri);
+		buf_puts(out, ",\"range\":");
+		lsp_put_range(out, r->doc, n.start, n.end);
+		buf_putc(out, '}');
+		return true;
+	}
+	Buf h = {0};
+	buf_puts(&h, "```spx\n");
+	fmt_decl_header(&h, d);
+	buf_puts(&h, "\n```\n\n");
+	if (d->id.present)
+		buf_printf(&h, "stable id: `%.*s`\n\n", (int)d->id.value.len, d->id.value.s);
+	buf_puts(&h, "(the document does not verify: types, effects and ownership are shown once it does)\n");
+	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(out, h.data, h.len);
+	buf_puts(out, "},\"range\":");
+	lsp_put_range(out, r->doc, s, e);
+	buf_putc(out, '}');
+	buf_free(&h);
+	return true;
+}
+
+/* The occurrences of the verified document, and the one at the request's
+ * position; false (result null written) when there is none. */
+static bool
+occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback)
+{
+	*ps = program(r->doc);
+	memset(occs, 0, sizeof *occs);
+	*at = NULL;
+	if (*ps)
+		lsp_occurrences((*ps)->S, (*ps)->m, occs);
+	if (*ps)
+		*at = lsp_occ_at(occs, r->off);
+	if (!*at) {
+		if (!*ps && fallback)
+			unverified_answer(r, out, fallback == 1);
+		else
+			buf_puts(out, "null");
+		lsp_occs_free(occs);
+		return false;
+	}
+	return true;
+}
+
+/* A local's hover: its checked type and how the binding (or the value
+ * read) is held. */
+static void
+hover_local(Buf *h, Session *s, const LspOcc *o)
+{
+	Sema *S = s->S;
+	const char *t = o->type == T_ERR ? "?" : sema_type_name(S, o->type);
+	buf_printf(h, "```spx\n%.*s: %s\n```\n\n", (int)(o->end - o->start), s->src + o->start, t);
+	buf_printf(h, "%s (no stable identity)\n\n**ownership**: %s\n", o->decl ? "local binding or parameter" : "local",
+	    o->mode == MODE_BORROW ? "borrow" : o->mode == MODE_SHARED ? "shared" : o->type != T_ERR && sema_is_copy(S, o->type)
+	    ? "Copy" : o->mode == MODE_OWN ? "own (consumed)" : "owned (moves)");
+}
+
+static void
+hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
+{
+	Sema *S = s->S;
+	if (o->sym < 0) {
+		hover_local(h, s, o);
+		return;
+	}
+	Sym *y = sema_sym(S, o->sym);
+	if (o->ci >= 0 || o->field >= 0) {
+		const FieldSym *f = NULL;
+		if (o->ci >= 0 && o->field >= 0)
+			f = &y->cases[o->ci].fields[o->field];
+		else if (o->field >= 0)
+			f = &y->fields[o->field];
+		if (f) {
+			buf_printf(h, "```spx\n%s.%s: %s\n```\n\n", o->ci >= 0 ? y->cases[o->ci].name : y->name, f->name,
+			    sema_type_name(S, f->type));
+			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), sema_is_copy(S, f->type) ? "Copy" : "owned (moves)");
+		} else {
+			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->cases[o->ci].name);
+			buf_printf(h, "case of variant `%s`\n\n", y->name);
+		}
+		buf_printf(h, "stable id: `%s`\n", lsp_occ_id(S, o));
+		return;
+	}
+	int d = o->sym < (SymId)S->syms.len && g->of_sym ? g->of_sym[o->sym] : -1;
+	if (d < 0) {
+		buf_printf(h, "```spx\n%s\n```\n\nstable id: `%s`\n", y->name, y->id);
+		return;
+	}
+	GraphDecl *gd = &g->decls[d];
+	char *header = graph_header(g, d);
+	buf_printf(h, "```spx\n%s\n```\n\n", header);
+	free(header);
+	buf_printf(h, "%s `%s` — stable id: `%s`\n", graph_kind_names[gd->kind], graph_qualified_name(g, d), gd->id);
+	if (gd->kind == GK_FUNCTION || gd->kind == GK_METHOD) {
+		buf_puts(h, "\n**type**: `fn(");
+		for (int i = 0; i < gd->nparams; i++)
+			buf_printf(h, "%s%s", i ? ", " : "", sema_type_name(S, gd->params[i].type));
+		buf_printf(h, ") -> %s`\n", gd->type != (TypeId)-1 ? sema_type_name(S, gd->type) : "unit");
+		buf_puts(h, "\n**effects**: ");
+		if (gd->neffects == 0)
+			buf_puts(h, "none (pure)");
+		for (int i = 0; i < gd->neffects; i++)
+			buf_printf(h, "%s`%s`", i ? ", " : "", gd->effects[i]);
+		buf_puts(h, "\n\n**contracts**:");
+		if (gd->nrequires + gd->nensures == 0)
+			buf_puts(h, " none");
+		buf_putc(h, '\n');
+		for (int i = 0; i < gd->nrequires; i++)
+			buf_printf(h, "- requires `%s`\n", gd->requires[i]);
+		for (int i = 0; i < gd->nensures; i++)
+			buf_printf(h, "- ensures `%s`\n", gd->ensures[i]);
+		buf_puts(h, "\n**ownership**:");
+		if (gd->nparams == 0)
+			buf_puts(h, " no parameters");
+		buf_putc(h, '\n');
+		for (int i = 0; i < gd->nparams; i++)
+			buf_printf(h, "- `%s`: %s\n", gd->params[i].name, gd->params[i].mode);
+	} else {
+		if (gd->kind == GK_RECORD || gd->kind == GK_VARIANT || gd->kind == GK_CLASS || gd->kind == GK_RESOURCE)
+			buf_printf(h, "\n**ownership**: %s\n", y->kind == SK_RESOURCE ? "resource (owned, dropped exactly once)"
+			    : y->ntparams ? "Copy when its type arguments are" : sema_is_copy(S, sema_nominal(S, o->sym, NULL, 0)) ? "Copy"
+			    : "owned (moves)");
+		if (gd->nrequires) {
+			buf_puts(h, "\n**invariants**:\n");
+			for (int i = 0; i < gd->nrequires; i++)
+				buf_printf(h, "- `%s`\n", gd->requires[i]);
+		}
+		if (gd->kind == GK_INTERFACE && gd->neffects) {
+			buf_puts(h, "\n**permits**: ");
+			for (int i = 0; i < gd->neffects; i++)
+				buf_printf(h, "%s`%s`", i ? ", " : "", gd->effects[i]);
+			buf_putc(h, '\n');
+		}
+	}
+}
+
+bool
+lsp_hover(LspReq *r, Buf *out)
+{
+	Session *s;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!occ_here(r, &s, &occs, &o, out, 1))
+		return true;
+	Buf h = {0};
+	hover_text(&h, s, r->doc->file.g, o);
+	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(out, h.data, h.len);
+	buf_puts(out, "},\"range\":");
+	lsp_put_range(out, r->doc, o->start, o->end);
+	buf_putc(out, '}');
+	buf_free(&h);
+	lsp_occs_free(&occs);
+	return true;
+}
+
+static void
+put_location(Buf *out, LspDoc *d, uint32_t s, uint32_t e)
+{
+	buf_puts(out, "{\"uri\":");
+	json_cstr(out, d->uri);
+	buf_puts(out, ",\"range\":");
+	lsp_put_range(out, d, s, e);
+	buf_putc(out, '}');
+}
+
+bool
+lsp_definition(LspReq *r, Buf *out)
+{
+	Session *s;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!occ_here(r, &s, &occs, &o, out, 2))
+		return true;
+	const LspOcc *def = NULL;
+	for (int i = 0; i < occs.len && !def; i++)
+		if (occs.items[i].decl && lsp_occ_same(&occs.items[i], o))
+			def = &occs.items[i];
+	if (def)
+		put_location(out, r->doc, def->start, def->end);
+	else
+		buf_puts(out, "null");
+	lsp_occs_free(&occs);
+	return true;
+}
+
+bool
+lsp_references(LspReq *r, Buf *out)
+{
+	json_t *ctx = json_object_get(r->params, "context");
+	json_t *inc = json_is_object(ctx) ? json_object_get(ctx, "includeDeclaration") : NULL;
+	bool with_decl = !inc || json_is_true(inc);
+	Session *s;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!occ_here(r, &s, &occs, &o, out, 0))
+		return true;
+	/* by stable identity: every occurrence whose declaration has o's id */
+	const char *id = lsp_occ_id(s->S, o);
+	buf_putc(out, '[');
+	if (!id) {
+		/* a local has no stable identity */
+		buf_putc(out, ']');
+		lsp_occs_free(&occs);
+		return true;
+	}
+	bool first = true;
+	for (int i = 0; i < occs.len; i++) {
+		const LspOcc *x = &occs.items[i];
+		if (x->sym < 0 || (x->decl && !with_decl) || strcmp(lsp_occ_id(s->S, x), id) != 0)
+			continue;
+		if (!first)
+			buf_putc(out, ',');
+		first = false;
+		put_location(out, r->doc, x->start, x->end);
+	}
+	buf_putc(out, ']');
+	lsp_occs_free(&occs);
+	return true;
+}
+
+/* ---- rename through the semantic patch engine ----------------------------------- */
+
+/* The .spatch text renaming o to name against base; false when the
+ * declaration is no patch target. */
+static bool
+rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char *name)
+{
+	if (o->sym < 0)
+		return false;
+	Sym *y = sema_sym(S, o->sym);
+	if (o->ci < 0 && o->field < 0) {
+		if (y->kind != SK_FN && y->kind != SK_RESOURCE)
+			return false;
+		buf_printf(p, "base %s\nrename %s to %s\n", base, y->id, name);
+	} else if (o->field < 0) {
+		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-case owner %s case %s to %s\n", base, y->id,
+		    y->cases[o->ci].id, name);
+	} else if (o->ci >= 0) {
+		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-member owner %s member %s to %s\n", base,
+		    y->cases[o->ci].id, y->cases[o->ci].fields[o->field].id, name);
+	} else {
+		if (y->kind != SK_RECORD)
+			return false;
+		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-member owner %s member %s to %s\n", base, y->id,
+		    y->fields[o->field].id, name);
+	}
+	return true;
+}
+
+static bool
+word_ok(const char *s)
+{
+	for (; *s; s++)
+		if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			return false;
+	return true;
+}
+
+/* The first diagnostic of a sink as "SPX-XXXX: message". */
+static void
+first_diag(LspReq *r, int code, const char *what, const DiagSink *d)
+{
+	if (d->items.len)
+		fail(r, code, "%s: %s: %s", what, diag_info[d->items.items[0].code].code, d->items.items[0].message);
+	else
+		fail(r, code, "%s", what);
+}
+
+bool
+lsp_rename(LspReq *r, Buf *out)
+{
+	LspDoc *doc = r->doc;
+	json_t *nn = json_object_get(r->params, "newName");
+	json_t *td = json_object_get(r->params, "textDocument");
+	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
+	json_t *rev = json_object_get(r->params, "revision");
+	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn) || !word_ok(json_string_value(nn)))
+		return fail(r, SVC_E_PARAMS, "`newName` must be a string without blanks");
+	if (rev && (!json_is_string(rev) || !word_ok(json_string_value(rev)) || !*json_string_value(rev)))
+		return fail(r, SVC_E_PARAMS, "`revision` must be a revision string");
+	if (ver && json_is_integer(ver) && json_integer_value(ver) != doc->version)
+		return fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
+		    (long long)json_integer_value(ver), doc->version);
+	Session *s = program(doc);
+	if (!s)
+		return fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
+	LspOccs occs = {0};
+	lsp_occurrences(s->S, s->m, &occs);
+	const LspOcc *o = lsp_occ_at(&occs, r->off);
+	Buf p = {0};
+	const char *base = rev ? json_string_value(rev) : doc->file.revision;
+	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));
+	bool none = !o, local = o && o->sym < 0;
+	lsp_occs_free(&occs);
+	if (!ok) {
+		buf_free(&p);
+		return fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
+		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
+		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
+	}
+	SPatch sp;
+	memset(&sp, 0, sizeof sp);
+	DiagSink pd;
+	diag_init(&pd, "<rename>", p.data, p.len);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	bool done = false;
+	if (!patch_parse(&sp, p.data, p.len, &pd)) {
+		first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
+	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, doc->file.revision, &pd, &plan)) {
+		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
+		first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
+	} else {
+		/* the candidate must verify and mean the same but for the rename */
+		size_t clen;
+		char *cand = patch_apply(s->src, s->len, &plan, &clen);
+		Session c;
+		driver_session_init(&c, doc->file.path);
+		driver_set_source(&c, cand, clen);
+		if (!driver_parse(&c) || !driver_check(&c)) {
+			first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+		} else if (!patch_same_meaning(&sp, s->S, c.S, &pd)) {
+			first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
+		} else {
+			done = true;
+			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
+			json_cstr(out, doc->uri);
+			buf_printf(out, ",\"version\":%ld},\"edits\":[", doc->version);
+			for (int i = 0; i < plan.edits.len; i++) {
+				if (i)
+					buf_putc(out, ',');
+				put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+			}
+			buf_puts(out, "]}]}");
+		}
+		driver_session_free(&c);
+		free(cand);
+	}
+	patch_plan_free(&plan);
+	patch_free(&sp);
+	diag_free(&pd);
+	buf_free(&p);
+	return done;
+}
+
+/* ---- formatting, symbols, tokens ------------------------------------------------ */
+
+bool
+lsp_formatting(LspReq *r, Buf *out)
+{
+	DiagSink s;
+	check_now(r->doc, &s);
+	diag_free(&s);
+	SvcFile *f = &r->doc->file;
+	if (f->parse_failed || !f->sess)
+		return fail(r, LSP_E_REQUEST_FAILED, "the document does not parse: nothing to format");
+	Buf b = {0};
+	fmt_module(&b, f->sess->m, f->src, f->len);
+	if (b.len == f->len && memcmp(b.data, f->src, b.len) == 0) {
+		buf_puts(out, "[]");
+	} else {
+		buf_putc(out, '[');
+		Buf t = {0};
+		buf_put(&t, b.data, b.len);
+		buf_putc(&t, '\0');
+		put_edit(out, r->doc, 0, (uint32_t)f->len, t.data);
+		buf_free(&t);
+		buf_putc(out, ']');
+	}
+	buf_free(&b);
+	return true;
+}
+
+static void
+put_symbol(Buf *out, LspDoc *d, const char *name, int kind, Span whole, Span sel, const char *detail)
+{
+	buf_puts(out, "{\"name\":");
+	json_cstr(out, name);
+	buf_printf(out, ",\"kind\":%d", kind);
+	if (detail) {
+		buf_puts(out, ",\"detail\":");
+		json_cstr(out, detail);
+	}
+	buf_puts(out, ",\"range\":");
+	lsp_put_range(out, d, whole.start, whole.end);
+	buf_puts(out, ",\"selectionRange\":");
+	lsp_put_range(out, d, sel.start, sel.end);
+}
+
+/* LSP SymbolKind */
+enum { SYM_CLASS = 5, SYM_METHOD = 6, SYM_FIELD = 8, SYM_ENUM = 10, SYM_INTERFACE = 11, SYM_FUNCTION = 12,
+	SYM_OBJECT = 19, SYM_ENUM_MEMBER = 22, SYM_STRUCT = 23, SYM_MODULE = 2 };
+
+static void
+fields_children(Buf *out, LspDoc *d, const FieldDecl *f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_putc(out, ',');
+		put_symbol(out, d, f[i].name.s, SYM_FIELD, f[i].span, f[i].name.span, NULL);
+		buf_putc(out, '}');
+	}
+}
+
+bool
+lsp_document_symbols(LspReq *r, Buf *out)
+{
+	DiagSink s;
+	check_now(r->doc, &s);
+	diag_free(&s);
+	SvcFile *f = &r->doc->file;
+	if (f->parse_failed || !f->sess) {
+		buf_puts(out, "[]");
+		return true;
+	}
+	const Module *m = f->sess->m;
+	buf_putc(out, '[');
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (i)
+			buf_putc(out, ',');
+		Buf hd = {0};
+		fmt_decl_header(&hd, d);
+		buf_putc(&hd, '\0');
+		switch (d->kind) {
+		case DECL_FN:
+			put_symbol(out, r->doc, d->u.fn.name.s, SYM_FUNCTION, d->span, d->u.fn.name.span, hd.data);
+			break;
+		case DECL_RECORD:
+			put_symbol(out, r->doc, d->u.record.name.s, SYM_STRUCT, d->span, d->u.record.name.span, hd.data);
+			buf_puts(out, ",\"children\":[");
+			fields_children(out, r->doc, d->u.record.fields, d->u.record.nfields);
+			buf_putc(out, ']');
+			break;
+		case DECL_VARIANT:
+			put_symbol(out, r->doc, d->u.variant.name.s, SYM_ENUM, d->span, d->u.variant.name.span, hd.data);
+			buf_puts(out, ",\"children\":[");
+			for (int c = 0; c < d->u.variant.ncases; c++) {
+				const CaseDecl *cd = &d->u.variant.cases[c];
+				if (c)
+					buf_putc(out, ',');
+				put_symbol(out, r->doc, cd->name.s, SYM_ENUM_MEMBER, cd->span, cd->name.span, NULL);
+				buf_puts(out, ",\"children\":[");
+				fields_children(out, r->doc, cd->fields, cd->nfields);
+				buf_puts(out, "]}");
+			}
+			buf_putc(out, ']');
+			break;
+		case DECL_CLASS:
+			put_symbol(out, r->doc, d->u.class_.name.s, SYM_CLASS, d->span, d->u.class_.name.span, hd.data);
+			buf_puts(out, ",\"children\":[");
+			for (int k = 0; k < d->u.class_.nmembers; k++) {
+				const ClassMember *cm = &d->u.class_.members[k];
+				if (k)
+					buf_putc(out, ',');
+				if (cm->is_method)
+					put_symbol(out, r->doc, cm->method.name.s, SYM_METHOD, cm->span, cm->method.name.span, NULL);
+				else
+					put_symbol(out, r->doc, cm->field.name.s, SYM_FIELD, cm->span, cm->field.name.span, NULL);
+				buf_putc(out, '}');
+			}
+			buf_putc(out, ']');
+			break;
+		case DECL_RESOURCE:
+			put_symbol(out, r->doc, d->u.resource.name.s, SYM_OBJECT, d->span, d->u.resource.name.span, hd.data);
+			break;
+		case DECL_INTERFACE:
+			put_symbol(out, r->doc, d->u.interface.name.s, SYM_INTERFACE, d->span, d->u.interface.name.span, hd.data);
+			break;
+		case DECL_SESSION:
+			put_symbol(out, r->doc, d->u.session.name.s ? d->u.session.name.s : "session", SYM_MODULE, d->span,
+			    d->u.session.name.span, hd.data);
+			break;
+		}
+		buf_putc(out, '}');
+		buf_free(&hd);
+	}
+	buf_putc(out, ']');
+	return true;
+}
+
+/* The semantic token legend: indices into these lists. */
+static const char *const token_types[] = {
+	"keyword", "comment", "string", "number", "function", "method", "struct", "enum", "enumMember",
+	"class", "interface", "property", "type", "variable", "decorator",
+};
+enum { TT_KEYWORD, TT_COMMENT, TT_STRING, TT_NUMBER, TT_FUNCTION, TT_METHOD, TT_STRUCT, TT_ENUM, TT_ENUM_MEMBER,
+	TT_CLASS, TT_INTERFACE, TT_PROPERTY, TT_TYPE, TT_VARIABLE, TT_DECORATOR };
+
+/* The compiler-owned type names. */
+static const char *const builtin_types[] = {
+	"i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "unit", "Bytes", "Vec", "Map", "Set",
+	"Box", "Iter", "Option", "Result", "IterStep", "FnMutI64",
+};
+
+static bool
+is_builtin_type(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof builtin_types / sizeof builtin_types[0]; i++)
+		if (strlen(builtin_types[i]) == n && memcmp(builtin_types[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+void
+lsp_token_legend(Buf *out)
+{
+	buf_puts(out, "{\"tokenTypes\":[");
+	for (size_t i = 0; i < sizeof token_types / sizeof token_types[0]; i++)
+		buf_printf(out, "%s\"%s\"", i ? "," : "", token_types[i]);
+	buf_puts(out, "],\"tokenModifiers\":[\"declaration\"]}");
+}
+
+/* The language's words (contextual keywords: they lex as identifiers). */
+static const char *const keywords[] = {
+	"as", "borrow", "class", "drop", "effects", "else", "ensures", "false", "fn", "for", "if", "import", "in",
+	"interface", "invariant", "let", "match", "module", "mut", "own", "permit", "permits", "record", "requires",
+	"resource", "return", "session", "shared", "super", "true", "unsafe", "use", "uses", "variant", "while", "with",
+	"function", "type", "from",
+};
+
+static bool
+is_keyword(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+		if (strlen(keywords[i]) == n && memcmp(keywords[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+static int
+occ_type(Sema *S, const LspOcc *o)
+{
+	if (o->sym < 0)
+		return TT_VARIABLE;
+	Sym *y = sema_sym(S, o->sym);
+	if (o->field >= 0)
+		return TT_PROPERTY;
+	if (o->ci >= 0)
+		return TT_ENUM_MEMBER;
+	switch (y->kind) {
+	case SK_FN: return TT_FUNCTION;
+	case SK_METHOD: case SK_IMPORT: return TT_METHOD;
+	case SK_RECORD: return TT_STRUCT;
+	case SK_VARIANT: return TT_ENUM;
+	case SK_CLASS: return TT_CLASS;
+	case SK_INTERFACE: return TT_INTERFACE;
+	default: return TT_TYPE;
+	}
+}
+
+typedef struct Tok {
+	uint32_t start, end;
+	int type, mods;
+} Tok;
+
+static int
+cmp_tok(const void *a, const void *b)
+{
+	const Tok *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+bool
+lsp_semantic_tokens(LspReq *r, Buf *out)
+{
+	LspDoc *doc = r->doc;
+	Session *s = program(doc);
+	LspOccs occs = {0};
+	if (s)
+		lsp_occurrences(s->S, s->m, &occs);
+	SvcFile *f = &doc->file;
+	Arena arena;
+	arena_init(&arena);
+	DiagSink ds;
+	diag_init(&ds, f->path, f->src, f->len);
+	LexResult lx;
+	memset(&lx, 0, sizeof lx);
+	lex_source(&lx, f->src ? f->src : "", f->src ? f->len : 0, &arena, &ds);
+	Tok *toks = spx_xmalloc(sizeof *toks * (size_t)(lx.ntoks + lx.ncomments + 1));
+	int n = 0;
+	int oi = 0;
+	for (int i = 0; i < lx.ntoks; i++) {
+		const Token *t = &lx.toks[i];
+		Tok k = { t->span.start, t->span.end, -1, 0 };
+		switch (t->kind) {
+		case TOK_STRING: case TOK_CHAR: k.type = TT_STRING; break;
+		case TOK_INT: case TOK_FLOAT: k.type = TT_NUMBER; break;
+		case TOK_IDENT:
+			while (oi < occs.len && occs.items[oi].start < t->span.start)
+				oi++;
+			if (oi < occs.len && occs.items[oi].start == t->span.start) {
+				k.type = occ_type(s->S, &occs.items[oi]);
+				k.mods = occs.items[oi].decl ? 1 : 0;
+			} else if (i > 0 && lx.toks[i - 1].kind == TOK_AT) {
+				k.type = TT_DECORATOR;
+			} else if (is_keyword(f->src + t->span.start, t->span.end - t->span.start)) {
+				k.type = TT_KEYWORD;
+			} else if (is_builtin_type(f->src + t->span.start, t->span.end - t->span.start)) {
+				k.type = TT_TYPE;
+			} else {
+				k.type = TT_VARIABLE;
+			}
+			break;
+		default: break;
+		}
+		if (k.type >= 0 && k.end > k.start)
+			toks[n++] = k;
+	}
+	for (int i = 0; i < lx.ncomments; i++) {
+		Tok k = { lx.comments[i].span.start, lx.comments[i].span.end, TT_COMMENT, 0 };
+		toks[n++] = k;
+	}
+	if (n > 1)
+		qsort(toks, (size_t)n, sizeof *toks, cmp_tok);
+	buf_puts(out, "{\"data\":[");
+	long pl = 0, pc = 0;
+	bool first = true;
+	for (int i = 0; i < n; i++) {
+		long l, c, el, ec;
+		lsp_line_col(doc, toks[i].start, &l, &c);
+		/* a token spans one line in LSP: clip at the line's end */
+		uint32_t end = toks[i].end;
+		const char *nl = memchr(f->src + toks[i].start, '\n', end - toks[i].start);
+		if (nl)
+			end = (uint32_t)(nl - f->src);
+		lsp_line_col(doc, end, &el, &ec);
+		if (ec <= c)
+			continue;
+		buf_printf(out, "%s%ld,%ld,%ld,%d,%d", first ? "" : ",", l - pl, l == pl ? c - pc : c, ec - c, toks[i].type, toks[i].mods);
+		first = false;
+		pl = l;
+		pc = c;
+	}
+	buf_puts(out, "]}");
+	free(toks);
+	lex_free(&lx);
+	diag_free(&ds);
+	arena_free(&arena);
+	lsp_occs_free(&occs);
+	return true;
+}

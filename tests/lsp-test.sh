@@ -1,0 +1,20 @@
+#!/bin/sh
+# tests/lsp-test.sh BIN — the LSP server `semaprax lsp` (issue 17 item 4,
+# docs/editors.md): scripted clients over stdio (tests/lsp/*.py, python3):
+#   session.py  every method: lifecycle, diagnostics and code actions, hover,
+#               definition, references, rename (and a stale rename refused),
+#               formatting, document symbols, semantic tokens; UTF-16 positions
+#   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
+# Under make test-sanitize both run on the ASan/LSan build: they assert an
+# empty stderr and status 0, so a leak report fails them.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+dir=$(cd "$(dirname "$0")" && pwd)/lsp
+fail=0
+python3 "$dir/session.py" "$bin" || fail=1
+python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
+if [ "$fail" -ne 0 ]; then
+	echo "lsp-test: FAILED" >&2
+	exit 1
+fi
+echo "lsp-test: ok"
