@@ -570,7 +570,7 @@ lsp_rename(LspReq *r, Buf *out)
 		driver_set_source(&c, cand, clen);
 		if (!driver_parse(&c) || !driver_check(&c)) {
 			first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
-		} else if (!patch_same_meaning(&sp, s->S, c.S, &pd)) {
+		} else if (!patch_same_meaning(&sp, &plan, s->S, c.S, &pd)) {
 			first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
 		} else {
 			done = true;

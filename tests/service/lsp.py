@@ -115,7 +115,7 @@ check(len(refs) == 1, "references without the declaration")
 ren = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
                                          "newName": "plus"})
 def apply_edits(text, result):
-    # a WorkspaceEdit as `changes` or versioned `documentChanges` (ASCII text: columns are bytes)
+    # a WorkspaceEdit as `changes` or versioned `documentChanges` (edited lines are ASCII)
     edits = result["changes"][URI] if "changes" in result else result["documentChanges"][0]["edits"]
     lines = text.split("\n")
     offs = [0]
@@ -125,7 +125,7 @@ def apply_edits(text, result):
     for e in sorted(edits, key=lambda e: pos(e["range"]["start"]), reverse=True):
         text = text[:pos(e["range"]["start"])] + e["newText"] + text[pos(e["range"]["end"]):]
     return text
-new_text = apply_edits(SRC, ren["result"])
+new_text = apply_edits(FIXED, ren["result"])
 check("fn plus(a: i64, b: i64)" in new_text and "plus(1, 2)" in new_text and "add(" not in new_text, "rename %r" % ren)
 bad = L.request("textDocument/rename", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},
                                          "newName": "main"})
