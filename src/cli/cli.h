@@ -83,6 +83,9 @@ bool cli_parse_positive(const char *s, uint64_t *out);
  * command. */
 struct Project;
 bool cli_project_permit_free(struct Project *pj, const char *verb);
+/* `run --json` of a project (cmd_test.c): the `semaprax.project-execution.v1`
+ * envelope with role "entry" on stdout; false (after F104) past max_bytes. */
+bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

@@ -188,18 +188,75 @@ run_json(Buf *b, const TestRun *t, uint64_t max_steps)
 
 #define DOMAIN_LIT(s) s, sizeof s
 
+/* Wraps payload p in the `semaprax.project-execution.v1` envelope (digest,
+ * bytes, payload) and prints it; false (after F104 naming `what`) when it
+ * exceeds max_bytes. */
+static bool
+print_envelope(const Project *pj, const Buf *p, uint64_t max_bytes, const char *what)
+{
+	char digest[72];
+	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p->data, p->len);
+	Buf env = {0};
+	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p->len, p->data);
+	bool ok = env.len <= max_bytes;
+	if (ok) {
+		fwrite(env.data, 1, env.len, stdout);
+		putchar('\n');
+	} else {
+		DiagSink s;
+		diag_init(&s, pj->manifest_path, NULL, 0);
+		Diag *d = diag_report(&s, DIAG_F104, NULL, "project %s envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
+		    what, env.len, max_bytes);
+		diag_set_help(d, "raise `--max-bytes`");
+		diag_emit_all(&s, true);
+		diag_free(&s);
+	}
+	buf_free(&env);
+	return ok;
+}
+
+/* The payload's common head: schema, role, project, lane, module. */
+static void
+payload_head(Buf *p, const Project *pj, const char *role, const char *lane, const char *module)
+{
+	buf_printf(p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"%s\",\"project\":{\"name\":", role);
+	json_cstr(p, pj->man.name);
+	buf_puts(p, ",\"revision\":");
+	json_cstr(p, pj->P.revision);
+	buf_printf(p, "},\"lane\":\"%s\",\"module\":", lane);
+	json_cstr(p, module);
+}
+
+bool
+cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
+{
+	Buf p = {0};
+	payload_head(&p, pj, "entry", "interpreter", pj->man.entry);
+	buf_puts(&p, ",\"function\":{\"stable_id\":");
+	json_cstr(&p, entry->id);
+	buf_puts(&p, ",\"name\":");
+	json_cstr(&p, entry->name);
+	buf_printf(&p, "},\"fuel\":{\"steps_used\":%" PRIu64 ",\"max_steps\":%" PRIu64 "},\"outcome\":", r->steps, max_steps);
+	if (r->stop == STOP_LIMIT) {
+		buf_puts(&p, "{\"kind\":\"interpreter_limit\",\"message\":");
+		json_cstr(&p, r->message);
+		buf_putc(&p, '}');
+	} else {
+		cli_outcome_json(&p, r);
+	}
+	buf_putc(&p, '}');
+	bool ok = print_envelope(pj, &p, max_bytes, "run");
+	buf_free(&p);
+	return ok;
+}
+
 /* Prints the envelope; false (after F104) when it exceeds max_bytes. */
 static bool
 envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const char **notes, int nnotes, const TestOptions *to)
 {
 	uint64_t max_steps = to->max_steps;
 	Buf p = {0};
-	buf_puts(&p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"test\",\"project\":{\"name\":");
-	json_cstr(&p, pj->man.name);
-	buf_puts(&p, ",\"revision\":");
-	json_cstr(&p, pj->P.revision);
-	buf_puts(&p, "},\"lane\":\"interpreter\",\"module\":");
-	json_cstr(&p, pj->man.test_module);
+	payload_head(&p, pj, "test", "interpreter", pj->man.test_module);
 	buf_puts(&p, ",\"main\":");
 	run_json(&p, &runs[0], max_steps);
 	buf_puts(&p, ",\"cases\":[");
@@ -217,24 +274,7 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 		buf_putc(&p, '}');
 	}
 	buf_printf(&p, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"total\":%d}}", nruns - failed, failed, nruns);
-	char digest[72];
-	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p.data, p.len);
-	Buf env = {0};
-	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p.len, p.data);
-	bool ok = env.len <= to->max_bytes;
-	if (ok) {
-		fwrite(env.data, 1, env.len, stdout);
-		putchar('\n');
-	} else {
-		DiagSink s;
-		diag_init(&s, pj->manifest_path, NULL, 0);
-		Diag *d = diag_report(&s, DIAG_F104, NULL, "project test envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
-		    env.len, to->max_bytes);
-		diag_set_help(d, "raise `--max-bytes`");
-		diag_emit_all(&s, true);
-		diag_free(&s);
-	}
-	buf_free(&env);
+	bool ok = print_envelope(pj, &p, to->max_bytes, "test");
 	buf_free(&p);
 	return ok;
 }
