@@ -849,7 +849,7 @@ sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *diags,
 	sema_check_interfaces(S);
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_METHOD)
+		if (sema_sym(S, id)->kind == SK_METHOD && !sema_sym(S, id)->origin)
 			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin)
