@@ -85,6 +85,17 @@ struct Project;
 bool cli_project_permit_free(struct Project *pj, const char *verb);
 /* `run --json` of a project (cmd_test.c): the `semaprax.project-execution.v1`
  * envelope with role "entry" on stdout; false (after F104) past max_bytes. */
+/* cmd_project_lanes.c: a project's native lane.  The C unit of every module
+ * with entry functions funcs of module entry (emit_c_project); compiled into
+ * dir (B101/B102/I101 into the project's diagnostics); `run --native|--wasm`
+ * of a project; one captured run of entry function k as an interpreter-style
+ * result (*detail: a contract failure's two detail lines, or NULL; free it);
+ * the Wasm lane's W110 refusal of a project. */
+bool cli_project_emit_c(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
+bool cli_project_native_compile(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096]);
+int cli_project_run_native(const char *manifest, bool wasm);
+bool cli_project_native_case(const char *dir, int k, struct InterpResult *r, char **detail);
+void cli_project_wasm_refusal(struct Project *pj);
 bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile

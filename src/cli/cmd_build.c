@@ -75,7 +75,7 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 	if (!driver_admit(L->H, host, &L->diags) || !driver_mono(L))
 		return false;
 	Buf c = {0};
-	EmitOptions eo = { staged, host };
+	EmitOptions eo = { staged, host, false };
 	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
@@ -282,7 +282,7 @@ write_new(DiagSink *s, const char *out, const Buf *data)
 static bool
 c_source(Session *L, HirGrants *host, Buf *out)
 {
-	EmitOptions eo = { false, host };
+	EmitOptions eo = { false, host, false };
 	return driver_admit(L->H, host, &L->diags) && driver_mono(L) && emit_c(L->H, &eo, out, &L->diags);
 }
 

@@ -444,14 +444,17 @@ parse_options(int argc, char **argv, RunOptions *o)
  * exhausted its step budget` or `project execution exceeded its
  * call-depth bound`, exit 1.  --json prints the semaprax.project-execution.v1
  * envelope instead (cli_project_run_envelope; exit 1 unless it returned).
- * Not yet: --native, `-- args`.
+ * --native runs the project's one C unit (cmd_project_lanes.c); --wasm is
+ * the Wasm lane's W110 refusal.  Not yet: `-- args`.
  */
 static int
 run_project(const char *manifest, const RunOptions *ro)
 {
-	if (ro->native || ro->have_args)
-		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--json] [--max-steps N] [--max-bytes N]` "
-		                        "(--native and `-- args` are not available for projects yet)");
+	if (ro->have_args)
+		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm]` "
+		                        "(`-- args` are not available for projects yet)");
+	if (ro->native || ro->wasm)
+		return cli_project_run_native(manifest, ro->wasm);   /* cmd_project_lanes.c */
 	Project pj;
 	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
 	int status = EXIT_FAIL;

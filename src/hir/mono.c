@@ -362,11 +362,28 @@ walk(Mono *M, int ii)
 	hir_visit(f, &v);
 }
 
+static bool mono_from(HirModule *H, const int *roots, int nroots, DiagSink *diags);
+
 bool
 hir_mono(HirModule *H, DiagSink *diags)
 {
 	if (H->mono)
 		return true;
+	int entry = hir_find_main(H);
+	return mono_from(H, &entry, entry >= 0 ? 1 : 0, diags);
+}
+
+bool
+hir_mono_roots(HirModule *H, const int *roots, int nroots, DiagSink *diags)
+{
+	if (H->mono)
+		return true;
+	return mono_from(H, roots, nroots, diags);
+}
+
+static bool
+mono_from(HirModule *H, const int *roots, int nroots, DiagSink *diags)
+{
 	Mono M;
 	memset(&M, 0, sizeof M);
 	M.H = H;
@@ -382,9 +399,8 @@ hir_mono(HirModule *H, DiagSink *diags)
 	M.first = spx_xmalloc(sizeof *M.first * ((size_t)H->nfuncs + 1));
 	for (int i = 0; i < H->nfuncs; i++)
 		M.first[i] = -1;
-	int entry = hir_find_main(H);
-	if (entry >= 0)
-		inst_get(&M, entry, NULL, 0, -1, (Span){0});
+	for (int r = 0; r < nroots; r++)
+		inst_get(&M, roots[r], NULL, 0, -1, (Span){0});
 	for (int i = 0; i < M.insts.len && !M.failed; i++)
 		walk(&M, i);
 	if (!M.failed) {

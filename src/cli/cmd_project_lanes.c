@@ -1,0 +1,258 @@
+/*
+ * cmd_project_lanes.c — the native lane for projects (issue 15): `run
+ * --native` of a project, the C unit `build --target native|c` compiles,
+ * and the native runs of `test --lane native|all` (cmd_test.c).
+ *
+ * Every module of the checked, lowered project goes into one C unit
+ * (emit_c_project: names prefixed per module, imported calls naming the
+ * provider's instance, shared types spelled by identity); the pure route
+ * (project v1 admission: permit-free modules).  The Wasm lane does not link
+ * project modules yet: SPX-W110, reported as the lane's refusal.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../emit_c/emit_c.h"
+#include "../interp/interp.h"
+#include "../project/project.h"
+#include "../rt/rt.h"
+#include "../support/child.h"
+
+bool
+cli_project_emit_c(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out)
+{
+	int n = pj->P.nmods;
+	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
+	DiagSink **diags = spx_xmalloc(sizeof *diags * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		mods[i] = pj->P.mods[i]->s.H;
+		diags[i] = &pj->P.mods[i]->s.diags;
+	}
+	EmitOptions eo = { .staged = true, .host = NULL, .report_status = report_status };
+	int *order = spx_xmalloc(sizeof *order * (size_t)n);
+	for (int i = 0; i < n; i++)
+		order[i] = (int)pj->P.order[i];
+	bool ok = emit_c_project(mods, n, order, (int)entry, funcs, nfuncs, &eo, out, diags);
+	free(order);
+	free(diags);
+	free(mods);
+	return ok;
+}
+
+bool
+cli_project_native_compile(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096])
+{
+	dir[0] = '\0';
+	Buf c = {0};
+	if (!cli_project_emit_c(pj, entry, funcs, nfuncs, report_status, &c)) {
+		buf_free(&c);
+		return false;
+	}
+	Buf msg = {0};
+	NativeStatus st = emitc_native_compile(c.data, c.len, dir, &msg);
+	buf_free(&c);
+	const char *m = msg.data ? msg.data : "";
+	switch (st) {
+	case NATIVE_OK:
+		break;
+	case NATIVE_NO_CC:
+		diag_report(&pj->diags, DIAG_B101, NULL, "%s", m);
+		break;
+	case NATIVE_CC_FAILED:
+		diag_report(&pj->diags, DIAG_B102, NULL, "the C compiler rejected the generated program:\n%s", m);
+		break;
+	case NATIVE_IO:
+		diag_report(&pj->diags, DIAG_I101, NULL, "%s", m);
+		break;
+	}
+	buf_free(&msg);
+	return st == NATIVE_OK;
+}
+
+void
+cli_project_wasm_refusal(Project *pj)
+{
+	Diag *d = diag_report(&pj->diags, DIAG_W110, NULL, "the Wasm lane does not link project modules yet (`%s` has %d modules)", pj->man.name,
+	    pj->P.nmods);
+	diag_set_help(d, "run the project in the interpreter or the native lane (`--lane interp|native`, `run --native`)");
+}
+
+/* The entry module's `main` as the one entry function; false (F102) without it. */
+static bool
+entry_main(Project *pj, ModuleId *entry, int *mainf)
+{
+	*entry = driver_program_find(&pj->P, pj->man.entry);
+	*mainf = *entry != DRIVER_NO_MODULE ? hir_find_main(pj->P.mods[*entry]->s.H) : -1;
+	if (*mainf < 0) {
+		Diag *d = diag_report(&pj->diags, DIAG_F102, NULL, "the entry module `%s` has no `main` to run", pj->man.entry);
+		diag_set_help(d, "define `fn main() -> i64` in the entry module");
+		return false;
+	}
+	return true;
+}
+
+int
+cli_project_run_native(const char *manifest, bool wasm)
+{
+	Project pj;
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
+	ModuleId entry = DRIVER_NO_MODULE;
+	int mainf = -1;
+	char dir[4096] = "";
+	if (ok && wasm) {
+		cli_project_wasm_refusal(&pj);
+		ok = false;
+	}
+	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir);
+	project_emit_diags(&pj, false);
+	int status = EXIT_FAIL;
+	if (ok) {
+		char exe[4200];
+		snprintf(exe, sizeof exe, "%s/program", dir);
+		char *argv[] = {exe, NULL};
+		int st = 0;
+		fflush(stdout);
+		int err = emit_native_exec(exe, argv, &st);
+		if (err)
+			fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
+		else if (WIFEXITED(st))
+			status = WEXITSTATUS(st);
+		else
+			fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	}
+	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
+	project_free(&pj);
+	return status;
+}
+
+/* ---- one native run of an entry function, captured (test lanes) ---- */
+
+static void
+slurp(const char *path, Buf *out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && out->len < (1u << 20))
+		buf_put(out, tmp, n);
+	fclose(f);
+}
+
+/* The line of text starting with prefix (up to its newline), or NULL. */
+static const char *
+line_with(const Buf *b, const char *prefix, size_t *n)
+{
+	for (size_t at = 0; b->data && at < b->len;) {
+		const char *s = b->data + at;
+		const char *nl = memchr(s, '\n', b->len - at);
+		size_t ln = nl ? (size_t)(nl - s) : b->len - at;
+		size_t pl = strlen(prefix);
+		if (ln >= pl && memcmp(s, prefix, pl) == 0) {
+			*n = ln - pl;
+			return s + pl;
+		}
+		at += ln + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The outcome of a native run in the interpreter's terms: exit 0 returned
+ * its stdout's value; 70 a contract status (phase from the failure line,
+ * the two detail lines kept in *detail); 71 the arithmetic status whose
+ * code `SEMAPRAX status:` names; 73 the call-depth bound; anything else an
+ * interpreter-limit-like stop whose message is the exit status and the
+ * first stderr line.
+ */
+static void
+native_outcome(int wstatus, const Buf *out, const Buf *err, InterpResult *r, char **detail)
+{
+	memset(r, 0, sizeof *r);
+	*detail = NULL;
+	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + (WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0);
+	size_t n = 0;
+	const char *l;
+	if (code == 0 && out->len > 0) {
+		r->stop = STOP_NONE;
+		r->value = strtoll(out->data, NULL, 10);
+		return;
+	}
+	if (code == RT_EXIT_CONTRACT && (l = line_with(err, "SEMAPRAX contract failure: ", &n))) {
+		r->stop = STOP_STATUS;
+		r->domain = RT_DOM_CONTRACT;
+		r->code = n >= 7 && memcmp(l, "ensures", 7) == 0 ? RT_CONTRACT_ENSURES : RT_CONTRACT_REQUIRES;
+		size_t cn = 0, an = 0;
+		const char *c = line_with(err, "  contract: ", &cn), *a = line_with(err, "  arguments: ", &an);
+		if (c && a) {
+			Buf b = {0};
+			buf_puts(&b, "  contract: ");
+			buf_put(&b, c, cn);
+			buf_puts(&b, "\n  arguments: ");
+			buf_put(&b, a, an);
+			buf_putc(&b, '\n');
+			*detail = buf_take(&b);
+		}
+		return;
+	}
+	if (code == RT_EXIT_ARITH && (l = line_with(err, "SEMAPRAX status: ", &n))) {
+		r->stop = STOP_STATUS;
+		r->domain = RT_DOM_ARITH;
+		r->code = (uint32_t)strtoul(l, NULL, 10);
+		return;
+	}
+	if (code == RT_EXIT_DOMAIN && line_with(err, "SEMAPRAX runtime failure: call depth exceeded", &n)) {
+		r->stop = STOP_DEPTH;
+		return;
+	}
+	r->stop = STOP_LIMIT;
+	const char *first = err->data ? err->data : "";
+	size_t fl = err->data ? strcspn(first, "\n") : 0;
+	snprintf(r->message, sizeof r->message, "native exit status %d: %.*s", code, (int)(fl > 200 ? 200 : fl), first);
+}
+
+bool
+cli_project_native_case(const char *dir, int k, InterpResult *r, char **detail)
+{
+	char exe[4200], outp[4200], errp[4200], arg[16];
+	snprintf(exe, sizeof exe, "%s/program", dir);
+	snprintf(outp, sizeof outp, "%s/case.out", dir);
+	snprintf(errp, sizeof errp, "%s/case.err", dir);
+	snprintf(arg, sizeof arg, "%d", k);
+	fflush(stdout);
+	fflush(stderr);
+	child_catch();
+	pid_t pid = child_start(false);
+	if (pid == 0) {
+		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600), e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+			_exit(127);
+		char *argv[] = {exe, arg, NULL};
+		execv(exe, argv);
+		_exit(127);
+	}
+	if (pid < 0) {
+		memset(r, 0, sizeof *r);
+		*detail = NULL;
+		r->stop = STOP_LIMIT;
+		snprintf(r->message, sizeof r->message, "cannot start the native program: %s", strerror(errno));
+		return false;
+	}
+	int st = child_wait(pid);
+	Buf out = {0}, err = {0};
+	slurp(outp, &out);
+	slurp(errp, &err);
+	native_outcome(st, &out, &err, r, detail);
+	buf_free(&out);
+	buf_free(&err);
+	return true;
+}
