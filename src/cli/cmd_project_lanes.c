@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../emit_c/emit_c.h"
@@ -221,7 +223,7 @@ native_outcome(int wstatus, const Buf *out, const Buf *err, InterpResult *r, cha
 }
 
 bool
-cli_project_native_case(const char *dir, int k, InterpResult *r, char **detail)
+cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResult *r, char **detail)
 {
 	char exe[4200], outp[4200], errp[4200], arg[16];
 	snprintf(exe, sizeof exe, "%s/program", dir);
@@ -247,7 +249,31 @@ cli_project_native_case(const char *dir, int k, InterpResult *r, char **detail)
 		snprintf(r->message, sizeof r->message, "cannot start the native program: %s", strerror(errno));
 		return false;
 	}
-	int st = child_wait(pid);
+	/* the native lane has no step meter: a wall-clock budget instead */
+	int st = 0;
+	uint64_t waited = 0;
+	bool timed_out = false;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (waited >= timeout_ms) {
+			kill(pid, SIGKILL);
+			st = child_wait(pid);
+			timed_out = true;
+			break;
+		}
+		struct timespec ts = {0, 2000000};
+		nanosleep(&ts, NULL);
+		waited += 2;
+	}
+	if (timed_out) {
+		memset(r, 0, sizeof *r);
+		*detail = NULL;
+		r->stop = STOP_LIMIT;
+		snprintf(r->message, sizeof r->message, "time budget exhausted (%" PRIu64 " ms; --native-timeout-ms)", timeout_ms);
+		return true;
+	}
 	Buf out = {0}, err = {0};
 	slurp(outp, &out);
 	slurp(errp, &err);

@@ -37,20 +37,26 @@
 #include <unistd.h>
 
 #include "../driver/route.h"
+#include "../emit_c/emit_c.h"
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../project/project.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 
-#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]"
-#define LANE_REFUSED "test runs in the interpreter lane only (`--lane interp`, the default); the native, wasm and all lanes are not available for project tests yet"
+#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]"
+
+#define WASM_NOTE "; the Wasm lane refused the project (SPX-W110: it does not link project modules yet)"
+
+enum { LANE_INTERP = 1, LANE_NATIVE = 2, LANE_WASM = 4, LANE_ALL = 7 };
 
 typedef struct TestOptions {
 	const char *path;
 	const char *manifest_path;
 	bool json;
 	uint64_t max_steps, max_bytes;
+	int lanes;                /* LANE_* bits; LANE_INTERP by default */
+	uint64_t native_timeout_ms;  /* per native run (default 10,000) */
 } TestOptions;
 
 /* One run: the test module's main (case < 0 in the list order) or a case. */
@@ -60,6 +66,9 @@ typedef struct TestRun {
 	const char *name;
 	InterpResult r;
 	bool passed;
+	InterpResult nr;          /* the native lane's outcome (LANE_NATIVE) */
+	char *ndetail;            /* … its contract detail lines, or NULL */
+	bool disagree;            /* --lane all: the lanes' outcomes differ */
 } TestRun;
 
 static int
@@ -88,13 +97,18 @@ parse_options(int argc, char **argv, TestOptions *o)
 			i++;
 		} else if (strcmp(a, "--lane") == 0 || strcmp(a, "--target") == 0) {
 			if (i + 1 >= argc)
-				return cli_usage("test", "%s takes a lane: interp", a);
+				return cli_usage("test", "%s takes a lane: interp, native, wasm or all", a);
+			if (o->lanes)
+				return cli_usage("test", "--lane given twice");
 			const char *l = argv[++i];
-			if (strcmp(l, "interp") != 0 && strcmp(l, "interpreter") != 0) {
-				if (strcmp(l, "native") == 0 || strcmp(l, "wasm") == 0 || strcmp(l, "all") == 0)
-					return cli_usage("test", "%s", LANE_REFUSED);
-				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default, the one available) and native, wasm, all (not available for project tests yet)", l);
-			}
+			o->lanes = strcmp(l, "interp") == 0 || strcmp(l, "interpreter") == 0 ? LANE_INTERP : strcmp(l, "native") == 0 ? LANE_NATIVE
+			    : strcmp(l, "wasm") == 0 ? LANE_WASM : strcmp(l, "all") == 0 ? LANE_ALL : 0;
+			if (!o->lanes)
+				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default), native, wasm and all", l);
+		} else if (strcmp(a, "--native-timeout-ms") == 0) {
+			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->native_timeout_ms))
+				return cli_usage("test", "--native-timeout-ms takes a positive integer");
+			i++;
 		} else if (strcmp(a, "--manifest-path") == 0) {
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("test", TEST_GRAMMAR);
@@ -109,6 +123,10 @@ parse_options(int argc, char **argv, TestOptions *o)
 	}
 	if (o->path && o->manifest_path)
 		return cli_usage("test", "give a project directory or --manifest-path, not both");
+	if (!o->lanes)
+		o->lanes = LANE_INTERP;
+	if (o->json && o->lanes != LANE_INTERP && o->lanes != LANE_NATIVE)
+		return cli_usage("test", "--json reports one lane: `--lane interp` (the default) or `--lane native`");
 	return EXIT_OK;
 }
 
@@ -133,39 +151,98 @@ by_id(const void *a, const void *b)
 	return strcmp(((const TestRun *)a)->id, ((const TestRun *)b)->id);
 }
 
+/* The two contract detail lines of an interpreter failure (LANGUAGE.md §4.7). */
 static void
-outcome_line(FILE *f, const TestRun *t)
+detail_lines(Buf *b, const InterpFailure *fl)
 {
-	const InterpResult *r = &t->r;
+	buf_printf(b, "  contract: %s %s in %s\n  arguments: ", fl->phase, fl->clause, fl->function);
+	for (int i = 0; i < fl->nargs; i++)
+		buf_printf(b, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
+	buf_puts(b, fl->nargs ? "\n" : "none\n");
+}
+
+/* A run's outcome in one lane: the interpreter's (detail NULL) or the
+ * native lane's (its detail lines as the program printed them). */
+static void
+outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, bool native)
+{
 	switch (r->stop) {
 	case STOP_NONE:
-		fprintf(f, "failed %s: returned %" PRId64 "\n", t->id, r->value);
+		fprintf(f, "failed %s: returned %" PRId64 "\n", id, r->value);
 		break;
 	case STOP_STATUS: {
 		Buf b = {0};
 		cli_status_json(&b, r);
-		fprintf(f, "failed %s: language status %s\n", t->id, b.data);
+		fprintf(f, "failed %s: language status %s\n", id, b.data);
 		buf_free(&b);
-		const InterpFailure *fl = &r->failure;
-		if (fl->present) {
-			fprintf(f, "  contract: %s %s in %s\n", fl->phase, fl->clause, fl->function);
-			fputs("  arguments: ", f);
-			for (int i = 0; i < fl->nargs; i++)
-				fprintf(f, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
-			fputc('\n', f);
+		if (r->failure.present) {
+			Buf d = {0};
+			detail_lines(&d, &r->failure);
+			fputs(d.data, f);
+			buf_free(&d);
+		} else if (detail) {
+			fputs(detail, f);
 		}
 		break;
 	}
 	case STOP_FUEL:
-		fprintf(f, "failed %s: step budget exhausted\n", t->id);
+		fprintf(f, "failed %s: step budget exhausted\n", id);
 		break;
 	case STOP_DEPTH:
-		fprintf(f, "failed %s: call-depth bound exceeded\n", t->id);
+		fprintf(f, "failed %s: call-depth bound exceeded\n", id);
 		break;
 	default:
-		fprintf(f, "failed %s: interpreter limit: %s\n", t->id, r->message);
+		fprintf(f, "failed %s: %s: %s\n", id, native ? "native lane" : "interpreter limit", r->message);
 		break;
 	}
+}
+
+static void
+outcome_line(FILE *f, const TestRun *t, bool native)
+{
+	if (native)
+		outcome_of(f, t->id, &t->nr, t->ndetail, true);
+	else
+		outcome_of(f, t->id, &t->r, NULL, false);
+}
+
+/* A short lane-neutral rendering of an outcome (the disagreement line). */
+static void
+brief(Buf *b, const InterpResult *r)
+{
+	switch (r->stop) {
+	case STOP_NONE: buf_printf(b, "returned %" PRId64, r->value); break;
+	case STOP_STATUS: buf_printf(b, "status %s/%" PRIu32, interp_domain_id(r->domain), r->code); break;
+	case STOP_FUEL: buf_puts(b, "step budget exhausted"); break;
+	case STOP_DEPTH: buf_puts(b, "call-depth bound exceeded"); break;
+	default: buf_puts(b, r->message); break;
+	}
+}
+
+/* Do the interpreter's and the native lane's outcomes of t agree?  A stop
+ * of the interpreter's own budget (steps, an interpreter limit) has no
+ * native counterpart and is not compared. */
+static bool
+lanes_agree(const TestRun *t)
+{
+	const InterpResult *a = &t->r, *b = &t->nr;
+	if (a->stop == STOP_FUEL || a->stop == STOP_LIMIT)
+		return true;
+	if (a->stop != b->stop)
+		return false;
+	if (a->stop == STOP_NONE)
+		return a->value == b->value;
+	if (a->stop != STOP_STATUS)
+		return true;
+	if (a->domain != b->domain || a->code != b->code)
+		return false;
+	if (!a->failure.present)
+		return true;
+	Buf d = {0};
+	detail_lines(&d, &a->failure);
+	bool same = t->ndetail && strcmp(d.data, t->ndetail) == 0;
+	buf_free(&d);
+	return same;
 }
 
 static void
@@ -256,7 +333,7 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 {
 	uint64_t max_steps = to->max_steps;
 	Buf p = {0};
-	payload_head(&p, pj, "test", "interpreter", pj->man.test_module);
+	payload_head(&p, pj, "test", to->lanes == LANE_NATIVE ? "native" : "interpreter", pj->man.test_module);
 	buf_puts(&p, ",\"main\":");
 	run_json(&p, &runs[0], max_steps);
 	buf_puts(&p, ",\"cases\":[");
@@ -291,10 +368,10 @@ test_project(const char *manifest, const TestOptions *to)
 		driver_route(H->S, &o.host);
 		ok = driver_admit(H, &o.host, &pj.P.mods[tm]->s.diags);
 	}
-	project_emit_diags(&pj, to->json);
 	int status = EXIT_FAIL;
 	int mainf = H ? hir_find_main(H) : -1;
 	if (!ok || mainf < 0) {
+		project_emit_diags(&pj, to->json);
 		project_free(&pj);
 		return status;
 	}
@@ -328,16 +405,54 @@ test_project(const char *manifest, const TestOptions *to)
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)pj.P.nmods);
 	for (int i = 0; i < pj.P.nmods; i++)
 		mods[i] = pj.P.mods[i]->s.H;
+	int lanes = to->lanes;
+	bool tty = !to->json && isatty(STDERR_FILENO);
+	char dir[4096] = "";
 	int failed = 0;
+	/* the Wasm lane does not link projects: its refusal (W110) alone, or
+	 * with `--lane all` a note beside the report, never a disagreement */
+	bool wasm_refused = (lanes & LANE_WASM) != 0, built = true;
+	if (lanes == LANE_WASM)
+		cli_project_wasm_refusal(&pj);
+	/* the native lane: one program, each run a fresh process */
+	if (lanes & LANE_NATIVE) {
+		int *funcs = spx_xmalloc(sizeof *funcs * (size_t)nruns);
+		for (int i = 0; i < nruns; i++)
+			funcs[i] = runs[i].func;
+		built = cli_project_native_compile(&pj, tm, funcs, nruns, true, dir);
+		free(funcs);
+	}
+	project_emit_diags(&pj, to->json);
+	if (lanes == LANE_WASM || !built)
+		goto done;
 	for (int i = 0; i < nruns; i++) {
-		interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
-		runs[i].passed = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		bool run_ok = true;
+		if (lanes & LANE_INTERP) {
+			interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
+			run_ok = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		}
+		if (lanes & LANE_NATIVE) {
+			cli_project_native_case(dir, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
+			bool nok = runs[i].nr.stop == STOP_NONE && runs[i].nr.value == 0;
+			if (lanes & LANE_INTERP)
+				runs[i].disagree = !lanes_agree(&runs[i]);
+			else
+				run_ok = nok;
+		}
+		runs[i].passed = run_ok && !runs[i].disagree;
 		failed += !runs[i].passed;
 		/* on a terminal, a progress line per run (never in snapshots) */
-		if (!to->json && isatty(STDERR_FILENO))
-			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : "FAILED");
+		if (tty)
+			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : runs[i].disagree ? "LANES DISAGREE" : "FAILED");
 	}
+	bool native_only = lanes == LANE_NATIVE;
 	if (to->json) {
+		if (native_only)
+			for (int i = 0; i < nruns; i++) {
+				interp_result_free(&runs[i].r);
+				runs[i].r = runs[i].nr;
+				memset(&runs[i].nr, 0, sizeof runs[i].nr);
+			}
 		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
 			failed = nruns ? nruns : 1;
 	} else {
@@ -349,18 +464,39 @@ test_project(const char *manifest, const TestOptions *to)
 				fputs("project tests passed\n", stdout);
 			else
 				printf("project tests passed (%d named cases)\n", nruns - 1);
+			if (lanes == LANE_ALL)
+				printf("note: the interpreter and native lanes agree on every run%s\n", wasm_refused ? WASM_NOTE : "");
 		} else {
-			for (int i = 0; i < nruns; i++)
-				if (!runs[i].passed)
-					outcome_line(stderr, &runs[i]);
-			fprintf(stderr, "project tests failed: %d of %d in %s\n", failed, nruns, pj.man.test_module);
+			for (int i = 0; i < nruns; i++) {
+				if (runs[i].passed)
+					continue;
+				if (runs[i].disagree) {
+					Buf a = {0}, b = {0};
+					brief(&a, &runs[i].r);
+					brief(&b, &runs[i].nr);
+					fprintf(stderr, "failed %s: lanes disagree: interpreter %s; native %s\n", runs[i].id, a.data, b.data);
+					buf_free(&a);
+					buf_free(&b);
+				} else {
+					outcome_line(stderr, &runs[i], native_only);
+				}
+			}
+			fprintf(stderr, "project tests failed: %d of %d in %s%s\n", failed, nruns, pj.man.test_module,
+			    native_only ? " (native lane)" : lanes == LANE_ALL ? " (interpreter and native lanes)" : "");
 			fprintf(stderr, "help: a test passes by returning 0; a nonzero return is the failing check's code or count%s\n",
 			    nruns == 1 ? "; add `fn test_<name>() -> i64` cases with an explicit `@id` to name each check" : "");
+			if (lanes == LANE_ALL)
+				fprintf(stderr, "note: lanes interpreter and native ran every case%s\n", wasm_refused ? WASM_NOTE : "");
 		}
 	}
 	status = failed ? EXIT_FAIL : EXIT_OK;
-	for (int i = 0; i < nruns; i++)
+done:
+	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
+	for (int i = 0; i < nruns; i++) {
 		interp_result_free(&runs[i].r);
+		interp_result_free(&runs[i].nr);
+		free(runs[i].ndetail);
+	}
 	free(mods);
 	free(notes);
 	free(runs);
@@ -375,6 +511,7 @@ cli_cmd_test(int argc, char **argv)
 	memset(&to, 0, sizeof to);
 	to.max_steps = 1000000;
 	to.max_bytes = 65536;
+	to.native_timeout_ms = 10000;
 	int st = parse_options(argc, argv, &to);
 	if (st != EXIT_OK)
 		return st;
