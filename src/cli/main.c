@@ -27,7 +27,9 @@ const CliCommand cli_commands[] = {
 	  "  `<stem>.wasm`, run by the ES module host), `--target web` a package directory (default\n"
 	  "  `<stem>.web`: program.wasm, host.mjs, index.mjs with bindings keyed by stable id,\n"
 	  "  index.d.ts, package.json, index.html) exporting the named functions, which take and\n"
-	  "  return scalars only (W115); an existing output is never overwritten.\n" },
+	  "  return scalars only (W115); an existing output is never overwritten.\n"
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
+	  "  unit (default `<dir>/<name>`, `.c` for --target c); --target wasm|web is W110.\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
@@ -76,13 +78,15 @@ const CliCommand cli_commands[] = {
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
-	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>]\n"
+	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
 	  "  and revisions, targets, capabilities (each module's permits), the exported\n"
 	  "  declarations by stable id with their canonical headers, and the interface digest.\n"
 	  "  No mode prints it; --write replaces `semaprax.lock` beside the manifest atomically;\n"
 	  "  --verify exits 1 naming the first stale line (J130); --compare exits 1 naming each\n"
-	  "  removed or changed exported declaration of the base lock (J131), 0 for additions.\n" },
+	  "  removed or changed exported declaration of the base lock (J131), 0 for additions;\n"
+	  "  --emit-interface prints the exports and interface digest as JSON, which\n"
+	  "  --compare-interface <json> compares as --compare does.\n" },
 	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
@@ -117,7 +121,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -128,7 +132,8 @@ const CliCommand cli_commands[] = {
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
 	  "  module's `main` with every module linked by stable id and prints the value.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N]\n"
+	  "              [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -136,7 +141,9 @@ const CliCommand cli_commands[] = {
 	  "  `failed <stable-id>: <outcome>` lines, `project tests failed: F of T in <module>`\n"
 	  "  and a `help:` line on stderr, exit 1.  --json prints the\n"
 	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
-	  "  Only the interpreter lane exists.\n" },
+	  "  --lane native runs each case as a fresh process of one compiled program (time\n"
+	  "  budget --native-timeout-ms, default 10000); --lane all runs both lanes and fails a\n"
+	  "  run whose outcomes disagree; the Wasm lane refuses projects (W110).\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
