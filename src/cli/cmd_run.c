@@ -493,7 +493,7 @@ run_project(const char *manifest, const RunOptions *ro)
 				fputs("  arguments: ", stderr);
 				for (int i = 0; i < f->nargs; i++)
 					fprintf(stderr, "%s%s = %s", i ? ", " : "", f->args[i].name, f->args[i].value);
-				fputc('\n', stderr);
+				fputs(f->nargs ? "\n" : "none\n", stderr);
 			}
 		} else if (r.stop == STOP_FUEL) {
 			fputs("project execution exhausted its step budget\n", stderr);
