@@ -598,44 +598,6 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 
 /* ---- a project: every module in one unit (emit_prog.c) ---- */
 
-/* Marking what the instances of one module reach in other modules: an
- * imported function or method, and an imported record's invariant check. */
-typedef struct Reach {
-	struct EmitProg *P;
-	const Sema *S;
-	bool **root;          /* per module, per HIR function */
-} Reach;
-
-static void
-reach_sym(Reach *R, SymId sym, bool invariant)
-{
-	const Sym *y = sym >= 0 && sym < R->S->syms.len ? sema_sym((Sema *)R->S, sym) : NULL;
-	if (!y || !y->origin)
-		return;
-	int k = sema_strmap_get(&R->P->names, y->origin);
-	if (k < 0)
-		return;
-	SymId ps = sema_strmap_get(&R->P->E[k].S->ids, y->id);
-	if (ps < 0)
-		return;
-	int fi = invariant ? R->P->E[k].H->invariants[ps] : R->P->symfunc[k][ps];
-	if (fi >= 0)
-		R->root[k][fi] = true;
-}
-
-static void
-reach_expr(void *ctx, const HirExpr *e)
-{
-	Reach *R = ctx;
-	if (e->kind == HIR_CALL && e->u.call.kind == CALL_FN)
-		reach_sym(R, e->u.call.fn, false);
-	if (e->kind == HIR_FUNC)
-		reach_sym(R, e->u.call.fn, false);
-	const TypeInfo *ti = e->type < (TypeId)R->S->types.len ? sema_type_info(&R->S->types, e->type) : NULL;
-	if (ti && ti->kind == TY_NOMINAL)
-		reach_sym(R, (SymId)ti->decl, true);
-}
-
 /* Each part of module k's code sees its own spx_fn and spx_cap. */
 static void
 section(Buf *out, const Emit *E, bool open)
@@ -671,7 +633,7 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 	P.n = nmods;
 	P.E = spx_xcalloc((size_t)nmods, sizeof *P.E);
 	P.symfunc = spx_xcalloc((size_t)nmods, sizeof *P.symfunc);
-	bool ok = true;
+	bool ok;
 	for (int k = 0; k < nmods; k++) {
 		HirModule *H = mods[k];
 		sema_strmap_put(&P.names, H->S->module_name, k);
@@ -691,41 +653,17 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 		arena_init(&E->a);
 		E->px = arena_printf(&E->a, "p%d_", k);
 	}
-	/* Importers before providers (order lists providers first): each
-	 * module's instances start from its entry functions and from what its
-	 * importers' instances reach in it, in HIR function order. */
-	Reach R = { &P, NULL, spx_xcalloc((size_t)nmods, sizeof *R.root) };
-	for (int k = 0; k < nmods; k++)
-		R.root[k] = spx_xcalloc((size_t)mods[k]->nfuncs + 1, 1);
-	for (int j = nmods - 1; j >= 0; j--) {
-		int k = order[j];
-		HirModule *H = mods[k];
+	ok = hir_mono_project(mods, nmods, order, entry, funcs, nfuncs, diags);
+	for (int k = 0; k < nmods; k++) {
 		Emit *E = &P.E[k];
-		int *roots = spx_xmalloc(sizeof *roots * (size_t)(H->nfuncs + nfuncs + 1));
-		int nr = 0;
-		if (k == entry)
-			for (int i = 0; i < nfuncs; i++)
-				roots[nr++] = funcs[i];
-		for (int i = 0; i < H->nfuncs; i++)
-			if (R.root[k][i])
-				roots[nr++] = i;
-		ok = hir_mono_roots(H, roots, nr, diags[k]) && ok;
-		free(roots);
-		E->M = H->mono;
+		E->M = mods[k]->mono;
 		if (!E->M)
 			continue;
-		R.S = H->S;
-		HirVisitor v = { reach_expr, NULL, NULL, &R };
-		for (int i = 0; i < E->M->ninsts; i++)
-			hir_visit(&H->funcs[E->M->insts[i].func], &v);
 		emitc_types_grow(E);
 		E->insts = spx_xcalloc((size_t)E->M->ninsts + 1, sizeof *E->insts);
 		for (int i = 0; i < E->M->ninsts; i++)
 			E->insts[i].cname = inst_cname(E, i);
 	}
-	for (int k = 0; k < nmods; k++)
-		free(R.root[k]);
-	free(R.root);
 	for (int i = 0; ok && i < nfuncs; i++) {
 		Emit *E = &P.E[entry];
 		const HirFunc *f = &mods[entry]->funcs[funcs[i]];
