@@ -37,7 +37,8 @@ typedef struct Emitw {
 	Sema *S;
 	DiagSink *diags;
 	const WasmOptions *o;
-	WasmModule m;
+	WasmModule *m;        /* the module being built (m_own, or a project's shared one) */
+	WasmModule m_own;
 	bool failed;
 	const HirMono *M;     /* the instances (hir_mono): one Wasm function each */
 	int *fidx;            /* per instance: index in m.funcs, -1 when not queued */
@@ -48,7 +49,13 @@ typedef struct Emitw {
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per instance: its table slot as a function value, 0: none */
-	Buf data;             /* static data from WASM_DATA_BASE */
+	Buf *data;            /* static data from WASM_DATA_BASE (data_own, or a project's shared one) */
+	Buf data_own;
+	/* a project (emit_wasm_project): every module's lowering, this one's index,
+	 * and how much of its queue has been emitted */
+	struct EmitwProg *prog;
+	int modi;
+	int qdone;
 	struct EmitwInterned { uint32_t off, len; } *interned;   /* open addressing over data's strings (len UINT32_MAX: empty) */
 	uint32_t ninterned, capinterned;
 	/* the function being emitted: instance `inst` of HIR function f */

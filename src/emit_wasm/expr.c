@@ -398,7 +398,7 @@ call_value(Emitw *W, const HirExpr *e)
 	if (nr < 0)
 		return false;
 	emitw_op_u32(W, OP_LOCAL_GET, v);
-	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(&W->m, p, np, r, nr));
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(W->m, p, np, r, nr));
 	wasm_u32(W->c, 0);   /* table 0 */
 	return true;
 }
