@@ -94,8 +94,13 @@ bool cli_project_permit_free(struct Project *pj, const char *verb);
 bool cli_project_emit_c(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
 bool cli_project_native_compile(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096]);
 int cli_project_run_native(const char *manifest, bool wasm);
-bool cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
-void cli_project_wasm_refusal(struct Project *pj);
+void cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* The Wasm lane: one module of every module whose `main` export runs
+ * funcs[which] (diagnostics into `into`, or NULL: each module's session);
+ * one captured run of it under node (captures in dir). */
+bool cli_project_wasm_module(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+    DiagSink *const *into, Buf *out);
+void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile

@@ -592,8 +592,8 @@ build_artifact(const char *path, const char *out, bool json, bool wasm)
 /*
  * `build` of a project (issue 15): `--target native` compiles every module
  * into one executable (cmd_project_lanes.c), `--target c` writes that unit;
- * default output `<project dir>/<name>` (`.c`).  The Wasm lane (`wasm`,
- * `web`) refuses a project with W110.  Output rules as for a file (I307,
+ * default output `<project dir>/<name>` (`.c`, `.wasm`); `--target wasm`
+ * lowers every module into one WebAssembly module (emit_wasm_project).  Output rules as for a file (I307,
  * I301); `built <product> <path>`.
  */
 static int
@@ -609,22 +609,19 @@ build_project(const char *manifest, const char *out, bool json, bool c_source, b
 			*slash = '\0';
 		size_t n = strlen(dir) + strlen(pj.man.name) + 8;
 		deflt = spx_xmalloc(n);
-		snprintf(deflt, n, "%s/%s%s", slash ? dir : ".", pj.man.name, c_source ? ".c" : "");
+		snprintf(deflt, n, "%s/%s%s", slash ? dir : ".", pj.man.name, c_source ? ".c" : wasm ? ".wasm" : "");
 		free(dir);
 		out = deflt;
 	}
 	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
 	int mainf = entry != DRIVER_NO_MODULE ? hir_find_main(pj.P.mods[entry]->s.H) : -1;
-	if (ok && wasm) {
-		cli_project_wasm_refusal(&pj);
-		ok = false;
-	}
 	ok = ok && mainf >= 0 && check_output(&pj.diags, out);
 	int status = EXIT_FAIL;
 	char dir[4096] = "";
-	if (ok && c_source) {
+	if (ok && (c_source || wasm)) {
 		Buf c = {0};
-		if (cli_project_emit_c(&pj, entry, &mainf, 1, false, &c) && write_new(&pj.diags, out, &c))
+		if ((wasm ? cli_project_wasm_module(&pj, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, entry, &mainf, 1, false, &c)) &&
+		    write_new(&pj.diags, out, &c))
 			status = EXIT_OK;
 		buf_free(&c);
 	} else if (ok && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir)) {
@@ -643,7 +640,7 @@ build_project(const char *manifest, const char *out, bool json, bool c_source, b
 	emitc_native_cleanup(dir);
 	project_emit_diags(&pj, json);
 	if (status == EXIT_OK)
-		print_built(json, c_source ? "c" : "native", c_source ? "C source" : "native executable", out);
+		print_built(json, c_source ? "c" : wasm ? "wasm" : "native", c_source ? "C source" : wasm ? "WebAssembly module" : "native executable", out);
 	project_free(&pj);
 	free(deflt);
 	fflush(stdout);
@@ -704,7 +701,9 @@ cli_cmd_build(int argc, char **argv)
 	if (manifest) {
 		if (nids)
 			return free(manifest), cli_usage("build", "build option `--export` (`--target web`) is not available for projects");
-		int st = build_project(manifest, out, json, c_source, wasm || web);
+		if (web)
+			return free(manifest), cli_usage("build", "build --target web of a project is not available yet (--target native, c or wasm)");
+		int st = build_project(manifest, out, json, c_source, wasm);
 		free(manifest);
 		return st;
 	}

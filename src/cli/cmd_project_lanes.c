@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../emit_c/emit_c.h"
+#include "../emit_wasm/emit_wasm.h"
 #include "../interp/interp.h"
 #include "../project/project.h"
 #include "../rt/rt.h"
@@ -79,12 +80,44 @@ cli_project_native_compile(Project *pj, ModuleId entry, const int *funcs, int nf
 	return st == NATIVE_OK;
 }
 
-void
-cli_project_wasm_refusal(Project *pj)
+bool
+cli_project_wasm_module(Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status, DiagSink *const *into,
+    Buf *out)
 {
-	Diag *d = diag_report(&pj->diags, DIAG_W110, NULL, "the Wasm lane does not link project modules yet (`%s` has %d modules)", pj->man.name,
-	    pj->P.nmods);
-	diag_set_help(d, "run the project in the interpreter or the native lane (`--lane interp|native`, `run --native`)");
+	int n = pj->P.nmods;
+	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
+	DiagSink **diags = spx_xmalloc(sizeof *diags * (size_t)n);
+	int *order = spx_xmalloc(sizeof *order * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		mods[i] = pj->P.mods[i]->s.H;
+		diags[i] = into ? into[i] : &pj->P.mods[i]->s.diags;
+		order[i] = (int)pj->P.order[i];
+	}
+	WasmOptions wo;
+	memset(&wo, 0, sizeof wo);
+	wo.report_status = report_status;
+	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, &wo, out, diags);
+	free(order);
+	free(diags);
+	free(mods);
+	return ok;
+}
+
+/* Runs a module under node (stdio inherited); its exit status, or -1 after
+ * W101/I101 into the project's diagnostics. */
+static int
+wasm_exec(Project *pj, const Buf *mod)
+{
+	int st = 0;
+	Buf msg = {0};
+	fflush(stdout);
+	WasmRunStatus r = emitw_node_run(mod, NULL, 0, &st, &msg);
+	if (r == WASM_RUN_NO_NODE)
+		diag_report(&pj->diags, DIAG_W101, NULL, "%s", msg.data ? msg.data : "");
+	else if (r == WASM_RUN_IO)
+		diag_report(&pj->diags, DIAG_I101, NULL, "%s", msg.data ? msg.data : "");
+	buf_free(&msg);
+	return r == WASM_RUN_OK ? st : -1;
 }
 
 /* The entry module's `main` as the one entry function; false (F102) without it. */
@@ -109,13 +142,22 @@ cli_project_run_native(const char *manifest, bool wasm)
 	ModuleId entry = DRIVER_NO_MODULE;
 	int mainf = -1;
 	char dir[4096] = "";
-	if (ok && wasm) {
-		cli_project_wasm_refusal(&pj);
-		ok = false;
+	int status = EXIT_FAIL;
+	if (wasm) {
+		Buf mod = {0};
+		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, entry, &mainf, 1, 0, false, NULL, &mod);
+		int st = ok ? wasm_exec(&pj, &mod) : -1;
+		project_emit_diags(&pj, false);
+		if (st >= 0 && WIFEXITED(st))
+			status = WEXITSTATUS(st);
+		else if (st >= 0)
+			fprintf(stderr, "SEMAPRAX wasm host terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		buf_free(&mod);
+		project_free(&pj);
+		return status;
 	}
 	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir);
 	project_emit_diags(&pj, false);
-	int status = EXIT_FAIL;
 	if (ok) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
@@ -219,60 +261,60 @@ native_outcome(int wstatus, const Buf *out, const Buf *err, InterpResult *r, cha
 	r->stop = STOP_LIMIT;
 	const char *first = err->data ? err->data : "";
 	size_t fl = err->data ? strcspn(first, "\n") : 0;
-	snprintf(r->message, sizeof r->message, "native exit status %d: %.*s", code, (int)(fl > 200 ? 200 : fl), first);
+	snprintf(r->message, sizeof r->message, "exit status %d: %.*s", code, (int)(fl > 200 ? 200 : fl), first);
 }
 
-bool
-cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResult *r, char **detail)
+/* What a captured child runs after its stdout and stderr are redirected
+ * (it must _exit). */
+typedef void (*ChildBody)(void *ctx);
+
+/*
+ * Runs body in a child process (its own process group, so a timeout ends
+ * everything it started) with stdout and stderr into dir/case.out and
+ * dir/case.err, waiting at most timeout_ms; then its outcome as an
+ * interpreter-style result (native_outcome), or a time-budget stop.
+ */
+static void
+run_captured(const char *dir, ChildBody body, void *ctx, uint64_t timeout_ms, InterpResult *r, char **detail)
 {
-	char exe[4200], outp[4200], errp[4200], arg[16];
-	snprintf(exe, sizeof exe, "%s/program", dir);
+	char outp[4200], errp[4200];
 	snprintf(outp, sizeof outp, "%s/case.out", dir);
 	snprintf(errp, sizeof errp, "%s/case.err", dir);
-	snprintf(arg, sizeof arg, "%d", k);
+	memset(r, 0, sizeof *r);
+	*detail = NULL;
 	fflush(stdout);
 	fflush(stderr);
 	child_catch();
-	pid_t pid = child_start(false);
+	pid_t pid = child_start(true);
 	if (pid == 0) {
 		int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600), e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
 			_exit(127);
-		char *argv[] = {exe, arg, NULL};
-		execv(exe, argv);
+		body(ctx);
 		_exit(127);
 	}
 	if (pid < 0) {
-		memset(r, 0, sizeof *r);
-		*detail = NULL;
 		r->stop = STOP_LIMIT;
-		snprintf(r->message, sizeof r->message, "cannot start the native program: %s", strerror(errno));
-		return false;
+		snprintf(r->message, sizeof r->message, "cannot start the program: %s", strerror(errno));
+		return;
 	}
-	/* the native lane has no step meter: a wall-clock budget instead */
+	/* no step meter outside the interpreter: a wall-clock budget instead */
 	int st = 0;
 	uint64_t waited = 0;
-	bool timed_out = false;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		if (waited >= timeout_ms) {
-			kill(pid, SIGKILL);
-			st = child_wait(pid);
-			timed_out = true;
-			break;
+			kill(-pid, SIGKILL);
+			child_wait(pid);
+			r->stop = STOP_LIMIT;
+			snprintf(r->message, sizeof r->message, "time budget exhausted (%" PRIu64 " ms; --native-timeout-ms)", timeout_ms);
+			return;
 		}
 		struct timespec ts = {0, 2000000};
 		nanosleep(&ts, NULL);
 		waited += 2;
-	}
-	if (timed_out) {
-		memset(r, 0, sizeof *r);
-		*detail = NULL;
-		r->stop = STOP_LIMIT;
-		snprintf(r->message, sizeof r->message, "time budget exhausted (%" PRIu64 " ms; --native-timeout-ms)", timeout_ms);
-		return true;
 	}
 	Buf out = {0}, err = {0};
 	slurp(outp, &out);
@@ -280,5 +322,45 @@ cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResul
 	native_outcome(st, &out, &err, r, detail);
 	buf_free(&out);
 	buf_free(&err);
-	return true;
+}
+
+typedef struct NativeBody {
+	char *exe, *arg;
+} NativeBody;
+
+static void
+native_body(void *ctx)
+{
+	NativeBody *b = ctx;
+	char *argv[] = {b->exe, b->arg, NULL};
+	execv(b->exe, argv);
+}
+
+void
+cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResult *r, char **detail)
+{
+	char exe[4200], arg[16];
+	snprintf(exe, sizeof exe, "%s/program", dir);
+	snprintf(arg, sizeof arg, "%d", k);
+	NativeBody b = {exe, arg};
+	run_captured(dir, native_body, &b, timeout_ms, r, detail);
+}
+
+static void
+wasm_body(void *ctx)
+{
+	int st = 0;
+	Buf msg = {0};
+	WasmRunStatus r = emitw_node_run(ctx, NULL, 0, &st, &msg);
+	if (r != WASM_RUN_OK) {
+		fprintf(stderr, "SEMAPRAX wasm host: %s\n", msg.data ? msg.data : "");
+		_exit(125);
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0));
+}
+
+void
+cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, InterpResult *r, char **detail)
+{
+	run_captured(dir, wasm_body, (void *)mod, timeout_ms, r, detail);
 }

@@ -46,7 +46,6 @@
 
 #define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]"
 
-#define WASM_NOTE "; the Wasm lane refused the project (SPX-W110: it does not link project modules yet)"
 
 enum { LANE_INTERP = 1, LANE_NATIVE = 2, LANE_WASM = 4, LANE_ALL = 7 };
 
@@ -66,8 +65,9 @@ typedef struct TestRun {
 	const char *name;
 	InterpResult r;
 	bool passed;
-	InterpResult nr;          /* the native lane's outcome (LANE_NATIVE) */
-	char *ndetail;            /* … its contract detail lines, or NULL */
+	InterpResult nr, wr;      /* the native and Wasm lanes' outcomes */
+	char *ndetail, *wdetail;  /* … their contract detail lines, or NULL */
+	char *rdetail;            /* r's detail lines when r is one of those lanes' */
 	bool disagree;            /* --lane all: the lanes' outcomes differ */
 } TestRun;
 
@@ -125,8 +125,8 @@ parse_options(int argc, char **argv, TestOptions *o)
 		return cli_usage("test", "give a project directory or --manifest-path, not both");
 	if (!o->lanes)
 		o->lanes = LANE_INTERP;
-	if (o->json && o->lanes != LANE_INTERP && o->lanes != LANE_NATIVE)
-		return cli_usage("test", "--json reports one lane: `--lane interp` (the default) or `--lane native`");
+	if (o->json && o->lanes == LANE_ALL)
+		return cli_usage("test", "--json reports one lane: `--lane interp` (the default), `native` or `wasm`");
 	return EXIT_OK;
 }
 
@@ -164,7 +164,7 @@ detail_lines(Buf *b, const InterpFailure *fl)
 /* A run's outcome in one lane: the interpreter's (detail NULL) or the
  * native lane's (its detail lines as the program printed them). */
 static void
-outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, bool native)
+outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, const char *stop_label)
 {
 	switch (r->stop) {
 	case STOP_NONE:
@@ -192,18 +192,17 @@ outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, b
 		fprintf(f, "failed %s: call-depth bound exceeded\n", id);
 		break;
 	default:
-		fprintf(f, "failed %s: %s: %s\n", id, native ? "native lane" : "interpreter limit", r->message);
+		fprintf(f, "failed %s: %s: %s\n", id, stop_label, r->message);
 		break;
 	}
 }
 
+/* stop_label names a stop outside §2.3's list: "interpreter limit", or the
+ * compiled lane whose budget or exit it was. */
 static void
-outcome_line(FILE *f, const TestRun *t, bool native)
+outcome_line(FILE *f, const TestRun *t, const char *stop_label)
 {
-	if (native)
-		outcome_of(f, t->id, &t->nr, t->ndetail, true);
-	else
-		outcome_of(f, t->id, &t->r, NULL, false);
+	outcome_of(f, t->id, &t->r, t->rdetail, stop_label);
 }
 
 /* A short lane-neutral rendering of an outcome (the disagreement line). */
@@ -223,9 +222,9 @@ brief(Buf *b, const InterpResult *r)
  * of the interpreter's own budget (steps, an interpreter limit) has no
  * native counterpart and is not compared. */
 static bool
-lanes_agree(const TestRun *t)
+lanes_agree(const TestRun *t, const InterpResult *b, const char *bdetail)
 {
-	const InterpResult *a = &t->r, *b = &t->nr;
+	const InterpResult *a = &t->r;
 	if (a->stop == STOP_FUEL || a->stop == STOP_LIMIT)
 		return true;
 	if (a->stop != b->stop)
@@ -240,7 +239,7 @@ lanes_agree(const TestRun *t)
 		return true;
 	Buf d = {0};
 	detail_lines(&d, &a->failure);
-	bool same = t->ndetail && strcmp(d.data, t->ndetail) == 0;
+	bool same = bdetail && strcmp(d.data, bdetail) == 0;
 	buf_free(&d);
 	return same;
 }
@@ -333,7 +332,7 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 {
 	uint64_t max_steps = to->max_steps;
 	Buf p = {0};
-	payload_head(&p, pj, "test", to->lanes == LANE_NATIVE ? "native" : "interpreter", pj->man.test_module);
+	payload_head(&p, pj, "test", to->lanes == LANE_NATIVE ? "native" : to->lanes == LANE_WASM ? "wasm" : "interpreter", pj->man.test_module);
 	buf_puts(&p, ",\"main\":");
 	run_json(&p, &runs[0], max_steps);
 	buf_puts(&p, ",\"cases\":[");
@@ -409,22 +408,56 @@ test_project(const char *manifest, const TestOptions *to)
 	bool tty = !to->json && isatty(STDERR_FILENO);
 	char dir[4096] = "";
 	int failed = 0;
-	/* the Wasm lane does not link projects: its refusal (W110) alone, or
-	 * with `--lane all` a note beside the report, never a disagreement */
-	bool wasm_refused = (lanes & LANE_WASM) != 0, built = true;
-	if (lanes == LANE_WASM)
-		cli_project_wasm_refusal(&pj);
+	bool built = true;
+	int *funcs = spx_xmalloc(sizeof *funcs * (size_t)nruns);
+	for (int i = 0; i < nruns; i++)
+		funcs[i] = runs[i].func;
 	/* the native lane: one program, each run a fresh process */
-	if (lanes & LANE_NATIVE) {
-		int *funcs = spx_xmalloc(sizeof *funcs * (size_t)nruns);
-		for (int i = 0; i < nruns; i++)
-			funcs[i] = runs[i].func;
+	if (lanes & LANE_NATIVE)
 		built = cli_project_native_compile(&pj, tm, funcs, nruns, true, dir);
-		free(funcs);
+	/* the Wasm lane: one module per run (its `main` export runs that entry);
+	 * a refusal (W110) alone fails, beside `--lane all` it is a note */
+	int n = pj.P.nmods;
+	DiagSink *ws = spx_xcalloc((size_t)n, sizeof *ws);
+	DiagSink **wp = spx_xcalloc((size_t)n, sizeof *wp);
+	for (int k = 0; k < n; k++) {
+		Session *ss = &pj.P.mods[k]->s;
+		diag_init(&ws[k], ss->diags.path, ss->src, ss->len);
+		wp[k] = &ws[k];
 	}
+	Buf *wmods = spx_xcalloc((size_t)nruns, sizeof *wmods);
+	bool wasm_ok = (lanes & LANE_WASM) != 0 && built;
+	for (int i = 0; wasm_ok && i < nruns; i++)
+		wasm_ok = cli_project_wasm_module(&pj, tm, funcs, nruns, i, true, wp, &wmods[i]);
+	char wdir[4096] = "";
+	if (wasm_ok) {
+		const char *tmpd = getenv("TMPDIR");
+		snprintf(wdir, sizeof wdir, "%s/semaprax-test-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+		if (!mkdtemp(wdir)) {
+			wdir[0] = '\0';
+			wasm_ok = false;
+		}
+	}
+	Buf wnote = {0};
+	if ((lanes & LANE_WASM) && !wasm_ok && built) {
+		for (int k = 0; k < n && !wnote.len; k++)
+			for (int j = 0; j < ws[k].items.len && !wnote.len; j++)
+				buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[ws[k].items.items[j].code].code, ws[k].path,
+				    ws[k].items.items[j].line, ws[k].items.items[j].message);
+		if (!wnote.len)
+			buf_puts(&wnote, "; the Wasm lane could not run");
+	}
+	free(funcs);
 	project_emit_diags(&pj, to->json);
-	if (lanes == LANE_WASM || !built)
-		goto done;
+	if (lanes == LANE_WASM && !wasm_ok)
+		for (int k = 0; k < n; k++)
+			diag_emit_all(&ws[k], to->json);
+	for (int k = 0; k < n; k++)
+		diag_free(&ws[k]);
+	free(ws);
+	free(wp);
+	if ((lanes == LANE_WASM && !wasm_ok) || !built)
+		goto lanes_done;
 	for (int i = 0; i < nruns; i++) {
 		bool run_ok = true;
 		if (lanes & LANE_INTERP) {
@@ -433,11 +466,23 @@ test_project(const char *manifest, const TestOptions *to)
 		}
 		if (lanes & LANE_NATIVE) {
 			cli_project_native_case(dir, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
-			bool nok = runs[i].nr.stop == STOP_NONE && runs[i].nr.value == 0;
 			if (lanes & LANE_INTERP)
-				runs[i].disagree = !lanes_agree(&runs[i]);
-			else
-				run_ok = nok;
+				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
+		}
+		if (wasm_ok) {
+			cli_project_wasm_case(wdir, &wmods[i], to->native_timeout_ms, &runs[i].wr, &runs[i].wdetail);
+			if (lanes & LANE_INTERP)
+				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].wr, runs[i].wdetail);
+		}
+		/* one compiled lane alone: its outcome is the report's */
+		if (!(lanes & LANE_INTERP)) {
+			InterpResult *x = lanes == LANE_NATIVE ? &runs[i].nr : &runs[i].wr;
+			char **xd = lanes == LANE_NATIVE ? &runs[i].ndetail : &runs[i].wdetail;
+			runs[i].r = *x;
+			memset(x, 0, sizeof *x);
+			runs[i].rdetail = *xd;
+			*xd = NULL;
+			run_ok = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
 		}
 		runs[i].passed = run_ok && !runs[i].disagree;
 		failed += !runs[i].passed;
@@ -445,14 +490,9 @@ test_project(const char *manifest, const TestOptions *to)
 		if (tty)
 			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : runs[i].disagree ? "LANES DISAGREE" : "FAILED");
 	}
-	bool native_only = lanes == LANE_NATIVE;
+	const char *lane_names = lanes == LANE_NATIVE ? " (native lane)" : lanes == LANE_WASM ? " (Wasm lane)"
+	    : wasm_ok ? " (interpreter, native and Wasm lanes)" : " (interpreter and native lanes)";
 	if (to->json) {
-		if (native_only)
-			for (int i = 0; i < nruns; i++) {
-				interp_result_free(&runs[i].r);
-				runs[i].r = runs[i].nr;
-				memset(&runs[i].nr, 0, sizeof runs[i].nr);
-			}
 		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
 			failed = nruns ? nruns : 1;
 	} else {
@@ -465,37 +505,57 @@ test_project(const char *manifest, const TestOptions *to)
 			else
 				printf("project tests passed (%d named cases)\n", nruns - 1);
 			if (lanes == LANE_ALL)
-				printf("note: the interpreter and native lanes agree on every run%s\n", wasm_refused ? WASM_NOTE : "");
+				printf("note: the %s lanes agree on every run%s\n", wasm_ok ? "interpreter, native and Wasm" : "interpreter and native",
+				    wnote.data ? wnote.data : "");
 		} else {
 			for (int i = 0; i < nruns; i++) {
 				if (runs[i].passed)
 					continue;
 				if (runs[i].disagree) {
-					Buf a = {0}, b = {0};
+					Buf a = {0};
+					buf_puts(&a, "interpreter ");
 					brief(&a, &runs[i].r);
-					brief(&b, &runs[i].nr);
-					fprintf(stderr, "failed %s: lanes disagree: interpreter %s; native %s\n", runs[i].id, a.data, b.data);
+					buf_puts(&a, "; native ");
+					brief(&a, &runs[i].nr);
+					if (wasm_ok) {
+						buf_puts(&a, "; wasm ");
+						brief(&a, &runs[i].wr);
+					}
+					fprintf(stderr, "failed %s: lanes disagree: %s\n", runs[i].id, a.data);
 					buf_free(&a);
-					buf_free(&b);
 				} else {
-					outcome_line(stderr, &runs[i], native_only);
+					outcome_line(stderr, &runs[i], lanes == LANE_NATIVE ? "native lane" : lanes == LANE_WASM ? "Wasm lane" : "interpreter limit");
 				}
 			}
-			fprintf(stderr, "project tests failed: %d of %d in %s%s\n", failed, nruns, pj.man.test_module,
-			    native_only ? " (native lane)" : lanes == LANE_ALL ? " (interpreter and native lanes)" : "");
+			fprintf(stderr, "project tests failed: %d of %d in %s%s\n", failed, nruns, pj.man.test_module, lanes == LANE_INTERP ? "" : lane_names);
 			fprintf(stderr, "help: a test passes by returning 0; a nonzero return is the failing check's code or count%s\n",
 			    nruns == 1 ? "; add `fn test_<name>() -> i64` cases with an explicit `@id` to name each check" : "");
-			if (lanes == LANE_ALL)
-				fprintf(stderr, "note: lanes interpreter and native ran every case%s\n", wasm_refused ? WASM_NOTE : "");
+			if (lanes == LANE_ALL && wnote.len)
+				fprintf(stderr, "note: the interpreter and native lanes ran every case%s\n", wnote.data);
 		}
 	}
 	status = failed ? EXIT_FAIL : EXIT_OK;
-done:
+lanes_done:
+	for (int i = 0; i < nruns; i++)
+		buf_free(&wmods[i]);
+	free(wmods);
+	buf_free(&wnote);
+	if (wdir[0]) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/case.out", wdir);
+		unlink(p);
+		snprintf(p, sizeof p, "%s/case.err", wdir);
+		unlink(p);
+		rmdir(wdir);
+	}
 	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
 	for (int i = 0; i < nruns; i++) {
 		interp_result_free(&runs[i].r);
 		interp_result_free(&runs[i].nr);
+		interp_result_free(&runs[i].wr);
 		free(runs[i].ndetail);
+		free(runs[i].wdetail);
+		free(runs[i].rdetail);
 	}
 	free(mods);
 	free(notes);

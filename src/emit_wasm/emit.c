@@ -525,20 +525,31 @@ void
 emitw_invariants(Emitw *W, TypeId t, uint32_t base)
 {
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	if (ti->kind != TY_NOMINAL || !W->H->invariants || W->H->invariants[ti->decl] < 0)
+	if (ti->kind != TY_NOMINAL)
 		return;
-	int fi = W->H->invariants[ti->decl];
 	Span at = sema_sym(W->S, (SymId)ti->decl)->span;
-	int ii = W->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
-	if (ii < 0) {
-		emitw_refuse(W, at, "the Wasm lane found no instance of this record's invariant check");
-		return;
+	Emitw *P = W;
+	int ii;
+	if (W->prog && sema_sym(W->S, (SymId)ti->decl)->origin) {
+		/* a project: an imported record's declaring module checks it */
+		if (!emitw_import_invariant(W, (SymId)ti->decl, at, &P, &ii) || ii < 0)
+			return;
+	} else {
+		if (!W->H->invariants || W->H->invariants[ti->decl] < 0)
+			return;
+		ii = W->M->func_inst[W->H->invariants[ti->decl]];   /* hir_mono reached it from this record value or store */
+		if (ii < 0) {
+			emitw_refuse(W, at, "the Wasm lane found no instance of this record's invariant check");
+			return;
+		}
 	}
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	emitw_load(W, base, emitw_flat(W, t, NULL));
-	emitw_op_u32(W, OP_CALL, emitw_func_index(W, ii, at));
+	emitw_op_u32(W, OP_CALL, emitw_func_index(P, ii, at));
+	if (P->failed)
+		W->failed = true;
 	emitw_op(W, OP_DROP);
 }
 
@@ -967,4 +978,176 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	buf_free(W.data);
 	free(W.interned);
 	return !W.failed;
+}
+
+/* ---- a project: every module in one Wasm module ---- */
+
+static bool
+provider(Emitw *W, SymId sym, Emitw **P, SymId *ps)
+{
+	const Sym *y = sema_sym(W->S, sym);
+	int k = y->origin ? sema_strmap_get(&W->prog->names, y->origin) : -1;
+	if (k < 0)
+		return false;
+	*P = &W->prog->W[k];
+	*ps = sema_strmap_get(&(*P)->S->ids, y->id);
+	return *ps >= 0 && (*P)->M;
+}
+
+bool
+emitw_import(Emitw *W, SymId sym, Span span, Emitw **P, int *ii)
+{
+	SymId ps;
+	*ii = -1;
+	if (!provider(W, sym, P, &ps)) {
+		emitw_refuse(W, span, "the Wasm lane cannot call this function");
+		return false;
+	}
+	int fi = W->prog->symfunc[(*P)->modi][ps];
+	*ii = fi >= 0 ? (*P)->M->func_inst[fi] : -1;
+	if (*ii < 0) {
+		emitw_refuse(W, span, "the Wasm lane found no instance of `%s` in its module", sema_sym(W->S, sym)->name);
+		return false;
+	}
+	return true;
+}
+
+bool
+emitw_import_invariant(Emitw *W, SymId sym, Span span, Emitw **P, int *ii)
+{
+	SymId ps;
+	*ii = -1;
+	if (!provider(W, sym, P, &ps) || !(*P)->H->invariants || (*P)->H->invariants[ps] < 0)
+		return true;
+	*ii = (*P)->M->func_inst[(*P)->H->invariants[ps]];
+	if (*ii < 0) {
+		emitw_refuse(W, span, "the Wasm lane found no instance of the invariant check of `%s`", sema_sym(W->S, sym)->name);
+		return false;
+	}
+	return true;
+}
+
+bool
+emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, int which,
+    const WasmOptions *o, Buf *out, DiagSink *const *diags)
+{
+	if (emitw_rt_wasm_len == 0) {
+		diag_report(diags[entry], DIAG_W102, NULL,
+			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
+		return false;
+	}
+	if (!hir_mono_project(mods, nmods, order, entry, funcs, nfuncs, diags))
+		return false;
+	struct EmitwProg G;
+	memset(&G, 0, sizeof G);
+	G.n = nmods;
+	G.W = spx_xcalloc((size_t)nmods, sizeof *G.W);
+	G.symfunc = spx_xcalloc((size_t)nmods, sizeof *G.symfunc);
+	WasmModule m;
+	memset(&m, 0, sizeof m);
+	Buf data = {0};
+	int env = 0;
+	for (int k = 0; k < nmods; k++) {
+		HirModule *H = mods[k];
+		sema_strmap_put(&G.names, H->S->module_name, k);
+		int32_t *sf = G.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
+		for (int i = 0; i < H->S->syms.len; i++)
+			sf[i] = -1;
+		for (int i = 0; i < H->nfuncs; i++)
+			if (H->funcs[i].sym >= 0)
+				sf[H->funcs[i].sym] = i;
+		Emitw *W = &G.W[k];
+		W->H = H;
+		W->S = H->S;
+		W->diags = diags[k];
+		W->o = o;
+		W->m = &m;
+		W->data = &data;
+		W->prog = &G;
+		W->modi = k;
+		W->M = H->mono;
+		int n = W->M ? W->M->ninsts : 0;
+		W->fidx = spx_xmalloc(sizeof *W->fidx * ((size_t)n + 1));
+		W->thunk = spx_xcalloc((size_t)n + 1, sizeof *W->thunk);
+		for (int i = 0; i < n; i++)
+			W->fidx[i] = -1;
+		if (W->M) {
+			int e = env_slots(W);
+			env = e > env ? e : env;
+		}
+	}
+	Emitw *E = &G.W[entry];
+	imports(E);
+	wasm_import_memory(&m, "env", "memory", 1);
+	E->g_out = wasm_global_add(&m, WT_I32, true, 0);
+	for (int k = 0; k < nmods; k++) {
+		Emitw *W = &G.W[k];
+		W->env = env;
+		if (W != E) {
+			W->imp_text = E->imp_text, W->imp_fail = E->imp_fail, W->imp_stdout = E->imp_stdout, W->imp_stderr = E->imp_stderr;
+			W->imp_args_len = E->imp_args_len, W->imp_decimal = E->imp_decimal, W->imp_scalar = E->imp_scalar;
+			W->imp_bytes_cmp = E->imp_bytes_cmp, W->imp_find = E->imp_find, W->imp_parse = E->imp_parse;
+			W->imp_count = E->imp_count, W->imp_trim = E->imp_trim, W->imp_char_literal = E->imp_char_literal;
+			W->imp_slice_check = E->imp_slice_check, W->imp_i64_from_f64 = E->imp_i64_from_f64, W->imp_arg = E->imp_arg;
+			W->g_out = E->g_out;
+		}
+	}
+	const HirFunc *mf = &mods[entry]->funcs[funcs[which]];
+	Span mspan = mf->sym >= 0 ? sema_sym(E->S, mf->sym)->span : (Span){0};
+	if (sema_type_info(&E->S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
+		emitw_refuse(E, mspan, "the Wasm lane runs `fn %s() -> i64` entries only", mf->name);
+	uint32_t main_index = E->M ? emitw_func_index(E, E->M->func_inst[funcs[which]], mspan) : 0;
+	bool failed = E->failed || !E->M;
+	/* each module's queue grows while others are lowered: until none does */
+	for (bool more = true; more && !failed;) {
+		more = false;
+		for (int k = 0; k < nmods && !failed; k++) {
+			Emitw *W = &G.W[k];
+			while (W->qdone < W->queue.len && !W->failed) {
+				emit_function(W, W->qdone++);
+				more = true;
+			}
+			failed = W->failed;
+		}
+	}
+	for (int k = 0; k < nmods; k++)
+		failed |= G.W[k].failed;
+	if (!failed) {
+		static const uint8_t i64r[1] = { WT_I64 };
+		int wi = wasm_func_add(&m, wasm_type(&m, NULL, 0, i64r, 1));
+		WasmFunc *wf = &m.funcs.items[wi];
+		wasm_u32(&wf->locals, 0);
+		wasm_byte(&wf->code, OP_I32_CONST);
+		wasm_s32(&wf->code, 0);
+		wasm_byte(&wf->code, OP_CALL);
+		wasm_u32(&wf->code, main_index);
+		wasm_export(&m, "main", 0, (uint32_t)m.nfunc_imports + (uint32_t)wi);
+		if (data.len)
+			wasm_data(&m, WASM_DATA_BASE, data.data, data.len);
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + data.len + 65535) / 65536);
+		for (int i = 0; i < m.imports.len; i++)
+			if (m.imports.items[i].type < 0)
+				m.imports.items[i].min_pages = pages;
+		metadata(E, pages, 0);
+		wasm_custom(&m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
+		wasm_encode(&m, out);
+	}
+	wasm_module_free(&m);
+	for (int k = 0; k < nmods; k++) {
+		Emitw *W = &G.W[k];
+		VEC_FREE(W->queue);
+		VEC_FREE(W->ltypes);
+		VEC_FREE(W->live);
+		VEC_FREE(W->spare);
+		free(W->fidx);
+		free(W->thunk);
+		free(W->slot_base);
+		free(W->interned);
+		free(G.symfunc[k]);
+	}
+	buf_free(&data);
+	free(G.symfunc);
+	free(G.W);
+	sema_strmap_free(&G.names);
+	return !failed;
 }

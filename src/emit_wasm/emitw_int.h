@@ -26,6 +26,15 @@
 
 #define FLAT_MAX 64
 
+struct Emitw;
+/* A project (emit_wasm_project): every module's lowering into one module. */
+struct EmitwProg {
+	struct Emitw *W;      /* per module (ModuleId order) */
+	int n;
+	StrMap names;         /* module name → index */
+	int32_t **symfunc;    /* per module: SymId → HIR function index (-1) */
+};
+
 /* Memory: [0, 64 KiB) belongs to the runtime module (its data and stack);
  * the program's scratch buffer and data follow. */
 #define WASM_RT_END 65536u
@@ -144,5 +153,11 @@ bool emitw_builtin(Emitw *W, const HirExpr *e);
 /* match.c */
 bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
 bool emitw_try(Emitw *W, const HirExpr *e);
+
+/* emit.c, a project: the provider's lowering and instance of an imported
+ * function or method sym (false after a W110 refusal); the provider's
+ * invariant check of an imported record (*ii -1: none). */
+bool emitw_import(Emitw *W, SymId sym, Span span, Emitw **P, int *ii);
+bool emitw_import_invariant(Emitw *W, SymId sym, Span span, Emitw **P, int *ii);
 
 #endif
