@@ -1,13 +1,13 @@
 /*
- * cmd_project_lanes.c — the native lane for projects (issue 15): `run
- * --native` of a project, the C unit `build --target native|c` compiles,
- * and the native runs of `test --lane native|all` (cmd_test.c).
+ * cmd_project_lanes.c — the compiled lanes for projects (issue 15): `run
+ * --native|--wasm` of a project, the C unit and Wasm module `build` writes,
+ * and the captured runs of `test --lane native|wasm|all` (cmd_test.c).
  *
  * Every module of the checked, lowered project goes into one C unit
  * (emit_c_project: names prefixed per module, imported calls naming the
- * provider's instance, shared types spelled by identity); the pure route
- * (project v1 admission: permit-free modules).  The Wasm lane does not link
- * project modules yet: SPX-W110, reported as the lane's refusal.
+ * provider's instance, shared types spelled by identity) or one Wasm module
+ * (emit_wasm_project); the pure route (project v1 admission: permit-free
+ * modules).  A construct a lane does not cover is its B110/W110 refusal.
  */
 #include "cli.h"
 

@@ -444,8 +444,8 @@ parse_options(int argc, char **argv, RunOptions *o)
  * exhausted its step budget` or `project execution exceeded its
  * call-depth bound`, exit 1.  --json prints the semaprax.project-execution.v1
  * envelope instead (cli_project_run_envelope; exit 1 unless it returned).
- * --native runs the project's one C unit (cmd_project_lanes.c); --wasm is
- * the Wasm lane's W110 refusal.  Not yet: `-- args`.
+ * --native runs the project's one C unit, --wasm its one WebAssembly module
+ * (cmd_project_lanes.c).  Not yet: `-- args`.
  */
 static int
 run_project(const char *manifest, const RunOptions *ro)

@@ -29,7 +29,7 @@ const CliCommand cli_commands[] = {
 	  "  index.d.ts, package.json, index.html) exporting the named functions, which take and\n"
 	  "  return scalars only (W115); an existing output is never overwritten.\n"
 	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
-	  "  unit (default `<dir>/<name>`, `.c` for --target c); --target wasm|web is W110.\n" },
+	  "  executable, C unit or WebAssembly module (default `<dir>/<name>`, `.c`, `.wasm`).\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
@@ -121,7 +121,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [-- <arg>...]\n"
 	  "semaprax run <file> --native [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -141,9 +141,9 @@ const CliCommand cli_commands[] = {
 	  "  `failed <stable-id>: <outcome>` lines, `project tests failed: F of T in <module>`\n"
 	  "  and a `help:` line on stderr, exit 1.  --json prints the\n"
 	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
-	  "  --lane native runs each case as a fresh process of one compiled program (time\n"
-	  "  budget --native-timeout-ms, default 10000); --lane all runs both lanes and fails a\n"
-	  "  run whose outcomes disagree; the Wasm lane refuses projects (W110).\n" },
+	  "  --lane native|wasm runs each case as a fresh process of the compiled program or\n"
+	  "  module (time budget --native-timeout-ms, default 10000); --lane all runs every lane\n"
+	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note).\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
