@@ -101,6 +101,8 @@ void cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, struct
 bool cli_project_wasm_module(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
     DiagSink *const *into, Buf *out);
 void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* Removes the capture files a run left in dir. */
+void cli_project_captures_clean(const char *dir);
 bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile

@@ -306,8 +306,15 @@ run_captured(const char *dir, ChildBody body, void *ctx, uint64_t timeout_ms, In
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		if (waited >= timeout_ms) {
+			/* SIGTERM first: the Wasm lane's host runner forwards it to node
+			 * and removes its directory; then nothing of the group survives */
+			kill(pid, SIGTERM);
+			for (int g = 0; g < 500 && waitpid(pid, &st, WNOHANG) == 0; g++) {
+				struct timespec ts = {0, 2000000};
+				nanosleep(&ts, NULL);
+			}
 			kill(-pid, SIGKILL);
-			child_wait(pid);
+			waitpid(pid, &st, 0);
 			r->stop = STOP_LIMIT;
 			snprintf(r->message, sizeof r->message, "time budget exhausted (%" PRIu64 " ms; --native-timeout-ms)", timeout_ms);
 			return;
@@ -349,6 +356,9 @@ cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResul
 static void
 wasm_body(void *ctx)
 {
+	/* this process inherited the parent's catching state: start afresh, so
+	 * the host runner below forwards a SIGTERM to node and cleans up */
+	child_release();
 	int st = 0;
 	Buf msg = {0};
 	WasmRunStatus r = emitw_node_run(ctx, NULL, 0, &st, &msg);
@@ -357,6 +367,17 @@ wasm_body(void *ctx)
 		_exit(125);
 	}
 	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0));
+}
+
+void
+cli_project_captures_clean(const char *dir)
+{
+	static const char *const names[] = {"case.out", "case.err"};
+	char p[4200];
+	for (size_t i = 0; dir && dir[0] && i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		unlink(p);
+	}
 }
 
 void

@@ -541,13 +541,10 @@ lanes_done:
 	free(wmods);
 	buf_free(&wnote);
 	if (wdir[0]) {
-		char p[4200];
-		snprintf(p, sizeof p, "%s/case.out", wdir);
-		unlink(p);
-		snprintf(p, sizeof p, "%s/case.err", wdir);
-		unlink(p);
+		cli_project_captures_clean(wdir);
 		rmdir(wdir);
 	}
+	cli_project_captures_clean(dir);
 	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
 	for (int i = 0; i < nruns; i++) {
 		interp_result_free(&runs[i].r);
