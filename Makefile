@@ -113,6 +113,7 @@ help:
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
 	@echo "make bench-wasm     the Wasm lane under node beside the native lane: time ratios, module vs stripped executable size"
+	@echo "make bench-project  project check at 20..200 modules x 50 functions: time, RSS, growth (fails > 13x)"
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
@@ -223,7 +224,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale bench-service $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale bench-service bench-project $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -244,6 +245,20 @@ bench-service: $(BIN)
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
 
+
+# `make bench-project` (tools/bench_project.c): whole-process `check` of
+# generated projects of 20..200 modules x 50 functions (time, peak RSS);
+# fails when the CPU time grows more than 13x from 20 to 200 modules.
+BENCH_PROJECT      = $(BUILD)/bench_project
+BENCH_PROJECT_RUNS = 5
+$(BENCH_PROJECT): tools/bench_project.c tools/bench_proc.c tools/bench_proc.h
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_project.c tools/bench_proc.c
+
+.PHONY: bench-project
+bench-project: $(BIN) $(BENCH_PROJECT)
+	@mkdir -p $(BUILD)/bench
+	$(BENCH_PROJECT) --runs $(BENCH_PROJECT_RUNS) --dir $(BUILD)/bench/project $(BIN)
 
 # `make bench-cli`: what a user pays per command (tools/bench_cli.c): the
 # median wall time and peak RSS of fresh `parse`, `check` and `fmt --check`

@@ -85,5 +85,20 @@ for t in calculator library command; do
 	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# The native lane of a project (issue 15): the built executable prints what
+# `run` prints, and the C unit is byte-identical across builds.
+rm -rf "$tmp/nat"
+cp -R "$root/run-class" "$tmp/nat"
+ok=1
+(cd "$tmp/nat" && "$bin" build . -o a.out > /dev/null && "$bin" build . --target c -o one.c > /dev/null && "$bin" build . --target c -o two.c > /dev/null) || ok=0
+if [ $ok = 1 ] && [ "$("$tmp/nat/a.out")" != "$(cat "$root/run-class/stdout")" ]; then
+	echo "FAIL native build: the executable's output differs from \`run\`" >&2
+	ok=0
+fi
+if [ $ok = 1 ] && ! cmp -s "$tmp/nat/one.c" "$tmp/nat/two.c"; then
+	echo "FAIL native build: the C unit differs between two builds" >&2
+	ok=0
+fi
+if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 echo "project fixtures: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -109,6 +109,27 @@ bool cli_parse_positive(const char *s, uint64_t *out);
  * command. */
 struct Project;
 bool cli_project_permit_free(struct Project *pj, const char *verb);
+/* `run --json` of a project (cmd_test.c): the `semaprax.project-execution.v1`
+ * envelope with role "entry" on stdout; false (after F104) past max_bytes. */
+/* cmd_project_lanes.c: a project's native lane.  The C unit of every module
+ * with entry functions funcs of module entry (emit_c_project); compiled into
+ * dir (B101/B102/I101 into the project's diagnostics); `run --native|--wasm`
+ * of a project; one captured run of entry function k as an interpreter-style
+ * result (*detail: a contract failure's two detail lines, or NULL; free it);
+ * the Wasm lane's W110 refusal of a project. */
+bool cli_project_emit_c(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
+bool cli_project_native_compile(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096]);
+int cli_project_run_native(const char *manifest, bool wasm);
+void cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* The Wasm lane: one module of every module whose `main` export runs
+ * funcs[which] (diagnostics into `into`, or NULL: each module's session);
+ * one captured run of it under node (captures in dir). */
+bool cli_project_wasm_module(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+    DiagSink *const *into, Buf *out);
+void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* Removes the capture files a run left in dir. */
+void cli_project_captures_clean(const char *dir);
+bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

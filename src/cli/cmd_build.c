@@ -45,9 +45,10 @@
 #include "../driver/route.h"
 #include "../emit_c/emit_c.h"
 #include "../emit_wasm/emit_wasm.h"
+#include "../project/project.h"
 #include "../support/json.h"
 
-#define BUILD_GRAMMAR "build requires exactly <file> [--target native|c|wasm|web] [--export <stable-id>]... [-o|--output <path>] [--json]"
+#define BUILD_GRAMMAR "build requires exactly <file> [--target native|c|wasm|web] [--export <stable-id>]... [-o|--output <path>] [--json], or a project: <dir>|semaprax.toml|--manifest-path <p> [--target native|c]"
 
 static void
 build_report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -75,7 +76,7 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 	if (!driver_admit(L->H, host, &L->diags) || !driver_mono(L))
 		return false;
 	Buf c = {0};
-	EmitOptions eo = { staged, host };
+	EmitOptions eo = { staged, host, false };
 	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
@@ -288,7 +289,7 @@ write_new(DiagSink *s, const char *out, const Buf *data)
 static bool
 c_source(Session *L, HirGrants *host, Buf *out)
 {
-	EmitOptions eo = { false, host };
+	EmitOptions eo = { false, host, false };
 	return driver_admit(L->H, host, &L->diags) && driver_mono(L) && emit_c(L->H, &eo, out, &L->diags);
 }
 
@@ -597,10 +598,68 @@ build_artifact(const char *path, const char *out, bool json, bool wasm)
 	return status;
 }
 
+/*
+ * `build` of a project (issue 15): `--target native` compiles every module
+ * into one executable (cmd_project_lanes.c), `--target c` writes that unit;
+ * default output `<project dir>/<name>` (`.c`, `.wasm`); `--target wasm`
+ * lowers every module into one WebAssembly module (emit_wasm_project).  Output rules as for a file (I307,
+ * I301); `built <product> <path>`.
+ */
+static int
+build_project(const char *manifest, const char *out, bool json, bool c_source, bool wasm)
+{
+	Project pj;
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "build");
+	char *deflt = NULL;
+	if (ok && !out) {
+		char *dir = spx_xstrdup(manifest);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		size_t n = strlen(dir) + strlen(pj.man.name) + 8;
+		deflt = spx_xmalloc(n);
+		snprintf(deflt, n, "%s/%s%s", slash ? dir : ".", pj.man.name, c_source ? ".c" : wasm ? ".wasm" : "");
+		free(dir);
+		out = deflt;
+	}
+	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
+	int mainf = entry != DRIVER_NO_MODULE ? hir_find_main(pj.P.mods[entry]->s.H) : -1;
+	ok = ok && mainf >= 0 && check_output(&pj.diags, out);
+	int status = EXIT_FAIL;
+	char dir[4096] = "";
+	if (ok && (c_source || wasm)) {
+		Buf c = {0};
+		if ((wasm ? cli_project_wasm_module(&pj, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, entry, &mainf, 1, false, &c)) &&
+		    write_new(&pj.diags, out, &c))
+			status = EXIT_OK;
+		buf_free(&c);
+	} else if (ok && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir)) {
+		char exe[4200];
+		snprintf(exe, sizeof exe, "%s/program", dir);
+		int e = copy_exclusive(exe, out);
+		if (e == 0 && emit_native_interrupted())
+			unlink(out);
+		if (e == EEXIST)
+			build_report(&pj.diags, DIAG_I307, "output path `%s` already exists; refusing to overwrite it", out);
+		else if (e)
+			build_report(&pj.diags, DIAG_I101, "cannot write `%s`: %s", out, strerror(e));
+		else
+			status = EXIT_OK;
+	}
+	emitc_native_cleanup(dir);
+	project_emit_diags(&pj, json);
+	if (status == EXIT_OK)
+		print_built(json, c_source ? "c" : wasm ? "wasm" : "native", c_source ? "C source" : wasm ? "WebAssembly module" : "native executable", out);
+	project_free(&pj);
+	free(deflt);
+	fflush(stdout);
+	return status;
+}
+
 int
 cli_cmd_build(int argc, char **argv)
 {
-	const char *path = NULL, *out = NULL;
+	const char *path = NULL, *out = NULL, *manifest_path = NULL;
 	bool json = false, have_target = false, c_source = false, wasm = false, web = false;
 	int nids = 0;
 	for (int i = 1; i < argc; i++) {
@@ -633,6 +692,10 @@ cli_cmd_build(int argc, char **argv)
 			wasm = strcmp(argv[i + 1], "wasm") == 0;
 			web = strcmp(argv[i + 1], "web") == 0;
 			i++;
+		} else if (strcmp(a, "--manifest-path") == 0) {
+			if (manifest_path || i + 1 >= argc)
+				return cli_usage("build", "build option `--manifest-path` takes one path and may not be repeated");
+			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_usage("build", "unknown build option `%s`", a);
 		} else if (!path) {
@@ -640,6 +703,18 @@ cli_cmd_build(int argc, char **argv)
 		} else {
 			return cli_usage("build", BUILD_GRAMMAR);
 		}
+	}
+	if (path && manifest_path)
+		return cli_usage("build", "build takes an operand or --manifest-path, not both");
+	char *manifest = path || manifest_path ? project_manifest_for(path, manifest_path) : NULL;
+	if (manifest) {
+		if (nids)
+			return free(manifest), cli_usage("build", "build option `--export` (`--target web`) is not available for projects");
+		if (web)
+			return free(manifest), cli_usage("build", "build --target web of a project is not available yet (--target native, c or wasm)");
+		int st = build_project(manifest, out, json, c_source, wasm);
+		free(manifest);
+		return st;
 	}
 	if (!path)
 		return cli_usage("build", BUILD_GRAMMAR);

@@ -26,12 +26,15 @@
  * declarations by (module, stable id): each one the base has that is gone
  * or whose kind or header changed is an SPX-J131 (exit 1); additions are
  * compatible (`interface compatible with <base>: N added`, exit 0).  A base
- * that is not a v1 lock is SPX-J132.
+ * that is not a v1 lock is SPX-J132.  --emit-interface prints the interface
+ * projection alone as JSON (`semaprax.lock-interface.v1`); --compare-interface
+ * <json> compares against such a document as --compare does.
  */
 #include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,13 +44,14 @@
 #include "../fmt/fmt.h"
 #include "../project/project.h"
 #include "../sema/sema.h"
+#include "../support/json.h"
 #include "../support/sha256.h"
 #include "fmt_write.h"
 
-#define LOCK_GRAMMAR "lock takes [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>]"
+#define LOCK_GRAMMAR "lock takes [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]"
 #define LOCK_SCHEMA "schema semaprax.lock.v1"
 
-enum { LOCK_PRINT, LOCK_WRITE, LOCK_VERIFY, LOCK_COMPARE };
+enum { LOCK_PRINT, LOCK_WRITE, LOCK_VERIFY, LOCK_COMPARE, LOCK_EMIT_INTERFACE, LOCK_COMPARE_INTERFACE };
 
 static const char *
 kind_name(SymKind k)
@@ -416,6 +420,46 @@ free_exports(LockExport *x, size_t n)
 	free(x);
 }
 
+/* Compares the base's exports with the project's lock (both sorted): one
+ * J131 per removed or changed export; true (after printing the compatible
+ * line naming base_path) when there is none. */
+static bool
+compare_exports(const char *base_path, const LockExport *bx, size_t bn, const Buf *lock, DiagSink *diags)
+{
+	LockExport *cx = NULL;
+	size_t cn = 0, bad = 0;
+	parse_exports(lock->data, lock->len, &cx, &cn, &bad);   /* our own rendering: always a v1 lock */
+	size_t added = 0, i = 0, j = 0;
+	bool ok = true;
+	while (i < bn || j < cn) {
+		int c = i >= bn ? 1 : j >= cn ? -1 : cmp_export(&bx[i], &cx[j]);
+		if (c > 0) {
+			added++;
+			j++;
+			continue;
+		}
+		if (c < 0) {
+			Diag *d = diag_report(diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` was removed (was `%s`)", bx[i].kind, bx[i].id, bx[i].module, bx[i].header);
+			diag_set_help(d, "keep the declaration under its stable id, or release the removal as a breaking version");
+			ok = false;
+			i++;
+			continue;
+		}
+		if (strcmp(bx[i].kind, cx[j].kind) != 0 || strcmp(bx[i].header, cx[j].header) != 0) {
+			Diag *d = diag_report(diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` changed from `%s` to `%s`", bx[i].kind, bx[i].id, bx[i].module,
+			    bx[i].header, cx[j].header);
+			diag_set_help(d, "keep the old declaration and add the new one under a new stable id, or release the change as a breaking version");
+			ok = false;
+		}
+		i++;
+		j++;
+	}
+	if (ok)
+		printf("interface compatible with %s: %zu added, 0 removed, 0 changed\n", base_path, added);
+	free_exports(cx, cn);
+	return ok;
+}
+
 static int
 do_compare(const char *base_path, const Buf *lock)
 {
@@ -425,46 +469,136 @@ do_compare(const char *base_path, const Buf *lock)
 	char *text = driver_read_source(base_path, &len, &diags);
 	if (!text && diags.items.len)
 		diag_set_help(&diags.items.items[diags.items.len - 1], "pass the path of a lock `semaprax lock --write` wrote (e.g. the base revision's semaprax.lock)");
-	LockExport *bx = NULL, *cx = NULL;
-	size_t bn = 0, cn = 0, bad = 0;
+	LockExport *bx = NULL;
+	size_t bn = 0, bad = 0;
 	bool ok = false;
 	if (text && !parse_exports(text, len, &bx, &bn, &bad)) {
 		Diag *d = diag_report(&diags, DIAG_J132, NULL, "`%s` is not a `semaprax.lock.v1` lock (line %zu)", base_path, bad);
 		diag_set_help(d, "compare with a lock `semaprax lock --write` wrote");
 	} else if (text) {
-		parse_exports(lock->data, lock->len, &cx, &cn, &bad);   /* our own rendering: always a v1 lock */
-		size_t added = 0, i = 0, j = 0;
-		ok = true;
-		while (i < bn || j < cn) {
-			int c = i >= bn ? 1 : j >= cn ? -1 : cmp_export(&bx[i], &cx[j]);
-			if (c > 0) {
-				added++;
-				j++;
-				continue;
-			}
-			if (c < 0) {
-				Diag *d = diag_report(&diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` was removed (was `%s`)", bx[i].kind, bx[i].id, bx[i].module, bx[i].header);
-				diag_set_help(d, "keep the declaration under its stable id, or release the removal as a breaking version");
-				ok = false;
-				i++;
-				continue;
-			}
-			if (strcmp(bx[i].kind, cx[j].kind) != 0 || strcmp(bx[i].header, cx[j].header) != 0) {
-				Diag *d = diag_report(&diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` changed from `%s` to `%s`", bx[i].kind, bx[i].id, bx[i].module,
-				    bx[i].header, cx[j].header);
-				diag_set_help(d, "keep the old declaration and add the new one under a new stable id, or release the change as a breaking version");
-				ok = false;
-			}
-			i++;
-			j++;
-		}
-		if (ok)
-			printf("interface compatible with %s: %zu added, 0 removed, 0 changed\n", base_path, added);
+		ok = compare_exports(base_path, bx, bn, lock, &diags);
 	}
 	diag_emit_all(&diags, false);
 	diag_free(&diags);
 	free_exports(bx, bn);
-	free_exports(cx, cn);
+	free(text);
+	return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+/*
+ * --emit-interface: the interface projection alone, one JSON object on
+ * stdout (docs/LOCK.md): {"schema":"semaprax.lock-interface.v1","project":
+ * {"name","version"},"interface":"sha256:…","exports":[{"module","kind",
+ * "stable_id","header"}…]} — the lock's export lines in its order and its
+ * interface digest, so the two never disagree.
+ */
+static int
+do_emit_interface(const Project *pj, const Buf *lock)
+{
+	LockExport *x = NULL;
+	size_t n = 0, bad = 0;
+	parse_exports(lock->data, lock->len, &x, &n, &bad);
+	const char *digest = strstr(lock->data, "\ninterface ");
+	Buf o = {0};
+	buf_puts(&o, "{\"schema\":\"semaprax.lock-interface.v1\",\"project\":{\"name\":");
+	json_cstr(&o, pj->man.name);
+	buf_puts(&o, ",\"version\":");
+	if (pj->man.version)
+		json_cstr(&o, pj->man.version);
+	else
+		buf_puts(&o, "null");
+	buf_puts(&o, "},\"interface\":");
+	if (digest) {
+		digest += strlen("\ninterface ");
+		json_str(&o, digest, strcspn(digest, "\n"));
+	} else {
+		buf_puts(&o, "null");
+	}
+	buf_puts(&o, ",\"exports\":[");
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(&o, i ? ",{\"module\":" : "{\"module\":");
+		json_cstr(&o, x[i].module);
+		buf_puts(&o, ",\"kind\":");
+		json_cstr(&o, x[i].kind);
+		buf_puts(&o, ",\"stable_id\":");
+		json_cstr(&o, x[i].id);
+		buf_puts(&o, ",\"header\":");
+		json_cstr(&o, x[i].header);
+		buf_putc(&o, '}');
+	}
+	buf_puts(&o, "]}\n");
+	fwrite(o.data, 1, o.len, stdout);
+	buf_free(&o);
+	free_exports(x, n);
+	return EXIT_OK;
+}
+
+/* One string member of a JSON object, or NULL. */
+static const char *
+json_member(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/*
+ * --compare-interface <json>: the base is an --emit-interface document;
+ * the same comparison as --compare.  A file that is not one (unreadable
+ * JSON, another schema, an export without its four strings or with a space
+ * in module, kind or id) is SPX-J132.
+ */
+static int
+do_compare_interface(const char *base_path, const Buf *lock)
+{
+	DiagSink diags;
+	diag_init(&diags, base_path, NULL, 0);
+	size_t len = 0;
+	char *text = driver_read_source(base_path, &len, &diags);
+	if (!text && diags.items.len)
+		diag_set_help(&diags.items.items[diags.items.len - 1], "pass the path of a file `semaprax lock --emit-interface` wrote");
+	bool ok = false;
+	json_t *root = NULL;
+	LockExport *bx = NULL;
+	size_t bn = 0;
+	const char *why = NULL;
+	if (text) {
+		json_error_t err;
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+		json_t *xs = root ? json_object_get(root, "exports") : NULL;
+		if (!root)
+			why = "it is not JSON";
+		else if (!json_member(root, "schema") || strcmp(json_member(root, "schema"), "semaprax.lock-interface.v1") != 0)
+			why = "its `schema` is not \"semaprax.lock-interface.v1\"";
+		else if (!json_is_array(xs))
+			why = "it has no `exports` array";
+		for (size_t i = 0; !why && i < json_array_size(xs); i++) {
+			json_t *e = json_array_get(xs, i);
+			const char *f[4] = {json_member(e, "module"), json_member(e, "kind"), json_member(e, "stable_id"), json_member(e, "header")};
+			if (!f[0] || !f[1] || !f[2] || !f[3] || !*f[0] || !*f[1] || !*f[2] || strpbrk(f[0], " \n") || strpbrk(f[1], " \n") || strpbrk(f[2], " \n")) {
+				why = "an export lacks its `module`, `kind`, `stable_id` or `header` string";
+				break;
+			}
+			bx = spx_xrealloc(bx, (bn + 1) * sizeof *bx);
+			size_t l0 = strlen(f[0]) + 1, l1 = strlen(f[1]) + 1, l2 = strlen(f[2]) + 1, l3 = strlen(f[3]) + 1;
+			char *line = spx_xmalloc(l0 + l1 + l2 + l3);
+			memcpy(line, f[0], l0);
+			memcpy(line + l0, f[1], l1);
+			memcpy(line + l0 + l1, f[2], l2);
+			memcpy(line + l0 + l1 + l2, f[3], l3);
+			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line};
+		}
+		if (why) {
+			Diag *d = diag_report(&diags, DIAG_J132, NULL, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);
+			diag_set_help(d, "compare with the output of `semaprax lock --emit-interface`");
+		} else {
+			qsort(bx, bn, sizeof *bx, cmp_export);
+			ok = compare_exports(base_path, bx, bn, lock, &diags);
+		}
+	}
+	diag_emit_all(&diags, false);
+	diag_free(&diags);
+	free_exports(bx, bn);
+	json_decref(root);
 	free(text);
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
@@ -476,14 +610,15 @@ cli_cmd_lock(int argc, char **argv)
 	int mode = LOCK_PRINT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int m = strcmp(a, "--write") == 0 ? LOCK_WRITE : strcmp(a, "--verify") == 0 ? LOCK_VERIFY : strcmp(a, "--compare") == 0 ? LOCK_COMPARE : LOCK_PRINT;
+		int m = strcmp(a, "--write") == 0 ? LOCK_WRITE : strcmp(a, "--verify") == 0 ? LOCK_VERIFY : strcmp(a, "--compare") == 0 ? LOCK_COMPARE
+		    : strcmp(a, "--emit-interface") == 0 ? LOCK_EMIT_INTERFACE : strcmp(a, "--compare-interface") == 0 ? LOCK_COMPARE_INTERFACE : LOCK_PRINT;
 		if (m != LOCK_PRINT) {
 			if (mode != LOCK_PRINT)
-				return cli_usage("lock", "lock takes one of --write, --verify, --compare <base.lock>");
+				return cli_usage("lock", "lock takes one of --write, --verify, --compare <base.lock>, --emit-interface, --compare-interface <json>");
 			mode = m;
-			if (m == LOCK_COMPARE) {
+			if (m == LOCK_COMPARE || m == LOCK_COMPARE_INTERFACE) {
 				if (i + 1 >= argc)
-					return cli_usage("lock", "--compare takes the base lock file");
+					return cli_usage("lock", "%s takes the base %s file", a, m == LOCK_COMPARE ? "lock" : "interface JSON");
 				base = argv[++i];
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
@@ -515,6 +650,8 @@ cli_cmd_lock(int argc, char **argv)
 		case LOCK_WRITE: st = do_write(lp, &lock); break;
 		case LOCK_VERIFY: st = do_verify(lp, &lock); break;
 		case LOCK_COMPARE: st = do_compare(base, &lock); break;
+		case LOCK_EMIT_INTERFACE: st = do_emit_interface(&pj, &lock); break;
+		case LOCK_COMPARE_INTERFACE: st = do_compare_interface(base, &lock); break;
 		default:
 			fwrite(lock.data, 1, lock.len, stdout);
 			st = EXIT_OK;

@@ -464,15 +464,19 @@ parse_options(int argc, char **argv, RunOptions *o)
  * <status-json>` (then, for a contract, `  contract: <phase> <clause> in
  * <stable-id>` and `  arguments: <name> = <value>, …`), `project execution
  * exhausted its step budget` or `project execution exceeded its
- * call-depth bound`, exit 1.  Not yet: --json (the
- * semaprax.project-execution.v1 envelope), --native, `-- args`.
+ * call-depth bound`, exit 1.  --json prints the semaprax.project-execution.v1
+ * envelope instead (cli_project_run_envelope; exit 1 unless it returned).
+ * --native runs the project's one C unit, --wasm its one WebAssembly module
+ * (cmd_project_lanes.c).  Not yet: `-- args`.
  */
 static int
 run_project(const char *manifest, const RunOptions *ro)
 {
-	if (ro->json || ro->native || ro->have_args)
-		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--max-steps N] [--max-bytes N]` "
-		                        "(--json, --native and `-- args` are not available for projects yet)");
+	if (ro->have_args)
+		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm]` "
+		                        "(`-- args` are not available for projects yet)");
+	if (ro->native || ro->wasm)
+		return cli_project_run_native(manifest, ro->wasm);   /* cmd_project_lanes.c */
 	Project pj;
 	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
 	int status = EXIT_FAIL;
@@ -483,7 +487,7 @@ run_project(const char *manifest, const RunOptions *ro)
 		driver_route(e->S, &o.host);
 		ok = driver_admit(e->H, &o.host, &e->diags);
 	}
-	project_emit_diags(&pj, false);
+	project_emit_diags(&pj, ro->json);
 	if (!ok || entry == DRIVER_NO_MODULE)
 		goto out;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)pj.P.nmods);
@@ -492,7 +496,11 @@ run_project(const char *manifest, const RunOptions *ro)
 	o.max_steps = ro->max_steps;
 	InterpResult r;
 	memset(&r, 0, sizeof r);
-	if (interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
+	if (ro->json && interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
+		HirModule *E = pj.P.mods[entry]->s.H;
+		if (cli_project_run_envelope(&pj, &E->funcs[hir_find_main(E)], &r, ro->max_steps, ro->max_bytes) && r.stop == STOP_NONE)
+			status = EXIT_OK;
+	} else if (!ro->json && interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
 		if (r.stop == STOP_NONE) {
 			printf("%" PRId64 "\n", r.value);
 			status = EXIT_OK;
@@ -507,7 +515,7 @@ run_project(const char *manifest, const RunOptions *ro)
 				fputs("  arguments: ", stderr);
 				for (int i = 0; i < f->nargs; i++)
 					fprintf(stderr, "%s%s = %s", i ? ", " : "", f->args[i].name, f->args[i].value);
-				fputc('\n', stderr);
+				fputs(f->nargs ? "\n" : "none\n", stderr);
 			}
 		} else if (r.stop == STOP_FUEL) {
 			fputs("project execution exhausted its step budget\n", stderr);

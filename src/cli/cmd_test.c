@@ -37,20 +37,25 @@
 #include <unistd.h>
 
 #include "../driver/route.h"
+#include "../emit_c/emit_c.h"
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../project/project.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 
-#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]"
-#define LANE_REFUSED "test runs in the interpreter lane only (`--lane interp`, the default); the native, wasm and all lanes are not available for project tests yet"
+#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]"
+
+
+enum { LANE_INTERP = 1, LANE_NATIVE = 2, LANE_WASM = 4, LANE_ALL = 7 };
 
 typedef struct TestOptions {
 	const char *path;
 	const char *manifest_path;
 	bool json;
 	uint64_t max_steps, max_bytes;
+	int lanes;                /* LANE_* bits; LANE_INTERP by default */
+	uint64_t native_timeout_ms;  /* per native run (default 10,000) */
 } TestOptions;
 
 /* One run: the test module's main (case < 0 in the list order) or a case. */
@@ -60,6 +65,10 @@ typedef struct TestRun {
 	const char *name;
 	InterpResult r;
 	bool passed;
+	InterpResult nr, wr;      /* the native and Wasm lanes' outcomes */
+	char *ndetail, *wdetail;  /* … their contract detail lines, or NULL */
+	char *rdetail;            /* r's detail lines when r is one of those lanes' */
+	bool disagree;            /* --lane all: the lanes' outcomes differ */
 } TestRun;
 
 static int
@@ -88,13 +97,18 @@ parse_options(int argc, char **argv, TestOptions *o)
 			i++;
 		} else if (strcmp(a, "--lane") == 0 || strcmp(a, "--target") == 0) {
 			if (i + 1 >= argc)
-				return cli_usage("test", "%s takes a lane: interp", a);
+				return cli_usage("test", "%s takes a lane: interp, native, wasm or all", a);
+			if (o->lanes)
+				return cli_usage("test", "--lane given twice");
 			const char *l = argv[++i];
-			if (strcmp(l, "interp") != 0 && strcmp(l, "interpreter") != 0) {
-				if (strcmp(l, "native") == 0 || strcmp(l, "wasm") == 0 || strcmp(l, "all") == 0)
-					return cli_usage("test", "%s", LANE_REFUSED);
-				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default, the one available) and native, wasm, all (not available for project tests yet)", l);
-			}
+			o->lanes = strcmp(l, "interp") == 0 || strcmp(l, "interpreter") == 0 ? LANE_INTERP : strcmp(l, "native") == 0 ? LANE_NATIVE
+			    : strcmp(l, "wasm") == 0 ? LANE_WASM : strcmp(l, "all") == 0 ? LANE_ALL : 0;
+			if (!o->lanes)
+				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default), native, wasm and all", l);
+		} else if (strcmp(a, "--native-timeout-ms") == 0) {
+			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->native_timeout_ms))
+				return cli_usage("test", "--native-timeout-ms takes a positive integer");
+			i++;
 		} else if (strcmp(a, "--manifest-path") == 0) {
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("test", TEST_GRAMMAR);
@@ -109,6 +123,10 @@ parse_options(int argc, char **argv, TestOptions *o)
 	}
 	if (o->path && o->manifest_path)
 		return cli_usage("test", "give a project directory or --manifest-path, not both");
+	if (!o->lanes)
+		o->lanes = LANE_INTERP;
+	if (o->json && o->lanes == LANE_ALL)
+		return cli_usage("test", "--json reports one lane: `--lane interp` (the default), `native` or `wasm`");
 	return EXIT_OK;
 }
 
@@ -133,39 +151,97 @@ by_id(const void *a, const void *b)
 	return strcmp(((const TestRun *)a)->id, ((const TestRun *)b)->id);
 }
 
+/* The two contract detail lines of an interpreter failure (LANGUAGE.md §4.7). */
 static void
-outcome_line(FILE *f, const TestRun *t)
+detail_lines(Buf *b, const InterpFailure *fl)
 {
-	const InterpResult *r = &t->r;
+	buf_printf(b, "  contract: %s %s in %s\n  arguments: ", fl->phase, fl->clause, fl->function);
+	for (int i = 0; i < fl->nargs; i++)
+		buf_printf(b, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
+	buf_puts(b, fl->nargs ? "\n" : "none\n");
+}
+
+/* A run's outcome in one lane: the interpreter's (detail NULL) or the
+ * native lane's (its detail lines as the program printed them). */
+static void
+outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, const char *stop_label)
+{
 	switch (r->stop) {
 	case STOP_NONE:
-		fprintf(f, "failed %s: returned %" PRId64 "\n", t->id, r->value);
+		fprintf(f, "failed %s: returned %" PRId64 "\n", id, r->value);
 		break;
 	case STOP_STATUS: {
 		Buf b = {0};
 		cli_status_json(&b, r);
-		fprintf(f, "failed %s: language status %s\n", t->id, b.data);
+		fprintf(f, "failed %s: language status %s\n", id, b.data);
 		buf_free(&b);
-		const InterpFailure *fl = &r->failure;
-		if (fl->present) {
-			fprintf(f, "  contract: %s %s in %s\n", fl->phase, fl->clause, fl->function);
-			fputs("  arguments: ", f);
-			for (int i = 0; i < fl->nargs; i++)
-				fprintf(f, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
-			fputc('\n', f);
+		if (r->failure.present) {
+			Buf d = {0};
+			detail_lines(&d, &r->failure);
+			fputs(d.data, f);
+			buf_free(&d);
+		} else if (detail) {
+			fputs(detail, f);
 		}
 		break;
 	}
 	case STOP_FUEL:
-		fprintf(f, "failed %s: step budget exhausted\n", t->id);
+		fprintf(f, "failed %s: step budget exhausted\n", id);
 		break;
 	case STOP_DEPTH:
-		fprintf(f, "failed %s: call-depth bound exceeded\n", t->id);
+		fprintf(f, "failed %s: call-depth bound exceeded\n", id);
 		break;
 	default:
-		fprintf(f, "failed %s: interpreter limit: %s\n", t->id, r->message);
+		fprintf(f, "failed %s: %s: %s\n", id, stop_label, r->message);
 		break;
 	}
+}
+
+/* stop_label names a stop outside §2.3's list: "interpreter limit", or the
+ * compiled lane whose budget or exit it was. */
+static void
+outcome_line(FILE *f, const TestRun *t, const char *stop_label)
+{
+	outcome_of(f, t->id, &t->r, t->rdetail, stop_label);
+}
+
+/* A short lane-neutral rendering of an outcome (the disagreement line). */
+static void
+brief(Buf *b, const InterpResult *r)
+{
+	switch (r->stop) {
+	case STOP_NONE: buf_printf(b, "returned %" PRId64, r->value); break;
+	case STOP_STATUS: buf_printf(b, "status %s/%" PRIu32, interp_domain_id(r->domain), r->code); break;
+	case STOP_FUEL: buf_puts(b, "step budget exhausted"); break;
+	case STOP_DEPTH: buf_puts(b, "call-depth bound exceeded"); break;
+	default: buf_puts(b, r->message); break;
+	}
+}
+
+/* Do the interpreter's and the native lane's outcomes of t agree?  A stop
+ * of the interpreter's own budget (steps, an interpreter limit) has no
+ * native counterpart and is not compared. */
+static bool
+lanes_agree(const TestRun *t, const InterpResult *b, const char *bdetail)
+{
+	const InterpResult *a = &t->r;
+	if (a->stop == STOP_FUEL || a->stop == STOP_LIMIT)
+		return true;
+	if (a->stop != b->stop)
+		return false;
+	if (a->stop == STOP_NONE)
+		return a->value == b->value;
+	if (a->stop != STOP_STATUS)
+		return true;
+	if (a->domain != b->domain || a->code != b->code)
+		return false;
+	if (!a->failure.present)
+		return true;
+	Buf d = {0};
+	detail_lines(&d, &a->failure);
+	bool same = bdetail && strcmp(d.data, bdetail) == 0;
+	buf_free(&d);
+	return same;
 }
 
 static void
@@ -188,18 +264,75 @@ run_json(Buf *b, const TestRun *t, uint64_t max_steps)
 
 #define DOMAIN_LIT(s) s, sizeof s
 
+/* Wraps payload p in the `semaprax.project-execution.v1` envelope (digest,
+ * bytes, payload) and prints it; false (after F104 naming `what`) when it
+ * exceeds max_bytes. */
+static bool
+print_envelope(const Project *pj, const Buf *p, uint64_t max_bytes, const char *what)
+{
+	char digest[72];
+	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p->data, p->len);
+	Buf env = {0};
+	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p->len, p->data);
+	bool ok = env.len <= max_bytes;
+	if (ok) {
+		fwrite(env.data, 1, env.len, stdout);
+		putchar('\n');
+	} else {
+		DiagSink s;
+		diag_init(&s, pj->manifest_path, NULL, 0);
+		Diag *d = diag_report(&s, DIAG_F104, NULL, "project %s envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
+		    what, env.len, max_bytes);
+		diag_set_help(d, "raise `--max-bytes`");
+		diag_emit_all(&s, true);
+		diag_free(&s);
+	}
+	buf_free(&env);
+	return ok;
+}
+
+/* The payload's common head: schema, role, project, lane, module. */
+static void
+payload_head(Buf *p, const Project *pj, const char *role, const char *lane, const char *module)
+{
+	buf_printf(p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"%s\",\"project\":{\"name\":", role);
+	json_cstr(p, pj->man.name);
+	buf_puts(p, ",\"revision\":");
+	json_cstr(p, pj->P.revision);
+	buf_printf(p, "},\"lane\":\"%s\",\"module\":", lane);
+	json_cstr(p, module);
+}
+
+bool
+cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
+{
+	Buf p = {0};
+	payload_head(&p, pj, "entry", "interpreter", pj->man.entry);
+	buf_puts(&p, ",\"function\":{\"stable_id\":");
+	json_cstr(&p, entry->id);
+	buf_puts(&p, ",\"name\":");
+	json_cstr(&p, entry->name);
+	buf_printf(&p, "},\"fuel\":{\"steps_used\":%" PRIu64 ",\"max_steps\":%" PRIu64 "},\"outcome\":", r->steps, max_steps);
+	if (r->stop == STOP_LIMIT) {
+		buf_puts(&p, "{\"kind\":\"interpreter_limit\",\"message\":");
+		json_cstr(&p, r->message);
+		buf_putc(&p, '}');
+	} else {
+		cli_outcome_json(&p, r);
+	}
+	buf_putc(&p, '}');
+	bool ok = print_envelope(pj, &p, max_bytes, "run");
+	buf_free(&p);
+	return ok;
+}
+
 /* Prints the envelope; false (after F104) when it exceeds max_bytes. */
 static bool
 envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const char **notes, int nnotes, const TestOptions *to)
 {
 	uint64_t max_steps = to->max_steps;
 	Buf p = {0};
-	buf_puts(&p, "{\"schema\":\"semaprax.project-execution.v1\",\"role\":\"test\",\"project\":{\"name\":");
-	json_cstr(&p, pj->man.name);
-	buf_puts(&p, ",\"revision\":");
-	json_cstr(&p, pj->P.revision);
-	buf_puts(&p, "},\"lane\":\"interpreter\",\"module\":");
-	json_cstr(&p, pj->man.test_module);
+	payload_head(&p, pj, "test", to->lanes == LANE_NATIVE ? "native" : to->lanes == LANE_WASM ? "wasm" : "interpreter", pj->man.test_module);
 	buf_puts(&p, ",\"main\":");
 	run_json(&p, &runs[0], max_steps);
 	buf_puts(&p, ",\"cases\":[");
@@ -217,24 +350,7 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 		buf_putc(&p, '}');
 	}
 	buf_printf(&p, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"total\":%d}}", nruns - failed, failed, nruns);
-	char digest[72];
-	cli_domain_digest(digest, DOMAIN_LIT("semaprax.project-execution.payload.v1"), p.data, p.len);
-	Buf env = {0};
-	buf_printf(&env, "{\"schema\":\"semaprax.project-execution.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":%s}", digest, p.len, p.data);
-	bool ok = env.len <= to->max_bytes;
-	if (ok) {
-		fwrite(env.data, 1, env.len, stdout);
-		putchar('\n');
-	} else {
-		DiagSink s;
-		diag_init(&s, pj->manifest_path, NULL, 0);
-		Diag *d = diag_report(&s, DIAG_F104, NULL, "project test envelope is %zu bytes, over the max-bytes budget of %" PRIu64 "; refusing to truncate",
-		    env.len, to->max_bytes);
-		diag_set_help(d, "raise `--max-bytes`");
-		diag_emit_all(&s, true);
-		diag_free(&s);
-	}
-	buf_free(&env);
+	bool ok = print_envelope(pj, &p, to->max_bytes, "test");
 	buf_free(&p);
 	return ok;
 }
@@ -251,10 +367,10 @@ test_project(const char *manifest, const TestOptions *to)
 		driver_route(H->S, &o.host);
 		ok = driver_admit(H, &o.host, &pj.P.mods[tm]->s.diags);
 	}
-	project_emit_diags(&pj, to->json);
 	int status = EXIT_FAIL;
 	int mainf = H ? hir_find_main(H) : -1;
 	if (!ok || mainf < 0) {
+		project_emit_diags(&pj, to->json);
 		project_free(&pj);
 		return status;
 	}
@@ -288,15 +404,94 @@ test_project(const char *manifest, const TestOptions *to)
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)pj.P.nmods);
 	for (int i = 0; i < pj.P.nmods; i++)
 		mods[i] = pj.P.mods[i]->s.H;
+	int lanes = to->lanes;
+	bool tty = !to->json && isatty(STDERR_FILENO);
+	char dir[4096] = "";
 	int failed = 0;
+	bool built = true;
+	int *funcs = spx_xmalloc(sizeof *funcs * (size_t)nruns);
+	for (int i = 0; i < nruns; i++)
+		funcs[i] = runs[i].func;
+	/* the native lane: one program, each run a fresh process */
+	if (lanes & LANE_NATIVE)
+		built = cli_project_native_compile(&pj, tm, funcs, nruns, true, dir);
+	/* the Wasm lane: one module per run (its `main` export runs that entry);
+	 * a refusal (W110) alone fails, beside `--lane all` it is a note */
+	int n = pj.P.nmods;
+	DiagSink *ws = spx_xcalloc((size_t)n, sizeof *ws);
+	DiagSink **wp = spx_xcalloc((size_t)n, sizeof *wp);
+	for (int k = 0; k < n; k++) {
+		Session *ss = &pj.P.mods[k]->s;
+		diag_init(&ws[k], ss->diags.path, ss->src, ss->len);
+		wp[k] = &ws[k];
+	}
+	Buf *wmods = spx_xcalloc((size_t)nruns, sizeof *wmods);
+	bool wasm_ok = (lanes & LANE_WASM) != 0 && built;
+	for (int i = 0; wasm_ok && i < nruns; i++)
+		wasm_ok = cli_project_wasm_module(&pj, tm, funcs, nruns, i, true, wp, &wmods[i]);
+	char wdir[4096] = "";
+	if (wasm_ok) {
+		const char *tmpd = getenv("TMPDIR");
+		snprintf(wdir, sizeof wdir, "%s/semaprax-test-XXXXXX", tmpd && *tmpd ? tmpd : "/tmp");
+		if (!mkdtemp(wdir)) {
+			wdir[0] = '\0';
+			wasm_ok = false;
+		}
+	}
+	Buf wnote = {0};
+	if ((lanes & LANE_WASM) && !wasm_ok && built) {
+		for (int k = 0; k < n && !wnote.len; k++)
+			for (int j = 0; j < ws[k].items.len && !wnote.len; j++)
+				buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[ws[k].items.items[j].code].code, ws[k].path,
+				    ws[k].items.items[j].line, ws[k].items.items[j].message);
+		if (!wnote.len)
+			buf_puts(&wnote, "; the Wasm lane could not run");
+	}
+	free(funcs);
+	project_emit_diags(&pj, to->json);
+	if (lanes == LANE_WASM && !wasm_ok)
+		for (int k = 0; k < n; k++)
+			diag_emit_all(&ws[k], to->json);
+	for (int k = 0; k < n; k++)
+		diag_free(&ws[k]);
+	free(ws);
+	free(wp);
+	if ((lanes == LANE_WASM && !wasm_ok) || !built)
+		goto lanes_done;
 	for (int i = 0; i < nruns; i++) {
-		interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
-		runs[i].passed = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		bool run_ok = true;
+		if (lanes & LANE_INTERP) {
+			interp_run_image_func(mods, pj.P.nmods, (int)tm, runs[i].func, &o, &runs[i].r);
+			run_ok = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		}
+		if (lanes & LANE_NATIVE) {
+			cli_project_native_case(dir, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
+			if (lanes & LANE_INTERP)
+				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
+		}
+		if (wasm_ok) {
+			cli_project_wasm_case(wdir, &wmods[i], to->native_timeout_ms, &runs[i].wr, &runs[i].wdetail);
+			if (lanes & LANE_INTERP)
+				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].wr, runs[i].wdetail);
+		}
+		/* one compiled lane alone: its outcome is the report's */
+		if (!(lanes & LANE_INTERP)) {
+			InterpResult *x = lanes == LANE_NATIVE ? &runs[i].nr : &runs[i].wr;
+			char **xd = lanes == LANE_NATIVE ? &runs[i].ndetail : &runs[i].wdetail;
+			runs[i].r = *x;
+			memset(x, 0, sizeof *x);
+			runs[i].rdetail = *xd;
+			*xd = NULL;
+			run_ok = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
+		}
+		runs[i].passed = run_ok && !runs[i].disagree;
 		failed += !runs[i].passed;
 		/* on a terminal, a progress line per run (never in snapshots) */
-		if (!to->json && isatty(STDERR_FILENO))
-			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : "FAILED");
+		if (tty)
+			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : runs[i].disagree ? "LANES DISAGREE" : "FAILED");
 	}
+	const char *lane_names = lanes == LANE_NATIVE ? " (native lane)" : lanes == LANE_WASM ? " (Wasm lane)"
+	    : wasm_ok ? " (interpreter, native and Wasm lanes)" : " (interpreter and native lanes)";
 	if (to->json) {
 		if (!envelope(&pj, runs, nruns, failed, notes, nnotes, to))
 			failed = nruns ? nruns : 1;
@@ -309,18 +504,56 @@ test_project(const char *manifest, const TestOptions *to)
 				fputs("project tests passed\n", stdout);
 			else
 				printf("project tests passed (%d named cases)\n", nruns - 1);
+			if (lanes == LANE_ALL)
+				printf("note: the %s lanes agree on every run%s\n", wasm_ok ? "interpreter, native and Wasm" : "interpreter and native",
+				    wnote.data ? wnote.data : "");
 		} else {
-			for (int i = 0; i < nruns; i++)
-				if (!runs[i].passed)
-					outcome_line(stderr, &runs[i]);
-			fprintf(stderr, "project tests failed: %d of %d in %s\n", failed, nruns, pj.man.test_module);
+			for (int i = 0; i < nruns; i++) {
+				if (runs[i].passed)
+					continue;
+				if (runs[i].disagree) {
+					Buf a = {0};
+					buf_puts(&a, "interpreter ");
+					brief(&a, &runs[i].r);
+					buf_puts(&a, "; native ");
+					brief(&a, &runs[i].nr);
+					if (wasm_ok) {
+						buf_puts(&a, "; wasm ");
+						brief(&a, &runs[i].wr);
+					}
+					fprintf(stderr, "failed %s: lanes disagree: %s\n", runs[i].id, a.data);
+					buf_free(&a);
+				} else {
+					outcome_line(stderr, &runs[i], lanes == LANE_NATIVE ? "native lane" : lanes == LANE_WASM ? "Wasm lane" : "interpreter limit");
+				}
+			}
+			fprintf(stderr, "project tests failed: %d of %d in %s%s\n", failed, nruns, pj.man.test_module, lanes == LANE_INTERP ? "" : lane_names);
 			fprintf(stderr, "help: a test passes by returning 0; a nonzero return is the failing check's code or count%s\n",
 			    nruns == 1 ? "; add `fn test_<name>() -> i64` cases with an explicit `@id` to name each check" : "");
+			if (lanes == LANE_ALL && wnote.len)
+				fprintf(stderr, "note: the interpreter and native lanes ran every case%s\n", wnote.data);
 		}
 	}
 	status = failed ? EXIT_FAIL : EXIT_OK;
+lanes_done:
 	for (int i = 0; i < nruns; i++)
+		buf_free(&wmods[i]);
+	free(wmods);
+	buf_free(&wnote);
+	if (wdir[0]) {
+		cli_project_captures_clean(wdir);
+		rmdir(wdir);
+	}
+	cli_project_captures_clean(dir);
+	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
+	for (int i = 0; i < nruns; i++) {
 		interp_result_free(&runs[i].r);
+		interp_result_free(&runs[i].nr);
+		interp_result_free(&runs[i].wr);
+		free(runs[i].ndetail);
+		free(runs[i].wdetail);
+		free(runs[i].rdetail);
+	}
 	free(mods);
 	free(notes);
 	free(runs);
@@ -335,6 +568,7 @@ cli_cmd_test(int argc, char **argv)
 	memset(&to, 0, sizeof to);
 	to.max_steps = 1000000;
 	to.max_bytes = 65536;
+	to.native_timeout_ms = 10000;
 	int st = parse_options(argc, argv, &to);
 	if (st != EXIT_OK)
 		return st;

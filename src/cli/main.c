@@ -30,7 +30,9 @@ const CliCommand cli_commands[] = {
 	  "  return scalars only (W115); an existing output is never overwritten.  An executable\n"
 	  "  whose module permits fs.write takes the write grant as its first argument,\n"
 	  "  `--allow-write` or `--allow-write=DIR` (then optionally `--`), and refuses to start\n"
-	  "  without it (exit 2).\n" },
+	  "  without it (exit 2).\n"
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
+	  "  executable, C unit or WebAssembly module (default `<dir>/<name>`, `.c`, `.wasm`).\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
@@ -85,13 +87,15 @@ const CliCommand cli_commands[] = {
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
-	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>]\n"
+	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
 	  "  and revisions, targets, capabilities (each module's permits), the exported\n"
 	  "  declarations by stable id with their canonical headers, and the interface digest.\n"
 	  "  No mode prints it; --write replaces `semaprax.lock` beside the manifest atomically;\n"
 	  "  --verify exits 1 naming the first stale line (J130); --compare exits 1 naming each\n"
-	  "  removed or changed exported declaration of the base lock (J131), 0 for additions.\n" },
+	  "  removed or changed exported declaration of the base lock (J131), 0 for additions;\n"
+	  "  --emit-interface prints the exports and interface digest as JSON, which\n"
+	  "  --compare-interface <json> compares as --compare does.\n" },
 	{ "lsp", cli_cmd_lsp, "semaprax lsp [--stdio] [--max-message-bytes N]\n"
 	  "  the Language Server Protocol over stdio (Content-Length framing): diagnostics with\n"
 	  "  fixes as code actions, hover, definition, references, rename (a semantic patch),\n"
@@ -140,7 +144,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -161,7 +165,8 @@ const CliCommand cli_commands[] = {
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
 	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N]\n"
+	  "              [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -169,7 +174,9 @@ const CliCommand cli_commands[] = {
 	  "  `failed <stable-id>: <outcome>` lines, `project tests failed: F of T in <module>`\n"
 	  "  and a `help:` line on stderr, exit 1.  --json prints the\n"
 	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
-	  "  Only the interpreter lane exists.\n" },
+	  "  --lane native|wasm runs each case as a fresh process of the compiled program or\n"
+	  "  module (time budget --native-timeout-ms, default 10000); --lane all runs every lane\n"
+	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note).\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

@@ -4,6 +4,7 @@
  */
 #include "program.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,17 +235,16 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 {
 	Session *s = &p->mods[m]->s;
 	bool ok = true;
+	StrMap seen = {0};
+	char **keys = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *keys);
 	for (int i = 0; i < s->m->nuses; i++) {
 		const UseDecl *u = &s->m->uses[i];
 		char *name = use_module(s, u);
 		ModuleId t = driver_program_find(p, name);
-		bool twice = false;
-		for (int j = 0; j < i && !twice; j++) {
-			const UseDecl *v = &s->m->uses[j];
-			char *other = use_module(s, v);
-			twice = v->is_type == u->is_type && v->id.len == u->id.len && memcmp(v->id.s, u->id.s, u->id.len) == 0 && strcmp(other, name) == 0;
-			free(other);
-		}
+		/* (kind, module, id) seen before: a map, so many uses stay linear */
+		keys[i] = spx_xmalloc(strlen(name) + u->id.len + 4);
+		sprintf(keys[i], "%c\x01%s\x01%.*s", u->is_type ? 't' : 'f', name, (int)u->id.len, u->id.s);
+		bool twice = !sema_strmap_put(&seen, keys[i], i);
 		ProgHandle h;
 		Diag *d = NULL;
 		if (twice) {
@@ -279,6 +279,10 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 			ok = false;
 		free(name);
 	}
+	sema_strmap_free(&seen);
+	for (int i = 0; i < s->m->nuses; i++)
+		free(keys[i]);
+	free(keys);
 	return ok;
 }
 
@@ -363,10 +367,17 @@ driver_program_find(const Program *p, const char *name)
 {
 	if (!p->loaded)
 		return DRIVER_NO_MODULE;
-	for (int i = 0; i < p->nmods; i++)
-		if (strcmp(p->mods[i]->name, name) == 0)
-			return (ModuleId)i;
-	return DRIVER_NO_MODULE;
+	/* loaded modules are in ModuleId order (name first): the first of that
+	 * name by binary search, so resolving a project's uses stays linear */
+	int lo = 0, hi = p->nmods;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(p->mods[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nmods && strcmp(p->mods[lo]->name, name) == 0 ? (ModuleId)lo : DRIVER_NO_MODULE;
 }
 
 bool

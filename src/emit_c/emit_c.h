@@ -48,11 +48,28 @@ typedef struct EmitOptions {
 	 * the same grants the interpreter runs with).  The caller has
 	 * admitted the module (no operation main reaches needs more). */
 	const HirGrants *host;
+	/* project tests: an arithmetic failure also prints `SEMAPRAX status:
+	 * <code>` on stderr (SPX_REPORT_STATUS), so the report names its status */
+	bool report_status;
 } EmitOptions;
 
 /* Emits the program into out (H->mono's instances, built here when the
  * driver has not: driver_mono); false after reporting B110 (or F102) into diags. */
 bool emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags);
+
+/*
+ * A project (src/emit_c/emit_prog.c): every module's instances in one unit,
+ * module k's C names prefixed `p<k>_`, a call of an imported function or
+ * method naming the provider's instance.  order[] lists the modules with
+ * providers first (driver_program_check_linked's order); each module's
+ * instances start from what its importers' instances reach in it (imported
+ * functions, methods, record invariant checks) and, for mods[entry], from
+ * the entry functions funcs[0..nfuncs); the C main runs
+ * entry function funcs[argv[1]] (0 when absent) of mods[entry] — `main`, or
+ * a test case — on the pure route.  Diagnostics go to diags[k] for module k.
+ */
+bool emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, const EmitOptions *o,
+    Buf *out, DiagSink *const *diags);
 
 typedef enum NativeStatus { NATIVE_OK, NATIVE_NO_CC, NATIVE_CC_FAILED, NATIVE_IO } NativeStatus;
 

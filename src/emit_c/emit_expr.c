@@ -310,17 +310,27 @@ static Val
 emit_call_fn(Emit *E, const HirExpr *e)
 {
 	int ii = E->in->target[e->index];   /* hir_mono: the instance this call reaches */
-	if (ii < 0) {
-		emitc_refuse(E, e->span, "the native lane cannot call this function (no body)");
-		return no_val;
-	}
-	const HirInst *callee = &E->M->insts[ii];
 	int na = e->u.call.nargs;
 	TypeId *pt = arena_alloc(&E->a, sizeof *pt * (size_t)(na + 1));
 	bool *bor = arena_alloc(&E->a, sizeof *bor * (size_t)(na + 1));
-	for (int i = 0; i < na; i++) {
-		pt[i] = callee->slot_type[i];
-		bor[i] = param_borrows(E, callee->func, i);
+	const char *cname;
+	if (ii < 0) {
+		/* a project: an imported function or method runs the provider's instance */
+		cname = emitc_import_cname(E, e->u.call.fn, e->span);
+		if (!cname)
+			return no_val;
+		const Sym *y = sema_sym(E->S, e->u.call.fn);
+		for (int i = 0; i < na; i++) {
+			pt[i] = i < y->nparams ? y->params[i].type : T_ERR;
+			bor[i] = i < y->nparams && (y->params[i].mode == MODE_BORROW || y->params[i].mode == MODE_SHARED);
+		}
+	} else {
+		const HirInst *callee = &E->M->insts[ii];
+		cname = E->insts[ii].cname;
+		for (int i = 0; i < na; i++) {
+			pt[i] = callee->slot_type[i];
+			bor[i] = param_borrows(E, callee->func, i);
+		}
 	}
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));
 	if (!call_args(E, e, pt, bor, args))
@@ -330,7 +340,7 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	Buf call = {0};
-	buf_printf(&call, "%s(spx_d + 1", E->insts[ii].cname);
+	buf_printf(&call, "%s(spx_d + 1", cname);
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -366,7 +376,7 @@ emit_call_slot(Emit *E, const HirExpr *e)
 		return no_val;
 	emitc_note_fntype(E, ft);
 	Buf call = {0};
-	buf_printf(&call, "spx_call_%u(%s, spx_d + 1", (unsigned)ft, emitc_slot_name(E, cs));
+	buf_printf(&call, "%sspx_call_%u(%s, spx_d + 1", E->px, (unsigned)ft, emitc_slot_name(E, cs));
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -386,15 +396,29 @@ emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span)
 		return true;
 	const TypeInfo *ti = emitc_tinfo(E, t);
 	int fi = E->H->invariants[ti->decl];
-	if (fi < 0)
+	const char *cname;
+	if (fi < 0 && s->origin) {
+		/* an imported record: its declaring module's check */
+		bool failed;
+		cname = emitc_import_invariant(E, (SymId)ti->decl, span, &failed);
+		if (!cname)
+			return !failed;
+		if (!emitc_shared_type_name(E, t)) {
+			emitc_refuse(E, span, "the native lane checks an imported record's invariants only when its fields cross modules (scalars, text, collections, records)");
+			return false;
+		}
+	} else if (fi < 0) {
 		return true;
-	int ii = E->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
-	if (ii < 0) {
-		emitc_refuse(E, span, "the native lane found no instance of this record's invariant check");
-		return false;
+	} else {
+		int ii = E->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
+		if (ii < 0) {
+			emitc_refuse(E, span, "the native lane found no instance of this record's invariant check");
+			return false;
+		}
+		cname = E->insts[ii].cname;
 	}
 	Buf call = {0};
-	buf_printf(&call, "(void)%s(spx_d + 1", E->insts[ii].cname);
+	buf_printf(&call, "(void)%s(spx_d + 1", cname);
 	for (int i = 0; i < s->nfields; i++)
 		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
 	buf_puts(&call, ");");

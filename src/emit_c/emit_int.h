@@ -55,8 +55,15 @@ typedef struct TypeState {
 	const char *cmp;      /* ordering helper name (vec_sort) */
 } TypeState;
 
+struct EmitProg;
+
 typedef struct Emit {
 	HirModule *H;
+	/* a project (emit_c_project): this module's C name prefix ("" for a
+	 * single file), every module's emission, and this module's index */
+	const char *px;
+	struct EmitProg *prog;
+	int modi;
 	Sema *S;
 	DiagSink *diags;
 	const EmitOptions *opt;
@@ -144,6 +151,22 @@ void emitc_temps_release(Emit *E, int mark);
 const char *emitc_c_literal(Emit *E, const char *s, size_t n);   /* a C string literal's body */
 void emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt);
 bool emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span);
+
+/* emit_prog.c: a project's modules in one unit (emit_c_project) */
+struct EmitProg {
+	Emit *E;              /* per module (ModuleId order) */
+	int n;
+	StrMap names;         /* module name → index */
+	int32_t **symfunc;    /* per module: SymId → its HIR function index (-1) */
+};
+/* The C name of the provider's instance an imported function or method sym
+ * names (types checked for the boundary), or NULL after a refusal. */
+const char *emitc_import_cname(Emit *E, SymId sym, Span span);
+/* The provider's invariant check of imported record sym, or NULL (none). */
+const char *emitc_import_invariant(Emit *E, SymId sym, Span span, bool *failed);
+/* The identity name of an authored monomorphic nominal type shared by the
+ * project's modules (ty_<module>_<id>, mangled), or NULL. */
+const char *emitc_shared_type_name(Emit *E, TypeId t);
 
 /* escape.c: the only ways source text enters the generated C */
 void emitc_comment_text(Buf *out, const char *s, size_t n);   /* a comment's body */

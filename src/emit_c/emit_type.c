@@ -166,7 +166,8 @@ ensure_nominal(Emit *E, TypeId t)
 	Sym *s = emitc_nominal_sym(E, t);
 	if (!s || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
 		return false;
-	const char *name = arena_printf(&E->a, "ty%u_%s", (unsigned)t, s->name);
+	const char *shared = emitc_shared_type_name(E, t);
+	const char *name = shared ? shared : arena_printf(&E->a, "%sty%u_%s", E->px, (unsigned)t, s->name);
 	E->ts[t].name = name;
 	E->ts[t].state = 1;
 	buf_printf(&E->fwd, "typedef struct %s %s;\n", name, name);
@@ -178,7 +179,16 @@ ensure_nominal(Emit *E, TypeId t)
 			ok = ensure_type(E, sema_case_field_type(E->S, t, c, i));
 	if (!ok)
 		return false;
-	struct_body(E, t, s, name);
+	if (shared) {
+		/* one definition in the unit: every module that uses the type
+		 * defines it, the first one wins */
+		Buf *out = emitc_holds_fn(E, t) ? &E->types_fn : &E->types;
+		buf_printf(out, "#ifndef SPX_DEF_%s\n#define SPX_DEF_%s\n", name, name);
+		struct_body(E, t, s, name);
+		buf_printf(out, "#endif\n");
+	} else {
+		struct_body(E, t, s, name);
+	}
 	return true;
 }
 
@@ -238,14 +248,14 @@ ensure_type(Emit *E, TypeId t)
 		TypeId in = emitc_tinfo(E, t)->args[0];
 		ok = ensure_type(E, in);
 		if (ok) {
-			name = arena_printf(&E->a, "t%u_box", (unsigned)t);
+			name = arena_printf(&E->a, "%st%u_box", E->px, (unsigned)t);
 			buf_printf(&E->fwd, "typedef %s *%s;\n", E->ts[in].name, name);
 		}
 		break;
 	}
 	case TY_ARRAY: {
 		uint64_t n = emitc_tinfo(E, t)->n;
-		name = arena_printf(&E->a, "t%u_array", (unsigned)t);
+		name = arena_printf(&E->a, "%st%u_array", E->px, (unsigned)t);
 		buf_printf(&E->fwd, "typedef struct %s { uint8_t a[%llu]; } %s;   /* [u8; %llu] */\n",
 			   name, (unsigned long long)(n ? n : 1), name, (unsigned long long)n);
 		break;
@@ -421,7 +431,7 @@ emitc_rel_fn(Emit *E, TypeId t)
 	if (E->ts[t].rel)
 		return E->ts[t].rel;
 	ensure_type(E, t);
-	const char *name = arena_printf(&E->a, "spx_rel_%u", (unsigned)t);
+	const char *name = arena_printf(&E->a, "%sspx_rel_%u", E->px, (unsigned)t);
 	E->ts[t].rel = name;
 	Buf body = {0};
 	rel_body(E, t, &body);
@@ -497,7 +507,7 @@ emitc_clone_fn(Emit *E, TypeId t)
 	if (E->ts[t].clone)
 		return E->ts[t].clone;
 	ensure_type(E, t);
-	const char *name = arena_printf(&E->a, "spx_clone_%u", (unsigned)t);
+	const char *name = arena_printf(&E->a, "%sspx_clone_%u", E->px, (unsigned)t);
 	E->ts[t].clone = name;
 	Buf body = {0};
 	clone_body(E, t, &body);
@@ -517,7 +527,7 @@ emitc_sortcmp_fn(Emit *E, TypeId t)
 	if (E->ts[t].cmp)
 		return E->ts[t].cmp;
 	ensure_type(E, t);
-	const char *name = arena_printf(&E->a, "spx_sort_%u", (unsigned)t);
+	const char *name = arena_printf(&E->a, "%sspx_sort_%u", E->px, (unsigned)t);
 	E->ts[t].cmp = name;
 	const char *tn = emit_tyname(E, t);
 	helper_open(E, arena_printf(&E->a, "int %s(const void *a, const void *b)", name));

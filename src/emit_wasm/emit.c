@@ -164,7 +164,7 @@ emitw_open(Emitw *W, uint8_t op, const uint8_t *results, int n)
 	else if (n == 1)
 		wasm_byte(W->c, results[0]);
 	else
-		wasm_s64(W->c, wasm_type(&W->m, NULL, 0, results, n));
+		wasm_s64(W->c, wasm_type(W->m, NULL, 0, results, n));
 	W->depth++;
 }
 
@@ -320,7 +320,7 @@ emitw_static(Emitw *W, const char *s, size_t n)
 		for (uint32_t i = 0; i < W->capinterned; i++) {
 			if (W->interned[i].len == UINT32_MAX)
 				continue;
-			uint32_t h = fnv1a(W->data.data + W->interned[i].off, W->interned[i].len) & (cap - 1);
+			uint32_t h = fnv1a(W->data->data + W->interned[i].off, W->interned[i].len) & (cap - 1);
 			while (t[h].len != UINT32_MAX)
 				h = (h + 1) & (cap - 1);
 			t[h] = W->interned[i];
@@ -331,12 +331,12 @@ emitw_static(Emitw *W, const char *s, size_t n)
 	}
 	uint32_t h = fnv1a(s, n) & (W->capinterned - 1);
 	for (; W->interned[h].len != UINT32_MAX; h = (h + 1) & (W->capinterned - 1))
-		if (W->interned[h].len == n && memcmp(W->data.data + W->interned[h].off, s, n) == 0)
+		if (W->interned[h].len == n && memcmp(W->data->data + W->interned[h].off, s, n) == 0)
 			return WASM_DATA_BASE + W->interned[h].off;
-	W->interned[h].off = (uint32_t)W->data.len;
+	W->interned[h].off = (uint32_t)W->data->len;
 	W->interned[h].len = (uint32_t)n;
 	W->ninterned++;
-	buf_put(&W->data, s, n);
+	buf_put(W->data, s, n);
 	return WASM_DATA_BASE + W->interned[h].off;
 }
 
@@ -397,7 +397,7 @@ func_type(Emitw *W, int ii, Span span)
 	int nr = emitw_flat_or_refuse(W, in->result, span, r);
 	if (nr < 0)
 		return -1;
-	return wasm_type(&W->m, p, np, r, nr);
+	return wasm_type(W->m, p, np, r, nr);
 }
 
 uint32_t
@@ -411,10 +411,10 @@ emitw_func_index(Emitw *W, int ii, Span span)
 		int t = func_type(W, ii, span);
 		if (t < 0)
 			return 0;
-		W->fidx[ii] = wasm_func_add(&W->m, t);
+		W->fidx[ii] = wasm_func_add(W->m, t);
 		VEC_PUSH(W->queue, ii);
 	}
-	return (uint32_t)W->m.nfunc_imports + (uint32_t)W->fidx[ii];
+	return (uint32_t)W->m->nfunc_imports + (uint32_t)W->fidx[ii];
 }
 
 void
@@ -470,7 +470,7 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	nr = W->failed ? -1 : emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], span, r);
 	if (W->failed || nr < 0)
 		return 0;
-	int wi = wasm_func_add(&W->m, wasm_type(&W->m, p, np, r, nr));
+	int wi = wasm_func_add(W->m, wasm_type(W->m, p, np, r, nr));
 	Buf *saved = W->c;
 	Buf code = {0};
 	W->c = &code;
@@ -491,12 +491,12 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 		}
 	}
 	emitw_op_u32(W, OP_CALL, target);
-	WasmFunc *wf = &W->m.funcs.items[wi];
+	WasmFunc *wf = &W->m->funcs.items[wi];
 	wasm_u32(&wf->locals, 0);
 	buf_put(&wf->code, code.data ? code.data : "", code.len);
 	buf_free(&code);
 	W->c = saved;
-	W->thunk[ii] = wasm_table_add(&W->m, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+	W->thunk[ii] = wasm_table_add(W->m, (uint32_t)W->m->nfunc_imports + (uint32_t)wi);
 	return W->thunk[ii];
 }
 
@@ -525,20 +525,31 @@ void
 emitw_invariants(Emitw *W, TypeId t, uint32_t base)
 {
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	if (ti->kind != TY_NOMINAL || !W->H->invariants || W->H->invariants[ti->decl] < 0)
+	if (ti->kind != TY_NOMINAL)
 		return;
-	int fi = W->H->invariants[ti->decl];
 	Span at = sema_sym(W->S, (SymId)ti->decl)->span;
-	int ii = W->M->func_inst[fi];   /* hir_mono reached it from this record value or store */
-	if (ii < 0) {
-		emitw_refuse(W, at, "the Wasm lane found no instance of this record's invariant check");
-		return;
+	Emitw *P = W;
+	int ii;
+	if (W->prog && sema_sym(W->S, (SymId)ti->decl)->origin) {
+		/* a project: an imported record's declaring module checks it */
+		if (!emitw_import_invariant(W, (SymId)ti->decl, at, &P, &ii) || ii < 0)
+			return;
+	} else {
+		if (!W->H->invariants || W->H->invariants[ti->decl] < 0)
+			return;
+		ii = W->M->func_inst[W->H->invariants[ti->decl]];   /* hir_mono reached it from this record value or store */
+		if (ii < 0) {
+			emitw_refuse(W, at, "the Wasm lane found no instance of this record's invariant check");
+			return;
+		}
 	}
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	emitw_load(W, base, emitw_flat(W, t, NULL));
-	emitw_op_u32(W, OP_CALL, emitw_func_index(W, ii, at));
+	emitw_op_u32(W, OP_CALL, emitw_func_index(P, ii, at));
+	if (P->failed)
+		W->failed = true;
 	emitw_op(W, OP_DROP);
 }
 
@@ -691,7 +702,7 @@ emit_function(Emitw *W, int k)
 	int ii = W->queue.items[k];
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	WasmFunc *wf = &W->m.funcs.items[W->fidx[ii]];
+	WasmFunc *wf = &W->m->funcs.items[W->fidx[ii]];
 	W->inst = ii;
 	Buf code = {0};
 	W->f = f;
@@ -750,7 +761,7 @@ emit_function(Emitw *W, int k)
 	if (W->failed)
 		goto out;
 	/* the local declarations, run-length encoded */
-	wf = &W->m.funcs.items[W->fidx[ii]];
+	wf = &W->m->funcs.items[W->fidx[ii]];
 	int runs = 0;
 	for (int i = 0; i < W->ltypes.len; i++)
 		runs += i == 0 || W->ltypes.items[i] != W->ltypes.items[i - 1];
@@ -778,31 +789,31 @@ imports(Emitw *W)
 	static const uint8_t dec[3] = { WT_I32, WT_I64, WT_I32 };
 	const HirGrants *g = W->o->host;
 	W->imp_stdout = W->imp_stderr = W->imp_args_len = W->imp_arg = UINT32_MAX;
-	W->imp_text = wasm_import_func(&W->m, "spx", "text", wasm_type(&W->m, ii, 2, NULL, 0));
-	W->imp_fail = wasm_import_func(&W->m, "spx", "fail", wasm_type(&W->m, i1, 1, NULL, 0));
+	W->imp_text = wasm_import_func(W->m, "spx", "text", wasm_type(W->m, ii, 2, NULL, 0));
+	W->imp_fail = wasm_import_func(W->m, "spx", "fail", wasm_type(W->m, i1, 1, NULL, 0));
 	if (g && g->stdout_write)
-		W->imp_stdout = wasm_import_func(&W->m, "spx", "stdout", wasm_type(&W->m, ii, 2, NULL, 0));
+		W->imp_stdout = wasm_import_func(W->m, "spx", "stdout", wasm_type(W->m, ii, 2, NULL, 0));
 	if (g && g->stderr_write)
-		W->imp_stderr = wasm_import_func(&W->m, "spx", "stderr", wasm_type(&W->m, ii, 2, NULL, 0));
+		W->imp_stderr = wasm_import_func(W->m, "spx", "stderr", wasm_type(W->m, ii, 2, NULL, 0));
 	if (g && g->args_read) {
-		W->imp_args_len = wasm_import_func(&W->m, "spx", "args_len", wasm_type(&W->m, NULL, 0, i64r, 1));
-		W->imp_arg = wasm_import_func(&W->m, "spx", "arg", wasm_type(&W->m, i64r, 1, i64r, 1));
+		W->imp_args_len = wasm_import_func(W->m, "spx", "args_len", wasm_type(W->m, NULL, 0, i64r, 1));
+		W->imp_arg = wasm_import_func(W->m, "spx", "arg", wasm_type(W->m, i64r, 1, i64r, 1));
 	}
-	W->imp_decimal = wasm_import_func(&W->m, "rt", "rt_decimal", wasm_type(&W->m, dec, 3, i1, 1));
-	W->imp_scalar = wasm_import_func(&W->m, "rt", "rt_utf8_scalar", wasm_type(&W->m, i64r, 1, i1, 1));
+	W->imp_decimal = wasm_import_func(W->m, "rt", "rt_decimal", wasm_type(W->m, dec, 3, i1, 1));
+	W->imp_scalar = wasm_import_func(W->m, "rt", "rt_utf8_scalar", wasm_type(W->m, i64r, 1, i1, 1));
 	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
-	W->imp_bytes_cmp = wasm_import_func(&W->m, "rt", "rt_bytes_cmp", wasm_type(&W->m, i4, 4, i1, 1));
+	W->imp_bytes_cmp = wasm_import_func(W->m, "rt", "rt_bytes_cmp", wasm_type(W->m, i4, 4, i1, 1));
 	static const uint8_t i6[6] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
-	W->imp_find = wasm_import_func(&W->m, "rt", "rt_find", wasm_type(&W->m, i6, 6, i64r, 1));
+	W->imp_find = wasm_import_func(W->m, "rt", "rt_find", wasm_type(W->m, i6, 6, i64r, 1));
 	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
-	W->imp_parse = wasm_import_func(&W->m, "rt", "rt_parse_i64", wasm_type(&W->m, i3, 3, i1, 1));
-	W->imp_count = wasm_import_func(&W->m, "rt", "rt_utf8_count", wasm_type(&W->m, ii, 2, i64r, 1));
-	W->imp_trim = wasm_import_func(&W->m, "rt", "rt_trim", wasm_type(&W->m, i3, 3, i1, 1));
+	W->imp_parse = wasm_import_func(W->m, "rt", "rt_parse_i64", wasm_type(W->m, i3, 3, i1, 1));
+	W->imp_count = wasm_import_func(W->m, "rt", "rt_utf8_count", wasm_type(W->m, ii, 2, i64r, 1));
+	W->imp_trim = wasm_import_func(W->m, "rt", "rt_trim", wasm_type(W->m, i3, 3, i1, 1));
 	static const uint8_t f64_i32[2] = { WT_F64, WT_I32 };
-	W->imp_i64_from_f64 = wasm_import_func(&W->m, "rt", "rt_i64_from_f64", wasm_type(&W->m, f64_i32, 2, i1, 1));
+	W->imp_i64_from_f64 = wasm_import_func(W->m, "rt", "rt_i64_from_f64", wasm_type(W->m, f64_i32, 2, i1, 1));
 	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
-	W->imp_slice_check = wasm_import_func(&W->m, "rt", "rt_slice_check", wasm_type(&W->m, slice, 4, i1, 1));
-	W->imp_char_literal = wasm_import_func(&W->m, "rt", "rt_char_literal", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_slice_check = wasm_import_func(W->m, "rt", "rt_slice_check", wasm_type(W->m, slice, 4, i1, 1));
+	W->imp_char_literal = wasm_import_func(W->m, "rt", "rt_char_literal", wasm_type(W->m, ii, 2, i1, 1));
 }
 
 static void
@@ -822,7 +833,7 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 		}
 	}
 	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "}", pages, args_base);
-	wasm_custom(&W->m, "semaprax.wasm.v1", b.data, b.len);
+	wasm_custom(W->m, "semaprax.wasm.v1", b.data, b.len);
 	buf_free(&b);
 }
 
@@ -855,8 +866,8 @@ export_wrappers(Emitw *W, const uint32_t *index, char **names)
 		for (int i = 0; i < xf->nparams && np < FLAT_MAX - 1; i++)
 			np += emitw_flat(W, xf->locals[i].type, params + np);
 		int nr = emitw_flat(W, xf->result, res);
-		int wi = wasm_func_add(&W->m, wasm_type(&W->m, params, np, res, nr));
-		WasmFunc *wf = &W->m.funcs.items[wi];
+		int wi = wasm_func_add(W->m, wasm_type(W->m, params, np, res, nr));
+		WasmFunc *wf = &W->m->funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
@@ -869,7 +880,7 @@ export_wrappers(Emitw *W, const uint32_t *index, char **names)
 		Buf name = {0};
 		emitw_export_name(&name, xf->id);
 		names[k] = name.data;   /* wasm_export keeps the pointer: freed after encoding */
-		wasm_export(&W->m, name.data, 0, (uint32_t)W->m.nfunc_imports + (uint32_t)wi);
+		wasm_export(W->m, name.data, 0, (uint32_t)W->m->nfunc_imports + (uint32_t)wi);
 	}
 }
 
@@ -897,6 +908,8 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	W.S = H->S;
 	W.diags = diags;
 	W.o = o;
+	W.m = &W.m_own;
+	W.data = &W.data_own;
 	W.M = H->mono;
 	W.fidx = spx_xmalloc(sizeof *W.fidx * ((size_t)W.M->ninsts + 1));
 	W.thunk = spx_xcalloc((size_t)W.M->ninsts + 1, sizeof *W.thunk);
@@ -904,8 +917,8 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		W.fidx[i] = -1;
 	W.env = env_slots(&W);
 	imports(&W);
-	wasm_import_memory(&W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
-	W.g_out = wasm_global_add(&W.m, WT_I32, true, 0);
+	wasm_import_memory(W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
+	W.g_out = wasm_global_add(W.m, WT_I32, true, 0);
 	const HirFunc *mf = &H->funcs[entry];
 	Span mspan = mf->sym >= 0 ? sema_sym(W.S, mf->sym)->span : (Span){0};
 	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
@@ -927,30 +940,30 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		emit_function(&W, k);
 	if (!W.failed) {
 		static const uint8_t i64r[1] = { WT_I64 };
-		int wi = wasm_func_add(&W.m, wasm_type(&W.m, NULL, 0, i64r, 1));
-		WasmFunc *wf = &W.m.funcs.items[wi];
+		int wi = wasm_func_add(W.m, wasm_type(W.m, NULL, 0, i64r, 1));
+		WasmFunc *wf = &W.m->funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
-		wasm_export(&W.m, "main", 0, (uint32_t)W.m.nfunc_imports + (uint32_t)wi);
+		wasm_export(W.m, "main", 0, (uint32_t)W.m->nfunc_imports + (uint32_t)wi);
 		export_wrappers(&W, export_index, export_names);
-		if (W.data.len)
-			wasm_data(&W.m, WASM_DATA_BASE, W.data.data, W.data.len);
-		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
+		if (W.data->len)
+			wasm_data(W.m, WASM_DATA_BASE, W.data->data, W.data->len);
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data->len + 65535) / 65536);
 		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own */
 		uint32_t args_base = pages * 65536u;
 		if (W.imp_arg != UINT32_MAX)
 			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
-		for (int i = 0; i < W.m.imports.len; i++)
-			if (W.m.imports.items[i].type < 0)
-				W.m.imports.items[i].min_pages = pages;
+		for (int i = 0; i < W.m->imports.len; i++)
+			if (W.m->imports.items[i].type < 0)
+				W.m->imports.items[i].min_pages = pages;
 		metadata(&W, pages, W.imp_arg != UINT32_MAX ? args_base : 0);
-		wasm_custom(&W.m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
-		wasm_encode(&W.m, out);
+		wasm_custom(W.m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
+		wasm_encode(W.m, out);
 	}
-	wasm_module_free(&W.m);
+	wasm_module_free(W.m);
 	VEC_FREE(W.queue);
 	VEC_FREE(W.ltypes);
 	VEC_FREE(W.live);
@@ -962,7 +975,179 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	free(W.fidx);
 	free(W.thunk);
 	free(W.slot_base);
-	buf_free(&W.data);
+	buf_free(W.data);
 	free(W.interned);
 	return !W.failed;
+}
+
+/* ---- a project: every module in one Wasm module ---- */
+
+static bool
+provider(Emitw *W, SymId sym, Emitw **P, SymId *ps)
+{
+	const Sym *y = sema_sym(W->S, sym);
+	int k = y->origin ? sema_strmap_get(&W->prog->names, y->origin) : -1;
+	if (k < 0)
+		return false;
+	*P = &W->prog->W[k];
+	*ps = sema_strmap_get(&(*P)->S->ids, y->id);
+	return *ps >= 0 && (*P)->M;
+}
+
+bool
+emitw_import(Emitw *W, SymId sym, Span span, Emitw **P, int *ii)
+{
+	SymId ps;
+	*ii = -1;
+	if (!provider(W, sym, P, &ps)) {
+		emitw_refuse(W, span, "the Wasm lane cannot call this function");
+		return false;
+	}
+	int fi = W->prog->symfunc[(*P)->modi][ps];
+	*ii = fi >= 0 ? (*P)->M->func_inst[fi] : -1;
+	if (*ii < 0) {
+		emitw_refuse(W, span, "the Wasm lane found no instance of `%s` in its module", sema_sym(W->S, sym)->name);
+		return false;
+	}
+	return true;
+}
+
+bool
+emitw_import_invariant(Emitw *W, SymId sym, Span span, Emitw **P, int *ii)
+{
+	SymId ps;
+	*ii = -1;
+	if (!provider(W, sym, P, &ps) || !(*P)->H->invariants || (*P)->H->invariants[ps] < 0)
+		return true;
+	*ii = (*P)->M->func_inst[(*P)->H->invariants[ps]];
+	if (*ii < 0) {
+		emitw_refuse(W, span, "the Wasm lane found no instance of the invariant check of `%s`", sema_sym(W->S, sym)->name);
+		return false;
+	}
+	return true;
+}
+
+bool
+emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, int which,
+    const WasmOptions *o, Buf *out, DiagSink *const *diags)
+{
+	if (emitw_rt_wasm_len == 0) {
+		diag_report(diags[entry], DIAG_W102, NULL,
+			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
+		return false;
+	}
+	if (!hir_mono_project(mods, nmods, order, entry, funcs, nfuncs, diags))
+		return false;
+	struct EmitwProg G;
+	memset(&G, 0, sizeof G);
+	G.n = nmods;
+	G.W = spx_xcalloc((size_t)nmods, sizeof *G.W);
+	G.symfunc = spx_xcalloc((size_t)nmods, sizeof *G.symfunc);
+	WasmModule m;
+	memset(&m, 0, sizeof m);
+	Buf data = {0};
+	int env = 0;
+	for (int k = 0; k < nmods; k++) {
+		HirModule *H = mods[k];
+		sema_strmap_put(&G.names, H->S->module_name, k);
+		int32_t *sf = G.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
+		for (int i = 0; i < H->S->syms.len; i++)
+			sf[i] = -1;
+		for (int i = 0; i < H->nfuncs; i++)
+			if (H->funcs[i].sym >= 0)
+				sf[H->funcs[i].sym] = i;
+		Emitw *W = &G.W[k];
+		W->H = H;
+		W->S = H->S;
+		W->diags = diags[k];
+		W->o = o;
+		W->m = &m;
+		W->data = &data;
+		W->prog = &G;
+		W->modi = k;
+		W->M = H->mono;
+		int n = W->M ? W->M->ninsts : 0;
+		W->fidx = spx_xmalloc(sizeof *W->fidx * ((size_t)n + 1));
+		W->thunk = spx_xcalloc((size_t)n + 1, sizeof *W->thunk);
+		for (int i = 0; i < n; i++)
+			W->fidx[i] = -1;
+		if (W->M) {
+			int e = env_slots(W);
+			env = e > env ? e : env;
+		}
+	}
+	Emitw *E = &G.W[entry];
+	imports(E);
+	wasm_import_memory(&m, "env", "memory", 1);
+	E->g_out = wasm_global_add(&m, WT_I32, true, 0);
+	for (int k = 0; k < nmods; k++) {
+		Emitw *W = &G.W[k];
+		W->env = env;
+		if (W != E) {
+			W->imp_text = E->imp_text, W->imp_fail = E->imp_fail, W->imp_stdout = E->imp_stdout, W->imp_stderr = E->imp_stderr;
+			W->imp_args_len = E->imp_args_len, W->imp_decimal = E->imp_decimal, W->imp_scalar = E->imp_scalar;
+			W->imp_bytes_cmp = E->imp_bytes_cmp, W->imp_find = E->imp_find, W->imp_parse = E->imp_parse;
+			W->imp_count = E->imp_count, W->imp_trim = E->imp_trim, W->imp_char_literal = E->imp_char_literal;
+			W->imp_slice_check = E->imp_slice_check, W->imp_i64_from_f64 = E->imp_i64_from_f64, W->imp_arg = E->imp_arg;
+			W->g_out = E->g_out;
+		}
+	}
+	const HirFunc *mf = &mods[entry]->funcs[funcs[which]];
+	Span mspan = mf->sym >= 0 ? sema_sym(E->S, mf->sym)->span : (Span){0};
+	if (sema_type_info(&E->S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
+		emitw_refuse(E, mspan, "the Wasm lane runs `fn %s() -> i64` entries only", mf->name);
+	uint32_t main_index = E->M ? emitw_func_index(E, E->M->func_inst[funcs[which]], mspan) : 0;
+	bool failed = E->failed || !E->M;
+	/* each module's queue grows while others are lowered: until none does */
+	for (bool more = true; more && !failed;) {
+		more = false;
+		for (int k = 0; k < nmods && !failed; k++) {
+			Emitw *W = &G.W[k];
+			while (W->qdone < W->queue.len && !W->failed) {
+				emit_function(W, W->qdone++);
+				more = true;
+			}
+			failed = W->failed;
+		}
+	}
+	for (int k = 0; k < nmods; k++)
+		failed |= G.W[k].failed;
+	if (!failed) {
+		static const uint8_t i64r[1] = { WT_I64 };
+		int wi = wasm_func_add(&m, wasm_type(&m, NULL, 0, i64r, 1));
+		WasmFunc *wf = &m.funcs.items[wi];
+		wasm_u32(&wf->locals, 0);
+		wasm_byte(&wf->code, OP_I32_CONST);
+		wasm_s32(&wf->code, 0);
+		wasm_byte(&wf->code, OP_CALL);
+		wasm_u32(&wf->code, main_index);
+		wasm_export(&m, "main", 0, (uint32_t)m.nfunc_imports + (uint32_t)wi);
+		if (data.len)
+			wasm_data(&m, WASM_DATA_BASE, data.data, data.len);
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + data.len + 65535) / 65536);
+		for (int i = 0; i < m.imports.len; i++)
+			if (m.imports.items[i].type < 0)
+				m.imports.items[i].min_pages = pages;
+		metadata(E, pages, 0);
+		wasm_custom(&m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
+		wasm_encode(&m, out);
+	}
+	wasm_module_free(&m);
+	for (int k = 0; k < nmods; k++) {
+		Emitw *W = &G.W[k];
+		VEC_FREE(W->queue);
+		VEC_FREE(W->ltypes);
+		VEC_FREE(W->live);
+		VEC_FREE(W->spare);
+		free(W->fidx);
+		free(W->thunk);
+		free(W->slot_base);
+		free(W->interned);
+		free(G.symfunc[k]);
+	}
+	buf_free(&data);
+	free(G.symfunc);
+	free(G.W);
+	sema_strmap_free(&G.names);
+	return !failed;
 }

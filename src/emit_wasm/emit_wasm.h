@@ -37,6 +37,9 @@ typedef struct WasmOptions {
 	 * caller) exported beside `main` under emitw_export_name(id). */
 	const int *exports;
 	int nexports;
+	/* project tests: an arithmetic failure's text adds `SEMAPRAX status:
+	 * <code>` (as the native lane's SPX_REPORT_STATUS) */
+	bool report_status;
 } WasmOptions;
 
 /* The Wasm export name of the function with stable id `id`: `x_` then the
@@ -49,6 +52,13 @@ bool emitw_web_scalar(TypeId t);
 /* Emits the module's bytes into out; false after reporting W110, W102
  * or F102 into diags. */
 bool emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags);
+/* A project: every module's instances (hir_mono_project from the entry
+ * functions funcs of mods[entry]) in one module, calls of imported functions
+ * and methods and imported records' invariant checks reaching the provider's
+ * functions (values are flat, so they cross as they are); the exported
+ * `main` runs funcs[which] on the pure route.  Diagnostics into diags[k]. */
+bool emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, int which,
+    const WasmOptions *o, Buf *out, DiagSink *const *diags);
 
 typedef enum WasmRunStatus { WASM_RUN_OK, WASM_RUN_NO_NODE, WASM_RUN_IO } WasmRunStatus;
 

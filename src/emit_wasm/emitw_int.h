@@ -26,6 +26,15 @@
 
 #define FLAT_MAX 64
 
+struct Emitw;
+/* A project (emit_wasm_project): every module's lowering into one module. */
+struct EmitwProg {
+	struct Emitw *W;      /* per module (ModuleId order) */
+	int n;
+	StrMap names;         /* module name → index */
+	int32_t **symfunc;    /* per module: SymId → HIR function index (-1) */
+};
+
 /* Memory: [0, 64 KiB) belongs to the runtime module (its data and stack);
  * the program's scratch buffer and data follow. */
 #define WASM_RT_END 65536u
@@ -37,7 +46,8 @@ typedef struct Emitw {
 	Sema *S;
 	DiagSink *diags;
 	const WasmOptions *o;
-	WasmModule m;
+	WasmModule *m;        /* the module being built (m_own, or a project's shared one) */
+	WasmModule m_own;
 	bool failed;
 	const HirMono *M;     /* the instances (hir_mono): one Wasm function each */
 	int *fidx;            /* per instance: index in m.funcs, -1 when not queued */
@@ -48,7 +58,13 @@ typedef struct Emitw {
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per instance: its table slot as a function value, 0: none */
-	Buf data;             /* static data from WASM_DATA_BASE */
+	Buf *data;            /* static data from WASM_DATA_BASE (data_own, or a project's shared one) */
+	Buf data_own;
+	/* a project (emit_wasm_project): every module's lowering, this one's index,
+	 * and how much of its queue has been emitted */
+	struct EmitwProg *prog;
+	int modi;
+	int qdone;
 	struct EmitwInterned { uint32_t off, len; } *interned;   /* open addressing over data's strings (len UINT32_MAX: empty) */
 	uint32_t ninterned, capinterned;
 	/* the function being emitted: instance `inst` of HIR function f */
@@ -137,5 +153,11 @@ bool emitw_builtin(Emitw *W, const HirExpr *e);
 /* match.c */
 bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
 bool emitw_try(Emitw *W, const HirExpr *e);
+
+/* emit.c, a project: the provider's lowering and instance of an imported
+ * function or method sym (false after a W110 refusal); the provider's
+ * invariant check of an imported record (*ii -1: none). */
+bool emitw_import(Emitw *W, SymId sym, Span span, Emitw **P, int *ii);
+bool emitw_import_invariant(Emitw *W, SymId sym, Span span, Emitw **P, int *ii);
 
 #endif

@@ -60,8 +60,10 @@ arith_fail(Emitw *W, int code)
 		"invalid division", "invalid division", "invalid remainder", "invalid remainder",
 		"negation overflow",
 	};
-	char line[96];
-	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
+	char line[128];
+	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s%s", what[code], W->o->report_status ? "\nSEMAPRAX status: " : "");
+	if (W->o->report_status)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%d", code);
 	emitw_open(W, OP_IF, NULL, 0);
 	emitw_text(W, line);
 	emitw_fail(W, RT_EXIT_ARITH);
@@ -398,7 +400,7 @@ call_value(Emitw *W, const HirExpr *e)
 	if (nr < 0)
 		return false;
 	emitw_op_u32(W, OP_LOCAL_GET, v);
-	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(&W->m, p, np, r, nr));
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)wasm_type(W->m, p, np, r, nr));
 	wasm_u32(W->c, 0);   /* table 0 */
 	return true;
 }
@@ -455,24 +457,30 @@ call(Emitw *W, const HirExpr *e)
 	if (e->u.call.kind == CALL_SLOT)
 		return call_value(W, e);
 	int ii = emitw_target(W, e);   /* hir_mono: the instance this call reaches */
+	Emitw *P = W;
+	if (ii < 0 && W->prog && !emitw_import(W, e->u.call.fn, e->span, &P, &ii))
+		return false;   /* a project: an imported function runs the provider's instance */
 	if (ii < 0) {
 		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
 		return false;
 	}
-	uint32_t idx = emitw_func_index(W, ii, e->span);
+	uint32_t idx = emitw_func_index(P, ii, e->span);
+	if (P->failed)
+		W->failed = true;
 	if (W->failed)
 		return false;
-	const HirInst *in = &W->M->insts[ii];
-	const HirFunc *callee = &W->H->funcs[in->func];
+	const HirInst *in = &P->M->insts[ii];
+	const HirFunc *callee = &P->H->funcs[in->func];
 	if (e->u.call.nargs != callee->nparams) {
 		emitw_refuse(W, e->span, "the Wasm lane cannot call this function");
 		return false;
 	}
+	const Sym *imp = P != W ? sema_sym(W->S, e->u.call.fn) : NULL;
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	for (int i = 0; i < e->u.call.nargs; i++)
-		if (!emitw_expr_as(W, e->u.call.args[i], in->slot_type[i]))
+		if (!emitw_expr_as(W, e->u.call.args[i], imp ? imp->params[i].type : in->slot_type[i]))
 			return false;
 	emitw_op_u32(W, OP_CALL, idx);
 	return true;

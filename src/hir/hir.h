@@ -330,6 +330,16 @@ bool hir_mono_type_entry(const HirMono *m, int inst, TypeId from, TypeId *to);
  * false after reporting B110 when the program needs more than
  * HIR_MONO_MAX_GENERIC generic instances. */
 bool hir_mono(HirModule *h, DiagSink *diags);
+/* The same from the monomorphic functions roots[0..n) (in that order; a
+ * project module in the native lane: every function another module may
+ * call, not only `main`), instead of `main`. */
+bool hir_mono_roots(HirModule *h, const int *roots, int nroots, DiagSink *diags);
+/* A project's instances for the compiled lanes: modules visited importers
+ * first (order[] lists providers first), each from what its importers'
+ * instances reach in it (an imported function, method or function value, an
+ * imported record's invariant check) and, for mods[entry], from the entry
+ * functions funcs[0..nfuncs) first.  Diagnostics into diags[k]. */
+bool hir_mono_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, DiagSink *const *diags);
 /* Checks h->mono against the HIR (H006 into diags); true when valid. */
 bool hir_validate_mono(HirModule *h, DiagSink *diags);
 

@@ -362,11 +362,28 @@ walk(Mono *M, int ii)
 	hir_visit(f, &v);
 }
 
+static bool mono_from(HirModule *H, const int *roots, int nroots, DiagSink *diags);
+
 bool
 hir_mono(HirModule *H, DiagSink *diags)
 {
 	if (H->mono)
 		return true;
+	int entry = hir_find_main(H);
+	return mono_from(H, &entry, entry >= 0 ? 1 : 0, diags);
+}
+
+bool
+hir_mono_roots(HirModule *H, const int *roots, int nroots, DiagSink *diags)
+{
+	if (H->mono)
+		return true;
+	return mono_from(H, roots, nroots, diags);
+}
+
+static bool
+mono_from(HirModule *H, const int *roots, int nroots, DiagSink *diags)
+{
 	Mono M;
 	memset(&M, 0, sizeof M);
 	M.H = H;
@@ -382,9 +399,8 @@ hir_mono(HirModule *H, DiagSink *diags)
 	M.first = spx_xmalloc(sizeof *M.first * ((size_t)H->nfuncs + 1));
 	for (int i = 0; i < H->nfuncs; i++)
 		M.first[i] = -1;
-	int entry = hir_find_main(H);
-	if (entry >= 0)
-		inst_get(&M, entry, NULL, 0, -1, (Span){0});
+	for (int r = 0; r < nroots; r++)
+		inst_get(&M, roots[r], NULL, 0, -1, (Span){0});
 	for (int i = 0; i < M.insts.len && !M.failed; i++)
 		walk(&M, i);
 	if (!M.failed) {
@@ -406,4 +422,92 @@ hir_mono(HirModule *H, DiagSink *diags)
 	free(M.first);
 	free(M.sym_func);
 	return !M.failed;
+}
+
+/* ---- a project's instances (hir_mono_project) ---- */
+
+typedef struct Reach {
+	HirModule *const *mods;
+	StrMap names;         /* module name → index */
+	int32_t **symfunc;    /* per module: SymId → HIR function index (-1) */
+	const Sema *S;        /* the module being scanned */
+	bool **root;          /* per module, per HIR function */
+} Reach;
+
+static void
+reach_sym(Reach *R, SymId sym, bool invariant)
+{
+	const Sym *y = sym >= 0 && sym < R->S->syms.len ? &R->S->syms.items[sym] : NULL;
+	if (!y || !y->origin)
+		return;
+	int k = sema_strmap_get(&R->names, y->origin);
+	if (k < 0)
+		return;
+	SymId ps = sema_strmap_get(&R->mods[k]->S->ids, y->id);
+	if (ps < 0 || ps >= R->mods[k]->S->syms.len)
+		return;
+	int fi = invariant ? (R->mods[k]->invariants ? R->mods[k]->invariants[ps] : -1) : R->symfunc[k][ps];
+	if (fi >= 0)
+		R->root[k][fi] = true;
+}
+
+static void
+reach_expr(void *ctx, const HirExpr *e)
+{
+	Reach *R = ctx;
+	if ((e->kind == HIR_CALL && e->u.call.kind == CALL_FN) || e->kind == HIR_FUNC)
+		reach_sym(R, e->u.call.fn, false);
+	const TypeInfo *ti = e->type < (TypeId)R->S->types.len ? sema_type_info(&R->S->types, e->type) : NULL;
+	if (ti && ti->kind == TY_NOMINAL)
+		reach_sym(R, (SymId)ti->decl, true);
+}
+
+bool
+hir_mono_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, DiagSink *const *diags)
+{
+	Reach R;
+	memset(&R, 0, sizeof R);
+	R.mods = mods;
+	R.symfunc = spx_xcalloc((size_t)nmods + 1, sizeof *R.symfunc);
+	R.root = spx_xcalloc((size_t)nmods + 1, sizeof *R.root);
+	for (int k = 0; k < nmods; k++) {
+		HirModule *H = mods[k];
+		sema_strmap_put(&R.names, H->S->module_name, k);
+		int32_t *sf = R.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
+		for (int i = 0; i < H->S->syms.len; i++)
+			sf[i] = -1;
+		for (int i = 0; i < H->nfuncs; i++)
+			if (H->funcs[i].sym >= 0)
+				sf[H->funcs[i].sym] = i;
+		R.root[k] = spx_xcalloc((size_t)H->nfuncs + 1, 1);
+	}
+	bool ok = true;
+	for (int j = nmods - 1; j >= 0; j--) {
+		int k = order[j];
+		HirModule *H = mods[k];
+		int *roots = spx_xmalloc(sizeof *roots * (size_t)(H->nfuncs + nfuncs + 1));
+		int nr = 0;
+		if (k == entry)
+			for (int i = 0; i < nfuncs; i++)
+				roots[nr++] = funcs[i];
+		for (int i = 0; i < H->nfuncs; i++)
+			if (R.root[k][i])
+				roots[nr++] = i;
+		ok = hir_mono_roots(H, roots, nr, diags[k]) && ok;
+		free(roots);
+		if (!H->mono)
+			continue;
+		R.S = H->S;
+		HirVisitor v = { reach_expr, NULL, NULL, &R };
+		for (int i = 0; i < H->mono->ninsts; i++)
+			hir_visit(&H->funcs[H->mono->insts[i].func], &v);
+	}
+	for (int k = 0; k < nmods; k++) {
+		free(R.root[k]);
+		free(R.symfunc[k]);
+	}
+	free(R.root);
+	free(R.symfunc);
+	sema_strmap_free(&R.names);
+	return ok;
 }

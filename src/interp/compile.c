@@ -115,15 +115,12 @@ declaring(Comp *C, SymId sym, int *mod, SymId *out)
 	const Sym *y = sym >= 0 && sym < C->S->syms.len ? &C->S->syms.items[sym] : NULL;
 	if (!y || !y->origin)
 		return sym >= 0;
-	for (int m = 0; m < C->I->nmods; m++) {
-		const Sema *P = C->I->mods[m]->S;
-		if (strcmp(P->module_name, y->origin) == 0) {
-			*mod = m;
-			*out = sema_strmap_get(&P->ids, y->id);
-			return *out >= 0;
-		}
-	}
-	return false;
+	int m = sema_strmap_get(&C->I->modnames, y->origin);
+	if (m < 0)
+		return false;
+	*mod = m;
+	*out = sema_strmap_get(&C->I->mods[m]->S->ids, y->id);
+	return *out >= 0;
 }
 
 /* The global cf index of the function sym names, or -1. */

@@ -86,6 +86,8 @@ run_main(Interp *I, int entry_mod, int entry)
 		HirModule *H = I->mods[m];
 		I->base[m] = I->ncf;
 		I->ncf += H->nfuncs;
+		if (H->S->module_name)
+			sema_strmap_put(&I->modnames, H->S->module_name, m);
 		int32_t *sf = I->symfuncs[m] = spx_xmalloc(sizeof(int32_t) * (size_t)(H->S->syms.len ? H->S->syms.len : 1));
 		for (int i = 0; i < H->S->syms.len; i++)
 			sf[i] = -1;
@@ -163,5 +165,6 @@ interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entr
 		free(I->symfuncs[m]);
 	free(I->symfuncs);
 	free(I->base);
+	sema_strmap_free(&I->modnames);
 	free(I);
 }

@@ -104,6 +104,7 @@ typedef struct Interp {
 	int nmods;
 	int *base;                /* per module: the index of its first function in cf */
 	int32_t **symfuncs;       /* per module: SymId → its HIR function index (-1) */
+	StrMap modnames;          /* module name → its index in mods (compile.c's imports) */
 	int ncf;
 	struct CFunc *cf;         /* per HIR function of every module: its executable form (node.h) */
 	Arena code;               /* the nodes */

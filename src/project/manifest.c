@@ -561,10 +561,14 @@ validate_common(Reader *r, ProjectManifest *m)
 	if (m->entry && !valid_module(m->entry))
 		report(r, DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
 	if (m->sources) {
-		if (m->nsources > PROJECT_MAX_SOURCES)
-			report(r, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, PROJECT_MAX_SOURCES);
+		/* the frozen layout keeps §2.1's 16; the table layout admits
+		 * PROJECT_MAX_SOURCES_TABLES (issue 15: no module cap beyond memory;
+		 * docs/DECISIONS.md "Project module count") */
+		int max = m->tables ? PROJECT_MAX_SOURCES_TABLES : PROJECT_MAX_SOURCES;
+		if (m->nsources > max)
+			report(r, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, max);
 		else if (m->nsources < 2)
-			report(r, DIAG_J100, "a project requires 2..=16 explicit source paths");
+			report(r, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
 		if (!strictly_sorted(m->sources, m->nsources))
 			report(r, DIAG_J100, "source paths must be strictly byte-sorted and unique");
 		for (int i = 0; i < m->nsources; i++)

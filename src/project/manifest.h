@@ -18,7 +18,8 @@
 #include "../support/diag.h"
 
 #define PROJECT_MAX_MANIFEST (64u * 1024u)
-#define PROJECT_MAX_SOURCES 16
+#define PROJECT_MAX_SOURCES 16          /* semaprax.project.v1 (frozen) */
+#define PROJECT_MAX_SOURCES_TABLES 4096  /* semaprax.manifest.v1 */
 #define PROJECT_MAX_WEB 32
 #define PROJECT_MAX_DEPS 64
 

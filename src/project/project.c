@@ -103,7 +103,15 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
 	bool ok = true;
 	uint64_t total = 0;
+	/* (device, inode) → the first path holding it: a map, so the check
+	 * stays linear in the number of sources */
+	StrMap seen = {0};
+	char (*keys)[48] = spx_xcalloc((size_t)n + 1, sizeof *keys);
 	have[n] = stat(manifest_path, &st[n]) == 0;
+	if (have[n]) {
+		snprintf(keys[n], sizeof keys[n], "%llx:%llx", (unsigned long long)st[n].st_dev, (unsigned long long)st[n].st_ino);
+		sema_strmap_put(&seen, keys[n], n);
+	}
 	for (int i = 0; i < n && ok; i++) {
 		if (lstat(paths[i], &st[i]) != 0)
 			continue;
@@ -115,18 +123,19 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 		}
 		have[i] = true;
 		total += (uint64_t)st[i].st_size;
-		for (int j = 0; j <= n; j++) {
-			if (j == i || !have[j] || (j < i ? false : j != n))
-				continue;
-			if (st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
-				Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", sources[i],
-				    j == n ? "the manifest" : "`", j == n ? "" : sources[j], j == n ? "" : "`");
-				diag_set_help(d, "list each source once, by its real path inside the project");
-				ok = false;
-				break;
-			}
+		snprintf(keys[i], sizeof keys[i], "%llx:%llx", (unsigned long long)st[i].st_dev, (unsigned long long)st[i].st_ino);
+		int j = sema_strmap_get(&seen, keys[i]);
+		if (j >= 0) {
+			Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` and %s%s%s resolve to one physical file", sources[i],
+			    j == n ? "the manifest" : "`", j == n ? "" : sources[j], j == n ? "" : "`");
+			diag_set_help(d, "list each source once, by its real path inside the project");
+			ok = false;
+			break;
 		}
+		sema_strmap_put(&seen, keys[i], i);
 	}
+	sema_strmap_free(&seen);
+	free(keys);
 	if (ok && total > 16u * 1024u * 1024u) {
 		Diag *d = diag_report(diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
 		diag_set_help(d, "split the project, or move data out of the sources");

@@ -116,6 +116,10 @@ translate_or_report(Sema *S, const Sema *P, TypeId t, const UseDecl *u, const ch
 		return T_ERR;
 	}
 	const Sym *y = &P->syms.items[missing];
+	/* the importer did `use type` it and that import was refused: its G172 says enough */
+	for (int i = 0; i < S->m->nuses; i++)
+		if (S->m->uses[i].is_type && strcmp(S->m->uses[i].id.s, y->id) == 0)
+			return T_ERR;
 	Diag *d = sema_error(S, DIAG_G172, u->span, "%s mentions type `%s` (`%s` of module `%s`), which this module does not import", what, y->name, y->id,
 	    origin_of(P, y));
 	diag_set_help(d, "add `use type @id(\"%s\") from %s as %s;` after `module`", y->id, origin_of(P, y), y->name);
@@ -169,6 +173,73 @@ copy_fields(Sema *S, const Sema *P, const FieldSym *f, int n, const UseDecl *u, 
 	return out;
 }
 
+/* The parameters, result and effects of provider function or method y,
+ * translated into z (G172 at u for a type the importer lacks). */
+static void
+link_signature(Sema *S, const Sema *P, const Sym *y, Sym *z, const UseDecl *u, const char *what)
+{
+	z->nparams = y->nparams;
+	z->params = ARENA_ARRAY(&S->arena, ParamSym, y->nparams ? y->nparams : 1);
+	for (int j = 0; j < y->nparams; j++) {
+		z->params[j] = y->params[j];
+		z->params[j].name = text(S, y->params[j].name);
+		z->params[j].span = u->span;
+		z->params[j].type = translate_or_report(S, P, y->params[j].type, u, what);
+	}
+	z->result = translate_or_report(S, P, y->result, u, what);
+	z->neffects = y->neffects;
+	z->effects = ARENA_ARRAY(&S->arena, const char *, y->neffects ? y->neffects : 1);
+	for (int j = 0; j < y->neffects; j++)
+		z->effects[j] = text(S, y->effects[j]);
+}
+
+/*
+ * An imported class: its effective fields (ancestors first, as declared),
+ * its parent — which the importer must import too, so upcasts and inherited
+ * calls keep one identity — and its own methods, each an imported SK_METHOD
+ * of that stable id (the interpreter image runs the provider's body).
+ */
+static void
+link_class(Sema *S, const Sema *P, const Sym *y, SymId zid, const UseDecl *u, const char *what)
+{
+	FieldSym *f = copy_fields(S, P, y->fields, y->nfields, u, what);
+	for (int j = 0; j < y->nfields; j++)
+		f[j].declared_in = zid;
+	Sym *z = sema_sym(S, zid);
+	z->fields = f;
+	z->nfields = y->nfields;
+	z->field_dups = y->field_dups;
+	if (y->parent >= 0) {
+		SymId pz = map_nominal(S, P, (uint32_t)y->parent);
+		const Sym *py = &P->syms.items[y->parent];
+		if (pz < 0) {
+			Diag *d = sema_error(S, DIAG_G172, u->span, "class `%s` extends `%s` (`%s` of module `%s`), which this module does not import", y->name,
+			    py->name, py->id, origin_of(P, py));
+			diag_set_help(d, "add `use type @id(\"%s\") from %s as %s;` after `module`", py->id, origin_of(P, py), py->name);
+			return;
+		}
+		z->parent = pz;
+	}
+	SymId *methods = ARENA_ARRAY(&S->arena, SymId, y->nmethods ? y->nmethods : 1);
+	int n = 0;
+	for (int j = 0; j < y->nmethods; j++) {
+		const Sym *pm = &P->syms.items[y->methods[j]];
+		if (pm->ntparams) {
+			Diag *d = sema_error(S, DIAG_G172, u->span, "class `%s` has generic method `%s`; imported classes have monomorphic methods only", y->name, pm->name);
+			diag_set_help(d, "make `%s` monomorphic, or keep the class inside `%s`", pm->name, origin_of(P, y));
+			continue;
+		}
+		Sym m = imported_sym(S, P, pm, SK_METHOD, text(S, pm->name), u);
+		m.owner = zid;
+		link_signature(S, P, pm, &m, u, arena_printf(&S->arena, "method `%s.%s`", y->name, pm->name));
+		methods[n++] = (SymId)S->syms.len;
+		VEC_PUSH(S->syms, m);
+	}
+	z = sema_sym(S, zid);
+	z->methods = methods;
+	z->nmethods = n;
+}
+
 void
 sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 {
@@ -181,10 +252,18 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		if (!u->is_type)
 			continue;
 		const Sym *y = &k->provider->syms.items[k->target];
-		if (y->kind != SK_RECORD && y->kind != SK_VARIANT) {
-			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is %s; records and variants cross module boundaries", y->id,
-			    y->kind == SK_CLASS ? "a class" : y->kind == SK_RESOURCE ? "a resource" : "not a type");
+		if (y->kind != SK_RECORD && y->kind != SK_VARIANT && y->kind != SK_CLASS && y->kind != SK_RESOURCE) {
+			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is %s; records, variants, classes and resources cross module boundaries",
+			    y->id, y->kind == SK_INTERFACE ? "an interface" : "not a type");
 			diag_set_help(d, "import the functions that work on it with `use function` instead");
+			continue;
+		}
+		/* a resource whose finalizer is an interface import needs that
+		 * import's effects where it is owned: not across modules yet */
+		if (y->kind == SK_RESOURCE && y->decl && !y->decl->u.resource.trivial && y->decl->u.resource.ndrops == 1) {
+			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is a resource finalized by a logical import; only `drop trivial` resources cross module boundaries",
+			    y->id);
+			diag_set_help(d, "keep the values of `%s` inside `%s` and import the functions that use them", y->name, origin_of(k->provider, y));
 			continue;
 		}
 		if (y->ntparams) {
@@ -211,7 +290,11 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		const Sema *P = k->provider;
 		const Sym *y = &P->syms.items[k->target];
 		const char *what = arena_printf(&S->arena, "type `%s`", y->name);
-		if (y->kind == SK_RECORD) {
+		if (y->kind == SK_CLASS) {
+			link_class(S, P, y, made[i], k->use, what);
+		} else if (y->kind == SK_RESOURCE) {
+			/* opaque: nothing but its identity crosses */
+		} else if (y->kind == SK_RECORD) {
 			FieldSym *f = copy_fields(S, P, y->fields, y->nfields, k->use, what);
 			Sym *z = sema_sym(S, made[i]);
 			z->fields = f;
@@ -264,19 +347,7 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		}
 		const char *what = arena_printf(&S->arena, "the signature of `%s`", y->name);
 		Sym z = imported_sym(S, P, y, SK_FN, alias, u);
-		z.nparams = y->nparams;
-		z.params = ARENA_ARRAY(&S->arena, ParamSym, y->nparams ? y->nparams : 1);
-		for (int j = 0; j < y->nparams; j++) {
-			z.params[j] = y->params[j];
-			z.params[j].name = text(S, y->params[j].name);
-			z.params[j].span = u->span;
-			z.params[j].type = translate_or_report(S, P, y->params[j].type, u, what);
-		}
-		z.result = translate_or_report(S, P, y->result, u, what);
-		z.neffects = y->neffects;
-		z.effects = ARENA_ARRAY(&S->arena, const char *, y->neffects ? y->neffects : 1);
-		for (int j = 0; j < y->neffects; j++)
-			z.effects[j] = text(S, y->effects[j]);
+		link_signature(S, P, y, &z, u, what);
 		VEC_PUSH(S->syms, z);
 	}
 	free(made);

@@ -875,7 +875,7 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		body_range[0] = S->diags->items.len;
 	/* Class methods first (the reference's class pass), then functions in source order. */
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_METHOD && selected(S, id))
+		if (sema_sym(S, id)->kind == SK_METHOD && !sema_sym(S, id)->origin && selected(S, id))
 			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
 		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin && selected(S, id))

@@ -156,6 +156,10 @@ spx_arith(int code)
 		[RT_ARITH_REM_OVERFLOW] = "invalid remainder", [RT_ARITH_NEG] = "negation overflow",
 	};
 	char line[96];
+#ifdef SPX_REPORT_STATUS
+	/* project tests (emit_c_project): the code, which `what` does not tell apart */
+	fprintf(stderr, "SEMAPRAX status: %d\n", code);
+#endif
 	snprintf(line, sizeof line, "SEMAPRAX checked arithmetic failure: %s", what[code]);
 	spx_die(RT_EXIT_ARITH, line);
 }
