@@ -33,7 +33,9 @@ for dir in "$root"/*/; do
 		echo "$got" > "$dir/status"
 		for f in out err; do
 			s=stdout; [ $f = err ] && s=stderr
-			if [ -s "$tmp/$f" ]; then cp "$tmp/$f" "$dir/$s"; else rm -f "$dir/$s"; fi
+			# an existing expected file is kept (an empty one states "nothing
+			# on this stream"); a new one is written only for non-empty output
+			if [ -s "$tmp/$f" ] || [ -f "$dir/$s" ]; then cp "$tmp/$f" "$dir/$s"; fi
 		done
 		continue
 	fi

@@ -144,7 +144,7 @@ check_once(const Source *s, const Module *m, DiagSink *diags)
 	bool ok = diags->errors == 0;
 	if (ok) {
 		char revision[72];
-		sema_revision(m, revision);
+		sema_revision(m, revision, NULL);
 	}
 	sema_free(S);
 	if (!ok) {

@@ -26,8 +26,6 @@ typedef struct Loaded {
 	Session *L;
 	GraphModel *g;
 	GraphMeta meta;
-	char schema[32];
-	char digest[72];
 } Loaded;
 
 static bool
@@ -39,10 +37,9 @@ load(Loaded *x, const char *path)
 		cli_unload(&x->P);
 		return false;
 	}
-	sema_prelude_binding(x->L->m, x->schema, x->digest);
 	x->meta.revision = x->P.revision;
-	x->meta.prelude_schema = x->schema;
-	x->meta.prelude_digest = x->digest;
+	x->meta.prelude_schema = x->L->prelude.schema;   /* chosen with the revision */
+	x->meta.prelude_digest = x->L->prelude.digest;
 	x->g = graph_model_build(x->L->S, x->L->H);
 	return true;
 }

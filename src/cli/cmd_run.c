@@ -220,7 +220,7 @@ static void
 interpret_envelope(Buf *out, const RunOptions *o, const HirFunc *entry, const InterpResult *r)
 {
 	char revision[72] = "", sha[72];
-	sema_revision(o->m, revision);
+	sema_revision(o->m, revision, NULL);
 	domain_digest(sha, DOMAIN_LIT("semaprax.interpret.source.v1"), o->src, o->src_len);
 	Buf p = {0};
 	buf_puts(&p, "{\"schema\":\"semaprax.interpret.v1\",\"source\":{\"path\":");

@@ -79,7 +79,7 @@ void
 driver_revision(Session *s)
 {
 	if (s->m && !s->diags.errors)
-		sema_revision(s->m, s->revision);
+		sema_revision(s->m, s->revision, &s->prelude);
 }
 
 bool

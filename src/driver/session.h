@@ -36,6 +36,7 @@ typedef struct Session {
 	Sema *S;            /* once checked (also after errors) */
 	HirModule *H;       /* once lowered and validated */
 	char revision[72];  /* driver_revision's text, once checked */
+	SemaPrelude prelude; /* the prelude that revision binds (graph output) */
 } Session;
 
 /* An empty session named path (diagnostics carry it). */

@@ -750,7 +750,7 @@ unknown_type_help(const char *n)
 		"long", "short", "byte", "integer", "Integer", "number", "Number", NULL };
 	static const char *const floats[] = { "float", "Float", "double", "Double", "f16", "decimal", NULL };
 	static const char *const bools[] = { "boolean", "Boolean", "Bool", NULL };
-	static const char *const lists[] = { "vec", "Array", "array", "List", "list", "slice", NULL };
+	static const char *const lists[] = { "vec", "Array", "array", "list", "slice", NULL };
 	static const char *const units[] = { "unit", "void", "Unit", "Void", "never", NULL };
 	static const char *const chars[] = { "char8", "Char", "character", "rune", NULL };
 	static const struct { const char *const *names; const char *help; } groups[] = {
@@ -825,6 +825,15 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 				goto done;
 			}
 		}
+	}
+	if ((strcmp(name, "List") == 0 || strcmp(name, "ListStep") == 0) && sema_strmap_get(&S->type_names, name) < 0
+	    && !sema_failed_import(S, name, true)) {
+		/* the reference's immutable list carrier: known names, refused (DECISIONS "Remaining differences") */
+		if (nargs != 1)
+			arity_error(S, t->span, name, 1, nargs);
+		Diag *d = sema_error(S, DIAG_T291, t->span, "the immutable list type `%s` is not admitted", name);
+		diag_set_help(d, "a list is `Vec<T>` with an explicit element type: `vec_with_capacity<i64>(4usize)`, `vec_push<i64>(v, x)`, traversed with `for item in values`");
+		goto done;
 	}
 	for (size_t i = 0; i < countof(builtin_types); i++) {
 		const BuiltinType *b = &builtin_types[i];

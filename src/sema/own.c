@@ -903,7 +903,9 @@ own_stmt(Own *O, const Stmt *s)
 		} else if (i >= 0 && !s->u.assign.has_field) {
 			check_live_views(O, i, s);
 		}
-		if (i >= 0 && !s->u.assign.has_field)
+		/* a refused reassignment (U105) leaves the target as the value
+		 * left it: a later use of a moved target is still reported */
+		if (i >= 0 && !s->u.assign.has_field && O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED)
 			set_state(O, i, ST_LIVE);   /* reinitialised */
 		break;
 	}

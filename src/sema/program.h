@@ -18,6 +18,7 @@
 #include "../support/diag.h"
 
 typedef int32_t SymId;   /* -1 = none */
+#define SEMA_ASSIGN_REFUSED ((SymId)-2)   /* Sema.assign_owner: a whole assignment refused (U105) */
 typedef struct TypeQ TypeQ;   /* memoised type queries (typeq.c) */
 
 /* ---- a string → int map (probe-only) ---- */
@@ -174,7 +175,9 @@ struct Sema {
 	 */
 	uint8_t **call_consumes;
 	/* Field assignments `x.f = v;`: per Expr id of v, the record or class
-	 * whose field f is assigned (-1 otherwise) — what a rename of f reads. */
+	 * whose field f is assigned (-1 otherwise) — what a rename of f reads.
+	 * SEMA_ASSIGN_REFUSED marks a whole assignment `x = v;` refused with
+	 * U105: the ownership pass does not count it as reinitialising x. */
 	SymId *assign_owner;
 	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
 	/*

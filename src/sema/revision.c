@@ -428,10 +428,9 @@ sema_uses_box_ops(const Module *m)
 
 /* ==== the prelude binding and the revision ==================================== */
 
-void
-sema_prelude_binding(const Module *m, char schema[32], char digest[72])
+static void
+prelude_binding(int version, char schema[32], char digest[72])
 {
-	int version = prelude_version(m);
 	int slen = snprintf(schema, 32, "semaprax.prelude.v%d", version);
 	Sha256 h;
 	sha256_init(&h);
@@ -447,7 +446,7 @@ sema_prelude_binding(const Module *m, char schema[32], char digest[72])
 }
 
 void
-sema_revision(const Module *m, char out[72])
+sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 {
 	Buf canon = {0};
 	/* The canonical text is about as long as the source (the last
@@ -483,4 +482,6 @@ sema_revision(const Module *m, char out[72])
 	sha256_hex(d, hex);
 	snprintf(out, 72, "sha256:%s", hex);
 	buf_free(&canon);
+	if (prelude)
+		prelude_binding(version, prelude->schema, prelude->digest);
 }

@@ -49,16 +49,21 @@ Sema *sema_check_select(const Module *m, const char *src, size_t len, DiagSink *
 void sema_free(Sema *s);
 
 /*
- * The graph revision of TOOLCHAIN.md §3.2: "sha256:" + 64 hex digits,
- * computed over the canonical text without comments and the prelude bytes.
- */
-void sema_revision(const Module *m, char out[72]);
-
-/*
- * The prelude contract the revision binds: its schema ("semaprax.prelude.vN")
+ * The prelude contract a revision binds: its schema ("semaprax.prelude.vN")
  * and "sha256:" + hex SHA-256 of its contract bytes (the schema line, then
  * the declarations; v1's is d37bad7e…, the digest the reference asserts).
  */
-void sema_prelude_binding(const Module *m, char schema[32], char digest[72]);
+typedef struct SemaPrelude {
+	char schema[32];
+	char digest[72];
+} SemaPrelude;
+
+/*
+ * The graph revision of TOOLCHAIN.md §3.2: "sha256:" + 64 hex digits,
+ * computed over the canonical text without comments and the prelude bytes.
+ * The prelude it chose goes to *prelude unless that is NULL (one scan of
+ * the module for both).
+ */
+void sema_revision(const Module *m, char out[72], SemaPrelude *prelude);
 
 #endif
