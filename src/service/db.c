@@ -798,7 +798,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		svc_trace_add(t, SVC_REUSED, "revision");
 	} else {
 		svc_trace_add(t, SVC_EXECUTED, "revision");
-		sema_revision(f->sess->m, f->revision);
+		sema_revision(f->sess->m, f->revision, NULL);
 		f->have_revision = true;
 	}
 	return true;
@@ -825,7 +825,13 @@ svc_file_program(SvcFile *f, SvcTrace *t)
 		return false;
 	f->psess = &f->prog->mods[0]->s;
 	svc_trace_add(t, SVC_EXECUTED, "graph");
-	sema_prelude_binding(f->psess->m, f->schema, f->pdigest);
+	{
+		char rev[72];
+		SemaPrelude pr;
+		sema_revision(f->psess->m, rev, &pr);   /* the prelude the revision binds (graph output) */
+		memcpy(f->schema, pr.schema, sizeof f->schema);
+		memcpy(f->pdigest, pr.digest, sizeof f->pdigest);
+	}
 	f->g = graph_model_build(f->psess->S, f->psess->H);
 	return true;
 }
