@@ -210,6 +210,8 @@ check_assign(FnCtx *C, const Stmt *s)
 		diag_set_help(d, "assign one of the declared fields");
 		return;
 	}
+	if (!S->assign_owner)
+		sema_assign_owner_init(S);
 	S->assign_owner[v->id] = (SymId)ti->decl;
 	TypeId ft = sema_field_type(S, l->type, idx);
 	if (!sema_type_is_scalar(&S->types, ft)) {
