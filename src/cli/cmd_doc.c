@@ -95,7 +95,7 @@ effects(Doc *D, DocItem *it, const EffectSet *e)
 		for (int k = 0; k < e->names[i].nparts; k++) {
 			if (k)
 				buf_putc(&b, '.');
-			buf_put(&b, e->names[i].parts[k].s, e->names[i].parts[k].len);
+			buf_put(&b, e->names[i].parts[k].s, ast_name_len(e->names[i].parts[k]));
 		}
 		it->effects[it->neffects++] = take(D, &b);
 		buf_free(&b);
@@ -120,7 +120,7 @@ field_item(Doc *D, const FieldDecl *f, const char *id)
 {
 	DocItem *it = add(D, "field", true, id);
 	Buf b = {0};
-	buf_put(&b, f->name.s, f->name.len);
+	buf_put(&b, f->name.s, ast_name_len(f->name));
 	buf_puts(&b, ": ");
 	fmt_type_line(&b, f->type);
 	it->header = take(D, &b);
@@ -165,13 +165,13 @@ members(Doc *D, const Decl *d, const Sym *s)
 			const CaseDecl *c = &d->u.variant.cases[i];
 			const CaseSym *cs = s && i < s->ncases ? &s->cases[i] : NULL;
 			DocItem *it = add(D, "case", true, cs ? cs->id : explicit_id(D, &c->id));
-			buf_put(&b, c->name.s, c->name.len);
+			buf_put(&b, c->name.s, ast_name_len(c->name));
 			if (c->nfields) {
 				buf_puts(&b, " { ");
 				for (int k = 0; k < c->nfields; k++) {
 					if (k)
 						buf_puts(&b, ", ");
-					buf_put(&b, c->fields[k].name.s, c->fields[k].name.len);
+					buf_put(&b, c->fields[k].name.s, ast_name_len(c->fields[k].name));
 					buf_puts(&b, ": ");
 					fmt_type_line(&b, c->fields[k].type);
 				}

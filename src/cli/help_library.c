@@ -142,14 +142,14 @@ entry(const LibModule *L, int i, Buf *out)
 		for (int j = 0; j < fn->uses.names[k].nparts; j++) {
 			if (j)
 				buf_putc(out, '.');
-			buf_put(out, fn->uses.names[k].parts[j].s, fn->uses.names[k].parts[j].len);
+			buf_put(out, fn->uses.names[k].parts[j].s, ast_name_len(fn->uses.names[k].parts[j]));
 		}
 	}
 	buf_puts(out, "\n  ");
 	doc_text(L, i, out);
 	buf_puts(out, "\n  use function @id(\"");
 	id_of(d, out);
-	buf_printf(out, "\") from %s as %.*s;\n", L->std->module, (int)fn->name.len, fn->name.s);
+	buf_printf(out, "\") from %s as %.*s;\n", L->std->module, (int)ast_name_len(fn->name), fn->name.s);
 }
 
 static void
@@ -172,7 +172,7 @@ module_page(const LibModule *L, Buf *out)
 static bool
 name_is(const Name *n, const char *s)
 {
-	return strlen(s) == n->len && memcmp(n->s, s, n->len) == 0;
+	return strcmp(n->s ? n->s : "", s) == 0;
 }
 
 static bool
@@ -235,7 +235,7 @@ cli_help_library(int argc, char **argv)
 					if (!is_entry(L, k))
 						continue;
 					const Decl *d = &L->s.m->decls[k];
-					cli_near_offer(&nr, want, d->u.fn.name.s, d->u.fn.name.len);
+					cli_near_offer(&nr, want, d->u.fn.name.s, ast_name_len(d->u.fn.name));
 					cli_near_offer(&nr, want, d->id.value.s, d->id.value.len);
 				}
 			}

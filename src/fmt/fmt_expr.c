@@ -56,7 +56,7 @@ fmt_fx_quoted(Fmt *F, StrLit s)
 void
 fmt_fx_name(Fmt *F, Name n)
 {
-	buf_put(F->out, n.s, n.len);
+	buf_put(F->out, n.s, ast_name_len(n));
 }
 
 void
@@ -175,8 +175,8 @@ field_pats(Fmt *F, const FieldPat *fs, int n)
 		if (i)
 			buf_puts(F->out, ", ");
 		fmt_fx_name(F, f->name);
-		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && f->sub->u.bind.len == f->name.len &&
-		    memcmp(f->sub->u.bind.s, f->name.s, f->name.len) == 0);
+		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && ast_name_len(f->sub->u.bind) == ast_name_len(f->name) &&
+		    memcmp(f->sub->u.bind.s, f->name.s, ast_name_len(f->name)) == 0);
 		if (!shorthand) {
 			buf_puts(F->out, ": ");
 			pattern(F, f->sub);
@@ -405,7 +405,7 @@ static bool
 word_in(Name n, const char *const *words, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
-		if (strlen(words[i]) == n.len && memcmp(words[i], n.s, n.len) == 0)
+		if (strlen(words[i]) == ast_name_len(n) && memcmp(words[i], n.s, ast_name_len(n)) == 0)
 			return true;
 	return false;
 }

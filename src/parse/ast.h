@@ -18,11 +18,21 @@
 
 #include "../lex/lex.h"
 
+#include <string.h>
+
 typedef struct Name {
-	const char *s;   /* arena, NUL-terminated */
-	uint32_t len;
-	Span span;
+	const char *s;   /* arena, NUL-terminated (interned by the parser); NULL: absent */
+	Span span;       /* (no length member: 16 bytes, not 24; see ast_name_len) */
 } Name;
+
+/* A name's length in bytes: its spelling is NUL-terminated and never holds
+ * a NUL; an absent (zeroed) name is empty.  Not the span's length: a name
+ * the parser could not read is "" at the token it expected it. */
+static inline uint32_t
+ast_name_len(Name n)
+{
+	return n.s ? (uint32_t)strlen(n.s) : 0;
+}
 
 /* A dotted name a.b.c (module, effect, or type name). */
 typedef struct QName {
@@ -147,10 +157,11 @@ struct Expr {
 		struct { Expr *base; Name name; } field;
 		struct { Expr *operand; } try_;
 		struct { Expr *base; FieldInit *inits; int ninits; } with;
-		struct { QName type; Type **targs; int ntargs; FieldInit *inits; int ninits; } record;
+		/* (members ordered to leave no padding: the node is allocated at this size) */
+		struct { QName type; Type **targs; FieldInit *inits; int ntargs; int ninits; } record;
 		struct {
-			Name type; Type **targs; int ntargs; Name case_name;
-			bool has_braces; FieldInit *inits; int ninits;
+			Name type; Name case_name; Type **targs; FieldInit *inits;
+			int ntargs; int ninits; bool has_braces;
 		} variant;
 		struct { Name name; Expr **args; int nargs; uint32_t ix; } super_;
 		Block *block;
@@ -159,8 +170,8 @@ struct Expr {
 		 * else_if: a statement `if` chain written `else if` (not `else { if
 		 * … }`), which the reference's value discard treats as one chain. */
 		struct { Expr *cond; Block *then_block; Block *else_block; bool else_if; } if_;
-		struct { MatchMode mode; Expr *scrutinee; MatchArm *arms; int narms; Span close; } match;
-		struct { ClosureParam *params; int nparams; Type *result; Block *body; bool own, mut; } closure;  /* `own fn() -> R { … }`, `mut fn(…) -> i64 { … }` */
+		struct { Expr *scrutinee; MatchArm *arms; MatchMode mode; int narms; Span close; } match;
+		struct { ClosureParam *params; Type *result; Block *body; int nparams; bool own, mut; } closure;  /* `own fn() -> R { … }`, `mut fn(…) -> i64 { … }` */
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };
@@ -206,7 +217,7 @@ struct Pattern {
 		/* lit.negative: written with a leading `-` (integers only) */
 		struct { Expr *value; bool negative; } lit;
 		struct { Pattern **alts; int nalts; } or;
-		struct { Name type; Name case_name; bool has_braces; FieldPat *fields; int nfields; } case_;
+		struct { Name type; Name case_name; FieldPat *fields; int nfields; bool has_braces; } case_;
 		struct { Name type; FieldPat *fields; int nfields; } record;
 	} u;
 };
@@ -238,10 +249,10 @@ struct Stmt {
 
 struct Block {
 	Stmt **stmts;
-	int nstmts;
 	Expr *tail;      /* NULL: no tail (only legal for statement-if branches) */
+	int nstmts;
 	int tail_discard;  /* a statement-if branch value discarded as `let _if<n> = tail;` (0: none) */
-	Span span;       /* from `{` to `}` inclusive */
+	Span span;       /* from `{` to `}` inclusive (32 bytes in this order, not 40) */
 };
 
 /* ---- declarations ------------------------------------------------------------- */
@@ -262,10 +273,10 @@ typedef struct Param {
 } Param;
 
 typedef struct EffectSet {
-	bool present;
 	QName *names;
 	int nnames;
 	Span span;
+	bool present;        /* (last: 24 bytes, not 32) */
 } EffectSet;
 
 typedef enum ClauseKind { CLAUSE_REQUIRES, CLAUSE_ENSURES } ClauseKind;
@@ -277,16 +288,17 @@ typedef struct Clause {
 } Clause;
 
 typedef struct FnDecl {
+	/* (pointers first, counts together: 112 bytes, not 128) */
 	Name name;
 	Name *tparams;
-	int ntparams;
 	Param *params;
-	int nparams;
 	Type *result;
 	EffectSet uses;
 	Clause *clauses;     /* requires/ensures in source order */
-	int nclauses;
 	Block *body;
+	int ntparams;
+	int nparams;
+	int nclauses;
 	Span header;         /* `fn` through the last clause (before the body) */
 } FnDecl;
 
@@ -310,8 +322,10 @@ typedef struct CaseDecl {
 typedef struct ClassMember {
 	bool is_method;
 	IdAttr id;
-	FieldDecl field;     /* valid when !is_method (field.id unused: see id) */
-	FnDecl method;       /* valid when is_method */
+	union {              /* (anonymous: one of the two is stored) */
+		FieldDecl field; /* valid when !is_method (field.id unused: see id) */
+		FnDecl method;   /* valid when is_method */
+	};
 	Span span;
 } ClassMember;
 
@@ -435,6 +449,7 @@ typedef struct Module {
 	uint32_t ncalls;          /* number of call, method and super call nodes (ast_call_index) */
 	Arena *arena;             /* the tree's arena (the checker takes its unused tail: arena_take_tail) */
 	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
+	bool field_assigns;       /* a field assignment `x.f = v;` occurs (Sema.assign_owner is allocated) */
 } Module;
 
 #endif

@@ -58,10 +58,10 @@ static void
 name(Dump *D, Name n)
 {
 	buf_putc(D->b, ' ');
-	if (n.len == 0)
+	if (ast_name_len(n) == 0)
 		buf_puts(D->b, "\"\"");
 	else
-		buf_put(D->b, n.s, n.len);
+		buf_put(D->b, n.s, ast_name_len(n));
 }
 
 static void
@@ -70,7 +70,7 @@ qname_bare(Dump *D, const QName *q)
 	for (int i = 0; i < q->nparts; i++) {
 		if (i)
 			buf_putc(D->b, '.');
-		buf_put(D->b, q->parts[i].s, q->parts[i].len);
+		buf_put(D->b, q->parts[i].s, ast_name_len(q->parts[i]));
 	}
 }
 
@@ -200,10 +200,10 @@ dump_field_pats(Dump *D, const FieldPat *fs, int n)
 	tag_open(D, "fields");
 	for (int i = 0; i < n; i++) {
 		const FieldPat *f = &fs[i];
-		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && f->sub->u.bind.len == f->name.len &&
-		    memcmp(f->sub->u.bind.s, f->name.s, f->name.len) == 0);
+		bool shorthand = !f->sub || (f->sub->kind == PAT_BIND && ast_name_len(f->sub->u.bind) == ast_name_len(f->name) &&
+		    memcmp(f->sub->u.bind.s, f->name.s, ast_name_len(f->name)) == 0);
 		buf_puts(D->b, " (");
-		buf_put(D->b, f->name.s, f->name.len);
+		buf_put(D->b, f->name.s, ast_name_len(f->name));
 		if (!shorthand)
 			dump_pattern(D, f->sub);
 		tag_close(D);
@@ -273,7 +273,7 @@ dump_inits(Dump *D, const FieldInit *fs, int n)
 	tag_open(D, "inits");
 	for (int i = 0; i < n; i++) {
 		buf_puts(D->b, " (");
-		buf_put(D->b, fs[i].name.s, fs[i].name.len);
+		buf_put(D->b, fs[i].name.s, ast_name_len(fs[i].name));
 		dump_expr(D, fs[i].value);
 		tag_close(D);
 	}
@@ -339,7 +339,7 @@ closure(Dump *D, const Expr *e)
 	tag_open(D, "params");
 	for (int i = 0; i < e->u.closure.nparams; i++) {
 		buf_puts(D->b, " (");
-		buf_put(D->b, e->u.closure.params[i].name.s, e->u.closure.params[i].name.len);
+		buf_put(D->b, e->u.closure.params[i].name.s, ast_name_len(e->u.closure.params[i].name));
 		type(D, e->u.closure.params[i].type);
 		tag_close(D);
 	}
@@ -539,7 +539,7 @@ params(Dump *D, const Param *ps, int n)
 	tag_open(D, "params");
 	for (int i = 0; i < n; i++) {
 		buf_puts(D->b, " (");
-		buf_put(D->b, ps[i].name.s, ps[i].name.len);
+		buf_put(D->b, ps[i].name.s, ast_name_len(ps[i].name));
 		word(D, modes[ps[i].mode]);
 		type(D, ps[i].type);
 		tag_close(D);
@@ -718,7 +718,7 @@ transition(Dump *D, const Transition *t)
 		tag_open(D, "choice");
 		for (int i = 0; i < t->nchoices; i++) {
 			buf_puts(D->b, " (");
-			buf_put(D->b, t->choices[i].label.s, t->choices[i].label.len);
+			buf_put(D->b, t->choices[i].label.s, ast_name_len(t->choices[i].label));
 			name(D, t->choices[i].state);
 			tag_close(D);
 		}

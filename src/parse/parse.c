@@ -233,8 +233,7 @@ Name
 parse_name_of(Parser *p, const Token *t)
 {
 	Name n;
-	n.len = t->span.end - t->span.start;
-	n.s = intern_name(p, p->src + t->span.start, n.len);
+	n.s = intern_name(p, p->src + t->span.start, t->span.end - t->span.start);
 	n.span = t->span;
 	return n;
 }
@@ -248,7 +247,7 @@ parse_name(Parser *p, const char *what)
 	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P105, "expected %s", what);
 	diag_set_help(d, "write the %s here: an identifier of ASCII letters, digits and `_`", what);
 	parse_decorate_expected(p, d);
-	Name n = { "", 0, parse_peek(p)->span };
+	Name n = { "", parse_peek(p)->span };
 	return n;
 }
 
@@ -1205,6 +1204,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
 	m->ncalls = p.ncalls;
+	m->field_assigns = p.field_assigns;
 	m->uses_fn_mut = p.uses_fn_mut;
 	if (decls.len)
 		arena_own(arena, decls.items);

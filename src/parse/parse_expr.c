@@ -483,7 +483,7 @@ word_in_expr_grammar(Name n)
 {
 	static const char *const words[] = { "if", "match", "fn", "true", "false", "unsafe", "while", "for", "let", "super" };
 	for (size_t i = 0; i < countof(words); i++)
-		if (strlen(words[i]) == n.len && memcmp(words[i], n.s, n.len) == 0)
+		if (strlen(words[i]) == ast_name_len(n) && memcmp(words[i], n.s, ast_name_len(n)) == 0)
 			return true;
 	return false;
 }

@@ -38,6 +38,7 @@ typedef struct Parser {
 	bool had_error;     /* any syntax error in the file */
 	uint32_t nexprs;    /* next Expr id */
 	uint32_t ncalls;    /* next call number (ast_call_index) */
+	bool field_assigns; /* a `x.f = v;` was parsed (Module.field_assigns) */
 	int items_hint;     /* nesting_prepass: declaration keywords outside brackets */
 	bool uses_fn_mut;   /* a `FnMutI64` type or a `mut fn` literal was parsed */
 	ParseName *names;   /* name_of's intern table (open addressing; owned) */

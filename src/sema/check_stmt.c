@@ -185,6 +185,8 @@ check_assign(FnCtx *C, const Stmt *s)
 		    !sema_bytes_write(v)) {   /* another owner's buffer: T271 at the call */
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
+			if (!S->assign_owner)
+				sema_assign_owner_init(S);
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
 			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",
 			    name, name);
@@ -211,6 +213,8 @@ check_assign(FnCtx *C, const Stmt *s)
 		diag_set_help(d, "assign one of the declared fields");
 		return;
 	}
+	if (!S->assign_owner)
+		sema_assign_owner_init(S);
 	S->assign_owner[v->id] = (SymId)ti->decl;
 	TypeId ft = sema_field_type(S, l->type, idx);
 	if (!sema_type_is_scalar(&S->types, ft)) {

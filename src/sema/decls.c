@@ -303,8 +303,10 @@ collect_cases(Sema *S, SymId id)
 		c->explicit_id = cd->id.present;
 		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
 		c->has_payload = cd->nfields > 0;
-		if (!s->case_map)
+		if (!s->case_map) {
 			s->case_map = spx_xcalloc(1, sizeof(StrMap));
+			sema_strmap_reserve(s->case_map, (size_t)n);
+		}
 		bool repeated = !sema_strmap_put(s->case_map, c->name, i);
 		repeated |= !sema_strmap_put(&ids, c->id, i);
 		if (repeated) {

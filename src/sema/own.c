@@ -905,7 +905,7 @@ own_stmt(Own *O, const Stmt *s)
 		}
 		/* a refused reassignment (U105) leaves the target as the value
 		 * left it: a later use of a moved target is still reported */
-		if (i >= 0 && !s->u.assign.has_field && O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED)
+		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
 			set_state(O, i, ST_LIVE);   /* reinitialised */
 		break;
 	}

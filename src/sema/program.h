@@ -83,44 +83,45 @@ typedef struct ParamSym {
 } ParamSym;
 
 typedef struct Sym {
-	SymKind kind;
+	/* (members ordered by size: 8-byte, then 4-byte, then flags; 184 bytes, not 208) */
 	const char *name;
-	Span name_span;
-	Span span;             /* the whole declaration */
 	const char *id;        /* stable id */
-	bool explicit_id;
-	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
 	const Decl *decl;      /* NULL for prelude and members */
 	const FnDecl *fn;      /* SK_FN, SK_METHOD */
 	const ImportFn *import;/* SK_IMPORT */
-	SymId owner;           /* SK_METHOD, SK_IMPORT */
-	int ntparams;
 	const char **tparams;
 	/* records and classes (classes: effective fields, ancestors first) */
 	FieldSym *fields;
-	int nfields;
 	/* variants */
 	CaseSym *cases;
-	int ncases;
 	/* classes */
-	SymId parent;
 	SymId *methods;        /* own methods in source order */
-	int nmethods;
 	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
 	/* functions, methods, imports */
 	ParamSym *params;
-	int nparams;
-	TypeId result;
 	const char **effects;  /* `uses` in source order (dotted names) */
-	int neffects;
-	StrMap *case_map;      /* variants with many cases: name → index (lazy) */
+	StrMap *case_map;      /* variants: name → index */
 	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
-	bool field_dups;       /* … and some field name is repeated (S111, T229) */
-	bool resolved;         /* signature resolved */
-	bool copy;             /* nominal: every field/payload is Copy (computed) */
 	/* imported by `use function`/`use type` (link.c): no declaration here;
 	 * the identity is (origin module, id) */
 	const char *origin;    /* the module that declares it, or NULL */
+	Span name_span;
+	Span span;             /* the whole declaration */
+	SymKind kind;
+	SymId owner;           /* SK_METHOD, SK_IMPORT */
+	int ntparams;
+	int nfields;
+	int ncases;
+	SymId parent;          /* classes */
+	int nmethods;
+	int nparams;
+	TypeId result;
+	int neffects;
+	bool explicit_id;
+	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
+	bool resolved;         /* signature resolved */
+	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
 
 /* ---- the checker state ---- */
@@ -177,7 +178,9 @@ struct Sema {
 	/* Field assignments `x.f = v;`: per Expr id of v, the record or class
 	 * whose field f is assigned (-1 otherwise) — what a rename of f reads.
 	 * SEMA_ASSIGN_REFUSED marks a whole assignment `x = v;` refused with
-	 * U105: the ownership pass does not count it as reinitialising x. */
+	 * U105: the ownership pass does not count it as reinitialising x.
+	 * NULL when neither occurs (Module.field_assigns; allocated on the
+	 * first U105 otherwise). */
 	SymId *assign_owner;
 	uint8_t *own_reported; /* ownership pass: expressions already reported (per Expr id) */
 	/*

@@ -90,7 +90,7 @@ finalizer_shape(Sema *S, const ImportFn *f)
 {
 	return strcmp(f->result.s, "unit") == 0 && f->nparams == 1 && f->params[0].mode == MODE_OWN &&
 	       resource_of(S, f->params[0].type) >= 0 && f->has_consumes &&
-	       same_text(f->consumes.s, f->consumes.len, f->params[0].name.s, f->params[0].name.len);
+	       same_text(f->consumes.s, ast_name_len(f->consumes), f->params[0].name.s, ast_name_len(f->params[0].name));
 }
 
 static void

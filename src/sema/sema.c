@@ -10,6 +10,18 @@
 #include <string.h>
 
 
+/* Sema.assign_owner: only a module with a field assignment pays for it
+ * (Module.field_assigns; a tree built another way gets it at the first
+ * field assignment checked). */
+void
+sema_assign_owner_init(Sema *S)
+{
+	uint32_t n = S->m->nexprs ? S->m->nexprs : 1;
+	S->assign_owner = spx_xmalloc(sizeof(SymId) * n);
+	for (uint32_t i = 0; i < n; i++)
+		S->assign_owner[i] = -1;
+}
+
 Diag *
 sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
 {
@@ -845,9 +857,10 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
 	S->expr_sym = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
-	S->assign_owner = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	for (uint32_t i = 0; i < m->nexprs; i++)
-		S->expr_sym[i] = S->assign_owner[i] = -1;
+		S->expr_sym[i] = -1;
+	if (m->field_assigns)
+		sema_assign_owner_init(S);
 	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
 	S->call_builtin = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(Builtin *));
 	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);

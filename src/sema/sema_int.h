@@ -25,6 +25,8 @@ Diag *sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
  * name a `std.mem` Box wrapper)?  An authored type `Box` then collides (S113). */
 bool sema_uses_box_ops(const Module *m);
 
+void sema_assign_owner_init(Sema *S);   /* allocates Sema.assign_owner (all -1) */
+
 /* decls.c */
 bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
 bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */

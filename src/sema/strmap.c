@@ -51,7 +51,14 @@ rehash(StrMap *m, uint32_t cap)
 {
 	StrMap old = *m;
 	m->cap = cap;
-	m->slots = spx_xcalloc(m->cap, sizeof(StrMapSlot));
+	/* A small table (a function's bindings: made and freed per function)
+	 * comes from malloc's per-size cache, which calloc bypasses. */
+	if (cap <= 256) {
+		m->slots = spx_xmalloc(sizeof(StrMapSlot) * cap);
+		memset(m->slots, 0, sizeof(StrMapSlot) * cap);
+	} else {
+		m->slots = spx_xcalloc(m->cap, sizeof(StrMapSlot));
+	}
 	for (uint32_t i = 0; i < old.cap; i++)
 		if (old.slots[i].key)
 			*find(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
@@ -67,9 +74,10 @@ grow(StrMap *m)
 void
 sema_strmap_reserve(StrMap *m, size_t n)
 {
-	/* the load stays at most one half (slot_for) */
-	uint32_t cap = m->cap ? m->cap : 64;
-	while ((size_t)cap < 2 * (n + 1) && cap < (1u << 30))
+	/* the load stays at most three quarters (slot_for); a reserved map
+	 * starts as small as its hint allows (a variant's few cases) */
+	uint32_t cap = m->cap ? m->cap : 8;
+	while ((size_t)cap * 3 < 4 * (n + 1) && cap < (1u << 30))
 		cap *= 2;
 	if (cap > m->cap)
 		rehash(m, cap);
@@ -79,7 +87,7 @@ sema_strmap_reserve(StrMap *m, size_t n)
 static StrMapSlot *
 slot_for(StrMap *m, const char *key, bool *added)
 {
-	if ((m->len + 1) * 2 > m->cap)
+	if ((uint64_t)(m->len + 1) * 4 > (uint64_t)m->cap * 3)
 		grow(m);
 	uint32_t h = hash_str(key);
 	StrMapSlot *s = find(m, key, h);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct ArenaChunk {
 	ArenaChunk *next;
@@ -78,6 +79,17 @@ arena_take_tail(Arena *to, Arena *from)
 	to->cur = from->cur;
 	to->lim = from->lim;
 	to->zeroed = from->zeroed;
+	/* The untouched rest of a mapped chunk goes back to the system (whole
+	 * pages above the last byte written; a huge page is split): the taker
+	 * faults in only the pages it fills, so a tree that ends early in its
+	 * last huge page does not keep the rest of it resident. */
+	if (from->zeroed && from->head && from->head->mapped) {
+		char *base = (char *)from->head->data;
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		uintptr_t lo = ((uintptr_t)from->cur + page - 1) & ~(uintptr_t)(page - 1);
+		if (lo < (uintptr_t)from->lim)
+			spx_big_release(base, (size_t)(lo - (uintptr_t)base), (size_t)(from->lim - base), true);
+	}
 	from->cur = from->lim;
 	from->gave_tail = true;
 }
