@@ -196,7 +196,7 @@ emitw_target(const Emitw *W, const HirExpr *e)
 }
 
 static int
-flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
+flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 {
 	if (at < 0 || level > 16)
 		return -1;
@@ -227,6 +227,8 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 			return -1;
 		out[at] = WT_I32;
 		out[at + 1] = WT_I32;
+		if (mask && ti->kind == TY_STRING)
+			mask[at] = 1;   /* an owned string's address: released, cloned, zeroed when moved */
 		return at + 2;
 	case TY_UNIT:
 		return at;
@@ -241,7 +243,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
 			for (int i = 0; i < s->nfields && at >= 0; i++)
-				at = flat_rec(W, sema_field_type(W->S, t, i), out, at, level + 1);
+				at = flat_rec(W, sema_field_type(W->S, t, i), out, mask, at, level + 1);
 			return at;
 		}
 		if (s->kind == SK_VARIANT) {
@@ -250,7 +252,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 			out[at++] = WT_I32;
 			for (int c = 0; c < s->ncases && at >= 0; c++)
 				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
-					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, at, level + 1);
+					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, mask, at, level + 1);
 			return at;
 		}
 		return -1;   /* resources, interfaces */
@@ -264,7 +266,15 @@ int
 emitw_flat(Emitw *W, TypeId t, uint8_t *out)
 {
 	uint8_t tmp[FLAT_MAX];
-	return flat_rec(W, t, out ? out : tmp, 0, 0);
+	return flat_rec(W, t, out ? out : tmp, NULL, 0, 0);
+}
+
+int
+emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask)
+{
+	uint8_t tmp[FLAT_MAX];
+	memset(mask, 0, FLAT_MAX);
+	return flat_rec(W, t, tmp, mask, 0, 0);
 }
 
 int
@@ -699,6 +709,8 @@ emit_function(Emitw *W, int k)
 	W->ltypes.len = 0;
 	W->live.len = 0;
 	W->spare.len = 0;
+	W->notemps = 0;
+	W->olive.len = 0;
 	W->depth = 0;
 	free(W->slot_base);
 	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
@@ -747,6 +759,7 @@ emit_function(Emitw *W, int k)
 		contract_checks(W, f, true, f->ensures, f->nensures);
 		emitw_load(W, r, nr);
 	}
+	emitw_epilogue(W);   /* the result stays on the stack below the releases */
 	if (W->failed)
 		goto out;
 	/* the local declarations, run-length encoded */
@@ -803,6 +816,14 @@ imports(Emitw *W)
 	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
 	W->imp_slice_check = wasm_import_func(&W->m, "rt", "rt_slice_check", wasm_type(&W->m, slice, 4, i1, 1));
 	W->imp_char_literal = wasm_import_func(&W->m, "rt", "rt_char_literal", wasm_type(&W->m, ii, 2, i1, 1));
+	/* the heap (src/rt/heap.c) */
+	W->imp_heap_init = wasm_import_func(&W->m, "rt", "rt_heap_init", wasm_type(&W->m, ii, 2, NULL, 0));
+	W->imp_free = wasm_import_func(&W->m, "rt", "rt_free", wasm_type(&W->m, i1, 1, NULL, 0));
+	W->imp_str_own = wasm_import_func(&W->m, "rt", "rt_str_own", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_str_copy = wasm_import_func(&W->m, "rt", "rt_str_copy", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_str_append = wasm_import_func(&W->m, "rt", "rt_str_append", wasm_type(&W->m, i4, 4, i1, 1));
+	W->imp_str_concat = wasm_import_func(&W->m, "rt", "rt_str_concat", wasm_type(&W->m, i4, 4, i1, 1));
+	W->imp_utf8_encode = wasm_import_func(&W->m, "rt", "rt_utf8_encode", wasm_type(&W->m, ii, 2, i1, 1));
 }
 
 static void
@@ -844,9 +865,21 @@ emitw_web_scalar(TypeId t)
 	return t == T_I64 || t == T_I32 || t == T_U8 || t == T_USIZE || t == T_BOOL || t == T_F64 || t == T_CHAR;
 }
 
+/* A wrapper's first act: the heap begins above the data and argument pages. */
+static void
+heap_init(Emitw *W, Buf *code, uint32_t heap_base)
+{
+	wasm_byte(code, OP_I32_CONST);
+	wasm_s32(code, (int32_t)heap_base);
+	wasm_byte(code, OP_I32_CONST);
+	wasm_s32(code, 0);
+	wasm_byte(code, OP_CALL);
+	wasm_u32(code, W->imp_heap_init);
+}
+
 /* build --target web: a wrapper per export, as main's (frame count 0). */
 static void
-export_wrappers(Emitw *W, const uint32_t *index, char **names)
+export_wrappers(Emitw *W, const uint32_t *index, char **names, uint32_t heap_base)
 {
 	for (int k = 0; k < W->o->nexports; k++) {
 		const HirFunc *xf = &W->H->funcs[W->o->exports[k]];
@@ -858,6 +891,7 @@ export_wrappers(Emitw *W, const uint32_t *index, char **names)
 		int wi = wasm_func_add(&W->m, wasm_type(&W->m, params, np, res, nr));
 		WasmFunc *wf = &W->m.funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
+		heap_init(W, &wf->code, heap_base);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		for (int i = 0; i < np; i++) {
@@ -926,23 +960,24 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);
 	if (!W.failed) {
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
+		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own; the heap follows */
+		uint32_t args_base = pages * 65536u;
+		if (W.imp_arg != UINT32_MAX)
+			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		static const uint8_t i64r[1] = { WT_I64 };
 		int wi = wasm_func_add(&W.m, wasm_type(&W.m, NULL, 0, i64r, 1));
 		WasmFunc *wf = &W.m.funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
+		heap_init(&W, &wf->code, pages * 65536u);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(&W.m, "main", 0, (uint32_t)W.m.nfunc_imports + (uint32_t)wi);
-		export_wrappers(&W, export_index, export_names);
+		export_wrappers(&W, export_index, export_names, pages * 65536u);
 		if (W.data.len)
 			wasm_data(&W.m, WASM_DATA_BASE, W.data.data, W.data.len);
-		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data.len + 65535) / 65536);
-		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own */
-		uint32_t args_base = pages * 65536u;
-		if (W.imp_arg != UINT32_MAX)
-			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		for (int i = 0; i < W.m.imports.len; i++)
 			if (W.m.imports.items[i].type < 0)
 				W.m.imports.items[i].min_pages = pages;
@@ -955,6 +990,8 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	VEC_FREE(W.ltypes);
 	VEC_FREE(W.live);
 	VEC_FREE(W.spare);
+	VEC_FREE(W.olive);
+	free(W.otemps);
 	for (int k = 0; k < o->nexports; k++)
 		free(export_names[k]);
 	free(export_names);

@@ -44,6 +44,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
+	uint32_t imp_free, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
@@ -60,6 +61,9 @@ typedef struct Emitw {
 	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
 	VEC(uint32_t) spare;  /* single temporaries free for reuse */
 	uint32_t nwparams;    /* Wasm parameters (depth + flattened) */
+	struct EmitwOwned { uint32_t base; TypeId t; } *otemps;   /* owned temporaries of the function (own.c) */
+	int notemps, capotemps;
+	VEC(int) olive;       /* indices into otemps still to release, innermost statement's last */
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;
@@ -117,6 +121,41 @@ void emitw_from_env(Emitw *W, uint8_t vt);
 /* Checks record t's invariants on the value in locals base… (if it has any). */
 void emitw_invariants(Emitw *W, TypeId t, uint32_t base);
 
+/* emit.c: flat(t) with mask[i] = 1 where an owned string's address lies
+ * (what release, clone and move touch); its length, or -1. */
+int emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask);
+
+/* own.c — ownership of heap values (owned strings and what holds them):
+ * the C lane's model (emit_c/emit_expr.c) in Wasm.  An expression's value
+ * is fresh (the lane owns it: a move, a call, an aggregate, a branch) or
+ * borrowed (a slot read, a field).  A consuming position takes a fresh
+ * value (a borrowed one is cloned: emitw_own); a lending position holds a
+ * fresh one in an owned temporary released at the end of its statement
+ * (emitw_lend).  Slots are released at their block's end and, all of
+ * them, in the function's epilogue (release zeroes, so twice is once). */
+bool emitw_has_heap(Emitw *W, TypeId t);
+bool emitw_fresh(Emitw *W, const HirExpr *e);
+bool emitw_own(Emitw *W, const HirExpr *e, TypeId as);
+bool emitw_lend(Emitw *W, const HirExpr *e);
+/* Releases (and zeroes) the heap parts of the value of type t in locals base…. */
+void emitw_release(Emitw *W, uint32_t base, TypeId t);
+/* Zeroes them (a move out). */
+void emitw_zero_heap(Emitw *W, uint32_t base, TypeId t);
+/* Clones the heap parts of the value of type t on the stack. */
+void emitw_clone(Emitw *W, TypeId t);
+/* The fresh value of type t on the stack becomes an owned temporary (reloaded). */
+void emitw_hold(Emitw *W, TypeId t);
+/* The same without the reload: the temporary's first local. */
+uint32_t emitw_hold_base(Emitw *W, TypeId t);
+/* Releases the owned temporaries taken since mark. */
+int emitw_otemps_mark(Emitw *W);
+void emitw_otemps_release(Emitw *W, int mark);
+/* The epilogue: every owned slot (reverse order), then every temporary. */
+void emitw_epilogue(Emitw *W);
+/* After a call returning an address: fails with the native lane's
+ * out-of-memory line (status 73) when it is 0; the address stays. */
+void emitw_oom_check(Emitw *W);
+
 /* expr.c */
 bool emitw_expr(Emitw *W, const HirExpr *e);
 /* Evaluates e for its effects only (a statement: nothing is left). */
@@ -130,6 +169,8 @@ bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
 /* e's values as type `to`: a class value as one of its ancestors keeps the
  * ancestor's fields, which come first (LANGUAGE.md §4.6). */
 bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
+/* The conversion alone: e's values, already on the stack, as type `to`. */
+bool emitw_expr_conv(Emitw *W, const HirExpr *e, TypeId to);
 
 /* builtin.c: a CALL_BUILTIN's values, or a refusal */
 bool emitw_builtin(Emitw *W, const HirExpr *e);

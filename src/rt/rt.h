@@ -7,7 +7,7 @@
  * (tools/embed_rt.sh) into every generated C program that needs them; there
  * the generated prelude defines RT_API as `static __attribute__((unused))`
  * before the text, so this header is not included and nothing is exported.
- * num.c, utf8.c and text.c are also compiled freestanding for wasm32 (the
+ * num.c, utf8.c, text.c and heap.c are also compiled freestanding for wasm32 (the
  * Wasm lane's runtime module, tools/build_rt_wasm.sh): they use nothing of
  * libc beyond memcpy/memmove/memset/memcmp (src/rt/wasm32/string.h); what
  * needs more (float.c: stdio, stdlib, math; args.c; fs.c) stays hosted.
@@ -102,6 +102,28 @@ void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *fro
  * RT_FORMAT_HOLE (`{}`), RT_FORMAT_BRACE (`{{` or `}}`: the brace t[ret] is
  * literal text); *at moves past it. */
 size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
+
+/* ---- heap.c: the Wasm lane's allocator and its allocating string operations ---- */
+
+/* The heap is the arena [base, base + size) (on wasm32: from base to the end
+ * of linear memory, grown by memory.grow); every block is released before
+ * (re)initialising. */
+void rt_heap_init(void *base, size_t size);
+/* A block of n bytes, or NULL when the heap cannot grow. */
+void *rt_alloc(size_t n);
+/* Releases a block; addresses outside the heap (static data, 0) are ignored. */
+void rt_free(void *p);
+/* Blocks allocated and not released (the leak check at exit). */
+size_t rt_heap_live(void);
+/* A new block holding p[0..n), or NULL. */
+void *rt_str_copy(const void *p, size_t n);
+/* p itself when outside the heap (static text lives for the run), else a copy. */
+void *rt_str_own(const void *p, size_t n);
+/* The owned text p[0..n) followed by q[0..m): in place when p's block has
+ * room, else a new block (p released); NULL when out of memory. */
+void *rt_str_append(void *p, size_t n, const void *q, size_t m);
+/* string_concat: consumes a and b, returns a[0..an) b[0..bn) (or NULL). */
+void *rt_str_concat(void *a, size_t an, void *b, size_t bn);
 
 /* ---- args.c: a command's arguments (hosted libc: not in the wasm32 runtime) ---- */
 

@@ -1,0 +1,170 @@
+/*
+ * heap.c — the owned values' allocator of the Wasm lane's runtime module
+ * (tools/build_rt_wasm.sh) and the string operations that allocate: plain
+ * freestanding C, so the wasm32 build needs no libc (memcpy from
+ * src/rt/wasm32).  The native lane allocates with malloc (its generated
+ * prelude) and the interpreter with its own values; this file is what the
+ * third lane would otherwise have written in Wasm instructions.
+ *
+ * The heap is [base, end) of one arena: blocks of 2^k bytes (k >= 4) with
+ * an 8-byte header holding k, bumped from the top and recycled through one
+ * free list per size.  On wasm32 the arena is the linear memory above the
+ * program's data and argument pages and grows with memory.grow; elsewhere
+ * it is the caller's buffer (the unit tests).  Addresses outside the heap
+ * (static data, the argument pages, 0 for a moved value) are never freed,
+ * so releasing a string literal or a moved-from slot does nothing.
+ * Allocation failure returns NULL: the program reports the native lane's
+ * `SEMAPRAX runtime failure: out of memory` (status 73).
+ */
+#ifndef RT_API
+#include "rt.h"
+#endif
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define HEAP_HDR 8u
+#define HEAP_CLASSES 31
+
+static uintptr_t heap_base, heap_top, heap_end;
+static size_t heap_live;
+static uint8_t *heap_free[HEAP_CLASSES + 1];
+
+RT_API void
+rt_heap_init(void *base, size_t size)
+{
+	heap_base = ((uintptr_t)base + 7u) & ~(uintptr_t)7u;
+	heap_top = heap_base;
+	heap_end = (uintptr_t)base + size;
+#if defined(__wasm__)
+	heap_end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536u;
+#endif
+	if (heap_end < heap_base)
+		heap_end = heap_base;
+	heap_live = 0;
+	for (int k = 0; k <= HEAP_CLASSES; k++)
+		heap_free[k] = NULL;
+}
+
+/* Makes [heap_top, heap_top + n) available. */
+static int
+heap_grow(size_t n)
+{
+	if (heap_end - heap_top >= n)
+		return 1;
+#if defined(__wasm__)
+	size_t need = n - (heap_end - heap_top);
+	size_t pages = (need + 65535u) / 65536u;
+	if (__builtin_wasm_memory_grow(0, pages) == (size_t)-1)
+		return 0;
+	heap_end += pages * 65536u;
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+RT_API void *
+rt_alloc(size_t n)
+{
+	if (n > ((size_t)1 << 30))
+		return NULL;
+	int k = 4;
+	while (((size_t)1 << k) < n + HEAP_HDR)
+		k++;
+	uint8_t *b = heap_free[k];
+	if (b) {
+		memcpy(&heap_free[k], b + HEAP_HDR, sizeof b);
+	} else {
+		if (!heap_grow((size_t)1 << k))
+			return NULL;
+		b = (uint8_t *)heap_top;
+		heap_top += (size_t)1 << k;
+	}
+	uint32_t kk = (uint32_t)k;
+	memcpy(b, &kk, sizeof kk);
+	heap_live++;
+	return b + HEAP_HDR;
+}
+
+/* The payload bytes block p can hold. */
+static size_t
+heap_capacity(const uint8_t *p)
+{
+	uint32_t k;
+	memcpy(&k, p - HEAP_HDR, sizeof k);
+	return ((size_t)1 << k) - HEAP_HDR;
+}
+
+static int
+heap_owns(const void *p)
+{
+	return (uintptr_t)p >= heap_base + HEAP_HDR && (uintptr_t)p < heap_top;
+}
+
+RT_API void
+rt_free(void *p)
+{
+	if (!heap_owns(p))
+		return;
+	uint8_t *b = (uint8_t *)p - HEAP_HDR;
+	uint32_t k;
+	memcpy(&k, b, sizeof k);
+	memcpy(b + HEAP_HDR, &heap_free[k], sizeof b);
+	heap_free[k] = b;
+	heap_live--;
+}
+
+RT_API size_t
+rt_heap_live(void)
+{
+	return heap_live;
+}
+
+RT_API void *
+rt_str_copy(const void *p, size_t n)
+{
+	uint8_t *q = rt_alloc(n);
+	if (q && n)
+		memcpy(q, p, n);
+	return q;
+}
+
+RT_API void *
+rt_str_own(const void *p, size_t n)
+{
+	return heap_owns(p) ? rt_str_copy(p, n) : (void *)(uintptr_t)p;
+}
+
+RT_API void *
+rt_str_append(void *p, size_t n, const void *q, size_t m)
+{
+	if (m > ((size_t)1 << 30) || n > ((size_t)1 << 30))
+		return NULL;
+	if (heap_owns(p) && heap_capacity(p) >= n + m) {
+		if (m)
+			memmove((uint8_t *)p + n, q, m);
+		return p;
+	}
+	size_t want = n + m < 16 ? 16 : n + m;
+	if (heap_owns(p) && want < 2 * n)
+		want = 2 * n;   /* amortised growth when a string is built piece by piece */
+	uint8_t *r = rt_alloc(want);
+	if (!r)
+		return NULL;
+	if (n)
+		memcpy(r, p, n);
+	if (m)
+		memcpy(r + n, q, m);
+	rt_free(p);
+	return r;
+}
+
+RT_API void *
+rt_str_concat(void *a, size_t an, void *b, size_t bn)
+{
+	void *r = rt_str_append(a, an, b, bn);
+	if (r)
+		rt_free(b);
+	return r;
+}
