@@ -230,6 +230,16 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		if (mask && ti->kind == TY_STRING)
 			mask[at] = 1;   /* an owned string's address: released, cloned, zeroed when moved */
 		return at + 2;
+	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
+		int n = ti->kind == TY_VEC ? 3 : 4;
+		if (at + n > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			out[at + i] = WT_I32;
+		if (mask)
+			mask[at] = 1;
+		return at + n;
+	}
 	case TY_UNIT:
 		return at;
 	case TY_FN:
@@ -824,6 +834,11 @@ imports(Emitw *W)
 	W->imp_str_append = wasm_import_func(&W->m, "rt", "rt_str_append", wasm_type(&W->m, i4, 4, i1, 1));
 	W->imp_str_concat = wasm_import_func(&W->m, "rt", "rt_str_concat", wasm_type(&W->m, i4, 4, i1, 1));
 	W->imp_utf8_encode = wasm_import_func(&W->m, "rt", "rt_utf8_encode", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_block_clone = wasm_import_func(&W->m, "rt", "rt_block_clone", wasm_type(&W->m, i3, 3, i1, 1));
+	W->imp_block_grow = wasm_import_func(&W->m, "rt", "rt_block_grow", wasm_type(&W->m, i3, 3, i1, 1));
+	W->imp_sort = wasm_import_func(&W->m, "rt", "rt_sort_slots", wasm_type(&W->m, i4, 4, NULL, 0));
+	static const uint8_t reserve[3] = { WT_I64, WT_I64, WT_I32 };
+	W->imp_reserve = wasm_import_func(&W->m, "rt", "rt_vec_reserve_target", wasm_type(&W->m, reserve, 3, i1, 1));
 }
 
 static void

@@ -44,7 +44,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
-	uint32_t imp_free, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
+	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
@@ -147,6 +147,22 @@ void emitw_clone(Emitw *W, TypeId t);
 void emitw_hold(Emitw *W, TypeId t);
 /* The same without the reload: the temporary's first local. */
 uint32_t emitw_hold_base(Emitw *W, TypeId t);
+/* Vec/Iter storage: every flat value of an element in an 8-byte slot. */
+TypeId emitw_elem_ty(Emitw *W, TypeId vec);
+int emitw_elem_size(Emitw *W, TypeId elem);
+/* Pushes the value of type vt in slot `slot` at the address in local a. */
+void emitw_mem_load(Emitw *W, uint32_t a, uint8_t vt, int slot);
+/* Pushes / pops (stores) an element of type t at the address in local a; zeroes one. */
+void emitw_elem_load(Emitw *W, uint32_t a, TypeId t);
+void emitw_elem_store(Emitw *W, uint32_t a, TypeId t);
+void emitw_elem_zero(Emitw *W, uint32_t a, TypeId t);
+/* local addr = local ptr + local i * esz (i32). */
+void emitw_elem_addr(Emitw *W, uint32_t ptr, uint32_t i, int esz, uint32_t addr);
+/* Releases the heap parts of the len elements of type t at ptr (locals). */
+void emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t);
+/* vec.c: the Vec and Iter operations, and `for`. */
+bool emitw_vec_builtin(Emitw *W, const HirExpr *e);
+bool emitw_for(Emitw *W, const HirStmt *s);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);

@@ -806,8 +806,7 @@ stmt_kind(Emitw *W, const HirStmt *s)
 		emitw_end(W);
 		return true;
 	case HS_FOR:
-		emitw_refuse(W, s->span, "the Wasm lane does not support `for` loops yet");
-		return false;
+		return emitw_for(W, s);
 	case HS_EXPR:
 		return emitw_discard(W, s->value);
 	case HS_UNSAFE:

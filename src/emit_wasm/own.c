@@ -54,18 +54,211 @@ emitw_oom_check(Emitw *W)
 	emitw_op_u32(W, OP_LOCAL_GET, t);
 }
 
+/* ---- the heap parts of a type: where owned strings and Vec/Iter storage lie in flat(t) ---- */
+
+typedef struct HeapPart {
+	int off;        /* flat offset of the address */
+	TyKind kind;    /* TY_STRING, TY_VEC or TY_ITER */
+	TypeId t;       /* the string / Vec / Iter type */
+} HeapPart;
+
+static int
+parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	if (level > 16 || n >= FLAT_MAX)
+		return n;
+	switch (ti->kind) {
+	case TY_STRING: case TY_VEC: case TY_ITER:
+		out[n].off = off;
+		out[n].kind = ti->kind;
+		out[n].t = t;
+		return n + 1;
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+			for (int i = 0; i < s->nfields; i++)
+				n = parts_rec(W, sema_field_type(W->S, t, i), off + emitw_field_off(W, t, i), out, n, level + 1);
+		} else if (s->kind == SK_VARIANT) {
+			for (int c = 0; c < s->ncases; c++)
+				for (int i = 0; i < s->cases[c].nfields; i++)
+					n = parts_rec(W, sema_case_field_type(W->S, t, c, i), off + emitw_case_off(W, t, c, i), out, n, level + 1);
+		}
+		return n;
+	}
+	default:
+		return n;
+	}
+}
+
+static int
+parts(Emitw *W, TypeId t, HeapPart *out)
+{
+	return parts_rec(W, t, 0, out, 0, 0);
+}
+
+TypeId
+emitw_elem_ty(Emitw *W, TypeId vec)
+{
+	return sema_type_info(&W->S->types, vec)->args[0];
+}
+
+int
+emitw_elem_size(Emitw *W, TypeId elem)
+{
+	return 8 * emitw_flat(W, elem, NULL);
+}
+
+static const uint8_t VT_I32[1] = { WT_I32 };
+
+void
+emitw_mem_load(Emitw *W, uint32_t a, uint8_t vt, int slot)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	switch (vt) {
+	case WT_I64: emitw_op(W, OP_I64_LOAD); wasm_u32(W->c, 3); break;
+	case WT_F64: emitw_op(W, OP_F64_LOAD); wasm_u32(W->c, 3); break;
+	case WT_F32: emitw_op(W, OP_F32_LOAD); wasm_u32(W->c, 2); break;
+	default: emitw_op(W, OP_I32_LOAD); wasm_u32(W->c, 2); break;
+	}
+	wasm_u32(W->c, (uint32_t)slot * 8u);
+}
+
+/* Stores local v (of type vt) into slot `slot` at the address in local a. */
+static void
+mem_store(Emitw *W, uint32_t a, uint8_t vt, int slot, uint32_t v)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, v);
+	switch (vt) {
+	case WT_I64: emitw_op(W, OP_I64_STORE); wasm_u32(W->c, 3); break;
+	case WT_F64: emitw_op(W, OP_F64_STORE); wasm_u32(W->c, 3); break;
+	case WT_F32: emitw_op(W, OP_F32_STORE); wasm_u32(W->c, 2); break;
+	default: emitw_op(W, OP_I32_STORE); wasm_u32(W->c, 2); break;
+	}
+	wasm_u32(W->c, (uint32_t)slot * 8u);
+}
+
+void
+emitw_elem_load(Emitw *W, uint32_t a, TypeId t)
+{
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat(W, t, ty);
+	for (int k = 0; k < n; k++)
+		emitw_mem_load(W, a, ty[k], k);
+}
+
+void
+emitw_elem_store(Emitw *W, uint32_t a, TypeId t)
+{
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat(W, t, ty);
+	uint32_t v = emitw_locals(W, ty, n);
+	emitw_store(W, v, n);
+	for (int k = 0; k < n; k++)
+		mem_store(W, a, ty[k], k, v + (uint32_t)k);
+}
+
+void
+emitw_elem_zero(Emitw *W, uint32_t a, TypeId t)
+{
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat(W, t, ty);
+	for (int k = 0; k < n; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_STORE);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, (uint32_t)k * 8u);
+	}
+}
+
+/* local addr = ptr + i * esz */
+void
+emitw_elem_addr(Emitw *W, uint32_t ptr, uint32_t i, int esz, uint32_t addr)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, ptr);
+	emitw_op_u32(W, OP_LOCAL_GET, i);
+	emitw_i32c(W, esz);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_SET, addr);
+}
+
+static void release_mem(Emitw *W, uint32_t a, TypeId t);
+static void clone_mem(Emitw *W, uint32_t a, TypeId t);
+
+/* For each of the len elements of type t at ptr: fn(its address). */
+static void
+each_elem(Emitw *W, uint32_t ptr, uint32_t len, TypeId t, void (*fn)(Emitw *, uint32_t, TypeId))
+{
+	uint32_t i = emitw_locals(W, VT_I32, 1), a = emitw_locals(W, VT_I32, 1);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, i);
+	emitw_open(W, OP_BLOCK, NULL, 0);
+	emitw_open(W, OP_LOOP, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, i);
+	emitw_op_u32(W, OP_LOCAL_GET, len);
+	emitw_op(W, OP_I32_GE_U);
+	emitw_op_u32(W, OP_BR_IF, 1);
+	emitw_elem_addr(W, ptr, i, emitw_elem_size(W, t), a);
+	fn(W, a, t);
+	emitw_op_u32(W, OP_LOCAL_GET, i);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_SET, i);
+	emitw_op_u32(W, OP_BR, 0);
+	emitw_end(W);
+	emitw_end(W);
+}
+
+void
+emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
+{
+	if (emitw_has_heap(W, t))
+		each_elem(W, ptr, len, t, release_mem);
+}
+
+/* Releases the heap parts of the value of type t in memory at local a. */
+static void
+release_mem(Emitw *W, uint32_t a, TypeId t)
+{
+	HeapPart hp[FLAT_MAX];
+	int np = parts(W, t, hp);
+	for (int k = 0; k < np; k++) {
+		if (hp[k].kind == TY_STRING) {
+			emitw_mem_load(W, a, WT_I32, hp[k].off);
+			emitw_op_u32(W, OP_CALL, W->imp_free);
+			continue;
+		}
+		uint32_t p = emitw_locals(W, VT_I32, 1), n = emitw_locals(W, VT_I32, 1);
+		emitw_mem_load(W, a, WT_I32, hp[k].off);
+		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_mem_load(W, a, WT_I32, hp[k].off + 1);
+		emitw_op_u32(W, OP_LOCAL_SET, n);
+		emitw_release_elems(W, p, n, emitw_elem_ty(W, hp[k].t));
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+	}
+}
+
 void
 emitw_release(Emitw *W, uint32_t base, TypeId t)
 {
-	uint8_t mask[FLAT_MAX];
-	int n = emitw_heap_mask(W, t, mask);
-	for (int i = 0; i < n; i++) {
-		if (!mask[i])
-			continue;
-		emitw_op_u32(W, OP_LOCAL_GET, base + (uint32_t)i);
+	HeapPart hp[FLAT_MAX];
+	int np = parts(W, t, hp);
+	for (int k = 0; k < np; k++) {
+		uint32_t at = base + (uint32_t)hp[k].off;
+		if (hp[k].kind != TY_STRING)
+			emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
+		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op_u32(W, OP_CALL, W->imp_free);
 		emitw_i32c(W, 0);
-		emitw_op_u32(W, OP_LOCAL_SET, base + (uint32_t)i);
+		emitw_op_u32(W, OP_LOCAL_SET, at);
+		if (hp[k].kind != TY_STRING) {
+			emitw_i32c(W, 0);
+			emitw_op_u32(W, OP_LOCAL_SET, at + 1);
+		}
 	}
 }
 
@@ -82,29 +275,77 @@ emitw_zero_heap(Emitw *W, uint32_t base, TypeId t)
 	}
 }
 
+/* The owned copy of string (p, n) in locals, into local p (0 stays 0). */
+static void
+own_string(Emitw *W, uint32_t p, uint32_t n)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_open(W, OP_IF, VT_I32, 1);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op_u32(W, OP_CALL, W->imp_str_own);
+	emitw_oom_check(W);
+	emitw_op(W, OP_ELSE);
+	emitw_i32c(W, 0);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+}
+
+/* A copy of the storage of the Vec (p, len, cap) in locals, into p; then its elements cloned. */
+static void
+clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem)
+{
+	int esz = emitw_elem_size(W, elem);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, cap);
+	emitw_i32c(W, esz);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_LOCAL_GET, len);
+	emitw_i32c(W, esz);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_CALL, W->imp_block_clone);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	if (emitw_has_heap(W, elem))
+		each_elem(W, p, len, elem, clone_mem);
+}
+
+/* Clones, in place, the heap parts of the value of type t in memory at local a. */
+static void
+clone_mem(Emitw *W, uint32_t a, TypeId t)
+{
+	HeapPart hp[FLAT_MAX];
+	int np = parts(W, t, hp);
+	for (int k = 0; k < np; k++) {
+		int m = hp[k].kind == TY_STRING ? 2 : 3;
+		uint32_t v = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32 }, m);
+		for (int j = 0; j < m; j++) {
+			emitw_mem_load(W, a, WT_I32, hp[k].off + j);
+			emitw_op_u32(W, OP_LOCAL_SET, v + (uint32_t)j);
+		}
+		if (hp[k].kind == TY_STRING)
+			own_string(W, v, v + 1);
+		else
+			clone_storage(W, v, v + 1, v + 2, emitw_elem_ty(W, hp[k].t));
+		mem_store(W, a, WT_I32, hp[k].off, v);
+	}
+}
+
 void
 emitw_clone(Emitw *W, TypeId t)
 {
-	uint8_t mask[FLAT_MAX], ty[FLAT_MAX];
-	int n = emitw_heap_mask(W, t, mask);
-	emitw_flat(W, t, ty);
+	HeapPart hp[FLAT_MAX];
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat(W, t, ty);
+	int np = parts(W, t, hp);
 	uint32_t base = emitw_locals(W, ty, n);   /* n >= 2: fresh locals */
 	emitw_store(W, base, n);
-	static const uint8_t i32t[1] = { WT_I32 };
-	for (int i = 0; i < n; i++) {
-		if (!mask[i])
-			continue;
-		/* an inactive variant case's string is (0, 0): it stays */
-		emitw_op_u32(W, OP_LOCAL_GET, base + (uint32_t)i);
-		emitw_open(W, OP_IF, i32t, 1);
-		emitw_op_u32(W, OP_LOCAL_GET, base + (uint32_t)i);
-		emitw_op_u32(W, OP_LOCAL_GET, base + (uint32_t)i + 1);
-		emitw_op_u32(W, OP_CALL, W->imp_str_own);
-		emitw_oom_check(W);
-		emitw_op(W, OP_ELSE);
-		emitw_i32c(W, 0);
-		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_SET, base + (uint32_t)i);
+	for (int k = 0; k < np; k++) {
+		uint32_t at = base + (uint32_t)hp[k].off;
+		if (hp[k].kind == TY_STRING)
+			own_string(W, at, at + 1);
+		else
+			clone_storage(W, at, at + 1, at + 2, emitw_elem_ty(W, hp[k].t));
 	}
 	emitw_load(W, base, n);
 }

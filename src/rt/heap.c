@@ -168,3 +168,59 @@ rt_str_concat(void *a, size_t an, void *b, size_t bn)
 		rt_free(b);
 	return r;
 }
+
+RT_API void *
+rt_block_clone(const void *p, size_t cap, size_t used)
+{
+	uint8_t *q = rt_alloc(cap);
+	if (q && used)
+		memcpy(q, p, used);
+	return q;
+}
+
+RT_API void *
+rt_block_grow(void *p, size_t used, size_t cap)
+{
+	uint8_t *q = rt_block_clone(p, cap, used);
+	if (q)
+		rt_free(p);
+	return q;
+}
+
+/* Element i's order key against element j's (the Wasm lane's 8-byte slots). */
+static int
+heap_slot_cmp(const uint8_t *a, const uint8_t *b, int kind)
+{
+	if (kind == RT_SORT_STRING) {
+		uint32_t ap, an, bp, bn;
+		memcpy(&ap, a, 4);
+		memcpy(&an, a + 8, 4);
+		memcpy(&bp, b, 4);
+		memcpy(&bn, b + 8, 4);
+		return rt_bytes_cmp((const uint8_t *)(uintptr_t)ap, an, (const uint8_t *)(uintptr_t)bp, bn);
+	}
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (kind == RT_SORT_SIGNED)
+		return (int64_t)x < (int64_t)y ? -1 : (int64_t)x > (int64_t)y;
+	return x < y ? -1 : x > y;
+}
+
+RT_API void
+rt_sort_slots(void *p, size_t n, size_t esz, int kind)
+{
+	/* insertion sort (stable; n <= RT_LIMIT_VEC_CAPACITY), one element at a time through a 16-byte buffer */
+	uint8_t *v = p, tmp[16];
+	if (esz > sizeof tmp)
+		return;
+	for (size_t i = 1; i < n; i++) {
+		memcpy(tmp, v + i * esz, esz);
+		size_t j = i;
+		while (j > 0 && heap_slot_cmp(v + (j - 1) * esz, tmp, kind) > 0) {
+			memcpy(v + j * esz, v + (j - 1) * esz, esz);
+			j--;
+		}
+		memcpy(v + j * esz, tmp, esz);
+	}
+}

@@ -124,6 +124,15 @@ void *rt_str_own(const void *p, size_t n);
 void *rt_str_append(void *p, size_t n, const void *q, size_t m);
 /* string_concat: consumes a and b, returns a[0..an) b[0..bn) (or NULL). */
 void *rt_str_concat(void *a, size_t an, void *b, size_t bn);
+/* A new block of cap bytes starting with p[0..used) (a Vec's clone), or NULL. */
+void *rt_block_clone(const void *p, size_t cap, size_t used);
+/* The same, releasing p (vec_reserve_exact's growth). */
+void *rt_block_grow(void *p, size_t used, size_t cap);
+/* vec_sort over the Wasm lane's layout (every flat value in an 8-byte slot):
+ * n elements of esz bytes ordered by their first slot as a signed or
+ * unsigned integer, or by the string (address, length) in their first two. */
+enum { RT_SORT_SIGNED, RT_SORT_UNSIGNED, RT_SORT_STRING };
+void rt_sort_slots(void *p, size_t n, size_t esz, int kind);
 
 /* ---- args.c: a command's arguments (hosted libc: not in the wasm32 runtime) ---- */
 
