@@ -463,6 +463,78 @@ string_op(Emitw *W, const HirExpr *e)
 	return true;
 }
 
+/*
+ * file_read_text (fs.read), as the other lanes (src/emit_c/rt/fs.h): the
+ * read reserves RT_LIMIT_FILE_MAX of the run's RT_LIMIT_FS_BUDGET first,
+ * then the path is checked (rt_fs_path_valid, src/rt/text.c), then the
+ * host reads the file confined below the working directory into a heap
+ * block (its status a filesystem.v1 failure); text that is not UTF-8 is
+ * text.v1 code 3.
+ */
+static bool
+file_read(Emitw *W, const HirExpr *e)
+{
+	if (W->imp_file_read == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`file_read_text` is not granted on this route");
+		return false;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t a = emitw_locals(W, pair, 2), r = emitw_locals(W, VT_I64, 1);
+	if (!emitw_lend(W, e->u.call.args[0]))
+		return false;
+	emitw_store(W, a, 2);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
+	emitw_i64c(W, RT_LIMIT_FILE_MAX);
+	emitw_op(W, OP_I64_ADD);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_fs);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
+	emitw_i64c(W, RT_LIMIT_FS_BUDGET);
+	emitw_op(W, OP_I64_GT_U);
+	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
+	emitw_op(W, OP_I32_EQZ);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_file_read);
+	emitw_op_u32(W, OP_LOCAL_TEE, r);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_LT_S);
+	emitw_open(W, OP_IF, NULL, 0);
+	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, -(int64_t)codes[k]);
+		emitw_op(W, OP_I64_EQ);
+		fail_if(W, RT_DOM_FS, codes[k]);
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, -1);
+	emitw_op(W, OP_I64_EQ);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, "SEMAPRAX runtime failure: out of memory");
+	emitw_fail(W, RT_EXIT_DOMAIN);
+	emitw_end(W);
+	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
+	emitw_end(W);
+	/* (address, length) */
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, 32);
+	emitw_op(W, OP_I64_SHR_U);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_SET, a + 1);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_utf8_validate);
+	emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+	emitw_op(W, OP_I32_NE);
+	fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
+	emitw_load(W, a, 2);
+	return true;
+}
+
 static bool
 view_builtin(Emitw *W, const HirExpr *e)
 {
@@ -517,6 +589,8 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_string_concat: case BI_string_format: case BI_string_from_i64: case BI_string_from_usize:
 	case BI_string_from_char:
 		return string_op(W, e);
+	case BI_file_read_text:
+		return file_read(W, e);
 	case BI_vec_capacity: case BI_vec_clear: case BI_vec_clone_at: case BI_vec_get: case BI_vec_into_iter:
 	case BI_vec_len: case BI_vec_push: case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_sort:
 	case BI_vec_with_capacity: case BI_iter_next:

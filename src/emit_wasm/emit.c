@@ -12,6 +12,9 @@
  *            spx.arg(i) -> i64         argument i as (address << 32 | length), -1 when
  *                                      out of range (process.args.read: the host
  *                                      copies the arguments to `args_base` first)
+ *            spx.file_read(p, n) -> i64  fs.read: the file at the (checked) path read
+ *                                      into a heap block, (address << 32 | length),
+ *                                      or -status (semaprax.filesystem.v1), -1 out of memory
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
@@ -807,6 +810,9 @@ imports(Emitw *W)
 		W->imp_stdout = wasm_import_func(&W->m, "spx", "stdout", wasm_type(&W->m, ii, 2, NULL, 0));
 	if (g && g->stderr_write)
 		W->imp_stderr = wasm_import_func(&W->m, "spx", "stderr", wasm_type(&W->m, ii, 2, NULL, 0));
+	W->imp_file_read = UINT32_MAX;
+	if (g && hir_grants(g, "fs.read"))
+		W->imp_file_read = wasm_import_func(&W->m, "spx", "file_read", wasm_type(&W->m, ii, 2, i64r, 1));
 	if (g && g->args_read) {
 		W->imp_args_len = wasm_import_func(&W->m, "spx", "args_len", wasm_type(&W->m, NULL, 0, i64r, 1));
 		W->imp_arg = wasm_import_func(&W->m, "spx", "arg", wasm_type(&W->m, i64r, 1, i64r, 1));
@@ -834,6 +840,8 @@ imports(Emitw *W)
 	W->imp_str_append = wasm_import_func(&W->m, "rt", "rt_str_append", wasm_type(&W->m, i4, 4, i1, 1));
 	W->imp_str_concat = wasm_import_func(&W->m, "rt", "rt_str_concat", wasm_type(&W->m, i4, 4, i1, 1));
 	W->imp_utf8_encode = wasm_import_func(&W->m, "rt", "rt_utf8_encode", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_path_valid = wasm_import_func(&W->m, "rt", "rt_fs_path_valid", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_utf8_validate = wasm_import_func(&W->m, "rt", "rt_utf8_validate", wasm_type(&W->m, ii, 2, i1, 1));
 	W->imp_block_clone = wasm_import_func(&W->m, "rt", "rt_block_clone", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_block_grow = wasm_import_func(&W->m, "rt", "rt_block_grow", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_sort = wasm_import_func(&W->m, "rt", "rt_sort_slots", wasm_type(&W->m, i4, 4, NULL, 0));
@@ -955,6 +963,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	imports(&W);
 	wasm_import_memory(&W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
 	W.g_out = wasm_global_add(&W.m, WT_I32, true, 0);
+	W.g_fs = wasm_global_add(&W.m, WT_I64, true, 0);
 	const HirFunc *mf = &H->funcs[entry];
 	Span mspan = mf->sym >= 0 ? sema_sym(W.S, mf->sym)->span : (Span){0};
 	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)

@@ -6,7 +6,9 @@
 // route grants (the `semaprax.wasm.v1` section; never more), runs `main`
 // and publishes the output as the route says.  io: { stdout(Uint8Array),
 // stderr(Uint8Array), args: string[], checkLeaks (optional: status 74 when an
-// owned value outlives main, as the native lane under SPX_CHECK_LEAKS) }.  Returns the exit status: 0, a
+// owned value outlives main, as the native lane under SPX_CHECK_LEAKS),
+// readFile(pathBytes) (optional, for fs.read: { data: Uint8Array } or
+// { status } of semaprax.filesystem.v1) }.  Returns the exit status: 0, a
 // command-line program's own status, or the native lane's failure
 // statuses (70 contract, 71 checked arithmetic, 72 runtime, 73 other).
 
@@ -66,6 +68,18 @@ export async function runModule(bytes, io) {
 			io.stderr(encoder.encode(msg));
 			return 2;
 		}
+	}
+	if (grants.has('fs.read')) {
+		// file_read_text: the module has checked the path and reserved the budget; io.readFile
+		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
+		spx.file_read = (p, n) => {
+			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
+			if (res.status) return BigInt(-res.status);
+			const q = rt.exports.rt_alloc(res.data.length);
+			if (q === 0) return -1n;
+			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+			return (BigInt(q) << 32n) | BigInt(res.data.length);
+		};
 	}
 	if (grants.has('process.args.read')) {
 		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
@@ -203,7 +217,19 @@ export async function loadModule(bytes) {
 		};
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
-		if (grants.has('process.args.read')) {
+		if (grants.has('fs.read')) {
+		// file_read_text: the module has checked the path and reserved the budget; io.readFile
+		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
+		spx.file_read = (p, n) => {
+			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
+			if (res.status) return BigInt(-res.status);
+			const q = rt.exports.rt_alloc(res.data.length);
+			if (q === 0) return -1n;
+			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+			return (BigInt(q) << 32n) | BigInt(res.data.length);
+		};
+	}
+	if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
 			spx.arg = () => -1n;
 		}
