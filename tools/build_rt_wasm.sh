@@ -24,6 +24,6 @@ for f in src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/heap.c src/rt/coll.c sr
 	"$cc" $flags -c -o "$tmp/$(basename "$f" .c).o" "$f"
 done
 "$ld" --no-entry --import-memory --strip-all --global-base=1024 -z stack-size=16384 \
-	--export=rt_decimal --export=rt_parse_i64 --export=rt_utf8_count --export=rt_utf8_scalar --export=rt_utf8_validate --export=rt_find --export=rt_bytes_cmp --export=rt_trim --export=rt_char_literal --export=rt_slice_check --export=rt_i64_from_f64 --export=rt_heap_init --export=rt_free --export=rt_heap_live --export=rt_str_copy --export=rt_str_own --export=rt_str_append --export=rt_str_concat --export=rt_utf8_encode --export=rt_block_clone --export=rt_block_grow --export=rt_sort_slots --export=rt_vec_reserve_target --export=rt_fs_path_valid --export=rt_alloc --export=__heap_base \
+	--export=rt_decimal --export=rt_parse_i64 --export=rt_utf8_count --export=rt_utf8_scalar --export=rt_utf8_validate --export=rt_find --export=rt_bytes_cmp --export=rt_trim --export=rt_char_literal --export=rt_slice_check --export=rt_i64_from_f64 --export=rt_heap_init --export=rt_free --export=rt_heap_live --export=rt_str_copy --export=rt_str_own --export=rt_str_append --export=rt_str_concat --export=rt_utf8_encode --export=rt_block_clone --export=rt_block_grow --export=rt_sort_slots --export=rt_vec_reserve_target --export=rt_fs_path_valid --export=rt_alloc --export=rt_zalloc --export=rt_bytes_write --export=rt_bytes_selector --export=__heap_base \
 	-o "$tmp/rt.wasm" "$tmp"/*.o
 mv "$tmp/rt.wasm" "$out"

@@ -535,6 +535,151 @@ file_read(Emitw *W, const HirExpr *e)
 	return true;
 }
 
+/*
+ * Bytes (an owned buffer: (address, length) of a heap block, released and
+ * copied as strings are) and [u8; N] (the address of N bytes): the checks
+ * are the other lanes' (semaprax.byte-buffer.v1 code 1), the wide writes
+ * the shared rt_bytes_selector and rt_bytes_write (src/rt/text.c).
+ */
+static bool
+bytes_op(Emitw *W, const HirExpr *e)
+{
+	int id = e->u.call.builtin->bid;
+	HirExpr *const *args = e->u.call.args;
+	if (id == BI_array_as_slice) {
+		if (!emitw_lend(W, args[0]))
+			return false;
+		emitw_i32c(W, (int32_t)sema_type_info(&W->S->types, emitw_ty(W, args[0]->type))->n);
+		return true;
+	}
+	if (id == BI_bytes_copy) {
+		if (!emitw_lend(W, args[0]))
+			return false;
+		copy_pair(W);
+		return true;
+	}
+	if (id == BI_bytes_zeroed) {
+		uint32_t n = emitw_locals(W, VT_I64, 1);
+		if (!emitw_lend(W, args[0]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_TEE, n);
+		emitw_i64c(W, (int64_t)1 << 26);
+		emitw_op(W, OP_I64_GT_U);
+		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op_u32(W, OP_CALL, W->imp_zalloc);
+		emitw_oom_check(W);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+		emitw_op(W, OP_I32_WRAP_I64);
+		return true;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t b = emitw_locals(W, pair, 2), at = emitw_locals(W, VT_I64, 1);
+	if (!emitw_own(W, args[0], emitw_ty(W, args[0]->type)))
+		return false;
+	emitw_store(W, b, 2);
+	if (!emitw_lend(W, args[1]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, at);
+	if (id == BI_bytes_set) {
+		uint32_t v = emitw_locals(W, VT_I32, 1);
+		if (!emitw_lend(W, args[2]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, v);
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		emitw_op(W, OP_I64_GE_U);
+		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op(W, OP_I32_ADD);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, 0);
+		emitw_load(W, b, 2);
+		return true;
+	}
+	/* the other operands, in order; then rt_bytes_write(b, n, at, width, bytes, src, sn, from) */
+	uint32_t width = emitw_locals(W, VT_I64, 1), from = emitw_locals(W, VT_I64, 1), bytes = emitw_locals(W, VT_I32, 1);
+	uint32_t src = emitw_locals(W, pair, 2);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, src);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, src + 1);
+	emitw_i64c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, from);
+	if (id == BI_bytes_set5) {
+		uint32_t v = emitw_locals(W, VT_I32, 1);
+		for (int k = 0; k < 5; k++) {
+			if (!emitw_lend(W, args[2 + k]))
+				return false;
+			emitw_op_u32(W, OP_LOCAL_SET, v);
+			emitw_i32c(W, (int32_t)WASM_SCRATCH + k);
+			emitw_op_u32(W, OP_LOCAL_GET, v);
+			emitw_op(W, OP_I32_STORE8);
+			wasm_u32(W->c, 0);
+			wasm_u32(W->c, 0);
+		}
+		emitw_i64c(W, 5);
+		emitw_op_u32(W, OP_LOCAL_SET, width);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_SET, bytes);
+	} else {
+		uint32_t one = emitw_locals(W, VT_I32, 1), sel = emitw_locals(W, VT_I64, 1);
+		if (!emitw_lend(W, args[2]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, one);
+		if (!emitw_lend(W, args[3]))
+			return false;
+		emitw_store(W, src, 2);
+		if (!emitw_lend(W, args[4]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, sel);
+		emitw_op_u32(W, OP_LOCAL_GET, sel);
+		emitw_i32c(W, id == BI_bytes_set1_or6_or48_from_slice);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 16);
+		emitw_op_u32(W, OP_CALL, W->imp_bytes_selector);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, 0);
+		emitw_op_u32(W, OP_LOCAL_SET, width);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 16);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, 0);
+		emitw_op_u32(W, OP_LOCAL_SET, from);
+		/* width 1: the one byte, from the scratch buffer; else the source's bytes */
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_GET, one);
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, 0);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_i32c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, width);
+		emitw_i64c(W, 1);
+		emitw_op(W, OP_I64_EQ);
+		emitw_op(W, OP_SELECT);
+		emitw_op_u32(W, OP_LOCAL_SET, bytes);
+	}
+	emitw_load(W, b, 2);
+	emitw_op_u32(W, OP_LOCAL_GET, at);
+	emitw_op_u32(W, OP_LOCAL_GET, width);
+	emitw_op_u32(W, OP_LOCAL_GET, bytes);
+	emitw_load(W, src, 2);
+	emitw_op_u32(W, OP_LOCAL_GET, from);
+	emitw_op_u32(W, OP_CALL, W->imp_bytes_write);
+	fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+	emitw_load(W, b, 2);
+	return true;
+}
+
 static bool
 view_builtin(Emitw *W, const HirExpr *e)
 {
@@ -591,6 +736,9 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return string_op(W, e);
 	case BI_file_read_text:
 		return file_read(W, e);
+	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:
+	case BI_bytes_set1_or5_from_slice: case BI_bytes_set1_or6_or48_from_slice:
+		return bytes_op(W, e);
 	case BI_vec_capacity: case BI_vec_clear: case BI_vec_clone_at: case BI_vec_get: case BI_vec_into_iter:
 	case BI_vec_len: case BI_vec_push: case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_sort:
 	case BI_vec_with_capacity: case BI_iter_next:
@@ -599,6 +747,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:
 	case BI_str_is_empty: case BI_string_is_empty: case BI_stdout_write: case BI_stderr_write: case BI_args_len:
 	case BI_u8_from_i64: case BI_i64_from_f64: case BI_char_from_u8: case BI_char_from_i64: case BI_arg_utf8:
+	case BI_bytes_as_slice:
 		break;
 	default:
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` yet", b->name);

@@ -225,12 +225,17 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 			return -1;
 		out[at] = WT_F32;
 		return at + 1;
-	case TY_STR: case TY_SLICE: case TY_STRING:
+	case TY_ARRAY:   /* [u8; N]: the address of its bytes (a constant array lies in static data) */
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_I32;
+		return at + 1;
+	case TY_STR: case TY_SLICE: case TY_STRING: case TY_BYTES:
 		if (at + 2 > FLAT_MAX)
 			return -1;
 		out[at] = WT_I32;
 		out[at + 1] = WT_I32;
-		if (mask && ti->kind == TY_STRING)
+		if (mask && (ti->kind == TY_STRING || ti->kind == TY_BYTES))
 			mask[at] = 1;   /* an owned string's address: released, cloned, zeroed when moved */
 		return at + 2;
 	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
@@ -648,6 +653,21 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		char_text(W);
 		return true;
+	case TY_ARRAY: {
+		char txt[48];
+		snprintf(txt, sizeof txt, "<array u8 x%" PRIu64 ">", ti->n);
+		emitw_text(W, txt);
+		return true;
+	}
+	case TY_BYTES:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		emitw_op(W, OP_I32_EQZ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "<moved>");
+		emitw_op(W, OP_ELSE);
+		emitw_text(W, "<data>");
+		emitw_end(W);
+		return true;
 	case TY_STRING:
 		/* a moved string's address is 0 (expr.c) */
 		emitw_op_u32(W, OP_LOCAL_GET, base);
@@ -842,6 +862,11 @@ imports(Emitw *W)
 	W->imp_utf8_encode = wasm_import_func(&W->m, "rt", "rt_utf8_encode", wasm_type(&W->m, ii, 2, i1, 1));
 	W->imp_path_valid = wasm_import_func(&W->m, "rt", "rt_fs_path_valid", wasm_type(&W->m, ii, 2, i1, 1));
 	W->imp_utf8_validate = wasm_import_func(&W->m, "rt", "rt_utf8_validate", wasm_type(&W->m, ii, 2, i1, 1));
+	W->imp_zalloc = wasm_import_func(&W->m, "rt", "rt_zalloc", wasm_type(&W->m, i1, 1, i1, 1));
+	static const uint8_t bw[8] = { WT_I32, WT_I32, WT_I64, WT_I64, WT_I32, WT_I32, WT_I32, WT_I64 };
+	W->imp_bytes_write = wasm_import_func(&W->m, "rt", "rt_bytes_write", wasm_type(&W->m, bw, 8, i1, 1));
+	static const uint8_t bs[4] = { WT_I64, WT_I32, WT_I32, WT_I32 };
+	W->imp_bytes_selector = wasm_import_func(&W->m, "rt", "rt_bytes_selector", wasm_type(&W->m, bs, 4, NULL, 0));
 	W->imp_block_clone = wasm_import_func(&W->m, "rt", "rt_block_clone", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_block_grow = wasm_import_func(&W->m, "rt", "rt_block_grow", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_sort = wasm_import_func(&W->m, "rt", "rt_sort_slots", wasm_type(&W->m, i4, 4, NULL, 0));

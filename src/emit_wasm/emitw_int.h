@@ -44,6 +44,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
+	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
 	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;

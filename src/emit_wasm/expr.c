@@ -680,9 +680,22 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	case HIR_MATCH: return emitw_match(W, e, emitw_ty(W, e->type));
 	case HIR_FUNC: case HIR_CLOSURE:
 		return fn_value(W, e);
-	case HIR_ARRAY:
-		emitw_refuse(W, e->span, "the Wasm lane does not support arrays yet");
-		return false;
+	case HIR_ARRAY: {
+		/* [u8; N] of constants: its bytes in static data (arrays are never written) */
+		char *bytes = spx_xmalloc((size_t)e->u.array.n + 1);
+		for (int i = 0; i < e->u.array.n; i++) {
+			const HirExpr *x = e->u.array.elems[i];
+			if (x->kind != HIR_INT) {
+				free(bytes);
+				emitw_refuse(W, x->span, "the Wasm lane supports arrays of constants only yet");
+				return false;
+			}
+			bytes[i] = (char)(uint8_t)x->u.lit.i;
+		}
+		emitw_i32c(W, (int32_t)emitw_static(W, bytes, (size_t)e->u.array.n));
+		free(bytes);
+		return true;
+	}
 	}
 	emitw_refuse(W, e->span, "the Wasm lane does not support this expression of type `%s` yet", sema_type_name(W->S, emitw_ty(W, e->type)));
 	return false;

@@ -69,9 +69,9 @@ parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
 	if (level > 16 || n >= FLAT_MAX)
 		return n;
 	switch (ti->kind) {
-	case TY_STRING: case TY_VEC: case TY_ITER:
+	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER:
 		out[n].off = off;
-		out[n].kind = ti->kind;
+		out[n].kind = ti->kind == TY_BYTES ? TY_STRING : ti->kind;   /* Bytes: released and copied as text */
 		out[n].t = t;
 		return n + 1;
 	case TY_NOMINAL: {

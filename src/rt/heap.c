@@ -102,6 +102,15 @@ heap_owns(const void *p)
 	return (uintptr_t)p >= heap_base + HEAP_HDR && (uintptr_t)p < heap_top;
 }
 
+RT_API void *
+rt_zalloc(size_t n)
+{
+	void *p = rt_alloc(n);
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
 RT_API void
 rt_free(void *p)
 {

@@ -97,6 +97,12 @@ size_t rt_trim(const uint8_t *p, size_t n, size_t *start);
  * byte (*width 1); set, copy *width 5 (or 6, or 48 when bit 62 is set and
  * wide48) source bytes from *from. */
 void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from);
+/* The byte-buffer writes (bytes_set5 and the selector forms): the whole
+ * interval b[at, at + width) is checked against n before any store
+ * (RT_BYTEBUF_INDEX, else 0); then bytes[0..width), or src from `from`
+ * (bytes past its end sn read 0). */
+uint32_t rt_bytes_write(uint8_t *b, size_t n, uint64_t at, uint64_t width, const uint8_t *bytes, const uint8_t *src, size_t sn,
+			uint64_t from);
 /* string_format's template t[0..n) from *at: returns where the literal text
  * t[*at..ret) ends, and what follows it in *kind: RT_FORMAT_END (nothing),
  * RT_FORMAT_HOLE (`{}`), RT_FORMAT_BRACE (`{{` or `}}`: the brace t[ret] is
@@ -111,6 +117,8 @@ size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
 void rt_heap_init(void *base, size_t size);
 /* A block of n bytes, or NULL when the heap cannot grow. */
 void *rt_alloc(size_t n);
+/* The same, zeroed (bytes_zeroed). */
+void *rt_zalloc(size_t n);
 /* Releases a block; addresses outside the heap (static data, 0) are ignored. */
 void rt_free(void *p);
 /* Blocks allocated and not released (the leak check at exit). */

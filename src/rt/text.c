@@ -175,3 +175,14 @@ rt_fs_path_valid(const uint8_t *p, size_t n)
 	}
 	return true;
 }
+
+RT_API uint32_t
+rt_bytes_write(uint8_t *b, size_t n, uint64_t at, uint64_t width, const uint8_t *bytes, const uint8_t *src, size_t sn,
+	       uint64_t from)
+{
+	if (at > n || n - at < width)
+		return RT_BYTEBUF_INDEX;
+	for (uint64_t k = 0; k < width; k++)
+		b[at + k] = bytes ? bytes[k] : from + k < sn ? src[from + k] : 0;
+	return 0;
+}
