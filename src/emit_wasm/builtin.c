@@ -734,6 +734,10 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_string_concat: case BI_string_format: case BI_string_from_i64: case BI_string_from_usize:
 	case BI_string_from_char:
 		return string_op(W, e);
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len: case BI_map_new:
+	case BI_map_remove: case BI_map_set: case BI_map_value_at: case BI_set_has: case BI_set_insert: case BI_set_key_at:
+	case BI_set_len: case BI_set_new: case BI_set_remove:
+		return emitw_map_builtin(W, e);
 	case BI_file_read_text:
 		return file_read(W, e);
 	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:

@@ -248,6 +248,15 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 			mask[at] = 1;
 		return at + n;
 	}
+	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
+		if (at + 4 > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0 ||
+		    (ti->kind == TY_MAP && emitw_flat(W, ti->args[1], NULL) < 0))
+			return -1;
+		for (int i = 0; i < 4; i++)
+			out[at + i] = WT_I32;
+		if (mask)
+			mask[at] = mask[at + 1] = 1;
+		return at + 4;
 	case TY_UNIT:
 		return at;
 	case TY_FN:
@@ -867,6 +876,10 @@ imports(Emitw *W)
 	W->imp_bytes_write = wasm_import_func(&W->m, "rt", "rt_bytes_write", wasm_type(&W->m, bw, 8, i1, 1));
 	static const uint8_t bs[4] = { WT_I64, WT_I32, WT_I32, WT_I32 };
 	W->imp_bytes_selector = wasm_import_func(&W->m, "rt", "rt_bytes_selector", wasm_type(&W->m, bs, 4, NULL, 0));
+	static const uint8_t i5[5] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_slot_find = wasm_import_func(&W->m, "rt", "rt_slot_find", wasm_type(&W->m, i5, 5, i1, 1));
+	W->imp_slots_open = wasm_import_func(&W->m, "rt", "rt_slots_open", wasm_type(&W->m, i4, 4, NULL, 0));
+	W->imp_slots_close = wasm_import_func(&W->m, "rt", "rt_slots_close", wasm_type(&W->m, i4, 4, NULL, 0));
 	W->imp_block_clone = wasm_import_func(&W->m, "rt", "rt_block_clone", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_block_grow = wasm_import_func(&W->m, "rt", "rt_block_grow", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_sort = wasm_import_func(&W->m, "rt", "rt_sort_slots", wasm_type(&W->m, i4, 4, NULL, 0));

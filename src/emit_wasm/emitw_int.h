@@ -44,6 +44,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
+	uint32_t imp_slot_find, imp_slots_open, imp_slots_close;
 	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
 	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
@@ -165,6 +166,10 @@ void emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t);
 /* vec.c: the Vec and Iter operations, and `for`. */
 bool emitw_vec_builtin(Emitw *W, const HirExpr *e);
 bool emitw_for(Emitw *W, const HirStmt *s);
+/* map.c: the Map and Set operations. */
+bool emitw_map_builtin(Emitw *W, const HirExpr *e);
+/* Clones the storage of the Vec (p, len, cap) in locals into p, then its elements. */
+void emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);

@@ -58,8 +58,8 @@ emitw_oom_check(Emitw *W)
 
 typedef struct HeapPart {
 	int off;        /* flat offset of the address */
-	TyKind kind;    /* TY_STRING, TY_VEC or TY_ITER */
-	TypeId t;       /* the string / Vec / Iter type */
+	TyKind kind;    /* TY_STRING (also Bytes), TY_VEC, TY_ITER, TY_MAP or TY_SET */
+	TypeId t;       /* its type */
 } HeapPart;
 
 static int
@@ -69,7 +69,7 @@ parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
 	if (level > 16 || n >= FLAT_MAX)
 		return n;
 	switch (ti->kind) {
-	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER:
+	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
 		out[n].off = off;
 		out[n].kind = ti->kind == TY_BYTES ? TY_STRING : ti->kind;   /* Bytes: released and copied as text */
 		out[n].t = t;
@@ -134,7 +134,11 @@ mem_store(Emitw *W, uint32_t a, uint8_t vt, int slot, uint32_t v)
 	case WT_I64: emitw_op(W, OP_I64_STORE); wasm_u32(W->c, 3); break;
 	case WT_F64: emitw_op(W, OP_F64_STORE); wasm_u32(W->c, 3); break;
 	case WT_F32: emitw_op(W, OP_F32_STORE); wasm_u32(W->c, 2); break;
-	default: emitw_op(W, OP_I32_STORE); wasm_u32(W->c, 2); break;
+	default:   /* zero-extended: the whole slot is defined (the runtime compares 8-byte keys) */
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		emitw_op(W, OP_I64_STORE);
+		wasm_u32(W->c, 3);
+		break;
 	}
 	wasm_u32(W->c, (uint32_t)slot * 8u);
 }
@@ -219,6 +223,30 @@ emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
 		each_elem(W, ptr, len, t, release_mem);
 }
 
+/* Releases the Map/Set (keys, values, len, cap) in locals m…: keys, values, both blocks. */
+static void
+release_map(Emitw *W, uint32_t m, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	emitw_release_elems(W, m, m + 2, ti->args[0]);
+	if (ti->kind == TY_MAP)
+		emitw_release_elems(W, m + 1, m + 2, ti->args[1]);
+	emitw_op_u32(W, OP_LOCAL_GET, m);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_op_u32(W, OP_LOCAL_GET, m + 1);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+}
+
+/* Clones the Map/Set in locals m… in place: both blocks and their keys and values. */
+static void
+clone_map(Emitw *W, uint32_t m, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	emitw_clone_storage(W, m, m + 2, m + 3, ti->args[0]);
+	if (ti->kind == TY_MAP)
+		emitw_clone_storage(W, m + 1, m + 2, m + 3, ti->args[1]);
+}
+
 /* Releases the heap parts of the value of type t in memory at local a. */
 static void
 release_mem(Emitw *W, uint32_t a, TypeId t)
@@ -229,6 +257,15 @@ release_mem(Emitw *W, uint32_t a, TypeId t)
 		if (hp[k].kind == TY_STRING) {
 			emitw_mem_load(W, a, WT_I32, hp[k].off);
 			emitw_op_u32(W, OP_CALL, W->imp_free);
+			continue;
+		}
+		if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET) {
+			uint32_t m = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32, WT_I32 }, 4);
+			for (int j = 0; j < 4; j++) {
+				emitw_mem_load(W, a, WT_I32, hp[k].off + j);
+				emitw_op_u32(W, OP_LOCAL_SET, m + (uint32_t)j);
+			}
+			release_map(W, m, hp[k].t);
 			continue;
 		}
 		uint32_t p = emitw_locals(W, VT_I32, 1), n = emitw_locals(W, VT_I32, 1);
@@ -249,6 +286,14 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 	int np = parts(W, t, hp);
 	for (int k = 0; k < np; k++) {
 		uint32_t at = base + (uint32_t)hp[k].off;
+		if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET) {
+			release_map(W, at, hp[k].t);
+			for (int j = 0; j < 3; j++) {
+				emitw_i32c(W, 0);
+				emitw_op_u32(W, OP_LOCAL_SET, at + (uint32_t)j);
+			}
+			continue;
+		}
 		if (hp[k].kind != TY_STRING)
 			emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
 		emitw_op_u32(W, OP_LOCAL_GET, at);
@@ -292,8 +337,8 @@ own_string(Emitw *W, uint32_t p, uint32_t n)
 }
 
 /* A copy of the storage of the Vec (p, len, cap) in locals, into p; then its elements cloned. */
-static void
-clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem)
+void
+emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem)
 {
 	int esz = emitw_elem_size(W, elem);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
@@ -317,16 +362,20 @@ clone_mem(Emitw *W, uint32_t a, TypeId t)
 	HeapPart hp[FLAT_MAX];
 	int np = parts(W, t, hp);
 	for (int k = 0; k < np; k++) {
-		int m = hp[k].kind == TY_STRING ? 2 : 3;
-		uint32_t v = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32 }, m);
+		int m = hp[k].kind == TY_STRING ? 2 : hp[k].kind == TY_MAP || hp[k].kind == TY_SET ? 4 : 3;
+		uint32_t v = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32, WT_I32 }, m);
 		for (int j = 0; j < m; j++) {
 			emitw_mem_load(W, a, WT_I32, hp[k].off + j);
 			emitw_op_u32(W, OP_LOCAL_SET, v + (uint32_t)j);
 		}
-		if (hp[k].kind == TY_STRING)
+		if (hp[k].kind == TY_STRING) {
 			own_string(W, v, v + 1);
-		else
-			clone_storage(W, v, v + 1, v + 2, emitw_elem_ty(W, hp[k].t));
+		} else if (m == 4) {
+			clone_map(W, v, hp[k].t);
+			mem_store(W, a, WT_I32, hp[k].off + 1, v + 1);
+		} else {
+			emitw_clone_storage(W, v, v + 1, v + 2, emitw_elem_ty(W, hp[k].t));
+		}
 		mem_store(W, a, WT_I32, hp[k].off, v);
 	}
 }
@@ -344,8 +393,10 @@ emitw_clone(Emitw *W, TypeId t)
 		uint32_t at = base + (uint32_t)hp[k].off;
 		if (hp[k].kind == TY_STRING)
 			own_string(W, at, at + 1);
+		else if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET)
+			clone_map(W, at, hp[k].t);
 		else
-			clone_storage(W, at, at + 1, at + 2, emitw_elem_ty(W, hp[k].t));
+			emitw_clone_storage(W, at, at + 1, at + 2, emitw_elem_ty(W, hp[k].t));
 	}
 	emitw_load(W, base, n);
 }

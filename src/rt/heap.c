@@ -233,3 +233,31 @@ rt_sort_slots(void *p, size_t n, size_t esz, int kind)
 		memcpy(v + j * esz, tmp, esz);
 	}
 }
+
+static int
+heap_probe(const void *elem, const void *key, void *kind)
+{
+	return heap_slot_cmp(elem, key, *(const int *)kind);
+}
+
+RT_API int32_t
+rt_slot_find(const void *keys, size_t n, size_t esz, const void *key, int kind)
+{
+	return (int32_t)rt_sorted_find(keys, n, esz, key, heap_probe, &kind);
+}
+
+RT_API void
+rt_slots_open(void *p, size_t len, size_t esz, size_t pos)
+{
+	uint8_t *v = p;
+	if (pos < len)
+		memmove(v + (pos + 1) * esz, v + pos * esz, (len - pos) * esz);
+}
+
+RT_API void
+rt_slots_close(void *p, size_t len, size_t esz, size_t pos)
+{
+	uint8_t *v = p;
+	if (pos + 1 < len)
+		memmove(v + pos * esz, v + (pos + 1) * esz, (len - pos - 1) * esz);
+}

@@ -141,6 +141,12 @@ void *rt_block_grow(void *p, size_t used, size_t cap);
  * unsigned integer, or by the string (address, length) in their first two. */
 enum { RT_SORT_SIGNED, RT_SORT_UNSIGNED, RT_SORT_STRING };
 void rt_sort_slots(void *p, size_t n, size_t esz, int kind);
+/* Map/Set keys in the same layout (sorted by that order): the index of key
+ * among the n keys of esz bytes at keys, or -(insertion point) - 1. */
+int32_t rt_slot_find(const void *keys, size_t n, size_t esz, const void *key, int kind);
+/* Opens a gap at pos among len elements (room for len + 1) / closes the one at pos. */
+void rt_slots_open(void *p, size_t len, size_t esz, size_t pos);
+void rt_slots_close(void *p, size_t len, size_t esz, size_t pos);
 
 /* ---- args.c: a command's arguments (hosted libc: not in the wasm32 runtime) ---- */
 
