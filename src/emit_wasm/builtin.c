@@ -745,7 +745,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return bytes_op(W, e);
 	case BI_vec_capacity: case BI_vec_clear: case BI_vec_clone_at: case BI_vec_get: case BI_vec_into_iter:
 	case BI_vec_len: case BI_vec_push: case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_sort:
-	case BI_vec_with_capacity: case BI_iter_next:
+	case BI_vec_with_capacity: case BI_iter_next: case BI_box_new: case BI_box_get: case BI_box_into_inner:
 		return emitw_vec_builtin(W, e);
 	case BI_string_as_str: case BI_str_as_bytes: case BI_i64_from_i32: case BI_i64_from_u8: case BI_usize_from_u8:
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:

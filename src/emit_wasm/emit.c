@@ -248,6 +248,13 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 			mask[at] = 1;
 		return at + n;
 	}
+	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
+		if (at + 1 > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0)
+			return -1;
+		out[at] = WT_I32;
+		if (mask)
+			mask[at] = 1;
+		return at + 1;
 	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
 		if (at + 4 > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0 ||
 		    (ti->kind == TY_MAP && emitw_flat(W, ti->args[1], NULL) < 0))
@@ -668,7 +675,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, txt);
 		return true;
 	}
-	case TY_BYTES:
+	case TY_BYTES: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);

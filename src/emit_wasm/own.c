@@ -58,7 +58,7 @@ emitw_oom_check(Emitw *W)
 
 typedef struct HeapPart {
 	int off;        /* flat offset of the address */
-	TyKind kind;    /* TY_STRING (also Bytes), TY_VEC, TY_ITER, TY_MAP or TY_SET */
+	TyKind kind;    /* TY_STRING (also Bytes), TY_VEC, TY_ITER, TY_MAP, TY_SET or TY_BOX */
 	TypeId t;       /* its type */
 } HeapPart;
 
@@ -69,7 +69,7 @@ parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
 	if (level > 16 || n >= FLAT_MAX)
 		return n;
 	switch (ti->kind) {
-	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET: case TY_BOX:
 		out[n].off = off;
 		out[n].kind = ti->kind == TY_BYTES ? TY_STRING : ti->kind;   /* Bytes: released and copied as text */
 		out[n].t = t;
@@ -223,6 +223,39 @@ emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
 		each_elem(W, ptr, len, t, release_mem);
 }
 
+/* Releases the Box whose address is in local p: its value, then its block. */
+static void
+release_box(Emitw *W, uint32_t p, TypeId t)
+{
+	TypeId inner = emitw_elem_ty(W, t);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_open(W, OP_IF, NULL, 0);
+	if (emitw_has_heap(W, inner))
+		release_mem(W, p, inner);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_end(W);
+}
+
+/* Clones the Box whose address is in local p into p (a new block, its value cloned). */
+static void
+clone_box(Emitw *W, uint32_t p, TypeId t)
+{
+	TypeId inner = emitw_elem_ty(W, t);
+	int esz = emitw_elem_size(W, inner);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_i32c(W, esz);
+	emitw_i32c(W, esz);
+	emitw_op_u32(W, OP_CALL, W->imp_block_clone);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	if (emitw_has_heap(W, inner))
+		clone_mem(W, p, inner);
+	emitw_end(W);
+}
+
 /* Releases the Map/Set (keys, values, len, cap) in locals m…: keys, values, both blocks. */
 static void
 release_map(Emitw *W, uint32_t m, TypeId t)
@@ -259,6 +292,13 @@ release_mem(Emitw *W, uint32_t a, TypeId t)
 			emitw_op_u32(W, OP_CALL, W->imp_free);
 			continue;
 		}
+		if (hp[k].kind == TY_BOX) {
+			uint32_t p = emitw_locals(W, VT_I32, 1);
+			emitw_mem_load(W, a, WT_I32, hp[k].off);
+			emitw_op_u32(W, OP_LOCAL_SET, p);
+			release_box(W, p, hp[k].t);
+			continue;
+		}
 		if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET) {
 			uint32_t m = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32, WT_I32 }, 4);
 			for (int j = 0; j < 4; j++) {
@@ -286,6 +326,12 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 	int np = parts(W, t, hp);
 	for (int k = 0; k < np; k++) {
 		uint32_t at = base + (uint32_t)hp[k].off;
+		if (hp[k].kind == TY_BOX) {
+			release_box(W, at, hp[k].t);
+			emitw_i32c(W, 0);
+			emitw_op_u32(W, OP_LOCAL_SET, at);
+			continue;
+		}
 		if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET) {
 			release_map(W, at, hp[k].t);
 			for (int j = 0; j < 3; j++) {
@@ -362,13 +408,15 @@ clone_mem(Emitw *W, uint32_t a, TypeId t)
 	HeapPart hp[FLAT_MAX];
 	int np = parts(W, t, hp);
 	for (int k = 0; k < np; k++) {
-		int m = hp[k].kind == TY_STRING ? 2 : hp[k].kind == TY_MAP || hp[k].kind == TY_SET ? 4 : 3;
+		int m = hp[k].kind == TY_BOX ? 1 : hp[k].kind == TY_STRING ? 2 : hp[k].kind == TY_MAP || hp[k].kind == TY_SET ? 4 : 3;
 		uint32_t v = emitw_locals(W, (const uint8_t[]){ WT_I32, WT_I32, WT_I32, WT_I32 }, m);
 		for (int j = 0; j < m; j++) {
 			emitw_mem_load(W, a, WT_I32, hp[k].off + j);
 			emitw_op_u32(W, OP_LOCAL_SET, v + (uint32_t)j);
 		}
-		if (hp[k].kind == TY_STRING) {
+		if (hp[k].kind == TY_BOX) {
+			clone_box(W, v, hp[k].t);
+		} else if (hp[k].kind == TY_STRING) {
 			own_string(W, v, v + 1);
 		} else if (m == 4) {
 			clone_map(W, v, hp[k].t);
@@ -391,7 +439,9 @@ emitw_clone(Emitw *W, TypeId t)
 	emitw_store(W, base, n);
 	for (int k = 0; k < np; k++) {
 		uint32_t at = base + (uint32_t)hp[k].off;
-		if (hp[k].kind == TY_STRING)
+		if (hp[k].kind == TY_BOX)
+			clone_box(W, at, hp[k].t);
+		else if (hp[k].kind == TY_STRING)
 			own_string(W, at, at + 1);
 		else if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET)
 			clone_map(W, at, hp[k].t);

@@ -7,7 +7,8 @@
  * and their failures are the C lane's (src/emit_c/rt/coll.h): capacity
  * past RT_LIMIT_VEC_CAPACITY and a failed reservation are
  * semaprax.vec.v1/3, a push beyond capacity /1, an index past the length
- * /2.  Ownership follows own.c: the consumed Vec is owned (a borrowed one
+ * /2.  A Box<T> is the address of one block holding the value.
+ * Ownership follows own.c: the consumed Vec is owned (a borrowed one
  * is cloned first), elements taken out (iter_next, `for own`) are zeroed
  * in the storage, so releasing the rest releases each element once.
  */
@@ -59,10 +60,55 @@ usize_arg(Emitw *W, const HirExpr *e, uint32_t *x)
 	return true;
 }
 
+/* Box<T>: one heap block holding the value; box_get copies it out, box_into_inner moves it out. */
+static bool
+box_builtin(Emitw *W, const HirExpr *e, int id)
+{
+	const HirExpr *a0 = e->u.call.args[0];
+	TypeId bt = emitw_ty(W, id == BI_box_new ? e->type : a0->type);
+	if (emitw_flat_or_refuse(W, bt, e->span, NULL) < 0)
+		return false;
+	TypeId inner = emitw_elem_ty(W, bt);
+	int esz = emitw_elem_size(W, inner);
+	uint32_t p = emitw_locals(W, VT_I32, 1);
+	if (id == BI_box_new) {
+		uint8_t ty[FLAT_MAX];
+		int n = emitw_flat(W, inner, ty);
+		uint32_t v = emitw_locals(W, ty, n);
+		if (!emitw_own(W, a0, inner))
+			return false;
+		emitw_store(W, v, n);
+		emitw_i32c(W, 0);
+		emitw_i32c(W, esz);
+		emitw_i32c(W, 0);
+		emitw_op_u32(W, OP_CALL, W->imp_block_clone);
+		emitw_oom_check(W);
+		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_load(W, v, n);
+		emitw_elem_store(W, p, inner);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		return true;
+	}
+	if (!(id == BI_box_get ? emitw_lend(W, a0) : emitw_own(W, a0, bt)))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	emitw_elem_load(W, p, inner);
+	if (id == BI_box_get) {
+		if (emitw_has_heap(W, inner))
+			emitw_clone(W, inner);
+	} else {
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op_u32(W, OP_CALL, W->imp_free);   /* the value moved out: only the block goes */
+	}
+	return true;
+}
+
 bool
 emitw_vec_builtin(Emitw *W, const HirExpr *e)
 {
 	int id = e->u.call.builtin->bid;
+	if (id == BI_box_new || id == BI_box_get || id == BI_box_into_inner)
+		return box_builtin(W, e, id);
 	if (id == BI_vec_with_capacity) {
 		TypeId vt = emitw_ty(W, e->type);
 		if (emitw_flat_or_refuse(W, vt, e->span, NULL) < 0)
