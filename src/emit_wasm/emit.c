@@ -529,6 +529,18 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 			continue;
 		uint8_t ty[FLAT_MAX];
 		int n = emitw_flat(W, in->slot_type[i], ty);
+		if (sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN) {
+			/* a captured function value lives in a cell: env holds its address (expr.c fn_value) */
+			for (int k = 0; k < n; k++) {
+				emitw_op_u32(W, OP_LOCAL_GET, e);
+				emitw_op(W, OP_I32_WRAP_I64);
+				emitw_op(W, ty[k] == WT_I64 ? OP_I64_LOAD : OP_I32_LOAD);
+				wasm_u32(W->c, ty[k] == WT_I64 ? 3 : 2);
+				wasm_u32(W->c, (uint32_t)k * 8u);
+			}
+			e++;
+			continue;
+		}
 		for (int k = 0; k < n; k++) {
 			emitw_op_u32(W, OP_LOCAL_GET, e++);
 			emitw_from_env(W, ty[k]);
@@ -545,7 +557,7 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 }
 
 /* The i64 slots a function value carries: the most any closure captures
- * (a closure capturing a function value is refused where it is made). */
+ * (a captured function value takes one: the address of its cell). */
 static int
 env_slots(Emitw *W)
 {
@@ -556,7 +568,9 @@ env_slots(Emitw *W)
 		const HirFunc *f = &W->H->funcs[in->func];
 		int n = 0;
 		for (int i = f->nparams; i < f->nlocals; i++) {
-			int k = emitw_wparam(f, i) ? emitw_flat(W, in->slot_type[i], NULL) : 0;
+			int k = !emitw_wparam(f, i) ? 0
+			      : sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN ? 1   /* a cell's address */
+			      : emitw_flat(W, in->slot_type[i], NULL);
 			n += k > 0 ? k : 0;
 		}
 		if (n > most)
@@ -887,6 +901,7 @@ imports(Emitw *W)
 	W->imp_slot_find = wasm_import_func(&W->m, "rt", "rt_slot_find", wasm_type(&W->m, i5, 5, i1, 1));
 	W->imp_slots_open = wasm_import_func(&W->m, "rt", "rt_slots_open", wasm_type(&W->m, i4, 4, NULL, 0));
 	W->imp_slots_close = wasm_import_func(&W->m, "rt", "rt_slots_close", wasm_type(&W->m, i4, 4, NULL, 0));
+	W->imp_cell = wasm_import_func(&W->m, "rt", "rt_cell_alloc", wasm_type(&W->m, i1, 1, i1, 1));
 	W->imp_block_clone = wasm_import_func(&W->m, "rt", "rt_block_clone", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_block_grow = wasm_import_func(&W->m, "rt", "rt_block_grow", wasm_type(&W->m, i3, 3, i1, 1));
 	W->imp_sort = wasm_import_func(&W->m, "rt", "rt_sort_slots", wasm_type(&W->m, i4, 4, NULL, 0));

@@ -44,7 +44,7 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
-	uint32_t imp_slot_find, imp_slots_open, imp_slots_close;
+	uint32_t imp_cell, imp_slot_find, imp_slots_open, imp_slots_close;
 	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
 	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;

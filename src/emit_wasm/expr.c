@@ -428,20 +428,34 @@ fn_value(Emitw *W, const HirExpr *e)
 		int saved = W->env;
 		W->env = -1;
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
-			int m = emitw_flat(W, emitw_slot_ty(W, e->u.closure.captures[k]), NULL);
-			if (m > 0 && emitw_has_heap(W, emitw_slot_ty(W, e->u.closure.captures[k])))
+			TypeId ct = emitw_slot_ty(W, e->u.closure.captures[k]);
+			int m = sema_type_info(&W->S->types, ct)->kind == TY_FN ? 1 : emitw_flat(W, ct, NULL);
+			if (m > 0 && emitw_has_heap(W, ct))
 				m = -1;   /* an owned capture: refused below */
 			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
 		}
 		W->env = saved;
 		if (used < 0 || used > W->env) {
-			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing function values or more than 8 values yet");
+			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing owned values, records of function values or more than 8 values yet");
 			return false;
 		}
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
 			HirSlot c = e->u.closure.captures[k];
 			uint8_t ty[FLAT_MAX];
 			int m = emitw_flat(W, emitw_slot_ty(W, c), ty);
+			if (sema_type_info(&W->S->types, emitw_slot_ty(W, c))->kind == TY_FN) {
+				/* a function value in a cell (never released, as the C lane's spx_cell): its address */
+				uint32_t a = emitw_locals(W, VT_I32, 1);
+				emitw_i32c(W, 8 * m);
+				emitw_op_u32(W, OP_CALL, W->imp_cell);
+				emitw_oom_check(W);
+				emitw_op_u32(W, OP_LOCAL_SET, a);
+				emitw_load(W, W->slot_base[c], m);
+				emitw_elem_store(W, a, emitw_slot_ty(W, c));
+				emitw_op_u32(W, OP_LOCAL_GET, a);
+				emitw_to_env(W, WT_I32);
+				continue;
+			}
 			for (int j = 0; j < m; j++) {
 				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
 				emitw_to_env(W, ty[j]);

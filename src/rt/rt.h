@@ -121,6 +121,9 @@ void *rt_alloc(size_t n);
 void *rt_zalloc(size_t n);
 /* Releases a block; addresses outside the heap (static data, 0) are ignored. */
 void rt_free(void *p);
+/* A block kept for the run and not counted by rt_heap_live (a closure's
+ * captured function value: function values are Copy, never released). */
+void *rt_cell_alloc(size_t n);
 /* Blocks allocated and not released (the leak check at exit). */
 size_t rt_heap_live(void);
 /* A new block holding p[0..n), or NULL. */
