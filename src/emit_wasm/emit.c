@@ -101,8 +101,8 @@ emitw_i64c(Emitw *W, int64_t v)
 	wasm_s64(W->c, v);
 }
 
-static uint32_t
-fresh_locals(Emitw *W, const uint8_t *types, int n)
+uint32_t
+emitw_fresh_locals(Emitw *W, const uint8_t *types, int n)
 {
 	uint32_t base = W->nwparams + (uint32_t)W->ltypes.len;
 	for (int i = 0; i < n; i++)
@@ -114,7 +114,7 @@ uint32_t
 emitw_locals(Emitw *W, const uint8_t *types, int n)
 {
 	if (n != 1)
-		return fresh_locals(W, types, n);
+		return emitw_fresh_locals(W, types, n);
 	uint32_t x = UINT32_MAX;
 	/* the most recently freed local of that type (a linear search: deterministic) */
 	for (int i = W->spare.len - 1; i >= 0; i--) {
@@ -126,7 +126,7 @@ emitw_locals(Emitw *W, const uint8_t *types, int n)
 		}
 	}
 	if (x == UINT32_MAX)
-		x = fresh_locals(W, types, 1);
+		x = emitw_fresh_locals(W, types, 1);
 	VEC_PUSH(W->live, x);
 	return x;
 }
@@ -792,7 +792,7 @@ emit_function(Emitw *W, int k)
 		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, ty);
 		if (n < 0)
 			break;
-		W->slot_base[i] = fresh_locals(W, ty, n);
+		W->slot_base[i] = emitw_fresh_locals(W, ty, n);
 	}
 	uint8_t rt[FLAT_MAX];
 	int nr = emitw_flat(W, in->result, rt);

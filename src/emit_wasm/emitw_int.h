@@ -96,6 +96,8 @@ int emitw_target(const Emitw *W, const HirExpr *e);
  * (emitw_temps_mark/release): no value outlives its statement in a
  * temporary, and V8 bounds a function's locals (50,000). */
 uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
+/* n locals of their own, never reused (what the epilogue still reads). */
+uint32_t emitw_fresh_locals(Emitw *W, const uint8_t *types, int n);
 int emitw_temps_mark(Emitw *W);
 void emitw_temps_release(Emitw *W, int mark);
 /* Pops n values (top last) into locals base..base+n-1 / pushes them. */

@@ -466,7 +466,7 @@ emitw_hold_base(Emitw *W, TypeId t)
 {
 	uint8_t ty[FLAT_MAX];
 	int n = emitw_flat(W, t, ty);
-	uint32_t base = emitw_locals(W, ty, n);   /* n >= 2: fresh locals, never reused */
+	uint32_t base = emitw_fresh_locals(W, ty, n);   /* never reused: the epilogue releases it again */
 	emitw_store(W, base, n);
 	if (W->notemps == W->capotemps) {
 		W->capotemps = W->capotemps ? W->capotemps * 2 : 16;
