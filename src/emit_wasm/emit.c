@@ -245,7 +245,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		for (int i = 0; i < n; i++)
 			out[at + i] = WT_I32;
 		if (mask)
-			mask[at] = 1;
+			mask[at] = mask[at + 1] = 1;   /* a move zeroes the length too: a released empty Vec reads no element */
 		return at + n;
 	}
 	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
@@ -262,7 +262,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		for (int i = 0; i < 4; i++)
 			out[at + i] = WT_I32;
 		if (mask)
-			mask[at] = mask[at + 1] = 1;
+			mask[at] = mask[at + 1] = mask[at + 2] = 1;   /* both blocks and the length */
 		return at + 4;
 	case TY_UNIT:
 		return at;

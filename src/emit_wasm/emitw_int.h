@@ -126,8 +126,9 @@ void emitw_from_env(Emitw *W, uint8_t vt);
 /* Checks record t's invariants on the value in locals base… (if it has any). */
 void emitw_invariants(Emitw *W, TypeId t, uint32_t base);
 
-/* emit.c: flat(t) with mask[i] = 1 where an owned string's address lies
- * (what release, clone and move touch); its length, or -1. */
+/* emit.c: flat(t) with mask[i] = 1 where a move zeroes (an owned string's,
+ * Bytes', Box's address; a Vec's, Iter's, Map's or Set's addresses and
+ * length); its length, or -1. */
 int emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask);
 
 /* own.c — ownership of heap values (owned strings and what holds them):
