@@ -202,8 +202,9 @@ static int
 flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 {
 	if (at < 0 || level > 16)
-		return -1;
+		return -1;   /* also a type that holds itself through a Box or a collection */
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	uint8_t elem[FLAT_MAX];   /* an element's flat layout: checked, laid out elsewhere */
 	switch (ti->kind) {
 	case TY_I64: case TY_USIZE:
 		if (at + 1 > FLAT_MAX)
@@ -240,7 +241,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + 2;
 	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
 		int n = ti->kind == TY_VEC ? 3 : 4;
-		if (at + n > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0)
+		if (at + n > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
 			return -1;
 		for (int i = 0; i < n; i++)
 			out[at + i] = WT_I32;
@@ -249,15 +250,15 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + n;
 	}
 	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
-		if (at + 1 > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0)
+		if (at + 1 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
 			return -1;
 		out[at] = WT_I32;
 		if (mask)
 			mask[at] = 1;
 		return at + 1;
 	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
-		if (at + 4 > FLAT_MAX || emitw_flat(W, ti->args[0], NULL) < 0 ||
-		    (ti->kind == TY_MAP && emitw_flat(W, ti->args[1], NULL) < 0))
+		if (at + 4 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0 ||
+		    (ti->kind == TY_MAP && flat_rec(W, ti->args[1], elem, NULL, 0, level + 1) < 0))
 			return -1;
 		for (int i = 0; i < 4; i++)
 			out[at + i] = WT_I32;

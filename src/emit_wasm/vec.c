@@ -46,6 +46,8 @@ sort_kind(Emitw *W, TypeId t)
 	case TY_I64: return RT_SORT_SIGNED;
 	case TY_USIZE: case TY_U8: case TY_CHAR: case TY_BOOL: return RT_SORT_UNSIGNED;
 	case TY_STRING: return RT_SORT_STRING;
+	case TY_F64: return RT_SORT_F64;
+	case TY_F32: return RT_SORT_F32;
 	default: return -1;
 	}
 }

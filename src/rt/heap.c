@@ -208,6 +208,24 @@ heap_slot_cmp(const uint8_t *a, const uint8_t *b, int kind)
 		memcpy(&bn, b + 8, 4);
 		return rt_bytes_cmp((const uint8_t *)(uintptr_t)ap, an, (const uint8_t *)(uintptr_t)bp, bn);
 	}
+	if (kind == RT_SORT_F64 || kind == RT_SORT_F32) {
+		/* IEEE total order (src/rt/num.c), as the other lanes' vec_sort */
+		int64_t x, y;
+		if (kind == RT_SORT_F64) {
+			double da, db;
+			memcpy(&da, a, 8);
+			memcpy(&db, b, 8);
+			x = rt_total_key64(da);
+			y = rt_total_key64(db);
+		} else {
+			float fa, fb;
+			memcpy(&fa, a, 4);
+			memcpy(&fb, b, 4);
+			x = rt_total_key32(fa);
+			y = rt_total_key32(fb);
+		}
+		return x < y ? -1 : x > y;
+	}
 	uint64_t x, y;
 	memcpy(&x, a, 8);
 	memcpy(&y, b, 8);

@@ -141,8 +141,9 @@ void *rt_block_clone(const void *p, size_t cap, size_t used);
 void *rt_block_grow(void *p, size_t used, size_t cap);
 /* vec_sort over the Wasm lane's layout (every flat value in an 8-byte slot):
  * n elements of esz bytes ordered by their first slot as a signed or
- * unsigned integer, or by the string (address, length) in their first two. */
-enum { RT_SORT_SIGNED, RT_SORT_UNSIGNED, RT_SORT_STRING };
+ * unsigned integer, an f64/f32 in IEEE total order (rt_total_key64/32), or
+ * by the string (address, length) in their first two. */
+enum { RT_SORT_SIGNED, RT_SORT_UNSIGNED, RT_SORT_STRING, RT_SORT_F64, RT_SORT_F32 };
 void rt_sort_slots(void *p, size_t n, size_t esz, int kind);
 /* Map/Set keys in the same layout (sorted by that order): the index of key
  * among the n keys of esz bytes at keys, or -(insertion point) - 1. */
