@@ -1,10 +1,12 @@
 /*
  * builtin.c — the compiler-owned operations the Wasm lane covers
- * (LANGUAGE.md §5.1; the rows of src/sema/builtins.def): views of static
- * text and bytes (search and order through the shared runtime,
- * src/rt/text.c), conversions with their checks, and the host operations
+ * (LANGUAGE.md §5.1; the rows of src/sema/builtins.def): text and byte
+ * views (search and order through the shared runtime, src/rt/text.c),
+ * owned strings (concat, format, the conversions to text: src/rt/heap.c),
+ * Bytes and arrays, conversions with their checks, and the host operations
  * the route grants (stdout/stderr counted against the output cap, the
- * arguments).  Every other operation is refused (W110).
+ * arguments, file_read_text); Vec/Iter/Box are vec.c's, Map/Set map.c's.
+ * Every other operation is refused (W110).
  */
 #include "emitw_int.h"
 
@@ -66,10 +68,9 @@ load8(Emitw *W)
  * The text and byte views' operations (LANGUAGE.md §5.1) on (address,
  * length) pairs: the arguments are in locals a (and b) and the index in i
  * (i64); search and order through the shared runtime (src/rt/text.c).
- * Every string this lane holds lies in static data or the argument pages,
- * which live as long as the run and are never written: an owned string
- * made of part of one (string_from_str, string_slice, string_trim) shares
- * its bytes.
+ * An owned string made of part of a text (string_from_str, string_slice,
+ * string_trim) shares static or argument bytes, which live for the run,
+ * and copies heap bytes (own_pair).
  */
 static void
 view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)

@@ -25,7 +25,12 @@
  *            rt.rt_char_literal(out, cp) -> length              (src/rt/text.c)
  *            rt.rt_slice_check(p, n, start, end) -> 0 or code   (src/rt/text.c)
  *            rt.rt_i64_from_f64(d, out) -> 0 or code            (src/rt/num.c)
- *   exports  main() -> i64
+ *            rt.rt_heap_init, rt_free, rt_str_*, rt_block_*, rt_zalloc, rt_cell_alloc,
+ *              rt_sort_slots, rt_slot_find, rt_slots_open/close   (src/rt/heap.c)
+ *            rt.rt_vec_reserve_target (coll.c), rt_bytes_write/selector,
+ *              rt_fs_path_valid (text.c), rt_utf8_encode/validate (utf8.c)
+ *   exports  main() -> i64             (first rt_heap_init: the heap begins above
+ *                                      the data and argument pages)
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
  * The host stages stdout and stderr and publishes them after `main`

@@ -5,11 +5,15 @@
  *   expr.c   expressions and statements
  *   match.c  match, patterns, `?`
  *   builtin.c the compiler-owned operations
+ *   own.c    release, clone and move of owned heap values
+ *   vec.c    Vec, Iter, Box and `for`;  map.c  Map and Set
  *
  * Values are flattened: a value of type T is the sequence of Wasm values
  * flat(T) — i64 for i64/usize, i32 for i32/u8/bool/char, f64/f32 for the
- * floats, (pointer, length) i32 pairs for str, Slice<u8> and the string
- * literals (static data: nothing is allocated, so nothing is released),
+ * floats, (pointer, length) i32 pairs for str, Slice<u8>, string and
+ * Bytes (an owned one in the heap of src/rt/heap.c, or static data: own.c),
+ * (address, length, capacity[, position]) for Vec (Iter), (keys, values,
+ * length, capacity) for Map/Set, an address for Box and [u8; N],
  * the fields in declaration order for a record (a class: its effective
  * fields), the tag (i32) followed by every case's fields for a variant, and
  * for a function value its table slot (i32) and `env` i64 slots holding
