@@ -12,6 +12,10 @@
 # lines must equal the interpreter's `run --json` failure detail, as in
 # native-test.sh).
 #
+# The Wasm lane runs with SEMAPRAX_CHECK_LEAKS=1: an owned value still live
+# when main returns fails the run (status 74, as the native lane's
+# SPX_CHECK_LEAKS), so a missed release is a disagreement.
+#
 # Every module the lane emits is also built with `build --target wasm`
 # twice: both builds must be byte-identical and pass `wasm-validate` (Debian
 # `wabt`).
@@ -99,7 +103,7 @@ for f in "$@"; do
 		tests/fixtures/wasm/*) disagree "$f" "does not verify: $iline"; continue ;;
 		esac ;;
 	esac
-	lane "$tmp/wo" "$tmp/we" --wasm
+	SEMAPRAX_CHECK_LEAKS=1 lane "$tmp/wo" "$tmp/we" --wasm
 	wst=$?
 	wline=$(head -n 1 "$tmp/we")
 	case $wline in

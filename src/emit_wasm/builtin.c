@@ -1,10 +1,12 @@
 /*
  * builtin.c — the compiler-owned operations the Wasm lane covers
- * (LANGUAGE.md §5.1; the rows of src/sema/builtins.def): views of static
- * text and bytes (search and order through the shared runtime,
- * src/rt/text.c), conversions with their checks, and the host operations
+ * (LANGUAGE.md §5.1; the rows of src/sema/builtins.def): text and byte
+ * views (search and order through the shared runtime, src/rt/text.c),
+ * owned strings (concat, format, the conversions to text: src/rt/heap.c),
+ * Bytes and arrays, conversions with their checks, and the host operations
  * the route grants (stdout/stderr counted against the output cap, the
- * arguments).  Every other operation is refused (W110).
+ * arguments, file_read_text); Vec/Iter/Box are vec.c's, Map/Set map.c's.
+ * Every other operation is refused (W110).
  */
 #include "emitw_int.h"
 
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "../rt/domains.h"
+#include "../rt/rt.h"
 
 static const uint8_t VT_I32[1] = { WT_I32 }, VT_I64[1] = { WT_I64 };
 
@@ -65,10 +68,9 @@ load8(Emitw *W)
  * The text and byte views' operations (LANGUAGE.md §5.1) on (address,
  * length) pairs: the arguments are in locals a (and b) and the index in i
  * (i64); search and order through the shared runtime (src/rt/text.c).
- * Every string this lane holds lies in static data or the argument pages,
- * which live as long as the run and are never written: an owned string
- * made of part of one (string_from_str, string_slice, string_trim) shares
- * its bytes.
+ * An owned string made of part of a text (string_from_str, string_slice,
+ * string_trim) shares static or argument bytes, which live for the run,
+ * and copies heap bytes (own_pair).
  */
 static void
 view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
@@ -249,20 +251,450 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 	}
 }
 
+/* The (address, length) text on the stack as an owned string: the same
+ * static bytes, or a copy of heap bytes (rt_str_own, src/rt/heap.c). */
+static void
+own_pair(Emitw *W)
+{
+	uint32_t n = emitw_locals(W, VT_I32, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, n);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op_u32(W, OP_CALL, W->imp_str_own);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+}
+
+/* The i64 (or u64 when !sign) on the stack as decimal text in the scratch
+ * buffer (src/rt/num.c rt_decimal): leaves (address, length). */
+static void
+decimal(Emitw *W, bool sign)
+{
+	uint32_t v = emitw_locals(W, VT_I64, 1), p = emitw_locals(W, VT_I32, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, v);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	if (sign) {
+		/* magnitude: select(0 - v, v, v < 0); the wrapped negation of INT64_MIN is its magnitude */
+		emitw_i64c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op(W, OP_I64_SUB);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+		emitw_op(W, OP_SELECT);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+	} else {
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_i32c(W, 0);
+	}
+	emitw_op_u32(W, OP_CALL, W->imp_decimal);
+	emitw_op_u32(W, OP_LOCAL_TEE, p);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op(W, OP_I32_SUB);
+}
+
+/* A new owned string holding the (address, length) bytes on the stack. */
+static void
+copy_pair(Emitw *W)
+{
+	uint32_t n = emitw_locals(W, VT_I32, 1);
+	emitw_op_u32(W, OP_LOCAL_TEE, n);
+	emitw_op_u32(W, OP_CALL, W->imp_str_copy);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+}
+
+/* Appends the (address, length) on the stack to the string being built in locals (bp, bn). */
+static void
+append(Emitw *W, uint32_t bp, uint32_t bn)
+{
+	uint32_t q = emitw_locals(W, VT_I32, 1), m = emitw_locals(W, VT_I32, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, m);
+	emitw_op_u32(W, OP_LOCAL_SET, q);
+	emitw_op_u32(W, OP_LOCAL_GET, bp);
+	emitw_op_u32(W, OP_LOCAL_GET, bn);
+	emitw_op_u32(W, OP_LOCAL_GET, q);
+	emitw_op_u32(W, OP_LOCAL_GET, m);
+	emitw_op_u32(W, OP_CALL, W->imp_str_append);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, bp);
+	emitw_op_u32(W, OP_LOCAL_GET, bn);
+	emitw_op_u32(W, OP_LOCAL_GET, m);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_SET, bn);
+}
+
+static void
+append_static(Emitw *W, uint32_t bp, uint32_t bn, const char *s, size_t n)
+{
+	emitw_i32c(W, (int32_t)emitw_static(W, s, n));
+	emitw_i32c(W, (int32_t)n);
+	append(W, bp, bn);
+}
+
+/* string_format (LANGUAGE.md §5.1): the values first, in order; then the
+ * template's pieces (rt_format_scan, src/rt/text.c, as the other lanes)
+ * appended to a fresh string; a hole of another type, or a count that
+ * does not match, fails semaprax.string-format.v1 code 1 as the C lane does. */
+static bool
+format(Emitw *W, const HirExpr *e)
+{
+	const HirExpr *lit = e->u.call.nargs > 0 ? e->u.call.args[0] : NULL;
+	if (!lit || lit->kind != HIR_STRING) {
+		emitw_refuse(W, e->span, "the Wasm lane needs a literal `string_format` template");
+		return false;
+	}
+	int nv = e->u.call.nargs;
+	uint32_t *at = spx_xcalloc((size_t)nv + 1, sizeof *at);
+	for (int k = 1; k < nv; k++) {
+		const HirExpr *x = e->u.call.args[k];
+		uint8_t ty[FLAT_MAX];
+		int m = emitw_flat_or_refuse(W, emitw_ty(W, x->type), x->span, ty);
+		if (m < 0 || !emitw_lend(W, x)) {
+			free(at);
+			return false;
+		}
+		at[k] = emitw_locals(W, ty, m);
+		emitw_store(W, at[k], m);
+	}
+	uint32_t bp = emitw_locals(W, VT_I32, 1), bn = emitw_locals(W, VT_I32, 1);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_CALL, W->imp_str_copy);   /* an empty string of its own */
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, bp);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, bn);
+	int fieldk = 1, kind = RT_FORMAT_BRACE;
+	bool bad = false;
+	const uint8_t *t = (const uint8_t *)lit->u.lit.s;
+	size_t n = lit->u.lit.n;
+	for (size_t pos = 0; kind != RT_FORMAT_END;) {
+		size_t start = pos, upto = rt_format_scan(t, n, &pos, &kind);
+		upto += kind == RT_FORMAT_BRACE;
+		if (upto > start)
+			append_static(W, bp, bn, (const char *)t + start, upto - start);
+		if (kind != RT_FORMAT_HOLE)
+			continue;
+		if (fieldk >= nv) {
+			bad = true;
+			break;
+		}
+		const HirExpr *x = e->u.call.args[fieldk];
+		uint32_t a = at[fieldk++];
+		switch (sema_type_info(&W->S->types, emitw_ty(W, x->type))->kind) {
+		case TY_I64: case TY_U8: case TY_USIZE: {
+			TyKind k = sema_type_info(&W->S->types, emitw_ty(W, x->type))->kind;
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			if (k == TY_U8)
+				emitw_op(W, OP_I64_EXTEND_I32_U);
+			decimal(W, k == TY_I64);
+			append(W, bp, bn);
+			break;
+		}
+		case TY_BOOL:
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_open(W, OP_IF, NULL, 0);
+			append_static(W, bp, bn, "true", 4);
+			emitw_op(W, OP_ELSE);
+			append_static(W, bp, bn, "false", 5);
+			emitw_end(W);
+			break;
+		case TY_STRING: case TY_STR:
+			emitw_load(W, a, 2);
+			append(W, bp, bn);
+			break;
+		default:
+			bad = true;
+			break;
+		}
+		if (bad)
+			break;
+	}
+	free(at);
+	if (bad || fieldk != nv)
+		emitw_fail_domain(W, RT_DOM_FORMAT, RT_FORMAT_FAILED);
+	emitw_op_u32(W, OP_LOCAL_GET, bp);
+	emitw_op_u32(W, OP_LOCAL_GET, bn);
+	return true;
+}
+
+/* The owned-string operations: string_concat consumes both operands (rt_str_concat). */
+static bool
+string_op(Emitw *W, const HirExpr *e)
+{
+	int id = e->u.call.builtin->bid;
+	if (id == BI_string_format)
+		return format(W, e);
+	if (id == BI_string_concat) {
+		static const uint8_t pair[2] = { WT_I32, WT_I32 };
+		uint32_t a = emitw_locals(W, pair, 2), b = emitw_locals(W, pair, 2);
+		if (!emitw_own(W, e->u.call.args[0], emitw_ty(W, e->u.call.args[0]->type)))
+			return false;
+		emitw_store(W, a, 2);
+		if (!emitw_own(W, e->u.call.args[1], emitw_ty(W, e->u.call.args[1]->type)))
+			return false;
+		emitw_store(W, b, 2);
+		emitw_load(W, a, 2);
+		emitw_load(W, b, 2);
+		emitw_op_u32(W, OP_CALL, W->imp_str_concat);
+		emitw_oom_check(W);
+		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
+		emitw_op(W, OP_I32_ADD);
+		return true;
+	}
+	if (!emitw_expr(W, e->u.call.args[0]))
+		return false;
+	if (id == BI_string_from_char) {
+		/* UTF-8 into the scratch buffer (src/rt/utf8.c rt_utf8_encode) */
+		uint32_t c = emitw_locals(W, VT_I32, 1);
+		emitw_op_u32(W, OP_LOCAL_SET, c);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_GET, c);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_CALL, W->imp_utf8_encode);
+	} else {
+		decimal(W, id == BI_string_from_i64);
+	}
+	copy_pair(W);
+	return true;
+}
+
+/*
+ * file_read_text (fs.read), as the other lanes (src/emit_c/rt/fs.h): the
+ * read reserves RT_LIMIT_FILE_MAX of the run's RT_LIMIT_FS_BUDGET first,
+ * then the path is checked (rt_fs_path_valid, src/rt/text.c), then the
+ * host reads the file confined below the working directory into a heap
+ * block (its status a filesystem.v1 failure); text that is not UTF-8 is
+ * text.v1 code 3.
+ */
+static bool
+file_read(Emitw *W, const HirExpr *e)
+{
+	if (W->imp_file_read == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`file_read_text` is not granted on this route");
+		return false;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t a = emitw_locals(W, pair, 2), r = emitw_locals(W, VT_I64, 1);
+	if (!emitw_lend(W, e->u.call.args[0]))
+		return false;
+	emitw_store(W, a, 2);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
+	emitw_i64c(W, RT_LIMIT_FILE_MAX);
+	emitw_op(W, OP_I64_ADD);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_fs);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
+	emitw_i64c(W, RT_LIMIT_FS_BUDGET);
+	emitw_op(W, OP_I64_GT_U);
+	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
+	emitw_op(W, OP_I32_EQZ);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_file_read);
+	emitw_op_u32(W, OP_LOCAL_TEE, r);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_LT_S);
+	emitw_open(W, OP_IF, NULL, 0);
+	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, -(int64_t)codes[k]);
+		emitw_op(W, OP_I64_EQ);
+		fail_if(W, RT_DOM_FS, codes[k]);
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, -1);
+	emitw_op(W, OP_I64_EQ);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, "SEMAPRAX runtime failure: out of memory");
+	emitw_fail(W, RT_EXIT_DOMAIN);
+	emitw_end(W);
+	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
+	emitw_end(W);
+	/* (address, length) */
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, 32);
+	emitw_op(W, OP_I64_SHR_U);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_SET, a + 1);
+	emitw_load(W, a, 2);
+	emitw_op_u32(W, OP_CALL, W->imp_utf8_validate);
+	emitw_op_u32(W, OP_LOCAL_GET, a + 1);
+	emitw_op(W, OP_I32_NE);
+	fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
+	emitw_load(W, a, 2);
+	return true;
+}
+
+/*
+ * Bytes (an owned buffer: (address, length) of a heap block, released and
+ * copied as strings are) and [u8; N] (the address of N bytes): the checks
+ * are the other lanes' (semaprax.byte-buffer.v1 code 1), the wide writes
+ * the shared rt_bytes_selector and rt_bytes_write (src/rt/text.c).
+ */
+static bool
+bytes_op(Emitw *W, const HirExpr *e)
+{
+	int id = e->u.call.builtin->bid;
+	HirExpr *const *args = e->u.call.args;
+	if (id == BI_array_as_slice) {
+		if (!emitw_lend(W, args[0]))
+			return false;
+		emitw_i32c(W, (int32_t)sema_type_info(&W->S->types, emitw_ty(W, args[0]->type))->n);
+		return true;
+	}
+	if (id == BI_bytes_copy) {
+		if (!emitw_lend(W, args[0]))
+			return false;
+		copy_pair(W);
+		return true;
+	}
+	if (id == BI_bytes_zeroed) {
+		uint32_t n = emitw_locals(W, VT_I64, 1);
+		if (!emitw_lend(W, args[0]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_TEE, n);
+		emitw_i64c(W, (int64_t)1 << 26);
+		emitw_op(W, OP_I64_GT_U);
+		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op_u32(W, OP_CALL, W->imp_zalloc);
+		emitw_oom_check(W);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+		emitw_op(W, OP_I32_WRAP_I64);
+		return true;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t b = emitw_locals(W, pair, 2), at = emitw_locals(W, VT_I64, 1);
+	if (!emitw_own(W, args[0], emitw_ty(W, args[0]->type)))
+		return false;
+	emitw_store(W, b, 2);
+	if (!emitw_lend(W, args[1]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, at);
+	if (id == BI_bytes_set) {
+		uint32_t v = emitw_locals(W, VT_I32, 1);
+		if (!emitw_lend(W, args[2]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, v);
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		emitw_op(W, OP_I64_GE_U);
+		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_op_u32(W, OP_LOCAL_GET, b);
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op(W, OP_I32_ADD);
+		emitw_op_u32(W, OP_LOCAL_GET, v);
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, 0);
+		emitw_load(W, b, 2);
+		return true;
+	}
+	/* the other operands, in order; then rt_bytes_write(b, n, at, width, bytes, src, sn, from) */
+	uint32_t width = emitw_locals(W, VT_I64, 1), from = emitw_locals(W, VT_I64, 1), bytes = emitw_locals(W, VT_I32, 1);
+	uint32_t src = emitw_locals(W, pair, 2);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, src);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, src + 1);
+	emitw_i64c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, from);
+	if (id == BI_bytes_set5) {
+		uint32_t v = emitw_locals(W, VT_I32, 1);
+		for (int k = 0; k < 5; k++) {
+			if (!emitw_lend(W, args[2 + k]))
+				return false;
+			emitw_op_u32(W, OP_LOCAL_SET, v);
+			emitw_i32c(W, (int32_t)WASM_SCRATCH + k);
+			emitw_op_u32(W, OP_LOCAL_GET, v);
+			emitw_op(W, OP_I32_STORE8);
+			wasm_u32(W->c, 0);
+			wasm_u32(W->c, 0);
+		}
+		emitw_i64c(W, 5);
+		emitw_op_u32(W, OP_LOCAL_SET, width);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_SET, bytes);
+	} else {
+		uint32_t one = emitw_locals(W, VT_I32, 1), sel = emitw_locals(W, VT_I64, 1);
+		if (!emitw_lend(W, args[2]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, one);
+		if (!emitw_lend(W, args[3]))
+			return false;
+		emitw_store(W, src, 2);
+		if (!emitw_lend(W, args[4]))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, sel);
+		emitw_op_u32(W, OP_LOCAL_GET, sel);
+		emitw_i32c(W, id == BI_bytes_set1_or6_or48_from_slice);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 16);
+		emitw_op_u32(W, OP_CALL, W->imp_bytes_selector);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, 0);
+		emitw_op_u32(W, OP_LOCAL_SET, width);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH + 16);
+		emitw_op(W, OP_I64_LOAD);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, 0);
+		emitw_op_u32(W, OP_LOCAL_SET, from);
+		/* width 1: the one byte, from the scratch buffer; else the source's bytes */
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_GET, one);
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, 0);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_i32c(W, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, width);
+		emitw_i64c(W, 1);
+		emitw_op(W, OP_I64_EQ);
+		emitw_op(W, OP_SELECT);
+		emitw_op_u32(W, OP_LOCAL_SET, bytes);
+	}
+	emitw_load(W, b, 2);
+	emitw_op_u32(W, OP_LOCAL_GET, at);
+	emitw_op_u32(W, OP_LOCAL_GET, width);
+	emitw_op_u32(W, OP_LOCAL_GET, bytes);
+	emitw_load(W, src, 2);
+	emitw_op_u32(W, OP_LOCAL_GET, from);
+	emitw_op_u32(W, OP_CALL, W->imp_bytes_write);
+	fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+	emitw_load(W, b, 2);
+	return true;
+}
+
 static bool
 view_builtin(Emitw *W, const HirExpr *e)
 {
 	int id = e->u.call.builtin->bid;
 	static const uint8_t pair[2] = { WT_I32, WT_I32 };
 	uint32_t a = emitw_locals(W, pair, 2), b = 0, i = 0;
-	if (!emitw_expr(W, e->u.call.args[0]))
+	if (!emitw_lend(W, e->u.call.args[0]))
 		return false;
 	emitw_store(W, a, 2);
 	bool two_views = id == BI_str_contains || id == BI_string_contains || id == BI_string_find ||
 			 id == BI_string_compare || id == BI_str_starts_with || id == BI_string_starts_with;
 	if (two_views) {
 		b = emitw_locals(W, pair, 2);
-		if (!emitw_expr(W, e->u.call.args[1]))
+		if (!emitw_lend(W, e->u.call.args[1]))
 			return false;
 		emitw_store(W, b, 2);
 	}
@@ -282,6 +714,8 @@ view_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, b);
 	}
 	view_op(W, id, a, b, i);
+	if (id == BI_string_from_str || id == BI_string_trim || id == BI_string_slice)
+		own_pair(W);   /* a string of its own: a copy when the text lies in the heap */
 	return true;
 }
 
@@ -298,10 +732,27 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 	case BI_byte_get: case BI_byte_len: case BI_byte_range: case BI_string_len_chars: case BI_string_to_i64:
 	case BI_string_from_str: case BI_string_slice: case BI_string_trim:
 		return view_builtin(W, e);
+	case BI_string_concat: case BI_string_format: case BI_string_from_i64: case BI_string_from_usize:
+	case BI_string_from_char:
+		return string_op(W, e);
+	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len: case BI_map_new:
+	case BI_map_remove: case BI_map_set: case BI_map_value_at: case BI_set_has: case BI_set_insert: case BI_set_key_at:
+	case BI_set_len: case BI_set_new: case BI_set_remove:
+		return emitw_map_builtin(W, e);
+	case BI_file_read_text:
+		return file_read(W, e);
+	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:
+	case BI_bytes_set1_or5_from_slice: case BI_bytes_set1_or6_or48_from_slice:
+		return bytes_op(W, e);
+	case BI_vec_capacity: case BI_vec_clear: case BI_vec_clone_at: case BI_vec_get: case BI_vec_into_iter:
+	case BI_vec_len: case BI_vec_push: case BI_vec_reserve_exact: case BI_vec_set: case BI_vec_sort:
+	case BI_vec_with_capacity: case BI_iter_next: case BI_box_new: case BI_box_get: case BI_box_into_inner:
+		return emitw_vec_builtin(W, e);
 	case BI_string_as_str: case BI_str_as_bytes: case BI_i64_from_i32: case BI_i64_from_u8: case BI_usize_from_u8:
 	case BI_f64_from_i64: case BI_i64_from_usize: case BI_usize_from_i64: case BI_string_len: case BI_str_len_bytes:
 	case BI_str_is_empty: case BI_string_is_empty: case BI_stdout_write: case BI_stderr_write: case BI_args_len:
 	case BI_u8_from_i64: case BI_i64_from_f64: case BI_char_from_u8: case BI_char_from_i64: case BI_arg_utf8:
+	case BI_bytes_as_slice:
 		break;
 	default:
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` yet", b->name);
@@ -312,7 +763,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return false;
 	}
 	for (int i = 0; i < e->u.call.nargs; i++)
-		if (!emitw_expr(W, e->u.call.args[i]))
+		if (!emitw_lend(W, e->u.call.args[i]))
 			return false;
 	switch (id) {
 	case BI_i64_from_i32: emitw_op(W, OP_I64_EXTEND_I32_S); break;

@@ -12,6 +12,9 @@
  *            spx.arg(i) -> i64         argument i as (address << 32 | length), -1 when
  *                                      out of range (process.args.read: the host
  *                                      copies the arguments to `args_base` first)
+ *            spx.file_read(p, n) -> i64  fs.read: the file at the (checked) path read
+ *                                      into a heap block, (address << 32 | length),
+ *                                      or -status (semaprax.filesystem.v1), -1 out of memory
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
@@ -22,7 +25,12 @@
  *            rt.rt_char_literal(out, cp) -> length              (src/rt/text.c)
  *            rt.rt_slice_check(p, n, start, end) -> 0 or code   (src/rt/text.c)
  *            rt.rt_i64_from_f64(d, out) -> 0 or code            (src/rt/num.c)
- *   exports  main() -> i64
+ *            rt.rt_heap_init, rt_free, rt_str_*, rt_block_*, rt_zalloc, rt_cell_alloc,
+ *              rt_sort_slots, rt_slot_find, rt_slots_open/close   (src/rt/heap.c)
+ *            rt.rt_vec_reserve_target (coll.c), rt_bytes_write/selector,
+ *              rt_fs_path_valid (text.c), rt_utf8_encode/validate (utf8.c)
+ *   exports  main() -> i64             (first rt_heap_init: the heap begins above
+ *                                      the data and argument pages)
  *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
  *            `semaprax.rt`: the shared runtime module's bytes.
  * The host stages stdout and stderr and publishes them after `main`
@@ -98,8 +106,8 @@ emitw_i64c(Emitw *W, int64_t v)
 	wasm_s64(W->c, v);
 }
 
-static uint32_t
-fresh_locals(Emitw *W, const uint8_t *types, int n)
+uint32_t
+emitw_fresh_locals(Emitw *W, const uint8_t *types, int n)
 {
 	uint32_t base = W->nwparams + (uint32_t)W->ltypes.len;
 	for (int i = 0; i < n; i++)
@@ -111,7 +119,7 @@ uint32_t
 emitw_locals(Emitw *W, const uint8_t *types, int n)
 {
 	if (n != 1)
-		return fresh_locals(W, types, n);
+		return emitw_fresh_locals(W, types, n);
 	uint32_t x = UINT32_MAX;
 	/* the most recently freed local of that type (a linear search: deterministic) */
 	for (int i = W->spare.len - 1; i >= 0; i--) {
@@ -123,7 +131,7 @@ emitw_locals(Emitw *W, const uint8_t *types, int n)
 		}
 	}
 	if (x == UINT32_MAX)
-		x = fresh_locals(W, types, 1);
+		x = emitw_fresh_locals(W, types, 1);
 	VEC_PUSH(W->live, x);
 	return x;
 }
@@ -196,11 +204,12 @@ emitw_target(const Emitw *W, const HirExpr *e)
 }
 
 static int
-flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
+flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 {
 	if (at < 0 || level > 16)
-		return -1;
+		return -1;   /* also a type that holds itself through a Box or a collection */
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	uint8_t elem[FLAT_MAX];   /* an element's flat layout: checked, laid out elsewhere */
 	switch (ti->kind) {
 	case TY_I64: case TY_USIZE:
 		if (at + 1 > FLAT_MAX)
@@ -222,12 +231,45 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 			return -1;
 		out[at] = WT_F32;
 		return at + 1;
-	case TY_STR: case TY_SLICE: case TY_STRING:
+	case TY_ARRAY:   /* [u8; N]: the address of its bytes (a constant array lies in static data) */
+		if (at + 1 > FLAT_MAX)
+			return -1;
+		out[at] = WT_I32;
+		return at + 1;
+	case TY_STR: case TY_SLICE: case TY_STRING: case TY_BYTES:
 		if (at + 2 > FLAT_MAX)
 			return -1;
 		out[at] = WT_I32;
 		out[at + 1] = WT_I32;
+		if (mask && (ti->kind == TY_STRING || ti->kind == TY_BYTES))
+			mask[at] = 1;   /* an owned string's address: released, cloned, zeroed when moved */
 		return at + 2;
+	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
+		int n = ti->kind == TY_VEC ? 3 : 4;
+		if (at + n > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			out[at + i] = WT_I32;
+		if (mask)
+			mask[at] = mask[at + 1] = 1;   /* a move zeroes the length too: a released empty Vec reads no element */
+		return at + n;
+	}
+	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
+		if (at + 1 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+			return -1;
+		out[at] = WT_I32;
+		if (mask)
+			mask[at] = 1;
+		return at + 1;
+	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
+		if (at + 4 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0 ||
+		    (ti->kind == TY_MAP && flat_rec(W, ti->args[1], elem, NULL, 0, level + 1) < 0))
+			return -1;
+		for (int i = 0; i < 4; i++)
+			out[at + i] = WT_I32;
+		if (mask)
+			mask[at] = mask[at + 1] = mask[at + 2] = 1;   /* both blocks and the length */
+		return at + 4;
 	case TY_UNIT:
 		return at;
 	case TY_FN:
@@ -241,7 +283,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
 			for (int i = 0; i < s->nfields && at >= 0; i++)
-				at = flat_rec(W, sema_field_type(W->S, t, i), out, at, level + 1);
+				at = flat_rec(W, sema_field_type(W->S, t, i), out, mask, at, level + 1);
 			return at;
 		}
 		if (s->kind == SK_VARIANT) {
@@ -250,7 +292,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, int at, int level)
 			out[at++] = WT_I32;
 			for (int c = 0; c < s->ncases && at >= 0; c++)
 				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
-					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, at, level + 1);
+					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, mask, at, level + 1);
 			return at;
 		}
 		return -1;   /* resources, interfaces */
@@ -264,7 +306,15 @@ int
 emitw_flat(Emitw *W, TypeId t, uint8_t *out)
 {
 	uint8_t tmp[FLAT_MAX];
-	return flat_rec(W, t, out ? out : tmp, 0, 0);
+	return flat_rec(W, t, out ? out : tmp, NULL, 0, 0);
+}
+
+int
+emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask)
+{
+	uint8_t tmp[FLAT_MAX];
+	memset(mask, 0, FLAT_MAX);
+	return flat_rec(W, t, tmp, mask, 0, 0);
 }
 
 int
@@ -485,6 +535,18 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 			continue;
 		uint8_t ty[FLAT_MAX];
 		int n = emitw_flat(W, in->slot_type[i], ty);
+		if (sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN) {
+			/* a captured function value lives in a cell: env holds its address (expr.c fn_value) */
+			for (int k = 0; k < n; k++) {
+				emitw_op_u32(W, OP_LOCAL_GET, e);
+				emitw_op(W, OP_I32_WRAP_I64);
+				emitw_op(W, ty[k] == WT_I64 ? OP_I64_LOAD : OP_I32_LOAD);
+				wasm_u32(W->c, ty[k] == WT_I64 ? 3 : 2);
+				wasm_u32(W->c, (uint32_t)k * 8u);
+			}
+			e++;
+			continue;
+		}
 		for (int k = 0; k < n; k++) {
 			emitw_op_u32(W, OP_LOCAL_GET, e++);
 			emitw_from_env(W, ty[k]);
@@ -501,7 +563,7 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 }
 
 /* The i64 slots a function value carries: the most any closure captures
- * (a closure capturing a function value is refused where it is made). */
+ * (a captured function value takes one: the address of its cell). */
 static int
 env_slots(Emitw *W)
 {
@@ -512,7 +574,9 @@ env_slots(Emitw *W)
 		const HirFunc *f = &W->H->funcs[in->func];
 		int n = 0;
 		for (int i = f->nparams; i < f->nlocals; i++) {
-			int k = emitw_wparam(f, i) ? emitw_flat(W, in->slot_type[i], NULL) : 0;
+			int k = !emitw_wparam(f, i) ? 0
+			      : sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN ? 1   /* a cell's address */
+			      : emitw_flat(W, in->slot_type[i], NULL);
 			n += k > 0 ? k : 0;
 		}
 		if (n > most)
@@ -636,6 +700,21 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		char_text(W);
 		return true;
+	case TY_ARRAY: {
+		char txt[48];
+		snprintf(txt, sizeof txt, "<array u8 x%" PRIu64 ">", ti->n);
+		emitw_text(W, txt);
+		return true;
+	}
+	case TY_BYTES: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		emitw_op(W, OP_I32_EQZ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "<moved>");
+		emitw_op(W, OP_ELSE);
+		emitw_text(W, "<data>");
+		emitw_end(W);
+		return true;
 	case TY_STRING:
 		/* a moved string's address is 0 (expr.c) */
 		emitw_op_u32(W, OP_LOCAL_GET, base);
@@ -710,6 +789,8 @@ emit_function(Emitw *W, int k)
 	W->ltypes.len = 0;
 	W->live.len = 0;
 	W->spare.len = 0;
+	W->notemps = 0;
+	W->olive.len = 0;
 	W->depth = 0;
 	free(W->slot_base);
 	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
@@ -728,7 +809,7 @@ emit_function(Emitw *W, int k)
 		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, ty);
 		if (n < 0)
 			break;
-		W->slot_base[i] = fresh_locals(W, ty, n);
+		W->slot_base[i] = emitw_fresh_locals(W, ty, n);
 	}
 	uint8_t rt[FLAT_MAX];
 	int nr = emitw_flat(W, in->result, rt);
@@ -758,6 +839,7 @@ emit_function(Emitw *W, int k)
 		contract_checks(W, f, true, f->ensures, f->nensures);
 		emitw_load(W, r, nr);
 	}
+	emitw_epilogue(W);   /* the result stays on the stack below the releases */
 	if (W->failed)
 		goto out;
 	/* the local declarations, run-length encoded */
@@ -795,6 +877,9 @@ imports(Emitw *W)
 		W->imp_stdout = wasm_import_func(W->m, "spx", "stdout", wasm_type(W->m, ii, 2, NULL, 0));
 	if (g && g->stderr_write)
 		W->imp_stderr = wasm_import_func(W->m, "spx", "stderr", wasm_type(W->m, ii, 2, NULL, 0));
+	W->imp_file_read = UINT32_MAX;
+	if (g && hir_grants(g, "fs.read"))
+		W->imp_file_read = wasm_import_func(W->m, "spx", "file_read", wasm_type(W->m, ii, 2, i64r, 1));
 	if (g && g->args_read) {
 		W->imp_args_len = wasm_import_func(W->m, "spx", "args_len", wasm_type(W->m, NULL, 0, i64r, 1));
 		W->imp_arg = wasm_import_func(W->m, "spx", "arg", wasm_type(W->m, i64r, 1, i64r, 1));
@@ -814,6 +899,31 @@ imports(Emitw *W)
 	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
 	W->imp_slice_check = wasm_import_func(W->m, "rt", "rt_slice_check", wasm_type(W->m, slice, 4, i1, 1));
 	W->imp_char_literal = wasm_import_func(W->m, "rt", "rt_char_literal", wasm_type(W->m, ii, 2, i1, 1));
+	/* the heap (src/rt/heap.c) */
+	W->imp_heap_init = wasm_import_func(W->m, "rt", "rt_heap_init", wasm_type(W->m, ii, 2, NULL, 0));
+	W->imp_free = wasm_import_func(W->m, "rt", "rt_free", wasm_type(W->m, i1, 1, NULL, 0));
+	W->imp_str_own = wasm_import_func(W->m, "rt", "rt_str_own", wasm_type(W->m, ii, 2, i1, 1));
+	W->imp_str_copy = wasm_import_func(W->m, "rt", "rt_str_copy", wasm_type(W->m, ii, 2, i1, 1));
+	W->imp_str_append = wasm_import_func(W->m, "rt", "rt_str_append", wasm_type(W->m, i4, 4, i1, 1));
+	W->imp_str_concat = wasm_import_func(W->m, "rt", "rt_str_concat", wasm_type(W->m, i4, 4, i1, 1));
+	W->imp_utf8_encode = wasm_import_func(W->m, "rt", "rt_utf8_encode", wasm_type(W->m, ii, 2, i1, 1));
+	W->imp_path_valid = wasm_import_func(W->m, "rt", "rt_fs_path_valid", wasm_type(W->m, ii, 2, i1, 1));
+	W->imp_utf8_validate = wasm_import_func(W->m, "rt", "rt_utf8_validate", wasm_type(W->m, ii, 2, i1, 1));
+	W->imp_zalloc = wasm_import_func(W->m, "rt", "rt_zalloc", wasm_type(W->m, i1, 1, i1, 1));
+	static const uint8_t bw[8] = { WT_I32, WT_I32, WT_I64, WT_I64, WT_I32, WT_I32, WT_I32, WT_I64 };
+	W->imp_bytes_write = wasm_import_func(W->m, "rt", "rt_bytes_write", wasm_type(W->m, bw, 8, i1, 1));
+	static const uint8_t bs[4] = { WT_I64, WT_I32, WT_I32, WT_I32 };
+	W->imp_bytes_selector = wasm_import_func(W->m, "rt", "rt_bytes_selector", wasm_type(W->m, bs, 4, NULL, 0));
+	static const uint8_t i5[5] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
+	W->imp_slot_find = wasm_import_func(W->m, "rt", "rt_slot_find", wasm_type(W->m, i5, 5, i1, 1));
+	W->imp_slots_open = wasm_import_func(W->m, "rt", "rt_slots_open", wasm_type(W->m, i4, 4, NULL, 0));
+	W->imp_slots_close = wasm_import_func(W->m, "rt", "rt_slots_close", wasm_type(W->m, i4, 4, NULL, 0));
+	W->imp_cell = wasm_import_func(W->m, "rt", "rt_cell_alloc", wasm_type(W->m, i1, 1, i1, 1));
+	W->imp_block_clone = wasm_import_func(W->m, "rt", "rt_block_clone", wasm_type(W->m, i3, 3, i1, 1));
+	W->imp_block_grow = wasm_import_func(W->m, "rt", "rt_block_grow", wasm_type(W->m, i3, 3, i1, 1));
+	W->imp_sort = wasm_import_func(W->m, "rt", "rt_sort_slots", wasm_type(W->m, i4, 4, NULL, 0));
+	static const uint8_t reserve[3] = { WT_I64, WT_I64, WT_I32 };
+	W->imp_reserve = wasm_import_func(W->m, "rt", "rt_vec_reserve_target", wasm_type(W->m, reserve, 3, i1, 1));
 }
 
 static void
@@ -855,9 +965,21 @@ emitw_web_scalar(TypeId t)
 	return t == T_I64 || t == T_I32 || t == T_U8 || t == T_USIZE || t == T_BOOL || t == T_F64 || t == T_CHAR;
 }
 
+/* A wrapper's first act: the heap begins above the data and argument pages. */
+static void
+heap_init(Emitw *W, Buf *code, uint32_t heap_base)
+{
+	wasm_byte(code, OP_I32_CONST);
+	wasm_s32(code, (int32_t)heap_base);
+	wasm_byte(code, OP_I32_CONST);
+	wasm_s32(code, 0);
+	wasm_byte(code, OP_CALL);
+	wasm_u32(code, W->imp_heap_init);
+}
+
 /* build --target web: a wrapper per export, as main's (frame count 0). */
 static void
-export_wrappers(Emitw *W, const uint32_t *index, char **names)
+export_wrappers(Emitw *W, const uint32_t *index, char **names, uint32_t heap_base)
 {
 	for (int k = 0; k < W->o->nexports; k++) {
 		const HirFunc *xf = &W->H->funcs[W->o->exports[k]];
@@ -869,6 +991,7 @@ export_wrappers(Emitw *W, const uint32_t *index, char **names)
 		int wi = wasm_func_add(W->m, wasm_type(W->m, params, np, res, nr));
 		WasmFunc *wf = &W->m->funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
+		heap_init(W, &wf->code, heap_base);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		for (int i = 0; i < np; i++) {
@@ -919,6 +1042,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	imports(&W);
 	wasm_import_memory(W.m, "env", "memory", 1);   /* the real minimum: the metadata's pages */
 	W.g_out = wasm_global_add(W.m, WT_I32, true, 0);
+	W.g_fs = wasm_global_add(W.m, WT_I64, true, 0);
 	const HirFunc *mf = &H->funcs[entry];
 	Span mspan = mf->sym >= 0 ? sema_sym(W.S, mf->sym)->span : (Span){0};
 	if (sema_type_info(&W.S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
@@ -939,23 +1063,24 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);
 	if (!W.failed) {
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data->len + 65535) / 65536);
+		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own; the heap follows */
+		uint32_t args_base = pages * 65536u;
+		if (W.imp_arg != UINT32_MAX)
+			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		static const uint8_t i64r[1] = { WT_I64 };
 		int wi = wasm_func_add(W.m, wasm_type(W.m, NULL, 0, i64r, 1));
 		WasmFunc *wf = &W.m->funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
+		heap_init(&W, &wf->code, pages * 65536u);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(W.m, "main", 0, (uint32_t)W.m->nfunc_imports + (uint32_t)wi);
-		export_wrappers(&W, export_index, export_names);
+		export_wrappers(&W, export_index, export_names, pages * 65536u);
 		if (W.data->len)
 			wasm_data(W.m, WASM_DATA_BASE, W.data->data, W.data->len);
-		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data->len + 65535) / 65536);
-		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own */
-		uint32_t args_base = pages * 65536u;
-		if (W.imp_arg != UINT32_MAX)
-			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		for (int i = 0; i < W.m->imports.len; i++)
 			if (W.m->imports.items[i].type < 0)
 				W.m->imports.items[i].min_pages = pages;
@@ -968,6 +1093,8 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	VEC_FREE(W.ltypes);
 	VEC_FREE(W.live);
 	VEC_FREE(W.spare);
+	VEC_FREE(W.olive);
+	free(W.otemps);
 	for (int k = 0; k < o->nexports; k++)
 		free(export_names[k]);
 	free(export_names);

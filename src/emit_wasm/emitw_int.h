@@ -5,11 +5,15 @@
  *   expr.c   expressions and statements
  *   match.c  match, patterns, `?`
  *   builtin.c the compiler-owned operations
+ *   own.c    release, clone and move of owned heap values
+ *   vec.c    Vec, Iter, Box and `for`;  map.c  Map and Set
  *
  * Values are flattened: a value of type T is the sequence of Wasm values
  * flat(T) — i64 for i64/usize, i32 for i32/u8/bool/char, f64/f32 for the
- * floats, (pointer, length) i32 pairs for str, Slice<u8> and the string
- * literals (static data: nothing is allocated, so nothing is released),
+ * floats, (pointer, length) i32 pairs for str, Slice<u8>, string and
+ * Bytes (an owned one in the heap of src/rt/heap.c, or static data: own.c),
+ * (address, length, capacity[, position]) for Vec (Iter), (keys, values,
+ * length, capacity) for Map/Set, an address for Box and [u8; N],
  * the fields in declaration order for a record (a class: its effective
  * fields), the tag (i32) followed by every case's fields for a variant, and
  * for a function value its table slot (i32) and `env` i64 slots holding
@@ -54,6 +58,10 @@ typedef struct Emitw {
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
 	/* imports (UINT32_MAX: not imported) */
+	uint32_t imp_cell, imp_slot_find, imp_slots_open, imp_slots_close;
+	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
+	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
+	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
@@ -76,6 +84,9 @@ typedef struct Emitw {
 	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
 	VEC(uint32_t) spare;  /* single temporaries free for reuse */
 	uint32_t nwparams;    /* Wasm parameters (depth + flattened) */
+	struct EmitwOwned { uint32_t base; TypeId t; } *otemps;   /* owned temporaries of the function (own.c) */
+	int notemps, capotemps;
+	VEC(int) olive;       /* indices into otemps still to release, innermost statement's last */
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;
@@ -105,6 +116,8 @@ int emitw_target(const Emitw *W, const HirExpr *e);
  * (emitw_temps_mark/release): no value outlives its statement in a
  * temporary, and V8 bounds a function's locals (50,000). */
 uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
+/* n locals of their own, never reused (what the epilogue still reads). */
+uint32_t emitw_fresh_locals(Emitw *W, const uint8_t *types, int n);
 int emitw_temps_mark(Emitw *W);
 void emitw_temps_release(Emitw *W, int mark);
 /* Pops n values (top last) into locals base..base+n-1 / pushes them. */
@@ -133,6 +146,62 @@ void emitw_from_env(Emitw *W, uint8_t vt);
 /* Checks record t's invariants on the value in locals base… (if it has any). */
 void emitw_invariants(Emitw *W, TypeId t, uint32_t base);
 
+/* emit.c: flat(t) with mask[i] = 1 where a move zeroes (an owned string's,
+ * Bytes', Box's address; a Vec's, Iter's, Map's or Set's addresses and
+ * length); its length, or -1. */
+int emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask);
+
+/* own.c — ownership of heap values (owned strings and what holds them):
+ * the C lane's model (emit_c/emit_expr.c) in Wasm.  An expression's value
+ * is fresh (the lane owns it: a move, a call, an aggregate, a branch) or
+ * borrowed (a slot read, a field).  A consuming position takes a fresh
+ * value (a borrowed one is cloned: emitw_own); a lending position holds a
+ * fresh one in an owned temporary released at the end of its statement
+ * (emitw_lend).  Slots are released at their block's end and, all of
+ * them, in the function's epilogue (release zeroes, so twice is once). */
+bool emitw_has_heap(Emitw *W, TypeId t);
+bool emitw_fresh(Emitw *W, const HirExpr *e);
+bool emitw_own(Emitw *W, const HirExpr *e, TypeId as);
+bool emitw_lend(Emitw *W, const HirExpr *e);
+/* Releases (and zeroes) the heap parts of the value of type t in locals base…. */
+void emitw_release(Emitw *W, uint32_t base, TypeId t);
+/* Zeroes them (a move out). */
+void emitw_zero_heap(Emitw *W, uint32_t base, TypeId t);
+/* Clones the heap parts of the value of type t on the stack. */
+void emitw_clone(Emitw *W, TypeId t);
+/* The fresh value of type t on the stack becomes an owned temporary (reloaded). */
+void emitw_hold(Emitw *W, TypeId t);
+/* The same without the reload: the temporary's first local. */
+uint32_t emitw_hold_base(Emitw *W, TypeId t);
+/* Vec/Iter storage: every flat value of an element in an 8-byte slot. */
+TypeId emitw_elem_ty(Emitw *W, TypeId vec);
+int emitw_elem_size(Emitw *W, TypeId elem);
+/* Pushes the value of type vt in slot `slot` at the address in local a. */
+void emitw_mem_load(Emitw *W, uint32_t a, uint8_t vt, int slot);
+/* Pushes / pops (stores) an element of type t at the address in local a; zeroes one. */
+void emitw_elem_load(Emitw *W, uint32_t a, TypeId t);
+void emitw_elem_store(Emitw *W, uint32_t a, TypeId t);
+void emitw_elem_zero(Emitw *W, uint32_t a, TypeId t);
+/* local addr = local ptr + local i * esz (i32). */
+void emitw_elem_addr(Emitw *W, uint32_t ptr, uint32_t i, int esz, uint32_t addr);
+/* Releases the heap parts of the len elements of type t at ptr (locals). */
+void emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t);
+/* vec.c: the Vec and Iter operations, and `for`. */
+bool emitw_vec_builtin(Emitw *W, const HirExpr *e);
+bool emitw_for(Emitw *W, const HirStmt *s);
+/* map.c: the Map and Set operations. */
+bool emitw_map_builtin(Emitw *W, const HirExpr *e);
+/* Clones the storage of the Vec (p, len, cap) in locals into p, then its elements. */
+void emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem);
+/* Releases the owned temporaries taken since mark. */
+int emitw_otemps_mark(Emitw *W);
+void emitw_otemps_release(Emitw *W, int mark);
+/* The epilogue: every owned slot (reverse order), then every temporary. */
+void emitw_epilogue(Emitw *W);
+/* After a call returning an address: fails with the native lane's
+ * out-of-memory line (status 73) when it is 0; the address stays. */
+void emitw_oom_check(Emitw *W);
+
 /* expr.c */
 bool emitw_expr(Emitw *W, const HirExpr *e);
 /* Evaluates e for its effects only (a statement: nothing is left). */
@@ -146,6 +215,8 @@ bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
 /* e's values as type `to`: a class value as one of its ancestors keeps the
  * ancestor's fields, which come first (LANGUAGE.md §4.6). */
 bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
+/* The conversion alone: e's values, already on the stack, as type `to`. */
+bool emitw_expr_conv(Emitw *W, const HirExpr *e, TypeId to);
 
 /* builtin.c: a CALL_BUILTIN's values, or a refusal */
 bool emitw_builtin(Emitw *W, const HirExpr *e);

@@ -305,7 +305,7 @@ binary(Emitw *W, const HirExpr *e)
 			     sema_type_name(W->S, emitw_ty(W, e->u.bin.l->type)));
 		return false;
 	}
-	if (!emitw_expr(W, e->u.bin.l) || !emitw_expr(W, e->u.bin.r))
+	if (!emitw_lend(W, e->u.bin.l) || !emitw_lend(W, e->u.bin.r))
 		return false;
 	return op >= BIN_EQ && op <= BIN_GE ? compare(W, e) : arith(W, e);
 }
@@ -391,6 +391,10 @@ call_value(Emitw *W, const HirExpr *e)
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
 	for (int i = 0; i < e->u.call.nargs; i++) {
+		if (emitw_has_heap(W, ti->args[i])) {
+			emitw_refuse(W, e->span, "the Wasm lane does not pass owned values through function values yet");
+			return false;
+		}
 		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
 		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_expr_as(W, e->u.call.args[i], ti->args[i]))
 			return false;
@@ -426,18 +430,34 @@ fn_value(Emitw *W, const HirExpr *e)
 		int saved = W->env;
 		W->env = -1;
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
-			int m = emitw_flat(W, emitw_slot_ty(W, e->u.closure.captures[k]), NULL);
+			TypeId ct = emitw_slot_ty(W, e->u.closure.captures[k]);
+			int m = sema_type_info(&W->S->types, ct)->kind == TY_FN ? 1 : emitw_flat(W, ct, NULL);
+			if (m > 0 && emitw_has_heap(W, ct))
+				m = -1;   /* an owned capture: refused below */
 			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
 		}
 		W->env = saved;
 		if (used < 0 || used > W->env) {
-			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing function values or more than 8 values yet");
+			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing owned values, records of function values or more than 8 values yet");
 			return false;
 		}
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
 			HirSlot c = e->u.closure.captures[k];
 			uint8_t ty[FLAT_MAX];
 			int m = emitw_flat(W, emitw_slot_ty(W, c), ty);
+			if (sema_type_info(&W->S->types, emitw_slot_ty(W, c))->kind == TY_FN) {
+				/* a function value in a cell (never released, as the C lane's spx_cell): its address */
+				uint32_t a = emitw_locals(W, VT_I32, 1);
+				emitw_i32c(W, 8 * m);
+				emitw_op_u32(W, OP_CALL, W->imp_cell);
+				emitw_oom_check(W);
+				emitw_op_u32(W, OP_LOCAL_SET, a);
+				emitw_load(W, W->slot_base[c], m);
+				emitw_elem_store(W, a, emitw_slot_ty(W, c));
+				emitw_op_u32(W, OP_LOCAL_GET, a);
+				emitw_to_env(W, WT_I32);
+				continue;
+			}
 			for (int j = 0; j < m; j++) {
 				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
 				emitw_to_env(W, ty[j]);
@@ -479,9 +499,14 @@ call(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
-	for (int i = 0; i < e->u.call.nargs; i++)
-		if (!emitw_expr_as(W, e->u.call.args[i], imp ? imp->params[i].type : in->slot_type[i]))
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		TypeId want = imp ? imp->params[i].type : in->slot_type[i];   /* an import: the caller's type table */
+		/* a borrowing parameter lends (a fresh argument is released after the statement); any other consumes */
+		bool ok = callee->locals[i].lent ? emitw_lend(W, e->u.call.args[i]) && emitw_expr_conv(W, e->u.call.args[i], want)
+						 : emitw_own(W, e->u.call.args[i], want);
+		if (!ok)
 			return false;
+	}
 	emitw_op_u32(W, OP_CALL, idx);
 	return true;
 }
@@ -497,7 +522,7 @@ aggregate(Emitw *W, const HirExpr *e)
 		return false;
 	uint32_t v = emitw_locals(W, ty, n);
 	if (e->kind == HIR_WITH) {
-		if (!emitw_expr(W, e->u.agg.base))
+		if (!emitw_own(W, e->u.agg.base, emitw_ty(W, e->type)))
 			return false;
 		emitw_store(W, v, n);
 	} else if (e->kind == HIR_VARIANT) {
@@ -516,13 +541,32 @@ aggregate(Emitw *W, const HirExpr *e)
 		TypeId ft = e->kind == HIR_VARIANT ? sema_case_field_type(W->S, emitw_ty(W, e->type), e->u.agg.case_index, f)
 						   : sema_field_type(W->S, emitw_ty(W, e->type), f);
 		int m = emitw_flat(W, ft, NULL);
-		if (!emitw_expr_as(W, x, ft))
+		if (!emitw_own(W, x, ft))
 			return false;
+		if (e->kind == HIR_WITH)
+			emitw_release(W, v + (uint32_t)off, ft);   /* the replaced value, once the new one is complete */
 		emitw_store(W, v + (uint32_t)off, m);
 	}
 	if (e->kind != HIR_VARIANT)
 		emitw_invariants(W, emitw_ty(W, e->type), v);
 	emitw_load(W, v, n);
+	return true;
+}
+
+/* The locals of a place: a slot read, or a field of one. */
+static bool
+place(Emitw *W, const HirExpr *e, uint32_t *base)
+{
+	if (e->kind == HIR_LOCAL) {
+		*base = W->slot_base[e->u.slot];
+		return true;
+	}
+	if (e->kind != HIR_FIELD || !place(W, e->u.field.base, base))
+		return false;
+	const TypeInfo *bi = sema_type_info(&W->S->types, emitw_ty(W, e->u.field.base->type));
+	if (bi->kind != TY_NOMINAL)
+		return false;
+	*base += (uint32_t)emitw_field_off(W, emitw_ty(W, e->u.field.base->type), e->u.field.field);
 	return true;
 }
 
@@ -541,14 +585,20 @@ field(Emitw *W, const HirExpr *e)
 	if (m < 0)
 		return false;
 	uint32_t b;
-	if (base->kind == HIR_LOCAL || base->kind == HIR_MOVE) {
-		b = W->slot_base[base->u.slot];
+	if (place(W, base, &b)) {
+		/* a slot or a field of one: read in place (a take zeroes what moved out) */
+	} else if (emitw_fresh(W, base) && emitw_has_heap(W, emitw_ty(W, base->type))) {
+		if (!emitw_expr(W, base))
+			return false;
+		b = emitw_hold_base(W, emitw_ty(W, base->type));   /* released after the statement */
 	} else {
 		int n;
 		if (!to_locals(W, base, &b, &n))
 			return false;
 	}
 	emitw_load(W, b + (uint32_t)off, m);
+	if (e->u.field.take)
+		emitw_zero_heap(W, b + (uint32_t)off, emitw_ty(W, e->type));
 	return true;
 }
 
@@ -633,11 +683,10 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		if (n < 0)
 			return false;
 		emitw_load(W, W->slot_base[e->u.slot], n);
-		if (e->kind == HIR_MOVE && kind_of(W, emitw_ty(W, e->type)) == TY_STRING) {
-			/* a moved string reads as moved in a contract report (no static address is 0) */
-			emitw_i32c(W, 0);
-			emitw_op_u32(W, OP_LOCAL_SET, W->slot_base[e->u.slot]);
-		}
+		/* a moved value is not released again, and a moved string reads as moved in a
+		 * contract report (no static address is 0) */
+		if (e->kind == HIR_MOVE)
+			emitw_zero_heap(W, W->slot_base[e->u.slot], emitw_ty(W, e->type));
 		return true;
 	}
 	case HIR_UNARY: return unary(W, e);
@@ -654,9 +703,22 @@ emitw_expr(Emitw *W, const HirExpr *e)
 	case HIR_MATCH: return emitw_match(W, e, emitw_ty(W, e->type));
 	case HIR_FUNC: case HIR_CLOSURE:
 		return fn_value(W, e);
-	case HIR_ARRAY:
-		emitw_refuse(W, e->span, "the Wasm lane does not support arrays yet");
-		return false;
+	case HIR_ARRAY: {
+		/* [u8; N] of constants: its bytes in static data (arrays are never written) */
+		char *bytes = spx_xmalloc((size_t)e->u.array.n + 1);
+		for (int i = 0; i < e->u.array.n; i++) {
+			const HirExpr *x = e->u.array.elems[i];
+			if (x->kind != HIR_INT) {
+				free(bytes);
+				emitw_refuse(W, x->span, "the Wasm lane supports arrays of constants only yet");
+				return false;
+			}
+			bytes[i] = (char)(uint8_t)x->u.lit.i;
+		}
+		emitw_i32c(W, (int32_t)emitw_static(W, bytes, (size_t)e->u.array.n));
+		free(bytes);
+		return true;
+	}
 	}
 	emitw_refuse(W, e->span, "the Wasm lane does not support this expression of type `%s` yet", sema_type_name(W->S, emitw_ty(W, e->type)));
 	return false;
@@ -665,14 +727,22 @@ emitw_expr(Emitw *W, const HirExpr *e)
 bool
 emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 {
-	if (!emitw_expr(W, e))
-		return false;
+	return emitw_expr(W, e) && emitw_expr_conv(W, e, to);
+}
+
+bool
+emitw_expr_conv(Emitw *W, const HirExpr *e, TypeId to)
+{
 	if (emitw_ty(W, e->type) == to)
 		return true;
 	int nf = emitw_flat(W, emitw_ty(W, e->type), NULL), nt = emitw_flat(W, to, NULL);
 	const TypeInfo *a = sema_type_info(&W->S->types, emitw_ty(W, e->type)), *b = sema_type_info(&W->S->types, to);
 	if (a->kind == TY_NOMINAL && b->kind == TY_NOMINAL && sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS &&
 	    sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS && sema_class_upcast(W->S, emitw_ty(W, e->type), to) && nf >= nt) {
+		if (emitw_has_heap(W, emitw_ty(W, e->type)) != emitw_has_heap(W, to)) {
+			emitw_refuse(W, e->span, "the Wasm lane does not drop owned fields in an upcast yet");
+			return false;
+		}
 		drop_n(W, nf - nt);   /* the child's own fields, on top */
 		return true;
 	}
@@ -688,12 +758,41 @@ emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 
 static bool stmt_kind(Emitw *W, const HirStmt *s);
 
+/* Might a value of type t be a view (str, Slice<u8>, or a record holding one)? */
+static bool
+may_view(Emitw *W, TypeId t, int level)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
+		return true;
+	if (ti->kind != TY_NOMINAL || level > 16)
+		return false;
+	Sym *s = sema_sym(W->S, (SymId)ti->decl);
+	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+		for (int i = 0; i < s->nfields; i++)
+			if (may_view(W, sema_field_type(W->S, t, i), level + 1))
+				return true;
+	} else if (s->kind == SK_VARIANT) {
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				if (may_view(W, sema_case_field_type(W->S, t, c, i), level + 1))
+					return true;
+	}
+	return false;
+}
+
 static bool
 stmt(Emitw *W, const HirStmt *s)
 {
-	int mark = emitw_temps_mark(W);
+	int mark = emitw_temps_mark(W), omark = emitw_otemps_mark(W);
 	bool ok = stmt_kind(W, s);
 	emitw_temps_release(W, mark);
+	/* the owned temporaries go after the statement — unless it binds a view,
+	 * which may borrow from them: then at the block's end (§0.12) */
+	if (ok && !((s->kind == HS_LET || s->kind == HS_ASSIGN) && s->slot != HIR_NO_SLOT &&
+		    (may_view(W, emitw_slot_ty(W, s->slot), 0) ||
+		     (!W->M->insts[W->inst].slot_owned[s->slot] && emitw_has_heap(W, emitw_slot_ty(W, s->slot))))))
+		emitw_otemps_release(W, omark);
 	return ok;
 }
 
@@ -706,8 +805,11 @@ stmt_kind(Emitw *W, const HirStmt *s)
 			return emitw_discard(W, s->value);
 		TypeId st = emitw_slot_ty(W, s->slot);
 		int n = emitw_flat_or_refuse(W, st, s->span, NULL);
-		if (n < 0 || !emitw_expr_as(W, s->value, st))
+		bool owned = W->M->insts[W->inst].slot_owned[s->slot] && emitw_has_heap(W, st);
+		if (n < 0 || !(owned ? emitw_own(W, s->value, st) : emitw_lend(W, s->value) && emitw_expr_conv(W, s->value, st)))
 			return false;
+		if (owned)
+			emitw_release(W, W->slot_base[s->slot], st);   /* the old value, once the new one is complete */
 		emitw_store(W, W->slot_base[s->slot], n);
 		return true;
 	}
@@ -717,8 +819,9 @@ stmt_kind(Emitw *W, const HirStmt *s)
 			return false;
 		TypeId ft = sema_field_type(W->S, rt, s->field);
 		int n = emitw_flat_or_refuse(W, ft, s->value->span, NULL);
-		if (n < 0 || !emitw_expr_as(W, s->value, ft))
+		if (n < 0 || !emitw_own(W, s->value, ft))
 			return false;
+		emitw_release(W, W->slot_base[s->slot] + (uint32_t)emitw_field_off(W, rt, s->field), ft);
 		emitw_store(W, W->slot_base[s->slot] + (uint32_t)emitw_field_off(W, rt, s->field), n);
 		emitw_invariants(W, rt, W->slot_base[s->slot]);
 		return true;
@@ -726,8 +829,10 @@ stmt_kind(Emitw *W, const HirStmt *s)
 	case HS_WHILE:
 		emitw_open(W, OP_BLOCK, NULL, 0);
 		emitw_open(W, OP_LOOP, NULL, 0);
-		if (!emitw_expr(W, s->value))
+		int cm = emitw_otemps_mark(W);
+		if (!emitw_lend(W, s->value))
 			return false;
+		emitw_otemps_release(W, cm);   /* each test's temporaries, before the next */
 		emitw_op(W, OP_I32_EQZ);
 		emitw_op_u32(W, OP_BR_IF, 1);
 		if (!emitw_block(W, s->body, WASM_DISCARD))
@@ -737,8 +842,7 @@ stmt_kind(Emitw *W, const HirStmt *s)
 		emitw_end(W);
 		return true;
 	case HS_FOR:
-		emitw_refuse(W, s->span, "the Wasm lane does not support `for` loops yet");
-		return false;
+		return emitw_for(W, s);
 	case HS_EXPR:
 		return emitw_discard(W, s->value);
 	case HS_UNSAFE:
@@ -750,12 +854,22 @@ stmt_kind(Emitw *W, const HirStmt *s)
 bool
 emitw_block(Emitw *W, const HirBlock *b, TypeId as)
 {
+	int omark = emitw_otemps_mark(W);
 	for (int i = 0; i < b->nstmts; i++)
 		if (!stmt(W, b->stmts[i]))
 			return false;
-	if (!b->tail)
-		return !W->failed;
-	return as != WASM_DISCARD ? emitw_expr_as(W, b->tail, as) : emitw_discard(W, b->tail);
+	if (b->tail && !(as != WASM_DISCARD ? emitw_own(W, b->tail, as) : emitw_discard(W, b->tail)))
+		return false;
+	if (b == W->f->body)
+		return !W->failed;   /* the function's epilogue releases, after `ensures` (§0.12) */
+	const HirInst *in = &W->M->insts[W->inst];
+	for (int i = b->nowned - 1; i >= 0; i--) {
+		HirSlot s = b->owned[i];
+		if (in->slot_owned[s] && emitw_has_heap(W, in->slot_type[s]))
+			emitw_release(W, W->slot_base[s], in->slot_type[s]);
+	}
+	emitw_otemps_release(W, omark);
+	return !W->failed;
 }
 
 bool
@@ -767,9 +881,17 @@ emitw_discard(Emitw *W, const HirExpr *e)
 	case HIR_BLOCK: return emitw_block(W, e->u.block, WASM_DISCARD);
 	default: break;
 	}
-	int n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
+	uint8_t ty[FLAT_MAX];
+	TypeId t = emitw_ty(W, e->type);
+	int n = emitw_flat_or_refuse(W, t, e->span, ty);
 	if (n < 0 || !emitw_expr(W, e))
 		return false;
+	if (e->kind != HIR_STRING && emitw_fresh(W, e) && emitw_has_heap(W, t)) {
+		uint32_t v = emitw_locals(W, ty, n);   /* a discarded fresh value is released at once */
+		emitw_store(W, v, n);
+		emitw_release(W, v, t);
+		return true;
+	}
 	drop_n(W, n);
 	return true;
 }

@@ -98,22 +98,25 @@ test(Emitw *W, const HirPattern *p, uint32_t base)
 	return false;
 }
 
-/* Copies the bindings of p from locals base… into their slots. */
+/* Copies the bindings of p from locals base… into their slots; `take`
+ * (match own): the bound owned parts move out of the scrutinee. */
 static void
-bind(Emitw *W, const HirPattern *p, uint32_t base)
+bind(Emitw *W, const HirPattern *p, uint32_t base, bool take)
 {
 	switch (p->kind) {
 	case HIR_PAT_BIND: {
 		int n = emitw_flat(W, emitw_ty(W, p->type), NULL);
 		emitw_load(W, base, n);
 		emitw_store(W, W->slot_base[p->slot], n);
+		if (take)
+			emitw_zero_heap(W, base, emitw_ty(W, p->type));
 		return;
 	}
 	case HIR_PAT_CASE: case HIR_PAT_RECORD:
 		for (int i = 0; i < p->nfields; i++) {
 			int off = p->kind == HIR_PAT_CASE ? emitw_case_off(W, emitw_ty(W, p->type), p->case_index, p->fields[i])
 							  : emitw_field_off(W, emitw_ty(W, p->type), p->fields[i]);
-			bind(W, p->subs[i], base + (uint32_t)off);
+			bind(W, p->subs[i], base + (uint32_t)off, take);
 		}
 		return;
 	default:
@@ -121,8 +124,19 @@ bind(Emitw *W, const HirPattern *p, uint32_t base)
 	}
 }
 
+/* Zeroes the owned parts of the slots p bound (a guard that failed: the scrutinee still owns them). */
+static void
+unbind(Emitw *W, const HirPattern *p)
+{
+	if (p->kind == HIR_PAT_BIND)
+		emitw_zero_heap(W, W->slot_base[p->slot], emitw_slot_ty(W, (int)p->slot));
+	else if (p->kind == HIR_PAT_CASE || p->kind == HIR_PAT_RECORD)
+		for (int i = 0; i < p->nfields; i++)
+			unbind(W, p->subs[i]);
+}
+
 static bool
-arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n, TypeId as)
+arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n, TypeId as, bool own)
 {
 	if (k == e->u.match.narms) {
 		emitw_op(W, OP_UNREACHABLE);
@@ -133,19 +147,35 @@ arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n,
 		return false;
 	if (a->guard) {
 		emitw_open(W, OP_IF, VT_I32, 1);
-		bind(W, a->pat, base);
-		if (!emitw_expr(W, a->guard))
+		bind(W, a->pat, base, false);
+		int gm = emitw_otemps_mark(W);
+		if (!emitw_lend(W, a->guard))
 			return false;
+		emitw_otemps_release(W, gm);
+		if (own) {
+			uint32_t g = emitw_locals(W, VT_I32, 1);
+			emitw_op_u32(W, OP_LOCAL_TEE, g);
+			emitw_op(W, OP_I32_EQZ);
+			emitw_open(W, OP_IF, NULL, 0);
+			unbind(W, a->pat);
+			emitw_end(W);
+			emitw_op_u32(W, OP_LOCAL_GET, g);
+		}
 		emitw_op(W, OP_ELSE);
 		emitw_i32c(W, 0);
 		emitw_end(W);
 	}
 	emitw_open(W, OP_IF, ty, n);
-	bind(W, a->pat, base);
-	if (!(as != WASM_DISCARD ? emitw_expr_as(W, a->value, as) : emitw_discard(W, a->value)))
+	bind(W, a->pat, base, own);
+	if (!(as != WASM_DISCARD ? emitw_own(W, a->value, as) : emitw_discard(W, a->value)))
 		return false;
+	/* the arm's owned bindings, at its end */
+	const HirInst *in = &W->M->insts[W->inst];
+	for (int i = a->nbinds - 1; i >= 0; i--)
+		if (in->slot_owned[a->binds[i]] && emitw_has_heap(W, in->slot_type[a->binds[i]]))
+			emitw_release(W, W->slot_base[a->binds[i]], in->slot_type[a->binds[i]]);
 	emitw_op(W, OP_ELSE);
-	if (!arms(W, e, k + 1, base, ty, n, as))
+	if (!arms(W, e, k + 1, base, ty, n, as, own))
 		return false;
 	emitw_end(W);
 	return true;
@@ -160,11 +190,24 @@ emitw_match(Emitw *W, const HirExpr *e, TypeId as)
 	int n = 0;
 	if (sn >= 0 && as != WASM_DISCARD)
 		n = emitw_flat_or_refuse(W, as, e->span, ty);
-	if (sn < 0 || n < 0 || !emitw_expr(W, s))
+	if (sn < 0 || n < 0)
 		return false;
-	uint32_t base = emitw_locals(W, sty, sn);
-	emitw_store(W, base, sn);
-	return arms(W, e, 0, base, ty, n, as);
+	TypeId st = emitw_ty(W, s->type);
+	/* match own consumes the scrutinee: it lives in an owned temporary, the
+	 * bound parts move out, the rest is released after the statement */
+	bool own = e->u.match.mode == MATCH_OWN && emitw_has_heap(W, st);
+	uint32_t base;
+	if (own) {
+		if (!emitw_own(W, s, st))
+			return false;
+		base = emitw_hold_base(W, st);
+	} else {
+		if (!emitw_lend(W, s))
+			return false;
+		base = emitw_locals(W, sty, sn);
+		emitw_store(W, base, sn);
+	}
+	return arms(W, e, 0, base, ty, n, as, own);
 }
 
 bool
@@ -175,7 +218,7 @@ emitw_try(Emitw *W, const HirExpr *e)
 	int xn = emitw_flat_or_refuse(W, emitw_ty(W, x->type), x->span, xty);
 	int rn = xn < 0 ? -1 : emitw_flat_or_refuse(W, emitw_ty(W, W->f->result), e->span, rty);
 	int vn = rn < 0 ? -1 : emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL);
-	if (vn < 0 || !emitw_expr(W, x))
+	if (vn < 0 || !emitw_own(W, x, emitw_ty(W, x->type)))
 		return false;
 	uint32_t xb = emitw_locals(W, xty, xn);
 	emitw_store(W, xb, xn);

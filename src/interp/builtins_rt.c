@@ -325,20 +325,22 @@ bytes_set_wide(Interp *I, int index, Value *args)
 	uint64_t width = 5, from = 0;
 	if (index != BI_bytes_set5)
 		rt_bytes_selector(sel, index == BI_bytes_set1_or6_or48_from_slice, &width, &from);
-	if (at > bb->len || bb->len - at < width) {
-		value_release(&I->heap, b);
-		return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
-	}
+	uint8_t five[5];
+	const uint8_t *bytes = NULL, *ps = NULL;
+	size_t ls = 0;
 	if (index == BI_bytes_set5) {
 		for (int k = 0; k < 5; k++)
-			bb->data[at + (uint64_t)k] = (uint8_t)args[2 + k].u;
+			five[k] = (uint8_t)args[2 + k].u;
+		bytes = five;
 	} else if (width == 1) {
-		bb->data[at] = (uint8_t)args[2].u;
+		five[0] = (uint8_t)args[2].u;
+		bytes = five;
 	} else {
-		size_t ls = 0;
-		const uint8_t *ps = interp_value_bytes(&args[3], &ls);
-		for (uint64_t k = 0; k < width; k++)
-			bb->data[at + k] = from + k < ls ? ps[from + k] : 0;
+		ps = interp_value_bytes(&args[3], &ls);
+	}
+	if (rt_bytes_write(bb->data, bb->len, at, width, bytes, ps, ls, from)) {   /* src/rt/text.c */
+		value_release(&I->heap, b);
+		return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 	}
 	return b;
 }

@@ -42,28 +42,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef RT_FS_PATH_MAX
 #define RT_FS_PATH_MAX 4096u
+#endif
 #define RT_FS_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
 
-RT_API bool
-rt_fs_path_valid(const uint8_t *p, size_t n)
-{
-	if (n == 0 || n > RT_FS_PATH_MAX)
-		return false;
-	size_t start = 0;
-	for (size_t i = 0; i <= n; i++) {
-		if (i < n && p[i] != '/') {
-			if (p[i] == 0 || p[i] == '\\' || p[i] == ':')
-				return false;
-			continue;
-		}
-		size_t w = i - start;
-		if (w == 0 || (w == 1 && p[start] == '.') || (w == 2 && p[start] == '.' && p[start + 1] == '.'))
-			return false;
-		start = i + 1;
-	}
-	return true;
-}
+/* rt_fs_path_valid (the check itself, freestanding) is in text.c: the Wasm
+ * lane's runtime module runs it too. */
 
 RT_API uint32_t
 rt_fs_status(int e)

@@ -7,7 +7,7 @@
  * (tools/embed_rt.sh) into every generated C program that needs them; there
  * the generated prelude defines RT_API as `static __attribute__((unused))`
  * before the text, so this header is not included and nothing is exported.
- * num.c, utf8.c and text.c are also compiled freestanding for wasm32 (the
+ * num.c, utf8.c, text.c and heap.c are also compiled freestanding for wasm32 (the
  * Wasm lane's runtime module, tools/build_rt_wasm.sh): they use nothing of
  * libc beyond memcpy/memmove/memset/memcmp (src/rt/wasm32/string.h); what
  * needs more (float.c: stdio, stdlib, math; args.c; fs.c) stays hosted.
@@ -124,11 +124,60 @@ size_t rt_trim(const uint8_t *p, size_t n, size_t *start);
  * byte (*width 1); set, copy *width 5 (or 6, or 48 when bit 62 is set and
  * wide48) source bytes from *from. */
 void rt_bytes_selector(uint64_t sel, bool wide48, uint64_t *width, uint64_t *from);
+/* The byte-buffer writes (bytes_set5 and the selector forms): the whole
+ * interval b[at, at + width) is checked against n before any store
+ * (RT_BYTEBUF_INDEX, else 0); then bytes[0..width), or src from `from`
+ * (bytes past its end sn read 0). */
+uint32_t rt_bytes_write(uint8_t *b, size_t n, uint64_t at, uint64_t width, const uint8_t *bytes, const uint8_t *src, size_t sn,
+			uint64_t from);
 /* string_format's template t[0..n) from *at: returns where the literal text
  * t[*at..ret) ends, and what follows it in *kind: RT_FORMAT_END (nothing),
  * RT_FORMAT_HOLE (`{}`), RT_FORMAT_BRACE (`{{` or `}}`: the brace t[ret] is
  * literal text); *at moves past it. */
 size_t rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind);
+
+/* ---- heap.c: the Wasm lane's allocator and its allocating string operations ---- */
+
+/* The heap is the arena [base, base + size) (on wasm32: from base to the end
+ * of linear memory, grown by memory.grow); every block is released before
+ * (re)initialising. */
+void rt_heap_init(void *base, size_t size);
+/* A block of n bytes, or NULL when the heap cannot grow. */
+void *rt_alloc(size_t n);
+/* The same, zeroed (bytes_zeroed). */
+void *rt_zalloc(size_t n);
+/* Releases a block; addresses outside the heap (static data, 0) are ignored. */
+void rt_free(void *p);
+/* A block kept for the run and not counted by rt_heap_live (a closure's
+ * captured function value: function values are Copy, never released). */
+void *rt_cell_alloc(size_t n);
+/* Blocks allocated and not released (the leak check at exit). */
+size_t rt_heap_live(void);
+/* A new block holding p[0..n), or NULL. */
+void *rt_str_copy(const void *p, size_t n);
+/* p itself when outside the heap (static text lives for the run), else a copy. */
+void *rt_str_own(const void *p, size_t n);
+/* The owned text p[0..n) followed by q[0..m): in place when p's block has
+ * room, else a new block (p released); NULL when out of memory. */
+void *rt_str_append(void *p, size_t n, const void *q, size_t m);
+/* string_concat: consumes a and b, returns a[0..an) b[0..bn) (or NULL). */
+void *rt_str_concat(void *a, size_t an, void *b, size_t bn);
+/* A new block of cap bytes starting with p[0..used) (a Vec's clone), or NULL. */
+void *rt_block_clone(const void *p, size_t cap, size_t used);
+/* The same, releasing p (vec_reserve_exact's growth). */
+void *rt_block_grow(void *p, size_t used, size_t cap);
+/* vec_sort over the Wasm lane's layout (every flat value in an 8-byte slot):
+ * n elements of esz bytes ordered by their first slot as a signed or
+ * unsigned integer, an f64/f32 in IEEE total order (rt_total_key64/32), or
+ * by the string (address, length) in their first two. */
+enum { RT_SORT_SIGNED, RT_SORT_UNSIGNED, RT_SORT_STRING, RT_SORT_F64, RT_SORT_F32 };
+void rt_sort_slots(void *p, size_t n, size_t esz, int kind);
+/* Map/Set keys in the same layout (sorted by that order): the index of key
+ * among the n keys of esz bytes at keys, or -(insertion point) - 1. */
+int32_t rt_slot_find(const void *keys, size_t n, size_t esz, const void *key, int kind);
+/* Opens a gap at pos among len elements (room for len + 1) / closes the one at pos. */
+void rt_slots_open(void *p, size_t len, size_t esz, size_t pos);
+void rt_slots_close(void *p, size_t len, size_t esz, size_t pos);
 
 /* ---- args.c: a command's arguments (hosted libc: not in the wasm32 runtime) ---- */
 

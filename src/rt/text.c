@@ -4,7 +4,8 @@
  * (comparisons, Map/Set keys; the Wasm lane's comparisons import it), the
  * source text of a char literal (the formatter, both lanes' contract
  * details), string_slice's bound checks, string_trim's span, the
- * byte-buffer v2 writes' selector and string_format's template scan (the
+ * byte-buffer v2 writes' selector, string_format's template scan and
+ * file_read_text's path check (the
  * interpreter at run time, the C lane when it emits the pieces): the one
  * copy of each.  Freestanding (part of the wasm32 runtime): the checks of a
  * command's arguments, which print, are in args.c.
@@ -148,4 +149,40 @@ rt_format_scan(const uint8_t *t, size_t n, size_t *at, int *kind)
 	*kind = RT_FORMAT_END;
 	*at = n;
 	return n;
+}
+
+/* file_read_text's path check (fs.c has the confined open that follows it). */
+#ifndef RT_FS_PATH_MAX
+#define RT_FS_PATH_MAX 4096u
+#endif
+
+RT_API bool
+rt_fs_path_valid(const uint8_t *p, size_t n)
+{
+	if (n == 0 || n > RT_FS_PATH_MAX)
+		return false;
+	size_t start = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && p[i] != '/') {
+			if (p[i] == 0 || p[i] == '\\' || p[i] == ':')
+				return false;
+			continue;
+		}
+		size_t w = i - start;
+		if (w == 0 || (w == 1 && p[start] == '.') || (w == 2 && p[start] == '.' && p[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
+RT_API uint32_t
+rt_bytes_write(uint8_t *b, size_t n, uint64_t at, uint64_t width, const uint8_t *bytes, const uint8_t *src, size_t sn,
+	       uint64_t from)
+{
+	if (at > n || n - at < width)
+		return RT_BYTEBUF_INDEX;
+	for (uint64_t k = 0; k < width; k++)
+		b[at + k] = bytes ? bytes[k] : from + k < sn ? src[from + k] : 0;
+	return 0;
 }

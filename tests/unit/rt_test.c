@@ -88,9 +88,35 @@ cmp(const char *a, const char *b)
 	return rt_bytes_cmp((const uint8_t *)a, strlen(a), (const uint8_t *)b, strlen(b));
 }
 
+/* src/rt/heap.c over a caller's arena (the Wasm lane's allocator). */
+static void
+heap_checks(void)
+{
+	static _Alignas(8) unsigned char arena[4096];
+	rt_heap_init(arena, sizeof arena);
+	char *a = rt_alloc(5), *b = rt_alloc(100);
+	unit_check(a && b && rt_heap_live() == 2, "rt heap: two blocks live");
+	rt_free(a);
+	char *c = rt_alloc(3);
+	unit_check(c == a && rt_heap_live() == 2, "rt heap: a freed block of the same size is reused");
+	rt_free((void *)"static");
+	rt_free(NULL);
+	unit_check(rt_heap_live() == 2, "rt heap: addresses outside the heap are never freed");
+	unit_check(rt_str_own("lit", 3) == (void *)(uintptr_t)"lit", "rt heap: static text stays shared");
+	char *d = rt_str_copy("abc", 3);
+	char *e = rt_str_concat(d, 3, rt_str_copy("de", 2), 2);
+	unit_check(e && memcmp(e, "abcde", 5) == 0 && rt_heap_live() == 3, "rt heap: concat consumes both operands");
+	unit_check(rt_alloc(8192) == NULL, "rt heap: an arena that cannot grow gives NULL");
+	rt_free(b);
+	rt_free(c);
+	rt_free(e);
+	unit_check(rt_heap_live() == 0, "rt heap: every block released");
+}
+
 void
 unit_rt_checks(void)
 {
+	heap_checks();
 	unit_check(cmp("", "") == 0 && cmp("ab", "ab") == 0, "rt bytes_cmp: equal");
 	int64_t v = 0;
 	unit_check(rt_parse_i64((const uint8_t *)"-9223372036854775808", 20, &v) && v == INT64_MIN, "rt parse_i64: INT64_MIN");

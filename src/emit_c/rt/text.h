@@ -128,10 +128,8 @@ spx_bytes_set(spx_str b, uint64_t i, uint8_t v)
 SPX_RT spx_str
 spx_bytes_set_run(spx_str b, uint64_t i, uint64_t width, const uint8_t *bytes, spx_view src, uint64_t from)
 {
-	if (i > b.n || b.n - i < width)
+	if (rt_bytes_write(b.p, b.n, i, width, bytes, src.p, src.n, from))   /* src/rt/text.c */
 		spx_fail(rt_domain_ids[RT_DOM_BYTEBUF], RT_BYTEBUF_INDEX);
-	for (uint64_t k = 0; k < width; k++)
-		b.p[i + k] = bytes ? bytes[k] : from + k < src.n ? src.p[from + k] : 0;
 	return b;
 }
 

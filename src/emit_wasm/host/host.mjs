@@ -5,7 +5,10 @@
 // program over one memory, supplies exactly the host capabilities its
 // route grants (the `semaprax.wasm.v1` section; never more), runs `main`
 // and publishes the output as the route says.  io: { stdout(Uint8Array),
-// stderr(Uint8Array), args: string[] }.  Returns the exit status: 0, a
+// stderr(Uint8Array), args: string[], checkLeaks (optional: status 74 when an
+// owned value outlives main, as the native lane under SPX_CHECK_LEAKS),
+// readFile(pathBytes) (optional, for fs.read: { data: Uint8Array } or
+// { status } of semaprax.filesystem.v1) }.  Returns the exit status: 0, a
 // command-line program's own status, or the native lane's failure
 // statuses (70 contract, 71 checked arithmetic, 72 runtime, 73 other).
 
@@ -66,6 +69,18 @@ export async function runModule(bytes, io) {
 			return 2;
 		}
 	}
+	if (grants.has('fs.read')) {
+		// file_read_text: the module has checked the path and reserved the budget; io.readFile
+		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
+		spx.file_read = (p, n) => {
+			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
+			if (res.status) return BigInt(-res.status);
+			const q = rt.exports.rt_alloc(res.data.length);
+			if (q === 0) return -1n;
+			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+			return (BigInt(q) << 32n) | BigInt(res.data.length);
+		};
+	}
 	if (grants.has('process.args.read')) {
 		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
 		const where = [];
@@ -81,18 +96,7 @@ export async function runModule(bytes, io) {
 	const program = await WebAssembly.instantiate(module, {
 		env: { memory },
 		spx,
-		rt: {
-			rt_decimal: rt.exports.rt_decimal,
-			rt_utf8_scalar: rt.exports.rt_utf8_scalar,
-			rt_bytes_cmp: rt.exports.rt_bytes_cmp,
-			rt_find: rt.exports.rt_find,
-			rt_parse_i64: rt.exports.rt_parse_i64,
-			rt_utf8_count: rt.exports.rt_utf8_count,
-			rt_trim: rt.exports.rt_trim,
-			rt_char_literal: rt.exports.rt_char_literal,
-			rt_slice_check: rt.exports.rt_slice_check,
-			rt_i64_from_f64: rt.exports.rt_i64_from_f64,
-		},
+		rt: rt.exports,   // the shared runtime's functions (src/rt, tools/build_rt_wasm.sh)
 	});
 	let r;
 	try {
@@ -108,6 +112,12 @@ export async function runModule(bytes, io) {
 		return 72;
 	}
 	const out = concat(staged[0]), err = concat(staged[1]);
+	// io.checkLeaks (the native lane's SPX_CHECK_LEAKS): every owned value released when main returns
+	const leaked = () => {
+		if (!io.checkLeaks || rt.exports.rt_heap_live() === 0) return false;
+		io.stderr(encoder.encode('SEMAPRAX runtime leak: owned values outlived main\n'));
+		return true;
+	};
 	if (meta.route === 'command') {
 		if (r < 0n || r > 255n) {
 			io.stderr(encoder.encode(`SEMAPRAX runtime failure: \`main\` returned ${r}, outside the exit status range 0..=255\n`));
@@ -115,11 +125,11 @@ export async function runModule(bytes, io) {
 		}
 		if (err.length) io.stderr(err);
 		if (out.length) io.stdout(out);
-		return Number(r);
+		return leaked() ? 74 : Number(r);
 	}
 	if (out.length) io.stdout(out);
 	io.stdout(encoder.encode(`${r}\n`));
-	return 0;
+	return leaked() ? 74 : 0;
 }
 
 // The web package's binding (build --target web): loadModule(bytes) gives
@@ -207,7 +217,19 @@ export async function loadModule(bytes) {
 		};
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
-		if (grants.has('process.args.read')) {
+		if (grants.has('fs.read')) {
+		// file_read_text: the module has checked the path and reserved the budget; io.readFile
+		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
+		spx.file_read = (p, n) => {
+			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
+			if (res.status) return BigInt(-res.status);
+			const q = rt.exports.rt_alloc(res.data.length);
+			if (q === 0) return -1n;
+			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+			return (BigInt(q) << 32n) | BigInt(res.data.length);
+		};
+	}
+	if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
 			spx.arg = () => -1n;
 		}
