@@ -52,6 +52,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "../rt/domains.h"
@@ -1207,17 +1208,15 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 	imports(E);
 	wasm_import_memory(&m, "env", "memory", 1);
 	E->g_out = wasm_global_add(&m, WT_I32, true, 0);
+	E->g_fs = wasm_global_add(&m, WT_I64, true, 0);
+	/* every module calls the same imports and globals: the fields from
+	 * imp_cell to g_out (contiguous uint32_t, emitw_int.h) are copied */
+	const size_t ilo = offsetof(Emitw, imp_cell), ihi = offsetof(Emitw, g_out) + sizeof(uint32_t);
 	for (int k = 0; k < nmods; k++) {
 		Emitw *W = &G.W[k];
 		W->env = env;
-		if (W != E) {
-			W->imp_text = E->imp_text, W->imp_fail = E->imp_fail, W->imp_stdout = E->imp_stdout, W->imp_stderr = E->imp_stderr;
-			W->imp_args_len = E->imp_args_len, W->imp_decimal = E->imp_decimal, W->imp_scalar = E->imp_scalar;
-			W->imp_bytes_cmp = E->imp_bytes_cmp, W->imp_find = E->imp_find, W->imp_parse = E->imp_parse;
-			W->imp_count = E->imp_count, W->imp_trim = E->imp_trim, W->imp_char_literal = E->imp_char_literal;
-			W->imp_slice_check = E->imp_slice_check, W->imp_i64_from_f64 = E->imp_i64_from_f64, W->imp_arg = E->imp_arg;
-			W->g_out = E->g_out;
-		}
+		if (W != E)
+			memcpy((char *)W + ilo, (const char *)E + ilo, ihi - ilo);
 	}
 	const HirFunc *mf = &mods[entry]->funcs[funcs[which]];
 	Span mspan = mf->sym >= 0 ? sema_sym(E->S, mf->sym)->span : (Span){0};
@@ -1240,10 +1239,16 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 	for (int k = 0; k < nmods; k++)
 		failed |= G.W[k].failed;
 	if (!failed) {
+		uint32_t pages = (uint32_t)((WASM_DATA_BASE + data.len + 65535) / 65536);
+		/* the arguments get pages of their own; the heap follows (as for one module) */
+		uint32_t args_base = pages * 65536u;
+		if (E->imp_arg != UINT32_MAX)
+			pages += (uint32_t)((RT_LIMIT_ARG_BYTES + 65535) / 65536);
 		static const uint8_t i64r[1] = { WT_I64 };
 		int wi = wasm_func_add(&m, wasm_type(&m, NULL, 0, i64r, 1));
 		WasmFunc *wf = &m.funcs.items[wi];
 		wasm_u32(&wf->locals, 0);
+		heap_init(E, &wf->code, pages * 65536u);
 		wasm_byte(&wf->code, OP_I32_CONST);
 		wasm_s32(&wf->code, 0);
 		wasm_byte(&wf->code, OP_CALL);
@@ -1251,11 +1256,10 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		wasm_export(&m, "main", 0, (uint32_t)m.nfunc_imports + (uint32_t)wi);
 		if (data.len)
 			wasm_data(&m, WASM_DATA_BASE, data.data, data.len);
-		uint32_t pages = (uint32_t)((WASM_DATA_BASE + data.len + 65535) / 65536);
 		for (int i = 0; i < m.imports.len; i++)
 			if (m.imports.items[i].type < 0)
 				m.imports.items[i].min_pages = pages;
-		metadata(E, pages, 0);
+		metadata(E, pages, E->imp_arg != UINT32_MAX ? args_base : 0);
 		wasm_custom(&m, "semaprax.rt", emitw_rt_wasm, emitw_rt_wasm_len);
 		wasm_encode(&m, out);
 	}
@@ -1266,6 +1270,8 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		VEC_FREE(W->ltypes);
 		VEC_FREE(W->live);
 		VEC_FREE(W->spare);
+		VEC_FREE(W->olive);
+		free(W->otemps);
 		free(W->fidx);
 		free(W->thunk);
 		free(W->slot_base);

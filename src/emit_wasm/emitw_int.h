@@ -57,7 +57,8 @@ typedef struct Emitw {
 	int *fidx;            /* per instance: index in m.funcs, -1 when not queued */
 	VEC(int) queue;       /* instance per m.funcs entry */
 	int *fn_type;         /* per m.funcs entry: its type index */
-	/* imports (UINT32_MAX: not imported) */
+	/* imports (UINT32_MAX: not imported) and globals: keep imp_cell .. g_out
+	 * contiguous uint32_t (a project's modules copy the range, emit_wasm_project) */
 	uint32_t imp_cell, imp_slot_find, imp_slots_open, imp_slots_close;
 	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
