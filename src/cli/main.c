@@ -83,7 +83,7 @@ const CliCommand cli_commands[] = {
 	  "  library (std/): its modules, one module's functions, or one function's header,\n"
 	  "  contracts, effects, doc and `use` line.\n" },
 	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
-	  "  previews a v1/v2 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
+	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
@@ -137,10 +137,13 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
 	  "  writes nothing.\n" },
 	{ "review", cli_cmd_review, "semaprax review <file> <patch.spatch>\n"
+	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence]\n"
 	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"
 	  "  (sections behavior, api_identity, security_authority, memory_ownership,\n"
 	  "  target_artifact, migration, unsafe, one finding per operation) with the complete\n"
-	  "  impact report (v1/v2) or identity rebase (v3) as evidence.  A bound exceeded is G120.\n" },
+	  "  impact report (v1/v2/v4) or identity rebase (v3) as evidence.  A bound exceeded is G120.\n"
+	  "  A project reviews a `semaprax.semantic-transaction.c1` document (docs/PATCH.md): each\n"
+	  "  module's patch against the one verified project, with other modules' direct callers.\n" },
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
