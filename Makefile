@@ -318,7 +318,7 @@ BENCH_NATIVE      = $(BUILD)/bench_native
 
 BENCH_NATIVE_OBJS = $(LIBOBJS)
 
-$(BENCH_NATIVE): tools/bench_native.c tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
+$(BENCH_NATIVE): tools/bench_native.c tools/bench_lane.h tools/spawn_pipe.h $(BENCH_NATIVE_OBJS)
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_native.c $(BENCH_NATIVE_OBJS) $(LDLIBS)
 
@@ -336,7 +336,7 @@ bench-native: $(BENCH_NATIVE)
 BENCH_WASM_RUNS ?= 3
 BENCH_WASM      = $(BUILD)/bench_wasm
 
-$(BENCH_WASM): tools/bench_wasm.c tools/spawn_pipe.h $(LIBOBJS)
+$(BENCH_WASM): tools/bench_wasm.c tools/bench_lane.h tools/spawn_pipe.h $(LIBOBJS)
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ tools/bench_wasm.c $(LIBOBJS) $(LDLIBS)
 

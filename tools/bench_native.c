@@ -41,14 +41,13 @@
 #include "../src/driver/route.h"
 #include "../src/driver/session.h"
 #include "../src/emit_c/emit_c.h"
-#include "spawn_pipe.h"
+#include "bench_lane.h"
 
 #define TARGET_RATIO 1.15
 #define TARGET_SHARE 5.0      /* percent */
 #define EMIT_MIN_REPS 25
 #define EMIT_MAX_REPS 5000
 #define EMIT_MIN_SECONDS 0.2
-#define OUTPUT_CAP (1 << 20)  /* bytes of a benchmark's stdout kept */
 
 /* Outcome of emitting and compiling one program. */
 typedef enum Built { BUILT_OK, BUILT_REFUSED, BUILT_ERROR } Built;
@@ -67,14 +66,6 @@ typedef struct Share {
 } Share;
 
 static int runs = 3;
-
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static char *
 read_file(const char *path, size_t *len)
@@ -101,22 +92,6 @@ read_file(const char *path, size_t *len)
 }
 
 /* The first line of the first error in s, into out. */
-static void
-first_error_line(const DiagSink *s, char *out, size_t cap)
-{
-	snprintf(out, cap, "(no diagnostic)");
-	for (int i = 0; i < s->items.len; i++) {
-		if (diag_info[s->items.items[i].code].sev != SEV_ERROR)
-			continue;
-		Buf b = {0};
-		diag_render_human(&b, s, &s->items.items[i], false);
-		size_t n = strcspn(b.data ? b.data : "", "\n");
-		snprintf(out, cap, "%.*s", (int)n, b.data ? b.data : "");
-		buf_free(&b);
-		return;
-	}
-}
-
 /* ---- emission and compilation ---- */
 
 /*
@@ -134,13 +109,13 @@ time_emit(Session *p, Buf *c, Build *b)
 	EmitOptions eo = { false, &host, false };   /* as `build`: direct output */
 	/* monomorphisation (src/hir/mono.c) runs once per build: its time counts as emission */
 	bool ok = driver_admit(p->H, &host, &d);
-	double m0 = now();
+	double m0 = lane_now();
 	ok = ok && hir_mono(p->H, &d) && hir_validate_mono(p->H, &d);
-	double mono_s = now() - m0;
+	double mono_s = lane_now() - m0;
 	ok = ok && emit_c(p->H, &eo, c, &d);
 	bool refused = !ok && d.items.len > 0 && d.items.items[0].code == DIAG_B110;
 	if (!ok) {
-		first_error_line(&d, b->why, sizeof b->why);
+		lane_first_error_line(&d, b->why, sizeof b->why);
 		if (!refused)
 			diag_emit_all(&d, false);
 	}
@@ -148,13 +123,13 @@ time_emit(Session *p, Buf *c, Build *b)
 	if (!ok)
 		return refused ? BUILT_REFUSED : BUILT_ERROR;
 	b->emit_s = 1e30;
-	double start = now();
-	for (int r = 0; r < EMIT_MAX_REPS && (r < EMIT_MIN_REPS || now() - start < EMIT_MIN_SECONDS); r++) {
+	double start = lane_now();
+	for (int r = 0; r < EMIT_MAX_REPS && (r < EMIT_MIN_REPS || lane_now() - start < EMIT_MIN_SECONDS); r++) {
 		Buf again = {0};
 		diag_init(&d, path, p->src, p->len);
-		double t0 = now();
+		double t0 = lane_now();
 		emit_c(p->H, &eo, &again, &d);
-		double t1 = now();
+		double t1 = lane_now();
 		bool same = again.len == c->len && memcmp(again.data, c->data, c->len) == 0;
 		buf_free(&again);
 		diag_free(&d);
@@ -196,9 +171,9 @@ build_program(Session *p, Build *b)
 	b->cc_s = 1e30;
 	for (int i = 0; i < runs && r == BUILT_OK; i++) {
 		char dir[4096];
-		double t0 = now();
+		double t0 = lane_now();
 		bool ok = compile_c(p->diags.path, c.data, c.len, dir);
-		double t1 = now();
+		double t1 = lane_now();
 		if (!ok)
 			r = BUILT_ERROR;
 		else if (t1 - t0 < b->cc_s)
@@ -222,60 +197,7 @@ build_program(Session *p, Build *b)
  * Runs exe once with stdout captured into out (reset first); returns the
  * wall time, or a negative value after printing why it (`what`) failed.
  */
-static double
-run_once(const char *what, const char *exe, Buf *out)
-{
-	char *args[] = { (char *)exe, NULL };
-	pid_t pid;
-	int fd = -1;
-	fflush(NULL);
-	double t0 = now();
-	int rc = spawn_piped(args, &pid, &fd);
-	if (rc != 0) {
-		fprintf(stderr, "bench_native: %s: cannot start %s: %s\n", what, exe, strerror(rc));
-		return -1;
-	}
-	out->len = 0;
-	char tmp[4096];
-	ssize_t k;
-	while ((k = read(fd, tmp, sizeof tmp)) > 0)
-		if (out->len < OUTPUT_CAP)
-			buf_put(out, tmp, (size_t)k);
-	close(fd);
-	int st = 0;
-	pid_t w = waitpid(pid, &st, 0);
-	double t1 = now();
-	if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (w == pid && WIFSIGNALED(st))
-			fprintf(stderr, "bench_native: %s crashed (signal %d)\n", what, WTERMSIG(st));
-		else
-			fprintf(stderr, "bench_native: %s failed (exit status %d)\n", what, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return -1;
-	}
-	return t1 - t0;
-}
-
 /* One timed run of exe into *best; its output must equal *ref (set by the first run). */
-static bool
-run_checked(const char *what, const char *exe, double *best, Buf *ref, bool first)
-{
-	Buf out = {0};
-	double t = run_once(what, exe, &out);
-	bool ok = t >= 0;
-	if (ok && first) {
-		buf_free(ref);
-		*ref = out;
-		out = (Buf){0};
-	} else if (ok && (out.len != ref->len || memcmp(out.data, ref->data, out.len) != 0)) {
-		fprintf(stderr, "bench_native: %s printed different output on two runs\n", what);
-		ok = false;
-	}
-	buf_free(&out);
-	if (ok && (first || t < *best))
-		*best = t;
-	return ok;
-}
-
 /*
  * Compiles the twin, then runs the native build and the twin `runs` times
  * each, alternating; outputs must agree.  Times into native_s / c_s; the
@@ -299,8 +221,10 @@ race(const char *name, const Build *b, const char *twin, double *native_s, doubl
 	snprintf(exe, sizeof exe, "%s/program", b->dir);
 	snprintf(cexe, sizeof cexe, "%s/program", cdir);
 	Buf cout = {0};
+	char *nargv[] = { exe, NULL }, *cargv[] = { cexe, NULL };
 	for (int r = 0; r < runs && ok; r++)
-		ok = run_checked(name, exe, native_s, result, r == 0) && run_checked(twin, cexe, c_s, &cout, r == 0);
+		ok = lane_run_checked("bench_native", name, nargv, native_s, NULL, result, r == 0) &&
+		     lane_run_checked("bench_native", twin, cargv, c_s, NULL, &cout, r == 0);
 	if (ok && (cout.len != result->len || memcmp(cout.data, result->data, cout.len) != 0)) {
 		fprintf(stderr, "bench_native: %s: MISMATCH: native printed \"%.*s\", C printed \"%.*s\"\n", name,
 		    (int)strcspn(result->data, "\n"), result->data, (int)strcspn(cout.data ? cout.data : "", "\n"),
@@ -368,7 +292,7 @@ share_example(const char *path, Share *share)
 	if (loaded)
 		r = build_program(&p, &b);
 	else
-		first_error_line(&p.diags, b.why, sizeof b.why);
+		lane_first_error_line(&p.diags, b.why, sizeof b.why);
 	driver_session_free(&p);
 	if (r == BUILT_OK) {
 		emitc_native_cleanup(b.dir);
@@ -418,25 +342,6 @@ print_summary(double logsum, int nratios, int nprogs, const Share *bench, const 
 }
 
 /* The benchmark programs: DIR/NAME.spx for each NAME given, else every DIR/NAME.spx. */
-static bool
-list_programs(const char *dir, char **names, int nnames, glob_t *g)
-{
-	char pattern[4200];
-	if (nnames == 0) {
-		snprintf(pattern, sizeof pattern, "%s/*.spx", dir);
-		if (glob(pattern, 0, NULL, g) == 0)
-			return true;
-		fprintf(stderr, "bench_native: no programs match %s\n", pattern);
-		return false;
-	}
-	for (int i = 0; i < nnames; i++) {
-		snprintf(pattern, sizeof pattern, "%s/%s.spx", dir, names[i]);
-		if (glob(pattern, i ? GLOB_APPEND | GLOB_NOCHECK : GLOB_NOCHECK, NULL, g) != 0)
-			return false;
-	}
-	return true;
-}
-
 /* Examples add to the emission share only. */
 static bool
 share_examples(const char *examples, Share *all)
@@ -474,7 +379,7 @@ main(int argc, char **argv)
 			names[nnames++] = argv[i];
 	}
 	glob_t progs;
-	if (runs < 1 || !list_programs(dir, names, nnames, &progs))
+	if (runs < 1 || !lane_list_programs("bench_native", dir, names, nnames, &progs))
 		return runs < 1 ? usage() : 1;
 	free(names);
 	print_header(dir);

@@ -47,37 +47,11 @@
 #include "../src/driver/session.h"
 #include "../src/emit_c/emit_c.h"
 #include "../src/emit_wasm/emit_wasm.h"
-#include "spawn_pipe.h"
+#include "bench_lane.h"
 
 #define TARGET_RATIO 1.6
-#define OUTPUT_CAP (1 << 20)  /* bytes of a benchmark's stdout kept */
 
 static int runs = 3;
-
-static double
-now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The first line of the first error in s, into out. */
-static void
-first_error_line(const DiagSink *s, char *out, size_t cap)
-{
-	snprintf(out, cap, "(no diagnostic)");
-	for (int i = 0; i < s->items.len; i++) {
-		if (diag_info[s->items.items[i].code].sev != SEV_ERROR)
-			continue;
-		Buf b = {0};
-		diag_render_human(&b, s, &s->items.items[i], false);
-		size_t n = strcspn(b.data ? b.data : "", "\n");
-		snprintf(out, cap, "%.*s", (int)n, b.data ? b.data : "");
-		buf_free(&b);
-		return;
-	}
-}
 
 static bool
 write_file(const char *dir, const char *name, const void *data, size_t len)
@@ -125,7 +99,7 @@ build_native(const char *path, char dir[4096])
 	dir[0] = '\0';
 	bool ok = load(&p, path, &host);
 	Buf c = {0};
-	EmitOptions eo = { false, &host };
+	EmitOptions eo = { false, &host, false };
 	if (ok && !(driver_admit(p.H, &host, &p.diags) && driver_mono(&p) && emit_c(p.H, &eo, &c, &p.diags))) {
 		diag_emit_all(&p.diags, false);
 		fprintf(stderr, "bench_wasm: %s: the native lane does not build it\n", path);
@@ -163,7 +137,7 @@ build_wasm(const char *path, Buf *mod, char *why, size_t cap)
 	int r = 1;
 	if (!(driver_admit(p.H, &host, &p.diags) && driver_mono(&p) && emit_wasm(p.H, &wo, mod, &p.diags))) {
 		bool refused = p.diags.items.len > 0 && p.diags.items.items[0].code == DIAG_W110;
-		first_error_line(&p.diags, why, cap);
+		lane_first_error_line(&p.diags, why, cap);
 		if (!refused)
 			diag_emit_all(&p.diags, false);
 		r = refused ? 0 : -1;
@@ -194,79 +168,6 @@ stage_wasm(const Buf *mod, char dir[4096])
 	return true;
 }
 
-/*
- * Runs argv once with stdout captured into out (reset first); returns the
- * wall time, or a negative value after printing why it (`what`) failed.
- */
-static double
-cpu_children(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_CHILDREN, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-	    (double)ru.ru_stime.tv_usec * 1e-6;
-}
-
-/* The CPU time (user + system, all its threads) of the last run_once. */
-static double last_cpu;
-
-static double
-run_once(const char *what, char **argv, Buf *out)
-{
-	pid_t pid;
-	int fd = -1;
-	fflush(NULL);
-	double c0 = cpu_children();
-	double t0 = now();
-	int rc = spawn_piped(argv, &pid, &fd);
-	if (rc != 0) {
-		fprintf(stderr, "bench_wasm: %s: cannot start %s: %s\n", what, argv[0], strerror(rc));
-		return -1;
-	}
-	out->len = 0;
-	char tmp[4096];
-	ssize_t k;
-	while ((k = read(fd, tmp, sizeof tmp)) > 0)
-		if (out->len < OUTPUT_CAP)
-			buf_put(out, tmp, (size_t)k);
-	close(fd);
-	int st = 0;
-	pid_t w = waitpid(pid, &st, 0);
-	double t1 = now();
-	last_cpu = cpu_children() - c0;
-	if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (w == pid && WIFSIGNALED(st))
-			fprintf(stderr, "bench_wasm: %s crashed (signal %d)\n", what, WTERMSIG(st));
-		else
-			fprintf(stderr, "bench_wasm: %s failed (exit status %d)\n", what, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		return -1;
-	}
-	return t1 - t0;
-}
-
-/* One timed run into *best (wall) and *best_cpu; its output must equal *ref (set by the first run). */
-static bool
-run_checked(const char *what, char **argv, double *best, double *best_cpu, Buf *ref, bool first)
-{
-	Buf out = {0};
-	double t = run_once(what, argv, &out);
-	bool ok = t >= 0;
-	if (ok && first) {
-		buf_free(ref);
-		*ref = out;
-		out = (Buf){0};
-	} else if (ok && (out.len != ref->len || memcmp(out.data, ref->data, out.len) != 0)) {
-		fprintf(stderr, "bench_wasm: %s printed different output on two runs\n", what);
-		ok = false;
-	}
-	buf_free(&out);
-	if (ok && (first || t < *best))
-		*best = t;
-	if (ok && (first || last_cpu < *best_cpu))
-		*best_cpu = last_cpu;
-	return ok;
-}
-
 static const char *
 node_cmd(void)
 {
@@ -283,7 +184,7 @@ stripped_size(const char *dir)
 	snprintf(out, sizeof out, "%s/stripped", dir);
 	char *argv[] = { "strip", "-o", out, in, NULL };
 	Buf ignored = {0};
-	double t = run_once("strip", argv, &ignored);
+	double t = lane_run_once("bench_wasm", "strip", argv, &ignored, NULL);
 	buf_free(&ignored);
 	struct stat st;
 	long n = t >= 0 && stat(out, &st) == 0 ? (long)st.st_size : -1;
@@ -316,7 +217,7 @@ node_fixed_cost(void)
 		bool ok = true;
 		double cpu = 0;
 		for (int r = 0; r < runs && ok; r++)
-			ok = run_checked("the empty module", argv, &best, &cpu, &ref, r == 0);
+			ok = lane_run_checked("bench_wasm", "the empty module", argv, &best, &cpu, &ref, r == 0);
 		if (!ok)
 			best = -1;
 		remove_wasm_dir(wdir);
@@ -365,8 +266,8 @@ bench_one(const char *path, double fixed_s, Means *m)
 		char wname[4200];
 		snprintf(wname, sizeof wname, "%s (wasm)", path);
 		for (int r = 0; r < runs && ok; r++)
-			ok = run_checked(path, nargv, &ns, &ncpu, &nout, r == 0) &&
-			     run_checked(wname, wargv, &ws, &wcpu, &wout, r == 0);
+			ok = lane_run_checked("bench_wasm", path, nargv, &ns, &ncpu, &nout, r == 0) &&
+			     lane_run_checked("bench_wasm", wname, wargv, &ws, &wcpu, &wout, r == 0);
 		if (ok && (nout.len != wout.len || memcmp(nout.data, wout.data, nout.len) != 0)) {
 			fprintf(stderr, "bench_wasm: %s: MISMATCH: native printed \"%.*s\", wasm printed \"%.*s\"\n", path,
 			    (int)strcspn(nout.data ? nout.data : "", "\n"), nout.data ? nout.data : "",
@@ -400,26 +301,6 @@ usage(void)
 	return 2;
 }
 
-/* The benchmark programs: DIR/NAME.spx for each NAME given, else every DIR/NAME.spx. */
-static bool
-list_programs(const char *dir, char **names, int nnames, glob_t *g)
-{
-	char pattern[4200];
-	if (nnames == 0) {
-		snprintf(pattern, sizeof pattern, "%s/*.spx", dir);
-		if (glob(pattern, 0, NULL, g) == 0)
-			return true;
-		fprintf(stderr, "bench_wasm: no programs match %s\n", pattern);
-		return false;
-	}
-	for (int i = 0; i < nnames; i++) {
-		snprintf(pattern, sizeof pattern, "%s/%s.spx", dir, names[i]);
-		if (glob(pattern, i ? GLOB_APPEND | GLOB_NOCHECK : GLOB_NOCHECK, NULL, g) != 0)
-			return false;
-	}
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -440,7 +321,7 @@ main(int argc, char **argv)
 	glob_t progs;
 	if (runs < 1)
 		return usage();
-	if (!list_programs(dir, names, nnames, &progs))
+	if (!lane_list_programs("bench_wasm", dir, names, nnames, &progs))
 		return 1;
 	free(names);
 	if (emitw_rt_wasm_len == 0) {
