@@ -157,14 +157,19 @@ cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
 	Buf msg = {0};
 	WasmRunStatus r = WASM_RUN_IO;
 	if (ok) {
-		fflush(stdout);
+		/* the checker's warnings before the program's output, as in the other lanes */
+		diag_emit_all(&L->diags, false);
+		int shown = L->diags.items.len;
+		fflush(NULL);
 		r = emitw_node_run(&mod, args, nargs, &st, &msg);
 		if (r == WASM_RUN_NO_NODE)
 			build_report(&L->diags, DIAG_W101, "%s", msg.data ? msg.data : "");
 		else if (r == WASM_RUN_IO)
 			build_report(&L->diags, DIAG_I101, "%s", msg.data ? msg.data : "");
+		diag_emit_from(&L->diags, shown, false);
+	} else {
+		diag_emit_all(&L->diags, false);
 	}
-	diag_emit_all(&L->diags, false);
 	if (ok && r == WASM_RUN_OK) {
 		if (WIFEXITED(st))
 			status = WEXITSTATUS(st);

@@ -370,9 +370,15 @@ want_color(void)
 void
 diag_emit_all(const DiagSink *s, bool json)
 {
+	diag_emit_from(s, 0, json);
+}
+
+void
+diag_emit_from(const DiagSink *s, int from, bool json)
+{
 	Buf out = {0};
 	bool color = !json && want_color();
-	for (int i = 0; i < s->items.len; i++) {
+	for (int i = from; i < s->items.len; i++) {
 		if (json)
 			diag_render_json(&out, s, &s->items.items[i]);
 		else

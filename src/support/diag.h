@@ -93,5 +93,8 @@ void diag_render_json(Buf *out, const DiagSink *s, const Diag *d);
 
 /* Writes every diagnostic of s: human to stderr or JSON lines to stdout. */
 void diag_emit_all(const DiagSink *s, bool json);
+/* The same for the items from index `from` on (a command that printed the
+ * earlier ones before running a program). */
+void diag_emit_from(const DiagSink *s, int from, bool json);
 
 #endif
