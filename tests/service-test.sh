@@ -16,6 +16,11 @@ set -u
 export PYTHONDONTWRITEBYTECODE=1
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")" && pwd)/service
+# the scripts' temporary directories go below one of this run's own, so a
+# concurrent run (another build's `make test`) is never touched
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 fail=0
 for t in session mcp project lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
@@ -27,7 +32,6 @@ every=1
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
-rm -rf "${TMPDIR:-/tmp}"/spx-service-* 2>/dev/null
 if [ "$fail" -ne 0 ]; then
 	echo "service-test: FAILED" >&2
 	exit 1
