@@ -6,8 +6,10 @@
  * Every module of the checked, lowered project goes into one C unit
  * (emit_c_project: names prefixed per module, imported calls naming the
  * provider's instance, shared types spelled by identity) or one Wasm module
- * (emit_wasm_project); the pure route (project v1 admission: permit-free
- * modules).  A construct a lane does not cover is its B110/W110 refusal.
+ * (emit_wasm_project), on the route of the union of the modules' permits
+ * (cli_project_admit; the Wasm module: the pure route only, W110 for a
+ * hosted project).  A construct a lane does not cover is its B110/W110
+ * refusal.
  */
 #include "cli.h"
 

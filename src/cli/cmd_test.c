@@ -23,8 +23,11 @@
  * --json prints the `semaprax.project-execution.v1` envelope on stdout
  * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
  * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
- * Lanes: only the interpreter exists for projects; `--lane native|wasm|all`
- * (and `--target native`) are usage errors naming what exists.  On a
+ * Lanes: `--lane interp|native|wasm|all` (cmd_project_lanes.c).  Grants:
+ * those of `run` of the project (cli_project_admit: the union of the
+ * modules' permits); a project permitting fs.write is F120 unless
+ * `--allow-write[=DIR]` is given, which the native lane's program receives
+ * as its first argument.  On a
  * terminal (stderr is a tty, human mode) each run adds a progress line
  * `test <stable-id> ... ok|FAILED` on stderr.
  */
