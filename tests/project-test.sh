@@ -6,7 +6,10 @@
 #   status  the expected exit status;
 #   stdout, stderr  exact snapshots (absent = empty);
 #   after   semaprax.toml's bytes after the command; after.d/  likewise for
-#           any file of the project (e.g. sources `fmt` rewrote).
+#           any file of the project (e.g. sources `fmt` rewrote);
+#   absent  paths (one a line) that must not exist after the command;
+#   stdin   the command's standard input (default /dev/null);
+#   env     NAME=VALUE lines (no spaces) added to the command's environment.
 # Each case's README line names the reference test it mirrors.  A case that
 # writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots.
 # Then every `new` template is created in a temp dir and must check, run,
@@ -26,8 +29,12 @@ for dir in "$root"/*/; do
 	[ -f "$dir/args" ] && args=$(cat "$dir/args")
 	want=0
 	[ -f "$dir/status" ] && want=$(cat "$dir/status")
+	input=/dev/null
+	[ -f "$dir/stdin" ] && input="$dir/stdin"
+	envs=
+	[ -f "$dir/env" ] && envs=$(cat "$dir/env")
 	# shellcheck disable=SC2086
-	(cd "$tmp/case" && "$bin" $args > "$tmp/out" 2> "$tmp/err")
+	(cd "$tmp/case" && env $envs "$bin" $args < "$input" > "$tmp/out" 2> "$tmp/err")
 	got=$?
 	if [ "${SEMAPRAX_BLESS:-}" = 1 ]; then
 		echo "$got" > "$dir/status"
@@ -54,6 +61,14 @@ for dir in "$root"/*/; do
 	if [ -f "$dir/after" ] && ! cmp -s "$dir/after" "$tmp/case/semaprax.toml"; then
 		echo "FAIL $name: semaprax.toml after the command differs from \`after\`" >&2
 		ok=0
+	fi
+	if [ -f "$dir/absent" ]; then
+		while read -r f; do
+			if [ -e "$tmp/case/$f" ]; then
+				echo "FAIL $name: $f exists after the command" >&2
+				ok=0
+			fi
+		done < "$dir/absent"
 	fi
 	if [ -d "$dir/after.d" ]; then
 		for f in $(cd "$dir/after.d" && find . -type f | sort); do

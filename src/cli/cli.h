@@ -104,11 +104,11 @@ void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
 /* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
 bool cli_parse_positive(const char *s, uint64_t *out);
-/* A project run or test admits permit-free modules: false with F102 on the
- * first module declaring a `permit` set; verb ("run", "test") names the
- * command. */
+/* A project's route and grants (cmd_run.c): those of the union of its
+ * modules' permits, as a single file's come from its own; false after each
+ * module's admission refusal (F121, T273, F102) into its diagnostics. */
 struct Project;
-bool cli_project_permit_free(struct Project *pj, const char *verb);
+bool cli_project_admit(struct Project *pj, HirGrants *g);
 /* `run --json` of a project (cmd_test.c): the `semaprax.project-execution.v1`
  * envelope with role "entry" on stdout; false (after F104) past max_bytes. */
 /* cmd_project_lanes.c: a project's native lane.  The C unit of every module
@@ -117,14 +117,16 @@ bool cli_project_permit_free(struct Project *pj, const char *verb);
  * of a project; one captured run of entry function k as an interpreter-style
  * result (*detail: a contract failure's two detail lines, or NULL; free it);
  * the Wasm lane's W110 refusal of a project. */
-bool cli_project_emit_c(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
-bool cli_project_native_compile(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096]);
-int cli_project_run_native(const char *manifest, bool wasm);
-void cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
+bool cli_project_native_compile(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status,
+    char dir[4096]);
+/* grant: the command line's `--allow-write[=DIR]` text, or NULL */
+int cli_project_run_native(const char *manifest, bool wasm, const char *grant);
+void cli_project_native_case(const char *dir, const char *grant, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* The Wasm lane: one module of every module whose `main` export runs
  * funcs[which] (diagnostics into `into`, or NULL: each module's session);
  * one captured run of it under node (captures in dir). */
-bool cli_project_wasm_module(struct Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+bool cli_project_wasm_module(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
     DiagSink *const *into, Buf *out);
 void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* Removes the capture files a run left in dir. */

@@ -614,7 +614,9 @@ static int
 build_project(const char *manifest, const char *out, bool json, bool c_source, bool wasm)
 {
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "build");
+	HirGrants host;
+	memset(&host, 0, sizeof host);
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &host);
 	char *deflt = NULL;
 	if (ok && !out) {
 		char *dir = spx_xstrdup(manifest);
@@ -634,11 +636,11 @@ build_project(const char *manifest, const char *out, bool json, bool c_source, b
 	char dir[4096] = "";
 	if (ok && (c_source || wasm)) {
 		Buf c = {0};
-		if ((wasm ? cli_project_wasm_module(&pj, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, entry, &mainf, 1, false, &c)) &&
+		if ((wasm ? cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, &host, entry, &mainf, 1, false, &c)) &&
 		    write_new(&pj.diags, out, &c))
 			status = EXIT_OK;
 		buf_free(&c);
-	} else if (ok && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir)) {
+	} else if (ok && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, dir)) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);

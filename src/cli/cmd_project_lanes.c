@@ -6,8 +6,10 @@
  * Every module of the checked, lowered project goes into one C unit
  * (emit_c_project: names prefixed per module, imported calls naming the
  * provider's instance, shared types spelled by identity) or one Wasm module
- * (emit_wasm_project); the pure route (project v1 admission: permit-free
- * modules).  A construct a lane does not cover is its B110/W110 refusal.
+ * (emit_wasm_project), on the route of the union of the modules' permits
+ * (cli_project_admit; the Wasm module: the pure route only, W110 for a
+ * hosted project).  A construct a lane does not cover is its B110/W110
+ * refusal.
  */
 #include "cli.h"
 
@@ -22,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../driver/route.h"
 #include "../emit_c/emit_c.h"
 #include "../emit_wasm/emit_wasm.h"
 #include "../interp/interp.h"
@@ -30,7 +33,7 @@
 #include "../support/child.h"
 
 bool
-cli_project_emit_c(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out)
+cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out)
 {
 	int n = pj->P.nmods;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
@@ -39,7 +42,7 @@ cli_project_emit_c(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bo
 		mods[i] = pj->P.mods[i]->s.H;
 		diags[i] = &pj->P.mods[i]->s.diags;
 	}
-	EmitOptions eo = { .staged = true, .host = NULL, .report_status = report_status };
+	EmitOptions eo = { .staged = true, .host = host, .report_status = report_status };
 	int *order = spx_xmalloc(sizeof *order * (size_t)n);
 	for (int i = 0; i < n; i++)
 		order[i] = (int)pj->P.order[i];
@@ -51,11 +54,11 @@ cli_project_emit_c(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bo
 }
 
 bool
-cli_project_native_compile(Project *pj, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096])
+cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096])
 {
 	dir[0] = '\0';
 	Buf c = {0};
-	if (!cli_project_emit_c(pj, entry, funcs, nfuncs, report_status, &c)) {
+	if (!cli_project_emit_c(pj, host, entry, funcs, nfuncs, report_status, &c)) {
 		buf_free(&c);
 		return false;
 	}
@@ -81,9 +84,18 @@ cli_project_native_compile(Project *pj, ModuleId entry, const int *funcs, int nf
 }
 
 bool
-cli_project_wasm_module(Project *pj, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status, DiagSink *const *into,
-    Buf *out)
+cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+    DiagSink *const *into, Buf *out)
 {
+	if (host && host->route != ROUTE_PURE) {
+		/* the project Wasm module has no host imports or command-line exit
+		 * path yet: a project whose permits select a hosted route is refused */
+		Diag *d = diag_report(into ? into[entry] : &pj->diags, DIAG_W110, NULL,
+		    "the Wasm lane runs projects on the pure route only; the modules' permits select the %s route",
+		    host->route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
+		diag_set_help(d, "run the project in the interpreter or with `--native`");
+		return false;
+	}
 	int n = pj->P.nmods;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
 	DiagSink **diags = spx_xmalloc(sizeof *diags * (size_t)n);
@@ -135,17 +147,21 @@ entry_main(Project *pj, ModuleId *entry, int *mainf)
 }
 
 int
-cli_project_run_native(const char *manifest, bool wasm)
+cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 {
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
+	HirGrants host;
+	memset(&host, 0, sizeof host);
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &host);
+	if (ok && host.fs_write && !grant)
+		ok = driver_grant_write(&host, false, NULL, &pj.diags);
 	ModuleId entry = DRIVER_NO_MODULE;
 	int mainf = -1;
 	char dir[4096] = "";
 	int status = EXIT_FAIL;
 	if (wasm) {
 		Buf mod = {0};
-		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, entry, &mainf, 1, 0, false, NULL, &mod);
+		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &mod);
 		int st = ok ? wasm_exec(&pj, &mod) : -1;
 		project_emit_diags(&pj, false);
 		if (st >= 0 && WIFEXITED(st))
@@ -156,12 +172,13 @@ cli_project_run_native(const char *manifest, bool wasm)
 		project_free(&pj);
 		return status;
 	}
-	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, entry, &mainf, 1, false, dir);
+	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, dir);
 	project_emit_diags(&pj, false);
 	if (ok) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
-		char *argv[] = {exe, NULL};
+		/* the write grant as the program's first argument, as for a file */
+		char *argv[] = {exe, host.fs_write ? (char *)grant : NULL, NULL};
 		int st = 0;
 		fflush(stdout);
 		int err = emit_native_exec(exe, argv, &st);
@@ -227,8 +244,12 @@ native_outcome(int wstatus, const Buf *out, const Buf *err, InterpResult *r, cha
 	size_t n = 0;
 	const char *l;
 	if (code == 0 && out->len > 0) {
+		/* the value is the last line (a hosted route's output comes first) */
+		size_t at = out->len - 1;
+		while (at > 0 && out->data[at - 1] != '\n')
+			at--;
 		r->stop = STOP_NONE;
-		r->value = strtoll(out->data, NULL, 10);
+		r->value = strtoll(out->data + at, NULL, 10);
 		return;
 	}
 	if (code == RT_EXIT_CONTRACT && (l = line_with(err, "SEMAPRAX contract failure: ", &n))) {
@@ -332,24 +353,24 @@ run_captured(const char *dir, ChildBody body, void *ctx, uint64_t timeout_ms, In
 }
 
 typedef struct NativeBody {
-	char *exe, *arg;
+	char *exe, *grant, *arg;
 } NativeBody;
 
 static void
 native_body(void *ctx)
 {
 	NativeBody *b = ctx;
-	char *argv[] = {b->exe, b->arg, NULL};
+	char *argv[] = {b->exe, b->grant ? b->grant : b->arg, b->grant ? b->arg : NULL, NULL};
 	execv(b->exe, argv);
 }
 
 void
-cli_project_native_case(const char *dir, int k, uint64_t timeout_ms, InterpResult *r, char **detail)
+cli_project_native_case(const char *dir, const char *grant, int k, uint64_t timeout_ms, InterpResult *r, char **detail)
 {
 	char exe[4200], arg[16];
 	snprintf(exe, sizeof exe, "%s/program", dir);
 	snprintf(arg, sizeof arg, "%d", k);
-	NativeBody b = {exe, arg};
+	NativeBody b = {exe, (char *)grant, arg};
 	run_captured(dir, native_body, &b, timeout_ms, r, detail);
 }
 

@@ -457,9 +457,13 @@ parse_options(int argc, char **argv, RunOptions *o)
 /*
  * `run` of a project (TOOLCHAIN.md §1.2): `check` of the project, then
  * every module lowered and `main` of the entry module run in one
- * interpreter image (interp_run_image).  Project v1 admission (§2.3):
- * permit-free modules only, so the run is on the pure route (a `main`
- * declaring effects is F102 as for a file).  Success prints the value;
+ * interpreter image (interp_run_image).  The union of the modules' permits
+ * selects the route and its grants exactly as a file's permits do
+ * (cli_project_admit below; fs.write needs `--allow-write[=DIR]`, F120;
+ * network F121): the command-line route publishes the staged stderr and
+ * stdout and exits with `main`'s value, the transcript prints its stdout
+ * then the value, the pure route the value.  --json reports the pure
+ * route only (F102 otherwise).  Success prints as above;
  * failures print `project execution failed with language status
  * <status-json>` (then, for a contract, `  contract: <phase> <clause> in
  * <stable-id>` and `  arguments: <name> = <value>, …`), `project execution
@@ -475,17 +479,25 @@ run_project(const char *manifest, const RunOptions *ro)
 	if (ro->have_args)
 		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm]` "
 		                        "(`-- args` are not available for projects yet)");
-	if (ro->native || ro->wasm)
-		return cli_project_run_native(manifest, ro->wasm);   /* cmd_project_lanes.c */
+	if (ro->native || ro->wasm) {
+		/* the grant as the command line gave it, passed to the executable */
+		char grant[4200] = "--allow-write";
+		if (ro->write_root)
+			snprintf(grant, sizeof grant, "--allow-write=%s", ro->write_root);
+		return cli_project_run_native(manifest, ro->wasm, ro->allow_write ? grant : NULL);   /* cmd_project_lanes.c */
+	}
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "run");
+	InterpOptions o = {0};
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &o.host) &&
+		  driver_grant_write(&o.host, ro->allow_write, ro->write_root, &pj.diags);
 	int status = EXIT_FAIL;
 	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
-	InterpOptions o = {0};
-	if (entry != DRIVER_NO_MODULE) {
-		Session *e = &pj.P.mods[entry]->s;
-		driver_route(e->S, &o.host);
-		ok = driver_admit(e->H, &o.host, &e->diags);
+	Route route = o.host.route;
+	if (ok && ro->json && route != ROUTE_PURE) {
+		Diag *d = diag_report(&pj.diags, DIAG_F102, NULL, "project `run --json` reports the pure route; the modules' permits select the %s route",
+		    route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
+		diag_set_help(d, "run the project without `--json`");
+		ok = false;
 	}
 	project_emit_diags(&pj, ro->json);
 	if (!ok || entry == DRIVER_NO_MODULE)
@@ -501,7 +513,18 @@ run_project(const char *manifest, const RunOptions *ro)
 		if (cli_project_run_envelope(&pj, &E->funcs[hir_find_main(E)], &r, ro->max_steps, ro->max_bytes) && r.stop == STOP_NONE)
 			status = EXIT_OK;
 	} else if (!ro->json && interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
-		if (r.stop == STOP_NONE) {
+		if (r.stop == STOP_NONE && route == ROUTE_COMMAND && (r.value < 0 || r.value > 255)) {
+			report(manifest, DIAG_F116, false, NULL,
+			       "command-line program `main` returned %" PRId64 ", outside the exit status range 0..=255", r.value);
+		} else if (r.stop == STOP_NONE && route == ROUTE_COMMAND) {
+			/* staged output published after `main` returns, stderr first */
+			fwrite(r.err.data ? r.err.data : "", 1, r.err.len, stderr);
+			fflush(stderr);
+			fwrite(r.out.data ? r.out.data : "", 1, r.out.len, stdout);
+			status = (int)r.value;
+		} else if (r.stop == STOP_NONE) {
+			if (r.out.len)
+				fwrite(r.out.data, 1, r.out.len, stdout);
 			printf("%" PRId64 "\n", r.value);
 			status = EXIT_OK;
 		} else if (r.stop == STOP_STATUS) {
@@ -582,21 +605,41 @@ cli_cmd_run(int argc, char **argv)
 	return status;
 }
 
-/* For `run` and `test` on a project: false with F102 on the first module
- * declaring a `permit` set (verb names the command in the message). */
+/* For `run`, `test` and `build` on a project: the route and grants of the
+ * union of every module's permits (what the lock records as the project's
+ * capabilities), then each module's admission (SPX-F121 for a network
+ * permit, SPX-T273 for an operation outside the command-line profile, the
+ * entry's SPX-F102 on the pure route) into that module's diagnostics. */
 bool
-cli_project_permit_free(Project *pj, const char *verb)
+cli_project_admit(Project *pj, HirGrants *g)
 {
+	int n = 0;
+	for (int i = 0; i < pj->P.nmods; i++)
+		n += pj->P.mods[i]->s.S->npermits;
+	const char **all = spx_xmalloc(sizeof *all * (size_t)(n + 1));
+	int k = 0;
 	for (int i = 0; i < pj->P.nmods; i++) {
-		Session *s = &pj->P.mods[i]->s;
-		if (s->S->npermits > 0) {
-			Diag *d = diag_report(&s->diags, DIAG_F102, &s->m->module_span, "project %s admits permit-free modules; `%s` declares a `permit` set",
-			    verb, pj->P.mods[i]->name);
-			diag_set_help(d, "%s effect-free projects (TOOLCHAIN.md §2.3); host capabilities for projects are not granted yet", verb);
-			return false;
+		const Sema *S = pj->P.mods[i]->s.S;
+		for (int j = 0; j < S->npermits; j++) {
+			bool seen = false;
+			for (int q = 0; q < k && !seen; q++)
+				seen = strcmp(all[q], S->permits[j]) == 0;
+			if (!seen)
+				all[k++] = S->permits[j];
 		}
 	}
-	return true;
+	driver_route_permits(all, (size_t)k, g);
+	free(all);
+	ModuleId entry = driver_program_find(&pj->P, pj->man.entry);
+	bool ok = true;
+	for (int i = 0; ok && i < pj->P.nmods; i++) {
+		Session *s = &pj->P.mods[i]->s;
+		/* the pure route's F102 is about the entry's `main` only */
+		if (g->route == ROUTE_PURE && (ModuleId)i != entry && s->S->npermits == 0)
+			continue;
+		ok = driver_admit(s->H, g, &s->diags);
+	}
+	return ok;
 }
 
 /* For `test` (cmd_test.c): the outcome object and the domain digest above. */

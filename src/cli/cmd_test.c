@@ -23,8 +23,11 @@
  * --json prints the `semaprax.project-execution.v1` envelope on stdout
  * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
  * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
- * Lanes: only the interpreter exists for projects; `--lane native|wasm|all`
- * (and `--target native`) are usage errors naming what exists.  On a
+ * Lanes: `--lane interp|native|wasm|all` (cmd_project_lanes.c).  Grants:
+ * those of `run` of the project (cli_project_admit: the union of the
+ * modules' permits); a project permitting fs.write is F120 unless
+ * `--allow-write[=DIR]` is given, which the native lane's program receives
+ * as its first argument.  On a
  * terminal (stderr is a tty, human mode) each run adds a progress line
  * `test <stable-id> ... ok|FAILED` on stderr.
  */
@@ -41,10 +44,11 @@
 #include "../hir/hir.h"
 #include "../interp/interp.h"
 #include "../project/project.h"
+#include "../rt/rt.h"
 #include "../sema/sema.h"
 #include "../support/json.h"
 
-#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]"
+#define TEST_GRAMMAR "test requires [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]"
 
 
 enum { LANE_INTERP = 1, LANE_NATIVE = 2, LANE_WASM = 4, LANE_ALL = 7 };
@@ -56,6 +60,9 @@ typedef struct TestOptions {
 	uint64_t max_steps, max_bytes;
 	int lanes;                /* LANE_* bits; LANE_INTERP by default */
 	uint64_t native_timeout_ms;  /* per native run (default 10,000) */
+	bool allow_write;         /* --allow-write[=DIR]: as for `run` */
+	const char *write_root;
+	char grant[4200];         /* that option's text, for the native lane's program */
 } TestOptions;
 
 /* One run: the test module's main (case < 0 in the list order) or a case. */
@@ -109,6 +116,17 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->native_timeout_ms))
 				return cli_usage("test", "--native-timeout-ms takes a positive integer");
 			i++;
+		} else if (strncmp(a, "--allow-write", 13) == 0 && (a[13] == '\0' || a[13] == '=')) {
+			if (o->allow_write)
+				return cli_usage("test", "--allow-write given twice");
+			o->allow_write = true;
+			snprintf(o->grant, sizeof o->grant, "%s", a);
+			if (a[13] == '=') {
+				o->write_root = a + 14;
+				if (!rt_fs_root_valid(o->write_root))
+					return cli_usage("test", "`--allow-write=%s` must name a directory below the working directory: "
+							 "a relative path without `.`, `..` or symbolic links", o->write_root);
+			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("test", TEST_GRAMMAR);
@@ -359,14 +377,13 @@ static int
 test_project(const char *manifest, const TestOptions *to)
 {
 	Project pj;
-	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_permit_free(&pj, "test");
-	ModuleId tm = ok ? driver_program_find(&pj.P, pj.man.test_module) : DRIVER_NO_MODULE;
 	InterpOptions o = {0};
+	/* the grants of `run`: the union of the modules' permits; tests write
+	 * only with --allow-write too (F120) */
+	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &o.host) &&
+		  driver_grant_write(&o.host, to->allow_write, to->write_root, &pj.diags);
+	ModuleId tm = ok ? driver_program_find(&pj.P, pj.man.test_module) : DRIVER_NO_MODULE;
 	HirModule *H = tm != DRIVER_NO_MODULE ? pj.P.mods[tm]->s.H : NULL;
-	if (H) {
-		driver_route(H->S, &o.host);
-		ok = driver_admit(H, &o.host, &pj.P.mods[tm]->s.diags);
-	}
 	int status = EXIT_FAIL;
 	int mainf = H ? hir_find_main(H) : -1;
 	if (!ok || mainf < 0) {
@@ -414,7 +431,7 @@ test_project(const char *manifest, const TestOptions *to)
 		funcs[i] = runs[i].func;
 	/* the native lane: one program, each run a fresh process */
 	if (lanes & LANE_NATIVE)
-		built = cli_project_native_compile(&pj, tm, funcs, nruns, true, dir);
+		built = cli_project_native_compile(&pj, &o.host, tm, funcs, nruns, true, dir);
 	/* the Wasm lane: one module per run (its `main` export runs that entry);
 	 * a refusal (W110) alone fails, beside `--lane all` it is a note */
 	int n = pj.P.nmods;
@@ -428,7 +445,7 @@ test_project(const char *manifest, const TestOptions *to)
 	Buf *wmods = spx_xcalloc((size_t)nruns, sizeof *wmods);
 	bool wasm_ok = (lanes & LANE_WASM) != 0 && built;
 	for (int i = 0; wasm_ok && i < nruns; i++)
-		wasm_ok = cli_project_wasm_module(&pj, tm, funcs, nruns, i, true, wp, &wmods[i]);
+		wasm_ok = cli_project_wasm_module(&pj, &o.host, tm, funcs, nruns, i, true, wp, &wmods[i]);
 	char wdir[4096] = "";
 	if (wasm_ok) {
 		const char *tmpd = getenv("TMPDIR");
@@ -441,9 +458,14 @@ test_project(const char *manifest, const TestOptions *to)
 	Buf wnote = {0};
 	if ((lanes & LANE_WASM) && !wasm_ok && built) {
 		for (int k = 0; k < n && !wnote.len; k++)
-			for (int j = 0; j < ws[k].items.len && !wnote.len; j++)
-				buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[ws[k].items.items[j].code].code, ws[k].path,
-				    ws[k].items.items[j].line, ws[k].items.items[j].message);
+			for (int j = 0; j < ws[k].items.len && !wnote.len; j++) {
+				const Diag *d = &ws[k].items.items[j];
+				if (d->line)
+					buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[d->code].code, ws[k].path, d->line,
+					    d->message);
+				else   /* a refusal of the whole project (its route) */
+					buf_printf(&wnote, "; the Wasm lane refused the project (%s: %s)", diag_info[d->code].code, d->message);
+			}
 		if (!wnote.len)
 			buf_puts(&wnote, "; the Wasm lane could not run");
 	}
@@ -465,7 +487,7 @@ test_project(const char *manifest, const TestOptions *to)
 			run_ok = runs[i].r.stop == STOP_NONE && runs[i].r.value == 0;
 		}
 		if (lanes & LANE_NATIVE) {
-			cli_project_native_case(dir, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
+			cli_project_native_case(dir, o.host.fs_write ? to->grant : NULL, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
 			if (lanes & LANE_INTERP)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
 		}

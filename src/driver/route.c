@@ -149,14 +149,14 @@ listed(const char *p, const char *const *list, size_t n)
 }
 
 static Route
-select_route(const Sema *S)
+select_route(const char *const *permits, size_t n)
 {
-	if (S->npermits == 0)
+	if (n == 0)
 		return ROUTE_PURE;
 	bool command = true, only_stdout = true;
-	for (int i = 0; i < S->npermits; i++) {
-		command &= listed(S->permits[i], command_permits, countof(command_permits));
-		only_stdout &= strcmp(S->permits[i], "process.stdout.write") == 0;
+	for (size_t i = 0; i < n; i++) {
+		command &= listed(permits[i], command_permits, countof(command_permits));
+		only_stdout &= strcmp(permits[i], "process.stdout.write") == 0;
 	}
 	if (only_stdout)
 		return ROUTE_TRANSCRIPT;
@@ -164,22 +164,28 @@ select_route(const Sema *S)
 }
 
 void
-driver_route(const Sema *S, HirGrants *o)
+driver_route_permits(const char *const *permits, size_t n, HirGrants *o)
 {
 	memset(o, 0, sizeof *o);
-	o->route = select_route(S);
+	o->route = select_route(permits, n);
 	if (o->route == ROUTE_TRANSCRIPT) {
 		o->stdout_write = true;
 	} else if (o->route == ROUTE_COMMAND) {
-		o->fs_read = listed("fs.read", S->permits, (size_t)S->npermits);
-		o->args_read = listed("process.args.read", S->permits, (size_t)S->npermits);
-		o->stdout_write = listed("process.stdout.write", S->permits, (size_t)S->npermits);
-		o->stderr_write = listed("process.stderr.write", S->permits, (size_t)S->npermits);
-		o->fs_write = listed("fs.write", S->permits, (size_t)S->npermits);
-		o->stdin_read = listed("process.stdin.read", S->permits, (size_t)S->npermits);
-		o->env_read = listed("process.environment.read", S->permits, (size_t)S->npermits);
-		o->clock_read = listed("clock.read", S->permits, (size_t)S->npermits);
+		o->fs_read = listed("fs.read", permits, n);
+		o->args_read = listed("process.args.read", permits, n);
+		o->stdout_write = listed("process.stdout.write", permits, n);
+		o->stderr_write = listed("process.stderr.write", permits, n);
+		o->fs_write = listed("fs.write", permits, n);
+		o->stdin_read = listed("process.stdin.read", permits, n);
+		o->env_read = listed("process.environment.read", permits, n);
+		o->clock_read = listed("clock.read", permits, n);
 	}
+}
+
+void
+driver_route(const Sema *S, HirGrants *o)
+{
+	driver_route_permits((const char *const *)S->permits, (size_t)S->npermits, o);
 }
 
 bool

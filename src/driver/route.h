@@ -13,6 +13,9 @@
 /* Fills g (zeroed first) with the module's route and the capabilities it
  * grants. */
 void driver_route(const Sema *S, HirGrants *g);
+/* The same for a permit list (a project: the union of its modules'
+ * permits, the capabilities the lock records). */
+void driver_route_permits(const char *const *permits, size_t n, HirGrants *g);
 
 /* The reference's refusals before a run into diags (SPX-T273 on the
  * command route, SPX-F102 on the pure route; see route.c); false then. */

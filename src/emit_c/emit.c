@@ -617,19 +617,43 @@ section(Buf *out, const Emit *E, bool open)
 }
 
 /* The C main of a project: runs entry function argv[1] (an index into
- * funcs, 0 when absent) and prints its result as the pure route does. */
+ * funcs; a test build, report_status) or funcs[0], on the route of o->host
+ * (NULL: pure) as emit_main does for a file: a write grant is the first
+ * argument; the command-line route's `main` value is the exit status, a
+ * test build prints every entry's value (its last stdout line). */
 static void
 project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 {
-	buf_puts(out, "\nint\nmain(int argc, char **argv)\n{\n"
-		      "\tint spx_k = argc > 1 ? atoi(argv[1]) : 0;\n\tint64_t r = 0;\n\tswitch (spx_k) {\n");
+	const HirGrants *g = E->opt->host;
+	Route route = g ? g->route : ROUTE_PURE;
+	bool test = E->opt->report_status;
+	buf_puts(out, "\nint\nmain(int argc, char **argv)\n{\n");
+	if (g && g->fs_write)
+		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
+			      "\targc -= spx_taken;\n\targv += spx_taken;\n");
+	if (test)
+		buf_puts(out, "\tint spx_k = argc > 1 ? atoi(argv[1]) : 0;\n\tif (argc > 1) {\n\t\targc--;\n\t\targv++;\n\t}\n");
+	else
+		buf_puts(out, "\tint spx_k = 0;\n");
+	buf_printf(out, "\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
+			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n",
+		   route == ROUTE_COMMAND ? "true" : "false");
+	buf_puts(out, "\tint64_t r = 0;\n\tswitch (spx_k) {\n");
 	for (int i = 0; i < nfuncs; i++)
 		buf_printf(out, "\tcase %d:\n\t\tr = %s(0);\n\t\tbreak;\n", i, E->insts[E->M->func_inst[funcs[i]]].cname);
 	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: no such entry\");\n\t}\n");
-	buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
+	bool status = route == ROUTE_COMMAND && !test;
+	if (status)
+		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
+			      "\t\tchar line[128];\n"
+			      "\t\tsnprintf(line, sizeof line, \"SEMAPRAX runtime failure: `main` returned %\" PRId64 \", "
+			      "outside the exit status range 0..=255\", r);\n"
+			      "\t\tspx_die(RT_EXIT_INVARIANT, line);\n\t}\n\tspx_publish();\n");
+	else
+		buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
-	buf_puts(out, "\treturn 0;\n}\n");
+	buf_puts(out, status ? "\treturn (int)r;\n}\n" : "\treturn 0;\n}\n");
 }
 
 bool
@@ -696,7 +720,8 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 			use_host |= E->use_host;
 			use_contract |= E->use_contract;
 		}
-		put_runtime(out, mods[entry]->S->module_name, o->staged, o->report_status, use_fs, use_host, use_contract);
+		bool write_grant = o->host && o->host->fs_write;   /* the grant's check needs fs.h */
+		put_runtime(out, mods[entry]->S->module_name, o->staged, o->report_status, use_fs || write_grant, use_host, use_contract);
 		for (int k = 0; k < nmods; k++) {
 			section(out, &P.E[k], true);
 			put_types(&P.E[k], &dprotos[4 * k + 3], out);
