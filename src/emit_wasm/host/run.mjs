@@ -1,7 +1,7 @@
 // run.mjs — `node run.mjs program.wasm [args…]`: runs a SEMAPRAX Wasm module
 // with host.mjs, writing to this process's stdout and stderr, and exits with
 // the run's status (what `semaprax run --wasm` starts).
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, writeSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runModule } from './host.mjs';
 
@@ -28,11 +28,14 @@ function writer(fd) {
 	};
 }
 
-// file_read_text below the working directory (the other lanes' src/rt/fs.c):
-// every component but the last must be a directory and no component a
-// symbolic link; the last a regular file of at most 65,536 bytes.  Host
-// errors map as there: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
+// file_read_text below the working directory, as the other lanes' src/rt/fs.c
+// (rt_fs_resolve) does it: one component at a time, a symbolic link read by
+// hand and followed only while its target stays below the root (an absolute
+// target, a `..` above the root or more than 40 links is 7); every component
+// but the last a directory, the last a regular file of at most 65,536 bytes.
+// Host errors map as there: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
 const FILE_MAX = 65536;
+const LINKS_MAX = 40;
 function fsStatus(e) {
 	switch (e && e.code) {
 	case 'ENOENT': return 2;
@@ -41,31 +44,68 @@ function fsStatus(e) {
 	default: return 5;
 	}
 }
-function readFile(pathBytes) {
+const SLASH = Buffer.from('/');
+function joined(dir, name) {
 	const parts = [];
-	let start = 0;
-	for (let i = 0; i <= pathBytes.length; i++) {
-		if (i === pathBytes.length || pathBytes[i] === 0x2f) {
-			parts.push(pathBytes.subarray(start, i));
-			start = i + 1;
+	for (const d of dir) parts.push(d, SLASH);
+	parts.push(name);
+	return Buffer.concat(parts);
+}
+// The path the walk reaches ({ path }), or { status }.
+function resolve(pathBytes) {
+	let rest = Buffer.from(pathBytes);
+	const dir = [];
+	let links = 0, at = 0;
+	for (;;) {
+		while (at < rest.length && rest[at] === 0x2f) at++;
+		const s = at;
+		while (at < rest.length && rest[at] !== 0x2f) at++;
+		const name = rest.subarray(s, at);
+		let k = at;
+		while (k < rest.length && rest[k] === 0x2f) k++;
+		const last = k === rest.length;
+		const dot = name.length === 1 && name[0] === 0x2e, dotdot = name.length === 2 && name[0] === 0x2e && name[1] === 0x2e;
+		if (name.length === 0 || dot || dotdot) {
+			if (dotdot) {   // `..` of a link target: back to the parent, never above the root
+				if (dir.length === 0) return { status: 7 };
+				dir.pop();
+			}
+			if (last) return { status: 7 };   // the path names a directory
+			continue;
 		}
+		const here = joined(dir, name);
+		let st;
+		try {
+			st = lstatSync(here);
+		} catch (e) {
+			return last ? { path: here } : { status: fsStatus(e) };   // the open reports a missing file
+		}
+		if (st.isSymbolicLink()) {
+			if (++links > LINKS_MAX) return { status: 7 };
+			const target = readlinkSync(here, { encoding: 'buffer' });
+			if (target.length === 0 || target[0] === 0x2f) return { status: 7 };
+			rest = Buffer.concat([target, rest.subarray(at)]);
+			at = 0;
+			continue;
+		}
+		if (last) return { path: here };
+		if (!st.isDirectory()) return { status: 7 };
+		dir.push(Buffer.from(name));
 	}
-	let prefix = Buffer.alloc(0);
+}
+function readFile(pathBytes) {
 	try {
-		for (let k = 0; k < parts.length; k++) {
-			prefix = Buffer.concat(k === 0 ? [Buffer.from(parts[k])] : [prefix, Buffer.from('/'), Buffer.from(parts[k])]);
-			const st = lstatSync(prefix);
-			if (k + 1 < parts.length ? !st.isDirectory() : !st.isFile()) return { status: 7 };
-		}
-		const fd = openSync(prefix, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+		const r = resolve(pathBytes);
+		if (r.status) return r;
+		const fd = openSync(r.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 		try {
 			if (!fstatSync(fd).isFile()) return { status: 7 };
 			const buf = Buffer.alloc(FILE_MAX + 1);
 			let n = 0;
 			for (;;) {
-				const r = readSync(fd, buf, n, FILE_MAX + 1 - n, null);
-				if (r === 0) break;
-				n += r;
+				const got = readSync(fd, buf, n, FILE_MAX + 1 - n, null);
+				if (got === 0) break;
+				n += got;
 				if (n > FILE_MAX) return { status: 4 };
 			}
 			return { data: new Uint8Array(buf.subarray(0, n)) };
