@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../fmt/fmt.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
 
@@ -249,6 +250,7 @@ item_free(SvcItem *it)
 	for (int i = 0; i < it->ndeps; i++)
 		free(it->deps[i]);
 	free(it->deps);
+	free(it->canon);
 	diags_clear(&it->diags);
 }
 
@@ -338,6 +340,9 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			it->ndeps = o->ndeps;
 			o->deps = NULL;
 			o->ndeps = 0;
+			it->canon = o->canon;
+			it->ncanon = o->ncanon;
+			o->canon = NULL;
 			continue;
 		}
 		digest(src + it->start, it->end - it->start, it->all);
@@ -696,6 +701,12 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 			f->items[i].ndeps = items[i].ndeps;
 			items[i].deps = dp;
 			items[i].ndeps = dn;
+			char *cp = f->items[i].canon;
+			size_t cn = f->items[i].ncanon;
+			f->items[i].canon = items[i].canon;
+			f->items[i].ncanon = items[i].ncanon;
+			items[i].canon = cp;
+			items[i].ncanon = cn;
 			f->items[i].start = items[i].start;
 			f->items[i].end = items[i].end;
 			f->items[i].name_start = items[i].name_start;
@@ -855,6 +866,55 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	free(select);
 }
 
+/* Whether canonical text s[0..n) spells `_if` (a value discard's name). */
+static bool
+names_discard(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (s[i] == '_' && s[i + 1] == 'i' && s[i + 2] == 'f')
+			return true;
+	return false;
+}
+
+/* The revision over the canonical text assembled from per-declaration
+ * pieces: a declaration whose text is unchanged keeps its piece, unless the
+ * piece names a value discard (`_if<n>`: the parser numbers those across
+ * the whole module, so an edit elsewhere can renumber them). */
+static void
+revision(SvcFile *f)
+{
+	const Module *m = f->sess->m;
+	Buf canon = {0};
+	buf_reserve(&canon, f->len + 4096);
+	fmt_module_discards_part(&canon, m, -1);
+	Buf one = {0};
+	for (int i = 0; i < f->nitems; i++) {
+		SvcItem *it = &f->items[i];
+		if (it->canon)
+			continue;
+		one.len = 0;
+		fmt_module_discards_part(&one, m, i);
+		it->ncanon = one.len;
+		it->canon = spx_xmalloc(one.len + 1);
+		memcpy(it->canon, one.data ? one.data : "", one.len);
+		it->canon[one.len] = '\0';
+	}
+	buf_free(&one);
+	for (int g = 0; g < 4; g++)
+		for (int i = 0; i < f->nitems; i++)
+			if (fmt_decl_group(f->items[i].kind) == g)
+				buf_put(&canon, f->items[i].canon, f->items[i].ncanon);
+	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, f->revision, NULL);
+	buf_free(&canon);
+	for (int i = 0; i < f->nitems; i++) {
+		SvcItem *it = &f->items[i];
+		if (names_discard(it->canon, it->ncanon)) {
+			free(it->canon);
+			it->canon = NULL;
+		}
+	}
+}
+
 bool
 svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 {
@@ -894,7 +954,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		svc_trace_add(t, SVC_REUSED, "revision");
 	} else {
 		svc_trace_add(t, SVC_EXECUTED, "revision");
-		sema_revision(f->sess->m, f->revision, NULL);
+		revision(f);
 		f->have_revision = true;
 	}
 	return true;
