@@ -510,6 +510,38 @@ fmt_module_discards(Buf *out, const Module *m)
 	fmt_render(out, m, NULL, 0, true);
 }
 
+int
+fmt_decl_group(int kind)
+{
+	return decl_group((DeclKind)kind);
+}
+
+void
+fmt_module_discards_part(Buf *out, const Module *m, int which)
+{
+	Fmt F = { 0 };
+	F.out = out;
+	F.discards = true;
+	fmt_place_comments(&F, m);   /* no source: no comments placed */
+	size_t base = out->len;
+	for (int round = 0;; round++) {
+		if (which < 0) {
+			header(&F, m);
+			fmt_comments_at(&F, CP_FILE_END, 0, 0);
+		} else {
+			decl(&F, &m->decls[which]);
+		}
+		if (round == 1000 || !fmt_fx_lt_hazards(&F, base))
+			break;
+		out->len = base;
+		if (out->data)
+			out->data[base] = '\0';
+	}
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
+	free(F.placed);
+}
+
 static void
 fmt_render(Buf *out, const Module *m, const char *src, size_t len, bool discards)
 {

@@ -27,6 +27,14 @@ void fmt_module(Buf *out, const Module *m, const char *src, size_t len);
  * with the reference's names (Stmt.discard, Block.tail_discard).
  */
 void fmt_module_discards(Buf *out, const Module *m);
+/*
+ * One piece of fmt_module_discards's text: which < 0 the header (module
+ * line, uses, permits), else declaration `which`.  The whole text is the
+ * header, then the declarations by fmt_decl_group (0…3), each group in
+ * source order (the service caches the pieces, docs/service.md).
+ */
+void fmt_module_discards_part(Buf *out, const Module *m, int which);
+int fmt_decl_group(int kind);
 
 /*
  * The canonical one-line header of a declaration as the formatter prints

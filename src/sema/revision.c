@@ -454,6 +454,13 @@ sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 	if (m->ndecls > 0)
 		buf_reserve(&canon, (size_t)m->decls[m->ndecls - 1].span.end + 4096);
 	fmt_module_discards(&canon, m);
+	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, out, prelude);
+	buf_free(&canon);
+}
+
+void
+sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude)
+{
 	static const char domain[] = "semaprax.graph-revision.v2";
 	int version = prelude_version(m);
 	char schema[32];
@@ -465,7 +472,7 @@ sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 	Sha256 h;
 	sha256_init(&h);
 	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
-	sha256_field(&h, canon.data ? canon.data : "", canon.len);
+	sha256_field(&h, canon, canon_len);
 	sha256_field(&h, schema, (size_t)slen);
 	/* the contract field: its length, then the schema line and the pieces */
 	unsigned char le[8];
@@ -481,7 +488,6 @@ sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 	char hex[65];
 	sha256_hex(d, hex);
 	snprintf(out, 72, "sha256:%s", hex);
-	buf_free(&canon);
 	if (prelude)
 		prelude_binding(version, prelude->schema, prelude->digest);
 }

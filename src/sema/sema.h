@@ -65,5 +65,8 @@ typedef struct SemaPrelude {
  * the module for both).
  */
 void sema_revision(const Module *m, char out[72], SemaPrelude *prelude);
+/* The same, given fmt_module_discards's text of m (the service assembles
+ * it from cached per-declaration pieces). */
+void sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
 
 #endif

@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../fmt/fmt.h"
 #include "../support/json.h"
 #include "../support/sha256.h"
 
@@ -249,6 +250,7 @@ item_free(SvcItem *it)
 	for (int i = 0; i < it->ndeps; i++)
 		free(it->deps[i]);
 	free(it->deps);
+	free(it->canon);
 	diags_clear(&it->diags);
 }
 
@@ -282,8 +284,37 @@ cmp_ent(const void *a, const void *b)
 
 /* The item table of a parsed module, and the digest of the syntax between
  * its declarations (comments and whitespace left out). */
+/* What the last parse's table can lend to the next one: the bytes before
+ * `prefix` and from `suffix` bytes before the end are unchanged, the rest
+ * shifted by delta; a declaration wholly inside them has the same text, so
+ * its digests and words are copied rather than recomputed. */
+typedef struct Reuse {
+	SvcItem *old;
+	int nold;
+	size_t prefix, suffix, len;
+	int64_t delta;
+} Reuse;
+
+/* The old item with item i's text unchanged (same place, or shifted past
+ * the edit by delta), or NULL. */
 static SvcItem *
-build_items(const Module *m, const char *src, size_t len, unsigned char header[32], int *nout)
+reusable(const Reuse *r, int i, const Decl *d)
+{
+	if (!r || i >= r->nold)
+		return NULL;
+	SvcItem *o = &r->old[i];
+	if ((int)d->kind != o->kind)
+		return NULL;
+	if (d->span.end <= r->prefix)
+		return o->start == d->span.start && o->end == d->span.end ? o : NULL;
+	if (d->span.start >= r->len - r->suffix)
+		return (int64_t)o->start + r->delta == (int64_t)d->span.start &&
+		    (int64_t)o->end + r->delta == (int64_t)d->span.end ? o : NULL;
+	return NULL;
+}
+
+static SvcItem *
+build_items(const Module *m, const char *src, size_t len, unsigned char header[32], int *nout, const Reuse *r)
 {
 	SvcItem *items = spx_xcalloc((size_t)(m->ndecls ? m->ndecls : 1), sizeof *items);
 	for (int i = 0; i < m->ndecls; i++) {
@@ -297,8 +328,24 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		Span ns = decl_name_span(d);
 		it->name_start = ns.start;
 		it->name_end = ns.end;
-		digest(src + it->start, it->end - it->start, it->all);
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
+		SvcItem *o = reusable(r, i, d);
+		if (o && strcmp(o->name, it->name) == 0) {
+			/* the same text: the same digests and words (moved, not copied) */
+			memcpy(it->all, o->all, 32);
+			memcpy(it->sig, o->sig, 32);
+			it->separable = o->separable;
+			it->generic = o->generic;
+			it->deps = o->deps;
+			it->ndeps = o->ndeps;
+			o->deps = NULL;
+			o->ndeps = 0;
+			it->canon = o->canon;
+			it->ncanon = o->ncanon;
+			o->canon = NULL;
+			continue;
+		}
+		digest(src + it->start, it->end - it->start, it->all);
 		it->separable = d->kind == DECL_FN && d->u.fn.ntparams == 0 && d->u.fn.body;
 		it->generic = d->kind == DECL_FN && d->u.fn.ntparams > 0;
 		if (it->separable)
@@ -307,7 +354,17 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			memcpy(it->sig, it->all, 32);
 		words(it, src + it->start, it->end - it->start);
 	}
-	/* keys: kind:name, and #k on the k-th declaration of the same kind and name */
+	/* keys: kind:name, and #k on the k-th declaration of the same kind and
+	 * name — a function of the (kind, name) sequence, so an unchanged
+	 * sequence keeps the old keys */
+	bool same_seq = r && r->nold == m->ndecls;
+	for (int i = 0; same_seq && i < m->ndecls; i++)
+		same_seq = r->old[i].kind == items[i].kind && strcmp(r->old[i].name, items[i].name) == 0;
+	if (same_seq) {
+		for (int i = 0; i < m->ndecls; i++)
+			items[i].key = spx_xstrdup(r->old[i].key);
+		goto header;
+	}
 	Ent *by_name = spx_xmalloc(sizeof(Ent) * (size_t)(m->ndecls ? m->ndecls : 1));
 	for (int i = 0; i < m->ndecls; i++)
 		by_name[i] = (Ent){ items[i].name, i };
@@ -331,10 +388,13 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		g = e;
 	}
 	free(by_name);
+header:;
 	Sha256 h;
 	sha256_init(&h);
 	int c = 0;
 	uint32_t at = 0;
+	char chunk[256];
+	size_t nchunk = 0;
 	for (int i = 0; i <= m->ndecls; i++) {
 		uint32_t end = i < m->ndecls ? m->decls[i].span.start : (uint32_t)len;
 		for (uint32_t p = at; p < end; p++) {
@@ -343,12 +403,18 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			if (c < m->ncomments && m->comments[c].span.start <= p)
 				continue;
 			char ch = src[p];
-			if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r')
-				sha256_update(&h, &ch, 1);
+			if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+				continue;
+			if (nchunk == sizeof chunk) {
+				sha256_update(&h, chunk, nchunk);
+				nchunk = 0;
+			}
+			chunk[nchunk++] = ch;
 		}
 		if (i < m->ndecls)
 			at = m->decls[i].span.end;
 	}
+	sha256_update(&h, chunk, nchunk);
 	sha256_final(&h, header);
 	*nout = m->ndecls;
 	return items;
@@ -608,7 +674,19 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	}
 	unsigned char header[32];
 	int n;
-	SvcItem *items = build_items(s->m, s->src, s->len, header, &n);
+	Reuse r = { 0 }, *rp = NULL;
+	if (f->sess && f->items && !f->parse_failed) {
+		const char *a = f->sess->src, *b = s->src;
+		size_t la = f->sess->len, lb = s->len, lim = la < lb ? la : lb;
+		size_t p = 0, q = 0;
+		while (p < lim && a[p] == b[p])
+			p++;
+		while (q < lim - p && a[la - 1 - q] == b[lb - 1 - q])
+			q++;
+		r = (Reuse){ f->items, f->nitems, p, q, lb, (int64_t)lb - (int64_t)la };
+		rp = &r;
+	}
+	SvcItem *items = build_items(s->m, s->src, s->len, header, &n, rp);
 	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
 	for (int i = 0; same && i < n; i++)
 		same = strcmp(items[i].key, f->items[i].key) == 0 && memcmp(items[i].all, f->items[i].all, 32) == 0;
@@ -616,6 +694,19 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		/* backdated: keep the table, move the declarations to their places */
 		svc_trace_add(t, SVC_BACKDATED, "parse");
 		for (int i = 0; i < n; i++) {
+			/* the words may have moved to the new table: take them back */
+			char **dp = f->items[i].deps;
+			int dn = f->items[i].ndeps;
+			f->items[i].deps = items[i].deps;
+			f->items[i].ndeps = items[i].ndeps;
+			items[i].deps = dp;
+			items[i].ndeps = dn;
+			char *cp = f->items[i].canon;
+			size_t cn = f->items[i].ncanon;
+			f->items[i].canon = items[i].canon;
+			f->items[i].ncanon = items[i].ncanon;
+			items[i].canon = cp;
+			items[i].ncanon = cn;
 			f->items[i].start = items[i].start;
 			f->items[i].end = items[i].end;
 			f->items[i].name_start = items[i].name_start;
@@ -671,14 +762,30 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	Index xo = { 0 }, xn = { 0 };
 	const char **changed = NULL;
 	int nchanged = 0;
-	if (olds) {
+	/* the same keys in the same order (an edit that adds, removes or
+	 * renames nothing): item i is old item i, and a name changed when one
+	 * of its declarations reads differently to callers — no indexes */
+	bool aligned = olds && nolds == n;
+	for (int i = 0; aligned && i < n; i++)
+		aligned = strcmp(olds[i].key, f->items[i].key) == 0;
+	if (aligned) {
+		changed = spx_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
+		for (int i = 0; i < n; i++) {
+			const SvcItem *a = &olds[i], *b = &f->items[i];
+			if (a->separable != b->separable ||
+			    memcmp(a->separable ? a->sig : a->all, b->separable ? b->sig : b->all, 32) != 0)
+				changed[nchanged++] = b->name;
+		}
+		if (nchanged > 1)
+			qsort(changed, (size_t)nchanged, sizeof *changed, cmp_str);
+	} else if (olds) {
 		index_build(&xo, olds, nolds);
 		index_build(&xn, f->items, n);
 		changed = changed_names(&xo, &xn, &nchanged);
 	}
 	for (int i = 0; i < n; i++) {
 		SvcItem *it = &f->items[i];
-		int o = olds ? find_key(&xo, it->key) : -1;
+		int o = aligned ? i : olds ? find_key(&xo, it->key) : -1;
 		SvcItem *old = o >= 0 ? &olds[o] : NULL;
 		if (old && old->have_body && !it->have_body) {
 			/* carry the old product over */
@@ -698,11 +805,11 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		}
 		any = any || select[i];
 	}
-	if (olds) {
+	if (olds && !aligned) {
 		index_free(&xo);
 		index_free(&xn);
-		free(changed);
 	}
+	free(changed);
 	if (olds) {
 		/* a declaration added, removed or with a new signature: resolve again */
 		any = any || nolds != n;
@@ -759,6 +866,55 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	free(select);
 }
 
+/* Whether canonical text s[0..n) spells `_if` (a value discard's name). */
+static bool
+names_discard(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (s[i] == '_' && s[i + 1] == 'i' && s[i + 2] == 'f')
+			return true;
+	return false;
+}
+
+/* The revision over the canonical text assembled from per-declaration
+ * pieces: a declaration whose text is unchanged keeps its piece, unless the
+ * piece names a value discard (`_if<n>`: the parser numbers those across
+ * the whole module, so an edit elsewhere can renumber them). */
+static void
+revision(SvcFile *f)
+{
+	const Module *m = f->sess->m;
+	Buf canon = {0};
+	buf_reserve(&canon, f->len + 4096);
+	fmt_module_discards_part(&canon, m, -1);
+	Buf one = {0};
+	for (int i = 0; i < f->nitems; i++) {
+		SvcItem *it = &f->items[i];
+		if (it->canon)
+			continue;
+		one.len = 0;
+		fmt_module_discards_part(&one, m, i);
+		it->ncanon = one.len;
+		it->canon = spx_xmalloc(one.len + 1);
+		memcpy(it->canon, one.data ? one.data : "", one.len);
+		it->canon[one.len] = '\0';
+	}
+	buf_free(&one);
+	for (int g = 0; g < 4; g++)
+		for (int i = 0; i < f->nitems; i++)
+			if (fmt_decl_group(f->items[i].kind) == g)
+				buf_put(&canon, f->items[i].canon, f->items[i].ncanon);
+	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, f->revision, NULL);
+	buf_free(&canon);
+	for (int i = 0; i < f->nitems; i++) {
+		SvcItem *it = &f->items[i];
+		if (names_discard(it->canon, it->ncanon)) {
+			free(it->canon);
+			it->canon = NULL;
+		}
+	}
+}
+
 bool
 svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 {
@@ -798,7 +954,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		svc_trace_add(t, SVC_REUSED, "revision");
 	} else {
 		svc_trace_add(t, SVC_EXECUTED, "revision");
-		sema_revision(f->sess->m, f->revision, NULL);
+		revision(f);
 		f->have_revision = true;
 	}
 	return true;

@@ -300,6 +300,21 @@ did_open(Lsp *L, json_t *params)
 	publish(L, d);
 }
 
+/* range.<key>: {"line", "character"}, both non-negative integers. */
+static bool
+range_field(json_t *range, const char *key, long *line, long *character)
+{
+	json_t *p = json_is_object(range) ? json_object_get(range, key) : NULL;
+	json_t *l = json_is_object(p) ? json_object_get(p, "line") : NULL;
+	json_t *ch = json_is_object(p) ? json_object_get(p, "character") : NULL;
+	if (!json_is_integer(l) || !json_is_integer(ch) || json_integer_value(l) < 0 || json_integer_value(ch) < 0 ||
+	    json_integer_value(l) > 0x7fffffff || json_integer_value(ch) > 0x7fffffff)
+		return false;
+	*line = (long)json_integer_value(l);
+	*character = (long)json_integer_value(ch);
+	return true;
+}
+
 static void
 did_change(Lsp *L, json_t *params)
 {
@@ -309,18 +324,41 @@ did_change(Lsp *L, json_t *params)
 	json_t *changes = d ? json_object_get(params, "contentChanges") : NULL;
 	if (!d || !json_is_array(changes))
 		return;
-	/* full sync: the last change holding the whole text wins */
-	json_t *text = NULL;
+	/* incremental sync: each change, in order, replaces its range of the
+	 * text the previous one left (no range: the whole text) */
+	bool any = false;
 	size_t i;
 	json_t *c;
 	json_array_foreach(changes, i, c) {
 		json_t *t = json_is_object(c) ? json_object_get(c, "text") : NULL;
-		if (t && json_is_string(t) && !json_object_get(c, "range"))
-			text = t;
+		if (!t || !json_is_string(t))
+			continue;
+		json_t *range = json_object_get(c, "range");
+		if (!range) {
+			doc_set(d, t, d->version);
+			any = true;
+			continue;
+		}
+		long pos[4];
+		if (!range_field(range, "start", &pos[0], &pos[1]) || !range_field(range, "end", &pos[2], &pos[3]))
+			continue;
+		uint32_t a = lsp_offset(d, pos[0], pos[1]), b = lsp_offset(d, pos[2], pos[3]);
+		size_t tl = json_string_length(t), len = b < a ? 0 : d->file.len - (b - a) + tl;
+		if (b < a || len > L->max_message * (size_t)64)
+			continue;   /* a reversed range, or a text past the bound: dropped */
+		char *n = spx_xmalloc(len + 1);
+		memcpy(n, d->file.src, a);
+		memcpy(n + a, json_string_value(t), tl);
+		memcpy(n + a + tl, d->file.src + b, d->file.len - b);
+		SvcError e;
+		svc_file_set(&d->file, n, len, &e);
+		free(n);
+		lsp_doc_lines(d);
+		any = true;
 	}
-	if (!text)
+	if (!any)
 		return;
-	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : d->version + 1);
+	d->version = ver && json_is_integer(ver) ? (long)json_integer_value(ver) : d->version + 1;
 	publish(L, d);
 }
 
@@ -358,7 +396,7 @@ initialize_result(Lsp *L, json_t *params, Buf *r)
 	if (json_is_array(encs))
 		json_array_foreach(encs, i, e)
 			L->utf8 = L->utf8 || (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0);
-	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":1},"
+	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":2},"
 	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,",
 	    L->utf8 ? "utf-8" : "utf-16");
 	buf_puts(r, "\"documentFormattingProvider\":true,\"documentSymbolProvider\":true,"

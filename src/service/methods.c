@@ -196,23 +196,84 @@ m_check(Service *v, json_t *params, Buf *out, SvcError *err)
 	return params_closed(params, names, err) && do_check(v, params, out, err, false);
 }
 
+/* One edit of `edits`: {start, end, text}, byte offsets into the source
+ * as the edits before it left it. */
+static bool
+edit_fields(json_t *e, size_t len, size_t *start, size_t *end, const char **text, size_t *tlen, SvcError *err)
+{
+	json_t *a = json_is_object(e) ? json_object_get(e, "start") : NULL;
+	json_t *b = json_is_object(e) ? json_object_get(e, "end") : NULL;
+	json_t *t = json_is_object(e) ? json_object_get(e, "text") : NULL;
+	if (!json_is_integer(a) || !json_is_integer(b) || !json_is_string(t) || json_object_size(e) != 3)
+		return fail(err, SVC_E_PARAMS, "each edit is {\"start\": byte, \"end\": byte, \"text\": string}");
+	json_int_t x = json_integer_value(a), y = json_integer_value(b);
+	if (x < 0 || y < x || (uint64_t)y > (uint64_t)len)
+		return fail(err, SVC_E_PARAMS, "edit range %lld..%lld is not within the %zu-byte source", (long long)x, (long long)y, len);
+	*start = (size_t)x;
+	*end = (size_t)y;
+	*text = json_string_value(t);
+	*tlen = json_string_length(t);
+	return true;
+}
+
+/* Applies `edits` in order to the held source (an editor's incremental
+ * change: only the changed bytes cross the pipe). */
+static bool
+apply_edits(Service *v, json_t *ev, SvcError *err)
+{
+	if (!ensure_input(v, err))
+		return false;
+	size_t len = v->file.len;
+	char *src = spx_xmalloc(len + 1);
+	memcpy(src, v->file.src, len);
+	for (size_t i = 0; i < json_array_size(ev); i++) {
+		size_t a = 0, b = 0, tl = 0;
+		const char *t = "";
+		if (!edit_fields(json_array_get(ev, i), len, &a, &b, &t, &tl, err)) {
+			free(src);
+			return false;
+		}
+		if (len - (b - a) + tl > v->o.max_message * (size_t)64) {
+			free(src);
+			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", v->o.max_message * (size_t)64);
+		}
+		char *n = spx_xmalloc(len - (b - a) + tl + 1);
+		memcpy(n, src, a);
+		memcpy(n + a, t, tl);
+		memcpy(n + a + tl, src + b, len - b);
+		len = len - (b - a) + tl;
+		free(src);
+		src = n;
+	}
+	bool ok = svc_file_set(&v->file, src, len, err);
+	free(src);
+	return ok;
+}
+
 static bool
 m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 {
-	static const char *const names[] = { "text", "trace", NULL };
+	static const char *const names[] = { "text", "edits", "trace", NULL };
 	const char *text = NULL;
 	if (!params_closed(params, names, err))
 		return false;
 	json_t *tv = params ? json_object_get(params, "text") : NULL;
+	json_t *ev = params ? json_object_get(params, "edits") : NULL;
 	if (tv && !json_is_string(tv))
 		return fail(err, SVC_E_PARAMS, "`text` must be a string");
+	if (ev && !json_is_array(ev))
+		return fail(err, SVC_E_PARAMS, "`edits` must be an array of {start, end, text}");
+	if (tv && ev)
+		return fail(err, SVC_E_PARAMS, "`text` and `edits` exclude each other");
 	if (tv)
 		text = json_string_value(tv);   /* source text may hold NUL bytes */
 	if (v->project) {
-		if (text)
-			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` is for a single-file service");
+		if (text || ev)
+			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` and `edits` are for a single-file service");
 		return do_check(v, params, out, err, true);
 	}
+	if (ev)
+		return apply_edits(v, ev, err) && do_check(v, params, out, err, false);
 	if (!svc_file_set(&v->file, text, tv ? json_string_length(tv) : 0, err))
 		return false;
 	v->have_file = true;

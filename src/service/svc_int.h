@@ -51,6 +51,8 @@ typedef struct SvcItem {
 	int ndeps;
 	uint32_t start, end;
 	uint32_t name_start, name_end;   /* the declared name */
+	char *canon;         /* its piece of the revision's canonical text, or NULL */
+	size_t ncanon;
 	bool have_body;      /* the body product exists */
 	SvcDiags diags;      /* the body product: its diagnostics */
 } SvcItem;

@@ -81,7 +81,7 @@ def main():
     init = c.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
     caps = init["capabilities"]
     assert caps["positionEncoding"] == "utf-16", caps
-    assert caps["textDocumentSync"] == {"openClose": True, "change": 1}, caps
+    assert caps["textDocumentSync"] == {"openClose": True, "change": 2}, caps
     for k in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
               "documentFormattingProvider", "documentSymbolProvider"):
         assert caps[k] is True, k

@@ -76,7 +76,7 @@ r = L.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {
 check(r["error"]["code"] == -32002, "a request before initialize")
 r = L.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
 caps = r["result"]["capabilities"]
-check(caps["positionEncoding"] == "utf-16" and caps["textDocumentSync"]["change"] == 1, "capabilities %r" % caps)
+check(caps["positionEncoding"] == "utf-16" and caps["textDocumentSync"]["change"] == 2, "capabilities %r" % caps)
 check(caps["hoverProvider"] and caps["definitionProvider"] and caps["documentFormattingProvider"], "providers")
 L.notify("initialized", {})
 
@@ -102,6 +102,30 @@ FIXED = SRC.replace("add(1, true)", "add(1, 2)")
 L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": FIXED}]})
 d = L.diagnostics()
 check(d["version"] == 2 and not [x for x in d["diagnostics"] if x["severity"] == 1], "fixed %r" % d)
+
+# incremental sync (textDocumentSync.change 2): ranged changes, applied in order
+line12 = FIXED.split("\n")[12]
+col = line12.index("add(1, 2)") + len("add(1, ")
+check(line12.isascii(), "line 12 is ASCII, so UTF-16 columns are bytes")
+at = {"line": 12, "character": col}
+past = {"line": 12, "character": col + 1}
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 3},
+                                    "contentChanges": [{"range": {"start": at, "end": past}, "text": "true"}]})
+d = L.diagnostics()
+errs = [x for x in d["diagnostics"] if x["severity"] == 1]
+check(d["version"] == 3 and len(errs) == 1 and errs[0]["range"]["start"]["line"] == 12, "ranged change breaks it %r" % d)
+# two changes in one notification: the second reads the text the first left
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 4}, "contentChanges": [
+    {"range": {"start": at, "end": {"line": 12, "character": col + 4}}, "text": "9"},
+    {"range": {"start": at, "end": past}, "text": "2"}]})
+d = L.diagnostics()
+check(d["version"] == 4 and not [x for x in d["diagnostics"] if x["severity"] == 1], "ranged changes fix it %r" % d)
+# a reversed range is dropped; a whole-text change still works
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 5},
+                                    "contentChanges": [{"range": {"start": past, "end": at}, "text": "true"}]})
+L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": FIXED}]})
+d = L.diagnostics()
+check(d["version"] == 2 and not [x for x in d["diagnostics"] if x["severity"] == 1], "back to full text %r" % d)
 
 # references by resolved identity: the call in main (and the declaration when asked)
 refs = L.request("textDocument/references", {"textDocument": {"uri": URI}, "position": {"line": 3, "character": 4},

@@ -145,6 +145,28 @@ write(BASE)
 r = c.call("refresh", {"trace": True})
 same_as_cli(c, r, BASE, "disk refresh")
 
+# `edits`: byte-range replacements of the held source (an editor's incremental change)
+at = BASE.encode().index(b"x * 3")
+r = c.call("refresh", {"edits": [{"start": at, "end": at + 5, "text": "x * 4 - x"}], "trace": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse", "resolve", "body:fn:other", "revision"}, "edits: one body executed %r" % r["trace"])
+same_as_cli(c, r, BODY, "edits body")
+# applied in order, each against the text the previous one left
+r = c.call("refresh", {"edits": [{"start": at, "end": at, "text": "(("}, {"start": at + 11, "end": at + 11, "text": "))"}],
+                       "trace": True})
+same_as_cli(c, r, BODY.replace("x * 4 - x", "((x * 4 - x))"), "edits in order")
+check(c.error("refresh", {"edits": [{"start": 0, "end": 10 ** 9, "text": ""}]}) == -32602, "edit past the end")
+check(c.error("refresh", {"edits": [{"start": 5, "end": 4, "text": ""}]}) == -32602, "edit end before start")
+check(c.error("refresh", {"edits": [{"start": 0, "end": 0}]}) == -32602, "edit without text")
+check(c.error("refresh", {"edits": [{"start": 0, "end": 0, "text": "", "x": 1}]}) == -32602, "edit with an extra field")
+check(c.error("refresh", {"edits": {"start": 0}}) == -32602, "edits not an array")
+check(c.error("refresh", {"edits": [], "text": BASE}) == -32602, "text and edits together")
+r = c.call("refresh", {"edits": []})
+same_as_cli(c, r, BODY.replace("x * 4 - x", "((x * 4 - x))"), "no edits: the held source stays")
+write(BASE)
+r = c.call("refresh", {"trace": True})
+same_as_cli(c, r, BASE, "disk refresh after edits")
+
 # the read side: graph, context, query from the program product
 g = c.call("graph", {"trace": True})
 check(g["graph"]["schema"] == "semaprax.graph.c1", "graph schema")
