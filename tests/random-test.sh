@@ -14,6 +14,13 @@
 #      and $CC is not clang, whose `run --native` already did it) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
 #      object code).
+#   4. for the first $RANDOM_WASM_N programs (default 40) that agree, runs it
+#      in the Wasm lane too (`run --wasm` under node, with the leak check
+#      SEMAPRAX_CHECK_LEAKS=1): its stdout, stderr and exit status must be
+#      byte-identical to the native lane's (both print the same failure
+#      lines, tests/lane-lib.sh).  A W110 refusal is counted apart; without
+#      `node` the Wasm lane is skipped with a note (tests/wasm-test.sh, also
+#      in `make test`, fails loudly then).
 # Programs the interpreter stops at its step budget or a limit, and programs
 # the native lane refuses (B110), are counted as refused and not compared.
 # Any other difference fails the script, printing the seed and a command that
@@ -57,6 +64,12 @@ if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
 case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
 
 agreed=0 refused=0 failed=0
+wasm_n=${RANDOM_WASM_N:-40}
+wasm_agreed=0 wasm_refused=0
+if ! command -v node >/dev/null 2>&1; then
+	echo "random: Wasm lane skipped (no \`node\`)"
+	wasm_n=0
+fi
 
 fail() {
 	failed=$((failed + 1))
@@ -110,8 +123,26 @@ while [ "$i" -lt "$count" ]; do
 			fail "build --target c fails: $(head -n 1 "$tmp/bo")" "build --target c"
 		fi
 	fi
+	if [ $((wasm_agreed + wasm_refused)) -lt "$wasm_n" ]; then
+		(cd "$tmp" && NO_COLOR=1 SEMAPRAX_CHECK_LEAKS=1 "$abin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null)
+		wst=$?
+		case $(head -n 1 "$tmp/we") in
+		"error[SPX-W110]"*)
+			wasm_refused=$((wasm_refused + 1)) ;;
+		*)
+			if [ "$wst" -eq "$nst" ] && cmp -s "$tmp/wo" "$tmp/no" && cmp -s "$tmp/we" "$tmp/ne"; then
+				wasm_agreed=$((wasm_agreed + 1))
+			elif [ "$wst" -ne "$nst" ]; then
+				fail "Wasm lane exit $wst, native exit $nst: $(head -n 1 "$tmp/we")" "run --wasm"
+			elif ! cmp -s "$tmp/wo" "$tmp/no"; then
+				fail "stdout differs: native '$(head -c 80 "$tmp/no")', wasm '$(head -c 80 "$tmp/wo")'" "run --wasm"
+			else
+				fail "stderr differs: native '$(head -c 80 "$tmp/ne")', wasm '$(head -c 80 "$tmp/we")'" "run --wasm"
+			fi ;;
+		esac
+	fi
 done
 
 [ "$sanitize" -eq 1 ] && echo "random: native lane under ASan+UBSan and the leak check"
-echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $failed failed"
+echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $failed failed; Wasm lane (first $wasm_n): $wasm_agreed agreed, $wasm_refused refused (W110)"
 [ "$failed" -eq 0 ]

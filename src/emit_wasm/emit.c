@@ -16,6 +16,7 @@
  *                                      into a heap block, (address << 32 | length),
  *                                      or -status (semaprax.filesystem.v1), -1 out of memory
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
+ *            rt.rt_float_text(out, v, f32) -> length            (src/rt/float.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
  *            rt.rt_bytes_cmp(a, la, b, lb) -> -1/0/1            (src/rt/text.c)
  *            rt.rt_find(h, hl, n, nl, from, work) -> i64        (src/rt/text.c)
@@ -701,6 +702,18 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		char_text(W);
 		return true;
+	case TY_F64: case TY_F32:
+		/* the runtime's rt_float_text (src/rt/float.c, as the formatter
+		 * and the other lanes) writes at most 352 bytes into the scratch */
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op_u32(W, OP_LOCAL_GET, base);
+		if (ti->kind == TY_F32)
+			emitw_op(W, OP_F64_PROMOTE_F32);
+		emitw_i32c(W, ti->kind == TY_F32);
+		emitw_op_u32(W, OP_CALL, W->imp_float_text);
+		emitw_op_u32(W, OP_CALL, W->imp_text);
+		return true;
 	case TY_ARRAY: {
 		char txt[48];
 		snprintf(txt, sizeof txt, "<array u8 x%" PRIu64 ">", ti->n);
@@ -900,6 +913,8 @@ imports(Emitw *W)
 	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
 	W->imp_slice_check = wasm_import_func(W->m, "rt", "rt_slice_check", wasm_type(W->m, slice, 4, i1, 1));
 	W->imp_char_literal = wasm_import_func(W->m, "rt", "rt_char_literal", wasm_type(W->m, ii, 2, i1, 1));
+	static const uint8_t ftext[3] = { WT_I32, WT_F64, WT_I32 };
+	W->imp_float_text = wasm_import_func(W->m, "rt", "rt_float_text", wasm_type(W->m, ftext, 3, i1, 1));
 	/* the heap (src/rt/heap.c) */
 	W->imp_heap_init = wasm_import_func(W->m, "rt", "rt_heap_init", wasm_type(W->m, ii, 2, NULL, 0));
 	W->imp_free = wasm_import_func(W->m, "rt", "rt_free", wasm_type(W->m, i1, 1, NULL, 0));

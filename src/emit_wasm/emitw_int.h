@@ -42,8 +42,8 @@ struct EmitwProg {
 /* Memory: [0, 64 KiB) belongs to the runtime module (its data and stack);
  * the program's scratch buffer and data follow. */
 #define WASM_RT_END 65536u
-#define WASM_SCRATCH WASM_RT_END          /* 32 bytes: decimal text, a parsed or converted i64, a char literal */
-#define WASM_DATA_BASE (WASM_RT_END + 64u)
+#define WASM_SCRATCH WASM_RT_END          /* 384 bytes: decimal text, a parsed or converted i64, a char literal, float text (352) */
+#define WASM_DATA_BASE (WASM_RT_END + 384u)
 
 typedef struct Emitw {
 	HirModule *H;
@@ -63,7 +63,7 @@ typedef struct Emitw {
 	uint32_t imp_zalloc, imp_bytes_write, imp_bytes_selector;
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
 	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
-	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg;
+	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg, imp_float_text;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per instance: its table slot as a function value, 0: none */

@@ -7,10 +7,10 @@
  * (tools/embed_rt.sh) into every generated C program that needs them; there
  * the generated prelude defines RT_API as `static __attribute__((unused))`
  * before the text, so this header is not included and nothing is exported.
- * num.c, utf8.c, text.c and heap.c are also compiled freestanding for wasm32 (the
+ * num.c, float.c, utf8.c, text.c and heap.c are also compiled freestanding for wasm32 (the
  * Wasm lane's runtime module, tools/build_rt_wasm.sh): they use nothing of
  * libc beyond memcpy/memmove/memset/memcmp (src/rt/wasm32/string.h); what
- * needs more (float.c: stdio, stdlib, math; args.c; fs.c) stays hosted.
+ * needs more (args.c; fs.c) stays hosted.
  */
 #ifndef SPX_RT_RT_H
 #define SPX_RT_RT_H
@@ -93,7 +93,7 @@ uint32_t rt_usize_from_i64(int64_t v);
 uint32_t rt_i64_from_usize(uint64_t v);
 uint32_t rt_u8_from_i64(int64_t v);
 
-/* ---- float.c: float text (hosted libc: not in the wasm32 runtime) ---- */
+/* ---- float.c: float text (freestanding: also in the wasm32 runtime) ---- */
 
 /* The canonical text of a float (LANGUAGE.md §0.11): the shortest digits
  * that round-trip (to a float when f32), positional, `.0` when integral,

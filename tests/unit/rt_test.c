@@ -102,7 +102,8 @@ heap_checks(void)
 	rt_free((void *)"static");
 	rt_free(NULL);
 	unit_check(rt_heap_live() == 2, "rt heap: addresses outside the heap are never freed");
-	unit_check(rt_str_own("lit", 3) == (void *)(uintptr_t)"lit", "rt heap: static text stays shared");
+	static const char lit[] = "lit";
+	unit_check(rt_str_own(lit, 3) == (void *)(uintptr_t)lit, "rt heap: static text stays shared");
 	char *d = rt_str_copy("abc", 3);
 	char *e = rt_str_concat(d, 3, rt_str_copy("de", 2), 2);
 	unit_check(e && memcmp(e, "abcde", 5) == 0 && rt_heap_live() == 3, "rt heap: concat consumes both operands");

@@ -494,6 +494,7 @@ main(void)
 	unit_session_checks();
 	unit_program_checks();
 	unit_rt_checks();
+	unit_float_checks();
 	unit_graph_checks();
 	unit_wasm_checks();
 	unit_mono_checks();

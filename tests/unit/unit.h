@@ -20,5 +20,7 @@ void unit_rt_checks(void);
 void unit_graph_checks(void);
 /* the Wasm lane's encoder (wasm_test.c). */
 void unit_wasm_checks(void);
+/* rt_float_text against its snprintf/strtod oracle (float_test.c). */
+void unit_float_checks(void);
 
 #endif
