@@ -265,9 +265,10 @@ own_pair(Emitw *W)
 }
 
 /* The i64 (or u64 when !sign) on the stack as decimal text in the scratch
- * buffer (src/rt/num.c rt_decimal): leaves (address, length). */
-static void
-decimal(Emitw *W, bool sign)
+ * buffer (src/rt/num.c rt_decimal): leaves (address, length).  Also the
+ * contract report's integers (emit.c). */
+void
+emitw_decimal(Emitw *W, bool sign)
 {
 	uint32_t v = emitw_locals(W, VT_I64, 1), p = emitw_locals(W, VT_I32, 1);
 	emitw_op_u32(W, OP_LOCAL_SET, v);
@@ -391,7 +392,7 @@ format(Emitw *W, const HirExpr *e)
 			emitw_op_u32(W, OP_LOCAL_GET, a);
 			if (k == TY_U8)
 				emitw_op(W, OP_I64_EXTEND_I32_U);
-			decimal(W, k == TY_I64);
+			emitw_decimal(W, k == TY_I64);
 			append(W, bp, bn);
 			break;
 		}
@@ -458,7 +459,7 @@ string_op(Emitw *W, const HirExpr *e)
 		emitw_i32c(W, (int32_t)WASM_SCRATCH);
 		emitw_op_u32(W, OP_CALL, W->imp_utf8_encode);
 	} else {
-		decimal(W, id == BI_string_from_i64);
+		emitw_decimal(W, id == BI_string_from_i64);
 	}
 	copy_pair(W);
 	return true;

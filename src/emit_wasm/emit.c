@@ -623,39 +623,11 @@ emitw_invariants(Emitw *W, TypeId t, uint32_t base)
 static void
 decimal_text(Emitw *W, TyKind k)
 {
-	static const uint8_t i64t[1] = { WT_I64 };
-	uint32_t v = emitw_locals(W, i64t, 1);
-	bool sign = k == TY_I64 || k == TY_I32;
 	if (k == TY_I32)
 		emitw_op(W, OP_I64_EXTEND_I32_S);
 	else if (k == TY_U8)
 		emitw_op(W, OP_I64_EXTEND_I32_U);
-	emitw_op_u32(W, OP_LOCAL_SET, v);
-	emitw_i32c(W, (int32_t)WASM_SCRATCH);
-	if (sign) {
-		/* magnitude: select(0 - v, v, v < 0); the wrapped negation of INT64_MIN is its magnitude */
-		emitw_i64c(W, 0);
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_op(W, OP_I64_SUB);
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
-		emitw_op(W, OP_SELECT);
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
-	} else {
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_i32c(W, 0);
-	}
-	emitw_op_u32(W, OP_CALL, W->imp_decimal);
-	static const uint8_t i32t[1] = { WT_I32 };
-	uint32_t p = emitw_locals(W, i32t, 1);
-	emitw_op_u32(W, OP_LOCAL_TEE, p);
-	emitw_i32c(W, (int32_t)WASM_SCRATCH + 32);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_op(W, OP_I32_SUB);
+	emitw_decimal(W, k == TY_I64 || k == TY_I32);
 	emitw_op_u32(W, OP_CALL, W->imp_text);
 }
 

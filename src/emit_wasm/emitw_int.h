@@ -219,6 +219,9 @@ bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
 /* The conversion alone: e's values, already on the stack, as type `to`. */
 bool emitw_expr_conv(Emitw *W, const HirExpr *e, TypeId to);
 
+/* builtin.c: the i64 (u64 when !sign) on the stack as decimal text in the
+ * scratch buffer, leaving (address, length) */
+void emitw_decimal(Emitw *W, bool sign);
 /* builtin.c: a CALL_BUILTIN's values, or a refusal */
 bool emitw_builtin(Emitw *W, const HirExpr *e);
 
