@@ -427,6 +427,9 @@ typedef struct Decl {
 	} u;
 } Decl;
 
+/* The name a declaration declares (NULL for a session, which has a string name). */
+const Name *ast_decl_name(const Decl *d);
+
 typedef struct UseDecl {
 	bool is_type;        /* `use type` (else `use function`) */
 	StrLit id;

@@ -38,3 +38,18 @@ ast_binary_spelling(BinaryOp op)
 	ASSERT((size_t)op < countof(binary_ops), "bad binary operator");
 	return binary_ops[op].spelling;
 }
+
+const Name *
+ast_decl_name(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: return &d->u.fn.name;
+	case DECL_RECORD: return &d->u.record.name;
+	case DECL_VARIANT: return &d->u.variant.name;
+	case DECL_CLASS: return &d->u.class_.name;
+	case DECL_RESOURCE: return &d->u.resource.name;
+	case DECL_INTERFACE: return &d->u.interface.name;
+	case DECL_SESSION: break;
+	}
+	return NULL;
+}

@@ -157,29 +157,15 @@ static const char *const kind_word[] = { "fn", "record", "variant", "class", "re
 static const char *
 decl_name(const Decl *d)
 {
-	switch (d->kind) {
-	case DECL_FN: return d->u.fn.name.s;
-	case DECL_RECORD: return d->u.record.name.s;
-	case DECL_VARIANT: return d->u.variant.name.s;
-	case DECL_CLASS: return d->u.class_.name.s;
-	case DECL_RESOURCE: return d->u.resource.name.s;
-	case DECL_INTERFACE: return d->u.interface.name.s;
-	default: return "";
-	}
+	const Name *n = ast_decl_name(d);
+	return n ? n->s : "";
 }
 
 static Span
 decl_name_span(const Decl *d)
 {
-	switch (d->kind) {
-	case DECL_FN: return d->u.fn.name.span;
-	case DECL_RECORD: return d->u.record.name.span;
-	case DECL_VARIANT: return d->u.variant.name.span;
-	case DECL_CLASS: return d->u.class_.name.span;
-	case DECL_RESOURCE: return d->u.resource.name.span;
-	case DECL_INTERFACE: return d->u.interface.name.span;
-	default: return d->span;
-	}
+	const Name *n = ast_decl_name(d);
+	return n ? n->span : d->span;
 }
 
 static void

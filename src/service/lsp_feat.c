@@ -210,9 +210,8 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 	const Module *m = f->sess->m;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
-		const char *name = d->kind == DECL_FN ? d->u.fn.name.s : d->kind == DECL_RECORD ? d->u.record.name.s
-		    : d->kind == DECL_VARIANT ? d->u.variant.name.s : d->kind == DECL_CLASS ? d->u.class_.name.s
-		    : d->kind == DECL_RESOURCE ? d->u.resource.name.s : d->kind == DECL_INTERFACE ? d->u.interface.name.s : NULL;
+		const Name *dn = ast_decl_name(d);
+		const char *name = dn ? dn->s : NULL;
 		if (name && strlen(name) == e - s && memcmp(name, f->src + s, e - s) == 0)
 			return d;
 	}
@@ -222,15 +221,8 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 static Span
 decl_name_span(const Decl *d)
 {
-	switch (d->kind) {
-	case DECL_FN: return d->u.fn.name.span;
-	case DECL_RECORD: return d->u.record.name.span;
-	case DECL_VARIANT: return d->u.variant.name.span;
-	case DECL_CLASS: return d->u.class_.name.span;
-	case DECL_RESOURCE: return d->u.resource.name.span;
-	case DECL_INTERFACE: return d->u.interface.name.span;
-	default: return d->span;
-	}
+	const Name *n = ast_decl_name(d);
+	return n ? n->span : d->span;
 }
 
 /* hover and definition of a document that parses but does not verify: the
