@@ -141,22 +141,11 @@ send(Lsp *L, const Buf *msg)
 }
 
 static void
-put_id(Buf *out, json_t *id)
-{
-	if (id && json_is_integer(id))
-		buf_printf(out, "%lld", (long long)json_integer_value(id));
-	else if (id && json_is_string(id))
-		json_str(out, json_string_value(id), json_string_length(id));
-	else
-		buf_puts(out, "null");
-}
-
-static void
 send_error(Lsp *L, json_t *id, int code, const char *message)
 {
 	Buf b = {0};
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	put_id(&b, id);
+	svc_put_id(&b, id);
 	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
 	json_cstr(&b, message);
 	buf_puts(&b, "}}");
@@ -169,7 +158,7 @@ send_result(Lsp *L, json_t *id, const Buf *result)
 {
 	Buf b = {0};
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	put_id(&b, id);
+	svc_put_id(&b, id);
 	buf_puts(&b, ",\"result\":");
 	if (b.len + result->len + 1 > L->max_message) {
 		buf_free(&b);

@@ -54,9 +54,9 @@ svc_close(Service *v)
 
 /* ---- replies -------------------------------------------------------------------- */
 
-/* The id as written back: an integer, a string, or null. */
-static void
-put_id(Buf *out, json_t *id)
+/* The id as written back: an integer, a string, or null (also the LSP server's). */
+void
+svc_put_id(Buf *out, json_t *id)
 {
 	if (id && json_is_integer(id))
 		buf_printf(out, "%lld", (long long)json_integer_value(id));
@@ -71,7 +71,7 @@ reply_error(Buf *out, json_t *id, int code, const char *message)
 {
 	out->len = 0;
 	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
-	put_id(out, id);
+	svc_put_id(out, id);
 	buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
 	json_cstr(out, message);
 	buf_puts(out, "}}");
@@ -82,7 +82,7 @@ reply_result(Service *v, Buf *out, json_t *id, const Buf *result)
 {
 	out->len = 0;
 	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
-	put_id(out, id);
+	svc_put_id(out, id);
 	buf_puts(out, ",\"result\":");
 	if (out->len + result->len + 1 > v->o.max_message) {
 		char msg[128];

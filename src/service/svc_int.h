@@ -126,4 +126,9 @@ struct Service {
 	bool exiting;        /* the `exit` notification arrived */
 };
 
+/* rpc.c: a request's id as written back in a reply (an integer, a string or
+ * null); the LSP server's replies too */
+struct json_t;
+void svc_put_id(Buf *out, struct json_t *id);
+
 #endif
