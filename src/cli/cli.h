@@ -137,6 +137,9 @@ bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, co
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */
 int cli_native_run(Session *L, const HirGrants *host, char **args, int nargs);
+/* cmd_build.c: the generated C in *c (freed) compiled into dir; false after
+ * reporting why into d (B101, B102, I101). */
+bool cli_native_compile_c(Buf *c, DiagSink *d, char dir[4096]);
 /* `run --wasm` (cmd_build.c): admit, emit the Wasm module and run it under
  * node; the same contract as cli_native_run. */
 int cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs);

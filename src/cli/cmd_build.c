@@ -64,6 +64,33 @@ build_report(DiagSink *s, DiagCode code, const char *fmt, ...)
 	diag_report(s, code, NULL, "%s", msg);
 }
 
+/* Compiles the generated C in *c (freed) into dir with the system compiler;
+ * false after reporting why into d (B101 no compiler, B102 rejected, I101).
+ * One file's build and a project's (cmd_project_lanes.c). */
+bool
+cli_native_compile_c(Buf *c, DiagSink *d, char dir[4096])
+{
+	Buf msg = {0};
+	NativeStatus st = emitc_native_compile(c->data, c->len, dir, &msg);
+	buf_free(c);
+	const char *m = msg.data ? msg.data : "";
+	switch (st) {
+	case NATIVE_OK:
+		break;
+	case NATIVE_NO_CC:
+		build_report(d, DIAG_B101, "%s", m);
+		break;
+	case NATIVE_CC_FAILED:
+		build_report(d, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
+		break;
+	case NATIVE_IO:
+		build_report(d, DIAG_I101, "%s", m);
+		break;
+	}
+	buf_free(&msg);
+	return st == NATIVE_OK;
+}
+
 /*
  * Admits (src/driver/route.c: the route the module runs on, SPX-F102 for an operation
  * it does not grant), emits and compiles; on success dir holds
@@ -81,25 +108,7 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 		buf_free(&c);
 		return false;
 	}
-	Buf msg = {0};
-	NativeStatus st = emitc_native_compile(c.data, c.len, dir, &msg);
-	buf_free(&c);
-	const char *m = msg.data ? msg.data : "";
-	switch (st) {
-	case NATIVE_OK:
-		break;
-	case NATIVE_NO_CC:
-		build_report(&L->diags, DIAG_B101, "%s", m);
-		break;
-	case NATIVE_CC_FAILED:
-		build_report(&L->diags, DIAG_B102, "the C compiler rejected the generated program:\n%s", m);
-		break;
-	case NATIVE_IO:
-		build_report(&L->diags, DIAG_I101, "%s", m);
-		break;
-	}
-	buf_free(&msg);
-	return st == NATIVE_OK;
+	return cli_native_compile_c(&c, &L->diags, dir);
 }
 
 int

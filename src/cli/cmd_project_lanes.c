@@ -62,25 +62,7 @@ cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, c
 		buf_free(&c);
 		return false;
 	}
-	Buf msg = {0};
-	NativeStatus st = emitc_native_compile(c.data, c.len, dir, &msg);
-	buf_free(&c);
-	const char *m = msg.data ? msg.data : "";
-	switch (st) {
-	case NATIVE_OK:
-		break;
-	case NATIVE_NO_CC:
-		diag_report(&pj->diags, DIAG_B101, NULL, "%s", m);
-		break;
-	case NATIVE_CC_FAILED:
-		diag_report(&pj->diags, DIAG_B102, NULL, "the C compiler rejected the generated program:\n%s", m);
-		break;
-	case NATIVE_IO:
-		diag_report(&pj->diags, DIAG_I101, NULL, "%s", m);
-		break;
-	}
-	buf_free(&msg);
-	return st == NATIVE_OK;
+	return cli_native_compile_c(&c, &pj->diags, dir);
 }
 
 bool
@@ -195,19 +177,6 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 }
 
 /* ---- one native run of an entry function, captured (test lanes) ---- */
-
-static void
-slurp(const char *path, Buf *out)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	char tmp[4096];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && out->len < (1u << 20))
-		buf_put(out, tmp, n);
-	fclose(f);
-}
 
 /* The line of text starting with prefix (up to its newline), or NULL. */
 static const char *
@@ -345,8 +314,8 @@ run_captured(const char *dir, ChildBody body, void *ctx, uint64_t timeout_ms, In
 		waited += 2;
 	}
 	Buf out = {0}, err = {0};
-	slurp(outp, &out);
-	slurp(errp, &err);
+	buf_append_file(&out, outp, 1u << 20);
+	buf_append_file(&err, errp, 1u << 20);
 	native_outcome(st, &out, &err, r, detail);
 	buf_free(&out);
 	buf_free(&err);

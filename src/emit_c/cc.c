@@ -40,19 +40,6 @@ write_all(const char *path, const char *data, size_t len)
 	return ok;
 }
 
-static void
-slurp(const char *path, Buf *out)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	char tmp[4096];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && out->len < (1u << 20))
-		buf_put(out, tmp, n);
-	fclose(f);
-}
-
 NativeStatus
 emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 {
@@ -155,7 +142,7 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		buf_printf(msg, "cannot start the C compiler `%s`: %s", argv[0], strerror(exec_errno));
 		r = NATIVE_NO_CC;
 	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		slurp(log, msg);
+		buf_append_file(msg, log, 1u << 20);
 		while (msg->len && (msg->data[msg->len - 1] == '\n'))
 			msg->data[--msg->len] = '\0';
 		if (!msg->len)

@@ -68,3 +68,16 @@ buf_take(Buf *b)
 	b->len = b->cap = 0;
 	return p;
 }
+
+void
+buf_append_file(Buf *b, const char *path, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	char tmp[4096];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0 && b->len < cap)
+		buf_put(b, tmp, n);
+	fclose(f);
+}

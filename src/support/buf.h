@@ -26,6 +26,9 @@ static inline void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_indent(Buf *b, int spaces);
 char *buf_take(Buf *b);  /* hands the NUL-terminated data to the caller */
+/* Appends the file at path while b holds fewer than cap bytes (a missing
+ * or unreadable file appends nothing): logs and captured output. */
+void buf_append_file(Buf *b, const char *path, size_t cap);
 
 /* The appenders are inline (the formatter calls them per token); only
  * growth leaves the caller. */
