@@ -69,13 +69,14 @@ bool
 cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
     DiagSink *const *into, Buf *out)
 {
-	if (host && host->route != ROUTE_PURE) {
-		/* the project Wasm module has no host imports or command-line exit
-		 * path yet: a project whose permits select a hosted route is refused */
+	if (report_status && host && host->route != ROUTE_PURE) {
+		/* `run --wasm` takes every route (the module imports what the permits
+		 * grant); the test harness reads a case's value from a pure-route
+		 * module only: a hosted project's cases are refused in this lane */
 		Diag *d = diag_report(into ? into[entry] : &pj->diags, DIAG_W110, NULL,
-		    "the Wasm lane runs projects on the pure route only; the modules' permits select the %s route",
+		    "the Wasm lane tests projects on the pure route only; the modules' permits select the %s route",
 		    host->route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
-		diag_set_help(d, "run the project in the interpreter or with `--native`");
+		diag_set_help(d, "test the project in the interpreter or native lane (`--lane interp|native`)");
 		return false;
 	}
 	int n = pj->P.nmods;
@@ -90,6 +91,7 @@ cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, cons
 	WasmOptions wo;
 	memset(&wo, 0, sizeof wo);
 	wo.report_status = report_status;
+	wo.host = host;
 	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, &wo, out, diags);
 	free(order);
 	free(diags);
