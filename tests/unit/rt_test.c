@@ -148,7 +148,7 @@ unit_rt_checks(void)
 			   && rt_env_snapshot(noname, order, &n) == RT_ENV_INVALID && rt_env_snapshot(bad, order, &n) == RT_ENV_INVALID,
 			   "rt env: a repeated name, no `=`, an empty name or non-UTF-8 text is code 2");
 		unit_check(rt_env_snapshot(none, order, &n) == 0 && n == 0, "rt env: an empty environment");
-		char *many[RT_LIMIT_ENV_ENTRIES + 2], names[RT_LIMIT_ENV_ENTRIES + 1][8];
+		char *many[RT_LIMIT_ENV_ENTRIES + 2], names[RT_LIMIT_ENV_ENTRIES + 1][16];
 		for (int i = 0; i <= RT_LIMIT_ENV_ENTRIES; i++) {
 			snprintf(names[i], sizeof names[i], "V%03d=", i);
 			many[i] = names[i];
