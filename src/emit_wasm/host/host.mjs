@@ -32,6 +32,21 @@ function concat(parts) {
 	return out;
 }
 
+// The file_read import of a module granted fs.read: the module has checked the path and
+// reserved the budget; io.readFile (Node's run.mjs) reads it confined below the working
+// directory, { data } or { status }.  The bytes go to a runtime allocation: (address << 32)
+// | length, or the negated status.
+function fileRead(io, at, rt, memory) {
+	return (p, n) => {
+		const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
+		if (res.status) return BigInt(-res.status);
+		const q = rt.exports.rt_alloc(res.data.length);
+		if (q === 0) return -1n;
+		new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+		return (BigInt(q) << 32n) | BigInt(res.data.length);
+	};
+}
+
 export async function runModule(bytes, io) {
 	const module = await WebAssembly.compile(bytes);
 	const section = (name) => {
@@ -70,16 +85,7 @@ export async function runModule(bytes, io) {
 		}
 	}
 	if (grants.has('fs.read')) {
-		// file_read_text: the module has checked the path and reserved the budget; io.readFile
-		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
-		spx.file_read = (p, n) => {
-			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
-			if (res.status) return BigInt(-res.status);
-			const q = rt.exports.rt_alloc(res.data.length);
-			if (q === 0) return -1n;
-			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
-			return (BigInt(q) << 32n) | BigInt(res.data.length);
-		};
+		spx.file_read = fileRead(io, at, rt, memory);
 	}
 	if (grants.has('process.args.read')) {
 		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
@@ -218,16 +224,7 @@ export async function loadModule(bytes) {
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
 		if (grants.has('fs.read')) {
-		// file_read_text: the module has checked the path and reserved the budget; io.readFile
-		// (Node's run.mjs) reads it confined below the working directory: { data } or { status }
-		spx.file_read = (p, n) => {
-			const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
-			if (res.status) return BigInt(-res.status);
-			const q = rt.exports.rt_alloc(res.data.length);
-			if (q === 0) return -1n;
-			new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
-			return (BigInt(q) << 32n) | BigInt(res.data.length);
-		};
+		spx.file_read = fileRead({}, at, rt, memory);   // a page has no files: an I/O failure (5)
 	}
 	if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
