@@ -223,6 +223,34 @@ invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
 # (all read and echoed: main returns 65,536, outside the exit status range)
 if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
 
+# The stdin stream has no cumulative limit: 100,000 bytes (past stdin_read's
+# 65,536) arrive as chunks of at most 4,096 bytes, all counted in both lanes
+# (100,000 mod 256 = 160; what is echoed depends on where reads split).
+stdin=$(head -c 100000 /dev/zero | tr '\0' a)
+mkroot "$tmp/box"
+cp tests/cap/stdin_stream_count.spx "$tmp/box/s.spx"
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+st=$?
+if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx
+	st=$?
+	if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run --native: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
+# A stdin that cannot be read (a directory: EISDIR) fails stdin_stream_open with
+# command-input.v1 code 3 in both lanes, as stdin_read does.
+(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+st=$?
+if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":3' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+else bad "run: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$abin" run --native ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ]; then ok
+	else bad "run --native: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
 # The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a
 # directory below the working directory, reached without links; the flag is single-use.
 mkroot "$tmp/box"

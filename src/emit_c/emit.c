@@ -481,6 +481,8 @@ put_runtime(Buf *out, const char *module, bool staged, bool report_status, bool 
 	if (use_host) {
 		buf_puts(out, emit_c_rt_shared_host);
 		buf_puts(out, emit_c_rt_host);
+		buf_puts(out, emit_c_rt_shared_stream);
+		buf_puts(out, emit_c_rt_stream);
 	}
 	if (use_contract)
 		buf_puts(out, emit_c_rt_contract);

@@ -427,6 +427,12 @@ emit_host(Emit *E, Call *c)
 		E->use_host = true;
 		return simple(E, c, true, "spx_stdin_read()");
 	}
+	if (bi == BI_stdin_stream_open || bi == BI_stdin_stream_next) {
+		E->use_host = true;
+		if (bi == BI_stdin_stream_open)
+			return simple(E, c, true, "spx_stream_open()");
+		return simple(E, c, true, "spx_stream_next(%s)", c->a[0]);
+	}
 	if (bi == BI_env_len) {
 		E->use_host = true;
 		return simple(E, c, false, "spx_env_len()");
@@ -520,6 +526,12 @@ emit_builtin(Emit *E, const HirExpr *e)
 	case BI_set_has: case BI_set_insert: case BI_set_key_at: case BI_set_len: case BI_set_new:
 	case BI_set_remove:
 		r = emit_map(E, &c);
+		break;
+	case BI_stdin_stream_eof:
+		r = simple(E, &c, false, "%s.n == 0", c.a[0]);
+		break;
+	case BI_stdin_stream_chunk:
+		r = simple(E, &c, false, "spx_view_of(%s)", c.a[0]);
 		break;
 	default:
 		if (b->effect)

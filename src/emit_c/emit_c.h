@@ -31,6 +31,8 @@ extern const char emit_c_rt_fs[];
 extern const char emit_c_rt_shared_fs[];   /* src/rt/fs.c */
 extern const char emit_c_rt_host[];
 extern const char emit_c_rt_shared_host[]; /* src/rt/host.c */
+extern const char emit_c_rt_stream[];
+extern const char emit_c_rt_shared_stream[]; /* src/rt/stream.c */
 extern const char emit_c_rt_shared_domains[]; /* src/rt/domains.h with domains.def inlined */
 extern const char emit_c_rt_shared_utf8[]; /* src/rt/utf8.c */
 extern const char emit_c_rt_shared_num[];  /* src/rt/num.c */

@@ -217,7 +217,7 @@ ensure_type(Emit *E, TypeId t)
 	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64: case TY_BOOL: case TY_CHAR:
 		name = scalar_c[k];
 		break;
-	case TY_STRING: case TY_BYTES:
+	case TY_STRING: case TY_BYTES: case TY_READER:   /* a reader: its chunk in a 4,096-byte buffer (rt/stream.h) */
 		name = "spx_str";
 		break;
 	case TY_STR: case TY_SLICE:
@@ -426,7 +426,7 @@ emitc_rel_fn(Emit *E, TypeId t)
 {
 	emitc_types_grow(E);
 	TyKind k = emitc_tinfo(E, t)->kind;
-	if (k == TY_STRING || k == TY_BYTES)
+	if (k == TY_STRING || k == TY_BYTES || k == TY_READER)
 		return "spx_str_free";
 	if (E->ts[t].rel)
 		return E->ts[t].rel;
@@ -504,6 +504,10 @@ emitc_clone_fn(Emit *E, TypeId t)
 	TyKind k = emitc_tinfo(E, t)->kind;
 	if (k == TY_STRING || k == TY_BYTES)
 		return "spx_str_clone";
+	if (k == TY_READER) {
+		E->use_host = true;
+		return "spx_stream_clone";   /* keeps the 4,096-byte buffer a later read fills */
+	}
 	if (E->ts[t].clone)
 		return E->ts[t].clone;
 	ensure_type(E, t);

@@ -380,7 +380,8 @@ typedef struct HirGrants {
 bool hir_grants(const HirGrants *g, const char *effect);
 /* Is bi an operation `semaprax run` can perform: every builtin without an
  * effect, and of the host operations args_len, arg_utf8, file_read_text,
- * file_write_new, file_write_atomic, stdin_read, env_len, env_name_utf8,
+ * file_write_new, file_write_atomic, stdin_read, stdin_stream_open,
+ * stdin_stream_next, env_len, env_name_utf8,
  * env_value_utf8, clock_now_ms, stdout_write and stderr_write (the route's
  * admission and the interpreter's dispatch both ask this). */
 bool hir_run_op(BuiltinId bi);

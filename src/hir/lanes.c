@@ -33,6 +33,7 @@ hir_run_op(BuiltinId bi)
 	switch (bi) {
 	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
 	case BI_file_write_new: case BI_file_write_atomic: case BI_stdin_read:
+	case BI_stdin_stream_open: case BI_stdin_stream_next:
 	case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
 		return true;
 	default:

@@ -542,6 +542,7 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 		return interp_rt_collection_call(I, index, call, args);
 	case BI_arg_utf8: case BI_args_len: case BI_file_read_text: case BI_stderr_write: case BI_stdout_write:
 	case BI_file_write_new: case BI_file_write_atomic: case BI_stdin_read:
+	case BI_stdin_stream_open: case BI_stdin_stream_next: case BI_stdin_stream_eof: case BI_stdin_stream_chunk:
 	case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
 		return interp_rt_host_call(I, index, args);
 	default:

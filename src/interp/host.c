@@ -2,7 +2,7 @@
  * host.c — the host operations a route grants (TOOLCHAIN.md §1.3,
  * LANGUAGE.md §5.1 and §0.1's capability lift): staged stdout/stderr, the
  * arguments after `--`, stdin, the environment snapshot, the clock, and
- * the file operations (fs.c).  Which operations a program may call at
+ * the stdin stream, and the file operations (fs.c).  Which operations a program may call at
  * all: src/driver/route.c (admission); stdin, the snapshot and the clock
  * are src/rt/host.c, shared with the native runtime.
  *
@@ -64,6 +64,52 @@ host_stdin(Interp *I)
 	b->len = n;
 	heap_work(&I->heap, n);
 	return v_ptr(V_BYTES, b, 0);
+}
+
+/*
+ * The stdin stream (stdin_stream_open/next/eof/chunk): a reader is a Bytes
+ * whose contents are the current chunk, in a buffer of RT_LIMIT_STDIN_CHUNK
+ * bytes; length 0 is end of input (a read of 0 bytes), latched: `next` on it
+ * reads nothing.  Each read is one read(2) of at most 4,096 bytes
+ * (src/rt/stream.c); its bytes are charged as heap work.
+ */
+static Value
+host_stream_fill(Interp *I, Value r)
+{
+	Bytes *b = r.p;
+	interp_bytes_reserve(&I->heap, b, RT_LIMIT_STDIN_CHUNK, false);
+	size_t n = 0;
+	uint32_t st = rt_stdin_chunk(b->data, RT_LIMIT_STDIN_CHUNK, &n);
+	if (st) {
+		value_release(&I->heap, r);
+		return host_fail(I, RT_DOM_CMDIN, st);
+	}
+	b->len = n;
+	heap_work(&I->heap, n);
+	return r;
+}
+
+static Value
+host_stream(Interp *I, int index, Value *args)
+{
+	const Bytes *b;
+	switch (index) {
+	case BI_stdin_stream_open:
+		return host_stream_fill(I, v_ptr(V_BYTES, interp_bytes_new(&I->heap, NULL, 0), 0));
+	case BI_stdin_stream_next: {
+		Value r = value_own(&I->heap, args[0]);
+		return ((Bytes *)r.p)->len == 0 ? r : host_stream_fill(I, r);
+	}
+	case BI_stdin_stream_eof:
+		b = args[0].p;
+		return v_bool(b->len == 0);
+	default: {   /* BI_stdin_stream_chunk: a view of the current chunk */
+		b = args[0].p;
+		Value v = v_ptr(V_VIEW, NULL, (uint32_t)b->len);
+		v.bytes = b->data;
+		return v;
+	}
+	}
 }
 
 /* env_len, env_name_utf8, env_value_utf8 over the run's snapshot (built
@@ -132,6 +178,12 @@ interp_rt_host_call(Interp *I, int index, Value *args)
 		if (!o->host.stdin_read)
 			return refused(I, "stdin_read");
 		return host_stdin(I);
+	case BI_stdin_stream_open: case BI_stdin_stream_next:
+		if (!o->host.stdin_read)
+			return refused(I, sema_builtin_by_id((BuiltinId)index)->name);
+		return host_stream(I, index, args);
+	case BI_stdin_stream_eof: case BI_stdin_stream_chunk:
+		return host_stream(I, index, args);
 	case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8:
 		if (!o->host.env_read)
 			return refused(I, sema_builtin_by_id((BuiltinId)index)->name);

@@ -61,6 +61,12 @@ size_t rt_env_name_len(const char *entry);
 /* Milliseconds since the Unix epoch (CLOCK_REALTIME). */
 int64_t rt_clock_now_ms(void);
 
+/* ---- stream.c: the stdin stream (stdin_stream_open/next) ---- */
+
+/* One read(2) of stdin into buf[0..cap) (EINTR retried): 0 with *n (0 at
+ * end of input), or RT_CMDIN_STDIN on a read error. */
+uint32_t rt_stdin_chunk(uint8_t *buf, size_t cap, size_t *n);
+
 /* ---- utf8.c: strict UTF-8 (RFC 3629) ---- */
 
 /* One scalar at s[0..n): its length 1-4 and *cp, or 0 when ill-formed. */

@@ -13,7 +13,7 @@
  *            | "(...) -> " type                  variadic: string_format
  *     param  = name ": " [ "own " | "borrow " ] type
  *     name   = lower-case letters, digits and "_"
- *     type   = scalar | "string" | "str" | "Bytes" | "Slice<u8>"
+ *     type   = scalar | "string" | "str" | "Bytes" | "Slice<u8>" | "StdinReader"
  *            | "[u8; N]"                         any array: becomes T_ERR
  *            | "T" | "K" | "V"                   type arguments 0, 0, 1
  *            | ( "Vec" | "Box" | "Iter" | "Set" | "Option" | "IterStep" ) "<" type ">"
@@ -206,6 +206,8 @@ parse_type(SigParser *P)
 		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");
 		return sema_type_intern(&P->S->types, generic_types[i].kind, 0, 0, args, na);
 	}
+	if (strcmp(name, "StdinReader") == 0)
+		return sema_type_reader(&P->S->types);
 	if (strcmp(name, "Slice") == 0) {
 		ASSERT(sig_parse_args(P, args, 1) == 1 && args[0] == T_U8, "builtins.c: only Slice<u8>");
 		return T_SLICE;

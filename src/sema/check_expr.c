@@ -575,7 +575,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 {
 	Sema *S = C->S;
 	Expr *const *args = e->u.call.args;
-	if ((bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice) &&
+	if ((bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice || bi == BI_stdin_stream_chunk) &&
 	    e->u.call.nargs == 1 && !(args[0]->kind == EXPR_NAME && sema_local_find(C, args[0]->u.name.s)) &&
 	    !(bi == BI_bytes_as_slice && owned_field_place(C, args[0]))) {
 		sema_check_expr(C, args[0]);

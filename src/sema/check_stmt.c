@@ -130,18 +130,38 @@ record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 	return owners == 1;
 }
 
+/*
+ * A stdin reader forwarding helper (the reference's Bounded Standard Input
+ * Streaming v1): `reader = advance(reader)` where `advance` is a
+ * non-generic module function whose one parameter is `own StdinReader` and
+ * whose result is `StdinReader` reopens the reader like stdin_stream_next.
+ */
+static bool
+reader_forward(Sema *S, const char *name, TypeId type, const Expr *v)
+{
+	if (sema_type_info(&S->types, type)->kind != TY_READER)
+		return false;
+	SymId f = S->expr_sym[v->id];
+	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
+		return false;
+	const Sym *fs = sema_sym(S, f);
+	return fs->result == type && !fs->ntparams && fs->nparams == 1 && v->u.call.nargs == 1 &&
+	       fs->params[0].mode == MODE_OWN && fs->params[0].type == type && names(v->u.call.args[0], name);
+}
+
 static bool
 same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
+		"stdin_stream_next",
 	};
 	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[ast_call_index(v)];
 	if (!b)
-		return sema_std_reopen(S, name, v) || (in_loop && record_renewal(S, name, type, v));
+		return sema_std_reopen(S, name, v) || reader_forward(S, name, type, v) || (in_loop && record_renewal(S, name, type, v));
 	if (!names(v->u.call.args[0], name))
 		return false;
 	for (size_t i = 0; i < countof(reopeners); i++)

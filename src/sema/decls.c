@@ -837,6 +837,12 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		diag_set_help(d, "a list is `Vec<T>` with an explicit element type: `vec_with_capacity<i64>(4usize)`, `vec_push<i64>(v, x)`, traversed with `for item in values`");
 		goto done;
 	}
+	if (strcmp(name, "StdinReader") == 0 && sema_strmap_get(&S->type_names, name) < 0 && !sema_failed_import(S, name, true)) {
+		/* the stdin stream's reader (stdin_stream_open; DECISIONS "stdin stream") */
+		out = nargs ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
+			    : sema_type_reader(&S->types);
+		goto done;
+	}
 	for (size_t i = 0; i < countof(builtin_types); i++) {
 		const BuiltinType *b = &builtin_types[i];
 		if (b->name[0] != name[0] || strcmp(b->name, name) != 0)

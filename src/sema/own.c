@@ -801,7 +801,7 @@ view_owner(Own *O, const Expr *e)
 	int i = find(O, a->u.name.s);
 	if (i < 0)
 		return -1;
-	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice)
+	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice || bi == BI_stdin_stream_chunk)
 		return i;
 	if (bi == BI_str_as_bytes || bi == BI_byte_range)
 		return O->vars.items[i].view_of;

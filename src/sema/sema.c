@@ -371,7 +371,7 @@ needs_mode(Sema *S, TypeId t)
 {
 	const TypeInfo *ti = sema_type_info(&S->types, t);
 	switch (ti->kind) {
-	case TY_MAP: case TY_SET: case TY_ITER: case TY_BOX: case TY_VEC:
+	case TY_MAP: case TY_SET: case TY_ITER: case TY_BOX: case TY_VEC: case TY_READER:
 		return true;
 	case TY_NOMINAL: {
 		Sym *y = sema_sym(S, (SymId)ti->decl);

@@ -90,7 +90,7 @@ tq_leaf(Sema *S, TypeId t)
 			return true;
 		}
 	case TQ_HOLDS_BYTES:
-		if (ti->kind == TY_BYTES)
+		if (ti->kind == TY_BYTES || ti->kind == TY_READER)
 			return true;
 		/* fall through */
 	case TQ_HOLDS_RES:

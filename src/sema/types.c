@@ -109,6 +109,12 @@ sema_type_simple(TypeTable *t, TyKind kind)
 	return (TypeId)kind;
 }
 
+TypeId
+sema_type_reader(TypeTable *t)
+{
+	return sema_type_intern(t, TY_READER, 0, 0, NULL, 0);
+}
+
 const TypeInfo *
 sema_type_info(const TypeTable *t, TypeId id)
 {
@@ -213,6 +219,7 @@ sema_type_spell(Buf *out, const TypeTable *t, TypeId id, TypeDeclName name, void
 	case TY_ITER: buf_puts(out, "Iter"); spell_args(out, t, ti, 1, name, ctx); return;
 	case TY_MAP: buf_puts(out, "Map"); spell_args(out, t, ti, 2, name, ctx); return;
 	case TY_SET: buf_puts(out, "Set"); spell_args(out, t, ti, 1, name, ctx); return;
+	case TY_READER: buf_puts(out, "StdinReader"); return;
 	case TY_FN:
 		buf_puts(out, "fn(");
 		for (int i = 0; i + 1 < ti->nargs; i++) {

@@ -32,6 +32,7 @@ typedef enum TyKind {
 	TY_FN,        /* fn(args[0..n-1]) -> args[n-1]... see fn_result */
 	TY_NOMINAL,   /* decl + args: record, variant (incl. Option/Result/IterStep), class, resource */
 	TY_PARAM,     /* a type parameter: decl = owner, n = index */
+	TY_READER,    /* StdinReader: the stdin stream's owned reader (interned on first use: id != kind) */
 } TyKind;
 
 #define TYPE_FIRST_SCALAR TY_I64
@@ -69,6 +70,7 @@ void sema_types_init(TypeTable *t);   /* interns every argument-free kind first:
 void sema_types_free(TypeTable *t);
 TypeId sema_type_intern(TypeTable *t, TyKind kind, uint32_t decl, uint64_t n, const TypeId *args, int nargs);
 TypeId sema_type_simple(TypeTable *t, TyKind kind);   /* scalars, string, … (id == kind) */
+TypeId sema_type_reader(TypeTable *t);                /* StdinReader */
 const TypeInfo *sema_type_info(const TypeTable *t, TypeId id);
 /* Within SEMA_TYPE_MAX_DEPTH and SEMA_TYPE_MAX_NODES? */
 bool sema_type_bounded(const TypeTable *t, TypeId id);
