@@ -80,6 +80,7 @@ typedef struct Own {
 	const char *fn_name;   /* the function being checked (O102 text) */
 	const char *arg_callee; /* while a call argument that is a bare name is checked: the callee … */
 	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
+	const Expr *arg_place;  /* the call argument being checked when it is a name or a field (T265's wording) */
 	char arg_buf[24];       /* storage for a builtin's `argN` */
 } Own;
 
@@ -185,10 +186,15 @@ live_view(Own *O, int i, uint32_t end)
 static bool
 loaned_move(Own *O, int i, const Expr *e)
 {
+	/* the reference's wording: a call argument naming the place (its argument
+	 * check) or any other move of a value source (mark_value_sources_moved:
+	 * a `let` value, a `match own` scrutinee, a field value, a block tail) */
+	const char *msg = e == O->arg_place ? "move or call transfer would invalidate a lexical byte view"
+					    : "move or transfer would invalidate an active shared loan";
 	int view = O->vars.items[i].loans == 0 ? live_view(O, i, e->span.end) : -1;
 	if (view >= 0) {
 		if (first_report(O, e)) {
-			Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
+			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
 			diag_set_help(d, "`%s` still borrows `%s` after this move; finish using the view first, or take the view from the new owner",
 			    O->vars.items[view].name, O->vars.items[i].name);
 		}
@@ -205,7 +211,7 @@ loaned_move(Own *O, int i, const Expr *e)
 		return true;
 	}
 	if (first_report(O, e)) {
-		Diag *d = sema_error(O->S, DIAG_T265, e->span, "move or call transfer would invalidate a lexical byte view");
+		Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
 		diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; move `%s` after it, or use `match own`",
 		    O->vars.items[i].name, O->vars.items[i].name);
 	}
@@ -409,8 +415,10 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
 			arg_context(O, call, i + offset);
+		O->arg_place = args[i]->kind == EXPR_NAME || args[i]->kind == EXPR_FIELD ? args[i] : NULL;
 		own_expr(O, args[i], consume);
 		O->arg_callee = O->arg_param = NULL;
+		O->arg_place = NULL;
 	}
 }
 
@@ -742,7 +750,9 @@ own_expr(Own *O, const Expr *e, bool move)
 			int i = find(O, x->u.name.s);
 			if (i >= 0) {
 				O->vars.items[i].own_closure = true;
+				O->arg_place = x;   /* the capture is the target call's argument */
 				use_var(O, i, x, true);
+				O->arg_place = NULL;
 			}
 		}
 		break;

@@ -79,10 +79,11 @@ builtin_param_checks(void)
 	int run_host = 0;
 	for (int b = 0; b < BI_COUNT; b++)
 		run_host += sema_builtin_by_id((BuiltinId)b)->effect && hir_run_op((BuiltinId)b);
-	check(run_host == 12 && hir_run_op(BI_stdout_write) && hir_run_op(BI_file_read_text) && hir_run_op(BI_string_len)
+	check(run_host == 14 && hir_run_op(BI_stdout_write) && hir_run_op(BI_file_read_text) && hir_run_op(BI_string_len)
 	      && hir_run_op(BI_stdin_read) && hir_run_op(BI_file_write_atomic) && hir_run_op(BI_env_value_utf8)
-	      && hir_run_op(BI_clock_now_ms) && !hir_run_op(BI_file_read) && !hir_run_op(BI_file_remove) && !hir_run_op(BI_net_send),
-	      "hir_run_op: every pure builtin and twelve host operations");
+	      && hir_run_op(BI_clock_now_ms) && hir_run_op(BI_stdin_stream_open) && hir_run_op(BI_stdin_stream_next)
+	      && hir_run_op(BI_stdin_stream_eof) && !hir_run_op(BI_file_read) && !hir_run_op(BI_file_remove) && !hir_run_op(BI_net_send),
+	      "hir_run_op: every pure builtin and fourteen host operations");
 }
 
 /* Decodes a C string literal body as emitc_c_string writes it: \", \\ and \ooo. */
