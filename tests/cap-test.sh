@@ -251,6 +251,23 @@ if [ "$native" -eq 1 ]; then
 	else bad "run --native: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 
+# stream_text_command's failing half (reference stream_text_command.rs @8d84744): with an
+# argument the first chunk's iteration cuts past the text, semaprax.text.v1 code 1, and
+# nothing is published, in both lanes.
+stdin=x
+mkroot "$tmp/box"
+cp tests/cap/stdin_stream_text.spx "$tmp/box/s.spx"
+invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx -- bad
+st=$?
+if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.text.v1","code":1' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+else bad "run: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx -- bad
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.text.v1/1" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --native: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
 # The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a
 # directory below the working directory, reached without links; the flag is single-use.
 mkroot "$tmp/box"
