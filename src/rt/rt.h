@@ -10,7 +10,7 @@
  * num.c, float.c, utf8.c, text.c and heap.c are also compiled freestanding for wasm32 (the
  * Wasm lane's runtime module, tools/build_rt_wasm.sh): they use nothing of
  * libc beyond memcpy/memmove/memset/memcmp (src/rt/wasm32/string.h); what
- * needs more (args.c; fs.c) stays hosted.
+ * needs more (args.c; fs.c, host.c, stream.c) stays hosted.
  */
 #ifndef SPX_RT_RT_H
 #define SPX_RT_RT_H
