@@ -205,11 +205,26 @@ emitw_target(const Emitw *W, const HirExpr *e)
 	return W->M->insts[W->inst].target[e->index];
 }
 
+static int flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level);
+
+/* Is the element type t of a Box or a collection in the lane?  A nominal
+ * type being laid out is (a type holding itself through a Box or a
+ * collection: its elements lie in heap blocks, own.c releases them through
+ * out-of-line functions). */
+static bool
+elem_ok(Emitw *W, TypeId t, uint8_t *elem, int level)
+{
+	for (int i = 0; i < W->nvisit; i++)
+		if (W->flat_visit[i] == t)
+			return true;
+	return flat_rec(W, t, elem, NULL, 0, level) >= 0;
+}
+
 static int
 flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 {
 	if (at < 0 || level > 16)
-		return -1;   /* also a type that holds itself through a Box or a collection */
+		return -1;
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
 	uint8_t elem[FLAT_MAX];   /* an element's flat layout: checked, laid out elsewhere */
 	switch (ti->kind) {
@@ -248,7 +263,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + 2;
 	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
 		int n = ti->kind == TY_VEC ? 3 : 4;
-		if (at + n > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+		if (at + n > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1))
 			return -1;
 		for (int i = 0; i < n; i++)
 			out[at + i] = WT_I32;
@@ -257,15 +272,15 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + n;
 	}
 	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
-		if (at + 1 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+		if (at + 1 > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1))
 			return -1;
 		out[at] = WT_I32;
 		if (mask)
 			mask[at] = 1;
 		return at + 1;
 	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
-		if (at + 4 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0 ||
-		    (ti->kind == TY_MAP && flat_rec(W, ti->args[1], elem, NULL, 0, level + 1) < 0))
+		if (at + 4 > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1) ||
+		    (ti->kind == TY_MAP && !elem_ok(W, ti->args[1], elem, level + 1)))
 			return -1;
 		for (int i = 0; i < 4; i++)
 			out[at + i] = WT_I32;
@@ -283,21 +298,23 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		if ((s->kind != SK_RECORD && s->kind != SK_CLASS && s->kind != SK_VARIANT) ||
+		    W->nvisit == (int)(sizeof W->flat_visit / sizeof W->flat_visit[0]))
+			return -1;   /* resources, interfaces */
+		W->flat_visit[W->nvisit++] = t;
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
 			for (int i = 0; i < s->nfields && at >= 0; i++)
 				at = flat_rec(W, sema_field_type(W->S, t, i), out, mask, at, level + 1);
-			return at;
-		}
-		if (s->kind == SK_VARIANT) {
-			if (at + 1 > FLAT_MAX)
-				return -1;
+		} else if (at + 1 > FLAT_MAX) {
+			at = -1;
+		} else {
 			out[at++] = WT_I32;
 			for (int c = 0; c < s->ncases && at >= 0; c++)
 				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
 					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, mask, at, level + 1);
-			return at;
 		}
-		return -1;   /* resources, interfaces */
+		W->nvisit--;
+		return at;
 	}
 	default:
 		return -1;   /* owned heap values (Bytes, Vec, Map, Set, Box, Iter), arrays, functions, parameters */
@@ -767,7 +784,6 @@ emit_function(Emitw *W, int k)
 	int ii = W->queue.items[k];
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	WasmFunc *wf = &W->m->funcs.items[W->fidx[ii]];
 	W->inst = ii;
 	Buf code = {0};
 	W->f = f;
@@ -826,10 +842,18 @@ emit_function(Emitw *W, int k)
 		emitw_load(W, r, nr);
 	}
 	emitw_epilogue(W);   /* the result stays on the stack below the releases */
-	if (W->failed)
-		goto out;
+	if (!W->failed)
+		emitw_func_finish(W, W->fidx[ii], &code);
+out:
+	buf_free(&code);
+	W->c = NULL;
+}
+
+void
+emitw_func_finish(Emitw *W, int wi, const Buf *code)
+{
 	/* the local declarations, run-length encoded */
-	wf = &W->m->funcs.items[W->fidx[ii]];
+	WasmFunc *wf = &W->m->funcs.items[wi];
 	int runs = 0;
 	for (int i = 0; i < W->ltypes.len; i++)
 		runs += i == 0 || W->ltypes.items[i] != W->ltypes.items[i - 1];
@@ -842,10 +866,7 @@ emit_function(Emitw *W, int k)
 		wasm_byte(&wf->locals, W->ltypes.items[i]);
 		i = j;
 	}
-	buf_put(&wf->code, code.data ? code.data : "", code.len);
-out:
-	buf_free(&code);
-	W->c = NULL;
+	buf_put(&wf->code, code->data ? code->data : "", code->len);
 }
 
 /* ---- the module ---- */
@@ -1050,6 +1071,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	/* a wrapper exported as `main`: main's frame count is 0 */
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);
+	emitw_mem_funcs(&W);
 	if (!W.failed) {
 		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data->len + 65535) / 65536);
 		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own; the heap follows */
@@ -1089,6 +1111,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	free(export_index);
 	free(W.fidx);
 	free(W.thunk);
+	free(W.aux);
 	free(W.slot_base);
 	buf_free(W.data);
 	free(W.interned);
@@ -1220,6 +1243,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 				emit_function(W, W->qdone++);
 				more = true;
 			}
+			emitw_mem_funcs(W);
 			failed = W->failed;
 		}
 	}
@@ -1261,6 +1285,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		free(W->otemps);
 		free(W->fidx);
 		free(W->thunk);
+		free(W->aux);
 		free(W->slot_base);
 		free(W->interned);
 		free(G.symfunc[k]);

@@ -88,6 +88,12 @@ typedef struct Emitw {
 	struct EmitwOwned { uint32_t base; TypeId t; } *otemps;   /* owned temporaries of the function (own.c) */
 	int notemps, capotemps;
 	VEC(int) olive;       /* indices into otemps still to release, innermost statement's last */
+	TypeId flat_visit[32];   /* emitw_flat: the nominal types being laid out */
+	int nvisit;
+	/* own.c: out-of-line release and clone of a heap-held value (a Box's,
+	 * a collection's element), in the order first needed */
+	struct EmitwAux { int clone; TypeId t; int wi; } *aux;
+	int naux, capaux, auxdone;
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;
@@ -194,6 +200,10 @@ bool emitw_for(Emitw *W, const HirStmt *s);
 bool emitw_map_builtin(Emitw *W, const HirExpr *e);
 /* Clones the storage of the Vec (p, len, cap) in locals into p, then its elements. */
 void emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem);
+/* Emits the out-of-line release and clone functions asked for so far. */
+void emitw_mem_funcs(Emitw *W);
+/* emit.c: function wi's local declarations (W->ltypes) and code. */
+void emitw_func_finish(Emitw *W, int wi, const Buf *code);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);
