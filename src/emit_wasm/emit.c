@@ -572,9 +572,31 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 		}
 	}
 	emitw_op_u32(W, OP_CALL, target);
-	WasmFunc *wf = &W->m->funcs.items[wi];
-	wasm_u32(&wf->locals, 0);
-	buf_put(&wf->code, code.data ? code.data : "", code.len);
+	/* a call through a value consumes every argument (expr.c call_value):
+	 * what the target only borrows, the thunk releases (below the result) */
+	struct { VEC(uint8_t) lt; VEC(uint32_t) live, spare; } keep;
+	memcpy(&keep.lt, &W->ltypes, sizeof keep.lt);
+	memcpy(&keep.live, &W->live, sizeof keep.live);
+	memcpy(&keep.spare, &W->spare, sizeof keep.spare);
+	uint32_t keep_np = W->nwparams;
+	memset(&W->ltypes, 0, sizeof W->ltypes);
+	memset(&W->live, 0, sizeof W->live);
+	memset(&W->spare, 0, sizeof W->spare);
+	W->nwparams = (uint32_t)np;
+	uint32_t pb = 1 + (uint32_t)W->env;
+	for (int i = 0; i < f->nparams; i++) {
+		if (f->locals[i].lent && emitw_has_heap(W, in->slot_type[i]))
+			emitw_release(W, pb, in->slot_type[i]);
+		pb += (uint32_t)emitw_flat(W, in->slot_type[i], NULL);
+	}
+	emitw_func_finish(W, wi, &code);
+	VEC_FREE(W->ltypes);
+	VEC_FREE(W->live);
+	VEC_FREE(W->spare);
+	memcpy(&W->ltypes, &keep.lt, sizeof W->ltypes);
+	memcpy(&W->live, &keep.live, sizeof W->live);
+	memcpy(&W->spare, &keep.spare, sizeof W->spare);
+	W->nwparams = keep_np;
 	buf_free(&code);
 	W->c = saved;
 	W->thunk[ii] = wasm_table_add(W->m, (uint32_t)W->m->nfunc_imports + (uint32_t)wi);

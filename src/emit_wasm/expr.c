@@ -391,12 +391,9 @@ call_value(Emitw *W, const HirExpr *e)
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
 	for (int i = 0; i < e->u.call.nargs; i++) {
-		if (emitw_has_heap(W, ti->args[i])) {
-			emitw_refuse(W, e->span, "the Wasm lane does not pass owned values through function values yet");
-			return false;
-		}
+		/* every argument is consumed (as the C lane's spx_call_N): the callee owns and releases it */
 		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
-		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_expr_as(W, e->u.call.args[i], ti->args[i]))
+		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_own(W, e->u.call.args[i], ti->args[i]))
 			return false;
 		np += m;
 	}
