@@ -543,46 +543,57 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	Buf *saved = W->c;
 	Buf code = {0};
 	W->c = &code;
-	emitw_op_u32(W, OP_LOCAL_GET, 0);
-	for (int i = 1 + W->env; i < np; i++)
-		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
-	const HirInst *in = &W->M->insts[ii];
-	const HirFunc *f = &W->H->funcs[in->func];
-	uint32_t e = 1;
-	for (int i = f->nparams; i < f->nlocals; i++) {
-		if (!emitw_wparam(f, i))
-			continue;
-		uint8_t ty[FLAT_MAX];
-		int n = emitw_flat(W, in->slot_type[i], ty);
-		if (sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN) {
-			/* a captured function value lives in a cell: env holds its address (expr.c fn_value) */
-			for (int k = 0; k < n; k++) {
-				emitw_op_u32(W, OP_LOCAL_GET, e);
-				emitw_op(W, OP_I32_WRAP_I64);
-				emitw_op(W, ty[k] == WT_I64 ? OP_I64_LOAD : OP_I32_LOAD);
-				wasm_u32(W->c, ty[k] == WT_I64 ? 3 : 2);
-				wasm_u32(W->c, (uint32_t)k * 8u);
-			}
-			e++;
-			continue;
-		}
-		for (int k = 0; k < n; k++) {
-			emitw_op_u32(W, OP_LOCAL_GET, e++);
-			emitw_from_env(W, ty[k]);
-		}
-	}
-	emitw_op_u32(W, OP_CALL, target);
-	/* a call through a value consumes every argument (expr.c call_value):
-	 * what the target only borrows, the thunk releases (below the result) */
+	/* the thunk's own locals: the enclosing function's are kept aside */
 	struct { VEC(uint8_t) lt; VEC(uint32_t) live, spare; } keep;
 	memcpy(&keep.lt, &W->ltypes, sizeof keep.lt);
 	memcpy(&keep.live, &W->live, sizeof keep.live);
 	memcpy(&keep.spare, &W->spare, sizeof keep.spare);
 	uint32_t keep_np = W->nwparams;
+	int keep_depth = W->depth;
 	memset(&W->ltypes, 0, sizeof W->ltypes);
 	memset(&W->live, 0, sizeof W->live);
 	memset(&W->spare, 0, sizeof W->spare);
 	W->nwparams = (uint32_t)np;
+	W->depth = 0;
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	for (int i = 1 + W->env; i < np; i++)
+		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
+	bool packed = emitw_capture_slots(W, ii) > WASM_ENV_MAX;
+	int e = 0;
+	for (int i = f->nparams; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		uint8_t ty[FLAT_MAX];
+		int n = emitw_flat(W, in->slot_type[i], ty);
+		bool cell = emitw_holds_fn(W, in->slot_type[i], 0);
+		for (int k = 0; k < (cell ? 1 : n); k++) {
+			/* env slot e: a parameter, or slot e of the cell a packed closure's env holds */
+			if (packed) {
+				emitw_op_u32(W, OP_LOCAL_GET, 1);
+				emitw_op(W, OP_I32_WRAP_I64);
+				emitw_op(W, OP_I64_LOAD);
+				wasm_u32(W->c, 3);
+				wasm_u32(W->c, (uint32_t)e * 8u);
+			} else {
+				emitw_op_u32(W, OP_LOCAL_GET, 1 + (uint32_t)e);
+			}
+			e++;
+			if (!cell) {
+				emitw_from_env(W, ty[k]);
+				continue;
+			}
+			/* a captured value holding a function value lives in a cell: env holds its address (expr.c fn_value) */
+			uint32_t a = emitw_locals(W, (const uint8_t[]){ WT_I32 }, 1);
+			emitw_op(W, OP_I32_WRAP_I64);
+			emitw_op_u32(W, OP_LOCAL_SET, a);
+			emitw_elem_load(W, a, in->slot_type[i]);
+		}
+	}
+	emitw_op_u32(W, OP_CALL, target);
+	/* a call through a value consumes every argument (expr.c call_value):
+	 * what the target only borrows, the thunk releases (below the result) */
 	uint32_t pb = 1 + (uint32_t)W->env;
 	for (int i = 0; i < f->nparams; i++) {
 		if (f->locals[i].lent && emitw_has_heap(W, in->slot_type[i]))
@@ -597,33 +608,65 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	memcpy(&W->live, &keep.live, sizeof W->live);
 	memcpy(&W->spare, &keep.spare, sizeof W->spare);
 	W->nwparams = keep_np;
+	W->depth = keep_depth;
 	buf_free(&code);
 	W->c = saved;
 	W->thunk[ii] = wasm_table_add(W->m, (uint32_t)W->m->nfunc_imports + (uint32_t)wi);
 	return W->thunk[ii];
 }
 
-/* The i64 slots a function value carries: the most any closure captures
- * (a captured function value takes one: the address of its cell). */
+bool
+emitw_holds_fn(Emitw *W, TypeId t, int level)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	if (ti->kind == TY_FN)
+		return true;
+	if (ti->kind != TY_NOMINAL || level > 16)
+		return false;
+	Sym *s = sema_sym(W->S, (SymId)ti->decl);
+	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+		for (int i = 0; i < s->nfields; i++)
+			if (emitw_holds_fn(W, sema_field_type(W->S, t, i), level + 1))
+				return true;
+	} else if (s->kind == SK_VARIANT) {
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				if (emitw_holds_fn(W, sema_case_field_type(W->S, t, c, i), level + 1))
+					return true;
+	}
+	return false;
+}
+
+int
+emitw_capture_slots(Emitw *W, int ii)
+{
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
+	int n = 0;
+	for (int i = f->nparams; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		int k = emitw_holds_fn(W, in->slot_type[i], 0) ? 1 : emitw_flat(W, in->slot_type[i], NULL);
+		n += k > 0 ? k : 0;
+	}
+	return n;
+}
+
+/* The i64 slots a function value carries: the most any closure's captures
+ * take, at most WASM_ENV_MAX (a closure capturing more packs them in a cell). */
 static int
 env_slots(Emitw *W)
 {
 	W->env = -1;
 	int most = 0;
 	for (int ii = 0; ii < W->M->ninsts; ii++) {
-		const HirInst *in = &W->M->insts[ii];
-		const HirFunc *f = &W->H->funcs[in->func];
-		int n = 0;
-		for (int i = f->nparams; i < f->nlocals; i++) {
-			int k = !emitw_wparam(f, i) ? 0
-			      : sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN ? 1   /* a cell's address */
-			      : emitw_flat(W, in->slot_type[i], NULL);
-			n += k > 0 ? k : 0;
-		}
+		int n = emitw_capture_slots(W, ii);
+		if (n > WASM_ENV_MAX)
+			n = 1;
 		if (n > most)
 			most = n;
 	}
-	return most > 8 ? 8 : most;
+	return most;
 }
 
 void

@@ -147,6 +147,14 @@ uint32_t emitw_func_index(Emitw *W, int ii, Span span);
 bool emitw_wparam(const HirFunc *f, int i);
 /* The table slot of a function value calling instance ii, of (concrete) type ft. */
 uint32_t emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span);
+/* A function value's env: the i64 slots of a closure's captured values, in
+ * capture order; a captured value holding a function value lives in a cell
+ * (a slot holds its address), and a closure whose captures take more than
+ * WASM_ENV_MAX slots stores them in a cell whose address is its one slot. */
+#define WASM_ENV_MAX 8
+bool emitw_holds_fn(Emitw *W, TypeId t, int level);
+/* The env slots closure instance ii's captures take before packing. */
+int emitw_capture_slots(Emitw *W, int ii);
 /* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */
 void emitw_to_env(Emitw *W, uint8_t vt);
 void emitw_from_env(Emitw *W, uint8_t vt);

@@ -423,42 +423,63 @@ fn_value(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, (int32_t)slot);
 	int used = 0;
 	if (e->kind == HIR_CLOSURE) {
-		/* captured values must fit env and hold no function value (env_slots counted without them) */
-		int saved = W->env;
-		W->env = -1;
-		for (int k = 0; k < e->u.closure.ncaptures; k++) {
-			TypeId ct = emitw_slot_ty(W, e->u.closure.captures[k]);
-			int m = sema_type_info(&W->S->types, ct)->kind == TY_FN ? 1 : emitw_flat(W, ct, NULL);
-			if (m > 0 && emitw_has_heap(W, ct))
-				m = -1;   /* an owned capture: refused below */
-			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
+		/* the captured values in env slots (emitw_int.h): the layout the thunk reads (emit.c emitw_fn_slot) */
+		int nslots = emitw_capture_slots(W, ii);
+		bool packed = nslots > WASM_ENV_MAX;
+		uint32_t cell = 0;
+		if (packed) {
+			/* a cell of nslots i64 values (never released, as the C lane's spx_cell) */
+			cell = emitw_locals(W, VT_I32, 1);
+			emitw_i32c(W, 8 * nslots);
+			emitw_op_u32(W, OP_CALL, W->imp_cell);
+			emitw_oom_check(W);
+			emitw_op_u32(W, OP_LOCAL_SET, cell);
 		}
-		W->env = saved;
-		if (used < 0 || used > W->env) {
-			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing owned values, records of function values or more than 8 values yet");
-			return false;
-		}
+		int j = 0;
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
 			HirSlot c = e->u.closure.captures[k];
+			TypeId ct = emitw_slot_ty(W, c);
 			uint8_t ty[FLAT_MAX];
-			int m = emitw_flat(W, emitw_slot_ty(W, c), ty);
-			if (sema_type_info(&W->S->types, emitw_slot_ty(W, c))->kind == TY_FN) {
-				/* a function value in a cell (never released, as the C lane's spx_cell): its address */
-				uint32_t a = emitw_locals(W, VT_I32, 1);
-				emitw_i32c(W, 8 * m);
-				emitw_op_u32(W, OP_CALL, W->imp_cell);
-				emitw_oom_check(W);
-				emitw_op_u32(W, OP_LOCAL_SET, a);
-				emitw_load(W, W->slot_base[c], m);
-				emitw_elem_store(W, a, emitw_slot_ty(W, c));
-				emitw_op_u32(W, OP_LOCAL_GET, a);
-				emitw_to_env(W, WT_I32);
-				continue;
+			int m = emitw_flat(W, ct, ty);
+			if (m < 0) {
+				emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing `%s` yet", sema_type_name(W->S, ct));
+				return false;
 			}
-			for (int j = 0; j < m; j++) {
-				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
-				emitw_to_env(W, ty[j]);
+			bool in_cell = emitw_holds_fn(W, ct, 0);
+			for (int q = 0; q < (in_cell ? 1 : m); q++) {
+				if (packed)
+					emitw_op_u32(W, OP_LOCAL_GET, cell);
+				if (in_cell) {
+					/* a value holding a function value in a cell of its own: its address */
+					uint32_t a = emitw_locals(W, VT_I32, 1);
+					emitw_i32c(W, 8 * m);
+					emitw_op_u32(W, OP_CALL, W->imp_cell);
+					emitw_oom_check(W);
+					emitw_op_u32(W, OP_LOCAL_SET, a);
+					emitw_load(W, W->slot_base[c], m);
+					emitw_elem_store(W, a, ct);
+					emitw_op_u32(W, OP_LOCAL_GET, a);
+					emitw_to_env(W, WT_I32);
+				} else {
+					emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)q);
+					emitw_to_env(W, ty[q]);
+				}
+				if (packed) {
+					emitw_op(W, OP_I64_STORE);
+					wasm_u32(W->c, 3);
+					wasm_u32(W->c, (uint32_t)j * 8u);
+				}
+				j++;
 			}
+		}
+		if (packed) {
+			emitw_op_u32(W, OP_LOCAL_GET, cell);
+			emitw_to_env(W, WT_I32);
+		}
+		used = packed ? 1 : j;
+		if (used > W->env) {
+			emitw_refuse(W, e->span, "the Wasm lane found more captured values than a function value carries");
+			return false;
 		}
 	}
 	for (int k = used; k < W->env; k++)
