@@ -658,6 +658,29 @@ if_expr(Emitw *W, const HirExpr *e, TypeId as)
 	return true;
 }
 
+/* [u8; N] with runtime elements: a cell of its own, written once, element
+ * by element in order (a Copy value that may outlive its frame: kept for
+ * the run, as a captured function value's cell; docs/DECISIONS.md). */
+static bool
+array_runtime(Emitw *W, const HirExpr *e)
+{
+	uint32_t a = emitw_locals(W, VT_I32, 1);
+	emitw_i32c(W, e->u.array.n > 0 ? e->u.array.n : 1);
+	emitw_op_u32(W, OP_CALL, W->imp_cell);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	for (int i = 0; i < e->u.array.n; i++) {
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		if (!emitw_expr(W, e->u.array.elems[i]))
+			return false;
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, (uint32_t)i);
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	return true;
+}
+
 bool
 emitw_expr(Emitw *W, const HirExpr *e)
 {
@@ -728,8 +751,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 			const HirExpr *x = e->u.array.elems[i];
 			if (x->kind != HIR_INT) {
 				free(bytes);
-				emitw_refuse(W, x->span, "the Wasm lane supports arrays of constants only yet");
-				return false;
+				return array_runtime(W, e);
 			}
 			bytes[i] = (char)(uint8_t)x->u.lit.i;
 		}
@@ -745,7 +767,29 @@ emitw_expr(Emitw *W, const HirExpr *e)
 bool
 emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 {
-	return emitw_expr(W, e) && emitw_expr_conv(W, e, to);
+	if (!emitw_expr(W, e))
+		return false;
+	TypeId from = emitw_ty(W, e->type);
+	const TypeInfo *a = sema_type_info(&W->S->types, from), *b = sema_type_info(&W->S->types, to);
+	if (from != to && emitw_fresh(W, e) && a->kind == TY_NOMINAL && b->kind == TY_NOMINAL &&
+	    sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS && sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS &&
+	    sema_class_upcast(W->S, from, to) && emitw_has_heap(W, from)) {
+		/* a fresh child value as its ancestor: the child's own fields (after the
+		 * ancestor's) are released, the ancestor's prefix is kept */
+		uint8_t ty[FLAT_MAX];
+		int nf = emitw_flat(W, from, ty), nt = emitw_flat(W, to, NULL);
+		const Sym *cs = sema_sym(W->S, (SymId)a->decl);
+		int k0 = sema_sym(W->S, (SymId)b->decl)->nfields;
+		if (nf < 0 || nt < 0 || nt > nf)
+			return emitw_expr_conv(W, e, to);
+		uint32_t base = emitw_locals(W, ty, nf);
+		emitw_store(W, base, nf);
+		for (int i = k0; i < cs->nfields; i++)
+			emitw_release(W, base + (uint32_t)emitw_field_off(W, from, i), sema_field_type(W->S, from, i));
+		emitw_load(W, base, nt);
+		return true;
+	}
+	return emitw_expr_conv(W, e, to);
 }
 
 bool
