@@ -13,7 +13,8 @@
  * floats, (pointer, length) i32 pairs for str, Slice<u8>, string and
  * Bytes (an owned one in the heap of src/rt/heap.c, or static data: own.c),
  * (address, length, capacity[, position]) for Vec (Iter), (keys, values,
- * length, capacity) for Map/Set, an address for Box and [u8; N],
+ * length, capacity) for Map/Set, an address for Box and [u8; N] (static
+ * data, or a cell when an element is not a constant),
  * the fields in declaration order for a record (a class: its effective
  * fields), the tag (i32) followed by every case's fields for a variant, and
  * for a function value its table slot (i32) and `env` i64 slots holding
