@@ -448,16 +448,16 @@ func_type(Emitw *W, int ii, Span span)
 {
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1;
 	p[0] = WT_I32;
-	for (int i = 0; i < f->nlocals; i++) {
-		if (!emitw_wparam(f, i))
-			continue;
-		if (np + FLAT_MAX > (int)sizeof p) {
+	for (int i = 0; i <= f->nlocals; i++) {
+		if (np > WASM_PARAMS_MAX) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			return -1;
 		}
+		if (i == f->nlocals || !emitw_wparam(f, i))
+			continue;
 		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, p + np);
 		if (n < 0)
 			return -1;
@@ -523,16 +523,18 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	if (W->thunk[ii])
 		return W->thunk[ii];
 	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1 + W->env, nr;
 	p[0] = WT_I32;
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
-	for (int i = 0; i + 1 < ti->nargs && !W->failed; i++) {
-		if (np + FLAT_MAX > (int)sizeof p) {
+	for (int i = 0; i < ti->nargs && !W->failed; i++) {
+		if (np > WASM_PARAMS_MAX) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			break;
 		}
+		if (i + 1 == ti->nargs)
+			break;
 		int n = emitw_flat_or_refuse(W, ti->args[i], span, p + np);
 		np += n > 0 ? n : 0;
 	}

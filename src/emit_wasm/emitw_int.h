@@ -29,7 +29,9 @@
 #include "emit_wasm.h"
 #include "wasm_enc.h"
 
-#define FLAT_MAX 64
+#define FLAT_MAX 256
+/* V8 bounds a function type's parameters (and results) at 1000 */
+#define WASM_PARAMS_MAX 1000
 
 struct Emitw;
 /* A project (emit_wasm_project): every module's lowering into one module. */

@@ -385,15 +385,16 @@ call_value(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	emitw_load(W, v + 1, n - 1);
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1 + W->env;
 	p[0] = WT_I32;
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
 	for (int i = 0; i < e->u.call.nargs; i++) {
-		/* every argument is consumed (as the C lane's spx_call_N): the callee owns and releases it */
-		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
-		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_own(W, e->u.call.args[i], ti->args[i]))
+		/* every argument is consumed (as the C lane's spx_call_N): the callee owns and releases it
+		 * (np stays within the thunk's type, which emitw_fn_slot bounded) */
+		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np <= WASM_PARAMS_MAX ? p + np : NULL);
+		if (m < 0 || np > WASM_PARAMS_MAX || !emitw_own(W, e->u.call.args[i], ti->args[i]))
 			return false;
 		np += m;
 	}
