@@ -205,11 +205,26 @@ emitw_target(const Emitw *W, const HirExpr *e)
 	return W->M->insts[W->inst].target[e->index];
 }
 
+static int flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level);
+
+/* Is the element type t of a Box or a collection in the lane?  A nominal
+ * type being laid out is (a type holding itself through a Box or a
+ * collection: its elements lie in heap blocks, own.c releases them through
+ * out-of-line functions). */
+static bool
+elem_ok(Emitw *W, TypeId t, uint8_t *elem, int level)
+{
+	for (int i = 0; i < W->nvisit; i++)
+		if (W->flat_visit[i] == t)
+			return true;
+	return flat_rec(W, t, elem, NULL, 0, level) >= 0;
+}
+
 static int
 flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 {
 	if (at < 0 || level > 16)
-		return -1;   /* also a type that holds itself through a Box or a collection */
+		return -1;
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
 	uint8_t elem[FLAT_MAX];   /* an element's flat layout: checked, laid out elsewhere */
 	switch (ti->kind) {
@@ -248,7 +263,7 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + 2;
 	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
 		int n = ti->kind == TY_VEC ? 3 : 4;
-		if (at + n > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+		if (at + n > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1))
 			return -1;
 		for (int i = 0; i < n; i++)
 			out[at + i] = WT_I32;
@@ -257,15 +272,15 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at + n;
 	}
 	case TY_BOX:   /* the address of a heap block holding the value (8-byte slots) */
-		if (at + 1 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0)
+		if (at + 1 > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1))
 			return -1;
 		out[at] = WT_I32;
 		if (mask)
 			mask[at] = 1;
 		return at + 1;
 	case TY_MAP: case TY_SET:   /* (keys, values, length, capacity): sorted keys, values beside them */
-		if (at + 4 > FLAT_MAX || flat_rec(W, ti->args[0], elem, NULL, 0, level + 1) < 0 ||
-		    (ti->kind == TY_MAP && flat_rec(W, ti->args[1], elem, NULL, 0, level + 1) < 0))
+		if (at + 4 > FLAT_MAX || !elem_ok(W, ti->args[0], elem, level + 1) ||
+		    (ti->kind == TY_MAP && !elem_ok(W, ti->args[1], elem, level + 1)))
 			return -1;
 		for (int i = 0; i < 4; i++)
 			out[at + i] = WT_I32;
@@ -283,21 +298,23 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 		return at;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		if ((s->kind != SK_RECORD && s->kind != SK_CLASS && s->kind != SK_VARIANT) ||
+		    W->nvisit == (int)(sizeof W->flat_visit / sizeof W->flat_visit[0]))
+			return -1;   /* resources, interfaces */
+		W->flat_visit[W->nvisit++] = t;
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
 			for (int i = 0; i < s->nfields && at >= 0; i++)
 				at = flat_rec(W, sema_field_type(W->S, t, i), out, mask, at, level + 1);
-			return at;
-		}
-		if (s->kind == SK_VARIANT) {
-			if (at + 1 > FLAT_MAX)
-				return -1;
+		} else if (at + 1 > FLAT_MAX) {
+			at = -1;
+		} else {
 			out[at++] = WT_I32;
 			for (int c = 0; c < s->ncases && at >= 0; c++)
 				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
 					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, mask, at, level + 1);
-			return at;
 		}
-		return -1;   /* resources, interfaces */
+		W->nvisit--;
+		return at;
 	}
 	default:
 		return -1;   /* owned heap values (Bytes, Vec, Map, Set, Box, Iter), arrays, functions, parameters */
@@ -431,16 +448,16 @@ func_type(Emitw *W, int ii, Span span)
 {
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1;
 	p[0] = WT_I32;
-	for (int i = 0; i < f->nlocals; i++) {
-		if (!emitw_wparam(f, i))
-			continue;
-		if (np + FLAT_MAX > (int)sizeof p) {
+	for (int i = 0; i <= f->nlocals; i++) {
+		if (np > WASM_PARAMS_MAX) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			return -1;
 		}
+		if (i == f->nlocals || !emitw_wparam(f, i))
+			continue;
 		int n = emitw_flat_or_refuse(W, in->slot_type[i], f->locals[i].span, p + np);
 		if (n < 0)
 			return -1;
@@ -506,16 +523,18 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	if (W->thunk[ii])
 		return W->thunk[ii];
 	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1 + W->env, nr;
 	p[0] = WT_I32;
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
-	for (int i = 0; i + 1 < ti->nargs && !W->failed; i++) {
-		if (np + FLAT_MAX > (int)sizeof p) {
+	for (int i = 0; i < ti->nargs && !W->failed; i++) {
+		if (np > WASM_PARAMS_MAX) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			break;
 		}
+		if (i + 1 == ti->nargs)
+			break;
 		int n = emitw_flat_or_refuse(W, ti->args[i], span, p + np);
 		np += n > 0 ? n : 0;
 	}
@@ -526,65 +545,130 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	Buf *saved = W->c;
 	Buf code = {0};
 	W->c = &code;
+	/* the thunk's own locals: the enclosing function's are kept aside */
+	struct { VEC(uint8_t) lt; VEC(uint32_t) live, spare; } keep;
+	memcpy(&keep.lt, &W->ltypes, sizeof keep.lt);
+	memcpy(&keep.live, &W->live, sizeof keep.live);
+	memcpy(&keep.spare, &W->spare, sizeof keep.spare);
+	uint32_t keep_np = W->nwparams;
+	int keep_depth = W->depth;
+	memset(&W->ltypes, 0, sizeof W->ltypes);
+	memset(&W->live, 0, sizeof W->live);
+	memset(&W->spare, 0, sizeof W->spare);
+	W->nwparams = (uint32_t)np;
+	W->depth = 0;
 	emitw_op_u32(W, OP_LOCAL_GET, 0);
 	for (int i = 1 + W->env; i < np; i++)
 		emitw_op_u32(W, OP_LOCAL_GET, (uint32_t)i);
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	uint32_t e = 1;
+	bool packed = emitw_capture_slots(W, ii) > WASM_ENV_MAX;
+	int e = 0;
 	for (int i = f->nparams; i < f->nlocals; i++) {
 		if (!emitw_wparam(f, i))
 			continue;
 		uint8_t ty[FLAT_MAX];
 		int n = emitw_flat(W, in->slot_type[i], ty);
-		if (sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN) {
-			/* a captured function value lives in a cell: env holds its address (expr.c fn_value) */
-			for (int k = 0; k < n; k++) {
-				emitw_op_u32(W, OP_LOCAL_GET, e);
+		bool cell = emitw_holds_fn(W, in->slot_type[i], 0);
+		for (int k = 0; k < (cell ? 1 : n); k++) {
+			/* env slot e: a parameter, or slot e of the cell a packed closure's env holds */
+			if (packed) {
+				emitw_op_u32(W, OP_LOCAL_GET, 1);
 				emitw_op(W, OP_I32_WRAP_I64);
-				emitw_op(W, ty[k] == WT_I64 ? OP_I64_LOAD : OP_I32_LOAD);
-				wasm_u32(W->c, ty[k] == WT_I64 ? 3 : 2);
-				wasm_u32(W->c, (uint32_t)k * 8u);
+				emitw_op(W, OP_I64_LOAD);
+				wasm_u32(W->c, 3);
+				wasm_u32(W->c, (uint32_t)e * 8u);
+			} else {
+				emitw_op_u32(W, OP_LOCAL_GET, 1 + (uint32_t)e);
 			}
 			e++;
-			continue;
-		}
-		for (int k = 0; k < n; k++) {
-			emitw_op_u32(W, OP_LOCAL_GET, e++);
-			emitw_from_env(W, ty[k]);
+			if (!cell) {
+				emitw_from_env(W, ty[k]);
+				continue;
+			}
+			/* a captured value holding a function value lives in a cell: env holds its address (expr.c fn_value) */
+			uint32_t a = emitw_locals(W, (const uint8_t[]){ WT_I32 }, 1);
+			emitw_op(W, OP_I32_WRAP_I64);
+			emitw_op_u32(W, OP_LOCAL_SET, a);
+			emitw_elem_load(W, a, in->slot_type[i]);
 		}
 	}
 	emitw_op_u32(W, OP_CALL, target);
-	WasmFunc *wf = &W->m->funcs.items[wi];
-	wasm_u32(&wf->locals, 0);
-	buf_put(&wf->code, code.data ? code.data : "", code.len);
+	/* a call through a value consumes every argument (expr.c call_value):
+	 * what the target only borrows, the thunk releases (below the result) */
+	uint32_t pb = 1 + (uint32_t)W->env;
+	for (int i = 0; i < f->nparams; i++) {
+		if (f->locals[i].lent && emitw_has_heap(W, in->slot_type[i]))
+			emitw_release(W, pb, in->slot_type[i]);
+		pb += (uint32_t)emitw_flat(W, in->slot_type[i], NULL);
+	}
+	emitw_func_finish(W, wi, &code);
+	VEC_FREE(W->ltypes);
+	VEC_FREE(W->live);
+	VEC_FREE(W->spare);
+	memcpy(&W->ltypes, &keep.lt, sizeof W->ltypes);
+	memcpy(&W->live, &keep.live, sizeof W->live);
+	memcpy(&W->spare, &keep.spare, sizeof W->spare);
+	W->nwparams = keep_np;
+	W->depth = keep_depth;
 	buf_free(&code);
 	W->c = saved;
 	W->thunk[ii] = wasm_table_add(W->m, (uint32_t)W->m->nfunc_imports + (uint32_t)wi);
 	return W->thunk[ii];
 }
 
-/* The i64 slots a function value carries: the most any closure captures
- * (a captured function value takes one: the address of its cell). */
+bool
+emitw_holds_fn(Emitw *W, TypeId t, int level)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	if (ti->kind == TY_FN)
+		return true;
+	if (ti->kind != TY_NOMINAL || level > 16)
+		return false;
+	Sym *s = sema_sym(W->S, (SymId)ti->decl);
+	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+		for (int i = 0; i < s->nfields; i++)
+			if (emitw_holds_fn(W, sema_field_type(W->S, t, i), level + 1))
+				return true;
+	} else if (s->kind == SK_VARIANT) {
+		for (int c = 0; c < s->ncases; c++)
+			for (int i = 0; i < s->cases[c].nfields; i++)
+				if (emitw_holds_fn(W, sema_case_field_type(W->S, t, c, i), level + 1))
+					return true;
+	}
+	return false;
+}
+
+int
+emitw_capture_slots(Emitw *W, int ii)
+{
+	const HirInst *in = &W->M->insts[ii];
+	const HirFunc *f = &W->H->funcs[in->func];
+	int n = 0;
+	for (int i = f->nparams; i < f->nlocals; i++) {
+		if (!emitw_wparam(f, i))
+			continue;
+		int k = emitw_holds_fn(W, in->slot_type[i], 0) ? 1 : emitw_flat(W, in->slot_type[i], NULL);
+		n += k > 0 ? k : 0;
+	}
+	return n;
+}
+
+/* The i64 slots a function value carries: the most any closure's captures
+ * take, at most WASM_ENV_MAX (a closure capturing more packs them in a cell). */
 static int
 env_slots(Emitw *W)
 {
 	W->env = -1;
 	int most = 0;
 	for (int ii = 0; ii < W->M->ninsts; ii++) {
-		const HirInst *in = &W->M->insts[ii];
-		const HirFunc *f = &W->H->funcs[in->func];
-		int n = 0;
-		for (int i = f->nparams; i < f->nlocals; i++) {
-			int k = !emitw_wparam(f, i) ? 0
-			      : sema_type_info(&W->S->types, in->slot_type[i])->kind == TY_FN ? 1   /* a cell's address */
-			      : emitw_flat(W, in->slot_type[i], NULL);
-			n += k > 0 ? k : 0;
-		}
+		int n = emitw_capture_slots(W, ii);
+		if (n > WASM_ENV_MAX)
+			n = 1;
 		if (n > most)
 			most = n;
 	}
-	return most > 8 ? 8 : most;
+	return most;
 }
 
 void
@@ -767,7 +851,6 @@ emit_function(Emitw *W, int k)
 	int ii = W->queue.items[k];
 	const HirInst *in = &W->M->insts[ii];
 	const HirFunc *f = &W->H->funcs[in->func];
-	WasmFunc *wf = &W->m->funcs.items[W->fidx[ii]];
 	W->inst = ii;
 	Buf code = {0};
 	W->f = f;
@@ -826,10 +909,18 @@ emit_function(Emitw *W, int k)
 		emitw_load(W, r, nr);
 	}
 	emitw_epilogue(W);   /* the result stays on the stack below the releases */
-	if (W->failed)
-		goto out;
+	if (!W->failed)
+		emitw_func_finish(W, W->fidx[ii], &code);
+out:
+	buf_free(&code);
+	W->c = NULL;
+}
+
+void
+emitw_func_finish(Emitw *W, int wi, const Buf *code)
+{
 	/* the local declarations, run-length encoded */
-	wf = &W->m->funcs.items[W->fidx[ii]];
+	WasmFunc *wf = &W->m->funcs.items[wi];
 	int runs = 0;
 	for (int i = 0; i < W->ltypes.len; i++)
 		runs += i == 0 || W->ltypes.items[i] != W->ltypes.items[i - 1];
@@ -842,10 +933,7 @@ emit_function(Emitw *W, int k)
 		wasm_byte(&wf->locals, W->ltypes.items[i]);
 		i = j;
 	}
-	buf_put(&wf->code, code.data ? code.data : "", code.len);
-out:
-	buf_free(&code);
-	W->c = NULL;
+	buf_put(&wf->code, code->data ? code->data : "", code->len);
 }
 
 /* ---- the module ---- */
@@ -1050,6 +1138,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	/* a wrapper exported as `main`: main's frame count is 0 */
 	for (int k = 0; k < W.queue.len && !W.failed; k++)
 		emit_function(&W, k);
+	emitw_mem_funcs(&W);
 	if (!W.failed) {
 		uint32_t pages = (uint32_t)((WASM_DATA_BASE + W.data->len + 65535) / 65536);
 		/* the arguments (at most RT_LIMIT_ARG_BYTES together) get pages of their own; the heap follows */
@@ -1089,6 +1178,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	free(export_index);
 	free(W.fidx);
 	free(W.thunk);
+	free(W.aux);
 	free(W.slot_base);
 	buf_free(W.data);
 	free(W.interned);
@@ -1220,6 +1310,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 				emit_function(W, W->qdone++);
 				more = true;
 			}
+			emitw_mem_funcs(W);
 			failed = W->failed;
 		}
 	}
@@ -1261,6 +1352,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		free(W->otemps);
 		free(W->fidx);
 		free(W->thunk);
+		free(W->aux);
 		free(W->slot_base);
 		free(W->interned);
 		free(G.symfunc[k]);

@@ -13,7 +13,8 @@
  * floats, (pointer, length) i32 pairs for str, Slice<u8>, string and
  * Bytes (an owned one in the heap of src/rt/heap.c, or static data: own.c),
  * (address, length, capacity[, position]) for Vec (Iter), (keys, values,
- * length, capacity) for Map/Set, an address for Box and [u8; N],
+ * length, capacity) for Map/Set, an address for Box and [u8; N] (static
+ * data, or a cell when an element is not a constant),
  * the fields in declaration order for a record (a class: its effective
  * fields), the tag (i32) followed by every case's fields for a variant, and
  * for a function value its table slot (i32) and `env` i64 slots holding
@@ -28,7 +29,9 @@
 #include "emit_wasm.h"
 #include "wasm_enc.h"
 
-#define FLAT_MAX 64
+#define FLAT_MAX 256
+/* V8 bounds a function type's parameters (and results) at 1000 */
+#define WASM_PARAMS_MAX 1000
 
 struct Emitw;
 /* A project (emit_wasm_project): every module's lowering into one module. */
@@ -88,6 +91,12 @@ typedef struct Emitw {
 	struct EmitwOwned { uint32_t base; TypeId t; } *otemps;   /* owned temporaries of the function (own.c) */
 	int notemps, capotemps;
 	VEC(int) olive;       /* indices into otemps still to release, innermost statement's last */
+	TypeId flat_visit[32];   /* emitw_flat: the nominal types being laid out */
+	int nvisit;
+	/* own.c: out-of-line release and clone of a heap-held value (a Box's,
+	 * a collection's element), in the order first needed */
+	struct EmitwAux { int clone; TypeId t; int wi; } *aux;
+	int naux, capaux, auxdone;
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;
@@ -141,6 +150,14 @@ uint32_t emitw_func_index(Emitw *W, int ii, Span span);
 bool emitw_wparam(const HirFunc *f, int i);
 /* The table slot of a function value calling instance ii, of (concrete) type ft. */
 uint32_t emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span);
+/* A function value's env: the i64 slots of a closure's captured values, in
+ * capture order; a captured value holding a function value lives in a cell
+ * (a slot holds its address), and a closure whose captures take more than
+ * WASM_ENV_MAX slots stores them in a cell whose address is its one slot. */
+#define WASM_ENV_MAX 8
+bool emitw_holds_fn(Emitw *W, TypeId t, int level);
+/* The env slots closure instance ii's captures take before packing. */
+int emitw_capture_slots(Emitw *W, int ii);
 /* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */
 void emitw_to_env(Emitw *W, uint8_t vt);
 void emitw_from_env(Emitw *W, uint8_t vt);
@@ -194,6 +211,10 @@ bool emitw_for(Emitw *W, const HirStmt *s);
 bool emitw_map_builtin(Emitw *W, const HirExpr *e);
 /* Clones the storage of the Vec (p, len, cap) in locals into p, then its elements. */
 void emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem);
+/* Emits the out-of-line release and clone functions asked for so far. */
+void emitw_mem_funcs(Emitw *W);
+/* emit.c: function wi's local declarations (W->ltypes) and code. */
+void emitw_func_finish(Emitw *W, int wi, const Buf *code);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);

@@ -385,18 +385,16 @@ call_value(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, 1);
 	emitw_op(W, OP_I32_ADD);
 	emitw_load(W, v + 1, n - 1);
-	uint8_t p[FLAT_MAX * 4 + 1], r[FLAT_MAX];
+	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1 + W->env;
 	p[0] = WT_I32;
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
 	for (int i = 0; i < e->u.call.nargs; i++) {
-		if (emitw_has_heap(W, ti->args[i])) {
-			emitw_refuse(W, e->span, "the Wasm lane does not pass owned values through function values yet");
-			return false;
-		}
-		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np + FLAT_MAX <= (int)sizeof p ? p + np : NULL);
-		if (m < 0 || np + FLAT_MAX > (int)sizeof p || !emitw_expr_as(W, e->u.call.args[i], ti->args[i]))
+		/* every argument is consumed (as the C lane's spx_call_N): the callee owns and releases it
+		 * (np stays within the thunk's type, which emitw_fn_slot bounded) */
+		int m = emitw_flat_or_refuse(W, ti->args[i], e->span, np <= WASM_PARAMS_MAX ? p + np : NULL);
+		if (m < 0 || np > WASM_PARAMS_MAX || !emitw_own(W, e->u.call.args[i], ti->args[i]))
 			return false;
 		np += m;
 	}
@@ -426,42 +424,63 @@ fn_value(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, (int32_t)slot);
 	int used = 0;
 	if (e->kind == HIR_CLOSURE) {
-		/* captured values must fit env and hold no function value (env_slots counted without them) */
-		int saved = W->env;
-		W->env = -1;
-		for (int k = 0; k < e->u.closure.ncaptures; k++) {
-			TypeId ct = emitw_slot_ty(W, e->u.closure.captures[k]);
-			int m = sema_type_info(&W->S->types, ct)->kind == TY_FN ? 1 : emitw_flat(W, ct, NULL);
-			if (m > 0 && emitw_has_heap(W, ct))
-				m = -1;   /* an owned capture: refused below */
-			used = m < 0 ? -1 : used < 0 ? -1 : used + m;
+		/* the captured values in env slots (emitw_int.h): the layout the thunk reads (emit.c emitw_fn_slot) */
+		int nslots = emitw_capture_slots(W, ii);
+		bool packed = nslots > WASM_ENV_MAX;
+		uint32_t cell = 0;
+		if (packed) {
+			/* a cell of nslots i64 values (never released, as the C lane's spx_cell) */
+			cell = emitw_locals(W, VT_I32, 1);
+			emitw_i32c(W, 8 * nslots);
+			emitw_op_u32(W, OP_CALL, W->imp_cell);
+			emitw_oom_check(W);
+			emitw_op_u32(W, OP_LOCAL_SET, cell);
 		}
-		W->env = saved;
-		if (used < 0 || used > W->env) {
-			emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing owned values, records of function values or more than 8 values yet");
-			return false;
-		}
+		int j = 0;
 		for (int k = 0; k < e->u.closure.ncaptures; k++) {
 			HirSlot c = e->u.closure.captures[k];
+			TypeId ct = emitw_slot_ty(W, c);
 			uint8_t ty[FLAT_MAX];
-			int m = emitw_flat(W, emitw_slot_ty(W, c), ty);
-			if (sema_type_info(&W->S->types, emitw_slot_ty(W, c))->kind == TY_FN) {
-				/* a function value in a cell (never released, as the C lane's spx_cell): its address */
-				uint32_t a = emitw_locals(W, VT_I32, 1);
-				emitw_i32c(W, 8 * m);
-				emitw_op_u32(W, OP_CALL, W->imp_cell);
-				emitw_oom_check(W);
-				emitw_op_u32(W, OP_LOCAL_SET, a);
-				emitw_load(W, W->slot_base[c], m);
-				emitw_elem_store(W, a, emitw_slot_ty(W, c));
-				emitw_op_u32(W, OP_LOCAL_GET, a);
-				emitw_to_env(W, WT_I32);
-				continue;
+			int m = emitw_flat(W, ct, ty);
+			if (m < 0) {
+				emitw_refuse(W, e->span, "the Wasm lane does not support closures capturing `%s` yet", sema_type_name(W->S, ct));
+				return false;
 			}
-			for (int j = 0; j < m; j++) {
-				emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)j);
-				emitw_to_env(W, ty[j]);
+			bool in_cell = emitw_holds_fn(W, ct, 0);
+			for (int q = 0; q < (in_cell ? 1 : m); q++) {
+				if (packed)
+					emitw_op_u32(W, OP_LOCAL_GET, cell);
+				if (in_cell) {
+					/* a value holding a function value in a cell of its own: its address */
+					uint32_t a = emitw_locals(W, VT_I32, 1);
+					emitw_i32c(W, 8 * m);
+					emitw_op_u32(W, OP_CALL, W->imp_cell);
+					emitw_oom_check(W);
+					emitw_op_u32(W, OP_LOCAL_SET, a);
+					emitw_load(W, W->slot_base[c], m);
+					emitw_elem_store(W, a, ct);
+					emitw_op_u32(W, OP_LOCAL_GET, a);
+					emitw_to_env(W, WT_I32);
+				} else {
+					emitw_op_u32(W, OP_LOCAL_GET, W->slot_base[c] + (uint32_t)q);
+					emitw_to_env(W, ty[q]);
+				}
+				if (packed) {
+					emitw_op(W, OP_I64_STORE);
+					wasm_u32(W->c, 3);
+					wasm_u32(W->c, (uint32_t)j * 8u);
+				}
+				j++;
 			}
+		}
+		if (packed) {
+			emitw_op_u32(W, OP_LOCAL_GET, cell);
+			emitw_to_env(W, WT_I32);
+		}
+		used = packed ? 1 : j;
+		if (used > W->env) {
+			emitw_refuse(W, e->span, "the Wasm lane found more captured values than a function value carries");
+			return false;
 		}
 	}
 	for (int k = used; k < W->env; k++)
@@ -640,6 +659,29 @@ if_expr(Emitw *W, const HirExpr *e, TypeId as)
 	return true;
 }
 
+/* [u8; N] with runtime elements: a cell of its own, written once, element
+ * by element in order (a Copy value that may outlive its frame: kept for
+ * the run, as a captured function value's cell; docs/DECISIONS.md). */
+static bool
+array_runtime(Emitw *W, const HirExpr *e)
+{
+	uint32_t a = emitw_locals(W, VT_I32, 1);
+	emitw_i32c(W, e->u.array.n > 0 ? e->u.array.n : 1);
+	emitw_op_u32(W, OP_CALL, W->imp_cell);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	for (int i = 0; i < e->u.array.n; i++) {
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		if (!emitw_expr(W, e->u.array.elems[i]))
+			return false;
+		emitw_op(W, OP_I32_STORE8);
+		wasm_u32(W->c, 0);
+		wasm_u32(W->c, (uint32_t)i);
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	return true;
+}
+
 bool
 emitw_expr(Emitw *W, const HirExpr *e)
 {
@@ -710,8 +752,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 			const HirExpr *x = e->u.array.elems[i];
 			if (x->kind != HIR_INT) {
 				free(bytes);
-				emitw_refuse(W, x->span, "the Wasm lane supports arrays of constants only yet");
-				return false;
+				return array_runtime(W, e);
 			}
 			bytes[i] = (char)(uint8_t)x->u.lit.i;
 		}
@@ -727,7 +768,29 @@ emitw_expr(Emitw *W, const HirExpr *e)
 bool
 emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 {
-	return emitw_expr(W, e) && emitw_expr_conv(W, e, to);
+	if (!emitw_expr(W, e))
+		return false;
+	TypeId from = emitw_ty(W, e->type);
+	const TypeInfo *a = sema_type_info(&W->S->types, from), *b = sema_type_info(&W->S->types, to);
+	if (from != to && emitw_fresh(W, e) && a->kind == TY_NOMINAL && b->kind == TY_NOMINAL &&
+	    sema_sym(W->S, (SymId)a->decl)->kind == SK_CLASS && sema_sym(W->S, (SymId)b->decl)->kind == SK_CLASS &&
+	    sema_class_upcast(W->S, from, to) && emitw_has_heap(W, from)) {
+		/* a fresh child value as its ancestor: the child's own fields (after the
+		 * ancestor's) are released, the ancestor's prefix is kept */
+		uint8_t ty[FLAT_MAX];
+		int nf = emitw_flat(W, from, ty), nt = emitw_flat(W, to, NULL);
+		const Sym *cs = sema_sym(W->S, (SymId)a->decl);
+		int k0 = sema_sym(W->S, (SymId)b->decl)->nfields;
+		if (nf < 0 || nt < 0 || nt > nf)
+			return emitw_expr_conv(W, e, to);
+		uint32_t base = emitw_locals(W, ty, nf);
+		emitw_store(W, base, nf);
+		for (int i = k0; i < cs->nfields; i++)
+			emitw_release(W, base + (uint32_t)emitw_field_off(W, from, i), sema_field_type(W->S, from, i));
+		emitw_load(W, base, nt);
+		return true;
+	}
+	return emitw_expr_conv(W, e, to);
 }
 
 bool

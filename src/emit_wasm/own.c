@@ -189,8 +189,90 @@ emitw_elem_addr(Emitw *W, uint32_t ptr, uint32_t i, int esz, uint32_t addr)
 	emitw_op_u32(W, OP_LOCAL_SET, addr);
 }
 
-static void release_mem(Emitw *W, uint32_t a, TypeId t);
-static void clone_mem(Emitw *W, uint32_t a, TypeId t);
+static void release_mem_inline(Emitw *W, uint32_t a, TypeId t);
+static void clone_mem_inline(Emitw *W, uint32_t a, TypeId t);
+
+/* ---- out-of-line release and clone of a heap-held value ----
+ * A record's, class's or variant's value in a heap block (a Box's, an
+ * element of a Vec, Map or Set) is released or cloned by a function of its
+ * own, (address) -> (), emitted once per type: a type holding itself
+ * through a Box or a collection (`variant Expr { Add { l: Box<Expr>, … } }`)
+ * is then released by recursion at run time, not unfolded here; every
+ * structural type ends in one. */
+
+static bool
+aux_type(Emitw *W, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	return ti->kind == TY_NOMINAL;
+}
+
+static uint32_t
+aux_index(Emitw *W, int clone, TypeId t)
+{
+	static const uint8_t i1[1] = { WT_I32 };
+	for (int k = 0; k < W->naux; k++)   /* a linear search: few types, deterministic */
+		if (W->aux[k].clone == clone && W->aux[k].t == t)
+			return (uint32_t)W->m->nfunc_imports + (uint32_t)W->aux[k].wi;
+	if (W->naux == W->capaux) {
+		W->capaux = W->capaux ? W->capaux * 2 : 8;
+		W->aux = spx_xrealloc(W->aux, sizeof *W->aux * (size_t)W->capaux);
+	}
+	int wi = wasm_func_add(W->m, wasm_type(W->m, i1, 1, NULL, 0));
+	W->aux[W->naux].clone = clone;
+	W->aux[W->naux].t = t;
+	W->aux[W->naux].wi = wi;
+	W->naux++;
+	return (uint32_t)W->m->nfunc_imports + (uint32_t)wi;
+}
+
+/* Releases the heap parts of the value of type t in memory at local a. */
+static void
+release_mem(Emitw *W, uint32_t a, TypeId t)
+{
+	if (!aux_type(W, t)) {
+		release_mem_inline(W, a, t);
+		return;
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_CALL, aux_index(W, 0, t));
+}
+
+/* Clones, in place, the heap parts of the value of type t in memory at local a. */
+static void
+clone_mem(Emitw *W, uint32_t a, TypeId t)
+{
+	if (!aux_type(W, t)) {
+		clone_mem_inline(W, a, t);
+		return;
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_CALL, aux_index(W, 1, t));
+}
+
+void
+emitw_mem_funcs(Emitw *W)
+{
+	while (W->auxdone < W->naux && !W->failed) {
+		struct EmitwAux x = W->aux[W->auxdone++];
+		Buf code = {0};
+		W->c = &code;
+		W->ltypes.len = 0;
+		W->live.len = 0;
+		W->spare.len = 0;
+		W->notemps = 0;
+		W->olive.len = 0;
+		W->depth = 0;
+		W->nwparams = 1;
+		if (x.clone)
+			clone_mem_inline(W, 0, x.t);
+		else
+			release_mem_inline(W, 0, x.t);
+		emitw_func_finish(W, x.wi, &code);
+		buf_free(&code);
+		W->c = NULL;
+	}
+}
 
 /* For each of the len elements of type t at ptr: fn(its address). */
 static void
@@ -280,9 +362,8 @@ clone_map(Emitw *W, uint32_t m, TypeId t)
 		emitw_clone_storage(W, m + 1, m + 2, m + 3, ti->args[1]);
 }
 
-/* Releases the heap parts of the value of type t in memory at local a. */
 static void
-release_mem(Emitw *W, uint32_t a, TypeId t)
+release_mem_inline(Emitw *W, uint32_t a, TypeId t)
 {
 	HeapPart hp[FLAT_MAX];
 	int np = parts(W, t, hp);
@@ -401,9 +482,8 @@ emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId ele
 		each_elem(W, p, len, elem, clone_mem);
 }
 
-/* Clones, in place, the heap parts of the value of type t in memory at local a. */
 static void
-clone_mem(Emitw *W, uint32_t a, TypeId t)
+clone_mem_inline(Emitw *W, uint32_t a, TypeId t)
 {
 	HeapPart hp[FLAT_MAX];
 	int np = parts(W, t, hp);
