@@ -9,9 +9,10 @@
 #     failure lines to native statuses);
 #   - the built executable, given the same grant as its first argument,
 #     must exit as `run --native` does, with the same first stderr line;
-#   - `run --wasm` (with node) agrees with the interpreter where it runs the
-#     program (file reads), else refuses it (SPX-W110, or the interpreter's
-#     F120/F121), and writes nothing;
+#   - `run --wasm` (with node, under SEMAPRAX_CHECK_LEAKS) agrees with the
+#     interpreter (file reads, stdin, the environment, the clock); only a
+#     program that writes files is refused (SPX-W110), or given the
+#     interpreter's F120/F121; it writes nothing;
 #   - `// cap-file: PATH=TEXT` lines name files that must hold TEXT (plus a
 #     newline when TEXT does not end the data) after each run, and
 #     `// cap-absent: PATH` files that must not exist.
@@ -73,11 +74,11 @@ invoke() {
 	if [ -n "$envs" ]; then
 		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
-			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$envs" "$@") > "$o" 2> "$e"
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$envs" "$@") > "$o" 2> "$e"
 	else
 		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
-			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$@") > "$o" 2> "$e"
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$@") > "$o" 2> "$e"
 	fi
 }
 
@@ -170,10 +171,12 @@ for f in tests/cap/*.spx; do
 	check_files executable
 done
 
-# The Wasm lane reads files (file_read_text, its host's walk mirrors src/rt/fs.c)
-# and refuses the other operations (SPX-W110) or gives the interpreter's
-# refusal (F120, F121); what it runs must agree with the interpreter as
-# `run --native` does, and it never changes the root.
+# The Wasm lane reads files (file_read_text, its host's walk mirrors src/rt/fs.c),
+# stdin, the environment (the shared runtime's snapshot over the process's
+# bytes) and the clock; it refuses writes (SPX-W110: only a program calling
+# file_write_* may be refused) or gives the interpreter's refusal (F120,
+# F121); what it runs must agree with the interpreter as `run --native` does
+# (owned values all released: SEMAPRAX_CHECK_LEAKS), and it never changes the root.
 wasm_ran=0
 if command -v node >/dev/null 2>&1; then
 	for f in tests/cap/*.spx; do
@@ -189,11 +192,14 @@ if command -v node >/dev/null 2>&1; then
 		mkroot "$tmp/box"
 		cp "$f" "$tmp/box/$name.spx"
 		# shellcheck disable=SC2086
-		invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
+		SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
 		wst=$?
 		wline=$(head -n 1 "$tmp/we")
 		case $wline in
-		"error[SPX-W110]"* | "error[SPX-F120]"* | "error[SPX-F121]"*)
+		"error[SPX-W110]"*)
+			if grep -q "file_write_" "$f" && [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok
+			else bad "$name: run --wasm refused a program that does not write: $wline"; fi ;;
+		"error[SPX-F120]"* | "error[SPX-F121]"*)
 			if [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok; else bad "$name: run --wasm refused with exit $wst"; fi ;;
 		*)
 			wasm_ran=$((wasm_ran + 1))
@@ -218,10 +224,58 @@ if [ "$native" -eq 1 ]; then
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ]; then ok
 	else bad "run --native: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
+if [ "$wasm_ran" -gt 0 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
 stdin=$(head -c 65536 /dev/zero | tr '\0' a)
 invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
 # (all read and echoed: main returns 65,536, outside the exit status range)
 if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
+if [ "$wasm_ran" -gt 0 ]; then
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	st=$?
+	if [ "$st" -eq 72 ] && grep -q "returned 65536, outside" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: 65,536 bytes of stdin fit: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
+# stdin bytes that are not UTF-8 pass through unchanged (stdin is Bytes), and the
+# environment's edges, in every lane: an entry that is not UTF-8 is
+# environment-input.v1 code 2, more than 256 entries code 3 (the snapshot of
+# src/rt/host.c, which the Wasm lane's runtime module shares).
+lanes="run"
+[ "$native" -eq 1 ] && lanes="$lanes run_--native"
+[ "$wasm_ran" -gt 0 ] && lanes="$lanes run_--wasm"
+stdin=$(printf 'a\377\376b') envs=""
+for l in $lanes; do
+	# shellcheck disable=SC2046
+	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../s.spx
+	st=$?
+	if [ "$st" -eq 4 ] && [ "$(od -An -tx1 "$tmp/o" | tr -d ' ')" = "61fffe62" ]; then ok
+	else bad "$l: stdin that is not UTF-8: exit $st"; fi
+done
+cp tests/cap/env_read.spx "$tmp/box/e.spx"
+stdin=""
+for l in $lanes; do
+	envs="SPX_BAD=$(printf 'x\377')"
+	# shellcheck disable=SC2046
+	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../e.spx
+	st=$?
+	case $l in run) want_st=1 want="environment entry is not valid UTF-8 text" ;;
+	*) want_st=73 want="SEMAPRAX operation failure: semaprax.environment-input.v1/2" ;; esac
+	if [ "$st" -eq "$want_st" ] && grep -q "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "$l: an environment entry that is not UTF-8: exit $st '$(head -n 1 "$tmp/e")'"; fi
+	envs=""
+	# shellcheck disable=SC2046
+	(i=0; while [ $i -lt 300 ]; do echo "SPX_V$i=v"; i=$((i + 1)); done) > "$tmp/manyenv"
+	(cd "$tmp/box/root" && env -i PATH="$PATH" CC="$cc" $(cat "$tmp/manyenv") "$abin" $(echo "$l" | tr _ ' ') ../e.spx) > "$tmp/o" 2> "$tmp/e" < /dev/null
+	st=$?
+	case $l in run) want="environment capacity exceeded" ;; *) want="SEMAPRAX operation failure: semaprax.environment-input.v1/3" ;; esac
+	if [ "$st" -eq "$want_st" ] && grep -q "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "$l: an environment of 300 entries: exit $st '$(head -n 1 "$tmp/e")'"; fi
+done
 
 # The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a
 # directory below the working directory, reached without links; the flag is single-use.

@@ -8,9 +8,14 @@
 // stderr(Uint8Array), args: string[], checkLeaks (optional: status 74 when an
 // owned value outlives main, as the native lane under SPX_CHECK_LEAKS),
 // readFile(pathBytes) (optional, for fs.read: { data: Uint8Array } or
-// { status } of semaprax.filesystem.v1) }.  Returns the exit status: 0, a
-// command-line program's own status, or the native lane's failure
-// statuses (70 contract, 71 checked arithmetic, 72 runtime, 73 other).
+// { status } of semaprax.filesystem.v1), readStdin(max) (optional, for
+// process.stdin.read: stdin to its end, at most max bytes, { data } or
+// { status: 3 }; absent: empty), environ() (optional, for
+// process.environment.read: the entries `NAME=value` as Uint8Arrays, the
+// process's own bytes; absent: none) }.  clock.read is Date.now().
+// Returns the exit status: 0, a command-line program's own status, or the
+// native lane's failure statuses (70 contract, 71 checked arithmetic, 72
+// runtime, 73 other).
 
 class Stop {
 	constructor(status) {
@@ -32,18 +37,62 @@ function concat(parts) {
 	return out;
 }
 
-// The file_read import of a module granted fs.read: the module has checked the path and
-// reserved the budget; io.readFile (Node's run.mjs) reads it confined below the working
-// directory, { data } or { status }.  The bytes go to a runtime allocation: (address << 32)
-// | length, or the negated status.
-function fileRead(io, at, rt, memory) {
-	return (p, n) => {
-		const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
-		if (res.status) return BigInt(-res.status);
-		const q = rt.exports.rt_alloc(res.data.length);
-		if (q === 0) return -1n;
-		new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
-		return (BigInt(q) << 32n) | BigInt(res.data.length);
+// A host read's result ({ data } or { status }) in a runtime allocation:
+// (address << 32) | length, the negated status, or -1 out of memory.
+function toBlock(res, rt, memory) {
+	if (res.status) return BigInt(-res.status);
+	const q = rt.exports.rt_alloc(res.data.length);
+	if (q === 0) return -1n;
+	new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+	return (BigInt(q) << 32n) | BigInt(res.data.length);
+}
+
+// The input imports the grants select (emit.c's ABI; the module applies the
+// limits and statuses of src/rt): file_read (fs.read: the module has checked
+// the path and reserved the budget; io.readFile reads it confined below its
+// root), stdin_read (process.stdin.read: stdin to its end, at most cap + 1
+// bytes, at the first call; later calls give nothing), env (process.
+// environment.read: the entries copied once into one allocation, an array of
+// addresses of NUL-terminated `NAME=value` strings ended by 0; the runtime's
+// rt_env_entry builds the snapshot; 0 out of memory) and clock_now_ms
+// (clock.read).  Returns a function that releases what the host allocated.
+function inputImports(spx, grants, io, rt, memory, at) {
+	if (grants.has('fs.read'))
+		spx.file_read = (p, n) => toBlock(io.readFile ? io.readFile(at(p, n)) : { status: 5 }, rt, memory);
+	if (grants.has('process.stdin.read')) {
+		let done = false;
+		spx.stdin_read = (cap) => {
+			if (done) return 0n;
+			done = true;
+			return toBlock(io.readStdin ? io.readStdin(cap + 1) : { data: new Uint8Array(0) }, rt, memory);
+		};
+	}
+	let envAt = 0;
+	if (grants.has('process.environment.read')) {
+		spx.env = () => {
+			if (envAt !== 0) return envAt;
+			const entries = io.environ ? io.environ() : [];
+			let size = 4 * (entries.length + 1);
+			for (const e of entries) size += e.length + 1;
+			const q = rt.exports.rt_alloc(size);
+			if (q === 0) return 0;
+			const view = new DataView(memory.buffer);
+			const bytes = new Uint8Array(memory.buffer);
+			let s = q + 4 * (entries.length + 1);
+			entries.forEach((e, i) => {
+				view.setUint32(q + 4 * i, s, true);
+				bytes.set(e, s);
+				bytes[s + e.length] = 0;
+				s += e.length + 1;
+			});
+			view.setUint32(q + 4 * entries.length, 0, true);
+			envAt = q;
+			return q;
+		};
+	}
+	if (grants.has('clock.read')) spx.clock_now_ms = () => BigInt(Date.now());
+	return () => {
+		if (envAt !== 0) rt.exports.rt_free(envAt);
 	};
 }
 
@@ -84,9 +133,7 @@ export async function runModule(bytes, io) {
 			return 2;
 		}
 	}
-	if (grants.has('fs.read')) {
-		spx.file_read = fileRead(io, at, rt, memory);
-	}
+	const release = inputImports(spx, grants, io, rt, memory, at);
 	if (grants.has('process.args.read')) {
 		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
 		const where = [];
@@ -117,6 +164,7 @@ export async function runModule(bytes, io) {
 		io.stderr(encoder.encode(`SEMAPRAX runtime failure: ${e instanceof Error ? e.message : String(e)}\n`));
 		return 72;
 	}
+	release();
 	const out = concat(staged[0]), err = concat(staged[1]);
 	// io.checkLeaks (the native lane's SPX_CHECK_LEAKS): every owned value released when main returns
 	const leaked = () => {
@@ -223,10 +271,9 @@ export async function loadModule(bytes) {
 		};
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
-		if (grants.has('fs.read')) {
-		spx.file_read = fileRead({}, at, rt, memory);   // a page has no files: an I/O failure (5)
-	}
-	if (grants.has('process.args.read')) {
+		// a call has no stdin (empty), no environment (no entries) and no files (an I/O failure, 5)
+		inputImports(spx, grants, {}, rt, memory, at);
+		if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
 			spx.arg = () => -1n;
 		}

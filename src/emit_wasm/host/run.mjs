@@ -117,10 +117,58 @@ function readFile(pathBytes) {
 	}
 }
 
+// stdin to its end, at most max bytes (the module fails past its limit): a
+// read error is command-input.v1 code 3, as rt_stdin_read's.  A non-blocking
+// stdin (EAGAIN) is waited for, not spun on.
+function readStdin(max) {
+	const buf = Buffer.alloc(max);
+	const pause = new Int32Array(new SharedArrayBuffer(4));
+	let n = 0;
+	while (n < max) {
+		let got;
+		try {
+			got = readSync(0, buf, n, max - n, null);
+		} catch (e) {
+			if (e.code === 'EAGAIN') {
+				Atomics.wait(pause, 0, 0, 5);
+				continue;
+			}
+			if (e.code === 'EOF') break;
+			return { status: 3 };
+		}
+		if (got === 0) break;
+		n += got;
+	}
+	return { data: new Uint8Array(buf.subarray(0, n)) };
+}
+
+// The process's environment as its bytes (the other lanes read `environ`):
+// /proc/self/environ where the system has it (Node's process.env would
+// replace text that is not UTF-8 before the snapshot could refuse it),
+// else process.env's entries encoded as UTF-8.
+function environ() {
+	try {
+		const raw = readFileSync('/proc/self/environ');
+		const out = [];
+		let s = 0;
+		for (let i = 0; i < raw.length; i++) {
+			if (raw[i] === 0) {
+				out.push(new Uint8Array(raw.subarray(s, i)));
+				s = i + 1;
+			}
+		}
+		if (s < raw.length) out.push(new Uint8Array(raw.subarray(s)));
+		return out;
+	} catch {
+		const enc = new TextEncoder();
+		return Object.entries(process.env).map(([k, v]) => enc.encode(`${k}=${v}`));
+	}
+}
+
 const [file, ...args] = process.argv.slice(2);
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile });
+	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, environ });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
