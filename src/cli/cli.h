@@ -121,7 +121,12 @@ bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entr
 bool cli_project_native_compile(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status,
     char dir[4096]);
 /* grant: the command line's `--allow-write[=DIR]` text, or NULL */
-int cli_project_run_native(const char *manifest, bool wasm, const char *grant);
+int cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool have_args, char **args, int nargs);
+/* `-- args` given to a program that is not a command-line program: the
+ * message, then EXIT_USAGE (cmd_run.c). */
+int cli_args_refused(void);
+/* Bytes as a JSON array of numbers (the hosted envelopes' stdout, stderr). */
+void cli_bytes_json(Buf *b, const Buf *bytes);
 void cli_project_native_case(const char *dir, const char *grant, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* The Wasm lane: one module of every module whose `main` export runs
  * funcs[which] (diagnostics into `into`, or NULL: each module's session);
@@ -131,7 +136,10 @@ bool cli_project_wasm_module(struct Project *pj, const HirGrants *host, ModuleId
 void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* Removes the capture files a run left in dir. */
 void cli_project_captures_clean(const char *dir);
-bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
+/* The project-execution envelope of `run --json` (cmd_test.c): on a hosted
+ * route with the staged stdout (and the command-line route's stderr). */
+bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Route route, const struct InterpResult *r, uint64_t max_steps,
+    uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

@@ -7,9 +7,8 @@
  * (emit_c_project: names prefixed per module, imported calls naming the
  * provider's instance, shared types spelled by identity) or one Wasm module
  * (emit_wasm_project), on the route of the union of the modules' permits
- * (cli_project_admit; the Wasm module: the pure route only, W110 for a
- * hosted project).  A construct a lane does not cover is its B110/W110
- * refusal.
+ * (cli_project_admit; the Wasm module imports what those permits grant).
+ * A construct a lane does not cover is its B110/W110 refusal.
  */
 #include "cli.h"
 
@@ -69,16 +68,6 @@ bool
 cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
     DiagSink *const *into, Buf *out)
 {
-	if (report_status && host && host->route != ROUTE_PURE) {
-		/* `run --wasm` takes every route (the module imports what the permits
-		 * grant); the test harness reads a case's value from a pure-route
-		 * module only: a hosted project's cases are refused in this lane */
-		Diag *d = diag_report(into ? into[entry] : &pj->diags, DIAG_W110, NULL,
-		    "the Wasm lane tests projects on the pure route only; the modules' permits select the %s route",
-		    host->route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
-		diag_set_help(d, "test the project in the interpreter or native lane (`--lane interp|native`)");
-		return false;
-	}
 	int n = pj->P.nmods;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
 	DiagSink **diags = spx_xmalloc(sizeof *diags * (size_t)n);
@@ -99,15 +88,15 @@ cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, cons
 	return ok;
 }
 
-/* Runs a module under node (stdio inherited); its exit status, or -1 after
- * W101/I101 into the project's diagnostics. */
+/* Runs a module under node (stdio inherited) with the arguments; its exit
+ * status, or -1 after W101/I101 into the project's diagnostics. */
 static int
-wasm_exec(Project *pj, const Buf *mod)
+wasm_exec(Project *pj, const Buf *mod, char **args, int nargs)
 {
 	int st = 0;
 	Buf msg = {0};
 	fflush(stdout);
-	WasmRunStatus r = emitw_node_run(mod, NULL, 0, &st, &msg);
+	WasmRunStatus r = emitw_node_run(mod, args, nargs, &st, &msg);
 	if (r == WASM_RUN_NO_NODE)
 		diag_report(&pj->diags, DIAG_W101, NULL, "%s", msg.data ? msg.data : "");
 	else if (r == WASM_RUN_IO)
@@ -131,7 +120,7 @@ entry_main(Project *pj, ModuleId *entry, int *mainf)
 }
 
 int
-cli_project_run_native(const char *manifest, bool wasm, const char *grant)
+cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool have_args, char **args, int nargs)
 {
 	Project pj;
 	HirGrants host;
@@ -139,6 +128,11 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &host);
 	if (ok && host.fs_write && !grant)
 		ok = driver_grant_write(&host, false, NULL, &pj.diags);
+	if (ok && have_args && host.route != ROUTE_COMMAND) {
+		project_emit_diags(&pj, false);
+		project_free(&pj);
+		return cli_args_refused();
+	}
 	ModuleId entry = DRIVER_NO_MODULE;
 	int mainf = -1;
 	char dir[4096] = "";
@@ -146,7 +140,7 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	if (wasm) {
 		Buf mod = {0};
 		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &mod);
-		int st = ok ? wasm_exec(&pj, &mod) : -1;
+		int st = ok ? wasm_exec(&pj, &mod, args, nargs) : -1;
 		project_emit_diags(&pj, false);
 		if (st >= 0 && WIFEXITED(st))
 			status = WEXITSTATUS(st);
@@ -161,11 +155,19 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	if (ok) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
-		/* the write grant as the program's first argument, as for a file */
-		char *argv[] = {exe, host.fs_write ? (char *)grant : NULL, NULL};
+		/* the write grant then `--` before the arguments, as for a file */
+		int lead = host.fs_write ? 3 : 1;
+		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
+		argv[0] = exe;
+		argv[1] = (char *)grant;
+		argv[2] = "--";
+		for (int i = 0; i < nargs; i++)
+			argv[lead + i] = args[i];
+		argv[lead + nargs] = NULL;
 		int st = 0;
 		fflush(stdout);
 		int err = emit_native_exec(exe, argv, &st);
+		free(argv);
 		if (err)
 			fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
 		else if (WIFEXITED(st))

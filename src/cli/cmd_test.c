@@ -322,7 +322,7 @@ payload_head(Buf *p, const Project *pj, const char *role, const char *lane, cons
 }
 
 bool
-cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
+cli_project_run_envelope(const Project *pj, const HirFunc *entry, Route route, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
 {
 	Buf p = {0};
 	payload_head(&p, pj, "entry", "interpreter", pj->man.entry);
@@ -337,6 +337,15 @@ cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpRe
 		buf_putc(&p, '}');
 	} else {
 		cli_outcome_json(&p, r);
+	}
+	/* a hosted route's staged output, as a file's single-file-run/-command envelopes */
+	if (route != ROUTE_PURE) {
+		buf_puts(&p, ",\"stdout\":");
+		cli_bytes_json(&p, &r->out);
+	}
+	if (route == ROUTE_COMMAND) {
+		buf_puts(&p, ",\"stderr\":");
+		cli_bytes_json(&p, &r->err);
 	}
 	buf_putc(&p, '}');
 	bool ok = print_envelope(pj, &p, max_bytes, "run");

@@ -32,7 +32,9 @@
  *              rt_fs_path_valid (text.c), rt_utf8_encode/validate (utf8.c)
  *   exports  main() -> i64             (first rt_heap_init: the heap begins above
  *                                      the data and argument pages)
- *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
+ *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base[, report]}
+ *            (report: a test build, whose host publishes the staged output and
+ *            then prints main's value on every route, as the C lane's);
  *            `semaprax.rt`: the shared runtime module's bytes.
  * The host stages stdout and stderr and publishes them after `main`
  * returns, as the route says (TOOLCHAIN.md §1.3: the transcript prints
@@ -946,7 +948,8 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 			first = false;
 		}
 	}
-	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "}", pages, args_base);
+	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "%s}", pages, args_base,
+		   W->o->report_status ? ",\"report\":true" : "");
 	wasm_custom(W->m, "semaprax.wasm.v1", b.data, b.len);
 	buf_free(&b);
 }

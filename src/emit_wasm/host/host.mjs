@@ -172,6 +172,13 @@ export async function runModule(bytes, io) {
 		io.stderr(encoder.encode('SEMAPRAX runtime leak: owned values outlived main\n'));
 		return true;
 	};
+	if (meta.report) {
+		// a test build (the C lane's project_main too): the staged output, then main's value
+		if (err.length) io.stderr(err);
+		if (out.length) io.stdout(out);
+		io.stdout(encoder.encode(`${r}\n`));
+		return leaked() ? 74 : 0;
+	}
 	if (meta.route === 'command') {
 		if (r < 0n || r > 255n) {
 			io.stderr(encoder.encode(`SEMAPRAX runtime failure: \`main\` returned ${r}, outside the exit status range 0..=255\n`));
