@@ -64,8 +64,9 @@ cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, c
 	return cli_native_compile_c(&c, &pj->diags, dir);
 }
 
-bool
-cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+/* One module of every module (emit_wasm_project) with wo's exports. */
+static bool
+project_wasm(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, WasmOptions *wo,
     DiagSink *const *into, Buf *out)
 {
 	int n = pj->P.nmods;
@@ -77,15 +78,33 @@ cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, cons
 		diags[i] = into ? into[i] : &pj->P.mods[i]->s.diags;
 		order[i] = (int)pj->P.order[i];
 	}
-	WasmOptions wo;
-	memset(&wo, 0, sizeof wo);
-	wo.report_status = report_status;
-	wo.host = host;
-	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, &wo, out, diags);
+	wo->host = host;
+	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, wo, out, diags);
 	free(order);
 	free(diags);
 	free(mods);
 	return ok;
+}
+
+bool
+cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+    DiagSink *const *into, Buf *out)
+{
+	WasmOptions wo;
+	memset(&wo, 0, sizeof wo);
+	wo.report_status = report_status;
+	return project_wasm(pj, host, entry, funcs, nfuncs, which, &wo, into, out);
+}
+
+bool
+cli_project_wasm_web(Project *pj, const HirGrants *host, ModuleId entry, int mainf, const int *funcs, const int *mods, int n, Buf *out)
+{
+	WasmOptions wo;
+	memset(&wo, 0, sizeof wo);
+	wo.exports = funcs;
+	wo.export_mods = mods;
+	wo.nexports = n;
+	return project_wasm(pj, host, entry, &mainf, 1, 0, &wo, NULL, out);
 }
 
 /* Runs a module under node (stdio inherited) with the arguments; its exit

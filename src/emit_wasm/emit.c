@@ -984,11 +984,13 @@ heap_init(Emitw *W, Buf *code, uint32_t heap_base)
 	wasm_u32(code, W->imp_heap_init);
 }
 
-/* build --target web: a wrapper per export, as main's (frame count 0). */
+/* build --target web: a wrapper per export, as main's (frame count 0);
+ * export k's function is in ws[k]'s module. */
 static void
-export_wrappers(Emitw *W, const uint32_t *index, char **names, uint32_t heap_base)
+export_wrappers(Emitw *const *ws, const uint32_t *index, char **names, uint32_t heap_base)
 {
-	for (int k = 0; k < W->o->nexports; k++) {
+	for (int k = 0; k < ws[0]->o->nexports; k++) {
+		Emitw *W = ws[k];
 		const HirFunc *xf = &W->H->funcs[W->o->exports[k]];
 		uint8_t params[FLAT_MAX], res[FLAT_MAX];
 		int np = 0;
@@ -1085,7 +1087,12 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(W.m, "main", 0, (uint32_t)W.m->nfunc_imports + (uint32_t)wi);
-		export_wrappers(&W, export_index, export_names, pages * 65536u);
+		Emitw **ws = spx_xmalloc(sizeof *ws * ((size_t)o->nexports + 1));
+		for (int k = 0; k < o->nexports; k++)
+			ws[k] = &W;
+		ws[o->nexports] = &W;
+		export_wrappers(ws, export_index, export_names, pages * 65536u);
+		free(ws);
 		if (W.data->len)
 			wasm_data(W.m, WASM_DATA_BASE, W.data->data, W.data->len);
 		for (int i = 0; i < W.m->imports.len; i++)
@@ -1170,7 +1177,8 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
 		return false;
 	}
-	if (!hir_mono_project(mods, nmods, order, entry, funcs, nfuncs, diags))
+	int nx = o->export_mods ? o->nexports : 0;
+	if (!hir_mono_project_roots(mods, nmods, order, entry, funcs, nfuncs, o->export_mods, o->exports, nx, diags))
 		return false;
 	struct EmitwProg G;
 	memset(&G, 0, sizeof G);
@@ -1229,6 +1237,21 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 	if (sema_type_info(&E->S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		emitw_refuse(E, mspan, "the Wasm lane runs `fn %s() -> i64` entries only", mf->name);
 	uint32_t main_index = E->M ? emitw_func_index(E, E->M->func_inst[funcs[which]], mspan) : 0;
+	/* a web package's exports: each in its own module */
+	uint32_t *export_index = spx_xcalloc((size_t)nx + 1, sizeof *export_index);
+	char **export_names = spx_xcalloc((size_t)nx + 1, sizeof *export_names);
+	Emitw **ws = spx_xmalloc(sizeof *ws * ((size_t)nx + 1));
+	ws[nx] = E;
+	for (int k = 0; k < nx; k++) {
+		Emitw *W = ws[k] = &G.W[o->export_mods[k]];
+		const HirFunc *xf = &W->H->funcs[o->exports[k]];
+		Span xspan = xf->sym >= 0 ? sema_sym(W->S, xf->sym)->span : (Span){0};
+		int ii = W->M ? W->M->func_inst[o->exports[k]] : -1;
+		if (ii < 0)
+			emitw_refuse(W, xspan, "the web export `%s` has no single instance", xf->id);
+		else
+			export_index[k] = emitw_func_index(W, ii, xspan);
+	}
 	bool failed = E->failed || !E->M;
 	/* each module's queue grows while others are lowered: until none does */
 	for (bool more = true; more && !failed;) {
@@ -1260,6 +1283,8 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(&m, "main", 0, (uint32_t)m.nfunc_imports + (uint32_t)wi);
+		if (nx)
+			export_wrappers(ws, export_index, export_names, pages * 65536u);
 		if (data.len)
 			wasm_data(&m, WASM_DATA_BASE, data.data, data.len);
 		for (int i = 0; i < m.imports.len; i++)
@@ -1270,6 +1295,11 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		wasm_encode(&m, out);
 	}
 	wasm_module_free(&m);
+	for (int k = 0; k < nx; k++)
+		free(export_names[k]);
+	free(export_names);
+	free(export_index);
+	free(ws);
 	for (int k = 0; k < nmods; k++) {
 		Emitw *W = &G.W[k];
 		VEC_FREE(W->queue);

@@ -193,14 +193,15 @@ export async function runModule(bytes, io) {
 	return leaked() ? 74 : 0;
 }
 
-// The web package's binding (build --target web): loadModule(bytes) gives
+// The web package's binding (build --target web): loadModule(bytes, io) gives
 // call(name, sig, args), which instantiates the program afresh (no state
 // survives a call, as no state survives a run), converts the arguments by
 // sig (the parameter types then the result type: 'i64', 'i32', 'u8',
 // 'usize', 'bool', 'f64', 'char') and calls export `name`.  A failure
 // throws a SemapraxFailure: status (70 contract, 71 checked arithmetic, 72
 // runtime, 73 other) and the native lane's report as its message.  Output
-// the function writes is discarded (the package exports computations).
+// the function writes is discarded (the package exports computations);
+// io.readFile (optional) serves fs.read as runModule's does.
 export class SemapraxFailure extends Error {
 	constructor(status, message) {
 		super(message);
@@ -253,7 +254,7 @@ function fromWasm(type, v) {
 	}
 }
 
-export async function loadModule(bytes) {
+export async function loadModule(bytes, io = {}) {
 	const module = await WebAssembly.compile(bytes);
 	const section = (name) => {
 		const s = WebAssembly.Module.customSections(module, name);
@@ -278,8 +279,9 @@ export async function loadModule(bytes) {
 		};
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
-		// a call has no stdin (empty), no environment (no entries) and no files (an I/O failure, 5)
-		inputImports(spx, grants, {}, rt, memory, at);
+		// a call has no stdin (empty) and no environment (no entries); its files are
+		// io.readFile's (index.mjs: the package's bundled files), else an I/O failure (5)
+		inputImports(spx, grants, { readFile: io.readFile }, rt, memory, at);
 		if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
 			spx.arg = () => -1n;
