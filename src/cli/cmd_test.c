@@ -131,6 +131,10 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("test", TEST_GRAMMAR);
 			o->manifest_path = argv[++i];
+		} else if (strcmp(a, "--") == 0) {
+			/* a case is a function of no inputs: its result may not depend on the command line */
+			return cli_usage("test", "test passes no arguments after `--`: each case is a function of no inputs "
+						 "(run the program with `semaprax run <project> -- <arg>...`)");
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage("test", "unknown option `%s`; " TEST_GRAMMAR, a);
 		} else if (!o->path) {
