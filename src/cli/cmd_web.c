@@ -587,9 +587,10 @@ cli_build_web(const char *path, const char *manifest, const char *out, char **id
 		}
 		ok = ok && cli_project_wasm_web(&pj, &host, entry, mainf, fidx, mods, nids, &data[0]);
 	} else if (ok) {
-		/* the instances reachable from main and from every export (one
-		 * not called by main is still exported); hir_validate_mono checks
-		 * a main-rooted list, so, as a project's, this one is not run by it */
+		/* the instances reachable from main (validated by driver_mono); when an
+		 * export is not among them, reachable from main and every export
+		 * (hir_validate_mono checks a main-rooted list, so, as a project's,
+		 * that one is not run by it) */
 		int *roots = spx_xmalloc(sizeof *roots * ((size_t)nids + 1));
 		int nr = 0, mf = hir_find_main(L->H);
 		if (mf >= 0)
@@ -597,10 +598,16 @@ cli_build_web(const char *path, const char *manifest, const char *out, char **id
 		for (int k = 0; k < nids; k++)
 			roots[nr++] = fidx[k];
 		WasmOptions wo = { .host = &host, .exports = fidx, .nexports = nids };
-		ok = (driver_route(L->H->S, &host), driver_admit(L->H, &host, d));
-		ok = ok && (L->H->mono || hir_mono_roots(L->H, roots, nr, d));
+		ok = (driver_route(L->H->S, &host), driver_admit(L->H, &host, d)) && driver_mono(L);
+		bool all = true;
+		for (int k = 0; ok && k < nids; k++)
+			all = all && L->H->mono->func_inst[fidx[k]] >= 0;
+		if (ok && !all) {
+			L->H->mono = NULL;   /* (arena memory of the HIR) */
+			ok = hir_mono_roots(L->H, roots, nr, d);
+		}
 		free(roots);
-		ok = ok && driver_mono(L) && emit_wasm(L->H, &wo, &data[0], d);
+		ok = ok && emit_wasm(L->H, &wo, &data[0], d);
 	}
 	if (ok) {
 		buf_puts(&data[1], emitw_host_mjs);
