@@ -10,9 +10,8 @@
 #   - the built executable, given the same grant as its first argument,
 #     must exit as `run --native` does, with the same first stderr line;
 #   - `run --wasm` (with node, under SEMAPRAX_CHECK_LEAKS) agrees with the
-#     interpreter (file reads, stdin, the environment, the clock); only a
-#     program that writes files is refused (SPX-W110), or given the
-#     interpreter's F120/F121; it writes nothing;
+#     interpreter (file reads and writes, stdin, the environment, the clock)
+#     and writes what it does, or gives the interpreter's F120/F121;
 #   - `// cap-file: PATH=TEXT` lines name files that must hold TEXT (plus a
 #     newline when TEXT does not end the data) after each run, and
 #     `// cap-absent: PATH` files that must not exist.
@@ -171,13 +170,16 @@ for f in tests/cap/*.spx; do
 	check_files executable
 done
 
-# The Wasm lane reads files (file_read_text, its host's walk mirrors src/rt/fs.c),
-# stdin, the environment (the shared runtime's snapshot over the process's
-# bytes) and the clock; it refuses writes (SPX-W110: only a program calling
-# file_write_* may be refused) or gives the interpreter's refusal (F120,
+# The Wasm lane reads and writes files (its host's walk mirrors src/rt/fs.c),
+# reads stdin, the environment (the shared runtime's snapshot over the
+# process's bytes) and the clock, or gives the interpreter's refusal (F120,
 # F121); what it runs must agree with the interpreter as `run --native` does
-# (owned values all released: SEMAPRAX_CHECK_LEAKS), and it never changes the root.
+# (owned values all released: SEMAPRAX_CHECK_LEAKS), with the same files
+# written (cap-file, cap-absent) and nothing else in the root changed.
 wasm_ran=0
+snapshot() { # the root tree: each entry's type and link target, each regular file's checksum
+	(cd "$tmp/box/root" && find . -printf '%p %y %l\n' | sort && find . -type f | sort | xargs cksum)
+}
 if command -v node >/dev/null 2>&1; then
 	for f in tests/cap/*.spx; do
 		name=$(basename "$f" .spx)
@@ -189,6 +191,7 @@ if command -v node >/dev/null 2>&1; then
 		# shellcheck disable=SC2086
 		invoke "$tmp/io" "$tmp/ie" "$abin" run $flags "../$name.spx"
 		ist=$?
+		snapshot > "$tmp/itree"
 		mkroot "$tmp/box"
 		cp "$f" "$tmp/box/$name.spx"
 		# shellcheck disable=SC2086
@@ -196,17 +199,17 @@ if command -v node >/dev/null 2>&1; then
 		wst=$?
 		wline=$(head -n 1 "$tmp/we")
 		case $wline in
-		"error[SPX-W110]"*)
-			if grep -q "file_write_" "$f" && [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok
-			else bad "$name: run --wasm refused a program that does not write: $wline"; fi ;;
 		"error[SPX-F120]"* | "error[SPX-F121]"*)
 			if [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok; else bad "$name: run --wasm refused with exit $wst"; fi ;;
 		*)
 			wasm_ran=$((wasm_ran + 1))
 			if lane_compare "$ist" "$wst" "$tmp/io" "$tmp/ie" "$tmp/wo" "$tmp/we"; then ok; else bad "$name: run --wasm: $lane_why"; fi ;;
 		esac
-		if [ "$(ls -A "$tmp/box/root/out" | tr '\n' ' ')$(ls -A "$tmp/box/root/sub" | tr '\n' ' ')$(cat "$tmp/box/root/sub/in.txt")" = "back inner pipe in.txt inside" ]; then ok
-		else bad "$name: run --wasm changed the root"; fi
+		check_files wasm
+		# the root as the interpreter left it: the same entries, link targets and file bytes
+		snapshot > "$tmp/wtree"
+		if cmp -s "$tmp/itree" "$tmp/wtree"; then ok
+		else bad "$name: run --wasm left the root unlike the interpreter: $(diff "$tmp/itree" "$tmp/wtree" | head -n 4 | tr '\n' ' ')"; fi
 	done
 fi
 
@@ -300,6 +303,29 @@ if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/n
 	# the grant then `--`, then the program's arguments
 	invoke "$tmp/o" "$tmp/e" ../wexe --allow-write=out --
 	if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "executable --allow-write=out --"; fi
+fi
+
+# A built Wasm module permitting fs.write takes the grant as its host's first
+# argument, as the executable does (src/emit_wasm/host/run.mjs).
+if [ "$wasm_ran" -gt 0 ]; then
+	runmjs=$here/src/emit_wasm/host/run.mjs
+	mkroot "$tmp/box"
+	cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
+	stdin="" envs=""
+	if (cd "$tmp/box" && "$abin" build w.spx --target wasm -o w.wasm > /dev/null 2>&1); then
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm
+		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
+		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
+		for dir in ../outside out/back nothere; do
+			invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write="$dir"
+			if [ $? -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
+			else bad "a Wasm module with --allow-write=$dir: '$(head -n 1 "$tmp/e")'"; fi
+		done
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write=out --
+		if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "a Wasm module with --allow-write=out --"; fi
+	else
+		bad "build --target wasm of a writing module failed"
+	fi
 fi
 
 echo "cap: $pass checks passed, $fail failed ($wasm_ran programs ran in the Wasm lane)"

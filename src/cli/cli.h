@@ -149,7 +149,8 @@ bool cli_project_wasm_module(struct Project *pj, const HirGrants *host, ModuleId
  * of module mods[k] (cmd_web.c). */
 bool cli_project_wasm_web(struct Project *pj, const HirGrants *host, ModuleId entry, int mainf, const int *funcs, const int *mods, int n,
     Buf *out);
-void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* grant: the command line's `--allow-write[=DIR]` text for a module permitting fs.write, or NULL */
+void cli_project_wasm_case(const char *dir, const Buf *mod, const char *grant, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* Removes the capture files a run left in dir. */
 void cli_project_captures_clean(const char *dir);
 /* The project-execution envelope of `run --json` (cmd_test.c): on a hosted

@@ -167,7 +167,17 @@ cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
 		diag_emit_all(&L->diags, false);
 		int shown = L->diags.items.len;
 		fflush(NULL);
-		r = emitw_node_run(&mod, args, nargs, &st, &msg);
+		/* a module permitting fs.write takes the grant first, as the executable does */
+		char grant[4200];
+		snprintf(grant, sizeof grant, "--allow-write%s%s", host->write_root ? "=" : "", host->write_root ? host->write_root : "");
+		int lead = host->fs_write ? 2 : 0;
+		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 3));
+		argv[0] = grant;
+		argv[1] = "--";
+		for (int i = 0; i < nargs; i++)
+			argv[lead + i] = args[i];
+		r = emitw_node_run(&mod, argv, lead + nargs, &st, &msg);
+		free(argv);
 		if (r == WASM_RUN_NO_NODE)
 			cli_build_report(&L->diags, DIAG_W101, "%s", msg.data ? msg.data : "");
 		else if (r == WASM_RUN_IO)

@@ -159,7 +159,15 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 	if (wasm) {
 		Buf mod = {0};
 		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &mod);
-		int st = ok ? wasm_exec(&pj, &mod, args, nargs) : -1;
+		/* the write grant then `--` before the arguments, as for a file */
+		int lead = host.fs_write ? 2 : 0;
+		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 3));
+		argv[0] = (char *)grant;
+		argv[1] = "--";
+		for (int i = 0; i < nargs; i++)
+			argv[lead + i] = args[i];
+		int st = ok ? wasm_exec(&pj, &mod, argv, lead + nargs) : -1;
+		free(argv);
 		project_emit_diags(&pj, false);
 		if (st >= 0 && WIFEXITED(st))
 			status = WEXITSTATUS(st);
@@ -366,15 +374,22 @@ cli_project_native_case(const char *dir, const char *grant, int k, uint64_t time
 	run_captured(dir, native_body, &b, timeout_ms, r, detail);
 }
 
+typedef struct WasmBody {
+	const Buf *mod;
+	char *grant;   /* the write grant (the host's first argument), or NULL */
+} WasmBody;
+
 static void
 wasm_body(void *ctx)
 {
 	/* this process inherited the parent's catching state: start afresh, so
 	 * the host runner below forwards a SIGTERM to node and cleans up */
 	child_release();
+	WasmBody *b = ctx;
 	int st = 0;
 	Buf msg = {0};
-	WasmRunStatus r = emitw_node_run(ctx, NULL, 0, &st, &msg);
+	char *argv[] = {b->grant, NULL};
+	WasmRunStatus r = emitw_node_run(b->mod, argv, b->grant ? 1 : 0, &st, &msg);
 	if (r != WASM_RUN_OK) {
 		fprintf(stderr, "SEMAPRAX wasm host: %s\n", msg.data ? msg.data : "");
 		_exit(125);
@@ -394,7 +409,8 @@ cli_project_captures_clean(const char *dir)
 }
 
 void
-cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, InterpResult *r, char **detail)
+cli_project_wasm_case(const char *dir, const Buf *mod, const char *grant, uint64_t timeout_ms, InterpResult *r, char **detail)
 {
-	run_captured(dir, wasm_body, (void *)mod, timeout_ms, r, detail);
+	WasmBody b = {mod, (char *)grant};
+	run_captured(dir, wasm_body, &b, timeout_ms, r, detail);
 }

@@ -505,7 +505,8 @@ test_project(const char *manifest, const TestOptions *to)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
 		}
 		if (wasm_ok) {
-			cli_project_wasm_case(wdir, &wmods[i], to->native_timeout_ms, &runs[i].wr, &runs[i].wdetail);
+			cli_project_wasm_case(wdir, &wmods[i], o.host.fs_write ? to->grant : NULL, to->native_timeout_ms, &runs[i].wr,
+					      &runs[i].wdetail);
 			if (lanes & LANE_INTERP)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].wr, runs[i].wdetail);
 		}

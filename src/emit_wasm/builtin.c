@@ -5,7 +5,8 @@
  * owned strings (concat, format, the conversions to text: src/rt/heap.c),
  * Bytes and arrays, conversions with their checks, and the host operations
  * the route grants (stdout/stderr counted against the output cap, the
- * arguments, file_read_text, stdin, the environment, the clock); Vec/Iter/Box
+ * arguments, file_read_text, the file writes, stdin, the environment, the
+ * clock); Vec/Iter/Box
  * are vec.c's, Map/Set map.c's.
  * Every other operation is refused (W110).
  */
@@ -539,6 +540,81 @@ file_read(Emitw *W, const HirExpr *e)
 }
 
 /*
+ * file_write_new / file_write_atomic (fs.write), in the other lanes' order
+ * (src/interp/fs.c interp_rt_file_write): a length beyond its view or an
+ * invalid path is code 1, more than RT_LIMIT_FILE_MAX bytes code 4; then
+ * the host (spx.file_write(p, n, d, dn, atomic) -> status) checks the write
+ * root (6), charges the run's write budget (4) and writes confined below
+ * the working directory as src/rt/fs.c does.  The result is the length.
+ */
+static bool
+file_write(Emitw *W, const HirExpr *e)
+{
+	if (W->imp_file_write == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`%s` is not granted on this route", e->u.call.builtin->name);
+		return false;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t p = emitw_locals(W, pair, 2), d = emitw_locals(W, pair, 2);
+	uint32_t n = emitw_locals(W, VT_I64, 1), dn = emitw_locals(W, VT_I64, 1), st = emitw_locals(W, VT_I32, 1);
+	HirExpr *const *args = e->u.call.args;
+	if (!emitw_lend(W, args[0]))
+		return false;
+	emitw_store(W, p, 2);
+	if (!emitw_lend(W, args[1]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, n);
+	if (!emitw_lend(W, args[2]))
+		return false;
+	emitw_store(W, d, 2);
+	if (!emitw_lend(W, args[3]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, dn);
+	/* n > |p| || dn > |d| || !rt_fs_path_valid(p, n): code 1 */
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op_u32(W, OP_LOCAL_GET, p + 1);
+	emitw_op(W, OP_I64_EXTEND_I32_U);
+	emitw_op(W, OP_I64_GT_U);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_op_u32(W, OP_LOCAL_GET, d + 1);
+	emitw_op(W, OP_I64_EXTEND_I32_U);
+	emitw_op(W, OP_I64_GT_U);
+	emitw_op(W, OP_I32_OR);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
+	emitw_op(W, OP_I32_EQZ);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_i64c(W, RT_LIMIT_FILE_MAX);
+	emitw_op(W, OP_I64_GT_U);
+	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_GET, d);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_i32c(W, e->u.call.builtin->bid == BI_file_write_atomic);
+	emitw_op_u32(W, OP_CALL, W->imp_file_write);
+	emitw_op_u32(W, OP_LOCAL_TEE, st);
+	emitw_open(W, OP_IF, NULL, 0);
+	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_EXISTS, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, st);
+		emitw_i32c(W, codes[k]);
+		emitw_op(W, OP_I32_EQ);
+		fail_if(W, RT_DOM_FS, codes[k]);
+	}
+	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	return true;
+}
+
+/*
  * The host inputs, with src/rt/host.c's semantics.  stdin_read
  * (process.stdin.read): the host reads stdin to its end, at most
  * RT_LIMIT_STDIN + 1 bytes, at the first call (a later call gives nothing)
@@ -836,6 +912,8 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return emitw_map_builtin(W, e);
 	case BI_file_read_text:
 		return file_read(W, e);
+	case BI_file_write_new: case BI_file_write_atomic:
+		return file_write(W, e);
 	case BI_stdin_read: case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
 		return host_input(W, e);
 	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:

@@ -15,6 +15,16 @@
  *            spx.file_read(p, n) -> i64  fs.read: the file at the (checked) path read
  *                                      into a heap block, (address << 32 | length),
  *                                      or -status (semaprax.filesystem.v1), -1 out of memory
+ *            spx.file_write(p, n, d, dn, atomic) -> status   fs.write: the host checks
+ *                                      the write root and budget, then writes (0 or the
+ *                                      filesystem.v1 code; its grant is the host's first
+ *                                      argument, `--allow-write[=DIR]`)
+ *            spx.stdin_read(cap) -> i64  process.stdin.read: stdin to its end (at most
+ *                                      cap + 1 bytes) at the first call, as file_read
+ *            spx.env() -> i32          process.environment.read: the host's copy of the
+ *                                      environment (NULL-terminated "NAME=value" array)
+ *            rt.rt_env_entry(env, i, which, out) -> code  (src/rt/host.c's snapshot)
+ *            spx.clock_now_ms() -> i64 clock.read
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_float_text(out, v, f32) -> length            (src/rt/float.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
@@ -868,6 +878,7 @@ static const struct ImportRow {
 	IMP("spx", "stdout", "ii:", imp_stdout, "process.stdout.write"),
 	IMP("spx", "stderr", "ii:", imp_stderr, "process.stderr.write"),
 	IMP("spx", "file_read", "ii:I", imp_file_read, "fs.read"),
+	IMP("spx", "file_write", "iiiii:i", imp_file_write, "fs.write"),
 	IMP("spx", "args_len", ":I", imp_args_len, "process.args.read"),
 	IMP("spx", "arg", "I:I", imp_arg, "process.args.read"),
 	IMP("spx", "stdin_read", "i:I", imp_stdin_read, "process.stdin.read"),
@@ -939,7 +950,7 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 	Buf b = {0};
 	buf_printf(&b, "{\"schema\":\"semaprax.wasm.v1\",\"route\":\"%s\",\"grants\":[",
 		   r == ROUTE_COMMAND ? "command" : r == ROUTE_TRANSCRIPT ? "transcript" : "pure");
-	const char *caps[] = { "clock.read", "fs.read", "process.args.read", "process.environment.read",
+	const char *caps[] = { "clock.read", "fs.read", "fs.write", "process.args.read", "process.environment.read",
 			       "process.stderr.write", "process.stdin.read", "process.stdout.write" };
 	bool first = true;
 	for (size_t i = 0; i < countof(caps); i++) {

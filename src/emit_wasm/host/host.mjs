@@ -12,7 +12,13 @@
 // process.stdin.read: stdin to its end, at most max bytes, { data } or
 // { status: 3 }; absent: empty), environ() (optional, for
 // process.environment.read: the entries `NAME=value` as Uint8Arrays, the
-// process's own bytes; absent: none) }.  clock.read is Date.now().
+// process's own bytes; absent: none), writeFile(pathBytes, data, atomic,
+// root) and rootValid(dir) (optional, for fs.write: the status of a write
+// confined below the working directory and the write root; whether
+// `--allow-write=DIR` names a directory below it reached without links) }.
+// A module granted fs.write takes its write grant as the first of io.args:
+// `--allow-write` or `--allow-write=DIR`, then optionally `--` (the native
+// executable's rule), else it refuses to start (2).  clock.read is Date.now().
 // Returns the exit status: 0, a command-line program's own status, or the
 // native lane's failure statuses (70 contract, 71 checked arithmetic, 72
 // runtime, 73 other).
@@ -24,6 +30,7 @@ class Stop {
 }
 
 const encoder = new TextEncoder();
+const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
 
 function concat(parts) {
 	let n = 0;
@@ -90,6 +97,19 @@ function inputImports(spx, grants, io, rt, memory, at) {
 			return q;
 		};
 	}
+	if (grants.has('fs.write')) {
+		// the write root (6 outside it) and the run's write budget (4 past it), then the write
+		// (the other lanes' order: src/interp/fs.c; the module has checked the path and length)
+		let written = 0;
+		spx.file_write = (p, n, d, dn, atomic) => {
+			const path = at(p, n);
+			const root = io.writeRoot ? encoder.encode(io.writeRoot) : null;
+			if (root && !(path.length > root.length && root.every((b, i) => path[i] === b) && path[root.length] === 0x2f)) return 6;
+			written += dn;
+			if (written > WRITE_BUDGET) return 4;
+			return io.writeFile ? io.writeFile(path, at(d, dn), atomic !== 0, io.writeRoot || null) : 6;
+		};
+	}
 	if (grants.has('clock.read')) spx.clock_now_ms = () => BigInt(Date.now());
 	return () => {
 		if (envAt !== 0) rt.exports.rt_free(envAt);
@@ -120,7 +140,28 @@ export async function runModule(bytes, io) {
 	if (grants.has('process.stderr.write')) spx.stderr = (p, n) => { staged[1].push(at(p, n)); };
 	// the arguments' checks and lines are `semaprax run`'s (and the native lane's spx_args_check)
 	const hint = '\nhint: run `semaprax help run` for usage\n';
-	const args = io.args.map((a) => encoder.encode(a));
+	let given = io.args;
+	if (grants.has('fs.write')) {
+		// the write grant first (the native executable's spx_grant_write)
+		const g = given.length > 0 ? given[0] : '';
+		const fhint = '\nhint: run `semaprax explain SPX-F120`\n';
+		if (!(g === '--allow-write' || g.startsWith('--allow-write='))) {
+			io.stderr(encoder.encode('SEMAPRAX capability refused: the program permits fs.write; grant writes with ' +
+				`\`--allow-write\` or \`--allow-write=DIR\` as its first argument${fhint}`));
+			return 2;
+		}
+		if (g !== '--allow-write') {
+			const dir = g.slice(14);
+			if (!io.rootValid || !io.rootValid(dir)) {
+				io.stderr(encoder.encode(`\`--allow-write=${dir}\` must name a directory below the working directory: ` +
+					`a relative path without \`.\`, \`..\` or symbolic links${fhint}`));
+				return 2;
+			}
+			io = { ...io, writeRoot: dir };
+		}
+		given = given.slice(given.length > 1 && given[1] === '--' ? 2 : 1);
+	}
+	const args = given.map((a) => encoder.encode(a));
 	if (args.length > 0) {
 		let msg = null;
 		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
