@@ -930,7 +930,7 @@ imports(Emitw *W)
 		*field = UINT32_MAX;
 		if (r->grant && !(g && hir_grants(g, r->grant)))
 			continue;
-		uint8_t t[2][8];
+		uint8_t t[2][16];   /* (a row has at most 8 parameters) */
 		int n[2] = { 0, 0 }, side = 0;
 		for (const char *c = r->sig; *c; c++) {
 			if (*c == ':')
