@@ -1,6 +1,7 @@
 #!/bin/sh
 # browser-test.sh BIN — the web package in a real browser (issue 13 item 6):
 # builds tests/fixtures/web/pkg.spx and kinds.spx with `build --target web`,
+# and files.spx with `--files tests/fixtures/web/files.d` (a bundle its exports read),
 # then tests/browser/browser-test.mjs serves them on a loopback HTTP server and
 # drives headless Debian Chromium (/usr/bin/chromium, never a downloaded
 # browser) with playwright-core (tests/browser/package-lock.json; `npm ci`
@@ -35,5 +36,7 @@ build() {
 build tests/fixtures/web/pkg.spx --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/root/pkg"
 build tests/fixtures/web/kinds.spx --target web --export web.kinds.area --export web.kinds.echo \
 	--export web.kinds.is_x --export web.kinds.widen -o "$tmp/root/kinds"
+build tests/fixtures/web/files.spx --target web --export web.files.words --export web.files.pick \
+	--files tests/fixtures/web/files.d -o "$tmp/root/files"
 # playwright-core writes nothing outside $tmp: its cache and the profile
 HOME=$tmp PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROMIUM=$chromium node "$here/browser/browser-test.mjs" "$tmp/root" < /dev/null

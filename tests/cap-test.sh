@@ -9,9 +9,9 @@
 #     failure lines to native statuses);
 #   - the built executable, given the same grant as its first argument,
 #     must exit as `run --native` does, with the same first stderr line;
-#   - `run --wasm` (with node) agrees with the interpreter where it runs the
-#     program (file reads), else refuses it (SPX-W110, or the interpreter's
-#     F120/F121), and writes nothing;
+#   - `run --wasm` (with node, under SEMAPRAX_CHECK_LEAKS) agrees with the
+#     interpreter (file reads and writes, stdin, the environment, the clock)
+#     and writes what it does, or gives the interpreter's F120/F121;
 #   - `// cap-file: PATH=TEXT` lines name files that must hold TEXT (plus a
 #     newline when TEXT does not end the data) after each run, and
 #     `// cap-absent: PATH` files that must not exist.
@@ -73,11 +73,11 @@ invoke() {
 	if [ -n "$envs" ]; then
 		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
-			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$envs" "$@") > "$o" 2> "$e"
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$envs" "$@") > "$o" 2> "$e"
 	else
 		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
-			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" "$@") > "$o" 2> "$e"
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$@") > "$o" 2> "$e"
 	fi
 }
 
@@ -170,11 +170,16 @@ for f in tests/cap/*.spx; do
 	check_files executable
 done
 
-# The Wasm lane reads files (file_read_text, its host's walk mirrors src/rt/fs.c)
-# and refuses the other operations (SPX-W110) or gives the interpreter's
-# refusal (F120, F121); what it runs must agree with the interpreter as
-# `run --native` does, and it never changes the root.
+# The Wasm lane reads and writes files (its host's walk mirrors src/rt/fs.c),
+# reads stdin, the environment (the shared runtime's snapshot over the
+# process's bytes) and the clock, or gives the interpreter's refusal (F120,
+# F121); what it runs must agree with the interpreter as `run --native` does
+# (owned values all released: SEMAPRAX_CHECK_LEAKS), with the same files
+# written (cap-file, cap-absent) and nothing else in the root changed.
 wasm_ran=0
+snapshot() { # the root tree: each entry's type and link target, each regular file's checksum
+	(cd "$tmp/box/root" && find . -printf '%p %y %l\n' | sort && find . -type f | sort | xargs cksum)
+}
 if command -v node >/dev/null 2>&1; then
 	for f in tests/cap/*.spx; do
 		name=$(basename "$f" .spx)
@@ -186,21 +191,25 @@ if command -v node >/dev/null 2>&1; then
 		# shellcheck disable=SC2086
 		invoke "$tmp/io" "$tmp/ie" "$abin" run $flags "../$name.spx"
 		ist=$?
+		snapshot > "$tmp/itree"
 		mkroot "$tmp/box"
 		cp "$f" "$tmp/box/$name.spx"
 		# shellcheck disable=SC2086
-		invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
+		SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
 		wst=$?
 		wline=$(head -n 1 "$tmp/we")
 		case $wline in
-		"error[SPX-W110]"* | "error[SPX-F120]"* | "error[SPX-F121]"*)
+		"error[SPX-F120]"* | "error[SPX-F121]"*)
 			if [ "$wst" -eq 1 ] && [ ! -s "$tmp/wo" ]; then ok; else bad "$name: run --wasm refused with exit $wst"; fi ;;
 		*)
 			wasm_ran=$((wasm_ran + 1))
 			if lane_compare "$ist" "$wst" "$tmp/io" "$tmp/ie" "$tmp/wo" "$tmp/we"; then ok; else bad "$name: run --wasm: $lane_why"; fi ;;
 		esac
-		if [ "$(ls -A "$tmp/box/root/out" | tr '\n' ' ')$(ls -A "$tmp/box/root/sub" | tr '\n' ' ')$(cat "$tmp/box/root/sub/in.txt")" = "back inner pipe in.txt inside" ]; then ok
-		else bad "$name: run --wasm changed the root"; fi
+		check_files wasm
+		# the root as the interpreter left it: the same entries, link targets and file bytes
+		snapshot > "$tmp/wtree"
+		if cmp -s "$tmp/itree" "$tmp/wtree"; then ok
+		else bad "$name: run --wasm left the root unlike the interpreter: $(diff "$tmp/itree" "$tmp/wtree" | head -n 4 | tr '\n' ' ')"; fi
 	done
 fi
 
@@ -218,10 +227,58 @@ if [ "$native" -eq 1 ]; then
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ]; then ok
 	else bad "run --native: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
+if [ "$wasm_ran" -gt 0 ]; then
+	invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
 stdin=$(head -c 65536 /dev/zero | tr '\0' a)
 invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
 # (all read and echoed: main returns 65,536, outside the exit status range)
 if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
+if [ "$wasm_ran" -gt 0 ]; then
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	st=$?
+	if [ "$st" -eq 72 ] && grep -q "returned 65536, outside" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: 65,536 bytes of stdin fit: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
+# stdin bytes that are not UTF-8 pass through unchanged (stdin is Bytes), and the
+# environment's edges, in every lane: an entry that is not UTF-8 is
+# environment-input.v1 code 2, more than 256 entries code 3 (the snapshot of
+# src/rt/host.c, which the Wasm lane's runtime module shares).
+lanes="run"
+[ "$native" -eq 1 ] && lanes="$lanes run_--native"
+[ "$wasm_ran" -gt 0 ] && lanes="$lanes run_--wasm"
+stdin=$(printf 'a\377\376b') envs=""
+for l in $lanes; do
+	# shellcheck disable=SC2046
+	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../s.spx
+	st=$?
+	if [ "$st" -eq 4 ] && [ "$(od -An -tx1 "$tmp/o" | tr -d ' ')" = "61fffe62" ]; then ok
+	else bad "$l: stdin that is not UTF-8: exit $st"; fi
+done
+cp tests/cap/env_read.spx "$tmp/box/e.spx"
+stdin=""
+for l in $lanes; do
+	envs="SPX_BAD=$(printf 'x\377')"
+	# shellcheck disable=SC2046
+	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../e.spx
+	st=$?
+	case $l in run) want_st=1 want="environment entry is not valid UTF-8 text" ;;
+	*) want_st=73 want="SEMAPRAX operation failure: semaprax.environment-input.v1/2" ;; esac
+	if [ "$st" -eq "$want_st" ] && grep -q "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "$l: an environment entry that is not UTF-8: exit $st '$(head -n 1 "$tmp/e")'"; fi
+	envs=""
+	# shellcheck disable=SC2046
+	(i=0; while [ $i -lt 300 ]; do echo "SPX_V$i=v"; i=$((i + 1)); done) > "$tmp/manyenv"
+	(cd "$tmp/box/root" && env -i PATH="$PATH" CC="$cc" $(cat "$tmp/manyenv") "$abin" $(echo "$l" | tr _ ' ') ../e.spx) > "$tmp/o" 2> "$tmp/e" < /dev/null
+	st=$?
+	case $l in run) want="environment capacity exceeded" ;; *) want="SEMAPRAX operation failure: semaprax.environment-input.v1/3" ;; esac
+	if [ "$st" -eq "$want_st" ] && grep -q "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
+	else bad "$l: an environment of 300 entries: exit $st '$(head -n 1 "$tmp/e")'"; fi
+done
 
 # The stdin stream has no cumulative limit: 100,000 bytes (past stdin_read's
 # 65,536) arrive as chunks of at most 4,096 bytes, all counted in both lanes
@@ -291,6 +348,29 @@ if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/n
 	# the grant then `--`, then the program's arguments
 	invoke "$tmp/o" "$tmp/e" ../wexe --allow-write=out --
 	if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "executable --allow-write=out --"; fi
+fi
+
+# A built Wasm module permitting fs.write takes the grant as its host's first
+# argument, as the executable does (src/emit_wasm/host/run.mjs).
+if [ "$wasm_ran" -gt 0 ]; then
+	runmjs=$here/src/emit_wasm/host/run.mjs
+	mkroot "$tmp/box"
+	cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
+	stdin="" envs=""
+	if (cd "$tmp/box" && "$abin" build w.spx --target wasm -o w.wasm > /dev/null 2>&1); then
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm
+		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
+		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
+		for dir in ../outside out/back nothere; do
+			invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write="$dir"
+			if [ $? -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
+			else bad "a Wasm module with --allow-write=$dir: '$(head -n 1 "$tmp/e")'"; fi
+		done
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write=out --
+		if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "a Wasm module with --allow-write=out --"; fi
+	else
+		bad "build --target wasm of a writing module failed"
+	fi
 fi
 
 echo "cap: $pass checks passed, $fail failed ($wasm_ran programs ran in the Wasm lane)"

@@ -8,9 +8,19 @@
 # checks the refusals: an unknown id and a non-scalar export (W115), an
 # existing output (I307, untouched), --export without --target web.  The
 # hostile-id fixture (hostile.spx) checks that its id reaches JS, HTML and
-# JSON only escaped.  No browser here (item 6 is a separate test).
+# JSON only escaped.  --files (tests/fixtures/web/files.spx over files.d/):
+# the package bundles the tree under files/ (byte-identical across builds),
+# and its exports read those files only, with the other lanes' statuses
+# (files.calls: a bundled file, a path not bundled 2, a directory 7, text
+# that is not UTF-8 text.v1/3); without --files every read is not found;
+# a symbolic link in the tree is I001 and nothing is written; --files
+# without --target web is a usage error.  A project's package
+# (tests/project/build-web-files) exports its manifest's `[exports] web`
+# from a non-entry module and reads its bundle.  No browser here (item 6 is
+# a separate test).
 set -u
 bin=$1
+case $bin in /*) abin=$bin ;; *) abin=$(pwd)/$bin ;; esac
 for tool in node wasm-validate; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "FAIL web: \`$tool\` not found (install Debian nodejs and wabt)"
@@ -118,6 +128,73 @@ JS
 	grep -c 'data-id="' "$tmp/h/index.html" | grep -qx 1 && grep -q '&#34;' "$tmp/h/index.html" && ok || fail "hostile id not entity-escaped in index.html"
 else
 	fail "hostile build failed: $(head -n 3 "$tmp/err")"
+fi
+
+# --files: a bundle read through the host
+files_call() {
+	cat > "$tmp/fcall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+const lines = [`words ${await b['web.files.words']()}`];
+for (const w of [0n, 1n, 2n, 3n]) {
+	try {
+		lines.push(`pick(${w}) ${await b['web.files.pick'](w)}`);
+	} catch (e) {
+		lines.push(`pick(${w}) ${e.status} ${JSON.stringify(e.message)}`);
+	}
+}
+console.log(lines.join('\n'));
+JS
+	node "$tmp/fcall.mjs" "$1/index.mjs" 2>&1
+}
+mkdir "$tmp/f1" "$tmp/f2"
+if build "$dir/files.spx" --target web --export web.files.words --export web.files.pick --files "$dir/files.d" -o "$tmp/f1/pkg" &&
+   build "$dir/files.spx" --target web --export web.files.words --export web.files.pick --files "$dir/files.d" -o "$tmp/f2/pkg"; then
+	diff -r "$tmp/f1/pkg" "$tmp/f2/pkg" > /dev/null && ok || fail "a --files package is not byte-identical across runs"
+	for f in data/words.txt data/deep/one.txt bad.txt; do
+		cmp -s "$dir/files.d/$f" "$tmp/f1/pkg/files/$f" && ok || fail "files/$f is not the bundled file"
+	done
+	[ "$(cd "$tmp/f1/pkg/files" && find . | sort | tr '\n' ' ')" = ". ./bad.txt ./data ./data/deep ./data/deep/one.txt ./data/words.txt " ] && ok ||
+		fail "files/ holds more or less than the tree"
+	grep -q '"files": \["files", "host.mjs"' "$tmp/f1/pkg/package.json" && ok || fail "package.json does not list files"
+	files_call "$tmp/f1/pkg" > "$tmp/fout"
+	cmp -s "$tmp/fout" "$dir/files.calls" && ok || fail "file calls differ from $dir/files.calls: $(diff "$dir/files.calls" "$tmp/fout" | head -n 6)"
+	# the same program in the interpreter, from the tree (a command-line program: main's value is its status)
+	(cd "$dir/files.d" && "$abin" run ../files.spx > "$tmp/iout" 2>&1)
+	st=$?
+	[ "$st" = 17 ] && [ ! -s "$tmp/iout" ] && ok || fail "the interpreter reads files.d/data/words.txt: exit $st $(head -n 1 "$tmp/iout")"
+else
+	fail "build --target web --files failed: $(head -n 3 "$tmp/err")"
+fi
+if build "$dir/files.spx" --target web --export web.files.pick -o "$tmp/nofiles"; then
+	[ ! -e "$tmp/nofiles/files" ] && ok || fail "a package without --files has files/"
+	cat > "$tmp/ncall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+try { await b['web.files.pick'](3n); console.log('returned'); } catch (e) { console.log(`${e.status} ${e.message}`); }
+JS
+	[ "$(node "$tmp/ncall.mjs" "$tmp/nofiles/index.mjs" 2>&1)" = "73 SEMAPRAX operation failure: semaprax.filesystem.v1/2" ] && ok ||
+		fail "a package without --files: a read is not \"not found\""
+else
+	fail "build --target web without --files failed: $(head -n 3 "$tmp/err")"
+fi
+cp -R "$dir/files.d" "$tmp/linked"
+ln -s ../../outside.txt "$tmp/linked/data/escape.txt"
+expect 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
+[ -e "$tmp/lpkg" ] && fail "a refused --files build left $tmp/lpkg" || ok
+expect 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
+expect 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
+
+# a project's package: the manifest's exports, its bundle
+cp -R tests/project/build-web-files "$tmp/proj"
+if (cd "$tmp/proj" && NO_COLOR=1 "$abin" build . --target web --files bundle -o pkg > "$tmp/out" 2> "$tmp/err"); then
+	[ "$(cat "$tmp/out")" = "built project web package pkg" ] && ok || fail "project output line: $(cat "$tmp/out")"
+	wasm-validate "$tmp/proj/pkg/program.wasm" && ok || fail "the project's program.wasm does not validate"
+	cat > "$tmp/pcall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+console.log(`${Object.keys(b).join(' ')} ${await b['files.io.run']()}`);
+JS
+	[ "$(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1)" = "files.io.run 7" ] && ok || fail "project call: $(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1 | head -n 2)"
+else
+	fail "project build --target web failed: $(head -n 3 "$tmp/err")"
 fi
 
 echo "web: $checks checks passed, $fails failed"

@@ -121,17 +121,42 @@ bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entr
 bool cli_project_native_compile(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status,
     char dir[4096]);
 /* grant: the command line's `--allow-write[=DIR]` text, or NULL */
-int cli_project_run_native(const char *manifest, bool wasm, const char *grant);
+int cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool have_args, char **args, int nargs);
+/* `-- args` given to a program that is not a command-line program: the
+ * message, then EXIT_USAGE (cmd_run.c). */
+int cli_args_refused(void);
+/* cmd_build.c's output rules, shared with cmd_web.c: a location-less
+ * diagnostic; I307/I301 before writing; a new file (O_EXCL, I307/I101);
+ * `built <product> <path>` or its --json object. */
+void cli_build_report(DiagSink *s, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool cli_check_output(DiagSink *s, const char *out);
+bool cli_write_new(DiagSink *s, const char *out, const Buf *data);
+void cli_print_built(bool json, const char *target, const char *product, const char *out);
+/* build --target web (cmd_web.c): the package of a file (path) or of a
+ * project (manifest; path NULL) into the new directory out, exporting ids
+ * (a project: its `[exports] web` when nids is 0), with the files below
+ * files_dir (NULL: none) under out/files/. */
+int cli_build_web(const char *path, const char *manifest, const char *out, char **ids, int nids, const char *files_dir, bool json);
+/* Bytes as a JSON array of numbers (the hosted envelopes' stdout, stderr). */
+void cli_bytes_json(Buf *b, const Buf *bytes);
 void cli_project_native_case(const char *dir, const char *grant, int k, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* The Wasm lane: one module of every module whose `main` export runs
  * funcs[which] (diagnostics into `into`, or NULL: each module's session);
  * one captured run of it under node (captures in dir). */
 bool cli_project_wasm_module(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
     DiagSink *const *into, Buf *out);
-void cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, struct InterpResult *r, char **detail);
+/* The same with `main` and, exported for a web package, function funcs[k]
+ * of module mods[k] (cmd_web.c). */
+bool cli_project_wasm_web(struct Project *pj, const HirGrants *host, ModuleId entry, int mainf, const int *funcs, const int *mods, int n,
+    Buf *out);
+/* grant: the command line's `--allow-write[=DIR]` text for a module permitting fs.write, or NULL */
+void cli_project_wasm_case(const char *dir, const Buf *mod, const char *grant, uint64_t timeout_ms, struct InterpResult *r, char **detail);
 /* Removes the capture files a run left in dir. */
 void cli_project_captures_clean(const char *dir);
-bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, const struct InterpResult *r, uint64_t max_steps, uint64_t max_bytes);
+/* The project-execution envelope of `run --json` (cmd_test.c): on a hosted
+ * route with the staged stdout (and the command-line route's stderr). */
+bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Route route, const struct InterpResult *r, uint64_t max_steps,
+    uint64_t max_bytes);
 
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;

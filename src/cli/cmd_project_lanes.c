@@ -7,9 +7,8 @@
  * (emit_c_project: names prefixed per module, imported calls naming the
  * provider's instance, shared types spelled by identity) or one Wasm module
  * (emit_wasm_project), on the route of the union of the modules' permits
- * (cli_project_admit; the Wasm module: the pure route only, W110 for a
- * hosted project).  A construct a lane does not cover is its B110/W110
- * refusal.
+ * (cli_project_admit; the Wasm module imports what those permits grant).
+ * A construct a lane does not cover is its B110/W110 refusal.
  */
 #include "cli.h"
 
@@ -65,20 +64,11 @@ cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, c
 	return cli_native_compile_c(&c, &pj->diags, dir);
 }
 
-bool
-cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+/* One module of every module (emit_wasm_project) with wo's exports. */
+static bool
+project_wasm(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, WasmOptions *wo,
     DiagSink *const *into, Buf *out)
 {
-	if (report_status && host && host->route != ROUTE_PURE) {
-		/* `run --wasm` takes every route (the module imports what the permits
-		 * grant); the test harness reads a case's value from a pure-route
-		 * module only: a hosted project's cases are refused in this lane */
-		Diag *d = diag_report(into ? into[entry] : &pj->diags, DIAG_W110, NULL,
-		    "the Wasm lane tests projects on the pure route only; the modules' permits select the %s route",
-		    host->route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
-		diag_set_help(d, "test the project in the interpreter or native lane (`--lane interp|native`)");
-		return false;
-	}
 	int n = pj->P.nmods;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
 	DiagSink **diags = spx_xmalloc(sizeof *diags * (size_t)n);
@@ -88,26 +78,44 @@ cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, cons
 		diags[i] = into ? into[i] : &pj->P.mods[i]->s.diags;
 		order[i] = (int)pj->P.order[i];
 	}
-	WasmOptions wo;
-	memset(&wo, 0, sizeof wo);
-	wo.report_status = report_status;
-	wo.host = host;
-	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, &wo, out, diags);
+	wo->host = host;
+	bool ok = emit_wasm_project(mods, n, order, (int)entry, funcs, nfuncs, which, wo, out, diags);
 	free(order);
 	free(diags);
 	free(mods);
 	return ok;
 }
 
-/* Runs a module under node (stdio inherited); its exit status, or -1 after
- * W101/I101 into the project's diagnostics. */
+bool
+cli_project_wasm_module(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, int which, bool report_status,
+    DiagSink *const *into, Buf *out)
+{
+	WasmOptions wo;
+	memset(&wo, 0, sizeof wo);
+	wo.report_status = report_status;
+	return project_wasm(pj, host, entry, funcs, nfuncs, which, &wo, into, out);
+}
+
+bool
+cli_project_wasm_web(Project *pj, const HirGrants *host, ModuleId entry, int mainf, const int *funcs, const int *mods, int n, Buf *out)
+{
+	WasmOptions wo;
+	memset(&wo, 0, sizeof wo);
+	wo.exports = funcs;
+	wo.export_mods = mods;
+	wo.nexports = n;
+	return project_wasm(pj, host, entry, &mainf, 1, 0, &wo, NULL, out);
+}
+
+/* Runs a module under node (stdio inherited) with the arguments; its exit
+ * status, or -1 after W101/I101 into the project's diagnostics. */
 static int
-wasm_exec(Project *pj, const Buf *mod)
+wasm_exec(Project *pj, const Buf *mod, char **args, int nargs)
 {
 	int st = 0;
 	Buf msg = {0};
 	fflush(stdout);
-	WasmRunStatus r = emitw_node_run(mod, NULL, 0, &st, &msg);
+	WasmRunStatus r = emitw_node_run(mod, args, nargs, &st, &msg);
 	if (r == WASM_RUN_NO_NODE)
 		diag_report(&pj->diags, DIAG_W101, NULL, "%s", msg.data ? msg.data : "");
 	else if (r == WASM_RUN_IO)
@@ -131,7 +139,7 @@ entry_main(Project *pj, ModuleId *entry, int *mainf)
 }
 
 int
-cli_project_run_native(const char *manifest, bool wasm, const char *grant)
+cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool have_args, char **args, int nargs)
 {
 	Project pj;
 	HirGrants host;
@@ -139,6 +147,11 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	bool ok = project_check(&pj, manifest) && project_lower(&pj) && cli_project_admit(&pj, &host);
 	if (ok && host.fs_write && !grant)
 		ok = driver_grant_write(&host, false, NULL, &pj.diags);
+	if (ok && have_args && host.route != ROUTE_COMMAND) {
+		project_emit_diags(&pj, false);
+		project_free(&pj);
+		return cli_args_refused();
+	}
 	ModuleId entry = DRIVER_NO_MODULE;
 	int mainf = -1;
 	char dir[4096] = "";
@@ -146,7 +159,15 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	if (wasm) {
 		Buf mod = {0};
 		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &mod);
-		int st = ok ? wasm_exec(&pj, &mod) : -1;
+		/* the write grant then `--` before the arguments, as for a file */
+		int lead = host.fs_write ? 2 : 0;
+		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 3));
+		argv[0] = (char *)grant;
+		argv[1] = "--";
+		for (int i = 0; i < nargs; i++)
+			argv[lead + i] = args[i];
+		int st = ok ? wasm_exec(&pj, &mod, argv, lead + nargs) : -1;
+		free(argv);
 		project_emit_diags(&pj, false);
 		if (st >= 0 && WIFEXITED(st))
 			status = WEXITSTATUS(st);
@@ -161,11 +182,19 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant)
 	if (ok) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
-		/* the write grant as the program's first argument, as for a file */
-		char *argv[] = {exe, host.fs_write ? (char *)grant : NULL, NULL};
+		/* the write grant then `--` before the arguments, as for a file */
+		int lead = host.fs_write ? 3 : 1;
+		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
+		argv[0] = exe;
+		argv[1] = (char *)grant;
+		argv[2] = "--";
+		for (int i = 0; i < nargs; i++)
+			argv[lead + i] = args[i];
+		argv[lead + nargs] = NULL;
 		int st = 0;
 		fflush(stdout);
 		int err = emit_native_exec(exe, argv, &st);
+		free(argv);
 		if (err)
 			fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
 		else if (WIFEXITED(st))
@@ -345,15 +374,22 @@ cli_project_native_case(const char *dir, const char *grant, int k, uint64_t time
 	run_captured(dir, native_body, &b, timeout_ms, r, detail);
 }
 
+typedef struct WasmBody {
+	const Buf *mod;
+	char *grant;   /* the write grant (the host's first argument), or NULL */
+} WasmBody;
+
 static void
 wasm_body(void *ctx)
 {
 	/* this process inherited the parent's catching state: start afresh, so
 	 * the host runner below forwards a SIGTERM to node and cleans up */
 	child_release();
+	WasmBody *b = ctx;
 	int st = 0;
 	Buf msg = {0};
-	WasmRunStatus r = emitw_node_run(ctx, NULL, 0, &st, &msg);
+	char *argv[] = {b->grant, NULL};
+	WasmRunStatus r = emitw_node_run(b->mod, argv, b->grant ? 1 : 0, &st, &msg);
 	if (r != WASM_RUN_OK) {
 		fprintf(stderr, "SEMAPRAX wasm host: %s\n", msg.data ? msg.data : "");
 		_exit(125);
@@ -373,7 +409,8 @@ cli_project_captures_clean(const char *dir)
 }
 
 void
-cli_project_wasm_case(const char *dir, const Buf *mod, uint64_t timeout_ms, InterpResult *r, char **detail)
+cli_project_wasm_case(const char *dir, const Buf *mod, const char *grant, uint64_t timeout_ms, InterpResult *r, char **detail)
 {
-	run_captured(dir, wasm_body, (void *)mod, timeout_ms, r, detail);
+	WasmBody b = {mod, (char *)grant};
+	run_captured(dir, wasm_body, &b, timeout_ms, r, detail);
 }

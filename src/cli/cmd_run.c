@@ -295,9 +295,10 @@ print_failure(const InterpResult *r, Route route)
 	}
 }
 
-/* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program. */
-static int
-args_refused(void)
+/* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program
+ * (a file's or a project's). */
+int
+cli_args_refused(void)
 {
 	fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
 	      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
@@ -311,7 +312,7 @@ execute(HirModule *H, const RunOptions *ro)
 	driver_route(H->S, &o.host);
 	Route route = o.host.route;
 	if (ro->have_args && route != ROUTE_COMMAND)
-		return args_refused();
+		return cli_args_refused();
 	o.max_steps = ro->max_steps;
 	if (route == ROUTE_COMMAND) {
 		o.args = ro->args;
@@ -462,29 +463,32 @@ parse_options(int argc, char **argv, RunOptions *o)
  * (cli_project_admit below; fs.write needs `--allow-write[=DIR]`, F120;
  * network F121): the command-line route publishes the staged stderr and
  * stdout and exits with `main`'s value, the transcript prints its stdout
- * then the value, the pure route the value.  --json reports the pure
- * route only (F102 otherwise).  Success prints as above;
- * failures print `project execution failed with language status
+ * then the value, the pure route the value.  Arguments after `--` go to a
+ * command-line project's `main` in every lane (args_len, arg_utf8; the
+ * checks of a file's), else they are refused as for a file.  Success prints
+ * as above; failures print `project execution failed with language status
  * <status-json>` (then, for a contract, `  contract: <phase> <clause> in
  * <stable-id>` and `  arguments: <name> = <value>, …`), `project execution
  * exhausted its step budget` or `project execution exceeded its
  * call-depth bound`, exit 1.  --json prints the semaprax.project-execution.v1
- * envelope instead (cli_project_run_envelope; exit 1 unless it returned).
+ * envelope instead (cli_project_run_envelope): on a hosted route it carries
+ * the staged `stdout` (and, on the command-line route, `stderr`) as byte
+ * arrays, as a file's single-file-run/-command envelopes do (empty after a
+ * failure), and a command-line project exits with `main`'s value (F116
+ * outside 0..=255); otherwise exit 1 unless it returned.
  * --native runs the project's one C unit, --wasm its one WebAssembly module
- * (cmd_project_lanes.c).  Not yet: `-- args`.
+ * (cmd_project_lanes.c).
  */
 static int
 run_project(const char *manifest, const RunOptions *ro)
 {
-	if (ro->have_args)
-		return cli_usage("run", "a project runs as `run [<dir>|semaprax.toml|--manifest-path p] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm]` "
-		                        "(`-- args` are not available for projects yet)");
 	if (ro->native || ro->wasm) {
 		/* the grant as the command line gave it, passed to the executable */
 		char grant[4200] = "--allow-write";
 		if (ro->write_root)
 			snprintf(grant, sizeof grant, "--allow-write=%s", ro->write_root);
-		return cli_project_run_native(manifest, ro->wasm, ro->allow_write ? grant : NULL);   /* cmd_project_lanes.c */
+		/* cmd_project_lanes.c */
+		return cli_project_run_native(manifest, ro->wasm, ro->allow_write ? grant : NULL, ro->have_args, ro->args, ro->nargs);
 	}
 	Project pj;
 	InterpOptions o = {0};
@@ -493,11 +497,14 @@ run_project(const char *manifest, const RunOptions *ro)
 	int status = EXIT_FAIL;
 	ModuleId entry = ok ? driver_program_find(&pj.P, pj.man.entry) : DRIVER_NO_MODULE;
 	Route route = o.host.route;
-	if (ok && ro->json && route != ROUTE_PURE) {
-		Diag *d = diag_report(&pj.diags, DIAG_F102, NULL, "project `run --json` reports the pure route; the modules' permits select the %s route",
-		    route == ROUTE_COMMAND ? "command-line" : "stdout transcript");
-		diag_set_help(d, "run the project without `--json`");
-		ok = false;
+	if (ok && ro->have_args && route != ROUTE_COMMAND) {
+		project_emit_diags(&pj, ro->json);
+		project_free(&pj);
+		return cli_args_refused();
+	}
+	if (route == ROUTE_COMMAND) {
+		o.args = ro->args;
+		o.nargs = ro->nargs;
 	}
 	project_emit_diags(&pj, ro->json);
 	if (!ok || entry == DRIVER_NO_MODULE)
@@ -510,8 +517,18 @@ run_project(const char *manifest, const RunOptions *ro)
 	memset(&r, 0, sizeof r);
 	if (ro->json && interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
 		HirModule *E = pj.P.mods[entry]->s.H;
-		if (cli_project_run_envelope(&pj, &E->funcs[hir_find_main(E)], &r, ro->max_steps, ro->max_bytes) && r.stop == STOP_NONE)
-			status = EXIT_OK;
+		if (r.stop != STOP_NONE) {
+			/* a failure discards both staged channels */
+			r.out.len = 0;
+			r.err.len = 0;
+		}
+		if (r.stop == STOP_NONE && route == ROUTE_COMMAND && (r.value < 0 || r.value > 255)) {
+			report(manifest, DIAG_F116, true, NULL,
+			       "command-line program `main` returned %" PRId64 ", outside the exit status range 0..=255", r.value);
+		} else if (cli_project_run_envelope(&pj, &E->funcs[hir_find_main(E)], route, &r, ro->max_steps, ro->max_bytes) &&
+			   r.stop == STOP_NONE) {
+			status = route == ROUTE_COMMAND ? (int)r.value : EXIT_OK;
+		}
 	} else if (!ro->json && interp_run_image(mods, pj.P.nmods, (int)entry, &o, &r)) {
 		if (r.stop == STOP_NONE && route == ROUTE_COMMAND && (r.value < 0 || r.value > 255)) {
 			report(manifest, DIAG_F116, false, NULL,
@@ -581,7 +598,7 @@ cli_cmd_run(int argc, char **argv)
 		driver_route(L->H->S, &host);
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L->diags, false);
-			status = args_refused();
+			status = cli_args_refused();
 		} else if (!driver_admit(L->H, &host, &L->diags) ||
 			   !driver_grant_write(&host, ro.allow_write, ro.write_root, &L->diags)) {
 			diag_emit_all(&L->diags, false);
@@ -659,4 +676,10 @@ void
 cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n)
 {
 	domain_digest(out, domain, dlen, data, n);
+}
+
+void
+cli_bytes_json(Buf *b, const Buf *bytes)
+{
+	bytes_json(b, bytes);
 }

@@ -131,6 +131,10 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (o->manifest_path || i + 1 >= argc)
 				return cli_usage("test", TEST_GRAMMAR);
 			o->manifest_path = argv[++i];
+		} else if (strcmp(a, "--") == 0) {
+			/* a case is a function of no inputs: its result may not depend on the command line */
+			return cli_usage("test", "test passes no arguments after `--`: each case is a function of no inputs "
+						 "(run the program with `semaprax run <project> -- <arg>...`)");
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage("test", "unknown option `%s`; " TEST_GRAMMAR, a);
 		} else if (!o->path) {
@@ -322,7 +326,7 @@ payload_head(Buf *p, const Project *pj, const char *role, const char *lane, cons
 }
 
 bool
-cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
+cli_project_run_envelope(const Project *pj, const HirFunc *entry, Route route, const InterpResult *r, uint64_t max_steps, uint64_t max_bytes)
 {
 	Buf p = {0};
 	payload_head(&p, pj, "entry", "interpreter", pj->man.entry);
@@ -337,6 +341,15 @@ cli_project_run_envelope(const Project *pj, const HirFunc *entry, const InterpRe
 		buf_putc(&p, '}');
 	} else {
 		cli_outcome_json(&p, r);
+	}
+	/* a hosted route's staged output, as a file's single-file-run/-command envelopes */
+	if (route != ROUTE_PURE) {
+		buf_puts(&p, ",\"stdout\":");
+		cli_bytes_json(&p, &r->out);
+	}
+	if (route == ROUTE_COMMAND) {
+		buf_puts(&p, ",\"stderr\":");
+		cli_bytes_json(&p, &r->err);
 	}
 	buf_putc(&p, '}');
 	bool ok = print_envelope(pj, &p, max_bytes, "run");
@@ -492,7 +505,8 @@ test_project(const char *manifest, const TestOptions *to)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
 		}
 		if (wasm_ok) {
-			cli_project_wasm_case(wdir, &wmods[i], to->native_timeout_ms, &runs[i].wr, &runs[i].wdetail);
+			cli_project_wasm_case(wdir, &wmods[i], o.host.fs_write ? to->grant : NULL, to->native_timeout_ms, &runs[i].wr,
+					      &runs[i].wdetail);
 			if (lanes & LANE_INTERP)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].wr, runs[i].wdetail);
 		}

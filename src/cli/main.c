@@ -20,19 +20,24 @@
  */
 const CliCommand cli_commands[] = {
 	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c|wasm] [-o|--output <path>] [--json]\n"
-	  "semaprax build <file> --target web --export <stable-id>... [-o|--output <dir>] [--json]\n"
+	  "semaprax build <file> --target web --export <stable-id>... [--files <dir>] [-o|--output <dir>] [--json]\n"
+	  "semaprax build [<dir>|semaprax.toml|--manifest-path <p>] [--target native|c|wasm|web] [--export <stable-id>...] [--files <dir>] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
 	  "  (default: beside the source without `.spx`); `--target c` writes the C11 translation\n"
 	  "  unit instead (default `<stem>.c`), `--target wasm` the WebAssembly module (default\n"
 	  "  `<stem>.wasm`, run by the ES module host), `--target web` a package directory (default\n"
 	  "  `<stem>.web`: program.wasm, host.mjs, index.mjs with bindings keyed by stable id,\n"
 	  "  index.d.ts, package.json, index.html) exporting the named functions, which take and\n"
-	  "  return scalars only (W115); an existing output is never overwritten.  An executable\n"
+	  "  return scalars only (W115); `--files <dir>` bundles the regular files below dir under\n"
+	  "  files/, which the exports read with fs.read (only those; I001 for a link in the tree).\n"
+	  "  An existing output is never overwritten.  An executable\n"
 	  "  whose module permits fs.write takes the write grant as its first argument,\n"
 	  "  `--allow-write` or `--allow-write=DIR` (then optionally `--`), and refuses to start\n"
 	  "  without it (exit 2).\n"
 	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
-	  "  executable, C unit or WebAssembly module (default `<dir>/<name>`, `.c`, `.wasm`).\n" },
+	  "  executable, C unit, WebAssembly module or web package (default `<dir>/<name>`, `.c`,\n"
+	  "  `.wasm`, `.web`); a package exports the manifest's `[exports] web` (or the --export\n"
+	  "  ids among them).\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
@@ -147,7 +152,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -161,7 +166,9 @@ const CliCommand cli_commands[] = {
 	  "  --native compiles the program with $CC instead and runs it (exit 70-73 on failure);\n"
 	  "  --wasm emits a WebAssembly module and runs it under node ($SEMAPRAX_NODE) likewise.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) runs its entry\n"
-	  "  module's `main` with every module linked by stable id and prints the value.\n" },
+	  "  module's `main` with every module linked by stable id, on the route of the union of\n"
+	  "  the modules' permits, in any lane, with the arguments after `--`; its --json envelope\n"
+	  "  carries a hosted route's stdout (and stderr) as byte arrays.\n" },
 	{ "serve", cli_cmd_serve, "semaprax serve <file|dir|semaprax.toml> [--mcp] [--max-message-bytes N]\n"
 	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
 	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"

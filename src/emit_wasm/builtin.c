@@ -5,7 +5,9 @@
  * owned strings (concat, format, the conversions to text: src/rt/heap.c),
  * Bytes and arrays, conversions with their checks, and the host operations
  * the route grants (stdout/stderr counted against the output cap, the
- * arguments, file_read_text); Vec/Iter/Box are vec.c's, Map/Set map.c's.
+ * arguments, file_read_text, the file writes, stdin, the environment, the
+ * clock); Vec/Iter/Box
+ * are vec.c's, Map/Set map.c's.
  * Every other operation is refused (W110).
  */
 #include "emitw_int.h"
@@ -538,6 +540,174 @@ file_read(Emitw *W, const HirExpr *e)
 }
 
 /*
+ * file_write_new / file_write_atomic (fs.write), in the other lanes' order
+ * (src/interp/fs.c interp_rt_file_write): a length beyond its view or an
+ * invalid path is code 1, more than RT_LIMIT_FILE_MAX bytes code 4; then
+ * the host (spx.file_write(p, n, d, dn, atomic) -> status) checks the write
+ * root (6), charges the run's write budget (4) and writes confined below
+ * the working directory as src/rt/fs.c does.  The result is the length.
+ */
+static bool
+file_write(Emitw *W, const HirExpr *e)
+{
+	if (W->imp_file_write == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`%s` is not granted on this route", e->u.call.builtin->name);
+		return false;
+	}
+	static const uint8_t pair[2] = { WT_I32, WT_I32 };
+	uint32_t p = emitw_locals(W, pair, 2), d = emitw_locals(W, pair, 2);
+	uint32_t n = emitw_locals(W, VT_I64, 1), dn = emitw_locals(W, VT_I64, 1), st = emitw_locals(W, VT_I32, 1);
+	HirExpr *const *args = e->u.call.args;
+	if (!emitw_lend(W, args[0]))
+		return false;
+	emitw_store(W, p, 2);
+	if (!emitw_lend(W, args[1]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, n);
+	if (!emitw_lend(W, args[2]))
+		return false;
+	emitw_store(W, d, 2);
+	if (!emitw_lend(W, args[3]))
+		return false;
+	emitw_op_u32(W, OP_LOCAL_SET, dn);
+	/* n > |p| || dn > |d| || !rt_fs_path_valid(p, n): code 1 */
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op_u32(W, OP_LOCAL_GET, p + 1);
+	emitw_op(W, OP_I64_EXTEND_I32_U);
+	emitw_op(W, OP_I64_GT_U);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_op_u32(W, OP_LOCAL_GET, d + 1);
+	emitw_op(W, OP_I64_EXTEND_I32_U);
+	emitw_op(W, OP_I64_GT_U);
+	emitw_op(W, OP_I32_OR);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
+	emitw_op(W, OP_I32_EQZ);
+	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_i64c(W, RT_LIMIT_FILE_MAX);
+	emitw_op(W, OP_I64_GT_U);
+	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_GET, d);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_i32c(W, e->u.call.builtin->bid == BI_file_write_atomic);
+	emitw_op_u32(W, OP_CALL, W->imp_file_write);
+	emitw_op_u32(W, OP_LOCAL_TEE, st);
+	emitw_open(W, OP_IF, NULL, 0);
+	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_EXISTS, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, st);
+		emitw_i32c(W, codes[k]);
+		emitw_op(W, OP_I32_EQ);
+		fail_if(W, RT_DOM_FS, codes[k]);
+	}
+	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, dn);
+	return true;
+}
+
+/*
+ * The host inputs, with src/rt/host.c's semantics.  stdin_read
+ * (process.stdin.read): the host reads stdin to its end, at most
+ * RT_LIMIT_STDIN + 1 bytes, at the first call (a later call gives nothing)
+ * into a heap block, (address << 32 | length), -3 on a read error
+ * (command-input.v1 code 3), -1 out of memory; more than RT_LIMIT_STDIN
+ * bytes is code 4.  env_len, env_name_utf8, env_value_utf8
+ * (process.environment.read): the shared runtime's snapshot (rt_env_entry:
+ * rt_env_snapshot's order, limits and UTF-8 checks) over the entries the
+ * host copies into memory (spx.env: their array, 0 out of memory); its
+ * failures are environment-input.v1's.  clock_now_ms (clock.read): the
+ * host's wall clock in milliseconds.
+ */
+static bool
+host_input(Emitw *W, const HirExpr *e)
+{
+	int id = e->u.call.builtin->bid;
+	uint32_t imp = id == BI_stdin_read ? W->imp_stdin_read : id == BI_clock_now_ms ? W->imp_clock : W->imp_env;
+	if (imp == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`%s` is not granted on this route", e->u.call.builtin->name);
+		return false;
+	}
+	if (id == BI_clock_now_ms) {
+		emitw_op_u32(W, OP_CALL, imp);
+		return true;
+	}
+	if (id == BI_stdin_read) {
+		uint32_t r = emitw_locals(W, VT_I64, 1);
+		emitw_i32c(W, RT_LIMIT_STDIN);
+		emitw_op_u32(W, OP_CALL, imp);
+		emitw_op_u32(W, OP_LOCAL_TEE, r);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_LT_S);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, -1);
+		emitw_op(W, OP_I64_EQ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "SEMAPRAX runtime failure: out of memory");
+		emitw_fail(W, RT_EXIT_DOMAIN);
+		emitw_end(W);
+		emitw_fail_domain(W, RT_DOM_CMDIN, RT_CMDIN_STDIN);
+		emitw_end(W);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, 0xffffffff);
+		emitw_op(W, OP_I64_AND);
+		emitw_i64c(W, RT_LIMIT_STDIN);
+		emitw_op(W, OP_I64_GT_U);
+		fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, 32);
+		emitw_op(W, OP_I64_SHR_U);
+		emitw_op(W, OP_I32_WRAP_I64);
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_op(W, OP_I32_WRAP_I64);
+		return true;
+	}
+	/* rt_env_entry(env, index, which, scratch): 0, or the failure's code */
+	uint32_t x = emitw_locals(W, VT_I64, 1), code = emitw_locals(W, VT_I32, 1);
+	if (id == BI_env_len) {
+		emitw_i64c(W, 0);
+	} else if (!emitw_lend(W, e->u.call.args[0])) {
+		return false;
+	}
+	emitw_op_u32(W, OP_LOCAL_SET, x);
+	emitw_op_u32(W, OP_CALL, imp);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_GET, x);
+	emitw_i32c(W, id == BI_env_len ? 0 : id == BI_env_name_utf8 ? 1 : 2);
+	emitw_i32c(W, (int32_t)WASM_SCRATCH);
+	emitw_op_u32(W, OP_CALL, W->imp_env_entry);
+	emitw_op_u32(W, OP_LOCAL_TEE, code);
+	emitw_open(W, OP_IF, NULL, 0);
+	static const int codes[] = { RT_ENV_INDEX, RT_ENV_INVALID, RT_ENV_FULL };
+	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, code);
+		emitw_i32c(W, codes[k]);
+		emitw_op(W, OP_I32_EQ);
+		fail_if(W, RT_DOM_ENV, codes[k]);
+	}
+	emitw_fail_domain(W, RT_DOM_ENV, RT_ENV_DENIED);
+	emitw_end(W);
+	for (int k = 0; k < (id == BI_env_len ? 1 : 2); k++) {
+		emitw_i32c(W, (int32_t)WASM_SCRATCH);
+		emitw_op(W, OP_I32_LOAD);
+		wasm_u32(W->c, 2);
+		wasm_u32(W->c, (uint32_t)(4 * k));
+	}
+	if (id == BI_env_len)
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+	return true;
+}
+
+/*
  * Bytes (an owned buffer: (address, length) of a heap block, released and
  * copied as strings are) and [u8; N] (the address of N bytes): the checks
  * are the other lanes' (semaprax.byte-buffer.v1 code 1), the wide writes
@@ -742,6 +912,10 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return emitw_map_builtin(W, e);
 	case BI_file_read_text:
 		return file_read(W, e);
+	case BI_file_write_new: case BI_file_write_atomic:
+		return file_write(W, e);
+	case BI_stdin_read: case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
+		return host_input(W, e);
 	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:
 	case BI_bytes_set1_or5_from_slice: case BI_bytes_set1_or6_or48_from_slice:
 		return bytes_op(W, e);

@@ -15,6 +15,16 @@
  *            spx.file_read(p, n) -> i64  fs.read: the file at the (checked) path read
  *                                      into a heap block, (address << 32 | length),
  *                                      or -status (semaprax.filesystem.v1), -1 out of memory
+ *            spx.file_write(p, n, d, dn, atomic) -> status   fs.write: the host checks
+ *                                      the write root and budget, then writes (0 or the
+ *                                      filesystem.v1 code; its grant is the host's first
+ *                                      argument, `--allow-write[=DIR]`)
+ *            spx.stdin_read(cap) -> i64  process.stdin.read: stdin to its end (at most
+ *                                      cap + 1 bytes) at the first call, as file_read
+ *            spx.env() -> i32          process.environment.read: the host's copy of the
+ *                                      environment (NULL-terminated "NAME=value" array)
+ *            rt.rt_env_entry(env, i, which, out) -> code  (src/rt/host.c's snapshot)
+ *            spx.clock_now_ms() -> i64 clock.read
  *            rt.rt_decimal(buf, magnitude, negative) -> start   (src/rt/num.c)
  *            rt.rt_float_text(out, v, f32) -> length            (src/rt/float.c)
  *            rt.rt_utf8_scalar(v) -> bool                       (src/rt/utf8.c)
@@ -32,7 +42,9 @@
  *              rt_fs_path_valid (text.c), rt_utf8_encode/validate (utf8.c)
  *   exports  main() -> i64             (first rt_heap_init: the heap begins above
  *                                      the data and argument pages)
- *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base};
+ *   custom   `semaprax.wasm.v1`: JSON {route, grants, memory_pages, args_base[, report]}
+ *            (report: a test build, whose host publishes the staged output and
+ *            then prints main's value on every route, as the C lane's);
  *            `semaprax.rt`: the shared runtime module's bytes.
  * The host stages stdout and stderr and publishes them after `main`
  * returns, as the route says (TOOLCHAIN.md §1.3: the transcript prints
@@ -938,68 +950,84 @@ emitw_func_finish(Emitw *W, int wi, const Buf *code)
 
 /* ---- the module ---- */
 
+/*
+ * The imports, in module order: (module, name, signature, the Emitw field
+ * that keeps the index, the capability the route must grant, NULL: always).
+ * A signature is its parameters, `:`, its results: i i32, I i64, F f64.
+ */
+static const struct ImportRow {
+	const char *module, *name, *sig;
+	size_t field;
+	const char *grant;
+} import_rows[] = {
+#define IMP(mod, name, sig, field, grant) { mod, name, sig, offsetof(Emitw, field), grant }
+	IMP("spx", "text", "ii:", imp_text, NULL),
+	IMP("spx", "fail", "i:", imp_fail, NULL),
+	IMP("spx", "stdout", "ii:", imp_stdout, "process.stdout.write"),
+	IMP("spx", "stderr", "ii:", imp_stderr, "process.stderr.write"),
+	IMP("spx", "file_read", "ii:I", imp_file_read, "fs.read"),
+	IMP("spx", "file_write", "iiiii:i", imp_file_write, "fs.write"),
+	IMP("spx", "args_len", ":I", imp_args_len, "process.args.read"),
+	IMP("spx", "arg", "I:I", imp_arg, "process.args.read"),
+	IMP("spx", "stdin_read", "i:I", imp_stdin_read, "process.stdin.read"),
+	IMP("spx", "env", ":i", imp_env, "process.environment.read"),
+	IMP("rt", "rt_env_entry", "iIii:i", imp_env_entry, "process.environment.read"),
+	IMP("spx", "clock_now_ms", ":I", imp_clock, "clock.read"),
+	IMP("rt", "rt_decimal", "iIi:i", imp_decimal, NULL),
+	IMP("rt", "rt_utf8_scalar", "I:i", imp_scalar, NULL),
+	IMP("rt", "rt_bytes_cmp", "iiii:i", imp_bytes_cmp, NULL),
+	IMP("rt", "rt_find", "iiiiii:I", imp_find, NULL),
+	IMP("rt", "rt_parse_i64", "iii:i", imp_parse, NULL),
+	IMP("rt", "rt_utf8_count", "ii:I", imp_count, NULL),
+	IMP("rt", "rt_trim", "iii:i", imp_trim, NULL),
+	IMP("rt", "rt_i64_from_f64", "Fi:i", imp_i64_from_f64, NULL),
+	IMP("rt", "rt_slice_check", "iiII:i", imp_slice_check, NULL),
+	IMP("rt", "rt_char_literal", "ii:i", imp_char_literal, NULL),
+	IMP("rt", "rt_float_text", "iFi:i", imp_float_text, NULL),
+	/* the heap (src/rt/heap.c) */
+	IMP("rt", "rt_heap_init", "ii:", imp_heap_init, NULL),
+	IMP("rt", "rt_free", "i:", imp_free, NULL),
+	IMP("rt", "rt_str_own", "ii:i", imp_str_own, NULL),
+	IMP("rt", "rt_str_copy", "ii:i", imp_str_copy, NULL),
+	IMP("rt", "rt_str_append", "iiii:i", imp_str_append, NULL),
+	IMP("rt", "rt_str_concat", "iiii:i", imp_str_concat, NULL),
+	IMP("rt", "rt_utf8_encode", "ii:i", imp_utf8_encode, NULL),
+	IMP("rt", "rt_fs_path_valid", "ii:i", imp_path_valid, NULL),
+	IMP("rt", "rt_utf8_validate", "ii:i", imp_utf8_validate, NULL),
+	IMP("rt", "rt_zalloc", "i:i", imp_zalloc, NULL),
+	IMP("rt", "rt_bytes_write", "iiIIiiiI:i", imp_bytes_write, NULL),
+	IMP("rt", "rt_bytes_selector", "Iiii:", imp_bytes_selector, NULL),
+	IMP("rt", "rt_slot_find", "iiiii:i", imp_slot_find, NULL),
+	IMP("rt", "rt_slots_open", "iiii:", imp_slots_open, NULL),
+	IMP("rt", "rt_slots_close", "iiii:", imp_slots_close, NULL),
+	IMP("rt", "rt_cell_alloc", "i:i", imp_cell, NULL),
+	IMP("rt", "rt_block_clone", "iii:i", imp_block_clone, NULL),
+	IMP("rt", "rt_block_grow", "iii:i", imp_block_grow, NULL),
+	IMP("rt", "rt_sort_slots", "iiii:", imp_sort, NULL),
+	IMP("rt", "rt_vec_reserve_target", "IIi:i", imp_reserve, NULL),
+#undef IMP
+};
+
 static void
 imports(Emitw *W)
 {
-	static const uint8_t ii[2] = { WT_I32, WT_I32 }, i1[1] = { WT_I32 }, i64r[1] = { WT_I64 };
-	static const uint8_t dec[3] = { WT_I32, WT_I64, WT_I32 };
 	const HirGrants *g = W->o->host;
-	W->imp_stdout = W->imp_stderr = W->imp_args_len = W->imp_arg = UINT32_MAX;
-	W->imp_text = wasm_import_func(W->m, "spx", "text", wasm_type(W->m, ii, 2, NULL, 0));
-	W->imp_fail = wasm_import_func(W->m, "spx", "fail", wasm_type(W->m, i1, 1, NULL, 0));
-	if (g && g->stdout_write)
-		W->imp_stdout = wasm_import_func(W->m, "spx", "stdout", wasm_type(W->m, ii, 2, NULL, 0));
-	if (g && g->stderr_write)
-		W->imp_stderr = wasm_import_func(W->m, "spx", "stderr", wasm_type(W->m, ii, 2, NULL, 0));
-	W->imp_file_read = UINT32_MAX;
-	if (g && hir_grants(g, "fs.read"))
-		W->imp_file_read = wasm_import_func(W->m, "spx", "file_read", wasm_type(W->m, ii, 2, i64r, 1));
-	if (g && g->args_read) {
-		W->imp_args_len = wasm_import_func(W->m, "spx", "args_len", wasm_type(W->m, NULL, 0, i64r, 1));
-		W->imp_arg = wasm_import_func(W->m, "spx", "arg", wasm_type(W->m, i64r, 1, i64r, 1));
+	for (size_t i = 0; i < countof(import_rows); i++) {
+		const struct ImportRow *r = &import_rows[i];
+		uint32_t *field = (uint32_t *)(void *)((char *)W + r->field);
+		*field = UINT32_MAX;
+		if (r->grant && !(g && hir_grants(g, r->grant)))
+			continue;
+		uint8_t t[2][16];   /* (a row has at most 8 parameters) */
+		int n[2] = { 0, 0 }, side = 0;
+		for (const char *c = r->sig; *c; c++) {
+			if (*c == ':')
+				side = 1;
+			else
+				t[side][n[side]++] = *c == 'i' ? WT_I32 : *c == 'I' ? WT_I64 : WT_F64;
+		}
+		*field = wasm_import_func(W->m, r->module, r->name, wasm_type(W->m, t[0], n[0], t[1], n[1]));
 	}
-	W->imp_decimal = wasm_import_func(W->m, "rt", "rt_decimal", wasm_type(W->m, dec, 3, i1, 1));
-	W->imp_scalar = wasm_import_func(W->m, "rt", "rt_utf8_scalar", wasm_type(W->m, i64r, 1, i1, 1));
-	static const uint8_t i4[4] = { WT_I32, WT_I32, WT_I32, WT_I32 };
-	W->imp_bytes_cmp = wasm_import_func(W->m, "rt", "rt_bytes_cmp", wasm_type(W->m, i4, 4, i1, 1));
-	static const uint8_t i6[6] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
-	W->imp_find = wasm_import_func(W->m, "rt", "rt_find", wasm_type(W->m, i6, 6, i64r, 1));
-	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
-	W->imp_parse = wasm_import_func(W->m, "rt", "rt_parse_i64", wasm_type(W->m, i3, 3, i1, 1));
-	W->imp_count = wasm_import_func(W->m, "rt", "rt_utf8_count", wasm_type(W->m, ii, 2, i64r, 1));
-	W->imp_trim = wasm_import_func(W->m, "rt", "rt_trim", wasm_type(W->m, i3, 3, i1, 1));
-	static const uint8_t f64_i32[2] = { WT_F64, WT_I32 };
-	W->imp_i64_from_f64 = wasm_import_func(W->m, "rt", "rt_i64_from_f64", wasm_type(W->m, f64_i32, 2, i1, 1));
-	static const uint8_t slice[4] = { WT_I32, WT_I32, WT_I64, WT_I64 };
-	W->imp_slice_check = wasm_import_func(W->m, "rt", "rt_slice_check", wasm_type(W->m, slice, 4, i1, 1));
-	W->imp_char_literal = wasm_import_func(W->m, "rt", "rt_char_literal", wasm_type(W->m, ii, 2, i1, 1));
-	static const uint8_t ftext[3] = { WT_I32, WT_F64, WT_I32 };
-	W->imp_float_text = wasm_import_func(W->m, "rt", "rt_float_text", wasm_type(W->m, ftext, 3, i1, 1));
-	/* the heap (src/rt/heap.c) */
-	W->imp_heap_init = wasm_import_func(W->m, "rt", "rt_heap_init", wasm_type(W->m, ii, 2, NULL, 0));
-	W->imp_free = wasm_import_func(W->m, "rt", "rt_free", wasm_type(W->m, i1, 1, NULL, 0));
-	W->imp_str_own = wasm_import_func(W->m, "rt", "rt_str_own", wasm_type(W->m, ii, 2, i1, 1));
-	W->imp_str_copy = wasm_import_func(W->m, "rt", "rt_str_copy", wasm_type(W->m, ii, 2, i1, 1));
-	W->imp_str_append = wasm_import_func(W->m, "rt", "rt_str_append", wasm_type(W->m, i4, 4, i1, 1));
-	W->imp_str_concat = wasm_import_func(W->m, "rt", "rt_str_concat", wasm_type(W->m, i4, 4, i1, 1));
-	W->imp_utf8_encode = wasm_import_func(W->m, "rt", "rt_utf8_encode", wasm_type(W->m, ii, 2, i1, 1));
-	W->imp_path_valid = wasm_import_func(W->m, "rt", "rt_fs_path_valid", wasm_type(W->m, ii, 2, i1, 1));
-	W->imp_utf8_validate = wasm_import_func(W->m, "rt", "rt_utf8_validate", wasm_type(W->m, ii, 2, i1, 1));
-	W->imp_zalloc = wasm_import_func(W->m, "rt", "rt_zalloc", wasm_type(W->m, i1, 1, i1, 1));
-	static const uint8_t bw[8] = { WT_I32, WT_I32, WT_I64, WT_I64, WT_I32, WT_I32, WT_I32, WT_I64 };
-	W->imp_bytes_write = wasm_import_func(W->m, "rt", "rt_bytes_write", wasm_type(W->m, bw, 8, i1, 1));
-	static const uint8_t bs[4] = { WT_I64, WT_I32, WT_I32, WT_I32 };
-	W->imp_bytes_selector = wasm_import_func(W->m, "rt", "rt_bytes_selector", wasm_type(W->m, bs, 4, NULL, 0));
-	static const uint8_t i5[5] = { WT_I32, WT_I32, WT_I32, WT_I32, WT_I32 };
-	W->imp_slot_find = wasm_import_func(W->m, "rt", "rt_slot_find", wasm_type(W->m, i5, 5, i1, 1));
-	W->imp_slots_open = wasm_import_func(W->m, "rt", "rt_slots_open", wasm_type(W->m, i4, 4, NULL, 0));
-	W->imp_slots_close = wasm_import_func(W->m, "rt", "rt_slots_close", wasm_type(W->m, i4, 4, NULL, 0));
-	W->imp_cell = wasm_import_func(W->m, "rt", "rt_cell_alloc", wasm_type(W->m, i1, 1, i1, 1));
-	W->imp_block_clone = wasm_import_func(W->m, "rt", "rt_block_clone", wasm_type(W->m, i3, 3, i1, 1));
-	W->imp_block_grow = wasm_import_func(W->m, "rt", "rt_block_grow", wasm_type(W->m, i3, 3, i1, 1));
-	W->imp_sort = wasm_import_func(W->m, "rt", "rt_sort_slots", wasm_type(W->m, i4, 4, NULL, 0));
-	static const uint8_t reserve[3] = { WT_I64, WT_I64, WT_I32 };
-	W->imp_reserve = wasm_import_func(W->m, "rt", "rt_vec_reserve_target", wasm_type(W->m, reserve, 3, i1, 1));
 }
 
 static void
@@ -1010,7 +1038,8 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 	Buf b = {0};
 	buf_printf(&b, "{\"schema\":\"semaprax.wasm.v1\",\"route\":\"%s\",\"grants\":[",
 		   r == ROUTE_COMMAND ? "command" : r == ROUTE_TRANSCRIPT ? "transcript" : "pure");
-	const char *caps[] = { "fs.read", "process.args.read", "process.stderr.write", "process.stdout.write" };
+	const char *caps[] = { "clock.read", "fs.read", "fs.write", "process.args.read", "process.environment.read",
+			       "process.stderr.write", "process.stdin.read", "process.stdout.write" };
 	bool first = true;
 	for (size_t i = 0; i < countof(caps); i++) {
 		if (g && hir_grants(g, caps[i])) {
@@ -1018,7 +1047,8 @@ metadata(Emitw *W, uint32_t pages, uint32_t args_base)
 			first = false;
 		}
 	}
-	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "}", pages, args_base);
+	buf_printf(&b, "],\"memory_pages\":%" PRIu32 ",\"args_base\":%" PRIu32 "%s}", pages, args_base,
+		   W->o->report_status ? ",\"report\":true" : "");
 	wasm_custom(W->m, "semaprax.wasm.v1", b.data, b.len);
 	buf_free(&b);
 }
@@ -1053,11 +1083,13 @@ heap_init(Emitw *W, Buf *code, uint32_t heap_base)
 	wasm_u32(code, W->imp_heap_init);
 }
 
-/* build --target web: a wrapper per export, as main's (frame count 0). */
+/* build --target web: a wrapper per export, as main's (frame count 0);
+ * export k's function is in ws[k]'s module. */
 static void
-export_wrappers(Emitw *W, const uint32_t *index, char **names, uint32_t heap_base)
+export_wrappers(Emitw *const *ws, const uint32_t *index, char **names, uint32_t heap_base)
 {
-	for (int k = 0; k < W->o->nexports; k++) {
+	for (int k = 0; k < ws[0]->o->nexports; k++) {
+		Emitw *W = ws[k];
 		const HirFunc *xf = &W->H->funcs[W->o->exports[k]];
 		uint8_t params[FLAT_MAX], res[FLAT_MAX];
 		int np = 0;
@@ -1155,7 +1187,12 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(W.m, "main", 0, (uint32_t)W.m->nfunc_imports + (uint32_t)wi);
-		export_wrappers(&W, export_index, export_names, pages * 65536u);
+		Emitw **ws = spx_xmalloc(sizeof *ws * ((size_t)o->nexports + 1));
+		for (int k = 0; k < o->nexports; k++)
+			ws[k] = &W;
+		ws[o->nexports] = &W;
+		export_wrappers(ws, export_index, export_names, pages * 65536u);
+		free(ws);
 		if (W.data->len)
 			wasm_data(W.m, WASM_DATA_BASE, W.data->data, W.data->len);
 		for (int i = 0; i < W.m->imports.len; i++)
@@ -1241,7 +1278,8 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 			    "this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)");
 		return false;
 	}
-	if (!hir_mono_project(mods, nmods, order, entry, funcs, nfuncs, diags))
+	int nx = o->export_mods ? o->nexports : 0;
+	if (!hir_mono_project_roots(mods, nmods, order, entry, funcs, nfuncs, o->export_mods, o->exports, nx, diags))
 		return false;
 	struct EmitwProg G;
 	memset(&G, 0, sizeof G);
@@ -1300,6 +1338,21 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 	if (sema_type_info(&E->S->types, mf->result)->kind != TY_I64 || mf->nparams != 0)
 		emitw_refuse(E, mspan, "the Wasm lane runs `fn %s() -> i64` entries only", mf->name);
 	uint32_t main_index = E->M ? emitw_func_index(E, E->M->func_inst[funcs[which]], mspan) : 0;
+	/* a web package's exports: each in its own module */
+	uint32_t *export_index = spx_xcalloc((size_t)nx + 1, sizeof *export_index);
+	char **export_names = spx_xcalloc((size_t)nx + 1, sizeof *export_names);
+	Emitw **ws = spx_xmalloc(sizeof *ws * ((size_t)nx + 1));
+	ws[nx] = E;
+	for (int k = 0; k < nx; k++) {
+		Emitw *W = ws[k] = &G.W[o->export_mods[k]];
+		const HirFunc *xf = &W->H->funcs[o->exports[k]];
+		Span xspan = xf->sym >= 0 ? sema_sym(W->S, xf->sym)->span : (Span){0};
+		int ii = W->M ? W->M->func_inst[o->exports[k]] : -1;
+		if (ii < 0)
+			emitw_refuse(W, xspan, "the web export `%s` has no single instance", xf->id);
+		else
+			export_index[k] = emitw_func_index(W, ii, xspan);
+	}
 	bool failed = E->failed || !E->M;
 	/* each module's queue grows while others are lowered: until none does */
 	for (bool more = true; more && !failed;) {
@@ -1332,6 +1385,8 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		wasm_byte(&wf->code, OP_CALL);
 		wasm_u32(&wf->code, main_index);
 		wasm_export(&m, "main", 0, (uint32_t)m.nfunc_imports + (uint32_t)wi);
+		if (nx)
+			export_wrappers(ws, export_index, export_names, pages * 65536u);
 		if (data.len)
 			wasm_data(&m, WASM_DATA_BASE, data.data, data.len);
 		for (int i = 0; i < m.imports.len; i++)
@@ -1342,6 +1397,11 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		wasm_encode(&m, out);
 	}
 	wasm_module_free(&m);
+	for (int k = 0; k < nx; k++)
+		free(export_names[k]);
+	free(export_names);
+	free(export_index);
+	free(ws);
 	for (int k = 0; k < nmods; k++) {
 		Emitw *W = &G.W[k];
 		VEC_FREE(W->queue);

@@ -37,6 +37,9 @@ typedef struct WasmOptions {
 	 * caller) exported beside `main` under emitw_export_name(id). */
 	const int *exports;
 	int nexports;
+	/* a project's web package (emit_wasm_project): export k is function
+	 * exports[k] of mods[export_mods[k]] (NULL: no exports) */
+	const int *export_mods;
 	/* project tests: an arithmetic failure's text adds `SEMAPRAX status:
 	 * <code>` (as the native lane's SPX_REPORT_STATUS) */
 	bool report_status;

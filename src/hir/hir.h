@@ -340,6 +340,10 @@ bool hir_mono_roots(HirModule *h, const int *roots, int nroots, DiagSink *diags)
  * imported record's invariant check) and, for mods[entry], from the entry
  * functions funcs[0..nfuncs) first.  Diagnostics into diags[k]. */
 bool hir_mono_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, DiagSink *const *diags);
+/* The same, with more roots: function xfuncs[i] of mods[xmods[i]] (a project
+ * web package's exports). */
+bool hir_mono_project_roots(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs,
+    const int *xmods, const int *xfuncs, int nx, DiagSink *const *diags);
 /* Checks h->mono against the HIR (H006 into diags); true when valid. */
 bool hir_validate_mono(HirModule *h, DiagSink *diags);
 

@@ -465,6 +465,13 @@ reach_expr(void *ctx, const HirExpr *e)
 bool
 hir_mono_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, DiagSink *const *diags)
 {
+	return hir_mono_project_roots(mods, nmods, order, entry, funcs, nfuncs, NULL, NULL, 0, diags);
+}
+
+bool
+hir_mono_project_roots(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs,
+    const int *xmods, const int *xfuncs, int nx, DiagSink *const *diags)
+{
 	Reach R;
 	memset(&R, 0, sizeof R);
 	R.mods = mods;
@@ -485,11 +492,14 @@ hir_mono_project(HirModule *const *mods, int nmods, const int *order, int entry,
 	for (int j = nmods - 1; j >= 0; j--) {
 		int k = order[j];
 		HirModule *H = mods[k];
-		int *roots = spx_xmalloc(sizeof *roots * (size_t)(H->nfuncs + nfuncs + 1));
+		int *roots = spx_xmalloc(sizeof *roots * (size_t)(H->nfuncs + nfuncs + nx + 1));
 		int nr = 0;
 		if (k == entry)
 			for (int i = 0; i < nfuncs; i++)
 				roots[nr++] = funcs[i];
+		for (int i = 0; i < nx; i++)
+			if (xmods[i] == k)
+				roots[nr++] = xfuncs[i];
 		for (int i = 0; i < H->nfuncs; i++)
 			if (R.root[k][i])
 				roots[nr++] = i;

@@ -60,6 +60,10 @@ uint32_t rt_env_snapshot(char *const *env, const char **order, size_t *count);
 size_t rt_env_name_len(const char *entry);
 /* Milliseconds since the Unix epoch (CLOCK_REALTIME). */
 int64_t rt_clock_now_ms(void);
+#if defined(__wasm__)
+/* The Wasm runtime's snapshot over its host's entries (host.c). */
+uint32_t rt_env_entry(char *const *env, uint64_t index, uint32_t which, uint32_t *out);
+#endif
 
 /* ---- stream.c: the stdin stream (stdin_stream_open/next) ---- */
 

@@ -1,13 +1,16 @@
 // browser-test.mjs ROOT — built web packages in headless Debian Chromium
 // driven by playwright-core.  tests/browser-test.sh builds
-// tests/fixtures/web/pkg.spx into ROOT/pkg and kinds.spx into ROOT/kinds;
+// tests/fixtures/web/pkg.spx into ROOT/pkg, kinds.spx into ROOT/kinds and
+// files.spx (with its --files bundle) into ROOT/files;
 // this serves ROOT on a loopback HTTP server, opens each index.html, fills
 // the exports' forms, submits them and reads the <output> the page shows:
 // results of every input kind (integers, bool, f64, char with an astral
 // scalar), a broken `requires` as status 70, checked arithmetic overflow as
 // status 71, an argument out of its type's range as the binding's
 // TypeError, and a malformed integer kept from the call by the form's own
-// validation.  The pages must load without a console error, an uncaught
+// validation; bundled files read by an export (a file's length, a path not
+// bundled as status 73 filesystem.v1/2, text that is not UTF-8 as
+// text.v1/3), fetched once each when the module loads.  The pages must load without a console error, an uncaught
 // exception or a failed request.  Never a downloaded browser:
 // /usr/bin/chromium (or $CHROMIUM) only, and a missing one fails the test.
 import { createServer } from 'node:http';
@@ -41,6 +44,7 @@ const TYPES = {
 	'.wasm': 'application/wasm',
 	'.json': 'application/json',
 	'.ts': 'text/plain; charset=utf-8',
+	'.txt': 'text/plain; charset=utf-8',
 };
 const served = [];
 const server = createServer(async (req, res) => {
@@ -212,6 +216,23 @@ try {
 	r = await submit(widen);
 	expect('widen usize -1', `${r.status} ${r.text}`, 'error TypeError: argument 2: expected an integer in 0..=18446744073709551615 (usize), got -1');
 	expect('kinds page problems', problems.join('; '), '');
+
+	// files bundled with --files, read by the exports through the host
+	expect('files index.html status', (await page.goto(base + 'files/index.html', { waitUntil: 'load' })).status(), 200);
+	const words = form('web.files.words'), pick = form('web.files.pick');
+	r = await submit(words);
+	expect('words', `${r.status} ${r.text}`, 'ok 17');
+	const picks = [['3', 'ok 1'], ['0', '73 failed with status 73: SEMAPRAX operation failure: semaprax.filesystem.v1/2'],
+		['1', '73 failed with status 73: SEMAPRAX operation failure: semaprax.filesystem.v1/7'],
+		['2', '73 failed with status 73: SEMAPRAX operation failure: semaprax.text.v1/3']];
+	for (const [w, want] of picks) {
+		await fill(pick, [w]);
+		r = await submit(pick);
+		expect(`pick ${w}`, `${r.status} ${r.text}`, want);
+	}
+	expect('bundled files fetched once each', served.filter((x) => x.startsWith('GET /files/files/')).sort().join(' '),
+		'GET /files/files/bad.txt GET /files/files/data/deep/one.txt GET /files/files/data/words.txt');
+	expect('files page problems', problems.join('; '), '');
 } catch (e) {
 	fail(`${e.message.split('\n').slice(0, 3).join(' | ')}`);
 } finally {

@@ -8,9 +8,20 @@
 // stderr(Uint8Array), args: string[], checkLeaks (optional: status 74 when an
 // owned value outlives main, as the native lane under SPX_CHECK_LEAKS),
 // readFile(pathBytes) (optional, for fs.read: { data: Uint8Array } or
-// { status } of semaprax.filesystem.v1) }.  Returns the exit status: 0, a
-// command-line program's own status, or the native lane's failure
-// statuses (70 contract, 71 checked arithmetic, 72 runtime, 73 other).
+// { status } of semaprax.filesystem.v1), readStdin(max) (optional, for
+// process.stdin.read: stdin to its end, at most max bytes, { data } or
+// { status: 3 }; absent: empty), environ() (optional, for
+// process.environment.read: the entries `NAME=value` as Uint8Arrays, the
+// process's own bytes; absent: none), writeFile(pathBytes, data, atomic,
+// root) and rootValid(dir) (optional, for fs.write: the status of a write
+// confined below the working directory and the write root; whether
+// `--allow-write=DIR` names a directory below it reached without links) }.
+// A module granted fs.write takes its write grant as the first of io.args:
+// `--allow-write` or `--allow-write=DIR`, then optionally `--` (the native
+// executable's rule), else it refuses to start (2).  clock.read is Date.now().
+// Returns the exit status: 0, a command-line program's own status, or the
+// native lane's failure statuses (70 contract, 71 checked arithmetic, 72
+// runtime, 73 other).
 
 class Stop {
 	constructor(status) {
@@ -19,6 +30,7 @@ class Stop {
 }
 
 const encoder = new TextEncoder();
+const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
 
 function concat(parts) {
 	let n = 0;
@@ -32,18 +44,75 @@ function concat(parts) {
 	return out;
 }
 
-// The file_read import of a module granted fs.read: the module has checked the path and
-// reserved the budget; io.readFile (Node's run.mjs) reads it confined below the working
-// directory, { data } or { status }.  The bytes go to a runtime allocation: (address << 32)
-// | length, or the negated status.
-function fileRead(io, at, rt, memory) {
-	return (p, n) => {
-		const res = io.readFile ? io.readFile(at(p, n)) : { status: 5 };
-		if (res.status) return BigInt(-res.status);
-		const q = rt.exports.rt_alloc(res.data.length);
-		if (q === 0) return -1n;
-		new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
-		return (BigInt(q) << 32n) | BigInt(res.data.length);
+// A host read's result ({ data } or { status }) in a runtime allocation:
+// (address << 32) | length, the negated status, or -1 out of memory.
+function toBlock(res, rt, memory) {
+	if (res.status) return BigInt(-res.status);
+	const q = rt.exports.rt_alloc(res.data.length);
+	if (q === 0) return -1n;
+	new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
+	return (BigInt(q) << 32n) | BigInt(res.data.length);
+}
+
+// The input imports the grants select (emit.c's ABI; the module applies the
+// limits and statuses of src/rt): file_read (fs.read: the module has checked
+// the path and reserved the budget; io.readFile reads it confined below its
+// root), stdin_read (process.stdin.read: stdin to its end, at most cap + 1
+// bytes, at the first call; later calls give nothing), env (process.
+// environment.read: the entries copied once into one allocation, an array of
+// addresses of NUL-terminated `NAME=value` strings ended by 0; the runtime's
+// rt_env_entry builds the snapshot; 0 out of memory) and clock_now_ms
+// (clock.read).  Returns a function that releases what the host allocated.
+function inputImports(spx, grants, io, rt, memory, at) {
+	if (grants.has('fs.read'))
+		spx.file_read = (p, n) => toBlock(io.readFile ? io.readFile(at(p, n)) : { status: 5 }, rt, memory);
+	if (grants.has('process.stdin.read')) {
+		let done = false;
+		spx.stdin_read = (cap) => {
+			if (done) return 0n;
+			done = true;
+			return toBlock(io.readStdin ? io.readStdin(cap + 1) : { data: new Uint8Array(0) }, rt, memory);
+		};
+	}
+	let envAt = 0;
+	if (grants.has('process.environment.read')) {
+		spx.env = () => {
+			if (envAt !== 0) return envAt;
+			const entries = io.environ ? io.environ() : [];
+			let size = 4 * (entries.length + 1);
+			for (const e of entries) size += e.length + 1;
+			const q = rt.exports.rt_alloc(size);
+			if (q === 0) return 0;
+			const view = new DataView(memory.buffer);
+			const bytes = new Uint8Array(memory.buffer);
+			let s = q + 4 * (entries.length + 1);
+			entries.forEach((e, i) => {
+				view.setUint32(q + 4 * i, s, true);
+				bytes.set(e, s);
+				bytes[s + e.length] = 0;
+				s += e.length + 1;
+			});
+			view.setUint32(q + 4 * entries.length, 0, true);
+			envAt = q;
+			return q;
+		};
+	}
+	if (grants.has('fs.write')) {
+		// the write root (6 outside it) and the run's write budget (4 past it), then the write
+		// (the other lanes' order: src/interp/fs.c; the module has checked the path and length)
+		let written = 0;
+		spx.file_write = (p, n, d, dn, atomic) => {
+			const path = at(p, n);
+			const root = io.writeRoot ? encoder.encode(io.writeRoot) : null;
+			if (root && !(path.length > root.length && root.every((b, i) => path[i] === b) && path[root.length] === 0x2f)) return 6;
+			written += dn;
+			if (written > WRITE_BUDGET) return 4;
+			return io.writeFile ? io.writeFile(path, at(d, dn), atomic !== 0, io.writeRoot || null) : 6;
+		};
+	}
+	if (grants.has('clock.read')) spx.clock_now_ms = () => BigInt(Date.now());
+	return () => {
+		if (envAt !== 0) rt.exports.rt_free(envAt);
 	};
 }
 
@@ -71,7 +140,28 @@ export async function runModule(bytes, io) {
 	if (grants.has('process.stderr.write')) spx.stderr = (p, n) => { staged[1].push(at(p, n)); };
 	// the arguments' checks and lines are `semaprax run`'s (and the native lane's spx_args_check)
 	const hint = '\nhint: run `semaprax help run` for usage\n';
-	const args = io.args.map((a) => encoder.encode(a));
+	let given = io.args;
+	if (grants.has('fs.write')) {
+		// the write grant first (the native executable's spx_grant_write)
+		const g = given.length > 0 ? given[0] : '';
+		const fhint = '\nhint: run `semaprax explain SPX-F120`\n';
+		if (!(g === '--allow-write' || g.startsWith('--allow-write='))) {
+			io.stderr(encoder.encode('SEMAPRAX capability refused: the program permits fs.write; grant writes with ' +
+				`\`--allow-write\` or \`--allow-write=DIR\` as its first argument${fhint}`));
+			return 2;
+		}
+		if (g !== '--allow-write') {
+			const dir = g.slice(14);
+			if (!io.rootValid || !io.rootValid(dir)) {
+				io.stderr(encoder.encode(`\`--allow-write=${dir}\` must name a directory below the working directory: ` +
+					`a relative path without \`.\`, \`..\` or symbolic links${fhint}`));
+				return 2;
+			}
+			io = { ...io, writeRoot: dir };
+		}
+		given = given.slice(given.length > 1 && given[1] === '--' ? 2 : 1);
+	}
+	const args = given.map((a) => encoder.encode(a));
 	if (args.length > 0) {
 		let msg = null;
 		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
@@ -84,9 +174,7 @@ export async function runModule(bytes, io) {
 			return 2;
 		}
 	}
-	if (grants.has('fs.read')) {
-		spx.file_read = fileRead(io, at, rt, memory);
-	}
+	const release = inputImports(spx, grants, io, rt, memory, at);
 	if (grants.has('process.args.read')) {
 		// copied once into the module's argument pages; arg(i) is (address << 32 | length)
 		const where = [];
@@ -117,6 +205,7 @@ export async function runModule(bytes, io) {
 		io.stderr(encoder.encode(`SEMAPRAX runtime failure: ${e instanceof Error ? e.message : String(e)}\n`));
 		return 72;
 	}
+	release();
 	const out = concat(staged[0]), err = concat(staged[1]);
 	// io.checkLeaks (the native lane's SPX_CHECK_LEAKS): every owned value released when main returns
 	const leaked = () => {
@@ -124,6 +213,13 @@ export async function runModule(bytes, io) {
 		io.stderr(encoder.encode('SEMAPRAX runtime leak: owned values outlived main\n'));
 		return true;
 	};
+	if (meta.report) {
+		// a test build (the C lane's project_main too): the staged output, then main's value
+		if (err.length) io.stderr(err);
+		if (out.length) io.stdout(out);
+		io.stdout(encoder.encode(`${r}\n`));
+		return leaked() ? 74 : 0;
+	}
 	if (meta.route === 'command') {
 		if (r < 0n || r > 255n) {
 			io.stderr(encoder.encode(`SEMAPRAX runtime failure: \`main\` returned ${r}, outside the exit status range 0..=255\n`));
@@ -138,14 +234,15 @@ export async function runModule(bytes, io) {
 	return leaked() ? 74 : 0;
 }
 
-// The web package's binding (build --target web): loadModule(bytes) gives
+// The web package's binding (build --target web): loadModule(bytes, io) gives
 // call(name, sig, args), which instantiates the program afresh (no state
 // survives a call, as no state survives a run), converts the arguments by
 // sig (the parameter types then the result type: 'i64', 'i32', 'u8',
 // 'usize', 'bool', 'f64', 'char') and calls export `name`.  A failure
 // throws a SemapraxFailure: status (70 contract, 71 checked arithmetic, 72
 // runtime, 73 other) and the native lane's report as its message.  Output
-// the function writes is discarded (the package exports computations).
+// the function writes is discarded (the package exports computations);
+// io.readFile (optional) serves fs.read as runModule's does.
 export class SemapraxFailure extends Error {
 	constructor(status, message) {
 		super(message);
@@ -198,7 +295,7 @@ function fromWasm(type, v) {
 	}
 }
 
-export async function loadModule(bytes) {
+export async function loadModule(bytes, io = {}) {
 	const module = await WebAssembly.compile(bytes);
 	const section = (name) => {
 		const s = WebAssembly.Module.customSections(module, name);
@@ -223,10 +320,10 @@ export async function loadModule(bytes) {
 		};
 		if (grants.has('process.stdout.write')) spx.stdout = () => {};
 		if (grants.has('process.stderr.write')) spx.stderr = () => {};
-		if (grants.has('fs.read')) {
-		spx.file_read = fileRead({}, at, rt, memory);   // a page has no files: an I/O failure (5)
-	}
-	if (grants.has('process.args.read')) {
+		// a call has no stdin (empty) and no environment (no entries); its files are
+		// io.readFile's (index.mjs: the package's bundled files), else an I/O failure (5)
+		inputImports(spx, grants, { readFile: io.readFile }, rt, memory, at);
+		if (grants.has('process.args.read')) {
 			spx.args_len = () => 0n;
 			spx.arg = () => -1n;
 		}

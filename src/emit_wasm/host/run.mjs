@@ -1,7 +1,9 @@
 // run.mjs — `node run.mjs program.wasm [args…]`: runs a SEMAPRAX Wasm module
 // with host.mjs, writing to this process's stdout and stderr, and exits with
 // the run's status (what `semaprax run --wasm` starts).
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, writeSync } from 'node:fs';
+import {
+	closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync,
+} from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runModule } from './host.mjs';
 
@@ -51,8 +53,10 @@ function joined(dir, name) {
 	parts.push(name);
 	return Buffer.concat(parts);
 }
-// The path the walk reaches ({ path }), or { status }.
-function resolve(pathBytes) {
+// The path the walk reaches ({ path, dir, name }: dir the link-free components of
+// the directory holding name), or { status }.  followLast false (a write): the last
+// component is never followed.
+function resolve(pathBytes, followLast = true) {
 	let rest = Buffer.from(pathBytes);
 	const dir = [];
 	let links = 0, at = 0;
@@ -74,11 +78,12 @@ function resolve(pathBytes) {
 			continue;
 		}
 		const here = joined(dir, name);
+		if (last && !followLast) return { path: here, dir, name: Buffer.from(name) };
 		let st;
 		try {
 			st = lstatSync(here);
 		} catch (e) {
-			return last ? { path: here } : { status: fsStatus(e) };   // the open reports a missing file
+			return last ? { path: here, dir, name: Buffer.from(name) } : { status: fsStatus(e) };   // the open reports a missing file
 		}
 		if (st.isSymbolicLink()) {
 			if (++links > LINKS_MAX) return { status: 7 };
@@ -88,7 +93,7 @@ function resolve(pathBytes) {
 			at = 0;
 			continue;
 		}
-		if (last) return { path: here };
+		if (last) return { path: here, dir, name: Buffer.from(name) };
 		if (!st.isDirectory()) return { status: 7 };
 		dir.push(Buffer.from(name));
 	}
@@ -117,10 +122,134 @@ function readFile(pathBytes) {
 	}
 }
 
+// file_write_new / file_write_atomic below the working directory, as src/rt/fs.c's
+// rt_fs_write: the parent resolved as for a read (the last component never followed),
+// which must lie below the write root (6; a link inside it leading elsewhere too);
+// a new file is created exclusively (an existing path, a dangling link included, is
+// 3); an atomic write fills a fresh sibling `.spx-write-<pid>-<n>.tmp`, fsyncs it and
+// renames it over the target, which must be a regular file or absent (7).  A failed
+// write removes what it created.  Returns 0 or the filesystem.v1 code.
+let serial = 0;
+function writeFile(pathBytes, data, atomic, root) {
+	const r = resolve(pathBytes, false);
+	if (r.status) return r.status;
+	if (root) {
+		const want = root.split('/');
+		const dir = r.dir.map((d) => d.toString('latin1'));
+		const rootBytes = want.map((c) => Buffer.from(c).toString('latin1'));
+		if (dir.length < rootBytes.length || !rootBytes.every((c, i) => dir[i] === c)) return 6;
+	}
+	let target = r.path;
+	if (atomic) {
+		try {
+			if (!lstatSync(r.path).isFile()) return 7;
+		} catch (e) {
+			if (e.code !== 'ENOENT') return fsStatus(e);
+		}
+		target = joined(r.dir, Buffer.from(`.spx-write-${process.pid}-${++serial}.tmp`));
+	}
+	let fd;
+	try {
+		fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
+	} catch (e) {
+		return e.code === 'EEXIST' ? 3 : fsStatus(e);
+	}
+	let st = 0;
+	try {
+		for (let off = 0; off < data.length;) off += writeSync(fd, data, off, data.length - off);
+		if (atomic) fsyncSync(fd);
+	} catch (e) {
+		st = fsStatus(e);
+	}
+	try {
+		closeSync(fd);
+	} catch {
+		st = st || 5;
+	}
+	if (!st && atomic) {
+		try {
+			renameSync(target, r.path);
+		} catch (e) {
+			st = e.code === 'EISDIR' ? 7 : fsStatus(e);
+		}
+	}
+	if (st) {
+		try {
+			unlinkSync(target);
+		} catch {
+			// nothing was left
+		}
+	}
+	return st;
+}
+
+// `--allow-write=DIR`: a valid relative path (src/rt/text.c's rule) whose every
+// component is a directory reached without a symbolic link (rt_fs_root_valid).
+function rootValid(dir) {
+	const parts = dir.split('/');
+	if (dir.length === 0 || dir.length > 4096 || parts.some((c) => c === '' || c === '.' || c === '..' || /[\0\\:]/.test(c))) return false;
+	for (let i = 1; i <= parts.length; i++) {
+		try {
+			if (!lstatSync(parts.slice(0, i).join('/')).isDirectory()) return false;
+		} catch {
+			return false;
+		}
+	}
+	return true;
+}
+
+// stdin to its end, at most max bytes (the module fails past its limit): a
+// read error is command-input.v1 code 3, as rt_stdin_read's.  A non-blocking
+// stdin (EAGAIN) is waited for, not spun on.
+function readStdin(max) {
+	const buf = Buffer.alloc(max);
+	const pause = new Int32Array(new SharedArrayBuffer(4));
+	let n = 0;
+	while (n < max) {
+		let got;
+		try {
+			got = readSync(0, buf, n, max - n, null);
+		} catch (e) {
+			if (e.code === 'EAGAIN') {
+				Atomics.wait(pause, 0, 0, 5);
+				continue;
+			}
+			if (e.code === 'EOF') break;
+			return { status: 3 };
+		}
+		if (got === 0) break;
+		n += got;
+	}
+	return { data: new Uint8Array(buf.subarray(0, n)) };
+}
+
+// The process's environment as its bytes (the other lanes read `environ`):
+// /proc/self/environ where the system has it (Node's process.env would
+// replace text that is not UTF-8 before the snapshot could refuse it),
+// else process.env's entries encoded as UTF-8.
+function environ() {
+	try {
+		const raw = readFileSync('/proc/self/environ');
+		const out = [];
+		let s = 0;
+		for (let i = 0; i < raw.length; i++) {
+			if (raw[i] === 0) {
+				out.push(new Uint8Array(raw.subarray(s, i)));
+				s = i + 1;
+			}
+		}
+		if (s < raw.length) out.push(new Uint8Array(raw.subarray(s)));
+		return out;
+	} catch {
+		const enc = new TextEncoder();
+		return Object.entries(process.env).map(([k, v]) => enc.encode(`${k}=${v}`));
+	}
+}
+
 const [file, ...args] = process.argv.slice(2);
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile });
+	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, environ, writeFile, rootValid });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
