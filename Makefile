@@ -67,7 +67,7 @@ $(STD_OBJ): $(STD_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/project -c -o $@ $(STD_GEN)
 
-$(WASM_RT): src/rt/num.c src/rt/utf8.c src/rt/text.c src/rt/heap.c src/rt/coll.c src/rt/rt.h src/rt/domains.h src/rt/domains.def src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
+$(WASM_RT): src/rt/num.c src/rt/float.c src/rt/utf8.c src/rt/text.c src/rt/heap.c src/rt/coll.c src/rt/rt.h src/rt/domains.h src/rt/domains.def src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
 	@mkdir -p $(dir $@)
 	sh tools/build_rt_wasm.sh $@
 

@@ -340,10 +340,15 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 			}
 			continue;
 		}
+		/* a moved-out value is 0: nothing to do, and V8 folds the test away
+		 * after a move (`v = vec_set(v, …)` calls no rt_free) */
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_open(W, OP_IF, NULL, 0);
 		if (hp[k].kind != TY_STRING)
 			emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op_u32(W, OP_CALL, W->imp_free);
+		emitw_end(W);
 		emitw_i32c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_SET, at);
 		if (hp[k].kind != TY_STRING) {
