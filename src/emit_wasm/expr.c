@@ -92,6 +92,21 @@ div_checks(Emitw *W, bool div, uint32_t a, uint32_t b, bool sign, int64_t min)
 
 /* ---- arithmetic ---- */
 
+void
+emitw_add_overflows(Emitw *W, uint32_t a, uint32_t b, uint32_t r)
+{
+	/* the sum's sign differs from both operands': ((a ^ r) & (b ^ r)) < 0 */
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I64_XOR);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I64_XOR);
+	emitw_op(W, OP_I64_AND);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_LT_S);
+}
+
 /* Pushes clz(x ^ (x >> 63)) (sign) or clz(x) of local x, as an i64. */
 static void
 lead_bits(Emitw *W, uint32_t x, bool sign)
@@ -205,12 +220,14 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, op == BIN_ADD ? OP_I64_ADD : OP_I64_SUB);
 		emitw_op_u32(W, OP_LOCAL_SET, r);
-		if (sign) {
-			/* add: ((a ^ r) & (b ^ r)) < 0; sub: ((a ^ b) & (a ^ r)) < 0 */
+		if (sign && op == BIN_ADD) {
+			emitw_add_overflows(W, a, b, r);
+		} else if (sign) {
+			/* ((a ^ b) & (a ^ r)) < 0 */
 			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? r : b);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
 			emitw_op(W, OP_I64_XOR);
-			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? b : a);
+			emitw_op_u32(W, OP_LOCAL_GET, a);
 			emitw_op_u32(W, OP_LOCAL_GET, r);
 			emitw_op(W, OP_I64_XOR);
 			emitw_op(W, OP_I64_AND);
