@@ -491,6 +491,23 @@ binary(Emitw *W, const HirExpr *e)
 static bool
 unary(Emitw *W, const HirExpr *e)
 {
+	TyKind xk = kind_of(W, emitw_ty(W, e->type));
+	int64_t c;
+	if (e->u.un.op == UN_NEG && e->u.un.x->kind == HIR_FLOAT && (xk == TY_F64 || xk == TY_F32)) {
+		/* a negative float literal is one constant (V8 11.3 does not fold f64.neg of one) */
+		if (xk == TY_F32) {
+			emitw_op(W, OP_F32_CONST);
+			wasm_f32(W->c, -(float)e->u.un.x->u.lit.f);
+		} else {
+			emitw_op(W, OP_F64_CONST);
+			wasm_f64(W->c, -e->u.un.x->u.lit.f);
+		}
+		return true;
+	}
+	if (xk == TY_I64 && int_const(e, true, &c)) {   /* -literal, never -MIN */
+		emitw_i64c(W, c);
+		return true;
+	}
 	if (!emitw_expr(W, e->u.un.x))
 		return false;
 	if (e->u.un.op == UN_NOT) {
