@@ -328,12 +328,13 @@ bench-native: $(BENCH_NATIVE)
 
 # `make bench-wasm`: each bench/native/NAME.spx built by the Wasm lane and
 # run under node (`node run.mjs program.wasm`, as `run --wasm` starts it) next
-# to the native lane's executable (tools/bench_wasm.c): best of
-# $(BENCH_WASM_RUNS) alternating runs, per-program and geometric-mean time
-# ratios (target <= 1.6), also with node's fixed cost (an empty module's run)
-# taken off, and each module's size beside the stripped executable's.
-# Programs the Wasm lane refuses (W110) are listed as refused.
-BENCH_WASM_RUNS ?= 3
+# to the native lane's executable (tools/bench_wasm.c): $(BENCH_WASM_RUNS)
+# alternating runs, median wall and CPU times, the medians of the pair-by-pair
+# wall and CPU ratios and their geometric means (target <= 1.6), the wall
+# ratio also with node's fixed cost (an empty module's run) taken off, and
+# each module's size beside the stripped executable's.  Programs the Wasm
+# lane refuses (W110) are listed as refused.
+BENCH_WASM_RUNS ?= 5
 BENCH_WASM      = $(BUILD)/bench_wasm
 
 $(BENCH_WASM): tools/bench_wasm.c tools/bench_lane.h tools/spawn_pipe.h $(LIBOBJS)

@@ -12,19 +12,24 @@
  * by emit_wasm into a private directory beside the embedded host
  * (host.mjs, run.mjs), run as `node run.mjs program.wasm` exactly as `run
  * --wasm` starts it ($SEMAPRAX_NODE, default node).  Both run N times,
- * alternating (a load change on a shared machine hits both alike), wall
- * clock from spawn to exit, best run of each kept; both must exit 0 and
- * print the same bytes on every run.
+ * alternating (a load change on a shared machine hits both alike), each
+ * run's wall clock from spawn to exit and its CPU time (user + system of
+ * the process and its threads: V8 compiles on background threads) kept;
+ * both must exit 0 and print the same bytes on every run.  A ratio is the
+ * median of the N pair-by-pair ratios (robust when the machine's speed
+ * drifts); the times shown are medians.
  *
- * Printed: a header with node's fixed cost (best of N runs of an empty
- * program's module: start-up, compiling the module and the runtime it
- * carries), then per program: native s, wasm s, ratio wasm/native, the
- * ratio with node's fixed cost taken off the wasm time, the module's size
- * and the size of the native executable after `strip` (both bytes), the
- * result line; the geometric means of both ratios (target for the first:
- * <= 1.6x).  A program the Wasm lane refuses (W110) is a `refused` row
- * with the first diagnostic line and its stripped native size; it is
- * counted and left out of the means, never hidden.
+ * Printed: a header with node's fixed cost (the median of N runs of an
+ * empty program's module: start-up, compiling the module and the runtime
+ * it carries), then per program: native and wasm wall seconds, the wall
+ * ratio wasm/native, the same with node's fixed wall cost taken off the
+ * wasm time, native and wasm CPU seconds and the CPU ratio, the module's
+ * size and the size of the native executable after `strip` (both bytes),
+ * the result line; the geometric means of the three ratios (target for
+ * the wall and CPU ratios: <= 1.6x; on a loaded machine the CPU ratio is
+ * the steadier figure).  A program the Wasm lane refuses (W110) is a
+ * `refused` row with the first diagnostic line and its stripped native
+ * size; it is counted and left out of the means, never hidden.
  *
  * Exit status: 0; 1 on a real error (a program that does not verify, a
  * native build the lane refuses, a compiler, node or strip that cannot be
@@ -51,7 +56,31 @@
 
 #define TARGET_RATIO 1.6
 
-static int runs = 3;
+static int runs = 5;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0, n) (sorted in place). */
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One checked run of argv (output against *ref, set by the first): its wall and CPU seconds. */
+static bool
+timed_run(const char *what, char *const *argv, Buf *ref, bool first, double *wall, double *cpu)
+{
+	*wall = 1e300;   /* lane_run_checked keeps the smaller: this run's */
+	*cpu = 1e300;
+	return lane_run_checked("bench_wasm", what, argv, wall, cpu, ref, first);
+}
 
 static bool
 write_file(const char *dir, const char *name, const void *data, size_t len)
@@ -194,9 +223,9 @@ stripped_size(const char *dir)
 	return n;
 }
 
-/* Node's fixed cost: best of `runs` runs of an empty program's module; < 0 on error. */
+/* Node's fixed cost: the medians of `runs` runs of an empty program's module (wall, *cpu); < 0 on error. */
 static double
-node_fixed_cost(void)
+node_fixed_cost(double *cpu_out)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096], path[4200];
@@ -205,7 +234,7 @@ node_fixed_cost(void)
 		return -1;
 	snprintf(path, sizeof path, "%s/empty.spx", dir);
 	static const char src[] = "module bench.empty;\n\n@id(\"bench.empty.main\")\nfn main() -> i64\n{\n    0\n}\n";
-	double best = -1;
+	double wall = -1;
 	Buf mod = {0}, ref = {0};
 	char why[512], wdir[4096];
 	if (write_file(dir, "empty.spx", src, sizeof src - 1) && build_wasm(path, &mod, why, sizeof why) == 1 &&
@@ -214,19 +243,23 @@ node_fixed_cost(void)
 		snprintf(runp, sizeof runp, "%s/run.mjs", wdir);
 		snprintf(progp, sizeof progp, "%s/program.wasm", wdir);
 		char *argv[] = { (char *)node_cmd(), runp, progp, NULL };
+		double *w = spx_xcalloc((size_t)runs, sizeof *w), *c = spx_xcalloc((size_t)runs, sizeof *c);
 		bool ok = true;
-		double cpu = 0;
 		for (int r = 0; r < runs && ok; r++)
-			ok = lane_run_checked("bench_wasm", "the empty module", argv, &best, &cpu, &ref, r == 0);
-		if (!ok)
-			best = -1;
+			ok = timed_run("the empty module", argv, &ref, r == 0, &w[r], &c[r]);
+		if (ok) {
+			wall = median(w, runs);
+			*cpu_out = median(c, runs);
+		}
+		free(w);
+		free(c);
 		remove_wasm_dir(wdir);
 	}
 	unlink(path);
 	rmdir(dir);
 	buf_free(&mod);
 	buf_free(&ref);
-	return best;
+	return wall;
 }
 
 typedef struct Means {
@@ -248,8 +281,8 @@ bench_one(const char *path, double fixed_s, Means *m)
 	int w = nsize < 0 ? -1 : build_wasm(path, &mod, why, sizeof why);
 	bool ok = w >= 0;
 	if (w == 0) {
-		printf("%-10.*s %10s %10s %8s %9s %9s %10s %10ld  refused: %s\n", nlen, base, "-", "-", "-", "-", "-", "-", nsize,
-		    why);
+		printf("%-10.*s %8s %8s %8s %9s %8s %8s %8s %8s %8ld  refused: %s\n", nlen, base, "-", "-", "-", "-", "-", "-", "-",
+		    "-", nsize, why);
 		m->refused++;
 	}
 	if (w == 1)
@@ -261,13 +294,22 @@ bench_one(const char *path, double fixed_s, Means *m)
 		snprintf(progp, sizeof progp, "%s/program.wasm", wdir);
 		char *nargv[] = { exe, NULL };
 		char *wargv[] = { (char *)node_cmd(), runp, progp, NULL };
-		double ns = 0, ws = 0, ncpu = 0, wcpu = 0;
+		/* per run: native wall, wasm wall, native CPU, wasm CPU; then the pair ratios */
+		double *t = spx_xcalloc((size_t)runs * 7, sizeof *t);
+		double *nw = t, *ww = t + runs, *nc = t + 2 * runs, *wc = t + 3 * runs;
+		double *rw = t + 4 * runs, *rr = t + 5 * runs, *rc = t + 6 * runs;
 		Buf nout = {0}, wout = {0};
 		char wname[4200];
 		snprintf(wname, sizeof wname, "%s (wasm)", path);
-		for (int r = 0; r < runs && ok; r++)
-			ok = lane_run_checked("bench_wasm", path, nargv, &ns, &ncpu, &nout, r == 0) &&
-			     lane_run_checked("bench_wasm", wname, wargv, &ws, &wcpu, &wout, r == 0);
+		for (int r = 0; r < runs && ok; r++) {
+			ok = timed_run(path, nargv, &nout, r == 0, &nw[r], &nc[r]) &&
+			     timed_run(wname, wargv, &wout, r == 0, &ww[r], &wc[r]);
+			if (ok) {
+				rw[r] = ww[r] / nw[r];
+				rr[r] = (ww[r] - fixed_s > 0 ? ww[r] - fixed_s : 0) / nw[r];
+				rc[r] = wc[r] / (nc[r] > 0 ? nc[r] : 1e-9);
+			}
+		}
 		if (ok && (nout.len != wout.len || memcmp(nout.data, wout.data, nout.len) != 0)) {
 			fprintf(stderr, "bench_wasm: %s: MISMATCH: native printed \"%.*s\", wasm printed \"%.*s\"\n", path,
 			    (int)strcspn(nout.data ? nout.data : "", "\n"), nout.data ? nout.data : "",
@@ -275,15 +317,16 @@ bench_one(const char *path, double fixed_s, Means *m)
 			ok = false;
 		}
 		if (ok) {
-			double ratio = ws / ns, run_ratio = (ws - fixed_s > 0 ? ws - fixed_s : 0) / ns;
-			double cpu_ratio = wcpu / (ncpu > 0 ? ncpu : 1e-9);
-			printf("%-10.*s %10.3f %10.3f %7.2fx %8.2fx %8.2fx %10zu %10ld  %.*s\n", nlen, base, ns, ws, ratio, run_ratio,
-			    cpu_ratio, mod.len, nsize, (int)strcspn(nout.data ? nout.data : "", "\n"), nout.data ? nout.data : "");
+			double ratio = median(rw, runs), run_ratio = median(rr, runs), cpu_ratio = median(rc, runs);
+			printf("%-10.*s %8.3f %8.3f %7.2fx %8.2fx %8.3f %8.3f %7.2fx %8zu %8ld  %.*s\n", nlen, base, median(nw, runs),
+			    median(ww, runs), ratio, run_ratio, median(nc, runs), median(wc, runs), cpu_ratio, mod.len, nsize,
+			    (int)strcspn(nout.data ? nout.data : "", "\n"), nout.data ? nout.data : "");
 			m->log_ratio += log(ratio);
 			m->log_run_ratio += log(run_ratio > 0 ? run_ratio : 1e-9);
 			m->log_cpu_ratio += log(cpu_ratio > 0 ? cpu_ratio : 1e-9);
 			m->n++;
 		}
+		free(t);
 		buf_free(&nout);
 		buf_free(&wout);
 	}
@@ -328,18 +371,18 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench_wasm: semaprax was built without clang/wasm-ld: the Wasm lane has no runtime (W102)\n");
 		return 1;
 	}
-	double fixed_s = node_fixed_cost();
+	double fixed_cpu = 0, fixed_s = node_fixed_cost(&fixed_cpu);
 	if (fixed_s < 0) {
 		fprintf(stderr, "bench_wasm: cannot run an empty module under `%s`\n", node_cmd());
 		return 1;
 	}
 	const char *cc = getenv("CC");
 	printf("wasm-lane benchmarks: %s/*.spx under `%s run.mjs` vs the native lane (CC=%s -std=c11 -O2 -ffp-contract=off), "
-	    "best of %d alternating runs\n", dir, node_cmd(), cc && *cc ? cc : "cc", runs);
-	printf("node's fixed cost (an empty program's module: start-up, compiling it and the %zu-byte runtime it carries): %.3f s\n",
-	    emitw_rt_wasm_len, fixed_s);
-	printf("%-10s %10s %10s %8s %9s %9s %10s %10s  %s\n", "program", "native_s", "wasm_s", "ratio", "ratio_run",
-	    "cpu_ratio", "wasm_B", "strip_B", "result");
+	    "%d alternating runs: median times, median pair-by-pair ratios\n", dir, node_cmd(), cc && *cc ? cc : "cc", runs);
+	printf("node's fixed cost (an empty program's module: start-up, compiling it and the %zu-byte runtime it carries): "
+	    "%.3f s wall, %.3f s CPU\n", emitw_rt_wasm_len, fixed_s, fixed_cpu);
+	printf("%-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s  %s\n", "program", "native_s", "wasm_s", "ratio", "ratio_run",
+	    "ncpu_s", "wcpu_s", "cpu_ratio", "wasm_B", "strip_B", "result");
 	bool ok = true;
 	Means m = {0};
 	for (size_t i = 0; i < progs.gl_pathc; i++) {
@@ -351,8 +394,8 @@ main(int argc, char **argv)
 		}
 	}
 	if (m.n > 0)
-		printf("%-10s %21s %7.2fx %8.2fx %8.2fx  (geomean over %d of %zu programs, %d refused by the Wasm lane; "
-		    "target <= %.1fx)\n", "geomean", "", exp(m.log_ratio / m.n), exp(m.log_run_ratio / m.n),
+		printf("%-10s %17s %7.2fx %8.2fx %17s %7.2fx  (geomean over %d of %zu programs, %d refused by the Wasm lane; "
+		    "target <= %.1fx)\n", "geomean", "", exp(m.log_ratio / m.n), exp(m.log_run_ratio / m.n), "",
 		    exp(m.log_cpu_ratio / m.n), m.n, progs.gl_pathc, m.refused, TARGET_RATIO);
 	else
 		printf("%-10s no ratio: the Wasm lane runs none of the %zu programs (%d refused)\n", "geomean", progs.gl_pathc,

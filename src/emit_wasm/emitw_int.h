@@ -216,6 +216,10 @@ void emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeI
 void emitw_mem_funcs(Emitw *W);
 /* emit.c: function wi's local declarations (W->ltypes) and code. */
 void emitw_func_finish(Emitw *W, int wi, const Buf *code);
+/* local p = fn(p, n * esz, m * esz) for fn imp_block_clone (n the capacity,
+ * m the length copied) or imp_block_grow (n the length, m the new
+ * capacity), failing as out of memory on 0; n and m are i32 locals. */
+void emitw_block_call(Emitw *W, uint32_t fn, uint32_t p, uint32_t n, uint32_t m, int esz);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);
@@ -227,6 +231,8 @@ void emitw_oom_check(Emitw *W);
 
 /* expr.c */
 bool emitw_expr(Emitw *W, const HirExpr *e);
+/* Pushes whether the i64 sum in local r of locals a and b overflowed (i32). */
+void emitw_add_overflows(Emitw *W, uint32_t a, uint32_t b, uint32_t r);
 /* Evaluates e for its effects only (a statement: nothing is left). */
 bool emitw_discard(Emitw *W, const HirExpr *e);
 /* Does t carry no value (a statement if/match/block: unit or no type)? */

@@ -92,6 +92,123 @@ div_checks(Emitw *W, bool div, uint32_t a, uint32_t b, bool sign, int64_t min)
 
 /* ---- arithmetic ---- */
 
+void
+emitw_add_overflows(Emitw *W, uint32_t a, uint32_t b, uint32_t r)
+{
+	/* the sum's sign differs from both operands': ((a ^ r) & (b ^ r)) < 0 */
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I64_XOR);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I64_XOR);
+	emitw_op(W, OP_I64_AND);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_LT_S);
+}
+
+/* Pushes clz(x ^ (x >> 63)) (sign) or clz(x) of local x, as an i64. */
+static void
+lead_bits(Emitw *W, uint32_t x, bool sign)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, x);
+	if (sign) {
+		emitw_op_u32(W, OP_LOCAL_GET, x);
+		emitw_i64c(W, 63);
+		emitw_op(W, OP_I64_SHR_S);
+		emitw_op(W, OP_I64_XOR);
+	}
+	emitw_op(W, OP_I64_CLZ);
+}
+
+/* Fails with code when local a compares to k by cmp (an i64 comparison). */
+static void
+fail_if(Emitw *W, uint32_t a, uint8_t cmp, int64_t k, int code)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_i64c(W, k);
+	emitw_op(W, cmp);
+	arith_fail(W, code);
+}
+
+/*
+ * i64 (sign) or usize a op c, c a literal: the checks are comparisons of a
+ * with bounds computed here (what a C compiler makes of a constant
+ * operand), and a division by a constant other than 0 and (signed) -1
+ * needs none (V8 turns it into a multiplication).  False when c is one
+ * of those two divisors: the caller takes the general path.
+ */
+static bool
+arith64_const(Emitw *W, BinaryOp op, bool sign, uint32_t a, int64_t c)
+{
+	uint64_t uc = (uint64_t)c;
+	switch (op) {
+	case BIN_ADD: case BIN_SUB: {
+		bool add = op == BIN_ADD;
+		if (sign && c != 0 && (add == (c > 0)))   /* a + c, c > 0 / a - c, c < 0: above MAX - |c| */
+			fail_if(W, a, OP_I64_GT_S, add ? INT64_MAX - c : INT64_MAX + c, add ? RT_ARITH_ADD : RT_ARITH_SUB);
+		else if (sign && c != 0)                  /* below MIN + |c| */
+			fail_if(W, a, OP_I64_LT_S, add ? INT64_MIN - c : INT64_MIN + c, add ? RT_ARITH_ADD : RT_ARITH_SUB);
+		else if (!sign && c != 0)
+			fail_if(W, a, add ? OP_I64_GT_U : OP_I64_LT_U, add ? (int64_t)(UINT64_MAX - uc) : c,
+				add ? RT_ARITH_ADD : RT_ARITH_SUB);
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_i64c(W, c);
+		emitw_op(W, add ? OP_I64_ADD : OP_I64_SUB);
+		return true;
+	}
+	case BIN_MUL:
+		if (c == 0 || c == 1) {
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			if (c == 0) {
+				emitw_op(W, OP_DROP);
+				emitw_i64c(W, 0);
+			}
+			return true;
+		}
+		if (!sign) {
+			fail_if(W, a, OP_I64_GT_U, (int64_t)(UINT64_MAX / uc), RT_ARITH_MUL);
+		} else if (c == -1) {
+			fail_if(W, a, OP_I64_EQ, INT64_MIN, RT_ARITH_MUL);
+		} else {
+			/* a * c fits iff a is in [lo, hi] (C's truncating division), one unsigned comparison */
+			int64_t lo = c > 0 ? INT64_MIN / c : INT64_MAX / c, hi = c > 0 ? INT64_MAX / c : INT64_MIN / c;
+			emitw_op_u32(W, OP_LOCAL_GET, a);
+			emitw_i64c(W, lo);
+			emitw_op(W, OP_I64_SUB);
+			emitw_i64c(W, (int64_t)((uint64_t)hi - (uint64_t)lo));
+			emitw_op(W, OP_I64_GT_U);
+			arith_fail(W, RT_ARITH_MUL);
+		}
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_i64c(W, c);
+		emitw_op(W, OP_I64_MUL);
+		return true;
+	default:   /* DIV, REM */
+		if (c == 0 || (sign && c == -1))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_i64c(W, c);
+		emitw_op(W, op == BIN_DIV ? (sign ? OP_I64_DIV_S : OP_I64_DIV_U) : (sign ? OP_I64_REM_S : OP_I64_REM_U));
+		return true;
+	}
+}
+
+/* i64 (sign) or usize c - b, c a literal, b a local. */
+static void
+const_sub64(Emitw *W, bool sign, int64_t c, uint32_t b)
+{
+	if (!sign && c != -1)                  /* c - b < 0 iff b > c */
+		fail_if(W, b, OP_I64_GT_U, c, RT_ARITH_SUB);
+	else if (sign && c >= 0)               /* c - b > MAX iff b < c - MAX */
+		fail_if(W, b, OP_I64_LT_S, c - INT64_MAX, RT_ARITH_SUB);
+	else if (sign && c != -1)              /* c - b < MIN iff b > c - MIN (c < 0: no overflow here) */
+		fail_if(W, b, OP_I64_GT_S, (int64_t)((uint64_t)c + ((uint64_t)1 << 63)), RT_ARITH_SUB);
+	emitw_i64c(W, c);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op(W, OP_I64_SUB);
+}
+
 /* i64 a op b (locals a, b) for i64 (sign) or usize (!sign); leaves the result. */
 static void
 arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
@@ -103,12 +220,14 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, op == BIN_ADD ? OP_I64_ADD : OP_I64_SUB);
 		emitw_op_u32(W, OP_LOCAL_SET, r);
-		if (sign) {
-			/* add: ((a ^ r) & (b ^ r)) < 0; sub: ((a ^ b) & (a ^ r)) < 0 */
+		if (sign && op == BIN_ADD) {
+			emitw_add_overflows(W, a, b, r);
+		} else if (sign) {
+			/* ((a ^ b) & (a ^ r)) < 0 */
 			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? r : b);
+			emitw_op_u32(W, OP_LOCAL_GET, b);
 			emitw_op(W, OP_I64_XOR);
-			emitw_op_u32(W, OP_LOCAL_GET, op == BIN_ADD ? b : a);
+			emitw_op_u32(W, OP_LOCAL_GET, a);
 			emitw_op_u32(W, OP_LOCAL_GET, r);
 			emitw_op(W, OP_I64_XOR);
 			emitw_op(W, OP_I64_AND);
@@ -131,7 +250,19 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op(W, OP_I64_MUL);
 		emitw_op_u32(W, OP_LOCAL_SET, r);
-		/* a == 0: fine; a == -1 (signed): overflow iff b == MIN; else r / a != b */
+		/*
+		 * The fast path: a product of operands with na and nb significant
+		 * bits has at most na + nb, so it fits when (signed) the leading
+		 * sign-copy counts clz(x ^ x >> 63) sum to >= 66, (unsigned) the
+		 * leading zero counts to >= 64.  Only the rest divides: a == 0:
+		 * fine; a == -1 (signed): overflow iff b == MIN; else r / a != b.
+		 */
+		lead_bits(W, a, sign);
+		lead_bits(W, b, sign);
+		emitw_op(W, OP_I64_ADD);
+		emitw_i64c(W, sign ? 66 : 64);
+		emitw_op(W, OP_I64_LT_U);
+		emitw_open(W, OP_IF, NULL, 0);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op(W, OP_I64_EQZ);
 		emitw_open(W, OP_IF, VT_I32, 1);
@@ -156,6 +287,7 @@ arith64(Emitw *W, BinaryOp op, bool sign, uint32_t a, uint32_t b)
 			emitw_end(W);
 		emitw_end(W);
 		arith_fail(W, RT_ARITH_MUL);
+		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		return;
 	default: {   /* DIV, REM */
@@ -214,25 +346,69 @@ arith(Emitw *W, const HirExpr *e)
 		emitw_op(W, (k == TY_F64 ? f64ops : f32ops)[op - BIN_ADD]);
 		return true;
 	}
-	if (k != TY_I64 && k != TY_USIZE && k != TY_I32 && k != TY_U8) {
+	if (k != TY_I32 && k != TY_U8) {
 		emitw_refuse(W, e->span, "the Wasm lane does not support `%s` on `%s` yet", ast_binary_spelling(op),
 			     sema_type_name(W->S, emitw_ty(W, e->type)));
 		return false;
 	}
-	bool wide = k == TY_I64 || k == TY_USIZE;
+	/* (i64 and usize: arith_wide) */
 	uint32_t a = emitw_locals(W, VT_I64, 1), b = emitw_locals(W, VT_I64, 1);
-	if (!wide) {
-		uint8_t ext = k == TY_I32 ? OP_I64_EXTEND_I32_S : OP_I64_EXTEND_I32_U;
-		emitw_op(W, ext);
-		emitw_op_u32(W, OP_LOCAL_SET, b);
-		emitw_op(W, ext);
-		emitw_op_u32(W, OP_LOCAL_SET, a);
-		arith_narrow(W, op, k == TY_I32, a, b);
-	} else {
-		emitw_op_u32(W, OP_LOCAL_SET, b);
-		emitw_op_u32(W, OP_LOCAL_SET, a);
-		arith64(W, op, k == TY_I64, a, b);
+	uint8_t ext = k == TY_I32 ? OP_I64_EXTEND_I32_S : OP_I64_EXTEND_I32_U;
+	emitw_op(W, ext);
+	emitw_op_u32(W, OP_LOCAL_SET, b);
+	emitw_op(W, ext);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	arith_narrow(W, op, k == TY_I32, a, b);
+	return true;
+}
+
+/* The i64 bits of an integer literal (or, signed, a negated one), when e is one. */
+static bool
+int_const(const HirExpr *e, bool sign, int64_t *v)
+{
+	bool neg = false;
+	if (sign && e->kind == HIR_UNARY && e->u.un.op == UN_NEG) {
+		neg = true;
+		e = e->u.un.x;
 	}
+	if (e->kind != HIR_INT)
+		return false;
+	uint64_t m = e->u.lit.negative ? 0 - e->u.lit.i : e->u.lit.i;
+	if (neg && m == (uint64_t)1 << 63)
+		return false;   /* -MIN: the negation's own failure */
+	*v = (int64_t)(neg ? 0 - m : m);
+	return true;
+}
+
+/* i64 (sign) or usize l op r: a literal operand stays a constant (arith64_const). */
+static bool
+arith_wide(Emitw *W, const HirExpr *e, bool sign)
+{
+	BinaryOp op = e->u.bin.op;
+	const HirExpr *l = e->u.bin.l, *r = e->u.bin.r;
+	int64_t c;
+	bool rc = int_const(r, sign, &c), lc = !rc && op != BIN_DIV && op != BIN_REM && int_const(l, sign, &c);
+	if (rc || lc) {
+		if (!emitw_lend(W, rc ? l : r))
+			return false;
+		uint32_t a = emitw_locals(W, VT_I64, 1);
+		emitw_op_u32(W, OP_LOCAL_SET, a);
+		if (lc && op == BIN_SUB)
+			const_sub64(W, sign, c, a);
+		else if (!arith64_const(W, op, sign, a, c)) {   /* a divisor of 0 or -1 */
+			uint32_t b = emitw_locals(W, VT_I64, 1);
+			emitw_i64c(W, c);
+			emitw_op_u32(W, OP_LOCAL_SET, b);
+			arith64(W, op, sign, a, b);
+		}
+		return true;
+	}
+	if (!emitw_lend(W, l) || !emitw_lend(W, r))
+		return false;
+	uint32_t a = emitw_locals(W, VT_I64, 1), b = emitw_locals(W, VT_I64, 1);
+	emitw_op_u32(W, OP_LOCAL_SET, b);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	arith64(W, op, sign, a, b);
 	return true;
 }
 
@@ -305,6 +481,8 @@ binary(Emitw *W, const HirExpr *e)
 			     sema_type_name(W->S, emitw_ty(W, e->u.bin.l->type)));
 		return false;
 	}
+	if (op >= BIN_ADD && op <= BIN_REM && (lk == TY_I64 || lk == TY_USIZE))
+		return arith_wide(W, e, lk == TY_I64);
 	if (!emitw_lend(W, e->u.bin.l) || !emitw_lend(W, e->u.bin.r))
 		return false;
 	return op >= BIN_EQ && op <= BIN_GE ? compare(W, e) : arith(W, e);
@@ -313,6 +491,23 @@ binary(Emitw *W, const HirExpr *e)
 static bool
 unary(Emitw *W, const HirExpr *e)
 {
+	TyKind xk = kind_of(W, emitw_ty(W, e->type));
+	int64_t c;
+	if (e->u.un.op == UN_NEG && e->u.un.x->kind == HIR_FLOAT && (xk == TY_F64 || xk == TY_F32)) {
+		/* a negative float literal is one constant (V8 11.3 does not fold f64.neg of one) */
+		if (xk == TY_F32) {
+			emitw_op(W, OP_F32_CONST);
+			wasm_f32(W->c, -(float)e->u.un.x->u.lit.f);
+		} else {
+			emitw_op(W, OP_F64_CONST);
+			wasm_f64(W->c, -e->u.un.x->u.lit.f);
+		}
+		return true;
+	}
+	if (xk == TY_I64 && int_const(e, true, &c)) {   /* -literal, never -MIN */
+		emitw_i64c(W, c);
+		return true;
+	}
 	if (!emitw_expr(W, e->u.un.x))
 		return false;
 	if (e->u.un.op == UN_NOT) {

@@ -224,22 +224,14 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		load_copy(W, v, V);
 		emitw_elem_store(W, a, V);
 	} else if (id == BI_map_add) {
-		/* checked i64 addition: ((x ^ r) & (n ^ r)) < 0 overflows */
+		/* checked i64 addition (expr.c's test), failing in the map's domain */
 		uint32_t a = entry(W, m + 1, at, V), x = emitw_locals(W, VT_I64, 1), r = emitw_locals(W, VT_I64, 1);
 		emitw_elem_load(W, a, V);
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_op_u32(W, OP_LOCAL_GET, v);
 		emitw_op(W, OP_I64_ADD);
 		emitw_op_u32(W, OP_LOCAL_SET, r);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_op(W, OP_I64_XOR);
-		emitw_op_u32(W, OP_LOCAL_GET, v);
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_op(W, OP_I64_XOR);
-		emitw_op(W, OP_I64_AND);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
+		emitw_add_overflows(W, x, v, r);
 		fail_if(W, dom, RT_MAP_OVERFLOW);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		emitw_elem_store(W, a, V);

@@ -421,10 +421,15 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 			}
 			continue;
 		}
+		/* a moved-out value is 0: nothing to do, and V8 folds the test away
+		 * after a move (`v = vec_set(v, …)` calls no rt_free) */
+		emitw_op_u32(W, OP_LOCAL_GET, at);
+		emitw_open(W, OP_IF, NULL, 0);
 		if (hp[k].kind != TY_STRING)
 			emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op_u32(W, OP_CALL, W->imp_free);
+		emitw_end(W);
 		emitw_i32c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_SET, at);
 		if (hp[k].kind != TY_STRING) {
@@ -463,21 +468,26 @@ own_string(Emitw *W, uint32_t p, uint32_t n)
 	emitw_op_u32(W, OP_LOCAL_SET, p);
 }
 
+void
+emitw_block_call(Emitw *W, uint32_t fn, uint32_t p, uint32_t n, uint32_t m, int esz)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_i32c(W, esz);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_LOCAL_GET, m);
+	emitw_i32c(W, esz);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_CALL, fn);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+}
+
 /* A copy of the storage of the Vec (p, len, cap) in locals, into p; then its elements cloned. */
 void
 emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem)
 {
-	int esz = emitw_elem_size(W, elem);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_op_u32(W, OP_LOCAL_GET, cap);
-	emitw_i32c(W, esz);
-	emitw_op(W, OP_I32_MUL);
-	emitw_op_u32(W, OP_LOCAL_GET, len);
-	emitw_i32c(W, esz);
-	emitw_op(W, OP_I32_MUL);
-	emitw_op_u32(W, OP_CALL, W->imp_block_clone);
-	emitw_oom_check(W);
-	emitw_op_u32(W, OP_LOCAL_SET, p);
+	emitw_block_call(W, W->imp_block_clone, p, cap, len, emitw_elem_size(W, elem));
 	if (emitw_has_heap(W, elem))
 		each_elem(W, p, len, elem, clone_mem);
 }

@@ -234,16 +234,7 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, cap);
 		emitw_op(W, OP_I32_GT_U);
 		emitw_open(W, OP_IF, NULL, 0);
-		emitw_op_u32(W, OP_LOCAL_GET, p);
-		emitw_op_u32(W, OP_LOCAL_GET, len);
-		emitw_i32c(W, esz);
-		emitw_op(W, OP_I32_MUL);
-		emitw_op_u32(W, OP_LOCAL_GET, want);
-		emitw_i32c(W, esz);
-		emitw_op(W, OP_I32_MUL);
-		emitw_op_u32(W, OP_CALL, W->imp_block_grow);
-		emitw_oom_check(W);
-		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_block_call(W, W->imp_block_grow, p, len, want, esz);
 		emitw_op_u32(W, OP_LOCAL_GET, want);
 		emitw_op_u32(W, OP_LOCAL_SET, cap);
 		emitw_end(W);

@@ -41,6 +41,8 @@ enum {
 	OP_I32_WRAP_I64 = 0xa7, OP_I64_TRUNC_F64_S = 0xb0, OP_I64_EXTEND_I32_S = 0xac, OP_I64_EXTEND_I32_U = 0xad,
 	OP_F64_CONVERT_I64_S = 0xb9, OP_F64_PROMOTE_F32 = 0xbb, OP_I32_REINTERPRET_F32 = 0xbc, OP_I64_REINTERPRET_F64 = 0xbd,
 	OP_F32_REINTERPRET_I32 = 0xbe, OP_F64_REINTERPRET_I64 = 0xbf,
+	/* checked multiplication's fast path (expr.c) */
+	OP_I64_CLZ = 0x79, OP_I64_OR = 0x84, OP_I64_SHR_S = 0x87,
 };
 
 #define WASM_BLOCK_EMPTY (-64)   /* the block type 0x40 */

@@ -196,6 +196,12 @@ rt_block_grow(void *p, size_t used, size_t cap)
 	return q;
 }
 
+#if defined(__GNUC__)
+#define HEAP_INLINE static inline __attribute__((always_inline))
+#else
+#define HEAP_INLINE static inline
+#endif
+
 /* Element i's order key against element j's (the Wasm lane's 8-byte slots). */
 static int
 heap_slot_cmp(const uint8_t *a, const uint8_t *b, int kind)
@@ -234,13 +240,11 @@ heap_slot_cmp(const uint8_t *a, const uint8_t *b, int kind)
 	return x < y ? -1 : x > y;
 }
 
-RT_API void
-rt_sort_slots(void *p, size_t n, size_t esz, int kind)
+/* Insertion sort of v[0, n) (stable), one element at a time through a 16-byte buffer. */
+HEAP_INLINE void
+heap_insertion_sort(uint8_t *v, size_t n, size_t esz, int kind)
 {
-	/* insertion sort (stable; n <= RT_LIMIT_VEC_CAPACITY), one element at a time through a 16-byte buffer */
-	uint8_t *v = p, tmp[16];
-	if (esz > sizeof tmp)
-		return;
+	uint8_t tmp[16];
 	for (size_t i = 1; i < n; i++) {
 		memcpy(tmp, v + i * esz, esz);
 		size_t j = i;
@@ -250,6 +254,70 @@ rt_sort_slots(void *p, size_t n, size_t esz, int kind)
 		}
 		memcpy(v + j * esz, tmp, esz);
 	}
+}
+
+#define HEAP_SORT_RUN 16u   /* elements sorted by insertion before the merges */
+
+/*
+ * Stable bottom-up merge sort of v[0, n) through scratch (n * esz bytes):
+ * runs of HEAP_SORT_RUN by insertion, then merges between v and scratch,
+ * ending in v.  Always inlined, so rt_sort_slots' calls with a constant
+ * esz and kind get loops of their own (an 8-byte slot is one load and one
+ * store, not a call of memcpy).
+ */
+HEAP_INLINE void
+heap_merge_sort(uint8_t *v, uint8_t *scratch, size_t n, size_t esz, int kind)
+{
+	for (size_t i = 0; i < n; i += HEAP_SORT_RUN)
+		heap_insertion_sort(v + i * esz, n - i < HEAP_SORT_RUN ? n - i : HEAP_SORT_RUN, esz, kind);
+	uint8_t *from = v, *to = scratch;
+	for (size_t w = HEAP_SORT_RUN; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) {
+				/* the left element on ties: stable */
+				if (heap_slot_cmp(from + j * esz, from + i * esz, kind) < 0)
+					memcpy(to + k++ * esz, from + j++ * esz, esz);
+				else
+					memcpy(to + k++ * esz, from + i++ * esz, esz);
+			}
+			if (i < mid)
+				memcpy(to + k * esz, from + i * esz, (mid - i) * esz);
+			else if (j < hi)
+				memcpy(to + k * esz, from + j * esz, (hi - j) * esz);
+		}
+		uint8_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * esz);
+}
+
+RT_API void
+rt_sort_slots(void *p, size_t n, size_t esz, int kind)
+{
+	/*
+	 * n <= RT_LIMIT_VEC_CAPACITY, so n * esz cannot overflow.  When the
+	 * scratch block cannot be allocated the whole vector is sorted by
+	 * insertion: the same order, more slowly.  Equal keys are equal
+	 * values in every kind (the float kinds order by total-order key,
+	 * i.e. bits), so stability is not observable; it is kept anyway.
+	 */
+	uint8_t *v = p;
+	if (esz > 16 || n < 2)
+		return;
+	uint8_t *scratch = n > HEAP_SORT_RUN ? rt_alloc(n * esz) : NULL;
+	if (!scratch)
+		heap_insertion_sort(v, n, esz, kind);
+	else if (esz == 8 && kind == RT_SORT_SIGNED)
+		heap_merge_sort(v, scratch, n, 8, RT_SORT_SIGNED);
+	else if (esz == 8 && kind == RT_SORT_UNSIGNED)
+		heap_merge_sort(v, scratch, n, 8, RT_SORT_UNSIGNED);
+	else
+		heap_merge_sort(v, scratch, n, esz, kind);
+	rt_free(scratch);
 }
 
 static int
