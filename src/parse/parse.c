@@ -281,8 +281,8 @@ parse_strlit(Parser *p, const char *what)
 	StrLit s = { "", 0, parse_peek(p)->span };
 	if (parse_at(p, TOK_STRING)) {
 		Token *t = parse_advance(p);
-		s.s = t->v.s;
-		s.len = lex_str_len(t);
+		s.s = lex_str(p->toks, t);
+		s.len = lex_str_len(p->toks, t);
 		s.span = t->span;
 		return s;
 	}
