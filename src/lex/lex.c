@@ -6,13 +6,18 @@
  * that depend on a preceding minus (the signed-minimum rule) are the
  * parser's.  After an error the lexer emits TOK_ERROR and continues.
  */
+/* MADV_NOHUGEPAGE is outside POSIX 2008's headers. */
+#define _DEFAULT_SOURCE
+
 #include "lex.h"
 
+#include <sys/mman.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../support/buf.h"
 #include "../support/utf8.h"
@@ -31,7 +36,10 @@ typedef struct Lexer {
 	DiagSink *diags;
 	/* Sized once by the bound ntoks <= len + 1 (every token but EOF consumes a
 	 * byte), so it never moves; spx_big_alloc keeps unwritten pages free. */
+	/* items is 16 bytes into the block (lex_vals' address goes there) */
 	struct { Token *items; int len; size_t cap; bool mapped; } toks;
+	/* Sized the same way (a value per token at most), beside the tokens. */
+	struct { LexVal *items; uint32_t len; size_t cap; bool mapped; } vals;
 	VEC(Comment) comments;
 	bool had_error;
 	bool nl;                 /* a line break since the previous token's start (or no token yet) */
@@ -54,18 +62,47 @@ lex_error(Lexer *L, DiagCode code, size_t start, size_t end, const char *msg)
 	return diag_report(L->diags, code, &s, "%s", msg);
 }
 
+#define TOK_HEAD 16   /* bytes in front of toks[0]: the value array's address */
+
+static size_t
+toks_bytes(size_t cap)
+{
+	return TOK_HEAD + sizeof(Token) * cap;
+}
+
 /* Moves the tokens to a block twice as large (only if the bound was wrong). */
 static void
 grow_toks(Lexer *L)
 {
 	bool mapped;
 	size_t cap = L->toks.cap * 2 + 16;
-	Token *items = spx_big_alloc(sizeof(Token) * cap, &mapped);
+	char *block = spx_big_alloc(toks_bytes(cap), &mapped);
+	Token *items = (Token *)(block + TOK_HEAD);
 	memcpy(items, L->toks.items, sizeof(Token) * (size_t)L->toks.len);
-	spx_big_free(L->toks.items, sizeof(Token) * L->toks.cap, L->toks.mapped);
+	spx_big_free((char *)L->toks.items - TOK_HEAD, toks_bytes(L->toks.cap), L->toks.mapped);
 	L->toks.items = items;
 	L->toks.cap = cap;
 	L->toks.mapped = mapped;
+}
+
+/* Stores a token's value; returns its index (Token.v). */
+static uint32_t
+push_val(Lexer *L, LexVal v)
+{
+	if (L->vals.len == L->vals.cap) {
+		bool mapped;
+		size_t cap = L->vals.cap * 2 + 16;
+		LexVal *items = spx_big_alloc(sizeof(LexVal) * cap, &mapped);
+		if (L->vals.len)
+			memcpy(items, L->vals.items, sizeof(LexVal) * L->vals.len);
+		if (L->vals.items)
+			spx_big_free(L->vals.items, sizeof(LexVal) * L->vals.cap, L->vals.mapped);
+		L->vals.items = items;
+		L->vals.cap = cap;
+		L->vals.mapped = mapped;
+	}
+	L->vals.items[L->vals.len] = v;
+	return L->vals.len++;
 }
 
 /* Pushes a token spanning src[start, end). */
@@ -86,7 +123,7 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	t->line_first = L->nl;
 	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
 	    memchr(L->src + start, '\n', end - start) != NULL;
-	t->v.u = 0;
+	t->v = 0;
 	return t;
 }
 
@@ -251,8 +288,10 @@ lex_number(Lexer *L)
 			return;
 		}
 		Token *t = push_tok(L, TOK_FLOAT, start, L->pos);
+		LexVal lv;
+		lv.f = v;
 		t->suffix = (uint8_t)s;
-		t->v.f = v;
+		t->v = push_val(L, lv);
 		return;
 	}
 
@@ -281,7 +320,9 @@ lex_number(Lexer *L)
 	Token *t = push_tok(L, TOK_INT, start, L->pos);
 	t->suffix = (uint8_t)s;
 	t->overflow = overflow;
-	t->v.u = mag;
+	LexVal lv;
+	lv.u = mag;
+	t->v = push_val(L, lv);
 }
 
 /* ---- char and string literals --------------------------------------------- */
@@ -450,7 +491,7 @@ lex_char(Lexer *L)
 		return;
 	}
 	Token *t = push_tok(L, TOK_CHAR, start, L->pos);
-	t->v.ch = cp;
+	t->v = cp;
 }
 
 static void
@@ -471,7 +512,9 @@ lex_string(Lexer *L)
 		p[sizeof n + n] = '\0';
 		L->pos = plain + 1;
 		Token *t = push_tok(L, TOK_STRING, start, L->pos);
-		t->v.s = p + sizeof n;
+		LexVal lv;
+		lv.s = p + sizeof n;
+		t->v = push_val(L, lv);
 		return;
 	}
 	Buf b = {0};
@@ -547,7 +590,9 @@ lex_string(Lexer *L)
 	if (b.len)
 		memcpy(p + sizeof n, b.data, b.len);
 	p[sizeof n + b.len] = '\0';
-	t->v.s = p + sizeof n;
+	LexVal lv;
+	lv.s = p + sizeof n;
+	t->v = push_val(L, lv);
 	buf_free(&b);
 }
 
@@ -647,12 +692,24 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.diags = diags;
 	L.nl = true;
 	L.toks.cap = len + 2;
-	L.toks.items = spx_big_reserve(sizeof(Token) * L.toks.cap, &L.toks.mapped);
-	if (!L.toks.items) {
+	char *block = spx_big_reserve(toks_bytes(L.toks.cap), &L.toks.mapped);
+	if (!block) {
 		/* No room for the bound: about one token per 4 bytes, grown on demand. */
 		L.toks.cap = len / 4 + 16;
-		L.toks.items = spx_big_alloc(sizeof(Token) * L.toks.cap, &L.toks.mapped);
+		block = spx_big_alloc(toks_bytes(L.toks.cap), &L.toks.mapped);
 	}
+	L.toks.items = (Token *)(block + TOK_HEAD);
+	/* values: at most one per token, so the same bound (untouched pages
+	 * of a mapping cost nothing); else grown from a small start */
+	L.vals.cap = len + 2;
+	L.vals.items = spx_big_reserve(sizeof(LexVal) * L.vals.cap, &L.vals.mapped);
+	if (!L.vals.items)
+		L.vals.cap = 0;
+#ifdef MADV_NOHUGEPAGE
+	/* a few hundred KB fill the first of its 2 MiB units: small pages */
+	else if (L.vals.mapped)
+		madvise(L.vals.items, sizeof(LexVal) * L.vals.cap, MADV_NOHUGEPAGE);
+#endif
 
 	size_t bad = utf8_validate((const unsigned char *)src, len);
 	if (bad < len) {
@@ -739,6 +796,26 @@ done:
 	out->toks = L.toks.items;
 	out->toks_cap = L.toks.cap;
 	out->toks_mapped = L.toks.mapped;
+	if (!L.vals.items) {   /* (a valueless token array still names one) */
+		LexVal none;
+		none.u = 0;
+		push_val(&L, none);
+	}
+	memcpy((char *)L.toks.items - TOK_HEAD, &L.vals.items, sizeof L.vals.items);
+	if (L.toks.mapped) {
+		/* The last 2 MiB unit the tokens reached is a huge page, resident
+		 * whole: give back what lies past the last token (it splits). */
+		size_t page = (size_t)sysconf(_SC_PAGESIZE), unit = (size_t)2 << 20;
+		size_t used = (toks_bytes((size_t)L.toks.len) + page - 1) / page * page;
+		size_t end = (used + unit - 1) / unit * unit;
+		if (end > toks_bytes(L.toks.cap))
+			end = toks_bytes(L.toks.cap);
+		if (end > used)
+			spx_big_release((char *)L.toks.items - TOK_HEAD, used, end, true);
+	}
+	out->vals = L.vals.items;
+	out->vals_cap = L.vals.cap;
+	out->vals_mapped = L.vals.mapped;
 	out->ncomments = L.comments.len;
 	out->comments = L.comments.items;
 	arena_own(arena, L.comments.items);
@@ -752,7 +829,20 @@ lex_release_before(LexResult *lx, int tok)
 	 * still held at the end of the parse (the peak) is at most that much */
 	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)256 << 10) / sizeof(Token)))
 		return;
-	spx_big_release(lx->toks, sizeof(Token) * (size_t)lx->toks_released, sizeof(Token) * (size_t)tok, true);
+	/* the values of those tokens: up to the last one's (values are in token order) */
+	for (int i = tok - 1; i >= lx->toks_released; i--) {
+		TokKind k = (TokKind)lx->toks[i].kind;
+		if (k == TOK_INT || k == TOK_FLOAT || k == TOK_STRING) {
+			uint32_t dead = lx->toks[i].v + 1;
+			if (lx->vals_mapped)
+				spx_big_release(lx->vals, sizeof(LexVal) * lx->vals_released, sizeof(LexVal) * dead, true);
+			lx->vals_released = dead;
+			break;
+		}
+	}
+	/* (the block's first page stays: it holds lex_vals' address) */
+	size_t from = TOK_HEAD + sizeof(Token) * (size_t)lx->toks_released, page = (size_t)sysconf(_SC_PAGESIZE);
+	spx_big_release((char *)lx->toks - TOK_HEAD, from < page ? page : from, TOK_HEAD + sizeof(Token) * (size_t)tok, true);
 	lx->toks_released = tok;
 }
 
@@ -760,7 +850,10 @@ void
 lex_free(LexResult *lx)
 {
 	if (lx->toks)
-		spx_big_free(lx->toks, sizeof(Token) * lx->toks_cap, lx->toks_mapped);
+		spx_big_free((char *)lx->toks - TOK_HEAD, toks_bytes(lx->toks_cap), lx->toks_mapped);
+	if (lx->vals)
+		spx_big_free(lx->vals, sizeof(LexVal) * lx->vals_cap, lx->vals_mapped);
+	lx->vals = NULL;
 	lx->toks = NULL;
 	lx->ntoks = 0;
 	lx->toks_cap = 0;

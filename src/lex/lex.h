@@ -35,10 +35,18 @@ typedef enum NumSuffix {
 	SUF_F64,
 } NumSuffix;
 
+/* A token's value (INT, FLOAT, STRING), in LexResult.vals by token order. */
+typedef union LexVal {
+	uint64_t u;      /* INT magnitude */
+	double f;        /* FLOAT value (f32 values are exact floats) */
+	const char *s;   /* STRING decoded bytes, arena-owned, NUL-terminated */
+} LexVal;
+
 /*
- * 20 bytes: a large file has hundreds of thousands of tokens, so the span
- * holds byte offsets only (common.h), the value union is packed to 4-byte
- * alignment and a string's length lives in front of its bytes (lex_str_len).
+ * 16 bytes: a large file has hundreds of thousands of tokens, so the span
+ * holds byte offsets only (common.h) and a value lives beside the tokens
+ * (v indexes LexResult.vals; most tokens have none).  Read values with the
+ * accessors below, given the token array (lex_source's toks).
  */
 typedef struct Token {
 	uint8_t kind;        /* TokKind */
@@ -46,20 +54,44 @@ typedef struct Token {
 	uint8_t overflow;    /* INT: magnitude does not fit u64 */
 	uint8_t line_first;  /* first token on its line (a line break since the previous token's start) */
 	Span span;
-	union __attribute__((packed, aligned(4))) {
-		uint64_t u;      /* INT magnitude */
-		double f;        /* FLOAT value (f32 values are exact floats) */
-		uint32_t ch;     /* CHAR scalar */
-		const char *s;   /* STRING decoded bytes, arena-owned, NUL-terminated */
-	} v;
+	uint32_t v;          /* CHAR: the scalar; INT, FLOAT, STRING: index in vals */
 } Token;
 
-/* The decoded length of a STRING token's bytes (they may contain NULs). */
+/* The value array of a token array from lex_source: its address is kept
+ * in the 16 bytes in front of toks[0], so holding toks is enough. */
+static inline const LexVal *
+lex_vals(const Token *toks)
+{
+	const LexVal *v;
+	memcpy(&v, (const char *)toks - 16, sizeof v);
+	return v;
+}
+
+static inline uint64_t
+lex_int(const Token *toks, const Token *t)
+{
+	return lex_vals(toks)[t->v].u;
+}
+
+static inline double
+lex_float(const Token *toks, const Token *t)
+{
+	return lex_vals(toks)[t->v].f;
+}
+
+static inline const char *
+lex_str(const Token *toks, const Token *t)
+{
+	return lex_vals(toks)[t->v].s;
+}
+
+/* The decoded length of a STRING token's bytes (they may contain NULs):
+ * stored in front of them. */
 static inline uint32_t
-lex_str_len(const Token *t)
+lex_str_len(const Token *toks, const Token *t)
 {
 	uint32_t n;
-	memcpy(&n, t->v.s - sizeof n, sizeof n);
+	memcpy(&n, lex_str(toks, t) - sizeof n, sizeof n);
 	return n;
 }
 
@@ -77,6 +109,10 @@ typedef struct LexResult {
 	size_t toks_cap;     /* allocated tokens */
 	bool toks_mapped;    /* toks is an anonymous mapping, not a heap block */
 	int toks_released;   /* lex_release_before: tokens below this index are gone */
+	LexVal *vals;        /* owned with toks (lex_vals(toks)) */
+	size_t vals_cap;
+	bool vals_mapped;
+	uint32_t vals_released;
 	Comment *comments;
 	int ncomments;
 	bool had_error;

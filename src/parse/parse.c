@@ -281,8 +281,8 @@ parse_strlit(Parser *p, const char *what)
 	StrLit s = { "", 0, parse_peek(p)->span };
 	if (parse_at(p, TOK_STRING)) {
 		Token *t = parse_advance(p);
-		s.s = t->v.s;
-		s.len = lex_str_len(t);
+		s.s = lex_str(p->toks, t);
+		s.len = lex_str_len(p->toks, t);
 		s.span = t->span;
 		return s;
 	}
@@ -1143,6 +1143,10 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		return m;
 	}
 	parse_gather_if_names(&p);   /* reads every token: before any is released */
+	/* The tree's size is about proportional to the tokens: the arena gives
+	 * huge pages only to the units this estimate fills (arena_expect). */
+	size_t used0 = arena_used(arena);
+	arena_expect(arena, (size_t)p.ntoks * 24);
 
 	/* module_decl = "module" , qname , [ ";" ] ;  (the reference takes the `;` as optional) */
 	Span ms = parse_peek(&p)->span;
@@ -1196,6 +1200,8 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		 * is looked back at): return them while the tree grows. */
 		if (p.pos > 64)
 			lex_release_before(&lx, p.pos - 64);
+		if (p.pos > 0)
+			arena_expect(arena, (size_t)((double)(arena_used(arena) - used0) / p.pos * (p.ntoks - p.pos)));
 	}
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;
@@ -1220,6 +1226,7 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		Diag *d = diag_report(diags, DIAG_P101, &eof->span, "a module must declare at least one function");
 		diag_set_help(d, "add a function, e.g. `fn main() -> i64 { 0 }`");
 	}
+	arena_expect_end(arena);
 	lex_free(&lx);  /* the tree holds no token; sema reuses the memory */
 	free(p.names);  /* the spellings stay in the arena */
 	return m;

@@ -174,7 +174,7 @@ parse_type(Parser *p)
 		parse_expect(p, TOK_SEMI, "`;` in array type");
 		if (parse_at(p, TOK_INT)) {
 			Token *n = parse_advance(p);
-			ty->u.array.len = n->v.u;
+			ty->u.array.len = lex_int(p->toks, n);
 			ty->u.array.len_span = n->span;
 		} else {
 			parse_error_at(p, parse_peek(p), DIAG_P105, "expected array length");
@@ -373,7 +373,7 @@ parse_cond(Parser *p)
 static void
 check_int_range(Parser *p, const Token *t, bool negative)
 {
-	uint64_t v = t->v.u;
+	uint64_t v = lex_int(p->toks, t);
 	switch ((NumSuffix)t->suffix) {
 	case SUF_NONE:
 		if (t->overflow || v > (negative ? I64_MIN_MAG : I64_MIN_MAG - 1)) {
@@ -415,7 +415,7 @@ int_literal(Parser *p, Token *t, bool negative, Span s)
 {
 	check_int_range(p, t, negative);
 	Expr *e = parse_new_expr(p, EXPR_INT, s);
-	e->u.int_lit.value = t->v.u;
+	e->u.int_lit.value = lex_int(p->toks, t);
 	e->u.int_lit.suffix = (NumSuffix)t->suffix;
 	e->u.int_lit.negative = negative;
 	return e;
@@ -431,7 +431,7 @@ parse_unary(Parser *p)
 	/* The signed minimum: `-` directly before the magnitude 2^63 (or 2^31 i32). */
 	Token *n = parse_peek_at(p, 1);
 	if (t->kind == TOK_MINUS && n->kind == TOK_INT && !n->overflow &&
-	    ((n->suffix == SUF_NONE && n->v.u == I64_MIN_MAG) || (n->suffix == SUF_I32 && n->v.u == I32_MIN_MAG))) {
+	    ((n->suffix == SUF_NONE && lex_int(p->toks, n) == I64_MIN_MAG) || (n->suffix == SUF_I32 && lex_int(p->toks, n) == I32_MIN_MAG))) {
 		parse_advance(p);
 		parse_advance(p);
 		Span s = t->span;
@@ -975,21 +975,21 @@ parse_primary(Parser *p, bool *callable)
 	case TOK_FLOAT: {
 		parse_advance(p);
 		Expr *e = parse_new_expr(p, EXPR_FLOAT, t->span);
-		e->u.float_lit.value = t->v.f;
+		e->u.float_lit.value = lex_float(p->toks, t);
 		e->u.float_lit.suffix = (NumSuffix)t->suffix;
 		return e;
 	}
 	case TOK_CHAR: {
 		parse_advance(p);
 		Expr *e = parse_new_expr(p, EXPR_CHAR, t->span);
-		e->u.char_lit.value = t->v.ch;
+		e->u.char_lit.value = t->v;
 		return e;
 	}
 	case TOK_STRING: {
 		parse_advance(p);
 		Expr *e = parse_new_expr(p, EXPR_STRING, t->span);
-		e->u.str.s = t->v.s;
-		e->u.str.len = lex_str_len(t);
+		e->u.str.s = lex_str(p->toks, t);
+		e->u.str.len = lex_str_len(p->toks, t);
 		e->u.str.span = t->span;
 		return e;
 	}
@@ -1148,7 +1148,7 @@ parse_pattern_alt(Parser *p)
 		Span s = parse_span_from(p, t->span);
 		Pattern *pt = new_pat(p, PAT_LIT, s);
 		Expr *e = parse_new_expr(p, EXPR_INT, s);
-		e->u.int_lit.value = n->v.u;
+		e->u.int_lit.value = lex_int(p->toks, n);
 		e->u.int_lit.suffix = (NumSuffix)n->suffix;
 		e->u.int_lit.negative = false;
 		pt->u.lit.value = e;

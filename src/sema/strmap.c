@@ -68,7 +68,7 @@ rehash(StrMap *m, uint32_t cap)
 static void
 grow(StrMap *m)
 {
-	rehash(m, m->cap ? m->cap * 2 : 64);
+	rehash(m, m->cap ? m->cap * 2 : 16);
 }
 
 void

@@ -7,8 +7,12 @@
  * are allocated at the size of their kind (parse_expr.c's expr_size), and
  * this is what checks that no code reaches past it.
  */
+/* MADV_HUGEPAGE and MADV_NOHUGEPAGE are outside POSIX 2008's headers. */
+#define _DEFAULT_SOURCE
+
 #include "arena.h"
 
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,72 @@ arena_free(Arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+#define UNIT ((size_t)2 << 20)   /* a huge page; spx_big_reserve aligns mappings from here on */
+
+/* Whether the unit starting at u (2 MiB aligned) should get huge pages: the
+ * owner's expectation fills at least three quarters of it.  A wrong guess
+ * costs a partly used huge page (memory) or 512 small faults (time). */
+static bool
+unit_wanted(const Arena *a, const char *from, const char *u)
+{
+	uintptr_t fill_end = (uintptr_t)from + a->expect;
+	return fill_end > (uintptr_t)u && fill_end - (uintptr_t)u >= UNIT / 4 * 3;
+}
+
+static void
+unit_advise(char *u, size_t n, bool huge)
+{
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+	madvise(u, n, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+#else
+	(void)u, (void)n, (void)huge;
+#endif
+}
+
+/* Decides the units the cursor is about to enter (within 64 KiB); one it
+ * has entered already was faulted in with small pages. */
+static void
+units_decide(Arena *a)
+{
+	while (a->unit_next && a->cur > a->unit_next)
+		a->unit_next = a->unit_next + UNIT < a->lim ? a->unit_next + UNIT : NULL;
+	while (a->unit_next && (size_t)(a->unit_next - a->cur) <= ((size_t)64 << 10)) {
+		if (a->unit_next >= a->lim) {
+			a->unit_next = NULL;
+			break;
+		}
+		size_t n = (size_t)(a->lim - a->unit_next);
+		if (unit_wanted(a, a->cur, a->unit_next))
+			unit_advise(a->unit_next, n < UNIT ? n : UNIT, true);
+		a->unit_next = n > UNIT ? a->unit_next + UNIT : NULL;
+	}
+}
+
+void
+arena_expect(Arena *a, size_t bytes)
+{
+#ifdef SPX_ASAN
+	(void)a, (void)bytes;
+	return;
+#endif
+	a->huge_by_expect = true;
+	a->expect = bytes;
+	units_decide(a);
+}
+
+void
+arena_expect_end(Arena *a)
+{
+	a->huge_by_expect = false;
+	a->unit_next = NULL;
+}
+
+size_t
+arena_used(const Arena *a)
+{
+	return a->total - (size_t)(a->lim - a->cur);
+}
+
 /*
  * Chunks double from 16 KiB up to 4 MiB.  From 1 MiB on they are
  * anonymous mappings (spx_big_alloc): zero-filled, so allocations from them
@@ -58,7 +128,16 @@ arena_grow(Arena *a, size_t need)
 	if (size < need)
 		size = need;
 	bool mapped;
-	ArenaChunk *c = spx_big_alloc(sizeof(ArenaChunk) + size, &mapped);
+	size_t bytes = sizeof(ArenaChunk) + size;
+	ArenaChunk *c = spx_big_alloc(bytes, &mapped);
+	/* Under arena_expect, a huge-page mapping's units are decided one by
+	 * one (before the header's write faults the first). */
+	char *units = mapped && bytes >= UNIT && a->huge_by_expect ? (char *)c : NULL;
+	if (units) {
+		unit_advise(units, bytes, false);
+		if (unit_wanted(a, (char *)c->data + need, units))
+			unit_advise(units, UNIT, true);
+	}
 	c->size = size;
 	c->mapped = mapped;
 	c->next = a->head;
@@ -68,6 +147,7 @@ arena_grow(Arena *a, size_t need)
 	a->zeroed = mapped;
 	a->gave_tail = false;
 	a->total += size;
+	a->unit_next = units && bytes > UNIT ? units + UNIT : NULL;
 }
 
 void
@@ -92,6 +172,7 @@ arena_take_tail(Arena *to, Arena *from)
 	}
 	from->cur = from->lim;
 	from->gave_tail = true;
+	from->unit_next = NULL;
 }
 
 void *

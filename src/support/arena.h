@@ -20,6 +20,10 @@ typedef struct Arena {
 	bool gave_tail;    /* arena_take_tail took [cur, lim): the next chunk starts small */
 	void **owned;      /* heap blocks handed to the arena (arena_own) */
 	int nowned, capowned;
+	/* arena_expect: huge pages only for the 2 MiB units the owner expects to fill */
+	bool huge_by_expect;
+	size_t expect;     /* bytes the owner still expects to allocate */
+	char *unit_next;   /* head's next undecided unit (NULL: none) */
 } Arena;
 
 void arena_init(Arena *a);
@@ -35,6 +39,18 @@ void arena_own(Arena *a, void *p);
  * may go on allocating (from a new chunk, started small).
  */
 void arena_take_tail(Arena *to, Arena *from);
+/*
+ * The owner expects to allocate about `bytes` more (a parser: its tree for
+ * the tokens still to come).  From the first call on (until arena_expect_end)
+ * a mapped chunk's 2 MiB units get huge pages only when the expectation
+ * fills most of them: the last, partly used unit of a tree costs its pages,
+ * not a whole huge page.  Call it often (it costs a compare unless the
+ * cursor nears an undecided unit).
+ */
+void arena_expect(Arena *a, size_t bytes);
+void arena_expect_end(Arena *a);
+/* Bytes handed out from chunks so far (the given-away tails included). */
+size_t arena_used(const Arena *a);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
