@@ -161,8 +161,8 @@ decl_name(const Decl *d)
 	return n ? n->s : "";
 }
 
-static Span
-decl_name_span(const Decl *d)
+Span
+svc_decl_name_span(const Decl *d)
 {
 	const Name *n = ast_decl_name(d);
 	return n ? n->span : d->span;
@@ -311,7 +311,7 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		it->name = spx_xstrdup(name ? name : "");
 		it->start = d->span.start;
 		it->end = d->span.end;
-		Span ns = decl_name_span(d);
+		Span ns = svc_decl_name_span(d);
 		it->name_start = ns.start;
 		it->name_end = ns.end;
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;

@@ -218,13 +218,6 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 	return NULL;
 }
 
-static Span
-decl_name_span(const Decl *d)
-{
-	const Name *n = ast_decl_name(d);
-	return n ? n->span : d->span;
-}
-
 /* hover and definition of a document that parses but does not verify: the
  * declaration of that name, from the syntax only. */
 static bool
@@ -237,7 +230,7 @@ unverified_answer(LspReq *r, Buf *out, bool hover)
 		return true;
 	}
 	if (!hover) {
-		Span n = decl_name_span(d);
+		Span n = svc_decl_name_span(d);
 		buf_puts(out, "{\"uri\":");
 		json_cstr(out, r->doc->uri);
 		buf_puts(out, ",\"range\":");
@@ -261,18 +254,27 @@ unverified_answer(LspReq *r, Buf *out, bool hover)
 	return true;
 }
 
+/* The verified program (NULL when the document does not verify), its
+ * occurrences into *occs (release with lsp_occs_free) and the one at the
+ * request's offset, or NULL: the walk hover, definition, references and
+ * rename share. */
+static const LspOcc *
+occ_find(LspReq *r, Session **ps, LspOccs *occs)
+{
+	*ps = program(r->doc);
+	memset(occs, 0, sizeof *occs);
+	if (!*ps)
+		return NULL;
+	lsp_occurrences((*ps)->S, (*ps)->m, occs);
+	return lsp_occ_at(occs, r->off);
+}
+
 /* The occurrences of the verified document, and the one at the request's
  * position; false (result null written) when there is none. */
 static bool
 occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback)
 {
-	*ps = program(r->doc);
-	memset(occs, 0, sizeof *occs);
-	*at = NULL;
-	if (*ps)
-		lsp_occurrences((*ps)->S, (*ps)->m, occs);
-	if (*ps)
-		*at = lsp_occ_at(occs, r->off);
+	*at = occ_find(r, ps, occs);
 	if (!*at) {
 		if (!*ps && fallback)
 			unverified_answer(r, out, fallback == 1);
@@ -524,12 +526,11 @@ lsp_rename(LspReq *r, Buf *out)
 	if (ver && json_is_integer(ver) && json_integer_value(ver) != doc->version)
 		return fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
 		    (long long)json_integer_value(ver), doc->version);
-	Session *s = program(doc);
+	Session *s;
+	LspOccs occs;
+	const LspOcc *o = occ_find(r, &s, &occs);
 	if (!s)
 		return fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
-	LspOccs occs = {0};
-	lsp_occurrences(s->S, s->m, &occs);
-	const LspOcc *o = lsp_occ_at(&occs, r->off);
 	Buf p = {0};
 	const char *base = rev ? json_string_value(rev) : doc->file.revision;
 	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));

@@ -94,6 +94,9 @@ enum { SVC_EXECUTED, SVC_REUSED, SVC_BACKDATED };
 /* {"executed":[…],"reused":[…],"backdated":[…]} */
 void svc_trace_json(Buf *out, const SvcTrace *t);
 
+/* The span of the name a declaration declares (its whole span for a session). */
+Span svc_decl_name_span(const Decl *d);
+
 void svc_file_init(SvcFile *f, const char *path);
 void svc_file_free(SvcFile *f);
 /* The input: a copy of the bytes, or (src NULL) the file re-read; false
