@@ -37,6 +37,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../fmt/fmt.h"
@@ -62,6 +63,8 @@ svc_trace_free(SvcTrace *t)
 void
 svc_trace_add(SvcTrace *t, int which, const char *fmt, ...)
 {
+	if (t->off)
+		return;
 	char name[512];
 	va_list ap;
 	va_start(ap, fmt);
@@ -158,7 +161,7 @@ static const char *
 decl_name(const Decl *d)
 {
 	const Name *n = ast_decl_name(d);
-	return n ? n->s : "";
+	return n && n->s ? n->s : "";
 }
 
 Span
@@ -231,8 +234,10 @@ words(SvcItem *it, const char *s, size_t n)
 static void
 item_free(SvcItem *it)
 {
-	free(it->key);
-	free(it->name);
+	if (!it->key_lent)
+		free(it->key);
+	if (!it->name_lent)
+		free(it->name);
 	for (int i = 0; i < it->ndeps; i++)
 		free(it->deps[i]);
 	free(it->deps);
@@ -308,15 +313,21 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		SvcItem *it = &items[i];
 		const char *name = decl_name(d);
 		it->kind = (int)d->kind;
-		it->name = spx_xstrdup(name ? name : "");
+		SvcItem *o = reusable(r, i, d);
+		if (o && !o->name_lent && strcmp(o->name, name) == 0) {
+			it->name = o->name;   /* lent: the old table still reads it */
+			o->name_lent = true;
+		} else {
+			it->name = spx_xstrdup(name);
+			o = NULL;
+		}
 		it->start = d->span.start;
 		it->end = d->span.end;
 		Span ns = svc_decl_name_span(d);
 		it->name_start = ns.start;
 		it->name_end = ns.end;
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
-		SvcItem *o = reusable(r, i, d);
-		if (o && strcmp(o->name, it->name) == 0) {
+		if (o) {
 			/* the same text: the same digests and words (moved, not copied) */
 			memcpy(it->all, o->all, 32);
 			memcpy(it->sig, o->sig, 32);
@@ -347,8 +358,14 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 	for (int i = 0; same_seq && i < m->ndecls; i++)
 		same_seq = r->old[i].kind == items[i].kind && strcmp(r->old[i].name, items[i].name) == 0;
 	if (same_seq) {
-		for (int i = 0; i < m->ndecls; i++)
-			items[i].key = spx_xstrdup(r->old[i].key);
+		for (int i = 0; i < m->ndecls; i++) {
+			if (r->old[i].key_lent) {
+				items[i].key = spx_xstrdup(r->old[i].key);
+			} else {
+				items[i].key = r->old[i].key;   /* lent, as the names */
+				r->old[i].key_lent = true;
+			}
+		}
 		goto header;
 	}
 	Ent *by_name = spx_xmalloc(sizeof(Ent) * (size_t)(m->ndecls ? m->ndecls : 1));
@@ -413,6 +430,7 @@ svc_file_init(SvcFile *f, const char *path)
 {
 	memset(f, 0, sizeof *f);
 	f->path = spx_xstrdup(path);
+	f->verify_splice = getenv("SPX_SERVICE_VERIFY_SPLICE") != NULL;
 }
 
 static void
@@ -475,10 +493,11 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 		}
 		diag_free(&d);
 	}
+	if (!f->src || len != f->len || memcmp(f->src, copy, len) != 0)
+		f->gen++;
 	free(f->src);
 	f->src = copy;
 	f->len = len;
-	digest(f->src, f->len, f->src_digest);
 	return true;
 }
 
@@ -624,6 +643,95 @@ body_stale(const SvcItem *it, const SvcItem *old, const char *const *changed, in
 	return false;
 }
 
+/* The lengths of the common prefix and suffix of a[0..la) and b[0..lb)
+ * (not overlapping in the shorter): memcmp by blocks, then bytes. */
+static void
+common_ends(const char *a, size_t la, const char *b, size_t lb, size_t *pp, size_t *qp)
+{
+	enum { BLOCK = 256 };
+	size_t lim = la < lb ? la : lb, p = 0, q = 0;
+	while (p + BLOCK <= lim && memcmp(a + p, b + p, BLOCK) == 0)
+		p += BLOCK;
+	while (p < lim && a[p] == b[p])
+		p++;
+	while (q + BLOCK <= lim - p && memcmp(a + la - q - BLOCK, b + lb - q - BLOCK, BLOCK) == 0)
+		q += BLOCK;
+	while (q < lim - p && a[la - 1 - q] == b[lb - 1 - q])
+		q++;
+	*pp = p;
+	*qp = q;
+}
+
+/* The incremental parse: when the changed bytes (old [p, la - q)) lie in
+ * one declaration of the last parse, that declaration is re-parsed in
+ * place (parse_splice_decl, which refuses whatever could differ from a
+ * whole parse); its index, or -1 for a whole parse.  The replaced trees
+ * stay in the session's arena, so after splices of as many bytes as the
+ * file holds (plus SPLICE_SLACK) the next edit parses the whole text again. */
+enum { SPLICE_SLACK = 64 << 10 };
+static int
+splice_target(SvcFile *f, size_t p, size_t q)
+{
+	Session *s = f->sess;
+	size_t la = s->len;
+	if (s->diags.items.len || p + q > la)
+		return -1;   /* the parse's warnings are whole-file products */
+	int lo = 0, hi = f->nitems;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (f->items[mid].start <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int k = lo - 1;
+	if (k < 0 || la - q > f->items[k].end || f->nitems != s->m->ndecls)
+		return -1;
+	int64_t end = (int64_t)f->items[k].end + (int64_t)f->len - (int64_t)la;
+	if (end <= (int64_t)f->items[k].start || f->spliced + (size_t)(end - f->items[k].start) > f->len + SPLICE_SLACK)
+		return -1;
+	return parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena) ? k : -1;
+}
+
+/* SPX_SERVICE_VERIFY_SPLICE (the corpus test sets it): a spliced tree must
+ * equal a whole parse of the same text — every declaration's dump and
+ * spans, and the comments.  A difference is a bug in the splice: it is
+ * reported and the process aborts, so the test fails loudly. */
+static void
+verify_splice(const Session *s)
+{
+	Session w;
+	driver_session_init(&w, "<verify>");
+	driver_set_source(&w, s->src, s->len);
+	bool ok = driver_parse(&w) && w.m->ndecls == s->m->ndecls && w.m->ncomments == s->m->ncomments;
+	Buf a = {0}, b = {0};
+	if (ok) {
+		ast_dump(&a, s->m);
+		ast_dump(&b, w.m);
+		ok = a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
+	}
+	for (int i = 0; ok && i < w.m->ncomments; i++)
+		ok = s->m->comments[i].span.start == w.m->comments[i].span.start &&
+		    s->m->comments[i].span.end == w.m->comments[i].span.end;
+	for (int i = 0; ok && i < w.m->ndecls; i++) {
+		ParseSpans x = {0}, y = {0};
+		parse_decl_spans(&s->m->decls[i], &x);
+		parse_decl_spans(&w.m->decls[i], &y);
+		ok = x.len == y.len && (x.len == 0 || memcmp(x.items, y.items, sizeof *x.items * (size_t)x.len) == 0);
+		if (!ok)
+			fprintf(stderr, "service: the spliced declaration %d differs from a whole parse\n", i);
+		VEC_FREE(x);
+		VEC_FREE(y);
+	}
+	buf_free(&a);
+	buf_free(&b);
+	driver_session_free(&w);
+	if (!ok) {
+		fprintf(stderr, "service: a splice differs from a whole parse\n");
+		abort();
+	}
+}
+
 /* Re-parses when the bytes changed; false when the parse failed.  *changed:
  * the item table differs from the old one (not backdated). */
 static bool
@@ -632,17 +740,43 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	*olds = NULL;
 	*nolds = 0;
 	*changed = *types_changed = false;
-	if (f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0) {
+	if (f->parsed && f->parsed_gen == f->gen) {
 		svc_trace_add(t, SVC_REUSED, "parse");
 		return !f->parse_failed;
 	}
-	svc_trace_add(t, SVC_EXECUTED, "parse");
-	Session *s = spx_xcalloc(1, sizeof *s);
-	driver_session_init(s, f->path);
-	driver_set_source(s, f->src, f->len);
-	bool ok = driver_parse(s);
+	/* what the edit changed: the common prefix and suffix with the last parse */
+	bool prior = f->sess && f->items && !f->parse_failed;
+	size_t p = 0, q = 0, la = prior ? f->sess->len : 0;
+	if (prior)
+		common_ends(f->sess->src, la, f->src, f->len, &p, &q);
+	int k = prior ? splice_target(f, p, q) : -1;
+	Session *s;
+	bool ok = true;
+	if (k >= 0) {
+		/* one declaration re-parsed in place (src/parse/reparse.c) */
+		s = f->sess;
+		uint32_t new_end = (uint32_t)((int64_t)f->items[k].end + (int64_t)f->len - (int64_t)s->len);
+		char *copy = spx_xmalloc(f->len + 1);
+		memcpy(copy, f->src, f->len + 1);
+		free(s->src);
+		s->src = copy;
+		s->len = f->len;
+		s->diags.src = s->src;
+		s->diags.src_len = s->len;
+		s->diags.pos_src = NULL;    /* the position index names the old text */
+		f->spliced += new_end - f->items[k].start;
+		if (f->verify_splice)
+			verify_splice(s);
+	} else {
+		s = spx_xcalloc(1, sizeof *s);
+		driver_session_init(s, f->path);
+		driver_set_source(s, f->src, f->len);
+		ok = driver_parse(s);
+		f->spliced = 0;
+		svc_trace_add(t, SVC_EXECUTED, "parse");
+	}
 	f->parsed = true;
-	memcpy(f->parsed_digest, f->src_digest, 32);
+	f->parsed_gen = f->gen;
 	diags_clear(&f->parse_diags);
 	if (!ok) {
 		for (int i = 0; i < s->diags.items.len; i++)
@@ -661,18 +795,13 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	unsigned char header[32];
 	int n;
 	Reuse r = { 0 }, *rp = NULL;
-	if (f->sess && f->items && !f->parse_failed) {
-		const char *a = f->sess->src, *b = s->src;
-		size_t la = f->sess->len, lb = s->len, lim = la < lb ? la : lb;
-		size_t p = 0, q = 0;
-		while (p < lim && a[p] == b[p])
-			p++;
-		while (q < lim - p && a[la - 1 - q] == b[lb - 1 - q])
-			q++;
-		r = (Reuse){ f->items, f->nitems, p, q, lb, (int64_t)lb - (int64_t)la };
+	if (prior) {
+		r = (Reuse){ f->items, f->nitems, p, q, f->len, (int64_t)f->len - (int64_t)la };
 		rp = &r;
 	}
 	SvcItem *items = build_items(s->m, s->src, s->len, header, &n, rp);
+	if (k >= 0)
+		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", items[k].key);
 	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
 	for (int i = 0; same && i < n; i++)
 		same = strcmp(items[i].key, f->items[i].key) == 0 && memcmp(items[i].all, f->items[i].all, 32) == 0;
@@ -680,6 +809,15 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		/* backdated: keep the table, move the declarations to their places */
 		svc_trace_add(t, SVC_BACKDATED, "parse");
 		for (int i = 0; i < n; i++) {
+			/* the strings lent to the new table: take them back */
+			if (f->items[i].key_lent) {
+				f->items[i].key_lent = false;
+				items[i].key_lent = true;
+			}
+			if (f->items[i].name_lent) {
+				f->items[i].name_lent = false;
+				items[i].name_lent = true;
+			}
 			/* the words may have moved to the new table: take them back */
 			char **dp = f->items[i].deps;
 			int dn = f->items[i].ndeps;
@@ -717,8 +855,10 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		f->have_revision = false;
 	}
 	f->parse_failed = false;
-	drop_session(f);
-	f->sess = s;
+	if (s != f->sess) {
+		drop_session(f);
+		f->sess = s;
+	}
 	return true;
 }
 
@@ -949,7 +1089,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 bool
 svc_file_program(SvcFile *f, SvcTrace *t)
 {
-	if (f->have_program && memcmp(f->program_digest, f->src_digest, 32) == 0) {
+	if (f->have_program && f->program_gen == f->gen) {
 		svc_trace_add(t, SVC_REUSED, "program");
 		if (f->g)
 			svc_trace_add(t, SVC_REUSED, "graph");
@@ -962,7 +1102,7 @@ svc_file_program(SvcFile *f, SvcTrace *t)
 	f->psess = driver_program_add(f->prog, f->path, f->src, f->len);
 	f->prog_ok = driver_program_load(f->prog, SESSION_CHECK_HIR) && f->prog->nmods == 1 && f->prog->mods[0]->s.H;
 	f->have_program = true;
-	memcpy(f->program_digest, f->src_digest, 32);
+	f->program_gen = f->gen;
 	if (!f->prog_ok)
 		return false;
 	f->psess = &f->prog->mods[0]->s;

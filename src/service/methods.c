@@ -154,6 +154,7 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload)
 		return false;
 	SvcTrace t;
 	svc_trace_init(&t);
+	t.off = !trace;
 	bool ok, first = true;
 	Buf d = {0};
 	const char *rev = NULL;
@@ -294,7 +295,7 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
 	} else {
 		const SvcFile *f = &v->file;
-		bool current = f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0;
+		bool current = f->parsed && f->parsed_gen == f->gen;
 		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
 		    f->nitems);
 		json_cstr(out, current && f->have_revision ? f->revision : NULL);

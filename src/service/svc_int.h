@@ -14,6 +14,7 @@
 typedef struct SvcTrace {
 	Buf executed, reused, backdated;   /* JSON string lists, comma-separated */
 	int nexecuted, nreused, nbackdated;
+	bool off;            /* nobody asked: svc_trace_add records nothing (10,001 names cost) */
 } SvcTrace;
 
 /* A cached diagnostic, its offsets relative to the start of its owner
@@ -42,6 +43,7 @@ typedef struct SvcDiags {
 typedef struct SvcItem {
 	char *key;           /* "fn:name", "record:Name", … ("#2" on a repeat) */
 	char *name;          /* the declared name */
+	bool key_lent, name_lent;   /* the next table's item owns the string now */
 	int kind;            /* DeclKind */
 	bool has_body;       /* a function or class: a body product */
 	bool separable;      /* a non-generic function: callers read its signature only */
@@ -61,10 +63,12 @@ typedef struct SvcFile {
 	char *path;
 	char *src;           /* the input: the held source bytes */
 	size_t len;
-	unsigned char src_digest[32];
+	uint64_t gen;        /* bumped whenever the bytes change */
 	/* parse */
 	bool parsed;         /* a parse product exists */
-	unsigned char parsed_digest[32];
+	uint64_t parsed_gen; /* the input it was made from */
+	size_t spliced;      /* bytes re-parsed by splices since the last whole parse */
+	bool verify_splice;  /* SPX_SERVICE_VERIFY_SPLICE: each splice compared with a whole parse */
 	bool parse_failed;
 	SvcDiags parse_diags;/* when the parse failed */
 	Session *sess;       /* the last successful parse (its AST) */
@@ -79,7 +83,7 @@ typedef struct SvcFile {
 	char revision[72];
 	/* program (full check + HIR) and its graph model */
 	bool have_program;
-	unsigned char program_digest[32];
+	uint64_t program_gen;
 	Program *prog;
 	Session *psess;
 	bool prog_ok;

@@ -45,7 +45,7 @@ for rep in range(3):
     t0 = time.perf_counter()
     r = c.call("refresh", {"text": edit if rep % 2 == 0 else src, "trace": True})
     times.append(time.perf_counter() - t0)
-    check(r["ok"] and set(r["trace"]["executed"]) == {"parse", "resolve", "body:fn:f%d" % k, "revision"},
+    check(r["ok"] and set(r["trace"]["executed"]) == {"parse:decl:fn:f%d" % k, "resolve", "body:fn:f%d" % k, "revision"},
           "one body re-checked: %r" % r["trace"]["executed"])
 body = min(times)
 # the same edit as `edits` (only the changed bytes cross the pipe), timed
@@ -61,10 +61,10 @@ for rep in range(6):
     check(r["ok"], "edits refresh verifies")
 ebody = min(etimes)
 r = c.call("refresh", {"edits": fwd, "trace": True})
-check(set(r["trace"]["executed"]) == {"parse", "resolve", "body:fn:f%d" % k, "revision"},
+check(set(r["trace"]["executed"]) == {"parse:decl:fn:f%d" % k, "resolve", "body:fn:f%d" % k, "revision"},
       "edits: one body re-checked: %r" % r["trace"]["executed"])
 r = c.call("refresh", {"edits": back, "trace": True})
-check(set(r["trace"]["executed"]) == {"parse", "resolve", "body:fn:f%d" % k, "revision"}, "edits: back")
+check(set(r["trace"]["executed"]) == {"parse:decl:fn:f%d" % k, "resolve", "body:fn:f%d" % k, "revision"}, "edits: back")
 c.call("refresh", {"text": edit})
 comment = edit.replace("module bench.gen;\n", "module bench.gen;\n// edited\n", 1)
 t0 = time.perf_counter()
