@@ -1014,10 +1014,13 @@ revision(SvcFile *f)
 	buf_reserve(&canon, f->len + 4096);
 	fmt_module_discards_part(&canon, m, -1);
 	Buf one = {0};
+	int *fresh = spx_xmalloc(sizeof *fresh * (size_t)(f->nitems ? f->nitems : 1));
+	int nfresh = 0;
 	for (int i = 0; i < f->nitems; i++) {
 		SvcItem *it = &f->items[i];
 		if (it->canon)
 			continue;
+		fresh[nfresh++] = i;
 		one.len = 0;
 		fmt_module_discards_part(&one, m, i);
 		it->ncanon = one.len;
@@ -1032,13 +1035,15 @@ revision(SvcFile *f)
 				buf_put(&canon, f->items[i].canon, f->items[i].ncanon);
 	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, f->revision, NULL);
 	buf_free(&canon);
-	for (int i = 0; i < f->nitems; i++) {
-		SvcItem *it = &f->items[i];
+	/* only the pieces rendered now: a kept piece was tested when it was */
+	for (int j = 0; j < nfresh; j++) {
+		SvcItem *it = &f->items[fresh[j]];
 		if (names_discard(it->canon, it->ncanon)) {
 			free(it->canon);
 			it->canon = NULL;
 		}
 	}
+	free(fresh);
 }
 
 bool
