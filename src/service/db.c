@@ -452,6 +452,8 @@ drop_program(SvcFile *f)
 static void
 drop_session(SvcFile *f)
 {
+	sema_free(f->S);   /* before the tree: it holds the tail of the tree's arena */
+	f->S = NULL;
 	if (f->sess) {
 		driver_session_free(f->sess);
 		free(f->sess);
@@ -750,6 +752,9 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	if (prior)
 		common_ends(f->sess->src, la, f->src, f->len, &p, &q);
 	int k = prior ? splice_target(f, p, q) : -1;
+	f->splice_k = k;
+	f->splice_at = (uint32_t)(la - q);
+	f->splice_delta = (int64_t)f->len - (int64_t)la;
 	Session *s;
 	bool ok = true;
 	if (k >= 0) {
@@ -878,6 +883,16 @@ owner_of(const SvcFile *f, uint32_t at)
 	return i >= 0 && at < f->items[i].end ? i : -1;
 }
 
+/* Whether a cached declaration-pass diagnostic belongs to item k. */
+static bool
+resolve_owned(const SvcDiags *d, int k)
+{
+	for (int i = 0; i < d->len; i++)
+		if (d->items[i].owner == k)
+			return true;
+	return false;
+}
+
 /* Runs the resolve pass and the stale bodies (the reduced check). */
 static void
 run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
@@ -935,6 +950,12 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		index_free(&xo);
 		index_free(&xn);
 	}
+	/* nothing the declaration pass reads changed: the same keys, no
+	 * signature, type or header (the reusable resolve below) */
+	bool decls_same = aligned && nchanged == 0 && !types_changed;
+	for (int i = 0; decls_same && i < n; i++)
+		decls_same = memcmp(olds[i].sig, f->items[i].sig, 32) == 0 &&
+		    (f->items[i].kind == DECL_FN || memcmp(olds[i].all, f->items[i].all, 32) == 0);
 	free(changed);
 	if (olds) {
 		/* a declaration added, removed or with a new signature: resolve again */
@@ -959,13 +980,32 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		free(select);
 		return;
 	}
-	svc_trace_add(t, SVC_EXECUTED, "resolve");
 	Session *s = f->sess;
 	int from = s->diags.items.len;
 	int range[2];
-	Sema *S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
-	diags_clear(&f->resolve_head);
-	diags_clear(&f->resolve_tail);
+	/* The reusable resolve: after a splice of one function's body that
+	 * changed nothing the declaration pass reads, the last check's checker
+	 * re-checks that body alone (sema_recheck_select); its declaration-level
+	 * diagnostics stay cached.  Not when one of them belongs to the spliced
+	 * declaration (a span over the whole of it would have to move), nor in
+	 * a module with a generic function. */
+	int sk = f->splice_k;
+	bool reuse = f->S && decls_same && !generic && sk >= 0 && sk < n && f->items[sk].kind == DECL_FN &&
+	    !resolve_owned(&f->resolve_head, sk) && !resolve_owned(&f->resolve_tail, sk);
+	for (int i = 0; reuse && i < n; i++)
+		reuse = select[i] == (i == sk);
+	if (reuse) {
+		svc_trace_add(t, SVC_REUSED, "resolve");
+		sema_recheck_select(f->S, s->src, s->len, f->S_nexprs, f->S_ncalls, f->splice_at, f->splice_delta, select, range);
+	} else {
+		svc_trace_add(t, SVC_EXECUTED, "resolve");
+		sema_free(f->S);
+		f->S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
+		diags_clear(&f->resolve_head);
+		diags_clear(&f->resolve_tail);
+	}
+	f->S_nexprs = s->m->nexprs;
+	f->S_ncalls = s->m->ncalls;
 	for (int i = 0; i < n; i++) {
 		if (!f->items[i].has_body)
 			continue;
@@ -987,7 +1027,6 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	/* the sink keeps only the parse's own reports */
 	while (s->diags.items.len > from)
 		diag_remove(&s->diags, s->diags.items.len - 1);
-	sema_free(S);
 	f->have_resolve = true;
 	free(select);
 }

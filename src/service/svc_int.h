@@ -72,6 +72,11 @@ typedef struct SvcFile {
 	bool parse_failed;
 	SvcDiags parse_diags;/* when the parse failed */
 	Session *sess;       /* the last successful parse (its AST) */
+	int splice_k;        /* the declaration the last parse spliced, or -1 (a whole parse) */
+	uint32_t splice_at;  /* … the old end of the changed bytes, and the length delta */
+	int64_t splice_delta;
+	Sema *S;             /* the last check's checker over sess (the reusable resolve), or NULL */
+	uint32_t S_nexprs, S_ncalls;   /* the module's counts its side tables are sized for */
 	unsigned char header[32];
 	SvcItem *items;
 	int nitems;

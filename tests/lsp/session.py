@@ -187,8 +187,8 @@ def main():
     assert c.note("textDocument/publishDiagnostics") == {"uri": URI, "version": 2, "diagnostics": []}
     # the edit re-checked that body only (the service's product database; semaprax/trace is our extension)
     tr = c.call("semaprax/trace", {"textDocument": TD})
-    assert tr["executed"] == ["parse:decl:fn:add", "resolve", "body:fn:add", "revision"], tr
-    assert tr["reused"] == ["body:fn:twice", "body:fn:say", "body:fn:main"], tr
+    assert tr["executed"] == ["parse:decl:fn:add", "body:fn:add", "revision"], tr
+    assert tr["reused"] == ["resolve", "body:fn:twice", "body:fn:say", "body:fn:main"], tr
     e = c.error("textDocument/rename", dict(call_add, newName="plus", revision=old_rev))
     assert e["code"] == -32801 and "SPX-G409" in e["message"] and old_rev in e["message"], e
     ren2 = c.call("textDocument/rename", dict(call_add, newName="plus"))

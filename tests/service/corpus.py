@@ -29,10 +29,11 @@ os.environ["SPX_SERVICE_VERIFY_SPLICE"] = "1"
 c = Client(BIN, path)
 steps = 0
 splices = 0
+reuses = 0
 
 
 def step(text, what):
-    global steps, splices
+    global steps, splices, reuses
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
@@ -41,6 +42,7 @@ def step(text, what):
         f.write(data)
     r = c.call("refresh", {"text": text, "trace": True})
     splices += any(x.startswith("parse:decl:") for x in r["trace"]["executed"])
+    reuses += "resolve" in r["trace"]["reused"] and any(x.startswith("body:") for x in r["trace"]["executed"])
     diags, rev = cli_check(BIN, path)
     check(r["diagnostics"] == diags, "%s: diagnostics differ from check --json\nservice: %s\ncheck:   %s" %
           (what, json.dumps(r["diagnostics"])[:3000], json.dumps(diags)[:3000]))
@@ -78,5 +80,6 @@ c.notify("exit")
 status, _, err = c.close()
 check(status == 0, "service exit %r %s" % (status, err[-2000:]))
 check(splices > len(files) // 4, "the incremental parse ran (%d splices)" % splices)
-print("service corpus: ok (%d fixtures, %d steps agree with check --json, %d of them splices verified against a whole parse)"
-      % (len(files), steps, splices))
+check(reuses > len(files) // 4, "the reusable resolve ran (%d)" % reuses)
+print("service corpus: ok (%d fixtures, %d steps agree with check --json, %d of them splices verified against a whole parse, "
+      "%d body re-checks with the resolve reused)" % (len(files), steps, splices, reuses))
