@@ -81,5 +81,12 @@ void sema_revision(const Module *m, char out[72], SemaPrelude *prelude);
 /* The same, given fmt_module_discards's text of m (the service assembles
  * it from cached per-declaration pieces). */
 void sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
+/* The same with the prelude choice assembled by the caller (the service
+ * caches it per declaration): the union of sema_prelude_head (the `use`
+ * lines; *user_box: the module declares a type `Box`) and of
+ * sema_prelude_decl of every declaration, given that user_box. */
+unsigned sema_prelude_head(const Module *m, bool *user_box);
+unsigned sema_prelude_decl(const Decl *d, bool user_box);
+void sema_revision_canon_uses(unsigned uses, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
 
 #endif

@@ -340,6 +340,8 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			it->canon = o->canon;
 			it->ncanon = o->ncanon;
 			o->canon = NULL;
+			it->prelude = o->prelude;
+			it->prelude_ok = o->prelude_ok;
 			continue;
 		}
 		digest(src + it->start, it->end - it->start, it->all);
@@ -1072,7 +1074,21 @@ revision(SvcFile *f)
 		for (int i = 0; i < f->nitems; i++)
 			if (fmt_decl_group(f->items[i].kind) == g)
 				buf_put(&canon, f->items[i].canon, f->items[i].ncanon);
-	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, f->revision, NULL);
+	/* the prelude choice: the union of cached per-declaration features */
+	bool user_box;
+	unsigned uses = sema_prelude_head(m, &user_box);
+	bool all = !f->prelude_known || user_box != f->prelude_user_box;
+	f->prelude_known = true;
+	f->prelude_user_box = user_box;
+	for (int i = 0; i < f->nitems; i++) {
+		SvcItem *it = &f->items[i];
+		if (all || !it->prelude_ok) {
+			it->prelude = sema_prelude_decl(&m->decls[i], user_box);
+			it->prelude_ok = true;
+		}
+		uses |= it->prelude;
+	}
+	sema_revision_canon_uses(uses, canon.data ? canon.data : "", canon.len, f->revision, NULL);
 	buf_free(&canon);
 	/* only the pieces rendered now: a kept piece was tested when it was */
 	for (int j = 0; j < nfresh; j++) {

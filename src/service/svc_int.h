@@ -53,6 +53,8 @@ typedef struct SvcItem {
 	int ndeps;
 	uint32_t start, end;
 	uint32_t name_start, name_end;   /* the declared name */
+	unsigned prelude;    /* the prelude features it uses (sema_prelude_decl) … */
+	bool prelude_ok;     /* … when known */
 	char *canon;         /* its piece of the revision's canonical text, or NULL */
 	size_t ncanon;
 	bool have_body;      /* the body product exists */
@@ -84,6 +86,7 @@ typedef struct SvcFile {
 	bool have_resolve;
 	SvcDiags resolve_head, resolve_tail;
 	/* revision */
+	bool prelude_known, prelude_user_box;   /* the user_box the items' prelude bits assume */
 	bool have_revision;
 	char revision[72];
 	/* program (full check + HIR) and its graph model */
