@@ -186,6 +186,13 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* String equality, first by identity (a lent key or name is the same pointer). */
+static bool
+str_eq(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
+}
+
 static bool
 word_start(char c)
 {
@@ -314,7 +321,7 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		const char *name = decl_name(d);
 		it->kind = (int)d->kind;
 		SvcItem *o = reusable(r, i, d);
-		if (o && !o->name_lent && strcmp(o->name, name) == 0) {
+		if (o && !o->name_lent) {   /* the same bytes: the same name */
 			it->name = o->name;   /* lent: the old table still reads it */
 			o->name_lent = true;
 		} else {
@@ -358,7 +365,7 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 	 * sequence keeps the old keys */
 	bool same_seq = r && r->nold == m->ndecls;
 	for (int i = 0; same_seq && i < m->ndecls; i++)
-		same_seq = r->old[i].kind == items[i].kind && strcmp(r->old[i].name, items[i].name) == 0;
+		same_seq = r->old[i].kind == items[i].kind && str_eq(r->old[i].name, items[i].name);
 	if (same_seq) {
 		for (int i = 0; i < m->ndecls; i++) {
 			if (r->old[i].key_lent) {
@@ -497,12 +504,18 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 		}
 		diag_free(&d);
 	}
-	if (!f->src || len != f->len || memcmp(f->src, copy, len) != 0)
+	svc_file_take(f, copy, len);
+	return true;
+}
+
+void
+svc_file_take(SvcFile *f, char *src, size_t len)
+{
+	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0)
 		f->gen++;
 	free(f->src);
-	f->src = copy;
+	f->src = src;
 	f->len = len;
-	return true;
 }
 
 static void
@@ -811,7 +824,7 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", items[k].key);
 	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
 	for (int i = 0; same && i < n; i++)
-		same = strcmp(items[i].key, f->items[i].key) == 0 && memcmp(items[i].all, f->items[i].all, 32) == 0;
+		same = str_eq(items[i].key, f->items[i].key) && memcmp(items[i].all, f->items[i].all, 32) == 0;
 	if (same) {
 		/* backdated: keep the table, move the declarations to their places */
 		svc_trace_add(t, SVC_BACKDATED, "parse");
@@ -910,7 +923,7 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	 * of its declarations reads differently to callers — no indexes */
 	bool aligned = olds && nolds == n;
 	for (int i = 0; aligned && i < n; i++)
-		aligned = strcmp(olds[i].key, f->items[i].key) == 0;
+		aligned = str_eq(olds[i].key, f->items[i].key);
 	if (aligned) {
 		changed = spx_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
 		for (int i = 0; i < n; i++) {
@@ -963,7 +976,7 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		/* a declaration added, removed or with a new signature: resolve again */
 		any = any || nolds != n;
 		for (int i = 0; !any && i < n; i++)
-			any = strcmp(olds[i].key, f->items[i].key) != 0 || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
+			any = !str_eq(olds[i].key, f->items[i].key) || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
 			    (f->items[i].kind != DECL_FN && memcmp(olds[i].all, f->items[i].all, 32) != 0);
 	}
 	/* Generic instances are a property of the whole module (the instance
@@ -1138,12 +1151,22 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	}
 	if (f->have_revision) {
 		svc_trace_add(t, SVC_REUSED, "revision");
-	} else {
+	} else if (!f->lazy_revision) {
 		svc_trace_add(t, SVC_EXECUTED, "revision");
 		revision(f);
 		f->have_revision = true;
 	}
 	return true;
+}
+
+const char *
+svc_file_revision(SvcFile *f)
+{
+	if (!f->have_revision && f->sess && !f->parse_failed && f->parsed_gen == f->gen) {
+		revision(f);
+		f->have_revision = true;
+	}
+	return f->have_revision ? f->revision : "";
 }
 
 bool

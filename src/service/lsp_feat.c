@@ -87,9 +87,11 @@ lsp_diagnostics(LspDoc *d, Buf *out)
 	DiagSink s;
 	SvcTrace t;
 	svc_trace_init(&t);
+	t.off = !d->trace_on;   /* 10,001 product names are not free */
 	svc_file_check(&d->file, &t, &s);
 	d->trace.len = 0;
-	svc_trace_json(&d->trace, &t);
+	if (d->trace_on)
+		svc_trace_json(&d->trace, &t);
 	svc_trace_free(&t);
 	buf_puts(out, "{\"uri\":");
 	json_cstr(out, d->uri);
@@ -532,7 +534,8 @@ lsp_rename(LspReq *r, Buf *out)
 	if (!s)
 		return fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
 	Buf p = {0};
-	const char *base = rev ? json_string_value(rev) : doc->file.revision;
+	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
+	const char *base = rev ? json_string_value(rev) : current;
 	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));
 	bool none = !o, local = o && o->sym < 0;
 	lsp_occs_free(&occs);
@@ -551,7 +554,7 @@ lsp_rename(LspReq *r, Buf *out)
 	bool done = false;
 	if (!patch_parse(&sp, p.data, p.len, &pd)) {
 		first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
-	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, doc->file.revision, &pd, &plan)) {
+	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, current, &pd, &plan)) {
 		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
 		first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
 	} else {
