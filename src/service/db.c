@@ -710,6 +710,49 @@ splice_target(SvcFile *f, size_t p, size_t q)
 	return parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena) ? k : -1;
 }
 
+/* The item table after a splice of item k, updated in place when only its
+ * body changed (the same name and signature, no generic function in the
+ * module): k's digest, words and pieces are made again, the later items
+ * move by delta — no second table, no comparison of 10,000 items.  False,
+ * changing nothing, otherwise: the caller builds a new table. */
+static bool
+items_in_place(SvcFile *f, int k, int64_t delta)
+{
+	const Decl *d = &f->sess->m->decls[k];
+	SvcItem *it = &f->items[k];
+	if (f->ngeneric || d->kind != DECL_FN || !d->u.fn.body || d->u.fn.ntparams || !it->separable || it->kind != DECL_FN ||
+	    strcmp(decl_name(d), it->name) != 0)
+		return false;
+	const char *src = f->sess->src;
+	unsigned char sig[32];
+	digest(src + d->span.start, d->u.fn.body->span.start - d->span.start, sig);
+	if (memcmp(sig, it->sig, 32) != 0 || d->span.start != it->start)
+		return false;
+	for (int i = 0; i < it->ndeps; i++)
+		free(it->deps[i]);
+	free(it->deps);
+	it->deps = NULL;
+	it->ndeps = 0;
+	it->end = d->span.end;
+	digest(src + it->start, it->end - it->start, it->all);
+	words(it, src + it->start, it->end - it->start);
+	Span ns = svc_decl_name_span(d);
+	it->name_start = ns.start;
+	it->name_end = ns.end;
+	free(it->canon);
+	it->canon = NULL;
+	it->ncanon = 0;
+	it->prelude_ok = false;
+	for (int i = k + 1; i < f->nitems; i++) {
+		SvcItem *x = &f->items[i];
+		x->start = (uint32_t)((int64_t)x->start + delta);
+		x->end = (uint32_t)((int64_t)x->end + delta);
+		x->name_start = (uint32_t)((int64_t)x->name_start + delta);
+		x->name_end = (uint32_t)((int64_t)x->name_end + delta);
+	}
+	return true;
+}
+
 /* SPX_SERVICE_VERIFY_SPLICE (the corpus test sets it): a spliced tree must
  * equal a whole parse of the same text — every declaration's dump and
  * spans, and the comments.  A difference is a bug in the splice: it is
@@ -812,6 +855,14 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		*changed = *types_changed = true;
 		return false;
 	}
+	f->in_place = k >= 0 && f->have_resolve && items_in_place(f, k, f->splice_delta);
+	if (f->in_place) {
+		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", f->items[k].key);
+		f->parse_failed = false;
+		f->have_revision = false;
+		*changed = true;
+		return true;
+	}
 	unsigned char header[32];
 	int n;
 	Reuse r = { 0 }, *rp = NULL;
@@ -820,6 +871,9 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		rp = &r;
 	}
 	SvcItem *items = build_items(s->m, s->src, s->len, header, &n, rp);
+	f->ngeneric = 0;
+	for (int i = 0; i < n; i++)
+		f->ngeneric += items[i].generic;
 	if (k >= 0)
 		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", items[k].key);
 	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
@@ -908,6 +962,8 @@ resolve_owned(const SvcDiags *d, int k)
 	return false;
 }
 
+static void run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse);
+
 /* Runs the resolve pass and the stale bodies (the reduced check). */
 static void
 run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
@@ -995,9 +1051,6 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		free(select);
 		return;
 	}
-	Session *s = f->sess;
-	int from = s->diags.items.len;
-	int range[2];
 	/* The reusable resolve: after a splice of one function's body that
 	 * changed nothing the declaration pass reads, the last check's checker
 	 * re-checks that body alone (sema_recheck_select); its declaration-level
@@ -1005,10 +1058,23 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	 * declaration (a span over the whole of it would have to move), nor in
 	 * a module with a generic function. */
 	int sk = f->splice_k;
-	bool reuse = f->S && decls_same && !generic && sk >= 0 && sk < n && f->items[sk].kind == DECL_FN &&
-	    !resolve_owned(&f->resolve_head, sk) && !resolve_owned(&f->resolve_tail, sk);
+	bool reuse = decls_same && !generic && sk >= 0 && sk < n && f->items[sk].kind == DECL_FN;
 	for (int i = 0; reuse && i < n; i++)
 		reuse = select[i] == (i == sk);
+	run_select(f, t, select, reuse);
+}
+
+/* Runs the checker over the selected bodies — in the last check's checker
+ * when reuse allows it and it is there, else a whole declaration pass —
+ * and files the diagnostics with their products; frees select. */
+static void
+run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
+{
+	int n = f->nitems, sk = f->splice_k;
+	Session *s = f->sess;
+	int from = s->diags.items.len;
+	int range[2];
+	reuse = reuse && f->S && !resolve_owned(&f->resolve_head, sk) && !resolve_owned(&f->resolve_tail, sk);
 	if (reuse) {
 		svc_trace_add(t, SVC_REUSED, "resolve");
 		sema_recheck_select(f->S, s->src, s->len, f->S_nexprs, f->S_ncalls, f->splice_at, f->splice_delta, select, range);
@@ -1126,10 +1192,17 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		diags_emit(out, &f->parse_diags, f);
 		return false;
 	}
-	if (changed || !f->have_resolve)
+	if (f->in_place) {
+		/* only the spliced body changed: it alone runs */
+		f->in_place = false;
+		bool *select = spx_xcalloc((size_t)f->nitems, sizeof *select);
+		select[f->splice_k] = true;
+		run_select(f, t, select, true);
+	} else if (changed || !f->have_resolve) {
 		run_check(f, t, olds, nolds, types_changed);
-	else
+	} else {
 		run_check(f, t, NULL, 0, false);
+	}
 	items_free(olds, nolds);
 	/* the parse's warnings, the declaration pass, then the bodies in source order */
 	for (int k = 0; k < f->sess->diags.items.len; k++) {

@@ -75,6 +75,8 @@ typedef struct SvcFile {
 	SvcDiags parse_diags;/* when the parse failed */
 	Session *sess;       /* the last successful parse (its AST) */
 	int splice_k;        /* the declaration the last parse spliced, or -1 (a whole parse) */
+	bool in_place;       /* … and the item table was updated in place (only k's body changed) */
+	int ngeneric;        /* generic functions in the item table */
 	uint32_t splice_at;  /* … the old end of the changed bytes, and the length delta */
 	int64_t splice_delta;
 	Sema *S;             /* the last check's checker over sess (the reusable resolve), or NULL */
