@@ -463,6 +463,10 @@ drop_session(SvcFile *f)
 {
 	sema_free(f->S);   /* before the tree: it holds the tail of the tree's arena */
 	f->S = NULL;
+	if (f->sess && f->src_shared) {
+		f->sess->src = NULL;   /* the held text stays the file's */
+		f->src_shared = false;
+	}
 	if (f->sess) {
 		driver_session_free(f->sess);
 		free(f->sess);
@@ -513,7 +517,9 @@ svc_file_take(SvcFile *f, char *src, size_t len)
 {
 	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0)
 		f->gen++;
-	free(f->src);
+	if (!f->src_shared)
+		free(f->src);   /* else the session keeps it: the next parse compares with it */
+	f->src_shared = false;
 	f->src = src;
 	f->len = len;
 }
@@ -819,10 +825,12 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		/* one declaration re-parsed in place (src/parse/reparse.c) */
 		s = f->sess;
 		uint32_t new_end = (uint32_t)((int64_t)f->items[k].end + (int64_t)f->len - (int64_t)s->len);
-		char *copy = spx_xmalloc(f->len + 1);
-		memcpy(copy, f->src, f->len + 1);
-		free(s->src);
-		s->src = copy;
+		/* the session takes the held text itself (no copy): the file
+		 * marks it shared until its next input */
+		if (!f->src_shared)
+			free(s->src);
+		s->src = f->src;
+		f->src_shared = true;
 		s->len = f->len;
 		s->diags.src = s->src;
 		s->diags.src_len = s->len;

@@ -66,6 +66,7 @@ typedef struct SvcFile {
 	char *src;           /* the input: the held source bytes */
 	size_t len;
 	uint64_t gen;        /* bumped whenever the bytes change */
+	bool src_shared;     /* src is also the parse session's text (after a splice): the session owns it */
 	/* parse */
 	bool parsed;         /* a parse product exists */
 	uint64_t parsed_gen; /* the input it was made from */
