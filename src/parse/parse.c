@@ -984,6 +984,12 @@ parse_item(Parser *p, Decl *d)
 	return !p->panic;
 }
 
+bool
+parse_item_at(Parser *p, Decl *d)
+{
+	return parse_item(p, d);
+}
+
 static bool
 is_item_start(Parser *p, const Token *t)
 {

@@ -29,4 +29,20 @@ int parse_generic_list_end(const Token *toks, int ntoks, int k);
  */
 void ast_dump(Buf *out, const Module *m);
 
+/*
+ * reparse.c — the semantic service's incremental parse.  After an edit that
+ * left src[0..decl k's start) unchanged and put decl k's new end at
+ * new_end (old_src: the text m was parsed from), re-parses decl k alone
+ * and splices it into m, shifting the later declarations and comments;
+ * false (m unchanged) when the result could differ from parsing all of
+ * src, the caller's cue to do that.
+ */
+bool parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t len, uint32_t new_end, Arena *arena);
+/* Moves every span of d by delta (absent, zeroed spans stay). */
+void parse_shift_decl(Decl *d, int64_t delta);
+/* Every span of d in walk order (the tests compare a spliced tree with a
+ * fresh parse's). */
+typedef VEC(Span) ParseSpans;
+void parse_decl_spans(const Decl *d, ParseSpans *out);
+
 #endif

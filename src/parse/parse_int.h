@@ -126,6 +126,9 @@ Diag *parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 bool parse_enter(Parser *p, const Token *t);   /* depth++; false (P207) past the bound */
 void parse_leave(Parser *p);
 
+/* One top-level item at p's position (parse.c; reparse.c splices it). */
+bool parse_item_at(Parser *p, Decl *d);
+
 /* ---- names and shared pieces (parse.c) ---- */
 Name parse_name(Parser *p, const char *what);
 Name parse_name_of(Parser *p, const Token *t);

@@ -458,11 +458,80 @@ sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 	buf_free(&canon);
 }
 
+static void revision_version(int version, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
+
 void
 sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude)
 {
+	revision_version(prelude_version(m), canon, canon_len, out, prelude);
+}
+
+/* ---- the prelude choice by pieces (the service's cache; sema.h) ---- */
+
+enum { PU_ITER = 1, PU_VEC_BYTES = 2, PU_BOX_BYTES = 4, PU_BOX = 8, PU_VEC3 = 16, PU_VEC = 32 };
+
+static unsigned
+pu_bits(const PreludeUse *u)
+{
+	return (u->iter ? PU_ITER : 0) | (u->vec_bytes ? PU_VEC_BYTES : 0) | (u->box_bytes ? PU_BOX_BYTES : 0) |
+	    (u->box ? PU_BOX : 0) | (u->vec3 ? PU_VEC3 : 0) | (u->vec ? PU_VEC : 0);
+}
+
+unsigned
+sema_prelude_head(const Module *m, bool *user_box)
+{
+	PreludeUse u;
+	memset(&u, 0, sizeof u);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Name *n = type_decl_name(&m->decls[i]);
+		u.user_box |= n && strcmp(n->s, "Box") == 0;
+	}
+	for (int i = 0; i < m->nuses; i++)
+		scan_use(&u, &m->uses[i]);
+	*user_box = u.user_box;
+	return pu_bits(&u);
+}
+
+unsigned
+sema_prelude_decl(const Decl *d, bool user_box)
+{
+	PreludeUse u;
+	memset(&u, 0, sizeof u);
+	u.user_box = user_box;
+	switch (d->kind) {
+	case DECL_FN: scan_fn(&u, &d->u.fn, &d->id, false); break;
+	case DECL_RECORD: scan_fields(&u, d->u.record.fields, d->u.record.nfields); break;
+	case DECL_VARIANT:
+		for (int c = 0; c < d->u.variant.ncases; c++)
+			scan_fields(&u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
+		break;
+	case DECL_CLASS:
+		for (int j = 0; j < d->u.class_.nmembers; j++) {
+			const ClassMember *cm = &d->u.class_.members[j];
+			if (cm->is_method)
+				scan_fn(&u, &cm->method, &cm->id, true);
+			else
+				scan_fields(&u, &cm->field, 1);
+		}
+		break;
+	default:
+		break;
+	}
+	return pu_bits(&u);
+}
+
+void
+sema_revision_canon_uses(unsigned uses, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude)
+{
+	int version = uses & PU_ITER ? 7 : uses & PU_VEC_BYTES ? 6 : uses & PU_BOX_BYTES ? 5 : uses & PU_BOX ? 4
+	    : uses & PU_VEC3 ? 3 : uses & PU_VEC ? 2 : 1;
+	revision_version(version, canon, canon_len, out, prelude);
+}
+
+static void
+revision_version(int version, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude)
+{
 	static const char domain[] = "semaprax.graph-revision.v2";
-	int version = prelude_version(m);
 	char schema[32];
 	int slen = snprintf(schema, sizeof schema, "semaprax.prelude.v%d", version);
 	const char *const *pieces = contract_pieces(version);

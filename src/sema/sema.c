@@ -964,3 +964,80 @@ sema_free(Sema *S)
 	arena_free(&S->arena);
 	free(S);
 }
+
+/* ---- the service's reusable resolve (sema.h) ---------------------------------- */
+
+static void *
+grow_table(void *p, size_t size, uint32_t from, uint32_t to)
+{
+	p = spx_xrealloc(p, size * (to ? to : 1));
+	if (to > from)
+		memset((char *)p + size * from, 0, size * (to - from));
+	return p;
+}
+
+static void
+recheck_span(Span *s, uint32_t at, int64_t delta)
+{
+	if (s->end == 0)
+		return;
+	if (s->start >= at)
+		s->start = (uint32_t)((int64_t)s->start + delta);
+	if (s->end >= at)
+		s->end = (uint32_t)((int64_t)s->end + delta);
+}
+
+void
+sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint32_t ncalls, uint32_t at, int64_t delta,
+    const bool *select, int body_range[2])
+{
+	const Module *m = S->m;
+	S->src = src;
+	S->len = len;
+	if (m->nexprs > nexprs) {
+		S->expr_type = grow_table(S->expr_type, sizeof(TypeId), nexprs, m->nexprs);
+		S->expr_sym = grow_table(S->expr_sym, sizeof(SymId), nexprs, m->nexprs);
+		for (uint32_t i = nexprs; i < m->nexprs; i++)
+			S->expr_sym[i] = -1;
+		S->expr_mode = grow_table(S->expr_mode, 1, nexprs, m->nexprs);
+		S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
+		if (S->own_reported)
+			S->own_reported = grow_table(S->own_reported, 1, nexprs, m->nexprs);
+		if (S->assign_owner) {
+			S->assign_owner = grow_table(S->assign_owner, sizeof(SymId), nexprs, m->nexprs);
+			for (uint32_t i = nexprs; i < m->nexprs; i++)
+				S->assign_owner[i] = -1;
+		}
+	}
+	if (m->field_assigns && !S->assign_owner)
+		sema_assign_owner_init(S);
+	if (m->ncalls > ncalls) {
+		S->call_consumes = grow_table(S->call_consumes, sizeof(uint8_t *), ncalls, m->ncalls);
+		S->call_builtin = grow_table(S->call_builtin, sizeof(Builtin *), ncalls, m->ncalls);
+	}
+	if (delta) {
+		for (SymId id = 0; id < S->syms.len; id++) {
+			Sym *y = sema_sym(S, id);
+			recheck_span(&y->name_span, at, delta);
+			recheck_span(&y->span, at, delta);
+			for (int i = 0; i < y->nparams; i++)
+				recheck_span(&y->params[i].span, at, delta);
+			for (int i = 0; i < y->nfields; i++)
+				recheck_span(&y->fields[i].span, at, delta);
+			for (int c = 0; c < y->ncases; c++) {
+				recheck_span(&y->cases[c].span, at, delta);
+				for (int i = 0; i < y->cases[c].nfields; i++)
+					recheck_span(&y->cases[c].fields[i].span, at, delta);
+			}
+		}
+	}
+	S->select = select;
+	body_range[0] = S->diags->items.len;
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_METHOD && !sema_sym(S, id)->origin && selected(S, id))
+			check_function(S, id, NULL, 0);
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin && selected(S, id))
+			check_template(S, id);
+	body_range[1] = S->diags->items.len;
+}

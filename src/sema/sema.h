@@ -46,6 +46,19 @@ Sema *sema_check_linked(const Module *m, const char *src, size_t len, DiagSink *
  */
 Sema *sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags, const SemaLink *links, int nlinks,
     const bool *select, int body_range[2]);
+/*
+ * The service's reusable resolve: re-checks the bodies select names with
+ * the declarations an earlier sema_check_select over the same Module
+ * resolved, after an incremental parse (parse_splice_decl) changed one
+ * non-generic function's body and no signature, type or header.  The text
+ * is now src[0..len); old bytes from `at` on moved by delta, which the
+ * symbols' spans follow; the side tables grow from nexprs/ncalls (what
+ * they were sized for) to the module's counts.  body_range as above; the
+ * declaration-level checks do not run again (their diagnostics are the
+ * caller's to keep).  Only for a module without generic functions.
+ */
+void sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint32_t ncalls, uint32_t at, int64_t delta,
+    const bool *select, int body_range[2]);
 void sema_free(Sema *s);
 
 /*
@@ -68,5 +81,12 @@ void sema_revision(const Module *m, char out[72], SemaPrelude *prelude);
 /* The same, given fmt_module_discards's text of m (the service assembles
  * it from cached per-declaration pieces). */
 void sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
+/* The same with the prelude choice assembled by the caller (the service
+ * caches it per declaration): the union of sema_prelude_head (the `use`
+ * lines; *user_box: the module declares a type `Box`) and of
+ * sema_prelude_decl of every declaration, given that user_box. */
+unsigned sema_prelude_head(const Module *m, bool *user_box);
+unsigned sema_prelude_decl(const Decl *d, bool user_box);
+void sema_revision_canon_uses(unsigned uses, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
 
 #endif

@@ -37,6 +37,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../fmt/fmt.h"
@@ -62,6 +63,8 @@ svc_trace_free(SvcTrace *t)
 void
 svc_trace_add(SvcTrace *t, int which, const char *fmt, ...)
 {
+	if (t->off)
+		return;
 	char name[512];
 	va_list ap;
 	va_start(ap, fmt);
@@ -158,11 +161,11 @@ static const char *
 decl_name(const Decl *d)
 {
 	const Name *n = ast_decl_name(d);
-	return n ? n->s : "";
+	return n && n->s ? n->s : "";
 }
 
-static Span
-decl_name_span(const Decl *d)
+Span
+svc_decl_name_span(const Decl *d)
 {
 	const Name *n = ast_decl_name(d);
 	return n ? n->span : d->span;
@@ -181,6 +184,13 @@ static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* String equality, first by identity (a lent key or name is the same pointer). */
+static bool
+str_eq(const char *a, const char *b)
+{
+	return a == b || strcmp(a, b) == 0;
 }
 
 static bool
@@ -231,8 +241,10 @@ words(SvcItem *it, const char *s, size_t n)
 static void
 item_free(SvcItem *it)
 {
-	free(it->key);
-	free(it->name);
+	if (!it->key_lent)
+		free(it->key);
+	if (!it->name_lent)
+		free(it->name);
 	for (int i = 0; i < it->ndeps; i++)
 		free(it->deps[i]);
 	free(it->deps);
@@ -308,15 +320,21 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 		SvcItem *it = &items[i];
 		const char *name = decl_name(d);
 		it->kind = (int)d->kind;
-		it->name = spx_xstrdup(name ? name : "");
+		SvcItem *o = reusable(r, i, d);
+		if (o && !o->name_lent) {   /* the same bytes: the same name */
+			it->name = o->name;   /* lent: the old table still reads it */
+			o->name_lent = true;
+		} else {
+			it->name = spx_xstrdup(name);
+			o = NULL;
+		}
 		it->start = d->span.start;
 		it->end = d->span.end;
-		Span ns = decl_name_span(d);
+		Span ns = svc_decl_name_span(d);
 		it->name_start = ns.start;
 		it->name_end = ns.end;
 		it->has_body = d->kind == DECL_FN || d->kind == DECL_CLASS;
-		SvcItem *o = reusable(r, i, d);
-		if (o && strcmp(o->name, it->name) == 0) {
+		if (o) {
 			/* the same text: the same digests and words (moved, not copied) */
 			memcpy(it->all, o->all, 32);
 			memcpy(it->sig, o->sig, 32);
@@ -329,6 +347,8 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 			it->canon = o->canon;
 			it->ncanon = o->ncanon;
 			o->canon = NULL;
+			it->prelude = o->prelude;
+			it->prelude_ok = o->prelude_ok;
 			continue;
 		}
 		digest(src + it->start, it->end - it->start, it->all);
@@ -345,10 +365,16 @@ build_items(const Module *m, const char *src, size_t len, unsigned char header[3
 	 * sequence keeps the old keys */
 	bool same_seq = r && r->nold == m->ndecls;
 	for (int i = 0; same_seq && i < m->ndecls; i++)
-		same_seq = r->old[i].kind == items[i].kind && strcmp(r->old[i].name, items[i].name) == 0;
+		same_seq = r->old[i].kind == items[i].kind && str_eq(r->old[i].name, items[i].name);
 	if (same_seq) {
-		for (int i = 0; i < m->ndecls; i++)
-			items[i].key = spx_xstrdup(r->old[i].key);
+		for (int i = 0; i < m->ndecls; i++) {
+			if (r->old[i].key_lent) {
+				items[i].key = spx_xstrdup(r->old[i].key);
+			} else {
+				items[i].key = r->old[i].key;   /* lent, as the names */
+				r->old[i].key_lent = true;
+			}
+		}
 		goto header;
 	}
 	Ent *by_name = spx_xmalloc(sizeof(Ent) * (size_t)(m->ndecls ? m->ndecls : 1));
@@ -413,6 +439,7 @@ svc_file_init(SvcFile *f, const char *path)
 {
 	memset(f, 0, sizeof *f);
 	f->path = spx_xstrdup(path);
+	f->verify_splice = getenv("SPX_SERVICE_VERIFY_SPLICE") != NULL;
 }
 
 static void
@@ -434,6 +461,12 @@ drop_program(SvcFile *f)
 static void
 drop_session(SvcFile *f)
 {
+	sema_free(f->S);   /* before the tree: it holds the tail of the tree's arena */
+	f->S = NULL;
+	if (f->sess && f->src_shared) {
+		f->sess->src = NULL;   /* the held text stays the file's */
+		f->src_shared = false;
+	}
 	if (f->sess) {
 		driver_session_free(f->sess);
 		free(f->sess);
@@ -475,11 +508,20 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 		}
 		diag_free(&d);
 	}
-	free(f->src);
-	f->src = copy;
-	f->len = len;
-	digest(f->src, f->len, f->src_digest);
+	svc_file_take(f, copy, len);
 	return true;
+}
+
+void
+svc_file_take(SvcFile *f, char *src, size_t len)
+{
+	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0)
+		f->gen++;
+	if (!f->src_shared)
+		free(f->src);   /* else the session keeps it: the next parse compares with it */
+	f->src_shared = false;
+	f->src = src;
+	f->len = len;
 }
 
 static void
@@ -624,6 +666,138 @@ body_stale(const SvcItem *it, const SvcItem *old, const char *const *changed, in
 	return false;
 }
 
+/* The lengths of the common prefix and suffix of a[0..la) and b[0..lb)
+ * (not overlapping in the shorter): memcmp by blocks, then bytes. */
+static void
+common_ends(const char *a, size_t la, const char *b, size_t lb, size_t *pp, size_t *qp)
+{
+	enum { BLOCK = 256 };
+	size_t lim = la < lb ? la : lb, p = 0, q = 0;
+	while (p + BLOCK <= lim && memcmp(a + p, b + p, BLOCK) == 0)
+		p += BLOCK;
+	while (p < lim && a[p] == b[p])
+		p++;
+	while (q + BLOCK <= lim - p && memcmp(a + la - q - BLOCK, b + lb - q - BLOCK, BLOCK) == 0)
+		q += BLOCK;
+	while (q < lim - p && a[la - 1 - q] == b[lb - 1 - q])
+		q++;
+	*pp = p;
+	*qp = q;
+}
+
+/* The incremental parse: when the changed bytes (old [p, la - q)) lie in
+ * one declaration of the last parse, that declaration is re-parsed in
+ * place (parse_splice_decl, which refuses whatever could differ from a
+ * whole parse); its index, or -1 for a whole parse.  The replaced trees
+ * stay in the session's arena, so after splices of as many bytes as the
+ * file holds (plus SPLICE_SLACK) the next edit parses the whole text again. */
+enum { SPLICE_SLACK = 64 << 10 };
+static int
+splice_target(SvcFile *f, size_t p, size_t q)
+{
+	Session *s = f->sess;
+	size_t la = s->len;
+	if (s->diags.items.len || p + q > la)
+		return -1;   /* the parse's warnings are whole-file products */
+	int lo = 0, hi = f->nitems;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (f->items[mid].start <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int k = lo - 1;
+	if (k < 0 || la - q > f->items[k].end || f->nitems != s->m->ndecls)
+		return -1;
+	int64_t end = (int64_t)f->items[k].end + (int64_t)f->len - (int64_t)la;
+	if (end <= (int64_t)f->items[k].start || f->spliced + (size_t)(end - f->items[k].start) > f->len + SPLICE_SLACK)
+		return -1;
+	return parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena) ? k : -1;
+}
+
+/* The item table after a splice of item k, updated in place when only its
+ * body changed (the same name and signature, no generic function in the
+ * module): k's digest, words and pieces are made again, the later items
+ * move by delta — no second table, no comparison of 10,000 items.  False,
+ * changing nothing, otherwise: the caller builds a new table. */
+static bool
+items_in_place(SvcFile *f, int k, int64_t delta)
+{
+	const Decl *d = &f->sess->m->decls[k];
+	SvcItem *it = &f->items[k];
+	if (f->ngeneric || d->kind != DECL_FN || !d->u.fn.body || d->u.fn.ntparams || !it->separable || it->kind != DECL_FN ||
+	    strcmp(decl_name(d), it->name) != 0)
+		return false;
+	const char *src = f->sess->src;
+	unsigned char sig[32];
+	digest(src + d->span.start, d->u.fn.body->span.start - d->span.start, sig);
+	if (memcmp(sig, it->sig, 32) != 0 || d->span.start != it->start)
+		return false;
+	for (int i = 0; i < it->ndeps; i++)
+		free(it->deps[i]);
+	free(it->deps);
+	it->deps = NULL;
+	it->ndeps = 0;
+	it->end = d->span.end;
+	digest(src + it->start, it->end - it->start, it->all);
+	words(it, src + it->start, it->end - it->start);
+	Span ns = svc_decl_name_span(d);
+	it->name_start = ns.start;
+	it->name_end = ns.end;
+	free(it->canon);
+	it->canon = NULL;
+	it->ncanon = 0;
+	it->prelude_ok = false;
+	for (int i = k + 1; i < f->nitems; i++) {
+		SvcItem *x = &f->items[i];
+		x->start = (uint32_t)((int64_t)x->start + delta);
+		x->end = (uint32_t)((int64_t)x->end + delta);
+		x->name_start = (uint32_t)((int64_t)x->name_start + delta);
+		x->name_end = (uint32_t)((int64_t)x->name_end + delta);
+	}
+	return true;
+}
+
+/* SPX_SERVICE_VERIFY_SPLICE (the corpus test sets it): a spliced tree must
+ * equal a whole parse of the same text — every declaration's dump and
+ * spans, and the comments.  A difference is a bug in the splice: it is
+ * reported and the process aborts, so the test fails loudly. */
+static void
+verify_splice(const Session *s)
+{
+	Session w;
+	driver_session_init(&w, "<verify>");
+	driver_set_source(&w, s->src, s->len);
+	bool ok = driver_parse(&w) && w.m->ndecls == s->m->ndecls && w.m->ncomments == s->m->ncomments;
+	Buf a = {0}, b = {0};
+	if (ok) {
+		ast_dump(&a, s->m);
+		ast_dump(&b, w.m);
+		ok = a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
+	}
+	for (int i = 0; ok && i < w.m->ncomments; i++)
+		ok = s->m->comments[i].span.start == w.m->comments[i].span.start &&
+		    s->m->comments[i].span.end == w.m->comments[i].span.end;
+	for (int i = 0; ok && i < w.m->ndecls; i++) {
+		ParseSpans x = {0}, y = {0};
+		parse_decl_spans(&s->m->decls[i], &x);
+		parse_decl_spans(&w.m->decls[i], &y);
+		ok = x.len == y.len && (x.len == 0 || memcmp(x.items, y.items, sizeof *x.items * (size_t)x.len) == 0);
+		if (!ok)
+			fprintf(stderr, "service: the spliced declaration %d differs from a whole parse\n", i);
+		VEC_FREE(x);
+		VEC_FREE(y);
+	}
+	buf_free(&a);
+	buf_free(&b);
+	driver_session_free(&w);
+	if (!ok) {
+		fprintf(stderr, "service: a splice differs from a whole parse\n");
+		abort();
+	}
+}
+
 /* Re-parses when the bytes changed; false when the parse failed.  *changed:
  * the item table differs from the old one (not backdated). */
 static bool
@@ -632,17 +806,48 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	*olds = NULL;
 	*nolds = 0;
 	*changed = *types_changed = false;
-	if (f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0) {
+	if (f->parsed && f->parsed_gen == f->gen) {
 		svc_trace_add(t, SVC_REUSED, "parse");
 		return !f->parse_failed;
 	}
-	svc_trace_add(t, SVC_EXECUTED, "parse");
-	Session *s = spx_xcalloc(1, sizeof *s);
-	driver_session_init(s, f->path);
-	driver_set_source(s, f->src, f->len);
-	bool ok = driver_parse(s);
+	/* what the edit changed: the common prefix and suffix with the last parse */
+	bool prior = f->sess && f->items && !f->parse_failed;
+	size_t p = 0, q = 0, la = prior ? f->sess->len : 0;
+	if (prior)
+		common_ends(f->sess->src, la, f->src, f->len, &p, &q);
+	int k = prior ? splice_target(f, p, q) : -1;
+	f->splice_k = k;
+	f->splice_at = (uint32_t)(la - q);
+	f->splice_delta = (int64_t)f->len - (int64_t)la;
+	Session *s;
+	bool ok = true;
+	if (k >= 0) {
+		/* one declaration re-parsed in place (src/parse/reparse.c) */
+		s = f->sess;
+		uint32_t new_end = (uint32_t)((int64_t)f->items[k].end + (int64_t)f->len - (int64_t)s->len);
+		/* the session takes the held text itself (no copy): the file
+		 * marks it shared until its next input */
+		if (!f->src_shared)
+			free(s->src);
+		s->src = f->src;
+		f->src_shared = true;
+		s->len = f->len;
+		s->diags.src = s->src;
+		s->diags.src_len = s->len;
+		s->diags.pos_src = NULL;    /* the position index names the old text */
+		f->spliced += new_end - f->items[k].start;
+		if (f->verify_splice)
+			verify_splice(s);
+	} else {
+		s = spx_xcalloc(1, sizeof *s);
+		driver_session_init(s, f->path);
+		driver_set_source(s, f->src, f->len);
+		ok = driver_parse(s);
+		f->spliced = 0;
+		svc_trace_add(t, SVC_EXECUTED, "parse");
+	}
 	f->parsed = true;
-	memcpy(f->parsed_digest, f->src_digest, 32);
+	f->parsed_gen = f->gen;
 	diags_clear(&f->parse_diags);
 	if (!ok) {
 		for (int i = 0; i < s->diags.items.len; i++)
@@ -658,28 +863,43 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		*changed = *types_changed = true;
 		return false;
 	}
+	f->in_place = k >= 0 && f->have_resolve && items_in_place(f, k, f->splice_delta);
+	if (f->in_place) {
+		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", f->items[k].key);
+		f->parse_failed = false;
+		f->have_revision = false;
+		*changed = true;
+		return true;
+	}
 	unsigned char header[32];
 	int n;
 	Reuse r = { 0 }, *rp = NULL;
-	if (f->sess && f->items && !f->parse_failed) {
-		const char *a = f->sess->src, *b = s->src;
-		size_t la = f->sess->len, lb = s->len, lim = la < lb ? la : lb;
-		size_t p = 0, q = 0;
-		while (p < lim && a[p] == b[p])
-			p++;
-		while (q < lim - p && a[la - 1 - q] == b[lb - 1 - q])
-			q++;
-		r = (Reuse){ f->items, f->nitems, p, q, lb, (int64_t)lb - (int64_t)la };
+	if (prior) {
+		r = (Reuse){ f->items, f->nitems, p, q, f->len, (int64_t)f->len - (int64_t)la };
 		rp = &r;
 	}
 	SvcItem *items = build_items(s->m, s->src, s->len, header, &n, rp);
+	f->ngeneric = 0;
+	for (int i = 0; i < n; i++)
+		f->ngeneric += items[i].generic;
+	if (k >= 0)
+		svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s", items[k].key);
 	bool same = !f->parse_failed && f->items && n == f->nitems && memcmp(header, f->header, 32) == 0;
 	for (int i = 0; same && i < n; i++)
-		same = strcmp(items[i].key, f->items[i].key) == 0 && memcmp(items[i].all, f->items[i].all, 32) == 0;
+		same = str_eq(items[i].key, f->items[i].key) && memcmp(items[i].all, f->items[i].all, 32) == 0;
 	if (same) {
 		/* backdated: keep the table, move the declarations to their places */
 		svc_trace_add(t, SVC_BACKDATED, "parse");
 		for (int i = 0; i < n; i++) {
+			/* the strings lent to the new table: take them back */
+			if (f->items[i].key_lent) {
+				f->items[i].key_lent = false;
+				items[i].key_lent = true;
+			}
+			if (f->items[i].name_lent) {
+				f->items[i].name_lent = false;
+				items[i].name_lent = true;
+			}
 			/* the words may have moved to the new table: take them back */
 			char **dp = f->items[i].deps;
 			int dn = f->items[i].ndeps;
@@ -717,8 +937,10 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		f->have_revision = false;
 	}
 	f->parse_failed = false;
-	drop_session(f);
-	f->sess = s;
+	if (s != f->sess) {
+		drop_session(f);
+		f->sess = s;
+	}
 	return true;
 }
 
@@ -738,6 +960,18 @@ owner_of(const SvcFile *f, uint32_t at)
 	return i >= 0 && at < f->items[i].end ? i : -1;
 }
 
+/* Whether a cached declaration-pass diagnostic belongs to item k. */
+static bool
+resolve_owned(const SvcDiags *d, int k)
+{
+	for (int i = 0; i < d->len; i++)
+		if (d->items[i].owner == k)
+			return true;
+	return false;
+}
+
+static void run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse);
+
 /* Runs the resolve pass and the stale bodies (the reduced check). */
 static void
 run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
@@ -753,7 +987,7 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	 * of its declarations reads differently to callers — no indexes */
 	bool aligned = olds && nolds == n;
 	for (int i = 0; aligned && i < n; i++)
-		aligned = strcmp(olds[i].key, f->items[i].key) == 0;
+		aligned = str_eq(olds[i].key, f->items[i].key);
 	if (aligned) {
 		changed = spx_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
 		for (int i = 0; i < n; i++) {
@@ -795,12 +1029,18 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		index_free(&xo);
 		index_free(&xn);
 	}
+	/* nothing the declaration pass reads changed: the same keys, no
+	 * signature, type or header (the reusable resolve below) */
+	bool decls_same = aligned && nchanged == 0 && !types_changed;
+	for (int i = 0; decls_same && i < n; i++)
+		decls_same = memcmp(olds[i].sig, f->items[i].sig, 32) == 0 &&
+		    (f->items[i].kind == DECL_FN || memcmp(olds[i].all, f->items[i].all, 32) == 0);
 	free(changed);
 	if (olds) {
 		/* a declaration added, removed or with a new signature: resolve again */
 		any = any || nolds != n;
 		for (int i = 0; !any && i < n; i++)
-			any = strcmp(olds[i].key, f->items[i].key) != 0 || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
+			any = !str_eq(olds[i].key, f->items[i].key) || memcmp(olds[i].sig, f->items[i].sig, 32) != 0 ||
 			    (f->items[i].kind != DECL_FN && memcmp(olds[i].all, f->items[i].all, 32) != 0);
 	}
 	/* Generic instances are a property of the whole module (the instance
@@ -819,13 +1059,42 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 		free(select);
 		return;
 	}
-	svc_trace_add(t, SVC_EXECUTED, "resolve");
+	/* The reusable resolve: after a splice of one function's body that
+	 * changed nothing the declaration pass reads, the last check's checker
+	 * re-checks that body alone (sema_recheck_select); its declaration-level
+	 * diagnostics stay cached.  Not when one of them belongs to the spliced
+	 * declaration (a span over the whole of it would have to move), nor in
+	 * a module with a generic function. */
+	int sk = f->splice_k;
+	bool reuse = decls_same && !generic && sk >= 0 && sk < n && f->items[sk].kind == DECL_FN;
+	for (int i = 0; reuse && i < n; i++)
+		reuse = select[i] == (i == sk);
+	run_select(f, t, select, reuse);
+}
+
+/* Runs the checker over the selected bodies — in the last check's checker
+ * when reuse allows it and it is there, else a whole declaration pass —
+ * and files the diagnostics with their products; frees select. */
+static void
+run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
+{
+	int n = f->nitems, sk = f->splice_k;
 	Session *s = f->sess;
 	int from = s->diags.items.len;
 	int range[2];
-	Sema *S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
-	diags_clear(&f->resolve_head);
-	diags_clear(&f->resolve_tail);
+	reuse = reuse && f->S && !resolve_owned(&f->resolve_head, sk) && !resolve_owned(&f->resolve_tail, sk);
+	if (reuse) {
+		svc_trace_add(t, SVC_REUSED, "resolve");
+		sema_recheck_select(f->S, s->src, s->len, f->S_nexprs, f->S_ncalls, f->splice_at, f->splice_delta, select, range);
+	} else {
+		svc_trace_add(t, SVC_EXECUTED, "resolve");
+		sema_free(f->S);
+		f->S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
+		diags_clear(&f->resolve_head);
+		diags_clear(&f->resolve_tail);
+	}
+	f->S_nexprs = s->m->nexprs;
+	f->S_ncalls = s->m->ncalls;
 	for (int i = 0; i < n; i++) {
 		if (!f->items[i].has_body)
 			continue;
@@ -847,7 +1116,6 @@ run_check(SvcFile *f, SvcTrace *t, SvcItem *olds, int nolds, bool types_changed)
 	/* the sink keeps only the parse's own reports */
 	while (s->diags.items.len > from)
 		diag_remove(&s->diags, s->diags.items.len - 1);
-	sema_free(S);
 	f->have_resolve = true;
 	free(select);
 }
@@ -874,10 +1142,13 @@ revision(SvcFile *f)
 	buf_reserve(&canon, f->len + 4096);
 	fmt_module_discards_part(&canon, m, -1);
 	Buf one = {0};
+	int *fresh = spx_xmalloc(sizeof *fresh * (size_t)(f->nitems ? f->nitems : 1));
+	int nfresh = 0;
 	for (int i = 0; i < f->nitems; i++) {
 		SvcItem *it = &f->items[i];
 		if (it->canon)
 			continue;
+		fresh[nfresh++] = i;
 		one.len = 0;
 		fmt_module_discards_part(&one, m, i);
 		it->ncanon = one.len;
@@ -890,15 +1161,31 @@ revision(SvcFile *f)
 		for (int i = 0; i < f->nitems; i++)
 			if (fmt_decl_group(f->items[i].kind) == g)
 				buf_put(&canon, f->items[i].canon, f->items[i].ncanon);
-	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, f->revision, NULL);
-	buf_free(&canon);
+	/* the prelude choice: the union of cached per-declaration features */
+	bool user_box;
+	unsigned uses = sema_prelude_head(m, &user_box);
+	bool all = !f->prelude_known || user_box != f->prelude_user_box;
+	f->prelude_known = true;
+	f->prelude_user_box = user_box;
 	for (int i = 0; i < f->nitems; i++) {
 		SvcItem *it = &f->items[i];
+		if (all || !it->prelude_ok) {
+			it->prelude = sema_prelude_decl(&m->decls[i], user_box);
+			it->prelude_ok = true;
+		}
+		uses |= it->prelude;
+	}
+	sema_revision_canon_uses(uses, canon.data ? canon.data : "", canon.len, f->revision, NULL);
+	buf_free(&canon);
+	/* only the pieces rendered now: a kept piece was tested when it was */
+	for (int j = 0; j < nfresh; j++) {
+		SvcItem *it = &f->items[fresh[j]];
 		if (names_discard(it->canon, it->ncanon)) {
 			free(it->canon);
 			it->canon = NULL;
 		}
 	}
+	free(fresh);
 }
 
 bool
@@ -913,10 +1200,17 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		diags_emit(out, &f->parse_diags, f);
 		return false;
 	}
-	if (changed || !f->have_resolve)
+	if (f->in_place) {
+		/* only the spliced body changed: it alone runs */
+		f->in_place = false;
+		bool *select = spx_xcalloc((size_t)f->nitems, sizeof *select);
+		select[f->splice_k] = true;
+		run_select(f, t, select, true);
+	} else if (changed || !f->have_resolve) {
 		run_check(f, t, olds, nolds, types_changed);
-	else
+	} else {
 		run_check(f, t, NULL, 0, false);
+	}
 	items_free(olds, nolds);
 	/* the parse's warnings, the declaration pass, then the bodies in source order */
 	for (int k = 0; k < f->sess->diags.items.len; k++) {
@@ -938,7 +1232,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	}
 	if (f->have_revision) {
 		svc_trace_add(t, SVC_REUSED, "revision");
-	} else {
+	} else if (!f->lazy_revision) {
 		svc_trace_add(t, SVC_EXECUTED, "revision");
 		revision(f);
 		f->have_revision = true;
@@ -946,10 +1240,20 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	return true;
 }
 
+const char *
+svc_file_revision(SvcFile *f)
+{
+	if (!f->have_revision && f->sess && !f->parse_failed && f->parsed_gen == f->gen) {
+		revision(f);
+		f->have_revision = true;
+	}
+	return f->have_revision ? f->revision : "";
+}
+
 bool
 svc_file_program(SvcFile *f, SvcTrace *t)
 {
-	if (f->have_program && memcmp(f->program_digest, f->src_digest, 32) == 0) {
+	if (f->have_program && f->program_gen == f->gen) {
 		svc_trace_add(t, SVC_REUSED, "program");
 		if (f->g)
 			svc_trace_add(t, SVC_REUSED, "graph");
@@ -962,7 +1266,7 @@ svc_file_program(SvcFile *f, SvcTrace *t)
 	f->psess = driver_program_add(f->prog, f->path, f->src, f->len);
 	f->prog_ok = driver_program_load(f->prog, SESSION_CHECK_HIR) && f->prog->nmods == 1 && f->prog->mods[0]->s.H;
 	f->have_program = true;
-	memcpy(f->program_digest, f->src_digest, 32);
+	f->program_gen = f->gen;
 	if (!f->prog_ok)
 		return false;
 	f->psess = &f->prog->mods[0]->s;

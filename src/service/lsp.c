@@ -44,6 +44,45 @@ lsp_doc_lines(LspDoc *d)
 	}
 }
 
+/* The line table after old bytes [a, b) became the tl bytes at a of the
+ * document's text: only the edited lines are scanned, the later starts move. */
+static void
+doc_lines_edit(LspDoc *d, uint32_t a, uint32_t b, uint32_t tl)
+{
+	int lo = 0, hi = d->nlines;
+	while (lo < hi) {       /* the first start past a */
+		int mid = lo + (hi - lo) / 2;
+		if (d->lines[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int from = lo;
+	hi = d->nlines;
+	while (lo < hi) {       /* the first start past b */
+		int mid = lo + (hi - lo) / 2;
+		if (d->lines[mid] <= b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int to = lo, add = 0;
+	for (uint32_t i = a; i < a + tl; i++)
+		add += d->file.src[i] == '\n';
+	int n = d->nlines - (to - from) + add;
+	uint32_t *l = spx_xmalloc(sizeof *l * (size_t)n);
+	memcpy(l, d->lines, sizeof *l * (size_t)from);
+	int k = from;
+	for (uint32_t i = a; i < a + tl; i++)
+		if (d->file.src[i] == '\n')
+			l[k++] = i + 1;
+	for (int i = to; i < d->nlines; i++)
+		l[k++] = (uint32_t)((int64_t)d->lines[i] + (int64_t)tl - (int64_t)(b - a));
+	free(d->lines);
+	d->lines = l;
+	d->nlines = n;
+}
+
 /* UTF-16 code units of the UTF-8 text s[0..n) (a four-byte sequence is a
  * surrogate pair; invalid bytes count one each). */
 static long
@@ -129,6 +168,7 @@ typedef struct Lsp {
 	size_t max_message;
 	bool initialized, shut, exiting;
 	bool utf8;           /* positions in UTF-8 bytes (negotiated), else UTF-16 code units */
+	bool trace;          /* initializationOptions.trace: record semaprax/trace */
 	FILE *out;
 } Lsp;
 
@@ -281,8 +321,10 @@ did_open(Lsp *L, json_t *params)
 		memset(d, 0, sizeof *d);
 		d->uri = spx_xstrdup(uri);
 		d->utf8 = L->utf8;
+		d->trace_on = L->trace;
 		char *path = uri_path(uri);
 		svc_file_init(&d->file, path);
+		d->file.lazy_revision = true;   /* an editor never shows it: rename asks */
 		free(path);
 	}
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
@@ -339,10 +381,9 @@ did_change(Lsp *L, json_t *params)
 		memcpy(n, d->file.src, a);
 		memcpy(n + a, json_string_value(t), tl);
 		memcpy(n + a + tl, d->file.src + b, d->file.len - b);
-		SvcError e;
-		svc_file_set(&d->file, n, len, &e);
-		free(n);
-		lsp_doc_lines(d);
+		n[len] = '\0';
+		svc_file_take(&d->file, n, len);
+		doc_lines_edit(d, a, b, (uint32_t)tl);
 		any = true;
 	}
 	if (!any)
@@ -381,6 +422,8 @@ initialize_result(Lsp *L, json_t *params, Buf *r)
 	json_t *encs = json_is_object(gen) ? json_object_get(gen, "positionEncodings") : NULL;
 	size_t i;
 	json_t *e;
+	json_t *opts = json_is_object(params) ? json_object_get(params, "initializationOptions") : NULL;
+	L->trace = json_is_object(opts) && json_is_true(json_object_get(opts, "trace"));
 	L->utf8 = false;
 	if (json_is_array(encs))
 		json_array_foreach(encs, i, e)

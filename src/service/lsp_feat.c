@@ -87,9 +87,11 @@ lsp_diagnostics(LspDoc *d, Buf *out)
 	DiagSink s;
 	SvcTrace t;
 	svc_trace_init(&t);
+	t.off = !d->trace_on;   /* 10,001 product names are not free */
 	svc_file_check(&d->file, &t, &s);
 	d->trace.len = 0;
-	svc_trace_json(&d->trace, &t);
+	if (d->trace_on)
+		svc_trace_json(&d->trace, &t);
 	svc_trace_free(&t);
 	buf_puts(out, "{\"uri\":");
 	json_cstr(out, d->uri);
@@ -218,13 +220,6 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 	return NULL;
 }
 
-static Span
-decl_name_span(const Decl *d)
-{
-	const Name *n = ast_decl_name(d);
-	return n ? n->span : d->span;
-}
-
 /* hover and definition of a document that parses but does not verify: the
  * declaration of that name, from the syntax only. */
 static bool
@@ -237,7 +232,7 @@ unverified_answer(LspReq *r, Buf *out, bool hover)
 		return true;
 	}
 	if (!hover) {
-		Span n = decl_name_span(d);
+		Span n = svc_decl_name_span(d);
 		buf_puts(out, "{\"uri\":");
 		json_cstr(out, r->doc->uri);
 		buf_puts(out, ",\"range\":");
@@ -261,18 +256,27 @@ unverified_answer(LspReq *r, Buf *out, bool hover)
 	return true;
 }
 
+/* The verified program (NULL when the document does not verify), its
+ * occurrences into *occs (release with lsp_occs_free) and the one at the
+ * request's offset, or NULL: the walk hover, definition, references and
+ * rename share. */
+static const LspOcc *
+occ_find(LspReq *r, Session **ps, LspOccs *occs)
+{
+	*ps = program(r->doc);
+	memset(occs, 0, sizeof *occs);
+	if (!*ps)
+		return NULL;
+	lsp_occurrences((*ps)->S, (*ps)->m, occs);
+	return lsp_occ_at(occs, r->off);
+}
+
 /* The occurrences of the verified document, and the one at the request's
  * position; false (result null written) when there is none. */
 static bool
 occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback)
 {
-	*ps = program(r->doc);
-	memset(occs, 0, sizeof *occs);
-	*at = NULL;
-	if (*ps)
-		lsp_occurrences((*ps)->S, (*ps)->m, occs);
-	if (*ps)
-		*at = lsp_occ_at(occs, r->off);
+	*at = occ_find(r, ps, occs);
 	if (!*at) {
 		if (!*ps && fallback)
 			unverified_answer(r, out, fallback == 1);
@@ -524,14 +528,14 @@ lsp_rename(LspReq *r, Buf *out)
 	if (ver && json_is_integer(ver) && json_integer_value(ver) != doc->version)
 		return fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
 		    (long long)json_integer_value(ver), doc->version);
-	Session *s = program(doc);
+	Session *s;
+	LspOccs occs;
+	const LspOcc *o = occ_find(r, &s, &occs);
 	if (!s)
 		return fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
-	LspOccs occs = {0};
-	lsp_occurrences(s->S, s->m, &occs);
-	const LspOcc *o = lsp_occ_at(&occs, r->off);
 	Buf p = {0};
-	const char *base = rev ? json_string_value(rev) : doc->file.revision;
+	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
+	const char *base = rev ? json_string_value(rev) : current;
 	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));
 	bool none = !o, local = o && o->sym < 0;
 	lsp_occs_free(&occs);
@@ -550,7 +554,7 @@ lsp_rename(LspReq *r, Buf *out)
 	bool done = false;
 	if (!patch_parse(&sp, p.data, p.len, &pd)) {
 		first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
-	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, doc->file.revision, &pd, &plan)) {
+	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, current, &pd, &plan)) {
 		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
 		first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
 	} else {

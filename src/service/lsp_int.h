@@ -22,6 +22,7 @@ typedef struct LspDoc {
 	uint32_t *lines;     /* byte offset of each line's start */
 	int nlines;
 	Buf trace;           /* what the last publish executed and reused (svc_trace_json) */
+	bool trace_on;       /* … recorded only when the client asked (initializationOptions.trace) */
 	bool utf8;           /* the client chose UTF-8 positions (columns in bytes) */
 } LspDoc;
 

@@ -154,6 +154,7 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload)
 		return false;
 	SvcTrace t;
 	svc_trace_init(&t);
+	t.off = !trace;
 	bool ok, first = true;
 	Buf d = {0};
 	const char *rev = NULL;
@@ -223,31 +224,34 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 {
 	if (!ensure_input(v, err))
 		return false;
+	/* each edit builds the next text from the last (one copy each; none
+	 * of the held source when there is no edit) */
 	size_t len = v->file.len;
-	char *src = spx_xmalloc(len + 1);
-	memcpy(src, v->file.src, len);
+	const char *cur = v->file.src;
+	char *own = NULL;
 	for (size_t i = 0; i < json_array_size(ev); i++) {
 		size_t a = 0, b = 0, tl = 0;
 		const char *t = "";
 		if (!edit_fields(json_array_get(ev, i), len, &a, &b, &t, &tl, err)) {
-			free(src);
+			free(own);
 			return false;
 		}
 		if (len - (b - a) + tl > v->o.max_message * (size_t)64) {
-			free(src);
+			free(own);
 			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", v->o.max_message * (size_t)64);
 		}
 		char *n = spx_xmalloc(len - (b - a) + tl + 1);
-		memcpy(n, src, a);
+		memcpy(n, cur, a);
 		memcpy(n + a, t, tl);
-		memcpy(n + a + tl, src + b, len - b);
+		memcpy(n + a + tl, cur + b, len - b);
 		len = len - (b - a) + tl;
-		free(src);
-		src = n;
+		n[len] = '\0';
+		free(own);
+		cur = own = n;
 	}
-	bool ok = svc_file_set(&v->file, src, len, err);
-	free(src);
-	return ok;
+	if (own)
+		svc_file_take(&v->file, own, len);
+	return true;
 }
 
 static bool
@@ -294,7 +298,7 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
 	} else {
 		const SvcFile *f = &v->file;
-		bool current = f->parsed && memcmp(f->parsed_digest, f->src_digest, 32) == 0;
+		bool current = f->parsed && f->parsed_gen == f->gen;
 		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
 		    f->nitems);
 		json_cstr(out, current && f->have_revision ? f->revision : NULL);

@@ -14,6 +14,7 @@
 typedef struct SvcTrace {
 	Buf executed, reused, backdated;   /* JSON string lists, comma-separated */
 	int nexecuted, nreused, nbackdated;
+	bool off;            /* nobody asked: svc_trace_add records nothing (10,001 names cost) */
 } SvcTrace;
 
 /* A cached diagnostic, its offsets relative to the start of its owner
@@ -42,6 +43,7 @@ typedef struct SvcDiags {
 typedef struct SvcItem {
 	char *key;           /* "fn:name", "record:Name", … ("#2" on a repeat) */
 	char *name;          /* the declared name */
+	bool key_lent, name_lent;   /* the next table's item owns the string now */
 	int kind;            /* DeclKind */
 	bool has_body;       /* a function or class: a body product */
 	bool separable;      /* a non-generic function: callers read its signature only */
@@ -51,6 +53,8 @@ typedef struct SvcItem {
 	int ndeps;
 	uint32_t start, end;
 	uint32_t name_start, name_end;   /* the declared name */
+	unsigned prelude;    /* the prelude features it uses (sema_prelude_decl) … */
+	bool prelude_ok;     /* … when known */
 	char *canon;         /* its piece of the revision's canonical text, or NULL */
 	size_t ncanon;
 	bool have_body;      /* the body product exists */
@@ -61,13 +65,23 @@ typedef struct SvcFile {
 	char *path;
 	char *src;           /* the input: the held source bytes */
 	size_t len;
-	unsigned char src_digest[32];
+	uint64_t gen;        /* bumped whenever the bytes change */
+	bool src_shared;     /* src is also the parse session's text (after a splice): the session owns it */
 	/* parse */
 	bool parsed;         /* a parse product exists */
-	unsigned char parsed_digest[32];
+	uint64_t parsed_gen; /* the input it was made from */
+	size_t spliced;      /* bytes re-parsed by splices since the last whole parse */
+	bool verify_splice;  /* SPX_SERVICE_VERIFY_SPLICE: each splice compared with a whole parse */
 	bool parse_failed;
 	SvcDiags parse_diags;/* when the parse failed */
 	Session *sess;       /* the last successful parse (its AST) */
+	int splice_k;        /* the declaration the last parse spliced, or -1 (a whole parse) */
+	bool in_place;       /* … and the item table was updated in place (only k's body changed) */
+	int ngeneric;        /* generic functions in the item table */
+	uint32_t splice_at;  /* … the old end of the changed bytes, and the length delta */
+	int64_t splice_delta;
+	Sema *S;             /* the last check's checker over sess (the reusable resolve), or NULL */
+	uint32_t S_nexprs, S_ncalls;   /* the module's counts its side tables are sized for */
 	unsigned char header[32];
 	SvcItem *items;
 	int nitems;
@@ -75,11 +89,13 @@ typedef struct SvcFile {
 	bool have_resolve;
 	SvcDiags resolve_head, resolve_tail;
 	/* revision */
+	bool prelude_known, prelude_user_box;   /* the user_box the items' prelude bits assume */
 	bool have_revision;
+	bool lazy_revision;  /* the LSP server: computed on demand (svc_file_revision), not per check */
 	char revision[72];
 	/* program (full check + HIR) and its graph model */
 	bool have_program;
-	unsigned char program_digest[32];
+	uint64_t program_gen;
 	Program *prog;
 	Session *psess;
 	bool prog_ok;
@@ -94,11 +110,18 @@ enum { SVC_EXECUTED, SVC_REUSED, SVC_BACKDATED };
 /* {"executed":[…],"reused":[…],"backdated":[…]} */
 void svc_trace_json(Buf *out, const SvcTrace *t);
 
+/* The span of the name a declaration declares (its whole span for a session). */
+Span svc_decl_name_span(const Decl *d);
+
 void svc_file_init(SvcFile *f, const char *path);
 void svc_file_free(SvcFile *f);
 /* The input: a copy of the bytes, or (src NULL) the file re-read; false
  * with a message when unreadable. */
 bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
+/* The input: src (malloc'd, len + 1 bytes, NUL-terminated) handed over. */
+void svc_file_take(SvcFile *f, char *src, size_t len);
+/* After a check that verified: the revision (computed now when lazy_revision). */
+const char *svc_file_revision(SvcFile *f);
 /* Brings parse, resolve, bodies and revision up to date (recording into t)
  * and renders the diagnostics into out: a sink over the current source
  * (diag_free it).  True when the program verifies. */

@@ -78,7 +78,8 @@ def main():
     c = Lsp(BIN)
     # ---- lifecycle ----
     assert c.error("textDocument/hover", at(TEXT, "add"))["code"] == -32002
-    init = c.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    # initializationOptions.trace: the server records semaprax/trace (off by default: 10,001 names cost)
+    init = c.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}, "initializationOptions": {"trace": True}})
     caps = init["capabilities"]
     assert caps["positionEncoding"] == "utf-16", caps
     assert caps["textDocumentSync"] == {"openClose": True, "change": 2}, caps
@@ -97,8 +98,9 @@ def main():
     d = c.note("textDocument/publishDiagnostics")
     assert d == {"uri": URI, "version": 1, "diagnostics": []}, d
     tr = c.call("semaprax/trace", {"textDocument": TD})
-    assert tr["executed"] == ["parse", "resolve", "body:fn:add", "body:fn:twice", "body:fn:say", "body:fn:main",
-                              "revision"] and tr["reused"] == [], tr
+    # (the revision is computed on demand in the editor: rename asks for it)
+    assert tr["executed"] == ["parse", "resolve", "body:fn:add", "body:fn:twice", "body:fn:say", "body:fn:main"] \
+        and tr["reused"] == [], tr
 
     # ---- hover: type, contracts, effects, ownership; UTF-16 range after é😀 ----
     call_add = at(TEXT, "add(1, 2)")
@@ -187,8 +189,8 @@ def main():
     assert c.note("textDocument/publishDiagnostics") == {"uri": URI, "version": 2, "diagnostics": []}
     # the edit re-checked that body only (the service's product database; semaprax/trace is our extension)
     tr = c.call("semaprax/trace", {"textDocument": TD})
-    assert tr["executed"] == ["parse", "resolve", "body:fn:add", "revision"], tr
-    assert tr["reused"] == ["body:fn:twice", "body:fn:say", "body:fn:main"], tr
+    assert tr["executed"] == ["parse:decl:fn:add", "body:fn:add"], tr
+    assert tr["reused"] == ["resolve", "body:fn:twice", "body:fn:say", "body:fn:main"], tr
     e = c.error("textDocument/rename", dict(call_add, newName="plus", revision=old_rev))
     assert e["code"] == -32801 and "SPX-G409" in e["message"] and old_rev in e["message"], e
     ren2 = c.call("textDocument/rename", dict(call_add, newName="plus"))
@@ -276,6 +278,31 @@ def main():
     assert c.call("textDocument/references", dict(at(typed, "add(1, true)"), context={"includeDeclaration": True})) is None
     c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 6}, "contentChanges": [{"text": fixed}]})
     assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+    # ranged changes (incremental sync) that add and remove lines: the server's line table is
+    # updated around each edit only; positions after them must still be right
+    def ranged(text, version, needle, new, nth=0):
+        s0 = where(text, needle, nth)
+        e0 = dict(s0)
+        tail = needle.split("\n")
+        if len(tail) > 1:
+            e0 = {"line": s0["line"] + len(tail) - 1, "character": u16(tail[-1])}
+        else:
+            e0 = {"line": s0["line"], "character": s0["character"] + u16(needle)}
+        c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": version},
+                                            "contentChanges": [{"range": {"start": s0, "end": e0}, "text": new}]})
+        i = -1
+        for _ in range(nth + 1):
+            i = text.index(needle, i + 1)
+        return text[:i] + new + text[i + len(needle):]
+    cur = ranged(fixed, 7, "    b + a\n", "    let t = b;\n\n    t + a\n")
+    assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+    cur = ranged(cur, 8, "\n\n    t + a", "\n    t\n        + a")
+    assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+    assert c.call("textDocument/definition", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(a: i64", length=3)
+    assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
+    cur = ranged(cur, 9, "    let t = b;\n    t\n        + a", "    b + a")
+    assert cur == fixed and c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+    assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
 
     # ---- a second document at once: a warning, and a rename the engine refuses (no explicit @id) ----
     auto_uri = "file:///work/auto.spx"

@@ -3,8 +3,13 @@ every fixture (tests/fixtures/**/*.spx): each is refreshed into one
 long-lived service, then edited three ways — a comment line inserted after
 the module line (positions move, parse backdated), a blank line at the end
 of the first and of the last declaration with a body (that body re-checked)
-and back — and after each
-step the diagnostics, their order and the revision must equal check's."""
+and back, and a `let` statement inserted at the top of the first body and
+back — and after each step the diagnostics, their order and the revision
+must equal check's.  Edits inside one declaration take the incremental
+parse (a splice, `parse:decl:<key>` in the trace) where it applies: the
+service runs with SPX_SERVICE_VERIFY_SPLICE, so every splice is also
+compared with a whole parse of the same text (tree dump, every span, the
+comments), and the splices must have happened."""
 import glob
 import json
 import os
@@ -20,19 +25,24 @@ files = sorted(glob.glob(os.path.join(ROOT, "**", "*.spx"), recursive=True))[::E
 d = tempdir()
 path = os.path.join(d, "corpus.spx")
 open(path, "w").close()
+os.environ["SPX_SERVICE_VERIFY_SPLICE"] = "1"
 c = Client(BIN, path)
 steps = 0
+splices = 0
+reuses = 0
 
 
 def step(text, what):
-    global steps
+    global steps, splices, reuses
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         return
     with open(path, "wb") as f:
         f.write(data)
-    r = c.call("refresh", {"text": text})
+    r = c.call("refresh", {"text": text, "trace": True})
+    splices += any(x.startswith("parse:decl:") for x in r["trace"]["executed"])
+    reuses += "resolve" in r["trace"]["reused"] and any(x.startswith("body:") for x in r["trace"]["executed"])
     diags, rev = cli_check(BIN, path)
     check(r["diagnostics"] == diags, "%s: diagnostics differ from check --json\nservice: %s\ncheck:   %s" %
           (what, json.dumps(r["diagnostics"])[:3000], json.dumps(diags)[:3000]))
@@ -56,6 +66,11 @@ for fx in files:
     if at >= 0:
         step(text[:at] + "\n" + text[at:], fx + " (a body edited)")
         step(text, fx + " (back)")
+    fn = text.find("\nfn ")
+    top = text.find("{\n", fn) if fn >= 0 else -1
+    if top >= 0:
+        step(text[:top + 2] + "    let spx_corpus_edit = 1;\n" + text[top + 2:], fx + " (a statement inserted)")
+        step(text, fx + " (the statement removed)")
     last = text.rfind("\n}\n")
     if last > at >= 0:
         step(text[:last] + "\n" + text[last:], fx + " (the last body edited)")
@@ -64,4 +79,7 @@ c.call("shutdown")
 c.notify("exit")
 status, _, err = c.close()
 check(status == 0, "service exit %r %s" % (status, err[-2000:]))
-print("service corpus: ok (%d fixtures, %d steps agree with check --json)" % (len(files), steps))
+check(splices > len(files) // 4, "the incremental parse ran (%d splices)" % splices)
+check(reuses > len(files) // 4, "the reusable resolve ran (%d)" % reuses)
+print("service corpus: ok (%d fixtures, %d steps agree with check --json, %d of them splices verified against a whole parse, "
+      "%d body re-checks with the resolve reused)" % (len(files), steps, splices, reuses))

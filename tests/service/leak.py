@@ -1,5 +1,6 @@
 """leak.py BIN [COUNT] — COUNT (default 10,000) refreshes of `semaprax serve`
-cycling through body, signature, comment, type and syntax edits, with a
+cycling through body (twice: the second a splice re-checked with the
+resolve reused), signature, comment, type and syntax edits, with a
 graph/query/context read every 50: under ASan/LSan (make test-sanitize) the
 service must exit cleanly with no leak report; in any build its peak memory
 after the last refresh stays within 2x (+8 MiB) of the peak after the first
@@ -37,6 +38,7 @@ with open(path, "w") as f:
     f.write(BASE)
 edits = [
     lambda n: BASE.replace("a + b", "a + b + %d" % n),                          # body
+    lambda n: BASE.replace("a + b", "a + b + %d" % (n + 1)),                    # body again: spliced in place, resolve reused
     lambda n: BASE.replace("b: i64) -> i64 {\n    a + b", "c: i64) -> i64 {\n    a + c"),  # signature
     lambda n: BASE.replace("module demo.l;\n", "module demo.l;\n// %d\n" % n),  # comment
     lambda n: BASE + "\nrecord R%d {\n    x: i64,\n}\n" % (n % 7),             # a type
