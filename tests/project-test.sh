@@ -11,12 +11,14 @@
 #   stdin   the command's standard input (default /dev/null);
 #   env     NAME=VALUE lines (no spaces) added to the command's environment.
 # Each case's README line names the reference test it mirrors.  A case that
-# writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots.
+# writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots
+# (the compare-and-bless step is tests/golden-lib.sh, shared with registers-test).
 # Then every `new` template is created in a temp dir and must check, run,
 # test (with named cases) and pass `fmt --check` and `fmt --manifest --check`.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")" && pwd)/project
+. "$(dirname "$0")/golden-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -27,8 +29,6 @@ for dir in "$root"/*/; do
 	cp -R "$dir" "$tmp/case"
 	args="check ."
 	[ -f "$dir/args" ] && args=$(cat "$dir/args")
-	want=0
-	[ -f "$dir/status" ] && want=$(cat "$dir/status")
 	input=/dev/null
 	[ -f "$dir/stdin" ] && input="$dir/stdin"
 	envs=
@@ -36,48 +36,12 @@ for dir in "$root"/*/; do
 	# shellcheck disable=SC2086
 	(cd "$tmp/case" && env $envs "$bin" $args < "$input" > "$tmp/out" 2> "$tmp/err")
 	got=$?
-	if [ "${SEMAPRAX_BLESS:-}" = 1 ]; then
-		echo "$got" > "$dir/status"
-		for f in out err; do
-			s=stdout; [ $f = err ] && s=stderr
-			# an existing expected file is kept (an empty one states "nothing
-			# on this stream"); a new one is written only for non-empty output
-			if [ -s "$tmp/$f" ] || [ -f "$dir/$s" ]; then cp "$tmp/$f" "$dir/$s"; fi
-		done
+	if golden_blessing; then
+		golden_bless "$dir" "$got" "$tmp/out" "$tmp/err"
 		continue
 	fi
 	ok=1
-	[ "$got" = "$want" ] || { echo "FAIL $name: exit $got, expected $want" >&2; ok=0; }
-	for s in stdout stderr; do
-		f=out; [ $s = stderr ] && f=err
-		exp=/dev/null
-		[ -f "$dir/$s" ] && exp="$dir/$s"
-		if ! cmp -s "$exp" "$tmp/$f"; then
-			echo "FAIL $name: $s differs" >&2
-			diff "$exp" "$tmp/$f" | head -20 >&2
-			ok=0
-		fi
-	done
-	if [ -f "$dir/after" ] && ! cmp -s "$dir/after" "$tmp/case/semaprax.toml"; then
-		echo "FAIL $name: semaprax.toml after the command differs from \`after\`" >&2
-		ok=0
-	fi
-	if [ -f "$dir/absent" ]; then
-		while read -r f; do
-			if [ -e "$tmp/case/$f" ]; then
-				echo "FAIL $name: $f exists after the command" >&2
-				ok=0
-			fi
-		done < "$dir/absent"
-	fi
-	if [ -d "$dir/after.d" ]; then
-		for f in $(cd "$dir/after.d" && find . -type f | sort); do
-			if ! cmp -s "$dir/after.d/$f" "$tmp/case/$f"; then
-				echo "FAIL $name: $f after the command differs from after.d/$f" >&2
-				ok=0
-			fi
-		done
-	fi
+	golden_check "$name" "$dir" "$tmp/case" "$got" "$tmp/out" "$tmp/err" || ok=0
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 # Every `new` template (issue 15 item 6), created in a temp dir under a

@@ -14,11 +14,13 @@
 # Then our own documentation is checked: every `SPX-…` code docs/*.md and
 # README.md cite must be in the compiler's register (`explain --register`),
 # through a register check over a generated project (tests/doc-codes.sh).
-# SEMAPRAX_BLESS=1 rewrites the snapshots.
+# SEMAPRAX_BLESS=1 rewrites the snapshots (the compare-and-bless step is
+# tests/golden-lib.sh, shared with project-test).
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$here/registers
+. "$here/golden-lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -45,30 +47,12 @@ for dir in "$root"/*/; do
 		while read -r f; do mkdir -p "$tmp/case/$(dirname "$f")"; cp "$f" "$tmp/case/$f"; done)
 	[ -f "$dir/remove" ] && (cd "$tmp/case" && xargs rm -rf < "$dir/remove")
 	run_case
-	if [ "${SEMAPRAX_BLESS:-}" = 1 ]; then
-		echo "$got" > "$dir/status"
-		if [ -s "$tmp/out" ]; then cp "$tmp/out" "$dir/stdout"; else rm -f "$dir/stdout"; fi
-		if [ -s "$tmp/err" ]; then cp "$tmp/err" "$dir/stderr"; else rm -f "$dir/stderr"; fi
+	if golden_blessing; then
+		golden_bless "$dir" "$got" "$tmp/out" "$tmp/err"
 		continue
 	fi
 	ok=1
-	want=0
-	[ -f "$dir/status" ] && want=$(cat "$dir/status")
-	[ "$got" = "$want" ] || { echo "FAIL registers/$name: exit $got, expected $want" >&2; ok=0; }
-	for s in stdout stderr; do
-		f=out; [ $s = stderr ] && f=err
-		exp=/dev/null
-		[ -f "$dir/$s" ] && exp="$dir/$s"
-		if ! cmp -s "$exp" "$tmp/$f"; then
-			echo "FAIL registers/$name: $s differs" >&2
-			diff "$exp" "$tmp/$f" | head -20 >&2
-			ok=0
-		fi
-	done
-	if [ -f "$dir/after" ] && ! cmp -s "$dir/after" "$tmp/case/semaprax.toml"; then
-		echo "FAIL registers/$name: semaprax.toml after the command differs from \`after\`" >&2
-		ok=0
-	fi
+	golden_check "registers/$name" "$dir" "$tmp/case" "$got" "$tmp/out" "$tmp/err" || ok=0
 	cp "$tmp/out" "$tmp/out1"
 	cp "$tmp/err" "$tmp/err1"
 	run_case

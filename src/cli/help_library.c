@@ -7,9 +7,10 @@
  *   help library              the modules: name, function count, one-line doc
  *   help library <module>     the module's doc, its `[dependencies]` row and
  *                             one line per function (stable id, header)
- *   help library <stable-id>  one entry: header, contracts, effects, doc and
- *                             the `use` line that imports it (≈250 bytes;
- *                             the module page names the dependency row)
+ *   help library <stable-id>  one entry: the `use` line that imports it, the
+ *                             signature with its effects, contracts and doc
+ *                             (median ≈200 bytes; the module page names the
+ *                             dependency row)
  *   help library <name>       every entry whose function is named so
  *   help library all          every module and every entry
  *
@@ -118,38 +119,50 @@ id_of(const Decl *d, Buf *b)
 	buf_put(b, d->id.value.s, d->id.value.len);
 }
 
-/* One entry (TOOLCHAIN.md §4: about 200 bytes). */
+/*
+ * One entry (TOOLCHAIN.md §4: about 200 bytes), densest first line first:
+ *   use function @id("std.core.min") from std.core as min;
+ *   fn(left: i64, right: i64) -> i64
+ *   ensures result <= left; result <= right
+ *   The smaller of left and right.
+ * The `use` line is the import (id, module, alias = the function's name), so
+ * the signature follows as the alias's type, `fn(…) -> R`, with its
+ * `uses { … }` when it has effects: no `uses` is effect-free, as in source.
+ * Contracts of one kind share a line, `; `-separated (each clause holds).
+ */
 static void
 entry(const LibModule *L, int i, Buf *out)
 {
 	const Decl *d = &L->s.m->decls[i];
 	const FnDecl *fn = &d->u.fn;
-	id_of(d, out);
-	buf_puts(out, "  ");
-	fmt_fn_header(out, fn);
-	buf_putc(out, '\n');
-	for (int k = 0; k < fn->nclauses; k++) {
-		buf_puts(out, fn->clauses[k].kind == CLAUSE_REQUIRES ? "  requires " : "  ensures ");
-		fmt_expr_line(out, fn->clauses[k].cond);
-		buf_putc(out, '\n');
-	}
-	buf_puts(out, "  effects: ");
-	if (fn->uses.nnames == 0)
-		buf_puts(out, "none");
-	for (int k = 0; k < fn->uses.nnames; k++) {
-		if (k)
-			buf_puts(out, ", ");
-		for (int j = 0; j < fn->uses.names[k].nparts; j++) {
-			if (j)
-				buf_putc(out, '.');
-			buf_put(out, fn->uses.names[k].parts[j].s, ast_name_len(fn->uses.names[k].parts[j]));
-		}
-	}
-	buf_puts(out, "\n  ");
-	doc_text(L, i, out);
-	buf_puts(out, "\n  use function @id(\"");
+	buf_puts(out, "use function @id(\"");
 	id_of(d, out);
 	buf_printf(out, "\") from %s as %.*s;\n", L->std->module, (int)ast_name_len(fn->name), fn->name.s);
+	Buf hd = {0};
+	fmt_fn_header(&hd, fn);
+	size_t skip = 3 + ast_name_len(fn->name);   /* "fn " and the name; `<T>(…) -> R …` stays */
+	buf_puts(out, "fn");
+	if (hd.len > skip)
+		buf_put(out, hd.data + skip, hd.len - skip);
+	buf_putc(out, '\n');
+	buf_free(&hd);
+	static const ClauseKind kinds[] = { CLAUSE_REQUIRES, CLAUSE_ENSURES };
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		bool first = true;
+		for (int c = 0; c < fn->nclauses; c++) {
+			if (fn->clauses[c].kind != kinds[k])
+				continue;
+			buf_puts(out, first ? (kinds[k] == CLAUSE_REQUIRES ? "requires " : "ensures ") : "; ");
+			fmt_expr_line(out, fn->clauses[c].cond);
+			first = false;
+		}
+		if (!first)
+			buf_putc(out, '\n');
+	}
+	size_t before = out->len;
+	doc_text(L, i, out);
+	if (out->len > before)
+		buf_putc(out, '\n');
 }
 
 static void
@@ -200,10 +213,12 @@ cli_help_library(int argc, char **argv)
 			module_line(&mods[i], &out);
 			buf_putc(&out, '\n');
 		}
+		buf_puts(&out, "An entry: its `use` line, `fn(…) -> R` (`uses { … }` when it has effects; none = effect-free), contracts, doc.\n");
 		buf_puts(&out, "More: semaprax help library <module|name|stable-id> | all\n");
 	} else {
 		bool all = strcmp(want, "all") == 0;
 		bool found = false;
+		int entries = 0;
 		for (size_t i = 0; i < n; i++) {
 			const LibModule *L = &mods[i];
 			if (all || strcmp(want, L->std->module) == 0) {
@@ -219,7 +234,7 @@ cli_help_library(int argc, char **argv)
 					continue;
 				const Decl *d = &L->s.m->decls[k];
 				if (all || id_is(d, want) || name_is(&d->u.fn.name, want)) {
-					if (all)
+					if (all || entries++ > 0)
 						buf_putc(&out, '\n');
 					entry(L, k, &out);
 					found = true;

@@ -219,6 +219,14 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 		emitc_line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
 		     l.c, rv, t);
 		emitc_line(E, "\tspx_arith(%s);", op == BIN_ADD ? "RT_ARITH_ADD" : op == BIN_SUB ? "RT_ARITH_SUB" : "RT_ARITH_MUL");
+		/* The same value again as plain signed arithmetic, which cannot wrap
+		 * once the check has passed: the optimizer then knows the result's
+		 * range (gcc and clang track none through the builtin's result; a
+		 * running `% m` of a non-negative sum stays an unsigned division).
+		 * Not between two literals: the front end would fold the plain
+		 * form and warn (-Woverflow) about a product the check refuses. */
+		if (min && !(e->u.bin.l->kind == HIR_INT && e->u.bin.r->kind == HIR_INT))
+			emitc_line(E, "%s = %s %s %s;", t, l.c, ast_binary_spelling(op), rv);
 		return mkval(t, rt, false);
 	case BIN_DIV: case BIN_REM: {
 		bool div = op == BIN_DIV;
@@ -273,6 +281,9 @@ emit_unary(Emit *E, const HirExpr *e)
 		emitc_line(E, "%s %s;", ct, t);
 		emitc_line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
 		emitc_line(E, "\tspx_arith(RT_ARITH_NEG);");
+		TyKind k = emitc_tinfo(E, rt)->kind;
+		if ((k == TY_I64 || k == TY_I32) && e->u.un.x->kind != HIR_INT)   /* as emit_arith */
+			emitc_line(E, "%s = -(%s);", t, x.c);
 	} else {
 		emitc_line(E, "%s %s = -%s;", ct, t, x.c);
 	}
