@@ -924,6 +924,11 @@ emit_function(Emitw *W, int k)
 		emitw_load(W, r, nr);
 	}
 	emitw_epilogue(W);   /* the result stays on the stack below the releases */
+	if (!W->failed && W->nwparams + (uint32_t)W->ltypes.len > WASM_LOCALS_MAX) {
+		/* wide values held at once: V8 would not compile the function */
+		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
+		emitw_refuse(W, at, "the Wasm lane does not support functions needing more than 50,000 locals yet");
+	}
 	if (!W->failed)
 		emitw_func_finish(W, W->fidx[ii], &code);
 out:

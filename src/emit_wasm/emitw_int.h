@@ -29,9 +29,13 @@
 #include "emit_wasm.h"
 #include "wasm_enc.h"
 
-#define FLAT_MAX 256
+/* the flat Wasm values of one value at most (V8 bounds a function type's
+ * results at 1000; a wider value is W110) */
+#define FLAT_MAX 1000
 /* V8 bounds a function type's parameters (and results) at 1000 */
 #define WASM_PARAMS_MAX 1000
+/* ... and a function's locals (parameters included) at 50,000 */
+#define WASM_LOCALS_MAX 50000u
 
 struct Emitw;
 /* A project (emit_wasm_project): every module's lowering into one module. */
