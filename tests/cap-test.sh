@@ -281,7 +281,7 @@ for l in $lanes; do
 done
 
 # The stdin stream has no cumulative limit: 100,000 bytes (past stdin_read's
-# 65,536) arrive as chunks of at most 4,096 bytes, all counted in both lanes
+# 65,536) arrive as chunks of at most 4,096 bytes, all counted in every lane
 # (100,000 mod 256 = 160; what is echoed depends on where reads split).
 stdin=$(head -c 100000 /dev/zero | tr '\0' a)
 mkroot "$tmp/box"
@@ -294,9 +294,14 @@ if [ "$native" -eq 1 ]; then
 	st=$?
 	if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run --native: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
+if [ "$wasm_ran" -gt 0 ]; then
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	st=$?
+	if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run --wasm: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
 
 # A stdin that cannot be read (a directory: EISDIR) fails stdin_stream_open with
-# command-input.v1 code 3 in both lanes, as stdin_read does.
+# command-input.v1 code 3 in every lane, as stdin_read does.
 (cd "$tmp/box/root" && NO_COLOR=1 "$abin" run ../s.spx < . > "$tmp/o" 2> "$tmp/e")
 st=$?
 if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":3' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
@@ -307,10 +312,30 @@ if [ "$native" -eq 1 ]; then
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ]; then ok
 	else bad "run --native: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
+if [ "$wasm_ran" -gt 0 ]; then
+	(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run --wasm ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
+# A copy of a reader (vec_clone_at) has a full-size buffer of its own: a short
+# first chunk (5 bytes, then a pause) is copied, and the copy is refilled with
+# full chunks of the 10,000 bytes that follow; a buffer too small would be
+# overrun (the probe after it, or the run, fails).  10,005 mod 256 = 21.
+mkroot "$tmp/box"
+cp tests/cap/stdin_stream_clone.spx "$tmp/box/s.spx"
+for l in $lanes; do
+	# shellcheck disable=SC2046
+	(cd "$tmp/box/root" && (printf abcde; sleep 0.3; head -c 10000 /dev/zero | tr '\0' a) |
+		NO_COLOR=1 CC="$cc" SEMAPRAX_CHECK_LEAKS=1 "$abin" $(echo "$l" | tr _ ' ') ../s.spx > "$tmp/o" 2> "$tmp/e")
+	st=$?
+	if [ "$st" -eq 21 ] && [ ! -s "$tmp/e" ]; then ok; else bad "$l: a copied reader refilled after a short chunk: exit $st '$(head -n 1 "$tmp/e")'"; fi
+done
 
 # stream_text_command's failing half (reference stream_text_command.rs @8d84744): with an
 # argument the first chunk's iteration cuts past the text, semaprax.text.v1 code 1, and
-# nothing is published, in both lanes.
+# nothing is published, in every lane.
 stdin=x
 mkroot "$tmp/box"
 cp tests/cap/stdin_stream_text.spx "$tmp/box/s.spx"
@@ -323,6 +348,12 @@ if [ "$native" -eq 1 ]; then
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.text.v1/1" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --native: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+if [ "$wasm_ran" -gt 0 ]; then
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx -- bad
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.text.v1/1" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 
 # The grant's own rules (both `run` and the executable): `--allow-write=DIR` names a

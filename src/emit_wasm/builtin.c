@@ -615,6 +615,68 @@ file_write(Emitw *W, const HirExpr *e)
 }
 
 /*
+ * The stdin stream (DECISIONS "stdin stream"; the C lane's
+ * src/emit_c/rt/stream.h): a StdinReader is a Bytes (address, length)
+ * whose block holds RT_LIMIT_STDIN_CHUNK bytes and whose length is the
+ * current chunk.  open allocates the block and fills it; next fills it
+ * again unless the length is 0 (end of input, latched); a fill is one
+ * spx.stdin_chunk read (the host's one read(2) of at most 4,096 bytes:
+ * its length, 0 at end, -1 on a read error, which releases the reader and
+ * fails with command-input.v1 code 3).  eof is `length == 0`; chunk is
+ * the reader's (address, length) as a Slice<u8> view.
+ */
+static bool
+stream_op(Emitw *W, const HirExpr *e)
+{
+	int id = e->u.call.builtin->bid;
+	if (id == BI_stdin_stream_eof || id == BI_stdin_stream_chunk) {
+		if (!emitw_lend(W, e->u.call.args[0]))
+			return false;
+		if (id == BI_stdin_stream_eof) {
+			uint32_t n = emitw_locals(W, VT_I32, 1);
+			emitw_op_u32(W, OP_LOCAL_SET, n);
+			emitw_op(W, OP_DROP);
+			emitw_op_u32(W, OP_LOCAL_GET, n);
+			emitw_op(W, OP_I32_EQZ);
+		}
+		return true;
+	}
+	if (W->imp_stdin_chunk == UINT32_MAX) {
+		emitw_refuse(W, e->span, "`%s` is not granted on this route", e->u.call.builtin->name);
+		return false;
+	}
+	uint32_t p = emitw_locals(W, VT_I32, 1), n = emitw_locals(W, VT_I32, 1);
+	if (id == BI_stdin_stream_open) {
+		emitw_i32c(W, RT_LIMIT_STDIN_CHUNK);
+		emitw_op_u32(W, OP_CALL, W->imp_zalloc);
+		emitw_oom_check(W);
+		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_i32c(W, 1);   /* not at end: fill */
+	} else {
+		if (!emitw_own(W, e->u.call.args[0], emitw_ty(W, e->u.call.args[0]->type)))
+			return false;
+		emitw_op_u32(W, OP_LOCAL_SET, n);
+		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+	}
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_CALL, W->imp_stdin_chunk);
+	emitw_op_u32(W, OP_LOCAL_TEE, n);
+	emitw_i32c(W, 0);
+	emitw_op(W, OP_I32_LT_S);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_fail_domain(W, RT_DOM_CMDIN, RT_CMDIN_STDIN);
+	emitw_end(W);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	return true;
+}
+
+/*
  * The host inputs, with src/rt/host.c's semantics.  stdin_read
  * (process.stdin.read): the host reads stdin to its end, at most
  * RT_LIMIT_STDIN + 1 bytes, at the first call (a later call gives nothing)
@@ -916,6 +978,8 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		return file_write(W, e);
 	case BI_stdin_read: case BI_env_len: case BI_env_name_utf8: case BI_env_value_utf8: case BI_clock_now_ms:
 		return host_input(W, e);
+	case BI_stdin_stream_open: case BI_stdin_stream_next: case BI_stdin_stream_eof: case BI_stdin_stream_chunk:
+		return stream_op(W, e);
 	case BI_array_as_slice: case BI_bytes_copy: case BI_bytes_zeroed: case BI_bytes_set: case BI_bytes_set5:
 	case BI_bytes_set1_or5_from_slice: case BI_bytes_set1_or6_or48_from_slice:
 		return bytes_op(W, e);

@@ -21,6 +21,9 @@
  *                                      argument, `--allow-write[=DIR]`)
  *            spx.stdin_read(cap) -> i64  process.stdin.read: stdin to its end (at most
  *                                      cap + 1 bytes) at the first call, as file_read
+ *            spx.stdin_chunk(p) -> i32 process.stdin.read: one read of at most 4,096 bytes
+ *                                      into p (the stdin stream's chunk): its length,
+ *                                      0 at end of input, -1 on a read error
  *            spx.env() -> i32          process.environment.read: the host's copy of the
  *                                      environment (NULL-terminated "NAME=value" array)
  *            rt.rt_env_entry(env, i, which, out) -> code  (src/rt/host.c's snapshot)
@@ -265,12 +268,12 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 			return -1;
 		out[at] = WT_I32;
 		return at + 1;
-	case TY_STR: case TY_SLICE: case TY_STRING: case TY_BYTES:
+	case TY_STR: case TY_SLICE: case TY_STRING: case TY_BYTES: case TY_READER:
 		if (at + 2 > FLAT_MAX)
 			return -1;
 		out[at] = WT_I32;
 		out[at + 1] = WT_I32;
-		if (mask && (ti->kind == TY_STRING || ti->kind == TY_BYTES))
+		if (mask && (ti->kind == TY_STRING || ti->kind == TY_BYTES || ti->kind == TY_READER))
 			mask[at] = 1;   /* an owned string's address: released, cloned, zeroed when moved */
 		return at + 2;
 	case TY_VEC: case TY_ITER: {   /* (address, length, capacity[, position]): elements in 8-byte slots */
@@ -788,7 +791,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, txt);
 		return true;
 	}
-	case TY_BYTES: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+	case TY_BYTES: case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
@@ -921,6 +924,11 @@ emit_function(Emitw *W, int k)
 		emitw_load(W, r, nr);
 	}
 	emitw_epilogue(W);   /* the result stays on the stack below the releases */
+	if (!W->failed && W->nwparams + (uint32_t)W->ltypes.len > WASM_LOCALS_MAX) {
+		/* wide values held at once: V8 would not compile the function */
+		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
+		emitw_refuse(W, at, "the Wasm lane does not support functions needing more than 50,000 locals yet");
+	}
 	if (!W->failed)
 		emitw_func_finish(W, W->fidx[ii], &code);
 out:
@@ -970,6 +978,7 @@ static const struct ImportRow {
 	IMP("spx", "args_len", ":I", imp_args_len, "process.args.read"),
 	IMP("spx", "arg", "I:I", imp_arg, "process.args.read"),
 	IMP("spx", "stdin_read", "i:I", imp_stdin_read, "process.stdin.read"),
+	IMP("spx", "stdin_chunk", "i:i", imp_stdin_chunk, "process.stdin.read"),
 	IMP("spx", "env", ":i", imp_env, "process.environment.read"),
 	IMP("rt", "rt_env_entry", "iIii:i", imp_env_entry, "process.environment.read"),
 	IMP("spx", "clock_now_ms", ":I", imp_clock, "clock.read"),

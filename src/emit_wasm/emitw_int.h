@@ -29,9 +29,13 @@
 #include "emit_wasm.h"
 #include "wasm_enc.h"
 
-#define FLAT_MAX 256
+/* the flat Wasm values of one value at most (V8 bounds a function type's
+ * results at 1000; a wider value is W110) */
+#define FLAT_MAX 1000
 /* V8 bounds a function type's parameters (and results) at 1000 */
 #define WASM_PARAMS_MAX 1000
+/* ... and a function's locals (parameters included) at 50,000 */
+#define WASM_LOCALS_MAX 50000u
 
 struct Emitw;
 /* A project (emit_wasm_project): every module's lowering into one module. */
@@ -67,7 +71,7 @@ typedef struct Emitw {
 	uint32_t imp_file_read, imp_path_valid, imp_utf8_validate, g_fs;
 	uint32_t imp_free, imp_block_clone, imp_block_grow, imp_sort, imp_reserve, imp_str_own, imp_str_copy, imp_str_append, imp_str_concat, imp_heap_init, imp_utf8_encode;
 	uint32_t imp_text, imp_fail, imp_stdout, imp_stderr, imp_args_len, imp_decimal, imp_scalar, imp_bytes_cmp, imp_find, imp_parse, imp_count, imp_trim, imp_char_literal, imp_slice_check, imp_i64_from_f64, imp_arg, imp_float_text;
-	uint32_t imp_stdin_read, imp_env, imp_env_entry, imp_clock, imp_file_write;
+	uint32_t imp_stdin_read, imp_stdin_chunk, imp_env, imp_env_entry, imp_clock, imp_file_write;
 	uint32_t g_out;       /* staged output bytes so far */
 	int env;              /* i64 slots of a function value's captured values (-1 while computed) */
 	uint32_t *thunk;      /* per instance: its table slot as a function value, 0: none */

@@ -69,9 +69,11 @@ parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
 	if (level > 16 || n >= FLAT_MAX)
 		return n;
 	switch (ti->kind) {
-	case TY_STRING: case TY_BYTES: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET: case TY_BOX:
+	case TY_STRING: case TY_BYTES: case TY_READER: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET: case TY_BOX:
 		out[n].off = off;
-		out[n].kind = ti->kind == TY_BYTES ? TY_STRING : ti->kind;   /* Bytes: released and copied as text */
+		/* Bytes and a StdinReader: released and copied as text (a reader's copy
+		 * has a full-size buffer of its own: own_string) */
+		out[n].kind = ti->kind == TY_BYTES || ti->kind == TY_READER ? TY_STRING : ti->kind;
 		out[n].t = t;
 		return n + 1;
 	case TY_NOMINAL: {
@@ -452,15 +454,21 @@ emitw_zero_heap(Emitw *W, uint32_t base, TypeId t)
 	}
 }
 
-/* The owned copy of string (p, n) in locals, into local p (0 stays 0). */
+/* The owned copy of string (p, n) of type t in locals, into local p (0
+ * stays 0).  A StdinReader's copy gets a buffer of RT_LIMIT_STDIN_CHUNK
+ * bytes of its own (the C lane's spx_stream_clone): a later
+ * stdin_stream_next reads into it. */
 static void
-own_string(Emitw *W, uint32_t p, uint32_t n)
+own_string(Emitw *W, uint32_t p, uint32_t n, TypeId t)
 {
+	bool reader = sema_type_info(&W->S->types, t)->kind == TY_READER;
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_open(W, OP_IF, VT_I32, 1);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
+	if (reader)
+		emitw_i32c(W, RT_LIMIT_STDIN_CHUNK);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
-	emitw_op_u32(W, OP_CALL, W->imp_str_own);
+	emitw_op_u32(W, OP_CALL, reader ? W->imp_block_clone : W->imp_str_own);
 	emitw_oom_check(W);
 	emitw_op(W, OP_ELSE);
 	emitw_i32c(W, 0);
@@ -507,7 +515,7 @@ clone_mem_inline(Emitw *W, uint32_t a, TypeId t)
 		if (hp[k].kind == TY_BOX) {
 			clone_box(W, v, hp[k].t);
 		} else if (hp[k].kind == TY_STRING) {
-			own_string(W, v, v + 1);
+			own_string(W, v, v + 1, hp[k].t);
 		} else if (m == 4) {
 			clone_map(W, v, hp[k].t);
 			mem_store(W, a, WT_I32, hp[k].off + 1, v + 1);
@@ -532,7 +540,7 @@ emitw_clone(Emitw *W, TypeId t)
 		if (hp[k].kind == TY_BOX)
 			clone_box(W, at, hp[k].t);
 		else if (hp[k].kind == TY_STRING)
-			own_string(W, at, at + 1);
+			own_string(W, at, at + 1, hp[k].t);
 		else if (hp[k].kind == TY_MAP || hp[k].kind == TY_SET)
 			clone_map(W, at, hp[k].t);
 		else

@@ -31,6 +31,7 @@ class Stop {
 
 const encoder = new TextEncoder();
 const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
+const STDIN_CHUNK = 4096;       // RT_LIMIT_STDIN_CHUNK (src/rt/domains.def): bytes of one stdin stream read
 
 function concat(parts) {
 	let n = 0;
@@ -58,7 +59,8 @@ function toBlock(res, rt, memory) {
 // limits and statuses of src/rt): file_read (fs.read: the module has checked
 // the path and reserved the budget; io.readFile reads it confined below its
 // root), stdin_read (process.stdin.read: stdin to its end, at most cap + 1
-// bytes, at the first call; later calls give nothing), env (process.
+// bytes, at the first call; later calls give nothing), stdin_chunk (the same
+// grant: the stdin stream's one read of at most 4,096 bytes), env (process.
 // environment.read: the entries copied once into one allocation, an array of
 // addresses of NUL-terminated `NAME=value` strings ended by 0; the runtime's
 // rt_env_entry builds the snapshot; 0 out of memory) and clock_now_ms
@@ -72,6 +74,14 @@ function inputImports(spx, grants, io, rt, memory, at) {
 			if (done) return 0n;
 			done = true;
 			return toBlock(io.readStdin ? io.readStdin(cap + 1) : { data: new Uint8Array(0) }, rt, memory);
+		};
+		// the stdin stream's fill: one read of at most 4,096 bytes into the reader's
+		// block at p; its length, 0 at end of input (no stdin: end), -1 a read error
+		spx.stdin_chunk = (p) => {
+			const r = io.readStdinChunk ? io.readStdinChunk(STDIN_CHUNK) : { data: new Uint8Array(0) };
+			if (r.status !== undefined) return -1;
+			new Uint8Array(memory.buffer).set(r.data, p);
+			return r.data.length;
 		};
 	}
 	let envAt = 0;

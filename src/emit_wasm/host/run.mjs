@@ -223,6 +223,27 @@ function readStdin(max) {
 	return { data: new Uint8Array(buf.subarray(0, n)) };
 }
 
+// The stdin stream's one read (rt_stdin_chunk): at most max bytes, as one
+// read(2) gives them (a short read is a chunk, 0 bytes is end of input); a
+// read error is { status: 3 }.  EAGAIN is waited for, as readStdin's.
+function readStdinChunk(max) {
+	const buf = Buffer.alloc(max);
+	const pause = new Int32Array(new SharedArrayBuffer(4));
+	for (;;) {
+		try {
+			const got = readSync(0, buf, 0, max, null);
+			return { data: new Uint8Array(buf.subarray(0, got)) };
+		} catch (e) {
+			if (e.code === 'EAGAIN') {
+				Atomics.wait(pause, 0, 0, 5);
+				continue;
+			}
+			if (e.code === 'EOF') return { data: new Uint8Array(0) };
+			return { status: 3 };
+		}
+	}
+}
+
 // The process's environment as its bytes (the other lanes read `environ`):
 // /proc/self/environ where the system has it (Node's process.env would
 // replace text that is not UTF-8 before the snapshot could refuse it),
@@ -249,7 +270,7 @@ function environ() {
 const [file, ...args] = process.argv.slice(2);
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, environ, writeFile, rootValid });
+	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
