@@ -468,6 +468,50 @@ string_op(Emitw *W, const HirExpr *e)
 }
 
 /*
+ * A host call's i64 result, on the stack: (address << 32 | length) when not
+ * negative.  Stored into local r; a negative value fails: -1 as out of
+ * memory when oom, -code for each of codes[] as that code of dom, any other
+ * as dom's code other.
+ */
+static void
+host_result_check(Emitw *W, uint32_t r, bool oom, int dom, const int *codes, size_t ncodes, int other)
+{
+	emitw_op_u32(W, OP_LOCAL_TEE, r);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_LT_S);
+	emitw_open(W, OP_IF, NULL, 0);
+	for (size_t k = 0; k < ncodes; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, -(int64_t)codes[k]);
+		emitw_op(W, OP_I64_EQ);
+		fail_if(W, dom, codes[k]);
+	}
+	if (oom) {
+		emitw_op_u32(W, OP_LOCAL_GET, r);
+		emitw_i64c(W, -1);
+		emitw_op(W, OP_I64_EQ);
+		emitw_open(W, OP_IF, NULL, 0);
+		emitw_text(W, "SEMAPRAX runtime failure: out of memory");
+		emitw_fail(W, RT_EXIT_DOMAIN);
+		emitw_end(W);
+	}
+	emitw_fail_domain(W, dom, other);
+	emitw_end(W);
+}
+
+/* Pushes the (address, length) of the host result in local r. */
+static void
+host_result_pair(Emitw *W, uint32_t r)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_i64c(W, 32);
+	emitw_op(W, OP_I64_SHR_U);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op_u32(W, OP_LOCAL_GET, r);
+	emitw_op(W, OP_I32_WRAP_I64);
+}
+
+/*
  * file_read_text (fs.read), as the other lanes (src/emit_c/rt/fs.h): the
  * read reserves RT_LIMIT_FILE_MAX of the run's RT_LIMIT_FS_BUDGET first,
  * then the path is checked (rt_fs_path_valid, src/rt/text.c), then the
@@ -501,35 +545,10 @@ file_read(Emitw *W, const HirExpr *e)
 	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_file_read);
-	emitw_op_u32(W, OP_LOCAL_TEE, r);
-	emitw_i64c(W, 0);
-	emitw_op(W, OP_I64_LT_S);
-	emitw_open(W, OP_IF, NULL, 0);
 	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
-	for (size_t k = 0; k < sizeof codes / sizeof codes[0]; k++) {
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_i64c(W, -(int64_t)codes[k]);
-		emitw_op(W, OP_I64_EQ);
-		fail_if(W, RT_DOM_FS, codes[k]);
-	}
-	emitw_op_u32(W, OP_LOCAL_GET, r);
-	emitw_i64c(W, -1);
-	emitw_op(W, OP_I64_EQ);
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_text(W, "SEMAPRAX runtime failure: out of memory");
-	emitw_fail(W, RT_EXIT_DOMAIN);
-	emitw_end(W);
-	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
-	emitw_end(W);
-	/* (address, length) */
-	emitw_op_u32(W, OP_LOCAL_GET, r);
-	emitw_i64c(W, 32);
-	emitw_op(W, OP_I64_SHR_U);
-	emitw_op(W, OP_I32_WRAP_I64);
-	emitw_op_u32(W, OP_LOCAL_SET, a);
-	emitw_op_u32(W, OP_LOCAL_GET, r);
-	emitw_op(W, OP_I32_WRAP_I64);
-	emitw_op_u32(W, OP_LOCAL_SET, a + 1);
+	host_result_check(W, r, true, RT_DOM_FS, codes, sizeof codes / sizeof codes[0], RT_FS_IO);
+	host_result_pair(W, r);
+	emitw_store(W, a, 2);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_utf8_validate);
 	emitw_op_u32(W, OP_LOCAL_GET, a + 1);
@@ -706,31 +725,14 @@ host_input(Emitw *W, const HirExpr *e)
 		uint32_t r = emitw_locals(W, VT_I64, 1);
 		emitw_i32c(W, RT_LIMIT_STDIN);
 		emitw_op_u32(W, OP_CALL, imp);
-		emitw_op_u32(W, OP_LOCAL_TEE, r);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_i64c(W, -1);
-		emitw_op(W, OP_I64_EQ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_text(W, "SEMAPRAX runtime failure: out of memory");
-		emitw_fail(W, RT_EXIT_DOMAIN);
-		emitw_end(W);
-		emitw_fail_domain(W, RT_DOM_CMDIN, RT_CMDIN_STDIN);
-		emitw_end(W);
+		host_result_check(W, r, true, RT_DOM_CMDIN, NULL, 0, RT_CMDIN_STDIN);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		emitw_i64c(W, 0xffffffff);
 		emitw_op(W, OP_I64_AND);
 		emitw_i64c(W, RT_LIMIT_STDIN);
 		emitw_op(W, OP_I64_GT_U);
 		fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_i64c(W, 32);
-		emitw_op(W, OP_I64_SHR_U);
-		emitw_op(W, OP_I32_WRAP_I64);
-		emitw_op_u32(W, OP_LOCAL_GET, r);
-		emitw_op(W, OP_I32_WRAP_I64);
+		host_result_pair(W, r);
 		return true;
 	}
 	/* rt_env_entry(env, index, which, scratch): 0, or the failure's code */
@@ -1083,18 +1085,8 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		/* (address << 32 | length), or -1: semaprax.command-input.v1 code 1 */
 		uint32_t x = emitw_locals(W, VT_I64, 1);
 		emitw_op_u32(W, OP_CALL, imp);
-		emitw_op_u32(W, OP_LOCAL_TEE, x);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_LT_S);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CMDIN, RT_CMDIN_ARG_INDEX);
-		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_i64c(W, 32);
-		emitw_op(W, OP_I64_SHR_U);
-		emitw_op(W, OP_I32_WRAP_I64);
-		emitw_op_u32(W, OP_LOCAL_GET, x);
-		emitw_op(W, OP_I32_WRAP_I64);
+		host_result_check(W, x, false, RT_DOM_CMDIN, NULL, 0, RT_CMDIN_ARG_INDEX);
+		host_result_pair(W, x);
 		break;
 	}
 	default: break;   /* views of static data: the same (pointer, length) */
