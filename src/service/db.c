@@ -1195,6 +1195,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	int nolds;
 	bool changed, types_changed;
 	bool parsed = run_parse(f, t, &olds, &nolds, &changed, &types_changed);
+	f->verified = false;
 	diag_init(out, f->path, f->src, f->len);
 	if (!parsed) {
 		diags_emit(out, &f->parse_diags, f);
@@ -1237,6 +1238,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		revision(f);
 		f->have_revision = true;
 	}
+	f->verified = true;
 	return true;
 }
 

@@ -91,7 +91,8 @@ typedef struct SvcFile {
 	/* revision */
 	bool prelude_known, prelude_user_box;   /* the user_box the items' prelude bits assume */
 	bool have_revision;
-	bool lazy_revision;  /* the LSP server: computed on demand (svc_file_revision), not per check */
+	bool lazy_revision;  /* computed on demand (svc_file_revision), not per check: the LSP server, a refresh */
+	bool verified;       /* the last check (of parsed_gen) verified */
 	char revision[72];
 	/* program (full check + HIR) and its graph model */
 	bool have_program;
@@ -120,7 +121,8 @@ void svc_file_free(SvcFile *f);
 bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
 /* The input: src (malloc'd, len + 1 bytes, NUL-terminated) handed over. */
 void svc_file_take(SvcFile *f, char *src, size_t len);
-/* After a check that verified: the revision (computed now when lazy_revision). */
+/* After a check that verified (f->verified): the revision (computed now
+ * when lazy_revision left it pending). */
 const char *svc_file_revision(SvcFile *f);
 /* Brings parse, resolve, bodies and revision up to date (recording into t)
  * and renders the diagnostics into out: a sink over the current source
