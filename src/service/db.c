@@ -463,6 +463,9 @@ drop_session(SvcFile *f)
 {
 	sema_free(f->S);   /* before the tree: it holds the tail of the tree's arena */
 	f->S = NULL;
+	free(f->lag);
+	f->lag = NULL;
+	f->lagging = false;
 	if (f->sess && f->src_shared) {
 		f->sess->src = NULL;   /* the held text stays the file's */
 		f->src_shared = false;
@@ -713,7 +716,12 @@ splice_target(SvcFile *f, size_t p, size_t q)
 	int64_t end = (int64_t)f->items[k].end + (int64_t)f->len - (int64_t)la;
 	if (end <= (int64_t)f->items[k].start || f->spliced + (size_t)(end - f->items[k].start) > f->len + SPLICE_SLACK)
 		return -1;
-	return parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena) ? k : -1;
+	if (!f->lag)
+		f->lag = spx_xcalloc((size_t)(s->m->ndecls ? s->m->ndecls : 1), sizeof *f->lag);
+	if (!parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena, f->lag))
+		return -1;
+	f->lagging = true;
+	return k;
 }
 
 /* The item table after a splice of item k, updated in place when only its
@@ -763,8 +771,21 @@ items_in_place(SvcFile *f, int k, int64_t delta)
  * equal a whole parse of the same text — every declaration's dump and
  * spans, and the comments.  A difference is a bug in the splice: it is
  * reported and the process aborts, so the test fails loudly. */
+void
+svc_file_settle(SvcFile *f)
+{
+	if (!f->lagging)
+		return;
+	f->lagging = false;
+	Module *m = f->sess->m;
+	for (int i = 0; i < m->ndecls; i++) {
+		parse_settle_decl(&m->decls[i], f->lag[i]);
+		f->lag[i] = 0;
+	}
+}
+
 static void
-verify_splice(const Session *s)
+verify_splice(const Session *s, const int64_t *lag)
 {
 	Session w;
 	driver_session_init(&w, "<verify>");
@@ -781,7 +802,11 @@ verify_splice(const Session *s)
 		    s->m->comments[i].span.end == w.m->comments[i].span.end;
 	for (int i = 0; ok && i < w.m->ndecls; i++) {
 		ParseSpans x = {0}, y = {0};
+		/* the lazy shift paid for the comparison, then owed again (the
+		 * service goes on with it lazy, as it would without this test) */
+		parse_settle_decl(&s->m->decls[i], lag ? lag[i] : 0);
 		parse_decl_spans(&s->m->decls[i], &x);
+		parse_settle_decl(&s->m->decls[i], lag ? -lag[i] : 0);
 		parse_decl_spans(&w.m->decls[i], &y);
 		ok = x.len == y.len && (x.len == 0 || memcmp(x.items, y.items, sizeof *x.items * (size_t)x.len) == 0);
 		if (!ok)
@@ -837,7 +862,7 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		s->diags.pos_src = NULL;    /* the position index names the old text */
 		f->spliced += new_end - f->items[k].start;
 		if (f->verify_splice)
-			verify_splice(s);
+			verify_splice(s, f->lag);
 	} else {
 		s = spx_xcalloc(1, sizeof *s);
 		driver_session_init(s, f->path);
@@ -871,6 +896,8 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		*changed = true;
 		return true;
 	}
+	if (s == f->sess)
+		svc_file_settle(f);   /* the item table reads every declaration's name */
 	unsigned char header[32];
 	int n;
 	Reuse r = { 0 }, *rp = NULL;
@@ -1088,6 +1115,7 @@ run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
 		sema_recheck_select(f->S, s->src, s->len, f->S_nexprs, f->S_ncalls, f->splice_at, f->splice_delta, select, range);
 	} else {
 		svc_trace_add(t, SVC_EXECUTED, "resolve");
+		svc_file_settle(f);   /* the declaration pass reads the whole tree */
 		sema_free(f->S);
 		f->S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
 		diags_clear(&f->resolve_head);
@@ -1137,6 +1165,7 @@ names_discard(const char *s, size_t n)
 static void
 revision(SvcFile *f)
 {
+	svc_file_settle(f);   /* the formatter reads the whole tree */
 	const Module *m = f->sess->m;
 	Buf canon = {0};
 	buf_reserve(&canon, f->len + 4096);

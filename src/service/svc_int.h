@@ -80,6 +80,8 @@ typedef struct SvcFile {
 	int ngeneric;        /* generic functions in the item table */
 	uint32_t splice_at;  /* … the old end of the changed bytes, and the length delta */
 	int64_t splice_delta;
+	int64_t *lag;        /* per declaration of sess: what its inner spans still owe (lazy shift), or NULL */
+	bool lagging;        /* some lag entry may be non-zero: svc_file_settle before reading the tree */
 	Sema *S;             /* the last check's checker over sess (the reusable resolve), or NULL */
 	uint32_t S_nexprs, S_ncalls;   /* the module's counts its side tables are sized for */
 	unsigned char header[32];
@@ -121,6 +123,11 @@ void svc_file_free(SvcFile *f);
 bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
 /* The input: src (malloc'd, len + 1 bytes, NUL-terminated) handed over. */
 void svc_file_take(SvcFile *f, char *src, size_t len);
+/* Pays the lazy span shift of the splices (parse_settle_decl): after it
+ * every span of f->sess's tree is exact.  Anything but the refresh's own
+ * fast path (the spliced declaration, the declarations' own spans, the
+ * checker's symbols) calls it before reading the tree. */
+void svc_file_settle(SvcFile *f);
 /* After a check that verified (f->verified): the revision (computed now
  * when lazy_revision left it pending). */
 const char *svc_file_revision(SvcFile *f);

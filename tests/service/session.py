@@ -331,4 +331,38 @@ c = Client(BIN, path, "--max-message-bytes", "1024")
 check(c.error("graph") == -32002, "a response over the bound is an error")
 check(c.call("ping") == {}, "still serving")
 c.close()
+# the lazy span shift: plain refreshes splice the first body again and again
+# (the later declarations' inner spans owe the sum), each splice compared with
+# a whole parse under SPX_SERVICE_VERIFY_SPLICE (the owed shift paid for the
+# comparison only); the re-checked body's and a later body's diagnostics equal
+# check --json throughout, then every request that reads the whole tree
+LAZY = BASE
+write(LAZY)
+os.environ["SPX_SERVICE_VERIFY_SPLICE"] = "1"
+c = Client(BIN, path)
+del os.environ["SPX_SERVICE_VERIFY_SPLICE"]
+r = c.call("check")
+check(r["ok"], "verifies")
+at = LAZY.encode().index(b"x * 3") + 1
+text = LAZY
+for i in range(6):
+    grow = i % 3 != 2
+    e = {"start": at, "end": at, "text": " + 0"} if grow else {"start": at, "end": at + 4, "text": ""}
+    r = c.call("refresh", {"edits": [e], "trace": True})
+    text = text[:at] + " + 0" + text[at:] if grow else text[:at] + text[at + 4:]
+    ex = trace_sets(r)[0]
+    check(ex == {"parse:decl:fn:other", "body:fn:other"}, "lazy shift: one body, resolve reused %r" % r["trace"])
+    write(text)
+    diags, _ = cli_check(BIN, path)
+    check(r["diagnostics"] == diags, "lazy shift %d: diagnostics %s, check %s" % (i, json.dumps(r["diagnostics"]), json.dumps(diags)))
+r = c.call("refresh", {"edits": [{"start": at - 1, "end": at - 1, "text": "true + "}], "trace": True})
+text = text[:at - 1] + "true + " + text[at - 1:]
+same_as_cli(c, r, text, "lazy shift: an error in the spliced body")
+# a signature edit: the whole declaration pass reads the settled tree
+sig = text.encode().index(b"fn other(x") + len("fn other(")
+r = c.call("refresh", {"edits": [{"start": sig, "end": sig + 1, "text": "y"}], "trace": True})
+text = text[:sig] + "y" + text[sig + 1:]
+check("resolve" in trace_sets(r)[0], "signature: resolve runs %r" % r["trace"])
+same_as_cli(c, r, text, "lazy shift, then a signature edit")
+c.close()
 print("service session: ok")
