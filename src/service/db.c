@@ -1126,7 +1126,8 @@ run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
 	for (int i = 0; i < n; i++) {
 		if (!f->items[i].has_body)
 			continue;
-		svc_trace_add(t, select[i] ? SVC_EXECUTED : SVC_REUSED, "body:%s", f->items[i].key);
+		if (!t->off)   /* 10,000s of items: not even the call when nobody records */
+			svc_trace_add(t, select[i] ? SVC_EXECUTED : SVC_REUSED, "body:%s", f->items[i].key);
 		if (select[i]) {
 			diags_clear(&f->items[i].diags);
 			f->items[i].have_body = true;
@@ -1254,7 +1255,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	/* the checker's order: class methods first, then functions */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < f->nitems; i++)
-			if ((f->items[i].kind == DECL_CLASS) == (pass == 0))
+			if (f->items[i].diags.len && (f->items[i].kind == DECL_CLASS) == (pass == 0))
 				diags_emit(out, &f->items[i].diags, f);
 	diags_emit(out, &f->resolve_tail, f);
 	if (out->errors) {
