@@ -518,8 +518,25 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 void
 svc_file_take(SvcFile *f, char *src, size_t len)
 {
-	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0)
+	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0) {
 		f->gen++;
+		f->hint = false;   /* what changed: found by comparing with the last parse */
+	}
+	if (!f->src_shared)
+		free(f->src);   /* else the session keeps it: the next parse compares with it */
+	f->src_shared = false;
+	f->src = src;
+	f->len = len;
+}
+
+void
+svc_file_take_edited(SvcFile *f, char *src, size_t len, size_t p, size_t q)
+{
+	f->gen++;
+	if (f->hint) {
+		f->hint_p = p < f->hint_p ? p : f->hint_p;
+		f->hint_q = q < f->hint_q ? q : f->hint_q;
+	}
 	if (!f->src_shared)
 		free(f->src);   /* else the session keeps it: the next parse compares with it */
 	f->src_shared = false;
@@ -838,8 +855,13 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	/* what the edit changed: the common prefix and suffix with the last parse */
 	bool prior = f->sess && f->items && !f->parse_failed;
 	size_t p = 0, q = 0, la = prior ? f->sess->len : 0;
-	if (prior)
+	if (prior && f->hint) {
+		/* the edits named their ranges (svc_file_take_edited): no comparison */
+		p = f->hint_p;
+		q = f->hint_q;
+	} else if (prior) {
 		common_ends(f->sess->src, la, f->src, f->len, &p, &q);
+	}
 	int k = prior ? splice_target(f, p, q) : -1;
 	f->splice_k = k;
 	f->splice_at = (uint32_t)(la - q);
@@ -873,6 +895,8 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	}
 	f->parsed = true;
 	f->parsed_gen = f->gen;
+	f->hint = true;   /* the held text is the parsed one: no byte changed yet */
+	f->hint_p = f->hint_q = f->len;
 	diags_clear(&f->parse_diags);
 	if (!ok) {
 		for (int i = 0; i < s->diags.items.len; i++)

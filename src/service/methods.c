@@ -236,6 +236,7 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 	size_t len = v->file.len;
 	const char *cur = v->file.src;
 	char *own = NULL;
+	size_t p = len, q = len;   /* the held text's prefix and suffix no edit touched */
 	for (size_t i = 0; i < json_array_size(ev); i++) {
 		size_t a = 0, b = 0, tl = 0;
 		const char *t = "";
@@ -247,6 +248,8 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 			free(own);
 			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", v->o.max_message * (size_t)64);
 		}
+		p = a < p ? a : p;
+		q = len - b < q ? len - b : q;
 		char *n = spx_xmalloc(len - (b - a) + tl + 1);
 		memcpy(n, cur, a);
 		memcpy(n + a, t, tl);
@@ -257,7 +260,7 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 		cur = own = n;
 	}
 	if (own)
-		svc_file_take(&v->file, own, len);
+		svc_file_take_edited(&v->file, own, len, p, q);
 	return true;
 }
 

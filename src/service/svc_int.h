@@ -66,6 +66,8 @@ typedef struct SvcFile {
 	char *src;           /* the input: the held source bytes */
 	size_t len;
 	uint64_t gen;        /* bumped whenever the bytes change */
+	bool hint;           /* since the last parse only edits with known ranges: src[0..hint_p) and its */
+	size_t hint_p, hint_q; /* last hint_q bytes are the parsed text's (its common prefix and suffix) */
 	bool src_shared;     /* src is also the parse session's text (after a splice): the session owns it */
 	/* parse */
 	bool parsed;         /* a parse product exists */
@@ -123,6 +125,10 @@ void svc_file_free(SvcFile *f);
 bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
 /* The input: src (malloc'd, len + 1 bytes, NUL-terminated) handed over. */
 void svc_file_take(SvcFile *f, char *src, size_t len);
+/* The same after an edit whose range the caller knows: src[0..p) and its
+ * last q bytes are the held text's (p + q <= both lengths).  No byte is
+ * compared: the next parse takes the changed range from the hint. */
+void svc_file_take_edited(SvcFile *f, char *src, size_t len, size_t p, size_t q);
 /* Pays the lazy span shift of the splices (parse_settle_decl): after it
  * every span of f->sess's tree is exact.  Anything but the refresh's own
  * fast path (the spliced declaration, the declarations' own spans, the

@@ -193,6 +193,25 @@ same_as_cli(c, r, BODY, "edits body")
 r = c.call("refresh", {"edits": [{"start": at, "end": at, "text": "(("}, {"start": at + 11, "end": at + 11, "text": "))"}],
                        "trace": True})
 same_as_cli(c, r, BODY.replace("x * 4 - x", "((x * 4 - x))"), "edits in order")
+# edits in two declarations at once: the changed range (taken from the edits'
+# own ranges, not by comparing the texts) spans both, so no splice
+cur = BODY.replace("x * 4 - x", "((x * 4 - x))")
+a1 = cur.encode().index(b"a + b")
+a2 = cur.encode().index(b"twice(21)")
+r = c.call("refresh", {"edits": [{"start": a1, "end": a1 + 5, "text": "b + a"}, {"start": a2, "end": a2 + 9, "text": "twice(20)"}],
+                       "trace": True})
+ex = trace_sets(r)[0]
+check("parse" in ex and not any(x.startswith("parse:decl:") for x in ex), "edits in two declarations: a whole parse %r" % r["trace"])
+cur = cur.replace("a + b", "b + a").replace("twice(21)", "twice(20)")
+same_as_cli(c, r, cur, "edits in two declarations")
+# an edit, then one in another declaration, then the first undone: one refresh, one splice-free parse
+a1 = cur.encode().index(b"b + a")
+a3 = cur.encode().index(b"twice(20)")
+r = c.call("refresh", {"edits": [{"start": a3 + 6, "end": a3 + 8, "text": "21"}, {"start": a1, "end": a1 + 5, "text": "a + b"}],
+                       "trace": True})
+cur = cur.replace("b + a", "a + b").replace("twice(20)", "twice(21)")
+same_as_cli(c, r, cur, "edits back in two declarations")
+c.call("refresh", {"text": BODY})
 # the incremental parse falls back to a whole parse whenever a splice could
 # differ from one; each answer still equals check --json
 r = c.call("refresh", {"text": BODY, "trace": True})
