@@ -238,9 +238,12 @@ bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale be
 BENCH_SCALE_RUNS ?= 5
 
 # `make bench-service`: the semantic service on a generated 10,000-function
-# program: cold check, one-body-edit and comment-edit refreshes (docs/service.md).
+# program: cold check, one-body-edit and comment-edit refreshes (docs/service.md);
+# then the CPU per one-body refresh (JSON-RPC edits, LSP ranged didChange) against
+# a cold check's (tests/service/cpu.py: steadier than wall time on a loaded machine).
 bench-service: $(BIN)
 	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/bench.py $(BIN) 10000
+	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/cpu.py $(BIN) 10000 1000
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)

@@ -37,7 +37,15 @@ void ast_dump(Buf *out, const Module *m);
  * false (m unchanged) when the result could differ from parsing all of
  * src, the caller's cue to do that.
  */
-bool parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t len, uint32_t new_end, Arena *arena);
+bool parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t len, uint32_t new_end, Arena *arena,
+    int64_t *lag);
+/* With lag (one entry per declaration of m, zeroed to start) the shift is
+ * lazy: a later declaration's own span moves now, its inner spans do not
+ * — lag[i] accumulates what they still owe (lag[k] becomes 0: a fresh
+ * tree), until parse_settle_decl(&m->decls[i], lag[i]) pays it.  Until
+ * then only the declarations' own spans, the comments and decl k's tree
+ * are exact.  lag NULL: every later span moves now. */
+void parse_settle_decl(Decl *d, int64_t lag);
 /* Moves every span of d by delta (absent, zeroed spans stay). */
 void parse_shift_decl(Decl *d, int64_t delta);
 /* Every span of d in walk order (the tests compare a spliced tree with a

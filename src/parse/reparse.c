@@ -5,7 +5,8 @@
  * parse_splice_decl re-lexes and re-parses the text of one top-level
  * declaration of an edited source and splices the result into the module
  * the last parse built, shifting the spans of every later declaration and
- * comment by the edit's length delta.  It refuses (and changes nothing)
+ * comment by the edit's length delta (lazily, when the caller keeps a
+ * lag table: parse_settle_decl).  It refuses (and changes nothing)
  * whenever the result could differ from parsing the whole edited text:
  * any diagnostic, a comment inside the old or the new declaration, text
  * that does not parse as exactly one declaration of the same kind,
@@ -454,6 +455,16 @@ parse_shift_decl(Decl *d, int64_t delta)
 }
 
 void
+parse_settle_decl(Decl *d, int64_t lag)
+{
+	if (!lag)
+		return;
+	Span own = d->span;   /* moved already, by the splice */
+	parse_shift_decl(d, lag);
+	d->span = own;
+}
+
+void
 parse_decl_spans(const Decl *d, ParseSpans *out)
 {
 	SpanWalk w = { 0, out };
@@ -490,7 +501,8 @@ comment_in(const Module *m, uint32_t a, uint32_t b)
 }
 
 bool
-parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t len, uint32_t new_end, Arena *arena)
+parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t len, uint32_t new_end, Arena *arena,
+    int64_t *lag)
 {
 	if (k < 0 || k >= m->ndecls || m->uses_fn_mut)
 		return false;
@@ -532,9 +544,21 @@ parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t
 		return false;
 	int64_t delta = (int64_t)new_end - (int64_t)old_end;
 	*old = d;
+	if (lag)
+		lag[k] = 0;   /* a fresh tree, at its place */
 	if (delta) {
-		for (int i = k + 1; i < m->ndecls; i++)
-			parse_shift_decl(&m->decls[i], delta);
+		if (lag) {
+			/* lazy: each later declaration's own span now, its inner ones owed */
+			for (int i = k + 1; i < m->ndecls; i++) {
+				Span *sp_ = &m->decls[i].span;
+				sp_->start = (uint32_t)((int64_t)sp_->start + delta);
+				sp_->end = (uint32_t)((int64_t)sp_->end + delta);
+				lag[i] += delta;
+			}
+		} else {
+			for (int i = k + 1; i < m->ndecls; i++)
+				parse_shift_decl(&m->decls[i], delta);
+		}
 		Comment *c = (Comment *)m->comments;   /* the lexer's array, in m's arena */
 		for (int i = 0; i < m->ncomments; i++)
 			if (c[i].span.start >= old_end) {

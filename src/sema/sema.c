@@ -1016,8 +1016,9 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 		S->call_builtin = grow_table(S->call_builtin, sizeof(Builtin *), ncalls, m->ncalls);
 	}
 	if (delta) {
+		/* the table read directly: 10,000s of symbols per refresh */
 		for (SymId id = 0; id < S->syms.len; id++) {
-			Sym *y = sema_sym(S, id);
+			Sym *y = &S->syms.items[id];
 			recheck_span(&y->name_span, at, delta);
 			recheck_span(&y->span, at, delta);
 			for (int i = 0; i < y->nparams; i++)
@@ -1034,10 +1035,10 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	S->select = select;
 	body_range[0] = S->diags->items.len;
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_METHOD && !sema_sym(S, id)->origin && selected(S, id))
+		if (S->syms.items[id].kind == SK_METHOD && !S->syms.items[id].origin && selected(S, id))
 			check_function(S, id, NULL, 0);
 	for (SymId id = 0; id < S->syms.len; id++)
-		if (sema_sym(S, id)->kind == SK_FN && !sema_sym(S, id)->origin && selected(S, id))
+		if (S->syms.items[id].kind == SK_FN && !S->syms.items[id].origin && selected(S, id))
 			check_template(S, id);
 	body_range[1] = S->diags->items.len;
 }

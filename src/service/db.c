@@ -463,6 +463,9 @@ drop_session(SvcFile *f)
 {
 	sema_free(f->S);   /* before the tree: it holds the tail of the tree's arena */
 	f->S = NULL;
+	free(f->lag);
+	f->lag = NULL;
+	f->lagging = false;
 	if (f->sess && f->src_shared) {
 		f->sess->src = NULL;   /* the held text stays the file's */
 		f->src_shared = false;
@@ -515,8 +518,25 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 void
 svc_file_take(SvcFile *f, char *src, size_t len)
 {
-	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0)
+	if (!f->src || len != f->len || memcmp(f->src, src, len) != 0) {
 		f->gen++;
+		f->hint = false;   /* what changed: found by comparing with the last parse */
+	}
+	if (!f->src_shared)
+		free(f->src);   /* else the session keeps it: the next parse compares with it */
+	f->src_shared = false;
+	f->src = src;
+	f->len = len;
+}
+
+void
+svc_file_take_edited(SvcFile *f, char *src, size_t len, size_t p, size_t q)
+{
+	f->gen++;
+	if (f->hint) {
+		f->hint_p = p < f->hint_p ? p : f->hint_p;
+		f->hint_q = q < f->hint_q ? q : f->hint_q;
+	}
 	if (!f->src_shared)
 		free(f->src);   /* else the session keeps it: the next parse compares with it */
 	f->src_shared = false;
@@ -713,7 +733,12 @@ splice_target(SvcFile *f, size_t p, size_t q)
 	int64_t end = (int64_t)f->items[k].end + (int64_t)f->len - (int64_t)la;
 	if (end <= (int64_t)f->items[k].start || f->spliced + (size_t)(end - f->items[k].start) > f->len + SPLICE_SLACK)
 		return -1;
-	return parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena) ? k : -1;
+	if (!f->lag)
+		f->lag = spx_xcalloc((size_t)(s->m->ndecls ? s->m->ndecls : 1), sizeof *f->lag);
+	if (!parse_splice_decl(s->m, k, s->src, f->src, f->len, (uint32_t)end, &s->arena, f->lag))
+		return -1;
+	f->lagging = true;
+	return k;
 }
 
 /* The item table after a splice of item k, updated in place when only its
@@ -763,8 +788,21 @@ items_in_place(SvcFile *f, int k, int64_t delta)
  * equal a whole parse of the same text — every declaration's dump and
  * spans, and the comments.  A difference is a bug in the splice: it is
  * reported and the process aborts, so the test fails loudly. */
+void
+svc_file_settle(SvcFile *f)
+{
+	if (!f->lagging)
+		return;
+	f->lagging = false;
+	Module *m = f->sess->m;
+	for (int i = 0; i < m->ndecls; i++) {
+		parse_settle_decl(&m->decls[i], f->lag[i]);
+		f->lag[i] = 0;
+	}
+}
+
 static void
-verify_splice(const Session *s)
+verify_splice(const Session *s, const int64_t *lag)
 {
 	Session w;
 	driver_session_init(&w, "<verify>");
@@ -781,7 +819,11 @@ verify_splice(const Session *s)
 		    s->m->comments[i].span.end == w.m->comments[i].span.end;
 	for (int i = 0; ok && i < w.m->ndecls; i++) {
 		ParseSpans x = {0}, y = {0};
+		/* the lazy shift paid for the comparison, then owed again (the
+		 * service goes on with it lazy, as it would without this test) */
+		parse_settle_decl(&s->m->decls[i], lag ? lag[i] : 0);
 		parse_decl_spans(&s->m->decls[i], &x);
+		parse_settle_decl(&s->m->decls[i], lag ? -lag[i] : 0);
 		parse_decl_spans(&w.m->decls[i], &y);
 		ok = x.len == y.len && (x.len == 0 || memcmp(x.items, y.items, sizeof *x.items * (size_t)x.len) == 0);
 		if (!ok)
@@ -813,8 +855,13 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	/* what the edit changed: the common prefix and suffix with the last parse */
 	bool prior = f->sess && f->items && !f->parse_failed;
 	size_t p = 0, q = 0, la = prior ? f->sess->len : 0;
-	if (prior)
+	if (prior && f->hint) {
+		/* the edits named their ranges (svc_file_take_edited): no comparison */
+		p = f->hint_p;
+		q = f->hint_q;
+	} else if (prior) {
 		common_ends(f->sess->src, la, f->src, f->len, &p, &q);
+	}
 	int k = prior ? splice_target(f, p, q) : -1;
 	f->splice_k = k;
 	f->splice_at = (uint32_t)(la - q);
@@ -837,7 +884,7 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		s->diags.pos_src = NULL;    /* the position index names the old text */
 		f->spliced += new_end - f->items[k].start;
 		if (f->verify_splice)
-			verify_splice(s);
+			verify_splice(s, f->lag);
 	} else {
 		s = spx_xcalloc(1, sizeof *s);
 		driver_session_init(s, f->path);
@@ -848,6 +895,8 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 	}
 	f->parsed = true;
 	f->parsed_gen = f->gen;
+	f->hint = true;   /* the held text is the parsed one: no byte changed yet */
+	f->hint_p = f->hint_q = f->len;
 	diags_clear(&f->parse_diags);
 	if (!ok) {
 		for (int i = 0; i < s->diags.items.len; i++)
@@ -871,6 +920,8 @@ run_parse(SvcFile *f, SvcTrace *t, SvcItem **olds, int *nolds, bool *changed, bo
 		*changed = true;
 		return true;
 	}
+	if (s == f->sess)
+		svc_file_settle(f);   /* the item table reads every declaration's name */
 	unsigned char header[32];
 	int n;
 	Reuse r = { 0 }, *rp = NULL;
@@ -1088,6 +1139,7 @@ run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
 		sema_recheck_select(f->S, s->src, s->len, f->S_nexprs, f->S_ncalls, f->splice_at, f->splice_delta, select, range);
 	} else {
 		svc_trace_add(t, SVC_EXECUTED, "resolve");
+		svc_file_settle(f);   /* the declaration pass reads the whole tree */
 		sema_free(f->S);
 		f->S = sema_check_select(s->m, s->src, s->len, &s->diags, NULL, -1, select, range);
 		diags_clear(&f->resolve_head);
@@ -1098,7 +1150,8 @@ run_select(SvcFile *f, SvcTrace *t, bool *select, bool reuse)
 	for (int i = 0; i < n; i++) {
 		if (!f->items[i].has_body)
 			continue;
-		svc_trace_add(t, select[i] ? SVC_EXECUTED : SVC_REUSED, "body:%s", f->items[i].key);
+		if (!t->off)   /* 10,000s of items: not even the call when nobody records */
+			svc_trace_add(t, select[i] ? SVC_EXECUTED : SVC_REUSED, "body:%s", f->items[i].key);
 		if (select[i]) {
 			diags_clear(&f->items[i].diags);
 			f->items[i].have_body = true;
@@ -1137,6 +1190,7 @@ names_discard(const char *s, size_t n)
 static void
 revision(SvcFile *f)
 {
+	svc_file_settle(f);   /* the formatter reads the whole tree */
 	const Module *m = f->sess->m;
 	Buf canon = {0};
 	buf_reserve(&canon, f->len + 4096);
@@ -1195,6 +1249,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	int nolds;
 	bool changed, types_changed;
 	bool parsed = run_parse(f, t, &olds, &nolds, &changed, &types_changed);
+	f->verified = false;
 	diag_init(out, f->path, f->src, f->len);
 	if (!parsed) {
 		diags_emit(out, &f->parse_diags, f);
@@ -1224,7 +1279,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 	/* the checker's order: class methods first, then functions */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < f->nitems; i++)
-			if ((f->items[i].kind == DECL_CLASS) == (pass == 0))
+			if (f->items[i].diags.len && (f->items[i].kind == DECL_CLASS) == (pass == 0))
 				diags_emit(out, &f->items[i].diags, f);
 	diags_emit(out, &f->resolve_tail, f);
 	if (out->errors) {
@@ -1237,6 +1292,7 @@ svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out)
 		revision(f);
 		f->have_revision = true;
 	}
+	f->verified = true;
 	return true;
 }
 

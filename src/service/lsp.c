@@ -382,7 +382,7 @@ did_change(Lsp *L, json_t *params)
 		memcpy(n + a, json_string_value(t), tl);
 		memcpy(n + a + tl, d->file.src + b, d->file.len - b);
 		n[len] = '\0';
-		svc_file_take(&d->file, n, len);
+		svc_file_take_edited(&d->file, n, len, a, d->file.len - b);
 		doc_lines_edit(d, a, b, (uint32_t)tl);
 		any = true;
 	}

@@ -209,6 +209,7 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 		return NULL;
 	*ws = s;
 	*we = e;
+	svc_file_settle(f);
 	const Module *m = f->sess->m;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
@@ -602,6 +603,7 @@ lsp_formatting(LspReq *r, Buf *out)
 	if (f->parse_failed || !f->sess)
 		return fail(r, LSP_E_REQUEST_FAILED, "the document does not parse: nothing to format");
 	Buf b = {0};
+	svc_file_settle(f);
 	fmt_module(&b, f->sess->m, f->src, f->len);
 	if (b.len == f->len && memcmp(b.data, f->src, b.len) == 0) {
 		buf_puts(out, "[]");
@@ -660,6 +662,7 @@ lsp_document_symbols(LspReq *r, Buf *out)
 		buf_puts(out, "[]");
 		return true;
 	}
+	svc_file_settle(f);
 	const Module *m = f->sess->m;
 	buf_putc(out, '[');
 	for (int i = 0; i < m->ndecls; i++) {

@@ -145,12 +145,15 @@ project_check_now(Service *v, SvcTrace *t, bool reload)
 	return v->pj_ok;
 }
 
-/* {"ok":…,"revision":…,"diagnostics":[…](,"trace":…)} */
+/* {"ok":…,"revision":…,"diagnostics":[…](,"trace":…)}; a refresh (reload
+ * or new bytes: want_rev false) answers "revision" only when its params ask
+ * (`revision: true`): the revision hashes the whole canonical text, the
+ * largest cost of a one-body refresh, and is computed only when asked. */
 static bool
-do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload)
+do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool refresh)
 {
-	bool trace = false;
-	if (!param_bool(params, "trace", &trace, err))
+	bool trace = false, want_rev = !refresh;
+	if (!param_bool(params, "trace", &trace, err) || (refresh && !param_bool(params, "revision", &want_rev, err)))
 		return false;
 	SvcTrace t;
 	svc_trace_init(&t);
@@ -170,13 +173,17 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload)
 			return false;
 		}
 		DiagSink s;
+		v->file.lazy_revision = !want_rev;
 		ok = svc_file_check(&v->file, &t, &s);
 		put_diags(&d, &s, &first);
 		diag_free(&s);
-		rev = ok ? v->file.revision : NULL;
+		rev = ok && want_rev ? svc_file_revision(&v->file) : NULL;
 	}
-	buf_printf(out, "{\"ok\":%s,\"revision\":", ok ? "true" : "false");
-	json_cstr(out, rev);
+	buf_printf(out, "{\"ok\":%s", ok ? "true" : "false");
+	if (want_rev) {
+		buf_puts(out, ",\"revision\":");
+		json_cstr(out, rev);
+	}
 	buf_puts(out, ",\"diagnostics\":[");
 	buf_put(out, d.data ? d.data : "", d.len);
 	buf_putc(out, ']');
@@ -194,7 +201,7 @@ static bool
 m_check(Service *v, json_t *params, Buf *out, SvcError *err)
 {
 	static const char *const names[] = { "trace", NULL };
-	return params_closed(params, names, err) && do_check(v, params, out, err, false);
+	return params_closed(params, names, err) && do_check(v, params, out, err, false, false);
 }
 
 /* One edit of `edits`: {start, end, text}, byte offsets into the source
@@ -229,6 +236,7 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 	size_t len = v->file.len;
 	const char *cur = v->file.src;
 	char *own = NULL;
+	size_t p = len, q = len;   /* the held text's prefix and suffix no edit touched */
 	for (size_t i = 0; i < json_array_size(ev); i++) {
 		size_t a = 0, b = 0, tl = 0;
 		const char *t = "";
@@ -240,6 +248,8 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 			free(own);
 			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", v->o.max_message * (size_t)64);
 		}
+		p = a < p ? a : p;
+		q = len - b < q ? len - b : q;
 		char *n = spx_xmalloc(len - (b - a) + tl + 1);
 		memcpy(n, cur, a);
 		memcpy(n + a, t, tl);
@@ -250,14 +260,14 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 		cur = own = n;
 	}
 	if (own)
-		svc_file_take(&v->file, own, len);
+		svc_file_take_edited(&v->file, own, len, p, q);
 	return true;
 }
 
 static bool
 m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 {
-	static const char *const names[] = { "text", "edits", "trace", NULL };
+	static const char *const names[] = { "text", "edits", "trace", "revision", NULL };
 	const char *text = NULL;
 	if (!params_closed(params, names, err))
 		return false;
@@ -274,14 +284,14 @@ m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (v->project) {
 		if (text || ev)
 			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` and `edits` are for a single-file service");
-		return do_check(v, params, out, err, true);
+		return do_check(v, params, out, err, true, true);
 	}
 	if (ev)
-		return apply_edits(v, ev, err) && do_check(v, params, out, err, false);
+		return apply_edits(v, ev, err) && do_check(v, params, out, err, false, true);
 	if (!svc_file_set(&v->file, text, tv ? json_string_length(tv) : 0, err))
 		return false;
 	v->have_file = true;
-	return do_check(v, params, out, err, false);
+	return do_check(v, params, out, err, false, true);
 }
 
 static bool
@@ -297,11 +307,12 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
 	} else {
-		const SvcFile *f = &v->file;
+		SvcFile *f = &v->file;
 		bool current = f->parsed && f->parsed_gen == f->gen;
 		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
 		    f->nitems);
-		json_cstr(out, current && f->have_revision ? f->revision : NULL);
+		/* a refresh leaves the revision pending: computed here on demand */
+		json_cstr(out, current && f->verified ? svc_file_revision(f) : NULL);
 	}
 	buf_putc(out, '}');
 	return true;
@@ -633,7 +644,7 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 		bool ok = svc_file_check(&v->file, &t, &s);
 		diag_free(&s);
 		svc_trace_free(&t);
-		if (!ok || strcmp(v->file.revision, rev) != 0)
+		if (!ok || strcmp(svc_file_revision(&v->file), rev) != 0)
 			return fail(err, SVC_E_STALE, "the program's revision is not `%.100s`: re-read it and rebase the patch", rev);
 	}
 	char path[256];

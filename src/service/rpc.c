@@ -108,14 +108,15 @@ typedef struct McpTool {
 
 static const McpTool mcp_tools[] = {
 	{ "protocol", "protocol", "The service protocol: version, framing, message bound, methods, operand.", NO_ARGS },
-	{ "status", "status", "What the service holds now (operand, bytes, declarations, revision), computing nothing.", NO_ARGS },
+	{ "status", "status", "What the service holds now (operand, bytes, declarations, revision: computed if a refresh left it pending).", NO_ARGS },
 	{ "check", "check", "Verify the program (incrementally): ok, revision and diagnostics (each with its code, span, help and fixes).",
 	  "{\"type\":\"object\",\"properties\":{" TRACE_ARG "},\"additionalProperties\":false}" },
-	{ "refresh", "refresh", "Replace the held source with `text` (unsaved bytes), or apply `edits` to it, or re-read it from disk when both are absent; then check.",
+	{ "refresh", "refresh", "Replace the held source with `text` (unsaved bytes), or apply `edits` to it, or re-read it from disk when both are absent; then check (the revision only with `revision: true`).",
 	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\",\"description\":\"the whole new source\"},"
 	  "\"edits\":{\"type\":\"array\",\"description\":\"byte-range replacements applied in order\",\"items\":{\"type\":\"object\","
 	  "\"properties\":{\"start\":{\"type\":\"integer\",\"minimum\":0},\"end\":{\"type\":\"integer\",\"minimum\":0},"
-	  "\"text\":{\"type\":\"string\"}},\"required\":[\"start\",\"end\",\"text\"],\"additionalProperties\":false}}," TRACE_ARG
+	  "\"text\":{\"type\":\"string\"}},\"required\":[\"start\",\"end\",\"text\"],\"additionalProperties\":false}},"
+	  "\"revision\":{\"type\":\"boolean\",\"description\":\"also answer the revision (computed only when asked)\"}," TRACE_ARG
 	  "},\"additionalProperties\":false}" },
 	{ "graph", "graph", "The semantic graph (semaprax.graph.c1) of the verified program.",
 	  "{\"type\":\"object\",\"properties\":{" TRACE_ARG "},\"additionalProperties\":false}" },

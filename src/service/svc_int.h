@@ -66,6 +66,8 @@ typedef struct SvcFile {
 	char *src;           /* the input: the held source bytes */
 	size_t len;
 	uint64_t gen;        /* bumped whenever the bytes change */
+	bool hint;           /* since the last parse only edits with known ranges: src[0..hint_p) and its */
+	size_t hint_p, hint_q; /* last hint_q bytes are the parsed text's (its common prefix and suffix) */
 	bool src_shared;     /* src is also the parse session's text (after a splice): the session owns it */
 	/* parse */
 	bool parsed;         /* a parse product exists */
@@ -80,6 +82,8 @@ typedef struct SvcFile {
 	int ngeneric;        /* generic functions in the item table */
 	uint32_t splice_at;  /* … the old end of the changed bytes, and the length delta */
 	int64_t splice_delta;
+	int64_t *lag;        /* per declaration of sess: what its inner spans still owe (lazy shift), or NULL */
+	bool lagging;        /* some lag entry may be non-zero: svc_file_settle before reading the tree */
 	Sema *S;             /* the last check's checker over sess (the reusable resolve), or NULL */
 	uint32_t S_nexprs, S_ncalls;   /* the module's counts its side tables are sized for */
 	unsigned char header[32];
@@ -91,7 +95,8 @@ typedef struct SvcFile {
 	/* revision */
 	bool prelude_known, prelude_user_box;   /* the user_box the items' prelude bits assume */
 	bool have_revision;
-	bool lazy_revision;  /* the LSP server: computed on demand (svc_file_revision), not per check */
+	bool lazy_revision;  /* computed on demand (svc_file_revision), not per check: the LSP server, a refresh */
+	bool verified;       /* the last check (of parsed_gen) verified */
 	char revision[72];
 	/* program (full check + HIR) and its graph model */
 	bool have_program;
@@ -120,7 +125,17 @@ void svc_file_free(SvcFile *f);
 bool svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err);
 /* The input: src (malloc'd, len + 1 bytes, NUL-terminated) handed over. */
 void svc_file_take(SvcFile *f, char *src, size_t len);
-/* After a check that verified: the revision (computed now when lazy_revision). */
+/* The same after an edit whose range the caller knows: src[0..p) and its
+ * last q bytes are the held text's (p + q <= both lengths).  No byte is
+ * compared: the next parse takes the changed range from the hint. */
+void svc_file_take_edited(SvcFile *f, char *src, size_t len, size_t p, size_t q);
+/* Pays the lazy span shift of the splices (parse_settle_decl): after it
+ * every span of f->sess's tree is exact.  Anything but the refresh's own
+ * fast path (the spliced declaration, the declarations' own spans, the
+ * checker's symbols) calls it before reading the tree. */
+void svc_file_settle(SvcFile *f);
+/* After a check that verified (f->verified): the revision (computed now
+ * when lazy_revision left it pending). */
 const char *svc_file_revision(SvcFile *f);
 /* Brings parse, resolve, bodies and revision up to date (recording into t)
  * and renders the diagnostics into out: a sink over the current source

@@ -300,6 +300,11 @@ def main():
     assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
     assert c.call("textDocument/definition", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(a: i64", length=3)
     assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
+    # those edits were splices of `add`: the later declarations' inner spans were shifted
+    # lazily, and the symbols request (which walks the held tree) settles them first
+    syms = c.call("textDocument/documentSymbol", {"textDocument": TD})
+    assert [(s["name"], s["selectionRange"]["start"]) for s in syms[2:]] == [
+        ("twice", where(cur, "twice(add")), ("say", where(cur, "say(text")), ("main", where(cur, "main() ->"))], syms
     cur = ranged(cur, 9, "    let t = b;\n    t\n        + a", "    b + a")
     assert cur == fixed and c.note("textDocument/publishDiagnostics")["diagnostics"] == []
     assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)

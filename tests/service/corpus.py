@@ -40,7 +40,7 @@ def step(text, what):
         return
     with open(path, "wb") as f:
         f.write(data)
-    r = c.call("refresh", {"text": text, "trace": True})
+    r = c.call("refresh", {"text": text, "trace": True, "revision": True})
     splices += any(x.startswith("parse:decl:") for x in r["trace"]["executed"])
     reuses += "resolve" in r["trace"]["reused"] and any(x.startswith("body:") for x in r["trace"]["executed"])
     diags, rev = cli_check(BIN, path)

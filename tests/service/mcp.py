@@ -68,7 +68,11 @@ check(not err and res["ok"] and res["revision"].startswith("sha256:"), "check to
 check(set(res["trace"]["executed"]) == {"parse", "resolve", "body:fn:half", "body:fn:main", "revision"}, "trace")
 err, text = tool("refresh", {"text": SRC.replace("x / 2", "x / 2 + 0"), "trace": True})
 res = json.loads(text)
-check(not err and set(res["trace"]["executed"]) == {"parse:decl:fn:half", "body:fn:half", "revision"}, "refresh tool")
+check(not err and set(res["trace"]["executed"]) == {"parse:decl:fn:half", "body:fn:half"} and "revision" not in res, "refresh tool")
+err, text = tool("refresh", {"text": SRC.replace("x / 2", "x / 2 + 1"), "trace": True, "revision": True})
+res = json.loads(text)
+check(not err and set(res["trace"]["executed"]) == {"parse:decl:fn:half", "body:fn:half", "revision"}
+      and res["revision"].startswith("sha256:"), "refresh tool, revision asked")
 err, text = tool("refresh", {})
 check(not err and json.loads(text)["ok"], "refresh from disk")
 err, text = tool("query", {"id": "demo.h"})

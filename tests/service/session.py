@@ -50,7 +50,12 @@ def same_as_cli(c, result, text, what):
     diags, rev = cli_check(BIN, path)
     check(result["diagnostics"] == diags, what + ": diagnostics differ from check --json:\n%s\n%s" %
           (json.dumps(result["diagnostics"]), json.dumps(diags)))
-    check(result["revision"] == rev, what + ": revision %r, check says %r" % (result["revision"], rev))
+    if "revision" in result:
+        got = result["revision"]
+    else:
+        # a plain refresh leaves the revision pending: status computes it on demand
+        got = c.call("status")["revision"]
+    check(got == rev, what + ": revision %r, check says %r" % (got, rev))
     check(result["ok"] == (rev is not None), what + ": ok")
 
 
@@ -86,15 +91,36 @@ r = c.call("refresh", {"text": BODY, "trace": True})
 ex, re_, bd = trace_sets(r)
 # the parse is incremental: only that declaration is re-parsed (parse:decl:<key>, src/parse/reparse.c)
 # and the declaration pass is reused: the last check's checker re-checks that body alone
-check(ex == {"parse:decl:fn:other", "body:fn:other", "revision"}, "body edit executed %r" % r["trace"])
+check(ex == {"parse:decl:fn:other", "body:fn:other"}, "body edit executed %r" % r["trace"])
 check(re_ == {"resolve"} | ALL_BODIES - {"body:fn:other"} and not bd, "body edit reused %r" % r["trace"])
 same_as_cli(c, r, BODY, "body edit")
+
+# the revision is computed only when asked: not on a plain refresh (no "revision" in
+# the answer), but with `revision: true`, by `check`, and by `status` on demand
+r = c.call("refresh", {"text": BASE, "trace": True})
+check("revision" not in r and "revision" not in trace_sets(r)[0] | trace_sets(r)[1], "plain refresh: no revision %r" % r)
+r = c.call("refresh", {"text": BODY, "trace": True, "revision": True})
+ex, re_, bd = trace_sets(r)
+check(ex == {"parse:decl:fn:other", "body:fn:other", "revision"} and r["revision"].startswith("sha256:"), "revision asked %r" % r)
+same_as_cli(c, r, BODY, "revision asked")
+check(c.error("refresh", {"text": BODY, "revision": "yes"}) == -32602, "`revision` is a boolean")
+r = c.call("refresh", {"text": BASE})
+r = c.call("refresh", {"text": BODY, "trace": True})
+check("revision" not in trace_sets(r)[0], "plain refresh: revision pending %r" % r["trace"])
+same_as_cli(c, r, BODY, "revision pending, status computes it")
+r = c.call("check", {"trace": True})
+check(trace_sets(r)[0] == set() and "revision" in trace_sets(r)[1], "check after status: revision reused %r" % r["trace"])
+r = c.call("refresh", {"text": BASE})
+r = c.call("refresh", {"text": BODY})
+r = c.call("check", {"trace": True})
+check(trace_sets(r)[0] == {"revision"}, "check after a plain refresh: the revision alone executes %r" % r["trace"])
+same_as_cli(c, r, BODY, "check after refresh")
 
 # a signature edit re-checks the function and its callers (twice), not the rest
 SIG = BODY.replace("fn add(a: i64, b: i64) -> i64 {\n    a + b", "fn add(a: i64, c: i64) -> i64 {\n    a + c")
 r = c.call("refresh", {"text": SIG, "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse:decl:fn:add", "resolve", "body:fn:add", "body:fn:twice", "revision"}, "signature edit executed %r" % r["trace"])
+check(ex == {"parse:decl:fn:add", "resolve", "body:fn:add", "body:fn:twice"}, "signature edit executed %r" % r["trace"])
 check(re_ == {"body:fn:other", "body:fn:main"}, "signature edit reused %r" % r["trace"])
 same_as_cli(c, r, SIG, "signature edit")
 
@@ -116,7 +142,7 @@ check(ex == {"parse:decl:fn:other", "resolve", "body:fn:other"}, "error body exe
 FIXED = ERR.replace("x * true", "x * 2")
 r = c.call("refresh", {"text": FIXED, "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse:decl:fn:other", "body:fn:other", "revision"} and "resolve" in re_, "error mended: resolve reused %r" % r["trace"])
+check(ex == {"parse:decl:fn:other", "body:fn:other"} and "resolve" in re_, "error mended: resolve reused %r" % r["trace"])
 same_as_cli(c, r, FIXED, "error mended")
 r = c.call("refresh", {"text": ERR, "trace": True})
 ex, re_, bd = trace_sets(r)
@@ -136,14 +162,14 @@ check(not r["ok"] and r["diagnostics"] and trace_sets(r)[0] == {"parse"}, "parse
 same_as_cli(c, r, BROKEN, "parse error")
 r = c.call("refresh", {"text": BASE, "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse", "resolve", "revision"} | ALL_BODIES, "after a parse error everything runs %r" % r["trace"])
+check(ex == {"parse", "resolve"} | ALL_BODIES, "after a parse error everything runs %r" % r["trace"])
 same_as_cli(c, r, BASE, "recovered")
 
 # a new function: resolve runs, only the new body and bodies naming it are checked
 ADDED = BASE + "\nfn extra() -> i64 {\n    other(2)\n}\n"
 r = c.call("refresh", {"text": ADDED, "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse", "resolve", "body:fn:extra", "revision"}, "added function %r" % r["trace"])
+check(ex == {"parse", "resolve", "body:fn:extra"}, "added function %r" % r["trace"])
 same_as_cli(c, r, ADDED, "added function")
 # a type declaration changes: every body runs again (the sound fallback)
 TYPED = ADDED + "\nrecord Pair {\n    a: i64,\n}\n"
@@ -161,12 +187,31 @@ same_as_cli(c, r, BASE, "disk refresh")
 at = BASE.encode().index(b"x * 3")
 r = c.call("refresh", {"edits": [{"start": at, "end": at + 5, "text": "x * 4 - x"}], "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse:decl:fn:other", "body:fn:other", "revision"} and "resolve" in re_, "edits: one body executed %r" % r["trace"])
+check(ex == {"parse:decl:fn:other", "body:fn:other"} and "resolve" in re_, "edits: one body executed %r" % r["trace"])
 same_as_cli(c, r, BODY, "edits body")
 # applied in order, each against the text the previous one left
 r = c.call("refresh", {"edits": [{"start": at, "end": at, "text": "(("}, {"start": at + 11, "end": at + 11, "text": "))"}],
                        "trace": True})
 same_as_cli(c, r, BODY.replace("x * 4 - x", "((x * 4 - x))"), "edits in order")
+# edits in two declarations at once: the changed range (taken from the edits'
+# own ranges, not by comparing the texts) spans both, so no splice
+cur = BODY.replace("x * 4 - x", "((x * 4 - x))")
+a1 = cur.encode().index(b"a + b")
+a2 = cur.encode().index(b"twice(21)")
+r = c.call("refresh", {"edits": [{"start": a1, "end": a1 + 5, "text": "b + a"}, {"start": a2, "end": a2 + 9, "text": "twice(20)"}],
+                       "trace": True})
+ex = trace_sets(r)[0]
+check("parse" in ex and not any(x.startswith("parse:decl:") for x in ex), "edits in two declarations: a whole parse %r" % r["trace"])
+cur = cur.replace("a + b", "b + a").replace("twice(21)", "twice(20)")
+same_as_cli(c, r, cur, "edits in two declarations")
+# an edit, then one in another declaration, then the first undone: one refresh, one splice-free parse
+a1 = cur.encode().index(b"b + a")
+a3 = cur.encode().index(b"twice(20)")
+r = c.call("refresh", {"edits": [{"start": a3 + 6, "end": a3 + 8, "text": "21"}, {"start": a1, "end": a1 + 5, "text": "a + b"}],
+                       "trace": True})
+cur = cur.replace("b + a", "a + b").replace("twice(20)", "twice(21)")
+same_as_cli(c, r, cur, "edits back in two declarations")
+c.call("refresh", {"text": BODY})
 # the incremental parse falls back to a whole parse whenever a splice could
 # differ from one; each answer still equals check --json
 r = c.call("refresh", {"text": BODY, "trace": True})
@@ -196,7 +241,7 @@ t = step(t.replace("fn renamed(", "fn other("), "its name back", False)
 t = step(t.replace("x * 7 - 1", "x * 7 - 2"), "in place", False)
 r = c.call("refresh", {"text": t.replace("x * 7 - 2", "x * 7 - 3"), "trace": True})
 ex, re_, bd = trace_sets(r)
-check(ex == {"parse:decl:fn:other", "body:fn:other", "revision"} and "resolve" in re_, "in place: resolve reused %r" % r["trace"])
+check(ex == {"parse:decl:fn:other", "body:fn:other"} and "resolve" in re_, "in place: resolve reused %r" % r["trace"])
 t = step(t + "\nfn ident<T>(v: T) -> T {\n    v\n}\n", "a generic function added", True)
 r = c.call("refresh", {"text": t.replace("x * 7 - 2", "x * 7 - 4"), "trace": True})
 ex, re_, bd = trace_sets(r)
@@ -304,5 +349,39 @@ write(BASE)
 c = Client(BIN, path, "--max-message-bytes", "1024")
 check(c.error("graph") == -32002, "a response over the bound is an error")
 check(c.call("ping") == {}, "still serving")
+c.close()
+# the lazy span shift: plain refreshes splice the first body again and again
+# (the later declarations' inner spans owe the sum), each splice compared with
+# a whole parse under SPX_SERVICE_VERIFY_SPLICE (the owed shift paid for the
+# comparison only); the re-checked body's and a later body's diagnostics equal
+# check --json throughout, then every request that reads the whole tree
+LAZY = BASE
+write(LAZY)
+os.environ["SPX_SERVICE_VERIFY_SPLICE"] = "1"
+c = Client(BIN, path)
+del os.environ["SPX_SERVICE_VERIFY_SPLICE"]
+r = c.call("check")
+check(r["ok"], "verifies")
+at = LAZY.encode().index(b"x * 3") + 1
+text = LAZY
+for i in range(6):
+    grow = i % 3 != 2
+    e = {"start": at, "end": at, "text": " + 0"} if grow else {"start": at, "end": at + 4, "text": ""}
+    r = c.call("refresh", {"edits": [e], "trace": True})
+    text = text[:at] + " + 0" + text[at:] if grow else text[:at] + text[at + 4:]
+    ex = trace_sets(r)[0]
+    check(ex == {"parse:decl:fn:other", "body:fn:other"}, "lazy shift: one body, resolve reused %r" % r["trace"])
+    write(text)
+    diags, _ = cli_check(BIN, path)
+    check(r["diagnostics"] == diags, "lazy shift %d: diagnostics %s, check %s" % (i, json.dumps(r["diagnostics"]), json.dumps(diags)))
+r = c.call("refresh", {"edits": [{"start": at - 1, "end": at - 1, "text": "true + "}], "trace": True})
+text = text[:at - 1] + "true + " + text[at - 1:]
+same_as_cli(c, r, text, "lazy shift: an error in the spliced body")
+# a signature edit: the whole declaration pass reads the settled tree
+sig = text.encode().index(b"fn other(x") + len("fn other(")
+r = c.call("refresh", {"edits": [{"start": sig, "end": sig + 1, "text": "y"}], "trace": True})
+text = text[:sig] + "y" + text[sig + 1:]
+check("resolve" in trace_sets(r)[0], "signature: resolve runs %r" % r["trace"])
+same_as_cli(c, r, text, "lazy shift, then a signature edit")
 c.close()
 print("service session: ok")
