@@ -559,6 +559,7 @@ emit_free(Emit *E)
 	buf_free(&E->types);
 	buf_free(&E->types_fn);
 	VEC_FREE(E->captys);
+	VEC_FREE(E->pending);
 	buf_free(&E->hprotos);
 	buf_free(&E->helpers);
 	buf_free(&E->decls);

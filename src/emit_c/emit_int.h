@@ -47,7 +47,7 @@ typedef struct Temp {
 } Temp;
 
 typedef struct TypeState {
-	uint8_t state;        /* 0 unseen, 1 in progress, 2 done, 3 unsupported */
+	uint8_t state;        /* 0 unseen, 1 in progress, 2 done, 3 unsupported, 4 declared only */
 	const char *name;     /* C spelling */
 	const char *rel;      /* release helper name (non-Copy types) */
 	const char *clone;    /* clone helper name */
@@ -81,6 +81,7 @@ typedef struct Emit {
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
+	VEC(TypeId) pending;  /* structs declared only (state 4), to define (emit_type.c) */
 	bool use_fs;          /* file_read_text is called or fs.write permitted: include rt/fs.h */
 	bool use_host;        /* stdin_read or an environment operation is called: include rt/host.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
