@@ -282,8 +282,8 @@ emit_unary(Emit *E, const HirExpr *e)
 /* ---- calls ---- */
 
 /* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
-static bool
-param_borrows(Emit *E, int fi, int i)
+bool
+emitc_param_borrows(Emit *E, int fi, int i)
 {
 	const HirFunc *f = &E->H->funcs[fi];
 	if (f->sym < 0)
@@ -329,7 +329,7 @@ emit_call_fn(Emit *E, const HirExpr *e)
 		cname = E->insts[ii].cname;
 		for (int i = 0; i < na; i++) {
 			pt[i] = callee->slot_type[i];
-			bor[i] = param_borrows(E, callee->func, i);
+			bor[i] = emitc_param_borrows(E, callee->func, i);
 		}
 	}
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));

@@ -108,6 +108,8 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
+/* Does parameter i of function fi borrow its argument (emit_expr.c)? */
+bool emitc_param_borrows(Emit *E, int fi, int i);
 /* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
 TypeId emitc_slot_type(Emit *E, HirSlot s);
 /* The dispatch id of a function value. */
