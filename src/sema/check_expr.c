@@ -610,6 +610,21 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			return true;
 		}
 	}
+	if (bi == BI_vec_sort && e->u.call.ntargs == 1 && sig->result != T_ERR && sema_type_info(&S->types, sig->result)->kind == TY_VEC) {
+		/* an ordered element only: the reference's Copy scalars (bool
+		 * included: false < true) and string (§0.1 lifts the rest of T281
+		 * for Vec itself, so this is T205, as vec_get's Copy rule) */
+		TypeId t = sema_type_info(&S->types, sig->result)->args[0];
+		TyKind k = sema_type_info(&S->types, t)->kind;
+		bool ordered = (k >= TYPE_FIRST_SCALAR && k <= TYPE_LAST_SCALAR) || k == TY_STRING || k == TY_ERROR;
+		if (!ordered) {
+			for (int i = 0; i < e->u.call.nargs; i++)
+				sema_check_expr(C, args[i]);
+			Diag *d = sema_error(S, DIAG_T205, e->span, "`vec_sort<%s>` sorts ordered elements; `%s` has no order", sema_type_name(S, t), sema_type_name(S, t));
+			diag_set_help(d, "sort a Vec of integers, floats, char, bool or string; for records, sort a Vec of keys (e.g. `Vec<i64>`) and look the records up by key");
+			return true;
+		}
+	}
 	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 &&
 	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
 		sema_check_expr(C, args[0]);
