@@ -388,6 +388,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
 			continue;
 		if (sema_type_accepts(S, params[i], a)) {
+			bool lent = ps && (ps[i].mode == MODE_BORROW || ps[i].mode == MODE_SHARED);
+			if (a != params[i] && !lent && sema_class_upcast(S, a, params[i]) && sema_upcast_drops_owned(S, a, params[i])) {
+				/* a consumed argument upcasts as a typed binding does */
+				Diag *d = sema_error(S, DIAG_T233, args[i]->span, "upcast from `%s` to `%s` would discard owned fields",
+				    sema_type_name(S, a), sema_type_name(S, params[i]));
+				diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
+			}
 			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && S->expr_mode[args[i]->id] != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
 				diag_set_help(d, "create or receive an explicitly shared resource before this call");
