@@ -161,7 +161,7 @@ emitc_import_cname(Emit *E, SymId sym, Span span)
 		TypeId t = i < y->nparams ? y->params[i].type : y->result;
 		if (!shareable(E, t, 0)) {
 			emitc_refuse(E, span,
-			    "the native lane passes scalars, text, collections and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
+			    "the native lane passes scalars, text, collections, boxes and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
 			    y->name, i < y->nparams ? "takes" : "returns", sema_type_name(E->S, t));
 			return NULL;
 		}
