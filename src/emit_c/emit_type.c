@@ -321,17 +321,15 @@ ensure_type(Emit *E, TypeId t)
 	return true;
 }
 
-/* Defines every type left declared only (state 4); false (and *bad, the
- * first that cannot be laid out) when one fails. */
+/* Defines every type left declared only (state 4); false when one cannot
+ * be laid out. */
 static bool
-drain_pending(Emit *E, TypeId *bad)
+drain_pending(Emit *E)
 {
 	while (E->pending.len > 0) {
 		TypeId p = E->pending.items[--E->pending.len];
-		if (E->ts[p].state == 4 && !ensure_type(E, p)) {
-			*bad = p;
+		if (E->ts[p].state == 4 && !ensure_type(E, p))
 			return false;
-		}
 	}
 	return true;
 }
@@ -340,10 +338,10 @@ const char *
 emitc_ctype(Emit *E, TypeId t, Span span)
 {
 	if (ensure_type(E, t)) {
-		TypeId bad;
-		if (drain_pending(E, &bad))
+		if (drain_pending(E))
 			return E->ts[t].name;
-		t = bad;   /* a type it points to cannot be laid out: refused below */
+		/* a type t points to cannot be laid out: refused below, naming t
+		 * (what the program spelled), as when t's own walk fails */
 	}
 	if (E->unbounded && sema_type_bounded(&E->S->types, t))
 		emitc_refuse(E, span, "the native lane cannot lay out `%s`: it holds types nested more than %d levels deep or of more than %d type nodes (a generic type holding a larger instance of itself)",
