@@ -385,11 +385,26 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 		const FnVal *v = &E->fnvals.items[k];
 		if (v->ft != ft)
 			continue;
-		buf_printf(out, "\tcase %d:\n\t\treturn %s(spx_d%s", k + 1, E->insts[v->inst].cname,
-			   v->closure ? ", &f" : "");
+		/* a call through a value consumes its arguments: one the target
+		 * only borrows is released here, after the call */
+		int fi = E->M->insts[v->inst].func;
+		bool lends = false;
+		for (int i = 0; i < np; i++)
+			lends |= emitc_param_borrows(E, fi, i) && !emitc_is_copy(E, emitc_tinfo(E, ft)->args[i]);
+		buf_printf(out, "\tcase %d:%s%s%s(spx_d%s", k + 1, lends ? " {\n\t\t" : "\n\t\treturn ",
+			   lends ? arena_printf(&E->a, "%s r = ", emit_tyname(E, ti->args[np])) : "",
+			   E->insts[v->inst].cname, v->closure ? ", &f" : "");
 		for (int i = 0; i < np; i++)
 			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
+		if (!lends)
+			continue;
+		for (int i = 0; i < np; i++) {
+			TypeId at = emitc_tinfo(E, ft)->args[i];
+			if (emitc_param_borrows(E, fi, i) && !emitc_is_copy(E, at))
+				buf_printf(out, "\t\t%s(&a%d);\n", emitc_rel_fn(E, at), i);
+		}
+		buf_puts(out, "\t\treturn r;\n\t}\n");
 	}
 	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: call of an unset function value\");\n\t}\n}\n\n");
 	buf_free(&sig);
@@ -559,6 +574,7 @@ emit_free(Emit *E)
 	buf_free(&E->types);
 	buf_free(&E->types_fn);
 	VEC_FREE(E->captys);
+	VEC_FREE(E->pending);
 	buf_free(&E->hprotos);
 	buf_free(&E->helpers);
 	buf_free(&E->decls);

@@ -81,7 +81,8 @@ emitc_temps_release(Emit *E, int mark)
 	}
 }
 
-/* A class value as one of its ancestors: the ancestor's fields are the prefix. */
+/* A class value as one of its ancestors: the ancestor's fields are the prefix;
+ * an owned value's other fields are released. */
 static Val
 emitc_coerce(Emit *E, Val v, TypeId to)
 {
@@ -97,6 +98,9 @@ emitc_coerce(Emit *E, Val v, TypeId to)
 	emitc_line(E, "%s %s;", ct, t);
 	for (int i = 0; i < dst->nfields; i++)
 		emitc_line(E, "%s.f_%s = %s.f_%s;", t, dst->fields[i].name, v.c, dst->fields[i].name);
+	/* an owned child gives up the fields its ancestor lacks (after the prefix) */
+	for (int i = dst->nfields; v.own && i < from->nfields; i++)
+		emitc_release_place(E, sema_field_type(E->S, v.t, i), arena_printf(&E->a, "%s.f_%s", v.c, from->fields[i].name));
 	return mkval(t, to, v.own);
 }
 
@@ -293,8 +297,8 @@ emit_unary(Emit *E, const HirExpr *e)
 /* ---- calls ---- */
 
 /* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
-static bool
-param_borrows(Emit *E, int fi, int i)
+bool
+emitc_param_borrows(Emit *E, int fi, int i)
 {
 	const HirFunc *f = &E->H->funcs[fi];
 	if (f->sym < 0)
@@ -340,7 +344,7 @@ emit_call_fn(Emit *E, const HirExpr *e)
 		cname = E->insts[ii].cname;
 		for (int i = 0; i < na; i++) {
 			pt[i] = callee->slot_type[i];
-			bor[i] = param_borrows(E, callee->func, i);
+			bor[i] = emitc_param_borrows(E, callee->func, i);
 		}
 	}
 	const char **args = arena_alloc(&E->a, sizeof *args * (size_t)(na + 1));

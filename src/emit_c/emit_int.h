@@ -47,7 +47,7 @@ typedef struct Temp {
 } Temp;
 
 typedef struct TypeState {
-	uint8_t state;        /* 0 unseen, 1 in progress, 2 done, 3 unsupported */
+	uint8_t state;        /* 0 unseen, 1 in progress, 2 done, 3 unsupported, 4 declared only */
 	const char *name;     /* C spelling */
 	const char *rel;      /* release helper name (non-Copy types) */
 	const char *clone;    /* clone helper name */
@@ -81,6 +81,7 @@ typedef struct Emit {
 	VEC(TypeId) fntypes;  /* function types called through a value */
 	int maxcaps;          /* largest closure capture count */
 	VEC(TypeId) captys;   /* non-scalar captured types stored by value (spx_cap members) */
+	VEC(TypeId) pending;  /* structs declared only (state 4), to define (emit_type.c) */
 	bool use_fs;          /* file_read_text is called or fs.write permitted: include rt/fs.h */
 	bool use_host;        /* stdin_read or an environment operation is called: include rt/host.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
@@ -107,6 +108,8 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
+/* Does parameter i of function fi borrow its argument (emit_expr.c)? */
+bool emitc_param_borrows(Emit *E, int fi, int i);
 /* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
 TypeId emitc_slot_type(Emit *E, HirSlot s);
 /* The dispatch id of a function value. */

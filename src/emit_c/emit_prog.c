@@ -11,10 +11,13 @@
  * every module; so is an Option, Result or IterStep of shareable types
  * (`ty_P<name><n>_<argument keys>_E`).  Shareable: scalars, text, Bytes, borrowed views,
  * Vec/Map/Set/Iter of shareable types (the runtime's generic spx_vec,
- * spx_map, …) and such identity types.  A call of an imported function or
+ * spx_map, …), Box of a shareable type (`T *`: each module's typedef names
+ * the same C type, so a type may hold itself through a Box across modules)
+ * and such identity types.  A call of an imported function or
  * method (Sym.origin) names the provider's instance; its parameter and
- * result types must be shareable (B110 otherwise: Option, Result, Box,
- * arrays, function values and generic instances are spelled per module).
+ * result types must be shareable (B110 otherwise: Option and Result of
+ * unshareable types, arrays, function values and generic instances are
+ * spelled per module).
  * An imported record's invariants run as the provider's check.
  */
 #include "emit_int.h"
@@ -72,6 +75,7 @@ shareable(Emit *E, TypeId t, int depth)
 	case TY_UNIT: case TY_STRING: case TY_BYTES: case TY_STR: case TY_SLICE:
 		return true;
 	case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
+	case TY_BOX:   /* `T *`: each module's typedef names the same C type */
 		for (int i = 0; i < ti->nargs; i++)
 			if (!shareable(E, emitc_tinfo(E, t)->args[i], depth + 1))
 				return false;
@@ -157,7 +161,7 @@ emitc_import_cname(Emit *E, SymId sym, Span span)
 		TypeId t = i < y->nparams ? y->params[i].type : y->result;
 		if (!shareable(E, t, 0)) {
 			emitc_refuse(E, span,
-			    "the native lane passes scalars, text, collections and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
+			    "the native lane passes scalars, text, collections, boxes and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
 			    y->name, i < y->nparams ? "takes" : "returns", sema_type_name(E->S, t));
 			return NULL;
 		}

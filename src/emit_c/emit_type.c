@@ -161,16 +161,39 @@ struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 }
 
 static bool
-ensure_nominal(Emit *E, TypeId t)
+is_struct_sym(const Sym *s)
 {
-	Sym *s = emitc_nominal_sym(E, t);
-	if (!s || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
-		return false;
+	return s && (s->kind == SK_RECORD || s->kind == SK_VARIANT || s->kind == SK_CLASS);
+}
+
+/* Names a record, variant or class and forward-declares its struct (state
+ * 4: declared, definition pending) — all a Box pointer, a Vec/Map/Set/Iter
+ * element or a function value's parameter needs.  Defining it there would
+ * emit its body while a type holding it by value (`Option<Box<Node>>` inside
+ * `Node`) may still be in progress; it is defined by the next ensure_type
+ * that needs it by value, or by emitc_ctype's drain. */
+static void
+declare_nominal(Emit *E, TypeId t, Sym *s)
+{
 	const char *shared = emitc_shared_type_name(E, t);
 	const char *name = shared ? shared : arena_printf(&E->a, "%sty%u_%s", E->px, (unsigned)t, s->name);
 	E->ts[t].name = name;
-	E->ts[t].state = 1;
+	E->ts[t].state = 4;
 	buf_printf(&E->fwd, "typedef struct %s %s;\n", name, name);
+	VEC_PUSH(E->pending, t);
+}
+
+static bool
+ensure_nominal(Emit *E, TypeId t)
+{
+	Sym *s = emitc_nominal_sym(E, t);
+	if (!is_struct_sym(s))
+		return false;
+	if (E->ts[t].state != 4)
+		declare_nominal(E, t, s);
+	const char *name = E->ts[t].name;
+	const char *shared = emitc_shared_type_name(E, t);
+	E->ts[t].state = 1;
 	bool ok = true;
 	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields && ok; i++)
 		ok = ensure_type(E, sema_field_type(E->S, t, i));
@@ -192,6 +215,26 @@ ensure_nominal(Emit *E, TypeId t)
 	return true;
 }
 
+/* A type reached through a pointer or an opaque runtime container (Box,
+ * Vec, Map, Set, Iter, function values): a record, variant or class is only
+ * declared here (declare_nominal); anything else is ensured. */
+static bool
+ensure_ref(Emit *E, TypeId t)
+{
+	emitc_types_grow(E);
+	if ((int)t < E->nts && E->ts[t].state == 0 && sema_type_bounded(&E->S->types, t)
+	    && emitc_tinfo(E, t)->kind == TY_NOMINAL) {
+		Sym *s = emitc_nominal_sym(E, t);
+		if (is_struct_sym(s)) {
+			declare_nominal(E, t, s);
+			return true;
+		}
+	}
+	if ((int)t < E->nts && E->ts[t].state == 4)
+		return true;
+	return ensure_type(E, t);
+}
+
 /* Ensures t has a C spelling (emitting its definition); false when unsupported. */
 static bool
 ensure_type(Emit *E, TypeId t)
@@ -203,6 +246,7 @@ ensure_type(Emit *E, TypeId t)
 		return true;
 	if (E->ts[t].state == 3)
 		return false;
+	/* state 4 (declared only): defined below, as a nominal */
 	if (!sema_type_bounded(&E->S->types, t)) {
 		/* a generic type holding a larger instance of itself
 		 * (`R<T> { next: Option<Box<R<Vec<T>>>> }`) needs types without end */
@@ -229,24 +273,24 @@ ensure_type(Emit *E, TypeId t)
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
 		for (int i = 0; i < emitc_tinfo(E, t)->nargs; i++)
-			(void)ensure_type(E, emitc_tinfo(E, t)->args[i]);   /* unit results have no spelling */
+			(void)ensure_ref(E, emitc_tinfo(E, t)->args[i]);   /* unit results have no spelling */
 		break;
 	case TY_VEC: case TY_ITER: case TY_SET:
 		name = k == TY_VEC ? "spx_vec" : k == TY_ITER ? "spx_iter" : "spx_map";
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
-		ok = ensure_type(E, emitc_tinfo(E, t)->args[0]);
+		ok = ensure_ref(E, emitc_tinfo(E, t)->args[0]);
 		break;
 	case TY_MAP:
 		name = "spx_map";
 		E->ts[t].name = name;
 		E->ts[t].state = 1;
-		ok = ensure_type(E, emitc_tinfo(E, t)->args[0]) && ensure_type(E, emitc_tinfo(E, t)->args[1]);
+		ok = ensure_ref(E, emitc_tinfo(E, t)->args[0]) && ensure_ref(E, emitc_tinfo(E, t)->args[1]);
 		break;
 	case TY_BOX: {
 		E->ts[t].state = 1;
 		TypeId in = emitc_tinfo(E, t)->args[0];
-		ok = ensure_type(E, in);
+		ok = ensure_ref(E, in);
 		if (ok) {
 			name = arena_printf(&E->a, "%st%u_box", E->px, (unsigned)t);
 			buf_printf(&E->fwd, "typedef %s *%s;\n", E->ts[in].name, name);
@@ -277,11 +321,28 @@ ensure_type(Emit *E, TypeId t)
 	return true;
 }
 
+/* Defines every type left declared only (state 4); false when one cannot
+ * be laid out. */
+static bool
+drain_pending(Emit *E)
+{
+	while (E->pending.len > 0) {
+		TypeId p = E->pending.items[--E->pending.len];
+		if (E->ts[p].state == 4 && !ensure_type(E, p))
+			return false;
+	}
+	return true;
+}
+
 const char *
 emitc_ctype(Emit *E, TypeId t, Span span)
 {
-	if (ensure_type(E, t))
-		return E->ts[t].name;
+	if (ensure_type(E, t)) {
+		if (drain_pending(E))
+			return E->ts[t].name;
+		/* a type t points to cannot be laid out: refused below, naming t
+		 * (what the program spelled), as when t's own walk fails */
+	}
 	if (E->unbounded && sema_type_bounded(&E->S->types, t))
 		emitc_refuse(E, span, "the native lane cannot lay out `%s`: it holds types nested more than %d levels deep or of more than %d type nodes (a generic type holding a larger instance of itself)",
 		    sema_type_name(E->S, t), SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);

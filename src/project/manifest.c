@@ -347,7 +347,9 @@ take_list(Reader *r, Table *t, const char *tname, const char *key, int *n, bool 
 	Entry *e = take_entry(r, t, tname, key, required, true);
 	if (!e)
 		return NULL;
-	char **items = e->items;
+	/* a present empty list (`tests = []`) is non-NULL too, so the
+	 * element-count rules see it (NULL means absent or misshapen) */
+	char **items = e->items ? e->items : spx_xcalloc(1, sizeof *items);
 	*n = e->nitems;
 	e->items = NULL;
 	e->nitems = 0;

@@ -41,7 +41,8 @@
  *   - string_format: nparams -1; first argument a string literal with `{}`
  *     holes, then ≤ 32 fields of i64/u8/usize/bool or owned string.
  *   - box_get<T> and vec_get<T> need a Copy T (§0.1; vec_clone_at otherwise);
- *     vec_sort<T> needs an ordered T (scalars other than bool, string).
+ *     vec_sort<T> needs an ordered T (the Copy scalars, bool included, and
+ *     string; T205 otherwise, as the reference's T281 that §0.1 retires).
  *   - bytes_zeroed needs a literal usize; vec_with_capacity literal > 8192
  *     is T282; string_as_str's argument a plain `let` binding (T266);
  *     str_as_bytes on a `string` is T263 rather than T205.

@@ -388,6 +388,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
 			continue;
 		if (sema_type_accepts(S, params[i], a)) {
+			bool lent = ps && (ps[i].mode == MODE_BORROW || ps[i].mode == MODE_SHARED);
+			if (a != params[i] && !lent && sema_class_upcast(S, a, params[i]) && sema_upcast_drops_owned(S, a, params[i])) {
+				/* a consumed argument upcasts as a typed binding does */
+				Diag *d = sema_error(S, DIAG_T233, args[i]->span, "upcast from `%s` to `%s` would discard owned fields",
+				    sema_type_name(S, a), sema_type_name(S, params[i]));
+				diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
+			}
 			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && S->expr_mode[args[i]->id] != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
 				diag_set_help(d, "create or receive an explicitly shared resource before this call");
@@ -607,6 +614,21 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			Diag *d = sema_error(S, box_profile(bi, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
 			diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
 			    : "move the value out with `box_into_inner<T>(b)`");
+			return true;
+		}
+	}
+	if (bi == BI_vec_sort && e->u.call.ntargs == 1 && sig->result != T_ERR && sema_type_info(&S->types, sig->result)->kind == TY_VEC) {
+		/* an ordered element only: the reference's Copy scalars (bool
+		 * included: false < true) and string (§0.1 lifts the rest of T281
+		 * for Vec itself, so this is T205, as vec_get's Copy rule) */
+		TypeId t = sema_type_info(&S->types, sig->result)->args[0];
+		TyKind k = sema_type_info(&S->types, t)->kind;
+		bool ordered = (k >= TYPE_FIRST_SCALAR && k <= TYPE_LAST_SCALAR) || k == TY_STRING || k == TY_ERROR;
+		if (!ordered) {
+			for (int i = 0; i < e->u.call.nargs; i++)
+				sema_check_expr(C, args[i]);
+			Diag *d = sema_error(S, DIAG_T205, e->span, "`vec_sort<%s>` sorts ordered elements; `%s` has no order", sema_type_name(S, t), sema_type_name(S, t));
+			diag_set_help(d, "sort a Vec of integers, floats, char, bool or string; for records, sort a Vec of keys (e.g. `Vec<i64>`) and look the records up by key");
 			return true;
 		}
 	}

@@ -20,9 +20,10 @@ sema_check_block(FnCtx *C, const Block *b)
 	return t;
 }
 
-/* Would upcasting `from` to `to` drop fields that need cleanup? */
-static bool
-upcast_drops_owned(Sema *S, TypeId from, TypeId to)
+/* Would upcasting class `from` to its ancestor `to` drop fields that need
+ * cleanup (T233: a typed binding, and an argument a parameter consumes)? */
+bool
+sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 {
 	Sym *child = sema_sym(S, (SymId)sema_type_info(&S->types, from)->decl);
 	Sym *parent = sema_sym(S, (SymId)sema_type_info(&S->types, to)->decl);
@@ -63,7 +64,7 @@ check_let(FnCtx *C, const Stmt *s)
 			else
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
 		}
-		if (declared != vt && declared != T_ERR && vt != T_ERR && sema_class_upcast(S, vt, declared) && upcast_drops_owned(S, vt, declared)) {
+		if (declared != vt && declared != T_ERR && vt != T_ERR && sema_class_upcast(S, vt, declared) && sema_upcast_drops_owned(S, vt, declared)) {
 			Diag *d = sema_error(S, DIAG_T233, s->u.let.value->span, "upcast from `%s` to `%s` would discard owned fields",
 			    sema_type_name(S, vt), sema_type_name(S, declared));
 			diag_set_help(d, "upcast only classes whose own fields are Copy, or keep the `%s` value", sema_type_name(S, vt));

@@ -95,6 +95,7 @@ bool sema_bytes_write(const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
 TypeId sema_fn_type(FnCtx *C, TypeId t);
 TypeId sema_ctx_resolve_type(FnCtx *C, const Type *t);
+bool sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to);   /* check_stmt.c */
 TypeId sema_check_block(FnCtx *C, const Block *b);          /* new scope; type of the tail (T_UNIT-free: T_ERR if none) */
 TypeId sema_check_match(FnCtx *C, const Expr *e);
 void sema_scope_push(FnCtx *C);
