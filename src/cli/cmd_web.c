@@ -313,6 +313,7 @@ web_exports(HirModule *const *hs, int nmods, DiagSink *s, char **ids, int nids, 
 
 typedef struct WebFiles {
 	char **rel;     /* paths below the root, '/'-separated, in byte order */
+	uint64_t *size; /* the size lstat reported for each: files_read reads exactly that */
 	int n, cap;
 	uint64_t bytes; /* their sizes together */
 } WebFiles;
@@ -381,7 +382,9 @@ files_walk(DiagSink *s, const char *dir, const char *rel, WebFiles *f, int depth
 			if (f->n == f->cap) {
 				f->cap = f->cap ? 2 * f->cap : 16;
 				f->rel = spx_xrealloc(f->rel, sizeof *f->rel * (size_t)f->cap);
+				f->size = spx_xrealloc(f->size, sizeof *f->size * (size_t)f->cap);
 			}
+			f->size[f->n] = (uint64_t)st.st_size;
 			f->rel[f->n++] = spx_xstrdup(sub);
 		}
 		buf_free(&sb);
@@ -393,14 +396,19 @@ files_walk(DiagSink *s, const char *dir, const char *rel, WebFiles *f, int depth
 	return ok;
 }
 
-/* The bytes of dir/rel; false after I001. */
+/* The bytes of dir/rel, which must be exactly the size bytes the walk saw
+ * (the 16 MiB bound is checked on those sizes: a file that grew since, or a
+ * pseudo-file whose size is not its length, e.g. under /proc, is I001
+ * rather than read without bound).  Opened without following a final
+ * symbolic link and without blocking (a FIFO put in its place is refused,
+ * not waited on).  False after I001. */
 static bool
-files_read(DiagSink *s, const char *dir, const char *rel, Buf *out)
+files_read(DiagSink *s, const char *dir, const char *rel, uint64_t size, Buf *out)
 {
 	Buf pb = {0};
 	buf_printf(&pb, "%s/%s", dir, rel);
 	const char *path = pb.data;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		cli_build_report(s, DIAG_I001, "cannot read `%s`: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
@@ -410,8 +418,11 @@ files_read(DiagSink *s, const char *dir, const char *rel, Buf *out)
 		return false;
 	}
 	char b[65536];
-	ssize_t r;
-	while ((r = read(fd, b, sizeof b)) != 0) {
+	uint64_t got = 0;
+	while (got <= size) {
+		/* at most one byte past the expected size, to see that there is more */
+		size_t want = size - got >= sizeof b ? sizeof b : (size_t)(size - got) + 1;
+		ssize_t r = read(fd, b, want);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -420,9 +431,19 @@ files_read(DiagSink *s, const char *dir, const char *rel, Buf *out)
 			buf_free(&pb);
 			return false;
 		}
-		buf_put(out, b, (size_t)r);
+		if (r == 0)
+			break;
+		got += (uint64_t)r;
+		if (got <= size)
+			buf_put(out, b, (size_t)r);
 	}
 	close(fd);
+	if (got != size) {
+		cli_build_report(s, DIAG_I001, "`%s` does not hold the %llu bytes its size reported when the tree was listed (it changed, "
+				 "or it is not an ordinary file); a web package bundles files as they were checked", path, (unsigned long long)size);
+		buf_free(&pb);
+		return false;
+	}
 	buf_free(&pb);
 	return true;
 }
@@ -490,7 +511,7 @@ write_package(DiagSink *s, const char *out, Buf data[6], const char *files_dir, 
 			buf_free(&p);
 		}
 		Buf bytes = {0}, p = {0};
-		ok = ok && files_read(s, files_dir, wf->rel[i], &bytes);
+		ok = ok && files_read(s, files_dir, wf->rel[i], wf->size[i], &bytes);
 		buf_printf(&p, "%s/files/%s", out, wf->rel[i]);
 		if (ok && (ok = cli_write_new(s, p.data, &bytes))) {
 			if (n == cap)
@@ -621,6 +642,7 @@ cli_build_web(const char *path, const char *manifest, const char *out, char **id
 	for (int i = 0; i < wf.n; i++)
 		free(wf.rel[i]);
 	free(wf.rel);
+	free(wf.size);
 	free(fs);
 	free(mods);
 	free(fidx);
