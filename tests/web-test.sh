@@ -181,6 +181,36 @@ ln -s ../../outside.txt "$tmp/linked/data/escape.txt"
 expect 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
 [ -e "$tmp/lpkg" ] && fail "a refused --files build left $tmp/lpkg" || ok
 expect 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
+# a file whose bytes are not the size the walk saw (a /proc pseudo-file
+# reports 0 and holds more; a file that grew while bundled) is I001, not read
+# past the 16 MiB bound: the bytes read are bounded by the listed sizes
+if [ -r /proc/self/net/dev ]; then
+	expect 1 "error[SPX-I001]: \`/proc/self/net/" "$dir/files.spx" --target web --export web.files.words --files /proc/self/net -o "$tmp/ppkg"
+	[ -e "$tmp/ppkg" ] && fail "a refused --files build left $tmp/ppkg" || ok
+	grep -q "does not hold the 0 bytes its size reported" "$tmp/err" && ok || fail "/proc/self/net: $(head -n 1 "$tmp/err")"
+fi
+# an empty directory of the tree reads as a directory (7), as in the other
+# lanes, not as a path not bundled (2); more than 4,096 directories is I001
+cp -R "$dir/files.d" "$tmp/emptied"
+rm "$tmp/emptied/data/deep/one.txt"
+if build "$dir/files.spx" --target web --export web.files.words --export web.files.pick --files "$tmp/emptied" -o "$tmp/epkg"; then
+	cat > "$tmp/ecall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+for (const w of [1n, 3n]) { try { console.log(await b['web.files.pick'](w)); } catch (e) { console.log(e.status, e.message); } }
+JS
+	[ "$(node "$tmp/ecall.mjs" "$tmp/epkg/index.mjs" 2>&1 | tr '\n' '|')" = "73 SEMAPRAX operation failure: semaprax.filesystem.v1/7|73 SEMAPRAX operation failure: semaprax.filesystem.v1/2|" ] && ok ||
+		fail "an empty bundled directory: $(node "$tmp/ecall.mjs" "$tmp/epkg/index.mjs" 2>&1 | head -n 2)"
+else
+	fail "build --target web --files (an empty directory) failed: $(head -n 3 "$tmp/err")"
+fi
+mkdir "$tmp/manydirs"
+(cd "$tmp/manydirs" && i=0 && while [ $i -le 4096 ]; do mkdir "d$i"; i=$((i + 1)); done)
+expect 1 "error[SPX-I001]: the --files tree holds more than 4096 directories" "$dir/files.spx" --target web --export web.files.words --files "$tmp/manydirs" -o "$tmp/mpkg"
+# a FIFO in the tree is refused at the walk (never opened, so nothing waits on it)
+cp -R "$dir/files.d" "$tmp/fifo"
+if mkfifo "$tmp/fifo/data/pipe" 2> /dev/null; then
+	expect 1 "error[SPX-I001]: \`$tmp/fifo/data/pipe\` is not a regular file" "$dir/files.spx" --target web --export web.files.words --files "$tmp/fifo" -o "$tmp/fpkg"
+fi
 expect 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
 
 # a project's package: the manifest's exports, its bundle
