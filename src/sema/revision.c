@@ -355,6 +355,31 @@ scan_use(PreludeUse *u, const UseDecl *d)
 		u->vec3 |= id_is(&id, vec_v3_wrappers);
 }
 
+/* The prelude features one declaration's header and body use. */
+static void
+scan_decl(PreludeUse *u, const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_FN: scan_fn(u, &d->u.fn, &d->id, false); break;
+	case DECL_RECORD: scan_fields(u, d->u.record.fields, d->u.record.nfields); break;
+	case DECL_VARIANT:
+		for (int c = 0; c < d->u.variant.ncases; c++)
+			scan_fields(u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
+		break;
+	case DECL_CLASS:
+		for (int j = 0; j < d->u.class_.nmembers; j++) {
+			const ClassMember *cm = &d->u.class_.members[j];
+			if (cm->is_method)
+				scan_fn(u, &cm->method, &cm->id, true);
+			else
+				scan_fields(u, &cm->field, 1);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 static const Name *
 type_decl_name(const Decl *d)
 {
@@ -384,28 +409,8 @@ prelude_use(const Module *m, PreludeUse *out)
 	}
 	for (int i = 0; i < m->nuses; i++)
 		scan_use(&u, &m->uses[i]);
-	for (int i = 0; i < m->ndecls; i++) {
-		const Decl *d = &m->decls[i];
-		switch (d->kind) {
-		case DECL_FN: scan_fn(&u, &d->u.fn, &d->id, false); break;
-		case DECL_RECORD: scan_fields(&u, d->u.record.fields, d->u.record.nfields); break;
-		case DECL_VARIANT:
-			for (int c = 0; c < d->u.variant.ncases; c++)
-				scan_fields(&u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
-			break;
-		case DECL_CLASS:
-			for (int j = 0; j < d->u.class_.nmembers; j++) {
-				const ClassMember *cm = &d->u.class_.members[j];
-				if (cm->is_method)
-					scan_fn(&u, &cm->method, &cm->id, true);
-				else
-					scan_fields(&u, &cm->field, 1);
-			}
-			break;
-		default:
-			break;
-		}
-	}
+	for (int i = 0; i < m->ndecls; i++)
+		scan_decl(&u, &m->decls[i]);
 	*out = u;
 }
 
@@ -498,25 +503,7 @@ sema_prelude_decl(const Decl *d, bool user_box)
 	PreludeUse u;
 	memset(&u, 0, sizeof u);
 	u.user_box = user_box;
-	switch (d->kind) {
-	case DECL_FN: scan_fn(&u, &d->u.fn, &d->id, false); break;
-	case DECL_RECORD: scan_fields(&u, d->u.record.fields, d->u.record.nfields); break;
-	case DECL_VARIANT:
-		for (int c = 0; c < d->u.variant.ncases; c++)
-			scan_fields(&u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
-		break;
-	case DECL_CLASS:
-		for (int j = 0; j < d->u.class_.nmembers; j++) {
-			const ClassMember *cm = &d->u.class_.members[j];
-			if (cm->is_method)
-				scan_fn(&u, &cm->method, &cm->id, true);
-			else
-				scan_fields(&u, &cm->field, 1);
-		}
-		break;
-	default:
-		break;
-	}
+	scan_decl(&u, d);
 	return pu_bits(&u);
 }
 
