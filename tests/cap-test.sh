@@ -319,6 +319,26 @@ if [ "$wasm_ran" -gt 0 ]; then
 	else bad "run --wasm: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 
+# A closed stdin (<&-) fails the same way in every lane: node would reopen it
+# as /dev/null (an empty input), so the Wasm lane's launcher puts a directory
+# there first (src/emit_wasm/node.c).
+(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+st=$?
+if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":3' "$tmp/e"; then ok
+else bad "run: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
+if [ "$native" -eq 1 ]; then
+	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$abin" run --native ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ]; then ok
+	else bad "run --native: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+if [ "$wasm_ran" -gt 0 ]; then
+	(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run --wasm ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+	st=$?
+	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ] && [ ! -s "$tmp/o" ]; then ok
+	else bad "run --wasm: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
+fi
+
 # A copy of a reader (vec_clone_at) has a full-size buffer of its own: a short
 # first chunk (5 bytes, then a pause) is copied, and the copy is refilled with
 # full chunks of the 10,000 bytes that follow; a buffer too small would be

@@ -96,6 +96,14 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	pid_t pid = child_start(false);   /* the terminal's group: the program may read it */
 	if (pid == 0) {
 		close(pfd[0]);
+		/*
+		 * A closed stdin would be reopened as /dev/null by node (an empty
+		 * input); the other lanes' read fails (command-input.v1 code 3).  A
+		 * directory on fd 0 (open takes the lowest free descriptor) fails
+		 * node's reads the same way.
+		 */
+		if (fcntl(0, F_GETFD) == -1 && errno == EBADF)
+			(void)open("/", O_RDONLY | O_DIRECTORY);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(pfd[1], &e, sizeof e);
