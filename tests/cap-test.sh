@@ -422,6 +422,19 @@ if [ "$wasm_ran" -gt 0 ]; then
 	else
 		bad "build --target wasm of a writing module failed"
 	fi
+	# node replaces argument bytes that are not UTF-8 in process.argv; the host
+	# reads them from /proc/self/cmdline and refuses as the executable does
+	cp tests/fixtures/run/command_args_empty.spx "$tmp/box/a.spx"
+	if (cd "$tmp/box" && "$abin" build a.spx --target wasm -o a.wasm > /dev/null 2>&1); then
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../a.wasm ok "$(printf 'a\377b')"
+		if [ $? -eq 2 ] && [ "$(head -n 1 "$tmp/e")" = "argument 1 after \`--\` is not valid UTF-8" ]; then ok
+		else bad "a Wasm module given an argument that is not UTF-8: '$(head -n 1 "$tmp/e")'"; fi
+		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../a.wasm "" "é"
+		if [ $? -eq 7 ] && [ "$(cat "$tmp/o")" = "args: 2" ]; then ok
+		else bad "a Wasm module given an empty and a UTF-8 argument: '$(head -n 1 "$tmp/o")'"; fi
+	else
+		bad "build --target wasm of a command-line module failed"
+	fi
 fi
 
 echo "cap: $pass checks passed, $fail failed ($wasm_ran programs ran in the Wasm lane)"

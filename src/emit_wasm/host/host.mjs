@@ -30,6 +30,16 @@ class Stop {
 }
 
 const encoder = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function utf8Valid(bytes) {
+	try {
+		strictUtf8.decode(bytes);
+		return true;
+	} catch {
+		return false;
+	}
+}
 const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
 const STDIN_CHUNK = 4096;       // RT_LIMIT_STDIN_CHUNK (src/rt/domains.def): bytes of one stdin stream read
 
@@ -171,10 +181,15 @@ export async function runModule(bytes, io) {
 		}
 		given = given.slice(given.length > 1 && given[1] === '--' ? 2 : 1);
 	}
-	const args = given.map((a) => encoder.encode(a));
+	// io.argBytes, when the host has them, are the arguments' own bytes (node
+	// replaces text that is not UTF-8 in process.argv before it could be refused)
+	const args = io.argBytes && io.argBytes.length === io.args.length
+		? io.argBytes.slice(io.args.length - given.length) : given.map((a) => encoder.encode(a));
 	if (args.length > 0) {
 		let msg = null;
+		const bad = args.findIndex((a) => !utf8Valid(a));
 		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
+		else if (bad >= 0) msg = `argument ${bad} after \`--\` is not valid UTF-8${hint}`;
 		else if (args.reduce((n, a) => n + a.length, 0) > 65536) msg = `arguments after \`--\` exceed 65536 bytes together${hint}`;
 		else if (meta.route !== 'command')
 			msg = 'run passes arguments after `--` only to a command-line program; add `process.args.read` ' +

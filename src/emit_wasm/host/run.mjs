@@ -268,9 +268,30 @@ function environ() {
 }
 
 const [file, ...args] = process.argv.slice(2);
+
+// The arguments' own bytes from /proc/self/cmdline (node's process.argv
+// replaces text that is not UTF-8, which the host must refuse as the other
+// lanes do), when the system has it and it lines up with process.argv.
+function argBytes() {
+	try {
+		const raw = readFileSync('/proc/self/cmdline');
+		const all = [];
+		let s = 0;
+		for (let i = 0; i < raw.length; i++) {
+			if (raw[i] === 0) {
+				all.push(new Uint8Array(raw.subarray(s, i)));
+				s = i + 1;
+			}
+		}
+		const mine = all.slice(all.length - args.length);
+		return all.length >= args.length + 2 ? mine : undefined;
+	} catch {
+		return undefined;
+	}
+}
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
+	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
