@@ -694,6 +694,35 @@ SPX
 	done
 fi
 
+# Every project command takes no operand as the project in the working directory
+# (./semaprax.toml): fmt and build too, as check, run, test and lock do (a user walk
+# found `fmt --check` and `build` refusing it although `help build` shows the
+# operand as optional).
+absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
+expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
+for cmd in check run test lock "fmt --check"; do
+	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
+done
+printf '\n\n' >> "$tmp/here/src/core.spx"
+expect 1 "fmt --check with no operand sees a non-canonical source" -- in_dir "$tmp/here" "$absbin" fmt --check
+has "$tmp/err" "src/core.spx:" "fmt --check with no operand names the project's file"
+expect 0 "fmt with no operand rewrites the project's sources" -- in_dir "$tmp/here" "$absbin" fmt
+expect 0 "fmt --check after the rewrite" -- in_dir "$tmp/here" "$absbin" fmt --check
+expect 0 "build --target c with no operand" -- in_dir "$tmp/here" "$absbin" build --target c
+has "$tmp/out" "built C source ./here.c" "build with no operand names the project's default output"
+if [ -s "$tmp/here/here.c" ]; then ok; else bad "build with no operand wrote no C unit"; fi
+# near misses: outside a project both stay usage errors; --stdout still wants a file
+mkdir "$tmp/noproj"
+expect 2 "fmt with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" fmt
+has "$tmp/err" "(none: ./semaprax.toml)" "fmt usage names the default"
+expect 2 "build with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" build
+expect 2 "fmt --stdout with no operand" -- in_dir "$tmp/here" "$absbin" fmt --stdout
+expect 2 "fmt --manifest without its path" -- "$bin" fmt --manifest
+has "$tmp/err" "fmt option \`--manifest\` requires a path" "fmt --manifest without a path says so"
+expect 2 "fmt --check repeated" -- "$bin" fmt --check --check "$tmp/here"
+has "$tmp/err" "may not be repeated" "fmt repeated option"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

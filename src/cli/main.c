@@ -65,12 +65,13 @@ const CliCommand cli_commands[] = {
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
 	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
 	  "  unified diff and writes nothing.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir|semaprax.toml> [--check|--stdout]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>] [--check|--stdout]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
-	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources.\n"
+	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources;\n"
+	  "  no operand formats the project in the working directory (./semaprax.toml).\n"
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
 	  "  first differing line).\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
@@ -175,8 +176,7 @@ const CliCommand cli_commands[] = {
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
 	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N]\n"
-	  "              [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
