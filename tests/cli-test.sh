@@ -723,6 +723,21 @@ has "$tmp/err" "fmt option \`--manifest\` requires a path" "fmt --manifest witho
 expect 2 "fmt --check repeated" -- "$bin" fmt --check --check "$tmp/here"
 has "$tmp/err" "may not be repeated" "fmt repeated option"
 
+# check --dump-hir is text: with --json (one JSON object per line on stdout) it is a
+# usage error, and the help and README grammar name it.
+expect 2 "check --dump-hir --json" -- "$bin" check examples/ledger.spx --dump-hir --json
+has "$tmp/err" "cannot be combined with --json" "check --dump-hir --json says why"
+if [ -s "$tmp/out" ]; then bad "check --dump-hir --json printed on stdout"; else ok; fi
+expect 0 "check --dump-hir" -- "$bin" check examples/ledger.spx --dump-hir
+has "$tmp/out" "function ledger.open (open) -> Account" "check --dump-hir prints the HIR"
+expect 0 "help check" -- "$bin" help check
+has "$tmp/out" "semaprax check <file> [--json] [--dump-hir]" "help check names --dump-hir"
+# the project form of run takes --max-bytes, as help run now says
+expect 0 "help run" -- "$bin" help run
+has "$tmp/out" "[--json] [--max-steps N] [--max-bytes N] [--native|--wasm]" "help run: project --max-bytes"
+expect 1 "project run --json over --max-bytes" -- in_dir "$tmp/here" "$absbin" run --json --max-bytes 100
+has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

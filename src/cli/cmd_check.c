@@ -91,6 +91,9 @@ cli_cmd_check(int argc, char **argv)
 	}
 	if (path && manifest_path)
 		return cli_usage("check", "check takes an operand or --manifest-path, not both");
+	/* --json keeps stdout to JSON objects; the HIR dump is text. */
+	if (dump && json)
+		return cli_usage("check", "--dump-hir prints text and cannot be combined with --json");
 	char *manifest = project_manifest_for(path, manifest_path);
 	if (manifest) {
 		if (dump) {

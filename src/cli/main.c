@@ -38,13 +38,14 @@ const CliCommand cli_commands[] = {
 	  "  executable, C unit, WebAssembly module or web package (default `<dir>/<name>`, `.c`,\n"
 	  "  `.wasm`, `.web`); a package exports the manifest's `[exports] web` (or the --export\n"
 	  "  ids among them).\n" },
-	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
+	{ "check", cli_cmd_check, "semaprax check <file> [--json] [--dump-hir]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
 	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`,\n"
-	  "  after running the manifest's `[registers]` rows (see `help registers`).\n" },
+	  "  after running the manifest's `[registers]` rows (see `help registers`).\n"
+	  "  --dump-hir also prints the typed HIR of a verified file (a compiler self-check).\n" },
 	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
@@ -153,7 +154,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
