@@ -738,6 +738,20 @@ has "$tmp/out" "[--json] [--max-steps N] [--max-bytes N] [--native|--wasm]" "hel
 expect 1 "project run --json over --max-bytes" -- in_dir "$tmp/here" "$absbin" run --json --max-bytes 100
 has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
 
+# The command template is a command-line program: it echoes its arguments in every
+# lane, exits 1 when one is empty, and its `next:` line shows the arguments.
+expect 0 "new --template command" -- "$bin" new "$tmp/cmdt" --template command
+has "$tmp/out" "semaprax run $tmp/cmdt -- hello world;" "command template's next line passes arguments"
+for lane in "" --native --wasm; do
+	if [ "$lane" = --wasm ] && ! command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then continue; fi
+	expect 0 "command template run $lane -- hello world" -- "$bin" run "$tmp/cmdt" $lane -- hello world
+	if [ "$(cat "$tmp/out")" = "hello
+world" ]; then ok; else bad "command template run $lane: stdout $(head -c 100 "$tmp/out")"; fi
+	expect 1 "command template run $lane with an empty argument" -- "$bin" run "$tmp/cmdt" $lane -- ok ""
+done
+expect 0 "command template run without arguments" -- "$bin" run "$tmp/cmdt"
+if [ -s "$tmp/out" ]; then bad "command template run without arguments printed $(head -c 100 "$tmp/out")"; else ok; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -111,7 +111,8 @@ const CliCommand cli_commands[] = {
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
 	  "  defaults to the directory's last component ([a-z][a-z0-9-]*, 1-64 bytes); the\n"
-	  "  template to calculator.  Nothing is ever overwritten.\n" },
+	  "  template to calculator; `command`'s entry is a command-line program that echoes\n"
+	  "  its arguments (`semaprax run <dir> -- <arg>...`).  Nothing is ever overwritten.\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
