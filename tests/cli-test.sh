@@ -752,6 +752,28 @@ done
 expect 0 "command template run without arguments" -- "$bin" run "$tmp/cmdt"
 if [ -s "$tmp/out" ]; then bad "command template run without arguments printed $(head -c 100 "$tmp/out")"; else ok; fi
 
+# A documented option given without its value or twice is named as such, never as
+# "unknown" (a user walk found `check --manifest-path`, `fix --code`,
+# `serve --max-message-bytes` without a value and repeated flags called unknown).
+for args in "check --manifest-path" "fix --code" "serve --max-message-bytes"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args without its value" -- "$bin" $args
+	has "$tmp/err" "option \`${args#* }\` takes one value" "$args without its value"
+	lacks "$tmp/err" "unknown" "$args without its value"
+done
+for args in "check x.spx --json --json" "check x.spx --dump-hir --dump-hir" "parse x.spx --json --json" \
+    "parse x.spx --dump-ast --dump-ast" "patch x.spx p.spatch --dry-run --dry-run" "fix x.spx --dry-run --dry-run" \
+    "serve x.spx --mcp --mcp" "explain SPX-T205 --json --json" "version --json --json" "registers . --json --json" \
+    "registers . --uncited --uncited"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args" -- "$bin" $args
+	has "$tmp/err" "may not be repeated" "$args"
+done
+expect 2 "explain --catalog --json" -- "$bin" explain --catalog --json
+has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog with another argument"
+expect 2 "check --bogus" -- "$bin" check --bogus
+has "$tmp/err" "unknown check option \`--bogus\`" "a truly unknown option stays unknown"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

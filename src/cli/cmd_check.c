@@ -83,7 +83,8 @@ cli_cmd_check(int argc, char **argv)
 		else if (strcmp(a, "--manifest-path") == 0 && !manifest_path && i + 1 < argc)
 			manifest_path = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("check", "unknown check option `%s`", a);
+			return cli_option_error("check", a, (const char *const[]){ "--manifest-path", NULL },
+			    (const char *const[]){ "--json", "--dump-hir", NULL });
 		else if (!path)
 			path = a;
 		else

@@ -359,7 +359,7 @@ cli_cmd_patch(int argc, char **argv)
 		if (strcmp(a, "--dry-run") == 0 && !dry)
 			dry = true;
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("patch", "unknown patch option `%s`", a);
+			return cli_option_error("patch", a, NULL, (const char *const[]){ "--dry-run", NULL });
 		else if (!path)
 			path = a;
 		else if (!patch_path)
@@ -761,7 +761,7 @@ cli_cmd_fix(int argc, char **argv)
 		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
 			code_arg = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("fix", "unknown fix option `%s`", a);
+			return cli_option_error("fix", a, (const char *const[]){ "--code", NULL }, (const char *const[]){ "--dry-run", NULL });
 		else if (!path)
 			path = a;
 		else

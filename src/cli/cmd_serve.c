@@ -33,7 +33,7 @@ cli_cmd_serve(int argc, char **argv)
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			o.max_message = (size_t)n;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage("serve", "unknown serve option `%s`", a);
+			return cli_option_error("serve", a, (const char *const[]){ "--max-message-bytes", NULL }, (const char *const[]){ "--mcp", NULL });
 		} else if (!o.operand) {
 			o.operand = a;
 		} else {

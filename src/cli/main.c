@@ -206,6 +206,21 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The usage error for an option the loop did not take: a known option that
+ * takes a value and has none (`valued`, NULL-terminated), a known flag given
+ * twice (`flags`), or an unknown option. */
+int
+cli_option_error(const char *cmd, const char *a, const char *const *valued, const char *const *flags)
+{
+	for (int i = 0; valued && valued[i]; i++)
+		if (strcmp(a, valued[i]) == 0)
+			return cli_usage(cmd, "%s option `%s` takes one value and may not be repeated", cmd, a);
+	for (int i = 0; flags && flags[i]; i++)
+		if (strcmp(a, flags[i]) == 0)
+			return cli_usage(cmd, "%s option `%s` may not be repeated", cmd, a);
+	return cli_usage(cmd, "unknown %s option `%s`", cmd, a);
+}
+
 /* Set by `serve`: the process lives on, so each command frees its program. */
 static bool release_programs;
 
