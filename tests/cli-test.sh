@@ -774,6 +774,41 @@ has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog wi
 expect 2 "check --bogus" -- "$bin" check --bogus
 has "$tmp/err" "unknown check option \`--bogus\`" "a truly unknown option stays unknown"
 
+# query --effect matches a `uses` effect by its exact name, as help query says.
+cat > "$tmp/eff.spx" <<'EOF'
+module eff;
+
+permit { process.stdout.write }
+
+@id("eff.say")
+fn say() -> i64
+    uses { process.stdout.write }
+{
+    let t = "hi\n";
+    let w = stdout_write(str_as_bytes(string_as_str(t)));
+    0
+}
+
+@id("eff.pure")
+fn pure() -> i64
+{
+    0
+}
+
+@id("eff.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    say() + pure()
+}
+EOF
+expect 0 "query --effect process.stdout.write" -- "$bin" query "$tmp/eff.spx" --effect process.stdout.write
+if [ "$(wc -l < "$tmp/out")" -eq 2 ] && grep -q "eff.say" "$tmp/out" && ! grep -q "eff.pure" "$tmp/out"; then ok; else bad "query --effect: $(cat "$tmp/out")"; fi
+expect 0 "query --effect stdout (not an effect name)" -- "$bin" query "$tmp/eff.spx" --effect stdout
+if [ -s "$tmp/out" ]; then bad "query --effect matched a partial effect name"; else ok; fi
+expect 0 "help query" -- "$bin" help query
+has "$tmp/out" "functions whose \`uses\` names the effect exactly" "help query explains --effect"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

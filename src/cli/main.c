@@ -124,8 +124,10 @@ const CliCommand cli_commands[] = {
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
 	  "  unified diff and the new revision and writes nothing.\n" },
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
-	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
-	  "  lists the callers of X, --called-by X its callees.\n" },
+	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
+	  "  names containing the text, --id stable ids starting with the prefix, --effect the\n"
+	  "  functions whose `uses` names the effect exactly (e.g. process.stdout.write; none\n"
+	  "  match an unknown one); --calls X lists the callers of X, --called-by X its callees.\n" },
 	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--json]\n"
 	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
