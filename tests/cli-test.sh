@@ -809,6 +809,10 @@ if [ -s "$tmp/out" ]; then bad "query --effect matched a partial effect name"; e
 expect 0 "help query" -- "$bin" help query
 has "$tmp/out" "functions whose \`uses\` names the effect exactly" "help query explains --effect"
 
+# a second operand to run is most often a program argument without `--`: say so
+expect 2 "run with a second operand" -- "$bin" run examples/ledger.spx extra
+has "$tmp/err" "the program's arguments go after \`--\`: \`semaprax run examples/ledger.spx -- extra\`" "run's second operand"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
