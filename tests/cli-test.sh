@@ -813,6 +813,20 @@ has "$tmp/out" "functions whose \`uses\` names the effect exactly" "help query e
 expect 2 "run with a second operand" -- "$bin" run examples/ledger.spx extra
 has "$tmp/err" "the program's arguments go after \`--\`: \`semaprax run examples/ledger.spx -- extra\`" "run's second operand"
 
+# README's Usage block and the binary agree: every option a `semaprax <command>` line
+# of it shows is in `semaprax help <command>` (a user walk found README options the
+# help did not name, and the reverse).
+awk '/^## Usage/ { on = 1 } on && /^```$/ { n++; if (n == 2) exit } on && n == 1' README.md |
+	grep '^semaprax [a-z]' > "$tmp/usage"
+if [ -s "$tmp/usage" ]; then ok; else bad "README has no Usage block"; fi
+while read -r _ cmd rest; do
+	[ "$cmd" = help ] && continue
+	"$bin" help "$cmd" > "$tmp/h" 2>&1 || { bad "README Usage names \`$cmd\`, which help does not know"; continue; }
+	for f in $(printf '%s\n' "$rest" | grep -oE -- '--[a-z][a-z-]*'); do
+		if grep -qF -- "$f" "$tmp/h"; then ok; else bad "README Usage: \`$cmd $f\` is not in \`semaprax help $cmd\`"; fi
+	done
+done < "$tmp/usage"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
