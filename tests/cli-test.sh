@@ -827,6 +827,40 @@ while read -r _ cmd rest; do
 	done
 done < "$tmp/usage"
 
+# The language card's cli topic: a stdout-only program prints its output, then main's
+# value, and exits 0; a command-line program (process.args.read) exits with main's value.
+cat > "$tmp/out1.spx" <<'EOF'
+module card.out;
+
+permit { process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    let line = "hello\n";
+    let written = stdout_write(str_as_bytes(string_as_str(line)));
+    3
+}
+EOF
+expect 0 "stdout-only program" -- "$bin" run "$tmp/out1.spx"
+if [ "$(cat "$tmp/out")" = "hello
+3" ]; then ok; else bad "stdout-only program: stdout $(head -c 100 "$tmp/out")"; fi
+cat > "$tmp/args1.spx" <<'EOF'
+module card.args;
+
+permit { process.args.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read }
+{
+    i64_from_usize(args_len())
+}
+EOF
+expect 3 "command-line program with three arguments" -- "$bin" run "$tmp/args1.spx" -- a b c
+if [ -s "$tmp/out" ]; then bad "command-line program printed its value: $(head -c 100 "$tmp/out")"; else ok; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
