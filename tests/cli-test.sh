@@ -861,6 +861,52 @@ EOF
 expect 3 "command-line program with three arguments" -- "$bin" run "$tmp/args1.spx" -- a b c
 if [ -s "$tmp/out" ]; then bad "command-line program printed its value: $(head -c 100 "$tmp/out")"; else ok; fi
 
+# docs/LOCK.md: a bundled std dependency is a module line with a <bundled>/ path and
+# its exports are export lines of the lock.
+mkdir -p "$tmp/stdlock/src"
+cat > "$tmp/stdlock/semaprax.toml" <<'EOF'
+schema = "semaprax.manifest.v1"
+
+[package]
+name = "stdlock"
+version = "0.1.0"
+
+[modules]
+entry = "stdlock.app"
+sources = ["src/app.spx", "src/tests.spx"]
+tests = ["stdlock.tests"]
+
+[exports]
+web = ["stdlock.app.main"]
+
+[dependencies]
+std.num = "^0.1.0"
+EOF
+cat > "$tmp/stdlock/src/app.spx" <<'EOF'
+module stdlock.app;
+use function @id("std.num.gcd") from std.num as gcd;
+
+@id("stdlock.app.main")
+fn main() -> i64
+{
+    gcd(12, 18)
+}
+EOF
+cat > "$tmp/stdlock/src/tests.spx" <<'EOF'
+module stdlock.tests;
+
+@id("stdlock.tests.main")
+fn main() -> i64
+{
+    0
+}
+EOF
+expect 0 "lock of a project with a std dependency" -- "$bin" lock "$tmp/stdlock"
+has "$tmp/out" "module std.num <bundled>/std/num/src/num.spx sha256:" "lock: the std module line"
+has "$tmp/out" "export std.num function std.num.gcd fn gcd(" "lock: the std module's exports"
+expect 0 "run of a project with a std dependency" -- "$bin" run "$tmp/stdlock"
+if [ "$(cat "$tmp/out")" = 6 ]; then ok; else bad "std dependency run: $(head -c 100 "$tmp/out")"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
