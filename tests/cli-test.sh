@@ -907,6 +907,19 @@ has "$tmp/out" "export std.num function std.num.gcd fn gcd(" "lock: the std modu
 expect 0 "run of a project with a std dependency" -- "$bin" run "$tmp/stdlock"
 if [ "$(cat "$tmp/out")" = 6 ]; then ok; else bad "std dependency run: $(head -c 100 "$tmp/out")"; fi
 
+# a single-file command given a project says so (was "cannot read: Is a directory")
+for cmd in graph query doc parse fix; do
+	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
+	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
+done
+expect 2 "context of a manifest" -- "$bin" context "$tmp/stdlock/semaprax.toml" main
+has "$tmp/err" "is a project" "context of a manifest"
+# near miss: a plain directory is still the reader's I001
+mkdir -p "$tmp/plaindir"
+expect 1 "graph of a plain directory" -- "$bin" graph "$tmp/plaindir"
+has "$tmp/err" "SPX-I001" "graph of a plain directory"
+expect 0 "query of a project's import-free source" -- "$bin" query "$tmp/stdlock/src/tests.spx"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../support/json.h"
 
@@ -251,6 +252,35 @@ cli_find_command(const char *name)
 	return NULL;
 }
 
+/* A command that reads one source file, given a project (a directory
+ * holding semaprax.toml, or the manifest) as its first operand: a usage
+ * error naming the project's form, not "cannot read: Is a directory". */
+static int
+single_file_only(const char *cmd, const char *operand)
+{
+	static const char *const single[] = { "graph", "context", "query", "doc", "parse", "patch", "impact", "fix",
+		"repairs", "repair" };
+	bool one = false;
+	for (size_t i = 0; i < countof(single); i++)
+		one |= strcmp(cmd, single[i]) == 0;
+	if (!one || operand[0] == '-')
+		return -1;
+	struct stat st;
+	const char *base = strrchr(operand, '/');
+	base = base ? base + 1 : operand;
+	bool project = strcmp(base, "semaprax.toml") == 0;
+	if (!project && stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *toml = spx_xmalloc(strlen(operand) + sizeof "/semaprax.toml");
+		sprintf(toml, "%s/semaprax.toml", operand);
+		project = stat(toml, &st) == 0;
+		free(toml);
+	}
+	if (!project)
+		return -1;
+	return cli_usage(cmd, "%s reads one source file, and `%s` is a project: check, run, test, build, fmt "
+	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -272,5 +302,8 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
+	int st = argc >= 3 ? single_file_only(name, argv[2]) : -1;
+	if (st >= 0)
+		return st;
 	return c->run(argc - 1, argv + 1);
 }
