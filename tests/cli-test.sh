@@ -711,6 +711,8 @@ expect 0 "fmt with no operand rewrites the project's sources" -- in_dir "$tmp/he
 expect 0 "fmt --check after the rewrite" -- in_dir "$tmp/here" "$absbin" fmt --check
 expect 0 "build --target c with no operand" -- in_dir "$tmp/here" "$absbin" build --target c
 has "$tmp/out" "built C source ./here.c" "build with no operand names the project's default output"
+expect 0 "help build" -- "$bin" help build
+has "$tmp/out" "none given: ./semaprax.toml" "help build names the no-operand project"
 if [ -s "$tmp/here/here.c" ]; then ok; else bad "build with no operand wrote no C unit"; fi
 # near misses: outside a project both stay usage errors; --stdout still wants a file
 mkdir "$tmp/noproj"

@@ -35,10 +35,10 @@ const CliCommand cli_commands[] = {
 	  "  whose module permits fs.write takes the write grant as its first argument,\n"
 	  "  `--allow-write` or `--allow-write=DIR` (then optionally `--`), and refuses to start\n"
 	  "  without it (exit 2).\n"
-	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
-	  "  executable, C unit, WebAssembly module or web package (default `<dir>/<name>`, `.c`,\n"
-	  "  `.wasm`, `.web`); a package exports the manifest's `[exports] web` (or the --export\n"
-	  "  ids among them).\n" },
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p>; none given: ./semaprax.toml)\n"
+	  "  builds every module into one executable, C unit, WebAssembly module or web package\n"
+	  "  (default `<dir>/<name>`, `.c`, `.wasm`, `.web`); a package exports the manifest's\n"
+	  "  `[exports] web` (or the --export ids among them).\n" },
 	{ "check", cli_cmd_check, "semaprax check <file> [--json] [--dump-hir]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
