@@ -922,6 +922,13 @@ expect 1 "graph of a plain directory" -- "$bin" graph "$tmp/plaindir"
 has "$tmp/err" "SPX-I001" "graph of a plain directory"
 expect 0 "query of a project's import-free source" -- "$bin" query "$tmp/stdlock/src/tests.spx"
 
+# serve with no operand serves ./semaprax.toml, as the other project commands take it
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"protocol"}' '{"jsonrpc":"2.0","id":2,"method":"shutdown"}' > "$tmp/rpc"
+(cd "$tmp/stdlock" && "$absbin" serve < "$tmp/rpc" > "$tmp/out" 2> "$tmp/err")
+has "$tmp/out" '"operand":{"kind":"project","path":"semaprax.toml"}' "serve with no operand in a project"
+expect 2 "serve with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" serve
+has "$tmp/err" "none: ./semaprax.toml" "serve usage names the default"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../service/service.h"
 
@@ -40,8 +41,13 @@ cli_cmd_serve(int argc, char **argv)
 			return cli_usage("serve", "serve requires exactly one <file|project>");
 		}
 	}
+	/* No operand: the project in the working directory, as the other
+	 * project commands take it. */
+	struct stat here;
+	if (!o.operand && stat("semaprax.toml", &here) == 0)
+		o.operand = "semaprax.toml";
 	if (!o.operand)
-		return cli_usage("serve", "serve requires <file|project>");
+		return cli_usage("serve", "serve requires <file|project> (none: ./semaprax.toml, which does not exist here)");
 	cli_release_programs(true);   /* a long-lived process frees what each command loads */
 	Service *v = svc_open(&o);
 	int status = svc_serve(v, stdin, stdout);
