@@ -694,6 +694,241 @@ SPX
 	done
 fi
 
+# Every project command takes no operand as the project in the working directory
+# (./semaprax.toml): fmt and build too, as check, run, test and lock do (a user walk
+# found `fmt --check` and `build` refusing it although `help build` shows the
+# operand as optional).
+absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
+expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
+for cmd in check run test lock "fmt --check"; do
+	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
+done
+printf '\n\n' >> "$tmp/here/src/core.spx"
+expect 1 "fmt --check with no operand sees a non-canonical source" -- in_dir "$tmp/here" "$absbin" fmt --check
+has "$tmp/err" "src/core.spx:" "fmt --check with no operand names the project's file"
+expect 0 "fmt with no operand rewrites the project's sources" -- in_dir "$tmp/here" "$absbin" fmt
+expect 0 "fmt --check after the rewrite" -- in_dir "$tmp/here" "$absbin" fmt --check
+expect 0 "build --target c with no operand" -- in_dir "$tmp/here" "$absbin" build --target c
+has "$tmp/out" "built C source ./here.c" "build with no operand names the project's default output"
+expect 0 "help build" -- "$bin" help build
+has "$tmp/out" "none given: ./semaprax.toml" "help build names the no-operand project"
+if [ -s "$tmp/here/here.c" ]; then ok; else bad "build with no operand wrote no C unit"; fi
+# near misses: outside a project both stay usage errors; --stdout still wants a file
+mkdir "$tmp/noproj"
+expect 2 "fmt with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" fmt
+has "$tmp/err" "(none: ./semaprax.toml)" "fmt usage names the default"
+expect 2 "build with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" build
+expect 2 "fmt --stdout with no operand" -- in_dir "$tmp/here" "$absbin" fmt --stdout
+expect 2 "fmt --manifest without its path" -- "$bin" fmt --manifest
+has "$tmp/err" "fmt option \`--manifest\` requires a path" "fmt --manifest without a path says so"
+expect 2 "fmt --check repeated" -- "$bin" fmt --check --check "$tmp/here"
+has "$tmp/err" "may not be repeated" "fmt repeated option"
+
+# check --dump-hir is text: with --json (one JSON object per line on stdout) it is a
+# usage error, and the help and README grammar name it.
+expect 2 "check --dump-hir --json" -- "$bin" check examples/ledger.spx --dump-hir --json
+has "$tmp/err" "cannot be combined with --json" "check --dump-hir --json says why"
+if [ -s "$tmp/out" ]; then bad "check --dump-hir --json printed on stdout"; else ok; fi
+expect 0 "check --dump-hir" -- "$bin" check examples/ledger.spx --dump-hir
+has "$tmp/out" "function ledger.open (open) -> Account" "check --dump-hir prints the HIR"
+expect 0 "help check" -- "$bin" help check
+has "$tmp/out" "semaprax check <file> [--json] [--dump-hir]" "help check names --dump-hir"
+# the project form of run takes --max-bytes, as help run now says
+expect 0 "help run" -- "$bin" help run
+has "$tmp/out" "[--json] [--max-steps N] [--max-bytes N] [--native|--wasm]" "help run: project --max-bytes"
+expect 1 "project run --json over --max-bytes" -- in_dir "$tmp/here" "$absbin" run --json --max-bytes 100
+has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
+
+# The command template is a command-line program: it echoes its arguments in every
+# lane, exits 1 when one is empty, and its `next:` line shows the arguments.
+expect 0 "new --template command" -- "$bin" new "$tmp/cmdt" --template command
+has "$tmp/out" "semaprax run $tmp/cmdt -- hello world;" "command template's next line passes arguments"
+for lane in "" --native --wasm; do
+	if [ "$lane" = --wasm ] && ! command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then continue; fi
+	expect 0 "command template run $lane -- hello world" -- "$bin" run "$tmp/cmdt" $lane -- hello world
+	if [ "$(cat "$tmp/out")" = "hello
+world" ]; then ok; else bad "command template run $lane: stdout $(head -c 100 "$tmp/out")"; fi
+	expect 1 "command template run $lane with an empty argument" -- "$bin" run "$tmp/cmdt" $lane -- ok ""
+done
+expect 0 "command template run without arguments" -- "$bin" run "$tmp/cmdt"
+if [ -s "$tmp/out" ]; then bad "command template run without arguments printed $(head -c 100 "$tmp/out")"; else ok; fi
+
+# A documented option given without its value or twice is named as such, never as
+# "unknown" (a user walk found `check --manifest-path`, `fix --code`,
+# `serve --max-message-bytes` without a value and repeated flags called unknown).
+for args in "check --manifest-path" "fix --code" "serve --max-message-bytes"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args without its value" -- "$bin" $args
+	has "$tmp/err" "option \`${args#* }\` takes one value" "$args without its value"
+	lacks "$tmp/err" "unknown" "$args without its value"
+done
+for args in "check x.spx --json --json" "check x.spx --dump-hir --dump-hir" "parse x.spx --json --json" \
+    "parse x.spx --dump-ast --dump-ast" "patch x.spx p.spatch --dry-run --dry-run" "fix x.spx --dry-run --dry-run" \
+    "serve x.spx --mcp --mcp" "explain SPX-T205 --json --json" "version --json --json" "registers . --json --json" \
+    "registers . --uncited --uncited"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args" -- "$bin" $args
+	has "$tmp/err" "may not be repeated" "$args"
+done
+expect 2 "explain --catalog --json" -- "$bin" explain --catalog --json
+has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog with another argument"
+expect 2 "check --bogus" -- "$bin" check --bogus
+has "$tmp/err" "unknown check option \`--bogus\`" "a truly unknown option stays unknown"
+
+# query --effect matches a `uses` effect by its exact name, as help query says.
+cat > "$tmp/eff.spx" <<'EOF'
+module eff;
+
+permit { process.stdout.write }
+
+@id("eff.say")
+fn say() -> i64
+    uses { process.stdout.write }
+{
+    let t = "hi\n";
+    let w = stdout_write(str_as_bytes(string_as_str(t)));
+    0
+}
+
+@id("eff.pure")
+fn pure() -> i64
+{
+    0
+}
+
+@id("eff.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    say() + pure()
+}
+EOF
+expect 0 "query --effect process.stdout.write" -- "$bin" query "$tmp/eff.spx" --effect process.stdout.write
+if [ "$(wc -l < "$tmp/out")" -eq 2 ] && grep -q "eff.say" "$tmp/out" && ! grep -q "eff.pure" "$tmp/out"; then ok; else bad "query --effect: $(cat "$tmp/out")"; fi
+expect 0 "query --effect stdout (not an effect name)" -- "$bin" query "$tmp/eff.spx" --effect stdout
+if [ -s "$tmp/out" ]; then bad "query --effect matched a partial effect name"; else ok; fi
+expect 0 "help query" -- "$bin" help query
+has "$tmp/out" "functions whose \`uses\` names the effect exactly" "help query explains --effect"
+
+# a second operand to run is most often a program argument without `--`: say so
+expect 2 "run with a second operand" -- "$bin" run examples/ledger.spx extra
+has "$tmp/err" "the program's arguments go after \`--\`: \`semaprax run examples/ledger.spx -- extra\`" "run's second operand"
+
+# README's Usage block and the binary agree: every option a `semaprax <command>` line
+# of it shows is in `semaprax help <command>` (a user walk found README options the
+# help did not name, and the reverse).
+awk '/^## Usage/ { on = 1 } on && /^```$/ { n++; if (n == 2) exit } on && n == 1' README.md |
+	grep '^semaprax [a-z]' > "$tmp/usage"
+if [ -s "$tmp/usage" ]; then ok; else bad "README has no Usage block"; fi
+while read -r _ cmd rest; do
+	[ "$cmd" = help ] && continue
+	"$bin" help "$cmd" > "$tmp/h" 2>&1 || { bad "README Usage names \`$cmd\`, which help does not know"; continue; }
+	for f in $(printf '%s\n' "$rest" | grep -oE -- '--[a-z][a-z-]*'); do
+		if grep -qF -- "$f" "$tmp/h"; then ok; else bad "README Usage: \`$cmd $f\` is not in \`semaprax help $cmd\`"; fi
+	done
+done < "$tmp/usage"
+
+# The language card's cli topic: a stdout-only program prints its output, then main's
+# value, and exits 0; a command-line program (process.args.read) exits with main's value.
+cat > "$tmp/out1.spx" <<'EOF'
+module card.out;
+
+permit { process.stdout.write }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    let line = "hello\n";
+    let written = stdout_write(str_as_bytes(string_as_str(line)));
+    3
+}
+EOF
+expect 0 "stdout-only program" -- "$bin" run "$tmp/out1.spx"
+if [ "$(cat "$tmp/out")" = "hello
+3" ]; then ok; else bad "stdout-only program: stdout $(head -c 100 "$tmp/out")"; fi
+cat > "$tmp/args1.spx" <<'EOF'
+module card.args;
+
+permit { process.args.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read }
+{
+    i64_from_usize(args_len())
+}
+EOF
+expect 3 "command-line program with three arguments" -- "$bin" run "$tmp/args1.spx" -- a b c
+if [ -s "$tmp/out" ]; then bad "command-line program printed its value: $(head -c 100 "$tmp/out")"; else ok; fi
+
+# docs/LOCK.md: a bundled std dependency is a module line with a <bundled>/ path and
+# its exports are export lines of the lock.
+mkdir -p "$tmp/stdlock/src"
+cat > "$tmp/stdlock/semaprax.toml" <<'EOF'
+schema = "semaprax.manifest.v1"
+
+[package]
+name = "stdlock"
+version = "0.1.0"
+
+[modules]
+entry = "stdlock.app"
+sources = ["src/app.spx", "src/tests.spx"]
+tests = ["stdlock.tests"]
+
+[exports]
+web = ["stdlock.app.main"]
+
+[dependencies]
+std.num = "^0.1.0"
+EOF
+cat > "$tmp/stdlock/src/app.spx" <<'EOF'
+module stdlock.app;
+use function @id("std.num.gcd") from std.num as gcd;
+
+@id("stdlock.app.main")
+fn main() -> i64
+{
+    gcd(12, 18)
+}
+EOF
+cat > "$tmp/stdlock/src/tests.spx" <<'EOF'
+module stdlock.tests;
+
+@id("stdlock.tests.main")
+fn main() -> i64
+{
+    0
+}
+EOF
+expect 0 "lock of a project with a std dependency" -- "$bin" lock "$tmp/stdlock"
+has "$tmp/out" "module std.num <bundled>/std/num/src/num.spx sha256:" "lock: the std module line"
+has "$tmp/out" "export std.num function std.num.gcd fn gcd(" "lock: the std module's exports"
+expect 0 "run of a project with a std dependency" -- "$bin" run "$tmp/stdlock"
+if [ "$(cat "$tmp/out")" = 6 ]; then ok; else bad "std dependency run: $(head -c 100 "$tmp/out")"; fi
+
+# a single-file command given a project says so (was "cannot read: Is a directory")
+for cmd in graph query doc parse fix; do
+	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
+	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
+done
+expect 2 "context of a manifest" -- "$bin" context "$tmp/stdlock/semaprax.toml" main
+has "$tmp/err" "is a project" "context of a manifest"
+# near miss: a plain directory is still the reader's I001
+mkdir -p "$tmp/plaindir"
+expect 1 "graph of a plain directory" -- "$bin" graph "$tmp/plaindir"
+has "$tmp/err" "SPX-I001" "graph of a plain directory"
+expect 0 "query of a project's import-free source" -- "$bin" query "$tmp/stdlock/src/tests.spx"
+
+# serve with no operand serves ./semaprax.toml, as the other project commands take it
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"protocol"}' '{"jsonrpc":"2.0","id":2,"method":"shutdown"}' > "$tmp/rpc"
+(cd "$tmp/stdlock" && "$absbin" serve < "$tmp/rpc" > "$tmp/out" 2> "$tmp/err")
+has "$tmp/out" '"operand":{"kind":"project","path":"semaprax.toml"}' "serve with no operand in a project"
+expect 2 "serve with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" serve
+has "$tmp/err" "none: ./semaprax.toml" "serve usage names the default"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -16,6 +16,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Prints "<msg>\nhint: run `semaprax help <cmd>` for usage" on stderr; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_option_error(const char *cmd, const char *a, const char *const *valued, const char *const *flags);
 /* One location-less diagnostic code on path with msg and help, printed
  * as text on stderr (fmt_write.c). */
 void cli_report(DiagCode code, const char *path, const char *msg, const char *help);

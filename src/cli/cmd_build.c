@@ -456,7 +456,11 @@ cli_cmd_build(int argc, char **argv)
 	}
 	if (path && manifest_path)
 		return cli_usage("build", "build takes an operand or --manifest-path, not both");
-	char *manifest = path || manifest_path ? project_manifest_for(path, manifest_path) : NULL;
+	/* No operand: the project in the working directory (./semaprax.toml), as
+	 * check, run, test and lock take it; without one, the usage error. */
+	struct stat here;
+	bool here_project = !path && !manifest_path && stat("semaprax.toml", &here) == 0;
+	char *manifest = path || manifest_path || here_project ? project_manifest_for(path, manifest_path) : NULL;
 	if (nids && !web)
 		return free(manifest), cli_usage("build", "build option `--export` requires `--target web`");
 	if (files && !web)

@@ -83,7 +83,8 @@ cli_cmd_check(int argc, char **argv)
 		else if (strcmp(a, "--manifest-path") == 0 && !manifest_path && i + 1 < argc)
 			manifest_path = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("check", "unknown check option `%s`", a);
+			return cli_option_error("check", a, (const char *const[]){ "--manifest-path", NULL },
+			    (const char *const[]){ "--json", "--dump-hir", NULL });
 		else if (!path)
 			path = a;
 		else
@@ -91,6 +92,9 @@ cli_cmd_check(int argc, char **argv)
 	}
 	if (path && manifest_path)
 		return cli_usage("check", "check takes an operand or --manifest-path, not both");
+	/* --json keeps stdout to JSON objects; the HIR dump is text. */
+	if (dump && json)
+		return cli_usage("check", "--dump-hir prints text and cannot be combined with --json");
 	char *manifest = project_manifest_for(path, manifest_path);
 	if (manifest) {
 		if (dump) {

@@ -82,8 +82,10 @@ cli_cmd_explain(int argc, char **argv)
 		} else if (strcmp(argv[i], "--register") == 0 && argc == 2) {
 			code_register();
 			return EXIT_OK;
-		} else if (argv[i][0] == '-')
-			return cli_usage("explain", "unknown explain option `%s`", argv[i]);
+		} else if (strcmp(argv[i], "--catalog") == 0 || strcmp(argv[i], "--register") == 0)
+			return cli_usage("explain", "explain %s takes no other argument", argv[i]);
+		else if (argv[i][0] == '-')
+			return cli_option_error("explain", argv[i], NULL, (const char *const[]){ "--json", NULL });
 		else if (!code)
 			code = argv[i];
 		else

@@ -134,7 +134,7 @@ first_diff_line(const Source *s)
 static int
 fmt_usage(void)
 {
-	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml [--check|--stdout], or --manifest <toml> [--check]");
+	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml [--check|--stdout] (none: ./semaprax.toml), or --manifest <toml> [--check]");
 }
 
 /* `fmt --manifest <toml> [--check]` (TOOLCHAIN.md §1.2): a manifest that
@@ -194,6 +194,10 @@ cli_cmd_fmt(int argc, char **argv)
 			to_stdout = true;
 		else if (strcmp(a, "--json") == 0 && !json)
 			json = true;
+		else if (strcmp(a, "--manifest") == 0 && i + 1 >= argc)
+			return cli_usage("fmt", "fmt option `--manifest` requires a path (the semaprax.toml to rewrite)");
+		else if (strcmp(a, "--manifest") == 0 || strcmp(a, "--check") == 0 || strcmp(a, "--stdout") == 0 || strcmp(a, "--json") == 0)
+			return cli_usage("fmt", "fmt option `%s` may not be repeated", a);
 		else if (a[0] == '-' && a[1] != '\0')
 			return cli_usage("fmt", "unknown fmt option `%s`", a);
 		else if (!operand)
@@ -206,6 +210,11 @@ cli_cmd_fmt(int argc, char **argv)
 			return cli_usage("fmt", "fmt --manifest takes exactly <toml> [--check]");
 		return fmt_manifest(manifest, check, json);
 	}
+	/* No operand: the project in the working directory, as check, run, test,
+	 * lock and build take it (./semaprax.toml). */
+	struct stat here;
+	if (!operand && !to_stdout && stat("semaprax.toml", &here) == 0)
+		operand = "semaprax.toml";
 	if (!operand || (check && to_stdout))
 		return fmt_usage();
 

@@ -57,14 +57,16 @@ static void
 flush_stdout(Buf *b, void *ctx)
 {
 	(void)ctx;
-	fwrite(b->data, 1, b->len, stdout);
+	if (b->len)   /* an empty Buf may have no data at all */
+		fwrite(b->data, 1, b->len, stdout);
 	b->len = 0;
 }
 
 static void
 put(Buf *b)
 {
-	fwrite(b->data, 1, b->len, stdout);
+	if (b->len)   /* an empty answer (a query matching nothing) has no data */
+		fwrite(b->data, 1, b->len, stdout);
 	buf_free(b);
 }
 

@@ -13,13 +13,14 @@
  * the sources are in canonical `fmt` form (tests/project-test.sh checks
  * both, and check, run and test, for every template).
  *
- * Templates (all permit-free, as project v1 admission requires):
+ * Templates:
  *   calculator  app (entry) · core (add, divide with a contract) · tests;
  *   library     lib (entry: a demonstration `main`) · core (gcd, clamp) · tests;
- *   command     cli (entry: `main` returns the exit status) · command
- *               (the pure decision of that status) · tests.  Capability
- *               grants for projects (issue 15 item 4) are not there yet,
- *               so the command reads no arguments.
+ *   command     cli (entry, a command-line program permitting
+ *               process.args.read and process.stdout.write: `main` echoes
+ *               its arguments and returns the exit status) · command (the
+ *               pure decision of that status) · tests.  The other modules
+ *               are permit-free, so the tests and the web export stay pure.
  * On success prints `created project <name> in <dir> (template <t>)` and
  * the next commands.  A failure part-way removes what it wrote.
  */
@@ -107,11 +108,34 @@ static const NewTemplate templates[] = {
 	    "module {M}.cli;\n"
 	    "use function @id(\"{N}.exit-status\") from {M}.command as exit_status;\n"
 	    "\n"
-	    "// The command's exit status (0 = success).\n"
+	    "permit { process.args.read, process.stdout.write }\n"
+	    "\n"
+	    "// Prints each argument after `--` on its own line; the exit status is 1 when\n"
+	    "// one of them is empty, else 0 (`semaprax run <dir> -- <arg>...`).\n"
 	    "@id(\"{N}.cli.main\")\n"
 	    "fn main() -> i64\n"
+	    "    uses { process.args.read, process.stdout.write }\n"
 	    "{\n"
-	    "    exit_status(0)\n"
+	    "    exit_status(echo(0usize, args_len()))\n"
+	    "}\n"
+	    "\n"
+	    "// Echoes the arguments from index on; returns how many were empty.\n"
+	    "@id(\"{N}.cli.echo\")\n"
+	    "fn echo(index: usize, count: usize) -> i64\n"
+	    "    uses { process.args.read, process.stdout.write }\n"
+	    "{\n"
+	    "    if index >= count { 0 } else { line(arg_utf8(index)) + echo(index + 1usize, count) }\n"
+	    "}\n"
+	    "\n"
+	    "// Writes one argument and a newline; 1 when the argument is empty, else 0.\n"
+	    "@id(\"{N}.cli.line\")\n"
+	    "fn line(arg: borrow str) -> i64\n"
+	    "    uses { process.stdout.write }\n"
+	    "{\n"
+	    "    let written = stdout_write(str_as_bytes(arg));\n"
+	    "    let newline = \"\\n\";\n"
+	    "    let ended = stdout_write(str_as_bytes(string_as_str(newline)));\n"
+	    "    if str_len_bytes(arg) == 0 { 1 } else { 0 }\n"
 	    "}\n" },
 	  { "src/command.spx",
 	    "module {M}.command;\n"
@@ -319,7 +343,8 @@ cli_cmd_new(int argc, char **argv)
 	}
 	if (ok) {
 		printf("created project %s in %s (template %s)\n", name, clean, t->name);
-		printf("next: semaprax check %s; semaprax run %s; semaprax test %s\n", clean, clean, clean);
+		printf("next: semaprax check %s; semaprax run %s%s; semaprax test %s\n", clean, clean,
+		    strcmp(t->name, "command") == 0 ? " -- hello world" : "", clean);
 		status = EXIT_OK;
 	} else {
 		int err = errno;

@@ -21,7 +21,7 @@ cli_cmd_parse(int argc, char **argv)
 		else if (strcmp(a, "--dump-ast") == 0 && !dump)
 			dump = true;
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("parse", "unknown parse option `%s`", a);
+			return cli_option_error("parse", a, NULL, (const char *const[]){ "--json", "--dump-ast", NULL });
 		else if (!path)
 			path = a;
 		else

@@ -359,7 +359,7 @@ cli_cmd_patch(int argc, char **argv)
 		if (strcmp(a, "--dry-run") == 0 && !dry)
 			dry = true;
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("patch", "unknown patch option `%s`", a);
+			return cli_option_error("patch", a, NULL, (const char *const[]){ "--dry-run", NULL });
 		else if (!path)
 			path = a;
 		else if (!patch_path)
@@ -518,12 +518,16 @@ repair_load(Program *P, Session **L, const char *path)
 }
 
 static int
-no_repair(const char *path, const char *fmt, const char *arg)
+no_repair(const char *path, const char *fmt, const char *arg, bool automatic)
 {
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
 	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, arg);
-	(void)d;
+	/* The register's help sends the user back to `repairs`, which needs the
+	 * automatic id: say where it is listed. */
+	if (d && automatic)
+		diag_set_help(d, "`semaprax query %s` lists each automatic identity as `auto:<module>.<name>`; "
+		    "pass one of those to `semaprax repairs %s assign-function-id`", path, path);
 	diag_emit_all(&s, false);
 	diag_free(&s);
 	return EXIT_FAIL;
@@ -544,7 +548,7 @@ cli_cmd_repairs(int argc, char **argv)
 		goto out;
 	RepairCtx R = { L, patch_repair_target(L->S, target), 0, 0, NULL };
 	if (R.target < 0) {
-		status = no_repair(path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target);
+		status = no_repair(path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target, true);
 		goto out;
 	}
 	repair_counts(&R);
@@ -648,7 +652,7 @@ cli_cmd_repair(int argc, char **argv)
 			R.target = i;
 	}
 	if (R.target < 0) {
-		status = no_repair(path, "repair id `%s` is unknown or stale for this revision", rid);
+		status = no_repair(path, "repair id `%s` is unknown or stale for this revision", rid, false);
 		goto out;
 	}
 	Sym *y = sema_sym(L->S, R.target);
@@ -761,7 +765,7 @@ cli_cmd_fix(int argc, char **argv)
 		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
 			code_arg = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("fix", "unknown fix option `%s`", a);
+			return cli_option_error("fix", a, (const char *const[]){ "--code", NULL }, (const char *const[]){ "--dry-run", NULL });
 		else if (!path)
 			path = a;
 		else

@@ -87,6 +87,8 @@ cli_cmd_registers(int argc, char **argv)
 			have_uncited = p.uncited = true;
 		} else if (strcmp(a, "--json") == 0 && !json) {
 			json = true;
+		} else if (strcmp(a, "--uncited") == 0 || strcmp(a, "--json") == 0) {
+			return cli_usage("registers", "registers option `%s` may not be repeated", a);
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage("registers", "unknown registers option `%s`; " REGISTERS_GRAMMAR, a);
 		} else if (!path) {

@@ -68,7 +68,6 @@
 #include "../support/json.h"
 #include "../support/sha256.h"
 
-#define RUN_GRAMMAR "run requires exactly <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>…], or a project: [<dir>|semaprax.toml|--manifest-path <p>]"
 
 typedef struct RunOptions {
 	const char *path;
@@ -437,7 +436,8 @@ parse_options(int argc, char **argv, RunOptions *o)
 		} else if (!o->path) {
 			o->path = a;
 		} else {
-			return cli_usage("run", RUN_GRAMMAR);
+			return cli_usage("run", "run takes one <file> or project; `%s` is a second operand (the program's "
+			    "arguments go after `--`: `semaprax run %s -- %s`)", a, o->path, a);
 		}
 	}
 	o->have_steps = have_steps;

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../service/service.h"
 
@@ -33,15 +34,20 @@ cli_cmd_serve(int argc, char **argv)
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			o.max_message = (size_t)n;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage("serve", "unknown serve option `%s`", a);
+			return cli_option_error("serve", a, (const char *const[]){ "--max-message-bytes", NULL }, (const char *const[]){ "--mcp", NULL });
 		} else if (!o.operand) {
 			o.operand = a;
 		} else {
 			return cli_usage("serve", "serve requires exactly one <file|project>");
 		}
 	}
+	/* No operand: the project in the working directory, as the other
+	 * project commands take it. */
+	struct stat here;
+	if (!o.operand && stat("semaprax.toml", &here) == 0)
+		o.operand = "semaprax.toml";
 	if (!o.operand)
-		return cli_usage("serve", "serve requires <file|project>");
+		return cli_usage("serve", "serve requires <file|project> (none: ./semaprax.toml, which does not exist here)");
 	cli_release_programs(true);   /* a long-lived process frees what each command loads */
 	Service *v = svc_open(&o);
 	int status = svc_serve(v, stdin, stdout);

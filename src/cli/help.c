@@ -467,7 +467,7 @@ cli_cmd_version(int argc, char **argv)
 		if (strcmp(argv[i], "--json") == 0 && !json)
 			json = true;
 		else
-			return cli_usage("version", "unknown version option `%s`", argv[i]);
+			return cli_option_error("version", argv[i], NULL, (const char *const[]){ "--json", NULL });
 	}
 	if (json)
 		printf("{\"schema\":\"semaprax.version.v1\",\"version\":\"%s\",\"commit\":null,\"maturity\":\"alpha\",\"implementation\":\"semaprax-c\"}\n", SPX_VERSION);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../support/json.h"
 
@@ -34,17 +35,18 @@ const CliCommand cli_commands[] = {
 	  "  whose module permits fs.write takes the write grant as its first argument,\n"
 	  "  `--allow-write` or `--allow-write=DIR` (then optionally `--`), and refuses to start\n"
 	  "  without it (exit 2).\n"
-	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) builds every module into one\n"
-	  "  executable, C unit, WebAssembly module or web package (default `<dir>/<name>`, `.c`,\n"
-	  "  `.wasm`, `.web`); a package exports the manifest's `[exports] web` (or the --export\n"
-	  "  ids among them).\n" },
-	{ "check", cli_cmd_check, "semaprax check <file> [--json]\n"
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p>; none given: ./semaprax.toml)\n"
+	  "  builds every module into one executable, C unit, WebAssembly module or web package\n"
+	  "  (default `<dir>/<name>`, `.c`, `.wasm`, `.web`); a package exports the manifest's\n"
+	  "  `[exports] web` (or the --export ids among them).\n" },
+	{ "check", cli_cmd_check, "semaprax check <file> [--json] [--dump-hir]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
 	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`,\n"
-	  "  after running the manifest's `[registers]` rows (see `help registers`).\n" },
+	  "  after running the manifest's `[registers]` rows (see `help registers`).\n"
+	  "  --dump-hir also prints the typed HIR of a verified file (a compiler self-check).\n" },
 	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
@@ -65,12 +67,13 @@ const CliCommand cli_commands[] = {
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
 	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
 	  "  unified diff and writes nothing.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt <file|dir|semaprax.toml> [--check|--stdout]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>] [--check|--stdout]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
-	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources.\n"
+	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources;\n"
+	  "  no operand formats the project in the working directory (./semaprax.toml).\n"
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
 	  "  first differing line).\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
@@ -109,7 +112,8 @@ const CliCommand cli_commands[] = {
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
 	  "  defaults to the directory's last component ([a-z][a-z0-9-]*, 1-64 bytes); the\n"
-	  "  template to calculator.  Nothing is ever overwritten.\n" },
+	  "  template to calculator; `command`'s entry is a command-line program that echoes\n"
+	  "  its arguments (`semaprax run <dir> -- <arg>...`).  Nothing is ever overwritten.\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
@@ -121,8 +125,10 @@ const CliCommand cli_commands[] = {
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
 	  "  unified diff and the new revision and writes nothing.\n" },
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
-	  "  one line per matching declaration: kind, stable id, canonical header; --calls X\n"
-	  "  lists the callers of X, --called-by X its callees.\n" },
+	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
+	  "  names containing the text, --id stable ids starting with the prefix, --effect the\n"
+	  "  functions whose `uses` names the effect exactly (e.g. process.stdout.write; none\n"
+	  "  match an unknown one); --calls X lists the callers of X, --called-by X its callees.\n" },
 	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--json]\n"
 	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
@@ -152,7 +158,7 @@ const CliCommand cli_commands[] = {
 	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
-	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
+	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "  verifies one file, then executes `main` in the interpreter on the route its permits\n"
 	  "  select: pure programs print main's value; programs permitting exactly\n"
 	  "  `process.stdout.write` print their output, then the value; command-line programs\n"
@@ -169,14 +175,13 @@ const CliCommand cli_commands[] = {
 	  "  module's `main` with every module linked by stable id, on the route of the union of\n"
 	  "  the modules' permits, in any lane, with the arguments after `--`; its --json envelope\n"
 	  "  carries a hosted route's stdout (and stderr) as byte arrays.\n" },
-	{ "serve", cli_cmd_serve, "semaprax serve <file|dir|semaprax.toml> [--mcp] [--max-message-bytes N]\n"
+	{ "serve", cli_cmd_serve, "semaprax serve [<file|dir|semaprax.toml>] [--mcp] [--max-message-bytes N]\n"
 	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
 	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
 	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N]\n"
-	  "              [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -202,6 +207,21 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
 	return EXIT_USAGE;
+}
+
+/* The usage error for an option the loop did not take: a known option that
+ * takes a value and has none (`valued`, NULL-terminated), a known flag given
+ * twice (`flags`), or an unknown option. */
+int
+cli_option_error(const char *cmd, const char *a, const char *const *valued, const char *const *flags)
+{
+	for (int i = 0; valued && valued[i]; i++)
+		if (strcmp(a, valued[i]) == 0)
+			return cli_usage(cmd, "%s option `%s` takes one value and may not be repeated", cmd, a);
+	for (int i = 0; flags && flags[i]; i++)
+		if (strcmp(a, flags[i]) == 0)
+			return cli_usage(cmd, "%s option `%s` may not be repeated", cmd, a);
+	return cli_usage(cmd, "unknown %s option `%s`", cmd, a);
 }
 
 /* Set by `serve`: the process lives on, so each command frees its program. */
@@ -232,6 +252,35 @@ cli_find_command(const char *name)
 	return NULL;
 }
 
+/* A command that reads one source file, given a project (a directory
+ * holding semaprax.toml, or the manifest) as its first operand: a usage
+ * error naming the project's form, not "cannot read: Is a directory". */
+static int
+single_file_only(const char *cmd, const char *operand)
+{
+	static const char *const single[] = { "graph", "context", "query", "doc", "parse", "patch", "impact", "fix",
+		"repairs", "repair" };
+	bool one = false;
+	for (size_t i = 0; i < countof(single); i++)
+		one |= strcmp(cmd, single[i]) == 0;
+	if (!one || operand[0] == '-')
+		return -1;
+	struct stat st;
+	const char *base = strrchr(operand, '/');
+	base = base ? base + 1 : operand;
+	bool project = strcmp(base, "semaprax.toml") == 0;
+	if (!project && stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *toml = spx_xmalloc(strlen(operand) + sizeof "/semaprax.toml");
+		sprintf(toml, "%s/semaprax.toml", operand);
+		project = stat(toml, &st) == 0;
+		free(toml);
+	}
+	if (!project)
+		return -1;
+	return cli_usage(cmd, "%s reads one source file, and `%s` is a project: check, run, test, build, fmt "
+	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -253,5 +302,8 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
+	int st = argc >= 3 ? single_file_only(name, argv[2]) : -1;
+	if (st >= 0)
+		return st;
 	return c->run(argc - 1, argv + 1);
 }
