@@ -355,6 +355,32 @@ scan_use(PreludeUse *u, const UseDecl *d)
 		u->vec3 |= id_is(&id, vec_v3_wrappers);
 }
 
+static const Name *
+type_decl_name(const Decl *d)
+{
+	switch (d->kind) {
+	case DECL_RECORD: return &d->u.record.name;
+	case DECL_VARIANT: return &d->u.variant.name;
+	case DECL_CLASS: return &d->u.class_.name;
+	case DECL_RESOURCE: return &d->u.resource.name;
+	case DECL_INTERFACE: return &d->u.interface.name;
+	default: return NULL;
+	}
+}
+
+/* Starts *u with what the module's header gives: a type named Box, the uses. */
+static void
+scan_head(PreludeUse *u, const Module *m)
+{
+	memset(u, 0, sizeof *u);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Name *n = type_decl_name(&m->decls[i]);
+		u->user_box |= n && strcmp(n->s, "Box") == 0;
+	}
+	for (int i = 0; i < m->nuses; i++)
+		scan_use(u, &m->uses[i]);
+}
+
 /* The prelude features one declaration's header and body use. */
 static void
 scan_decl(PreludeUse *u, const Decl *d)
@@ -380,19 +406,6 @@ scan_decl(PreludeUse *u, const Decl *d)
 	}
 }
 
-static const Name *
-type_decl_name(const Decl *d)
-{
-	switch (d->kind) {
-	case DECL_RECORD: return &d->u.record.name;
-	case DECL_VARIANT: return &d->u.variant.name;
-	case DECL_CLASS: return &d->u.class_.name;
-	case DECL_RESOURCE: return &d->u.resource.name;
-	case DECL_INTERFACE: return &d->u.interface.name;
-	default: return NULL;
-	}
-}
-
 /*
  * What the module uses.  A module that declares its own type `Box` means
  * that type by `Box<…>` in signatures and fields (the reference's legacy
@@ -402,13 +415,7 @@ static void
 prelude_use(const Module *m, PreludeUse *out)
 {
 	PreludeUse u;
-	memset(&u, 0, sizeof u);
-	for (int i = 0; i < m->ndecls; i++) {
-		const Name *n = type_decl_name(&m->decls[i]);
-		u.user_box |= n && strcmp(n->s, "Box") == 0;
-	}
-	for (int i = 0; i < m->nuses; i++)
-		scan_use(&u, &m->uses[i]);
+	scan_head(&u, m);
 	for (int i = 0; i < m->ndecls; i++)
 		scan_decl(&u, &m->decls[i]);
 	*out = u;
@@ -486,13 +493,7 @@ unsigned
 sema_prelude_head(const Module *m, bool *user_box)
 {
 	PreludeUse u;
-	memset(&u, 0, sizeof u);
-	for (int i = 0; i < m->ndecls; i++) {
-		const Name *n = type_decl_name(&m->decls[i]);
-		u.user_box |= n && strcmp(n->s, "Box") == 0;
-	}
-	for (int i = 0; i < m->nuses; i++)
-		scan_use(&u, &m->uses[i]);
+	scan_head(&u, m);
 	*user_box = u.user_box;
 	return pu_bits(&u);
 }

@@ -244,23 +244,27 @@ function readStdinChunk(max) {
 	}
 }
 
+// The NUL-terminated fields of a /proc file (a last one without its NUL too).
+function nulFields(raw) {
+	const out = [];
+	let s = 0;
+	for (let i = 0; i < raw.length; i++) {
+		if (raw[i] === 0) {
+			out.push(new Uint8Array(raw.subarray(s, i)));
+			s = i + 1;
+		}
+	}
+	if (s < raw.length) out.push(new Uint8Array(raw.subarray(s)));
+	return out;
+}
+
 // The process's environment as its bytes (the other lanes read `environ`):
 // /proc/self/environ where the system has it (Node's process.env would
 // replace text that is not UTF-8 before the snapshot could refuse it),
 // else process.env's entries encoded as UTF-8.
 function environ() {
 	try {
-		const raw = readFileSync('/proc/self/environ');
-		const out = [];
-		let s = 0;
-		for (let i = 0; i < raw.length; i++) {
-			if (raw[i] === 0) {
-				out.push(new Uint8Array(raw.subarray(s, i)));
-				s = i + 1;
-			}
-		}
-		if (s < raw.length) out.push(new Uint8Array(raw.subarray(s)));
-		return out;
+		return nulFields(readFileSync('/proc/self/environ'));
 	} catch {
 		const enc = new TextEncoder();
 		return Object.entries(process.env).map(([k, v]) => enc.encode(`${k}=${v}`));
@@ -274,15 +278,7 @@ const [file, ...args] = process.argv.slice(2);
 // lanes do), when the system has it and it lines up with process.argv.
 function argBytes() {
 	try {
-		const raw = readFileSync('/proc/self/cmdline');
-		const all = [];
-		let s = 0;
-		for (let i = 0; i < raw.length; i++) {
-			if (raw[i] === 0) {
-				all.push(new Uint8Array(raw.subarray(s, i)));
-				s = i + 1;
-			}
-		}
+		const all = nulFields(readFileSync('/proc/self/cmdline'));
 		const mine = all.slice(all.length - args.length);
 		return all.length >= args.length + 2 ? mine : undefined;
 	} catch {
