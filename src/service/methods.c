@@ -307,13 +307,15 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 	diag_init(&d, v->manifest, NULL, 0);
 	char **paths = NULL;
 	int n = 0;
-	if (project_source_paths(v->manifest, &d, &paths, &n))
-		for (int i = 0; i < n; i++)
-			member |= project_same_file(paths[i], path);
+	bool listed = project_source_paths(v->manifest, &d, &paths, &n);
+	for (int i = 0; listed && i < n; i++)
+		member |= project_same_file(paths[i], path);
 	for (int i = 0; paths && i < n; i++)
 		free(paths[i]);
 	free(paths);
 	diag_free(&d);
+	if (!listed)
+		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
 	if (!member)
 		return fail(err, SVC_E_PARAMS, "`path` `%.150s` is not a source of the served project", path);
 	int k = 0;

@@ -71,6 +71,15 @@ check(c.error("refresh", {"path": lib, "edits": [{"start": 0, "end": tail + 1, "
       "an edit outside the overlay's bytes")
 check(c.call("refresh", {"path": lib, "text": src})["ok"] and c.error("test") == -32006, "an overlay equal to the disk is still held")
 check(c.call("refresh", {"path": lib})["ok"] and c.call("test")["exit"] == 0, "dropped again")
+man = os.path.join(d, "semaprax.toml")
+with open(man) as f:
+    mtext = f.read()
+with open(man, "w") as f:
+    f.write("not a manifest\n")
+check(c.error("refresh", {"path": lib, "text": src}) == -32602, "no buffer while the manifest lists no sources")
+with open(man, "w") as f:
+    f.write(mtext)
+check(c.call("refresh")["ok"], "manifest restored")
 c.call("shutdown")
 c.notify("exit")
 status, rest, _ = c.close()
