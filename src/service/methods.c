@@ -406,6 +406,20 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
+		/* the unsaved buffers' paths as the refreshes named them, sorted */
+		buf_puts(out, ",\"unsaved\":[");
+		const char *last = NULL;
+		for (int n = 0; n < v->nov; n++) {
+			const char *next = NULL;
+			for (int i = 0; i < v->nov; i++)
+				if ((!last || strcmp(v->ov[i].path, last) > 0) && (!next || strcmp(v->ov[i].path, next) < 0))
+					next = v->ov[i].path;
+			if (n)
+				buf_putc(out, ',');
+			json_cstr(out, next);
+			last = next;
+		}
+		buf_putc(out, ']');
 	} else {
 		SvcFile *f = &v->file;
 		bool current = f->parsed && f->parsed_gen == f->gen;

@@ -18,7 +18,7 @@ c = Client(BIN, d)
 p = c.call("protocol")
 check(p["operand"]["kind"] == "project", "project operand")
 st = c.call("status")
-check(st["kind"] == "project" and st["checked"] is False, "status before check %r" % st)
+check(st["kind"] == "project" and st["checked"] is False and st["unsaved"] == [], "status before check %r" % st)
 r = c.call("check", {"trace": True})
 check(r["ok"] and r["revision"].startswith("sha256:"), "project check %r" % r)
 check(r["trace"]["executed"] == ["project"], "project executed %r" % r["trace"])
@@ -55,6 +55,7 @@ check(not o["ok"] and o["trace"]["executed"] == ["project"] and o["diagnostics"]
 with open(lib) as f:
     check(f.read() == src, "the overlay never touches the disk")
 check(not c.call("check")["ok"], "the overlay is held")
+check(c.call("status")["unsaved"] == [lib], "status lists the buffer")
 check(c.error("test") == -32006 and c.error("run") == -32006, "commands read the disk: refused while unsaved")
 check(c.call("refresh")["ok"] is False, "a refresh from disk keeps the overlay")
 # path alone: the disk bytes again
@@ -71,6 +72,7 @@ check(c.error("refresh", {"path": lib, "edits": [{"start": 0, "end": tail + 1, "
       "an edit outside the overlay's bytes")
 check(c.call("refresh", {"path": lib, "text": src})["ok"] and c.error("test") == -32006, "an overlay equal to the disk is still held")
 check(c.call("refresh", {"path": lib})["ok"] and c.call("test")["exit"] == 0, "dropped again")
+check(c.call("status")["unsaved"] == [], "no buffer left")
 man = os.path.join(d, "semaprax.toml")
 with open(man) as f:
     mtext = f.read()
