@@ -179,7 +179,20 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 }
 
 bool
+project_same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+bool
 project_check(Project *pj, const char *manifest_path)
+{
+	return project_check_overlay(pj, manifest_path, NULL, 0);
+}
+
+bool
+project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov)
 {
 	memset(pj, 0, sizeof *pj);
 	pj->manifest_path = spx_xstrdup(manifest_path);
@@ -207,8 +220,13 @@ project_check(Project *pj, const char *manifest_path)
 	free(root);
 	if (!admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags))
 		return false;
-	for (int i = 0; i < pj->man.nsources; i++)
-		driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+	for (int i = 0; i < pj->man.nsources; i++) {
+		const ProjectOverlay *o = NULL;
+		for (int k = 0; k < nov && !o; k++)
+			if (project_same_file(ov[k].path, pj->paths[i]))
+				o = &ov[k];
+		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
+	}
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
 		ok = check_roles(pj);

@@ -44,6 +44,18 @@ bool project_check(Project *pj, const char *manifest_path);
  * HIR (for `run`); true when all are there. */
 bool project_lower(Project *pj);
 /* Every diagnostic: the manifest's, then each module's in ModuleId order. */
+/* An unsaved buffer (the service's `refresh` with `path`): the bytes that
+ * stand for the project source that is the file at path. */
+typedef struct ProjectOverlay {
+	const char *path;
+	const char *src;
+	size_t len;
+} ProjectOverlay;
+/* project_check with each source an overlay names read from its bytes
+ * instead of the disk (the diagnostics still name the source's path). */
+/* a and b name one existing file (device and inode). */
+bool project_same_file(const char *a, const char *b);
+bool project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov);
 void project_emit_diags(const Project *pj, bool json);
 void project_free(Project *pj);
 

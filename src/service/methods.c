@@ -141,7 +141,7 @@ project_check_now(Service *v, SvcTrace *t, bool reload)
 	}
 	svc_trace_add(t, SVC_EXECUTED, "project");
 	v->pj = spx_xcalloc(1, sizeof *v->pj);
-	v->pj_ok = project_check(v->pj, v->manifest);
+	v->pj_ok = project_check_overlay(v->pj, v->manifest, v->ov, v->nov);
 	return v->pj_ok;
 }
 
@@ -264,10 +264,104 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 	return true;
 }
 
+/* Applies `edits` in order to src[0..len): the new bytes (NULL with *err). */
+static char *
+edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, SvcError *err)
+{
+	char *cur = spx_xmalloc(len + 1);
+	memcpy(cur, src, len);
+	cur[len] = '\0';
+	for (size_t i = 0; i < json_array_size(ev); i++) {
+		size_t a = 0, b = 0, tl = 0;
+		const char *t = "";
+		if (!edit_fields(json_array_get(ev, i), len, &a, &b, &t, &tl, err)) {
+			free(cur);
+			return NULL;
+		}
+		if (len - (b - a) + tl > bound) {
+			free(cur);
+			fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", bound);
+			return NULL;
+		}
+		char *n = spx_xmalloc(len - (b - a) + tl + 1);
+		memcpy(n, cur, a);
+		memcpy(n + a, t, tl);
+		memcpy(n + a + tl, cur + b, len - b);
+		len = len - (b - a) + tl;
+		n[len] = '\0';
+		free(cur);
+		cur = n;
+	}
+	*out_len = len;
+	return cur;
+}
+
+/* A project's unsaved buffer for the source at path: `text` replaces it,
+ * `edits` apply to it (to the disk bytes when there is none), neither drops
+ * it (the disk bytes again).  path must be one of the manifest's sources. */
+static bool
+project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *err)
+{
+	bool member = false;
+	DiagSink d;
+	diag_init(&d, v->manifest, NULL, 0);
+	char **paths = NULL;
+	int n = 0;
+	bool listed = project_source_paths(v->manifest, &d, &paths, &n);
+	for (int i = 0; listed && i < n; i++)
+		member |= project_same_file(paths[i], path);
+	for (int i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+	diag_free(&d);
+	if (!listed)
+		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
+	if (!member)
+		return fail(err, SVC_E_PARAMS, "`path` `%.150s` is not a source of the served project", path);
+	int k = 0;
+	while (k < v->nov && !project_same_file(v->ov[k].path, path))
+		k++;
+	char *src = NULL;
+	size_t len = 0;
+	if (tv) {
+		len = json_string_length(tv);
+		src = spx_xmalloc(len + 1);
+		memcpy(src, json_string_value(tv), len);
+		src[len] = '\0';
+	} else if (ev) {
+		char *disk = NULL;
+		if (k == v->nov) {
+			diag_init(&d, path, NULL, 0);
+			disk = driver_read_source(path, &len, &d);
+			diag_free(&d);
+			if (!disk)
+				return fail(err, SVC_E_IO, "cannot read `%.150s`", path);
+		}
+		src = edited(disk ? disk : v->ov[k].src, disk ? len : v->ov[k].len, ev, v->o.max_message * (size_t)64, &len, err);
+		free(disk);
+		if (!src)
+			return false;
+	}
+	if (k < v->nov) {
+		free((char *)v->ov[k].path);
+		free((char *)v->ov[k].src);
+		v->ov[k] = v->ov[--v->nov];
+	}
+	if (!src)
+		return true;
+	v->ov = spx_xrealloc(v->ov, sizeof *v->ov * (size_t)(v->nov + 1));
+	v->ov[v->nov].path = spx_xstrdup(path);
+	v->ov[v->nov].src = src;
+	v->ov[v->nov].len = len;
+	v->nov++;
+	return true;
+}
+
 static bool
 m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 {
-	static const char *const names[] = { "text", "edits", "trace", "revision", NULL };
+	static const char *const names[] = { "text", "edits", "path", "trace", "revision", NULL };
+	const char *path;
 	const char *text = NULL;
 	if (!params_closed(params, names, err))
 		return false;
@@ -281,11 +375,17 @@ m_refresh(Service *v, json_t *params, Buf *out, SvcError *err)
 		return fail(err, SVC_E_PARAMS, "`text` and `edits` exclude each other");
 	if (tv)
 		text = json_string_value(tv);   /* source text may hold NUL bytes */
+	if (!param_string(params, "path", &path, err))
+		return false;
 	if (v->project) {
-		if (text || ev)
-			return fail(err, SVC_E_UNSUPPORTED, "a project is refreshed from disk: `text` and `edits` are for a single-file service");
+		if ((text || ev) && !path)
+			return fail(err, SVC_E_UNSUPPORTED, "a project's unsaved bytes name their module file: `path`");
+		if (path && !project_overlay(v, path, tv, ev, err))
+			return false;
 		return do_check(v, params, out, err, true, true);
 	}
+	if (path)
+		return fail(err, SVC_E_PARAMS, "`path` names a module file of a served project");
 	if (ev)
 		return apply_edits(v, ev, err) && do_check(v, params, out, err, false, true);
 	if (!svc_file_set(&v->file, text, tv ? json_string_length(tv) : 0, err))
@@ -306,6 +406,20 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
+		/* the unsaved buffers' paths as the refreshes named them, sorted */
+		buf_puts(out, ",\"unsaved\":[");
+		const char *last = NULL;
+		for (int n = 0; n < v->nov; n++) {
+			const char *next = NULL;
+			for (int i = 0; i < v->nov; i++)
+				if ((!last || strcmp(v->ov[i].path, last) > 0) && (!next || strcmp(v->ov[i].path, next) < 0))
+					next = v->ov[i].path;
+			if (n)
+				buf_putc(out, ',');
+			json_cstr(out, next);
+			last = next;
+		}
+		buf_putc(out, ']');
 	} else {
 		SvcFile *f = &v->file;
 		bool current = f->parsed && f->parsed_gen == f->gen;
@@ -583,6 +697,9 @@ command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 static bool
 on_disk(Service *v, SvcError *err)
 {
+	if (v->project && v->nov)
+		return fail(err, SVC_E_UNSAVED, "the project holds unsaved bytes of `%.150s`: write them, or `refresh` with `path` alone",
+		    v->ov[0].path);
 	if (v->project || !v->have_file)
 		return true;
 	DiagSink d;
@@ -718,7 +835,7 @@ m_test(Service *v, json_t *params, Buf *out, SvcError *err)
 		return fail(err, SVC_E_UNSUPPORTED, "test runs a project's test module: serve the project");
 	char *argv[4] = { "test", v->manifest, "--json", NULL };
 	int status;
-	return command(v, 3, argv, out, err, &status);
+	return on_disk(v, err) && command(v, 3, argv, out, err, &status);
 }
 
 static bool

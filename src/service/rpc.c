@@ -46,6 +46,11 @@ svc_close(Service *v)
 		project_free(v->pj);
 		free(v->pj);
 	}
+	for (int i = 0; i < v->nov; i++) {
+		free((char *)v->ov[i].path);
+		free((char *)v->ov[i].src);
+	}
+	free(v->ov);
 	svc_file_free(&v->file);
 	free(v->manifest);
 	free(v->operand);
@@ -113,6 +118,7 @@ static const McpTool mcp_tools[] = {
 	  "{\"type\":\"object\",\"properties\":{" TRACE_ARG "},\"additionalProperties\":false}" },
 	{ "refresh", "refresh", "Replace the held source with `text` (unsaved bytes), or apply `edits` to it, or re-read it from disk when both are absent; then check (the revision only with `revision: true`).",
 	  "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\",\"description\":\"the whole new source\"},"
+	  "\"path\":{\"type\":\"string\",\"description\":\"a served project: the module file text or edits stand for (alone: its disk bytes again)\"},"
 	  "\"edits\":{\"type\":\"array\",\"description\":\"byte-range replacements applied in order\",\"items\":{\"type\":\"object\","
 	  "\"properties\":{\"start\":{\"type\":\"integer\",\"minimum\":0},\"end\":{\"type\":\"integer\",\"minimum\":0},"
 	  "\"text\":{\"type\":\"string\"}},\"required\":[\"start\",\"end\",\"text\"],\"additionalProperties\":false}},"

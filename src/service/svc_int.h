@@ -159,6 +159,8 @@ struct Service {
 	bool have_file;      /* the input was set (first use reads the file) */
 	Project *pj;         /* project mode: the project product */
 	bool pj_ok;
+	ProjectOverlay *ov;  /* project mode: unsaved buffers (refresh `path`), owned bytes */
+	int nov;
 	bool shut;           /* `shutdown` was answered */
 	bool initialized;    /* MCP: `initialize` was answered */
 	bool exiting;        /* the `exit` notification arrived */

@@ -1,6 +1,7 @@
 """project.py BIN — `semaprax serve <project-dir>`: the project is one product
 (re-checked from disk on refresh, reused otherwise), test and run reach the
-project's commands, the single-file operations refuse with -32008."""
+project's commands, the single-file operations refuse with -32008; a refresh
+with `path` holds an unsaved buffer for one module file."""
 import json
 import os
 import subprocess
@@ -17,7 +18,7 @@ c = Client(BIN, d)
 p = c.call("protocol")
 check(p["operand"]["kind"] == "project", "project operand")
 st = c.call("status")
-check(st["kind"] == "project" and st["checked"] is False, "status before check %r" % st)
+check(st["kind"] == "project" and st["checked"] is False and st["unsaved"] == [], "status before check %r" % st)
 r = c.call("check", {"trace": True})
 check(r["ok"] and r["revision"].startswith("sha256:"), "project check %r" % r)
 check(r["trace"]["executed"] == ["project"], "project executed %r" % r["trace"])
@@ -40,8 +41,55 @@ check(not r["ok"] and r["trace"]["executed"] == ["project"] and r["diagnostics"]
 with open(lib, "w") as f:
     f.write(src)
 check(c.call("refresh")["ok"], "fixed on disk")
+
+# an unsaved buffer (refresh with `path`): the project is checked with those
+# bytes instead of the disk's, and answers as the same bytes on disk did
+broken = src + "\nfn broken() -> i64 {\n    true\n}\n"
+check(c.error("refresh", {"text": broken}) == -32008, "unsaved bytes name their module file")
+check(c.error("refresh", {"path": os.path.join(d, "semaprax.toml"), "text": broken}) == -32602, "not a source")
+check(c.error("refresh", {"path": os.path.join(d, "src", "nope.spx")}) == -32602, "no such source")
+check(c.error("refresh", {"path": 3}) == -32602, "path is a string")
+o = c.call("refresh", {"path": lib, "text": broken, "trace": True})
+check(not o["ok"] and o["trace"]["executed"] == ["project"] and o["diagnostics"] == r["diagnostics"],
+      "overlay checks as the disk bytes did %r" % o)
+with open(lib) as f:
+    check(f.read() == src, "the overlay never touches the disk")
+check(not c.call("check")["ok"], "the overlay is held")
+check(c.call("status")["unsaved"] == [lib], "status lists the buffer")
+check(c.error("test") == -32006 and c.error("run") == -32006, "commands read the disk: refused while unsaved")
+check(c.call("refresh")["ok"] is False, "a refresh from disk keeps the overlay")
+# path alone: the disk bytes again
+check(c.call("refresh", {"path": lib})["ok"], "overlay dropped")
+check(c.call("test")["exit"] == 0, "test after the overlay is dropped")
+# edits apply to the disk bytes first, then to the overlay
+e = c.call("refresh", {"path": os.path.join(d, "src", "..", "src", "core.spx"),
+                       "edits": [{"start": len(src.encode()), "end": len(src.encode()), "text": broken[len(src):]}]})
+check(not e["ok"] and e["diagnostics"] == r["diagnostics"], "edits on the disk bytes %r" % e)
+tail = len(broken.encode())
+e = c.call("refresh", {"path": lib, "edits": [{"start": len(src.encode()), "end": tail, "text": ""}]})
+check(e["ok"], "edits on the overlay undo the function %r" % e)
+check(c.error("refresh", {"path": lib, "edits": [{"start": 0, "end": tail + 1, "text": ""}]}) == -32602,
+      "an edit outside the overlay's bytes")
+check(c.call("refresh", {"path": lib, "text": src})["ok"] and c.error("test") == -32006, "an overlay equal to the disk is still held")
+check(c.call("refresh", {"path": lib})["ok"] and c.call("test")["exit"] == 0, "dropped again")
+check(c.call("status")["unsaved"] == [], "no buffer left")
+man = os.path.join(d, "semaprax.toml")
+with open(man) as f:
+    mtext = f.read()
+with open(man, "w") as f:
+    f.write("not a manifest\n")
+check(c.error("refresh", {"path": lib, "text": src}) == -32602, "no buffer while the manifest lists no sources")
+with open(man, "w") as f:
+    f.write(mtext)
+check(c.call("refresh")["ok"], "manifest restored")
 c.call("shutdown")
 c.notify("exit")
 status, rest, _ = c.close()
 check(status == 0 and rest == b"", "exit")
+
+f = Client(BIN, lib)
+check(f.error("refresh", {"path": lib, "text": src}) == -32602, "path is for a served project")
+f.call("shutdown")
+f.notify("exit")
+f.close()
 print("service project: ok")
