@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "../graph/graph.h"
+#include "../project/project.h"
+#include "../support/json.h"
 
 /* The verified program of path and its model (NULL after printing the refusal). */
 typedef struct Loaded {
@@ -305,9 +307,189 @@ cli_cmd_context(int argc, char **argv)
 	return status;
 }
 
+/* ---- query of a project -------------------------------------------------------------- */
+
+/* A checked project with every module's model, in the Program's module order. */
+typedef struct ProjLoaded {
+	Project pj;
+	GraphModel **gs;
+	const char **paths;   /* each module's source path as the manifest lists it */
+	int n;
+} ProjLoaded;
+
+static bool
+proj_load(ProjLoaded *x, const char *manifest)
+{
+	memset(x, 0, sizeof *x);
+	bool ok = project_check(&x->pj, manifest);
+	if (ok)
+		ok = project_lower(&x->pj);
+	if (!ok) {
+		project_emit_diags(&x->pj, false);
+		project_free(&x->pj);
+		return false;
+	}
+	Program *P = &x->pj.P;
+	x->n = P->nmods;
+	x->gs = spx_xcalloc((size_t)x->n + 1, sizeof *x->gs);
+	x->paths = spx_xcalloc((size_t)x->n + 1, sizeof *x->paths);
+	for (int k = 0; k < x->n; k++) {
+		Session *s = &P->mods[k]->s;
+		x->gs[k] = graph_model_build(s->S, s->H);
+		x->paths[k] = s->diags.path;
+		for (int i = 0; i < x->pj.man.nsources; i++)
+			if (strcmp(x->pj.paths[i], s->diags.path) == 0)
+				x->paths[k] = x->pj.man.sources[i];
+	}
+	return true;
+}
+
+static void
+proj_unload(ProjLoaded *x)
+{
+	for (int k = 0; k < x->n; k++)
+		graph_model_free(x->gs[k]);
+	free(x->gs);
+	free(x->paths);
+	project_free(&x->pj);
+}
+
+/* A symbol among the modules' own declarations: 0 and (*mod, *dec), -1 none,
+ * -2 several (in one module or across modules). */
+static int
+proj_resolve(ProjLoaded *x, const char *symbol, int *mod, int *dec)
+{
+	int found = 0;
+	for (int k = 0; k < x->n; k++) {
+		int d = graph_resolve(x->gs[k], symbol);
+		if (d == -2)
+			return -2;
+		if (d < 0 || x->gs[k]->decls[d].origin)
+			continue;
+		if (found++)
+			return -2;
+		*mod = k;
+		*dec = d;
+	}
+	return found ? 0 : -1;
+}
+
+static void
+proj_unknown(ProjLoaded *x, const char *symbol, int why)
+{
+	Buf msg = {0}, help = {0};
+	if (why == -2) {
+		buf_printf(&msg, "symbol `%s` names several declarations of project `%s`", symbol, x->pj.man.name);
+		buf_puts(&help, "name one by its stable id:");
+		for (int k = 0; k < x->n; k++)
+			for (int i = 0; i < x->gs[k]->ndecls; i++) {
+				const GraphDecl *d = &x->gs[k]->decls[i];
+				if (!d->origin && d->owner < 0 && strcmp(d->name, symbol) == 0)
+					buf_printf(&help, " `%s` (%s)", d->id, x->paths[k]);
+			}
+	} else {
+		buf_printf(&msg, "no declaration of project `%s` has the stable id or name `%s`", x->pj.man.name, symbol);
+		buf_puts(&help, "`semaprax query <project>` lists every declaration with its path and stable id");
+	}
+	report(x->pj.manifest_path, DIAG_G001, help.data, msg.data);
+	buf_free(&msg);
+	buf_free(&help);
+}
+
+/* decl i of module k is the declaration (module name, id) — its own or an import of it */
+static bool
+same_decl(ProjLoaded *x, int k, int i, const char *mod, const char *id)
+{
+	const GraphDecl *d = &x->gs[k]->decls[i];
+	const char *m = d->origin ? d->origin : x->pj.P.mods[k]->name;
+	return strcmp(m, mod) == 0 && strcmp(d->id, id) == 0;
+}
+
+/* Narrows only[k][…] to the declarations calling (mod, dec) (--calls), or
+ * called by it (--called-by), across modules by (module, stable id). */
+static void
+proj_edges(ProjLoaded *x, unsigned char **only, int mod, int dec, bool calls)
+{
+	const char *tm = x->pj.P.mods[mod]->name, *tid = x->gs[mod]->decls[dec].id;
+	const GraphDecl *t = &x->gs[mod]->decls[dec];
+	for (int k = 0; k < x->n; k++) {
+		GraphModel *g = x->gs[k];
+		for (int i = 0; i < g->ndecls; i++) {
+			bool hit = false;
+			if (calls) {
+				for (int c = 0; c < g->decls[i].ncalls && !hit; c++)
+					hit = same_decl(x, k, g->decls[i].calls[c], tm, tid);
+			} else if (!g->decls[i].origin) {
+				for (int c = 0; c < t->ncalls && !hit; c++) {
+					const GraphDecl *e = &x->gs[mod]->decls[t->calls[c]];
+					hit = same_decl(x, k, i, e->origin ? e->origin : tm, e->id);
+				}
+			}
+			if (!hit)
+				only[k][i] = 0;
+		}
+	}
+}
+
+static int
+query_project(const char *manifest, GraphQuery q, const char *calls, const char *called_by)
+{
+	ProjLoaded x;
+	if (!proj_load(&x, manifest))
+		return EXIT_FAIL;
+	int status = EXIT_OK;
+	unsigned char **only = spx_xcalloc((size_t)x.n + 1, sizeof *only);
+	for (int k = 0; k < x.n; k++) {
+		only[k] = spx_xmalloc((size_t)x.gs[k]->ndecls + 1);
+		memset(only[k], 1, (size_t)x.gs[k]->ndecls + 1);
+	}
+	const char *sym[2] = { calls, called_by };
+	for (int s = 0; s < 2 && status == EXIT_OK; s++) {
+		if (!sym[s])
+			continue;
+		int mod = -1, dec = -1;
+		int r = proj_resolve(&x, sym[s], &mod, &dec);
+		if (r < 0) {
+			proj_unknown(&x, sym[s], r);
+			status = EXIT_FAIL;
+		} else {
+			proj_edges(&x, only, mod, dec, s == 0);
+		}
+	}
+	if (status == EXIT_OK) {
+		Buf rows = {0};
+		int n = 0;
+		for (int k = 0; k < x.n; k++) {
+			graph_query_rows(&rows, x.gs[k], &q, (calls || called_by) ? only[k] : NULL, x.paths[k], &n);
+		}
+		if (q.json) {
+			Buf b = {0};
+			buf_puts(&b, "{\"schema\":\"semaprax.project-query.c1\",\"project\":");
+			json_cstr(&b, x.pj.man.name);
+			buf_puts(&b, ",\"revision\":");
+			json_cstr(&b, x.pj.P.revision);
+			if (n) {
+				buf_puts(&b, ",\"declarations\":[");
+				buf_put(&b, rows.data, rows.len);
+				buf_putc(&b, ']');
+			}
+			buf_puts(&b, "}\n");
+			put(&b);
+			buf_free(&rows);
+		} else {
+			put(&rows);
+		}
+	}
+	for (int k = 0; k < x.n; k++)
+		free(only[k]);
+	free(only);
+	proj_unload(&x);
+	return status;
+}
+
 /* ---- query ------------------------------------------------------------------------- */
 
-#define QUERY_GRAMMAR "query requires <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] " \
+#define QUERY_GRAMMAR "query requires <file>|<dir>|semaprax.toml|--manifest-path <p> [--kind k[,k]] [--name text] [--id prefix] [--effect e] " \
 	"[--calls id] [--called-by id] [--json]"
 
 static bool
@@ -337,14 +519,15 @@ parse_kinds(const char *s, unsigned *out)
 int
 cli_cmd_query(int argc, char **argv)
 {
-	const char *path = NULL, *calls = NULL, *called_by = NULL;
+	const char *path = NULL, *calls = NULL, *called_by = NULL, *manifest_path = NULL;
 	GraphQuery q = { 0, NULL, NULL, NULL, -1, -1, false };
-	bool seen[7] = { false };
-	static const char *const opts[] = { "--kind", "--name", "--id", "--effect", "--calls", "--called-by", "--json" };
+	bool seen[8] = { false };
+	static const char *const opts[] = { "--kind", "--name", "--id", "--effect", "--calls", "--called-by", "--json",
+		"--manifest-path" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int o = -1;
-		for (int k = 0; k < 7; k++)
+		for (int k = 0; k < 8; k++)
 			if (strcmp(a, opts[k]) == 0)
 				o = k;
 		if (o < 0) {
@@ -376,10 +559,17 @@ cli_cmd_query(int argc, char **argv)
 		case 3: q.effect = v; break;
 		case 4: calls = v; break;
 		case 5: called_by = v; break;
+		case 7: manifest_path = v; break;
 		}
 	}
-	if (!path)
-		return cli_usage("query", QUERY_GRAMMAR);
+	if (path && manifest_path)
+		return cli_usage("query", "query takes an operand or --manifest-path, not both");
+	char *manifest = project_manifest_for(path, manifest_path);
+	if (manifest) {
+		int st = query_project(manifest, q, calls, called_by);
+		free(manifest);
+		return st;
+	}
 	Loaded x;
 	if (!load(&x, path))
 		return EXIT_FAIL;

@@ -125,10 +125,14 @@ const CliCommand cli_commands[] = {
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
 	  "  unified diff and the new revision and writes nothing.\n" },
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
+	  "semaprax query [<dir>|semaprax.toml|--manifest-path <p>] [filters...] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
 	  "  names containing the text, --id stable ids starting with the prefix, --effect the\n"
 	  "  functions whose `uses` names the effect exactly (e.g. process.stdout.write; none\n"
-	  "  match an unknown one); --calls X lists the callers of X, --called-by X its callees.\n" },
+	  "  match an unknown one); --calls X lists the callers of X, --called-by X its callees.\n"
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) lists every module's declarations,\n"
+	  "  each line prefixed by its source path, modules in ModuleId order; --calls/--called-by\n"
+	  "  follow imported functions by stable id; --json: semaprax.project-query.c1.\n" },
 	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--json]\n"
 	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
@@ -258,7 +262,7 @@ cli_find_command(const char *name)
 static int
 single_file_only(const char *cmd, const char *operand)
 {
-	static const char *const single[] = { "graph", "context", "query", "doc", "parse", "patch", "impact", "fix",
+	static const char *const single[] = { "graph", "context", "doc", "parse", "patch", "impact", "fix",
 		"repairs", "repair" };
 	bool one = false;
 	for (size_t i = 0; i < countof(single); i++)

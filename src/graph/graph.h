@@ -60,6 +60,9 @@ typedef struct GraphDecl {
 	const char **builtins;/* compiler-owned operations called (stable ids), first occurrence order */
 	int nbuiltins;
 	Span span;
+	const char *origin;   /* imported by `use function`/`use type` (and its members): the
+	                       * declaring module; NULL for this module's own declarations.
+	                       * Query lists only NULL ones; calls to imported ones are edges. */
 } GraphDecl;
 
 typedef struct GraphModel {
@@ -162,5 +165,11 @@ typedef struct GraphQuery {
 
 /* One line per matching declaration (or one JSON document); returns the count. */
 int graph_query(Buf *out, GraphModel *g, const GraphMeta *meta, const GraphQuery *q);
+/* Just the matching rows (project query): text lines, or JSON rows
+ * `[kind,id,header]` each preceded by `,` when *n is nonzero; *n counts them.
+ * With path, each row starts with it (`path  ` / `[path,…`); with only, a
+ * declaration is kept only where only[decl] is nonzero (cross-module
+ * --calls/--called-by, computed by the caller). */
+void graph_query_rows(Buf *out, GraphModel *g, const GraphQuery *q, const unsigned char *only, const char *path, int *n);
 
 #endif

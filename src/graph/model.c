@@ -32,6 +32,7 @@ typedef struct Builder {
 	VEC(const char *) builtins;
 	int *stamp;           /* per decl: the walk that last added it */
 	int walk;
+	const char *origin;   /* the symbol being collected: its declaring module when imported */
 } Builder;
 
 static Arena *
@@ -54,6 +55,7 @@ add_decl(Builder *b, GraphKind kind, const char *id, bool explicit_id, const cha
 	d.func = -1;
 	d.type = -1;
 	d.span = span;
+	d.origin = b->origin;
 	VEC_PUSH(b->decls, d);
 	return &b->decls.items[b->decls.len - 1];
 }
@@ -169,6 +171,7 @@ collect_decls(Builder *b)
 			continue;
 		int self = b->decls.len;
 		g->of_sym[id] = self;
+		b->origin = s->origin;
 		GraphDecl *d;
 		switch (s->kind) {
 		case SK_FN:

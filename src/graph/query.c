@@ -82,9 +82,11 @@ contains(const int *items, int n, int v)
 }
 
 static bool
-matches(GraphModel *g, int d, const GraphQuery *q)
+matches(GraphModel *g, int d, const GraphQuery *q, const unsigned char *only)
 {
 	const GraphDecl *x = &g->decls[d];
+	if (x->origin || (only && !only[d]))
+		return false;
 	if (q->kinds && !(q->kinds & (1u << x->kind)))
 		return false;
 	if (q->name && !strstr(x->name, q->name))
@@ -100,29 +102,41 @@ matches(GraphModel *g, int d, const GraphQuery *q)
 	return true;
 }
 
-int
-graph_query(Buf *out, GraphModel *g, const GraphMeta *meta, const GraphQuery *q)
+void
+graph_query_rows(Buf *o, GraphModel *g, const GraphQuery *q, const unsigned char *only, const char *path, int *n)
 {
-	int n = 0;
-	Buf rows = {0};
-	Buf *o = q->json ? &rows : out;
 	for (int i = 0; i < g->ndecls; i++) {
-		if (!matches(g, i, q))
+		if (!matches(g, i, q, only))
 			continue;
 		const GraphDecl *x = &g->decls[i];
 		char *h = graph_header(g, i);
 		if (q->json) {
-			buf_printf(o, "%s[\"%s\",", n ? "," : "", graph_kind_names[x->kind]);
+			buf_puts(o, *n ? ",[" : "[");
+			if (path) {
+				json_cstr(o, path);
+				buf_putc(o, ',');
+			}
+			buf_printf(o, "\"%s\",", graph_kind_names[x->kind]);
 			json_cstr(o, x->id);
 			buf_putc(o, ',');
 			json_cstr(o, h);
 			buf_putc(o, ']');
 		} else {
+			if (path)
+				buf_printf(o, "%s  ", path);
 			buf_printf(o, "%-12s%s    %s\n", graph_kind_names[x->kind], x->id, h);
 		}
 		free(h);
-		n++;
+		(*n)++;
 	}
+}
+
+int
+graph_query(Buf *out, GraphModel *g, const GraphMeta *meta, const GraphQuery *q)
+{
+	int n = 0;
+	Buf rows = {0};
+	graph_query_rows(q->json ? &rows : out, g, q, NULL, NULL, &n);
 	if (q->json) {
 		/* no empty array: without a match the key is left out */
 		buf_puts(out, "{\"schema\":\"semaprax.query.c1\",\"revision\":");
