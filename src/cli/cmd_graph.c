@@ -154,19 +154,33 @@ unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
 
 /* ---- graph ------------------------------------------------------------------------- */
 
+static int graph_project(const char *manifest);
+
 int
 cli_cmd_graph(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *manifest_path = NULL;
 	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--manifest-path") == 0 && !manifest_path) {
+			if (i + 1 >= argc)
+				return cli_usage("graph", "option `--manifest-path` needs a value");
+			manifest_path = argv[++i];
+			continue;
+		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0')
 			return cli_usage("graph", "unknown graph option `%s`", argv[i]);
 		if (path)
-			return cli_usage("graph", "graph requires exactly <file>");
+			return cli_usage("graph", "graph requires exactly <file>|<dir>|semaprax.toml|--manifest-path <p>");
 		path = argv[i];
 	}
-	if (!path)
-		return cli_usage("graph", "graph requires exactly <file>");
+	if (path && manifest_path)
+		return cli_usage("graph", "graph takes an operand or --manifest-path, not both");
+	char *manifest = project_manifest_for(path, manifest_path);
+	if (manifest) {
+		int st = graph_project(manifest);
+		free(manifest);
+		return st;
+	}
 	Loaded x;
 	if (!load(&x, path))
 		return EXIT_FAIL;
@@ -429,6 +443,55 @@ proj_edges(ProjLoaded *x, unsigned char **only, int mod, int dec, bool calls)
 				only[k][i] = 0;
 		}
 	}
+}
+
+/* `graph` of a project: semaprax.project-graph.c1, each module's file graph
+ * in ModuleId order under its path, module name and revision, with the
+ * functions and types it imports as rows [module, id] (docs/GRAPH.md). */
+static int
+graph_project(const char *manifest)
+{
+	ProjLoaded x;
+	if (!proj_load(&x, manifest))
+		return EXIT_FAIL;
+	Buf b = {0};
+	buf_puts(&b, "{\"schema\":\"semaprax.project-graph.c1\",\"project\":");
+	json_cstr(&b, x.pj.man.name);
+	buf_puts(&b, ",\"revision\":");
+	json_cstr(&b, x.pj.P.revision);
+	buf_puts(&b, ",\"modules\":[");
+	for (int k = 0; k < x.n; k++) {
+		const ProgModule *pm = x.pj.P.mods[k];
+		GraphModel *g = x.gs[k];
+		buf_puts(&b, k ? ",{\"path\":" : "{\"path\":");
+		json_cstr(&b, x.paths[k]);
+		buf_puts(&b, ",\"module\":");
+		json_cstr(&b, pm->name);
+		buf_puts(&b, ",\"revision\":");
+		json_cstr(&b, pm->s.revision);
+		bool first = true;
+		for (int i = 0; i < g->ndecls; i++) {
+			const GraphDecl *d = &g->decls[i];
+			if (!d->origin || d->owner >= 0)
+				continue;
+			buf_puts(&b, first ? ",\"imports\":[[" : ",[");
+			first = false;
+			json_cstr(&b, d->origin);
+			buf_putc(&b, ',');
+			json_cstr(&b, d->id);
+			buf_putc(&b, ']');
+		}
+		if (!first)
+			buf_putc(&b, ']');
+		buf_puts(&b, ",\"graph\":");
+		GraphMeta meta = { pm->s.revision, pm->s.prelude.schema, pm->s.prelude.digest };
+		graph_write(&b, g, &meta, flush_stdout, NULL);
+		buf_putc(&b, '}');
+	}
+	buf_puts(&b, "]}\n");
+	put(&b);
+	proj_unload(&x);
+	return EXIT_OK;
 }
 
 static int

@@ -77,7 +77,10 @@ const CliCommand cli_commands[] = {
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
 	  "  first differing line).\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
-	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n" },
+	  "semaprax graph [<dir>|semaprax.toml|--manifest-path <p>]\n"
+	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n"
+	  "  A project prints semaprax.project-graph.c1: the project revision, then per module\n"
+	  "  (ModuleId order) its path, name, revision, imports and file graph.\n" },
 	{ "help", cli_cmd_help, "semaprax help\n"
 	  "semaprax help all\n"
 	  "semaprax help <command>\n"
@@ -262,7 +265,7 @@ cli_find_command(const char *name)
 static int
 single_file_only(const char *cmd, const char *operand)
 {
-	static const char *const single[] = { "graph", "context", "doc", "parse", "patch", "impact", "fix",
+	static const char *const single[] = { "context", "doc", "parse", "patch", "impact", "fix",
 		"repairs", "repair" };
 	bool one = false;
 	for (size_t i = 0; i < countof(single); i++)

@@ -786,7 +786,7 @@ graph_write(Buf *out, GraphModel *g, const GraphMeta *meta, GraphFlush flush, vo
 	/* the nodes, then the types they used (numbered in order of first use) */
 	bool first = true;
 	for (int i = 0; i < g->ndecls; i++) {
-		if (is_row(g->decls[i].kind))
+		if (is_row(g->decls[i].kind) || g->decls[i].origin)   /* imports: nodes of their own module */
 			continue;
 		buf_puts(out, first ? ",\"nodes\":[" : ",");
 		first = false;
