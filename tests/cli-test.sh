@@ -914,8 +914,14 @@ for cmd in doc parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
 	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
 done
-expect 2 "context of a manifest" -- "$bin" context "$tmp/stdlock/semaprax.toml" main
-has "$tmp/err" "is a project" "context of a manifest"
+# graph, query and context take projects (issue 15 item 3; fixtures in tests/project/)
+expect 0 "context of a manifest" -- "$bin" context "$tmp/stdlock/semaprax.toml" stdlock.app.main
+has "$tmp/out" '"schema":"semaprax.project-agent-context.v1"' "context of a manifest"
+has "$tmp/out" '["calls","stdlock.app.main","std.num.gcd","src/app.spx","<bundled>/std/num/src/num.spx",1,null]' "context: the edge into a bundled std module"
+expect 0 "query of a project directory" -- "$bin" query "$tmp/stdlock" --calls std.num.gcd
+has "$tmp/out" "src/app.spx  function    stdlock.app.main    fn main() -> i64" "query --calls across a std dependency"
+expect 0 "graph of a project directory" -- "$bin" graph "$tmp/stdlock"
+has "$tmp/out" '"schema":"semaprax.project-graph.c1"' "graph of a project"
 # near miss: a plain directory is still the reader's I001
 mkdir -p "$tmp/plaindir"
 expect 1 "graph of a plain directory" -- "$bin" graph "$tmp/plaindir"

@@ -18,8 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../graph/graph.h"
-#include "../project/project.h"
+#include "graph_cli.h"
 #include "../support/json.h"
 
 /* The verified program of path and its model (NULL after printing the refusal). */
@@ -194,7 +193,7 @@ cli_cmd_graph(int argc, char **argv)
 
 /* ---- context ----------------------------------------------------------------------- */
 
-#define CONTEXT_GRAMMAR "context requires <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] " \
+#define CONTEXT_GRAMMAR "context requires <file>|<dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] " \
 	"[--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]"
 
 static bool
@@ -225,14 +224,15 @@ parse_filters(const char *s, int *out)
 int
 cli_cmd_context(int argc, char **argv)
 {
-	const char *path = NULL, *symbol = NULL;
+	const char *path = NULL, *symbol = NULL, *manifest_path = NULL;
 	ContextQuery q = { 0, NULL, 0, 1, 65536, 256, 0 };
-	bool seen[5] = { false };
-	static const char *const opts[] = { "--direction", "--depth", "--max-bytes", "--max-nodes", "--filters" };
+	bool seen[6] = { false };
+	static const char *const opts[] = { "--direction", "--depth", "--max-bytes", "--max-nodes", "--filters",
+		"--manifest-path" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int o = -1;
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			if (strcmp(a, opts[k]) == 0)
 				o = k;
 		if (o < 0) {
@@ -285,10 +285,29 @@ cli_cmd_context(int argc, char **argv)
 				return cli_usage("context", "--filters takes a comma list of contracts, ownership, effects, types "
 				    "(each once), not `%s`", v);
 			break;
+		case 5:
+			manifest_path = v;
+			break;
 		}
 	}
-	if (!path || !symbol)
+	if (manifest_path) {   /* the one operand is the symbol */
+		if (symbol)
+			return cli_usage("context", "context takes <file|dir|semaprax.toml> or --manifest-path, not both");
+		symbol = path;
+		path = NULL;
+	}
+	if ((!path && !manifest_path) || !symbol)
 		return cli_usage("context", CONTEXT_GRAMMAR);
+	char *manifest = project_manifest_for(path, manifest_path);
+	if (manifest) {
+		if (seen[4]) {
+			free(manifest);
+			return cli_usage("context", "project context rejects --filters: its nodes carry no per-fact filters");
+		}
+		int st = cli_context_project(manifest, symbol, q.direction, q.depth, q.max_bytes, q.max_nodes);
+		free(manifest);
+		return st;
+	}
 	Loaded x;
 	if (!load(&x, path))
 		return EXIT_FAIL;
@@ -323,16 +342,8 @@ cli_cmd_context(int argc, char **argv)
 
 /* ---- query of a project -------------------------------------------------------------- */
 
-/* A checked project with every module's model, in the Program's module order. */
-typedef struct ProjLoaded {
-	Project pj;
-	GraphModel **gs;
-	const char **paths;   /* each module's source path as the manifest lists it */
-	int n;
-} ProjLoaded;
-
-static bool
-proj_load(ProjLoaded *x, const char *manifest)
+bool
+cli_proj_load(ProjLoaded *x, const char *manifest)
 {
 	memset(x, 0, sizeof *x);
 	bool ok = project_check(&x->pj, manifest);
@@ -358,8 +369,8 @@ proj_load(ProjLoaded *x, const char *manifest)
 	return true;
 }
 
-static void
-proj_unload(ProjLoaded *x)
+void
+cli_proj_unload(ProjLoaded *x)
 {
 	for (int k = 0; k < x->n; k++)
 		graph_model_free(x->gs[k]);
@@ -370,8 +381,8 @@ proj_unload(ProjLoaded *x)
 
 /* A symbol among the modules' own declarations: 0 and (*mod, *dec), -1 none,
  * -2 several (in one module or across modules). */
-static int
-proj_resolve(ProjLoaded *x, const char *symbol, int *mod, int *dec)
+int
+cli_proj_resolve(ProjLoaded *x, const char *symbol, int *mod, int *dec)
 {
 	int found = 0;
 	for (int k = 0; k < x->n; k++) {
@@ -388,8 +399,8 @@ proj_resolve(ProjLoaded *x, const char *symbol, int *mod, int *dec)
 	return found ? 0 : -1;
 }
 
-static void
-proj_unknown(ProjLoaded *x, const char *symbol, int why)
+void
+cli_proj_unknown(ProjLoaded *x, const char *symbol, int why)
 {
 	Buf msg = {0}, help = {0};
 	if (why == -2) {
@@ -452,7 +463,7 @@ static int
 graph_project(const char *manifest)
 {
 	ProjLoaded x;
-	if (!proj_load(&x, manifest))
+	if (!cli_proj_load(&x, manifest))
 		return EXIT_FAIL;
 	Buf b = {0};
 	buf_puts(&b, "{\"schema\":\"semaprax.project-graph.c1\",\"project\":");
@@ -490,7 +501,7 @@ graph_project(const char *manifest)
 	}
 	buf_puts(&b, "]}\n");
 	put(&b);
-	proj_unload(&x);
+	cli_proj_unload(&x);
 	return EXIT_OK;
 }
 
@@ -498,7 +509,7 @@ static int
 query_project(const char *manifest, GraphQuery q, const char *calls, const char *called_by)
 {
 	ProjLoaded x;
-	if (!proj_load(&x, manifest))
+	if (!cli_proj_load(&x, manifest))
 		return EXIT_FAIL;
 	int status = EXIT_OK;
 	unsigned char **only = spx_xcalloc((size_t)x.n + 1, sizeof *only);
@@ -511,9 +522,9 @@ query_project(const char *manifest, GraphQuery q, const char *calls, const char 
 		if (!sym[s])
 			continue;
 		int mod = -1, dec = -1;
-		int r = proj_resolve(&x, sym[s], &mod, &dec);
+		int r = cli_proj_resolve(&x, sym[s], &mod, &dec);
 		if (r < 0) {
-			proj_unknown(&x, sym[s], r);
+			cli_proj_unknown(&x, sym[s], r);
 			status = EXIT_FAIL;
 		} else {
 			proj_edges(&x, only, mod, dec, s == 0);
@@ -546,7 +557,7 @@ query_project(const char *manifest, GraphQuery q, const char *calls, const char 
 	for (int k = 0; k < x.n; k++)
 		free(only[k]);
 	free(only);
-	proj_unload(&x);
+	cli_proj_unload(&x);
 	return status;
 }
 

@@ -48,9 +48,13 @@ const CliCommand cli_commands[] = {
 	  "  after running the manifest's `[registers]` rows (see `help registers`).\n"
 	  "  --dump-hir also prints the typed HIR of a verified file (a compiler self-check).\n" },
 	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
+	  "semaprax context <dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction d] [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
-	  "  (65536), nodes 1..65536 (256).\n" },
+	  "  (65536), nodes 1..65536 (256).\n"
+	  "  A project (<dir>|semaprax.toml|--manifest-path <p> <symbol>) prints\n"
+	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
+	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
@@ -265,7 +269,7 @@ cli_find_command(const char *name)
 static int
 single_file_only(const char *cmd, const char *operand)
 {
-	static const char *const single[] = { "context", "doc", "parse", "patch", "impact", "fix",
+	static const char *const single[] = { "doc", "parse", "patch", "impact", "fix",
 		"repairs", "repair" };
 	bool one = false;
 	for (size_t i = 0; i < countof(single); i++)
