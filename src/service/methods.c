@@ -463,6 +463,43 @@ meta_of(SvcFile *f)
 	return m;
 }
 
+static bool on_disk(Service *v, SvcError *err);
+
+/*
+ * graph, context and query of a project: the CLI's project forms
+ * (`semaprax.project-graph.c1`, `semaprax.project-agent-context.v1`,
+ * `semaprax.project-query.c1`) run in-process over the disk (a held buffer
+ * is -32006), their one JSON line answered as {"<key>": …}.  A project
+ * that does not verify is -32004, a symbol no declaration has -32005.
+ */
+static bool
+project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcError *err)
+{
+	if (!on_disk(v, err))
+		return false;
+	Buf bo = {0}, be = {0};
+	int status = 0;
+	bool ok = svc_capture(&v->o, argc, argv, &bo, &be, &status, err);
+	if (ok && status != 0) {
+		const char *e = be.data ? be.data : "";
+		int n = (int)strcspn(e, "\n");
+		bool symbol = strstr(e, "[SPX-G001]") != NULL || strstr(e, "[SPX-G002]") != NULL;
+		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s",
+		    n > 300 ? 300 : n, e);
+	}
+	if (ok) {
+		size_t len = bo.len;
+		while (len > 0 && bo.data[len - 1] == '\n')
+			len--;
+		buf_printf(out, "{\"%s\":", key);
+		buf_put(out, bo.data, len);
+		buf_putc(out, '}');
+	}
+	buf_free(&bo);
+	buf_free(&be);
+	return ok;
+}
+
 static bool
 m_graph(Service *v, json_t *params, Buf *out, SvcError *err)
 {
@@ -470,7 +507,18 @@ m_graph(Service *v, json_t *params, Buf *out, SvcError *err)
 	bool trace = false;
 	SvcTrace t;
 	svc_trace_init(&t);
-	if (!params_closed(params, names, err) || !param_bool(params, "trace", &trace, err) || !program(v, &t, err)) {
+	if (!params_closed(params, names, err) || !param_bool(params, "trace", &trace, err)) {
+		svc_trace_free(&t);
+		return false;
+	}
+	if (v->project) {
+		char *argv[] = { "graph", v->manifest, NULL };
+		svc_trace_free(&t);   /* empty: nothing was traced yet */
+		if (trace)
+			return fail(err, SVC_E_PARAMS, "a project's graph, context and query carry no `trace` (the CLI's project forms answer them)");
+		return project_read(v, argv, 2, "graph", out, err);
+	}
+	if (!program(v, &t, err)) {
 		svc_trace_free(&t);
 		return false;
 	}
@@ -534,6 +582,19 @@ m_context(Service *v, json_t *params, Buf *out, SvcError *err)
 			q.filters |= bit;
 		}
 	}
+	if (v->project) {
+		if (trace)
+			return fail(err, SVC_E_PARAMS, "a project's graph, context and query carry no `trace` (the CLI's project forms answer them)");
+		if (fl)
+			return fail(err, SVC_E_PARAMS, "a project's context takes no `filters`");
+		char nb[3][24];
+		snprintf(nb[0], sizeof nb[0], "%ld", depth);
+		snprintf(nb[1], sizeof nb[1], "%ld", max_bytes);
+		snprintf(nb[2], sizeof nb[2], "%ld", max_nodes);
+		char *argv[] = { "context", v->manifest, (char *)symbol, "--depth", nb[0], "--max-bytes", nb[1], "--max-nodes",
+			nb[2], dir ? "--direction" : NULL, (char *)dir, NULL };
+		return project_read(v, argv, dir ? 11 : 9, "context", out, err);
+	}
 	q.depth = (int)depth;
 	q.max_bytes = max_bytes;
 	q.max_nodes = (int)max_nodes;
@@ -587,6 +648,25 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 				    "class, resource, interface, import (each once)");
 			q.kinds |= 1u << bit;
 		}
+	}
+	if (v->project) {
+		if (trace)
+			return fail(err, SVC_E_PARAMS, "a project's graph, context and query carry no `trace` (the CLI's project forms answer them)");
+		char kinds[256] = "";
+		for (int k = 0, n = 0; k < GK__COUNT; k++)
+			if (q.kinds & (1u << k))
+				n += snprintf(kinds + n, sizeof kinds - (size_t)n, "%s%s", n ? "," : "", graph_kind_names[k]);
+		char *argv[16] = { "query", v->manifest, "--json" };
+		int argc = 3;
+		const char *const opt[][2] = { { "--kind", q.kinds ? kinds : NULL }, { "--name", q.name }, { "--id", q.id_prefix },
+			{ "--effect", q.effect }, { "--calls", calls }, { "--called-by", called_by } };
+		for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++)
+			if (opt[k][1]) {
+				argv[argc++] = (char *)opt[k][0];
+				argv[argc++] = (char *)opt[k][1];
+			}
+		argv[argc] = NULL;
+		return project_read(v, argv, argc, "query", out, err);
 	}
 	SvcTrace t;
 	svc_trace_init(&t);

@@ -1,6 +1,7 @@
 """project.py BIN — `semaprax serve <project-dir>`: the project is one product
 (re-checked from disk on refresh, reused otherwise), test and run reach the
-project's commands, the single-file operations refuse with -32008; a refresh
+project's commands, graph/query/context answer as the CLI's project forms,
+doc refuses with -32008; a refresh
 with `path` holds an unsaved buffer for one module file."""
 import json
 import os
@@ -26,7 +27,27 @@ r2 = c.call("check", {"trace": True})
 check(r2["trace"]["reused"] == ["project"] and r2["revision"] == r["revision"], "project reused")
 t = c.call("test")
 check(t["exit"] == 0 and json.loads(t["stdout"].splitlines()[-1])["schema"].startswith("semaprax.project"), "test %r" % t)
-check(c.error("graph") == -32008 and c.error("doc") == -32008, "single-file operations refused")
+check(c.error("doc") == -32008, "doc of a project refused")
+
+# graph, query and context of a project: the CLI's project forms, byte for byte
+def cli_json(*args):
+    r = subprocess.run([BIN] + list(args), capture_output=True, cwd=d)
+    check(r.returncode == 0, "cli %r: %r" % (args, r.stderr))
+    return json.loads(r.stdout)
+
+check(c.call("graph")["graph"] == cli_json("graph", "."), "project graph equals the CLI's")
+check(c.call("graph")["graph"]["schema"] == "semaprax.project-graph.c1", "project graph schema")
+q = c.call("query", {"kind": ["function"], "name": "gcd"})["query"]
+check(q == cli_json("query", ".", "--json", "--kind", "function", "--name", "gcd"), "project query equals the CLI's")
+check(q["declarations"] and all(row[1] == "function" for row in q["declarations"]), "project query rows %r" % q)
+sym = q["declarations"][0][2]
+cx = c.call("context", {"symbol": sym, "direction": "both", "depth": 2})["context"]
+check(cx == cli_json("context", ".", sym, "--direction", "both", "--depth", "2", "--max-bytes", "65536",
+                     "--max-nodes", "256"), "project context equals the CLI's")
+check(cx["schema"] == "semaprax.project-agent-context.v1", "project context schema")
+check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
+check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
+check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
 
 # an edit on disk is seen at the next refresh, not before
@@ -56,7 +77,8 @@ with open(lib) as f:
     check(f.read() == src, "the overlay never touches the disk")
 check(not c.call("check")["ok"], "the overlay is held")
 check(c.call("status")["unsaved"] == [lib], "status lists the buffer")
-check(c.error("test") == -32006 and c.error("run") == -32006, "commands read the disk: refused while unsaved")
+check(c.error("test") == -32006 and c.error("run") == -32006 and c.error("graph") == -32006 and c.error("query") == -32006,
+      "commands read the disk: refused while unsaved")
 check(c.call("refresh")["ok"] is False, "a refresh from disk keeps the overlay")
 # path alone: the disk bytes again
 check(c.call("refresh", {"path": lib})["ok"], "overlay dropped")
