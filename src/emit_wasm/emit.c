@@ -632,26 +632,34 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 	return W->thunk[ii];
 }
 
+/* Does a value of type t hold, in itself or a field or case field (16 levels
+ * deep), a value of one of the kinds in the mask (1u << TypeKind)? */
 bool
-emitw_holds_fn(Emitw *W, TypeId t, int level)
+emitw_holds_kind(Emitw *W, TypeId t, unsigned kinds, int level)
 {
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	if (ti->kind == TY_FN)
+	if (kinds & (1u << ti->kind))
 		return true;
 	if (ti->kind != TY_NOMINAL || level > 16)
 		return false;
 	Sym *s = sema_sym(W->S, (SymId)ti->decl);
 	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
 		for (int i = 0; i < s->nfields; i++)
-			if (emitw_holds_fn(W, sema_field_type(W->S, t, i), level + 1))
+			if (emitw_holds_kind(W, sema_field_type(W->S, t, i), kinds, level + 1))
 				return true;
 	} else if (s->kind == SK_VARIANT) {
 		for (int c = 0; c < s->ncases; c++)
 			for (int i = 0; i < s->cases[c].nfields; i++)
-				if (emitw_holds_fn(W, sema_case_field_type(W->S, t, c, i), level + 1))
+				if (emitw_holds_kind(W, sema_case_field_type(W->S, t, c, i), kinds, level + 1))
 					return true;
 	}
 	return false;
+}
+
+bool
+emitw_holds_fn(Emitw *W, TypeId t, int level)
+{
+	return emitw_holds_kind(W, t, 1u << TY_FN, level);
 }
 
 int

@@ -161,6 +161,8 @@ uint32_t emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span);
  * WASM_ENV_MAX slots stores them in a cell whose address is its one slot. */
 #define WASM_ENV_MAX 8
 bool emitw_holds_fn(Emitw *W, TypeId t, int level);
+/* Does t hold (itself, or fields/case fields) a kind in the mask (1u << TypeKind)? */
+bool emitw_holds_kind(Emitw *W, TypeId t, unsigned kinds, int level);
 /* The env slots closure instance ii's captures take before packing. */
 int emitw_capture_slots(Emitw *W, int ii);
 /* Converts the Wasm value of type vt on the stack to / from an i64 env slot. */

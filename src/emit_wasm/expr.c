@@ -1020,23 +1020,7 @@ static bool stmt_kind(Emitw *W, const HirStmt *s);
 static bool
 may_view(Emitw *W, TypeId t, int level)
 {
-	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
-		return true;
-	if (ti->kind != TY_NOMINAL || level > 16)
-		return false;
-	Sym *s = sema_sym(W->S, (SymId)ti->decl);
-	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
-		for (int i = 0; i < s->nfields; i++)
-			if (may_view(W, sema_field_type(W->S, t, i), level + 1))
-				return true;
-	} else if (s->kind == SK_VARIANT) {
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				if (may_view(W, sema_case_field_type(W->S, t, c, i), level + 1))
-					return true;
-	}
-	return false;
+	return emitw_holds_kind(W, t, 1u << TY_STR | 1u << TY_SLICE, level);
 }
 
 static bool

@@ -206,6 +206,20 @@ m_check(Service *v, json_t *params, Buf *out, SvcError *err)
 
 /* One edit of `edits`: {start, end, text}, byte offsets into the source
  * as the edits before it left it. */
+/* cur[0..len) with [a, b) replaced by t[0..tl), NUL-terminated; its length in *out_len. */
+static char *
+splice_edit(const char *cur, size_t len, size_t a, size_t b, const char *t, size_t tl, size_t *out_len)
+{
+	size_t n = len - (b - a) + tl;
+	char *r = spx_xmalloc(n + 1);
+	memcpy(r, cur, a);
+	memcpy(r + a, t, tl);
+	memcpy(r + a + tl, cur + b, len - b);
+	r[n] = '\0';
+	*out_len = n;
+	return r;
+}
+
 static bool
 edit_fields(json_t *e, size_t len, size_t *start, size_t *end, const char **text, size_t *tlen, SvcError *err)
 {
@@ -250,12 +264,7 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 		}
 		p = a < p ? a : p;
 		q = len - b < q ? len - b : q;
-		char *n = spx_xmalloc(len - (b - a) + tl + 1);
-		memcpy(n, cur, a);
-		memcpy(n + a, t, tl);
-		memcpy(n + a + tl, cur + b, len - b);
-		len = len - (b - a) + tl;
-		n[len] = '\0';
+		char *n = splice_edit(cur, len, a, b, t, tl, &len);
 		free(own);
 		cur = own = n;
 	}
@@ -283,12 +292,7 @@ edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, S
 			fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", bound);
 			return NULL;
 		}
-		char *n = spx_xmalloc(len - (b - a) + tl + 1);
-		memcpy(n, cur, a);
-		memcpy(n + a, t, tl);
-		memcpy(n + a + tl, cur + b, len - b);
-		len = len - (b - a) + tl;
-		n[len] = '\0';
+		char *n = splice_edit(cur, len, a, b, t, tl, &len);
 		free(cur);
 		cur = n;
 	}
