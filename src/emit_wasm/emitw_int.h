@@ -226,6 +226,8 @@ void emitw_func_finish(Emitw *W, int wi, const Buf *code);
  * m the length copied) or imp_block_grow (n the length, m the new
  * capacity), failing as out of memory on 0; n and m are i32 locals. */
 void emitw_block_call(Emitw *W, uint32_t fn, uint32_t p, uint32_t n, uint32_t m, int esz);
+/* For each of the len elements of type t at ptr (i32 locals): fn(W, its address, t). */
+void emitw_each_elem(Emitw *W, uint32_t ptr, uint32_t len, TypeId t, void (*fn)(Emitw *, uint32_t, TypeId));
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);

@@ -276,9 +276,8 @@ emitw_mem_funcs(Emitw *W)
 	}
 }
 
-/* For each of the len elements of type t at ptr: fn(its address). */
-static void
-each_elem(Emitw *W, uint32_t ptr, uint32_t len, TypeId t, void (*fn)(Emitw *, uint32_t, TypeId))
+void
+emitw_each_elem(Emitw *W, uint32_t ptr, uint32_t len, TypeId t, void (*fn)(Emitw *, uint32_t, TypeId))
 {
 	uint32_t i = emitw_locals(W, VT_I32, 1), a = emitw_locals(W, VT_I32, 1);
 	emitw_i32c(W, 0);
@@ -304,7 +303,7 @@ void
 emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
 {
 	if (emitw_has_heap(W, t))
-		each_elem(W, ptr, len, t, release_mem);
+		emitw_each_elem(W, ptr, len, t, release_mem);
 }
 
 /* Releases the Box whose address is in local p: its value, then its block. */
@@ -497,7 +496,7 @@ emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId ele
 {
 	emitw_block_call(W, W->imp_block_clone, p, cap, len, emitw_elem_size(W, elem));
 	if (emitw_has_heap(W, elem))
-		each_elem(W, p, len, elem, clone_mem);
+		emitw_each_elem(W, p, len, elem, clone_mem);
 }
 
 static void

@@ -105,6 +105,19 @@ box_builtin(Emitw *W, const HirExpr *e, int id)
 	return true;
 }
 
+/* The i32 at address a, sign-extended in place to the i64 its 8-byte slot sorts as. */
+static void
+sign_extend_i32(Emitw *W, uint32_t a, TypeId t)
+{
+	(void)t;
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_mem_load(W, a, WT_I32, 0);
+	emitw_op(W, OP_I64_EXTEND_I32_S);
+	emitw_op(W, OP_I64_STORE);
+	wasm_u32(W->c, 3);
+	wasm_u32(W->c, 0);
+}
+
 bool
 emitw_vec_builtin(Emitw *W, const HirExpr *e)
 {
@@ -244,29 +257,7 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		int k = sort_kind(W, el);
 		if (sema_type_info(&W->S->types, el)->kind == TY_I32) {
 			/* an i32 lies zero-extended in its 8-byte slot: sign-extended first, it sorts as an i64 */
-			uint32_t i = emitw_locals(W, VT_I32, 1), a = emitw_locals(W, VT_I32, 1);
-			emitw_i32c(W, 0);
-			emitw_op_u32(W, OP_LOCAL_SET, i);
-			emitw_open(W, OP_BLOCK, NULL, 0);
-			emitw_open(W, OP_LOOP, NULL, 0);
-			emitw_op_u32(W, OP_LOCAL_GET, i);
-			emitw_op_u32(W, OP_LOCAL_GET, len);
-			emitw_op(W, OP_I32_GE_U);
-			emitw_op_u32(W, OP_BR_IF, 1);
-			emitw_elem_addr(W, p, i, esz, a);
-			emitw_op_u32(W, OP_LOCAL_GET, a);
-			emitw_mem_load(W, a, WT_I32, 0);
-			emitw_op(W, OP_I64_EXTEND_I32_S);
-			emitw_op(W, OP_I64_STORE);
-			wasm_u32(W->c, 3);
-			wasm_u32(W->c, 0);
-			emitw_op_u32(W, OP_LOCAL_GET, i);
-			emitw_i32c(W, 1);
-			emitw_op(W, OP_I32_ADD);
-			emitw_op_u32(W, OP_LOCAL_SET, i);
-			emitw_op_u32(W, OP_BR, 0);
-			emitw_end(W);
-			emitw_end(W);
+			emitw_each_elem(W, p, len, el, sign_extend_i32);
 			k = RT_SORT_SIGNED;
 		}
 		if (k < 0) {
