@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from client import Client, check, tempdir
+from client import Client, check, lsp_read, lsp_send, tempdir
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
@@ -84,45 +84,29 @@ c.close()
 lsp = subprocess.Popen([BIN, "lsp", "--max-message-bytes", str(64 << 20)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
-def lsp_send(obj):
-    body = json.dumps(obj).encode()
-    lsp.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    lsp.stdin.flush()
 
 
-def lsp_read():
-    length = 0
-    while True:
-        line = lsp.stdout.readline()
-        check(line, "the LSP server ended")
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(lsp.stdout.read(length))
-
-
-lsp_send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
-lsp_read()
+lsp_send(lsp, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+lsp_read(lsp)
 uri = "file://" + path
 t0 = time.perf_counter()
-lsp_send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "version": 1, "text": src}}})
-check(lsp_read()["method"] == "textDocument/publishDiagnostics", "diagnostics on open")
+lsp_send(lsp, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "version": 1, "text": src}}})
+check(lsp_read(lsp)["method"] == "textDocument/publishDiagnostics", "diagnostics on open")
 lsp_open = time.perf_counter() - t0
 t0 = time.perf_counter()
-lsp_send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+lsp_send(lsp, {"jsonrpc": "2.0", "method": "textDocument/didChange",
           "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edit}]}})
-check(lsp_read()["method"] == "textDocument/publishDiagnostics", "diagnostics on change")
+check(lsp_read(lsp)["method"] == "textDocument/publishDiagnostics", "diagnostics on change")
 lsp_change = time.perf_counter() - t0
 # the edit back as a ranged change (incremental sync): only " + 0" is named
 before = edit[:edit.index("let y = x * %d + 0;\n    f%d(" % (k % 13 + 1, k - 1))]
 line = before.count("\n")
 col = len("    let y = x * %d" % (k % 13 + 1))
 t0 = time.perf_counter()
-lsp_send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+lsp_send(lsp, {"jsonrpc": "2.0", "method": "textDocument/didChange",
           "params": {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
               {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 4}}, "text": ""}]}})
-m = lsp_read()
+m = lsp_read(lsp)
 check(m["method"] == "textDocument/publishDiagnostics" and m["params"]["version"] == 3, "diagnostics on a ranged change")
 lsp_ranged = time.perf_counter() - t0
 lsp.stdin.close()

@@ -80,3 +80,23 @@ def check(cond, what):
     if not cond:
         print("FAIL: " + what, file=sys.stderr)
         sys.exit(1)
+
+
+def lsp_send(proc, obj):
+    """One LSP message (Content-Length framing) to proc's stdin."""
+    body = json.dumps(obj).encode()
+    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    proc.stdin.flush()
+
+
+def lsp_read(proc):
+    """The next LSP message from proc's stdout."""
+    length = 0
+    while True:
+        line = proc.stdout.readline()
+        check(line, "the LSP server ended")
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(proc.stdout.read(length))

@@ -9,7 +9,7 @@ import resource
 import subprocess
 import sys
 
-from client import Client, check, tempdir
+from client import Client, check, lsp_read, lsp_send, tempdir
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
@@ -63,21 +63,11 @@ lsp = subprocess.Popen(os.environ.get("SPX_CPU_WRAP", "").split() + [BIN, "lsp",
 
 
 def send(obj):
-    body = json.dumps(obj).encode()
-    lsp.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    lsp.stdin.flush()
+    lsp_send(lsp, obj)
 
 
 def read():
-    length = 0
-    while True:
-        line = lsp.stdout.readline()
-        check(line, "the LSP server ended")
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(lsp.stdout.read(length))
+    return lsp_read(lsp)
 
 
 send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
