@@ -51,6 +51,13 @@ if build "$dir/pkg.spx" --target web --export web.pkg.add --export web.pkg.halve
 	done
 	wasm-validate "$tmp/1/pkg/program.wasm" && ok || fail "program.wasm does not validate"
 	cmp -s "$tmp/1/pkg/index.d.ts" "$dir/pkg.index.d.ts" && ok || fail "index.d.ts differs from $dir/pkg.index.d.ts: $(diff "$dir/pkg.index.d.ts" "$tmp/1/pkg/index.d.ts" | head -n 5)"
+	# parameter names: source names, reserved words and repeats renamed
+	if build "$dir/pkg.spx" --target web --export web.pkg.pick -o "$tmp/1/names"; then
+		cmp -s "$tmp/1/names/index.d.ts" "$dir/pkg-names.index.d.ts" && ok ||
+			fail "index.d.ts differs from $dir/pkg-names.index.d.ts: $(diff "$dir/pkg-names.index.d.ts" "$tmp/1/names/index.d.ts" | head -n 5)"
+	else
+		fail "pkg.spx --export web.pkg.pick: $(head -n 3 "$tmp/err")"
+	fi
 	cmp -s "$tmp/1/pkg/package.json" "$dir/pkg.package.json" && ok ||
 		fail "package.json differs from $dir/pkg.package.json"
 	cat > "$tmp/call.mjs" <<'JS'
@@ -102,7 +109,7 @@ expect() {
 	esac
 }
 expect 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
-expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
+expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar at $dir/pkg.spx:21:4" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
 [ -e "$tmp/c" ] && fail "a refused build left $tmp/c" || ok
 mkdir "$tmp/exists" && echo keep > "$tmp/exists/keep"
 expect 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"

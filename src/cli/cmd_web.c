@@ -75,6 +75,48 @@ web_ts(TypeId t)
 	return t == T_I64 || t == T_USIZE ? "bigint" : t == T_BOOL ? "boolean" : t == T_CHAR ? "string" : "number";
 }
 
+/* index.d.ts names f's parameters by their source names when each is a
+ * plain ASCII identifier TypeScript admits as a parameter name; else (a
+ * reserved word) `a<i>`; then `_` is appended until a name differs from
+ * every earlier parameter's.  Writes the `name: type` list into b. */
+static void
+web_ts_params(Buf *b, const HirFunc *f)
+{
+	static const char *const reserved[] = {
+		"arguments", "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default",
+		"delete", "do", "else", "enum", "eval", "export", "extends", "false", "finally", "for", "function",
+		"if", "implements", "import", "in", "instanceof", "interface", "let", "new", "null", "package",
+		"private", "protected", "public", "return", "static", "super", "switch", "this", "throw", "true",
+		"try", "typeof", "var", "void", "while", "with", "yield",
+	};
+	Buf names = {0};   /* the names chosen so far, each followed by NUL */
+	for (int i = 0; i < f->nparams; i++) {
+		const char *src = f->locals[i].name ? f->locals[i].name : "";
+		bool ok = src[0] && !(src[0] >= '0' && src[0] <= '9');
+		for (const char *p = src; ok && *p; p++)
+			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_';
+		for (size_t r = 0; ok && r < sizeof reserved / sizeof reserved[0]; r++)
+			ok = strcmp(src, reserved[r]) != 0;
+		Buf name = {0};
+		if (ok)
+			buf_puts(&name, src);
+		else
+			buf_printf(&name, "a%d", i);
+		for (bool dup = true; dup;) {
+			dup = false;
+			for (size_t at = 0; at < names.len && !dup; at += strlen(names.data + at) + 1)
+				dup = strcmp(names.data + at, name.data) == 0;
+			if (dup)
+				buf_putc(&name, '_');
+		}
+		buf_put(&names, name.data, name.len + 1);
+		TypeId t = f->locals[i].type;
+		buf_printf(b, "%s%s: %s%s", i ? ", " : "", name.data, web_ts(t), strcmp(web_ts(t), "bigint") == 0 ? " | number" : "");
+		buf_free(&name);
+	}
+	buf_free(&names);
+}
+
 /* HTML text and attribute values: every byte outside [A-Za-z0-9 ._-] as an entity. */
 static void
 html_esc(Buf *b, const char *s)
@@ -190,9 +232,7 @@ web_texts(const HirFunc *const *fs, int n, const char *pkg, const WebFiles *wf, 
 		buf_puts(dts, "readonly ");
 		json_cstr(dts, f->id);
 		buf_puts(dts, ": (");
-		for (int i = 0; i < f->nparams; i++)
-			buf_printf(dts, "%sa%d: %s%s", i ? ", " : "", i, web_ts(f->locals[i].type),
-				   strcmp(web_ts(f->locals[i].type), "bigint") == 0 ? " | number" : "");
+		web_ts_params(dts, f);
 		buf_printf(dts, ") => Promise<%s>;\n", web_ts(f->result));
 		buf_puts(html, "<form data-id=\"");
 		html_esc(html, f->id);
@@ -319,7 +359,11 @@ web_exports(HirModule *const *hs, int nmods, DiagSink *s, char **ids, int nids, 
 		for (int i = 0; i < fs[k]->nparams; i++)
 			scalar = scalar && emitw_web_scalar(fs[k]->locals[i].type);
 		if (!scalar) {
-			cli_build_report(s, DIAG_W115, "`%s` (`%s`) takes or returns a value that is not a scalar", ids[k], fs[k]->name);
+			/* a single file's sink holds its source: point at the function's name */
+			const Span *at = nmods == 1 && fs[k]->sym >= 0 ? &sema_sym(hs[mods[k]]->S, fs[k]->sym)->name_span : NULL;
+			Diag *x = diag_report(s, DIAG_W115, at, "`%s` (`%s`) takes or returns a value that is not a scalar", ids[k],
+					      fs[k]->name);
+			diag_set_help(x, "export a wrapper taking and returning scalars (i64, i32, u8, usize, bool, f64, char)");
 			ok = false;
 		}
 	}

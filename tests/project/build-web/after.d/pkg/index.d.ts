@@ -4,7 +4,7 @@ export declare class SemapraxFailure extends Error {
 }
 
 export declare const bindings: {
-	readonly "calc.add": (a0: bigint | number, a1: bigint | number) => Promise<bigint>;
+	readonly "calc.add": (left: bigint | number, right: bigint | number) => Promise<bigint>;
 };
 
 export default bindings;
