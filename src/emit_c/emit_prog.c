@@ -36,104 +36,64 @@ mangle(Buf *b, const char *s)
 	}
 }
 
-static bool shareable(Emit *E, TypeId t, int depth);
-
-/* An authored monomorphic nominal whose fields are all shareable. */
-static bool
-shared_nominal(Emit *E, TypeId t, int depth)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	if (ti->kind != TY_NOMINAL || depth > 16)
-		return false;
-	const Sym *s = sema_sym(E->S, (SymId)ti->decl);
-	if (s->prelude && s->kind == SK_VARIANT) {
-		/* Option, Result, IterStep: shared when their arguments are */
-		int n = ti->nargs;
-		for (int i = 0; i < n; i++)
-			if (!shareable(E, emitc_tinfo(E, t)->args[i], depth + 1))
-				return false;
-		return true;
-	}
-	if (ti->nargs > 0 || s->prelude || s->ntparams > 0 || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
-		return false;
-	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
-		if (!shareable(E, sema_field_type(E->S, t, i), depth + 1))
-			return false;
-	for (int c = 0; s->kind == SK_VARIANT && c < s->ncases; c++)
-		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (!shareable(E, sema_case_field_type(E->S, t, c, i), depth + 1))
-				return false;
-	return true;
-}
-
-static bool
-shareable(Emit *E, TypeId t, int depth)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	switch (ti->kind) {
-	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64: case TY_BOOL: case TY_CHAR:
-	case TY_UNIT: case TY_STRING: case TY_BYTES: case TY_STR: case TY_SLICE:
-		return true;
-	case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
-	case TY_BOX:   /* `T *`: each module's typedef names the same C type */
-		for (int i = 0; i < ti->nargs; i++)
-			if (!shareable(E, emitc_tinfo(E, t)->args[i], depth + 1))
-				return false;
-		return true;
-	case TY_NOMINAL:
-		/* a recursive type through a collection is shareable: it is
-		 * spelled by identity wherever it is named */
-		return depth > 16 ? true : shared_nominal(E, t, depth);
-	default:
-		return false;
-	}
-}
-
-/* A structural key of a shareable type (appended to b): the same text in
- * every module for the same type. */
+/* A structural key of t (appended to b): the same text in every module
+ * for the same type — an authored nominal by its declaring module and
+ * stable id (plus its type arguments), a prelude variant by its name, any
+ * other type by its kind (an array also by its length) and arguments.
+ * Depth is bounded by the checker (sema_type_bounded; ensure_type refuses
+ * past it). */
 static void
-type_key(Emit *E, TypeId t, Buf *b, int depth)
+type_key(Emit *E, TypeId t, Buf *b)
 {
 	const TypeInfo *ti = emitc_tinfo(E, t);
+	int n = ti->nargs;
 	if (ti->kind == TY_NOMINAL) {
 		const Sym *s = sema_sym(E->S, (SymId)ti->decl);
 		if (s->prelude) {
-			int n = ti->nargs;
 			buf_printf(b, "P%s%d", s->name, n);
-			for (int i = 0; i < n && depth < 16; i++) {
-				buf_putc(b, '_');
-				type_key(E, emitc_tinfo(E, t)->args[i], b, depth + 1);
-			}
-			buf_puts(b, "_E");
-			return;
+		} else {
+			buf_puts(b, "N");
+			mangle(b, s->origin ? s->origin : E->S->module_name);
+			buf_puts(b, "__");
+			if (s->id)
+				mangle(b, s->id);
+			else
+				buf_printf(b, "s%u_", (unsigned)ti->decl);
+			if (n == 0)
+				return;
 		}
-		buf_puts(b, "N");
-		mangle(b, s->origin ? s->origin : E->S->module_name);
-		buf_puts(b, "__");
-		mangle(b, s->id);
-		return;
+	} else {
+		buf_printf(b, "K%d", (int)ti->kind);
+		if (ti->kind == TY_ARRAY)
+			buf_printf(b, "n%llu", (unsigned long long)ti->n);
 	}
-	int n = ti->nargs;
-	buf_printf(b, "K%d", (int)ti->kind);
-	for (int i = 0; i < n && depth < 16; i++) {
+	for (int i = 0; i < n; i++) {
 		buf_putc(b, '_');
-		type_key(E, emitc_tinfo(E, t)->args[i], b, depth + 1);
+		type_key(E, emitc_tinfo(E, t)->args[i], b);
 	}
-	if (n)
+	if (n || (ti->kind == TY_NOMINAL && sema_sym(E->S, (SymId)ti->decl)->prelude))
 		buf_puts(b, "_E");
+}
+
+const char *
+emitc_type_key(Emit *E, TypeId t)
+{
+	Buf b = {0};
+	type_key(E, t, &b);
+	const char *r = arena_printf(&E->a, "%s", b.data);
+	buf_free(&b);
+	return r;
 }
 
 const char *
 emitc_shared_type_name(Emit *E, TypeId t)
 {
-	if (!E->prog || !shared_nominal(E, t, 0))
+	if (!E->prog)
 		return NULL;
-	Buf b = {0};
-	buf_puts(&b, "ty_");
-	type_key(E, t, &b, 0);
-	const char *r = arena_printf(&E->a, "%s", b.data);
-	buf_free(&b);
-	return r;
+	const TypeInfo *ti = emitc_tinfo(E, t);
+	if (ti->kind != TY_NOMINAL && ti->kind != TY_ARRAY)
+		return NULL;
+	return arena_printf(&E->a, "ty_%s", emitc_type_key(E, t));
 }
 
 /* The provider module and its symbol for an imported sym; false when absent. */
@@ -147,33 +107,33 @@ provider_of(Emit *E, const Sym *y, int *k, SymId *ps)
 	return *ps >= 0;
 }
 
-const char *
-emitc_import_cname(Emit *E, SymId sym, Span span)
+int
+emitc_import_inst(Emit *E, SymId sym, Span span, int *mod)
 {
 	const Sym *y = sema_sym(E->S, sym);
 	int k;
 	SymId ps;
 	if (!E->prog || !y->origin || !provider_of(E, y, &k, &ps)) {
 		emitc_refuse(E, span, "the native lane cannot call this function (no body)");
-		return NULL;
-	}
-	for (int i = 0; i <= y->nparams; i++) {
-		TypeId t = i < y->nparams ? y->params[i].type : y->result;
-		if (!shareable(E, t, 0)) {
-			emitc_refuse(E, span,
-			    "the native lane passes scalars, text, collections, boxes and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
-			    y->name, i < y->nparams ? "takes" : "returns", sema_type_name(E->S, t));
-			return NULL;
-		}
+		return -1;
 	}
 	Emit *P = &E->prog->E[k];
 	int fi = E->prog->symfunc[k][ps];
 	int ii = fi >= 0 && P->M ? P->M->func_inst[fi] : -1;
 	if (ii < 0) {
 		emitc_refuse(E, span, "the native lane found no instance of `%s` in module `%s`", y->name, y->origin);
-		return NULL;
+		return -1;
 	}
-	return P->insts[ii].cname;
+	*mod = k;
+	return ii;
+}
+
+const char *
+emitc_import_cname(Emit *E, SymId sym, Span span)
+{
+	int k;
+	int ii = emitc_import_inst(E, sym, span, &k);
+	return ii < 0 ? NULL : E->prog->E[k].insts[ii].cname;
 }
 
 const char *
@@ -196,4 +156,47 @@ emitc_import_invariant(Emit *E, SymId sym, Span span, bool *failed)
 		return NULL;
 	}
 	return P->insts[ii].cname;
+}
+
+/* ---- function values, unit-wide ---- */
+
+int
+emitc_prog_fnval(Emit *E, TypeId ft, int mod, int inst, bool closure)
+{
+	struct EmitProg *P = E->prog;
+	const char *key = emitc_type_key(E, ft);
+	for (int i = 0; i < P->fnvals.len; i++) {
+		const FnVal *v = &P->fnvals.items[i];
+		if (v->mod == mod && v->inst == inst && strcmp(v->key, key) == 0)
+			return i + 1;
+	}
+	FnVal v = { ft, inst, closure, mod, key };
+	VEC_PUSH(P->fnvals, v);
+	emitc_prog_note_fntype(E, ft);
+	return P->fnvals.len;
+}
+
+static int
+prog_ty(ProgTyVec *list, Emit *E, TypeId t)
+{
+	const char *key = emitc_type_key(E, t);
+	for (int i = 0; i < list->len; i++)
+		if (strcmp(list->items[i].key, key) == 0)
+			return i;
+	ProgTy y = { key, E->modi, t };
+	VEC_PUSH(*list, y);
+	return list->len - 1;
+}
+
+void
+emitc_prog_note_fntype(Emit *E, TypeId ft)
+{
+	(void)prog_ty(&E->prog->fntypes, E, ft);
+}
+
+const char *
+emitc_prog_cap(Emit *E, TypeId t)
+{
+	int i = prog_ty(&E->prog->captys, E, t);
+	return arena_printf(&E->a, "v_%s", E->prog->captys.items[i].key);
 }
