@@ -2,23 +2,21 @@
  * emit_prog.c — the native lane for a project (emit_c_project, emit.c):
  * what crosses a module boundary in the one translation unit.
  *
- * Each module's C names carry its prefix `p<k>_` (Emit.px), so equal
- * display names and per-module TypeIds never clash.  An authored
- * monomorphic record, variant or class whose fields are all of shareable
- * types is spelled by identity instead, `ty_<module>__<id>` (mangled: an
- * ASCII letter or digit stays, any other byte is `_` and two hex digits),
- * and defined once in the unit, so a value of it means the same C type in
- * every module; so is an Option, Result or IterStep of shareable types
- * (`ty_P<name><n>_<argument keys>_E`).  Shareable: scalars, text, Bytes, borrowed views,
- * Vec/Map/Set/Iter of shareable types (the runtime's generic spx_vec,
- * spx_map, …), Box of a shareable type (`T *`: each module's typedef names
- * the same C type, so a type may hold itself through a Box across modules)
- * and such identity types.  A call of an imported function or
- * method (Sym.origin) names the provider's instance; its parameter and
- * result types must be shareable (B110 otherwise: Option and Result of
- * unshareable types, arrays, function values and generic instances are
- * spelled per module).
- * An imported record's invariants run as the provider's check.
+ * Each module's functions and helpers carry its prefix `p<k>_` (Emit.px),
+ * so equal display names and per-module TypeIds never clash.  Types do not:
+ * each module has its own type table, so a record, variant or class
+ * (Option, Result and IterStep too, with any type arguments) and a byte
+ * array are spelled by a structural key, `ty_<key>` (an authored nominal by
+ * its declaring module and stable id, mangled: an ASCII letter or digit
+ * stays, any other byte is `_` and two hex digits), and defined once in the
+ * unit (`#ifndef SPX_DEF_<name>`), so a value means the same C type in every
+ * module; other types are the runtime's (spx_str, spx_vec, …) or a Box
+ * pointer to such a type.  Function values are unit-wide: one spx_fn and
+ * spx_cap (captured types as members `v_<key>`), dispatch ids over every
+ * module's instances, one `spx_call_<key>` per function type.  A call of an
+ * imported function or method (Sym.origin), or its value, names the
+ * provider's instance.  An imported record's invariants run as the
+ * provider's check.
  */
 #include "emit_int.h"
 
