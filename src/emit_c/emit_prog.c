@@ -38,8 +38,7 @@ mangle(Buf *b, const char *s)
  * for the same type — an authored nominal by its declaring module and
  * stable id (plus its type arguments), a prelude variant by its name, any
  * other type by its kind (an array also by its length) and arguments.
- * Depth is bounded by the checker (sema_type_bounded; ensure_type refuses
- * past it). */
+ * Only for types within the checker's bounds (sema_type_bounded). */
 static void
 type_key(Emit *E, TypeId t, Buf *b)
 {
@@ -76,6 +75,10 @@ type_key(Emit *E, TypeId t, Buf *b)
 const char *
 emitc_type_key(Emit *E, TypeId t)
 {
+	/* a type past the bounds is refused where it is spelled (ensure_type);
+	 * its key is never compiled, and could be as large as its tree */
+	if (!sema_type_bounded(&E->S->types, t))
+		return arena_printf(&E->a, "U%d_%u", E->modi, (unsigned)t);
 	Buf b = {0};
 	type_key(E, t, &b);
 	const char *r = arena_printf(&E->a, "%s", b.data);
