@@ -9,7 +9,11 @@
 #           any file of the project (e.g. sources `fmt` rewrote);
 #   absent  paths (one a line) that must not exist after the command;
 #   stdin   the command's standard input (default /dev/null);
-#   env     NAME=VALUE lines (no spaces) added to the command's environment.
+#   env     NAME=VALUE lines (no spaces) added to the command's environment;
+#   lanes   present: the command (a `run`) is run again with `--native` (the
+#           runtime's leak check, -DSPX_CHECK_LEAKS; ASan+UBSan too when
+#           SEMAPRAX_PROJECT_SANITIZE=1) and with `--wasm` (SEMAPRAX_CHECK_LEAKS=1),
+#           and each lane must give the same snapshots: the lanes agree.
 # Each case's README line names the reference test it mirrors.  A case that
 # writes (fmt --manifest) runs on a copy.  SEMAPRAX_BLESS=1 rewrites snapshots
 # (the compare-and-bless step is tests/golden-lib.sh, shared with registers-test).
@@ -19,6 +23,12 @@ set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")" && pwd)/project
 . "$(dirname "$0")/golden-lib.sh"
+. "$(dirname "$0")/lane-lib.sh"
+native_env="SEMAPRAX_NATIVE_CFLAGS=-DSPX_CHECK_LEAKS"
+if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
+	lane_sanitize_env
+	native_env=
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -42,6 +52,17 @@ for dir in "$root"/*/; do
 	fi
 	ok=1
 	golden_check "$name" "$dir" "$tmp/case" "$got" "$tmp/out" "$tmp/err" || ok=0
+	if [ -f "$dir/lanes" ]; then
+		for lane in native wasm; do
+			lenv=SEMAPRAX_CHECK_LEAKS=1
+			[ $lane = native ] && lenv=$native_env
+			rm -rf "$tmp/case"
+			cp -R "$dir" "$tmp/case"
+			# shellcheck disable=SC2086
+			(cd "$tmp/case" && env $envs $lenv "$bin" $args --$lane < "$input" > "$tmp/out" 2> "$tmp/err")
+			golden_check "$name (--$lane)" "$dir" "$tmp/case" "$?" "$tmp/out" "$tmp/err" || ok=0
+		done
+	fi
 	if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 # Every `new` template (issue 15 item 6), created in a temp dir under a

@@ -141,10 +141,12 @@ emitc_slot_type(Emit *E, HirSlot s)
 int
 emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure)
 {
+	if (E->prog)
+		return emitc_prog_fnval(E, ft, E->modi, inst, closure);
 	for (int i = 0; i < E->fnvals.len; i++)
 		if (E->fnvals.items[i].ft == ft && E->fnvals.items[i].inst == inst)
 			return i + 1;
-	FnVal v = { ft, inst, closure };
+	FnVal v = { ft, inst, closure, 0, NULL };
 	VEC_PUSH(E->fnvals, v);
 	return E->fnvals.len;
 }
@@ -152,10 +154,22 @@ emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure)
 void
 emitc_note_fntype(Emit *E, TypeId ft)
 {
+	if (E->prog) {
+		emitc_prog_note_fntype(E, ft);
+		return;
+	}
 	for (int i = 0; i < E->fntypes.len; i++)
 		if (E->fntypes.items[i] == ft)
 			return;
 	VEC_PUSH(E->fntypes, ft);
+}
+
+const char *
+emitc_call_name(Emit *E, TypeId ft)
+{
+	if (E->prog)
+		return arena_printf(&E->a, "spx_call_%s", emitc_type_key(E, ft));
+	return arena_printf(&E->a, "spx_call_%u", (unsigned)ft);
 }
 
 /* ---- functions ---- */
@@ -368,32 +382,36 @@ out:
 	buf_free(&body);
 }
 
-/* spx_call_<F>: calls the function value f of type F. */
+/* spx_call_<F>: calls the function value f of type F (a project: every
+ * module's values of F's key, E the module that spells it). */
 static void
 emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 {
 	const TypeInfo *ti = emitc_tinfo(E, ft);
 	int np = ti->nargs - 1;
+	const char *key = E->prog ? emitc_type_key(E, ft) : NULL;
 	Buf sig = {0};
-	buf_printf(&sig, "static %s %sspx_call_%u(spx_fn f, int spx_d", emit_tyname(E, ti->args[np]), E->px, (unsigned)ft);
+	buf_printf(&sig, "static %s %s(spx_fn f, int spx_d", emit_tyname(E, ti->args[np]), emitc_call_name(E, ft));
 	for (int i = 0; i < np; i++)
 		buf_printf(&sig, ", %s a%d", emit_tyname(E, emitc_tinfo(E, ft)->args[i]), i);
 	buf_putc(&sig, ')');
 	buf_printf(protos, "%s;\n", sig.data);
 	buf_printf(out, "%s\n{\n\tswitch (f.id) {\n", sig.data);
-	for (int k = 0; k < E->fnvals.len; k++) {
-		const FnVal *v = &E->fnvals.items[k];
-		if (v->ft != ft)
+	int n = E->prog ? E->prog->fnvals.len : E->fnvals.len;
+	for (int k = 0; k < n; k++) {
+		const FnVal *v = E->prog ? &E->prog->fnvals.items[k] : &E->fnvals.items[k];
+		if (E->prog ? strcmp(v->key, key) != 0 : v->ft != ft)
 			continue;
+		Emit *T = E->prog ? &E->prog->E[v->mod] : E;   /* the target's module */
 		/* a call through a value consumes its arguments: one the target
 		 * only borrows is released here, after the call */
-		int fi = E->M->insts[v->inst].func;
+		int fi = T->M->insts[v->inst].func;
 		bool lends = false;
 		for (int i = 0; i < np; i++)
-			lends |= emitc_param_borrows(E, fi, i) && !emitc_is_copy(E, emitc_tinfo(E, ft)->args[i]);
+			lends |= emitc_param_borrows(T, fi, i) && !emitc_is_copy(E, emitc_tinfo(E, ft)->args[i]);
 		buf_printf(out, "\tcase %d:%s%s%s(spx_d%s", k + 1, lends ? " {\n\t\t" : "\n\t\treturn ",
 			   lends ? arena_printf(&E->a, "%s r = ", emit_tyname(E, ti->args[np])) : "",
-			   E->insts[v->inst].cname, v->closure ? ", &f" : "");
+			   T->insts[v->inst].cname, v->closure ? ", &f" : "");
 		for (int i = 0; i < np; i++)
 			buf_printf(out, ", a%d", i);
 		buf_puts(out, ");\n");
@@ -401,7 +419,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 			continue;
 		for (int i = 0; i < np; i++) {
 			TypeId at = emitc_tinfo(E, ft)->args[i];
-			if (emitc_param_borrows(E, fi, i) && !emitc_is_copy(E, at))
+			if (emitc_param_borrows(T, fi, i) && !emitc_is_copy(E, at))
 				buf_printf(out, "\t\t%s(&a%d);\n", emitc_rel_fn(E, at), i);
 		}
 		buf_puts(out, "\t\treturn r;\n\t}\n");
@@ -425,7 +443,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 	/* A function value may be made and never called: every dispatcher
 	 * counts as used, so its type's dispatcher is no -Wunused-function. */
 	for (int i = 0; i < E->fntypes.len; i++)
-		buf_printf(out, "\t(void)%sspx_call_%u;\n", E->px, (unsigned)E->fntypes.items[i]);
+		buf_printf(out, "\t(void)%s;\n", emitc_call_name(E, E->fntypes.items[i]));
 	if (route == ROUTE_COMMAND) {
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
 			      "\t\tchar line[128];\n"
@@ -455,12 +473,25 @@ emit_route_grants(Emit *E, const char *effect)
 static void
 prepare(Emit *E, Buf *dprotos, Buf *dbodies, Buf *protos, Buf *caps)
 {
-	for (int i = 0; i < E->fntypes.len; i++)
-		emit_dispatch(E, E->fntypes.items[i], dprotos, dbodies);
+	if (E->prog) {
+		/* the unit-wide dispatchers and spx_cap members this module spells */
+		for (int i = 0; i < E->prog->fntypes.len; i++)
+			if (E->prog->fntypes.items[i].mod == E->modi)
+				emit_dispatch(E, E->prog->fntypes.items[i].t, dprotos, dbodies);
+	} else {
+		for (int i = 0; i < E->fntypes.len; i++)
+			emit_dispatch(E, E->fntypes.items[i], dprotos, dbodies);
+	}
 	for (int i = 0; i < E->M->ninsts; i++) {
 		set_current(E, i);
 		signature(E, i, protos);
 		buf_puts(protos, ";\n");
+	}
+	if (E->prog) {
+		for (int i = 0; i < E->prog->captys.len; i++)
+			if (E->prog->captys.items[i].mod == E->modi)
+				buf_printf(caps, "\t%s v_%s;\n", emit_tyname(E, E->prog->captys.items[i].t), E->prog->captys.items[i].key);
+		return;
 	}
 	for (int i = 0; i < E->captys.len; i++)
 		buf_printf(caps, "\t%s v%u;\n", emit_tyname(E, E->captys.items[i]), (unsigned)E->captys.items[i]);
@@ -504,13 +535,17 @@ put_runtime(Buf *out, const char *module, bool staged, bool report_status, bool 
 }
 
 static void
-put_types(Emit *E, const Buf *caps, Buf *out)
+put_types_head(Emit *E, Buf *out)
 {
-	buf_puts(out, "\n/* ---- types ---- */\n\n");
-	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
 	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);
 	buf_putc(out, '\n');
 	buf_put(out, E->types.data ? E->types.data : "", E->types.len);
+}
+
+/* spx_cap (caps: its members past the scalars) and spx_fn. */
+static void
+put_fn_types(const Buf *caps, int maxcaps, Buf *out)
+{
 	buf_puts(out, "/* one captured Copy value */\n"
 		      "typedef union spx_cap {\n"
 		      "\tint64_t i; int32_t i32; uint8_t u8; uint64_t u; double f; float f32; bool b; uint32_t c;\n"
@@ -518,7 +553,16 @@ put_types(Emit *E, const Buf *caps, Buf *out)
 	buf_put(out, caps->data ? caps->data : "", caps->len);
 	buf_printf(out, "} spx_cap;\n\n/* a function value: its dispatch id and captured values */\n"
 			"struct spx_fn { uint32_t id; spx_cap cap[%d]; };\n\n",
-		   E->maxcaps > 0 ? E->maxcaps : 1);
+		   maxcaps > 0 ? maxcaps : 1);
+}
+
+static void
+put_types(Emit *E, const Buf *caps, Buf *out)
+{
+	buf_puts(out, "\n/* ---- types ---- */\n\n");
+	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
+	put_types_head(E, out);
+	put_fn_types(caps, E->maxcaps, out);
 	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
 }
 
@@ -624,14 +668,11 @@ emit_c(HirModule *H, const EmitOptions *o, Buf *out, DiagSink *diags)
 
 /* ---- a project: every module in one unit (emit_prog.c) ---- */
 
-/* Each part of module k's code sees its own spx_fn and spx_cap. */
+/* The start of module k's part of a unit section. */
 static void
-section(Buf *out, const Emit *E, bool open)
+section(Buf *out, const Emit *E)
 {
-	if (open)
-		buf_printf(out, "\n/* ==== module %d ==== */\n#define spx_fn %sspx_fn\n#define spx_cap %sspx_cap\n", E->modi, E->px, E->px);
-	else
-		buf_puts(out, "#undef spx_fn\n#undef spx_cap\n");
+	buf_printf(out, "\n/* ==== module %d ==== */\n", E->modi);
 }
 
 /* The C main of a project: runs entry function argv[1] (an index into
@@ -656,6 +697,9 @@ project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 	buf_printf(out, "\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n",
 		   route == ROUTE_COMMAND ? "true" : "false");
+	/* a dispatcher of a value made and never called is still used */
+	for (int i = 0; i < E->prog->fntypes.len; i++)
+		buf_printf(out, "\t(void)spx_call_%s;\n", E->prog->fntypes.items[i].key);
 	buf_puts(out, "\tint64_t r = 0;\n\tswitch (spx_k) {\n");
 	for (int i = 0; i < nfuncs; i++)
 		buf_printf(out, "\tcase %d:\n\t\tr = %s(0);\n\t\tbreak;\n", i, E->insts[E->M->func_inst[funcs[i]]].cname);
@@ -740,20 +784,26 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 		}
 		bool write_grant = o->host && o->host->fs_write;   /* the grant's check needs fs.h */
 		put_runtime(out, mods[entry]->S->module_name, o->staged, o->report_status, use_fs || write_grant, use_host, use_contract);
+		buf_puts(out, "\n/* ---- types ---- */\n\ntypedef struct spx_fn spx_fn;\n");
+		Buf caps = {0};
 		for (int k = 0; k < nmods; k++) {
-			section(out, &P.E[k], true);
-			put_types(&P.E[k], &dprotos[4 * k + 3], out);
-			section(out, &P.E[k], false);
+			section(out, &P.E[k]);
+			put_types_head(&P.E[k], out);
+			buf_put(&caps, dprotos[4 * k + 3].data ? dprotos[4 * k + 3].data : "", dprotos[4 * k + 3].len);
+		}
+		put_fn_types(&caps, P.maxcaps, out);
+		buf_free(&caps);
+		for (int k = 0; k < nmods; k++) {
+			section(out, &P.E[k]);
+			buf_put(out, P.E[k].types_fn.data ? P.E[k].types_fn.data : "", P.E[k].types_fn.len);
 		}
 		for (int k = 0; k < nmods; k++) {
-			section(out, &P.E[k], true);
+			section(out, &P.E[k]);
 			put_protos(&P.E[k], &dprotos[4 * k], &dprotos[4 * k + 2], out);
-			section(out, &P.E[k], false);
 		}
 		for (int k = 0; k < nmods; k++) {
-			section(out, &P.E[k], true);
+			section(out, &P.E[k]);
 			put_bodies(&P.E[k], &dprotos[4 * k + 1], out);
-			section(out, &P.E[k], false);
 		}
 		project_main(out, &P.E[entry], funcs, nfuncs);
 		for (int i = 0; i < 4 * nmods; i++)
@@ -766,6 +816,9 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 	}
 	free(P.symfunc);
 	free(P.E);
+	VEC_FREE(P.fnvals);
+	VEC_FREE(P.fntypes);
+	VEC_FREE(P.captys);
 	sema_strmap_free(&P.names);
 	return ok;
 }

@@ -391,7 +391,7 @@ emit_call_slot(Emit *E, const HirExpr *e)
 		return no_val;
 	emitc_note_fntype(E, ft);
 	Buf call = {0};
-	buf_printf(&call, "%sspx_call_%u(%s, spx_d + 1", E->px, (unsigned)ft, emitc_slot_name(E, cs));
+	buf_printf(&call, "%s(%s, spx_d + 1", emitc_call_name(E, ft), emitc_slot_name(E, cs));
 	for (int i = 0; i < na; i++)
 		buf_printf(&call, ", %s", args[i]);
 	buf_putc(&call, ')');
@@ -829,6 +829,8 @@ emit_closure(Emit *E, const HirExpr *e)
 	}
 	if (e->u.closure.ncaptures > E->maxcaps)
 		E->maxcaps = e->u.closure.ncaptures;
+	if (E->prog && e->u.closure.ncaptures > E->prog->maxcaps)
+		E->prog->maxcaps = e->u.closure.ncaptures;
 	return mkval(t, ft, false);
 }
 
@@ -877,11 +879,20 @@ emitc_ev(Emit *E, const HirExpr *e)
 		return emit_slot_read(E, e);
 	case HIR_FUNC: {
 		int ii = E->in->target[e->index];
-		if (ii < 0) {
+		int id;
+		if (ii < 0 && E->prog) {
+			/* a project: an imported function's value dispatches to the provider's instance */
+			int k;
+			ii = emitc_import_inst(E, e->u.call.fn, e->span, &k);
+			if (ii < 0)
+				return no_val;
+			id = emitc_prog_fnval(E, t, k, ii, false);
+		} else if (ii < 0) {
 			emitc_refuse(E, e->span, "the native lane cannot take this function as a value");
 			return no_val;
+		} else {
+			id = emitc_fnval_id(E, t, ii, false);
 		}
-		int id = emitc_fnval_id(E, t, ii, false);
 		emitc_note_fntype(E, t);
 		const char *tn = emitc_new_tmp(E);
 		emitc_line(E, "spx_fn %s = { %d, {{0}} };", tn, id);

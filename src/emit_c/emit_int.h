@@ -34,12 +34,25 @@ typedef struct Inst {
 	Buf body;
 } Inst;
 
-/* A function value: an instance (HirMono index) reachable through a value of type `ft`. */
+/* A function value: an instance (HirMono index) reachable through a value
+ * of type `ft`; in a project, the instance of module `mod` and the type's
+ * structural key (ft is then the noting module's TypeId). */
 typedef struct FnVal {
 	TypeId ft;
 	int inst;
 	bool closure;
+	int mod;
+	const char *key;
 } FnVal;
+
+/* A project's unit-wide type entry: its key, and the module (and its
+ * TypeId) that first named it, which spells it. */
+typedef struct ProgTy {
+	const char *key;
+	int mod;
+	TypeId t;
+} ProgTy;
+typedef VEC(ProgTy) ProgTyVec;
 
 typedef struct Temp {
 	const char *name;
@@ -112,8 +125,10 @@ const char *emitc_slot_name(Emit *E, HirSlot s);
 bool emitc_param_borrows(Emit *E, int fi, int i);
 /* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
 TypeId emitc_slot_type(Emit *E, HirSlot s);
-/* The dispatch id of a function value. */
+/* The dispatch id of a function value (instance inst of E's module). */
 int emitc_fnval_id(Emit *E, TypeId ft, int inst, bool closure);
+/* The dispatcher of function type ft: `spx_call_<ft>` (a project: `spx_call_<key>`). */
+const char *emitc_call_name(Emit *E, TypeId ft);
 void emitc_note_fntype(Emit *E, TypeId ft);
 /* Does the route grant this host effect (TOOLCHAIN.md §1.3)? */
 bool emit_route_grants(Emit *E, const char *effect);
@@ -161,10 +176,26 @@ struct EmitProg {
 	int n;
 	StrMap names;         /* module name → index */
 	int32_t **symfunc;    /* per module: SymId → its HIR function index (-1) */
+	/* function values are unit-wide: one spx_fn and spx_cap, dispatch ids
+	 * over every module's instances, one spx_call_<key> per function type */
+	VEC(FnVal) fnvals;    /* id = index + 1 */
+	ProgTyVec fntypes;     /* function types called through a value (or made) */
+	ProgTyVec captys;     /* captured non-scalar types (spx_cap members v_<key>) */
+	int maxcaps;
 };
 /* The C name of the provider's instance an imported function or method sym
  * names (types checked for the boundary), or NULL after a refusal. */
 const char *emitc_import_cname(Emit *E, SymId sym, Span span);
+/* The provider's instance of imported function sym (its module in *mod), or -1 after a refusal. */
+int emitc_import_inst(Emit *E, SymId sym, Span span, int *mod);
+/* The structural key of t, the same text in every module for the same type. */
+const char *emitc_type_key(Emit *E, TypeId t);
+/* Unit-wide function values: the dispatch id of instance inst of module
+ * mod as a value of type ft (E's TypeId); note a function type's dispatcher;
+ * the spx_cap member of a captured non-scalar type. */
+int emitc_prog_fnval(Emit *E, TypeId ft, int mod, int inst, bool closure);
+void emitc_prog_note_fntype(Emit *E, TypeId ft);
+const char *emitc_prog_cap(Emit *E, TypeId t);
 /* The provider's invariant check of imported record sym, or NULL (none). */
 const char *emitc_import_invariant(Emit *E, SymId sym, Span span, bool *failed);
 /* The identity name of an authored monomorphic nominal type shared by the

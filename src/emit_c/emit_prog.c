@@ -2,23 +2,21 @@
  * emit_prog.c — the native lane for a project (emit_c_project, emit.c):
  * what crosses a module boundary in the one translation unit.
  *
- * Each module's C names carry its prefix `p<k>_` (Emit.px), so equal
- * display names and per-module TypeIds never clash.  An authored
- * monomorphic record, variant or class whose fields are all of shareable
- * types is spelled by identity instead, `ty_<module>__<id>` (mangled: an
- * ASCII letter or digit stays, any other byte is `_` and two hex digits),
- * and defined once in the unit, so a value of it means the same C type in
- * every module; so is an Option, Result or IterStep of shareable types
- * (`ty_P<name><n>_<argument keys>_E`).  Shareable: scalars, text, Bytes, borrowed views,
- * Vec/Map/Set/Iter of shareable types (the runtime's generic spx_vec,
- * spx_map, …), Box of a shareable type (`T *`: each module's typedef names
- * the same C type, so a type may hold itself through a Box across modules)
- * and such identity types.  A call of an imported function or
- * method (Sym.origin) names the provider's instance; its parameter and
- * result types must be shareable (B110 otherwise: Option and Result of
- * unshareable types, arrays, function values and generic instances are
- * spelled per module).
- * An imported record's invariants run as the provider's check.
+ * Each module's functions and helpers carry its prefix `p<k>_` (Emit.px),
+ * so equal display names and per-module TypeIds never clash.  Types do not:
+ * each module has its own type table, so a record, variant or class
+ * (Option, Result and IterStep too, with any type arguments) and a byte
+ * array are spelled by a structural key, `ty_<key>` (an authored nominal by
+ * its declaring module and stable id, mangled: an ASCII letter or digit
+ * stays, any other byte is `_` and two hex digits), and defined once in the
+ * unit (`#ifndef SPX_DEF_<name>`), so a value means the same C type in every
+ * module; other types are the runtime's (spx_str, spx_vec, …) or a Box
+ * pointer to such a type.  Function values are unit-wide: one spx_fn and
+ * spx_cap (captured types as members `v_<key>`), dispatch ids over every
+ * module's instances, one `spx_call_<key>` per function type.  A call of an
+ * imported function or method (Sym.origin), or its value, names the
+ * provider's instance.  An imported record's invariants run as the
+ * provider's check.
  */
 #include "emit_int.h"
 
@@ -36,104 +34,67 @@ mangle(Buf *b, const char *s)
 	}
 }
 
-static bool shareable(Emit *E, TypeId t, int depth);
-
-/* An authored monomorphic nominal whose fields are all shareable. */
-static bool
-shared_nominal(Emit *E, TypeId t, int depth)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	if (ti->kind != TY_NOMINAL || depth > 16)
-		return false;
-	const Sym *s = sema_sym(E->S, (SymId)ti->decl);
-	if (s->prelude && s->kind == SK_VARIANT) {
-		/* Option, Result, IterStep: shared when their arguments are */
-		int n = ti->nargs;
-		for (int i = 0; i < n; i++)
-			if (!shareable(E, emitc_tinfo(E, t)->args[i], depth + 1))
-				return false;
-		return true;
-	}
-	if (ti->nargs > 0 || s->prelude || s->ntparams > 0 || (s->kind != SK_RECORD && s->kind != SK_VARIANT && s->kind != SK_CLASS))
-		return false;
-	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
-		if (!shareable(E, sema_field_type(E->S, t, i), depth + 1))
-			return false;
-	for (int c = 0; s->kind == SK_VARIANT && c < s->ncases; c++)
-		for (int i = 0; i < s->cases[c].nfields; i++)
-			if (!shareable(E, sema_case_field_type(E->S, t, c, i), depth + 1))
-				return false;
-	return true;
-}
-
-static bool
-shareable(Emit *E, TypeId t, int depth)
-{
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	switch (ti->kind) {
-	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE: case TY_F32: case TY_F64: case TY_BOOL: case TY_CHAR:
-	case TY_UNIT: case TY_STRING: case TY_BYTES: case TY_STR: case TY_SLICE:
-		return true;
-	case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
-	case TY_BOX:   /* `T *`: each module's typedef names the same C type */
-		for (int i = 0; i < ti->nargs; i++)
-			if (!shareable(E, emitc_tinfo(E, t)->args[i], depth + 1))
-				return false;
-		return true;
-	case TY_NOMINAL:
-		/* a recursive type through a collection is shareable: it is
-		 * spelled by identity wherever it is named */
-		return depth > 16 ? true : shared_nominal(E, t, depth);
-	default:
-		return false;
-	}
-}
-
-/* A structural key of a shareable type (appended to b): the same text in
- * every module for the same type. */
+/* A structural key of t (appended to b): the same text in every module
+ * for the same type — an authored nominal by its declaring module and
+ * stable id (plus its type arguments), a prelude variant by its name, any
+ * other type by its kind (an array also by its length) and arguments.
+ * Only for types within the checker's bounds (sema_type_bounded). */
 static void
-type_key(Emit *E, TypeId t, Buf *b, int depth)
+type_key(Emit *E, TypeId t, Buf *b)
 {
 	const TypeInfo *ti = emitc_tinfo(E, t);
+	int n = ti->nargs;
 	if (ti->kind == TY_NOMINAL) {
 		const Sym *s = sema_sym(E->S, (SymId)ti->decl);
 		if (s->prelude) {
-			int n = ti->nargs;
 			buf_printf(b, "P%s%d", s->name, n);
-			for (int i = 0; i < n && depth < 16; i++) {
-				buf_putc(b, '_');
-				type_key(E, emitc_tinfo(E, t)->args[i], b, depth + 1);
-			}
-			buf_puts(b, "_E");
-			return;
+		} else {
+			buf_puts(b, "N");
+			mangle(b, s->origin ? s->origin : E->S->module_name);
+			buf_puts(b, "__");
+			if (s->id)
+				mangle(b, s->id);
+			else
+				buf_printf(b, "s%u_", (unsigned)ti->decl);
+			if (n == 0)
+				return;
 		}
-		buf_puts(b, "N");
-		mangle(b, s->origin ? s->origin : E->S->module_name);
-		buf_puts(b, "__");
-		mangle(b, s->id);
-		return;
+	} else {
+		buf_printf(b, "K%d", (int)ti->kind);
+		if (ti->kind == TY_ARRAY)
+			buf_printf(b, "n%llu", (unsigned long long)ti->n);
 	}
-	int n = ti->nargs;
-	buf_printf(b, "K%d", (int)ti->kind);
-	for (int i = 0; i < n && depth < 16; i++) {
+	for (int i = 0; i < n; i++) {
 		buf_putc(b, '_');
-		type_key(E, emitc_tinfo(E, t)->args[i], b, depth + 1);
+		type_key(E, emitc_tinfo(E, t)->args[i], b);
 	}
-	if (n)
+	if (n || (ti->kind == TY_NOMINAL && sema_sym(E->S, (SymId)ti->decl)->prelude))
 		buf_puts(b, "_E");
+}
+
+const char *
+emitc_type_key(Emit *E, TypeId t)
+{
+	/* a type past the bounds is refused where it is spelled (ensure_type);
+	 * its key is never compiled, and could be as large as its tree */
+	if (!sema_type_bounded(&E->S->types, t))
+		return arena_printf(&E->a, "U%d_%u", E->modi, (unsigned)t);
+	Buf b = {0};
+	type_key(E, t, &b);
+	const char *r = arena_printf(&E->a, "%s", b.data);
+	buf_free(&b);
+	return r;
 }
 
 const char *
 emitc_shared_type_name(Emit *E, TypeId t)
 {
-	if (!E->prog || !shared_nominal(E, t, 0))
+	if (!E->prog)
 		return NULL;
-	Buf b = {0};
-	buf_puts(&b, "ty_");
-	type_key(E, t, &b, 0);
-	const char *r = arena_printf(&E->a, "%s", b.data);
-	buf_free(&b);
-	return r;
+	const TypeInfo *ti = emitc_tinfo(E, t);
+	if (ti->kind != TY_NOMINAL && ti->kind != TY_ARRAY)
+		return NULL;
+	return arena_printf(&E->a, "ty_%s", emitc_type_key(E, t));
 }
 
 /* The provider module and its symbol for an imported sym; false when absent. */
@@ -147,33 +108,33 @@ provider_of(Emit *E, const Sym *y, int *k, SymId *ps)
 	return *ps >= 0;
 }
 
-const char *
-emitc_import_cname(Emit *E, SymId sym, Span span)
+int
+emitc_import_inst(Emit *E, SymId sym, Span span, int *mod)
 {
 	const Sym *y = sema_sym(E->S, sym);
 	int k;
 	SymId ps;
 	if (!E->prog || !y->origin || !provider_of(E, y, &k, &ps)) {
 		emitc_refuse(E, span, "the native lane cannot call this function (no body)");
-		return NULL;
-	}
-	for (int i = 0; i <= y->nparams; i++) {
-		TypeId t = i < y->nparams ? y->params[i].type : y->result;
-		if (!shareable(E, t, 0)) {
-			emitc_refuse(E, span,
-			    "the native lane passes scalars, text, collections, boxes and monomorphic records, variants and classes between project modules; `%s` %s `%s`",
-			    y->name, i < y->nparams ? "takes" : "returns", sema_type_name(E->S, t));
-			return NULL;
-		}
+		return -1;
 	}
 	Emit *P = &E->prog->E[k];
 	int fi = E->prog->symfunc[k][ps];
 	int ii = fi >= 0 && P->M ? P->M->func_inst[fi] : -1;
 	if (ii < 0) {
 		emitc_refuse(E, span, "the native lane found no instance of `%s` in module `%s`", y->name, y->origin);
-		return NULL;
+		return -1;
 	}
-	return P->insts[ii].cname;
+	*mod = k;
+	return ii;
+}
+
+const char *
+emitc_import_cname(Emit *E, SymId sym, Span span)
+{
+	int k;
+	int ii = emitc_import_inst(E, sym, span, &k);
+	return ii < 0 ? NULL : E->prog->E[k].insts[ii].cname;
 }
 
 const char *
@@ -196,4 +157,47 @@ emitc_import_invariant(Emit *E, SymId sym, Span span, bool *failed)
 		return NULL;
 	}
 	return P->insts[ii].cname;
+}
+
+/* ---- function values, unit-wide ---- */
+
+int
+emitc_prog_fnval(Emit *E, TypeId ft, int mod, int inst, bool closure)
+{
+	struct EmitProg *P = E->prog;
+	const char *key = emitc_type_key(E, ft);
+	for (int i = 0; i < P->fnvals.len; i++) {
+		const FnVal *v = &P->fnvals.items[i];
+		if (v->mod == mod && v->inst == inst && strcmp(v->key, key) == 0)
+			return i + 1;
+	}
+	FnVal v = { ft, inst, closure, mod, key };
+	VEC_PUSH(P->fnvals, v);
+	emitc_prog_note_fntype(E, ft);
+	return P->fnvals.len;
+}
+
+static int
+prog_ty(ProgTyVec *list, Emit *E, TypeId t)
+{
+	const char *key = emitc_type_key(E, t);
+	for (int i = 0; i < list->len; i++)
+		if (strcmp(list->items[i].key, key) == 0)
+			return i;
+	ProgTy y = { key, E->modi, t };
+	VEC_PUSH(*list, y);
+	return list->len - 1;
+}
+
+void
+emitc_prog_note_fntype(Emit *E, TypeId ft)
+{
+	(void)prog_ty(&E->prog->fntypes, E, ft);
+}
+
+const char *
+emitc_prog_cap(Emit *E, TypeId t)
+{
+	int i = prog_ty(&E->prog->captys, E, t);
+	return arena_printf(&E->a, "v_%s", E->prog->captys.items[i].key);
 }

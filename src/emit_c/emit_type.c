@@ -299,9 +299,15 @@ ensure_type(Emit *E, TypeId t)
 	}
 	case TY_ARRAY: {
 		uint64_t n = emitc_tinfo(E, t)->n;
-		name = arena_printf(&E->a, "%st%u_array", E->px, (unsigned)t);
+		/* a project spells it by its length, defined once in the unit */
+		const char *shared = emitc_shared_type_name(E, t);
+		name = shared ? shared : arena_printf(&E->a, "%st%u_array", E->px, (unsigned)t);
+		if (shared)
+			buf_printf(&E->fwd, "#ifndef SPX_DEF_%s\n#define SPX_DEF_%s\n", name, name);
 		buf_printf(&E->fwd, "typedef struct %s { uint8_t a[%llu]; } %s;   /* [u8; %llu] */\n",
 			   name, (unsigned long long)(n ? n : 1), name, (unsigned long long)n);
+		if (shared)
+			buf_puts(&E->fwd, "#endif\n");
 		break;
 	}
 	case TY_NOMINAL:
@@ -389,6 +395,8 @@ emitc_cap_field(Emit *E, TypeId t)
 	}
 	if (emitc_holds_fn(E, t))
 		return NULL;
+	if (E->prog)
+		return emitc_prog_cap(E, t);   /* one spx_cap for the unit */
 	int i = 0;
 	while (i < E->captys.len && E->captys.items[i] != t)
 		i++;

@@ -537,23 +537,28 @@ emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span)
 		return 0;
 	if (W->thunk[ii])
 		return W->thunk[ii];
-	const TypeInfo *ti = sema_type_info(&W->S->types, ft);
+	/* the value's parameter and result types: ft's, or (EMITW_FT_INST: a
+	 * project's imported function, named in the importer's table) the
+	 * instance's own, which lay out alike */
+	const HirInst *fin = &W->M->insts[ii];
+	const TypeInfo *ti = ft == EMITW_FT_INST ? NULL : sema_type_info(&W->S->types, ft);
+	int nargs = ti ? ti->nargs : W->H->funcs[fin->func].nparams + 1;
 	uint8_t p[WASM_PARAMS_MAX + FLAT_MAX], r[FLAT_MAX];
 	int np = 1 + W->env, nr;
 	p[0] = WT_I32;
 	for (int i = 0; i < W->env; i++)
 		p[1 + i] = WT_I64;
-	for (int i = 0; i < ti->nargs && !W->failed; i++) {
+	for (int i = 0; i < nargs && !W->failed; i++) {
 		if (np > WASM_PARAMS_MAX) {
 			emitw_refuse(W, span, "the Wasm lane does not support functions with this many parameters yet");
 			break;
 		}
-		if (i + 1 == ti->nargs)
+		if (i + 1 == nargs)
 			break;
-		int n = emitw_flat_or_refuse(W, ti->args[i], span, p + np);
+		int n = emitw_flat_or_refuse(W, ti ? ti->args[i] : fin->slot_type[i], span, p + np);
 		np += n > 0 ? n : 0;
 	}
-	nr = W->failed ? -1 : emitw_flat_or_refuse(W, ti->args[ti->nargs - 1], span, r);
+	nr = W->failed ? -1 : emitw_flat_or_refuse(W, ti ? ti->args[nargs - 1] : fin->result, span, r);
 	if (W->failed || nr < 0)
 		return 0;
 	int wi = wasm_func_add(W->m, wasm_type(W->m, p, np, r, nr));

@@ -155,6 +155,7 @@ uint32_t emitw_func_index(Emitw *W, int ii, Span span);
 bool emitw_wparam(const HirFunc *f, int i);
 /* The table slot of a function value calling instance ii, of (concrete) type ft. */
 uint32_t emitw_fn_slot(Emitw *W, int ii, TypeId ft, Span span);
+#define EMITW_FT_INST UINT32_MAX   /* emitw_fn_slot: the instance's own parameter and result types */
 /* A function value's env: the i64 slots of a closure's captured values, in
  * capture order; a captured value holding a function value lives in a cell
  * (a slot holds its address), and a closure whose captures take more than

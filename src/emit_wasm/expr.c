@@ -607,13 +607,18 @@ static bool
 fn_value(Emitw *W, const HirExpr *e)
 {
 	int ii = emitw_target(W, e);   /* hir_mono: the instance this value calls */
+	Emitw *P = W;
+	if (ii < 0 && W->prog && e->kind == HIR_FUNC && !emitw_import(W, e->u.call.fn, e->span, &P, &ii))
+		return false;   /* a project: an imported function's value calls the provider's instance */
 	if (ii < 0) {
 		emitw_refuse(W, e->span, "the Wasm lane found no instance of this function value");
 		return false;
 	}
 	if (emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL) < 0)
 		return false;
-	uint32_t slot = emitw_fn_slot(W, ii, emitw_ty(W, e->type), e->span);
+	uint32_t slot = emitw_fn_slot(P, ii, P == W ? emitw_ty(W, e->type) : EMITW_FT_INST, e->span);
+	if (P->failed)
+		W->failed = true;
 	if (W->failed)
 		return false;
 	emitw_i32c(W, (int32_t)slot);

@@ -382,7 +382,10 @@ compile_expr(Comp *C, const HirExpr *e)
 	case HIR_MATCH:
 		return match(C, e);
 	case HIR_CLOSURE:
-		return node_new(C, interp_x_closure, e);
+		/* the lifted function's global index (a project: its module's base) */
+		n = node_new(C, interp_x_closure, e);
+		n->op = C->I->base[C->mod] + e->u.closure.func;
+		return n;
 	case HIR_ARRAY:
 		n = node_new(C, interp_x_array, e);
 		n->kids = compile_exprs(C, e->u.array.elems, e->u.array.n);

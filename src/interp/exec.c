@@ -680,7 +680,7 @@ interp_x_closure(Interp *I, Value *S, const Node *n)
 	for (int i = 0; i < e->u.closure.ncaptures; i++)
 		o->f[i] = value_read(&I->heap, &S[e->u.closure.captures[i]]);
 	interp_obj_update_copy(o);
-	return v_ptr(V_CLOSURE, o, (uint32_t)e->u.closure.func);
+	return v_ptr(V_CLOSURE, o, (uint32_t)n->op);
 }
 
 Value

@@ -143,7 +143,16 @@ parse_expect(Parser *p, TokKind k, const char *desc)
 {
 	if (parse_at(p, k))
 		return parse_advance(p);
-	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected %s", desc);
+	Token *t = parse_peek(p);
+	Diag *d;
+	if (k == TOK_SEMI && t->line_first && p->pos > 0 && t->kind != TOK_ERROR) {
+		/* a `;` missing at a line end: the point just after the previous
+		 * token, where it belongs, not the next line's token */
+		uint32_t at = p->toks[p->pos - 1].span.end;
+		d = parse_error_span(p, (Span){ at, at }, DIAG_P106, "expected %s", desc);
+	} else {
+		d = parse_error_at(p, t, DIAG_P106, "expected %s", desc);
+	}
 	diag_set_help(d, "the grammar needs %s here", desc);
 	parse_decorate_expected(p, d);
 	return NULL;
