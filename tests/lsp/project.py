@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lspclient import Lsp  # noqa: E402
@@ -62,6 +62,10 @@ def main():
         print("lsp project: ok")
     finally:
         shutil.rmtree(tmp)
+
+
+def uri_path(u):
+    return unquote(u[len("file://"):])
 
 
 def diags_of(c, u):
@@ -184,6 +188,21 @@ def run(text, uri, extra):
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 2}, "contentChanges": [{"text": bad}]})
     d = diags_of(c, uri["app"])
     assert len(d) == 1 and d[0]["range"]["start"]["line"] == pos(bad, "plus(40)")["line"], d
+
+    # the manifest is read at each check: its own diagnostics land at the file's start
+    man = os.path.join(os.path.dirname(os.path.dirname(uri_path(uri["app"]))), "semaprax.toml")
+    with open(man, encoding="utf-8") as f:
+        mtext = f.read()
+    with open(man, "w", encoding="utf-8") as f:
+        f.write(mtext.replace('entry = "calc.app"', 'entry = "calc.nowhere"'))
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 3}, "contentChanges": [{"text": text["app"]}]})
+    d = diags_of(c, uri["app"])
+    assert len(d) == 1 and d[0]["code"] == "SPX-G172" and "calc.nowhere" in d[0]["message"], d
+    assert d[0]["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, d
+    with open(man, "w", encoding="utf-8") as f:
+        f.write(mtext)
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 4}, "contentChanges": [{"text": text["app"]}]})
+    assert diags_of(c, uri["app"]) == []
 
     # a file the manifest does not list: checked alone (its `use` is G172)
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["extra"], "languageId": "semaprax", "version": 1, "text": extra}})

@@ -155,8 +155,8 @@ with open(man, "w") as f:
 check(c.call("refresh")["ok"], "manifest restored")
 c.call("shutdown")
 c.notify("exit")
-status, rest, _ = c.close()
-check(status == 0 and rest == b"", "exit")
+status, rest, err = c.close()
+check(status == 0 and rest == b"" and err == b"", "exit (stderr: %r)" % err[:2000])   # LSan under ASan
 
 f = Client(BIN, lib)
 check(f.error("refresh", {"path": lib, "text": src}) == -32602, "path is for a served project")
