@@ -168,6 +168,15 @@ def run(text, uri, extra):
                                         "newName": "l"})
     assert "local" in e["message"], e
 
+    # odd positions and names on a project document: an answer (or an error), never a crash
+    for line, ch in ((0, 0), (0, 10 ** 6), (10 ** 6, 0), (2, 40), (len(text["app"].split("\n")) - 1, 1)):
+        where_ = {"textDocument": {"uri": uri["app"]}, "position": {"line": line, "character": ch}}
+        for m in ("textDocument/hover", "textDocument/definition", "textDocument/references"):
+            assert "result" in c.request(m, where_), (m, line, ch)
+        for name in ("", "9x", "sum", "a.b", "\u00e9t\u00e9"):
+            r = c.request("textDocument/rename", dict(where_, newName=name))
+            assert "result" in r or r["error"]["code"] in (-32602, -32803, -32801), r
+
     # per file: symbols and formatting
     syms = c.call("textDocument/documentSymbol", {"textDocument": {"uri": uri["app"]}})
     assert [s["name"] for s in syms] == ["main"], syms
