@@ -237,6 +237,13 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 bool
 lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 {
+	if (r->doc->proj) {
+		/* a project's document is checked with its project: its own
+		 * parse is made on demand */
+		DiagSink ds;
+		check_now(r->doc, &ds);
+		diag_free(&ds);
+	}
 	uint32_t s = 0, e = 0;
 	const Decl *d = decl_by_word(r->doc, r->off, &s, &e);
 	if (!d) {

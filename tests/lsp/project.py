@@ -79,7 +79,7 @@ def diags_of(c, u):
 
 def no_diags_for(c, u):
     """No publishDiagnostics for u is pending (after a round trip)."""
-    c.call("textDocument/documentSymbol", {"textDocument": {"uri": u}})
+    c.call("semaprax/trace", {"textDocument": {"uri": u}})
     assert not [n for n in c.notes if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == u], c.notes
 
 
