@@ -280,10 +280,18 @@ static bool
 diagnose(Lsp *L, LspDoc *d)
 {
 	Buf p = {0};
-	if (d->proj)
+	if (d->proj) {
+		unsigned long n = lsp_project_checks(d->proj);
 		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &p);
-	else
+		if (d->trace_on) {   /* the project is one product: run for this document, or reused */
+			bool ran = lsp_project_checks(d->proj) != n;
+			d->trace.len = 0;
+			buf_printf(&d->trace, "{\"executed\":[%s],\"reused\":[%s],\"backdated\":[]}", ran ? "\"project\"" : "",
+			    ran ? "" : "\"project\"");
+		}
+	} else {
 		lsp_diagnostics(d, &p);
+	}
 	bool changed = p.len != d->shown.len || (p.len && memcmp(p.data, d->shown.data, p.len) != 0);
 	buf_free(&d->shown);
 	d->shown = p;

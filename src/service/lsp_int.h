@@ -129,6 +129,8 @@ void lsp_project_free(LspProj *p);
 const char *lsp_project_manifest(const LspProj *p);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
+/* How many times p was checked (a document's trace: `project` executed or reused). */
+unsigned long lsp_project_checks(const LspProj *p);
 /* The publishDiagnostics params of d (d->proj set): the project check's
  * diagnostics for d's file (re-checked first when touched). */
 void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out);

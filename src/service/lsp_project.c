@@ -31,6 +31,7 @@ struct LspProj {
 	bool ok;             /* … and it verified */
 	bool lowered, lower_ok;
 	GraphModel **gs;     /* per module, after lowering */
+	unsigned long nchecks;   /* project checks run (semaprax/trace: executed or reused) */
 };
 
 /* ---- finding the project ----------------------------------------------------- */
@@ -122,6 +123,12 @@ lsp_project_manifest(const LspProj *p)
 	return p->manifest;
 }
 
+unsigned long
+lsp_project_checks(const LspProj *p)
+{
+	return p->nchecks;
+}
+
 void
 lsp_project_touch(LspProj *p)
 {
@@ -146,6 +153,7 @@ ensure(LspProj *p, LspDoc *docs, int ndocs)
 		}
 	p->pj = spx_xcalloc(1, sizeof *p->pj);
 	p->ok = project_check_overlay(p->pj, p->manifest, ov, nov);
+	p->nchecks++;
 	p->stale = false;
 	free(ov);
 	return p->ok;

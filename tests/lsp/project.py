@@ -85,7 +85,7 @@ def no_diags_for(c, u):
 
 def run(text, uri, extra):
     c = Lsp(BIN)
-    c.call("initialize", {"capabilities": {}})
+    c.call("initialize", {"capabilities": {}, "initializationOptions": {"trace": True}})
     c.notify("initialized", {})
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["app"], "languageId": "semaprax", "version": 1, "text": text["app"]}})
     # alone, `use` is G172; in its project the importer verifies
@@ -105,6 +105,12 @@ def run(text, uri, extra):
     assert len(d) == 1, d
     assert d[0]["range"]["start"]["line"] == pos(text["app"], "plus(40, 2)")["line"], d
     assert d[0]["code"].startswith("SPX-"), d
+    # counting: the edit checked the project once, for the edited document;
+    # the importer's diagnostics reused that check
+    tr = c.call("semaprax/trace", {"textDocument": {"uri": uri["core"]}})
+    assert tr == {"executed": ["project"], "reused": [], "backdated": []}, tr
+    tr = c.call("semaprax/trace", {"textDocument": {"uri": uri["app"]}})
+    assert tr == {"executed": [], "reused": ["project"], "backdated": []}, tr
     # the importer's own check is the project's: hover there still answers from
     # the syntax while the project does not verify
     h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(text["app"], "main()")})
