@@ -910,11 +910,15 @@ expect 0 "run of a project with a std dependency" -- "$bin" run "$tmp/stdlock"
 if [ "$(cat "$tmp/out")" = 6 ]; then ok; else bad "std dependency run: $(head -c 100 "$tmp/out")"; fi
 
 # a single-file command given a project says so (was "cannot read: Is a directory")
-for cmd in doc parse fix; do
+for cmd in parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
 	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
 done
 # graph, query and context take projects (issue 15 item 3; fixtures in tests/project/)
+# doc too: every module, a bundled std module under its <bundled> path
+expect 0 "doc of a project directory" -- "$bin" doc "$tmp/stdlock"
+has "$tmp/out" "== <bundled>/std/num/src/num.spx" "doc of a project: the std module"
+has "$tmp/out" "use function std.num.gcd from std.num as gcd" "doc of a project: the importer's use"
 expect 0 "context of a manifest" -- "$bin" context "$tmp/stdlock/semaprax.toml" stdlock.app.main
 has "$tmp/out" '"schema":"semaprax.project-agent-context.v1"' "context of a manifest"
 has "$tmp/out" '["calls","stdlock.app.main","std.num.gcd","src/app.spx","<bundled>/std/num/src/num.spx",1,null]' "context: the edge into a bundled std module"

@@ -4,6 +4,10 @@
 #   session.py  every method: lifecycle, diagnostics and code actions, hover,
 #               definition, references, rename (and a stale rename refused),
 #               formatting, document symbols, semantic tokens; UTF-16 positions
+#   project.py  open files of a project: the project check's diagnostics (an
+#               importer broken by a provider edit, cleared by the repair),
+#               definition, hover, references and rename across modules, a
+#               file the manifest does not list checked alone
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
@@ -12,6 +16,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")" && pwd)/lsp
 fail=0
 python3 "$dir/session.py" "$bin" || fail=1
+python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2

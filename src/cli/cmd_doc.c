@@ -10,15 +10,23 @@
  * and one self-contained HTML page (no external resource; every source
  * byte escaped; anchors are the stable ids).  A file that does not verify
  * prints its diagnostics and exits 1, as `check`.
+ *
+ * `semaprax doc <dir>|semaprax.toml [--json]`: every module of the verified
+ * project in ModuleId order (dotted module name), each documented as one
+ * file is, under a `project` line; --json wraps the per-module
+ * `semaprax.doc.c1` objects in `semaprax.project-doc.c1`.  The service
+ * runs it with its held buffers (cli_proj_set_overlay).
  */
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../fmt/fmt.h"
 #include "../support/arena.h"
 #include "../support/json.h"
+#include "graph_cli.h"
 
 typedef struct DocItem {
 	const char *kind;       /* function record variant class resource interface session
@@ -49,6 +57,8 @@ typedef struct Doc {
 	const char **type_names;   /* top-level record/variant/class/resource/interface names … */
 	const char **type_ids;     /* … and their stable ids (HTML links) */
 	int ntypes;
+	const char **uses;         /* a project module's imports: kind, id, from, as (four each) */
+	int nuses;
 } Doc;
 
 static const char *
@@ -266,6 +276,19 @@ build(Doc *D, const Session *L)
 	for (int i = 0; i < m->ncomments; i++)
 		if (owner[i] == FMT_COMMENT_MODULE)
 			D->mod_comments[D->nmod_comments++] = &m->comments[i];
+	D->uses = arena_alloc(&D->a, sizeof(char *) * 4 * (size_t)(m->nuses + 1));
+	for (int i = 0; i < m->nuses; i++) {
+		const UseDecl *u = &m->uses[i];
+		Buf q = {0};
+		for (int k = 0; k < u->from.nparts; k++)
+			buf_printf(&q, "%s%s", k ? "." : "", u->from.parts[k].s);
+		const char **row = &D->uses[4 * D->nuses++];
+		row[0] = u->is_type ? "type" : "function";
+		row[1] = arena_strndup(&D->a, u->id.s, u->id.len);
+		row[2] = arena_strndup(&D->a, q.data ? q.data : "", q.len);
+		row[3] = u->alias.s;
+		buf_free(&q);
+	}
 	Buf b = {0};
 	D->type_names = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
 	D->type_ids = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
@@ -318,6 +341,8 @@ render_text(const Doc *D, Buf *o)
 		buf_put(o, D->mod_comments[i]->text, D->mod_comments[i]->len);
 		buf_putc(o, '\n');
 	}
+	for (int i = 0; i < D->nuses; i++)
+		buf_printf(o, "use %s %s from %s as %s\n", D->uses[4 * i], D->uses[4 * i + 1], D->uses[4 * i + 2], D->uses[4 * i + 3]);
 	for (int i = 0; i < D->items.len; i++) {
 		const DocItem *it = &D->items.items[i];
 		const char *pad = it->member ? "    " : "";
@@ -391,6 +416,19 @@ render_json(const Doc *D, Buf *o)
 	buf_puts(o, ",\"revision\":");
 	json_cstr(o, D->revision);
 	json_comments(o, D->mod_comments, D->nmod_comments);
+	if (D->nuses) {
+		static const char *const keys[] = { "kind", "id", "from", "as" };
+		buf_puts(o, ",\"imports\":[");
+		for (int i = 0; i < D->nuses; i++) {
+			buf_puts(o, i ? ",{" : "{");
+			for (int k = 0; k < 4; k++) {
+				buf_printf(o, "%s\"%s\":", k ? "," : "", keys[k]);
+				json_cstr(o, D->uses[4 * i + k]);
+			}
+			buf_putc(o, '}');
+		}
+		buf_putc(o, ']');
+	}
 	buf_puts(o, ",\"declarations\":[");
 	for (int i = 0; i < D->items.len;) {
 		if (i)
@@ -606,6 +644,65 @@ render_html(const Doc *D, Buf *o)
 
 /* ==== the command ======================================================================================= */
 
+/* `doc` of a project: text or JSON (no HTML: a page is one file's). */
+static int
+doc_project(const char *manifest, int mode)
+{
+	if (mode == 2)
+		return cli_usage("doc", "doc of a project prints text or --json; --html renders one file (`doc <file> --html`)");
+	int nov;
+	const ProjectOverlay *ov = cli_proj_overlay(&nov);
+	Project pj;
+	bool ok = project_check_overlay(&pj, manifest, ov, nov);
+	project_emit_diags(&pj, ok ? false : mode == 1);
+	if (!ok) {
+		project_free(&pj);
+		return EXIT_FAIL;
+	}
+	Program *P = &pj.P;
+	Buf o = {0};
+	if (mode == 1) {
+		buf_puts(&o, "{\"schema\":\"semaprax.project-doc.c1\",\"project\":");
+		json_cstr(&o, pj.man.name);
+		buf_puts(&o, ",\"version\":");
+		json_cstr(&o, pj.man.version);
+		buf_puts(&o, ",\"revision\":");
+		json_cstr(&o, P->revision);
+		buf_puts(&o, ",\"modules\":[");
+	} else {
+		buf_printf(&o, "project %s %s (%s)\n", pj.man.name, pj.man.version, P->revision);
+	}
+	for (int k = 0; k < P->nmods; k++) {
+		const Session *L = &P->mods[k]->s;
+		Doc D = { 0 };
+		arena_init(&D.a);
+		D.path = L->diags.path;
+		for (int i = 0; i < pj.man.nsources; i++)
+			if (strcmp(pj.paths[i], L->diags.path) == 0)
+				D.path = pj.man.sources[i];
+		D.revision = L->revision;
+		build(&D, L);
+		if (mode == 1) {
+			if (k)
+				buf_putc(&o, ',');
+			render_json(&D, &o);
+			while (o.len && o.data[o.len - 1] == '\n')
+				o.len--;
+		} else {
+			buf_printf(&o, "\n== %s\n", D.path);
+			render_text(&D, &o);
+		}
+		VEC_FREE(D.items);
+		arena_free(&D.a);
+	}
+	if (mode == 1)
+		buf_puts(&o, "]}\n");
+	fwrite(o.data, 1, o.len, stdout);
+	buf_free(&o);
+	project_free(&pj);
+	return EXIT_OK;
+}
+
 int
 cli_cmd_doc(int argc, char **argv)
 {
@@ -626,6 +723,12 @@ cli_cmd_doc(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("doc", "doc requires exactly <file> [--json|--html]");
+	char *manifest = project_manifest_for(path, NULL);
+	if (manifest) {
+		int st = doc_project(manifest, mode);
+		free(manifest);
+		return st;
+	}
 	Program P;
 	Session *L;
 	bool ok = driver_program_load_file(&P, path, &L, SESSION_CHECK);

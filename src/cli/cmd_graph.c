@@ -342,11 +342,28 @@ cli_cmd_context(int argc, char **argv)
 
 /* ---- query of a project -------------------------------------------------------------- */
 
+static const ProjectOverlay *proj_ov;
+static int proj_nov;
+
+void
+cli_proj_set_overlay(const ProjectOverlay *ov, int nov)
+{
+	proj_ov = ov;
+	proj_nov = ov ? nov : 0;
+}
+
+const ProjectOverlay *
+cli_proj_overlay(int *nov)
+{
+	*nov = proj_nov;
+	return proj_ov;
+}
+
 bool
 cli_proj_load(ProjLoaded *x, const char *manifest)
 {
 	memset(x, 0, sizeof *x);
-	bool ok = project_check(&x->pj, manifest);
+	bool ok = project_check_overlay(&x->pj, manifest, proj_ov, proj_nov);
 	if (ok)
 		ok = project_lower(&x->pj);
 	if (!ok) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "../service/service.h"
+#include "graph_cli.h"
 
 static SvcCommandFn
 find(const char *name)
@@ -19,10 +20,16 @@ find(const char *name)
 	return c ? c->run : NULL;
 }
 
+static void
+set_overlay(const struct ProjectOverlay *ov, int nov)
+{
+	cli_proj_set_overlay(ov, nov);
+}
+
 int
 cli_cmd_serve(int argc, char **argv)
 {
-	SvcOptions o = { NULL, SVC_DEFAULT_MAX_MESSAGE, false, find };
+	SvcOptions o = { NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--mcp") == 0 && !o.mcp) {

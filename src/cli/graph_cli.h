@@ -17,6 +17,11 @@ typedef struct ProjLoaded {
 	int n;
 } ProjLoaded;
 
+/* The unsaved buffers the project forms of graph, context, query and doc
+ * read instead of the disk (the service's held buffers, cmd_serve.c);
+ * (NULL, 0): the disk.  Not owned. */
+void cli_proj_set_overlay(const ProjectOverlay *ov, int nov);
+const ProjectOverlay *cli_proj_overlay(int *nov);
 /* Checks and lowers the project and builds each module's model; false
  * (its diagnostics printed as `check` prints them, nothing to free) when it
  * does not verify. */

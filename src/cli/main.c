@@ -56,9 +56,12 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
+	  "semaprax doc <dir>|semaprax.toml [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
+	  "  A project prints every module so, in module-name order with its imports, under a\n"
+	  "  `project` line (--json: `semaprax.project-doc.c1`).\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "semaprax explain --catalog|--register\n"
@@ -269,7 +272,7 @@ cli_find_command(const char *name)
 static int
 single_file_only(const char *cmd, const char *operand)
 {
-	static const char *const single[] = { "doc", "parse", "patch", "impact", "fix",
+	static const char *const single[] = { "parse", "patch", "impact", "fix",
 		"repairs", "repair" };
 	bool one = false;
 	for (size_t i = 0; i < countof(single); i++)

@@ -9,7 +9,8 @@
  * Messages are read with jansson like the service's (rpc.c), bounded by
  * --max-message-bytes; replies and notifications are written with our own
  * writer.  Each document is a single-file product database (db.c): an edit
- * re-checks only what it can affect.
+ * re-checks only what it can affect; a document a project's manifest lists
+ * is checked as part of that project (lsp_project.c).
  */
 #include "lsp_int.h"
 
@@ -169,6 +170,8 @@ typedef struct Lsp {
 	bool initialized, shut, exiting;
 	bool utf8;           /* positions in UTF-8 bytes (negotiated), else UTF-16 code units */
 	bool trace;          /* initializationOptions.trace: record semaprax/trace */
+	LspProj **projs;     /* the projects of open documents (lsp_project.c), in opening order */
+	int nprojs;
 	FILE *out;
 } Lsp;
 
@@ -241,6 +244,7 @@ doc_free(LspDoc *d)
 	free(d->uri);
 	free(d->lines);
 	buf_free(&d->trace);
+	buf_free(&d->shown);
 	svc_file_free(&d->file);
 }
 
@@ -270,13 +274,86 @@ uri_path(const char *uri)
 	return p;
 }
 
+/* The diagnostics of d (a project's document: its project's check) into
+ * d->shown; true when they differ from what was last published. */
+static bool
+diagnose(Lsp *L, LspDoc *d)
+{
+	Buf p = {0};
+	if (d->proj) {
+		unsigned long n = lsp_project_checks(d->proj);
+		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &p);
+		if (d->trace_on) {   /* the project is one product: run for this document, or reused */
+			bool ran = lsp_project_checks(d->proj) != n;
+			d->trace.len = 0;
+			buf_printf(&d->trace, "{\"executed\":[%s],\"reused\":[%s],\"backdated\":[]}", ran ? "\"project\"" : "",
+			    ran ? "" : "\"project\"");
+		}
+	} else {
+		lsp_diagnostics(d, &p);
+	}
+	bool changed = p.len != d->shown.len || (p.len && memcmp(p.data, d->shown.data, p.len) != 0);
+	buf_free(&d->shown);
+	d->shown = p;
+	return changed;
+}
+
+/* Publishes d's diagnostics (d NULL: none), then, when d's project was
+ * touched, those of every other open document of that project whose
+ * diagnostics changed (an edit in a provider can break an importer). */
+static void
+publish_project(Lsp *L, LspDoc *d, LspProj *pj)
+{
+	if (d) {
+		diagnose(L, d);
+		send_notification(L, "textDocument/publishDiagnostics", &d->shown);
+	}
+	for (int i = 0; pj && i < L->ndocs; i++)
+		if (&L->docs[i] != d && L->docs[i].proj == pj && diagnose(L, &L->docs[i]))
+			send_notification(L, "textDocument/publishDiagnostics", &L->docs[i].shown);
+}
+
 static void
 publish(Lsp *L, LspDoc *d)
 {
-	Buf p = {0};
-	lsp_diagnostics(d, &p);
-	send_notification(L, "textDocument/publishDiagnostics", &p);
-	buf_free(&p);
+	if (d->proj)
+		lsp_project_touch(d->proj);
+	publish_project(L, d, d->proj);
+}
+
+/* The project of the file at path (shared by its open documents), or NULL. */
+static LspProj *
+project_of(Lsp *L, const char *path)
+{
+	char *m = lsp_project_find(path);
+	if (!m)
+		return NULL;
+	LspProj *p = NULL;
+	for (int i = 0; i < L->nprojs && !p; i++)
+		if (strcmp(lsp_project_manifest(L->projs[i]), m) == 0)
+			p = L->projs[i];
+	if (!p) {
+		L->projs = spx_xrealloc(L->projs, sizeof *L->projs * (size_t)(L->nprojs + 1));
+		p = L->projs[L->nprojs++] = lsp_project_new(m);
+	}
+	free(m);
+	return p;
+}
+
+/* Frees a project no open document holds any more. */
+static void
+project_release(Lsp *L, LspProj *p)
+{
+	for (int i = 0; i < L->ndocs; i++)
+		if (L->docs[i].proj == p)
+			return;
+	for (int i = 0; i < L->nprojs; i++)
+		if (L->projs[i] == p) {
+			lsp_project_free(p);
+			memmove(&L->projs[i], &L->projs[i + 1], sizeof *L->projs * (size_t)(L->nprojs - i - 1));
+			L->nprojs--;
+			return;
+		}
 }
 
 /* Sets a document's text (a copy of the JSON string's bytes). */
@@ -325,6 +402,7 @@ did_open(Lsp *L, json_t *params)
 		char *path = uri_path(uri);
 		svc_file_init(&d->file, path);
 		d->file.lazy_revision = true;   /* an editor never shows it: rename asks */
+		d->proj = project_of(L, path);
 		free(path);
 	}
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
@@ -404,11 +482,18 @@ did_close(Lsp *L, json_t *params)
 	json_cstr(&p, d->uri);
 	buf_puts(&p, ",\"diagnostics\":[]}");
 	int i = (int)(d - L->docs);
+	LspProj *pj = d->proj;
 	doc_free(d);
 	memmove(&L->docs[i], &L->docs[i + 1], sizeof *L->docs * (size_t)(L->ndocs - i - 1));
 	L->ndocs--;
 	send_notification(L, "textDocument/publishDiagnostics", &p);
 	buf_free(&p);
+	if (pj) {
+		/* its file is read from the disk again: the others may change */
+		lsp_project_touch(pj);
+		publish_project(L, NULL, pj);
+		project_release(L, pj);
+	}
 }
 
 /* ---- requests ----------------------------------------------------------------- */
@@ -504,6 +589,8 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 			LspReq q;
 			memset(&q, 0, sizeof q);
 			q.doc = d;
+			q.docs = L->docs;
+			q.ndocs = L->ndocs;
 			q.params = params;
 			if (features[k].position)
 				q.off = lsp_offset(d, (long)json_integer_value(ln), (long)json_integer_value(ch));
@@ -665,6 +752,9 @@ svc_lsp_serve(FILE *in, FILE *out, size_t max_message)
 	for (int i = 0; i < L.ndocs; i++)
 		doc_free(&L.docs[i]);
 	free(L.docs);
+	for (int i = 0; i < L.nprojs; i++)
+		lsp_project_free(L.projs[i]);
+	free(L.projs);
 	free(body);
 	return status;
 }

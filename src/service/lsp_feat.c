@@ -22,8 +22,8 @@
 #include "../patch/patch.h"
 #include "../support/json.h"
 
-static bool
-fail(LspReq *r, int code, const char *fmt, ...)
+bool
+lsp_fail(LspReq *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -44,10 +44,15 @@ check_now(LspDoc *d, DiagSink *sink)
 	return ok;
 }
 
-/* The verified program's session, or NULL. */
+/* The verified program's session, or NULL; its graph model into *g (a
+ * project's document: its module of the verified project). */
 static Session *
-program(LspDoc *d)
+program(LspReq *r, GraphModel **g)
 {
+	LspDoc *d = r->doc;
+	*g = NULL;
+	if (d->proj)
+		return lsp_project_session(r, g);
 	DiagSink s;
 	bool ok = check_now(d, &s);
 	diag_free(&s);
@@ -57,13 +62,14 @@ program(LspDoc *d)
 	svc_trace_init(&t);
 	ok = svc_file_program(&d->file, &t);
 	svc_trace_free(&t);
+	*g = ok ? d->file.g : NULL;
 	return ok ? d->file.psess : NULL;
 }
 
 /* ---- diagnostics and code actions ----------------------------------------------- */
 
-static void
-put_diag(Buf *out, LspDoc *d, const Diag *g)
+void
+lsp_put_diag(Buf *out, LspDoc *d, const Diag *g)
 {
 	uint32_t s = g->has_span ? g->span.start : 0, e = g->has_span ? g->span.end : 0;
 	buf_puts(out, "{\"range\":");
@@ -99,7 +105,7 @@ lsp_diagnostics(LspDoc *d, Buf *out)
 	for (int i = 0; i < s.items.len; i++) {
 		if (i)
 			buf_putc(out, ',');
-		put_diag(out, d, &s.items.items[i]);
+		lsp_put_diag(out, d, &s.items.items[i]);
 	}
 	buf_puts(out, "]}");
 	diag_free(&s);
@@ -113,14 +119,14 @@ range_param(LspReq *r, json_t *range, uint32_t *s, uint32_t *e)
 	json_t *al = json_is_object(a) ? json_object_get(a, "line") : NULL, *ac = json_is_object(a) ? json_object_get(a, "character") : NULL;
 	json_t *bl = json_is_object(b) ? json_object_get(b, "line") : NULL, *bc = json_is_object(b) ? json_object_get(b, "character") : NULL;
 	if (!json_is_integer(al) || !json_is_integer(ac) || !json_is_integer(bl) || !json_is_integer(bc))
-		return fail(r, SVC_E_PARAMS, "params need `range` {start, end} positions");
+		return lsp_fail(r, SVC_E_PARAMS, "params need `range` {start, end} positions");
 	*s = lsp_offset(r->doc, (long)json_integer_value(al), (long)json_integer_value(ac));
 	*e = lsp_offset(r->doc, (long)json_integer_value(bl), (long)json_integer_value(bc));
 	return true;
 }
 
-static void
-put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text)
+void
+lsp_put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text)
 {
 	buf_puts(out, "{\"range\":");
 	lsp_put_range(out, d, s, e);
@@ -135,12 +141,16 @@ lsp_code_action(LspReq *r, Buf *out)
 	uint32_t s = 0, e = 0;
 	if (!range_param(r, json_object_get(r->params, "range"), &s, &e))
 		return false;
-	DiagSink sink;
-	check_now(r->doc, &sink);
+	DiagSink own;
+	const DiagSink *sink = &own;
+	if (r->doc->proj)
+		sink = lsp_project_sink(r);
+	else
+		check_now(r->doc, &own);
 	buf_putc(out, '[');
 	bool first = true;
-	for (int i = 0; i < sink.items.len; i++) {
-		const Diag *g = &sink.items.items[i];
+	for (int i = 0; i < sink->items.len; i++) {
+		const Diag *g = &sink->items.items[i];
 		bool near = !g->has_span || !(g->span.end < s || g->span.start > e);
 		for (int k = 0; k < g->fixes.len && !near; k++)
 			near = !(g->fixes.items[k].end < s || g->fixes.items[k].start > e);
@@ -156,19 +166,20 @@ lsp_code_action(LspReq *r, Buf *out)
 		json_str(out, title.data, title.len);
 		buf_free(&title);
 		buf_puts(out, ",\"kind\":\"quickfix\",\"isPreferred\":true,\"diagnostics\":[");
-		put_diag(out, r->doc, g);
+		lsp_put_diag(out, r->doc, g);
 		buf_puts(out, "],\"edit\":{\"changes\":{");
 		json_cstr(out, r->doc->uri);
 		buf_puts(out, ":[");
 		for (int k = 0; k < g->fixes.len; k++) {
 			if (k)
 				buf_putc(out, ',');
-			put_edit(out, r->doc, g->fixes.items[k].start, g->fixes.items[k].end, g->fixes.items[k].text);
+			lsp_put_edit(out, r->doc, g->fixes.items[k].start, g->fixes.items[k].end, g->fixes.items[k].text);
 		}
 		buf_puts(out, "]}}}");
 	}
 	buf_putc(out, ']');
-	diag_free(&sink);
+	if (!r->doc->proj)
+		diag_free(&own);
 	return true;
 }
 
@@ -223,9 +234,16 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 
 /* hover and definition of a document that parses but does not verify: the
  * declaration of that name, from the syntax only. */
-static bool
-unverified_answer(LspReq *r, Buf *out, bool hover)
+bool
+lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 {
+	if (r->doc->proj) {
+		/* a project's document is checked with its project: its own
+		 * parse is made on demand */
+		DiagSink ds;
+		check_now(r->doc, &ds);
+		diag_free(&ds);
+	}
 	uint32_t s = 0, e = 0;
 	const Decl *d = decl_by_word(r->doc, r->off, &s, &e);
 	if (!d) {
@@ -262,9 +280,9 @@ unverified_answer(LspReq *r, Buf *out, bool hover)
  * request's offset, or NULL: the walk hover, definition, references and
  * rename share. */
 static const LspOcc *
-occ_find(LspReq *r, Session **ps, LspOccs *occs)
+occ_find(LspReq *r, Session **ps, LspOccs *occs, GraphModel **g)
 {
-	*ps = program(r->doc);
+	*ps = program(r, g);
 	memset(occs, 0, sizeof *occs);
 	if (!*ps)
 		return NULL;
@@ -275,12 +293,12 @@ occ_find(LspReq *r, Session **ps, LspOccs *occs)
 /* The occurrences of the verified document, and the one at the request's
  * position; false (result null written) when there is none. */
 static bool
-occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback)
+occ_here(LspReq *r, Session **ps, LspOccs *occs, const LspOcc **at, Buf *out, int fallback, GraphModel **g)
 {
-	*at = occ_find(r, ps, occs);
+	*at = occ_find(r, ps, occs, g);
 	if (!*at) {
 		if (!*ps && fallback)
-			unverified_answer(r, out, fallback == 1);
+			lsp_unverified_answer(r, out, fallback == 1);
 		else
 			buf_puts(out, "null");
 		lsp_occs_free(occs);
@@ -302,8 +320,8 @@ hover_local(Buf *h, Session *s, const LspOcc *o)
 	    ? "Copy" : o->mode == MODE_OWN ? "own (consumed)" : "owned (moves)");
 }
 
-static void
-hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
+void
+lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 {
 	Sema *S = s->S;
 	if (o->sym < 0) {
@@ -384,13 +402,16 @@ hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 bool
 lsp_hover(LspReq *r, Buf *out)
 {
+	if (r->doc->proj)
+		return lsp_project_hover(r, out);
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out, 1))
+	GraphModel *g;
+	if (!occ_here(r, &s, &occs, &o, out, 1, &g))
 		return true;
 	Buf h = {0};
-	hover_text(&h, s, r->doc->file.g, o);
+	lsp_hover_text(&h, s, g, o);
 	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
 	json_str(out, h.data, h.len);
 	buf_puts(out, "},\"range\":");
@@ -414,10 +435,13 @@ put_location(Buf *out, LspDoc *d, uint32_t s, uint32_t e)
 bool
 lsp_definition(LspReq *r, Buf *out)
 {
+	if (r->doc->proj)
+		return lsp_project_definition(r, out);
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out, 2))
+	GraphModel *g;
+	if (!occ_here(r, &s, &occs, &o, out, 2, &g))
 		return true;
 	const LspOcc *def = NULL;
 	for (int i = 0; i < occs.len && !def; i++)
@@ -437,10 +461,13 @@ lsp_references(LspReq *r, Buf *out)
 	json_t *ctx = json_object_get(r->params, "context");
 	json_t *inc = json_is_object(ctx) ? json_object_get(ctx, "includeDeclaration") : NULL;
 	bool with_decl = !inc || json_is_true(inc);
+	if (r->doc->proj)
+		return lsp_project_references(r, out);
 	Session *s;
 	LspOccs occs;
 	const LspOcc *o;
-	if (!occ_here(r, &s, &occs, &o, out, 0))
+	GraphModel *g;
+	if (!occ_here(r, &s, &occs, &o, out, 0, &g))
 		return true;
 	/* by stable identity: every occurrence whose declaration has o's id */
 	const char *id = lsp_occ_id(s->S, o);
@@ -470,8 +497,8 @@ lsp_references(LspReq *r, Buf *out)
 
 /* The .spatch text renaming o to name against base; false when the
  * declaration is no patch target. */
-static bool
-rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char *name)
+bool
+lsp_rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char *name)
 {
 	if (o->sym < 0)
 		return false;
@@ -505,44 +532,58 @@ word_ok(const char *s)
 }
 
 /* The first diagnostic of a sink as "SPX-XXXX: message". */
-static void
-first_diag(LspReq *r, int code, const char *what, const DiagSink *d)
+void
+lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d)
 {
 	if (d->items.len)
-		fail(r, code, "%s: %s: %s", what, diag_info[d->items.items[0].code].code, d->items.items[0].message);
+		lsp_fail(r, code, "%s: %s: %s", what, diag_info[d->items.items[0].code].code, d->items.items[0].message);
 	else
-		fail(r, code, "%s", what);
+		lsp_fail(r, code, "%s", what);
+}
+
+bool
+lsp_rename_params(LspReq *r, const char **name, const char **rev)
+{
+	json_t *nn = json_object_get(r->params, "newName");
+	json_t *td = json_object_get(r->params, "textDocument");
+	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
+	json_t *rv = json_object_get(r->params, "revision");
+	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn) || !word_ok(json_string_value(nn)))
+		return lsp_fail(r, SVC_E_PARAMS, "`newName` must be a string without blanks");
+	if (rv && (!json_is_string(rv) || !word_ok(json_string_value(rv)) || !*json_string_value(rv)))
+		return lsp_fail(r, SVC_E_PARAMS, "`revision` must be a revision string");
+	if (ver && json_is_integer(ver) && json_integer_value(ver) != r->doc->version)
+		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
+		    (long long)json_integer_value(ver), r->doc->version);
+	*name = json_string_value(nn);
+	*rev = rv ? json_string_value(rv) : NULL;
+	return true;
 }
 
 bool
 lsp_rename(LspReq *r, Buf *out)
 {
 	LspDoc *doc = r->doc;
-	json_t *nn = json_object_get(r->params, "newName");
-	json_t *td = json_object_get(r->params, "textDocument");
-	json_t *ver = json_is_object(td) ? json_object_get(td, "version") : NULL;
-	json_t *rev = json_object_get(r->params, "revision");
-	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn) || !word_ok(json_string_value(nn)))
-		return fail(r, SVC_E_PARAMS, "`newName` must be a string without blanks");
-	if (rev && (!json_is_string(rev) || !word_ok(json_string_value(rev)) || !*json_string_value(rev)))
-		return fail(r, SVC_E_PARAMS, "`revision` must be a revision string");
-	if (ver && json_is_integer(ver) && json_integer_value(ver) != doc->version)
-		return fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
-		    (long long)json_integer_value(ver), doc->version);
+	const char *name, *rev;
+	if (!lsp_rename_params(r, &name, &rev))
+		return false;
+	if (doc->proj)
+		return lsp_project_rename(r, name, rev, out);
 	Session *s;
 	LspOccs occs;
-	const LspOcc *o = occ_find(r, &s, &occs);
+	GraphModel *g;
+	const LspOcc *o = occ_find(r, &s, &occs, &g);
 	if (!s)
-		return fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
 	Buf p = {0};
 	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
-	const char *base = rev ? json_string_value(rev) : current;
-	bool ok = o && rename_patch(&p, s->S, o, base, json_string_value(nn));
+	const char *base = rev ? rev : current;
+	bool ok = o && lsp_rename_patch(&p, s->S, o, base, name);
 	bool none = !o, local = o && o->sym < 0;
 	lsp_occs_free(&occs);
 	if (!ok) {
 		buf_free(&p);
-		return fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
 		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
 		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
 	}
@@ -554,10 +595,10 @@ lsp_rename(LspReq *r, Buf *out)
 	memset(&plan, 0, sizeof plan);
 	bool done = false;
 	if (!patch_parse(&sp, p.data, p.len, &pd)) {
-		first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
 	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, current, &pd, &plan)) {
 		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
-		first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
+		lsp_first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
 	} else {
 		/* the candidate must verify and mean the same but for the rename */
 		size_t clen;
@@ -566,9 +607,9 @@ lsp_rename(LspReq *r, Buf *out)
 		driver_session_init(&c, doc->file.path);
 		driver_set_source(&c, cand, clen);
 		if (!driver_parse(&c) || !driver_check(&c)) {
-			first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
 		} else if (!patch_same_meaning(&sp, &plan, s->S, c.S, &pd)) {
-			first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
 		} else {
 			done = true;
 			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
@@ -577,7 +618,7 @@ lsp_rename(LspReq *r, Buf *out)
 			for (int i = 0; i < plan.edits.len; i++) {
 				if (i)
 					buf_putc(out, ',');
-				put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+				lsp_put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
 			}
 			buf_puts(out, "]}]}");
 		}
@@ -601,7 +642,7 @@ lsp_formatting(LspReq *r, Buf *out)
 	diag_free(&s);
 	SvcFile *f = &r->doc->file;
 	if (f->parse_failed || !f->sess)
-		return fail(r, LSP_E_REQUEST_FAILED, "the document does not parse: nothing to format");
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not parse: nothing to format");
 	Buf b = {0};
 	svc_file_settle(f);
 	fmt_module(&b, f->sess->m, f->src, f->len);
@@ -612,7 +653,7 @@ lsp_formatting(LspReq *r, Buf *out)
 		Buf t = {0};
 		buf_put(&t, b.data, b.len);
 		buf_putc(&t, '\0');
-		put_edit(out, r->doc, 0, (uint32_t)f->len, t.data);
+		lsp_put_edit(out, r->doc, 0, (uint32_t)f->len, t.data);
 		buf_free(&t);
 		buf_putc(out, ']');
 	}
@@ -815,7 +856,8 @@ bool
 lsp_semantic_tokens(LspReq *r, Buf *out)
 {
 	LspDoc *doc = r->doc;
-	Session *s = program(doc);
+	GraphModel *g;
+	Session *s = program(r, &g);
 	LspOccs occs = {0};
 	if (s)
 		lsp_occurrences(s->S, s->m, &occs);

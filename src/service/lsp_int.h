@@ -14,6 +14,7 @@
 #include "svc_int.h"
 
 struct json_t;
+typedef struct LspProj LspProj;
 
 typedef struct LspDoc {
 	char *uri;
@@ -24,6 +25,8 @@ typedef struct LspDoc {
 	Buf trace;           /* what the last publish executed and reused (svc_trace_json) */
 	bool trace_on;       /* … recorded only when the client asked (initializationOptions.trace) */
 	bool utf8;           /* the client chose UTF-8 positions (columns in bytes) */
+	LspProj *proj;       /* the project whose manifest lists this file (lsp_project.c), or NULL */
+	Buf shown;           /* the diagnostics last published (project documents: republished on change) */
 } LspDoc;
 
 /* One occurrence of a declared name: its declaration or a use.  Identity:
@@ -75,6 +78,8 @@ const char *lsp_occ_id(Sema *S, const LspOcc *o);
  * with *code and msg set on failure ---- */
 typedef struct LspReq {
 	LspDoc *doc;
+	LspDoc *docs;        /* every open document (a project's overlays and URIs) */
+	int ndocs;
 	struct json_t *params;
 	uint32_t off;        /* the position's byte offset (when the method has one) */
 	int code;
@@ -96,5 +101,48 @@ bool lsp_trace(LspReq *r, Buf *out);
 void lsp_diagnostics(LspDoc *d, Buf *out);
 /* The semantic token legend ({"tokenTypes":[…],"tokenModifiers":[…]}). */
 void lsp_token_legend(Buf *out);
+
+/* ---- shared by lsp_feat.c and lsp_project.c ---- */
+bool lsp_fail(LspReq *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void lsp_put_diag(Buf *out, LspDoc *d, const Diag *g);
+void lsp_put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text);
+/* A declaration's hover markdown (g: the module's graph model). */
+void lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o);
+/* The .spatch text renaming o (of S) to name against base; false when it is
+ * no patch target. */
+bool lsp_rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char *name);
+/* "what: SPX-XXXX: message" of a sink's first diagnostic into r. */
+void lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d);
+/* hover (fallback 1) or definition (2) of a document that does not verify. */
+bool lsp_unverified_answer(LspReq *r, Buf *out, bool hover);
+/* The rename's params checked (newName, revision, version): false with r's error. */
+bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
+
+/* ---- projects (lsp_project.c): an open file a project's manifest lists is
+ * checked as part of its project, every other open document of it an
+ * unsaved overlay ---- */
+/* The manifest (free it) of the nearest semaprax.toml up the tree from
+ * path whose sources list the file path, or NULL. */
+char *lsp_project_find(const char *path);
+LspProj *lsp_project_new(const char *manifest);
+void lsp_project_free(LspProj *p);
+const char *lsp_project_manifest(const LspProj *p);
+/* An open document of p changed, opened or closed: the next use re-checks. */
+void lsp_project_touch(LspProj *p);
+/* How many times p was checked (a document's trace: `project` executed or reused). */
+unsigned long lsp_project_checks(const LspProj *p);
+/* The publishDiagnostics params of d (d->proj set): the project check's
+ * diagnostics for d's file (re-checked first when touched). */
+void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out);
+/* The verified (and lowered) session of r->doc's module, or NULL; its
+ * graph model into *g. */
+Session *lsp_project_session(LspReq *r, GraphModel **g);
+bool lsp_project_hover(LspReq *r, Buf *out);
+bool lsp_project_definition(LspReq *r, Buf *out);
+bool lsp_project_references(LspReq *r, Buf *out);
+/* name and rev: the checked params (lsp_rename_params). */
+bool lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out);
+/* The project check's diagnostics of r->doc's module (code actions). */
+const DiagSink *lsp_project_sink(LspReq *r);
 
 #endif

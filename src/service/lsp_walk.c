@@ -332,6 +332,14 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 	w.S = S;
 	w.out = out;
 	out->len = 0;
+	/* a project module's `use … as alias`: the alias is a use of the
+	 * provider's declaration (identity: origin module and stable id) */
+	for (int i = 0; i < m->nuses; i++) {
+		const UseDecl *u = &m->uses[i];
+		SymId y = sema_strmap_get(u->is_type ? &S->type_names : &S->fn_names, u->alias.s);
+		if (y >= 0 && sema_sym(S, y)->origin)
+			add(&w, u->alias.span, y, -1, -1, false);
+	}
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
 		w.tp = NULL;

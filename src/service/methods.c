@@ -5,7 +5,9 @@
  * the product database (db.c); doc, patch/preview, patch/apply, run and
  * test run the command of the command table in this process, with stdin
  * from /dev/null and stdout/stderr captured (bounded), on the file on disk
- * — refused (SVC_E_UNSAVED) while the held source differs from it.
+ * — refused (SVC_E_UNSAVED) while the held source differs from it.  A
+ * project's graph, context, query and doc read its held buffers instead
+ * (SvcOptions.set_overlay); its run and test read the disk.
  */
 #include "svc_int.h"
 
@@ -472,18 +474,30 @@ static bool on_disk(Service *v, SvcError *err);
 /*
  * graph, context and query of a project: the CLI's project forms
  * (`semaprax.project-graph.c1`, `semaprax.project-agent-context.v1`,
- * `semaprax.project-query.c1`) run in-process over the disk (a held buffer
- * is -32006), their one JSON line answered as {"<key>": …}.  A project
+ * `semaprax.project-query.c1`) run in-process over the project with its
+ * held buffers read instead of the disk (the bytes a disk with them saved
+ * would give), their one JSON line answered as {"<key>": …}.  A project
  * that does not verify is -32004, a symbol no declaration has -32005.
  */
 static bool
+held_capture(Service *v, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+{
+	if (!v->o.set_overlay && !on_disk(v, err))
+		return false;
+	if (v->o.set_overlay)
+		v->o.set_overlay(v->ov, v->nov);
+	bool ok = svc_capture(&v->o, argc, argv, bo, be, status, err);
+	if (v->o.set_overlay)
+		v->o.set_overlay(NULL, 0);
+	return ok;
+}
+
+static bool
 project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcError *err)
 {
-	if (!on_disk(v, err))
-		return false;
 	Buf bo = {0}, be = {0};
 	int status = 0;
-	bool ok = svc_capture(&v->o, argc, argv, &bo, &be, &status, err);
+	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
 	if (ok && status != 0) {
 		const char *e = be.data ? be.data : "";
 		int n = (int)strcspn(e, "\n");
@@ -759,12 +773,13 @@ svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *s
 	return true;
 }
 
-/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…}. */
+/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…};
+ * held: a project command reading the held buffers (held_capture). */
 static bool
-command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
+command_held(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status, bool held)
 {
 	Buf bo = {0}, be = {0};
-	bool ok = svc_capture(&v->o, argc, argv, &bo, &be, status, err);
+	bool ok = held ? held_capture(v, argc, argv, &bo, &be, status, err) : svc_capture(&v->o, argc, argv, &bo, &be, status, err);
 	if (ok) {
 		buf_printf(out, "{\"exit\":%d,\"stdout\":", *status);
 		json_str(out, bo.data ? bo.data : "", bo.len);
@@ -775,6 +790,12 @@ command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 	buf_free(&bo);
 	buf_free(&be);
 	return ok;
+}
+
+static bool
+command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
+{
+	return command_held(v, argc, argv, out, err, status, false);
 }
 
 /* The file on disk holds exactly the service's source (commands read the disk). */
@@ -806,9 +827,7 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 	const char *format;
 	if (!params_closed(params, names, err) || !param_string(params, "format", &format, err))
 		return false;
-	if (v->project)
-		return fail(err, SVC_E_UNSUPPORTED, "doc reads a single file");
-	char *argv[4] = { "doc", v->operand, NULL, NULL };
+	char *argv[4] = { "doc", v->project ? v->manifest : v->operand, NULL, NULL };
 	int argc = 2;
 	if (format && strcmp(format, "json") == 0)
 		argv[argc++] = "--json";
@@ -817,6 +836,12 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 	else if (format && strcmp(format, "text") != 0)
 		return fail(err, SVC_E_PARAMS, "`format` is text, json or html");
 	int status;
+	if (v->project) {
+		/* `doc <project>` over the held buffers, as graph, context and query */
+		if (format && strcmp(format, "html") == 0)
+			return fail(err, SVC_E_PARAMS, "a project's doc is text or json (a page documents one file)");
+		return command_held(v, argc, argv, out, err, &status, true);
+	}
 	return on_disk(v, err) && command(v, argc, argv, out, err, &status);
 }
 

@@ -30,6 +30,10 @@
 /* A command of the command table: `int run(int argc, char **argv)`. */
 typedef int (*SvcCommandFn)(int argc, char **argv);
 typedef SvcCommandFn (*SvcFindCommand)(const char *name);
+/* Sets the unsaved buffers the command table's project forms (graph,
+ * context, query, doc) read instead of the disk; (NULL, 0) clears them. */
+struct ProjectOverlay;
+typedef void (*SvcSetOverlay)(const struct ProjectOverlay *ov, int nov);
 
 #define SVC_DEFAULT_MAX_MESSAGE (1u << 20)
 #define SVC_MIN_MAX_MESSAGE 1024u
@@ -58,6 +62,7 @@ typedef struct SvcOptions {
 	size_t max_message;            /* bytes per request frame and per response */
 	bool mcp;
 	SvcFindCommand find_command;   /* doc, patch, run, test (NULL: those are unsupported) */
+	SvcSetOverlay set_overlay;     /* a project's held buffers for its read commands (NULL: refused while held) */
 } SvcOptions;
 
 typedef struct Service Service;

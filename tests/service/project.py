@@ -1,10 +1,12 @@
 """project.py BIN — `semaprax serve <project-dir>`: the project is one product
 (re-checked from disk on refresh, reused otherwise), test and run reach the
-project's commands, graph/query/context answer as the CLI's project forms,
-doc refuses with -32008; a refresh
-with `path` holds an unsaved buffer for one module file."""
+project's commands, graph/query/context/doc answer as the CLI's project forms;
+a refresh with `path` holds an unsaved buffer for one module file, which
+graph/query/context/doc read (the bytes the CLI gives on a copy with the
+buffer saved) while run and test, which execute the disk, refuse."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -27,7 +29,6 @@ r2 = c.call("check", {"trace": True})
 check(r2["trace"]["reused"] == ["project"] and r2["revision"] == r["revision"], "project reused")
 t = c.call("test")
 check(t["exit"] == 0 and json.loads(t["stdout"].splitlines()[-1])["schema"].startswith("semaprax.project"), "test %r" % t)
-check(c.error("doc") == -32008, "doc of a project refused")
 
 # graph, query and context of a project: the CLI's project forms, byte for byte
 def cli_json(*args):
@@ -49,6 +50,19 @@ check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
+
+# doc of a project: `semaprax doc <project>` (text, json), byte for byte
+def cli_out(where, *args):
+    r = subprocess.run([BIN] + list(args), capture_output=True, cwd=where)
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+dt = c.call("doc")
+check((dt["exit"], dt["stdout"], dt["stderr"]) == cli_out(d, "doc", "."), "project doc equals the CLI's %r" % dt)
+check(dt["stdout"].startswith("project ") and "\n== src/" in dt["stdout"], "project doc text %r" % dt)
+dj = c.call("doc", {"format": "json"})
+check((dj["exit"], dj["stdout"], dj["stderr"]) == cli_out(d, "doc", ".", "--json"), "project doc json equals the CLI's")
+check(json.loads(dj["stdout"])["schema"] == "semaprax.project-doc.c1", "project doc schema")
+check(c.error("doc", {"format": "html"}) == -32602, "a project's doc is no page")
 
 # an edit on disk is seen at the next refresh, not before
 lib = os.path.join(d, "src", "core.spx")
@@ -77,8 +91,12 @@ with open(lib) as f:
     check(f.read() == src, "the overlay never touches the disk")
 check(not c.call("check")["ok"], "the overlay is held")
 check(c.call("status")["unsaved"] == [lib], "status lists the buffer")
-check(c.error("test") == -32006 and c.error("run") == -32006 and c.error("graph") == -32006 and c.error("query") == -32006,
-      "commands read the disk: refused while unsaved")
+check(c.error("test") == -32006 and c.error("run") == -32006, "run and test execute the disk: refused while unsaved")
+# graph/query/context/doc read the held buffer: it does not verify, as the CLI
+# on a copy with it saved says
+check(c.error("graph") == -32004 and c.error("query") == -32004 and c.error("context", {"symbol": sym}) == -32004,
+      "the held buffer does not verify")
+check(c.call("doc")["exit"] == 1, "doc of the held buffer fails as check does")
 check(c.call("refresh")["ok"] is False, "a refresh from disk keeps the overlay")
 # path alone: the disk bytes again
 check(c.call("refresh", {"path": lib})["ok"], "overlay dropped")
@@ -94,6 +112,37 @@ check(c.error("refresh", {"path": lib, "edits": [{"start": 0, "end": tail + 1, "
       "an edit outside the overlay's bytes")
 check(c.call("refresh", {"path": lib, "text": src})["ok"] and c.error("test") == -32006, "an overlay equal to the disk is still held")
 check(c.call("refresh", {"path": lib})["ok"] and c.call("test")["exit"] == 0, "dropped again")
+
+# a held buffer that verifies and changes the project's meaning: graph, query,
+# context and doc answer exactly as the CLI on a copy with the buffer saved
+held = src + "\n@id(\"held.extra\")\nfn held_extra() -> i64\n{\n    7\n}\n"
+check(c.call("refresh", {"path": lib, "text": held})["ok"], "a verifying held buffer")
+copy = os.path.join(tempdir(), "proj-saved")
+shutil.copytree(d, copy)
+with open(os.path.join(copy, "src", "core.spx"), "w") as f:
+    f.write(held)
+with open(lib) as f:
+    check(f.read() == src, "the disk is untouched")
+
+def saved_json(*args):
+    st, out, err = cli_out(copy, *args)
+    check(st == 0, "cli on the saved copy %r: %r" % (args, err))
+    return json.loads(out)
+
+g = c.call("graph")["graph"]
+check(g == saved_json("graph", ".") and g != cli_json("graph", "."), "graph reads the held buffer")
+q = c.call("query", {"name": "held_extra"})["query"]
+check(q == saved_json("query", ".", "--json", "--name", "held_extra") and len(q["declarations"]) == 1, "query reads the held buffer %r" % q)
+cx = c.call("context", {"symbol": "held.extra"})["context"]
+check(cx == saved_json("context", ".", "held.extra", "--depth", "1", "--max-bytes", "65536", "--max-nodes", "256"),
+      "context reads the held buffer")
+dt = c.call("doc")
+check((dt["exit"], dt["stdout"], dt["stderr"]) == cli_out(copy, "doc", ".") and "held.extra" in dt["stdout"], "doc reads the held buffer")
+dj = c.call("doc", {"format": "json"})
+check((dj["exit"], dj["stdout"], dj["stderr"]) == cli_out(copy, "doc", ".", "--json"), "doc json reads the held buffer")
+check(c.error("test") == -32006, "test still reads the disk")
+check(c.call("refresh", {"path": lib})["ok"], "dropped")
+check(c.call("graph")["graph"] == cli_json("graph", "."), "the disk's graph again")
 check(c.call("status")["unsaved"] == [], "no buffer left")
 man = os.path.join(d, "semaprax.toml")
 with open(man) as f:
@@ -106,8 +155,8 @@ with open(man, "w") as f:
 check(c.call("refresh")["ok"], "manifest restored")
 c.call("shutdown")
 c.notify("exit")
-status, rest, _ = c.close()
-check(status == 0 and rest == b"", "exit")
+status, rest, err = c.close()
+check(status == 0 and rest == b"" and err == b"", "exit (stderr: %r)" % err[:2000])   # LSan under ASan
 
 f = Client(BIN, lib)
 check(f.error("refresh", {"path": lib, "text": src}) == -32602, "path is for a served project")

@@ -1,0 +1,581 @@
+/*
+ * lsp_project.c — open files of a project in the LSP server (docs/editors.md,
+ * "Projects"): a `.spx` file that a `semaprax.toml` up its directory tree
+ * lists among its sources is checked as part of that project, every other
+ * open document of the project read as an unsaved overlay
+ * (project_check_overlay) instead of the disk.  Its diagnostics are the
+ * project check's for that file; hover, definition and references follow a
+ * declaration across modules by its identity (declaring module, stable id),
+ * the one `use` imports resolve by; rename plans the semantic patch against
+ * the declaring module and verifies the whole candidate project.
+ *
+ * A project is one product here as in the JSON-RPC service: any change to
+ * one of its open documents re-checks it whole at the next use.
+ */
+/* realpath is XSI in glibc's headers. */
+#define _XOPEN_SOURCE 700
+#include "lsp_int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../patch/patch.h"
+#include "../support/json.h"
+
+struct LspProj {
+	char *manifest;      /* the real path of its semaprax.toml */
+	Project *pj;         /* the last check (NULL before the first) */
+	bool stale;          /* an open document changed since */
+	bool ok;             /* … and it verified */
+	bool lowered, lower_ok;
+	GraphModel **gs;     /* per module, after lowering */
+	unsigned long nchecks;   /* project checks run (semaprax/trace: executed or reused) */
+};
+
+/* ---- finding the project ----------------------------------------------------- */
+
+static bool
+lists(const char *manifest, const char *file)
+{
+	DiagSink d;
+	diag_init(&d, manifest, NULL, 0);
+	char **paths = NULL;
+	int n = 0;
+	bool found = false;
+	if (project_source_paths(manifest, &d, &paths, &n))
+		for (int i = 0; i < n && !found; i++)
+			found = project_same_file(paths[i], file);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	diag_free(&d);
+	return found;
+}
+
+char *
+lsp_project_find(const char *path)
+{
+	size_t n = strlen(path);
+	if (n < 4 || strcmp(path + n - 4, ".spx") != 0)
+		return NULL;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;   /* not on disk: no manifest can list it */
+	char *dir = spx_xstrdup(real), *found = NULL;
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+		Buf m = {0};
+		buf_printf(&m, "%s/semaprax.toml", dir);
+		struct stat st;
+		if (stat(m.data, &st) == 0 && S_ISREG(st.st_mode) && lists(m.data, real)) {
+			found = buf_take(&m);
+			break;
+		}
+		buf_free(&m);
+	}
+	free(dir);
+	free(real);
+	return found;
+}
+
+LspProj *
+lsp_project_new(const char *manifest)
+{
+	LspProj *p = spx_xcalloc(1, sizeof *p);
+	p->manifest = spx_xstrdup(manifest);
+	p->stale = true;
+	return p;
+}
+
+static void
+drop(LspProj *p)
+{
+	if (!p->pj)
+		return;
+	if (p->gs)
+		for (int k = 0; k < p->pj->P.nmods; k++)
+			if (p->gs[k])
+				graph_model_free(p->gs[k]);
+	free(p->gs);
+	p->gs = NULL;
+	project_free(p->pj);
+	free(p->pj);
+	p->pj = NULL;
+	p->lowered = p->lower_ok = p->ok = false;
+}
+
+void
+lsp_project_free(LspProj *p)
+{
+	drop(p);
+	free(p->manifest);
+	free(p);
+}
+
+const char *
+lsp_project_manifest(const LspProj *p)
+{
+	return p->manifest;
+}
+
+unsigned long
+lsp_project_checks(const LspProj *p)
+{
+	return p->nchecks;
+}
+
+void
+lsp_project_touch(LspProj *p)
+{
+	p->stale = true;
+}
+
+/* The project checked with the open documents of it as overlays. */
+static bool
+ensure(LspProj *p, LspDoc *docs, int ndocs)
+{
+	if (p->pj && !p->stale)
+		return p->ok;
+	drop(p);
+	ProjectOverlay *ov = spx_xcalloc((size_t)ndocs + 1, sizeof *ov);
+	int nov = 0;
+	for (int i = 0; i < ndocs; i++)
+		if (docs[i].proj == p) {
+			ov[nov].path = docs[i].file.path;
+			ov[nov].src = docs[i].file.src ? docs[i].file.src : "";
+			ov[nov].len = docs[i].file.src ? docs[i].file.len : 0;
+			nov++;
+		}
+	p->pj = spx_xcalloc(1, sizeof *p->pj);
+	p->ok = project_check_overlay(p->pj, p->manifest, ov, nov);
+	p->nchecks++;
+	p->stale = false;
+	free(ov);
+	return p->ok;
+}
+
+static bool
+lower(LspProj *p)
+{
+	if (!p->lowered) {
+		p->lowered = true;
+		p->lower_ok = project_lower(p->pj);
+		if (p->lower_ok) {
+			p->gs = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->gs);
+			for (int k = 0; k < p->pj->P.nmods; k++)
+				p->gs[k] = graph_model_build(p->pj->P.mods[k]->s.S, p->pj->P.mods[k]->s.H);
+		}
+	}
+	return p->lower_ok;
+}
+
+/* The module whose file is d's, or -1. */
+static int
+module_of(const LspProj *p, const char *path)
+{
+	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
+		if (project_same_file(p->pj->P.mods[k]->s.diags.path, path))
+			return k;
+	return -1;
+}
+
+void
+lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out)
+{
+	ensure(p, docs, ndocs);
+	buf_puts(out, "{\"uri\":");
+	json_cstr(out, d->uri);
+	buf_printf(out, ",\"version\":%ld,\"diagnostics\":[", d->version);
+	bool first = true;
+	/* the manifest's and the project's own (a missing entry module, …): at
+	 * the file's start, they name no place in it */
+	for (int i = 0; i < p->pj->diags.items.len; i++) {
+		Diag g = p->pj->diags.items.items[i];
+		g.has_span = false;
+		g.fixes.len = 0;
+		if (!first)
+			buf_putc(out, ',');
+		first = false;
+		lsp_put_diag(out, d, &g);
+	}
+	int k = module_of(p, d->file.path);
+	if (k >= 0) {
+		const DiagSink *s = &p->pj->P.mods[k]->s.diags;
+		for (int i = 0; i < s->items.len; i++) {
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			lsp_put_diag(out, d, &s->items.items[i]);
+		}
+	}
+	buf_puts(out, "]}");
+}
+
+const DiagSink *
+lsp_project_sink(LspReq *r)
+{
+	LspProj *p = r->doc->proj;
+	ensure(p, r->docs, r->ndocs);
+	int k = module_of(p, r->doc->file.path);
+	return k >= 0 ? &p->pj->P.mods[k]->s.diags : &p->pj->diags;
+}
+
+Session *
+lsp_project_session(LspReq *r, GraphModel **g)
+{
+	LspProj *p = r->doc->proj;
+	*g = NULL;
+	if (!ensure(p, r->docs, r->ndocs) || !lower(p))
+		return NULL;
+	int k = module_of(p, r->doc->file.path);
+	if (k < 0)
+		return NULL;
+	*g = p->gs[k];
+	return &p->pj->P.mods[k]->s;
+}
+
+/* ---- identity across modules ------------------------------------------------ */
+
+/* The module that declares what o names (a `use` import records it). */
+static const char *
+occ_module(Sema *S, const LspOcc *o)
+{
+	const Sym *y = sema_sym(S, o->sym);
+	return y->origin ? y->origin : S->module_name;
+}
+
+/* The declaration o (of module k) names: its module and symbol there. */
+static bool
+target(LspProj *p, int k, const LspOcc *o, int *tk, LspOcc *t)
+{
+	Sema *S = p->pj->P.mods[k]->s.S;
+	*t = *o;
+	*tk = k;
+	if (o->sym < 0)
+		return false;
+	const Sym *y = sema_sym(S, o->sym);
+	if (!y->origin)
+		return true;
+	ProgHandle h;
+	if (!driver_program_lookup(&p->pj->P, y->origin, y->id, &h))
+		return false;
+	*tk = (int)h.mod;
+	t->sym = h.sym;
+	return true;
+}
+
+static LspDoc *
+open_doc(LspReq *r, const char *path)
+{
+	for (int i = 0; i < r->ndocs; i++)
+		if (r->docs[i].proj == r->doc->proj && project_same_file(r->docs[i].file.path, path))
+			return &r->docs[i];
+	return NULL;
+}
+
+/* The URI of a file that is not open: file:// and its path, percent-encoded. */
+static void
+put_file_uri(Buf *out, const char *path)
+{
+	Buf u = {0};
+	buf_puts(&u, "file://");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-._~/", *c))
+			buf_putc(&u, (char)*c);
+		else
+			buf_printf(&u, "%%%02X", *c);
+	}
+	json_str(out, u.data, u.len);
+	buf_free(&u);
+}
+
+/* A position table for module k's text: its open document, or a scratch
+ * one over the module's source (release with scratch_free). */
+static LspDoc *
+doc_for(LspReq *r, int k, LspDoc *scratch)
+{
+	Session *s = &r->doc->proj->pj->P.mods[k]->s;
+	LspDoc *d = open_doc(r, s->diags.path);
+	if (d)
+		return d;
+	memset(scratch, 0, sizeof *scratch);
+	scratch->file.src = s->src;
+	scratch->file.len = s->len;
+	scratch->utf8 = r->doc->utf8;
+	lsp_doc_lines(scratch);
+	return NULL;
+}
+
+static void
+put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e)
+{
+	LspDoc scratch;
+	LspDoc *d = doc_for(r, k, &scratch);
+	buf_puts(out, "{\"uri\":");
+	if (d)
+		json_cstr(out, d->uri);
+	else
+		put_file_uri(out, r->doc->proj->pj->P.mods[k]->s.diags.path);
+	buf_puts(out, ",\"range\":");
+	lsp_put_range(out, d ? d : &scratch, s, e);
+	buf_putc(out, '}');
+	if (!d)
+		free(scratch.lines);
+}
+
+/* The verified module of r's document, its occurrences and the one at the
+ * request's offset (NULL: none); false when the project does not verify. */
+static bool
+here(LspReq *r, int *k, LspOccs *occs, const LspOcc **o)
+{
+	GraphModel *g;
+	Session *s = lsp_project_session(r, &g);
+	memset(occs, 0, sizeof *occs);
+	*o = NULL;
+	if (!s)
+		return false;
+	*k = module_of(r->doc->proj, r->doc->file.path);
+	lsp_occurrences(s->S, s->m, occs);
+	*o = lsp_occ_at(occs, r->off);
+	return true;
+}
+
+bool
+lsp_project_hover(LspReq *r, Buf *out)
+{
+	int k;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!here(r, &k, &occs, &o))
+		return lsp_unverified_answer(r, out, true);
+	if (!o) {
+		buf_puts(out, "null");
+		lsp_occs_free(&occs);
+		return true;
+	}
+	LspProj *p = r->doc->proj;
+	int tk = k;
+	LspOcc t = *o;
+	if (o->sym >= 0 && !target(p, k, o, &tk, &t)) {
+		tk = k;
+		t = *o;
+	}
+	Buf h = {0};
+	lsp_hover_text(&h, &p->pj->P.mods[tk]->s, p->gs[tk], &t);
+	if (tk != k)
+		buf_printf(&h, "\nimported from `%s`\n", p->pj->P.mods[tk]->name);
+	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(out, h.data, h.len);
+	buf_puts(out, "},\"range\":");
+	lsp_put_range(out, r->doc, o->start, o->end);
+	buf_putc(out, '}');
+	buf_free(&h);
+	lsp_occs_free(&occs);
+	return true;
+}
+
+bool
+lsp_project_definition(LspReq *r, Buf *out)
+{
+	int k;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!here(r, &k, &occs, &o))
+		return lsp_unverified_answer(r, out, false);
+	LspProj *p = r->doc->proj;
+	int tk;
+	LspOcc t;
+	const LspOcc *def = NULL;
+	LspOccs tocc = {0};
+	if (o && o->sym < 0) {
+		/* a local: its binding, as in a single file */
+		for (int i = 0; i < occs.len && !def; i++)
+			if (occs.items[i].decl && lsp_occ_same(&occs.items[i], o))
+				def = &occs.items[i];
+		tk = k;
+	} else if (o && target(p, k, o, &tk, &t)) {
+		Session *ts = &p->pj->P.mods[tk]->s;
+		lsp_occurrences(ts->S, ts->m, &tocc);
+		for (int i = 0; i < tocc.len && !def; i++)
+			if (tocc.items[i].decl && lsp_occ_same(&tocc.items[i], &t))
+				def = &tocc.items[i];
+	}
+	if (def)
+		put_location(out, r, tk, def->start, def->end);
+	else
+		buf_puts(out, "null");
+	lsp_occs_free(&tocc);
+	lsp_occs_free(&occs);
+	return true;
+}
+
+bool
+lsp_project_references(LspReq *r, Buf *out)
+{
+	json_t *ctx = json_object_get(r->params, "context");
+	json_t *inc = json_is_object(ctx) ? json_object_get(ctx, "includeDeclaration") : NULL;
+	bool with_decl = !inc || json_is_true(inc);
+	int k;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!here(r, &k, &occs, &o) || !o) {
+		buf_puts(out, "null");
+		lsp_occs_free(&occs);
+		return true;
+	}
+	LspProj *p = r->doc->proj;
+	Sema *S = p->pj->P.mods[k]->s.S;
+	const char *id = lsp_occ_id(S, o);
+	buf_putc(out, '[');
+	if (!id) {   /* a local has no stable identity */
+		buf_putc(out, ']');
+		lsp_occs_free(&occs);
+		return true;
+	}
+	/* (declaring module, stable id): every module in ModuleId order, each
+	 * in source order */
+	char *mod = spx_xstrdup(occ_module(S, o)), *sid = spx_xstrdup(id);
+	lsp_occs_free(&occs);
+	bool first = true;
+	for (int m = 0; m < p->pj->P.nmods; m++) {
+		Session *ms = &p->pj->P.mods[m]->s;
+		LspOccs mo;
+		memset(&mo, 0, sizeof mo);
+		lsp_occurrences(ms->S, ms->m, &mo);
+		for (int i = 0; i < mo.len; i++) {
+			const LspOcc *x = &mo.items[i];
+			if (x->sym < 0 || (x->decl && !with_decl) || strcmp(lsp_occ_id(ms->S, x), sid) != 0 ||
+			    strcmp(occ_module(ms->S, x), mod) != 0)
+				continue;
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			put_location(out, r, m, x->start, x->end);
+		}
+		lsp_occs_free(&mo);
+	}
+	buf_putc(out, ']');
+	free(mod);
+	free(sid);
+	return true;
+}
+
+/* ---- rename ------------------------------------------------------------------ */
+
+/* The first module (or the project) of a failed candidate with an error. */
+static const DiagSink *
+first_errors(const Project *c)
+{
+	if (c->diags.errors)
+		return &c->diags;
+	for (int m = 0; m < c->P.nmods; m++)
+		if (c->P.mods[m]->s.diags.errors)
+			return &c->P.mods[m]->s.diags;
+	return &c->diags;
+}
+
+/*
+ * Rename in a project: the semantic patch is planned against the module
+ * that declares the target (reached from an import by its stable id) and
+ * its module revision; other modules name it by stable id under their own
+ * alias, so only that module's text changes.  The candidate project (that
+ * module patched, every other open document as its overlay) must verify,
+ * and the declaring module must mean the same but for the rename.
+ */
+bool
+lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
+{
+	int k;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!here(r, &k, &occs, &o)) {
+		lsp_occs_free(&occs);
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the project does not verify (open documents count with their unsaved text): "
+		    "rename needs a verified program");
+	}
+	LspProj *p = r->doc->proj;
+	int tk = k;
+	LspOcc t;
+	bool found = o && o->sym >= 0 && target(p, k, o, &tk, &t);
+	bool none = !o, local = o && o->sym < 0;
+	lsp_occs_free(&occs);
+	Session *ts = &p->pj->P.mods[tk]->s;
+	Buf pt = {0};
+	const char *base = rev ? rev : ts->revision;
+	if (!found || !lsp_rename_patch(&pt, ts->S, &t, base, name)) {
+		buf_free(&pt);
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
+		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
+		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
+	}
+	SPatch sp;
+	memset(&sp, 0, sizeof sp);
+	DiagSink pd;
+	diag_init(&pd, "<rename>", pt.data, pt.len);
+	PatchPlan plan;
+	memset(&plan, 0, sizeof plan);
+	bool done = false;
+	if (!patch_parse(&sp, pt.data, pt.len, &pd)) {
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
+	} else if (!patch_plan(&sp, ts->m, ts->S, ts->H, ts->src, ts->len, ts->revision, &pd, &plan)) {
+		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
+		lsp_first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
+	} else {
+		size_t clen;
+		char *cand = patch_apply(ts->src, ts->len, &plan, &clen);
+		ProjectOverlay *ov = spx_xcalloc((size_t)r->ndocs + 2, sizeof *ov);
+		int nov = 0;
+		for (int i = 0; i < r->ndocs; i++)
+			if (r->docs[i].proj == p && !project_same_file(r->docs[i].file.path, ts->diags.path)) {
+				ov[nov].path = r->docs[i].file.path;
+				ov[nov].src = r->docs[i].file.src ? r->docs[i].file.src : "";
+				ov[nov].len = r->docs[i].file.src ? r->docs[i].file.len : 0;
+				nov++;
+			}
+		ov[nov].path = ts->diags.path;
+		ov[nov].src = cand;
+		ov[nov].len = clen;
+		nov++;
+		Project c;
+		bool verified = project_check_overlay(&c, p->manifest, ov, nov);
+		ModuleId ck = verified ? driver_program_find(&c.P, p->pj->P.mods[tk]->name) : DRIVER_NO_MODULE;
+		if (!verified || ck == DRIVER_NO_MODULE) {
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
+		} else if (!patch_same_meaning(&sp, &plan, ts->S, c.P.mods[ck]->s.S, &pd)) {
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
+		} else {
+			done = true;
+			LspDoc scratch;
+			LspDoc *d = doc_for(r, tk, &scratch);
+			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
+			if (d) {
+				json_cstr(out, d->uri);
+				buf_printf(out, ",\"version\":%ld},\"edits\":[", d->version);
+			} else {
+				put_file_uri(out, ts->diags.path);
+				buf_puts(out, ",\"version\":null},\"edits\":[");
+			}
+			for (int i = 0; i < plan.edits.len; i++) {
+				if (i)
+					buf_putc(out, ',');
+				lsp_put_edit(out, d ? d : &scratch, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+			}
+			buf_puts(out, "]}]}");
+			if (!d)
+				free(scratch.lines);
+		}
+		project_free(&c);
+		free(ov);
+		free(cand);
+	}
+	patch_plan_free(&plan);
+	patch_free(&sp);
+	diag_free(&pd);
+	buf_free(&pt);
+	return done;
+}
