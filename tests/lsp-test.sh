@@ -8,6 +8,10 @@
 #               importer broken by a provider edit, cleared by the repair),
 #               definition, hover, references and rename across modules, a
 #               file the manifest does not list checked alone
+#   project_edge.py  a manifest that does not read claims its files (its
+#               diagnostics shown), one that stops listing an open file has it
+#               checked alone, an unreadable source shown in every open file,
+#               only file: URIs of absolute paths join a project
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
@@ -17,6 +21,7 @@ dir=$(cd "$(dirname "$0")" && pwd)/lsp
 fail=0
 python3 "$dir/session.py" "$bin" || fail=1
 python3 "$dir/project.py" "$bin" || fail=1
+python3 "$dir/project_edge.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2

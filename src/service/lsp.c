@@ -254,12 +254,18 @@ hexval(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* The path of a file: URI (percent-decoded), else the URI itself: the name
- * diagnostics carry; nothing is read from it. */
+/* The path of a file: URI (percent-decoded; `file://localhost/p` is /p),
+ * else the URI itself: the name diagnostics carry.  *local: a file: URI of
+ * an absolute path, the only kind a project's manifest is looked up for
+ * (a relative one, another host's or another scheme's would be resolved
+ * against the server's working directory). */
 static char *
-uri_path(const char *uri)
+uri_path(const char *uri, bool *local)
 {
 	const char *s = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
+	if (s != uri && strncmp(s, "localhost/", 10) == 0)
+		s += 9;
+	*local = s != uri && *s == '/';
 	char *p = spx_xmalloc(strlen(s) + 1);
 	size_t n = 0;
 	for (; *s; s++) {
@@ -280,8 +286,10 @@ static bool
 diagnose(Lsp *L, LspDoc *d)
 {
 	Buf p = {0};
+	unsigned long n = d->proj ? lsp_project_checks(d->proj) : 0;
+	if (d->proj && !lsp_project_lists(d->proj, L->docs, L->ndocs, d->file.path))
+		d->proj = NULL;   /* its manifest no longer lists it: checked alone (publish_project frees the project) */
 	if (d->proj) {
-		unsigned long n = lsp_project_checks(d->proj);
 		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &p);
 		if (d->trace_on) {   /* the project is one product: run for this document, or reused */
 			bool ran = lsp_project_checks(d->proj) != n;
@@ -298,9 +306,12 @@ diagnose(Lsp *L, LspDoc *d)
 	return changed;
 }
 
+static void project_release(Lsp *L, LspProj *p);
+
 /* Publishes d's diagnostics (d NULL: none), then, when d's project was
  * touched, those of every other open document of that project whose
- * diagnostics changed (an edit in a provider can break an importer). */
+ * diagnostics changed (an edit in a provider can break an importer); the
+ * project is freed when no open document holds it any more. */
 static void
 publish_project(Lsp *L, LspDoc *d, LspProj *pj)
 {
@@ -311,6 +322,8 @@ publish_project(Lsp *L, LspDoc *d, LspProj *pj)
 	for (int i = 0; pj && i < L->ndocs; i++)
 		if (&L->docs[i] != d && L->docs[i].proj == pj && diagnose(L, &L->docs[i]))
 			send_notification(L, "textDocument/publishDiagnostics", &L->docs[i].shown);
+	if (pj)
+		project_release(L, pj);
 }
 
 static void
@@ -399,10 +412,11 @@ did_open(Lsp *L, json_t *params)
 		d->uri = spx_xstrdup(uri);
 		d->utf8 = L->utf8;
 		d->trace_on = L->trace;
-		char *path = uri_path(uri);
+		bool local;
+		char *path = uri_path(uri, &local);
 		svc_file_init(&d->file, path);
 		d->file.lazy_revision = true;   /* an editor never shows it: rename asks */
-		d->proj = project_of(L, path);
+		d->proj = local ? project_of(L, path) : NULL;
 		free(path);
 	}
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
@@ -492,7 +506,6 @@ did_close(Lsp *L, json_t *params)
 		/* its file is read from the disk again: the others may change */
 		lsp_project_touch(pj);
 		publish_project(L, NULL, pj);
-		project_release(L, pj);
 	}
 }
 

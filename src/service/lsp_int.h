@@ -122,11 +122,16 @@ bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
  * checked as part of its project, every other open document of it an
  * unsaved overlay ---- */
 /* The manifest (free it) of the nearest semaprax.toml up the tree from
- * path whose sources list the file path, or NULL. */
+ * path whose sources list the file path, or that does not read (its
+ * diagnostics are the file's then), or NULL. */
 char *lsp_project_find(const char *path);
 LspProj *lsp_project_new(const char *manifest);
 void lsp_project_free(LspProj *p);
 const char *lsp_project_manifest(const LspProj *p);
+/* Whether p's manifest (re-read at the check) still lists the file at
+ * path; true while it does not read.  A document it stops listing is
+ * checked alone again. */
+bool lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
 /* How many times p was checked (a document's trace: `project` executed or reused). */

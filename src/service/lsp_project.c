@@ -36,17 +36,19 @@ struct LspProj {
 
 /* ---- finding the project ----------------------------------------------------- */
 
-static bool
+/* 1: the manifest lists file among its sources; 0: it does not; -1: its
+ * sources cannot be read (a manifest that does not read, a source it
+ * refuses such as a symbolic link): which files it means is unknown. */
+static int
 lists(const char *manifest, const char *file)
 {
 	DiagSink d;
 	diag_init(&d, manifest, NULL, 0);
 	char **paths = NULL;
 	int n = 0;
-	bool found = false;
-	if (project_source_paths(manifest, &d, &paths, &n))
-		for (int i = 0; i < n && !found; i++)
-			found = project_same_file(paths[i], file);
+	int found = project_source_paths(manifest, &d, &paths, &n) ? 0 : -1;
+	for (int i = 0; i < n && found == 0; i++)
+		found = project_same_file(paths[i], file);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -54,6 +56,12 @@ lists(const char *manifest, const char *file)
 	return found;
 }
 
+/*
+ * The nearest manifest up the tree that lists path, or that does not read:
+ * a file under a manifest with an error is that project's, so the
+ * manifest's diagnostics are shown in it (checked alone its `use` lines
+ * would be SPX-G172, which says nothing of the manifest).
+ */
 char *
 lsp_project_find(const char *path)
 {
@@ -72,7 +80,7 @@ lsp_project_find(const char *path)
 		Buf m = {0};
 		buf_printf(&m, "%s/semaprax.toml", dir);
 		struct stat st;
-		if (stat(m.data, &st) == 0 && S_ISREG(st.st_mode) && lists(m.data, real)) {
+		if (stat(m.data, &st) == 0 && S_ISREG(st.st_mode) && lists(m.data, real) != 0) {
 			found = buf_take(&m);
 			break;
 		}
@@ -174,6 +182,19 @@ lower(LspProj *p)
 	return p->lower_ok;
 }
 
+bool
+lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path)
+{
+	ensure(p, docs, ndocs);
+	const Project *pj = p->pj;
+	if (!pj->paths)
+		return true;   /* the manifest did not read: its diagnostics are every file's */
+	for (int i = 0; i < pj->man.nsources; i++)
+		if (project_same_file(pj->paths[i], path))
+			return true;
+	return false;
+}
+
 /* The module whose file is d's, or -1. */
 static int
 module_of(const LspProj *p, const char *path)
@@ -204,6 +225,25 @@ lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out
 		lsp_put_diag(out, d, &g);
 	}
 	int k = module_of(p, d->file.path);
+	/* a module no open document shows whose diagnostics name no place in
+	 * it (its file cannot be read, is not canonical): at the file's start
+	 * too, else the project would fail with every open file clean */
+	for (int m = 0; m < p->pj->P.nmods; m++) {
+		const DiagSink *s = &p->pj->P.mods[m]->s.diags;
+		bool shown = m == k;
+		for (int i = 0; i < ndocs && !shown; i++)
+			shown = docs[i].proj == p && project_same_file(docs[i].file.path, s->path);
+		for (int i = 0; i < s->items.len && !shown; i++) {
+			Diag g = s->items.items[i];
+			if (g.has_span)
+				continue;
+			g.fixes.len = 0;
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			lsp_put_diag(out, d, &g);
+		}
+	}
 	if (k >= 0) {
 		const DiagSink *s = &p->pj->P.mods[k]->s.diags;
 		for (int i = 0; i < s->items.len; i++) {

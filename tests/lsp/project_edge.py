@@ -1,0 +1,165 @@
+"""project_edge.py BIN — edges of an LSP project (docs/editors.md, "Projects"),
+each a defect once: the manifest decides which open files are a project's,
+so what it says must reach them.
+
+- a manifest that does not read (here: it lists a symbolic link, J102)
+  claims the files under it: their diagnostics are its own, at the file's
+  start, not the single-file check's SPX-G172 that hid it;
+- a manifest that stops listing an open file: the file is checked alone at
+  its next change (it showed no diagnostics at all, its module gone from
+  the project), and a listed file again once reopened;
+- a listed source that cannot be read (not on disk): its SPX-I001 names no
+  place in any file, so each open file of the project shows it at its start
+  (every open file was clean while the project failed);
+- only a file: URI of an absolute path is looked up for a manifest
+  (`file://localhost/…` is one): a relative path or another host's URI was
+  resolved against the server's working directory and joined its project."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from urllib.parse import quote
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Lsp  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+OK = os.path.join(HERE, "..", "project", "ok")
+START = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+
+
+class Client(Lsp):
+    def __init__(self, cwd=None):
+        self.p = subprocess.Popen([BIN, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, cwd=cwd)
+        self.next_id = 1
+        self.notes = []
+        self.call("initialize", {"capabilities": {}})
+        self.notify("initialized", {})
+
+    def open(self, uri, text, version=1):
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "semaprax", "version": version, "text": text}})
+        return self.diags(uri)
+
+    def change(self, uri, text, version):
+        self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
+        return self.diags(uri)
+
+    def diags(self, uri):
+        while True:
+            for i, n in enumerate(self.notes):
+                if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == uri:
+                    return self.notes.pop(i)["params"]["diagnostics"]
+            self.notes.append(self.read())
+
+    def end(self):
+        self.call("shutdown")
+        self.notify("exit")
+        status, rest, err = self.finish()
+        assert status == 0 and err == b"", (status, err[:2000])   # LSan under ASan
+
+
+def copy(tmp, name):
+    root = os.path.join(tmp, name)
+    shutil.copytree(OK, root)
+    for junk in ("README", "status", "stdout", "stderr", "args"):
+        if os.path.exists(os.path.join(root, junk)):
+            os.remove(os.path.join(root, junk))
+    return root
+
+
+def uri(path):
+    return "file://" + quote(path)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def codes(d):
+    return [(x["code"], x["range"]["start"]["line"]) for x in d]
+
+
+def main():
+    tmp = os.path.realpath(tempfile.mkdtemp(prefix="spx-lsp-edge."))
+    try:
+        app = read(os.path.join(OK, "src", "app.spx"))
+        bad_app = app.replace("plus(40, 2)", "plus(40)")   # T204 on the call's line
+        call_line = app[:app.index("plus(40, 2)")].count("\n")
+
+        # a manifest listing a symbolic link does not read: its J102 is the file's
+        root = copy(tmp, "linked")
+        outside = os.path.join(tmp, "outside")
+        os.mkdir(outside)
+        shutil.move(os.path.join(root, "src", "core.spx"), os.path.join(outside, "core.spx"))
+        os.symlink(os.path.join(outside, "core.spx"), os.path.join(root, "src", "core.spx"))
+        c = Client()
+        d = c.open(uri(os.path.join(root, "src", "app.spx")), app)
+        assert len(d) == 1 and d[0]["code"] == "SPX-J102" and "symbolic link" in d[0]["message"] and d[0]["range"] == START, d
+        # near miss: a manifest that reads and does not list the file passes it over
+        extra = os.path.join(root, "src", "extra.spx")
+        write(extra, "module calc.extra;\n\n@id(\"calc.extra.main\")\nfn main() -> i64\n{\n    1\n}\n")
+        os.remove(os.path.join(root, "src", "core.spx"))
+        shutil.move(os.path.join(outside, "core.spx"), os.path.join(root, "src", "core.spx"))
+        assert c.open(uri(extra), read(extra)) == []
+        c.end()
+
+        # the manifest stops listing an open file, then lists it again
+        root = copy(tmp, "unlisted")
+        write(os.path.join(root, "src", "main2.spx"), "module calc.main2;\n\n@id(\"calc.main2.main\")\nfn main() -> i64\n{\n    0\n}\n")
+        man = os.path.join(root, "semaprax.toml")
+        mtext = read(man)
+        u_app = uri(os.path.join(root, "src", "app.spx"))
+        c = Client()
+        assert codes(c.open(u_app, bad_app)) == [("SPX-T204", call_line)]
+        write(man, mtext.replace('"src/app.spx", ', "").replace('"src/core.spx", ', '"src/core.spx", "src/main2.spx", ')
+              .replace('entry = "calc.app"', 'entry = "calc.main2"'))
+        r = subprocess.run([BIN, "check", root], capture_output=True)
+        assert r.returncode == 0, r.stderr   # the project verifies without it
+        # checked alone: its `use` lines are G172 (it showed nothing before)
+        d = c.change(u_app, bad_app + "\n", 2)
+        assert codes(d) == [("SPX-G172", 0)] and "through the project" in d[0]["message"], d
+        h = c.call("textDocument/hover", {"textDocument": {"uri": u_app}, "position": {"line": call_line, "character": 5}})
+        assert h is None or "imported from" not in h["contents"]["value"], h
+        write(man, mtext)
+        assert c.change(u_app, bad_app, 3)[0]["code"] == "SPX-G172"   # decided at opening
+        c.notify("textDocument/didClose", {"textDocument": {"uri": u_app}})
+        assert c.diags(u_app) == []
+        assert codes(c.open(u_app, bad_app, 4)) == [("SPX-T204", call_line)]
+        c.end()
+
+        # a listed source not on disk: its I001 at each open file's start
+        root = copy(tmp, "missing")
+        os.remove(os.path.join(root, "src", "tests.spx"))
+        c = Client()
+        d = c.open(uri(os.path.join(root, "src", "app.spx")), app)
+        assert len(d) == 1 and d[0]["code"] == "SPX-I001" and "tests.spx" in d[0]["message"] and d[0]["range"] == START, d
+        d = c.open(uri(os.path.join(root, "src", "core.spx")), read(os.path.join(root, "src", "core.spx")))
+        assert codes(d) == [("SPX-I001", 0)], d
+        c.end()
+
+        # URIs: only a file: URI of an absolute path joins a project
+        root = copy(tmp, "uris")
+        c = Client(cwd=root)
+        for u in ("src/app.spx", "file://src/app.spx", "untitled:src/app.spx"):
+            d = c.open(u, app)
+            assert codes(d) == [("SPX-G172", 0)] and "through the project" in d[0]["message"], (u, d)
+        for u in ("file://localhost" + quote(os.path.join(root, "src", "app.spx")),
+                  "file://" + quote(os.path.join(root, "src", "%61pp.spx")).replace("%2561", "%61")):
+            assert c.open(u, app) == [], u
+        c.end()
+        print("lsp project edges: ok")
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
