@@ -158,5 +158,37 @@ while [ "$i" -lt "$count" ]; do
 		fail "seed $s: stdout differs between the interpreter and the executable"
 	fi
 done
-echo "native-inject: $count programs, $fails failures"
+# A project (tests/native-inject/project): the same payloads as stable ids
+# of a provider's record, variant, case field, class, method and functions
+# that the entry module imports by id and uses as values, closures and
+# calls; the unit spells those types and function types by structural key
+# (emit_prog.c).  Its C must hold no payload raw, compile warning-free, run
+# as the interpreter does, and be byte-identical when built twice.
+proj=$(dirname "$0")/native-inject/project
+gen 1 > /dev/null   # the payload list
+if ! "$bin" build "$proj" --target c -o "$tmp/proj.c" > /dev/null 2> "$tmp/be"; then
+	fail "project: build --target c failed: $(head -n 1 "$tmp/be")"
+else
+	"$bin" build "$proj" --target c -o "$tmp/proj2.c" > /dev/null 2>&1
+	cmp -s "$tmp/proj.c" "$tmp/proj2.c" || fail "project: two builds of the C unit differ"
+	while IFS= read -r payload; do
+		if grep -F -q -e "$payload" "$tmp/proj.c"; then
+			fail "project: the generated C contains the raw payload '$payload'"
+		fi
+	done < "$tmp/payloads"
+	grep -q '\\$' "$tmp/proj.c" && fail "project: a line of the generated C ends in a backslash (a line splice)"
+	if ! $cc -std=c11 -O0 -ffp-contract=off -Wall -Wextra -Werror -o "$tmp/proj" "$tmp/proj.c" -lm 2> "$tmp/ce"; then
+		fail "project: the generated C does not compile warning-free: $(grep -m 1 'error' "$tmp/ce")"
+	else
+		NO_COLOR=1 "$bin" run "$proj" > "$tmp/io" 2> "$tmp/ie" < /dev/null
+		ist=$?
+		"$tmp/proj" > "$tmp/no" 2> "$tmp/ne" < /dev/null
+		nst=$?
+		if [ "$ist" -ne 0 ] || [ "$nst" -ne 0 ] || ! cmp -s "$tmp/io" "$tmp/no" || [ "$(cat "$tmp/no")" != 45 ]; then
+			fail "project: interpreter $ist '$(head -c 80 "$tmp/io")', native $nst '$(head -c 80 "$tmp/no")' (want 45)"
+		fi
+	fi
+fi
+
+echo "native-inject: $count programs and a project, $fails failures"
 [ "$fails" -eq 0 ]
