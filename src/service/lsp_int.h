@@ -15,6 +15,7 @@
 
 struct json_t;
 typedef struct LspProj LspProj;
+typedef struct FileId FileId;
 
 typedef struct LspDoc {
 	char *uri;

@@ -32,7 +32,36 @@ struct LspProj {
 	bool lowered, lower_ok;
 	GraphModel **gs;     /* per module, after lowering */
 	unsigned long nchecks;   /* project checks run (semaprax/trace: executed or reused) */
+	/* the files' identities (device, inode) at the last check, per module
+	 * and per listed source: a document is matched with one stat() of its
+	 * own path, not two per module (hundreds of open documents made each
+	 * edit quadratic in stat()s) */
+	FileId *mods, *listed;
+	int nlisted;
 };
+
+/* ---- file identities --------------------------------------------------------- */
+
+struct FileId {
+	unsigned long long dev, ino;
+	bool ok;             /* the file existed */
+};
+
+static FileId
+file_id(const char *path)
+{
+	struct stat st;
+	FileId f = { 0, 0, false };
+	if (path && stat(path, &st) == 0)
+		f = (FileId){ (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, true };
+	return f;
+}
+
+static bool
+same_id(FileId a, FileId b)
+{
+	return a.ok && b.ok && a.dev == b.dev && a.ino == b.ino;
+}
 
 /* ---- finding the project ----------------------------------------------------- */
 
@@ -111,6 +140,10 @@ drop(LspProj *p)
 				graph_model_free(p->gs[k]);
 	free(p->gs);
 	p->gs = NULL;
+	free(p->mods);
+	free(p->listed);
+	p->mods = p->listed = NULL;
+	p->nlisted = 0;
 	project_free(p->pj);
 	free(p->pj);
 	p->pj = NULL;
@@ -164,6 +197,15 @@ ensure(LspProj *p, LspDoc *docs, int ndocs)
 	p->nchecks++;
 	p->stale = false;
 	free(ov);
+	p->mods = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->mods);
+	for (int k = 0; k < p->pj->P.nmods; k++)
+		p->mods[k] = file_id(p->pj->P.mods[k]->s.diags.path);
+	if (p->pj->paths) {
+		p->nlisted = p->pj->man.nsources;
+		p->listed = spx_xcalloc((size_t)p->nlisted + 1, sizeof *p->listed);
+		for (int i = 0; i < p->nlisted; i++)
+			p->listed[i] = file_id(p->pj->paths[i]);
+	}
 	return p->ok;
 }
 
@@ -186,11 +228,11 @@ bool
 lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path)
 {
 	ensure(p, docs, ndocs);
-	const Project *pj = p->pj;
-	if (!pj->paths)
+	if (!p->listed)
 		return true;   /* the manifest did not read: its diagnostics are every file's */
-	for (int i = 0; i < pj->man.nsources; i++)
-		if (project_same_file(pj->paths[i], path))
+	FileId f = file_id(path);
+	for (int i = 0; i < p->nlisted; i++)
+		if (same_id(p->listed[i], f))
 			return true;
 	return false;
 }
@@ -199,8 +241,9 @@ lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path)
 static int
 module_of(const LspProj *p, const char *path)
 {
-	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
-		if (project_same_file(p->pj->P.mods[k]->s.diags.path, path))
+	FileId f = file_id(path);
+	for (int k = 0; p->pj && p->mods && k < p->pj->P.nmods; k++)
+		if (same_id(p->mods[k], f))
 			return k;
 	return -1;
 }
@@ -230,10 +273,12 @@ lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out
 	 * too, else the project would fail with every open file clean */
 	for (int m = 0; m < p->pj->P.nmods; m++) {
 		const DiagSink *s = &p->pj->P.mods[m]->s.diags;
-		bool shown = m == k;
-		for (int i = 0; i < ndocs && !shown; i++)
-			shown = docs[i].proj == p && project_same_file(docs[i].file.path, s->path);
-		for (int i = 0; i < s->items.len && !shown; i++) {
+		bool shown = m == k, spanless = false;
+		for (int i = 0; i < s->items.len && !spanless; i++)
+			spanless = !s->items.items[i].has_span;
+		for (int i = 0; i < ndocs && !shown && spanless; i++)   /* stat()s only for such a module */
+			shown = docs[i].proj == p && same_id(file_id(docs[i].file.path), p->mods[m]);
+		for (int i = 0; i < s->items.len && !shown && spanless; i++) {
 			Diag g = s->items.items[i];
 			if (g.has_span)
 				continue;
