@@ -326,12 +326,31 @@ publish_project(Lsp *L, LspDoc *d, LspProj *pj)
 		project_release(L, pj);
 }
 
+/* Touches own (may be NULL) and every other project whose manifest lists
+ * the file at path (nested projects: an outer one lists a file an inner
+ * one owns, and reads its open document too); publishes d's diagnostics
+ * (d NULL: none) and the changed ones of those projects' documents. */
+static void
+publish_file(Lsp *L, LspDoc *d, LspProj *own, const char *path)
+{
+	LspProj **touched = spx_xcalloc((size_t)L->nprojs + 1, sizeof *touched);
+	int n = 0;
+	for (int i = 0; i < L->nprojs; i++)
+		if (L->projs[i] == own || lsp_project_reads(L->projs[i], path)) {
+			lsp_project_touch(L->projs[i]);
+			if (L->projs[i] != own)
+				touched[n++] = L->projs[i];
+		}
+	publish_project(L, d, own);
+	for (int i = 0; i < n; i++)
+		publish_project(L, NULL, touched[i]);
+	free(touched);
+}
+
 static void
 publish(Lsp *L, LspDoc *d)
 {
-	if (d->proj)
-		lsp_project_touch(d->proj);
-	publish_project(L, d, d->proj);
+	publish_file(L, d, d->proj, d->file.path);
 }
 
 /* The project of the file at path (shared by its open documents), or NULL. */
@@ -497,16 +516,15 @@ did_close(Lsp *L, json_t *params)
 	buf_puts(&p, ",\"diagnostics\":[]}");
 	int i = (int)(d - L->docs);
 	LspProj *pj = d->proj;
+	char *path = spx_xstrdup(d->file.path);
 	doc_free(d);
 	memmove(&L->docs[i], &L->docs[i + 1], sizeof *L->docs * (size_t)(L->ndocs - i - 1));
 	L->ndocs--;
 	send_notification(L, "textDocument/publishDiagnostics", &p);
 	buf_free(&p);
-	if (pj) {
-		/* its file is read from the disk again: the others may change */
-		lsp_project_touch(pj);
-		publish_project(L, NULL, pj);
-	}
+	/* its file is read from the disk again: the others may change */
+	publish_file(L, NULL, pj, path);
+	free(path);
 }
 
 /* ---- requests ----------------------------------------------------------------- */

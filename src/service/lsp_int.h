@@ -133,6 +133,9 @@ const char *lsp_project_manifest(const LspProj *p);
  * path; true while it does not read.  A document it stops listing is
  * checked alone again. */
 bool lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path);
+/* Whether p's last check listed the file at path (no check, no stat of
+ * the manifest): an edit of that file touches p too. */
+bool lsp_project_reads(const LspProj *p, const char *path);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
 /* How many times p was checked (a document's trace: `project` executed or reused). */

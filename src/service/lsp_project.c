@@ -186,7 +186,7 @@ ensure(LspProj *p, LspDoc *docs, int ndocs)
 	ProjectOverlay *ov = spx_xcalloc((size_t)ndocs + 1, sizeof *ov);
 	int nov = 0;
 	for (int i = 0; i < ndocs; i++)
-		if (docs[i].proj == p) {
+		if (docs[i].proj) {   /* another project's too: a file two nested manifests list */
 			ov[nov].path = docs[i].file.path;
 			ov[nov].src = docs[i].file.src ? docs[i].file.src : "";
 			ov[nov].len = docs[i].file.src ? docs[i].file.len : 0;
@@ -230,6 +230,18 @@ lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path)
 	ensure(p, docs, ndocs);
 	if (!p->listed)
 		return true;   /* the manifest did not read: its diagnostics are every file's */
+	FileId f = file_id(path);
+	for (int i = 0; i < p->nlisted; i++)
+		if (same_id(p->listed[i], f))
+			return true;
+	return false;
+}
+
+bool
+lsp_project_reads(const LspProj *p, const char *path)
+{
+	if (!p->listed)
+		return false;   /* not checked since it was touched: it will be */
 	FileId f = file_id(path);
 	for (int i = 0; i < p->nlisted; i++)
 		if (same_id(p->listed[i], f))
@@ -616,7 +628,7 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 		ProjectOverlay *ov = spx_xcalloc((size_t)r->ndocs + 2, sizeof *ov);
 		int nov = 0;
 		for (int i = 0; i < r->ndocs; i++)
-			if (r->docs[i].proj == p && !project_same_file(r->docs[i].file.path, ts->diags.path)) {
+			if (r->docs[i].proj && !project_same_file(r->docs[i].file.path, ts->diags.path)) {
 				ov[nov].path = r->docs[i].file.path;
 				ov[nov].src = r->docs[i].file.src ? r->docs[i].file.src : "";
 				ov[nov].len = r->docs[i].file.src ? r->docs[i].file.len : 0;

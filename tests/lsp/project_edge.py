@@ -11,6 +11,9 @@ so what it says must reach them.
 - a listed source that cannot be read (not on disk): its SPX-I001 names no
   place in any file, so each open file of the project shows it at its start
   (every open file was clean while the project failed);
+- nested manifests: an open document of the inner project that the outer
+  one lists is the outer project's overlay too (its importers there read
+  the disk's text and were never republished);
 - only a file: URI of an absolute path is looked up for a manifest
   (`file://localhost/…` is one): a relative path or another host's URI was
   resolved against the server's working directory and joined its project."""
@@ -144,6 +147,36 @@ def main():
         assert len(d) == 1 and d[0]["code"] == "SPX-I001" and "tests.spx" in d[0]["message"] and d[0]["range"] == START, d
         d = c.open(uri(os.path.join(root, "src", "core.spx")), read(os.path.join(root, "src", "core.spx")))
         assert codes(d) == [("SPX-I001", 0)], d
+        c.end()
+
+        # nested manifests: the outer one lists a file the inner one owns; an
+        # unsaved edit of it (its document the inner project's) reaches the
+        # outer project's open importer, and closing it reads the disk again
+        outer = os.path.join(tmp, "outer")
+        inner = copy(outer, "inner")
+        os.mkdir(os.path.join(outer, "src"))
+        main_text = ("module out.main;\nuse function @id(\"calc.add\") from calc.core as plus;\n\n@id(\"out.main\")\n"
+                     "fn main() -> i64\n{\n    plus(1, 2)\n}\n")
+        write(os.path.join(outer, "src", "main.spx"), main_text)
+        write(os.path.join(outer, "src", "tests.spx"), "module out.tests;\n\n@id(\"out.tests.main\")\nfn main() -> i64\n{\n    0\n}\n")
+        write(os.path.join(outer, "semaprax.toml"), 'schema = "semaprax.manifest.v1"\n\n[package]\nname = "out"\nversion = "0.1.0"\n\n'
+              '[modules]\nentry = "out.main"\nsources = ["inner/src/core.spx", "src/main.spx", "src/tests.spx"]\n'
+              'tests = ["out.tests"]\n\n[exports]\nweb = ["out.main"]\n')
+        r = subprocess.run([BIN, "check", outer], capture_output=True)
+        assert r.returncode == 0, r.stderr
+        core_path = os.path.join(inner, "src", "core.spx")
+        core = read(core_path)
+        broken = core.replace("fn add(left: i64, right: i64) -> i64\n{\n    left + right\n}", "fn add(left: i64) -> i64\n{\n    left\n}")
+        assert broken != core
+        u_main, u_core = uri(os.path.join(outer, "src", "main.spx")), uri(core_path)
+        c = Client()
+        assert c.open(u_main, main_text) == []
+        assert c.open(u_core, core) == []
+        assert c.change(u_core, broken, 2) == []
+        d = c.diags(u_main)   # it read the disk's provider before
+        assert codes(d) == [("SPX-T204", main_text[:main_text.index("plus(1, 2)")].count("\n"))], d
+        c.notify("textDocument/didClose", {"textDocument": {"uri": u_core}})
+        assert c.diags(u_core) == [] and c.diags(u_main) == []
         c.end()
 
         # URIs: only a file: URI of an absolute path joins a project
