@@ -246,6 +246,11 @@ lsp_project_reads(const LspProj *p, const char *path)
 	for (int i = 0; i < p->nlisted; i++)
 		if (same_id(p->listed[i], f))
 			return true;
+	/* not among the identities of the check: a file replaced since (an
+	 * editor's save by rename) is matched by its path's file now */
+	for (int i = 0; i < p->nlisted; i++)
+		if (project_same_file(p->pj->paths[i], path))
+			return true;
 	return false;
 }
 
@@ -256,6 +261,10 @@ module_of(const LspProj *p, const char *path)
 	FileId f = file_id(path);
 	for (int k = 0; p->pj && p->mods && k < p->pj->P.nmods; k++)
 		if (same_id(p->mods[k], f))
+			return k;
+	/* a file replaced since the check (an editor's save by rename): by path */
+	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
+		if (project_same_file(p->pj->P.mods[k]->s.diags.path, path))
 			return k;
 	return -1;
 }

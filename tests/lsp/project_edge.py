@@ -14,6 +14,8 @@ so what it says must reach them.
 - nested manifests: an open document of the inner project that the outer
   one lists is the outer project's overlay too (its importers there read
   the disk's text and were never republished);
+- a document whose file an editor's save replaced (a new inode) still finds
+  its module;
 - only a file: URI of an absolute path is looked up for a manifest
   (`file://localhost/…` is one): a relative path or another host's URI was
   resolved against the server's working directory and joined its project."""
@@ -137,6 +139,25 @@ def main():
         c.notify("textDocument/didClose", {"textDocument": {"uri": u_app}})
         assert c.diags(u_app) == []
         assert codes(c.open(u_app, bad_app, 4)) == [("SPX-T204", call_line)]
+        c.end()
+
+        # an editor's save by rename (a new inode, no change): the features still
+        # find the document's module (files are matched by the identities
+        # recorded at the check, then by path)
+        root = copy(tmp, "saved")
+        core_path = os.path.join(root, "src", "core.spx")
+        core = read(core_path)
+        u_core = uri(core_path)
+        c = Client()
+        assert c.open(u_core, core) == []
+        write(core_path + ".tmp", core)
+        os.replace(core_path + ".tmp", core_path)
+        at = core.index("add(left")
+        where = {"textDocument": {"uri": u_core}, "position": {"line": core[:at].count("\n"), "character": at - core.rfind("\n", 0, at) - 1}}
+        h = c.call("textDocument/hover", where)
+        assert h and "calc.add" in h["contents"]["value"] and "does not verify" not in h["contents"]["value"], h
+        refs = c.call("textDocument/references", dict(where, context={"includeDeclaration": True}))
+        assert refs and len(refs) == 5, refs
         c.end()
 
         # a listed source not on disk: its I001 at each open file's start
