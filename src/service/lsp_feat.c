@@ -232,6 +232,43 @@ decl_by_word(LspDoc *doc, uint32_t off, uint32_t *ws, uint32_t *we)
 	return NULL;
 }
 
+/* Markdown inline code of source text s[0..n) (an id, a contract): fenced
+ * by one backtick more than its longest run of them, padded by a blank
+ * when it starts or ends with one, so no byte ends the span early; line
+ * breaks and other control bytes shown as \u{XX} (a blank line would end
+ * the paragraph, and the rest would be read as markdown or HTML). */
+static void
+md_code(Buf *h, const char *s, size_t n)
+{
+	size_t run = 0, longest = 0;
+	for (size_t i = 0; i < n; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	bool pad = n && (s[0] == '`' || s[n - 1] == '`');
+	for (size_t i = 0; i <= longest; i++)
+		buf_putc(h, '`');
+	if (pad)
+		buf_putc(h, ' ');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			buf_printf(h, "\\u{%X}", c);
+		else
+			buf_putc(h, (char)c);
+	}
+	if (pad)
+		buf_putc(h, ' ');
+	for (size_t i = 0; i <= longest; i++)
+		buf_putc(h, '`');
+}
+
+static void
+md_code_str(Buf *h, const char *s)
+{
+	md_code(h, s ? s : "", s ? strlen(s) : 0);
+}
+
 /* hover and definition of a document that parses but does not verify: the
  * declaration of that name, from the syntax only. */
 bool
@@ -263,8 +300,11 @@ lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 	buf_puts(&h, "```spx\n");
 	fmt_decl_header(&h, d);
 	buf_puts(&h, "\n```\n\n");
-	if (d->id.present)
-		buf_printf(&h, "stable id: `%.*s`\n\n", (int)d->id.value.len, d->id.value.s);
+	if (d->id.present) {
+		buf_puts(&h, "stable id: ");
+		md_code(&h, d->id.value.s, d->id.value.len);
+		buf_puts(&h, "\n\n");
+	}
 	buf_puts(&h, "(the document does not verify: types, effects and ownership are shown once it does)\n");
 	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
 	json_str(out, h.data, h.len);
@@ -343,19 +383,25 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->cases[o->ci].name);
 			buf_printf(h, "case of variant `%s`\n\n", y->name);
 		}
-		buf_printf(h, "stable id: `%s`\n", lsp_occ_id(S, o));
+		buf_puts(h, "stable id: ");
+		md_code_str(h, lsp_occ_id(S, o));
+		buf_putc(h, '\n');
 		return;
 	}
 	int d = o->sym < (SymId)S->syms.len && g->of_sym ? g->of_sym[o->sym] : -1;
 	if (d < 0) {
-		buf_printf(h, "```spx\n%s\n```\n\nstable id: `%s`\n", y->name, y->id);
+		buf_printf(h, "```spx\n%s\n```\n\nstable id: ", y->name);
+		md_code_str(h, y->id);
+		buf_putc(h, '\n');
 		return;
 	}
 	GraphDecl *gd = &g->decls[d];
 	char *header = graph_header(g, d);
 	buf_printf(h, "```spx\n%s\n```\n\n", header);
 	free(header);
-	buf_printf(h, "%s `%s` — stable id: `%s`\n", graph_kind_names[gd->kind], graph_qualified_name(g, d), gd->id);
+	buf_printf(h, "%s `%s` — stable id: ", graph_kind_names[gd->kind], graph_qualified_name(g, d));
+	md_code_str(h, gd->id);
+	buf_putc(h, '\n');
 	if (gd->kind == GK_FUNCTION || gd->kind == GK_METHOD) {
 		buf_puts(h, "\n**type**: `fn(");
 		for (int i = 0; i < gd->nparams; i++)
@@ -370,10 +416,16 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 		if (gd->nrequires + gd->nensures == 0)
 			buf_puts(h, " none");
 		buf_putc(h, '\n');
-		for (int i = 0; i < gd->nrequires; i++)
-			buf_printf(h, "- requires `%s`\n", gd->requires[i]);
-		for (int i = 0; i < gd->nensures; i++)
-			buf_printf(h, "- ensures `%s`\n", gd->ensures[i]);
+		for (int i = 0; i < gd->nrequires; i++) {
+			buf_puts(h, "- requires ");
+			md_code_str(h, gd->requires[i]);
+			buf_putc(h, '\n');
+		}
+		for (int i = 0; i < gd->nensures; i++) {
+			buf_puts(h, "- ensures ");
+			md_code_str(h, gd->ensures[i]);
+			buf_putc(h, '\n');
+		}
 		buf_puts(h, "\n**ownership**:");
 		if (gd->nparams == 0)
 			buf_puts(h, " no parameters");
@@ -387,8 +439,11 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 			    : "owned (moves)");
 		if (gd->nrequires) {
 			buf_puts(h, "\n**invariants**:\n");
-			for (int i = 0; i < gd->nrequires; i++)
-				buf_printf(h, "- `%s`\n", gd->requires[i]);
+			for (int i = 0; i < gd->nrequires; i++) {
+				buf_puts(h, "- ");
+				md_code_str(h, gd->requires[i]);
+				buf_putc(h, '\n');
+			}
 		}
 		if (gd->kind == GK_INTERFACE && gd->neffects) {
 			buf_puts(h, "\n**permits**: ");

@@ -372,6 +372,32 @@ def main():
     assert c.call("shutdown") is None
     c.notify("exit")
     assert c.finish()[0] == 0
+
+    # hover markdown of source text (ids, contracts): each inline code span is
+    # fenced by one backtick more than its longest run, padded when it starts or
+    # ends with one, and line breaks are \u{A} (a blank line ended the
+    # paragraph: the rest was read as markdown or HTML)
+    md = ('module md;\n\n@id("md.a`b")\nfn tick(s: string) -> i64\n    requires string_len(s) != 1 || s != "`"\n{\n    1\n}\n\n'
+          '@id("`md.edge")\nfn edge() -> i64\n{\n    2\n}\n\n@id("md.x\n\n<img src=x onerror=alert(1)>")\nfn para() -> i64\n{\n    3\n}\n\n'
+          '@id("md.main")\nfn main() -> i64\n{\n    tick("ab") + edge() + para()\n}\n')
+    assert check_text(md)[0] == 0, check_text(md)
+    mu = "file:///work/md.spx"
+    c = Lsp(BIN)
+    c.call("initialize", {"capabilities": {}})
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": mu, "languageId": "semaprax", "version": 1, "text": md}})
+    assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+
+    def hover_md(needle):
+        return c.call("textDocument/hover", {"textDocument": {"uri": mu}, "position": where(md, needle)})["contents"]["value"]
+    v = hover_md("tick(\"ab")
+    assert "stable id: ``md.a`b``\n" in v and "- requires ``string_len(s) != 1 || s != \"`\"``\n" in v, v
+    v = hover_md("edge()")
+    assert "stable id: `` `md.edge ``\n" in v, v
+    v = hover_md("para()")
+    assert "stable id: `md.x\\u{A}\\u{A}<img src=x onerror=alert(1)>`\n" in v and "\n\n<img" not in v, v
+    assert c.call("shutdown") is None
+    c.notify("exit")
+    assert c.finish()[0] == 0
     print("lsp session: ok")
 
 
