@@ -24,8 +24,7 @@ driver_program_add(Program *p, const char *path, const char *src, size_t len)
 		p->cap = p->cap ? p->cap * 2 : 4;
 		p->mods = spx_xrealloc(p->mods, sizeof *p->mods * (size_t)p->cap);
 	}
-	ProgModule *pm = spx_xmalloc(sizeof *pm);
-	pm->name = NULL;
+	ProgModule *pm = spx_xcalloc(1, sizeof *pm);
 	driver_session_init(&pm->s, path);
 	if (src)
 		driver_set_source(&pm->s, src, len);
@@ -286,39 +285,33 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 	return ok;
 }
 
-bool
-driver_program_check_linked(Program *p)
+/* Project sources are canonical text (the reference's G170); false after
+ * reporting that s is not. */
+static bool
+canonical(Session *s)
 {
-	bool ok = driver_program_load(p, SESSION_PARSE);
+	Buf b = {0};
+	fmt_module(&b, s->m, s->src, s->len);
+	bool same = b.len == s->len && memcmp(b.data, s->src, s->len) == 0;
+	if (!same) {
+		size_t n = b.len < s->len ? b.len : s->len, k = 0;
+		unsigned line = 1;
+		for (; k < n && b.data[k] == s->src[k]; k++)
+			line += s->src[k] == '\n';
+		Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
+		diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+	}
+	buf_free(&b);
+	return same;
+}
+
+/* p->order: the dependency order (providers first, ties by ModuleId);
+ * false after reporting a cycle (G172). */
+static bool
+order_modules(Program *p)
+{
 	free(p->order);
 	p->order = spx_xcalloc((size_t)(p->nmods ? p->nmods : 1), sizeof *p->order);
-	for (int i = 1; i < p->nmods; i++) {
-		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
-		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
-			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
-			diag_set_help(d, "each project source declares its own module name");
-			ok = false;
-		}
-	}
-	/* Project sources are canonical text (the reference's G170). */
-	for (int i = 0; ok && i < p->nmods; i++) {
-		Session *s = &p->mods[i]->s;
-		Buf b = {0};
-		fmt_module(&b, s->m, s->src, s->len);
-		if (b.len != s->len || memcmp(b.data, s->src, s->len) != 0) {
-			size_t n = b.len < s->len ? b.len : s->len, k = 0;
-			unsigned line = 1;
-			for (; k < n && b.data[k] == s->src[k]; k++)
-				line += s->src[k] == '\n';
-			Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
-			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
-		}
-		buf_free(&b);
-	}
-	for (int i = 0; i < p->nmods; i++)
-		ok &= p->mods[i]->s.diags.errors == 0;
-	if (!ok)
-		return false;
 	LinkWalk w = {0};
 	w.p = p;
 	w.deps = spx_xcalloc((size_t)p->nmods, sizeof *w.deps);
@@ -345,21 +338,296 @@ driver_program_check_linked(Program *p)
 	free(w.ndeps);
 	free(w.state);
 	free(w.stack);
-	if (w.cycle)
-		return false;
-	for (int k = 0; k < p->nmods; k++) {
-		ModuleId m = p->order[k];
-		Session *s = &p->mods[m]->s;
-		SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
-		bool linked = resolve_uses(p, m, links);
-		if (linked && driver_check_linked(s, links, s->m->nuses))
-			driver_revision(s);
-		else
-			ok = false;
-		free(links);
+	return !w.cycle;
+}
+
+/* The link step of module m: its uses resolved, the check, its revision;
+ * then its status (linked_ok, iface) and where its diagnostics stand. */
+static bool
+link_module(Program *p, ModuleId m)
+{
+	ProgModule *pm = p->mods[m];
+	Session *s = &pm->s;
+	SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
+	bool linked = resolve_uses(p, m, links);
+	bool ok = linked && driver_check_linked(s, links, s->m->nuses);
+	if (ok)
+		driver_revision(s);
+	free(links);
+	pm->linked_ok = s->S && s->diags.errors == 0;
+	if (pm->linked_ok)
+		driver_module_interface(s->S, pm->iface);
+	else
+		memset(pm->iface, 0, sizeof pm->iface);
+	pm->ndiag_link = s->diags.items.len;
+	pm->checked_now = true;
+	return ok;
+}
+
+bool
+driver_program_check_linked(Program *p)
+{
+	bool ok = driver_program_load(p, SESSION_PARSE);
+	for (int i = 0; i < p->nmods; i++) {
+		p->mods[i]->ndiag_parse = p->mods[i]->s.diags.items.len;
+		p->mods[i]->parsed_now = p->mods[i]->s.m != NULL;
 	}
+	free(p->order);
+	p->order = spx_xcalloc((size_t)(p->nmods ? p->nmods : 1), sizeof *p->order);
+	for (int i = 1; i < p->nmods; i++) {
+		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
+		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
+			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
+			diag_set_help(d, "each project source declares its own module name");
+			ok = false;
+		}
+	}
+	for (int i = 0; ok && i < p->nmods; i++)
+		canonical(&p->mods[i]->s);
+	for (int i = 0; i < p->nmods; i++)
+		ok &= p->mods[i]->s.diags.errors == 0;
+	if (!ok || !order_modules(p))
+		return false;
+	p->linked = true;
+	for (int k = 0; k < p->nmods; k++)
+		ok &= link_module(p, p->order[k]);
 	program_revision(p);
 	return ok;
+}
+
+/* ---- incremental re-checks (program.h) ---------------------------------- */
+
+static void
+h_int(Sha256 *h, int64_t v)
+{
+	sha256_update(h, &v, sizeof v);
+}
+
+static void
+h_str(Sha256 *h, const char *s)
+{
+	h_int(h, s != NULL);
+	if (s)
+		sha256_field(h, s, strlen(s));
+}
+
+static void
+h_type(Sha256 *h, const TypeTable *t, TypeId id)
+{
+	const TypeInfo *ti = sema_type_info(t, id);
+	h_int(h, ti->kind);
+	h_int(h, ti->decl);
+	h_int(h, (int64_t)ti->n);
+	h_int(h, ti->nargs);
+	for (int i = 0; i < ti->nargs; i++)
+		h_type(h, t, ti->args[i]);
+}
+
+static void
+h_fields(Sha256 *h, const TypeTable *t, const FieldSym *f, int n)
+{
+	h_int(h, n);
+	for (int i = 0; i < n; i++) {
+		h_str(h, f[i].name);
+		h_str(h, f[i].id);
+		h_int(h, f[i].explicit_id);
+		h_int(h, f[i].declared_in);
+		h_type(h, t, f[i].type);
+	}
+}
+
+void
+driver_module_interface(const Sema *S, unsigned char out[32])
+{
+	Sha256 h;
+	sha256_init(&h);
+	static const char tag[] = "semaprax.module-interface.v1";
+	sha256_update(&h, tag, sizeof tag);
+	h_str(&h, S->module_name);
+	h_int(&h, S->sym_option);
+	h_int(&h, S->sym_result);
+	h_int(&h, S->sym_iterstep);
+	h_int(&h, S->syms.len);
+	for (int i = 0; i < S->syms.len; i++) {
+		const Sym *y = &S->syms.items[i];
+		h_int(&h, y->kind);
+		h_str(&h, y->name);
+		h_str(&h, y->id);
+		h_str(&h, y->origin);
+		h_int(&h, y->explicit_id);
+		h_int(&h, y->prelude);
+		h_int(&h, y->resolved);
+		h_int(&h, y->copy);
+		h_int(&h, y->owner);
+		h_int(&h, y->parent);
+		h_int(&h, y->ntparams);
+		h_int(&h, y->field_dups);
+		h_fields(&h, &S->types, y->fields, y->fields ? y->nfields : 0);
+		h_int(&h, y->cases ? y->ncases : 0);
+		for (int j = 0; y->cases && j < y->ncases; j++) {
+			const CaseSym *c = &y->cases[j];
+			h_str(&h, c->name);
+			h_str(&h, c->id);
+			h_int(&h, c->explicit_id);
+			h_int(&h, c->has_payload);
+			h_int(&h, c->field_dups);
+			h_fields(&h, &S->types, c->fields, c->fields ? c->nfields : 0);
+		}
+		h_int(&h, y->methods ? y->nmethods : 0);
+		for (int j = 0; y->methods && j < y->nmethods; j++)
+			h_int(&h, y->methods[j]);
+		h_int(&h, y->params ? y->nparams : 0);
+		for (int j = 0; y->params && j < y->nparams; j++) {
+			h_str(&h, y->params[j].name);
+			h_int(&h, y->params[j].mode);
+			h_type(&h, &S->types, y->params[j].type);
+		}
+		h_int(&h, y->kind == SK_FN || y->kind == SK_METHOD);
+		if (y->kind == SK_FN || y->kind == SK_METHOD)
+			h_type(&h, &S->types, y->result);
+		h_int(&h, y->effects ? y->neffects : 0);
+		for (int j = 0; y->effects && j < y->neffects; j++)
+			h_str(&h, y->effects[j]);
+		bool res = y->kind == SK_RESOURCE && y->decl && y->decl->kind == DECL_RESOURCE;
+		h_int(&h, res);
+		if (res) {
+			h_int(&h, y->decl->u.resource.trivial);
+			h_int(&h, y->decl->u.resource.ndrops);
+		}
+	}
+	sha256_final(&h, out);
+}
+
+void
+driver_program_carry(Program *p, Program *old)
+{
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		for (int j = 0; old->linked && j < old->nmods; j++) {
+			ProgModule *om = old->mods[j];
+			if (!om || strcmp(om->s.diags.path, pm->s.diags.path) != 0)
+				continue;
+			if (pm->s.src && om->s.src && om->s.m && pm->s.len == om->s.len && memcmp(pm->s.src, om->s.src, pm->s.len) == 0 &&
+			    !om->s.diags.truncated) {
+				om->carried_path = om->s.diags.path;
+				om->carried_from = j;
+				om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
+				om->carried = true;
+				om->parsed_now = om->checked_now = om->iface_changed = false;
+				driver_session_free(&pm->s);
+				free(pm->name);
+				free(pm->prev_name);
+				free(pm);
+				p->mods[i] = om;
+				old->mods[j] = NULL;
+			} else {
+				pm->prev_name = spx_xstrdup(om->name ? om->name : "");
+				pm->prev_ok = om->linked_ok;
+				memcpy(pm->prev_iface, om->iface, sizeof pm->prev_iface);
+			}
+			break;
+		}
+	}
+}
+
+void
+driver_program_uncarry(Program *p, Program *old)
+{
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		if (!pm || !pm->carried)
+			continue;
+		pm->s.diags.path = pm->carried_path;
+		old->mods[pm->carried_from] = pm;
+		p->mods[i] = NULL;
+	}
+}
+
+static void
+diags_truncate(DiagSink *d, int n)
+{
+	while (d->items.len > n)
+		diag_remove(d, d->items.len - 1);
+}
+
+/* A provider of module m was re-checked here with another status. */
+static bool
+provider_changed(Program *p, ModuleId m)
+{
+	Session *s = &p->mods[m]->s;
+	bool changed = false;
+	for (int i = 0; i < s->m->nuses && !changed; i++) {
+		char *name = use_module(s, &s->m->uses[i]);
+		ModuleId t = driver_program_find(p, name);
+		changed = t != DRIVER_NO_MODULE && t != m && p->mods[t]->iface_changed;
+		free(name);
+	}
+	return changed;
+}
+
+int
+driver_program_recheck(Program *p)
+{
+	if (p->nmods == 0)
+		return -1;
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		if (pm->carried) {
+			/* what the layer above reported after the link step is its own */
+			diags_truncate(&pm->s.diags, pm->ndiag_link);
+			continue;
+		}
+		if (!pm->prev_name || (!pm->s.src && !driver_read(&pm->s)) || !driver_parse(&pm->s))
+			return -1;
+		pm->ndiag_parse = pm->s.diags.items.len;
+		pm->parsed_now = true;
+		free(pm->name);
+		pm->name = module_name(&pm->s);
+		if (strcmp(pm->name, pm->prev_name) != 0)
+			return -1;
+	}
+	for (int i = 0; i < p->nmods; i++)
+		if (p->mods[i]->carried) {
+			free(p->mods[i]->name);
+			p->mods[i]->name = module_name(&p->mods[i]->s);
+		}
+	if (p->nmods > 1)
+		qsort(p->mods, (size_t)p->nmods, sizeof *p->mods, by_name_then_path);
+	p->loaded = true;
+	/* the names are the earlier program's, which had no repeated one; a
+	 * carried module passed G170 there */
+	for (int i = 0; i < p->nmods; i++)
+		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
+			return -1;
+	if (!order_modules(p))
+		return -1;
+	p->linked = true;
+	bool ok = true;
+	for (int k = 0; k < p->nmods; k++) {
+		ModuleId m = p->order[k];
+		ProgModule *pm = p->mods[m];
+		if (pm->carried && !provider_changed(p, m)) {
+			ok &= pm->linked_ok;
+			continue;
+		}
+		if (pm->carried) {
+			Session *s = &pm->s;
+			pm->prev_ok = pm->linked_ok;
+			memcpy(pm->prev_iface, pm->iface, sizeof pm->iface);
+			hir_free(s->H);
+			s->H = NULL;
+			if (s->S)
+				sema_free(s->S);
+			s->S = NULL;
+			s->revision[0] = '\0';
+			memset(&s->prelude, 0, sizeof s->prelude);
+			diags_truncate(&s->diags, pm->ndiag_parse);
+		}
+		ok &= link_module(p, m);
+		pm->iface_changed = pm->linked_ok != pm->prev_ok || (pm->linked_ok && memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0);
+	}
+	program_revision(p);
+	return ok ? 1 : 0;
 }
 
 ModuleId
@@ -409,8 +677,11 @@ void
 driver_program_free(Program *p)
 {
 	for (int i = 0; i < p->nmods; i++) {
+		if (!p->mods[i])
+			continue;   /* carried into a later program */
 		driver_session_free(&p->mods[i]->s);
 		free(p->mods[i]->name);
+		free(p->mods[i]->prev_name);
 		free(p->mods[i]);
 	}
 	free(p->mods);

@@ -35,12 +35,28 @@ typedef struct ProgHandle {
 typedef struct ProgModule {
 	char *name;          /* dotted module name ("" until parsed); owned */
 	Session s;           /* path (s.diags.path), source, AST, Sema, revision, HIR */
+	/* Incremental re-checks (driver_program_recheck; docs/DECISIONS.md,
+	 * "Semantic service"): where its diagnostics stand and its status. */
+	int ndiag_parse;     /* s.diags.items after the parse */
+	int ndiag_link;      /* … after its link and check; later ones are the project layer's */
+	bool linked_ok;      /* checked, no error: importers may link against it */
+	unsigned char iface[32]; /* driver_module_interface of s.S when linked_ok */
+	bool carried;        /* parsed (and maybe checked) by an earlier program … */
+	int carried_from;    /* … at this ModuleId there, */
+	const char *carried_path; /* … under this path (driver_program_uncarry) */
+	bool parsed_now;     /* this load parsed it */
+	bool checked_now;    /* this load linked and checked it */
+	bool iface_changed;  /* … and its status or interface digest differs from before */
+	char *prev_name;     /* not carried: the name of the earlier module of its path (owned) */
+	bool prev_ok;        /* … and that module's status */
+	unsigned char prev_iface[32];
 } ProgModule;
 
 typedef struct Program {
 	ProgModule **mods;   /* owned; ModuleId order once loaded, else insertion order */
 	int nmods, cap;
 	bool loaded;
+	bool linked;         /* driver_program_check_linked reached the link step */
 	ModuleId *order;     /* driver_program_check_linked: dependency order; owned */
 	char revision[72];   /* the program revision ("" unless checked without errors) */
 	/* Optional: sets the help of d, the G172 of a `use … from <name>` naming
@@ -75,6 +91,31 @@ bool driver_program_load_file(Program *p, const char *path, Session **out, Sessi
  * an error.  p->order lists the ModuleIds in checking order.
  */
 bool driver_program_check_linked(Program *p);
+/*
+ * Incremental re-check (the service's project product, issue 17).  After
+ * driver_program_add of every module with its bytes (same paths, same
+ * order as old's load), driver_program_carry moves each module of old
+ * whose path and bytes are unchanged into p (parse, check and diagnostics
+ * kept; old's slot becomes NULL); old must have been linked.  Then
+ * driver_program_recheck parses the others and re-runs the link step of a
+ * module only when it was not carried or a provider it imports was
+ * re-checked with a different status or interface digest (transitively,
+ * in dependency order).  Returns 1 (verified) or 0 (errors), with p
+ * exactly as driver_program_check_linked would leave it, or -1 when it
+ * cannot decide so cheaply (a module renamed, a parse or G170 error, a
+ * cycle, a path not in old): then discard p and check cold.
+ */
+void driver_program_carry(Program *p, Program *old);
+/* After driver_program_recheck returned -1: the carried modules back into
+ * old, which is again the linked program it was (its project-layer
+ * diagnostics dropped: a base for another carry, not an answer). */
+void driver_program_uncarry(Program *p, Program *old);
+int driver_program_recheck(Program *p);
+/* The digest of everything an importer's link step reads from a checked
+ * module (sema_link_imports, the program's use resolution): every
+ * symbol's identity, kind, signature, fields, cases, methods and effects,
+ * types structurally; spans and bodies excluded. */
+void driver_module_interface(const Sema *S, unsigned char out[32]);
 /* ModuleId of the module named name (dotted), or DRIVER_NO_MODULE. */
 ModuleId driver_program_find(const Program *p, const char *name);
 /* The symbol with stable id `id` in module `module`; false when absent. */

@@ -191,8 +191,11 @@ project_check(Project *pj, const char *manifest_path)
 	return project_check_overlay(pj, manifest_path, NULL, 0);
 }
 
-bool
-project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov)
+/* The manifest stage of a check: read, validate, canonical, the bundled
+ * dependencies added, the source paths joined and admitted.  False after
+ * reporting; pj->src is NULL when the manifest could not be read. */
+static bool
+load_manifest(Project *pj, const char *manifest_path)
 {
 	memset(pj, 0, sizeof *pj);
 	pj->manifest_path = spx_xstrdup(manifest_path);
@@ -218,19 +221,73 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 	for (int i = 0; i < pj->man.nsources; i++)
 		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
 	free(root);
-	if (!admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags))
+	return admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags);
+}
+
+static const ProjectOverlay *
+overlay_for(const char *path, const ProjectOverlay *ov, int nov)
+{
+	for (int k = 0; k < nov; k++)
+		if (project_same_file(ov[k].path, path))
+			return &ov[k];
+	return NULL;
+}
+
+bool
+project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov)
+{
+	if (!load_manifest(pj, manifest_path))
 		return false;
 	for (int i = 0; i < pj->man.nsources; i++) {
-		const ProjectOverlay *o = NULL;
-		for (int k = 0; k < nov && !o; k++)
-			if (project_same_file(ov[k].path, pj->paths[i]))
-				o = &ov[k];
+		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
 	}
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
 		ok = check_roles(pj);
 	return ok;
+}
+
+bool
+project_recheck(Project *pj, Project *old, const char *manifest_path, const ProjectOverlay *ov, int nov)
+{
+	memset(pj, 0, sizeof *pj);
+	bool ok = old && old->man_ok && old->P.linked && load_manifest(pj, manifest_path) && pj->len == old->len &&
+	          memcmp(pj->src, old->src, pj->len) == 0;
+	for (int i = 0; ok && i < pj->man.nsources; i++) {
+		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
+		if (o) {
+			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
+			continue;
+		}
+		DiagSink d;
+		diag_init(&d, pj->paths[i], NULL, 0);
+		size_t len = 0;
+		char *src = driver_read_source(pj->paths[i], &len, &d);
+		diag_free(&d);
+		if (!src) {
+			ok = false;   /* the cold check reports it */
+			break;
+		}
+		Session *s = driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+		s->src = src;
+		s->len = len;
+		s->diags.src = src;
+		s->diags.src_len = len;
+	}
+	int r = -1;
+	if (ok) {
+		driver_program_carry(&pj->P, &old->P);
+		r = driver_program_recheck(&pj->P);
+		if (r < 0)
+			driver_program_uncarry(&pj->P, &old->P);
+	}
+	if (r < 0) {
+		project_free(pj);
+		return project_check_overlay(pj, manifest_path, ov, nov);
+	}
+	pj->incremental = true;
+	return r == 1 && check_roles(pj);
 }
 
 bool
@@ -253,6 +310,10 @@ project_emit_diags(const Project *pj, bool json)
 void
 project_free(Project *pj)
 {
+	if (pj->base) {
+		project_free(pj->base);
+		free(pj->base);
+	}
 	driver_program_free(&pj->P);
 	if (pj->paths)
 		for (int i = 0; i < pj->man.nsources; i++)

@@ -18,6 +18,9 @@ typedef struct Project {
 	ProjectManifest man;
 	bool man_ok;          /* the manifest read, validated and is canonical */
 	char **paths;         /* the sources joined to the project root (owned) */
+	bool incremental;     /* project_recheck reused an earlier check's modules */
+	struct Project *base; /* a linked earlier project kept while this one is not
+	                       * (the service's next project_recheck); owned */
 	Program P;
 } Project;
 
@@ -56,6 +59,13 @@ typedef struct ProjectOverlay {
 /* a and b name one existing file (device and inode). */
 bool project_same_file(const char *a, const char *b);
 bool project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov);
+/* project_check_overlay into pj (uninitialised) reusing old's modules
+ * (driver_program_carry/_recheck) when the manifest bytes are unchanged
+ * and old was linked; old's carried slots are emptied (project_free it
+ * afterwards) — unless the whole check ran, which leaves old as it was
+ * (a base for a later recheck; its roles' diagnostics dropped).  Falls back to the whole check otherwise: pj->incremental
+ * says which ran.  The result equals project_check_overlay's. */
+bool project_recheck(Project *pj, Project *old, const char *manifest_path, const ProjectOverlay *ov, int nov);
 void project_emit_diags(const Project *pj, bool json);
 void project_free(Project *pj);
 

@@ -127,22 +127,12 @@ put_diags(Buf *out, const DiagSink *s, bool *first)
 	buf_free(&one);
 }
 
-/* The project product: re-checked from disk when marked stale. */
+/* The project product: re-checked from disk when marked stale, per module
+ * (db_project.c). */
 static bool
 project_check_now(Service *v, SvcTrace *t, bool reload)
 {
-	if (v->pj && !reload) {
-		svc_trace_add(t, SVC_REUSED, "project");
-		return v->pj_ok;
-	}
-	if (v->pj) {
-		project_free(v->pj);
-		free(v->pj);
-	}
-	svc_trace_add(t, SVC_EXECUTED, "project");
-	v->pj = spx_xcalloc(1, sizeof *v->pj);
-	v->pj_ok = project_check_overlay(v->pj, v->manifest, v->ov, v->nov);
-	return v->pj_ok;
+	return svc_project_check(v, t, reload);
 }
 
 /* {"ok":…,"revision":…,"diagnostics":[…](,"trace":…)}; a refresh (reload
