@@ -5,6 +5,8 @@
 #               signature and comment edits, diagnostics equal to check --json
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
 #   project.py  a project operand
+#   project_incr.py  per-module products of a project: executed/reused sets
+#               per edit, answers equal to a cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
 #   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 16th under
 #               ASan) refreshed and edited in one service: diagnostics equal to
@@ -22,7 +24,7 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 fail=0
-for t in session mcp project lsp; do
+for t in session mcp project project_incr lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
 # under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the

@@ -456,6 +456,9 @@ driver_module_interface(const Sema *S, unsigned char out[32])
 		h_str(&h, y->origin);
 		h_int(&h, y->explicit_id);
 		h_int(&h, y->prelude);
+		if (y->origin)
+			continue;   /* imported: an importer reads its identity only (not in
+			             * S->ids, so never a link target; a type's decl names it) */
 		h_int(&h, y->resolved);
 		h_int(&h, y->copy);
 		h_int(&h, y->owner);
