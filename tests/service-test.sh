@@ -11,6 +11,9 @@
 #   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 16th under
 #               ASan) refreshed and edited in one service: diagnostics equal to
 #               check --json
+#   project_corpus.py  every project of tests/project edited through buffers
+#               (digits, G170), each incremental refresh verified against a
+#               cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
@@ -32,6 +35,7 @@ done
 every=1
 [ -n "${ASAN_OPTIONS:-}" ] && every=16
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
+python3 "$dir/project_corpus.py" "$bin" "$dir/../project" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 if [ "$fail" -ne 0 ]; then
