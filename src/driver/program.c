@@ -501,36 +501,72 @@ driver_module_interface(const Sema *S, unsigned char out[32])
 	sha256_final(&h, out);
 }
 
-void
-driver_program_carry(Program *p, Program *old)
+static int
+by_path(const void *a, const void *b)
 {
+	const ProgModule *x = *(ProgModule *const *)a, *y = *(ProgModule *const *)b;
+	return strcmp(x->s.diags.path, y->s.diags.path);
+}
+
+void
+driver_program_carry(Program *p, Program *old, const bool *same)
+{
+	if (!old->linked)
+		return;
+	/* old's modules by path (distinct: one session per listed file) */
+	ProgModule **ix = spx_xmalloc(sizeof *ix * (size_t)(old->nmods ? old->nmods : 1));
+	int *at = spx_xmalloc(sizeof *at * (size_t)(old->nmods ? old->nmods : 1));
+	int n = 0;
+	for (int j = 0; j < old->nmods; j++)
+		if (old->mods[j])
+			ix[n++] = old->mods[j];
+	qsort(ix, (size_t)n, sizeof *ix, by_path);
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < old->nmods; j++)
+			if (old->mods[j] == ix[k]) {
+				at[k] = j;
+				break;
+			}
 	for (int i = 0; i < p->nmods; i++) {
 		ProgModule *pm = p->mods[i];
-		for (int j = 0; old->linked && j < old->nmods; j++) {
-			ProgModule *om = old->mods[j];
-			if (!om || strcmp(om->s.diags.path, pm->s.diags.path) != 0)
-				continue;
-			if (pm->s.src && om->s.src && om->s.m && pm->s.len == om->s.len && memcmp(pm->s.src, om->s.src, pm->s.len) == 0 &&
-			    !om->s.diags.truncated) {
-				om->carried_path = om->s.diags.path;
-				om->carried_from = j;
-				om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
-				om->carried = true;
-				om->parsed_now = om->checked_now = om->iface_changed = false;
-				driver_session_free(&pm->s);
-				free(pm->name);
-				free(pm->prev_name);
-				free(pm);
-				p->mods[i] = om;
-				old->mods[j] = NULL;
-			} else {
-				pm->prev_name = spx_xstrdup(om->name ? om->name : "");
-				pm->prev_ok = om->linked_ok;
-				memcpy(pm->prev_iface, om->iface, sizeof pm->prev_iface);
+		ProgModule key, *kp = &key, **hit;
+		key.s.diags.path = pm->s.diags.path;
+		hit = bsearch(&kp, ix, (size_t)n, sizeof *ix, by_path);
+		if (!hit)
+			continue;
+		ProgModule *om = *hit;
+		int j = at[hit - ix];
+		bool equal = same && same[i] ? true
+		           : pm->s.src && om->s.src && pm->s.len == om->s.len && memcmp(pm->s.src, om->s.src, pm->s.len) == 0;
+		if (equal && om->s.m && !om->s.diags.truncated) {
+			om->carried_path = om->s.diags.path;
+			om->carried_from = j;
+			om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
+			om->carried = true;
+			om->parsed_now = om->checked_now = om->iface_changed = false;
+			om->src_index = pm->src_index;
+			if (!(same && same[i])) {
+				om->disk = pm->disk;
+				om->dev = pm->dev;
+				om->ino = pm->ino;
+				om->size = pm->size;
+				om->mtime_ns = pm->mtime_ns;
+				om->ctime_ns = pm->ctime_ns;
 			}
-			break;
+			driver_session_free(&pm->s);
+			free(pm->name);
+			free(pm->prev_name);
+			free(pm);
+			p->mods[i] = om;
+			old->mods[j] = NULL;
+		} else {
+			pm->prev_name = spx_xstrdup(om->name ? om->name : "");
+			pm->prev_ok = om->linked_ok;
+			memcpy(pm->prev_iface, om->iface, sizeof pm->prev_iface);
 		}
 	}
+	free(ix);
+	free(at);
 }
 
 void

@@ -47,6 +47,12 @@ typedef struct ProgModule {
 	bool parsed_now;     /* this load parsed it */
 	bool checked_now;    /* this load linked and checked it */
 	bool iface_changed;  /* … and its status or interface digest differs from before */
+	/* the caller's record of the file its bytes were read from (the
+	 * project layer: project_recheck may trust an unchanged identity) */
+	int src_index;       /* 1 + its index among the caller's sources (0: none) */
+	bool disk;           /* read from its path, which then had … */
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
 	char *prev_name;     /* not carried: the name of the earlier module of its path (owned) */
 	bool prev_ok;        /* … and that module's status */
 	unsigned char prev_iface[32];
@@ -95,7 +101,8 @@ bool driver_program_check_linked(Program *p);
  * Incremental re-check (the service's project product, issue 17).  After
  * driver_program_add of every module with its bytes (same paths, same
  * order as old's load), driver_program_carry moves each module of old
- * whose path and bytes are unchanged into p (parse, check and diagnostics
+ * whose path and bytes are unchanged (or same[i] says so for p's module i,
+ * added without bytes) into p (parse, check and diagnostics
  * kept; old's slot becomes NULL); old must have been linked.  Then
  * driver_program_recheck parses the others and re-runs the link step of a
  * module only when it was not carried or a provider it imports was
@@ -105,7 +112,7 @@ bool driver_program_check_linked(Program *p);
  * cannot decide so cheaply (a module renamed, a parse or G170 error, a
  * cycle, a path not in old): then discard p and check cold.
  */
-void driver_program_carry(Program *p, Program *old);
+void driver_program_carry(Program *p, Program *old, const bool *same);
 /* After driver_program_recheck returned -1: the carried modules back into
  * old, which is again the linked program it was (its project-layer
  * diagnostics dropped: a base for another carry, not an answer). */

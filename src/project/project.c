@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static char *
 join(const char *dir, const char *rel)
@@ -97,7 +98,7 @@ check_roles(Project *pj)
  * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
  * A missing source is left to the read (I001). */
 static bool
-admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags)
+admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags, struct stat *keep)
 {
 	struct stat *st = spx_xcalloc((size_t)n + 1, sizeof *st);
 	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
@@ -141,6 +142,8 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 		diag_set_help(d, "split the project, or move data out of the sources");
 		ok = false;
 	}
+	if (keep)
+		memcpy(keep, st, sizeof *st * (size_t)n);
 	free(st);
 	free(have);
 	return ok;
@@ -164,7 +167,7 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
 		*n = m.nsources;
 		free(root);
-		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags)) {
+		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags, NULL)) {
 			for (int i = 0; i < *n; i++)
 				free((*out)[i]);
 			free(*out);
@@ -221,7 +224,47 @@ load_manifest(Project *pj, const char *manifest_path)
 	for (int i = 0; i < pj->man.nsources; i++)
 		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
 	free(root);
-	return admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags);
+	pj->st = spx_xcalloc((size_t)pj->man.nsources + 1, sizeof *pj->st);
+	return admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags, pj->st);
+}
+
+static int64_t
+now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t
+ts_ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The file a module is read from, as lstat saw it just before the read
+ * (taken at `now`): project_recheck trusts an unchanged identity instead of
+ * reading the bytes again only when the file was already older than
+ * STAT_SETTLED at that read — a write in the same timestamp tick as an
+ * earlier one (coarse file clocks, 1–2 s on some file systems) could
+ * otherwise keep size and times (git's "racy" rule). */
+#define STAT_SETTLED ((int64_t)3 * 1000000000)
+static void
+note_disk(ProgModule *pm, const struct stat *st, int64_t now)
+{
+	pm->disk = S_ISREG(st->st_mode) && ts_ns(st->st_mtim) < now - STAT_SETTLED && ts_ns(st->st_ctim) < now - STAT_SETTLED;
+	pm->dev = (uint64_t)st->st_dev;
+	pm->ino = (uint64_t)st->st_ino;
+	pm->size = (uint64_t)st->st_size;
+	pm->mtime_ns = ts_ns(st->st_mtim);
+	pm->ctime_ns = ts_ns(st->st_ctim);
+}
+
+static bool
+same_disk(const ProgModule *pm, const struct stat *st)
+{
+	return pm->disk && S_ISREG(st->st_mode) && pm->dev == (uint64_t)st->st_dev && pm->ino == (uint64_t)st->st_ino &&
+	       pm->size == (uint64_t)st->st_size && pm->mtime_ns == ts_ns(st->st_mtim) && pm->ctime_ns == ts_ns(st->st_ctim);
 }
 
 static const ProjectOverlay *
@@ -238,9 +281,13 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 {
 	if (!load_manifest(pj, manifest_path))
 		return false;
+	int64_t now = now_ns();
 	for (int i = 0; i < pj->man.nsources; i++) {
 		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
+		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		if (!o)
+			note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
@@ -254,10 +301,37 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 	memset(pj, 0, sizeof *pj);
 	bool ok = old && old->man_ok && old->P.linked && load_manifest(pj, manifest_path) && pj->len == old->len &&
 	          memcmp(pj->src, old->src, pj->len) == 0;
+	/* old's source modules by their index in the (same) manifest */
+	ProgModule **was = ok ? spx_xcalloc((size_t)pj->man.nsources + 1, sizeof *was) : NULL;
+	for (int j = 0; ok && j < old->P.nmods; j++) {
+		ProgModule *om = old->P.mods[j];
+		if (om && om->src_index > 0 && om->src_index <= pj->man.nsources)
+			was[om->src_index - 1] = om;
+	}
+	bool *same = ok ? spx_xcalloc((size_t)pj->P.nmods + (size_t)pj->man.nsources + 1, sizeof *same) : NULL;
+	/* the overlays' files, once (not once per source) */
+	struct stat *ost = spx_xcalloc((size_t)nov + 1, sizeof *ost);
+	bool *ohave = spx_xcalloc((size_t)nov + 1, sizeof *ohave);
+	for (int k = 0; ok && k < nov; k++)
+		ohave[k] = stat(ov[k].path, &ost[k]) == 0;
+	int64_t now = now_ns();
 	for (int i = 0; ok && i < pj->man.nsources; i++) {
-		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
+		const ProjectOverlay *o = NULL;
+		struct stat sst;
+		bool have = stat(pj->paths[i], &sst) == 0;
+		for (int k = 0; have && k < nov && !o; k++)
+			if (ohave[k] && ost[k].st_dev == sst.st_dev && ost[k].st_ino == sst.st_ino)
+				o = &ov[k];
 		if (o) {
 			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
+			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			continue;
+		}
+		if (was[i] && same_disk(was[i], &pj->st[i])) {
+			/* unchanged on disk since it was read (and settled then) */
+			driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			same[pj->P.nmods - 1] = true;
 			continue;
 		}
 		DiagSink d;
@@ -274,14 +348,20 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 		s->len = len;
 		s->diags.src = src;
 		s->diags.src_len = len;
+		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
+	free(ost);
+	free(ohave);
 	int r = -1;
 	if (ok) {
-		driver_program_carry(&pj->P, &old->P);
+		driver_program_carry(&pj->P, &old->P, same);
 		r = driver_program_recheck(&pj->P);
 		if (r < 0)
 			driver_program_uncarry(&pj->P, &old->P);
 	}
+	free(was);
+	free(same);
 	if (r < 0) {
 		project_free(pj);
 		return project_check_overlay(pj, manifest_path, ov, nov);
@@ -319,6 +399,7 @@ project_free(Project *pj)
 		for (int i = 0; i < pj->man.nsources; i++)
 			free(pj->paths[i]);
 	free(pj->paths);
+	free(pj->st);
 	project_manifest_free(&pj->man);
 	diag_free(&pj->diags);
 	free(pj->src);

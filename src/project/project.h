@@ -7,6 +7,8 @@
 #ifndef SPX_PROJECT_PROJECT_H
 #define SPX_PROJECT_PROJECT_H
 
+#include <sys/stat.h>
+
 #include "../driver/program.h"
 #include "manifest.h"
 
@@ -18,6 +20,7 @@ typedef struct Project {
 	ProjectManifest man;
 	bool man_ok;          /* the manifest read, validated and is canonical */
 	char **paths;         /* the sources joined to the project root (owned) */
+	struct stat *st;      /* lstat of each source when admitted (owned) */
 	bool incremental;     /* project_recheck reused an earlier check's modules */
 	struct Project *base; /* a linked earlier project kept while this one is not
 	                       * (the service's next project_recheck); owned */
