@@ -149,8 +149,9 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 	return ok;
 }
 
-bool
-project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+/* The manifest's sources (joined, admitted) and, when st, each one's lstat. */
+static bool
+source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, struct stat **st)
 {
 	*out = NULL;
 	*n = 0;
@@ -167,7 +168,9 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
 		*n = m.nsources;
 		free(root);
-		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags, NULL)) {
+		if (st)
+			*st = spx_xcalloc((size_t)m.nsources + 1, sizeof **st);
+		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags, st ? *st : NULL)) {
 			for (int i = 0; i < *n; i++)
 				free((*out)[i]);
 			free(*out);
@@ -179,6 +182,33 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 	project_manifest_free(&m);
 	free(src);
 	return ok;
+}
+
+bool
+project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+{
+	return source_paths(manifest_path, diags, out, n, NULL);
+}
+
+int
+project_source_member(const char *manifest_path, const char *path)
+{
+	DiagSink d;
+	diag_init(&d, manifest_path, NULL, 0);
+	char **paths = NULL;
+	int n = 0;
+	struct stat *st = NULL, p;
+	bool listed = source_paths(manifest_path, &d, &paths, &n, &st);
+	diag_free(&d);
+	/* admitted sources are no symbolic links: their lstat is their stat */
+	bool member = false, have = listed && stat(path, &p) == 0;
+	for (int i = 0; i < n; i++) {
+		member |= have && st[i].st_nlink && st[i].st_dev == p.st_dev && st[i].st_ino == p.st_ino;
+		free(paths[i]);
+	}
+	free(paths);
+	free(st);
+	return listed ? member : -1;
 }
 
 bool

@@ -41,6 +41,10 @@ char *project_dir_trimmed(const char *dir);
  * `fmt` of a project): true when the manifest reads and validates (its
  * diagnostics into diags otherwise); free each path and the array. */
 bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+/* Whether the file at path is one of the manifest's sources (device and
+ * inode, one stat of path): 1 or 0, -1 when the manifest does not list its
+ * sources (does not read or validate). */
+int project_source_member(const char *manifest_path, const char *path);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test

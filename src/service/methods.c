@@ -296,18 +296,9 @@ edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, S
 static bool
 project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *err)
 {
-	bool member = false;
 	DiagSink d;
-	diag_init(&d, v->manifest, NULL, 0);
-	char **paths = NULL;
-	int n = 0;
-	bool listed = project_source_paths(v->manifest, &d, &paths, &n);
-	for (int i = 0; listed && i < n; i++)
-		member |= project_same_file(paths[i], path);
-	for (int i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
-	diag_free(&d);
+	int in = project_source_member(v->manifest, path);
+	bool listed = in >= 0, member = in > 0;
 	if (!listed)
 		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
 	if (!member)
