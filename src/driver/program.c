@@ -361,6 +361,8 @@ link_module(Program *p, ModuleId m)
 		memset(pm->iface, 0, sizeof pm->iface);
 	pm->ndiag_link = s->diags.items.len;
 	pm->checked_now = true;
+	pm->S_nexprs = s->m->nexprs;
+	pm->S_ncalls = s->m->ncalls;
 	return ok;
 }
 
@@ -552,7 +554,7 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			om->carried_from = j;
 			om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
 			om->carried = true;
-			om->parsed_now = om->checked_now = om->iface_changed = false;
+			om->parsed_now = om->checked_now = om->iface_changed = om->spliced_now = false;
 			om->src_index = pm->src_index;
 			if (!(same && same[i])) {
 				om->disk = pm->disk;
@@ -572,10 +574,28 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			pm->prev_name = spx_xstrdup(om->name ? om->name : "");
 			pm->prev_ok = om->linked_ok;
 			memcpy(pm->prev_iface, om->iface, sizeof pm->prev_iface);
+			/* a clean checked module whose bytes changed: a splice candidate */
+			if (pm->s.src && om->s.m && om->s.S && om->linked_ok && om->s.diags.items.len == 0 && !om->s.diags.truncated) {
+				om->carried_path = om->s.diags.path;
+				om->carried_from = j;
+				om->s.diags.path = pm->s.diags.path;
+				pm->edit_base = om;
+				old->mods[j] = NULL;
+			}
 		}
 	}
 	free(ix);
 	free(at);
+}
+
+/* pm's unspliced edit base back into old, where carry took it from. */
+static void
+give_back(ProgModule *pm, Program *old)
+{
+	ProgModule *om = pm->edit_base;
+	om->s.diags.path = om->carried_path;
+	old->mods[om->carried_from] = om;
+	pm->edit_base = NULL;
 }
 
 void
@@ -583,6 +603,8 @@ driver_program_uncarry(Program *p, Program *old)
 {
 	for (int i = 0; i < p->nmods; i++) {
 		ProgModule *pm = p->mods[i];
+		if (pm && pm->edit_base)
+			give_back(pm, old);
 		if (!pm || !pm->carried)
 			continue;
 		pm->s.diags.path = pm->carried_path;
@@ -596,6 +618,104 @@ diags_truncate(DiagSink *d, int n)
 {
 	while (d->items.len > n)
 		diag_remove(d, d->items.len - 1);
+}
+
+/*
+ * The edit of pm's bytes against its edit base, when it lies inside one
+ * non-generic function's body of a clean checked module: that function is
+ * re-parsed and spliced into the base's tree (parse_splice_decl, which
+ * refuses whatever could differ from a whole parse) and the base takes
+ * pm's place with pm's text; the declaration's index, or -1 (the base is
+ * given back to old, untouched).  The body is re-checked in the link loop.
+ */
+enum { SPLICE_SLACK = 64 << 10 };
+static int
+splice_module(Program *p, int i, Program *old)
+{
+	ProgModule *pm = p->mods[i], *om = pm->edit_base;
+	Session *s = &om->s;
+	Module *m = s->m;
+	size_t la = s->len, lb = pm->s.len, lim = la < lb ? la : lb, a = 0, q = 0;
+	while (a < lim && s->src[a] == pm->s.src[a])
+		a++;
+	while (q < lim - a && s->src[la - 1 - q] == pm->s.src[lb - 1 - q])
+		q++;
+	int k = -1;
+	for (int d = 0; d < m->ndecls; d++)
+		if (m->decls[d].kind == DECL_FN && m->decls[d].u.fn.ntparams > 0)
+			k = -2;   /* a generic function: instances are whole-module */
+	int lo = 0, hi = m->ndecls;
+	while (k == -1 && lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (m->decls[mid].span.start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = k == -1 ? lo - 1 : -1;
+	const Decl *d = k >= 0 ? &m->decls[k] : NULL;
+	int64_t delta = (int64_t)lb - (int64_t)la;
+	uint32_t new_end = d ? (uint32_t)((int64_t)d->span.end + delta) : 0;
+	bool ok = d && d->kind == DECL_FN && d->u.fn.body && d->u.fn.ntparams == 0 && a >= d->u.fn.body->span.start &&
+	          la - q <= d->span.end && new_end > d->span.start && om->spliced + (new_end - d->span.start) <= lb + SPLICE_SLACK &&
+	          parse_splice_decl(m, k, s->src, pm->s.src, lb, new_end, &s->arena, NULL);
+	if (!ok) {
+		give_back(pm, old);
+		return -1;
+	}
+	/* the base takes pm's place and text */
+	free(s->src);
+	s->src = pm->s.src;
+	s->len = lb;
+	pm->s.src = NULL;
+	s->diags.src = s->src;
+	s->diags.src_len = s->len;
+	s->diags.pos_src = NULL;   /* the position index names the old text */
+	s->revision[0] = '\0';
+	om->spliced += new_end - m->decls[k].span.start;
+	om->splice_at = (uint32_t)(la - q);
+	om->splice_delta = delta;
+	om->carried = false;
+	om->parsed_now = om->checked_now = om->iface_changed = false;
+	om->spliced_now = true;
+	om->spliced_decl = k;
+	om->src_index = pm->src_index;
+	om->disk = pm->disk;
+	om->dev = pm->dev;
+	om->ino = pm->ino;
+	om->size = pm->size;
+	om->mtime_ns = pm->mtime_ns;
+	om->ctime_ns = pm->ctime_ns;
+	pm->edit_base = NULL;
+	driver_session_free(&pm->s);
+	free(pm->name);
+	free(pm->prev_name);
+	free(pm);
+	p->mods[i] = om;
+	return k;
+}
+
+/* The body of the spliced declaration re-checked in the kept Sema
+ * (sema_recheck_select): true when it reported nothing, so the module's
+ * check is what a whole one gives (nothing); else its reports are dropped
+ * and the caller runs the whole link step. */
+static bool
+recheck_body(ProgModule *pm)
+{
+	Session *s = &pm->s;
+	int k = pm->spliced_decl, range[2];
+	bool *select = spx_xcalloc((size_t)s->m->ndecls, sizeof *select);
+	select[k] = true;
+	sema_recheck_select(s->S, s->src, s->len, pm->S_nexprs, pm->S_ncalls, pm->splice_at, pm->splice_delta, select, range);
+	s->S->select = NULL;
+	free(select);
+	pm->S_nexprs = s->m->nexprs;
+	pm->S_ncalls = s->m->ncalls;
+	if (s->diags.items.len == 0) {
+		driver_revision(s);
+		return true;
+	}
+	return false;
 }
 
 /* A provider of module m was re-checked here with another status. */
@@ -614,7 +734,7 @@ provider_changed(Program *p, ModuleId m)
 }
 
 int
-driver_program_recheck(Program *p)
+driver_program_recheck(Program *p, Program *old)
 {
 	if (p->nmods == 0)
 		return -1;
@@ -625,6 +745,8 @@ driver_program_recheck(Program *p)
 			diags_truncate(&pm->s.diags, pm->ndiag_link);
 			continue;
 		}
+		if (pm->edit_base && splice_module(p, i, old) >= 0)
+			continue;   /* one body re-parsed in place; p->mods[i] is the base now */
 		if (!pm->prev_name || (!pm->s.src && !driver_read(&pm->s)) || !driver_parse(&pm->s))
 			return -1;
 		pm->ndiag_parse = pm->s.diags.items.len;
@@ -635,7 +757,7 @@ driver_program_recheck(Program *p)
 			return -1;
 	}
 	for (int i = 0; i < p->nmods; i++)
-		if (p->mods[i]->carried) {
+		if (p->mods[i]->carried || p->mods[i]->spliced_now) {
 			free(p->mods[i]->name);
 			p->mods[i]->name = module_name(&p->mods[i]->s);
 		}
@@ -646,7 +768,7 @@ driver_program_recheck(Program *p)
 	 * carried module passed G170 there */
 	for (int i = 0; i < p->nmods; i++)
 		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
-			return -1;
+			return -1;   /* a spliced module is lost to old: the next refresh is whole */
 	if (!order_modules(p))
 		return -1;
 	p->linked = true;
@@ -654,11 +776,16 @@ driver_program_recheck(Program *p)
 	for (int k = 0; k < p->nmods; k++) {
 		ModuleId m = p->order[k];
 		ProgModule *pm = p->mods[m];
-		if (pm->carried && !provider_changed(p, m)) {
+		bool changed = provider_changed(p, m);
+		if (pm->carried && !changed) {
 			ok &= pm->linked_ok;
 			continue;
 		}
-		if (pm->carried) {
+		if (pm->spliced_now && !changed && recheck_body(pm)) {
+			ok &= pm->linked_ok;
+			continue;
+		}
+		if (pm->carried || pm->spliced_now) {
 			Session *s = &pm->s;
 			pm->prev_ok = pm->linked_ok;
 			memcpy(pm->prev_iface, pm->iface, sizeof pm->iface);
@@ -727,6 +854,12 @@ driver_program_free(Program *p)
 	for (int i = 0; i < p->nmods; i++) {
 		if (!p->mods[i])
 			continue;   /* carried into a later program */
+		if (p->mods[i]->edit_base) {
+			driver_session_free(&p->mods[i]->edit_base->s);
+			free(p->mods[i]->edit_base->name);
+			free(p->mods[i]->edit_base->prev_name);
+			free(p->mods[i]->edit_base);
+		}
 		driver_session_free(&p->mods[i]->s);
 		free(p->mods[i]->name);
 		free(p->mods[i]->prev_name);

@@ -53,6 +53,15 @@ typedef struct ProgModule {
 	bool disk;           /* read from its path, which then had … */
 	uint64_t dev, ino, size;
 	int64_t mtime_ns, ctime_ns;
+	/* one body re-checked in place (driver_program_recheck): the module's
+	 * earlier checked session, its text, tree and Sema kept */
+	struct ProgModule *edit_base; /* not carried, bytes changed: the earlier module (owned) */
+	bool spliced_now;    /* this load spliced declaration spliced_decl into its tree */
+	int spliced_decl;
+	uint32_t splice_at;  /* … the old bytes from here on moved by splice_delta */
+	int64_t splice_delta;
+	size_t spliced;      /* bytes spliced into the tree since its whole parse */
+	uint32_t S_nexprs, S_ncalls; /* the tree's numbers the Sema's tables are sized for */
 	char *prev_name;     /* not carried: the name of the earlier module of its path (owned) */
 	bool prev_ok;        /* … and that module's status */
 	unsigned char prev_iface[32];
@@ -104,7 +113,10 @@ bool driver_program_check_linked(Program *p);
  * whose path and bytes are unchanged (or same[i] says so for p's module i,
  * added without bytes) into p (parse, check and diagnostics
  * kept; old's slot becomes NULL); old must have been linked.  Then
- * driver_program_recheck parses the others and re-runs the link step of a
+ * driver_program_recheck parses the others — an edit inside one
+ * non-generic function's body of a clean module is spliced into the earlier
+ * tree and that body alone re-checked in the earlier Sema (old loses that
+ * module then) — and re-runs the link step of a
  * module only when it was not carried or a provider it imports was
  * re-checked with a different status or interface digest (transitively,
  * in dependency order).  Returns 1 (verified) or 0 (errors), with p
@@ -117,7 +129,7 @@ void driver_program_carry(Program *p, Program *old, const bool *same);
  * old, which is again the linked program it was (its project-layer
  * diagnostics dropped: a base for another carry, not an answer). */
 void driver_program_uncarry(Program *p, Program *old);
-int driver_program_recheck(Program *p);
+int driver_program_recheck(Program *p, Program *old);
 /* The digest of everything an importer's link step reads from a checked
  * module (sema_link_imports, the program's use resolution): every
  * symbol's identity, kind, signature, fields, cases, methods and effects,

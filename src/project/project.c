@@ -386,7 +386,7 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 	int r = -1;
 	if (ok) {
 		driver_program_carry(&pj->P, &old->P, same);
-		r = driver_program_recheck(&pj->P);
+		r = driver_program_recheck(&pj->P, &old->P);
 		if (r < 0)
 			driver_program_uncarry(&pj->P, &old->P);
 	}

@@ -41,12 +41,24 @@ project_trace(SvcTrace *t, const Project *pj)
 	bool any = !pj->incremental;
 	for (int i = 0; i < P->nmods; i++) {
 		const ProgModule *pm = P->mods[i];
-		if (pm->parsed_now || pm->carried)
+		if (pm->spliced_now) {
+			Span n = svc_decl_name_span(&pm->s.m->decls[pm->spliced_decl]);
+			svc_trace_add(t, SVC_EXECUTED, "parse:decl:%s:fn:%.*s", mod_label(pm), (int)(n.end - n.start), pm->s.src + n.start);
+		} else if (pm->parsed_now || pm->carried) {
 			svc_trace_add(t, pm->parsed_now ? SVC_EXECUTED : SVC_REUSED, "parse:module:%s", mod_label(pm));
+		}
 	}
 	if (P->linked)
 		for (int k = 0; k < P->nmods; k++) {
 			const ProgModule *pm = P->mods[P->order[k]];
+			if (pm->spliced_now && !pm->checked_now) {
+				/* one body re-checked in the module's kept checker */
+				Span n = svc_decl_name_span(&pm->s.m->decls[pm->spliced_decl]);
+				svc_trace_add(t, SVC_REUSED, "resolve:%s", mod_label(pm));
+				svc_trace_add(t, SVC_EXECUTED, "body:%s:fn:%.*s", mod_label(pm), (int)(n.end - n.start), pm->s.src + n.start);
+				any = true;
+				continue;
+			}
 			svc_trace_add(t, pm->checked_now ? SVC_EXECUTED : SVC_REUSED, "module:%s", mod_label(pm));
 			any |= pm->checked_now;
 		}

@@ -5,7 +5,8 @@ function (a chain), plus an entry and a test module.  Measures, as CPU
 (utime+stime) of the processes: a cold `semaprax check <project>` (best of
 3) and the service's cold load and check; then REPS (200) refreshes each of
   body      one function body edited in the middle module (a buffer's
-            `edits`, applied and undone alternately): that module re-checked
+            `edits`, applied and undone alternately): that function spliced
+            into the module's tree, its body alone re-checked
   contract  a `requires` clause edited there (outside the body, the
             interface kept): that module re-checked, its importer reused
   added     a function added there (the interface changed): that module
@@ -101,7 +102,7 @@ req_at = at("fn f%d(x: i64) -> i64\n    requires x >= 0" % (F // 2)) + len("fn f
 add_at = len(b)
 added = '\n@id("%s.extra")\nfn extra() -> i64\n{\n    1\n}\n' % mod(k)
 CASES = [
-    ("body", [{"start": body_at, "end": body_at, "text": " + 0"}], [{"start": body_at, "end": body_at + 4, "text": ""}], [mod(k)]),
+    ("body", [{"start": body_at, "end": body_at, "text": " + 0"}], [{"start": body_at, "end": body_at + 4, "text": ""}], []),
     ("contract", [{"start": req_at, "end": req_at + 1, "text": "1"}], [{"start": req_at, "end": req_at + 1, "text": "0"}], [mod(k)]),
     ("added", [{"start": add_at, "end": add_at, "text": added}], [{"start": add_at, "end": add_at + len(added), "text": ""}],
      [mod(k), mod(k + 1)]),
@@ -113,6 +114,8 @@ for name, fwd, back, want in CASES:
     for e in (fwd, back):
         r = c.call("refresh", {"path": path, "edits": e, "trace": True})
         ex = sorted(n[len("module:"):] for n in r["trace"]["executed"] if n.startswith("module:"))
+        bodies = [n for n in r["trace"]["executed"] if n.startswith("body:")]
+        check(bodies == (["body:%s:fn:f%d" % (mod(k), F // 2)] if name == "body" else []), "%s: bodies %r" % (name, bodies))
         check(r["ok"] and ex == want and "manifest" in r["trace"]["reused"],
               "%s: re-checked %r, want %r (%r)" % (name, ex, want, r["trace"]))
     c0 = cpu(pid)

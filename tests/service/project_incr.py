@@ -59,9 +59,17 @@ def sets(trace, kind, prefix):
     return sorted(n[len(prefix):] for n in trace[kind] if n.startswith(prefix))
 
 
-def step(what, parsed, checked, params=None, whole=False, disk=True):
+def mods(names):
+    return set(n.split(":")[0] for n in names)
+
+
+def step(what, parsed, checked, params=None, whole=False, disk=True, decls=(), bodies=None):
     """A refresh: parsed/checked are the modules it must re-parse/re-check
-    (every other module reused); whole: the manifest path (a whole check)."""
+    whole, decls the functions spliced into their module's tree
+    ("<module>:fn:<name>"), bodies those whose body alone was re-checked in
+    the module's kept checker (default: decls); every other module reused.
+    whole: the manifest executed (a whole check)."""
+    bodies = list(decls) if bodies is None else bodies
     p = {"trace": True, "revision": True}
     p.update(params or {})
     r = c.call("refresh", p)
@@ -69,12 +77,14 @@ def step(what, parsed, checked, params=None, whole=False, disk=True):
     check(("manifest" in t["executed"]) == whole, "%s: manifest %r" % (what, t))
     if not whole:
         check(sets(t, "executed", "parse:module:") == sorted(parsed), "%s: parsed %r" % (what, t))
-        check(sets(t, "reused", "parse:module:") == sorted(set(ALL) - set(parsed)), "%s: parse reused %r" % (what, t))
-        if checked is not None:
-            check(sets(t, "executed", "module:") == sorted(checked), "%s: checked %r" % (what, t))
-            check(sets(t, "reused", "module:") == sorted(set(ALL) - set(checked)), "%s: check reused %r" % (what, t))
-            check(("project" in t["executed"]) == bool(checked) and ("project" in t["reused"]) == (not checked),
-                  "%s: project %r" % (what, t))
+        check(sets(t, "executed", "parse:decl:") == sorted(decls), "%s: spliced %r" % (what, t))
+        check(sets(t, "reused", "parse:module:") == sorted(set(ALL) - set(parsed) - mods(decls)), "%s: parse reused %r" % (what, t))
+        check(sets(t, "executed", "module:") == sorted(checked), "%s: checked %r" % (what, t))
+        check(sets(t, "executed", "body:") == sorted(bodies), "%s: bodies %r" % (what, t))
+        check(sets(t, "reused", "resolve:") == sorted(mods(bodies)), "%s: resolve reused %r" % (what, t))
+        check(sets(t, "reused", "module:") == sorted(set(ALL) - set(checked) - mods(bodies)), "%s: check reused %r" % (what, t))
+        some = bool(checked) or bool(bodies)
+        check(("project" in t["executed"]) == some and ("project" in t["reused"]) == (not some), "%s: project %r" % (what, t))
     if disk:
         diags, rev = cli()
         check(r["ok"] == (rev is not None) and r["revision"] == rev, "%s: ok/revision %r vs %r" % (what, r, rev))
@@ -88,12 +98,15 @@ check(r["ok"] and sets(t, "executed", "module:") == ALL and "manifest" in t["exe
 step("nothing changed", [], [])
 
 base, mid, top, side = read("base"), read("mid"), read("top"), read("side")
-# a body edit: that module alone
+# a body edit: that function spliced into its module's tree and its body
+# alone re-checked in the module's kept checker
+ONE = ["inc.base:fn:one"]
 write("base", base.replace("{\n    1\n}", "{\n    3\n}"))
-step("body edit", ["inc.base"], ["inc.base"])
+step("body edit", [], [], decls=ONE)
 write("base", base)
-step("body edit back", ["inc.base"], ["inc.base"])
-# a comment inside a body, and between declarations: that module alone
+step("body edit back", [], [], decls=ONE)
+# a comment inside a body (no splice: comments are module-level) and
+# between declarations: that module alone
 write("side", side.replace("{\n    5\n}", "{\n    // five\n    5\n}"))
 step("comment in a body", ["inc.side"], ["inc.side"])
 write("side", side.replace("@id(\"inc.side.s\")", "// the side value\n@id(\"inc.side.s\")"))
@@ -119,9 +132,11 @@ write("top", top_use)
 step("use added", ["inc.top"], ["inc.lib", "inc.top"])
 write("top", top)
 step("use removed", ["inc.top"], ["inc.lib", "inc.top"])
-# a type error in mid: its importers are not checked (status changed), then repaired
+# a type error in mid's body: spliced, but the body reports, so the whole
+# module is checked; its importers are not checked (status changed); the
+# repair (a module with diagnostics takes a whole parse) re-checks them
 write("mid", mid.replace("one() + 1", "one() + true"))
-r = step("type error", ["inc.mid"], ["inc.lib", "inc.mid", "inc.top"])
+r = step("type error", [], ["inc.lib", "inc.mid", "inc.top"], decls=["inc.mid:fn:f"], bodies=[])
 check(not r["ok"] and r["diagnostics"], "broken %r" % r)
 write("mid", mid)
 r = step("type error repaired", ["inc.mid"], ["inc.lib", "inc.mid", "inc.top"])
@@ -131,22 +146,31 @@ write("base", base.replace("{\n    1\n}", "{\n    1\n"))
 r = step("parse error", None, None, whole=True)
 check(not r["ok"] and r["diagnostics"], "parse error %r" % r)
 write("base", base.replace("{\n    1\n}", "{\n    9\n}"))
-step("parse error repaired (another body)", ["inc.base"], ["inc.base"])
+step("parse error repaired (another body)", [], [], decls=ONE)
 write("base", base)
-step("back", ["inc.base"], ["inc.base"])
-# not canonical (G170): a whole check, then the repair is incremental
-write("side", side.replace("    5", "  5"))
+step("back", [], [], decls=ONE)
+# not canonical (G170) in the header: a whole check, the base kept, the repair incremental
+write("side", side.replace("module inc.side;", "module  inc.side;"))
 r = step("G170", None, None, whole=True)
 check(any(x["code"] == "SPX-G170" for x in r["diagnostics"]), "G170 %r" % r)
 write("side", side)
 step("G170 repaired", [], [])
+# G170 inside a body: spliced into the base's tree, then found not
+# canonical: the base lost that module, so the repair is a whole check too
+write("side", side.replace("    5", "  5"))
+r = step("G170 in a body", None, None, whole=True)
+check(any(x["code"] == "SPX-G170" for x in r["diagnostics"]), "G170 %r" % r)
+write("side", side)
+step("G170 in a body repaired", None, None, whole=True)
+step("nothing changed after", [], [])
 # unsaved buffers on two modules, each refresh re-checks its own
-step("buffer on base", ["inc.base"], ["inc.base"], {"path": path("base"), "text": base.replace("    1\n", "    4\n")}, disk=False)
-step("buffer on side", ["inc.side"], ["inc.side"], {"path": path("side"), "edits": [{"start": side.index("5"), "end": side.index("5") + 1, "text": "6"}]}, disk=False)
-step("buffer on side again", ["inc.side"], ["inc.side"], {"path": path("side"), "edits": [{"start": side.index("5"), "end": side.index("5") + 1, "text": "8"}]}, disk=False)
+S = ["inc.side:fn:s"]
+step("buffer on base", [], [], {"path": path("base"), "text": base.replace("    1\n", "    4\n")}, disk=False, decls=ONE)
+step("buffer on side", [], [], {"path": path("side"), "edits": [{"start": side.index("5"), "end": side.index("5") + 1, "text": "6"}]}, disk=False, decls=S)
+step("buffer on side again", [], [], {"path": path("side"), "edits": [{"start": side.index("5"), "end": side.index("5") + 1, "text": "8"}]}, disk=False, decls=S)
 step("refresh with both held", [], [], disk=False)
-step("base dropped", ["inc.base"], ["inc.base"], {"path": path("base")}, disk=False)
-step("side dropped", ["inc.side"], ["inc.side"], {"path": path("side")})
+step("base dropped", [], [], {"path": path("base")}, disk=False, decls=ONE)
+step("side dropped", [], [], {"path": path("side")}, decls=S)
 # a module renamed: a whole check
 write("side", side.replace("module inc.side;", "module inc.sidex;"))
 r = step("module renamed", None, None, whole=True)
