@@ -86,7 +86,7 @@ verify_project(const Service *v, const Project *pj, bool ok)
 	Buf a = {0}, b = {0};
 	render_all(&a, pj);
 	render_all(&b, &cold);
-	bool same = cok == ok && strcmp(cold.P.revision, pj->P.revision) == 0 && a.len == b.len && memcmp(a.data, b.data, a.len) == 0 &&
+	bool same = cok == ok && strcmp(cold.P.revision, pj->P.revision) == 0 && a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0) &&
 	            cold.P.nmods == pj->P.nmods;
 	for (int m = 0; same && m < pj->P.nmods; m++)
 		same = strcmp(cold.P.mods[m]->s.revision, pj->P.mods[m]->s.revision) == 0 &&
