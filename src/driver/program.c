@@ -361,6 +361,7 @@ link_module(Program *p, ModuleId m)
 		memset(pm->iface, 0, sizeof pm->iface);
 	pm->ndiag_link = s->diags.items.len;
 	pm->checked_now = true;
+	pm->revision_pending = false;
 	pm->S_nexprs = s->m->nexprs;
 	pm->S_ncalls = s->m->ncalls;
 	return ok;
@@ -712,7 +713,7 @@ recheck_body(ProgModule *pm)
 	pm->S_nexprs = s->m->nexprs;
 	pm->S_ncalls = s->m->ncalls;
 	if (s->diags.items.len == 0) {
-		driver_revision(s);
+		pm->revision_pending = true;   /* driver_program_revision renders it */
 		return true;
 	}
 	return false;
@@ -801,8 +802,27 @@ driver_program_recheck(Program *p, Program *old)
 		ok &= link_module(p, m);
 		pm->iface_changed = pm->linked_ok != pm->prev_ok || (pm->linked_ok && memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0);
 	}
-	program_revision(p);
+	p->revision_pending = false;
+	for (int i = 0; i < p->nmods; i++)
+		p->revision_pending |= p->mods[i]->revision_pending;
+	p->revision[0] = '\0';
+	if (!p->revision_pending)
+		program_revision(p);
 	return ok ? 1 : 0;
+}
+
+void
+driver_program_revision(Program *p)
+{
+	if (!p->revision_pending)
+		return;
+	for (int i = 0; i < p->nmods; i++)
+		if (p->mods[i]->revision_pending) {
+			driver_revision(&p->mods[i]->s);
+			p->mods[i]->revision_pending = false;
+		}
+	p->revision_pending = false;
+	program_revision(p);
 }
 
 ModuleId

@@ -47,6 +47,7 @@ typedef struct ProgModule {
 	bool parsed_now;     /* this load parsed it */
 	bool checked_now;    /* this load linked and checked it */
 	bool iface_changed;  /* … and its status or interface digest differs from before */
+	bool revision_pending; /* its body re-checked in place: s.revision not yet made */
 	/* the caller's record of the file its bytes were read from (the
 	 * project layer: project_recheck may trust an unchanged identity) */
 	int src_index;       /* 1 + its index among the caller's sources (0: none) */
@@ -72,6 +73,7 @@ typedef struct Program {
 	int nmods, cap;
 	bool loaded;
 	bool linked;         /* driver_program_check_linked reached the link step */
+	bool revision_pending; /* a recheck left module revisions to driver_program_revision */
 	ModuleId *order;     /* driver_program_check_linked: dependency order; owned */
 	char revision[72];   /* the program revision ("" unless checked without errors) */
 	/* Optional: sets the help of d, the G172 of a `use … from <name>` naming
@@ -125,6 +127,11 @@ bool driver_program_check_linked(Program *p);
  * cycle, a path not in old): then discard p and check cold.
  */
 void driver_program_carry(Program *p, Program *old, const bool *same);
+/* After driver_program_recheck: the module revisions it left pending (a
+ * body re-checked in place does not render its module), then the program
+ * revision — what driver_program_check_linked computes at once.  A no-op
+ * when nothing is pending. */
+void driver_program_revision(Program *p);
 /* After driver_program_recheck returned -1: the carried modules back into
  * old, which is again the linked program it was (its project-layer
  * diagnostics dropped: a base for another carry, not an answer). */

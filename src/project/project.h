@@ -21,6 +21,7 @@ typedef struct Project {
 	bool man_ok;          /* the manifest read, validated and is canonical */
 	char **paths;         /* the sources joined to the project root (owned) */
 	struct stat *st;      /* lstat of each source when admitted (owned) */
+	bool admitted;        /* … and the sources were admitted (J101/J102) */
 	bool incremental;     /* project_recheck reused an earlier check's modules */
 	struct Project *base; /* a linked earlier project kept while this one is not
 	                       * (the service's next project_recheck); owned */
@@ -41,10 +42,12 @@ char *project_dir_trimmed(const char *dir);
  * `fmt` of a project): true when the manifest reads and validates (its
  * diagnostics into diags otherwise); free each path and the array. */
 bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+struct Project;
 /* Whether the file at path is one of the manifest's sources (device and
- * inode, one stat of path): 1 or 0, -1 when the manifest does not list its
- * sources (does not read or validate). */
-int project_source_member(const char *manifest_path, const char *path);
+ * inode): 1 or 0, -1 when the manifest does not list its sources (does not
+ * read or validate).  held (may be NULL): a project loaded from this
+ * manifest, whose admitted sources answer when the manifest is unchanged. */
+int project_source_member(const struct Project *held, const char *manifest_path, const char *path);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test

@@ -79,8 +79,9 @@ render_all(Buf *b, const Project *pj)
 }
 
 static void
-verify_project(const Service *v, const Project *pj, bool ok)
+verify_project(const Service *v, Project *pj, bool ok)
 {
+	driver_program_revision(&pj->P);
 	Project cold;
 	bool cok = project_check_overlay(&cold, v->manifest, v->ov, v->nov);
 	Buf a = {0}, b = {0};

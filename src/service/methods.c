@@ -156,6 +156,8 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 		put_diags(&d, &v->pj->diags, &first);
 		for (int i = 0; i < v->pj->P.nmods; i++)
 			put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
+		if (ok && want_rev)
+			driver_program_revision(&v->pj->P);   /* pending after a body re-checked in place */
 		rev = ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL;
 	} else {
 		if (!ensure_input(v, err)) {
@@ -297,7 +299,7 @@ static bool
 project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *err)
 {
 	DiagSink d;
-	int in = project_source_member(v->manifest, path);
+	int in = project_source_member(v->pj, v->manifest, path);
 	bool listed = in >= 0, member = in > 0;
 	if (!listed)
 		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
@@ -390,6 +392,8 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (v->project) {
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
+		if (v->pj && v->pj_ok)
+			driver_program_revision(&v->pj->P);
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
 		/* the unsaved buffers' paths as the refreshes named them, sorted */
 		buf_puts(out, ",\"unsaved\":[");
