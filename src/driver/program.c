@@ -344,14 +344,14 @@ order_modules(Program *p)
 /* The link step of module m: its uses resolved, the check, its revision;
  * then its status (linked_ok, iface) and where its diagnostics stand. */
 static bool
-link_module(Program *p, ModuleId m)
+link_module(Program *p, ModuleId m, bool lazy)
 {
 	ProgModule *pm = p->mods[m];
 	Session *s = &pm->s;
 	SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
 	bool linked = resolve_uses(p, m, links);
 	bool ok = linked && driver_check_linked(s, links, s->m->nuses);
-	if (ok)
+	if (ok && !lazy)
 		driver_revision(s);
 	free(links);
 	pm->linked_ok = s->S && s->diags.errors == 0;
@@ -361,7 +361,7 @@ link_module(Program *p, ModuleId m)
 		memset(pm->iface, 0, sizeof pm->iface);
 	pm->ndiag_link = s->diags.items.len;
 	pm->checked_now = true;
-	pm->revision_pending = false;
+	pm->revision_pending = ok && lazy;   /* driver_program_revision renders it */
 	pm->S_nexprs = s->m->nexprs;
 	pm->S_ncalls = s->m->ncalls;
 	return ok;
@@ -393,7 +393,7 @@ driver_program_check_linked(Program *p)
 		return false;
 	p->linked = true;
 	for (int k = 0; k < p->nmods; k++)
-		ok &= link_module(p, p->order[k]);
+		ok &= link_module(p, p->order[k], false);
 	program_revision(p);
 	return ok;
 }
@@ -799,7 +799,7 @@ driver_program_recheck(Program *p, Program *old)
 			memset(&s->prelude, 0, sizeof s->prelude);
 			diags_truncate(&s->diags, pm->ndiag_parse);
 		}
-		ok &= link_module(p, m);
+		ok &= link_module(p, m, true);
 		pm->iface_changed = pm->linked_ok != pm->prev_ok || (pm->linked_ok && memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0);
 	}
 	p->revision_pending = false;
@@ -818,7 +818,10 @@ driver_program_revision(Program *p)
 		return;
 	for (int i = 0; i < p->nmods; i++)
 		if (p->mods[i]->revision_pending) {
-			driver_revision(&p->mods[i]->s);
+			/* its link step verified it (driver_revision's condition then;
+			 * the project layer's role checks may have reported since) */
+			Session *s = &p->mods[i]->s;
+			sema_revision(s->m, s->revision, &s->prelude);
 			p->mods[i]->revision_pending = false;
 		}
 	p->revision_pending = false;
