@@ -361,6 +361,10 @@ link_module(Program *p, ModuleId m, bool lazy)
 		memset(pm->iface, 0, sizeof pm->iface);
 	pm->ndiag_link = s->diags.items.len;
 	pm->checked_now = true;
+	pm->resolve_now = false;
+	free(pm->rechecked);
+	pm->rechecked = NULL;
+	pm->nrechecked = 0;
 	pm->revision_pending = ok && lazy;   /* driver_program_revision renders it */
 	pm->S_nexprs = s->m->nexprs;
 	pm->S_ncalls = s->m->ncalls;
@@ -555,7 +559,10 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			om->carried_from = j;
 			om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
 			om->carried = true;
-			om->parsed_now = om->checked_now = om->iface_changed = om->spliced_now = false;
+			om->parsed_now = om->checked_now = om->iface_changed = om->spliced_now = om->resolve_now = false;
+			free(om->rechecked);
+			om->rechecked = NULL;
+			om->nrechecked = 0;
 			om->src_index = pm->src_index;
 			if (!(same && same[i])) {
 				om->disk = pm->disk;
@@ -629,6 +636,13 @@ diags_truncate(DiagSink *d, int n)
  * pm's place with pm's text; the declaration's index, or -1 (the base is
  * given back to old, untouched).  The body is re-checked in the link loop.
  */
+static Span
+decl_name_span(const Decl *d)
+{
+	const Name *n = ast_decl_name(d);
+	return n ? n->span : d->span;
+}
+
 enum { SPLICE_SLACK = 64 << 10 };
 static int
 splice_module(Program *p, int i, Program *old)
@@ -657,14 +671,24 @@ splice_module(Program *p, int i, Program *old)
 	const Decl *d = k >= 0 ? &m->decls[k] : NULL;
 	int64_t delta = (int64_t)lb - (int64_t)la;
 	uint32_t new_end = d ? (uint32_t)((int64_t)d->span.end + delta) : 0;
-	bool ok = d && d->kind == DECL_FN && d->u.fn.body && d->u.fn.ntparams == 0 && a >= d->u.fn.body->span.start &&
-	          la - q <= d->span.end && new_end > d->span.start && om->spliced + (new_end - d->span.start) <= lb + SPLICE_SLACK &&
-	          parse_splice_decl(m, k, s->src, pm->s.src, lb, new_end, &s->arena, NULL);
+	bool ok = d && d->kind == DECL_FN && d->u.fn.body && d->u.fn.ntparams == 0 && a >= d->span.start &&
+	          la - q <= d->span.end && new_end > d->span.start && om->spliced + (new_end - d->span.start) <= lb + SPLICE_SLACK;
+	bool in_body = ok && a > d->u.fn.body->span.start;   /* past its `{`: the text before it unchanged */
+	char *old_name = NULL;
+	if (ok) {
+		Span n = decl_name_span(d);
+		old_name = spx_xstrndup(s->src + n.start, n.end - n.start);
+	}
+	ok = ok && parse_splice_decl(m, k, s->src, pm->s.src, lb, new_end, &s->arena, NULL);
 	if (!ok) {
+		free(old_name);
 		give_back(pm, old);
 		return -1;
 	}
 	/* the base takes pm's place and text */
+	free(om->splice_old_name);
+	om->splice_old_name = old_name;
+	om->splice_in_body = in_body;
 	free(s->src);
 	s->src = pm->s.src;
 	s->len = lb;
@@ -677,7 +701,10 @@ splice_module(Program *p, int i, Program *old)
 	om->splice_at = (uint32_t)(la - q);
 	om->splice_delta = delta;
 	om->carried = false;
-	om->parsed_now = om->checked_now = om->iface_changed = false;
+	om->parsed_now = om->checked_now = om->iface_changed = om->resolve_now = false;
+	free(om->rechecked);
+	om->rechecked = NULL;
+	om->nrechecked = 0;
 	om->spliced_now = true;
 	om->spliced_decl = k;
 	om->src_index = pm->src_index;
@@ -694,6 +721,92 @@ splice_module(Program *p, int i, Program *old)
 	free(pm);
 	p->mods[i] = om;
 	return k;
+}
+
+static bool
+word_byte(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (unsigned char)c >= 0x80;
+}
+
+/* Whether s[0..n) mentions the word w (identifier boundaries; in strings
+ * and comments too: an over-approximation, as the single-file service's). */
+static bool
+mentions(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; k && i + k <= n; i++) {
+		if (s[i] != w[0] || memcmp(s + i, w, k) != 0)
+			continue;
+		bool before = i > 0 && word_byte(s[i - 1]);
+		bool after = i + k < n && word_byte(s[i + k]);
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+static void
+note_rechecked(ProgModule *pm, const bool *select, int n)
+{
+	free(pm->rechecked);
+	pm->rechecked = spx_xmalloc(sizeof *pm->rechecked * (size_t)(n ? n : 1));
+	pm->nrechecked = 0;
+	for (int i = 0; i < n; i++)
+		if (select[i])
+			pm->rechecked[pm->nrechecked++] = i;
+}
+
+/*
+ * A spliced function whose signature or contract text changed: the
+ * declaration pass and the bodies that name it (before or after), its own
+ * included, in a fresh reduced check (sema_check_select) — the single-file
+ * service's rule: a body reads its own text and the signatures of the names
+ * it mentions.  The module checked clean before, so when this reports
+ * nothing a whole check reports nothing either; else false (reports
+ * dropped, the caller runs the whole link step).  Its interface may change.
+ */
+static bool
+recheck_select(Program *p, ModuleId mid)
+{
+	ProgModule *pm = p->mods[mid];
+	Session *s = &pm->s;
+	const Module *m = s->m;
+	const Decl *dk = &m->decls[pm->spliced_decl];
+	Span nn = decl_name_span(dk);
+	char *name = spx_xstrndup(s->src + nn.start, nn.end - nn.start);
+	bool *select = spx_xcalloc((size_t)(m->ndecls ? m->ndecls : 1), sizeof *select);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (d->kind != DECL_FN && d->kind != DECL_CLASS)
+			continue;
+		const char *t = s->src + d->span.start;
+		size_t n = d->span.end - d->span.start;
+		select[i] = i == pm->spliced_decl || mentions(t, n, name) || mentions(t, n, pm->splice_old_name);
+	}
+	free(name);
+	SemaLink *links = spx_xcalloc((size_t)(m->nuses ? m->nuses : 1), sizeof *links);
+	bool ok = resolve_uses(p, mid, links);
+	if (ok) {
+		int range[2];
+		if (s->S)
+			sema_free(s->S);
+		s->S = sema_check_select(m, s->src, s->len, &s->diags, links, m->nuses, select, range);
+		s->S->select = NULL;
+		ok = s->diags.items.len == 0;
+	}
+	free(links);
+	if (ok) {
+		pm->S_nexprs = m->nexprs;
+		pm->S_ncalls = m->ncalls;
+		note_rechecked(pm, select, m->ndecls);
+		pm->resolve_now = true;
+		driver_module_interface(s->S, pm->iface);
+		pm->iface_changed = memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0;
+		pm->revision_pending = true;
+	}
+	free(select);
+	return ok;
 }
 
 /* The body of the spliced declaration re-checked in the kept Sema
@@ -714,6 +827,9 @@ recheck_body(ProgModule *pm)
 	pm->S_ncalls = s->m->ncalls;
 	if (s->diags.items.len == 0) {
 		pm->revision_pending = true;   /* driver_program_revision renders it */
+		bool one = true;
+		note_rechecked(pm, &one, 1);
+		pm->rechecked[0] = k;
 		return true;
 	}
 	return false;
@@ -782,9 +898,13 @@ driver_program_recheck(Program *p, Program *old)
 			ok &= pm->linked_ok;
 			continue;
 		}
-		if (pm->spliced_now && !changed && recheck_body(pm)) {
-			ok &= pm->linked_ok;
-			continue;
+		if (pm->spliced_now && !changed) {
+			pm->prev_ok = pm->linked_ok;
+			memcpy(pm->prev_iface, pm->iface, sizeof pm->iface);
+			if (pm->splice_in_body ? recheck_body(pm) : recheck_select(p, m)) {
+				ok &= pm->linked_ok;
+				continue;
+			}
 		}
 		if (pm->carried || pm->spliced_now) {
 			Session *s = &pm->s;
@@ -881,11 +1001,15 @@ driver_program_free(Program *p)
 			driver_session_free(&p->mods[i]->edit_base->s);
 			free(p->mods[i]->edit_base->name);
 			free(p->mods[i]->edit_base->prev_name);
+			free(p->mods[i]->edit_base->splice_old_name);
+			free(p->mods[i]->edit_base->rechecked);
 			free(p->mods[i]->edit_base);
 		}
 		driver_session_free(&p->mods[i]->s);
 		free(p->mods[i]->name);
 		free(p->mods[i]->prev_name);
+		free(p->mods[i]->splice_old_name);
+		free(p->mods[i]->rechecked);
 		free(p->mods[i]);
 	}
 	free(p->mods);

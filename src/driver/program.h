@@ -59,6 +59,12 @@ typedef struct ProgModule {
 	struct ProgModule *edit_base; /* not carried, bytes changed: the earlier module (owned) */
 	bool spliced_now;    /* this load spliced declaration spliced_decl into its tree */
 	int spliced_decl;
+	bool splice_in_body; /* … and only its body's bytes changed */
+	char *splice_old_name; /* its name before (owned; the bodies naming it re-run) */
+	int *rechecked;      /* the declarations whose bodies this load re-checked in a
+	                      * reduced check, or NULL (the whole module, or none); owned */
+	int nrechecked;
+	bool resolve_now;    /* … with the declaration pass run again */
 	uint32_t splice_at;  /* … the old bytes from here on moved by splice_delta */
 	int64_t splice_delta;
 	size_t spliced;      /* bytes spliced into the tree since its whole parse */

@@ -51,11 +51,17 @@ project_trace(SvcTrace *t, const Project *pj)
 	if (P->linked)
 		for (int k = 0; k < P->nmods; k++) {
 			const ProgModule *pm = P->mods[P->order[k]];
-			if (pm->spliced_now && !pm->checked_now) {
-				/* one body re-checked in the module's kept checker */
-				Span n = svc_decl_name_span(&pm->s.m->decls[pm->spliced_decl]);
-				svc_trace_add(t, SVC_REUSED, "resolve:%s", mod_label(pm));
-				svc_trace_add(t, SVC_EXECUTED, "body:%s:fn:%.*s", mod_label(pm), (int)(n.end - n.start), pm->s.src + n.start);
+			if (pm->rechecked) {
+				/* a reduced check: the spliced body in the module's kept
+				 * checker, or the declaration pass and the bodies naming a
+				 * function whose signature text changed */
+				svc_trace_add(t, pm->resolve_now ? SVC_EXECUTED : SVC_REUSED, "resolve:%s", mod_label(pm));
+				for (int j = 0; j < pm->nrechecked; j++) {
+					const Decl *d = &pm->s.m->decls[pm->rechecked[j]];
+					Span n = svc_decl_name_span(d);
+					svc_trace_add(t, SVC_EXECUTED, "body:%s:%s:%.*s", mod_label(pm), d->kind == DECL_CLASS ? "class" : "fn",
+					    (int)(n.end - n.start), pm->s.src + n.start);
+				}
 				any = true;
 				continue;
 			}
