@@ -773,6 +773,8 @@ recheck_select(Program *p, ModuleId mid)
 	Session *s = &pm->s;
 	const Module *m = s->m;
 	const Decl *dk = &m->decls[pm->spliced_decl];
+	if (dk->kind != DECL_FN || dk->u.fn.ntparams > 0 || !dk->u.fn.body)
+		return false;   /* now generic (instances are whole-module), or no body */
 	Span nn = decl_name_span(dk);
 	char *name = spx_xstrndup(s->src + nn.start, nn.end - nn.start);
 	bool *select = spx_xcalloc((size_t)(m->ndecls ? m->ndecls : 1), sizeof *select);
