@@ -2,8 +2,9 @@
 (tests/project) served with SPX_SERVICE_VERIFY_PROJECT and edited through
 unsaved buffers: in each module file up to four digits changed one at a
 time (bodies, literals, stable ids and module names alike: body edits,
-interface changes, renames), a line indented off canonical (G170), each
-buffer dropped again.  Every refresh is compared in-process with a cold
+interface changes, renames), a line indented off canonical (G170), a
+`requires true` added to a function without a contract, each buffer
+dropped again.  Every refresh is compared in-process with a cold
 check of the same inputs (the service aborts on a difference), and each
 answer is also compared with the first answer of the same bytes."""
 import os
@@ -19,7 +20,7 @@ EVERY = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 env = dict(os.environ, SPX_SERVICE_VERIFY_PROJECT="1")
 tmp = tempdir()
 projects = sorted(p for p in os.listdir(ROOT) if os.path.isfile(os.path.join(ROOT, p, "semaprax.toml")))[::EVERY]
-steps = incremental = 0
+steps = incremental = spliced = reduced = 0
 for name in projects:
     d = os.path.join(tmp, name)
     shutil.copytree(os.path.join(ROOT, name), d, symlinks=True)
@@ -37,6 +38,12 @@ for name in projects:
         nl = text.find("\n")
         if nl >= 0:
             edits.append((nl + 1, nl + 1, " "))
+        # a contract added to the first function without one (its signature
+        # text changes, its interface does not)
+        m = re.search(r"\nfn [^\n]*\n\{", text)
+        if m:
+            at = m.end() - 1
+            edits.append((at, at, "    requires true\n"))
         for (s, e, t) in edits:
             b = len(text[:s].encode())
             r = c.request("refresh", {"path": path, "edits": [{"start": b, "end": len(text[:e].encode()), "text": t}],
@@ -46,6 +53,8 @@ for name in projects:
             r = r["result"]
             steps += 1
             incremental += "manifest" in r["trace"]["reused"]
+            spliced += any(n.startswith("parse:decl:") for n in r["trace"]["executed"])
+            reduced += any(n.startswith("resolve:") for n in r["trace"]["executed"])
             key = (path, s, t)
             r2 = c.call("refresh", {"path": path, "trace": True})
             steps += 1
@@ -57,4 +66,5 @@ for name in projects:
     status, rest, err = c.close()
     check(status == 0 and rest == b"", "%s: exit %r" % (name, err[-2000:]))
 shutil.rmtree(tmp)
-print("service project corpus: ok (%d projects, %d refreshes, %d incremental, each verified against a cold check)" % (len(projects), steps, incremental))
+print("service project corpus: ok (%d projects, %d refreshes, %d incremental, each verified against a cold check; "
+      "%d edits spliced into a module, %d of them with the declaration pass again)" % (len(projects), steps, incremental, spliced, reduced))
