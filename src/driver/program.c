@@ -628,14 +628,6 @@ diags_truncate(DiagSink *d, int n)
 		diag_remove(d, d->items.len - 1);
 }
 
-/*
- * The edit of pm's bytes against its edit base, when it lies inside one
- * non-generic function's body of a clean checked module: that function is
- * re-parsed and spliced into the base's tree (parse_splice_decl, which
- * refuses whatever could differ from a whole parse) and the base takes
- * pm's place with pm's text; the declaration's index, or -1 (the base is
- * given back to old, untouched).  The body is re-checked in the link loop.
- */
 static Span
 decl_name_span(const Decl *d)
 {
@@ -643,6 +635,15 @@ decl_name_span(const Decl *d)
 	return n ? n->span : d->span;
 }
 
+/*
+ * The edit of pm's bytes against its edit base, when it lies inside one
+ * non-generic function of a clean checked module with no generic function:
+ * that function is re-parsed and spliced into the base's tree
+ * (parse_splice_decl, which refuses whatever could differ from a whole
+ * parse) and the base takes pm's place with pm's text; the declaration's
+ * index, or -1 (the base is given back to old, untouched).  The link loop
+ * re-checks it (recheck_body or recheck_select).
+ */
 enum { SPLICE_SLACK = 64 << 10 };
 static int
 splice_module(Program *p, int i, Program *old)
