@@ -15,14 +15,17 @@
 /* The live mappings a SIGBUS may come from (a handler can only read
  * static state).  Past the table's size a file is read instead. */
 #define MAP_SLOTS 64
-static struct { const char *p; size_t len; const char *path; } map_slot[MAP_SLOTS];
+static struct { const char *p; size_t span; const char *path; } map_slot[MAP_SLOTS];
 static volatile sig_atomic_t map_handler_set;
 
 static size_t
 map_span(size_t len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	return (len + 1 + page - 1) / page * page;   /* the bytes and the NUL */
+	/* the file's pages and one zeroed page more: a NUL always follows,
+	 * even when the file grows past its last page's len (what a reader
+	 * bounded by len never sees, one looking for the NUL stops there) */
+	return (len + page - 1) / page * page + page;
 }
 
 static void
@@ -31,7 +34,7 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	const char *a = si ? (const char *)si->si_addr : NULL;
 	for (int i = 0; a && i < MAP_SLOTS; i++) {
-		if (map_slot[i].p && a >= map_slot[i].p && a < map_slot[i].p + map_span(map_slot[i].len)) {
+		if (map_slot[i].p && a >= map_slot[i].p && a < map_slot[i].p + map_slot[i].span) {
 			static const char head[] = "semaprax: error: ";
 			static const char tail[] = " was truncated while it was being read\n";
 			ssize_t w = write(2, head, sizeof head - 1);
@@ -76,7 +79,7 @@ mapfile_map(int fd, size_t len, const char *path)
 		return NULL;
 	}
 	map_slot[slot].path = spx_xstrdup(path);
-	map_slot[slot].len = len;
+	map_slot[slot].span = span;
 	map_slot[slot].p = p;
 	return p;
 }
