@@ -185,6 +185,10 @@ model(LspProj *p, int k)
 static int
 module_of(const LspProj *p, const char *path)
 {
+	/* the same name first (no stat per module on every publish) */
+	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
+		if (strcmp(p->pj->P.mods[k]->s.diags.path, path) == 0)
+			return k;
 	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
 		if (project_same_file(p->pj->P.mods[k]->s.diags.path, path))
 			return k;
