@@ -149,10 +149,16 @@ def incremental(c, text, uri):
     assert {"uri": uri["app"], "range": rng(app2, "plus(40", length=4)} in refs, refs
     h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "q = 1")})
     assert h and "i64" in h["contents"]["value"], h
+    # a rename from the spliced module's alias: planned against calc.core,
+    # the candidate project checked with the edited buffer
+    r = c.call("textDocument/rename", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "plus(40"), "newName": "sum"})
+    assert r["documentChanges"][0]["edits"] == [{"range": rng(core, "add(left", length=3), "newText": "sum"}], r
     # and back (the same sets)
     assert edit(c, uri["app"], 11, app2, at, "let q = 1;\n    ", "") == app
     assert diags_of(c, uri["app"]) == []
     expect_trace(c, uri["app"], *module_sets(decls=["calc.app:fn:main"], bodies=["calc.app:fn:main"]), "body edit back")
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "main()")})
+    assert "calc.app.main" in h["contents"]["value"], h
     # a comment in the provider: that module re-parsed and re-checked (it
     # has a generic function: no splice), its interface unchanged, so its
     # importers reused
@@ -160,6 +166,12 @@ def incremental(c, text, uri):
     core2 = edit(c, uri["core"], 10, core, at, "", "// the sum\n")
     assert diags_of(c, uri["core"]) == []
     expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment edit")
+    # the importer, carried with what an earlier request lowered, answers
+    # against the re-checked provider
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "plus(40")})
+    assert "fn add(left: i64, right: i64) -> i64" in h["contents"]["value"], h
+    loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "plus(40")})
+    assert loc == {"uri": uri["core"], "range": rng(core2, "add(left", length=3)}, loc
     assert edit(c, uri["core"], 11, core2, at, "// the sum\n", "") == core
     assert diags_of(c, uri["core"]) == []
     expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment removed")
