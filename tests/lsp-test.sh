@@ -7,7 +7,10 @@
 #   project.py  open files of a project: the project check's diagnostics (an
 #               importer broken by a provider edit, cleared by the repair),
 #               definition, hover, references and rename across modules, a
-#               file the manifest does not list checked alone
+#               file the manifest does not list checked alone; the per-module
+#               executed/reused sets of body, comment and signature edits;
+#               run twice, the second time with SPX_SERVICE_VERIFY_PROJECT=1
+#               (every incremental re-check compared with a cold one)
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
@@ -17,6 +20,7 @@ dir=$(cd "$(dirname "$0")" && pwd)/lsp
 fail=0
 python3 "$dir/session.py" "$bin" || fail=1
 python3 "$dir/project.py" "$bin" || fail=1
+SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2

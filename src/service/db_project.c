@@ -85,11 +85,11 @@ render_all(Buf *b, const Project *pj)
 }
 
 static void
-verify_project(const Service *v, Project *pj, bool ok)
+verify_project(const char *manifest, const ProjectOverlay *ov, int nov, Project *pj, bool ok)
 {
 	driver_program_revision(&pj->P);
 	Project cold;
-	bool cok = project_check_overlay(&cold, v->manifest, v->ov, v->nov);
+	bool cok = project_check_overlay(&cold, manifest, ov, nov);
 	Buf a = {0}, b = {0};
 	render_all(&a, pj);
 	render_all(&b, &cold);
@@ -111,20 +111,17 @@ verify_project(const Service *v, Project *pj, bool ok)
 }
 
 bool
-svc_project_check(Service *v, SvcTrace *t, bool reload)
+svc_project_update(Project **pjp, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t)
 {
-	if (v->pj && !reload) {
-		svc_trace_add(t, SVC_REUSED, "project");
-		return v->pj_ok;
-	}
 	/* the base: the held project, or the linked one it keeps (a refresh
 	 * that broke a module before linking answered from a whole check) */
-	Project *old = v->pj, *np = spx_xcalloc(1, sizeof *np);
+	Project *old = *pjp, *np = spx_xcalloc(1, sizeof *np);
 	Project *base = old ? (old->P.linked ? old : old->base) : NULL;
+	bool ok;
 	if (base)
-		v->pj_ok = project_recheck(np, base, v->manifest, v->ov, v->nov);
+		ok = project_recheck(np, base, manifest, ov, nov);
 	else
-		v->pj_ok = project_check_overlay(np, v->manifest, v->ov, v->nov);
+		ok = project_check_overlay(np, manifest, ov, nov);
 	if (base && !np->P.linked) {
 		/* project_recheck left base whole: keep it for the repair */
 		if (base == old) {
@@ -140,9 +137,20 @@ svc_project_check(Service *v, SvcTrace *t, bool reload)
 		project_free(old);
 		free(old);
 	}
-	v->pj = np;
+	*pjp = np;
 	if (np->incremental && getenv("SPX_SERVICE_VERIFY_PROJECT"))
-		verify_project(v, np, v->pj_ok);
+		verify_project(manifest, ov, nov, np, ok);
 	project_trace(t, np);
+	return ok;
+}
+
+bool
+svc_project_check(Service *v, SvcTrace *t, bool reload)
+{
+	if (v->pj && !reload) {
+		svc_trace_add(t, SVC_REUSED, "project");
+		return v->pj_ok;
+	}
+	v->pj_ok = svc_project_update(&v->pj, v->manifest, v->ov, v->nov, t);
 	return v->pj_ok;
 }

@@ -281,14 +281,16 @@ diagnose(Lsp *L, LspDoc *d)
 {
 	Buf p = {0};
 	if (d->proj) {
-		unsigned long n = lsp_project_checks(d->proj);
-		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &p);
-		if (d->trace_on) {   /* the project is one product: run for this document, or reused */
-			bool ran = lsp_project_checks(d->proj) != n;
-			d->trace.len = 0;
-			buf_printf(&d->trace, "{\"executed\":[%s],\"reused\":[%s],\"backdated\":[]}", ran ? "\"project\"" : "",
-			    ran ? "" : "\"project\"");
-		}
+		/* the project's per-module products: re-checked for this document,
+		 * or `project` reused */
+		SvcTrace t;
+		svc_trace_init(&t);
+		t.off = !d->trace_on;
+		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &t, &p);
+		d->trace.len = 0;
+		if (d->trace_on)
+			svc_trace_json(&d->trace, &t);
+		svc_trace_free(&t);
 	} else {
 		lsp_diagnostics(d, &p);
 	}

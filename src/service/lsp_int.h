@@ -119,8 +119,8 @@ bool lsp_unverified_answer(LspReq *r, Buf *out, bool hover);
 bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
 
 /* ---- projects (lsp_project.c): an open file a project's manifest lists is
- * checked as part of its project, every other open document of it an
- * unsaved overlay ---- */
+ * checked as part of its project (the service's per-module product), every
+ * other open document of it an unsaved overlay ---- */
 /* The manifest (free it) of the nearest semaprax.toml up the tree from
  * path whose sources list the file path, or NULL. */
 char *lsp_project_find(const char *path);
@@ -129,11 +129,11 @@ void lsp_project_free(LspProj *p);
 const char *lsp_project_manifest(const LspProj *p);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
-/* How many times p was checked (a document's trace: `project` executed or reused). */
-unsigned long lsp_project_checks(const LspProj *p);
 /* The publishDiagnostics params of d (d->proj set): the project check's
- * diagnostics for d's file (re-checked first when touched). */
-void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out);
+ * diagnostics for d's file (re-checked first when touched, per module as
+ * the service's project product: what ran and was reused into t; else
+ * `project` reused). */
+void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, SvcTrace *t, Buf *out);
 /* The verified (and lowered) session of r->doc's module, or NULL; its
  * graph model into *g. */
 Session *lsp_project_session(LspReq *r, GraphModel **g);

@@ -12,15 +12,20 @@ function (a chain), plus an entry and a test module.  Measures, as CPU
             the bodies naming it re-checked; its importer reused
   added     a function added there (the interface changed): that module
             and its importer re-checked, the importer's importer reused
-and prints each as ms and as % of the cold check.  Asserts the traces (the
-executed module sets), not the times (target: refresh <= 1% of cold)."""
+and prints each as ms and as % of the cold check.  Then the same body edit
+through the LSP server (`semaprax lsp`, the module open as a document of its
+project): REPS ranged didChanges, each answered by its publishDiagnostics;
+a first server with initializationOptions.trace asserts the per-module sets
+(that body alone executed, every module reused), a second one without it is
+measured.  Asserts the traces (the executed module sets), not the times
+(target: refresh <= 1% of cold)."""
 import os
 import resource
 import subprocess
 import sys
 import time
 
-from client import Client, check, tempdir
+from client import Client, check, lsp_read, lsp_send, tempdir
 
 BIN = sys.argv[1]
 M = int(sys.argv[2]) if len(sys.argv) > 2 else 40
@@ -132,8 +137,61 @@ for name, fwd, back, want in CASES:
 c.call("shutdown")
 c.notify("exit")
 c.close()
+
+# the same body edit through the LSP server: m{k} open as a document of the project
+uri = "file://" + path
+line = src[:body_at].count("\n")
+col = body_at - (src.rindex("\n", 0, body_at) + 1)
+
+
+def lsp_change(lsp, version, fwd_edit):
+    rng = {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + (0 if fwd_edit else 4)}}
+    lsp_send(lsp, {"jsonrpc": "2.0", "method": "textDocument/didChange",
+                   "params": {"textDocument": {"uri": uri, "version": version},
+                              "contentChanges": [{"range": rng, "text": " + 0" if fwd_edit else ""}]}})
+    m = lsp_read(lsp)
+    check(m["method"] == "textDocument/publishDiagnostics" and m["params"]["version"] == version and m["params"]["diagnostics"] == [],
+          "LSP diagnostics: %r" % m)
+
+
+def lsp_open(trace):
+    lsp = subprocess.Popen([BIN, "lsp", "--max-message-bytes", str(64 << 20)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    lsp_send(lsp, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"capabilities": {}, "initializationOptions": {"trace": trace}}})
+    lsp_read(lsp)
+    lsp_send(lsp, {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                   "params": {"textDocument": {"uri": uri, "languageId": "semaprax", "version": 1, "text": src}}})
+    m = lsp_read(lsp)
+    check(m["method"] == "textDocument/publishDiagnostics" and m["params"]["diagnostics"] == [], "LSP open: %r" % m)
+    return lsp
+
+
+def lsp_close(lsp):
+    lsp_send(lsp, {"jsonrpc": "2.0", "id": 99, "method": "shutdown"})
+    lsp_read(lsp)
+    lsp_send(lsp, {"jsonrpc": "2.0", "method": "exit"})
+    lsp.stdin.close()
+    check(lsp.wait(timeout=60) == 0, "LSP exit")
+
+
+lsp = lsp_open(True)
+for v in (2, 3):
+    lsp_change(lsp, v, v == 2)
+    lsp_send(lsp, {"jsonrpc": "2.0", "id": v, "method": "semaprax/trace", "params": {"textDocument": {"uri": uri}}})
+    t = lsp_read(lsp)["result"]
+    fn = "%s:fn:f%d" % (mod(k), F // 2)
+    check(sorted(t["executed"]) == sorted(["parse:decl:" + fn, "body:" + fn, "project"]), "LSP body edit: executed %r" % t["executed"])
+    check(len([n for n in t["reused"] if n.startswith("module:")]) == M + 1 and "manifest" in t["reused"], "LSP body edit: reused %r" % t["reused"])
+lsp_close(lsp)
+lsp = lsp_open(False)
+c0 = cpu(lsp.pid)
+for rep in range(REPS):
+    lsp_change(lsp, rep + 2, rep % 2 == 0)
+lsp_per = (cpu(lsp.pid) - c0) / REPS
+lsp_close(lsp)
+rows.append(("LSP body", lsp_per))
 print("service project bench: %d modules x %d functions (%d functions)" % (M, F, M * F))
 print("  cold `check` (process CPU, best of 3)   %8.1f ms" % (cold_cpu * 1e3))
 print("  service cold load + check (CPU)         %8.1f ms" % (load_cpu * 1e3))
 for name, per in rows:
-    print("  refresh: %-8s (CPU per refresh)      %8.2f ms  = %.2f%% of cold check" % (name, per * 1e3, 100 * per / cold_cpu))
+    print("  refresh: %-8s (CPU per refresh)    %8.2f ms  = %.2f%% of cold check" % (name, per * 1e3, 100 * per / cold_cpu))
