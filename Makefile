@@ -240,10 +240,13 @@ BENCH_SCALE_RUNS ?= 5
 # `make bench-service`: the semantic service on a generated 10,000-function
 # program: cold check, one-body-edit and comment-edit refreshes (docs/service.md);
 # then the CPU per one-body refresh (JSON-RPC edits, LSP ranged didChange) against
-# a cold check's (tests/service/cpu.py: steadier than wall time on a loaded machine).
+# a cold check's (tests/service/cpu.py: steadier than wall time on a loaded machine);
+# then a served 40-module project of 10,000 functions: CPU per body, contract and
+# added-function refresh against a cold `check` (tests/service/bench_project.py).
 bench-service: $(BIN)
 	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/bench.py $(BIN) 10000
 	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/cpu.py $(BIN) 10000 1000
+	PYTHONDONTWRITEBYTECODE=1 python3 tests/service/bench_project.py $(BIN) 40 250 400
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)

@@ -939,6 +939,32 @@ has "$tmp/out" '"operand":{"kind":"project","path":"semaprax.toml"}' "serve with
 expect 2 "serve with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" serve
 has "$tmp/err" "none: ./semaprax.toml" "serve usage names the default"
 
+# A source from 256 KiB on is mapped, not read, and its pages are given back
+# behind the parser (src/support/mapfile.h): a diagnostic near its end still
+# shows its line, column and excerpt; so does one in a file whose size is a
+# whole number of pages (the NUL after it lies on a page of its own).
+{
+	printf 'module big.mapped;\n'
+	i=0
+	while [ $i -lt 6000 ]; do
+		printf '// padding line %05d of a source larger than the mapping threshold\n' $i
+		i=$((i + 1))
+	done
+	printf 'fn main() -> i64 {\n    let x: i64 = "no";\n    x\n}\n'
+} > "$tmp/big.spx"
+expect 1 "check of a mapped source" -- "$bin" check "$tmp/big.spx"
+has "$tmp/err" "big.spx:6003:18" "a mapped source's diagnostic position"
+has "$tmp/err" '6003 |     let x: i64 = "no";' "a mapped source's excerpt"
+size=$(wc -c < "$tmp/big.spx")
+pad=$(( (4096 - (size + 3) % 4096) % 4096 ))
+{ cat "$tmp/big.spx"; printf '//'; head -c "$pad" /dev/zero | tr '\0' 'x'; printf '\n'; } > "$tmp/page.spx"
+if [ $(( $(wc -c < "$tmp/page.spx") % 4096 )) -eq 0 ]; then ok; else bad "page-sized source: $(wc -c < "$tmp/page.spx") bytes"; fi
+expect 1 "check of a page-sized mapped source" -- "$bin" check "$tmp/page.spx"
+has "$tmp/err" '6003 |     let x: i64 = "no";' "a page-sized mapped source's excerpt"
+printf 'fn tail() -> i64 { 1 +' >> "$tmp/page.spx"
+expect 1 "a mapped source ending inside an expression" -- "$bin" check "$tmp/page.spx"
+has "$tmp/err" "error[SPX-P201]" "the expression cut at the end of a mapped source"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -7,11 +7,15 @@
 #   project.py  open files of a project: the project check's diagnostics (an
 #               importer broken by a provider edit, cleared by the repair),
 #               definition, hover, references and rename across modules, a
-#               file the manifest does not list checked alone
+#               file the manifest does not list checked alone; the per-module
+#               executed/reused sets of body, comment and signature edits;
+#               run twice, the second time with SPX_SERVICE_VERIFY_PROJECT=1
+#               (every incremental re-check compared with a cold one)
 #   project_edge.py  a manifest that does not read claims its files (its
 #               diagnostics shown), one that stops listing an open file has it
 #               checked alone, an unreadable source shown in every open file,
-#               only file: URIs of absolute paths join a project
+#               nested manifests, a save by rename, only file: URIs of
+#               absolute paths join a project
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
@@ -21,6 +25,7 @@ dir=$(cd "$(dirname "$0")" && pwd)/lsp
 fail=0
 python3 "$dir/session.py" "$bin" || fail=1
 python3 "$dir/project.py" "$bin" || fail=1
+SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/project_edge.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then

@@ -5,10 +5,15 @@
 #               signature and comment edits, diagnostics equal to check --json
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
 #   project.py  a project operand
+#   project_incr.py  per-module products of a project: executed/reused sets
+#               per edit, answers equal to a cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   lsp.py      `semaprax lsp`: an LSP client session (Content-Length framing)
 #   corpus.py   every fixture of SERVICE_CORPUS (tests/fixtures; every 16th under
 #               ASan) refreshed and edited in one service: diagnostics equal to
 #               check --json
+#   project_corpus.py  every project of tests/project edited through buffers
+#               (digits, G170), each incremental refresh verified against a
+#               cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
@@ -22,7 +27,7 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 fail=0
-for t in session mcp project lsp; do
+for t in session mcp project project_incr lsp; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
 # under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the
@@ -30,6 +35,7 @@ done
 every=1
 [ -n "${ASAN_OPTIONS:-}" ] && every=16
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
+python3 "$dir/project_corpus.py" "$bin" "$dir/../project" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 if [ "$fail" -ne 0 ]; then

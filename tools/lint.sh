@@ -68,6 +68,7 @@ prefixes() {
 	support/diag.o) echo diag_ ;; support/utf8.o) echo utf8_ ;;
 	support/sha256.o) echo sha256_ ;; support/json.o) echo json_ ;;
 	support/util.o) echo spx_ ;; support/child.o) echo child_ ;;
+	support/mapfile.o) echo mapfile_ ;;
 	rt/*) echo rt_ ;; lex/*) echo lex_ ;; parse/*) echo "parse_ ast_" ;; fmt/*) echo fmt_ ;;
 	sema/*) echo sema_ ;; hir/*) echo hir_ ;; interp/*) echo interp_ ;;
 	emit_c/*) echo "emit_ emitc_" ;; graph/*) echo graph_ ;; emit_wasm/*) echo "emit_wasm emitw_ wasm_" ;; patch/*) echo patch_ ;; driver/*) echo driver_ ;; project/*) echo project_ ;; service/*) echo "svc_ lsp_" ;;

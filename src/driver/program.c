@@ -24,8 +24,7 @@ driver_program_add(Program *p, const char *path, const char *src, size_t len)
 		p->cap = p->cap ? p->cap * 2 : 4;
 		p->mods = spx_xrealloc(p->mods, sizeof *p->mods * (size_t)p->cap);
 	}
-	ProgModule *pm = spx_xmalloc(sizeof *pm);
-	pm->name = NULL;
+	ProgModule *pm = spx_xcalloc(1, sizeof *pm);
 	driver_session_init(&pm->s, path);
 	if (src)
 		driver_set_source(&pm->s, src, len);
@@ -286,39 +285,33 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 	return ok;
 }
 
-bool
-driver_program_check_linked(Program *p)
+/* Project sources are canonical text (the reference's G170); false after
+ * reporting that s is not. */
+static bool
+canonical(Session *s)
 {
-	bool ok = driver_program_load(p, SESSION_PARSE);
+	Buf b = {0};
+	fmt_module(&b, s->m, s->src, s->len);
+	bool same = b.len == s->len && memcmp(b.data, s->src, s->len) == 0;
+	if (!same) {
+		size_t n = b.len < s->len ? b.len : s->len, k = 0;
+		unsigned line = 1;
+		for (; k < n && b.data[k] == s->src[k]; k++)
+			line += s->src[k] == '\n';
+		Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
+		diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+	}
+	buf_free(&b);
+	return same;
+}
+
+/* p->order: the dependency order (providers first, ties by ModuleId);
+ * false after reporting a cycle (G172). */
+static bool
+order_modules(Program *p)
+{
 	free(p->order);
 	p->order = spx_xcalloc((size_t)(p->nmods ? p->nmods : 1), sizeof *p->order);
-	for (int i = 1; i < p->nmods; i++) {
-		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
-		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
-			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
-			diag_set_help(d, "each project source declares its own module name");
-			ok = false;
-		}
-	}
-	/* Project sources are canonical text (the reference's G170). */
-	for (int i = 0; ok && i < p->nmods; i++) {
-		Session *s = &p->mods[i]->s;
-		Buf b = {0};
-		fmt_module(&b, s->m, s->src, s->len);
-		if (b.len != s->len || memcmp(b.data, s->src, s->len) != 0) {
-			size_t n = b.len < s->len ? b.len : s->len, k = 0;
-			unsigned line = 1;
-			for (; k < n && b.data[k] == s->src[k]; k++)
-				line += s->src[k] == '\n';
-			Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
-			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
-		}
-		buf_free(&b);
-	}
-	for (int i = 0; i < p->nmods; i++)
-		ok &= p->mods[i]->s.diags.errors == 0;
-	if (!ok)
-		return false;
 	LinkWalk w = {0};
 	w.p = p;
 	w.deps = spx_xcalloc((size_t)p->nmods, sizeof *w.deps);
@@ -345,21 +338,617 @@ driver_program_check_linked(Program *p)
 	free(w.ndeps);
 	free(w.state);
 	free(w.stack);
-	if (w.cycle)
-		return false;
-	for (int k = 0; k < p->nmods; k++) {
-		ModuleId m = p->order[k];
-		Session *s = &p->mods[m]->s;
-		SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
-		bool linked = resolve_uses(p, m, links);
-		if (linked && driver_check_linked(s, links, s->m->nuses))
-			driver_revision(s);
-		else
-			ok = false;
-		free(links);
+	return !w.cycle;
+}
+
+/* The link step of module m: its uses resolved, the check, its revision;
+ * then its status (linked_ok, iface) and where its diagnostics stand. */
+static bool
+link_module(Program *p, ModuleId m, bool lazy)
+{
+	ProgModule *pm = p->mods[m];
+	Session *s = &pm->s;
+	SemaLink *links = spx_xcalloc((size_t)(s->m->nuses ? s->m->nuses : 1), sizeof *links);
+	bool linked = resolve_uses(p, m, links);
+	bool ok = linked && driver_check_linked(s, links, s->m->nuses);
+	if (ok && !lazy)
+		driver_revision(s);
+	free(links);
+	pm->linked_ok = s->S && s->diags.errors == 0;
+	if (pm->linked_ok)
+		driver_module_interface(s->S, pm->iface);
+	else
+		memset(pm->iface, 0, sizeof pm->iface);
+	pm->ndiag_link = s->diags.items.len;
+	pm->checked_now = true;
+	pm->resolve_now = false;
+	free(pm->rechecked);
+	pm->rechecked = NULL;
+	pm->nrechecked = 0;
+	pm->revision_pending = ok && lazy;   /* driver_program_revision renders it */
+	pm->S_nexprs = s->m->nexprs;
+	pm->S_ncalls = s->m->ncalls;
+	return ok;
+}
+
+bool
+driver_program_check_linked(Program *p)
+{
+	bool ok = driver_program_load(p, SESSION_PARSE);
+	for (int i = 0; i < p->nmods; i++) {
+		p->mods[i]->ndiag_parse = p->mods[i]->s.diags.items.len;
+		p->mods[i]->parsed_now = p->mods[i]->s.m != NULL;
 	}
+	free(p->order);
+	p->order = spx_xcalloc((size_t)(p->nmods ? p->nmods : 1), sizeof *p->order);
+	for (int i = 1; i < p->nmods; i++) {
+		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
+		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
+			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
+			diag_set_help(d, "each project source declares its own module name");
+			ok = false;
+		}
+	}
+	for (int i = 0; ok && i < p->nmods; i++)
+		canonical(&p->mods[i]->s);
+	for (int i = 0; i < p->nmods; i++)
+		ok &= p->mods[i]->s.diags.errors == 0;
+	if (!ok || !order_modules(p))
+		return false;
+	p->linked = true;
+	for (int k = 0; k < p->nmods; k++)
+		ok &= link_module(p, p->order[k], false);
 	program_revision(p);
 	return ok;
+}
+
+/* ---- incremental re-checks (program.h) ---------------------------------- */
+
+/* The interface digest's fields go to one buffer, hashed once (thousands
+ * of 8-byte sha256_update calls cost more than the check of a body). */
+static void
+h_int(Buf *h, int64_t v)
+{
+	buf_put(h, (const char *)&v, sizeof v);
+}
+
+static void
+h_str(Buf *h, const char *s)
+{
+	if (!s) {
+		h_int(h, -1);
+		return;
+	}
+	size_t n = strlen(s);
+	h_int(h, (int64_t)n);
+	buf_put(h, s, n);
+}
+
+static void
+h_type(Buf *h, const TypeTable *t, TypeId id)
+{
+	const TypeInfo *ti = sema_type_info(t, id);
+	h_int(h, ti->kind);
+	h_int(h, ti->decl);
+	h_int(h, (int64_t)ti->n);
+	h_int(h, ti->nargs);
+	for (int i = 0; i < ti->nargs; i++)
+		h_type(h, t, ti->args[i]);
+}
+
+static void
+h_fields(Buf *h, const TypeTable *t, const FieldSym *f, int n)
+{
+	h_int(h, n);
+	for (int i = 0; i < n; i++) {
+		h_str(h, f[i].name);
+		h_str(h, f[i].id);
+		h_int(h, f[i].explicit_id);
+		h_int(h, f[i].declared_in);
+		h_type(h, t, f[i].type);
+	}
+}
+
+void
+driver_module_interface(const Sema *S, unsigned char out[32])
+{
+	Buf h = {0};
+	static const char tag[] = "semaprax.module-interface.v1";
+	buf_put(&h, tag, sizeof tag);
+	h_str(&h, S->module_name);
+	h_int(&h, S->sym_option);
+	h_int(&h, S->sym_result);
+	h_int(&h, S->sym_iterstep);
+	h_int(&h, S->syms.len);
+	for (int i = 0; i < S->syms.len; i++) {
+		const Sym *y = &S->syms.items[i];
+		h_int(&h, y->kind);
+		h_str(&h, y->name);
+		h_str(&h, y->id);
+		h_str(&h, y->origin);
+		h_int(&h, y->explicit_id);
+		h_int(&h, y->prelude);
+		if (y->origin)
+			continue;   /* imported: an importer reads its identity only (not in
+			             * S->ids, so never a link target; a type's decl names it) */
+		h_int(&h, y->resolved);
+		h_int(&h, y->copy);
+		h_int(&h, y->owner);
+		h_int(&h, y->parent);
+		h_int(&h, y->ntparams);
+		h_int(&h, y->field_dups);
+		h_fields(&h, &S->types, y->fields, y->fields ? y->nfields : 0);
+		h_int(&h, y->cases ? y->ncases : 0);
+		for (int j = 0; y->cases && j < y->ncases; j++) {
+			const CaseSym *c = &y->cases[j];
+			h_str(&h, c->name);
+			h_str(&h, c->id);
+			h_int(&h, c->explicit_id);
+			h_int(&h, c->has_payload);
+			h_int(&h, c->field_dups);
+			h_fields(&h, &S->types, c->fields, c->fields ? c->nfields : 0);
+		}
+		h_int(&h, y->methods ? y->nmethods : 0);
+		for (int j = 0; y->methods && j < y->nmethods; j++)
+			h_int(&h, y->methods[j]);
+		h_int(&h, y->params ? y->nparams : 0);
+		for (int j = 0; y->params && j < y->nparams; j++) {
+			h_str(&h, y->params[j].name);
+			h_int(&h, y->params[j].mode);
+			h_type(&h, &S->types, y->params[j].type);
+		}
+		h_int(&h, y->kind == SK_FN || y->kind == SK_METHOD);
+		if (y->kind == SK_FN || y->kind == SK_METHOD)
+			h_type(&h, &S->types, y->result);
+		h_int(&h, y->effects ? y->neffects : 0);
+		for (int j = 0; y->effects && j < y->neffects; j++)
+			h_str(&h, y->effects[j]);
+		bool res = y->kind == SK_RESOURCE && y->decl && y->decl->kind == DECL_RESOURCE;
+		h_int(&h, res);
+		if (res) {
+			h_int(&h, y->decl->u.resource.trivial);
+			h_int(&h, y->decl->u.resource.ndrops);
+		}
+	}
+	Sha256 d;
+	sha256_init(&d);
+	sha256_update(&d, h.data, h.len);
+	sha256_final(&d, out);
+	buf_free(&h);
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+	const ProgModule *x = *(ProgModule *const *)a, *y = *(ProgModule *const *)b;
+	return strcmp(x->s.diags.path, y->s.diags.path);
+}
+
+void
+driver_program_carry(Program *p, Program *old, const bool *same)
+{
+	if (!old->linked)
+		return;
+	/* old's modules by path (distinct: one session per listed file) */
+	ProgModule **ix = spx_xmalloc(sizeof *ix * (size_t)(old->nmods ? old->nmods : 1));
+	int *at = spx_xmalloc(sizeof *at * (size_t)(old->nmods ? old->nmods : 1));
+	int n = 0;
+	for (int j = 0; j < old->nmods; j++)
+		if (old->mods[j])
+			ix[n++] = old->mods[j];
+	qsort(ix, (size_t)n, sizeof *ix, by_path);
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < old->nmods; j++)
+			if (old->mods[j] == ix[k]) {
+				at[k] = j;
+				break;
+			}
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		ProgModule key, *kp = &key, **hit;
+		key.s.diags.path = pm->s.diags.path;
+		hit = bsearch(&kp, ix, (size_t)n, sizeof *ix, by_path);
+		if (!hit)
+			continue;
+		ProgModule *om = *hit;
+		int j = at[hit - ix];
+		bool equal = same && same[i] ? true
+		           : pm->s.src && om->s.src && pm->s.len == om->s.len && memcmp(pm->s.src, om->s.src, pm->s.len) == 0;
+		if (equal && om->s.m && !om->s.diags.truncated) {
+			om->carried_path = om->s.diags.path;
+			om->carried_from = j;
+			om->s.diags.path = pm->s.diags.path;   /* borrowed from p's owner */
+			om->carried = true;
+			om->parsed_now = om->checked_now = om->iface_changed = om->spliced_now = om->resolve_now = false;
+			free(om->rechecked);
+			om->rechecked = NULL;
+			om->nrechecked = 0;
+			om->src_index = pm->src_index;
+			if (!(same && same[i])) {
+				om->disk = pm->disk;
+				om->dev = pm->dev;
+				om->ino = pm->ino;
+				om->size = pm->size;
+				om->mtime_ns = pm->mtime_ns;
+				om->ctime_ns = pm->ctime_ns;
+			}
+			driver_session_free(&pm->s);
+			free(pm->name);
+			free(pm->prev_name);
+			free(pm);
+			p->mods[i] = om;
+			old->mods[j] = NULL;
+		} else {
+			pm->prev_name = spx_xstrdup(om->name ? om->name : "");
+			pm->prev_ok = om->linked_ok;
+			memcpy(pm->prev_iface, om->iface, sizeof pm->prev_iface);
+			/* a clean checked module whose bytes changed: a splice candidate */
+			if (pm->s.src && om->s.m && om->s.S && om->linked_ok && om->s.diags.items.len == 0 && !om->s.diags.truncated) {
+				om->carried_path = om->s.diags.path;
+				om->carried_from = j;
+				om->s.diags.path = pm->s.diags.path;
+				pm->edit_base = om;
+				old->mods[j] = NULL;
+			}
+		}
+	}
+	free(ix);
+	free(at);
+}
+
+/* pm's unspliced edit base back into old, where carry took it from. */
+static void
+give_back(ProgModule *pm, Program *old)
+{
+	ProgModule *om = pm->edit_base;
+	om->s.diags.path = om->carried_path;
+	old->mods[om->carried_from] = om;
+	pm->edit_base = NULL;
+}
+
+void
+driver_program_uncarry(Program *p, Program *old)
+{
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		if (pm && pm->edit_base)
+			give_back(pm, old);
+		if (!pm || !pm->carried)
+			continue;
+		pm->s.diags.path = pm->carried_path;
+		old->mods[pm->carried_from] = pm;
+		p->mods[i] = NULL;
+	}
+}
+
+static void
+diags_truncate(DiagSink *d, int n)
+{
+	while (d->items.len > n)
+		diag_remove(d, d->items.len - 1);
+}
+
+static Span
+decl_name_span(const Decl *d)
+{
+	const Name *n = ast_decl_name(d);
+	return n ? n->span : d->span;
+}
+
+/*
+ * The edit of pm's bytes against its edit base, when it lies inside one
+ * non-generic function of a clean checked module with no generic function:
+ * that function is re-parsed and spliced into the base's tree
+ * (parse_splice_decl, which refuses whatever could differ from a whole
+ * parse) and the base takes pm's place with pm's text; the declaration's
+ * index, or -1 (the base is given back to old, untouched).  The link loop
+ * re-checks it (recheck_body or recheck_select).
+ */
+enum { SPLICE_SLACK = 64 << 10 };
+static int
+splice_module(Program *p, int i, Program *old)
+{
+	ProgModule *pm = p->mods[i], *om = pm->edit_base;
+	Session *s = &om->s;
+	Module *m = s->m;
+	size_t la = s->len, lb = pm->s.len, lim = la < lb ? la : lb, a = 0, q = 0;
+	while (a < lim && s->src[a] == pm->s.src[a])
+		a++;
+	while (q < lim - a && s->src[la - 1 - q] == pm->s.src[lb - 1 - q])
+		q++;
+	int k = -1;
+	for (int d = 0; d < m->ndecls; d++)
+		if (m->decls[d].kind == DECL_FN && m->decls[d].u.fn.ntparams > 0)
+			k = -2;   /* a generic function: instances are whole-module */
+	int lo = 0, hi = m->ndecls;
+	while (k == -1 && lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (m->decls[mid].span.start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = k == -1 ? lo - 1 : -1;
+	const Decl *d = k >= 0 ? &m->decls[k] : NULL;
+	int64_t delta = (int64_t)lb - (int64_t)la;
+	uint32_t new_end = d ? (uint32_t)((int64_t)d->span.end + delta) : 0;
+	bool ok = d && d->kind == DECL_FN && d->u.fn.body && d->u.fn.ntparams == 0 && a >= d->span.start &&
+	          la - q <= d->span.end && new_end > d->span.start && om->spliced + (new_end - d->span.start) <= lb + SPLICE_SLACK;
+	bool in_body = ok && a > d->u.fn.body->span.start;   /* past its `{`: the text before it unchanged */
+	char *old_name = NULL;
+	if (ok) {
+		Span n = decl_name_span(d);
+		old_name = spx_xstrndup(s->src + n.start, n.end - n.start);
+	}
+	ok = ok && parse_splice_decl(m, k, s->src, pm->s.src, lb, new_end, &s->arena, NULL);
+	if (!ok) {
+		free(old_name);
+		give_back(pm, old);
+		return -1;
+	}
+	/* the base takes pm's place and text */
+	free(om->splice_old_name);
+	om->splice_old_name = old_name;
+	om->splice_in_body = in_body;
+	free(s->src);
+	s->src = pm->s.src;
+	s->len = lb;
+	pm->s.src = NULL;
+	s->diags.src = s->src;
+	s->diags.src_len = s->len;
+	s->diags.pos_src = NULL;   /* the position index names the old text */
+	s->revision[0] = '\0';
+	om->spliced += new_end - m->decls[k].span.start;
+	om->splice_at = (uint32_t)(la - q);
+	om->splice_delta = delta;
+	om->carried = false;
+	om->parsed_now = om->checked_now = om->iface_changed = om->resolve_now = false;
+	free(om->rechecked);
+	om->rechecked = NULL;
+	om->nrechecked = 0;
+	om->spliced_now = true;
+	om->spliced_decl = k;
+	om->src_index = pm->src_index;
+	om->disk = pm->disk;
+	om->dev = pm->dev;
+	om->ino = pm->ino;
+	om->size = pm->size;
+	om->mtime_ns = pm->mtime_ns;
+	om->ctime_ns = pm->ctime_ns;
+	pm->edit_base = NULL;
+	driver_session_free(&pm->s);
+	free(pm->name);
+	free(pm->prev_name);
+	free(pm);
+	p->mods[i] = om;
+	return k;
+}
+
+static bool
+word_byte(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (unsigned char)c >= 0x80;
+}
+
+/* Whether s[0..n) mentions the word w (identifier boundaries; in strings
+ * and comments too: an over-approximation, as the single-file service's). */
+static bool
+mentions(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; k && i + k <= n; i++) {
+		if (s[i] != w[0] || memcmp(s + i, w, k) != 0)
+			continue;
+		bool before = i > 0 && word_byte(s[i - 1]);
+		bool after = i + k < n && word_byte(s[i + k]);
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+static void
+note_rechecked(ProgModule *pm, const bool *select, int n)
+{
+	free(pm->rechecked);
+	pm->rechecked = spx_xmalloc(sizeof *pm->rechecked * (size_t)(n ? n : 1));
+	pm->nrechecked = 0;
+	for (int i = 0; i < n; i++)
+		if (select[i])
+			pm->rechecked[pm->nrechecked++] = i;
+}
+
+/*
+ * A spliced function whose signature or contract text changed: the
+ * declaration pass and the bodies that name it (before or after), its own
+ * included, in a fresh reduced check (sema_check_select) — the single-file
+ * service's rule: a body reads its own text and the signatures of the names
+ * it mentions.  The module checked clean before, so when this reports
+ * nothing a whole check reports nothing either; else false (reports
+ * dropped, the caller runs the whole link step).  Its interface may change.
+ */
+static bool
+recheck_select(Program *p, ModuleId mid)
+{
+	ProgModule *pm = p->mods[mid];
+	Session *s = &pm->s;
+	const Module *m = s->m;
+	const Decl *dk = &m->decls[pm->spliced_decl];
+	if (dk->kind != DECL_FN || dk->u.fn.ntparams > 0 || !dk->u.fn.body)
+		return false;   /* now generic (instances are whole-module), or no body */
+	Span nn = decl_name_span(dk);
+	char *name = spx_xstrndup(s->src + nn.start, nn.end - nn.start);
+	bool *select = spx_xcalloc((size_t)(m->ndecls ? m->ndecls : 1), sizeof *select);
+	for (int i = 0; i < m->ndecls; i++) {
+		const Decl *d = &m->decls[i];
+		if (d->kind != DECL_FN && d->kind != DECL_CLASS)
+			continue;
+		const char *t = s->src + d->span.start;
+		size_t n = d->span.end - d->span.start;
+		select[i] = i == pm->spliced_decl || mentions(t, n, name) || mentions(t, n, pm->splice_old_name);
+	}
+	free(name);
+	SemaLink *links = spx_xcalloc((size_t)(m->nuses ? m->nuses : 1), sizeof *links);
+	bool ok = resolve_uses(p, mid, links);
+	if (ok) {
+		int range[2];
+		if (s->S)
+			sema_free(s->S);
+		s->S = sema_check_select(m, s->src, s->len, &s->diags, links, m->nuses, select, range);
+		s->S->select = NULL;
+		ok = s->diags.items.len == 0;
+	}
+	free(links);
+	if (ok) {
+		pm->S_nexprs = m->nexprs;
+		pm->S_ncalls = m->ncalls;
+		note_rechecked(pm, select, m->ndecls);
+		pm->resolve_now = true;
+		driver_module_interface(s->S, pm->iface);
+		pm->iface_changed = memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0;
+		pm->revision_pending = true;
+	}
+	free(select);
+	return ok;
+}
+
+/* The body of the spliced declaration re-checked in the kept Sema
+ * (sema_recheck_select): true when it reported nothing, so the module's
+ * check is what a whole one gives (nothing); else its reports are dropped
+ * and the caller runs the whole link step. */
+static bool
+recheck_body(ProgModule *pm)
+{
+	Session *s = &pm->s;
+	int k = pm->spliced_decl, range[2];
+	bool *select = spx_xcalloc((size_t)s->m->ndecls, sizeof *select);
+	select[k] = true;
+	sema_recheck_select(s->S, s->src, s->len, pm->S_nexprs, pm->S_ncalls, pm->splice_at, pm->splice_delta, select, range);
+	s->S->select = NULL;
+	free(select);
+	pm->S_nexprs = s->m->nexprs;
+	pm->S_ncalls = s->m->ncalls;
+	if (s->diags.items.len == 0) {
+		pm->revision_pending = true;   /* driver_program_revision renders it */
+		bool one = true;
+		note_rechecked(pm, &one, 1);
+		pm->rechecked[0] = k;
+		return true;
+	}
+	return false;
+}
+
+/* A provider of module m was re-checked here with another status. */
+static bool
+provider_changed(Program *p, ModuleId m)
+{
+	Session *s = &p->mods[m]->s;
+	bool changed = false;
+	for (int i = 0; i < s->m->nuses && !changed; i++) {
+		char *name = use_module(s, &s->m->uses[i]);
+		ModuleId t = driver_program_find(p, name);
+		changed = t != DRIVER_NO_MODULE && t != m && p->mods[t]->iface_changed;
+		free(name);
+	}
+	return changed;
+}
+
+int
+driver_program_recheck(Program *p, Program *old)
+{
+	if (p->nmods == 0)
+		return -1;
+	for (int i = 0; i < p->nmods; i++) {
+		ProgModule *pm = p->mods[i];
+		if (pm->carried) {
+			/* what the layer above reported after the link step is its own */
+			diags_truncate(&pm->s.diags, pm->ndiag_link);
+			continue;
+		}
+		if (pm->edit_base && splice_module(p, i, old) >= 0)
+			continue;   /* one body re-parsed in place; p->mods[i] is the base now */
+		if (!pm->prev_name || (!pm->s.src && !driver_read(&pm->s)) || !driver_parse(&pm->s))
+			return -1;
+		pm->ndiag_parse = pm->s.diags.items.len;
+		pm->parsed_now = true;
+		free(pm->name);
+		pm->name = module_name(&pm->s);
+		if (strcmp(pm->name, pm->prev_name) != 0)
+			return -1;
+	}
+	for (int i = 0; i < p->nmods; i++)
+		if (p->mods[i]->carried || p->mods[i]->spliced_now) {
+			free(p->mods[i]->name);
+			p->mods[i]->name = module_name(&p->mods[i]->s);
+		}
+	if (p->nmods > 1)
+		qsort(p->mods, (size_t)p->nmods, sizeof *p->mods, by_name_then_path);
+	p->loaded = true;
+	/* the names are the earlier program's, which had no repeated one; a
+	 * carried module passed G170 there */
+	for (int i = 0; i < p->nmods; i++)
+		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
+			return -1;   /* a spliced module is lost to old: the next refresh is whole */
+	if (!order_modules(p))
+		return -1;
+	p->linked = true;
+	bool ok = true;
+	for (int k = 0; k < p->nmods; k++) {
+		ModuleId m = p->order[k];
+		ProgModule *pm = p->mods[m];
+		bool changed = provider_changed(p, m);
+		if (pm->carried && !changed) {
+			ok &= pm->linked_ok;
+			continue;
+		}
+		if (pm->spliced_now && !changed) {
+			pm->prev_ok = pm->linked_ok;
+			memcpy(pm->prev_iface, pm->iface, sizeof pm->iface);
+			if (pm->splice_in_body ? recheck_body(pm) : recheck_select(p, m)) {
+				ok &= pm->linked_ok;
+				continue;
+			}
+		}
+		if (pm->carried || pm->spliced_now) {
+			Session *s = &pm->s;
+			pm->prev_ok = pm->linked_ok;
+			memcpy(pm->prev_iface, pm->iface, sizeof pm->iface);
+			hir_free(s->H);
+			s->H = NULL;
+			if (s->S)
+				sema_free(s->S);
+			s->S = NULL;
+			s->revision[0] = '\0';
+			memset(&s->prelude, 0, sizeof s->prelude);
+			diags_truncate(&s->diags, pm->ndiag_parse);
+		}
+		ok &= link_module(p, m, true);
+		pm->iface_changed = pm->linked_ok != pm->prev_ok || (pm->linked_ok && memcmp(pm->iface, pm->prev_iface, sizeof pm->iface) != 0);
+	}
+	p->revision_pending = false;
+	for (int i = 0; i < p->nmods; i++)
+		p->revision_pending |= p->mods[i]->revision_pending;
+	p->revision[0] = '\0';
+	if (!p->revision_pending)
+		program_revision(p);
+	return ok ? 1 : 0;
+}
+
+void
+driver_program_revision(Program *p)
+{
+	if (!p->revision_pending)
+		return;
+	for (int i = 0; i < p->nmods; i++)
+		if (p->mods[i]->revision_pending) {
+			/* its link step verified it (driver_revision's condition then;
+			 * the project layer's role checks may have reported since) */
+			Session *s = &p->mods[i]->s;
+			sema_revision(s->m, s->revision, &s->prelude);
+			p->mods[i]->revision_pending = false;
+		}
+	p->revision_pending = false;
+	program_revision(p);
 }
 
 ModuleId
@@ -409,8 +998,21 @@ void
 driver_program_free(Program *p)
 {
 	for (int i = 0; i < p->nmods; i++) {
+		if (!p->mods[i])
+			continue;   /* carried into a later program */
+		if (p->mods[i]->edit_base) {
+			driver_session_free(&p->mods[i]->edit_base->s);
+			free(p->mods[i]->edit_base->name);
+			free(p->mods[i]->edit_base->prev_name);
+			free(p->mods[i]->edit_base->splice_old_name);
+			free(p->mods[i]->edit_base->rechecked);
+			free(p->mods[i]->edit_base);
+		}
 		driver_session_free(&p->mods[i]->s);
 		free(p->mods[i]->name);
+		free(p->mods[i]->prev_name);
+		free(p->mods[i]->splice_old_name);
+		free(p->mods[i]->rechecked);
 		free(p->mods[i]);
 	}
 	free(p->mods);

@@ -35,12 +35,51 @@ typedef struct ProgHandle {
 typedef struct ProgModule {
 	char *name;          /* dotted module name ("" until parsed); owned */
 	Session s;           /* path (s.diags.path), source, AST, Sema, revision, HIR */
+	/* Incremental re-checks (driver_program_recheck; docs/DECISIONS.md,
+	 * "Semantic service"): where its diagnostics stand and its status. */
+	int ndiag_parse;     /* s.diags.items after the parse */
+	int ndiag_link;      /* … after its link and check; later ones are the project layer's */
+	bool linked_ok;      /* checked, no error: importers may link against it */
+	unsigned char iface[32]; /* driver_module_interface of s.S when linked_ok */
+	bool carried;        /* parsed (and maybe checked) by an earlier program … */
+	int carried_from;    /* … at this ModuleId there, */
+	const char *carried_path; /* … under this path (driver_program_uncarry) */
+	bool parsed_now;     /* this load parsed it */
+	bool checked_now;    /* this load linked and checked it */
+	bool iface_changed;  /* … and its status or interface digest differs from before */
+	bool revision_pending; /* its body re-checked in place: s.revision not yet made */
+	/* the caller's record of the file its bytes were read from (the
+	 * project layer: project_recheck may trust an unchanged identity) */
+	int src_index;       /* 1 + its index among the caller's sources (0: none) */
+	bool disk;           /* read from its path, which then had … */
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
+	/* one body re-checked in place (driver_program_recheck): the module's
+	 * earlier checked session, its text, tree and Sema kept */
+	struct ProgModule *edit_base; /* not carried, bytes changed: the earlier module (owned) */
+	bool spliced_now;    /* this load spliced declaration spliced_decl into its tree */
+	int spliced_decl;
+	bool splice_in_body; /* … and only its body's bytes changed */
+	char *splice_old_name; /* its name before (owned; the bodies naming it re-run) */
+	int *rechecked;      /* the declarations whose bodies this load re-checked in a
+	                      * reduced check, or NULL (the whole module, or none); owned */
+	int nrechecked;
+	bool resolve_now;    /* … with the declaration pass run again */
+	uint32_t splice_at;  /* … the old bytes from here on moved by splice_delta */
+	int64_t splice_delta;
+	size_t spliced;      /* bytes spliced into the tree since its whole parse */
+	uint32_t S_nexprs, S_ncalls; /* the tree's numbers the Sema's tables are sized for */
+	char *prev_name;     /* not carried: the name of the earlier module of its path (owned) */
+	bool prev_ok;        /* … and that module's status */
+	unsigned char prev_iface[32];
 } ProgModule;
 
 typedef struct Program {
 	ProgModule **mods;   /* owned; ModuleId order once loaded, else insertion order */
 	int nmods, cap;
 	bool loaded;
+	bool linked;         /* driver_program_check_linked reached the link step */
+	bool revision_pending; /* a recheck left module revisions to driver_program_revision */
 	ModuleId *order;     /* driver_program_check_linked: dependency order; owned */
 	char revision[72];   /* the program revision ("" unless checked without errors) */
 	/* Optional: sets the help of d, the G172 of a `use … from <name>` naming
@@ -75,6 +114,40 @@ bool driver_program_load_file(Program *p, const char *path, Session **out, Sessi
  * an error.  p->order lists the ModuleIds in checking order.
  */
 bool driver_program_check_linked(Program *p);
+/*
+ * Incremental re-check (the service's project product, issue 17).  After
+ * driver_program_add of every module with its bytes (same paths, same
+ * order as old's load), driver_program_carry moves each module of old
+ * whose path and bytes are unchanged (or same[i] says so for p's module i,
+ * added without bytes) into p (parse, check and diagnostics
+ * kept; old's slot becomes NULL); old must have been linked.  Then
+ * driver_program_recheck parses the others — an edit inside one
+ * non-generic function's body of a clean module is spliced into the earlier
+ * tree and that body alone re-checked in the earlier Sema (old loses that
+ * module then) — and re-runs the link step of a
+ * module only when it was not carried or a provider it imports was
+ * re-checked with a different status or interface digest (transitively,
+ * in dependency order).  Returns 1 (verified) or 0 (errors), with p
+ * exactly as driver_program_check_linked would leave it, or -1 when it
+ * cannot decide so cheaply (a module renamed, a parse or G170 error, a
+ * cycle, a path not in old): then discard p and check cold.
+ */
+void driver_program_carry(Program *p, Program *old, const bool *same);
+/* After driver_program_recheck: the module revisions it left pending (a
+ * body re-checked in place does not render its module), then the program
+ * revision — what driver_program_check_linked computes at once.  A no-op
+ * when nothing is pending. */
+void driver_program_revision(Program *p);
+/* After driver_program_recheck returned -1: the carried modules back into
+ * old, which is again the linked program it was (its project-layer
+ * diagnostics dropped: a base for another carry, not an answer). */
+void driver_program_uncarry(Program *p, Program *old);
+int driver_program_recheck(Program *p, Program *old);
+/* The digest of everything an importer's link step reads from a checked
+ * module (sema_link_imports, the program's use resolution): every
+ * symbol's identity, kind, signature, fields, cases, methods and effects,
+ * types structurally; spans and bodies excluded. */
+void driver_module_interface(const Sema *S, unsigned char out[32]);
 /* ModuleId of the module named name (dotted), or DRIVER_NO_MODULE. */
 ModuleId driver_program_find(const Program *p, const char *name);
 /* The symbol with stable id `id` in module `module`; false when absent. */

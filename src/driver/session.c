@@ -5,11 +5,15 @@
  */
 #include "session.h"
 
+#include "../support/mapfile.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void
 driver_session_init(Session *s, const char *path)
@@ -26,9 +30,32 @@ attach_source(Session *s)
 	s->diags.src_len = s->len;
 }
 
+/* A large regular file is mapped, not read (mapfile.h): driver_parse
+ * gives its pages back once the tree is built. */
+static bool
+map_source(Session *s)
+{
+	struct stat st;
+	int fd = open(s->diags.path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= MAPFILE_MIN &&
+	    (uint64_t)st.st_size <= DRIVER_MAX_SOURCE) {
+		s->src = mapfile_map(fd, (size_t)st.st_size, s->diags.path);
+		s->len = (size_t)st.st_size;
+	}
+	close(fd);
+	s->src_mapped = s->src != NULL;
+	return s->src_mapped;
+}
+
 bool
 driver_read(Session *s)
 {
+	if (map_source(s)) {
+		attach_source(s);
+		return true;
+	}
 	s->src = driver_read_source(s->diags.path, &s->len, &s->diags);
 	if (!s->src)
 		return false;
@@ -40,6 +67,7 @@ void
 driver_set_source(Session *s, const char *src, size_t len)
 {
 	s->src = spx_xmalloc(len + 1);
+	s->src_mapped = false;
 	memcpy(s->src, src, len);
 	s->src[len] = '\0';
 	s->len = len;
@@ -51,7 +79,13 @@ driver_parse(Session *s)
 {
 	if (!s->src || s->diags.errors)
 		return false;
-	s->m = parse_module(s->src, s->len, &s->arena, &s->diags);
+	s->m = s->src_mapped ? parse_module_mapped(s->src, s->len, &s->arena, &s->diags)
+	                     : parse_module(s->src, s->len, &s->arena, &s->diags);
+	/* The tree copies what it keeps (names interned, literals decoded):
+	 * whatever reads the source later (a diagnostic, a name the checker
+	 * copies) faults those pages in again from the page cache. */
+	if (s->src_mapped)
+		mapfile_drop(s->src, s->len);
 	return s->diags.errors == 0;
 }
 
@@ -142,7 +176,10 @@ driver_session_free(Session *s)
 		sema_free(s->S);
 	arena_free(&s->arena);
 	diag_free(&s->diags);
-	free(s->src);
+	if (s->src_mapped)
+		mapfile_free(s->src, s->len);
+	else
+		free(s->src);
 	memset(s, 0, sizeof *s);
 }
 

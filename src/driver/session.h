@@ -31,6 +31,7 @@ typedef struct Session {
 	DiagSink diags;     /* everything reported, in order */
 	char *src;          /* owned source bytes (NULL when unreadable) */
 	size_t len;
+	bool src_mapped;    /* src is a read-only file mapping (mapfile_map), not a heap block */
 	Arena arena;        /* the syntax tree */
 	Module *m;          /* once parsed */
 	Sema *S;            /* once checked (also after errors) */

@@ -8,6 +8,8 @@
  */
 #include "parse_int.h"
 
+#include "../support/mapfile.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1132,8 +1134,22 @@ nesting_prepass(Parser *p)
 }
 
 /* file = module_decl , { use_decl } , [ permit_decl ] , item , { item } , EOF ; */
+static Module *parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped);
+
 Module *
 parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
+{
+	return parse_file(src, len, arena, diags, false);
+}
+
+Module *
+parse_module_mapped(const char *src, size_t len, Arena *arena, DiagSink *diags)
+{
+	return parse_file(src, len, arena, diags, true);
+}
+
+static Module *
+parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped)
 {
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
@@ -1158,6 +1174,12 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 		return m;
 	}
 	parse_gather_if_names(&p);   /* reads every token: before any is released */
+	/* A mapped source: the lexer has read it all, the parser reads only
+	 * spellings at its tokens (faulted in again as it goes), so its pages
+	 * go back now and, behind the parser, with the tokens. */
+	size_t src_dropped = 0;
+	if (mapped)
+		mapfile_drop_range(src, 0, len + 1);
 	/* The tree's size is about proportional to the tokens: the arena gives
 	 * huge pages only to the units this estimate fills (arena_expect). */
 	size_t used0 = arena_used(arena);
@@ -1213,8 +1235,14 @@ parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 			resync(&p);
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
-		if (p.pos > 64)
+		if (p.pos > 64) {
 			lex_release_before(&lx, p.pos - 64);
+			size_t at = p.toks[p.pos - 64].span.start;
+			if (mapped && at - src_dropped >= ((size_t)256 << 10)) {
+				mapfile_drop_range(src, src_dropped, at);
+				src_dropped = at;
+			}
+		}
 		if (p.pos > 0)
 			arena_expect(arena, (size_t)((double)(arena_used(arena) - used0) / p.pos * (p.ntoks - p.pos)));
 	}

@@ -14,6 +14,10 @@
  * when errors were reported to diags).  Everything lives in arena.
  */
 Module *parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags);
+/* parse_module of a source mapped by mapfile_map (support/mapfile.h):
+ * the pages of what the parser has passed are given back while it goes on
+ * (what reads them later faults them in again). */
+Module *parse_module_mapped(const char *src, size_t len, Arena *arena, DiagSink *diags);
 
 /*
  * At toks[k] == `<`: the index just past a balanced `<…>` of type tokens,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static char *
 join(const char *dir, const char *rel)
@@ -97,7 +98,7 @@ check_roles(Project *pj)
  * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
  * A missing source is left to the read (I001). */
 static bool
-admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags)
+admit_sources(const char *manifest_path, char *const *sources, char *const *paths, int n, DiagSink *diags, struct stat *keep)
 {
 	struct stat *st = spx_xcalloc((size_t)n + 1, sizeof *st);
 	bool *have = spx_xcalloc((size_t)n + 1, sizeof *have);
@@ -141,13 +142,16 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 		diag_set_help(d, "split the project, or move data out of the sources");
 		ok = false;
 	}
+	if (keep)
+		memcpy(keep, st, sizeof *st * (size_t)n);
 	free(st);
 	free(have);
 	return ok;
 }
 
-bool
-project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+/* The manifest's sources (joined, admitted) and, when st, each one's lstat. */
+static bool
+source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, struct stat **st)
 {
 	*out = NULL;
 	*n = 0;
@@ -164,7 +168,9 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 			(*out)[i] = strcmp(root, ".") == 0 ? spx_xstrdup(m.sources[i]) : join(root, m.sources[i]);
 		*n = m.nsources;
 		free(root);
-		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags)) {
+		if (st)
+			*st = spx_xcalloc((size_t)m.nsources + 1, sizeof **st);
+		if (!admit_sources(manifest_path, m.sources, *out, m.nsources, diags, st ? *st : NULL)) {
 			for (int i = 0; i < *n; i++)
 				free((*out)[i]);
 			free(*out);
@@ -176,6 +182,53 @@ project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, in
 	project_manifest_free(&m);
 	free(src);
 	return ok;
+}
+
+bool
+project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+{
+	return source_paths(manifest_path, diags, out, n, NULL);
+}
+
+int
+project_source_member(const Project *held, const char *manifest_path, const char *path)
+{
+	struct stat p;
+	if (held && held->admitted && held->src && held->st && held->paths && stat(path, &p) == 0) {
+		/* the held project's admitted sources, when its manifest is the
+		 * one on disk: one stat of path, one lstat of the source it names
+		 * (still a regular file there; a total grown past J101's bound
+		 * since is the check's to report) */
+		DiagSink q;
+		diag_init(&q, manifest_path, NULL, 0);
+		size_t len = 0;
+		char *src = driver_read_source(manifest_path, &len, &q);
+		diag_free(&q);
+		bool same = src && len == held->len && memcmp(src, held->src, len) == 0;
+		free(src);
+		for (int i = 0; same && i < held->man.nsources; i++) {
+			struct stat s;
+			if (held->st[i].st_nlink && held->st[i].st_dev == p.st_dev && held->st[i].st_ino == p.st_ino &&
+			    lstat(held->paths[i], &s) == 0 && S_ISREG(s.st_mode) && s.st_dev == p.st_dev && s.st_ino == p.st_ino)
+				return 1;
+		}
+	}
+	DiagSink d;
+	diag_init(&d, manifest_path, NULL, 0);
+	char **paths = NULL;
+	int n = 0;
+	struct stat *st = NULL;
+	bool listed = source_paths(manifest_path, &d, &paths, &n, &st);
+	diag_free(&d);
+	/* admitted sources are no symbolic links: their lstat is their stat */
+	bool member = false, have = listed && stat(path, &p) == 0;
+	for (int i = 0; i < n; i++) {
+		member |= have && st[i].st_nlink && st[i].st_dev == p.st_dev && st[i].st_ino == p.st_ino;
+		free(paths[i]);
+	}
+	free(paths);
+	free(st);
+	return listed ? member : -1;
 }
 
 bool
@@ -191,8 +244,11 @@ project_check(Project *pj, const char *manifest_path)
 	return project_check_overlay(pj, manifest_path, NULL, 0);
 }
 
-bool
-project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov)
+/* The manifest stage of a check: read, validate, canonical, the bundled
+ * dependencies added, the source paths joined and admitted.  False after
+ * reporting; pj->src is NULL when the manifest could not be read. */
+static bool
+load_manifest(Project *pj, const char *manifest_path)
 {
 	memset(pj, 0, sizeof *pj);
 	pj->manifest_path = spx_xstrdup(manifest_path);
@@ -218,19 +274,151 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 	for (int i = 0; i < pj->man.nsources; i++)
 		pj->paths[i] = strcmp(root, ".") == 0 ? spx_xstrdup(pj->man.sources[i]) : join(root, pj->man.sources[i]);
 	free(root);
-	if (!admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags))
+	pj->st = spx_xcalloc((size_t)pj->man.nsources + 1, sizeof *pj->st);
+	pj->admitted = admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags, pj->st);
+	return pj->admitted;
+}
+
+static int64_t
+now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t
+ts_ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The file a module is read from, as lstat saw it just before the read
+ * (taken at `now`): project_recheck trusts an unchanged identity instead of
+ * reading the bytes again only when the file was already older than
+ * STAT_SETTLED at that read — a write in the same timestamp tick as an
+ * earlier one (coarse file clocks, 1–2 s on some file systems) could
+ * otherwise keep size and times (git's "racy" rule). */
+#define STAT_SETTLED ((int64_t)3 * 1000000000)
+static void
+note_disk(ProgModule *pm, const struct stat *st, int64_t now)
+{
+	pm->disk = S_ISREG(st->st_mode) && ts_ns(st->st_mtim) < now - STAT_SETTLED && ts_ns(st->st_ctim) < now - STAT_SETTLED;
+	pm->dev = (uint64_t)st->st_dev;
+	pm->ino = (uint64_t)st->st_ino;
+	pm->size = (uint64_t)st->st_size;
+	pm->mtime_ns = ts_ns(st->st_mtim);
+	pm->ctime_ns = ts_ns(st->st_ctim);
+}
+
+static bool
+same_disk(const ProgModule *pm, const struct stat *st)
+{
+	return pm->disk && S_ISREG(st->st_mode) && pm->dev == (uint64_t)st->st_dev && pm->ino == (uint64_t)st->st_ino &&
+	       pm->size == (uint64_t)st->st_size && pm->mtime_ns == ts_ns(st->st_mtim) && pm->ctime_ns == ts_ns(st->st_ctim);
+}
+
+static const ProjectOverlay *
+overlay_for(const char *path, const ProjectOverlay *ov, int nov)
+{
+	for (int k = 0; k < nov; k++)
+		if (project_same_file(ov[k].path, path))
+			return &ov[k];
+	return NULL;
+}
+
+bool
+project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov)
+{
+	if (!load_manifest(pj, manifest_path))
 		return false;
+	int64_t now = now_ns();
 	for (int i = 0; i < pj->man.nsources; i++) {
-		const ProjectOverlay *o = NULL;
-		for (int k = 0; k < nov && !o; k++)
-			if (project_same_file(ov[k].path, pj->paths[i]))
-				o = &ov[k];
+		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
+		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		if (!o)
+			note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
 		ok = check_roles(pj);
 	return ok;
+}
+
+bool
+project_recheck(Project *pj, Project *old, const char *manifest_path, const ProjectOverlay *ov, int nov)
+{
+	memset(pj, 0, sizeof *pj);
+	bool ok = old && old->man_ok && old->P.linked && load_manifest(pj, manifest_path) && pj->len == old->len &&
+	          memcmp(pj->src, old->src, pj->len) == 0;
+	/* old's source modules by their index in the (same) manifest */
+	ProgModule **was = ok ? spx_xcalloc((size_t)pj->man.nsources + 1, sizeof *was) : NULL;
+	for (int j = 0; ok && j < old->P.nmods; j++) {
+		ProgModule *om = old->P.mods[j];
+		if (om && om->src_index > 0 && om->src_index <= pj->man.nsources)
+			was[om->src_index - 1] = om;
+	}
+	bool *same = ok ? spx_xcalloc((size_t)pj->P.nmods + (size_t)pj->man.nsources + 1, sizeof *same) : NULL;
+	/* the overlays' files, once (not once per source) */
+	struct stat *ost = spx_xcalloc((size_t)nov + 1, sizeof *ost);
+	bool *ohave = spx_xcalloc((size_t)nov + 1, sizeof *ohave);
+	for (int k = 0; ok && k < nov; k++)
+		ohave[k] = stat(ov[k].path, &ost[k]) == 0;
+	int64_t now = now_ns();
+	for (int i = 0; ok && i < pj->man.nsources; i++) {
+		const ProjectOverlay *o = NULL;
+		struct stat sst;
+		bool have = stat(pj->paths[i], &sst) == 0;
+		for (int k = 0; have && k < nov && !o; k++)
+			if (ohave[k] && ost[k].st_dev == sst.st_dev && ost[k].st_ino == sst.st_ino)
+				o = &ov[k];
+		if (o) {
+			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
+			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			continue;
+		}
+		if (was[i] && same_disk(was[i], &pj->st[i])) {
+			/* unchanged on disk since it was read (and settled then) */
+			driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			same[pj->P.nmods - 1] = true;
+			continue;
+		}
+		DiagSink d;
+		diag_init(&d, pj->paths[i], NULL, 0);
+		size_t len = 0;
+		char *src = driver_read_source(pj->paths[i], &len, &d);
+		diag_free(&d);
+		if (!src) {
+			ok = false;   /* the cold check reports it */
+			break;
+		}
+		Session *s = driver_program_add(&pj->P, pj->paths[i], NULL, 0);
+		s->src = src;
+		s->len = len;
+		s->diags.src = src;
+		s->diags.src_len = len;
+		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
+	}
+	free(ost);
+	free(ohave);
+	int r = -1;
+	if (ok) {
+		driver_program_carry(&pj->P, &old->P, same);
+		r = driver_program_recheck(&pj->P, &old->P);
+		if (r < 0)
+			driver_program_uncarry(&pj->P, &old->P);
+	}
+	free(was);
+	free(same);
+	if (r < 0) {
+		project_free(pj);
+		return project_check_overlay(pj, manifest_path, ov, nov);
+	}
+	pj->incremental = true;
+	return r == 1 && check_roles(pj);
 }
 
 bool
@@ -253,11 +441,16 @@ project_emit_diags(const Project *pj, bool json)
 void
 project_free(Project *pj)
 {
+	if (pj->base) {
+		project_free(pj->base);
+		free(pj->base);
+	}
 	driver_program_free(&pj->P);
 	if (pj->paths)
 		for (int i = 0; i < pj->man.nsources; i++)
 			free(pj->paths[i]);
 	free(pj->paths);
+	free(pj->st);
 	project_manifest_free(&pj->man);
 	diag_free(&pj->diags);
 	free(pj->src);

@@ -7,6 +7,8 @@
 #ifndef SPX_PROJECT_PROJECT_H
 #define SPX_PROJECT_PROJECT_H
 
+#include <sys/stat.h>
+
 #include "../driver/program.h"
 #include "manifest.h"
 
@@ -18,6 +20,11 @@ typedef struct Project {
 	ProjectManifest man;
 	bool man_ok;          /* the manifest read, validated and is canonical */
 	char **paths;         /* the sources joined to the project root (owned) */
+	struct stat *st;      /* lstat of each source when admitted (owned) */
+	bool admitted;        /* … and the sources were admitted (J101/J102) */
+	bool incremental;     /* project_recheck reused an earlier check's modules */
+	struct Project *base; /* a linked earlier project kept while this one is not
+	                       * (the service's next project_recheck); owned */
 	Program P;
 } Project;
 
@@ -35,6 +42,12 @@ char *project_dir_trimmed(const char *dir);
  * `fmt` of a project): true when the manifest reads and validates (its
  * diagnostics into diags otherwise); free each path and the array. */
 bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+struct Project;
+/* Whether the file at path is one of the manifest's sources (device and
+ * inode): 1 or 0, -1 when the manifest does not list its sources (does not
+ * read or validate).  held (may be NULL): a project loaded from this
+ * manifest, whose admitted sources answer when the manifest is unchanged. */
+int project_source_member(const struct Project *held, const char *manifest_path, const char *path);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test
@@ -56,6 +69,13 @@ typedef struct ProjectOverlay {
 /* a and b name one existing file (device and inode). */
 bool project_same_file(const char *a, const char *b);
 bool project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverlay *ov, int nov);
+/* project_check_overlay into pj (uninitialised) reusing old's modules
+ * (driver_program_carry/_recheck) when the manifest bytes are unchanged
+ * and old was linked; old's carried slots are emptied (project_free it
+ * afterwards) — unless the whole check ran, which leaves old as it was
+ * (a base for a later recheck; its roles' diagnostics dropped).  Falls back to the whole check otherwise: pj->incremental
+ * says which ran.  The result equals project_check_overlay's. */
+bool project_recheck(Project *pj, Project *old, const char *manifest_path, const ProjectOverlay *ov, int nov);
 void project_emit_diags(const Project *pj, bool json);
 void project_free(Project *pj);
 

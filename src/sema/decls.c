@@ -1084,9 +1084,29 @@ resolve_signature(Sema *S, SymId id)
 	s->effects = ARENA_ARRAY(&S->arena, const char *, fn->uses.nnames ? fn->uses.nnames : 1);
 	for (int i = 0; i < fn->uses.nnames; i++) {
 		const QName *q = &fn->uses.names[i];
-		s->effects[i] = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+		s->effects[i] = sema_qname_text(S, q);
 	}
 	s->resolved = true;
+}
+
+const char *
+sema_qname_text(Sema *S, const QName *q)
+{
+	size_t want = q->span.end - q->span.start, n = q->nparts ? (size_t)q->nparts - 1 : 0;
+	for (int i = 0; i < q->nparts; i++)
+		n += ast_name_len(q->parts[i]);
+	if (n != want || q->nparts == 0)
+		return arena_strndup(&S->arena, S->src + q->span.start, want);
+	char *t = arena_alloc(&S->arena, n + 1), *w = t;
+	for (int i = 0; i < q->nparts; i++) {
+		if (i)
+			*w++ = '.';
+		size_t k = ast_name_len(q->parts[i]);
+		memcpy(w, q->parts[i].s, k);
+		w += k;
+	}
+	*w = '\0';
+	return t;
 }
 
 /* T230: an override must match the overridden signature apart from `self`. */

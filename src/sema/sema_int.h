@@ -28,6 +28,10 @@ bool sema_uses_box_ops(const Module *m);
 void sema_assign_owner_init(Sema *S);   /* allocates Sema.assign_owner (all -1) */
 
 /* decls.c */
+/* A dotted name's text as written (an arena string): joined from its
+ * interned parts when they account for every byte of its span, so a large
+ * mapped source is not read back; else copied from the source. */
+const char *sema_qname_text(Sema *S, const QName *q);
 bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
 bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */

@@ -286,20 +286,25 @@ static bool
 diagnose(Lsp *L, LspDoc *d)
 {
 	Buf p = {0};
-	unsigned long n = d->proj ? lsp_project_checks(d->proj) : 0;
-	if (d->proj && !lsp_project_lists(d->proj, L->docs, L->ndocs, d->file.path))
-		d->proj = NULL;   /* its manifest no longer lists it: checked alone (publish_project frees the project) */
 	if (d->proj) {
-		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &p);
-		if (d->trace_on) {   /* the project is one product: run for this document, or reused */
-			bool ran = lsp_project_checks(d->proj) != n;
-			d->trace.len = 0;
-			buf_printf(&d->trace, "{\"executed\":[%s],\"reused\":[%s],\"backdated\":[]}", ran ? "\"project\"" : "",
-			    ran ? "" : "\"project\"");
+		/* the project's per-module products: re-checked for this document,
+		 * or `project` reused */
+		SvcTrace t;
+		svc_trace_init(&t);
+		t.off = !d->trace_on;
+		lsp_project_diagnostics(d->proj, L->docs, L->ndocs, d, &t, &p);
+		d->trace.len = 0;
+		if (!lsp_project_lists(d->proj, d->file.path)) {
+			/* its manifest no longer lists it: checked alone (publish_project frees the project) */
+			d->proj = NULL;
+			p.len = 0;
+		} else if (d->trace_on) {
+			svc_trace_json(&d->trace, &t);
 		}
-	} else {
-		lsp_diagnostics(d, &p);
+		svc_trace_free(&t);
 	}
+	if (!d->proj)
+		lsp_diagnostics(d, &p);
 	bool changed = p.len != d->shown.len || (p.len && memcmp(p.data, d->shown.data, p.len) != 0);
 	buf_free(&d->shown);
 	d->shown = p;

@@ -120,8 +120,8 @@ bool lsp_unverified_answer(LspReq *r, Buf *out, bool hover);
 bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
 
 /* ---- projects (lsp_project.c): an open file a project's manifest lists is
- * checked as part of its project, every other open document of it an
- * unsaved overlay ---- */
+ * checked as part of its project (the service's per-module product), every
+ * other open document of it an unsaved overlay ---- */
 /* The manifest (free it) of the nearest semaprax.toml up the tree from
  * path whose sources list the file path, or that does not read (its
  * diagnostics are the file's then), or NULL. */
@@ -129,20 +129,20 @@ char *lsp_project_find(const char *path);
 LspProj *lsp_project_new(const char *manifest);
 void lsp_project_free(LspProj *p);
 const char *lsp_project_manifest(const LspProj *p);
-/* Whether p's manifest (re-read at the check) still lists the file at
+/* Whether p's last check (its manifest re-read) still lists the file at
  * path; true while it does not read.  A document it stops listing is
  * checked alone again. */
-bool lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path);
+bool lsp_project_lists(const LspProj *p, const char *path);
 /* Whether p's last check listed the file at path (no check, no stat of
  * the manifest): an edit of that file touches p too. */
 bool lsp_project_reads(const LspProj *p, const char *path);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
-/* How many times p was checked (a document's trace: `project` executed or reused). */
-unsigned long lsp_project_checks(const LspProj *p);
 /* The publishDiagnostics params of d (d->proj set): the project check's
- * diagnostics for d's file (re-checked first when touched). */
-void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out);
+ * diagnostics for d's file (re-checked first when touched, per module as
+ * the service's project product: what ran and was reused into t; else
+ * `project` reused). */
+void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, SvcTrace *t, Buf *out);
 /* The verified (and lowered) session of r->doc's module, or NULL; its
  * graph model into *g. */
 Session *lsp_project_session(LspReq *r, GraphModel **g);

@@ -3,14 +3,20 @@
  * "Projects"): a `.spx` file that a `semaprax.toml` up its directory tree
  * lists among its sources is checked as part of that project, every other
  * open document of the project read as an unsaved overlay
- * (project_check_overlay) instead of the disk.  Its diagnostics are the
+ * instead of the disk.  Its diagnostics are the
  * project check's for that file; hover, definition and references follow a
  * declaration across modules by its identity (declaring module, stable id),
  * the one `use` imports resolve by; rename plans the semantic patch against
  * the declaring module and verifies the whole candidate project.
  *
- * A project is one product here as in the JSON-RPC service: any change to
- * one of its open documents re-checks it whole at the next use.
+ * The project is the JSON-RPC service's project product (db_project.c,
+ * svc_project_update): a change to an open document re-checks, at the next
+ * use, only what it can affect — a body edit that body alone, a signature
+ * edit its module and the importers whose interface digest changed — the
+ * other open documents held buffers, a closed one read from the disk again.
+ * Nothing derived from a check outlives it: the graph models are dropped at
+ * each re-check and the occurrences re-derived per request (a carried
+ * module keeps its tree, a spliced one has a new one).
  */
 /* realpath is XSI in glibc's headers. */
 #define _XOPEN_SOURCE 700
@@ -29,9 +35,7 @@ struct LspProj {
 	Project *pj;         /* the last check (NULL before the first) */
 	bool stale;          /* an open document changed since */
 	bool ok;             /* … and it verified */
-	bool lowered, lower_ok;
-	GraphModel **gs;     /* per module, after lowering */
-	unsigned long nchecks;   /* project checks run (semaprax/trace: executed or reused) */
+	GraphModel **gs;     /* per module of pj: its graph model, built on demand */
 	/* the files' identities (device, inode) at the last check, per module
 	 * and per listed source: a document is matched with one stat() of its
 	 * own path, not two per module (hundreds of open documents made each
@@ -129,31 +133,28 @@ lsp_project_new(const char *manifest)
 	return p;
 }
 
+/* The graph models of the held check (they read its modules' Sema and HIR). */
 static void
-drop(LspProj *p)
+drop_models(LspProj *p)
 {
-	if (!p->pj)
-		return;
 	if (p->gs)
 		for (int k = 0; k < p->pj->P.nmods; k++)
 			if (p->gs[k])
 				graph_model_free(p->gs[k]);
 	free(p->gs);
 	p->gs = NULL;
-	free(p->mods);
-	free(p->listed);
-	p->mods = p->listed = NULL;
-	p->nlisted = 0;
-	project_free(p->pj);
-	free(p->pj);
-	p->pj = NULL;
-	p->lowered = p->lower_ok = p->ok = false;
 }
 
 void
 lsp_project_free(LspProj *p)
 {
-	drop(p);
+	if (p->pj) {
+		drop_models(p);
+		project_free(p->pj);
+		free(p->pj);
+	}
+	free(p->mods);
+	free(p->listed);
 	free(p->manifest);
 	free(p);
 }
@@ -164,25 +165,23 @@ lsp_project_manifest(const LspProj *p)
 	return p->manifest;
 }
 
-unsigned long
-lsp_project_checks(const LspProj *p)
-{
-	return p->nchecks;
-}
-
 void
 lsp_project_touch(LspProj *p)
 {
 	p->stale = true;
 }
 
-/* The project checked with the open documents of it as overlays. */
+/* The project checked with the open documents of it as overlays: re-checked
+ * per module from the held check when touched (recorded into t). */
 static bool
-ensure(LspProj *p, LspDoc *docs, int ndocs)
+ensure(LspProj *p, LspDoc *docs, int ndocs, SvcTrace *t)
 {
-	if (p->pj && !p->stale)
+	if (p->pj && !p->stale) {
+		svc_trace_add(t, SVC_REUSED, "project");
 		return p->ok;
-	drop(p);
+	}
+	if (p->pj)
+		drop_models(p);
 	ProjectOverlay *ov = spx_xcalloc((size_t)ndocs + 1, sizeof *ov);
 	int nov = 0;
 	for (int i = 0; i < ndocs; i++)
@@ -192,11 +191,23 @@ ensure(LspProj *p, LspDoc *docs, int ndocs)
 			ov[nov].len = docs[i].file.src ? docs[i].file.len : 0;
 			nov++;
 		}
-	p->pj = spx_xcalloc(1, sizeof *p->pj);
-	p->ok = project_check_overlay(p->pj, p->manifest, ov, nov);
-	p->nchecks++;
+	p->ok = svc_project_update(&p->pj, p->manifest, ov, nov, t);
 	p->stale = false;
 	free(ov);
+	/* a body spliced into a module's kept tree: the HIR an earlier request
+	 * lowered is the old tree's (a carried module's stays its own) */
+	for (int k = 0; k < p->pj->P.nmods; k++) {
+		Session *s = &p->pj->P.mods[k]->s;
+		if (p->pj->P.mods[k]->spliced_now && s->H) {
+			hir_free(s->H);
+			s->H = NULL;
+		}
+	}
+	p->gs = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->gs);
+	free(p->mods);
+	free(p->listed);
+	p->listed = NULL;
+	p->nlisted = 0;
 	p->mods = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->mods);
 	for (int k = 0; k < p->pj->P.nmods; k++)
 		p->mods[k] = file_id(p->pj->P.mods[k]->s.diags.path);
@@ -209,55 +220,56 @@ ensure(LspProj *p, LspDoc *docs, int ndocs)
 	return p->ok;
 }
 
+/* Module k of the verified project lowered and its graph model built (once
+ * per check), or NULL. */
+static GraphModel *
+model(LspProj *p, int k)
+{
+	Session *s = &p->pj->P.mods[k]->s;
+	if (!p->ok || (!s->H && !driver_lower(s)))
+		return NULL;
+	if (!p->gs[k])
+		p->gs[k] = graph_model_build(s->S, s->H);
+	return p->gs[k];
+}
+
+/* path is among the sources of p's last check (by the identities recorded
+ * then; a file replaced since, an editor's save by rename, by its path). */
 static bool
-lower(LspProj *p)
+listed_has(const LspProj *p, const char *path)
 {
-	if (!p->lowered) {
-		p->lowered = true;
-		p->lower_ok = project_lower(p->pj);
-		if (p->lower_ok) {
-			p->gs = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->gs);
-			for (int k = 0; k < p->pj->P.nmods; k++)
-				p->gs[k] = graph_model_build(p->pj->P.mods[k]->s.S, p->pj->P.mods[k]->s.H);
-		}
-	}
-	return p->lower_ok;
-}
-
-bool
-lsp_project_lists(LspProj *p, LspDoc *docs, int ndocs, const char *path)
-{
-	ensure(p, docs, ndocs);
-	if (!p->listed)
-		return true;   /* the manifest did not read: its diagnostics are every file's */
 	FileId f = file_id(path);
 	for (int i = 0; i < p->nlisted; i++)
 		if (same_id(p->listed[i], f))
 			return true;
-	return false;
-}
-
-bool
-lsp_project_reads(const LspProj *p, const char *path)
-{
-	if (!p->listed)
-		return false;   /* not checked since it was touched: it will be */
-	FileId f = file_id(path);
-	for (int i = 0; i < p->nlisted; i++)
-		if (same_id(p->listed[i], f))
-			return true;
-	/* not among the identities of the check: a file replaced since (an
-	 * editor's save by rename) is matched by its path's file now */
 	for (int i = 0; i < p->nlisted; i++)
 		if (project_same_file(p->pj->paths[i], path))
 			return true;
 	return false;
 }
 
+bool
+lsp_project_lists(const LspProj *p, const char *path)
+{
+	/* the manifest did not read: its diagnostics are every file's */
+	return !p->listed || listed_has(p, path);
+}
+
+bool
+lsp_project_reads(const LspProj *p, const char *path)
+{
+	return p->listed && listed_has(p, path);   /* no check since it was touched: it will be */
+}
+
 /* The module whose file is d's, or -1. */
 static int
 module_of(const LspProj *p, const char *path)
 {
+	/* the same name first, then the identities recorded at the check (one
+	 * stat of path, not two per module on every publish) */
+	for (int k = 0; p->pj && k < p->pj->P.nmods; k++)
+		if (strcmp(p->pj->P.mods[k]->s.diags.path, path) == 0)
+			return k;
 	FileId f = file_id(path);
 	for (int k = 0; p->pj && p->mods && k < p->pj->P.nmods; k++)
 		if (same_id(p->mods[k], f))
@@ -270,9 +282,9 @@ module_of(const LspProj *p, const char *path)
 }
 
 void
-lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Buf *out)
+lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, SvcTrace *t, Buf *out)
 {
-	ensure(p, docs, ndocs);
+	ensure(p, docs, ndocs, t);
 	buf_puts(out, "{\"uri\":");
 	json_cstr(out, d->uri);
 	buf_printf(out, ",\"version\":%ld,\"diagnostics\":[", d->version);
@@ -326,7 +338,10 @@ const DiagSink *
 lsp_project_sink(LspReq *r)
 {
 	LspProj *p = r->doc->proj;
-	ensure(p, r->docs, r->ndocs);
+	SvcTrace t;
+	svc_trace_init(&t);
+	t.off = true;
+	ensure(p, r->docs, r->ndocs, &t);
 	int k = module_of(p, r->doc->file.path);
 	return k >= 0 ? &p->pj->P.mods[k]->s.diags : &p->pj->diags;
 }
@@ -336,12 +351,13 @@ lsp_project_session(LspReq *r, GraphModel **g)
 {
 	LspProj *p = r->doc->proj;
 	*g = NULL;
-	if (!ensure(p, r->docs, r->ndocs) || !lower(p))
+	SvcTrace t;
+	svc_trace_init(&t);
+	t.off = true;
+	bool ok = ensure(p, r->docs, r->ndocs, &t);
+	int k = ok ? module_of(p, r->doc->file.path) : -1;
+	if (k < 0 || !(*g = model(p, k)))
 		return NULL;
-	int k = module_of(p, r->doc->file.path);
-	if (k < 0)
-		return NULL;
-	*g = p->gs[k];
 	return &p->pj->P.mods[k]->s;
 }
 
@@ -471,8 +487,14 @@ lsp_project_hover(LspReq *r, Buf *out)
 		tk = k;
 		t = *o;
 	}
+	GraphModel *tg = model(p, tk);
+	if (!tg) {   /* (the project verified: its modules lower) */
+		tk = k;
+		t = *o;
+		tg = p->gs[k];
+	}
 	Buf h = {0};
-	lsp_hover_text(&h, &p->pj->P.mods[tk]->s, p->gs[tk], &t);
+	lsp_hover_text(&h, &p->pj->P.mods[tk]->s, tg, &t);
 	if (tk != k)
 		buf_printf(&h, "\nimported from `%s`\n", p->pj->P.mods[tk]->name);
 	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
@@ -611,6 +633,7 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	bool none = !o, local = o && o->sym < 0;
 	lsp_occs_free(&occs);
 	Session *ts = &p->pj->P.mods[tk]->s;
+	driver_program_revision(&p->pj->P);   /* pending after a body re-checked in place */
 	Buf pt = {0};
 	const char *base = rev ? rev : ts->revision;
 	if (!found || !lsp_rename_patch(&pt, ts->S, &t, base, name)) {

@@ -129,22 +129,12 @@ put_diags(Buf *out, const DiagSink *s, bool *first)
 	buf_free(&one);
 }
 
-/* The project product: re-checked from disk when marked stale. */
+/* The project product: re-checked from disk when marked stale, per module
+ * (db_project.c). */
 static bool
 project_check_now(Service *v, SvcTrace *t, bool reload)
 {
-	if (v->pj && !reload) {
-		svc_trace_add(t, SVC_REUSED, "project");
-		return v->pj_ok;
-	}
-	if (v->pj) {
-		project_free(v->pj);
-		free(v->pj);
-	}
-	svc_trace_add(t, SVC_EXECUTED, "project");
-	v->pj = spx_xcalloc(1, sizeof *v->pj);
-	v->pj_ok = project_check_overlay(v->pj, v->manifest, v->ov, v->nov);
-	return v->pj_ok;
+	return svc_project_check(v, t, reload);
 }
 
 /* {"ok":…,"revision":…,"diagnostics":[…](,"trace":…)}; a refresh (reload
@@ -168,6 +158,8 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 		put_diags(&d, &v->pj->diags, &first);
 		for (int i = 0; i < v->pj->P.nmods; i++)
 			put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
+		if (ok && want_rev)
+			driver_program_revision(&v->pj->P);   /* pending after a body re-checked in place */
 		rev = ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL;
 	} else {
 		if (!ensure_input(v, err)) {
@@ -308,18 +300,9 @@ edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, S
 static bool
 project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *err)
 {
-	bool member = false;
 	DiagSink d;
-	diag_init(&d, v->manifest, NULL, 0);
-	char **paths = NULL;
-	int n = 0;
-	bool listed = project_source_paths(v->manifest, &d, &paths, &n);
-	for (int i = 0; listed && i < n; i++)
-		member |= project_same_file(paths[i], path);
-	for (int i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
-	diag_free(&d);
+	int in = project_source_member(v->pj, v->manifest, path);
+	bool listed = in >= 0, member = in > 0;
 	if (!listed)
 		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
 	if (!member)
@@ -411,6 +394,8 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (v->project) {
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
+		if (v->pj && v->pj_ok)
+			driver_program_revision(&v->pj->P);
 		json_cstr(out, v->pj && v->pj_ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL);
 		/* the unsaved buffers' paths as the refreshes named them, sorted */
 		buf_puts(out, ",\"unsaved\":[");

@@ -5,7 +5,9 @@
  *   db.c       the incremental product database of one source file
  *              (parse, resolve, per-declaration bodies, revision, program,
  *              graph), with the trace of what each request executed and
- *              reused; a project is held as one product (docs/service.md)
+ *              reused
+ *   db_project.c  a served project's products per module (docs/service.md,
+ *              "A project's products")
  *   methods.c  the operations (status, check, graph, context, query, doc,
  *              refresh, patch/preview, patch/apply, run, test), each writing
  *              its JSON result into a Buf

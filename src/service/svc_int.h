@@ -145,6 +145,16 @@ bool svc_file_check(SvcFile *f, SvcTrace *t, DiagSink *out);
  * false when the program does not verify. */
 bool svc_file_program(SvcFile *f, SvcTrace *t);
 
+/* db_project.c: brings the project product up to date (reload: re-read
+ * the manifest and the modules, re-checking only what changed), recording
+ * per-module products into t; true when the project verifies. */
+bool svc_project_check(Service *v, SvcTrace *t, bool reload);
+/* The same over explicit state (the LSP server's projects too): *pj (NULL
+ * before the first check) replaced by the check of manifest with the
+ * buffers ov (read from the disk otherwise), re-checking only what changed
+ * since *pj; true when it verifies. */
+bool svc_project_update(Project **pj, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t);
+
 /* Runs command argv[0] of o's command table in this process (stdin from
  * /dev/null, stdout and stderr captured into bo and be, each within
  * o->max_message); false with *err when it cannot run or says too much. */

@@ -3,7 +3,11 @@
 part of its project, the other open documents of it as unsaved overlays.
 
 A two-module project (calc.core provides, calc.app and calc.tests import):
-both open, an edit in the provider that breaks the importer gives the
+both open, the project re-checked per module as the JSON-RPC service's
+project product (semaprax/trace asserts the sets: a body edit re-checks that
+body alone, a comment edit its module, a signature edit its module and the
+importers), hover, definition and references on the spliced tree; an edit
+in the provider that breaks the importer gives the
 importer the diagnostic, the repair clears it; closing an unsaved provider
 reads its disk bytes again; go to definition, hover and references across
 modules by (declaring module, stable id); rename from an importer's alias
@@ -83,6 +87,96 @@ def no_diags_for(c, u):
     assert not [n for n in c.notes if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == u], c.notes
 
 
+MODS = ("calc.app", "calc.core", "calc.tests")
+
+
+def trace(c, u):
+    return c.call("semaprax/trace", {"textDocument": {"uri": u}})
+
+
+def expect_trace(c, u, executed, reused, what):
+    """The trace of the publish for uri u: exactly these product sets."""
+    tr = trace(c, u)
+    assert sorted(tr["executed"]) == sorted(executed) and sorted(tr["reused"]) == sorted(reused) and tr["backdated"] == [], (what, tr)
+
+
+def module_sets(parsed=(), checked=(), decls=(), bodies=(), resolved=()):
+    """A per-module refresh (the manifest reused): the executed and reused
+    product names when the modules `parsed` were re-parsed, `checked`
+    re-checked whole, the functions `decls` ("<module>:fn:<name>") spliced
+    into their module's tree and re-checked alone (bodies), every other
+    module reused; `project` executed when anything was re-checked."""
+    spliced = set(d.split(":")[0] for d in decls)
+    ex = ["parse:module:" + m for m in parsed] + ["parse:decl:" + d for d in decls]
+    ex += ["module:" + m for m in checked] + ["body:" + b for b in bodies] + ["resolve:" + m for m in resolved]
+    ru = ["manifest"] + ["parse:module:" + m for m in MODS if m not in parsed and m not in spliced]
+    ru += ["module:" + m for m in MODS if m not in checked and m not in spliced]
+    ru += ["resolve:" + m for m in spliced if m not in resolved]
+    (ex if checked or bodies else ru).append("project")
+    return ex, ru
+
+
+def edit(c, u, version, text, at, old, new):
+    """A range edit (as an editor sends): text[at:at+len(old)] becomes new."""
+    assert text[at:at + len(old)] == old
+
+    def lc(off):
+        return {"line": text.count("\n", 0, off), "character": off - (text.rfind("\n", 0, off) + 1)}
+    c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version},
+                                        "contentChanges": [{"range": {"start": lc(at), "end": lc(at + len(old))}, "text": new}]})
+    return text[:at] + new + text[at + len(old):]
+
+
+def incremental(c, text, uri):
+    """Edits re-check what the service's project product would: the others
+    reused (counting, not timing)."""
+    app, core = text["app"], text["core"]
+    # a body edit in the importer (positions after it move): that body
+    # spliced into calc.app's tree and re-checked alone
+    at = app.index("let p: Pt")
+    app2 = edit(c, uri["app"], 10, app, at, "", "let q = 1;\n    ")
+    assert diags_of(c, uri["app"]) == []
+    expect_trace(c, uri["app"], *module_sets(decls=["calc.app:fn:main"], bodies=["calc.app:fn:main"]), "body edit")
+    # the other open document's diagnostics reused that check
+    expect_trace(c, uri["core"], [], ["project"], "body edit, the provider")
+    # hover, definition and references read the spliced tree
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "plus(40")})
+    assert "fn add(left: i64, right: i64) -> i64" in h["contents"]["value"] and h["range"] == rng(app2, "plus(40", length=4), h
+    loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "Pt {")})
+    assert loc == {"uri": uri["core"], "range": rng(core, "Point", 0)}, loc
+    refs = c.call("textDocument/references", {"textDocument": {"uri": uri["core"]}, "position": pos(core, "add(left"),
+                                              "context": {"includeDeclaration": False}})
+    assert {"uri": uri["app"], "range": rng(app2, "plus(40", length=4)} in refs, refs
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "q = 1")})
+    assert h and "i64" in h["contents"]["value"], h
+    # a rename from the spliced module's alias: planned against calc.core,
+    # the candidate project checked with the edited buffer
+    r = c.call("textDocument/rename", {"textDocument": {"uri": uri["app"]}, "position": pos(app2, "plus(40"), "newName": "sum"})
+    assert r["documentChanges"][0]["edits"] == [{"range": rng(core, "add(left", length=3), "newText": "sum"}], r
+    # and back (the same sets)
+    assert edit(c, uri["app"], 11, app2, at, "let q = 1;\n    ", "") == app
+    assert diags_of(c, uri["app"]) == []
+    expect_trace(c, uri["app"], *module_sets(decls=["calc.app:fn:main"], bodies=["calc.app:fn:main"]), "body edit back")
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "main()")})
+    assert "calc.app.main" in h["contents"]["value"], h
+    # a comment in the provider: that module re-parsed and re-checked (it
+    # has a generic function: no splice), its interface unchanged, so its
+    # importers reused
+    at = core.index('@id("calc.add")')
+    core2 = edit(c, uri["core"], 10, core, at, "", "// the sum\n")
+    assert diags_of(c, uri["core"]) == []
+    expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment edit")
+    # the importer, carried with what an earlier request lowered, answers
+    # against the re-checked provider
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "plus(40")})
+    assert "fn add(left: i64, right: i64) -> i64" in h["contents"]["value"], h
+    loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "plus(40")})
+    assert loc == {"uri": uri["core"], "range": rng(core2, "add(left", length=3)}, loc
+    assert edit(c, uri["core"], 11, core2, at, "// the sum\n", "") == core
+    assert diags_of(c, uri["core"]) == []
+    expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment removed")
+
+
 def run(text, uri, extra):
     c = Lsp(BIN)
     c.call("initialize", {"capabilities": {}, "initializationOptions": {"trace": True}})
@@ -93,6 +187,9 @@ def run(text, uri, extra):
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["core"], "languageId": "semaprax", "version": 1, "text": text["core"]}})
     assert diags_of(c, uri["core"]) == []
     no_diags_for(c, uri["app"])   # unchanged: not published again
+    # its buffer holds the disk's bytes: every module carried
+    expect_trace(c, uri["core"], *module_sets(), "core opened")
+    incremental(c, text, uri)
 
     # an edit in the provider that breaks the importer (one parameter fewer)
     old_sig = "fn add(left: i64, right: i64) -> i64\n{\n    left + right\n}"
@@ -107,10 +204,11 @@ def run(text, uri, extra):
     assert d[0]["code"].startswith("SPX-"), d
     # counting: the edit checked the project once, for the edited document;
     # the importer's diagnostics reused that check
-    tr = c.call("semaprax/trace", {"textDocument": {"uri": uri["core"]}})
-    assert tr == {"executed": ["project"], "reused": [], "backdated": []}, tr
-    tr = c.call("semaprax/trace", {"textDocument": {"uri": uri["app"]}})
-    assert tr == {"executed": [], "reused": ["project"], "backdated": []}, tr
+    # counting: the edit re-checked calc.core and, its interface changed,
+    # both importers, for the edited document; the importer's diagnostics
+    # reused that check
+    expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=MODS), "signature edit")
+    expect_trace(c, uri["app"], [], ["project"], "signature edit, the importer")
     # the importer's own check is the project's: hover there still answers from
     # the syntax while the project does not verify
     h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(text["app"], "main()")})
@@ -198,6 +296,9 @@ def run(text, uri, extra):
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri["core"]}})
     assert diags_of(c, uri["core"]) == []
     assert diags_of(c, uri["app"]) == []
+    # its buffer released: calc.core re-read from the disk and re-parsed, its
+    # interface changed back, so both importers re-checked
+    expect_trace(c, uri["app"], *module_sets(parsed=["calc.core"], checked=MODS), "provider closed")
     # an importer's own error (the provider closed: read from the disk)
     bad = text["app"].replace("plus(40, 2)", "plus(40)")
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 2}, "contentChanges": [{"text": bad}]})

@@ -11,9 +11,9 @@ import tempfile
 
 
 class Client:
-    def __init__(self, binary, operand, *extra, cwd=None):
+    def __init__(self, binary, operand, *extra, cwd=None, env=None):
         self.p = subprocess.Popen([binary, "serve", operand, *extra], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.next_id = 1
 
     def send_raw(self, data):
