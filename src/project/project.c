@@ -318,11 +318,13 @@ same_disk(const ProgModule *pm, const struct stat *st)
 	       pm->size == (uint64_t)st->st_size && pm->mtime_ns == ts_ns(st->st_mtim) && pm->ctime_ns == ts_ns(st->st_ctim);
 }
 
+/* The overlay whose file is sst's (device and inode): ost[k] is ov[k]'s
+ * stat, taken once per check (ohave[k] when it succeeded). */
 static const ProjectOverlay *
-overlay_for(const char *path, const ProjectOverlay *ov, int nov)
+overlay_by_id(const struct stat *sst, const ProjectOverlay *ov, const struct stat *ost, const bool *ohave, int nov)
 {
 	for (int k = 0; k < nov; k++)
-		if (project_same_file(ov[k].path, path))
+		if (ohave[k] && ost[k].st_dev == sst->st_dev && ost[k].st_ino == sst->st_ino)
 			return &ov[k];
 	return NULL;
 }
@@ -333,13 +335,20 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 	if (!load_manifest(pj, manifest_path))
 		return false;
 	int64_t now = now_ns();
+	/* each overlay's file once; each source's is its admission lstat (no link) */
+	struct stat *ost = spx_xcalloc((size_t)nov + 1, sizeof *ost);
+	bool *ohave = spx_xcalloc((size_t)nov + 1, sizeof *ohave);
+	for (int k = 0; k < nov; k++)
+		ohave[k] = stat(ov[k].path, &ost[k]) == 0;
 	for (int i = 0; i < pj->man.nsources; i++) {
-		const ProjectOverlay *o = overlay_for(pj->paths[i], ov, nov);
+		const ProjectOverlay *o = overlay_by_id(&pj->st[i], ov, ost, ohave, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
 		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
 		if (!o)
 			note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
+	free(ost);
+	free(ohave);
 	bool ok = driver_program_check_linked(&pj->P);
 	if (ok)
 		ok = check_roles(pj);
@@ -369,10 +378,8 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 	for (int i = 0; ok && i < pj->man.nsources; i++) {
 		const ProjectOverlay *o = NULL;
 		struct stat sst;
-		bool have = stat(pj->paths[i], &sst) == 0;
-		for (int k = 0; have && k < nov && !o; k++)
-			if (ohave[k] && ost[k].st_dev == sst.st_dev && ost[k].st_ino == sst.st_ino)
-				o = &ov[k];
+		if (stat(pj->paths[i], &sst) == 0)
+			o = overlay_by_id(&sst, ov, ost, ohave, nov);
 		if (o) {
 			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
 			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
