@@ -20,18 +20,16 @@ a first server with initializationOptions.trace asserts the per-module sets
 measured.  Asserts the traces (the executed module sets), not the times
 (target: refresh <= 1% of cold)."""
 import os
-import resource
 import subprocess
 import sys
 import time
 
-from client import Client, check, lsp_read, lsp_send, tempdir
+from client import Client, check, cold_check_cpu, lsp_read, lsp_send, proc_cpu, tempdir
 
 BIN = sys.argv[1]
 M = int(sys.argv[2]) if len(sys.argv) > 2 else 40
 F = int(sys.argv[3]) if len(sys.argv) > 3 else 250
 REPS = int(sys.argv[4]) if len(sys.argv) > 4 else 200
-TCK = os.sysconf("SC_CLK_TCK")
 d = os.path.join(tempdir(), "bench")
 os.makedirs(os.path.join(d, "src"))
 
@@ -70,26 +68,14 @@ with open(os.path.join(d, "semaprax.toml"), "w") as f:
 time.sleep(3.2)
 
 
-def cpu(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TCK
 
-
-cold = []
-for _ in range(3):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run([BIN, "check", d], capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    check(r.returncode == 0, "the generated project verifies: %r" % r.stdout[-2000:])
-    cold.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-cold_cpu = min(cold)
+cold_cpu = cold_check_cpu(BIN, d, "the generated project verifies")
 
 c = Client(BIN, d, "--max-message-bytes", str(64 << 20))
 pid = c.p.pid
-c0 = cpu(pid)
+c0 = proc_cpu(pid)
 r = c.call("check", {"trace": True})
-load_cpu = cpu(pid) - c0
+load_cpu = proc_cpu(pid) - c0
 check(r["ok"] and "manifest" in r["trace"]["executed"], "cold load")
 
 k = M // 2
@@ -128,10 +114,10 @@ for name, fwd, back, want in CASES:
         check(bodies == want_bodies, "%s: bodies %r" % (name, bodies))
         check(r["ok"] and ex == want and "manifest" in r["trace"]["reused"],
               "%s: re-checked %r, want %r (%r)" % (name, ex, want, r["trace"]))
-    c0 = cpu(pid)
+    c0 = proc_cpu(pid)
     for rep in range(REPS):
         r = c.call("refresh", {"path": path, "edits": fwd if rep % 2 == 0 else back})
-    per = (cpu(pid) - c0) / REPS
+    per = (proc_cpu(pid) - c0) / REPS
     check(r["ok"], name)
     rows.append((name, per))
 c.call("shutdown")
@@ -184,10 +170,10 @@ for v in (2, 3):
     check(len([n for n in t["reused"] if n.startswith("module:")]) == M + 1 and "manifest" in t["reused"], "LSP body edit: reused %r" % t["reused"])
 lsp_close(lsp)
 lsp = lsp_open(False)
-c0 = cpu(lsp.pid)
+c0 = proc_cpu(lsp.pid)
 for rep in range(REPS):
     lsp_change(lsp, rep + 2, rep % 2 == 0)
-lsp_per = (cpu(lsp.pid) - c0) / REPS
+lsp_per = (proc_cpu(lsp.pid) - c0) / REPS
 lsp_close(lsp)
 rows.append(("LSP body", lsp_per))
 print("service project bench: %d modules x %d functions (%d functions)" % (M, F, M * F))

@@ -5,6 +5,7 @@ docs/service.md describes; every test here fails loudly (AssertionError,
 exit 1) on the first unexpected answer."""
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,25 @@ def check(cond, what):
         print("FAIL: " + what, file=sys.stderr)
         sys.exit(1)
 
+
+
+def proc_cpu(pid):
+    """CPU seconds (user + system) a live process has used, from /proc."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cold_check_cpu(binary, path, what, runs=3):
+    """The least CPU of `runs` fresh `semaprax check path` processes (each must verify)."""
+    cold = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run([binary, "check", path], capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        check(r.returncode == 0, "%s: %r" % (what, r.stdout[-2000:]))
+        cold.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return min(cold)
 
 def lsp_send(proc, obj):
     """One LSP message (Content-Length framing) to proc's stdin."""

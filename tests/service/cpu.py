@@ -5,16 +5,14 @@ the process's CPU after its cold check.  Prints ms per refresh and the ratio to
 a cold `semaprax check` (CPU of the child).  Linux only (/proc)."""
 import json
 import os
-import resource
 import subprocess
 import sys
 
-from client import Client, check, lsp_read, lsp_send, tempdir
+from client import Client, check, cold_check_cpu, lsp_read, lsp_send, proc_cpu, tempdir
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 REPS = int(sys.argv[3]) if len(sys.argv) > 3 else 400
-TCK = os.sysconf("SC_CLK_TCK")
 d = tempdir()
 path = os.path.join(d, "bench.spx")
 parts = ["module bench.gen;\n"]
@@ -28,20 +26,8 @@ with open(path, "w") as f:
     f.write(src)
 
 
-def cpu(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TCK
 
-
-cold = []
-for _ in range(3):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    r = subprocess.run([BIN, "check", path], capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    check(r.returncode == 0, "verifies")
-    cold.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-cold_cpu = min(cold)
+cold_cpu = cold_check_cpu(BIN, path, "verifies")
 
 k = N // 2
 at = src.encode().index(("let y = x * %d;\n    f%d(" % (k % 13 + 1, k - 1)).encode()) + len("let y = x * %d" % (k % 13 + 1))
@@ -49,11 +35,11 @@ fwd = [{"start": at, "end": at, "text": " + 0"}]
 back = [{"start": at, "end": at + 4, "text": ""}]
 c = Client(BIN, path, "--max-message-bytes", str(64 << 20))
 c.call("check")
-base = cpu(c.p.pid)
+base = proc_cpu(c.p.pid)
 for rep in range(REPS):
     r = c.call("refresh", {"edits": fwd if rep % 2 == 0 else back})
     check(r["ok"], "refresh verifies")
-rpc = (cpu(c.p.pid) - base) / REPS
+rpc = (proc_cpu(c.p.pid) - base) / REPS
 c.call("shutdown")
 c.notify("exit")
 c.close()
@@ -77,14 +63,14 @@ send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocume
 check(read()["method"] == "textDocument/publishDiagnostics", "diagnostics on open")
 line = src[:at].count("\n")
 col = at - (src.rindex("\n", 0, at) + 1)
-base = cpu(lsp.pid) if not os.environ.get("SPX_CPU_WRAP") else 0
+base = proc_cpu(lsp.pid) if not os.environ.get("SPX_CPU_WRAP") else 0
 for rep in range(REPS):
     rng = {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + (0 if rep % 2 == 0 else 4)}}
     send({"jsonrpc": "2.0", "method": "textDocument/didChange",
           "params": {"textDocument": {"uri": uri, "version": rep + 2}, "contentChanges": [{"range": rng, "text": " + 0" if rep % 2 == 0 else ""}]}})
     m = read()
     check(m["method"] == "textDocument/publishDiagnostics" and m["params"]["version"] == rep + 2, "diagnostics")
-lspc = (cpu(lsp.pid) - base) / REPS if not os.environ.get("SPX_CPU_WRAP") else 0
+lspc = (proc_cpu(lsp.pid) - base) / REPS if not os.environ.get("SPX_CPU_WRAP") else 0
 lsp.stdin.close()
 lsp.wait(timeout=60)
 print("CPU per one-body refresh (%d functions, %d refreshes): cold check %.1f ms; JSON-RPC edits %.3f ms (%.2f%%); "
