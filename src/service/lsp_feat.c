@@ -616,6 +616,41 @@ lsp_rename_params(LspReq *r, const char **name, const char **rev)
 }
 
 bool
+lsp_rename_plan(LspReq *r, LspRename *rn, const Session *s, const LspOcc *o, bool none, bool local, const char *base,
+    const char *current, const char *name)
+{
+	memset(rn, 0, sizeof *rn);
+	diag_init(&rn->pd, "<rename>", NULL, 0);
+	if (!o || !lsp_rename_patch(&rn->text, s->S, o, base, name))
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
+		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
+		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
+	rn->pd.src = rn->text.data;
+	rn->pd.src_len = rn->text.len;
+	if (!patch_parse(&rn->sp, rn->text.data, rn->text.len, &rn->pd)) {
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &rn->pd);
+		return false;
+	}
+	if (!patch_plan(&rn->sp, s->m, s->S, s->H, s->src, s->len, current, &rn->pd, &rn->plan)) {
+		bool stale = rn->pd.items.len && rn->pd.items.items[0].code == DIAG_G409;
+		lsp_first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused",
+		    &rn->pd);
+		return false;
+	}
+	return true;
+}
+
+void
+lsp_rename_free(LspRename *rn)
+{
+	patch_plan_free(&rn->plan);
+	patch_free(&rn->sp);
+	diag_free(&rn->pd);
+	buf_free(&rn->text);
+}
+
+
+bool
 lsp_rename(LspReq *r, Buf *out)
 {
 	LspDoc *doc = r->doc;
@@ -630,60 +665,38 @@ lsp_rename(LspReq *r, Buf *out)
 	const LspOcc *o = occ_find(r, &s, &occs, &g);
 	if (!s)
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
-	Buf p = {0};
 	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
-	const char *base = rev ? rev : current;
-	bool ok = o && lsp_rename_patch(&p, s->S, o, base, name);
-	bool none = !o, local = o && o->sym < 0;
+	LspRename rn;
+	bool planned = lsp_rename_plan(r, &rn, s, o, !o, o && o->sym < 0, rev ? rev : current, current, name);
 	lsp_occs_free(&occs);
-	if (!ok) {
-		buf_free(&p);
-		return lsp_fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
-		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
-		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
-	}
-	SPatch sp;
-	memset(&sp, 0, sizeof sp);
-	DiagSink pd;
-	diag_init(&pd, "<rename>", p.data, p.len);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
 	bool done = false;
-	if (!patch_parse(&sp, p.data, p.len, &pd)) {
-		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
-	} else if (!patch_plan(&sp, s->m, s->S, s->H, s->src, s->len, current, &pd, &plan)) {
-		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
-		lsp_first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
-	} else {
+	if (planned) {
 		/* the candidate must verify and mean the same but for the rename */
 		size_t clen;
-		char *cand = patch_apply(s->src, s->len, &plan, &clen);
+		char *cand = patch_apply(s->src, s->len, &rn.plan, &clen);
 		Session c;
 		driver_session_init(&c, doc->file.path);
 		driver_set_source(&c, cand, clen);
 		if (!driver_parse(&c) || !driver_check(&c)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
-		} else if (!patch_same_meaning(&sp, &plan, s->S, c.S, &pd)) {
-			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
+		} else if (!patch_same_meaning(&rn.sp, &rn.plan, s->S, c.S, &rn.pd)) {
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
 		} else {
 			done = true;
 			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
 			json_cstr(out, doc->uri);
 			buf_printf(out, ",\"version\":%ld},\"edits\":[", doc->version);
-			for (int i = 0; i < plan.edits.len; i++) {
+			for (int i = 0; i < rn.plan.edits.len; i++) {
 				if (i)
 					buf_putc(out, ',');
-				lsp_put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+				lsp_put_edit(out, doc, rn.plan.edits.items[i].start, rn.plan.edits.items[i].end, rn.plan.edits.items[i].text);
 			}
 			buf_puts(out, "]}]}");
 		}
 		driver_session_free(&c);
 		free(cand);
 	}
-	patch_plan_free(&plan);
-	patch_free(&sp);
-	diag_free(&pd);
-	buf_free(&p);
+	lsp_rename_free(&rn);
 	return done;
 }
 

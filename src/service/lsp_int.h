@@ -13,6 +13,8 @@
 
 #include "svc_int.h"
 
+#include "../patch/patch.h"
+
 struct json_t;
 typedef struct LspProj LspProj;
 typedef struct FileId FileId;
@@ -118,6 +120,21 @@ void lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d);
 bool lsp_unverified_answer(LspReq *r, Buf *out, bool hover);
 /* The rename's params checked (newName, revision, version): false with r's error. */
 bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
+/* A rename planned by the patch engine: its .spatch text, the parsed patch,
+ * the plan's diagnostics and the plan (lsp_rename_free releases all). */
+typedef struct LspRename {
+	Buf text;
+	SPatch sp;
+	DiagSink pd;
+	PatchPlan plan;
+} LspRename;
+/* Writes the patch renaming o (NULL: none found; none/local say why, for
+ * the refusal) in s to name against base, parses it and plans it against
+ * the session at revision current; false after replying to r (refused,
+ * stale: content modified).  rn is initialised either way. */
+bool lsp_rename_plan(LspReq *r, LspRename *rn, const Session *s, const LspOcc *o, bool none, bool local, const char *base,
+    const char *current, const char *name);
+void lsp_rename_free(LspRename *rn);
 
 /* ---- projects (lsp_project.c): an open file a project's manifest lists is
  * checked as part of its project (the service's per-module product), every

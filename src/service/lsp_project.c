@@ -634,29 +634,11 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	lsp_occs_free(&occs);
 	Session *ts = &p->pj->P.mods[tk]->s;
 	driver_program_revision(&p->pj->P);   /* pending after a body re-checked in place */
-	Buf pt = {0};
-	const char *base = rev ? rev : ts->revision;
-	if (!found || !lsp_rename_patch(&pt, ts->S, &t, base, name)) {
-		buf_free(&pt);
-		return lsp_fail(r, LSP_E_REQUEST_FAILED, none ? "no declaration at this position" : local ? "a local has no stable "
-		    "identity: semantic patches rename functions, resources, record and case fields and variant cases"
-		    : "semantic patches rename functions, resources, record and case fields and variant cases; this declaration is none");
-	}
-	SPatch sp;
-	memset(&sp, 0, sizeof sp);
-	DiagSink pd;
-	diag_init(&pd, "<rename>", pt.data, pt.len);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
+	LspRename rn;
 	bool done = false;
-	if (!patch_parse(&sp, pt.data, pt.len, &pd)) {
-		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename is no valid semantic patch", &pd);
-	} else if (!patch_plan(&sp, ts->m, ts->S, ts->H, ts->src, ts->len, ts->revision, &pd, &plan)) {
-		bool stale = pd.items.len && pd.items.items[0].code == DIAG_G409;
-		lsp_first_diag(r, stale ? LSP_E_CONTENT_MODIFIED : LSP_E_REQUEST_FAILED, stale ? "stale rename refused" : "rename refused", &pd);
-	} else {
+	if (lsp_rename_plan(r, &rn, ts, found ? &t : NULL, none, local, rev ? rev : ts->revision, ts->revision, name)) {
 		size_t clen;
-		char *cand = patch_apply(ts->src, ts->len, &plan, &clen);
+		char *cand = patch_apply(ts->src, ts->len, &rn.plan, &clen);
 		ProjectOverlay *ov = spx_xcalloc((size_t)r->ndocs + 2, sizeof *ov);
 		int nov = 0;
 		for (int i = 0; i < r->ndocs; i++)
@@ -675,8 +657,8 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 		ModuleId ck = verified ? driver_program_find(&c.P, p->pj->P.mods[tk]->name) : DRIVER_NO_MODULE;
 		if (!verified || ck == DRIVER_NO_MODULE) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
-		} else if (!patch_same_meaning(&sp, &plan, ts->S, c.P.mods[ck]->s.S, &pd)) {
-			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &pd);
+		} else if (!patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd)) {
+			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
 		} else {
 			done = true;
 			LspDoc scratch;
@@ -689,10 +671,11 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 				put_file_uri(out, ts->diags.path);
 				buf_puts(out, ",\"version\":null},\"edits\":[");
 			}
-			for (int i = 0; i < plan.edits.len; i++) {
+			for (int i = 0; i < rn.plan.edits.len; i++) {
 				if (i)
 					buf_putc(out, ',');
-				lsp_put_edit(out, d ? d : &scratch, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+				lsp_put_edit(out, d ? d : &scratch, rn.plan.edits.items[i].start, rn.plan.edits.items[i].end,
+				    rn.plan.edits.items[i].text);
 			}
 			buf_puts(out, "]}]}");
 			if (!d)
@@ -702,9 +685,6 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 		free(ov);
 		free(cand);
 	}
-	patch_plan_free(&plan);
-	patch_free(&sp);
-	diag_free(&pd);
-	buf_free(&pt);
+	lsp_rename_free(&rn);
 	return done;
 }
