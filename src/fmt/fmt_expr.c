@@ -108,10 +108,13 @@ void
 fmt_fx_type(Fmt *F, const Type *t)
 {
 	switch (t->kind) {
-	case TYPE_NAME:
-		fmt_fx_qname(F, &t->u.name.name);
-		targs(F, t->u.name.args, t->u.name.nargs);
+	case TYPE_NAME: {
+		Name one;
+		QName q = ast_type_qname(t, &one);
+		fmt_fx_qname(F, &q);
+		targs(F, ast_type_args(t), ast_type_nargs(t));
 		break;
+	}
 	case TYPE_ARRAY:
 		buf_putc(F->out, '[');
 		fmt_fx_type(F, t->u.array.elem);

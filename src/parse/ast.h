@@ -62,15 +62,81 @@ typedef enum TypeKind {
 	TYPE_FN,     /* u.fn: fn(T, …) -> R */
 } TypeKind;
 
+/*
+ * Type annotations are allocated at their kind's size, and a TYPE_NAME at its
+ * form's (read it through the ast_type_* accessors below): a one-part name
+ * without arguments (most annotations) is the header and its spelling, 24
+ * bytes; with arguments it adds args/nargs (40); a dotted name adds its parts
+ * array (48). A one-part name's span is [span.start, name_end), the qualified
+ * name's too; nothing else stores it.
+ */
 struct Type {
-	TypeKind kind;
+	uint8_t kind;        /* TypeKind */
+	bool name_long;      /* TYPE_NAME: u.name has args, nargs, nparts (and parts when nparts > 1) */
+	uint32_t name_end;   /* TYPE_NAME: where its (qualified) name ends; 0: no name (parse error) */
 	Span span;
 	union {
-		struct { QName name; Type **args; int nargs; } name;
+		struct {
+			const char *s;   /* the spelling of a one-part name; NULL: none; dotted: NULL */
+			Type **args; int nargs; int nparts;   /* name_long only */
+			Name *parts;     /* name_long and nparts > 1 only */
+		} name;
 		struct { Type *elem; uint64_t len; Span len_span; } array;
 		struct { Type **params; int nparams; Type *result; bool mut_i64; } fn;  /* mut_i64: `FnMutI64(i64) -> i64` */
 	} u;
 };
+
+/* A TYPE_NAME's number of name parts (0 after a parse error). */
+static inline int
+ast_type_nparts(const Type *t)
+{
+	return t->name_long ? t->u.name.nparts : t->u.name.s != NULL;
+}
+
+/* A TYPE_NAME's generic arguments. */
+static inline int
+ast_type_nargs(const Type *t)
+{
+	return t->name_long ? t->u.name.nargs : 0;
+}
+
+static inline Type **
+ast_type_args(const Type *t)
+{
+	return t->name_long ? t->u.name.args : NULL;
+}
+
+/* The span of a TYPE_NAME's qualified name ({0, 0} when it has none). */
+static inline Span
+ast_type_name_span(const Type *t)
+{
+	Span s = { t->name_end ? t->span.start : 0, t->name_end };
+	return s;
+}
+
+/* Part i (0 <= i < ast_type_nparts) of a TYPE_NAME's name. */
+static inline Name
+ast_type_part(const Type *t, int i)
+{
+	if (ast_type_nparts(t) > 1)
+		return t->u.name.parts[i];
+	Name n = { t->u.name.s, ast_type_name_span(t) };
+	return n;
+}
+
+/* A TYPE_NAME's name as a QName; a one-part name's part is stored in *one. */
+static inline QName
+ast_type_qname(const Type *t, Name *one)
+{
+	QName q = { NULL, ast_type_nparts(t), ast_type_name_span(t) };
+	if (q.nparts > 1) {
+		q.parts = t->u.name.parts;
+	} else if (q.nparts == 1) {
+		*one = ast_type_part(t, 0);
+		q.parts = one;
+	}
+	return q;
+}
 
 /* ---- expressions ----------------------------------------------------------- */
 

@@ -140,17 +140,20 @@ type(Dump *D, const Type *t)
 		return;
 	}
 	switch (t->kind) {
-	case TYPE_NAME:
-		if (t->u.name.nargs == 0) {
-			qname(D, &t->u.name.name);
+	case TYPE_NAME: {
+		Name one;
+		QName q = ast_type_qname(t, &one);
+		if (ast_type_nargs(t) == 0) {
+			qname(D, &q);
 			break;
 		}
 		buf_puts(D->b, " (");
-		qname_bare(D, &t->u.name.name);
-		for (int i = 0; i < t->u.name.nargs; i++)
-			type(D, t->u.name.args[i]);
+		qname_bare(D, &q);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			type(D, ast_type_args(t)[i]);
 		tag_close(D);
 		break;
+	}
 	case TYPE_ARRAY:
 		tag_open(D, "array");
 		type(D, t->u.array.elem);

@@ -9,6 +9,7 @@
  */
 #include "parse_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,13 +68,25 @@ parse_new_expr(Parser *p, ExprKind k, Span s)
 	return e;
 }
 
+/* A type node at its kind's size (a TYPE_NAME here is the short form: no
+ * name, or set by parse_type's name path at its form's size). */
+static Type *
+new_type_sized(Parser *p, TypeKind k, Span s, size_t size)
+{
+	Type *t = arena_alloc(p->arena, size);
+	t->kind = (uint8_t)k;
+	t->span = s;
+	return t;
+}
+
+#define TYPE_SIZE(member) (offsetof(Type, u) + sizeof(((Type *)0)->u.member))
+
 static Type *
 new_type(Parser *p, TypeKind k, Span s)
 {
-	Type *t = ARENA_NEW(p->arena, Type);
-	t->kind = k;
-	t->span = s;
-	return t;
+	size_t size = k == TYPE_ARRAY ? TYPE_SIZE(array) : k == TYPE_FN ? TYPE_SIZE(fn)
+	    : offsetof(Type, u) + sizeof(const char *);
+	return new_type_sized(p, k, s, size);
 }
 
 /* ==== types =================================================================== */
@@ -143,8 +156,8 @@ is_primitive(const char *name)
 static bool
 is_i64_type(const Type *t)
 {
-	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == 0 &&
-	    strcmp(t->u.name.name.parts[0].s, "i64") == 0;
+	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && ast_type_nargs(t) == 0 &&
+	    strcmp(t->u.name.s, "i64") == 0;
 }
 
 /*
@@ -219,19 +232,39 @@ parse_type(Parser *p)
 		parse_error_at(p, t, DIAG_P105, "expected type");
 		return new_type(p, TYPE_NAME, start);
 	}
-	Type *ty = new_type(p, TYPE_NAME, start);
-	ty->u.name.name = parse_qname(p, "type");
-	if (!p->panic && parse_at(p, TOK_LT) && ty->u.name.name.nparts == 1 && is_primitive(ty->u.name.name.parts[0].s)) {
-		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", ty->u.name.name.parts[0].s);
-		return ty;
+	Name one;
+	QName q = parse_qname_buf(p, "type", &one);
+	Type **args = NULL;
+	int nargs = 0;
+	bool early = false;   /* the primitive's `<` or too deep: the span stays the first token's */
+	if (!p->panic && parse_at(p, TOK_LT) && q.nparts == 1 && is_primitive(q.parts[0].s)) {
+		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", q.parts[0].s);
+		early = true;
+	} else if (!p->panic && parse_at(p, TOK_LT)) {
+		if (parse_enter(p, parse_peek(p))) {
+			args = parse_type_args(p, &nargs);
+			parse_leave(p);
+		} else {
+			early = true;
+		}
 	}
-	if (!p->panic && parse_at(p, TOK_LT)) {
-		if (!parse_enter(p, parse_peek(p)))
-			return ty;
-		ty->u.name.args = parse_type_args(p, &ty->u.name.nargs);
-		parse_leave(p);
+	/* a one-part name keeps its spelling only (no parts array) */
+	bool is_long = q.nparts > 1 || args;
+	size_t size = offsetof(Type, u) + (!is_long ? sizeof(const char *)
+	    : q.nparts > 1 ? sizeof(((Type *)0)->u.name) : offsetof(struct Type, u.name.parts) - offsetof(Type, u));
+	Type *ty = new_type_sized(p, TYPE_NAME, early ? start : parse_span_from(p, start), size);
+	ty->name_long = is_long;
+	ty->name_end = q.span.end;
+	if (q.nparts > 1) {
+		ty->u.name.parts = q.parts;
+	} else {
+		ty->u.name.s = q.parts[0].s;
 	}
-	ty->span = parse_span_from(p, start);
+	if (is_long) {
+		ty->u.name.args = args;
+		ty->u.name.nargs = nargs;
+		ty->u.name.nparts = q.nparts;
+	}
 	return ty;
 }
 

@@ -68,6 +68,18 @@ walk_qname(SpanWalk *w, QName *q)
 	sp(w, &q->span);
 }
 
+/* A TYPE_NAME's name: a dotted name's parts, and its end (a one-part
+ * name's span is the type's start and that end; see ast.h). */
+static void
+walk_type_name(SpanWalk *w, Type *t)
+{
+	if (ast_type_nparts(t) > 1)
+		walk_names(w, t->u.name.parts, t->u.name.nparts);
+	Span s = ast_type_name_span(t);
+	sp(w, &s);
+	t->name_end = s.end;
+}
+
 static void
 walk_types(SpanWalk *w, Type **t, int n)
 {
@@ -83,8 +95,8 @@ walk_type(SpanWalk *w, Type *t)
 	sp(w, &t->span);
 	switch (t->kind) {
 	case TYPE_NAME:
-		walk_qname(w, &t->u.name.name);
-		walk_types(w, t->u.name.args, t->u.name.nargs);
+		walk_type_name(w, t);
+		walk_types(w, ast_type_args(t), ast_type_nargs(t));
 		break;
 	case TYPE_ARRAY:
 		walk_type(w, t->u.array.elem);

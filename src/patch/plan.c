@@ -31,8 +31,8 @@ walk_type(Planner *P, const Type *t)
 		P->on_type(P, t);
 	switch (t->kind) {
 	case TYPE_NAME:
-		for (int i = 0; i < t->u.name.nargs; i++)
-			walk_type(P, t->u.name.args[i]);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			walk_type(P, ast_type_args(t)[i]);
 		break;
 	case TYPE_ARRAY: walk_type(P, t->u.array.elem); break;
 	case TYPE_FN:
@@ -330,8 +330,8 @@ fn_expr(Planner *P, const Expr *e)
 static void
 resource_type(Planner *P, const Type *t)
 {
-	if (t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && type_sym(P, t->u.name.name.parts[0].s) == P->sym)
-		rename_at(P, t->u.name.name.parts[0].span);
+	if (t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && type_sym(P, t->u.name.s) == P->sym)
+		rename_at(P, ast_type_name_span(t));
 }
 
 static void

@@ -228,8 +228,8 @@ name_str(Sema *S, Name n)
 static bool
 type_spelled(const Type *t, const char *name, int nargs)
 {
-	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == nargs &&
-	    strcmp(t->u.name.name.parts[0].s, name) == 0;
+	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && ast_type_nargs(t) == nargs &&
+	    strcmp(t->u.name.s, name) == 0;
 }
 
 /*
@@ -252,7 +252,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 		f[i].id = fs[i].id.present ? id_text(S, &fs[i].id) : auto_id(S, case_owner ? "case-field" : "field", owner_id, f[i].name);
 		f[i].declared_in = -1;
 		const char *stored = type_spelled(fs[i].type, "str", 0) ? "str" : NULL;
-		if (!stored && type_spelled(fs[i].type, "Slice", 1) && type_spelled(fs[i].type->u.name.args[0], "u8", 0))
+		if (!stored && type_spelled(fs[i].type, "Slice", 1) && type_spelled(ast_type_args(fs[i].type)[0], "u8", 0))
 			stored = "Slice<u8>";
 		if (stored) {
 			const char *fmt = case_owner ? "variant field `%s.%s` cannot store borrowed `%s`" : "aggregate field `%s.%s` cannot store borrowed `%s`";
@@ -465,8 +465,8 @@ wrapper_type(const Type *t, char k)
 	switch (k) {
 	case 'T': return type_spelled(t, "T", 0);
 	case 'u': return type_spelled(t, "usize", 0);
-	case 'V': return type_spelled(t, "Vec", 1) && type_spelled(t->u.name.args[0], "T", 0);
-	default: return type_spelled(t, "Box", 1) && type_spelled(t->u.name.args[0], "T", 0);
+	case 'V': return type_spelled(t, "Vec", 1) && type_spelled(ast_type_args(t)[0], "T", 0);
+	default: return type_spelled(t, "Box", 1) && type_spelled(ast_type_args(t)[0], "T", 0);
 	}
 }
 
@@ -805,13 +805,15 @@ arity_error(Sema *S, Span span, const char *name, int want, int got)
 static TypeId
 resolve_named(Sema *S, const Type *t, SymId scope)
 {
-	const QName *q = &t->u.name.name;
+	Name one;
+	QName qn = ast_type_qname(t, &one);
+	const QName *q = &qn;
 	const char *name = q->parts[q->nparts - 1].s;
-	int nargs = t->u.name.nargs;
+	int nargs = ast_type_nargs(t);
 	TypeId local[8];
 	TypeId *args = nargs <= 8 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)nargs);
 	for (int i = 0; i < nargs; i++)
-		args[i] = sema_decls_resolve_type(S, t->u.name.args[i], scope);
+		args[i] = sema_decls_resolve_type(S, ast_type_args(t)[i], scope);
 	TypeId out = T_ERR;
 	if (q->nparts > 1) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);

@@ -78,9 +78,9 @@ same_span_text(Sema *S, Span a, Span b)
 static SymId
 resource_of(Sema *S, const Type *t)
 {
-	if (!t || t->kind != TYPE_NAME || t->u.name.nargs || t->u.name.name.nparts != 1)
+	if (!t || t->kind != TYPE_NAME || ast_type_nargs(t) || ast_type_nparts(t) != 1)
 		return -1;
-	SymId sym = sema_strmap_get(&S->type_names, t->u.name.name.parts[0].s);
+	SymId sym = sema_strmap_get(&S->type_names, t->u.name.s);
 	return sym >= 0 && sema_sym(S, sym)->kind == SK_RESOURCE ? sym : -1;
 }
 

@@ -100,10 +100,10 @@ walk_type(Walk *w, const Type *t)
 		return;
 	switch (t->kind) {
 	case TYPE_NAME:
-		if (t->u.name.name.nparts == 1)
-			add(w, t->u.name.name.parts[0].span, type_named(w, t->u.name.name.parts[0].s), -1, -1, false);
-		for (int i = 0; i < t->u.name.nargs; i++)
-			walk_type(w, t->u.name.args[i]);
+		if (ast_type_nparts(t) == 1)
+			add(w, ast_type_name_span(t), type_named(w, t->u.name.s), -1, -1, false);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			walk_type(w, ast_type_args(t)[i]);
 		break;
 	case TYPE_ARRAY: walk_type(w, t->u.array.elem); break;
 	case TYPE_FN:
