@@ -396,7 +396,7 @@ static bool
 first_word(const Expr *e, Name *out)
 {
 	switch (e->kind) {
-	case EXPR_NAME: *out = e->u.name; return true;
+	case EXPR_NAME: *out = ast_expr_name(e); return true;
 	case EXPR_CALL: *out = e->u.call.callee; return true;
 	case EXPR_VARIANT: *out = e->u.variant.type; return true;
 	case EXPR_RECORD: *out = e->u.record.type.parts[0]; return true;
@@ -445,7 +445,7 @@ scrutinee_hazard(const Expr *e)
 	static const char *const words[] = { "own", "borrow" };
 	const Expr *parent = NULL;
 	const Expr *l = leftmost(e, &parent);
-	return l && l->kind == EXPR_NAME && word_in(l->u.name, words, countof(words)) && parent &&
+	return l && l->kind == EXPR_NAME && word_in(ast_expr_name(l), words, countof(words)) && parent &&
 	    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
 }
 
@@ -707,7 +707,7 @@ atom(Fmt *F, const Expr *e)
 	case EXPR_CHAR: fmt_char(F->out, e->u.char_lit.value); break;
 	case EXPR_STRING: fmt_string(F->out, e->u.str.s, e->u.str.len); break;
 	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;
-	case EXPR_NAME: fmt_fx_name(F, e->u.name); break;
+	case EXPR_NAME: fmt_fx_name(F, ast_expr_name(e)); break;
 	case EXPR_CALL:
 		fmt_fx_name(F, e->u.call.callee);
 		if (e->u.call.has_targs) {

@@ -214,7 +214,8 @@ struct Expr {
 		struct { uint32_t value; } char_lit;
 		StrLit str;
 		struct { bool value; } bool_lit;
-		Name name;
+		/* the name's span is the node's (ast_expr_name): 24 bytes, not 32 */
+		struct { const char *s; } name;
 		struct { UnaryOp op; Expr *operand; } unary;
 		struct { BinaryOp op; Expr *lhs, *rhs; } binary;
 		/* ix (call, method, super_): dense call number, 0..Module.ncalls-1 (ast_call_index) */
@@ -241,6 +242,14 @@ struct Expr {
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };
+
+/* An EXPR_NAME's name: its spelling at the node's span. */
+static inline Name
+ast_expr_name(const Expr *e)
+{
+	Name n = { e->u.name.s, e->span };
+	return n;
+}
 
 /* A call's (EXPR_CALL, EXPR_METHOD or EXPR_SUPER) dense number: the index of
  * the checker's call-only side tables, which would be mostly empty by Expr id. */

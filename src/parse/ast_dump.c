@@ -440,7 +440,7 @@ dump_expr(Dump *D, const Expr *e)
 		break;
 	case EXPR_NAME:
 		tag_open(D, "name");
-		name(D, e->u.name);
+		name(D, ast_expr_name(e));
 		tag_close(D);
 		break;
 	case EXPR_UNARY: case EXPR_BINARY: case EXPR_METHOD: case EXPR_FIELD: case EXPR_TRY: case EXPR_WITH:

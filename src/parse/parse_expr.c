@@ -324,7 +324,6 @@ error_expr(Parser *p, Span s)
 {
 	Expr *e = parse_new_expr(p, EXPR_NAME, s);
 	e->u.name.s = "";
-	e->u.name.span = s;
 	return e;
 }
 
@@ -537,12 +536,12 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 			/* a record literal's `{ f }` means `{ f: f }` (the reference);
 			 * case payloads and `with` updates need the `:` */
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
-			f.value->u.name = f.name;
+			f.value->u.name.s = f.name.s;
 		} else if (parse_expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
-			f.value->u.name = f.name;
+			f.value->u.name.s = f.name.s;
 		}
 		f.span = parse_span_from(p, f.span);
 		VEC_PUSH(inits, f);
@@ -825,7 +824,7 @@ parse_name_expr(Parser *p, bool *callable)
 		return error_expr(p, t->span);
 	}
 	Expr *e = parse_new_expr(p, EXPR_NAME, t->span);
-	e->u.name = parse_name_of(p, t);
+	e->u.name.s = parse_name_of(p, t).s;
 	*callable = true;
 	return e;
 }

@@ -181,8 +181,7 @@ walk_expr(SpanWalk *w, Expr *e)
 	case EXPR_STRING:
 		sp(w, &e->u.str.span);
 		break;
-	case EXPR_NAME:
-		walk_name(w, &e->u.name);
+	case EXPR_NAME:   /* (its span is the node's) */
 		break;
 	case EXPR_UNARY:
 		walk_expr(w, e->u.unary.operand);

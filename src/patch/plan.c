@@ -323,7 +323,7 @@ fn_expr(Planner *P, const Expr *e)
 	if (e->kind == EXPR_CALL)
 		rename_at(P, e->u.call.callee.span);
 	else if (e->kind == EXPR_NAME)
-		rename_at(P, e->u.name.span);
+		rename_at(P, e->span);
 }
 
 /* rename of a resource: every type annotation naming it */
@@ -375,7 +375,7 @@ member_expr(Planner *P, const Expr *e)
 			rename_at(P, e->u.field.name.span);
 		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)
-			rename_at(P, e->u.name.span);   /* an invariant names its record's fields */
+			rename_at(P, e->span);   /* an invariant names its record's fields */
 	} else if (e->kind == EXPR_VARIANT && S->expr_sym[e->id] == P->sym &&
 	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->cases[P->ci].name) == 0) {
 		member_inits(P, e->u.variant.inits, e->u.variant.ninits);

@@ -190,9 +190,9 @@ walk_expr(Walk *w, const Expr *e)
 	switch (e->kind) {
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
-			add(w, e->u.name.span, sym, -1, -1, false);
+			add(w, e->span, sym, -1, -1, false);
 		else
-			add_local(w, e->u.name.span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
+			add_local(w, e->span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
 		break;
 	case EXPR_UNARY: walk_expr(w, e->u.unary.operand); break;
 	case EXPR_BINARY:
