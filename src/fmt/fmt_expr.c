@@ -194,7 +194,7 @@ pattern_literal(Fmt *F, const Pattern *p)
 	const Expr *e = p->u.lit.value;
 	switch (e->kind) {
 	case EXPR_INT:
-		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, p->u.lit.negative || e->u.int_lit.negative);
+		fmt_int(F->out, e->u.int_lit.value, e->lit_suffix, p->u.lit.negative || e->lit_negative);
 		break;
 	case EXPR_CHAR:
 		fmt_char(F->out, e->u.char_lit.value);
@@ -701,9 +701,9 @@ atom(Fmt *F, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_INT:
-		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, e->u.int_lit.negative);
+		fmt_int(F->out, e->u.int_lit.value, e->lit_suffix, e->lit_negative);
 		break;
-	case EXPR_FLOAT: fmt_float(F->out, e->u.float_lit.value, e->u.float_lit.suffix); break;
+	case EXPR_FLOAT: fmt_float(F->out, e->u.float_lit.value, e->lit_suffix); break;
 	case EXPR_CHAR: fmt_char(F->out, e->u.char_lit.value); break;
 	case EXPR_STRING: fmt_string(F->out, e->u.str.s, e->u.str.len); break;
 	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;

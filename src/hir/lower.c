@@ -446,7 +446,7 @@ lower_pattern(BindCtx *b, const Pattern *p, TypeId t)
 			hp->lit.ch = x->u.char_lit.value;
 		else if (x->kind == EXPR_INT) {
 			hp->lit.i = x->u.int_lit.value;
-			hp->lit.negative = p->u.lit.negative || x->u.int_lit.negative;
+			hp->lit.negative = p->u.lit.negative || x->lit_negative;
 		}
 		return hp;
 	}
@@ -597,7 +597,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_INT:
 		h = node(L, HIR_INT, e);
 		h->u.lit.i = e->u.int_lit.value;
-		h->u.lit.negative = e->u.int_lit.negative;
+		h->u.lit.negative = e->lit_negative;
 		return h;
 	case EXPR_FLOAT:
 		h = node(L, HIR_FLOAT, e);

@@ -71,8 +71,8 @@ typedef enum TypeKind {
  * name's too; nothing else stores it.
  */
 struct Type {
-	uint8_t kind;        /* TypeKind */
-	bool name_long;      /* TYPE_NAME: u.name has args, nargs, nparts (and parts when nparts > 1) */
+	TypeKind kind : 8;
+	bool name_long : 1;  /* TYPE_NAME: u.name has args, nargs, nparts (and parts when nparts > 1) */
 	uint32_t name_end;   /* TYPE_NAME: where its (qualified) name ends; 0: no name (parse error) */
 	Span span;
 	union {
@@ -201,16 +201,19 @@ typedef struct ClosureParam {
 } ClosureParam;
 
 struct Expr {
-	ExprKind kind;
+	ExprKind kind : 8;
+	NumSuffix lit_suffix : 8;   /* EXPR_INT (SUF_NONE/I32/U8/USIZE), EXPR_FLOAT (SUF_NONE/F32/F64) */
+	bool lit_negative : 1;      /* EXPR_INT: see u.int_lit (in the header: an integer is 24 bytes) */
 	uint32_t id;     /* dense, 0..Module.nexprs-1, in creation order (sema side tables) */
 	Span span;
 	union {
 		/*
-		 * value: the magnitude as written; negative: a directly preceding
-		 * minus was folded in (only done for the signed minimum).
+		 * value: the magnitude as written; lit_negative: a directly
+		 * preceding minus was folded in (only done for the signed minimum).
+		 * The suffix is lit_suffix.
 		 */
-		struct { uint64_t value; NumSuffix suffix; bool negative; } int_lit;
-		struct { double value; NumSuffix suffix; } float_lit;  /* SUF_NONE/F32/F64 */
+		struct { uint64_t value; } int_lit;
+		struct { double value; } float_lit;  /* suffix: lit_suffix */
 		struct { uint32_t value; } char_lit;
 		StrLit str;
 		struct { bool value; } bool_lit;

@@ -288,14 +288,14 @@ literal(Dump *D, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_INT:
-		buf_printf(D->b, " (int %s%" PRIu64 " %s)", e->u.int_lit.negative ? "-" : "", e->u.int_lit.value,
-		    suffix_name(e->u.int_lit.suffix));
+		buf_printf(D->b, " (int %s%" PRIu64 " %s)", e->lit_negative ? "-" : "", e->u.int_lit.value,
+		    suffix_name(e->lit_suffix));
 		break;
 	case EXPR_FLOAT: {
 		uint64_t bits;
 		double v = e->u.float_lit.value;
 		memcpy(&bits, &v, sizeof bits);
-		buf_printf(D->b, " (float 0x%016" PRIx64 " %s)", bits, e->u.float_lit.suffix == SUF_F32 ? "f32" : "f64");
+		buf_printf(D->b, " (float 0x%016" PRIx64 " %s)", bits, e->lit_suffix == SUF_F32 ? "f32" : "f64");
 		break;
 	}
 	case EXPR_CHAR:

@@ -74,7 +74,7 @@ static Type *
 new_type_sized(Parser *p, TypeKind k, Span s, size_t size)
 {
 	Type *t = arena_alloc(p->arena, size);
-	t->kind = (uint8_t)k;
+	t->kind = k;
 	t->span = s;
 	return t;
 }
@@ -448,8 +448,8 @@ int_literal(Parser *p, Token *t, bool negative, Span s)
 	check_int_range(p, t, negative);
 	Expr *e = parse_new_expr(p, EXPR_INT, s);
 	e->u.int_lit.value = lex_int(p->toks, t);
-	e->u.int_lit.suffix = (NumSuffix)t->suffix;
-	e->u.int_lit.negative = negative;
+	e->lit_suffix = (NumSuffix)t->suffix;
+	e->lit_negative = negative;
 	return e;
 }
 
@@ -1008,7 +1008,7 @@ parse_primary(Parser *p, bool *callable)
 		parse_advance(p);
 		Expr *e = parse_new_expr(p, EXPR_FLOAT, t->span);
 		e->u.float_lit.value = lex_float(p->toks, t);
-		e->u.float_lit.suffix = (NumSuffix)t->suffix;
+		e->lit_suffix = (NumSuffix)t->suffix;
 		return e;
 	}
 	case TOK_CHAR: {
@@ -1181,8 +1181,8 @@ parse_pattern_alt(Parser *p)
 		Pattern *pt = new_pat(p, PAT_LIT, s);
 		Expr *e = parse_new_expr(p, EXPR_INT, s);
 		e->u.int_lit.value = lex_int(p->toks, n);
-		e->u.int_lit.suffix = (NumSuffix)n->suffix;
-		e->u.int_lit.negative = false;
+		e->lit_suffix = (NumSuffix)n->suffix;
+		e->lit_negative = false;
 		pt->u.lit.value = e;
 		pt->u.lit.negative = true;
 		return pt;

@@ -58,7 +58,7 @@ check_let(FnCtx *C, const Stmt *s)
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
 			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
-			if (suffix && v->kind == EXPR_INT && v->u.int_lit.suffix == SUF_NONE)
+			if (suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
 				diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s`", (int)(v->span.end - v->span.start),
 				    S->src + v->span.start, suffix);
 			else
