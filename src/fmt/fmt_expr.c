@@ -370,7 +370,7 @@ leftmost(const Expr *e, const Expr **parent_out)
 		switch (e->kind) {
 		case EXPR_BINARY: {
 			const Expr *l = e->u.binary.lhs;
-			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
+			if (l->kind == EXPR_BINARY && ast_binary_prec(l->bin_op) < ast_binary_prec(e->bin_op))
 				return NULL;
 			next = l;
 			break;
@@ -446,7 +446,7 @@ scrutinee_hazard(const Expr *e)
 	const Expr *parent = NULL;
 	const Expr *l = leftmost(e, &parent);
 	return l && l->kind == EXPR_NAME && word_in(ast_expr_name(l), words, countof(words)) && parent &&
-	    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
+	    parent->kind == EXPR_BINARY && parent->bin_op == BIN_SUB;
 }
 
 /* ==== expressions ========================================================================= */
@@ -512,9 +512,9 @@ rightmost_ident(const Fmt *F, const Expr *e, int ctx)
 		case EXPR_FIELD:
 			return e;
 		case EXPR_BINARY:
-			if (ast_binary_prec(e->u.binary.op) < ctx)
+			if (ast_binary_prec(e->bin_op) < ctx)
 				return NULL;
-			ctx = ast_binary_prec(e->u.binary.op) + 1;
+			ctx = ast_binary_prec(e->bin_op) + 1;
 			e = e->u.binary.rhs;
 			break;
 		case EXPR_UNARY:
@@ -530,18 +530,18 @@ rightmost_ident(const Fmt *F, const Expr *e, int ctx)
 static void
 binary(Fmt *F, const Expr *e, int ctx)
 {
-	int prec = ast_binary_prec(e->u.binary.op);
+	int prec = ast_binary_prec(e->bin_op);
 	bool paren = prec < ctx;
 	if (paren)
 		buf_putc(F->out, '(');
 	expr(F, e->u.binary.lhs, prec);
-	if (e->u.binary.op == BIN_LT) {
+	if (e->bin_op == BIN_LT) {
 		LtMark mark = { F->out->len + 1, rightmost_ident(F, e->u.binary.lhs, prec) };
 		if (mark.name)
 			VEC_PUSH(F->lts, mark);
 	}
 	buf_putc(F->out, ' ');
-	buf_puts(F->out, ast_binary_spelling(e->u.binary.op));
+	buf_puts(F->out, ast_binary_spelling(e->bin_op));
 	buf_putc(F->out, ' ');
 	expr(F, e->u.binary.rhs, prec + 1);
 	if (paren)
@@ -753,7 +753,7 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 {
 	switch (e->kind) {
 	case EXPR_UNARY:
-		buf_putc(F->out, e->u.unary.op == UN_NEG ? '-' : '!');
+		buf_putc(F->out, e->un_op == UN_NEG ? '-' : '!');
 		expr(F, e->u.unary.operand, PREC_UNARY);
 		break;
 	case EXPR_BINARY: binary(F, e, ctx); break;

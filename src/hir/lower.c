@@ -620,12 +620,12 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		return lower_name(L, e, move);
 	case EXPR_UNARY:
 		h = node(L, HIR_UNARY, e);
-		h->u.un.op = e->u.unary.op;
+		h->u.un.op = e->un_op;
 		h->u.un.x = lower_expr(L, e->u.unary.operand, false);
 		return h;
 	case EXPR_BINARY:
 		h = node(L, HIR_BINARY, e);
-		h->u.bin.op = e->u.binary.op;
+		h->u.bin.op = e->bin_op;
 		h->u.bin.l = lower_expr(L, e->u.binary.lhs, false);
 		h->u.bin.r = lower_expr(L, e->u.binary.rhs, false);
 		return h;

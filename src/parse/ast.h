@@ -204,6 +204,8 @@ struct Expr {
 	ExprKind kind : 8;
 	NumSuffix lit_suffix : 8;   /* EXPR_INT (SUF_NONE/I32/U8/USIZE), EXPR_FLOAT (SUF_NONE/F32/F64) */
 	bool lit_negative : 1;      /* EXPR_INT: see u.int_lit (in the header: an integer is 24 bytes) */
+	BinaryOp bin_op : 8;        /* EXPR_BINARY (in the header: a binary is 32 bytes, not 40) */
+	UnaryOp un_op : 2;          /* EXPR_UNARY (24 bytes, not 32) */
 	uint32_t id;     /* dense, 0..Module.nexprs-1, in creation order (sema side tables) */
 	Span span;
 	union {
@@ -219,8 +221,8 @@ struct Expr {
 		struct { bool value; } bool_lit;
 		/* the name's span is the node's (ast_expr_name): 24 bytes, not 32 */
 		struct { const char *s; } name;
-		struct { UnaryOp op; Expr *operand; } unary;
-		struct { BinaryOp op; Expr *lhs, *rhs; } binary;
+		struct { Expr *operand; } unary;   /* the operator: un_op */
+		struct { Expr *lhs, *rhs; } binary;   /* the operator: bin_op */
 		/* ix (call, method, super_): dense call number, 0..Module.ncalls-1 (ast_call_index) */
 		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; uint32_t ix; } call;
 		struct { Expr *recv; Name name; Expr **args; int nargs; uint32_t ix; } method;

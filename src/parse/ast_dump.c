@@ -394,12 +394,12 @@ operator(Dump *D, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_UNARY:
-		tag_open(D, e->u.unary.op == UN_NEG ? "neg" : "not");
+		tag_open(D, e->un_op == UN_NEG ? "neg" : "not");
 		dump_expr(D, e->u.unary.operand);
 		break;
 	case EXPR_BINARY:
 		tag_open(D, "bin");
-		word(D, ast_binary_spelling(e->u.binary.op));
+		word(D, ast_binary_spelling(e->bin_op));
 		dump_expr(D, e->u.binary.lhs);
 		dump_expr(D, e->u.binary.rhs);
 		break;

@@ -371,7 +371,7 @@ parse_binary(Parser *p, int minprec)
 		Span s = lhs->span;
 		s.end = rhs->span.end;
 		Expr *e = parse_new_expr(p, EXPR_BINARY, s);
-		e->u.binary.op = op;
+		e->bin_op = op;
 		e->u.binary.lhs = lhs;
 		e->u.binary.rhs = rhs;
 		lhs = e;
@@ -478,7 +478,7 @@ parse_unary(Parser *p)
 	Span s = t->span;
 	s.end = operand->span.end;
 	Expr *e = parse_new_expr(p, EXPR_UNARY, s);
-	e->u.unary.op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
+	e->un_op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
 	e->u.unary.operand = operand;
 	return e;
 }

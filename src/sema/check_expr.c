@@ -270,7 +270,7 @@ static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	BinaryOp op = e->u.binary.op;
+	BinaryOp op = e->bin_op;
 	const Expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
 	TypeId lt = sema_check_expr(C, l), rt = sema_check_expr(C, r);
 	const char *sp = ast_binary_spelling(op);
@@ -341,7 +341,7 @@ check_unary(FnCtx *C, const Expr *e)
 	TypeId t = sema_check_expr(C, e->u.unary.operand);
 	if (t == T_ERR)
 		return T_ERR;
-	if (e->u.unary.op == UN_NOT) {
+	if (e->un_op == UN_NOT) {
 		if (t != T_BOOL) {
 			Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects bool, received %s", sema_type_name(S, t));
 			diag_set_help(d, "`!` negates a bool; compare first, e.g. `x == 0`");
