@@ -397,7 +397,7 @@ first_word(const Expr *e, Name *out)
 {
 	switch (e->kind) {
 	case EXPR_NAME: *out = ast_expr_name(e); return true;
-	case EXPR_CALL: *out = e->u.call.callee; return true;
+	case EXPR_CALL: *out = ast_call_callee(e); return true;
 	case EXPR_VARIANT: *out = e->u.variant.type; return true;
 	case EXPR_RECORD: *out = e->u.record.type.parts[0]; return true;
 	default: return false;
@@ -709,7 +709,7 @@ atom(Fmt *F, const Expr *e)
 	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;
 	case EXPR_NAME: fmt_fx_name(F, ast_expr_name(e)); break;
 	case EXPR_CALL:
-		fmt_fx_name(F, e->u.call.callee);
+		fmt_fx_name(F, ast_call_callee(e));
 		if (e->u.call.has_targs) {
 			buf_putc(F->out, '<');
 			type_list(F, e->u.call.targs, e->u.call.ntargs);

@@ -224,7 +224,8 @@ struct Expr {
 		struct { Expr *operand; } unary;   /* the operator: un_op */
 		struct { Expr *lhs, *rhs; } binary;   /* the operator: bin_op */
 		/* ix (call, method, super_): dense call number, 0..Module.ncalls-1 (ast_call_index) */
-		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; uint32_t ix; } call;
+		/* the callee's span is the identifier at the node's start (ast_call_callee): 56 bytes, not 64 */
+		struct { struct { const char *s; } callee; Type **targs; Expr **args; int ntargs; int nargs; uint32_t ix; bool has_targs; } call;
 		struct { Expr *recv; Name name; Expr **args; int nargs; uint32_t ix; } method;
 		struct { Expr *base; Name name; } field;
 		struct { Expr *operand; } try_;
@@ -253,6 +254,15 @@ static inline Name
 ast_expr_name(const Expr *e)
 {
 	Name n = { e->u.name.s, e->span };
+	return n;
+}
+
+/* An EXPR_CALL's callee: the identifier that starts the node (its spelling
+ * is its source bytes, ASCII letters, digits and `_`). */
+static inline Name
+ast_call_callee(const Expr *e)
+{
+	Name n = { e->u.call.callee.s, { e->span.start, e->span.start + (uint32_t)strlen(e->u.call.callee.s) } };
 	return n;
 }
 

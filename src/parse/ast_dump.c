@@ -359,7 +359,7 @@ named_form(Dump *D, const Expr *e)
 	switch (e->kind) {
 	case EXPR_CALL:
 		tag_open(D, "call");
-		name(D, e->u.call.callee);
+		name(D, ast_call_callee(e));
 		if (e->u.call.has_targs)
 			types(D, "targs", e->u.call.targs, e->u.call.ntargs);
 		else

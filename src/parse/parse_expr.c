@@ -803,7 +803,7 @@ parse_name_expr(Parser *p, bool *callable)
 		return parse_variant_lit(p, t, targs, ntargs);
 	if (parse_at(p, TOK_LPAREN)) {
 		Expr *e = parse_new_expr(p, EXPR_CALL, t->span);
-		e->u.call.callee = parse_name_of(p, t);
+		e->u.call.callee.s = parse_name_of(p, t).s;
 		e->u.call.targs = targs;
 		e->u.call.ntargs = ntargs;
 		e->u.call.has_targs = has_targs;

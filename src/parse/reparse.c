@@ -190,8 +190,7 @@ walk_expr(SpanWalk *w, Expr *e)
 		walk_expr(w, e->u.binary.lhs);
 		walk_expr(w, e->u.binary.rhs);
 		break;
-	case EXPR_CALL:
-		walk_name(w, &e->u.call.callee);
+	case EXPR_CALL:   /* (the callee's span is derived from the node's) */
 		walk_types(w, e->u.call.targs, e->u.call.ntargs);
 		walk_exprs(w, e->u.call.args, e->u.call.nargs);
 		break;

@@ -321,7 +321,7 @@ fn_expr(Planner *P, const Expr *e)
 	if (P->S->expr_sym[e->id] != P->sym)
 		return;
 	if (e->kind == EXPR_CALL)
-		rename_at(P, e->u.call.callee.span);
+		rename_at(P, ast_call_callee(e).span);
 	else if (e->kind == EXPR_NAME)
 		rename_at(P, e->span);
 }

@@ -201,7 +201,7 @@ walk_expr(Walk *w, const Expr *e)
 		break;
 	case EXPR_CALL:
 		if (sym >= 0 && sema_sym(S, sym)->kind == SK_FN && strcmp(sema_sym(S, sym)->name, e->u.call.callee.s) == 0)
-			add(w, e->u.call.callee.span, sym, -1, -1, false);
+			add(w, ast_call_callee(e).span, sym, -1, -1, false);
 		walk_types(w, e->u.call.targs, e->u.call.ntargs);
 		walk_exprs(w, e->u.call.args, e->u.call.nargs);
 		break;
