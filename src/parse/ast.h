@@ -502,10 +502,12 @@ typedef struct Decl {
 			ClassMember *members; int nmembers;
 		} class_;
 		struct {
-			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+			Name name;
 			Name *tparams; int ntparams;   /* parsed so the checker can refuse them (T223) */
 			/* every lifecycle as written: none for the legacy `resource R;`
-			 * (O112), more than one is O113; the fields above are drops[0] */
+			 * (O112), more than one is O113; the first one's id, `trivial`
+			 * and import are ast_resource_drop0 (no copy here: a Decl is
+			 * 160 bytes, not 176) */
 			struct ResourceDrop *drops; int ndrops;
 		} resource;
 		struct { Name name; EffectSet permits; ImportFn *imports; int nimports; } interface;
@@ -516,6 +518,15 @@ typedef struct Decl {
 		} session;
 	} u;
 } Decl;
+
+/* A resource's first lifecycle, drops[0] (`drop import "…";` or `drop
+ * trivial;`); all zero for the legacy `resource R;`. */
+static inline const ResourceDrop *
+ast_resource_drop0(const Decl *d)
+{
+	static const ResourceDrop none;
+	return d->u.resource.ndrops ? &d->u.resource.drops[0] : &none;
+}
 
 /* The name a declaration declares (NULL for a session, which has a string name). */
 const Name *ast_decl_name(const Decl *d);

@@ -733,9 +733,6 @@ parse_resource(Parser *p, Decl *d)
 	parse_expect(p, TOK_RBRACE, "`}` after resource lifecycle");
 	d->u.resource.drops = ARENA_COPY(p, ResourceDrop, drops);
 	d->u.resource.ndrops = drops.len;
-	d->u.resource.drop_id = drops.items[0].id;
-	d->u.resource.trivial = drops.items[0].trivial;
-	d->u.resource.import = drops.items[0].import;
 	VEC_FREE(drops);
 }
 

@@ -404,8 +404,6 @@ walk_decl(SpanWalk *w, Decl *d)
 		break;
 	case DECL_RESOURCE:
 		walk_name(w, &d->u.resource.name);
-		walk_id(w, &d->u.resource.drop_id);
-		sp(w, &d->u.resource.import.span);
 		walk_names(w, d->u.resource.tparams, d->u.resource.ntparams);
 		for (int i = 0; i < d->u.resource.ndrops; i++) {
 			ResourceDrop *r = &d->u.resource.drops[i];

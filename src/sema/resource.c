@@ -55,8 +55,8 @@ sema_check_resource(Sema *S, SymId id)
 		}
 	}
 	/* a NUL in the logical import key is this one O113 (sema_check_interfaces skips the key) */
-	const StrLit *key = &d->u.resource.import;
-	if (n == 1 && !d->u.resource.trivial && memchr(key->s, '\0', key->len)) {
+	const StrLit *key = &ast_resource_drop0(d)->import;
+	if (n == 1 && !ast_resource_drop0(d)->trivial && memchr(key->s, '\0', key->len)) {
 		Diag *dg = sema_error(S, DIAG_O113, key->span, "resource lifecycle `%s.drop` has an invalid logical import key; persistent identities forbid NUL", r->name);
 		diag_set_help(dg, "remove the NUL byte; the key is the finalizer import's `@id`");
 	}
@@ -211,9 +211,9 @@ sema_check_interfaces(Sema *S)
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *r = sema_sym(S, id);
 		const Decl *d = r->decl;
-		if (r->kind != SK_RESOURCE || !d || d->kind != DECL_RESOURCE || d->u.resource.ndrops != 1 || d->u.resource.trivial)
+		if (r->kind != SK_RESOURCE || !d || d->kind != DECL_RESOURCE || d->u.resource.ndrops != 1 || ast_resource_drop0(d)->trivial)
 			continue;
-		const StrLit *key = &d->u.resource.import;
+		const StrLit *key = &ast_resource_drop0(d)->import;
 		if (memchr(key->s, 0, key->len))
 			continue;
 		const ImportFn *f = find_import(S, key);
