@@ -766,7 +766,7 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 	case EXPR_FIELD:
 		postfix_base(F, e->u.field.base);
 		buf_putc(F->out, '.');
-		fmt_fx_name(F, e->u.field.name);
+		fmt_fx_name(F, ast_field_name(e));
 		break;
 	case EXPR_TRY:
 		postfix_base(F, e->u.try_.operand);

@@ -227,7 +227,8 @@ struct Expr {
 		/* the callee's span is the identifier at the node's start (ast_call_callee): 56 bytes, not 64 */
 		struct { struct { const char *s; } callee; Type **targs; Expr **args; int ntargs; int nargs; uint32_t ix; bool has_targs; } call;
 		struct { Expr *recv; Name name; Expr **args; int nargs; uint32_t ix; } method;
-		struct { Expr *base; Name name; } field;
+		/* the name's span ends the node (ast_field_name): 32 bytes, not 40 */
+		struct { Expr *base; struct { const char *s; } name; } field;
 		struct { Expr *operand; } try_;
 		struct { Expr *base; FieldInit *inits; int ninits; } with;
 		/* (members ordered to leave no padding: the node is allocated at this size) */
@@ -263,6 +264,15 @@ static inline Name
 ast_call_callee(const Expr *e)
 {
 	Name n = { e->u.call.callee.s, { e->span.start, e->span.start + (uint32_t)strlen(e->u.call.callee.s) } };
+	return n;
+}
+
+/* An EXPR_FIELD's name: the identifier that ends the node (ASCII: its
+ * spelling is its source bytes). */
+static inline Name
+ast_field_name(const Expr *e)
+{
+	Name n = { e->u.field.name.s, { e->span.end - (uint32_t)strlen(e->u.field.name.s), e->span.end } };
 	return n;
 }
 

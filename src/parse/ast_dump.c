@@ -412,7 +412,7 @@ operator(Dump *D, const Expr *e)
 	case EXPR_FIELD:
 		tag_open(D, "field");
 		dump_expr(D, e->u.field.base);
-		name(D, e->u.field.name);
+		name(D, ast_field_name(e));
 		break;
 	case EXPR_TRY:
 		tag_open(D, "try");

@@ -617,7 +617,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			} else {
 				Expr *f = parse_new_expr(p, EXPR_FIELD, e->span);
 				f->u.field.base = e;
-				f->u.field.name = name;
+				f->u.field.name.s = name.s;
 				f->span = parse_span_from(p, e->span);
 				e = f;
 			}

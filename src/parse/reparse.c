@@ -199,9 +199,8 @@ walk_expr(SpanWalk *w, Expr *e)
 		walk_name(w, &e->u.method.name);
 		walk_exprs(w, e->u.method.args, e->u.method.nargs);
 		break;
-	case EXPR_FIELD:
+	case EXPR_FIELD:   /* (the name's span is derived from the node's) */
 		walk_expr(w, e->u.field.base);
-		walk_name(w, &e->u.field.name);
 		break;
 	case EXPR_TRY:
 		walk_expr(w, e->u.try_.operand);

@@ -372,7 +372,7 @@ member_expr(Planner *P, const Expr *e)
 			member_inits(P, e->u.with.inits, e->u.with.ninits);
 		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
 		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
-			rename_at(P, e->u.field.name.span);
+			rename_at(P, ast_field_name(e).span);
 		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)
 			rename_at(P, e->span);   /* an invariant names its record's fields */

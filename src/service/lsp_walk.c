@@ -213,7 +213,10 @@ walk_expr(Walk *w, const Expr *e)
 		break;
 	case EXPR_FIELD:
 		walk_expr(w, e->u.field.base);
-		field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &e->u.field.name);
+		{
+			Name fname = ast_field_name(e);
+			field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &fname);
+		}
 		break;
 	case EXPR_TRY: walk_expr(w, e->u.try_.operand); break;
 	case EXPR_WITH:
