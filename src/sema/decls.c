@@ -46,6 +46,19 @@ prelude_field(Sema *S, const char *name, const char *id, TypeId type)
 	return f;
 }
 
+/* A symbol's array of n elements: every empty one (no type parameters,
+ * parameters or effects: most functions) is the same zeroed, never written
+ * block, not 8 or 24 bytes of its own. */
+static void *
+sym_array(Sema *S, size_t size, int n)
+{
+	if (n > 0)
+		return arena_alloc(&S->arena, size * (size_t)n);
+	if (!S->empty_array)
+		S->empty_array = arena_alloc(&S->arena, 32);   /* >= sizeof(ParamSym) */
+	return S->empty_array;
+}
+
 static SymId
 prelude_variant(Sema *S, const char *name, const char *id, int ntparams)
 {
@@ -608,7 +621,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);
 		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
 	}
-	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
+	s->tparams = sym_array(S, sizeof(const char *), fn->ntparams);
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
 		for (int j = 0; j < i; j++) {
@@ -949,7 +962,7 @@ static void
 set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
-	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
+	s->tparams = sym_array(S, sizeof(const char *), n);
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
 		for (int j = 0; j < i; j++) {
@@ -1073,7 +1086,7 @@ resolve_signature(Sema *S, SymId id)
 	const FnDecl *fn = s->fn;
 	SymId scope = s->ntparams ? id : -1;
 	s->nparams = fn->nparams;
-	s->params = ARENA_ARRAY(&S->arena, ParamSym, fn->nparams ? fn->nparams : 1);
+	s->params = sym_array(S, sizeof(ParamSym), fn->nparams);
 	for (int i = 0; i < fn->nparams; i++) {
 		const Param *p = &fn->params[i];
 		s->params[i].name = p->name.s;
@@ -1083,7 +1096,7 @@ resolve_signature(Sema *S, SymId id)
 	}
 	s->result = sema_decls_resolve_type(S, fn->result, scope);
 	s->neffects = fn->uses.nnames;
-	s->effects = ARENA_ARRAY(&S->arena, const char *, fn->uses.nnames ? fn->uses.nnames : 1);
+	s->effects = sym_array(S, sizeof(const char *), fn->uses.nnames);
 	for (int i = 0; i < fn->uses.nnames; i++) {
 		const QName *q = &fn->uses.names[i];
 		s->effects[i] = sema_qname_text(S, q);
