@@ -506,7 +506,7 @@ driver_module_interface(const Sema *S, unsigned char out[32])
 		bool res = y->kind == SK_RESOURCE && y->decl && y->decl->kind == DECL_RESOURCE;
 		h_int(&h, res);
 		if (res) {
-			h_int(&h, y->decl->u.resource.trivial);
+			h_int(&h, ast_resource_drop0(y->decl)->trivial);
 			h_int(&h, y->decl->u.resource.ndrops);
 		}
 	}

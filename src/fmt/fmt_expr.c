@@ -108,10 +108,13 @@ void
 fmt_fx_type(Fmt *F, const Type *t)
 {
 	switch (t->kind) {
-	case TYPE_NAME:
-		fmt_fx_qname(F, &t->u.name.name);
-		targs(F, t->u.name.args, t->u.name.nargs);
+	case TYPE_NAME: {
+		Name one;
+		QName q = ast_type_qname(t, &one);
+		fmt_fx_qname(F, &q);
+		targs(F, ast_type_args(t), ast_type_nargs(t));
 		break;
+	}
 	case TYPE_ARRAY:
 		buf_putc(F->out, '[');
 		fmt_fx_type(F, t->u.array.elem);
@@ -191,7 +194,7 @@ pattern_literal(Fmt *F, const Pattern *p)
 	const Expr *e = p->u.lit.value;
 	switch (e->kind) {
 	case EXPR_INT:
-		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, p->u.lit.negative || e->u.int_lit.negative);
+		fmt_int(F->out, e->u.int_lit.value, e->lit_suffix, p->u.lit.negative || e->lit_negative);
 		break;
 	case EXPR_CHAR:
 		fmt_char(F->out, e->u.char_lit.value);
@@ -367,7 +370,7 @@ leftmost(const Expr *e, const Expr **parent_out)
 		switch (e->kind) {
 		case EXPR_BINARY: {
 			const Expr *l = e->u.binary.lhs;
-			if (l->kind == EXPR_BINARY && ast_binary_prec(l->u.binary.op) < ast_binary_prec(e->u.binary.op))
+			if (l->kind == EXPR_BINARY && ast_binary_prec(l->bin_op) < ast_binary_prec(e->bin_op))
 				return NULL;
 			next = l;
 			break;
@@ -393,8 +396,8 @@ static bool
 first_word(const Expr *e, Name *out)
 {
 	switch (e->kind) {
-	case EXPR_NAME: *out = e->u.name; return true;
-	case EXPR_CALL: *out = e->u.call.callee; return true;
+	case EXPR_NAME: *out = ast_expr_name(e); return true;
+	case EXPR_CALL: *out = ast_call_callee(e); return true;
 	case EXPR_VARIANT: *out = e->u.variant.type; return true;
 	case EXPR_RECORD: *out = e->u.record.type.parts[0]; return true;
 	default: return false;
@@ -442,8 +445,8 @@ scrutinee_hazard(const Expr *e)
 	static const char *const words[] = { "own", "borrow" };
 	const Expr *parent = NULL;
 	const Expr *l = leftmost(e, &parent);
-	return l && l->kind == EXPR_NAME && word_in(l->u.name, words, countof(words)) && parent &&
-	    parent->kind == EXPR_BINARY && parent->u.binary.op == BIN_SUB;
+	return l && l->kind == EXPR_NAME && word_in(ast_expr_name(l), words, countof(words)) && parent &&
+	    parent->kind == EXPR_BINARY && parent->bin_op == BIN_SUB;
 }
 
 /* ==== expressions ========================================================================= */
@@ -509,9 +512,9 @@ rightmost_ident(const Fmt *F, const Expr *e, int ctx)
 		case EXPR_FIELD:
 			return e;
 		case EXPR_BINARY:
-			if (ast_binary_prec(e->u.binary.op) < ctx)
+			if (ast_binary_prec(e->bin_op) < ctx)
 				return NULL;
-			ctx = ast_binary_prec(e->u.binary.op) + 1;
+			ctx = ast_binary_prec(e->bin_op) + 1;
 			e = e->u.binary.rhs;
 			break;
 		case EXPR_UNARY:
@@ -527,18 +530,18 @@ rightmost_ident(const Fmt *F, const Expr *e, int ctx)
 static void
 binary(Fmt *F, const Expr *e, int ctx)
 {
-	int prec = ast_binary_prec(e->u.binary.op);
+	int prec = ast_binary_prec(e->bin_op);
 	bool paren = prec < ctx;
 	if (paren)
 		buf_putc(F->out, '(');
 	expr(F, e->u.binary.lhs, prec);
-	if (e->u.binary.op == BIN_LT) {
+	if (e->bin_op == BIN_LT) {
 		LtMark mark = { F->out->len + 1, rightmost_ident(F, e->u.binary.lhs, prec) };
 		if (mark.name)
 			VEC_PUSH(F->lts, mark);
 	}
 	buf_putc(F->out, ' ');
-	buf_puts(F->out, ast_binary_spelling(e->u.binary.op));
+	buf_puts(F->out, ast_binary_spelling(e->bin_op));
 	buf_putc(F->out, ' ');
 	expr(F, e->u.binary.rhs, prec + 1);
 	if (paren)
@@ -698,15 +701,15 @@ atom(Fmt *F, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_INT:
-		fmt_int(F->out, e->u.int_lit.value, e->u.int_lit.suffix, e->u.int_lit.negative);
+		fmt_int(F->out, e->u.int_lit.value, e->lit_suffix, e->lit_negative);
 		break;
-	case EXPR_FLOAT: fmt_float(F->out, e->u.float_lit.value, e->u.float_lit.suffix); break;
+	case EXPR_FLOAT: fmt_float(F->out, e->u.float_lit.value, e->lit_suffix); break;
 	case EXPR_CHAR: fmt_char(F->out, e->u.char_lit.value); break;
 	case EXPR_STRING: fmt_string(F->out, e->u.str.s, e->u.str.len); break;
 	case EXPR_BOOL: buf_puts(F->out, e->u.bool_lit.value ? "true" : "false"); break;
-	case EXPR_NAME: fmt_fx_name(F, e->u.name); break;
+	case EXPR_NAME: fmt_fx_name(F, ast_expr_name(e)); break;
 	case EXPR_CALL:
-		fmt_fx_name(F, e->u.call.callee);
+		fmt_fx_name(F, ast_call_callee(e));
 		if (e->u.call.has_targs) {
 			buf_putc(F->out, '<');
 			type_list(F, e->u.call.targs, e->u.call.ntargs);
@@ -750,7 +753,7 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 {
 	switch (e->kind) {
 	case EXPR_UNARY:
-		buf_putc(F->out, e->u.unary.op == UN_NEG ? '-' : '!');
+		buf_putc(F->out, e->un_op == UN_NEG ? '-' : '!');
 		expr(F, e->u.unary.operand, PREC_UNARY);
 		break;
 	case EXPR_BINARY: binary(F, e, ctx); break;
@@ -763,7 +766,7 @@ expr_node(Fmt *F, const Expr *e, int ctx)
 	case EXPR_FIELD:
 		postfix_base(F, e->u.field.base);
 		buf_putc(F->out, '.');
-		fmt_fx_name(F, e->u.field.name);
+		fmt_fx_name(F, ast_field_name(e));
 		break;
 	case EXPR_TRY:
 		postfix_base(F, e->u.try_.operand);

@@ -646,15 +646,15 @@ resource_drop(W *w, const GraphDecl *d)
 		return;
 	key(w, "drop");
 	buf_putc(w->out, '[');
-	if (decl->u.resource.drop_id.present)
-		json_str(w->out, decl->u.resource.drop_id.value.s, decl->u.resource.drop_id.value.len);
+	if (ast_resource_drop0(decl)->id.present)
+		json_str(w->out, ast_resource_drop0(decl)->id.value.s, ast_resource_drop0(decl)->id.value.len);
 	else
 		buf_puts(w->out, "null");
-	if (decl->u.resource.trivial) {
+	if (ast_resource_drop0(decl)->trivial) {
 		buf_puts(w->out, ",\"trivial\"");
 	} else {
 		buf_puts(w->out, ",\"import\",");
-		json_str(w->out, decl->u.resource.import.s, decl->u.resource.import.len);
+		json_str(w->out, ast_resource_drop0(decl)->import.s, ast_resource_drop0(decl)->import.len);
 	}
 	buf_putc(w->out, ']');
 }

@@ -446,7 +446,7 @@ lower_pattern(BindCtx *b, const Pattern *p, TypeId t)
 			hp->lit.ch = x->u.char_lit.value;
 		else if (x->kind == EXPR_INT) {
 			hp->lit.i = x->u.int_lit.value;
-			hp->lit.negative = p->u.lit.negative || x->u.int_lit.negative;
+			hp->lit.negative = p->u.lit.negative || x->lit_negative;
 		}
 		return hp;
 	}
@@ -597,7 +597,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_INT:
 		h = node(L, HIR_INT, e);
 		h->u.lit.i = e->u.int_lit.value;
-		h->u.lit.negative = e->u.int_lit.negative;
+		h->u.lit.negative = e->lit_negative;
 		return h;
 	case EXPR_FLOAT:
 		h = node(L, HIR_FLOAT, e);
@@ -620,12 +620,12 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		return lower_name(L, e, move);
 	case EXPR_UNARY:
 		h = node(L, HIR_UNARY, e);
-		h->u.un.op = e->u.unary.op;
+		h->u.un.op = e->un_op;
 		h->u.un.x = lower_expr(L, e->u.unary.operand, false);
 		return h;
 	case EXPR_BINARY:
 		h = node(L, HIR_BINARY, e);
-		h->u.bin.op = e->u.binary.op;
+		h->u.bin.op = e->bin_op;
 		h->u.bin.l = lower_expr(L, e->u.binary.lhs, false);
 		h->u.bin.r = lower_expr(L, e->u.binary.rhs, false);
 		return h;

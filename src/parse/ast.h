@@ -62,15 +62,81 @@ typedef enum TypeKind {
 	TYPE_FN,     /* u.fn: fn(T, …) -> R */
 } TypeKind;
 
+/*
+ * Type annotations are allocated at their kind's size, and a TYPE_NAME at its
+ * form's (read it through the ast_type_* accessors below): a one-part name
+ * without arguments (most annotations) is the header and its spelling, 24
+ * bytes; with arguments it adds args/nargs (40); a dotted name adds its parts
+ * array (48). A one-part name's span is [span.start, name_end), the qualified
+ * name's too; nothing else stores it.
+ */
 struct Type {
-	TypeKind kind;
+	TypeKind kind : 8;
+	bool name_long : 1;  /* TYPE_NAME: u.name has args, nargs, nparts (and parts when nparts > 1) */
+	uint32_t name_end;   /* TYPE_NAME: where its (qualified) name ends; 0: no name (parse error) */
 	Span span;
 	union {
-		struct { QName name; Type **args; int nargs; } name;
+		struct {
+			const char *s;   /* the spelling of a one-part name; NULL: none; dotted: NULL */
+			Type **args; int nargs; int nparts;   /* name_long only */
+			Name *parts;     /* name_long and nparts > 1 only */
+		} name;
 		struct { Type *elem; uint64_t len; Span len_span; } array;
 		struct { Type **params; int nparams; Type *result; bool mut_i64; } fn;  /* mut_i64: `FnMutI64(i64) -> i64` */
 	} u;
 };
+
+/* A TYPE_NAME's number of name parts (0 after a parse error). */
+static inline int
+ast_type_nparts(const Type *t)
+{
+	return t->name_long ? t->u.name.nparts : t->u.name.s != NULL;
+}
+
+/* A TYPE_NAME's generic arguments. */
+static inline int
+ast_type_nargs(const Type *t)
+{
+	return t->name_long ? t->u.name.nargs : 0;
+}
+
+static inline Type **
+ast_type_args(const Type *t)
+{
+	return t->name_long ? t->u.name.args : NULL;
+}
+
+/* The span of a TYPE_NAME's qualified name ({0, 0} when it has none). */
+static inline Span
+ast_type_name_span(const Type *t)
+{
+	Span s = { t->name_end ? t->span.start : 0, t->name_end };
+	return s;
+}
+
+/* Part i (0 <= i < ast_type_nparts) of a TYPE_NAME's name. */
+static inline Name
+ast_type_part(const Type *t, int i)
+{
+	if (ast_type_nparts(t) > 1)
+		return t->u.name.parts[i];
+	Name n = { t->u.name.s, ast_type_name_span(t) };
+	return n;
+}
+
+/* A TYPE_NAME's name as a QName; a one-part name's part is stored in *one. */
+static inline QName
+ast_type_qname(const Type *t, Name *one)
+{
+	QName q = { NULL, ast_type_nparts(t), ast_type_name_span(t) };
+	if (q.nparts > 1) {
+		q.parts = t->u.name.parts;
+	} else if (q.nparts == 1) {
+		*one = ast_type_part(t, 0);
+		q.parts = one;
+	}
+	return q;
+}
 
 /* ---- expressions ----------------------------------------------------------- */
 
@@ -135,26 +201,34 @@ typedef struct ClosureParam {
 } ClosureParam;
 
 struct Expr {
-	ExprKind kind;
+	ExprKind kind : 8;
+	NumSuffix lit_suffix : 8;   /* EXPR_INT (SUF_NONE/I32/U8/USIZE), EXPR_FLOAT (SUF_NONE/F32/F64) */
+	bool lit_negative : 1;      /* EXPR_INT: see u.int_lit (in the header: an integer is 24 bytes) */
+	BinaryOp bin_op : 8;        /* EXPR_BINARY (in the header: a binary is 32 bytes, not 40) */
+	UnaryOp un_op : 2;          /* EXPR_UNARY (24 bytes, not 32) */
 	uint32_t id;     /* dense, 0..Module.nexprs-1, in creation order (sema side tables) */
 	Span span;
 	union {
 		/*
-		 * value: the magnitude as written; negative: a directly preceding
-		 * minus was folded in (only done for the signed minimum).
+		 * value: the magnitude as written; lit_negative: a directly
+		 * preceding minus was folded in (only done for the signed minimum).
+		 * The suffix is lit_suffix.
 		 */
-		struct { uint64_t value; NumSuffix suffix; bool negative; } int_lit;
-		struct { double value; NumSuffix suffix; } float_lit;  /* SUF_NONE/F32/F64 */
+		struct { uint64_t value; } int_lit;
+		struct { double value; } float_lit;  /* suffix: lit_suffix */
 		struct { uint32_t value; } char_lit;
 		StrLit str;
 		struct { bool value; } bool_lit;
-		Name name;
-		struct { UnaryOp op; Expr *operand; } unary;
-		struct { BinaryOp op; Expr *lhs, *rhs; } binary;
+		/* the name's span is the node's (ast_expr_name): 24 bytes, not 32 */
+		struct { const char *s; } name;
+		struct { Expr *operand; } unary;   /* the operator: un_op */
+		struct { Expr *lhs, *rhs; } binary;   /* the operator: bin_op */
 		/* ix (call, method, super_): dense call number, 0..Module.ncalls-1 (ast_call_index) */
-		struct { Name callee; Type **targs; int ntargs; bool has_targs; Expr **args; int nargs; uint32_t ix; } call;
+		/* the callee's span is the identifier at the node's start (ast_call_callee): 56 bytes, not 64 */
+		struct { struct { const char *s; } callee; Type **targs; Expr **args; int ntargs; int nargs; uint32_t ix; bool has_targs; } call;
 		struct { Expr *recv; Name name; Expr **args; int nargs; uint32_t ix; } method;
-		struct { Expr *base; Name name; } field;
+		/* the name's span ends the node (ast_field_name): 32 bytes, not 40 */
+		struct { Expr *base; struct { const char *s; } name; } field;
 		struct { Expr *operand; } try_;
 		struct { Expr *base; FieldInit *inits; int ninits; } with;
 		/* (members ordered to leave no padding: the node is allocated at this size) */
@@ -175,6 +249,32 @@ struct Expr {
 		struct { Expr **elems; int nelems; } array;
 	} u;
 };
+
+/* An EXPR_NAME's name: its spelling at the node's span. */
+static inline Name
+ast_expr_name(const Expr *e)
+{
+	Name n = { e->u.name.s, e->span };
+	return n;
+}
+
+/* An EXPR_CALL's callee: the identifier that starts the node (its spelling
+ * is its source bytes, ASCII letters, digits and `_`). */
+static inline Name
+ast_call_callee(const Expr *e)
+{
+	Name n = { e->u.call.callee.s, { e->span.start, e->span.start + (uint32_t)strlen(e->u.call.callee.s) } };
+	return n;
+}
+
+/* An EXPR_FIELD's name: the identifier that ends the node (ASCII: its
+ * spelling is its source bytes). */
+static inline Name
+ast_field_name(const Expr *e)
+{
+	Name n = { e->u.field.name.s, { e->span.end - (uint32_t)strlen(e->u.field.name.s), e->span.end } };
+	return n;
+}
 
 /* A call's (EXPR_CALL, EXPR_METHOD or EXPR_SUPER) dense number: the index of
  * the checker's call-only side tables, which would be mostly empty by Expr id. */
@@ -412,10 +512,12 @@ typedef struct Decl {
 			ClassMember *members; int nmembers;
 		} class_;
 		struct {
-			Name name; IdAttr drop_id; bool trivial; StrLit import;  /* drop import "…" */
+			Name name;
 			Name *tparams; int ntparams;   /* parsed so the checker can refuse them (T223) */
 			/* every lifecycle as written: none for the legacy `resource R;`
-			 * (O112), more than one is O113; the fields above are drops[0] */
+			 * (O112), more than one is O113; the first one's id, `trivial`
+			 * and import are ast_resource_drop0 (no copy here: a Decl is
+			 * 160 bytes, not 176) */
 			struct ResourceDrop *drops; int ndrops;
 		} resource;
 		struct { Name name; EffectSet permits; ImportFn *imports; int nimports; } interface;
@@ -426,6 +528,15 @@ typedef struct Decl {
 		} session;
 	} u;
 } Decl;
+
+/* A resource's first lifecycle, drops[0] (`drop import "…";` or `drop
+ * trivial;`); all zero for the legacy `resource R;`. */
+static inline const ResourceDrop *
+ast_resource_drop0(const Decl *d)
+{
+	static const ResourceDrop none;
+	return d->u.resource.ndrops ? &d->u.resource.drops[0] : &none;
+}
 
 /* The name a declaration declares (NULL for a session, which has a string name). */
 const Name *ast_decl_name(const Decl *d);

@@ -140,17 +140,20 @@ type(Dump *D, const Type *t)
 		return;
 	}
 	switch (t->kind) {
-	case TYPE_NAME:
-		if (t->u.name.nargs == 0) {
-			qname(D, &t->u.name.name);
+	case TYPE_NAME: {
+		Name one;
+		QName q = ast_type_qname(t, &one);
+		if (ast_type_nargs(t) == 0) {
+			qname(D, &q);
 			break;
 		}
 		buf_puts(D->b, " (");
-		qname_bare(D, &t->u.name.name);
-		for (int i = 0; i < t->u.name.nargs; i++)
-			type(D, t->u.name.args[i]);
+		qname_bare(D, &q);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			type(D, ast_type_args(t)[i]);
 		tag_close(D);
 		break;
+	}
 	case TYPE_ARRAY:
 		tag_open(D, "array");
 		type(D, t->u.array.elem);
@@ -285,14 +288,14 @@ literal(Dump *D, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_INT:
-		buf_printf(D->b, " (int %s%" PRIu64 " %s)", e->u.int_lit.negative ? "-" : "", e->u.int_lit.value,
-		    suffix_name(e->u.int_lit.suffix));
+		buf_printf(D->b, " (int %s%" PRIu64 " %s)", e->lit_negative ? "-" : "", e->u.int_lit.value,
+		    suffix_name(e->lit_suffix));
 		break;
 	case EXPR_FLOAT: {
 		uint64_t bits;
 		double v = e->u.float_lit.value;
 		memcpy(&bits, &v, sizeof bits);
-		buf_printf(D->b, " (float 0x%016" PRIx64 " %s)", bits, e->u.float_lit.suffix == SUF_F32 ? "f32" : "f64");
+		buf_printf(D->b, " (float 0x%016" PRIx64 " %s)", bits, e->lit_suffix == SUF_F32 ? "f32" : "f64");
 		break;
 	}
 	case EXPR_CHAR:
@@ -356,7 +359,7 @@ named_form(Dump *D, const Expr *e)
 	switch (e->kind) {
 	case EXPR_CALL:
 		tag_open(D, "call");
-		name(D, e->u.call.callee);
+		name(D, ast_call_callee(e));
 		if (e->u.call.has_targs)
 			types(D, "targs", e->u.call.targs, e->u.call.ntargs);
 		else
@@ -391,12 +394,12 @@ operator(Dump *D, const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_UNARY:
-		tag_open(D, e->u.unary.op == UN_NEG ? "neg" : "not");
+		tag_open(D, e->un_op == UN_NEG ? "neg" : "not");
 		dump_expr(D, e->u.unary.operand);
 		break;
 	case EXPR_BINARY:
 		tag_open(D, "bin");
-		word(D, ast_binary_spelling(e->u.binary.op));
+		word(D, ast_binary_spelling(e->bin_op));
 		dump_expr(D, e->u.binary.lhs);
 		dump_expr(D, e->u.binary.rhs);
 		break;
@@ -409,7 +412,7 @@ operator(Dump *D, const Expr *e)
 	case EXPR_FIELD:
 		tag_open(D, "field");
 		dump_expr(D, e->u.field.base);
-		name(D, e->u.field.name);
+		name(D, ast_field_name(e));
 		break;
 	case EXPR_TRY:
 		tag_open(D, "try");
@@ -437,7 +440,7 @@ dump_expr(Dump *D, const Expr *e)
 		break;
 	case EXPR_NAME:
 		tag_open(D, "name");
-		name(D, e->u.name);
+		name(D, ast_expr_name(e));
 		tag_close(D);
 		break;
 	case EXPR_UNARY: case EXPR_BINARY: case EXPR_METHOD: case EXPR_FIELD: case EXPR_TRY: case EXPR_WITH:

@@ -266,6 +266,13 @@ parse_name(Parser *p, const char *what)
 QName
 parse_qname(Parser *p, const char *what)
 {
+	return parse_qname_buf(p, what, NULL);
+}
+
+/* parse_qname; a one-part name's part goes to *one (if given), not the arena. */
+QName
+parse_qname_buf(Parser *p, const char *what, Name *one)
+{
 	QName q;
 	Span start = parse_peek(p)->span;
 	Name first = parse_name(p, what);
@@ -275,7 +282,7 @@ parse_qname(Parser *p, const char *what)
 	while (!p->panic && parse_peek_at(p, 2 * (n - 1))->kind == TOK_DOT &&
 	    parse_peek_at(p, 2 * (n - 1) + 1)->kind == TOK_IDENT)
 		n++;
-	q.parts = ARENA_ARRAY(p->arena, Name, n);
+	q.parts = n == 1 && one ? one : ARENA_ARRAY(p->arena, Name, n);
 	q.parts[0] = first;
 	for (int i = 1; i < n; i++) {
 		parse_advance(p);
@@ -726,9 +733,6 @@ parse_resource(Parser *p, Decl *d)
 	parse_expect(p, TOK_RBRACE, "`}` after resource lifecycle");
 	d->u.resource.drops = ARENA_COPY(p, ResourceDrop, drops);
 	d->u.resource.ndrops = drops.len;
-	d->u.resource.drop_id = drops.items[0].id;
-	d->u.resource.trivial = drops.items[0].trivial;
-	d->u.resource.import = drops.items[0].import;
 	VEC_FREE(drops);
 }
 

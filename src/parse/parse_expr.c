@@ -9,6 +9,7 @@
  */
 #include "parse_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,13 +68,25 @@ parse_new_expr(Parser *p, ExprKind k, Span s)
 	return e;
 }
 
+/* A type node at its kind's size (a TYPE_NAME here is the short form: no
+ * name, or set by parse_type's name path at its form's size). */
 static Type *
-new_type(Parser *p, TypeKind k, Span s)
+new_type_sized(Parser *p, TypeKind k, Span s, size_t size)
 {
-	Type *t = ARENA_NEW(p->arena, Type);
+	Type *t = arena_alloc(p->arena, size);
 	t->kind = k;
 	t->span = s;
 	return t;
+}
+
+#define TYPE_SIZE(member) (offsetof(Type, u) + sizeof(((Type *)0)->u.member))
+
+static Type *
+new_type(Parser *p, TypeKind k, Span s)
+{
+	size_t size = k == TYPE_ARRAY ? TYPE_SIZE(array) : k == TYPE_FN ? TYPE_SIZE(fn)
+	    : offsetof(Type, u) + sizeof(const char *);
+	return new_type_sized(p, k, s, size);
 }
 
 /* ==== types =================================================================== */
@@ -143,8 +156,8 @@ is_primitive(const char *name)
 static bool
 is_i64_type(const Type *t)
 {
-	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == 0 &&
-	    strcmp(t->u.name.name.parts[0].s, "i64") == 0;
+	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && ast_type_nargs(t) == 0 &&
+	    strcmp(t->u.name.s, "i64") == 0;
 }
 
 /*
@@ -219,19 +232,39 @@ parse_type(Parser *p)
 		parse_error_at(p, t, DIAG_P105, "expected type");
 		return new_type(p, TYPE_NAME, start);
 	}
-	Type *ty = new_type(p, TYPE_NAME, start);
-	ty->u.name.name = parse_qname(p, "type");
-	if (!p->panic && parse_at(p, TOK_LT) && ty->u.name.name.nparts == 1 && is_primitive(ty->u.name.name.parts[0].s)) {
-		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", ty->u.name.name.parts[0].s);
-		return ty;
+	Name one;
+	QName q = parse_qname_buf(p, "type", &one);
+	Type **args = NULL;
+	int nargs = 0;
+	bool early = false;   /* the primitive's `<` or too deep: the span stays the first token's */
+	if (!p->panic && parse_at(p, TOK_LT) && q.nparts == 1 && is_primitive(q.parts[0].s)) {
+		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", q.parts[0].s);
+		early = true;
+	} else if (!p->panic && parse_at(p, TOK_LT)) {
+		if (parse_enter(p, parse_peek(p))) {
+			args = parse_type_args(p, &nargs);
+			parse_leave(p);
+		} else {
+			early = true;
+		}
 	}
-	if (!p->panic && parse_at(p, TOK_LT)) {
-		if (!parse_enter(p, parse_peek(p)))
-			return ty;
-		ty->u.name.args = parse_type_args(p, &ty->u.name.nargs);
-		parse_leave(p);
+	/* a one-part name keeps its spelling only (no parts array) */
+	bool is_long = q.nparts > 1 || args;
+	size_t size = offsetof(Type, u) + (!is_long ? sizeof(const char *)
+	    : q.nparts > 1 ? sizeof(((Type *)0)->u.name) : offsetof(struct Type, u.name.parts) - offsetof(Type, u));
+	Type *ty = new_type_sized(p, TYPE_NAME, early ? start : parse_span_from(p, start), size);
+	ty->name_long = is_long;
+	ty->name_end = q.span.end;
+	if (q.nparts > 1) {
+		ty->u.name.parts = q.parts;
+	} else {
+		ty->u.name.s = q.parts[0].s;
 	}
-	ty->span = parse_span_from(p, start);
+	if (is_long) {
+		ty->u.name.args = args;
+		ty->u.name.nargs = nargs;
+		ty->u.name.nparts = q.nparts;
+	}
 	return ty;
 }
 
@@ -291,7 +324,6 @@ error_expr(Parser *p, Span s)
 {
 	Expr *e = parse_new_expr(p, EXPR_NAME, s);
 	e->u.name.s = "";
-	e->u.name.span = s;
 	return e;
 }
 
@@ -339,7 +371,7 @@ parse_binary(Parser *p, int minprec)
 		Span s = lhs->span;
 		s.end = rhs->span.end;
 		Expr *e = parse_new_expr(p, EXPR_BINARY, s);
-		e->u.binary.op = op;
+		e->bin_op = op;
 		e->u.binary.lhs = lhs;
 		e->u.binary.rhs = rhs;
 		lhs = e;
@@ -416,8 +448,8 @@ int_literal(Parser *p, Token *t, bool negative, Span s)
 	check_int_range(p, t, negative);
 	Expr *e = parse_new_expr(p, EXPR_INT, s);
 	e->u.int_lit.value = lex_int(p->toks, t);
-	e->u.int_lit.suffix = (NumSuffix)t->suffix;
-	e->u.int_lit.negative = negative;
+	e->lit_suffix = (NumSuffix)t->suffix;
+	e->lit_negative = negative;
 	return e;
 }
 
@@ -446,7 +478,7 @@ parse_unary(Parser *p)
 	Span s = t->span;
 	s.end = operand->span.end;
 	Expr *e = parse_new_expr(p, EXPR_UNARY, s);
-	e->u.unary.op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
+	e->un_op = t->kind == TOK_MINUS ? UN_NEG : UN_NOT;
 	e->u.unary.operand = operand;
 	return e;
 }
@@ -504,12 +536,12 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 			/* a record literal's `{ f }` means `{ f: f }` (the reference);
 			 * case payloads and `with` updates need the `:` */
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
-			f.value->u.name = f.name;
+			f.value->u.name.s = f.name.s;
 		} else if (parse_expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);  /* placeholder (panic mode) */
-			f.value->u.name = f.name;
+			f.value->u.name.s = f.name.s;
 		}
 		f.span = parse_span_from(p, f.span);
 		VEC_PUSH(inits, f);
@@ -585,7 +617,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			} else {
 				Expr *f = parse_new_expr(p, EXPR_FIELD, e->span);
 				f->u.field.base = e;
-				f->u.field.name = name;
+				f->u.field.name.s = name.s;
 				f->span = parse_span_from(p, e->span);
 				e = f;
 			}
@@ -771,7 +803,7 @@ parse_name_expr(Parser *p, bool *callable)
 		return parse_variant_lit(p, t, targs, ntargs);
 	if (parse_at(p, TOK_LPAREN)) {
 		Expr *e = parse_new_expr(p, EXPR_CALL, t->span);
-		e->u.call.callee = parse_name_of(p, t);
+		e->u.call.callee.s = parse_name_of(p, t).s;
 		e->u.call.targs = targs;
 		e->u.call.ntargs = ntargs;
 		e->u.call.has_targs = has_targs;
@@ -792,7 +824,7 @@ parse_name_expr(Parser *p, bool *callable)
 		return error_expr(p, t->span);
 	}
 	Expr *e = parse_new_expr(p, EXPR_NAME, t->span);
-	e->u.name = parse_name_of(p, t);
+	e->u.name.s = parse_name_of(p, t).s;
 	*callable = true;
 	return e;
 }
@@ -976,7 +1008,7 @@ parse_primary(Parser *p, bool *callable)
 		parse_advance(p);
 		Expr *e = parse_new_expr(p, EXPR_FLOAT, t->span);
 		e->u.float_lit.value = lex_float(p->toks, t);
-		e->u.float_lit.suffix = (NumSuffix)t->suffix;
+		e->lit_suffix = (NumSuffix)t->suffix;
 		return e;
 	}
 	case TOK_CHAR: {
@@ -1149,8 +1181,8 @@ parse_pattern_alt(Parser *p)
 		Pattern *pt = new_pat(p, PAT_LIT, s);
 		Expr *e = parse_new_expr(p, EXPR_INT, s);
 		e->u.int_lit.value = lex_int(p->toks, n);
-		e->u.int_lit.suffix = (NumSuffix)n->suffix;
-		e->u.int_lit.negative = false;
+		e->lit_suffix = (NumSuffix)n->suffix;
+		e->lit_negative = false;
 		pt->u.lit.value = e;
 		pt->u.lit.negative = true;
 		return pt;

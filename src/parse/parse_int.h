@@ -133,6 +133,7 @@ bool parse_item_at(Parser *p, Decl *d);
 Name parse_name(Parser *p, const char *what);
 Name parse_name_of(Parser *p, const Token *t);
 QName parse_qname(Parser *p, const char *what);
+QName parse_qname_buf(Parser *p, const char *what, Name *one);
 StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);

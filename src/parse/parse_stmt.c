@@ -486,7 +486,7 @@ static void
 number_branch(Parser *p, Block *b)
 {
 	const Expr *t = b ? b->tail : NULL;
-	if (t && !(t->kind == EXPR_INT && t->u.int_lit.suffix == SUF_NONE))
+	if (t && !(t->kind == EXPR_INT && t->lit_suffix == SUF_NONE))
 		b->tail_discard = discard_name(p);
 }
 

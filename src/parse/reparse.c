@@ -68,6 +68,18 @@ walk_qname(SpanWalk *w, QName *q)
 	sp(w, &q->span);
 }
 
+/* A TYPE_NAME's name: a dotted name's parts, and its end (a one-part
+ * name's span is the type's start and that end; see ast.h). */
+static void
+walk_type_name(SpanWalk *w, Type *t)
+{
+	if (ast_type_nparts(t) > 1)
+		walk_names(w, t->u.name.parts, t->u.name.nparts);
+	Span s = ast_type_name_span(t);
+	sp(w, &s);
+	t->name_end = s.end;
+}
+
 static void
 walk_types(SpanWalk *w, Type **t, int n)
 {
@@ -83,8 +95,8 @@ walk_type(SpanWalk *w, Type *t)
 	sp(w, &t->span);
 	switch (t->kind) {
 	case TYPE_NAME:
-		walk_qname(w, &t->u.name.name);
-		walk_types(w, t->u.name.args, t->u.name.nargs);
+		walk_type_name(w, t);
+		walk_types(w, ast_type_args(t), ast_type_nargs(t));
 		break;
 	case TYPE_ARRAY:
 		walk_type(w, t->u.array.elem);
@@ -169,8 +181,7 @@ walk_expr(SpanWalk *w, Expr *e)
 	case EXPR_STRING:
 		sp(w, &e->u.str.span);
 		break;
-	case EXPR_NAME:
-		walk_name(w, &e->u.name);
+	case EXPR_NAME:   /* (its span is the node's) */
 		break;
 	case EXPR_UNARY:
 		walk_expr(w, e->u.unary.operand);
@@ -179,8 +190,7 @@ walk_expr(SpanWalk *w, Expr *e)
 		walk_expr(w, e->u.binary.lhs);
 		walk_expr(w, e->u.binary.rhs);
 		break;
-	case EXPR_CALL:
-		walk_name(w, &e->u.call.callee);
+	case EXPR_CALL:   /* (the callee's span is derived from the node's) */
 		walk_types(w, e->u.call.targs, e->u.call.ntargs);
 		walk_exprs(w, e->u.call.args, e->u.call.nargs);
 		break;
@@ -189,9 +199,8 @@ walk_expr(SpanWalk *w, Expr *e)
 		walk_name(w, &e->u.method.name);
 		walk_exprs(w, e->u.method.args, e->u.method.nargs);
 		break;
-	case EXPR_FIELD:
+	case EXPR_FIELD:   /* (the name's span is derived from the node's) */
 		walk_expr(w, e->u.field.base);
-		walk_name(w, &e->u.field.name);
 		break;
 	case EXPR_TRY:
 		walk_expr(w, e->u.try_.operand);
@@ -394,8 +403,6 @@ walk_decl(SpanWalk *w, Decl *d)
 		break;
 	case DECL_RESOURCE:
 		walk_name(w, &d->u.resource.name);
-		walk_id(w, &d->u.resource.drop_id);
-		sp(w, &d->u.resource.import.span);
 		walk_names(w, d->u.resource.tparams, d->u.resource.ntparams);
 		for (int i = 0; i < d->u.resource.ndrops; i++) {
 			ResourceDrop *r = &d->u.resource.drops[i];

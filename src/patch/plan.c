@@ -31,8 +31,8 @@ walk_type(Planner *P, const Type *t)
 		P->on_type(P, t);
 	switch (t->kind) {
 	case TYPE_NAME:
-		for (int i = 0; i < t->u.name.nargs; i++)
-			walk_type(P, t->u.name.args[i]);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			walk_type(P, ast_type_args(t)[i]);
 		break;
 	case TYPE_ARRAY: walk_type(P, t->u.array.elem); break;
 	case TYPE_FN:
@@ -321,17 +321,17 @@ fn_expr(Planner *P, const Expr *e)
 	if (P->S->expr_sym[e->id] != P->sym)
 		return;
 	if (e->kind == EXPR_CALL)
-		rename_at(P, e->u.call.callee.span);
+		rename_at(P, ast_call_callee(e).span);
 	else if (e->kind == EXPR_NAME)
-		rename_at(P, e->u.name.span);
+		rename_at(P, e->span);
 }
 
 /* rename of a resource: every type annotation naming it */
 static void
 resource_type(Planner *P, const Type *t)
 {
-	if (t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && type_sym(P, t->u.name.name.parts[0].s) == P->sym)
-		rename_at(P, t->u.name.name.parts[0].span);
+	if (t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && type_sym(P, t->u.name.s) == P->sym)
+		rename_at(P, ast_type_name_span(t));
 }
 
 static void
@@ -372,10 +372,10 @@ member_expr(Planner *P, const Expr *e)
 			member_inits(P, e->u.with.inits, e->u.with.ninits);
 		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
 		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
-			rename_at(P, e->u.field.name.span);
+			rename_at(P, ast_field_name(e).span);
 		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)
-			rename_at(P, e->u.name.span);   /* an invariant names its record's fields */
+			rename_at(P, e->span);   /* an invariant names its record's fields */
 	} else if (e->kind == EXPR_VARIANT && S->expr_sym[e->id] == P->sym &&
 	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->cases[P->ci].name) == 0) {
 		member_inits(P, e->u.variant.inits, e->u.variant.ninits);

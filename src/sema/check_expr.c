@@ -235,7 +235,7 @@ check_name(FnCtx *C, const Expr *e)
 static bool
 is_unsuffixed_int(const Expr *e)
 {
-	return e->kind == EXPR_INT && e->u.int_lit.suffix == SUF_NONE;
+	return e->kind == EXPR_INT && e->lit_suffix == SUF_NONE;
 }
 
 static void
@@ -270,7 +270,7 @@ static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
-	BinaryOp op = e->u.binary.op;
+	BinaryOp op = e->bin_op;
 	const Expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
 	TypeId lt = sema_check_expr(C, l), rt = sema_check_expr(C, r);
 	const char *sp = ast_binary_spelling(op);
@@ -341,7 +341,7 @@ check_unary(FnCtx *C, const Expr *e)
 	TypeId t = sema_check_expr(C, e->u.unary.operand);
 	if (t == T_ERR)
 		return T_ERR;
-	if (e->u.unary.op == UN_NOT) {
+	if (e->un_op == UN_NOT) {
 		if (t != T_BOOL) {
 			Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects bool, received %s", sema_type_name(S, t));
 			diag_set_help(d, "`!` negates a bool; compare first, e.g. `x == 0`");
@@ -505,7 +505,7 @@ is_bytes_write(BuiltinId bi)
 static bool
 usize_literal(const Expr *e, uint64_t *v)
 {
-	if (e->kind != EXPR_INT || e->u.int_lit.suffix != SUF_USIZE)
+	if (e->kind != EXPR_INT || e->lit_suffix != SUF_USIZE)
 		return false;
 	*v = e->u.int_lit.value;
 	return true;
@@ -633,7 +633,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		}
 	}
 	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 &&
-	    !(args[0]->kind == EXPR_INT && args[0]->u.int_lit.suffix == SUF_USIZE)) {
+	    !(args[0]->kind == EXPR_INT && args[0]->lit_suffix == SUF_USIZE)) {
 		sema_check_expr(C, args[0]);
 		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
 		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
@@ -653,7 +653,7 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	}
 	bytes_interval(C, e, bi, name);
 	if (bi == BI_vec_with_capacity && e->u.call.nargs == 1 && args[0]->kind == EXPR_INT &&
-	    args[0]->u.int_lit.suffix == SUF_USIZE && args[0]->u.int_lit.value > RT_LIMIT_VEC_CAPACITY) {
+	    args[0]->lit_suffix == SUF_USIZE && args[0]->u.int_lit.value > RT_LIMIT_VEC_CAPACITY) {
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T282, args[0]->span, "`vec_with_capacity` literal capacity must be no greater than 8192");
 		diag_set_help(d, "a Vec holds at most 8192 elements");
@@ -1442,8 +1442,8 @@ sema_check_expr(FnCtx *C, const Expr *e)
 	TypeId t = T_ERR;
 	C->S->expr_checks++;
 	switch (e->kind) {
-	case EXPR_INT: t = int_type(e->u.int_lit.suffix); break;
-	case EXPR_FLOAT: t = e->u.float_lit.suffix == SUF_F32 ? T_F32 : T_F64; break;
+	case EXPR_INT: t = int_type(e->lit_suffix); break;
+	case EXPR_FLOAT: t = e->lit_suffix == SUF_F32 ? T_F32 : T_F64; break;
 	case EXPR_CHAR: t = T_CHAR; break;
 	case EXPR_STRING: t = T_STRING; break;
 	case EXPR_BOOL: t = T_BOOL; break;

@@ -46,8 +46,8 @@ check_let(FnCtx *C, const Stmt *s)
 	C->own_let_mut = saved_own_let_mut;
 	TypeId bt = vt;
 	const Type *lt = s->u.let.type;
-	if (lt && lt->kind == TYPE_NAME && lt->u.name.name.nparts == 1 && lt->u.name.nargs == 0 &&
-	    strcmp(lt->u.name.name.parts[0].s, "String") == 0 && sema_strmap_get(&S->type_names, "String") < 0) {
+	if (lt && lt->kind == TYPE_NAME && ast_type_nparts(lt) == 1 && ast_type_nargs(lt) == 0 &&
+	    strcmp(lt->u.name.s, "String") == 0 && sema_strmap_get(&S->type_names, "String") < 0) {
 		/* the reference's verifier hint for a Rust habit: T232, not an unknown type */
 		Diag *d = sema_error(S, DIAG_T232, lt->span, "declared binding type `String` is not a SEMAPRAX type");
 		diag_set_help(d, "owned text is `string`: `let %s: string = …;`", s->u.let.name.s);
@@ -58,7 +58,7 @@ check_let(FnCtx *C, const Stmt *s)
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
 			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
-			if (suffix && v->kind == EXPR_INT && v->u.int_lit.suffix == SUF_NONE)
+			if (suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
 				diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s`", (int)(v->span.end - v->span.start),
 				    S->src + v->span.start, suffix);
 			else

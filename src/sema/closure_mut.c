@@ -35,8 +35,8 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const Type *rt = e->u.closure.result;
-	if (!rt || rt->kind != TYPE_NAME || rt->u.name.name.nparts != 1 || rt->u.name.nargs ||
-	    strcmp(rt->u.name.name.parts[0].s, "i64") != 0)
+	if (!rt || rt->kind != TYPE_NAME || ast_type_nparts(rt) != 1 || ast_type_nargs(rt) ||
+	    strcmp(rt->u.name.s, "i64") != 0)
 		return reject(C, e, "mutable closure requires the transactional i64 signature");
 	if (C->sym->ntparams || e->u.closure.nparams != 1 || sema_ctx_resolve_type(C, e->u.closure.params[0].type) != T_I64)
 		return reject(C, e, "mutable closure requires one i64 argument in a monomorphic function");

@@ -46,6 +46,19 @@ prelude_field(Sema *S, const char *name, const char *id, TypeId type)
 	return f;
 }
 
+/* A symbol's array of n elements: every empty one (no type parameters,
+ * parameters or effects: most functions) is the same zeroed, never written
+ * block, not 8 or 24 bytes of its own. */
+static void *
+sym_array(Sema *S, size_t size, int n)
+{
+	if (n > 0)
+		return arena_alloc(&S->arena, size * (size_t)n);
+	if (!S->empty_array)
+		S->empty_array = arena_alloc(&S->arena, 32);   /* >= sizeof(ParamSym) */
+	return S->empty_array;
+}
+
 static SymId
 prelude_variant(Sema *S, const char *name, const char *id, int ntparams)
 {
@@ -228,8 +241,8 @@ name_str(Sema *S, Name n)
 static bool
 type_spelled(const Type *t, const char *name, int nargs)
 {
-	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && t->u.name.nargs == nargs &&
-	    strcmp(t->u.name.name.parts[0].s, name) == 0;
+	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && ast_type_nargs(t) == nargs &&
+	    strcmp(t->u.name.s, name) == 0;
 }
 
 /*
@@ -252,7 +265,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 		f[i].id = fs[i].id.present ? id_text(S, &fs[i].id) : auto_id(S, case_owner ? "case-field" : "field", owner_id, f[i].name);
 		f[i].declared_in = -1;
 		const char *stored = type_spelled(fs[i].type, "str", 0) ? "str" : NULL;
-		if (!stored && type_spelled(fs[i].type, "Slice", 1) && type_spelled(fs[i].type->u.name.args[0], "u8", 0))
+		if (!stored && type_spelled(fs[i].type, "Slice", 1) && type_spelled(ast_type_args(fs[i].type)[0], "u8", 0))
 			stored = "Slice<u8>";
 		if (stored) {
 			const char *fmt = case_owner ? "variant field `%s.%s` cannot store borrowed `%s`" : "aggregate field `%s.%s` cannot store borrowed `%s`";
@@ -465,8 +478,8 @@ wrapper_type(const Type *t, char k)
 	switch (k) {
 	case 'T': return type_spelled(t, "T", 0);
 	case 'u': return type_spelled(t, "usize", 0);
-	case 'V': return type_spelled(t, "Vec", 1) && type_spelled(t->u.name.args[0], "T", 0);
-	default: return type_spelled(t, "Box", 1) && type_spelled(t->u.name.args[0], "T", 0);
+	case 'V': return type_spelled(t, "Vec", 1) && type_spelled(ast_type_args(t)[0], "T", 0);
+	default: return type_spelled(t, "Box", 1) && type_spelled(ast_type_args(t)[0], "T", 0);
 	}
 }
 
@@ -608,7 +621,7 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);
 		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
 	}
-	s->tparams = ARENA_ARRAY(&S->arena, const char *, fn->ntparams ? fn->ntparams : 1);
+	s->tparams = sym_array(S, sizeof(const char *), fn->ntparams);
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
 		for (int j = 0; j < i; j++) {
@@ -805,13 +818,15 @@ arity_error(Sema *S, Span span, const char *name, int want, int got)
 static TypeId
 resolve_named(Sema *S, const Type *t, SymId scope)
 {
-	const QName *q = &t->u.name.name;
+	Name one;
+	QName qn = ast_type_qname(t, &one);
+	const QName *q = &qn;
 	const char *name = q->parts[q->nparts - 1].s;
-	int nargs = t->u.name.nargs;
+	int nargs = ast_type_nargs(t);
 	TypeId local[8];
 	TypeId *args = nargs <= 8 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)nargs);
 	for (int i = 0; i < nargs; i++)
-		args[i] = sema_decls_resolve_type(S, t->u.name.args[i], scope);
+		args[i] = sema_decls_resolve_type(S, ast_type_args(t)[i], scope);
 	TypeId out = T_ERR;
 	if (q->nparts > 1) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
@@ -947,7 +962,7 @@ static void
 set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
-	s->tparams = ARENA_ARRAY(&S->arena, const char *, n ? n : 1);
+	s->tparams = sym_array(S, sizeof(const char *), n);
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
 		for (int j = 0; j < i; j++) {
@@ -1071,7 +1086,7 @@ resolve_signature(Sema *S, SymId id)
 	const FnDecl *fn = s->fn;
 	SymId scope = s->ntparams ? id : -1;
 	s->nparams = fn->nparams;
-	s->params = ARENA_ARRAY(&S->arena, ParamSym, fn->nparams ? fn->nparams : 1);
+	s->params = sym_array(S, sizeof(ParamSym), fn->nparams);
 	for (int i = 0; i < fn->nparams; i++) {
 		const Param *p = &fn->params[i];
 		s->params[i].name = p->name.s;
@@ -1081,7 +1096,7 @@ resolve_signature(Sema *S, SymId id)
 	}
 	s->result = sema_decls_resolve_type(S, fn->result, scope);
 	s->neffects = fn->uses.nnames;
-	s->effects = ARENA_ARRAY(&S->arena, const char *, fn->uses.nnames ? fn->uses.nnames : 1);
+	s->effects = sym_array(S, sizeof(const char *), fn->uses.nnames);
 	for (int i = 0; i < fn->uses.nnames; i++) {
 		const QName *q = &fn->uses.names[i];
 		s->effects[i] = sema_qname_text(S, q);

@@ -260,7 +260,7 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		}
 		/* a resource whose finalizer is an interface import needs that
 		 * import's effects where it is owned: not across modules yet */
-		if (y->kind == SK_RESOURCE && y->decl && !y->decl->u.resource.trivial && y->decl->u.resource.ndrops == 1) {
+		if (y->kind == SK_RESOURCE && y->decl && !ast_resource_drop0(y->decl)->trivial && y->decl->u.resource.ndrops == 1) {
 			Diag *d = sema_error(S, DIAG_G172, u->span, "`use type` target `%s` is a resource finalized by a logical import; only `drop trivial` resources cross module boundaries",
 			    y->id);
 			diag_set_help(d, "keep the values of `%s` inside `%s` and import the functions that use them", y->name, origin_of(k->provider, y));

@@ -21,8 +21,8 @@ lit_type(const Pattern *p)
 	const Expr *e = p->u.lit.value;
 	switch (e->kind) {
 	case EXPR_INT:
-		return e->u.int_lit.suffix == SUF_I32 ? T_I32 : e->u.int_lit.suffix == SUF_U8 ? T_U8
-		    : e->u.int_lit.suffix == SUF_USIZE ? T_USIZE : T_I64;
+		return e->lit_suffix == SUF_I32 ? T_I32 : e->lit_suffix == SUF_U8 ? T_U8
+		    : e->lit_suffix == SUF_USIZE ? T_USIZE : T_I64;
 	case EXPR_CHAR: return T_CHAR;
 	case EXPR_BOOL: return T_BOOL;
 	default: return T_ERR;

@@ -717,7 +717,7 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
 	case EXPR_BINARY:
 		own_expr(O, e->u.binary.lhs, false);
-		if (e->u.binary.op == BIN_AND || e->u.binary.op == BIN_OR) {
+		if (e->bin_op == BIN_AND || e->bin_op == BIN_OR) {
 			/* the right operand runs on some paths only */
 			Fork f = fork_begin(O);
 			own_expr(O, e->u.binary.rhs, false);

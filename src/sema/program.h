@@ -132,6 +132,7 @@ struct Sema {
 	size_t len;
 	DiagSink *diags;
 	Arena arena;           /* names, ids, arrays of symbols */
+	void *empty_array;     /* the one zeroed block every empty symbol array points at (decls.c) */
 	TypeTable types;
 	VEC(Sym) syms;
 	StrMap type_names;     /* record/variant/class/resource/interface name → SymId */

@@ -55,8 +55,8 @@ sema_check_resource(Sema *S, SymId id)
 		}
 	}
 	/* a NUL in the logical import key is this one O113 (sema_check_interfaces skips the key) */
-	const StrLit *key = &d->u.resource.import;
-	if (n == 1 && !d->u.resource.trivial && memchr(key->s, '\0', key->len)) {
+	const StrLit *key = &ast_resource_drop0(d)->import;
+	if (n == 1 && !ast_resource_drop0(d)->trivial && memchr(key->s, '\0', key->len)) {
 		Diag *dg = sema_error(S, DIAG_O113, key->span, "resource lifecycle `%s.drop` has an invalid logical import key; persistent identities forbid NUL", r->name);
 		diag_set_help(dg, "remove the NUL byte; the key is the finalizer import's `@id`");
 	}
@@ -78,9 +78,9 @@ same_span_text(Sema *S, Span a, Span b)
 static SymId
 resource_of(Sema *S, const Type *t)
 {
-	if (!t || t->kind != TYPE_NAME || t->u.name.nargs || t->u.name.name.nparts != 1)
+	if (!t || t->kind != TYPE_NAME || ast_type_nargs(t) || ast_type_nparts(t) != 1)
 		return -1;
-	SymId sym = sema_strmap_get(&S->type_names, t->u.name.name.parts[0].s);
+	SymId sym = sema_strmap_get(&S->type_names, t->u.name.s);
 	return sym >= 0 && sema_sym(S, sym)->kind == SK_RESOURCE ? sym : -1;
 }
 
@@ -211,9 +211,9 @@ sema_check_interfaces(Sema *S)
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *r = sema_sym(S, id);
 		const Decl *d = r->decl;
-		if (r->kind != SK_RESOURCE || !d || d->kind != DECL_RESOURCE || d->u.resource.ndrops != 1 || d->u.resource.trivial)
+		if (r->kind != SK_RESOURCE || !d || d->kind != DECL_RESOURCE || d->u.resource.ndrops != 1 || ast_resource_drop0(d)->trivial)
 			continue;
-		const StrLit *key = &d->u.resource.import;
+		const StrLit *key = &ast_resource_drop0(d)->import;
 		if (memchr(key->s, 0, key->len))
 			continue;
 		const ImportFn *f = find_import(S, key);

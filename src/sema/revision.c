@@ -172,7 +172,7 @@ static const char *const vec_names[] = { "Vec", NULL };
 static bool
 named(const Type *t, const char *name)
 {
-	return t && t->kind == TYPE_NAME && t->u.name.name.nparts == 1 && strcmp(t->u.name.name.parts[0].s, name) == 0;
+	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && strcmp(t->u.name.s, name) == 0;
 }
 
 /* Does t mention one of `names`, through type arguments (and function types when through_fn)? */
@@ -183,10 +183,10 @@ type_mentions(const Type *t, const char *const *names, bool through_fn)
 		return false;
 	switch (t->kind) {
 	case TYPE_NAME:
-		if (t->u.name.name.nparts == 1 && is_one_of(t->u.name.name.parts[0].s, names))
+		if (ast_type_nparts(t) == 1 && is_one_of(t->u.name.s, names))
 			return true;
-		for (int i = 0; i < t->u.name.nargs; i++)
-			if (type_mentions(t->u.name.args[i], names, through_fn))
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			if (type_mentions(ast_type_args(t)[i], names, through_fn))
 				return true;
 		return false;
 	case TYPE_FN:
@@ -208,10 +208,10 @@ wraps_bytes(const Type *t, const char *wrap)
 {
 	if (!t || t->kind != TYPE_NAME)
 		return false;
-	if (named(t, wrap) && t->u.name.nargs == 1 && named(t->u.name.args[0], "Bytes") && t->u.name.args[0]->u.name.nargs == 0)
+	if (named(t, wrap) && ast_type_nargs(t) == 1 && named(ast_type_args(t)[0], "Bytes") && ast_type_nargs(ast_type_args(t)[0]) == 0)
 		return true;
-	for (int i = 0; i < t->u.name.nargs; i++)
-		if (wraps_bytes(t->u.name.args[i], wrap))
+	for (int i = 0; i < ast_type_nargs(t); i++)
+		if (wraps_bytes(ast_type_args(t)[i], wrap))
 			return true;
 	return false;
 }
@@ -229,7 +229,7 @@ targs_mention(Type *const *targs, int n, const char *const *names)
 static bool
 targs_bytes(Type *const *targs, int n)
 {
-	return n == 1 && named(targs[0], "Bytes") && targs[0]->u.name.nargs == 0;
+	return n == 1 && named(targs[0], "Bytes") && ast_type_nargs(targs[0]) == 0;
 }
 
 typedef struct Scan {

@@ -232,9 +232,9 @@ finalizer_effects_of(FnCtx *C, Sym *r)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
-	if (!r->decl || r->decl->u.resource.trivial || r->decl->u.resource.ndrops != 1)
+	if (!r->decl || ast_resource_drop0(r->decl)->trivial || r->decl->u.resource.ndrops != 1)
 		return;
-	const StrLit *key = &r->decl->u.resource.import;
+	const StrLit *key = &ast_resource_drop0(r->decl)->import;
 	for (int at = import_next(S, key, -1); at >= 0; at = import_next(S, key, at)) {
 		const ImportFn *imp = import_at(S, at);
 		for (int k = 0; k < imp->effects.nnames; k++) {

@@ -100,10 +100,10 @@ walk_type(Walk *w, const Type *t)
 		return;
 	switch (t->kind) {
 	case TYPE_NAME:
-		if (t->u.name.name.nparts == 1)
-			add(w, t->u.name.name.parts[0].span, type_named(w, t->u.name.name.parts[0].s), -1, -1, false);
-		for (int i = 0; i < t->u.name.nargs; i++)
-			walk_type(w, t->u.name.args[i]);
+		if (ast_type_nparts(t) == 1)
+			add(w, ast_type_name_span(t), type_named(w, t->u.name.s), -1, -1, false);
+		for (int i = 0; i < ast_type_nargs(t); i++)
+			walk_type(w, ast_type_args(t)[i]);
 		break;
 	case TYPE_ARRAY: walk_type(w, t->u.array.elem); break;
 	case TYPE_FN:
@@ -190,9 +190,9 @@ walk_expr(Walk *w, const Expr *e)
 	switch (e->kind) {
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
-			add(w, e->u.name.span, sym, -1, -1, false);
+			add(w, e->span, sym, -1, -1, false);
 		else
-			add_local(w, e->u.name.span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
+			add_local(w, e->span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
 		break;
 	case EXPR_UNARY: walk_expr(w, e->u.unary.operand); break;
 	case EXPR_BINARY:
@@ -201,7 +201,7 @@ walk_expr(Walk *w, const Expr *e)
 		break;
 	case EXPR_CALL:
 		if (sym >= 0 && sema_sym(S, sym)->kind == SK_FN && strcmp(sema_sym(S, sym)->name, e->u.call.callee.s) == 0)
-			add(w, e->u.call.callee.span, sym, -1, -1, false);
+			add(w, ast_call_callee(e).span, sym, -1, -1, false);
 		walk_types(w, e->u.call.targs, e->u.call.ntargs);
 		walk_exprs(w, e->u.call.args, e->u.call.nargs);
 		break;
@@ -213,7 +213,10 @@ walk_expr(Walk *w, const Expr *e)
 		break;
 	case EXPR_FIELD:
 		walk_expr(w, e->u.field.base);
-		field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &e->u.field.name);
+		{
+			Name fname = ast_field_name(e);
+			field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &fname);
+		}
 		break;
 	case EXPR_TRY: walk_expr(w, e->u.try_.operand); break;
 	case EXPR_WITH:
