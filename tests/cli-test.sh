@@ -44,6 +44,23 @@ expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
 has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
 expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx
 has "$tmp/err" 'unknown parse option `--frobnicate`' "unknown option text"
+# a mistyped option names the nearest option of that command's grammar; a far one none
+expect 2 "option typo" -- "$bin" check x.spx --jsn
+has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"
+expect 2 "option typo (run)" -- "$bin" run --nativ
+has "$tmp/err" 'unknown run option `--nativ`; did you mean `--native`?' "option suggestion (run)"
+expect 2 "option typo (test)" -- "$bin" test --lan all
+has "$tmp/err" 'unknown test option `--lan`; did you mean `--lane`?' "option suggestion (test)"
+expect 2 "option typo (serve)" -- "$bin" serve --mpc
+has "$tmp/err" 'unknown serve option `--mpc`; did you mean `--mcp`?' "option suggestion (transposed)"
+expect 2 "option far from all" -- "$bin" doc x.spx --yaml
+lacks "$tmp/err" 'did you mean' "no suggestion for a far option"
+expect 2 "lsp option typo" -- "$bin" lsp --stdo
+has "$tmp/err" 'unknown lsp option `--stdo`; did you mean `--stdio`?' "lsp option suggestion"
+expect 2 "lsp valued option without value" -- "$bin" lsp --max-message-bytes
+has "$tmp/err" 'lsp option `--max-message-bytes` takes one value' "lsp option value"
+expect 2 "lsp operand" -- "$bin" lsp x.spx
+has "$tmp/err" 'lsp takes no operand' "lsp operand"
 expect 0 "version" -- "$bin" version
 expect 0 "version --json" -- "$bin" version --json
 has "$tmp/out" '"schema":"semaprax.version.v1"' "version json"
@@ -701,7 +718,8 @@ fi
 absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
 expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
-for cmd in check run test lock "fmt --check"; do
+# doc, graph and query too (doc alone refused the no-operand form: a later user walk)
+for cmd in check run test lock "fmt --check" doc "doc --json" graph query; do
 	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
 done
 printf '\n\n' >> "$tmp/here/src/core.spx"

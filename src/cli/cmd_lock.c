@@ -626,7 +626,7 @@ cli_cmd_lock(int argc, char **argv)
 				return cli_usage("lock", LOCK_GRAMMAR);
 			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage("lock", "unknown lock option `%s`", a);
+			return cli_unknown_option("lock", a, NULL);
 		} else if (!path) {
 			path = a;
 		} else {

@@ -56,12 +56,12 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
-	  "semaprax doc <dir>|semaprax.toml [--json]\n"
+	  "semaprax doc [<dir>|semaprax.toml] [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
 	  "  A project prints every module so, in module-name order with its imports, under a\n"
-	  "  `project` line (--json: `semaprax.project-doc.c1`).\n"
+	  "  `project` line (--json: `semaprax.project-doc.c1`); none given: ./semaprax.toml.\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "semaprax explain --catalog|--register\n"
@@ -235,7 +235,39 @@ cli_option_error(const char *cmd, const char *a, const char *const *valued, cons
 	for (int i = 0; flags && flags[i]; i++)
 		if (strcmp(a, flags[i]) == 0)
 			return cli_usage(cmd, "%s option `%s` may not be repeated", cmd, a);
-	return cli_usage(cmd, "unknown %s option `%s`", cmd, a);
+	return cli_unknown_option(cmd, a, NULL);
+}
+
+/* An option the command does not know: "unknown <cmd> option `a`", then the
+ * nearest of the `--name` options its grammar (`help <cmd>`) spells, if one
+ * is near (`--jsn` → `--json`), then `tail` (a grammar) when given. */
+int
+cli_unknown_option(const char *cmd, const char *a, const char *tail)
+{
+	CliNear nr = {0};
+	const CliCommand *c = cli_find_command(cmd);
+	if (c && a[0] == '-' && a[1] == '-') {
+		const char *u = c->usage;
+		for (const char *p = strstr(u, "--"); p; p = strstr(p, "--")) {
+			size_t n = 2;
+			while (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9'))
+				n++;
+			if (n > 2 && (p == u || p[-1] != '-'))
+				cli_near_offer(&nr, a, p, n);
+			p += n;
+		}
+	}
+	fprintf(stderr, "unknown %s option `%s`", cmd, a);
+	/* one edit for a short name (`--yaml` is not `--html`), two past 5 letters, or a prefix */
+	size_t al = strlen(a);
+	bool near = nr.n > 0 && (nr.dist[0] <= (al - 2 <= 5 ? 1 : 2) ||
+	    (nr.len[0] > al && strncmp(nr.name[0], a, al) == 0));
+	if (near)
+		fprintf(stderr, "; did you mean `%.*s`?", (int)nr.len[0], nr.name[0]);
+	if (tail)
+		fprintf(stderr, "; %s", tail);
+	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
+	return EXIT_USAGE;
 }
 
 /* Set by `serve`: the process lives on, so each command frees its program. */
