@@ -61,6 +61,14 @@ expect 2 "lsp valued option without value" -- "$bin" lsp --max-message-bytes
 has "$tmp/err" 'lsp option `--max-message-bytes` takes one value' "lsp option value"
 expect 2 "lsp operand" -- "$bin" lsp x.spx
 has "$tmp/err" 'lsp takes no operand' "lsp operand"
+# the card's web topic states what the Wasm lane refuses; stdin, the environment and
+# writes run there now (a user walk found the card still listing them as W110)
+expect 0 "help language web" -- "$bin" help language web
+lacks "$tmp/out" "stdin, environment and write operations" "the card's Wasm refusals are current"
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	printf 'hi\n' | "$bin" run --wasm tests/cap/stdin_echo.spx > "$tmp/out" 2>/dev/null
+	has "$tmp/out" "hi" "the Wasm lane reads stdin, as the card says"
+fi
 expect 0 "version" -- "$bin" version
 expect 0 "version --json" -- "$bin" version --json
 has "$tmp/out" '"schema":"semaprax.version.v1"' "version json"
