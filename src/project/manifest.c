@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCAFFOLD_HELP "start from a canonical manifest: TOOLCHAIN.md §2.1 (frozen) or §2.2 (tables); `semaprax fmt --manifest <toml>` rewrites one that reads"
+#define SCAFFOLD_HELP "`semaprax new <dir>` writes a canonical manifest and `semaprax help language projects` shows both layouts; `semaprax fmt --manifest <toml>` rewrites one that reads"
 
 typedef struct Entry {
 	const char *key;     /* owned copies below */
