@@ -726,6 +726,13 @@ fi
 absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
 expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
+# lock --verify of a project named by its directory: the help's command names it too
+expect 1 "lock --verify without a lock" -- "$bin" lock "$tmp/here" --verify
+has "$tmp/err" "help: run \`semaprax lock $tmp/here --write\` and commit the file" "lock --verify names the project to lock"
+expect 1 "lock --verify without a lock (no operand)" -- in_dir "$tmp/here" "$absbin" lock --verify
+has "$tmp/err" "help: run \`semaprax lock --write\` and commit the file" "lock --verify in the project's directory"
+expect 2 "version with an operand" -- "$bin" version x
+has "$tmp/err" 'version takes no operand, got `x`' "version operand"
 # doc, graph and query too (doc alone refused the no-operand form: a later user walk)
 for cmd in check run test lock "fmt --check" doc "doc --json" graph query; do
 	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
