@@ -726,6 +726,14 @@ fi
 absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
 expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
+# a .toml operand not named semaprax.toml is neither a source nor a project (it was
+# read as a source: SPX-P104 "expected `module`"); --manifest-path takes it
+cp "$tmp/here/semaprax.toml" "$tmp/here/alt.toml"
+expect 2 "check of another .toml" -- "$bin" check "$tmp/here/alt.toml"
+has "$tmp/err" "is neither a \`.spx\` source nor a project manifest" "a foreign .toml operand"
+lacks "$tmp/err" "SPX-P104" "a foreign .toml is not parsed as a source"
+expect 0 "check --manifest-path of another .toml" -- "$bin" check --manifest-path "$tmp/here/alt.toml"
+rm "$tmp/here/alt.toml"
 # lock --verify of a project named by its directory: the help's command names it too
 expect 1 "lock --verify without a lock" -- "$bin" lock "$tmp/here" --verify
 has "$tmp/err" "help: run \`semaprax lock $tmp/here --write\` and commit the file" "lock --verify names the project to lock"

@@ -327,6 +327,29 @@ single_file_only(const char *cmd, const char *operand)
 	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
 }
 
+/* A `.toml` operand other than semaprax.toml: not a source (it would fail as
+ * SPX-P104 "expected `module`") and not a project these commands find by
+ * name; a usage error saying how a manifest is named and passed. */
+static int
+foreign_toml(const char *cmd, const char *operand)
+{
+	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
+		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix" };
+	bool one = false;
+	for (size_t i = 0; i < countof(takes); i++)
+		one |= strcmp(cmd, takes[i]) == 0;
+	size_t n = strlen(operand);
+	if (!one || operand[0] == '-' || n < 5 || strcmp(operand + n - 5, ".toml") != 0)
+		return -1;
+	const char *base = strrchr(operand, '/');
+	base = base ? base + 1 : operand;
+	if (strcmp(base, "semaprax.toml") == 0)
+		return -1;
+	return cli_usage(cmd, "`%s` is neither a `.spx` source nor a project manifest: a manifest is named "
+	    "semaprax.toml (pass it or its directory), or is given as `--manifest-path %s` "
+	    "to check, run, test, build, graph, query, context and lock", operand, operand);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -348,7 +371,9 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	int st = argc >= 3 ? single_file_only(name, argv[2]) : -1;
+	int st = argc >= 3 ? foreign_toml(name, argv[2]) : -1;
+	if (st < 0 && argc >= 3)
+		st = single_file_only(name, argv[2]);
 	if (st >= 0)
 		return st;
 	return c->run(argc - 1, argv + 1);
