@@ -75,6 +75,10 @@ has "$tmp/out" '"schema":"semaprax.version.v1"' "version json"
 
 expect 0 "explain" -- "$bin" explain SPX-P106
 has "$tmp/out" "SPX-P106 (error)" "explain text"
+# P106's fix names where the habit table is (it pointed at `explain SPX-P106` itself)
+lacks "$tmp/out" "see \`semaprax explain SPX-P106\`" "explain P106 does not send the reader to itself"
+has "$tmp/out" "semaprax help language mistakes-index" "explain P106 names the habit table"
+expect 0 "the habit table P106 names" -- "$bin" help language mistakes-index
 expect 0 "explain short code" -- "$bin" explain P203
 expect 0 "explain --json" -- "$bin" explain SPX-P201 --json
 has "$tmp/out" '"code":"SPX-P201"' "explain json"
