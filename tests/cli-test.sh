@@ -44,12 +44,41 @@ expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
 has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
 expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx
 has "$tmp/err" 'unknown parse option `--frobnicate`' "unknown option text"
+# a mistyped option names the nearest option of that command's grammar; a far one none
+expect 2 "option typo" -- "$bin" check x.spx --jsn
+has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"
+expect 2 "option typo (run)" -- "$bin" run --nativ
+has "$tmp/err" 'unknown run option `--nativ`; did you mean `--native`?' "option suggestion (run)"
+expect 2 "option typo (test)" -- "$bin" test --lan all
+has "$tmp/err" 'unknown test option `--lan`; did you mean `--lane`?' "option suggestion (test)"
+expect 2 "option typo (serve)" -- "$bin" serve --mpc
+has "$tmp/err" 'unknown serve option `--mpc`; did you mean `--mcp`?' "option suggestion (transposed)"
+expect 2 "option far from all" -- "$bin" doc x.spx --yaml
+lacks "$tmp/err" 'did you mean' "no suggestion for a far option"
+expect 2 "lsp option typo" -- "$bin" lsp --stdo
+has "$tmp/err" 'unknown lsp option `--stdo`; did you mean `--stdio`?' "lsp option suggestion"
+expect 2 "lsp valued option without value" -- "$bin" lsp --max-message-bytes
+has "$tmp/err" 'lsp option `--max-message-bytes` takes one value' "lsp option value"
+expect 2 "lsp operand" -- "$bin" lsp x.spx
+has "$tmp/err" 'lsp takes no operand' "lsp operand"
+# the card's web topic states what the Wasm lane refuses; stdin, the environment and
+# writes run there now (a user walk found the card still listing them as W110)
+expect 0 "help language web" -- "$bin" help language web
+lacks "$tmp/out" "stdin, environment and write operations" "the card's Wasm refusals are current"
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	printf 'hi\n' | "$bin" run --wasm tests/cap/stdin_echo.spx > "$tmp/out" 2>/dev/null
+	has "$tmp/out" "hi" "the Wasm lane reads stdin, as the card says"
+fi
 expect 0 "version" -- "$bin" version
 expect 0 "version --json" -- "$bin" version --json
 has "$tmp/out" '"schema":"semaprax.version.v1"' "version json"
 
 expect 0 "explain" -- "$bin" explain SPX-P106
 has "$tmp/out" "SPX-P106 (error)" "explain text"
+# P106's fix names where the habit table is (it pointed at `explain SPX-P106` itself)
+lacks "$tmp/out" "see \`semaprax explain SPX-P106\`" "explain P106 does not send the reader to itself"
+has "$tmp/out" "semaprax help language mistakes-index" "explain P106 names the habit table"
+expect 0 "the habit table P106 names" -- "$bin" help language mistakes-index
 expect 0 "explain short code" -- "$bin" explain P203
 expect 0 "explain --json" -- "$bin" explain SPX-P201 --json
 has "$tmp/out" '"code":"SPX-P201"' "explain json"
@@ -701,7 +730,23 @@ fi
 absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
 expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
-for cmd in check run test lock "fmt --check"; do
+# a .toml operand not named semaprax.toml is neither a source nor a project (it was
+# read as a source: SPX-P104 "expected `module`"); --manifest-path takes it
+cp "$tmp/here/semaprax.toml" "$tmp/here/alt.toml"
+expect 2 "check of another .toml" -- "$bin" check "$tmp/here/alt.toml"
+has "$tmp/err" "is neither a \`.spx\` source nor a project manifest" "a foreign .toml operand"
+lacks "$tmp/err" "SPX-P104" "a foreign .toml is not parsed as a source"
+expect 0 "check --manifest-path of another .toml" -- "$bin" check --manifest-path "$tmp/here/alt.toml"
+rm "$tmp/here/alt.toml"
+# lock --verify of a project named by its directory: the help's command names it too
+expect 1 "lock --verify without a lock" -- "$bin" lock "$tmp/here" --verify
+has "$tmp/err" "help: run \`semaprax lock $tmp/here --write\` and commit the file" "lock --verify names the project to lock"
+expect 1 "lock --verify without a lock (no operand)" -- in_dir "$tmp/here" "$absbin" lock --verify
+has "$tmp/err" "help: run \`semaprax lock --write\` and commit the file" "lock --verify in the project's directory"
+expect 2 "version with an operand" -- "$bin" version x
+has "$tmp/err" 'version takes no operand, got `x`' "version operand"
+# doc, graph and query too (doc alone refused the no-operand form: a later user walk)
+for cmd in check run test lock "fmt --check" doc "doc --json" graph query; do
 	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
 done
 printf '\n\n' >> "$tmp/here/src/core.spx"

@@ -219,7 +219,7 @@ grep -qF 'doc.esc&lt;script&gt;&amp;amp;&quot;q&quot;' tests/fixtures/doc/escape
 grep -qF '// &lt;script&gt;alert(&quot;module &amp; header&quot;)&lt;/script&gt;' tests/fixtures/doc/escape.doc.html && ok || bad "escape fixture: the module comment is not escaped"
 "$bin" doc tests/fixtures/doc/kinds.spx --json > "$tmp/j"
 if [ "$(wc -l < "$tmp/j")" -eq 1 ] && head -c 28 "$tmp/j" | grep -qxF '{"schema":"semaprax.doc.c1",' && tail -c 3 "$tmp/j" | grep -qxF ']}'; then ok; else bad "doc --json is not one line of schema semaprax.doc.c1"; fi
-snap doc-noargs 2 doc
+snap doc-noargs 2 doc a.spx b.spx
 snap doc-two-modes 2 doc tests/fixtures/doc/kinds.spx --json --html
 snap doc-bad-option 2 doc tests/fixtures/doc/kinds.spx --yaml
 

@@ -447,7 +447,7 @@ cli_cmd_build(int argc, char **argv)
 				return cli_usage("build", "build option `--manifest-path` takes one path and may not be repeated");
 			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage("build", "unknown build option `%s`", a);
+			return cli_unknown_option("build", a, NULL);
 		} else if (!path) {
 			path = a;
 		} else {

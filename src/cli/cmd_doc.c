@@ -715,14 +715,13 @@ cli_cmd_doc(int argc, char **argv)
 		else if (strcmp(a, "--json") == 0 || strcmp(a, "--html") == 0)
 			return cli_usage("doc", "doc takes one of --json or --html, once");
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("doc", "unknown doc option `%s`", a);
+			return cli_unknown_option("doc", a, NULL);
 		else if (!path)
 			path = a;
 		else
-			return cli_usage("doc", "doc requires exactly <file> [--json|--html]");
+			return cli_usage("doc", "doc requires exactly <file> [--json|--html], or a project: [<dir>|semaprax.toml] [--json] (none: ./semaprax.toml)");
 	}
-	if (!path)
-		return cli_usage("doc", "doc requires exactly <file> [--json|--html]");
+	/* No operand: the project in the working directory, as graph and query. */
 	char *manifest = project_manifest_for(path, NULL);
 	if (manifest) {
 		int st = doc_project(manifest, mode);

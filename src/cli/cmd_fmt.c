@@ -199,7 +199,7 @@ cli_cmd_fmt(int argc, char **argv)
 		else if (strcmp(a, "--manifest") == 0 || strcmp(a, "--check") == 0 || strcmp(a, "--stdout") == 0 || strcmp(a, "--json") == 0)
 			return cli_usage("fmt", "fmt option `%s` may not be repeated", a);
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_usage("fmt", "unknown fmt option `%s`", a);
+			return cli_unknown_option("fmt", a, NULL);
 		else if (!operand)
 			operand = a;
 		else

@@ -167,7 +167,7 @@ cli_cmd_graph(int argc, char **argv)
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0')
-			return cli_usage("graph", "unknown graph option `%s`", argv[i]);
+			return cli_unknown_option("graph", argv[i], NULL);
 		if (path)
 			return cli_usage("graph", "graph requires exactly <file>|<dir>|semaprax.toml|--manifest-path <p>");
 		path = argv[i];
@@ -237,7 +237,7 @@ cli_cmd_context(int argc, char **argv)
 				o = k;
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
-				return cli_usage("context", "unknown context option `%s`", a);
+				return cli_unknown_option("context", a, NULL);
 			if (!path)
 				path = a;
 			else if (!symbol)
@@ -623,7 +623,7 @@ cli_cmd_query(int argc, char **argv)
 				o = k;
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
-				return cli_usage("query", "unknown query option `%s`", a);
+				return cli_unknown_option("query", a, NULL);
 			if (path)
 				return cli_usage("query", QUERY_GRAMMAR);
 			path = a;

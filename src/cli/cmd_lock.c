@@ -311,9 +311,23 @@ do_write(const char *path, const Buf *lock)
 	return ok ? EXIT_OK : EXIT_FAIL;
 }
 
+/* The `semaprax lock … --write` command for the lock at path: the project's
+ * directory as its operand, none for the working directory's. */
+static void
+write_command(const char *path, char *out, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || (slash - path == 1 && path[0] == '.'))
+		snprintf(out, cap, "semaprax lock --write");
+	else
+		snprintf(out, cap, "semaprax lock %.*s --write", (int)(slash == path ? 1 : slash - path), path);
+}
+
 static int
 do_verify(const char *path, const Buf *lock)
 {
+	char cmd[600];
+	write_command(path, cmd, sizeof cmd);
 	DiagSink diags;
 	diag_init(&diags, path, NULL, 0);
 	size_t len = 0;
@@ -322,7 +336,7 @@ do_verify(const char *path, const Buf *lock)
 	bool ok = false;
 	if (stat(path, &st) != 0) {
 		Diag *d = diag_report(&diags, DIAG_J130, NULL, "`%s` does not exist", path);
-		diag_set_help(d, "run `semaprax lock --write` and commit the file");
+		diag_set_help(d, "run `%s` and commit the file", cmd);
 	} else if ((old = driver_read_source(path, &len, &diags)) != NULL) {
 		ok = len == lock->len && memcmp(old, lock->data, len) == 0;
 		for (size_t no = 1; !ok; no++) {
@@ -339,7 +353,7 @@ do_verify(const char *path, const Buf *lock)
 				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu `%.*s` is not expected", path, no, (int)bn, b);
 			else
 				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu is `%.*s`; expected `%.*s`", path, no, (int)bn, b, (int)an, a);
-			diag_set_help(d, "run `semaprax lock --write` to record the project as it is now");
+			diag_set_help(d, "run `%s` to record the project as it is now", cmd);
 			break;
 		}
 	}
@@ -626,7 +640,7 @@ cli_cmd_lock(int argc, char **argv)
 				return cli_usage("lock", LOCK_GRAMMAR);
 			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage("lock", "unknown lock option `%s`", a);
+			return cli_unknown_option("lock", a, NULL);
 		} else if (!path) {
 			path = a;
 		} else {

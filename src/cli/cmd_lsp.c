@@ -24,8 +24,12 @@ cli_cmd_lsp(int argc, char **argv)
 				return cli_usage("lsp", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			max = (size_t)n;
+		} else if (strcmp(a, "--max-message-bytes") == 0) {
+			return cli_usage("lsp", "lsp option `--max-message-bytes` takes one value");
+		} else if (a[0] == '-') {
+			return cli_unknown_option("lsp", a, NULL);
 		} else {
-			return cli_usage("lsp", "unknown lsp argument `%s`", a);
+			return cli_usage("lsp", "lsp takes no operand (`%s`): the editor opens files over the protocol", a);
 		}
 	}
 	cli_release_programs(true);

@@ -259,7 +259,7 @@ cli_cmd_new(int argc, char **argv)
 			else
 				tmpl = argv[++i], have_tmpl = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage("new", "unknown option `%s`; new requires <dir> [--name n] [--template calculator|library|command]", argv[i]);
+			return cli_unknown_option("new", argv[i], "new requires <dir> [--name n] [--template calculator|library|command]");
 		} else if (!dir) {
 			dir = argv[i];
 		} else {

@@ -1011,7 +1011,7 @@ cli_cmd_impact(int argc, char **argv)
 		int o = strcmp(a, "--depth") == 0 ? 0 : strcmp(a, "--max-bytes") == 0 ? 1 : strcmp(a, "--max-nodes") == 0 ? 2 : -1;
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
-				return cli_usage("impact", "unknown impact option `%s`", a);
+				return cli_unknown_option("impact", a, NULL);
 			if (!path)
 				path = a;
 			else if (!patch_path)

@@ -90,7 +90,7 @@ cli_cmd_registers(int argc, char **argv)
 		} else if (strcmp(a, "--uncited") == 0 || strcmp(a, "--json") == 0) {
 			return cli_usage("registers", "registers option `%s` may not be repeated", a);
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage("registers", "unknown registers option `%s`; " REGISTERS_GRAMMAR, a);
+			return cli_unknown_option("registers", a, REGISTERS_GRAMMAR);
 		} else if (!path) {
 			path = a;
 		} else {

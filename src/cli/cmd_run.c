@@ -432,7 +432,7 @@ parse_options(int argc, char **argv, RunOptions *o)
 				return cli_usage("run", "run option `%s` may not be repeated", a);
 			*lane = true;
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_usage("run", "unknown run option `%s`", a);
+			return cli_unknown_option("run", a, NULL);
 		} else if (!o->path) {
 			o->path = a;
 		} else {

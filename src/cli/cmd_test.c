@@ -136,7 +136,7 @@ parse_options(int argc, char **argv, TestOptions *o)
 			return cli_usage("test", "test passes no arguments after `--`: each case is a function of no inputs "
 						 "(run the program with `semaprax run <project> -- <arg>...`)");
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage("test", "unknown option `%s`; " TEST_GRAMMAR, a);
+			return cli_unknown_option("test", a, TEST_GRAMMAR);
 		} else if (!o->path) {
 			o->path = a;
 		} else {

@@ -466,6 +466,8 @@ cli_cmd_version(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0 && !json)
 			json = true;
+		else if (argv[i][0] != '-')
+			return cli_usage("version", "version takes no operand, got `%s`", argv[i]);
 		else
 			return cli_option_error("version", argv[i], NULL, (const char *const[]){ "--json", NULL });
 	}

@@ -56,12 +56,12 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
-	  "semaprax doc <dir>|semaprax.toml [--json]\n"
+	  "semaprax doc [<dir>|semaprax.toml] [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
 	  "  A project prints every module so, in module-name order with its imports, under a\n"
-	  "  `project` line (--json: `semaprax.project-doc.c1`).\n"
+	  "  `project` line (--json: `semaprax.project-doc.c1`); none given: ./semaprax.toml.\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
 	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
 	  "semaprax explain --catalog|--register\n"
@@ -235,7 +235,39 @@ cli_option_error(const char *cmd, const char *a, const char *const *valued, cons
 	for (int i = 0; flags && flags[i]; i++)
 		if (strcmp(a, flags[i]) == 0)
 			return cli_usage(cmd, "%s option `%s` may not be repeated", cmd, a);
-	return cli_usage(cmd, "unknown %s option `%s`", cmd, a);
+	return cli_unknown_option(cmd, a, NULL);
+}
+
+/* An option the command does not know: "unknown <cmd> option `a`", then the
+ * nearest of the `--name` options its grammar (`help <cmd>`) spells, if one
+ * is near (`--jsn` → `--json`), then `tail` (a grammar) when given. */
+int
+cli_unknown_option(const char *cmd, const char *a, const char *tail)
+{
+	CliNear nr = {0};
+	const CliCommand *c = cli_find_command(cmd);
+	if (c && a[0] == '-' && a[1] == '-') {
+		const char *u = c->usage;
+		for (const char *p = strstr(u, "--"); p; p = strstr(p, "--")) {
+			size_t n = 2;
+			while (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9'))
+				n++;
+			if (n > 2 && (p == u || p[-1] != '-'))
+				cli_near_offer(&nr, a, p, n);
+			p += n;
+		}
+	}
+	fprintf(stderr, "unknown %s option `%s`", cmd, a);
+	/* one edit for a short name (`--yaml` is not `--html`), two past 5 letters, or a prefix */
+	size_t al = strlen(a);
+	bool near = nr.n > 0 && (nr.dist[0] <= (al - 2 <= 5 ? 1 : 2) ||
+	    (nr.len[0] > al && strncmp(nr.name[0], a, al) == 0));
+	if (near)
+		fprintf(stderr, "; did you mean `%.*s`?", (int)nr.len[0], nr.name[0]);
+	if (tail)
+		fprintf(stderr, "; %s", tail);
+	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
+	return EXIT_USAGE;
 }
 
 /* Set by `serve`: the process lives on, so each command frees its program. */
@@ -295,6 +327,29 @@ single_file_only(const char *cmd, const char *operand)
 	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
 }
 
+/* A `.toml` operand other than semaprax.toml: not a source (it would fail as
+ * SPX-P104 "expected `module`") and not a project these commands find by
+ * name; a usage error saying how a manifest is named and passed. */
+static int
+foreign_toml(const char *cmd, const char *operand)
+{
+	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
+		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix" };
+	bool one = false;
+	for (size_t i = 0; i < countof(takes); i++)
+		one |= strcmp(cmd, takes[i]) == 0;
+	size_t n = strlen(operand);
+	if (!one || operand[0] == '-' || n < 5 || strcmp(operand + n - 5, ".toml") != 0)
+		return -1;
+	const char *base = strrchr(operand, '/');
+	base = base ? base + 1 : operand;
+	if (strcmp(base, "semaprax.toml") == 0)
+		return -1;
+	return cli_usage(cmd, "`%s` is neither a `.spx` source nor a project manifest: a manifest is named "
+	    "semaprax.toml (pass it or its directory), or is given as `--manifest-path %s` "
+	    "to check, run, test, build, graph, query, context and lock", operand, operand);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -316,7 +371,9 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	int st = argc >= 3 ? single_file_only(name, argv[2]) : -1;
+	int st = argc >= 3 ? foreign_toml(name, argv[2]) : -1;
+	if (st < 0 && argc >= 3)
+		st = single_file_only(name, argv[2]);
 	if (st >= 0)
 		return st;
 	return c->run(argc - 1, argv + 1);

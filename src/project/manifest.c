@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SCAFFOLD_HELP "start from a canonical manifest: TOOLCHAIN.md §2.1 (frozen) or §2.2 (tables); `semaprax fmt --manifest <toml>` rewrites one that reads"
+#define SCAFFOLD_HELP "`semaprax new <dir>` writes a canonical manifest and `semaprax help language projects` shows both layouts; `semaprax fmt --manifest <toml>` rewrites one that reads"
 
 typedef struct Entry {
 	const char *key;     /* owned copies below */
@@ -29,9 +29,50 @@ typedef struct Table {
 
 typedef struct Reader {
 	DiagSink *diags;
+	const char *src;     /* the manifest text: a line's diagnostic points at it */
+	size_t len;
 	VEC(Table) tables;
 	bool failed;
 } Reader;
+
+/* The span of 1-based line `line` of src[0, len) without its line break
+ * (false past the text). */
+static bool
+line_span(const char *src, size_t len, int line, Span *out)
+{
+	size_t at = 0;
+	for (int l = 1; l < line; l++) {
+		const char *nl = at < len ? memchr(src + at, '\n', len - at) : NULL;
+		if (!nl)
+			return false;
+		at = (size_t)(nl - src) + 1;
+	}
+	size_t end = at;
+	while (end < len && src[end] != '\n' && src[end] != '\r')
+		end++;
+	out->start = (uint32_t)at;
+	out->end = (uint32_t)end;
+	return true;
+}
+
+static Diag *
+vreport(Reader *r, int line, DiagCode code, const char *fmt, va_list ap)
+{
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *msg = spx_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, aq);
+	va_end(aq);
+	r->failed = true;
+	Span sp;
+	bool has = line > 0 && r->src && line_span(r->src, r->len, line, &sp);
+	Diag *d = diag_report(r->diags, code, has ? &sp : NULL, "%s", msg);
+	free(msg);
+	if (d)
+		diag_set_help(d, "%s", SCAFFOLD_HELP);
+	return d;
+}
 
 static Diag *
 report(Reader *r, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -39,19 +80,24 @@ report(Reader *r, DiagCode code, const char *fmt, ...) __attribute__((format(pri
 static Diag *
 report(Reader *r, DiagCode code, const char *fmt, ...)
 {
-	va_list ap, aq;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	Diag *d = vreport(r, 0, code, fmt, ap);
 	va_end(ap);
-	char *msg = spx_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, aq);
-	va_end(aq);
-	r->failed = true;
-	Diag *d = diag_report(r->diags, code, NULL, "%s", msg);
-	free(msg);
-	if (d)
-		diag_set_help(d, "%s", SCAFFOLD_HELP);
+	return d;
+}
+
+/* As report, pointing at manifest line `line` (1-based). */
+static Diag *
+report_line(Reader *r, int line, DiagCode code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static Diag *
+report_line(Reader *r, int line, DiagCode code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = vreport(r, line, code, fmt, ap);
+	va_end(ap);
 	return d;
 }
 
@@ -111,13 +157,13 @@ read_assignment(Reader *r, const char *p, const char *end, int line, Entry *out)
 	size_t klen = (size_t)(p - k);
 	p = skip_ws(p, end);
 	if (klen == 0 || p >= end || *p != '=') {
-		report(r, DIAG_J100, "line %d: expected `key = value`, a `[table]` header or a blank line", line);
+		report_line(r, line, DIAG_J100, "line %d: expected `key = value`, a `[table]` header or a blank line", line);
 		return false;
 	}
 	for (size_t i = 0; i < klen; i++) {
 		char c = k[i];
 		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
-			report(r, DIAG_J100, "line %d: keys are lowercase [a-z0-9._-]+ (no quoted keys); found `%.*s`", line, (int)klen, k);
+			report_line(r, line, DIAG_J100, "line %d: keys are lowercase [a-z0-9._-]+ (no quoted keys); found `%.*s`", line, (int)klen, k);
 			return false;
 		}
 	}
@@ -158,19 +204,19 @@ read_assignment(Reader *r, const char *p, const char *end, int line, Entry *out)
 		out->items = items.items;
 		out->nitems = items.len;
 		if (!ok) {
-			report(r, DIAG_J100, "line %d: `%s` must be a one-line array of plain strings without escapes", line, out->key);
+			report_line(r, line, DIAG_J100, "line %d: `%s` must be a one-line array of plain strings without escapes", line, out->key);
 			return false;
 		}
 	} else {
 		out->text = read_string(&p, end);
 		if (!out->text) {
-			report(r, DIAG_J100, "line %d: `%s` must be a plain string without escapes or a one-line array of them", line, out->key);
+			report_line(r, line, DIAG_J100, "line %d: `%s` must be a plain string without escapes or a one-line array of them", line, out->key);
 			return false;
 		}
 	}
 	p = skip_ws(p, end);
 	if (p != end) {
-		report(r, DIAG_J100, "line %d: unexpected text after the value of `%s` (comments are not admitted)", line, out->key);
+		report_line(r, line, DIAG_J100, "line %d: unexpected text after the value of `%s` (comments are not admitted)", line, out->key);
 		return false;
 	}
 	return true;
@@ -226,7 +272,7 @@ read_lines(Reader *r, const char *src, size_t len)
 		if (a == b)
 			continue;
 		if (*a == '#') {
-			report(r, DIAG_J100, "line %d: comments are not admitted in a manifest", line);
+			report_line(r, line, DIAG_J100, "line %d: comments are not admitted in a manifest", line);
 			continue;
 		}
 		if (*a == '[' && b[-1] == ']' && !(b - a > 1 && a[1] == '[')) {
@@ -236,7 +282,7 @@ read_lines(Reader *r, const char *src, size_t len)
 			size_t n = (size_t)(n1 - n0);
 			char *name = dup_n(n0, n);
 			if (!valid_table_name(n0, n)) {
-				report(r, DIAG_J100, "line %d: table names are lowercase [a-z][a-z-]*; found `[%s]`", line, name);
+				report_line(r, line, DIAG_J100, "line %d: table names are lowercase [a-z][a-z-]*; found `[%s]`", line, name);
 				free(name);
 				continue;
 			}
@@ -260,7 +306,7 @@ read_lines(Reader *r, const char *src, size_t len)
 			continue;
 		}
 		if (*a == '[') {
-			report(r, DIAG_J100, "line %d: arrays of tables and inline tables are not admitted", line);
+			report_line(r, line, DIAG_J100, "line %d: arrays of tables and inline tables are not admitted", line);
 			continue;
 		}
 		Entry e;
@@ -270,7 +316,7 @@ read_lines(Reader *r, const char *src, size_t len)
 		}
 		Table *t = &r->tables.items[r->tables.len - 1];
 		if (e.inline_table && !(t->name && strcmp(t->name, "registers") == 0)) {
-			report(r, DIAG_J100, "line %d: inline tables are admitted only as `[registers]` rows", line);
+			report_line(r, line, DIAG_J100, "line %d: inline tables are admitted only as `[registers]` rows", line);
 			free_entry(&e);
 			continue;
 		}
@@ -366,9 +412,9 @@ unknown_keys(Reader *r, Table *t, const char *const *keys, int nkeys)
 			continue;
 		if (strcmp(t->name, "package") == 0 &&
 		    (strcmp(k, "compatibility") == 0 || strcmp(k, "license") == 0 || strcmp(k, "description") == 0))
-			report(r, DIAG_J120, "key `[package] %s` is reserved for an additive manifest revision and is not admitted by this toolchain", k);
+			report_line(r, t->entries.items[i].line, DIAG_J120, "key `[package] %s` is reserved for an additive manifest revision and is not admitted by this toolchain", k);
 		else
-			report(r, DIAG_J120, "table `[%s]` does not admit key `%s`", t->name, k);
+			report_line(r, t->entries.items[i].line, DIAG_J120, "table `[%s]` does not admit key `%s`", t->name, k);
 	}
 }
 
@@ -644,12 +690,12 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 	for (int i = 0; i < t->entries.len; i++) {
 		Entry *e = &t->entries.items[i];
 		if (!e->inline_table) {
-			report(r, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
+			report_line(r, e->line, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
 			    e->line, e->key);
 			continue;
 		}
 		if (!project_valid_name(e->key)) {
-			report(r, DIAG_J100, "line %d: register names are lowercase [a-z][a-z0-9-]* of 1..=64 bytes; found `%s`", e->line, e->key);
+			report_line(r, e->line, DIAG_J100, "line %d: register names are lowercase [a-z][a-z0-9-]* of 1..=64 bytes; found `%s`", e->line, e->key);
 			continue;
 		}
 		ProjectRegisterRow row = {0};
@@ -657,7 +703,7 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 		char err[256];
 		const char *why = project_register_row_parse(e->inline_table, &row, &unknown, err, sizeof err);
 		if (why) {
-			report(r, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			report_line(r, e->line, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
 			project_register_row_free(&row);
 			continue;
 		}
@@ -798,6 +844,8 @@ project_manifest_read(ProjectManifest *m, const char *src, size_t len, DiagSink 
 	memset(m, 0, sizeof *m);
 	Reader r = {0};
 	r.diags = diags;
+	r.src = src;
+	r.len = len;
 	if (len > PROJECT_MAX_MANIFEST) {
 		report(&r, DIAG_J101, "the manifest has %zu bytes; the limit is %u", len, PROJECT_MAX_MANIFEST);
 		return false;
@@ -929,9 +977,16 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 			buf_puts(&help, "the manifest differs only in its final bytes");
 		break;
 	}
-	Diag *d = diag_report(diags, DIAG_J100, NULL, "%s manifest is not canonical", m->tables ? "the `semaprax.manifest.v1`" : "the `semaprax.project.v1`");
+	/* the differing line of the manifest (its end when the manifest is short) */
+	Span at = { (uint32_t)(y - src), (uint32_t)(y - src) };
+	if (y < ye) {
+		const char *yn = memchr(y, '\n', (size_t)(ye - y));
+		at.end = (uint32_t)((yn ? yn : ye) - src);
+	}
+	Diag *d = diag_report(diags, DIAG_J100, &at, "%s manifest is not canonical", m->tables ? "the `semaprax.manifest.v1`" : "the `semaprax.project.v1`");
 	if (d)
-		diag_set_help(d, "%s; `semaprax fmt --manifest <toml>` rewrites it canonically", help.data);
+		diag_set_help(d, "%s; `semaprax fmt --manifest %s` rewrites it canonically", help.data,
+		    diags->path ? diags->path : "<toml>");
 	buf_free(&help);
 	buf_free(&b);
 	return false;
