@@ -106,6 +106,9 @@ def answer(rid, alt=()):
     return rep
 
 
+TALLY = {}
+
+
 def call(method, params=None):
     global next_id
     rid = next_id
@@ -114,7 +117,11 @@ def call(method, params=None):
     if params is not None:
         m["params"] = params
     send(json.dumps(m).encode() + b"\n")
-    return answer(rid)
+    rep = answer(rid)
+    key = (method, "ok" if "result" in rep and rep["result"] is not None and rep["result"].get("ok", True) is not False
+           else "not ok" if "result" in rep else rep["error"]["code"]) if isinstance(rep.get("result", {}), dict) else (method, "ok")
+    TALLY[key] = TALLY.get(key, 0) + 1
+    return rep
 
 
 def raw(data, rid):
@@ -126,7 +133,7 @@ def raw(data, rid):
 
 def module_path():
     m = rng.choice(["core", "lib", "tests"])
-    return rng.choice([
+    return m, rng.choice([
         "src/%s.spx" % m, "./src/%s.spx" % m, "src//%s.spx" % m, "src/../src/%s.spx" % m,
         os.path.join(d, "src", m + ".spx"), os.path.join(d, ".", "src", m + ".spx"),
     ])
@@ -156,7 +163,7 @@ def put(path, text):
 
 
 def disk_change():
-    k = rng.randrange(9)
+    k = rng.randrange(12)
     if k == 0:      # a module added to the manifest
         put(os.path.join(d, "src", "extra.spx"), ("module %s.extra;\n\n@id(\"%s.extra.one\")\nfn one() -> i64 {\n    1\n}\n" % (NAME, NAME)))
         put(MANIFEST, MAN0.replace('"src/core.spx", ', '"src/core.spx", "src/extra.spx", '))
@@ -217,10 +224,12 @@ for i in range(COUNT):
     if k < 22:
         call("refresh", {"path": hostile_path(), **rng.choice([{}, {"text": "module x;\n"}, {"edits": [{"start": 0, "end": 0, "text": "x"}]}])})
     elif k < 40:
-        pr = {"path": module_path()}
+        m, q = module_path()
+        pr = {"path": q}
         c = rng.randrange(4)
         if c == 0:
-            pr["text"] = SRC[rng.choice(["core", "lib", "tests"])] + rng.choice(["", "\n// tail\n", "fn bad( {\n"])
+            pr["text"] = rng.choice([SRC[m], SRC[m], SRC[m].replace("0", "1"), SRC[m] + "\n// tail\n", SRC[m] + "fn bad( {\n",
+                                     SRC[rng.choice(["core", "lib", "tests"])]])
         elif c == 1:
             pr["edits"] = edits()
         elif c == 2:
@@ -239,7 +248,8 @@ for i in range(COUNT):
                             "params": {"path": "src/core.spx", "text": "/" * (BOUND + rng.randrange(1000))}}).encode(), i)
     elif k < 46:    # many distinct spellings of the module files
         for j in range(rng.randrange(50, 400)):
-            call("refresh", {"path": "src/" + "./" * j + rng.choice(["core", "lib", "tests"]) + ".spx", "text": "module m;\n"})
+            m = rng.choice(["core", "lib", "tests"])
+            call("refresh", {"path": "src/" + "./" * j + m + ".spx", "text": SRC[m]})
         st = call("status")
         if "result" in st:
             check(len(st["result"]["unsaved"]) <= 64, "held buffers unbounded: %d" % len(st["result"]["unsaved"]))
@@ -255,11 +265,23 @@ for f in ("extra.spx",):
     q = os.path.join(d, "src", f)
     if os.path.lexists(q):
         os.unlink(q)
-st = call("status")["result"]
-for u in st["unsaved"]:
+# every buffer is released by the path it was held under, even when that
+# file is no source any more (it was not: its buffer stayed, and run/test
+# refused with -32006 for good)
+restore()
+for u in call("status")["result"]["unsaved"]:
+    check("result" in call("refresh", {"path": u}), "releasing %r" % u)
+check(call("status")["result"]["unsaved"] == [], "every buffer of the storm released")
+for m in ("core", "lib"):
+    check("result" in call("refresh", {"path": "src/%s.spx" % m, "text": SRC[m]}), "holding %s" % m)
+os.unlink(abs_src("core"))
+put(MANIFEST, "broken")
+restore_after = call("status")["result"]["unsaved"]
+for u in call("status")["result"]["unsaved"] + ["src/lib.spx"]:
     call("refresh", {"path": u})
-st = call("status")["result"]
-# a buffer whose file no longer is a source cannot be named; the check ignores it
+check(call("status")["result"]["unsaved"] == [], "buffers of files no longer sources released")
+check(sorted(restore_after) == ["src/core.spx", "src/lib.spx"], "held %r" % restore_after)
+restore()
 held = {"core": SRC["core"].replace("gcd(b, a % b)", "gcd(b, a % b) + 0"), "tests": SRC["tests"] + "\n// held\n"}
 for m, t in held.items():
     check("result" in call("refresh", {"path": "src/%s.spx" % m, "text": t}), "holding %s" % m)
@@ -303,4 +325,4 @@ err = errf.read()
 check(status == 0, "exit %d: %r" % (status, err[-2000:]))
 check(b"LeakSanitizer" not in err and b"AddressSanitizer" not in err, "sanitizer report: %r" % err[-3000:])
 shutil.rmtree(root, ignore_errors=True)
-print("hostile_project: %d steps, ok" % COUNT)
+print("hostile_project: %d steps, ok (%s)" % (COUNT, ", ".join("%s %s: %d" % (k[0], k[1], n) for k, n in sorted(TALLY.items(), key=str))))
