@@ -163,7 +163,7 @@ def put(path, text):
 
 
 def disk_change():
-    k = rng.randrange(12)
+    k = rng.randrange(13)
     if k == 0:      # a module added to the manifest
         put(os.path.join(d, "src", "extra.spx"), ("module %s.extra;\n\n@id(\"%s.extra.one\")\nfn one() -> i64 {\n    1\n}\n" % (NAME, NAME)))
         put(MANIFEST, MAN0.replace('"src/core.spx", ', '"src/core.spx", "src/extra.spx", '))
@@ -189,6 +189,13 @@ def disk_change():
             os.symlink(outside, abs_src(m))
     elif k == 6:    # a broken manifest
         put(MANIFEST, MAN0[: rng.randrange(len(MAN0))])
+    elif k == 7:    # the manifest replaced by a FIFO or a directory
+        put(MANIFEST, "")
+        os.unlink(MANIFEST)
+        if rng.randrange(2):
+            os.mkfifo(MANIFEST)
+        else:
+            os.mkdir(MANIFEST)
     else:           # restored
         restore()
 
