@@ -323,6 +323,9 @@ diags, rc = cli(d)
 check(res["ok"] == (rc == 0) and res.get("diagnostics", []) == diags, "after release: %r vs %r" % (res, diags))
 check(call("status")["result"]["unsaved"] == [], "buffers released")
 
+with open("/proc/%d/status" % p.pid) as f:
+    peak = int([l.split()[1] for l in f if l.startswith("VmHWM:")][0])
+check(ASAN or peak < 64 * 1024, "peak memory %d KiB (bound 64 MiB)" % peak)
 send(b'{"jsonrpc":"2.0","id":0,"method":"shutdown"}\n')
 answer(0)
 p.stdin.close()
@@ -331,5 +334,37 @@ errf.seek(0)
 err = errf.read()
 check(status == 0, "exit %d: %r" % (status, err[-2000:]))
 check(b"LeakSanitizer" not in err and b"AddressSanitizer" not in err, "sanitizer report: %r" % err[-3000:])
+
+# the LSP server over the same kind of project: a FIFO where a module file or
+# the manifest stands answers a diagnostic (the open blocked the whole server)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lsp"))
+from lspclient import Lsp  # noqa: E402
+import threading  # noqa: E402
+lsp = Lsp(BIN)
+p = lsp.p
+timer = threading.Timer(DEADLINE, lambda: check(False, "the LSP server hangs on a FIFO"))
+timer.start()
+lsp.call("initialize", {"capabilities": {}, "rootUri": "file://" + d})
+lsp.notify("initialized", {})
+put(abs_src("core"), "")
+os.unlink(abs_src("core"))
+os.mkfifo(abs_src("core"))
+lib = abs_src("lib")
+luri = "file://" + lib
+lsp.notify("textDocument/didOpen", {"textDocument": {"uri": luri, "languageId": "semaprax", "version": 1, "text": SRC["lib"]}})
+ds = lsp.note("textDocument/publishDiagnostics")["diagnostics"]
+check(any(x.get("code") == "SPX-I001" for x in ds), "a FIFO module: %r" % ds)
+lsp.call("textDocument/hover", {"textDocument": {"uri": luri}, "position": {"line": 1, "character": 1}})
+put(MANIFEST, "")
+os.unlink(MANIFEST)
+os.mkfifo(MANIFEST)
+lsp.notify("textDocument/didChange", {"textDocument": {"uri": luri, "version": 2}, "contentChanges": [{"text": SRC["lib"] + "\n"}]})
+lsp.note("textDocument/publishDiagnostics")
+lsp.call("shutdown")
+lsp.notify("exit")
+status = lsp.p.wait(timeout=DEADLINE)
+timer.cancel()
+err = lsp.p.stderr.read()
+check(status == 0 and b"Sanitizer" not in err, "LSP exit %d: %r" % (status, err[-2000:]))
 shutil.rmtree(root, ignore_errors=True)
 print("hostile_project: %d steps, ok (%s)" % (COUNT, ", ".join("%s %s: %d" % (k[0], k[1], n) for k, n in sorted(TALLY.items(), key=str))))
