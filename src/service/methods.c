@@ -349,6 +349,18 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 		if (!src)
 			return false;
 	}
+	if (src) {
+		/* all the held buffers together stay under the bound one edited
+		 * buffer has (each alone would allow sources × that) */
+		size_t bound = v->o.max_message * (size_t)64, held = len;
+		for (int j = 0; j < v->nov; j++)
+			held += j == k ? 0 : v->ov[j].len;
+		if (held > bound) {
+			free(src);
+			return fail(err, SVC_E_BUFFERS, "the unsaved buffers would hold %zu bytes in all; the limit is %zu (drop one: `refresh` with its `path` alone)",
+			    held, bound);
+		}
+	}
 	if (k < v->nov)
 		drop_overlay(v, k);
 	if (!src)

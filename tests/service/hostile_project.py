@@ -266,6 +266,20 @@ for i in range(COUNT):
         call(*rng.choice(REQS))
     check(p.poll() is None, "the service died at step %d" % i)
 
+# the held buffers together are bounded (64 x the message bound, -32010):
+# each alone may grow to that bound by edits, all of them would not
+block = ("// " + "x" * 60 + "\n") * 900
+grown = 0
+while grown + len(block) <= 64 * BOUND - len(SRC["core"]):
+    check("result" in call("refresh", {"path": "src/core.spx", "edits": [{"start": 0, "end": 0, "text": block}]}), "growing core")
+    grown += len(block)
+check(call("refresh", {"path": "src/lib.spx", "text": block}).get("error", {}).get("code") == -32010, "buffers past the bound in all")
+check(call("refresh", {"path": "src/core.spx", "edits": [{"start": 0, "end": 0, "text": block}]})["error"]["code"] == -32602,
+      "one buffer past the bound")
+check("result" in call("refresh", {"path": "./src/core.spx"}), "dropping core")
+check("result" in call("refresh", {"path": "src/lib.spx", "text": block}), "lib held once core is dropped")
+check("result" in call("refresh", {"path": "src/lib.spx"}), "dropping lib")
+
 # after the storm: known buffers held over a restored disk
 restore()
 for f in ("extra.spx",):
