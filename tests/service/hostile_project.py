@@ -303,7 +303,8 @@ for u in call("status")["result"]["unsaved"] + ["src/lib.spx"]:
 check(call("status")["result"]["unsaved"] == [], "buffers of files no longer sources released")
 check(sorted(restore_after) == ["src/core.spx", "src/lib.spx"], "held %r" % restore_after)
 restore()
-held = {"core": SRC["core"].replace("gcd(b, a % b)", "gcd(b, a % b) + 0"), "tests": SRC["tests"] + "\n// held\n"}
+held = {"core": SRC["core"].replace("gcd(b, a % b)", "gcd(b, a % b) + 0"),
+        "tests": SRC["tests"].replace("// Runs first", "// Runs\u0000 first \u00e9")}
 for m, t in held.items():
     check("result" in call("refresh", {"path": "src/%s.spx" % m, "text": t}), "holding %s" % m)
 
@@ -311,7 +312,8 @@ for m, t in held.items():
 def cli(where):
     r = subprocess.run([BIN, "check", where, "--json"], capture_output=True)
     lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
-    return [l for l in lines if "code" in l], r.returncode
+    rev = [l.get("revision") for l in lines if l.get("status") == "verified"]
+    return [l for l in lines if "code" in l], r.returncode, rev[0] if rev else None
 
 
 def service_check():
@@ -326,15 +328,16 @@ for m, t in held.items():
     with open(os.path.join(copy, "src", m + ".spx"), "w") as f:
         f.write(t)
 res = service_check()
-diags, rc = cli(copy)
-check(res["ok"] == (rc == 0), "ok %r, the CLI exit %d" % (res["ok"], rc))
-check(json.loads(json.dumps(res["diagnostics"]).replace(d, copy)) == diags,
+diags, rc, rev = cli(copy)
+check(res["ok"] == (rc == 0) and res.get("revision") == rev, "ok %r, the CLI exit %d; %r vs %r" % (res["ok"], rc, res.get("revision"), rev))
+check(rev and json.loads(json.dumps(res["diagnostics"]).replace(d, copy)) == diags,
       "diagnostics with buffers: %r vs %r" % (res.get("diagnostics"), diags))
 for m in held:
     call("refresh", {"path": "src/%s.spx" % m})
 res = service_check()
-diags, rc = cli(d)
-check(res["ok"] == (rc == 0) and res.get("diagnostics", []) == diags, "after release: %r vs %r" % (res, diags))
+diags, rc, rev = cli(d)
+check(res["ok"] and rev and res["ok"] == (rc == 0) and res.get("diagnostics", []) == diags and res.get("revision") == rev,
+      "after release: %r vs %r %r" % (res, diags, rev))
 check(call("status")["result"]["unsaved"] == [], "buffers released")
 
 with open("/proc/%d/status" % p.pid) as f:
