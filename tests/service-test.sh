@@ -15,6 +15,10 @@
 #               (digits, G170), each incremental refresh verified against a
 #               cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   hostile.py  SERVICE_HOSTILE_N (100,000) malformed or hostile messages
+#   hostile_project.py  a seeded storm against a served project (hostile
+#               paths, FIFOs, edits, disk changes, every method; 3,000 steps,
+#               300 under ASan), twice: the second with every incremental
+#               refresh verified against a cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
 set -u
@@ -37,6 +41,8 @@ every=1
 python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/project_corpus.py" "$bin" "$dir/../project" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
+python3 "$dir/hostile_project.py" "$bin" || fail=1
+SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/hostile_project.py" "$bin" || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "service-test: FAILED" >&2

@@ -31,12 +31,15 @@ attach_source(Session *s)
 }
 
 /* A large regular file is mapped, not read (mapfile.h): driver_parse
- * gives its pages back once the tree is built. */
+ * gives its pages back once the tree is built.  O_NONBLOCK: a FIFO put
+ * where a source stood must not block the open (a served project's module
+ * file replaced between refreshes); it is no regular file, so it is not
+ * mapped and driver_read_source refuses it. */
 static bool
 map_source(Session *s)
 {
 	struct stat st;
-	int fd = open(s->diags.path, O_RDONLY);
+	int fd = open(s->diags.path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= MAPFILE_MIN &&
@@ -190,7 +193,12 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 	const char *why = NULL;
 	char *data = NULL;
 	FILE *f = NULL;
-	if (stat(path, &st) != 0) {
+	/* opened first and the descriptor stat'ed: a FIFO must not block the
+	 * open (O_NONBLOCK), and what is read is what was stat'ed */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		why = strerror(errno);
+	} else if (fstat(fd, &st) != 0) {
 		why = strerror(errno);
 	} else if (S_ISDIR(st.st_mode)) {
 		why = "Is a directory (os error 21)";
@@ -198,9 +206,10 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 		why = "not a regular file";
 	} else if ((uint64_t)st.st_size > DRIVER_MAX_SOURCE) {
 		why = "file is larger than the 64 MiB source limit";
-	} else if (!(f = fopen(path, "rb"))) {
+	} else if (!(f = fdopen(fd, "rb"))) {
 		why = strerror(errno);
 	} else {
+		fd = -1;   /* f owns it */
 		/* Room for the NUL and one byte more, so the read that finds EOF
 		 * needs no reallocation when the size is as stat said. */
 		size_t cap = (size_t)st.st_size + 2, n = 0;
@@ -229,6 +238,8 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 		}
 		free(data);
 	}
+	if (fd >= 0)
+		close(fd);
 	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", path, why);
 	diag_set_help(d, "pass a readable UTF-8 .spx file");
 	return NULL;

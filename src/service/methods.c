@@ -297,10 +297,28 @@ edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, S
 /* A project's unsaved buffer for the source at path: `text` replaces it,
  * `edits` apply to it (to the disk bytes when there is none), neither drops
  * it (the disk bytes again).  path must be one of the manifest's sources. */
+static void
+drop_overlay(Service *v, int k)
+{
+	free((char *)v->ov[k].path);
+	free((char *)v->ov[k].src);
+	v->ov[k] = v->ov[--v->nov];
+}
+
 static bool
 project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *err)
 {
 	DiagSink d;
+	if (!tv && !ev) {
+		/* a drop needs no membership: the buffer of a file since deleted,
+		 * or taken out of the manifest, is released by the path it was
+		 * held under (or any path to the same file) */
+		for (int j = 0; j < v->nov; j++)
+			if (strcmp(v->ov[j].path, path) == 0 || project_same_file(v->ov[j].path, path)) {
+				drop_overlay(v, j);
+				return true;
+			}
+	}
 	int in = project_source_member(v->pj, v->manifest, path);
 	bool listed = in >= 0, member = in > 0;
 	if (!listed)
@@ -331,11 +349,20 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 		if (!src)
 			return false;
 	}
-	if (k < v->nov) {
-		free((char *)v->ov[k].path);
-		free((char *)v->ov[k].src);
-		v->ov[k] = v->ov[--v->nov];
+	if (src) {
+		/* all the held buffers together stay under the bound one edited
+		 * buffer has (each alone would allow sources × that) */
+		size_t bound = v->o.max_message * (size_t)64, held = len;
+		for (int j = 0; j < v->nov; j++)
+			held += j == k ? 0 : v->ov[j].len;
+		if (held > bound) {
+			free(src);
+			return fail(err, SVC_E_BUFFERS, "the unsaved buffers would hold %zu bytes in all; the limit is %zu (drop one: `refresh` with its `path` alone)",
+			    held, bound);
+		}
 	}
+	if (k < v->nov)
+		drop_overlay(v, k);
 	if (!src)
 		return true;
 	v->ov = spx_xrealloc(v->ov, sizeof *v->ov * (size_t)(v->nov + 1));

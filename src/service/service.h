@@ -57,6 +57,7 @@ enum {
 	SVC_E_STALE = -32007,          /* patch/apply: the expected revision is not the current one */
 	SVC_E_UNSUPPORTED = -32008,    /* the operation is not available for this operand */
 	SVC_E_IO = -32009,             /* a file could not be read or written */
+	SVC_E_BUFFERS = -32010,        /* a project's unsaved buffers would exceed 64 × the message bound in all */
 };
 
 typedef struct SvcOptions {
