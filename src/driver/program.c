@@ -94,6 +94,10 @@ driver_program_load(Program *p, SessionStage stage)
 	for (int i = 0; i < p->nmods; i++) {
 		Session *s = &p->mods[i]->s;
 		if (!s->src && !driver_read(s)) {
+			/* a project's source: the path is the manifest's, not the user's operand */
+			if (p->mods[i]->src_index > 0 && s->diags.items.len)
+				diag_set_help(&s->diags.items.items[s->diags.items.len - 1],
+				    "the manifest's `sources` lists this path: create the file, or correct or remove the entry");
 			ok = false;
 			continue;
 		}

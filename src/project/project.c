@@ -258,7 +258,8 @@ load_manifest(Project *pj, const char *manifest_path)
 	if (!pj->src) {
 		if (pj->diags.items.len)
 			diag_set_help(&pj->diags.items.items[pj->diags.items.len - 1],
-			    "pass a `.spx` file, a project directory holding `semaprax.toml`, or `--manifest-path <semaprax.toml>`");
+			    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
+			    "name another manifest with `--manifest-path <file>`");
 		return false;
 	}
 	pj->diags.src = pj->src;

@@ -1058,8 +1058,17 @@ check_field(FnCtx *C, const Expr *e)
 			if (idx >= 0)
 				return sema_field_type(S, bt, idx);
 			Diag *d = sema_error(S, DIAG_T214, e->span, "record `%s` has no field `%s`", sema_type_name(S, bt), f);
-			diag_set_help(d, "`%s` declares %s%s%s", s->name, s->nfields ? "`" : "no fields", s->nfields ? s->fields[0].name : "",
-			    s->nfields ? (s->nfields > 1 ? "`, …" : "`") : "");
+			/* its fields in declaration order, the first eight */
+			Buf h = {0};
+			buf_printf(&h, "`%s` declares ", s->name);
+			if (!s->nfields)
+				buf_puts(&h, "no fields");
+			for (int i = 0; i < s->nfields && i < 8; i++)
+				buf_printf(&h, "%s`%s`", i ? ", " : "", s->fields[i].name);
+			if (s->nfields > 8)
+				buf_puts(&h, ", …");
+			diag_set_help(d, "%s", h.data);
+			buf_free(&h);
 			return T_ERR;
 		}
 	}
