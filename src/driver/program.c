@@ -298,12 +298,31 @@ canonical(Session *s)
 	fmt_module(&b, s->m, s->src, s->len);
 	bool same = b.len == s->len && memcmp(b.data, s->src, s->len) == 0;
 	if (!same) {
-		size_t n = b.len < s->len ? b.len : s->len, k = 0;
+		/* the first line that differs, compared line by line as the
+		 * manifest's J100 does; the span is that line of the source
+		 * (zero-width at its end when the source is the shorter) */
+		const char *x = b.data, *xe = b.data + b.len, *y = s->src, *ye = s->src + s->len;
 		unsigned line = 1;
-		for (; k < n && b.data[k] == s->src[k]; k++)
-			line += s->src[k] == '\n';
-		Diag *d = diag_report(&s->diags, DIAG_G170, NULL, "project source `%s` is not canonical", s->diags.path);
-		diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+		for (;;) {
+			const char *xn = x < xe ? memchr(x, '\n', (size_t)(xe - x)) : NULL;
+			const char *yn = y < ye ? memchr(y, '\n', (size_t)(ye - y)) : NULL;
+			size_t xl = x < xe ? (size_t)((xn ? xn : xe) - x) : 0, yl = y < ye ? (size_t)((yn ? yn : ye) - y) : 0;
+			if (x < xe && y < ye && xl == yl && memcmp(x, y, xl) == 0 && (xn != NULL) == (yn != NULL)) {
+				x = xn ? xn + 1 : xe;
+				y = yn ? yn + 1 : ye;
+				line++;
+				continue;
+			}
+			break;
+		}
+		Span at = { (uint32_t)(y - s->src), (uint32_t)(y - s->src) };
+		if (y < ye) {
+			const char *yn = memchr(y, '\n', (size_t)(ye - y));
+			at.end = (uint32_t)((yn ? yn : ye) - s->src);
+		}
+		Diag *d = diag_report(&s->diags, DIAG_G170, &at, "project source `%s` is not canonical", s->diags.path);
+		if (d)
+			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
 	}
 	buf_free(&b);
 	return same;

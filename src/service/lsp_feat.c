@@ -283,8 +283,23 @@ lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 	}
 	uint32_t s = 0, e = 0;
 	const Decl *d = decl_by_word(r->doc, r->off, &s, &e);
+	int pk = -1;
+	if (r->doc->proj && e > s) {
+		/* an imported name: the declaration in its provider module */
+		SvcFile *f = &r->doc->file;
+		const Decl *pd = lsp_project_import_decl(r, f->sess->m, f->src, f->src + s, e - s, &pk);
+		if (pd)
+			d = pd;
+		else
+			pk = -1;
+	}
 	if (!d) {
 		buf_puts(out, "null");
+		return true;
+	}
+	if (!hover && pk >= 0) {
+		Span n = svc_decl_name_span(d);
+		lsp_project_put_location(out, r, pk, n.start, n.end);
 		return true;
 	}
 	if (!hover) {
@@ -303,6 +318,11 @@ lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 	if (d->id.present) {
 		buf_puts(&h, "stable id: ");
 		md_code(&h, d->id.value.s, d->id.value.len);
+		buf_puts(&h, "\n\n");
+	}
+	if (pk >= 0) {
+		buf_puts(&h, "imported from ");
+		md_code_str(&h, lsp_project_module_name(r, pk));
 		buf_puts(&h, "\n\n");
 	}
 	buf_puts(&h, "(the document does not verify: types, effects and ownership are shown once it does)\n");

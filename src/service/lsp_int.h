@@ -165,6 +165,11 @@ void lsp_project_diagnostics(LspProj *p, LspDoc *docs, int ndocs, LspDoc *d, Svc
 Session *lsp_project_session(LspReq *r, GraphModel **g);
 bool lsp_project_hover(LspReq *r, Buf *out);
 bool lsp_project_definition(LspReq *r, Buf *out);
+/* unverified project documents: an imported name's declaration in its
+ * provider (lsp_unverified_answer) */
+const Decl *lsp_project_import_decl(LspReq *r, const Module *m, const char *src, const char *w, size_t n, int *k);
+void lsp_project_put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e);
+const char *lsp_project_module_name(LspReq *r, int k);
 bool lsp_project_references(LspReq *r, Buf *out);
 /* name and rev: the checked params (lsp_rename_params). */
 bool lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out);

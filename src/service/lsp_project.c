@@ -450,6 +450,53 @@ put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e)
 		free(scratch.lines);
 }
 
+/* The declaration an import of r's (unverified) document names: the `use`
+ * line whose alias is the word w[0..n) resolved through its stable id in
+ * the provider module of the project's last check, which parsed it; NULL
+ * when there is none.  *k: the provider's module. */
+const Decl *
+lsp_project_import_decl(LspReq *r, const Module *m, const char *src, const char *w, size_t n, int *k)
+{
+	LspProj *p = r->doc->proj;
+	if (!p || !p->pj || !m)
+		return NULL;
+	for (int i = 0; i < m->nuses; i++) {
+		const UseDecl *u = &m->uses[i];
+		if (!u->alias.s || strlen(u->alias.s) != n || memcmp(u->alias.s, w, n) != 0)
+			continue;
+		size_t ml = u->from.span.end - u->from.span.start;
+		char *name = spx_xmalloc(ml + 1);
+		memcpy(name, src + u->from.span.start, ml);
+		name[ml] = '\0';
+		ModuleId t = driver_program_find(&p->pj->P, name);
+		free(name);
+		if (t == DRIVER_NO_MODULE)
+			return NULL;
+		const Module *pm = p->pj->P.mods[t]->s.m;
+		for (int j = 0; pm && j < pm->ndecls; j++) {
+			const Decl *d = &pm->decls[j];
+			if (d->id.present && d->id.value.len == u->id.len && memcmp(d->id.value.s, u->id.s, u->id.len) == 0) {
+				*k = (int)t;
+				return d;
+			}
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+void
+lsp_project_put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e)
+{
+	put_location(out, r, k, s, e);
+}
+
+const char *
+lsp_project_module_name(LspReq *r, int k)
+{
+	return r->doc->proj->pj->P.mods[k]->name;
+}
+
 /* The verified module of r's document, its occurrences and the one at the
  * request's offset (NULL: none); false when the project does not verify. */
 static bool

@@ -304,6 +304,16 @@ def run(text, uri, extra):
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 2}, "contentChanges": [{"text": bad}]})
     d = diags_of(c, uri["app"])
     assert len(d) == 1 and d[0]["range"]["start"]["line"] == pos(bad, "plus(40)")["line"], d
+    # a document that does not verify answers by name (docs/editors.md): an
+    # imported name is the provider's declaration (its file, by stable id),
+    # a name of its own the same file's
+    loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(bad, "plus(40", offset=1)})
+    assert loc == {"uri": uri["core"], "range": rng(text["core"], "add(left", length=3)}, loc
+    h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(bad, "plus(40")})
+    v = h["contents"]["value"]
+    assert "fn add(left: i64, right: i64) -> i64" in v and "imported from `calc.core`" in v and "does not verify" in v, v
+    loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(bad, "main(")})
+    assert loc == {"uri": uri["app"], "range": rng(bad, "main(", length=4)}, loc
 
     # the manifest is read at each check: its own diagnostics land at the file's start
     man = os.path.join(os.path.dirname(os.path.dirname(uri_path(uri["app"]))), "semaprax.toml")
