@@ -530,12 +530,19 @@ lsp_definition(LspReq *r, Buf *out)
 	return true;
 }
 
+/* references' context.includeDeclaration (absent: true) */
 bool
-lsp_references(LspReq *r, Buf *out)
+lsp_refs_with_decl(const LspReq *r)
 {
 	json_t *ctx = json_object_get(r->params, "context");
 	json_t *inc = json_is_object(ctx) ? json_object_get(ctx, "includeDeclaration") : NULL;
-	bool with_decl = !inc || json_is_true(inc);
+	return !inc || json_is_true(inc);
+}
+
+bool
+lsp_references(LspReq *r, Buf *out)
+{
+	bool with_decl = lsp_refs_with_decl(r);
 	if (r->doc->proj)
 		return lsp_project_references(r, out);
 	Session *s;

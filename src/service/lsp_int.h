@@ -118,6 +118,8 @@ bool lsp_rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const 
 void lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d);
 /* hover (fallback 1) or definition (2) of a document that does not verify. */
 bool lsp_unverified_answer(LspReq *r, Buf *out, bool hover);
+/* references' context.includeDeclaration (absent: true). */
+bool lsp_refs_with_decl(const LspReq *r);
 /* The rename's params checked (newName, revision, version): false with r's error. */
 bool lsp_rename_params(LspReq *r, const char **name, const char **rev);
 /* A rename planned by the patch engine: its .spatch text, the parsed patch,

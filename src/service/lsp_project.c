@@ -592,9 +592,7 @@ lsp_project_definition(LspReq *r, Buf *out)
 bool
 lsp_project_references(LspReq *r, Buf *out)
 {
-	json_t *ctx = json_object_get(r->params, "context");
-	json_t *inc = json_is_object(ctx) ? json_object_get(ctx, "includeDeclaration") : NULL;
-	bool with_decl = !inc || json_is_true(inc);
+	bool with_decl = lsp_refs_with_decl(r);
 	int k;
 	LspOccs occs;
 	const LspOcc *o;
