@@ -294,6 +294,26 @@ static const char *const v4_grammar[] = {
 	"expected `change-parameter-type function <fn-id> parameter <u32> from <type> to <type>`",
 };
 
+/* The shape an instruction's first word asks for, when the line starts
+ * with a v1/v2 word but does not have its shape; NULL otherwise. */
+static const char *
+wrong_shape(const Line *l)
+{
+	static const char *const shape[][2] = {
+		{ "base", "`base` takes one revision: `base sha256:<64 hex digits>`" },
+		{ "rename", "expected `rename <stable-id> to <new-name>`" },
+		{ "rename-member", "expected `rename-member owner <stable-id> member <stable-id> to <new-name>`" },
+		{ "rename-case", "expected `rename-case owner <stable-id> case <stable-id> to <new-name>`" },
+		{ "replace-call-type-argument", "expected `replace-call-type-argument expression <id> template <id> "
+		    "old-instance <id> index <n> from <type> to <type>`" },
+		{ "require", "expected `require no-new-effects`" },
+	};
+	for (size_t i = 0; i < sizeof shape / sizeof shape[0]; i++)
+		if (is(l, 0, shape[i][0]))
+			return shape[i][1];
+	return NULL;
+}
+
 static void
 parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 {
@@ -368,6 +388,9 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		return;
 	} else if (is(l, 0, "assign-function-id")) {
 		bad_line(d, l, "`assign-function-id` is a `schema " SCHEMA_V3 "` patch of exactly three lines");
+		return;
+	} else if (wrong_shape(l)) {
+		bad_line(d, l, wrong_shape(l));
 		return;
 	} else {
 		bad_line(d, l, p->version == 4 ? "expected `base`, a v2 operation, a v4 operation (docs/PATCH.md) or `require no-new-effects`"
