@@ -125,6 +125,17 @@ range_param(LspReq *r, json_t *range, uint32_t *s, uint32_t *e)
 	return true;
 }
 
+/* A hover reply: the markdown md over the range [start, end) of d. */
+void
+lsp_put_hover(Buf *out, const LspDoc *d, const Buf *md, uint32_t start, uint32_t end)
+{
+	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
+	json_str(out, md->data ? md->data : "", md->len);
+	buf_puts(out, "},\"range\":");
+	lsp_put_range(out, d, start, end);
+	buf_putc(out, '}');
+}
+
 void
 lsp_put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text)
 {
@@ -326,11 +337,7 @@ lsp_unverified_answer(LspReq *r, Buf *out, bool hover)
 		buf_puts(&h, "\n\n");
 	}
 	buf_puts(&h, "(the document does not verify: types, effects and ownership are shown once it does)\n");
-	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
-	json_str(out, h.data, h.len);
-	buf_puts(out, "},\"range\":");
-	lsp_put_range(out, r->doc, s, e);
-	buf_putc(out, '}');
+	lsp_put_hover(out, r->doc, &h, s, e);
 	buf_free(&h);
 	return true;
 }
@@ -487,11 +494,7 @@ lsp_hover(LspReq *r, Buf *out)
 		return true;
 	Buf h = {0};
 	lsp_hover_text(&h, s, g, o);
-	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
-	json_str(out, h.data, h.len);
-	buf_puts(out, "},\"range\":");
-	lsp_put_range(out, r->doc, o->start, o->end);
-	buf_putc(out, '}');
+	lsp_put_hover(out, r->doc, &h, o->start, o->end);
 	buf_free(&h);
 	lsp_occs_free(&occs);
 	return true;
@@ -518,10 +521,7 @@ lsp_definition(LspReq *r, Buf *out)
 	GraphModel *g;
 	if (!occ_here(r, &s, &occs, &o, out, 2, &g))
 		return true;
-	const LspOcc *def = NULL;
-	for (int i = 0; i < occs.len && !def; i++)
-		if (occs.items[i].decl && lsp_occ_same(&occs.items[i], o))
-			def = &occs.items[i];
+	const LspOcc *def = lsp_occ_decl(&occs, o);
 	if (def)
 		put_location(out, r->doc, def->start, def->end);
 	else

@@ -74,6 +74,8 @@ void lsp_occs_free(LspOccs *o);
 /* The occurrence covering byte off (its end included), or NULL. */
 const LspOcc *lsp_occ_at(const LspOccs *o, uint32_t off);
 bool lsp_occ_same(const LspOcc *a, const LspOcc *b);
+/* The declaring occurrence of what o names, or NULL. */
+const LspOcc *lsp_occ_decl(const LspOccs *os, const LspOcc *o);
 /* The stable id of an occurrence's declaration (NULL for a local). */
 const char *lsp_occ_id(Sema *S, const LspOcc *o);
 
@@ -109,6 +111,8 @@ void lsp_token_legend(Buf *out);
 bool lsp_fail(LspReq *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void lsp_put_diag(Buf *out, LspDoc *d, const Diag *g);
 void lsp_put_edit(Buf *out, LspDoc *d, uint32_t s, uint32_t e, const char *text);
+/* A hover reply: the markdown md over the range [start, end) of d. */
+void lsp_put_hover(Buf *out, const LspDoc *d, const Buf *md, uint32_t start, uint32_t end);
 /* A declaration's hover markdown (g: the module's graph model). */
 void lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o);
 /* The .spatch text renaming o (of S) to name against base; false when it is

@@ -544,11 +544,7 @@ lsp_project_hover(LspReq *r, Buf *out)
 	lsp_hover_text(&h, &p->pj->P.mods[tk]->s, tg, &t);
 	if (tk != k)
 		buf_printf(&h, "\nimported from `%s`\n", p->pj->P.mods[tk]->name);
-	buf_puts(out, "{\"contents\":{\"kind\":\"markdown\",\"value\":");
-	json_str(out, h.data, h.len);
-	buf_puts(out, "},\"range\":");
-	lsp_put_range(out, r->doc, o->start, o->end);
-	buf_putc(out, '}');
+	lsp_put_hover(out, r->doc, &h, o->start, o->end);
 	buf_free(&h);
 	lsp_occs_free(&occs);
 	return true;
@@ -569,16 +565,12 @@ lsp_project_definition(LspReq *r, Buf *out)
 	LspOccs tocc = {0};
 	if (o && o->sym < 0) {
 		/* a local: its binding, as in a single file */
-		for (int i = 0; i < occs.len && !def; i++)
-			if (occs.items[i].decl && lsp_occ_same(&occs.items[i], o))
-				def = &occs.items[i];
+		def = lsp_occ_decl(&occs, o);
 		tk = k;
 	} else if (o && target(p, k, o, &tk, &t)) {
 		Session *ts = &p->pj->P.mods[tk]->s;
 		lsp_occurrences(ts->S, ts->m, &tocc);
-		for (int i = 0; i < tocc.len && !def; i++)
-			if (tocc.items[i].decl && lsp_occ_same(&tocc.items[i], &t))
-				def = &tocc.items[i];
+		def = lsp_occ_decl(&tocc, &t);
 	}
 	if (def)
 		put_location(out, r, tk, def->start, def->end);

@@ -445,6 +445,16 @@ lsp_occ_at(const LspOccs *o, uint32_t off)
 	return NULL;
 }
 
+/* The declaring occurrence of what o names, or NULL. */
+const LspOcc *
+lsp_occ_decl(const LspOccs *os, const LspOcc *o)
+{
+	for (int i = 0; i < os->len; i++)
+		if (os->items[i].decl && lsp_occ_same(&os->items[i], o))
+			return &os->items[i];
+	return NULL;
+}
+
 bool
 lsp_occ_same(const LspOcc *a, const LspOcc *b)
 {

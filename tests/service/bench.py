@@ -5,25 +5,18 @@ the resolve reused; the revision when asked) and a comment-edit refresh (parse
 only, backdated), against `semaprax check` of the same file.  Prints the
 figures; asserts the traces, not the times (issue 17 item 6 names a target
 of refresh <= 1% of the cold check; the figures say how far it is)."""
-import json
 import os
 import subprocess
 import sys
 import time
 
-from client import Client, check, lsp_read, lsp_send, tempdir
+from client import Client, bench_program, check, lsp_read, lsp_send, tempdir
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 d = tempdir()
 path = os.path.join(d, "bench.spx")
-parts = ["module bench.gen;\n"]
-for i in range(N):
-    callee = "f%d(x - 1) + " % (i - 1) if i else ""
-    parts.append('\n@id("bench.f%d")\nfn f%d(x: i64) -> i64\n    requires x >= 0\n{\n    let y = x * %d;\n    %sy %% 7\n}\n'
-                 % (i, i, i % 13 + 1, callee))
-parts.append('\n@id("bench.main")\nfn main() -> i64 {\n    f%d(3) - f%d(3)\n}\n' % (N - 1, N - 1))
-src = "".join(parts)
+src = bench_program(N)
 with open(path, "w") as f:
     f.write(src)
 

@@ -102,6 +102,18 @@ def cold_check_cpu(binary, path, what, runs=3):
         cold.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return min(cold)
 
+
+def bench_program(n):
+    """The service benches' generated module: n small functions, each
+    calling the one before it (`bench.f<i>`), and a `main`."""
+    parts = ["module bench.gen;\n"]
+    for i in range(n):
+        callee = "f%d(x - 1) + " % (i - 1) if i else ""
+        parts.append('\n@id("bench.f%d")\nfn f%d(x: i64) -> i64\n    requires x >= 0\n{\n    let y = x * %d;\n    %sy %% 7\n}\n'
+                     % (i, i, i % 13 + 1, callee))
+    parts.append('\n@id("bench.main")\nfn main() -> i64 {\n    f%d(3) - f%d(3)\n}\n' % (n - 1, n - 1))
+    return "".join(parts)
+
 def lsp_send(proc, obj):
     """One LSP message (Content-Length framing) to proc's stdin."""
     body = json.dumps(obj).encode()

@@ -3,25 +3,18 @@ the bench's program: REPS refreshes sent as JSON-RPC `edits` (alternately
 applied and undone), then the same count as LSP ranged didChanges, each minus
 the process's CPU after its cold check.  Prints ms per refresh and the ratio to
 a cold `semaprax check` (CPU of the child).  Linux only (/proc)."""
-import json
 import os
 import subprocess
 import sys
 
-from client import Client, check, cold_check_cpu, lsp_read, lsp_send, proc_cpu, tempdir
+from client import Client, bench_program, check, cold_check_cpu, lsp_read, lsp_send, proc_cpu, tempdir
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 REPS = int(sys.argv[3]) if len(sys.argv) > 3 else 400
 d = tempdir()
 path = os.path.join(d, "bench.spx")
-parts = ["module bench.gen;\n"]
-for i in range(N):
-    callee = "f%d(x - 1) + " % (i - 1) if i else ""
-    parts.append('\n@id("bench.f%d")\nfn f%d(x: i64) -> i64\n    requires x >= 0\n{\n    let y = x * %d;\n    %sy %% 7\n}\n'
-                 % (i, i, i % 13 + 1, callee))
-parts.append('\n@id("bench.main")\nfn main() -> i64 {\n    f%d(3) - f%d(3)\n}\n' % (N - 1, N - 1))
-src = "".join(parts)
+src = bench_program(N)
 with open(path, "w") as f:
     f.write(src)
 

@@ -10,14 +10,12 @@ diagnostic); a difference aborts the service and fails this test.
 The project (tests/service/project_incr/): inc.base (a record and three
 functions) <- inc.mid <- inc.top <- inc.lib (entry); inc.side and
 inc.tests import nothing."""
-import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 
-from client import Client, check, tempdir
+from client import Client, check, cli_check, tempdir
 
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,12 +45,7 @@ def write(m, text):
 
 
 def cli():
-    r = subprocess.run([BIN, "check", d, "--json"], capture_output=True)
-    lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
-    diags = [l for l in lines if "code" in l]
-    status = [l for l in lines if "status" in l]
-    rev = status[0].get("revision") if status and status[0]["status"] == "verified" else None
-    return diags, rev
+    return cli_check(BIN, d)
 
 
 def sets(trace, kind, prefix):
