@@ -232,19 +232,18 @@ edit_fields(json_t *e, size_t len, size_t *start, size_t *end, const char **text
 	return true;
 }
 
-/* Applies `edits` in order to the held source (an editor's incremental
- * change: only the changed bytes cross the pipe). */
+/* Applies `edits` in order to src[0..len), each to the bytes the one
+ * before made (one copy per edit; none when there is no edit): *out the new
+ * bytes (owned) and *out_len, or NULL when ev holds no edit; *keep_pre and
+ * *keep_suf how long a prefix and suffix of src no edit touched.  False
+ * with err when an edit is malformed or the result would pass bound. */
 static bool
-apply_edits(Service *v, json_t *ev, SvcError *err)
+apply_edit_list(const char *src, size_t len, json_t *ev, size_t bound, char **out, size_t *out_len, size_t *keep_pre,
+    size_t *keep_suf, SvcError *err)
 {
-	if (!ensure_input(v, err))
-		return false;
-	/* each edit builds the next text from the last (one copy each; none
-	 * of the held source when there is no edit) */
-	size_t len = v->file.len;
-	const char *cur = v->file.src;
+	const char *cur = src;
 	char *own = NULL;
-	size_t p = len, q = len;   /* the held text's prefix and suffix no edit touched */
+	size_t p = len, q = len;
 	for (size_t i = 0; i < json_array_size(ev); i++) {
 		size_t a = 0, b = 0, tl = 0;
 		const char *t = "";
@@ -252,9 +251,9 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 			free(own);
 			return false;
 		}
-		if (len - (b - a) + tl > v->o.max_message * (size_t)64) {
+		if (len - (b - a) + tl > bound) {
 			free(own);
-			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", v->o.max_message * (size_t)64);
+			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", bound);
 		}
 		p = a < p ? a : p;
 		q = len - b < q ? len - b : q;
@@ -262,36 +261,27 @@ apply_edits(Service *v, json_t *ev, SvcError *err)
 		free(own);
 		cur = own = n;
 	}
-	if (own)
-		svc_file_take_edited(&v->file, own, len, p, q);
+	*out = own;
+	*out_len = len;
+	*keep_pre = p;
+	*keep_suf = q;
 	return true;
 }
 
-/* Applies `edits` in order to src[0..len): the new bytes (NULL with *err). */
-static char *
-edited(const char *src, size_t len, json_t *ev, size_t bound, size_t *out_len, SvcError *err)
+/* Applies `edits` in order to the held source (an editor's incremental
+ * change: only the changed bytes cross the pipe). */
+static bool
+apply_edits(Service *v, json_t *ev, SvcError *err)
 {
-	char *cur = spx_xmalloc(len + 1);
-	memcpy(cur, src, len);
-	cur[len] = '\0';
-	for (size_t i = 0; i < json_array_size(ev); i++) {
-		size_t a = 0, b = 0, tl = 0;
-		const char *t = "";
-		if (!edit_fields(json_array_get(ev, i), len, &a, &b, &t, &tl, err)) {
-			free(cur);
-			return NULL;
-		}
-		if (len - (b - a) + tl > bound) {
-			free(cur);
-			fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", bound);
-			return NULL;
-		}
-		char *n = splice_edit(cur, len, a, b, t, tl, &len);
-		free(cur);
-		cur = n;
-	}
-	*out_len = len;
-	return cur;
+	if (!ensure_input(v, err))
+		return false;
+	char *own;
+	size_t len, p, q;
+	if (!apply_edit_list(v->file.src, v->file.len, ev, v->o.max_message * (size_t)64, &own, &len, &p, &q, err))
+		return false;
+	if (own)
+		svc_file_take_edited(&v->file, own, len, p, q);
+	return true;
 }
 
 /* A project's unsaved buffer for the source at path: `text` replaces it,
@@ -344,9 +334,17 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 			if (!disk)
 				return fail(err, SVC_E_IO, "cannot read `%.150s`", path);
 		}
-		src = edited(disk ? disk : v->ov[k].src, disk ? len : v->ov[k].len, ev, v->o.max_message * (size_t)64, &len, err);
+		const char *base = disk ? disk : v->ov[k].src;
+		size_t blen = disk ? len : v->ov[k].len, p, q;
+		bool ok = apply_edit_list(base, blen, ev, v->o.max_message * (size_t)64, &src, &len, &p, &q, err);
+		if (ok && !src) {   /* no edit: the bytes themselves */
+			src = spx_xmalloc(blen + 1);
+			memcpy(src, base, blen);
+			src[blen] = '\0';
+			len = blen;
+		}
 		free(disk);
-		if (!src)
+		if (!ok)
 			return false;
 	}
 	if (src) {
