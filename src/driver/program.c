@@ -587,14 +587,8 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			om->rechecked = NULL;
 			om->nrechecked = 0;
 			om->src_index = pm->src_index;
-			if (!(same && same[i])) {
+			if (!(same && same[i]))
 				om->disk = pm->disk;
-				om->dev = pm->dev;
-				om->ino = pm->ino;
-				om->size = pm->size;
-				om->mtime_ns = pm->mtime_ns;
-				om->ctime_ns = pm->ctime_ns;
-			}
 			driver_session_free(&pm->s);
 			free(pm->name);
 			free(pm->prev_name);
@@ -733,11 +727,6 @@ splice_module(Program *p, int i, Program *old)
 	om->spliced_decl = k;
 	om->src_index = pm->src_index;
 	om->disk = pm->disk;
-	om->dev = pm->dev;
-	om->ino = pm->ino;
-	om->size = pm->size;
-	om->mtime_ns = pm->mtime_ns;
-	om->ctime_ns = pm->ctime_ns;
 	pm->edit_base = NULL;
 	driver_session_free(&pm->s);
 	free(pm->name);

@@ -51,9 +51,11 @@ typedef struct ProgModule {
 	/* the caller's record of the file its bytes were read from (the
 	 * project layer: project_recheck may trust an unchanged identity) */
 	int src_index;       /* 1 + its index among the caller's sources (0: none) */
-	bool disk;           /* read from its path, which then had … */
-	uint64_t dev, ino, size;
-	int64_t mtime_ns, ctime_ns;
+	struct {
+		bool settled;        /* read from its path, which then had … */
+		uint64_t dev, ino, size;
+		int64_t mtime_ns, ctime_ns;
+	} disk;
 	/* one body re-checked in place (driver_program_recheck): the module's
 	 * earlier checked session, its text, tree and Sema kept */
 	struct ProgModule *edit_base; /* not carried, bytes changed: the earlier module (owned) */

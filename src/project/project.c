@@ -304,19 +304,20 @@ ts_ns(struct timespec t)
 static void
 note_disk(ProgModule *pm, const struct stat *st, int64_t now)
 {
-	pm->disk = S_ISREG(st->st_mode) && ts_ns(st->st_mtim) < now - STAT_SETTLED && ts_ns(st->st_ctim) < now - STAT_SETTLED;
-	pm->dev = (uint64_t)st->st_dev;
-	pm->ino = (uint64_t)st->st_ino;
-	pm->size = (uint64_t)st->st_size;
-	pm->mtime_ns = ts_ns(st->st_mtim);
-	pm->ctime_ns = ts_ns(st->st_ctim);
+	pm->disk.settled = S_ISREG(st->st_mode) && ts_ns(st->st_mtim) < now - STAT_SETTLED && ts_ns(st->st_ctim) < now - STAT_SETTLED;
+	pm->disk.dev = (uint64_t)st->st_dev;
+	pm->disk.ino = (uint64_t)st->st_ino;
+	pm->disk.size = (uint64_t)st->st_size;
+	pm->disk.mtime_ns = ts_ns(st->st_mtim);
+	pm->disk.ctime_ns = ts_ns(st->st_ctim);
 }
 
 static bool
 same_disk(const ProgModule *pm, const struct stat *st)
 {
-	return pm->disk && S_ISREG(st->st_mode) && pm->dev == (uint64_t)st->st_dev && pm->ino == (uint64_t)st->st_ino &&
-	       pm->size == (uint64_t)st->st_size && pm->mtime_ns == ts_ns(st->st_mtim) && pm->ctime_ns == ts_ns(st->st_ctim);
+	return pm->disk.settled && S_ISREG(st->st_mode) && pm->disk.dev == (uint64_t)st->st_dev &&
+	       pm->disk.ino == (uint64_t)st->st_ino && pm->disk.size == (uint64_t)st->st_size &&
+	       pm->disk.mtime_ns == ts_ns(st->st_mtim) && pm->disk.ctime_ns == ts_ns(st->st_ctim);
 }
 
 /* The overlay whose file is sst's (device and inode): ost[k] is ov[k]'s
