@@ -556,7 +556,7 @@ lex_string(Lexer *L)
 			L->pos += 2;
 			if (unicode_escape(L, DIAG_P005, esc, &cp)) {
 				char enc[4];
-				buf_put(&b, enc, (size_t)utf8_encode(cp, enc));
+				buf_put(&b, enc, (size_t)utf8_put(cp, enc));
 			} else {
 				bad = true;
 			}

@@ -23,7 +23,7 @@ utf8_validate(const unsigned char *s, size_t n)
 }
 
 int
-utf8_encode(uint32_t cp, char out[4])
+utf8_put(uint32_t cp, char out[4])
 {
 	return (int)rt_utf8_encode(cp, (uint8_t *)out);
 }

@@ -17,7 +17,7 @@ int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 size_t utf8_validate(const unsigned char *s, size_t n);
 
 /* Encodes cp (a scalar) into out; returns the length 1-4. */
-int utf8_encode(uint32_t cp, char out[4]);
+int utf8_put(uint32_t cp, char out[4]);
 
 /* Unicode White_Space property. */
 bool utf8_is_space(uint32_t cp);
