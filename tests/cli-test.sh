@@ -959,6 +959,9 @@ for cmd in parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
 	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
 done
+# patch names the module-file form it takes (tests/project/patch-module*)
+expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
+has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
 # graph, query and context take projects (issue 15 item 3; fixtures in tests/project/)
 # doc too: every module, a bundled std module under its <bundled> path
 expect 0 "doc of a project directory" -- "$bin" doc "$tmp/stdlock"

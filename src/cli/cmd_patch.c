@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt_write.h"
 #include "patch_cli.h"
@@ -220,8 +221,9 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 
 /*
  * Resolves sp against the verified session L, applies the edits to a copy
- * (*cand), verifies it in C and compares meanings.  Patch diagnostics go to
- * pd; a copy that does not verify prints its own diagnostics.
+ * (*cand), verifies it in C and accepts it (cli_patch_accept).  Patch
+ * diagnostics go to pd; a copy that does not verify prints its own
+ * diagnostics.
  */
 static bool
 make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
@@ -234,6 +236,12 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
+	return cli_patch_accept(sp, plan, L, C, pd);
+}
+
+bool
+cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, DiagSink *pd)
+{
 	if (!patch_same_meaning(sp, plan, L->S, C->S, pd))
 		return false;
 	if (!patch_has_v4_edit(sp))
@@ -369,6 +377,19 @@ cli_cmd_patch(int argc, char **argv)
 	}
 	if (!patch_path)
 		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
+	/* a module of the nearest project that lists it: patched within that project */
+	char *manifest = project_manifest_listing(path, false);
+	if (manifest) {
+		/* below the working directory: relative, as the diagnostics name it */
+		char *cwd = getcwd(NULL, 0);
+		size_t n = cwd ? strlen(cwd) : 0;
+		if (cwd && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/' && n > 1)
+			memmove(manifest, manifest + n + 1, strlen(manifest + n + 1) + 1);
+		free(cwd);
+		int st = cli_patch_project_module(manifest, path, patch_path, dry);
+		free(manifest);
+		return st;
+	}
 
 	PatchRun r;
 	if (!run_open(&r, path, patch_path))

@@ -1,10 +1,16 @@
 /*
- * cmd_patch_project.c — `semaprax review <project> <transaction.json>
- * [--evidence]` (docs/PATCH.md): a `semaprax.semantic-transaction.c1` of
- * per-module semantic patches (or the reference's `rename_display_name`),
- * each planned against its module of the one verified project; the
- * candidate project checked linked and lowered; one module review each,
- * with the direct callers other modules have.  Writes nothing.
+ * cmd_patch_project.c — semantic patches of project modules (docs/PATCH.md):
+ *
+ * `semaprax review <project> <transaction.json> [--evidence]`: a
+ * `semaprax.semantic-transaction.c1` of per-module semantic patches (or the
+ * reference's `rename_display_name`), each planned against its module of
+ * the one verified project; the candidate project checked linked and
+ * lowered; one module review each, with the direct callers other modules
+ * have.  Writes nothing.
+ *
+ * `semaprax patch <module-file> <patch.spatch> [--dry-run]` of a file the
+ * nearest `semaprax.toml` lists: the same, for one patch, then written as
+ * `patch` writes a file (fmt_write.c).
  */
 #include "cli.h"
 
@@ -14,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "fmt_write.h"
 #include "patch_cli.h"
 
 #include "../patch/patch.h"
@@ -158,6 +165,33 @@ put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan
 	buf_putc(b, ']');
 }
 
+/*
+ * The candidate project into C: every module of pj, the operations'
+ * modules patched, checked linked and lowered.  False after printing head
+ * and the candidate's diagnostics.
+ */
+static bool
+candidate_project(Program *C, const Project *pj, const TxOp *ops, int nops, const char *head)
+{
+	for (int m = 0; m < pj->P.nmods; m++) {
+		const Session *L = &pj->P.mods[m]->s;
+		const TxOp *o = NULL;
+		for (int i = 0; i < nops; i++)
+			if (ops[i].mod == (ModuleId)m)
+				o = &ops[i];
+		driver_program_add(C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
+	}
+	bool verified = driver_program_check_linked(C);
+	for (int m = 0; verified && m < C->nmods; m++)
+		verified = driver_lower(&C->mods[m]->s);
+	if (!verified) {
+		fputs(head, stderr);
+		for (int m = 0; m < C->nmods; m++)
+			diag_emit_all(&C->mods[m]->s.diags, false);
+	}
+	return verified;
+}
+
 int
 cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
 {
@@ -240,24 +274,8 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	if (!ok)
 		goto out;
-	/* the candidate project: every module, patched or not, checked linked and lowered */
-	for (int m = 0; m < pj.P.nmods; m++) {
-		Session *L = &pj.P.mods[m]->s;
-		const TxOp *o = NULL;
-		for (int i = 0; i < nops; i++)
-			if (ops[i].mod == (ModuleId)m)
-				o = &ops[i];
-		driver_program_add(&C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
-	}
-	bool verified = driver_program_check_linked(&C);
-	for (int m = 0; verified && m < C.nmods; m++)
-		verified = driver_lower(&C.mods[m]->s);
-	if (!verified) {
-		fprintf(stderr, "semantic transaction result does not verify; the project is unchanged:\n");
-		for (int m = 0; m < C.nmods; m++)
-			diag_emit_all(&C.mods[m]->s.diags, false);
+	if (!candidate_project(&C, &pj, ops, nops, "semantic transaction result does not verify; the project is unchanged:\n"))
 		goto out;
-	}
 	/* the report: each operation's module review */
 	buf_puts(&out, "{\"schema\":\"semaprax.project-semantic-review.c1\",\"base_revision\":");
 	json_cstr(&out, pj.P.revision);
@@ -322,5 +340,83 @@ out:
 	driver_program_free(&C);
 	project_free(&pj);
 	free(ttext);
+	return status;
+}
+
+int
+cli_patch_project_module(const char *manifest, const char *path, const char *patch_path, bool dry)
+{
+	TxOp o;
+	memset(&o, 0, sizeof o);
+	o.text = cli_patch_read(patch_path, &o.len);
+	if (!o.text)
+		return EXIT_FAIL;
+	diag_init(&o.pd, patch_path, o.text, o.len);
+	int status = EXIT_FAIL;
+	Project pj;
+	memset(&pj, 0, sizeof pj);
+	Program C;
+	driver_program_init(&C);
+	FmtTarget target;
+	memset(&target, 0, sizeof target);
+	target.lock_fd = -1;
+	Buf b = {0};
+	if (!patch_parse(&o.sp, o.text, o.len, &o.pd))
+		goto out;
+	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
+		goto out;
+	if (!project_check(&pj, manifest) || !project_lower(&pj)) {
+		project_emit_diags(&pj, false);
+		goto out;
+	}
+	/* the module whose source is the file (the manifest listed it) */
+	o.mod = DRIVER_NO_MODULE;
+	for (int m = 0; m < pj.P.nmods && o.mod == DRIVER_NO_MODULE; m++)
+		if (project_same_file(pj.P.mods[m]->s.diags.path, path))
+			o.mod = (ModuleId)m;
+	if (o.mod == DRIVER_NO_MODULE) {
+		/* the manifest changed since it listed the file */
+		DiagSink d;
+		diag_init(&d, manifest, NULL, 0);
+		Diag *g = diag_report(&d, DIAG_I207, NULL, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
+		diag_set_help(g, "run the patch again: a file the nearest semaprax.toml lists is patched as that module of its project");
+		diag_emit_all(&d, false);
+		diag_free(&d);
+		goto out;
+	}
+	Session *L = &pj.P.mods[o.mod]->s;
+	if (!patch_plan(&o.sp, L->m, L->S, L->H, L->src, L->len, L->revision, &o.pd, &o.plan))
+		goto out;
+	o.cand = patch_apply(L->src, L->len, &o.plan, &o.clen);
+	buf_printf(&b, "semantic patch result does not verify; %s is unchanged:\n", path);
+	if (!candidate_project(&C, &pj, &o, 1, b.data))
+		goto out;
+	Session *Cs = &C.mods[driver_program_find(&C, pj.P.mods[o.mod]->name)]->s;
+	if (!cli_patch_accept(&o.sp, &o.plan, L, Cs, &o.pd))
+		goto out;
+	b.len = 0;
+	if (dry) {
+		cli_patch_unified_diff(&b, path, L->src, L->len, o.cand, o.clen, &o.plan);
+		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", Cs->revision);
+		buf_printf(&b, "project %s would be %s\n", pj.man.name, C.revision);
+	} else {
+		if (!cli_fmt_write(&target, L->src, L->len, o.cand, o.clen))
+			goto out;
+		buf_printf(&b, "applied semantic patch; graph is now %s\n", Cs->revision);
+		buf_printf(&b, "project %s is now %s\n", pj.man.name, C.revision);
+	}
+	fwrite(b.data, 1, b.len, stdout);
+	status = EXIT_OK;
+out:
+	diag_emit_all(&o.pd, false);
+	buf_free(&b);
+	cli_fmt_release(&target);
+	driver_program_free(&C);
+	project_free(&pj);
+	patch_plan_free(&o.plan);
+	patch_free(&o.sp);
+	diag_free(&o.pd);
+	free(o.cand);
+	free(o.text);
 	return status;
 }

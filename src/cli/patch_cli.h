@@ -17,6 +17,14 @@ void cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t ol
  * without newline; false with diagnostics in pd. */
 bool cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, PatchPlan *plan, const char *ptext, size_t plen,
     DiagSink *pd);
+/* Accepts the verified candidate C of sp (planned as plan against the
+ * verified L): the same meaning (patch_same_meaning), v4's added function ids
+ * into plan, `require no-new-effects`; false with diagnostics in pd. */
+bool cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, DiagSink *pd);
+/* `patch <file> <patch.spatch> [--dry-run]` of the file at path, a module
+ * of the project at manifest: planned against that module of the verified
+ * project, the whole candidate project checked; the exit status. */
+int cli_patch_project_module(const char *manifest, const char *path, const char *patch_path, bool dry);
 /* `review <project> <transaction.json> [--evidence]`; the exit status. */
 int cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence);
 
