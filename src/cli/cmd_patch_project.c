@@ -8,9 +8,10 @@
  * lowered; one module review each, with the direct callers other modules
  * have.  Writes nothing.
  *
- * `semaprax patch <module-file> <patch.spatch> [--dry-run]` of a file the
- * nearest `semaprax.toml` lists: the same, for one patch, then written as
- * `patch` writes a file (fmt_write.c).
+ * `semaprax patch|impact|review <module-file> <patch.spatch>` of a file the
+ * nearest `semaprax.toml` lists: the same for one patch
+ * (cli_patch_project_candidate), then run as for a single file
+ * (cmd_patch.c).
  */
 #include "cli.h"
 
@@ -20,7 +21,6 @@
 
 #include <jansson.h>
 
-#include "fmt_write.h"
 #include "patch_cli.h"
 
 #include "../patch/patch.h"
@@ -343,36 +343,21 @@ out:
 	return status;
 }
 
-int
-cli_patch_project_module(const char *manifest, const char *path, const char *patch_path, bool dry)
+bool
+cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
+    char **cand, size_t *clen)
 {
-	TxOp o;
-	memset(&o, 0, sizeof o);
-	o.text = cli_patch_read(patch_path, &o.len);
-	if (!o.text)
-		return EXIT_FAIL;
-	diag_init(&o.pd, patch_path, o.text, o.len);
-	int status = EXIT_FAIL;
-	Project pj;
-	memset(&pj, 0, sizeof pj);
-	Program C;
-	driver_program_init(&C);
-	FmtTarget target;
-	memset(&target, 0, sizeof target);
-	target.lock_fd = -1;
-	Buf b = {0};
-	if (!patch_parse(&o.sp, o.text, o.len, &o.pd))
-		goto out;
-	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
-		goto out;
-	if (!project_check(&pj, manifest) || !project_lower(&pj)) {
-		project_emit_diags(&pj, false);
-		goto out;
+	driver_program_init(&pp->C);
+	if (!project_check(&pp->pj, manifest) || !project_lower(&pp->pj)) {
+		project_emit_diags(&pp->pj, false);
+		return false;
 	}
 	/* the module whose source is the file (the manifest listed it) */
+	TxOp o;
+	memset(&o, 0, sizeof o);
 	o.mod = DRIVER_NO_MODULE;
-	for (int m = 0; m < pj.P.nmods && o.mod == DRIVER_NO_MODULE; m++)
-		if (project_same_file(pj.P.mods[m]->s.diags.path, path))
+	for (int m = 0; m < pp->pj.P.nmods && o.mod == DRIVER_NO_MODULE; m++)
+		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
 			o.mod = (ModuleId)m;
 	if (o.mod == DRIVER_NO_MODULE) {
 		/* the manifest changed since it listed the file */
@@ -382,41 +367,26 @@ cli_patch_project_module(const char *manifest, const char *path, const char *pat
 		diag_set_help(g, "run the patch again: a file the nearest semaprax.toml lists is patched as that module of its project");
 		diag_emit_all(&d, false);
 		diag_free(&d);
-		goto out;
+		return false;
 	}
-	Session *L = &pj.P.mods[o.mod]->s;
-	if (!patch_plan(&o.sp, L->m, L->S, L->H, L->src, L->len, L->revision, &o.pd, &o.plan))
-		goto out;
-	o.cand = patch_apply(L->src, L->len, &o.plan, &o.clen);
-	buf_printf(&b, "semantic patch result does not verify; %s is unchanged:\n", path);
-	if (!candidate_project(&C, &pj, &o, 1, b.data))
-		goto out;
-	Session *Cs = &C.mods[driver_program_find(&C, pj.P.mods[o.mod]->name)]->s;
-	if (!cli_patch_accept(&o.sp, &o.plan, L, Cs, &o.pd))
-		goto out;
-	b.len = 0;
-	if (dry) {
-		cli_patch_unified_diff(&b, path, L->src, L->len, o.cand, o.clen, &o.plan);
-		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", Cs->revision);
-		buf_printf(&b, "project %s would be %s\n", pj.man.name, C.revision);
-	} else {
-		if (!cli_fmt_write(&target, L->src, L->len, o.cand, o.clen))
-			goto out;
-		buf_printf(&b, "applied semantic patch; graph is now %s\n", Cs->revision);
-		buf_printf(&b, "project %s is now %s\n", pj.man.name, C.revision);
-	}
-	fwrite(b.data, 1, b.len, stdout);
-	status = EXIT_OK;
-out:
-	diag_emit_all(&o.pd, false);
-	buf_free(&b);
-	cli_fmt_release(&target);
-	driver_program_free(&C);
-	project_free(&pj);
-	patch_plan_free(&o.plan);
-	patch_free(&o.sp);
-	diag_free(&o.pd);
-	free(o.cand);
-	free(o.text);
-	return status;
+	Session *L = pp->L = &pp->pj.P.mods[o.mod]->s;
+	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
+		return false;
+	o.cand = *cand = patch_apply(L->src, L->len, plan, clen);
+	o.clen = *clen;
+	Buf head = {0};
+	buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
+	bool ok = candidate_project(&pp->C, &pp->pj, &o, 1, head.data);
+	buf_free(&head);
+	if (!ok)
+		return false;
+	pp->Cs = &pp->C.mods[driver_program_find(&pp->C, pp->pj.P.mods[o.mod]->name)]->s;
+	return cli_patch_accept(sp, plan, L, pp->Cs, pd);
+}
+
+void
+cli_patch_project_free(ProjectPatch *pp)
+{
+	driver_program_free(&pp->C);
+	project_free(&pp->pj);
 }

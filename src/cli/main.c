@@ -326,9 +326,9 @@ single_file_only(const char *cmd, const char *operand)
 	}
 	if (!project)
 		return -1;
-	if (strcmp(cmd, "patch") == 0)
-		return cli_usage(cmd, "patch reads one source file, and `%s` is a project: pass the module file the patch changes "
-		    "(`semaprax patch src/<module>.spx <p.spatch>`), which is patched within its project", operand);
+	if (strcmp(cmd, "patch") == 0 || strcmp(cmd, "impact") == 0)
+		return cli_usage(cmd, "%s reads one source file, and `%s` is a project: pass the module file the patch changes "
+		    "(`semaprax %s src/<module>.spx <p.spatch>`), which is patched within its project", cmd, operand, cmd);
 	return cli_usage(cmd, "%s reads one source file, and `%s` is a project: check, run, test, build, fmt "
 	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
 }
