@@ -355,8 +355,11 @@ run_candidate(PatchRun *r)
 {
 	if (r->manifest) {
 		r->pp = spx_xcalloc(1, sizeof *r->pp);
-		return cli_patch_project_candidate(r->pp, r->manifest, r->path, &r->sp, &r->pd, &r->plan, &r->cand, &r->clen) &&
-		    (r->L = r->pp->L, r->Cand = r->pp->Cs, true);
+		if (!cli_patch_project_candidate(r->pp, r->manifest, r->path, &r->sp, &r->pd, &r->plan, &r->cand, &r->clen))
+			return false;
+		r->L = r->pp->L;
+		r->Cand = r->pp->Cs;
+		return true;
 	}
 	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
 		diag_emit_all(&r->L->diags, false);
