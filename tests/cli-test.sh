@@ -970,6 +970,17 @@ for cmd in parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
 	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
 done
+# patch names the module-file form it takes (tests/project/patch-module*)
+expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
+has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
+# a project's C unit defines each shared type once, without preprocessor guards
+# (emit_c: emitc_put_types); tests/project/lanes-three-modules shares records,
+# a byte array and Option/Vec instances across three modules
+cp -R "$(dirname "$0")/project/lanes-three-modules" "$tmp/defs"
+expect 0 "build --target c of a three-module project" -- "$bin" build "$tmp/defs" --target c -o "$tmp/defs.c"
+lacks "$tmp/defs.c" "SPX_DEF_" "project unit: no definition guards"
+dups=$(grep -E '^(struct ty_[A-Za-z0-9_]+ \{|typedef struct ty_[A-Za-z0-9_]+ \{)' "$tmp/defs.c" | sort | uniq -d)
+if [ -z "$dups" ] && grep -q '^struct ty_Ncalc_2ecore__calc_2ept {' "$tmp/defs.c"; then ok; else bad "project unit: a type defined twice or missing: $dups"; fi
 # graph, query and context take projects (issue 15 item 3; fixtures in tests/project/)
 # doc too: every module, a bundled std module under its <bundled> path
 expect 0 "doc of a project directory" -- "$bin" doc "$tmp/stdlock"

@@ -17,6 +17,8 @@
 #               nested manifests, a save by rename, only file: URIs of
 #               absolute paths join a project
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
+# They share lspclient.py: the client, its publishDiagnostics wait, and the
+# position helpers (pos, pos_at, rng, whole, apply; UTF-16 columns).
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
 set -u

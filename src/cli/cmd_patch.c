@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fmt_write.h"
 #include "patch_cli.h"
@@ -220,8 +221,9 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 
 /*
  * Resolves sp against the verified session L, applies the edits to a copy
- * (*cand), verifies it in C and compares meanings.  Patch diagnostics go to
- * pd; a copy that does not verify prints its own diagnostics.
+ * (*cand), verifies it in C and accepts it (cli_patch_accept).  Patch
+ * diagnostics go to pd; a copy that does not verify prints its own
+ * diagnostics.
  */
 static bool
 make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
@@ -234,6 +236,12 @@ make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, Pat
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
+	return cli_patch_accept(sp, plan, L, C, pd);
+}
+
+bool
+cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, DiagSink *pd)
+{
 	if (!patch_same_meaning(sp, plan, L->S, C->S, pd))
 		return false;
 	if (!patch_has_v4_edit(sp))
@@ -280,9 +288,12 @@ typedef struct PatchRun {
 	size_t plen;
 	DiagSink pd;          /* the patch file's diagnostics */
 	SPatch sp;
+	char *manifest;       /* the project that lists path (cli_patch_manifest), or NULL */
+	ProjectPatch *pp;     /* … its verified project and candidate */
 	Program P;
-	Session *L;           /* the loaded program's root session */
-	Session C;            /* the verified candidate */
+	Session *L;           /* the loaded program's root session (a project: path's module) */
+	Session C;            /* the verified candidate (a single file) */
+	Session *Cand;        /* the candidate's session: &C, or path's module in pp->C */
 	PatchPlan plan;
 	char *cand;
 	size_t clen;
@@ -290,7 +301,24 @@ typedef struct PatchRun {
 	ImpactNode *nodes;
 } PatchRun;
 
-/* Reads the patch file; false (nothing to close) when it cannot be read. */
+/* The manifest (free it) of the nearest semaprax.toml that lists the file
+ * at path (project_manifest_listing), relative when it is below the
+ * working directory (as its modules' diagnostics then name them); NULL
+ * for a file no project lists. */
+char *
+cli_patch_manifest(const char *path)
+{
+	char *manifest = project_manifest_listing(path, false);
+	char *cwd = manifest ? getcwd(NULL, 0) : NULL;
+	size_t n = cwd ? strlen(cwd) : 0;
+	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')
+		memmove(manifest, manifest + n + 1, strlen(manifest + n + 1) + 1);
+	free(cwd);
+	return manifest;
+}
+
+/* Reads the patch file; false (nothing to close) when it cannot be read.
+ * A file that a project lists is that project's module (cli_patch_manifest). */
 static bool
 run_open(PatchRun *r, const char *path, const char *patch_path)
 {
@@ -299,6 +327,8 @@ run_open(PatchRun *r, const char *path, const char *patch_path)
 	r->ptext = cli_patch_read(patch_path, &r->plen);
 	if (!r->ptext)
 		return false;
+	r->manifest = cli_patch_manifest(path);
+	r->Cand = &r->C;
 	diag_init(&r->pd, patch_path, r->ptext, r->plen);
 	driver_program_init(&r->P);
 	driver_session_init(&r->C, path);
@@ -323,6 +353,14 @@ run_parse(PatchRun *r, bool reject_v3)
 static bool
 run_candidate(PatchRun *r)
 {
+	if (r->manifest) {
+		r->pp = spx_xcalloc(1, sizeof *r->pp);
+		if (!cli_patch_project_candidate(r->pp, r->manifest, r->path, &r->sp, &r->pd, &r->plan, &r->cand, &r->clen))
+			return false;
+		r->L = r->pp->L;
+		r->Cand = r->pp->Cs;
+		return true;
+	}
 	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
 		diag_emit_all(&r->L->diags, false);
 		return false;
@@ -345,6 +383,10 @@ run_close(PatchRun *r)
 	diag_free(&r->pd);
 	free(r->ptext);
 	driver_program_free(&r->P);
+	if (r->pp)
+		cli_patch_project_free(r->pp);
+	free(r->pp);
+	free(r->manifest);
 }
 
 /* ---- patch ---- */
@@ -387,7 +429,9 @@ cli_cmd_patch(int argc, char **argv)
 	if (dry) {
 		Buf b = {0};
 		cli_patch_unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
-		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.C.revision);
+		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.Cand->revision);
+		if (r.pp)
+			buf_printf(&b, "project %s would be %s\n", r.pp->pj.man.name, r.pp->C.revision);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 		status = EXIT_OK;
@@ -395,7 +439,9 @@ cli_cmd_patch(int argc, char **argv)
 	}
 	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
-	printf("applied semantic patch; graph is now %s\n", r.C.revision);
+	printf("applied semantic patch; graph is now %s\n", r.Cand->revision);
+	if (r.pp)
+		printf("project %s is now %s\n", r.pp->pj.man.name, r.pp->C.revision);
 	status = EXIT_OK;
 out:
 	run_close(&r);
@@ -1052,7 +1098,7 @@ cli_cmd_impact(int argc, char **argv)
 		goto out;
 	r.g = graph_model_build(r.L->S, r.L->H);
 	int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
-	if (nnodes < 0 || !patch_impact(&b, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.C.revision, &q, r.nodes, nnodes, &r.pd))
+	if (nnodes < 0 || !patch_impact(&b, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.Cand->revision, &q, r.nodes, nnodes, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
@@ -1186,7 +1232,7 @@ cli_cmd_review(int argc, char **argv)
 	int status = EXIT_FAIL;
 	Buf b = {0};
 	if (!run_parse(&r, false) || !run_candidate(&r) ||
-	    !cli_patch_review_report(&b, r.L, &r.C, &r.sp, &r.plan, r.ptext, r.plen, &r.pd))
+	    !cli_patch_review_report(&b, r.L, r.Cand, &r.sp, &r.plan, r.ptext, r.plen, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);

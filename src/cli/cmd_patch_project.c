@@ -1,10 +1,17 @@
 /*
- * cmd_patch_project.c — `semaprax review <project> <transaction.json>
- * [--evidence]` (docs/PATCH.md): a `semaprax.semantic-transaction.c1` of
- * per-module semantic patches (or the reference's `rename_display_name`),
- * each planned against its module of the one verified project; the
- * candidate project checked linked and lowered; one module review each,
- * with the direct callers other modules have.  Writes nothing.
+ * cmd_patch_project.c — semantic patches of project modules (docs/PATCH.md):
+ *
+ * `semaprax review <project> <transaction.json> [--evidence]`: a
+ * `semaprax.semantic-transaction.c1` of per-module semantic patches (or the
+ * reference's `rename_display_name`), each planned against its module of
+ * the one verified project; the candidate project checked linked and
+ * lowered; one module review each, with the direct callers other modules
+ * have.  Writes nothing.
+ *
+ * `semaprax patch|impact|review <module-file> <patch.spatch>` of a file the
+ * nearest `semaprax.toml` lists: the same for one patch
+ * (cli_patch_project_candidate), then run as for a single file
+ * (cmd_patch.c).
  */
 #include "cli.h"
 
@@ -158,6 +165,33 @@ put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan
 	buf_putc(b, ']');
 }
 
+/*
+ * The candidate project into C: every module of pj, the operations'
+ * modules patched, checked linked and lowered.  False after printing head
+ * and the candidate's diagnostics.
+ */
+static bool
+candidate_project(Program *C, const Project *pj, const TxOp *ops, int nops, const char *head)
+{
+	for (int m = 0; m < pj->P.nmods; m++) {
+		const Session *L = &pj->P.mods[m]->s;
+		const TxOp *o = NULL;
+		for (int i = 0; i < nops; i++)
+			if (ops[i].mod == (ModuleId)m)
+				o = &ops[i];
+		driver_program_add(C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
+	}
+	bool verified = driver_program_check_linked(C);
+	for (int m = 0; verified && m < C->nmods; m++)
+		verified = driver_lower(&C->mods[m]->s);
+	if (!verified) {
+		fputs(head, stderr);
+		for (int m = 0; m < C->nmods; m++)
+			diag_emit_all(&C->mods[m]->s.diags, false);
+	}
+	return verified;
+}
+
 int
 cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
 {
@@ -240,24 +274,8 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	if (!ok)
 		goto out;
-	/* the candidate project: every module, patched or not, checked linked and lowered */
-	for (int m = 0; m < pj.P.nmods; m++) {
-		Session *L = &pj.P.mods[m]->s;
-		const TxOp *o = NULL;
-		for (int i = 0; i < nops; i++)
-			if (ops[i].mod == (ModuleId)m)
-				o = &ops[i];
-		driver_program_add(&C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
-	}
-	bool verified = driver_program_check_linked(&C);
-	for (int m = 0; verified && m < C.nmods; m++)
-		verified = driver_lower(&C.mods[m]->s);
-	if (!verified) {
-		fprintf(stderr, "semantic transaction result does not verify; the project is unchanged:\n");
-		for (int m = 0; m < C.nmods; m++)
-			diag_emit_all(&C.mods[m]->s.diags, false);
+	if (!candidate_project(&C, &pj, ops, nops, "semantic transaction result does not verify; the project is unchanged:\n"))
 		goto out;
-	}
 	/* the report: each operation's module review */
 	buf_puts(&out, "{\"schema\":\"semaprax.project-semantic-review.c1\",\"base_revision\":");
 	json_cstr(&out, pj.P.revision);
@@ -323,4 +341,52 @@ out:
 	project_free(&pj);
 	free(ttext);
 	return status;
+}
+
+bool
+cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
+    char **cand, size_t *clen)
+{
+	driver_program_init(&pp->C);
+	if (!project_check(&pp->pj, manifest) || !project_lower(&pp->pj)) {
+		project_emit_diags(&pp->pj, false);
+		return false;
+	}
+	/* the module whose source is the file (the manifest listed it) */
+	TxOp o;
+	memset(&o, 0, sizeof o);
+	o.mod = DRIVER_NO_MODULE;
+	for (int m = 0; m < pp->pj.P.nmods && o.mod == DRIVER_NO_MODULE; m++)
+		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
+			o.mod = (ModuleId)m;
+	if (o.mod == DRIVER_NO_MODULE) {
+		/* the manifest changed since it listed the file */
+		DiagSink d;
+		diag_init(&d, manifest, NULL, 0);
+		Diag *g = diag_report(&d, DIAG_I207, NULL, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
+		diag_set_help(g, "run the patch again: a file the nearest semaprax.toml lists is patched as that module of its project");
+		diag_emit_all(&d, false);
+		diag_free(&d);
+		return false;
+	}
+	Session *L = pp->L = &pp->pj.P.mods[o.mod]->s;
+	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
+		return false;
+	o.cand = *cand = patch_apply(L->src, L->len, plan, clen);
+	o.clen = *clen;
+	Buf head = {0};
+	buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
+	bool ok = candidate_project(&pp->C, &pp->pj, &o, 1, head.data);
+	buf_free(&head);
+	if (!ok)
+		return false;
+	pp->Cs = &pp->C.mods[driver_program_find(&pp->C, pp->pj.P.mods[o.mod]->name)]->s;
+	return cli_patch_accept(sp, plan, L, pp->Cs, pd);
+}
+
+void
+cli_patch_project_free(ProjectPatch *pp)
+{
+	driver_program_free(&pp->C);
+	project_free(&pp->pj);
 }

@@ -133,7 +133,10 @@ const CliCommand cli_commands[] = {
 	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
 	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
-	  "  unified diff and the new revision and writes nothing.\n" },
+	  "  unified diff and the new revision and writes nothing.  A file the nearest\n"
+	  "  semaprax.toml lists is patched as that module of its project: `base` is the\n"
+	  "  module's revision, the whole patched project must verify, and the project's new\n"
+	  "  revision is printed too.\n" },
 	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "semaprax query [<dir>|semaprax.toml|--manifest-path <p>] [filters...] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
@@ -323,6 +326,9 @@ single_file_only(const char *cmd, const char *operand)
 	}
 	if (!project)
 		return -1;
+	if (strcmp(cmd, "patch") == 0 || strcmp(cmd, "impact") == 0)
+		return cli_usage(cmd, "%s reads one source file, and `%s` is a project: pass the module file the patch changes "
+		    "(`semaprax %s src/<module>.spx <p.spatch>`), which is patched within its project", cmd, operand, cmd);
 	return cli_usage(cmd, "%s reads one source file, and `%s` is a project: check, run, test, build, fmt "
 	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
 }

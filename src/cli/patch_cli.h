@@ -6,6 +6,7 @@
 
 #include "../driver/session.h"
 #include "../patch/patch.h"
+#include "../project/project.h"
 
 /* The patch (or transaction) file's bytes, or NULL after I202 (printed). */
 char *cli_patch_read(const char *path, size_t *len);
@@ -17,6 +18,29 @@ void cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t ol
  * without newline; false with diagnostics in pd. */
 bool cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, PatchPlan *plan, const char *ptext, size_t plen,
     DiagSink *pd);
+/* Accepts the verified candidate C of sp (planned as plan against the
+ * verified L): the same meaning (patch_same_meaning), v4's added function ids
+ * into plan, `require no-new-effects`; false with diagnostics in pd. */
+bool cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, DiagSink *pd);
+/* The manifest (free it) of the nearest semaprax.toml that lists the file
+ * at path, or NULL: `patch`, `impact` and `review` of such a file take it
+ * as that module of its project. */
+char *cli_patch_manifest(const char *path);
+/* A patch of the file at path, a module of the project at manifest. */
+typedef struct ProjectPatch {
+	Project pj;           /* the verified project */
+	Program C;            /* the candidate project */
+	Session *L;           /* path's module in pj */
+	Session *Cs;          /* … in C */
+} ProjectPatch;
+/* Checks the project into pp (zeroed), plans sp against path's module
+ * (plan, *cand of *clen bytes), checks the whole candidate project linked
+ * and lowered, and accepts it (cli_patch_accept).  False after
+ * diagnostics (pd: the patch's; others printed).  Free pp with
+ * cli_patch_project_free either way. */
+bool cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
+    char **cand, size_t *clen);
+void cli_patch_project_free(ProjectPatch *pp);
 /* `review <project> <transaction.json> [--evidence]`; the exit status. */
 int cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence);
 

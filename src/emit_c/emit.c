@@ -534,12 +534,13 @@ put_runtime(Buf *out, const char *module, bool staged, bool report_status, bool 
 		buf_puts(out, emit_c_rt_contract);
 }
 
+/* seen: a project's shared type names put so far (emitc_put_types), NULL for a file */
 static void
-put_types_head(Emit *E, Buf *out)
+put_types_head(Emit *E, StrMap *seen, Buf *out)
 {
-	buf_put(out, E->fwd.data ? E->fwd.data : "", E->fwd.len);
+	emitc_put_types(E, EMIT_DEF_FWD, seen, out);
 	buf_putc(out, '\n');
-	buf_put(out, E->types.data ? E->types.data : "", E->types.len);
+	emitc_put_types(E, EMIT_DEF_TYPES, seen, out);
 }
 
 /* spx_cap (caps: its members past the scalars) and spx_fn. */
@@ -561,9 +562,9 @@ put_types(Emit *E, const Buf *caps, Buf *out)
 {
 	buf_puts(out, "\n/* ---- types ---- */\n\n");
 	buf_puts(out, "typedef struct spx_fn spx_fn;\n");
-	put_types_head(E, out);
+	put_types_head(E, NULL, out);
 	put_fn_types(caps, E->maxcaps, out);
-	buf_put(out, E->types_fn.data ? E->types_fn.data : "", E->types_fn.len);
+	emitc_put_types(E, EMIT_DEF_TYPES_FN, NULL, out);
 }
 
 static void
@@ -617,6 +618,7 @@ emit_free(Emit *E)
 	buf_free(&E->fwd);
 	buf_free(&E->types);
 	buf_free(&E->types_fn);
+	VEC_FREE(E->defs);
 	VEC_FREE(E->captys);
 	VEC_FREE(E->pending);
 	buf_free(&E->hprotos);
@@ -788,14 +790,14 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 		Buf caps = {0};
 		for (int k = 0; k < nmods; k++) {
 			section(out, &P.E[k]);
-			put_types_head(&P.E[k], out);
+			put_types_head(&P.E[k], &P.defined, out);
 			buf_put(&caps, dprotos[4 * k + 3].data ? dprotos[4 * k + 3].data : "", dprotos[4 * k + 3].len);
 		}
 		put_fn_types(&caps, P.maxcaps, out);
 		buf_free(&caps);
 		for (int k = 0; k < nmods; k++) {
 			section(out, &P.E[k]);
-			buf_put(out, P.E[k].types_fn.data ? P.E[k].types_fn.data : "", P.E[k].types_fn.len);
+			emitc_put_types(&P.E[k], EMIT_DEF_TYPES_FN, &P.defined, out);
 		}
 		for (int k = 0; k < nmods; k++) {
 			section(out, &P.E[k]);
@@ -820,5 +822,6 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 	VEC_FREE(P.fntypes);
 	VEC_FREE(P.captys);
 	sema_strmap_free(&P.names);
+	sema_strmap_free(&P.defined);
 	return ok;
 }

@@ -70,6 +70,17 @@ typedef struct TypeState {
 
 struct EmitProg;
 
+/* A project's shared type definition (`ty_<key>`, emitc_shared_type_name)
+ * as written into one of a module's type buffers: bytes [start, end) of
+ * buf.  Every module that uses the type writes it; the unit keeps the
+ * first in output order (emitc_put_types). */
+typedef enum EmitDefBuf { EMIT_DEF_FWD, EMIT_DEF_TYPES, EMIT_DEF_TYPES_FN } EmitDefBuf;
+typedef struct EmitDef {
+	EmitDefBuf buf;
+	size_t start, end;
+	const char *name;     /* its C name (E->a) */
+} EmitDef;
+
 typedef struct Emit {
 	HirModule *H;
 	/* a project (emit_c_project): this module's C name prefix ("" for a
@@ -84,6 +95,7 @@ typedef struct Emit {
 	Buf fwd;              /* struct forward declarations */
 	Buf types;            /* type definitions in dependency order (before spx_fn) */
 	Buf types_fn;         /* … of types holding a function value by value (after it) */
+	VEC(EmitDef) defs;    /* a project's shared definitions in fwd, types, types_fn (in writing order) */
 	Buf hprotos;          /* helper prototypes */
 	Buf helpers;          /* helper definitions */
 	TypeState *ts;        /* per TypeId (grows with the type table) */
@@ -182,12 +194,18 @@ struct EmitProg {
 	ProgTyVec fntypes;     /* function types called through a value (or made) */
 	ProgTyVec captys;     /* captured non-scalar types (spx_cap members v_<key>) */
 	int maxcaps;
+	StrMap defined;       /* the shared type names put into the unit so far (probed only) */
 };
 /* The C name of the provider's instance an imported function or method sym
  * names (types checked for the boundary), or NULL after a refusal. */
 const char *emitc_import_cname(Emit *E, SymId sym, Span span);
 /* The provider's instance of imported function sym (its module in *mod), or -1 after a refusal. */
 int emitc_import_inst(Emit *E, SymId sym, Span span, int *mod);
+/* Writes buffer which of E into out; with seen (a project), each shared
+ * definition in it only when seen has not its name yet (which it then
+ * gets): a type is defined once in the unit, by the first module in output
+ * order that writes it. */
+void emitc_put_types(const Emit *E, EmitDefBuf which, StrMap *seen, Buf *out);
 /* The structural key of t, the same text in every module for the same type. */
 const char *emitc_type_key(Emit *E, TypeId t);
 /* Unit-wide function values: the dispatch id of instance inst of module

@@ -9,7 +9,9 @@
  * array are spelled by a structural key, `ty_<key>` (an authored nominal by
  * its declaring module and stable id, mangled: an ASCII letter or digit
  * stays, any other byte is `_` and two hex digits), and defined once in the
- * unit (`#ifndef SPX_DEF_<name>`), so a value means the same C type in every
+ * unit (each module writes the definitions it uses, noted in Emit.defs; the
+ * unit keeps the first of each name in output order, emitc_put_types), so
+ * a value means the same C type in every
  * module; other types are the runtime's (spx_str, spx_vec, …) or a Box
  * pointer to such a type.  Function values are unit-wide: one spx_fn and
  * spx_cap (captured types as members `v_<key>`), dispatch ids over every

@@ -160,6 +160,40 @@ struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 	buf_puts(out, "};\n\n");
 }
 
+static Buf *
+def_buf(Emit *E, EmitDefBuf which)
+{
+	return which == EMIT_DEF_FWD ? &E->fwd : which == EMIT_DEF_TYPES ? &E->types : &E->types_fn;
+}
+
+/* Records the shared definition name just written to buffer which from start on. */
+static void
+note_def(Emit *E, EmitDefBuf which, size_t start, const char *name)
+{
+	EmitDef d = { which, start, def_buf(E, which)->len, name };
+	VEC_PUSH(E->defs, d);
+}
+
+void
+emitc_put_types(const Emit *E, EmitDefBuf which, StrMap *seen, Buf *out)
+{
+	const Buf *b = which == EMIT_DEF_FWD ? &E->fwd : which == EMIT_DEF_TYPES ? &E->types : &E->types_fn;
+	if (b->len == 0)
+		return;
+	size_t at = 0;
+	for (int i = 0; seen && i < E->defs.len; i++) {
+		const EmitDef *d = &E->defs.items[i];
+		if (d->buf != which)
+			continue;
+		buf_put(out, b->data + at, d->start - at);
+		if (sema_strmap_put(seen, d->name, 0))
+			buf_put(out, b->data + d->start, d->end - d->start);
+		at = d->end;
+	}
+	if (b->len > at)
+		buf_put(out, b->data + at, b->len - at);
+}
+
 static bool
 is_struct_sym(const Sym *s)
 {
@@ -202,16 +236,13 @@ ensure_nominal(Emit *E, TypeId t)
 			ok = ensure_type(E, sema_case_field_type(E->S, t, c, i));
 	if (!ok)
 		return false;
-	if (shared) {
-		/* one definition in the unit: every module that uses the type
-		 * defines it, the first one wins */
-		Buf *out = emitc_holds_fn(E, t) ? &E->types_fn : &E->types;
-		buf_printf(out, "#ifndef SPX_DEF_%s\n#define SPX_DEF_%s\n", name, name);
-		struct_body(E, t, s, name);
-		buf_printf(out, "#endif\n");
-	} else {
-		struct_body(E, t, s, name);
-	}
+	/* a project's: every module that uses the type defines it, the unit
+	 * keeps one (emitc_put_types) */
+	EmitDefBuf which = emitc_holds_fn(E, t) ? EMIT_DEF_TYPES_FN : EMIT_DEF_TYPES;
+	size_t start = def_buf(E, which)->len;
+	struct_body(E, t, s, name);
+	if (shared)
+		note_def(E, which, start, name);
 	return true;
 }
 
@@ -302,12 +333,11 @@ ensure_type(Emit *E, TypeId t)
 		/* a project spells it by its length, defined once in the unit */
 		const char *shared = emitc_shared_type_name(E, t);
 		name = shared ? shared : arena_printf(&E->a, "%st%u_array", E->px, (unsigned)t);
-		if (shared)
-			buf_printf(&E->fwd, "#ifndef SPX_DEF_%s\n#define SPX_DEF_%s\n", name, name);
+		size_t start = E->fwd.len;
 		buf_printf(&E->fwd, "typedef struct %s { uint8_t a[%llu]; } %s;   /* [u8; %llu] */\n",
 			   name, (unsigned long long)(n ? n : 1), name, (unsigned long long)n);
 		if (shared)
-			buf_puts(&E->fwd, "#endif\n");
+			note_def(E, EMIT_DEF_FWD, start, name);
 		break;
 	}
 	case TY_NOMINAL:

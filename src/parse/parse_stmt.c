@@ -318,13 +318,15 @@ starts_operand(Parser *p, const Token *t)
 	}
 }
 
-/* `return e;` — P106; when it is the block's last thing, a fix drops `return` and `;`. */
+/* `return e;` — P106; when it is the block's last thing, a fix drops `return` and `;`.
+ * word: the word written, `return` or a misspelling of it (`retrun e;`). */
 static void
-return_habit(Parser *p)
+return_habit(Parser *p, const char *word)
 {
 	Token *t = parse_peek(p);
-	Diag *d = parse_error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression");
-	diag_set_help(d, "delete `return` and the trailing `;` so the value is the block's last expression");
+	Diag *d = strcmp(word, "return") == 0 ? parse_error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression")
+	    : parse_error_at(p, t, DIAG_P106, "`%s` looks like `return`, which is not admitted; a block's value is its final expression", word);
+	diag_set_help(d, "delete `%s` and the trailing `;` so the value is the block's last expression", word);
 	if (!d)
 		return;
 	/* Find the `;` that ends the returned expression at bracket depth 0. */
@@ -353,13 +355,70 @@ return_habit(Parser *p)
 	}
 }
 
+/*
+ * A misspelt statement keyword (`retrun y;`, `whlie i < n {`, `lte x = 1;`, `fro x in xs {`,
+ * `fi c {`, `mathc v {`): the keyword a word at a statement's start means,
+ * or NULL.  Only where the statement cannot be an expression: the word is
+ * followed by another word (not the infix `with`), a literal or `!`, none
+ * of which continues an expression after a name (a name `retrun` in
+ * `retrun + 1` or `retrun(x)` stays a name).  The keyword is the one
+ * nearest word one edit (a transposition counts one) away, if unique.
+ */
+static const char *
+keyword_typo(Parser *p, const Token *t, const Token *n)
+{
+	static const char *const keywords[] = { "return", "let", "while", "for", "if", "match" };
+	/* words the statement grammar (or its habits) already reads here */
+	static const char *const known[] = { "loop", "break", "continue", "unsafe", "mut", "own", "fn",
+		"true", "false", "super", "else", "with" };
+	if (t->kind != TOK_IDENT)
+		return NULL;
+	bool ends = (n->kind == TOK_IDENT && !parse_tok_is_word(p, n, "with")) || n->kind == TOK_INT || n->kind == TOK_FLOAT ||
+	    n->kind == TOK_CHAR || n->kind == TOK_STRING || n->kind == TOK_BANG;
+	size_t len = t->span.end - t->span.start;
+	if (!ends || len > 8)
+		return NULL;
+	char w[9];
+	memcpy(w, p->src + t->span.start, len);
+	w[len] = '\0';
+	for (size_t i = 0; i < countof(known); i++)
+		if (strcmp(w, known[i]) == 0)
+			return NULL;
+	const char *best = NULL;
+	int nbest = 0;
+	for (size_t i = 0; i < countof(keywords); i++) {
+		int d = spx_edit_distance(w, keywords[i], true);
+		if (d == 0)
+			return NULL;
+		if (d == 1) {
+			best = keywords[i];
+			nbest++;
+		}
+	}
+	return nbest == 1 ? best : NULL;
+}
+
 /* Statement-position words that are habits; true when one was reported. */
 static bool
 statement_habit(Parser *p)
 {
 	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
 	if (parse_tok_is_word(p, t, "return") && starts_operand(p, n)) {
-		return_habit(p);
+		return_habit(p, "return");
+		return true;
+	}
+	const char *kw = keyword_typo(p, t, n);
+	if (kw) {
+		char word[9];
+		snprintf(word, sizeof word, "%.*s", (int)(t->span.end - t->span.start), p->src + t->span.start);
+		if (strcmp(kw, "return") == 0) {
+			return_habit(p, word);
+			return true;
+		}
+		Diag *d = parse_error_at(p, t, DIAG_P104, "`%s` is not a keyword; did you mean `%s`?", word, kw);
+		diag_set_help(d, "write `%s`: a statement starts with `let`, `while`, `for`, `if`, `match` or an expression", kw);
+		if (d)
+			diag_add_fix(d, t->span.start, t->span.end, kw);
 		return true;
 	}
 	if ((parse_tok_is_word(p, t, "break") || parse_tok_is_word(p, t, "continue")) &&

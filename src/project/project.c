@@ -1,6 +1,8 @@
 /*
  * project.c — operand resolution and `check` of a project (project.h).
  */
+/* realpath is XSI in glibc's headers. */
+#define _XOPEN_SOURCE 700
 #include "project.h"
 #include "std.h"
 
@@ -236,6 +238,55 @@ project_same_file(const char *a, const char *b)
 {
 	struct stat x, y;
 	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* 1: the manifest lists file among its sources; 0: it does not; -1: its
+ * sources cannot be read (a manifest that does not read, a source it
+ * refuses such as a symbolic link): which files it means is unknown. */
+static int
+lists(const char *manifest, const char *file)
+{
+	DiagSink d;
+	diag_init(&d, manifest, NULL, 0);
+	char **paths = NULL;
+	int n = 0;
+	int found = project_source_paths(manifest, &d, &paths, &n) ? 0 : -1;
+	for (int i = 0; i < n && found == 0; i++)
+		found = project_same_file(paths[i], file);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	diag_free(&d);
+	return found;
+}
+
+char *
+project_manifest_listing(const char *path, bool unreadable)
+{
+	size_t n = strlen(path);
+	if (n < 4 || strcmp(path + n - 4, ".spx") != 0)
+		return NULL;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;   /* not on disk: no manifest can list it */
+	char *dir = spx_xstrdup(real), *found = NULL;
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+		char *m = join(dir, "semaprax.toml");
+		struct stat st;
+		int l = stat(m, &st) == 0 && S_ISREG(st.st_mode) ? lists(m, real) : 0;
+		if (l == 1 || (l == -1 && unreadable)) {
+			found = m;
+			break;
+		}
+		free(m);
+	}
+	free(dir);
+	free(real);
+	return found;
 }
 
 bool

@@ -35,6 +35,14 @@ typedef struct Project {
  * Returns the manifest path (free it), or NULL for a single source file.
  */
 char *project_manifest_for(const char *operand, const char *manifest_path);
+/*
+ * The nearest semaprax.toml up the directory tree from the `.spx` file at
+ * path (its real path; free it) whose sources list that file, or NULL.
+ * unreadable: a manifest whose sources cannot be read (it does not read or
+ * validate) answers too — the file is that project's, whose diagnostics
+ * then say why (the LSP server); otherwise the search goes on above it.
+ */
+char *project_manifest_listing(const char *path, bool unreadable);
 /* dir without its trailing slashes ("/" stays "/"); free it. */
 char *project_dir_trimmed(const char *dir);
 

@@ -362,7 +362,7 @@ publish(Lsp *L, LspDoc *d)
 static LspProj *
 project_of(Lsp *L, const char *path)
 {
-	char *m = lsp_project_find(path);
+	char *m = project_manifest_listing(path, true);   /* a manifest that does not read: the file is its project's */
 	if (!m)
 		return NULL;
 	LspProj *p = NULL;

@@ -145,10 +145,6 @@ void lsp_rename_free(LspRename *rn);
 /* ---- projects (lsp_project.c): an open file a project's manifest lists is
  * checked as part of its project (the service's per-module product), every
  * other open document of it an unsaved overlay ---- */
-/* The manifest (free it) of the nearest semaprax.toml up the tree from
- * path whose sources list the file path, or that does not read (its
- * diagnostics are the file's then), or NULL. */
-char *lsp_project_find(const char *path);
 LspProj *lsp_project_new(const char *manifest);
 void lsp_project_free(LspProj *p);
 const char *lsp_project_manifest(const LspProj *p);

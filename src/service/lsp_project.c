@@ -18,8 +18,6 @@
  * each re-check and the occurrences re-derived per request (a carried
  * module keeps its tree, a spliced one has a new one).
  */
-/* realpath is XSI in glibc's headers. */
-#define _XOPEN_SOURCE 700
 #include "lsp_int.h"
 
 #include <jansson.h>
@@ -65,63 +63,6 @@ static bool
 same_id(FileId a, FileId b)
 {
 	return a.ok && b.ok && a.dev == b.dev && a.ino == b.ino;
-}
-
-/* ---- finding the project ----------------------------------------------------- */
-
-/* 1: the manifest lists file among its sources; 0: it does not; -1: its
- * sources cannot be read (a manifest that does not read, a source it
- * refuses such as a symbolic link): which files it means is unknown. */
-static int
-lists(const char *manifest, const char *file)
-{
-	DiagSink d;
-	diag_init(&d, manifest, NULL, 0);
-	char **paths = NULL;
-	int n = 0;
-	int found = project_source_paths(manifest, &d, &paths, &n) ? 0 : -1;
-	for (int i = 0; i < n && found == 0; i++)
-		found = project_same_file(paths[i], file);
-	for (int i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
-	diag_free(&d);
-	return found;
-}
-
-/*
- * The nearest manifest up the tree that lists path, or that does not read:
- * a file under a manifest with an error is that project's, so the
- * manifest's diagnostics are shown in it (checked alone its `use` lines
- * would be SPX-G172, which says nothing of the manifest).
- */
-char *
-lsp_project_find(const char *path)
-{
-	size_t n = strlen(path);
-	if (n < 4 || strcmp(path + n - 4, ".spx") != 0)
-		return NULL;
-	char *real = realpath(path, NULL);
-	if (!real)
-		return NULL;   /* not on disk: no manifest can list it */
-	char *dir = spx_xstrdup(real), *found = NULL;
-	for (;;) {
-		char *slash = strrchr(dir, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-		Buf m = {0};
-		buf_printf(&m, "%s/semaprax.toml", dir);
-		struct stat st;
-		if (stat(m.data, &st) == 0 && S_ISREG(st.st_mode) && lists(m.data, real) != 0) {
-			found = buf_take(&m);
-			break;
-		}
-		buf_free(&m);
-	}
-	free(dir);
-	free(real);
-	return found;
 }
 
 LspProj *

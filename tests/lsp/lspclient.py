@@ -1,9 +1,61 @@
 """lspclient.py — a scripted LSP client of `semaprax lsp` (tests/lsp/).
 
 Speaks the LSP base protocol (Content-Length headers, JSON-RPC 2.0) over
-the child's pipes; every check fails loudly (AssertionError, exit 1)."""
+the child's pipes; every check fails loudly (AssertionError, exit 1).
+Also the position helpers the scripts share: LSP positions are (line,
+UTF-16 column), the server's `positionEncoding`."""
 import json
 import subprocess
+
+
+def u16(s):
+    """The length of s in UTF-16 code units."""
+    return len(s.encode("utf-16-le")) // 2
+
+
+def pos_at(text, off):
+    """The LSP position of text[off]."""
+    start = text.rfind("\n", 0, off) + 1
+    return {"line": text.count("\n", 0, off), "character": u16(text[start:off])}
+
+
+def pos(text, needle, nth=0, offset=0):
+    """The LSP position offset characters into the nth occurrence of needle."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return pos_at(text, at + offset)
+
+
+def rng(text, needle, nth=0, length=None):
+    """The range of the first `length` characters (all of them by default) of the nth needle."""
+    s = pos(text, needle, nth)
+    n = u16(needle if length is None else needle[:length])
+    return {"start": s, "end": {"line": s["line"], "character": s["character"] + n}}
+
+
+def whole(text):
+    """The range of the whole text."""
+    lines = text.split("\n")
+    return {"start": {"line": 0, "character": 0}, "end": {"line": len(lines) - 1, "character": u16(lines[-1])}}
+
+
+def apply(text, edits):
+    """Applies LSP TextEdits (UTF-16 ranges) to text."""
+    lines = text.split("\n")
+
+    def off(p):
+        before = sum(len(l) + 1 for l in lines[:p["line"]])
+        line = lines[p["line"]] if p["line"] < len(lines) else ""
+        units, i = 0, 0
+        while i < len(line) and units < p["character"]:
+            units += u16(line[i])
+            i += 1
+        return before + i
+    spans = sorted(((off(e["range"]["start"]), off(e["range"]["end"]), e["newText"]) for e in edits), reverse=True)
+    for s, e, t in spans:
+        text = text[:s] + t + text[e:]
+    return text
 
 
 class Lsp:
@@ -71,6 +123,14 @@ class Lsp:
         if params is not None:
             msg["params"] = params
         self.send(msg)
+
+    def diags(self, uri):
+        """The next publishDiagnostics for uri (other notifications are kept in order)."""
+        while True:
+            for i, n in enumerate(self.notes):
+                if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == uri:
+                    return self.notes.pop(i)["params"]["diagnostics"]
+            self.notes.append(self.read())
 
     def note(self, method):
         """The next notification named method (reading as needed)."""

@@ -21,29 +21,11 @@ import tempfile
 from urllib.parse import quote, unquote
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import Lsp  # noqa: E402
+from lspclient import Lsp, pos, pos_at, rng  # noqa: E402
 
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
 OK = os.path.join(HERE, "..", "project", "ok")
-
-
-def pos(text, needle, nth=0, offset=0):
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    at += offset
-    return {"line": text.count("\n", 0, at), "character": at - (text.rfind("\n", 0, at) + 1)}
-
-
-def rng(text, needle, nth=0, length=None):
-    s = pos(text, needle, nth)
-    return {"start": s, "end": {"line": s["line"], "character": s["character"] + (len(needle) if length is None else length)}}
-
-
-def whole(text):
-    lines = text.split("\n")
-    return {"start": {"line": 0, "character": 0}, "end": {"line": len(lines) - 1, "character": len(lines[-1])}}
 
 
 def main():
@@ -70,15 +52,6 @@ def main():
 
 def uri_path(u):
     return unquote(u[len("file://"):])
-
-
-def diags_of(c, u):
-    """The next publishDiagnostics for uri u (others are kept in order)."""
-    while True:
-        for i, n in enumerate(c.notes):
-            if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == u:
-                return c.notes.pop(i)["params"]["diagnostics"]
-        c.notes.append(c.read())
 
 
 def no_diags_for(c, u):
@@ -119,11 +92,8 @@ def module_sets(parsed=(), checked=(), decls=(), bodies=(), resolved=()):
 def edit(c, u, version, text, at, old, new):
     """A range edit (as an editor sends): text[at:at+len(old)] becomes new."""
     assert text[at:at + len(old)] == old
-
-    def lc(off):
-        return {"line": text.count("\n", 0, off), "character": off - (text.rfind("\n", 0, off) + 1)}
     c.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": version},
-                                        "contentChanges": [{"range": {"start": lc(at), "end": lc(at + len(old))}, "text": new}]})
+                                        "contentChanges": [{"range": {"start": pos_at(text, at), "end": pos_at(text, at + len(old))}, "text": new}]})
     return text[:at] + new + text[at + len(old):]
 
 
@@ -135,7 +105,7 @@ def incremental(c, text, uri):
     # spliced into calc.app's tree and re-checked alone
     at = app.index("let p: Pt")
     app2 = edit(c, uri["app"], 10, app, at, "", "let q = 1;\n    ")
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["app"]) == []
     expect_trace(c, uri["app"], *module_sets(decls=["calc.app:fn:main"], bodies=["calc.app:fn:main"]), "body edit")
     # the other open document's diagnostics reused that check
     expect_trace(c, uri["core"], [], ["project"], "body edit, the provider")
@@ -155,7 +125,7 @@ def incremental(c, text, uri):
     assert r["documentChanges"][0]["edits"] == [{"range": rng(core, "add(left", length=3), "newText": "sum"}], r
     # and back (the same sets)
     assert edit(c, uri["app"], 11, app2, at, "let q = 1;\n    ", "") == app
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["app"]) == []
     expect_trace(c, uri["app"], *module_sets(decls=["calc.app:fn:main"], bodies=["calc.app:fn:main"]), "body edit back")
     h = c.call("textDocument/hover", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "main()")})
     assert "calc.app.main" in h["contents"]["value"], h
@@ -164,7 +134,7 @@ def incremental(c, text, uri):
     # importers reused
     at = core.index('@id("calc.add")')
     core2 = edit(c, uri["core"], 10, core, at, "", "// the sum\n")
-    assert diags_of(c, uri["core"]) == []
+    assert c.diags(uri["core"]) == []
     expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment edit")
     # the importer, carried with what an earlier request lowered, answers
     # against the re-checked provider
@@ -173,7 +143,7 @@ def incremental(c, text, uri):
     loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(app, "plus(40")})
     assert loc == {"uri": uri["core"], "range": rng(core2, "add(left", length=3)}, loc
     assert edit(c, uri["core"], 11, core2, at, "// the sum\n", "") == core
-    assert diags_of(c, uri["core"]) == []
+    assert c.diags(uri["core"]) == []
     expect_trace(c, uri["core"], *module_sets(parsed=["calc.core"], checked=["calc.core"]), "comment removed")
 
 
@@ -183,9 +153,9 @@ def run(text, uri, extra):
     c.notify("initialized", {})
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["app"], "languageId": "semaprax", "version": 1, "text": text["app"]}})
     # alone, `use` is G172; in its project the importer verifies
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["app"]) == []
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["core"], "languageId": "semaprax", "version": 1, "text": text["core"]}})
-    assert diags_of(c, uri["core"]) == []
+    assert c.diags(uri["core"]) == []
     no_diags_for(c, uri["app"])   # unchanged: not published again
     # its buffer holds the disk's bytes: every module carried
     expect_trace(c, uri["core"], *module_sets(), "core opened")
@@ -197,8 +167,8 @@ def run(text, uri, extra):
     broken = text["core"].replace(old_sig, new_sig)
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["core"], "version": 2},
                                         "contentChanges": [{"text": broken}]})
-    assert diags_of(c, uri["core"]) == []
-    d = diags_of(c, uri["app"])
+    assert c.diags(uri["core"]) == []
+    d = c.diags(uri["app"])
     assert len(d) == 1, d
     assert d[0]["range"]["start"]["line"] == pos(text["app"], "plus(40, 2)")["line"], d
     assert d[0]["code"].startswith("SPX-"), d
@@ -216,8 +186,8 @@ def run(text, uri, extra):
     # the repair clears it
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["core"], "version": 3},
                                         "contentChanges": [{"text": text["core"]}]})
-    assert diags_of(c, uri["core"]) == []
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["core"]) == []
+    assert c.diags(uri["app"]) == []
 
     # go to definition across modules: the alias's call and a type alias
     loc = c.call("textDocument/definition", {"textDocument": {"uri": uri["app"]}, "position": pos(text["app"], "plus(40", offset=1)})
@@ -291,18 +261,18 @@ def run(text, uri, extra):
     # closing an unsaved, breaking provider: the disk bytes again, the importer cleared
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["core"], "version": 4},
                                         "contentChanges": [{"text": broken}]})
-    assert diags_of(c, uri["core"]) == []
-    assert len(diags_of(c, uri["app"])) == 1
+    assert c.diags(uri["core"]) == []
+    assert len(c.diags(uri["app"])) == 1
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri["core"]}})
-    assert diags_of(c, uri["core"]) == []
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["core"]) == []
+    assert c.diags(uri["app"]) == []
     # its buffer released: calc.core re-read from the disk and re-parsed, its
     # interface changed back, so both importers re-checked
     expect_trace(c, uri["app"], *module_sets(parsed=["calc.core"], checked=MODS), "provider closed")
     # an importer's own error (the provider closed: read from the disk)
     bad = text["app"].replace("plus(40, 2)", "plus(40)")
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 2}, "contentChanges": [{"text": bad}]})
-    d = diags_of(c, uri["app"])
+    d = c.diags(uri["app"])
     assert len(d) == 1 and d[0]["range"]["start"]["line"] == pos(bad, "plus(40)")["line"], d
     # a document that does not verify answers by name (docs/editors.md): an
     # imported name is the provider's declaration (its file, by stable id),
@@ -322,17 +292,17 @@ def run(text, uri, extra):
     with open(man, "w", encoding="utf-8") as f:
         f.write(mtext.replace('entry = "calc.app"', 'entry = "calc.nowhere"'))
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 3}, "contentChanges": [{"text": text["app"]}]})
-    d = diags_of(c, uri["app"])
+    d = c.diags(uri["app"])
     assert len(d) == 1 and d[0]["code"] == "SPX-G172" and "calc.nowhere" in d[0]["message"], d
     assert d[0]["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, d
     with open(man, "w", encoding="utf-8") as f:
         f.write(mtext)
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri["app"], "version": 4}, "contentChanges": [{"text": text["app"]}]})
-    assert diags_of(c, uri["app"]) == []
+    assert c.diags(uri["app"]) == []
 
     # a file the manifest does not list: checked alone (its `use` is G172)
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri["extra"], "languageId": "semaprax", "version": 1, "text": extra}})
-    d = diags_of(c, uri["extra"])
+    d = c.diags(uri["extra"])
     assert d and d[0]["code"] == "SPX-G172", d
     assert c.call("textDocument/definition", {"textDocument": {"uri": uri["extra"]}, "position": pos(extra, "plus(1")}) is None
 

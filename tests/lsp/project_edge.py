@@ -27,7 +27,7 @@ import tempfile
 from urllib.parse import quote
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import Lsp  # noqa: E402
+from lspclient import Lsp, pos  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,13 +51,6 @@ class Client(Lsp):
     def change(self, uri, text, version):
         self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
         return self.diags(uri)
-
-    def diags(self, uri):
-        while True:
-            for i, n in enumerate(self.notes):
-                if n.get("method") == "textDocument/publishDiagnostics" and n["params"]["uri"] == uri:
-                    return self.notes.pop(i)["params"]["diagnostics"]
-            self.notes.append(self.read())
 
     def end(self):
         self.call("shutdown")
@@ -98,7 +91,7 @@ def main():
     try:
         app = read(os.path.join(OK, "src", "app.spx"))
         bad_app = app.replace("plus(40, 2)", "plus(40)")   # T204 on the call's line
-        call_line = app[:app.index("plus(40, 2)")].count("\n")
+        call_line = pos(app, "plus(40, 2)")["line"]
 
         # a manifest listing a symbolic link does not read: its J102 is the file's
         root = copy(tmp, "linked")
@@ -152,8 +145,7 @@ def main():
         assert c.open(u_core, core) == []
         write(core_path + ".tmp", core)
         os.replace(core_path + ".tmp", core_path)
-        at = core.index("add(left")
-        where = {"textDocument": {"uri": u_core}, "position": {"line": core[:at].count("\n"), "character": at - core.rfind("\n", 0, at) - 1}}
+        where = {"textDocument": {"uri": u_core}, "position": pos(core, "add(left")}
         h = c.call("textDocument/hover", where)
         assert h and "calc.add" in h["contents"]["value"] and "does not verify" not in h["contents"]["value"], h
         refs = c.call("textDocument/references", dict(where, context={"includeDeclaration": True}))
@@ -195,7 +187,7 @@ def main():
         assert c.open(u_core, core) == []
         assert c.change(u_core, broken, 2) == []
         d = c.diags(u_main)   # it read the disk's provider before
-        assert codes(d) == [("SPX-T204", main_text[:main_text.index("plus(1, 2)")].count("\n"))], d
+        assert codes(d) == [("SPX-T204", pos(main_text, "plus(1, 2)")["line"])], d
         c.notify("textDocument/didClose", {"textDocument": {"uri": u_core}})
         assert c.diags(u_core) == [] and c.diags(u_main) == []
         c.end()

@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import Lsp  # noqa: E402
+from lspclient import Lsp, apply, pos, rng, u16, whole  # noqa: E402
 
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -18,48 +18,8 @@ URI = "file:///work/lsp%20demo/demo.spx"
 TD = {"uri": URI}
 
 
-def u16(s):
-    return len(s.encode("utf-16-le")) // 2
-
-
-def where(text, needle, nth=0, line_hint=None):
-    """The LSP position (line, UTF-16 column) of the nth occurrence of needle."""
-    at = -1
-    for _ in range(nth + 1):
-        at = text.index(needle, at + 1)
-    line = text.count("\n", 0, at)
-    start = text.rfind("\n", 0, at) + 1
-    return {"line": line, "character": u16(text[start:at])}
-
-
-def rng(text, needle, nth=0, length=None):
-    """The range of the first `length` characters (all of them by default) of the nth needle."""
-    s = where(text, needle, nth)
-    n = u16(needle if length is None else needle[:length])
-    return {"start": s, "end": {"line": s["line"], "character": s["character"] + n}}
-
-
 def at(text, needle, nth=0, offset=0):
-    p = where(text, needle, nth)
-    return {"textDocument": TD, "position": {"line": p["line"], "character": p["character"] + offset}}
-
-
-def apply(text, edits):
-    """Applies LSP TextEdits (UTF-16 ranges) to text."""
-    lines = text.split("\n")
-
-    def off(p):
-        before = sum(len(l) + 1 for l in lines[:p["line"]])
-        line = lines[p["line"]] if p["line"] < len(lines) else ""
-        units, i = 0, 0
-        while i < len(line) and units < p["character"]:
-            units += u16(line[i])
-            i += 1
-        return before + i
-    spans = sorted(((off(e["range"]["start"]), off(e["range"]["end"]), e["newText"]) for e in edits), reverse=True)
-    for s, e, t in spans:
-        text = text[:s] + t + text[e:]
-    return text
+    return {"textDocument": TD, "position": pos(text, needle, nth, offset)}
 
 
 def cli(*args, stdin=None):
@@ -138,21 +98,20 @@ def main():
     # ---- definition ----
     loc = c.call("textDocument/definition", call_add)
     assert loc == {"uri": URI, "range": rng(TEXT, "add(a: i64", length=3)}, loc
-    assert c.call("textDocument/definition", at(TEXT, "p.x", offset=2))["range"]["start"] == where(TEXT, "x: i64")
+    assert c.call("textDocument/definition", at(TEXT, "p.x", offset=2))["range"]["start"] == pos(TEXT, "x: i64")
     assert c.call("textDocument/definition", at(TEXT, "add + add")) is None
     assert c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": True})) == []
 
     # ---- references by stable identity (the parameter `add` is not one) ----
     refs = c.call("textDocument/references", dict(call_add, context={"includeDeclaration": True}))
-    want = [where(TEXT, "add(a: i64"), where(TEXT, "add(1, 2)"), where(TEXT, "add(p.x")]
+    want = [pos(TEXT, "add(a: i64"), pos(TEXT, "add(1, 2)"), pos(TEXT, "add(p.x")]
     assert [r["range"]["start"] for r in refs] == want, refs
     assert all(r["uri"] == URI for r in refs)
     refs2 = c.call("textDocument/references", dict(call_add, context={"includeDeclaration": False}))
     assert [r["range"]["start"] for r in refs2] == want[1:], refs2
     xr = c.call("textDocument/references", dict(at(TEXT, "p.x", offset=2), context={"includeDeclaration": True}))
-    assert [r["range"]["start"] for r in xr] == [where(TEXT, "x: i64"), where(TEXT, "x: add"),
-                                                  {"line": where(TEXT, "p.x")["line"],
-                                                   "character": where(TEXT, "p.x")["character"] + 2}], xr
+    assert [r["range"]["start"] for r in xr] == [pos(TEXT, "x: i64"), pos(TEXT, "x: add"),
+                                                  pos(TEXT, "p.x", offset=2)], xr
 
     # ---- rename through the semantic patch engine ----
     ren = c.call("textDocument/rename", dict(call_add, newName="plus"))
@@ -204,9 +163,7 @@ def main():
         canonical = open(p, encoding="utf-8").read()
     assert canonical != body_edit
     fe = c.call("textDocument/formatting", {"textDocument": TD, "options": {"tabSize": 4, "insertSpaces": True}})
-    lines = body_edit.split("\n")
-    assert len(fe) == 1 and fe[0]["range"] == {"start": {"line": 0, "character": 0},
-                                               "end": {"line": len(lines) - 1, "character": u16(lines[-1])}}, fe
+    assert len(fe) == 1 and fe[0]["range"] == whole(body_edit), fe
     assert fe[0]["newText"] == canonical
     assert apply(body_edit, fe) == canonical
 
@@ -214,7 +171,7 @@ def main():
     syms = c.call("textDocument/documentSymbol", {"textDocument": TD})
     assert [(s["name"], s["kind"]) for s in syms] == [("Point", 23), ("add", 12), ("twice", 12), ("say", 12), ("main", 12)], syms
     assert [(s["name"], s["kind"]) for s in syms[0]["children"]] == [("x", 8), ("y", 8)]
-    assert syms[1]["selectionRange"]["start"] == where(body_edit, "add(a: i64")
+    assert syms[1]["selectionRange"]["start"] == pos(body_edit, "add(a: i64")
     assert syms[1]["detail"] == "fn add(a: i64, b: i64) -> i64"
 
     # ---- semantic tokens (full), decoded ----
@@ -228,7 +185,7 @@ def main():
         toks[(l, ch)] = (n, legend[t], m)
 
     def tok(needle, nth=0, offset=0):
-        p = where(body_edit, needle, nth)
+        p = pos(body_edit, needle, nth)
         return toks.get((p["line"], p["character"] + offset))
     first = body_edit.split("\n")[0]
     assert toks[(0, 0)] == (u16(first), "comment", 0), toks[(0, 0)]
@@ -250,12 +207,12 @@ def main():
     assert d["version"] == 3 and len(d["diagnostics"]) == 1, d
     g = d["diagnostics"][0]
     assert g["code"] == "SPX-P106" and g["severity"] == 1 and g["source"] == "semaprax", g
-    assert g["range"]["start"] == where(broken, "twice(add(p.x"), g
+    assert g["range"]["start"] == pos(broken, "twice(add(p.x"), g
     assert "\nhelp: " in g["message"]
     acts = c.call("textDocument/codeAction", {"textDocument": TD, "range": g["range"], "context": {"diagnostics": [g]}})
     assert len(acts) == 1 and acts[0]["kind"] == "quickfix" and acts[0]["title"].startswith("SPX-P106"), acts
     edits = acts[0]["edit"]["changes"][URI]
-    assert edits == [{"range": {"start": where(broken, "add(1, 2);"), "end": where(broken, "add(1, 2);")},
+    assert edits == [{"range": {"start": pos(broken, "add(1, 2);"), "end": pos(broken, "add(1, 2);")},
                       "newText": "let _ = "}], edits
     fixed = apply(broken, edits)
     assert check_text(fixed)[0] == 0
@@ -281,7 +238,7 @@ def main():
     # ranged changes (incremental sync) that add and remove lines: the server's line table is
     # updated around each edit only; positions after them must still be right
     def ranged(text, version, needle, new, nth=0):
-        s0 = where(text, needle, nth)
+        s0 = pos(text, needle, nth)
         e0 = dict(s0)
         tail = needle.split("\n")
         if len(tail) > 1:
@@ -304,7 +261,7 @@ def main():
     # lazily, and the symbols request (which walks the held tree) settles them first
     syms = c.call("textDocument/documentSymbol", {"textDocument": TD})
     assert [(s["name"], s["selectionRange"]["start"]) for s in syms[2:]] == [
-        ("twice", where(cur, "twice(add")), ("say", where(cur, "say(text")), ("main", where(cur, "main() ->"))], syms
+        ("twice", pos(cur, "twice(add")), ("say", pos(cur, "say(text")), ("main", pos(cur, "main() ->"))], syms
     cur = ranged(cur, 9, "    let t = b;\n    t\n        + a", "    b + a")
     assert cur == fixed and c.note("textDocument/publishDiagnostics")["diagnostics"] == []
     assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
@@ -316,7 +273,7 @@ def main():
     d = c.note("textDocument/publishDiagnostics")
     assert d["uri"] == auto_uri and d["version"] == 5 and [(g["code"], g["severity"]) for g in d["diagnostics"]] == [("SPX-S103", 2)], d
     assert d["diagnostics"][0]["range"] == rng(auto, "helper")
-    ah = {"textDocument": {"uri": auto_uri}, "position": where(auto, "helper()")}
+    ah = {"textDocument": {"uri": auto_uri}, "position": pos(auto, "helper()")}
     assert "fn helper() -> i64" in c.call("textDocument/hover", ah)["contents"]["value"]
     e = c.error("textDocument/rename", dict(ah, newName="assist"))
     assert e["code"] == -32803 and "SPX-G104" in e["message"], e
@@ -362,7 +319,7 @@ def main():
     assert init["capabilities"]["positionEncoding"] == "utf-8", init
     c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
     c.note("textDocument/publishDiagnostics")
-    p16 = where(TEXT, "add(1, 2)")
+    p16 = pos(TEXT, "add(1, 2)")
     line = TEXT.split("\n")[p16["line"]]
     col8 = len(line[:line.index("add(1, 2)")].encode())
     h8 = c.call("textDocument/hover", {"textDocument": TD, "position": {"line": p16["line"], "character": col8 + 1}})
@@ -388,7 +345,7 @@ def main():
     assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
 
     def hover_md(needle):
-        return c.call("textDocument/hover", {"textDocument": {"uri": mu}, "position": where(md, needle)})["contents"]["value"]
+        return c.call("textDocument/hover", {"textDocument": {"uri": mu}, "position": pos(md, needle)})["contents"]["value"]
     v = hover_md("tick(\"ab")
     assert "stable id: ``md.a`b``\n" in v and "- requires ``string_len(s) != 1 || s != \"`\"``\n" in v, v
     v = hover_md("edge()")
