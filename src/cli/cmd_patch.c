@@ -424,7 +424,7 @@ repair_counts(RepairCtx *R)
 	for (SymId i = 0; i < S->syms.len; i++)
 		R->nfns += sema_sym(S, i)->kind == SK_FN;
 	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
-		R->ncalls += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+		R->ncalls += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
 	Sym *y = sema_sym(S, R->target);
 	for (int i = 0; i < R->L->diags.items.len; i++) {
 		const Diag *d = &R->L->diags.items.items[i];
@@ -1092,7 +1092,7 @@ review_counts(const Session *L, ReviewUsage *u)
 		}
 	}
 	for (uint32_t i = 0; i < L->m->nexprs; i++)
-		u->call_sites += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+		u->call_sites += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
 }
 
 /*

@@ -173,7 +173,7 @@ lower_name(Lower *L, const Expr *e, bool move)
 	if (s == HIR_NO_SLOT) {
 		HirExpr *h = node(L, HIR_FUNC, e);
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = L->S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(L->S, e->id);
 		return h;
 	}
 	bool take = move && L->locals.items[s].owned;
@@ -214,7 +214,7 @@ lower_mut_closure(Lower *L, const Expr *e)
 	HirExpr *f = node(L, HIR_FUNC, NULL);
 	f->type = carrier->fields[0].type;
 	f->u.call.kind = CALL_FN;
-	f->u.call.fn = S->expr_sym[e->id];
+	f->u.call.fn = sema_expr_sym(S, e->id);
 	h->u.agg.fields[0] = 0;
 	h->u.agg.values[0] = f;
 	h->u.agg.fields[1] = 1;
@@ -268,12 +268,12 @@ lower_call(Lower *L, const Expr *e)
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
-	if (S->closure_profile[e->id] == 3 && slot != HIR_NO_SLOT)
+	if (sema_closure_profile(S, e->id) == 3 && slot != HIR_NO_SLOT)
 		return lower_mut_call(L, e, h, slot);
-	if (S->closure_profile[e->id] == 1 && slot != HIR_NO_SLOT) {
+	if (sema_closure_profile(S, e->id) == 1 && slot != HIR_NO_SLOT) {
 		/* `c()` of an owning closure: the target consuming the captured `Bytes` */
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(S, e->id);
 		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, 1);
 		h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, 1);
 		HirExpr *m = node(L, HIR_MOVE, NULL);
@@ -291,7 +291,7 @@ lower_call(Lower *L, const Expr *e)
 		h->u.call.builtin = S->call_builtin[ast_call_index(e)];
 	} else {
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(S, e->id);
 	}
 	h->u.call.ntargs = e->u.call.ntargs;
 	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, e->u.call.ntargs ? e->u.call.ntargs : 1);
@@ -309,7 +309,7 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	h->u.call.kind = CALL_FN;
-	h->u.call.fn = S->expr_sym[e->id];
+	h->u.call.fn = sema_expr_sym(S, e->id);
 	h->u.call.ntargs = 0;
 	const Sym *ms = sema_sym(S, h->u.call.fn);
 	if (ms->ntparams > 0 && recv) {
@@ -662,9 +662,9 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		return h;
 	}
 	case EXPR_RECORD:
-		return lower_agg(L, HIR_RECORD, e, S->expr_sym[e->id], -1, e->u.record.inits, e->u.record.ninits);
+		return lower_agg(L, HIR_RECORD, e, sema_expr_sym(S, e->id), -1, e->u.record.inits, e->u.record.ninits);
 	case EXPR_VARIANT: {
-		SymId v = S->expr_sym[e->id];
+		SymId v = sema_expr_sym(S, e->id);
 		int ci = v >= 0 ? sema_case_index(S, v, e->u.variant.case_name.s) : -1;
 		return lower_agg(L, HIR_VARIANT, e, v, ci, e->u.variant.inits, e->u.variant.ninits);
 	}

@@ -318,7 +318,7 @@ nominal_of(Sema *S, TypeId t)
 static void
 fn_expr(Planner *P, const Expr *e)
 {
-	if (P->S->expr_sym[e->id] != P->sym)
+	if (sema_expr_sym(P->S, e->id) != P->sym)
 		return;
 	if (e->kind == EXPR_CALL)
 		rename_at(P, ast_call_callee(e).span);
@@ -366,17 +366,17 @@ member_expr(Planner *P, const Expr *e)
 {
 	Sema *S = P->S;
 	if (P->ci < 0) {
-		if (e->kind == EXPR_RECORD && S->expr_sym[e->id] == P->sym)
+		if (e->kind == EXPR_RECORD && sema_expr_sym(S, e->id) == P->sym)
 			member_inits(P, e->u.record.inits, e->u.record.ninits);
 		else if (e->kind == EXPR_WITH && nominal_of(S, S->expr_type[e->id]) == P->sym)
 			member_inits(P, e->u.with.inits, e->u.with.ninits);
 		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
 		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
 			rename_at(P, ast_field_name(e).span);
-		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
+		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && sema_expr_sym(S, e->id) < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)
 			rename_at(P, e->span);   /* an invariant names its record's fields */
-	} else if (e->kind == EXPR_VARIANT && S->expr_sym[e->id] == P->sym &&
+	} else if (e->kind == EXPR_VARIANT && sema_expr_sym(S, e->id) == P->sym &&
 	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->cases[P->ci].name) == 0) {
 		member_inits(P, e->u.variant.inits, e->u.variant.ninits);
 	}
@@ -405,7 +405,7 @@ member_stmt(Planner *P, const Stmt *s)
 static void
 case_expr(Planner *P, const Expr *e)
 {
-	if (e->kind == EXPR_VARIANT && P->S->expr_sym[e->id] == P->sym && strcmp(e->u.variant.case_name.s, P->old) == 0)
+	if (e->kind == EXPR_VARIANT && sema_expr_sym(P->S, e->id) == P->sym && strcmp(e->u.variant.case_name.s, P->old) == 0)
 		rename_at(P, e->u.variant.case_name.span);
 }
 
@@ -1061,7 +1061,7 @@ typedef VEC(const char *) IdSeq;
 static void
 seq_expr(Planner *P, const Expr *e)
 {
-	SymId y = P->S->expr_sym[e->id];
+	SymId y = sema_expr_sym(P->S, e->id);
 	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
 	VEC_PUSH(*(IdSeq *)P->user, id);
 }
@@ -1129,7 +1129,7 @@ patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *aft
 		return false;
 	}
 	for (uint32_t i = 0; i < a->nexprs && !patch_has_v4_edit(p); i++) {
-		SymId x = before->expr_sym[i], y = after->expr_sym[i];
+		SymId x = sema_expr_sym(before, i), y = sema_expr_sym(after, i);
 		if ((x < 0) != (y < 0) || (x >= 0 && strcmp(sema_sym(before, x)->id, sema_sym(after, y)->id) != 0 &&
 		    !(p->version == 3 && strcmp(sema_sym(before, x)->id, p->ops[0].w[2].s) == 0 &&
 		    strcmp(sema_sym(after, y)->id, p->ops[0].to.s) == 0))) {
@@ -1213,7 +1213,7 @@ patch_repair_target(Sema *S, const char *target)
 static void
 count_expr(Planner *P, const Expr *e)
 {
-	if (P->S->expr_sym[e->id] == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
+	if (sema_expr_sym(P->S, e->id) == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
 		P->ci++;
 }
 

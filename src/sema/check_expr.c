@@ -206,7 +206,7 @@ check_name(FnCtx *C, const Expr *e)
 	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
-		S->expr_sym[e->id] = f;
+		sema_expr_sym_set(S, e->id, f);
 		if (fs->ntparams) {
 			Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` cannot be used as a value without type arguments", name);
 			diag_set_help(d, "wrap the instance in a closure: `fn(x: i64) -> i64 { %s<i64>(x) }`", name);
@@ -852,7 +852,7 @@ check_call(FnCtx *C, const Expr *e)
 		return sema_unknown_function(C, e);
 	}
 	Sym *fs = sema_sym(S, f);
-	S->expr_sym[e->id] = f;
+	sema_expr_sym_set(S, e->id, f);
 	record_call(C, f, name, NULL, e->span);
 	if (e->u.call.nargs != fs->nparams) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, fs->nparams, e->u.call.nargs);
@@ -964,7 +964,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 {
 	Sema *S = C->S;
 	Sym *ms = sema_sym(S, m);
-	S->expr_sym[e->id] = m;
+	sema_expr_sym_set(S, e->id, m);
 	TypeId tbuf[8];
 	const TypeId *targs = NULL;
 	int ntargs = ms->ntparams;
@@ -1178,7 +1178,7 @@ check_record_lit(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.record.inits, e->u.record.ninits);
 		return T_ERR;
 	}
-	S->expr_sym[e->id] = sym;
+	sema_expr_sym_set(S, e->id, sym);
 	TypeId t = nominal_with_targs(C, sym, e->u.record.targs, e->u.record.ntargs, e->span);
 	if (t == T_ERR) {
 		check_init_values(C, e->u.record.inits, e->u.record.ninits);
@@ -1205,7 +1205,7 @@ check_variant_lit(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}
-	S->expr_sym[e->id] = sym;
+	sema_expr_sym_set(S, e->id, sym);
 	TypeId t = nominal_with_targs(C, sym, e->u.variant.targs, e->u.variant.ntargs, e->span);
 	if (t == T_ERR) {
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);

@@ -82,9 +82,9 @@ check_let(FnCtx *C, const Stmt *s)
 	if (declared && alias)
 		sema_local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
 	const Expr *v = s->u.let.value;
-	if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
-		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
-	else if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
+	if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 1 && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = sema_expr_sym(S, v->u.closure.body->tail->id) + 1;
+	else if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 4 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = -1;
 }
 
@@ -114,7 +114,7 @@ record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 	const TypeInfo *ti = sema_type_info(&S->types, type);
 	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
 		return false;
-	SymId f = S->expr_sym[v->id];
+	SymId f = sema_expr_sym(S, v->id);
 	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
 		return false;
 	const Sym *fs = sema_sym(S, f);
@@ -142,7 +142,7 @@ reader_forward(Sema *S, const char *name, TypeId type, const Expr *v)
 {
 	if (sema_type_info(&S->types, type)->kind != TY_READER)
 		return false;
-	SymId f = S->expr_sym[v->id];
+	SymId f = sema_expr_sym(S, v->id);
 	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
 		return false;
 	const Sym *fs = sema_sym(S, f);

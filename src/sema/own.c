@@ -74,7 +74,6 @@ typedef struct Own {
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
 	int stamp_cap, epoch;
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
-	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
 	const char *fn_name;   /* the function being checked (O102 text) */
@@ -139,9 +138,12 @@ find(Own *O, const char *name)
 static bool
 first_report(Own *O, const Expr *e)
 {
-	if (O->reported[e->id])
+	Sema *S = O->S;
+	if (!S->own_reported)   /* on the first report: a clean module never needs it */
+		S->own_reported = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	if (S->own_reported[e->id])
 		return false;
-	O->reported[e->id] = 1;
+	S->own_reported[e->id] = 1;
 	return true;
 }
 
@@ -396,7 +398,7 @@ arg_context(Own *O, const Expr *call, int i)
 		O->arg_param = O->arg_buf;
 		return;
 	}
-	SymId callee = S->expr_sym[call->id];
+	SymId callee = sema_expr_sym(S, call->id);
 	if (callee < 0)
 		return;
 	Sym *f = sema_sym(S, callee);
@@ -732,7 +734,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_CALL:
-		if (O->S->closure_profile[e->id] == 1) {
+		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `c()` of an owning closure: consumes the binding (at most once) */
 			int i = find(O, e->u.call.callee.s);
 			if (i >= 0) {
@@ -744,7 +746,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		own_args(O, e, e->u.call.args, e->u.call.nargs, 0);
 		break;
 	case EXPR_CLOSURE:
-		if (O->S->closure_profile[e->id] == 1) {
+		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `own fn() -> R { t(x) }` moves its capture x */
 			const Expr *x = sema_own_capture(e);
 			int i = find(O, x->u.name.s);
@@ -987,9 +989,6 @@ sema_own_check_function(Sema *S, SymId fn)
 	memset(&O, 0, sizeof O);
 	O.S = S;
 	O.fn_name = f->name;
-	if (!S->own_reported)
-		S->own_reported = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
-	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 	{

@@ -168,7 +168,10 @@ struct Sema {
 	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
 	TypeId *expr_type;
-	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
+	/* calls: callee; names: function values; records and variants: type.
+	 * Few expressions have one, so it is a map by Expr id (sema_expr_sym),
+	 * not a table of every expression. */
+	struct ExprSymMap { struct ExprSymSlot { uint32_t key; SymId sym; } *slots; uint32_t cap, len; } expr_sym;   /* key: id + 1, 0 empty */
 	/*
 	 * Calls and method calls: per argument, whether the callee consumes it
 	 * (1) or borrows it (0); methods add the receiver as argument 0.  NULL
@@ -195,11 +198,23 @@ struct Sema {
 	/* Per Expr id, the closure profiles beyond LANGUAGE.md: 1 an admitted owning closure
 	 * literal or a call `c()` of one (closure_own.c); 2 an admitted mutable closure literal,
 	 * 3 a call `r(x)` of one (closure_mut.c); 4 an admitted borrowed text closure
-	 * literal (closure_borrow.c); 0 otherwise */
+	 * literal (closure_borrow.c); 0 otherwise.  NULL until a closure sets one
+	 * (read with sema_closure_profile). */
 	uint8_t *closure_profile;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
+
+/* Sema.expr_sym of Expr id, -1 when none was noted. */
+SymId sema_expr_sym(const Sema *S, uint32_t id);
+void sema_expr_sym_set(Sema *S, uint32_t id, SymId sym);
+/* Sema.closure_profile of Expr id (0 while no closure set one). */
+static inline uint8_t
+sema_closure_profile(const Sema *S, uint32_t id)
+{
+	return S->closure_profile ? S->closure_profile[id] : 0;
+}
+void sema_closure_profile_set(Sema *S, uint32_t id, uint8_t profile);
 
 /* A Vec's items copied into an arena (the HIR's arrays too). */
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
@@ -314,7 +329,7 @@ const Expr *sema_own_capture(const Expr *e);
 
 /* Calls fn for e and every expression inside it, pre-order in source order
  * (statements' expressions, match guards and closure bodies included);
- * with S->expr_sym, what a reader (the service's references) resolves. */
+ * with sema_expr_sym, what a reader (the service's references) resolves. */
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);

@@ -559,7 +559,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		Sym *f = C.sym;
 		TypeId want = sema_fn_type(&C, f->result);
 		const Expr *tail = fn->body->tail;
-		SymId callee = tail && tail->kind == EXPR_CALL ? S->expr_sym[tail->id] : -1;
+		SymId callee = tail && tail->kind == EXPR_CALL ? sema_expr_sym(S, tail->id) : -1;
 		if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t) && f->ntparams && callee >= 0 &&
 		    sema_sym(S, callee)->kind == SK_FN && sema_sym(S, callee)->ntparams) {
 			/* the reference's generic forwarding: a template whose result is a
@@ -855,15 +855,11 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
 	}
 	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
-	S->expr_sym = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
 	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
-	for (uint32_t i = 0; i < m->nexprs; i++)
-		S->expr_sym[i] = -1;
 	if (m->field_assigns)
 		sema_assign_owner_init(S);
 	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
 	S->call_builtin = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(Builtin *));
-	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
@@ -912,6 +908,65 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 	return S;
 }
 
+/* ---- sparse per-expression facts ------------------------------------------------ */
+
+static uint32_t
+expr_slot(uint32_t id, uint32_t cap)
+{
+	uint32_t h = id * 2654435761u;
+	return (h ^ (h >> 16)) & (cap - 1);
+}
+
+SymId
+sema_expr_sym(const Sema *S, uint32_t id)
+{
+	const struct ExprSymMap *t = &S->expr_sym;
+	if (!t->len)
+		return -1;
+	for (uint32_t i = expr_slot(id, t->cap);; i = (i + 1) & (t->cap - 1)) {
+		if (t->slots[i].key == id + 1)
+			return t->slots[i].sym;
+		if (!t->slots[i].key)
+			return -1;
+	}
+}
+
+void
+sema_expr_sym_set(Sema *S, uint32_t id, SymId sym)
+{
+	struct ExprSymMap *t = &S->expr_sym;
+	if ((t->len + 1) * 4 > t->cap * 3) {
+		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		struct ExprSymSlot *slots = spx_xcalloc(cap, sizeof *slots);
+		for (uint32_t j = 0; j < t->cap; j++) {
+			if (!t->slots[j].key)
+				continue;
+			uint32_t i = expr_slot(t->slots[j].key - 1, cap);
+			while (slots[i].key)
+				i = (i + 1) & (cap - 1);
+			slots[i] = t->slots[j];
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	uint32_t i = expr_slot(id, t->cap);
+	while (t->slots[i].key && t->slots[i].key != id + 1)
+		i = (i + 1) & (t->cap - 1);
+	if (!t->slots[i].key)
+		t->len++;
+	t->slots[i].key = id + 1;
+	t->slots[i].sym = sym;
+}
+
+void
+sema_closure_profile_set(Sema *S, uint32_t id, uint8_t profile)
+{
+	if (!S->closure_profile)
+		S->closure_profile = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	S->closure_profile[id] = profile;
+}
+
 void
 sema_free(Sema *S)
 {
@@ -952,7 +1007,7 @@ sema_free(Sema *S)
 	}
 	VEC_FREE(S->syms);
 	free(S->expr_type);
-	free(S->expr_sym);
+	free(S->expr_sym.slots);
 	free(S->assign_owner);
 	free(S->expr_mode);
 	free(S->call_consumes);
@@ -996,11 +1051,9 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	S->len = len;
 	if (m->nexprs > nexprs) {
 		S->expr_type = grow_table(S->expr_type, sizeof(TypeId), nexprs, m->nexprs);
-		S->expr_sym = grow_table(S->expr_sym, sizeof(SymId), nexprs, m->nexprs);
-		for (uint32_t i = nexprs; i < m->nexprs; i++)
-			S->expr_sym[i] = -1;
 		S->expr_mode = grow_table(S->expr_mode, 1, nexprs, m->nexprs);
-		S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
+		if (S->closure_profile)
+			S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
 		if (S->own_reported)
 			S->own_reported = grow_table(S->own_reported, 1, nexprs, m->nexprs);
 		if (S->assign_owner) {

@@ -186,7 +186,7 @@ walk_expr(Walk *w, const Expr *e)
 	if (!e)
 		return;
 	Sema *S = w->S;
-	SymId sym = S->expr_sym[e->id];
+	SymId sym = sema_expr_sym(S, e->id);
 	switch (e->kind) {
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
