@@ -1080,11 +1080,11 @@ review_counts(const Session *L, ReviewUsage *u)
 			u->declarations++;
 			u->callables++;
 			break;
-		case SK_RECORD: u->declarations += 1 + y->nfields; break;
+		case SK_RECORD: u->declarations += 1 + y->nom->nfields; break;
 		case SK_VARIANT:
-			u->declarations += 1 + y->ncases;
-			for (int c = 0; c < y->ncases; c++)
-				u->declarations += y->cases[c].nfields;
+			u->declarations += 1 + y->nom->ncases;
+			for (int c = 0; c < y->nom->ncases; c++)
+				u->declarations += y->nom->cases[c].nfields;
 			break;
 		case SK_RESOURCE:
 		case SK_INTERFACE: u->declarations++; break;

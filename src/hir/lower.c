@@ -212,7 +212,7 @@ lower_mut_closure(Lower *L, const Expr *e)
 	h->u.agg.fields = ARENA_ARRAY(ar(L), int, 2);
 	h->u.agg.values = ARENA_ARRAY(ar(L), HirExpr *, 2);
 	HirExpr *f = node(L, HIR_FUNC, NULL);
-	f->type = carrier->fields[0].type;
+	f->type = carrier->nom->fields[0].type;
 	f->u.call.kind = CALL_FN;
 	f->u.call.fn = sema_expr_sym(S, e->id);
 	h->u.agg.fields[0] = 0;
@@ -229,7 +229,7 @@ lower_mut_call(Lower *L, const Expr *e, HirExpr *h, HirSlot r)
 {
 	Sema *S = L->S;
 	const Sym *carrier = sema_sym(S, S->sym_fn_mut);
-	TypeId ft = carrier->fields[0].type;
+	TypeId ft = carrier->nom->fields[0].type;
 	HirExpr *arg = lower_expr(L, e->u.call.args[0], false);
 	VEC_PUSH(L->marks, L->scope.len);
 	HirSlot tmp = new_slot(L, "mut_update", ft, false, e->span, false);
@@ -350,8 +350,8 @@ lower_agg(Lower *L, HirKind k, const Expr *e, SymId sym, int ci, const FieldInit
 	for (int i = 0; i < n; i++) {
 		int idx = -1;
 		if (s && ci >= 0)
-			for (int j = 0; j < s->cases[ci].nfields; j++)
-				if (strcmp(s->cases[ci].fields[j].name, inits[i].name.s) == 0)
+			for (int j = 0; j < s->nom->cases[ci].nfields; j++)
+				if (strcmp(s->nom->cases[ci].fields[j].name, inits[i].name.s) == 0)
 					idx = j;
 		if (s && ci < 0)
 			idx = sema_field_index(S, sym, inits[i].name.s);
@@ -935,10 +935,10 @@ lower_invariants(HirModule *H, SymId id)
 	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
 	f->report_id = r->id;
 	f->result = T_BOOL;
-	f->nparams = r->nfields;
+	f->nparams = r->nom->nfields;
 	/* the fields are lent: the check reads the record being produced */
-	for (int i = 0; i < r->nfields; i++) {
-		HirSlot ps = new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+	for (int i = 0; i < r->nom->nfields; i++) {
+		HirSlot ps = new_slot(&L, r->nom->fields[i].name, r->nom->fields[i].type, true, r->nom->fields[i].span, false);
 		L.locals.items[ps].lent = true;
 	}
 	HirExpr **req = ARENA_ARRAY(&H->arena, HirExpr *, d->u.record.ninvariants);

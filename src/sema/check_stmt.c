@@ -27,8 +27,8 @@ sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 {
 	Sym *child = sema_sym(S, (SymId)sema_type_info(&S->types, from)->decl);
 	Sym *parent = sema_sym(S, (SymId)sema_type_info(&S->types, to)->decl);
-	for (int i = parent->nfields; i < child->nfields; i++)
-		if (!sema_is_copy(S, child->fields[i].type))
+	for (int i = parent->nom->nfields; i < child->nom->nfields; i++)
+		if (!sema_is_copy(S, child->nom->fields[i].type))
 			return true;
 	return false;
 }
@@ -80,7 +80,7 @@ check_let(FnCtx *C, const Stmt *s)
 	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
 	bool declared = sema_local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 	if (declared && alias)
-		sema_local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
+		sema_local_lend(C, s->u.let.name.s, sema_expr_mode(S, s->u.let.value->id));
 	const Expr *v = s->u.let.value;
 	if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 1 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = sema_expr_sym(S, v->u.closure.body->tail->id) + 1;

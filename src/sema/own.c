@@ -879,7 +879,7 @@ own_stmt(Own *O, const Stmt *s)
 		int root = alias ? place_root(O, v) : -1;
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
-		nv->shared = alias && (O->S->expr_mode[v->id] == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
+		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		if (v)
 			nv->view_of = view_owner(O, v);
 		if (nv->view_of >= 0) {
@@ -1003,7 +1003,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	O.in_contract = false;
 	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
-	own_block(&O, f->fn->body, !tail || S->expr_mode[tail->id] == MODE_NONE || S->expr_mode[tail->id] == MODE_OWN);
+	own_block(&O, f->fn->body, !tail || sema_expr_mode(S, tail->id) == MODE_NONE || sema_expr_mode(S, tail->id) == MODE_OWN);
 	/* Postconditions run after the body: they see its moves. */
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

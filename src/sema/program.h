@@ -82,14 +82,15 @@ typedef struct ParamSym {
 	Span span;
 } ParamSym;
 
-typedef struct Sym {
-	/* (members ordered by size: 8-byte, then 4-byte, then flags; 184 bytes, not 208) */
-	const char *name;
-	const char *id;        /* stable id */
-	const Decl *decl;      /* NULL for prelude and members */
-	const FnDecl *fn;      /* SK_FN, SK_METHOD */
-	const ImportFn *import;/* SK_IMPORT */
-	const char **tparams;
+/*
+ * What only types have (records, variants, classes, resources, interfaces):
+ * Sym.nom.  Functions, methods and imports all point at one shared,
+ * read-only block (sema_sym_nominal_none: no fields, cases or methods,
+ * parent -1), so a reader that asks any symbol (the free loop, generic
+ * walks) sees what a zeroed member said, and a function's symbol is 112
+ * bytes instead of 184.
+ */
+typedef struct SymNominal {
 	/* records and classes (classes: effective fields, ancestors first) */
 	FieldSym *fields;
 	/* variants */
@@ -97,31 +98,45 @@ typedef struct Sym {
 	/* classes */
 	SymId *methods;        /* own methods in source order */
 	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
-	/* functions, methods, imports */
-	ParamSym *params;
-	const char **effects;  /* `uses` in source order (dotted names) */
 	StrMap *case_map;      /* variants: name → index */
 	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
-	/* imported by `use function`/`use type` (link.c): no declaration here;
-	 * the identity is (origin module, id) */
-	const char *origin;    /* the module that declares it, or NULL */
-	Span name_span;
-	Span span;             /* the whole declaration */
-	SymKind kind;
-	SymId owner;           /* SK_METHOD, SK_IMPORT */
-	int ntparams;
 	int nfields;
 	int ncases;
 	SymId parent;          /* classes */
 	int nmethods;
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
+	bool copy;             /* nominal: every field/payload is Copy (computed) */
+} SymNominal;
+extern const SymNominal sema_sym_nominal_none;
+
+typedef struct Sym {
+	/* (members ordered by size: 8-byte, then 4-byte, then the kind and flags; 112 bytes) */
+	const char *name;
+	const char *id;        /* stable id */
+	const Decl *decl;      /* NULL for prelude and members */
+	union {                /* by kind (no SK_IMPORT symbol is made yet: interface imports resolve through the import index) */
+		const FnDecl *fn;      /* SK_FN, SK_METHOD */
+		const ImportFn *import;/* SK_IMPORT */
+	};
+	const char **tparams;
+	/* functions, methods, imports */
+	ParamSym *params;
+	const char **effects;  /* `uses` in source order (dotted names) */
+	/* imported by `use function`/`use type` (link.c): no declaration here;
+	 * the identity is (origin module, id) */
+	const char *origin;    /* the module that declares it, or NULL */
+	SymNominal *nom;       /* types: their own; others: &sema_sym_nominal_none (never written) */
+	Span name_span;
+	Span span;             /* the whole declaration */
+	SymId owner;           /* SK_METHOD, SK_IMPORT */
+	int ntparams;
 	int nparams;
 	TypeId result;
 	int neffects;
+	SymKind kind : 8;
 	bool explicit_id;
 	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
-	bool field_dups;       /* … and some field name is repeated (S111, T229) */
 	bool resolved;         /* signature resolved */
-	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
 
 /* ---- the checker state ---- */
@@ -191,6 +206,7 @@ struct Sema {
 	 * The ownership mode of the value each expression produces (ParamMode):
 	 * MODE_BORROW/MODE_SHARED for a borrowed or shared binding, a projection
 	 * of one, or a block/branch yielding one; MODE_NONE (owned) otherwise.
+	 * Two bits an expression, four to a byte: read with sema_expr_mode.
 	 */
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
@@ -215,6 +231,13 @@ sema_closure_profile(const Sema *S, uint32_t id)
 	return S->closure_profile ? S->closure_profile[id] : 0;
 }
 void sema_closure_profile_set(Sema *S, uint32_t id, uint8_t profile);
+/* Sema.expr_mode of Expr id. */
+static inline ParamMode
+sema_expr_mode(const Sema *S, uint32_t id)
+{
+	return (ParamMode)((S->expr_mode[id >> 2] >> ((id & 3) * 2)) & 3);
+}
+#define SEMA_EXPR_MODE_BYTES(n) (((size_t)(n) + 3) / 4)
 
 /* A Vec's items copied into an arena (the HIR's arrays too). */
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))

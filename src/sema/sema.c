@@ -261,7 +261,7 @@ owned_resources(FnCtx *C, TypeId t, int depth)
 	if (y->kind == SK_RESOURCE) {
 		finalizer_effects_of(C, y);
 	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
-		for (int i = 0; i < y->nfields; i++)
+		for (int i = 0; i < y->nom->nfields; i++)
 			owned_resources(C, sema_field_type(S, t, i), depth + 1);
 	}
 }
@@ -334,8 +334,8 @@ direct_owned_variant(Sema *S, TypeId t)
 	Sym *y = sema_sym(S, (SymId)ti->decl);
 	if (y->kind != SK_VARIANT || y->prelude)
 		return false;
-	for (int c = 0; c < y->ncases; c++)
-		for (int i = 0; i < y->cases[c].nfields; i++) {
+	for (int c = 0; c < y->nom->ncases; c++)
+		for (int i = 0; i < y->nom->cases[c].nfields; i++) {
 			TypeId ft = sema_case_field_type(S, t, c, i);
 			if (ft != T_STRING && !sema_is_copy(S, ft))
 				return false;
@@ -351,7 +351,7 @@ text_record(Sema *S, TypeId t)
 {
 	const TypeInfo *ti = sema_type_info(&S->types, t);
 	Sym *y = sema_sym(S, (SymId)ti->decl);
-	for (int i = 0; i < y->nfields; i++) {
+	for (int i = 0; i < y->nom->nfields; i++) {
 		TypeId ft = sema_field_type(S, t, i);
 		if (ft != T_STRING && !sema_is_copy(S, ft))
 			return false;
@@ -574,7 +574,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
-		ParamMode bm = fn->body->tail ? (ParamMode)S->expr_mode[fn->body->tail->id] : MODE_NONE;
+		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;
 		if (t != T_ERR && want != T_ERR && !sema_is_copy(S, want) && (bm == MODE_BORROW || bm == MODE_SHARED)) {
 			Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a %s resource as owned", f->name,
 			    bm == MODE_BORROW ? "borrow" : "shared");
@@ -640,8 +640,8 @@ check_record_invariants(Sema *S, SymId id)
 	}
 	/* the newest reference admits owned fields that are direct `string`s
 	 * (its T309 on producing such a record is lifted, §0.1) */
-	for (int i = 0; i < r->nfields; i++) {
-		TypeId ft = r->fields[i].type;
+	for (int i = 0; i < r->nom->nfields; i++) {
+		TypeId ft = r->nom->fields[i].type;
 		if (ft != T_STRING && ft != T_ERR && !sema_is_copy(S, ft)) {
 			Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "invariants on owned record `%s` have no ownership-preserving executable check", r->name);
 			diag_set_help(dg, "use a Copy record for executable invariants, or check scalar observations in a function");
@@ -654,8 +654,8 @@ check_record_invariants(Sema *S, SymId id)
 	C.fn = id;
 	C.sym = r;
 	C.in_contract = true;
-	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1, 0 };
+	for (int i = 0; i < r->nom->nfields; i++) {
+		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0 };
 		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
@@ -664,7 +664,7 @@ check_record_invariants(Sema *S, SymId id)
 		TypeId t = sema_check_expr(&C, c->cond);
 		if (t != T_BOOL && t != T_ERR) {
 			Diag *dg = sema_error(S, DIAG_C101, c->cond->span, "invariant on `%s` must be bool", r->name);
-			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nfields ? r->fields[0].name : "value");
+			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nom->nfields ? r->nom->fields[0].name : "value");
 		}
 		for (int k = ncalls; k < C.calls.len; k++) {
 			const CallSite *cs = &C.calls.items[k];
@@ -855,7 +855,7 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
 	}
 	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
-	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	S->expr_mode = spx_xcalloc(SEMA_EXPR_MODE_BYTES(m->nexprs ? m->nexprs : 1), 1);
 	if (m->field_assigns)
 		sema_assign_owner_init(S);
 	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
@@ -986,22 +986,22 @@ sema_free(Sema *S)
 	sema_strmap_free(&S->ids);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *y = sema_sym(S, id);
-		if (y->case_map) {
-			sema_strmap_free(y->case_map);
-			free(y->case_map);
+		if (y->nom->case_map) {
+			sema_strmap_free(y->nom->case_map);
+			free(y->nom->case_map);
 		}
-		if (y->field_map) {
-			sema_strmap_free(y->field_map);
-			free(y->field_map);
+		if (y->nom->field_map) {
+			sema_strmap_free(y->nom->field_map);
+			free(y->nom->field_map);
 		}
-		if (y->method_map) {
-			sema_strmap_free(y->method_map);
-			free(y->method_map);
+		if (y->nom->method_map) {
+			sema_strmap_free(y->nom->method_map);
+			free(y->nom->method_map);
 		}
-		for (int c = 0; c < y->ncases; c++) {
-			if (y->cases[c].field_map) {
-				sema_strmap_free(y->cases[c].field_map);
-				free(y->cases[c].field_map);
+		for (int c = 0; c < y->nom->ncases; c++) {
+			if (y->nom->cases[c].field_map) {
+				sema_strmap_free(y->nom->cases[c].field_map);
+				free(y->nom->cases[c].field_map);
 			}
 		}
 	}
@@ -1051,7 +1051,7 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	S->len = len;
 	if (m->nexprs > nexprs) {
 		S->expr_type = grow_table(S->expr_type, sizeof(TypeId), nexprs, m->nexprs);
-		S->expr_mode = grow_table(S->expr_mode, 1, nexprs, m->nexprs);
+		S->expr_mode = grow_table(S->expr_mode, 1, (uint32_t)SEMA_EXPR_MODE_BYTES(nexprs), (uint32_t)SEMA_EXPR_MODE_BYTES(m->nexprs));
 		if (S->closure_profile)
 			S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
 		if (S->own_reported)
@@ -1076,12 +1076,12 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 			recheck_span(&y->span, at, delta);
 			for (int i = 0; i < y->nparams; i++)
 				recheck_span(&y->params[i].span, at, delta);
-			for (int i = 0; i < y->nfields; i++)
-				recheck_span(&y->fields[i].span, at, delta);
-			for (int c = 0; c < y->ncases; c++) {
-				recheck_span(&y->cases[c].span, at, delta);
-				for (int i = 0; i < y->cases[c].nfields; i++)
-					recheck_span(&y->cases[c].fields[i].span, at, delta);
+			for (int i = 0; i < y->nom->nfields; i++)
+				recheck_span(&y->nom->fields[i].span, at, delta);
+			for (int c = 0; c < y->nom->ncases; c++) {
+				recheck_span(&y->nom->cases[c].span, at, delta);
+				for (int i = 0; i < y->nom->cases[c].nfields; i++)
+					recheck_span(&y->nom->cases[c].fields[i].span, at, delta);
 			}
 		}
 	}
