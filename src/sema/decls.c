@@ -663,9 +663,10 @@ sema_decls_collect(Sema *S)
 	/* One symbol per declaration, class member and import (plus the
 	 * prelude's few): sized once, not doubled and copied (a large file
 	 * has thousands). */
-	size_t want = 16 + (size_t)m->ndecls, members = 0;
+	size_t want = 16 + (size_t)m->ndecls, members = 0, fns = 0;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
+		fns += d->kind == DECL_FN;
 		if (d->kind == DECL_CLASS) {
 			want += (size_t)d->u.class_.nmembers;
 		} else if (d->kind == DECL_INTERFACE) {
@@ -685,6 +686,8 @@ sema_decls_collect(Sema *S)
 	/* every symbol, field and case claims its identity: one table, not
 	 * doubled and rehashed as it fills */
 	sema_strmap_reserve(&S->ids, want + members);
+	sema_strmap_reserve(&S->fn_names, fns);
+	sema_strmap_reserve(&S->type_names, 16 + (size_t)m->ndecls - fns);
 	prelude(S);
 	/* 1. type identities, in source order */
 	for (int i = 0; i < m->ndecls; i++)
