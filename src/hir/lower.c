@@ -90,7 +90,7 @@ node(Lower *L, HirKind k, const Expr *e)
 	h->kind = k;
 	h->index = L->nexprs++;
 	h->span = e ? e->span : (Span){ 0, 0 };
-	h->type = e ? L->S->expr_type[e->id] : T_ERR;
+	h->type = e ? sema_expr_type(L->S, e->id) : T_ERR;
 	return h;
 }
 
@@ -314,7 +314,7 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 	const Sym *ms = sema_sym(S, h->u.call.fn);
 	if (ms->ntparams > 0 && recv) {
 		/* a method of a generic class takes the receiver's type arguments (check_method) */
-		const TypeInfo *ti = sema_type_info(&S->types, S->expr_type[recv->id]);
+		const TypeInfo *ti = sema_type_info(&S->types, sema_expr_type(S, recv->id));
 		h->u.call.ntargs = ti->nargs;
 		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, ti->nargs ? ti->nargs : 1);
 		for (int i = 0; i < ti->nargs; i++)
@@ -483,7 +483,7 @@ lower_match(Lower *L, const Expr *e, bool move)
 	HirExpr *h = node(L, HIR_MATCH, e);
 	h->u.match.mode = e->u.match.mode;
 	h->u.match.scrutinee = lower_expr(L, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
-	TypeId st = S->expr_type[e->u.match.scrutinee->id];
+	TypeId st = sema_expr_type(S, e->u.match.scrutinee->id);
 	h->u.match.narms = e->u.match.narms;
 	h->u.match.arms = ARENA_ARRAY(ar(L), HirArm, e->u.match.narms ? e->u.match.narms : 1);
 	for (int i = 0; i < e->u.match.narms; i++) {
@@ -638,7 +638,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_FIELD: {
 		h = node(L, HIR_FIELD, e);
 		(void)move;
-		TypeId bt = S->expr_type[e->u.field.base->id];
+		TypeId bt = sema_expr_type(S, e->u.field.base->id);
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
@@ -647,14 +647,14 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	}
 	case EXPR_TRY: {
 		h = node(L, HIR_TRY, e);
-		TypeId ot = S->expr_type[e->u.try_.operand->id];
+		TypeId ot = sema_expr_type(S, e->u.try_.operand->id);
 		h->u.try_.x = lower_expr(L, e->u.try_.operand, true);
 		const TypeInfo *ti = sema_type_info(&S->types, ot);
 		h->u.try_.option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
 		return h;
 	}
 	case EXPR_WITH: {
-		TypeId bt = S->expr_type[e->u.with.base->id];
+		TypeId bt = sema_expr_type(S, e->u.with.base->id);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		HirExpr *base = lower_expr(L, e->u.with.base, true);
 		h = lower_agg(L, HIR_WITH, e, ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1, -1, e->u.with.inits, e->u.with.ninits);

@@ -368,10 +368,10 @@ member_expr(Planner *P, const Expr *e)
 	if (P->ci < 0) {
 		if (e->kind == EXPR_RECORD && sema_expr_sym(S, e->id) == P->sym)
 			member_inits(P, e->u.record.inits, e->u.record.ninits);
-		else if (e->kind == EXPR_WITH && nominal_of(S, S->expr_type[e->id]) == P->sym)
+		else if (e->kind == EXPR_WITH && nominal_of(S, sema_expr_type(S, e->id)) == P->sym)
 			member_inits(P, e->u.with.inits, e->u.with.ninits);
 		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
-		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
+		    nominal_of(S, sema_expr_type(S, e->u.field.base->id)) == P->sym)
 			rename_at(P, ast_field_name(e).span);
 		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && sema_expr_sym(S, e->id) < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)

@@ -19,7 +19,7 @@ static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee
 TypeId
 sema_expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
-	C->S->expr_type[e->id] = t;
+	sema_expr_type_set(C->S, e->id, t);
 	return t;
 }
 
@@ -918,9 +918,9 @@ borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
 		admitted = l && l->type == T_BYTES;
 	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
 		const Local *l = sema_local_find(C, a->u.field.base->u.name.s);
-		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
+		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && sema_expr_type(S, a->id) == T_BYTES;
 	}
-	if (admitted || S->expr_type[a->id] == T_ERR)
+	if (admitted || sema_expr_type(S, a->id) == T_ERR)
 		return;
 	Diag *d = sema_error(S, DIAG_T266, a->span, "borrowed Bytes call requires an exact admitted storage place");
 	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");

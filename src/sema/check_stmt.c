@@ -158,7 +158,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
 		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 		"stdin_stream_next",
 	};
-	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
+	if (v->kind != EXPR_CALL || sema_expr_type(S, v->id) != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[ast_call_index(v)];
 	if (!b)

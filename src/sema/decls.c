@@ -1348,7 +1348,7 @@ bool
 sema_lent_value(Sema *S, const Expr *e)
 {
 	ParamMode m = sema_expr_mode(S, e->id);
-	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
+	return (m == MODE_BORROW || m == MODE_SHARED) && sema_expr_type(S, e->id) != T_ERR && !sema_is_copy(S, sema_expr_type(S, e->id));
 }
 
 /* sema_is_copy: typeq.c */

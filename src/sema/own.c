@@ -317,7 +317,7 @@ static void
 own_field(Own *O, const Expr *e, bool move)
 {
 	const Expr *base = e->u.field.base;
-	TypeId ft = O->S->expr_type[e->id];
+	TypeId ft = sema_expr_type(O->S, e->id);
 	if (base->kind == EXPR_NAME) {
 		int i = find(O, base->u.name.s);
 		if (i < 0)
@@ -650,7 +650,7 @@ own_match(Own *O, const Expr *e, bool move)
 		undo_to(O, &f, entry);
 		push_scope(O);
 		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
-		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
+		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
 		if (lender >= 0)
@@ -660,7 +660,7 @@ own_match(Own *O, const Expr *e, bool move)
 			/* a false guard falls through to the later arms with the guard's moves:
 			 * the entry state becomes its join with this one, and the arm goes on from here */
 			diff_since(O, &f, entry, &d);
-			if (!sema_type_is_scalar(&O->S->types, O->S->expr_type[e->u.match.scrutinee->id]))
+			if (!sema_type_is_scalar(&O->S->types, sema_expr_type(O->S, e->u.match.scrutinee->id)))
 				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
@@ -871,7 +871,7 @@ own_stmt(Own *O, const Stmt *s)
 	switch (s->kind) {
 	case STMT_LET: {
 		const Expr *v = s->u.let.value;
-		TypeId t = v ? O->S->expr_type[v->id] : T_ERR;
+		TypeId t = v ? sema_expr_type(O->S, v->id) : T_ERR;
 		bool alias = v && sema_lent_value(O->S, v);
 		if (v)
 			own_expr(O, v, !alias);
@@ -928,7 +928,7 @@ own_stmt(Own *O, const Stmt *s)
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
 		push_scope(O);
 		{
-			const TypeInfo *ti = sema_type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
+			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 		}
 		{

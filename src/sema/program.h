@@ -182,7 +182,13 @@ struct Sema {
 	const bool *select;         /* sema_check_select: per declaration index, whose bodies to check (NULL = all) */
 	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
+	/* Types, by Expr id: 16 bits each while every type id fits
+	 * (expr_type16, 2 bytes an expression), 32 bits from the first that
+	 * does not (expr_type; the narrow table is widened and freed).  Read
+	 * with sema_expr_type. */
+	uint16_t *expr_type16;
 	TypeId *expr_type;
+	uint32_t expr_type_len;   /* entries of whichever table is in use */
 	/* calls: callee; names: function values; records and variants: type.
 	 * Few expressions have one, so it is a map by Expr id (sema_expr_sym),
 	 * not a table of every expression. */
@@ -221,6 +227,21 @@ struct Sema {
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
 
+/* The checked type of Expr id (T_ERR = 0 before it is checked). */
+static inline TypeId
+sema_expr_type(const Sema *S, uint32_t id)
+{
+	return S->expr_type16 ? S->expr_type16[id] : S->expr_type[id];
+}
+void sema_expr_type_widen(Sema *S, uint32_t id, TypeId t);   /* past 16 bits (sema.c) */
+static inline void
+sema_expr_type_set(Sema *S, uint32_t id, TypeId t)
+{
+	if (S->expr_type16 && t < UINT16_MAX)
+		S->expr_type16[id] = (uint16_t)t;
+	else
+		sema_expr_type_widen(S, id, t);
+}
 /* Sema.expr_sym of Expr id, -1 when none was noted. */
 SymId sema_expr_sym(const Sema *S, uint32_t id);
 void sema_expr_sym_set(Sema *S, uint32_t id, SymId sym);

@@ -854,7 +854,8 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		const QName *q = &m->permit.names[i];
 		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
 	}
-	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
+	S->expr_type_len = m->nexprs ? m->nexprs : 1;
+	S->expr_type16 = spx_xcalloc(S->expr_type_len, sizeof(uint16_t));
 	S->expr_mode = spx_xcalloc(SEMA_EXPR_MODE_BYTES(m->nexprs ? m->nexprs : 1), 1);
 	if (m->field_assigns)
 		sema_assign_owner_init(S);
@@ -908,7 +909,20 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 	return S;
 }
 
-/* ---- sparse per-expression facts ------------------------------------------------ */
+/* ---- sparse and narrow per-expression facts -------------------------------------- */
+
+void
+sema_expr_type_widen(Sema *S, uint32_t id, TypeId t)
+{
+	if (S->expr_type16) {   /* the first type id past 16 bits: widen once */
+		S->expr_type = spx_xmalloc(sizeof(TypeId) * S->expr_type_len);
+		for (uint32_t i = 0; i < S->expr_type_len; i++)
+			S->expr_type[i] = S->expr_type16[i];
+		free(S->expr_type16);
+		S->expr_type16 = NULL;
+	}
+	S->expr_type[id] = t;
+}
 
 static uint32_t
 expr_slot(uint32_t id, uint32_t cap)
@@ -936,7 +950,10 @@ sema_expr_sym_set(Sema *S, uint32_t id, SymId sym)
 {
 	struct ExprSymMap *t = &S->expr_sym;
 	if ((t->len + 1) * 4 > t->cap * 3) {
+		/* first sized for one entry a call (most entries are calls' callees) */
 		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		while (!t->cap && (uint64_t)cap * 3 < (uint64_t)S->m->ncalls * 4 && cap < (1u << 30))
+			cap *= 2;
 		struct ExprSymSlot *slots = spx_xcalloc(cap, sizeof *slots);
 		for (uint32_t j = 0; j < t->cap; j++) {
 			if (!t->slots[j].key)
@@ -1006,6 +1023,7 @@ sema_free(Sema *S)
 		}
 	}
 	VEC_FREE(S->syms);
+	free(S->expr_type16);
 	free(S->expr_type);
 	free(S->expr_sym.slots);
 	free(S->assign_owner);
@@ -1050,7 +1068,12 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	S->src = src;
 	S->len = len;
 	if (m->nexprs > nexprs) {
-		S->expr_type = grow_table(S->expr_type, sizeof(TypeId), nexprs, m->nexprs);
+		if (S->expr_type16 && m->nexprs > S->expr_type_len)
+			S->expr_type16 = grow_table(S->expr_type16, sizeof(uint16_t), S->expr_type_len, m->nexprs);
+		else if (m->nexprs > S->expr_type_len)
+			S->expr_type = grow_table(S->expr_type, sizeof(TypeId), S->expr_type_len, m->nexprs);
+		if (m->nexprs > S->expr_type_len)
+			S->expr_type_len = m->nexprs;
 		S->expr_mode = grow_table(S->expr_mode, 1, (uint32_t)SEMA_EXPR_MODE_BYTES(nexprs), (uint32_t)SEMA_EXPR_MODE_BYTES(m->nexprs));
 		if (S->closure_profile)
 			S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);

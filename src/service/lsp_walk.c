@@ -192,7 +192,7 @@ walk_expr(Walk *w, const Expr *e)
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
 			add(w, e->span, sym, -1, -1, false);
 		else
-			add_local(w, e->span, S->expr_type[e->id], S->expr_mode ? sema_expr_mode(S, e->id) : MODE_NONE, false);
+			add_local(w, e->span, sema_expr_type(S, e->id), S->expr_mode ? sema_expr_mode(S, e->id) : MODE_NONE, false);
 		break;
 	case EXPR_UNARY: walk_expr(w, e->u.unary.operand); break;
 	case EXPR_BINARY:
@@ -215,13 +215,13 @@ walk_expr(Walk *w, const Expr *e)
 		walk_expr(w, e->u.field.base);
 		{
 			Name fname = ast_field_name(e);
-			field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &fname);
+			field_use(w, nominal(S, sema_expr_type(S, e->u.field.base->id)), -1, &fname);
 		}
 		break;
 	case EXPR_TRY: walk_expr(w, e->u.try_.operand); break;
 	case EXPR_WITH:
 		walk_expr(w, e->u.with.base);
-		walk_inits(w, nominal(S, S->expr_type[e->u.with.base->id]), -1, e->u.with.inits, e->u.with.ninits);
+		walk_inits(w, nominal(S, sema_expr_type(S, e->u.with.base->id)), -1, e->u.with.inits, e->u.with.ninits);
 		break;
 	case EXPR_RECORD: {
 		const QName *q = &e->u.record.type;
@@ -278,7 +278,7 @@ walk_block(Walk *w, const Block *b)
 			walk_type(w, s->u.let.type);
 			walk_expr(w, s->u.let.value);
 			if (s->u.let.value)
-				add_local(w, s->u.let.name.span, w->S->expr_type[s->u.let.value->id],
+				add_local(w, s->u.let.name.span, sema_expr_type(w->S, s->u.let.value->id),
 				    w->S->expr_mode ? sema_expr_mode(w->S, s->u.let.value->id) : MODE_NONE, true);
 			break;
 		case STMT_ASSIGN: walk_expr(w, s->u.assign.value); break;
