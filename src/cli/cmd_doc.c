@@ -147,8 +147,8 @@ sym_at(const Doc *D, SymId id)
 static const Sym *
 method_sym(const Doc *D, const Sym *cls, const FnDecl *fn)
 {
-	for (int i = 0; cls && i < cls->nmethods; i++) {
-		const Sym *s = sym_at(D, cls->methods[i]);
+	for (int i = 0; cls && i < cls->nom->nmethods; i++) {
+		const Sym *s = sym_at(D, cls->nom->methods[i]);
 		if (s && s->fn == fn)
 			return s;
 	}
@@ -168,12 +168,12 @@ members(Doc *D, const Decl *d, const Sym *s)
 	switch (d->kind) {
 	case DECL_RECORD:
 		for (int i = 0; i < d->u.record.nfields; i++)
-			field_item(D, &d->u.record.fields[i], s && i < s->nfields ? s->fields[i].id : explicit_id(D, &d->u.record.fields[i].id));
+			field_item(D, &d->u.record.fields[i], s && i < s->nom->nfields ? s->nom->fields[i].id : explicit_id(D, &d->u.record.fields[i].id));
 		break;
 	case DECL_VARIANT:
 		for (int i = 0; i < d->u.variant.ncases; i++) {
 			const CaseDecl *c = &d->u.variant.cases[i];
-			const CaseSym *cs = s && i < s->ncases ? &s->cases[i] : NULL;
+			const CaseSym *cs = s && i < s->nom->ncases ? &s->nom->cases[i] : NULL;
 			DocItem *it = add(D, "case", true, cs ? cs->id : explicit_id(D, &c->id));
 			buf_put(&b, c->name.s, ast_name_len(c->name));
 			if (c->nfields) {
@@ -198,9 +198,9 @@ members(Doc *D, const Decl *d, const Sym *s)
 			if (mb->is_method)
 				continue;
 			const char *id = explicit_id(D, &mb->id);
-			for (int k = 0, seen = 0; s && k < s->nfields; k++)
-				if (s->fields[k].declared_in == self && seen++ == own)
-					id = s->fields[k].id;
+			for (int k = 0, seen = 0; s && k < s->nom->nfields; k++)
+				if (s->nom->fields[k].declared_in == self && seen++ == own)
+					id = s->nom->fields[k].id;
 			own++;
 			field_item(D, &mb->field, id);
 		}

@@ -115,13 +115,13 @@ static void
 members(Buf *b, Sema *S, const Sym *y)
 {
 	if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
-		fields(b, S, y->fields, y->nfields);
+		fields(b, S, y->nom->fields, y->nom->nfields);
 	} else if (y->kind == SK_VARIANT) {
-		for (int k = 0; k < y->ncases; k++) {
-			buf_printf(b, "%s%s", k ? ", " : " { ", y->cases[k].name);
-			fields(b, S, y->cases[k].fields, y->cases[k].nfields);
+		for (int k = 0; k < y->nom->ncases; k++) {
+			buf_printf(b, "%s%s", k ? ", " : " { ", y->nom->cases[k].name);
+			fields(b, S, y->nom->cases[k].fields, y->nom->cases[k].nfields);
 		}
-		if (y->ncases)
+		if (y->nom->ncases)
 			buf_puts(b, " }");
 	}
 }

@@ -470,7 +470,7 @@ repair_counts(RepairCtx *R)
 	for (SymId i = 0; i < S->syms.len; i++)
 		R->nfns += sema_sym(S, i)->kind == SK_FN;
 	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
-		R->ncalls += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+		R->ncalls += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
 	Sym *y = sema_sym(S, R->target);
 	for (int i = 0; i < R->L->diags.items.len; i++) {
 		const Diag *d = &R->L->diags.items.items[i];
@@ -1126,11 +1126,11 @@ review_counts(const Session *L, ReviewUsage *u)
 			u->declarations++;
 			u->callables++;
 			break;
-		case SK_RECORD: u->declarations += 1 + y->nfields; break;
+		case SK_RECORD: u->declarations += 1 + y->nom->nfields; break;
 		case SK_VARIANT:
-			u->declarations += 1 + y->ncases;
-			for (int c = 0; c < y->ncases; c++)
-				u->declarations += y->cases[c].nfields;
+			u->declarations += 1 + y->nom->ncases;
+			for (int c = 0; c < y->nom->ncases; c++)
+				u->declarations += y->nom->cases[c].nfields;
 			break;
 		case SK_RESOURCE:
 		case SK_INTERFACE: u->declarations++; break;
@@ -1138,7 +1138,7 @@ review_counts(const Session *L, ReviewUsage *u)
 		}
 	}
 	for (uint32_t i = 0; i < L->m->nexprs; i++)
-		u->call_sites += S->expr_sym[i] >= 0 && sema_sym(S, S->expr_sym[i])->kind == SK_FN;
+		u->call_sites += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
 }
 
 /*

@@ -495,15 +495,15 @@ driver_module_interface(const Sema *S, unsigned char out[32])
 			continue;   /* imported: an importer reads its identity only (not in
 			             * S->ids, so never a link target; a type's decl names it) */
 		h_int(&h, y->resolved);
-		h_int(&h, y->copy);
+		h_int(&h, y->nom->copy);
 		h_int(&h, y->owner);
-		h_int(&h, y->parent);
+		h_int(&h, y->nom->parent);
 		h_int(&h, y->ntparams);
-		h_int(&h, y->field_dups);
-		h_fields(&h, &S->types, y->fields, y->fields ? y->nfields : 0);
-		h_int(&h, y->cases ? y->ncases : 0);
-		for (int j = 0; y->cases && j < y->ncases; j++) {
-			const CaseSym *c = &y->cases[j];
+		h_int(&h, y->nom->field_dups);
+		h_fields(&h, &S->types, y->nom->fields, y->nom->fields ? y->nom->nfields : 0);
+		h_int(&h, y->nom->cases ? y->nom->ncases : 0);
+		for (int j = 0; y->nom->cases && j < y->nom->ncases; j++) {
+			const CaseSym *c = &y->nom->cases[j];
 			h_str(&h, c->name);
 			h_str(&h, c->id);
 			h_int(&h, c->explicit_id);
@@ -511,9 +511,9 @@ driver_module_interface(const Sema *S, unsigned char out[32])
 			h_int(&h, c->field_dups);
 			h_fields(&h, &S->types, c->fields, c->fields ? c->nfields : 0);
 		}
-		h_int(&h, y->methods ? y->nmethods : 0);
-		for (int j = 0; y->methods && j < y->nmethods; j++)
-			h_int(&h, y->methods[j]);
+		h_int(&h, y->nom->methods ? y->nom->nmethods : 0);
+		for (int j = 0; y->nom->methods && j < y->nom->nmethods; j++)
+			h_int(&h, y->nom->methods[j]);
 		h_int(&h, y->params ? y->nparams : 0);
 		for (int j = 0; y->params && j < y->nparams; j++) {
 			h_str(&h, y->params[j].name);

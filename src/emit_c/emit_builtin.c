@@ -77,7 +77,7 @@ option_some_if(Emit *E, Call *c, const char *cond, const char *value)
 	emitc_line(E, "%s %s = {0};", c->rct, t);
 	emitc_line(E, "if (%s) {", cond);
 	emitc_line(E, "\t%s.tag = 1;", t);
-	emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[0].name, value);
+	emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->nom->cases[1].name, s->nom->cases[1].fields[0].name, value);
 	emitc_line(E, "}");
 	return mk(t, c->rt, false);
 }
@@ -290,11 +290,11 @@ emit_vec(Emit *E, Call *c)
 		emitc_line(E, "\t%s(&%s);", emitc_rel_fn(E, c->at[0]), v);
 		emitc_line(E, "} else {");
 		emitc_line(E, "\t%s.tag = 1;", t);
-		emitc_line(E, "\t%s.u.c_%s.f_%s = %s[%s.pos];", t, s->cases[1].name, s->cases[1].fields[0].name, ie, v);
+		emitc_line(E, "\t%s.u.c_%s.f_%s = %s[%s.pos];", t, s->nom->cases[1].name, s->nom->cases[1].fields[0].name, ie, v);
 		if (!emitc_is_copy(E, T))
 			emitc_line(E, "\t%s[%s.pos] = (%s)%s;", ie, v, tn, emitc_zero_init(E, T));
 		emitc_line(E, "\t%s.pos++;", v);
-		emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->cases[1].name, s->cases[1].fields[1].name, v);
+		emitc_line(E, "\t%s.u.c_%s.f_%s = %s;", t, s->nom->cases[1].name, s->nom->cases[1].fields[1].name, v);
 		emitc_line(E, "}");
 		return mk(t, c->rt, true);
 	} else {

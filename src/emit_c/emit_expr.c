@@ -96,11 +96,11 @@ emitc_coerce(Emit *E, Val v, TypeId to)
 		return no_val;
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s;", ct, t);
-	for (int i = 0; i < dst->nfields; i++)
-		emitc_line(E, "%s.f_%s = %s.f_%s;", t, dst->fields[i].name, v.c, dst->fields[i].name);
+	for (int i = 0; i < dst->nom->nfields; i++)
+		emitc_line(E, "%s.f_%s = %s.f_%s;", t, dst->nom->fields[i].name, v.c, dst->nom->fields[i].name);
 	/* an owned child gives up the fields its ancestor lacks (after the prefix) */
-	for (int i = dst->nfields; v.own && i < from->nfields; i++)
-		emitc_release_place(E, sema_field_type(E->S, v.t, i), arena_printf(&E->a, "%s.f_%s", v.c, from->fields[i].name));
+	for (int i = dst->nom->nfields; v.own && i < from->nom->nfields; i++)
+		emitc_release_place(E, sema_field_type(E->S, v.t, i), arena_printf(&E->a, "%s.f_%s", v.c, from->nom->fields[i].name));
 	return mkval(t, to, v.own);
 }
 
@@ -434,8 +434,8 @@ emitc_check_invariants(Emit *E, TypeId t, const char *v, Span span)
 	}
 	Buf call = {0};
 	buf_printf(&call, "(void)%s(spx_d + 1", cname);
-	for (int i = 0; i < s->nfields; i++)
-		buf_printf(&call, ", %s.f_%s", v, s->fields[i].name);
+	for (int i = 0; i < s->nom->nfields; i++)
+		buf_printf(&call, ", %s.f_%s", v, s->nom->fields[i].name);
 	buf_puts(&call, ");");
 	emitc_line(E, "%s", call.data);
 	buf_free(&call);
@@ -457,7 +457,7 @@ emit_agg(Emit *E, const HirExpr *e)
 		return no_val;
 	Sym *s = emitc_nominal_sym(E, rt);
 	int ci = e->u.agg.case_index;
-	if (!s || (e->kind == HIR_VARIANT && (ci < 0 || ci >= s->ncases))) {
+	if (!s || (e->kind == HIR_VARIANT && (ci < 0 || ci >= s->nom->ncases))) {
 		emitc_refuse(E, e->span, "the native lane does not support this aggregate");
 		return no_val;
 	}
@@ -477,11 +477,11 @@ emit_agg(Emit *E, const HirExpr *e)
 	const char *prefix = "";
 	if (e->kind == HIR_VARIANT) {
 		emitc_line(E, "%s.tag = %d;", t, ci);
-		prefix = arena_printf(&E->a, "u.c_%s.", s->cases[ci].name);
+		prefix = arena_printf(&E->a, "u.c_%s.", s->nom->cases[ci].name);
 	}
 	for (int i = 0; i < e->u.agg.n; i++) {
 		int fi = e->u.agg.fields[i];
-		const char *fname = e->kind == HIR_VARIANT ? s->cases[ci].fields[fi].name : s->fields[fi].name;
+		const char *fname = e->kind == HIR_VARIANT ? s->nom->cases[ci].fields[fi].name : s->nom->fields[fi].name;
 		const char *place = arena_printf(&E->a, "%s.%sf_%s", t, prefix, fname);
 		if (e->kind == HIR_WITH)
 			emitc_release_place(E, sema_field_type(E->S, rt, fi), place);
@@ -500,7 +500,7 @@ emit_field(Emit *E, const HirExpr *e)
 		return no_val;
 	Sym *s = emitc_nominal_sym(E, b.t);
 	int fi = e->u.field.field;
-	if (!s || s->kind == SK_VARIANT || fi < 0 || fi >= s->nfields) {
+	if (!s || s->kind == SK_VARIANT || fi < 0 || fi >= s->nom->nfields) {
 		emitc_refuse(E, e->span, "the native lane supports field access on records and classes only");
 		return no_val;
 	}
@@ -510,7 +510,7 @@ emit_field(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	const char *t = emitc_new_tmp(E);
-	emitc_line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->fields[fi].name);
+	emitc_line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->nom->fields[fi].name);
 	return mkval(t, ft, false);
 }
 
@@ -525,7 +525,7 @@ emit_try(Emit *E, const HirExpr *e)
 	Sym *rs = emitc_nominal_sym(E, res);
 	TypeId rt = emitc_sty(E, e->type);
 	const char *ct = emitc_ctype(E, rt, e->span);
-	if (!ct || !emitc_ctype(E, res, e->span) || !s || !rs || s->ncases != 2 || rs->ncases != 2) {
+	if (!ct || !emitc_ctype(E, res, e->span) || !s || !rs || s->nom->ncases != 2 || rs->nom->ncases != 2) {
 		emitc_refuse(E, e->span, "`?` outside the supported Option/Result forms");
 		return no_val;
 	}
@@ -535,15 +535,15 @@ emit_try(Emit *E, const HirExpr *e)
 	E->indent++;
 	emitc_line(E, "spx_result = (%s){0};", emit_tyname(E, res));
 	emitc_line(E, "spx_result.tag = %d;", bad);
-	if (s->cases[bad].nfields == 1)
-		emitc_line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->cases[bad].name, rs->cases[bad].fields[0].name,
-		     x.c, s->cases[bad].name, s->cases[bad].fields[0].name);
+	if (s->nom->cases[bad].nfields == 1)
+		emitc_line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->nom->cases[bad].name, rs->nom->cases[bad].fields[0].name,
+		     x.c, s->nom->cases[bad].name, s->nom->cases[bad].fields[0].name);
 	emitc_line(E, "goto spx_out;");
 	E->indent--;
 	emitc_line(E, "}");
 	E->used_out = true;
 	const char *t = emitc_new_tmp(E);
-	emitc_line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->cases[ok].name, s->cases[ok].fields[0].name);
+	emitc_line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->nom->cases[ok].name, s->nom->cases[ok].fields[0].name);
 	return mkval(t, rt, true);
 }
 
@@ -622,9 +622,9 @@ bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
 		int fi = p->fields[i];
 		const char *access;
 		if (ci >= 0)
-			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->cases[ci].name, sym->cases[ci].fields[fi].name);
+			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->nom->cases[ci].name, sym->nom->cases[ci].fields[fi].name);
 		else
-			access = arena_printf(&E->a, "%s.f_%s", v, sym->fields[fi].name);
+			access = arena_printf(&E->a, "%s.f_%s", v, sym->nom->fields[fi].name);
 		emitc_types_grow(E);
 		if (!bind_pat(E, p->subs[i], emitc_sty(E, p->subs[i]->type), access, B))
 			return false;
@@ -1009,12 +1009,12 @@ emit_stmt(Emit *E, const HirStmt *s)
 		Val v = emitc_ev(E, s->value);
 		TypeId rt = emitc_slot_type(E, s->slot);
 		Sym *rs = emitc_nominal_sym(E, rt);
-		if (!v.c || !rs || s->field < 0 || s->field >= rs->nfields)
+		if (!v.c || !rs || s->field < 0 || s->field >= rs->nom->nfields)
 			return;
 		TypeId ft = sema_field_type(E->S, rt, s->field);
 		emitc_types_grow(E);
 		v = emitc_own_val(E, emitc_coerce(E, v, ft));
-		const char *place = arena_printf(&E->a, "%s.f_%s", emitc_slot_name(E, s->slot), rs->fields[s->field].name);
+		const char *place = arena_printf(&E->a, "%s.f_%s", emitc_slot_name(E, s->slot), rs->nom->fields[s->field].name);
 		emitc_release_place(E, ft, place);
 		emitc_line(E, "%s = %s;", place, v.c);
 		emitc_check_invariants(E, rt, emitc_slot_name(E, s->slot), s->span);

@@ -83,7 +83,7 @@ emitc_nominal_sym(Emit *E, TypeId t)
 static int
 case_count(Sym *s)
 {
-	return s->kind == SK_VARIANT ? s->ncases : 0;
+	return s->kind == SK_VARIANT ? s->nom->ncases : 0;
 }
 
 /* Does pred hold for a field (record, class) or case field (variant) of nominal t? */
@@ -93,11 +93,11 @@ some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 	Sym *s = emitc_nominal_sym(E, t);
 	if (!s)
 		return false;
-	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields; i++)
+	for (int i = 0; s->kind != SK_VARIANT && i < s->nom->nfields; i++)
 		if (pred(E, sema_field_type(E->S, t, i)))
 			return true;
 	for (int c = 0; c < case_count(s); c++)
-		for (int i = 0; i < s->cases[c].nfields; i++)
+		for (int i = 0; i < s->nom->cases[c].nfields; i++)
 			if (pred(E, sema_case_field_type(E->S, t, c, i)))
 				return true;
 	return false;
@@ -134,25 +134,25 @@ struct_body(Emit *E, TypeId t, Sym *s, const char *name)
 	emitc_comment_text(out, spell, strlen(spell));
 	buf_printf(out, " */\nstruct %s {\n", name);
 	if (s->kind != SK_VARIANT) {
-		for (int i = 0; i < s->nfields; i++)
-			buf_printf(out, "\t%s f_%s;\n", E->ts[sema_field_type(E->S, t, i)].name, s->fields[i].name);
-		if (s->nfields == 0)
+		for (int i = 0; i < s->nom->nfields; i++)
+			buf_printf(out, "\t%s f_%s;\n", E->ts[sema_field_type(E->S, t, i)].name, s->nom->fields[i].name);
+		if (s->nom->nfields == 0)
 			buf_puts(out, "\tchar empty_;\n");
 	} else {
 		buf_puts(out, "\tuint32_t tag;\n");
 		bool any = false;
-		for (int c = 0; c < s->ncases; c++)
-			any |= s->cases[c].nfields > 0;
+		for (int c = 0; c < s->nom->ncases; c++)
+			any |= s->nom->cases[c].nfields > 0;
 		if (any) {
 			buf_puts(out, "\tunion {\n");
-			for (int c = 0; c < s->ncases; c++) {
-				if (s->cases[c].nfields == 0)
+			for (int c = 0; c < s->nom->ncases; c++) {
+				if (s->nom->cases[c].nfields == 0)
 					continue;
 				buf_puts(out, "\t\tstruct {");
-				for (int i = 0; i < s->cases[c].nfields; i++)
+				for (int i = 0; i < s->nom->cases[c].nfields; i++)
 					buf_printf(out, " %s f_%s;", E->ts[sema_case_field_type(E->S, t, c, i)].name,
-						   s->cases[c].fields[i].name);
-				buf_printf(out, " } c_%s;\n", s->cases[c].name);
+						   s->nom->cases[c].fields[i].name);
+				buf_printf(out, " } c_%s;\n", s->nom->cases[c].name);
 			}
 			buf_puts(out, "\t} u;\n");
 		}
@@ -229,10 +229,10 @@ ensure_nominal(Emit *E, TypeId t)
 	const char *shared = emitc_shared_type_name(E, t);
 	E->ts[t].state = 1;
 	bool ok = true;
-	for (int i = 0; s->kind != SK_VARIANT && i < s->nfields && ok; i++)
+	for (int i = 0; s->kind != SK_VARIANT && i < s->nom->nfields && ok; i++)
 		ok = ensure_type(E, sema_field_type(E->S, t, i));
 	for (int c = 0; c < case_count(s) && ok; c++)
-		for (int i = 0; i < s->cases[c].nfields && ok; i++)
+		for (int i = 0; i < s->nom->cases[c].nfields && ok; i++)
 			ok = ensure_type(E, sema_case_field_type(E->S, t, c, i));
 	if (!ok)
 		return false;
@@ -464,21 +464,21 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 {
 	Sym *s = emitc_nominal_sym(E, t);
 	if (s->kind != SK_VARIANT) {
-		for (int i = 0; i < s->nfields; i++)
-			act(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "%sf_%s", dst, s->fields[i].name),
-			    arena_printf(&E->a, "%sf_%s", src, s->fields[i].name));
+		for (int i = 0; i < s->nom->nfields; i++)
+			act(E, b, sema_field_type(E->S, t, i), arena_printf(&E->a, "%sf_%s", dst, s->nom->fields[i].name),
+			    arena_printf(&E->a, "%sf_%s", src, s->nom->fields[i].name));
 		return;
 	}
 	buf_printf(b, "\tswitch (%stag) {\n", src);
-	for (int c = 0; c < s->ncases; c++) {
+	for (int c = 0; c < s->nom->ncases; c++) {
 		bool any = false;
-		for (int i = 0; i < s->cases[c].nfields; i++)
+		for (int i = 0; i < s->nom->cases[c].nfields; i++)
 			any |= !emitc_is_copy(E, sema_case_field_type(E->S, t, c, i));
 		if (!any)
 			continue;
 		buf_printf(b, "\tcase %d:\n", c);
-		for (int i = 0; i < s->cases[c].nfields; i++) {
-			const char *f = arena_printf(&E->a, "u.c_%s.f_%s", s->cases[c].name, s->cases[c].fields[i].name);
+		for (int i = 0; i < s->nom->cases[c].nfields; i++) {
+			const char *f = arena_printf(&E->a, "u.c_%s.f_%s", s->nom->cases[c].name, s->nom->cases[c].fields[i].name);
 			act(E, b, sema_case_field_type(E->S, t, c, i), arena_printf(&E->a, "%s%s", dst, f),
 			    arena_printf(&E->a, "%s%s", src, f));
 		}

@@ -318,14 +318,14 @@ flat_rec(Emitw *W, TypeId t, uint8_t *out, uint8_t *mask, int at, int level)
 			return -1;   /* resources, interfaces */
 		W->flat_visit[W->nvisit++] = t;
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {   /* a class: its effective fields, ancestors' first */
-			for (int i = 0; i < s->nfields && at >= 0; i++)
+			for (int i = 0; i < s->nom->nfields && at >= 0; i++)
 				at = flat_rec(W, sema_field_type(W->S, t, i), out, mask, at, level + 1);
 		} else if (at + 1 > FLAT_MAX) {
 			at = -1;
 		} else {
 			out[at++] = WT_I32;
-			for (int c = 0; c < s->ncases && at >= 0; c++)
-				for (int i = 0; i < s->cases[c].nfields && at >= 0; i++)
+			for (int c = 0; c < s->nom->ncases && at >= 0; c++)
+				for (int i = 0; i < s->nom->cases[c].nfields && at >= 0; i++)
 					at = flat_rec(W, sema_case_field_type(W->S, t, c, i), out, mask, at, level + 1);
 		}
 		W->nvisit--;
@@ -375,7 +375,7 @@ emitw_case_off(Emitw *W, TypeId t, int c, int i)
 	Sym *s = sema_sym(W->S, (SymId)sema_type_info(&W->S->types, t)->decl);
 	int off = 1;
 	for (int k = 0; k <= c; k++)
-		for (int j = 0; j < (k == c ? i : s->cases[k].nfields); j++)
+		for (int j = 0; j < (k == c ? i : s->nom->cases[k].nfields); j++)
 			off += emitw_flat(W, sema_case_field_type(W->S, t, k, j), NULL);
 	return off;
 }
@@ -649,12 +649,12 @@ emitw_holds_kind(Emitw *W, TypeId t, unsigned kinds, int level)
 		return false;
 	Sym *s = sema_sym(W->S, (SymId)ti->decl);
 	if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
-		for (int i = 0; i < s->nfields; i++)
+		for (int i = 0; i < s->nom->nfields; i++)
 			if (emitw_holds_kind(W, sema_field_type(W->S, t, i), kinds, level + 1))
 				return true;
 	} else if (s->kind == SK_VARIANT) {
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
+		for (int c = 0; c < s->nom->ncases; c++)
+			for (int i = 0; i < s->nom->cases[c].nfields; i++)
 				if (emitw_holds_kind(W, sema_case_field_type(W->S, t, c, i), kinds, level + 1))
 					return true;
 	}

@@ -980,12 +980,12 @@ emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to)
 		uint8_t ty[FLAT_MAX];
 		int nf = emitw_flat(W, from, ty), nt = emitw_flat(W, to, NULL);
 		const Sym *cs = sema_sym(W->S, (SymId)a->decl);
-		int k0 = sema_sym(W->S, (SymId)b->decl)->nfields;
+		int k0 = sema_sym(W->S, (SymId)b->decl)->nom->nfields;
 		if (nf < 0 || nt < 0 || nt > nf)
 			return emitw_expr_conv(W, e, to);
 		uint32_t base = emitw_locals(W, ty, nf);
 		emitw_store(W, base, nf);
-		for (int i = k0; i < cs->nfields; i++)
+		for (int i = k0; i < cs->nom->nfields; i++)
 			emitw_release(W, base + (uint32_t)emitw_field_off(W, from, i), sema_field_type(W->S, from, i));
 		emitw_load(W, base, nt);
 		return true;

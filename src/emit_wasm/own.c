@@ -79,11 +79,11 @@ parts_rec(Emitw *W, TypeId t, int off, HeapPart *out, int n, int level)
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
 		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
-			for (int i = 0; i < s->nfields; i++)
+			for (int i = 0; i < s->nom->nfields; i++)
 				n = parts_rec(W, sema_field_type(W->S, t, i), off + emitw_field_off(W, t, i), out, n, level + 1);
 		} else if (s->kind == SK_VARIANT) {
-			for (int c = 0; c < s->ncases; c++)
-				for (int i = 0; i < s->cases[c].nfields; i++)
+			for (int c = 0; c < s->nom->ncases; c++)
+				for (int i = 0; i < s->nom->cases[c].nfields; i++)
 					n = parts_rec(W, sema_case_field_type(W->S, t, c, i), off + emitw_case_off(W, t, c, i), out, n, level + 1);
 		}
 		return n;

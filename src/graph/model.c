@@ -188,17 +188,17 @@ collect_decls(Builder *b)
 			d->tparams = s->tparams;
 			d->ntparams = s->ntparams;
 			fill_invariants(g, d, s);
-			add_fields(b, s->fields, s->nfields, GK_FIELD, self, -1);
+			add_fields(b, s->nom->fields, s->nom->nfields, GK_FIELD, self, -1);
 			break;
 		case SK_VARIANT:
 			d = add_decl(b, GK_VARIANT, s->id, s->explicit_id, s->name, -1, s->span);
 			d->sym = id;
 			d->tparams = s->tparams;
 			d->ntparams = s->ntparams;
-			for (int c = 0; c < s->ncases; c++) {
+			for (int c = 0; c < s->nom->ncases; c++) {
 				int ci = b->decls.len;
-				add_decl(b, GK_CASE, s->cases[c].id, s->cases[c].explicit_id, s->cases[c].name, self, s->cases[c].span);
-				add_fields(b, s->cases[c].fields, s->cases[c].nfields, GK_CASE_FIELD, ci, -1);
+				add_decl(b, GK_CASE, s->nom->cases[c].id, s->nom->cases[c].explicit_id, s->nom->cases[c].name, self, s->nom->cases[c].span);
+				add_fields(b, s->nom->cases[c].fields, s->nom->cases[c].nfields, GK_CASE_FIELD, ci, -1);
 			}
 			break;
 		case SK_CLASS:
@@ -206,9 +206,9 @@ collect_decls(Builder *b)
 			d->sym = id;
 			d->tparams = s->tparams;
 			d->ntparams = s->ntparams;
-			add_fields(b, s->fields, s->nfields, GK_FIELD, self, id);
-			for (int k = 0; k < s->nmethods; k++) {
-				SymId mid = s->methods[k];
+			add_fields(b, s->nom->fields, s->nom->nfields, GK_FIELD, self, id);
+			for (int k = 0; k < s->nom->nmethods; k++) {
+				SymId mid = s->nom->methods[k];
 				Sym *ms = sema_sym(S, mid);
 				g->of_sym[mid] = b->decls.len;
 				GraphDecl *md = add_decl(b, GK_METHOD, ms->id, ms->explicit_id, ms->name, self, ms->span);

@@ -151,10 +151,10 @@ field_name(W *w, TypeId t, int index, int case_index)
 	const TypeInfo *ti = sema_type_info(&w->S->types, t);
 	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl < w->S->syms.len) {
 		const Sym *s = sema_sym(w->S, (SymId)ti->decl);
-		if (case_index >= 0 && case_index < s->ncases && index >= 0 && index < s->cases[case_index].nfields)
-			return s->cases[case_index].fields[index].name;
-		if (case_index < 0 && index >= 0 && index < s->nfields)
-			return s->fields[index].name;
+		if (case_index >= 0 && case_index < s->nom->ncases && index >= 0 && index < s->nom->cases[case_index].nfields)
+			return s->nom->cases[case_index].fields[index].name;
+		if (case_index < 0 && index >= 0 && index < s->nom->nfields)
+			return s->nom->fields[index].name;
 	}
 	return arena_printf(&w->scratch, "%d", index);
 }
@@ -165,8 +165,8 @@ case_name(W *w, TypeId t, int case_index)
 	const TypeInfo *ti = sema_type_info(&w->S->types, t);
 	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl < w->S->syms.len) {
 		const Sym *s = sema_sym(w->S, (SymId)ti->decl);
-		if (case_index >= 0 && case_index < s->ncases)
-			return s->cases[case_index].name;
+		if (case_index >= 0 && case_index < s->nom->ncases)
+			return s->nom->cases[case_index].name;
 	}
 	return arena_printf(&w->scratch, "%d", case_index);
 }
@@ -694,9 +694,9 @@ node(W *w, int i)
 		break;
 	case GK_RECORD:
 	case GK_CLASS:
-		if (d->kind == GK_CLASS && sema_sym(w->S, d->sym)->parent >= 0) {
+		if (d->kind == GK_CLASS && sema_sym(w->S, d->sym)->nom->parent >= 0) {
 			key(w, "parent");
-			str(w, sema_sym(w->S, sema_sym(w->S, d->sym)->parent)->id);
+			str(w, sema_sym(w->S, sema_sym(w->S, d->sym)->nom->parent)->id);
 		}
 		if (has_members(g, i, GK_FIELD)) {
 			key(w, "fields");

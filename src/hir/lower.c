@@ -90,7 +90,7 @@ node(Lower *L, HirKind k, const Expr *e)
 	h->kind = k;
 	h->index = L->nexprs++;
 	h->span = e ? e->span : (Span){ 0, 0 };
-	h->type = e ? L->S->expr_type[e->id] : T_ERR;
+	h->type = e ? sema_expr_type(L->S, e->id) : T_ERR;
 	return h;
 }
 
@@ -173,7 +173,7 @@ lower_name(Lower *L, const Expr *e, bool move)
 	if (s == HIR_NO_SLOT) {
 		HirExpr *h = node(L, HIR_FUNC, e);
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = L->S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(L->S, e->id);
 		return h;
 	}
 	bool take = move && L->locals.items[s].owned;
@@ -212,9 +212,9 @@ lower_mut_closure(Lower *L, const Expr *e)
 	h->u.agg.fields = ARENA_ARRAY(ar(L), int, 2);
 	h->u.agg.values = ARENA_ARRAY(ar(L), HirExpr *, 2);
 	HirExpr *f = node(L, HIR_FUNC, NULL);
-	f->type = carrier->fields[0].type;
+	f->type = carrier->nom->fields[0].type;
 	f->u.call.kind = CALL_FN;
-	f->u.call.fn = S->expr_sym[e->id];
+	f->u.call.fn = sema_expr_sym(S, e->id);
 	h->u.agg.fields[0] = 0;
 	h->u.agg.values[0] = f;
 	h->u.agg.fields[1] = 1;
@@ -229,7 +229,7 @@ lower_mut_call(Lower *L, const Expr *e, HirExpr *h, HirSlot r)
 {
 	Sema *S = L->S;
 	const Sym *carrier = sema_sym(S, S->sym_fn_mut);
-	TypeId ft = carrier->fields[0].type;
+	TypeId ft = carrier->nom->fields[0].type;
 	HirExpr *arg = lower_expr(L, e->u.call.args[0], false);
 	VEC_PUSH(L->marks, L->scope.len);
 	HirSlot tmp = new_slot(L, "mut_update", ft, false, e->span, false);
@@ -268,12 +268,12 @@ lower_call(Lower *L, const Expr *e)
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	HirSlot slot = lookup(L, e->u.call.callee.s);
-	if (S->closure_profile[e->id] == 3 && slot != HIR_NO_SLOT)
+	if (sema_closure_profile(S, e->id) == 3 && slot != HIR_NO_SLOT)
 		return lower_mut_call(L, e, h, slot);
-	if (S->closure_profile[e->id] == 1 && slot != HIR_NO_SLOT) {
+	if (sema_closure_profile(S, e->id) == 1 && slot != HIR_NO_SLOT) {
 		/* `c()` of an owning closure: the target consuming the captured `Bytes` */
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(S, e->id);
 		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, 1);
 		h->u.call.args = ARENA_ARRAY(ar(L), HirExpr *, 1);
 		HirExpr *m = node(L, HIR_MOVE, NULL);
@@ -291,7 +291,7 @@ lower_call(Lower *L, const Expr *e)
 		h->u.call.builtin = S->call_builtin[ast_call_index(e)];
 	} else {
 		h->u.call.kind = CALL_FN;
-		h->u.call.fn = S->expr_sym[e->id];
+		h->u.call.fn = sema_expr_sym(S, e->id);
 	}
 	h->u.call.ntargs = e->u.call.ntargs;
 	h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, e->u.call.ntargs ? e->u.call.ntargs : 1);
@@ -309,12 +309,12 @@ lower_method(Lower *L, const Expr *e, const Expr *recv, Expr *const *args, int n
 	HirExpr *h = node(L, HIR_CALL, e);
 	const uint8_t *cons = S->call_consumes[ast_call_index(e)];
 	h->u.call.kind = CALL_FN;
-	h->u.call.fn = S->expr_sym[e->id];
+	h->u.call.fn = sema_expr_sym(S, e->id);
 	h->u.call.ntargs = 0;
 	const Sym *ms = sema_sym(S, h->u.call.fn);
 	if (ms->ntparams > 0 && recv) {
 		/* a method of a generic class takes the receiver's type arguments (check_method) */
-		const TypeInfo *ti = sema_type_info(&S->types, S->expr_type[recv->id]);
+		const TypeInfo *ti = sema_type_info(&S->types, sema_expr_type(S, recv->id));
 		h->u.call.ntargs = ti->nargs;
 		h->u.call.targs = ARENA_ARRAY(ar(L), TypeId, ti->nargs ? ti->nargs : 1);
 		for (int i = 0; i < ti->nargs; i++)
@@ -350,8 +350,8 @@ lower_agg(Lower *L, HirKind k, const Expr *e, SymId sym, int ci, const FieldInit
 	for (int i = 0; i < n; i++) {
 		int idx = -1;
 		if (s && ci >= 0)
-			for (int j = 0; j < s->cases[ci].nfields; j++)
-				if (strcmp(s->cases[ci].fields[j].name, inits[i].name.s) == 0)
+			for (int j = 0; j < s->nom->cases[ci].nfields; j++)
+				if (strcmp(s->nom->cases[ci].fields[j].name, inits[i].name.s) == 0)
 					idx = j;
 		if (s && ci < 0)
 			idx = sema_field_index(S, sym, inits[i].name.s);
@@ -483,7 +483,7 @@ lower_match(Lower *L, const Expr *e, bool move)
 	HirExpr *h = node(L, HIR_MATCH, e);
 	h->u.match.mode = e->u.match.mode;
 	h->u.match.scrutinee = lower_expr(L, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
-	TypeId st = S->expr_type[e->u.match.scrutinee->id];
+	TypeId st = sema_expr_type(S, e->u.match.scrutinee->id);
 	h->u.match.narms = e->u.match.narms;
 	h->u.match.arms = ARENA_ARRAY(ar(L), HirArm, e->u.match.narms ? e->u.match.narms : 1);
 	for (int i = 0; i < e->u.match.narms; i++) {
@@ -638,7 +638,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_FIELD: {
 		h = node(L, HIR_FIELD, e);
 		(void)move;
-		TypeId bt = S->expr_type[e->u.field.base->id];
+		TypeId bt = sema_expr_type(S, e->u.field.base->id);
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
@@ -647,14 +647,14 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	}
 	case EXPR_TRY: {
 		h = node(L, HIR_TRY, e);
-		TypeId ot = S->expr_type[e->u.try_.operand->id];
+		TypeId ot = sema_expr_type(S, e->u.try_.operand->id);
 		h->u.try_.x = lower_expr(L, e->u.try_.operand, true);
 		const TypeInfo *ti = sema_type_info(&S->types, ot);
 		h->u.try_.option = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_option;
 		return h;
 	}
 	case EXPR_WITH: {
-		TypeId bt = S->expr_type[e->u.with.base->id];
+		TypeId bt = sema_expr_type(S, e->u.with.base->id);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		HirExpr *base = lower_expr(L, e->u.with.base, true);
 		h = lower_agg(L, HIR_WITH, e, ti->kind == TY_NOMINAL ? (SymId)ti->decl : -1, -1, e->u.with.inits, e->u.with.ninits);
@@ -662,9 +662,9 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		return h;
 	}
 	case EXPR_RECORD:
-		return lower_agg(L, HIR_RECORD, e, S->expr_sym[e->id], -1, e->u.record.inits, e->u.record.ninits);
+		return lower_agg(L, HIR_RECORD, e, sema_expr_sym(S, e->id), -1, e->u.record.inits, e->u.record.ninits);
 	case EXPR_VARIANT: {
-		SymId v = S->expr_sym[e->id];
+		SymId v = sema_expr_sym(S, e->id);
 		int ci = v >= 0 ? sema_case_index(S, v, e->u.variant.case_name.s) : -1;
 		return lower_agg(L, HIR_VARIANT, e, v, ci, e->u.variant.inits, e->u.variant.ninits);
 	}
@@ -935,10 +935,10 @@ lower_invariants(HirModule *H, SymId id)
 	f->id = arena_printf(&H->arena, "%s:invariants", r->id);
 	f->report_id = r->id;
 	f->result = T_BOOL;
-	f->nparams = r->nfields;
+	f->nparams = r->nom->nfields;
 	/* the fields are lent: the check reads the record being produced */
-	for (int i = 0; i < r->nfields; i++) {
-		HirSlot ps = new_slot(&L, r->fields[i].name, r->fields[i].type, true, r->fields[i].span, false);
+	for (int i = 0; i < r->nom->nfields; i++) {
+		HirSlot ps = new_slot(&L, r->nom->fields[i].name, r->nom->fields[i].type, true, r->nom->fields[i].span, false);
 		L.locals.items[ps].lent = true;
 	}
 	HirExpr **req = ARENA_ARRAY(&H->arena, HirExpr *, d->u.record.ninvariants);

@@ -72,18 +72,18 @@ v_pattern(V *v, const HirExpr *e, const HirArm *a, const HirPattern *p, TypeId t
 			v_pattern(v, e, a, p->alts[i], t, k);
 		return;
 	case HIR_PAT_CASE:
-		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0 || p->case_index >= sym->ncases) {
+		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0 || p->case_index >= sym->nom->ncases) {
 			bad(v, p->span, "case index %d out of range for %s", p->case_index, sema_type_name(v->S, t));
 			return;
 		}
-		nfs = sym->cases[p->case_index].nfields;
+		nfs = sym->nom->cases[p->case_index].nfields;
 		break;
 	case HIR_PAT_RECORD:
 		if (!sym) {
 			bad(v, p->span, "record pattern over %s", sema_type_name(v->S, t));
 			return;
 		}
-		nfs = sym->nfields;
+		nfs = sym->nom->nfields;
 		break;
 	}
 	for (int i = 0; i < p->nfields; i++) {

@@ -285,9 +285,9 @@ aggregate(Comp *C, const HirExpr *e)
 	if (e->kind == HIR_WITH)
 		n->x = compile_expr(C, e->u.agg.base);
 	else if (e->kind == HIR_VARIANT)
-		n->op = s->cases[e->u.agg.case_index].nfields;
+		n->op = s->nom->cases[e->u.agg.case_index].nfields;
 	else
-		n->op = s->nfields;
+		n->op = s->nom->nfields;
 	n->kids = compile_exprs(C, e->u.agg.values, e->u.agg.n);
 	n->nkids = e->u.agg.n;
 	n->ints = ARENA_ARRAY(&C->I->code, int32_t, e->u.agg.n ? e->u.agg.n : 1);

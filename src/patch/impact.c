@@ -72,18 +72,18 @@ containers(Sema *S, ContainerVec *v)
 		case SK_RECORD:
 			add(v, d->span, y->name_span, K_RECORD, y->id, y->explicit_id);
 			if (d->kind == DECL_RECORD)
-				for (int f = 0; f < d->u.record.nfields && f < y->nfields; f++)
-					add(v, d->u.record.fields[f].span, d->u.record.fields[f].name.span, K_FIELD, y->fields[f].id, y->fields[f].explicit_id);
+				for (int f = 0; f < d->u.record.nfields && f < y->nom->nfields; f++)
+					add(v, d->u.record.fields[f].span, d->u.record.fields[f].name.span, K_FIELD, y->nom->fields[f].id, y->nom->fields[f].explicit_id);
 			break;
 		case SK_VARIANT:
 			add(v, d->span, y->name_span, K_VARIANT, y->id, y->explicit_id);
 			if (d->kind == DECL_VARIANT)
-				for (int c = 0; c < d->u.variant.ncases && c < y->ncases; c++) {
+				for (int c = 0; c < d->u.variant.ncases && c < y->nom->ncases; c++) {
 					const CaseDecl *cd = &d->u.variant.cases[c];
-					add(v, cd->span, cd->name.span, K_CASE, y->cases[c].id, y->cases[c].explicit_id);
-					for (int f = 0; f < cd->nfields && f < y->cases[c].nfields; f++)
-						add(v, cd->fields[f].span, cd->fields[f].name.span, K_CASE_FIELD, y->cases[c].fields[f].id,
-						    y->cases[c].fields[f].explicit_id);
+					add(v, cd->span, cd->name.span, K_CASE, y->nom->cases[c].id, y->nom->cases[c].explicit_id);
+					for (int f = 0; f < cd->nfields && f < y->nom->cases[c].nfields; f++)
+						add(v, cd->fields[f].span, cd->fields[f].name.span, K_CASE_FIELD, y->nom->cases[c].fields[f].id,
+						    y->nom->cases[c].fields[f].explicit_id);
 				}
 			break;
 		case SK_INTERFACE: add(v, d->span, y->name_span, K_INTERFACE, y->id, y->explicit_id); break;

@@ -318,7 +318,7 @@ nominal_of(Sema *S, TypeId t)
 static void
 fn_expr(Planner *P, const Expr *e)
 {
-	if (P->S->expr_sym[e->id] != P->sym)
+	if (sema_expr_sym(P->S, e->id) != P->sym)
 		return;
 	if (e->kind == EXPR_CALL)
 		rename_at(P, ast_call_callee(e).span);
@@ -366,18 +366,18 @@ member_expr(Planner *P, const Expr *e)
 {
 	Sema *S = P->S;
 	if (P->ci < 0) {
-		if (e->kind == EXPR_RECORD && S->expr_sym[e->id] == P->sym)
+		if (e->kind == EXPR_RECORD && sema_expr_sym(S, e->id) == P->sym)
 			member_inits(P, e->u.record.inits, e->u.record.ninits);
-		else if (e->kind == EXPR_WITH && nominal_of(S, S->expr_type[e->id]) == P->sym)
+		else if (e->kind == EXPR_WITH && nominal_of(S, sema_expr_type(S, e->id)) == P->sym)
 			member_inits(P, e->u.with.inits, e->u.with.ninits);
 		else if (e->kind == EXPR_FIELD && strcmp(e->u.field.name.s, P->old) == 0 &&
-		    nominal_of(S, S->expr_type[e->u.field.base->id]) == P->sym)
+		    nominal_of(S, sema_expr_type(S, e->u.field.base->id)) == P->sym)
 			rename_at(P, ast_field_name(e).span);
-		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && S->expr_sym[e->id] < 0 &&
+		else if (e->kind == EXPR_NAME && P->invariants_of == P->sym && sema_expr_sym(S, e->id) < 0 &&
 		    strcmp(e->u.name.s, P->old) == 0)
 			rename_at(P, e->span);   /* an invariant names its record's fields */
-	} else if (e->kind == EXPR_VARIANT && S->expr_sym[e->id] == P->sym &&
-	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->cases[P->ci].name) == 0) {
+	} else if (e->kind == EXPR_VARIANT && sema_expr_sym(S, e->id) == P->sym &&
+	    strcmp(e->u.variant.case_name.s, sema_sym(S, P->sym)->nom->cases[P->ci].name) == 0) {
 		member_inits(P, e->u.variant.inits, e->u.variant.ninits);
 	}
 }
@@ -388,7 +388,7 @@ member_pat(Planner *P, const Pattern *p)
 	if (P->ci < 0 && p->kind == PAT_RECORD && type_sym(P, p->u.record.type.s) == P->sym)
 		member_fields(P, p->u.record.fields, p->u.record.nfields);
 	else if (P->ci >= 0 && p->kind == PAT_CASE && type_sym(P, p->u.case_.type.s) == P->sym &&
-	    strcmp(p->u.case_.case_name.s, sema_sym(P->S, P->sym)->cases[P->ci].name) == 0)
+	    strcmp(p->u.case_.case_name.s, sema_sym(P->S, P->sym)->nom->cases[P->ci].name) == 0)
 		member_fields(P, p->u.case_.fields, p->u.case_.nfields);
 }
 
@@ -405,7 +405,7 @@ member_stmt(Planner *P, const Stmt *s)
 static void
 case_expr(Planner *P, const Expr *e)
 {
-	if (e->kind == EXPR_VARIANT && P->S->expr_sym[e->id] == P->sym && strcmp(e->u.variant.case_name.s, P->old) == 0)
+	if (e->kind == EXPR_VARIANT && sema_expr_sym(P->S, e->id) == P->sym && strcmp(e->u.variant.case_name.s, P->old) == 0)
 		rename_at(P, e->u.variant.case_name.span);
 }
 
@@ -471,14 +471,14 @@ patch_member_kind(Sema *S, const char *id, SymId *owner)
 {
 	for (SymId i = 0; i < S->syms.len; i++) {
 		Sym *y = sema_sym(S, i);
-		for (int f = 0; f < y->nfields; f++)
-			if (strcmp(y->fields[f].id, id) == 0)
+		for (int f = 0; f < y->nom->nfields; f++)
+			if (strcmp(y->nom->fields[f].id, id) == 0)
 				return *owner = i, "field";
-		for (int c = 0; c < y->ncases; c++) {
-			if (strcmp(y->cases[c].id, id) == 0)
+		for (int c = 0; c < y->nom->ncases; c++) {
+			if (strcmp(y->nom->cases[c].id, id) == 0)
 				return *owner = i, "case";
-			for (int f = 0; f < y->cases[c].nfields; f++)
-				if (strcmp(y->cases[c].fields[f].id, id) == 0)
+			for (int f = 0; f < y->nom->cases[c].nfields; f++)
+				if (strcmp(y->nom->cases[c].fields[f].id, id) == 0)
 					return *owner = i, "case field";
 		}
 	}
@@ -539,8 +539,8 @@ plan_rename(Planner *P)
 static int
 field_of(Sym *y, int ci, const char *member)
 {
-	const FieldSym *f = ci < 0 ? y->fields : y->cases[ci].fields;
-	int n = ci < 0 ? y->nfields : y->cases[ci].nfields;
+	const FieldSym *f = ci < 0 ? y->nom->fields : y->nom->cases[ci].fields;
+	int n = ci < 0 ? y->nom->nfields : y->nom->cases[ci].nfields;
 	for (int i = 0; i < n; i++)
 		if (strcmp(f[i].id, member) == 0)
 			return i;
@@ -562,8 +562,8 @@ plan_member(Planner *P)
 		const char *mk = patch_member_kind(S, o->w[0].s, &v);
 		if (mk && strcmp(mk, "case") == 0) {
 			owner = v;
-			for (int c = 0; c < sema_sym(S, v)->ncases; c++)
-				if (strcmp(sema_sym(S, v)->cases[c].id, o->w[0].s) == 0)
+			for (int c = 0; c < sema_sym(S, v)->nom->ncases; c++)
+				if (strcmp(sema_sym(S, v)->nom->cases[c].id, o->w[0].s) == 0)
 					ci = c;
 		} else if (mk) {
 			diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, mk);
@@ -584,8 +584,8 @@ plan_member(Planner *P)
 		diag_report(P->d, DIAG_G107, &o->w[1].span, "member `%s` does not belong to stable owner `%s`", o->w[1].s, o->w[0].s);
 		return false;
 	}
-	const FieldSym *f = ci < 0 ? &y->fields[fi] : &y->cases[ci].fields[fi];
-	bool owner_explicit = ci < 0 ? y->explicit_id : y->cases[ci].explicit_id;
+	const FieldSym *f = ci < 0 ? &y->nom->fields[fi] : &y->nom->cases[ci].fields[fi];
+	bool owner_explicit = ci < 0 ? y->explicit_id : y->nom->cases[ci].explicit_id;
 	if (y->prelude || !owner_explicit || !f->explicit_id) {
 		Diag *g = diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "member `%s` of `%s` is compiler-owned"
 		    : "member `%s` and owner `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
@@ -633,24 +633,24 @@ plan_case(Planner *P)
 		return false;
 	}
 	int ci = -1;
-	for (int c = 0; c < y->ncases; c++)
-		if (strcmp(y->cases[c].id, o->w[1].s) == 0)
+	for (int c = 0; c < y->nom->ncases; c++)
+		if (strcmp(y->nom->cases[c].id, o->w[1].s) == 0)
 			ci = c;
 	if (ci < 0) {
 		diag_report(P->d, DIAG_G107, &o->w[1].span, "case `%s` does not belong to stable variant `%s`", o->w[1].s, o->w[0].s);
 		return false;
 	}
-	if (y->prelude || !y->explicit_id || !y->cases[ci].explicit_id) {
+	if (y->prelude || !y->explicit_id || !y->nom->cases[ci].explicit_id) {
 		diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "case `%s` of `%s` is compiler-owned"
 		    : "case `%s` and variant `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
 		return false;
 	}
-	if (no_op(P, y->cases[ci].name))
+	if (no_op(P, y->nom->cases[ci].name))
 		return false;
 	P->sym = v;
 	P->ci = ci;
-	P->old = y->cases[ci].name;
-	add_change(P, y->cases[ci].id, "variant_case", y->cases[ci].name);
+	P->old = y->nom->cases[ci].name;
+	add_change(P, y->nom->cases[ci].id, "variant_case", y->nom->cases[ci].name);
 	if (y->decl && y->decl->kind == DECL_VARIANT)
 		rename_at(P, y->decl->u.variant.cases[ci].name.span);
 	P->on_expr = case_expr;
@@ -1061,7 +1061,7 @@ typedef VEC(const char *) IdSeq;
 static void
 seq_expr(Planner *P, const Expr *e)
 {
-	SymId y = P->S->expr_sym[e->id];
+	SymId y = sema_expr_sym(P->S, e->id);
 	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
 	VEC_PUSH(*(IdSeq *)P->user, id);
 }
@@ -1129,7 +1129,7 @@ patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *aft
 		return false;
 	}
 	for (uint32_t i = 0; i < a->nexprs && !patch_has_v4_edit(p); i++) {
-		SymId x = before->expr_sym[i], y = after->expr_sym[i];
+		SymId x = sema_expr_sym(before, i), y = sema_expr_sym(after, i);
 		if ((x < 0) != (y < 0) || (x >= 0 && strcmp(sema_sym(before, x)->id, sema_sym(after, y)->id) != 0 &&
 		    !(p->version == 3 && strcmp(sema_sym(before, x)->id, p->ops[0].w[2].s) == 0 &&
 		    strcmp(sema_sym(after, y)->id, p->ops[0].to.s) == 0))) {
@@ -1213,7 +1213,7 @@ patch_repair_target(Sema *S, const char *target)
 static void
 count_expr(Planner *P, const Expr *e)
 {
-	if (P->S->expr_sym[e->id] == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
+	if (sema_expr_sym(P->S, e->id) == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
 		P->ci++;
 }
 

@@ -578,7 +578,7 @@ is_comment_line(const char *src, uint32_t ls, uint32_t le)
 static void
 count_uses(Planner *P, const Expr *e)
 {
-	if (P->S->expr_sym[e->id] != P->sym || (e->kind != EXPR_CALL && e->kind != EXPR_NAME))
+	if (sema_expr_sym(P->S, e->id) != P->sym || (e->kind != EXPR_CALL && e->kind != EXPR_NAME))
 		return;
 	const Span *own = &sema_sym(P->S, P->sym)->decl->span;
 	if (own->start <= e->span.start && e->span.end <= own->end)

@@ -437,14 +437,14 @@ collect_module(Priv *pv, const Project *pj, int mod)
 			break;
 		case DECL_RECORD:
 			scan_clauses(pv, d, s->src, s->len, dc->u.record.invariants, dc->u.record.ninvariants);
-			scan_fields(pv, mod, m, key, dc->u.record.fields, dc->u.record.nfields, y->fields, y->nfields);
+			scan_fields(pv, mod, m, key, dc->u.record.fields, dc->u.record.nfields, y->nom->fields, y->nom->nfields);
 			break;
 		case DECL_VARIANT:
-			for (int c = 0; c < dc->u.variant.ncases && c < y->ncases; c++) {
+			for (int c = 0; c < dc->u.variant.ncases && c < y->nom->ncases; c++) {
 				const CaseDecl *cd = &dc->u.variant.cases[c];
-				int cdi = add_decl(pv, "case", y->cases[c].id, mod);
+				int cdi = add_decl(pv, "case", y->nom->cases[c].id, mod);
 				scan_comments(pv, cdi, m, key, fmt_case_start(cd));
-				scan_fields(pv, mod, m, key, cd->fields, cd->nfields, y->cases[c].fields, y->cases[c].nfields);
+				scan_fields(pv, mod, m, key, cd->fields, cd->nfields, y->nom->cases[c].fields, y->nom->cases[c].nfields);
 			}
 			break;
 		case DECL_CLASS: {
@@ -452,19 +452,19 @@ collect_module(Priv *pv, const Project *pj, int mod)
 			for (int j = 0; j < dc->u.class_.nmembers; j++) {
 				const ClassMember *cm = &dc->u.class_.members[j];
 				if (cm->is_method) {
-					if (k >= y->nmethods)
+					if (k >= y->nom->nmethods)
 						continue;
-					const Sym *ms = &S->syms.items[y->methods[k++]];
+					const Sym *ms = &S->syms.items[y->nom->methods[k++]];
 					int md = add_decl(pv, "method", ms->id, mod);
 					scan_comments(pv, md, m, key, fmt_member_start(cm));
 					scan_clauses(pv, md, s->src, s->len, cm->method.clauses, cm->method.nclauses);
 					continue;
 				}
-				while (f < y->nfields && y->fields[f].declared_in != self)
+				while (f < y->nom->nfields && y->nom->fields[f].declared_in != self)
 					f++;
-				if (f >= y->nfields)
+				if (f >= y->nom->nfields)
 					continue;
-				int fdi = add_decl(pv, "field", y->fields[f++].id, mod);
+				int fdi = add_decl(pv, "field", y->nom->fields[f++].id, mod);
 				scan_comments(pv, fdi, m, key, fmt_member_start(cm));
 			}
 			break;

@@ -19,7 +19,7 @@ static void borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee
 TypeId
 sema_expr_set(FnCtx *C, const Expr *e, TypeId t)
 {
-	C->S->expr_type[e->id] = t;
+	sema_expr_type_set(C->S, e->id, t);
 	return t;
 }
 
@@ -206,7 +206,7 @@ check_name(FnCtx *C, const Expr *e)
 	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
-		S->expr_sym[e->id] = f;
+		sema_expr_sym_set(S, e->id, f);
 		if (fs->ntparams) {
 			Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` cannot be used as a value without type arguments", name);
 			diag_set_help(d, "wrap the instance in a closure: `fn(x: i64) -> i64 { %s<i64>(x) }`", name);
@@ -219,8 +219,8 @@ check_name(FnCtx *C, const Expr *e)
 	if (C->sym->kind == SK_RECORD) {
 		/* a record invariant (sema.c check_record_invariants) */
 		Buf fb = {0};
-		for (int i = 0; i < C->sym->nfields; i++)
-			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->fields[i].name);
+		for (int i = 0; i < C->sym->nom->nfields; i++)
+			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->nom->fields[i].name);
 		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
 		buf_free(&fb);
 	} else if (help)
@@ -260,8 +260,8 @@ equatable(Sema *S, TypeId t)
 	Sym *s = sema_sym(S, (SymId)ti->decl);
 	if (s->kind != SK_VARIANT)
 		return false;
-	for (int i = 0; i < s->ncases; i++)
-		if (s->cases[i].nfields)
+	for (int i = 0; i < s->nom->ncases; i++)
+		if (s->nom->cases[i].nfields)
 			return false;
 	return true;
 }
@@ -395,7 +395,7 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 				    sema_type_name(S, a), sema_type_name(S, params[i]));
 				diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
 			}
-			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && S->expr_mode[args[i]->id] != MODE_SHARED) {
+			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && sema_expr_mode(S, args[i]->id) != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
 				diag_set_help(d, "create or receive an explicitly shared resource before this call");
 			}
@@ -852,7 +852,7 @@ check_call(FnCtx *C, const Expr *e)
 		return sema_unknown_function(C, e);
 	}
 	Sym *fs = sema_sym(S, f);
-	S->expr_sym[e->id] = f;
+	sema_expr_sym_set(S, e->id, f);
 	record_call(C, f, name, NULL, e->span);
 	if (e->u.call.nargs != fs->nparams) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, fs->nparams, e->u.call.nargs);
@@ -918,9 +918,9 @@ borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
 		admitted = l && l->type == T_BYTES;
 	} else if (!generic_callee && a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME) {
 		const Local *l = sema_local_find(C, a->u.field.base->u.name.s);
-		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && S->expr_type[a->id] == T_BYTES;
+		admitted = l && l->mode != MODE_BORROW && l->mode != MODE_SHARED && sema_expr_type(S, a->id) == T_BYTES;
 	}
-	if (admitted || S->expr_type[a->id] == T_ERR)
+	if (admitted || sema_expr_type(S, a->id) == T_ERR)
 		return;
 	Diag *d = sema_error(S, DIAG_T266, a->span, "borrowed Bytes call requires an exact admitted storage place");
 	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");
@@ -932,7 +932,7 @@ borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
 static SymId
 find_method(Sema *S, SymId cls, const char *name)
 {
-	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->parent) {
+	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->nom->parent) {
 		SymId m = sema_own_method(S, c, name);
 		if (m >= 0)
 			return m;
@@ -964,7 +964,7 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 {
 	Sema *S = C->S;
 	Sym *ms = sema_sym(S, m);
-	S->expr_sym[e->id] = m;
+	sema_expr_sym_set(S, e->id, m);
 	TypeId tbuf[8];
 	const TypeId *targs = NULL;
 	int ntargs = ms->ntparams;
@@ -1061,11 +1061,11 @@ check_field(FnCtx *C, const Expr *e)
 			/* its fields in declaration order, the first eight */
 			Buf h = {0};
 			buf_printf(&h, "`%s` declares ", s->name);
-			if (!s->nfields)
+			if (!s->nom->nfields)
 				buf_puts(&h, "no fields");
-			for (int i = 0; i < s->nfields && i < 8; i++)
-				buf_printf(&h, "%s`%s`", i ? ", " : "", s->fields[i].name);
-			if (s->nfields > 8)
+			for (int i = 0; i < s->nom->nfields && i < 8; i++)
+				buf_printf(&h, "%s`%s`", i ? ", " : "", s->nom->fields[i].name);
+			if (s->nom->nfields > 8)
 				buf_puts(&h, ", …");
 			diag_set_help(d, "%s", h.data);
 			buf_free(&h);
@@ -1095,10 +1095,10 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
-	FieldSym *fields = case_index >= 0 ? s->cases[case_index].fields : s->fields;
-	int nfields = case_index >= 0 ? s->cases[case_index].nfields : s->nfields;
+	FieldSym *fields = case_index >= 0 ? s->nom->cases[case_index].fields : s->nom->fields;
+	int nfields = case_index >= 0 ? s->nom->cases[case_index].nfields : s->nom->nfields;
 	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
-	const char *cname = case_index >= 0 ? s->cases[case_index].name : NULL;
+	const char *cname = case_index >= 0 ? s->nom->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
@@ -1178,7 +1178,7 @@ check_record_lit(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.record.inits, e->u.record.ninits);
 		return T_ERR;
 	}
-	S->expr_sym[e->id] = sym;
+	sema_expr_sym_set(S, e->id, sym);
 	TypeId t = nominal_with_targs(C, sym, e->u.record.targs, e->u.record.ntargs, e->span);
 	if (t == T_ERR) {
 		check_init_values(C, e->u.record.inits, e->u.record.ninits);
@@ -1205,7 +1205,7 @@ check_variant_lit(FnCtx *C, const Expr *e)
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}
-	S->expr_sym[e->id] = sym;
+	sema_expr_sym_set(S, e->id, sym);
 	TypeId t = nominal_with_targs(C, sym, e->u.variant.targs, e->u.variant.ntargs, e->span);
 	if (t == T_ERR) {
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
@@ -1312,8 +1312,8 @@ check_super(FnCtx *C, const Expr *e)
 	Sym *f = C->sym;
 	const char *name = e->u.super_.name.s;
 	SymId target = -1;
-	if (f->kind == SK_METHOD && strcmp(f->name, name) == 0 && sema_sym(S, f->owner)->parent >= 0)
-		target = find_method(S, sema_sym(S, f->owner)->parent, name);
+	if (f->kind == SK_METHOD && strcmp(f->name, name) == 0 && sema_sym(S, f->owner)->nom->parent >= 0)
+		target = find_method(S, sema_sym(S, f->owner)->nom->parent, name);
 	if (target < 0) {
 		Diag *d = sema_error(S, DIAG_T231, e->u.super_.name.span, "`super` is only allowed inside a class-method override");
 		diag_set_help(d, "call `super.%s(…)` from a method that overrides `%s` in a subclass", name, name);
@@ -1349,8 +1349,8 @@ check_if(FnCtx *C, const Expr *e)
 		diag_set_help(d, "make both branches produce one type; there are no implicit conversions");
 	}
 	/* O106: one branch lends a borrowed (or shared) value, the other owns its value. */
-	ParamMode tm = (ParamMode)S->expr_mode[e->u.if_.then_block->tail->id];
-	ParamMode em = (ParamMode)S->expr_mode[e->u.if_.else_block->tail->id];
+	ParamMode tm = sema_expr_mode(S, e->u.if_.then_block->tail->id);
+	ParamMode em = sema_expr_mode(S, e->u.if_.else_block->tail->id);
 	if (!sema_is_copy(S, tt) && tm != em) {
 		static const char *const words[] = { "owned", "owned", "borrowed", "shared" };
 		Diag *d = sema_error(S, DIAG_O106, e->span, "`if` branches must produce the same resource ownership mode");
@@ -1430,17 +1430,17 @@ check_array(FnCtx *C, const Expr *e)
 static ParamMode
 value_mode(FnCtx *C, const Expr *e)
 {
-	const uint8_t *m = C->S->expr_mode;
+	const Sema *S = C->S;
 	switch (e->kind) {
 	case EXPR_NAME: {
 		const Local *l = sema_local_find(C, e->u.name.s);
 		return l ? l->mode : MODE_NONE;
 	}
-	case EXPR_FIELD: return (ParamMode)m[e->u.field.base->id];
-	case EXPR_BLOCK: return e->u.block->tail ? (ParamMode)m[e->u.block->tail->id] : MODE_NONE;
+	case EXPR_FIELD: return sema_expr_mode(S, e->u.field.base->id);
+	case EXPR_BLOCK: return e->u.block->tail ? sema_expr_mode(S, e->u.block->tail->id) : MODE_NONE;
 	case EXPR_IF:
-		return e->u.if_.then_block && e->u.if_.then_block->tail ? (ParamMode)m[e->u.if_.then_block->tail->id] : MODE_NONE;
-	case EXPR_MATCH: return e->u.match.narms ? (ParamMode)m[e->u.match.arms[0].value->id] : MODE_NONE;
+		return e->u.if_.then_block && e->u.if_.then_block->tail ? sema_expr_mode(S, e->u.if_.then_block->tail->id) : MODE_NONE;
+	case EXPR_MATCH: return e->u.match.narms ? sema_expr_mode(S, e->u.match.arms[0].value->id) : MODE_NONE;
 	default: return MODE_NONE;
 	}
 }
@@ -1485,6 +1485,8 @@ sema_check_expr(FnCtx *C, const Expr *e)
 		break;
 	case EXPR_ARRAY: t = check_array(C, e); break;
 	}
-	C->S->expr_mode[e->id] = (uint8_t)value_mode(C, e);
+	uint8_t *mb = &C->S->expr_mode[e->id >> 2];
+	unsigned sh = (e->id & 3) * 2;
+	*mb = (uint8_t)((*mb & ~(3u << sh)) | ((unsigned)value_mode(C, e) << sh));
 	return sema_expr_set(C, e, t);
 }

@@ -27,8 +27,8 @@ sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 {
 	Sym *child = sema_sym(S, (SymId)sema_type_info(&S->types, from)->decl);
 	Sym *parent = sema_sym(S, (SymId)sema_type_info(&S->types, to)->decl);
-	for (int i = parent->nfields; i < child->nfields; i++)
-		if (!sema_is_copy(S, child->fields[i].type))
+	for (int i = parent->nom->nfields; i < child->nom->nfields; i++)
+		if (!sema_is_copy(S, child->nom->fields[i].type))
 			return true;
 	return false;
 }
@@ -80,11 +80,11 @@ check_let(FnCtx *C, const Stmt *s)
 	bool alias = s->u.let.value && sema_lent_value(S, s->u.let.value);
 	bool declared = sema_local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 	if (declared && alias)
-		sema_local_lend(C, s->u.let.name.s, (ParamMode)S->expr_mode[s->u.let.value->id]);
+		sema_local_lend(C, s->u.let.name.s, sema_expr_mode(S, s->u.let.value->id));
 	const Expr *v = s->u.let.value;
-	if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 1 && strcmp(s->u.let.name.s, "_") != 0)
-		C->locals.items[C->locals.len - 1].own_target = S->expr_sym[v->u.closure.body->tail->id] + 1;
-	else if (declared && v && v->kind == EXPR_CLOSURE && S->closure_profile[v->id] == 4 && strcmp(s->u.let.name.s, "_") != 0)
+	if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 1 && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].own_target = sema_expr_sym(S, v->u.closure.body->tail->id) + 1;
+	else if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 4 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = -1;
 }
 
@@ -114,7 +114,7 @@ record_renewal(Sema *S, const char *name, TypeId type, const Expr *v)
 	const TypeInfo *ti = sema_type_info(&S->types, type);
 	if (ti->kind != TY_NOMINAL || sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD)
 		return false;
-	SymId f = S->expr_sym[v->id];
+	SymId f = sema_expr_sym(S, v->id);
 	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
 		return false;
 	const Sym *fs = sema_sym(S, f);
@@ -142,7 +142,7 @@ reader_forward(Sema *S, const char *name, TypeId type, const Expr *v)
 {
 	if (sema_type_info(&S->types, type)->kind != TY_READER)
 		return false;
-	SymId f = S->expr_sym[v->id];
+	SymId f = sema_expr_sym(S, v->id);
 	if (f < 0 || sema_sym(S, f)->kind != SK_FN)
 		return false;
 	const Sym *fs = sema_sym(S, f);
@@ -158,7 +158,7 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
 		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 		"stdin_stream_next",
 	};
-	if (v->kind != EXPR_CALL || S->expr_type[v->id] != type || v->u.call.nargs < 1)
+	if (v->kind != EXPR_CALL || sema_expr_type(S, v->id) != type || v->u.call.nargs < 1)
 		return false;
 	const Builtin *b = S->call_builtin[ast_call_index(v)];
 	if (!b)

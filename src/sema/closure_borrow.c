@@ -74,7 +74,7 @@ sema_borrowed_closure(FnCtx *C, const Expr *e)
 		diag_set_help(d, "bind the literal directly with an immutable `let callback = …;` and call `callback(x)`");
 		return;
 	}
-	S->closure_profile[e->id] = 4;
+	sema_closure_profile_set(S, e->id, 4);
 }
 
 TypeId

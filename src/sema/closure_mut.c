@@ -71,8 +71,8 @@ sema_mut_closure(FnCtx *C, const Expr *e)
 	if (S->sym_fn_mut < 0)
 		return T_ERR;
 	sema_expr_set(C, st, T_I64);
-	S->expr_sym[e->id] = f;
-	S->closure_profile[e->id] = 2;
+	sema_expr_sym_set(S, e->id, f);
+	sema_closure_profile_set(S, e->id, 2);
 	return sema_type_intern(&S->types, TY_NOMINAL, (uint32_t)S->sym_fn_mut, 0, NULL, 0);
 }
 
@@ -118,6 +118,6 @@ sema_mut_closure_call(FnCtx *C, const Expr *e, const Local *l)
 		}
 	}
 	if (ok)
-		S->closure_profile[e->id] = 3;
+		sema_closure_profile_set(S, e->id, 3);
 	return T_I64;
 }

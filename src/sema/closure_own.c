@@ -105,8 +105,8 @@ sema_own_closure(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	sema_expr_set(C, arg, T_BYTES);
-	S->expr_sym[call->id] = f;
-	S->closure_profile[e->id] = 1;
+	sema_expr_sym_set(S, call->id, f);
+	sema_closure_profile_set(S, e->id, 1);
 	return T_BYTES;
 }
 
@@ -122,8 +122,8 @@ sema_own_closure_call(FnCtx *C, const Expr *e, const Local *l)
 		diag_set_help(d, "call it as `%s()`", l->name);
 		return T_ERR;
 	}
-	S->expr_sym[e->id] = l->own_target - 1;
-	S->closure_profile[e->id] = 1;
+	sema_expr_sym_set(S, e->id, l->own_target - 1);
+	sema_closure_profile_set(S, e->id, 1);
 	/* the target's effects are the call's (E codes at `c()`) */
 	CallSite cs = { l->own_target - 1, fs->name, NULL, e->span };
 	VEC_PUSH(C->calls, cs);

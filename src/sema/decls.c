@@ -18,6 +18,19 @@ sema_sym(Sema *S, SymId id)
 	return &S->syms.items[id];
 }
 
+const SymNominal sema_sym_nominal_none = { .parent = -1 };
+
+void
+sema_sym_nominal_init(Sema *S, Sym *s)
+{
+	if (s->kind == SK_FN || s->kind == SK_METHOD || s->kind == SK_IMPORT) {
+		s->nom = (SymNominal *)&sema_sym_nominal_none;
+		return;
+	}
+	s->nom = ARENA_NEW(&S->arena, SymNominal);
+	s->nom->parent = -1;
+}
+
 static SymId
 new_sym(Sema *S, SymKind kind, const char *name)
 {
@@ -26,7 +39,7 @@ new_sym(Sema *S, SymKind kind, const char *name)
 	s.kind = kind;
 	s.name = name;
 	s.owner = -1;
-	s.parent = -1;
+	sema_sym_nominal_init(S, &s);
 	VEC_PUSH(S->syms, s);
 	return (SymId)(S->syms.len - 1);
 }
@@ -108,8 +121,8 @@ prelude(Sema *S)
 	*some = prelude_field(S, "value", "core.option.some.value", T0);
 	oc[0] = prelude_case("None", "core.option.none", NULL, 0);
 	oc[1] = prelude_case("Some", "core.option.some", some, 1);
-	sema_sym(S, S->sym_option)->cases = oc;
-	sema_sym(S, S->sym_option)->ncases = 2;
+	sema_sym(S, S->sym_option)->nom->cases = oc;
+	sema_sym(S, S->sym_option)->nom->ncases = 2;
 
 	CaseSym *rc = ARENA_ARRAY(&S->arena, CaseSym, 2);
 	FieldSym *ok = ARENA_NEW(&S->arena, FieldSym), *err = ARENA_NEW(&S->arena, FieldSym);
@@ -117,8 +130,8 @@ prelude(Sema *S)
 	*err = prelude_field(S, "error", "core.result.err.error", R1);
 	rc[0] = prelude_case("Ok", "core.result.ok", ok, 1);
 	rc[1] = prelude_case("Err", "core.result.err", err, 1);
-	sema_sym(S, S->sym_result)->cases = rc;
-	sema_sym(S, S->sym_result)->ncases = 2;
+	sema_sym(S, S->sym_result)->nom->cases = rc;
+	sema_sym(S, S->sym_result)->nom->ncases = 2;
 
 	CaseSym *ic = ARENA_ARRAY(&S->arena, CaseSym, 2);
 	FieldSym *yf = ARENA_ARRAY(&S->arena, FieldSym, 2);
@@ -127,8 +140,8 @@ prelude(Sema *S)
 	yf[1] = prelude_field(S, "rest", "core.iter.step.yield.rest", iter);
 	ic[0] = prelude_case("Done", "core.iter.step.done", NULL, 0);
 	ic[1] = prelude_case("Yield", "core.iter.step.yield", yf, 2);
-	sema_sym(S, S->sym_iterstep)->cases = ic;
-	sema_sym(S, S->sym_iterstep)->ncases = 2;
+	sema_sym(S, S->sym_iterstep)->nom->cases = ic;
+	sema_sym(S, S->sym_iterstep)->nom->ncases = 2;
 }
 
 /* ==== stable identities ===================================================== */
@@ -305,8 +318,8 @@ collect_cases(Sema *S, SymId id)
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
 	int n = d->u.variant.ncases;
-	s->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
-	s->ncases = n;
+	s->nom->cases = ARENA_ARRAY(&S->arena, CaseSym, n ? n : 1);
+	s->nom->ncases = n;
 	StrMap ids = {0};   /* the case identities so far (S111) */
 	if (n == 0) {
 		Diag *dg = sema_error(S, DIAG_T215, s->name_span, "variant `%s` must declare at least one case", s->name);
@@ -314,17 +327,17 @@ collect_cases(Sema *S, SymId id)
 	}
 	for (int i = 0; i < n; i++) {
 		const CaseDecl *cd = &d->u.variant.cases[i];
-		CaseSym *c = &sema_sym(S, id)->cases[i];
+		CaseSym *c = &sema_sym(S, id)->nom->cases[i];
 		c->name = cd->name.s;
 		c->span = cd->name.span;
 		c->explicit_id = cd->id.present;
 		c->id = cd->id.present ? id_text(S, &cd->id) : auto_id(S, "case", s->id, c->name);
 		c->has_payload = cd->nfields > 0;
-		if (!s->case_map) {
-			s->case_map = spx_xcalloc(1, sizeof(StrMap));
-			sema_strmap_reserve(s->case_map, (size_t)n);
+		if (!s->nom->case_map) {
+			s->nom->case_map = spx_xcalloc(1, sizeof(StrMap));
+			sema_strmap_reserve(s->nom->case_map, (size_t)n);
 		}
-		bool repeated = !sema_strmap_put(s->case_map, c->name, i);
+		bool repeated = !sema_strmap_put(s->nom->case_map, c->name, i);
 		repeated |= !sema_strmap_put(&ids, c->id, i);
 		if (repeated) {
 			Diag *dg = sema_error(S, DIAG_S111, cd->name.span, "duplicate case `%s` in variant `%s`", c->name, s->name);
@@ -352,7 +365,7 @@ collect_members(Sema *S, SymId id)
 	const Decl *d = s->decl;
 	switch (d->kind) {
 	case DECL_RECORD:
-		collect_fields(S, s->id, d->u.record.fields, d->u.record.nfields, &s->fields, &s->nfields, s->name, false);
+		collect_fields(S, s->id, d->u.record.fields, d->u.record.nfields, &s->nom->fields, &s->nom->nfields, s->name, false);
 		break;
 	case DECL_VARIANT:
 		collect_cases(S, id);
@@ -362,7 +375,7 @@ collect_members(Sema *S, SymId id)
 		for (int i = 0; i < d->u.class_.nmembers; i++)
 			if (!d->u.class_.members[i].is_method)
 				VEC_PUSH(fds, d->u.class_.members[i].field);
-		collect_fields(S, s->id, fds.items, fds.len, &s->fields, &s->nfields, s->name, false);
+		collect_fields(S, s->id, fds.items, fds.len, &s->nom->fields, &s->nom->nfields, s->name, false);
 		VEC_FREE(fds);
 		break;
 	}
@@ -650,9 +663,10 @@ sema_decls_collect(Sema *S)
 	/* One symbol per declaration, class member and import (plus the
 	 * prelude's few): sized once, not doubled and copied (a large file
 	 * has thousands). */
-	size_t want = 16 + (size_t)m->ndecls, members = 0;
+	size_t want = 16 + (size_t)m->ndecls, members = 0, fns = 0;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Decl *d = &m->decls[i];
+		fns += d->kind == DECL_FN;
 		if (d->kind == DECL_CLASS) {
 			want += (size_t)d->u.class_.nmembers;
 		} else if (d->kind == DECL_INTERFACE) {
@@ -672,6 +686,8 @@ sema_decls_collect(Sema *S)
 	/* every symbol, field and case claims its identity: one table, not
 	 * doubled and rehashed as it fills */
 	sema_strmap_reserve(&S->ids, want + members);
+	sema_strmap_reserve(&S->fn_names, fns);
+	sema_strmap_reserve(&S->type_names, 16 + (size_t)m->ndecls - fns);
 	prelude(S);
 	/* 1. type identities, in source order */
 	for (int i = 0; i < m->ndecls; i++)
@@ -708,8 +724,8 @@ sema_decls_collect(Sema *S)
 		}
 		sema_strmap_free(&count);
 		Sym *c = sema_sym(S, cls);
-		c->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
-		c->nmethods = methods.len;
+		c->nom->methods = ARENA_COPY_VEC(&S->arena, SymId, methods);
+		c->nom->nmethods = methods.len;
 		VEC_FREE(methods);
 	}
 	/* 4. the mutable closure carrier (closure_mut.c), after every declaration so
@@ -722,10 +738,10 @@ sema_decls_collect(Sema *S)
 		s->explicit_id = true;
 		s->prelude = true;
 		s->resolved = true;
-		s->nfields = 2;
-		s->fields = ARENA_ARRAY(&S->arena, FieldSym, 2);
-		s->fields[0] = prelude_field(S, "update", "core.fn_mut_i64.update", sema_type_intern(&S->types, TY_FN, 0, 0, fargs, 3));
-		s->fields[1] = prelude_field(S, "state", "core.fn_mut_i64.state", T_I64);
+		s->nom->nfields = 2;
+		s->nom->fields = ARENA_ARRAY(&S->arena, FieldSym, 2);
+		s->nom->fields[0] = prelude_field(S, "update", "core.fn_mut_i64.update", sema_type_intern(&S->types, TY_FN, 0, 0, fargs, 3));
+		s->nom->fields[1] = prelude_field(S, "state", "core.fn_mut_i64.state", T_I64);
 		S->sym_fn_mut = r;
 	}
 }
@@ -990,7 +1006,7 @@ resolve_record(Sema *S, SymId id)
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
 	set_tparams(S, s, d->u.record.tparams, d->u.record.ntparams);
-	resolve_fields(S, id, s->fields, d->u.record.fields, d->u.record.nfields);
+	resolve_fields(S, id, s->nom->fields, d->u.record.fields, d->u.record.nfields);
 }
 
 static void
@@ -999,8 +1015,8 @@ resolve_variant(Sema *S, SymId id)
 	Sym *s = sema_sym(S, id);
 	const Decl *d = s->decl;
 	set_tparams(S, s, d->u.variant.tparams, d->u.variant.ntparams);
-	for (int i = 0; i < s->ncases; i++)
-		resolve_fields(S, id, s->cases[i].fields, d->u.variant.cases[i].fields, d->u.variant.cases[i].nfields);
+	for (int i = 0; i < s->nom->ncases; i++)
+		resolve_fields(S, id, s->nom->cases[i].fields, d->u.variant.cases[i].fields, d->u.variant.cases[i].nfields);
 }
 
 /* Class: own fields now; effective fields (ancestors first) after parents resolve. */
@@ -1014,7 +1030,7 @@ resolve_class_own(Sema *S, SymId id)
 	for (int i = 0; i < d->u.class_.nmembers; i++)
 		if (!d->u.class_.members[i].is_method)
 			VEC_PUSH(fds, d->u.class_.members[i].field);
-	resolve_fields(S, id, s->fields, fds.items, fds.len);
+	resolve_fields(S, id, s->nom->fields, fds.items, fds.len);
 	VEC_FREE(fds);
 	if (!d->u.class_.has_parent)
 		return;
@@ -1032,7 +1048,7 @@ resolve_class_own(Sema *S, SymId id)
 		diag_set_help(dg, "inherit from a class declared in this module: `class %s : Base { … }`", s->name);
 		return;
 	}
-	s->parent = parent;
+	s->nom->parent = parent;
 }
 
 /* Effective fields of a class: ancestors' first (root first), then its own. */
@@ -1045,30 +1061,30 @@ flatten_class(Sema *S, SymId id, int depth)
 	if (depth > S->syms.len) {
 		return false;
 	}
-	if (s->parent >= 0) {
-		if (!flatten_class(S, s->parent, depth + 1))
+	if (s->nom->parent >= 0) {
+		if (!flatten_class(S, s->nom->parent, depth + 1))
 			return false;
-		Sym *p = sema_sym(S, s->parent);
+		Sym *p = sema_sym(S, s->nom->parent);
 		s = sema_sym(S, id);
-		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nfields + s->nfields + 1);
-		if (p->nfields)
-			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
-		int n = p->nfields;
-		for (int i = 0; i < s->nfields; i++) {
-			bool dup = sema_field_index(S, s->parent, s->fields[i].name) >= 0;   /* indexed for many fields */
+		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nom->nfields + s->nom->nfields + 1);
+		if (p->nom->nfields)
+			memcpy(all, p->nom->fields, sizeof(FieldSym) * (size_t)p->nom->nfields);
+		int n = p->nom->nfields;
+		for (int i = 0; i < s->nom->nfields; i++) {
+			bool dup = sema_field_index(S, s->nom->parent, s->nom->fields[i].name) >= 0;   /* indexed for many fields */
 			if (dup) {
-				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
+				Diag *dg = sema_error(S, DIAG_T229, s->nom->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->nom->fields[i].name);
 				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
 				continue;
 			}
-			all[n++] = s->fields[i];
+			all[n++] = s->nom->fields[i];
 		}
-		s->fields = all;
-		s->nfields = n;
+		s->nom->fields = all;
+		s->nom->nfields = n;
 		/* the reference's member collisions: a method named like an inherited field */
-		for (int i = 0; i < s->nmethods; i++) {
-			const Sym *m = sema_sym(S, s->methods[i]);
-			if (sema_field_index(S, s->parent, m->name) < 0)
+		for (int i = 0; i < s->nom->nmethods; i++) {
+			const Sym *m = sema_sym(S, s->nom->methods[i]);
+			if (sema_field_index(S, s->nom->parent, m->name) < 0)
 				continue;
 			Diag *dg = sema_error(S, DIAG_T229, m->name_span, "method `%s` of class `%s` collides with inherited field `%s`", m->name, s->name, m->name);
 			diag_set_help(dg, "rename the method; `%s` already names a field of `%s`", m->name, s->name);
@@ -1129,9 +1145,9 @@ static void
 check_overrides(Sema *S, SymId cls)
 {
 	Sym *c = sema_sym(S, cls);
-	for (int i = 0; i < c->nmethods; i++) {
-		Sym *m = sema_sym(S, c->methods[i]);
-		for (SymId a = c->parent; a >= 0; a = sema_sym(S, a)->parent) {
+	for (int i = 0; i < c->nom->nmethods; i++) {
+		Sym *m = sema_sym(S, c->nom->methods[i]);
+		for (SymId a = c->nom->parent; a >= 0; a = sema_sym(S, a)->nom->parent) {
 			Sym *anc = sema_sym(S, a);
 			SymId om = sema_own_method(S, a, m->name);
 			if (om >= 0) {
@@ -1195,11 +1211,11 @@ check_recursion(Sema *S)
 		Sym *s = sema_sym(S, v);
 		if (s->prelude)
 			continue;
-		for (int i = 0; i < s->nfields; i++)
-			by_value_edges(S, s->fields[i].type, &to, &stack);
-		for (int c = 0; c < s->ncases; c++)
-			for (int i = 0; i < s->cases[c].nfields; i++)
-				by_value_edges(S, s->cases[c].fields[i].type, &to, &stack);
+		for (int i = 0; i < s->nom->nfields; i++)
+			by_value_edges(S, s->nom->fields[i].type, &to, &stack);
+		for (int c = 0; c < s->nom->ncases; c++)
+			for (int i = 0; i < s->nom->cases[c].nfields; i++)
+				by_value_edges(S, s->nom->cases[c].fields[i].type, &to, &stack);
 	}
 	start[n] = to.len;
 	/* Tarjan, iteratively: index 0 = unvisited */
@@ -1294,13 +1310,13 @@ sema_decls_resolve(Sema *S)
 		if (s->kind != SK_CLASS || s->prelude)
 			continue;
 		int steps = 0;
-		SymId a = s->parent;
+		SymId a = s->nom->parent;
 		while (a >= 0 && a != id && steps++ < n)
-			a = sema_sym(S, a)->parent;
+			a = sema_sym(S, a)->nom->parent;
 		if (a == id) {
 			Diag *d = sema_error(S, DIAG_T228, s->name_span, "class `%s` inherits from itself through its parents", s->name);
 			diag_set_help(d, "remove one `: Parent` link so the inheritance chain ends");
-			s->parent = -1;
+			s->nom->parent = -1;
 		}
 	}
 	for (SymId id = 0; id < n; id++)
@@ -1331,8 +1347,8 @@ sema_decls_resolve(Sema *S)
 bool
 sema_lent_value(Sema *S, const Expr *e)
 {
-	ParamMode m = (ParamMode)S->expr_mode[e->id];
-	return (m == MODE_BORROW || m == MODE_SHARED) && S->expr_type[e->id] != T_ERR && !sema_is_copy(S, S->expr_type[e->id]);
+	ParamMode m = sema_expr_mode(S, e->id);
+	return (m == MODE_BORROW || m == MODE_SHARED) && sema_expr_type(S, e->id) != T_ERR && !sema_is_copy(S, sema_expr_type(S, e->id));
 }
 
 /* sema_is_copy: typeq.c */
@@ -1359,8 +1375,8 @@ sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool las
 {
 	Sym *s = sema_sym(S, owner);
 	if (case_index < 0)
-		return fields_find(s->fields, s->nfields, &s->field_map, &s->field_dups, name, last);
-	CaseSym *c = &s->cases[case_index];
+		return fields_find(s->nom->fields, s->nom->nfields, &s->nom->field_map, &s->nom->field_dups, name, last);
+	CaseSym *c = &s->nom->cases[case_index];
 	return fields_find(c->fields, c->nfields, &c->field_map, &c->field_dups, name, last);
 }
 
@@ -1368,18 +1384,18 @@ SymId
 sema_own_method(Sema *S, SymId cls, const char *name)
 {
 	Sym *s = sema_sym(S, cls);
-	if (s->nmethods > 8 && !s->method_map) {
-		s->method_map = spx_xcalloc(1, sizeof(StrMap));
-		for (int i = 0; i < s->nmethods; i++)
-			sema_strmap_put(s->method_map, sema_sym(S, s->methods[i])->name, i);
+	if (s->nom->nmethods > 8 && !s->nom->method_map) {
+		s->nom->method_map = spx_xcalloc(1, sizeof(StrMap));
+		for (int i = 0; i < s->nom->nmethods; i++)
+			sema_strmap_put(s->nom->method_map, sema_sym(S, s->nom->methods[i])->name, i);
 	}
-	if (s->method_map) {
-		int i = sema_strmap_get(s->method_map, name);
-		return i >= 0 ? s->methods[i] : -1;
+	if (s->nom->method_map) {
+		int i = sema_strmap_get(s->nom->method_map, name);
+		return i >= 0 ? s->nom->methods[i] : -1;
 	}
-	for (int i = 0; i < s->nmethods; i++)
-		if (strcmp(sema_sym(S, s->methods[i])->name, name) == 0)
-			return s->methods[i];
+	for (int i = 0; i < s->nom->nmethods; i++)
+		if (strcmp(sema_sym(S, s->nom->methods[i])->name, name) == 0)
+			return s->nom->methods[i];
 	return -1;
 }
 
@@ -1398,17 +1414,17 @@ sema_field_type(Sema *S, TypeId owner_type, int index)
 	int nargs = ti->nargs < 8 ? ti->nargs : 8;
 	for (int i = 0; i < nargs; i++)
 		args[i] = ti->args[i];
-	return sema_type_subst(&S->types, sema_sym(S, sym)->fields[index].type, (uint32_t)sym, args, nargs);
+	return sema_type_subst(&S->types, sema_sym(S, sym)->nom->fields[index].type, (uint32_t)sym, args, nargs);
 }
 
 int
 sema_case_index(Sema *S, SymId variant, const char *name)
 {
 	Sym *s = sema_sym(S, variant);
-	if (s->case_map)
-		return sema_strmap_get(s->case_map, name);
-	for (int i = 0; i < s->ncases; i++)
-		if (strcmp(s->cases[i].name, name) == 0)
+	if (s->nom->case_map)
+		return sema_strmap_get(s->nom->case_map, name);
+	for (int i = 0; i < s->nom->ncases; i++)
+		if (strcmp(s->nom->cases[i].name, name) == 0)
 			return i;
 	return -1;
 }
@@ -1422,7 +1438,7 @@ sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_ind
 	int nargs = ti->nargs < 8 ? ti->nargs : 8;
 	for (int i = 0; i < nargs; i++)
 		args[i] = ti->args[i];
-	return sema_type_subst(&S->types, sema_sym(S, sym)->cases[case_index].fields[field_index].type, (uint32_t)sym, args, nargs);
+	return sema_type_subst(&S->types, sema_sym(S, sym)->nom->cases[case_index].fields[field_index].type, (uint32_t)sym, args, nargs);
 }
 
 bool
@@ -1435,7 +1451,7 @@ sema_class_upcast(Sema *S, TypeId from, TypeId to)
 		return false;
 	if (sema_sym(S, (SymId)f->decl)->kind != SK_CLASS)
 		return false;
-	for (SymId a = sema_sym(S, (SymId)f->decl)->parent; a >= 0; a = sema_sym(S, a)->parent)
+	for (SymId a = sema_sym(S, (SymId)f->decl)->nom->parent; a >= 0; a = sema_sym(S, a)->nom->parent)
 		if (a == (SymId)t->decl)
 			return true;
 	return false;

@@ -152,7 +152,7 @@ imported_sym(Sema *S, const Sema *P, const Sym *y, SymKind kind, const char *ali
 	z.id = text(S, y->id);
 	z.explicit_id = true;
 	z.owner = -1;
-	z.parent = -1;
+	sema_sym_nominal_init(S, &z);
 	z.resolved = true;
 	z.origin = text(S, origin_of(P, y));
 	return z;
@@ -202,28 +202,28 @@ link_signature(Sema *S, const Sema *P, const Sym *y, Sym *z, const UseDecl *u, c
 static void
 link_class(Sema *S, const Sema *P, const Sym *y, SymId zid, const UseDecl *u, const char *what)
 {
-	FieldSym *f = copy_fields(S, P, y->fields, y->nfields, u, what);
-	for (int j = 0; j < y->nfields; j++)
+	FieldSym *f = copy_fields(S, P, y->nom->fields, y->nom->nfields, u, what);
+	for (int j = 0; j < y->nom->nfields; j++)
 		f[j].declared_in = zid;
 	Sym *z = sema_sym(S, zid);
-	z->fields = f;
-	z->nfields = y->nfields;
-	z->field_dups = y->field_dups;
-	if (y->parent >= 0) {
-		SymId pz = map_nominal(S, P, (uint32_t)y->parent);
-		const Sym *py = &P->syms.items[y->parent];
+	z->nom->fields = f;
+	z->nom->nfields = y->nom->nfields;
+	z->nom->field_dups = y->nom->field_dups;
+	if (y->nom->parent >= 0) {
+		SymId pz = map_nominal(S, P, (uint32_t)y->nom->parent);
+		const Sym *py = &P->syms.items[y->nom->parent];
 		if (pz < 0) {
 			Diag *d = sema_error(S, DIAG_G172, u->span, "class `%s` extends `%s` (`%s` of module `%s`), which this module does not import", y->name,
 			    py->name, py->id, origin_of(P, py));
 			diag_set_help(d, "add `use type @id(\"%s\") from %s as %s;` after `module`", py->id, origin_of(P, py), py->name);
 			return;
 		}
-		z->parent = pz;
+		z->nom->parent = pz;
 	}
-	SymId *methods = ARENA_ARRAY(&S->arena, SymId, y->nmethods ? y->nmethods : 1);
+	SymId *methods = ARENA_ARRAY(&S->arena, SymId, y->nom->nmethods ? y->nom->nmethods : 1);
 	int n = 0;
-	for (int j = 0; j < y->nmethods; j++) {
-		const Sym *pm = &P->syms.items[y->methods[j]];
+	for (int j = 0; j < y->nom->nmethods; j++) {
+		const Sym *pm = &P->syms.items[y->nom->methods[j]];
 		if (pm->ntparams) {
 			Diag *d = sema_error(S, DIAG_G172, u->span, "class `%s` has generic method `%s`; imported classes have monomorphic methods only", y->name, pm->name);
 			diag_set_help(d, "make `%s` monomorphic, or keep the class inside `%s`", pm->name, origin_of(P, y));
@@ -236,8 +236,8 @@ link_class(Sema *S, const Sema *P, const Sym *y, SymId zid, const UseDecl *u, co
 		VEC_PUSH(S->syms, m);
 	}
 	z = sema_sym(S, zid);
-	z->methods = methods;
-	z->nmethods = n;
+	z->nom->methods = methods;
+	z->nom->nmethods = n;
 }
 
 void
@@ -295,24 +295,24 @@ sema_link_imports(Sema *S, const SemaLink *links, int nlinks)
 		} else if (y->kind == SK_RESOURCE) {
 			/* opaque: nothing but its identity crosses */
 		} else if (y->kind == SK_RECORD) {
-			FieldSym *f = copy_fields(S, P, y->fields, y->nfields, k->use, what);
+			FieldSym *f = copy_fields(S, P, y->nom->fields, y->nom->nfields, k->use, what);
 			Sym *z = sema_sym(S, made[i]);
-			z->fields = f;
-			z->nfields = y->nfields;
-			z->field_dups = y->field_dups;
+			z->nom->fields = f;
+			z->nom->nfields = y->nom->nfields;
+			z->nom->field_dups = y->nom->field_dups;
 		} else {
-			CaseSym *c = ARENA_ARRAY(&S->arena, CaseSym, y->ncases ? y->ncases : 1);
-			for (int j = 0; j < y->ncases; j++) {
-				c[j] = y->cases[j];
-				c[j].name = text(S, y->cases[j].name);
-				c[j].id = text(S, y->cases[j].id);
+			CaseSym *c = ARENA_ARRAY(&S->arena, CaseSym, y->nom->ncases ? y->nom->ncases : 1);
+			for (int j = 0; j < y->nom->ncases; j++) {
+				c[j] = y->nom->cases[j];
+				c[j].name = text(S, y->nom->cases[j].name);
+				c[j].id = text(S, y->nom->cases[j].id);
 				c[j].span = k->use->span;
 				c[j].field_map = NULL;
-				c[j].fields = copy_fields(S, P, y->cases[j].fields, y->cases[j].nfields, k->use, what);
+				c[j].fields = copy_fields(S, P, y->nom->cases[j].fields, y->nom->cases[j].nfields, k->use, what);
 			}
 			Sym *z = sema_sym(S, made[i]);
-			z->cases = c;
-			z->ncases = y->ncases;
+			z->nom->cases = c;
+			z->nom->ncases = y->nom->ncases;
 		}
 	}
 	/* 3. functions */

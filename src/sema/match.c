@@ -105,8 +105,8 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
-	FieldSym *fields = ci >= 0 ? s->cases[ci].fields : s->fields;
-	int nfields = ci >= 0 ? s->cases[ci].nfields : s->nfields;
+	FieldSym *fields = ci >= 0 ? s->nom->cases[ci].fields : s->nom->fields;
+	int nfields = ci >= 0 ? s->nom->cases[ci].nfields : s->nom->nfields;
 	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
@@ -185,7 +185,7 @@ arm_value(FnCtx *C, const MatchArm *arm, ArmResult *first, bool scalar)
 	TypeId t = sema_check_expr(C, arm->value);
 	if (t == T_ERR)
 		return;
-	ParamMode m = (ParamMode)S->expr_mode[arm->value->id];
+	ParamMode m = sema_expr_mode(S, arm->value->id);
 	if (sema_is_copy(S, t))
 		m = MODE_NONE;
 	if (first->type == T_ERR) {
@@ -290,7 +290,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
 	Sema *S = C->S;
 	Sym *v = sema_sym(S, (SymId)sema_type_info(&S->types, vt)->decl);
-	bool *covered = spx_xcalloc((size_t)(v->ncases ? v->ncases : 1), 1);
+	bool *covered = spx_xcalloc((size_t)(v->nom->ncases ? v->nom->ncases : 1), 1);
 	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
 	ArmResult first = { T_ERR, MODE_NONE };
@@ -303,7 +303,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
 		}
 		if (catch_all(p)) {
-			if (wildcard || ncovered == v->ncases) {
+			if (wildcard || ncovered == v->nom->ncases) {
 				Diag *d = sema_error(S, DIAG_M102, p->span, "unreachable wildcard match arm");
 				diag_set_help(d, "every case is already covered; remove this arm");
 			}
@@ -340,7 +340,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				int ci = case_pattern(C, alt, vt, false);
 				if (ci < 0)
 					continue;
-				if (v->cases[ci].nfields || alt->u.case_.nfields) {
+				if (v->nom->cases[ci].nfields || alt->u.case_.nfields) {
 					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` must be a payload-free case without bindings",
 					    alt->u.case_.type.s, alt->u.case_.case_name.s);
 					diag_set_help(d, "match a case that carries a payload in an arm of its own");
@@ -398,12 +398,12 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		sema_scope_pop(C);
 	}
 	if (!wildcard) {
-		for (int c = 0; c < v->ncases; c++) {
+		for (int c = 0; c < v->nom->ncases; c++) {
 			if (covered[c])
 				continue;
-			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->cases[c].name,
-			    v->cases[c].nfields ? "{ .. }" : "{}");
-			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->cases[c].name, v->cases[c].nfields ? "{ … }" : "{}");
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->nom->cases[c].name,
+			    v->nom->cases[c].nfields ? "{ .. }" : "{}");
+			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->nom->cases[c].name, v->nom->cases[c].nfields ? "{ … }" : "{}");
 			break;
 		}
 	}
@@ -503,10 +503,10 @@ check_match_arms(FnCtx *C, const Expr *e)
 		if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS)) {
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing record pattern for `%s`", sema_type_name(S, st));
 			diag_set_help(d, "add the arm `%s { … } => …,`", ts->name);
-		} else if (ts && ts->kind == SK_VARIANT && ts->ncases > 0) {
-			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", ts->name, ts->cases[0].name,
-			    ts->cases[0].nfields ? "{ .. }" : "{}");
-			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", ts->name, ts->cases[0].name, ts->cases[0].nfields ? "{ … }" : "{}");
+		} else if (ts && ts->kind == SK_VARIANT && ts->nom->ncases > 0) {
+			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", ts->name, ts->nom->cases[0].name,
+			    ts->nom->cases[0].nfields ? "{ .. }" : "{}");
+			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", ts->name, ts->nom->cases[0].name, ts->nom->cases[0].nfields ? "{ … }" : "{}");
 		} else {
 			Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
 			diag_set_help(d, "add arms, ending with `_ => …,`");

@@ -74,7 +74,6 @@ typedef struct Own {
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
 	int stamp_cap, epoch;
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
-	uint8_t *reported;     /* per Expr id */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
 	const char *fn_name;   /* the function being checked (O102 text) */
@@ -139,9 +138,12 @@ find(Own *O, const char *name)
 static bool
 first_report(Own *O, const Expr *e)
 {
-	if (O->reported[e->id])
+	Sema *S = O->S;
+	if (!S->own_reported)   /* on the first report: a clean module never needs it */
+		S->own_reported = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	if (S->own_reported[e->id])
 		return false;
-	O->reported[e->id] = 1;
+	S->own_reported[e->id] = 1;
 	return true;
 }
 
@@ -315,7 +317,7 @@ static void
 own_field(Own *O, const Expr *e, bool move)
 {
 	const Expr *base = e->u.field.base;
-	TypeId ft = O->S->expr_type[e->id];
+	TypeId ft = sema_expr_type(O->S, e->id);
 	if (base->kind == EXPR_NAME) {
 		int i = find(O, base->u.name.s);
 		if (i < 0)
@@ -396,7 +398,7 @@ arg_context(Own *O, const Expr *call, int i)
 		O->arg_param = O->arg_buf;
 		return;
 	}
-	SymId callee = S->expr_sym[call->id];
+	SymId callee = sema_expr_sym(S, call->id);
 	if (callee < 0)
 		return;
 	Sym *f = sema_sym(S, callee);
@@ -648,7 +650,7 @@ own_match(Own *O, const Expr *e, bool move)
 		undo_to(O, &f, entry);
 		push_scope(O);
 		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
-		sema_pattern_binds(O->S, arm->pat, O->S->expr_type[e->u.match.scrutinee->id], bind_one, &bc);
+		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
 		if (lender >= 0)
@@ -658,7 +660,7 @@ own_match(Own *O, const Expr *e, bool move)
 			/* a false guard falls through to the later arms with the guard's moves:
 			 * the entry state becomes its join with this one, and the arm goes on from here */
 			diff_since(O, &f, entry, &d);
-			if (!sema_type_is_scalar(&O->S->types, O->S->expr_type[e->u.match.scrutinee->id]))
+			if (!sema_type_is_scalar(&O->S->types, sema_expr_type(O->S, e->u.match.scrutinee->id)))
 				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
@@ -732,7 +734,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_CALL:
-		if (O->S->closure_profile[e->id] == 1) {
+		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `c()` of an owning closure: consumes the binding (at most once) */
 			int i = find(O, e->u.call.callee.s);
 			if (i >= 0) {
@@ -744,7 +746,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		own_args(O, e, e->u.call.args, e->u.call.nargs, 0);
 		break;
 	case EXPR_CLOSURE:
-		if (O->S->closure_profile[e->id] == 1) {
+		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `own fn() -> R { t(x) }` moves its capture x */
 			const Expr *x = sema_own_capture(e);
 			int i = find(O, x->u.name.s);
@@ -869,7 +871,7 @@ own_stmt(Own *O, const Stmt *s)
 	switch (s->kind) {
 	case STMT_LET: {
 		const Expr *v = s->u.let.value;
-		TypeId t = v ? O->S->expr_type[v->id] : T_ERR;
+		TypeId t = v ? sema_expr_type(O->S, v->id) : T_ERR;
 		bool alias = v && sema_lent_value(O->S, v);
 		if (v)
 			own_expr(O, v, !alias);
@@ -877,7 +879,7 @@ own_stmt(Own *O, const Stmt *s)
 		int root = alias ? place_root(O, v) : -1;
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
-		nv->shared = alias && (O->S->expr_mode[v->id] == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
+		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		if (v)
 			nv->view_of = view_owner(O, v);
 		if (nv->view_of >= 0) {
@@ -926,7 +928,7 @@ own_stmt(Own *O, const Stmt *s)
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
 		push_scope(O);
 		{
-			const TypeInfo *ti = sema_type_info(&O->S->types, O->S->expr_type[s->u.for_.iter->id]);
+			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 		}
 		{
@@ -987,9 +989,6 @@ sema_own_check_function(Sema *S, SymId fn)
 	memset(&O, 0, sizeof O);
 	O.S = S;
 	O.fn_name = f->name;
-	if (!S->own_reported)
-		S->own_reported = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
-	O.reported = S->own_reported;   /* expressions belong to one function: never cleared */
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 	{
@@ -1004,7 +1003,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	O.in_contract = false;
 	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
-	own_block(&O, f->fn->body, !tail || S->expr_mode[tail->id] == MODE_NONE || S->expr_mode[tail->id] == MODE_OWN);
+	own_block(&O, f->fn->body, !tail || sema_expr_mode(S, tail->id) == MODE_NONE || sema_expr_mode(S, tail->id) == MODE_OWN);
 	/* Postconditions run after the body: they see its moves. */
 	O.in_contract = true;
 	for (int i = 0; i < fd->nclauses; i++)

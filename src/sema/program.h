@@ -82,14 +82,15 @@ typedef struct ParamSym {
 	Span span;
 } ParamSym;
 
-typedef struct Sym {
-	/* (members ordered by size: 8-byte, then 4-byte, then flags; 184 bytes, not 208) */
-	const char *name;
-	const char *id;        /* stable id */
-	const Decl *decl;      /* NULL for prelude and members */
-	const FnDecl *fn;      /* SK_FN, SK_METHOD */
-	const ImportFn *import;/* SK_IMPORT */
-	const char **tparams;
+/*
+ * What only types have (records, variants, classes, resources, interfaces):
+ * Sym.nom.  Functions, methods and imports all point at one shared,
+ * read-only block (sema_sym_nominal_none: no fields, cases or methods,
+ * parent -1), so a reader that asks any symbol (the free loop, generic
+ * walks) sees what a zeroed member said, and a function's symbol is 112
+ * bytes instead of 184.
+ */
+typedef struct SymNominal {
 	/* records and classes (classes: effective fields, ancestors first) */
 	FieldSym *fields;
 	/* variants */
@@ -97,31 +98,45 @@ typedef struct Sym {
 	/* classes */
 	SymId *methods;        /* own methods in source order */
 	StrMap *method_map;    /* many methods: name → first index in methods (lazy, sema_own_method) */
-	/* functions, methods, imports */
-	ParamSym *params;
-	const char **effects;  /* `uses` in source order (dotted names) */
 	StrMap *case_map;      /* variants: name → index */
 	StrMap *field_map;     /* records/classes with many fields: name → first index (lazy) */
-	/* imported by `use function`/`use type` (link.c): no declaration here;
-	 * the identity is (origin module, id) */
-	const char *origin;    /* the module that declares it, or NULL */
-	Span name_span;
-	Span span;             /* the whole declaration */
-	SymKind kind;
-	SymId owner;           /* SK_METHOD, SK_IMPORT */
-	int ntparams;
 	int nfields;
 	int ncases;
 	SymId parent;          /* classes */
 	int nmethods;
+	bool field_dups;       /* … and some field name is repeated (S111, T229) */
+	bool copy;             /* nominal: every field/payload is Copy (computed) */
+} SymNominal;
+extern const SymNominal sema_sym_nominal_none;
+
+typedef struct Sym {
+	/* (members ordered by size: 8-byte, then 4-byte, then the kind and flags; 112 bytes) */
+	const char *name;
+	const char *id;        /* stable id */
+	const Decl *decl;      /* NULL for prelude and members */
+	union {                /* by kind (no SK_IMPORT symbol is made yet: interface imports resolve through the import index) */
+		const FnDecl *fn;      /* SK_FN, SK_METHOD */
+		const ImportFn *import;/* SK_IMPORT */
+	};
+	const char **tparams;
+	/* functions, methods, imports */
+	ParamSym *params;
+	const char **effects;  /* `uses` in source order (dotted names) */
+	/* imported by `use function`/`use type` (link.c): no declaration here;
+	 * the identity is (origin module, id) */
+	const char *origin;    /* the module that declares it, or NULL */
+	SymNominal *nom;       /* types: their own; others: &sema_sym_nominal_none (never written) */
+	Span name_span;
+	Span span;             /* the whole declaration */
+	SymId owner;           /* SK_METHOD, SK_IMPORT */
+	int ntparams;
 	int nparams;
 	TypeId result;
 	int neffects;
+	SymKind kind : 8;
 	bool explicit_id;
 	bool prelude;          /* compiler-owned (Option, Result, IterStep) */
-	bool field_dups;       /* … and some field name is repeated (S111, T229) */
 	bool resolved;         /* signature resolved */
-	bool copy;             /* nominal: every field/payload is Copy (computed) */
 } Sym;
 
 /* ---- the checker state ---- */
@@ -167,8 +182,17 @@ struct Sema {
 	const bool *select;         /* sema_check_select: per declaration index, whose bodies to check (NULL = all) */
 	bool instances_closed;      /* check_instances is done: later notes are not checked */
 	/* per-expression facts, indexed by Expr.id */
+	/* Types, by Expr id: 16 bits each while every type id fits
+	 * (expr_type16, 2 bytes an expression), 32 bits from the first that
+	 * does not (expr_type; the narrow table is widened and freed).  Read
+	 * with sema_expr_type. */
+	uint16_t *expr_type16;
 	TypeId *expr_type;
-	SymId *expr_sym;       /* calls: callee; names: function values; records: type */
+	uint32_t expr_type_len;   /* entries of whichever table is in use */
+	/* calls: callee; names: function values; records and variants: type.
+	 * Few expressions have one, so it is a map by Expr id (sema_expr_sym),
+	 * not a table of every expression. */
+	struct ExprSymMap { struct ExprSymSlot { uint32_t key; SymId sym; } *slots; uint32_t cap, len; } expr_sym;   /* key: id + 1, 0 empty */
 	/*
 	 * Calls and method calls: per argument, whether the callee consumes it
 	 * (1) or borrows it (0); methods add the receiver as argument 0.  NULL
@@ -188,6 +212,7 @@ struct Sema {
 	 * The ownership mode of the value each expression produces (ParamMode):
 	 * MODE_BORROW/MODE_SHARED for a borrowed or shared binding, a projection
 	 * of one, or a block/branch yielding one; MODE_NONE (owned) otherwise.
+	 * Two bits an expression, four to a byte: read with sema_expr_mode.
 	 */
 	uint8_t *expr_mode;
 	/* Builtin calls: the compiler-owned function (NULL otherwise). */
@@ -195,11 +220,45 @@ struct Sema {
 	/* Per Expr id, the closure profiles beyond LANGUAGE.md: 1 an admitted owning closure
 	 * literal or a call `c()` of one (closure_own.c); 2 an admitted mutable closure literal,
 	 * 3 a call `r(x)` of one (closure_mut.c); 4 an admitted borrowed text closure
-	 * literal (closure_borrow.c); 0 otherwise */
+	 * literal (closure_borrow.c); 0 otherwise.  NULL until a closure sets one
+	 * (read with sema_closure_profile). */
 	uint8_t *closure_profile;
 	TypeQ *typeq;          /* per-type answers of sema_is_copy / sema_type_holds (typeq.c) */
 	struct ImportIndex *import_index;   /* interface imports by stable id (sema.c, lazy) */
 };
+
+/* The checked type of Expr id (T_ERR = 0 before it is checked). */
+static inline TypeId
+sema_expr_type(const Sema *S, uint32_t id)
+{
+	return S->expr_type16 ? S->expr_type16[id] : S->expr_type[id];
+}
+void sema_expr_type_widen(Sema *S, uint32_t id, TypeId t);   /* past 16 bits (sema.c) */
+static inline void
+sema_expr_type_set(Sema *S, uint32_t id, TypeId t)
+{
+	if (S->expr_type16 && t < UINT16_MAX)
+		S->expr_type16[id] = (uint16_t)t;
+	else
+		sema_expr_type_widen(S, id, t);
+}
+/* Sema.expr_sym of Expr id, -1 when none was noted. */
+SymId sema_expr_sym(const Sema *S, uint32_t id);
+void sema_expr_sym_set(Sema *S, uint32_t id, SymId sym);
+/* Sema.closure_profile of Expr id (0 while no closure set one). */
+static inline uint8_t
+sema_closure_profile(const Sema *S, uint32_t id)
+{
+	return S->closure_profile ? S->closure_profile[id] : 0;
+}
+void sema_closure_profile_set(Sema *S, uint32_t id, uint8_t profile);
+/* Sema.expr_mode of Expr id. */
+static inline ParamMode
+sema_expr_mode(const Sema *S, uint32_t id)
+{
+	return (ParamMode)((S->expr_mode[id >> 2] >> ((id & 3) * 2)) & 3);
+}
+#define SEMA_EXPR_MODE_BYTES(n) (((size_t)(n) + 3) / 4)
 
 /* A Vec's items copied into an arena (the HIR's arrays too). */
 #define ARENA_COPY_VEC(a, T, vec) ((T *)sema_copy_vec((a), (vec).items, sizeof(T), (vec).len))
@@ -314,7 +373,7 @@ const Expr *sema_own_capture(const Expr *e);
 
 /* Calls fn for e and every expression inside it, pre-order in source order
  * (statements' expressions, match guards and closure bodies included);
- * with S->expr_sym, what a reader (the service's references) resolves. */
+ * with sema_expr_sym, what a reader (the service's references) resolves. */
 typedef void (*ExprVisit)(void *ctx, const Expr *e);
 void sema_walk_expr(const Expr *e, ExprVisit fn, void *ctx);
 void sema_walk_block(const Block *b, ExprVisit fn, void *ctx);

@@ -261,7 +261,7 @@ owned_resources(FnCtx *C, TypeId t, int depth)
 	if (y->kind == SK_RESOURCE) {
 		finalizer_effects_of(C, y);
 	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
-		for (int i = 0; i < y->nfields; i++)
+		for (int i = 0; i < y->nom->nfields; i++)
 			owned_resources(C, sema_field_type(S, t, i), depth + 1);
 	}
 }
@@ -334,8 +334,8 @@ direct_owned_variant(Sema *S, TypeId t)
 	Sym *y = sema_sym(S, (SymId)ti->decl);
 	if (y->kind != SK_VARIANT || y->prelude)
 		return false;
-	for (int c = 0; c < y->ncases; c++)
-		for (int i = 0; i < y->cases[c].nfields; i++) {
+	for (int c = 0; c < y->nom->ncases; c++)
+		for (int i = 0; i < y->nom->cases[c].nfields; i++) {
 			TypeId ft = sema_case_field_type(S, t, c, i);
 			if (ft != T_STRING && !sema_is_copy(S, ft))
 				return false;
@@ -351,7 +351,7 @@ text_record(Sema *S, TypeId t)
 {
 	const TypeInfo *ti = sema_type_info(&S->types, t);
 	Sym *y = sema_sym(S, (SymId)ti->decl);
-	for (int i = 0; i < y->nfields; i++) {
+	for (int i = 0; i < y->nom->nfields; i++) {
 		TypeId ft = sema_field_type(S, t, i);
 		if (ft != T_STRING && !sema_is_copy(S, ft))
 			return false;
@@ -559,7 +559,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		Sym *f = C.sym;
 		TypeId want = sema_fn_type(&C, f->result);
 		const Expr *tail = fn->body->tail;
-		SymId callee = tail && tail->kind == EXPR_CALL ? S->expr_sym[tail->id] : -1;
+		SymId callee = tail && tail->kind == EXPR_CALL ? sema_expr_sym(S, tail->id) : -1;
 		if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t) && f->ntparams && callee >= 0 &&
 		    sema_sym(S, callee)->kind == SK_FN && sema_sym(S, callee)->ntparams) {
 			/* the reference's generic forwarding: a template whose result is a
@@ -574,7 +574,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
-		ParamMode bm = fn->body->tail ? (ParamMode)S->expr_mode[fn->body->tail->id] : MODE_NONE;
+		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;
 		if (t != T_ERR && want != T_ERR && !sema_is_copy(S, want) && (bm == MODE_BORROW || bm == MODE_SHARED)) {
 			Diag *d = sema_error(S, DIAG_O104, fn->body->span, "function `%s` cannot return a %s resource as owned", f->name,
 			    bm == MODE_BORROW ? "borrow" : "shared");
@@ -640,8 +640,8 @@ check_record_invariants(Sema *S, SymId id)
 	}
 	/* the newest reference admits owned fields that are direct `string`s
 	 * (its T309 on producing such a record is lifted, §0.1) */
-	for (int i = 0; i < r->nfields; i++) {
-		TypeId ft = r->fields[i].type;
+	for (int i = 0; i < r->nom->nfields; i++) {
+		TypeId ft = r->nom->fields[i].type;
 		if (ft != T_STRING && ft != T_ERR && !sema_is_copy(S, ft)) {
 			Diag *dg = sema_error(S, DIAG_C104, d->u.record.invariants[0].span, "invariants on owned record `%s` have no ownership-preserving executable check", r->name);
 			diag_set_help(dg, "use a Copy record for executable invariants, or check scalar observations in a function");
@@ -654,8 +654,8 @@ check_record_invariants(Sema *S, SymId id)
 	C.fn = id;
 	C.sym = r;
 	C.in_contract = true;
-	for (int i = 0; i < r->nfields; i++) {
-		Local l = { r->fields[i].name, r->fields[i].type, false, r->fields[i].span, MODE_NONE, -1, 0 };
+	for (int i = 0; i < r->nom->nfields; i++) {
+		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0 };
 		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {
@@ -664,7 +664,7 @@ check_record_invariants(Sema *S, SymId id)
 		TypeId t = sema_check_expr(&C, c->cond);
 		if (t != T_BOOL && t != T_ERR) {
 			Diag *dg = sema_error(S, DIAG_C101, c->cond->span, "invariant on `%s` must be bool", r->name);
-			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nfields ? r->fields[0].name : "value");
+			diag_set_help(dg, "write a comparison over the fields, e.g. `%s >= 0`", r->nom->nfields ? r->nom->fields[0].name : "value");
 		}
 		for (int k = ncalls; k < C.calls.len; k++) {
 			const CallSite *cs = &C.calls.items[k];
@@ -854,16 +854,13 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		const QName *q = &m->permit.names[i];
 		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
 	}
-	S->expr_type = spx_xcalloc(m->nexprs ? m->nexprs : 1, sizeof(TypeId));
-	S->expr_sym = spx_xmalloc(sizeof(SymId) * (m->nexprs ? m->nexprs : 1));
-	S->expr_mode = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
-	for (uint32_t i = 0; i < m->nexprs; i++)
-		S->expr_sym[i] = -1;
+	S->expr_type_len = m->nexprs ? m->nexprs : 1;
+	S->expr_type16 = spx_xcalloc(S->expr_type_len, sizeof(uint16_t));
+	S->expr_mode = spx_xcalloc(SEMA_EXPR_MODE_BYTES(m->nexprs ? m->nexprs : 1), 1);
 	if (m->field_assigns)
 		sema_assign_owner_init(S);
 	S->call_consumes = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(uint8_t *));
 	S->call_builtin = spx_xcalloc(m->ncalls ? m->ncalls : 1, sizeof(Builtin *));
-	S->closure_profile = spx_xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	S->sym_fn_mut = -1;
 	/* A single file cannot resolve `use` imports: the reference reports G172
 	 * (no span) before any other check and stops there. */
@@ -912,6 +909,81 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 	return S;
 }
 
+/* ---- sparse and narrow per-expression facts -------------------------------------- */
+
+void
+sema_expr_type_widen(Sema *S, uint32_t id, TypeId t)
+{
+	if (S->expr_type16) {   /* the first type id past 16 bits: widen once */
+		S->expr_type = spx_xmalloc(sizeof(TypeId) * S->expr_type_len);
+		for (uint32_t i = 0; i < S->expr_type_len; i++)
+			S->expr_type[i] = S->expr_type16[i];
+		free(S->expr_type16);
+		S->expr_type16 = NULL;
+	}
+	S->expr_type[id] = t;
+}
+
+static uint32_t
+expr_slot(uint32_t id, uint32_t cap)
+{
+	uint32_t h = id * 2654435761u;
+	return (h ^ (h >> 16)) & (cap - 1);
+}
+
+SymId
+sema_expr_sym(const Sema *S, uint32_t id)
+{
+	const struct ExprSymMap *t = &S->expr_sym;
+	if (!t->len)
+		return -1;
+	for (uint32_t i = expr_slot(id, t->cap);; i = (i + 1) & (t->cap - 1)) {
+		if (t->slots[i].key == id + 1)
+			return t->slots[i].sym;
+		if (!t->slots[i].key)
+			return -1;
+	}
+}
+
+void
+sema_expr_sym_set(Sema *S, uint32_t id, SymId sym)
+{
+	struct ExprSymMap *t = &S->expr_sym;
+	if ((t->len + 1) * 4 > t->cap * 3) {
+		/* first sized for one entry a call (most entries are calls' callees) */
+		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		while (!t->cap && (uint64_t)cap * 3 < (uint64_t)S->m->ncalls * 4 && cap < (1u << 30))
+			cap *= 2;
+		struct ExprSymSlot *slots = spx_xcalloc(cap, sizeof *slots);
+		for (uint32_t j = 0; j < t->cap; j++) {
+			if (!t->slots[j].key)
+				continue;
+			uint32_t i = expr_slot(t->slots[j].key - 1, cap);
+			while (slots[i].key)
+				i = (i + 1) & (cap - 1);
+			slots[i] = t->slots[j];
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	uint32_t i = expr_slot(id, t->cap);
+	while (t->slots[i].key && t->slots[i].key != id + 1)
+		i = (i + 1) & (t->cap - 1);
+	if (!t->slots[i].key)
+		t->len++;
+	t->slots[i].key = id + 1;
+	t->slots[i].sym = sym;
+}
+
+void
+sema_closure_profile_set(Sema *S, uint32_t id, uint8_t profile)
+{
+	if (!S->closure_profile)
+		S->closure_profile = spx_xcalloc(S->m->nexprs ? S->m->nexprs : 1, 1);
+	S->closure_profile[id] = profile;
+}
+
 void
 sema_free(Sema *S)
 {
@@ -931,28 +1003,29 @@ sema_free(Sema *S)
 	sema_strmap_free(&S->ids);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *y = sema_sym(S, id);
-		if (y->case_map) {
-			sema_strmap_free(y->case_map);
-			free(y->case_map);
+		if (y->nom->case_map) {
+			sema_strmap_free(y->nom->case_map);
+			free(y->nom->case_map);
 		}
-		if (y->field_map) {
-			sema_strmap_free(y->field_map);
-			free(y->field_map);
+		if (y->nom->field_map) {
+			sema_strmap_free(y->nom->field_map);
+			free(y->nom->field_map);
 		}
-		if (y->method_map) {
-			sema_strmap_free(y->method_map);
-			free(y->method_map);
+		if (y->nom->method_map) {
+			sema_strmap_free(y->nom->method_map);
+			free(y->nom->method_map);
 		}
-		for (int c = 0; c < y->ncases; c++) {
-			if (y->cases[c].field_map) {
-				sema_strmap_free(y->cases[c].field_map);
-				free(y->cases[c].field_map);
+		for (int c = 0; c < y->nom->ncases; c++) {
+			if (y->nom->cases[c].field_map) {
+				sema_strmap_free(y->nom->cases[c].field_map);
+				free(y->nom->cases[c].field_map);
 			}
 		}
 	}
 	VEC_FREE(S->syms);
+	free(S->expr_type16);
 	free(S->expr_type);
-	free(S->expr_sym);
+	free(S->expr_sym.slots);
 	free(S->assign_owner);
 	free(S->expr_mode);
 	free(S->call_consumes);
@@ -995,12 +1068,15 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	S->src = src;
 	S->len = len;
 	if (m->nexprs > nexprs) {
-		S->expr_type = grow_table(S->expr_type, sizeof(TypeId), nexprs, m->nexprs);
-		S->expr_sym = grow_table(S->expr_sym, sizeof(SymId), nexprs, m->nexprs);
-		for (uint32_t i = nexprs; i < m->nexprs; i++)
-			S->expr_sym[i] = -1;
-		S->expr_mode = grow_table(S->expr_mode, 1, nexprs, m->nexprs);
-		S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
+		if (S->expr_type16 && m->nexprs > S->expr_type_len)
+			S->expr_type16 = grow_table(S->expr_type16, sizeof(uint16_t), S->expr_type_len, m->nexprs);
+		else if (m->nexprs > S->expr_type_len)
+			S->expr_type = grow_table(S->expr_type, sizeof(TypeId), S->expr_type_len, m->nexprs);
+		if (m->nexprs > S->expr_type_len)
+			S->expr_type_len = m->nexprs;
+		S->expr_mode = grow_table(S->expr_mode, 1, (uint32_t)SEMA_EXPR_MODE_BYTES(nexprs), (uint32_t)SEMA_EXPR_MODE_BYTES(m->nexprs));
+		if (S->closure_profile)
+			S->closure_profile = grow_table(S->closure_profile, 1, nexprs, m->nexprs);
 		if (S->own_reported)
 			S->own_reported = grow_table(S->own_reported, 1, nexprs, m->nexprs);
 		if (S->assign_owner) {
@@ -1023,12 +1099,12 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 			recheck_span(&y->span, at, delta);
 			for (int i = 0; i < y->nparams; i++)
 				recheck_span(&y->params[i].span, at, delta);
-			for (int i = 0; i < y->nfields; i++)
-				recheck_span(&y->fields[i].span, at, delta);
-			for (int c = 0; c < y->ncases; c++) {
-				recheck_span(&y->cases[c].span, at, delta);
-				for (int i = 0; i < y->cases[c].nfields; i++)
-					recheck_span(&y->cases[c].fields[i].span, at, delta);
+			for (int i = 0; i < y->nom->nfields; i++)
+				recheck_span(&y->nom->fields[i].span, at, delta);
+			for (int c = 0; c < y->nom->ncases; c++) {
+				recheck_span(&y->nom->cases[c].span, at, delta);
+				for (int i = 0; i < y->nom->cases[c].nfields; i++)
+					recheck_span(&y->nom->cases[c].fields[i].span, at, delta);
 			}
 		}
 	}

@@ -143,12 +143,12 @@ tq_edges(Sema *S, TypeId t, int depth, uint32_t *low)
 	if (sema_type_info(&S->types, t)->kind != TY_NOMINAL)
 		return TQ_NEXT;
 	SymId decl = (SymId)sema_type_info(&S->types, t)->decl;
-	int nfields = sema_sym(S, decl)->nfields, ncases = sema_sym(S, decl)->ncases;
+	int nfields = sema_sym(S, decl)->nom->nfields, ncases = sema_sym(S, decl)->nom->ncases;
 	for (int i = 0; i < nfields; i++)
 		if (tq_edge(S, sema_field_type(S, t, i), depth, low) == TQ_FOUND)
 			return TQ_FOUND;
 	for (int c = 0; c < ncases; c++)
-		for (int i = 0; i < sema_sym(S, decl)->cases[c].nfields; i++)
+		for (int i = 0; i < sema_sym(S, decl)->nom->cases[c].nfields; i++)
 			if (tq_edge(S, sema_case_field_type(S, t, c, i), depth, low) == TQ_FOUND)
 				return TQ_FOUND;
 	return TQ_NEXT;

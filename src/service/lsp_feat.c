@@ -399,15 +399,15 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 	if (o->ci >= 0 || o->field >= 0) {
 		const FieldSym *f = NULL;
 		if (o->ci >= 0 && o->field >= 0)
-			f = &y->cases[o->ci].fields[o->field];
+			f = &y->nom->cases[o->ci].fields[o->field];
 		else if (o->field >= 0)
-			f = &y->fields[o->field];
+			f = &y->nom->fields[o->field];
 		if (f) {
-			buf_printf(h, "```spx\n%s.%s: %s\n```\n\n", o->ci >= 0 ? y->cases[o->ci].name : y->name, f->name,
+			buf_printf(h, "```spx\n%s.%s: %s\n```\n\n", o->ci >= 0 ? y->nom->cases[o->ci].name : y->name, f->name,
 			    sema_type_name(S, f->type));
 			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), sema_is_copy(S, f->type) ? "Copy" : "owned (moves)");
 		} else {
-			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->cases[o->ci].name);
+			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->nom->cases[o->ci].name);
 			buf_printf(h, "case of variant `%s`\n\n", y->name);
 		}
 		buf_puts(h, "stable id: ");
@@ -591,15 +591,15 @@ lsp_rename_patch(Buf *p, Sema *S, const LspOcc *o, const char *base, const char 
 		buf_printf(p, "base %s\nrename %s to %s\n", base, y->id, name);
 	} else if (o->field < 0) {
 		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-case owner %s case %s to %s\n", base, y->id,
-		    y->cases[o->ci].id, name);
+		    y->nom->cases[o->ci].id, name);
 	} else if (o->ci >= 0) {
 		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-member owner %s member %s to %s\n", base,
-		    y->cases[o->ci].id, y->cases[o->ci].fields[o->field].id, name);
+		    y->nom->cases[o->ci].id, y->nom->cases[o->ci].fields[o->field].id, name);
 	} else {
 		if (y->kind != SK_RECORD)
 			return false;
 		buf_printf(p, "schema semaprax.semantic-patch.v2\nbase %s\nrename-member owner %s member %s to %s\n", base, y->id,
-		    y->fields[o->field].id, name);
+		    y->nom->fields[o->field].id, name);
 	}
 	return true;
 }

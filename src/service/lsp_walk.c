@@ -186,13 +186,13 @@ walk_expr(Walk *w, const Expr *e)
 	if (!e)
 		return;
 	Sema *S = w->S;
-	SymId sym = S->expr_sym[e->id];
+	SymId sym = sema_expr_sym(S, e->id);
 	switch (e->kind) {
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
 			add(w, e->span, sym, -1, -1, false);
 		else
-			add_local(w, e->span, S->expr_type[e->id], S->expr_mode ? S->expr_mode[e->id] : MODE_NONE, false);
+			add_local(w, e->span, sema_expr_type(S, e->id), S->expr_mode ? sema_expr_mode(S, e->id) : MODE_NONE, false);
 		break;
 	case EXPR_UNARY: walk_expr(w, e->u.unary.operand); break;
 	case EXPR_BINARY:
@@ -215,13 +215,13 @@ walk_expr(Walk *w, const Expr *e)
 		walk_expr(w, e->u.field.base);
 		{
 			Name fname = ast_field_name(e);
-			field_use(w, nominal(S, S->expr_type[e->u.field.base->id]), -1, &fname);
+			field_use(w, nominal(S, sema_expr_type(S, e->u.field.base->id)), -1, &fname);
 		}
 		break;
 	case EXPR_TRY: walk_expr(w, e->u.try_.operand); break;
 	case EXPR_WITH:
 		walk_expr(w, e->u.with.base);
-		walk_inits(w, nominal(S, S->expr_type[e->u.with.base->id]), -1, e->u.with.inits, e->u.with.ninits);
+		walk_inits(w, nominal(S, sema_expr_type(S, e->u.with.base->id)), -1, e->u.with.inits, e->u.with.ninits);
 		break;
 	case EXPR_RECORD: {
 		const QName *q = &e->u.record.type;
@@ -278,8 +278,8 @@ walk_block(Walk *w, const Block *b)
 			walk_type(w, s->u.let.type);
 			walk_expr(w, s->u.let.value);
 			if (s->u.let.value)
-				add_local(w, s->u.let.name.span, w->S->expr_type[s->u.let.value->id],
-				    w->S->expr_mode ? w->S->expr_mode[s->u.let.value->id] : MODE_NONE, true);
+				add_local(w, s->u.let.name.span, sema_expr_type(w->S, s->u.let.value->id),
+				    w->S->expr_mode ? sema_expr_mode(w->S, s->u.let.value->id) : MODE_NONE, true);
 			break;
 		case STMT_ASSIGN: walk_expr(w, s->u.assign.value); break;
 		case STMT_WHILE:
@@ -357,7 +357,7 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 			w.tp = d->u.record.tparams;
 			w.ntp = d->u.record.ntparams;
 			for (int k = 0; k < d->u.record.nfields; k++) {
-				if (r >= 0 && k < sema_sym(S, r)->nfields)
+				if (r >= 0 && k < sema_sym(S, r)->nom->nfields)
 					add(&w, d->u.record.fields[k].name.span, r, -1, k, true);
 				walk_type(&w, d->u.record.fields[k].type);
 			}
@@ -372,11 +372,11 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 			w.ntp = d->u.variant.ntparams;
 			for (int c = 0; c < d->u.variant.ncases; c++) {
 				const CaseDecl *cd = &d->u.variant.cases[c];
-				bool ok = v >= 0 && c < sema_sym(S, v)->ncases;
+				bool ok = v >= 0 && c < sema_sym(S, v)->nom->ncases;
 				if (ok)
 					add(&w, cd->name.span, v, c, -1, true);
 				for (int k = 0; k < cd->nfields; k++) {
-					if (ok && k < sema_sym(S, v)->cases[c].nfields)
+					if (ok && k < sema_sym(S, v)->nom->cases[c].nfields)
 						add(&w, cd->fields[k].name.span, v, c, k, true);
 					walk_type(&w, cd->fields[k].type);
 				}
@@ -420,8 +420,8 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 		LspOcc *o = &out->items[i];
 		if (o->sym >= 0 && o->field >= 0 && o->ci < 0 && !o->decl) {
 			Sym *y = sema_sym(S, o->sym);
-			if (y->kind == SK_CLASS && o->field < y->nfields && y->fields[o->field].span.start <= o->start &&
-			    o->end <= y->fields[o->field].span.end)
+			if (y->kind == SK_CLASS && o->field < y->nom->nfields && y->nom->fields[o->field].span.start <= o->start &&
+			    o->end <= y->nom->fields[o->field].span.end)
 				o->decl = true;
 		}
 	}
@@ -467,11 +467,11 @@ lsp_occ_id(Sema *S, const LspOcc *o)
 	if (o->sym < 0)
 		return NULL;
 	Sym *y = sema_sym(S, o->sym);
-	if (o->ci >= 0 && o->ci < y->ncases) {
-		const CaseSym *c = &y->cases[o->ci];
+	if (o->ci >= 0 && o->ci < y->nom->ncases) {
+		const CaseSym *c = &y->nom->cases[o->ci];
 		return o->field >= 0 && o->field < c->nfields ? c->fields[o->field].id : c->id;
 	}
-	if (o->field >= 0 && o->field < y->nfields)
-		return y->fields[o->field].id;
+	if (o->field >= 0 && o->field < y->nom->nfields)
+		return y->nom->fields[o->field].id;
 	return y->id;
 }

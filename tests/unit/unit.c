@@ -214,6 +214,62 @@ hir_pattern_checks(void)
 	diag_free(&d);
 }
 
+/* The checker's compact per-expression tables: a type id past 16 bits
+ * widens the type table without changing any other entry; the callee map
+ * keeps every entry through its growth; a symbol that is not a type sees
+ * the shared empty nominal part (no fields, cases or methods, parent -1). */
+static void
+sema_table_checks(void)
+{
+	static const char src[] =
+		"module unit.tab;\n"
+		"@id(\"unit.tab.pt\")\nrecord Pt { @id(\"unit.tab.pt.x\") x: i64, }\n"
+		"@id(\"unit.tab.f\")\nfn f(p: Pt) -> i64 { p.x + 1 }\n"
+		"@id(\"unit.tab.main\")\nfn main() -> i64 { f(Pt { x: 2 }) }\n";
+	DiagSink d;
+	Arena a;
+	diag_init(&d, "unit.spx", src, sizeof src - 1);
+	arena_init(&a);
+	Module *m = parse_module(src, sizeof src - 1, &a, &d);
+	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
+	check(S && !d.errors && m->nexprs >= 4, "sema tables: the source verifies");
+	if (S && !d.errors && m->nexprs >= 4) {
+		uint32_t n = m->nexprs;
+		TypeId before[64];
+		SymId syms[64];
+		for (uint32_t i = 0; i < n && i < 64; i++) {
+			before[i] = sema_expr_type(S, i);
+			syms[i] = sema_expr_sym(S, i);
+		}
+		check(S->expr_type16 != NULL, "sema tables: types start 16 bits wide");
+		sema_expr_type_set(S, n - 1, 70000u);
+		bool same = S->expr_type16 == NULL && sema_expr_type(S, n - 1) == 70000u;
+		for (uint32_t i = 0; i + 1 < n && i < 64; i++)
+			same = same && sema_expr_type(S, i) == before[i];
+		check(same, "sema tables: a type id past 16 bits widens the table, other entries kept");
+		sema_expr_type_set(S, n - 1, before[n - 1 < 64 ? n - 1 : 0]);
+		for (uint32_t i = 0; i < 5000; i++)
+			sema_expr_sym_set(S, n + i, (SymId)(i % 7));
+		same = true;
+		for (uint32_t i = 0; i < n && i < 64; i++)
+			same = same && sema_expr_sym(S, i) == syms[i];
+		for (uint32_t i = 0; i < 5000; i++)
+			same = same && sema_expr_sym(S, n + i) == (SymId)(i % 7);
+		check(same && sema_expr_sym(S, n + 5000) == -1, "sema tables: the callee map keeps every entry as it grows");
+		SymId fsym = -1;
+		for (SymId y = 0; y < S->syms.len; y++)
+			if (sema_sym(S, y)->kind == SK_FN)
+				fsym = y;
+		const Sym *fy = fsym >= 0 ? sema_sym(S, fsym) : NULL;
+		check(fy && fy->nom == &sema_sym_nominal_none && fy->nom->nfields == 0 && fy->nom->fields == NULL && fy->nom->parent == -1,
+		      "sema tables: a function's nominal part is the shared empty one");
+	}
+	if (S)
+		sema_free(S);
+	arena_free(&a);
+	diag_free(&d);
+}
+
 /* The four instances of in plus a copy of in[2] (arena memory of the HIR). */
 static HirInst *
 realloc_insts(HirModule *H, const HirInst *in)
@@ -490,6 +546,7 @@ main(void)
 
 	escape_checks();
 	hir_pattern_checks();
+	sema_table_checks();
 	hir_mono_checks();
 	fmt_header_checks();
 	unit_session_checks();
