@@ -4,14 +4,16 @@
  * `semaprax review <project> <transaction.json> [--evidence]`: a
  * `semaprax.semantic-transaction.c1` of per-module semantic patches (or the
  * reference's `rename_display_name`), each planned against its module of
- * the one verified project; the candidate project checked linked and
- * lowered; one module review each, with the direct callers other modules
- * have.  Writes nothing.
+ * the one verified project; the candidate project checked linked, its
+ * roles and lowered; one module review each, with the direct callers other
+ * modules have.  Writes nothing.
  *
  * `semaprax patch|impact|review <module-file> <patch.spatch>` of a file the
  * nearest `semaprax.toml` lists: the same for one patch
  * (cli_patch_project_candidate), then run as for a single file
- * (cmd_patch.c).
+ * (cmd_patch.c; impact adds cross_module_callers).  `fix`, `repairs` and
+ * `repair` of such a file (cmd_repair.c) open the project and verify their
+ * candidates here too (cli_patch_project_open, cli_patch_project_verify).
  */
 #include "cli.h"
 
