@@ -973,6 +973,26 @@ done
 # patch names the module-file form it takes (tests/project/patch-module*)
 expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
 has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
+# impact of a project module lists the same cross_module_callers as the
+# transaction review of that change (tests/project/impact-module-importers)
+cp -R "$(dirname "$0")/project/impact-module-importers" "$tmp/xmod"
+expect 0 "impact of a project module" -- in_dir "$tmp/xmod" "$absbin" impact src/core.spx change.spatch
+grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-impact"
+expect 0 "review of the same change as a transaction" -- in_dir "$tmp/xmod" "$absbin" review . change.json
+grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-review"
+if grep -q '"caller":"geom.tests.zero"' "$tmp/xmod-impact" && cmp -s "$tmp/xmod-impact" "$tmp/xmod-review"; then ok
+else bad "impact and review disagree on cross_module_callers: $(head -c 300 "$tmp/xmod-impact") / $(head -c 300 "$tmp/xmod-review")"; fi
+# fix of a project module: the whole project verifies (the module alone stops at
+# T105); a fix the project refuses leaves the file and its lock-free directory as they were
+cp -R "$(dirname "$0")/project/fix-module-refused" "$tmp/xfix"
+cp "$tmp/xfix/src/core.spx" "$tmp/xfix-core"
+expect 1 "fix of a project module the project refuses" -- in_dir "$tmp/xfix" "$absbin" fix src/core.spx
+if cmp -s "$tmp/xfix/src/core.spx" "$tmp/xfix-core" && [ -z "$(ls -A "$tmp/xfix/src" | grep semaprax)" ]; then ok
+else bad "refused project fix: the module or its directory changed"; fi
+sed 's/steps += step;/steps += 1;/' "$tmp/xfix-core" > "$tmp/xfix/src/core.spx"
+expect 0 "fix of a project module" -- in_dir "$tmp/xfix" "$absbin" fix src/core.spx
+expect 0 "check of the fixed project" -- "$bin" check "$tmp/xfix"
+has "$tmp/out" "verified project geom" "fixed project verifies"
 # a project's C unit defines each shared type once, without preprocessor guards
 # (emit_c: emitc_put_types); tests/project/lanes-three-modules shares records,
 # a byte array and Option/Vec instances across three modules

@@ -1,9 +1,8 @@
 /*
- * cmd_patch.c — the agent write commands (TOOLCHAIN.md §1.2, §1.4, §3.8):
+ * cmd_patch.c — the agent write commands (TOOLCHAIN.md §1.2, §1.4, §3.6, §3.7;
+ * `repairs`, `repair` and `fix` are cmd_repair.c's):
  *
  *   semaprax patch <file> <patch.spatch> [--dry-run]
- *   semaprax repairs <file> assign-function-id <automatic-id>
- *   semaprax repair <file> <repair-id> --persistent-id <id>
  *   semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]
  *   semaprax review <file> <patch.spatch>
  *   semaprax review <project> <transaction.json> [--evidence]
@@ -56,10 +55,8 @@ cli_patch_read(const char *path, size_t *len)
 	return text;
 }
 
-/* Verifies src[0..len) as the file at path would be: parse, check,
- * revision, lower and validate.  The session owns its diagnostics. */
-static bool
-verify_copy(Session *c, const char *path, const char *src, size_t len)
+bool
+cli_patch_verify_copy(Session *c, const char *path, const char *src, size_t len)
 {
 	driver_session_init(c, path);
 	driver_set_source(c, src, len);
@@ -219,19 +216,13 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 
 /* ---- the candidate: plan, apply, verify, compare ---- */
 
-/*
- * Resolves sp against the verified session L, applies the edits to a copy
- * (*cand), verifies it in C and accepts it (cli_patch_accept).  Patch
- * diagnostics go to pd; a copy that does not verify prints its own
- * diagnostics.
- */
-static bool
-make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
+bool
+cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
 {
 	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
-	if (!verify_copy(C, path, *cand, *clen)) {
+	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
 		fprintf(stderr, "semantic patch result does not verify; %s is unchanged:\n", path);
 		diag_emit_all(&C->diags, false);
 		return false;
@@ -365,7 +356,7 @@ run_candidate(PatchRun *r)
 		diag_emit_all(&r->L->diags, false);
 		return false;
 	}
-	return make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
+	return cli_patch_make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
 }
 
 /* Prints the patch diagnostics and releases everything. */
@@ -446,465 +437,6 @@ cli_cmd_patch(int argc, char **argv)
 out:
 	run_close(&r);
 	cli_fmt_release(&target);
-	return status;
-}
-
-/* ---- repairs (TOOLCHAIN.md §3.8) ---- */
-
-#define REPAIR_MAX_SOURCE 16777216
-#define REPAIR_MAX_FUNCTIONS 1024
-#define REPAIR_MAX_CALLS 65536
-#define REPAIR_MAX_OUTPUT 33554432
-
-typedef struct RepairCtx {
-	Session *L;
-	SymId target;
-	int nfns, ncalls;
-	const Diag *s103;     /* the target's SPX-S103 */
-} RepairCtx;
-
-static void
-repair_counts(RepairCtx *R)
-{
-	Sema *S = R->L->S;
-	for (SymId i = 0; i < S->syms.len; i++)
-		R->nfns += sema_sym(S, i)->kind == SK_FN;
-	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
-		R->ncalls += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
-	Sym *y = sema_sym(S, R->target);
-	for (int i = 0; i < R->L->diags.items.len; i++) {
-		const Diag *d = &R->L->diags.items.items[i];
-		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
-			R->s103 = d;
-	}
-}
-
-static void
-put_diag(Buf *b, const Session *L, const Diag *d)
-{
-	buf_puts(b, "{\"code\":");
-	json_cstr(b, diag_info[d->code].code);
-	buf_puts(b, ",\"severity\":\"warning\",\"message\":");
-	json_cstr(b, d->message);
-	buf_puts(b, ",\"path\":");
-	json_cstr(b, L->diags.path);
-	if (d->has_span)
-		buf_printf(b, ",\"location\":{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}", d->line, d->col, d->span.start, d->span.end);
-	else
-		buf_puts(b, ",\"location\":null");
-	buf_puts(b, ",\"help\":");
-	json_cstr(b, diag_help_text(d));
-	buf_putc(b, '}');
-}
-
-/* Prints a report whose "used_output_bytes" is its own length (a fixed
- * point): `head` and `tail` surround that number. */
-static void
-print_fixed_point(const Buf *head, const Buf *tail)
-{
-	size_t n = head->len + tail->len + 1;
-	for (int i = 0; i < 4; i++) {
-		char num[32];
-		n = head->len + tail->len + (size_t)snprintf(num, sizeof num, "%zu", n);
-	}
-	printf("%.*s%zu%.*s\n", (int)head->len, head->data, n, (int)tail->len, tail->data);
-}
-
-static void
-put_common(Buf *b, RepairCtx *R, const char *schema, const char *candidate_rev, const char *cand, size_t clen)
-{
-	buf_printf(b, "{\"schema\":\"%s\",\"source_graph_schema\":\"semaprax.graph.v10\",\"base_revision\":", schema);
-	json_cstr(b, R->L->revision);
-	if (candidate_rev) {
-		buf_puts(b, ",\"candidate_revision\":");
-		json_cstr(b, candidate_rev);
-	}
-	buf_puts(b, ",\"source\":{\"digest\":");
-	patch_put_digest(b, "semaprax.diagnostic-repair.source-digest.v1", R->L->src, R->L->len);
-	buf_putc(b, '}');
-	if (cand) {
-		buf_puts(b, ",\"candidate_source\":{\"digest\":");
-		patch_put_digest(b, "semaprax.diagnostic-repair.source-digest.v1", cand, clen);
-		buf_putc(b, '}');
-	}
-	buf_printf(b, ",\"limits\":{\"max_source_bytes\":%d,\"max_functions\":%d,\"max_call_sites\":%d,\"max_output_bytes\":%d}",
-	    REPAIR_MAX_SOURCE, REPAIR_MAX_FUNCTIONS, REPAIR_MAX_CALLS, REPAIR_MAX_OUTPUT);
-	buf_printf(b, ",\"budget\":{\"used_source_bytes\":%zu,\"used_functions\":%d,\"used_call_sites\":%d,\"used_output_bytes\":",
-	    R->L->len, R->nfns, R->ncalls);
-}
-
-static void
-put_query_diag(Buf *b, RepairCtx *R)
-{
-	Sym *y = sema_sym(R->L->S, R->target);
-	buf_puts(b, "},\"query\":{\"kind\":\"assign_function_id\",\"target\":");
-	json_cstr(b, y->id);
-	buf_puts(b, "},\"diagnostic\":");
-	put_diag(b, R->L, R->s103);
-}
-
-/* Loads path and finds the repair's target; false after a diagnostic. */
-static bool
-repair_load(Program *P, Session **L, const char *path)
-{
-	driver_program_load_file(P, path, L, SESSION_CHECK_HIR);
-	if ((*L)->diags.errors) {
-		diag_emit_all(&(*L)->diags, false);
-		return false;
-	}
-	if ((*L)->len > REPAIR_MAX_SOURCE) {
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		diag_report(&s, DIAG_R101, NULL, "the source is larger than the repair bound of %d bytes", REPAIR_MAX_SOURCE);
-		diag_emit_all(&s, false);
-		diag_free(&s);
-		return false;
-	}
-	return true;
-}
-
-static int
-no_repair(const char *path, const char *fmt, const char *arg, bool automatic)
-{
-	DiagSink s;
-	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, arg);
-	/* The register's help sends the user back to `repairs`, which needs the
-	 * automatic id: say where it is listed. */
-	if (d && automatic)
-		diag_set_help(d, "`semaprax query %s` lists each automatic identity as `auto:<module>.<name>`; "
-		    "pass one of those to `semaprax repairs %s assign-function-id`", path, path);
-	diag_emit_all(&s, false);
-	diag_free(&s);
-	return EXIT_FAIL;
-}
-
-int
-cli_cmd_repairs(int argc, char **argv)
-{
-	if (argc != 4 || argv[1][0] == '-' || argv[3][0] == '-')
-		return cli_usage("repairs", "repairs requires exactly <file> assign-function-id <automatic-id>");
-	if (strcmp(argv[2], "assign-function-id") != 0)
-		return cli_usage("repairs", "unknown repair kind `%s`; the one kind is `assign-function-id`", argv[2]);
-	const char *path = argv[1], *target = argv[3];
-	Program P;
-	Session *L;
-	int status = EXIT_FAIL;
-	if (!repair_load(&P, &L, path))
-		goto out;
-	RepairCtx R = { L, patch_repair_target(L->S, target), 0, 0, NULL };
-	if (R.target < 0) {
-		status = no_repair(path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target, true);
-		goto out;
-	}
-	repair_counts(&R);
-	char rid[72];
-	patch_repair_id(L->revision, target, rid);
-	Buf head = {0}, tail = {0};
-	put_common(&head, &R, "semaprax.diagnostic-repair.v1", NULL, NULL, 0);
-	put_query_diag(&tail, &R);
-	buf_puts(&tail, ",\"repair\":{\"id\":");
-	json_cstr(&tail, rid);
-	buf_puts(&tail, ",\"kind\":\"assign_function_id\",\"classification\":\"breaking_identity_rebase\",\"applicability\":\"requires_input\","
-	    "\"input\":{\"name\":\"persistent_id\",\"type\":\"persistent_declaration_id\",\"required\":true,\"constraints\":{\"min_bytes\":1,"
-	    "\"max_bytes\":255,\"pattern\":\"[A-Za-z0-9][A-Za-z0-9._:-]*\",\"forbidden_prefixes\":[\"auto:\",\"core.\",\"semaprax.\","
-	    "\"declaration:\",\"function-execution:\",\"parameter:\",\"nominal:\"],\"forbidden_values\":[\"bool\",\"i64\"]}},"
-	    "\"operation\":{\"schema\":\"semaprax.semantic-patch.v3\",\"kind\":\"assign-function-id\",\"repair_id\":");
-	json_cstr(&tail, rid);
-	buf_puts(&tail, ",\"diagnostic\":\"SPX-S103\",\"target\":");
-	json_cstr(&tail, target);
-	buf_puts(&tail, ",\"name\":");
-	json_cstr(&tail, sema_sym(L->S, R.target)->name);
-	buf_puts(&tail, ",\"to\":{\"input\":\"persistent_id\"}}}}");
-	print_fixed_point(&head, &tail);
-	buf_free(&head);
-	buf_free(&tail);
-	status = EXIT_OK;
-out:
-	driver_program_free(&P);
-	return status;
-}
-
-/* The identity-rebase object of assigning persistent id pid to the
- * automatic function target: its direct callers in stable-id order, with
- * their call-site counts (shared by `repair` and `review`). */
-static void
-put_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid)
-{
-	Sym *y = sema_sym(S, target);
-	buf_puts(b, "{\"before_id\":");
-	json_cstr(b, y->id);
-	buf_puts(b, ",\"after_id\":");
-	json_cstr(b, pid);
-	buf_puts(b, ",\"name\":");
-	json_cstr(b, y->name);
-	buf_puts(b, ",\"direct_callers\":[");
-	int *sites = spx_xcalloc((size_t)S->syms.len + 1, sizeof(int));
-	for (SymId f = 0; f < S->syms.len; f++) {
-		Sym *c = sema_sym(S, f);
-		if ((c->kind == SK_FN || c->kind == SK_METHOD) && c->fn)
-			sites[f] = patch_uses_in(S, c->fn, target);
-	}
-	bool first = true;
-	for (;;) {
-		SymId best = -1;
-		for (SymId f = 0; f < S->syms.len; f++)
-			if (sites[f] > 0 && (best < 0 || strcmp(sema_sym(S, f)->id, sema_sym(S, best)->id) < 0))
-				best = f;
-		if (best < 0)
-			break;
-		Sym *c = sema_sym(S, best);
-		buf_puts(b, first ? "{\"id\":" : ",{\"id\":");
-		json_cstr(b, c->id);
-		buf_printf(b, ",\"identity_origin\":\"%s\",\"site_count\":%d}", c->explicit_id ? "explicit" : "automatic", sites[best]);
-		sites[best] = 0;
-		first = false;
-	}
-	free(sites);
-	buf_puts(b, "]}");
-}
-
-int
-cli_cmd_repair(int argc, char **argv)
-{
-	if (argc != 5 || argv[1][0] == '-' || argv[2][0] == '-' || strcmp(argv[3], "--persistent-id") != 0)
-		return cli_usage("repair", "repair requires exactly <file> <repair-id> --persistent-id <id>");
-	const char *path = argv[1], *rid = argv[2], *pid = argv[4];
-	Program P;
-	Session *L;
-	Session C;
-	driver_session_init(&C, path);
-	SPatch sp;
-	memset(&sp, 0, sizeof sp);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
-	Buf ptext = {0};
-	DiagSink pd;
-	diag_init(&pd, "<repair patch>", NULL, 0);
-	int status = EXIT_FAIL;
-	if (!repair_load(&P, &L, path))
-		goto out;
-	/* the target whose repair id this is */
-	RepairCtx R = { L, -1, 0, 0, NULL };
-	for (SymId i = 0; i < L->S->syms.len && R.target < 0; i++) {
-		Sym *y = sema_sym(L->S, i);
-		char id[72];
-		if (patch_repair_target(L->S, y->id) != i)
-			continue;
-		patch_repair_id(L->revision, y->id, id);
-		if (strcmp(id, rid) == 0)
-			R.target = i;
-	}
-	if (R.target < 0) {
-		status = no_repair(path, "repair id `%s` is unknown or stale for this revision", rid, false);
-		goto out;
-	}
-	Sym *y = sema_sym(L->S, R.target);
-	const char *why = patch_persistent_id_problem(L->S, pid);
-	if (why) {
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		diag_report(&s, DIAG_R102, NULL, "invalid persistent id `%s`: %s", pid, why);
-		diag_emit_all(&s, false);
-		diag_free(&s);
-		goto out;
-	}
-	repair_counts(&R);
-	buf_printf(&ptext, "schema semaprax.semantic-patch.v3\nbase %s\nassign-function-id repair %s diagnostic SPX-S103 target %s name %s to %s\n",
-	    L->revision, rid, y->id, y->name, pid);
-	pd.src = ptext.data;
-	pd.src_len = ptext.len;
-	if (!patch_parse(&sp, ptext.data, ptext.len, &pd) ||
-	    !make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen))
-		goto out;
-	Buf head = {0}, tail = {0};
-	put_common(&head, &R, "semaprax.diagnostic-repair-preview.v1", C.revision, cand, clen);
-	put_query_diag(&tail, &R);
-	buf_puts(&tail, ",\"repair\":{\"id\":");
-	json_cstr(&tail, rid);
-	buf_puts(&tail, ",\"kind\":\"assign_function_id\",\"classification\":\"breaking_identity_rebase\",\"input\":{\"persistent_id\":");
-	json_cstr(&tail, pid);
-	buf_puts(&tail, "}},\"patch\":{\"schema\":\"semaprax.semantic-patch.v3\",\"digest\":");
-	patch_put_digest(&tail, "semaprax.diagnostic-repair.patch-digest.v1", ptext.data, ptext.len);
-	buf_puts(&tail, ",\"source\":");
-	json_str(&tail, ptext.data, ptext.len);
-	buf_puts(&tail, "},\"identity_rebase\":");
-	put_identity_rebase(&tail, L->S, R.target, pid);
-	buf_putc(&tail, '}');
-	print_fixed_point(&head, &tail);
-	buf_free(&head);
-	buf_free(&tail);
-	status = EXIT_OK;
-out:
-	diag_emit_all(&pd, false);
-	patch_plan_free(&plan);
-	free(cand);
-	patch_free(&sp);
-	diag_free(&pd);
-	buf_free(&ptext);
-	driver_session_free(&C);
-	driver_program_free(&P);
-	return status;
-}
-
-/* ---- fix: the machine-applicable fixes diagnostics carry ---- */
-
-/* Do two replacements collide (overlap, or insert at the same point)? */
-static bool
-collide(uint32_t s1, uint32_t e1, uint32_t s2, uint32_t e2)
-{
-	if (s1 == e1 && s2 == e2)
-		return s1 == s2;
-	if (s1 == e1)
-		return s2 < s1 && s1 < e2;
-	if (s2 == e2)
-		return s1 < s2 && s2 < e1;
-	return s1 < e2 && s2 < e1;
-}
-
-/*
- * The fixes of L's diagnostics (only those of `code` when given), as one
- * sorted plan.  A diagnostic's fixes are taken together or not at all, in
- * report order; one colliding with a fix already taken waits for the next
- * round.  Returns how many diagnostics contributed.
- */
-static int
-collect_fixes(const Session *L, int code, PatchPlan *pl)
-{
-	int used = 0;
-	for (int i = 0; i < L->diags.items.len; i++) {
-		const Diag *d = &L->diags.items.items[i];
-		if ((code >= 0 && (int)d->code != code) || d->fixes.len == 0)
-			continue;
-		bool ok = true;
-		for (int k = 0; k < d->fixes.len && ok; k++) {
-			const DiagFix *f = &d->fixes.items[k];
-			for (int j = 0; j < pl->edits.len && ok; j++)
-				ok = !collide(f->start, f->end, pl->edits.items[j].start, pl->edits.items[j].end);
-			for (int j = 0; j < k && ok; j++)
-				ok = !collide(f->start, f->end, d->fixes.items[j].start, d->fixes.items[j].end);
-		}
-		if (!ok)
-			continue;
-		for (int k = 0; k < d->fixes.len; k++) {
-			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
-			VEC_PUSH(pl->edits, e);
-		}
-		used++;
-	}
-	if (pl->edits.len > 1)
-		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), patch_edit_cmp);
-	return used;
-}
-
-int
-cli_cmd_fix(int argc, char **argv)
-{
-	const char *path = NULL, *code_arg = NULL;
-	bool dry = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--dry-run") == 0 && !dry)
-			dry = true;
-		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
-			code_arg = argv[++i];
-		else if (a[0] == '-' && a[1] != '\0')
-			return cli_option_error("fix", a, (const char *const[]){ "--code", NULL }, (const char *const[]){ "--dry-run", NULL });
-		else if (!path)
-			path = a;
-		else
-			return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
-	}
-	if (!path)
-		return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
-	int code = -1;
-	if (code_arg && (strncmp(code_arg, "SPX-", 4) != 0 || (code = diag_lookup(code_arg)) < 0))
-		return cli_usage("fix", "`%s` is not a diagnostic code (write e.g. `--code SPX-P104`)", code_arg);
-
-	int status = EXIT_FAIL;
-	FmtTarget target;
-	memset(&target, 0, sizeof target);
-	target.lock_fd = -1;
-	Program P;
-	driver_program_init(&P);
-	Session *L = NULL;
-	Session C;
-	driver_session_init(&C, path);
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
-	char *cand = NULL;
-	size_t clen = 0;
-	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
-		goto out;
-	driver_program_load_file(&P, path, &L, SESSION_CHECK);
-	if (!L->src) {
-		diag_emit_all(&L->diags, false);
-		goto out;
-	}
-	/* Rounds: a parse error hides the ones after it, so fix, re-check and
-	 * fix again until no fix is left (bounded). */
-	int nfixed = 0;
-	cand = spx_xmalloc(L->len + 1);
-	memcpy(cand, L->src, L->len + 1);
-	clen = L->len;
-	for (int round = 0; round < 64; round++) {
-		driver_session_free(&C);
-		verify_copy(&C, path, cand, clen);
-		PatchPlan pl;
-		memset(&pl, 0, sizeof pl);
-		int k = collect_fixes(&C, code, &pl);
-		if (k == 0) {
-			patch_plan_free(&pl);
-			break;
-		}
-		nfixed += k;
-		size_t nlen;
-		char *next = patch_apply(cand, clen, &pl, &nlen);
-		patch_plan_free(&pl);
-		free(cand);
-		cand = next;
-		clen = nlen;
-	}
-	if (nfixed == 0) {
-		diag_emit_all(&L->diags, false);
-		printf("no machine-applicable fixes%s%s in %s\n", code_arg ? " for " : "", code_arg ? code_arg : "", path);
-		status = L->diags.errors ? EXIT_FAIL : EXIT_OK;
-		goto out;
-	}
-	bool verified = C.diags.errors == 0 && C.H;
-	/* the whole change as one edit (common prefix and suffix kept) for the diff */
-	size_t pre = 0, suf = 0;
-	while (pre < L->len && pre < clen && L->src[pre] == cand[pre])
-		pre++;
-	while (suf < L->len - pre && suf < clen - pre && L->src[L->len - 1 - suf] == cand[clen - 1 - suf])
-		suf++;
-	PatchEdit whole = { (uint32_t)pre, (uint32_t)(L->len - suf), spx_xstrndup(cand + pre, clen - suf - pre), 0 };
-	VEC_PUSH(plan.edits, whole);
-	if (dry) {
-		Buf b = {0};
-		cli_patch_unified_diff(&b, path, L->src, L->len, cand, clen, &plan);
-		fwrite(b.data, 1, b.len, stdout);
-		buf_free(&b);
-	} else if (!cli_fmt_write(&target, L->src, L->len, cand, clen)) {
-		goto out;
-	}
-	if (!verified)
-		diag_emit_all(&C.diags, false);
-	const char *did = dry ? "would fix" : "fixed";
-	if (verified)
-		printf("%s %d diagnostic%s; graph %s %s\n", did, nfixed, nfixed == 1 ? "" : "s", dry ? "would be" : "is now", C.revision);
-	else
-		printf("%s %d diagnostic%s; %d error%s remain%s\n", did, nfixed, nfixed == 1 ? "" : "s", C.diags.errors,
-		    C.diags.errors == 1 ? "" : "s", C.diags.errors == 1 ? "s" : "");
-	status = verified ? EXIT_OK : EXIT_FAIL;
-out:
-	cli_fmt_release(&target);
-	patch_plan_free(&plan);
-	free(cand);
-	driver_session_free(&C);
-	driver_program_free(&P);
 	return status;
 }
 
@@ -1093,12 +625,16 @@ cli_cmd_impact(int argc, char **argv)
 	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
 	int status = EXIT_FAIL;
-	Buf b = {0};
+	Buf b = {0}, x = {0};
 	if (!run_parse(&r, true) || !run_candidate(&r))
 		goto out;
 	r.g = graph_model_build(r.L->S, r.L->H);
 	int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
-	if (nnodes < 0 || !patch_impact(&b, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.Cand->revision, &q, r.nodes, nnodes, &r.pd))
+	/* a project module: the other modules' direct callers too */
+	if (r.pp)
+		cli_patch_cross_module_callers(&x, &r.pp->pj.P, r.pp->mod, &r.plan);
+	if (nnodes < 0 || !patch_impact(&b, &r.sp, &r.plan, r.L->S, r.ptext, r.plen, r.L->revision, r.Cand->revision, &q, r.nodes, nnodes,
+	    r.pp ? x.data : NULL, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
 	fwrite(b.data, 1, b.len, stdout);
@@ -1106,6 +642,7 @@ cli_cmd_impact(int argc, char **argv)
 out:
 	run_close(&r);
 	buf_free(&b);
+	buf_free(&x);
 	return status;
 }
 
@@ -1165,11 +702,11 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 	review_counts(L, &u);
 	if (sp->version == 3) {
 		SymId t = patch_repair_target(L->S, sp->ops[0].w[2].s);
-		if (t < 0) {   /* make_candidate admitted it: cannot happen */
+		if (t < 0) {   /* the candidate admitted it: cannot happen */
 			diag_report(pd, DIAG_G107, &sp->ops[0].line, "`%s` is not a repairable automatic function", sp->ops[0].w[2].s);
 			goto out;
 		}
-		put_identity_rebase(&ev, L->S, t, sp->ops[0].to.s);
+		cli_patch_identity_rebase(&ev, L->S, t, sp->ops[0].to.s);
 	} else {
 		/* the complete impact report, with the fixed options */
 		g = graph_model_build(L->S, L->H);
@@ -1188,7 +725,7 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 		ImpactQuery q = { REVIEW_MAX_IMPACT_DEPTH, REVIEW_MAX_IMPACT_BYTES, REVIEW_MAX_IMPACT_NODES };
 		DiagSink scratch;
 		diag_init(&scratch, pd->path, ptext, plen);
-		bool fits = patch_impact(&ev, sp, plan, L->S, ptext, plen, L->revision, C->revision, &q, nodes, nnodes, &scratch);
+		bool fits = patch_impact(&ev, sp, plan, L->S, ptext, plen, L->revision, C->revision, &q, nodes, nnodes, NULL, &scratch);
 		diag_free(&scratch);
 		if (!fits) {
 			Diag *e = diag_report(pd, DIAG_G120, NULL, "the patch's impact report exceeds %d bytes", REVIEW_MAX_IMPACT_BYTES);

@@ -4,14 +4,16 @@
  * `semaprax review <project> <transaction.json> [--evidence]`: a
  * `semaprax.semantic-transaction.c1` of per-module semantic patches (or the
  * reference's `rename_display_name`), each planned against its module of
- * the one verified project; the candidate project checked linked and
- * lowered; one module review each, with the direct callers other modules
- * have.  Writes nothing.
+ * the one verified project; the candidate project checked linked, its
+ * roles and lowered; one module review each, with the direct callers other
+ * modules have.  Writes nothing.
  *
  * `semaprax patch|impact|review <module-file> <patch.spatch>` of a file the
  * nearest `semaprax.toml` lists: the same for one patch
  * (cli_patch_project_candidate), then run as for a single file
- * (cmd_patch.c).
+ * (cmd_patch.c; impact adds cross_module_callers).  `fix`, `repairs` and
+ * `repair` of such a file (cmd_repair.c) open the project and verify their
+ * candidates here too (cli_patch_project_open, cli_patch_project_verify).
  */
 #include "cli.h"
 
@@ -119,28 +121,54 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 	return NULL;
 }
 
+/* A caller found in another module, and its use count. */
+typedef struct XCaller {
+	const char *id;
+	int sites;
+} XCaller;
+
+static int
+xcaller_cmp(const void *a, const void *b)
+{
+	return strcmp(((const XCaller *)a)->id, ((const XCaller *)b)->id);
+}
+
+/* The function a change of the plan is about (NULL: an added function). */
+static const char *
+changed_function(const PatchChange *ch)
+{
+	const char *fid = ch->target ? ch->target : ch->v4kind ? ch->function : ch->containing;
+	return !fid || (ch->v4kind && strcmp(ch->v4kind, "function_added") == 0) ? NULL : fid;
+}
+
 /*
  * `cross_module_callers`: for each function the plan of module mod changes
- * (in change order), the functions of the other modules (ModuleId order,
- * then symbol order) that call it, or take it as a value, through a
- * `use function` import, with their site counts.  Direct callers only: the
- * module review's impact covers the closure inside mod.
+ * (in change order, each once), the functions of the other modules
+ * (ModuleId order, then stable id) that call it, or take it as a value,
+ * through a `use function` import, with their site counts.  Direct
+ * callers only: the module's impact covers the closure inside mod.
  */
-static void
-put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan)
+void
+cli_patch_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan)
 {
 	const char *name = P->mods[mod]->name;
 	bool first = true;
 	buf_puts(b, ",\"cross_module_callers\":[");
 	for (int c = 0; c < plan->changes.len; c++) {
-		const PatchChange *ch = &plan->changes.items[c];
-		const char *fid = ch->target ? ch->target : ch->v4kind ? ch->function : ch->containing;
-		if (!fid || (ch->v4kind && strcmp(ch->v4kind, "function_added") == 0))
+		const char *fid = changed_function(&plan->changes.items[c]);
+		bool seen = !fid;
+		for (int e = 0; e < c && !seen; e++) {
+			const char *was = changed_function(&plan->changes.items[e]);
+			seen = was && strcmp(was, fid) == 0;
+		}
+		if (seen)
 			continue;
 		for (int n = 0; n < P->nmods; n++) {
 			Sema *S = P->mods[n]->s.S;
 			if ((ModuleId)n == mod || !S)
 				continue;
+			XCaller *xs = NULL;
+			int nx = 0;
 			for (SymId a = 0; a < S->syms.len; a++) {
 				const Sym *y = sema_sym(S, a);
 				if (!y->origin || strcmp(y->origin, name) != 0 || strcmp(y->id, fid) != 0)
@@ -150,28 +178,37 @@ put_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan
 					int sites = f->fn && !f->origin ? patch_uses_in(S, f->fn, a) : 0;
 					if (sites == 0)
 						continue;
-					buf_puts(b, first ? "{\"function\":" : ",{\"function\":");
-					json_cstr(b, fid);
-					buf_puts(b, ",\"module\":");
-					json_cstr(b, P->mods[n]->name);
-					buf_puts(b, ",\"caller\":");
-					json_cstr(b, f->id);
-					buf_printf(b, ",\"site_count\":%d}", sites);
-					first = false;
+					xs = spx_xrealloc(xs, sizeof *xs * (size_t)(nx + 1));
+					xs[nx].id = f->id;
+					xs[nx++].sites = sites;
 				}
 			}
+			if (nx > 1)
+				qsort(xs, (size_t)nx, sizeof *xs, xcaller_cmp);
+			for (int i = 0; i < nx; i++) {
+				buf_puts(b, first ? "{\"function\":" : ",{\"function\":");
+				json_cstr(b, fid);
+				buf_puts(b, ",\"module\":");
+				json_cstr(b, P->mods[n]->name);
+				buf_puts(b, ",\"caller\":");
+				json_cstr(b, xs[i].id);
+				buf_printf(b, ",\"site_count\":%d}", xs[i].sites);
+				first = false;
+			}
+			free(xs);
 		}
 	}
 	buf_putc(b, ']');
 }
 
 /*
- * The candidate project into C: every module of pj, the operations'
- * modules patched, checked linked and lowered.  False after printing head
- * and the candidate's diagnostics.
+ * The candidate project into C (initialised; its project-level
+ * diagnostics into cd): every module of pj with its checked bytes, the
+ * operations' modules patched, checked linked, the manifest's entry and
+ * test roles (as project_check), and lowered.
  */
 static bool
-candidate_project(Program *C, const Project *pj, const TxOp *ops, int nops, const char *head)
+candidate_project(Program *C, DiagSink *cd, const Project *pj, const TxOp *ops, int nops)
 {
 	for (int m = 0; m < pj->P.nmods; m++) {
 		const Session *L = &pj->P.mods[m]->s;
@@ -181,15 +218,21 @@ candidate_project(Program *C, const Project *pj, const TxOp *ops, int nops, cons
 				o = &ops[i];
 		driver_program_add(C, L->diags.path, o ? o->cand : L->src, o ? o->clen : L->len);
 	}
-	bool verified = driver_program_check_linked(C);
+	bool verified = driver_program_check_linked(C) && project_check_roles(&pj->man, C, cd);
 	for (int m = 0; verified && m < C->nmods; m++)
 		verified = driver_lower(&C->mods[m]->s);
-	if (!verified) {
-		fputs(head, stderr);
-		for (int m = 0; m < C->nmods; m++)
-			diag_emit_all(&C->mods[m]->s.diags, false);
-	}
 	return verified;
+}
+
+/* head (may be NULL), then the candidate's diagnostics, to stderr. */
+static void
+emit_candidate(const Program *C, const DiagSink *cd, const char *head)
+{
+	if (head)
+		fputs(head, stderr);
+	diag_emit_all(cd, false);
+	for (int m = 0; m < C->nmods; m++)
+		diag_emit_all(&C->mods[m]->s.diags, false);
 }
 
 int
@@ -203,6 +246,8 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	Project pj;
 	Program C;
 	driver_program_init(&C);
+	DiagSink cd;
+	diag_init(&cd, manifest, NULL, 0);
 	TxOp *ops = NULL;
 	int nops = 0;
 	json_t *root = NULL;
@@ -274,8 +319,10 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	if (!ok)
 		goto out;
-	if (!candidate_project(&C, &pj, ops, nops, "semantic transaction result does not verify; the project is unchanged:\n"))
+	if (!candidate_project(&C, &cd, &pj, ops, nops)) {
+		emit_candidate(&C, &cd, "semantic transaction result does not verify; the project is unchanged:\n");
 		goto out;
+	}
 	/* the report: each operation's module review */
 	buf_puts(&out, "{\"schema\":\"semaprax.project-semantic-review.c1\",\"base_revision\":");
 	json_cstr(&out, pj.P.revision);
@@ -314,7 +361,7 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 			buf_putc(&out, '}');
 			buf_free(&d);
 		}
-		put_cross_module_callers(&out, &pj.P, o->mod, &o->plan);
+		cli_patch_cross_module_callers(&out, &pj.P, o->mod, &o->plan);
 		buf_puts(&out, ",\"review\":");
 		buf_put(&out, r.data, r.len);
 		buf_putc(&out, '}');
@@ -337,6 +384,7 @@ out:
 	if (root)
 		json_decref(root);
 	buf_free(&out);
+	diag_free(&cd);
 	driver_program_free(&C);
 	project_free(&pj);
 	free(ttext);
@@ -344,49 +392,96 @@ out:
 }
 
 bool
-cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
-    char **cand, size_t *clen)
+cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path, bool need_verified)
 {
+	pp->mod = DRIVER_NO_MODULE;
 	driver_program_init(&pp->C);
-	if (!project_check(&pp->pj, manifest) || !project_lower(&pp->pj)) {
+	pp->verified = project_check(&pp->pj, manifest) && project_lower(&pp->pj);
+	if (!pp->verified && need_verified) {
 		project_emit_diags(&pp->pj, false);
 		return false;
 	}
 	/* the module whose source is the file (the manifest listed it) */
-	TxOp o;
-	memset(&o, 0, sizeof o);
-	o.mod = DRIVER_NO_MODULE;
-	for (int m = 0; m < pp->pj.P.nmods && o.mod == DRIVER_NO_MODULE; m++)
+	for (int m = 0; m < pp->pj.P.nmods && pp->mod == DRIVER_NO_MODULE; m++)
 		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
-			o.mod = (ModuleId)m;
-	if (o.mod == DRIVER_NO_MODULE) {
+			pp->mod = (ModuleId)m;
+	if (pp->mod == DRIVER_NO_MODULE && !pp->verified) {
+		/* the manifest or its sources did not load: its diagnostics say why */
+		project_emit_diags(&pp->pj, false);
+		return false;
+	}
+	if (pp->mod == DRIVER_NO_MODULE) {
 		/* the manifest changed since it listed the file */
 		DiagSink d;
 		diag_init(&d, manifest, NULL, 0);
 		Diag *g = diag_report(&d, DIAG_I207, NULL, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
-		diag_set_help(g, "run the patch again: a file the nearest semaprax.toml lists is patched as that module of its project");
+		diag_set_help(g, "run the command again: a file the nearest semaprax.toml lists is taken as that module of its project");
 		diag_emit_all(&d, false);
 		diag_free(&d);
 		return false;
 	}
-	Session *L = pp->L = &pp->pj.P.mods[o.mod]->s;
+	pp->L = &pp->pj.P.mods[pp->mod]->s;
+	if (!pp->L->src) {
+		project_emit_diags(&pp->pj, false);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_patch_project_verify(ProjectPatch *pp, const char *src, size_t len)
+{
+	driver_program_free(&pp->C);
+	driver_program_init(&pp->C);
+	diag_free(&pp->cdiags);
+	diag_init(&pp->cdiags, pp->pj.manifest_path, NULL, 0);
+	TxOp o;
+	memset(&o, 0, sizeof o);
+	o.mod = pp->mod;
+	o.cand = (char *)src;
+	o.clen = len;
+	bool ok = candidate_project(&pp->C, &pp->cdiags, &pp->pj, &o, 1);
+	pp->Cs = NULL;
+	for (int m = 0; m < pp->C.nmods && !pp->Cs; m++)
+		if (strcmp(pp->C.mods[m]->s.diags.path, pp->L->diags.path) == 0)
+			pp->Cs = &pp->C.mods[m]->s;
+	return ok && pp->Cs;
+}
+
+void
+cli_patch_project_emit(const ProjectPatch *pp, const char *head)
+{
+	emit_candidate(&pp->C, &pp->cdiags, head);
+}
+
+bool
+cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, char **cand, size_t *clen)
+{
+	Session *L = pp->L;
 	if (!patch_plan(sp, L->m, L->S, L->H, L->src, L->len, L->revision, pd, plan))
 		return false;
-	o.cand = *cand = patch_apply(L->src, L->len, plan, clen);
-	o.clen = *clen;
-	Buf head = {0};
-	buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
-	bool ok = candidate_project(&pp->C, &pp->pj, &o, 1, head.data);
-	buf_free(&head);
-	if (!ok)
+	*cand = patch_apply(L->src, L->len, plan, clen);
+	if (!cli_patch_project_verify(pp, *cand, *clen)) {
+		Buf head = {0};
+		buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
+		cli_patch_project_emit(pp, head.data);
+		buf_free(&head);
 		return false;
-	pp->Cs = &pp->C.mods[driver_program_find(&pp->C, pp->pj.P.mods[o.mod]->name)]->s;
+	}
 	return cli_patch_accept(sp, plan, L, pp->Cs, pd);
+}
+
+bool
+cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
+    char **cand, size_t *clen)
+{
+	return cli_patch_project_open(pp, manifest, path, true) && cli_patch_project_plan(pp, path, sp, pd, plan, cand, clen);
 }
 
 void
 cli_patch_project_free(ProjectPatch *pp)
 {
+	diag_free(&pp->cdiags);
 	driver_program_free(&pp->C);
 	project_free(&pp->pj);
 }

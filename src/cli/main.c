@@ -73,7 +73,9 @@ const CliCommand cli_commands[] = {
 	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
 	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
-	  "  unified diff and writes nothing.\n" },
+	  "  unified diff and writes nothing.  A file the nearest semaprax.toml lists is fixed\n"
+	  "  as that module of its project: written only when the whole project then verifies\n"
+	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n" },
 	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>] [--check|--stdout]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
@@ -104,7 +106,9 @@ const CliCommand cli_commands[] = {
 	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
-	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).\n" },
+	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).  A module of a\n"
+	  "  project (a file the nearest semaprax.toml lists) is previewed within its project,\n"
+	  "  and `cross_module_callers` lists the other modules' direct callers.\n" },
 	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
 	  "  and revisions, targets, capabilities (each module's permits), the exported\n"
@@ -159,11 +163,12 @@ const CliCommand cli_commands[] = {
 	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"
-	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.\n" },
+	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.  A file the\n"
+	  "  nearest semaprax.toml lists is that module of its project (the whole project verified).\n" },
 	{ "repairs", cli_cmd_repairs, "semaprax repairs <file> assign-function-id <automatic-id>\n"
 	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
-	  "  writes nothing.\n" },
+	  "  writes nothing.  A file the nearest semaprax.toml lists is that module of its project.\n" },
 	{ "review", cli_cmd_review, "semaprax review <file> <patch.spatch>\n"
 	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence]\n"
 	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"

@@ -1,5 +1,5 @@
 /*
- * patch_cli.h — what cmd_patch.c shares with cmd_patch_project.c.
+ * patch_cli.h — what cmd_patch.c, cmd_patch_project.c and cmd_repair.c share.
  */
 #ifndef SPX_CLI_PATCH_CLI_H
 #define SPX_CLI_PATCH_CLI_H
@@ -18,6 +18,19 @@ void cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t ol
  * without newline; false with diagnostics in pd. */
 bool cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, PatchPlan *plan, const char *ptext, size_t plen,
     DiagSink *pd);
+/* Verifies src[0..len) as the file at path would be alone: parse, check,
+ * revision, lower and validate.  The session owns its diagnostics. */
+bool cli_patch_verify_copy(Session *c, const char *path, const char *src, size_t len);
+/* Resolves sp against the verified session L, applies the edits to a copy
+ * (*cand), verifies it alone in C and accepts it (cli_patch_accept).
+ * Patch diagnostics go to pd; a copy that does not verify prints its own
+ * diagnostics. */
+bool cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand,
+    size_t *clen);
+/* The identity-rebase object of assigning persistent id pid to the
+ * automatic function target: its direct callers in stable-id order, with
+ * their call-site counts (`repair` and `review`; cmd_repair.c). */
+void cli_patch_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid);
 /* Accepts the verified candidate C of sp (planned as plan against the
  * verified L): the same meaning (patch_same_meaning), v4's added function ids
  * into plan, `require no-new-effects`; false with diagnostics in pd. */
@@ -26,21 +39,45 @@ bool cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C,
  * at path, or NULL: `patch`, `impact` and `review` of such a file take it
  * as that module of its project. */
 char *cli_patch_manifest(const char *path);
-/* A patch of the file at path, a module of the project at manifest. */
+/* A patch (or fix, or repair) of the file at path, a module of the project
+ * at manifest. */
 typedef struct ProjectPatch {
-	Project pj;           /* the verified project */
-	Program C;            /* the candidate project */
-	Session *L;           /* path's module in pj */
-	Session *Cs;          /* … in C */
+	Project pj;           /* the project as checked */
+	bool verified;        /* … checked (roles too) and lowered without error */
+	ModuleId mod;         /* path's module in pj */
+	Session *L;           /* … its session */
+	Program C;            /* the candidate project (cli_patch_project_verify) */
+	DiagSink cdiags;      /* … its project-level diagnostics (the manifest's) */
+	Session *Cs;          /* path's module in C */
 } ProjectPatch;
-/* Checks the project into pp (zeroed), plans sp against path's module
- * (plan, *cand of *clen bytes), checks the whole candidate project linked
- * and lowered, and accepts it (cli_patch_accept).  False after
- * diagnostics (pd: the patch's; others printed).  Free pp with
- * cli_patch_project_free either way. */
+/* Checks the project into pp (zeroed) and finds path's module (pp->L);
+ * when need_verified, the project must verify.  False after printing
+ * the project's diagnostics.  Free pp with cli_patch_project_free either
+ * way. */
+bool cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path, bool need_verified);
+/* The candidate project into pp->C (replacing an earlier one): every
+ * module of pp->pj with its checked bytes, path's module with
+ * src[0..len), checked linked, its entry and test roles
+ * (project_check_roles) and lowered; pp->Cs is path's module there.  True
+ * when it verifies; the diagnostics stay in C (cli_patch_project_emit). */
+bool cli_patch_project_verify(ProjectPatch *pp, const char *src, size_t len);
+/* head (to stderr, may be NULL), then the candidate project's diagnostics. */
+void cli_patch_project_emit(const ProjectPatch *pp, const char *head);
+/* After cli_patch_project_open: plans sp against path's module (plan,
+ * *cand of *clen bytes), verifies the candidate project and accepts it
+ * (cli_patch_accept).  False after diagnostics (pd: the patch's; others
+ * printed). */
+bool cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, char **cand,
+    size_t *clen);
+/* cli_patch_project_open (verified) and cli_patch_project_plan. */
 bool cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
     char **cand, size_t *clen);
 void cli_patch_project_free(ProjectPatch *pp);
+/* `cross_module_callers` (docs/PATCH.md): for each function the plan of
+ * module mod changes, the functions of P's other modules that call it or
+ * take it as a value through `use function`, as the JSON member
+ * `,"cross_module_callers":[…]` appended to b. */
+void cli_patch_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan);
 /* `review <project> <transaction.json> [--evidence]`; the exit status. */
 int cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence);
 

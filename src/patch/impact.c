@@ -278,7 +278,7 @@ put_operation(Buf *b, const PatchOp *o, int i)
 bool
 patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
     const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
-    const ImpactNode *nodes, int nnodes, DiagSink *d)
+    const ImpactNode *nodes, int nnodes, const char *extra, DiagSink *d)
 {
 	ContainerVec cs = {0};
 	containers(S, &cs);
@@ -408,7 +408,10 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 				buf_printf(&tail, o ? ",%d" : "%d", nodes[j].ops[o]);
 			buf_puts(&tail, "]}");
 		}
-		buf_puts(&tail, "]}");
+		buf_putc(&tail, ']');
+		if (extra)
+			buf_puts(&tail, extra);
+		buf_putc(&tail, '}');
 		/* used_bytes is the report's own length: a fixed point */
 		size_t n = head.len + tail.len + 1;
 		for (int i = 0; i < 4; i++) {

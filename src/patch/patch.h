@@ -187,7 +187,9 @@ typedef struct ImpactQuery {
  * consumers are listed, and they affect no function.  A call instance
  * change seeds the reverse-call closure `nodes` (the caller computes it
  * from the graph model; sorted by depth, then stable id), of which the
- * largest prefix within q's bounds is listed, the rest counted.
+ * largest prefix within q's bounds is listed, the rest counted.  extra
+ * (NULL: none): members (`,"key":value…`) that end the report, never
+ * truncated (a project module's `cross_module_callers`).
  */
 /* One callable of the reverse-call closure of the behavioural changes. */
 typedef struct ImpactNode {
@@ -200,7 +202,7 @@ typedef struct ImpactNode {
 
 bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
     const char *base_revision, const char *candidate_revision, const ImpactQuery *q,
-    const ImpactNode *nodes, int nnodes, DiagSink *d);
+    const ImpactNode *nodes, int nnodes, const char *extra, DiagSink *d);
 
 /* ---- review (TOOLCHAIN.md §3.7, review.c) ---- */
 

@@ -65,34 +65,39 @@ root_of(const char *manifest)
 	return r;
 }
 
-/* The entry and test modules exist and define an explicitly identified `main`. */
-static bool
-check_roles(Project *pj)
+bool
+project_check_roles(const ProjectManifest *man, Program *P, DiagSink *diags)
 {
 	bool ok = true;
-	const char *roles[2] = {pj->man.entry, pj->man.test_module};
+	const char *roles[2] = {man->entry, man->test_module};
 	for (int r = 0; r < 2; r++) {
 		const char *role = r ? "test" : "entry";
-		ModuleId m = driver_program_find(&pj->P, roles[r]);
+		ModuleId m = driver_program_find(P, roles[r]);
 		if (m == DRIVER_NO_MODULE) {
-			Diag *d = diag_report(&pj->diags, DIAG_G172, NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
+			Diag *d = diag_report(diags, DIAG_G172, NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
 			diag_set_help(d, "list the file that declares `module %s;` in the manifest's sources, or name an existing module", roles[r]);
 			ok = false;
 			continue;
 		}
-		Session *s = &pj->P.mods[m]->s;
+		Session *s = &P->mods[m]->s;
 		if (!s->S)
 			continue;
 		ProgHandle h;
 		SymId f = sema_strmap_get(&s->S->fn_names, "main");
 		const Sym *y = f >= 0 ? &s->S->syms.items[f] : NULL;
-		if (!y || y->origin || !y->explicit_id || !driver_program_lookup(&pj->P, roles[r], y->id, &h)) {
+		if (!y || y->origin || !y->explicit_id || !driver_program_lookup(P, roles[r], y->id, &h)) {
 			Diag *d = diag_report(&s->diags, DIAG_G172, &s->m->module_span, "%s module `%s` must define one explicitly identified `main`", role, roles[r]);
 			diag_set_help(d, "add `@id(\"%s.main\") fn main() -> i64 { … }`", roles[r]);
 			ok = false;
 		}
 	}
 	return ok;
+}
+
+static bool
+check_roles(Project *pj)
+{
+	return project_check_roles(&pj->man, &pj->P, &pj->diags);
 }
 
 /* The held-input rules of the reference's loader that apply here: each

@@ -61,6 +61,12 @@ int project_source_member(const struct Project *held, const char *manifest_path,
  * manifest rules, J121 for unresolved dependencies, the entry and test
  * modules' `main`).  True when nothing reported an error. */
 bool project_check(Project *pj, const char *manifest_path);
+/* The manifest's entry and test modules are modules of P and define one
+ * explicitly identified `main` (G172: a missing module into diags, a
+ * missing `main` into the module's); project_check runs it after the link
+ * step, and a candidate program made from a project's modules (`patch`,
+ * `fix` of a module) must pass it too. */
+bool project_check_roles(const ProjectManifest *man, Program *P, DiagSink *diags);
 /* After a successful project_check: lowers and validates every module's
  * HIR (for `run`); true when all are there. */
 bool project_lower(Project *pj);
