@@ -1,7 +1,8 @@
 /*
  * decls.c — the symbol table: the prelude, every declaration with its
  * stable identity (S codes), and resolution of declared types (T001,
- * T220, T221), class inheritance (T227–T230) and by-value recursion (T217).
+ * T220, T221), class parents and overrides (T227, T230; the hierarchy itself
+ * is hierarchy.c) and by-value recursion (T217).
  *
  * Pass order follows the reference (§0.2): type identities, then function
  * declarations, then class members; all before any body is checked.
@@ -1035,50 +1036,6 @@ resolve_class_own(Sema *S, SymId id)
 	s->parent = parent;
 }
 
-/* Effective fields of a class: ancestors' first (root first), then its own. */
-static bool
-flatten_class(Sema *S, SymId id, int depth)
-{
-	Sym *s = sema_sym(S, id);
-	if (s->resolved)
-		return true;
-	if (depth > S->syms.len) {
-		return false;
-	}
-	if (s->parent >= 0) {
-		if (!flatten_class(S, s->parent, depth + 1))
-			return false;
-		Sym *p = sema_sym(S, s->parent);
-		s = sema_sym(S, id);
-		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nfields + s->nfields + 1);
-		if (p->nfields)
-			memcpy(all, p->fields, sizeof(FieldSym) * (size_t)p->nfields);
-		int n = p->nfields;
-		for (int i = 0; i < s->nfields; i++) {
-			bool dup = sema_field_index(S, s->parent, s->fields[i].name) >= 0;   /* indexed for many fields */
-			if (dup) {
-				Diag *dg = sema_error(S, DIAG_T229, s->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->fields[i].name);
-				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
-				continue;
-			}
-			all[n++] = s->fields[i];
-		}
-		s->fields = all;
-		s->nfields = n;
-		/* the reference's member collisions: a method named like an inherited field */
-		for (int i = 0; i < s->nmethods; i++) {
-			const Sym *m = sema_sym(S, s->methods[i]);
-			if (sema_field_index(S, s->parent, m->name) < 0)
-				continue;
-			Diag *dg = sema_error(S, DIAG_T229, m->name_span, "method `%s` of class `%s` collides with inherited field `%s`", m->name, s->name, m->name);
-			diag_set_help(dg, "rename the method; `%s` already names a field of `%s`", m->name, s->name);
-			s = sema_sym(S, id);
-		}
-	}
-	s->resolved = true;
-	return true;
-}
-
 static void
 resolve_signature(Sema *S, SymId id)
 {
@@ -1288,24 +1245,7 @@ sema_decls_resolve(Sema *S)
 		default: break;
 		}
 	}
-	/* Class hierarchies: cycles (T228), then effective fields. */
-	for (SymId id = 0; id < n; id++) {
-		Sym *s = sema_sym(S, id);
-		if (s->kind != SK_CLASS || s->prelude)
-			continue;
-		int steps = 0;
-		SymId a = s->parent;
-		while (a >= 0 && a != id && steps++ < n)
-			a = sema_sym(S, a)->parent;
-		if (a == id) {
-			Diag *d = sema_error(S, DIAG_T228, s->name_span, "class `%s` inherits from itself through its parents", s->name);
-			diag_set_help(d, "remove one `: Parent` link so the inheritance chain ends");
-			s->parent = -1;
-		}
-	}
-	for (SymId id = 0; id < n; id++)
-		if (sema_sym(S, id)->kind == SK_CLASS && !sema_sym(S, id)->prelude)
-			flatten_class(S, id, 0);
+	sema_resolve_hierarchy(S, n);
 	check_recursion(S);
 	for (SymId id = 0; id < n; id++) {
 		Sym *s = sema_sym(S, id);

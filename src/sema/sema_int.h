@@ -36,6 +36,7 @@ bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>
 bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void sema_decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
+void sema_resolve_hierarchy(Sema *S, int n);   /* T228 cycles, T227 bounds, effective class fields (hierarchy.c) */
 /* link.c: the imported symbols of a project module (after collect, before
  * resolve); G172 for a target outside what may be imported. */
 void sema_link_imports(Sema *S, const SemaLink *links, int nlinks);
