@@ -196,18 +196,18 @@ mkdir -p "$out"
 	printf ' };\n    c.v0 + c.v128\n}\n'
 } > "$out/inheritance-chain-128.spx"
 
-# The inherited-field budget: an 8-class chain of 2,000 fields each (its
-# classes inherit 2,000 x (0 + 1 + ... + 7) = 56,000 fields), then 2,000
-# classes under its last one, each of which would copy 16,000 more: the
-# module's classes inherit at most 65,536 fields in all, so the first of them
+# The inherited-field budget: a 12-class chain of 3,500 fields each (its
+# classes inherit 3,500 x (0 + 1 + ... + 11) = 231,000 fields), then 2,000
+# classes under its last one, each of which would copy 42,000 more: the
+# module's classes inherit at most 262,144 fields in all, so the first of them
 # is T227 and the others, over the same bound, are not reported again.
 {
 	printf 'module gen.fan;\n'
-	awk 'BEGIN { for (i = 0; i < 8; i++) {
+	awk 'BEGIN { for (i = 0; i < 12; i++) {
 		printf "\n@id(\"gen.c%d\")\nclass C%d%s {\n", i, i, i ? sprintf(" : C%d", i - 1) : ""
-		for (j = 0; j < 2000; j++) printf "    @id(\"gen.c%d.f%d\")\n    c%df%d: i64,\n", i, j, i, j
+		for (j = 0; j < 3500; j++) printf "    @id(\"gen.c%d.f%d\")\n    c%df%d: i64,\n", i, j, i, j
 		printf "}\n" } }'
-	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "\n@id(\"gen.l%d\")\nclass L%d : C7 {%s\n}\n", i, i, i == 0 ? " //~ error SPX-T227" : "" }'
+	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "\n@id(\"gen.l%d\")\nclass L%d : C11 {%s\n}\n", i, i, i == 0 ? " //~ error SPX-T227" : "" }'
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
 } > "$out/inheritance-fields-fan.spx"
 

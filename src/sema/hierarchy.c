@@ -78,7 +78,7 @@ is_user_class(Sema *S, SymId id)
  * field bound once per module).
  */
 #define SEMA_CLASS_MAX_DEPTH 128
-#define SEMA_CLASS_MAX_INHERITED 65536
+#define SEMA_CLASS_MAX_INHERITED 262144
 
 void
 sema_resolve_hierarchy(Sema *S, int n)
