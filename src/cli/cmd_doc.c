@@ -348,7 +348,12 @@ render_text(const Doc *D, Buf *o)
 		const char *pad = it->member ? "    " : "";
 		if (!it->member)
 			buf_putc(o, '\n');
-		buf_printf(o, "%s%s  %s\n", pad, it->id ? it->id : "-", it->header);
+		buf_puts(o, pad);
+		if (it->id)
+			diag_put_visible(o, it->id, strlen(it->id));   /* no control bytes on a line of its own */
+		else
+			buf_putc(o, '-');
+		buf_printf(o, "  %s\n", it->header);
 		for (int k = 0; k < it->ncomments; k++) {
 			buf_printf(o, "%s    //", pad);
 			buf_put(o, it->comments[k]->text, it->comments[k]->len);
@@ -463,7 +468,12 @@ html_esc(Buf *o, const char *s, size_t n)
 		case '>': buf_puts(o, "&gt;"); break;
 		case '"': buf_puts(o, "&quot;"); break;
 		case '\'': buf_puts(o, "&#39;"); break;
-		default: buf_putc(o, s[i]); break;
+		default:
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
+				buf_printf(o, "\\x%02x", (unsigned char)s[i]);   /* an id's control bytes, shown (text form's way) */
+			else
+				buf_putc(o, s[i]);
+			break;
 		}
 	}
 }
