@@ -432,6 +432,17 @@ gen_class_chains(FILE *f, int n)
 	main_fn(f, "0");
 }
 
+/* A record with n type parameters (T220's duplicate check compared every pair). */
+static void
+gen_type_params(FILE *f, int n)
+{
+	fprintf(f, "module scale.tparams;\n\n@id(\"s.r\")\nrecord R<");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%sT%d", i ? ", " : "", i);
+	fprintf(f, "> {\n    @id(\"s.r.v\")\n    v: i64,\n}\n");
+	main_fn(f, "0");
+}
+
 static const struct Shape {
 	const char *name;
 	GenFn gen;
@@ -465,6 +476,7 @@ static const struct Shape {
 	{ "generic-cycles", gen_generic_cycles, 200 },
 	{ "move-chain", gen_move_chain, 4000 },
 	{ "class-chains", gen_class_chains, 512 },
+	{ "type-params", gen_type_params, 4000 },
 };
 
 /* ---- running ---------------------------------------------------------------- */

@@ -623,16 +623,18 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
 	}
 	s->tparams = sym_array(S, sizeof(const char *), fn->ntparams);
+	StrMap seen = {0};   /* name → earlier occurrences (a pairwise scan was quadratic) */
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
-				Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
-				    s->tparams[i], s->name);
-				diag_set_help(dg, "give each type parameter its own name");
-			}
+		int32_t before = sema_strmap_get(&seen, s->tparams[i]);
+		sema_strmap_set(&seen, s->tparams[i], before < 0 ? 1 : before + 1);
+		for (int32_t k = 0; k < before; k++) {   /* one report per earlier duplicate, as before */
+			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
+			    s->tparams[i], s->name);
+			diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
+	sema_strmap_free(&seen);
 	if (owner >= 0 && fn->ntparams == 0 && d && d->kind == DECL_CLASS && d->u.class_.ntparams > 0) {
 		/* A method of a generic class is generic in the class's parameters: its
 		 * type arguments are the receiver's (check_method, lower_method). */
@@ -964,16 +966,15 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
 	s->tparams = sym_array(S, sizeof(const char *), n);
+	StrMap seen = {0};   /* the names so far (a pairwise scan was quadratic) */
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
-				Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
-				diag_set_help(dg, "give each type parameter its own name");
-				break;
-			}
+		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+			Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
+			diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
+	sema_strmap_free(&seen);
 }
 
 static void
