@@ -681,6 +681,18 @@ if [ -z "${ASAN_OPTIONS-}" ]; then
 	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 131072 bytes (out of memory)" "out of memory is an interpreter limit"
 	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
 fi
+# `doc` is linear in declarations and comments: 20,000 commented functions (1 MB) fit
+# in 200 MB of address space (each declaration used to hold room for every comment of
+# the module: 3.2 GB here; a class's members scanned all its fields and methods).
+# Skipped under AddressSanitizer, as above.
+awk 'BEGIN { printf "module cli.docmany;\n"
+	for (i = 0; i < 20000; i++) printf "\n// c%d\n@id(\"cli.f%d\")\nfn f%d() -> i64\n{\n    0\n}\n", i, i, i
+	printf "\n@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}\n" }' > "$tmp/docmany.spx"
+if [ -z "${ASAN_OPTIONS-}" ]; then
+	expect 0 "doc of 20,000 commented functions in 200 MB" -- sh -c 'ulimit -v 200000 && exec "$1" doc "$2"' _ "$bin" "$tmp/docmany.spx"
+	has "$tmp/out" "cli.f19999  fn f19999() -> i64" "doc of many functions lists the last"
+	has "$tmp/out" "    // c19999" "doc of many functions keeps the last comment"
+fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
 
