@@ -163,13 +163,53 @@ mkdir -p "$out"
 } > "$out/boxed-records-1000.spx"
 
 # A 1,000-class inheritance cycle C0 : C999, C1 : C0, …: one T228, at the
-# first class (its link is then dropped, so the others are not reported).
+# first class (its link is then dropped, so the others are not reported);
+# what remains is a 1,000-class chain, so C129 is T227 (more than 128
+# ancestors).
 {
 	printf 'module gen.cycle;\n'
 	awk 'BEGIN { for (i = 0; i < 1000; i++)
-		printf "\n@id(\"gen.c%d\")\nclass C%d : C%d {%s\n    @id(\"gen.c%d.v\")\n    v%d: i64,\n}\n", i, i, (i + 999) % 1000, i == 0 ? " //~ error SPX-T228" : "", i, i }'
+		printf "\n@id(\"gen.c%d\")\nclass C%d : C%d {%s\n    @id(\"gen.c%d.v\")\n    v%d: i64,\n}\n", i, i, (i + 999) % 1000, i == 0 ? " //~ error SPX-T228" : i == 129 ? " //~ error SPX-T227" : "", i, i }'
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
 } > "$out/inheritance-cycle-1000.spx"
+
+# A 100,000-class inheritance chain C0, C1 : C0, …: one T227 at C129, the
+# first class with more than 128 ancestors (its link is dropped; the classes
+# below it are cut again silently every 128 levels).  The cycle search and the
+# effective fields are linear: this took minutes (a walk per class) and a
+# 4,000-class chain of one field each took 570 MB.
+{
+	printf 'module gen.chain;\n'
+	awk 'BEGIN { for (i = 0; i < 100000; i++)
+		printf "\n@id(\"gen.c%d\")\nclass C%d%s {%s\n}\n", i, i, i ? sprintf(" : C%d", i - 1) : "", i == 129 ? " //~ error SPX-T227" : "" }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/inheritance-chain-100000.spx"
+
+# The near miss: a 129-class chain (C128 has 128 ancestors) with a field each
+# checks clean, and C128 reads its root's field.
+{
+	printf 'module gen.chainok;\n'
+	awk 'BEGIN { for (i = 0; i < 129; i++)
+		printf "\n@id(\"gen.c%d\")\nclass C%d%s {\n    @id(\"gen.c%d.v\")\n    v%d: i64,\n}\n", i, i, i ? sprintf(" : C%d", i - 1) : "", i, i }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    let c = C128 {'
+	awk 'BEGIN { for (i = 0; i < 129; i++) printf "%s v%d: %d", i ? "," : "", i, i }'
+	printf ' };\n    c.v0 + c.v128\n}\n'
+} > "$out/inheritance-chain-128.spx"
+
+# The inherited-field budget: a 12-class chain of 3,500 fields each (its
+# classes inherit 3,500 x (0 + 1 + ... + 11) = 231,000 fields), then 2,000
+# classes under its last one, each of which would copy 42,000 more: the
+# module's classes inherit at most 262,144 fields in all, so the first of them
+# is T227 and the others, over the same bound, are not reported again.
+{
+	printf 'module gen.fan;\n'
+	awk 'BEGIN { for (i = 0; i < 12; i++) {
+		printf "\n@id(\"gen.c%d\")\nclass C%d%s {\n", i, i, i ? sprintf(" : C%d", i - 1) : ""
+		for (j = 0; j < 3500; j++) printf "    @id(\"gen.c%d.f%d\")\n    c%df%d: i64,\n", i, j, i, j
+		printf "}\n" } }'
+	awk 'BEGIN { for (i = 0; i < 2000; i++) printf "\n@id(\"gen.l%d\")\nclass L%d : C11 {%s\n}\n", i, i, i == 0 ? " //~ error SPX-T227" : "" }'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$out/inheritance-fields-fan.spx"
 
 # Polymorphic recursion at its most expensive: two type parameters (64
 # scalar roots), both growing, and a 400-statement body.  The instance

@@ -187,6 +187,13 @@ cp -R "$dir/files.d" "$tmp/linked"
 ln -s ../../outside.txt "$tmp/linked/data/escape.txt"
 expect 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
 [ -e "$tmp/lpkg" ] && fail "a refused --files build left $tmp/lpkg" || ok
+grep -q "^  help: --files takes a readable directory of regular files" "$tmp/err" && ok ||
+	fail "a --files refusal's help is about the tree, not I001's .spx file: $(sed -n 2p "$tmp/err")"
+# a name that is not UTF-8: refused, the name's byte shown as \xNN (never sent raw to the terminal)
+cp -R "$dir/files.d" "$tmp/badname"
+: > "$tmp/badname/$(printf 'bad\377')"
+expect 1 "error[SPX-I001]: \`$tmp/badname/bad\\xff\`: a bundled file's name is UTF-8 text" "$dir/files.spx" --target web --export web.files.words --files "$tmp/badname" -o "$tmp/bpkg"
+[ -e "$tmp/bpkg" ] && fail "a refused --files build left $tmp/bpkg" || ok
 expect 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
 # a file whose bytes are not the size the walk saw (a /proc pseudo-file
 # reports 0 and holds more; a file that grew while bundled) is I001, not read

@@ -406,6 +406,43 @@ gen_generic_cycles(FILE *f, int n)
 	main_fn(f, "c0<bool>(3)");
 }
 
+/* n lets, each moving the string the previous one owns (T265 looks for the
+ * owner's live views at each move: it scanned every variable). */
+static void
+gen_move_chain(FILE *f, int n)
+{
+	fprintf(f, "module scale.moves;\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    let s0 = string_from_i64(1);\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "    let s%d = string_concat(s%d, \"x\");\n", i + 1, i);
+	fprintf(f, "    string_len(s%d) %% 100\n}\n", n);
+}
+
+/* n/32 inheritance chains of 32 classes, one field each (T228's cycle search
+ * walked from every class; each class copies its ancestors' fields). */
+static void
+gen_class_chains(FILE *f, int n)
+{
+	fprintf(f, "module scale.cchains;\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "\n@id(\"s.c%d\")\nclass C%d", i, i);
+		if (i % 32)
+			fprintf(f, " : C%d", i - 1);
+		fprintf(f, " {\n    @id(\"s.c%d.v\")\n    v%d: i64,\n}\n", i, i);
+	}
+	main_fn(f, "0");
+}
+
+/* A record with n type parameters (T220's duplicate check compared every pair). */
+static void
+gen_type_params(FILE *f, int n)
+{
+	fprintf(f, "module scale.tparams;\n\n@id(\"s.r\")\nrecord R<");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%sT%d", i ? ", " : "", i);
+	fprintf(f, "> {\n    @id(\"s.r.v\")\n    v: i64,\n}\n");
+	main_fn(f, "0");
+}
+
 static const struct Shape {
 	const char *name;
 	GenFn gen;
@@ -437,6 +474,9 @@ static const struct Shape {
 	{ "resource-owners", gen_resource_owners, 2000 },
 	{ "generic-instances", gen_generic_instances, 500 },
 	{ "generic-cycles", gen_generic_cycles, 200 },
+	{ "move-chain", gen_move_chain, 4000 },
+	{ "class-chains", gen_class_chains, 512 },
+	{ "type-params", gen_type_params, 4000 },
 };
 
 /* ---- running ---------------------------------------------------------------- */

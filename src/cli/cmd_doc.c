@@ -19,6 +19,7 @@
  */
 #include "cli.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,15 +145,35 @@ sym_at(const Doc *D, SymId id)
 }
 
 /* The method symbol of a class member (NULL when the checker made none). */
-static const Sym *
-method_sym(const Doc *D, const Sym *cls, const FnDecl *fn)
+/* A class's method symbols by declaration (then class order), for lookups. */
+typedef struct MethodEnt {
+	const FnDecl *fn;
+	const Sym *sym;
+	int order;
+} MethodEnt;
+
+static int
+cmp_method_ent(const void *a, const void *b)
 {
-	for (int i = 0; cls && i < cls->nom->nmethods; i++) {
-		const Sym *s = sym_at(D, cls->nom->methods[i]);
-		if (s && s->fn == fn)
-			return s;
+	const MethodEnt *x = a, *y = b;
+	if (x->fn != y->fn)
+		return (uintptr_t)x->fn < (uintptr_t)y->fn ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static const Sym *
+method_sym(const MethodEnt *ms, int n, const FnDecl *fn)
+{
+	/* the first method (in the class's order) whose declaration is fn */
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)ms[mid].fn < (uintptr_t)fn)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo < n && ms[lo].fn == fn ? ms[lo].sym : NULL;
 }
 
 static const char *
@@ -192,24 +213,38 @@ members(Doc *D, const Decl *d, const Sym *s)
 		break;
 	case DECL_CLASS: {
 		SymId self = s ? (SymId)(s - D->S->syms.items) : -1;
-		int own = 0;   /* own fields: the class's effective fields declared here, in order */
+		/* own fields: the class's effective fields declared here, in order (each
+		 * member used to scan them all, and every method every method: quadratic) */
+		const char **own_ids = arena_alloc(&D->a, sizeof(char *) * (size_t)((s ? s->nom->nfields : 0) + 1));
+		int nown = 0;
+		for (int k = 0; s && k < s->nom->nfields; k++)
+			if (s->nom->fields[k].declared_in == self)
+				own_ids[nown++] = s->nom->fields[k].id;
+		int own = 0;
 		for (int i = 0; i < d->u.class_.nmembers; i++) {
 			const ClassMember *mb = &d->u.class_.members[i];
 			if (mb->is_method)
 				continue;
-			const char *id = explicit_id(D, &mb->id);
-			for (int k = 0, seen = 0; s && k < s->nom->nfields; k++)
-				if (s->nom->fields[k].declared_in == self && seen++ == own)
-					id = s->nom->fields[k].id;
+			const char *id = own < nown ? own_ids[own] : explicit_id(D, &mb->id);
 			own++;
 			field_item(D, &mb->field, id);
 		}
+		int nm = s ? s->nom->nmethods : 0;
+		MethodEnt *ms = arena_alloc(&D->a, sizeof(MethodEnt) * (size_t)(nm + 1));
+		int nms = 0;
+		for (int i = 0; i < nm; i++) {
+			const Sym *y = sym_at(D, s->nom->methods[i]);
+			if (y)
+				ms[nms++] = (MethodEnt){ y->fn, y, i };
+		}
+		if (nms)
+			qsort(ms, (size_t)nms, sizeof *ms, cmp_method_ent);
 		for (int i = 0; i < d->u.class_.nmembers; i++) {
 			const ClassMember *mb = &d->u.class_.members[i];
 			if (!mb->is_method)
 				continue;
-			const Sym *ms = method_sym(D, s, &mb->method);
-			function_item(D, "method", true, ms ? ms->id : explicit_id(D, &mb->id), &mb->method);
+			const Sym *m = method_sym(ms, nms, &mb->method);
+			function_item(D, "method", true, m ? m->id : explicit_id(D, &mb->id), &mb->method);
 		}
 		break;
 	}
@@ -256,6 +291,19 @@ static const char *const kind_names[] = {
 	[DECL_SESSION] = "session",
 };
 
+typedef struct TypeEnt {
+	const char *name, *id;
+	int order;
+} TypeEnt;
+
+static int
+cmp_type_ent(const void *a, const void *b)
+{
+	const TypeEnt *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
 static void
 build(Doc *D, const Session *L)
 {
@@ -289,7 +337,23 @@ build(Doc *D, const Session *L)
 		row[3] = u->alias.s;
 		buf_free(&q);
 	}
+	/* the comments grouped by owning declaration once (each declaration used to
+	 * scan, and hold room for, every comment: quadratic time and memory) */
+	int *first = arena_alloc(&D->a, sizeof(int) * (size_t)(m->ndecls + 2));
+	const Comment **by_owner = arena_alloc(&D->a, sizeof(Comment *) * (size_t)(m->ncomments + 1));
+	for (int k = 0; k < m->ncomments; k++)
+		if (owner[k] >= 0 && owner[k] < m->ndecls)
+			first[owner[k] + 1]++;
+	for (int i = 0; i < m->ndecls; i++)
+		first[i + 1] += first[i];
+	{
+		int *fill = arena_alloc(&D->a, sizeof(int) * (size_t)(m->ndecls + 1));
+		for (int k = 0; k < m->ncomments; k++)
+			if (owner[k] >= 0 && owner[k] < m->ndecls)
+				by_owner[first[owner[k]] + fill[owner[k]]++] = &m->comments[k];
+	}
 	Buf b = {0};
+	TypeEnt *ents = arena_alloc(&D->a, sizeof(TypeEnt) * (size_t)(m->ndecls + 1));
 	D->type_names = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
 	D->type_ids = arena_alloc(&D->a, sizeof(char *) * (size_t)(m->ndecls + 1));
 	for (int i = 0; i < m->ndecls; i++) {
@@ -297,15 +361,7 @@ build(Doc *D, const Session *L)
 		const Sym *s = by_decl[i];
 		const char *id = s ? s->id : explicit_id(D, &d->id);
 		if (s && id && d->kind != DECL_FN && d->kind != DECL_SESSION) {
-			/* insertion by name (stable: a repeated name keeps its first declaration first) */
-			int at = D->ntypes;
-			while (at > 0 && strcmp(D->type_names[at - 1], s->name) > 0) {
-				D->type_names[at] = D->type_names[at - 1];
-				D->type_ids[at] = D->type_ids[at - 1];
-				at--;
-			}
-			D->type_names[at] = s->name;
-			D->type_ids[at] = id;
+			ents[D->ntypes] = (TypeEnt){ s->name, id, D->ntypes };
 			D->ntypes++;
 		}
 		DocItem *it;
@@ -321,13 +377,18 @@ build(Doc *D, const Session *L)
 			if (d->kind == DECL_INTERFACE)
 				effects(D, it, &d->u.interface.permits);
 		}
-		it->comments = arena_alloc(&D->a, sizeof(Comment *) * (size_t)(m->ncomments + 1));
-		for (int k = 0; k < m->ncomments; k++)
-			if (owner[k] == i)
-				it->comments[it->ncomments++] = &m->comments[k];
+		it->comments = by_owner + first[i];   /* declaration i's comments, in source order */
+		it->ncomments = first[i + 1] - first[i];
 		members(D, d, s);
 	}
 	buf_free(&b);
+	/* by name, stable (a repeated name keeps its first declaration first) */
+	if (D->ntypes)
+		qsort(ents, (size_t)D->ntypes, sizeof *ents, cmp_type_ent);
+	for (int i = 0; i < D->ntypes; i++) {
+		D->type_names[i] = ents[i].name;
+		D->type_ids[i] = ents[i].id;
+	}
 }
 
 /* ==== text ===================================================================================== */
@@ -348,7 +409,12 @@ render_text(const Doc *D, Buf *o)
 		const char *pad = it->member ? "    " : "";
 		if (!it->member)
 			buf_putc(o, '\n');
-		buf_printf(o, "%s%s  %s\n", pad, it->id ? it->id : "-", it->header);
+		buf_puts(o, pad);
+		if (it->id)
+			diag_put_visible(o, it->id, strlen(it->id));   /* no control bytes on a line of its own */
+		else
+			buf_putc(o, '-');
+		buf_printf(o, "  %s\n", it->header);
 		for (int k = 0; k < it->ncomments; k++) {
 			buf_printf(o, "%s    //", pad);
 			buf_put(o, it->comments[k]->text, it->comments[k]->len);
@@ -463,7 +529,12 @@ html_esc(Buf *o, const char *s, size_t n)
 		case '>': buf_puts(o, "&gt;"); break;
 		case '"': buf_puts(o, "&quot;"); break;
 		case '\'': buf_puts(o, "&#39;"); break;
-		default: buf_putc(o, s[i]); break;
+		default:
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
+				buf_printf(o, "\\x%02x", (unsigned char)s[i]);   /* an id's control bytes, shown (text form's way) */
+			else
+				buf_putc(o, s[i]);
+			break;
 		}
 	}
 }

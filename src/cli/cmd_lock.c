@@ -126,6 +126,50 @@ members(Buf *b, Sema *S, const Sym *y)
 	}
 }
 
+/*
+ * A stable id in an `export` line: any byte but NUL may stand in an id (as
+ * the reference), but the line's fields are space-separated, so a space, a
+ * control byte, DEL and `\` are written `\xNN` (an id with a space or a
+ * newline split the record: the rest of the id read as the header).  Ids
+ * without them, nearly all, are written as they are.
+ */
+static void
+lock_put_id(Buf *b, const char *id)
+{
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7F || *p == '\\')
+			buf_printf(b, "\\x%02x", *p);
+		else
+			buf_putc(b, (char)*p);
+	}
+}
+
+static int
+hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The id an export line's field spells (lock_put_id undone), malloc'd. */
+static char *
+lock_id_text(const char *field)
+{
+	size_t n = strlen(field);
+	char *t = spx_xmalloc(n + 1), *w = t;
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (field[i] == '\\' && i + 3 < n + 1 && field[i + 1] == 'x' && (hi = hex_digit(field[i + 2])) >= 0 &&
+		    (lo = hex_digit(field[i + 3])) >= 0 && (hi || lo)) {
+			*w++ = (char)(hi * 16 + lo);
+			i += 3;
+		} else {
+			*w++ = field[i];
+		}
+	}
+	*w = '\0';
+	return t;
+}
+
 /* One module's exports: its own explicitly identified top-level functions
  * and types (what `use function`/`use type` can name), by stable id. */
 static void
@@ -143,7 +187,9 @@ render_exports(Buf *out, Sha256 *iface, const ProgModule *pm)
 	qsort(xs, n, sizeof *xs, cmp_sym_id);
 	for (size_t i = 0; i < n; i++) {
 		Buf line = {0};
-		buf_printf(&line, "export %s %s %s ", pm->name, kind_name(xs[i]->kind), xs[i]->id);
+		buf_printf(&line, "export %s %s ", pm->name, kind_name(xs[i]->kind));
+		lock_put_id(&line, xs[i]->id);
+		buf_putc(&line, ' ');
 		fmt_decl_header(&line, xs[i]->decl);
 		members(&line, S, xs[i]);
 		/* a header is one line; never let a newline split the record */
@@ -535,7 +581,9 @@ do_emit_interface(const Project *pj, const Buf *lock)
 		buf_puts(&o, ",\"kind\":");
 		json_cstr(&o, x[i].kind);
 		buf_puts(&o, ",\"stable_id\":");
-		json_cstr(&o, x[i].id);
+		char *id = lock_id_text(x[i].id);   /* the id itself, not its line form */
+		json_cstr(&o, id);
+		free(id);
 		buf_puts(&o, ",\"header\":");
 		json_cstr(&o, x[i].header);
 		buf_putc(&o, '}');
@@ -559,7 +607,7 @@ json_member(json_t *o, const char *key)
  * --compare-interface <json>: the base is an --emit-interface document;
  * the same comparison as --compare.  A file that is not one (unreadable
  * JSON, another schema, an export without its four strings or with a space
- * in module, kind or id) is SPX-J132.
+ * in module or kind) is SPX-J132.
  */
 static int
 do_compare_interface(const char *base_path, const Buf *lock)
@@ -588,17 +636,21 @@ do_compare_interface(const char *base_path, const Buf *lock)
 		for (size_t i = 0; !why && i < json_array_size(xs); i++) {
 			json_t *e = json_array_get(xs, i);
 			const char *f[4] = {json_member(e, "module"), json_member(e, "kind"), json_member(e, "stable_id"), json_member(e, "header")};
-			if (!f[0] || !f[1] || !f[2] || !f[3] || !*f[0] || !*f[1] || !*f[2] || strpbrk(f[0], " \n") || strpbrk(f[1], " \n") || strpbrk(f[2], " \n")) {
+			if (!f[0] || !f[1] || !f[2] || !f[3] || !*f[0] || !*f[1] || !*f[2] || strpbrk(f[0], " \n") || strpbrk(f[1], " \n")) {
 				why = "an export lacks its `module`, `kind`, `stable_id` or `header` string";
 				break;
 			}
 			bx = spx_xrealloc(bx, (bn + 1) * sizeof *bx);
-			size_t l0 = strlen(f[0]) + 1, l1 = strlen(f[1]) + 1, l2 = strlen(f[2]) + 1, l3 = strlen(f[3]) + 1;
+			Buf idl = {0};   /* the id in its line form, as the lock's exports hold it */
+			lock_put_id(&idl, f[2]);
+			size_t l0 = strlen(f[0]) + 1, l1 = strlen(f[1]) + 1, l2 = idl.len + 1, l3 = strlen(f[3]) + 1;
 			char *line = spx_xmalloc(l0 + l1 + l2 + l3);
 			memcpy(line, f[0], l0);
 			memcpy(line + l0, f[1], l1);
-			memcpy(line + l0 + l1, f[2], l2);
+			memcpy(line + l0 + l1, idl.data, l2 - 1);
+			line[l0 + l1 + l2 - 1] = '\0';
 			memcpy(line + l0 + l1 + l2, f[3], l3);
+			buf_free(&idl);
 			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line};
 		}
 		if (why) {

@@ -177,17 +177,32 @@ by_id(const void *a, const void *b)
 static void
 detail_lines(Buf *b, const InterpFailure *fl)
 {
-	buf_printf(b, "  contract: %s %s in %s\n  arguments: ", fl->phase, fl->clause, fl->function);
+	buf_printf(b, "  contract: %s %s in ", fl->phase, fl->clause);
+	diag_put_visible(b, fl->function, strlen(fl->function));
+	buf_puts(b, "\n  arguments: ");
 	for (int i = 0; i < fl->nargs; i++)
 		buf_printf(b, "%s%s = %s", i ? ", " : "", fl->args[i].name, fl->args[i].value);
 	buf_puts(b, fl->nargs ? "\n" : "none\n");
 }
 
+/* A stable id as a line of this report shows it: control bytes as \xNN (a
+ * newline in an id forged a report line; an escape reached the terminal). */
+static const char *
+shown(Buf *b, const char *id)
+{
+	b->len = 0;
+	diag_put_visible(b, id, strlen(id));
+	buf_putc(b, '\0');
+	return b->data;
+}
+
 /* A run's outcome in one lane: the interpreter's (detail NULL) or the
  * native lane's (its detail lines as the program printed them). */
 static void
-outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, const char *stop_label)
+outcome_of(FILE *f, const char *raw_id, const InterpResult *r, const char *detail, const char *stop_label)
 {
+	Buf idb = {0};
+	const char *id = shown(&idb, raw_id);
 	switch (r->stop) {
 	case STOP_NONE:
 		fprintf(f, "failed %s: returned %" PRId64 "\n", id, r->value);
@@ -217,6 +232,7 @@ outcome_of(FILE *f, const char *id, const InterpResult *r, const char *detail, c
 		fprintf(f, "failed %s: %s: %s\n", id, stop_label, r->message);
 		break;
 	}
+	buf_free(&idb);
 }
 
 /* stop_label names a stop outside §2.3's list: "interpreter limit", or the
@@ -524,7 +540,11 @@ test_project(const char *manifest, const TestOptions *to)
 		failed += !runs[i].passed;
 		/* on a terminal, a progress line per run (never in snapshots) */
 		if (tty)
-			fprintf(stderr, "test %s ... %s\n", runs[i].id, runs[i].passed ? "ok" : runs[i].disagree ? "LANES DISAGREE" : "FAILED");
+		{
+			Buf idb = {0};
+			fprintf(stderr, "test %s ... %s\n", shown(&idb, runs[i].id), runs[i].passed ? "ok" : runs[i].disagree ? "LANES DISAGREE" : "FAILED");
+			buf_free(&idb);
+		}
 	}
 	const char *lane_names = lanes == LANE_NATIVE ? " (native lane)" : lanes == LANE_WASM ? " (Wasm lane)"
 	    : wasm_ok ? " (interpreter, native and Wasm lanes)" : " (interpreter and native lanes)";
@@ -557,7 +577,9 @@ test_project(const char *manifest, const TestOptions *to)
 						buf_puts(&a, "; wasm ");
 						brief(&a, &runs[i].wr);
 					}
-					fprintf(stderr, "failed %s: lanes disagree: %s\n", runs[i].id, a.data);
+					Buf idb = {0};
+					fprintf(stderr, "failed %s: lanes disagree: %s\n", shown(&idb, runs[i].id), a.data);
+					buf_free(&idb);
 					buf_free(&a);
 				} else {
 					outcome_line(stderr, &runs[i], lanes == LANE_NATIVE ? "native lane" : lanes == LANE_WASM ? "Wasm lane" : "interpreter limit");

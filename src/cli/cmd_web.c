@@ -383,6 +383,17 @@ cmp_name(const void *a, const void *b)
 
 /* Collects the regular files below dir/rel (rel "" at the top) into f; false
  * after I001 into s. */
+/* A --files problem's help (I001's own, "pass a readable UTF-8 .spx file",
+ * is about the program): false, for the caller's && chain. */
+static bool
+files_help(DiagSink *s)
+{
+	if (s->items.len)
+		diag_set_help(&s->items.items[s->items.len - 1],
+		    "--files takes a readable directory of regular files (at most 4,096, 16 MiB together) whose names are UTF-8 without `\\` or `:`; rename, move or remove what this names");
+	return false;
+}
+
 static bool
 files_walk(DiagSink *s, const char *dir, const char *rel, WebFiles *f, int depth)
 {
@@ -668,7 +679,7 @@ cli_build_web(const char *path, const char *manifest, const char *out, char **id
 	WebFiles wf = {0};
 	Buf data[6] = { {0} };
 	ok = ok && cli_check_output(d, out) && web_exports(hs, nmods, d, ids, nids, fs, mods, fidx) &&
-	     (!files_dir || files_walk(d, files_dir, "", &wf, 0));
+	     (!files_dir || files_walk(d, files_dir, "", &wf, 0) || files_help(d));
 	if (ok && manifest) {
 		ModuleId entry = driver_program_find(&pj.P, pj.man.entry);
 		int mainf = entry != DRIVER_NO_MODULE ? hir_find_main(pj.P.mods[entry]->s.H) : -1;

@@ -492,9 +492,49 @@ emit_agg(Emit *E, const HirExpr *e)
 	return mkval(t, rt, true);
 }
 
+/*
+ * The C place of an owned slot or a record/class field path of one (NULL for
+ * anything else): where a take moves a field out in place.
+ */
+static const char *
+owned_place(Emit *E, const HirExpr *e)
+{
+	if (e->kind == HIR_LOCAL)
+		return E->slot_own[e->u.slot] && emitc_tinfo(E, emitc_slot_type(E, e->u.slot))->kind != TY_ARRAY
+		    ? emitc_slot_name(E, e->u.slot) : NULL;
+	if (e->kind != HIR_FIELD)
+		return NULL;
+	const char *b = owned_place(E, e->u.field.base);
+	Sym *s = b ? emitc_nominal_sym(E, emitc_sty(E, e->u.field.base->type)) : NULL;
+	int fi = e->u.field.field;
+	if (!s || s->kind == SK_VARIANT || fi < 0 || fi >= s->nom->nfields)
+		return NULL;
+	return arena_printf(&E->a, "%s.f_%s", b, s->nom->fields[fi].name);
+}
+
 static Val
 emit_field(Emit *E, const HirExpr *e)
 {
+	if (e->u.field.take) {
+		/* `l.next` moved on out of an owned `l`: read and zeroed in place, as a
+		 * slot's move is (the Wasm lane's way), where a copy cloned the field
+		 * and `l`'s release freed the original — quadratic for a record
+		 * renewed in a loop (`list = push(list, x)` taking `list.head`) */
+		const char *pl = owned_place(E, e);
+		if (pl) {
+			TypeId bt = emitc_sty(E, e->u.field.base->type);
+			TypeId ft = sema_field_type(E->S, bt, e->u.field.field);
+			emitc_types_grow(E);
+			const char *ct = emitc_ctype(E, ft, e->span);
+			if (!ct)
+				return no_val;
+			const char *t = emitc_new_tmp(E);
+			emitc_line(E, "%s %s = %s;", ct, t, pl);
+			if (!emitc_is_copy(E, ft))
+				emitc_line(E, "%s = (%s)%s;", pl, ct, emitc_zero_init(E, ft));
+			return mkval(t, ft, !emitc_is_copy(E, ft));
+		}
+	}
 	Val b = emitc_borrow_val(E, emitc_ev(E, e->u.field.base));
 	if (!b.c)
 		return no_val;

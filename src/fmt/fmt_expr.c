@@ -39,14 +39,33 @@ static void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 *
 
 /* ==== quoted attribute strings =========================================================== */
 
+/* An attribute's decoded value (a stable id, an audit note, an import key)
+ * written back as a literal: control characters (C0, DEL, C1) as escapes,
+ * never raw — a raw newline, carriage return or terminal escape in a
+ * canonical source is lost to line-ending conversion or acts on a terminal
+ * that shows the file. */
 void
 fmt_fx_quoted(Fmt *F, StrLit s)
 {
 	buf_putc(F->out, '"');
 	for (uint32_t i = 0; i < s.len; i++) {
-		if (s.s[i] == '"' || s.s[i] == '\\')
+		unsigned char c = (unsigned char)s.s[i];
+		if (c == '"' || c == '\\') {
 			buf_putc(F->out, '\\');
-		buf_putc(F->out, s.s[i]);
+			buf_putc(F->out, (char)c);
+		} else if (c == '\n') {
+			buf_puts(F->out, "\\n");
+		} else if (c == '\r') {
+			buf_puts(F->out, "\\r");
+		} else if (c == '\t') {
+			buf_puts(F->out, "\\t");
+		} else if (c < 0x20 || c == 0x7F) {
+			buf_printf(F->out, "\\u{%x}", c);
+		} else if (c == 0xC2 && i + 1 < s.len && (unsigned char)s.s[i + 1] >= 0x80 && (unsigned char)s.s[i + 1] < 0xA0) {
+			buf_printf(F->out, "\\u{%x}", (unsigned char)s.s[++i]);   /* U+0080..U+009F */
+		} else {
+			buf_putc(F->out, (char)c);
+		}
 	}
 	buf_putc(F->out, '"');
 }

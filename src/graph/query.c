@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../fmt/fmt.h"
+#include "../support/diag.h"
 #include "../support/json.h"
 
 char *
@@ -124,7 +125,11 @@ graph_query_rows(Buf *o, GraphModel *g, const GraphQuery *q, const unsigned char
 		} else {
 			if (path)
 				buf_printf(o, "%s  ", path);
-			buf_printf(o, "%-12s%s    %s\n", graph_kind_names[x->kind], x->id, h);
+			/* one line per declaration: an id's control bytes (a newline
+			 * would forge a line) are shown escaped, as in diagnostics */
+			buf_printf(o, "%-12s", graph_kind_names[x->kind]);
+			diag_put_visible(o, x->id, strlen(x->id));
+			buf_printf(o, "    %s\n", h);
 		}
 		free(h);
 		(*n)++;

@@ -259,7 +259,7 @@ field(Comp *C, const HirExpr *e)
 	}
 	if (x->kind == HIR_LOCAL) {
 		/* local.f.g…: read in place, one charge for the whole chain */
-		Node *n = node_new(C, interp_x_field_path, e);
+		Node *n = node_new(C, e->u.field.take ? interp_x_field_take_path : interp_x_field_path, e);
 		n->a = x->u.slot;
 		n->steps = (uint32_t)depth + 1;
 		n->nkids = depth;

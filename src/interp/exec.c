@@ -620,6 +620,35 @@ interp_x_field_path(Interp *I, Value *S, const Node *n)
 	return value_read(&I->heap, v);
 }
 
+/*
+ * A take out of an owned local's field path (`l.next` moved on): each object
+ * on the path is made the slot's own (copied only when shared) and the field
+ * moved out, left empty, as interp_x_field takes from an owned temporary —
+ * not read and cloned while the local keeps the original until its release
+ * (quadratic steps for a record renewed in a loop).  A borrowed slot is read
+ * as interp_x_field_path reads it.
+ */
+Value
+interp_x_field_take_path(Interp *I, Value *S, const Node *n)
+{
+	if (S[n->a].borrowed)
+		return interp_x_field_path(I, S, n);
+	CHARGE(I, n->steps);
+	Value *v = &S[n->a];
+	for (int d = 0; d < n->nkids; d++) {
+		int f = n->ints[d];
+		if ((v->tag != V_RECORD && v->tag != V_VARIANT) || !v->p || f < 0 || (uint32_t)f >= ((const Obj *)v->p)->n) {
+			interp_limit(I, "field access on an unsupported value");
+			return v_empty();
+		}
+		interp_obj_unique(&I->heap, v);
+		v = &((Obj *)v->p)->f[f];
+	}
+	Value t = *v;
+	*v = v_empty();
+	return t;
+}
+
 Value
 interp_x_field(Interp *I, Value *S, const Node *n)
 {

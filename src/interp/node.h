@@ -146,6 +146,7 @@ Value interp_x_call_lean(Interp *I, Value *S, const Node *n);
 Value interp_x_builtin(Interp *I, Value *S, const Node *n);
 Value interp_x_field(Interp *I, Value *S, const Node *n);
 Value interp_x_field_path(Interp *I, Value *S, const Node *n);
+Value interp_x_field_take_path(Interp *I, Value *S, const Node *n);
 Value interp_x_try(Interp *I, Value *S, const Node *n);
 Value interp_x_agg(Interp *I, Value *S, const Node *n);
 Value interp_x_block(Interp *I, Value *S, const Node *n);

@@ -1,7 +1,8 @@
 /*
  * decls.c — the symbol table: the prelude, every declaration with its
  * stable identity (S codes), and resolution of declared types (T001,
- * T220, T221), class inheritance (T227–T230) and by-value recursion (T217).
+ * T220, T221), class parents and overrides (T227, T230; the hierarchy itself
+ * is hierarchy.c) and by-value recursion (T217).
  *
  * Pass order follows the reference (§0.2): type identities, then function
  * declarations, then class members; all before any body is checked.
@@ -635,16 +636,18 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
 	}
 	s->tparams = sym_array(S, sizeof(const char *), fn->ntparams);
+	StrMap seen = {0};   /* name → earlier occurrences (a pairwise scan was quadratic) */
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
-				Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
-				    s->tparams[i], s->name);
-				diag_set_help(dg, "give each type parameter its own name");
-			}
+		int32_t before = sema_strmap_get(&seen, s->tparams[i]);
+		sema_strmap_set(&seen, s->tparams[i], before < 0 ? 1 : before + 1);
+		for (int32_t k = 0; k < before; k++) {   /* one report per earlier duplicate, as before */
+			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
+			    s->tparams[i], s->name);
+			diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
+	sema_strmap_free(&seen);
 	if (owner >= 0 && fn->ntparams == 0 && d && d->kind == DECL_CLASS && d->u.class_.ntparams > 0) {
 		/* A method of a generic class is generic in the class's parameters: its
 		 * type arguments are the receiver's (check_method, lower_method). */
@@ -979,16 +982,15 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 {
 	s->ntparams = n;
 	s->tparams = sym_array(S, sizeof(const char *), n);
+	StrMap seen = {0};   /* the names so far (a pairwise scan was quadratic) */
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
-		for (int j = 0; j < i; j++) {
-			if (strcmp(s->tparams[j], s->tparams[i]) == 0) {
-				Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
-				diag_set_help(dg, "give each type parameter its own name");
-				break;
-			}
+		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+			Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
+			diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
+	sema_strmap_free(&seen);
 }
 
 static void
@@ -1049,50 +1051,6 @@ resolve_class_own(Sema *S, SymId id)
 		return;
 	}
 	s->nom->parent = parent;
-}
-
-/* Effective fields of a class: ancestors' first (root first), then its own. */
-static bool
-flatten_class(Sema *S, SymId id, int depth)
-{
-	Sym *s = sema_sym(S, id);
-	if (s->resolved)
-		return true;
-	if (depth > S->syms.len) {
-		return false;
-	}
-	if (s->nom->parent >= 0) {
-		if (!flatten_class(S, s->nom->parent, depth + 1))
-			return false;
-		Sym *p = sema_sym(S, s->nom->parent);
-		s = sema_sym(S, id);
-		FieldSym *all = ARENA_ARRAY(&S->arena, FieldSym, p->nom->nfields + s->nom->nfields + 1);
-		if (p->nom->nfields)
-			memcpy(all, p->nom->fields, sizeof(FieldSym) * (size_t)p->nom->nfields);
-		int n = p->nom->nfields;
-		for (int i = 0; i < s->nom->nfields; i++) {
-			bool dup = sema_field_index(S, s->nom->parent, s->nom->fields[i].name) >= 0;   /* indexed for many fields */
-			if (dup) {
-				Diag *dg = sema_error(S, DIAG_T229, s->nom->fields[i].span, "class `%s` redeclares inherited field `%s`", s->name, s->nom->fields[i].name);
-				diag_set_help(dg, "inherited fields are already part of `%s`; remove this one or rename it", s->name);
-				continue;
-			}
-			all[n++] = s->nom->fields[i];
-		}
-		s->nom->fields = all;
-		s->nom->nfields = n;
-		/* the reference's member collisions: a method named like an inherited field */
-		for (int i = 0; i < s->nom->nmethods; i++) {
-			const Sym *m = sema_sym(S, s->nom->methods[i]);
-			if (sema_field_index(S, s->nom->parent, m->name) < 0)
-				continue;
-			Diag *dg = sema_error(S, DIAG_T229, m->name_span, "method `%s` of class `%s` collides with inherited field `%s`", m->name, s->name, m->name);
-			diag_set_help(dg, "rename the method; `%s` already names a field of `%s`", m->name, s->name);
-			s = sema_sym(S, id);
-		}
-	}
-	s->resolved = true;
-	return true;
 }
 
 static void
@@ -1304,24 +1262,7 @@ sema_decls_resolve(Sema *S)
 		default: break;
 		}
 	}
-	/* Class hierarchies: cycles (T228), then effective fields. */
-	for (SymId id = 0; id < n; id++) {
-		Sym *s = sema_sym(S, id);
-		if (s->kind != SK_CLASS || s->prelude)
-			continue;
-		int steps = 0;
-		SymId a = s->nom->parent;
-		while (a >= 0 && a != id && steps++ < n)
-			a = sema_sym(S, a)->nom->parent;
-		if (a == id) {
-			Diag *d = sema_error(S, DIAG_T228, s->name_span, "class `%s` inherits from itself through its parents", s->name);
-			diag_set_help(d, "remove one `: Parent` link so the inheritance chain ends");
-			s->nom->parent = -1;
-		}
-	}
-	for (SymId id = 0; id < n; id++)
-		if (sema_sym(S, id)->kind == SK_CLASS && !sema_sym(S, id)->prelude)
-			flatten_class(S, id, 0);
+	sema_resolve_hierarchy(S, n);
 	check_recursion(S);
 	for (SymId id = 0; id < n; id++) {
 		Sym *s = sema_sym(S, id);

@@ -178,10 +178,13 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 static int
 live_view(Own *O, int i, uint32_t end)
 {
-	for (int v = 0; v < O->vars.len; v++)
-		if (O->vars.items[v].view_of == i && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
-			return v;
-	return -1;
+	/* the owner's views in scope (its list, latest first; the earliest live one
+	 * is reported): a scan of every variable made a chain of moves quadratic */
+	int found = -1;
+	for (int v = O->vars.items[i].first_view; v >= 0; v = O->vars.items[v].next_view)
+		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
+			found = v;
+	return found;
 }
 
 /* T265: moving variable i (or an owned part of it) while something borrows from it. */

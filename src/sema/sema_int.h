@@ -37,6 +37,7 @@ bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S1
 void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void sema_sym_nominal_init(Sema *S, Sym *s);  /* Sym.nom for s->kind (new_sym, imported_sym) */
 void sema_decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */
+void sema_resolve_hierarchy(Sema *S, int n);   /* T228 cycles, T227 bounds, effective class fields (hierarchy.c) */
 /* link.c: the imported symbols of a project module (after collect, before
  * resolve); G172 for a target outside what may be imported. */
 void sema_link_imports(Sema *S, const SemaLink *links, int nlinks);

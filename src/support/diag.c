@@ -206,11 +206,28 @@ diag_help_text(const Diag *d)
 static void
 put_path(Buf *out, const char *path)
 {
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (*p < 0x20 || *p == 0x7F)
-			buf_printf(out, "\\x%02x", *p);
+	diag_put_visible(out, path, strlen(path));
+}
+
+void
+diag_put_visible(Buf *out, const char *text, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp = p[i];
+		int k = 1;
+		if (p[i] >= 0x80 && (k = utf8_decode(p + i, n - i, &cp)) == 0) {
+			buf_printf(out, "\\x%02x", p[i]);   /* not UTF-8 */
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7F)
+			buf_printf(out, "\\x%02x", (unsigned)cp);
+		else if (cp >= 0x80 && cp < 0xA0)
+			buf_printf(out, "\\u{%x}", (unsigned)cp);   /* C1 controls */
 		else
-			buf_putc(out, (char)*p);
+			buf_put(out, text + i, (size_t)k);
+		i += (size_t)k;
 	}
 }
 
@@ -305,7 +322,11 @@ diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
 		    sev_word(info->sev), info->code);
 	else
 		buf_printf(out, "%s[%s]", sev_word(info->sev), info->code);
-	buf_printf(out, ": %s", d->message);
+	/* source text a message quotes (a stable id, a file name) may hold control
+	 * bytes: made visible, like the path and the excerpt, never sent to the
+	 * terminal (the JSON form escapes them) */
+	buf_puts(out, ": ");
+	diag_put_visible(out, d->message, strlen(d->message));
 	if (s->path && d->has_span) {
 		buf_puts(out, " at ");
 		put_path(out, s->path);
@@ -318,8 +339,11 @@ diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
 	}
 	buf_putc(out, '\n');
 	const char *help = diag_help_text(d);
-	if (help && *help)
-		buf_printf(out, "  help: %s\n", help);
+	if (help && *help) {
+		buf_puts(out, "  help: ");
+		diag_put_visible(out, help, strlen(help));
+		buf_putc(out, '\n');
+	}
 	put_excerpt(out, s, d, color);
 }
 

@@ -89,6 +89,10 @@ const char *diag_help_text(const Diag *d);
 
 /* Rendering (TOOLCHAIN.md §3.1, LANGUAGE.md §6 and §0.2). */
 void diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color);
+/* Appends text with control bytes (C0, DEL, C1) and bytes that are not UTF-8
+ * shown as `\xNN` / `\u{NN}`: source text in a line-oriented or terminal
+ * rendering (messages, paths, ids in `query` lines). */
+void diag_put_visible(Buf *out, const char *text, size_t n);
 void diag_render_json(Buf *out, const DiagSink *s, const Diag *d);
 
 /* Writes every diagnostic of s: human to stderr or JSON lines to stdout. */

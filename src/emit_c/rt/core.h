@@ -32,17 +32,31 @@ static char **spx_argv;
 
 /* ---- allocation: a doubly linked list of live blocks ---- */
 
-typedef struct spx_hdr { struct spx_hdr *prev, *next; max_align_t align[]; } spx_hdr;
-static spx_hdr spx_live = { &spx_live, &spx_live };
+/*
+ * The live heap is bounded (4 GiB, the Wasm lane's memory; -DSPX_HEAP_LIMIT=N
+ * for a test): past it an allocation is `out of memory` (73), as malloc
+ * failing is.  Without the bound an overcommitting host never fails malloc,
+ * and a program doubling a string grew to the host's whole memory before the
+ * kernel killed it.
+ */
+#ifndef SPX_HEAP_LIMIT
+#define SPX_HEAP_LIMIT ((size_t)4 << 30)
+#endif
+typedef struct spx_hdr { struct spx_hdr *prev, *next; size_t n; max_align_t align[]; } spx_hdr;
+static spx_hdr spx_live = { &spx_live, &spx_live, 0 };
+static size_t spx_heap_bytes;   /* the live blocks' sizes (at most SPX_HEAP_LIMIT) */
 
 SPX_RT _Noreturn void spx_die(int status, const char *line);
 
 SPX_RT void *
 spx_alloc(size_t n)
 {
-	spx_hdr *h = malloc(sizeof(spx_hdr) + (n ? n : 1));
+	size_t want = n ? n : 1;
+	spx_hdr *h = want <= (size_t)SPX_HEAP_LIMIT - spx_heap_bytes ? malloc(sizeof(spx_hdr) + want) : NULL;
 	if (!h)
 		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
+	h->n = want;
+	spx_heap_bytes += want;
 	h->next = &spx_live;
 	h->prev = spx_live.prev;
 	spx_live.prev->next = h;
@@ -66,6 +80,7 @@ spx_free(void *p)
 	spx_hdr *h = (spx_hdr *)p - 1;
 	h->prev->next = h->next;
 	h->next->prev = h->prev;
+	spx_heap_bytes -= h->n;
 	free(h);
 }
 
@@ -74,10 +89,14 @@ spx_realloc(void *p, size_t n)
 {
 	if (!p)
 		return spx_alloc(n);
+	size_t want = n ? n : 1;
 	spx_hdr *h = (spx_hdr *)p - 1, *prev = h->prev, *next = h->next;
-	spx_hdr *g = realloc(h, sizeof(spx_hdr) + (n ? n : 1));
+	size_t rest = spx_heap_bytes - h->n;   /* the other live blocks */
+	spx_hdr *g = want <= (size_t)SPX_HEAP_LIMIT - rest ? realloc(h, sizeof(spx_hdr) + want) : NULL;
 	if (!g)
 		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
+	g->n = want;
+	spx_heap_bytes = rest + want;
 	prev->next = g;
 	next->prev = g;
 	return g + 1;
