@@ -157,6 +157,33 @@ sha_vector(const char *msg, size_t reps, const char *want)
 
 /* The validator rejects a resolved pattern whose case or field index is out
  * of range or whose binding is not the arm's (near-misses of a valid HIR). */
+/* A source parsed and, when it parses cleanly and `check_it` asks, checked:
+ * the setup the checker, HIR and formatter tests share. */
+typedef struct {
+	DiagSink d;
+	Arena a;
+	Module *m;
+	Sema *S;
+} UnitSrc;
+
+static void
+unit_src_open(UnitSrc *u, const char *src, size_t len, bool check_it)
+{
+	diag_init(&u->d, "unit.spx", src, len);
+	arena_init(&u->a);
+	u->m = parse_module(src, len, &u->a, &u->d);
+	u->S = check_it && u->m && !u->d.errors ? sema_check(u->m, src, len, &u->d) : NULL;
+}
+
+static void
+unit_src_close(UnitSrc *u)
+{
+	if (u->S)
+		sema_free(u->S);
+	arena_free(&u->a);
+	diag_free(&u->d);
+}
+
 static void
 hir_pattern_checks(void)
 {
@@ -165,18 +192,13 @@ hir_pattern_checks(void)
 		"@id(\"unit.pat.pt\")\nrecord Pt { @id(\"unit.pat.pt.x\") x: i64, @id(\"unit.pat.pt.y\") y: i64, }\n"
 		"@id(\"unit.pat.f\")\nfn f(o: Option<Pt>) -> i64 { match o { Option::Some { value: Pt { y, x: _ } } => y, _ => 0, } }\n"
 		"@id(\"unit.pat.main\")\nfn main() -> i64 { f(Option<Pt>::None {}) }\n";
-	DiagSink d;
-	Arena a;
-	diag_init(&d, "unit.spx", src, sizeof src - 1);
-	arena_init(&a);
-	Module *m = parse_module(src, sizeof src - 1, &a, &d);
-	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
-	check(S && !d.errors, "hir patterns: the source verifies");
-	if (!S || d.errors) {
-		if (S)
-			sema_free(S);
-		arena_free(&a);
-		diag_free(&d);
+	UnitSrc u;
+	unit_src_open(&u, src, sizeof src - 1, true);
+	Sema *S = u.S;
+	DiagSink *d = &u.d;
+	check(S && !d->errors, "hir patterns: the source verifies");
+	if (!S || d->errors) {
+		unit_src_close(&u);
 		return;
 	}
 	HirModule *H = hir_lower(S);
@@ -192,16 +214,16 @@ hir_pattern_checks(void)
 	check(r && r->kind == HIR_PAT_RECORD && r->nfields == 2 && r->fields[0] == 1 && r->fields[1] == 0 &&
 	      r->subs[0]->kind == HIR_PAT_BIND && r->subs[1]->kind == HIR_PAT_WILD,
 	      "hir patterns: record fields resolved by name, not position");
-	check(hir_validate(H, &d), "hir patterns: the lowered HIR validates");
+	check(hir_validate(H, d), "hir patterns: the lowered HIR validates");
 	if (r && r->nfields == 2) {
 		r->fields[0] = 2;
-		check(!hir_validate(H, &d), "hir patterns: a field index out of range is H006");
+		check(!hir_validate(H, d), "hir patterns: a field index out of range is H006");
 		r->fields[0] = 1;
 		p->case_index = 7;
-		check(!hir_validate(H, &d), "hir patterns: a case index out of range is H006");
+		check(!hir_validate(H, d), "hir patterns: a case index out of range is H006");
 		p->case_index = 1;
 		r->subs[0]->slot += 1;
-		check(!hir_validate(H, &d), "hir patterns: a binding that is not the arm's is H006");
+		check(!hir_validate(H, d), "hir patterns: a binding that is not the arm's is H006");
 		r->subs[0]->slot -= 1;
 		DiagSink d2;
 		diag_init(&d2, "unit.spx", src, sizeof src - 1);
@@ -209,9 +231,7 @@ hir_pattern_checks(void)
 		diag_free(&d2);
 	}
 	hir_free(H);
-	sema_free(S);
-	arena_free(&a);
-	diag_free(&d);
+	unit_src_close(&u);
 }
 
 /* The checker's compact per-expression tables: a type id past 16 bits
@@ -226,14 +246,13 @@ sema_table_checks(void)
 		"@id(\"unit.tab.pt\")\nrecord Pt { @id(\"unit.tab.pt.x\") x: i64, }\n"
 		"@id(\"unit.tab.f\")\nfn f(p: Pt) -> i64 { p.x + 1 }\n"
 		"@id(\"unit.tab.main\")\nfn main() -> i64 { f(Pt { x: 2 }) }\n";
-	DiagSink d;
-	Arena a;
-	diag_init(&d, "unit.spx", src, sizeof src - 1);
-	arena_init(&a);
-	Module *m = parse_module(src, sizeof src - 1, &a, &d);
-	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
-	check(S && !d.errors && m->nexprs >= 4, "sema tables: the source verifies");
-	if (S && !d.errors && m->nexprs >= 4) {
+	UnitSrc u;
+	unit_src_open(&u, src, sizeof src - 1, true);
+	Module *m = u.m;
+	Sema *S = u.S;
+	DiagSink *d = &u.d;
+	check(S && !d->errors && m->nexprs >= 4, "sema tables: the source verifies");
+	if (S && !d->errors && m->nexprs >= 4) {
 		uint32_t n = m->nexprs;
 		TypeId before[64];
 		SymId syms[64];
@@ -264,10 +283,7 @@ sema_table_checks(void)
 		check(fy && fy->nom == &sema_sym_nominal_none && fy->nom->nfields == 0 && fy->nom->fields == NULL && fy->nom->parent == -1,
 		      "sema tables: a function's nominal part is the shared empty one");
 	}
-	if (S)
-		sema_free(S);
-	arena_free(&a);
-	diag_free(&d);
+	unit_src_close(&u);
 }
 
 /* The four instances of in plus a copy of in[2] (arena memory of the HIR). */
@@ -292,15 +308,13 @@ hir_mono_checks(void)
 		"@id(\"unit.mono.id\")\nfn id<T>(x: T) -> T { x }\n"
 		"@id(\"unit.mono.one\")\nfn one() -> i64 { 1 }\n"
 		"@id(\"unit.mono.main\")\nfn main() -> i64 { id<i64>(one()) + string_len(id<string>(\"ab\")) }\n";
-	DiagSink d;
-	Arena a;
-	diag_init(&d, "unit.spx", src, sizeof src - 1);
-	arena_init(&a);
-	Module *m = parse_module(src, sizeof src - 1, &a, &d);
-	Sema *S = m && !d.errors ? sema_check(m, src, sizeof src - 1, &d) : NULL;
-	check(S && !d.errors, "hir mono: the source verifies");
-	HirModule *H = S && !d.errors ? hir_lower(S) : NULL;
-	bool ok = H && hir_mono(H, &d) && H->mono;
+	UnitSrc u;
+	unit_src_open(&u, src, sizeof src - 1, true);
+	Sema *S = u.S;
+	DiagSink *d = &u.d;
+	check(S && !d->errors, "hir mono: the source verifies");
+	HirModule *H = S && !d->errors ? hir_lower(S) : NULL;
+	bool ok = H && hir_mono(H, d) && H->mono;
 	check(ok, "hir mono: the instances are listed");
 	const HirMono *mo = ok ? H->mono : NULL;
 	/* main, id<i64>, one, id<string>: a call before its arguments */
@@ -312,7 +326,7 @@ hir_mono_checks(void)
 		      "hir mono: discovery order main, id<i64>, one, id<string>");
 		check(!in[1].slot_owned[0] && in[3].slot_owned[0] && !H->funcs[in[3].func].locals[0].owned,
 		      "hir mono: the T-typed slot is owned in id<string> only");
-		check(hir_validate_mono(H, &d), "hir mono: the list validates");
+		check(hir_validate_mono(H, d), "hir mono: the list validates");
 		int site = -1;
 		for (uint32_t x = 0; x < H->funcs[in[0].func].nexprs; x++)
 			if (in[0].target[x] == 2)
@@ -320,23 +334,23 @@ hir_mono_checks(void)
 		check(site >= 0, "hir mono: main's call of one() targets instance 2");
 		if (site >= 0) {
 			in[0].target[site] = 1;
-			check(!hir_validate_mono(H, &d), "hir mono: a call site reaching another function is H006");
+			check(!hir_validate_mono(H, d), "hir mono: a call site reaching another function is H006");
 			in[0].target[site] = 3;
-			check(!hir_validate_mono(H, &d), "hir mono: a call site reaching id<string> for one() is H006");
+			check(!hir_validate_mono(H, d), "hir mono: a call site reaching id<string> for one() is H006");
 			in[0].target[site] = 2;
 		}
 		in[3].targs[0] = T_BOOL;
-		check(!hir_validate_mono(H, &d), "hir mono: an instance with other type arguments is H006");
+		check(!hir_validate_mono(H, d), "hir mono: an instance with other type arguments is H006");
 		in[3].targs[0] = T_STRING;
 		in[3].slot_owned[0] = false;
-		check(!hir_validate_mono(H, &d), "hir mono: a non-Copy slot not owned is H006");
+		check(!hir_validate_mono(H, d), "hir mono: a non-Copy slot not owned is H006");
 		in[3].slot_owned[0] = true;
 		in[1].slot_owned[0] = true;
-		check(!hir_validate_mono(H, &d), "hir mono: a Copy slot owned is H006");
+		check(!hir_validate_mono(H, d), "hir mono: a Copy slot owned is H006");
 		in[1].slot_owned[0] = false;
 		H->mono->ninsts = 5;
 		H->mono->insts = realloc_insts(H, in);
-		check(!hir_validate_mono(H, &d), "hir mono: an instance no call site reaches is H006");
+		check(!hir_validate_mono(H, d), "hir mono: an instance no call site reaches is H006");
 		H->mono->ninsts = 4;
 		DiagSink d2;
 		diag_init(&d2, "unit.spx", src, sizeof src - 1);
@@ -344,10 +358,7 @@ hir_mono_checks(void)
 		diag_free(&d2);
 	}
 	hir_free(H);
-	if (S)
-		sema_free(S);
-	arena_free(&a);
-	diag_free(&d);
+	unit_src_close(&u);
 }
 
 /* fmt_decl_header: one line per declaration as the formatter prints it, no
@@ -378,13 +389,12 @@ fmt_header_checks(void)
 		"fn add<T>(left: i64, right: borrow Vec<T>, o: own File, s: shared i64) -> Option<i64> uses { io.print, fs.read }",
 		"fn main() -> i64",
 	};
-	DiagSink d;
-	Arena a;
-	diag_init(&d, "unit.spx", src, sizeof src - 1);
-	arena_init(&a);
-	Module *m = parse_module(src, sizeof src - 1, &a, &d);
-	check(m && !d.errors && m->ndecls == (int)(sizeof want / sizeof *want), "fmt header: the source parses");
-	for (int i = 0; m && !d.errors && i < m->ndecls && i < (int)(sizeof want / sizeof *want); i++) {
+	UnitSrc u;
+	unit_src_open(&u, src, sizeof src - 1, false);
+	Module *m = u.m;
+	DiagSink *d = &u.d;
+	check(m && !d->errors && m->ndecls == (int)(sizeof want / sizeof *want), "fmt header: the source parses");
+	for (int i = 0; m && !d->errors && i < m->ndecls && i < (int)(sizeof want / sizeof *want); i++) {
 		Buf b = {0};
 		buf_puts(&b, "");
 		fmt_decl_header(&b, &m->decls[i]);
@@ -393,15 +403,14 @@ fmt_header_checks(void)
 		check(strcmp(b.data, want[i]) == 0, what);
 		buf_free(&b);
 	}
-	if (m && !d.errors && m->ndecls > 2 && m->decls[2].kind == DECL_CLASS) {
+	if (m && !d->errors && m->ndecls > 2 && m->decls[2].kind == DECL_CLASS) {
 		Buf b = {0};
 		buf_puts(&b, "");
 		fmt_fn_header(&b, &m->decls[2].u.class_.members[1].method);
 		check(strcmp(b.data, "fn get(self: Base) -> i64") == 0, "fmt header: a method's header");
 		buf_free(&b);
 	}
-	arena_free(&a);
-	diag_free(&d);
+	unit_src_close(&u);
 }
 
 int
