@@ -17,6 +17,7 @@
  */
 #include "cli.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,12 +413,10 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 	}
 	if (pp->mod == DRIVER_NO_MODULE) {
 		/* the manifest changed since it listed the file */
-		DiagSink d;
-		diag_init(&d, manifest, NULL, 0);
-		Diag *g = diag_report(&d, DIAG_I207, NULL, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
-		diag_set_help(g, "run the command again: a file the nearest semaprax.toml lists is taken as that module of its project");
-		diag_emit_all(&d, false);
-		diag_free(&d);
+		char msg[PATH_MAX + 128];
+		snprintf(msg, sizeof msg, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
+		cli_report(DIAG_I207, manifest, msg,
+		           "run the command again: a file the nearest semaprax.toml lists is taken as that module of its project");
 		return false;
 	}
 	pp->L = &pp->pj.P.mods[pp->mod]->s;
