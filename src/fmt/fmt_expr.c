@@ -43,11 +43,16 @@ void
 fmt_fx_quoted(Fmt *F, StrLit s)
 {
 	buf_putc(F->out, '"');
+	uint32_t run = 0;   /* the start of the bytes not yet written */
 	for (uint32_t i = 0; i < s.len; i++) {
-		if (s.s[i] == '"' || s.s[i] == '\\')
+		if (s.s[i] == '"' || s.s[i] == '\\') {
+			buf_put(F->out, s.s + run, i - run);
 			buf_putc(F->out, '\\');
-		buf_putc(F->out, s.s[i]);
+			run = i;
+		}
 	}
+	if (s.len > run)
+		buf_put(F->out, s.s + run, s.len - run);
 	buf_putc(F->out, '"');
 }
 

@@ -83,7 +83,11 @@ sema_builtin_find(const char *name)
 	size_t lo = 0, hi = countof(builtins);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, builtins[mid].name);
+		/* strcmp's order; most steps are settled by the first byte */
+		const char *b = builtins[mid].name;
+		int c = (unsigned char)name[0] - (unsigned char)b[0];
+		if (c == 0 && name[0])
+			c = strcmp(name + 1, b + 1);
 		if (c == 0)
 			return &builtins[mid];
 		if (c < 0)

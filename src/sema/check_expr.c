@@ -81,9 +81,8 @@ void
 sema_local_push(FnCtx *C, Local l)
 {
 	int i = C->locals.len;
-	l.prev = sema_strmap_get(&C->local_index, l.name);
+	l.prev = sema_strmap_swap(&C->local_index, l.name, i);
 	VEC_PUSH(C->locals, l);
-	sema_strmap_set(&C->local_index, l.name, i);
 	if (needs_release(C, l.type))
 		VEC_PUSH(C->owned_locals, i);
 }
@@ -107,9 +106,9 @@ sema_local_find(FnCtx *C, const char *name)
 bool
 sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
-	if (strcmp(name, "_") == 0)
+	if (name[0] == '_' && name[1] == '\0')
 		return true;
-	if (strcmp(name, "result") == 0) {
+	if (name[0] == 'r' && strcmp(name, "result") == 0) {
 		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
 		diag_set_help(d, "rename the binding, e.g. `outcome`");
 		return false;
@@ -164,7 +163,7 @@ check_name(FnCtx *C, const Expr *e)
 	const char *name = e->u.name.s;
 	if (name[0] == '\0')
 		return T_ERR;
-	if (strcmp(name, "result") == 0) {
+	if (name[0] == 'r' && strcmp(name, "result") == 0) {
 		if (C->in_ensures)
 			return sema_fn_type(C, C->sym->result);
 		if (!sema_local_find(C, name)) {

@@ -531,11 +531,58 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	}
 }
 
+/*
+ * A function's binding vectors and name index are kept in Sema.fn_spare for
+ * the next function (as own.c's): taken empty, given back emptied; a nested
+ * use would find none and start fresh.
+ */
+static void
+fn_take(Sema *S, FnCtx *C)
+{
+	FnCtx *k = S->fn_spare;
+	memset(C, 0, sizeof *C);
+	if (!k)
+		return;
+	S->fn_spare = NULL;
+	C->locals.items = k->locals.items, C->locals.cap = k->locals.cap;
+	C->marks.items = k->marks.items, C->marks.cap = k->marks.cap;
+	C->owned_locals.items = k->owned_locals.items, C->owned_locals.cap = k->owned_locals.cap;
+	C->calls.items = k->calls.items, C->calls.cap = k->calls.cap;
+	C->local_index = k->local_index;
+	free(k);
+}
+
+static void
+fn_give_back(Sema *S, FnCtx *C)
+{
+	if (S->fn_spare) {
+		sema_local_free(C);
+		VEC_FREE(C->calls);
+		return;
+	}
+	sema_strmap_clear(&C->local_index);
+	C->locals.len = C->marks.len = C->owned_locals.len = C->calls.len = 0;
+	S->fn_spare = spx_xmalloc(sizeof *C);
+	memcpy(S->fn_spare, C, sizeof *C);
+}
+
+static void
+fn_spare_free(Sema *S)
+{
+	FnCtx *k = S->fn_spare;
+	if (!k)
+		return;
+	sema_local_free(k);
+	VEC_FREE(k->calls);
+	free(k);
+	S->fn_spare = NULL;
+}
+
 static void
 check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 {
 	FnCtx C;
-	memset(&C, 0, sizeof C);
+	fn_take(S, &C);
 	C.S = S;
 	C.fn = id;
 	C.sym = sema_sym(S, id);
@@ -586,8 +633,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			check_clause(&C, &fn->clauses[i], "postcondition");
 	sema_own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
-	sema_local_free(&C);
-	VEC_FREE(C.calls);
+	fn_give_back(S, &C);
 }
 
 static void
@@ -991,6 +1037,8 @@ sema_free(Sema *S)
 		return;
 	sema_types_free(&S->types);
 	sema_typeq_free(S->typeq);
+	sema_own_spare_free(S);
+	fn_spare_free(S);
 	if (S->import_index) {
 		free(S->import_index->items);
 		free(S->import_index->next);

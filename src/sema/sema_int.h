@@ -146,6 +146,7 @@ void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O
 
 /* own.c: the ownership pass over a typed function body. */
 void sema_own_check_function(Sema *S, SymId fn);
+void sema_own_spare_free(Sema *S);
 
 /* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
 bool sema_type_accepts(Sema *S, TypeId expected, TypeId actual);
