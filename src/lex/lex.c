@@ -779,6 +779,8 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			size_t start = L.pos;
 			while (L.pos < len && ident_char_tab[(unsigned char)src[L.pos]])
 				L.pos++;
+			if (c == '_' && L.pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
+				out->if_names = true;
 			push_tok(&L, TOK_IDENT, start, L.pos);
 			continue;
 		}

@@ -512,7 +512,7 @@ void
 parse_gather_if_names(Parser *p)
 {
 	VEC(uint64_t) taken = {0};
-	for (int i = 0; i < p->ntoks; i++) {
+	for (int i = 0; p->if_names && i < p->ntoks; i++) {
 		const Token *t = &p->toks[i];
 		size_t n = t->span.end - t->span.start;
 		const char *s = p->src + t->span.start;

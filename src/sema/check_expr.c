@@ -161,6 +161,7 @@ check_name(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const char *name = e->u.name.s;
+	C->name_expr = NULL;
 	if (name[0] == '\0')
 		return T_ERR;
 	if (name[0] == 'r' && strcmp(name, "result") == 0) {
@@ -200,8 +201,12 @@ check_name(FnCtx *C, const Expr *e)
 			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
 			return T_ERR;
 		}
+		C->name_expr = e;   /* value_mode's lookup, answered */
+		C->name_local = (int)(l - C->locals.items);
 		return l->type;
 	}
+	C->name_expr = e;
+	C->name_local = -1;
 	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
@@ -1432,7 +1437,10 @@ value_mode(FnCtx *C, const Expr *e)
 	const Sema *S = C->S;
 	switch (e->kind) {
 	case EXPR_NAME: {
-		const Local *l = sema_local_find(C, e->u.name.s);
+		/* check_name has just looked the name up (most names) */
+		const Local *l = C->name_expr != e ? sema_local_find(C, e->u.name.s)
+		    : C->name_local >= 0 ? &C->locals.items[C->name_local] : NULL;
+		C->name_expr = NULL;
 		return l ? l->mode : MODE_NONE;
 	}
 	case EXPR_FIELD: return sema_expr_mode(S, e->u.field.base->id);

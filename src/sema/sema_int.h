@@ -92,6 +92,8 @@ typedef struct FnCtx {
 	int cap_views;           /* the closure being checked: captures of `str` views (closure_borrow.c) … */
 	int cap_other;           /* … and of anything else */
 	int cap_view;            /* … the local index of the last `str` capture */
+	const Expr *name_expr;   /* the name check_name has just resolved (for value_mode) … */
+	int name_local;          /* … to this index in locals (-1: not a local) */
 } FnCtx;
 
 TypeId sema_check_expr(FnCtx *C, const Expr *e);
