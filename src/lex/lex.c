@@ -750,10 +750,14 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
 		if (c == ' ') {
-			/* runs of spaces (indentation) in one tight loop */
+			/* runs of spaces (indentation) in one tight loop, on a local
+			 * cursor (a byte load could alias L.pos: it would be stored and
+			 * reloaded each byte) */
+			size_t pos = L.pos;
 			do
-				L.pos++;
-			while (L.pos < len && src[L.pos] == ' ');
+				pos++;
+			while (pos < len && src[pos] == ' ');
+			L.pos = pos;
 			continue;
 		}
 		if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
@@ -776,12 +780,13 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			continue;
 		}
 		if (is_ident_start(c)) {
-			size_t start = L.pos;
-			while (L.pos < len && ident_char_tab[(unsigned char)src[L.pos]])
-				L.pos++;
-			if (c == '_' && L.pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
+			size_t start = L.pos, pos = start + 1;
+			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
+				pos++;
+			L.pos = pos;
+			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
 				out->if_names = true;
-			push_tok(&L, TOK_IDENT, start, L.pos);
+			push_tok(&L, TOK_IDENT, start, pos);
 			continue;
 		}
 		if (is_digit(c)) {

@@ -202,10 +202,10 @@ parse_type(SigParser *P)
 		return P->targs[i];
 	}
 	for (size_t i = 0; i < countof(simple_types); i++)
-		if (strcmp(name, simple_types[i].name) == 0)
+		if (name[0] == simple_types[i].name[0] && strcmp(name, simple_types[i].name) == 0)
 			return simple_types[i].type;
 	for (size_t i = 0; i < countof(generic_types); i++) {
-		if (strcmp(name, generic_types[i].name) != 0)
+		if (name[0] != generic_types[i].name[0] || strcmp(name, generic_types[i].name) != 0)
 			continue;
 		int na = sig_parse_args(P, args, 2);
 		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");

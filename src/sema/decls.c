@@ -551,6 +551,9 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 		/* every wrapper identity starts `std.`: other ids skip the comparisons */
 		bool std_id = s->explicit_id && strncmp(s->id, "std.", 4) == 0;
 		for (size_t i = 0; i < countof(std_wrappers); i++) {
+			/* neither test below can hold: skip the module comparison */
+			if (!std_id && fn->name.s[0] != std_wrappers[i].name[0])
+				continue;
 			if (std_wrappers[i].module[4] != module[4] || strcmp(std_wrappers[i].module, module) != 0)
 				continue;
 			if (std_id && strcmp(s->id, std_wrappers[i].id) == 0)

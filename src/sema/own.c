@@ -984,16 +984,17 @@ note_use(void *ctx, const Expr *e)
 /*
  * The pass's vectors, maps and stamps are kept in Sema.own_spare from one
  * function to the next (a module of small functions paid a dozen mallocs
- * and frees a function): taken empty, given back emptied.  A nested use
- * (none today) would find no spare and start fresh.
+ * and frees a function): taken with their contents emptied, given back into
+ * the same block.  A nested use (none today) would find no spare and start
+ * fresh.
  */
-static void
+static Own *
 own_take(Sema *S, Own *O)
 {
 	Own *k = S->own_spare;
 	memset(O, 0, sizeof *O);
 	if (!k)
-		return;
+		return NULL;
 	S->own_spare = NULL;
 	O->vars.items = k->vars.items, O->vars.cap = k->vars.cap;
 	O->fields.items = k->fields.items, O->fields.cap = k->fields.cap;
@@ -1003,28 +1004,38 @@ own_take(Sema *S, Own *O)
 	O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 	O->index = k->index;
 	O->last_use = k->last_use;
-	free(k);
+	return k;
 }
 
 static void
-own_give_back(Sema *S, Own *O)
+own_release(Own *O)
+{
+	VEC_FREE(O->vars);
+	VEC_FREE(O->fields);
+	VEC_FREE(O->st);
+	VEC_FREE(O->marks);
+	VEC_FREE(O->trail);
+	free(O->stamp);
+	sema_strmap_free(&O->index);
+	sema_strmap_free(&O->last_use);
+}
+
+/* k: the block own_take returned (NULL: none). */
+static void
+own_give_back(Sema *S, Own *O, Own *k)
 {
 	if (S->own_spare) {   /* a nested use gave one back first */
-		VEC_FREE(O->vars);
-		VEC_FREE(O->fields);
-		VEC_FREE(O->st);
-		VEC_FREE(O->marks);
-		VEC_FREE(O->trail);
-		free(O->stamp);
-		sema_strmap_free(&O->index);
-		sema_strmap_free(&O->last_use);
+		own_release(O);
+		free(k);
 		return;
 	}
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->trail.len = 0;
-	S->own_spare = spx_xmalloc(sizeof *O);
-	memcpy(S->own_spare, O, sizeof *O);
+	if (!k)
+		k = spx_xmalloc(sizeof *k);
+	memcpy(k, O, sizeof *O);
+	S->own_spare = k;
 }
 
 void
@@ -1034,7 +1045,7 @@ sema_own_spare_free(Sema *S)
 	if (!k)
 		return;
 	S->own_spare = NULL;
-	own_give_back(S, k);   /* no spare now: frees everything */
+	own_release(k);
 	free(k);
 }
 
@@ -1045,7 +1056,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	if (!f->fn || !f->fn->body)
 		return;
 	Own O;
-	own_take(S, &O);
+	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.fn_name = f->name;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
@@ -1068,5 +1079,5 @@ sema_own_check_function(Sema *S, SymId fn)
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);
-	own_give_back(S, &O);
+	own_give_back(S, &O, spare);
 }
