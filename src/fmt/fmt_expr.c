@@ -48,8 +48,14 @@ void
 fmt_fx_quoted(Fmt *F, StrLit s)
 {
 	buf_putc(F->out, '"');
+	uint32_t run = 0;   /* the start of the bytes not yet written */
 	for (uint32_t i = 0; i < s.len; i++) {
 		unsigned char c = (unsigned char)s.s[i];
+		bool c1 = c == 0xC2 && i + 1 < s.len && (unsigned char)s.s[i + 1] >= 0x80 &&
+		          (unsigned char)s.s[i + 1] < 0xA0;   /* U+0080..U+009F */
+		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7F && !c1)
+			continue;
+		buf_put(F->out, s.s + run, i - run);
 		if (c == '"' || c == '\\') {
 			buf_putc(F->out, '\\');
 			buf_putc(F->out, (char)c);
@@ -59,14 +65,15 @@ fmt_fx_quoted(Fmt *F, StrLit s)
 			buf_puts(F->out, "\\r");
 		} else if (c == '\t') {
 			buf_puts(F->out, "\\t");
-		} else if (c < 0x20 || c == 0x7F) {
-			buf_printf(F->out, "\\u{%x}", c);
-		} else if (c == 0xC2 && i + 1 < s.len && (unsigned char)s.s[i + 1] >= 0x80 && (unsigned char)s.s[i + 1] < 0xA0) {
-			buf_printf(F->out, "\\u{%x}", (unsigned char)s.s[++i]);   /* U+0080..U+009F */
+		} else if (c1) {
+			buf_printf(F->out, "\\u{%x}", (unsigned char)s.s[++i]);
 		} else {
-			buf_putc(F->out, (char)c);
+			buf_printf(F->out, "\\u{%x}", c);
 		}
+		run = i + 1;
 	}
+	if (s.len > run)
+		buf_put(F->out, s.s + run, s.len - run);
 	buf_putc(F->out, '"');
 }
 

@@ -140,6 +140,15 @@ is_digit(int c)
 	return (unsigned)(c - '0') < 10;
 }
 
+/* is_ident_char as a table: one load per byte of a name (the lexer's hottest loop) */
+static const unsigned char ident_char_tab[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1,
+	['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1,
+	['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
 static inline bool
 is_ident_char(int c)
 {
@@ -741,10 +750,14 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
 		if (c == ' ') {
-			/* runs of spaces (indentation) in one tight loop */
+			/* runs of spaces (indentation) in one tight loop, on a local
+			 * cursor (a byte load could alias L.pos: it would be stored and
+			 * reloaded each byte) */
+			size_t pos = L.pos;
 			do
-				L.pos++;
-			while (L.pos < len && src[L.pos] == ' ');
+				pos++;
+			while (pos < len && src[pos] == ' ');
+			L.pos = pos;
 			continue;
 		}
 		if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
@@ -767,10 +780,13 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			continue;
 		}
 		if (is_ident_start(c)) {
-			size_t start = L.pos;
-			while (L.pos < len && is_ident_char((unsigned char)src[L.pos]))
-				L.pos++;
-			push_tok(&L, TOK_IDENT, start, L.pos);
+			size_t start = L.pos, pos = start + 1;
+			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
+				pos++;
+			L.pos = pos;
+			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
+				out->if_names = true;
+			push_tok(&L, TOK_IDENT, start, pos);
 			continue;
 		}
 		if (is_digit(c)) {

@@ -117,6 +117,7 @@ typedef struct LexResult {
 	int ncomments;
 	bool had_error;
 	bool fatal;          /* the input is not text (I001): nothing was lexed */
+	bool if_names;       /* some identifier is `_if` and more (parse_gather_if_names) */
 } LexResult;
 
 /*

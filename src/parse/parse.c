@@ -203,6 +203,27 @@ parse_arena_copy_vec(Arena *a, const void *items, size_t size, int n)
 
 /* ==== names ==================================================================== */
 
+/* b[0..n) (n < 8) as one word: two overlapping loads or three bytes, never
+ * a byte outside; equal words are equal spellings. */
+static inline uint64_t
+name_word(const char *b, uint32_t n)
+{
+	if (n >= 4) {
+		uint32_t x, y;
+		memcpy(&x, b, 4);
+		memcpy(&y, b + n - 4, 4);
+		return (uint64_t)x << 32 | y;
+	}
+	return n ? (uint64_t)(unsigned char)b[0] << 16 | (uint64_t)(unsigned char)b[n / 2] << 8 | (unsigned char)b[n - 1] : 0;
+}
+
+/* a[0..n) == b[0..n): below 8 bytes name_word covers every byte */
+static inline bool
+name_same(const char *a, const char *b, uint32_t n)
+{
+	return n < 8 ? name_word(a, n) == name_word(b, n) : memcmp(a, b, n) == 0;
+}
+
 /* The one arena copy of the spelling b[0..len): a large file names the same
  * few thousand identifiers hundreds of thousands of times. */
 static const char *
@@ -235,7 +256,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 			p->names_len++;
 			return sl->s;
 		}
-		if (sl->hash == h && sl->len == len && memcmp(sl->s, b, len) == 0)
+		if (sl->hash == h && sl->len == len && name_same(sl->s, b, len))
 			return sl->s;
 	}
 }
@@ -1171,6 +1192,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.arena = arena;
 	p.diags = diags;
 	p.had_error = lx.had_error;
+	p.if_names = lx.if_names;
 
 	if (lx.fatal || nesting_prepass(&p)) {
 		lex_free(&lx);

@@ -47,6 +47,7 @@ typedef struct Parser {
 	uint64_t *if_taken; /* sorted */
 	int nif_taken;
 	bool if_gathered;
+	bool if_names;      /* the lexer saw an identifier `_if…` (else nothing to gather) */
 	uint64_t if_next;
 } Parser;
 

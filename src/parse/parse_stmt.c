@@ -381,15 +381,20 @@ keyword_typo(Parser *p, const Token *t, const Token *n)
 	char w[9];
 	memcpy(w, p->src + t->span.start, len);
 	w[len] = '\0';
+	/* the keyword itself (every `let x = …;`): no edit distance to compute */
+	for (size_t i = 0; i < countof(keywords); i++)
+		if (w[0] == keywords[i][0] && strcmp(w, keywords[i]) == 0)
+			return NULL;
 	for (size_t i = 0; i < countof(known); i++)
 		if (strcmp(w, known[i]) == 0)
 			return NULL;
 	const char *best = NULL;
 	int nbest = 0;
 	for (size_t i = 0; i < countof(keywords); i++) {
+		size_t klen = strlen(keywords[i]);
+		if (len > klen + 1 || klen > len + 1)   /* two edits at least */
+			continue;
 		int d = spx_edit_distance(w, keywords[i], true);
-		if (d == 0)
-			return NULL;
 		if (d == 1) {
 			best = keywords[i];
 			nbest++;
@@ -507,7 +512,7 @@ void
 parse_gather_if_names(Parser *p)
 {
 	VEC(uint64_t) taken = {0};
-	for (int i = 0; i < p->ntoks; i++) {
+	for (int i = 0; p->if_names && i < p->ntoks; i++) {
 		const Token *t = &p->toks[i];
 		size_t n = t->span.end - t->span.start;
 		const char *s = p->src + t->span.start;

@@ -83,7 +83,11 @@ sema_builtin_find(const char *name)
 	size_t lo = 0, hi = countof(builtins);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, builtins[mid].name);
+		/* strcmp's order; most steps are settled by the first byte */
+		const char *b = builtins[mid].name;
+		int c = (unsigned char)name[0] - (unsigned char)b[0];
+		if (c == 0 && name[0])
+			c = strcmp(name + 1, b + 1);
 		if (c == 0)
 			return &builtins[mid];
 		if (c < 0)
@@ -198,10 +202,10 @@ parse_type(SigParser *P)
 		return P->targs[i];
 	}
 	for (size_t i = 0; i < countof(simple_types); i++)
-		if (strcmp(name, simple_types[i].name) == 0)
+		if (name[0] == simple_types[i].name[0] && strcmp(name, simple_types[i].name) == 0)
 			return simple_types[i].type;
 	for (size_t i = 0; i < countof(generic_types); i++) {
-		if (strcmp(name, generic_types[i].name) != 0)
+		if (name[0] != generic_types[i].name[0] || strcmp(name, generic_types[i].name) != 0)
 			continue;
 		int na = sig_parse_args(P, args, 2);
 		ASSERT(na == generic_types[i].nargs, "builtins.c: wrong type argument count");

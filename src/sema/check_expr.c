@@ -81,9 +81,8 @@ void
 sema_local_push(FnCtx *C, Local l)
 {
 	int i = C->locals.len;
-	l.prev = sema_strmap_get(&C->local_index, l.name);
+	l.prev = sema_strmap_swap(&C->local_index, l.name, i);
 	VEC_PUSH(C->locals, l);
-	sema_strmap_set(&C->local_index, l.name, i);
 	if (needs_release(C, l.type))
 		VEC_PUSH(C->owned_locals, i);
 }
@@ -107,9 +106,9 @@ sema_local_find(FnCtx *C, const char *name)
 bool
 sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
-	if (strcmp(name, "_") == 0)
+	if (name[0] == '_' && name[1] == '\0')
 		return true;
-	if (strcmp(name, "result") == 0) {
+	if (name[0] == 'r' && strcmp(name, "result") == 0) {
 		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
 		diag_set_help(d, "rename the binding, e.g. `outcome`");
 		return false;
@@ -162,9 +161,10 @@ check_name(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
 	const char *name = e->u.name.s;
+	C->name_expr = NULL;
 	if (name[0] == '\0')
 		return T_ERR;
-	if (strcmp(name, "result") == 0) {
+	if (name[0] == 'r' && strcmp(name, "result") == 0) {
 		if (C->in_ensures)
 			return sema_fn_type(C, C->sym->result);
 		if (!sema_local_find(C, name)) {
@@ -201,8 +201,12 @@ check_name(FnCtx *C, const Expr *e)
 			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
 			return T_ERR;
 		}
+		C->name_expr = e;   /* value_mode's lookup, answered */
+		C->name_local = (int)(l - C->locals.items);
 		return l->type;
 	}
+	C->name_expr = e;
+	C->name_local = -1;
 	SymId f = sema_strmap_get(&S->fn_names, name);
 	if (f >= 0) {
 		Sym *fs = sema_sym(S, f);
@@ -1433,7 +1437,10 @@ value_mode(FnCtx *C, const Expr *e)
 	const Sema *S = C->S;
 	switch (e->kind) {
 	case EXPR_NAME: {
-		const Local *l = sema_local_find(C, e->u.name.s);
+		/* check_name has just looked the name up (most names) */
+		const Local *l = C->name_expr != e ? sema_local_find(C, e->u.name.s)
+		    : C->name_local >= 0 ? &C->locals.items[C->name_local] : NULL;
+		C->name_expr = NULL;
 		return l ? l->mode : MODE_NONE;
 	}
 	case EXPR_FIELD: return sema_expr_mode(S, e->u.field.base->id);

@@ -552,6 +552,9 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 		/* every wrapper identity starts `std.`: other ids skip the comparisons */
 		bool std_id = s->explicit_id && strncmp(s->id, "std.", 4) == 0;
 		for (size_t i = 0; i < countof(std_wrappers); i++) {
+			/* neither test below can hold: skip the module comparison */
+			if (!std_id && fn->name.s[0] != std_wrappers[i].name[0])
+				continue;
 			if (std_wrappers[i].module[4] != module[4] || strcmp(std_wrappers[i].module, module) != 0)
 				continue;
 			if (std_id && strcmp(s->id, std_wrappers[i].id) == 0)
@@ -866,7 +869,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 			}
 		}
 	}
-	if ((strcmp(name, "List") == 0 || strcmp(name, "ListStep") == 0) && sema_strmap_get(&S->type_names, name) < 0
+	if (name[0] == 'L' && (strcmp(name, "List") == 0 || strcmp(name, "ListStep") == 0) && sema_strmap_get(&S->type_names, name) < 0
 	    && !sema_failed_import(S, name, true)) {
 		/* the reference's immutable list carrier: known names, refused (DECISIONS "Remaining differences") */
 		if (nargs != 1)
@@ -875,7 +878,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		diag_set_help(d, "a list is `Vec<T>` with an explicit element type: `vec_with_capacity<i64>(4usize)`, `vec_push<i64>(v, x)`, traversed with `for item in values`");
 		goto done;
 	}
-	if (strcmp(name, "StdinReader") == 0 && sema_strmap_get(&S->type_names, name) < 0 && !sema_failed_import(S, name, true)) {
+	if (name[0] == 'S' && strcmp(name, "StdinReader") == 0 && sema_strmap_get(&S->type_names, name) < 0 && !sema_failed_import(S, name, true)) {
 		/* the stdin stream's reader (stdin_stream_open; DECISIONS "stdin stream") */
 		out = nargs ? (sema_error(S, DIAG_T221, t->span, "type `%s` expects 0 type arguments, received %d", name, nargs), T_ERR)
 			    : sema_type_reader(&S->types);

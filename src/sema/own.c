@@ -22,6 +22,7 @@
  */
 #include "sema_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,8 +122,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, -1, 0, 0, sema_strmap_get(&O->index, name), -1, -1, borrowed, false, false };
-	sema_strmap_set(&O->index, name, O->vars.len);
+	OwnVar v = { name, type, -1, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -501,6 +501,10 @@ next_epoch(Own *O)
 		O->stamp = spx_xrealloc(O->stamp, sizeof(int) * (size_t)cap);
 		memset(O->stamp + O->stamp_cap, 0, sizeof(int) * (size_t)(cap - O->stamp_cap));
 		O->stamp_cap = cap;
+	}
+	if (O->epoch == INT_MAX) {   /* the epochs run on from function to function (own_take) */
+		memset(O->stamp, 0, sizeof(int) * (size_t)O->stamp_cap);
+		O->epoch = 0;
 	}
 	O->epoch++;
 }
@@ -977,9 +981,75 @@ note_use(void *ctx, const Expr *e)
 	StrMap *m = ctx;
 	if (e->kind != EXPR_NAME)
 		return;
-	int32_t old = sema_strmap_get(m, e->u.name.s);
-	if ((int32_t)e->span.end > old)
-		sema_strmap_set(m, e->u.name.s, (int32_t)e->span.end);
+	sema_strmap_raise(m, e->u.name.s, (int32_t)e->span.end);
+}
+
+/*
+ * The pass's vectors, maps and stamps are kept in Sema.own_spare from one
+ * function to the next (a module of small functions paid a dozen mallocs
+ * and frees a function): taken with their contents emptied, given back into
+ * the same block.  A nested use (none today) would find no spare and start
+ * fresh.
+ */
+static Own *
+own_take(Sema *S, Own *O)
+{
+	Own *k = S->own_spare;
+	memset(O, 0, sizeof *O);
+	if (!k)
+		return NULL;
+	S->own_spare = NULL;
+	O->vars.items = k->vars.items, O->vars.cap = k->vars.cap;
+	O->fields.items = k->fields.items, O->fields.cap = k->fields.cap;
+	O->st.items = k->st.items, O->st.cap = k->st.cap;
+	O->marks.items = k->marks.items, O->marks.cap = k->marks.cap;
+	O->trail.items = k->trail.items, O->trail.cap = k->trail.cap;
+	O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
+	O->index = k->index;
+	O->last_use = k->last_use;
+	return k;
+}
+
+static void
+own_release(Own *O)
+{
+	VEC_FREE(O->vars);
+	VEC_FREE(O->fields);
+	VEC_FREE(O->st);
+	VEC_FREE(O->marks);
+	VEC_FREE(O->trail);
+	free(O->stamp);
+	sema_strmap_free(&O->index);
+	sema_strmap_free(&O->last_use);
+}
+
+/* k: the block own_take returned (NULL: none). */
+static void
+own_give_back(Sema *S, Own *O, Own *k)
+{
+	if (S->own_spare) {   /* a nested use gave one back first */
+		own_release(O);
+		free(k);
+		return;
+	}
+	sema_strmap_clear(&O->index);
+	sema_strmap_clear(&O->last_use);
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->trail.len = 0;
+	if (!k)
+		k = spx_xmalloc(sizeof *k);
+	memcpy(k, O, sizeof *O);
+	S->own_spare = k;
+}
+
+void
+sema_own_spare_free(Sema *S)
+{
+	Own *k = S->own_spare;
+	if (!k)
+		return;
+	S->own_spare = NULL;
+	own_release(k);
+	free(k);
 }
 
 void
@@ -989,7 +1059,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	if (!f->fn || !f->fn->body)
 		return;
 	Own O;
-	memset(&O, 0, sizeof O);
+	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.fn_name = f->name;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
@@ -1012,12 +1082,5 @@ sema_own_check_function(Sema *S, SymId fn)
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);
-	VEC_FREE(O.vars);
-	VEC_FREE(O.fields);
-	VEC_FREE(O.st);
-	VEC_FREE(O.marks);
-	VEC_FREE(O.trail);
-	free(O.stamp);
-	sema_strmap_free(&O.index);
-	sema_strmap_free(&O.last_use);
+	own_give_back(S, &O, spare);
 }

@@ -35,10 +35,13 @@ typedef struct StrMap {
 } StrMap;
 
 void sema_strmap_free(StrMap *m);
+void sema_strmap_clear(StrMap *m);   /* empty; a small table keeps its slots */
 int32_t sema_strmap_get(const StrMap *m, const char *key);      /* -1 when absent */
 bool sema_strmap_put(StrMap *m, const char *key, int32_t val);  /* false if present (unchanged) */
 void sema_strmap_set(StrMap *m, const char *key, int32_t val);  /* insert or replace */
 void sema_strmap_reserve(StrMap *m, size_t n);  /* room for n keys without growing (a hint) */
+int32_t sema_strmap_swap(StrMap *m, const char *key, int32_t val);  /* set; the old value, -1 when absent */
+void sema_strmap_raise(StrMap *m, const char *key, int32_t val);     /* set when absent or val is larger */
 
 /* ---- symbols ---- */
 
@@ -153,6 +156,8 @@ struct Sema {
 	StrMap type_names;     /* record/variant/class/resource/interface name → SymId */
 	StrMap fn_names;       /* module function name → SymId */
 	StrMap ids;            /* stable id → SymId (S102) */
+	void *own_spare;       /* own.c's per-function vectors and maps, reused (sema_own_spare_free) */
+	void *fn_spare;        /* check_function's binding vectors and index, reused (sema.c) */
 	const char *module_name;
 	const char **permits;  /* module permit set, source order */
 	int npermits;

@@ -465,12 +465,20 @@ check_params(FnCtx *C)
 {
 	Sema *S = C->S;
 	Sym *f = C->sym;
-	StrMap seen = {0};   /* the names of the parameters before this one */
+	/* the names of the parameters before this one: compared pairwise while
+	 * there are few (no map to set up per function) */
+	StrMap seen = {0};
+	bool few = f->nparams <= 16;
 	for (int i = 0; i < f->nparams; i++) {
 		ParamSym *p = &f->params[i];
-		bool dup = !sema_strmap_put(&seen, p->name, i);
+		bool dup = false;
+		if (few) {
+			for (int j = 0; j < i && !dup; j++)
+				dup = strcmp(f->params[j].name, p->name) == 0;
+		} else
+			dup = !sema_strmap_put(&seen, p->name, i);
 		check_param_mode(S, f, p);
-		if (strcmp(p->name, "mut") == 0) {
+		if (p->name[0] == 'm' && strcmp(p->name, "mut") == 0) {
 			Diag *d = sema_error(S, DIAG_U103, p->span, "`mut` is only valid in a local `let mut` binding");
 			diag_set_help(d, "parameters are immutable; copy into `let mut` inside the body");
 			continue;
@@ -531,11 +539,62 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	}
 }
 
+/*
+ * A function's binding vectors and name index are kept in Sema.fn_spare for
+ * the next function (as own.c's): taken emptied, given back into the same
+ * block; a nested use would find none and start fresh.
+ */
+static FnCtx *
+fn_take(Sema *S, FnCtx *C)
+{
+	FnCtx *k = S->fn_spare;
+	memset(C, 0, sizeof *C);
+	if (!k)
+		return NULL;
+	S->fn_spare = NULL;
+	C->locals.items = k->locals.items, C->locals.cap = k->locals.cap;
+	C->marks.items = k->marks.items, C->marks.cap = k->marks.cap;
+	C->owned_locals.items = k->owned_locals.items, C->owned_locals.cap = k->owned_locals.cap;
+	C->calls.items = k->calls.items, C->calls.cap = k->calls.cap;
+	C->local_index = k->local_index;
+	return k;
+}
+
+/* k: the block fn_take returned (NULL: none). */
+static void
+fn_give_back(Sema *S, FnCtx *C, FnCtx *k)
+{
+	if (S->fn_spare) {
+		sema_local_free(C);
+		VEC_FREE(C->calls);
+		free(k);
+		return;
+	}
+	sema_strmap_clear(&C->local_index);
+	C->locals.len = C->marks.len = C->owned_locals.len = C->calls.len = 0;
+	if (!k)
+		k = spx_xmalloc(sizeof *k);
+	memcpy(k, C, sizeof *C);
+	S->fn_spare = k;
+}
+
+static void
+fn_spare_free(Sema *S)
+{
+	FnCtx *k = S->fn_spare;
+	if (!k)
+		return;
+	sema_local_free(k);
+	VEC_FREE(k->calls);
+	free(k);
+	S->fn_spare = NULL;
+}
+
 static void
 check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 {
 	FnCtx C;
-	memset(&C, 0, sizeof C);
+	FnCtx *spare = fn_take(S, &C);
 	C.S = S;
 	C.fn = id;
 	C.sym = sema_sym(S, id);
@@ -586,8 +645,7 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			check_clause(&C, &fn->clauses[i], "postcondition");
 	sema_own_check_function(S, id);   /* needs the typed contracts too */
 	check_effects(&C);
-	sema_local_free(&C);
-	VEC_FREE(C.calls);
+	fn_give_back(S, &C, spare);
 }
 
 static void
@@ -991,6 +1049,8 @@ sema_free(Sema *S)
 		return;
 	sema_types_free(&S->types);
 	sema_typeq_free(S->typeq);
+	sema_own_spare_free(S);
+	fn_spare_free(S);
 	if (S->import_index) {
 		free(S->import_index->items);
 		free(S->import_index->next);

@@ -93,6 +93,8 @@ typedef struct FnCtx {
 	int cap_views;           /* the closure being checked: captures of `str` views (closure_borrow.c) … */
 	int cap_other;           /* … and of anything else */
 	int cap_view;            /* … the local index of the last `str` capture */
+	const Expr *name_expr;   /* the name check_name has just resolved (for value_mode) … */
+	int name_local;          /* … to this index in locals (-1: not a local) */
 } FnCtx;
 
 TypeId sema_check_expr(FnCtx *C, const Expr *e);
@@ -147,6 +149,7 @@ void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O
 
 /* own.c: the ownership pass over a typed function body. */
 void sema_own_check_function(Sema *S, SymId fn);
+void sema_own_spare_free(Sema *S);
 
 /* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
 bool sema_type_accepts(Sema *S, TypeId expected, TypeId actual);

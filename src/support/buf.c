@@ -52,9 +52,11 @@ buf_printf(Buf *b, const char *fmt, ...)
 void
 buf_indent(Buf *b, int spaces)
 {
+	if (spaces < 0)
+		spaces = 0;
 	buf_reserve(b, (size_t)spaces);
-	for (int i = 0; i < spaces; i++)
-		b->data[b->len++] = ' ';
+	memset(b->data + b->len, ' ', (size_t)spaces);
+	b->len += (size_t)spaces;
 	b->data[b->len] = '\0';
 }
 
