@@ -533,8 +533,9 @@ self_box(Emit *E, TypeId cur, TypeId self, const char *at, const char **cond, co
  * is taken out (left NULL, whose release is none), the node's other
  * fields released and its block freed, then the next node — so a list of
  * any length is released in constant stack (a tree recurses on its other
- * children only).  Nothing observable runs at a release (no finalizers in
- * this lane), so the order (a node before its successor's fields) is free. */
+ * children only).  No user code runs at a release (no resource value, so
+ * no drop finalizer, exists yet: LANGUAGE.md §0), so the order (a node
+ * before its successor's fields) is free. */
 static bool
 rel_box_loop(Emit *E, TypeId in, Buf *b)
 {
