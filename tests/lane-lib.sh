@@ -48,6 +48,13 @@ lane_need_cc() {
 	fi
 }
 
+# lane_steps FILE: `--max-steps N` for a run fixture whose leading comment
+# lines hold `// max-steps: N` (the interpreter lane's step budget, as
+# tests/runner/runner.c), else nothing.
+lane_steps() {
+	sed -n '/^\/\//!q; s|^// max-steps: \([0-9][0-9]*\)$|--max-steps \1|p' "$1"
+}
+
 # lane_sanitize_env: the native lane's programs under AddressSanitizer and
 # UndefinedBehaviorSanitizer (any report aborts) with the runtime's own leak
 # check (SPX_CHECK_LEAKS: every owned value released when main returns).

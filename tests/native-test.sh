@@ -91,7 +91,8 @@ esac
 
 for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/native/*.spx; do
 	[ -f "$f" ] || continue
-	lane "$tmp/io" "$tmp/ie"
+	# shellcheck disable=SC2046 # empty, or `--max-steps N`
+	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
 	ist=$?
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in

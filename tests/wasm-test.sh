@@ -91,7 +91,8 @@ if [ $# -eq 0 ]; then
 fi
 for f in "$@"; do
 	[ -f "$f" ] || continue
-	lane "$tmp/io" "$tmp/ie"
+	# shellcheck disable=SC2046 # empty, or `--max-steps N`
+	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
 	ist=$?
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in

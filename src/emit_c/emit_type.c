@@ -487,6 +487,71 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 	buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
 }
 
+/* Finds in a value of nominal type cur (its place spelled at) a field of
+ * type Box<self> reached through records' fields and variants' cases (each
+ * case adds its tag test to *cond): the first in field order.  A Box's
+ * release loops along it (rel_box_loop). */
+static bool
+self_box(Emit *E, TypeId cur, TypeId self, const char *at, const char **cond, const char **place, int level)
+{
+	Sym *s = emitc_nominal_sym(E, cur);
+	if (!s || level > 8)
+		return false;
+	int nc = s->kind == SK_VARIANT ? s->nom->ncases : 1;
+	for (int c = 0; c < nc; c++) {
+		int nf = s->kind == SK_VARIANT ? s->nom->cases[c].nfields : s->nom->nfields;
+		for (int i = 0; i < nf; i++) {
+			TypeId ft = s->kind == SK_VARIANT ? sema_case_field_type(E->S, cur, c, i) : sema_field_type(E->S, cur, i);
+			const char *f = s->kind == SK_VARIANT
+				? arena_printf(&E->a, "%su.c_%s.f_%s", at, s->nom->cases[c].name, s->nom->cases[c].fields[i].name)
+				: arena_printf(&E->a, "%sf_%s", at, s->nom->fields[i].name);
+			const char *fc = *cond;
+			if (s->kind == SK_VARIANT) {
+				const char *test = arena_printf(&E->a, "%stag == %d", at, c);
+				fc = fc ? arena_printf(&E->a, "%s && %s", fc, test) : test;
+			}
+			const TypeInfo *fi = emitc_tinfo(E, ft);
+			if (fi->kind == TY_BOX && fi->args[0] == self) {
+				*cond = fc;
+				*place = f;
+				return true;
+			}
+			if (fi->kind == TY_NOMINAL && !emitc_is_copy(E, ft)) {
+				const char *sub = fc;
+				if (self_box(E, ft, self, arena_printf(&E->a, "%s.", f), &sub, place, level + 1)) {
+					*cond = sub;
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/* The release of a Box<T> whose T holds a Box<T> (a list's `next`, a
+ * tree's first child): the chain is walked in a loop — each node's Box<T>
+ * is taken out (left NULL, whose release is none), the node's other
+ * fields released and its block freed, then the next node — so a list of
+ * any length is released in constant stack (a tree recurses on its other
+ * children only).  No user code runs at a release (no resource value, so
+ * no drop finalizer, exists yet: LANGUAGE.md §0), so the order (a node
+ * before its successor's fields) is free. */
+static bool
+rel_box_loop(Emit *E, TypeId in, Buf *b)
+{
+	const char *cond = NULL, *place = NULL;
+	if (!self_box(E, in, in, "n->", &cond, &place, 0))
+		return false;
+	const char *tn = emit_tyname(E, in);
+	buf_printf(b, "\t%s *n = *p;\n\t*p = NULL;\n\twhile (n) {\n\t\t%s *next = NULL;\n", tn, tn);
+	if (cond)
+		buf_printf(b, "\t\tif (%s) {\n\t\t\tnext = %s;\n\t\t\t%s = NULL;\n\t\t}\n", cond, place, place);
+	else
+		buf_printf(b, "\t\tnext = %s;\n\t\t%s = NULL;\n", place, place);
+	buf_printf(b, "\t\t%s(n);\n\t\tspx_free(n);\n\t\tn = next;\n\t}\n", emitc_rel_fn(E, in));
+	return true;
+}
+
 static void
 rel_body(Emit *E, TypeId t, Buf *b)
 {
@@ -511,6 +576,8 @@ rel_body(Emit *E, TypeId t, Buf *b)
 		buf_printf(b, "\tspx_map_free(p, %d);\n", emitc_map_key_kind(E, kt));
 	} else if (k == TY_BOX) {
 		TypeId in = ti->args[0];
+		if (rel_box_loop(E, in, b))
+			return;
 		buf_puts(b, "\tif (!*p)\n\t\treturn;\n");
 		if (!emitc_is_copy(E, in))
 			buf_printf(b, "\t%s(*p);\n", emitc_rel_fn(E, in));

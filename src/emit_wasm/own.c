@@ -306,11 +306,56 @@ emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
 		emitw_each_elem(W, ptr, len, t, release_mem);
 }
 
-/* Releases the Box whose address is in local p: its value, then its block. */
+/* The flat offset in a T of its first Box<T> (a list's `next`, a tree's
+ * first child; a variant's cases have slots of their own, 0 when not the
+ * value's), or -1. */
+static int
+self_box_off(Emitw *W, TypeId t)
+{
+	HeapPart hp[FLAT_MAX];
+	int np = parts(W, t, hp);
+	for (int k = 0; k < np; k++)
+		if (hp[k].kind == TY_BOX && emitw_elem_ty(W, hp[k].t) == t)
+			return hp[k].off;
+	return -1;
+}
+
+/* Releases the Box whose address is in local p: its value, then its block.
+ * A Box<T> whose T holds a Box<T> is released along that chain in a loop
+ * (local p walks it): each node's Box<T> slot is saved and zeroed (its
+ * release is then none), the node released and freed, then the next, so a
+ * list of any length needs constant stack and a tree recurses on its other
+ * children only; as in the C lane (emit_type.c rel_box_loop), nothing
+ * observable runs at a release, so the order is free. */
 static void
 release_box(Emitw *W, uint32_t p, TypeId t)
 {
 	TypeId inner = emitw_elem_ty(W, t);
+	int off = aux_type(W, inner) ? self_box_off(W, inner) : -1;
+	if (off >= 0) {
+		uint32_t next = emitw_locals(W, VT_I32, 1);
+		emitw_open(W, OP_BLOCK, NULL, 0);
+		emitw_open(W, OP_LOOP, NULL, 0);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op(W, OP_I32_EQZ);
+		emitw_op_u32(W, OP_BR_IF, 1);
+		emitw_mem_load(W, p, WT_I32, off);
+		emitw_op_u32(W, OP_LOCAL_SET, next);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_i64c(W, 0);
+		emitw_op(W, OP_I64_STORE);
+		wasm_u32(W->c, 3);
+		wasm_u32(W->c, (uint32_t)off * 8u);
+		release_mem(W, p, inner);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+		emitw_op_u32(W, OP_LOCAL_GET, next);
+		emitw_op_u32(W, OP_LOCAL_SET, p);
+		emitw_op_u32(W, OP_BR, 0);
+		emitw_end(W);
+		emitw_end(W);
+		return;
+	}
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_open(W, OP_IF, NULL, 0);
 	if (emitw_has_heap(W, inner))

@@ -21,7 +21,8 @@
  * Fixtures under a `run/` directory are clean programs run with `semaprax
  * run FILE`: stdout must equal NAME.stdout and stderr NAME.stderr when those
  * snapshots exist, and the exit status must be N from a first line
- * `// exit: N` (default 0); no markers.
+ * `// exit: N` (default 0); a leading comment line `// max-steps: N` runs
+ * it with `--max-steps N`; no markers.
  * Fixtures under a `graph/` directory are checked as `check/` ones; a
  * NAME.cmds file beside one lists commands over it, one a line (`context
  * app.main --depth 2`: the command, then its arguments; the fixture's path
@@ -590,8 +591,19 @@ run_program_fixture(const char *path, const Text *src)
 	int want = 0;
 	if (strncmp(src->data, "// exit: ", 9) == 0)
 		want = atoi(src->data + 9);
+	/* `// max-steps: N` among the leading comment lines: the interpreter's
+	 * step budget (`run --max-steps N`, as tests/lane-lib.sh lane_steps) */
+	char steps[24] = "";
+	for (const char *l = src->data; l && strncmp(l, "//", 2) == 0; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, "// max-steps: ", 14) == 0)
+			snprintf(steps, sizeof steps, "%ld", strtol(l + 14, NULL, 10));
 	Text out = {0}, err = {0};
-	const char *args[] = { "run", path, NULL };
+	const char *args[] = { "run", path, NULL, NULL, NULL };
+	if (steps[0]) {
+		args[1] = "--max-steps";
+		args[2] = steps;
+		args[3] = path;
+	}
 	int st = run(args, &out, &err);
 	if (st < 0)
 		fail(path, "semaprax run crashed\n%s", err.data ? err.data : "");
