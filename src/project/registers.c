@@ -252,7 +252,7 @@ limit_diag(RegisterReport *r, const Priv *pv, const char *what, const char *name
 	else
 		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the match limit on the %s `%s`", pv->pattern_label, where.data ? where.data : "", what,
 		    name);
-	diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`");
+	diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`, and a repeat that can retry a long run from every start");
 	buf_free(&where);
 }
 
