@@ -708,6 +708,7 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 			continue;
 		}
 		row.name = dup_n(e->key, strlen(e->key));
+		row.line = e->line;
 		m->registers[m->nregisters++] = row;
 	}
 	for (int i = 1; i < m->nregisters; i++)

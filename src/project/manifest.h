@@ -36,6 +36,7 @@ typedef struct ProjectRegisterRow {
 	char *pattern;       /* PCRE2 source (a TOML literal string: no escapes) */
 	char *severity;      /* validated by the check (SPX-J146), not the reader */
 	bool uncited;
+	int line;            /* in the manifest (diagnostics), not rendered */
 } ProjectRegisterRow;
 
 typedef struct ProjectManifest {

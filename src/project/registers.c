@@ -29,7 +29,20 @@
 #include "../support/json.h"
 
 #define REGISTER_MAX_BYTES (16u << 20)
-#define REGISTER_MATCH_LIMIT 10000000u
+/* Bounds on the pattern's work (docs/REGISTERS.md "Limits").  PCRE2's match
+ * limit applies per start position and its possessive scans are not
+ * counted, so the run's total is bounded by counting work ourselves: the
+ * pattern is compiled with auto callouts (one callout before each pattern
+ * item, at every start position and after every backtrack) and without
+ * auto-possessification (a repeat then gives back characters one callout
+ * at a time), and the callouts of every pcre2_match call of one check —
+ * the empty-string probe, the register tokens, all prose — share
+ * REGISTER_WORK_BUDGET.  Counting steps, not time, keeps the result the
+ * same on every machine. */
+#define REGISTER_MATCH_LIMIT 1000000u
+#define REGISTER_DEPTH_LIMIT 100000u
+#define REGISTER_HEAP_LIMIT_KIB 65536u
+#define REGISTER_WORK_BUDGET 20000000u
 
 typedef struct RegToken {
 	char *s;
@@ -62,7 +75,9 @@ typedef struct Priv {
 	pcre2_match_context *mc;
 	VEC(PDecl) decls;
 	VEC(Cite) cites;
-	bool limit_hit;
+	uint64_t work;           /* callouts so far, all calls */
+	bool limit_hit;          /* a per-call limit or the budget */
+	bool budget_hit;         /* the budget */
 	const char *limit_decl;
 	char *pattern_label, *file_label, *severity_label;
 } Priv;
@@ -221,12 +236,58 @@ read_register(RegisterReport *r, Priv *pv)
 	return ok;
 }
 
+/* J143 for a pattern that exhausts a per-call limit or the run's budget
+ * while matching `what` `name`; a manifest row's pattern is located by its
+ * line in the manifest. */
+static void
+limit_diag(RegisterReport *r, const Priv *pv, const char *what, const char *name)
+{
+	Buf where = {0};
+	if (r->params.manifest && r->params.line > 0)
+		buf_printf(&where, " (%s line %d)", r->params.manifest, r->params.line);
+	Diag *d;
+	if (pv->budget_hit)
+		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the work budget of %u matching steps for the whole check (reached on the %s `%s`)",
+		    pv->pattern_label, where.data ? where.data : "", REGISTER_WORK_BUDGET, what, name);
+	else
+		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the match limit on the %s `%s`", pv->pattern_label, where.data ? where.data : "", what,
+		    name);
+	diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`, and a repeat that can retry a long run from every start");
+	buf_free(&where);
+}
+
+/* Counts one step of work; past the budget the match is abandoned. */
+static int
+count_work(pcre2_callout_block *cb, void *data)
+{
+	(void)cb;
+	Priv *pv = data;
+	if (++pv->work > REGISTER_WORK_BUDGET) {
+		pv->budget_hit = true;
+		return PCRE2_ERROR_CALLOUT;
+	}
+	return 0;
+}
+
+/* pcre2_match under the budget: a negative result other than no-match
+ * sets limit_hit (the callers report it). */
+static int
+match(Priv *pv, const char *s, size_t n, size_t off, uint32_t opts)
+{
+	if (pv->budget_hit)
+		return PCRE2_ERROR_CALLOUT;
+	int rc = pcre2_match(pv->code, (PCRE2_SPTR)s, n, off, opts, pv->md, pv->mc);
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH && !(rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21))
+		pv->limit_hit = true;
+	return rc;
+}
+
 static bool
 compile_pattern(RegisterReport *r, Priv *pv)
 {
 	int errcode;
 	PCRE2_SIZE erroff;
-	pv->code = pcre2_compile((PCRE2_SPTR)r->params.pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &errcode, &erroff, NULL);
+	pv->code = pcre2_compile((PCRE2_SPTR)r->params.pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_AUTO_CALLOUT | PCRE2_NO_AUTO_POSSESS, &errcode, &erroff, NULL);
 	if (!pv->code) {
 		PCRE2_UCHAR msg[256];
 		if (pcre2_get_error_message(errcode, msg, sizeof msg) < 0)
@@ -239,7 +300,10 @@ compile_pattern(RegisterReport *r, Priv *pv)
 	pv->md = pcre2_match_data_create_from_pattern(pv->code, NULL);
 	pv->mc = pcre2_match_context_create(NULL);
 	pcre2_set_match_limit(pv->mc, REGISTER_MATCH_LIMIT);
-	int rc = pcre2_match(pv->code, (PCRE2_SPTR) "", 0, 0, 0, pv->md, pv->mc);
+	pcre2_set_depth_limit(pv->mc, REGISTER_DEPTH_LIMIT);
+	pcre2_set_heap_limit(pv->mc, REGISTER_HEAP_LIMIT_KIB);
+	pcre2_set_callout(pv->mc, count_work, pv);
+	int rc = match(pv, "", 0, 0, 0);
 	if (minlen == 0 || rc >= 0) {
 		diag_report(&r->diags, DIAG_J144, NULL, "%s can match the empty string", pv->pattern_label);
 		return false;
@@ -254,7 +318,11 @@ tokens_match(RegisterReport *r, Priv *pv)
 	bool ok = true;
 	for (int i = 0; i < pv->ntoks; i++) {
 		const char *s = pv->toks[i].s;
-		int rc = pcre2_match(pv->code, (PCRE2_SPTR)s, strlen(s), 0, PCRE2_ANCHORED | PCRE2_ENDANCHORED, pv->md, pv->mc);
+		int rc = match(pv, s, strlen(s), 0, PCRE2_ANCHORED | PCRE2_ENDANCHORED);
+		if (pv->limit_hit || pv->budget_hit) {
+			limit_diag(r, pv, "register token", s);
+			return false;
+		}
 		if (rc < 0) {
 			diag_report(&r->diags, DIAG_J145, NULL, "%s does not match register token `%s` (entry %d) as a whole", pv->pattern_label, s,
 			    pv->toks[i].index + 1);
@@ -271,16 +339,14 @@ scan(Priv *pv, int decl, const char *text_kind, const char *s, size_t n, uint32_
 {
 	PCRE2_SIZE off = 0;
 	while (off < n && !pv->limit_hit) {
-		int rc = pcre2_match(pv->code, (PCRE2_SPTR)s, n, off, PCRE2_NOTEMPTY, pv->md, pv->mc);
-		if (rc == PCRE2_ERROR_NOMATCH)
-			return;
-		if (rc < 0) {
-			if (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21)
-				return;   /* cannot happen: sources are UTF-8 and blanking keeps them so */
+		int rc = match(pv, s, n, off, PCRE2_NOTEMPTY);
+		if (pv->limit_hit || pv->budget_hit) {
 			pv->limit_hit = true;
 			pv->limit_decl = pv->decls.items[decl].id;
 			return;
 		}
+		if (rc < 0)
+			return;   /* no match; a UTF-8 error cannot happen: sources are UTF-8 and blanking keeps them so */
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(pv->md);
 		if (ov[1] <= ov[0] || ov[1] > n)
 			return;
@@ -646,8 +712,7 @@ project_register_check(const Project *pj, const RegisterParams *p, RegisterRepor
 	for (int i = 0; i < pj->P.nmods; i++)
 		collect_module(pv, pj, i);
 	if (pv->limit_hit) {
-		Diag *d = diag_report(&r->diags, DIAG_J143, NULL, "%s exceeds the match limit on the prose of `%s`", pv->pattern_label, pv->limit_decl);
-		diag_set_help(d, "simplify the pattern: avoid nested repetition such as `(a+)+`");
+		limit_diag(r, pv, "prose of", pv->limit_decl);
 		return false;
 	}
 	r->declarations = pv->decls.len;
@@ -830,6 +895,8 @@ project_register_rows(const Project *pj, int *n)
 		p->severity = row->severity;
 		p->uncited = row->uncited;
 		p->what = row->name;
+		p->manifest = slash ? slash + 1 : pj->manifest_path;
+		p->line = row->line;
 		if (slash && row->file[0] != '/') {
 			Buf b = {0};
 			buf_printf(&b, "%.*s/%s", (int)(slash - pj->manifest_path), pj->manifest_path, row->file);

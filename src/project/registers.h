@@ -25,6 +25,8 @@ typedef struct RegisterParams {
 	bool uncited;
 	const char *what;        /* how messages name the parameters: NULL = the command line's
 	                          * `--register`/`--pattern`/`--severity`, else a row name */
+	const char *manifest;    /* a row's: the manifest's file name and the row's line there */
+	int line;                /* (0 = the command line) */
 } RegisterParams;
 
 typedef enum RegisterFindingKind { REG_UNKNOWN, REG_RETIRED, REG_UNCITED } RegisterFindingKind;
