@@ -44,6 +44,22 @@ expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
 has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
 expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx
 has "$tmp/err" 'unknown parse option `--frobnicate`' "unknown option text"
+# an operand echoed in a usage error shows its control bytes as \xNN: an escape
+# sequence does not reach the terminal, a newline does not forge a line
+esc=$(printf '\033')
+nl='
+'
+expect 2 "unknown option, control bytes" -- "$bin" check "--x${esc}[2J${nl}error: forged"
+has "$tmp/err" 'unknown check option `--x\x1b[2J\x0aerror: forged`' "option shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (option)"
+expect 2 "unknown command, control bytes" -- "$bin" "ch${esc}eck"
+has "$tmp/err" 'unknown command `ch\x1beck`; did you mean `check`?' "command shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (command)"
+expect 2 "help of an unknown command, control bytes" -- "$bin" help "x${esc}[2J"
+has "$tmp/err" 'unknown command `x\x1b[2J`' "help operand shown with \\xNN"
+expect 2 "usage message operand, control bytes" -- "$bin" query x.spx --kind "fn${esc}[2J"
+has "$tmp/err" 'not `fn\x1b[2J`' "usage operand shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (usage)"
 # a mistyped option names the nearest option of that command's grammar; a far one none
 expect 2 "option typo" -- "$bin" check x.spx --jsn
 has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"

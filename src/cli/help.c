@@ -128,10 +128,12 @@ int
 cli_unknown_command(const char *name)
 {
 	const char *s = suggest_command(name);
+	fputs("unknown command `", stderr);
+	cli_put_visible(stderr, name);
 	if (s)
-		fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n\n", name, s);
+		fprintf(stderr, "`; did you mean `%s`?\n\n", s);
 	else
-		fprintf(stderr, "unknown command `%s`\n\n", name);
+		fputs("`\n\n", stderr);
 	cli_print_guide();
 	return EXIT_USAGE;
 }
@@ -448,10 +450,12 @@ cli_cmd_help(int argc, char **argv)
 	const CliCommand *c = cli_find_command(argv[1]);
 	if (!c) {
 		const char *s = suggest_command(argv[1]);
+		fputs("unknown command `", stderr);
+		cli_put_visible(stderr, argv[1]);
 		if (s)
-			fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n", argv[1], s);
+			fprintf(stderr, "`; did you mean `%s`?\n", s);
 		else
-			fprintf(stderr, "unknown command `%s`\n", argv[1]);
+			fputs("`\n", stderr);
 		fputs("hint: `semaprax help all` lists every command\n", stderr);
 		return EXIT_USAGE;
 	}
