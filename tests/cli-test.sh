@@ -1025,6 +1025,17 @@ done
 # patch names the module-file form it takes (tests/project/patch-module*)
 expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
 has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
+# a read-only project module: patch and fix refuse it (I101) with a help that
+# does not speak of formatting, and leave it as it was
+cp -R "$(dirname "$0")/project/fix-module" "$tmp/romod"
+cp "$tmp/romod/src/core.spx" "$tmp/romod-core.before"
+chmod 444 "$tmp/romod/src/core.spx"
+expect 1 "fix of a read-only project module" -- in_dir "$tmp/romod" "$absbin" fix src/core.spx
+has "$tmp/err" "error[SPX-I101]: cannot write src/core.spx: the file is read-only" "read-only module diagnostic"
+has "$tmp/err" 'help: make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written' "read-only module help"
+lacks "$tmp/err" "to format it" "read-only help names no formatting"
+if cmp -s "$tmp/romod/src/core.spx" "$tmp/romod-core.before"; then ok; else bad "read-only project module changed"; fi
+chmod 644 "$tmp/romod/src/core.spx"
 # impact of a project module lists the same cross_module_callers as the
 # transaction review of that change (tests/project/impact-module-importers)
 cp -R "$(dirname "$0")/project/impact-module-importers" "$tmp/xmod"
