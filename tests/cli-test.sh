@@ -60,6 +60,13 @@ has "$tmp/err" 'unknown command `x\x1b[2J`' "help operand shown with \\xNN"
 expect 2 "usage message operand, control bytes" -- "$bin" query x.spx --kind "fn${esc}[2J"
 has "$tmp/err" 'not `fn\x1b[2J`' "usage operand shown with \\xNN"
 lacks "$tmp/err" "$esc" "no raw escape (usage)"
+expect 2 "help language, control bytes" -- "$bin" help language "x${esc}[2J"
+has "$tmp/err" 'unknown language topic `x\x1b[2J`' "language topic shown with \\xNN"
+expect 2 "help diagnostic, control bytes" -- "$bin" help diagnostic "SPX-T20${esc}"
+has "$tmp/err" 'unknown diagnostic code `SPX-T20\x1b`' "diagnostic code shown with \\xNN"
+expect 2 "help library, control bytes" -- "$bin" help library "x${esc}[2J"
+has "$tmp/err" 'stable id `x\x1b[2J`' "library name shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (help library)"
 # a mistyped option names the nearest option of that command's grammar; a far one none
 expect 2 "option typo" -- "$bin" check x.spx --jsn
 has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"

@@ -271,7 +271,9 @@ help_language(int argc, char **argv)
 			CliNear nr = {0};
 			for (const char *t = first_topic(); *t; t = topic_end(t))
 				cli_near_offer(&nr, argv[2], t + 3, topic_len(t));
-			fprintf(stderr, "unknown language topic `%s`", argv[2]);
+			fputs("unknown language topic `", stderr);
+			cli_put_visible(stderr, argv[2]);
+			fputs("`", stderr);
 			cli_near_print(&nr);
 			fputs("hint: `semaprax help language topics` lists them\n", stderr);
 			return EXIT_USAGE;
@@ -384,7 +386,9 @@ help_diagnostic(int argc, char **argv)
 		CliNear nr = {0};
 		for (int i = 0; i < DIAG__COUNT; i++)
 			cli_near_offer(&nr, up, diag_info[i].code, strlen(diag_info[i].code));
-		fprintf(stderr, "unknown diagnostic code `%s` (codes are exact, like `SPX-T208`)", code);
+		fputs("unknown diagnostic code `", stderr);
+		cli_put_visible(stderr, code);
+		fputs("` (codes are exact, like `SPX-T208`)", stderr);
 		cli_near_print(&nr);
 		fputs("hint: `semaprax help diagnostic codes` lists common ones\n", stderr);
 		return EXIT_USAGE;
