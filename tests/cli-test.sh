@@ -44,6 +44,29 @@ expect 2 "unknown command, no suggestion" -- "$bin" zzzzzz
 has "$tmp/err" 'unknown command `zzzzzz`' "no suggestion"
 expect 2 "unknown option" -- "$bin" parse --frobnicate x.spx
 has "$tmp/err" 'unknown parse option `--frobnicate`' "unknown option text"
+# an operand echoed in a usage error shows its control bytes as \xNN: an escape
+# sequence does not reach the terminal, a newline does not forge a line
+esc=$(printf '\033')
+nl='
+'
+expect 2 "unknown option, control bytes" -- "$bin" check "--x${esc}[2J${nl}error: forged"
+has "$tmp/err" 'unknown check option `--x\x1b[2J\x0aerror: forged`' "option shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (option)"
+expect 2 "unknown command, control bytes" -- "$bin" "ch${esc}eck"
+has "$tmp/err" 'unknown command `ch\x1beck`; did you mean `check`?' "command shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (command)"
+expect 2 "help of an unknown command, control bytes" -- "$bin" help "x${esc}[2J"
+has "$tmp/err" 'unknown command `x\x1b[2J`' "help operand shown with \\xNN"
+expect 2 "usage message operand, control bytes" -- "$bin" query x.spx --kind "fn${esc}[2J"
+has "$tmp/err" 'not `fn\x1b[2J`' "usage operand shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (usage)"
+expect 2 "help language, control bytes" -- "$bin" help language "x${esc}[2J"
+has "$tmp/err" 'unknown language topic `x\x1b[2J`' "language topic shown with \\xNN"
+expect 2 "help diagnostic, control bytes" -- "$bin" help diagnostic "SPX-T20${esc}"
+has "$tmp/err" 'unknown diagnostic code `SPX-T20\x1b`' "diagnostic code shown with \\xNN"
+expect 2 "help library, control bytes" -- "$bin" help library "x${esc}[2J"
+has "$tmp/err" 'stable id `x\x1b[2J`' "library name shown with \\xNN"
+lacks "$tmp/err" "$esc" "no raw escape (help library)"
 # a mistyped option names the nearest option of that command's grammar; a far one none
 expect 2 "option typo" -- "$bin" check x.spx --jsn
 has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"
@@ -1009,6 +1032,17 @@ done
 # patch names the module-file form it takes (tests/project/patch-module*)
 expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
 has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
+# a read-only project module: patch and fix refuse it (I101) with a help that
+# does not speak of formatting, and leave it as it was
+cp -R "$(dirname "$0")/project/fix-module" "$tmp/romod"
+cp "$tmp/romod/src/core.spx" "$tmp/romod-core.before"
+chmod 444 "$tmp/romod/src/core.spx"
+expect 1 "fix of a read-only project module" -- in_dir "$tmp/romod" "$absbin" fix src/core.spx
+has "$tmp/err" "error[SPX-I101]: cannot write src/core.spx: the file is read-only" "read-only module diagnostic"
+has "$tmp/err" 'help: make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written' "read-only module help"
+lacks "$tmp/err" "to format it" "read-only help names no formatting"
+if cmp -s "$tmp/romod/src/core.spx" "$tmp/romod-core.before"; then ok; else bad "read-only project module changed"; fi
+chmod 644 "$tmp/romod/src/core.spx"
 # impact of a project module lists the same cross_module_callers as the
 # transaction review of that change (tests/project/impact-module-importers)
 cp -R "$(dirname "$0")/project/impact-module-importers" "$tmp/xmod"

@@ -11,6 +11,7 @@
 #include "../driver/session.h"
 #include "../support/buf.h"
 #include "../support/diag.h"
+#include <stdio.h>
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -19,6 +20,7 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_option_error(const char *cmd, const char *a, const char *const *valued, const char *const *flags);
 /* "unknown <cmd> option `a`; did you mean `--x`?" from the command's usage text; exit 2. */
 int cli_unknown_option(const char *cmd, const char *a, const char *tail);
+void cli_put_visible(FILE *f, const char *text);
 /* One location-less diagnostic code on path with msg and help, printed
  * as text on stderr (fmt_write.c). */
 void cli_report(DiagCode code, const char *path, const char *msg, const char *help);

@@ -402,8 +402,12 @@ render_text(const Doc *D, Buf *o)
 		buf_put(o, D->mod_comments[i]->text, D->mod_comments[i]->len);
 		buf_putc(o, '\n');
 	}
-	for (int i = 0; i < D->nuses; i++)
-		buf_printf(o, "use %s %s from %s as %s\n", D->uses[4 * i], D->uses[4 * i + 1], D->uses[4 * i + 2], D->uses[4 * i + 3]);
+	for (int i = 0; i < D->nuses; i++) {
+		/* the imported id shown as the item ids are: no control bytes on the line */
+		buf_printf(o, "use %s ", D->uses[4 * i]);
+		diag_put_visible(o, D->uses[4 * i + 1], strlen(D->uses[4 * i + 1]));
+		buf_printf(o, " from %s as %s\n", D->uses[4 * i + 2], D->uses[4 * i + 3]);
+	}
 	for (int i = 0; i < D->items.len; i++) {
 		const DocItem *it = &D->items.items[i];
 		const char *pad = it->member ? "    " : "";

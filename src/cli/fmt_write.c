@@ -107,7 +107,7 @@ cli_fmt_prepare(FmtTarget *t, const char *path)
 	}
 	if (read_only(t->path, &t->st)) {
 		fmt_report(path, "the file is read-only",
-		    "make the file writable (e.g. `chmod u+w`) to format it; nothing was written");
+		    "make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written");
 		free(t->path);
 		t->path = NULL;
 		return false;

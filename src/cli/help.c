@@ -128,10 +128,12 @@ int
 cli_unknown_command(const char *name)
 {
 	const char *s = suggest_command(name);
+	fputs("unknown command `", stderr);
+	cli_put_visible(stderr, name);
 	if (s)
-		fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n\n", name, s);
+		fprintf(stderr, "`; did you mean `%s`?\n\n", s);
 	else
-		fprintf(stderr, "unknown command `%s`\n\n", name);
+		fputs("`\n\n", stderr);
 	cli_print_guide();
 	return EXIT_USAGE;
 }
@@ -269,7 +271,9 @@ help_language(int argc, char **argv)
 			CliNear nr = {0};
 			for (const char *t = first_topic(); *t; t = topic_end(t))
 				cli_near_offer(&nr, argv[2], t + 3, topic_len(t));
-			fprintf(stderr, "unknown language topic `%s`", argv[2]);
+			fputs("unknown language topic `", stderr);
+			cli_put_visible(stderr, argv[2]);
+			fputs("`", stderr);
 			cli_near_print(&nr);
 			fputs("hint: `semaprax help language topics` lists them\n", stderr);
 			return EXIT_USAGE;
@@ -382,7 +386,9 @@ help_diagnostic(int argc, char **argv)
 		CliNear nr = {0};
 		for (int i = 0; i < DIAG__COUNT; i++)
 			cli_near_offer(&nr, up, diag_info[i].code, strlen(diag_info[i].code));
-		fprintf(stderr, "unknown diagnostic code `%s` (codes are exact, like `SPX-T208`)", code);
+		fputs("unknown diagnostic code `", stderr);
+		cli_put_visible(stderr, code);
+		fputs("` (codes are exact, like `SPX-T208`)", stderr);
 		cli_near_print(&nr);
 		fputs("hint: `semaprax help diagnostic codes` lists common ones\n", stderr);
 		return EXIT_USAGE;
@@ -448,10 +454,12 @@ cli_cmd_help(int argc, char **argv)
 	const CliCommand *c = cli_find_command(argv[1]);
 	if (!c) {
 		const char *s = suggest_command(argv[1]);
+		fputs("unknown command `", stderr);
+		cli_put_visible(stderr, argv[1]);
 		if (s)
-			fprintf(stderr, "unknown command `%s`; did you mean `%s`?\n", argv[1], s);
+			fprintf(stderr, "`; did you mean `%s`?\n", s);
 		else
-			fprintf(stderr, "unknown command `%s`\n", argv[1]);
+			fputs("`\n", stderr);
 		fputs("hint: `semaprax help all` lists every command\n", stderr);
 		return EXIT_USAGE;
 	}

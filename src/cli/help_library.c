@@ -254,7 +254,9 @@ cli_help_library(int argc, char **argv)
 					cli_near_offer(&nr, want, d->id.value.s, d->id.value.len);
 				}
 			}
-			fprintf(stderr, "unknown library module, name or stable id `%s`", want);
+			fputs("unknown library module, name or stable id `", stderr);
+			cli_put_visible(stderr, want);
+			fputs("`", stderr);
 			cli_near_print(&nr);
 			fputs("hint: `semaprax help library` lists the modules; `semaprax help library all` every function\n", stderr);
 			status = EXIT_USAGE;

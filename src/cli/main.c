@@ -223,12 +223,34 @@ const size_t cli_ncommands = countof(cli_commands);
 int
 cli_usage(const char *cmd, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	char *text = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	text[0] = '\0';
+	if (n > 0)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	/* the message quotes operands: their control bytes shown as \xNN */
+	cli_put_visible(stderr, text);
+	free(text);
 	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
 	return EXIT_USAGE;
+}
+
+/* text on f with control bytes (a newline, an escape sequence) and bytes
+ * that are not UTF-8 shown as \xNN: an operand echoed in a usage error
+ * cannot forge a line or reach the terminal (diag_put_visible). */
+void
+cli_put_visible(FILE *f, const char *text)
+{
+	Buf b = {0};
+	diag_put_visible(&b, text, strlen(text));
+	if (b.len)
+		fwrite(b.data, 1, b.len, f);
+	buf_free(&b);
 }
 
 /* The usage error for an option the loop did not take: a known option that
@@ -265,7 +287,9 @@ cli_unknown_option(const char *cmd, const char *a, const char *tail)
 			p += n;
 		}
 	}
-	fprintf(stderr, "unknown %s option `%s`", cmd, a);
+	fprintf(stderr, "unknown %s option `", cmd);
+	cli_put_visible(stderr, a);
+	fputs("`", stderr);
 	/* one edit for a short name (`--yaml` is not `--html`), two past 5 letters, or a prefix */
 	size_t al = strlen(a);
 	bool near = nr.n > 0 && (nr.dist[0] <= (al - 2 <= 5 ? 1 : 2) ||
