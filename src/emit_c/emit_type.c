@@ -488,11 +488,12 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 }
 
 /* Finds in a value of nominal type cur (its place spelled at) a field of
- * type Box<self> reached through records' fields and variants' cases (each
- * case adds its tag test to *cond): the first in field order.  A Box's
- * release loops along it (rel_box_loop). */
+ * type Box<self> (kind TY_BOX; else of type self itself, a Vec) reached
+ * through records' fields and variants' cases (each case adds its tag
+ * test to *cond): the first in field order.  A Box's or Vec's release
+ * loops along it (rel_box_loop, rel_vec_loop). */
 static bool
-self_box(Emit *E, TypeId cur, TypeId self, const char *at, const char **cond, const char **place, int level)
+self_field(Emit *E, TypeId cur, TypeId self, TyKind kind, const char *at, const char **cond, const char **place, int level)
 {
 	Sym *s = emitc_nominal_sym(E, cur);
 	if (!s || level > 8)
@@ -511,14 +512,14 @@ self_box(Emit *E, TypeId cur, TypeId self, const char *at, const char **cond, co
 				fc = fc ? arena_printf(&E->a, "%s && %s", fc, test) : test;
 			}
 			const TypeInfo *fi = emitc_tinfo(E, ft);
-			if (fi->kind == TY_BOX && fi->args[0] == self) {
+			if (kind == TY_BOX ? fi->kind == TY_BOX && fi->args[0] == self : ft == self) {
 				*cond = fc;
 				*place = f;
 				return true;
 			}
 			if (fi->kind == TY_NOMINAL && !emitc_is_copy(E, ft)) {
 				const char *sub = fc;
-				if (self_box(E, ft, self, arena_printf(&E->a, "%s.", f), &sub, place, level + 1)) {
+				if (self_field(E, ft, self, kind, arena_printf(&E->a, "%s.", f), &sub, place, level + 1)) {
 					*cond = sub;
 					return true;
 				}
@@ -540,7 +541,7 @@ static bool
 rel_box_loop(Emit *E, TypeId in, Buf *b)
 {
 	const char *cond = NULL, *place = NULL;
-	if (!self_box(E, in, in, "n->", &cond, &place, 0))
+	if (!self_field(E, in, in, TY_BOX, "n->", &cond, &place, 0))
 		return false;
 	const char *tn = emit_tyname(E, in);
 	buf_printf(b, "\t%s *n = *p;\n\t*p = NULL;\n\twhile (n) {\n\t\t%s *next = NULL;\n", tn, tn);
@@ -552,6 +553,34 @@ rel_box_loop(Emit *E, TypeId in, Buf *b)
 	return true;
 }
 
+/* The release of a Vec<T> whose element (T, or the T of a Box<T>) holds
+ * this same Vec type (a tree's `kids: Vec<Node>`): every element but the
+ * last is released, then the last is taken out, its own Vec of the type
+ * taken out of it (left empty), the rest of it released and the storage
+ * freed, and the loop continues with that Vec — so a chain nested through
+ * the last element needs constant C stack (a tree recurses on its other
+ * elements only); nothing observable runs at a release (rel_box_loop). */
+static bool
+rel_vec_loop(Emit *E, TypeId t, TypeId el, Buf *b)
+{
+	const TypeInfo *ei = emitc_tinfo(E, el);
+	bool boxed = ei->kind == TY_BOX;
+	TypeId node = boxed ? ei->args[0] : el;
+	if (emitc_tinfo(E, node)->kind != TY_NOMINAL || emitc_is_copy(E, node))
+		return false;
+	const char *cond = boxed ? "last" : NULL, *place = NULL;
+	if (!self_field(E, node, t, TY_VEC, boxed ? "last->" : "last.", &cond, &place, 0))
+		return false;
+	const char *en = emit_tyname(E, el);
+	buf_puts(b, "\tspx_vec v = *p;\n\tp->p = NULL;\n\tp->len = p->cap = 0;\n\twhile (v.len) {\n");
+	buf_printf(b, "\t\tfor (size_t i = 0; i + 1 < v.len; i++)\n\t\t\t%s(&((%s *)v.p)[i]);\n", emitc_rel_fn(E, el), en);
+	buf_printf(b, "\t\t%s last = ((%s *)v.p)[v.len - 1];\n\t\tspx_vec_free(&v);\n", en, en);
+	buf_printf(b, "\t\tif (%s) {\n\t\t\tv = %s;\n\t\t\t%s.p = NULL;\n\t\t\t%s.len = %s.cap = 0;\n\t\t}\n", cond ? cond : "1",
+		   place, place, place, place);
+	buf_printf(b, "\t\t%s(&last);\n\t}\n\tspx_vec_free(&v);\n", emitc_rel_fn(E, el));
+	return true;
+}
+
 static void
 rel_body(Emit *E, TypeId t, Buf *b)
 {
@@ -560,6 +589,8 @@ rel_body(Emit *E, TypeId t, Buf *b)
 	if (k == TY_VEC || k == TY_ITER) {
 		TypeId el = ti->args[0];
 		const char *v = k == TY_VEC ? "p" : "(&p->v)";
+		if (k == TY_VEC && rel_vec_loop(E, t, el, b))
+			return;
 		if (!emitc_is_copy(E, el))
 			buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
 				   emitc_rel_fn(E, el), emit_tyname(E, el), v);

@@ -365,6 +365,103 @@ release_box(Emitw *W, uint32_t p, TypeId t)
 	emitw_end(W);
 }
 
+/* Stores i64 0 into slot `slot` at the address in local a. */
+static void
+zero_slot(Emitw *W, uint32_t a, int slot)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_i64c(W, 0);
+	emitw_op(W, OP_I64_STORE);
+	wasm_u32(W->c, 3);
+	wasm_u32(W->c, (uint32_t)slot * 8u);
+}
+
+/* The flat offset of a Vec of type vec in a node (a T, the element or the
+ * T of a Box<T> element) of that Vec (a tree's `kids: Vec<Node>`), or -1. */
+static int
+self_vec_off(Emitw *W, TypeId node, TypeId vec)
+{
+	if (!aux_type(W, node))
+		return -1;
+	HeapPart hp[FLAT_MAX];
+	int np = parts(W, node, hp);
+	for (int k = 0; k < np; k++)
+		if (hp[k].kind == TY_VEC && hp[k].t == vec)
+			return hp[k].off;
+	return -1;
+}
+
+/* Releases the elements and the storage of the Vec of type vec in locals
+ * p (address) and n (length), both then clobbered.  When its element (T,
+ * or the T of a Box<T>) holds this Vec type, the release loops as the C
+ * lane's rel_vec_loop (emit_type.c): every element but the last released,
+ * then the last's own Vec saved and zeroed in it, the last released and
+ * the storage freed, and the loop goes on with the saved Vec — constant
+ * stack for a nesting through the last element of any depth. */
+static void
+release_vec(Emitw *W, uint32_t p, uint32_t n, TypeId vec)
+{
+	TypeId el = emitw_elem_ty(W, vec);
+	const TypeInfo *ei = sema_type_info(&W->S->types, el);
+	bool boxed = ei->kind == TY_BOX;
+	TypeId node = boxed ? ei->args[0] : el;
+	int off = self_vec_off(W, node, vec);
+	if (off < 0) {
+		emitw_release_elems(W, p, n, el);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+		return;
+	}
+	uint32_t a = emitw_locals(W, VT_I32, 1), np = emitw_locals(W, VT_I32, 1), nn = emitw_locals(W, VT_I32, 1);
+	emitw_open(W, OP_BLOCK, NULL, 0);
+	emitw_open(W, OP_LOOP, NULL, 0);
+	/* an empty or moved-out Vec: its storage (0 is none) and done */
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op(W, OP_I32_EQZ);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_op_u32(W, OP_BR, 2);
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_LOCAL_SET, n);
+	emitw_release_elems(W, p, n, el);
+	emitw_elem_addr(W, p, n, emitw_elem_size(W, el), a);
+	if (boxed) {
+		emitw_mem_load(W, a, WT_I32, 0);
+		emitw_op_u32(W, OP_LOCAL_SET, a);
+	}
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, np);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_LOCAL_SET, nn);
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_mem_load(W, a, WT_I32, off);
+	emitw_op_u32(W, OP_LOCAL_SET, np);
+	emitw_mem_load(W, a, WT_I32, off + 1);
+	emitw_op_u32(W, OP_LOCAL_SET, nn);
+	zero_slot(W, a, off);
+	zero_slot(W, a, off + 1);
+	release_mem(W, a, node);
+	if (boxed) {
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+	}
+	emitw_end(W);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_op_u32(W, OP_LOCAL_GET, np);
+	emitw_op_u32(W, OP_LOCAL_SET, p);
+	emitw_op_u32(W, OP_LOCAL_GET, nn);
+	emitw_op_u32(W, OP_LOCAL_SET, n);
+	emitw_op_u32(W, OP_BR, 0);
+	emitw_end(W);
+	emitw_end(W);
+}
+
 /* Clones the Box whose address is in local p into p (a new block, its value cloned). */
 static void
 clone_box(Emitw *W, uint32_t p, TypeId t)
@@ -440,6 +537,10 @@ release_mem_inline(Emitw *W, uint32_t a, TypeId t)
 		emitw_op_u32(W, OP_LOCAL_SET, p);
 		emitw_mem_load(W, a, WT_I32, hp[k].off + 1);
 		emitw_op_u32(W, OP_LOCAL_SET, n);
+		if (hp[k].kind == TY_VEC) {
+			release_vec(W, p, n, hp[k].t);
+			continue;
+		}
 		emitw_release_elems(W, p, n, emitw_elem_ty(W, hp[k].t));
 		emitw_op_u32(W, OP_LOCAL_GET, p);
 		emitw_op_u32(W, OP_CALL, W->imp_free);
@@ -471,10 +572,14 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 		 * after a move (`v = vec_set(v, …)` calls no rt_free) */
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_open(W, OP_IF, NULL, 0);
-		if (hp[k].kind != TY_STRING)
-			emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
-		emitw_op_u32(W, OP_LOCAL_GET, at);
-		emitw_op_u32(W, OP_CALL, W->imp_free);
+		if (hp[k].kind == TY_VEC) {
+			release_vec(W, at, at + 1, hp[k].t);   /* both zeroed below */
+		} else {
+			if (hp[k].kind != TY_STRING)
+				emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
+			emitw_op_u32(W, OP_LOCAL_GET, at);
+			emitw_op_u32(W, OP_CALL, W->imp_free);
+		}
 		emitw_end(W);
 		emitw_i32c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_SET, at);
