@@ -999,11 +999,11 @@ own_take(Sema *S, Own *O)
 	if (!k)
 		return NULL;
 	S->own_spare = NULL;
-	O->vars.items = k->vars.items, O->vars.cap = k->vars.cap;
-	O->fields.items = k->fields.items, O->fields.cap = k->fields.cap;
-	O->st.items = k->st.items, O->st.cap = k->st.cap;
-	O->marks.items = k->marks.items, O->marks.cap = k->marks.cap;
-	O->trail.items = k->trail.items, O->trail.cap = k->trail.cap;
+	VEC_ADOPT(O->vars, k->vars);
+	VEC_ADOPT(O->fields, k->fields);
+	VEC_ADOPT(O->st, k->st);
+	VEC_ADOPT(O->marks, k->marks);
+	VEC_ADOPT(O->trail, k->trail);
 	O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 	O->index = k->index;
 	O->last_use = k->last_use;

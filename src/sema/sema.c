@@ -552,10 +552,10 @@ fn_take(Sema *S, FnCtx *C)
 	if (!k)
 		return NULL;
 	S->fn_spare = NULL;
-	C->locals.items = k->locals.items, C->locals.cap = k->locals.cap;
-	C->marks.items = k->marks.items, C->marks.cap = k->marks.cap;
-	C->owned_locals.items = k->owned_locals.items, C->owned_locals.cap = k->owned_locals.cap;
-	C->calls.items = k->calls.items, C->calls.cap = k->calls.cap;
+	VEC_ADOPT(C->locals, k->locals);
+	VEC_ADOPT(C->marks, k->marks);
+	VEC_ADOPT(C->owned_locals, k->owned_locals);
+	VEC_ADOPT(C->calls, k->calls);
 	C->local_index = k->local_index;
 	return k;
 }

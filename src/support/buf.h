@@ -71,5 +71,7 @@ buf_puts(Buf *b, const char *s)
 	(v).items[(v).len++] = (x); \
 } while (0)
 #define VEC_FREE(v) do { free((v).items); (v).items = NULL; (v).len = (v).cap = 0; } while (0)
+/* dst (empty) takes src's storage for reuse: same items and cap, length 0 */
+#define VEC_ADOPT(dst, src) do { (dst).items = (src).items; (dst).cap = (src).cap; (dst).len = 0; } while (0)
 
 #endif
