@@ -214,45 +214,16 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 		emitc_line(E, "%s %s = %s %s %s;", ct, t, l.c, ast_binary_spelling(op), r.c);
 		return mkval(t, rt, false);
 	}
-	TyKind k = emitc_tinfo(E, rt)->kind;
-	const char *min = k == TY_I64 ? "INT64_MIN" : k == TY_I32 ? "INT32_MIN" : NULL;
-	const char *rv = r.c;
-	switch (op) {
-	case BIN_ADD: case BIN_SUB: case BIN_MUL:
-		emitc_line(E, "%s %s;", ct, t);
-		emitc_line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", op == BIN_ADD ? "add" : op == BIN_SUB ? "sub" : "mul",
-		     l.c, rv, t);
-		emitc_line(E, "\tspx_arith(%s);", op == BIN_ADD ? "RT_ARITH_ADD" : op == BIN_SUB ? "RT_ARITH_SUB" : "RT_ARITH_MUL");
-		/* The same value again as plain signed arithmetic, which cannot wrap
-		 * once the check has passed: the optimizer then knows the result's
-		 * range (gcc and clang track none through the builtin's result; a
-		 * running `% m` of a non-negative sum stays an unsigned division).
-		 * Not between two literals: the front end would fold the plain
-		 * form and warn (-Woverflow) about a product the check refuses. */
-		if (min && !(e->u.bin.l->kind == HIR_INT && e->u.bin.r->kind == HIR_INT))
-			emitc_line(E, "%s = %s %s %s;", t, l.c, ast_binary_spelling(op), rv);
-		return mkval(t, rt, false);
-	case BIN_DIV: case BIN_REM: {
-		bool div = op == BIN_DIV;
-		if (rv[0] != 't') {
-			/* a literal divisor goes through a variable: no -Wdiv-by-zero on the checked path */
-			const char *d = emitc_new_tmp(E);
-			emitc_line(E, "%s %s = %s;", ct, d, rv);
-			rv = d;
-		}
-		emitc_line(E, "if (%s == 0)", rv);
-		emitc_line(E, "\tspx_arith(%s);", div ? "RT_ARITH_DIV_ZERO" : "RT_ARITH_REM_ZERO");
-		if (min) {
-			emitc_line(E, "if (%s == %s && %s == -1)", l.c, min, rv);
-			emitc_line(E, "\tspx_arith(%s);", div ? "RT_ARITH_DIV_OVERFLOW" : "RT_ARITH_REM_OVERFLOW");
-		}
-		emitc_line(E, "%s %s = (%s)(%s %s %s);", ct, t, ct, l.c, div ? "/" : "%", rv);
-		return mkval(t, rt, false);
-	}
-	default:
+	/* rt/core.h's checked helpers (SPX_ARITH_OPS): one call per operation */
+	static const char *const name[] = {
+		[BIN_ADD] = "add", [BIN_SUB] = "sub", [BIN_MUL] = "mul", [BIN_DIV] = "div", [BIN_REM] = "rem",
+	};
+	if (op > BIN_REM || !name[op]) {
 		emitc_refuse(E, e->span, "operator not supported by the native lane");
 		return no_val;
 	}
+	emitc_line(E, "%s %s = spx_%s_%s(%s, %s);", ct, t, name[op], emitc_cap_field(E, rt), l.c, r.c);
+	return mkval(t, rt, false);
 }
 
 static Val
@@ -282,12 +253,7 @@ emit_unary(Emit *E, const HirExpr *e)
 	if (e->u.un.op == UN_NOT) {
 		emitc_line(E, "bool %s = !%s;", t, x.c);
 	} else if (emitc_is_int(E, rt)) {
-		emitc_line(E, "%s %s;", ct, t);
-		emitc_line(E, "if (__builtin_sub_overflow((%s)0, %s, &%s))", ct, x.c, t);
-		emitc_line(E, "\tspx_arith(RT_ARITH_NEG);");
-		TyKind k = emitc_tinfo(E, rt)->kind;
-		if ((k == TY_I64 || k == TY_I32) && e->u.un.x->kind != HIR_INT)   /* as emit_arith */
-			emitc_line(E, "%s = -(%s);", t, x.c);
+		emitc_line(E, "%s %s = spx_neg_%s(%s);", ct, t, emitc_cap_field(E, rt), x.c);
 	} else {
 		emitc_line(E, "%s %s = -%s;", ct, t, x.c);
 	}

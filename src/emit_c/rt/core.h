@@ -183,6 +183,29 @@ spx_arith(int code)
 	spx_die(RT_EXIT_ARITH, line);
 }
 
+/* Checked +, -, *, /, % and negation, one call per operation (emit_arith).
+ * After the check the signed forms return the plain operation, which
+ * cannot wrap then: the optimizer learns the result's range (it tracks
+ * none through the builtin's result).  Calls instead of an inline `if`
+ * per operation keep a huge generated function cheap to compile: gcc's
+ * -Wmisleading-indentation and clang's SROA grew quadratically with the
+ * number of inline checks (20,000 additions: 16 s and 42 s), and gcc's
+ * points-to analysis with the number of failure calls: one per operation. */
+/* (one line per macro: the generated C never splices lines) */
+#define SPX_ARITH_ADD(T, N, PLAIN) SPX_RT inline T spx_add_##N(T a, T b) { T r; if (__builtin_add_overflow(a, b, &r)) spx_arith(RT_ARITH_ADD); return PLAIN(a + b, r); }
+#define SPX_ARITH_SUB(T, N, PLAIN) SPX_RT inline T spx_sub_##N(T a, T b) { T r; if (__builtin_sub_overflow(a, b, &r)) spx_arith(RT_ARITH_SUB); return PLAIN(a - b, r); }
+#define SPX_ARITH_MUL(T, N, PLAIN) SPX_RT inline T spx_mul_##N(T a, T b) { T r; if (__builtin_mul_overflow(a, b, &r)) spx_arith(RT_ARITH_MUL); return PLAIN(a * b, r); }
+#define SPX_ARITH_NEG(T, N, PLAIN) SPX_RT inline T spx_neg_##N(T a) { T r; if (__builtin_sub_overflow((T)0, a, &r)) spx_arith(RT_ARITH_NEG); return PLAIN(-a, r); }
+#define SPX_ARITH_DIV(T, N, MIN) SPX_RT inline T spx_div_##N(T a, T b) { if (b == 0 || (MIN && a == MIN && b == (T)-1)) spx_arith(b == 0 ? RT_ARITH_DIV_ZERO : RT_ARITH_DIV_OVERFLOW); return (T)(a / b); }
+#define SPX_ARITH_REM(T, N, MIN) SPX_RT inline T spx_rem_##N(T a, T b) { if (b == 0 || (MIN && a == MIN && b == (T)-1)) spx_arith(b == 0 ? RT_ARITH_REM_ZERO : RT_ARITH_REM_OVERFLOW); return (T)(a % b); }
+#define SPX_ARITH_SIGNED(plain, r) ((void)(r), (plain))
+#define SPX_ARITH_UNSIGNED(plain, r) (r)
+#define SPX_ARITH_OPS(T, N, PLAIN, MIN) SPX_ARITH_ADD(T, N, PLAIN) SPX_ARITH_SUB(T, N, PLAIN) SPX_ARITH_MUL(T, N, PLAIN) SPX_ARITH_NEG(T, N, PLAIN) SPX_ARITH_DIV(T, N, MIN) SPX_ARITH_REM(T, N, MIN)
+SPX_ARITH_OPS(int64_t, i, SPX_ARITH_SIGNED, INT64_MIN)
+SPX_ARITH_OPS(int32_t, i32, SPX_ARITH_SIGNED, INT32_MIN)
+SPX_ARITH_OPS(uint8_t, u8, SPX_ARITH_UNSIGNED, 0)
+SPX_ARITH_OPS(uint64_t, u, SPX_ARITH_UNSIGNED, 0)
+
 /* A builtin's failure domain (LANGUAGE.md §5.2). */
 _Noreturn SPX_RT void
 spx_fail(const char *domain, int code)
