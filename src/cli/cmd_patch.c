@@ -295,11 +295,14 @@ typedef struct PatchRun {
 /* The manifest (free it) of the nearest semaprax.toml that lists the file
  * at path (project_manifest_listing), relative when it is below the
  * working directory (as its modules' diagnostics then name them); NULL
- * for a file no project lists. */
+ * for a file no project lists.  A nearest manifest that does not read
+ * claims the file too, as in the LSP server: which files it means is
+ * unknown, so the commands report its diagnostics rather than take the
+ * file alone (cli_patch_project_open). */
 char *
 cli_patch_manifest(const char *path)
 {
-	char *manifest = project_manifest_listing(path, false);
+	char *manifest = project_manifest_listing(path, true);
 	char *cwd = manifest ? getcwd(NULL, 0) : NULL;
 	size_t n = cwd ? strlen(cwd) : 0;
 	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')

@@ -398,6 +398,19 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 	pp->mod = DRIVER_NO_MODULE;
 	driver_program_init(&pp->C);
 	pp->verified = project_check(&pp->pj, manifest) && project_lower(&pp->pj);
+	if (!pp->pj.admitted) {
+		/* The manifest or its sources did not load: its diagnostics say why.
+		 * A nearest manifest that does not read claims the file (as in the
+		 * LSP server): which files it means is unknown, so the file is not
+		 * taken alone either. */
+		fputs("the nearest manifest ", stderr);
+		cli_put_visible(stderr, manifest);
+		fputs(" does not read, so ", stderr);
+		cli_put_visible(stderr, path);
+		fputs(" is not taken alone; nothing was changed:\n", stderr);
+		project_emit_diags(&pp->pj, false);
+		return false;
+	}
 	if (!pp->verified && need_verified) {
 		project_emit_diags(&pp->pj, false);
 		return false;
@@ -407,7 +420,6 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
 			pp->mod = (ModuleId)m;
 	if (pp->mod == DRIVER_NO_MODULE && !pp->verified) {
-		/* the manifest or its sources did not load: its diagnostics say why */
 		project_emit_diags(&pp->pj, false);
 		return false;
 	}
