@@ -231,5 +231,24 @@ if command -v flock > /dev/null 2>&1; then
 	grep -q "SPX-I205" "$work/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$work/out"; fail=1; }
 	n=$((n + 1))
 fi
+# A source edited between verification and the write (I207): the patch
+# stops just before its last check (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1),
+# a byte is appended, and the continued write refuses and keeps the edit.
+cp "$dir/rename.spx" "$w/c.spx"
+(cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
+pid=$!
+i=0
+while [ $i -lt 1000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+printf '\n' >> "$w/c.spx"
+cp "$w/c.spx" "$work/c.edited"
+kill -CONT $pid 2> /dev/null
+wait $pid
+st=$?
+[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] ||
+	{ echo "FAIL patch writer: a source edited before the write (exit $st)"; cat "$work/out"; fail=1; }
+n=$((n + 1))
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

@@ -102,5 +102,54 @@ if [ $ok = 1 ] && ! cmp -s "$tmp/nat/one.c" "$tmp/nat/two.c"; then
 	ok=0
 fi
 if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# Revision safety of a project module's write (docs/DECISIONS.md, "patch of
+# a project module"): `patch` and `fix` stop just before their last checks
+# (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1, SIGSTOP), the script edits one file of
+# the project, and the continued write must refuse with I207 and leave the
+# module byte for byte as it was; with no edit (the near miss) it writes.
+stopped() {   # stopped PID: wait until the process is stopped (or gone)
+	s_i=0
+	while [ $s_i -lt 1000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
+		sleep 0.01
+		s_i=$((s_i + 1))
+	done
+}
+concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE while its write is stopped
+	c_name=$1 c_case=$2 c_edit=$3 c_want=$4
+	shift 4
+	rm -rf "$tmp/conc"
+	cp -R "$root/$c_case" "$tmp/conc"
+	(cd "$tmp/conc" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 NO_COLOR=1 exec "$bin" "$@" > "$tmp/out" 2> "$tmp/err") &
+	c_pid=$!
+	stopped $c_pid
+	case $c_edit in
+	none) ;;
+	*) printf '\n' >> "$tmp/conc/$c_edit" ;;
+	esac
+	cp "$tmp/conc/src/core.spx" "$tmp/core.before"   # the module as the write finds it
+	kill -CONT $c_pid 2> /dev/null
+	wait $c_pid
+	c_got=$?
+	c_ok=1
+	if [ "$c_want" = written ]; then
+		[ $c_got = 0 ] && ! cmp -s "$tmp/core.before" "$tmp/conc/src/core.spx" || c_ok=0
+	else
+		[ $c_got = 1 ] && grep -q "^error\[SPX-I207\]: $c_want" "$tmp/err" && cmp -s "$tmp/core.before" "$tmp/conc/src/core.spx" || c_ok=0
+	fi
+	[ -e "$tmp/conc/src/.core.spx.semaprax-lock" ] && c_ok=0
+	if [ $c_ok = 1 ]; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL concurrent $c_name: exit $c_got, expected ${c_want}" >&2
+		cat "$tmp/out" "$tmp/err" >&2
+		fail=$((fail + 1))
+	fi
+}
+concurrent patch-manifest patch-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" patch src/core.spx rename.spatch
+concurrent patch-importer patch-module src/lib.spx "project module src/lib.spx changed after the project was verified" patch src/core.spx rename.spatch
+concurrent patch-module patch-module src/core.spx "semantic patch source changed" patch src/core.spx rename.spatch
+concurrent patch-none patch-module none written patch src/core.spx rename.spatch
+concurrent fix-manifest fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
+concurrent fix-none fix-module none written fix src/core.spx
 echo "project fixtures: $pass passed, $fail failed"
 [ $fail = 0 ]

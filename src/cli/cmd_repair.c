@@ -560,8 +560,11 @@ cli_cmd_fix(int argc, char **argv)
 		cli_patch_unified_diff(&b, path, L->src, L->len, f.cand, f.clen, &plan);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
-	} else if (!cli_fmt_write(&target, L->src, L->len, f.cand, f.clen)) {
-		goto out;
+	} else {
+		/* as patch: the project's manifest and other modules unchanged too */
+		cli_patch_test_stop();
+		if ((manifest && !cli_patch_project_unchanged(pp)) || !cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
+			goto out;
 	}
 	if (!f.verified)
 		diag_emit_all(&f.C.diags, false);
