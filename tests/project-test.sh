@@ -151,5 +151,30 @@ concurrent patch-module patch-module src/core.spx "semantic patch source changed
 concurrent patch-none patch-module none written patch src/core.spx rename.spatch
 concurrent fix-manifest fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
 concurrent fix-none fix-module none written fix src/core.spx
+# Operands are echoed with their control bytes as \xNN: the module reached
+# through a directory link whose name holds an escape sequence and a newline
+# is named so on the head lines of the refusals (cmd_patch_project.c,
+# cmd_repair.c), and no line is forged.
+e=$(printf 'e\033[2Jx\nforged')
+for c in "patch-module-importers|patch|delete.spatch|semantic patch result does not verify; " \
+    "fix-module-refused|fix||the fixes of 1 diagnostic leave project geom with errors; " \
+    "fix-module-bad-manifest|fix||the nearest manifest semaprax.toml does not read, so "; do
+	c_case=${c%%|*}; c_rest=${c#*|}
+	c_cmd=${c_rest%%|*}; c_rest=${c_rest#*|}
+	c_arg=${c_rest%%|*}; c_head=${c_rest#*|}
+	rm -rf "$tmp/esc"
+	cp -R "$root/$c_case" "$tmp/esc"
+	ln -s src "$tmp/esc/$e"
+	# shellcheck disable=SC2086
+	(cd "$tmp/esc" && NO_COLOR=1 "$bin" $c_cmd "$e/core.spx" $c_arg > "$tmp/out" 2> "$tmp/err")
+	if [ $? = 1 ] && ! grep -q '^forged' "$tmp/err" && grep -qF "${c_head}e\\x1b[2Jx\\x0aforged/core.spx" "$tmp/err" &&
+	    cmp -s "$root/$c_case/src/core.spx" "$tmp/esc/src/core.spx"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL escaped operand: $c_cmd in $c_case" >&2
+		head -3 "$tmp/err" >&2
+		fail=$((fail + 1))
+	fi
+done
 echo "project fixtures: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -164,10 +164,15 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
+	/* the path's control bytes as \xNN: a name cannot forge a diff line */
+	Buf vis = {0};
+	diag_put_visible(&vis, path, strlen(path));
+	buf_putc(&vis, '\0');
 	if (path[0] == '/')
-		buf_printf(b, "--- %s\n+++ %s\n", path, path);
+		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
 	else
-		buf_printf(b, "--- a/%s\n+++ b/%s\n", path, path);
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
+	buf_free(&vis);
 	int shift = 0;   /* new line number - old line number so far */
 	int k = 0;
 	while (k < n) {
@@ -223,7 +228,9 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
-		fprintf(stderr, "semantic patch result does not verify; %s is unchanged:\n", path);
+		fputs("semantic patch result does not verify; ", stderr);
+		cli_put_visible(stderr, path);
+		fputs(" is unchanged:\n", stderr);
 		diag_emit_all(&C->diags, false);
 		return false;
 	}

@@ -426,10 +426,11 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 	}
 	if (pp->mod == DRIVER_NO_MODULE) {
 		/* the manifest changed since it listed the file */
-		char msg[PATH_MAX + 128];
-		snprintf(msg, sizeof msg, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
-		cli_report(DIAG_I207, manifest, msg,
+		Buf msg = {0};
+		buf_printf(&msg, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
+		cli_report(DIAG_I207, manifest, msg.data,
 		           "run the command again: a file the nearest semaprax.toml lists is taken as that module of its project");
+		buf_free(&msg);
 		return false;
 	}
 	pp->L = &pp->pj.P.mods[pp->mod]->s;
@@ -475,7 +476,9 @@ cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, Dia
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_project_verify(pp, *cand, *clen)) {
 		Buf head = {0};
-		buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
+		buf_puts(&head, "semantic patch result does not verify; ");
+		diag_put_visible(&head, path, strlen(path));
+		buf_puts(&head, " is unchanged:\n");
 		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
 		return false;

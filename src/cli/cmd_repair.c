@@ -54,6 +54,31 @@ repair_counts(RepairCtx *R)
 	}
 }
 
+/* R101 (printed) for one of the report's fixed limits; false.  The limits
+ * fail closed, as the reference's: never a report that exceeds them. */
+static bool
+over_limit(const char *path, const char *fmt, long long have, long long bound)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, have, bound);
+	diag_set_help(d, "a diagnostic repair covers a program within its fixed limits; give the function its @id by hand");
+	diag_emit_all(&s, false);
+	diag_free(&s);
+	return false;
+}
+
+/* The counted program within the function and call-site limits. */
+static bool
+repair_within(const RepairCtx *R, const char *path)
+{
+	if (R->nfns > REPAIR_MAX_FUNCTIONS)
+		return over_limit(path, "the program has %lld functions; the repair bound is %lld", R->nfns, REPAIR_MAX_FUNCTIONS);
+	if (R->ncalls > REPAIR_MAX_CALLS)
+		return over_limit(path, "the program has %lld call sites; the repair bound is %lld", R->ncalls, REPAIR_MAX_CALLS);
+	return true;
+}
+
 static void
 put_diag(Buf *b, const Session *L, const Diag *d)
 {
@@ -73,16 +98,23 @@ put_diag(Buf *b, const Session *L, const Diag *d)
 }
 
 /* Prints a report whose "used_output_bytes" is its own length (a fixed
- * point): `head` and `tail` surround that number. */
-static void
-print_fixed_point(const Buf *head, const Buf *tail)
+ * point): `head` and `tail` surround that number.  Past the output limit
+ * R101 instead (false): no partial report. */
+static bool
+print_fixed_point(const char *path, const Buf *head, const Buf *tail)
 {
 	size_t n = head->len + tail->len + 1;
 	for (int i = 0; i < 4; i++) {
 		char num[32];
 		n = head->len + tail->len + (size_t)snprintf(num, sizeof num, "%zu", n);
 	}
-	printf("%.*s%zu%.*s\n", (int)head->len, head->data, n, (int)tail->len, tail->data);
+	if (n > REPAIR_MAX_OUTPUT)
+		return over_limit(path, "the report would be %lld bytes; the repair bound is %lld", (long long)n, REPAIR_MAX_OUTPUT);
+	fwrite(head->data, 1, head->len, stdout);
+	printf("%zu", n);
+	fwrite(tail->data, 1, tail->len, stdout);
+	putchar('\n');
+	return true;
 }
 
 static void
@@ -212,6 +244,8 @@ cli_cmd_repairs(int argc, char **argv)
 		goto out;
 	}
 	repair_counts(&R);
+	if (!repair_within(&R, path))
+		goto out;
 	char rid[72];
 	patch_repair_id(L->revision, target, rid);
 	Buf head = {0}, tail = {0};
@@ -230,10 +264,9 @@ cli_cmd_repairs(int argc, char **argv)
 	buf_puts(&tail, ",\"name\":");
 	json_cstr(&tail, sema_sym(L->S, R.target)->name);
 	buf_puts(&tail, ",\"to\":{\"input\":\"persistent_id\"}}}}");
-	print_fixed_point(&head, &tail);
+	status = print_fixed_point(path, &head, &tail) ? EXIT_OK : EXIT_FAIL;
 	buf_free(&head);
 	buf_free(&tail);
-	status = EXIT_OK;
 out:
 	src_free(&rs);
 	return status;
@@ -326,6 +359,8 @@ cli_cmd_repair(int argc, char **argv)
 		goto out;
 	}
 	repair_counts(&R);
+	if (!repair_within(&R, path))
+		goto out;
 	buf_printf(&ptext, "schema semaprax.semantic-patch.v3\nbase %s\nassign-function-id repair %s diagnostic SPX-S103 target %s name %s to %s\n",
 	    L->revision, rid, y->id, y->name, pid);
 	pd.src = ptext.data;
@@ -348,10 +383,9 @@ cli_cmd_repair(int argc, char **argv)
 	buf_puts(&tail, "},\"identity_rebase\":");
 	cli_patch_identity_rebase(&tail, L->S, R.target, pid);
 	buf_putc(&tail, '}');
-	print_fixed_point(&head, &tail);
+	status = print_fixed_point(path, &head, &tail) ? EXIT_OK : EXIT_FAIL;
 	buf_free(&head);
 	buf_free(&tail);
-	status = EXIT_OK;
 out:
 	diag_emit_all(&pd, false);
 	patch_plan_free(&plan);
@@ -534,15 +568,18 @@ cli_cmd_fix(int argc, char **argv)
 			project_emit_diags(&pp->pj, false);
 		else
 			diag_emit_all(&L->diags, false);
-		printf("no machine-applicable fixes%s%s in %s\n", code_arg ? " for " : "", code_arg ? code_arg : "", path);
+		printf("no machine-applicable fixes%s%s in ", code_arg ? " for " : "", code_arg ? code_arg : "");
+		cli_put_visible(stdout, path);   /* an operand's control bytes as \xNN */
+		putchar('\n');
 		status = (manifest ? pp->verified : L->diags.errors == 0) ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
 	if (manifest && !f.verified) {
 		/* a project module is written only when its whole project verifies */
 		Buf head = {0};
-		buf_printf(&head, "the fixes of %d diagnostic%s leave project %s with errors; %s is unchanged:\n", f.nfixed, f.nfixed == 1 ? "" : "s",
-		    pp->pj.man.name, path);
+		buf_printf(&head, "the fixes of %d diagnostic%s leave project %s with errors; ", f.nfixed, f.nfixed == 1 ? "" : "s", pp->pj.man.name);
+		diag_put_visible(&head, path, strlen(path));
+		buf_puts(&head, " is unchanged:\n");
 		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
 		goto out;
