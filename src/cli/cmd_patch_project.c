@@ -60,6 +60,23 @@ tx_fail(const char *path, int code, const char *fmt, const char *arg)
 	return EXIT_FAIL;
 }
 
+/* s into out[size] for a message: cut at a character boundary with `…`
+ * when it does not fit, never silently. */
+static void
+clip(char *out, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+	if (n < size) {
+		memcpy(out, s, n + 1);
+		return;
+	}
+	size_t k = size - 4;   /* room for the 3-byte `…` and the terminator */
+	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+		k--;
+	memcpy(out, s, k);
+	memcpy(out + k, "\xE2\x80\xA6", 4);
+}
+
 /* Exactly these keys, each once (jansson keeps the last of a repeated key: the
  * byte count check below catches what it hides). */
 static bool
@@ -89,7 +106,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 		*mod = driver_program_find(&pj->P, name);
 		if (*mod == DRIVER_NO_MODULE) {
 			*why = "the transaction names module `%s`, which the project does not have";
-			snprintf(arg, size, "%s", name);
+			clip(arg, size, name);
 			return NULL;
 		}
 		json_t *t = json_object_get(op, "patch");
@@ -107,7 +124,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 				continue;
 			if (strcmp(y->name, json_string_value(json_object_get(op, "expected_old_value"))) != 0) {
 				*why = "stale transaction: `%s` is no longer named as `expected_old_value` says";
-				snprintf(arg, size, "%s", target);
+				clip(arg, size, target);
 				return NULL;
 			}
 			*mod = (ModuleId)m;
@@ -116,7 +133,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 			return buf_take(&b);
 		}
 		*why = "no module of the project declares `%s`";
-		snprintf(arg, size, "%s", target);
+		clip(arg, size, target);
 		return NULL;
 	}
 	*why = "operation %s is neither a `semantic_patch` {kind, module, patch} nor a `rename_display_name` {kind, target, expected_old_value, new_value}";
@@ -279,8 +296,9 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	const char *expected = json_string_value(json_object_get(root, "expected_workspace_revision"));
 	if (strcmp(expected, pj.P.revision) != 0) {
-		char why[200];
-		snprintf(why, sizeof why, "expected %.80s, the project is %.80s", expected, pj.P.revision);
+		char want[84], why[200];
+		clip(want, sizeof want, expected);
+		snprintf(why, sizeof why, "expected %s, the project is %s", want, pj.P.revision);
 		status = tx_fail(tx_path, DIAG_G527, "stale semantic transaction: %s", why);
 		goto out;
 	}
