@@ -297,5 +297,27 @@ for c in "1024 1 0" "1025 1 1" "3 65536 0" "3 65537 1"; do
 	fi || { echo "FAIL patch repairs-limits: $1 functions, $2 call sites"; head -c 400 "$work/err"; fail=1; }
 	n=$((n + 1))
 done
+# The checker keeps 1000 diagnostics: with 1010 automatic functions the last
+# ten S103 warnings are not kept, and `repairs`/`repair` of such a function
+# crashed (no diagnostic to embed); they embed the same S103 made again.
+{
+	printf 'module patch.many;\n\n'
+	i=0
+	while [ $i -lt 1010 ]; do
+		printf 'fn f%d() -> i64\n{\n    %d\n}\n\n' $i $i
+		i=$((i + 1))
+	done
+	printf '@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$work/auto.spx"
+(cd "$work" && "$bin" repairs auto.spx assign-function-id auto:patch.many.f1009 > out 2> err)
+st=$?
+rid=$(sed -n 's/.*"repair":{"id":"\(sha256:[0-9a-f]*\)".*/\1/p' "$work/out")
+[ $st = 0 ] && grep -q '"diagnostic":{"code":"SPX-S103","severity":"warning","message":"function `f1009` has an automatic identity that changes when renamed","path":"auto.spx","location":{"line":5048,"column":4,' "$work/out" ||
+	{ echo "FAIL patch repairs-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
+(cd "$work" && "$bin" repair auto.spx "$rid" --persistent-id many.last > out 2> err)
+st=$?
+[ $st = 0 ] && grep -q '"message":"function `f1009` has an automatic identity' "$work/out" && grep -q '"after_id":"many.last"' "$work/out" ||
+	{ echo "FAIL patch repair-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
+n=$((n + 2))
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

@@ -38,20 +38,34 @@ typedef struct RepairCtx {
 	const Diag *s103;     /* the target's SPX-S103 */
 } RepairCtx;
 
+/* The target's SPX-S103 when the session's sink has it (it keeps 1000
+ * diagnostics: a program with more automatic functions has S103s it did
+ * not keep), else the same diagnostic made again in extra (initialised
+ * here; the caller frees it), as the checker words it (sema/decls.c). */
+static const Diag *
+target_s103(const Session *L, const Sym *y, DiagSink *extra, bool *made)
+{
+	for (int i = 0; i < L->diags.items.len; i++) {
+		const Diag *d = &L->diags.items.items[i];
+		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
+			return d;
+	}
+	diag_init(extra, L->diags.path, L->src, L->len);
+	*made = true;
+	Diag *d = diag_report(extra, DIAG_S103, &y->name_span, "function `%s` has an automatic identity that changes when renamed", y->name);
+	diag_set_help(d, "add @id(\"your.namespace.symbol\") before the declaration");
+	return d;
+}
+
 static void
-repair_counts(RepairCtx *R)
+repair_counts(RepairCtx *R, DiagSink *extra, bool *made)
 {
 	Sema *S = R->L->S;
 	for (SymId i = 0; i < S->syms.len; i++)
 		R->nfns += sema_sym(S, i)->kind == SK_FN;
 	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
 		R->ncalls += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
-	Sym *y = sema_sym(S, R->target);
-	for (int i = 0; i < R->L->diags.items.len; i++) {
-		const Diag *d = &R->L->diags.items.items[i];
-		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
-			R->s103 = d;
-	}
+	R->s103 = target_s103(R->L, sema_sym(S, R->target), extra, made);
 }
 
 /* R101 (printed) for one of the report's fixed limits; false.  The limits
@@ -158,6 +172,8 @@ typedef struct RepairSrc {
 	Program P;            /* the file alone */
 	ProjectPatch pp;      /* … or its project */
 	Session *L;           /* the file's session (either way) */
+	DiagSink s103;        /* the target's S103 made again (target_s103) */
+	bool have_s103;
 } RepairSrc;
 
 static void
@@ -172,6 +188,8 @@ src_init(RepairSrc *s, const char *path)
 static void
 src_free(RepairSrc *s)
 {
+	if (s->have_s103)
+		diag_free(&s->s103);
 	if (s->manifest)
 		cli_patch_project_free(&s->pp);
 	free(s->manifest);
@@ -243,7 +261,7 @@ cli_cmd_repairs(int argc, char **argv)
 		status = no_repair(path, manifest ? manifest : path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target, true);
 		goto out;
 	}
-	repair_counts(&R);
+	repair_counts(&R, &rs.s103, &rs.have_s103);
 	if (!repair_within(&R, path))
 		goto out;
 	char rid[72];
@@ -358,7 +376,7 @@ cli_cmd_repair(int argc, char **argv)
 		diag_free(&s);
 		goto out;
 	}
-	repair_counts(&R);
+	repair_counts(&R, &rs.s103, &rs.have_s103);
 	if (!repair_within(&R, path))
 		goto out;
 	buf_printf(&ptext, "schema semaprax.semantic-patch.v3\nbase %s\nassign-function-id repair %s diagnostic SPX-S103 target %s name %s to %s\n",
