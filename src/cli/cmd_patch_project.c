@@ -90,6 +90,18 @@ tx_keys(json_t *o, const char *const *keys, int n)
 	return true;
 }
 
+/* A non-empty word: no space, no control byte. */
+static bool
+one_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
 /* The operation's patch text: `semantic_patch` as written, or the
  * reference's `rename_display_name` as a v1 rename against the declaring
  * module's revision.  NULL after a diagnostic (why into *why). */
@@ -115,6 +127,13 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 	if (kind && strcmp(kind, "rename_display_name") == 0 && tx_keys(op, rn_keys, 4) && json_is_string(json_object_get(op, "target")) &&
 	    json_is_string(json_object_get(op, "expected_old_value")) && json_is_string(json_object_get(op, "new_value"))) {
 		const char *target = json_string_value(json_object_get(op, "target"));
+		/* each value is one word of the patch text made below: a space or a
+		 * newline would add words or operations to it */
+		for (int k = 1; k < 4; k++)
+			if (!one_word(json_string_value(json_object_get(op, rn_keys[k])))) {
+				*why = "operation %s: `target`, `expected_old_value` and `new_value` must each be one word, without spaces or control bytes";
+				return NULL;
+			}
 		for (int m = 0; m < pj->P.nmods; m++) {
 			ProgHandle h;
 			if (!driver_program_lookup(&pj->P, pj->P.mods[m]->name, target, &h))
