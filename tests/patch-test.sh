@@ -238,13 +238,17 @@ cp "$dir/rename.spx" "$w/c.spx"
 (cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
 pid=$!
 i=0
-while [ $i -lt 1000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
+while [ $i -lt 3000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
 	sleep 0.01
 	i=$((i + 1))
 done
 printf '\n' >> "$w/c.spx"
 cp "$w/c.spx" "$work/c.edited"
-kill -CONT $pid 2> /dev/null
+# continue it until it ends (also a stop reached after a first SIGCONT: never a hang)
+while [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != Z ]; do
+	kill -CONT $pid 2> /dev/null
+	sleep 0.01
+done
 wait $pid
 st=$?
 [ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] ||

@@ -107,11 +107,17 @@ if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1, SIGSTOP), the script edits one file of
 # the project, and the continued write must refuse with I207 and leave the
 # module byte for byte as it was; with no edit (the near miss) it writes.
-stopped() {   # stopped PID: wait until the process is stopped (or gone)
+stopped() {   # stopped PID: wait until the process is stopped (or gone), at most 30 s
 	s_i=0
-	while [ $s_i -lt 1000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
+	while [ $s_i -lt 3000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
 		sleep 0.01
 		s_i=$((s_i + 1))
+	done
+}
+resume() {   # resume PID: continue it until it ends (a stop after a first SIGCONT too: never a hang)
+	while [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; do
+		kill -CONT "$1" 2> /dev/null
+		sleep 0.01
 	done
 }
 concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE while its write is stopped
@@ -127,7 +133,7 @@ concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE w
 	*) printf '\n' >> "$tmp/conc/$c_edit" ;;
 	esac
 	cp "$tmp/conc/src/core.spx" "$tmp/core.before"   # the module as the write finds it
-	kill -CONT $c_pid 2> /dev/null
+	resume $c_pid
 	wait $c_pid
 	c_got=$?
 	c_ok=1
