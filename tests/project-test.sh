@@ -164,7 +164,7 @@ concurrent fix-none fix-module none written fix src/core.spx
 e=$(printf 'e\033[2Jx\nforged')
 for c in "patch-module-importers|patch|delete.spatch|semantic patch result does not verify; " \
     "fix-module-refused|fix||the fixes of 1 diagnostic leave project geom with errors; " \
-    "fix-module-bad-manifest|fix||the nearest manifest semaprax.toml does not read, so "; do
+    "fix-module-bad-manifest|fix||the nearest manifest semaprax.toml does not load, so "; do
 	c_case=${c%%|*}; c_rest=${c#*|}
 	c_cmd=${c_rest%%|*}; c_rest=${c_rest#*|}
 	c_arg=${c_rest%%|*}; c_head=${c_rest#*|}

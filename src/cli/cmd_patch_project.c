@@ -443,7 +443,7 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 		 * taken alone either. */
 		fputs("the nearest manifest ", stderr);
 		cli_put_visible(stderr, manifest);
-		fputs(" does not read, so ", stderr);
+		fputs(" does not load, so ", stderr);
 		cli_put_visible(stderr, path);
 		fputs(" is not taken alone; nothing was changed:\n", stderr);
 		project_emit_diags(&pp->pj, false);
