@@ -231,5 +231,97 @@ if command -v flock > /dev/null 2>&1; then
 	grep -q "SPX-I205" "$work/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$work/out"; fail=1; }
 	n=$((n + 1))
 fi
+# A source edited between verification and the write (I207): the patch
+# stops just before its last check (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1),
+# a byte is appended, and the continued write refuses and keeps the edit.
+cp "$dir/rename.spx" "$w/c.spx"
+(cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+printf '\n' >> "$w/c.spx"
+cp "$w/c.spx" "$work/c.edited"
+# continue it until it ends (also a stop reached after a first SIGCONT: never a hang)
+while [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != Z ]; do
+	kill -CONT $pid 2> /dev/null
+	sleep 0.01
+done
+wait $pid
+st=$?
+[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] ||
+	{ echo "FAIL patch writer: a source edited before the write (exit $st)"; cat "$work/out"; fail=1; }
+n=$((n + 1))
+# Operands are echoed with their control bytes as \xNN (cli_put_visible):
+# a file name holding an escape sequence and a newline cannot forge a line
+# of `fix`'s summary, of a dry run's diff header or of the refusal's head.
+e=$(printf 'e\033[2Jx\nforged')
+cp "$dir/rename.spx" "$w/$e.spx"
+(cd "$w" && "$bin" fix "$e.spx" > "$work/out" 2> /dev/null)
+[ "$(cat "$work/out")" = 'no machine-applicable fixes in e\x1b[2Jx\x0aforged.spx' ] ||
+	{ echo "FAIL patch writer: fix echoed a file name raw"; cat -A "$work/out" | head -5; fail=1; }
+(cd "$w" && "$bin" patch "$e.spx" p.spatch --dry-run > "$work/out" 2>&1)
+[ "$(sed -n 1,2p "$work/out")" = "$(printf '%s\n%s' '--- a/e\x1b[2Jx\x0aforged.spx' '+++ b/e\x1b[2Jx\x0aforged.spx')" ] ||
+	{ echo "FAIL patch writer: the dry run's diff header holds a file name raw"; cat -A "$work/out" | head -5; fail=1; }
+printf 'base %s\nrename math.add to main\n' "$rev" > "$w/clash.spatch"
+cp "$dir/rename.spx" "$w/$e.spx"
+(cd "$w" && "$bin" patch "$e.spx" clash.spatch > "$work/out" 2>&1)
+if grep -q '^forged' "$work/out" || ! grep -q 'does not verify; e\\x1b\[2Jx\\x0aforged.spx is unchanged:$' "$work/out"; then
+	echo "FAIL patch writer: a refusal echoed a file name raw"; cat -A "$work/out" | head -5; fail=1
+fi
+cmp -s "$dir/rename.spx" "$w/$e.spx" || { echo "FAIL patch writer: the refused patch changed the file"; fail=1; }
+rm -f "$w/$e.spx"
+n=$((n + 3))
+# The repair limits fail closed (R101, no report), as the reference's: at
+# most 1024 functions and 65536 call sites; 1024 functions still list.
+many() {   # many NFNS NCALLS FILE: NFNS functions (one automatic), NCALLS calls in all
+	{
+		printf 'module patch.many;\n\nfn spare() -> i64\n{\n    1\n}\n\n'
+		i=2
+		while [ $i -lt "$1" ]; do
+			printf '@id("many.f%d")\nfn f%d() -> i64\n{\n    %d\n}\n\n' $i $i $i
+			i=$((i + 1))
+		done
+		printf '@id("app.main")\nfn main() -> i64\n{\n    let mut t = 0;\n'
+		awk -v n="$2" 'BEGIN { for (i = 0; i < n; i++) print "    t = spare();" }'
+		printf '    t\n}\n'
+	} > "$3"
+}
+for c in "1024 1 0" "1025 1 1" "3 65536 0" "3 65537 1"; do
+	set -- $c
+	many "$1" "$2" "$work/many.spx"
+	(cd "$work" && "$bin" repairs many.spx assign-function-id auto:patch.many.spare > out 2> err)
+	st=$?
+	if [ "$3" = 1 ]; then
+		[ $st = 1 ] && [ ! -s "$work/out" ] && grep -q 'SPX-R101.*the repair bound is' "$work/err"
+	else
+		[ $st = 0 ] && grep -q "\"used_functions\":$1,\"used_call_sites\":$2," "$work/out"
+	fi || { echo "FAIL patch repairs-limits: $1 functions, $2 call sites"; head -c 400 "$work/err"; fail=1; }
+	n=$((n + 1))
+done
+# The checker keeps 1000 diagnostics: with 1010 automatic functions the last
+# ten S103 warnings are not kept, and `repairs`/`repair` of such a function
+# crashed (no diagnostic to embed); they embed the same S103 made again.
+{
+	printf 'module patch.many;\n\n'
+	i=0
+	while [ $i -lt 1010 ]; do
+		printf 'fn f%d() -> i64\n{\n    %d\n}\n\n' $i $i
+		i=$((i + 1))
+	done
+	printf '@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+} > "$work/auto.spx"
+(cd "$work" && "$bin" repairs auto.spx assign-function-id auto:patch.many.f1009 > out 2> err)
+st=$?
+rid=$(sed -n 's/.*"repair":{"id":"\(sha256:[0-9a-f]*\)".*/\1/p' "$work/out")
+[ $st = 0 ] && grep -q '"diagnostic":{"code":"SPX-S103","severity":"warning","message":"function `f1009` has an automatic identity that changes when renamed","path":"auto.spx","location":{"line":5048,"column":4,' "$work/out" ||
+	{ echo "FAIL patch repairs-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
+(cd "$work" && "$bin" repair auto.spx "$rid" --persistent-id many.last > out 2> err)
+st=$?
+[ $st = 0 ] && grep -q '"message":"function `f1009` has an automatic identity' "$work/out" && grep -q '"after_id":"many.last"' "$work/out" ||
+	{ echo "FAIL patch repair-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
+n=$((n + 2))
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

@@ -102,5 +102,85 @@ if [ $ok = 1 ] && ! cmp -s "$tmp/nat/one.c" "$tmp/nat/two.c"; then
 	ok=0
 fi
 if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# Revision safety of a project module's write (docs/DECISIONS.md, "patch of
+# a project module"): `patch` and `fix` stop just before their last checks
+# (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1, SIGSTOP), the script edits one file of
+# the project, and the continued write must refuse with I207 and leave the
+# module byte for byte as it was; with no edit (the near miss) it writes.
+stopped() {   # stopped PID: wait until the process is stopped (or gone), at most 30 s
+	s_i=0
+	while [ $s_i -lt 3000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
+		sleep 0.01
+		s_i=$((s_i + 1))
+	done
+}
+resume() {   # resume PID: continue it until it ends (a stop after a first SIGCONT too: never a hang)
+	while [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; do
+		kill -CONT "$1" 2> /dev/null
+		sleep 0.01
+	done
+}
+concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE while its write is stopped
+	c_name=$1 c_case=$2 c_edit=$3 c_want=$4
+	shift 4
+	rm -rf "$tmp/conc"
+	cp -R "$root/$c_case" "$tmp/conc"
+	(cd "$tmp/conc" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 NO_COLOR=1 exec "$bin" "$@" > "$tmp/out" 2> "$tmp/err") &
+	c_pid=$!
+	stopped $c_pid
+	case $c_edit in
+	none) ;;
+	*) printf '\n' >> "$tmp/conc/$c_edit" ;;
+	esac
+	cp "$tmp/conc/src/core.spx" "$tmp/core.before"   # the module as the write finds it
+	resume $c_pid
+	wait $c_pid
+	c_got=$?
+	c_ok=1
+	if [ "$c_want" = written ]; then
+		[ $c_got = 0 ] && ! cmp -s "$tmp/core.before" "$tmp/conc/src/core.spx" || c_ok=0
+	else
+		[ $c_got = 1 ] && grep -q "^error\[SPX-I207\]: $c_want" "$tmp/err" && cmp -s "$tmp/core.before" "$tmp/conc/src/core.spx" || c_ok=0
+	fi
+	[ -e "$tmp/conc/src/.core.spx.semaprax-lock" ] && c_ok=0
+	if [ $c_ok = 1 ]; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL concurrent $c_name: exit $c_got, expected ${c_want}" >&2
+		cat "$tmp/out" "$tmp/err" >&2
+		fail=$((fail + 1))
+	fi
+}
+concurrent patch-manifest patch-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" patch src/core.spx rename.spatch
+concurrent patch-importer patch-module src/lib.spx "project module src/lib.spx changed after the project was verified" patch src/core.spx rename.spatch
+concurrent patch-module patch-module src/core.spx "semantic patch source changed" patch src/core.spx rename.spatch
+concurrent patch-none patch-module none written patch src/core.spx rename.spatch
+concurrent fix-manifest fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
+concurrent fix-none fix-module none written fix src/core.spx
+# Operands are echoed with their control bytes as \xNN: the module reached
+# through a directory link whose name holds an escape sequence and a newline
+# is named so on the head lines of the refusals (cmd_patch_project.c,
+# cmd_repair.c), and no line is forged.
+e=$(printf 'e\033[2Jx\nforged')
+for c in "patch-module-importers|patch|delete.spatch|semantic patch result does not verify; " \
+    "fix-module-refused|fix||the fixes of 1 diagnostic leave project geom with errors; " \
+    "fix-module-bad-manifest|fix||the nearest manifest semaprax.toml does not load, so "; do
+	c_case=${c%%|*}; c_rest=${c#*|}
+	c_cmd=${c_rest%%|*}; c_rest=${c_rest#*|}
+	c_arg=${c_rest%%|*}; c_head=${c_rest#*|}
+	rm -rf "$tmp/esc"
+	cp -R "$root/$c_case" "$tmp/esc"
+	ln -s src "$tmp/esc/$e"
+	# shellcheck disable=SC2086
+	(cd "$tmp/esc" && NO_COLOR=1 "$bin" $c_cmd "$e/core.spx" $c_arg > "$tmp/out" 2> "$tmp/err")
+	if [ $? = 1 ] && ! grep -q '^forged' "$tmp/err" && grep -qF "${c_head}e\\x1b[2Jx\\x0aforged/core.spx" "$tmp/err" &&
+	    cmp -s "$root/$c_case/src/core.spx" "$tmp/esc/src/core.spx"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL escaped operand: $c_cmd in $c_case" >&2
+		head -3 "$tmp/err" >&2
+		fail=$((fail + 1))
+	fi
+done
 echo "project fixtures: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -164,10 +164,15 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
+	/* the path's control bytes as \xNN: a name cannot forge a diff line */
+	Buf vis = {0};
+	diag_put_visible(&vis, path, strlen(path));
+	buf_putc(&vis, '\0');
 	if (path[0] == '/')
-		buf_printf(b, "--- %s\n+++ %s\n", path, path);
+		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
 	else
-		buf_printf(b, "--- a/%s\n+++ b/%s\n", path, path);
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
+	buf_free(&vis);
 	int shift = 0;   /* new line number - old line number so far */
 	int k = 0;
 	while (k < n) {
@@ -223,7 +228,9 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
-		fprintf(stderr, "semantic patch result does not verify; %s is unchanged:\n", path);
+		fputs("semantic patch result does not verify; ", stderr);
+		cli_put_visible(stderr, path);
+		fputs(" is unchanged:\n", stderr);
 		diag_emit_all(&C->diags, false);
 		return false;
 	}
@@ -295,11 +302,14 @@ typedef struct PatchRun {
 /* The manifest (free it) of the nearest semaprax.toml that lists the file
  * at path (project_manifest_listing), relative when it is below the
  * working directory (as its modules' diagnostics then name them); NULL
- * for a file no project lists. */
+ * for a file no project lists.  A nearest manifest that does not read
+ * claims the file too, as in the LSP server: which files it means is
+ * unknown, so the commands report its diagnostics rather than take the
+ * file alone (cli_patch_project_open). */
 char *
 cli_patch_manifest(const char *path)
 {
-	char *manifest = project_manifest_listing(path, false);
+	char *manifest = project_manifest_listing(path, true);
 	char *cwd = manifest ? getcwd(NULL, 0) : NULL;
 	size_t n = cwd ? strlen(cwd) : 0;
 	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')
@@ -428,7 +438,10 @@ cli_cmd_patch(int argc, char **argv)
 		status = EXIT_OK;
 		goto out;
 	}
-	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
+	/* the write re-reads the file; a project's manifest and other modules
+	 * must still be what the candidate project was verified with */
+	cli_patch_test_stop();
+	if ((r.pp && !cli_patch_project_unchanged(r.pp)) || !cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
 	printf("applied semantic patch; graph is now %s\n", r.Cand->revision);
 	if (r.pp)

@@ -18,6 +18,7 @@
 #include "cli.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,23 @@ tx_fail(const char *path, int code, const char *fmt, const char *arg)
 	return EXIT_FAIL;
 }
 
+/* s into out[size] for a message: cut at a character boundary with `…`
+ * when it does not fit, never silently. */
+static void
+clip(char *out, size_t size, const char *s)
+{
+	size_t n = strlen(s);
+	if (n < size) {
+		memcpy(out, s, n + 1);
+		return;
+	}
+	size_t k = size - 4;   /* room for the 3-byte `…` and the terminator */
+	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+		k--;
+	memcpy(out, s, k);
+	memcpy(out + k, "\xE2\x80\xA6", 4);
+}
+
 /* Exactly these keys, each once (jansson keeps the last of a repeated key: the
  * byte count check below catches what it hides). */
 static bool
@@ -68,6 +86,18 @@ tx_keys(json_t *o, const char *const *keys, int n)
 		return false;
 	for (int i = 0; i < n; i++)
 		if (!json_object_get(o, keys[i]))
+			return false;
+	return true;
+}
+
+/* A non-empty word: no space, no control byte. */
+static bool
+one_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
 			return false;
 	return true;
 }
@@ -88,7 +118,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 		*mod = driver_program_find(&pj->P, name);
 		if (*mod == DRIVER_NO_MODULE) {
 			*why = "the transaction names module `%s`, which the project does not have";
-			snprintf(arg, size, "%s", name);
+			clip(arg, size, name);
 			return NULL;
 		}
 		json_t *t = json_object_get(op, "patch");
@@ -97,6 +127,13 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 	if (kind && strcmp(kind, "rename_display_name") == 0 && tx_keys(op, rn_keys, 4) && json_is_string(json_object_get(op, "target")) &&
 	    json_is_string(json_object_get(op, "expected_old_value")) && json_is_string(json_object_get(op, "new_value"))) {
 		const char *target = json_string_value(json_object_get(op, "target"));
+		/* each value is one word of the patch text made below: a space or a
+		 * newline would add words or operations to it */
+		for (int k = 1; k < 4; k++)
+			if (!one_word(json_string_value(json_object_get(op, rn_keys[k])))) {
+				*why = "operation %s: `target`, `expected_old_value` and `new_value` must each be one word, without spaces or control bytes";
+				return NULL;
+			}
 		for (int m = 0; m < pj->P.nmods; m++) {
 			ProgHandle h;
 			if (!driver_program_lookup(&pj->P, pj->P.mods[m]->name, target, &h))
@@ -106,7 +143,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 				continue;
 			if (strcmp(y->name, json_string_value(json_object_get(op, "expected_old_value"))) != 0) {
 				*why = "stale transaction: `%s` is no longer named as `expected_old_value` says";
-				snprintf(arg, size, "%s", target);
+				clip(arg, size, target);
 				return NULL;
 			}
 			*mod = (ModuleId)m;
@@ -115,7 +152,7 @@ tx_patch(const Project *pj, json_t *op, ModuleId *mod, const char **why, char *a
 			return buf_take(&b);
 		}
 		*why = "no module of the project declares `%s`";
-		snprintf(arg, size, "%s", target);
+		clip(arg, size, target);
 		return NULL;
 	}
 	*why = "operation %s is neither a `semantic_patch` {kind, module, patch} nor a `rename_display_name` {kind, target, expected_old_value, new_value}";
@@ -278,8 +315,9 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	const char *expected = json_string_value(json_object_get(root, "expected_workspace_revision"));
 	if (strcmp(expected, pj.P.revision) != 0) {
-		char why[200];
-		snprintf(why, sizeof why, "expected %.80s, the project is %.80s", expected, pj.P.revision);
+		char want[84], why[200];
+		clip(want, sizeof want, expected);
+		snprintf(why, sizeof why, "expected %s, the project is %s", want, pj.P.revision);
 		status = tx_fail(tx_path, DIAG_G527, "stale semantic transaction: %s", why);
 		goto out;
 	}
@@ -398,6 +436,19 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 	pp->mod = DRIVER_NO_MODULE;
 	driver_program_init(&pp->C);
 	pp->verified = project_check(&pp->pj, manifest) && project_lower(&pp->pj);
+	if (!pp->pj.admitted) {
+		/* The manifest or its sources did not load: its diagnostics say why.
+		 * A nearest manifest that does not read claims the file (as in the
+		 * LSP server): which files it means is unknown, so the file is not
+		 * taken alone either. */
+		fputs("the nearest manifest ", stderr);
+		cli_put_visible(stderr, manifest);
+		fputs(" does not load, so ", stderr);
+		cli_put_visible(stderr, path);
+		fputs(" is not taken alone; nothing was changed:\n", stderr);
+		project_emit_diags(&pp->pj, false);
+		return false;
+	}
 	if (!pp->verified && need_verified) {
 		project_emit_diags(&pp->pj, false);
 		return false;
@@ -407,16 +458,16 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
 			pp->mod = (ModuleId)m;
 	if (pp->mod == DRIVER_NO_MODULE && !pp->verified) {
-		/* the manifest or its sources did not load: its diagnostics say why */
 		project_emit_diags(&pp->pj, false);
 		return false;
 	}
 	if (pp->mod == DRIVER_NO_MODULE) {
 		/* the manifest changed since it listed the file */
-		char msg[PATH_MAX + 128];
-		snprintf(msg, sizeof msg, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
-		cli_report(DIAG_I207, manifest, msg,
+		Buf msg = {0};
+		buf_printf(&msg, "the manifest changed during the semantic patch: it no longer lists `%s`", path);
+		cli_report(DIAG_I207, manifest, msg.data,
 		           "run the command again: a file the nearest semaprax.toml lists is taken as that module of its project");
+		buf_free(&msg);
 		return false;
 	}
 	pp->L = &pp->pj.P.mods[pp->mod]->s;
@@ -462,7 +513,9 @@ cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, Dia
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_project_verify(pp, *cand, *clen)) {
 		Buf head = {0};
-		buf_printf(&head, "semantic patch result does not verify; %s is unchanged:\n", path);
+		buf_puts(&head, "semantic patch result does not verify; ");
+		diag_put_visible(&head, path, strlen(path));
+		buf_puts(&head, " is unchanged:\n");
 		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
 		return false;
@@ -475,6 +528,59 @@ cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *
     char **cand, size_t *clen)
 {
 	return cli_patch_project_open(pp, manifest, path, true) && cli_patch_project_plan(pp, path, sp, pd, plan, cand, clen);
+}
+
+/* Test hook (tests/project-test.sh, tests/patch-test.sh):
+ * SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops the process (SIGSTOP) once the
+ * candidate is verified and the write lock held, just before the last
+ * checks that the verified bytes are still on disk, so a script can
+ * edit a file there and continue it (SIGCONT). */
+void
+cli_patch_test_stop(void)
+{
+	const char *v = getenv("SEMAPRAX_TEST_STOP_BEFORE_COMMIT");
+	if (v && strcmp(v, "1") == 0)
+		raise(SIGSTOP);
+}
+
+/* Does the file at path still hold src[0..len)? */
+static bool
+still_holds(const char *path, const char *src, size_t len)
+{
+	DiagSink d;
+	diag_init(&d, path, NULL, 0);
+	size_t n = 0;
+	char *now = driver_read_source(path, &n, &d);
+	diag_free(&d);
+	bool same = now && n == len && (len == 0 || memcmp(now, src, len) == 0);
+	free(now);
+	return same;
+}
+
+bool
+cli_patch_project_unchanged(const ProjectPatch *pp)
+{
+	const Project *pj = &pp->pj;
+	const char *what = NULL, *where = pj->manifest_path;
+	if (!still_holds(pj->manifest_path, pj->src, pj->len))
+		what = "the project manifest";
+	for (int m = 0; !what && m < pj->P.nmods; m++) {
+		const ProgModule *pm = pj->P.mods[m];
+		if ((ModuleId)m == pp->mod || pm->src_index <= 0 || pm->src_index > pj->man.nsources)
+			continue;   /* the written file (the write's own check), a bundled package */
+		if (!still_holds(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len)) {
+			what = "project module";
+			where = pj->paths[pm->src_index - 1];
+		}
+	}
+	if (!what)
+		return true;
+	Buf msg = {0};
+	buf_printf(&msg, "%s %s changed after the project was verified; nothing was written", what, where);
+	cli_report(DIAG_I207, where, msg.data,
+	    "run the command again: it verifies the project as its manifest and modules now read");
+	buf_free(&msg);
+	return false;
 }
 
 void

@@ -1,7 +1,9 @@
 /*
  * cmd_registers.c — `semaprax registers [<dir>|semaprax.toml|--manifest-path
  * <p>] [--register PATH --pattern REGEX [--severity error|warning]
- * [--uncited]] [--json]` (issue 16, docs/REGISTERS.md).
+ * [--uncited]] [--max-steps N] [--json]` (issue 16, docs/REGISTERS.md).
+ * --max-steps sets each check's work budget (default 2·10^7 matching
+ * steps, 1..10^9).
  *
  * Checks the project (its diagnostics and exit 1 when it does not verify),
  * then one register check: the one the flags give, or else every
@@ -22,7 +24,7 @@
 
 #include "../project/registers.h"
 
-#define REGISTERS_GRAMMAR "registers requires [<dir>|semaprax.toml|--manifest-path <p>] [--register PATH --pattern REGEX [--severity error|warning] [--uncited]] [--json]"
+#define REGISTERS_GRAMMAR "registers requires [<dir>|semaprax.toml|--manifest-path <p>] [--register PATH --pattern REGEX [--severity error|warning] [--uncited]] [--max-steps N] [--json]"
 
 /* Runs every check of rows on a checked project; true when none failed. */
 static bool
@@ -63,7 +65,7 @@ cli_check_registers(const Project *pj, bool json)
 int
 cli_cmd_registers(int argc, char **argv)
 {
-	const char *path = NULL, *manifest_path = NULL;
+	const char *path = NULL, *manifest_path = NULL, *steps = NULL;
 	RegisterParams p = {0};
 	bool json = false, have_uncited = false;
 	for (int i = 1; i < argc; i++) {
@@ -77,6 +79,8 @@ cli_cmd_registers(int argc, char **argv)
 			slot = &p.severity;
 		else if (strcmp(a, "--manifest-path") == 0)
 			slot = &manifest_path;
+		else if (strcmp(a, "--max-steps") == 0)
+			slot = &steps;
 		if (slot) {
 			if (*slot)
 				return cli_usage("registers", "%s given twice", a);
@@ -99,6 +103,15 @@ cli_cmd_registers(int argc, char **argv)
 	}
 	if (path && manifest_path)
 		return cli_usage("registers", "give a project or --manifest-path, not both");
+	if (steps) {
+		/* a canonical decimal (no sign, no leading zero) within the bound */
+		size_t n = strlen(steps);
+		bool good = n > 0 && n <= 10 && steps[0] != '0' && strspn(steps, "0123456789") == n &&
+		    cli_parse_positive(steps, &p.max_steps) && p.max_steps <= REGISTER_MAX_WORK_BUDGET;
+		if (!good)
+			return cli_usage("registers", "registers option `--max-steps` takes a canonical decimal 1..%u (matching steps), not `%s`",
+			    REGISTER_MAX_WORK_BUDGET, steps);
+	}
 	bool flags = p.file || p.pattern || p.severity || p.uncited;
 	if (flags && (!p.file || !p.pattern))
 		return cli_usage("registers", "a register check from the command line needs both --register PATH and --pattern REGEX");
@@ -127,6 +140,8 @@ cli_cmd_registers(int argc, char **argv)
 	} else {
 		int n;
 		RegisterParams *rows = project_register_rows(&pj, &n);
+		for (int i = 0; i < n; i++)
+			rows[i].max_steps = p.max_steps;
 		ok = run_checks(&pj, rows, n, json, true);
 		project_register_rows_free(rows, n);
 	}

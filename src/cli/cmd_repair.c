@@ -38,20 +38,59 @@ typedef struct RepairCtx {
 	const Diag *s103;     /* the target's SPX-S103 */
 } RepairCtx;
 
+/* The target's SPX-S103 when the session's sink has it (it keeps 1000
+ * diagnostics: a program with more automatic functions has S103s it did
+ * not keep), else the same diagnostic made again in extra (initialised
+ * here; the caller frees it), as the checker words it (sema/decls.c). */
+static const Diag *
+target_s103(const Session *L, const Sym *y, DiagSink *extra, bool *made)
+{
+	for (int i = 0; i < L->diags.items.len; i++) {
+		const Diag *d = &L->diags.items.items[i];
+		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
+			return d;
+	}
+	diag_init(extra, L->diags.path, L->src, L->len);
+	*made = true;
+	Diag *d = diag_report(extra, DIAG_S103, &y->name_span, "function `%s` has an automatic identity that changes when renamed", y->name);
+	diag_set_help(d, "add @id(\"your.namespace.symbol\") before the declaration");
+	return d;
+}
+
 static void
-repair_counts(RepairCtx *R)
+repair_counts(RepairCtx *R, DiagSink *extra, bool *made)
 {
 	Sema *S = R->L->S;
 	for (SymId i = 0; i < S->syms.len; i++)
 		R->nfns += sema_sym(S, i)->kind == SK_FN;
 	for (uint32_t i = 0; i < R->L->m->nexprs; i++)
 		R->ncalls += sema_expr_sym(S, i) >= 0 && sema_sym(S, sema_expr_sym(S, i))->kind == SK_FN;
-	Sym *y = sema_sym(S, R->target);
-	for (int i = 0; i < R->L->diags.items.len; i++) {
-		const Diag *d = &R->L->diags.items.items[i];
-		if (d->code == DIAG_S103 && d->has_span && d->span.start == y->name_span.start)
-			R->s103 = d;
-	}
+	R->s103 = target_s103(R->L, sema_sym(S, R->target), extra, made);
+}
+
+/* R101 (printed) for one of the report's fixed limits; false.  The limits
+ * fail closed, as the reference's: never a report that exceeds them. */
+static bool
+over_limit(const char *path, const char *fmt, long long have, long long bound)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, have, bound);
+	diag_set_help(d, "a diagnostic repair covers a program within its fixed limits; give the function its @id by hand");
+	diag_emit_all(&s, false);
+	diag_free(&s);
+	return false;
+}
+
+/* The counted program within the function and call-site limits. */
+static bool
+repair_within(const RepairCtx *R, const char *path)
+{
+	if (R->nfns > REPAIR_MAX_FUNCTIONS)
+		return over_limit(path, "the program has %lld functions; the repair bound is %lld", R->nfns, REPAIR_MAX_FUNCTIONS);
+	if (R->ncalls > REPAIR_MAX_CALLS)
+		return over_limit(path, "the program has %lld call sites; the repair bound is %lld", R->ncalls, REPAIR_MAX_CALLS);
+	return true;
 }
 
 static void
@@ -73,16 +112,23 @@ put_diag(Buf *b, const Session *L, const Diag *d)
 }
 
 /* Prints a report whose "used_output_bytes" is its own length (a fixed
- * point): `head` and `tail` surround that number. */
-static void
-print_fixed_point(const Buf *head, const Buf *tail)
+ * point): `head` and `tail` surround that number.  Past the output limit
+ * R101 instead (false): no partial report. */
+static bool
+print_fixed_point(const char *path, const Buf *head, const Buf *tail)
 {
 	size_t n = head->len + tail->len + 1;
 	for (int i = 0; i < 4; i++) {
 		char num[32];
 		n = head->len + tail->len + (size_t)snprintf(num, sizeof num, "%zu", n);
 	}
-	printf("%.*s%zu%.*s\n", (int)head->len, head->data, n, (int)tail->len, tail->data);
+	if (n > REPAIR_MAX_OUTPUT)
+		return over_limit(path, "the report would be %lld bytes; the repair bound is %lld", (long long)n, REPAIR_MAX_OUTPUT);
+	fwrite(head->data, 1, head->len, stdout);
+	printf("%zu", n);
+	fwrite(tail->data, 1, tail->len, stdout);
+	putchar('\n');
+	return true;
 }
 
 static void
@@ -118,29 +164,60 @@ put_query_diag(Buf *b, RepairCtx *R)
 	put_diag(b, R->L, R->s103);
 }
 
-/* The verified program of a repair: the file alone, or (manifest) its
- * module of the verified project (pp); *L is the file's session.  False
- * after a diagnostic. */
-static bool
-repair_load(Program *P, ProjectPatch *pp, const char *manifest, Session **L, const char *path)
+/* The file a repair or a fix reads: alone, or (manifest) as its module
+ * of the project the nearest semaprax.toml makes it (cli_patch_manifest). */
+typedef struct RepairSrc {
+	const char *path;
+	char *manifest;       /* the project's manifest, or NULL */
+	Program P;            /* the file alone */
+	ProjectPatch pp;      /* … or its project */
+	Session *L;           /* the file's session (either way) */
+	DiagSink s103;        /* the target's S103 made again (target_s103) */
+	bool have_s103;
+} RepairSrc;
+
+static void
+src_init(RepairSrc *s, const char *path)
 {
-	if (manifest) {
-		if (!cli_patch_project_open(pp, manifest, path, true))
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	driver_program_init(&s->P);
+	s->manifest = cli_patch_manifest(path);
+}
+
+static void
+src_free(RepairSrc *s)
+{
+	if (s->have_s103)
+		diag_free(&s->s103);
+	if (s->manifest)
+		cli_patch_project_free(&s->pp);
+	free(s->manifest);
+	driver_program_free(&s->P);
+}
+
+/* The verified program of a repair into s (s->L).  False after a
+ * diagnostic. */
+static bool
+repair_load(RepairSrc *s)
+{
+	if (s->manifest) {
+		if (!cli_patch_project_open(&s->pp, s->manifest, s->path, true))
 			return false;
-		*L = pp->L;
+		s->L = s->pp.L;
 	} else {
-		driver_program_load_file(P, path, L, SESSION_CHECK_HIR);
-		if ((*L)->diags.errors) {
-			diag_emit_all(&(*L)->diags, false);
+		driver_program_load_file(&s->P, s->path, &s->L, SESSION_CHECK_HIR);
+		if (s->L->diags.errors) {
+			diag_emit_all(&s->L->diags, false);
 			return false;
 		}
 	}
-	if ((*L)->len > REPAIR_MAX_SOURCE) {
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		diag_report(&s, DIAG_R101, NULL, "the source is larger than the repair bound of %d bytes", REPAIR_MAX_SOURCE);
-		diag_emit_all(&s, false);
-		diag_free(&s);
+	if (s->L->len > REPAIR_MAX_SOURCE) {
+		DiagSink d;
+		diag_init(&d, s->path, NULL, 0);
+		diag_report(&d, DIAG_R101, NULL, "the source is larger than the repair bound of %d bytes", REPAIR_MAX_SOURCE);
+		diag_emit_all(&d, false);
+		diag_free(&d);
 		return false;
 	}
 	return true;
@@ -172,21 +249,21 @@ cli_cmd_repairs(int argc, char **argv)
 	if (strcmp(argv[2], "assign-function-id") != 0)
 		return cli_usage("repairs", "unknown repair kind `%s`; the one kind is `assign-function-id`", argv[2]);
 	const char *path = argv[1], *target = argv[3];
-	Program P;
-	driver_program_init(&P);
-	ProjectPatch pp;
-	memset(&pp, 0, sizeof pp);
-	char *manifest = cli_patch_manifest(path);
-	Session *L;
+	RepairSrc rs;
+	src_init(&rs, path);
+	const char *manifest = rs.manifest;
 	int status = EXIT_FAIL;
-	if (!repair_load(&P, &pp, manifest, &L, path))
+	if (!repair_load(&rs))
 		goto out;
+	Session *L = rs.L;
 	RepairCtx R = { L, patch_repair_target(L->S, target), 0, 0, NULL };
 	if (R.target < 0) {
 		status = no_repair(path, manifest ? manifest : path, "`%s` is not an automatic function identity with an SPX-S103 repair (`main` keeps its own)", target, true);
 		goto out;
 	}
-	repair_counts(&R);
+	repair_counts(&R, &rs.s103, &rs.have_s103);
+	if (!repair_within(&R, path))
+		goto out;
 	char rid[72];
 	patch_repair_id(L->revision, target, rid);
 	Buf head = {0}, tail = {0};
@@ -205,15 +282,11 @@ cli_cmd_repairs(int argc, char **argv)
 	buf_puts(&tail, ",\"name\":");
 	json_cstr(&tail, sema_sym(L->S, R.target)->name);
 	buf_puts(&tail, ",\"to\":{\"input\":\"persistent_id\"}}}}");
-	print_fixed_point(&head, &tail);
+	status = print_fixed_point(path, &head, &tail) ? EXIT_OK : EXIT_FAIL;
 	buf_free(&head);
 	buf_free(&tail);
-	status = EXIT_OK;
 out:
-	if (manifest)
-		cli_patch_project_free(&pp);
-	free(manifest);
-	driver_program_free(&P);
+	src_free(&rs);
 	return status;
 }
 
@@ -259,12 +332,10 @@ cli_cmd_repair(int argc, char **argv)
 	if (argc != 5 || argv[1][0] == '-' || argv[2][0] == '-' || strcmp(argv[3], "--persistent-id") != 0)
 		return cli_usage("repair", "repair requires exactly <file> <repair-id> --persistent-id <id>");
 	const char *path = argv[1], *rid = argv[2], *pid = argv[4];
-	Program P;
-	driver_program_init(&P);
-	ProjectPatch pp;
-	memset(&pp, 0, sizeof pp);
-	char *manifest = cli_patch_manifest(path);
-	Session *L;
+	RepairSrc rs;
+	src_init(&rs, path);
+	const char *manifest = rs.manifest;
+	Session *L = NULL;
 	Session C;
 	driver_session_init(&C, path);
 	SPatch sp;
@@ -277,8 +348,9 @@ cli_cmd_repair(int argc, char **argv)
 	DiagSink pd;
 	diag_init(&pd, "<repair patch>", NULL, 0);
 	int status = EXIT_FAIL;
-	if (!repair_load(&P, &pp, manifest, &L, path))
+	if (!repair_load(&rs))
 		goto out;
+	L = rs.L;
 	/* the target whose repair id this is */
 	RepairCtx R = { L, -1, 0, 0, NULL };
 	for (SymId i = 0; i < L->S->syms.len && R.target < 0; i++) {
@@ -304,17 +376,19 @@ cli_cmd_repair(int argc, char **argv)
 		diag_free(&s);
 		goto out;
 	}
-	repair_counts(&R);
+	repair_counts(&R, &rs.s103, &rs.have_s103);
+	if (!repair_within(&R, path))
+		goto out;
 	buf_printf(&ptext, "schema semaprax.semantic-patch.v3\nbase %s\nassign-function-id repair %s diagnostic SPX-S103 target %s name %s to %s\n",
 	    L->revision, rid, y->id, y->name, pid);
 	pd.src = ptext.data;
 	pd.src_len = ptext.len;
 	if (!patch_parse(&sp, ptext.data, ptext.len, &pd) ||
-	    !(manifest ? cli_patch_project_plan(&pp, path, &sp, &pd, &plan, &cand, &clen)
+	    !(manifest ? cli_patch_project_plan(&rs.pp, path, &sp, &pd, &plan, &cand, &clen)
 	    : cli_patch_make_candidate(L, path, &sp, &pd, &plan, &C, &cand, &clen)))
 		goto out;
 	Buf head = {0}, tail = {0};
-	put_common(&head, &R, "semaprax.diagnostic-repair-preview.v1", manifest ? pp.Cs->revision : C.revision, cand, clen);
+	put_common(&head, &R, "semaprax.diagnostic-repair-preview.v1", manifest ? rs.pp.Cs->revision : C.revision, cand, clen);
 	put_query_diag(&tail, &R);
 	buf_puts(&tail, ",\"repair\":{\"id\":");
 	json_cstr(&tail, rid);
@@ -327,10 +401,9 @@ cli_cmd_repair(int argc, char **argv)
 	buf_puts(&tail, "},\"identity_rebase\":");
 	cli_patch_identity_rebase(&tail, L->S, R.target, pid);
 	buf_putc(&tail, '}');
-	print_fixed_point(&head, &tail);
+	status = print_fixed_point(path, &head, &tail) ? EXIT_OK : EXIT_FAIL;
 	buf_free(&head);
 	buf_free(&tail);
-	status = EXIT_OK;
 out:
 	diag_emit_all(&pd, false);
 	patch_plan_free(&plan);
@@ -339,10 +412,7 @@ out:
 	diag_free(&pd);
 	buf_free(&ptext);
 	driver_session_free(&C);
-	if (manifest)
-		cli_patch_project_free(&pp);
-	free(manifest);
-	driver_program_free(&P);
+	src_free(&rs);
 	return status;
 }
 
@@ -483,16 +553,15 @@ cli_cmd_fix(int argc, char **argv)
 	FmtTarget target;
 	memset(&target, 0, sizeof target);
 	target.lock_fd = -1;
-	Program P;
-	driver_program_init(&P);
-	ProjectPatch pp;
-	memset(&pp, 0, sizeof pp);
-	char *manifest = cli_patch_manifest(path);
+	RepairSrc rs;
+	src_init(&rs, path);
+	const char *manifest = rs.manifest;
+	ProjectPatch *pp = &rs.pp;
 	FixRun f;
 	memset(&f, 0, sizeof f);
 	f.path = path;
 	f.code = code;
-	f.pp = manifest ? &pp : NULL;
+	f.pp = manifest ? pp : NULL;
 	driver_session_init(&f.C, path);
 	Session *L = NULL;
 	PatchPlan plan;
@@ -501,11 +570,11 @@ cli_cmd_fix(int argc, char **argv)
 		goto out;
 	if (manifest) {
 		/* the module as its project checks it (which need not verify yet) */
-		if (!cli_patch_project_open(&pp, manifest, path, false))
+		if (!cli_patch_project_open(pp, manifest, path, false))
 			goto out;
-		L = pp.L;
+		L = pp->L;
 	} else {
-		driver_program_load_file(&P, path, &L, SESSION_CHECK);
+		driver_program_load_file(&rs.P, path, &L, SESSION_CHECK);
 		if (!L->src) {
 			diag_emit_all(&L->diags, false);
 			goto out;
@@ -514,19 +583,22 @@ cli_cmd_fix(int argc, char **argv)
 	fix_rounds(&f, L);
 	if (f.nfixed == 0) {
 		if (manifest)
-			project_emit_diags(&pp.pj, false);
+			project_emit_diags(&pp->pj, false);
 		else
 			diag_emit_all(&L->diags, false);
-		printf("no machine-applicable fixes%s%s in %s\n", code_arg ? " for " : "", code_arg ? code_arg : "", path);
-		status = (manifest ? pp.verified : L->diags.errors == 0) ? EXIT_OK : EXIT_FAIL;
+		printf("no machine-applicable fixes%s%s in ", code_arg ? " for " : "", code_arg ? code_arg : "");
+		cli_put_visible(stdout, path);   /* an operand's control bytes as \xNN */
+		putchar('\n');
+		status = (manifest ? pp->verified : L->diags.errors == 0) ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
 	if (manifest && !f.verified) {
 		/* a project module is written only when its whole project verifies */
 		Buf head = {0};
-		buf_printf(&head, "the fixes of %d diagnostic%s leave project %s with errors; %s is unchanged:\n", f.nfixed, f.nfixed == 1 ? "" : "s",
-		    pp.pj.man.name, path);
-		cli_patch_project_emit(&pp, head.data);
+		buf_printf(&head, "the fixes of %d diagnostic%s leave project %s with errors; ", f.nfixed, f.nfixed == 1 ? "" : "s", pp->pj.man.name);
+		diag_put_visible(&head, path, strlen(path));
+		buf_puts(&head, " is unchanged:\n");
+		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
 		goto out;
 	}
@@ -543,8 +615,11 @@ cli_cmd_fix(int argc, char **argv)
 		cli_patch_unified_diff(&b, path, L->src, L->len, f.cand, f.clen, &plan);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
-	} else if (!cli_fmt_write(&target, L->src, L->len, f.cand, f.clen)) {
-		goto out;
+	} else {
+		/* as patch: the project's manifest and other modules unchanged too */
+		cli_patch_test_stop();
+		if ((manifest && !cli_patch_project_unchanged(pp)) || !cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
+			goto out;
 	}
 	if (!f.verified)
 		diag_emit_all(&f.C.diags, false);
@@ -552,21 +627,18 @@ cli_cmd_fix(int argc, char **argv)
 	int n = f.nfixed;
 	if (f.verified)
 		printf("%s %d diagnostic%s; graph %s %s\n", did, n, n == 1 ? "" : "s", dry ? "would be" : "is now",
-		    manifest ? pp.Cs->revision : f.C.revision);
+		    manifest ? pp->Cs->revision : f.C.revision);
 	else
 		printf("%s %d diagnostic%s; %d error%s remain%s\n", did, n, n == 1 ? "" : "s", f.C.diags.errors, f.C.diags.errors == 1 ? "" : "s",
 		    f.C.diags.errors == 1 ? "s" : "");
 	if (manifest)
-		printf("project %s %s %s\n", pp.pj.man.name, dry ? "would be" : "is now", pp.C.revision);
+		printf("project %s %s %s\n", pp->pj.man.name, dry ? "would be" : "is now", pp->C.revision);
 	status = f.verified ? EXIT_OK : EXIT_FAIL;
 out:
 	cli_fmt_release(&target);
 	patch_plan_free(&plan);
 	free(f.cand);
 	driver_session_free(&f.C);
-	if (manifest)
-		cli_patch_project_free(&pp);
-	free(manifest);
-	driver_program_free(&P);
+	src_free(&rs);
 	return status;
 }

@@ -150,8 +150,8 @@ const CliCommand cli_commands[] = {
 	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) lists every module's declarations,\n"
 	  "  each line prefixed by its source path, modules in ModuleId order; --calls/--called-by\n"
 	  "  follow imported functions by stable id; --json: semaprax.project-query.c1.\n" },
-	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--json]\n"
-	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
+	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--max-steps N] [--json]\n"
+	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N] [--json]\n"
 	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
 	  "  clause source text, test case names: every whole match of the PCRE2 pattern)\n"
 	  "  against a JSON register `{ \"tokens\": [\"REQ-1\", { \"token\": \"REQ-2\", \"retired\": true }] }`:\n"
@@ -159,7 +159,9 @@ const CliCommand cli_commands[] = {
 	  "  held token nobody cites (J152), with the given severity (default error).  Without\n"
 	  "  --register, every `[registers]` row of the manifest (which `check` also runs).  Bad\n"
 	  "  parameters are J140-J146 and produce no findings.  Prints one summary line per\n"
-	  "  register (--json: the report object); exit 1 on an error finding (docs/REGISTERS.md).\n" },
+	  "  register (--json: the report object); exit 1 on an error finding (docs/REGISTERS.md).\n"
+	  "  --max-steps N sets each check's pattern work budget, 1..1000000000 matching steps\n"
+	  "  (default 20000000; past it, J143).\n" },
 	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"

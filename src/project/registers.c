@@ -37,12 +37,11 @@
  * auto-possessification (a repeat then gives back characters one callout
  * at a time), and the callouts of every pcre2_match call of one check —
  * the empty-string probe, the register tokens, all prose — share
- * REGISTER_WORK_BUDGET.  Counting steps, not time, keeps the result the
+ * REGISTER_WORK_BUDGET (or `registers --max-steps`).  Counting steps, not time, keeps the result the
  * same on every machine. */
 #define REGISTER_MATCH_LIMIT 1000000u
 #define REGISTER_DEPTH_LIMIT 100000u
 #define REGISTER_HEAP_LIMIT_KIB 65536u
-#define REGISTER_WORK_BUDGET 20000000u
 
 typedef struct RegToken {
 	char *s;
@@ -76,6 +75,7 @@ typedef struct Priv {
 	VEC(PDecl) decls;
 	VEC(Cite) cites;
 	uint64_t work;           /* callouts so far, all calls */
+	uint64_t budget;         /* … at most */
 	bool limit_hit;          /* a per-call limit or the budget */
 	bool budget_hit;         /* the budget */
 	const char *limit_decl;
@@ -247,12 +247,16 @@ limit_diag(RegisterReport *r, const Priv *pv, const char *what, const char *name
 		buf_printf(&where, " (%s line %d)", r->params.manifest, r->params.line);
 	Diag *d;
 	if (pv->budget_hit)
-		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the work budget of %u matching steps for the whole check (reached on the %s `%s`)",
-		    pv->pattern_label, where.data ? where.data : "", REGISTER_WORK_BUDGET, what, name);
+		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the work budget of %llu matching steps for the whole check (reached on the %s `%s`)",
+		    pv->pattern_label, where.data ? where.data : "", (unsigned long long)pv->budget, what, name);
 	else
 		d = diag_report(&r->diags, DIAG_J143, NULL, "%s%s exceeds the match limit on the %s `%s`", pv->pattern_label, where.data ? where.data : "", what,
 		    name);
-	diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`, and a repeat that can retry a long run from every start");
+	if (pv->budget_hit && pv->budget < REGISTER_MAX_WORK_BUDGET)
+		diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`, and a repeat that can retry a long run "
+		    "from every start; or raise the budget with `semaprax registers --max-steps N` (N up to %u)", REGISTER_MAX_WORK_BUDGET);
+	else
+		diag_set_help(d, "simplify the pattern: avoid nested or alternative repetition such as `(a+)+` or `(a|aa)*`, and a repeat that can retry a long run from every start");
 	buf_free(&where);
 }
 
@@ -262,7 +266,7 @@ count_work(pcre2_callout_block *cb, void *data)
 {
 	(void)cb;
 	Priv *pv = data;
-	if (++pv->work > REGISTER_WORK_BUDGET) {
+	if (++pv->work > pv->budget) {
 		pv->budget_hit = true;
 		return PCRE2_ERROR_CALLOUT;
 	}
@@ -690,6 +694,7 @@ project_register_check(const Project *pj, const RegisterParams *p, RegisterRepor
 	diag_init(&r->diags, NULL, NULL, 0);
 	Priv *pv = spx_xcalloc(1, sizeof *pv);
 	r->priv = pv;
+	pv->budget = p->max_steps ? p->max_steps : REGISTER_WORK_BUDGET;
 	pv->file_label = label(p, "--register", "file", p->file);
 	pv->pattern_label = label(p, "--pattern", "pattern", p->pattern);
 	pv->severity_label = label(p, "--severity", "severity", p->severity);

@@ -27,7 +27,14 @@ typedef struct RegisterParams {
 	                          * `--register`/`--pattern`/`--severity`, else a row name */
 	const char *manifest;    /* a row's: the manifest's file name and the row's line there */
 	int line;                /* (0 = the command line) */
+	uint64_t max_steps;      /* the check's work budget in matching steps
+	                          * (`registers --max-steps`); 0: REGISTER_WORK_BUDGET */
 } RegisterParams;
+
+/* The default work budget of one register check, and the bound on
+ * `registers --max-steps` (docs/REGISTERS.md "Limits"). */
+#define REGISTER_WORK_BUDGET 20000000u
+#define REGISTER_MAX_WORK_BUDGET 1000000000u
 
 typedef enum RegisterFindingKind { REG_UNKNOWN, REG_RETIRED, REG_UNCITED } RegisterFindingKind;
 

@@ -2,9 +2,11 @@
 each a defect once: the manifest decides which open files are a project's,
 so what it says must reach them.
 
-- a manifest that does not read (here: it lists a symbolic link, J102)
-  claims the files under it: their diagnostics are its own, at the file's
-  start, not the single-file check's SPX-G172 that hid it;
+- a manifest that does not read (here: it lists a symbolic link, J102, or
+  has a syntax error, J100) claims the files under it: their diagnostics are
+  its own, at the file's start, not the single-file check's SPX-G172 that
+  hid it; the CLI's `fix` and `repairs` of such a file agree (J100, nothing
+  changed);
 - a manifest that stops listing an open file: the file is checked alone at
   its next change (it showed no diagnostics at all, its module gone from
   the project), and a listed file again once reopened;
@@ -109,6 +111,23 @@ def main():
         shutil.move(os.path.join(outside, "core.spx"), os.path.join(root, "src", "core.spx"))
         assert c.open(uri(extra), read(extra)) == []
         c.end()
+
+        # a manifest with a syntax error claims its files too, and the CLI's
+        # file commands agree (docs/DECISIONS.md, "patch of a project module"):
+        # they report the manifest's J100 and change nothing, never the file alone
+        root = copy(tmp, "syntax")
+        man = os.path.join(root, "semaprax.toml")
+        write(man, read(man).replace('entry = "calc.app"', "entry = calc.app"))
+        app_path = os.path.join(root, "src", "app.spx")
+        c = Client()
+        d = c.open(uri(app_path), app)
+        assert len(d) == 1 and d[0]["code"] == "SPX-J100" and d[0]["range"] == START, d
+        c.end()
+        before = read(app_path)
+        for args in (["fix", app_path], ["repairs", app_path, "assign-function-id", "auto:calc.app.x"]):
+            r = subprocess.run([BIN] + args, capture_output=True, cwd=root)
+            assert r.returncode == 1 and b"SPX-J100" in r.stderr and b"not taken alone" in r.stderr, (args, r.stderr)
+        assert read(app_path) == before
 
         # the manifest stops listing an open file, then lists it again
         root = copy(tmp, "unlisted")
