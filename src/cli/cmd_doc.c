@@ -144,7 +144,6 @@ sym_at(const Doc *D, SymId id)
 	return id >= 0 && id < D->S->syms.len ? &D->S->syms.items[id] : NULL;
 }
 
-/* The method symbol of a class member (NULL when the checker made none). */
 /* A class's method symbols by declaration (then class order), for lookups. */
 typedef struct MethodEnt {
 	const FnDecl *fn;
@@ -161,6 +160,7 @@ cmp_method_ent(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* The method symbol of a class member (NULL when the checker made none). */
 static const Sym *
 method_sym(const MethodEnt *ms, int n, const FnDecl *fn)
 {
