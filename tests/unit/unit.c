@@ -293,6 +293,48 @@ sema_table_checks(void)
 	unit_src_close(&u);
 }
 
+/* The checker's name maps spread a family of long names that differ only in
+ * pairs of letters 32 places apart with equal xor (`a…b` / `b…a`): a
+ * rotate-xor hash gave every one the same hash, so 20,000 such locals made
+ * one function's bindings quadratic.  4,096 of them get (nearly) as many
+ * hashes, and every one is found again. */
+static void
+strmap_spread_checks(void)
+{
+	static const char pairs[][2] = { {'a','b'}, {'b','a'}, {'d','g'}, {'g','d'}, {'e','f'}, {'f','e'}, {'h','k'}, {'k','h'} };
+	enum { N = 4096, LEN = 65 };
+	char (*names)[LEN + 1] = calloc(N, sizeof *names);
+	StrMap m = {0};
+	for (int i = 0; i < N; i++) {
+		memset(names[i], 'q', LEN);
+		names[i][0] = 'v';
+		for (int k = 0, x = i; k < 4; k++, x /= 8) {
+			names[i][1 + k] = pairs[x % 8][0];
+			names[i][33 + k] = pairs[x % 8][1];
+		}
+		sema_strmap_put(&m, names[i], i);
+	}
+	uint32_t *h = calloc(N, sizeof *h);
+	int n = 0, distinct = 0;
+	for (uint32_t i = 0; i < m.cap; i++)
+		if (m.slots[i].key)
+			h[n++] = m.slots[i].hash;
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = h[j] == h[i];
+		distinct += !seen;
+	}
+	bool found = n == N;
+	for (int i = 0; i < N && found; i++)
+		found = sema_strmap_get(&m, names[i]) == i;
+	check(found, "strmap: every name of the family is found again");
+	check(distinct >= N - 8, "strmap: a family of names with equal xor pairs 32 apart spreads over the hashes");
+	sema_strmap_free(&m);
+	free(h);
+	free(names);
+}
+
 /* The four instances of in plus a copy of in[2] (arena memory of the HIR). */
 static HirInst *
 realloc_insts(HirModule *H, const HirInst *in)
@@ -562,6 +604,7 @@ main(void)
 	escape_checks();
 	hir_pattern_checks();
 	sema_table_checks();
+	strmap_spread_checks();
 	hir_mono_checks();
 	fmt_header_checks();
 	unit_session_checks();
