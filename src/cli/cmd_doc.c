@@ -144,7 +144,6 @@ sym_at(const Doc *D, SymId id)
 	return id >= 0 && id < D->S->syms.len ? &D->S->syms.items[id] : NULL;
 }
 
-/* The method symbol of a class member (NULL when the checker made none). */
 /* A class's method symbols by declaration (then class order), for lookups. */
 typedef struct MethodEnt {
 	const FnDecl *fn;
@@ -161,6 +160,7 @@ cmp_method_ent(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* The method symbol of a class member (NULL when the checker made none). */
 static const Sym *
 method_sym(const MethodEnt *ms, int n, const FnDecl *fn)
 {
@@ -399,7 +399,9 @@ render_text(const Doc *D, Buf *o)
 	buf_printf(o, "module %s (%s)\n", D->module, D->revision);
 	for (int i = 0; i < D->nmod_comments; i++) {
 		buf_puts(o, "//");
-		buf_put(o, D->mod_comments[i]->text, D->mod_comments[i]->len);
+		/* a comment's control bytes (an escape sequence, a carriage return)
+		 * shown as the ids' are, never sent to the terminal */
+		diag_put_visible(o, D->mod_comments[i]->text, D->mod_comments[i]->len);
 		buf_putc(o, '\n');
 	}
 	for (int i = 0; i < D->nuses; i++) {
@@ -421,7 +423,7 @@ render_text(const Doc *D, Buf *o)
 		buf_printf(o, "  %s\n", it->header);
 		for (int k = 0; k < it->ncomments; k++) {
 			buf_printf(o, "%s    //", pad);
-			buf_put(o, it->comments[k]->text, it->comments[k]->len);
+			diag_put_visible(o, it->comments[k]->text, it->comments[k]->len);
 			buf_putc(o, '\n');
 		}
 		for (int k = 0; k < it->nrequires; k++)
@@ -534,9 +536,12 @@ html_esc(Buf *o, const char *s, size_t n)
 		case '"': buf_puts(o, "&quot;"); break;
 		case '\'': buf_puts(o, "&#39;"); break;
 		default:
-			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F) {
 				buf_printf(o, "\\x%02x", (unsigned char)s[i]);   /* an id's control bytes, shown (text form's way) */
-			else
+			} else if ((unsigned char)s[i] == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xA0) {
+				buf_printf(o, "\\u{%x}", (unsigned char)s[i + 1]);   /* C1 controls, as the text form */
+				i++;
+			} else
 				buf_putc(o, s[i]);
 			break;
 		}

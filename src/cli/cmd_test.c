@@ -196,6 +196,28 @@ shown(Buf *b, const char *id)
 	return b->data;
 }
 
+/* A compiled lane's detail lines (as its program printed them) in the form
+ * detail_lines gives the interpreter's: each line's control bytes shown
+ * \xNN.  Raw, a stable id's escape sequence reached the terminal, and the
+ * lanes were reported to disagree where only the rendering differed. */
+static void
+detail_visible(char **detail)
+{
+	if (!*detail)
+		return;
+	Buf b = {0};
+	for (const char *s = *detail;;) {
+		const char *nl = strchr(s, '\n');
+		diag_put_visible(&b, s, nl ? (size_t)(nl - s) : strlen(s));
+		if (!nl)
+			break;
+		buf_putc(&b, '\n');
+		s = nl + 1;
+	}
+	free(*detail);
+	*detail = buf_take(&b);
+}
+
 /* A run's outcome in one lane: the interpreter's (detail NULL) or the
  * native lane's (its detail lines as the program printed them). */
 static void
@@ -517,12 +539,14 @@ test_project(const char *manifest, const TestOptions *to)
 		}
 		if (lanes & LANE_NATIVE) {
 			cli_project_native_case(dir, o.host.fs_write ? to->grant : NULL, i, to->native_timeout_ms, &runs[i].nr, &runs[i].ndetail);
+			detail_visible(&runs[i].ndetail);
 			if (lanes & LANE_INTERP)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].nr, runs[i].ndetail);
 		}
 		if (wasm_ok) {
 			cli_project_wasm_case(wdir, &wmods[i], o.host.fs_write ? to->grant : NULL, to->native_timeout_ms, &runs[i].wr,
 					      &runs[i].wdetail);
+			detail_visible(&runs[i].wdetail);
 			if (lanes & LANE_INTERP)
 				runs[i].disagree |= !lanes_agree(&runs[i], &runs[i].wr, runs[i].wdetail);
 		}

@@ -359,7 +359,7 @@ return_habit(Parser *p, const char *word)
  * A misspelt statement keyword (`retrun y;`, `whlie i < n {`, `lte x = 1;`, `fro x in xs {`,
  * `fi c {`, `mathc v {`): the keyword a word at a statement's start means,
  * or NULL.  Only where the statement cannot be an expression: the word is
- * followed by another word (not the infix `with`), a literal or `!`, none
+ * followed by another word (not the infix `with`, nor `as`, `and`, `or`), a literal or `!`, none
  * of which continues an expression after a name (a name `retrun` in
  * `retrun + 1` or `retrun(x)` stays a name).  The keyword is the one
  * nearest word one edit (a transposition counts one) away, if unique.
@@ -373,7 +373,10 @@ keyword_typo(Parser *p, const Token *t, const Token *n)
 		"true", "false", "super", "else", "with" };
 	if (t->kind != TOK_IDENT)
 		return NULL;
-	bool ends = (n->kind == TOK_IDENT && !parse_tok_is_word(p, n, "with")) || n->kind == TOK_INT || n->kind == TOK_FLOAT ||
+	/* `with` continues an expression; `as`, `and`, `or` continue one in another
+	 * language (parse_decorate_expected's habits, reported there) */
+	bool ends = (n->kind == TOK_IDENT && !parse_tok_is_word(p, n, "with") && !parse_tok_is_word(p, n, "as") &&
+	                !parse_tok_is_word(p, n, "and") && !parse_tok_is_word(p, n, "or")) || n->kind == TOK_INT || n->kind == TOK_FLOAT ||
 	    n->kind == TOK_CHAR || n->kind == TOK_STRING || n->kind == TOK_BANG;
 	size_t len = t->span.end - t->span.start;
 	if (!ends || len > 8)

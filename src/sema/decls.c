@@ -639,12 +639,11 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		diag_set_help(dg, "group further values in a generic record, e.g. `Pair<A, B>`, and take that as one type parameter");
 	}
 	s->tparams = sym_array(S, sizeof(const char *), fn->ntparams);
-	StrMap seen = {0};   /* name → earlier occurrences (a pairwise scan was quadratic) */
+	StrMap seen = {0};   /* the names so far: one report per repeat (a report per
+	                      * earlier pair made `<T, T, …>` quadratic in diagnostics) */
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
-		int32_t before = sema_strmap_get(&seen, s->tparams[i]);
-		sema_strmap_set(&seen, s->tparams[i], before < 0 ? 1 : before + 1);
-		for (int32_t k = 0; k < before; k++) {   /* one report per earlier duplicate, as before */
+		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
 			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
 			    s->tparams[i], s->name);
 			diag_set_help(dg, "give each type parameter its own name");

@@ -994,25 +994,24 @@ note_use(void *ctx, const Expr *e)
 static Own *
 own_take(Sema *S, Own *O)
 {
-	Own *k = S->own_spare;
-	memset(O, 0, sizeof *O);
-	if (!k)
-		return NULL;
-	S->own_spare = NULL;
-	VEC_ADOPT(O->vars, k->vars);
-	VEC_ADOPT(O->fields, k->fields);
-	VEC_ADOPT(O->st, k->st);
-	VEC_ADOPT(O->marks, k->marks);
-	VEC_ADOPT(O->trail, k->trail);
-	O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
-	O->index = k->index;
-	O->last_use = k->last_use;
+	Own *k = sema_spare_take(&S->own_spare, O, sizeof *O);
+	if (k) {
+		VEC_ADOPT(O->vars, k->vars);
+		VEC_ADOPT(O->fields, k->fields);
+		VEC_ADOPT(O->st, k->st);
+		VEC_ADOPT(O->marks, k->marks);
+		VEC_ADOPT(O->trail, k->trail);
+		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
+		O->index = k->index;
+		O->last_use = k->last_use;
+	}
 	return k;
 }
 
 static void
-own_release(Own *O)
+own_release(void *p)
 {
+	Own *O = p;
 	VEC_FREE(O->vars);
 	VEC_FREE(O->fields);
 	VEC_FREE(O->st);
@@ -1027,29 +1026,16 @@ own_release(Own *O)
 static void
 own_give_back(Sema *S, Own *O, Own *k)
 {
-	if (S->own_spare) {   /* a nested use gave one back first */
-		own_release(O);
-		free(k);
-		return;
-	}
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->trail.len = 0;
-	if (!k)
-		k = spx_xmalloc(sizeof *k);
-	memcpy(k, O, sizeof *O);
-	S->own_spare = k;
+	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
 
 void
 sema_own_spare_free(Sema *S)
 {
-	Own *k = S->own_spare;
-	if (!k)
-		return;
-	S->own_spare = NULL;
-	own_release(k);
-	free(k);
+	sema_spare_free(&S->own_spare, own_release);
 }
 
 void

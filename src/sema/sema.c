@@ -539,6 +539,42 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 	}
 }
 
+/* ---- per-function storage kept for the next function (check_function, own.c) ---- */
+
+void *
+sema_spare_take(void **slot, void *ctx, size_t size)
+{
+	void *k = *slot;
+	memset(ctx, 0, size);
+	*slot = NULL;
+	return k;
+}
+
+void
+sema_spare_keep(void **slot, void *k, void *ctx, size_t size, void (*release)(void *))
+{
+	if (*slot) {   /* a nested use kept one first */
+		release(ctx);
+		free(k);
+		return;
+	}
+	if (!k)
+		k = spx_xmalloc(size);
+	memcpy(k, ctx, size);
+	*slot = k;
+}
+
+void
+sema_spare_free(void **slot, void (*release)(void *))
+{
+	void *k = *slot;
+	if (!k)
+		return;
+	*slot = NULL;
+	release(k);
+	free(k);
+}
+
 /*
  * A function's binding vectors and name index are kept in Sema.fn_spare for
  * the next function (as own.c's): taken emptied, given back into the same
@@ -547,47 +583,32 @@ check_clause(FnCtx *C, const Clause *c, const char *what)
 static FnCtx *
 fn_take(Sema *S, FnCtx *C)
 {
-	FnCtx *k = S->fn_spare;
-	memset(C, 0, sizeof *C);
-	if (!k)
-		return NULL;
-	S->fn_spare = NULL;
-	VEC_ADOPT(C->locals, k->locals);
-	VEC_ADOPT(C->marks, k->marks);
-	VEC_ADOPT(C->owned_locals, k->owned_locals);
-	VEC_ADOPT(C->calls, k->calls);
-	C->local_index = k->local_index;
+	FnCtx *k = sema_spare_take(&S->fn_spare, C, sizeof *C);
+	if (k) {
+		VEC_ADOPT(C->locals, k->locals);
+		VEC_ADOPT(C->marks, k->marks);
+		VEC_ADOPT(C->owned_locals, k->owned_locals);
+		VEC_ADOPT(C->calls, k->calls);
+		C->local_index = k->local_index;
+	}
 	return k;
+}
+
+static void
+fn_release(void *p)
+{
+	FnCtx *C = p;
+	sema_local_free(C);
+	VEC_FREE(C->calls);
 }
 
 /* k: the block fn_take returned (NULL: none). */
 static void
 fn_give_back(Sema *S, FnCtx *C, FnCtx *k)
 {
-	if (S->fn_spare) {
-		sema_local_free(C);
-		VEC_FREE(C->calls);
-		free(k);
-		return;
-	}
 	sema_strmap_clear(&C->local_index);
 	C->locals.len = C->marks.len = C->owned_locals.len = C->calls.len = 0;
-	if (!k)
-		k = spx_xmalloc(sizeof *k);
-	memcpy(k, C, sizeof *C);
-	S->fn_spare = k;
-}
-
-static void
-fn_spare_free(Sema *S)
-{
-	FnCtx *k = S->fn_spare;
-	if (!k)
-		return;
-	sema_local_free(k);
-	VEC_FREE(k->calls);
-	free(k);
-	S->fn_spare = NULL;
+	sema_spare_keep(&S->fn_spare, k, C, sizeof *C, fn_release);
 }
 
 static void
@@ -1050,7 +1071,7 @@ sema_free(Sema *S)
 	sema_types_free(&S->types);
 	sema_typeq_free(S->typeq);
 	sema_own_spare_free(S);
-	fn_spare_free(S);
+	sema_spare_free(&S->fn_spare, fn_release);
 	if (S->import_index) {
 		free(S->import_index->items);
 		free(S->import_index->next);

@@ -151,6 +151,18 @@ void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O
 void sema_own_check_function(Sema *S, SymId fn);
 void sema_own_spare_free(Sema *S);
 
+/*
+ * Per-function storage kept in a Sema slot for the next function
+ * (check_function's FnCtx, the ownership pass's Own): take empties ctx and
+ * returns the kept block (NULL: none, e.g. in a nested use), whose
+ * containers the caller adopts; keep stores ctx (its containers emptied)
+ * into that block k for the next take, or, when a nested use kept one
+ * first, releases ctx's storage and frees k; free releases what is kept.
+ */
+void *sema_spare_take(void **slot, void *ctx, size_t size);
+void sema_spare_keep(void **slot, void *k, void *ctx, size_t size, void (*release)(void *));
+void sema_spare_free(void **slot, void (*release)(void *));
+
 /* Is `actual` acceptable where `expected` is required (exact, error, or class upcast)? */
 bool sema_type_accepts(Sema *S, TypeId expected, TypeId actual);
 

@@ -155,8 +155,6 @@ sha_vector(const char *msg, size_t reps, const char *want)
 	check(strcmp(hex, want) == 0, what);
 }
 
-/* The validator rejects a resolved pattern whose case or field index is out
- * of range or whose binding is not the arm's (near-misses of a valid HIR). */
 /* A source parsed and, when it parses cleanly and `check_it` asks, checked:
  * the setup the checker, HIR and formatter tests share. */
 typedef struct {
@@ -184,6 +182,18 @@ unit_src_close(UnitSrc *u)
 	diag_free(&u->d);
 }
 
+/* unit_src_open with the check, which must verify (reported as what). */
+static bool
+unit_src_verified(UnitSrc *u, const char *src, size_t len, const char *what)
+{
+	unit_src_open(u, src, len, true);
+	bool ok = u->S && !u->d.errors;
+	check(ok, what);
+	return ok;
+}
+
+/* The validator rejects a resolved pattern whose case or field index is out
+ * of range or whose binding is not the arm's (near-misses of a valid HIR). */
 static void
 hir_pattern_checks(void)
 {
@@ -193,14 +203,12 @@ hir_pattern_checks(void)
 		"@id(\"unit.pat.f\")\nfn f(o: Option<Pt>) -> i64 { match o { Option::Some { value: Pt { y, x: _ } } => y, _ => 0, } }\n"
 		"@id(\"unit.pat.main\")\nfn main() -> i64 { f(Option<Pt>::None {}) }\n";
 	UnitSrc u;
-	unit_src_open(&u, src, sizeof src - 1, true);
-	Sema *S = u.S;
-	DiagSink *d = &u.d;
-	check(S && !d->errors, "hir patterns: the source verifies");
-	if (!S || d->errors) {
+	if (!unit_src_verified(&u, src, sizeof src - 1, "hir patterns: the source verifies")) {
 		unit_src_close(&u);
 		return;
 	}
+	Sema *S = u.S;
+	DiagSink *d = &u.d;
 	HirModule *H = hir_lower(S);
 	HirPattern *p = NULL;
 	for (int i = 0; i < H->nfuncs; i++) {
@@ -247,12 +255,11 @@ sema_table_checks(void)
 		"@id(\"unit.tab.f\")\nfn f(p: Pt) -> i64 { p.x + 1 }\n"
 		"@id(\"unit.tab.main\")\nfn main() -> i64 { f(Pt { x: 2 }) }\n";
 	UnitSrc u;
-	unit_src_open(&u, src, sizeof src - 1, true);
+	bool ok = unit_src_verified(&u, src, sizeof src - 1, "sema tables: the source verifies");
 	Module *m = u.m;
 	Sema *S = u.S;
-	DiagSink *d = &u.d;
-	check(S && !d->errors && m->nexprs >= 4, "sema tables: the source verifies");
-	if (S && !d->errors && m->nexprs >= 4) {
+	check(!ok || m->nexprs >= 4, "sema tables: the source has its expressions");
+	if (ok && m->nexprs >= 4) {
 		uint32_t n = m->nexprs;
 		TypeId before[64];
 		SymId syms[64];
@@ -286,6 +293,48 @@ sema_table_checks(void)
 	unit_src_close(&u);
 }
 
+/* The checker's name maps spread a family of long names that differ only in
+ * pairs of letters 32 places apart with equal xor (`a…b` / `b…a`): a
+ * rotate-xor hash gave every one the same hash, so 20,000 such locals made
+ * one function's bindings quadratic.  4,096 of them get (nearly) as many
+ * hashes, and every one is found again. */
+static void
+strmap_spread_checks(void)
+{
+	static const char pairs[][2] = { {'a','b'}, {'b','a'}, {'d','g'}, {'g','d'}, {'e','f'}, {'f','e'}, {'h','k'}, {'k','h'} };
+	enum { N = 4096, LEN = 65 };
+	char (*names)[LEN + 1] = calloc(N, sizeof *names);
+	StrMap m = {0};
+	for (int i = 0; i < N; i++) {
+		memset(names[i], 'q', LEN);
+		names[i][0] = 'v';
+		for (int k = 0, x = i; k < 4; k++, x /= 8) {
+			names[i][1 + k] = pairs[x % 8][0];
+			names[i][33 + k] = pairs[x % 8][1];
+		}
+		sema_strmap_put(&m, names[i], i);
+	}
+	uint32_t *h = calloc(N, sizeof *h);
+	int n = 0, distinct = 0;
+	for (uint32_t i = 0; i < m.cap; i++)
+		if (m.slots[i].key)
+			h[n++] = m.slots[i].hash;
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = h[j] == h[i];
+		distinct += !seen;
+	}
+	bool found = n == N;
+	for (int i = 0; i < N && found; i++)
+		found = sema_strmap_get(&m, names[i]) == i;
+	check(found, "strmap: every name of the family is found again");
+	check(distinct >= N - 8, "strmap: a family of names with equal xor pairs 32 apart spreads over the hashes");
+	sema_strmap_free(&m);
+	free(h);
+	free(names);
+}
+
 /* The four instances of in plus a copy of in[2] (arena memory of the HIR). */
 static HirInst *
 realloc_insts(HirModule *H, const HirInst *in)
@@ -309,11 +358,10 @@ hir_mono_checks(void)
 		"@id(\"unit.mono.one\")\nfn one() -> i64 { 1 }\n"
 		"@id(\"unit.mono.main\")\nfn main() -> i64 { id<i64>(one()) + string_len(id<string>(\"ab\")) }\n";
 	UnitSrc u;
-	unit_src_open(&u, src, sizeof src - 1, true);
+	bool verified = unit_src_verified(&u, src, sizeof src - 1, "hir mono: the source verifies");
 	Sema *S = u.S;
 	DiagSink *d = &u.d;
-	check(S && !d->errors, "hir mono: the source verifies");
-	HirModule *H = S && !d->errors ? hir_lower(S) : NULL;
+	HirModule *H = verified ? hir_lower(S) : NULL;
 	bool ok = H && hir_mono(H, d) && H->mono;
 	check(ok, "hir mono: the instances are listed");
 	const HirMono *mo = ok ? H->mono : NULL;
@@ -556,6 +604,7 @@ main(void)
 	escape_checks();
 	hir_pattern_checks();
 	sema_table_checks();
+	strmap_spread_checks();
 	hir_mono_checks();
 	fmt_header_checks();
 	unit_session_checks();
