@@ -515,7 +515,9 @@ reaches(Emit *E, TypeId from, TypeId to, uint8_t **seen, int *nseen)
 		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
 		*nseen = n;
 	}
-	if ((*seen)[from])
+	/* a type past the nesting limit (a generic holding a larger instance of
+	 * itself) would make new types without end: the lane refuses it anyway */
+	if ((*seen)[from] || !sema_type_bounded(&E->S->types, from))
 		return false;
 	(*seen)[from] = 1;
 	const TypeInfo *ti = emitc_tinfo(E, from);

@@ -219,7 +219,9 @@ reaches(Emitw *W, TypeId from, TypeId to, uint8_t **seen, int *nseen)
 		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
 		*nseen = n;
 	}
-	if ((*seen)[from])
+	/* a type past the nesting limit (a generic holding a larger instance of
+	 * itself) would make new types without end: the lane refuses it anyway */
+	if ((*seen)[from] || !sema_type_bounded(&W->S->types, from))
 		return false;
 	(*seen)[from] = 1;
 	const TypeInfo *ti = sema_type_info(&W->S->types, from);
@@ -429,8 +431,8 @@ run_func(Emitw *W)
  * element of a Vec, Map or Set) is released or cloned by a function of its
  * own, (address) -> (), emitted once per type: a type holding itself
  * through a Box or a collection (`variant Expr { Add { l: Box<Expr>, … } }`)
- * is then released by recursion at run time, not unfolded here; every
- * structural type ends in one. */
+ * is then not unfolded here (and walked by jobs at run time, run_job);
+ * every structural type ends in one. */
 
 static bool
 aux_type(Emitw *W, TypeId t)
