@@ -29,6 +29,7 @@ typedef struct Call {
 	int ntargs;
 	TypeId rt;            /* result type */
 	const char *rct;      /* its C spelling */
+	bool took;            /* map_set's value is fresh: moved in, not held and copied */
 } Call;
 
 static Val
@@ -344,7 +345,7 @@ emit_map(Emit *E, Call *c)
 	const char *val = NULL;
 	if (!set && c->n > 2 && bi != BI_map_add) {
 		val = c->a[2];
-		if (!emitc_is_copy(E, V)) {
+		if (!emitc_is_copy(E, V) && !c->took) {
 			const char *lent = emitc_new_tmp(E);
 			emitc_line(E, "%s %s = %s;", vn, lent, c->a[2]);
 			val = arena_printf(&E->a, "%s(&%s)", emitc_clone_fn(E, V), lent);
@@ -482,6 +483,13 @@ emit_builtin(Emit *E, const HirExpr *e)
 	for (int i = 0; i < c.n; i++) {
 		Val v = emitc_ev(E, e->u.call.args[i]);
 		bool borrow = sig.nparams < 0 ? i == 0 : i < 8 && sig.modes[i] == MODE_BORROW;
+		/* map_set keeps its value whatever happens: a fresh one is moved in
+		 * (the interpreter's take_lent), not held and copied — a copy per
+		 * step made building a nesting through a Map quadratic */
+		if (borrow && c.bid == BI_map_set && i == 2 && v.own) {
+			borrow = false;
+			c.took = true;
+		}
 		v = borrow ? emitc_borrow_val(E, v) : emitc_own_val(E, v);
 		if (!v.c)
 			return mk(NULL, 0, false);

@@ -66,6 +66,8 @@ typedef struct TypeState {
 	const char *clone;    /* clone helper name */
 	const char *eq;       /* equality helper name */
 	const char *cmp;      /* ordering helper name (vec_sort) */
+	const char *relj, *clonej;   /* job helpers of a cyclic element type (emit_type.c) */
+	uint8_t cyc;          /* 0 unknown, 1 a value of the type cannot hold one, 2 it can */
 } TypeState;
 
 struct EmitProg;

@@ -487,98 +487,121 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
 	buf_puts(b, "\tdefault:\n\t\tbreak;\n\t}\n");
 }
 
-/* Finds in a value of nominal type cur (its place spelled at) a field of
- * type Box<self> (kind TY_BOX; else of type self itself, a Vec) reached
- * through records' fields and variants' cases (each case adds its tag
- * test to *cond): the first in field order.  A Box's or Vec's release
- * loops along it (rel_box_loop, rel_vec_loop). */
+/* ---- walks without recursion ----
+ * A value nests without bound only through a type that can hold itself
+ * (a cyclic type: a list node, a tree node, a Map of nodes), and only
+ * through a heap part (a Box, a Vec's or Iter's storage, a Map's values):
+ * a type cannot hold itself by value.  So the release and the copy of a
+ * heap part whose element type is cyclic are not done by a call nested in
+ * the caller's but handed to the runtime's job list (spx_run, rt/core.h):
+ * a job releases or copies the n elements of one block, and what those
+ * hold in their own cyclic heap parts becomes further jobs, run by the
+ * outermost spx_run in a loop — so no shape of value needs more C stack
+ * than its type's nesting.  Other heap parts are walked by direct calls
+ * (the common flat case, bounded by the type).  No user code runs at a
+ * release or a copy (LANGUAGE.md §0: no drop finalizer exists), so the
+ * order of the blocks is free. */
+
+/* Does a value of type from hold (through fields, case fields and heap
+ * parts) a value of type to?  seen has one byte per type, grown on demand. */
 static bool
-self_field(Emit *E, TypeId cur, TypeId self, TyKind kind, const char *at, const char **cond, const char **place, int level)
+reaches(Emit *E, TypeId from, TypeId to, uint8_t **seen, int *nseen)
 {
-	Sym *s = emitc_nominal_sym(E, cur);
-	if (!s || level > 8)
-		return false;
-	int nc = s->kind == SK_VARIANT ? s->nom->ncases : 1;
-	for (int c = 0; c < nc; c++) {
-		int nf = s->kind == SK_VARIANT ? s->nom->cases[c].nfields : s->nom->nfields;
-		for (int i = 0; i < nf; i++) {
-			TypeId ft = s->kind == SK_VARIANT ? sema_case_field_type(E->S, cur, c, i) : sema_field_type(E->S, cur, i);
-			const char *f = s->kind == SK_VARIANT
-				? arena_printf(&E->a, "%su.c_%s.f_%s", at, s->nom->cases[c].name, s->nom->cases[c].fields[i].name)
-				: arena_printf(&E->a, "%sf_%s", at, s->nom->fields[i].name);
-			const char *fc = *cond;
-			if (s->kind == SK_VARIANT) {
-				const char *test = arena_printf(&E->a, "%stag == %d", at, c);
-				fc = fc ? arena_printf(&E->a, "%s && %s", fc, test) : test;
-			}
-			const TypeInfo *fi = emitc_tinfo(E, ft);
-			if (kind == TY_BOX ? fi->kind == TY_BOX && fi->args[0] == self : ft == self) {
-				*cond = fc;
-				*place = f;
-				return true;
-			}
-			if (fi->kind == TY_NOMINAL && !emitc_is_copy(E, ft)) {
-				const char *sub = fc;
-				if (self_field(E, ft, self, kind, arena_printf(&E->a, "%s.", f), &sub, place, level + 1)) {
-					*cond = sub;
-					return true;
-				}
-			}
-		}
+	if (from == to)
+		return true;
+	if ((int)from >= *nseen) {
+		int n = E->S->types.len > (int)from ? E->S->types.len : (int)from + 1;
+		*seen = spx_xrealloc(*seen, (size_t)n);
+		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
+		*nseen = n;
 	}
-	return false;
+	/* a type past the nesting limit (a generic holding a larger instance of
+	 * itself) would make new types without end: the lane refuses it anyway */
+	if ((*seen)[from] || !sema_type_bounded(&E->S->types, from))
+		return false;
+	(*seen)[from] = 1;
+	const TypeInfo *ti = emitc_tinfo(E, from);
+	switch (ti->kind) {
+	case TY_BOX: case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
+		for (int i = 0; i < ti->nargs; i++)
+			if (reaches(E, ti->args[i], to, seen, nseen))
+				return true;
+		return false;
+	case TY_NOMINAL: {
+		Sym *s = emitc_nominal_sym(E, from);
+		if (!is_struct_sym(s))
+			return false;
+		for (int i = 0; s->kind != SK_VARIANT && i < s->nom->nfields; i++)
+			if (reaches(E, sema_field_type(E->S, from, i), to, seen, nseen))
+				return true;
+		for (int c = 0; c < case_count(s); c++)
+			for (int i = 0; i < s->nom->cases[c].nfields; i++)
+				if (reaches(E, sema_case_field_type(E->S, from, c, i), to, seen, nseen))
+					return true;
+		return false;
+	}
+	default:
+		return false;
+	}
 }
 
-/* The release of a Box<T> whose T holds a Box<T> (a list's `next`, a
- * tree's first child): the chain is walked in a loop — each node's Box<T>
- * is taken out (left NULL, whose release is none), the node's other
- * fields released and its block freed, then the next node — so a list of
- * any length is released in constant stack (a tree recurses on its other
- * children only).  No user code runs at a release (no resource value, so
- * no drop finalizer, exists yet: LANGUAGE.md §0), so the order (a node
- * before its successor's fields) is free. */
+/* Can a value of type t (not Copy) hold another value of type t? */
 static bool
-rel_box_loop(Emit *E, TypeId in, Buf *b)
+cyclic(Emit *E, TypeId t)
 {
-	const char *cond = NULL, *place = NULL;
-	if (!self_field(E, in, in, TY_BOX, "n->", &cond, &place, 0))
-		return false;
-	const char *tn = emit_tyname(E, in);
-	buf_printf(b, "\t%s *n = *p;\n\t*p = NULL;\n\twhile (n) {\n\t\t%s *next = NULL;\n", tn, tn);
-	if (cond)
-		buf_printf(b, "\t\tif (%s) {\n\t\t\tnext = %s;\n\t\t\t%s = NULL;\n\t\t}\n", cond, place, place);
-	else
-		buf_printf(b, "\t\tnext = %s;\n\t\t%s = NULL;\n", place, place);
-	buf_printf(b, "\t\t%s(n);\n\t\tspx_free(n);\n\t\tn = next;\n\t}\n", emitc_rel_fn(E, in));
-	return true;
+	emitc_types_grow(E);
+	if (E->ts[t].cyc)
+		return E->ts[t].cyc == 2;
+	bool yes = false;
+	const TypeInfo *ti = emitc_tinfo(E, t);
+	uint8_t *seen = NULL;
+	int nseen = 0;
+	/* t's own children, each searched for t */
+	if (ti->kind == TY_NOMINAL) {
+		Sym *s = emitc_nominal_sym(E, t);
+		for (int i = 0; is_struct_sym(s) && s->kind != SK_VARIANT && i < s->nom->nfields && !yes; i++)
+			yes = reaches(E, sema_field_type(E->S, t, i), t, &seen, &nseen);
+		for (int c = 0; is_struct_sym(s) && c < case_count(s) && !yes; c++)
+			for (int i = 0; i < s->nom->cases[c].nfields && !yes; i++)
+				yes = reaches(E, sema_case_field_type(E->S, t, c, i), t, &seen, &nseen);
+	} else if (ti->kind == TY_BOX || ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP) {
+		for (int i = 0; i < ti->nargs && !yes; i++)
+			yes = reaches(E, ti->args[i], t, &seen, &nseen);
+	}
+	free(seen);
+	emitc_types_grow(E);
+	E->ts[t].cyc = yes ? 2 : 1;
+	return yes;
 }
 
-/* The release of a Vec<T> whose element (T, or the T of a Box<T>) holds
- * this same Vec type (a tree's `kids: Vec<Node>`): every element but the
- * last is released, then the last is taken out, its own Vec of the type
- * taken out of it (left empty), the rest of it released and the storage
- * freed, and the loop continues with that Vec — so a chain nested through
- * the last element needs constant C stack (a tree recurses on its other
- * elements only); nothing observable runs at a release (rel_box_loop). */
-static bool
-rel_vec_loop(Emit *E, TypeId t, TypeId el, Buf *b)
+/* The job releasing the n elements of type el in block p, then the block. */
+static const char *
+relj_fn(Emit *E, TypeId el)
 {
-	const TypeInfo *ei = emitc_tinfo(E, el);
-	bool boxed = ei->kind == TY_BOX;
-	TypeId node = boxed ? ei->args[0] : el;
-	if (emitc_tinfo(E, node)->kind != TY_NOMINAL || emitc_is_copy(E, node))
-		return false;
-	const char *cond = boxed ? "last" : NULL, *place = NULL;
-	if (!self_field(E, node, t, TY_VEC, boxed ? "last->" : "last.", &cond, &place, 0))
-		return false;
-	const char *en = emit_tyname(E, el);
-	buf_puts(b, "\tspx_vec v = *p;\n\tp->p = NULL;\n\tp->len = p->cap = 0;\n\twhile (v.len) {\n");
-	buf_printf(b, "\t\tfor (size_t i = 0; i + 1 < v.len; i++)\n\t\t\t%s(&((%s *)v.p)[i]);\n", emitc_rel_fn(E, el), en);
-	buf_printf(b, "\t\t%s last = ((%s *)v.p)[v.len - 1];\n\t\tspx_vec_free(&v);\n", en, en);
-	buf_printf(b, "\t\tif (%s) {\n\t\t\tv = %s;\n\t\t\t%s.p = NULL;\n\t\t\t%s.len = %s.cap = 0;\n\t\t}\n", cond ? cond : "1",
-		   place, place, place, place);
-	buf_printf(b, "\t\t%s(&last);\n\t}\n\tspx_vec_free(&v);\n", emitc_rel_fn(E, el));
-	return true;
+	if (E->ts[el].relj)
+		return E->ts[el].relj;
+	const char *name = arena_printf(&E->a, "%sspx_relj_%u", E->px, (unsigned)el);
+	E->ts[el].relj = name;
+	const char *en = emit_tyname(E, el), *rel = emitc_rel_fn(E, el);
+	helper_open(E, arena_printf(&E->a, "void %s(void *p, const void *src, size_t n)", name));
+	buf_printf(&E->helpers, "\t(void)src;\n\tfor (size_t i = 0; i < n; i++)\n\t\t%s(&((%s *)p)[i]);\n"
+				"\tspx_free(p);\n}\n\n", rel, en);
+	return name;
+}
+
+/* The job copying the n elements of type el in block src into block p. */
+static const char *
+clonej_fn(Emit *E, TypeId el)
+{
+	if (E->ts[el].clonej)
+		return E->ts[el].clonej;
+	const char *name = arena_printf(&E->a, "%sspx_clonej_%u", E->px, (unsigned)el);
+	E->ts[el].clonej = name;
+	const char *en = emit_tyname(E, el), *clone = emitc_clone_fn(E, el);
+	helper_open(E, arena_printf(&E->a, "void %s(void *p, const void *src, size_t n)", name));
+	buf_printf(&E->helpers, "\tfor (size_t i = 0; i < n; i++)\n\t\t((%s *)p)[i] = %s(&((const %s *)src)[i]);\n}\n\n",
+		   en, clone, en);
+	return name;
 }
 
 static void
@@ -589,27 +612,37 @@ rel_body(Emit *E, TypeId t, Buf *b)
 	if (k == TY_VEC || k == TY_ITER) {
 		TypeId el = ti->args[0];
 		const char *v = k == TY_VEC ? "p" : "(&p->v)";
-		if (k == TY_VEC && rel_vec_loop(E, t, el, b))
-			return;
-		if (!emitc_is_copy(E, el))
-			buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
-				   emitc_rel_fn(E, el), emit_tyname(E, el), v);
-		buf_printf(b, "\tspx_vec_free(%s);\n", v);
+		if (!emitc_is_copy(E, el) && cyclic(E, el)) {
+			/* a job (no recursion); an empty Vec's storage at once */
+			buf_printf(b, "\tif (%s->len)\n\t\tspx_run(%s, %s->p, NULL, %s->len);\n\telse\n\t\tspx_free(%s->p);\n"
+				      "\t%s->p = NULL;\n\t%s->len = %s->cap = 0;\n", v, relj_fn(E, el), v, v, v, v, v, v);
+		} else {
+			if (!emitc_is_copy(E, el))
+				buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
+					   emitc_rel_fn(E, el), emit_tyname(E, el), v);
+			buf_printf(b, "\tspx_vec_free(%s);\n", v);
+		}
 		if (k == TY_ITER)
 			buf_puts(b, "\tp->pos = 0;\n");
 	} else if (k == TY_MAP || k == TY_SET) {
 		TypeId kt = ti->args[0];
 		if (k == TY_MAP && !emitc_is_copy(E, ti->args[1])) {
 			TypeId vt = ti->args[1];
-			buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n", emitc_rel_fn(E, vt),
-				   emit_tyname(E, vt));
+			if (cyclic(E, vt))
+				buf_printf(b, "\tif (p->len) {\n\t\tspx_run(%s, p->v, NULL, p->len);\n\t\tp->v = NULL;\n\t}\n",
+					   relj_fn(E, vt));
+			else
+				buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n",
+					   emitc_rel_fn(E, vt), emit_tyname(E, vt));
 		}
 		buf_printf(b, "\tspx_map_free(p, %d);\n", emitc_map_key_kind(E, kt));
 	} else if (k == TY_BOX) {
 		TypeId in = ti->args[0];
-		if (rel_box_loop(E, in, b))
-			return;
 		buf_puts(b, "\tif (!*p)\n\t\treturn;\n");
+		if (!emitc_is_copy(E, in) && cyclic(E, in)) {
+			buf_printf(b, "\tspx_run(%s, *p, NULL, 1);\n\t*p = NULL;\n", relj_fn(E, in));
+			return;
+		}
 		if (!emitc_is_copy(E, in))
 			buf_printf(b, "\t%s(*p);\n", emitc_rel_fn(E, in));
 		buf_puts(b, "\tspx_free(*p);\n\t*p = NULL;\n");
@@ -656,6 +689,11 @@ clone_elems(Emit *E, Buf *b, TypeId el, const char *n, const char *dst, const ch
 {
 	if (emitc_is_copy(E, el))
 		return;
+	if (cyclic(E, el)) {
+		/* a job (no recursion: see "walks without recursion" above) */
+		buf_printf(b, "\tif (%s)\n\t\tspx_run(%s, %s, %s, %s);\n", n, clonej_fn(E, el), dst, src, n);
+		return;
+	}
 	buf_printf(b, "\tfor (size_t i = 0; i < %s; i++)\n\t\t((%s *)%s)[i] = %s(&((const %s *)%s)[i]);\n", n,
 		   emit_tyname(E, el), dst, emitc_clone_fn(E, el), emit_tyname(E, el), src);
 }
@@ -685,6 +723,8 @@ clone_body(Emit *E, TypeId t, Buf *b)
 		buf_printf(b, "\tif (!*p)\n\t\treturn NULL;\n\t%s c = spx_alloc(sizeof **p);\n", tn);
 		if (emitc_is_copy(E, in))
 			buf_puts(b, "\t*c = **p;\n");
+		else if (cyclic(E, in))
+			buf_printf(b, "\tspx_run(%s, c, *p, 1);\n", clonej_fn(E, in));
 		else
 			buf_printf(b, "\t*c = %s(*p);\n", emitc_clone_fn(E, in));
 	} else {

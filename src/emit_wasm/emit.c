@@ -1238,6 +1238,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	free(W.fidx);
 	free(W.thunk);
 	free(W.aux);
+	free(W.cyc);
 	free(W.slot_base);
 	buf_free(W.data);
 	free(W.interned);
@@ -1435,6 +1436,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		free(W->fidx);
 		free(W->thunk);
 		free(W->aux);
+		free(W->cyc);
 		free(W->slot_base);
 		free(W->interned);
 		free(G.symfunc[k]);

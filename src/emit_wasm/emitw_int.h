@@ -100,8 +100,15 @@ typedef struct Emitw {
 	int nvisit;
 	/* own.c: out-of-line release and clone of a heap-held value (a Box's,
 	 * a collection's element), in the order first needed */
-	struct EmitwAux { int clone; TypeId t; int wi; } *aux;
+	struct EmitwAux { int clone; TypeId t; int wi; uint32_t slot; } *aux;   /* clone 2, 3: a job (own.c) */
 	int naux, capaux, auxdone;
+	/* own.c: walks without recursion — the job list (its globals and run
+	 * function, made on first need) and which types can hold themselves */
+	bool jobs, run_done;
+	uint32_t g_jp, g_jn, g_jc, g_jin;
+	int run_wi;
+	uint8_t *cyc;         /* per type: 0 unknown, 1 no, 2 a value can hold one of its own type */
+	int ncyc;
 	int depth;            /* enclosing block/loop/if labels */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;

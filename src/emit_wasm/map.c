@@ -141,6 +141,7 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 	uint8_t kty[FLAT_MAX], vty[FLAT_MAX];
 	int kn = emitw_flat(W, K, kty), vn = set ? 0 : emitw_flat(W, V, vty);
 	uint32_t k = emitw_locals(W, kty, kn), v = 0;
+	bool took = false;
 	if (!emitw_lend(W, args[1]))
 		return false;
 	emitw_store(W, k, kn);
@@ -150,7 +151,10 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 			return false;
 		}
 		v = emitw_locals(W, vty, vn);
-		if (!emitw_lend(W, args[2]))
+		/* map_set keeps its value whatever happens: a fresh one is moved in
+		 * (the interpreter's take_lent), not held and copied */
+		took = id == BI_map_set && emitw_fresh(W, args[2]);
+		if (!(took ? emitw_own(W, args[2], V) : emitw_lend(W, args[2])))
 			return false;
 		emitw_store(W, v, vn);
 	}
@@ -221,7 +225,10 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_i32c(W, 1);
 		emitw_op_u32(W, OP_LOCAL_SET, one);
 		emitw_release_elems(W, a, one, V);
-		load_copy(W, v, V);
+		if (took)
+			emitw_load(W, v, vn);
+		else
+			load_copy(W, v, V);
 		emitw_elem_store(W, a, V);
 	} else if (id == BI_map_add) {
 		/* checked i64 addition (expr.c's test), failing in the map's domain */
@@ -255,7 +262,9 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, pos);
 		emitw_op_u32(W, OP_CALL, W->imp_slots_open);
 		uint32_t a = entry(W, m + (uint32_t)b, pos, t);
-		if (b == 0 || id == BI_map_set) {
+		if (b == 1 && took) {
+			store_at(W, a, v, t);   /* the fresh value, moved in */
+		} else if (b == 0 || id == BI_map_set) {
 			load_copy(W, b ? v : k, t);
 			emitw_elem_store(W, a, t);
 		} else {

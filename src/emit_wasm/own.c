@@ -194,13 +194,245 @@ emitw_elem_addr(Emitw *W, uint32_t ptr, uint32_t i, int esz, uint32_t addr)
 static void release_mem_inline(Emitw *W, uint32_t a, TypeId t);
 static void clone_mem_inline(Emitw *W, uint32_t a, TypeId t);
 
+/* ---- walks without recursion (the C lane's model: emit_type.c) ----
+ * A value nests without bound only through a type that can hold itself
+ * (cyclic), and only through a heap part: a Box, a Vec's or Iter's
+ * storage, a Map's values.  The release or copy of such a block of
+ * elements is a job (run_job): run at once outside a job, else put on
+ * the module's job list (globals g_jp, g_jn, g_jc: address, count,
+ * capacity of 12-byte entries (table slot, address, count) in the heap)
+ * and run by the outermost call in a loop, which frees the list when it
+ * is empty (so the leak check sees nothing).  So no shape of value needs
+ * more Wasm stack than its type's nesting; other heap parts are walked
+ * by direct calls.  No user code runs at a release or copy: the order of
+ * the blocks is free. */
+
+/* Does a value of type from hold a value of type to?  seen grows on demand. */
+static bool
+reaches(Emitw *W, TypeId from, TypeId to, uint8_t **seen, int *nseen)
+{
+	if (from == to)
+		return true;
+	if ((int)from >= *nseen) {
+		int n = W->S->types.len > (int)from ? W->S->types.len : (int)from + 1;
+		*seen = spx_xrealloc(*seen, (size_t)n);
+		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
+		*nseen = n;
+	}
+	/* a type past the nesting limit (a generic holding a larger instance of
+	 * itself) would make new types without end: the lane refuses it anyway */
+	if ((*seen)[from] || !sema_type_bounded(&W->S->types, from))
+		return false;
+	(*seen)[from] = 1;
+	const TypeInfo *ti = sema_type_info(&W->S->types, from);
+	switch (ti->kind) {
+	case TY_BOX: case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
+		for (int i = 0; i < ti->nargs; i++)
+			if (reaches(W, ti->args[i], to, seen, nseen))
+				return true;
+		return false;
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+			for (int i = 0; i < s->nom->nfields; i++)
+				if (reaches(W, sema_field_type(W->S, from, i), to, seen, nseen))
+					return true;
+		} else if (s->kind == SK_VARIANT) {
+			for (int c = 0; c < s->nom->ncases; c++)
+				for (int i = 0; i < s->nom->cases[c].nfields; i++)
+					if (reaches(W, sema_case_field_type(W->S, from, c, i), to, seen, nseen))
+						return true;
+		}
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Can a value of type t hold another value of type t? */
+static bool
+cyclic(Emitw *W, TypeId t)
+{
+	if ((int)t < W->ncyc && W->cyc[t])
+		return W->cyc[t] == 2;
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	bool yes = false;
+	uint8_t *seen = NULL;
+	int nseen = 0;
+	if (ti->kind == TY_NOMINAL) {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		for (int i = 0; (s->kind == SK_RECORD || s->kind == SK_CLASS) && i < s->nom->nfields && !yes; i++)
+			yes = reaches(W, sema_field_type(W->S, t, i), t, &seen, &nseen);
+		for (int c = 0; s->kind == SK_VARIANT && c < s->nom->ncases && !yes; c++)
+			for (int i = 0; i < s->nom->cases[c].nfields && !yes; i++)
+				yes = reaches(W, sema_case_field_type(W->S, t, c, i), t, &seen, &nseen);
+	} else if (ti->kind == TY_BOX || ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP) {
+		for (int i = 0; i < ti->nargs && !yes; i++)
+			yes = reaches(W, ti->args[i], t, &seen, &nseen);
+	}
+	free(seen);
+	if ((int)t >= W->ncyc) {
+		int n = W->S->types.len > (int)t ? W->S->types.len : (int)t + 1;
+		W->cyc = spx_xrealloc(W->cyc, (size_t)n);
+		memset(W->cyc + W->ncyc, 0, (size_t)(n - W->ncyc));
+		W->ncyc = n;
+	}
+	W->cyc[t] = yes ? 2 : 1;
+	return yes;
+}
+
+static struct EmitwAux *aux_entry(Emitw *W, int clone, TypeId t);
+
+/* Runs (or queues) job kind (2: release the elements of type t of the
+ * block in local p, count in local n — UINT32_MAX: one — then the block;
+ * 3: clone them in place). */
+static void
+run_job(Emitw *W, int kind, TypeId t, uint32_t p, uint32_t n)
+{
+	static const uint8_t i3[3] = { WT_I32, WT_I32, WT_I32 };
+	if (!W->jobs) {
+		W->jobs = true;
+		W->g_jp = wasm_global_add(W->m, WT_I32, true, 0);
+		W->g_jn = wasm_global_add(W->m, WT_I32, true, 0);
+		W->g_jc = wasm_global_add(W->m, WT_I32, true, 0);
+		W->g_jin = wasm_global_add(W->m, WT_I32, true, 0);
+		W->run_wi = wasm_func_add(W->m, wasm_type(W->m, i3, 3, NULL, 0));
+	}
+	emitw_i32c(W, (int32_t)aux_entry(W, kind, t)->slot);
+	emitw_op_u32(W, OP_LOCAL_GET, p);
+	if (n == UINT32_MAX)
+		emitw_i32c(W, 1);
+	else
+		emitw_op_u32(W, OP_LOCAL_GET, n);
+	emitw_op_u32(W, OP_CALL, (uint32_t)W->m->nfunc_imports + (uint32_t)W->run_wi);
+}
+
+static void
+job_field(Emitw *W, uint8_t op, uint32_t a, int off)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op(W, op);
+	wasm_u32(W->c, 2);
+	wasm_u32(W->c, (uint32_t)off);
+}
+
+/* local a = g_jp + g_jn * 12 */
+static void
+job_addr(Emitw *W, uint32_t a)
+{
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jp);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_i32c(W, 12);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+}
+
+/* The run function (slot, address, count) -> (): inside a job it appends
+ * the job (growing the list); outside, it runs it and then the list. */
+static void
+run_func(Emitw *W)
+{
+	static const uint8_t i2[2] = { WT_I32, WT_I32 };
+	Buf code = {0};
+	W->c = &code;
+	W->ltypes.len = 0;
+	W->live.len = 0;
+	W->spare.len = 0;
+	W->notemps = 0;
+	W->olive.len = 0;
+	W->depth = 0;
+	W->nwparams = 3;
+	uint32_t a = emitw_locals(W, VT_I32, 1);
+	int jt = wasm_type(W->m, i2, 2, NULL, 0);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jin);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jc);
+	emitw_op(W, OP_I32_GE_U);
+	emitw_open(W, OP_IF, NULL, 0);
+	/* capacity 2c + 64 */
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jc);
+	emitw_i32c(W, 2);
+	emitw_op(W, OP_I32_MUL);
+	emitw_i32c(W, 64);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_SET, a);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jp);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_i32c(W, 12);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_i32c(W, 12);
+	emitw_op(W, OP_I32_MUL);
+	emitw_op_u32(W, OP_CALL, W->imp_block_grow);
+	emitw_oom_check(W);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jp);
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jc);
+	emitw_end(W);
+	job_addr(W, a);
+	for (uint32_t k = 0; k < 3; k++) {
+		emitw_op_u32(W, OP_LOCAL_GET, a);
+		emitw_op_u32(W, OP_LOCAL_GET, k);
+		emitw_op(W, OP_I32_STORE);
+		wasm_u32(W->c, 2);
+		wasm_u32(W->c, 4 * k);
+	}
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jn);
+	emitw_op(W, OP_RETURN);
+	emitw_end(W);
+	emitw_i32c(W, 1);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jin);
+	emitw_op_u32(W, OP_LOCAL_GET, 1);
+	emitw_op_u32(W, OP_LOCAL_GET, 2);
+	emitw_op_u32(W, OP_LOCAL_GET, 0);
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)jt);
+	wasm_u32(W->c, 0);   /* table 0 */
+	emitw_open(W, OP_BLOCK, NULL, 0);
+	emitw_open(W, OP_LOOP, NULL, 0);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_op(W, OP_I32_EQZ);
+	emitw_op_u32(W, OP_BR_IF, 1);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jn);
+	emitw_i32c(W, 1);
+	emitw_op(W, OP_I32_SUB);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jn);
+	job_addr(W, a);
+	job_field(W, OP_I32_LOAD, a, 4);
+	job_field(W, OP_I32_LOAD, a, 8);
+	job_field(W, OP_I32_LOAD, a, 0);
+	emitw_op_u32(W, OP_CALL_INDIRECT, (uint32_t)jt);
+	wasm_u32(W->c, 0);
+	emitw_op_u32(W, OP_BR, 0);
+	emitw_end(W);
+	emitw_end(W);
+	/* done: the list is freed (the leak check counts heap blocks) */
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jin);
+	emitw_op_u32(W, OP_GLOBAL_GET, W->g_jp);
+	emitw_op_u32(W, OP_CALL, W->imp_free);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jp);
+	emitw_i32c(W, 0);
+	emitw_op_u32(W, OP_GLOBAL_SET, W->g_jc);
+	emitw_func_finish(W, W->run_wi, &code);
+	buf_free(&code);
+	W->c = NULL;
+	W->run_done = true;
+}
+
 /* ---- out-of-line release and clone of a heap-held value ----
  * A record's, class's or variant's value in a heap block (a Box's, an
  * element of a Vec, Map or Set) is released or cloned by a function of its
  * own, (address) -> (), emitted once per type: a type holding itself
  * through a Box or a collection (`variant Expr { Add { l: Box<Expr>, … } }`)
- * is then released by recursion at run time, not unfolded here; every
- * structural type ends in one. */
+ * is then not unfolded here (and walked by jobs at run time, run_job);
+ * every structural type ends in one. */
 
 static bool
 aux_type(Emitw *W, TypeId t)
@@ -209,23 +441,33 @@ aux_type(Emitw *W, TypeId t)
 	return ti->kind == TY_NOMINAL;
 }
 
-static uint32_t
-aux_index(Emitw *W, int clone, TypeId t)
+/* The entry of the out-of-line function kind (0 release, 1 clone, (address)
+ * -> (); 2 a release job, 3 a clone job, (address, count) -> () with a
+ * table slot: run_job) of type t, added on first need. */
+static struct EmitwAux *
+aux_entry(Emitw *W, int clone, TypeId t)
 {
-	static const uint8_t i1[1] = { WT_I32 };
+	static const uint8_t i2[2] = { WT_I32, WT_I32 };
 	for (int k = 0; k < W->naux; k++)   /* a linear search: few types, deterministic */
 		if (W->aux[k].clone == clone && W->aux[k].t == t)
-			return (uint32_t)W->m->nfunc_imports + (uint32_t)W->aux[k].wi;
+			return &W->aux[k];
 	if (W->naux == W->capaux) {
 		W->capaux = W->capaux ? W->capaux * 2 : 8;
 		W->aux = spx_xrealloc(W->aux, sizeof *W->aux * (size_t)W->capaux);
 	}
-	int wi = wasm_func_add(W->m, wasm_type(W->m, i1, 1, NULL, 0));
-	W->aux[W->naux].clone = clone;
-	W->aux[W->naux].t = t;
-	W->aux[W->naux].wi = wi;
-	W->naux++;
-	return (uint32_t)W->m->nfunc_imports + (uint32_t)wi;
+	int wi = wasm_func_add(W->m, wasm_type(W->m, i2, clone >= 2 ? 2 : 1, NULL, 0));
+	struct EmitwAux *x = &W->aux[W->naux++];
+	x->clone = clone;
+	x->t = t;
+	x->wi = wi;
+	x->slot = clone >= 2 ? wasm_table_add(W->m, (uint32_t)W->m->nfunc_imports + (uint32_t)wi) : 0;
+	return x;
+}
+
+static uint32_t
+aux_index(Emitw *W, int clone, TypeId t)
+{
+	return (uint32_t)W->m->nfunc_imports + (uint32_t)aux_entry(W, clone, t)->wi;
 }
 
 /* Releases the heap parts of the value of type t in memory at local a. */
@@ -265,15 +507,24 @@ emitw_mem_funcs(Emitw *W)
 		W->notemps = 0;
 		W->olive.len = 0;
 		W->depth = 0;
-		W->nwparams = 1;
-		if (x.clone)
+		W->nwparams = x.clone >= 2 ? 2 : 1;
+		if (x.clone == 3) {
+			emitw_each_elem(W, 0, 1, x.t, clone_mem);
+		} else if (x.clone == 2) {
+			emitw_release_elems(W, 0, 1, x.t);
+			emitw_op_u32(W, OP_LOCAL_GET, 0);
+			emitw_op_u32(W, OP_CALL, W->imp_free);
+		} else if (x.clone) {
 			clone_mem_inline(W, 0, x.t);
-		else
+		} else {
 			release_mem_inline(W, 0, x.t);
+		}
 		emitw_func_finish(W, x.wi, &code);
 		buf_free(&code);
 		W->c = NULL;
 	}
+	if (W->jobs && !W->run_done && !W->failed)
+		run_func(W);
 }
 
 void
@@ -306,159 +557,43 @@ emitw_release_elems(Emitw *W, uint32_t ptr, uint32_t len, TypeId t)
 		emitw_each_elem(W, ptr, len, t, release_mem);
 }
 
-/* The flat offset in a T of its first Box<T> (a list's `next`, a tree's
- * first child; a variant's cases have slots of their own, 0 when not the
- * value's), or -1. */
-static int
-self_box_off(Emitw *W, TypeId t)
-{
-	HeapPart hp[FLAT_MAX];
-	int np = parts(W, t, hp);
-	for (int k = 0; k < np; k++)
-		if (hp[k].kind == TY_BOX && emitw_elem_ty(W, hp[k].t) == t)
-			return hp[k].off;
-	return -1;
-}
-
-/* Releases the Box whose address is in local p: its value, then its block.
- * A Box<T> whose T holds a Box<T> is released along that chain in a loop
- * (local p walks it): each node's Box<T> slot is saved and zeroed (its
- * release is then none), the node released and freed, then the next, so a
- * list of any length needs constant stack and a tree recurses on its other
- * children only; as in the C lane (emit_type.c rel_box_loop), nothing
- * observable runs at a release, so the order is free. */
+/* Releases the Box whose address is in local p: its value, then its block
+ * (a job when its value's type is cyclic: run_job). */
 static void
 release_box(Emitw *W, uint32_t p, TypeId t)
 {
 	TypeId inner = emitw_elem_ty(W, t);
-	int off = aux_type(W, inner) ? self_box_off(W, inner) : -1;
-	if (off >= 0) {
-		uint32_t next = emitw_locals(W, VT_I32, 1);
-		emitw_open(W, OP_BLOCK, NULL, 0);
-		emitw_open(W, OP_LOOP, NULL, 0);
-		emitw_op_u32(W, OP_LOCAL_GET, p);
-		emitw_op(W, OP_I32_EQZ);
-		emitw_op_u32(W, OP_BR_IF, 1);
-		emitw_mem_load(W, p, WT_I32, off);
-		emitw_op_u32(W, OP_LOCAL_SET, next);
-		emitw_op_u32(W, OP_LOCAL_GET, p);
-		emitw_i64c(W, 0);
-		emitw_op(W, OP_I64_STORE);
-		wasm_u32(W->c, 3);
-		wasm_u32(W->c, (uint32_t)off * 8u);
-		release_mem(W, p, inner);
-		emitw_op_u32(W, OP_LOCAL_GET, p);
-		emitw_op_u32(W, OP_CALL, W->imp_free);
-		emitw_op_u32(W, OP_LOCAL_GET, next);
-		emitw_op_u32(W, OP_LOCAL_SET, p);
-		emitw_op_u32(W, OP_BR, 0);
-		emitw_end(W);
-		emitw_end(W);
-		return;
-	}
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_open(W, OP_IF, NULL, 0);
-	if (emitw_has_heap(W, inner))
-		release_mem(W, p, inner);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_op_u32(W, OP_CALL, W->imp_free);
+	if (emitw_has_heap(W, inner) && cyclic(W, inner)) {
+		run_job(W, 2, inner, p, UINT32_MAX);
+	} else {
+		if (emitw_has_heap(W, inner))
+			release_mem(W, p, inner);
+		emitw_op_u32(W, OP_LOCAL_GET, p);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+	}
 	emitw_end(W);
 }
 
-/* Stores i64 0 into slot `slot` at the address in local a. */
+/* Releases the n elements of type el of the block in local p (a Vec's,
+ * an Iter's or a Map's values; count in local n), then the block: a job
+ * when el is cyclic and there are elements (run_job). */
 static void
-zero_slot(Emitw *W, uint32_t a, int slot)
+release_store(Emitw *W, uint32_t p, uint32_t n, TypeId el)
 {
-	emitw_op_u32(W, OP_LOCAL_GET, a);
-	emitw_i64c(W, 0);
-	emitw_op(W, OP_I64_STORE);
-	wasm_u32(W->c, 3);
-	wasm_u32(W->c, (uint32_t)slot * 8u);
-}
-
-/* The flat offset of a Vec of type vec in a node (a T, the element or the
- * T of a Box<T> element) of that Vec (a tree's `kids: Vec<Node>`), or -1. */
-static int
-self_vec_off(Emitw *W, TypeId node, TypeId vec)
-{
-	if (!aux_type(W, node))
-		return -1;
-	HeapPart hp[FLAT_MAX];
-	int np = parts(W, node, hp);
-	for (int k = 0; k < np; k++)
-		if (hp[k].kind == TY_VEC && hp[k].t == vec)
-			return hp[k].off;
-	return -1;
-}
-
-/* Releases the elements and the storage of the Vec of type vec in locals
- * p (address) and n (length), both then clobbered.  When its element (T,
- * or the T of a Box<T>) holds this Vec type, the release loops as the C
- * lane's rel_vec_loop (emit_type.c): every element but the last released,
- * then the last's own Vec saved and zeroed in it, the last released and
- * the storage freed, and the loop goes on with the saved Vec — constant
- * stack for a nesting through the last element of any depth. */
-static void
-release_vec(Emitw *W, uint32_t p, uint32_t n, TypeId vec)
-{
-	TypeId el = emitw_elem_ty(W, vec);
-	const TypeInfo *ei = sema_type_info(&W->S->types, el);
-	bool boxed = ei->kind == TY_BOX;
-	TypeId node = boxed ? ei->args[0] : el;
-	int off = self_vec_off(W, node, vec);
-	if (off < 0) {
+	if (!emitw_has_heap(W, el) || !cyclic(W, el)) {
 		emitw_release_elems(W, p, n, el);
 		emitw_op_u32(W, OP_LOCAL_GET, p);
 		emitw_op_u32(W, OP_CALL, W->imp_free);
 		return;
 	}
-	uint32_t a = emitw_locals(W, VT_I32, 1), np = emitw_locals(W, VT_I32, 1), nn = emitw_locals(W, VT_I32, 1);
-	emitw_open(W, OP_BLOCK, NULL, 0);
-	emitw_open(W, OP_LOOP, NULL, 0);
-	/* an empty or moved-out Vec: its storage (0 is none) and done */
 	emitw_op_u32(W, OP_LOCAL_GET, n);
-	emitw_op(W, OP_I32_EQZ);
 	emitw_open(W, OP_IF, NULL, 0);
+	run_job(W, 2, el, p, n);
+	emitw_op(W, OP_ELSE);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_op_u32(W, OP_CALL, W->imp_free);
-	emitw_op_u32(W, OP_BR, 2);
-	emitw_end(W);
-	emitw_op_u32(W, OP_LOCAL_GET, n);
-	emitw_i32c(W, 1);
-	emitw_op(W, OP_I32_SUB);
-	emitw_op_u32(W, OP_LOCAL_SET, n);
-	emitw_release_elems(W, p, n, el);
-	emitw_elem_addr(W, p, n, emitw_elem_size(W, el), a);
-	if (boxed) {
-		emitw_mem_load(W, a, WT_I32, 0);
-		emitw_op_u32(W, OP_LOCAL_SET, a);
-	}
-	emitw_i32c(W, 0);
-	emitw_op_u32(W, OP_LOCAL_SET, np);
-	emitw_i32c(W, 0);
-	emitw_op_u32(W, OP_LOCAL_SET, nn);
-	emitw_op_u32(W, OP_LOCAL_GET, a);
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_mem_load(W, a, WT_I32, off);
-	emitw_op_u32(W, OP_LOCAL_SET, np);
-	emitw_mem_load(W, a, WT_I32, off + 1);
-	emitw_op_u32(W, OP_LOCAL_SET, nn);
-	zero_slot(W, a, off);
-	zero_slot(W, a, off + 1);
-	release_mem(W, a, node);
-	if (boxed) {
-		emitw_op_u32(W, OP_LOCAL_GET, a);
-		emitw_op_u32(W, OP_CALL, W->imp_free);
-	}
-	emitw_end(W);
-	emitw_op_u32(W, OP_LOCAL_GET, p);
-	emitw_op_u32(W, OP_CALL, W->imp_free);
-	emitw_op_u32(W, OP_LOCAL_GET, np);
-	emitw_op_u32(W, OP_LOCAL_SET, p);
-	emitw_op_u32(W, OP_LOCAL_GET, nn);
-	emitw_op_u32(W, OP_LOCAL_SET, n);
-	emitw_op_u32(W, OP_BR, 0);
-	emitw_end(W);
 	emitw_end(W);
 }
 
@@ -476,7 +611,9 @@ clone_box(Emitw *W, uint32_t p, TypeId t)
 	emitw_op_u32(W, OP_CALL, W->imp_block_clone);
 	emitw_oom_check(W);
 	emitw_op_u32(W, OP_LOCAL_SET, p);
-	if (emitw_has_heap(W, inner))
+	if (emitw_has_heap(W, inner) && cyclic(W, inner))
+		run_job(W, 3, inner, p, UINT32_MAX);
+	else if (emitw_has_heap(W, inner))
 		clone_mem(W, p, inner);
 	emitw_end(W);
 }
@@ -487,12 +624,14 @@ release_map(Emitw *W, uint32_t m, TypeId t)
 {
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
 	emitw_release_elems(W, m, m + 2, ti->args[0]);
-	if (ti->kind == TY_MAP)
-		emitw_release_elems(W, m + 1, m + 2, ti->args[1]);
 	emitw_op_u32(W, OP_LOCAL_GET, m);
 	emitw_op_u32(W, OP_CALL, W->imp_free);
-	emitw_op_u32(W, OP_LOCAL_GET, m + 1);
-	emitw_op_u32(W, OP_CALL, W->imp_free);
+	if (ti->kind == TY_MAP) {
+		release_store(W, m + 1, m + 2, ti->args[1]);
+	} else {
+		emitw_op_u32(W, OP_LOCAL_GET, m + 1);
+		emitw_op_u32(W, OP_CALL, W->imp_free);
+	}
 }
 
 /* Clones the Map/Set in locals m… in place: both blocks and their keys and values. */
@@ -537,13 +676,7 @@ release_mem_inline(Emitw *W, uint32_t a, TypeId t)
 		emitw_op_u32(W, OP_LOCAL_SET, p);
 		emitw_mem_load(W, a, WT_I32, hp[k].off + 1);
 		emitw_op_u32(W, OP_LOCAL_SET, n);
-		if (hp[k].kind == TY_VEC) {
-			release_vec(W, p, n, hp[k].t);
-			continue;
-		}
-		emitw_release_elems(W, p, n, emitw_elem_ty(W, hp[k].t));
-		emitw_op_u32(W, OP_LOCAL_GET, p);
-		emitw_op_u32(W, OP_CALL, W->imp_free);
+		release_store(W, p, n, emitw_elem_ty(W, hp[k].t));   /* a Vec's or Iter's */
 	}
 }
 
@@ -572,11 +705,9 @@ emitw_release(Emitw *W, uint32_t base, TypeId t)
 		 * after a move (`v = vec_set(v, …)` calls no rt_free) */
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_open(W, OP_IF, NULL, 0);
-		if (hp[k].kind == TY_VEC) {
-			release_vec(W, at, at + 1, hp[k].t);   /* both zeroed below */
+		if (hp[k].kind != TY_STRING) {
+			release_store(W, at, at + 1, emitw_elem_ty(W, hp[k].t));   /* both zeroed below */
 		} else {
-			if (hp[k].kind != TY_STRING)
-				emitw_release_elems(W, at, at + 1, emitw_elem_ty(W, hp[k].t));
 			emitw_op_u32(W, OP_LOCAL_GET, at);
 			emitw_op_u32(W, OP_CALL, W->imp_free);
 		}
@@ -645,8 +776,16 @@ void
 emitw_clone_storage(Emitw *W, uint32_t p, uint32_t len, uint32_t cap, TypeId elem)
 {
 	emitw_block_call(W, W->imp_block_clone, p, cap, len, emitw_elem_size(W, elem));
-	if (emitw_has_heap(W, elem))
+	if (!emitw_has_heap(W, elem))
+		return;
+	if (!cyclic(W, elem)) {
 		emitw_each_elem(W, p, len, elem, clone_mem);
+		return;
+	}
+	emitw_op_u32(W, OP_LOCAL_GET, len);
+	emitw_open(W, OP_IF, NULL, 0);
+	run_job(W, 3, elem, p, len);
+	emitw_end(W);
 }
 
 static void

@@ -158,6 +158,7 @@ interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entr
 	}
 	r->steps = I->heap.steps > I->fuel ? I->fuel : I->heap.steps;
 	VEC_FREE(I->heap.pending);
+	VEC_FREE(I->heap.cloning);
 	VEC_FREE(I->temps);
 	arena_free(&I->code);
 	free(I->stack);

@@ -244,9 +244,26 @@ interp_value_release_heap(ValueHeap *h, Value v)
 		release_one(h, h->pending.items[--h->pending.len]);
 }
 
-/* A copy of v; *work accumulates the bytes it allocated and copied. */
-static Value
-clone_rec(ValueHeap *h, Value v, size_t *work)
+/* A vector whose items are still to be cloned (queued: clone_into). */
+static VecObj *
+clone_vecobj(ValueHeap *h, const VecObj *vo, size_t *work)
+{
+	VecObj *cv = interp_vecobj_new(h, vo->cap);
+	for (size_t i = 0; i < vo->len; i++) {
+		CloneJob j = { &cv->items[i], vo->items[i] };
+		VEC_PUSH(h->cloning, j);
+	}
+	cv->len = vo->len;
+	*work += sizeof(Value) * vo->len;
+	return cv;
+}
+
+/* Writes a copy of v's own storage to *dst and queues the copies of what
+ * it holds (h->cloning: each into its slot of the new storage, which
+ * never moves until the clone is complete); *work accumulates the bytes it
+ * allocated and copied. */
+static void
+clone_into(ValueHeap *h, Value *dst, Value v, size_t *work)
 {
 	Value c = v;
 	c.borrowed = 0;
@@ -271,26 +288,23 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 			break;
 		}
 		Obj *co = interp_obj_new(h, o->n);
-		for (uint32_t i = 0; i < o->n; i++)
-			co->f[i] = clone_rec(h, o->f[i], work);
+		for (uint32_t i = 0; i < o->n; i++) {
+			CloneJob j = { &co->f[i], o->f[i] };
+			VEC_PUSH(h->cloning, j);
+		}
 		co->copy = o->copy;
 		*work += obj_size(o->n);
 		c.p = co;
 		break;
 	}
-	case V_VEC: {
-		const VecObj *vo = v.p;
-		VecObj *cv = interp_vecobj_new(h, vo->cap);
-		for (size_t i = 0; i < vo->len; i++)
-			cv->items[i] = clone_rec(h, vo->items[i], work);
-		cv->len = vo->len;
-		*work += sizeof(Value) * vo->len;
-		c.p = cv;
+	case V_VEC:
+		c.p = clone_vecobj(h, v.p, work);
 		break;
-	}
 	case V_BOX: {
 		Value *b = interp_heap_alloc(h, sizeof *b);
-		*b = clone_rec(h, *(Value *)v.p, work);
+		*b = v_empty();
+		CloneJob j = { b, *(Value *)v.p };
+		VEC_PUSH(h->cloning, j);
 		*work += sizeof *b;
 		c.p = b;
 		break;
@@ -298,7 +312,7 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	case V_ITER: {
 		const IterObj *it = v.p;
 		IterObj *ci = interp_heap_alloc(h, sizeof *ci);
-		ci->v = clone_rec(h, v_ptr(V_VEC, it->v, 0), work).p;
+		ci->v = clone_vecobj(h, it->v, work);
 		ci->pos = it->pos;
 		c.p = ci;
 		break;
@@ -307,9 +321,12 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 		const MapObj *m = v.p;
 		MapObj *cm = interp_mapobj_new(h, m->cap, m->vals == NULL);
 		for (size_t i = 0; i < m->len; i++) {
-			cm->keys[i] = clone_rec(h, m->keys[i], work);
-			if (m->vals)
-				cm->vals[i] = clone_rec(h, m->vals[i], work);
+			CloneJob k = { &cm->keys[i], m->keys[i] };
+			VEC_PUSH(h->cloning, k);
+			if (m->vals) {
+				CloneJob j = { &cm->vals[i], m->vals[i] };
+				VEC_PUSH(h->cloning, j);
+			}
 		}
 		cm->len = m->len;
 		*work += sizeof(Value) * 2 * m->len;
@@ -319,7 +336,18 @@ clone_rec(ValueHeap *h, Value v, size_t *work)
 	default:
 		break;
 	}
-	return c;
+	*dst = c;
+}
+
+/* Completes the copies queued since base (iterative: a value nested to any
+ * depth is copied without deep recursion). */
+static void
+clone_drain(ValueHeap *h, int base, size_t *work)
+{
+	while (h->cloning.len > base) {
+		CloneJob j = h->cloning.items[--h->cloning.len];
+		clone_into(h, j.dst, j.src, work);
+	}
 }
 
 void
@@ -330,8 +358,12 @@ interp_obj_unique(ValueHeap *h, Value *v)
 		return;
 	size_t work = obj_size(o->n);
 	Obj *c = interp_obj_new(h, o->n);
-	for (uint32_t i = 0; i < o->n; i++)
-		c->f[i] = clone_rec(h, o->f[i], &work);
+	int base = h->cloning.len;
+	for (uint32_t i = 0; i < o->n; i++) {
+		CloneJob j = { &c->f[i], o->f[i] };
+		VEC_PUSH(h->cloning, j);
+	}
+	clone_drain(h, base, &work);
 	c->copy = o->copy;
 	o->rc--;
 	v->p = c;
@@ -342,7 +374,10 @@ Value
 interp_value_clone(ValueHeap *h, Value v)
 {
 	size_t work = 0;
-	Value c = clone_rec(h, v, &work);
+	Value c;
+	int base = h->cloning.len;
+	clone_into(h, &c, v, &work);
+	clone_drain(h, base, &work);
 	heap_work(h, work);
 	return c;
 }

@@ -147,6 +147,12 @@ v_ptr(VTag tag, void *p, uint32_t n)
  * time a run takes is bounded by its step budget.  Values shared by
  * reference count (closures, arrays) are copied in constant time.
  */
+/* A copy still to make: src's copy goes to *dst (interp_value_clone's work list). */
+typedef struct CloneJob {
+	Value *dst;
+	Value src;
+} CloneJob;
+
 #define VALUE_HEAP_LIMIT ((size_t)64 << 20)
 #define VALUE_WORK_SHIFT 8
 typedef struct ValueHeap {
@@ -156,6 +162,7 @@ typedef struct ValueHeap {
 	jmp_buf oom;              /* an allocation failure unwinds here */
 	size_t oom_size;          /* the refused allocation's size */
 	VEC(Value) pending;       /* value_release's work list (no recursion) */
+	VEC(CloneJob) cloning;    /* interp_value_clone's work list (no recursion) */
 } ValueHeap;
 
 /* Counted allocation (longjmps to h->oom when the host refuses it). */

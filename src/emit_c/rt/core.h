@@ -111,6 +111,49 @@ spx_release_all(void)
 }
 
 /*
+ * Release and copy without recursion (emit_type.c, "walks without
+ * recursion"): the release or copy of a block of elements of a type that
+ * can hold itself is a job, (function, block, source, count).  Called
+ * outside a job, spx_run runs it and then every job it and its successors
+ * add, last first, in a loop; called inside one, it only adds the job.  So
+ * a list, tree or nesting of any depth is walked in constant C stack.  The
+ * list is plain malloc storage kept for the run (not an owned value).
+ */
+typedef void (*spx_jobfn)(void *p, const void *src, size_t n);
+typedef struct spx_job { spx_jobfn fn; void *p; const void *src; size_t n; } spx_job;
+static spx_job *spx_jobs;
+static size_t spx_njobs, spx_capjobs;
+static bool spx_in_jobs;
+
+SPX_RT void
+spx_run(spx_jobfn fn, void *p, const void *src, size_t n)
+{
+	if (spx_in_jobs) {
+		if (spx_njobs == spx_capjobs) {
+			size_t cap = spx_capjobs ? spx_capjobs * 2 : 256;
+			spx_job *j = cap < ((size_t)-1) / sizeof *j ? realloc(spx_jobs, cap * sizeof *j) : NULL;
+			if (!j)
+				spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
+			spx_jobs = j;
+			spx_capjobs = cap;
+		}
+		spx_jobs[spx_njobs].fn = fn;
+		spx_jobs[spx_njobs].p = p;
+		spx_jobs[spx_njobs].src = src;
+		spx_jobs[spx_njobs].n = n;
+		spx_njobs++;
+		return;
+	}
+	spx_in_jobs = true;
+	fn(p, src, n);
+	while (spx_njobs > 0) {
+		spx_job j = spx_jobs[--spx_njobs];
+		j.fn(j.p, j.src, j.n);
+	}
+	spx_in_jobs = false;
+}
+
+/*
  * A closure's captured value that holds a function value lives in a cell:
  * function values are Copy (copied bitwise, never released), so a cell is
  * immutable and kept until the process ends, reachable from spx_cells.
