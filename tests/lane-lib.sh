@@ -133,6 +133,16 @@ contract_detail_agrees() {
 				ch = substr(s, p, 1)
 				if (ch == "\\") {
 					nx = substr(s, ++p, 1)
+					if (nx == "u") {
+						# \u00NN: a control byte, which the compiled
+						# lanes show as \xNN (C0, DEL) or \u{NN} (C1)
+						v = 0
+						for (q = 1; q <= 4; q++)
+							v = v * 16 + index("0123456789abcdef", tolower(substr(s, p + q, 1))) - 1
+						p += 4
+						str = str (v < 32 || v == 127 ? sprintf("\\x%02x", v) : v >= 128 && v < 160 ? sprintf("\\u{%x}", v) : sprintf("%c", v))
+						continue
+					}
 					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
 					continue
 				}

@@ -234,10 +234,14 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			return;
 		E->use_contract = true;
 		char *clause = hir_clause_text(E->S, f, k, ensures);
+		/* the id as the interpreter's detail shows it: control bytes as \xNN */
+		Buf rid = {0};
+		diag_put_visible(&rid, f->report_id, strlen(f->report_id));
 		Buf head = {0};
 		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
 			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   f->report_id);
+			   rid.data);
+		buf_free(&rid);
 		Buf lit = {0};
 		c_literal(&lit, head.data);
 		emitc_line(E, "if (!%s) {", c.c);

@@ -852,10 +852,14 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
 		char *clause = hir_clause_text(W->S, f, k, ensures);
+		/* the id as the interpreter's detail shows it: control bytes as \xNN */
+		Buf rid = {0};
+		diag_put_visible(&rid, f->report_id, strlen(f->report_id));
 		Buf head = {0};
 		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
 			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   f->report_id);
+			   rid.data);
+		buf_free(&rid);
 		emitw_text(W, head.data);
 		buf_free(&head);
 		free(clause);
