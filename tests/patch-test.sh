@@ -232,8 +232,10 @@ if command -v flock > /dev/null 2>&1; then
 	n=$((n + 1))
 fi
 # A source edited between verification and the write (I207): the patch
-# stops just before its last check (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1),
-# a byte is appended, and the continued write refuses and keeps the edit.
+# stops inside the write's commit step, once the new bytes are staged (the
+# staging file exists then), just before its last check
+# (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1); a byte is appended, and the
+# continued write refuses, keeps the edit and removes its staging file.
 cp "$dir/rename.spx" "$w/c.spx"
 (cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
 pid=$!
@@ -241,6 +243,10 @@ i=0
 while [ $i -lt 3000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
 	sleep 0.01
 	i=$((i + 1))
+done
+staged=0
+for f in "$w/.c.spx.semaprax-stage-"*; do
+	[ -e "$f" ] && staged=1
 done
 printf '\n' >> "$w/c.spx"
 cp "$w/c.spx" "$work/c.edited"
@@ -251,8 +257,13 @@ while [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c
 done
 wait $pid
 st=$?
-[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] ||
-	{ echo "FAIL patch writer: a source edited before the write (exit $st)"; cat "$work/out"; fail=1; }
+left=0
+for f in "$w/.c.spx.semaprax-stage-"*; do
+	[ -e "$f" ] && left=1
+done
+[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] &&
+	[ $staged = 1 ] && [ $left = 0 ] ||
+	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$work/out"; fail=1; }
 n=$((n + 1))
 # Operands are echoed with their control bytes as \xNN (cli_put_visible):
 # a file name holding an escape sequence and a newline cannot forge a line

@@ -616,9 +616,13 @@ cli_cmd_fix(int argc, char **argv)
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 	} else {
-		/* as patch: the project's manifest and other modules unchanged too */
-		cli_patch_test_stop();
-		if ((manifest && !cli_patch_project_unchanged(pp)) || !cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
+		/* as patch: the project's manifest and other modules unchanged too,
+		 * checked right before the commit */
+		if (manifest) {
+			target.guard = cli_patch_project_unchanged;
+			target.guard_ctx = pp;
+		}
+		if (!cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
 			goto out;
 	}
 	if (!f.verified)
