@@ -28,6 +28,7 @@ set -u
 bin=${1:-build/semaprax}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 dir=${PATCH_DIR:-tests/fixtures/patch}
+. "$(dirname "$0")/stop-lib.sh"
 fail=0
 n=0
 work=$(mktemp -d)
@@ -239,28 +240,16 @@ fi
 cp "$dir/rename.spx" "$w/c.spx"
 (cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
 pid=$!
-i=0
-while [ $i -lt 3000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
-	sleep 0.01
-	i=$((i + 1))
-done
+stop_wait $pid
 staged=0
-for f in "$w/.c.spx.semaprax-stage-"*; do
-	[ -e "$f" ] && staged=1
-done
+stop_staged "$w" c.spx && staged=1
 printf '\n' >> "$w/c.spx"
 cp "$w/c.spx" "$work/c.edited"
-# continue it until it ends (also a stop reached after a first SIGCONT: never a hang)
-while [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != Z ]; do
-	kill -CONT $pid 2> /dev/null
-	sleep 0.01
-done
+stop_resume $pid
 wait $pid
 st=$?
 left=0
-for f in "$w/.c.spx.semaprax-stage-"*; do
-	[ -e "$f" ] && left=1
-done
+stop_staged "$w" c.spx && left=1
 [ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] &&
 	[ $staged = 1 ] && [ $left = 0 ] ||
 	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$work/out"; fail=1; }

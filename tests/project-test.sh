@@ -24,6 +24,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")" && pwd)/project
 . "$(dirname "$0")/golden-lib.sh"
 . "$(dirname "$0")/lane-lib.sh"
+. "$(dirname "$0")/stop-lib.sh"
 native_env="SEMAPRAX_NATIVE_CFLAGS=-DSPX_CHECK_LEAKS"
 if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
 	lane_sanitize_env
@@ -112,19 +113,6 @@ if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # second hard link first, so the write takes the in-place path (its staged
 # file is the backup of the old bytes), where the same checks must hold.
 conc_link=0
-stopped() {   # stopped PID: wait until the process is stopped (or gone), at most 30 s
-	s_i=0
-	while [ $s_i -lt 3000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
-		sleep 0.01
-		s_i=$((s_i + 1))
-	done
-}
-resume() {   # resume PID: continue it until it ends (a stop after a first SIGCONT too: never a hang)
-	while [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; do
-		kill -CONT "$1" 2> /dev/null
-		sleep 0.01
-	done
-}
 concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE while its write is stopped
 	c_name=$1 c_case=$2 c_edit=$3 c_want=$4
 	shift 4
@@ -133,17 +121,15 @@ concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE w
 	[ "$conc_link" = 1 ] && ln "$tmp/conc/src/core.spx" "$tmp/conc/core.link"
 	(cd "$tmp/conc" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 NO_COLOR=1 exec "$bin" "$@" > "$tmp/out" 2> "$tmp/err") &
 	c_pid=$!
-	stopped $c_pid
+	stop_wait $c_pid
 	c_staged=0
-	for c_f in "$tmp/conc/src/.core.spx.semaprax-stage-"*; do
-		[ -e "$c_f" ] && c_staged=1
-	done
+	stop_staged "$tmp/conc/src" core.spx && c_staged=1
 	case $c_edit in
 	none) ;;
 	*) printf '\n' >> "$tmp/conc/$c_edit" ;;
 	esac
 	cp "$tmp/conc/src/core.spx" "$tmp/core.before"   # the module as the write finds it
-	resume $c_pid
+	stop_resume $c_pid
 	wait $c_pid
 	c_got=$?
 	c_ok=1
@@ -154,9 +140,7 @@ concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE w
 	fi
 	[ -e "$tmp/conc/src/.core.spx.semaprax-lock" ] && c_ok=0
 	[ $c_staged = 1 ] || c_ok=0   # stopped after staging, inside the commit step
-	for c_f in "$tmp/conc/src/.core.spx.semaprax-stage-"*; do
-		[ -e "$c_f" ] && c_ok=0
-	done
+	stop_staged "$tmp/conc/src" core.spx && c_ok=0
 	if [ "$conc_link" = 1 ] && ! cmp -s "$tmp/conc/core.link" "$tmp/conc/src/core.spx"; then
 		c_ok=0   # the in-place path keeps the two names one file
 	fi

@@ -234,6 +234,16 @@ write_all(int fd, const char *data, size_t len)
 	return true;
 }
 
+/* Removes the staged file tmp after a failure; false, errno kept. */
+static bool
+discard(const char *tmp)
+{
+	int e = errno;
+	unlink(tmp);
+	errno = e;
+	return false;
+}
+
 /* A new temporary file beside path holding data (fsynced, mode applied);
  * its name is stored in tmp.  False on failure (nothing left behind). */
 static bool
@@ -265,12 +275,7 @@ stage(const FmtTarget *t, char *tmp, size_t size, const char *data, size_t len, 
 	ok = ok && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	kill_point(t, 4);
-	if (!ok) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-	}
-	return ok;
+	return ok || discard(tmp);
 }
 
 /* Makes a rename in path's directory durable (best effort). */
@@ -374,19 +379,11 @@ replace(const FmtTarget *t, const char *old, size_t old_len, const char *data, s
 {
 	if (!stage(t, tmp, size, data, len, &t->st))
 		return false;
-	if (!commit_ready(t, old, old_len)) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		return false;
-	}
+	if (!commit_ready(t, old, old_len))
+		return discard(tmp);
 	kill_point(t, 5);
-	if (rename(tmp, t->path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		return false;
-	}
+	if (rename(tmp, t->path) != 0)
+		return discard(tmp);
 	kill_point(t, 6);
 	sync_parent(t->path);
 	kill_point(t, 7);
@@ -400,12 +397,8 @@ rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char
 {
 	if (!stage(t, tmp, size, old, old_len, NULL))  /* mkstemp's 0600 */
 		return false;
-	if (!commit_ready(t, old, old_len)) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		return false;
-	}
+	if (!commit_ready(t, old, old_len))
+		return discard(tmp);
 	if (overwrite(t->path, data, len)) {
 		unlink(tmp);
 		return true;
