@@ -28,6 +28,7 @@ set -u
 bin=${1:-build/semaprax}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 dir=${PATCH_DIR:-tests/fixtures/patch}
+. "$(dirname "$0")/stop-lib.sh"
 fail=0
 n=0
 work=$(mktemp -d)
@@ -232,27 +233,26 @@ if command -v flock > /dev/null 2>&1; then
 	n=$((n + 1))
 fi
 # A source edited between verification and the write (I207): the patch
-# stops just before its last check (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1),
-# a byte is appended, and the continued write refuses and keeps the edit.
+# stops inside the write's commit step, once the new bytes are staged (the
+# staging file exists then), just before its last check
+# (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1); a byte is appended, and the
+# continued write refuses, keeps the edit and removes its staging file.
 cp "$dir/rename.spx" "$w/c.spx"
 (cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
 pid=$!
-i=0
-while [ $i -lt 3000 ] && [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != T ]; do
-	sleep 0.01
-	i=$((i + 1))
-done
+stop_wait $pid
+staged=0
+stop_staged "$w" c.spx && staged=1
 printf '\n' >> "$w/c.spx"
 cp "$w/c.spx" "$work/c.edited"
-# continue it until it ends (also a stop reached after a first SIGCONT: never a hang)
-while [ -r "/proc/$pid/stat" ] && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != Z ]; do
-	kill -CONT $pid 2> /dev/null
-	sleep 0.01
-done
+stop_resume $pid
 wait $pid
 st=$?
-[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] ||
-	{ echo "FAIL patch writer: a source edited before the write (exit $st)"; cat "$work/out"; fail=1; }
+left=0
+stop_staged "$w" c.spx && left=1
+[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] &&
+	[ $staged = 1 ] && [ $left = 0 ] ||
+	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$work/out"; fail=1; }
 n=$((n + 1))
 # Operands are echoed with their control bytes as \xNN (cli_put_visible):
 # a file name holding an escape sequence and a newline cannot forge a line

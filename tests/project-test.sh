@@ -24,6 +24,7 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")" && pwd)/project
 . "$(dirname "$0")/golden-lib.sh"
 . "$(dirname "$0")/lane-lib.sh"
+. "$(dirname "$0")/stop-lib.sh"
 native_env="SEMAPRAX_NATIVE_CFLAGS=-DSPX_CHECK_LEAKS"
 if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
 	lane_sanitize_env
@@ -103,37 +104,32 @@ if [ $ok = 1 ] && ! cmp -s "$tmp/nat/one.c" "$tmp/nat/two.c"; then
 fi
 if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # Revision safety of a project module's write (docs/DECISIONS.md, "patch of
-# a project module"): `patch` and `fix` stop just before their last checks
-# (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1, SIGSTOP), the script edits one file of
-# the project, and the continued write must refuse with I207 and leave the
-# module byte for byte as it was; with no edit (the near miss) it writes.
-stopped() {   # stopped PID: wait until the process is stopped (or gone), at most 30 s
-	s_i=0
-	while [ $s_i -lt 3000 ] && [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != T ]; do
-		sleep 0.01
-		s_i=$((s_i + 1))
-	done
-}
-resume() {   # resume PID: continue it until it ends (a stop after a first SIGCONT too: never a hang)
-	while [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" != Z ]; do
-		kill -CONT "$1" 2> /dev/null
-		sleep 0.01
-	done
-}
+# a project module"): `patch` and `fix` stop inside the write's commit step,
+# once the new bytes are staged (a staging file must exist then) and just
+# before the last checks (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1, SIGSTOP); the
+# script edits one file of the project, and the continued write must refuse
+# with I207, leave the module byte for byte as it was and no staging file;
+# with no edit (the near miss) it writes.  conc_link=1 gives the module a
+# second hard link first, so the write takes the in-place path (its staged
+# file is the backup of the old bytes), where the same checks must hold.
+conc_link=0
 concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE while its write is stopped
 	c_name=$1 c_case=$2 c_edit=$3 c_want=$4
 	shift 4
 	rm -rf "$tmp/conc"
 	cp -R "$root/$c_case" "$tmp/conc"
+	[ "$conc_link" = 1 ] && ln "$tmp/conc/src/core.spx" "$tmp/conc/core.link"
 	(cd "$tmp/conc" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 NO_COLOR=1 exec "$bin" "$@" > "$tmp/out" 2> "$tmp/err") &
 	c_pid=$!
-	stopped $c_pid
+	stop_wait $c_pid
+	c_staged=0
+	stop_staged "$tmp/conc/src" core.spx && c_staged=1
 	case $c_edit in
 	none) ;;
 	*) printf '\n' >> "$tmp/conc/$c_edit" ;;
 	esac
 	cp "$tmp/conc/src/core.spx" "$tmp/core.before"   # the module as the write finds it
-	resume $c_pid
+	stop_resume $c_pid
 	wait $c_pid
 	c_got=$?
 	c_ok=1
@@ -143,6 +139,11 @@ concurrent() {   # concurrent NAME CASE EDIT WANT ARGS...: EDIT a file of CASE w
 		[ $c_got = 1 ] && grep -q "^error\[SPX-I207\]: $c_want" "$tmp/err" && cmp -s "$tmp/core.before" "$tmp/conc/src/core.spx" || c_ok=0
 	fi
 	[ -e "$tmp/conc/src/.core.spx.semaprax-lock" ] && c_ok=0
+	[ $c_staged = 1 ] || c_ok=0   # stopped after staging, inside the commit step
+	stop_staged "$tmp/conc/src" core.spx && c_ok=0
+	if [ "$conc_link" = 1 ] && ! cmp -s "$tmp/conc/core.link" "$tmp/conc/src/core.spx"; then
+		c_ok=0   # the in-place path keeps the two names one file
+	fi
 	if [ $c_ok = 1 ]; then
 		pass=$((pass + 1))
 	else
@@ -157,6 +158,12 @@ concurrent patch-module patch-module src/core.spx "semantic patch source changed
 concurrent patch-none patch-module none written patch src/core.spx rename.spatch
 concurrent fix-manifest fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
 concurrent fix-none fix-module none written fix src/core.spx
+conc_link=1
+concurrent patch-importer-in-place patch-module src/lib.spx "project module src/lib.spx changed after the project was verified" patch src/core.spx rename.spatch
+concurrent patch-module-in-place patch-module src/core.spx "semantic patch source changed" patch src/core.spx rename.spatch
+concurrent patch-none-in-place patch-module none written patch src/core.spx rename.spatch
+concurrent fix-manifest-in-place fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
+conc_link=0
 # Operands are echoed with their control bytes as \xNN: the module reached
 # through a directory link whose name holds an escape sequence and a newline
 # is named so on the head lines of the refusals (cmd_patch_project.c,

@@ -438,10 +438,14 @@ cli_cmd_patch(int argc, char **argv)
 		status = EXIT_OK;
 		goto out;
 	}
-	/* the write re-reads the file; a project's manifest and other modules
-	 * must still be what the candidate project was verified with */
-	cli_patch_test_stop();
-	if ((r.pp && !cli_patch_project_unchanged(r.pp)) || !cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
+	/* the write re-reads the file right before its commit; a project's
+	 * manifest and other modules must still be what the candidate project
+	 * was verified with (its guard, checked at the same point) */
+	if (r.pp) {
+		target.guard = cli_patch_project_unchanged;
+		target.guard_ctx = r.pp;
+	}
+	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
 	printf("applied semantic patch; graph is now %s\n", r.Cand->revision);
 	if (r.pp)

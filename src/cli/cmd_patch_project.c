@@ -18,13 +18,13 @@
 #include "cli.h"
 
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "fmt_write.h"
 #include "patch_cli.h"
 
 #include "../patch/patch.h"
@@ -530,45 +530,19 @@ cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *
 	return cli_patch_project_open(pp, manifest, path, true) && cli_patch_project_plan(pp, path, sp, pd, plan, cand, clen);
 }
 
-/* Test hook (tests/project-test.sh, tests/patch-test.sh):
- * SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops the process (SIGSTOP) once the
- * candidate is verified and the write lock held, just before the last
- * checks that the verified bytes are still on disk, so a script can
- * edit a file there and continue it (SIGCONT). */
-void
-cli_patch_test_stop(void)
-{
-	const char *v = getenv("SEMAPRAX_TEST_STOP_BEFORE_COMMIT");
-	if (v && strcmp(v, "1") == 0)
-		raise(SIGSTOP);
-}
-
-/* Does the file at path still hold src[0..len)? */
-static bool
-still_holds(const char *path, const char *src, size_t len)
-{
-	DiagSink d;
-	diag_init(&d, path, NULL, 0);
-	size_t n = 0;
-	char *now = driver_read_source(path, &n, &d);
-	diag_free(&d);
-	bool same = now && n == len && (len == 0 || memcmp(now, src, len) == 0);
-	free(now);
-	return same;
-}
-
 bool
-cli_patch_project_unchanged(const ProjectPatch *pp)
+cli_patch_project_unchanged(void *ctx)
 {
+	const ProjectPatch *pp = ctx;
 	const Project *pj = &pp->pj;
 	const char *what = NULL, *where = pj->manifest_path;
-	if (!still_holds(pj->manifest_path, pj->src, pj->len))
+	if (!cli_file_holds(pj->manifest_path, pj->src, pj->len))
 		what = "the project manifest";
 	for (int m = 0; !what && m < pj->P.nmods; m++) {
 		const ProgModule *pm = pj->P.mods[m];
 		if ((ModuleId)m == pp->mod || pm->src_index <= 0 || pm->src_index > pj->man.nsources)
 			continue;   /* the written file (the write's own check), a bundled package */
-		if (!still_holds(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len)) {
+		if (!cli_file_holds(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len)) {
 			what = "project module";
 			where = pj->paths[pm->src_index - 1];
 		}

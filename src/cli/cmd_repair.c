@@ -41,7 +41,7 @@ typedef struct RepairCtx {
 /* The target's SPX-S103 when the session's sink has it (it keeps 1000
  * diagnostics: a program with more automatic functions has S103s it did
  * not keep), else the same diagnostic made again in extra (initialised
- * here; the caller frees it), as the checker words it (sema/decls.c). */
+ * here; the caller frees it), as the checker words it (sema_report_s103). */
 static const Diag *
 target_s103(const Session *L, const Sym *y, DiagSink *extra, bool *made)
 {
@@ -52,9 +52,7 @@ target_s103(const Session *L, const Sym *y, DiagSink *extra, bool *made)
 	}
 	diag_init(extra, L->diags.path, L->src, L->len);
 	*made = true;
-	Diag *d = diag_report(extra, DIAG_S103, &y->name_span, "function `%s` has an automatic identity that changes when renamed", y->name);
-	diag_set_help(d, "add @id(\"your.namespace.symbol\") before the declaration");
-	return d;
+	return sema_report_s103(extra, &y->name_span, NULL, y->name);
 }
 
 static void
@@ -616,9 +614,13 @@ cli_cmd_fix(int argc, char **argv)
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 	} else {
-		/* as patch: the project's manifest and other modules unchanged too */
-		cli_patch_test_stop();
-		if ((manifest && !cli_patch_project_unchanged(pp)) || !cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
+		/* as patch: the project's manifest and other modules unchanged too,
+		 * checked right before the commit */
+		if (manifest) {
+			target.guard = cli_patch_project_unchanged;
+			target.guard_ctx = pp;
+		}
+		if (!cli_fmt_write(&target, L->src, L->len, f.cand, f.clen))
 			goto out;
 	}
 	if (!f.verified)

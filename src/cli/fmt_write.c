@@ -29,9 +29,12 @@
  * The lock is an flock on a sibling lock file, so a writer killed by SIGKILL
  * (which cannot be blocked) releases it; its staging file then remains, and
  * is removed by the next writer once that one holds the lock (staging files
- * are only created under the lock, so any found then is stale).  Just
- * before the rename the target is read again and must still hold the bytes
- * the change was computed from (I207: nothing is written).  A rename is
+ * are only created under the lock, so any found then is stale).  Once the
+ * new bytes are staged and synced, just before the rename, the target is
+ * read again and must still hold the bytes the change was computed from,
+ * and the write's guard (a project's manifest and other modules) must
+ * pass (I207: nothing is written), so only the rename itself follows the
+ * last check.  A rename is
  * atomic, so the target holds the old or the new bytes at every instant
  * (tests/patch-crash.sh kills writers at every step, SEMAPRAX_TEST_KILL_AT).
  */
@@ -231,6 +234,16 @@ write_all(int fd, const char *data, size_t len)
 	return true;
 }
 
+/* Removes the staged file tmp after a failure; false, errno kept. */
+static bool
+discard(const char *tmp)
+{
+	int e = errno;
+	unlink(tmp);
+	errno = e;
+	return false;
+}
+
 /* A new temporary file beside path holding data (fsynced, mode applied);
  * its name is stored in tmp.  False on failure (nothing left behind). */
 static bool
@@ -262,12 +275,7 @@ stage(const FmtTarget *t, char *tmp, size_t size, const char *data, size_t len, 
 	ok = ok && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	kill_point(t, 4);
-	if (!ok) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-	}
-	return ok;
+	return ok || discard(tmp);
 }
 
 /* Makes a rename in path's directory durable (best effort). */
@@ -294,13 +302,18 @@ overwrite(const char *path, const char *data, size_t len)
 	return close(fd) == 0 && ok;
 }
 
-/* Does the file at path hold exactly old[0..old_len)? */
-static bool
-holds(const char *path, const char *old, size_t old_len)
+bool
+cli_file_holds(const char *path, const char *bytes, size_t len)
 {
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO put in the file's place must not block the open */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
 	char buf[65536];
 	size_t at = 0;
 	bool same = true;
@@ -314,36 +327,63 @@ holds(const char *path, const char *old, size_t old_len)
 		}
 		if (n == 0)
 			break;
-		if (at + (size_t)n > old_len || memcmp(buf, old + at, (size_t)n) != 0) {
+		if (at + (size_t)n > len || memcmp(buf, bytes + at, (size_t)n) != 0) {
 			same = false;
 			break;
 		}
 		at += (size_t)n;
 	}
 	close(fd);
-	return same && at == old_len;
+	return same && at == len;
 }
 
 /* errno value for "the target changed under us" (reported as I207) */
 #define CHANGED_ERRNO ESTALE
+/* errno value for "the guard refused" (it reported why) */
+#define GUARDED_ERRNO ECANCELED
+
+/* Test hook (tests/patch-test.sh, tests/project-test.sh):
+ * SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops an agent write (SIGSTOP) once
+ * its new bytes are staged and synced, just before its last checks, so a
+ * script can edit a file there and continue it (SIGCONT). */
+static void
+stop_point(const FmtTarget *t)
+{
+	const char *v = getenv("SEMAPRAX_TEST_STOP_BEFORE_COMMIT");
+	if (t->check_base && v && strcmp(v, "1") == 0)
+		raise(SIGSTOP);
+}
+
+/* The last checks of an agent write, once staged, right before its
+ * commit: the guard (the other files), then the target itself, which must
+ * still hold old.  False with errno GUARDED_ERRNO or CHANGED_ERRNO. */
+static bool
+commit_ready(const FmtTarget *t, const char *old, size_t old_len)
+{
+	if (!t->check_base)
+		return true;
+	stop_point(t);
+	if (t->guard && !t->guard(t->guard_ctx)) {
+		errno = GUARDED_ERRNO;
+		return false;
+	}
+	if (!cli_file_holds(t->path, old, old_len)) {
+		errno = CHANGED_ERRNO;
+		return false;
+	}
+	return true;
+}
 
 static bool
 replace(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len, char *tmp, size_t size)
 {
 	if (!stage(t, tmp, size, data, len, &t->st))
 		return false;
-	if (t->check_base && !holds(t->path, old, old_len)) {
-		unlink(tmp);
-		errno = CHANGED_ERRNO;
-		return false;
-	}
+	if (!commit_ready(t, old, old_len))
+		return discard(tmp);
 	kill_point(t, 5);
-	if (rename(tmp, t->path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
-		return false;
-	}
+	if (rename(tmp, t->path) != 0)
+		return discard(tmp);
 	kill_point(t, 6);
 	sync_parent(t->path);
 	kill_point(t, 7);
@@ -357,11 +397,8 @@ rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char
 {
 	if (!stage(t, tmp, size, old, old_len, NULL))  /* mkstemp's 0600 */
 		return false;
-	if (t->check_base && !holds(t->path, old, old_len)) {
-		unlink(tmp);
-		errno = CHANGED_ERRNO;
-		return false;
-	}
+	if (!commit_ready(t, old, old_len))
+		return discard(tmp);
 	if (overwrite(t->path, data, len)) {
 		unlink(tmp);
 		return true;
@@ -399,7 +436,9 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 
-	if (!ok && e == CHANGED_ERRNO && t->check_base) {
+	if (!ok && e == GUARDED_ERRNO && t->guard) {
+		/* the guard reported why */
+	} else if (!ok && e == CHANGED_ERRNO && t->check_base) {
 		cli_report(DIAG_I207, t->operand, "semantic patch source changed after its initial revision check",
 		    "regenerate the patch against the current semantic graph");
 	} else if (!ok && kept) {

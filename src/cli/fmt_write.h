@@ -12,6 +12,13 @@
 
 #include "cli.h"
 
+/* An agent write's last check of other files (FmtTarget.guard), e.g. a
+ * project's manifest and other modules: called under the lock once the new
+ * bytes are staged and synced, right before the target's own base check and
+ * the commit (rename or in-place rewrite).  False stops the write, nothing
+ * written; the guard has reported why. */
+typedef bool (*FmtGuard)(void *ctx);
+
 typedef struct FmtTarget {
 	const char *operand;  /* the path as given (borrowed), for diagnostics */
 	char *path;           /* owned: the resolved file written (no symlinks) */
@@ -21,6 +28,8 @@ typedef struct FmtTarget {
 	char *lock_path;      /* owned: <dir>/.<name>.semaprax-lock */
 	bool check_base;      /* the write re-reads the target before committing:
 	                       * it must still hold `old` (I207 otherwise) */
+	FmtGuard guard;       /* with check_base: the other files' check, or NULL */
+	void *guard_ctx;
 } FmtTarget;
 
 /* Resolves path and checks the target is a writable regular file; reports
@@ -38,6 +47,10 @@ void cli_fmt_release(FmtTarget *t);
  */
 bool cli_write_lock(FmtTarget *t);
 void cli_write_unlock(FmtTarget *t);
+
+/* Does the file at path hold exactly bytes[0..len)?  False for a file that
+ * does not read or is not a regular file (never blocks on a FIFO). */
+bool cli_file_holds(const char *path, const char *bytes, size_t len);
 
 /* Replaces the target's bytes (old: the bytes it held when read) with
  * data; reports I101 and returns false on failure. */

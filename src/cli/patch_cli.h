@@ -73,14 +73,12 @@ bool cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp
 bool cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan,
     char **cand, size_t *clen);
 void cli_patch_project_free(ProjectPatch *pp);
-/* Just before a project module is written (under its write lock): the
- * manifest and every other module of the project must still hold the bytes
- * the candidate was verified with; else I207 (printed) and false.  The
- * written file itself is compared by the write (cli_fmt_write). */
-bool cli_patch_project_unchanged(const ProjectPatch *pp);
-/* Test hook: SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops the process (SIGSTOP)
- * just before those last checks. */
-void cli_patch_test_stop(void);
+/* The write guard (FmtGuard) of a project module, ctx its ProjectPatch:
+ * the manifest and every other module of the project must still hold the
+ * bytes the candidate was verified with; else I207 (printed) and false.
+ * The write runs it under its lock right before the commit, beside its
+ * own check of the written file (cli_fmt_write). */
+bool cli_patch_project_unchanged(void *ctx);
 /* `cross_module_callers` (docs/PATCH.md): for each function the plan of
  * module mod changes, the functions of P's other modules that call it or
  * take it as a value through `use function`, as the JSON member

@@ -575,6 +575,20 @@ check_std_wrapper(Sema *S, const FnDecl *fn, const Sym *s)
 	}
 }
 
+Diag *
+sema_report_s103(DiagSink *d, const Span *span, const char *owner, const char *name)
+{
+	Diag *dg;
+	if (owner) {
+		dg = diag_report(d, DIAG_S103, span, "method `%s.%s` has an automatic identity that changes when renamed", owner, name);
+		diag_set_help(dg, "add @id(\"your.namespace.class.method\") before the method");
+	} else {
+		dg = diag_report(d, DIAG_S103, span, "function `%s` has an automatic identity that changes when renamed", name);
+		diag_set_help(dg, "add @id(\"your.namespace.symbol\") before the declaration");
+	}
+	return dg;
+}
+
 static void
 collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *ida, Span span)
 {
@@ -622,17 +636,8 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	}
 	if (owner < 0)
 		check_std_wrapper(S, fn, s);
-	if (!s->explicit_id) {
-		Diag *dg;
-		if (owner >= 0) {
-			dg = diag_report(S->diags, DIAG_S103, &fn->name.span, "method `%s.%s` has an automatic identity that changes when renamed",
-			    sema_sym(S, owner)->name, s->name);
-			diag_set_help(dg, "add @id(\"your.namespace.class.method\") before the method");
-		} else {
-			dg = diag_report(S->diags, DIAG_S103, &fn->name.span, "function `%s` has an automatic identity that changes when renamed", s->name);
-			diag_set_help(dg, "add @id(\"your.namespace.symbol\") before the declaration");
-		}
-	}
+	if (!s->explicit_id)
+		sema_report_s103(S->diags, &fn->name.span, owner >= 0 ? sema_sym(S, owner)->name : NULL, s->name);
 	s->ntparams = fn->ntparams;
 	if (owner < 0 && fn->ntparams > 2) {
 		Diag *dg = sema_error(S, DIAG_T224, s->span, "generic function `%s` requires one or two type parameters", s->name);

@@ -288,6 +288,10 @@ void *sema_copy_vec(Arena *a, const void *items, size_t size, int n);
 /* Spells a type for messages (arena string). */
 const char *sema_type_name(Sema *S, TypeId t);
 Sym *sema_sym(Sema *S, SymId id);
+/* SPX-S103 into d at span, worded as the checker words it: function `name`
+ * (owner NULL) or method `owner.name` has an automatic identity.  The
+ * repair commands make it again when the checker's sink did not keep it. */
+Diag *sema_report_s103(DiagSink *d, const Span *span, const char *owner, const char *name);
 
 TypeId sema_decls_resolve_type(Sema *S, const Type *t, SymId scope);  /* scope: generic owner or -1 */
 
