@@ -288,6 +288,20 @@ out:
 	return status;
 }
 
+typedef struct {
+	const Sym *sym;
+	int sites;
+	SymId at;
+} Caller;
+
+static int
+caller_cmp(const void *a, const void *b)
+{
+	const Caller *x = a, *y = b;
+	int c = strcmp(x->sym->id, y->sym->id);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
 void
 cli_patch_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid)
 {
@@ -299,28 +313,22 @@ cli_patch_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid)
 	buf_puts(b, ",\"name\":");
 	json_cstr(b, y->name);
 	buf_puts(b, ",\"direct_callers\":[");
-	int *sites = spx_xcalloc((size_t)S->syms.len + 1, sizeof(int));
+	/* the callers sorted by id (then declaration order: a total order) */
+	Caller *cs = spx_xcalloc((size_t)S->syms.len + 1, sizeof *cs);
+	int n = 0;
 	for (SymId f = 0; f < S->syms.len; f++) {
 		Sym *c = sema_sym(S, f);
-		if ((c->kind == SK_FN || c->kind == SK_METHOD) && c->fn)
-			sites[f] = patch_uses_in(S, c->fn, target);
+		int k = (c->kind == SK_FN || c->kind == SK_METHOD) && c->fn ? patch_uses_in(S, c->fn, target) : 0;
+		if (k > 0)
+			cs[n++] = (Caller){ c, k, f };
 	}
-	bool first = true;
-	for (;;) {
-		SymId best = -1;
-		for (SymId f = 0; f < S->syms.len; f++)
-			if (sites[f] > 0 && (best < 0 || strcmp(sema_sym(S, f)->id, sema_sym(S, best)->id) < 0))
-				best = f;
-		if (best < 0)
-			break;
-		Sym *c = sema_sym(S, best);
-		buf_puts(b, first ? "{\"id\":" : ",{\"id\":");
-		json_cstr(b, c->id);
-		buf_printf(b, ",\"identity_origin\":\"%s\",\"site_count\":%d}", c->explicit_id ? "explicit" : "automatic", sites[best]);
-		sites[best] = 0;
-		first = false;
+	qsort(cs, (size_t)n, sizeof *cs, caller_cmp);
+	for (int i = 0; i < n; i++) {
+		buf_puts(b, i ? ",{\"id\":" : "{\"id\":");
+		json_cstr(b, cs[i].sym->id);
+		buf_printf(b, ",\"identity_origin\":\"%s\",\"site_count\":%d}", cs[i].sym->explicit_id ? "explicit" : "automatic", cs[i].sites);
 	}
-	free(sites);
+	free(cs);
 	buf_puts(b, "]}");
 }
 
