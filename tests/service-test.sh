@@ -19,6 +19,9 @@
 #               paths, FIFOs, edits, disk changes, every method; 3,000 steps,
 #               300 under ASan), twice: the second with every incremental
 #               refresh verified against a cold check (SPX_SERVICE_VERIFY_PROJECT)
+#   edit_bounds.py  one frame of incremental edits is bounded work (serve: -32602;
+#               lsp: the rest dropped, window/showMessage), the LSP's open
+#               documents are bounded bytes in all (didOpen refused, said)
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
 set -u
@@ -31,7 +34,7 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 fail=0
-for t in session mcp project project_incr lsp; do
+for t in session mcp project project_incr lsp edit_bounds; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
 # under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the

@@ -199,6 +199,44 @@ if [ "$all" -eq 1 ]; then
 			disagree "cli" "default output: '$(cat "$tmp/co")'"
 		fi
 	fi
+	# generated sizes (qa10): a match of 100,000 arms is emitted by a loop (it used
+	# to recurse once per arm and crash `build`), and agrees with the interpreter;
+	# a function whose code passes the JS API's 7,654,321 bytes is W110 at build
+	# (it used to fail at run time in node), 150,000 statements stay below it
+	{
+		printf 'module wasm.arms;\n\n@id("app.main")\nfn main() -> i64\n{\n    let x = 99999;\n    match x {\n'
+		awk 'BEGIN { for (i = 0; i < 100000; i++) printf "        %d => %d,\n", i, i % 7 }'
+		printf '        _ => 0,\n    }\n}\n'
+	} > "$tmp/arms.spx"
+	if cli 0 "a match of 100,000 arms" "$abin" run --wasm "$tmp/arms.spx"; then
+		[ "$(cat "$tmp/co")" = 4 ] || disagree "cli" "a match of 100,000 arms printed '$(cat "$tmp/co")', wanted 4"
+	fi
+	for n in 150000 200000; do
+		{
+			printf 'module wasm.long;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut a = 0;\n'
+			awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "    a = a + 1;" }'
+			printf '    a\n}\n'
+		} > "$tmp/long$n.spx"
+	done
+	if cli 0 "150,000 statements" "$abin" run --wasm "$tmp/long150000.spx"; then
+		[ "$(cat "$tmp/co")" = 150000 ] || disagree "cli" "150,000 statements printed '$(cat "$tmp/co")'"
+	fi
+	cli 1 "a function body past 7,654,321 bytes" "$abin" build "$tmp/long200000.spx" --target wasm -o "$tmp/long.wasm" &&
+		firstline "error[SPX-W110]: the Wasm lane does not support functions whose code exceeds 7,654,321 bytes yet" "body size"
+	[ ! -e "$tmp/long.wasm" ] || disagree "cli" "a refused module was written"
+	# a large module runs under V8's default tiers, not the optimizing tier up front
+	# (run.mjs's OPT_MAX): 60,000 small functions all called from main used to take
+	# about a minute and gigabytes in node's compile, now about a second
+	{
+		printf 'module wasm.many;\n\n'
+		awk 'BEGIN { for (i = 0; i < 60000; i++) printf "@id(\"wasm.many.f%d\")\nfn f%d() -> i64\n{\n    string_len(\"s%d\")\n}\n\n", i, i, i }'
+		printf '@id("app.main")\nfn main() -> i64\n{\n    let mut a = 0;\n'
+		awk 'BEGIN { for (i = 0; i < 60000; i++) printf "    a = a + f%d();\n", i }'
+		printf '    a\n}\n'
+	} > "$tmp/many.spx"
+	if cli 0 "60,000 functions within 15 s" timeout 15 "$abin" run --wasm "$tmp/many.spx"; then
+		[ "$(cat "$tmp/co")" = 348890 ] || disagree "cli" "60,000 functions printed '$(cat "$tmp/co")'"
+	fi
 	# a command-line program: arguments counted, stderr before stdout, main's value the status
 	cat > "$tmp/args.spx" <<'SPX'
 module wasm.cli_args;

@@ -946,6 +946,11 @@ emit_function(Emitw *W, int k)
 		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
 		emitw_refuse(W, at, "the Wasm lane does not support functions needing more than 50,000 locals yet");
 	}
+	/* the body's size, its local declarations bounded by 6 bytes a run */
+	if (!W->failed && code.len + (size_t)W->ltypes.len * 6 + 5 > WASM_BODY_MAX) {
+		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
+		emitw_refuse(W, at, "the Wasm lane does not support functions whose code exceeds 7,654,321 bytes yet");
+	}
 	if (!W->failed)
 		emitw_func_finish(W, W->fidx[ii], &code);
 out:

@@ -36,6 +36,9 @@
 #define WASM_PARAMS_MAX 1000
 /* ... and a function's locals (parameters included) at 50,000 */
 #define WASM_LOCALS_MAX 50000u
+/* The JS API's largest function body (its local declarations and code,
+ * bytes): V8 refuses to compile a module holding a larger one. */
+#define WASM_BODY_MAX 7654321u
 
 struct Emitw;
 /* A project (emit_wasm_project): every module's lowering into one module. */

@@ -135,49 +135,50 @@ unbind(Emitw *W, const HirPattern *p)
 			unbind(W, p->subs[i]);
 }
 
+/* The arms as one chain `if (arm 0 matches) value 0 else if … else
+ * unreachable end … end`, emitted by a loop (a match of 100,000 arms used
+ * to recurse once per arm and overflow the stack). */
 static bool
-arms(Emitw *W, const HirExpr *e, int k, uint32_t base, const uint8_t *ty, int n, TypeId as, bool own)
+arms(Emitw *W, const HirExpr *e, uint32_t base, const uint8_t *ty, int n, TypeId as, bool own)
 {
-	if (k == e->u.match.narms) {
-		emitw_op(W, OP_UNREACHABLE);
-		return true;
-	}
-	const HirArm *a = &e->u.match.arms[k];
-	if (!test(W, a->pat, base))
-		return false;
-	if (a->guard) {
-		emitw_open(W, OP_IF, VT_I32, 1);
-		bind(W, a->pat, base, false);
-		int gm = emitw_otemps_mark(W);
-		if (!emitw_lend(W, a->guard))
+	for (int k = 0; k < e->u.match.narms; k++) {
+		const HirArm *a = &e->u.match.arms[k];
+		if (!test(W, a->pat, base))
 			return false;
-		emitw_otemps_release(W, gm);
-		if (own) {
-			uint32_t g = emitw_locals(W, VT_I32, 1);
-			emitw_op_u32(W, OP_LOCAL_TEE, g);
-			emitw_op(W, OP_I32_EQZ);
-			emitw_open(W, OP_IF, NULL, 0);
-			unbind(W, a->pat);
+		if (a->guard) {
+			emitw_open(W, OP_IF, VT_I32, 1);
+			bind(W, a->pat, base, false);
+			int gm = emitw_otemps_mark(W);
+			if (!emitw_lend(W, a->guard))
+				return false;
+			emitw_otemps_release(W, gm);
+			if (own) {
+				uint32_t g = emitw_locals(W, VT_I32, 1);
+				emitw_op_u32(W, OP_LOCAL_TEE, g);
+				emitw_op(W, OP_I32_EQZ);
+				emitw_open(W, OP_IF, NULL, 0);
+				unbind(W, a->pat);
+				emitw_end(W);
+				emitw_op_u32(W, OP_LOCAL_GET, g);
+			}
+			emitw_op(W, OP_ELSE);
+			emitw_i32c(W, 0);
 			emitw_end(W);
-			emitw_op_u32(W, OP_LOCAL_GET, g);
 		}
+		emitw_open(W, OP_IF, ty, n);
+		bind(W, a->pat, base, own);
+		if (!(as != WASM_DISCARD ? emitw_own(W, a->value, as) : emitw_discard(W, a->value)))
+			return false;
+		/* the arm's owned bindings, at its end */
+		const HirInst *in = &W->M->insts[W->inst];
+		for (int i = a->nbinds - 1; i >= 0; i--)
+			if (in->slot_owned[a->binds[i]] && emitw_has_heap(W, in->slot_type[a->binds[i]]))
+				emitw_release(W, W->slot_base[a->binds[i]], in->slot_type[a->binds[i]]);
 		emitw_op(W, OP_ELSE);
-		emitw_i32c(W, 0);
-		emitw_end(W);
 	}
-	emitw_open(W, OP_IF, ty, n);
-	bind(W, a->pat, base, own);
-	if (!(as != WASM_DISCARD ? emitw_own(W, a->value, as) : emitw_discard(W, a->value)))
-		return false;
-	/* the arm's owned bindings, at its end */
-	const HirInst *in = &W->M->insts[W->inst];
-	for (int i = a->nbinds - 1; i >= 0; i--)
-		if (in->slot_owned[a->binds[i]] && emitw_has_heap(W, in->slot_type[a->binds[i]]))
-			emitw_release(W, W->slot_base[a->binds[i]], in->slot_type[a->binds[i]]);
-	emitw_op(W, OP_ELSE);
-	if (!arms(W, e, k + 1, base, ty, n, as, own))
-		return false;
-	emitw_end(W);
+	emitw_op(W, OP_UNREACHABLE);
+	for (int k = 0; k < e->u.match.narms; k++)
+		emitw_end(W);
 	return true;
 }
 
@@ -207,7 +208,7 @@ emitw_match(Emitw *W, const HirExpr *e, TypeId as)
 		base = emitw_locals(W, sty, sn);
 		emitw_store(W, base, sn);
 	}
-	return arms(W, e, 0, base, ty, n, as, own);
+	return arms(W, e, base, ty, n, as, own);
 }
 
 bool

@@ -229,6 +229,34 @@ send_notification(Lsp *L, const char *method, const Buf *params)
 
 /* ---- documents ---------------------------------------------------------------- */
 
+/* What the open documents may hold together: their texts, each counted
+ * LSP_DOC_COST bytes more (its line table, product database and checker
+ * state), at most 64 x the message bound; an open or change past it is
+ * refused with a window/showMessage error. */
+#define LSP_DOC_COST ((size_t)16 << 10)
+
+static size_t
+held_bytes(const Lsp *L, const LspDoc *except)
+{
+	size_t n = 0;
+	for (int i = 0; i < L->ndocs; i++)
+		if (&L->docs[i] != except)
+			n += L->docs[i].file.len + LSP_DOC_COST;
+	return n;
+}
+
+/* window/showMessage of type Error: what was refused and why. */
+static void
+show_error(Lsp *L, const char *message)
+{
+	Buf p = {0};
+	buf_puts(&p, "{\"type\":1,\"message\":");
+	json_cstr(&p, message);
+	buf_putc(&p, '}');
+	send_notification(L, "window/showMessage", &p);
+	buf_free(&p);
+}
+
 static LspDoc *
 find_doc(Lsp *L, const char *uri)
 {
@@ -426,6 +454,14 @@ did_open(Lsp *L, json_t *params)
 	if (!uri || !text || !json_is_string(text))
 		return;
 	LspDoc *d = find_doc(L, uri);
+	if (held_bytes(L, d) + json_string_length(text) + LSP_DOC_COST > L->max_message * (size_t)64) {
+		char m[300];
+		snprintf(m, sizeof m, "textDocument/didOpen refused: the open documents would hold more than %zu bytes "
+				      "(64 x --max-message-bytes, each counting %zu bytes more than its text); close one",
+		    L->max_message * (size_t)64, LSP_DOC_COST);
+		show_error(L, m);
+		return;
+	}
 	if (!d) {
 		if (L->ndocs == L->cap) {
 			L->cap = L->cap ? L->cap * 2 : 8;
@@ -473,15 +509,24 @@ did_change(Lsp *L, json_t *params)
 		return;
 	/* incremental sync: each change, in order, replaces its range of the
 	 * text the previous one left (no range: the whole text) */
-	bool any = false;
-	size_t i;
+	bool any = false, over = false;
+	size_t i, work = 0, others = held_bytes(L, d) + LSP_DOC_COST, bound = L->max_message * (size_t)64;
 	json_t *c;
 	json_array_foreach(changes, i, c) {
 		json_t *t = json_is_object(c) ? json_object_get(c, "text") : NULL;
 		if (!t || !json_is_string(t))
 			continue;
+		/* each change copies the text and its line table: a frame of tiny
+		 * changes against a large document must not cost minutes */
+		work += d->file.len + json_string_length(t) + sizeof *d->lines * (size_t)d->nlines;
+		if (work > SVC_EDIT_WORK(bound)) {
+			over = true;
+			break;
+		}
 		json_t *range = json_object_get(c, "range");
 		if (!range) {
+			if (others + json_string_length(t) > bound)
+				continue;   /* a text past the bound: dropped */
 			doc_set(d, t, d->version);
 			any = true;
 			continue;
@@ -491,7 +536,7 @@ did_change(Lsp *L, json_t *params)
 			continue;
 		uint32_t a = lsp_offset(d, pos[0], pos[1]), b = lsp_offset(d, pos[2], pos[3]);
 		size_t tl = json_string_length(t), len = b < a ? 0 : d->file.len - (b - a) + tl;
-		if (b < a || len > L->max_message * (size_t)64)
+		if (b < a || others + len > bound)
 			continue;   /* a reversed range, or a text past the bound: dropped */
 		char *n = spx_xmalloc(len + 1);
 		memcpy(n, d->file.src, a);
@@ -501,6 +546,13 @@ did_change(Lsp *L, json_t *params)
 		svc_file_take_edited(&d->file, n, len, a, d->file.len - b);
 		doc_lines_edit(d, a, b, (uint32_t)tl);
 		any = true;
+	}
+	if (over) {
+		char m[300];
+		snprintf(m, sizeof m, "textDocument/didChange: contentChanges[%zu] and later dropped: the changes would copy more than %zu bytes "
+				      "(each copies the document it edits); the document is out of date: close and reopen it",
+		    i, SVC_EDIT_WORK(bound));
+		show_error(L, m);
 	}
 	if (!any)
 		return;

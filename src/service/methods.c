@@ -236,14 +236,16 @@ edit_fields(json_t *e, size_t len, size_t *start, size_t *end, const char **text
  * before made (one copy per edit; none when there is no edit): *out the new
  * bytes (owned) and *out_len, or NULL when ev holds no edit; *keep_pre and
  * *keep_suf how long a prefix and suffix of src no edit touched.  False
- * with err when an edit is malformed or the result would pass bound. */
+ * with err when an edit is malformed, the result would pass bound, or the
+ * copies together would pass SVC_EDIT_WORK(bound) bytes (a frame of tiny
+ * edits against a large source must not cost minutes of copying). */
 static bool
 apply_edit_list(const char *src, size_t len, json_t *ev, size_t bound, char **out, size_t *out_len, size_t *keep_pre,
     size_t *keep_suf, SvcError *err)
 {
 	const char *cur = src;
 	char *own = NULL;
-	size_t p = len, q = len;
+	size_t p = len, q = len, work = 0;
 	for (size_t i = 0; i < json_array_size(ev); i++) {
 		size_t a = 0, b = 0, tl = 0;
 		const char *t = "";
@@ -254,6 +256,13 @@ apply_edit_list(const char *src, size_t len, json_t *ev, size_t bound, char **ou
 		if (len - (b - a) + tl > bound) {
 			free(own);
 			return fail(err, SVC_E_PARAMS, "the edited source would exceed %zu bytes", bound);
+		}
+		work += len + tl;
+		if (work > SVC_EDIT_WORK(bound)) {
+			free(own);
+			return fail(err, SVC_E_PARAMS,
+			    "the edits would copy more than %zu bytes in all (each copies the source it edits): send fewer edits, or the whole `text`",
+			    SVC_EDIT_WORK(bound));
 		}
 		p = a < p ? a : p;
 		q = len - b < q ? len - b : q;

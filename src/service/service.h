@@ -40,6 +40,10 @@ typedef void (*SvcSetOverlay)(const struct ProjectOverlay *ov, int nov);
 #define SVC_DEFAULT_MAX_MESSAGE (1u << 20)
 #define SVC_MIN_MAX_MESSAGE 1024u
 #define SVC_MAX_DEPTH 64
+/* The bytes one request's (or LSP notification's) incremental edits may
+ * copy in all, each edit copying the text it edits: 4 x the edited-text
+ * bound (64 x the message bound), so one frame's cost stays bounded. */
+#define SVC_EDIT_WORK(bound) ((bound) * (size_t)4)
 
 /* Stable error codes (docs/service.md lists them; JSON-RPC's own below -32600). */
 enum {

@@ -14,8 +14,19 @@ import { runModule } from './host.mjs';
 // inlined as the native lane's C compiler inlines them.  `make bench-wasm`
 // on Node 20 (V8 11.3): loops 2.6x -> 1.5x, fib 1.5x -> 1.0x the native
 // lane (docs/DECISIONS.md).  Both flags are known to every V8 since 2021.
-setFlagsFromString('--no-liftoff');
-setFlagsFromString('--wasm-inlining');
+// Only for a module of at most OPT_MAX bytes: the optimizing tier compiles
+// every function before `main` starts, at about 1 s and 200 MB per MB of
+// module, far more with inlining (12.8 MB, 120,000 functions: 165 s and
+// 4.3 GB, against 1.6 s under Liftoff); a larger one keeps V8's default
+// (Liftoff, hot functions tiered up).
+const OPT_MAX = 512 * 1024;
+function tiers(bytes) {
+	if (bytes.length <= OPT_MAX) {
+		setFlagsFromString('--no-liftoff');
+		setFlagsFromString('--wasm-inlining');
+	}
+	return bytes;
+}
 
 function writer(fd) {
 	return (bytes) => {
@@ -287,7 +298,7 @@ function argBytes() {
 }
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(readFileSync(file), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
+	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
