@@ -877,6 +877,19 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 	}
 }
 
+/* A new function body in code: no locals, temporaries or open blocks yet. */
+void
+emitw_body_begin(Emitw *W, Buf *code)
+{
+	W->c = code;
+	W->ltypes.len = 0;
+	W->live.len = 0;
+	W->spare.len = 0;
+	W->notemps = 0;
+	W->olive.len = 0;
+	W->depth = 0;
+}
+
 static void
 emit_function(Emitw *W, int k)
 {
@@ -886,13 +899,7 @@ emit_function(Emitw *W, int k)
 	W->inst = ii;
 	Buf code = {0};
 	W->f = f;
-	W->c = &code;
-	W->ltypes.len = 0;
-	W->live.len = 0;
-	W->spare.len = 0;
-	W->notemps = 0;
-	W->olive.len = 0;
-	W->depth = 0;
+	emitw_body_begin(W, &code);
 	free(W->slot_base);
 	W->slot_base = spx_xmalloc(sizeof *W->slot_base * ((size_t)f->nlocals + 1));
 	uint32_t next = 1;

@@ -117,6 +117,8 @@ typedef struct Emitw {
 } Emitw;
 
 /* emit.c */
+/* A new function body in code: no locals, temporaries or open blocks yet. */
+void emitw_body_begin(Emitw *W, Buf *code);
 void emitw_refuse(Emitw *W, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void emitw_op(Emitw *W, uint8_t op);
 void emitw_op_u32(Emitw *W, uint8_t op, uint32_t v);

@@ -336,13 +336,7 @@ run_func(Emitw *W)
 {
 	static const uint8_t i2[2] = { WT_I32, WT_I32 };
 	Buf code = {0};
-	W->c = &code;
-	W->ltypes.len = 0;
-	W->live.len = 0;
-	W->spare.len = 0;
-	W->notemps = 0;
-	W->olive.len = 0;
-	W->depth = 0;
+	emitw_body_begin(W, &code);
 	W->nwparams = 3;
 	uint32_t a = emitw_locals(W, VT_I32, 1);
 	int jt = wasm_type(W->m, i2, 2, NULL, 0);
@@ -500,13 +494,7 @@ emitw_mem_funcs(Emitw *W)
 	while (W->auxdone < W->naux && !W->failed) {
 		struct EmitwAux x = W->aux[W->auxdone++];
 		Buf code = {0};
-		W->c = &code;
-		W->ltypes.len = 0;
-		W->live.len = 0;
-		W->spare.len = 0;
-		W->notemps = 0;
-		W->olive.len = 0;
-		W->depth = 0;
+		emitw_body_begin(W, &code);
 		W->nwparams = x.clone >= 2 ? 2 : 1;
 		if (x.clone == 3) {
 			emitw_each_elem(W, 0, 1, x.t, clone_mem);
