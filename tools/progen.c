@@ -27,7 +27,10 @@
  * SPX-B102 "(null) tmpN" (fixed on the emitc branch); without the option
  * that shape is never generated.  --no-stdout: no program prints.
  *
- * The feature templates are in progen_feat.c (shared state: progen.h).
+ * The feature templates are in progen_feat.c and progen_feat2.c (char and
+ * f32, integer edges, float/char contract details, keyed collections, nested
+ * Option/Result with `?` in loops, nested and owning closures, owned class
+ * upcasts, `with` chains, `string_format` templates; shared state: progen.h).
  */
 #include "progen.h"
 
@@ -684,7 +687,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(26);
+		int r = pg_rnd(33);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -715,8 +718,22 @@ int main(int argc, char **argv)
 			pg_feat_floats();
 		else if (r < 25)
 			pg_feat_depth();
-		else
+		else if (r < 26)
 			pg_feat_owned();
+		else if (r < 27)
+			pg_feat_charf32();
+		else if (r < 28)
+			pg_feat_edges();
+		else if (r < 29)
+			pg_feat_fcontract();
+		else if (r < 30)
+			pg_feat_keyed();
+		else if (r < 31)
+			pg_feat_nested();
+		else if (r < 32)
+			pg_feat_deep();
+		else
+			pg_feat_format();
 	}
 
 	Buf prog = { 0 };

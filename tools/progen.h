@@ -1,7 +1,7 @@
 /*
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
- * tools/progen_feat.c: the feature templates).
+ * tools/progen_feat.c and progen_feat2.c: the feature templates).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -71,5 +71,12 @@ void pg_feat_box(void);
 void pg_feat_closure(void);
 void pg_feat_class(void);
 void pg_feat_owned(void);
+void pg_feat_charf32(void);
+void pg_feat_edges(void);
+void pg_feat_fcontract(void);
+void pg_feat_keyed(void);
+void pg_feat_nested(void);
+void pg_feat_deep(void);
+void pg_feat_format(void);
 
 #endif
