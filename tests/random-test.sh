@@ -14,6 +14,8 @@
 #      and $CC is not clang, whose `run --native` already did it) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
 #      object code).
+#      on a contract failure, the native report's detail lines must equal
+#      the interpreter's `run --json` failure detail (argument literals);
 #   4. for the first $RANDOM_WASM_N programs (default 40) that agree, runs it
 #      in the Wasm lane too (`run --wasm` under node, with the leak check
 #      SEMAPRAX_CHECK_LEAKS=1): its stdout, stderr and exit status must be
@@ -53,9 +55,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the generator: beside BIN (the Makefile builds it), else compiled here
 gen=$(dirname "$abin")/progen
-if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt "$gen" ]; then
+if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt "$gen" ] || [ tools/progen_feat2.c -nt "$gen" ]; then
 	gen=$tmp/progen
-	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c tools/progen_feat.c || exit 1
+	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c tools/progen_feat.c tools/progen_feat2.c || exit 1
 fi
 clang_ok=0
 if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
@@ -70,6 +72,11 @@ if ! command -v node >/dev/null 2>&1; then
 	echo "random: Wasm lane skipped (no \`node\`)"
 	wasm_n=0
 fi
+
+# contract_detail_agrees (tests/lane-lib.sh) runs the interpreter through this
+lane() {
+	NO_COLOR=1 "$abin" run "$3" "$f" > "$1" 2> "$2" < /dev/null
+}
 
 fail() {
 	failed=$((failed + 1))
@@ -110,6 +117,13 @@ while [ "$i" -lt "$count" ]; do
 	esac
 	if ! lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then
 		fail "$lane_why" "$lane_cmd"
+		continue
+	fi
+	# a contract failure: the native report's detail lines (arguments
+	# rendered as literals: -0.0, inf, NaN, subnormals, char escapes) equal
+	# the interpreter's `run --json` failure detail
+	if [ "$lane_want_status" = 70 ] && ! contract_detail_agrees "$tmp/ne"; then
+		fail "contract detail differs: native '$(sed -n 3p "$tmp/ne" | head -c 120)', interpreter '$(sed -n 2p "$tmp/want" | head -c 120)'" "run --json"
 		continue
 	fi
 	agreed=$((agreed + 1))

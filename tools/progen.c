@@ -27,7 +27,10 @@
  * SPX-B102 "(null) tmpN" (fixed on the emitc branch); without the option
  * that shape is never generated.  --no-stdout: no program prints.
  *
- * The feature templates are in progen_feat.c (shared state: progen.h).
+ * The feature templates are in progen_feat.c and progen_feat2.c (char and
+ * f32, integer edges, float/char contract details, keyed collections, nested
+ * Option/Result with `?` in loops, nested and owning closures, owned class
+ * upcasts, `with` chains, `string_format` templates; shared state: progen.h).
  */
 #include "progen.h"
 
@@ -114,7 +117,7 @@ static int b102_main; /* this program's main holds the known-B102 shape */
 
 /* ==== scalar types and scopes ============================================= */
 
-const char *const pg_ty_name[NTY] = { "i64", "i32", "u8", "usize", "f64", "bool" };
+const char *const pg_ty_name[NTY] = { "i64", "i32", "u8", "usize", "f64", "bool", "char", "f32" };
 
 /* a bounded copy of a name (no truncation warnings to silence) */
 void pg_copy_name(char *dst, const char *src, size_t cap)
@@ -132,7 +135,7 @@ static int is_int(int t)
 
 static int is_signed(int t)
 {
-	return t == T_I64 || t == T_I32 || t == T_F64;
+	return t == T_I64 || t == T_I32 || t == T_F64 || t == T_F32;
 }
 
 typedef struct Var {
@@ -230,6 +233,19 @@ void pg_lit(Buf *b, int t)
 			pg_bp(b, "%s", fl[pg_rnd(8)]);
 		break;
 	}
+	case T_F32: {
+		static const char *const fl[] = { "0.0f32", "1.5f32", "0.1f32", "3.0f32", "16777216.0f32", "1.0e-45f32", "3.0e38f32", "0.333f32" };
+		if (pg_chance(20))
+			pg_bp(b, "(-%s)", fl[pg_rnd(8)]);
+		else
+			pg_bp(b, "%s", fl[pg_rnd(8)]);
+		break;
+	}
+	case T_CHAR: {
+		static const char *const cs[] = { "'a'", "'z'", "'A'", "'0'", "' '", "'\\0'", "'\\n'", "'\\''", "'\\u{e9}'", "'\\u{10ffff}'", "'\\u{1f600}'", "'~'" };
+		pg_bp(b, "%s", cs[pg_rnd(12)]);
+		break;
+	}
 	default:
 		pg_bp(b, "%s", pg_chance(50) ? "true" : "false");
 	}
@@ -253,6 +269,9 @@ static void nonzero_lit(Buf *b, int t)
 		break;
 	case T_USIZE:
 		pg_bp(b, "%dusize", v);
+		break;
+	case T_F32:
+		pg_bp(b, "%d.5f32", v);
 		break;
 	default:
 		pg_bp(b, "%d.5", v);
@@ -326,6 +345,22 @@ static void conversion(Buf *b, int t, int depth)
 	case T_F64:
 		pg_bp(b, "f64_from_i64(");
 		pg_expr(b, T_I64, depth);
+		pg_bp(b, ")");
+		return;
+	case T_CHAR:
+		if (pg_chance(60)) {
+			pg_bp(b, "char_from_u8(");
+			pg_expr(b, T_U8, depth);
+		} else { /* sometimes a surrogate or past U+10FFFF: convert.v1/1 */
+			pg_bp(b, "char_from_i64(");
+			if (pg_chance(90)) {
+				pg_bp(b, "(");
+				pg_expr(b, T_I64, depth);
+				pg_bp(b, ") %% 55000 + 55000");
+			} else {
+				pg_expr(b, T_I64, depth);
+			}
+		}
 		pg_bp(b, ")");
 		return;
 	default:
@@ -408,6 +443,7 @@ static void match_int(Buf *b, int t, int depth)
 }
 
 int pg_simple;
+int pg_need_f32code, pg_need_charcode;
 
 void pg_expr(Buf *b, int t, int depth)
 {
@@ -416,6 +452,9 @@ void pg_expr(Buf *b, int t, int depth)
 		return;
 	}
 	int r = pg_rnd(20);
+	if (r < 10 && t == T_CHAR) { /* no char arithmetic */
+		r = 13 + pg_rnd(5);
+	}
 	/* pg_simple: operators, variables and literals only (no calls, `if` or
 	 * `match`), as a guard on a variant match must be (T254) */
 	if (pg_simple && r >= (t == T_BOOL ? 15 : 10)) {
@@ -425,7 +464,8 @@ void pg_expr(Buf *b, int t, int depth)
 	if (t == T_BOOL) {
 		if (r < 9) {
 			static const char *const cmp[] = { "==", "!=", "<", "<=", ">", ">=" };
-			int ot = pg_rnd(NTY - 1);
+			static const int ots[] = { T_I64, T_I32, T_U8, T_USIZE, T_F64, T_I64, T_CHAR, T_F32 };
+			int ot = ots[pg_rnd(8)];
 			pg_bp(b, "(");
 			pg_expr(b, ot, depth - 1);
 			pg_bp(b, " %s ", cmp[pg_rnd(6)]);
@@ -465,7 +505,7 @@ void pg_expr(Buf *b, int t, int depth)
 		else if (op < 9)
 			ops = "/";
 		else
-			ops = t == T_F64 ? "/" : "%";
+			ops = (t == T_F64 || t == T_F32) ? "/" : "%";
 		pg_bp(b, "(");
 		pg_expr(b, t, depth - 1);
 		pg_bp(b, " %s ", ops);
@@ -500,7 +540,7 @@ void pg_expr(Buf *b, int t, int depth)
 		pg_bp(b, " })");
 	} else if (r < 17) {
 		call_fn(b, t, depth);
-	} else if (r < 18 && t != T_F64) {
+	} else if (r < 18 && t != T_F64 && t != T_F32) {
 		pg_bp(b, "(");
 		match_int(b, t, depth);
 		pg_bp(b, ")");
@@ -518,6 +558,8 @@ void pg_to_i64(Buf *b, int t, const char *e)
 	case T_U8: pg_bp(b, "i64_from_u8(%s)", e); break;
 	case T_USIZE: pg_bp(b, "i64_from_usize(%s)", e); break;
 	case T_BOOL: pg_bp(b, "(if %s { 1 } else { 0 })", e); break;
+	case T_F32: pg_bp(b, "pgf32(%s)", e); pg_need_f32code = 1; break;
+	case T_CHAR: pg_bp(b, "pgchr(%s)", e); pg_need_charcode = 1; break;
 	default:
 		pg_bp(b, "(if %s > -1000000.0 && %s < 1000000.0 { i64_from_f64(%s) } else { 7 })", e, e, e);
 	}
@@ -525,8 +567,8 @@ void pg_to_i64(Buf *b, int t, const char *e)
 
 int pg_rand_ty(void)
 {
-	static const int w[] = { T_I64, T_I64, T_I64, T_I32, T_U8, T_USIZE, T_F64, T_BOOL };
-	return w[pg_rnd(8)];
+	static const int w[] = { T_I64, T_I64, T_I64, T_I32, T_U8, T_USIZE, T_F64, T_BOOL, T_I64, T_I32, T_CHAR, T_F32 };
+	return w[pg_rnd(12)];
 }
 
 /* ==== statements (bodies of scalar functions) ============================= */
@@ -679,12 +721,12 @@ int main(int argc, char **argv)
 	/* the command route: stderr lines too, main's result is the exit status */
 	int command = print && pg_chance(40);
 
-	int nfeat = 4 + pg_rnd(8);
+	int nfeat = 4 + pg_rnd(6);
 	b102_main = opt_b102 && pg_chance(30);
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(26);
+		int r = pg_rnd(33);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -715,8 +757,22 @@ int main(int argc, char **argv)
 			pg_feat_floats();
 		else if (r < 25)
 			pg_feat_depth();
-		else
+		else if (r < 26)
 			pg_feat_owned();
+		else if (r < 27)
+			pg_feat_charf32();
+		else if (r < 28)
+			pg_feat_edges();
+		else if (r < 29)
+			pg_feat_fcontract();
+		else if (r < 30)
+			pg_feat_keyed();
+		else if (r < 31)
+			pg_feat_nested();
+		else if (r < 32)
+			pg_feat_deep();
+		else
+			pg_feat_format();
 	}
 
 	Buf prog = { 0 };
@@ -728,6 +784,18 @@ int main(int argc, char **argv)
 	pg_bcat(&prog, &pg_decls);
 	pg_id_line(&prog, 0, "mix");
 	pg_bp(&prog, "fn mix(acc: i64, v: i64) -> i64\n{\n    acc %% 1000003 * 31 + v %% 1000003\n}\n\n");
+	/* the i64 views of f32 and char values (pg_to_i64): no conversion
+	 * builtin exists, so a ladder of comparisons and the UTF-8 bytes */
+	if (pg_need_f32code) {
+		pg_id_line(&prog, 0, "pgf32");
+		pg_bp(&prog, "fn pgf32(x: f32) -> i64\n{\n    let sign = if x != x { 9 } else { if x < 0.0f32 { 1 } else { if x > 0.0f32 { 2 } else { if 1.0f32 / x < 0.0f32 { 3 } else { 4 } } } };\n"
+		      "    let size = if x > 1000000.0f32 || x < -1000000.0f32 { 50 } else { if x > 100.0f32 || x < -100.0f32 { 40 } else { if x > 1.0f32 || x < -1.0f32 { 30 } else { if x > 0.01f32 || x < -0.01f32 { 20 } else { 10 } } } };\n"
+		      "    let exact = if x == 16777216.0f32 { 7 } else { if x == 1.5f32 { 6 } else { if x == 0.1f32 { 5 } else { 0 } } };\n    sign * 100 + size + exact\n}\n\n");
+	}
+	if (pg_need_charcode) {
+		pg_id_line(&prog, 0, "pgchr");
+		pg_bp(&prog, "fn pgchr(c: char) -> i64\n{\n    let s = string_from_char(c);\n    let mut h = string_len(s);\n    let mut i = 0;\n    while i < string_len(s) {\n        h = h * 256 + string_byte_at(s, i);\n        i = i + 1;\n        0\n    }\n    h\n}\n\n");
+	}
 	pg_bcat(&prog, &pg_funcs);
 	pg_id_line(&prog, 0, "main");
 	pg_bp(&prog, "fn main() -> i64\n%s{\n",
@@ -745,8 +813,12 @@ int main(int argc, char **argv)
 	}
 	if (pg_have_row && !b102_main) {
 		pg_bp(&prog, "    let mut mrows = vec_with_capacity<Row>(2usize);\n");
-		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { key: \"%s\", val: %d });\n", pg_words[pg_rnd(PG_NWORDS)], pg_rnd(50));
-		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { val: %d, key: string_from_i64(%d) });\n", pg_rnd(50), pg_rnd(500));
+		/* one PRNG draw per statement: argument order is unspecified in C,
+		 * so two draws in one call would differ between gcc and clang */
+		const char *w0 = pg_words[pg_rnd(PG_NWORDS)];
+		int v0 = pg_rnd(50), v1 = pg_rnd(50), v2 = pg_rnd(500);
+		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { key: \"%s\", val: %d });\n", w0, v0);
+		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { val: %d, key: string_from_i64(%d) });\n", v1, v2);
 	}
 	pg_bp(&prog, "    let mut acc = early;\n");
 	for (int i = 0; i < ncalls; i++) {

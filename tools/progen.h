@@ -1,7 +1,7 @@
 /*
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
- * tools/progen_feat.c: the feature templates).
+ * tools/progen_feat.c and progen_feat2.c: the feature templates).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -14,7 +14,7 @@ typedef struct Buf {
 } Buf;
 
 /* the scalar types of the expression generator */
-enum { T_I64, T_I32, T_U8, T_USIZE, T_F64, T_BOOL, NTY };
+enum { T_I64, T_I32, T_U8, T_USIZE, T_F64, T_BOOL, T_CHAR, T_F32, NTY };
 extern const char *const pg_ty_name[NTY];
 
 /* a generated scalar function later code may call */
@@ -47,7 +47,8 @@ void pg_add_call(const Buf *b);
 void pg_lit(Buf *b, int t);
 void pg_int_pattern(Buf *b, int t, int v);
 void pg_expr(Buf *b, int t, int depth);
-extern int pg_simple; /* pg_expr emits operators, variables and literals only */
+extern int pg_simple;
+extern int pg_need_f32code, pg_need_charcode; /* main's helpers pgf32/pgchr are used */ /* pg_expr emits operators, variables and literals only */
 void pg_to_i64(Buf *b, int t, const char *e);
 int pg_rand_ty(void);
 void pg_indent(Buf *b, int n);
@@ -71,5 +72,12 @@ void pg_feat_box(void);
 void pg_feat_closure(void);
 void pg_feat_class(void);
 void pg_feat_owned(void);
+void pg_feat_charf32(void);
+void pg_feat_edges(void);
+void pg_feat_fcontract(void);
+void pg_feat_keyed(void);
+void pg_feat_nested(void);
+void pg_feat_deep(void);
+void pg_feat_format(void);
 
 #endif

@@ -50,6 +50,10 @@ void pg_feat_scalar(void)
 				pg_int_pattern(&b, f->pty[i], -1000);
 			else if (f->pty[i] == T_F64)
 				pg_bp(&b, "(-1000000.0)");
+			else if (f->pty[i] == T_F32)
+				pg_bp(&b, "(-1000000.0f32)");
+			else if (f->pty[i] == T_CHAR)
+				pg_bp(&b, "'\\0'");
 			else
 				pg_bp(&b, "0%s", f->pty[i] == T_U8 ? "u8" : "usize");
 		} else {
@@ -59,7 +63,7 @@ void pg_feat_scalar(void)
 	}
 	if (pg_chance(25)) {
 		pg_bp(&b, "    ensures ");
-		if (pg_chance(85) && f->ret != T_F64)
+		if (pg_chance(85) && f->ret != T_F64 && f->ret != T_F32)
 			pg_bp(&b, "result == result");
 		else {
 			pg_bp(&b, "result %s ", (pg_chance(50) || f->ret == T_BOOL) ? "!=" : "<=");
@@ -195,12 +199,15 @@ void pg_feat_variant(void)
 	pg_fresh("Var", v, sizeof v);
 	pg_fresh("vf", fn, sizeof fn);
 	int nc = 2 + pg_rnd(4);
-	int npay[6]; /* payload fields per case (0..2), all i64/bool */
+	int npay[6]; /* payload fields per case (0..2): i64, bool, char, f32, u8 */
 	int pty[6][2];
 	for (int i = 0; i < nc; i++) {
 		npay[i] = pg_rnd(3);
 		for (int j = 0; j < npay[i]; j++)
-			pty[i][j] = pg_chance(75) ? T_I64 : T_BOOL;
+		{
+			static const int pt[] = { T_I64, T_I64, T_I64, T_I64, T_I64, T_I64, T_BOOL, T_BOOL, T_CHAR, T_F32, T_U8, T_I64 };
+			pty[i][j] = pt[pg_rnd(12)];
+		}
 	}
 	pg_id_line(&pg_decls, 0, v);
 	pg_bp(&pg_decls, "variant %s {\n", v);
@@ -340,9 +347,11 @@ void pg_feat_option(void)
 	if (pg_chance(70))
 		pg_bp(&pg_funcs, "fn %s(o: Option<i64>) -> i64\n{\n    match o { Option::Some { value } => value, Option::None {} => %d, }\n}\n\n",
 		   get, -pg_rnd(9));
-	else
+	else {
+		int sv = pg_rnd(9);
 		pg_bp(&pg_funcs, "fn %s(o: Option<i64>) -> i64\n{\n    match o { Option::Some { value: _ } => %d, Option::None {} => %d, }\n}\n\n",
-		   get, pg_rnd(9), -pg_rnd(9));
+		   get, sv, -pg_rnd(9));
+	}
 	int owned_err = pg_chance(50);
 	const char *et = owned_err ? "string" : "i64";
 	pg_id_line(&pg_funcs, 0, res);
@@ -365,7 +374,8 @@ void pg_feat_option(void)
 	else
 		pg_bp(&pg_funcs, "fn %s(r: Result<i64, i64>) -> i64\n{\n    match r { Result::Ok { value } => value, Result::Err { error } => error * 1000, }\n}\n\n", gr);
 	Buf c = { 0 };
-	pg_bp(&c, "%s(%s(%d)) + %s(%s(%d, %d))", get, q, pg_rnd(40), gr, sum, pg_rnd(20) - 3, pg_rnd(20) - 3);
+	int ca = pg_rnd(40), cb = pg_rnd(20) - 3, cc = pg_rnd(20) - 3;
+	pg_bp(&c, "%s(%s(%d)) + %s(%s(%d, %d))", get, q, ca, gr, sum, cb, cc);
 	pg_add_call(&c);
 	pg_bfree(&c);
 }
@@ -437,8 +447,9 @@ void pg_feat_generic(void)
 	pg_to_i64(&e3, t1, "left");
 	pg_bp(&pg_funcs, "%s + string_len(right), };\n", e3.p);
 	pg_to_i64(&e4, T_BOOL, "b");
+	int gy0 = pg_rnd(256), gy1 = pg_rnd(256), gx1 = pg_rnd(50);
 	pg_bp(&pg_funcs, "    let g = %s<%s>(%s<%s>(%s { x: n, y: %du8 }, n %% 3 != 0), %s { y: %du8, x: %d });\n", orl, gpt, wrap, gpt, gpt,
-	      pg_rnd(256), gpt, pg_rnd(256), pg_rnd(50));
+	      gy0, gpt, gy1, gx1);
 	pg_bp(&pg_funcs, "    let h = %s<%s>(%s<%s>(%s { x: g.x + 1, y: g.y }, n %% 2 == 0), g);\n", orl, gpt, wrap, gpt, gpt);
 	{
 		Buf e5 = { 0 }, e6 = { 0 };
@@ -543,7 +554,10 @@ void pg_feat_string(void)
 			if (pg_chance(92))
 				pg_bp(&pg_funcs, "    let %s = string_slice(%s, 0, string_len(%s));\n", nm, x, x);
 			else
-				pg_bp(&pg_funcs, "    let %s = string_slice(%s, %d, %d);\n", nm, x, pg_rnd(2), 1 + pg_rnd(4));
+			{
+				int lo = pg_rnd(2), hi = 1 + pg_rnd(4);
+				pg_bp(&pg_funcs, "    let %s = string_slice(%s, %d, %d);\n", nm, x, lo, hi);
+			}
 			if (nlive < 16)
 				pg_copy_name(live[nlive++], nm, 24);
 		} else {
@@ -567,8 +581,8 @@ void pg_feat_string(void)
 					pg_bp(&pg_funcs, ");\n");
 				}
 			} else {
-				pg_bp(&pg_funcs, "    let %s = string_format(\"{}<{}>{}|{}\", %s, a, %s, %dusize);\n", nm, used,
-				   pg_chance(50) ? "true" : "false", pg_rnd(100));
+				const char *fb = pg_chance(50) ? "true" : "false";
+				pg_bp(&pg_funcs, "    let %s = string_format(\"{}<{}>{}|{}\", %s, a, %s, %dusize);\n", nm, used, fb, pg_rnd(100));
 			}
 			if (nlive < 16)
 				pg_copy_name(live[nlive++], nm, 24);
@@ -606,14 +620,18 @@ void pg_feat_bytes(void)
 	pg_bp(&pg_funcs, "fn %s(k: u8) -> i64\n{\n", fn);
 	pg_bp(&pg_funcs, "    let mut buf = bytes_zeroed(%dusize);\n", len);
 	int stores = 1 + pg_rnd(3);
-	for (int i = 0; i < stores; i++)
-		pg_bp(&pg_funcs, "    buf = bytes_set(buf, %dusize, k + %du8);\n", pg_chance(97) ? pg_rnd(len) : len, pg_rnd(10));
+	for (int i = 0; i < stores; i++) {
+		int at = pg_chance(97) ? pg_rnd(len) : len;
+		pg_bp(&pg_funcs, "    buf = bytes_set(buf, %dusize, k + %du8);\n", at, pg_rnd(10));
+	}
 	pg_bp(&pg_funcs, "    let view = bytes_as_slice(buf);\n");
 	pg_bp(&pg_funcs, "    let got = match byte_get(view, %dusize) { Option::Some { value } => i64_from_u8(value), Option::None {} => -1, };\n",
 	   pg_rnd(len + 2));
-	pg_bp(&pg_funcs, "    let arr = [%du8, %du8, %du8];\n", pg_rnd(256), pg_rnd(256), pg_rnd(256));
+	int ar0 = pg_rnd(256), ar1 = pg_rnd(256), ar2 = pg_rnd(256);
+	pg_bp(&pg_funcs, "    let arr = [%du8, %du8, %du8];\n", ar0, ar1, ar2);
 	pg_bp(&pg_funcs, "    let av = array_as_slice(arr);\n");
-	pg_bp(&pg_funcs, "    let mid = byte_range(av, %dusize, %dusize);\n", pg_rnd(2), 2 + pg_rnd(pg_chance(96) ? 2 : 3));
+	int mlo = pg_rnd(2), mhi = 2 + pg_rnd(pg_chance(96) ? 2 : 3);
+	pg_bp(&pg_funcs, "    let mid = byte_range(av, %dusize, %dusize);\n", mlo, mhi);
 	pg_bp(&pg_funcs, "    let text = \"%s\";\n", pg_words[pg_rnd(4)]);
 	pg_bp(&pg_funcs, "    let tv = string_as_str(text);\n");
 	pg_bp(&pg_funcs, "    let first = match str_byte_at(tv, 0usize) { Option::Some { value } => i64_from_u8(value), Option::None {} => 0, };\n");
@@ -784,7 +802,8 @@ void pg_feat_box(void)
 	   sum, tree, tree, tree, sum, tree, 1 + pg_rnd(3), sum, tree);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n", fn);
-	pg_bp(&pg_funcs, "    let b = box_new<i64>(a + %d);\n    let s = box_new<string>(\"%s\");\n", pg_rnd(9), pg_words[pg_rnd(4)]);
+	int bv = pg_rnd(9);
+	pg_bp(&pg_funcs, "    let b = box_new<i64>(a + %d);\n    let s = box_new<string>(\"%s\");\n", bv, pg_words[pg_rnd(4)]);
 	/* a random tree of depth <= 3 */
 	pg_bp(&pg_funcs, "    let t = ");
 	emit_tree(&pg_funcs, tree, 1 + pg_rnd(3));
@@ -854,10 +873,12 @@ void pg_feat_closure(void)
 	pg_bp(&pg_funcs, "    let fx = fl(%s);\n", pg_chance(50) ? "4.0" : "1.5");
 	pg_bp(&pg_funcs, "    let fi = if fx > 3.0 { 1 } else { 0 };\n");
 	pg_bp(&pg_funcs, "    let bi = if noarg(flag) { 2 } else { 0 };\n");
+	int ta = pg_rnd(10), tb = pg_rnd(5);
 	pg_bp(&pg_funcs, "    tw + %s(add, a) + %s(pure, %d) + g(1) %% 1000 + named(%d) %% 1000 + fi + bi\n}\n\n",
-	   apply, apply, pg_rnd(10), pg_rnd(5));
+	   apply, apply, ta, tb);
 	Buf c = { 0 };
-	pg_bp(&c, "%s(%d, %s)", fn, pg_rnd(10), pg_chance(50) ? "true" : "false");
+	int ca = pg_rnd(10);
+	pg_bp(&c, "%s(%d, %s)", fn, ca, pg_chance(50) ? "true" : "false");
 	pg_add_call(&c);
 	pg_bfree(&c);
 }
@@ -909,10 +930,14 @@ void pg_feat_class(void)
 	char nf[48] = "";
 	if (named)
 		snprintf(nf, sizeof nf, ", name: \"%s\"", pg_words[pg_rnd(PG_NWORDS)]);
-	pg_bp(&pg_funcs, "    let d = %s { legs: %d, w: %d%s%s, tricks: n };\n", sub, pg_rnd(6), pg_rnd(9), wl, nf);
+	int dl = pg_rnd(6), dw = pg_rnd(9);
+	pg_bp(&pg_funcs, "    let d = %s { legs: %d, w: %d%s%s, tricks: n };\n", sub, dl, dw, wl, nf);
 	pg_bp(&pg_funcs, "    let a = %s { legs: %d%s, w: 1%s };\n", base, pg_rnd(6), nf, wl);
 	pg_bp(&pg_funcs, "    let up: %s = %s { legs: n, w: 2%s, tricks: %d%s };\n", base, sub, wl, pg_rnd(9), nf);
-	pg_bp(&pg_funcs, "    d.speak(%d) * 100 + a.speak(%d) * 10 + d.feet() + up.speak(%d)\n}\n\n", pg_rnd(5) - (pg_chance(10) ? 3 : 0), pg_rnd(5), pg_rnd(5));
+	int s0 = pg_rnd(5);
+	s0 -= pg_chance(10) ? 3 : 0;
+	int s1 = pg_rnd(5), s2 = pg_rnd(5);
+	pg_bp(&pg_funcs, "    d.speak(%d) * 100 + a.speak(%d) * 10 + d.feet() + up.speak(%d)\n}\n\n", s0, s1, s2);
 	Buf c = { 0 };
 	pg_bp(&c, "%s(%d)", fn, pg_rnd(10));
 	pg_add_call(&c);
@@ -968,8 +993,10 @@ void pg_feat_owned(void)
 		   f3, tag, tag, pg_rnd(9), tag);
 	Buf c = { 0 };
 	int which = pg_rnd(3);
-	pg_bp(&c, "%s(%s { name: \"%s\", age: %d }) + %s(%s { age: 1, name: string_from_i64(%d) }, %d) + %s(", f1, rec, pg_words[pg_rnd(4)],
-	   pg_rnd(90), f2, rec, pg_rnd(1000), pg_rnd(50), f3);
+	const char *pw = pg_words[pg_rnd(4)];
+	int pa = pg_rnd(90), pn = pg_rnd(1000), pe = pg_rnd(50);
+	pg_bp(&c, "%s(%s { name: \"%s\", age: %d }) + %s(%s { age: 1, name: string_from_i64(%d) }, %d) + %s(", f1, rec, pw,
+	   pa, f2, rec, pn, pe, f3);
 	if (which == 0)
 		pg_bp(&c, "%s::Label { text: \"%s\" })", tag, pg_words[pg_rnd(4)]);
 	else if (which == 1)

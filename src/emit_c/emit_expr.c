@@ -170,15 +170,17 @@ emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
 	if (emitc_is_scalar(E, l.t)) {
 		/* An integer literal compared with a variable goes through a typed
 		 * variable: `b <= 255u8` or `n >= 0usize` would otherwise be
-		 * -Wtype-limits ("comparison is always true"). */
+		 * -Wtype-limits ("comparison is always true"); so would a char
+		 * literal (uint32_t): `c >= '\0'`. */
 		HirKind lk = e->u.bin.l->kind, rk = e->u.bin.r->kind;
-		if (emitc_is_int(E, l.t) && (lk == HIR_INT) != (rk == HIR_INT)) {
+		HirKind lit = k == TY_CHAR ? HIR_CHAR : HIR_INT;
+		if ((emitc_is_int(E, l.t) || k == TY_CHAR) && (lk == lit) != (rk == lit)) {
 			const char *ct = emitc_ctype(E, l.t, e->span);
 			if (!ct)
 				return no_val;
 			const char *v = emitc_new_tmp(E);
-			emitc_line(E, "%s %s = %s;", ct, v, lk == HIR_INT ? l.c : r.c);
-			if (lk == HIR_INT)
+			emitc_line(E, "%s %s = %s;", ct, v, lk == lit ? l.c : r.c);
+			if (lk == lit)
 				l.c = v;
 			else
 				r.c = v;
