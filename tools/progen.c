@@ -179,6 +179,15 @@ void pg_add_call(const Buf *b)
 		calls[ncalls++] = strdup(b->p);
 }
 
+/* the call `fn(arg)` */
+void pg_add_call_int(const char *fn, int arg)
+{
+	Buf c = { 0 };
+	pg_bp(&c, "%s(%d)", fn, arg);
+	pg_add_call(&c);
+	pg_bfree(&c);
+}
+
 Buf pg_decls; /* type declarations */
 Buf pg_funcs; /* functions */
 

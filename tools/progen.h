@@ -44,6 +44,7 @@ void pg_copy_name(char *dst, const char *src, size_t cap);
 void pg_push_var(const char *name, int ty, int assignable);
 const char *pg_fresh(const char *prefix, char *buf, size_t cap);
 void pg_add_call(const Buf *b);
+void pg_add_call_int(const char *fn, int arg);
 void pg_lit(Buf *b, int t);
 void pg_int_pattern(Buf *b, int t, int v);
 void pg_expr(Buf *b, int t, int depth);

@@ -320,10 +320,7 @@ void pg_feat_enum_eq(void)
 	       "    let z = %s::K0 {};\n"
 	       "    if a == b { 10 } else { if a != z { 20 } else { 30 } }\n}\n\n",
 	   fn, v, v, v, v, pg_rnd(3), v);
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(10));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(10));
 }
 
 /* Option/Result producers and `?` chains */
@@ -470,10 +467,7 @@ void pg_feat_generic(void)
 	pg_bfree(&e2);
 	pg_bfree(&e3);
 	pg_bfree(&e4);
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", use, pg_rnd(20));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(use, pg_rnd(20));
 }
 
 /* ASCII first (some templates index the first ones), then non-ASCII text:
@@ -669,10 +663,7 @@ void pg_feat_floats(void)
 	pg_bp(&pg_funcs, "    let m = vec_get<f64>(fv, 0usize);\n");
 	pg_bp(&pg_funcs, "    let cmp = if m < nan || m == nan || nan >= m { 1 } else { 0 };\n");
 	pg_bp(&pg_funcs, "    code * 10 + cmp + i64_from_f64(%s)\n}\n\n", pg_chance(90) ? "f64_from_i64(a) / 3.0" : "m");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(40) - 20);
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(40) - 20);
 }
 
 /* Vec<i64>, Vec<string>, Vec of owned records, iteration */
@@ -752,10 +743,7 @@ void pg_feat_map(void)
 	pg_bp(&pg_funcs, "    let k0 = %s;\n", pg_chance(97) ? "map_key_at<i64, string>(m, 0usize)" : "map_key_at<i64, string>(m, 99usize)");
 	pg_bp(&pg_funcs, "    let v0 = map_value_at<i64, string>(m, 0usize);\n");
 	pg_bp(&pg_funcs, "    string_len(g) + has * 10 + k0 + string_len(v0) + map_get_or<string, i64>(c, \"k\", 0) * 100 + i64_from_usize(map_len<i64, string>(m) + set_len<i64>(ids)) + set_key_at<i64>(ids, 0usize)\n}\n\n");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(10));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(10));
 }
 
 /* a random tree literal of the given depth */
@@ -809,10 +797,7 @@ void pg_feat_box(void)
 	emit_tree(&pg_funcs, tree, 1 + pg_rnd(3));
 	pg_bp(&pg_funcs, ";\n");
 	pg_bp(&pg_funcs, "    box_get<i64>(b) + string_len(box_into_inner<string>(s)) + %s(t)\n}\n\n", sum);
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(20));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(20));
 }
 
 
@@ -938,10 +923,7 @@ void pg_feat_class(void)
 	s0 -= pg_chance(10) ? 3 : 0;
 	int s1 = pg_rnd(5), s2 = pg_rnd(5);
 	pg_bp(&pg_funcs, "    d.speak(%d) * 100 + a.speak(%d) * 10 + d.feet() + up.speak(%d)\n}\n\n", s0, s1, s2);
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(10));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(10));
 }
 
 /* an owned record and a text-owning variant: own/borrow parameters */

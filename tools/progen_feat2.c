@@ -142,10 +142,7 @@ void pg_feat_edges(void)
 	for (int i = 0; i < n; i++)
 		pg_bp(&pg_funcs, "    t = t %% 1000003 + e%d %% 1000003;\n", i);
 	pg_bp(&pg_funcs, "    t\n}\n\n");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_chance(90) ? pg_rnd(20) : 100000 + pg_rnd(1000));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_chance(90) ? pg_rnd(20) : 100000 + pg_rnd(1000));
 }
 
 /* a precondition that may fail with float/char/narrow arguments: the
@@ -183,10 +180,7 @@ void pg_feat_fcontract(void)
 		pg_bp(&pg_funcs, ", %du8, %susize, %s%di32, %s);\n", du, eu, gs, gi, pg_chance(70) ? "true" : "k > 1000");
 	}
 	pg_bp(&pg_funcs, "    t\n}\n\n");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", wr, pg_rnd(40));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(wr, pg_rnd(40));
 }
 
 /* Set<string>/Set<i64>/Set<bool>, Map<string, i64>/Map<bool, string> walked
@@ -232,10 +226,7 @@ void pg_feat_keyed(void)
 	pg_bp(&pg_funcs, "    let bk = string_len(map_value_at<bool, string>(bm, 0usize)) + if map_key_at<bool, string>(bm, %dusize) { 10 } else { 0 };\n",
 	      pg_chance(95) ? 0 : 2);
 	pg_bp(&pg_funcs, "    acc + lo * 3 + hi + b0 * 100 + bk * 1000\n}\n\n");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(12) - 2);
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(12) - 2);
 }
 
 /* nested Option/Result, `?` inside loops with owned locals live, match own */
@@ -272,10 +263,7 @@ void pg_feat_nested(void)
 	pg_bp(&pg_funcs, "    let ol = match borrow os { Option::Some { value } => string_len(value), Option::None {} => 0, };\n");
 	pg_bp(&pg_funcs, "    let ow = match own os { Option::Some { value } => string_len_chars(value), Option::None {} => 5, };\n");
 	pg_bp(&pg_funcs, "    nv + lv * 3 + ol * 7 + ow\n}\n\n");
-	Buf c = { 0 };
-	pg_bp(&c, "%s(%d)", fn, pg_rnd(30));
-	pg_add_call(&c);
-	pg_bfree(&c);
+	pg_add_call_int(fn, pg_rnd(30));
 }
 
 /* nested closures, owning closures over Bytes, owned class upcasts,
