@@ -201,7 +201,10 @@ docs: $(BIN)
 # The whole fixture suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (LeakSanitizer included): a separate build tree, any report fails the run.
 # It also runs the native lane's programs under ASan+UBSan and the runtime's
-# leak check (test-native-sanitize, tests/native-test.sh --sanitize).
+# leak check (test-native-sanitize, tests/native-test.sh --sanitize); its 100
+# random programs are emitted with every function body in chunks of 3
+# statements (SEMAPRAX_C_CHUNK, src/emit_c/emit.c), so the chunked form runs
+# under the sanitizers too.
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-sanitize: test-native-sanitize
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
@@ -211,7 +214,7 @@ test-sanitize: test-native-sanitize
 
 test-native-sanitize: $(BIN) $(PROGEN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
-	CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
+	SEMAPRAX_C_CHUNK=3 CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
 # `make bench`: throughput of lex+parse, fmt and check (sema_check +

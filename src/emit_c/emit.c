@@ -83,16 +83,105 @@ const char *
 emitc_func_var(Emit *E, TypeId t, const char *prefix)
 {
 	const char *name = arena_printf(&E->a, "%s%d", prefix, E->tmp++);
-	buf_printf(&E->decls, "\t%s %s = %s;\n", emit_tyname(E, t), name, emitc_zero_init(E, t));
+	if (E->framed) {
+		buf_printf(&E->members, "\t%s %s;\n", emit_tyname(E, t), name);
+		name = arena_printf(&E->a, "F->%s", name);
+	} else {
+		buf_printf(&E->decls, "\t%s %s = %s;\n", emit_tyname(E, t), name, emitc_zero_init(E, t));
+	}
 	Temp tp = { name, t };
 	VEC_PUSH(E->fvars, tp);
 	return name;
 }
 
+static const char *
+slot_raw(Emit *E, HirSlot s)
+{
+	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
+}
+
 const char *
 emitc_slot_name(Emit *E, HirSlot s)
 {
-	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
+	return E->framed ? arena_printf(&E->a, "F->l_%s_%u", E->f->locals[s].name, (unsigned)s) : slot_raw(E, s);
+}
+
+const char *
+emitc_result(Emit *E)
+{
+	return E->framed ? "F->spx_result" : "spx_result";
+}
+
+/* ---- chunks ----
+ *
+ * A function body of more than chunk_min statements (not a closure's) is
+ * emitted as chunk functions of about chunk_len statements each, called in
+ * order, each `static int <fn>_cK(struct <fn>_fr *F, int spx_d)`: one huge C
+ * function cost gcc and clang time superlinear in its size (DECISIONS,
+ * native lane).  Chunks are noinline: clang inlined each (called once) back
+ * and took 160 s on 20,000 statements.  Every local, the function-level temporaries and the result
+ * live in the frame struct F points to; a `?` in a chunk returns 1 and the
+ * caller goes to spx_out.  A chunk only ends where no statement temporary
+ * is live (a view's backing temporary lives to the body's end).
+ * SEMAPRAX_C_CHUNK=N (tests) frames every function of more than one statement
+ * and cuts every N statements. */
+static int chunk_min = 256, chunk_len = 128;
+
+static void
+chunk_config(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	const char *v = getenv("SEMAPRAX_C_CHUNK");
+	if (v && *v) {
+		int n = atoi(v);
+		if (n >= 1 && n <= 1000000) {
+			chunk_min = 1;
+			chunk_len = n;
+		}
+	}
+}
+
+void
+emitc_chunk_at(Emit *E, int i, int mark)
+{
+	if (!E->framed || E->temps.len != mark)
+		return;
+	if (E->in_chunk && i - E->chunk_from < chunk_len)
+		return;
+	if (E->in_chunk)
+		emitc_chunk_close(E);
+	E->fbody = E->b;
+	buf_free(&E->chunk);
+	E->b = &E->chunk;
+	E->in_chunk = true;
+	E->chunk_out = false;
+	E->chunk_from = i;
+	E->chunk_indent = E->indent;
+	E->indent = 1;
+}
+
+void
+emitc_chunk_close(Emit *E)
+{
+	if (!E->in_chunk)
+		return;
+	const char *fn = E->insts[E->cur].cname;
+	int k = E->nchunks++;
+	buf_printf(&E->chunks, "static __attribute__((noinline)) int %s_c%d(struct %s_fr *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n", fn, k, fn);
+	buf_put(&E->chunks, E->chunk.data, E->chunk.len);
+	buf_puts(&E->chunks, "\treturn 0;\n}\n\n");
+	E->b = E->fbody;
+	E->in_chunk = false;
+	E->indent = E->chunk_indent;
+	if (E->chunk_out) {
+		emitc_line(E, "if (%s_c%d(F, spx_d))", fn, k);
+		emitc_line(E, "\tgoto spx_out;");
+	} else {
+		emitc_line(E, "(void)%s_c%d(F, spx_d);", fn, k);
+	}
 }
 
 /* ---- instances and function values ---- */
@@ -288,7 +377,7 @@ signature(Emit *E, int ii, Buf *out)
 		const char *pt = emitc_ctype(E, in->slot_type[i], f->locals[i].span);
 		if (!pt)
 			return false;
-		buf_printf(out, ", %s %s", pt, emitc_slot_name(E, (HirSlot)i));
+		buf_printf(out, ", %s %s", pt, slot_raw(E, (HirSlot)i));
 	}
 	buf_putc(out, ')');
 	return true;
@@ -329,24 +418,42 @@ emit_function(Emit *E, int ii)
 	E->used_out = false;
 	E->temps.len = 0;
 	E->fvars.len = 0;
+	chunk_config();
+	E->framed = !is_closure(E, E->in->func) && f->body && f->body->nstmts > chunk_min;
+	E->in_chunk = false;
+	E->nchunks = 0;
+	buf_free(&E->chunks);
+	buf_free(&E->members);
+	const char *cname = E->insts[ii].cname;
 	for (int i = 0; i < f->nparams; i++)
-		buf_printf(&E->decls, "\t(void)%s;\n", emitc_slot_name(E, (HirSlot)i));
+		buf_printf(&E->decls, "\t(void)%s;\n", slot_raw(E, (HirSlot)i));
 	/* a capture-less closure never reads its environment */
 	if (is_closure(E, E->in->func))
 		buf_puts(&E->decls, "\t(void)spx_self;\n");
-	for (int i = f->nparams; i < f->nlocals && !E->failed; i++) {
+	for (int i = E->framed ? 0 : f->nparams; i < f->nlocals && !E->failed; i++) {
 		TypeId t = emitc_slot_type(E, (HirSlot)i);
 		const char *ct = emitc_ctype(E, t, f->locals[i].span);
 		if (!ct)
 			break;
-		buf_printf(&E->decls, "\t%s %s = %s;\n\t(void)%s;\n", ct, emitc_slot_name(E, (HirSlot)i), emitc_zero_init(E, t),
-			   emitc_slot_name(E, (HirSlot)i));
+		if (E->framed)
+			buf_printf(&E->members, "\t%s %s;\n", ct, slot_raw(E, (HirSlot)i));
+		else
+			buf_printf(&E->decls, "\t%s %s = %s;\n\t(void)%s;\n", ct, slot_raw(E, (HirSlot)i), emitc_zero_init(E, t),
+				   slot_raw(E, (HirSlot)i));
 	}
 	TypeId rt = E->in->result;
 	const char *rct = emitc_ctype(E, rt, f->nlocals ? f->locals[0].span : (Span){0});
 	if (E->failed || !rct)
 		goto out;
-	emitc_line(E, "%s spx_result = %s;", rct, emitc_zero_init(E, rt));
+	if (E->framed) {
+		/* the frame starts all zero, as each local would (emitc_zero_init) */
+		buf_printf(&E->members, "\t%s spx_result;\n", rct);
+		buf_printf(&E->decls, "\tstruct %s_fr F_ = {0};\n\tstruct %s_fr *F = &F_;\n", cname, cname);
+		for (int i = 0; i < f->nparams; i++)
+			emitc_line(E, "%s = %s;", emitc_slot_name(E, (HirSlot)i), slot_raw(E, (HirSlot)i));
+	} else {
+		emitc_line(E, "%s spx_result = %s;", rct, emitc_zero_init(E, rt));
+	}
 	emitc_line(E, "if (spx_d >= 256)");
 	emitc_line(E, "\tspx_depth_fail();");
 	if (is_closure(E, E->in->func)) {
@@ -356,21 +463,27 @@ emit_function(Emit *E, int ii)
 				capture_load(E, (HirSlot)i, k++);
 	}
 	contract_checks(E, f, CLAUSE_REQUIRES, f->requires, f->nrequires);
-	emit_block(E, f->body, emitc_valueful(E, rt) ? "spx_result" : NULL, rt);
+	emit_block(E, f->body, emitc_valueful(E, rt) ? emitc_result(E) : NULL, rt);
 	if (E->failed)
 		goto out;
 	if (E->used_out)
 		buf_puts(&body, "spx_out:\n");
 	if (f->nensures > 0 && f->result_slot != HIR_NO_SLOT)
-		emitc_line(E, "%s = spx_result;", emitc_slot_name(E, f->result_slot));
+		emitc_line(E, "%s = %s;", emitc_slot_name(E, f->result_slot), emitc_result(E));
 	contract_checks(E, f, CLAUSE_ENSURES, f->ensures, f->nensures);
 	for (int i = f->nlocals - 1; i >= 0; i--)
 		if (E->slot_own[i])
 			emitc_release_place(E, emitc_slot_type(E, (HirSlot)i), emitc_slot_name(E, (HirSlot)i));
 	for (int i = E->fvars.len - 1; i >= 0; i--)
 		emitc_release_place(E, E->fvars.items[i].t, E->fvars.items[i].name);
-	emitc_line(E, "return spx_result;");
+	emitc_line(E, "return %s;", emitc_result(E));
 	Buf *out = &E->insts[ii].body;
+	if (E->framed) {
+		buf_printf(out, "struct %s_fr {\n", cname);
+		buf_put(out, E->members.data, E->members.len);
+		buf_puts(out, "};\n\n");
+		buf_put(out, E->chunks.data, E->chunks.len);
+	}
 	buf_puts(out, "/* ");
 	emitc_comment_text(out, f->name, strlen(f->name));
 	buf_puts(out, " (");
@@ -384,6 +497,7 @@ emit_function(Emit *E, int ii)
 	buf_puts(out, "}\n\n");
 out:
 	buf_free(&body);
+	E->framed = false;
 }
 
 /* spx_call_<F>: calls the function value f of type F (a project: every
@@ -628,6 +742,9 @@ emit_free(Emit *E)
 	buf_free(&E->hprotos);
 	buf_free(&E->helpers);
 	buf_free(&E->decls);
+	buf_free(&E->chunk);
+	buf_free(&E->chunks);
+	buf_free(&E->members);
 	arena_free(&E->a);
 }
 

@@ -541,12 +541,18 @@ emit_try(Emit *E, const HirExpr *e)
 	int ok = e->u.try_.option ? 1 : 0, bad = 1 - ok;
 	emitc_line(E, "if (%s.tag != %d) {", x.c, ok);
 	E->indent++;
-	emitc_line(E, "spx_result = (%s){0};", emit_tyname(E, res));
-	emitc_line(E, "spx_result.tag = %d;", bad);
+	const char *res_var = emitc_result(E);
+	emitc_line(E, "%s = (%s){0};", res_var, emit_tyname(E, res));
+	emitc_line(E, "%s.tag = %d;", res_var, bad);
 	if (s->nom->cases[bad].nfields == 1)
-		emitc_line(E, "spx_result.u.c_%s.f_%s = %s.u.c_%s.f_%s;", rs->nom->cases[bad].name, rs->nom->cases[bad].fields[0].name,
+		emitc_line(E, "%s.u.c_%s.f_%s = %s.u.c_%s.f_%s;", res_var, rs->nom->cases[bad].name, rs->nom->cases[bad].fields[0].name,
 		     x.c, s->nom->cases[bad].name, s->nom->cases[bad].fields[0].name);
-	emitc_line(E, "goto spx_out;");
+	if (E->in_chunk) {
+		emitc_line(E, "return 1;");   /* the caller goes to spx_out */
+		E->chunk_out = true;
+	} else {
+		emitc_line(E, "goto spx_out;");
+	}
 	E->indent--;
 	emitc_line(E, "}");
 	E->used_out = true;
@@ -756,8 +762,14 @@ emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 	emitc_line(E, "{");
 	E->indent++;
 	int mark = emitc_temps_mark(E);
-	for (int i = 0; i < b->nstmts && !E->failed; i++)
+	bool body = b == E->f->body;
+	for (int i = 0; i < b->nstmts && !E->failed; i++) {
+		if (body)
+			emitc_chunk_at(E, i, mark);
 		emit_stmt(E, b->stmts[i]);
+	}
+	if (body)
+		emitc_chunk_close(E);
 	if (b->tail && !E->failed)
 		store_result(E, emitc_ev(E, b->tail), target, tt);
 	if (b == E->f->body) {

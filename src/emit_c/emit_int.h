@@ -124,6 +124,18 @@ typedef struct Emit {
 	VEC(Temp) temps;      /* live temporaries, innermost last */
 	VEC(Temp) fvars;      /* every function-level temporary (released by the epilogue) */
 	bool used_out;        /* `?` jumped to spx_out */
+	/* a huge function's body in chunk functions (emit.c, emitc_chunk_at):
+	 * its locals live in a frame struct that F points to */
+	bool framed;
+	bool in_chunk;        /* emitting a chunk: `?` returns 1 from it */
+	bool chunk_out;       /* … and the open chunk does */
+	int chunk_from;       /* the body statement the open chunk starts at */
+	int nchunks;
+	int chunk_indent;
+	Buf *fbody;           /* the function's own statements while a chunk is open */
+	Buf chunk;            /* the open chunk's statements */
+	Buf chunks;           /* finished chunk functions */
+	Buf members;          /* the frame's members */
 	bool failed;
 	bool unbounded;       /* ensure_type met a type past sema_type_bounded */
 } Emit;
@@ -135,6 +147,12 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
+/* The function's result variable (`spx_result`, in a frame `F->spx_result`). */
+const char *emitc_result(Emit *E);
+/* The function body's statement i is next (emit_block; mark: the body's temporaries). */
+void emitc_chunk_at(Emit *E, int i, int mark);
+/* The function body's statements are done: the open chunk closes. */
+void emitc_chunk_close(Emit *E);
 /* Does parameter i of function fi borrow its argument (emit_expr.c)? */
 bool emitc_param_borrows(Emit *E, int fi, int i);
 /* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
