@@ -116,10 +116,10 @@ emitc_result(Emit *E)
  *
  * A function body of more than chunk_min statements (not a closure's) is
  * emitted as chunk functions of about chunk_len statements each, called in
- * order, each `static int <fn>_cK(struct <fn>_fr *F, int spx_d)`: one huge C
+ * order, each `static int chunk<K>_<fn>(struct frame_<fn> *F, int spx_d)`: one huge C
  * function cost gcc and clang time superlinear in its size (DECISIONS,
- * native lane).  Chunks are noinline: clang inlined each (called once) back
- * and took 160 s on 20,000 statements.  Every local, the function-level temporaries and the result
+ * native lane).  Chunks are SPX_CHUNK (rt/core.h), noinline: clang inlined
+ * each (called once) back and took 160 s on 20,000 statements.  Every local, the function-level temporaries and the result
  * live in the frame struct F points to; a `?` in a chunk returns 1 and the
  * caller goes to spx_out.  A chunk only ends where no statement temporary
  * is live (a view's backing temporary lives to the body's end).
@@ -168,19 +168,21 @@ emitc_chunk_close(Emit *E)
 {
 	if (!E->in_chunk)
 		return;
-	const char *fn = E->insts[E->cur].cname;
-	int k = E->nchunks++;
-	buf_printf(&E->chunks, "static __attribute__((noinline)) int %s_c%d(struct %s_fr *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n", fn, k, fn);
+	/* `chunk<k>_` and `frame_` begin no instance's C name (inst_cname) */
+	const char *base = E->insts[E->cur].cname + strlen(E->px);
+	const char *fn = arena_printf(&E->a, "%schunk%d_%s", E->px, E->nchunks++, base);
+	buf_printf(&E->chunks, "SPX_CHUNK int %s(struct %sframe_%s *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n",
+		   fn, E->px, base);
 	buf_put(&E->chunks, E->chunk.data, E->chunk.len);
 	buf_puts(&E->chunks, "\treturn 0;\n}\n\n");
 	E->b = E->fbody;
 	E->in_chunk = false;
 	E->indent = E->chunk_indent;
 	if (E->chunk_out) {
-		emitc_line(E, "if (%s_c%d(F, spx_d))", fn, k);
+		emitc_line(E, "if (%s(F, spx_d))", fn);
 		emitc_line(E, "\tgoto spx_out;");
 	} else {
-		emitc_line(E, "(void)%s_c%d(F, spx_d);", fn, k);
+		emitc_line(E, "(void)%s(F, spx_d);", fn);
 	}
 }
 
@@ -424,7 +426,7 @@ emit_function(Emit *E, int ii)
 	E->nchunks = 0;
 	buf_free(&E->chunks);
 	buf_free(&E->members);
-	const char *cname = E->insts[ii].cname;
+	const char *frame = arena_printf(&E->a, "%sframe_%s", E->px, E->insts[ii].cname + strlen(E->px));
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", slot_raw(E, (HirSlot)i));
 	/* a capture-less closure never reads its environment */
@@ -448,7 +450,7 @@ emit_function(Emit *E, int ii)
 	if (E->framed) {
 		/* the frame starts all zero, as each local would (emitc_zero_init) */
 		buf_printf(&E->members, "\t%s spx_result;\n", rct);
-		buf_printf(&E->decls, "\tstruct %s_fr F_ = {0};\n\tstruct %s_fr *F = &F_;\n", cname, cname);
+		buf_printf(&E->decls, "\tstruct %s F_ = {0};\n\tstruct %s *F = &F_;\n", frame, frame);
 		for (int i = 0; i < f->nparams; i++)
 			emitc_line(E, "%s = %s;", emitc_slot_name(E, (HirSlot)i), slot_raw(E, (HirSlot)i));
 	} else {
@@ -479,7 +481,7 @@ emit_function(Emit *E, int ii)
 	emitc_line(E, "return %s;", emitc_result(E));
 	Buf *out = &E->insts[ii].body;
 	if (E->framed) {
-		buf_printf(out, "struct %s_fr {\n", cname);
+		buf_printf(out, "struct %s {\n", frame);
 		buf_put(out, E->members.data, E->members.len);
 		buf_puts(out, "};\n\n");
 		buf_put(out, E->chunks.data, E->chunks.len);
