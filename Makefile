@@ -37,7 +37,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: bench-service all lint test test-sanitize test-native-sanitize bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
+.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -165,26 +165,58 @@ RANDOM_N      ?= 300
 RANDOM_SEED   ?= 1
 RANDOM_N_SAN  ?= 60
 
-test: $(BIN) $(RUNNER) $(UNIT) $(SCALE) $(PROGEN) $(GEN)/.stamp
+# `make test` is one target per suite, so `make -j2 test` runs two suites at
+# once (each suite's own steps stay in order; every suite works in its own
+# mktemp directory).  The longest come first, so the short ones fill the
+# other core; `make -j2 -Otarget test` (.ci/run) keeps each suite's output
+# together.
+TESTS = test-random test-service test-native test-wasm test-cap test-cli \
+	test-patch test-project test-fixtures test-web test-std test-registers \
+	test-lint test-patch-crash test-lsp test-native-inject test-unit \
+	test-scale test-docs test-browser
+.PHONY: $(TESTS)
+
+test: $(TESTS)
+
+test-lint: $(BIN)
 	sh tools/lint.sh $(BUILD)
+test-unit: $(UNIT)
 	$(UNIT)
+test-scale: $(BIN) $(SCALE) $(GEN)/.stamp
 	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
+test-cli: $(BIN)
 	sh tests/cli-test.sh $(BIN)
+test-patch: $(BIN)
 	sh tests/patch-test.sh $(BIN)
+test-patch-crash: $(BIN)
 	sh tests/patch-crash.sh $(BIN)
+test-project: $(BIN)
 	sh tests/project-test.sh $(BIN)
+test-registers: $(BIN)
 	sh tests/registers-test.sh $(BIN)
+test-std: $(BIN)
 	CC="$(CC)" sh tests/std-test.sh $(BIN)
+test-service: $(BIN)
 	sh tests/service-test.sh $(BIN)
+test-lsp: $(BIN)
 	sh tests/lsp-test.sh $(BIN)
+test-docs: $(BIN)
 	sh tests/docs-test.sh $(BIN)
+test-native: $(BIN)
 	CC="$(CC)" sh tests/native-test.sh $(BIN)
+test-cap: $(BIN)
 	CC="$(CC)" sh tests/cap-test.sh $(BIN)
+test-native-inject: $(BIN)
 	CC="$(CC)" sh tests/native-inject.sh $(BIN)
+test-wasm: $(BIN)
 	sh tests/wasm-test.sh $(BIN)
+test-web: $(BIN)
 	sh tests/web-test.sh $(BIN)
+test-browser: $(BIN)
 	sh tests/browser-test.sh $(BIN)
+test-random: $(BIN) $(PROGEN)
 	CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED)
+test-fixtures: $(BIN) $(RUNNER) $(GEN)/.stamp
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
 bless: $(BIN) $(RUNNER)
@@ -206,14 +238,17 @@ docs: $(BIN)
 # statements (SEMAPRAX_C_CHUNK, src/emit_c/emit.c), so the chunked form runs
 # under the sanitizers too.
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-test-sanitize: test-native-sanitize
+test-sanitize: test-native-sanitize test-sanitize-suites
+test-sanitize-suites:
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" GEN_CPU_LIMIT=10 \
 		RANDOM_N=$(RANDOM_N_SAN) RANDOM_SEED=$$(($(RANDOM_N) + 1)) test
 
-test-native-sanitize: $(BIN) $(PROGEN)
+test-native-sanitize: test-native-sanitize-fixtures test-native-sanitize-random
+test-native-sanitize-fixtures: $(BIN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
+test-native-sanitize-random: $(BIN) $(PROGEN)
 	SEMAPRAX_C_CHUNK=3 CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
