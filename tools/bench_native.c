@@ -107,7 +107,7 @@ time_emit(Session *p, Buf *c, Build *b)
 	diag_init(&d, path, p->src, p->len);
 	HirGrants host;
 	driver_route(p->H->S, &host);
-	EmitOptions eo = { false, &host, false };   /* as `build`: direct output */
+	EmitOptions eo = { .host = &host };   /* as `build`: direct output */
 	/* monomorphisation (src/hir/mono.c) runs once per build: its time counts as emission */
 	bool ok = driver_admit(p->H, &host, &d);
 	double m0 = lane_now();

@@ -128,7 +128,7 @@ build_native(const char *path, char dir[4096])
 	dir[0] = '\0';
 	bool ok = load(&p, path, &host);
 	Buf c = {0};
-	EmitOptions eo = { false, &host, false };
+	EmitOptions eo = { .host = &host };
 	if (ok && !(driver_admit(p.H, &host, &p.diags) && driver_mono(&p) && emit_c(p.H, &eo, &c, &p.diags))) {
 		diag_emit_all(&p.diags, false);
 		fprintf(stderr, "bench_wasm: %s: the native lane does not build it\n", path);

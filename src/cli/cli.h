@@ -122,6 +122,9 @@ bool cli_project_admit(struct Project *pj, HirGrants *g);
  * of a project; one captured run of entry function k as an interpreter-style
  * result (*detail: a contract failure's two detail lines, or NULL; free it);
  * the Wasm lane's W110 refusal of a project. */
+/* cmd_build.c: EmitOptions.chunk_every from the test hook SEMAPRAX_C_CHUNK=N
+ * (N in 1..1,000,000; otherwise 0, the default chunking). */
+int cli_c_chunk_every(void);
 bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
 bool cli_project_native_compile(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status,
     char dir[4096]);

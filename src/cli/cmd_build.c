@@ -88,6 +88,14 @@ cli_native_compile_c(Buf *c, DiagSink *d, char dir[4096])
 	return st == NATIVE_OK;
 }
 
+int
+cli_c_chunk_every(void)
+{
+	const char *v = getenv("SEMAPRAX_C_CHUNK");
+	int n = v && *v ? atoi(v) : 0;
+	return n >= 1 && n <= 1000000 ? n : 0;
+}
+
 /*
  * Admits (src/driver/route.c: the route the module runs on, SPX-F102 for an operation
  * it does not grant), emits and compiles; on success dir holds
@@ -100,7 +108,7 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 	if (!driver_admit(L->H, host, &L->diags) || !driver_mono(L))
 		return false;
 	Buf c = {0};
-	EmitOptions eo = { staged, host, false };
+	EmitOptions eo = { .staged = staged, .host = host, .chunk_every = cli_c_chunk_every() };
 	if (!emit_c(L->H, &eo, &c, &L->diags)) {
 		buf_free(&c);
 		return false;
@@ -310,7 +318,7 @@ cli_write_new(DiagSink *s, const char *out, const Buf *data)
 static bool
 c_source(Session *L, HirGrants *host, Buf *out)
 {
-	EmitOptions eo = { false, host, false };
+	EmitOptions eo = { .host = host, .chunk_every = cli_c_chunk_every() };
 	return driver_admit(L->H, host, &L->diags) && driver_mono(L) && emit_c(L->H, &eo, out, &L->diags);
 }
 

@@ -41,7 +41,7 @@ cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int
 		mods[i] = pj->P.mods[i]->s.H;
 		diags[i] = &pj->P.mods[i]->s.diags;
 	}
-	EmitOptions eo = { .staged = true, .host = host, .report_status = report_status };
+	EmitOptions eo = { .staged = true, .host = host, .report_status = report_status, .chunk_every = cli_c_chunk_every() };
 	int *order = spx_xmalloc(sizeof *order * (size_t)n);
 	for (int i = 0; i < n; i++)
 		order[i] = (int)pj->P.order[i];

@@ -103,7 +103,7 @@ slot_raw(Emit *E, HirSlot s)
 const char *
 emitc_slot_name(Emit *E, HirSlot s)
 {
-	return E->framed ? arena_printf(&E->a, "F->l_%s_%u", E->f->locals[s].name, (unsigned)s) : slot_raw(E, s);
+	return E->framed ? arena_printf(&E->a, "F->%s", slot_raw(E, s)) : slot_raw(E, s);
 }
 
 const char *
@@ -114,8 +114,8 @@ emitc_result(Emit *E)
 
 /* ---- chunks ----
  *
- * A function body of more than chunk_min statements (not a closure's) is
- * emitted as chunk functions of about chunk_len statements each, called in
+ * A function body of more than 256 statements (not a closure's) is
+ * emitted as chunk functions of about 128 statements each, called in
  * order, each `static int chunk<K>_<fn>(struct frame_<fn> *F, int spx_d)`: one huge C
  * function cost gcc and clang time superlinear in its size (DECISIONS,
  * native lane).  Chunks are SPX_CHUNK (rt/core.h), noinline: clang inlined
@@ -123,25 +123,18 @@ emitc_result(Emit *E)
  * live in the frame struct F points to; a `?` in a chunk returns 1 and the
  * caller goes to spx_out.  A chunk only ends where no statement temporary
  * is live (a view's backing temporary lives to the body's end).
- * SEMAPRAX_C_CHUNK=N (tests) frames every function of more than one statement
- * and cuts every N statements. */
-static int chunk_min = 256, chunk_len = 128;
-
-static void
-chunk_config(void)
+ * EmitOptions.chunk_every = N (the CLI's SEMAPRAX_C_CHUNK=N, tests) frames
+ * every function of more than one statement and cuts every N statements. */
+static int
+chunk_min(const Emit *E)
 {
-	static bool done;
-	if (done)
-		return;
-	done = true;
-	const char *v = getenv("SEMAPRAX_C_CHUNK");
-	if (v && *v) {
-		int n = atoi(v);
-		if (n >= 1 && n <= 1000000) {
-			chunk_min = 1;
-			chunk_len = n;
-		}
-	}
+	return E->opt->chunk_every > 0 ? 1 : 256;
+}
+
+static int
+chunk_len(const Emit *E)
+{
+	return E->opt->chunk_every > 0 ? E->opt->chunk_every : 128;
 }
 
 void
@@ -149,14 +142,13 @@ emitc_chunk_at(Emit *E, int i, int mark)
 {
 	if (!E->framed || E->temps.len != mark)
 		return;
-	if (E->in_chunk && i - E->chunk_from < chunk_len)
+	if (emitc_in_chunk(E) && i - E->chunk_from < chunk_len(E))
 		return;
-	if (E->in_chunk)
+	if (emitc_in_chunk(E))
 		emitc_chunk_close(E);
 	E->fbody = E->b;
 	buf_free(&E->chunk);
 	E->b = &E->chunk;
-	E->in_chunk = true;
 	E->chunk_out = false;
 	E->chunk_from = i;
 	E->chunk_indent = E->indent;
@@ -166,17 +158,15 @@ emitc_chunk_at(Emit *E, int i, int mark)
 void
 emitc_chunk_close(Emit *E)
 {
-	if (!E->in_chunk)
+	if (!emitc_in_chunk(E))
 		return;
 	/* `chunk<k>_` and `frame_` begin no instance's C name (inst_cname) */
-	const char *base = E->insts[E->cur].cname + strlen(E->px);
-	const char *fn = arena_printf(&E->a, "%schunk%d_%s", E->px, E->nchunks++, base);
-	buf_printf(&E->chunks, "SPX_CHUNK int %s(struct %sframe_%s *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n",
-		   fn, E->px, base);
+	const char *fn = arena_printf(&E->a, "%schunk%d_%s", E->px, E->nchunks++, E->insts[E->cur].cname + strlen(E->px));
+	buf_printf(&E->chunks, "SPX_CHUNK int %s(struct %s *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n", fn,
+		   E->frame);
 	buf_put(&E->chunks, E->chunk.data, E->chunk.len);
 	buf_puts(&E->chunks, "\treturn 0;\n}\n\n");
 	E->b = E->fbody;
-	E->in_chunk = false;
 	E->indent = E->chunk_indent;
 	if (E->chunk_out) {
 		emitc_line(E, "if (%s(F, spx_d))", fn);
@@ -308,10 +298,10 @@ render_arg(Emit *E, int i)
 
 /*
  * The checks of f's `requires` (or `ensures`) clauses.  A false one reports
- * as the interpreter's detail (src/hir/lanes.c's hir_clause_text, the same clause text):
- * TOOLCHAIN.md §1.3's line, then `  contract: <phase> <clause> in <id>` and
- * `  arguments: <name> = <value>, …` (rt/contract.h), exit 70.  A record
- * invariant (function id `<record id>:invariants`) reports the record's id.
+ * as the interpreter's detail: hir_contract_head's lines (src/hir/lanes.c,
+ * shared with the Wasm lane), then `<name> = <value>, …` (rt/contract.h),
+ * exit 70.  A record invariant (function id `<record id>:invariants`)
+ * reports the record's id.
  */
 static void
 contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int n)
@@ -324,17 +314,10 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 		if (!c.c)
 			return;
 		E->use_contract = true;
-		char *clause = hir_clause_text(E->S, f, k, ensures);
-		/* the id as the interpreter's detail shows it: control bytes as \xNN */
-		Buf rid = {0};
-		diag_put_visible(&rid, f->report_id, strlen(f->report_id));
-		Buf head = {0};
-		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
-			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   rid.data);
-		buf_free(&rid);
+		char *head = hir_contract_head(E->S, f, k, ensures);
 		Buf lit = {0};
-		c_literal(&lit, head.data);
+		c_literal(&lit, head);
+		free(head);
 		emitc_line(E, "if (!%s) {", c.c);
 		emitc_line(E, "	spx_buf spx_cf = {0};");
 		emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
@@ -352,8 +335,6 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 		emitc_line(E, "	spx_contract_fail(&spx_cf);");
 		emitc_line(E, "}");
 		buf_free(&lit);
-		buf_free(&head);
-		free(clause);
 	}
 }
 
@@ -420,13 +401,11 @@ emit_function(Emit *E, int ii)
 	E->used_out = false;
 	E->temps.len = 0;
 	E->fvars.len = 0;
-	chunk_config();
-	E->framed = !is_closure(E, E->in->func) && f->body && f->body->nstmts > chunk_min;
-	E->in_chunk = false;
+	E->framed = !is_closure(E, E->in->func) && f->body && f->body->nstmts > chunk_min(E);
 	E->nchunks = 0;
 	buf_free(&E->chunks);
 	buf_free(&E->members);
-	const char *frame = arena_printf(&E->a, "%sframe_%s", E->px, E->insts[ii].cname + strlen(E->px));
+	E->frame = arena_printf(&E->a, "%sframe_%s", E->px, E->insts[ii].cname + strlen(E->px));
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", slot_raw(E, (HirSlot)i));
 	/* a capture-less closure never reads its environment */
@@ -450,7 +429,7 @@ emit_function(Emit *E, int ii)
 	if (E->framed) {
 		/* the frame starts all zero, as each local would (emitc_zero_init) */
 		buf_printf(&E->members, "\t%s spx_result;\n", rct);
-		buf_printf(&E->decls, "\tstruct %s F_ = {0};\n\tstruct %s *F = &F_;\n", frame, frame);
+		buf_printf(&E->decls, "\tstruct %s F_ = {0};\n\tstruct %s *F = &F_;\n", E->frame, E->frame);
 		for (int i = 0; i < f->nparams; i++)
 			emitc_line(E, "%s = %s;", emitc_slot_name(E, (HirSlot)i), slot_raw(E, (HirSlot)i));
 	} else {
@@ -481,7 +460,7 @@ emit_function(Emit *E, int ii)
 	emitc_line(E, "return %s;", emitc_result(E));
 	Buf *out = &E->insts[ii].body;
 	if (E->framed) {
-		buf_printf(out, "struct %s {\n", frame);
+		buf_printf(out, "struct %s {\n", E->frame);
 		buf_put(out, E->members.data, E->members.len);
 		buf_puts(out, "};\n\n");
 		buf_put(out, E->chunks.data, E->chunks.len);

@@ -53,6 +53,11 @@ typedef struct EmitOptions {
 	/* project tests: an arithmetic failure also prints `SEMAPRAX status:
 	 * <code>` on stderr (SPX_REPORT_STATUS), so the report names its status */
 	bool report_status;
+	/* 0: a function body of more than 256 statements is emitted as chunk
+	 * functions of about 128 statements (emit.c); N > 0 (tests: the CLI's
+	 * SEMAPRAX_C_CHUNK=N, cli_c_chunk_every) frames every body of more
+	 * than one statement and cuts every N statements. */
+	int chunk_every;
 } EmitOptions;
 
 /* Emits the program into out (H->mono's instances, built here when the

@@ -547,7 +547,7 @@ emit_try(Emit *E, const HirExpr *e)
 	if (s->nom->cases[bad].nfields == 1)
 		emitc_line(E, "%s.u.c_%s.f_%s = %s.u.c_%s.f_%s;", res_var, rs->nom->cases[bad].name, rs->nom->cases[bad].fields[0].name,
 		     x.c, s->nom->cases[bad].name, s->nom->cases[bad].fields[0].name);
-	if (E->in_chunk) {
+	if (emitc_in_chunk(E)) {
 		emitc_line(E, "return 1;");   /* the caller goes to spx_out */
 		E->chunk_out = true;
 	} else {

@@ -127,8 +127,8 @@ typedef struct Emit {
 	/* a huge function's body in chunk functions (emit.c, emitc_chunk_at):
 	 * its locals live in a frame struct that F points to */
 	bool framed;
-	bool in_chunk;        /* emitting a chunk: `?` returns 1 from it */
-	bool chunk_out;       /* … and the open chunk does */
+	const char *frame;    /* the frame struct's name, `frame_<fn>` (with the module prefix) */
+	bool chunk_out;       /* the open chunk (emitc_in_chunk) has a `?`, which returns 1 */
 	int chunk_from;       /* the body statement the open chunk starts at */
 	int nchunks;
 	int chunk_indent;
@@ -147,6 +147,12 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
+/* Is a chunk open (emitc_chunk_at): its statements go to E->chunk. */
+static inline bool
+emitc_in_chunk(const Emit *E)
+{
+	return E->b == &E->chunk;
+}
 /* The function's result variable (`spx_result`, in a frame `F->spx_result`). */
 const char *emitc_result(Emit *E);
 /* The function body's statement i is next (emit_block; mark: the body's temporaries). */

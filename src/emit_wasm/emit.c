@@ -842,7 +842,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 	}
 }
 
-/* The checks of f's requires (or ensures) clauses: the native lane's report lines, exit 70. */
+/* The checks of f's requires (or ensures) clauses: hir_contract_head's lines as the native lane's, exit 70. */
 static void
 contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n)
 {
@@ -851,18 +851,9 @@ contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n
 			return;
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
-		char *clause = hir_clause_text(W->S, f, k, ensures);
-		/* the id as the interpreter's detail shows it: control bytes as \xNN */
-		Buf rid = {0};
-		diag_put_visible(&rid, f->report_id, strlen(f->report_id));
-		Buf head = {0};
-		buf_printf(&head, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ",
-			   ensures ? "ensures" : "requires", f->name, clause, ensures ? "ensures" : "requires", clause,
-			   rid.data);
-		buf_free(&rid);
-		emitw_text(W, head.data);
-		buf_free(&head);
-		free(clause);
+		char *head = hir_contract_head(W->S, f, k, ensures);
+		emitw_text(W, head);
+		free(head);
 		if (f->nparams == 0)
 			emitw_text(W, "none");
 		for (int i = 0; i < f->nparams && !W->failed; i++) {

@@ -361,8 +361,9 @@ void hir_visit(const HirFunc *f, const HirVisitor *v);
 /*
  * lanes.c — what every lane shares about a run, so no lane includes
  * another: the route a module runs on and the host capabilities it grants
- * (TOOLCHAIN.md §1.3; chosen and admitted by src/driver/route.c), and the
- * text a contract failure reports for a clause.
+ * (TOOLCHAIN.md §1.3; chosen and admitted by src/driver/route.c), the
+ * text a contract failure reports for a clause, and the compiled lanes'
+ * head of that report.
  */
 typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 
@@ -392,5 +393,10 @@ bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
 char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
+/* The head the compiled lanes print when clause i of f's `requires` (or
+ * `ensures`) list fails (TOOLCHAIN.md §1.3's line, then `  contract: <phase>
+ * <clause> in <id>` with control bytes of the id as \xNN, then
+ * `  arguments: `); the parameters follow it.  Heap. */
+char *hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures);
 
 #endif

@@ -1,11 +1,13 @@
 /*
- * lanes.c — what the interpreter and the C lane share about a run (hir.h):
- * the grants of a route and a contract clause's reported text, so both
- * lanes report the same clause and neither includes the other.
+ * lanes.c — what the lanes share about a run (hir.h): the grants of a
+ * route, a contract clause's reported text, and the compiled lanes' head
+ * of a contract failure report, so every lane reports the same clause and
+ * no lane includes another.
  */
 #include "hir.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CLAUSE_TEXT_MAX 4096u
@@ -67,5 +69,21 @@ hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
 		}
 	}
 	buf_printf(&b, "declaration:%zu:%s:expression:%" PRIu32, strlen(f->id), f->id, e->index);
+	return buf_take(&b);
+}
+
+char *
+hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures)
+{
+	const char *phase = ensures ? "ensures" : "requires";
+	char *clause = hir_clause_text(S, f, i, ensures);
+	/* the id as the interpreter's detail shows it: control bytes as \xNN */
+	Buf rid = {0};
+	diag_put_visible(&rid, f->report_id, strlen(f->report_id));
+	Buf b = {0};
+	buf_printf(&b, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ", phase,
+		   f->name, clause, phase, clause, rid.data);
+	buf_free(&rid);
+	free(clause);
 	return buf_take(&b);
 }

@@ -2,7 +2,8 @@
 // with host.mjs, writing to this process's stdout and stderr, and exits with
 // the run's status (what `semaprax run --wasm` starts).
 import {
-	closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync,
+	appendFileSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, renameSync, unlinkSync,
+	writeSync,
 } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runModule } from './host.mjs';
@@ -18,13 +19,19 @@ import { runModule } from './host.mjs';
 // every function before `main` starts, at about 1 s and 200 MB per MB of
 // module, far more with inlining (12.8 MB, 120,000 functions: 165 s and
 // 4.3 GB, against 1.6 s under Liftoff); a larger one keeps V8's default
-// (Liftoff, hot functions tiered up).
+// (Liftoff, hot functions tiered up).  For tests (wasm-test.sh), the
+// policy taken is appended to the file $SEMAPRAX_WASM_TIERS_LOG names:
+// `optimizing <bytes>` or `default <bytes>`.
 const OPT_MAX = 512 * 1024;
 function tiers(bytes) {
-	if (bytes.length <= OPT_MAX) {
+	const optimize = bytes.length <= OPT_MAX;
+	if (optimize) {
 		setFlagsFromString('--no-liftoff');
 		setFlagsFromString('--wasm-inlining');
 	}
+	const log = process.env.SEMAPRAX_WASM_TIERS_LOG;
+	if (log)
+		appendFileSync(log, `${optimize ? 'optimizing' : 'default'} ${bytes.length}\n`);
 	return bytes;
 }
 
