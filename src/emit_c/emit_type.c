@@ -502,105 +502,42 @@ each_field(Emit *E, Buf *b, TypeId t, FieldAction act, const char *dst, const ch
  * release or a copy (LANGUAGE.md §0: no drop finalizer exists), so the
  * order of the blocks is free. */
 
-/* Does a value of type from hold (through fields, case fields and heap
- * parts) a value of type to?  seen has one byte per type, grown on demand. */
-static bool
-reaches(Emit *E, TypeId from, TypeId to, uint8_t **seen, int *nseen)
-{
-	if (from == to)
-		return true;
-	if ((int)from >= *nseen) {
-		int n = E->S->types.len > (int)from ? E->S->types.len : (int)from + 1;
-		*seen = spx_xrealloc(*seen, (size_t)n);
-		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
-		*nseen = n;
-	}
-	/* a type past the nesting limit (a generic holding a larger instance of
-	 * itself) would make new types without end: the lane refuses it anyway */
-	if ((*seen)[from] || !sema_type_bounded(&E->S->types, from))
-		return false;
-	(*seen)[from] = 1;
-	const TypeInfo *ti = emitc_tinfo(E, from);
-	switch (ti->kind) {
-	case TY_BOX: case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
-		for (int i = 0; i < ti->nargs; i++)
-			if (reaches(E, ti->args[i], to, seen, nseen))
-				return true;
-		return false;
-	case TY_NOMINAL: {
-		Sym *s = emitc_nominal_sym(E, from);
-		if (!is_struct_sym(s))
-			return false;
-		for (int i = 0; s->kind != SK_VARIANT && i < s->nom->nfields; i++)
-			if (reaches(E, sema_field_type(E->S, from, i), to, seen, nseen))
-				return true;
-		for (int c = 0; c < case_count(s); c++)
-			for (int i = 0; i < s->nom->cases[c].nfields; i++)
-				if (reaches(E, sema_case_field_type(E->S, from, c, i), to, seen, nseen))
-					return true;
-		return false;
-	}
-	default:
-		return false;
-	}
-}
-
-/* Can a value of type t (not Copy) hold another value of type t? */
+/* Can a value of type t (not Copy) hold another value of type t
+ * (hir_type_cyclic, shared with the Wasm lane)?  Memoised per type. */
 static bool
 cyclic(Emit *E, TypeId t)
 {
 	emitc_types_grow(E);
 	if (E->ts[t].cyc)
 		return E->ts[t].cyc == 2;
-	bool yes = false;
-	const TypeInfo *ti = emitc_tinfo(E, t);
-	uint8_t *seen = NULL;
-	int nseen = 0;
-	/* t's own children, each searched for t */
-	if (ti->kind == TY_NOMINAL) {
-		Sym *s = emitc_nominal_sym(E, t);
-		for (int i = 0; is_struct_sym(s) && s->kind != SK_VARIANT && i < s->nom->nfields && !yes; i++)
-			yes = reaches(E, sema_field_type(E->S, t, i), t, &seen, &nseen);
-		for (int c = 0; is_struct_sym(s) && c < case_count(s) && !yes; c++)
-			for (int i = 0; i < s->nom->cases[c].nfields && !yes; i++)
-				yes = reaches(E, sema_case_field_type(E->S, t, c, i), t, &seen, &nseen);
-	} else if (ti->kind == TY_BOX || ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP) {
-		for (int i = 0; i < ti->nargs && !yes; i++)
-			yes = reaches(E, ti->args[i], t, &seen, &nseen);
-	}
-	free(seen);
+	bool yes = hir_type_cyclic(E->S, t);
 	emitc_types_grow(E);
 	E->ts[t].cyc = yes ? 2 : 1;
 	return yes;
 }
 
-/* The job releasing the n elements of type el in block p, then the block. */
+/* The job for a block of n elements of the cyclic type el (spx_run,
+ * rt/core.h): releasing them in block p, then the block; or (clone)
+ * copying those of block src into block p.  One helper a type and kind. */
 static const char *
-relj_fn(Emit *E, TypeId el)
+job_fn(Emit *E, TypeId el, bool clone)
 {
-	if (E->ts[el].relj)
-		return E->ts[el].relj;
-	const char *name = arena_printf(&E->a, "%sspx_relj_%u", E->px, (unsigned)el);
-	E->ts[el].relj = name;
-	const char *en = emit_tyname(E, el), *rel = emitc_rel_fn(E, el);
+	const char *have = clone ? E->ts[el].clonej : E->ts[el].relj;
+	if (have)
+		return have;
+	const char *name = arena_printf(&E->a, "%sspx_%s_%u", E->px, clone ? "clonej" : "relj", (unsigned)el);
+	if (clone)
+		E->ts[el].clonej = name;
+	else
+		E->ts[el].relj = name;
+	const char *en = emit_tyname(E, el), *fn = clone ? emitc_clone_fn(E, el) : emitc_rel_fn(E, el);
 	helper_open(E, arena_printf(&E->a, "void %s(void *p, const void *src, size_t n)", name));
-	buf_printf(&E->helpers, "\t(void)src;\n\tfor (size_t i = 0; i < n; i++)\n\t\t%s(&((%s *)p)[i]);\n"
-				"\tspx_free(p);\n}\n\n", rel, en);
-	return name;
-}
-
-/* The job copying the n elements of type el in block src into block p. */
-static const char *
-clonej_fn(Emit *E, TypeId el)
-{
-	if (E->ts[el].clonej)
-		return E->ts[el].clonej;
-	const char *name = arena_printf(&E->a, "%sspx_clonej_%u", E->px, (unsigned)el);
-	E->ts[el].clonej = name;
-	const char *en = emit_tyname(E, el), *clone = emitc_clone_fn(E, el);
-	helper_open(E, arena_printf(&E->a, "void %s(void *p, const void *src, size_t n)", name));
-	buf_printf(&E->helpers, "\tfor (size_t i = 0; i < n; i++)\n\t\t((%s *)p)[i] = %s(&((const %s *)src)[i]);\n}\n\n",
-		   en, clone, en);
+	if (clone)
+		buf_printf(&E->helpers, "\tfor (size_t i = 0; i < n; i++)\n\t\t((%s *)p)[i] = %s(&((const %s *)src)[i]);\n}\n\n",
+			   en, fn, en);
+	else
+		buf_printf(&E->helpers, "\t(void)src;\n\tfor (size_t i = 0; i < n; i++)\n\t\t%s(&((%s *)p)[i]);\n"
+					"\tspx_free(p);\n}\n\n", fn, en);
 	return name;
 }
 
@@ -615,7 +552,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 		if (!emitc_is_copy(E, el) && cyclic(E, el)) {
 			/* a job (no recursion); an empty Vec's storage at once */
 			buf_printf(b, "\tif (%s->len)\n\t\tspx_run(%s, %s->p, NULL, %s->len);\n\telse\n\t\tspx_free(%s->p);\n"
-				      "\t%s->p = NULL;\n\t%s->len = %s->cap = 0;\n", v, relj_fn(E, el), v, v, v, v, v, v);
+				      "\t%s->p = NULL;\n\t%s->len = %s->cap = 0;\n", v, job_fn(E, el, false), v, v, v, v, v, v);
 		} else {
 			if (!emitc_is_copy(E, el))
 				buf_printf(b, "\tfor (size_t i = 0; i < %s->len; i++)\n\t\t%s(&((%s *)%s->p)[i]);\n", v,
@@ -630,7 +567,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 			TypeId vt = ti->args[1];
 			if (cyclic(E, vt))
 				buf_printf(b, "\tif (p->len) {\n\t\tspx_run(%s, p->v, NULL, p->len);\n\t\tp->v = NULL;\n\t}\n",
-					   relj_fn(E, vt));
+					   job_fn(E, vt, false));
 			else
 				buf_printf(b, "\tfor (size_t i = 0; i < p->len; i++)\n\t\t%s(&((%s *)p->v)[i]);\n",
 					   emitc_rel_fn(E, vt), emit_tyname(E, vt));
@@ -640,7 +577,7 @@ rel_body(Emit *E, TypeId t, Buf *b)
 		TypeId in = ti->args[0];
 		buf_puts(b, "\tif (!*p)\n\t\treturn;\n");
 		if (!emitc_is_copy(E, in) && cyclic(E, in)) {
-			buf_printf(b, "\tspx_run(%s, *p, NULL, 1);\n\t*p = NULL;\n", relj_fn(E, in));
+			buf_printf(b, "\tspx_run(%s, *p, NULL, 1);\n\t*p = NULL;\n", job_fn(E, in, false));
 			return;
 		}
 		if (!emitc_is_copy(E, in))
@@ -691,7 +628,7 @@ clone_elems(Emit *E, Buf *b, TypeId el, const char *n, const char *dst, const ch
 		return;
 	if (cyclic(E, el)) {
 		/* a job (no recursion: see "walks without recursion" above) */
-		buf_printf(b, "\tif (%s)\n\t\tspx_run(%s, %s, %s, %s);\n", n, clonej_fn(E, el), dst, src, n);
+		buf_printf(b, "\tif (%s)\n\t\tspx_run(%s, %s, %s, %s);\n", n, job_fn(E, el, true), dst, src, n);
 		return;
 	}
 	buf_printf(b, "\tfor (size_t i = 0; i < %s; i++)\n\t\t((%s *)%s)[i] = %s(&((const %s *)%s)[i]);\n", n,
@@ -724,7 +661,7 @@ clone_body(Emit *E, TypeId t, Buf *b)
 		if (emitc_is_copy(E, in))
 			buf_puts(b, "\t*c = **p;\n");
 		else if (cyclic(E, in))
-			buf_printf(b, "\tspx_run(%s, c, *p, 1);\n", clonej_fn(E, in));
+			buf_printf(b, "\tspx_run(%s, c, *p, 1);\n", job_fn(E, in, true));
 		else
 			buf_printf(b, "\t*c = %s(*p);\n", emitc_clone_fn(E, in));
 	} else {

@@ -207,71 +207,14 @@ static void clone_mem_inline(Emitw *W, uint32_t a, TypeId t);
  * by direct calls.  No user code runs at a release or copy: the order of
  * the blocks is free. */
 
-/* Does a value of type from hold a value of type to?  seen grows on demand. */
-static bool
-reaches(Emitw *W, TypeId from, TypeId to, uint8_t **seen, int *nseen)
-{
-	if (from == to)
-		return true;
-	if ((int)from >= *nseen) {
-		int n = W->S->types.len > (int)from ? W->S->types.len : (int)from + 1;
-		*seen = spx_xrealloc(*seen, (size_t)n);
-		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
-		*nseen = n;
-	}
-	/* a type past the nesting limit (a generic holding a larger instance of
-	 * itself) would make new types without end: the lane refuses it anyway */
-	if ((*seen)[from] || !sema_type_bounded(&W->S->types, from))
-		return false;
-	(*seen)[from] = 1;
-	const TypeInfo *ti = sema_type_info(&W->S->types, from);
-	switch (ti->kind) {
-	case TY_BOX: case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
-		for (int i = 0; i < ti->nargs; i++)
-			if (reaches(W, ti->args[i], to, seen, nseen))
-				return true;
-		return false;
-	case TY_NOMINAL: {
-		Sym *s = sema_sym(W->S, (SymId)ti->decl);
-		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
-			for (int i = 0; i < s->nom->nfields; i++)
-				if (reaches(W, sema_field_type(W->S, from, i), to, seen, nseen))
-					return true;
-		} else if (s->kind == SK_VARIANT) {
-			for (int c = 0; c < s->nom->ncases; c++)
-				for (int i = 0; i < s->nom->cases[c].nfields; i++)
-					if (reaches(W, sema_case_field_type(W->S, from, c, i), to, seen, nseen))
-						return true;
-		}
-		return false;
-	}
-	default:
-		return false;
-	}
-}
-
-/* Can a value of type t hold another value of type t? */
+/* Can a value of type t hold another value of type t (hir_type_cyclic,
+ * shared with the C lane)?  Memoised per type. */
 static bool
 cyclic(Emitw *W, TypeId t)
 {
 	if ((int)t < W->ncyc && W->cyc[t])
 		return W->cyc[t] == 2;
-	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	bool yes = false;
-	uint8_t *seen = NULL;
-	int nseen = 0;
-	if (ti->kind == TY_NOMINAL) {
-		Sym *s = sema_sym(W->S, (SymId)ti->decl);
-		for (int i = 0; (s->kind == SK_RECORD || s->kind == SK_CLASS) && i < s->nom->nfields && !yes; i++)
-			yes = reaches(W, sema_field_type(W->S, t, i), t, &seen, &nseen);
-		for (int c = 0; s->kind == SK_VARIANT && c < s->nom->ncases && !yes; c++)
-			for (int i = 0; i < s->nom->cases[c].nfields && !yes; i++)
-				yes = reaches(W, sema_case_field_type(W->S, t, c, i), t, &seen, &nseen);
-	} else if (ti->kind == TY_BOX || ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP) {
-		for (int i = 0; i < ti->nargs && !yes; i++)
-			yes = reaches(W, ti->args[i], t, &seen, &nseen);
-	}
-	free(seen);
+	bool yes = hir_type_cyclic(W->S, t);
 	if ((int)t >= W->ncyc) {
 		int n = W->S->types.len > (int)t ? W->S->types.len : (int)t + 1;
 		W->cyc = spx_xrealloc(W->cyc, (size_t)n);

@@ -362,8 +362,8 @@ void hir_visit(const HirFunc *f, const HirVisitor *v);
  * lanes.c — what every lane shares about a run, so no lane includes
  * another: the route a module runs on and the host capabilities it grants
  * (TOOLCHAIN.md §1.3; chosen and admitted by src/driver/route.c), the
- * text a contract failure reports for a clause, and the compiled lanes'
- * head of that report.
+ * text a contract failure reports for a clause, the compiled lanes' head
+ * of that report, and which types can hold themselves.
  */
 typedef enum Route { ROUTE_PURE, ROUTE_TRANSCRIPT, ROUTE_COMMAND } Route;
 
@@ -398,5 +398,10 @@ char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
  * <clause> in <id>` with control bytes of the id as \xNN, then
  * `  arguments: `); the parameters follow it.  Heap. */
 char *hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures);
+/* Can a value of type t hold another value of type t (through fields, case
+ * fields and heap parts: a Box, a Vec's, Iter's or Map's storage)?  The
+ * compiled lanes release and copy such a type's heap blocks as jobs, not
+ * nested calls (src/emit_c/emit_type.c).  May intern field types in S. */
+bool hir_type_cyclic(Sema *S, TypeId t);
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * lanes.c — what the lanes share about a run (hir.h): the grants of a
- * route, a contract clause's reported text, and the compiled lanes' head
- * of a contract failure report, so every lane reports the same clause and
- * no lane includes another.
+ * route, a contract clause's reported text, the compiled lanes' head of a
+ * contract failure report, and which types can hold themselves, so every
+ * lane reports the same clause and no lane includes another.
  */
 #include "hir.h"
 
@@ -86,4 +86,71 @@ hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures)
 	buf_free(&rid);
 	free(clause);
 	return buf_take(&b);
+}
+
+/* Does a value of type from hold (through fields, case fields and heap
+ * parts) a value of type to?  seen has one byte per type, grown on demand. */
+static bool
+reaches(Sema *S, TypeId from, TypeId to, uint8_t **seen, int *nseen)
+{
+	if (from == to)
+		return true;
+	if ((int)from >= *nseen) {
+		int n = S->types.len > (int)from ? S->types.len : (int)from + 1;
+		*seen = spx_xrealloc(*seen, (size_t)n);
+		memset(*seen + *nseen, 0, (size_t)(n - *nseen));
+		*nseen = n;
+	}
+	/* a type past the nesting limit (a generic holding a larger instance of
+	 * itself) would make new types without end: the lanes refuse it anyway */
+	if ((*seen)[from] || !sema_type_bounded(&S->types, from))
+		return false;
+	(*seen)[from] = 1;
+	const TypeInfo *ti = sema_type_info(&S->types, from);
+	switch (ti->kind) {
+	case TY_BOX: case TY_VEC: case TY_ITER: case TY_SET: case TY_MAP:
+		for (int i = 0; i < ti->nargs; i++)
+			if (reaches(S, ti->args[i], to, seen, nseen))
+				return true;
+		return false;
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(S, (SymId)ti->decl);
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+			for (int i = 0; i < s->nom->nfields; i++)
+				if (reaches(S, sema_field_type(S, from, i), to, seen, nseen))
+					return true;
+		} else if (s->kind == SK_VARIANT) {
+			for (int c = 0; c < s->nom->ncases; c++)
+				for (int i = 0; i < s->nom->cases[c].nfields; i++)
+					if (reaches(S, sema_case_field_type(S, from, c, i), to, seen, nseen))
+						return true;
+		}
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
+bool
+hir_type_cyclic(Sema *S, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	bool yes = false;
+	uint8_t *seen = NULL;
+	int nseen = 0;
+	/* t's own children, each searched for t */
+	if (ti->kind == TY_NOMINAL) {
+		Sym *s = sema_sym(S, (SymId)ti->decl);
+		for (int i = 0; (s->kind == SK_RECORD || s->kind == SK_CLASS) && i < s->nom->nfields && !yes; i++)
+			yes = reaches(S, sema_field_type(S, t, i), t, &seen, &nseen);
+		for (int c = 0; s->kind == SK_VARIANT && c < s->nom->ncases && !yes; c++)
+			for (int i = 0; i < s->nom->cases[c].nfields && !yes; i++)
+				yes = reaches(S, sema_case_field_type(S, t, c, i), t, &seen, &nseen);
+	} else if (ti->kind == TY_BOX || ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP) {
+		for (int i = 0; i < ti->nargs && !yes; i++)
+			yes = reaches(S, ti->args[i], t, &seen, &nseen);
+	}
+	free(seen);
+	return yes;
 }
