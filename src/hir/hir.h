@@ -392,5 +392,10 @@ bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
 char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
+/* The index of the last of operands xs[0..n) that holds a `?` (a closure's
+ * body is its own function), or -1: the compiled lanes keep the owned
+ * operands before it releasable, as a `?` there leaves the function while
+ * they are evaluated and not yet consumed (LANGUAGE.md §0.1). */
+int hir_last_try(HirExpr *const *xs, int n);
 
 #endif
