@@ -480,6 +480,8 @@ emit_builtin(Emit *E, const HirExpr *e)
 		return mk(NULL, 0, false);
 	}
 	c.n = e->u.call.nargs;
+	Flight F;   /* owned arguments before a later one's `?` (emit_expr.c) */
+	emitc_flight_begin(E, &F, e->u.call.args, c.n);
 	for (int i = 0; i < c.n; i++) {
 		Val v = emitc_ev(E, e->u.call.args[i]);
 		bool borrow = sig.nparams < 0 ? i == 0 : i < 8 && sig.modes[i] == MODE_BORROW;
@@ -497,7 +499,9 @@ emit_builtin(Emit *E, const HirExpr *e)
 			v = emitc_borrow_val(E, v);   /* string_format reads its fields; owned ones are released after */
 		c.a[i] = v.c;
 		c.at[i] = v.t;
+		emitc_flight_hold(E, &F, i, v);
 	}
+	emitc_flight_land(E, &F);
 	c.rt = emitc_sty(E, e->type);
 	c.rct = emitc_valueful(E, c.rt) ? emitc_ctype(E, c.rt, e->span) : "int";
 	if (!c.rct)

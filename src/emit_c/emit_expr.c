@@ -262,6 +262,50 @@ emit_unary(Emit *E, const HirExpr *e)
 	return mkval(t, rt, false);
 }
 
+/* ---- operands in flight across `?` ---- */
+
+/*
+ * A `?` in an operand leaves through spx_out while the owned operands
+ * before it are evaluated but not yet consumed (LANGUAGE.md §0.1: every
+ * lane releases them on the early exit).  Each such value is also kept in
+ * a function-level variable, which the epilogue releases, until every
+ * operand is ready; landing empties the variables (the consumer takes the
+ * values; no `?` comes between).
+ */
+void
+emitc_flight_begin(Emit *E, Flight *F, HirExpr *const *xs, int n)
+{
+	emitc_flight_init(E, F, hir_last_try(xs, n));
+}
+
+void
+emitc_flight_init(Emit *E, Flight *F, int last)
+{
+	F->last = last;
+	F->n = 0;
+	F->name = F->last > 0 ? arena_alloc(&E->a, sizeof *F->name * (size_t)F->last) : NULL;
+	F->t = F->last > 0 ? arena_alloc(&E->a, sizeof *F->t * (size_t)F->last) : NULL;
+}
+
+void
+emitc_flight_hold(Emit *E, Flight *F, int i, Val v)
+{
+	if (i >= F->last || F->n >= F->last || !v.c || !v.own || emitc_is_copy(E, v.t))
+		return;
+	const char *name = emitc_func_var(E, v.t, "fly");
+	emitc_line(E, "%s = %s;", name, v.c);
+	F->name[F->n] = name;
+	F->t[F->n++] = v.t;
+}
+
+void
+emitc_flight_land(Emit *E, Flight *F)
+{
+	for (int k = 0; k < F->n; k++)
+		emitc_line(E, "%s = (%s)%s;", F->name[k], emit_tyname(E, F->t[k]), emitc_zero_init(E, F->t[k]));
+	F->n = 0;
+}
+
 /* ---- calls ---- */
 
 /* Does parameter i of funcs[fi] borrow its argument (`borrow`, or `shared`: lent as the HIR lends it)? */
@@ -279,13 +323,17 @@ emitc_param_borrows(Emit *E, int fi, int i)
 static bool
 call_args(Emit *E, const HirExpr *e, const TypeId *pt, const bool *borrows, const char **out)
 {
+	Flight F;
+	emitc_flight_begin(E, &F, e->u.call.args, e->u.call.nargs);
 	for (int i = 0; i < e->u.call.nargs; i++) {
 		Val v = emitc_coerce(E, emitc_ev(E, e->u.call.args[i]), pt[i]);
 		v = borrows[i] ? emitc_borrow_val(E, v) : emitc_own_val(E, v);
 		if (!v.c)
 			return false;
+		emitc_flight_hold(E, &F, i, v);
 		out[i] = v.c;
 	}
+	emitc_flight_land(E, &F);
 	return true;
 }
 
@@ -415,10 +463,16 @@ emit_agg(Emit *E, const HirExpr *e)
 {
 	TypeId rt = emitc_sty(E, e->type);
 	Val base = no_val;
+	/* operand 0 is a `with`'s base, in flight while the values are evaluated */
+	int off = e->kind == HIR_WITH ? 1 : 0;
+	int last = hir_last_try(e->u.agg.values, e->u.agg.n);
+	Flight F;
+	emitc_flight_init(E, &F, last >= 0 ? last + off : -1);
 	if (e->kind == HIR_WITH) {
 		base = emitc_own_val(E, emitc_ev(E, e->u.agg.base));
 		if (!base.c)
 			return no_val;
+		emitc_flight_hold(E, &F, 0, base);
 	}
 	const char *ct = emitc_ctype(E, rt, e->span);
 	if (!ct)
@@ -438,8 +492,10 @@ emit_agg(Emit *E, const HirExpr *e)
 		Val v = emitc_own_val(E, emitc_coerce(E, emitc_ev(E, e->u.agg.values[i]), ft));
 		if (!v.c)
 			return no_val;
+		emitc_flight_hold(E, &F, i + off, v);
 		vals[i] = v.c;
 	}
+	emitc_flight_land(E, &F);
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s;", ct, t, base.c ? base.c : "{0}");
 	const char *prefix = "";

@@ -198,6 +198,19 @@ int emitc_map_key_kind(Emit *E, TypeId k);
 void emitc_types_grow(Emit *E);
 
 /* emit_expr.c */
+/* Operands in flight across a later operand's `?` (a call's arguments, an
+ * aggregate's values): begin over the operands, hold operand i once its
+ * value is ready for its consumer, land when every operand is ready. */
+typedef struct Flight {
+	int last;             /* the last operand holding a `?` (hir_last_try), -1: none */
+	int n;
+	const char **name;    /* the held values' function-level variables */
+	TypeId *t;
+} Flight;
+void emitc_flight_begin(Emit *E, Flight *F, HirExpr *const *xs, int n);
+void emitc_flight_init(Emit *E, Flight *F, int last);   /* the last operand holding a `?` given */
+void emitc_flight_hold(Emit *E, Flight *F, int i, Val v);
+void emitc_flight_land(Emit *E, Flight *F);
 Val emitc_ev(Emit *E, const HirExpr *e);
 Val emitc_own_val(Emit *E, Val v);
 Val emitc_borrow_val(Emit *E, Val v);

@@ -96,7 +96,9 @@ typedef struct Emitw {
 	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
 	VEC(uint32_t) spare;  /* single temporaries free for reuse */
 	uint32_t nwparams;    /* Wasm parameters (depth + flattened) */
-	struct EmitwOwned { uint32_t base; TypeId t; } *otemps;   /* owned temporaries of the function (own.c) */
+	struct EmitwOwned { uint32_t base; TypeId t; int fly; } *otemps;   /* owned temporaries of the function (own.c; fly: held for a flight) */
+	struct EmitwFlight *fly;   /* the innermost call whose operands are being evaluated (own.c) */
+	int fly_seq;
 	int notemps, capotemps;
 	VEC(int) olive;       /* indices into otemps still to release, innermost statement's last */
 	TypeId flat_visit[32];   /* emitw_flat: the nominal types being laid out */
@@ -241,6 +243,24 @@ void emitw_func_finish(Emitw *W, int wi, const Buf *code);
 void emitw_block_call(Emitw *W, uint32_t fn, uint32_t p, uint32_t n, uint32_t m, int esz);
 /* For each of the len elements of type t at ptr (i32 locals): fn(W, its address, t). */
 void emitw_each_elem(Emitw *W, uint32_t ptr, uint32_t len, TypeId t, void (*fn)(Emitw *, uint32_t, TypeId));
+/* A call's operands in flight across a later operand's `?`: between open
+ * and close, emitw_own keeps each owned operand before the last one holding
+ * a `?` (hir_last_try) also in an owned temporary, which the epilogue
+ * releases when that `?` leaves; close empties them (the callee took the
+ * values).  Closes in reverse order of opening. */
+typedef struct EmitwFlight {
+	HirExpr *const *ops;
+	int last;
+	int id;
+	int from;             /* W->notemps at open */
+	struct EmitwFlight *outer;
+} EmitwFlight;
+void emitw_flight_open(Emitw *W, EmitwFlight *F, HirExpr *const *ops, int n);
+void emitw_flight_close(Emitw *W, EmitwFlight *F);
+/* An owned temporary of type t (fresh locals: their first) that only the
+ * epilogue releases; the caller zeroes it (emitw_zero_heap) once its value
+ * is taken. */
+uint32_t emitw_epilogue_temp(Emitw *W, TypeId t);
 /* Releases the owned temporaries taken since mark. */
 int emitw_otemps_mark(Emitw *W);
 void emitw_otemps_release(Emitw *W, int mark);

@@ -689,7 +689,7 @@ fn_value(Emitw *W, const HirExpr *e)
 }
 
 static bool
-call(Emitw *W, const HirExpr *e)
+call_op(Emitw *W, const HirExpr *e)
 {
 	if (e->u.call.kind == CALL_BUILTIN)
 		return emitw_builtin(W, e);
@@ -730,6 +730,16 @@ call(Emitw *W, const HirExpr *e)
 	return true;
 }
 
+static bool
+call(Emitw *W, const HirExpr *e)
+{
+	EmitwFlight F;
+	emitw_flight_open(W, &F, e->u.call.args, e->u.call.nargs);
+	bool ok = call_op(W, e);
+	emitw_flight_close(W, &F);
+	return ok;
+}
+
 /* ---- aggregates ---- */
 
 static bool
@@ -739,7 +749,11 @@ aggregate(Emitw *W, const HirExpr *e)
 	int n = emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, ty);
 	if (n < 0)
 		return false;
-	uint32_t v = emitw_locals(W, ty, n);
+	/* with a `?` among the values, the value being built is an owned
+	 * temporary: the early exit releases the base and the values stored so
+	 * far (§0.1); once taken it is emptied */
+	bool held = hir_last_try(e->u.agg.values, e->u.agg.n) >= 0 && emitw_has_heap(W, emitw_ty(W, e->type));
+	uint32_t v = held ? emitw_epilogue_temp(W, emitw_ty(W, e->type)) : emitw_locals(W, ty, n);
 	if (e->kind == HIR_WITH) {
 		if (!emitw_own(W, e->u.agg.base, emitw_ty(W, e->type)))
 			return false;
@@ -769,6 +783,8 @@ aggregate(Emitw *W, const HirExpr *e)
 	if (e->kind != HIR_VARIANT)
 		emitw_invariants(W, emitw_ty(W, e->type), v);
 	emitw_load(W, v, n);
+	if (held)
+		emitw_zero_heap(W, v, emitw_ty(W, e->type));
 	return true;
 }
 

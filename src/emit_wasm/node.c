@@ -6,7 +6,10 @@
  * close-on-exec pipe (WASM_RUN_NO_NODE), never confused with a failing
  * program.  As for the native lane, SIGINT, SIGTERM and SIGHUP are
  * forwarded to node while it runs (support/child.h); after the directory
- * is removed the process ends by that signal.
+ * is removed the process ends by that signal.  V8 bounds its stack at about
+ * 1 MB, where 256 frames of wide values (which the interpreter and the
+ * native lane run) overflowed: node runs with its stack limit raised and
+ * V8 told so (node_stack).
  */
 #include "emit_wasm.h"
 
@@ -17,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -54,6 +58,31 @@ remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * The stack node gets: RLIMIT_STACK raised toward 256 MiB (within the hard
+ * limit; *rl the limit to set in the child, before exec, so the new image
+ * lays out room for it) and the V8 flag `--stack-size=<KiB>` 8 MiB below it
+ * in flag (empty when the limit stays under 16 MiB: V8's default then).
+ */
+#define NODE_STACK_WANT ((rlim_t)256 << 20)
+static void
+node_stack(struct rlimit *rl, char *flag, size_t cap)
+{
+	flag[0] = 0;
+	if (getrlimit(RLIMIT_STACK, rl) != 0)
+		return;
+	rlim_t want = NODE_STACK_WANT;
+	if (rl->rlim_max != RLIM_INFINITY && rl->rlim_max < want)
+		want = rl->rlim_max;
+	if (rl->rlim_cur != RLIM_INFINITY && rl->rlim_cur < want)
+		rl->rlim_cur = want;
+	else if (rl->rlim_cur != RLIM_INFINITY)
+		want = rl->rlim_cur < NODE_STACK_WANT ? rl->rlim_cur : NODE_STACK_WANT;
+	if (want < ((rlim_t)16 << 20))
+		return;
+	snprintf(flag, cap, "--stack-size=%lu", (unsigned long)((want - ((rlim_t)8 << 20)) / 1024));
+}
+
 WasmRunStatus
 emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg)
 {
@@ -77,13 +106,19 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	char runp[4200], progp[4200];
 	snprintf(runp, sizeof runp, "%s/run.mjs", dir);
 	snprintf(progp, sizeof progp, "%s/program.wasm", dir);
-	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
-	argv[0] = (char *)node;
-	argv[1] = runp;
-	argv[2] = progp;
+	struct rlimit rl;
+	char stack[64];
+	node_stack(&rl, stack, sizeof stack);
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 5));
+	int k = 0;
+	argv[k++] = (char *)node;
+	if (stack[0])
+		argv[k++] = stack;
+	argv[k++] = runp;
+	argv[k++] = progp;
 	for (int i = 0; i < nargs; i++)
-		argv[3 + i] = args[i];
-	argv[3 + nargs] = NULL;
+		argv[k++] = args[i];
+	argv[k] = NULL;
 	int pfd[2];
 	if (pipe(pfd) != 0) {
 		buf_printf(msg, "cannot create a pipe: %s", strerror(errno));
@@ -104,6 +139,8 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		 */
 		if (fcntl(0, F_GETFD) == -1 && errno == EBADF)
 			(void)open("/", O_RDONLY | O_DIRECTORY);
+		if (stack[0])
+			(void)setrlimit(RLIMIT_STACK, &rl);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(pfd[1], &e, sizeof e);

@@ -768,6 +768,17 @@ emitw_clone(Emitw *W, TypeId t)
 	emitw_load(W, base, n);
 }
 
+/* Is e operand i < F->last of the call in flight (LANGUAGE.md §0.1: a `?`
+ * in a later operand leaves while this one is not consumed yet)? */
+static bool
+flight_holds(const EmitwFlight *F, const HirExpr *e)
+{
+	for (int i = 0; F && i < F->last; i++)
+		if (F->ops[i] == e)
+			return true;
+	return false;
+}
+
 bool
 emitw_own(Emitw *W, const HirExpr *e, TypeId as)
 {
@@ -775,7 +786,44 @@ emitw_own(Emitw *W, const HirExpr *e, TypeId as)
 		return false;
 	if (!emitw_fresh(W, e) && emitw_has_heap(W, as))
 		emitw_clone(W, as);
+	if (flight_holds(W->fly, e) && emitw_has_heap(W, as)) {
+		emitw_hold(W, as);
+		W->otemps[W->notemps - 1].fly = W->fly->id;
+	}
 	return true;
+}
+
+void
+emitw_flight_open(Emitw *W, EmitwFlight *F, HirExpr *const *ops, int n)
+{
+	F->ops = ops;
+	F->last = hir_last_try(ops, n);
+	F->id = ++W->fly_seq;
+	F->from = W->notemps;
+	F->outer = W->fly;
+	W->fly = F;
+}
+
+void
+emitw_flight_close(Emitw *W, EmitwFlight *F)
+{
+	for (int k = F->from; k < W->notemps; k++)
+		if (W->otemps[k].fly == F->id)
+			emitw_zero_heap(W, W->otemps[k].base, W->otemps[k].t);
+	W->fly = F->outer;
+}
+
+static void
+otemp_add(Emitw *W, uint32_t base, TypeId t)
+{
+	if (W->notemps == W->capotemps) {
+		W->capotemps = W->capotemps ? W->capotemps * 2 : 16;
+		W->otemps = spx_xrealloc(W->otemps, sizeof *W->otemps * (size_t)W->capotemps);
+	}
+	W->otemps[W->notemps].base = base;
+	W->otemps[W->notemps].t = t;
+	W->otemps[W->notemps].fly = 0;
+	W->notemps++;
 }
 
 uint32_t
@@ -785,14 +833,18 @@ emitw_hold_base(Emitw *W, TypeId t)
 	int n = emitw_flat(W, t, ty);
 	uint32_t base = emitw_fresh_locals(W, ty, n);   /* never reused: the epilogue releases it again */
 	emitw_store(W, base, n);
-	if (W->notemps == W->capotemps) {
-		W->capotemps = W->capotemps ? W->capotemps * 2 : 16;
-		W->otemps = spx_xrealloc(W->otemps, sizeof *W->otemps * (size_t)W->capotemps);
-	}
-	W->otemps[W->notemps].base = base;
-	W->otemps[W->notemps].t = t;
 	VEC_PUSH(W->olive, W->notemps);
-	W->notemps++;
+	otemp_add(W, base, t);
+	return base;
+}
+
+uint32_t
+emitw_epilogue_temp(Emitw *W, TypeId t)
+{
+	uint8_t ty[FLAT_MAX];
+	int n = emitw_flat(W, t, ty);
+	uint32_t base = emitw_fresh_locals(W, ty, n);
+	otemp_add(W, base, t);
 	return base;
 }
 

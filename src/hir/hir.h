@@ -403,5 +403,10 @@ char *hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures);
  * compiled lanes release and copy such a type's heap blocks as jobs, not
  * nested calls (src/emit_c/emit_type.c).  May intern field types in S. */
 bool hir_type_cyclic(Sema *S, TypeId t);
+/* The index of the last of operands xs[0..n) that holds a `?` (a closure's
+ * body is its own function), or -1: the compiled lanes keep the owned
+ * operands before it releasable, as a `?` there leaves the function while
+ * they are evaluated and not yet consumed (LANGUAGE.md §0.1). */
+int hir_last_try(HirExpr *const *xs, int n);
 
 #endif

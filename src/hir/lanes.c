@@ -1,8 +1,9 @@
 /*
  * lanes.c — what the lanes share about a run (hir.h): the grants of a
  * route, a contract clause's reported text, the compiled lanes' head of a
- * contract failure report, and which types can hold themselves, so every
- * lane reports the same clause and no lane includes another.
+ * contract failure report, which types can hold themselves, and where a `?`
+ * lies among a call's or an aggregate's operands, so every lane reports the
+ * same clause and no lane includes another.
  */
 #include "hir.h"
 
@@ -153,4 +154,62 @@ hir_type_cyclic(Sema *S, TypeId t)
 	}
 	free(seen);
 	return yes;
+}
+
+static bool has_try(const HirExpr *e);
+
+static bool
+block_has_try(const HirBlock *b)
+{
+	if (!b)
+		return false;
+	for (int i = 0; i < b->nstmts; i++)
+		if (has_try(b->stmts[i]->value) || block_has_try(b->stmts[i]->body))
+			return true;
+	return has_try(b->tail);
+}
+
+static bool
+has_try(const HirExpr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case HIR_TRY:
+		return true;
+	case HIR_UNARY:
+		return has_try(e->u.un.x);
+	case HIR_BINARY:
+		return has_try(e->u.bin.l) || has_try(e->u.bin.r);
+	case HIR_CALL:
+		return hir_last_try(e->u.call.args, e->u.call.nargs) >= 0;
+	case HIR_FIELD:
+		return has_try(e->u.field.base);
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		return (e->kind == HIR_WITH && has_try(e->u.agg.base)) || hir_last_try(e->u.agg.values, e->u.agg.n) >= 0;
+	case HIR_BLOCK:
+		return block_has_try(e->u.block);
+	case HIR_IF:
+		return has_try(e->u.if_.cond) || block_has_try(e->u.if_.then_) || block_has_try(e->u.if_.else_);
+	case HIR_MATCH:
+		if (has_try(e->u.match.scrutinee))
+			return true;
+		for (int i = 0; i < e->u.match.narms; i++)
+			if (has_try(e->u.match.arms[i].guard) || has_try(e->u.match.arms[i].value))
+				return true;
+		return false;
+	case HIR_ARRAY:
+		return hir_last_try(e->u.array.elems, e->u.array.n) >= 0;
+	default:
+		return false;
+	}
+}
+
+int
+hir_last_try(HirExpr *const *xs, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (has_try(xs[i]))
+			return i;
+	return -1;
 }
