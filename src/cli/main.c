@@ -101,7 +101,8 @@ const CliCommand cli_commands[] = {
 	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
 	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows; the bundled standard\n"
 	  "  library (std/): its modules, one module's functions, or one function's header,\n"
-	  "  contracts, effects, doc and `use` line.\n" },
+	  "  contracts, effects, doc and `use` line; a compiler-owned function's name (`vec_push`)\n"
+	  "  gives its signature and effects (it needs no import).\n" },
 	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
