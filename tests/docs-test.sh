@@ -16,7 +16,8 @@
 #     the card's ```sh blocks (comments and `[optional]` parts dropped) in a
 #     scratch directory holding app.spx (the module topic's program) and calc
 #     (`semaprax new calc`), exit 0; the README's standard-library manifest
-#     rows and `use` lines verify in a new project; the examples/ programs
+#     rows and `use` lines verify in a new project, docs/PROJECTS.md's example
+#     manifest is canonical and verifies; the examples/ programs
 #     verify, are canonical and print what the README says they print.
 set -u
 bin=$1
@@ -157,6 +158,15 @@ if [ -z "${CARD:-}" ]; then
 		echo "FAIL README.md: no \`\`\`toml block of [dependencies] followed by a block of use lines"
 		fail=1
 	fi
+	# docs/PROJECTS.md: its example manifest is canonical and verifies with the calc template
+	awk '/^```toml$/ { on = 1; next } on && /^```/ { exit } on' docs/PROJECTS.md > "$tmp/manifest"
+	(cd "$w" && "$abs" new projects-md --name calc > /dev/null) || fail=1
+	cp "$tmp/manifest" "$w/projects-md/semaprax.toml"
+	if ! (cd "$w" && "$abs" fmt --manifest projects-md/semaprax.toml --check && "$abs" check projects-md) > "$tmp/shout" 2>&1; then
+		echo "FAIL docs/PROJECTS.md: the example manifest is not canonical or does not verify:"
+		head -5 "$tmp/shout"
+		fail=1
+	fi
 	# examples/: verified, canonical, and the value the README quotes
 	for ex in examples/*.spx; do
 		if ! "$bin" check "$ex" > /dev/null 2>&1 || ! "$bin" fmt --check "$ex" > /dev/null 2>&1; then
@@ -171,7 +181,7 @@ if [ -z "${CARD:-}" ]; then
 		fail=1
 	fi
 	cd "$root" || exit 1
-	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped: no Wasm lane), the README's std example verifies, examples/ verify and print as quoted"
+	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped: no Wasm lane), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
 fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
