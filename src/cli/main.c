@@ -133,8 +133,9 @@ const CliCommand cli_commands[] = {
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
 	{ "patch", cli_cmd_patch, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
-	  "  applies a semantic patch (`.spatch`: `base <revision>`, `rename <id> to <name>`,\n"
-	  "  v2 `rename-member`/`rename-case`, v3 `assign-function-id`) to the verified file: the\n"
+	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
+	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
+	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
 	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
 	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"
