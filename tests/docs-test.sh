@@ -17,7 +17,8 @@
 #     scratch directory holding app.spx (the module topic's program) and calc
 #     (`semaprax new calc`), exit 0; the README's standard-library manifest
 #     rows and `use` lines verify in a new project, docs/PROJECTS.md's example
-#     manifest is canonical and verifies; the examples/ programs
+#     manifest is canonical and verifies; every `--option` the user documents
+#     name is in some command's grammar (`help all`); the examples/ programs
 #     verify, are canonical and print what the README says they print.
 set -u
 bin=$1
@@ -180,6 +181,17 @@ if [ -z "${CARD:-}" ]; then
 		echo "FAIL README.md says \`semaprax run examples/inventory.spx\` prints ${want:-(nothing found)}; it prints $got"
 		fail=1
 	fi
+	# every option the user documents name is in `help all` (the command table), so a renamed
+	# or removed option cannot linger in them (`--help` is every command's)
+	"$bin" help all > "$tmp/helpall"
+	for f in $(grep -oh -- '--[a-z][a-z0-9-]*' README.md docs/language-card.md docs/PROJECTS.md docs/LOCK.md \
+	    docs/REGISTERS.md docs/GRAPH.md docs/PATCH.md docs/doc-format.md docs/editors.md | sort -u); do
+		[ "$f" = --help ] && continue
+		if ! grep -q -- "$f\([^a-z0-9-]\|\$\)" "$tmp/helpall"; then
+			echo "FAIL docs: \`$f\` is documented but no command's grammar (\`semaprax help all\`) has it"
+			fail=1
+		fi
+	done
 	cd "$root" || exit 1
 	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped: no Wasm lane), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
 fi
