@@ -18,7 +18,8 @@
 #     (`semaprax new calc`), exit 0; the README's standard-library manifest
 #     rows and `use` lines verify in a new project, docs/PROJECTS.md's example
 #     manifest is canonical and verifies; every `--option` the user documents
-#     name is in some command's grammar (`help all`); the examples/ programs
+#     name is in some command's grammar (`help all`); the card's run-time
+#     limits are src/rt/domains.def's RT_LIMIT values; the examples/ programs
 #     verify, are canonical and print what the README says they print.
 set -u
 bin=$1
@@ -181,6 +182,21 @@ if [ -z "${CARD:-}" ]; then
 		echo "FAIL README.md says \`semaprax run examples/inventory.spx\` prints ${want:-(nothing found)}; it prints $got"
 		fail=1
 	fi
+	# the card's limits are src/rt/domains.def's (RT_LIMIT rows), with thousands separators
+	tr '\n' ' ' < "$card" | sed 's/  */ /g' > "$tmp/cardline"
+	for pair in "VEC_CAPACITY:at most %s elements" "MAP_CAPACITY:at most %s entries" \
+	    "ARGS:%s arguments of" "ARG_BYTES:arguments of %s bytes in all" "OUTPUT:%s bytes of output" \
+	    "FILE_MAX:%s bytes of output, of one file read" "STDIN_CHUNK:%s-byte chunks" \
+	    "FS_BUDGET:%s bytes read" "FS_WRITE_BUDGET:and %s written per run" "ENV_ENTRIES:%s environment variables"; do
+		name=${pair%%:*}
+		n=$(sed -n "s/^RT_LIMIT($name, *\([0-9]*\)).*/\1/p" src/rt/domains.def)
+		text=$(printf '%s\n' "$n" | awk '{ s = $0; r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }')
+		want=$(printf "${pair#*:}" "$text")
+		if [ -z "$n" ] || ! grep -qF "$want" "$tmp/cardline"; then
+			echo "FAIL $card: wanted \`$want\` (RT_LIMIT($name) is ${n:-missing} in src/rt/domains.def)"
+			fail=1
+		fi
+	done
 	# every option the user documents name is in `help all` (the command table), so a renamed
 	# or removed option cannot linger in them (`--help` is every command's)
 	"$bin" help all > "$tmp/helpall"
