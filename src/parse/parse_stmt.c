@@ -68,7 +68,9 @@ else_typo(Parser *p)
 {
 	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
 	size_t len = t->span.end - t->span.start;
-	bool operand = n->kind != TOK_ASSIGN && n->kind != TOK_SEMI && n->kind != TOK_DOT && n->kind != TOK_RBRACE;
+	/* a condition follows (`elif x > 1 {`), which cannot continue an expression after a name */
+	bool operand = n->kind == TOK_IDENT || n->kind == TOK_INT || n->kind == TOK_FLOAT || n->kind == TOK_CHAR ||
+	    n->kind == TOK_STRING || n->kind == TOK_BANG;
 	if (operand && (parse_at_word(p, "elif") || parse_at_word(p, "elsif") || parse_at_word(p, "elseif"))) {
 		Diag *d = parse_error_at(p, t, DIAG_P104, "`%.*s` is not a keyword; did you mean `else if`?", (int)len, p->src + t->span.start);
 		diag_set_help(d, "write `else if`: an `if` continues with `else { … }` or `else if`");
