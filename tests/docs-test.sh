@@ -209,7 +209,7 @@ if [ -z "${CARD:-}" ]; then
 		fi
 	done
 	cd "$root" || exit 1
-	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped: no Wasm lane), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
+	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped for want of node or a Wasm runtime), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
 fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
