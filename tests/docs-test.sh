@@ -11,7 +11,16 @@
 #  3. every code the card's mistakes-index names is in the register and
 #     has a marked block showing it;
 #  4. the builtins topic's table names exactly the builtins of
-#     src/sema/builtins.def.
+#     src/sema/builtins.def;
+#  5. the commands a newcomer copies run as shown: every `semaprax …` line of
+#     the card's ```sh blocks (comments and `[optional]` parts dropped) in a
+#     scratch directory holding app.spx (the module topic's program) and calc
+#     (`semaprax new calc`), exit 0; the README's standard-library manifest
+#     rows and `use` lines verify in a new project, docs/PROJECTS.md's example
+#     manifest is canonical and verifies; every `--option` the user documents
+#     name is in some command's grammar (`help all`); the card's run-time
+#     limits are src/rt/domains.def's RT_LIMIT values; the examples/ programs
+#     verify, are canonical and print what the README says they print.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -103,6 +112,105 @@ if [ -z "${CARD:-}" ]; then
 	fi
 fi
 [ "$fail" -eq 0 ] && echo "docs: $checked language-card blocks checked; the builtins topic lists src/sema/builtins.def"
+# 5. the shown commands and examples run as shown (the real card and README only).
+if [ -z "${CARD:-}" ]; then
+	abs=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+	root=$(pwd)
+	w=$tmp/walk
+	mkdir "$w"
+	awk '/^## module/ { on = 1 } on && /^```spx$/ { f = 1; next } f && /^```/ { exit } f' "$card" > "$w/app.spx"
+	(cd "$w" && "$abs" new calc > /dev/null) || { echo "FAIL docs: \`semaprax new calc\` fails"; fail=1; }
+	awk '/^```sh$/ { on = 1; next } on && /^```/ { on = 0; next } on && /^semaprax / { print FILENAME ":" FNR "\t" $0 }' "$card" > "$tmp/shlines"
+	ran=0
+	skipped=0
+	tab=$(printf '\t')
+	while IFS=$tab read -r at line; do
+		cmd=$(printf '%s\n' "${line%%#*}" | sed 's/\[[^]]*\]//g; s/^semaprax //; s/ *$//')
+		# shellcheck disable=SC2086 # the shown words, split as a shell would
+		(cd "$w" && "$abs" $cmd) > "$tmp/shout" 2>&1
+		st=$?
+		if [ "$st" -ne 0 ] && grep -q 'SPX-W10[12]' "$tmp/shout"; then
+			skipped=$((skipped + 1))   # no node, or built without clang/lld: the Wasm lane is absent
+		elif [ "$st" -ne 0 ]; then
+			echo "FAIL $at: \`semaprax $cmd\` exits $st:"
+			head -5 "$tmp/shout"
+			fail=1
+		fi
+		ran=$((ran + 1))
+	done < "$tmp/shlines"
+	if [ "$ran" -lt 10 ]; then
+		echo "FAIL docs: only $ran shell lines found in $card's sh blocks"
+		fail=1
+	fi
+	# README: the [dependencies] rows and `use` lines of the standard library
+	awk '/^```toml$/ { on = 1; next } on && /^```/ { exit } on' README.md > "$tmp/deps"
+	awk '/^```toml$/ { t = 1; next } t && /^```$/ { n++; if (n == 3) exit; next } n == 2 && /^use /' README.md > "$tmp/uses"
+	(cd "$w" && "$abs" new std-user > /dev/null) || fail=1
+	if [ -s "$tmp/deps" ] && [ -s "$tmp/uses" ]; then
+		printf '\n' >> "$w/std-user/semaprax.toml"
+		cat "$tmp/deps" >> "$w/std-user/semaprax.toml"
+		{ head -1 "$w/std-user/src/app.spx"; cat "$tmp/uses"; tail -n +2 "$w/std-user/src/app.spx"; } > "$tmp/app"
+		cp "$tmp/app" "$w/std-user/src/app.spx"
+		if ! (cd "$w" && "$abs" check std-user > "$tmp/shout" 2>&1); then
+			echo "FAIL README.md: the standard-library manifest rows and use lines do not verify:"
+			head -5 "$tmp/shout"
+			fail=1
+		fi
+	else
+		echo "FAIL README.md: no \`\`\`toml block of [dependencies] followed by a block of use lines"
+		fail=1
+	fi
+	# docs/PROJECTS.md: its example manifest is canonical and verifies with the calc template
+	awk '/^```toml$/ { on = 1; next } on && /^```/ { exit } on' docs/PROJECTS.md > "$tmp/manifest"
+	(cd "$w" && "$abs" new projects-md --name calc > /dev/null) || fail=1
+	cp "$tmp/manifest" "$w/projects-md/semaprax.toml"
+	if ! (cd "$w" && "$abs" fmt --manifest projects-md/semaprax.toml --check && "$abs" check projects-md) > "$tmp/shout" 2>&1; then
+		echo "FAIL docs/PROJECTS.md: the example manifest is not canonical or does not verify:"
+		head -5 "$tmp/shout"
+		fail=1
+	fi
+	# examples/: verified, canonical, and the value the README quotes
+	for ex in examples/*.spx; do
+		if ! "$bin" check "$ex" > /dev/null 2>&1 || ! "$bin" fmt --check "$ex" > /dev/null 2>&1; then
+			echo "FAIL $ex does not verify or is not canonical"
+			fail=1
+		fi
+	done
+	want=$(sed -n 's/.*`semaprax run examples\/inventory.spx` prints \([0-9]*\).*/\1/p' README.md)
+	got=$("$bin" run examples/inventory.spx 2>&1)
+	if [ -z "$want" ] || [ "$got" != "$want" ]; then
+		echo "FAIL README.md says \`semaprax run examples/inventory.spx\` prints ${want:-(nothing found)}; it prints $got"
+		fail=1
+	fi
+	# the card's limits are src/rt/domains.def's (RT_LIMIT rows), with thousands separators
+	tr '\n' ' ' < "$card" | sed 's/  */ /g' > "$tmp/cardline"
+	for pair in "VEC_CAPACITY:at most %s elements" "MAP_CAPACITY:at most %s entries" \
+	    "ARGS:%s arguments of" "ARG_BYTES:arguments of %s bytes in all" "OUTPUT:%s bytes of output" \
+	    "FILE_MAX:%s bytes of output, of one file read" "STDIN_CHUNK:%s-byte chunks" \
+	    "FS_BUDGET:%s bytes read" "FS_WRITE_BUDGET:and %s written per run" "ENV_ENTRIES:%s environment variables"; do
+		name=${pair%%:*}
+		n=$(sed -n "s/^RT_LIMIT($name, *\([0-9]*\)).*/\1/p" src/rt/domains.def)
+		text=$(printf '%s\n' "$n" | awk '{ s = $0; r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }')
+		want=$(printf "${pair#*:}" "$text")
+		if [ -z "$n" ] || ! grep -qF "$want" "$tmp/cardline"; then
+			echo "FAIL $card: wanted \`$want\` (RT_LIMIT($name) is ${n:-missing} in src/rt/domains.def)"
+			fail=1
+		fi
+	done
+	# every option the user documents name is in `help all` (the command table), so a renamed
+	# or removed option cannot linger in them (`--help` is every command's)
+	"$bin" help all > "$tmp/helpall"
+	for f in $(grep -oh -- '--[a-z][a-z0-9-]*' README.md docs/language-card.md docs/PROJECTS.md docs/LOCK.md \
+	    docs/REGISTERS.md docs/GRAPH.md docs/PATCH.md docs/doc-format.md docs/editors.md | sort -u); do
+		[ "$f" = --help ] && continue
+		if ! grep -q -- "$f\([^a-z0-9-]\|\$\)" "$tmp/helpall"; then
+			echo "FAIL docs: \`$f\` is documented but no command's grammar (\`semaprax help all\`) has it"
+			fail=1
+		fi
+	done
+	cd "$root" || exit 1
+	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped for want of node or a Wasm runtime), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
+fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1

@@ -130,6 +130,8 @@ snap library 0 help library
 snap library-module 0 help library std.core
 snap library-id 0 help library std.core.compare
 snap library-name 0 help library count
+snap library-builtin 0 help library vec_push
+snap library-builtin-id 0 help library core.host.stdout-write
 snap library-unknown 2 help library comapre
 snap library-unknown-module 2 help library std.txt
 snap library-extra 2 help library std.core std.num

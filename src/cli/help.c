@@ -37,6 +37,7 @@ typedef struct GuideEntry {
 
 static const GuideEntry guide_rows[] = {
 	{ "Write, check, and run", "check", "check <file> [--json]", "verify; print the graph revision" },
+	{ "Write, check, and run", "fix", "fix <file> [--dry-run]", "apply the fixes diagnostics carry" },
 	{ "Write, check, and run", "fmt", "fmt <file|dir> [--check]", "rewrite sources canonically" },
 	{ "Write, check, and run", "parse", "parse <file> [--dump-ast]", "syntax only" },
 	{ "Write, check, and run", "run", "run <file> [-- args]", "verify, then run `main` (interpreter)" },
@@ -54,6 +55,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Agents", "lsp", "lsp", "the language server (LSP over stdio)" },
 	{ "Agents", "agent", "agent inspect", "agent session facts" },
 	{ "Start a project", "new", "new <dest>", "a project from a template" },
+	{ "Start a project", "lock", "lock [project]", "the deterministic semaprax.lock" },
 	{ "Start a project", "registers", "registers <project>", "cited tokens against a register" },
 	{ "Start a project", "project-scaffold", "project-scaffold --name n", "print a scaffold" },
 	{ "Toolchain", "explain", "explain <SPX-CODE>", "what a diagnostic means, how to fix it" },

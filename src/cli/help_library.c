@@ -13,6 +13,9 @@
  *                             dependency row)
  *   help library <name>       every entry whose function is named so
  *   help library all          every module and every entry
+ *   help library <builtin>    a compiler-owned function (builtins.def) by
+ *                             name or stable id: no import, its signature
+ *                             and effects
  *
  * Each source is parsed only (no check: `make test` checks them); an entry
  * is a function with an explicit `@id`, in source order.  An unknown
@@ -20,6 +23,7 @@
  */
 #include "cli.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -194,6 +198,47 @@ id_is(const Decl *d, const char *s)
 	return strlen(s) == d->id.value.len && memcmp(d->id.value.s, s, d->id.value.len) == 0;
 }
 
+/* Whether sig spells the type variable v as a word (`Vec<T>`, `K,`). */
+static bool
+sig_has_var(const char *sig, char v)
+{
+	for (const char *p = sig; *p; p++)
+		if (*p == v && (p == sig || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[1]))
+			return true;
+	return false;
+}
+
+/* A compiler-owned function (src/sema/builtins.def), asked for by name or
+ * stable id: not a library entry, so say it needs no import and show its
+ * signature and effects. */
+static bool
+builtin_entry(const char *want, Buf *out)
+{
+	const Builtin *b = sema_builtin_find(want);
+	if (!b)
+		b = sema_builtin_find_id(want);
+	if (!b)
+		return false;
+	buf_printf(out, "%s is compiler-owned: call it without `use` or [dependencies] (stable id %s)\n", b->name, b->id);
+	buf_printf(out, "fn %s", b->name);
+	if (b->ntparams > 0) {
+		const char vars[] = "TKV";
+		bool first = true;
+		buf_putc(out, '<');
+		for (int i = 0; i < 3; i++)
+			if (sig_has_var(b->sig, vars[i])) {
+				buf_printf(out, "%s%c", first ? "" : ", ", vars[i]);
+				first = false;
+			}
+		buf_putc(out, '>');
+	}
+	buf_puts(out, b->sig);
+	if (b->effect)
+		buf_printf(out, "\n    uses { %s }", b->effect);
+	buf_puts(out, "\nAll of them: semaprax help language builtins\n");
+	return true;
+}
+
 int
 cli_help_library(int argc, char **argv)
 {
@@ -241,6 +286,8 @@ cli_help_library(int argc, char **argv)
 				}
 			}
 		}
+		if (!found && !all)
+			found = builtin_entry(want, &out);
 		if (!found) {
 			CliNear nr = {0};
 			for (size_t i = 0; i < n; i++) {

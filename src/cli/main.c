@@ -101,7 +101,8 @@ const CliCommand cli_commands[] = {
 	  "  language` its guide, `topics` its selectors, `all` the whole card); the common\n"
 	  "  diagnostic codes, or one code's `wrote:`/`fix:` rows; the bundled standard\n"
 	  "  library (std/): its modules, one module's functions, or one function's header,\n"
-	  "  contracts, effects, doc and `use` line.\n" },
+	  "  contracts, effects, doc and `use` line; a compiler-owned function's name (`vec_push`)\n"
+	  "  gives its signature and effects (it needs no import).\n" },
 	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
@@ -132,8 +133,9 @@ const CliCommand cli_commands[] = {
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
 	{ "patch", cli_cmd_patch, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
-	  "  applies a semantic patch (`.spatch`: `base <revision>`, `rename <id> to <name>`,\n"
-	  "  v2 `rename-member`/`rename-case`, v3 `assign-function-id`) to the verified file: the\n"
+	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
+	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
+	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
 	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
 	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"

@@ -952,13 +952,49 @@ parse_session(Parser *p, Decl *d)
 	VEC_FREE(trans);
 }
 
+/*
+ * A misspelt declaration keyword (`recrod Point {`, `fnn main(`): the
+ * keyword one edit away (a transposition counts one), if unique, when a
+ * name follows the word; or NULL.
+ */
+static const char *
+item_keyword_typo(Parser *p, const Token *t)
+{
+	static const char *const keywords[] = { "fn", "record", "variant", "class", "resource", "interface" };
+	size_t len = t->span.end - t->span.start;
+	if (t->kind != TOK_IDENT || parse_peek_at(p, 1)->kind != TOK_IDENT || len < 2 || len > 10)
+		return NULL;
+	char w[11];
+	memcpy(w, p->src + t->span.start, len);
+	w[len] = '\0';
+	const char *best = NULL;
+	int nbest = 0;
+	for (size_t i = 0; i < countof(keywords); i++)
+		if (spx_edit_distance(w, keywords[i], true) == 1) {
+			best = keywords[i];
+			nbest++;
+		}
+	return nbest == 1 ? best : NULL;
+}
+
 /* Habit words at item position: struct/enum/pub/const/… (P104 with fixes). */
 static void
 item_habit(Parser *p, Token *t)
 {
 	uint32_t s = t->span.start, e = t->span.end;
+	const char *kw = item_keyword_typo(p, t);
+	if (kw) {
+		Diag *d = parse_error_at(p, t, DIAG_P104, "`%.*s` is not a keyword; did you mean `%s`?", (int)(e - s), p->src + s, kw);
+		diag_set_help(d, "write `%s`: a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`", kw);
+		diag_add_fix(d, s, e, kw);
+		return;
+	}
 	Diag *d = parse_error_at(p, t, DIAG_P104, "expected `fn`");
-	if (parse_tok_is_word(p, t, "struct")) {
+	if (parse_tok_is_word(p, t, "fun") || parse_tok_is_word(p, t, "func") || parse_tok_is_word(p, t, "function") ||
+	    parse_tok_is_word(p, t, "def")) {
+		diag_set_help(d, "a function is `fn name(param: Type) -> Type { … }`");
+		diag_add_fix(d, s, e, "fn");
+	} else if (parse_tok_is_word(p, t, "struct")) {
 		diag_set_help(d, "a product type is `record Name { @id(\"…\") field: Type, }`");
 		diag_add_fix(d, s, e, "record");
 	} else if (parse_tok_is_word(p, t, "enum")) {

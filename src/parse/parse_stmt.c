@@ -57,6 +57,40 @@ p203_help(BlockCtx ctx, bool after_if)
 	}
 }
 
+/*
+ * A misspelt `else` after an `if` body (`} els {`, `} esle if`): a word one
+ * edit from `else` followed by `{` or `if`, or another language's `elif`,
+ * `elsif`, `elseif`, reported with its fix (P104); otherwise the word would
+ * read as a record construction or a statement.
+ */
+static bool
+else_typo(Parser *p)
+{
+	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
+	size_t len = t->span.end - t->span.start;
+	/* a condition follows (`elif x > 1 {`), which cannot continue an expression after a name */
+	bool operand = n->kind == TOK_IDENT || n->kind == TOK_INT || n->kind == TOK_FLOAT || n->kind == TOK_CHAR ||
+	    n->kind == TOK_STRING || n->kind == TOK_BANG;
+	if (operand && (parse_at_word(p, "elif") || parse_at_word(p, "elsif") || parse_at_word(p, "elseif"))) {
+		Diag *d = parse_error_at(p, t, DIAG_P104, "`%.*s` is not a keyword; did you mean `else if`?", (int)len, p->src + t->span.start);
+		diag_set_help(d, "write `else if`: an `if` continues with `else { … }` or `else if`");
+		diag_add_fix(d, t->span.start, t->span.end, "else if");
+		return true;
+	}
+	if (t->kind != TOK_IDENT || len < 3 || len > 5 || parse_at_word(p, "else") ||
+	    !(n->kind == TOK_LBRACE || parse_tok_is_word(p, n, "if")))
+		return false;
+	char w[6];
+	memcpy(w, p->src + t->span.start, len);
+	w[len] = '\0';
+	if (spx_edit_distance(w, "else", true) != 1)
+		return false;
+	Diag *d = parse_error_at(p, t, DIAG_P104, "`%s` is not a keyword; did you mean `else`?", w);
+	diag_set_help(d, "write `else`: an `if` continues with `else { … }` or `else if`");
+	diag_add_fix(d, t->span.start, t->span.end, "else");
+	return true;
+}
+
 /* if_expr = "if" , cond_expr , block , [ "else" , ( block | if_expr ) ] ;  (at `if`) */
 Expr *
 parse_if(Parser *p, bool value)
@@ -76,6 +110,8 @@ parse_if(Parser *p, bool value)
 	BlockCtx bctx = value ? BLK_IF_VALUE : BLK_IF_STMT;
 	if (!p->panic)
 		e->u.if_.then_block = parse_block_ctx(p, bctx, "`{` before `if` body");
+	if (!p->panic)
+		else_typo(p);   /* reports `els {`: p->panic then skips the rest */
 	if (!p->panic && parse_at_word(p, "else")) {
 		Token *else_tok = parse_advance(p);
 		if (parse_at_word(p, "if")) {
@@ -467,11 +503,13 @@ expression_statement(Parser *p, Expr *e, const Token *semi)
 		diag_set_help(d, "there is no print routine; bind the text, then `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 		return;
 	}
-	diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-	if (last)
+	if (last) {
+		diag_set_help(d, "delete the `;` after the last expression: a block's final expression, without `;`, is its value");
 		diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
-	else
+	} else {
+		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+	}
 }
 
 /*

@@ -315,7 +315,8 @@ load_manifest(Project *pj, const char *manifest_path)
 		if (pj->diags.items.len)
 			diag_set_help(&pj->diags.items.items[pj->diags.items.len - 1],
 			    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
-			    "name another manifest with `--manifest-path <file>`");
+			    "name another manifest with `--manifest-path <file>`; a single source is passed as "
+			    "its `.spx` file (`semaprax check app.spx`)");
 		return false;
 	}
 	pj->diags.src = pj->src;
