@@ -1063,8 +1063,10 @@ sema_own_check_function(Sema *S, SymId fn)
 	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
 	own_block(&O, f->fn->body, !tail || sema_expr_mode(S, tail->id) == MODE_NONE || sema_expr_mode(S, tail->id) == MODE_OWN);
-	/* Postconditions run after the body: they see its moves. */
+	/* Postconditions run after the body: they see its moves.  `result` is
+	 * the provisional result, owned by the epilogue: moving it is O105 too. */
 	O.in_contract = true;
+	declare(&O, "result", f->result, 0);
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);
