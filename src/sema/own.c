@@ -70,6 +70,7 @@ typedef struct Own {
 	VEC(OwnFields) fields;  /* OwnVar.moved_fields */
 	VEC(OwnSt) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
+	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
@@ -173,8 +174,20 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
+/* T265: a view v is live after a change at offset end when it is used after
+ * end, or, inside a loop v was bound before, anywhere from that loop's start:
+ * the next iteration reads v again.  Returns the offset uses must not pass. */
+static uint32_t
+view_horizon(Own *O, int v, uint32_t end)
+{
+	for (int k = 0; k < O->loops.len; k++)
+		if (v < O->loops.items[k].mark)
+			return O->loops.items[k].start < end ? O->loops.items[k].start : end;
+	return end;
+}
+
 /* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
- * after offset end, or -1. */
+ * after offset end (view_horizon), or -1. */
 static int
 live_view(Own *O, int i, uint32_t end)
 {
@@ -182,7 +195,7 @@ live_view(Own *O, int i, uint32_t end)
 	 * is reported): a scan of every variable made a chain of moves quadratic */
 	int found = -1;
 	for (int v = O->vars.items[i].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
+		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
 			found = v;
 	return found;
 }
@@ -834,9 +847,9 @@ check_live_views(Own *O, int owner, const Stmt *s)
 {
 	int found = -1;
 	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
+		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
 			found = v;
-	if (found >= 0) {
+	if (found >= 0 && first_report(O, s->u.assign.value)) {
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
 		    O->vars.items[found].name, O->vars.items[owner].name);
@@ -928,11 +941,19 @@ own_stmt(Own *O, const Stmt *s)
 			set_state(O, i, ST_LIVE);   /* reinitialised */
 		break;
 	}
-	case STMT_WHILE:
+	case STMT_WHILE: {
+		struct OwnLoop l = { O->vars.len, s->span.start };
+		VEC_PUSH(O->loops, l);
 		own_loop(O, s->u.while_.cond, s->u.while_.body, -1);
+		O->loops.len--;
 		break;
+	}
 	case STMT_FOR:
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
+		{
+			struct OwnLoop l = { O->vars.len, s->span.start };
+			VEC_PUSH(O->loops, l);
+		}
 		push_scope(O);
 		{
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
@@ -952,6 +973,7 @@ own_stmt(Own *O, const Stmt *s)
 			}
 		}
 		own_pop_scope(O);
+		O->loops.len--;
 		break;
 	case STMT_IF:
 		own_expr(O, s->u.if_, false);
@@ -1000,6 +1022,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->fields, k->fields);
 		VEC_ADOPT(O->st, k->st);
 		VEC_ADOPT(O->marks, k->marks);
+		VEC_ADOPT(O->loops, k->loops);
 		VEC_ADOPT(O->trail, k->trail);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->index = k->index;
@@ -1016,6 +1039,7 @@ own_release(void *p)
 	VEC_FREE(O->fields);
 	VEC_FREE(O->st);
 	VEC_FREE(O->marks);
+	VEC_FREE(O->loops);
 	VEC_FREE(O->trail);
 	free(O->stamp);
 	sema_strmap_free(&O->index);
@@ -1028,7 +1052,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
-	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->trail.len = 0;
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->trail.len = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
 
