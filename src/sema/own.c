@@ -52,17 +52,27 @@ typedef struct OwnFields {
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
-	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
+	uint32_t serial;   /* unique in the function: tells a reused index from the variable an edge names */
 	int moved_fields;  /* ST_PARTIAL: index of its OwnFields in Own.fields; -1: none yet */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
 	int prev;          /* the variable of the same name this one hides, or -1 */
-	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
-	int next_view;     /* … and, for a view, the owner's view before it (-1) */
+	int owner_edges;   /* as an owner: its latest view edge (Own.edges), or -1 … */
+	int view_edges;    /* … as a value holding views: its latest edge, or -1 */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 } OwnVar;
+
+/* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
+ * them) borrows from an owner: one edge per (view, owner) pair, listed from
+ * both ends.  Never removed: an edge whose variable went out of scope fails
+ * the serial check (its index may hold another variable by then). */
+typedef struct OwnEdge {
+	int view, owner;
+	uint32_t view_serial, owner_serial;
+	int next_by_owner, next_by_view;
+} OwnEdge;
 
 typedef struct Own {
 	Sema *S;
@@ -71,6 +81,8 @@ typedef struct Own {
 	VEC(OwnSt) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
 	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
+	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
+	uint32_t serials;
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
@@ -87,6 +99,7 @@ typedef struct Own {
 
 static void own_expr(Own *O, const Expr *e, bool move);
 static void own_block(Own *O, const Block *b, bool move_tail);
+static void view_collect(Own *O, int view, TypeId t, const Expr *e);
 
 static bool
 owned(Own *O, TypeId t)
@@ -114,8 +127,6 @@ own_pop_scope(Own *O)
 	while (O->vars.len > m) {
 		const OwnVar *v = &O->vars.items[--O->vars.len];
 		sema_strmap_set(&O->index, v->name, v->prev);
-		if (v->view_of >= 0)   /* views go out of scope before their owner, latest first */
-			O->vars.items[v->view_of].first_view = v->next_view;
 	}
 	O->st.len = m;
 }
@@ -123,7 +134,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -134,6 +145,48 @@ static int
 find(Own *O, const char *name)
 {
 	return sema_strmap_get(&O->index, name);
+}
+
+/* Edge k, if both its variables are still the ones it was made for. */
+static bool
+edge_live(Own *O, int k)
+{
+	const OwnEdge *g = &O->edges.items[k];
+	return g->view < O->vars.len && O->vars.items[g->view].serial == g->view_serial &&
+	    g->owner < O->vars.len && O->vars.items[g->owner].serial == g->owner_serial;
+}
+
+/* Records that variable view borrows from variable owner (once). */
+static void
+add_edge(Own *O, int view, int owner)
+{
+	if (view < 0 || owner < 0 || view == owner)
+		return;
+	for (int k = O->vars.items[view].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+		if (O->edges.items[k].owner == owner && edge_live(O, k))
+			return;
+	OwnEdge g = { view, owner, O->vars.items[view].serial, O->vars.items[owner].serial,
+		O->vars.items[owner].owner_edges, O->vars.items[view].view_edges };
+	VEC_PUSH(O->edges, g);
+	O->vars.items[owner].owner_edges = O->vars.items[view].view_edges = O->edges.len - 1;
+}
+
+/* Does a value of type t hold a borrowed view (`str`, `Slice<u8>`), itself
+ * or as a type argument (Box<str>, Vec<str>, Option<Slice<u8>>, …)?  Record
+ * and class fields cannot be views (O116); closures over views keep their
+ * own profile (closure_borrow.c). */
+static bool
+holds_view(Sema *S, TypeId t, int depth)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
+		return true;
+	if (ti->kind == TY_FN || depth > 32)
+		return false;
+	for (int i = 0; i < ti->nargs; i++)
+		if (holds_view(S, sema_type_info(&S->types, t)->args[i], depth + 1))
+			return true;
+	return false;
 }
 
 static bool
@@ -194,9 +247,11 @@ live_view(Own *O, int i, uint32_t end)
 	/* the owner's views in scope (its list, latest first; the earliest live one
 	 * is reported): a scan of every variable made a chain of moves quadratic */
 	int found = -1;
-	for (int v = O->vars.items[i].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
+	for (int k = O->vars.items[i].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+		int v = O->edges.items[k].view;
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
 			found = v;
+	}
 	return found;
 }
 
@@ -567,6 +622,7 @@ own_if(Own *O, const Expr *e, bool move)
 
 typedef struct BindCtx {
 	Own *O;
+	const Expr *src;   /* the scrutinee: bindings holding views borrow what it borrows */
 	uint8_t borrowed;
 	bool any_owned;    /* set when a binding has a non-Copy type */
 } BindCtx;
@@ -578,6 +634,7 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 	(void)span;
 	b->any_owned |= owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
+	view_collect(b->O, b->O->vars.len - 1, type, b->src);
 }
 
 /* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
@@ -669,7 +726,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		undo_to(O, &f, entry);
 		push_scope(O);
-		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		BindCtx bc = { O, e->u.match.scrutinee, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
@@ -813,15 +870,14 @@ own_expr(Own *O, const Expr *e, bool move)
 
 static void own_stmt(Own *O, const Stmt *s);
 
-/* The owner a view expression borrows from: `string_as_str(x)`, `bytes_as_slice(x)`,
- * `array_as_slice(x)`, and views derived from views (`str_as_bytes(v)`, `byte_range(v, …)`). */
+/* The owner a view-making call borrows from directly: `string_as_str(x)`,
+ * `bytes_as_slice(x)` (or of a field of x: the whole owner),
+ * `array_as_slice(x)`, a stdin chunk; -1 otherwise.  Views of views
+ * (`str_as_bytes(v)`, `byte_range(v, …)`) borrow what `v` borrows, which
+ * view_collect finds through the name. */
 static int
-view_owner(Own *O, const Expr *e)
+call_owner(Own *O, const Expr *e)
 {
-	if (e->kind == EXPR_NAME) {   /* an alias of a view borrows what the view borrows */
-		int i = find(O, e->u.name.s);
-		return i >= 0 ? O->vars.items[i].view_of : -1;
-	}
 	if (e->kind != EXPR_CALL || !O->S->call_builtin[ast_call_index(e)] || e->u.call.nargs < 1)
 		return -1;
 	BuiltinId bi = O->S->call_builtin[ast_call_index(e)]->bid;
@@ -830,14 +886,44 @@ view_owner(Own *O, const Expr *e)
 		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
 	if (a->kind != EXPR_NAME)
 		return -1;
-	int i = find(O, a->u.name.s);
-	if (i < 0)
-		return -1;
 	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice || bi == BI_stdin_stream_chunk)
-		return i;
-	if (bi == BI_str_as_bytes || bi == BI_byte_range)
-		return O->vars.items[i].view_of;
+		return find(O, a->u.name.s);
 	return -1;
+}
+
+typedef struct ViewCollect {
+	Own *O;
+	int view;
+} ViewCollect;
+
+static void
+view_visit(void *ctx, const Expr *e)
+{
+	ViewCollect *c = ctx;
+	Own *O = c->O;
+	if (e->kind == EXPR_NAME) {   /* whatever a named view borrows, this value may too */
+		int i = find(O, e->u.name.s);
+		if (i < 0 || i == c->view)
+			return;
+		for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+			if (edge_live(O, k))
+				add_edge(O, c->view, O->edges.items[k].owner);
+	} else if (e->kind == EXPR_CALL) {
+		add_edge(O, c->view, call_owner(O, e));
+	}
+}
+
+/* Variable view (of type t) was given the value of e: when t holds a view,
+ * it borrows from every owner a view made or named anywhere in e borrows
+ * from (an over-approximation: `if`, `match`, blocks, Box/Vec/Option
+ * carriers and aliases all pass views through). */
+static void
+view_collect(Own *O, int view, TypeId t, const Expr *e)
+{
+	if (!e || view < 0 || !holds_view(O->S, t, 0))
+		return;
+	ViewCollect c = { O, view };
+	sema_walk_expr(e, view_visit, &c);
 }
 
 /* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
@@ -846,9 +932,11 @@ static void
 check_live_views(Own *O, int owner, const Stmt *s)
 {
 	int found = -1;
-	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
+	for (int k = O->vars.items[owner].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+		int v = O->edges.items[k].view;
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
 			found = v;
+	}
 	if (found >= 0 && first_report(O, s->u.assign.value)) {
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
@@ -900,13 +988,7 @@ own_stmt(Own *O, const Stmt *s)
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
 		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
-		if (v)
-			nv->view_of = view_owner(O, v);
-		if (nv->view_of >= 0) {
-			int self = O->vars.len - 1;
-			nv->next_view = O->vars.items[nv->view_of].first_view;
-			O->vars.items[nv->view_of].first_view = self;
-		}
+		view_collect(O, O->vars.len - 1, t, v);
 		break;
 	}
 	case STMT_ASSIGN: {
@@ -939,6 +1021,10 @@ own_stmt(Own *O, const Stmt *s)
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
 			set_state(O, i, ST_LIVE);   /* reinitialised */
+		/* a view variable given a new view borrows from its owners too (its
+		 * old owners are kept: an over-approximation) */
+		if (i >= 0)
+			view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
 		break;
 	}
 	case STMT_WHILE: {
@@ -958,6 +1044,7 @@ own_stmt(Own *O, const Stmt *s)
 		{
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
+			view_collect(O, O->vars.len - 1, O->vars.items[O->vars.len - 1].type, s->u.for_.iter);
 		}
 		{
 			/* the body borrows from the iterated owner */
@@ -1023,6 +1110,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->st, k->st);
 		VEC_ADOPT(O->marks, k->marks);
 		VEC_ADOPT(O->loops, k->loops);
+		VEC_ADOPT(O->edges, k->edges);
 		VEC_ADOPT(O->trail, k->trail);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->index = k->index;
@@ -1040,6 +1128,7 @@ own_release(void *p)
 	VEC_FREE(O->st);
 	VEC_FREE(O->marks);
 	VEC_FREE(O->loops);
+	VEC_FREE(O->edges);
 	VEC_FREE(O->trail);
 	free(O->stamp);
 	sema_strmap_free(&O->index);
@@ -1052,7 +1141,8 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
-	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->trail.len = 0;
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->trail.len = 0;
+	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
 
