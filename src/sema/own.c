@@ -82,6 +82,7 @@ typedef struct Own {
 	VEC(int) marks;
 	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
 	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
+	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (view_escapes) */
 	uint32_t serials;
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
@@ -100,6 +101,7 @@ typedef struct Own {
 static void own_expr(Own *O, const Expr *e, bool move);
 static void own_block(Own *O, const Block *b, bool move_tail);
 static void view_collect(Own *O, int view, TypeId t, const Expr *e);
+static bool edge_live(Own *O, int k);
 
 static bool
 owned(Own *O, TypeId t)
@@ -125,6 +127,12 @@ own_pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
 	while (O->vars.len > m) {
+		/* a view leaving scope may live on in the block's value: note its outer owners */
+		for (int k = O->vars.items[O->vars.len - 1].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+			if (edge_live(O, k) && O->edges.items[k].owner < m) {
+				struct OwnRef r = { O->edges.items[k].owner, O->edges.items[k].owner_serial };
+				VEC_PUSH(O->escaped, r);
+			}
 		const OwnVar *v = &O->vars.items[--O->vars.len];
 		sema_strmap_set(&O->index, v->name, v->prev);
 	}
@@ -622,7 +630,8 @@ own_if(Own *O, const Expr *e, bool move)
 
 typedef struct BindCtx {
 	Own *O;
-	const Expr *src;   /* the scrutinee: bindings holding views borrow what it borrows */
+	const Expr *src;   /* the scrutinee: bindings holding views borrow what it borrows … */
+	int root;          /* … and, in `match borrow`, bindings borrow from its owner (-1: none) */
 	uint8_t borrowed;
 	bool any_owned;    /* set when a binding has a non-Copy type */
 } BindCtx;
@@ -635,6 +644,8 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 	b->any_owned |= owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
 	view_collect(b->O, b->O->vars.len - 1, type, b->src);
+	if (b->borrowed == 2 && owned(b->O, type))   /* a lent owned part (a Copy one is a copy) */
+		add_edge(b->O, b->O->vars.len - 1, b->root);
 }
 
 /* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
@@ -726,7 +737,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		undo_to(O, &f, entry);
 		push_scope(O);
-		BindCtx bc = { O, e->u.match.scrutinee, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
@@ -909,8 +920,29 @@ view_visit(void *ctx, const Expr *e)
 			if (edge_live(O, k))
 				add_edge(O, c->view, O->edges.items[k].owner);
 	} else if (e->kind == EXPR_CALL) {
-		add_edge(O, c->view, call_owner(O, e));
+		int o = call_owner(O, e);
+		add_edge(O, c->view, o);
+		if (o >= 0)   /* a view of a lent binding borrows what it borrows */
+			for (int k = O->vars.items[o].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (edge_live(O, k))
+					add_edge(O, c->view, O->edges.items[k].owner);
 	}
+}
+
+/* After a value was checked (escaped entries from mark on): variable view,
+ * if its type holds a view, borrows from the owners of the views that went
+ * out of scope inside the value (`{ let v = string_as_str(s); v }`, an arm's
+ * view of a `match borrow` binding); the entries are then dropped. */
+static void
+view_escapes(Own *O, int view, TypeId t, int mark)
+{
+	if (view >= 0 && holds_view(O->S, t, 0))
+		for (int k = mark; k < O->escaped.len; k++) {
+			const struct OwnRef *r = &O->escaped.items[k];
+			if (r->var < O->vars.len && O->vars.items[r->var].serial == r->serial)
+				add_edge(O, view, r->var);
+		}
+	O->escaped.len = mark;
 }
 
 /* Variable view (of type t) was given the value of e: when t holds a view,
@@ -981,6 +1013,7 @@ own_stmt(Own *O, const Stmt *s)
 		const Expr *v = s->u.let.value;
 		TypeId t = v ? sema_expr_type(O->S, v->id) : T_ERR;
 		bool alias = v && sema_lent_value(O->S, v);
+		int escaped = O->escaped.len;
 		if (v)
 			own_expr(O, v, !alias);
 		/* an alias of a lent value lends as its source does (check_let) */
@@ -989,6 +1022,7 @@ own_stmt(Own *O, const Stmt *s)
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
 		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
 		view_collect(O, O->vars.len - 1, t, v);
+		view_escapes(O, O->vars.len - 1, t, escaped);
 		break;
 	}
 	case STMT_ASSIGN: {
@@ -1010,6 +1044,7 @@ own_stmt(Own *O, const Stmt *s)
 				set_state(O, i, ST_LIVE);
 			break;
 		}
+		int escaped = O->escaped.len;
 		own_expr(O, s->u.assign.value, true);
 		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
@@ -1025,6 +1060,7 @@ own_stmt(Own *O, const Stmt *s)
 		 * old owners are kept: an over-approximation) */
 		if (i >= 0)
 			view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
+		view_escapes(O, i, i >= 0 ? O->vars.items[i].type : T_ERR, escaped);
 		break;
 	}
 	case STMT_WHILE: {
@@ -1111,6 +1147,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->marks, k->marks);
 		VEC_ADOPT(O->loops, k->loops);
 		VEC_ADOPT(O->edges, k->edges);
+		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->index = k->index;
@@ -1129,6 +1166,7 @@ own_release(void *p)
 	VEC_FREE(O->marks);
 	VEC_FREE(O->loops);
 	VEC_FREE(O->edges);
+	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
 	free(O->stamp);
 	sema_strmap_free(&O->index);
@@ -1141,7 +1179,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
-	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->trail.len = 0;
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
