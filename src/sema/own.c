@@ -84,6 +84,7 @@ typedef struct Own {
 	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
 	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (view_escapes) */
 	uint32_t serials;
+	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
@@ -272,7 +273,7 @@ loaned_move(Own *O, int i, const Expr *e)
 	 * a `let` value, a `match own` scrutinee, a field value, a block tail) */
 	const char *msg = e == O->arg_place ? "move or call transfer would invalidate a lexical byte view"
 					    : "move or transfer would invalidate an active shared loan";
-	int view = O->vars.items[i].loans == 0 ? live_view(O, i, e->span.end) : -1;
+	int view = O->vars.items[i].loans == 0 && !O->quiet_views ? live_view(O, i, e->span.end) : -1;
 	if (view >= 0) {
 		if (first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
@@ -1037,7 +1038,9 @@ own_stmt(Own *O, const Stmt *s)
 				diag_set_help(d, "assign `%s` after the loop", v->name);
 			}
 			v->loans = v->traversals = 0;
+			O->quiet_views = true;
 			own_expr(O, s->u.assign.value, true);
+			O->quiet_views = false;
 			O->vars.items[i].loans = loans;
 			O->vars.items[i].traversals = traversals;
 			if (!s->u.assign.has_field)
@@ -1080,7 +1083,10 @@ own_stmt(Own *O, const Stmt *s)
 		{
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
-			view_collect(O, O->vars.len - 1, O->vars.items[O->vars.len - 1].type, s->u.for_.iter);
+			int item = O->vars.len - 1, from = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
+			view_collect(O, item, O->vars.items[item].type, s->u.for_.iter);
+			if (from >= 0 && owned(O, O->vars.items[item].type))   /* a lent element borrows the vector's owner */
+				add_edge(O, item, from);
 		}
 		{
 			/* the body borrows from the iterated owner */
