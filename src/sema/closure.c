@@ -54,6 +54,15 @@ sema_check_closure(FnCtx *C, const Expr *e)
 			sema_local_declare(C, p->name.s, args[i], false, p->name.span);
 	}
 	args[n] = sema_ctx_resolve_type(C, e->u.closure.result);
+	const char *view = args[n] == T_ERR ? NULL : sema_type_view(S, args[n]);
+	if (view) {
+		/* a closure's result outlives its body's locals, as a function's does (sema.c) */
+		Diag *d = args[n] == T_STR || args[n] == T_SLICE
+		    ? sema_error(S, view[0] == 's' ? DIAG_O116 : DIAG_T264, e->span, "closure cannot return borrowed `%s`; views cannot escape their invocation", view)
+		    : sema_error(S, view[0] == 's' ? DIAG_O116 : DIAG_T264, e->span, "closure cannot return %s, which holds a borrowed `%s`; views cannot escape their invocation",
+			sema_type_name(S, args[n]), view);
+		diag_set_help(d, "%s", view[0] == 's' ? "return an owned `string`, e.g. `string_from_str(view)`" : "return owned `Bytes`, e.g. `bytes_copy(view)`");
+	}
 	C->closure_depth++;
 	TypeId bt = e->u.closure.body ? sema_check_block(C, e->u.closure.body) : T_ERR;
 	C->closure_depth--;

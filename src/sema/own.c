@@ -180,22 +180,11 @@ add_edge(Own *O, int view, int owner)
 	O->vars.items[owner].owner_edges = O->vars.items[view].view_edges = O->edges.len - 1;
 }
 
-/* Does a value of type t hold a borrowed view (`str`, `Slice<u8>`), itself
- * or as a type argument (Box<str>, Vec<str>, Option<Slice<u8>>, …)?  Record
- * and class fields cannot be views (O116); closures over views keep their
- * own profile (closure_borrow.c). */
 static bool
 holds_view(Sema *S, TypeId t, int depth)
 {
-	const TypeInfo *ti = sema_type_info(&S->types, t);
-	if (ti->kind == TY_STR || ti->kind == TY_SLICE)
-		return true;
-	if (ti->kind == TY_FN || depth > 32)
-		return false;
-	for (int i = 0; i < ti->nargs; i++)
-		if (holds_view(S, sema_type_info(&S->types, t)->args[i], depth + 1))
-			return true;
-	return false;
+	(void)depth;
+	return sema_type_view(S, t) != NULL;
 }
 
 static bool

@@ -649,12 +649,18 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
 			check_clause(&C, &fn->clauses[i], "precondition");
 	TypeId declared_result = sema_fn_type(&C, C.sym->result);
+	const char *view = declared_result == T_ERR ? NULL : sema_type_view(S, declared_result);
 	if (declared_result == T_STR) {
 		Diag *d = sema_error(S, DIAG_O116, C.sym->span, "function `%s` cannot return borrowed `str`; borrowed text is confined to the invocation", C.sym->name);
 		diag_set_help(d, "return an owned `string`, e.g. `string_from_str(view)`");
 	} else if (declared_result == T_SLICE) {
 		Diag *d = sema_error(S, DIAG_T264, C.sym->span, "function `%s` cannot return borrowed `Slice<u8>`; byte views cannot escape their invocation", C.sym->name);
 		diag_set_help(d, "return owned `Bytes`, e.g. `bytes_copy(view)`");
+	} else if (view) {
+		/* §0.1 lets Box/Vec/Option/generic records carry views: not out of a call either */
+		Diag *d = sema_error(S, view[0] == 's' ? DIAG_O116 : DIAG_T264, C.sym->span, "function `%s` cannot return %s, which holds a borrowed `%s`; views cannot escape their invocation",
+		    C.sym->name, sema_type_name(S, declared_result), view);
+		diag_set_help(d, "%s", view[0] == 's' ? "carry owned `string` values instead, e.g. `string_from_str(view)`" : "carry owned `Bytes` instead, e.g. `bytes_copy(view)`");
 	}
 	if (fn->body) {
 		TypeId t = sema_check_block(&C, fn->body);
