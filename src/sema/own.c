@@ -84,6 +84,7 @@ typedef struct Own {
 	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
 	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (view_escapes) */
 	uint32_t serials;
+	const Block *body;     /* the function's body: its value is the result (O116/T264 there) */
 	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
@@ -103,6 +104,8 @@ static void own_expr(Own *O, const Expr *e, bool move);
 static void own_block(Own *O, const Block *b, bool move_tail);
 static void view_collect(Own *O, int view, TypeId t, const Expr *e);
 static bool edge_live(Own *O, int k);
+static void own_scope_end(Own *O, Span at);
+static void own_tail_escape(Own *O, const Expr *value);
 
 static bool
 owned(Own *O, TypeId t)
@@ -750,6 +753,8 @@ own_match(Own *O, const Expr *e, bool move)
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
+		own_tail_escape(O, arm->value);
+		own_scope_end(O, arm->value->span);
 		own_pop_scope(O);
 		diff_since(O, &f, f.mark, &d);
 		armjoin_add(&acc, &d, i);
@@ -966,6 +971,79 @@ check_live_views(Own *O, int owner, const Stmt *s)
 	}
 }
 
+/* T265: the owned variables of the innermost scope are released at its end
+ * (at); a view from outside the scope that still borrows one of them and is
+ * used later (view_horizon) would read freed storage. */
+static void
+own_scope_end(Own *O, Span at)
+{
+	int m = O->marks.items[O->marks.len - 1];
+	for (int i = m; i < O->vars.len; i++) {
+		const OwnVar *o = &O->vars.items[i];
+		if (o->borrowed || o->owner_edges < 0 || ST(O->st.items[i]) == ST_MOVED || !owned(O, o->type))
+			continue;
+		int found = -1;
+		for (int k = o->owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+			int v = O->edges.items[k].view;
+			if (v < m && edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end))
+				found = v;
+		}
+		if (found >= 0) {
+			Span close = { at.end > at.start ? at.end - 1 : at.start, at.end };
+			Diag *d = sema_error(O->S, DIAG_T265, close, "`%s` is released at the end of its block while `%s` still borrows it", o->name, O->vars.items[found].name);
+			diag_set_help(d, "declare `%s` where `%s` is declared so it lives as long, or keep an owned copy (`string_from_str`, `bytes_copy`)",
+			    o->name, O->vars.items[found].name);
+		}
+	}
+}
+
+typedef struct TailEscape {
+	Own *O;
+	int mark;        /* the scope's first variable */
+	int owner;       /* the first owner of the scope the value borrows, or -1 */
+} TailEscape;
+
+static void
+tail_owner(TailEscape *t, int o)
+{
+	if (o >= t->mark && t->owner < 0 && !t->O->vars.items[o].borrowed && owned(t->O, t->O->vars.items[o].type))
+		t->owner = o;
+}
+
+static void
+tail_visit(void *ctx, const Expr *e)
+{
+	TailEscape *t = ctx;
+	Own *O = t->O;
+	if (e->kind == EXPR_NAME) {
+		int i = find(O, e->u.name.s);
+		if (i >= 0)
+			for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (edge_live(O, k))
+					tail_owner(t, O->edges.items[k].owner);
+	} else if (e->kind == EXPR_CALL) {
+		int o = call_owner(O, e);
+		if (o >= 0)
+			tail_owner(t, o);
+	}
+}
+
+/* T265: the value of a scope (a block's tail, a match arm's value) holding a
+ * view of an owner the scope releases at its end. */
+static void
+own_tail_escape(Own *O, const Expr *value)
+{
+	if (!value || !holds_view(O->S, sema_expr_type(O->S, value->id), 0))
+		return;
+	TailEscape t = { O, O->marks.items[O->marks.len - 1], -1 };
+	sema_walk_expr(value, tail_visit, &t);
+	if (t.owner >= 0 && first_report(O, value)) {
+		Diag *d = sema_error(O->S, DIAG_T265, value->span, "this value borrows `%s`, which is released at the end of its block", O->vars.items[t.owner].name);
+		diag_set_help(d, "declare `%s` outside the block so it outlives the value, or yield an owned copy (`string_from_str`, `bytes_copy`)",
+		    O->vars.items[t.owner].name);
+	}
+}
+
 /* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
 static void
 own_loop(Own *O, const Expr *cond, const Block *body, int item)
@@ -1111,6 +1189,9 @@ own_block(Own *O, const Block *b, bool move_tail)
 		own_stmt(O, b->stmts[i]);
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
+	if (b != O->body)
+		own_tail_escape(O, b->tail);
+	own_scope_end(O, b->span);
 	own_pop_scope(O);
 }
 
@@ -1195,6 +1276,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.fn_name = f->name;
+	O.body = f->fn->body;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 	{
