@@ -148,12 +148,16 @@ int_type(NumSuffix s)
 static TypeId
 fn_value_type(Sema *S, Sym *f)
 {
-	TypeId args[9];
-	int n = f->nparams < 8 ? f->nparams : 8;
+	int n = f->nparams;
+	TypeId local[9];
+	TypeId *args = n < 9 ? local : spx_xmalloc(sizeof(TypeId) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
 		args[i] = f->params[i].type;
 	args[n] = f->result;
-	return sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+	TypeId t = sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
+	if (args != local)
+		free(args);
+	return t;
 }
 
 static TypeId
@@ -214,6 +218,13 @@ check_name(FnCtx *C, const Expr *e)
 		if (fs->ntparams) {
 			Diag *d = sema_error(S, DIAG_T225, e->span, "generic function `%s` cannot be used as a value without type arguments", name);
 			diag_set_help(d, "wrap the instance in a closure: `fn(x: i64) -> i64 { %s<i64>(x) }`", name);
+			return T_ERR;
+		}
+		if (fs->neffects) {
+			/* a function value's type carries no effects (closure_effect) */
+			Diag *d = sema_error(S, DIAG_E102, e->span, "function `%s` uses effect `%s`, so it cannot be used as a value", name, fs->effects[0]);
+			diag_set_help(d, "function values and closures are effect-free: call `%s` directly from a function that declares `uses { %s }`",
+			    name, fs->effects[0]);
 			return T_ERR;
 		}
 		return fn_value_type(S, fs);
@@ -364,6 +375,8 @@ check_unary(FnCtx *C, const Expr *e)
 static void
 record_call(FnCtx *C, SymId callee, const char *name, const char *effect, Span span)
 {
+	if (sema_closure_effect(C, callee, name, effect, span))
+		return;
 	CallSite cs = { callee, name, effect, span };
 	VEC_PUSH(C->calls, cs);
 }
@@ -1365,52 +1378,6 @@ check_if(FnCtx *C, const Expr *e)
 }
 
 static TypeId
-check_closure(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	int n = e->u.closure.nparams;
-	TypeId *args = spx_xmalloc(sizeof(TypeId) * (size_t)(n + 1));
-	int saved_floor = C->closure_floor;
-	int saved_views = C->cap_views, saved_other = C->cap_other, saved_view = C->cap_view;
-	C->cap_views = C->cap_other = 0;
-	C->closure_floor = C->locals.len ? C->locals.len : saved_floor;
-	sema_scope_push(C);
-	for (int i = 0; i < n; i++) {
-		const ClosureParam *p = &e->u.closure.params[i];
-		args[i] = sema_ctx_resolve_type(C, p->type);
-		/* a closure parameter may reuse the name of an enclosing binding, which
-		 * it hides inside the body (reference closures.rs snapshot/shadow test) */
-		const Local *outer = sema_local_find(C, p->name.s);
-		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
-			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0 };
-			sema_local_push(C, l);
-		} else
-			sema_local_declare(C, p->name.s, args[i], false, p->name.span);
-	}
-	args[n] = sema_ctx_resolve_type(C, e->u.closure.result);
-	TypeId bt = e->u.closure.body ? sema_check_block(C, e->u.closure.body) : T_ERR;
-	sema_scope_pop(C);
-	C->closure_floor = saved_floor;
-	if (C->cap_views)
-		sema_borrowed_closure(C, e);
-	/* an enclosing closure captures what this one does (over-approximated) */
-	C->cap_other += saved_other;
-	if (saved_views) {
-		C->cap_views += saved_views;
-		if (C->cap_views == saved_views)
-			C->cap_view = saved_view;
-	}
-	if (bt != T_ERR && args[n] != T_ERR && !sema_type_accepts(S, args[n], bt)) {
-		Diag *d = sema_error(S, DIAG_T103, e->u.closure.body->span, "closure returns %s, but its signature declares %s",
-		    sema_type_name(S, bt), sema_type_name(S, args[n]));
-		diag_set_help(d, "make the closure body end in a %s", sema_type_name(S, args[n]));
-	}
-	TypeId t = sema_type_intern(&S->types, TY_FN, 0, 0, args, n + 1);
-	free(args);
-	return t;
-}
-
-static TypeId
 check_array(FnCtx *C, const Expr *e)
 {
 	Sema *S = C->S;
@@ -1481,7 +1448,7 @@ sema_check_expr(FnCtx *C, const Expr *e)
 		if (e->u.closure.mut)
 			t = sema_mut_closure(C, e);
 		else if (!e->u.closure.own)
-			t = check_closure(C, e);
+			t = sema_check_closure(C, e);
 		else if (e == C->own_let)
 			t = sema_own_closure(C, e);
 		else {

@@ -52,17 +52,27 @@ typedef struct OwnFields {
 typedef struct OwnVar {
 	const char *name;
 	TypeId type;
-	int view_of;       /* a view binding (str, Slice<u8>): index of the owner it borrows; -1 */
+	uint32_t serial;   /* unique in the function: tells a reused index from the variable an edge names */
 	int moved_fields;  /* ST_PARTIAL: index of its OwnFields in Own.fields; -1: none yet */
 	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
 	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
 	int prev;          /* the variable of the same name this one hides, or -1 */
-	int first_view;    /* the latest view binding of this owner in scope, or -1 … */
-	int next_view;     /* … and, for a view, the owner's view before it (-1) */
+	int owner_edges;   /* as an owner: its latest view edge (Own.edges), or -1 … */
+	int view_edges;    /* … as a value holding views: its latest edge, or -1 */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 } OwnVar;
+
+/* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
+ * them) borrows from an owner: one edge per (view, owner) pair, listed from
+ * both ends.  Never removed: an edge whose variable went out of scope fails
+ * the serial check (its index may hold another variable by then). */
+typedef struct OwnEdge {
+	int view, owner;
+	uint32_t view_serial, owner_serial;
+	int next_by_owner, next_by_view;
+} OwnEdge;
 
 typedef struct Own {
 	Sema *S;
@@ -70,6 +80,12 @@ typedef struct Own {
 	VEC(OwnFields) fields;  /* OwnVar.moved_fields */
 	VEC(OwnSt) st;       /* state per var (parallel to vars) */
 	VEC(int) marks;
+	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
+	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
+	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (view_escapes) */
+	uint32_t serials;
+	const Block *body;     /* the function's body: its value is the result (O116/T264 there) */
+	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
 	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
@@ -86,6 +102,10 @@ typedef struct Own {
 
 static void own_expr(Own *O, const Expr *e, bool move);
 static void own_block(Own *O, const Block *b, bool move_tail);
+static void view_collect(Own *O, int view, TypeId t, const Expr *e);
+static bool edge_live(Own *O, int k);
+static void own_scope_end(Own *O, Span at);
+static void own_tail_escape(Own *O, const Expr *value);
 
 static bool
 owned(Own *O, TypeId t)
@@ -111,10 +131,14 @@ own_pop_scope(Own *O)
 {
 	int m = O->marks.items[--O->marks.len];
 	while (O->vars.len > m) {
+		/* a view leaving scope may live on in the block's value: note its outer owners */
+		for (int k = O->vars.items[O->vars.len - 1].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+			if (edge_live(O, k) && O->edges.items[k].owner < m) {
+				struct OwnRef r = { O->edges.items[k].owner, O->edges.items[k].owner_serial };
+				VEC_PUSH(O->escaped, r);
+			}
 		const OwnVar *v = &O->vars.items[--O->vars.len];
 		sema_strmap_set(&O->index, v->name, v->prev);
-		if (v->view_of >= 0)   /* views go out of scope before their owner, latest first */
-			O->vars.items[v->view_of].first_view = v->next_view;
 	}
 	O->st.len = m;
 }
@@ -122,7 +146,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, -1, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -133,6 +157,37 @@ static int
 find(Own *O, const char *name)
 {
 	return sema_strmap_get(&O->index, name);
+}
+
+/* Edge k, if both its variables are still the ones it was made for. */
+static bool
+edge_live(Own *O, int k)
+{
+	const OwnEdge *g = &O->edges.items[k];
+	return g->view < O->vars.len && O->vars.items[g->view].serial == g->view_serial &&
+	    g->owner < O->vars.len && O->vars.items[g->owner].serial == g->owner_serial;
+}
+
+/* Records that variable view borrows from variable owner (once). */
+static void
+add_edge(Own *O, int view, int owner)
+{
+	if (view < 0 || owner < 0 || view == owner)
+		return;
+	for (int k = O->vars.items[view].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+		if (O->edges.items[k].owner == owner && edge_live(O, k))
+			return;
+	OwnEdge g = { view, owner, O->vars.items[view].serial, O->vars.items[owner].serial,
+		O->vars.items[owner].owner_edges, O->vars.items[view].view_edges };
+	VEC_PUSH(O->edges, g);
+	O->vars.items[owner].owner_edges = O->vars.items[view].view_edges = O->edges.len - 1;
+}
+
+static bool
+holds_view(Sema *S, TypeId t, int depth)
+{
+	(void)depth;
+	return sema_type_view(S, t) != NULL;
 }
 
 static bool
@@ -173,17 +228,31 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
+/* T265: a view v is live after a change at offset end when it is used after
+ * end, or, inside a loop v was bound before, anywhere from that loop's start:
+ * the next iteration reads v again.  Returns the offset uses must not pass. */
+static uint32_t
+view_horizon(Own *O, int v, uint32_t end)
+{
+	for (int k = 0; k < O->loops.len; k++)
+		if (v < O->loops.items[k].mark)
+			return O->loops.items[k].start < end ? O->loops.items[k].start : end;
+	return end;
+}
+
 /* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
- * after offset end, or -1. */
+ * after offset end (view_horizon), or -1. */
 static int
 live_view(Own *O, int i, uint32_t end)
 {
 	/* the owner's views in scope (its list, latest first; the earliest live one
 	 * is reported): a scan of every variable made a chain of moves quadratic */
 	int found = -1;
-	for (int v = O->vars.items[i].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)end)
+	for (int k = O->vars.items[i].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+		int v = O->edges.items[k].view;
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
 			found = v;
+	}
 	return found;
 }
 
@@ -196,7 +265,7 @@ loaned_move(Own *O, int i, const Expr *e)
 	 * a `let` value, a `match own` scrutinee, a field value, a block tail) */
 	const char *msg = e == O->arg_place ? "move or call transfer would invalidate a lexical byte view"
 					    : "move or transfer would invalidate an active shared loan";
-	int view = O->vars.items[i].loans == 0 ? live_view(O, i, e->span.end) : -1;
+	int view = O->vars.items[i].loans == 0 && !O->quiet_views ? live_view(O, i, e->span.end) : -1;
 	if (view >= 0) {
 		if (first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
@@ -554,6 +623,8 @@ own_if(Own *O, const Expr *e, bool move)
 
 typedef struct BindCtx {
 	Own *O;
+	const Expr *src;   /* the scrutinee: bindings holding views borrow what it borrows … */
+	int root;          /* … and, in `match borrow`, bindings borrow from its owner (-1: none) */
 	uint8_t borrowed;
 	bool any_owned;    /* set when a binding has a non-Copy type */
 } BindCtx;
@@ -565,6 +636,9 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 	(void)span;
 	b->any_owned |= owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
+	view_collect(b->O, b->O->vars.len - 1, type, b->src);
+	if (b->borrowed == 2 && owned(b->O, type))   /* a lent owned part (a Copy one is a copy) */
+		add_edge(b->O, b->O->vars.len - 1, b->root);
 }
 
 /* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
@@ -656,7 +730,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		undo_to(O, &f, entry);
 		push_scope(O);
-		BindCtx bc = { O, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
@@ -679,6 +753,8 @@ own_match(Own *O, const Expr *e, bool move)
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
+		own_tail_escape(O, arm->value);
+		own_scope_end(O, arm->value->span);
 		own_pop_scope(O);
 		diff_since(O, &f, f.mark, &d);
 		armjoin_add(&acc, &d, i);
@@ -800,15 +876,14 @@ own_expr(Own *O, const Expr *e, bool move)
 
 static void own_stmt(Own *O, const Stmt *s);
 
-/* The owner a view expression borrows from: `string_as_str(x)`, `bytes_as_slice(x)`,
- * `array_as_slice(x)`, and views derived from views (`str_as_bytes(v)`, `byte_range(v, …)`). */
+/* The owner a view-making call borrows from directly: `string_as_str(x)`,
+ * `bytes_as_slice(x)` (or of a field of x: the whole owner),
+ * `array_as_slice(x)`, a stdin chunk; -1 otherwise.  Views of views
+ * (`str_as_bytes(v)`, `byte_range(v, …)`) borrow what `v` borrows, which
+ * view_collect finds through the name. */
 static int
-view_owner(Own *O, const Expr *e)
+call_owner(Own *O, const Expr *e)
 {
-	if (e->kind == EXPR_NAME) {   /* an alias of a view borrows what the view borrows */
-		int i = find(O, e->u.name.s);
-		return i >= 0 ? O->vars.items[i].view_of : -1;
-	}
 	if (e->kind != EXPR_CALL || !O->S->call_builtin[ast_call_index(e)] || e->u.call.nargs < 1)
 		return -1;
 	BuiltinId bi = O->S->call_builtin[ast_call_index(e)]->bid;
@@ -817,14 +892,65 @@ view_owner(Own *O, const Expr *e)
 		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
 	if (a->kind != EXPR_NAME)
 		return -1;
-	int i = find(O, a->u.name.s);
-	if (i < 0)
-		return -1;
 	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice || bi == BI_stdin_stream_chunk)
-		return i;
-	if (bi == BI_str_as_bytes || bi == BI_byte_range)
-		return O->vars.items[i].view_of;
+		return find(O, a->u.name.s);
 	return -1;
+}
+
+typedef struct ViewCollect {
+	Own *O;
+	int view;
+} ViewCollect;
+
+static void
+view_visit(void *ctx, const Expr *e)
+{
+	ViewCollect *c = ctx;
+	Own *O = c->O;
+	if (e->kind == EXPR_NAME) {   /* whatever a named view borrows, this value may too */
+		int i = find(O, e->u.name.s);
+		if (i < 0 || i == c->view)
+			return;
+		for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+			if (edge_live(O, k))
+				add_edge(O, c->view, O->edges.items[k].owner);
+	} else if (e->kind == EXPR_CALL) {
+		int o = call_owner(O, e);
+		add_edge(O, c->view, o);
+		if (o >= 0)   /* a view of a lent binding borrows what it borrows */
+			for (int k = O->vars.items[o].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (edge_live(O, k))
+					add_edge(O, c->view, O->edges.items[k].owner);
+	}
+}
+
+/* After a value was checked (escaped entries from mark on): variable view,
+ * if its type holds a view, borrows from the owners of the views that went
+ * out of scope inside the value (`{ let v = string_as_str(s); v }`, an arm's
+ * view of a `match borrow` binding); the entries are then dropped. */
+static void
+view_escapes(Own *O, int view, TypeId t, int mark)
+{
+	if (view >= 0 && holds_view(O->S, t, 0))
+		for (int k = mark; k < O->escaped.len; k++) {
+			const struct OwnRef *r = &O->escaped.items[k];
+			if (r->var < O->vars.len && O->vars.items[r->var].serial == r->serial)
+				add_edge(O, view, r->var);
+		}
+	O->escaped.len = mark;
+}
+
+/* Variable view (of type t) was given the value of e: when t holds a view,
+ * it borrows from every owner a view made or named anywhere in e borrows
+ * from (an over-approximation: `if`, `match`, blocks, Box/Vec/Option
+ * carriers and aliases all pass views through). */
+static void
+view_collect(Own *O, int view, TypeId t, const Expr *e)
+{
+	if (!e || view < 0 || !holds_view(O->S, t, 0))
+		return;
+	ViewCollect c = { O, view };
+	sema_walk_expr(e, view_visit, &c);
 }
 
 /* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
@@ -833,13 +959,88 @@ static void
 check_live_views(Own *O, int owner, const Stmt *s)
 {
 	int found = -1;
-	for (int v = O->vars.items[owner].first_view; v >= 0; v = O->vars.items[v].next_view)
-		if (sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)s->span.end)
+	for (int k = O->vars.items[owner].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+		int v = O->edges.items[k].view;
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
 			found = v;
-	if (found >= 0) {
+	}
+	if (found >= 0 && first_report(O, s->u.assign.value)) {
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
 		    O->vars.items[found].name, O->vars.items[owner].name);
+	}
+}
+
+/* T265: the owned variables of the innermost scope are released at its end
+ * (at); a view from outside the scope that still borrows one of them and is
+ * used later (view_horizon) would read freed storage. */
+static void
+own_scope_end(Own *O, Span at)
+{
+	int m = O->marks.items[O->marks.len - 1];
+	for (int i = m; i < O->vars.len; i++) {
+		const OwnVar *o = &O->vars.items[i];
+		if (o->borrowed || o->owner_edges < 0 || ST(O->st.items[i]) == ST_MOVED || !owned(O, o->type))
+			continue;
+		int found = -1;
+		for (int k = o->owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
+			int v = O->edges.items[k].view;
+			if (v < m && edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end))
+				found = v;
+		}
+		if (found >= 0) {
+			Span close = { at.end > at.start ? at.end - 1 : at.start, at.end };
+			Diag *d = sema_error(O->S, DIAG_T265, close, "`%s` is released at the end of its block while `%s` still borrows it", o->name, O->vars.items[found].name);
+			diag_set_help(d, "declare `%s` where `%s` is declared so it lives as long, or keep an owned copy (`string_from_str`, `bytes_copy`)",
+			    o->name, O->vars.items[found].name);
+		}
+	}
+}
+
+typedef struct TailEscape {
+	Own *O;
+	int mark;        /* the scope's first variable */
+	int owner;       /* the first owner of the scope the value borrows, or -1 */
+} TailEscape;
+
+static void
+tail_owner(TailEscape *t, int o)
+{
+	if (o >= t->mark && t->owner < 0 && !t->O->vars.items[o].borrowed && owned(t->O, t->O->vars.items[o].type))
+		t->owner = o;
+}
+
+static void
+tail_visit(void *ctx, const Expr *e)
+{
+	TailEscape *t = ctx;
+	Own *O = t->O;
+	if (e->kind == EXPR_NAME) {
+		int i = find(O, e->u.name.s);
+		if (i >= 0)
+			for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (edge_live(O, k))
+					tail_owner(t, O->edges.items[k].owner);
+	} else if (e->kind == EXPR_CALL) {
+		int o = call_owner(O, e);
+		if (o >= 0)
+			tail_owner(t, o);
+	}
+}
+
+/* T265: the value of a scope (a block's tail, a match arm's value) holding a
+ * view of an owner the scope releases at its end. */
+static void
+own_tail_escape(Own *O, const Expr *value)
+{
+	if (!value || !holds_view(O->S, sema_expr_type(O->S, value->id), 0))
+		return;
+	TailEscape t = { O, O->marks.items[O->marks.len - 1], -1 };
+	sema_walk_expr(value, tail_visit, &t);
+	if (t.owner >= 0 && first_report(O, value)) {
+		Diag *d = sema_error(O->S, DIAG_T265, value->span, "this value borrows `%s`, which is released at the end of its block", O->vars.items[t.owner].name);
+		diag_set_help(d, "declare `%s` outside the block so it outlives the value, or yield an owned copy (`string_from_str`, `bytes_copy`)",
+		    O->vars.items[t.owner].name);
 	}
 }
 
@@ -880,6 +1081,7 @@ own_stmt(Own *O, const Stmt *s)
 		const Expr *v = s->u.let.value;
 		TypeId t = v ? sema_expr_type(O->S, v->id) : T_ERR;
 		bool alias = v && sema_lent_value(O->S, v);
+		int escaped = O->escaped.len;
 		if (v)
 			own_expr(O, v, !alias);
 		/* an alias of a lent value lends as its source does (check_let) */
@@ -887,13 +1089,8 @@ own_stmt(Own *O, const Stmt *s)
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
 		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
-		if (v)
-			nv->view_of = view_owner(O, v);
-		if (nv->view_of >= 0) {
-			int self = O->vars.len - 1;
-			nv->next_view = O->vars.items[nv->view_of].first_view;
-			O->vars.items[nv->view_of].first_view = self;
-		}
+		view_collect(O, O->vars.len - 1, t, v);
+		view_escapes(O, O->vars.len - 1, t, escaped);
 		break;
 	}
 	case STMT_ASSIGN: {
@@ -908,13 +1105,16 @@ own_stmt(Own *O, const Stmt *s)
 				diag_set_help(d, "assign `%s` after the loop", v->name);
 			}
 			v->loans = v->traversals = 0;
+			O->quiet_views = true;
 			own_expr(O, s->u.assign.value, true);
+			O->quiet_views = false;
 			O->vars.items[i].loans = loans;
 			O->vars.items[i].traversals = traversals;
 			if (!s->u.assign.has_field)
 				set_state(O, i, ST_LIVE);
 			break;
 		}
+		int escaped = O->escaped.len;
 		own_expr(O, s->u.assign.value, true);
 		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
@@ -926,17 +1126,34 @@ own_stmt(Own *O, const Stmt *s)
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
 			set_state(O, i, ST_LIVE);   /* reinitialised */
+		/* a view variable given a new view borrows from its owners too (its
+		 * old owners are kept: an over-approximation) */
+		if (i >= 0)
+			view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
+		view_escapes(O, i, i >= 0 ? O->vars.items[i].type : T_ERR, escaped);
 		break;
 	}
-	case STMT_WHILE:
+	case STMT_WHILE: {
+		struct OwnLoop l = { O->vars.len, s->span.start };
+		VEC_PUSH(O->loops, l);
 		own_loop(O, s->u.while_.cond, s->u.while_.body, -1);
+		O->loops.len--;
 		break;
+	}
 	case STMT_FOR:
 		own_expr(O, s->u.for_.iter, s->u.for_.own);
+		{
+			struct OwnLoop l = { O->vars.len, s->span.start };
+			VEC_PUSH(O->loops, l);
+		}
 		push_scope(O);
 		{
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
+			int item = O->vars.len - 1, from = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
+			view_collect(O, item, O->vars.items[item].type, s->u.for_.iter);
+			if (from >= 0 && owned(O, O->vars.items[item].type))   /* a lent element borrows the vector's owner */
+				add_edge(O, item, from);
 		}
 		{
 			/* the body borrows from the iterated owner */
@@ -952,6 +1169,7 @@ own_stmt(Own *O, const Stmt *s)
 			}
 		}
 		own_pop_scope(O);
+		O->loops.len--;
 		break;
 	case STMT_IF:
 		own_expr(O, s->u.if_, false);
@@ -971,6 +1189,9 @@ own_block(Own *O, const Block *b, bool move_tail)
 		own_stmt(O, b->stmts[i]);
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
+	if (b != O->body)
+		own_tail_escape(O, b->tail);
+	own_scope_end(O, b->span);
 	own_pop_scope(O);
 }
 
@@ -1000,6 +1221,9 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->fields, k->fields);
 		VEC_ADOPT(O->st, k->st);
 		VEC_ADOPT(O->marks, k->marks);
+		VEC_ADOPT(O->loops, k->loops);
+		VEC_ADOPT(O->edges, k->edges);
+		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->index = k->index;
@@ -1016,6 +1240,9 @@ own_release(void *p)
 	VEC_FREE(O->fields);
 	VEC_FREE(O->st);
 	VEC_FREE(O->marks);
+	VEC_FREE(O->loops);
+	VEC_FREE(O->edges);
+	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
 	free(O->stamp);
 	sema_strmap_free(&O->index);
@@ -1028,7 +1255,8 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
-	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->trail.len = 0;
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
+	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
 
@@ -1048,6 +1276,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.fn_name = f->name;
+	O.body = f->fn->body;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 	{
@@ -1063,8 +1292,10 @@ sema_own_check_function(Sema *S, SymId fn)
 	/* A lent result (a borrowed parameter or binding) is O104 (sema.c), not a transfer. */
 	const Expr *tail = f->fn->body->tail;
 	own_block(&O, f->fn->body, !tail || sema_expr_mode(S, tail->id) == MODE_NONE || sema_expr_mode(S, tail->id) == MODE_OWN);
-	/* Postconditions run after the body: they see its moves. */
+	/* Postconditions run after the body: they see its moves.  `result` is
+	 * the provisional result, owned by the epilogue: moving it is O105 too. */
 	O.in_contract = true;
+	declare(&O, "result", f->result, 0);
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);

@@ -304,6 +304,10 @@ bool sema_is_copy(Sema *S, TypeId t);
 bool sema_lent_value(Sema *S, const Expr *e);
 /* Does a value of type t hold a resource (bytes: or `Bytes`) anywhere? */
 bool sema_type_holds(Sema *S, TypeId t, bool bytes);
+/* The borrowed view a value of type t holds, itself or as a type argument
+ * (`Box<str>`, `R<Slice<u8>>`): "str", "Slice<u8>", or NULL.  Fields of
+ * declared types cannot be views (O116/T264), so arguments are enough. */
+const char *sema_type_view(Sema *S, TypeId t);
 
 /* Field of a record/class type (substituted); -1 when absent. */
 int sema_field_index(Sema *S, SymId owner, const char *name);

@@ -249,21 +249,41 @@ finalizer_effects_of(FnCtx *C, Sym *r)
 }
 
 /* The resources an owned value of type t holds: itself, or through the
- * fields of owned records and classes (the reference's recursion). */
+ * fields of owned records and classes (the reference's recursion), and, as
+ * §0.1 lets resources sit in them, through variant payloads and the
+ * arguments of Option/Result/Box/Vec/Map/Set (dropping the owner finalizes
+ * them all).  Only types that hold a resource (sema_type_holds, memoised)
+ * are entered, each once (seen), so the walk is linear in those types. */
+typedef VEC(TypeId) TypeIdVec;
+
 static void
-owned_resources(FnCtx *C, TypeId t, int depth)
+owned_resources(FnCtx *C, TypeId t, TypeIdVec *seen)
 {
 	Sema *S = C->S;
+	if (!sema_type_holds(S, t, false))
+		return;
+	for (int k = 0; k < seen->len; k++)
+		if (seen->items[k] == t)
+			return;
+	VEC_PUSH(*seen, t);
 	const TypeInfo *ti = sema_type_info(&S->types, t);
-	if (ti->kind != TY_NOMINAL || depth > 16)
+	if (ti->kind == TY_FN)
+		return;
+	for (int i = 0; i < ti->nargs; i++)
+		owned_resources(C, sema_type_info(&S->types, t)->args[i], seen);
+	ti = sema_type_info(&S->types, t);
+	if (ti->kind != TY_NOMINAL)
 		return;
 	Sym *y = sema_sym(S, (SymId)ti->decl);
 	if (y->kind == SK_RESOURCE) {
 		finalizer_effects_of(C, y);
-	} else if (y->kind == SK_RECORD || y->kind == SK_CLASS) {
-		for (int i = 0; i < y->nom->nfields; i++)
-			owned_resources(C, sema_field_type(S, t, i), depth + 1);
+		return;
 	}
+	for (int i = 0; i < y->nom->nfields; i++)
+		owned_resources(C, sema_field_type(S, t, i), seen);
+	for (int c = 0; c < y->nom->ncases; c++)
+		for (int i = 0; i < y->nom->cases[c].nfields; i++)
+			owned_resources(C, sema_case_field_type(S, t, c, i), seen);
 }
 
 static void dedupe_since(DiagSink *d, int from);
@@ -275,9 +295,11 @@ check_finalizer_effects(FnCtx *C)
 {
 	Sym *f = C->sym;
 	int mark = C->S->diags->items.len;
+	TypeIdVec seen = {0};
 	for (int i = 0; i < f->nparams; i++)
 		if (f->params[i].mode == MODE_OWN)
-			owned_resources(C, f->params[i].type, 0);
+			owned_resources(C, f->params[i].type, &seen);
+	VEC_FREE(seen);
 	dedupe_since(C->S->diags, mark);
 }
 
@@ -627,12 +649,18 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		if (fn->clauses[i].kind == CLAUSE_REQUIRES)
 			check_clause(&C, &fn->clauses[i], "precondition");
 	TypeId declared_result = sema_fn_type(&C, C.sym->result);
+	const char *view = declared_result == T_ERR ? NULL : sema_type_view(S, declared_result);
 	if (declared_result == T_STR) {
 		Diag *d = sema_error(S, DIAG_O116, C.sym->span, "function `%s` cannot return borrowed `str`; borrowed text is confined to the invocation", C.sym->name);
 		diag_set_help(d, "return an owned `string`, e.g. `string_from_str(view)`");
 	} else if (declared_result == T_SLICE) {
 		Diag *d = sema_error(S, DIAG_T264, C.sym->span, "function `%s` cannot return borrowed `Slice<u8>`; byte views cannot escape their invocation", C.sym->name);
 		diag_set_help(d, "return owned `Bytes`, e.g. `bytes_copy(view)`");
+	} else if (view) {
+		/* §0.1 lets Box/Vec/Option/generic records carry views: not out of a call either */
+		Diag *d = sema_error(S, view[0] == 's' ? DIAG_O116 : DIAG_T264, C.sym->span, "function `%s` cannot return %s, which holds a borrowed `%s`; views cannot escape their invocation",
+		    C.sym->name, sema_type_name(S, declared_result), view);
+		diag_set_help(d, "%s", view[0] == 's' ? "carry owned `string` values instead, e.g. `string_from_str(view)`" : "carry owned `Bytes` instead, e.g. `bytes_copy(view)`");
 	}
 	if (fn->body) {
 		TypeId t = sema_check_block(&C, fn->body);

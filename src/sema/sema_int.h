@@ -86,6 +86,7 @@ typedef struct FnCtx {
 	bool in_ensures;         /* `result` is bound */
 	int loop_depth;
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
+	int closure_depth;       /* closure bodies being checked (their calls must be effect-free) */
 	ParamMode bind_mode;     /* pattern bindings of the match being checked lend (MODE_BORROW) or own */
 	const Expr *reopen;      /* the call being checked as `x = op(x, …)` (a same-owner reopen), else NULL */
 	const Expr *own_let;     /* the initializer of the `let` being checked (owning closures bind only there) … */
@@ -120,6 +121,13 @@ void sema_local_lend(FnCtx *C, const char *name, ParamMode mode);
 TypeId sema_expr_set(FnCtx *C, const Expr *e, TypeId t);
 
 /* sema_walk_expr / sema_walk_block: program.h */
+
+/* ---- ordinary closures (closure.c) ---- */
+/* A closure literal `fn(x: T, …) -> R { body }`: its `fn(…)` type. */
+TypeId sema_check_closure(FnCtx *C, const Expr *e);
+/* Inside a closure body, a call needing an effect is E102 (closures are
+ * effect-free); true when reported, and the call is then not recorded. */
+bool sema_closure_effect(FnCtx *C, SymId callee, const char *name, const char *effect, Span span);
 
 /* ---- owning closures `own fn() -> R { target(capture) }` (closure_own.c) ---- */
 /* The literal: profile checks (T291–T294, O119); its type is the captured `Bytes`. */

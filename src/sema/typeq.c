@@ -215,6 +215,30 @@ sema_type_holds(Sema *S, TypeId t, bool bytes)
 	return tq_query(S, bytes ? TQ_HOLDS_BYTES : TQ_HOLDS_RES, t);
 }
 
+static const char *
+type_view(Sema *S, TypeId t, int depth)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	if (ti->kind == TY_STR)
+		return "str";
+	if (ti->kind == TY_SLICE)
+		return "Slice<u8>";
+	if (ti->kind == TY_FN || depth > 32)
+		return NULL;
+	for (int i = 0; i < ti->nargs; i++) {
+		const char *v = type_view(S, sema_type_info(&S->types, t)->args[i], depth + 1);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+const char *
+sema_type_view(Sema *S, TypeId t)
+{
+	return type_view(S, t, 0);
+}
+
 void
 sema_typeq_free(TypeQ *q)
 {
