@@ -408,7 +408,7 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 	@mkdir -p $(BUILD)/fuzz/check-corpus $(BUILD)/fuzz/findings
 	@find tests/fixtures/check tests/fixtures/run -name '*.spx' | while read -r f; do \
 		cp "$$f" "$(BUILD)/fuzz/check-corpus/seed-$$(echo "$$f" | tr / _)"; done
-	@if [ -d tests/fuzz/corpus ]; then cp tests/fuzz/corpus/* $(BUILD)/fuzz/check-corpus/; fi
+	@find tests/fuzz/corpus -type f ! -name .keep -exec cp {} $(BUILD)/fuzz/check-corpus/ \;
 	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 $(FUZZ_DICT) \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/check-corpus
 

@@ -11,6 +11,8 @@
  *   3. emit the C unit and the Wasm module in memory (never compiled or
  *      run), and validate the module's structure and every function body's
  *      types (wasm_valid.c).
+ * Stage 1 and stage 3's C unit are each done twice, and the two results must
+ * be the same (determinism: sanitizers do not see reads of uninitialised memory).
  * A crash, a sanitizer report or a leak is a finding, and so are an HIR
  * or instance list that fails validation on a verified program, an
  * emitter that fails without saying why (no error diagnostic), and a Wasm
@@ -46,6 +48,15 @@ finding(const char *what, DiagSink *diags)
 	__builtin_trap();
 }
 
+static bool
+same_result(const InterpResult *a, const InterpResult *b)
+{
+	return a->stop == b->stop && a->value == b->value && a->domain == b->domain && a->code == b->code &&
+	       a->steps == b->steps && strcmp(a->message, b->message) == 0 && a->out.len == b->out.len &&
+	       a->err.len == b->err.len && (a->out.len == 0 || memcmp(a->out.data, b->out.data, a->out.len) == 0) &&
+	       (a->err.len == 0 || memcmp(a->err.data, b->err.data, a->err.len) == 0);
+}
+
 static void
 run_interp(HirModule *H, const HirGrants *route)
 {
@@ -56,10 +67,15 @@ run_interp(HirModule *H, const HirGrants *route)
 	o.host.fs_read = o.host.fs_write = o.host.stdin_read = false;
 	o.host.env_read = o.host.clock_read = false;
 	o.host.write_root = NULL;
-	InterpResult r;
+	InterpResult r, again;
 	memset(&r, 0, sizeof r);
+	memset(&again, 0, sizeof again);
 	interp_run(H, &o, &r);
+	interp_run(H, &o, &again);
+	if (!same_result(&r, &again))
+		finding("two runs of the same program differ", NULL);
 	interp_result_free(&r);
+	interp_result_free(&again);
 }
 
 static void
@@ -71,10 +87,15 @@ emit_lanes(HirModule *H, const HirGrants *route, DiagSink *diags)
 		finding("the instance list of a verified program fails validation", diags);
 	int before = diags->errors;
 	EmitOptions eo = { true, route, false };
-	Buf c = {0};
-	if (!emit_c(H, &eo, &c, diags) && diags->errors == before)
+	Buf c = {0}, c2 = {0};
+	if (emit_c(H, &eo, &c, diags)) {
+		if (!emit_c(H, &eo, &c2, diags) || c.len != c2.len || memcmp(c.data, c2.data, c.len) != 0)
+			finding("two C emissions of the same HIR differ", diags);
+	} else if (diags->errors == before) {
 		finding("emit_c failed without an error", diags);
+	}
 	buf_free(&c);
+	buf_free(&c2);
 	before = diags->errors;
 	WasmOptions wo;
 	memset(&wo, 0, sizeof wo);
@@ -93,9 +114,13 @@ emit_lanes(HirModule *H, const HirGrants *route, DiagSink *diags)
 	buf_free(&w);
 }
 
+/* -1 (keep the input out of the corpus) unless it checks clean: the corpus
+ * then holds programs that reach the back half, not the front end's errors
+ * (make fuzz-check covers those). */
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
+	int keep = -1;
 	Arena arena;
 	DiagSink diags;
 	arena_init(&arena);
@@ -104,6 +129,7 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (diags.errors == 0) {
 		Sema *S = sema_check(m, (const char *)data, size, &diags);
 		if (diags.errors == 0) {
+			keep = 0;
 			HirModule *H = hir_lower(S);
 			if (!hir_validate(H, &diags))
 				finding("the HIR of a verified program fails validation", &diags);
@@ -119,5 +145,5 @@ LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	}
 	diag_free(&diags);
 	arena_free(&arena);
-	return 0;
+	return keep;
 }
