@@ -37,7 +37,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check docs clean help bench-cli bench-agent
+.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -132,6 +132,7 @@ help:
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
+	@echo "make fuzz-run   libFuzzer over check/HIR/interpreter (small budget, no host effects)/C and Wasm emission (Wasm validated)"
 	@echo "make docs       regenerate docs/diagnostics.md"
 
 clean:
@@ -442,5 +443,43 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 	@mkdir -p $(BUILD)/fuzz/check-corpus $(BUILD)/fuzz/findings
 	@find tests/fixtures/check tests/fixtures/run -name '*.spx' | while read -r f; do \
 		cp "$$f" "$(BUILD)/fuzz/check-corpus/seed-$$(echo "$$f" | tr / _)"; done
-	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	@find tests/fuzz/corpus -type f ! -name .keep -exec cp {} $(BUILD)/fuzz/check-corpus/ \;
+	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 $(FUZZ_DICT) \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/check-corpus
+
+# The back half (see tests/fuzz/fuzz_run.c): check → lower → interpret (50,000
+# steps, a 4 MiB value heap, no host effects) → mono → emit C and Wasm in
+# memory, the Wasm module validated by tests/fuzz/wasm_valid.c.  Seeded with
+# the fixtures that check clean, 40 random programs (tools/progen.c; see
+# tests/fuzz/seed.sh) and the findings kept in
+# tests/fuzz/corpus/; tests/fuzz/spx.dict is the dictionary (both targets).
+# Coverage only from the back half (hir, interp, emit_c, emit_wasm, driver):
+# the front end, support and rt (the lexer uses it) are built without it, so
+# libFuzzer keeps an input only for new behaviour after the checker (clang
+# 14's libFuzzer ignores the target's -1 for inputs that do not check clean).
+FUZZ_RUN_BACK := $(filter src/hir/% src/interp/% src/emit_c/% src/emit_wasm/% src/driver/route.c,$(SRCS))
+FUZZ_RUN_FRONT := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/% src/sema/%,$(SRCS))
+FUZZ_RUN_OBJS := $(FUZZ_RUN_BACK:src/%.c=$(BUILD)/fuzz/obj/%.o) $(FUZZ_RUN_FRONT:src/%.c=$(BUILD)/fuzz/obj-nocov/%.o)
+FUZZ_RUN_BIN   = $(BUILD)/fuzz/fuzz_run
+FUZZ_DICT      = -dict=tests/fuzz/spx.dict
+
+$(BUILD)/fuzz/obj-nocov/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -c -o $@ $<
+
+# the value heap limit only matters to src/interp (value.h)
+$(BUILD)/fuzz/obj/interp/%.o: src/interp/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link '-DVALUE_HEAP_LIMIT=((size_t)4 << 20)' -c -o $@ $<
+
+$(FUZZ_RUN_BIN): tests/fuzz/fuzz_run.c tests/fuzz/wasm_valid.c tests/fuzz/wasm_valid.h $(FUZZ_RUN_OBJS) $(RT_OBJ) $(WASM_OBJ)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
+		tests/fuzz/fuzz_run.c tests/fuzz/wasm_valid.c $(FUZZ_RUN_OBJS) $(RT_OBJ) $(WASM_OBJ) $(LDLIBS)
+
+-include $(FUZZ_RUN_OBJS:.o=.d)
+
+fuzz-run: $(FUZZ_RUN_BIN) $(BIN) $(PROGEN)
+	@mkdir -p $(BUILD)/fuzz/run-corpus $(BUILD)/fuzz/findings
+	@sh tests/fuzz/seed.sh $(BIN) $(BUILD)/fuzz/run-corpus $(PROGEN)
+	$(FUZZ_RUN_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 $(FUZZ_DICT) \
+		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/run-corpus

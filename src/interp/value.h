@@ -153,7 +153,9 @@ typedef struct CloneJob {
 	Value src;
 } CloneJob;
 
+#ifndef VALUE_HEAP_LIMIT   /* the fuzz target (tests/fuzz/fuzz_run.c) builds with a smaller one */
 #define VALUE_HEAP_LIMIT ((size_t)64 << 20)
+#endif
 #define VALUE_WORK_SHIFT 8
 typedef struct ValueHeap {
 	uint64_t steps, budget;   /* the step meter (node.h CHARGE) */
