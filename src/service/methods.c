@@ -918,7 +918,16 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 {
 	static const char *const names[] = { "args", "max_steps", NULL };
 	long steps = 0;
-	if (!params_closed(params, names, err) || !param_int(params, "max_steps", 1, 1000000000000L, &steps, err))
+	if (!params_closed(params, names, err))
+		return false;
+	/* the service answers one request at a time: one run may take at most
+	 * SVC_MAX_RUN_STEPS interpreter steps (seconds, not hours); a longer
+	 * run is the CLI's (`semaprax run --max-steps N`) */
+	json_t *ms = params ? json_object_get(params, "max_steps") : NULL;
+	if (ms && json_is_integer(ms) && json_integer_value(ms) > SVC_MAX_RUN_STEPS)
+		return fail(err, SVC_E_PARAMS, "`max_steps` is at most %ld in the service (it answers one request at a time); "
+		    "run a longer program with `semaprax run --max-steps N`", (long)SVC_MAX_RUN_STEPS);
+	if (!param_int(params, "max_steps", 1, SVC_MAX_RUN_STEPS, &steps, err))
 		return false;
 	json_t *args = params ? json_object_get(params, "args") : NULL;
 	if (args && (!json_is_array(args) || json_array_size(args) > 256))

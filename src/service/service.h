@@ -44,6 +44,10 @@ typedef void (*SvcSetOverlay)(const struct ProjectOverlay *ov, int nov);
  * copy in all, each edit copying the text it edits: 4 x the edited-text
  * bound (64 x the message bound), so one frame's cost stays bounded. */
 #define SVC_EDIT_WORK(bound) ((bound) * (size_t)4)
+/* The most interpreter steps one `run` request may take (`max_steps`;
+ * docs/service.md): about 1-10 s of interpreter time, as `registers
+ * --max-steps` at its top; the default stays `run`'s 1,000,000. */
+#define SVC_MAX_RUN_STEPS 1000000000L
 
 /* Stable error codes (docs/service.md lists them; JSON-RPC's own below -32600). */
 enum {

@@ -19,7 +19,11 @@ may hold together (any number of didOpens used to be held: 200 documents of
           of one more is refused with a window/showMessage; and each held
           project counts the sources its check read plus 64 KiB in the
           bound above, so projects of large unopened modules are refused
-          sooner; closing a project's last document makes room again"""
+          sooner; closing a project's last document makes room again
+  serve   `run` takes at most 10^9 interpreter steps (`max_steps`; it took
+          up to 10^12, hours of one request): more is -32602 naming the
+          bound and the CLI; an endless loop run at the bound stops there
+          with the interpreter's own fuel outcome"""
 import json
 import os
 import shutil
@@ -68,6 +72,41 @@ def serve():
     assert st["bytes"] == len(BIG) + sum(len(e["text"]) for e in edits), st
     status, _, err = c.close()
     assert status == 0 and err == b"", (status, err)
+
+
+LOOP = """module loop;
+
+@id("loop.main")
+fn main() -> i64
+{
+    let mut i: i64 = 0;
+    while true {
+        i = i + 1;
+        0
+    }
+    i
+}
+"""
+
+
+def serve_run_bound():
+    d = tempdir()
+    path = os.path.join(d, "loop.spx")
+    with open(path, "w") as f:
+        f.write(LOOP)
+    c = Client(BIN, path)
+    for steps in (10 ** 9 + 1, 10 ** 12):
+        r = c.request("run", {"max_steps": steps})
+        assert r["error"]["code"] == -32602 and "at most 1000000000" in r["error"]["message"] and \
+            "semaprax run --max-steps" in r["error"]["message"], r
+    # the bound itself: the endless loop stops by it, as the CLI's run does
+    r = c.call("run", {"max_steps": 10 ** 9})
+    env = json.loads(r["stdout"])
+    assert r["exit"] == 1 and env["payload"]["outcome"] == {"kind": "fuel_exhausted"}, r
+    assert env["payload"]["fuel"] == {"steps_used": 10 ** 9, "budget": 10 ** 9, "exhausted": True}, env
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
+    shutil.rmtree(d)
 
 
 def lsp_changes():
@@ -259,6 +298,7 @@ def lsp_project_bytes():
 
 signal.alarm(600)   # a hang guard only (the whole file takes seconds): a missed notification must not block forever
 serve()
+serve_run_bound()
 lsp_changes()
 lsp_open()
 lsp_projects()
