@@ -23,7 +23,10 @@ may hold together (any number of didOpens used to be held: 200 documents of
   serve   `run` takes at most 10^9 interpreter steps (`max_steps`; it took
           up to 10^12, hours of one request): more is -32602 naming the
           bound and the CLI; an endless loop run at the bound stops there
-          with the interpreter's own fuel outcome"""
+          with the interpreter's own fuel outcome; a run still going at the
+          wall-clock limit (60 s; the test hook SEMAPRAX_TEST_RUN_DEADLINE_MS=0
+          makes it "at once", so no test waits on a clock) is stopped and
+          answered -32011, and the service answers the next request"""
 import json
 import os
 import shutil
@@ -104,6 +107,13 @@ def serve_run_bound():
     env = json.loads(r["stdout"])
     assert r["exit"] == 1 and env["payload"]["outcome"] == {"kind": "fuel_exhausted"}, r
     assert env["payload"]["fuel"] == {"steps_used": 10 ** 9, "budget": 10 ** 9, "exhausted": True}, env
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
+    # the wall-clock limit, set to zero: the run is stopped, the service lives on
+    c = Client(BIN, path, env=dict(os.environ, SEMAPRAX_TEST_RUN_DEADLINE_MS="0"))
+    r = c.request("run", {"max_steps": 10 ** 9})
+    assert r["error"]["code"] == -32011 and "wall-clock limit of 0 s per request" in r["error"]["message"], r
+    assert c.call("check")["ok"] and c.call("ping") == {}
     status, _, err = c.close()
     assert status == 0 and err == b"", (status, err)
     shutil.rmtree(d)
