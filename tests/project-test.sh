@@ -164,6 +164,32 @@ concurrent patch-module-in-place patch-module src/core.spx "semantic patch sourc
 concurrent patch-none-in-place patch-module none written patch src/core.spx rename.spatch
 concurrent fix-manifest-in-place fix-module semaprax.toml "the project manifest semaprax.toml changed after the project was verified" fix src/core.spx
 conc_link=0
+# A real I/O error in the commit step is reported as one (I101), never as
+# I207: SEMAPRAX_TEST_ESTALE_AT makes the staging fsync, the module's re-read
+# or the manifest's re-read (the guard) fail with ESTALE, the error NFS gives
+# for a stale file handle (fmt_write.c once used ESTALE as its own "changed"
+# marker, so these read as I207).  Nothing is written, no staging file is left.
+for c in "stage|cannot write src/core.spx: Stale file handle" \
+    "recheck|cannot write src/core.spx: Stale file handle" \
+    "guard|cannot read semaprax.toml: Stale file handle"; do
+	e_at=${c%%|*} e_want=${c#*|}
+	for e_link in 0 1; do
+		rm -rf "$tmp/conc"
+		cp -R "$root/patch-module" "$tmp/conc"
+		[ $e_link = 1 ] && ln "$tmp/conc/src/core.spx" "$tmp/conc/core.link"
+		(cd "$tmp/conc" && SEMAPRAX_TEST_ESTALE_AT=$e_at NO_COLOR=1 "$bin" patch src/core.spx rename.spatch > "$tmp/out" 2> "$tmp/err")
+		e_got=$?
+		if [ $e_got = 1 ] && grep -q "^error\[SPX-I101\]: $e_want" "$tmp/err" && ! grep -q "SPX-I207" "$tmp/err" &&
+			cmp -s "$root/patch-module/src/core.spx" "$tmp/conc/src/core.spx" && ! stop_staged "$tmp/conc/src" core.spx &&
+			[ ! -e "$tmp/conc/src/.core.spx.semaprax-lock" ]; then
+			pass=$((pass + 1))
+		else
+			echo "FAIL ESTALE at $e_at (in place $e_link): exit $e_got, expected I101 '$e_want'" >&2
+			cat "$tmp/out" "$tmp/err" >&2
+			fail=$((fail + 1))
+		fi
+	done
+done
 # Operands are echoed with their control bytes as \xNN: the module reached
 # through a directory link whose name holds an escape sequence and a newline
 # is named so on the head lines of the refusals (cmd_patch_project.c,

@@ -21,7 +21,9 @@
 #               refresh verified against a cold check (SPX_SERVICE_VERIFY_PROJECT)
 #   edit_bounds.py  one frame of incremental edits is bounded work (serve: -32602;
 #               lsp: the rest dropped, window/showMessage), the LSP's open
-#               documents are bounded bytes in all (didOpen refused, said)
+#               documents are bounded bytes in all (didOpen refused, said),
+#               and so are its projects: at most 256 (10,000 project
+#               directories opened), each counting its sources in the bytes
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
 set -u

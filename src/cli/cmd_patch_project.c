@@ -17,6 +17,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -530,25 +531,43 @@ cli_patch_project_candidate(ProjectPatch *pp, const char *manifest, const char *
 	return cli_patch_project_open(pp, manifest, path, true) && cli_patch_project_plan(pp, path, sp, pd, plan, cand, clen);
 }
 
+/* Reports that the project's file at path does not read (I101): an I/O
+ * error (errno), not a change. */
+static void
+project_read_failed(const char *path)
+{
+	Buf msg = {0};
+	buf_printf(&msg, "cannot read %s: %s", path, strerror(errno));
+	cli_report(DIAG_I101, path, msg.data,
+	    "check that the project's files are readable, then run the command again; nothing was written");
+	buf_free(&msg);
+}
+
 bool
 cli_patch_project_unchanged(void *ctx)
 {
 	const ProjectPatch *pp = ctx;
 	const Project *pj = &pp->pj;
 	const char *what = NULL, *where = pj->manifest_path;
-	if (!cli_file_holds(pj->manifest_path, pj->src, pj->len))
+	FmtHolds h = cli_test_estale("guard") ? FMT_HOLDS_ERROR : cli_file_compare(pj->manifest_path, pj->src, pj->len);
+	if (h != FMT_HOLDS_SAME)
 		what = "the project manifest";
 	for (int m = 0; !what && m < pj->P.nmods; m++) {
 		const ProgModule *pm = pj->P.mods[m];
 		if ((ModuleId)m == pp->mod || pm->src_index <= 0 || pm->src_index > pj->man.nsources)
 			continue;   /* the written file (the write's own check), a bundled package */
-		if (!cli_file_holds(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len)) {
+		h = cli_file_compare(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len);
+		if (h != FMT_HOLDS_SAME) {
 			what = "project module";
 			where = pj->paths[pm->src_index - 1];
 		}
 	}
 	if (!what)
 		return true;
+	if (h == FMT_HOLDS_ERROR) {
+		project_read_failed(where);
+		return false;
+	}
 	Buf msg = {0};
 	buf_printf(&msg, "%s %s changed after the project was verified; nothing was written", what, where);
 	cli_report(DIAG_I207, where, msg.data,

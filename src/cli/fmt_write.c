@@ -86,6 +86,15 @@ kill_point(const FmtTarget *t, int n)
 		raise(SIGKILL);
 }
 
+/* Test hook (cli_test_estale) at an agent write's step `at`: "stage" (the
+ * staging file's fsync) or "recheck" (the target's re-read in the commit
+ * step). */
+static bool
+inject_estale(const FmtTarget *t, const char *at)
+{
+	return t->lock_path && t->lock_fd >= 0 && cli_test_estale(at);
+}
+
 /* No write permission for us, or no write bit at all (root bypasses the
  * bits, but a file nobody may write is still read-only). */
 static bool
@@ -272,8 +281,14 @@ stage(const FmtTarget *t, char *tmp, size_t size, const char *data, size_t len, 
 		if (ok && (own->st_uid != geteuid() || own->st_gid != getegid()))
 			ok = fchown(fd, own->st_uid, own->st_gid) == 0;
 	}
-	ok = ok && fsync(fd) == 0;
-	ok = close(fd) == 0 && ok;
+	ok = ok && fsync(fd) == 0 && !inject_estale(t, "stage");
+	if (ok) {
+		ok = close(fd) == 0;
+	} else {
+		int e = errno;   /* the failure's cause, not close's */
+		close(fd);
+		errno = e;
+	}
 	kill_point(t, 4);
 	return ok || discard(tmp);
 }
@@ -302,45 +317,68 @@ overwrite(const char *path, const char *data, size_t len)
 	return close(fd) == 0 && ok;
 }
 
-bool
-cli_file_holds(const char *path, const char *bytes, size_t len)
+FmtHolds
+cli_file_compare(const char *path, const char *bytes, size_t len)
 {
 	/* O_NONBLOCK: a FIFO put in the file's place must not block the open */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return errno == ENOENT || errno == ENOTDIR ? FMT_HOLDS_CHANGED : FMT_HOLDS_ERROR;
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
 		close(fd);
-		return false;
+		errno = e;
+		return FMT_HOLDS_ERROR;
 	}
+	FmtHolds r = S_ISREG(st.st_mode) ? FMT_HOLDS_SAME : FMT_HOLDS_CHANGED;
 	char buf[65536];
 	size_t at = 0;
-	bool same = true;
-	for (;;) {
+	while (r == FMT_HOLDS_SAME) {
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			same = false;
+			r = FMT_HOLDS_ERROR;
 			break;
 		}
 		if (n == 0)
 			break;
-		if (at + (size_t)n > len || memcmp(buf, bytes + at, (size_t)n) != 0) {
-			same = false;
-			break;
-		}
+		if (at + (size_t)n > len || memcmp(buf, bytes + at, (size_t)n) != 0)
+			r = FMT_HOLDS_CHANGED;
 		at += (size_t)n;
 	}
+	int e = errno;
 	close(fd);
-	return same && at == len;
+	errno = e;
+	return r == FMT_HOLDS_SAME && at != len ? FMT_HOLDS_CHANGED : r;
 }
 
-/* errno value for "the target changed under us" (reported as I207) */
-#define CHANGED_ERRNO ESTALE
-/* errno value for "the guard refused" (it reported why) */
-#define GUARDED_ERRNO ECANCELED
+bool
+cli_file_holds(const char *path, const char *bytes, size_t len)
+{
+	return cli_file_compare(path, bytes, len) == FMT_HOLDS_SAME;
+}
+
+bool
+cli_test_estale(const char *at)
+{
+	const char *v = getenv("SEMAPRAX_TEST_ESTALE_AT");
+	if (!v || strcmp(v, at) != 0)
+		return false;
+	errno = ESTALE;
+	return true;
+}
+
+/* How an agent write's commit step ended (commit_ready, replace,
+ * rewrite_in_place): an explicit result, so that no errno value (an NFS
+ * ESTALE, say) can be mistaken for "changed since verification". */
+typedef enum {
+	COMMIT_OK,
+	COMMIT_IO,        /* an I/O failure, errno says which */
+	COMMIT_GUARDED,   /* the guard refused (it reported why) */
+	COMMIT_CHANGED,   /* the target no longer holds the old bytes (I207) */
+} CommitResult;
 
 /* Test hook (tests/patch-test.sh, tests/project-test.sh):
  * SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops an agent write (SIGSTOP) once
@@ -356,52 +394,66 @@ stop_point(const FmtTarget *t)
 
 /* The last checks of an agent write, once staged, right before its
  * commit: the guard (the other files), then the target itself, which must
- * still hold old.  False with errno GUARDED_ERRNO or CHANGED_ERRNO. */
-static bool
+ * still hold old. */
+static CommitResult
 commit_ready(const FmtTarget *t, const char *old, size_t old_len)
 {
 	if (!t->check_base)
-		return true;
+		return COMMIT_OK;
 	stop_point(t);
-	if (t->guard && !t->guard(t->guard_ctx)) {
-		errno = GUARDED_ERRNO;
-		return false;
+	if (t->guard && !t->guard(t->guard_ctx))
+		return COMMIT_GUARDED;
+	if (inject_estale(t, "recheck"))
+		return COMMIT_IO;
+	switch (cli_file_compare(t->path, old, old_len)) {
+	case FMT_HOLDS_SAME:
+		return COMMIT_OK;
+	case FMT_HOLDS_CHANGED:
+		return COMMIT_CHANGED;
+	case FMT_HOLDS_ERROR:
+		break;
 	}
-	if (!cli_file_holds(t->path, old, old_len)) {
-		errno = CHANGED_ERRNO;
-		return false;
-	}
-	return true;
+	return COMMIT_IO;
 }
 
-static bool
+/* Removes the staged file tmp after a failure ending as r; errno kept. */
+static CommitResult
+discard_as(const char *tmp, CommitResult r)
+{
+	discard(tmp);
+	return r;
+}
+
+static CommitResult
 replace(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len, char *tmp, size_t size)
 {
 	if (!stage(t, tmp, size, data, len, &t->st))
-		return false;
-	if (!commit_ready(t, old, old_len))
-		return discard(tmp);
+		return COMMIT_IO;
+	CommitResult r = commit_ready(t, old, old_len);
+	if (r != COMMIT_OK)
+		return discard_as(tmp, r);
 	kill_point(t, 5);
 	if (rename(tmp, t->path) != 0)
-		return discard(tmp);
+		return discard_as(tmp, COMMIT_IO);
 	kill_point(t, 6);
 	sync_parent(t->path);
 	kill_point(t, 7);
-	return true;
+	return COMMIT_OK;
 }
 
-/* Returns false with *kept set when the backup had to be kept. */
-static bool
+/* Sets *kept when the backup had to be kept. */
+static CommitResult
 rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char *data, size_t len,
     char *tmp, size_t size, bool *kept)
 {
 	if (!stage(t, tmp, size, old, old_len, NULL))  /* mkstemp's 0600 */
-		return false;
-	if (!commit_ready(t, old, old_len))
-		return discard(tmp);
+		return COMMIT_IO;
+	CommitResult r = commit_ready(t, old, old_len);
+	if (r != COMMIT_OK)
+		return discard_as(tmp, r);
 	if (overwrite(t->path, data, len)) {
 		unlink(tmp);
-		return true;
+		return COMMIT_OK;
 	}
 	int e = errno;
 	if (overwrite(t->path, old, old_len))
@@ -409,7 +461,7 @@ rewrite_in_place(const FmtTarget *t, const char *old, size_t old_len, const char
 	else
 		*kept = true;
 	errno = e;
-	return false;
+	return COMMIT_IO;
 }
 
 bool
@@ -426,29 +478,35 @@ cli_fmt_write(const FmtTarget *t, const char *old, size_t old_len, const char *d
 	kill_point(t, 1);
 	size_t size = strlen(t->path) + 32;
 	char *tmp = spx_xmalloc(size);
-	bool kept = false, ok;
+	bool kept = false;
 	/* A replacement that cannot keep the owner and group (fchown refused)
 	 * falls back to the in-place rewrite. */
 	bool in_place = t->st.st_nlink > 1 || (t->st.st_uid != geteuid() && geteuid() != 0);
-	ok = !in_place && replace(t, old, old_len, data, len, tmp, size);
-	if (!ok && (in_place || errno == EPERM))
-		ok = rewrite_in_place(t, old, old_len, data, len, tmp, size, &kept);
+	CommitResult r = in_place ? COMMIT_IO : replace(t, old, old_len, data, len, tmp, size);
+	if (in_place || (r == COMMIT_IO && errno == EPERM))
+		r = rewrite_in_place(t, old, old_len, data, len, tmp, size, &kept);
 	int e = errno;
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 
-	if (!ok && e == GUARDED_ERRNO && t->guard) {
-		/* the guard reported why */
-	} else if (!ok && e == CHANGED_ERRNO && t->check_base) {
+	switch (r) {
+	case COMMIT_OK:
+	case COMMIT_GUARDED:   /* the guard reported why */
+		break;
+	case COMMIT_CHANGED:
 		cli_report(DIAG_I207, t->operand, "semantic patch source changed after its initial revision check",
 		    "regenerate the patch against the current semantic graph");
-	} else if (!ok && kept) {
-		char help[PATH_MAX + 96];
-		snprintf(help, sizeof help, "the file may be damaged: its original bytes are saved in %s", tmp);
-		fmt_report(t->operand, strerror(e), help);
-	} else if (!ok) {
-		fmt_report(t->operand, strerror(e),
-		    "check that the file and its directory are writable; the file is unchanged");
+		break;
+	case COMMIT_IO:
+		if (kept) {
+			char help[PATH_MAX + 96];
+			snprintf(help, sizeof help, "the file may be damaged: its original bytes are saved in %s", tmp);
+			fmt_report(t->operand, strerror(e), help);
+		} else {
+			fmt_report(t->operand, strerror(e),
+			    "check that the file and its directory are writable; the file is unchanged");
+		}
+		break;
 	}
 	free(tmp);
-	return ok;
+	return r == COMMIT_OK;
 }

@@ -48,9 +48,23 @@ void cli_fmt_release(FmtTarget *t);
 bool cli_write_lock(FmtTarget *t);
 void cli_write_unlock(FmtTarget *t);
 
-/* Does the file at path hold exactly bytes[0..len)?  False for a file that
- * does not read or is not a regular file (never blocks on a FIFO). */
+/* Does the file at path hold exactly bytes[0..len)?  CHANGED for other
+ * bytes, a file that is gone (ENOENT, ENOTDIR) or is not a regular file;
+ * ERROR, with errno set, when it does not open or read (EIO, an NFS ESTALE):
+ * an I/O error, not a change.  Never blocks on a FIFO.  cli_file_holds:
+ * SAME or not. */
+typedef enum { FMT_HOLDS_SAME, FMT_HOLDS_CHANGED, FMT_HOLDS_ERROR } FmtHolds;
+FmtHolds cli_file_compare(const char *path, const char *bytes, size_t len);
 bool cli_file_holds(const char *path, const char *bytes, size_t len);
+
+/* Test hook (tests/patch-test.sh, tests/project-test.sh):
+ * SEMAPRAX_TEST_ESTALE_AT=<at> makes an agent write's step `at` fail with
+ * errno ESTALE (what NFS reports for a stale file handle), a real I/O error
+ * that must be reported as one (I101), never as I207.  Steps: "stage" (the
+ * staging file's fsync), "recheck" (the target's re-read in the commit
+ * step), "guard" (a project write's re-read of its manifest).  True, errno
+ * set, when the failure is injected at `at`. */
+bool cli_test_estale(const char *at);
 
 /* Replaces the target's bytes (old: the bytes it held when read) with
  * data; reports I101 and returns false on failure. */

@@ -234,6 +234,12 @@ send_notification(Lsp *L, const char *method, const Buf *params)
  * state), at most 64 x the message bound; an open or change past it is
  * refused with a window/showMessage error. */
 #define LSP_DOC_COST ((size_t)16 << 10)
+/* The projects held (one per manifest that lists an open document) count
+ * in that bound too: each the source bytes its last check read plus
+ * LSP_PROJ_COST (its checker state and graph), and there are at most
+ * LSP_MAX_PROJECTS of them (an open of a file of one more is refused). */
+#define LSP_PROJ_COST ((size_t)64 << 10)
+#define LSP_MAX_PROJECTS 256
 
 static size_t
 held_bytes(const Lsp *L, const LspDoc *except)
@@ -242,6 +248,16 @@ held_bytes(const Lsp *L, const LspDoc *except)
 	for (int i = 0; i < L->ndocs; i++)
 		if (&L->docs[i] != except)
 			n += L->docs[i].file.len + LSP_DOC_COST;
+	return n;
+}
+
+/* What the projects held count towards that bound. */
+static size_t
+projects_bytes(const Lsp *L)
+{
+	size_t n = 0;
+	for (int i = 0; i < L->nprojs; i++)
+		n += lsp_project_bytes(L->projs[i]) + LSP_PROJ_COST;
 	return n;
 }
 
@@ -386,22 +402,26 @@ publish(Lsp *L, LspDoc *d)
 	publish_file(L, d, d->proj, d->file.path);
 }
 
-/* The project of the file at path (shared by its open documents), or NULL. */
+/* The project held for manifest m, or NULL. */
 static LspProj *
-project_of(Lsp *L, const char *path)
+project_held(Lsp *L, const char *m)
 {
-	char *m = project_manifest_listing(path, true);   /* a manifest that does not read: the file is its project's */
-	if (!m)
-		return NULL;
-	LspProj *p = NULL;
-	for (int i = 0; i < L->nprojs && !p; i++)
+	for (int i = 0; i < L->nprojs; i++)
 		if (strcmp(lsp_project_manifest(L->projs[i]), m) == 0)
-			p = L->projs[i];
+			return L->projs[i];
+	return NULL;
+}
+
+/* The project of manifest m (shared by its open documents): the one held,
+ * else a new one. */
+static LspProj *
+project_of(Lsp *L, const char *m)
+{
+	LspProj *p = project_held(L, m);
 	if (!p) {
 		L->projs = spx_xrealloc(L->projs, sizeof *L->projs * (size_t)(L->nprojs + 1));
 		p = L->projs[L->nprojs++] = lsp_project_new(m);
 	}
-	free(m);
 	return p;
 }
 
@@ -454,12 +474,28 @@ did_open(Lsp *L, json_t *params)
 	if (!uri || !text || !json_is_string(text))
 		return;
 	LspDoc *d = find_doc(L, uri);
-	if (held_bytes(L, d) + json_string_length(text) + LSP_DOC_COST > L->max_message * (size_t)64) {
-		char m[300];
-		snprintf(m, sizeof m, "textDocument/didOpen refused: the open documents would hold more than %zu bytes "
-				      "(64 x --max-message-bytes, each counting %zu bytes more than its text); close one",
-		    L->max_message * (size_t)64, LSP_DOC_COST);
+	/* a new document of a file a manifest lists: its project (a manifest
+	 * that does not read: the file is its project's), held or new */
+	bool local = false;
+	char *path = d ? NULL : uri_path(uri, &local);
+	char *man = local ? project_manifest_listing(path, true) : NULL;
+	bool new_proj = man && !project_held(L, man);
+	size_t bound = L->max_message * (size_t)64;
+	char m[400];
+	m[0] = '\0';
+	if (new_proj && L->nprojs >= LSP_MAX_PROJECTS)
+		snprintf(m, sizeof m, "textDocument/didOpen refused: documents of %d projects are open, the most the server holds "
+				      "(each its own semaprax.toml); close the documents of one",
+		    LSP_MAX_PROJECTS);
+	else if (held_bytes(L, d) + projects_bytes(L) + json_string_length(text) + LSP_DOC_COST + (new_proj ? LSP_PROJ_COST : 0) > bound)
+		snprintf(m, sizeof m, "textDocument/didOpen refused: the open documents and their projects would hold more than %zu bytes "
+				      "(64 x --max-message-bytes, each document counting %zu bytes more than its text, each project "
+				      "its sources plus %zu bytes); close one",
+		    bound, LSP_DOC_COST, LSP_PROJ_COST);
+	if (m[0]) {
 		show_error(L, m);
+		free(man);
+		free(path);
 		return;
 	}
 	if (!d) {
@@ -472,13 +508,12 @@ did_open(Lsp *L, json_t *params)
 		d->uri = spx_xstrdup(uri);
 		d->utf8 = L->utf8;
 		d->trace_on = L->trace;
-		bool local;
-		char *path = uri_path(uri, &local);
 		svc_file_init(&d->file, path);
 		d->file.lazy_revision = true;   /* an editor never shows it: rename asks */
-		d->proj = local ? project_of(L, path) : NULL;
-		free(path);
+		d->proj = man ? project_of(L, man) : NULL;
 	}
+	free(man);
+	free(path);
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
 	publish(L, d);
 }

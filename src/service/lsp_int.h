@@ -157,6 +157,9 @@ bool lsp_project_lists(const LspProj *p, const char *path);
 bool lsp_project_reads(const LspProj *p, const char *path);
 /* An open document of p changed, opened or closed: the next use re-checks. */
 void lsp_project_touch(LspProj *p);
+/* The source bytes (manifest and modules) p's last check read, 0 before
+ * its first: what the LSP's memory bound counts for it (lsp.c). */
+size_t lsp_project_bytes(const LspProj *p);
 /* The publishDiagnostics params of d (d->proj set): the project check's
  * diagnostics for d's file (re-checked first when touched, per module as
  * the service's project product: what ran and was reused into t; else

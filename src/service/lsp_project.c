@@ -40,6 +40,7 @@ struct LspProj {
 	 * edit quadratic in stat()s) */
 	FileId *mods, *listed;
 	int nlisted;
+	size_t bytes;        /* the last check's manifest and module sources */
 };
 
 /* ---- file identities --------------------------------------------------------- */
@@ -106,6 +107,12 @@ lsp_project_manifest(const LspProj *p)
 	return p->manifest;
 }
 
+size_t
+lsp_project_bytes(const LspProj *p)
+{
+	return p->bytes;
+}
+
 void
 lsp_project_touch(LspProj *p)
 {
@@ -150,8 +157,11 @@ ensure(LspProj *p, LspDoc *docs, int ndocs, SvcTrace *t)
 	p->listed = NULL;
 	p->nlisted = 0;
 	p->mods = spx_xcalloc((size_t)p->pj->P.nmods + 1, sizeof *p->mods);
-	for (int k = 0; k < p->pj->P.nmods; k++)
+	p->bytes = p->pj->len;
+	for (int k = 0; k < p->pj->P.nmods; k++) {
 		p->mods[k] = file_id(p->pj->P.mods[k]->s.diags.path);
+		p->bytes += p->pj->P.mods[k]->s.len;
+	}
 	if (p->pj->paths) {
 		p->nlisted = p->pj->man.nsources;
 		p->listed = spx_xcalloc((size_t)p->nlisted + 1, sizeof *p->listed);

@@ -13,9 +13,12 @@
 
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../support/json.h"
@@ -792,13 +795,105 @@ svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *s
 	return true;
 }
 
-/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…};
- * held: a project command reading the held buffers (held_capture). */
+/* The wall-clock limit of a request that runs a program (`run`, `test`) in
+ * milliseconds: SVC_RUN_SECONDS, or the test hook
+ * SEMAPRAX_TEST_RUN_DEADLINE_MS (tests/service/edit_bounds.py). */
+static long
+run_deadline_ms(void)
+{
+	const char *t = getenv("SEMAPRAX_TEST_RUN_DEADLINE_MS");
+	if (t && *t >= '0' && *t <= '9')
+		return strtol(t, NULL, 10);
+	return SVC_RUN_SECONDS * 1000L;
+}
+
+static long
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* svc_capture for a command that runs a program: in a child process, so
+ * that a run still going at the wall-clock limit is ended (SIGKILL) and
+ * answered -32011, nothing of its output kept, and the service goes on. */
 static bool
-command_held(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status, bool held)
+capture_run(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+{
+	SvcCommandFn fn = o->find_command ? o->find_command(argv[0]) : NULL;
+	if (!fn)
+		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
+	char p1[256], p2[256];
+	int fo = temp_fd(p1), fe = temp_fd(p2), in = open("/dev/null", O_RDONLY);
+	if (fo < 0 || fe < 0 || in < 0) {
+		if (fo >= 0)
+			close(fo);
+		if (fe >= 0)
+			close(fe);
+		if (in >= 0)
+			close(in);
+		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
+	}
+	fflush(stdout);
+	fflush(stderr);
+	long limit = run_deadline_ms(), end = now_ms() + limit;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fo, 1);
+		dup2(fe, 2);
+		dup2(in, 0);
+		int st = fn(argc, argv);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(st & 255);
+	}
+	close(in);
+	bool ok = pid > 0 || fail(err, SVC_E_IO, "cannot start the command (fork)");
+	int ws = 0;
+	for (long nap = 1; ok;) {
+		pid_t r = waitpid(pid, &ws, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0) {
+			ok = fail(err, SVC_E_INTERNAL, "lost the command's process");
+		} else if (now_ms() >= end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &ws, 0);
+			ok = fail(err, SVC_E_RUN_TIME, "`%s` ran past the service's wall-clock limit of %ld %s per request and was "
+			    "stopped (nothing of its output is kept); run it with `semaprax %s`", argv[0],
+			    limit % 1000 ? limit : limit / 1000, limit % 1000 ? "ms" : "s", argv[0]);
+		} else {
+			struct timespec ts = { 0, nap * 1000000L };
+			nanosleep(&ts, NULL);
+			nap = nap < 16 ? nap * 2 : 16;
+		}
+	}
+	if (ok && !WIFEXITED(ws))
+		ok = fail(err, SVC_E_INTERNAL, "`%s` ended by signal %d", argv[0], WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+	if (ok)
+		*status = WEXITSTATUS(ws);
+	bool fits = !ok || (slurp(fo, o->max_message, bo) && slurp(fe, o->max_message, be));
+	close(fo);
+	close(fe);
+	if (!fits)
+		return fail(err, SVC_E_RESPONSE_TOO_LARGE, "the command's output exceeds %zu bytes", o->max_message);
+	return ok;
+}
+
+/* How a command is run: in this process (PLAIN), as a project command
+ * reading the held buffers (HELD, held_capture), or as one that runs a
+ * program (RUNS, capture_run: in a child, within the wall-clock limit). */
+enum { PLAIN, HELD, RUNS };
+
+/* Runs command argv[0] with its output captured: {"exit":…,"stdout":…,"stderr":…}. */
+static bool
+command_as(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status, int how)
 {
 	Buf bo = {0}, be = {0};
-	bool ok = held ? held_capture(v, argc, argv, &bo, &be, status, err) : svc_capture(&v->o, argc, argv, &bo, &be, status, err);
+	bool ok = how == HELD ? held_capture(v, argc, argv, &bo, &be, status, err)
+	    : how == RUNS ? capture_run(&v->o, argc, argv, &bo, &be, status, err)
+	    : svc_capture(&v->o, argc, argv, &bo, &be, status, err);
 	if (ok) {
 		buf_printf(out, "{\"exit\":%d,\"stdout\":", *status);
 		json_str(out, bo.data ? bo.data : "", bo.len);
@@ -814,7 +909,7 @@ command_held(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *st
 static bool
 command(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status)
 {
-	return command_held(v, argc, argv, out, err, status, false);
+	return command_as(v, argc, argv, out, err, status, PLAIN);
 }
 
 /* The file on disk holds exactly the service's source (commands read the disk). */
@@ -859,7 +954,7 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 		/* `doc <project>` over the held buffers, as graph, context and query */
 		if (format && strcmp(format, "html") == 0)
 			return fail(err, SVC_E_PARAMS, "a project's doc is text or json (a page documents one file)");
-		return command_held(v, argc, argv, out, err, &status, true);
+		return command_as(v, argc, argv, out, err, &status, HELD);
 	}
 	return on_disk(v, err) && command(v, argc, argv, out, err, &status);
 }
@@ -918,7 +1013,16 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 {
 	static const char *const names[] = { "args", "max_steps", NULL };
 	long steps = 0;
-	if (!params_closed(params, names, err) || !param_int(params, "max_steps", 1, 1000000000000L, &steps, err))
+	if (!params_closed(params, names, err))
+		return false;
+	/* the service answers one request at a time: one run may take at most
+	 * SVC_MAX_RUN_STEPS interpreter steps (seconds, not hours); a longer
+	 * run is the CLI's (`semaprax run --max-steps N`) */
+	json_t *ms = params ? json_object_get(params, "max_steps") : NULL;
+	if (ms && json_is_integer(ms) && json_integer_value(ms) > SVC_MAX_RUN_STEPS)
+		return fail(err, SVC_E_PARAMS, "`max_steps` is at most %ld in the service (it answers one request at a time); "
+		    "run a longer program with `semaprax run --max-steps N`", (long)SVC_MAX_RUN_STEPS);
+	if (!param_int(params, "max_steps", 1, SVC_MAX_RUN_STEPS, &steps, err))
 		return false;
 	json_t *args = params ? json_object_get(params, "args") : NULL;
 	if (args && (!json_is_array(args) || json_array_size(args) > 256))
@@ -948,7 +1052,7 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 		}
 	}
 	int status;
-	bool ok = on_disk(v, err) && command(v, argc, argv, out, err, &status);
+	bool ok = on_disk(v, err) && command_as(v, argc, argv, out, err, &status, RUNS);
 	free(argv);
 	return ok;
 }
@@ -963,7 +1067,7 @@ m_test(Service *v, json_t *params, Buf *out, SvcError *err)
 		return fail(err, SVC_E_UNSUPPORTED, "test runs a project's test module: serve the project");
 	char *argv[4] = { "test", v->manifest, "--json", NULL };
 	int status;
-	return on_disk(v, err) && command(v, 3, argv, out, err, &status);
+	return on_disk(v, err) && command_as(v, 3, argv, out, err, &status, RUNS);
 }
 
 static bool

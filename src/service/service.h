@@ -44,6 +44,13 @@ typedef void (*SvcSetOverlay)(const struct ProjectOverlay *ov, int nov);
  * copy in all, each edit copying the text it edits: 4 x the edited-text
  * bound (64 x the message bound), so one frame's cost stays bounded. */
 #define SVC_EDIT_WORK(bound) ((bound) * (size_t)4)
+/* The most interpreter steps one `run` request may take (`max_steps`;
+ * docs/service.md): about 1-10 s of interpreter time, as `registers
+ * --max-steps` at its top; the default stays `run`'s 1,000,000. */
+#define SVC_MAX_RUN_STEPS 1000000000L
+/* The wall-clock limit of one request that runs a program (`run`, `test`),
+ * in seconds: past it the run is stopped and the request is -32011. */
+#define SVC_RUN_SECONDS 60
 
 /* Stable error codes (docs/service.md lists them; JSON-RPC's own below -32600). */
 enum {
@@ -62,6 +69,7 @@ enum {
 	SVC_E_UNSUPPORTED = -32008,    /* the operation is not available for this operand */
 	SVC_E_IO = -32009,             /* a file could not be read or written */
 	SVC_E_BUFFERS = -32010,        /* a project's unsaved buffers would exceed 64 × the message bound in all */
+	SVC_E_RUN_TIME = -32011,       /* `run`/`test` ran past SVC_RUN_SECONDS and was stopped */
 };
 
 typedef struct SvcOptions {

@@ -12,9 +12,26 @@ may hold together (any number of didOpens used to be held: 200 documents of
           (window/showMessage, type 1); a few changes are applied
   lsp     didOpen past 64 x the message bound held in all (each document
           counting 16 KiB more than its text) is refused with a
-          window/showMessage; closing a document makes room again"""
+          window/showMessage; closing a document makes room again
+  lsp     the projects held count too (the left11 note: documents in 10,000
+          project directories, each its own semaprax.toml, were each held
+          with a checked project): at most 256 projects, a didOpen of a file
+          of one more is refused with a window/showMessage; and each held
+          project counts the sources its check read plus 64 KiB in the
+          bound above, so projects of large unopened modules are refused
+          sooner; closing a project's last document makes room again
+  serve   `run` takes at most 10^9 interpreter steps (`max_steps`; it took
+          up to 10^12, hours of one request): more is -32602 naming the
+          bound and the CLI; an endless loop run at the bound stops there
+          with the interpreter's own fuel outcome; a run still going at the
+          wall-clock limit (60 s; the test hook SEMAPRAX_TEST_RUN_DEADLINE_MS=0
+          makes it "at once", so no test waits on a clock) is stopped and
+          answered -32011, and the service answers the next request"""
 import json
 import os
+import shutil
+import signal
+import tempfile
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -58,6 +75,48 @@ def serve():
     assert st["bytes"] == len(BIG) + sum(len(e["text"]) for e in edits), st
     status, _, err = c.close()
     assert status == 0 and err == b"", (status, err)
+
+
+LOOP = """module loop;
+
+@id("loop.main")
+fn main() -> i64
+{
+    let mut i: i64 = 0;
+    while true {
+        i = i + 1;
+        0
+    }
+    i
+}
+"""
+
+
+def serve_run_bound():
+    d = tempdir()
+    path = os.path.join(d, "loop.spx")
+    with open(path, "w") as f:
+        f.write(LOOP)
+    c = Client(BIN, path)
+    for steps in (10 ** 9 + 1, 10 ** 12):
+        r = c.request("run", {"max_steps": steps})
+        assert r["error"]["code"] == -32602 and "at most 1000000000" in r["error"]["message"] and \
+            "semaprax run --max-steps" in r["error"]["message"], r
+    # the bound itself: the endless loop stops by it, as the CLI's run does
+    r = c.call("run", {"max_steps": 10 ** 9})
+    env = json.loads(r["stdout"])
+    assert r["exit"] == 1 and env["payload"]["outcome"] == {"kind": "fuel_exhausted"}, r
+    assert env["payload"]["fuel"] == {"steps_used": 10 ** 9, "budget": 10 ** 9, "exhausted": True}, env
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
+    # the wall-clock limit, set to zero: the run is stopped, the service lives on
+    c = Client(BIN, path, env=dict(os.environ, SEMAPRAX_TEST_RUN_DEADLINE_MS="0"))
+    r = c.request("run", {"max_steps": 10 ** 9})
+    assert r["error"]["code"] == -32011 and "wall-clock limit of 0 s per request" in r["error"]["message"], r
+    assert c.call("check")["ok"] and c.call("ping") == {}
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
+    shutil.rmtree(d)
 
 
 def lsp_changes():
@@ -115,7 +174,143 @@ def lsp_open():
     assert status == 0 and err == b"", (status, err)
 
 
+MANIFEST = """schema = "semaprax.manifest.v1"
+
+[package]
+name = "%s"
+version = "0.1.0"
+
+[modules]
+entry = "%s.app"
+sources = [%s]
+tests = ["%s.tests"]
+
+[exports]
+web = ["%s.app.main"]
+"""
+
+
+def make_project(root, name, big=0):
+    """A project directory: src/app.spx, and with big a listed module of
+    about big bytes nobody opens.  The app's file: URI and text."""
+    os.makedirs(os.path.join(root, "src"))
+    app = "module %s.app;\n\n@id(\"%s.app.main\")\nfn main() -> i64\n{\n    1\n}\n" % (name, name)
+    sources = '"src/app.spx", "src/tests.spx"'
+    with open(os.path.join(root, "src", "tests.spx"), "w") as f:
+        f.write("module %s.tests;\n\n@id(\"%s.tests.main\")\nfn main() -> i64\n{\n    0\n}\n" % (name, name))
+    if big:
+        sources = '"src/app.spx", "src/big.spx", "src/tests.spx"'
+        with open(os.path.join(root, "src", "big.spx"), "w") as f:
+            f.write("module %s.big;\n\n" % name + ("// " + "z" * 996 + "\n") * (big // 1000))
+    with open(os.path.join(root, "semaprax.toml"), "w") as f:
+        f.write(MANIFEST % (name, name, sources, name, name))
+    path = os.path.join(root, "src", "app.spx")
+    with open(path, "w") as f:
+        f.write(app)
+    return "file://" + path, app
+
+
+def open_doc(c, uri, text):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "semaprax", "version": 1, "text": text}})
+
+
+def many_projects(n):
+    """n project directories of the same two modules (the manifest and the
+    module nobody opens hard links of one copy: 10,000 directories of three
+    new files each took a loaded disk a minute), on a tmpfs when there is
+    one.  The directory, the file: URIs
+    of their app modules and its text."""
+    base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+    d = tempfile.mkdtemp(prefix="spx-lsp-projects-", dir=base)
+    uri, app = make_project(os.path.join(d, "master"), "p")
+    master = os.path.join(d, "master")
+    for i in range(n):
+        root = os.path.join(d, "p%d" % i)
+        os.makedirs(os.path.join(root, "src"))
+        for f in ("semaprax.toml", "src/tests.spx"):
+            os.link(os.path.join(master, f), os.path.join(root, f))
+        with open(os.path.join(root, "src", "app.spx"), "w") as f:
+            f.write(app)   # its own file: the server tells files by identity
+    return d, ["file://" + os.path.join(d, "p%d" % i, "src", "app.spx") for i in range(n)], app
+
+
+def lsp_projects():
+    d, uris, app = many_projects(10000)
+    docs = [(u, app) for u in uris]
+    try:
+        c = Lsp(BIN)   # the default bound: 64 MiB held, room for 800 such projects by bytes
+        c.call("initialize", {"capabilities": {}})
+        for uri, text in docs[:256]:
+            open_doc(c, uri, text)
+            assert c.diags(uri) == [], uri
+        # the 257th project and every later one: refused, said, not held
+        for i, (uri, text) in enumerate(docs[256:]):
+            open_doc(c, uri, text)
+            shown = shown_before_reply(c, uri)
+            assert shown and shown["type"] == 1 and "documents of 256 projects are open" in shown["message"], (i, shown)
+        assert not any(m.get("method") == "textDocument/publishDiagnostics" for m in c.notes), c.notes[:3]
+        r = c.request("textDocument/documentSymbol", {"textDocument": {"uri": docs[300][0]}})
+        assert r.get("result") is None or "error" in r, r
+        # the near miss: a document of no project still opens at the cap
+        open_doc(c, "file:///edit-bounds/alone.spx", HEAD)
+        assert c.diags("file:///edit-bounds/alone.spx") == []
+        assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
+        # closing a project's only document releases it: the next one opens
+        c.notify("textDocument/didClose", {"textDocument": {"uri": docs[0][0]}})
+        assert c.diags(docs[0][0]) == []
+        open_doc(c, *docs[300])
+        assert c.diags(docs[300][0]) == []
+        assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
+        c.call("shutdown")
+        c.notify("exit")
+        status, _, err = c.finish()
+        assert status == 0 and err == b"", (status, err)
+    finally:
+        shutil.rmtree(d)
+
+
+def lsp_project_bytes():
+    d = tempdir()
+    try:
+        # 64 x 65,536 = 4,194,304 bytes held in all; each project reads a
+        # 950 kB module nobody opens and counts about 950,200 + 65,536 bytes
+        # from its first check, its open document 16,384 + 60: four are
+        # admitted, a small document of no project still fits (about
+        # 4,144,000 held), and the fifth project is refused by bytes (it would
+        # add 65,536 + 16,444 before its check), not by count
+        docs = [make_project(os.path.join(d, "b%d" % i), "b%d" % i, big=950000) for i in range(6)]
+        c = Lsp(BIN, "--max-message-bytes", "65536")
+        c.call("initialize", {"capabilities": {}})
+        for uri, text in docs[:4]:
+            open_doc(c, uri, text)
+            ds = c.diags(uri)
+            assert ds == [], (uri, ds)
+        # the near miss: a small document of no project still fits
+        open_doc(c, "file:///edit-bounds/alone.spx", HEAD)
+        assert c.diags("file:///edit-bounds/alone.spx") == []
+        open_doc(c, *docs[4])
+        shown = shown_before_reply(c, docs[4][0])
+        assert shown and shown["type"] == 1 and "the open documents and their projects would hold more than" in shown["message"], \
+            c.notes
+        # closing a project's document releases the project: room again
+        c.notify("textDocument/didClose", {"textDocument": {"uri": docs[0][0]}})
+        assert c.diags(docs[0][0]) == []
+        open_doc(c, *docs[4])
+        assert c.diags(docs[4][0]) == []
+        assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
+        c.call("shutdown")
+        c.notify("exit")
+        status, _, err = c.finish()
+        assert status == 0 and err == b"", (status, err)
+    finally:
+        shutil.rmtree(d)
+
+
+signal.alarm(600)   # a hang guard only (the whole file takes seconds): a missed notification must not block forever
 serve()
+serve_run_bound()
 lsp_changes()
 lsp_open()
+lsp_projects()
+lsp_project_bytes()
 print("edit_bounds: ok")
