@@ -754,25 +754,38 @@ temp_fd(char *path)
 	return fd;
 }
 
-bool
-svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+/* The command argv[0] names, in *fn, and the files its output goes to and
+ * its input comes from (fd: stdout, stderr, /dev/null); stdio flushed, so
+ * nothing of the service's own output lands in them. */
+static bool
+capture_open(const SvcOptions *o, char **argv, SvcCommandFn *fn, int fd[3], SvcError *err)
 {
-	SvcCommandFn fn = o->find_command ? o->find_command(argv[0]) : NULL;
-	if (!fn)
+	*fn = o->find_command ? o->find_command(argv[0]) : NULL;
+	if (!*fn)
 		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
 	char p1[256], p2[256];
-	int fo = temp_fd(p1), fe = temp_fd(p2), in = open("/dev/null", O_RDONLY);
-	if (fo < 0 || fe < 0 || in < 0) {
-		if (fo >= 0)
-			close(fo);
-		if (fe >= 0)
-			close(fe);
-		if (in >= 0)
-			close(in);
+	fd[0] = temp_fd(p1);
+	fd[1] = temp_fd(p2);
+	fd[2] = open("/dev/null", O_RDONLY);
+	if (fd[0] < 0 || fd[1] < 0 || fd[2] < 0) {
+		for (int i = 0; i < 3; i++)
+			if (fd[i] >= 0)
+				close(fd[i]);
 		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
 	}
 	fflush(stdout);
 	fflush(stderr);
+	return true;
+}
+
+bool
+svc_capture(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+{
+	SvcCommandFn fn;
+	int fd[3];
+	if (!capture_open(o, argv, &fn, fd, err))
+		return false;
+	int fo = fd[0], fe = fd[1], in = fd[2];
 	int so = dup(1), se = dup(2), si = dup(0);
 	dup2(fo, 1);
 	dup2(fe, 2);
@@ -821,22 +834,11 @@ now_ms(void)
 static bool
 capture_run(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
 {
-	SvcCommandFn fn = o->find_command ? o->find_command(argv[0]) : NULL;
-	if (!fn)
-		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
-	char p1[256], p2[256];
-	int fo = temp_fd(p1), fe = temp_fd(p2), in = open("/dev/null", O_RDONLY);
-	if (fo < 0 || fe < 0 || in < 0) {
-		if (fo >= 0)
-			close(fo);
-		if (fe >= 0)
-			close(fe);
-		if (in >= 0)
-			close(in);
-		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
-	}
-	fflush(stdout);
-	fflush(stderr);
+	SvcCommandFn fn;
+	int fd[3];
+	if (!capture_open(o, argv, &fn, fd, err))
+		return false;
+	int fo = fd[0], fe = fd[1], in = fd[2];
 	long limit = run_deadline_ms(), end = now_ms() + limit;
 	pid_t pid = fork();
 	if (pid == 0) {
