@@ -1054,6 +1054,8 @@ check_method(FnCtx *C, const Expr *e)
 			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
 		else if (rt == T_STRING)
 			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
+		else if (sema_method_help(S, d, e, rt))
+			;
 		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
 			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
 		else

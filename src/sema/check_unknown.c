@@ -7,6 +7,7 @@
  */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const print_names[] = { "print", "println", "printf", "puts", "echo", "console_log", "log", "write", NULL };
@@ -141,4 +142,68 @@ sema_conversion_builtin(TypeId want, TypeId got, bool *checked)
 			return table[i].name;
 		}
 	return NULL;
+}
+
+/* The compiler-owned operation a method habit on a collection means
+ * (`v.push(x)` → vec_push), or NULL. */
+static const Builtin *
+method_builtin(const char *prefix, const char *mname)
+{
+	static const char *const aliases[][2] = {
+		{ "append", "push" }, { "add", "push" }, { "length", "len" }, { "size", "len" }, { "count", "len" },
+		{ "contains", "has" }, { "contains_key", "has" }, { "put", "set" }, { "insert", "set" },
+		{ "delete", "remove" }, { "sorted", "sort" },
+	};
+	char buf[64];
+	const Builtin *b;
+	if (snprintf(buf, sizeof buf, "%s_%s", prefix, mname) < (int)sizeof buf && (b = sema_builtin_find(buf)) != NULL)
+		return b;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+		if (strcmp(aliases[i][0], mname) != 0)
+			continue;
+		const char *to = aliases[i][1];
+		if (strcmp(prefix, "set") == 0 && strcmp(to, "set") == 0)
+			to = "insert";
+		if (strcmp(prefix, "set") == 0 && strcmp(to, "push") == 0)
+			to = "insert";
+		if (strcmp(prefix, "map") == 0 && strcmp(to, "push") == 0)
+			to = "set";
+		if (snprintf(buf, sizeof buf, "%s_%s", prefix, to) < (int)sizeof buf && (b = sema_builtin_find(buf)) != NULL)
+			return b;
+	}
+	return NULL;
+}
+
+bool
+sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, rt);
+	const char *prefix = ti->kind == TY_VEC ? "vec" : ti->kind == TY_MAP ? "map" : ti->kind == TY_SET ? "set" : NULL;
+	const Builtin *b = prefix ? method_builtin(prefix, e->u.method.name.s) : NULL;
+	if (!b)
+		return false;
+	const Expr *recv = e->u.method.recv;
+	const char *rname = recv->kind == EXPR_NAME ? recv->u.name.s : prefix[0] == 'v' ? "v" : prefix[0] == 'm' ? "m" : "s";
+	Buf call = {0};
+	buf_printf(&call, "%s<", b->name);
+	for (int i = 0; i < b->ntparams && i < ti->nargs; i++)
+		buf_printf(&call, "%s%s", i ? ", " : "", sema_type_name(S, ti->args[i]));
+	buf_printf(&call, ">(%s", rname);
+	for (int i = 1; i < b->nparams; i++) {
+		BuiltinParam p;
+		if (sema_builtin_param(b->bid, i, &p))
+			buf_printf(&call, ", %.*s", p.name_len, p.name);
+	}
+	buf_puts(&call, ")");
+	BuiltinParam first;
+	bool update = sema_builtin_param(b->bid, 0, &first) && first.mode == MODE_OWN &&
+	    (strstr(b->sig, ") -> Vec<") || strstr(b->sig, ") -> Map<") || strstr(b->sig, ") -> Set<"));
+	if (update)
+		diag_set_help(d, "`%s` has no methods; call the compiler-owned `%s`, which returns the updated collection: `%s = %s;` after `let mut %s`",
+		    sema_type_name(S, rt), b->name, rname, call.data, rname);
+	else
+		diag_set_help(d, "`%s` has no methods; call the compiler-owned function with the collection as its first argument: `%s`",
+		    sema_type_name(S, rt), call.data);
+	buf_free(&call);
+	return true;
 }
