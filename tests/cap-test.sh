@@ -387,6 +387,16 @@ for dir in ../outside /tmp out/back nothere sub/in.txt ./out out/; do
 	if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
 	else bad "run --allow-write=$dir: exit $st, wanted a usage error"; fi
 done
+# the refusal says why when it is plain: a missing directory, or a file
+for case in "nothere|\`nothere\` does not exist; create it first" "out/none/deeper|\`out/none/deeper\` does not exist" "sub/in.txt|\`sub/in.txt\` is a file" "subl|without \`.\`, \`..\` or symbolic links"; do
+	dir=${case%%|*} want=${case#*|}
+	for cmd in run test; do
+		invoke "$tmp/o" "$tmp/e" "$abin" $cmd --allow-write="$dir" ../w.spx
+		st=$?
+		if [ "$st" -eq 2 ] && grep -qF "$want" "$tmp/e"; then ok
+		else bad "$cmd --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted '$want'"; fi
+	done
+done
 invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write --allow-write=out ../w.spx
 if [ $? -eq 2 ] && grep -q "may not be repeated" "$tmp/e"; then ok; else bad "a repeated --allow-write is a usage error"; fi
 if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/null 2>&1); then

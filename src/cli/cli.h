@@ -20,6 +20,9 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int cli_option_error(const char *cmd, const char *a, const char *const *valued, const char *const *flags);
 /* "unknown <cmd> option `a`; did you mean `--x`?" from the command's usage text; exit 2. */
 int cli_unknown_option(const char *cmd, const char *a, const char *tail);
+/* A refused `--allow-write=DIR` (cmd_run.c): the rule and, when plain, why
+ * (DIR does not exist, or is a file); exit 2. */
+int cli_write_root_refused(const char *cmd, const char *root);
 void cli_put_visible(FILE *f, const char *text);
 /* One location-less diagnostic code on path with msg and help, printed
  * as text on stderr (fmt_write.c). */

@@ -52,11 +52,13 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../driver/route.h"
 #include "../hir/hir.h"
@@ -294,6 +296,20 @@ print_failure(const InterpResult *r, Route route)
 	}
 }
 
+/* A refused `--allow-write=DIR` (run, test): the rule, and why this DIR
+ * breaks it when that is plain (it does not exist, or is a file); exit 2. */
+int
+cli_write_root_refused(const char *cmd, const char *root)
+{
+	struct stat st;
+	const char *rule = "must name a directory below the working directory";
+	if (rt_fs_path_valid((const uint8_t *)root, strlen(root)) && lstat(root, &st) != 0 && errno == ENOENT)
+		return cli_usage(cmd, "`--allow-write=%s` %s: `%s` does not exist; create it first (`mkdir -p %s`)", root, rule, root, root);
+	if (rt_fs_path_valid((const uint8_t *)root, strlen(root)) && lstat(root, &st) == 0 && S_ISREG(st.st_mode))
+		return cli_usage(cmd, "`--allow-write=%s` %s: `%s` is a file", root, rule, root);
+	return cli_usage(cmd, "`--allow-write=%s` %s: a relative path without `.`, `..` or symbolic links", root, rule);
+}
+
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program
  * (a file's or a project's). */
 int
@@ -423,8 +439,7 @@ parse_options(int argc, char **argv, RunOptions *o)
 			if (a[13] == '=') {
 				o->write_root = a + 14;
 				if (!rt_fs_root_valid(o->write_root))
-					return cli_usage("run", "`--allow-write=%s` must name a directory below the working directory: "
-							 "a relative path without `.`, `..` or symbolic links", o->write_root);
+					return cli_write_root_refused("run", o->write_root);
 			}
 		} else if (strcmp(a, "--native") == 0 || strcmp(a, "--wasm") == 0) {
 			bool *lane = a[2] == 'n' ? &o->native : &o->wasm;

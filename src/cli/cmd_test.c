@@ -124,8 +124,7 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (a[13] == '=') {
 				o->write_root = a + 14;
 				if (!rt_fs_root_valid(o->write_root))
-					return cli_usage("test", "`--allow-write=%s` must name a directory below the working directory: "
-							 "a relative path without `.`, `..` or symbolic links", o->write_root);
+					return cli_write_root_refused("test", o->write_root);
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
 			if (o->manifest_path || i + 1 >= argc)

@@ -419,6 +419,8 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 			continue;
 		}
 		/* array_as_slice-style parameters accept any [u8; N] */
+		const char *conv;
+		bool checked = false;
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
 		if (params[i] == T_STR && a == T_STRING)
@@ -431,9 +433,12 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
 		else if (params[i] == T_STRING && a == T_USIZE)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
-		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64)
-			diag_set_help(d, "integer literals are `i64` unless suffixed; pass a `%s` value such as `1%s`, since there are no numeric conversions",
+		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i]))
+			diag_set_help(d, "integer literals are `i64` unless suffixed; write a `%s` literal such as `1%s`",
 			    sema_type_name(S, params[i]), sema_type_name(S, params[i]));
+		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL)
+			diag_set_help(d, "convert the `%s` value with the compiler-owned `%s(value)`%s, or keep the computation in `%s`", sema_type_name(S, a), conv,
+			    checked ? " (a value out of range stops the program)" : "", sema_type_name(S, params[i]));
 		else
 			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
 	}
@@ -1049,6 +1054,8 @@ check_method(FnCtx *C, const Expr *e)
 			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
 		else if (rt == T_STRING)
 			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
+		else if (sema_method_help(S, d, e, rt))
+			;
 		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
 			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
 		else

@@ -1,10 +1,13 @@
 /*
  * check_unknown.c — help for unknown names: foreign constructors (`Some`,
  * `null`), print/assert/to_string habits, and the nearest declared function
- * by edit distance (T203's help line).  Split from check_expr.c.
+ * by edit distance over declared and compiler-owned functions (T203's help
+ * line); the conversion builtin for a mismatched argument (T205's help).
+ * Split from check_expr.c.
  */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char *const print_names[] = { "print", "println", "printf", "puts", "echo", "console_log", "log", "write", NULL };
@@ -31,30 +34,42 @@ sema_constructor_help(const char *name)
 	return NULL;
 }
 
-static const char *
-nearest_function(Sema *S, const char *name)
+/* One candidate for nearest_function: keeps the best distance and counts
+ * distinct names at it (a tie suggests nothing). */
+static void
+consider(const char *name, const char *cand, int *best, int *count, const char **out, bool *out_builtin, bool builtin)
 {
-	/* Levenshtein over the declared functions; unique best within 1 + len/5. */
+	if (strlen(cand) > SPX_EDIT_MAX || strcmp(cand, name) == 0)
+		return;
+	int dist = spx_edit_distance(name, cand, false);
+	if (dist < *best) {
+		*best = dist;
+		*out = cand;
+		*out_builtin = builtin;
+		*count = 1;
+	} else if (dist == *best && *out && strcmp(*out, cand) != 0) {
+		(*count)++;
+	}
+}
+
+static const char *
+nearest_function(Sema *S, const char *name, bool *is_builtin)
+{
+	/* Levenshtein over the declared functions, then the compiler-owned ones
+	 * (builtins.def order); unique best within 1 + len/5. */
 	size_t n = strlen(name);
+	*is_builtin = false;
 	if (n > SPX_EDIT_MAX)
 		return NULL;
 	int limit = 1 + (int)n / 5, best = limit + 1, count = 0;
 	const char *cand = NULL;
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *s = sema_sym(S, id);
-		if (s->kind != SK_FN)
-			continue;
-		if (strlen(s->name) > SPX_EDIT_MAX || strcmp(s->name, name) == 0)
-			continue;
-		int dist = spx_edit_distance(name, s->name, false);
-		if (dist < best) {
-			best = dist;
-			cand = s->name;
-			count = 1;
-		} else if (dist == best && cand && strcmp(cand, s->name) != 0) {
-			count++;
-		}
+		if (s->kind == SK_FN)
+			consider(name, s->name, &best, &count, &cand, is_builtin, false);
 	}
+	for (int bi = 0; bi < BI_COUNT; bi++)
+		consider(name, sema_builtin_by_id((BuiltinId)bi)->name, &best, &count, &cand, is_builtin, true);
 	return best <= limit && count == 1 ? cand : NULL;
 }
 
@@ -71,6 +86,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
 	const char *help = sema_constructor_help(name);
 	const char *near = NULL;
+	bool near_builtin = false;
+	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	if (in_list(print_names, name))
@@ -81,11 +98,112 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
-	else if ((near = nearest_function(S, name)) != NULL)
+	else if (in_list(vec_new, name))
+		diag_set_help(d, "an empty list is `vec_with_capacity<T>(0usize)` with its element type spelled, e.g. `let v = vec_with_capacity<i64>(0usize);`, grown with `v = vec_push<i64>(v, x);`");
+	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && near_builtin)
+		diag_set_help(d, "did you mean the compiler-owned `%s`? (`semaprax help library %s` shows its signature)", near, near);
+	else if (near)
 		diag_set_help(d, "did you mean `%s`?", near);
 	else
 		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
 	for (int i = 0; i < e->u.call.nargs; i++)
 		sema_check_expr(C, e->u.call.args[i]);
 	return T_ERR;
+}
+
+/* An integer literal (possibly negated): its type comes from its suffix. */
+bool
+sema_is_int_literal(const Expr *e)
+{
+	while (e->kind == EXPR_UNARY && e->un_op == UN_NEG)
+		e = e->u.unary.operand;
+	return e->kind == EXPR_INT;
+}
+
+/* The compiler-owned conversion (builtins.def) from got to want, or NULL;
+ * *checked: a value out of range stops the program. */
+const char *
+sema_conversion_builtin(TypeId want, TypeId got, bool *checked)
+{
+	static const struct {
+		TypeId want, got;
+		const char *name;
+		bool checked;
+	} table[] = {
+		{ T_USIZE, T_I64, "usize_from_i64", true }, { T_USIZE, T_U8, "usize_from_u8", false },
+		{ T_U8, T_I64, "u8_from_i64", true }, { T_I64, T_USIZE, "i64_from_usize", true },
+		{ T_I64, T_U8, "i64_from_u8", false }, { T_I64, T_I32, "i64_from_i32", false },
+		{ T_I64, T_F64, "i64_from_f64", true }, { T_F64, T_I64, "f64_from_i64", false },
+		{ T_CHAR, T_I64, "char_from_i64", true }, { T_CHAR, T_U8, "char_from_u8", false },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (table[i].want == want && table[i].got == got) {
+			*checked = table[i].checked;
+			return table[i].name;
+		}
+	return NULL;
+}
+
+/* The compiler-owned operation a method habit on a collection means
+ * (`v.push(x)` → vec_push), or NULL. */
+static const Builtin *
+method_builtin(const char *prefix, const char *mname)
+{
+	static const char *const aliases[][2] = {
+		{ "append", "push" }, { "add", "push" }, { "length", "len" }, { "size", "len" }, { "count", "len" },
+		{ "contains", "has" }, { "contains_key", "has" }, { "put", "set" }, { "insert", "set" },
+		{ "delete", "remove" }, { "sorted", "sort" },
+	};
+	char buf[64];
+	const Builtin *b;
+	if (snprintf(buf, sizeof buf, "%s_%s", prefix, mname) < (int)sizeof buf && (b = sema_builtin_find(buf)) != NULL)
+		return b;
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+		if (strcmp(aliases[i][0], mname) != 0)
+			continue;
+		const char *to = aliases[i][1];
+		if (strcmp(prefix, "set") == 0 && strcmp(to, "set") == 0)
+			to = "insert";
+		if (strcmp(prefix, "set") == 0 && strcmp(to, "push") == 0)
+			to = "insert";
+		if (strcmp(prefix, "map") == 0 && strcmp(to, "push") == 0)
+			to = "set";
+		if (snprintf(buf, sizeof buf, "%s_%s", prefix, to) < (int)sizeof buf && (b = sema_builtin_find(buf)) != NULL)
+			return b;
+	}
+	return NULL;
+}
+
+bool
+sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, rt);
+	const char *prefix = ti->kind == TY_VEC ? "vec" : ti->kind == TY_MAP ? "map" : ti->kind == TY_SET ? "set" : NULL;
+	const Builtin *b = prefix ? method_builtin(prefix, e->u.method.name.s) : NULL;
+	if (!b)
+		return false;
+	const Expr *recv = e->u.method.recv;
+	const char *rname = recv->kind == EXPR_NAME ? recv->u.name.s : prefix[0] == 'v' ? "v" : prefix[0] == 'm' ? "m" : "s";
+	Buf call = {0};
+	buf_printf(&call, "%s<", b->name);
+	for (int i = 0; i < b->ntparams && i < ti->nargs; i++)
+		buf_printf(&call, "%s%s", i ? ", " : "", sema_type_name(S, ti->args[i]));
+	buf_printf(&call, ">(%s", rname);
+	for (int i = 1; i < b->nparams; i++) {
+		BuiltinParam p;
+		if (sema_builtin_param(b->bid, i, &p))
+			buf_printf(&call, ", %.*s", p.name_len, p.name);
+	}
+	buf_puts(&call, ")");
+	BuiltinParam first;
+	bool update = sema_builtin_param(b->bid, 0, &first) && first.mode == MODE_OWN &&
+	    (strstr(b->sig, ") -> Vec<") || strstr(b->sig, ") -> Map<") || strstr(b->sig, ") -> Set<"));
+	if (update)
+		diag_set_help(d, "`%s` has no methods; call the compiler-owned `%s`, which returns the updated collection: `%s = %s;` after `let mut %s`",
+		    sema_type_name(S, rt), b->name, rname, call.data, rname);
+	else
+		diag_set_help(d, "`%s` has no methods; call the compiler-owned function with the collection as its first argument: `%s`",
+		    sema_type_name(S, rt), call.data);
+	buf_free(&call);
+	return true;
 }

@@ -218,13 +218,28 @@ set_state(Own *O, int i, OwnSt v)
 static void
 moved_help(Own *O, Diag *d, TypeId t, const char *name)
 {
+	Sema *S = O->S;
+	TyKind k;
 	if (t == T_STRING)
 		diag_set_help(d, "`string_concat` and `own` parameters consume a `string`; pass `string_as_str(%s)` to a `borrow str` parameter instead, or build a second string before the first use", name);
 	else if (t == T_BYTES)
 		diag_set_help(d, "`own` parameters consume `Bytes`; pass `bytes_as_slice(%s)` to a `borrow Slice<u8>` parameter instead, or copy first with `bytes_copy(bytes_as_slice(%s))`", name, name);
 	else if (is_resource(O, t))
 		diag_set_help(d, "borrow the resource if the callee does not need ownership");
-	else
+	else if ((k = sema_type_info(&S->types, t)->kind) == TY_VEC || k == TY_MAP || k == TY_SET) {
+		/* the update builtins consume the collection and return the new one */
+		const TypeInfo *ti = sema_type_info(&S->types, t);
+		const char *a0 = sema_type_name(S, ti->args[0]);
+		if (k == TY_VEC)
+			diag_set_help(d, "an update such as `vec_push<%s>` consumes `%s` and returns the new vector: declare `let mut %s` and rebind `%s = vec_push<%s>(%s, x);`; a function that only reads takes `borrow %s`",
+			    a0, name, name, name, a0, name, sema_type_name(S, t));
+		else if (k == TY_MAP)
+			diag_set_help(d, "an update such as `map_set<%s, %s>` consumes `%s` and returns the new map: declare `let mut %s` and rebind `%s = map_set<%s, %s>(%s, key, value);`; a function that only reads takes `borrow %s`",
+			    a0, sema_type_name(S, ti->args[1]), name, name, name, a0, sema_type_name(S, ti->args[1]), name, sema_type_name(S, t));
+		else
+			diag_set_help(d, "an update such as `set_insert<%s>` consumes `%s` and returns the new set: declare `let mut %s` and rebind `%s = set_insert<%s>(%s, key);`; a function that only reads takes `borrow %s`",
+			    a0, name, name, name, a0, name, sema_type_name(S, t));
+	} else
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 

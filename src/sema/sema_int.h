@@ -151,6 +151,13 @@ TypeId sema_borrowed_closure_read(FnCtx *C, const Expr *e, const Local *l);
 /* ---- help for unknown names (check_unknown.c) ---- */
 const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
 TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */
+bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by its suffix) */
+/* The conversion builtin from got to want (`usize_from_i64`), or NULL;
+ * *checked: an out-of-range value stops the program. */
+const char *sema_conversion_builtin(TypeId want, TypeId got, bool *checked);
+/* T203's help for a method habit on a Vec, Map or Set receiver of type rt
+ * (`v.push(x)` → `vec_push<T>(v, x)`); false when none fits. */
+bool sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt);
 
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
 void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
