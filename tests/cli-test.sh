@@ -727,14 +727,23 @@ if [ -z "${ASAN_OPTIONS-}" ]; then
 	has "$tmp/out" "cli.f19999  fn f19999() -> i64" "doc of many functions lists the last"
 	has "$tmp/out" "    // c19999" "doc of many functions keeps the last comment"
 fi
-# T265's view edges: a chain of 3,200 views, each an alias of the one before or a
-# view of a new owner, checks in well under 4 s of CPU (a duplicate scan per edge
-# made it cubic: 12 s).  Skipped under AddressSanitizer, as above.
-awk 'BEGIN { printf "module cli.viewchain;\n\n@id(\"cli.f\")\nfn f(c: bool) -> i64\n{\n    let o0 = string_from_i64(0);\n    let v0 = string_as_str(o0);\n"
-	for (i = 1; i < 3200; i++) printf "    let o%d = string_from_i64(%d);\n    let v%d = if c { v%d } else { string_as_str(o%d) };\n", i, i, i, i - 1, i
-	printf "    str_len_bytes(v3199)\n}\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    f(true)\n}\n" }' > "$tmp/viewchain.spx"
+# T265's view edges: a chain of n views, each an alias of the one before or a
+# view of a new owner, borrows from every owner before it (n²/2 view/owner
+# links).  700 views (245,350 links) check in well under 4 s of CPU (a
+# duplicate scan per edge made 3,200 cubic: 12 s); 20,000 pass the cap of
+# 262,144 links and are refused (T265 at the function) within 4 s and 200 MB
+# (the links took 137 MB at 3,200 views).  Skipped under AddressSanitizer.
+viewchain() {
+	awk -v N="$1" 'BEGIN { printf "module cli.viewchain;\n\n@id(\"cli.f\")\nfn f(c: bool) -> i64\n{\n    let o0 = string_from_i64(0);\n    let v0 = string_as_str(o0);\n"
+		for (i = 1; i < N; i++) printf "    let o%d = string_from_i64(%d);\n    let v%d = if c { v%d } else { string_as_str(o%d) };\n", i, i, i, i - 1, i
+		printf "    str_len_bytes(v%d)\n}\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    f(true)\n}\n", N - 1 }'
+}
+viewchain 700 > "$tmp/viewchain.spx"
+viewchain 20000 > "$tmp/viewchain-cap.spx"
 if [ -z "${ASAN_OPTIONS-}" ]; then
-	expect 0 "check of a 3,200-view alias chain in 4 s of CPU" -- sh -c 'ulimit -t 4 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain.spx"
+	expect 0 "check of a 700-view alias chain in 4 s of CPU" -- sh -c 'ulimit -t 4 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain.spx"
+	expect 1 "check of a 20,000-view alias chain: refused in 4 s and 200 MB" -- sh -c 'ulimit -t 4 && ulimit -v 200000 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain-cap.spx"
+	has "$tmp/err" "error[SPX-T265]: the views in \`f\` borrow through more than 262144 view/owner links" "the view-link cap is T265 at the function"
 fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"

@@ -94,6 +94,7 @@ typedef struct Own {
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
+	bool edges_full;       /* OWN_EDGE_CAP reached: the function is refused (T265) */
 	const char *fn_name;   /* the function being checked (O102 text) */
 	const char *arg_callee; /* while a call argument that is a bare name is checked: the callee … */
 	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
@@ -169,12 +170,23 @@ edge_live(Own *O, int k)
 	    g->owner < O->vars.len && O->vars.items[g->owner].serial == g->owner_serial;
 }
 
+/* The view/owner links one function may make: a chain of views passed
+ * through one another (`let v2 = if c { v1 } else { string_as_str(o2) };`)
+ * borrows from every owner before it, n²/2 links for n views; past the cap
+ * the function is refused (T265, sema_own_check_function) rather than the
+ * checker growing without bound (3,200 such views took 137 MB). */
+#define OWN_EDGE_CAP (1 << 18)
+
 /* Records that variable view borrows from variable owner (once). */
 static void
 add_edge(Own *O, int view, int owner)
 {
 	if (view < 0 || owner < 0 || view == owner)
 		return;
+	if (O->edges.len >= OWN_EDGE_CAP) {
+		O->edges_full = true;
+		return;
+	}
 	/* once per burst: a scan of the view's edges made a chain of aliases
 	 * cubic (3,200 views took 12 s); a rare duplicate edge is harmless */
 	if (O->vars.items[owner].edge_from == O->vars.items[view].serial)
@@ -1293,6 +1305,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	Own O;
 	Own *spare = own_take(S, &O);
 	O.S = S;
+	O.edges_full = false;
 	O.fn_name = f->name;
 	O.body = f->fn->body;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
@@ -1317,5 +1330,10 @@ sema_own_check_function(Sema *S, SymId fn)
 	for (int i = 0; i < fd->nclauses; i++)
 		if (fd->clauses[i].kind == CLAUSE_ENSURES)
 			own_expr(&O, fd->clauses[i].cond, false);
+	if (O.edges_full) {
+		Diag *d = sema_error(S, DIAG_T265, f->name_span, "the views in `%s` borrow through more than %d view/owner links, more than the checker follows",
+		    f->name, OWN_EDGE_CAP);
+		diag_set_help(d, "split the function, or take a fresh view of its owner (`let w = string_as_str(s);`) instead of passing one view through another");
+	}
 	own_give_back(S, &O, spare);
 }
