@@ -131,5 +131,80 @@ for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixture
 	fi
 done
 
+# A built executable raises its own stack limit as `run --native` does for its
+# child (rt/core.h spx_stack_room: RLIMIT_STACK toward 256 MiB within the hard
+# limit, then one exec of itself): 250 frames of wide values under an 8 MiB
+# soft limit print the interpreter's answer (they died by SIGSEGV), and under
+# a 16 MiB hard limit the executable and `run --native` end alike, once.
+stack_case() {   # stack_case WHAT SOFT HARD
+	# (the inner shell waits for the executable: its SIGSEGV is a status, not a shell message)
+	est=$(ulimit -Hs "$3" && ulimit -Ss "$2" && sh -c 'timeout 120 "$1" > "$2" < /dev/null; echo $?' _ "$tmp/wide" "$tmp/eo" 2> /dev/null)
+	(ulimit -Hs "$3" && ulimit -Ss "$2" && CC="$cc -Werror" exec timeout 120 "$abin" run --native "$wide") \
+		> "$tmp/no" 2> "$tmp/ne" < /dev/null
+	nst=$?
+	if [ "$est" = 0 ] && [ "$(cat "$tmp/eo")" = "$(cat "${wide%.spx}.stdout")" ] && [ "$nst" = 0 ] && cmp -s "$tmp/eo" "$tmp/no"; then
+		agreed=$((agreed + 1))
+	elif [ "$2" != "$3" ] && [ "$3" = unlimited ]; then
+		disagree "$1" "executable exit $est '$(head -c 80 "$tmp/eo")', run --native exit $nst"
+	elif [ "$est" = 139 ] && [ "$nst" = 1 ] && grep -qF "terminated by signal 11" "$tmp/ne"; then
+		agreed=$((agreed + 1))
+	else
+		disagree "$1" "executable exit $est, run --native exit $nst '$(head -n 1 "$tmp/ne")'"
+	fi
+}
+wide=tests/fixtures/run/wide_values_deep_frames.spx
+hard=$(ulimit -Hs)
+if [ "$hard" != unlimited ]; then
+	echo "native: stack limit cases skipped (hard stack limit $hard KiB)"
+elif ! "$abin" build "$wide" -o "$tmp/wide" > /dev/null 2>&1; then
+	disagree "$wide" "build failed"
+else
+	stack_case "built executable, soft stack limit 8 MiB" 8192 unlimited
+	stack_case "built executable, hard stack limit 16 MiB" 8192 16384
+fi
+# the exec passes the arguments and the environment through byte for byte
+cat > "$tmp/echo.spx" <<'SPX'
+module native.stack_echo;
+
+permit { process.args.read, process.environment.read, process.stdout.write }
+
+@id("native.stack_echo.find")
+fn find(name: borrow str, i: usize, n: usize) -> i64
+    uses { process.environment.read, process.stdout.write }
+{
+    if i >= n {
+        0
+    } else {
+        if string_compare(string_from_str(env_name_utf8(i)), string_from_str(name)) == 0 {
+            let w = stdout_write(str_as_bytes(env_value_utf8(i)));
+            1
+        } else {
+            find(name, i + 1usize, n)
+        }
+    }
+}
+
+@id("app.main")
+fn main() -> i64
+    uses { process.args.read, process.environment.read, process.stdout.write }
+{
+    let a = stdout_write(str_as_bytes(arg_utf8(0usize)));
+    let b = stdout_write(str_as_bytes(arg_utf8(1usize)));
+    let name = "SPX_STACK_ECHO";
+    find(string_as_str(name), 0usize, env_len()) + i64_from_usize(args_len())
+}
+SPX
+if "$abin" build "$tmp/echo.spx" -o "$tmp/echo" > /dev/null 2>&1; then
+	arg1=$(printf ' a\tb\303\251 ')
+	val=$(printf 'x=y \342\202\254 z')
+	(ulimit -Ss 4096 2> /dev/null; SPX_STACK_ECHO=$val exec "$tmp/echo" "$arg1" "--") > "$tmp/eo" 2>&1 < /dev/null
+	est=$?
+	if [ "$est" = 3 ] && [ "$(cat "$tmp/eo")" = "$arg1--$val" ]; then agreed=$((agreed + 1)); else
+		disagree "built executable's arguments and environment" "exit $est, stdout '$(cat "$tmp/eo")'"
+	fi
+else
+	disagree "$tmp/echo.spx" "build failed"
+fi
+
 echo "native: $agreed agreed, $refused refused (unsupported), $disagreed disagreed"
 [ "$disagreed" -eq 0 ]

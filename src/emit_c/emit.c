@@ -282,6 +282,7 @@ render_arg(Emit *E, int i)
 	case TY_F64: emitc_line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
 	case TY_F32: emitc_line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
 	case TY_STRING: emitc_line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
+	case TY_STR: emitc_line(E, "	spx_cf_str(&spx_cf, %s);", v); return;
 	case TY_ARRAY:
 		emitc_line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)emitc_tinfo(E, t)->n);
 		return;
@@ -532,7 +533,7 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 static void
 emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
-	buf_puts(out, "int\nmain(int argc, char **argv)\n{\n");
+	buf_puts(out, "int\nmain(int argc, char **argv)\n{\n\tspx_stack_room(argv);\n");
 	if (E->opt->host && E->opt->host->fs_write)   /* the write grant comes first (fs.h) */
 		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
 			      "\targc -= spx_taken;\n\targv += spx_taken;\n");
@@ -790,7 +791,7 @@ project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 	const HirGrants *g = E->opt->host;
 	Route route = g ? g->route : ROUTE_PURE;
 	bool test = E->opt->report_status;
-	buf_puts(out, "\nint\nmain(int argc, char **argv)\n{\n");
+	buf_puts(out, "\nint\nmain(int argc, char **argv)\n{\n\tspx_stack_room(argv);\n");
 	if (g && g->fs_write)
 		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
 			      "\targc -= spx_taken;\n\targv += spx_taken;\n");

@@ -832,7 +832,14 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
 		return true;
 	}
-	case TY_STR: case TY_SLICE: case TY_FN:
+	case TY_STR:   /* (address, length): as a string, by kind and length */
+		emitw_text(W, "<str ");
+		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		decimal_text(W, TY_USIZE);
+		emitw_text(W, " bytes>");
+		return true;
+	case TY_SLICE: case TY_FN:
 		emitw_text(W, "<data>");
 		return true;
 	default:

@@ -8,9 +8,11 @@
  * The clause is its source text, trimmed; when that spans lines or exceeds
  * 4,096 bytes, its expression id (`declaration:<len>:<fn-id>:expression:<n>`).
  * Values render as source literals with their width suffix (`-7`, `3i32`,
- * `255u8`, `4usize`, `'a'`, `1.5`, `0.25f32`, `true`); owned and borrowed
- * data by kind only (`<string 3 bytes>`, `<array u8 x4>`, `<record>`,
- * `<variant>`, `<data>`), and a parameter moved away is `<moved>`.  A record
+ * `255u8`, `4usize`, `'a'`, `1.5`, `0.25f32`, `true`; a non-finite float,
+ * which has no literal, as `inf`, `-inf` or `NaN` in either width); owned and
+ * borrowed data by kind (and length) only (`<string 3 bytes>`, `<str 2 bytes>`,
+ * `<array u8 x4>`, `<record>`, `<variant>`, `<data>`), and a parameter moved
+ * away is `<moved>`.  A record
  * invariant reports the record's stable identity and phase `requires`, its
  * fields as the arguments.
  */
@@ -22,7 +24,7 @@
 #include "../fmt/fmt.h"
 
 static char *
-render_value(const Value *v)
+render_value(const Value *v, bool str)
 {
 	Buf b = {0};
 	switch ((VTag)v->tag) {
@@ -36,6 +38,13 @@ render_value(const Value *v)
 	case V_F32: fmt_float(&b, (double)v->f32, SUF_F32); break;
 	case V_STRING: buf_printf(&b, "<string %zu bytes>", ((const Bytes *)v->p)->len); break;
 	case V_ARRAY: buf_printf(&b, "<array u8 x%zu>", ((const Bytes *)v->p)->len); break;
+	case V_VIEW:
+		if (str) {
+			buf_printf(&b, "<str %zu bytes>", (size_t)v->n);
+			break;
+		}
+		buf_puts(&b, "<data>");
+		break;
 	case V_RECORD: buf_puts(&b, "<record>"); break;
 	case V_VARIANT: buf_puts(&b, "<variant>"); break;
 	case V_EMPTY: buf_puts(&b, "<moved>"); break;
@@ -59,7 +68,7 @@ interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *
 	for (int k = 0; k < f->nparams; k++) {
 		d->args[k].name = f->locals[k].name;
 		d->args[k].type = spx_xstrdup(sema_type_name((Sema *)S, f->locals[k].type));
-		d->args[k].value = render_value(&slots[k]);
+		d->args[k].value = render_value(&slots[k], sema_type_info(&S->types, f->locals[k].type)->kind == TY_STR);
 	}
 }
 

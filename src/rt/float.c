@@ -335,7 +335,7 @@ rt_float_text(char out[352], double v, bool f32)
 			k += (size_t)(n - exp - 1);
 		}
 	}
-	if (f32) {
+	if (f32 && !special) {   /* no literal spells inf or NaN: no suffix either */
 		memcpy(out + k, "f32", 3);
 		k += 3;
 	}

@@ -107,7 +107,7 @@ uint32_t rt_u8_from_i64(int64_t v);
 
 /* The canonical text of a float (LANGUAGE.md §0.11): the shortest digits
  * that round-trip (to a float when f32), positional, `.0` when integral,
- * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32`.
+ * `NaN` (any sign), `inf`, `-inf`, `-0.0`; f32 appends the suffix `f32` to a finite value.
  * Writes at most 351 bytes and a NUL into out; returns the length. */
 size_t rt_float_text(char out[352], double v, bool f32);
 

@@ -136,7 +136,7 @@ ref_float_text(char out[352], double v, bool f32)
 			k += (size_t)(n - exp - 1);
 		}
 	}
-	if (f32) {
+	if (f32 && !isnan(v) && !isinf(v)) {   /* no literal spells inf or NaN: no suffix */
 		memcpy(out + k, "f32", 3);
 		k += 3;
 	}

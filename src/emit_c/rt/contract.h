@@ -8,7 +8,8 @@
  *     arguments: left = 1, right = 0
  *
  * and exits 70 (RT_EXIT_CONTRACT).  Values render as source literals with
- * their width suffix; owned and borrowed data by kind only.  Integers and
+ * their width suffix (a non-finite float as `inf`, `-inf`, `NaN`); owned and
+ * borrowed data by kind (and length) only.  Integers and
  * floats print through the shared runtime (rt_decimal, rt_float_text:
  * src/rt/num.c), which the formatter and the interpreter's details use too.
  */
@@ -53,6 +54,14 @@ spx_cf_string(spx_buf *b, spx_str s)
 		return;
 	}
 	snprintf(t, sizeof t, "<string %zu bytes>", s.n);
+	spx_cf_put(b, t);
+}
+
+SPX_RT void
+spx_cf_str(spx_buf *b, spx_view s)
+{
+	char t[64];
+	snprintf(t, sizeof t, "<str %zu bytes>", s.n);
 	spx_cf_put(b, t);
 }
 

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #define SPX_RT static __attribute__((unused))
 /* A huge function's chunk (emit.c, emitc_chunk_at): never inlined back, and
@@ -317,6 +319,31 @@ SPX_RT bool
 spx_utf8_valid(const uint8_t *p, size_t n)
 {
 	return rt_utf8_validate(p, n) == n;
+}
+
+/*
+ * Start-up (the first thing main does): 256 frames of wide values outgrow a
+ * default 8 MiB stack, so a built executable, as `run --native` does for its
+ * child (src/emit_c/cc.c), runs with RLIMIT_STACK raised toward 256 MiB
+ * within the hard limit.  The stack's room is laid out at exec, so once the
+ * soft limit is raised the program execs itself again (/proc/self/exe, the
+ * same argv and environment).  It does so only when the limit actually grew,
+ * and the new image finds it at 256 MiB or at the hard limit: no loop, and no
+ * marker to trust.  Otherwise (no room to grow, no /proc) it runs as it is.
+ */
+#define SPX_STACK_WANT ((rlim_t)256 << 20)
+SPX_RT void
+spx_stack_room(char **argv)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= SPX_STACK_WANT ||
+	    (rl.rlim_max != RLIM_INFINITY && rl.rlim_max <= rl.rlim_cur))
+		return;
+	rlim_t was = rl.rlim_cur;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < SPX_STACK_WANT ? rl.rlim_max : SPX_STACK_WANT;
+	if (setrlimit(RLIMIT_STACK, &rl) != 0 || getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur <= was)
+		return;
+	execv("/proc/self/exe", argv);
 }
 
 /*
