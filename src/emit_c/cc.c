@@ -161,15 +161,10 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 int
 emit_native_exec(const char *exe, char **argv, int *wstatus)
 {
-	/* 256 frames of wide values outgrow a default 8 MiB stack (the
-	 * interpreter runs them; the program died by SIGSEGV): the program
-	 * starts with its stack limit raised toward 256 MiB, within the hard
-	 * limit (set before exec, so the new image lays out room for it) */
+	/* the program starts with its stack limit raised toward 256 MiB, as
+	 * the interpreter runs 256 frames of wide values */
 	struct rlimit rl;
-	bool grow = getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ((rlim_t)256 << 20) &&
-		    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur);
-	if (grow)
-		rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < ((rlim_t)256 << 20) ? rl.rlim_max : ((rlim_t)256 << 20);
+	bool grow = child_stack_limit((rlim_t)256 << 20, &rl);
 	child_catch();
 	pid_t pid = child_start(false);   /* the terminal's group: it may read the terminal */
 	if (pid == 0) {

@@ -59,28 +59,21 @@ remove_dir(const char *dir)
 }
 
 /*
- * The stack node gets: RLIMIT_STACK raised toward 256 MiB (within the hard
- * limit; *rl the limit to set in the child, before exec, so the new image
- * lays out room for it) and the V8 flag `--stack-size=<KiB>` 8 MiB below it
- * in flag (empty when the limit stays under 16 MiB: V8's default then).
+ * The stack node gets: RLIMIT_STACK raised toward 256 MiB (child_stack_limit;
+ * true when *rl is to be set in the child) and the V8 flag
+ * `--stack-size=<KiB>` 8 MiB below the limit it will have, in flag (empty
+ * when that is under 16 MiB: V8's default then).
  */
 #define NODE_STACK_WANT ((rlim_t)256 << 20)
-static void
+static bool
 node_stack(struct rlimit *rl, char *flag, size_t cap)
 {
 	flag[0] = 0;
-	if (getrlimit(RLIMIT_STACK, rl) != 0)
-		return;
-	rlim_t want = NODE_STACK_WANT;
-	if (rl->rlim_max != RLIM_INFINITY && rl->rlim_max < want)
-		want = rl->rlim_max;
-	if (rl->rlim_cur != RLIM_INFINITY && rl->rlim_cur < want)
-		rl->rlim_cur = want;
-	else if (rl->rlim_cur != RLIM_INFINITY)
-		want = rl->rlim_cur < NODE_STACK_WANT ? rl->rlim_cur : NODE_STACK_WANT;
-	if (want < ((rlim_t)16 << 20))
-		return;
-	snprintf(flag, cap, "--stack-size=%lu", (unsigned long)((want - ((rlim_t)8 << 20)) / 1024));
+	bool grow = child_stack_limit(NODE_STACK_WANT, rl);
+	rlim_t have = rl->rlim_cur == RLIM_INFINITY || rl->rlim_cur > NODE_STACK_WANT ? NODE_STACK_WANT : rl->rlim_cur;
+	if (have >= ((rlim_t)16 << 20))
+		snprintf(flag, cap, "--stack-size=%lu", (unsigned long)((have - ((rlim_t)8 << 20)) / 1024));
+	return grow;
 }
 
 WasmRunStatus
@@ -108,7 +101,7 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	snprintf(progp, sizeof progp, "%s/program.wasm", dir);
 	struct rlimit rl;
 	char stack[64];
-	node_stack(&rl, stack, sizeof stack);
+	bool grow = node_stack(&rl, stack, sizeof stack);
 	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 5));
 	int k = 0;
 	argv[k++] = (char *)node;
@@ -139,7 +132,7 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		 */
 		if (fcntl(0, F_GETFD) == -1 && errno == EBADF)
 			(void)open("/", O_RDONLY | O_DIRECTORY);
-		if (stack[0])
+		if (grow)
 			(void)setrlimit(RLIMIT_STACK, &rl);
 		execvp(argv[0], argv);
 		int e = errno;

@@ -115,3 +115,18 @@ child_release(void)
 		_exit(128 + sig);
 	}
 }
+
+bool
+child_stack_limit(rlim_t want, struct rlimit *rl)
+{
+	if (getrlimit(RLIMIT_STACK, rl) != 0) {
+		rl->rlim_cur = rl->rlim_max = 0;
+		return false;
+	}
+	if (rl->rlim_max != RLIM_INFINITY && rl->rlim_max < want)
+		want = rl->rlim_max;
+	if (rl->rlim_cur == RLIM_INFINITY || rl->rlim_cur >= want)
+		return false;
+	rl->rlim_cur = want;
+	return true;
+}

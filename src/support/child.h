@@ -14,6 +14,7 @@
 #define SPX_CHILD_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /* Starts catching (idempotent until child_release). */
@@ -30,5 +31,11 @@ int child_wait(pid_t pid);
 bool child_interrupted(void);
 /* Restores the dispositions; re-raises a caught signal (then does not return). */
 void child_release(void);
+/* The stack a lane's child runs with (256 frames of wide values outgrow a
+ * default 8 MiB): *rl is RLIMIT_STACK with its soft limit raised toward
+ * want, within the hard limit; true when that grows it (the child sets it
+ * before exec, so the new image lays out room for it), false when it is
+ * left (*rl then the limit as it is, or unreadable: rlim_cur 0). */
+bool child_stack_limit(rlim_t want, struct rlimit *rl);
 
 #endif
