@@ -148,6 +148,9 @@ stack_case() {   # stack_case WHAT SOFT HARD
 		disagree "$1" "executable exit $est '$(head -c 80 "$tmp/eo")', run --native exit $nst"
 	elif [ "$est" = 139 ] && [ "$nst" = 1 ] && grep -qF "terminated by signal 11" "$tmp/ne"; then
 		agreed=$((agreed + 1))
+	elif [ "$sanitize" -eq 1 ] && [ "$est" != 0 ] && [ "$est" = "$nst" ] && grep -qF "AddressSanitizer:DEADLYSIGNAL" "$tmp/ne"; then
+		# under ASan the overflow is its report and exit status, in both alike
+		agreed=$((agreed + 1))
 	else
 		disagree "$1" "executable exit $est, run --native exit $nst '$(head -n 1 "$tmp/ne")'"
 	fi
