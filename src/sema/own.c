@@ -872,8 +872,11 @@ own_expr(Own *O, const Expr *e, bool move)
 		}
 		break;
 	case EXPR_METHOD: {
+		/* no modes recorded: the call was refused (unknown method, wrong
+		 * arity, type arguments): its receiver stays where it is, so no
+		 * H006/O102 follows the error at a later use */
 		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
-		own_expr(O, e->u.method.recv, cons ? cons[0] != 0 : true);
+		own_expr(O, e->u.method.recv, cons && cons[0] != 0);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
 		break;
 	}
