@@ -199,13 +199,6 @@ add_edge(Own *O, int view, int owner)
 }
 
 static bool
-holds_view(Sema *S, TypeId t, int depth)
-{
-	(void)depth;
-	return sema_type_view(S, t) != NULL;
-}
-
-static bool
 first_report(Own *O, const Expr *e)
 {
 	Sema *S = O->S;
@@ -964,7 +957,7 @@ view_visit(void *ctx, const Expr *e)
 static void
 view_escapes(Own *O, int view, TypeId t, int mark)
 {
-	if (view >= 0 && holds_view(O->S, t, 0))
+	if (view >= 0 && sema_type_view(O->S, t))
 		for (int k = mark; k < O->escaped.len; k++) {
 			const struct OwnRef *r = &O->escaped.items[k];
 			if (r->var < O->vars.len && O->vars.items[r->var].serial == r->serial)
@@ -980,7 +973,7 @@ view_escapes(Own *O, int view, TypeId t, int mark)
 static void
 view_collect(Own *O, int view, TypeId t, const Expr *e)
 {
-	if (!e || view < 0 || !holds_view(O->S, t, 0))
+	if (!e || view < 0 || !sema_type_view(O->S, t))
 		return;
 	ViewCollect c = { O, view };
 	sema_walk_expr(e, view_visit, &c);
@@ -1066,7 +1059,7 @@ tail_visit(void *ctx, const Expr *e)
 static void
 own_tail_escape(Own *O, const Expr *value)
 {
-	if (!value || !holds_view(O->S, sema_expr_type(O->S, value->id), 0))
+	if (!value || !sema_type_view(O->S, sema_expr_type(O->S, value->id)))
 		return;
 	TailEscape t = { O, O->marks.items[O->marks.len - 1], -1 };
 	sema_walk_expr(value, tail_visit, &t);
