@@ -1,0 +1,784 @@
+"""Extract (program source, expected outcome) pairs from one reference test
+file written in Rust.
+
+The reference states its expectations in ordinary Rust tests, so we read
+them with a small abstract evaluator over the test's tokens:
+
+* string values are computed where the test computes them from literals:
+  consts and statics, `let`, `.replace`/`.replacen`, `format!` (positional
+  and inline named arguments), `concat!`, `+`, `String::from`,
+  `.to_string()`, helper functions of the file whose body builds a string,
+  and `for` loops over array literals (one case per element);
+* a string that looks like a program (it declares a `module` or a `fn`)
+  becomes a case; anything computed from it (a parsed program, its
+  diagnostics, its graph) is tainted with that case;
+* assertions over exactly one case state its outcome: SPX codes it names
+  (rejected with those codes), `.is_empty()` (accepted; negated: rejected
+  with any code), `parse(..).is_ok()` (parses); `.unwrap()` of a verifying
+  stage (graph, HIR, codegen, wasm) is a weaker "accepted", `.unwrap_err()`
+  a weaker "rejected".
+
+What the evaluator cannot follow is skipped, never guessed: a case is only
+reported with an expectation some assertion states.
+"""
+
+import re
+
+from rustlex import tokenize, match_close, split_top
+
+CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
+PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
+                        r"(@id\(\"[^\"]*\"\)[ \t]*\n?[ \t]*)?fn[ \t]+[A-Za-z_]\w*\s*[<(])")
+
+# calls whose .unwrap() means the reference verified the program
+VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
+             "emit_hir_c", "emit_module", "emit_resolved_module", "resolve",
+             "check", "revision_checked"}
+# codes of the reference's lowering and lanes (HIR validator, C and Wasm
+# backends): verdicts of a lane's profile, not of the checker
+BACKEND = "HBW"
+# an assertion naming these judges a lane's output, not the checker's
+LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
+              "emit_resolved_module", "native", "lower"}
+# methods and macros that mutate a parsed or lowered program
+MUTATORS = {"iter_mut", "clear", "push", "remove", "insert", "retain", "swap",
+            "truncate", "pop", "last_mut", "first_mut", "get_mut", "as_mut",
+            "swap_remove", "extend", "drain", "reverse", "sort"}
+# assertions about artefacts other than the program's verdict
+SKIP_ASSERT = ("validate", "patch", "apply", "repair", "workspace", "evidence",
+               "impact", "review", "manifest", "project", "unlock", "lock_")
+
+
+class Taint:
+    __slots__ = ("progs",)
+
+    def __init__(self, progs):
+        self.progs = frozenset(progs)
+
+
+class Seq:
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+
+UNKNOWN = Taint(())
+
+
+def looks_like_program(s):
+    return isinstance(s, str) and "fn " in s and "{" in s and \
+        PROGRAM_RE.search(s) is not None
+
+
+class Helper:
+    def __init__(self, params, body):
+        self.params = params
+        self.body = body
+
+
+class FileExtractor:
+    def __init__(self, path, text):
+        self.path = path
+        self.toks = tokenize(text)
+        self.consts = {}
+        self.helpers = {}
+        self.programs = []      # [(key, source)]
+        self.prog_index = {}    # source -> index in self.programs
+        self.expect = {}        # index -> list of (strength, kind, codes, where)
+        self.test = None
+        self.test_progs = 0
+        self.depth = 0
+        self.tampered = set()   # programs a test has mutated after parsing
+        self.helper_depth = 0   # walking a helper's body for a call
+
+    # ---- programs -------------------------------------------------------
+    def prog(self, source):
+        idx = self.prog_index.get(source)
+        if idx is None:
+            idx = len(self.programs)
+            self.test_progs += 1
+            key = "%s::%s#%d" % (self.path, self.test or "const", self.test_progs)
+            self.programs.append((key, source))
+            self.prog_index[source] = idx
+        return idx
+
+    def taint_of(self, v):
+        if isinstance(v, Taint):
+            return set(v.progs)
+        if isinstance(v, str):
+            return {self.prog(v)} if looks_like_program(v) else set()
+        if isinstance(v, Seq):
+            out = set()
+            for x in v.items:
+                out |= self.taint_of(x)
+            return out
+        return set()
+
+    # ---- items ----------------------------------------------------------
+    def run(self):
+        toks = self.toks
+        i = 0
+        pending_test = False
+        while i < len(toks):
+            t = toks[i]
+            if t[1] == "#" and i + 1 < len(toks) and toks[i + 1][1] == "[":
+                j = match_close(toks, i + 1)
+                attr = " ".join(x[1] for x in toks[i + 2:j])
+                if attr.startswith("test") or attr.startswith("tokio :: test"):
+                    pending_test = True
+                i = j + 1
+                continue
+            if t[0] == "ident" and t[1] in ("const", "static") and \
+                    i + 1 < len(toks) and toks[i + 1][0] == "ident":
+                j = i + 1
+                if toks[j][1] == "mut":
+                    j += 1
+                name = toks[j][1]
+                k = j
+                while k < len(toks) and toks[k][1] != "=":
+                    if toks[k][1] in (";", "{"):
+                        break
+                    k += 1
+                if k < len(toks) and toks[k][1] == "=":
+                    e = self.stmt_end(k + 1)
+                    v = self.eval(toks[k + 1:e], {})
+                    if isinstance(v, (str, Seq)):
+                        self.consts[name] = v
+                    i = e + 1
+                    continue
+            if t[0] == "ident" and t[1] == "fn" and i + 1 < len(toks):
+                name = toks[i + 1][1]
+                j = i + 2
+                while j < len(toks) and toks[j][1] != "(":
+                    j += 1
+                pe = match_close(toks, j)
+                params = []
+                for p in split_top(toks[j + 1:pe]):
+                    if p and p[0][0] == "ident":
+                        params.append(p[0][1] if p[0][1] != "mut" else p[1][1])
+                k = pe + 1
+                while k < len(toks) and toks[k][1] not in ("{", ";"):
+                    k += 1
+                if k >= len(toks) or toks[k][1] == ";":
+                    i = k + 1
+                    pending_test = False
+                    continue
+                be = match_close(toks, k)
+                body = toks[k + 1:be]
+                if pending_test:
+                    self.test = name
+                    self.test_progs = 0
+                    self.tampered = set()
+                    self.block(body, {})
+                    self.test = None
+                elif name not in self.helpers:
+                    self.helpers[name] = Helper(params, body)
+                pending_test = False
+                i = be + 1
+                continue
+            i += 1
+        return self.programs, self.expect
+
+    def stmt_end(self, i):
+        toks = self.toks
+        while i < len(toks):
+            if toks[i][1] in ("(", "[", "{"):
+                i = match_close(toks, i) + 1
+                continue
+            if toks[i][1] == ";":
+                return i
+            i += 1
+        return i
+
+    # ---- statements -----------------------------------------------------
+    def block(self, toks, env):
+        i = 0
+        n = len(toks)
+        while i < n:
+            t = toks[i]
+            if t[1] == ";":
+                i += 1
+                continue
+            if t[0] == "ident" and t[1] == "for":
+                j = i + 1
+                while j < n and toks[j][1] != "in":
+                    j += 1
+                pat = toks[i + 1:j]
+                k = j + 1
+                while k < n and toks[k][1] != "{":
+                    if toks[k][1] in ("(", "["):
+                        k = match_close(toks, k)
+                    k += 1
+                if k >= n:
+                    return
+                be = match_close(toks, k)
+                src = self.eval(toks[j + 1:k], env)
+                body = toks[k + 1:be]
+                items = src.items if isinstance(src, Seq) else [src]
+                for item in items:
+                    e2 = dict(env)
+                    self.bind(pat, item, e2)
+                    self.block(body, e2)
+                i = be + 1
+                continue
+            if t[0] == "ident" and t[1] in ("if", "while", "loop", "else", "unsafe"):
+                # walk every block the statement holds, conditions ignored
+                j = i + 1
+                while j < n and toks[j][1] != "{":
+                    if toks[j][1] in ("(", "["):
+                        j = match_close(toks, j)
+                    j += 1
+                if j >= n:
+                    return
+                be = match_close(toks, j)
+                self.block(toks[j + 1:be], dict(env))
+                i = be + 1
+                continue
+            if t[1] == "{":
+                be = match_close(toks, i)
+                self.block(toks[i + 1:be], dict(env))
+                i = be + 1
+                continue
+            # a plain statement up to ';' at this level
+            j = i
+            while j < n and toks[j][1] != ";":
+                if toks[j][1] in ("(", "[", "{"):
+                    j = match_close(toks, j)
+                j += 1
+            stmt = toks[i:j]
+            self.statement(stmt, env)
+            i = j + 1
+
+    def closure(self, toks):
+        """`|a: &str, b| body` (or `move |…|`) as a helper."""
+        if toks and toks[0][1] == "move":
+            toks = toks[1:]
+        if not toks or toks[0][1] not in ("|", "||"):
+            return None
+        if toks[0][1] == "||":
+            params, k = [], 1
+        else:
+            k = 1
+            while k < len(toks) and toks[k][1] != "|":
+                k += 1
+            params = []
+            for p in split_top(toks[1:k]):
+                p = [t for t in p if t[1] not in ("mut", "&")]
+                if p and p[0][0] == "ident":
+                    params.append(p[0][1])
+            k += 1
+        body = toks[k:]
+        if body and body[0][1] == "->":
+            while k < len(toks) and toks[k][1] != "{":
+                k += 1
+            body = toks[k:]
+        if body and body[0][1] == "{" and match_close(body, 0) == len(body) - 1:
+            body = body[1:-1]
+        return Helper(params, body)
+
+    def bind(self, pat, value, env):
+        pat = [t for t in pat if t[1] not in ("&", "mut", "ref")]
+        if len(pat) == 1 and pat[0][0] == "ident":
+            env[pat[0][1]] = value
+            return
+        if pat and pat[0][1] == "(":
+            parts = split_top(pat[1:match_close(pat, 0)])
+            items = value.items if isinstance(value, Seq) else None
+            for k, p in enumerate(parts):
+                self.bind(p, items[k] if items and k < len(items) else UNKNOWN, env)
+            return
+        for t in pat:
+            if t[0] == "ident" and t[1][0].islower():
+                env[t[1]] = value
+
+    def tamper(self, stmt, env):
+        """A statement that mutates what a program was parsed or lowered to
+        (the reference's hostile-AST/HIR tests): later assertions about
+        that program judge the forged tree, not the source."""
+        words = [t[1] for t in stmt]
+        field_store = len(words) > 3 and stmt[0][0] == "ident" and words[0] != "let" \
+            and words[1] == "." and "=" in words
+        mutating = field_store or (words[:1] == ["*"] and "=" in words) or \
+            any(w in MUTATORS and k + 1 < len(words) and words[k + 1] == "("
+                for k, w in enumerate(words))
+        if not mutating:
+            return
+        for t in stmt:
+            if t[0] == "ident" and t[1] in env:
+                self.tampered |= self.taint_of(env[t[1]])
+
+    def statement(self, stmt, env):
+        if not stmt:
+            return
+        self.tamper(stmt, env)
+        if stmt[0][1] == "let":
+            k = 1
+            depth = 0
+            while k < len(stmt):
+                s = stmt[k][1]
+                if s in ("(", "[", "<"):
+                    depth += 1
+                elif s in (")", "]", ">"):
+                    depth -= 1
+                elif s == "=" and depth <= 0:
+                    break
+                k += 1
+            pat = stmt[1:k]
+            # drop a type annotation
+            for c in range(len(pat)):
+                if pat[c][1] == ":" and c > 0:
+                    pat = pat[:c]
+                    break
+            rhs = stmt[k + 1:]
+            for c in range(len(rhs)):  # let-else
+                if rhs[c][0] == "ident" and rhs[c][1] == "else" and c > 0:
+                    rhs = rhs[:c]
+                    break
+            clo = self.closure(rhs)
+            value = clo if clo else self.eval(rhs, env) if rhs else UNKNOWN
+            self.bind(pat, value, env)
+            self.implicit(rhs, env)
+            return
+        if stmt[0][0] == "ident" and stmt[0][1] in ("assert", "assert_eq", "assert_ne",
+                                                      "debug_assert") and \
+                len(stmt) > 2 and stmt[1][1] == "!":
+            self.assertion(stmt[0][1], stmt[3:match_close(stmt, 2)], env)
+            return
+        # assignment `x = expr`
+        if len(stmt) > 2 and stmt[0][0] == "ident" and stmt[1][1] == "=":
+            env[stmt[0][1]] = self.eval(stmt[2:], env)
+            self.implicit(stmt[2:], env)
+            return
+        self.implicit(stmt, env)
+
+    # ---- expectations ---------------------------------------------------
+    def note(self, progs, strength, kind, codes):
+        if len(progs) != 1 or progs & self.tampered:
+            return
+        if codes and all(c[4] in BACKEND for c in codes):
+            kind = "backend"
+        (p,) = progs
+        if self.helper_depth:
+            strength = min(strength, 1)
+        self.expect.setdefault(p, []).append((strength, kind, tuple(codes),
+                                              "%s::%s" % (self.path, self.test)))
+
+    def codes_in(self, toks, env):
+        out = []
+        for t in toks:
+            v = None
+            if t[0] == "str":
+                v = t[2]
+            elif t[0] == "ident" and isinstance(env.get(t[1]), str):
+                v = env[t[1]]
+            if isinstance(v, str) and CODE_RE.match(v) and v not in out:
+                out.append(v)
+        return out
+
+    def assertion(self, mac, args, env):
+        text = " ".join(t[1] for t in args)
+        if any(s in text for s in SKIP_ASSERT):
+            return
+        parts = split_top(args)
+        nval = 2 if mac in ("assert_eq", "assert_ne") else 1
+        parts = parts[:nval]
+        flat = [t for p in parts for t in p]
+        progs = set()
+        for p in parts:
+            progs |= self.taint_of(self.eval(p, env))
+        codes = self.codes_in(flat, env)
+        negated = mac == "assert_ne" or any(
+            t[1] == "!" and (k == 0 or flat[k - 1][0] != "ident")
+            for k, t in enumerate(flat))
+        words = {t[1] for t in flat if t[0] == "ident"}
+        if codes:
+            if not negated:
+                lane = bool(words & LANE_WORDS)
+                self.note(progs, 2, "backend" if lane else "reject", codes)
+            return
+        if "is_empty" in words:
+            self.note(progs, 2, "reject" if negated else "accept", ())
+            return
+        if mac == "assert_eq" and len(parts) == 2 and \
+                [t[1] for t in parts[1]][-4:] in (["::", "new", "(", ")"],) and \
+                any(w in words for w in ("codes", "error_codes", "errors",
+                                         "diagnostics", "diagnostic_codes", "verify")):
+            self.note(progs, 2, "accept", ())
+            return
+        if "is_ok" in words or "is_err" in words:
+            parse_only = "parse" in words and not (words & VERIFYING) and \
+                "verify" not in words
+            ok = ("is_ok" in words) != negated
+            if parse_only:
+                self.note(progs, 1, "parse-ok" if ok else "parse-err", ())
+            else:
+                self.note(progs, 2, "accept" if ok else "reject", ())
+
+    def implicit(self, toks, env):
+        """`.unwrap()` / `.unwrap_err()` right after a verifying call."""
+        for i, t in enumerate(toks):
+            if t[0] != "ident" or i + 1 >= len(toks) or toks[i + 1][1] != "(":
+                continue
+            if t[1] not in VERIFYING and t[1] != "parse":
+                continue
+            ce = match_close(toks, i + 1)
+            if ce + 2 < len(toks) and toks[ce + 1][1] == "." and \
+                    toks[ce + 2][1] in ("unwrap", "expect", "unwrap_err", "expect_err"):
+                args = split_top(toks[i + 2:ce])
+                if not args:
+                    continue
+                progs = self.taint_of(self.eval(args[0], env))
+                err = toks[ce + 2][1].endswith("err")
+                if t[1] == "parse":
+                    self.note(progs, 0, "parse-err" if err else "parse-ok", ())
+                else:
+                    rest = toks[ce + 3:]
+                    codes = self.codes_in(rest, env) if err else []
+                    lane = err and t[1] in LANE_WORDS
+                    self.note(progs, 1, "backend" if lane else
+                              "reject" if err else "accept", codes)
+
+    # ---- expressions ----------------------------------------------------
+    def eval(self, toks, env):
+        try:
+            self.depth += 1
+            if self.depth > 40:
+                return UNKNOWN
+            return self._eval(toks, env)
+        except (IndexError, ValueError, KeyError, TypeError):
+            return self.taint_all(toks, env)
+        finally:
+            self.depth -= 1
+
+    def taint_all(self, toks, env):
+        progs = set()
+        for t in toks:
+            if t[0] == "str" and looks_like_program(t[2]):
+                progs.add(self.prog(t[2]))
+            elif t[0] == "ident" and t[1] in env:
+                progs |= self.taint_of(env[t[1]])
+            elif t[0] == "ident" and t[1] in self.consts:
+                progs |= self.taint_of(self.consts[t[1]])
+        return Taint(progs)
+
+    def _eval(self, toks, env):
+        toks = list(toks)
+        while toks and toks[0][1] in ("&", "*", "mut") or \
+                (len(toks) > 1 and toks[0][1] == "move"):
+            toks = toks[1:]
+        if not toks:
+            return UNKNOWN
+        # binary + (string concatenation) at top level
+        parts = split_top(toks, "+")
+        if len(parts) > 1 and all(parts):
+            vals = [self.eval(p, env) for p in parts]
+            if all(isinstance(v, str) for v in vals):
+                return "".join(vals)
+            return self.taint_all(toks, env)
+        v, i = self.primary(toks, env)
+        while i < len(toks):
+            t = toks[i]
+            if t[1] == "." and i + 1 < len(toks):
+                name = toks[i + 1][1]
+                if i + 2 < len(toks) and toks[i + 2][1] in ("(", "::"):
+                    j = i + 2
+                    if toks[j][1] == "::":  # turbofish
+                        while j < len(toks) and toks[j][1] != "(":
+                            j += 1
+                    ce = match_close(toks, j)
+                    args = [self.eval(a, env) for a in split_top(toks[j + 1:ce])]
+                    v = self.method(v, name, args)
+                    i = ce + 1
+                else:
+                    v = self.taint_all([], env) if not isinstance(v, Taint) else v
+                    if isinstance(v, Seq) and toks[i + 1][0] == "num":
+                        k = int(toks[i + 1][1])
+                        v = v.items[k] if k < len(v.items) else UNKNOWN
+                    elif not isinstance(v, Taint):
+                        v = UNKNOWN
+                    i += 2
+            elif t[1] == "?":
+                i += 1
+            elif t[1] == "[":
+                ce = match_close(toks, i)
+                idx = self.eval(toks[i + 1:ce], env)
+                if isinstance(v, Seq) and isinstance(idx, int) and idx < len(v.items):
+                    v = v.items[idx]
+                else:
+                    v = Taint(self.taint_of(v))
+                i = ce + 1
+            elif t[1] == "as":
+                i += 2
+            else:
+                # an operator we do not model: everything it touches taints
+                return self.taint_all(toks, env)
+        return v
+
+    def method(self, v, name, args):
+        if isinstance(v, str):
+            if name in ("to_string", "to_owned", "clone", "as_str", "into", "as_ref",
+                        "to_vec", "borrow", "deref"):
+                return v
+            if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):
+                return v.replace(args[0], args[1])
+            if name == "replacen" and len(args) == 3 and isinstance(args[0], str) and \
+                    isinstance(args[1], str) and isinstance(args[2], int):
+                return v.replace(args[0], args[1], args[2])
+            if name == "trim":
+                return v.strip()
+            if name == "trim_start":
+                return v.lstrip()
+            if name == "trim_end":
+                return v.rstrip()
+            if name == "repeat" and args and isinstance(args[0], int):
+                return v * args[0]
+        if isinstance(v, Seq):
+            if name in ("iter", "into_iter", "to_vec", "clone", "copied", "cloned",
+                        "as_slice"):
+                return v
+            if name == "enumerate":
+                return Seq([Seq([k, x]) for k, x in enumerate(v.items)])
+            if name in ("concat", "join") and all(isinstance(x, str) for x in v.items):
+                sep = args[0] if name == "join" and args and isinstance(args[0], str) else ""
+                return sep.join(v.items)
+        progs = self.taint_of(v)
+        for a in args:
+            progs |= self.taint_of(a)
+        return Taint(progs)
+
+    def primary(self, toks, env):
+        t = toks[0]
+        if t[0] == "str":
+            return (t[2] if t[2] is not None else UNKNOWN), 1
+        if t[0] == "num":
+            s = t[1].rstrip("usizeiu0123456789") or t[1]
+            m = re.match(r"[0-9_]+", t[1])
+            return (int(m.group(0).replace("_", "")) if m else UNKNOWN), 1
+        if t[1] == "(":
+            ce = match_close(toks, 0)
+            parts = split_top(toks[1:ce])
+            inner = toks[1:ce]
+            if len(parts) == 1 and not (inner and inner[-1][1] == ","):
+                return self.eval(parts[0], env), ce + 1
+            return Seq([self.eval(p, env) for p in parts]), ce + 1
+        if t[1] == "[":
+            ce = match_close(toks, 0)
+            inner = toks[1:ce]
+            if any(x[1] == ";" for x in inner):
+                return self.taint_all(inner, env), ce + 1
+            return Seq([self.eval(p, env) for p in split_top(inner)]), ce + 1
+        if t[1] == "|":  # closure: taint by its captures
+            return self.taint_all(toks, env), len(toks)
+        if t[0] != "ident":
+            return self.taint_all(toks, env), len(toks)
+        # path a::b::c
+        i = 1
+        path = [t[1]]
+        while i + 1 < len(toks) and toks[i][1] == "::":
+            if toks[i + 1][1] == "<":  # turbofish
+                depth = 0
+                j = i + 1
+                while j < len(toks):
+                    if toks[j][1] == "<":
+                        depth += 1
+                    elif toks[j][1] == ">":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    elif toks[j][1] == ">>":
+                        depth -= 2
+                        if depth <= 0:
+                            break
+                    j += 1
+                i = j + 1
+                continue
+            path.append(toks[i + 1][1])
+            i += 2
+        name = path[-1]
+        if i < len(toks) and toks[i][1] == "!" and i + 1 < len(toks) and \
+                toks[i + 1][1] in ("(", "["):
+            ce = match_close(toks, i + 1)
+            inner = toks[i + 2:ce]
+            return self.macro(name, inner, env), ce + 1
+        if i < len(toks) and toks[i][1] == "(":
+            ce = match_close(toks, i)
+            argt = split_top(toks[i + 1:ce])
+            args = [self.eval(a, env) for a in argt]
+            return self.call(path, args, env), ce + 1
+        if i < len(toks) and toks[i][1] == "{" and name[:1].isupper():
+            ce = match_close(toks, i)
+            return self.taint_all(toks[i:ce + 1], env), ce + 1
+        if len(path) == 1:
+            if name in env:
+                return env[name], i
+            if name in self.consts:
+                return self.consts[name], i
+            if name in ("true", "false"):
+                return (name == "true"), i
+        return UNKNOWN, i
+
+    def call(self, path, args, env):
+        name = path[-1]
+        if name in ("from", "new", "to_string", "to_owned") and len(args) == 1 and \
+                isinstance(args[0], str) and path[0] in ("String", "str", "Cow", "Box"):
+            return args[0]
+        if name in ("Some", "Ok", "Box", "Rc", "Arc") and len(args) == 1:
+            return args[0]
+        if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):
+            return args[0].replace(args[1], args[2], 1)
+        h = None
+        if len(path) == 1:
+            h = env.get(name) if isinstance(env.get(name), Helper) else self.helpers.get(name)
+        progs = set()
+        for a in args:
+            progs |= self.taint_of(a)
+        if h is not None and len(h.params) == len(args):
+            env2 = dict(zip(h.params, args))
+            v = self.helper_value(h, env2)
+            if isinstance(v, str):
+                return v
+            if progs and self.helper_depth < 3 and self.test:
+                # what the helper asserts or unwraps about its argument,
+                # as a weaker expectation than the test's own
+                self.helper_depth += 1
+                try:
+                    self.block(h.body, dict(zip(h.params, args)))
+                finally:
+                    self.helper_depth -= 1
+        return Taint(progs)
+
+    def helper_value(self, h, env):
+        """A helper's final expression when it builds a string."""
+        body = h.body
+        # statements before the tail: only `let`
+        stmts = []
+        cur = []
+        i = 0
+        while i < len(body):
+            t = body[i]
+            if t[1] in ("(", "[", "{"):
+                j = match_close(body, i)
+                cur.extend(body[i:j + 1])
+                i = j + 1
+                continue
+            if t[1] == ";":
+                stmts.append(cur)
+                cur = []
+            else:
+                cur.append(t)
+            i += 1
+        env = dict(env)
+        saved = self.expect, self.programs, self.prog_index, self.test_progs
+        # a helper's own assertions belong to no case
+        self.expect = {}
+        try:
+            for s in stmts:
+                if s and s[0][1] == "let":
+                    self.statement(s, env)
+                elif s and s[0][1] == "return":
+                    return self.eval(s[1:], env)
+                else:
+                    return UNKNOWN
+            if not cur:
+                return UNKNOWN
+            return self.eval(cur, env)
+        finally:
+            self.expect = saved[0]
+
+    def macro(self, name, inner, env):
+        if name == "format":
+            parts = split_top(inner)
+            if not parts or parts[0][0][0] != "str" or parts[0][0][2] is None:
+                return self.taint_all(inner, env)
+            fmt = parts[0][0][2]
+            pos = []
+            named = {}
+            for p in parts[1:]:
+                if len(p) > 2 and p[0][0] == "ident" and p[1][1] == "=":
+                    named[p[0][1]] = self.eval(p[2:], env)
+                else:
+                    pos.append(self.eval(p, env))
+            return self.format(fmt, pos, named, env) or self.taint_all(inner, env)
+        if name == "concat":
+            vals = [self.eval(p, env) for p in split_top(inner)]
+            if all(isinstance(v, str) for v in vals):
+                return "".join(vals)
+            return self.taint_all(inner, env)
+        if name == "vec":
+            if any(x[1] == ";" for x in inner):
+                return self.taint_all(inner, env)
+            return Seq([self.eval(p, env) for p in split_top(inner)])
+        return self.taint_all(inner, env)
+
+    def format(self, fmt, pos, named, env):
+        out = []
+        i = 0
+        k = 0
+        while i < len(fmt):
+            c = fmt[i]
+            if fmt.startswith("{{", i):
+                out.append("{")
+                i += 2
+                continue
+            if fmt.startswith("}}", i):
+                out.append("}")
+                i += 2
+                continue
+            if c == "{":
+                j = fmt.index("}", i)
+                spec = fmt[i + 1:j]
+                arg = spec.split(":")[0]
+                if spec.split(":")[1:] not in ([], [""]):
+                    return None
+                if arg == "":
+                    v = pos[k] if k < len(pos) else None
+                    k += 1
+                elif arg.isdigit():
+                    v = pos[int(arg)] if int(arg) < len(pos) else None
+                elif arg in named:
+                    v = named[arg]
+                else:
+                    v = env.get(arg, self.consts.get(arg))
+                if isinstance(v, bool):
+                    v = "true" if v else "false"
+                if isinstance(v, int):
+                    v = str(v)
+                if not isinstance(v, str):
+                    return None
+                out.append(v)
+                i = j + 1
+                continue
+            out.append(c)
+            i += 1
+        return "".join(out)
+
+
+def extract(path, text):
+    """[(key, source, expectation)] for one Rust test file; expectation is
+    (kind, codes) with kind 'accept', 'reject', 'parse-ok' or 'parse-err',
+    or ('conflict', ()) when the file's assertions disagree."""
+    ex = FileExtractor(path, text)
+    programs, expect = ex.run()
+    out = []
+    for idx, (key, source) in enumerate(programs):
+        notes = expect.get(idx)
+        if not notes:
+            continue
+        best = max(n[0] for n in notes)
+        strong = [n for n in notes if n[0] == best]
+        kinds = {n[1] for n in strong}
+        if "backend" in kinds and len(kinds) > 1:
+            strong = [n for n in strong if n[1] != "backend"]
+            kinds.discard("backend")
+        if kinds == {"parse-ok", "parse-err"} or kinds == {"accept", "reject"}:
+            out.append((key, source, ("conflict", ())))
+            continue
+        kind = strong[0][1]
+        codes = []
+        for n in strong:
+            for c in n[2]:
+                if c not in codes:
+                    codes.append(c)
+        out.append((key, source, (kind, tuple(codes))))
+    return out

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""refmine: our agreement with the reference implementation's own tests.
+
+    python3 tools/refmine/refmine.py --ref DIR [--ref DIR2 ...] [options]
+
+--ref names a checkout of the reference (github.com/wavect/semaprax), or a
+git directory (a bare repository or a `.git`; `--rev` picks the commit,
+HEAD by default), or a directory of loose `.rs` test files (for instance
+newer files saved one by one). Several --ref arguments are merged; a later
+one's file replaces an earlier one's at the same path. Read: every
+tests/**/*.rs (or *.rs anywhere in a loose directory) and the examples'
+top-level *.spx files (each expected to verify).
+
+Each extracted case (program + expected outcome, see extract.py) is
+written to build/refmine/cases/ and checked with our binary: `check --json`
+for accepted/rejected expectations, `parse` for parse-only ones. A case
+agrees when an expected acceptance meets no error, and an expected
+rejection meets every code the reference names (any code when it names
+none). tools/refmine/decided.txt lists known differences by case key with
+the reason our spec gives; the report separates those from the undecided.
+
+Nothing of the reference is stored in our repository: it is read from the
+directory given, and the cases land under build/ (git-ignored).
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from extract import extract  # noqa: E402
+
+# files whose programs serve other tools (patches, workspaces, hosts,
+# agents): their codes are not verdicts on the program
+EXCLUDE = re.compile(r"(^|/)(semantic_|workspace|agent_|economic_|cleanup_|"
+                     r"native_(rust|callable)|public_native|project_|android_|"
+                     r"ios_|desktop_|component_runtime|callable_|rust_host|"
+                     r"diagnostic_repair|quality_routing|documentation|patch)"
+                     r"|_ci_contract")
+
+
+def git_files(gitdir, rev):
+    names = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "--name-only", rev],
+                           check=True, capture_output=True, text=True).stdout.split("\n")
+    out = {}
+    for n in names:
+        if wanted(n):
+            out[n] = subprocess.run(["git", "--git-dir", gitdir, "show", "%s:%s" % (rev, n)],
+                                    check=True, capture_output=True).stdout.decode("utf-8", "replace")
+    return out
+
+
+def wanted(rel):
+    if rel.startswith("tests/") and rel.endswith(".rs"):
+        return True
+    return rel.startswith("examples/") and rel.count("/") == 1 and rel.endswith(".spx")
+
+
+def dir_files(root):
+    out = {}
+    loose = not os.path.isdir(os.path.join(root, "tests"))
+    for base, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "target"))
+        for f in sorted(files):
+            full = os.path.join(base, f)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if loose and f.endswith(".rs"):
+                rel = rel if rel.startswith("tests/") else "tests/" + rel
+            elif not wanted(rel):
+                continue
+            with open(full, encoding="utf-8", errors="replace") as fh:
+                out[rel] = fh.read()
+    return out
+
+
+def load_sources(refs, rev):
+    files = {}
+    for ref in refs:
+        if os.path.isdir(os.path.join(ref, "objects")) and os.path.exists(os.path.join(ref, "HEAD")):
+            files.update(git_files(ref, rev))
+        elif os.path.isdir(ref):
+            files.update(dir_files(ref))
+        else:
+            sys.exit("refmine: %s is neither a directory nor a git directory" % ref)
+    return files
+
+
+def mine(files):
+    cases = []
+    seen = {}
+    for rel in sorted(files):
+        text = files[rel]
+        if rel.endswith(".spx"):
+            found = [(rel, text, ("accept", ()))]
+        elif EXCLUDE.search(rel):
+            continue
+        else:
+            try:
+                found = extract(rel, text)
+            except Exception as err:  # a file we cannot read is reported, not fatal
+                print("refmine: %s: not mined (%s)" % (rel, err), file=sys.stderr)
+                continue
+        for key, source, exp in found:
+            if exp[0] == "conflict":
+                continue
+            prev = seen.get(source)
+            if prev is not None:
+                continue  # the same program under an earlier key
+            seen[source] = key
+            cases.append({"key": key, "source": source, "kind": exp[0], "codes": list(exp[1])})
+    return cases
+
+
+def run_case(binary, casedir, case):
+    h = hashlib.sha256(case["source"].encode()).hexdigest()[:12]
+    path = os.path.join(casedir, h + ".spx")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(case["source"])
+    case["file"] = path
+    if case["kind"].startswith("parse"):
+        p = subprocess.run([binary, "parse", path], capture_output=True, timeout=60)
+        codes = re.findall(rb"\[(SPX-[A-Z]+[0-9]+)\]", p.stderr)
+        case["ours"] = [c.decode() for c in codes] if p.returncode else []
+        case["status"] = p.returncode
+        return case
+    try:
+        p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        case["ours"] = ["timeout"]
+        case["status"] = -1
+        return case
+    errs = []
+    warns = []
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if d.get("code"):
+            (errs if d.get("severity") == "error" else warns).append(d["code"])
+    case["warnings"] = warns
+    if p.returncode not in (0, 1):
+        errs.append("crash:%d" % p.returncode)
+    case["ours"] = errs
+    case["status"] = p.returncode
+    return case
+
+
+def verdict(case):
+    ours = case["ours"]
+    kind = case["kind"]
+    if kind == "backend":
+        return True, "backend"
+    if kind in ("accept", "parse-ok"):
+        if not ours and case["status"] == 0:
+            return True, "accept"
+        return False, "expected accepted; we report %s" % (ours[0] if ours else "failure")
+    # the reference's verify() lists warnings too (S103): a named code
+    # agrees at either severity
+    seen = ours + case.get("warnings", [])
+    missing = [c for c in case["codes"] if c not in seen]
+    if not missing and (ours or case["codes"]):
+        return True, "reject"
+    if not ours:
+        want = "/".join(case["codes"]) or "any code"
+        return False, "expected %s; we accept" % want
+    if missing:
+        return False, "expected %s; we report %s" % ("/".join(missing), ours[0])
+    return True, "reject"
+
+
+def load_decided(path):
+    decided = {}
+    if not os.path.exists(path):
+        return decided
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) < 3 or parts[1] not in ("spec", "lifted", "skew"):
+                sys.exit("refmine: %s:%d: want KEY<TAB>spec|lifted|skew<TAB>reason" % (path, n))
+            decided[parts[0]] = (parts[1], parts[2])
+    return decided
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ref", action="append", required=True)
+    ap.add_argument("--rev", default="HEAD")
+    ap.add_argument("--bin", default="build/semaprax")
+    ap.add_argument("--out", default="build/refmine")
+    ap.add_argument("--decided", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                      "decided.txt"))
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--only", help="regex over case keys")
+    ap.add_argument("--list", action="store_true", help="list the cases, run nothing")
+    a = ap.parse_args()
+
+    files = load_sources(a.ref, a.rev)
+    cases = mine(files)
+    if a.only:
+        cases = [c for c in cases if re.search(a.only, c["key"])]
+    if a.list:
+        for c in cases:
+            print("%s\t%s %s" % (c["key"], c["kind"], " ".join(c["codes"])))
+        return 0
+    casedir = os.path.join(a.out, "cases")
+    os.makedirs(casedir, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as pool:
+        cases = list(pool.map(lambda c: run_case(a.bin, casedir, c), cases))
+    decided = load_decided(a.decided)
+
+    causes = {}
+    agree = counted = spec = 0
+    undecided = []
+    stale = [k for k in decided if k not in {c["key"] for c in cases}]
+    for c in cases:
+        ok, cause = verdict(c)
+        d = decided.get(c["key"])
+        c["agree"] = ok
+        if c["kind"] == "backend":
+            causes.setdefault(("excluded: backend", "a lane's profile code (H/B/W): not a check verdict"), []).append(c)
+            continue
+        if d and d[0] in ("lifted", "skew"):
+            causes.setdefault(("excluded: " + d[0], ""), []).append(c)
+            continue
+        counted += 1
+        if ok:
+            agree += 1
+            if d:
+                stale.append(c["key"] + " (agrees now)")
+            causes.setdefault(("agree", c["kind"]), []).append(c)
+            continue
+        if d:
+            spec += 1
+            causes.setdefault(("decided", cause), []).append(c)
+        else:
+            undecided.append(c)
+            causes.setdefault(("UNDECIDED", cause), []).append(c)
+
+    kinds = {}
+    for c in cases:
+        kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
+    print("refmine: %d files, %d cases (%s)" % (
+        len(files), len(cases), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    print("%-10s %5s  %s" % ("class", "cases", "cause"))
+    for (cls, cause), cs in sorted(causes.items(), key=lambda kv: (kv[0][0] != "agree", kv[0][0], -len(kv[1]), kv[0][1])):
+        print("%-10s %5d  %s" % (cls, len(cs), cause))
+    excluded = len(cases) - counted
+    print("raw agreement: %d/%d = %.1f%% (%d excluded: backend stage, lifted profile, version skew)" % (
+        agree, counted, 100.0 * agree / max(1, counted), excluded))
+    print("over expectations our spec does not decide otherwise (%d decided): %d/%d = %.1f%%" % (
+        spec, agree, counted - spec, 100.0 * agree / max(1, counted - spec)))
+    print("undecided differences: %d" % len(undecided))
+    for c in undecided:
+        print("  %s  %s  [%s]" % (c["key"], verdict(c)[1], c["file"]))
+    for k in stale:
+        print("refmine: decided.txt entry not matched: %s" % k)
+    with open(os.path.join(a.out, "results.json"), "w", encoding="utf-8") as fh:
+        json.dump([{k: c[k] for k in ("key", "kind", "codes", "ours", "agree", "file")}
+                   for c in cases], fh, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
