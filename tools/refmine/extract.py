@@ -78,8 +78,9 @@ class Helper:
 
 
 class FileExtractor:
-    def __init__(self, path, text):
+    def __init__(self, path, text, files=None):
         self.path = path
+        self.files = files      # every file read, for include_str!
         self.toks = tokenize(text)
         self.consts = {}
         self.helpers = {}
@@ -117,6 +118,12 @@ class FileExtractor:
 
     # ---- items ----------------------------------------------------------
     def run(self):
+        # consts and helpers first (Rust items are order-free), then tests
+        self.items(False)
+        self.items(True)
+        return self.programs, self.expect
+
+    def items(self, tests):
         toks = self.toks
         i = 0
         pending_test = False
@@ -142,9 +149,10 @@ class FileExtractor:
                     k += 1
                 if k < len(toks) and toks[k][1] == "=":
                     e = self.stmt_end(k + 1)
-                    v = self.eval(toks[k + 1:e], {})
-                    if isinstance(v, (str, Seq)):
-                        self.consts[name] = v
+                    if not tests:
+                        v = self.eval(toks[k + 1:e], {})
+                        if isinstance(v, (str, Seq)):
+                            self.consts[name] = v
                     i = e + 1
                     continue
             if t[0] == "ident" and t[1] == "fn" and i + 1 < len(toks):
@@ -166,19 +174,18 @@ class FileExtractor:
                     continue
                 be = match_close(toks, k)
                 body = toks[k + 1:be]
-                if pending_test:
+                if pending_test and tests:
                     self.test = name
                     self.test_progs = 0
                     self.tampered = set()
                     self.block(body, {})
                     self.test = None
-                elif name not in self.helpers:
+                elif not pending_test and not tests and name not in self.helpers:
                     self.helpers[name] = Helper(params, body)
                 pending_test = False
                 i = be + 1
                 continue
             i += 1
-        return self.programs, self.expect
 
     def stmt_end(self, i):
         toks = self.toks
@@ -350,6 +357,7 @@ class FileExtractor:
             env[stmt[0][1]] = self.eval(stmt[2:], env)
             self.implicit(stmt[2:], env)
             return
+        self.eval(stmt, env)  # a helper called for its assertions
         self.implicit(stmt, env)
 
     # ---- expectations ---------------------------------------------------
@@ -416,7 +424,18 @@ class FileExtractor:
                 self.note(progs, 2, "accept" if ok else "reject", ())
 
     def implicit(self, toks, env):
-        """`.unwrap()` / `.unwrap_err()` right after a verifying call."""
+        """`.unwrap()` / `.unwrap_err()` right after a verifying call, and
+        `diagnostics.iter().find(|d| d.code == "SPX-…").expect(…)`."""
+        words = [t[1] for t in toks]
+        if "code" in words and "==" in words and \
+                ("expect" in words or "unwrap" in words):
+            codes = self.codes_in(toks, env)
+            if codes and "!" not in words:
+                progs = set()
+                for t in toks:
+                    if t[0] == "ident" and t[1] in env:
+                        progs |= self.taint_of(env[t[1]])
+                self.note(progs, 2, "reject", codes)
         for i, t in enumerate(toks):
             if t[0] != "ident" or i + 1 >= len(toks) or toks[i + 1][1] != "(":
                 continue
@@ -424,7 +443,8 @@ class FileExtractor:
                 continue
             ce = match_close(toks, i + 1)
             if ce + 2 < len(toks) and toks[ce + 1][1] == "." and \
-                    toks[ce + 2][1] in ("unwrap", "expect", "unwrap_err", "expect_err"):
+                    toks[ce + 2][1] in ("unwrap", "expect", "unwrap_err", "expect_err",
+                                        "unwrap_or_else"):
                 args = split_top(toks[i + 2:ce])
                 if not args:
                     continue
@@ -705,6 +725,15 @@ class FileExtractor:
             if all(isinstance(v, str) for v in vals):
                 return "".join(vals)
             return self.taint_all(inner, env)
+        if name == "include_str":
+            parts = split_top(inner)
+            rel = self.eval(parts[0], env) if parts else None
+            if isinstance(rel, str) and self.files is not None:
+                base = self.path.rsplit("/", 1)[0]
+                path = normpath(base + "/" + rel)
+                if path in self.files:
+                    return self.files[path]
+            return UNKNOWN
         if name == "vec":
             if any(x[1] == ";" for x in inner):
                 return self.taint_all(inner, env)
@@ -754,11 +783,22 @@ class FileExtractor:
         return "".join(out)
 
 
-def extract(path, text):
+def normpath(path):
+    out = []
+    for part in path.split("/"):
+        if part == "..":
+            if out:
+                out.pop()
+        elif part not in ("", "."):
+            out.append(part)
+    return "/".join(out)
+
+
+def extract(path, text, files=None):
     """[(key, source, expectation)] for one Rust test file; expectation is
     (kind, codes) with kind 'accept', 'reject', 'parse-ok' or 'parse-err',
     or ('conflict', ()) when the file's assertions disagree."""
-    ex = FileExtractor(path, text)
+    ex = FileExtractor(path, text, files)
     programs, expect = ex.run()
     out = []
     for idx, (key, source) in enumerate(programs):

@@ -56,7 +56,7 @@ def git_files(gitdir, rev):
 
 
 def wanted(rel):
-    if rel.startswith("tests/") and rel.endswith(".rs"):
+    if rel.startswith("tests/") and rel.endswith((".rs", ".spx")):
         return True
     return rel.startswith("examples/") and rel.count("/") == 1 and rel.endswith(".spx")
 
@@ -69,7 +69,7 @@ def dir_files(root):
         for f in sorted(files):
             full = os.path.join(base, f)
             rel = os.path.relpath(full, root).replace(os.sep, "/")
-            if loose and f.endswith(".rs"):
+            if loose and f.endswith((".rs", ".spx")):
                 rel = rel if rel.startswith("tests/") else "tests/" + rel
             elif not wanted(rel):
                 continue
@@ -95,13 +95,15 @@ def mine(files):
     seen = {}
     for rel in sorted(files):
         text = files[rel]
+        if rel.startswith("tests/") and rel.endswith(".spx"):
+            continue  # read through include_str! only
         if rel.endswith(".spx"):
             found = [(rel, text, ("accept", ()))]
         elif EXCLUDE.search(rel):
             continue
         else:
             try:
-                found = extract(rel, text)
+                found = extract(rel, text, files)
             except Exception as err:  # a file we cannot read is reported, not fatal
                 print("refmine: %s: not mined (%s)" % (rel, err), file=sys.stderr)
                 continue

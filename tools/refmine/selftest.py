@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""refmine's own check: the extractor over a synthetic Rust test file written
+for this purpose (no reference text), covering each idiom extract.py reads.
+Run by `make compat` before the reference is mined; no network, no binary."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from extract import extract  # noqa: E402
+
+SYNTHETIC = r'''
+use std::path::Path;
+
+const BASE: &str = r#"
+module demo.base;
+@id("app.main")
+fn main() -> i64 { 40 + 2 }
+"#;
+
+fn codes(source: &str) -> Vec<&'static str> {
+    let program = parse(source, Path::new("x.spx")).unwrap();
+    verify::verify(&program).into_iter().map(|d| d.code).collect()
+}
+
+fn checked(source: &str) -> Program {
+    hir::resolve(&parse(source, Path::new("y.spx")).unwrap()).unwrap()
+}
+
+#[test]
+fn base_verifies() {
+    assert!(codes(BASE).is_empty());
+    let broken = BASE.replace("40 + 2", "missing");
+    assert_eq!(codes(&broken), vec!["SPX-T202"]);
+    let bad = BASE.replacen("40", "true", 1);
+    assert!(!codes(&bad).is_empty());
+}
+
+#[test]
+fn table_of_programs() {
+    let program = |body: &str| format!("module demo.t;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n");
+    for (body, code) in [("1 +", "SPX-P101"), ("x", "SPX-T202")] {
+        let source = program(body);
+        assert_eq!(codes(&source)[0], code, "{body}");
+    }
+    for body in ["1", "2"] {
+        checked(&program(body));
+    }
+}
+
+#[test]
+fn forged_trees_and_lanes_are_not_verdicts() {
+    let mut tree = parse(BASE, Path::new("z.spx")).unwrap();
+    tree.functions.clear();
+    assert_eq!(verify::verify(&tree)[0].code, "SPX-T105");
+    let lane = format!("{}\n@id(\"extra\") fn extra() -> i64 {{ 1 }}\n", BASE);
+    assert_eq!(wasm::emit_module(&parse(&lane, Path::new("w")).unwrap()).unwrap_err().code, "SPX-W111");
+    let report = verify::verify(&parse(INCLUDED, Path::new("i.spx")).unwrap());
+    let found = report.iter().find(|item| item.code == "SPX-T103").expect("T103");
+}
+
+const INCLUDED: &str = include_str!("selftest/inc.spx");
+'''
+
+INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
+
+
+def main():
+    files = {"tests/selftest/inc.spx": INCLUDED}
+    got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files)}
+    want = {
+        "tests/synthetic.rs::base_verifies#1": ("accept", ()),
+        "tests/synthetic.rs::base_verifies#2": ("reject", ("SPX-T202",)),
+        "tests/synthetic.rs::base_verifies#3": ("reject", ()),
+        "tests/synthetic.rs::table_of_programs#1": ("reject", ("SPX-P101",)),
+        "tests/synthetic.rs::table_of_programs#2": ("reject", ("SPX-T202",)),
+        "tests/synthetic.rs::table_of_programs#3": ("accept", ()),
+        "tests/synthetic.rs::table_of_programs#4": ("accept", ()),
+        "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#1": ("backend", ("SPX-W111",)),
+        "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#2": ("reject", ("SPX-T103",)),
+    }
+    bad = 0
+    for key in sorted(set(want) | set(got)):
+        if want.get(key) != got.get(key):
+            print("refmine selftest: %s: want %s, got %s" % (key, want.get(key), got.get(key)))
+            bad += 1
+    print("refmine selftest: %d passed, %d failed" % (len(want) - bad, bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
