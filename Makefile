@@ -134,9 +134,22 @@ help:
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
 	@echo "make fuzz-run   libFuzzer over check/HIR/interpreter (small budget, no host effects)/C and Wasm emission (Wasm validated)"
 	@echo "make docs       regenerate docs/diagnostics.md"
+	@echo "make compat REF=<dir>   agreement with the reference's own tests (tools/refmine; REF: a checkout or git dir of it)"
 
 clean:
 	rm -rf $(BUILD) build-*
+
+# Agreement with the reference implementation's own test expectations
+# (tools/refmine, issue 11 §1). REF is a checkout of the reference, its git
+# directory (REV picks the commit) or a directory of its newer test files;
+# several, space-separated, are merged. Not part of `make test`: it needs
+# the reference's sources, which CI does not have.
+REV ?= HEAD
+compat: $(BIN)
+	@test -n "$(REF)" || { echo "make compat REF=<reference checkout or git dir> [REV=commit]"; exit 2; }
+	python3 tools/refmine/selftest.py
+	python3 tools/refmine/refmine.py --bin $(BIN) --out $(BUILD)/refmine --rev $(REV) $(foreach r,$(REF),--ref $(r))
+.PHONY: compat
 
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
