@@ -92,6 +92,7 @@ class FileExtractor:
         self.depth = 0
         self.tampered = set()   # programs a test has mutated after parsing
         self.helper_depth = 0   # walking a helper's body for a call
+        self.declared = []      # names each open inner block binds
 
     # ---- programs -------------------------------------------------------
     def prog(self, source):
@@ -226,7 +227,7 @@ class FileExtractor:
                 for item in items:
                     e2 = dict(env)
                     self.bind(pat, item, e2)
-                    self.block(body, e2)
+                    self.inner(body, env, e2, pat)
                 i = be + 1
                 continue
             if t[0] == "ident" and t[1] in ("if", "while", "loop", "else", "unsafe"):
@@ -239,12 +240,12 @@ class FileExtractor:
                 if j >= n:
                     return
                 be = match_close(toks, j)
-                self.block(toks[j + 1:be], dict(env))
+                self.inner(toks[j + 1:be], env, dict(env), [])
                 i = be + 1
                 continue
             if t[1] == "{":
                 be = match_close(toks, i)
-                self.block(toks[i + 1:be], dict(env))
+                self.inner(toks[i + 1:be], env, dict(env), [])
                 i = be + 1
                 continue
             # a plain statement up to ';' at this level
@@ -256,6 +257,19 @@ class FileExtractor:
             stmt = toks[i:j]
             self.statement(stmt, env)
             i = j + 1
+
+    def inner(self, body, outer, env, pat):
+        """An inner block: its `let`s shadow, its assignments and
+        `push_str`s to outer bindings stay (a loop's accumulation)."""
+        declared = {t[1] for t in pat if t[0] == "ident"}
+        self.declared.append(declared)
+        try:
+            self.block(body, env)
+        finally:
+            self.declared.pop()
+        for k, v in env.items():
+            if k in outer and k not in declared and outer[k] is not v:
+                outer[k] = v
 
     def closure(self, toks):
         """`|a: &str, b| body` (or `move |…|`) as a helper."""
@@ -345,6 +359,8 @@ class FileExtractor:
             clo = self.closure(rhs)
             value = clo if clo else self.eval(rhs, env) if rhs else UNKNOWN
             self.bind(pat, value, env)
+            if self.declared:
+                self.declared[-1].update(t[1] for t in pat if t[0] == "ident")
             self.implicit(rhs, env)
             return
         if stmt[0][0] == "ident" and stmt[0][1] in ("assert", "assert_eq", "assert_ne",
@@ -356,6 +372,15 @@ class FileExtractor:
         if len(stmt) > 2 and stmt[0][0] == "ident" and stmt[1][1] == "=":
             env[stmt[0][1]] = self.eval(stmt[2:], env)
             self.implicit(stmt[2:], env)
+            return
+        if len(stmt) > 4 and stmt[0][0] == "ident" and stmt[1][1] == "." and \
+                stmt[2][1] == "push_str" and stmt[3][1] == "(" and \
+                isinstance(env.get(stmt[0][1]), str):
+            add = self.eval(stmt[4:match_close(stmt, 3)], env)
+            if isinstance(add, str):
+                env[stmt[0][1]] = env[stmt[0][1]] + add
+                return
+            env[stmt[0][1]] = Taint(self.taint_of(env[stmt[0][1]]) | self.taint_of(add))
             return
         self.eval(stmt, env)  # a helper called for its assertions
         self.implicit(stmt, env)
@@ -643,6 +668,8 @@ class FileExtractor:
         if name in ("from", "new", "to_string", "to_owned") and len(args) == 1 and \
                 isinstance(args[0], str) and path[0] in ("String", "str", "Cow", "Box"):
             return args[0]
+        if name in ("new", "default") and not args and path[0] == "String":
+            return ""
         if name in ("Some", "Ok", "Box", "Rc", "Arc") and len(args) == 1:
             return args[0]
         if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):
