@@ -93,6 +93,7 @@ class FileExtractor:
         self.tampered = set()   # programs a test has mutated after parsing
         self.helper_depth = 0   # walking a helper's body for a call
         self.declared = []      # names each open inner block binds
+        self.touched = set()    # programs the current test has handled
 
     # ---- programs -------------------------------------------------------
     def prog(self, source):
@@ -106,6 +107,12 @@ class FileExtractor:
         return idx
 
     def taint_of(self, v):
+        out = self._taint_of(v)
+        if self.test:
+            self.touched |= out
+        return out
+
+    def _taint_of(self, v):
         if isinstance(v, Taint):
             return set(v.progs)
         if isinstance(v, str):
@@ -179,6 +186,7 @@ class FileExtractor:
                     self.test = name
                     self.test_progs = 0
                     self.tampered = set()
+                    self.touched = set()
                     self.block(body, {})
                     self.test = None
                 elif not pending_test and not tests and name not in self.helpers:
@@ -389,7 +397,7 @@ class FileExtractor:
     def note(self, progs, strength, kind, codes):
         if len(progs) != 1 or progs & self.tampered:
             return
-        if codes and all(c[4] in BACKEND for c in codes):
+        if kind != "output" and codes and all(c[4] in BACKEND for c in codes):
             kind = "backend"
         (p,) = progs
         if self.helper_depth:
@@ -432,6 +440,15 @@ class FileExtractor:
             return
         if "is_empty" in words:
             self.note(progs, 2, "reject" if negated else "accept", ())
+            return
+        if "stdout" in words and mac == "assert_eq" and len(parts) == 2 and not negated:
+            # a program's output, compiled or interpreted: with no program
+            # in the assertion itself, the one program the test handled
+            text = [v for v in (self.eval(p, env) for p in parts) if isinstance(v, str)]
+            if len(text) == 1 and not CODE_RE.match(text[0]):
+                if not progs and len(self.touched) == 1:
+                    progs = set(self.touched)
+                self.note(progs, 2, "output", (text[0],))
             return
         if mac == "assert_eq" and len(parts) == 2 and \
                 [t[1] for t in parts[1]][-4:] in (["::", "new", "(", ")"],) and \
@@ -823,7 +840,8 @@ def normpath(path):
 
 def extract(path, text, files=None):
     """[(key, source, expectation)] for one Rust test file; expectation is
-    (kind, codes) with kind 'accept', 'reject', 'parse-ok' or 'parse-err',
+    (kind, codes) with kind 'accept', 'reject', 'parse-ok', 'parse-err',
+    'backend' (a lane's code) or 'output' (codes holds the expected stdout),
     or ('conflict', ()) when the file's assertions disagree."""
     ex = FileExtractor(path, text, files)
     programs, expect = ex.run()
@@ -835,6 +853,9 @@ def extract(path, text, files=None):
         best = max(n[0] for n in notes)
         strong = [n for n in notes if n[0] == best]
         kinds = {n[1] for n in strong}
+        if "output" in kinds and kinds <= {"output", "accept"}:
+            strong = [n for n in strong if n[1] == "output"]
+            kinds = {"output"}
         if "backend" in kinds and len(kinds) > 1:
             strong = [n for n in strong if n[1] != "backend"]
             kinds.discard("backend")

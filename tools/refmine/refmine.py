@@ -150,6 +150,12 @@ def run_case(binary, casedir, case):
         errs.append("crash:%d" % p.returncode)
     case["ours"] = errs
     case["status"] = p.returncode
+    if case["kind"] == "output" and not errs:
+        try:
+            r = subprocess.run([binary, "run", path], capture_output=True, timeout=120)
+            case["stdout"] = r.stdout.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired:
+            case["stdout"] = "<timeout>"
     return case
 
 
@@ -158,6 +164,13 @@ def verdict(case):
     kind = case["kind"]
     if kind == "backend":
         return True, "backend"
+    if kind == "output":
+        if ours:
+            return False, "expected output; we report %s" % ours[0]
+        if case.get("stdout", "").strip() == case["codes"][0].strip():
+            return True, "output"
+        return False, "expected output %r; we print %r" % (case["codes"][0][:40],
+                                                          case.get("stdout", "")[:40])
     if kind in ("accept", "parse-ok"):
         if not ours and case["status"] == 0:
             return True, "accept"

@@ -59,6 +59,14 @@ fn forged_trees_and_lanes_are_not_verdicts() {
     let found = report.iter().find(|item| item.code == "SPX-T103").expect("T103");
 }
 
+#[test]
+fn compiled_program_prints() {
+    let ast = parse(&BASE.replace("40 + 2", "6 * 7"), "p.spx").unwrap();
+    std::fs::write(&c_path, codegen::emit_c(&ast).unwrap()).unwrap();
+    let output = Command::new(binary).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "42");
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -78,6 +86,7 @@ def main():
         "tests/synthetic.rs::table_of_programs#4": ("accept", ()),
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#1": ("backend", ("SPX-W111",)),
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#2": ("reject", ("SPX-T103",)),
+        "tests/synthetic.rs::compiled_program_prints#1": ("output", ("42",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
