@@ -90,6 +90,9 @@ def load_sources(refs, rev):
     return files
 
 
+aliases = set()  # keys of programs met again under another key
+
+
 def mine(files):
     cases = []
     seen = {}
@@ -112,6 +115,7 @@ def mine(files):
                 continue
             prev = seen.get(source)
             if prev is not None:
+                aliases.add(key)
                 continue  # the same program under an earlier key
             seen[source] = key
             cases.append({"key": key, "source": source, "kind": exp[0], "codes": list(exp[1])})
@@ -237,7 +241,7 @@ def main():
     undecided = []
     # an entry whose file was read but whose case is gone
     stale = [k for k in decided if k not in {c["key"] for c in cases}
-             and k.split("::")[0] in files and not a.only]
+             and k.split("::")[0] in files and k not in aliases and not a.only]
     for c in cases:
         ok, cause = verdict(c)
         d = decided.get(c["key"])
