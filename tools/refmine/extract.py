@@ -66,6 +66,10 @@ class Seq:
         self.items = items
 
 
+class RunOut(Taint):
+    """What a helper that runs the program (`semaprax run`) printed."""
+
+
 UNKNOWN = Taint(())
 
 
@@ -163,7 +167,7 @@ class FileExtractor:
                     e = self.stmt_end(k + 1)
                     if not tests:
                         v = self.eval(toks[k + 1:e], {})
-                        if isinstance(v, (str, Seq)):
+                        if isinstance(v, (str, Seq, int)):
                             self.consts[name] = v
                     i = e + 1
                     continue
@@ -449,6 +453,13 @@ class FileExtractor:
         if "is_empty" in words:
             self.note(progs, 2, "reject" if negated else "accept", ())
             return
+        vals = [self.eval(p, env) for p in parts]
+        if mac == "assert_eq" and len(vals) == 2 and not negated and \
+                any(isinstance(v, RunOut) for v in vals) and any(isinstance(v, str) for v in vals):
+            run = [v for v in vals if isinstance(v, RunOut)][0]
+            text = [v for v in vals if isinstance(v, str)][0]
+            self.note(set(run.progs), 2, "output", (text,))
+            return
         if "stdout" in words and mac == "assert_eq" and len(parts) == 2 and not negated:
             # a program's output, compiled or interpreted: with no program
             # in the assertion itself, the one program the test handled
@@ -546,6 +557,8 @@ class FileExtractor:
             vals = [self.eval(p, env) for p in parts]
             if all(isinstance(v, str) for v in vals):
                 return "".join(vals)
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+                return sum(vals)
             return self.taint_all(toks, env)
         v, i = self.primary(toks, env)
         while i < len(toks):
@@ -587,6 +600,8 @@ class FileExtractor:
         return v
 
     def method(self, v, name, args):
+        if isinstance(v, int) and not isinstance(v, bool) and name == "to_string":
+            return str(v)
         if isinstance(v, str):
             if name in ("to_string", "to_owned", "clone", "as_str", "into", "as_ref",
                         "to_vec", "borrow", "deref"):
@@ -639,8 +654,10 @@ class FileExtractor:
             if any(x[1] == ";" for x in inner):
                 return self.taint_all(inner, env), ce + 1
             return Seq([self.eval(p, env) for p in split_top(inner)]), ce + 1
-        if t[1] == "|":  # closure: taint by its captures
-            return self.taint_all(toks, env), len(toks)
+        if t[1] in ("|", "||"):  # closure: taint by its captures, not its parameters
+            clo = self.closure(toks)
+            inner = {k: v for k, v in env.items() if k not in (clo.params if clo else ())}
+            return self.taint_all(clo.body if clo else toks, inner), len(toks)
         if t[0] != "ident":
             return self.taint_all(toks, env), len(toks)
         # path a::b::c
@@ -711,6 +728,10 @@ class FileExtractor:
             v = self.helper_value(h, env2)
             if isinstance(v, str):
                 return v
+            words = {t[2] if t[0] == "str" else t[1] for t in h.body}
+            if progs and "stdout" in words and "CARGO_BIN_EXE_semaprax" in words and \
+                    "run" in words:
+                return RunOut(progs)
             if progs and self.helper_depth < 3 and self.test:
                 # what the helper asserts or unwraps about its argument,
                 # as a weaker expectation than the test's own

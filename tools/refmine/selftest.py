@@ -67,6 +67,24 @@ fn compiled_program_prints() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "42");
 }
 
+fn run(source: &str) -> String {
+    let path = write(source);
+    let output = Command::new(env!("CARGO_BIN_EXE_semaprax")).arg("run").arg(&path).output().unwrap();
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+const SEVEN: i64 = 3 + 4;
+
+#[test]
+fn cli_run_prints_and_closure_parameters_are_not_captures() {
+    let diagnostic = parse("module demo.c;\nfn main() -> i64 { 1 + }\n", "c.spx").unwrap_err();
+    assert_eq!(diagnostic.code, "SPX-P101");
+    let program = parse("module demo.d;\nfn main() -> i64 { if 1 { 1 } else { 2 } }\n", "d.spx").unwrap();
+    let diagnostics = verify::verify(&program);
+    assert!(diagnostics.iter().any(|diagnostic| diagnostic.code == "SPX-T210"));
+    assert_eq!(run(&BASE.replace("40 + 2", "3 + 4")), SEVEN.to_string());
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -87,6 +105,9 @@ def main():
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#1": ("backend", ("SPX-W111",)),
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#2": ("reject", ("SPX-T103",)),
         "tests/synthetic.rs::compiled_program_prints#1": ("output", ("42",)),
+        "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#1": ("reject", ("SPX-P101",)),
+        "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#2": ("reject", ("SPX-T210",)),
+        "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#3": ("output", ("7",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
