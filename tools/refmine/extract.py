@@ -723,6 +723,9 @@ class FileExtractor:
         progs = set()
         for a in args:
             progs |= self.taint_of(a)
+        if h is not None and not h.params and not args:
+            # a zero-argument helper over a const program (`fn program()`)
+            progs = set(self.taint_all(h.body, {}).progs)
         if h is not None and len(h.params) == len(args):
             env2 = dict(zip(h.params, args))
             v = self.helper_value(h, env2)
