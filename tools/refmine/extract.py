@@ -70,6 +70,14 @@ class RunOut(Taint):
     """What a helper that runs the program (`semaprax run`) printed."""
 
 
+class CodeHit(Taint):
+    """`found.iter().filter(|d| d.code == CODE)`: unwrapping it expects CODE."""
+
+    def __init__(self, progs, codes):
+        Taint.__init__(self, progs)
+        self.codes = codes
+
+
 UNKNOWN = Taint(())
 
 
@@ -378,6 +386,12 @@ class FileExtractor:
                     break
             clo = self.closure(rhs)
             value = clo if clo else self.eval(rhs, env) if rhs else UNKNOWN
+            rw = [t[1] for t in rhs]
+            if "filter" in rw and "code" in rw and "==" in rw and "next" not in rw and \
+                    isinstance(value, Taint):
+                hit = self.codes_in(rhs, env)
+                if hit:
+                    value = CodeHit(value.progs, hit)
             self.bind(pat, value, env)
             if self.declared:
                 self.declared[-1].update(t[1] for t in pat if t[0] == "ident")
@@ -489,6 +503,12 @@ class FileExtractor:
         """`.unwrap()` / `.unwrap_err()` right after a verifying call, and
         `diagnostics.iter().find(|d| d.code == "SPX-…").expect(…)`."""
         words = [t[1] for t in toks]
+        if any(w in ("unwrap", "expect", "unwrap_or_else") for w in words):
+            for t in toks:
+                v = env.get(t[1]) if t[0] == "ident" else None
+                if isinstance(v, CodeHit):
+                    self.note(set(v.progs), 2, "reject", v.codes)
+                    break
         if "code" in words and "==" in words and \
                 ("expect" in words or "unwrap" in words):
             codes = self.codes_in(toks, env)
