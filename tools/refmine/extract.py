@@ -423,7 +423,7 @@ class FileExtractor:
     def note(self, progs, strength, kind, codes):
         if len(progs) != 1 or progs & self.tampered:
             return
-        if kind != "output" and codes and all(c[4] in BACKEND for c in codes):
+        if kind != "output" and codes and all(c[4] in BACKEND for c in codes if c[:4] == "SPX-"):
             kind = "backend"
         (p,) = progs
         if self.helper_depth:
@@ -432,15 +432,26 @@ class FileExtractor:
                                               "%s::%s" % (self.path, self.test)))
 
     def codes_in(self, toks, env):
+        """The SPX codes a statement names, in order; `"A" | "B"` (inside
+        `matches!`) is one entry "A|B": either agrees."""
         out = []
-        for t in toks:
+        alt = False
+        for k, t in enumerate(toks):
+            if t[1] == "|" and out and k > 0 and toks[k - 1][0] == "str" and \
+                    CODE_RE.match(toks[k - 1][2] or ""):
+                alt = True
+                continue
             v = None
             if t[0] == "str":
                 v = t[2]
             elif t[0] == "ident" and isinstance(env.get(t[1]), str):
                 v = env[t[1]]
-            if isinstance(v, str) and CODE_RE.match(v) and v not in out:
-                out.append(v)
+            if isinstance(v, str) and CODE_RE.match(v):
+                if alt:
+                    out[-1] = out[-1] + "|" + v
+                elif v not in out:
+                    out.append(v)
+            alt = False
         return out
 
     def assertion(self, mac, args, env):

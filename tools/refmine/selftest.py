@@ -83,6 +83,8 @@ fn cli_run_prints_and_closure_parameters_are_not_captures() {
     let diagnostics = verify::verify(&program);
     assert!(diagnostics.iter().any(|diagnostic| diagnostic.code == "SPX-T210"));
     assert_eq!(run(&BASE.replace("40 + 2", "3 + 4")), SEVEN.to_string());
+    let either = BASE.replace("40 + 2", "40 + true");
+    assert!(codes(&either).iter().any(|c| matches!(*c, "SPX-T208" | "SPX-T205")));
 }
 
 const INCLUDED: &str = include_str!("selftest/inc.spx");
@@ -108,6 +110,7 @@ def main():
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#1": ("reject", ("SPX-P101",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#2": ("reject", ("SPX-T210",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#3": ("output", ("7",)),
+        "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#4": ("reject", ("SPX-T208|SPX-T205",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
