@@ -17,7 +17,8 @@ for accepted/rejected expectations, `parse` for parse-only ones. A case
 agrees when an expected acceptance meets no error, and an expected
 rejection meets every code the reference names (any code when it names
 none). tools/refmine/decided.txt lists known differences by case key with
-the reason our spec gives; the report separates those from the undecided.
+the reason our spec gives (a key ending in `*` covers every case it
+prefixes); the report separates those from the undecided.
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).
@@ -56,9 +57,11 @@ def git_files(gitdir, rev):
 
 
 def wanted(rel):
+    """Test sources, and every .spx of tests/ and examples/: the top-level
+    examples are cases of their own, the rest are read through include_str!."""
     if rel.startswith("tests/") and rel.endswith((".rs", ".spx")):
         return True
-    return rel.startswith("examples/") and rel.count("/") == 1 and rel.endswith(".spx")
+    return rel.startswith("examples/") and rel.endswith(".spx")
 
 
 def dir_files(root):
@@ -98,7 +101,7 @@ def mine(files):
     seen = {}
     for rel in sorted(files):
         text = files[rel]
-        if rel.startswith("tests/") and rel.endswith(".spx"):
+        if rel.endswith(".spx") and not (rel.startswith("examples/") and rel.count("/") == 1):
             continue  # read through include_str! only
         if rel.endswith(".spx"):
             found = [(rel, text, ("accept", ()))]
@@ -240,11 +243,13 @@ def main():
     agree = counted = spec = 0
     undecided = []
     # an entry whose file was read but whose case is gone
-    stale = [k for k in decided if k not in {c["key"] for c in cases}
+    stale = [k for k in decided if not k.endswith("*") and k not in {c["key"] for c in cases}
              and k.split("::")[0] in files and k not in aliases and not a.only]
     for c in cases:
         ok, cause = verdict(c)
-        d = decided.get(c["key"])
+        d = decided.get(c["key"]) or next(
+            (v for k, v in decided.items() if k.endswith("*") and c["key"].startswith(k[:-1])),
+            None)
         c["agree"] = ok
         if c["kind"] == "backend":
             causes.setdefault(("excluded: backend", "a lane's profile code (H/B/W): not a check verdict"), []).append(c)
