@@ -252,10 +252,11 @@ def main():
             None)
         c["agree"] = ok
         if c["kind"] == "backend":
-            causes.setdefault(("excluded: backend", "a lane's profile code (H/B/W): not a check verdict"), []).append(c)
+            causes.setdefault(("excl. lane", "a lane's profile code (H/B/W), not a check verdict"),
+                              []).append(c)
             continue
         if d and d[0] in ("lifted", "skew"):
-            causes.setdefault(("excluded: " + d[0], ""), []).append(c)
+            causes.setdefault(("excl. " + d[0], cause), []).append(c)
             continue
         counted += 1
         if ok:
@@ -276,9 +277,9 @@ def main():
         kinds[c["kind"]] = kinds.get(c["kind"], 0) + 1
     print("refmine: %d files, %d cases (%s)" % (
         len(files), len(cases), ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
-    print("%-10s %5s  %s" % ("class", "cases", "cause"))
+    print("%-13s %5s  %s" % ("class", "cases", "cause"))
     for (cls, cause), cs in sorted(causes.items(), key=lambda kv: (kv[0][0] != "agree", kv[0][0], -len(kv[1]), kv[0][1])):
-        print("%-10s %5d  %s" % (cls, len(cs), cause))
+        print("%-13s %5d  %s" % (cls, len(cs), cause))
     excluded = len(cases) - counted
     print("raw agreement: %d/%d = %.1f%% (%d excluded: backend stage, lifted profile, version skew)" % (
         agree, counted, 100.0 * agree / max(1, counted), excluded))
