@@ -110,6 +110,7 @@ class FileExtractor:
         self.declared = []      # names each open inner block binds
         self.touched = set()    # programs the current test has handled
         self.driver = False     # the test runs the program under a driver
+        self.helper_made = set()  # programs the last helper built itself
 
     # ---- programs -------------------------------------------------------
     def prog(self, source):
@@ -762,6 +763,13 @@ class FileExtractor:
             v = self.helper_value(h, env2)
             if isinstance(v, str):
                 return v
+            built = self.helper_made - progs
+            made = [self.programs[i][1] for i in built]
+            if built and all(any(self.programs[i][1] in m for m in made) for i in progs):
+                # a helper that builds its program from fragments (`let
+                # source = format!("module …{body}…")`): the built program,
+                # not the fragments handed to it
+                progs = set(built)
             words = {t[2] if t[0] == "str" else t[1] for t in h.body}
             if progs and "stdout" in words and "CARGO_BIN_EXE_semaprax" in words and \
                     "run" in words:
@@ -813,6 +821,9 @@ class FileExtractor:
             return self.eval(cur, env)
         finally:
             self.expect = saved[0]
+            self.helper_made = set()
+            for v in env.values():
+                self.helper_made |= self._taint_of(v)
 
     def macro(self, name, inner, env):
         if name == "format":

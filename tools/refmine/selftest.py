@@ -87,6 +87,19 @@ fn cli_run_prints_and_closure_parameters_are_not_captures() {
     assert!(codes(&either).iter().any(|c| matches!(*c, "SPX-T208" | "SPX-T205")));
 }
 
+fn first_code(prefix: &str, body: &str) -> (String, String) {
+    let source = format!("module demo.frag;\n{prefix}@id(\"app.main\")\nfn main() -> i64 {{ {body} }}\n");
+    let found = codes(&source);
+    let first = found.first().unwrap_or_else(|| panic!("none"));
+    (first.to_string(), String::new())
+}
+
+#[test]
+fn helpers_build_programs_from_fragments() {
+    assert_eq!(first_code("fn helper(x: i64) -> i64 { x }\n", "helper(true)").0, "SPX-T205");
+    assert_eq!(first_code("", "missing").0, "SPX-T202");
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -106,6 +119,8 @@ def main():
         "tests/synthetic.rs::table_of_programs#4": ("accept", ()),
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#1": ("backend", ("SPX-W111",)),
         "tests/synthetic.rs::forged_trees_and_lanes_are_not_verdicts#2": ("reject", ("SPX-T103",)),
+        "tests/synthetic.rs::helpers_build_programs_from_fragments#2": ("reject", ("SPX-T205",)),
+        "tests/synthetic.rs::helpers_build_programs_from_fragments#3": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::compiled_program_prints#1": ("output", ("42",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#1": ("reject", ("SPX-P101",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#2": ("reject", ("SPX-T210",)),
