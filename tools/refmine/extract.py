@@ -522,9 +522,11 @@ class FileExtractor:
                     self.note(set(v.progs), 2, "reject", v.codes)
                     break
         if "code" in words and "==" in words and \
-                ("expect" in words or "unwrap" in words):
+                any(w in ("expect", "unwrap", "unwrap_or_else") for w in words):
             codes = self.codes_in(toks, env)
-            if codes and "!" not in words:
+            negated = any(t[1] == "!" and (k == 0 or toks[k - 1][0] != "ident")
+                          for k, t in enumerate(toks))
+            if codes and not negated:
                 progs = set()
                 for t in toks:
                     if t[0] == "ident" and t[1] in env:
