@@ -282,7 +282,9 @@ render_arg(Emit *E, int i)
 	case TY_F64: emitc_line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
 	case TY_F32: emitc_line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
 	case TY_STRING: emitc_line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
-	case TY_STR: emitc_line(E, "	spx_cf_str(&spx_cf, %s);", v); return;
+	case TY_STR: emitc_line(E, "	spx_cf_view(&spx_cf, \"str\", %s);", v); return;
+	case TY_BYTES: emitc_line(E, "	spx_cf_bytes(&spx_cf, %s);", v); return;
+	case TY_SLICE: emitc_line(E, "	spx_cf_view(&spx_cf, \"Slice<u8>\", %s);", v); return;
 	case TY_ARRAY:
 		emitc_line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)emitc_tinfo(E, t)->n);
 		return;

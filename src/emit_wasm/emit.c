@@ -804,7 +804,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, txt);
 		return true;
 	}
-	case TY_BYTES: case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+	case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
@@ -813,14 +813,14 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, "<data>");
 		emitw_end(W);
 		return true;
-	case TY_STRING:
-		/* a moved string's address is 0 (expr.c) */
+	case TY_STRING: case TY_BYTES:
+		/* a moved string's (or Bytes') address is 0 (expr.c) */
 		emitw_op_u32(W, OP_LOCAL_GET, base);
 		emitw_op(W, OP_I32_EQZ);
 		emitw_open(W, OP_IF, NULL, 0);
 		emitw_text(W, "<moved>");
 		emitw_op(W, OP_ELSE);
-		emitw_text(W, "<string ");
+		emitw_text(W, ti->kind == TY_BYTES ? "<Bytes " : "<string ");
 		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		decimal_text(W, TY_USIZE);
@@ -832,14 +832,14 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
 		return true;
 	}
-	case TY_STR:   /* (address, length): as a string, by kind and length */
-		emitw_text(W, "<str ");
+	case TY_STR: case TY_SLICE:   /* (address, length): as a string, by kind and length */
+		emitw_text(W, ti->kind == TY_SLICE ? "<Slice<u8> " : "<str ");
 		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		decimal_text(W, TY_USIZE);
 		emitw_text(W, " bytes>");
 		return true;
-	case TY_SLICE: case TY_FN:
+	case TY_FN:
 		emitw_text(W, "<data>");
 		return true;
 	default:
