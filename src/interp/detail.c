@@ -12,8 +12,9 @@
  * which has no literal, as `inf`, `-inf` or `NaN` in either width); owned and
  * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
  * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`, `<array u8 x4>`),
- * other aggregates by kind only (`<record>`, `<variant>`, `<data>`), and a
- * parameter moved away is `<moved>`.  A record
+ * other aggregates by kind only (`<record>`, `<variant>`, `<data>`; a
+ * StdinReader, and Bytes or a view given for a type parameter `T`, too),
+ * and a parameter moved away is `<moved>`.  A record
  * invariant reports the record's stable identity and phase `requires`, its
  * fields as the arguments.
  */
@@ -38,10 +39,22 @@ render_value(const Value *v, TyKind kind)
 	case V_F64: fmt_float(&b, v->f, SUF_NONE); break;
 	case V_F32: fmt_float(&b, (double)v->f32, SUF_F32); break;
 	case V_STRING: buf_printf(&b, "<string %zu bytes>", ((const Bytes *)v->p)->len); break;
-	case V_BYTES: buf_printf(&b, "<Bytes %zu bytes>", ((const Bytes *)v->p)->len); break;
+	case V_BYTES:
+		/* a StdinReader is a Bytes here too, and a type parameter's value
+		 * has no type but its tag, so by kind and length only a parameter
+		 * declared Bytes (a view: str or Slice<u8>); else `<data>`, as the
+		 * compiled lanes render by the declared type */
+		if (kind == TY_BYTES)
+			buf_printf(&b, "<Bytes %zu bytes>", ((const Bytes *)v->p)->len);
+		else
+			buf_puts(&b, "<data>");
+		break;
 	case V_ARRAY: buf_printf(&b, "<array u8 x%zu>", ((const Bytes *)v->p)->len); break;
-	case V_VIEW:   /* a borrowed str or Slice<u8>: the parameter's type tells which */
-		buf_printf(&b, "<%s %zu bytes>", kind == TY_SLICE ? "Slice<u8>" : "str", (size_t)v->n);
+	case V_VIEW:   /* a borrowed str or Slice<u8>: the declared type tells which */
+		if (kind == TY_STR || kind == TY_SLICE)
+			buf_printf(&b, "<%s %zu bytes>", kind == TY_SLICE ? "Slice<u8>" : "str", (size_t)v->n);
+		else
+			buf_puts(&b, "<data>");
 		break;
 	case V_RECORD: buf_puts(&b, "<record>"); break;
 	case V_VARIANT: buf_puts(&b, "<variant>"); break;

@@ -58,13 +58,18 @@ spx_cf_string(spx_buf *b, spx_str s)
 	spx_cf_put(b, t);
 }
 
-/* An owned Bytes, as a string: a moved one is all zero (core.h). */
+/* An owned Bytes or StdinReader: a moved one is all zero (core.h); by kind
+ * and length when sized (a parameter declared Bytes), else `<data>`. */
 SPX_RT void
-spx_cf_bytes(spx_buf *b, spx_str s)
+spx_cf_bytes(spx_buf *b, spx_str s, bool sized)
 {
 	char t[64];
 	if (!s.p) {
 		spx_cf_put(b, "<moved>");
+		return;
+	}
+	if (!sized) {
+		spx_cf_put(b, "<data>");
 		return;
 	}
 	snprintf(t, sizeof t, "<Bytes %zu bytes>", s.n);
