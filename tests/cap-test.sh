@@ -387,11 +387,13 @@ for dir in ../outside /tmp out/back nothere sub/in.txt ./out out/; do
 	if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
 	else bad "run --allow-write=$dir: exit $st, wanted a usage error"; fi
 done
-# the refusal says why when it is plain: a missing directory, or a file
+# the refusal says why when it is plain: a missing directory, or a file (in
+# every lane: `run --native` and `run --wasm` refuse as `run` does)
 for case in "nothere|\`nothere\` does not exist; create it first" "out/none/deeper|\`out/none/deeper\` does not exist" "sub/in.txt|\`sub/in.txt\` is a file" "subl|without \`.\`, \`..\` or symbolic links"; do
 	dir=${case%%|*} want=${case#*|}
-	for cmd in run test; do
-		invoke "$tmp/o" "$tmp/e" "$abin" $cmd --allow-write="$dir" ../w.spx
+	for cmd in run test run_--native run_--wasm; do
+		# shellcheck disable=SC2046
+		invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$cmd" | tr _ ' ') --allow-write="$dir" ../w.spx
 		st=$?
 		if [ "$st" -eq 2 ] && grep -qF "$want" "$tmp/e"; then ok
 		else bad "$cmd --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted '$want'"; fi
