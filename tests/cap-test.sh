@@ -387,11 +387,13 @@ for dir in ../outside /tmp out/back nothere sub/in.txt ./out out/; do
 	if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
 	else bad "run --allow-write=$dir: exit $st, wanted a usage error"; fi
 done
-# the refusal says why when it is plain: a missing directory, or a file
+# the refusal says why when it is plain: a missing directory, or a file (in
+# every lane: `run --native` and `run --wasm` refuse as `run` does)
 for case in "nothere|\`nothere\` does not exist; create it first" "out/none/deeper|\`out/none/deeper\` does not exist" "sub/in.txt|\`sub/in.txt\` is a file" "subl|without \`.\`, \`..\` or symbolic links"; do
 	dir=${case%%|*} want=${case#*|}
-	for cmd in run test; do
-		invoke "$tmp/o" "$tmp/e" "$abin" $cmd --allow-write="$dir" ../w.spx
+	for cmd in run test run_--native run_--wasm; do
+		# shellcheck disable=SC2046
+		invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$cmd" | tr _ ' ') --allow-write="$dir" ../w.spx
 		st=$?
 		if [ "$st" -eq 2 ] && grep -qF "$want" "$tmp/e"; then ok
 		else bad "$cmd --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted '$want'"; fi
@@ -405,6 +407,16 @@ if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/n
 		st=$?
 		if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
 		else bad "executable --allow-write=$dir: exit $st, wanted 2"; fi
+	done
+	# a refused DIR: the executable says why in `run`'s words (src/rt/fs.c's
+	# rt_fs_root_refusal: missing, a file, else the rule; DIR shown visibly)
+	for dir in nothere out/none/deeper sub/in.txt subl ../outside "$(printf 'a\nb')" "$(printf 'x\377y')"; do
+		invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+		want=$(head -n 1 "$tmp/e")
+		invoke "$tmp/o" "$tmp/e" ../wexe --allow-write="$dir"
+		st=$?
+		if [ "$st" -eq 2 ] && [ "$(head -n 1 "$tmp/e")" = "$want" ]; then ok
+		else bad "executable --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted run's '$want'"; fi
 	done
 	# the grant then `--`, then the program's arguments
 	invoke "$tmp/o" "$tmp/e" ../wexe --allow-write=out --
@@ -422,10 +434,14 @@ if [ "$wasm_ran" -gt 0 ]; then
 		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm
 		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
 		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
-		for dir in ../outside out/back nothere; do
+		# a refused DIR: the host says why in `run`'s words, as the executable does
+		for dir in ../outside out/back nothere out/none/deeper sub/in.txt subl "$(printf 'a\nb')" "$(printf 'x\377y')"; do
+			invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+			want=$(head -n 1 "$tmp/e")
 			invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write="$dir"
-			if [ $? -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
-			else bad "a Wasm module with --allow-write=$dir: '$(head -n 1 "$tmp/e")'"; fi
+			st=$?
+			if [ "$st" -eq 2 ] && [ "$(head -n 1 "$tmp/e")" = "$want" ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
+			else bad "a Wasm module with --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted run's '$want'"; fi
 		done
 		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write=out --
 		if [ $? -eq 2 ] && [ "$(cat "$tmp/box/root/out/inner/b.txt")" = ok ]; then ok; else bad "a Wasm module with --allow-write=out --"; fi

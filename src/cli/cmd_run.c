@@ -52,13 +52,11 @@
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../driver/route.h"
 #include "../hir/hir.h"
@@ -297,17 +295,18 @@ print_failure(const InterpResult *r, Route route)
 }
 
 /* A refused `--allow-write=DIR` (run, test): the rule, and why this DIR
- * breaks it when that is plain (it does not exist, or is a file); exit 2. */
+ * breaks it when that is plain (it does not exist, or is a file); exit 2.
+ * The line is src/rt/fs.c's, which the built executable and the Wasm host
+ * print too. */
 int
 cli_write_root_refused(const char *cmd, const char *root)
 {
-	struct stat st;
-	const char *rule = "must name a directory below the working directory";
-	if (rt_fs_path_valid((const uint8_t *)root, strlen(root)) && lstat(root, &st) != 0 && errno == ENOENT)
-		return cli_usage(cmd, "`--allow-write=%s` %s: `%s` does not exist; create it first (`mkdir -p %s`)", root, rule, root, root);
-	if (rt_fs_path_valid((const uint8_t *)root, strlen(root)) && lstat(root, &st) == 0 && S_ISREG(st.st_mode))
-		return cli_usage(cmd, "`--allow-write=%s` %s: `%s` is a file", root, rule, root);
-	return cli_usage(cmd, "`--allow-write=%s` %s: a relative path without `.`, `..` or symbolic links", root, rule);
+	size_t n = rt_fs_root_refusal(root, NULL, 0);
+	char *line = spx_xmalloc(n + 1);
+	rt_fs_root_refusal(root, line, n + 1);
+	int st = cli_usage(cmd, "%s", line);
+	free(line);
+	return st;
 }
 
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program

@@ -264,14 +264,17 @@ c_literal(Buf *out, const char *s)
 	buf_putc(out, '"');
 }
 
-/* The statement appending parameter i's rendering to the report `spx_cf`
- * (src/interp/detail.c's render_value, by the parameter's type). */
+/* The statement appending parameter i of f to the report `spx_cf`
+ * (src/interp/detail.c's render_value, by the parameter's type; Bytes, str
+ * and Slice<u8> by kind and length only where f declares them so, not for
+ * a type parameter, which the interpreter cannot tell apart). */
 static void
-render_arg(Emit *E, int i)
+render_arg(Emit *E, const HirFunc *f, int i)
 {
 	TypeId t = emitc_slot_type(E, (HirSlot)i);
 	const char *v = emitc_slot_name(E, (HirSlot)i);
 	Sym *s = emitc_nominal_sym(E, t);
+	TyKind declared = sema_type_info(&E->S->types, f->locals[i].type)->kind;
 	switch (emitc_tinfo(E, t)->kind) {
 	case TY_I64: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
 	case TY_I32: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
@@ -282,7 +285,15 @@ render_arg(Emit *E, int i)
 	case TY_F64: emitc_line(E, "	spx_cf_float(&spx_cf, %s, false);", v); return;
 	case TY_F32: emitc_line(E, "	spx_cf_float(&spx_cf, %s, true);", v); return;
 	case TY_STRING: emitc_line(E, "	spx_cf_string(&spx_cf, %s);", v); return;
-	case TY_STR: emitc_line(E, "	spx_cf_str(&spx_cf, %s);", v); return;
+	case TY_STR: case TY_SLICE:   /* given for a type parameter: `<data>` */
+		if (declared == TY_STR || declared == TY_SLICE)
+			emitc_line(E, "	spx_cf_view(&spx_cf, \"%s\", %s);", declared == TY_SLICE ? "Slice<u8>" : "str", v);
+		else
+			emitc_line(E, "	spx_cf_put(&spx_cf, \"<data>\");");
+		return;
+	case TY_BYTES: case TY_READER:   /* a moved one is all zero */
+		emitc_line(E, "	spx_cf_bytes(&spx_cf, %s, %s);", v, declared == TY_BYTES ? "true" : "false");
+		return;
 	case TY_ARRAY:
 		emitc_line(E, "	spx_cf_put(&spx_cf, \"<array u8 x%llu>\");", (unsigned long long)emitc_tinfo(E, t)->n);
 		return;
@@ -331,7 +342,7 @@ contract_checks(Emit *E, const HirFunc *f, ClauseKind kind, HirExpr **conds, int
 			c_literal(&lit, name.data);
 			emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
 			buf_free(&name);
-			render_arg(E, i);
+			render_arg(E, f, i);
 		}
 		emitc_line(E, "	spx_contract_fail(&spx_cf);");
 		emitc_line(E, "}");

@@ -759,6 +759,29 @@ char_text(Emitw *W)
 	emitw_op_u32(W, OP_CALL, W->imp_text);
 }
 
+/* Appends an owned value's rendering, its address at local base (0 when
+ * moved: expr.c): `<moved>`, else `<data>`, or with kind (`<string `,
+ * `<Bytes `) its length from local base + 1, `<string 3 bytes>`. */
+static void
+owned_text(Emitw *W, uint32_t base, const char *kind)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, base);
+	emitw_op(W, OP_I32_EQZ);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, "<moved>");
+	emitw_op(W, OP_ELSE);
+	if (kind) {
+		emitw_text(W, kind);
+		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
+		emitw_op(W, OP_I64_EXTEND_I32_U);
+		decimal_text(W, TY_USIZE);
+		emitw_text(W, " bytes>");
+	} else {
+		emitw_text(W, "<data>");
+	}
+	emitw_end(W);
+}
+
 /* Appends parameter i's rendering (src/interp/detail.c's render_value; the
  * native lane's render_arg); false after a refusal. */
 static bool
@@ -804,42 +827,34 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		emitw_text(W, txt);
 		return true;
 	}
-	case TY_BYTES: case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_text(W, "<moved>");
-		emitw_op(W, OP_ELSE);
-		emitw_text(W, "<data>");
-		emitw_end(W);
-		return true;
 	case TY_STRING:
-		/* a moved string's address is 0 (expr.c) */
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_text(W, "<moved>");
-		emitw_op(W, OP_ELSE);
-		emitw_text(W, "<string ");
-		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-		decimal_text(W, TY_USIZE);
-		emitw_text(W, " bytes>");
-		emitw_end(W);
+		owned_text(W, base, "<string ");
+		return true;
+	case TY_BYTES:
+		/* by kind and length where f declares it Bytes; given for a type
+		 * parameter, as a reader (the interpreter cannot tell them apart) */
+		owned_text(W, base, sema_type_info(&W->S->types, f->locals[i].type)->kind == TY_BYTES ? "<Bytes " : NULL);
+		return true;
+	case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+		owned_text(W, base, NULL);
 		return true;
 	case TY_NOMINAL: {
 		Sym *s = sema_sym(W->S, (SymId)ti->decl);
 		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
 		return true;
 	}
-	case TY_STR:   /* (address, length): as a string, by kind and length */
-		emitw_text(W, "<str ");
+	case TY_STR: case TY_SLICE:   /* (address, length): as a string, by kind and length */
+		if (sema_type_info(&W->S->types, f->locals[i].type)->kind != ti->kind) {
+			emitw_text(W, "<data>");   /* given for a type parameter, as the interpreter */
+			return true;
+		}
+		emitw_text(W, ti->kind == TY_SLICE ? "<Slice<u8> " : "<str ");
 		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		decimal_text(W, TY_USIZE);
 		emitw_text(W, " bytes>");
 		return true;
-	case TY_SLICE: case TY_FN:
+	case TY_FN:
 		emitw_text(W, "<data>");
 		return true;
 	default:

@@ -10,9 +10,11 @@
  * Values render as source literals with their width suffix (`-7`, `3i32`,
  * `255u8`, `4usize`, `'a'`, `1.5`, `0.25f32`, `true`; a non-finite float,
  * which has no literal, as `inf`, `-inf` or `NaN` in either width); owned and
- * borrowed data by kind (and length) only (`<string 3 bytes>`, `<str 2 bytes>`,
- * `<array u8 x4>`, `<record>`, `<variant>`, `<data>`), and a parameter moved
- * away is `<moved>`.  A record
+ * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
+ * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`, `<array u8 x4>`),
+ * other aggregates by kind only (`<record>`, `<variant>`, `<data>`; a
+ * StdinReader, and Bytes or a view given for a type parameter `T`, too),
+ * and a parameter moved away is `<moved>`.  A record
  * invariant reports the record's stable identity and phase `requires`, its
  * fields as the arguments.
  */
@@ -24,7 +26,7 @@
 #include "../fmt/fmt.h"
 
 static char *
-render_value(const Value *v, bool str)
+render_value(const Value *v, TyKind kind)
 {
 	Buf b = {0};
 	switch ((VTag)v->tag) {
@@ -37,13 +39,22 @@ render_value(const Value *v, bool str)
 	case V_F64: fmt_float(&b, v->f, SUF_NONE); break;
 	case V_F32: fmt_float(&b, (double)v->f32, SUF_F32); break;
 	case V_STRING: buf_printf(&b, "<string %zu bytes>", ((const Bytes *)v->p)->len); break;
+	case V_BYTES:
+		/* a StdinReader is a Bytes here too, and a type parameter's value
+		 * has no type but its tag, so by kind and length only a parameter
+		 * declared Bytes (a view: str or Slice<u8>); else `<data>`, as the
+		 * compiled lanes render by the declared type */
+		if (kind == TY_BYTES)
+			buf_printf(&b, "<Bytes %zu bytes>", ((const Bytes *)v->p)->len);
+		else
+			buf_puts(&b, "<data>");
+		break;
 	case V_ARRAY: buf_printf(&b, "<array u8 x%zu>", ((const Bytes *)v->p)->len); break;
-	case V_VIEW:
-		if (str) {
-			buf_printf(&b, "<str %zu bytes>", (size_t)v->n);
-			break;
-		}
-		buf_puts(&b, "<data>");
+	case V_VIEW:   /* a borrowed str or Slice<u8>: the declared type tells which */
+		if (kind == TY_STR || kind == TY_SLICE)
+			buf_printf(&b, "<%s %zu bytes>", kind == TY_SLICE ? "Slice<u8>" : "str", (size_t)v->n);
+		else
+			buf_puts(&b, "<data>");
 		break;
 	case V_RECORD: buf_puts(&b, "<record>"); break;
 	case V_VARIANT: buf_puts(&b, "<variant>"); break;
@@ -68,7 +79,7 @@ interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *
 	for (int k = 0; k < f->nparams; k++) {
 		d->args[k].name = f->locals[k].name;
 		d->args[k].type = spx_xstrdup(sema_type_name((Sema *)S, f->locals[k].type));
-		d->args[k].value = render_value(&slots[k], sema_type_info(&S->types, f->locals[k].type)->kind == TY_STR);
+		d->args[k].value = render_value(&slots[k], sema_type_info(&S->types, f->locals[k].type)->kind);
 	}
 }
 

@@ -11,6 +11,7 @@
  */
 #include "svc_int.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <signal.h>
@@ -820,6 +821,30 @@ run_deadline_ms(void)
 	return SVC_RUN_SECONDS * 1000L;
 }
 
+/* The test hook SEMAPRAX_TEST_WAITPID_FAIL=EINTR or =ECHILD: capture_run's
+ * first poll of its child fails with that errno instead of asking
+ * waitpid (tests/service/edit_bounds.py); 0 without it. */
+static int
+waitpid_fault(void)
+{
+	const char *t = getenv("SEMAPRAX_TEST_WAITPID_FAIL");
+	if (t && strcmp(t, "EINTR") == 0)
+		return EINTR;
+	if (t && strcmp(t, "ECHILD") == 0)
+		return ECHILD;
+	return 0;
+}
+
+/* Ends child pid and reaps it: SIGKILL, then a blocking waitpid retried
+ * while a signal interrupts it. */
+static void
+kill_and_reap(pid_t pid, int *ws)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, ws, 0) < 0 && errno == EINTR)
+		;
+}
+
 static long
 now_ms(void)
 {
@@ -830,7 +855,9 @@ now_ms(void)
 
 /* svc_capture for a command that runs a program: in a child process, so
  * that a run still going at the wall-clock limit is ended (SIGKILL) and
- * answered -32011, nothing of its output kept, and the service goes on. */
+ * answered -32011, nothing of its output kept, and the service goes on.
+ * A poll interrupted by a signal (EINTR) is repeated; one that fails
+ * otherwise ends and reaps the child too, answered -32603. */
 static bool
 capture_run(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
 {
@@ -852,16 +879,22 @@ capture_run(const SvcOptions *o, int argc, char **argv, Buf *bo, Buf *be, int *s
 	}
 	close(in);
 	bool ok = pid > 0 || fail(err, SVC_E_IO, "cannot start the command (fork)");
-	int ws = 0;
+	int ws = 0, fault = waitpid_fault();
 	for (long nap = 1; ok;) {
-		pid_t r = waitpid(pid, &ws, WNOHANG);
+		pid_t r = fault ? -1 : waitpid(pid, &ws, WNOHANG);
+		if (fault)
+			errno = fault;
+		fault = 0;
 		if (r == pid)
 			break;
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r < 0) {
-			ok = fail(err, SVC_E_INTERNAL, "lost the command's process");
+			int e = errno;
+			kill_and_reap(pid, &ws);
+			ok = fail(err, SVC_E_INTERNAL, "lost the command's process (waitpid: %s); it was stopped", strerror(e));
 		} else if (now_ms() >= end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &ws, 0);
+			kill_and_reap(pid, &ws);
 			ok = fail(err, SVC_E_RUN_TIME, "`%s` ran past the service's wall-clock limit of %ld %s per request and was "
 			    "stopped (nothing of its output is kept); run it with `semaprax %s`", argv[0],
 			    limit % 1000 ? limit : limit / 1000, limit % 1000 ? "ms" : "s", argv[0]);

@@ -26,7 +26,9 @@ may hold together (any number of didOpens used to be held: 200 documents of
           with the interpreter's own fuel outcome; a run still going at the
           wall-clock limit (60 s; the test hook SEMAPRAX_TEST_RUN_DEADLINE_MS=0
           makes it "at once", so no test waits on a clock) is stopped and
-          answered -32011, and the service answers the next request"""
+          answered -32011, and the service answers the next request; a
+          failing waitpid (the test hook SEMAPRAX_TEST_WAITPID_FAIL=EINTR or
+          =ECHILD) is polled again, or ends and reaps the child, -32603"""
 import json
 import os
 import shutil
@@ -116,7 +118,40 @@ def serve_run_bound():
     assert c.call("check")["ok"] and c.call("ping") == {}
     status, _, err = c.close()
     assert status == 0 and err == b"", (status, err)
+    # waitpid failing (the test hook SEMAPRAX_TEST_WAITPID_FAIL: the first poll
+    # fails with that errno): EINTR is polled again, so the run ends as it
+    # would; anything else ends and reaps the child (no process of the service's
+    # is left, not even a zombie) and is answered -32603; the service goes on
+    c = Client(BIN, path, env=dict(os.environ, SEMAPRAX_TEST_WAITPID_FAIL="EINTR"))
+    r = c.call("run", {"max_steps": 1000})
+    assert r["exit"] == 1 and json.loads(r["stdout"])["payload"]["outcome"] == {"kind": "fuel_exhausted"}, r
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
+    c = Client(BIN, path, env=dict(os.environ, SEMAPRAX_TEST_WAITPID_FAIL="ECHILD"))
+    r = c.request("run", {"max_steps": 10 ** 9})
+    assert r["error"]["code"] == -32603 and "lost the command's process (waitpid: " in r["error"]["message"], r
+    assert children(c.p.pid) == [], children(c.p.pid)
+    assert c.call("ping") == {}
+    status, _, err = c.close()
+    assert status == 0 and err == b"", (status, err)
     shutil.rmtree(d)
+
+
+def children(pid):
+    """The processes whose parent is pid, zombies included (/proc/N/stat)."""
+    found = []
+    for n in os.listdir("/proc"):
+        if not n.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % n) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid:
+            found.append((int(n), fields[0]))
+    return found
 
 
 def lsp_changes():

@@ -9,7 +9,8 @@
  *
  * and exits 70 (RT_EXIT_CONTRACT).  Values render as source literals with
  * their width suffix (a non-finite float as `inf`, `-inf`, `NaN`); owned and
- * borrowed data by kind (and length) only.  Integers and
+ * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
+ * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`).  Integers and
  * floats print through the shared runtime (rt_decimal, rt_float_text:
  * src/rt/num.c), which the formatter and the interpreter's details use too.
  */
@@ -57,11 +58,30 @@ spx_cf_string(spx_buf *b, spx_str s)
 	spx_cf_put(b, t);
 }
 
+/* An owned Bytes or StdinReader: a moved one is all zero (core.h); by kind
+ * and length when sized (a parameter declared Bytes), else `<data>`. */
 SPX_RT void
-spx_cf_str(spx_buf *b, spx_view s)
+spx_cf_bytes(spx_buf *b, spx_str s, bool sized)
 {
 	char t[64];
-	snprintf(t, sizeof t, "<str %zu bytes>", s.n);
+	if (!s.p) {
+		spx_cf_put(b, "<moved>");
+		return;
+	}
+	if (!sized) {
+		spx_cf_put(b, "<data>");
+		return;
+	}
+	snprintf(t, sizeof t, "<Bytes %zu bytes>", s.n);
+	spx_cf_put(b, t);
+}
+
+/* A borrowed str or Slice<u8>: its kind and length, never its bytes. */
+SPX_RT void
+spx_cf_view(spx_buf *b, const char *kind, spx_view s)
+{
+	char t[64];
+	snprintf(t, sizeof t, "<%s %zu bytes>", kind, s.n);
 	spx_cf_put(b, t);
 }
 

@@ -117,7 +117,9 @@ spx_file_write(spx_view path, uint64_t len, spx_view data, uint64_t dlen, bool a
  * `--allow-write=DIR` (DIR a directory below the working directory,
  * reached without symbolic links), optionally followed by `--`; the
  * program's own arguments follow.  Returns how many arguments it took, or
- * -1 after printing why it refuses to start (the caller exits 2).
+ * -1 after printing why it refuses to start (the caller exits 2): for a
+ * DIR that breaks the rule, the line `semaprax run` prints (rt_fs_root_refusal:
+ * DIR does not exist, is a file, or the rule's wording).
  */
 SPX_RT int
 spx_grant_write(int argc, char **argv)
@@ -131,8 +133,13 @@ spx_grant_write(int argc, char **argv)
 	}
 	if (a[13] == '=') {
 		if (!rt_fs_root_valid(a + 14)) {
-			fprintf(stderr, "`--allow-write=%s` must name a directory below the working directory: "
-					"a relative path without `.`, `..` or symbolic links%s", a + 14, hint);
+			/* `semaprax run`'s line (src/rt/fs.c): why, when that is plain */
+			size_t n = rt_fs_root_refusal(a + 14, NULL, 0);
+			char *line = malloc(n + 1);
+			if (line)
+				rt_fs_root_refusal(a + 14, line, n + 1);
+			fprintf(stderr, "%s%s", line ? line : "`--allow-write=DIR` must name a directory below the working directory", hint);
+			free(line);
 			return -1;
 		}
 		spx_write_root = a + 14;

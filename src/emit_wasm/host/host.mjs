@@ -15,7 +15,9 @@
 // process's own bytes; absent: none), writeFile(pathBytes, data, atomic,
 // root) and rootValid(dir) (optional, for fs.write: the status of a write
 // confined below the working directory and the write root; whether
-// `--allow-write=DIR` names a directory below it reached without links) }.
+// `--allow-write=DIR` names a directory below it reached without links),
+// rootWhy(dirBytes) (optional: why a refused DIR breaks that rule when it is
+// plain, 'missing' or 'file', else null) }.
 // A module granted fs.write takes its write grant as the first of io.args:
 // `--allow-write` or `--allow-write=DIR`, then optionally `--` (the native
 // executable's rule), else it refuses to start (2).  clock.read is Date.now().
@@ -40,6 +42,51 @@ function utf8Valid(bytes) {
 		return false;
 	}
 }
+
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });   // a leading U+FEFF kept
+
+// DIR's bytes as `semaprax run` echoes an operand (src/rt/fs.c's
+// rt_fs_put_visible): a control byte or a byte that is not UTF-8 as \xNN,
+// a C1 control as \u{NN}.
+function visible(bytes) {
+	const hex = (b) => `\\x${b.toString(16).padStart(2, '0')}`;
+	let out = '';
+	for (let i = 0; i < bytes.length;) {
+		const b = bytes[i];
+		const k = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+		let text = null;
+		if (k > 0 && i + k <= bytes.length) {
+			try {
+				text = exactUtf8.decode(bytes.subarray(i, i + k));
+			} catch {
+				text = null;
+			}
+		}
+		if (text === null) {
+			out += hex(b);
+			i++;
+			continue;
+		}
+		const cp = text.codePointAt(0);
+		if (cp < 0x20 || cp === 0x7f) out += hex(cp);
+		else if (cp >= 0x80 && cp < 0xa0) out += `\\u{${cp.toString(16)}}`;
+		else out += text;
+		i += k;
+	}
+	return out;
+}
+
+// The refusal line of `--allow-write=DIR` (src/rt/fs.c's rt_fs_root_refusal,
+// which `semaprax run` and the native executable print): the rule, then why
+// when that is plain (why: 'missing' or 'file', io.rootWhy's answer).
+function rootRefusal(raw, why) {
+	const dir = visible(raw);
+	const head = `\`--allow-write=${dir}\` must name a directory below the working directory: `;
+	if (why === 'missing') return `${head}\`${dir}\` does not exist; create it first (\`mkdir -p ${dir}\`)`;
+	if (why === 'file') return `${head}\`${dir}\` is a file`;
+	return `${head}a relative path without \`.\`, \`..\` or symbolic links`;
+}
+
 const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
 const STDIN_CHUNK = 4096;       // RT_LIMIT_STDIN_CHUNK (src/rt/domains.def): bytes of one stdin stream read
 
@@ -173,8 +220,8 @@ export async function runModule(bytes, io) {
 		if (g !== '--allow-write') {
 			const dir = g.slice(14);
 			if (!io.rootValid || !io.rootValid(dir)) {
-				io.stderr(encoder.encode(`\`--allow-write=${dir}\` must name a directory below the working directory: ` +
-					`a relative path without \`.\`, \`..\` or symbolic links${fhint}`));
+				const raw = io.argBytes && io.argBytes.length === io.args.length ? io.argBytes[0].slice(14) : encoder.encode(dir);
+				io.stderr(encoder.encode(rootRefusal(raw, io.rootWhy ? io.rootWhy(raw) : null) + fhint));
 				return 2;
 			}
 			io = { ...io, writeRoot: dir };

@@ -216,6 +216,29 @@ function rootValid(dir) {
 	return true;
 }
 
+// Why a refused `--allow-write=DIR` breaks the rule when that is plain, as
+// src/rt/fs.c's rt_fs_root_refusal decides it on DIR's own bytes: a valid
+// path (rt_fs_path_valid) that does not exist is 'missing', one naming a
+// regular file 'file' (lstat: the last component itself), else null.
+function rootWhy(raw) {
+	const parts = [];
+	let start = 0;
+	for (let i = 0; i <= raw.length; i++) {
+		if (i < raw.length && raw[i] !== 0x2f) continue;
+		parts.push(raw.subarray(start, i));
+		start = i + 1;
+	}
+	const dot = 0x2e;
+	if (raw.length === 0 || raw.length > 4096 || raw.some((b) => b === 0 || b === 0x5c || b === 0x3a) ||
+		parts.some((c) => c.length === 0 || (c.length === 1 && c[0] === dot) || (c.length === 2 && c[0] === dot && c[1] === dot)))
+		return null;
+	try {
+		return lstatSync(Buffer.from(raw)).isFile() ? 'file' : null;
+	} catch (e) {
+		return e.code === 'ENOENT' ? 'missing' : null;
+	}
+}
+
 // stdin to its end, at most max bytes (the module fails past its limit): a
 // read error is command-input.v1 code 3, as rt_stdin_read's.  A non-blocking
 // stdin (EAGAIN) is waited for, not spun on.
@@ -305,7 +328,7 @@ function argBytes() {
 }
 const stderr = writer(2);
 try {
-	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid });
+	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
 } catch (e) {
 	// a module the host cannot load or link is a lane bug: one line, status 72
 	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
