@@ -131,12 +131,17 @@ spx_map_remove_at(spx_map *m, size_t pos, int kk, size_t vsz)
 {
 	size_t ks = spx_key_size(kk);
 	char *k = m->k;
+	/* callers pass a found position; the test also tells the C compiler
+	 * that `rest` cannot wrap (gcc's -Wstringop-overflow on an empty map) */
+	if (pos >= m->len)
+		return;
+	size_t rest = m->len - pos - 1;
 	if (kk == 2)
 		spx_str_free((spx_str *)(void *)(k + pos * ks));
-	memmove(k + pos * ks, k + (pos + 1) * ks, (m->len - pos - 1) * ks);
+	memmove(k + pos * ks, k + (pos + 1) * ks, rest * ks);
 	if (vsz) {
 		char *v = m->v;
-		memmove(v + pos * vsz, v + (pos + 1) * vsz, (m->len - pos - 1) * vsz);
+		memmove(v + pos * vsz, v + (pos + 1) * vsz, rest * vsz);
 	}
 	m->len--;
 }
