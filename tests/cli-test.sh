@@ -1140,6 +1140,15 @@ printf 'fn tail() -> i64 { 1 +' >> "$tmp/page.spx"
 expect 1 "a mapped source ending inside an expression" -- "$bin" check "$tmp/page.spx"
 has "$tmp/err" "error[SPX-P201]" "the expression cut at the end of a mapped source"
 
+# fix keeps the program's meaning: P201's fix of `x -= 3 - 1;` parenthesizes the
+# operand (it wrote `x = x - 3 - 1;`: 13, not 24), and the result runs as written
+printf 'module t;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut x = 10;\n    x -= 3 - 1;\n    x *= 2 + 1;\n    x += g(1 - 2);\n    x -= -1;\n    x\n}\n\n@id("t.g")\nfn g(a: i64) -> i64\n{\n    a\n}\n' > "$tmp/compound.spx"
+expect 0 "fix of compound assignments" -- "$bin" fix "$tmp/compound.spx"
+has "$tmp/compound.spx" "x = x - (3 - 1);" "compound fix: operand parenthesized"
+has "$tmp/compound.spx" "x = x + g(1 - 2);" "compound fix: a call operand stays bare"
+expect 0 "run of the fixed compound assignments" -- "$bin" run "$tmp/compound.spx"
+if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments print $(cat "$tmp/out"), wanted 24"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

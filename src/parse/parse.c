@@ -497,8 +497,18 @@ parse_result_type(Parser *p)
 	if (!parse_at(p, TOK_ARROW)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` before return type");
 		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
-		if (d)
-			diag_add_fix(d, p->toks[p->pos - 1].span.end, p->toks[p->pos - 1].span.end, " -> i64");
+		/* `fn f() {` gains `-> i64`; `fn f() bool {` only its `->`, `fn f(): bool {` its `->` for the `:`. */
+		Token *t = parse_peek(p);
+		uint32_t at = p->toks[p->pos - 1].span.end;
+		if (!d)
+			;
+		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
+		    parse_tok_is_word(p, t, "ensures"))
+			diag_add_fix(d, at, at, " -> i64");
+		else if (t->kind == TOK_IDENT)
+			diag_add_fix(d, at, at, " ->");
+		else if (t->kind == TOK_COLON && parse_peek_at(p, 1)->kind == TOK_IDENT)
+			diag_add_fix(d, t->span.start, t->span.end, " ->");
 		return NULL;
 	}
 	parse_advance(p);

@@ -745,8 +745,10 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 	e->u.variant.case_name = parse_name_of(p, ct);
 	if (parse_at(p, TOK_LPAREN)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` after variant case name");
-		diag_set_help(d, "variant cases name their fields: `Option::Some { value: v }`, not `Some(v)`");
-		rust_case_fix(p, d, ct, true);
+		diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
+		/* Only with the type arguments spelled: `Option::Some { value: 1 }` is T221. */
+		if (ntargs > 0)
+			rust_case_fix(p, d, ct, true);
 		return e;
 	}
 	if (parse_at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {

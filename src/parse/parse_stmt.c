@@ -289,7 +289,20 @@ assign_ahead(Parser *p)
 	return parse_peek_at(p, k)->kind == TOK_ASSIGN;
 }
 
-/* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;`. */
+/* Is k a binary operator (parse_expr.c's binop_of)? */
+static bool
+binary_token(TokKind k)
+{
+	switch (k) {
+	case TOK_OROR: case TOK_ANDAND: case TOK_EQ: case TOK_NE: case TOK_LT: case TOK_LE: case TOK_GT: case TOK_GE:
+	case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_PERCENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;` (`x = x + (e);` when e has a binary operator). */
 static bool
 compound_habit(Parser *p)
 {
@@ -316,8 +329,11 @@ compound_habit(Parser *p)
 	Diag *d = parse_error_span(p, s, DIAG_P201, "compound assignment is not admitted");
 	diag_set_help(d, "write `%.*s = %.*s %s …;`; assignment is a statement with a plain `=`", plen, p->src + ps, plen,
 	    p->src + ps, sym);
-	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep). */
-	bool has_semi = false;
+	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep).
+	 * A binary operator outside brackets in `e` parenthesizes it: `x -= a - b;` is
+	 * `x = x - (a - b);`, not `x = x - a - b;`. */
+	bool has_semi = false, operator = false;
+	Token *semi = NULL;
 	for (int j = k + 2, depth = 0; p->pos + j < p->ntoks; j++) {
 		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
 		if (tk == TOK_EOF || tk == TOK_ERROR)
@@ -329,13 +345,18 @@ compound_habit(Parser *p)
 				break;
 		} else if (tk == TOK_SEMI && depth == 0) {
 			has_semi = true;
+			semi = parse_peek_at(p, j);
 			break;
+		} else if (depth == 0 && j > k + 2 && binary_token(tk)) {
+			operator = true;
 		}
 	}
 	if (d && has_semi && plen < 200) {
 		char buf[512];
-		snprintf(buf, sizeof buf, "= %.*s %s", plen, p->src + ps, sym);
-		diag_add_fix(d, op->span.start, eq->span.end, buf);
+		snprintf(buf, sizeof buf, "= %.*s %s%s", plen, p->src + ps, sym, operator ? " (" : "");
+		diag_add_fix(d, op->span.start, operator ? parse_peek_at(p, k + 2)->span.start : eq->span.end, buf);
+		if (operator)
+			diag_add_fix(d, semi->span.start, semi->span.start, ")");
 	}
 	return true;
 }
