@@ -712,7 +712,7 @@ Block *
 parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 {
 	bool outer_tail = p->tail_block;
-	bool tail = ctx == BLK_FN || ((ctx == BLK_IF_VALUE || ctx == BLK_IF_STMT) && p->tail_branch);
+	bool tail = ctx == BLK_FN || ctx == BLK_CLOSURE || ((ctx == BLK_IF_VALUE || ctx == BLK_IF_STMT) && p->tail_branch);
 	p->tail_branch = false;
 	Block *b = ARENA_NEW(p->arena, Block);
 	Token *open = parse_peek(p);
