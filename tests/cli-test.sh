@@ -1140,6 +1140,35 @@ printf 'fn tail() -> i64 { 1 +' >> "$tmp/page.spx"
 expect 1 "a mapped source ending inside an expression" -- "$bin" check "$tmp/page.spx"
 has "$tmp/err" "error[SPX-P201]" "the expression cut at the end of a mapped source"
 
+# a project source reached through a directory link that leads out of the project
+# is J102 (tests/project/j102-outside-dir): fmt rewrote the file outside the project
+"$bin" new "$tmp/lnkp" > /dev/null
+mkdir -p "$tmp/outside"
+{ cat "$tmp/lnkp/src/core.spx"; printf '\n\n'; } > "$tmp/outside/core.spx"
+cp "$tmp/outside/core.spx" "$tmp/outside/core.before"
+rm "$tmp/lnkp/src/core.spx"
+ln -s ../outside "$tmp/lnkp/ext"
+sed 's|^sources = .*|sources = ["ext/core.spx", "src/app.spx", "src/tests.spx"]|' "$tmp/lnkp/semaprax.toml" > "$tmp/lnkp/m" && mv "$tmp/lnkp/m" "$tmp/lnkp/semaprax.toml"
+expect 1 "fmt of a project with a source outside it" -- "$bin" fmt "$tmp/lnkp"
+has "$tmp/err" "error[SPX-J102]: project source \`ext/core.spx\` lies outside the project directory" "J102 for a source outside the project"
+if cmp -s "$tmp/outside/core.spx" "$tmp/outside/core.before"; then ok; else bad "fmt wrote a file outside the project"; fi
+# a directory link that stays inside the project is followed
+rm "$tmp/lnkp/ext"
+mkdir -p "$tmp/lnkp/real"
+cp "$tmp/outside/core.before" "$tmp/lnkp/real/core.spx"
+ln -s real "$tmp/lnkp/ext"
+expect 0 "fmt of a project with a linked directory inside it" -- "$bin" fmt "$tmp/lnkp"
+expect 0 "check of a project with a linked directory inside it" -- "$bin" check "$tmp/lnkp"
+
+# fix keeps the program's meaning: P201's fix of `x -= 3 - 1;` parenthesizes the
+# operand (it wrote `x = x - 3 - 1;`: 13, not 24), and the result runs as written
+printf 'module t;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut x = 10;\n    x -= 3 - 1;\n    x *= 2 + 1;\n    x += g(1 - 2);\n    x -= -1;\n    x\n}\n\n@id("t.g")\nfn g(a: i64) -> i64\n{\n    a\n}\n' > "$tmp/compound.spx"
+expect 0 "fix of compound assignments" -- "$bin" fix "$tmp/compound.spx"
+has "$tmp/compound.spx" "x = x - (3 - 1);" "compound fix: operand parenthesized"
+has "$tmp/compound.spx" "x = x + g(1 - 2);" "compound fix: a call operand stays bare"
+expect 0 "run of the fixed compound assignments" -- "$bin" run "$tmp/compound.spx"
+if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments print $(cat "$tmp/out"), wanted 24"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -338,6 +338,13 @@ do_write(const char *path, const Buf *lock)
 		ok = create_atomic(path, lock->data, lock->len, &diags);
 		if (ok)
 			printf("wrote %s\n", path);
+	} else if (!S_ISREG(st.st_mode)) {
+		/* A link is not followed: its target may lie anywhere (a checked-out
+		 * `semaprax.lock -> ~/.profile` would be overwritten). */
+		Diag *d = diag_report(&diags, DIAG_I101, NULL, "cannot write `%s`: it is %s, not a regular file", path,
+		    S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+		diag_set_help(d, "remove it; `semaprax lock --write` then writes the lock as a regular file beside the manifest");
+		ok = false;
 	} else {
 		char *old = driver_read_source(path, &old_len, &diags);
 		ok = old != NULL;

@@ -440,6 +440,57 @@ parse_type_params(Parser *p, int *n)
 	return out;
 }
 
+/*
+ * Inside a parameter list: does a body follow it (after `)`, the result type,
+ * `uses { … }` and contract clauses) in which the parameter `name` is never
+ * followed by `=`, `.`, `[` or a compound assignment, nor after `mut` —
+ * nothing that could change it?  A token scan for U103's fix.
+ */
+static bool
+body_leaves(Parser *p, const Token *name)
+{
+	int k = 0, depth = 0;
+	for (;; k++) {
+		TokKind tk = (TokKind)parse_peek_at(p, k)->kind;
+		if (tk == TOK_EOF || tk == TOK_ERROR)
+			return false;
+		if (tk == TOK_LPAREN || tk == TOK_LBRACKET || tk == TOK_LBRACE)
+			depth++;
+		else if ((tk == TOK_RBRACKET || tk == TOK_RBRACE) && depth-- == 0)
+			return false;
+		else if (tk == TOK_RPAREN && depth-- == 0)
+			break;
+	}
+	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
+			return false;
+		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
+			break;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+	}
+	uint32_t n = name->span.end - name->span.start;
+	for (depth = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = parse_peek_at(p, k), *next = parse_peek_at(p, k + 1);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
+			return false;
+		if (t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RBRACE && --depth == 0)
+			return true;
+		else if (t->kind == TOK_IDENT && t->span.end - t->span.start == n &&
+		    memcmp(p->src + t->span.start, p->src + name->span.start, n) == 0 &&
+		    (next->kind == TOK_ASSIGN || next->kind == TOK_DOT || next->kind == TOK_LBRACKET ||
+			parse_tok_is_word(p, parse_peek_at(p, k - 1), "mut") ||
+			(parse_peek_at(p, k + 2)->kind == TOK_ASSIGN && parse_peek_at(p, k + 2)->span.start == next->span.end)))
+			return false;
+	}
+	return false;
+}
+
 /* param = IDENT , ":" , [ "own" | "borrow" | "shared" ] , type ; */
 static Param
 parse_param(Parser *p)
@@ -450,9 +501,12 @@ parse_param(Parser *p)
 	if (parse_at_word(p, "mut")) {
 		/* `mut value: T` (or a parameter named `mut`): the reference's U103 */
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_U103, "`mut` is only allowed on local `let` bindings; parameters are immutable");
-		diag_set_help(d, "drop `mut`; to change the value, copy it into a local: `let mut name = name;`");
-		if (d && parse_peek_at(p, 1)->kind == TOK_IDENT)
-			diag_add_fix(d, parse_peek(p)->span.start, parse_peek_at(p, 1)->span.start, "");
+		diag_set_help(d, "drop `mut`; to change the value, copy it into a local of another name: `let mut next = name;`");
+		/* Dropping `mut` is the fix only when the body never changes the parameter
+		 * (it left `x = x + 1;` U101, and a `let mut x = x;` copy is T209). */
+		Token *name = parse_peek_at(p, 1);
+		if (d && name->kind == TOK_IDENT && body_leaves(p, name))
+			diag_add_fix(d, parse_peek(p)->span.start, name->span.start, "");
 		return pr;
 	}
 	pr.name = parse_name(p, "parameter name");
@@ -497,8 +551,18 @@ parse_result_type(Parser *p)
 	if (!parse_at(p, TOK_ARROW)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` before return type");
 		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
-		if (d)
-			diag_add_fix(d, p->toks[p->pos - 1].span.end, p->toks[p->pos - 1].span.end, " -> i64");
+		/* `fn f() {` gains `-> i64`; `fn f() bool {` only its `->`, `fn f(): bool {` its `->` for the `:`. */
+		Token *t = parse_peek(p);
+		uint32_t at = p->toks[p->pos - 1].span.end;
+		if (!d)
+			;
+		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
+		    parse_tok_is_word(p, t, "ensures"))
+			diag_add_fix(d, at, at, " -> i64");
+		else if (t->kind == TOK_IDENT)
+			diag_add_fix(d, at, at, " ->");
+		else if (t->kind == TOK_COLON && parse_peek_at(p, 1)->kind == TOK_IDENT)
+			diag_add_fix(d, t->span.start, t->span.end, " ->");
 		return NULL;
 	}
 	parse_advance(p);

@@ -693,6 +693,30 @@ rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 }
 
 /*
+ * With `Some(x)` fixed in a match: its `None =>` arms (a binding pattern
+ * named None, which matches everything: T254) become `Option::None {} =>`,
+ * so the fixed match means what the Rust-style one did.  arms_open is the
+ * index of the arms' `{`.
+ */
+static void
+none_arms_fix(Parser *p, Diag *d, int arms_open)
+{
+	int depth = 0;
+	for (int i = arms_open + 1; i + 1 < p->ntoks; i++) {
+		Token *t = &p->toks[i];
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
+			return;
+		if (t->kind == TOK_LBRACE || t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET)
+			depth++;
+		else if ((t->kind == TOK_RBRACE || t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET) && depth-- == 0)
+			return;
+		else if (depth == 0 && parse_tok_is_word(p, t, "None") && p->toks[i + 1].kind == TOK_FATARROW &&
+		    (i == arms_open + 1 || p->toks[i - 1].kind == TOK_COMMA))
+			diag_add_fix(d, t->span.start, t->span.end, "Option::None {}");
+	}
+}
+
+/*
  * Where record literals are off (conditions, contracts, a match scrutinee),
  * is the `{` after `Type::Case` its payload?  The reference always reads it
  * as one; we do when its contents look like field initializers (`{}` or
@@ -745,8 +769,10 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 	e->u.variant.case_name = parse_name_of(p, ct);
 	if (parse_at(p, TOK_LPAREN)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` after variant case name");
-		diag_set_help(d, "variant cases name their fields: `Option::Some { value: v }`, not `Some(v)`");
-		rust_case_fix(p, d, ct, true);
+		diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
+		/* Only with the type arguments spelled: `Option::Some { value: 1 }` is T221. */
+		if (ntargs > 0)
+			rust_case_fix(p, d, ct, true);
 		return e;
 	}
 	if (parse_at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
@@ -903,6 +929,7 @@ parse_match(Parser *p)
 	e->u.match.scrutinee = parse_cond(p);
 	if (!parse_expect(p, TOK_LBRACE, "`{` before match arms"))
 		return e;
+	int arms_open = p->pos - 1;
 	if (!parse_enter(p, &p->toks[p->pos - 1]))
 		return e;
 	VEC(MatchArm) arms = {0};
@@ -928,7 +955,10 @@ parse_match(Parser *p)
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `=>` after match pattern");
 			if (parse_at(p, TOK_LPAREN)) {
 				diag_set_help(d, "variant patterns name the case and its fields: `Option::Some { value: v }`, not `Some(v)`");
+				int had = d ? d->fixes.len : 0;
 				rust_case_fix(p, d, pat_start, false);
+				if (d && d->fixes.len > had && parse_tok_is_word(p, pat_start, "Some"))
+					none_arms_fix(p, d, arms_open);
 			} else if (parse_at(p, TOK_DOT)) {
 				diag_set_help(d, "range patterns are not admitted; bind the value and guard the arm: `n if n >= 0 && n <= 5 => …,`");
 			} else {

@@ -49,6 +49,9 @@ typedef struct Parser {
 	bool if_gathered;
 	bool if_names;      /* the lexer saw an identifier `_if…` (else nothing to gather) */
 	uint64_t if_next;
+	bool tail_block;    /* the block being parsed gives its function's result (return_habit's fix) */
+	bool tail_if;       /* the `if` parse_if is entered at ends such a block */
+	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
 } Parser;
 
 /* ---- token access (inline: every token and keyword test runs these) ---- */

@@ -96,6 +96,8 @@ Expr *
 parse_if(Parser *p, bool value)
 {
 	Token *t = parse_advance(p);  /* if */
+	bool tail = p->tail_if;
+	p->tail_if = false;
 	Expr *e = parse_new_expr(p, EXPR_IF, t->span);
 	if (!parse_enter(p, t))
 		return e;
@@ -108,8 +110,10 @@ parse_if(Parser *p, bool value)
 			parse_decorate_expected(p, d);
 	}
 	BlockCtx bctx = value ? BLK_IF_VALUE : BLK_IF_STMT;
-	if (!p->panic)
+	if (!p->panic) {
+		p->tail_branch = tail;
 		e->u.if_.then_block = parse_block_ctx(p, bctx, "`{` before `if` body");
+	}
 	if (!p->panic)
 		else_typo(p);   /* reports `els {`: p->panic then skips the rest */
 	if (!p->panic && parse_at_word(p, "else")) {
@@ -117,6 +121,7 @@ parse_if(Parser *p, bool value)
 		if (parse_at_word(p, "if")) {
 			/* `else if` is sugar for `else { if … }` */
 			Block *b = ARENA_NEW(p->arena, Block);
+			p->tail_if = tail;
 			Expr *inner = parse_if(p, value);
 			b->span = inner->span;
 			/* only a valueless chain needs to remember its `else if` */
@@ -133,6 +138,7 @@ parse_if(Parser *p, bool value)
 			e->u.if_.else_block = b;
 		} else {
 			(void)else_tok;
+			p->tail_branch = tail;
 			e->u.if_.else_block = parse_block_ctx(p, bctx, "`{` after `else`");
 		}
 	} else if (!p->panic && value) {
@@ -289,7 +295,20 @@ assign_ahead(Parser *p)
 	return parse_peek_at(p, k)->kind == TOK_ASSIGN;
 }
 
-/* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;`. */
+/* Is k a binary operator (parse_expr.c's binop_of)? */
+static bool
+binary_token(TokKind k)
+{
+	switch (k) {
+	case TOK_OROR: case TOK_ANDAND: case TOK_EQ: case TOK_NE: case TOK_LT: case TOK_LE: case TOK_GT: case TOK_GE:
+	case TOK_PLUS: case TOK_MINUS: case TOK_STAR: case TOK_SLASH: case TOK_PERCENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* `x += e;` (and -= *= /= %=): P201 with a fix to `x = x + e;` (`x = x + (e);` when e has a binary operator). */
 static bool
 compound_habit(Parser *p)
 {
@@ -316,8 +335,11 @@ compound_habit(Parser *p)
 	Diag *d = parse_error_span(p, s, DIAG_P201, "compound assignment is not admitted");
 	diag_set_help(d, "write `%.*s = %.*s %s …;`; assignment is a statement with a plain `=`", plen, p->src + ps, plen,
 	    p->src + ps, sym);
-	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep). */
-	bool has_semi = false;
+	/* Mechanical only when the statement ends in `;` (a tail `x += 1` has no value to keep).
+	 * A binary operator outside brackets in `e` parenthesizes it: `x -= a - b;` is
+	 * `x = x - (a - b);`, not `x = x - a - b;`. */
+	bool has_semi = false, operator = false;
+	Token *semi = NULL;
 	for (int j = k + 2, depth = 0; p->pos + j < p->ntoks; j++) {
 		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
 		if (tk == TOK_EOF || tk == TOK_ERROR)
@@ -329,13 +351,18 @@ compound_habit(Parser *p)
 				break;
 		} else if (tk == TOK_SEMI && depth == 0) {
 			has_semi = true;
+			semi = parse_peek_at(p, j);
 			break;
+		} else if (depth == 0 && j > k + 2 && binary_token(tk)) {
+			operator = true;
 		}
 	}
 	if (d && has_semi && plen < 200) {
 		char buf[512];
-		snprintf(buf, sizeof buf, "= %.*s %s", plen, p->src + ps, sym);
-		diag_add_fix(d, op->span.start, eq->span.end, buf);
+		snprintf(buf, sizeof buf, "= %.*s %s%s", plen, p->src + ps, sym, operator ? " (" : "");
+		diag_add_fix(d, op->span.start, operator ? parse_peek_at(p, k + 2)->span.start : eq->span.end, buf);
+		if (operator)
+			diag_add_fix(d, semi->span.start, semi->span.start, ")");
 	}
 	return true;
 }
@@ -363,7 +390,9 @@ return_habit(Parser *p, const char *word)
 	Diag *d = strcmp(word, "return") == 0 ? parse_error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression")
 	    : parse_error_at(p, t, DIAG_P106, "`%s` looks like `return`, which is not admitted; a block's value is its final expression", word);
 	diag_set_help(d, "delete `%s` and the trailing `;` so the value is the block's last expression", word);
-	if (!d)
+	/* Dropping `return` keeps the meaning only where the block's value is the
+	 * function's result (`let y = if c { return 1; } else { 2 };` would keep going). */
+	if (!d || !p->tail_block)
 		return;
 	/* Find the `;` that ends the returned expression at bracket depth 0. */
 	int depth = 0;
@@ -644,10 +673,47 @@ push_stmt(Parser *p, void *vec, Stmt *st)
 	VEC_PUSH(*v, st);
 }
 
+/*
+ * At a statement `if` of a block in tail position: is the `if … else …` chain
+ * the block's last thing (its branches then give the function's result)?
+ * Token scan: after each `}` closing a group, `else` continues the chain and
+ * the block's `}` ends it; anything else (`;`, another statement, an operator,
+ * braces in the condition) says no.
+ */
+static bool
+final_if_ahead(Parser *p)
+{
+	int depth = 0;
+	for (int k = 1; p->pos + k < p->ntoks; k++) {
+		TokKind tk = (TokKind)parse_peek_at(p, k)->kind;
+		if (tk == TOK_EOF || tk == TOK_ERROR || (tk == TOK_SEMI && depth == 0))
+			return false;
+		if (tk == TOK_LPAREN || tk == TOK_LBRACE || tk == TOK_LBRACKET) {
+			depth++;
+		} else if (tk == TOK_RPAREN || tk == TOK_RBRACKET) {
+			depth--;
+		} else if (tk == TOK_RBRACE) {
+			if (--depth < 0)
+				return false;
+			if (depth == 0) {
+				Token *n = parse_peek_at(p, k + 1);
+				if (n->kind == TOK_RBRACE)
+					return true;
+				if (!parse_tok_is_word(p, n, "else"))
+					return false;
+			}
+		}
+	}
+	return false;
+}
+
 /* block = "{" , { statement } , expr , [ ";" ] , "}" ; */
 Block *
 parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 {
+	bool outer_tail = p->tail_block;
+	bool tail = ctx == BLK_FN || ctx == BLK_CLOSURE || ((ctx == BLK_IF_VALUE || ctx == BLK_IF_STMT) && p->tail_branch);
+	p->tail_branch = false;
 	Block *b = ARENA_NEW(p->arena, Block);
 	Token *open = parse_peek(p);
 	b->span = open->span;
@@ -655,6 +721,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 		return b;
 	if (!parse_enter(p, open))
 		return b;
+	p->tail_block = tail;
 	VEC(Stmt *) stmts = {0};
 	bool last_was_if = false;
 	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
@@ -683,7 +750,9 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			st->span = parse_span_from(p, t->span);
 			push_stmt(p, &stmts, st);
 		} else if (parse_tok_is_word(p, t, "if") && parse_peek_at(p, 1)->kind != TOK_ASSIGN) {
+			p->tail_if = tail && final_if_ahead(p);
 			Expr *e = parse_if(p, false);
+			p->tail_block = tail;
 			if (!p->panic && parse_at(p, TOK_RBRACE) && parse_if_has_value(e)) {
 				b->tail = e;
 				break;
@@ -738,6 +807,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 		parse_advance(p);
 	}
 	parse_leave(p);
+	p->tail_block = outer_tail;
 	b->stmts = ARENA_COPY(p, Stmt *, stmts);
 	b->nstmts = stmts.len;
 	VEC_FREE(stmts);

@@ -100,8 +100,44 @@ check_roles(Project *pj)
 	return project_check_roles(&pj->man, &pj->P, &pj->diags);
 }
 
+/* Does source (a canonical relative path; path is it joined to the project
+ * root) lie outside the root once its directories' symbolic links are
+ * resolved?  *root is the root's real path and *verified the last directory
+ * found inside it (both owned, computed here): sorted sources share it, so
+ * it is resolved once. */
+static bool
+outside_root(const char *source, const char *path, char **root, char **verified)
+{
+	size_t sl = strlen(source), pl = strlen(path);
+	const char *last = strrchr(source, '/');
+	if (pl < sl || !last)
+		return false;
+	char *dir = spx_xstrndup(path, pl - sl + (size_t)(last - source));
+	if (*verified && strcmp(*verified, dir) == 0) {
+		free(dir);
+		return false;
+	}
+	if (!*root) {
+		char *r = spx_xstrndup(path, pl - sl);
+		*root = realpath(*r ? r : ".", NULL);
+		free(r);
+	}
+	char *real = realpath(dir, NULL);
+	size_t rl = *root ? strlen(*root) : 0;
+	/* a directory that does not resolve is left to the read (I001) */
+	bool out = real && *root && !(strncmp(real, *root, rl) == 0 && (real[rl] == '/' || real[rl] == '\0' || rl == 1));
+	free(real);
+	if (out) {
+		free(dir);
+		return true;
+	}
+	free(*verified);
+	*verified = dir;
+	return false;
+}
+
 /* The held-input rules of the reference's loader that apply here: each
- * source a regular non-symlink file (J102), no two listed paths (or a path
+ * source a regular non-symlink file inside the project directory (J102), no two listed paths (or a path
  * and the manifest) one physical file (J102), at most 16 MiB in all (J101).
  * A missing source is left to the read (I001). */
 static bool
@@ -120,7 +156,15 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 		snprintf(keys[n], sizeof keys[n], "%llx:%llx", (unsigned long long)st[n].st_dev, (unsigned long long)st[n].st_ino);
 		sema_strmap_put(&seen, keys[n], n);
 	}
+	char *root = NULL, *verified = NULL;
 	for (int i = 0; i < n && ok; i++) {
+		if (outside_root(sources[i], paths[i], &root, &verified)) {
+			Diag *d = diag_report(diags, DIAG_J102, NULL, "project source `%s` lies outside the project directory (a directory of its path is a symbolic link)",
+			    sources[i]);
+			diag_set_help(d, "move the file into the project and list it by its path there");
+			ok = false;
+			break;
+		}
 		if (lstat(paths[i], &st[i]) != 0)
 			continue;
 		if (S_ISLNK(st[i].st_mode)) {
@@ -143,6 +187,8 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 		sema_strmap_put(&seen, keys[i], i);
 	}
 	sema_strmap_free(&seen);
+	free(root);
+	free(verified);
 	free(keys);
 	if (ok && total > 16u * 1024u * 1024u) {
 		Diag *d = diag_report(diags, DIAG_J101, NULL, "the project's sources hold %llu bytes; the limit is 16 MiB", (unsigned long long)total);
