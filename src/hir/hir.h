@@ -256,6 +256,11 @@ HirModule *hir_lower(Sema *S);
 void hir_free(HirModule *h);
 /* Re-derives the invariants; reports H006 (internal) diagnostics; true when valid. */
 bool hir_validate(HirModule *h, DiagSink *diags);
+/* lastuse.c: rewrites, in every function, a borrowed argument an operation
+ * keeps (map_set's key and value, map_add's and set_insert's key,
+ * map_get_or's default) from HIR_LOCAL to HIR_MOVE when it is an owned
+ * local nothing reads again (the rule is in lastuse.c); hir_lower runs it. */
+void hir_last_use(HirModule *h);
 /* A deterministic text dump (for tests and `check --dump-hir`). */
 void hir_dump(Buf *out, HirModule *h);
 /* The HIR function a run starts at: the free function `main`, else the
