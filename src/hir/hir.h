@@ -14,7 +14,8 @@
  *     indices, bindings are slots, literals are values; a lane needs no
  *     name lookup and no checker helper to test or bind one;
  *   - ownership is explicit: reading an owned slot that gives ownership away
- *     is HIR_MOVE (the slot's liveness ends there); every owned slot is
+ *     is HIR_MOVE (the slot's liveness ends there; also an owned local at its
+ *     last use lent to an operation that keeps it, lastuse.c); every owned slot is
  *     listed in the `owned` set of the block that declares it, and is
  *     released at the block's end, on every exit path, in reverse order of
  *     initialisation, if still live (the cleanup plan of RFC 0003 / §0.12).

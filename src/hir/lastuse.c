@@ -107,6 +107,9 @@ lu_call(LastUse *L, HirExpr *e)
 			VEC_PUSH(L->cands, c);
 		}
 	}
+	/* a lane may read the callee after the arguments */
+	if (e->u.call.kind == CALL_SLOT)
+		mention(L, e->u.call.callee);
 }
 
 static void
