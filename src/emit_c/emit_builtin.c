@@ -29,7 +29,8 @@ typedef struct Call {
 	int ntargs;
 	TypeId rt;            /* result type */
 	const char *rct;      /* its C spelling */
-	bool took;            /* map_set's value is fresh: moved in, not held and copied */
+	bool took;            /* map_set's value or map_get_or's default is fresh: moved in, not held and copied */
+	bool took_key;        /* the string key of map_set/map_add/set_insert is fresh: moved in */
 } Call;
 
 static Val
@@ -354,12 +355,17 @@ emit_map(Emit *E, Call *c)
 	if (bi == BI_map_get_or) {
 		const char *r = emitc_new_tmp(E);
 		emitc_line(E, "%s %s;", vn, r);
-		emitc_line(E, "if (%s >= 0)", at);
+		emitc_line(E, "if (%s >= 0) {", at);
 		if (emitc_is_copy(E, V))
 			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
 		else
 			emitc_line(E, "\t%s = %s(&%s[%s]);", r, emitc_clone_fn(E, V), vals, at);
-		emitc_line(E, "else");
+		if (c->took) {   /* the default moved in and not returned */
+			E->indent++;
+			emitc_release_place(E, V, c->a[2]);
+			E->indent--;
+		}
+		emitc_line(E, "} else");
 		emitc_line(E, "\t%s = %s;", r, val);
 		return mk(r, V, true);
 	}
@@ -376,6 +382,8 @@ emit_map(Emit *E, Call *c)
 	/* map_set, map_add, set_insert */
 	emitc_line(E, "if (%s >= 0) {", at);
 	E->indent++;
+	if (c->took_key)   /* the key moved in and not kept */
+		emitc_release_place(E, K, key);
 	if (bi == BI_map_set) {
 		emitc_release_place(E, V, arena_printf(&E->a, "%s[%s]", vals, at));
 		emitc_line(E, "%s[%s] = %s;", vals, at, val);
@@ -389,10 +397,10 @@ emit_map(Emit *E, Call *c)
 	emitc_line(E, "if (%s.len >= %s.cap)", m, m);
 	emitc_line(E, "\tspx_fail(%s, RT_MAP_FULL);", dom);
 	if (set)
-		emitc_line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0);", m, at, kk, key);
+		emitc_line(E, "spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, 0, %d);", m, at, kk, key, c->took_key);
 	else
-		emitc_line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s) = %s;", vn, m, at, kk, key, vsz,
-		     val ? val : c->a[2]);
+		emitc_line(E, "*(%s *)spx_map_insert(&%s, (size_t)(-%s - 1), %d, &%s, %s, %d) = %s;", vn, m, at, kk, key, vsz,
+		     c->took_key, val ? val : c->a[2]);
 	E->indent--;
 	emitc_line(E, "}");
 	return simple(E, c, true, "%s", m);
@@ -487,10 +495,19 @@ emit_builtin(Emit *E, const HirExpr *e)
 		bool borrow = sig.nparams < 0 ? i == 0 : i < 8 && sig.modes[i] == MODE_BORROW;
 		/* map_set keeps its value whatever happens: a fresh one is moved in
 		 * (the interpreter's take_lent), not held and copied — a copy per
-		 * step made building a nesting through a Map quadratic */
-		if (borrow && c.bid == BI_map_set && i == 2 && v.own) {
+		 * step made building a nesting through a Map quadratic.  So is
+		 * map_get_or's default (returned when the key is absent, released
+		 * when not) and a fresh string key of an insertion (released when
+		 * present).  An owned local at its last use arrives here moved
+		 * (src/hir/lastuse.c). */
+		if (borrow && v.own && i == 2 && (c.bid == BI_map_set || c.bid == BI_map_get_or)) {
 			borrow = false;
 			c.took = true;
+		}
+		if (borrow && v.own && i == 1 && (c.bid == BI_map_set || c.bid == BI_map_add || c.bid == BI_set_insert) &&
+		    emitc_map_key_kind(E, c.targs[0]) == 2) {
+			borrow = false;
+			c.took_key = true;
 		}
 		v = borrow ? emitc_borrow_val(E, v) : emitc_own_val(E, v);
 		if (!v.c)

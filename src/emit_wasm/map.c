@@ -142,7 +142,12 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 	int kn = emitw_flat(W, K, kty), vn = set ? 0 : emitw_flat(W, V, vty);
 	uint32_t k = emitw_locals(W, kty, kn), v = 0;
 	bool took = false;
-	if (!emitw_lend(W, args[1]))
+	/* a fresh string key of an insertion is moved in too (released when
+	 * present); an owned local at its last use arrives moved
+	 * (src/hir/lastuse.c) */
+	bool took_key = (id == BI_map_set || id == BI_map_add || id == BI_set_insert) &&
+			sema_type_info(&W->S->types, K)->kind == TY_STRING && emitw_fresh(W, args[1]);
+	if (!(took_key ? emitw_own(W, args[1], K) : emitw_lend(W, args[1])))
 		return false;
 	emitw_store(W, k, kn);
 	if (e->u.call.nargs > 2) {
@@ -152,8 +157,9 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		}
 		v = emitw_locals(W, vty, vn);
 		/* map_set keeps its value whatever happens: a fresh one is moved in
-		 * (the interpreter's take_lent), not held and copied */
-		took = id == BI_map_set && emitw_fresh(W, args[2]);
+		 * (the interpreter's take_lent), not held and copied; so is
+		 * map_get_or's default (released when the key is present) */
+		took = (id == BI_map_set || id == BI_map_get_or) && emitw_fresh(W, args[2]);
 		if (!(took ? emitw_own(W, args[2], V) : emitw_lend(W, args[2])))
 			return false;
 		emitw_store(W, v, vn);
@@ -185,8 +191,13 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_elem_load(W, entry(W, m + 1, at, V), V);
 		if (emitw_has_heap(W, V))
 			emitw_clone(W, V);
+		if (took && emitw_has_heap(W, V))
+			emitw_release(W, v, V);
 		emitw_op(W, OP_ELSE);
-		load_copy(W, v, V);
+		if (took)
+			emitw_load(W, v, vn);
+		else
+			load_copy(W, v, V);
 		emitw_end(W);
 		return true;
 	}
@@ -220,6 +231,8 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 	emitw_i32c(W, 0);
 	emitw_op(W, OP_I32_GE_S);
 	emitw_open(W, OP_IF, NULL, 0);
+	if (took_key)
+		emitw_release(W, k, K);
 	if (id == BI_map_set) {
 		uint32_t a = entry(W, m + 1, at, V), one = emitw_locals(W, VT_I32, 1);
 		emitw_i32c(W, 1);
@@ -262,8 +275,8 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, pos);
 		emitw_op_u32(W, OP_CALL, W->imp_slots_open);
 		uint32_t a = entry(W, m + (uint32_t)b, pos, t);
-		if (b == 1 && took) {
-			store_at(W, a, v, t);   /* the fresh value, moved in */
+		if ((b == 1 && took) || (b == 0 && took_key)) {
+			store_at(W, a, b ? v : k, t);   /* the fresh value or key, moved in */
 		} else if (b == 0 || id == BI_map_set) {
 			load_copy(W, b ? v : k, t);
 			emitw_elem_store(W, a, t);

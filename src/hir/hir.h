@@ -14,7 +14,8 @@
  *     indices, bindings are slots, literals are values; a lane needs no
  *     name lookup and no checker helper to test or bind one;
  *   - ownership is explicit: reading an owned slot that gives ownership away
- *     is HIR_MOVE (the slot's liveness ends there); every owned slot is
+ *     is HIR_MOVE (the slot's liveness ends there; also an owned local at its
+ *     last use lent to an operation that keeps it, lastuse.c); every owned slot is
  *     listed in the `owned` set of the block that declares it, and is
  *     released at the block's end, on every exit path, in reverse order of
  *     initialisation, if still live (the cleanup plan of RFC 0003 / §0.12).
@@ -256,6 +257,11 @@ HirModule *hir_lower(Sema *S);
 void hir_free(HirModule *h);
 /* Re-derives the invariants; reports H006 (internal) diagnostics; true when valid. */
 bool hir_validate(HirModule *h, DiagSink *diags);
+/* lastuse.c: rewrites, in every function, a borrowed argument an operation
+ * keeps (map_set's key and value, map_add's and set_insert's key,
+ * map_get_or's default) from HIR_LOCAL to HIR_MOVE when it is an owned
+ * local nothing reads again (the rule is in lastuse.c); hir_lower runs it. */
+void hir_last_use(HirModule *h);
 /* A deterministic text dump (for tests and `check --dump-hir`). */
 void hir_dump(Buf *out, HirModule *h);
 /* The HIR function a run starts at: the free function `main`, else the

@@ -976,6 +976,7 @@ hir_lower(Sema *S)
 		if (s->kind == SK_RECORD && s->decl && s->decl->u.record.ninvariants && !s->ntparams)
 			lower_invariants(H, id);
 	}
+	hir_last_use(H);
 	return H;
 }
 

@@ -12,7 +12,9 @@
  *
  * Consumed arguments (the map of add/set/remove/insert) are released or
  * stored here; borrowed ones (keys, map_set's value, map_get_or's default,
- * read-only maps) by the caller, so a kept value is a copy (take_lent).
+ * read-only maps) by the caller, so a kept value is a copy (take_lent) —
+ * unless it is fresh or moved (an owned local at its last use,
+ * src/hir/lastuse.c): that one is taken.
  */
 #include "interp.h"
 
@@ -65,14 +67,14 @@ map_find(Interp *I, const MapObj *m, const Value *key)
 	return rt_sorted_find(m->keys, m->len, sizeof(Value), key, map_probe_cmp, &pr);
 }
 
-/* Inserts key (copied) with val (owned; ignored for sets) at position pos;
- * the entries shifted are charged. */
+/* Inserts key (kept: take_lent; a view is copied) with val (owned; ignored
+ * for sets) at position pos; the entries shifted are charged. */
 static void
-map_insert_at(Interp *I, MapObj *m, size_t pos, const Value *key, Value val)
+map_insert_at(Interp *I, MapObj *m, size_t pos, Value *key, Value val)
 {
 	heap_work(&I->heap, sizeof(Value) * (m->len - pos) * (m->vals ? 2 : 1));
 	memmove(&m->keys[pos + 1], &m->keys[pos], sizeof(Value) * (m->len - pos));
-	m->keys[pos] = interp_value_clone(&I->heap, *key);
+	m->keys[pos] = key->tag == V_STRING ? take_lent(&I->heap, key) : interp_value_clone(&I->heap, *key);
 	if (m->vals) {
 		memmove(&m->vals[pos + 1], &m->vals[pos], sizeof(Value) * (m->len - pos));
 		m->vals[pos] = val;

@@ -102,14 +102,15 @@ spx_map_find(const spx_map *m, int kk, const void *key)
 	return rt_sorted_find(m->k, m->len, spx_key_size(kk), key, spx_key_probe, &kk);
 }
 
-/* Inserts a copy of key at pos (capacity checked by the caller); returns the value place. */
+/* Inserts a copy of key at pos, or key itself when take (a moved string)
+ * (capacity checked by the caller); returns the value place. */
 SPX_RT void *
-spx_map_insert(spx_map *m, size_t pos, int kk, const void *key, size_t vsz)
+spx_map_insert(spx_map *m, size_t pos, int kk, const void *key, size_t vsz, int take)
 {
 	size_t ks = spx_key_size(kk);
 	char *k = m->k;
 	memmove(k + (pos + 1) * ks, k + pos * ks, (m->len - pos) * ks);
-	if (kk == 2) {
+	if (kk == 2 && !take) {
 		spx_str c = spx_str_clone(key);
 		memcpy(k + pos * ks, &c, ks);
 	} else {

@@ -1,0 +1,290 @@
+/*
+ * lastuse.c — moving a borrowed owned local at its last use (hir.h).
+ *
+ * A compiler-owned operation that keeps a borrowed argument — map_set's key
+ * and value, map_add's and set_insert's key, map_get_or's default (returned
+ * when the key is absent) — copies it, since the caller keeps its value
+ * (LANGUAGE.md §5.1).  When the argument is an owned local that nothing
+ * reads again, the copy is only work: building a nesting through a variable
+ * (`let n = make(…); m = map_set(m, k, n);`) copied the whole nesting per
+ * level.  This pass rewrites such an argument from HIR_LOCAL to HIR_MOVE:
+ * every lane already takes a moved (fresh) value there instead of copying
+ * it, and a moved slot is emptied, so the scope's release skips it.
+ *
+ * The rule is conservative; a slot s read by candidate c is moved only when
+ *   - s is owned (not lent, not Copy, not a T-typed slot of a generic body),
+ *     and a parameter only of a declared function without `ensures` (an
+ *     `ensures` reads the parameters at exit, and a failing contract's
+ *     report prints them);
+ *   - c is the last mention of s in evaluation order (requires, body,
+ *     ensures): no later read, field read, assignment, field store or
+ *     closure capture, on any path — a use in a later `match` arm or `else`
+ *     branch counts too;
+ *   - c lies in no loop (a `while` with its condition, a `for` body) that
+ *     does not also enclose the binding of s: the next iteration would read
+ *     s again;
+ *   - nothing may still see s's storage: s is mentioned nowhere under an
+ *     expression whose type holds a view (`string_as_str(s)`), in the value
+ *     of a `let`/assignment of a lent or view-holding slot (an alias), in the
+ *     scrutinee of a non-`own` match of a non-Copy value (its bindings are
+ *     lent), in a borrowing `for`'s iterable, or in a closure's captures.
+ * Observable behaviour is unchanged (output, status, contract reports, the
+ * leak check); only copies go.  A reassignment after c keeps s unmoved
+ * though it kills the value: a finer liveness is open.
+ */
+#include "hir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Cand {
+	HirExpr *e;
+	uint32_t order;
+	int depth;
+} Cand;
+
+typedef struct LastUse {
+	Sema *S;
+	const HirFunc *f;
+	uint32_t order;      /* evaluation order of mentions */
+	int depth;           /* enclosing loops */
+	int view;            /* > 0: mentions here may be seen by a view or alias */
+	uint32_t *last;      /* per slot: order of its last mention */
+	int32_t *def_depth;  /* per slot: loops enclosing its binding; -1 unknown */
+	bool *seen;          /* per slot: a view, alias or capture may see it */
+	VEC(Cand) cands;
+} LastUse;
+
+static void lu_expr(LastUse *L, HirExpr *e);
+static void lu_block(LastUse *L, HirBlock *b);
+
+static void
+mention(LastUse *L, HirSlot s)
+{
+	if (s >= (HirSlot)L->f->nlocals)
+		return;
+	L->last[s] = ++L->order;
+	if (L->view > 0)
+		L->seen[s] = true;
+}
+
+static void
+bind(LastUse *L, HirSlot s, int depth)
+{
+	if (s < (HirSlot)L->f->nlocals)
+		L->def_depth[s] = depth;
+}
+
+static bool
+holds_view(LastUse *L, TypeId t)
+{
+	return t != T_ERR && sema_type_view(L->S, t) != NULL;
+}
+
+/* Is argument i of builtin bi a borrowed value the operation keeps? */
+static bool
+kept_borrow(BuiltinId bi, int i)
+{
+	switch (bi) {
+	case BI_map_set: return i == 1 || i == 2;
+	case BI_map_add: case BI_set_insert: return i == 1;
+	case BI_map_get_or: return i == 2;
+	default: return false;
+	}
+}
+
+static void
+lu_call(LastUse *L, HirExpr *e)
+{
+	bool builtin = e->u.call.kind == CALL_BUILTIN && e->u.call.builtin;
+	if (e->u.call.kind == CALL_SLOT)
+		mention(L, e->u.call.callee);
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		HirExpr *a = e->u.call.args[i];
+		lu_expr(L, a);
+		if (builtin && a->kind == HIR_LOCAL && kept_borrow(e->u.call.builtin->bid, i)) {
+			Cand c = { a, L->order, L->depth };
+			VEC_PUSH(L->cands, c);
+		}
+	}
+	/* a lane may read the callee after the arguments */
+	if (e->u.call.kind == CALL_SLOT)
+		mention(L, e->u.call.callee);
+}
+
+static void
+lu_expr(LastUse *L, HirExpr *e)
+{
+	if (!e)
+		return;
+	bool view = holds_view(L, e->type);
+	L->view += view;
+	switch (e->kind) {
+	case HIR_INT: case HIR_FLOAT: case HIR_BOOL: case HIR_CHAR: case HIR_STRING: case HIR_FUNC:
+		break;
+	case HIR_LOCAL: case HIR_MOVE:
+		mention(L, e->u.slot);
+		break;
+	case HIR_CLOSURE:
+		L->view++;
+		for (int i = 0; i < e->u.closure.ncaptures; i++)
+			mention(L, e->u.closure.captures[i]);
+		L->view--;
+		break;
+	case HIR_UNARY:
+		lu_expr(L, e->u.un.x);
+		break;
+	case HIR_BINARY:
+		lu_expr(L, e->u.bin.l);
+		lu_expr(L, e->u.bin.r);
+		break;
+	case HIR_CALL:
+		lu_call(L, e);
+		break;
+	case HIR_FIELD:
+		lu_expr(L, e->u.field.base);
+		break;
+	case HIR_TRY:
+		lu_expr(L, e->u.try_.x);
+		break;
+	case HIR_WITH: case HIR_RECORD: case HIR_VARIANT:
+		lu_expr(L, e->u.agg.base);
+		for (int i = 0; i < e->u.agg.n; i++)
+			lu_expr(L, e->u.agg.values[i]);
+		break;
+	case HIR_BLOCK:
+		lu_block(L, e->u.block);
+		break;
+	case HIR_IF:
+		lu_expr(L, e->u.if_.cond);
+		lu_block(L, e->u.if_.then_);
+		lu_block(L, e->u.if_.else_);
+		break;
+	case HIR_MATCH: {
+		HirExpr *x = e->u.match.scrutinee;
+		bool lends = e->u.match.mode != MATCH_OWN && x->type != T_ERR && !sema_is_copy(L->S, x->type);
+		L->view += lends;
+		lu_expr(L, x);
+		L->view -= lends;
+		for (int i = 0; i < e->u.match.narms; i++) {
+			HirArm *a = &e->u.match.arms[i];
+			for (int k = 0; k < a->nbinds; k++)
+				bind(L, a->binds[k], L->depth);
+			lu_expr(L, a->guard);
+			lu_expr(L, a->value);
+		}
+		break;
+	}
+	case HIR_ARRAY:
+		for (int i = 0; i < e->u.array.n; i++)
+			lu_expr(L, e->u.array.elems[i]);
+		break;
+	}
+	L->view -= view;
+}
+
+/* Does storing into slot s keep a view or alias of what its value mentions? */
+static bool
+keeps_view(LastUse *L, HirSlot s)
+{
+	if (s >= (HirSlot)L->f->nlocals)
+		return false;
+	const HirLocal *l = &L->f->locals[s];
+	return l->lent || holds_view(L, l->type);
+}
+
+static void
+lu_block(LastUse *L, HirBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		HirStmt *s = b->stmts[i];
+		bool lends;
+		switch (s->kind) {
+		case HS_LET:
+		case HS_ASSIGN:
+			lends = keeps_view(L, s->slot);
+			L->view += lends;
+			lu_expr(L, s->value);
+			L->view -= lends;
+			if (s->kind == HS_LET)
+				bind(L, s->slot, L->depth);
+			else
+				mention(L, s->slot);
+			break;
+		case HS_SET_FIELD:
+			lu_expr(L, s->value);
+			mention(L, s->slot);
+			break;
+		case HS_WHILE:
+			L->depth++;
+			lu_expr(L, s->value);
+			lu_block(L, s->body);
+			L->depth--;
+			break;
+		case HS_FOR:
+			lends = !s->own;
+			L->view += lends;
+			lu_expr(L, s->value);
+			L->view -= lends;
+			L->depth++;
+			bind(L, s->slot, L->depth);
+			lu_block(L, s->body);
+			L->depth--;
+			break;
+		case HS_EXPR:
+			lu_expr(L, s->value);
+			break;
+		case HS_UNSAFE:
+			lu_block(L, s->body);
+			break;
+		}
+	}
+	lu_expr(L, b->tail);
+}
+
+static void
+last_use_func(Sema *S, HirFunc *f)
+{
+	if (f->nlocals == 0)
+		return;
+	LastUse L;
+	memset(&L, 0, sizeof L);
+	L.S = S;
+	L.f = f;
+	size_t n = (size_t)f->nlocals;
+	L.last = spx_xcalloc(n, sizeof *L.last);
+	L.def_depth = spx_xmalloc(n * sizeof *L.def_depth);
+	L.seen = spx_xcalloc(n, sizeof *L.seen);
+	for (int i = 0; i < f->nlocals; i++)
+		L.def_depth[i] = i < f->nparams ? 0 : -1;
+	for (int i = 0; i < f->nrequires; i++)
+		lu_expr(&L, f->requires[i]);
+	lu_block(&L, f->body);
+	for (int i = 0; i < f->nensures; i++)
+		lu_expr(&L, f->ensures[i]);
+	for (int i = 0; i < L.cands.len; i++) {
+		Cand c = L.cands.items[i];
+		HirSlot s = c.e->u.slot;
+		if (s >= (HirSlot)f->nlocals)
+			continue;
+		const HirLocal *l = &f->locals[s];
+		if (!l->owned || l->lent || L.seen[s] || L.last[s] != c.order || L.def_depth[s] != c.depth)
+			continue;
+		if (l->param && (f->kind != HIR_FUNC_DECL || f->nensures > 0))
+			continue;
+		c.e->kind = HIR_MOVE;
+	}
+	VEC_FREE(L.cands);
+	free(L.last);
+	free(L.def_depth);
+	free(L.seen);
+}
+
+void
+hir_last_use(HirModule *h)
+{
+	for (int i = 0; i < h->nfuncs; i++)
+		last_use_func(h->S, &h->funcs[i]);
+}
