@@ -24,6 +24,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
@@ -59,20 +60,25 @@ typedef struct OwnVar {
 	int prev;          /* the variable of the same name this one hides, or -1 */
 	int owner_edges;   /* as an owner: its latest view edge (Own.edges), or -1 … */
 	int view_edges;    /* … as a value holding views: its latest edge, or -1 */
-	uint32_t edge_from; /* as an owner: the serial of the view its latest edge was added for (add_edge) */
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
- * them) borrows from an owner: one edge per (view, owner) pair, listed from
- * both ends.  Never removed: an edge whose variable went out of scope fails
- * the serial check (its index may hold another variable by then). */
+ * them) borrows from an owner: one edge per (view, owner) pair (Own.pairs),
+ * listed from both ends.  Never removed: an edge whose variable went out of
+ * scope fails the serial check (its index may hold another variable by
+ * then).  Whether the view holds the owner's storage at this point is the
+ * edge's flow state, alive, forked and joined like a variable's (the trail
+ * names edge k as variable -1 - k): made or renewed by a binding or an
+ * assignment of the view, killed when the view variable is given a value
+ * that does not name it; the join of two paths is alive when either is. */
 typedef struct OwnEdge {
 	int view, owner;
 	uint32_t view_serial, owner_serial;
 	int next_by_owner, next_by_view;
+	OwnSt alive;
 } OwnEdge;
 
 typedef struct Own {
@@ -87,10 +93,15 @@ typedef struct Own {
 	uint32_t serials;
 	const Block *body;     /* the function's body: its value is the result (O116/T264 there) */
 	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
-	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
+	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open (var < 0: edge -1 - var) */
 	int forks;             /* open forks */
 	int *stamp;            /* per var: the epoch that last collected it (diff) */
 	int stamp_cap, epoch;
+	int *estamp;           /* … per edge */
+	int estamp_cap;
+	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
+	int pairs_cap;
+	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
@@ -148,7 +159,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, 0, borrowed, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -163,11 +174,18 @@ find(Own *O, const char *name)
 
 /* Edge k, if both its variables are still the ones it was made for. */
 static bool
-edge_live(Own *O, int k)
+edge_scoped(Own *O, int k)
 {
 	const OwnEdge *g = &O->edges.items[k];
 	return g->view < O->vars.len && O->vars.items[g->view].serial == g->view_serial &&
 	    g->owner < O->vars.len && O->vars.items[g->owner].serial == g->owner_serial;
+}
+
+/* Edge k, if in scope and alive on this path: the view may hold the owner's storage here. */
+static bool
+edge_live(Own *O, int k)
+{
+	return O->edges.items[k].alive && edge_scoped(O, k);
 }
 
 /* The view/owner links one function may make: a chain of views passed
@@ -177,25 +195,62 @@ edge_live(Own *O, int k)
  * checker growing without bound (3,200 such views took 137 MB). */
 #define OWN_EDGE_CAP (1 << 18)
 
-/* Records that variable view borrows from variable owner (once). */
+/* Sets edge k's flow state, logging the old one while a fork is open. */
+static void
+set_edge(Own *O, int k, OwnSt alive)
+{
+	if (O->edges.items[k].alive == alive)
+		return;
+	if (O->forks) {
+		struct OwnUndo u = { -1 - k, O->edges.items[k].alive };
+		VEC_PUSH(O->trail, u);
+	}
+	O->edges.items[k].alive = alive;
+}
+
+/* The slot of pair (view serial a, owner serial b) in Own.pairs. */
+static int *
+pair_slot(Own *O, uint32_t a, uint32_t b)
+{
+	uint32_t h = (a * 2654435761u ^ b * 2246822519u) & (uint32_t)(O->pairs_cap - 1);
+	for (;;) {
+		int *s = &O->pairs[h];
+		if (!*s || (O->edges.items[*s - 1].view_serial == a && O->edges.items[*s - 1].owner_serial == b))
+			return s;
+		h = (h + 1) & (uint32_t)(O->pairs_cap - 1);
+	}
+}
+
+/* Records that variable view borrows from variable owner on this path: its
+ * pair's edge made alive, or a new edge (one per pair: a loop's passes find
+ * the same edges, so its states settle). */
 static void
 add_edge(Own *O, int view, int owner)
 {
 	if (view < 0 || owner < 0 || view == owner)
 		return;
+	uint32_t a = O->vars.items[view].serial, b = O->vars.items[owner].serial;
+	if ((O->edges.len + 1) * 2 > O->pairs_cap) {
+		free(O->pairs);
+		O->pairs_cap = O->pairs_cap ? O->pairs_cap * 2 : 256;
+		O->pairs = spx_xcalloc((size_t)O->pairs_cap, sizeof(int));
+		for (int k = 0; k < O->edges.len; k++)
+			*pair_slot(O, O->edges.items[k].view_serial, O->edges.items[k].owner_serial) = k + 1;
+	}
+	int *slot = pair_slot(O, a, b);
+	if (*slot) {
+		set_edge(O, *slot - 1, 1);
+		return;
+	}
 	if (O->edges.len >= OWN_EDGE_CAP) {
 		O->edges_full = true;
 		return;
 	}
-	/* once per burst: a scan of the view's edges made a chain of aliases
-	 * cubic (3,200 views took 12 s); a rare duplicate edge is harmless */
-	if (O->vars.items[owner].edge_from == O->vars.items[view].serial)
-		return;
-	O->vars.items[owner].edge_from = O->vars.items[view].serial;
-	OwnEdge g = { view, owner, O->vars.items[view].serial, O->vars.items[owner].serial,
-		O->vars.items[owner].owner_edges, O->vars.items[view].view_edges };
+	OwnEdge g = { view, owner, a, b, O->vars.items[owner].owner_edges, O->vars.items[view].view_edges, 0 };
 	VEC_PUSH(O->edges, g);
+	*slot = O->edges.len;
 	O->vars.items[owner].owner_edges = O->vars.items[view].view_edges = O->edges.len - 1;
+	set_edge(O, O->edges.len - 1, 1);   /* in a fork: dead on the other paths */
 }
 
 static bool
@@ -526,7 +581,8 @@ typedef struct Fork {
 	int n;      /* variables at the fork (later ones are scoped inside a branch) */
 } Fork;
 
-/* A variable a branch changed: its state at the fork (base) and now (cur). */
+/* A variable (or an edge, var < 0: edge -1 - var) a branch changed: its
+ * state at the fork (base) and now (cur). */
 typedef struct Change {
 	int var;
 	OwnSt base, cur;
@@ -556,6 +612,28 @@ join(OwnSt a, OwnSt b)
 	return ST_MAYBE;
 }
 
+/* The join at variable or edge var: an edge is alive after the join when it is alive on either path. */
+static OwnSt
+joinv(int var, OwnSt a, OwnSt b)
+{
+	return var < 0 ? (OwnSt)(a | b) : join(a, b);
+}
+
+static OwnSt
+get_state(Own *O, int var)
+{
+	return var < 0 ? O->edges.items[-1 - var].alive : O->st.items[var];
+}
+
+static void
+put_state(Own *O, int var, OwnSt v)
+{
+	if (var < 0)
+		set_edge(O, -1 - var, v);
+	else
+		set_state(O, var, v);
+}
+
 static Fork
 fork_begin(Own *O)
 {
@@ -578,7 +656,9 @@ undo_to(Own *O, const Fork *f, int mark)
 {
 	while (O->trail.len > mark) {
 		struct OwnUndo u = O->trail.items[--O->trail.len];
-		if (u.var < f->n)
+		if (u.var < 0)
+			O->edges.items[-1 - u.var].alive = u.old;
+		else if (u.var < f->n)
 			O->st.items[u.var] = u.old;
 	}
 }
@@ -594,14 +674,31 @@ next_epoch(Own *O)
 		memset(O->stamp + O->stamp_cap, 0, sizeof(int) * (size_t)(cap - O->stamp_cap));
 		O->stamp_cap = cap;
 	}
+	if (O->estamp_cap < O->edges.len) {
+		int cap = O->estamp_cap ? O->estamp_cap : 64;
+		while (cap < O->edges.len)
+			cap *= 2;
+		O->estamp = spx_xrealloc(O->estamp, sizeof(int) * (size_t)cap);
+		memset(O->estamp + O->estamp_cap, 0, sizeof(int) * (size_t)(cap - O->estamp_cap));
+		O->estamp_cap = cap;
+	}
 	if (O->epoch == INT_MAX) {   /* the epochs run on from function to function (own_take) */
 		memset(O->stamp, 0, sizeof(int) * (size_t)O->stamp_cap);
+		memset(O->estamp, 0, sizeof(int) * (size_t)O->estamp_cap);
 		O->epoch = 0;
 	}
 	O->epoch++;
 }
 
-/* The variables below f.n changed since mark, once each, in first-change order. */
+/* The epoch stamp of variable or edge var. */
+static int *
+stamp_of(Own *O, int var)
+{
+	return var < 0 ? &O->estamp[-1 - var] : &O->stamp[var];
+}
+
+/* The variables below f.n and the edges still in scope that changed since
+ * mark, once each, in first-change order. */
 static void
 diff_since(Own *O, const Fork *f, int mark, Changes *out)
 {
@@ -609,10 +706,10 @@ diff_since(Own *O, const Fork *f, int mark, Changes *out)
 	next_epoch(O);
 	for (int k = mark; k < O->trail.len; k++) {
 		struct OwnUndo u = O->trail.items[k];
-		if (u.var >= f->n || O->stamp[u.var] == O->epoch)
+		if (u.var >= f->n || *stamp_of(O, u.var) == O->epoch || (u.var < 0 && !edge_scoped(O, -1 - u.var)))
 			continue;
-		O->stamp[u.var] = O->epoch;
-		Change c = { u.var, u.old, O->st.items[u.var] };
+		*stamp_of(O, u.var) = O->epoch;
+		Change c = { u.var, u.old, get_state(O, u.var) };
 		VEC_PUSH(*out, c);
 	}
 }
@@ -633,12 +730,12 @@ own_if(Own *O, const Expr *e, bool move)
 	/* join: a variable only the else branch changed was at its base on the then path */
 	next_epoch(O);
 	for (int i = 0; i < then.len; i++)
-		O->stamp[then.items[i].var] = O->epoch;
+		*stamp_of(O, then.items[i].var) = O->epoch;
 	for (int i = 0; i < other.len; i++)
-		if (O->stamp[other.items[i].var] != O->epoch)
-			set_state(O, other.items[i].var, join(other.items[i].base, other.items[i].cur));
+		if (*stamp_of(O, other.items[i].var) != O->epoch)
+			put_state(O, other.items[i].var, joinv(other.items[i].var, other.items[i].base, other.items[i].cur));
 	for (int i = 0; i < then.len; i++)
-		set_state(O, then.items[i].var, join(then.items[i].cur, O->st.items[then.items[i].var]));
+		put_state(O, then.items[i].var, joinv(then.items[i].var, then.items[i].cur, get_state(O, then.items[i].var)));
 	VEC_FREE(then);
 	VEC_FREE(other);
 	fork_end(O);
@@ -706,12 +803,12 @@ armjoin_add(ArmJoin *a, const Changes *d, int k)
 		int *slot = armjoin_slot(a, c->var);
 		if (*slot) {
 			Change *x = &a->vars.items[*slot - 1];
-			x->cur = join(x->cur, c->cur);
+			x->cur = joinv(c->var, x->cur, c->cur);
 			a->count[*slot - 1]++;
 			continue;
 		}
 		/* the earlier arms left it at its base */
-		Change x = { c->var, c->base, k ? join(c->base, c->cur) : c->cur };
+		Change x = { c->var, c->base, k ? joinv(c->var, c->base, c->cur) : c->cur };
 		VEC_PUSH(a->vars, x);
 		a->count = spx_xrealloc(a->count, sizeof(int) * (size_t)a->vars.cap);
 		a->count[a->vars.len - 1] = 1;
@@ -728,7 +825,7 @@ static void
 guard_keeps_owners(Own *O, const Expr *guard, const Changes *d)
 {
 	int k = 0;
-	while (k < d->len && d->items[k].cur == d->items[k].base)
+	while (k < d->len && (d->items[k].var < 0 || d->items[k].cur == d->items[k].base))
 		k++;
 	if (k == d->len)
 		return;
@@ -768,10 +865,10 @@ own_match(Own *O, const Expr *e, bool move)
 				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+				put_state(O, d.items[k].var, joinv(d.items[k].var, d.items[k].base, d.items[k].cur));
 			entry = O->trail.len;
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, d.items[k].cur);
+				put_state(O, d.items[k].var, d.items[k].cur);
 		}
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
@@ -787,7 +884,7 @@ own_match(Own *O, const Expr *e, bool move)
 		for (int k = 0; k < acc.vars.len; k++) {
 			const Change *x = &acc.vars.items[k];
 			/* an arm that did not change it left it at its base */
-			set_state(O, x->var, acc.count[k] < e->u.match.narms ? join(x->cur, x->base) : x->cur);
+			put_state(O, x->var, acc.count[k] < e->u.match.narms ? joinv(x->var, x->cur, x->base) : x->cur);
 		}
 	}
 	VEC_FREE(d);
@@ -832,7 +929,7 @@ own_expr(Own *O, const Expr *e, bool move)
 			Changes d = {0};
 			diff_since(O, &f, f.mark, &d);
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+				put_state(O, d.items[k].var, joinv(d.items[k].var, d.items[k].base, d.items[k].cur));
 			VEC_FREE(d);
 			fork_end(O);
 		} else {
@@ -979,6 +1076,37 @@ view_collect(Own *O, int view, TypeId t, const Expr *e)
 	sema_walk_expr(e, view_visit, &c);
 }
 
+typedef struct NameHit {
+	Own *O;
+	int var;
+	bool hit;
+} NameHit;
+
+static void
+name_hit(void *ctx, const Expr *e)
+{
+	NameHit *h = ctx;
+	if (e->kind == EXPR_NAME && find(h->O, e->u.name.s) == h->var)
+		h->hit = true;
+}
+
+/* Variable view is given the value of e: its edges die on this path unless
+ * e names it (then it may keep its old view).  A name inside e that a
+ * scope of e hid counts as naming it: the safe side. */
+static void
+view_kill(Own *O, int view, const Expr *e)
+{
+	if (O->vars.items[view].view_edges < 0)
+		return;
+	NameHit h = { O, view, false };
+	sema_walk_expr(e, name_hit, &h);
+	if (h.hit)
+		return;
+	for (int k = O->vars.items[view].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+		if (O->edges.items[k].alive && O->edges.items[k].view_serial == O->vars.items[view].serial)
+			set_edge(O, k, 0);
+}
+
 /* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
  * Only the owner's own views are visited (its view list). */
 static void
@@ -1070,13 +1198,32 @@ own_tail_escape(Own *O, const Expr *value)
 	}
 }
 
-/* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
+/* The passes a loop body may take before its states settle: each pass but
+ * the last adds a move or a live view to the loop's entry state, so a
+ * real program settles in two or three; past the cap the function is
+ * refused (T265, sema_own_check_function), the sound side. */
+#define OWN_LOOP_PASSES 16
+
+/* A loop body runs from the joined entry/exit state so moves carry to the
+ * next iteration, and views made at the end of the body are seen at its
+ * start; until the joined state no longer changes. */
+static int
+change_cmp(const void *a, const void *b)
+{
+	int x = ((const Change *)a)->var, y = ((const Change *)b)->var;
+	return (x > y) - (x < y);
+}
+
 static void
 own_loop(Own *O, const Expr *cond, const Block *body, int item)
 {
 	Fork f = fork_begin(O);
-	Changes d = {0};
-	for (int pass = 0; pass < 2; pass++) {
+	Changes d = {0}, head = {0}, next = {0};   /* the loop's entry state where it differs from the entry, by var */
+	for (int pass = 0;; pass++) {
+		if (pass == OWN_LOOP_PASSES) {
+			O->loops_unstable = true;
+			break;
+		}
 		if (item >= 0)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
@@ -1086,16 +1233,29 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item)
 		/* the state after the loop (and before the next pass): entry joined with this end */
 		diff_since(O, &f, f.mark, &d);
 		undo_to(O, &f, f.mark);
-		bool same = true;
+		next.len = 0;
 		for (int k = 0; k < d.len; k++) {
-			OwnSt v = join(d.items[k].base, d.items[k].cur);
-			same &= v == d.items[k].base;
-			set_state(O, d.items[k].var, v);
+			Change c = d.items[k];
+			c.cur = joinv(c.var, c.base, c.cur);
+			put_state(O, c.var, c.cur);
+			if (c.cur != c.base)
+				VEC_PUSH(next, c);
 		}
+		/* settled when this pass started from the same state */
+		if (next.len > 1)
+			qsort(next.items, (size_t)next.len, sizeof next.items[0], change_cmp);
+		bool same = next.len == head.len;
+		for (int k = 0; same && k < next.len; k++)
+			same = next.items[k].var == head.items[k].var && next.items[k].cur == head.items[k].cur;
+		Changes t = head;
+		head = next;
+		next = t;
 		if (same)
 			break;
 	}
 	VEC_FREE(d);
+	VEC_FREE(head);
+	VEC_FREE(next);
 	fork_end(O);
 }
 
@@ -1152,8 +1312,11 @@ own_stmt(Own *O, const Stmt *s)
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
 			set_state(O, i, ST_LIVE);   /* reinitialised */
-		/* a view variable given a new view borrows from its owners too (its
-		 * old owners are kept: an over-approximation) */
+		/* a view variable given a new view borrows from its owners, and on
+		 * this path no longer from its old ones unless the value names it
+		 * (`w = if c { w } else { … }`) */
+		if (i >= 0 && !s->u.assign.has_field)
+			view_kill(O, i, s->u.assign.value);
 		if (i >= 0)
 			view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
 		view_escapes(O, i, i >= 0 ? O->vars.items[i].type : T_ERR, escaped);
@@ -1252,6 +1415,8 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
+		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
+		O->pairs = k->pairs, O->pairs_cap = k->pairs_cap;
 		O->index = k->index;
 		O->last_use = k->last_use;
 	}
@@ -1271,6 +1436,8 @@ own_release(void *p)
 	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
 	free(O->stamp);
+	free(O->estamp);
+	free(O->pairs);
 	sema_strmap_free(&O->index);
 	sema_strmap_free(&O->last_use);
 }
@@ -1281,6 +1448,8 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
+	if (O->edges.len)
+		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
@@ -1302,6 +1471,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.edges_full = false;
+	O.loops_unstable = false;
 	O.fn_name = f->name;
 	O.body = f->fn->body;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
@@ -1330,6 +1500,11 @@ sema_own_check_function(Sema *S, SymId fn)
 		Diag *d = sema_error(S, DIAG_T265, f->name_span, "the views in `%s` borrow through more than %d view/owner links, more than the checker follows",
 		    f->name, OWN_EDGE_CAP);
 		diag_set_help(d, "split the function, or take a fresh view of its owner (`let w = string_as_str(s);`) instead of passing one view through another");
+	}
+	if (O.loops_unstable) {
+		Diag *d = sema_error(S, DIAG_T265, f->name_span, "the views in a loop of `%s` pass through one another more than %d times, more than the checker follows",
+		    f->name, OWN_LOOP_PASSES);
+		diag_set_help(d, "split the loop body into functions, or take a fresh view of its owner (`let w = string_as_str(s);`) instead of passing one view through another");
 	}
 	own_give_back(S, &O, spare);
 }
