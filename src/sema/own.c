@@ -1202,7 +1202,7 @@ own_tail_escape(Own *O, const Expr *value)
  * the last adds a move or a live view to the loop's entry state, so a
  * real program settles in two or three; past the cap the function is
  * refused (T265, sema_own_check_function), the sound side. */
-#define OWN_LOOP_PASSES 16
+#define OWN_LOOP_PASSES 32
 
 /* A loop body runs from the joined entry/exit state so moves carry to the
  * next iteration, and views made at the end of the body are seen at its
