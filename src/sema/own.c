@@ -102,6 +102,9 @@ typedef struct Own {
 	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
+	VEC(struct OwnAt { const Block *b; int i; }) blocks;  /* blocks being walked, innermost last, and the statement (nstmts: the tail) */
+	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (next_use) */
+	bool occ_built;
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
@@ -318,6 +321,91 @@ view_horizon(Own *O, int v, uint32_t end)
 	return end;
 }
 
+static void
+occ_visit(void *ctx, const Expr *e)
+{
+	Own *O = ctx;
+	if (e->kind == EXPR_NAME) {
+		struct OwnOcc u = { e->u.name.s, e->span.start };
+		VEC_PUSH(O->occ, u);
+	}
+}
+
+static int
+occ_cmp(const void *a, const void *b)
+{
+	const struct OwnOcc *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The offset of the first use of name at or after from, or UINT32_MAX. */
+static uint32_t
+next_use(Own *O, const char *name, uint32_t from)
+{
+	if (!O->occ_built) {   /* once per function, and only where a T265 is in question */
+		O->occ_built = true;
+		sema_walk_block(O->body, occ_visit, O);
+		if (O->occ.len > 1)
+			qsort(O->occ.items, (size_t)O->occ.len, sizeof O->occ.items[0], occ_cmp);
+	}
+	int lo = 0, hi = O->occ.len;
+	struct OwnOcc key = { name, from };
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (occ_cmp(&O->occ.items[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < O->occ.len && strcmp(O->occ.items[lo].name, name) == 0 ? O->occ.items[lo].at : UINT32_MAX;
+}
+
+static bool
+assigns_whole(const Stmt *s, const char *name)
+{
+	return s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, name) == 0;
+}
+
+/* The statements repointed_before_read looks ahead (past them: live, the safe side). */
+#define OWN_REPOINT_SCAN 256
+
+/*
+ * T265: view variable v, whose owner changes at offset end, is given a new
+ * value before anything reads it, on every path from here: the rest of the
+ * statement being walked in the innermost block does not name it, and a
+ * later statement of that same block assigns it whole, with a value that
+ * does not name it, before any statement names it or declares its name
+ * again (the statements run in order: no path leaves a block early but by
+ * leaving the function).  A change inside the value of v's own assignment
+ * counts too.  A `while` statement's condition runs again: not looked at.
+ */
+static bool
+repointed_before_read(Own *O, int v, uint32_t end)
+{
+	const char *name = O->vars.items[v].name;
+	if (!O->blocks.len || find(O, name) != v)
+		return false;
+	const struct OwnAt *at = &O->blocks.items[O->blocks.len - 1];
+	const Block *b = at->b;
+	if (at->i >= b->nstmts || b->stmts[at->i]->kind == STMT_WHILE)
+		return false;
+	const Stmt *s = b->stmts[at->i];
+	uint32_t p = next_use(O, name, end);
+	if (p < s->span.end)
+		return false;
+	if (assigns_whole(s, name))
+		return true;
+	for (int j = at->i + 1; j < b->nstmts && j <= at->i + OWN_REPOINT_SCAN; j++) {
+		const Stmt *t = b->stmts[j];
+		if (p < t->span.end || (t->kind == STMT_LET && (!t->u.let.name.s || strcmp(t->u.let.name.s, name) == 0)))
+			return false;
+		if (assigns_whole(t, name))
+			return true;
+	}
+	return false;
+}
+
 /* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
  * after offset end (view_horizon), or -1. */
 static int
@@ -328,7 +416,8 @@ live_view(Own *O, int i, uint32_t end)
 	int found = -1;
 	for (int k = O->vars.items[i].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 		int v = O->edges.items[k].view;
-		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end) &&
+		    !repointed_before_read(O, v, end))
 			found = v;
 	}
 	return found;
@@ -1115,7 +1204,8 @@ check_live_views(Own *O, int owner, const Stmt *s)
 	int found = -1;
 	for (int k = O->vars.items[owner].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 		int v = O->edges.items[k].view;
-		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
+		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end) &&
+		    !repointed_before_read(O, v, s->span.end))
 			found = v;
 	}
 	if (found >= 0 && first_report(O, s->u.assign.value)) {
@@ -1374,14 +1464,21 @@ static void
 own_block(Own *O, const Block *b, bool move_tail)
 {
 	push_scope(O);
-	for (int i = 0; i < b->nstmts; i++)
+	struct OwnAt at = { b, 0 };
+	VEC_PUSH(O->blocks, at);
+	int self = O->blocks.len - 1;
+	for (int i = 0; i < b->nstmts; i++) {
+		O->blocks.items[self].i = i;
 		own_stmt(O, b->stmts[i]);
+	}
+	O->blocks.items[self].i = b->nstmts;
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
 	if (b != O->body)
 		own_tail_escape(O, b->tail);
 	own_scope_end(O, b->span);
 	own_pop_scope(O);
+	O->blocks.len = self;
 }
 
 /* Records the end offset of the last use of each name (T265). */
@@ -1414,6 +1511,8 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->edges, k->edges);
 		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
+		VEC_ADOPT(O->blocks, k->blocks);
+		VEC_ADOPT(O->occ, k->occ);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
 		O->pairs = k->pairs, O->pairs_cap = k->pairs_cap;
@@ -1435,6 +1534,8 @@ own_release(void *p)
 	VEC_FREE(O->edges);
 	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
+	VEC_FREE(O->blocks);
+	VEC_FREE(O->occ);
 	free(O->stamp);
 	free(O->estamp);
 	free(O->pairs);
@@ -1451,6 +1552,8 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
+	O->blocks.len = O->occ.len = 0;
+	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
