@@ -105,6 +105,7 @@ typedef struct Own {
 	VEC(struct OwnAt { const Block *b; int i; }) blocks;  /* blocks being walked, innermost last, and the statement (nstmts: the tail) */
 	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (next_use) */
 	bool occ_built;
+	VEC(const Expr *) operands;  /* evaluated operands holding views whose consumer has not run yet (operand_done) */
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
 	bool in_contract;      /* contracts may not transfer ownership (O105) */
@@ -122,6 +123,7 @@ static void view_collect(Own *O, int view, TypeId t, const Expr *e);
 static bool edge_live(Own *O, int k);
 static void own_scope_end(Own *O, Span at);
 static void own_tail_escape(Own *O, const Expr *value);
+static int call_owner(Own *O, const Expr *e);
 
 static bool
 owned(Own *O, TypeId t)
@@ -423,6 +425,48 @@ live_view(Own *O, int i, uint32_t end)
 	return found;
 }
 
+/* Operand e was evaluated and its consumer (the call, the operator, the
+ * record) runs after the operands to its right: a view it holds is read
+ * then (T265, operand_borrows). */
+static void
+operand_done(Own *O, const Expr *e)
+{
+	if (e && sema_type_view(O->S, sema_expr_type(O->S, e->id)))
+		VEC_PUSH(O->operands, e);
+}
+
+typedef struct OperandHit {
+	Own *O;
+	int owner;
+	bool hit;
+} OperandHit;
+
+static void
+operand_visit(void *ctx, const Expr *e)
+{
+	OperandHit *h = ctx;
+	Own *O = h->O;
+	int i = e->kind == EXPR_NAME ? find(O, e->u.name.s) : e->kind == EXPR_CALL ? call_owner(O, e) : -1;
+	if (i < 0)
+		return;
+	if (e->kind == EXPR_CALL && i == h->owner)
+		h->hit = true;
+	for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+		if (edge_live(O, k) && O->edges.items[k].owner == h->owner)
+			h->hit = true;
+}
+
+/* T265: an evaluated operand whose consumer has not run yet borrows owner
+ * (`both(w, take(s))`: `both` reads `w` after `take` consumed `s`). */
+static bool
+operand_borrows(Own *O, int owner)
+{
+	OperandHit h = { O, owner, false };
+	for (int k = 0; k < O->operands.len && !h.hit; k++)
+		sema_walk_expr(O->operands.items[k], operand_visit, &h);
+	return h.hit;
+}
+
 /* T265: moving variable i (or an owned part of it) while something borrows from it. */
 static bool
 loaned_move(Own *O, int i, const Expr *e)
@@ -433,6 +477,14 @@ loaned_move(Own *O, int i, const Expr *e)
 	const char *msg = e == O->arg_place ? "move or call transfer would invalidate a lexical byte view"
 					    : "move or transfer would invalidate an active shared loan";
 	int view = O->vars.items[i].loans == 0 && !O->quiet_views ? live_view(O, i, e->span.end) : -1;
+	if (view < 0 && O->vars.items[i].loans == 0 && !O->quiet_views && operand_borrows(O, i)) {
+		if (first_report(O, e)) {
+			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
+			diag_set_help(d, "an earlier operand of the same call or operator borrows `%s` and is read when it runs, after this move; move `%s` after it, or pass an owned copy (`string_from_str`, `bytes_copy`)",
+			    O->vars.items[i].name, O->vars.items[i].name);
+		}
+		return true;
+	}
 	if (view >= 0) {
 		if (first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
@@ -652,6 +704,7 @@ static void
 own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
 	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
+	int mark = O->operands.len;
 	for (int i = 0; i < nargs; i++) {
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
@@ -660,7 +713,9 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 		own_expr(O, args[i], consume);
 		O->arg_callee = O->arg_param = NULL;
 		O->arg_place = NULL;
+		operand_done(O, args[i]);
 	}
+	O->operands.len = mark;
 }
 
 /* ---- forks ---- */
@@ -1009,8 +1064,10 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_NAME: own_name(O, e, move); break;
 	case EXPR_FIELD: own_field(O, e, move); break;
 	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
-	case EXPR_BINARY:
+	case EXPR_BINARY: {
+		int mark = O->operands.len;
 		own_expr(O, e->u.binary.lhs, false);
+		operand_done(O, e->u.binary.lhs);
 		if (e->bin_op == BIN_AND || e->bin_op == BIN_OR) {
 			/* the right operand runs on some paths only */
 			Fork f = fork_begin(O);
@@ -1024,7 +1081,9 @@ own_expr(Own *O, const Expr *e, bool move)
 		} else {
 			own_expr(O, e->u.binary.rhs, false);
 		}
+		O->operands.len = mark;
 		break;
+	}
 	case EXPR_CALL:
 		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `c()` of an owning closure: consumes the binding (at most once) */
@@ -1055,25 +1114,44 @@ own_expr(Own *O, const Expr *e, bool move)
 		 * arity, type arguments): its receiver stays where it is, so no
 		 * H006/O102 follows the error at a later use */
 		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
+		int mark = O->operands.len;
 		own_expr(O, e->u.method.recv, cons && cons[0] != 0);
+		operand_done(O, e->u.method.recv);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
+		O->operands.len = mark;
 		break;
 	}
 	case EXPR_SUPER: own_args(O, e, e->u.super_.args, e->u.super_.nargs, 1); break;
 	case EXPR_TRY: own_expr(O, e->u.try_.operand, true); break;
-	case EXPR_WITH:
+	case EXPR_WITH: {
+		int mark = O->operands.len;
 		own_stored(O, e->u.with.base, "cannot update an owned record through a borrowed or shared base");
-		for (int i = 0; i < e->u.with.ninits; i++)
+		operand_done(O, e->u.with.base);
+		for (int i = 0; i < e->u.with.ninits; i++) {
 			own_stored(O, e->u.with.inits[i].value, "cannot move an owned field through a borrowed or shared record");
+			operand_done(O, e->u.with.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
-	case EXPR_RECORD:
-		for (int i = 0; i < e->u.record.ninits; i++)
+	}
+	case EXPR_RECORD: {
+		int mark = O->operands.len;
+		for (int i = 0; i < e->u.record.ninits; i++) {
 			own_stored(O, e->u.record.inits[i].value, "cannot move an owned field through a borrowed or shared record");
+			operand_done(O, e->u.record.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
-	case EXPR_VARIANT:
-		for (int i = 0; i < e->u.variant.ninits; i++)
+	}
+	case EXPR_VARIANT: {
+		int mark = O->operands.len;
+		for (int i = 0; i < e->u.variant.ninits; i++) {
 			own_stored(O, e->u.variant.inits[i].value, "cannot move an owned variant payload through a borrowed or shared value");
+			operand_done(O, e->u.variant.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
+	}
 	case EXPR_BLOCK: own_block(O, e->u.block, move); break;
 	case EXPR_IF: own_if(O, e, move); break;
 	case EXPR_MATCH: own_match(O, e, move); break;
@@ -1212,6 +1290,10 @@ check_live_views(Own *O, int owner, const Stmt *s)
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
 		    O->vars.items[found].name, O->vars.items[owner].name);
+	} else if (found < 0 && operand_borrows(O, owner) && first_report(O, s->u.assign.value)) {
+		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
+		diag_set_help(d, "an earlier operand of the enclosing call or operator borrows `%s` and is read when it runs, after this assignment; assign `%s` before it, or pass an owned copy (`string_from_str`, `bytes_copy`)",
+		    O->vars.items[owner].name, O->vars.items[owner].name);
 	}
 }
 
@@ -1513,6 +1595,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->trail, k->trail);
 		VEC_ADOPT(O->blocks, k->blocks);
 		VEC_ADOPT(O->occ, k->occ);
+		VEC_ADOPT(O->operands, k->operands);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
 		O->pairs = k->pairs, O->pairs_cap = k->pairs_cap;
@@ -1536,6 +1619,7 @@ own_release(void *p)
 	VEC_FREE(O->trail);
 	VEC_FREE(O->blocks);
 	VEC_FREE(O->occ);
+	VEC_FREE(O->operands);
 	free(O->stamp);
 	free(O->estamp);
 	free(O->pairs);
@@ -1552,7 +1636,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
-	O->blocks.len = O->occ.len = 0;
+	O->blocks.len = O->occ.len = O->operands.len = 0;
 	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
