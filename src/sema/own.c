@@ -865,8 +865,10 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
-		if (body)
+		if (body) {
+			O->loop_body = body;
 			own_block(O, body, false);
+		}
 		/* the state after the loop (and before the next pass): entry joined with this end */
 		diff_since(O, &f, f.mark, &d);
 		undo_to(O, &f, f.mark);
@@ -1011,7 +1013,7 @@ static void
 own_block(Own *O, const Block *b, bool move_tail)
 {
 	push_scope(O);
-	struct OwnAt at = { b, 0 };
+	struct OwnAt at = { b, 0, b == O->loop_body };
 	VEC_PUSH(O->blocks, at);
 	int self = O->blocks.len - 1;
 	for (int i = 0; i < b->nstmts; i++) {

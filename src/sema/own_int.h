@@ -85,7 +85,8 @@ typedef struct Own {
 	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
-	VEC(struct OwnAt { const Block *b; int i; }) blocks;  /* blocks being walked, innermost last, and the statement (nstmts: the tail) */
+	VEC(struct OwnAt { const Block *b; int i; bool loop; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); a loop body? */
+	const Block *loop_body; /* own_loop's body, for own_block's OwnAt.loop */
 	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (next_use) */
 	bool occ_built;
 	VEC(const Expr *) operands;  /* evaluated operands holding views whose consumer has not run yet (sema_own_operand_done) */

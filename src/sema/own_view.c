@@ -152,18 +152,57 @@ assigns_whole(const Stmt *s, const char *name)
 	return s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, name) == 0;
 }
 
-/* The statements repointed_before_read looks ahead (past them: live, the safe side). */
+/* The statements repointed_before_read looks at (past them: live, the safe side). */
 #define OWN_REPOINT_SCAN 256
+
+static int block_repoints(Own *O, const Block *b, const char *name, int *budget);
+
+/* Statement t, run after an owner's change: 1 when it re-points the view
+ * called name before naming it (a whole assignment with a value not naming
+ * it, or an `if … else …` both of whose branches do), -1 when it names it
+ * (or declares the name, or the budget ran out), 0 when it does neither. */
+static int
+stmt_repoints(Own *O, const Stmt *t, const char *name, int *budget)
+{
+	if (--*budget < 0 || next_use(O, name, t->span.start) < t->span.end)
+		return -1;
+	if (t->kind == STMT_LET && (!t->u.let.name.s || strcmp(t->u.let.name.s, name) == 0))
+		return -1;
+	if (assigns_whole(t, name))
+		return 1;
+	if (t->kind == STMT_IF && t->u.if_->kind == EXPR_IF) {
+		const Expr *e = t->u.if_;
+		if (e->u.if_.then_block && e->u.if_.else_block && block_repoints(O, e->u.if_.then_block, name, budget) > 0 &&
+		    block_repoints(O, e->u.if_.else_block, name, budget) > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A block's statements in order (stmt_repoints); ending without re-pointing is -1. */
+static int
+block_repoints(Own *O, const Block *b, const char *name, int *budget)
+{
+	for (int j = 0; j < b->nstmts; j++) {
+		int r = stmt_repoints(O, b->stmts[j], name, budget);
+		if (r)
+			return r;
+	}
+	return -1;
+}
 
 /*
  * T265: view variable v, whose owner changes at offset end, is given a new
- * value before anything reads it, on every path from here: the rest of the
- * statement being walked in the innermost block does not name it, and a
- * later statement of that same block assigns it whole, with a value that
- * does not name it, before any statement names it or declares its name
- * again (the statements run in order: no path leaves a block early but by
- * leaving the function).  A change inside the value of v's own assignment
- * counts too.  A `while` statement's condition runs again: not looked at.
+ * value before anything reads it, on every path from here.  From the
+ * innermost block being walked outwards: the rest of the statement being
+ * walked must not name it; then the block's later statements run in order
+ * (no path leaves a block early but by leaving the function), and the first
+ * one that names it or re-points it decides (stmt_repoints); a block ending
+ * undecided hands over to the statement holding it in the enclosing block,
+ * unless its value names v or it is a loop body (the next iteration may
+ * read v first).  The change inside the value of v's own whole assignment
+ * counts as re-pointed; a `while` statement's condition runs again, so a
+ * change there stays live.
  */
 static bool
 repointed_before_read(Own *O, int v, uint32_t end)
@@ -171,22 +210,25 @@ repointed_before_read(Own *O, int v, uint32_t end)
 	const char *name = O->vars.items[v].name;
 	if (!O->blocks.len || sema_own_find(O, name) != v)
 		return false;
-	const struct OwnAt *at = &O->blocks.items[O->blocks.len - 1];
-	const Block *b = at->b;
-	if (at->i >= b->nstmts || b->stmts[at->i]->kind == STMT_WHILE)
-		return false;
-	const Stmt *s = b->stmts[at->i];
 	uint32_t p = next_use(O, name, end);
-	if (p < s->span.end)
-		return false;
-	if (assigns_whole(s, name))
-		return true;
-	for (int j = at->i + 1; j < b->nstmts && j <= at->i + OWN_REPOINT_SCAN; j++) {
-		const Stmt *t = b->stmts[j];
-		if (p < t->span.end || (t->kind == STMT_LET && (!t->u.let.name.s || strcmp(t->u.let.name.s, name) == 0)))
+	int budget = OWN_REPOINT_SCAN;
+	for (int l = O->blocks.len - 1; l >= 0; l--) {
+		const struct OwnAt *at = &O->blocks.items[l];
+		const Block *b = at->b;
+		if (at->i < b->nstmts) {
+			const Stmt *s = b->stmts[at->i];
+			if (s->kind == STMT_WHILE || p < s->span.end)
+				return false;
+			if (assigns_whole(s, name))
+				return true;
+			for (int j = at->i + 1; j < b->nstmts; j++) {
+				int r = stmt_repoints(O, b->stmts[j], name, &budget);
+				if (r)
+					return r > 0;
+			}
+		}
+		if (p < b->span.end || at->loop)
 			return false;
-		if (assigns_whole(t, name))
-			return true;
 	}
 	return false;
 }
