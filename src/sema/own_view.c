@@ -437,7 +437,8 @@ sema_own_scope_end(Own *O, Span at)
 		int found = -1;
 		for (int k = o->owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 			int v = O->edges.items[k].view;
-			if (v < m && sema_own_edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end))
+			if (v < m && sema_own_edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end) &&
+			    !repointed_before_read(O, v, at.end))
 				found = v;
 		}
 		if (found >= 0) {
