@@ -9,9 +9,10 @@
  * it loses its old edges on that path; a join keeps an edge alive on any
  * path; a loop runs until its entry state settles.  A view is live at an
  * owner's change when it is named later in the source (in a loop it was
- * bound before, anywhere in the loop), unless a later statement of the
- * innermost block re-points it before anything names it; an operand already
- * evaluated whose call or operator has not run yet is live too.
+ * bound before, anywhere in the loop), unless the statements after the
+ * change re-point it before anything names it (repointed_before_read); an
+ * operand already evaluated whose call or operator has not run yet is live
+ * too (sema_own_operand_borrows).
  */
 #include "own_int.h"
 
