@@ -200,10 +200,11 @@ block_repoints(Own *O, const Block *b, const char *name, int *budget)
  * (no path leaves a block early but by leaving the function), and the first
  * one that names it or re-points it decides (stmt_repoints); a block ending
  * undecided hands over to the statement holding it in the enclosing block,
- * unless its value names v or it is a loop body (the next iteration may
- * read v first).  The change inside the value of v's own whole assignment
- * counts as re-pointed; a `while` statement's condition runs again, so a
- * change there stays live.
+ * unless its value names v; out of a loop body only when the whole loop
+ * statement does not name v (the next iterations do not read it).  The
+ * change inside the value of v's own whole assignment counts as re-pointed;
+ * a `while` statement's condition runs again, so a change there stays
+ * live.
  */
 static bool
 repointed_before_read(Own *O, int v, uint32_t end)
@@ -213,12 +214,13 @@ repointed_before_read(Own *O, int v, uint32_t end)
 		return false;
 	uint32_t p = next_use(O, name, end);
 	int budget = OWN_REPOINT_SCAN;
+	bool from_body = false;   /* the level below was the body of this level's loop statement */
 	for (int l = O->blocks.len - 1; l >= 0; l--) {
 		const struct OwnAt *at = &O->blocks.items[l];
 		const Block *b = at->b;
 		if (at->i < b->nstmts) {
 			const Stmt *s = b->stmts[at->i];
-			if (s->kind == STMT_WHILE || p < s->span.end)
+			if (from_body ? next_use(O, name, s->span.start) < s->span.end : s->kind == STMT_WHILE || p < s->span.end)
 				return false;
 			if (assigns_whole(s, name))
 				return true;
@@ -228,8 +230,9 @@ repointed_before_read(Own *O, int v, uint32_t end)
 					return r > 0;
 			}
 		}
-		if (p < b->span.end || at->loop)
+		if (p < b->span.end)
 			return false;
+		from_body = at->loop;
 	}
 	return false;
 }
