@@ -9,9 +9,10 @@
  * It runs per function after typing, over the typed AST: each owned
  * (non-Copy) binding has a state — live, moved, maybe moved, partially
  * moved.  Branches fork the state vector and join it (moved on some path =
- * maybe moved); a loop body runs twice from the joined state so a move in
- * one iteration is seen by the next.  A diagnostic is reported once per
- * expression.
+ * maybe moved); a loop body runs again from the joined state until that
+ * state settles, so a move in one iteration is seen by the next.  The
+ * (view, owner) edges of own_view.c are forked and joined with the states.
+ * A diagnostic is reported once per expression.
  *
  * Forks cost what the branches change, not the number of variables: while a
  * fork is open every state change is logged on a trail (variable, old
@@ -20,97 +21,18 @@
  * two states is the flat one: equal states stay, different ones are "maybe
  * moved".
  */
-#include "sema_int.h"
+#include "own_int.h"
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
-
-/*
- * A state is one of the four above in its low two bits; ST_PARTIAL carries
- * per-field facts for the first FIELD_BITS moved fields (OwnVar.moved_fields
- * order): bit DEF(k) the field is moved on every path here, MAY(k) on some
- * path only; ALL_PATHS says the record is partially moved on every path.
- * Joins combine them, so a field moved in one branch only is "maybe moved"
- * (O110) and a sibling the branches did not touch stays usable.
- */
-typedef uint16_t OwnSt;
-#define ST(x) ((x) & 3)
-#define FIELD_BITS 6
-#define DEF(k) ((OwnSt)(1u << (2 + 2 * (k))))
-#define MAY(k) ((OwnSt)(1u << (3 + 2 * (k))))
-#define ALL_PATHS ((OwnSt)(1u << 14))
-
-/* The owned fields moved out of a partially moved variable (the first six;
- * FIELD_BITS), kept beside the variables: few bindings ever need one. */
-typedef struct OwnFields {
-	const char *name[6];
-} OwnFields;
-
-typedef struct OwnVar {
-	const char *name;
-	TypeId type;
-	uint32_t serial;   /* unique in the function: tells a reused index from the variable an edge names */
-	int moved_fields;  /* ST_PARTIAL: index of its OwnFields in Own.fields; -1: none yet */
-	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
-	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
-	int prev;          /* the variable of the same name this one hides, or -1 */
-	int owner_edges;   /* as an owner: its latest view edge (Own.edges), or -1 … */
-	int view_edges;    /* … as a value holding views: its latest edge, or -1 */
-	uint32_t edge_from; /* as an owner: the serial of the view its latest edge was added for (add_edge) */
-	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
-	bool shared;       /* borrowed == 1 through a `shared` parameter */
-	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
-} OwnVar;
-
-/* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
- * them) borrows from an owner: one edge per (view, owner) pair, listed from
- * both ends.  Never removed: an edge whose variable went out of scope fails
- * the serial check (its index may hold another variable by then). */
-typedef struct OwnEdge {
-	int view, owner;
-	uint32_t view_serial, owner_serial;
-	int next_by_owner, next_by_view;
-} OwnEdge;
-
-typedef struct Own {
-	Sema *S;
-	VEC(OwnVar) vars;
-	VEC(OwnFields) fields;  /* OwnVar.moved_fields */
-	VEC(OwnSt) st;       /* state per var (parallel to vars) */
-	VEC(int) marks;
-	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
-	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
-	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (view_escapes) */
-	uint32_t serials;
-	const Block *body;     /* the function's body: its value is the result (O116/T264 there) */
-	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
-	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open */
-	int forks;             /* open forks */
-	int *stamp;            /* per var: the epoch that last collected it (diff) */
-	int stamp_cap, epoch;
-	StrMap index;          /* name → index of its innermost variable (-1: none) */
-	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
-	bool in_contract;      /* contracts may not transfer ownership (O105) */
-	bool edges_full;       /* OWN_EDGE_CAP reached: the function is refused (T265) */
-	const char *fn_name;   /* the function being checked (O102 text) */
-	const char *arg_callee; /* while a call argument that is a bare name is checked: the callee … */
-	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
-	const Expr *arg_place;  /* the call argument being checked when it is a name or a field (T265's wording) */
-	char arg_buf[24];       /* storage for a builtin's `argN` */
-} Own;
 
 static void own_expr(Own *O, const Expr *e, bool move);
 static void own_block(Own *O, const Block *b, bool move_tail);
-static void view_collect(Own *O, int view, TypeId t, const Expr *e);
-static bool edge_live(Own *O, int k);
-static void own_scope_end(Own *O, Span at);
-static void own_tail_escape(Own *O, const Expr *value);
 
-static bool
-owned(Own *O, TypeId t)
+bool
+sema_own_owned(Own *O, TypeId t)
 {
 	return t != T_ERR && !sema_is_copy(O->S, t);
 }
@@ -135,7 +57,7 @@ own_pop_scope(Own *O)
 	while (O->vars.len > m) {
 		/* a view leaving scope may live on in the block's value: note its outer owners */
 		for (int k = O->vars.items[O->vars.len - 1].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-			if (edge_live(O, k) && O->edges.items[k].owner < m) {
+			if (sema_own_edge_live(O, k) && O->edges.items[k].owner < m) {
 				struct OwnRef r = { O->edges.items[k].owner, O->edges.items[k].owner_serial };
 				VEC_PUSH(O->escaped, r);
 			}
@@ -148,58 +70,21 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, 0, borrowed, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
 }
 
 /* The innermost variable called name (one probe of the index), or -1. */
-static int
-find(Own *O, const char *name)
+int
+sema_own_find(Own *O, const char *name)
 {
 	return sema_strmap_get(&O->index, name);
 }
 
-/* Edge k, if both its variables are still the ones it was made for. */
-static bool
-edge_live(Own *O, int k)
-{
-	const OwnEdge *g = &O->edges.items[k];
-	return g->view < O->vars.len && O->vars.items[g->view].serial == g->view_serial &&
-	    g->owner < O->vars.len && O->vars.items[g->owner].serial == g->owner_serial;
-}
-
-/* The view/owner links one function may make: a chain of views passed
- * through one another (`let v2 = if c { v1 } else { string_as_str(o2) };`)
- * borrows from every owner before it, n²/2 links for n views; past the cap
- * the function is refused (T265, sema_own_check_function) rather than the
- * checker growing without bound (3,200 such views took 137 MB). */
-#define OWN_EDGE_CAP (1 << 18)
-
-/* Records that variable view borrows from variable owner (once). */
-static void
-add_edge(Own *O, int view, int owner)
-{
-	if (view < 0 || owner < 0 || view == owner)
-		return;
-	if (O->edges.len >= OWN_EDGE_CAP) {
-		O->edges_full = true;
-		return;
-	}
-	/* once per burst: a scan of the view's edges made a chain of aliases
-	 * cubic (3,200 views took 12 s); a rare duplicate edge is harmless */
-	if (O->vars.items[owner].edge_from == O->vars.items[view].serial)
-		return;
-	O->vars.items[owner].edge_from = O->vars.items[view].serial;
-	OwnEdge g = { view, owner, O->vars.items[view].serial, O->vars.items[owner].serial,
-		O->vars.items[owner].owner_edges, O->vars.items[view].view_edges };
-	VEC_PUSH(O->edges, g);
-	O->vars.items[owner].owner_edges = O->vars.items[view].view_edges = O->edges.len - 1;
-}
-
-static bool
-first_report(Own *O, const Expr *e)
+bool
+sema_own_first_report(Own *O, const Expr *e)
 {
 	Sema *S = O->S;
 	if (!S->own_reported)   /* on the first report: a clean module never needs it */
@@ -251,34 +136,6 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
-/* T265: a view v is live after a change at offset end when it is used after
- * end, or, inside a loop v was bound before, anywhere from that loop's start:
- * the next iteration reads v again.  Returns the offset uses must not pass. */
-static uint32_t
-view_horizon(Own *O, int v, uint32_t end)
-{
-	for (int k = 0; k < O->loops.len; k++)
-		if (v < O->loops.items[k].mark)
-			return O->loops.items[k].start < end ? O->loops.items[k].start : end;
-	return end;
-}
-
-/* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
- * after offset end (view_horizon), or -1. */
-static int
-live_view(Own *O, int i, uint32_t end)
-{
-	/* the owner's views in scope (its list, latest first; the earliest live one
-	 * is reported): a scan of every variable made a chain of moves quadratic */
-	int found = -1;
-	for (int k = O->vars.items[i].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
-		int v = O->edges.items[k].view;
-		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end))
-			found = v;
-	}
-	return found;
-}
-
 /* T265: moving variable i (or an owned part of it) while something borrows from it. */
 static bool
 loaned_move(Own *O, int i, const Expr *e)
@@ -288,9 +145,17 @@ loaned_move(Own *O, int i, const Expr *e)
 	 * a `let` value, a `match own` scrutinee, a field value, a block tail) */
 	const char *msg = e == O->arg_place ? "move or call transfer would invalidate a lexical byte view"
 					    : "move or transfer would invalidate an active shared loan";
-	int view = O->vars.items[i].loans == 0 && !O->quiet_views ? live_view(O, i, e->span.end) : -1;
+	int view = O->vars.items[i].loans == 0 && !O->quiet_views ? sema_own_live_view(O, i, e->span.end) : -1;
+	if (view < 0 && O->vars.items[i].loans == 0 && !O->quiet_views && sema_own_operand_borrows(O, i)) {
+		if (sema_own_first_report(O, e)) {
+			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
+			diag_set_help(d, "an earlier operand of the same call or operator borrows `%s` and is read when it runs, after this move; move `%s` after it, or pass an owned copy (`string_from_str`, `bytes_copy`)",
+			    O->vars.items[i].name, O->vars.items[i].name);
+		}
+		return true;
+	}
 	if (view >= 0) {
-		if (first_report(O, e)) {
+		if (sema_own_first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
 			diag_set_help(d, "`%s` still borrows `%s` after this move; finish using the view first, or take the view from the new owner",
 			    O->vars.items[view].name, O->vars.items[i].name);
@@ -301,13 +166,13 @@ loaned_move(Own *O, int i, const Expr *e)
 		return false;
 	if (O->vars.items[i].traversals > 0) {
 		/* §4.4: the vector a `for` traverses is frozen in the body (the reference's T284) */
-		if (first_report(O, e)) {
+		if (sema_own_first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T284, e->span, "for traversal source `%s` cannot be moved in the loop body", O->vars.items[i].name);
 			diag_set_help(d, "move `%s` after the loop; inside it, read the borrowed item", O->vars.items[i].name);
 		}
 		return true;
 	}
-	if (first_report(O, e)) {
+	if (sema_own_first_report(O, e)) {
 		Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
 		diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; move `%s` after it, or use `match own`",
 		    O->vars.items[i].name, O->vars.items[i].name);
@@ -323,28 +188,28 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	OwnVar *v = &O->vars.items[i];
 	OwnSt st = O->st.items[i];
 	bool res = is_resource(O, v->type) || v->own_closure;
-	if (st == ST_MOVED && first_report(O, e)) {
+	if (st == ST_MOVED && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O101, e->span, "use of resource `%s` after ownership was moved", v->name)
 		    : sema_error(S, DIAG_H006, e->span, "use of `%s` after ownership was moved", v->name);
 		if (v->own_closure && e->kind == EXPR_CALL)
 			diag_set_help(d, "an owning-capture closure may be invoked at most once");
 		else
 			moved_help(O, d, v->type, v->name);
-	} else if (st == ST_MAYBE && first_report(O, e)) {
+	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
-	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && first_report(O, e)) {
+	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		diag_set_help(d, "move its fields on every path, or keep it borrowed and move them once after the branches");
-	} else if (ST(st) == ST_PARTIAL && first_report(O, e)) {
+	} else if (ST(st) == ST_PARTIAL && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O109, e->span, "use of partially moved place `%s`", v->name);
 		diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
 	}
-	if (!move || !owned(O, v->type))
+	if (!move || !sema_own_owned(O, v->type))
 		return;
 	if (O->in_contract) {
-		if (first_report(O, e)) {
+		if (sema_own_first_report(O, e)) {
 			Diag *d = sema_error(S, DIAG_O105, e->span, "contract expression cannot transfer an owned value");
 			diag_set_help(d, "contracts only read: pass `%s` to a `borrow` parameter, or check the property in the body", v->name);
 		}
@@ -352,7 +217,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	/* at a call boundary a lent binding (parameter, alias, `match borrow` or `for`
 	 * binding) is O102, as the reference's argument check reports it */
-	if ((v->borrowed == 1 || (v->borrowed == 2 && O->arg_callee)) && first_report(O, e)) {
+	if ((v->borrowed == 1 || (v->borrowed == 2 && O->arg_callee)) && sema_own_first_report(O, e)) {
 		if (O->arg_callee) {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "argument to `%s.%s` is %s, so `%s` cannot transfer it to `%s`",
 			    O->fn_name, O->arg_param, v->shared ? "shared" : "borrow", O->fn_name, O->arg_callee);
@@ -363,7 +228,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		}
 		return;
 	}
-	if (v->borrowed == 2 && first_report(O, e)) {
+	if (v->borrowed == 2 && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O108, e->span, "cannot move `%s` out of a borrowed value", v->name);
 		diag_set_help(d, "use `match own` to take the payload, or read it without moving");
 		return;
@@ -376,7 +241,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 static void
 own_name(Own *O, const Expr *e, bool move)
 {
-	int i = find(O, e->u.name.s);
+	int i = sema_own_find(O, e->u.name.s);
 	if (i >= 0)
 		use_var(O, i, e, move);
 }
@@ -414,7 +279,7 @@ own_field(Own *O, const Expr *e, bool move)
 	const Expr *base = e->u.field.base;
 	TypeId ft = sema_expr_type(O->S, e->id);
 	if (base->kind == EXPR_NAME) {
-		int i = find(O, base->u.name.s);
+		int i = sema_own_find(O, base->u.name.s);
 		if (i < 0)
 			return;
 		OwnSt st = O->st.items[i];
@@ -424,13 +289,13 @@ own_field(Own *O, const Expr *e, bool move)
 		if (ST(st) == ST_PARTIAL) {
 			int k = field_slot(O, ov, e->u.field.name.s, false);
 			bool definite = k >= FIELD_BITS || (k >= 0 && (st & DEF(k)));
-			if (k >= 0 && k < FIELD_BITS && (st & MAY(k)) && first_report(O, e)) {
+			if (k >= 0 && k < FIELD_BITS && (st & MAY(k)) && sema_own_first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
 				diag_set_help(d, "move it on every path, or keep it borrowed and move it once after the branches");
 				return;
 			}
 			if (definite) {
-				if (first_report(O, e)) {
+				if (sema_own_first_report(O, e)) {
 					if (is_resource(O, ft)) {
 						/* the reference's record_partial_moves corpus: a moved resource
 						 * field used again is a partially moved place */
@@ -444,16 +309,16 @@ own_field(Own *O, const Expr *e, bool move)
 				return;
 			}
 		}
-		if (move && owned(O, ft) && O->in_contract) {
-			if (first_report(O, e)) {
+		if (move && sema_own_owned(O, ft) && O->in_contract) {
+			if (sema_own_first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O105, e->span, "contract expression cannot transfer an owned value");
 				diag_set_help(d, "contracts only read; check the property in the body");
 			}
 			return;
 		}
-		if (move && owned(O, ft)) {
+		if (move && sema_own_owned(O, ft)) {
 			OwnVar *v = &O->vars.items[i];
-			if (v->borrowed && first_report(O, e)) {
+			if (v->borrowed && sema_own_first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O108, e->span, "cannot move an owned field through a borrowed or shared record");
 				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
@@ -471,7 +336,7 @@ own_field(Own *O, const Expr *e, bool move)
 		}
 		return;
 	}
-	own_expr(O, base, move && owned(O, ft));
+	own_expr(O, base, move && sema_own_owned(O, ft));
 }
 
 /*
@@ -508,6 +373,7 @@ static void
 own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
 	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
+	int mark = O->operands.len;
 	for (int i = 0; i < nargs; i++) {
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
@@ -516,7 +382,9 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 		own_expr(O, args[i], consume);
 		O->arg_callee = O->arg_param = NULL;
 		O->arg_place = NULL;
+		sema_own_operand_done(O, args[i]);
 	}
+	O->operands.len = mark;
 }
 
 /* ---- forks ---- */
@@ -526,7 +394,8 @@ typedef struct Fork {
 	int n;      /* variables at the fork (later ones are scoped inside a branch) */
 } Fork;
 
-/* A variable a branch changed: its state at the fork (base) and now (cur). */
+/* A variable (or an edge, var < 0: edge -1 - var) a branch changed: its
+ * state at the fork (base) and now (cur). */
 typedef struct Change {
 	int var;
 	OwnSt base, cur;
@@ -556,6 +425,28 @@ join(OwnSt a, OwnSt b)
 	return ST_MAYBE;
 }
 
+/* The join at variable or edge var: an edge is alive after the join when it is alive on either path. */
+static OwnSt
+joinv(int var, OwnSt a, OwnSt b)
+{
+	return var < 0 ? (OwnSt)(a | b) : join(a, b);
+}
+
+static OwnSt
+get_state(Own *O, int var)
+{
+	return var < 0 ? O->edges.items[-1 - var].alive : O->st.items[var];
+}
+
+static void
+put_state(Own *O, int var, OwnSt v)
+{
+	if (var < 0)
+		sema_own_set_edge(O, -1 - var, v);
+	else
+		set_state(O, var, v);
+}
+
 static Fork
 fork_begin(Own *O)
 {
@@ -578,7 +469,9 @@ undo_to(Own *O, const Fork *f, int mark)
 {
 	while (O->trail.len > mark) {
 		struct OwnUndo u = O->trail.items[--O->trail.len];
-		if (u.var < f->n)
+		if (u.var < 0)
+			O->edges.items[-1 - u.var].alive = u.old;
+		else if (u.var < f->n)
 			O->st.items[u.var] = u.old;
 	}
 }
@@ -594,14 +487,31 @@ next_epoch(Own *O)
 		memset(O->stamp + O->stamp_cap, 0, sizeof(int) * (size_t)(cap - O->stamp_cap));
 		O->stamp_cap = cap;
 	}
+	if (O->estamp_cap < O->edges.len) {
+		int cap = O->estamp_cap ? O->estamp_cap : 64;
+		while (cap < O->edges.len)
+			cap *= 2;
+		O->estamp = spx_xrealloc(O->estamp, sizeof(int) * (size_t)cap);
+		memset(O->estamp + O->estamp_cap, 0, sizeof(int) * (size_t)(cap - O->estamp_cap));
+		O->estamp_cap = cap;
+	}
 	if (O->epoch == INT_MAX) {   /* the epochs run on from function to function (own_take) */
 		memset(O->stamp, 0, sizeof(int) * (size_t)O->stamp_cap);
+		memset(O->estamp, 0, sizeof(int) * (size_t)O->estamp_cap);
 		O->epoch = 0;
 	}
 	O->epoch++;
 }
 
-/* The variables below f.n changed since mark, once each, in first-change order. */
+/* The epoch stamp of variable or edge var. */
+static int *
+stamp_of(Own *O, int var)
+{
+	return var < 0 ? &O->estamp[-1 - var] : &O->stamp[var];
+}
+
+/* The variables below f.n and the edges still in scope that changed since
+ * mark, once each, in first-change order. */
 static void
 diff_since(Own *O, const Fork *f, int mark, Changes *out)
 {
@@ -609,10 +519,10 @@ diff_since(Own *O, const Fork *f, int mark, Changes *out)
 	next_epoch(O);
 	for (int k = mark; k < O->trail.len; k++) {
 		struct OwnUndo u = O->trail.items[k];
-		if (u.var >= f->n || O->stamp[u.var] == O->epoch)
+		if (u.var >= f->n || *stamp_of(O, u.var) == O->epoch || (u.var < 0 && !sema_own_edge_scoped(O, -1 - u.var)))
 			continue;
-		O->stamp[u.var] = O->epoch;
-		Change c = { u.var, u.old, O->st.items[u.var] };
+		*stamp_of(O, u.var) = O->epoch;
+		Change c = { u.var, u.old, get_state(O, u.var) };
 		VEC_PUSH(*out, c);
 	}
 }
@@ -633,12 +543,12 @@ own_if(Own *O, const Expr *e, bool move)
 	/* join: a variable only the else branch changed was at its base on the then path */
 	next_epoch(O);
 	for (int i = 0; i < then.len; i++)
-		O->stamp[then.items[i].var] = O->epoch;
+		*stamp_of(O, then.items[i].var) = O->epoch;
 	for (int i = 0; i < other.len; i++)
-		if (O->stamp[other.items[i].var] != O->epoch)
-			set_state(O, other.items[i].var, join(other.items[i].base, other.items[i].cur));
+		if (*stamp_of(O, other.items[i].var) != O->epoch)
+			put_state(O, other.items[i].var, joinv(other.items[i].var, other.items[i].base, other.items[i].cur));
 	for (int i = 0; i < then.len; i++)
-		set_state(O, then.items[i].var, join(then.items[i].cur, O->st.items[then.items[i].var]));
+		put_state(O, then.items[i].var, joinv(then.items[i].var, then.items[i].cur, get_state(O, then.items[i].var)));
 	VEC_FREE(then);
 	VEC_FREE(other);
 	fork_end(O);
@@ -657,11 +567,11 @@ bind_one(void *ctx, const char *name, TypeId type, Span span)
 {
 	BindCtx *b = ctx;
 	(void)span;
-	b->any_owned |= owned(b->O, type);
+	b->any_owned |= sema_own_owned(b->O, type);
 	declare(b->O, name, type, b->borrowed);
-	view_collect(b->O, b->O->vars.len - 1, type, b->src);
-	if (b->borrowed == 2 && owned(b->O, type))   /* a lent owned part (a Copy one is a copy) */
-		add_edge(b->O, b->O->vars.len - 1, b->root);
+	sema_own_view_collect(b->O, b->O->vars.len - 1, type, b->src);
+	if (b->borrowed == 2 && sema_own_owned(b->O, type))   /* a lent owned part (a Copy one is a copy) */
+		sema_own_add_edge(b->O, b->O->vars.len - 1, b->root);
 }
 
 /* The variable a `match borrow` scrutinee or `for` iterable names (a binding or a field of one); -1 otherwise. */
@@ -670,7 +580,7 @@ place_root(Own *O, const Expr *e)
 {
 	while (e->kind == EXPR_FIELD)
 		e = e->u.field.base;
-	return e->kind == EXPR_NAME ? find(O, e->u.name.s) : -1;
+	return e->kind == EXPR_NAME ? sema_own_find(O, e->u.name.s) : -1;
 }
 
 /* The join of the arms' end states, per variable any arm changed (own_match). */
@@ -706,12 +616,12 @@ armjoin_add(ArmJoin *a, const Changes *d, int k)
 		int *slot = armjoin_slot(a, c->var);
 		if (*slot) {
 			Change *x = &a->vars.items[*slot - 1];
-			x->cur = join(x->cur, c->cur);
+			x->cur = joinv(c->var, x->cur, c->cur);
 			a->count[*slot - 1]++;
 			continue;
 		}
 		/* the earlier arms left it at its base */
-		Change x = { c->var, c->base, k ? join(c->base, c->cur) : c->cur };
+		Change x = { c->var, c->base, k ? joinv(c->var, c->base, c->cur) : c->cur };
 		VEC_PUSH(a->vars, x);
 		a->count = spx_xrealloc(a->count, sizeof(int) * (size_t)a->vars.cap);
 		a->count[a->vars.len - 1] = 1;
@@ -728,7 +638,7 @@ static void
 guard_keeps_owners(Own *O, const Expr *guard, const Changes *d)
 {
 	int k = 0;
-	while (k < d->len && d->items[k].cur == d->items[k].base)
+	while (k < d->len && (d->items[k].var < 0 || d->items[k].cur == d->items[k].base))
 		k++;
 	if (k == d->len)
 		return;
@@ -768,16 +678,16 @@ own_match(Own *O, const Expr *e, bool move)
 				guard_keeps_owners(O, arm->guard, &d);
 			undo_to(O, &f, entry);
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+				put_state(O, d.items[k].var, joinv(d.items[k].var, d.items[k].base, d.items[k].cur));
 			entry = O->trail.len;
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, d.items[k].cur);
+				put_state(O, d.items[k].var, d.items[k].cur);
 		}
 		own_expr(O, arm->value, move);
 		if (lender >= 0)
 			O->vars.items[lender].loans--;
-		own_tail_escape(O, arm->value);
-		own_scope_end(O, arm->value->span);
+		sema_own_tail_escape(O, arm->value);
+		sema_own_scope_end(O, arm->value->span);
 		own_pop_scope(O);
 		diff_since(O, &f, f.mark, &d);
 		armjoin_add(&acc, &d, i);
@@ -787,7 +697,7 @@ own_match(Own *O, const Expr *e, bool move)
 		for (int k = 0; k < acc.vars.len; k++) {
 			const Change *x = &acc.vars.items[k];
 			/* an arm that did not change it left it at its base */
-			set_state(O, x->var, acc.count[k] < e->u.match.narms ? join(x->cur, x->base) : x->cur);
+			put_state(O, x->var, acc.count[k] < e->u.match.narms ? joinv(x->var, x->cur, x->base) : x->cur);
 		}
 	}
 	VEC_FREE(d);
@@ -807,7 +717,7 @@ own_stored(Own *O, const Expr *e, const char *lent_message)
 {
 	if (sema_lent_value(O->S, e) && !O->in_contract) {
 		own_expr(O, e, false);
-		if (first_report(O, e)) {
+		if (sema_own_first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_O108, e->span, "%s", lent_message);
 			diag_set_help(d, "store an owned value: build a new one, or take the source as `own`");
 		}
@@ -823,8 +733,10 @@ own_expr(Own *O, const Expr *e, bool move)
 	case EXPR_NAME: own_name(O, e, move); break;
 	case EXPR_FIELD: own_field(O, e, move); break;
 	case EXPR_UNARY: own_expr(O, e->u.unary.operand, false); break;
-	case EXPR_BINARY:
+	case EXPR_BINARY: {
+		int mark = O->operands.len;
 		own_expr(O, e->u.binary.lhs, false);
+		sema_own_operand_done(O, e->u.binary.lhs);
 		if (e->bin_op == BIN_AND || e->bin_op == BIN_OR) {
 			/* the right operand runs on some paths only */
 			Fork f = fork_begin(O);
@@ -832,17 +744,19 @@ own_expr(Own *O, const Expr *e, bool move)
 			Changes d = {0};
 			diff_since(O, &f, f.mark, &d);
 			for (int k = 0; k < d.len; k++)
-				set_state(O, d.items[k].var, join(d.items[k].base, d.items[k].cur));
+				put_state(O, d.items[k].var, joinv(d.items[k].var, d.items[k].base, d.items[k].cur));
 			VEC_FREE(d);
 			fork_end(O);
 		} else {
 			own_expr(O, e->u.binary.rhs, false);
 		}
+		O->operands.len = mark;
 		break;
+	}
 	case EXPR_CALL:
 		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `c()` of an owning closure: consumes the binding (at most once) */
-			int i = find(O, e->u.call.callee.s);
+			int i = sema_own_find(O, e->u.call.callee.s);
 			if (i >= 0) {
 				O->vars.items[i].own_closure = true;
 				use_var(O, i, e, true);
@@ -855,7 +769,7 @@ own_expr(Own *O, const Expr *e, bool move)
 		if (sema_closure_profile(O->S, e->id) == 1) {
 			/* `own fn() -> R { t(x) }` moves its capture x */
 			const Expr *x = sema_own_capture(e);
-			int i = find(O, x->u.name.s);
+			int i = sema_own_find(O, x->u.name.s);
 			if (i >= 0) {
 				O->vars.items[i].own_closure = true;
 				O->arg_place = x;   /* the capture is the target call's argument */
@@ -869,25 +783,44 @@ own_expr(Own *O, const Expr *e, bool move)
 		 * arity, type arguments): its receiver stays where it is, so no
 		 * H006/O102 follows the error at a later use */
 		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
+		int mark = O->operands.len;
 		own_expr(O, e->u.method.recv, cons && cons[0] != 0);
+		sema_own_operand_done(O, e->u.method.recv);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
+		O->operands.len = mark;
 		break;
 	}
 	case EXPR_SUPER: own_args(O, e, e->u.super_.args, e->u.super_.nargs, 1); break;
 	case EXPR_TRY: own_expr(O, e->u.try_.operand, true); break;
-	case EXPR_WITH:
+	case EXPR_WITH: {
+		int mark = O->operands.len;
 		own_stored(O, e->u.with.base, "cannot update an owned record through a borrowed or shared base");
-		for (int i = 0; i < e->u.with.ninits; i++)
+		sema_own_operand_done(O, e->u.with.base);
+		for (int i = 0; i < e->u.with.ninits; i++) {
 			own_stored(O, e->u.with.inits[i].value, "cannot move an owned field through a borrowed or shared record");
+			sema_own_operand_done(O, e->u.with.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
-	case EXPR_RECORD:
-		for (int i = 0; i < e->u.record.ninits; i++)
+	}
+	case EXPR_RECORD: {
+		int mark = O->operands.len;
+		for (int i = 0; i < e->u.record.ninits; i++) {
 			own_stored(O, e->u.record.inits[i].value, "cannot move an owned field through a borrowed or shared record");
+			sema_own_operand_done(O, e->u.record.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
-	case EXPR_VARIANT:
-		for (int i = 0; i < e->u.variant.ninits; i++)
+	}
+	case EXPR_VARIANT: {
+		int mark = O->operands.len;
+		for (int i = 0; i < e->u.variant.ninits; i++) {
 			own_stored(O, e->u.variant.inits[i].value, "cannot move an owned variant payload through a borrowed or shared value");
+			sema_own_operand_done(O, e->u.variant.inits[i].value);
+		}
+		O->operands.len = mark;
 		break;
+	}
 	case EXPR_BLOCK: own_block(O, e->u.block, move); break;
 	case EXPR_IF: own_if(O, e, move); break;
 	case EXPR_MATCH: own_match(O, e, move); break;
@@ -902,200 +835,66 @@ own_expr(Own *O, const Expr *e, bool move)
 
 static void own_stmt(Own *O, const Stmt *s);
 
-/* The owner a view-making call borrows from directly: `string_as_str(x)`,
- * `bytes_as_slice(x)` (or of a field of x: the whole owner),
- * `array_as_slice(x)`, a stdin chunk; -1 otherwise.  Views of views
- * (`str_as_bytes(v)`, `byte_range(v, …)`) borrow what `v` borrows, which
- * view_collect finds through the name. */
+/* The passes a loop body may take before its states settle: each pass but
+ * the last adds a move or a live view to the loop's entry state, so a
+ * real program settles in two or three; past the cap the function is
+ * refused (T265, sema_own_check_function), the sound side. */
+#define OWN_LOOP_PASSES 32
+
+/* A loop body runs from the joined entry/exit state so moves carry to the
+ * next iteration, and views made at the end of the body are seen at its
+ * start; until the joined state no longer changes. */
 static int
-call_owner(Own *O, const Expr *e)
+change_cmp(const void *a, const void *b)
 {
-	if (e->kind != EXPR_CALL || !O->S->call_builtin[ast_call_index(e)] || e->u.call.nargs < 1)
-		return -1;
-	BuiltinId bi = O->S->call_builtin[ast_call_index(e)]->bid;
-	const Expr *a = e->u.call.args[0];
-	if (a->kind == EXPR_FIELD && a->u.field.base->kind == EXPR_NAME && bi == BI_bytes_as_slice)
-		return find(O, a->u.field.base->u.name.s);   /* a projected view borrows the whole owner */
-	if (a->kind != EXPR_NAME)
-		return -1;
-	if (bi == BI_string_as_str || bi == BI_bytes_as_slice || bi == BI_array_as_slice || bi == BI_stdin_stream_chunk)
-		return find(O, a->u.name.s);
-	return -1;
+	int x = ((const Change *)a)->var, y = ((const Change *)b)->var;
+	return (x > y) - (x < y);
 }
 
-typedef struct ViewCollect {
-	Own *O;
-	int view;
-} ViewCollect;
-
-static void
-view_visit(void *ctx, const Expr *e)
-{
-	ViewCollect *c = ctx;
-	Own *O = c->O;
-	if (e->kind == EXPR_NAME) {   /* whatever a named view borrows, this value may too */
-		int i = find(O, e->u.name.s);
-		if (i < 0 || i == c->view)
-			return;
-		for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-			if (edge_live(O, k))
-				add_edge(O, c->view, O->edges.items[k].owner);
-	} else if (e->kind == EXPR_CALL) {
-		int o = call_owner(O, e);
-		add_edge(O, c->view, o);
-		if (o >= 0)   /* a view of a lent binding borrows what it borrows */
-			for (int k = O->vars.items[o].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-				if (edge_live(O, k))
-					add_edge(O, c->view, O->edges.items[k].owner);
-	}
-}
-
-/* After a value was checked (escaped entries from mark on): variable view,
- * if its type holds a view, borrows from the owners of the views that went
- * out of scope inside the value (`{ let v = string_as_str(s); v }`, an arm's
- * view of a `match borrow` binding); the entries are then dropped. */
-static void
-view_escapes(Own *O, int view, TypeId t, int mark)
-{
-	if (view >= 0 && sema_type_view(O->S, t))
-		for (int k = mark; k < O->escaped.len; k++) {
-			const struct OwnRef *r = &O->escaped.items[k];
-			if (r->var < O->vars.len && O->vars.items[r->var].serial == r->serial)
-				add_edge(O, view, r->var);
-		}
-	O->escaped.len = mark;
-}
-
-/* Variable view (of type t) was given the value of e: when t holds a view,
- * it borrows from every owner a view made or named anywhere in e borrows
- * from (an over-approximation: `if`, `match`, blocks, Box/Vec/Option
- * carriers and aliases all pass views through). */
-static void
-view_collect(Own *O, int view, TypeId t, const Expr *e)
-{
-	if (!e || view < 0 || !sema_type_view(O->S, t))
-		return;
-	ViewCollect c = { O, view };
-	sema_walk_expr(e, view_visit, &c);
-}
-
-/* T265: replacing `owner` while a view of it is used later (the earliest such view is named).
- * Only the owner's own views are visited (its view list). */
-static void
-check_live_views(Own *O, int owner, const Stmt *s)
-{
-	int found = -1;
-	for (int k = O->vars.items[owner].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
-		int v = O->edges.items[k].view;
-		if (edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end))
-			found = v;
-	}
-	if (found >= 0 && first_report(O, s->u.assign.value)) {
-		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-		diag_set_help(d, "`%s` still borrows `%s` after this assignment; finish using the view first, or take a new view after it",
-		    O->vars.items[found].name, O->vars.items[owner].name);
-	}
-}
-
-/* T265: the owned variables of the innermost scope are released at its end
- * (at); a view from outside the scope that still borrows one of them and is
- * used later (view_horizon) would read freed storage. */
-static void
-own_scope_end(Own *O, Span at)
-{
-	int m = O->marks.items[O->marks.len - 1];
-	for (int i = m; i < O->vars.len; i++) {
-		const OwnVar *o = &O->vars.items[i];
-		if (o->borrowed || o->owner_edges < 0 || ST(O->st.items[i]) == ST_MOVED || !owned(O, o->type))
-			continue;
-		int found = -1;
-		for (int k = o->owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
-			int v = O->edges.items[k].view;
-			if (v < m && edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end))
-				found = v;
-		}
-		if (found >= 0) {
-			Span close = { at.end > at.start ? at.end - 1 : at.start, at.end };
-			Diag *d = sema_error(O->S, DIAG_T265, close, "`%s` is released at the end of its block while `%s` still borrows it", o->name, O->vars.items[found].name);
-			diag_set_help(d, "declare `%s` where `%s` is declared so it lives as long, or keep an owned copy (`string_from_str`, `bytes_copy`)",
-			    o->name, O->vars.items[found].name);
-		}
-	}
-}
-
-typedef struct TailEscape {
-	Own *O;
-	int mark;        /* the scope's first variable */
-	int owner;       /* the first owner of the scope the value borrows, or -1 */
-} TailEscape;
-
-static void
-tail_owner(TailEscape *t, int o)
-{
-	if (o >= t->mark && t->owner < 0 && !t->O->vars.items[o].borrowed && owned(t->O, t->O->vars.items[o].type))
-		t->owner = o;
-}
-
-static void
-tail_visit(void *ctx, const Expr *e)
-{
-	TailEscape *t = ctx;
-	Own *O = t->O;
-	if (e->kind == EXPR_NAME) {
-		int i = find(O, e->u.name.s);
-		if (i >= 0)
-			for (int k = O->vars.items[i].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-				if (edge_live(O, k))
-					tail_owner(t, O->edges.items[k].owner);
-	} else if (e->kind == EXPR_CALL) {
-		int o = call_owner(O, e);
-		if (o >= 0)
-			tail_owner(t, o);
-	}
-}
-
-/* T265: the value of a scope (a block's tail, a match arm's value) holding a
- * view of an owner the scope releases at its end. */
-static void
-own_tail_escape(Own *O, const Expr *value)
-{
-	if (!value || !sema_type_view(O->S, sema_expr_type(O->S, value->id)))
-		return;
-	TailEscape t = { O, O->marks.items[O->marks.len - 1], -1 };
-	sema_walk_expr(value, tail_visit, &t);
-	if (t.owner >= 0 && first_report(O, value)) {
-		Diag *d = sema_error(O->S, DIAG_T265, value->span, "this value borrows `%s`, which is released at the end of its block", O->vars.items[t.owner].name);
-		diag_set_help(d, "declare `%s` outside the block so it outlives the value, or yield an owned copy (`string_from_str`, `bytes_copy`)",
-		    O->vars.items[t.owner].name);
-	}
-}
-
-/* A loop body runs from the joined entry/exit state so moves carry to the next iteration. */
 static void
 own_loop(Own *O, const Expr *cond, const Block *body, int item)
 {
 	Fork f = fork_begin(O);
-	Changes d = {0};
-	for (int pass = 0; pass < 2; pass++) {
+	Changes d = {0}, head = {0}, next = {0};   /* the loop's entry state where it differs from the entry, by var */
+	for (int pass = 0;; pass++) {
+		if (pass == OWN_LOOP_PASSES) {
+			O->loops_unstable = true;
+			break;
+		}
 		if (item >= 0)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
-		if (body)
+		if (body) {
+			O->loop_body = body;
 			own_block(O, body, false);
+		}
 		/* the state after the loop (and before the next pass): entry joined with this end */
 		diff_since(O, &f, f.mark, &d);
 		undo_to(O, &f, f.mark);
-		bool same = true;
+		next.len = 0;
 		for (int k = 0; k < d.len; k++) {
-			OwnSt v = join(d.items[k].base, d.items[k].cur);
-			same &= v == d.items[k].base;
-			set_state(O, d.items[k].var, v);
+			Change c = d.items[k];
+			c.cur = joinv(c.var, c.base, c.cur);
+			put_state(O, c.var, c.cur);
+			if (c.cur != c.base)
+				VEC_PUSH(next, c);
 		}
+		/* settled when this pass started from the same state */
+		if (next.len > 1)
+			qsort(next.items, (size_t)next.len, sizeof next.items[0], change_cmp);
+		bool same = next.len == head.len;
+		for (int k = 0; same && k < next.len; k++)
+			same = next.items[k].var == head.items[k].var && next.items[k].cur == head.items[k].cur;
+		Changes t = head;
+		head = next;
+		next = t;
 		if (same)
 			break;
 	}
 	VEC_FREE(d);
+	VEC_FREE(head);
+	VEC_FREE(next);
 	fork_end(O);
 }
 
@@ -1115,18 +914,18 @@ own_stmt(Own *O, const Stmt *s)
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);
 		OwnVar *nv = &O->vars.items[O->vars.len - 1];
 		nv->shared = alias && (sema_expr_mode(O->S, v->id) == MODE_SHARED || (root >= 0 && O->vars.items[root].shared));
-		view_collect(O, O->vars.len - 1, t, v);
-		view_escapes(O, O->vars.len - 1, t, escaped);
+		sema_own_view_collect(O, O->vars.len - 1, t, v);
+		sema_own_view_escapes(O, O->vars.len - 1, t, escaped);
 		break;
 	}
 	case STMT_ASSIGN: {
-		int i = find(O, s->u.assign.target.s);
+		int i = sema_own_find(O, s->u.assign.target.s);
 		if (i >= 0 && O->vars.items[i].traversals > 0) {
 			/* one T284 for the statement (as the reference); the value's
 			 * own use of the source is then an ordinary move */
 			OwnVar *v = &O->vars.items[i];
 			int loans = v->loans, traversals = v->traversals;
-			if (first_report(O, s->u.assign.value)) {
+			if (sema_own_first_report(O, s->u.assign.value)) {
 				Diag *d = sema_error(O->S, DIAG_T284, s->u.assign.target.span, "for traversal source `%s` cannot be rebound or mutated in the loop body", v->name);
 				diag_set_help(d, "assign `%s` after the loop", v->name);
 			}
@@ -1142,21 +941,24 @@ own_stmt(Own *O, const Stmt *s)
 		}
 		int escaped = O->escaped.len;
 		own_expr(O, s->u.assign.value, true);
-		if (i >= 0 && O->vars.items[i].loans > 0 && first_report(O, s->u.assign.value)) {
+		if (i >= 0 && O->vars.items[i].loans > 0 && sema_own_first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 			diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; assign after it", O->vars.items[i].name);
 		} else if (i >= 0 && !s->u.assign.has_field) {
-			check_live_views(O, i, s);
+			sema_own_check_live_views(O, i, s);
 		}
 		/* a refused reassignment (U105) leaves the target as the value
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
 			set_state(O, i, ST_LIVE);   /* reinitialised */
-		/* a view variable given a new view borrows from its owners too (its
-		 * old owners are kept: an over-approximation) */
+		/* a view variable given a new view borrows from its owners, and on
+		 * this path no longer from its old ones unless the value names it
+		 * (`w = if c { w } else { … }`) */
+		if (i >= 0 && !s->u.assign.has_field)
+			sema_own_view_kill(O, i, s->u.assign.value);
 		if (i >= 0)
-			view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
-		view_escapes(O, i, i >= 0 ? O->vars.items[i].type : T_ERR, escaped);
+			sema_own_view_collect(O, i, O->vars.items[i].type, s->u.assign.value);
+		sema_own_view_escapes(O, i, i >= 0 ? O->vars.items[i].type : T_ERR, escaped);
 		break;
 	}
 	case STMT_WHILE: {
@@ -1177,9 +979,9 @@ own_stmt(Own *O, const Stmt *s)
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
 			int item = O->vars.len - 1, from = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
-			view_collect(O, item, O->vars.items[item].type, s->u.for_.iter);
-			if (from >= 0 && owned(O, O->vars.items[item].type))   /* a lent element borrows the vector's owner */
-				add_edge(O, item, from);
+			sema_own_view_collect(O, item, O->vars.items[item].type, s->u.for_.iter);
+			if (from >= 0 && sema_own_owned(O, O->vars.items[item].type))   /* a lent element borrows the vector's owner */
+				sema_own_add_edge(O, item, from);
 		}
 		{
 			/* the body borrows from the iterated owner */
@@ -1211,14 +1013,21 @@ static void
 own_block(Own *O, const Block *b, bool move_tail)
 {
 	push_scope(O);
-	for (int i = 0; i < b->nstmts; i++)
+	struct OwnAt at = { b, 0, b == O->loop_body };
+	VEC_PUSH(O->blocks, at);
+	int self = O->blocks.len - 1;
+	for (int i = 0; i < b->nstmts; i++) {
+		O->blocks.items[self].i = i;
 		own_stmt(O, b->stmts[i]);
+	}
+	O->blocks.items[self].i = b->nstmts;
 	if (b->tail)
 		own_expr(O, b->tail, move_tail);
 	if (b != O->body)
-		own_tail_escape(O, b->tail);
-	own_scope_end(O, b->span);
+		sema_own_tail_escape(O, b->tail);
+	sema_own_scope_end(O, b->span);
 	own_pop_scope(O);
+	O->blocks.len = self;
 }
 
 /* Records the end offset of the last use of each name (T265). */
@@ -1251,7 +1060,12 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->edges, k->edges);
 		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
+		VEC_ADOPT(O->blocks, k->blocks);
+		VEC_ADOPT(O->occ, k->occ);
+		VEC_ADOPT(O->operands, k->operands);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
+		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
+		O->pairs = k->pairs, O->pairs_cap = k->pairs_cap;
 		O->index = k->index;
 		O->last_use = k->last_use;
 	}
@@ -1270,7 +1084,12 @@ own_release(void *p)
 	VEC_FREE(O->edges);
 	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
+	VEC_FREE(O->blocks);
+	VEC_FREE(O->occ);
+	VEC_FREE(O->operands);
 	free(O->stamp);
+	free(O->estamp);
+	free(O->pairs);
 	sema_strmap_free(&O->index);
 	sema_strmap_free(&O->last_use);
 }
@@ -1281,7 +1100,11 @@ own_give_back(Sema *S, Own *O, Own *k)
 {
 	sema_strmap_clear(&O->index);
 	sema_strmap_clear(&O->last_use);
+	if (O->edges.len)
+		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
+	O->blocks.len = O->occ.len = O->operands.len = 0;
+	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
 }
@@ -1302,6 +1125,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	Own *spare = own_take(S, &O);
 	O.S = S;
 	O.edges_full = false;
+	O.loops_unstable = false;
 	O.fn_name = f->name;
 	O.body = f->fn->body;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
@@ -1330,6 +1154,11 @@ sema_own_check_function(Sema *S, SymId fn)
 		Diag *d = sema_error(S, DIAG_T265, f->name_span, "the views in `%s` borrow through more than %d view/owner links, more than the checker follows",
 		    f->name, OWN_EDGE_CAP);
 		diag_set_help(d, "split the function, or take a fresh view of its owner (`let w = string_as_str(s);`) instead of passing one view through another");
+	}
+	if (O.loops_unstable) {
+		Diag *d = sema_error(S, DIAG_T265, f->name_span, "the views in a loop of `%s` pass through one another more than %d times, more than the checker follows",
+		    f->name, OWN_LOOP_PASSES);
+		diag_set_help(d, "split the loop body into functions, or take a fresh view of its owner (`let w = string_as_str(s);`) instead of passing one view through another");
 	}
 	own_give_back(S, &O, spare);
 }

@@ -1,0 +1,131 @@
+/*
+ * own_int.h — the ownership pass's state, shared by its two files:
+ *   own.c       moves, forks and joins, loops, the statements (O/H codes,
+ *               T265 loans, T284)
+ *   own_view.c  view/owner edges and their flow state, T265's liveness of
+ *               views (a view outliving or outlasting its owner's storage)
+ */
+#ifndef SPX_SEMA_OWN_INT_H
+#define SPX_SEMA_OWN_INT_H
+
+#include "sema_int.h"
+
+enum { ST_LIVE, ST_MOVED, ST_MAYBE, ST_PARTIAL };
+
+/*
+ * A state is one of the four above in its low two bits; ST_PARTIAL carries
+ * per-field facts for the first FIELD_BITS moved fields (OwnVar.moved_fields
+ * order): bit DEF(k) the field is moved on every path here, MAY(k) on some
+ * path only; ALL_PATHS says the record is partially moved on every path.
+ * Joins combine them, so a field moved in one branch only is "maybe moved"
+ * (O110) and a sibling the branches did not touch stays usable.
+ */
+typedef uint16_t OwnSt;
+#define ST(x) ((x) & 3)
+#define FIELD_BITS 6
+#define DEF(k) ((OwnSt)(1u << (2 + 2 * (k))))
+#define MAY(k) ((OwnSt)(1u << (3 + 2 * (k))))
+#define ALL_PATHS ((OwnSt)(1u << 14))
+
+/* The owned fields moved out of a partially moved variable (the first six;
+ * FIELD_BITS), kept beside the variables: few bindings ever need one. */
+typedef struct OwnFields {
+	const char *name[6];
+} OwnFields;
+
+typedef struct OwnVar {
+	const char *name;
+	TypeId type;
+	uint32_t serial;   /* unique in the function: tells a reused index from the variable an edge names */
+	int moved_fields;  /* ST_PARTIAL: index of its OwnFields in Own.fields; -1: none yet */
+	int loans;         /* open `match borrow` arms and `for` bodies borrowing from this owner (T265) */
+	int traversals;    /* … of which `for` bodies: the traversal source is frozen (T284) */
+	int prev;          /* the variable of the same name this one hides, or -1 */
+	int owner_edges;   /* as an owner: its latest view edge (Own.edges), or -1 … */
+	int view_edges;    /* … as a value holding views: its latest edge, or -1 */
+	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
+	bool shared;       /* borrowed == 1 through a `shared` parameter */
+	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
+} OwnVar;
+
+/* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
+ * them) borrows from an owner: one edge per (view, owner) pair (Own.pairs),
+ * listed from both ends.  Never removed: an edge whose variable went out of
+ * scope fails the serial check (its index may hold another variable by
+ * then).  Whether the view holds the owner's storage at this point is the
+ * edge's flow state, alive, forked and joined like a variable's (the trail
+ * names edge k as variable -1 - k): made or renewed by a binding or an
+ * assignment of the view, killed when the view variable is given a value
+ * that does not name it; the join of two paths is alive when either is. */
+typedef struct OwnEdge {
+	int view, owner;
+	uint32_t view_serial, owner_serial;
+	int next_by_owner, next_by_view;
+	OwnSt alive;
+} OwnEdge;
+
+typedef struct Own {
+	Sema *S;
+	VEC(OwnVar) vars;
+	VEC(OwnFields) fields;  /* OwnVar.moved_fields */
+	VEC(OwnSt) st;       /* state per var (parallel to vars) */
+	VEC(int) marks;
+	VEC(struct OwnLoop { int mark; uint32_t start; }) loops;   /* enclosing loops, outermost first (T265) */
+	VEC(OwnEdge) edges;    /* view → owner borrows (T265); stale ones fail the serial check */
+	VEC(struct OwnRef { int var; uint32_t serial; }) escaped;  /* owners of views that left a scope (sema_own_view_escapes) */
+	uint32_t serials;
+	const Block *body;     /* the function's body: its value is the result (O116/T264 there) */
+	bool quiet_views;      /* the value of a T284 rebinding: its moves are ordinary (no T265 besides) */
+	VEC(struct OwnUndo { int var; OwnSt old; }) trail;   /* state changes while a fork is open (var < 0: edge -1 - var) */
+	int forks;             /* open forks */
+	int *stamp;            /* per var: the epoch that last collected it (diff) */
+	int stamp_cap, epoch;
+	int *estamp;           /* … per edge */
+	int estamp_cap;
+	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
+	int pairs_cap;
+	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
+	VEC(struct OwnAt { const Block *b; int i; bool loop; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); a loop body? */
+	const Block *loop_body; /* own_loop's body, for own_block's OwnAt.loop */
+	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (next_use) */
+	bool occ_built;
+	VEC(const Expr *) operands;  /* evaluated operands holding views whose consumer has not run yet (sema_own_operand_done) */
+	StrMap index;          /* name → index of its innermost variable (-1: none) */
+	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
+	bool in_contract;      /* contracts may not transfer ownership (O105) */
+	bool edges_full;       /* OWN_EDGE_CAP reached: the function is refused (T265) */
+	const char *fn_name;   /* the function being checked (O102 text) */
+	const char *arg_callee; /* while a call argument that is a bare name is checked: the callee … */
+	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
+	const Expr *arg_place;  /* the call argument being checked when it is a name or a field (T265's wording) */
+	char arg_buf[24];       /* storage for a builtin's `argN` */
+} Own;
+
+/* The view/owner links one function may make: a chain of views passed
+ * through one another (`let v2 = if c { v1 } else { string_as_str(o2) };`)
+ * borrows from every owner before it, n²/2 links for n views; past the cap
+ * the function is refused (T265, sema_own_check_function) rather than the
+ * checker growing without bound (3,200 such views took 137 MB). */
+#define OWN_EDGE_CAP (1 << 18)
+
+/* own.c */
+int sema_own_find(Own *O, const char *name);
+bool sema_own_first_report(Own *O, const Expr *e);
+bool sema_own_owned(Own *O, TypeId t);
+
+/* own_view.c */
+bool sema_own_edge_scoped(Own *O, int k);
+bool sema_own_edge_live(Own *O, int k);
+void sema_own_set_edge(Own *O, int k, OwnSt alive);
+void sema_own_add_edge(Own *O, int view, int owner);
+int sema_own_live_view(Own *O, int i, uint32_t end);
+void sema_own_operand_done(Own *O, const Expr *e);
+bool sema_own_operand_borrows(Own *O, int owner);
+void sema_own_view_collect(Own *O, int view, TypeId t, const Expr *e);
+void sema_own_view_escapes(Own *O, int view, TypeId t, int mark);
+void sema_own_view_kill(Own *O, int view, const Expr *e);
+void sema_own_check_live_views(Own *O, int owner, const Stmt *s);
+void sema_own_scope_end(Own *O, Span at);
+void sema_own_tail_escape(Own *O, const Expr *value);
+
+#endif
