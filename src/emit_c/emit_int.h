@@ -112,6 +112,7 @@ typedef struct Emit {
 	bool use_fs;          /* file_read_text is called or fs.write permitted: include rt/fs.h */
 	bool use_host;        /* stdin_read or an environment operation is called: include rt/host.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
+	bool use_chunks;      /* a function is emitted in chunks: define spx_chunk_entry (emit.c) */
 	/* the function being emitted */
 	int cur;              /* instance index */
 	const HirInst *in;    /* M->insts[cur] */
