@@ -134,7 +134,7 @@ chunk_min(const Emit *E)
 static int
 chunk_len(const Emit *E)
 {
-	return E->opt->chunk_every > 0 ? E->opt->chunk_every : 128;
+	return E->opt->chunk_every > 0 ? E->opt->chunk_every : 32;
 }
 
 void
