@@ -115,10 +115,12 @@ emitc_result(Emit *E)
 /* ---- chunks ----
  *
  * A function body of more than 256 statements (not a closure's) is
- * emitted as chunk functions of about 128 statements each, called in
+ * emitted as chunk functions of about 32 statements each, called in
  * order, each `static int chunk<K>_<fn>(struct frame_<fn> *F, int spx_d)`: one huge C
  * function cost gcc and clang time superlinear in its size (DECISIONS,
- * native lane).  Chunks are SPX_CHUNK (rt/core.h), noinline: clang inlined
+ * native lane; gcc's RTL passes still grow with a chunk's length: 100,000
+ * additions in chunks of 8, 32, 128, 512 statements took 19, 12, 19, 56 s).
+ * Each chunk first calls spx_chunk_entry (put_runtime).  Chunks are SPX_CHUNK (rt/core.h), noinline: clang inlined
  * each (called once) back and took 160 s on 20,000 statements.  Every local, the function-level temporaries and the result
  * live in the frame struct F points to; a `?` in a chunk returns 1 and the
  * caller goes to spx_out.  A chunk only ends where no statement temporary
