@@ -152,6 +152,7 @@ emitc_chunk_at(Emit *E, int i, int mark)
 	buf_free(&E->chunk);
 	E->b = &E->chunk;
 	E->chunk_out = false;
+	E->chunk_fails = 0;
 	E->chunk_from = i;
 	E->chunk_indent = E->indent;
 	E->indent = 1;
@@ -168,7 +169,13 @@ emitc_chunk_close(Emit *E)
 		   fn, E->frame);
 	E->use_chunks = true;
 	buf_put(&E->chunks, E->chunk.data, E->chunk.len);
-	buf_puts(&E->chunks, "\treturn 0;\n}\n\n");
+	buf_puts(&E->chunks, "\treturn 0;\n");
+	/* the failure calls of the chunk's checked + - * (emit_expr.c, emit_arith) */
+	static const char *const fail[] = { "add", "ADD", "sub", "SUB", "mul", "MUL" };
+	for (int k = 0; k < 3; k++)
+		if (E->chunk_fails & (1u << k))
+			buf_printf(&E->chunks, "spx_fail_%s:\n\tspx_arith(RT_ARITH_%s);\n", fail[2 * k], fail[2 * k + 1]);
+	buf_puts(&E->chunks, "}\n\n");
 	E->b = E->fbody;
 	E->indent = E->chunk_indent;
 	if (E->chunk_out) {

@@ -130,6 +130,7 @@ typedef struct Emit {
 	bool framed;
 	const char *frame;    /* the frame struct's name, `frame_<fn>` (with the module prefix) */
 	bool chunk_out;       /* the open chunk (emitc_in_chunk) has a `?`, which returns 1 */
+	unsigned chunk_fails; /* the open chunk's failure labels: bit k, spx_fail_<add|sub|mul> (emit_arith) */
 	int chunk_from;       /* the body statement the open chunk starts at */
 	int nchunks;
 	int chunk_indent;
