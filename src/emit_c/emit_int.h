@@ -112,6 +112,7 @@ typedef struct Emit {
 	bool use_fs;          /* file_read_text is called or fs.write permitted: include rt/fs.h */
 	bool use_host;        /* stdin_read or an environment operation is called: include rt/host.h */
 	bool use_contract;    /* a contract clause is checked: include rt/contract.h */
+	bool use_chunks;      /* a function is emitted in chunks: define spx_chunk_entry (emit.c) */
 	/* the function being emitted */
 	int cur;              /* instance index */
 	const HirInst *in;    /* M->insts[cur] */
@@ -129,6 +130,7 @@ typedef struct Emit {
 	bool framed;
 	const char *frame;    /* the frame struct's name, `frame_<fn>` (with the module prefix) */
 	bool chunk_out;       /* the open chunk (emitc_in_chunk) has a `?`, which returns 1 */
+	unsigned chunk_fails; /* the open chunk's failure labels: bit k, spx_fail_<add|sub|mul> (emit_arith) */
 	int chunk_from;       /* the body statement the open chunk starts at */
 	int nchunks;
 	int chunk_indent;

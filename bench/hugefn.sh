@@ -1,0 +1,45 @@
+#!/bin/sh
+# hugefn.sh BIN [DIR] — compile time of one huge generated function under
+# each C compiler (the figures in docs/DECISIONS.md, "A huge function body
+# is emitted in chunks"; not a test: nothing here fails on a slow compile).
+#
+# Writes into DIR (default: a fresh temporary directory) two programs whose
+# `main` is one huge body — 100,000 `x = x + k;` and 5,000
+# `s = string_concat(s, "k");` — emits each as C with BIN (`build --target
+# c`), and for each of gcc and clang (those found) compiles it with the
+# native lane's flags (src/emit_c/cc.c), prints the seconds, runs the
+# executable and checks its output against the interpreter's (`run`).
+# HUGEFN_ADDS and HUGEFN_CONCATS change the sizes.
+set -eu
+bin=$1
+dir=${2:-$(mktemp -d)}
+mkdir -p "$dir"
+adds=${HUGEFN_ADDS:-100000}
+concats=${HUGEFN_CONCATS:-5000}
+
+{
+	printf 'module bench.huge_adds;\n\n@id("bench.huge_adds.main")\nfn main() -> i64\n{\n    let mut x: i64 = 0;\n'
+	awk -v n="$adds" 'BEGIN { for (i = 0; i < n; i++) printf "    x = x + %d;\n", i % 97 }'
+	printf '    x %% 256\n}\n'
+} > "$dir/adds.spx"
+{
+	printf 'module bench.huge_concat;\n\n@id("bench.huge_concat.main")\nfn main() -> i64\n{\n    let mut s: string = "";\n'
+	awk -v n="$concats" 'BEGIN { for (i = 0; i < n; i++) printf "    s = string_concat(s, \"%d\");\n", i % 10 }'
+	printf '    string_len(s) %% 256\n}\n'
+} > "$dir/concat.spx"
+
+for p in adds concat; do
+	"$bin" build --target c "$dir/$p.spx" -o "$dir/$p.c" > /dev/null
+	want=$("$bin" run "$dir/$p.spx")
+	for cc in gcc clang; do
+		command -v "$cc" > /dev/null 2>&1 || continue
+		t0=$(date +%s.%N)
+		"$cc" -std=c11 -O2 -ffp-contract=off -Wall -Wextra -Wno-misleading-indentation -Werror \
+			-o "$dir/$p.$cc" "$dir/$p.c" -lm
+		t1=$(date +%s.%N)
+		got=$("$dir/$p.$cc")
+		ok=ok
+		[ "$got" = "$want" ] || ok="WRONG OUTPUT ($got, interpreter $want)"
+		printf '%-7s %-6s %6.2f s  %s\n' "$p" "$cc" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$ok"
+	done
+done
