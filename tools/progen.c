@@ -406,30 +406,47 @@ void pg_int_pattern(Buf *b, int t, int v)
 		pg_bp(b, "%d%s", v < 0 ? -v : v, suf);
 }
 
-/* `match scrutinee { lit => e, a | b => e, k if k > c => e, _ => e, }` */
+/* a literal pattern of the match scrutinee type st for the index v: an
+ * integer, one of 16 distinct chars, or a bool (v's parity) */
+static void scalar_pattern(Buf *b, int st, int v)
+{
+	static const char *const cs[] = { "'a'", "'b'", "'z'", "'A'", "'0'", "' '", "'\\0'", "'\\n'", "'\\''",
+					  "'\\\\'", "'\\u{e9}'", "'\\u{7f}'", "'\\u{3000}'", "'\\u{1f600}'", "'\\u{10ffff}'", "'~'" };
+	if (st == T_CHAR)
+		pg_bp(b, "%s", cs[(v + 2) & 15]);
+	else if (st == T_BOOL)
+		pg_bp(b, "%s", v & 1 ? "true" : "false");
+	else
+		pg_int_pattern(b, st, v);
+}
+
+/* `match scrutinee { lit => e, a | b => e, k if k > c => e, _ => e, }` over
+ * an integer, char or bool scrutinee (the catch-all is mandatory, T257) */
 static void match_int(Buf *b, int t, int depth)
 {
-	static const int sts[] = { T_I64, T_I32, T_U8 };
-	int st = sts[pg_rnd(3)];
+	static const int sts[] = { T_I64, T_I32, T_U8, T_I64, T_USIZE, T_CHAR, T_BOOL };
+	int st = sts[pg_rnd(7)];
 	pg_bp(b, "match ");
 	pg_expr(b, st, depth - 1);
 	pg_bp(b, " { ");
 	int used[8], nused = 0;
 	int arms = 1 + pg_rnd(3);
 	for (int a = 0; a < arms; a++) {
-		int v = pg_rnd(6) - (st == T_U8 ? 0 : 2);
+		int v = pg_rnd(6) - (st == T_U8 || st == T_USIZE ? 0 : 2);
+		if (st == T_BOOL)
+			v &= 1;
 		int dup = 0;
 		for (int i = 0; i < nused; i++)
 			dup |= used[i] == v;
 		if (dup)
 			continue;
 		used[nused++] = v;
-		pg_int_pattern(b, st, v);
-		if (pg_chance(30)) {
+		scalar_pattern(b, st, v);
+		if (pg_chance(30) && st != T_BOOL) {
 			int w = v + 7;
 			used[nused++] = w;
 			pg_bp(b, " | ");
-			pg_int_pattern(b, st, w);
+			scalar_pattern(b, st, w);
 		}
 		pg_bp(b, " => ");
 		pg_expr(b, t, depth - 1);
@@ -438,8 +455,12 @@ static void match_int(Buf *b, int t, int depth)
 	if (pg_chance(40)) {
 		char k[24];
 		pg_fresh("k", k, sizeof k);
-		pg_bp(b, "%s if %s > ", k, k);
-		pg_int_pattern(b, st, 3);
+		if (st == T_BOOL) {
+			pg_bp(b, "%s if !%s", k, k);
+		} else {
+			pg_bp(b, "%s if %s > ", k, k);
+			scalar_pattern(b, st, 3);
+		}
 		pg_bp(b, " => ");
 		pg_push_var(k, st, 0);
 		pg_expr(b, t, depth - 1);
@@ -544,6 +565,12 @@ void pg_expr(Buf *b, int t, int depth)
 		pg_expr(b, T_BOOL, depth - 1);
 		pg_bp(b, " { ");
 		pg_expr(b, t, depth - 1);
+		if (pg_chance(25)) { /* an `else if` chain */
+			pg_bp(b, " } else if ");
+			pg_expr(b, T_BOOL, depth - 1);
+			pg_bp(b, " { ");
+			pg_expr(b, t, depth - 1);
+		}
 		pg_bp(b, " } else { ");
 		pg_expr(b, t, depth - 1);
 		pg_bp(b, " })");
@@ -735,7 +762,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(33);
+		int r = pg_rnd(38);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -780,8 +807,18 @@ int main(int argc, char **argv)
 			pg_feat_nested();
 		else if (r < 32)
 			pg_feat_deep();
-		else
+		else if (r < 33)
 			pg_feat_format();
+		else if (r < 34)
+			pg_feat_lambda();
+		else if (r < 35)
+			pg_feat_gvariant();
+		else if (r < 36)
+			pg_feat_nestrec();
+		else if (r < 37)
+			pg_feat_qchain();
+		else
+			pg_feat_owndeep();
 	}
 
 	Buf prog = { 0 };

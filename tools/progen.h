@@ -1,7 +1,8 @@
 /*
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
- * tools/progen_feat.c and progen_feat2.c: the feature templates).
+ * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
+ * templates).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -80,5 +81,10 @@ void pg_feat_keyed(void);
 void pg_feat_nested(void);
 void pg_feat_deep(void);
 void pg_feat_format(void);
+void pg_feat_lambda(void);
+void pg_feat_gvariant(void);
+void pg_feat_nestrec(void);
+void pg_feat_qchain(void);
+void pg_feat_owndeep(void);
 
 #endif
