@@ -762,7 +762,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(38);
+		int r = pg_rnd(39);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -817,8 +817,10 @@ int main(int argc, char **argv)
 			pg_feat_nestrec();
 		else if (r < 37)
 			pg_feat_qchain();
-		else
+		else if (r < 38)
 			pg_feat_owndeep();
+		else
+			pg_feat_mapx();
 	}
 
 	Buf prog = { 0 };

@@ -86,5 +86,6 @@ void pg_feat_gvariant(void);
 void pg_feat_nestrec(void);
 void pg_feat_qchain(void);
 void pg_feat_owndeep(void);
+void pg_feat_mapx(void);
 
 #endif

@@ -540,3 +540,106 @@ void pg_feat_owndeep(void)
 	pg_bp(&pg_funcs, "    hv + %s(t, k %% %d + %d)\n}\n\n", walk, wd + 2, dv ? 1 : 0);
 	pg_add_call_int(fn, pg_rnd(20));
 }
+
+/* a key of type kt (0 string, 1 i64, 2 bool) over the i64 `a` */
+static void map_key(Buf *b, int kt)
+{
+	static const char *const ks[] = { "\"k\"", "\"\"", "\"h\\u{e9}\"", "\"ab\"", "string_from_i64(a)", "string_from_i64(a % 3)" };
+	static const char *const ki[] = { "a", "0 - a", "a % 3", "7", "-9223372036854775808", "9223372036854775807", "a * 2" };
+	if (kt == 0)
+		pg_bp(b, "%s", ks[pg_rnd(6)]);
+	else if (kt == 1)
+		pg_bp(b, "%s", ki[pg_rnd(7)]);
+	else
+		pg_bp(b, "%s", pg_chance(50) ? "a > 3" : (pg_chance(50) ? "true" : "false"));
+}
+
+/* Map<K, V> and Set<K> over every key kind and value type: set, add,
+ * remove, lookups, walks by index; capacity and index failures, map_add
+ * overflow */
+void pg_feat_mapx(void)
+{
+	static const char *const kn[] = { "string", "i64", "bool" };
+	char fn[24];
+	fresh(fn, sizeof fn, "mxf");
+	int kt = pg_rnd(3);
+	int vt = pg_chance(25) ? -1 : pg_rand_ty(); /* -1: string values */
+	const char *k = kn[kt];
+	const char *v = vt < 0 ? "string" : pg_ty_name[vt];
+	int cap = 1 + pg_rnd(4);
+	pg_id_line(&pg_funcs, 0, fn);
+	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n    let mut m = map_new<%s, %s>(%dusize);\n", fn, k, v, cap);
+	pg_nvars = 0;
+	pg_push_var("a", T_I64, 0);
+	int ops = 2 + pg_rnd(5);
+	for (int i = 0; i < ops; i++) {
+		int op = pg_rnd(10);
+		if (op < 6 || (op < 8 && vt != T_I64)) {
+			pg_bp(&pg_funcs, "    m = map_set<%s, %s>(m, ", k, v);
+			map_key(&pg_funcs, kt);
+			pg_bp(&pg_funcs, ", ");
+			if (vt < 0)
+				pg_str_lit(&pg_funcs);
+			else
+				pg_expr(&pg_funcs, vt, 1);
+			pg_bp(&pg_funcs, ");\n");
+		} else if (op < 8) {
+			pg_bp(&pg_funcs, "    m = map_add<%s, i64>(m, ", k);
+			map_key(&pg_funcs, kt);
+			pg_bp(&pg_funcs, ", %s);\n", pg_chance(10) ? "9223372036854775807" : "a + 1");
+		} else {
+			pg_bp(&pg_funcs, "    m = map_remove<%s, %s>(m, ", k, v);
+			map_key(&pg_funcs, kt);
+			pg_bp(&pg_funcs, ");\n");
+		}
+	}
+	pg_bp(&pg_funcs, "    let mut s = set_new<%s>(%dusize);\n", k, cap);
+	for (int i = 1 + pg_rnd(3); i > 0; i--) {
+		pg_bp(&pg_funcs, "    s = set_%s<%s>(s, ", pg_chance(75) ? "insert" : "remove", k);
+		map_key(&pg_funcs, kt);
+		pg_bp(&pg_funcs, ");\n");
+	}
+	pg_bp(&pg_funcs, "    let mut acc = i64_from_usize(map_len<%s, %s>(m)) * 100 + i64_from_usize(set_len<%s>(s));\n", k, v, k);
+	pg_bp(&pg_funcs, "    let mut i = 0usize;\n    while i < map_len<%s, %s>(m) {\n", k, v);
+	pg_bp(&pg_funcs, "        let vv = map_value_at<%s, %s>(m, i);\n        acc = (acc * 7 + ", k, v);
+	if (vt < 0)
+		pg_bp(&pg_funcs, "string_len(vv)");
+	else
+		to_i64(&pg_funcs, vt, "vv");
+	pg_bp(&pg_funcs, " %% 1000) %% 1000003;\n");
+	if (kt == 0)
+		pg_bp(&pg_funcs, "        acc = acc + string_len(map_key_at<%s, %s>(m, i));\n", k, v);
+	else if (kt == 1)
+		pg_bp(&pg_funcs, "        acc = acc + map_key_at<%s, %s>(m, i) %% 100;\n", k, v);
+	else
+		pg_bp(&pg_funcs, "        acc = acc + if map_key_at<%s, %s>(m, i) { 1 } else { 2 };\n", k, v);
+	pg_bp(&pg_funcs, "        i = i + 1usize;\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let h = if map_has<%s, %s>(m, ", k, v);
+	map_key(&pg_funcs, kt);
+	pg_bp(&pg_funcs, ") { 1 } else { 0 } + if set_has<%s>(s, ", k);
+	map_key(&pg_funcs, kt);
+	pg_bp(&pg_funcs, ") { 2 } else { 0 };\n");
+	if (vt < 0) {
+		pg_bp(&pg_funcs, "    let g = string_len(map_get_or<%s, string>(m, ", k);
+		map_key(&pg_funcs, kt);
+		pg_bp(&pg_funcs, ", \"dflt\"));\n");
+	} else {
+		pg_bp(&pg_funcs, "    let gv = map_get_or<%s, %s>(m, ", k, v);
+		map_key(&pg_funcs, kt);
+		pg_bp(&pg_funcs, ", ");
+		pg_lit(&pg_funcs, vt);
+		pg_bp(&pg_funcs, ");\n    let g = ");
+		to_i64(&pg_funcs, vt, "gv");
+		pg_bp(&pg_funcs, " %% 1000;\n");
+	}
+	/* an index past the end now and then (map.v2/2) */
+	int past = pg_chance(5);
+	if (kt == 0)
+		pg_bp(&pg_funcs, "    let ka = if set_len<string>(s) > 0usize || %s { string_len(set_key_at<string>(s, 0usize)) } else { 0 };\n", past ? "true" : "false");
+	else if (kt == 1)
+		pg_bp(&pg_funcs, "    let ka = if set_len<i64>(s) > 0usize || %s { set_key_at<i64>(s, 0usize) %% 10 } else { 0 };\n", past ? "true" : "false");
+	else
+		pg_bp(&pg_funcs, "    let ka = if set_len<bool>(s) > 0usize || %s { if set_key_at<bool>(s, 0usize) { 3 } else { 4 } } else { 0 };\n", past ? "true" : "false");
+	pg_bp(&pg_funcs, "    acc + h * 10 + g + ka\n}\n\n");
+	pg_add_call_int(fn, pg_rnd(12) - 3);
+}
