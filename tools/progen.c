@@ -2,7 +2,7 @@
  * progen.c — random program generator for the lane-agreement test
  * (tests/random-test.sh, issue 11 §5).
  *
- * Usage: progen [--b102] [--no-stdout] SEED > out.spx
+ * Usage: progen [--b102] [--empty-remove] [--no-stdout] SEED > out.spx
  *
  * Writes one well-typed, terminating SEMAPRAX program that `semaprax check`
  * accepts.  The same arguments always produce the same bytes (a private
@@ -25,7 +25,12 @@
  * starts with string builtins on literal temporaries (`string_len("abc")`,
  * `string_to_i64("-7")`), the shape the native lane rejects today with
  * SPX-B102 "(null) tmpN" (fixed on the emitc branch); without the option
- * that shape is never generated.  --no-stdout: no program prints.
+ * that shape is never generated.  --empty-remove: a Map/Set template
+ * (progen_feat3.c) may remove from a map or set before anything was put in
+ * it, where gcc 12 -O2 warns about the native runtime's memmove bound
+ * (tests/pending/run/set_remove_empty_gcc_warning.spx; an error under the
+ * lane tests' -Werror); without the option the first update always adds.
+ * --no-stdout: no program prints.
  *
  * The feature templates are in progen_feat.c and progen_feat2.c (char and
  * f32, integer edges, float/char contract details, keyed collections, nested
@@ -112,6 +117,7 @@ int pg_chance(int pct)
 }
 
 static int opt_b102;
+int pg_opt_empty_remove;
 static int opt_stdout = 1;
 static int b102_main; /* this program's main holds the known-B102 shape */
 
@@ -736,20 +742,22 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--b102"))
 			opt_b102 = 1;
+		else if (!strcmp(argv[i], "--empty-remove"))
+			pg_opt_empty_remove = 1;
 		else if (!strcmp(argv[i], "--no-stdout"))
 			opt_stdout = 0;
 		else {
 			char *end;
 			seed = strtoull(argv[i], &end, 10);
 			if (*end || end == argv[i]) {
-				fprintf(stderr, "usage: progen [--b102] [--no-stdout] SEED\n");
+				fprintf(stderr, "usage: progen [--b102] [--empty-remove] [--no-stdout] SEED\n");
 				return 2;
 			}
 			have_seed = 1;
 		}
 	}
 	if (!have_seed) {
-		fprintf(stderr, "usage: progen [--b102] [--no-stdout] SEED\n");
+		fprintf(stderr, "usage: progen [--b102] [--empty-remove] [--no-stdout] SEED\n");
 		return 2;
 	}
 	rng_state = seed * 0x2545f4914f6cdd1dULL + 1;

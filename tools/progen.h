@@ -33,6 +33,7 @@ extern int pg_nvars;     /* scalar variables in scope (pg_push_var) */
 extern Buf pg_decls;     /* type declarations */
 extern Buf pg_funcs;     /* functions */
 extern int pg_have_row;  /* the shared `Row` record was declared */
+extern int pg_opt_empty_remove; /* --empty-remove (progen.c) */
 #define PG_NWORDS 14
 extern const char *const pg_words[PG_NWORDS];
 

@@ -574,6 +574,9 @@ void pg_feat_mapx(void)
 	int ops = 2 + pg_rnd(5);
 	for (int i = 0; i < ops; i++) {
 		int op = pg_rnd(10);
+		/* the first update adds unless --empty-remove (progen.c) */
+		if (i == 0 && op >= 8 && !pg_opt_empty_remove)
+			op = 0;
 		if (op < 6 || (op < 8 && vt != T_I64)) {
 			pg_bp(&pg_funcs, "    m = map_set<%s, %s>(m, ", k, v);
 			map_key(&pg_funcs, kt);
@@ -594,8 +597,9 @@ void pg_feat_mapx(void)
 		}
 	}
 	pg_bp(&pg_funcs, "    let mut s = set_new<%s>(%dusize);\n", k, cap);
-	for (int i = 1 + pg_rnd(3); i > 0; i--) {
-		pg_bp(&pg_funcs, "    s = set_%s<%s>(s, ", pg_chance(75) ? "insert" : "remove", k);
+	for (int i = 1 + pg_rnd(3), first = 1; i > 0; i--, first = 0) {
+		int ins = pg_chance(75) || (first && !pg_opt_empty_remove);
+		pg_bp(&pg_funcs, "    s = set_%s<%s>(s, ", ins ? "insert" : "remove", k);
 		map_key(&pg_funcs, kt);
 		pg_bp(&pg_funcs, ");\n");
 	}
