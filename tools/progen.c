@@ -770,7 +770,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(39);
+		int r = pg_rnd(40);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -827,8 +827,10 @@ int main(int argc, char **argv)
 			pg_feat_qchain();
 		else if (r < 38)
 			pg_feat_owndeep();
-		else
+		else if (r < 39)
 			pg_feat_mapx();
+		else
+			pg_feat_class2();
 	}
 
 	Buf prog = { 0 };

@@ -88,5 +88,6 @@ void pg_feat_nestrec(void);
 void pg_feat_qchain(void);
 void pg_feat_owndeep(void);
 void pg_feat_mapx(void);
+void pg_feat_class2(void);
 
 #endif

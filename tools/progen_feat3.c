@@ -647,3 +647,86 @@ void pg_feat_mapx(void)
 	pg_bp(&pg_funcs, "    acc + h * 10 + g + ka\n}\n\n");
 	pg_add_call_int(fn, pg_rnd(12) - 3);
 }
+
+/* Copy classes: a three-level hierarchy with overrides, `super`, methods
+ * with contracts that may fail, method chains on call results, field
+ * stores, inherited methods through typed upcasts, classes in a Vec, in an
+ * Option and through a generic function */
+void pg_feat_class2(void)
+{
+	char a[24], b[24], c[24], idf[24], fn[24];
+	fresh(a, sizeof a, "CA");
+	fresh(b, sizeof b, "CB");
+	fresh(c, sizeof c, "CC");
+	fresh(idf, sizeof idf, "cid");
+	fresh(fn, sizeof fn, "c2f");
+	int ft = pg_rand_ty(); /* CB's extra field */
+	char id[96];
+	pg_id_line(&pg_decls, 0, a);
+	pg_bp(&pg_decls, "class %s {\n", a);
+	snprintf(id, sizeof id, "%s.x", a);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    x: i64,\n");
+	snprintf(id, sizeof id, "%s.y", a);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    y: u8,\n\n");
+	snprintf(id, sizeof id, "%s.step", a);
+	pg_id_line(&pg_decls, 1, id);
+	int lim = 50 + pg_rnd(200);
+	pg_bp(&pg_decls, "    fn step(self: %s, d: i64) -> %s\n        requires d < %d\n    {\n        self with { x: self.x + d }\n    }\n\n", a, a, lim);
+	snprintf(id, sizeof id, "%s.val", a);
+	pg_id_line(&pg_decls, 1, id);
+	int ens = pg_chance(30);
+	pg_bp(&pg_decls, "    fn val(self: %s) -> i64\n%s    {\n        self.x * %d + i64_from_u8(self.y)\n    }\n}\n\n", a,
+	      ens ? "        ensures result > -1000\n" : "", 1 + pg_rnd(3));
+	pg_id_line(&pg_decls, 0, b);
+	pg_bp(&pg_decls, "class %s : %s {\n", b, a);
+	snprintf(id, sizeof id, "%s.w", b);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    w: %s,\n\n", pg_ty_name[ft]);
+	snprintf(id, sizeof id, "%s.val", b);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    fn val(self: %s) -> i64\n    {\n        super.val() + ", b);
+	to_i64(&pg_decls, ft, "self.w");
+	pg_bp(&pg_decls, " %% 100\n    }\n}\n\n");
+	pg_id_line(&pg_decls, 0, c);
+	pg_bp(&pg_decls, "class %s : %s {\n", c, b);
+	snprintf(id, sizeof id, "%s.z", c);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    z: char,\n\n");
+	snprintf(id, sizeof id, "%s.val", c);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    fn val(self: %s) -> i64\n    {\n        super.val() * 2 + if self.z > 'm' { 1 } else { 0 }\n    }\n\n", c);
+	snprintf(id, sizeof id, "%s.bump", c);
+	pg_id_line(&pg_decls, 1, id);
+	pg_bp(&pg_decls, "    fn bump(self: %s, k: u8) -> %s\n    {\n        self with { y: self.y + k }\n    }\n}\n\n", c, c);
+	pg_id_line(&pg_funcs, 0, idf);
+	pg_bp(&pg_funcs, "fn %s<T>(x: T, y: T, first: bool) -> T\n{\n    if first { x } else { y }\n}\n\n", idf);
+	pg_id_line(&pg_funcs, 0, fn);
+	pg_bp(&pg_funcs, "fn %s(n: i64) -> i64\n{\n", fn);
+	pg_nvars = 0;
+	pg_push_var("n", T_I64, 0);
+	Buf w0 = expr_buf(ft, 1), w1 = expr_buf(ft, 1);
+	int y0 = pg_rnd(256), y1 = pg_rnd(60);
+	pg_bp(&pg_funcs, "    let c0 = %s { x: n, y: %du8, w: %s, z: ", c, y0, w0.p);
+	pg_lit(&pg_funcs, T_CHAR);
+	pg_bp(&pg_funcs, " };\n    let mut c1 = %s { z: 'q', w: %s, y: %du8, x: n * 2 };\n", c, w1.p, y1);
+	pg_bfree(&w0);
+	pg_bfree(&w1);
+	pg_bp(&pg_funcs, "    c1.x = c1.x + %d;\n", pg_rnd(20));
+	if (pg_chance(50))
+		pg_bp(&pg_funcs, "    c1.y = %du8;\n", pg_rnd(256));
+	/* a chain on a call result: bump may overflow u8 */
+	int bk = pg_chance(80) ? pg_rnd(40) : 200 + pg_rnd(56);
+	int sd = pg_chance(90) ? pg_rnd(40) : lim;
+	pg_bp(&pg_funcs, "    let ch = %s<%s>(c0, c1, n %% 2 == 0).bump(%du8).val();\n", idf, c, bk);
+	/* inherited methods upcast the receiver: step returns the root class */
+	pg_bp(&pg_funcs, "    let st = c1.step(%d).step(n).val();\n", sd);
+	pg_bp(&pg_funcs, "    let up: %s = c0;\n    let mid: %s = c1;\n", a, b);
+	pg_bp(&pg_funcs, "    let mut v = vec_with_capacity<%s>(3usize);\n    v = vec_push<%s>(v, up);\n    v = vec_push<%s>(v, mid.step(1));\n", a, a, a);
+	pg_bp(&pg_funcs, "    let fv = v;\n    let mut t = 0;\n    for e in fv {\n        t = t + e.val() %% 1000;\n        0\n    }\n");
+	pg_bp(&pg_funcs, "    let o = if n > %d { Option<%s>::Some { value: mid } } else { Option<%s>::None {} };\n", pg_rnd(10), b, b);
+	pg_bp(&pg_funcs, "    let ov = match o { Option::Some { value } => value.val(), Option::None {} => -1, };\n");
+	pg_bp(&pg_funcs, "    ch %% 100000 + st %% 100000 + t + ov %% 1000 + mid.x\n}\n\n");
+	pg_add_call_int(fn, pg_rnd(20) - 5);
+}
