@@ -2,7 +2,7 @@
  * progen.c — random program generator for the lane-agreement test
  * (tests/random-test.sh, issue 11 §5).
  *
- * Usage: progen [--b102] [--no-stdout] SEED > out.spx
+ * Usage: progen [--b102] [--empty-remove] [--no-stdout] SEED > out.spx
  *
  * Writes one well-typed, terminating SEMAPRAX program that `semaprax check`
  * accepts.  The same arguments always produce the same bytes (a private
@@ -25,7 +25,12 @@
  * starts with string builtins on literal temporaries (`string_len("abc")`,
  * `string_to_i64("-7")`), the shape the native lane rejects today with
  * SPX-B102 "(null) tmpN" (fixed on the emitc branch); without the option
- * that shape is never generated.  --no-stdout: no program prints.
+ * that shape is never generated.  --empty-remove: a Map/Set template
+ * (progen_feat3.c) may remove from a map or set before anything was put in
+ * it, where gcc 12 -O2 warns about the native runtime's memmove bound
+ * (tests/pending/run/set_remove_empty_gcc_warning.spx; an error under the
+ * lane tests' -Werror); without the option the first update always adds.
+ * --no-stdout: no program prints.
  *
  * The feature templates are in progen_feat.c and progen_feat2.c (char and
  * f32, integer edges, float/char contract details, keyed collections, nested
@@ -112,6 +117,7 @@ int pg_chance(int pct)
 }
 
 static int opt_b102;
+int pg_opt_empty_remove;
 static int opt_stdout = 1;
 static int b102_main; /* this program's main holds the known-B102 shape */
 
@@ -406,30 +412,47 @@ void pg_int_pattern(Buf *b, int t, int v)
 		pg_bp(b, "%d%s", v < 0 ? -v : v, suf);
 }
 
-/* `match scrutinee { lit => e, a | b => e, k if k > c => e, _ => e, }` */
+/* a literal pattern of the match scrutinee type st for the index v: an
+ * integer, one of 16 distinct chars, or a bool (v's parity) */
+static void scalar_pattern(Buf *b, int st, int v)
+{
+	static const char *const cs[] = { "'a'", "'b'", "'z'", "'A'", "'0'", "' '", "'\\0'", "'\\n'", "'\\''",
+					  "'\\\\'", "'\\u{e9}'", "'\\u{7f}'", "'\\u{3000}'", "'\\u{1f600}'", "'\\u{10ffff}'", "'~'" };
+	if (st == T_CHAR)
+		pg_bp(b, "%s", cs[(v + 2) & 15]);
+	else if (st == T_BOOL)
+		pg_bp(b, "%s", v & 1 ? "true" : "false");
+	else
+		pg_int_pattern(b, st, v);
+}
+
+/* `match scrutinee { lit => e, a | b => e, k if k > c => e, _ => e, }` over
+ * an integer, char or bool scrutinee (the catch-all is mandatory, T257) */
 static void match_int(Buf *b, int t, int depth)
 {
-	static const int sts[] = { T_I64, T_I32, T_U8 };
-	int st = sts[pg_rnd(3)];
+	static const int sts[] = { T_I64, T_I32, T_U8, T_I64, T_USIZE, T_CHAR, T_BOOL };
+	int st = sts[pg_rnd(7)];
 	pg_bp(b, "match ");
 	pg_expr(b, st, depth - 1);
 	pg_bp(b, " { ");
 	int used[8], nused = 0;
 	int arms = 1 + pg_rnd(3);
 	for (int a = 0; a < arms; a++) {
-		int v = pg_rnd(6) - (st == T_U8 ? 0 : 2);
+		int v = pg_rnd(6) - (st == T_U8 || st == T_USIZE ? 0 : 2);
+		if (st == T_BOOL)
+			v &= 1;
 		int dup = 0;
 		for (int i = 0; i < nused; i++)
 			dup |= used[i] == v;
 		if (dup)
 			continue;
 		used[nused++] = v;
-		pg_int_pattern(b, st, v);
-		if (pg_chance(30)) {
+		scalar_pattern(b, st, v);
+		if (pg_chance(30) && st != T_BOOL) {
 			int w = v + 7;
 			used[nused++] = w;
 			pg_bp(b, " | ");
-			pg_int_pattern(b, st, w);
+			scalar_pattern(b, st, w);
 		}
 		pg_bp(b, " => ");
 		pg_expr(b, t, depth - 1);
@@ -438,8 +461,12 @@ static void match_int(Buf *b, int t, int depth)
 	if (pg_chance(40)) {
 		char k[24];
 		pg_fresh("k", k, sizeof k);
-		pg_bp(b, "%s if %s > ", k, k);
-		pg_int_pattern(b, st, 3);
+		if (st == T_BOOL) {
+			pg_bp(b, "%s if !%s", k, k);
+		} else {
+			pg_bp(b, "%s if %s > ", k, k);
+			scalar_pattern(b, st, 3);
+		}
 		pg_bp(b, " => ");
 		pg_push_var(k, st, 0);
 		pg_expr(b, t, depth - 1);
@@ -544,6 +571,12 @@ void pg_expr(Buf *b, int t, int depth)
 		pg_expr(b, T_BOOL, depth - 1);
 		pg_bp(b, " { ");
 		pg_expr(b, t, depth - 1);
+		if (pg_chance(25)) { /* an `else if` chain */
+			pg_bp(b, " } else if ");
+			pg_expr(b, T_BOOL, depth - 1);
+			pg_bp(b, " { ");
+			pg_expr(b, t, depth - 1);
+		}
 		pg_bp(b, " } else { ");
 		pg_expr(b, t, depth - 1);
 		pg_bp(b, " })");
@@ -709,20 +742,22 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--b102"))
 			opt_b102 = 1;
+		else if (!strcmp(argv[i], "--empty-remove"))
+			pg_opt_empty_remove = 1;
 		else if (!strcmp(argv[i], "--no-stdout"))
 			opt_stdout = 0;
 		else {
 			char *end;
 			seed = strtoull(argv[i], &end, 10);
 			if (*end || end == argv[i]) {
-				fprintf(stderr, "usage: progen [--b102] [--no-stdout] SEED\n");
+				fprintf(stderr, "usage: progen [--b102] [--empty-remove] [--no-stdout] SEED\n");
 				return 2;
 			}
 			have_seed = 1;
 		}
 	}
 	if (!have_seed) {
-		fprintf(stderr, "usage: progen [--b102] [--no-stdout] SEED\n");
+		fprintf(stderr, "usage: progen [--b102] [--empty-remove] [--no-stdout] SEED\n");
 		return 2;
 	}
 	rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
@@ -735,7 +770,7 @@ int main(int argc, char **argv)
 	if (b102_main)
 		print = command = 0;
 	for (int i = 0; i < nfeat; i++) {
-		int r = pg_rnd(33);
+		int r = pg_rnd(40);
 		if (r < 8)
 			pg_feat_scalar();
 		else if (r < 9)
@@ -780,8 +815,22 @@ int main(int argc, char **argv)
 			pg_feat_nested();
 		else if (r < 32)
 			pg_feat_deep();
-		else
+		else if (r < 33)
 			pg_feat_format();
+		else if (r < 34)
+			pg_feat_lambda();
+		else if (r < 35)
+			pg_feat_gvariant();
+		else if (r < 36)
+			pg_feat_nestrec();
+		else if (r < 37)
+			pg_feat_qchain();
+		else if (r < 38)
+			pg_feat_owndeep();
+		else if (r < 39)
+			pg_feat_mapx();
+		else
+			pg_feat_class2();
 	}
 
 	Buf prog = { 0 };

@@ -1,7 +1,8 @@
 /*
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
- * tools/progen_feat.c and progen_feat2.c: the feature templates).
+ * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
+ * templates).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -32,6 +33,7 @@ extern int pg_nvars;     /* scalar variables in scope (pg_push_var) */
 extern Buf pg_decls;     /* type declarations */
 extern Buf pg_funcs;     /* functions */
 extern int pg_have_row;  /* the shared `Row` record was declared */
+extern int pg_opt_empty_remove; /* --empty-remove (progen.c) */
 #define PG_NWORDS 14
 extern const char *const pg_words[PG_NWORDS];
 
@@ -80,5 +82,12 @@ void pg_feat_keyed(void);
 void pg_feat_nested(void);
 void pg_feat_deep(void);
 void pg_feat_format(void);
+void pg_feat_lambda(void);
+void pg_feat_gvariant(void);
+void pg_feat_nestrec(void);
+void pg_feat_qchain(void);
+void pg_feat_owndeep(void);
+void pg_feat_mapx(void);
+void pg_feat_class2(void);
 
 #endif
