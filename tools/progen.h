@@ -57,6 +57,7 @@ int pg_rand_ty(void);
 void pg_indent(Buf *b, int n);
 void pg_stmt(Buf *b, int ind, int depth, int budget);
 void pg_id_line(Buf *b, int ind, const char *id);
+void pg_id_linef(Buf *b, int ind, const char *fmt, ...);
 void pg_str_lit(Buf *b);
 
 void pg_feat_scalar(void);

@@ -7,6 +7,7 @@
  */
 #include "progen.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,17 @@ void pg_id_line(Buf *b, int ind, const char *id)
 {
 	pg_indent(b, ind);
 	pg_bp(b, "@id(\"pg.%s\")\n", id);
+}
+
+/* pg_id_line of a formatted id (cut at 95 bytes, as the callers' buffers were) */
+void pg_id_linef(Buf *b, int ind, const char *fmt, ...)
+{
+	char id[96];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(id, sizeof id, fmt, ap);
+	va_end(ap);
+	pg_id_line(b, ind, id);
 }
 
 /* a typed scalar function with random parameters, body and contracts */
@@ -113,9 +125,7 @@ void pg_feat_record(void)
 	pg_id_line(&pg_decls, 0, r);
 	pg_bp(&pg_decls, "record %s {\n", r);
 	for (int i = 0; i < nf; i++) {
-		char id[96];
-		snprintf(id, sizeof id, "%s.a%d", r, i);
-		pg_id_line(&pg_decls, 1, id);
+		pg_id_linef(&pg_decls, 1, "%s.a%d", r, i);
 		pg_bp(&pg_decls, "    a%d: %s,\n", i, pg_ty_name[fty[i]]);
 	}
 	pg_bp(&pg_decls, "}\n");
@@ -212,17 +222,14 @@ void pg_feat_variant(void)
 	pg_id_line(&pg_decls, 0, v);
 	pg_bp(&pg_decls, "variant %s {\n", v);
 	for (int i = 0; i < nc; i++) {
-		char id[96];
-		snprintf(id, sizeof id, "%s.c%d", v, i);
-		pg_id_line(&pg_decls, 1, id);
+		pg_id_linef(&pg_decls, 1, "%s.c%d", v, i);
 		if (!npay[i]) {
 			pg_bp(&pg_decls, "    C%d,\n", i);
 			continue;
 		}
 		pg_bp(&pg_decls, "    C%d {\n", i);
 		for (int j = 0; j < npay[i]; j++) {
-			snprintf(id, sizeof id, "%s.c%d.f%d", v, i, j);
-			pg_id_line(&pg_decls, 2, id);
+			pg_id_linef(&pg_decls, 2, "%s.c%d.f%d", v, i, j);
 			pg_bp(&pg_decls, "        fld%d: %s,\n", j, pg_ty_name[pty[i][j]]);
 		}
 		pg_bp(&pg_decls, "    },\n");
@@ -307,9 +314,7 @@ void pg_feat_enum_eq(void)
 	pg_id_line(&pg_decls, 0, v);
 	pg_bp(&pg_decls, "variant %s {\n", v);
 	for (int i = 0; i < 3; i++) {
-		char id[96];
-		snprintf(id, sizeof id, "%s.k%d", v, i);
-		pg_id_line(&pg_decls, 1, id);
+		pg_id_linef(&pg_decls, 1, "%s.k%d", v, i);
 		pg_bp(&pg_decls, "    K%d,\n", i);
 	}
 	pg_bp(&pg_decls, "}\n\n");
@@ -387,13 +392,10 @@ void pg_feat_generic(void)
 	pg_fresh("gswap", swap, sizeof swap);
 	pg_fresh("guse", use, sizeof use);
 	pg_id_line(&pg_decls, 0, pair);
-	char id[96];
 	pg_bp(&pg_decls, "record %s<A, B> {\n", pair);
-	snprintf(id, sizeof id, "%s.left", pair);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.left", pair);
 	pg_bp(&pg_decls, "    left: A,\n");
-	snprintf(id, sizeof id, "%s.right", pair);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.right", pair);
 	pg_bp(&pg_decls, "    right: B,\n}\n\n");
 	pg_id_line(&pg_funcs, 0, pick);
 	pg_bp(&pg_funcs, "fn %s<T>(a: T, b: T, first: bool) -> T\n{\n    if first { a } else { b }\n}\n\n", pick);
@@ -409,11 +411,9 @@ void pg_feat_generic(void)
 	pg_fresh("GPt", gpt, sizeof gpt);
 	pg_id_line(&pg_decls, 0, gpt);
 	pg_bp(&pg_decls, "record %s {\n", gpt);
-	snprintf(id, sizeof id, "%s.x", gpt);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.x", gpt);
 	pg_bp(&pg_decls, "    x: i64,\n");
-	snprintf(id, sizeof id, "%s.y", gpt);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.y", gpt);
 	pg_bp(&pg_decls, "    y: u8,\n}\n\n");
 	pg_id_line(&pg_funcs, 0, wrap);
 	pg_bp(&pg_funcs, "fn %s<T>(x: T, some: bool) -> Option<T>\n{\n    if some { Option<T>::Some { value: x } } else { Option<T>::None {} }\n}\n\n", wrap);
@@ -677,12 +677,9 @@ void pg_feat_vec(void)
 	pg_have_row = 1;
 	pg_id_line(&pg_decls, 0, row);
 	pg_bp(&pg_decls, "record %s {\n", row);
-	char id[96];
-	snprintf(id, sizeof id, "%s.key", row);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.key", row);
 	pg_bp(&pg_decls, "    key: string,\n");
-	snprintf(id, sizeof id, "%s.val", row);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.val", row);
 	pg_bp(&pg_decls, "    val: i64,\n}\n\n");
 declared:;
 	int cap = 2 + pg_rnd(5);
@@ -767,23 +764,17 @@ void pg_feat_box(void)
 	pg_fresh("Tree", tree, sizeof tree);
 	pg_fresh("tsum", sum, sizeof sum);
 	pg_fresh("xf", fn, sizeof fn);
-	char id[96];
 	pg_id_line(&pg_decls, 0, tree);
 	pg_bp(&pg_decls, "variant %s {\n", tree);
-	snprintf(id, sizeof id, "%s.leaf", tree);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.leaf", tree);
 	pg_bp(&pg_decls, "    Leaf {\n");
-	snprintf(id, sizeof id, "%s.leaf.value", tree);
-	pg_id_line(&pg_decls, 2, id);
+	pg_id_linef(&pg_decls, 2, "%s.leaf.value", tree);
 	pg_bp(&pg_decls, "        value: i64,\n    },\n");
-	snprintf(id, sizeof id, "%s.node", tree);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.node", tree);
 	pg_bp(&pg_decls, "    Node {\n");
-	snprintf(id, sizeof id, "%s.node.left", tree);
-	pg_id_line(&pg_decls, 2, id);
+	pg_id_linef(&pg_decls, 2, "%s.node.left", tree);
 	pg_bp(&pg_decls, "        left: Box<%s>,\n", tree);
-	snprintf(id, sizeof id, "%s.node.right", tree);
-	pg_id_line(&pg_decls, 2, id);
+	pg_id_linef(&pg_decls, 2, "%s.node.right", tree);
 	pg_bp(&pg_decls, "        right: Box<%s>,\n    },\n}\n\n", tree);
 	pg_id_line(&pg_funcs, 0, sum);
 	pg_bp(&pg_funcs, "fn %s(t: own %s) -> i64\n{\n    match own t { %s::Leaf { value } => value, %s::Node { left, right } => %s(box_into_inner<%s>(left)) * %d + %s(box_into_inner<%s>(right)), }\n}\n\n",
@@ -875,39 +866,31 @@ void pg_feat_class(void)
 	pg_fresh("Cls", base, sizeof base);
 	pg_fresh("Sub", sub, sizeof sub);
 	pg_fresh("kf", fn, sizeof fn);
-	char id[96];
 	pg_id_line(&pg_decls, 0, base);
 	pg_bp(&pg_decls, "class %s {\n", base);
-	snprintf(id, sizeof id, "%s.legs", base);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.legs", base);
 	pg_bp(&pg_decls, "    legs: i64,\n");
-	snprintf(id, sizeof id, "%s.w", base);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.w", base);
 	const char *wl = pg_chance(50) ? "u8" : "";
 	pg_bp(&pg_decls, "    w: %s,\n", wl[0] ? "u8" : "i64");
 	/* a string field makes the class owned: methods take `self: borrow C` (O001) */
 	int named = pg_chance(40);
 	const char *sm = named ? "borrow " : "";
 	if (named) {
-		snprintf(id, sizeof id, "%s.name", base);
-		pg_id_line(&pg_decls, 1, id);
+		pg_id_linef(&pg_decls, 1, "%s.name", base);
 		pg_bp(&pg_decls, "    name: string,\n");
 	}
 	pg_bp(&pg_decls, "\n");
-	snprintf(id, sizeof id, "%s.speak", base);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.speak", base);
 	pg_bp(&pg_decls, "    fn speak(self: %s%s, times: i64) -> i64\n%s{\n        self.legs * times + %s\n    }\n\n", sm, base,
 	   pg_chance(30) ? "        requires times >= 0\n" : "", named ? "string_len(self.name)" : "1");
-	snprintf(id, sizeof id, "%s.feet", base);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.feet", base);
 	pg_bp(&pg_decls, "    fn feet(self: %s%s) -> i64\n{\n        self.legs\n    }\n}\n\n", sm, base);
 	pg_id_line(&pg_decls, 0, sub);
 	pg_bp(&pg_decls, "class %s : %s {\n", sub, base);
-	snprintf(id, sizeof id, "%s.tricks", sub);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.tricks", sub);
 	pg_bp(&pg_decls, "    tricks: i64,\n\n");
-	snprintf(id, sizeof id, "%s.speak", sub);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.speak", sub);
 	pg_bp(&pg_decls, "    fn speak(self: %s%s, times: i64) -> i64\n{\n        super.speak(times) * %d + self.tricks\n    }\n}\n\n", sm, sub,
 	   1 + pg_rnd(3));
 	pg_id_line(&pg_funcs, 0, fn);
@@ -935,31 +918,23 @@ void pg_feat_owned(void)
 	pg_fresh("ob", f1, sizeof f1);
 	pg_fresh("oo", f2, sizeof f2);
 	pg_fresh("ot", f3, sizeof f3);
-	char id[96];
 	pg_id_line(&pg_decls, 0, rec);
 	pg_bp(&pg_decls, "record %s {\n", rec);
-	snprintf(id, sizeof id, "%s.name", rec);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.name", rec);
 	pg_bp(&pg_decls, "    name: string,\n");
-	snprintf(id, sizeof id, "%s.age", rec);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.age", rec);
 	pg_bp(&pg_decls, "    age: i64,\n}\n\n");
 	pg_id_line(&pg_decls, 0, tag);
 	pg_bp(&pg_decls, "variant %s {\n", tag);
-	snprintf(id, sizeof id, "%s.label", tag);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.label", tag);
 	pg_bp(&pg_decls, "    Label {\n");
-	snprintf(id, sizeof id, "%s.label.text", tag);
-	pg_id_line(&pg_decls, 2, id);
+	pg_id_linef(&pg_decls, 2, "%s.label.text", tag);
 	pg_bp(&pg_decls, "        text: string,\n    },\n");
-	snprintf(id, sizeof id, "%s.count", tag);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.count", tag);
 	pg_bp(&pg_decls, "    Count {\n");
-	snprintf(id, sizeof id, "%s.count.n", tag);
-	pg_id_line(&pg_decls, 2, id);
+	pg_id_linef(&pg_decls, 2, "%s.count.n", tag);
 	pg_bp(&pg_decls, "        n: i64,\n    },\n");
-	snprintf(id, sizeof id, "%s.empty", tag);
-	pg_id_line(&pg_decls, 1, id);
+	pg_id_linef(&pg_decls, 1, "%s.empty", tag);
 	pg_bp(&pg_decls, "    Empty,\n}\n\n");
 	pg_id_line(&pg_funcs, 0, f1);
 	pg_bp(&pg_funcs, "fn %s(p: borrow %s) -> i64\n{\n    string_len(p.name) * 100 + p.age\n}\n\n", f1, rec);
