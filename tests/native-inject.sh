@@ -99,7 +99,7 @@ gen() {
 			printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[20 + 2 * i], pool[19 + 2 * i]
 		}
 		# a string_format template: its literal pieces are C string literals too
-		printf "    let %s = string_format(\"%s{} %s{}\\n\", 5, true);\n", pool[37], text(), text()
+		printf "    let %s = string_format(\"%s{} %s{}\\n\", 5, true);\n", pool[37], tmpl(), tmpl()
 		printf "    let %s = stdout_write(str_as_bytes(string_as_str(%s)));\n", pool[38], pool[37]
 		printf "    let %s = R_%s { %s: 1, %s: 2 };\n", pool[31], pool[4], pool[5], pool[6]
 		printf "    let %s = V_%s::%s { %s: 5 };\n", pool[32], pool[7], pool[9], pool[10]
@@ -114,6 +114,14 @@ gen() {
 		k = 1 + int(rand() * 3)
 		for (i = 0; i < k; i++)
 			s = s frag[1 + int(rand() * nfrag)] " "
+		return s
+	}
+	# text() for a string_format template: its braces doubled (the
+	# `{{`/`}}` escapes), so a fragment holding `{ }` is literal text
+	function tmpl(   s) {
+		s = text()
+		gsub(/[{]/, "{{", s)
+		gsub(/[}]/, "}}", s)
 		return s
 	}
 	function id() {
