@@ -1042,6 +1042,13 @@ has "$tmp/out" "export std.num function std.num.gcd fn gcd(" "lock: the std modu
 expect 0 "run of a project with a std dependency" -- "$bin" run "$tmp/stdlock"
 if [ "$(cat "$tmp/out")" = 6 ]; then ok; else bad "std dependency run: $(head -c 100 "$tmp/out")"; fi
 
+# N102 has no machine-applicable fix: `fix` once wrote `@audit("TODO: why this
+# is safe")`, a placeholder claim that then verified
+cp "$(dirname "$0")/fixtures/check/N102/unaudited_unsafe.spx" "$tmp/unaudited.spx"
+expect 1 "fix of an unaudited unsafe block" -- "$bin" fix "$tmp/unaudited.spx"
+if cmp -s "$(dirname "$0")/fixtures/check/N102/unaudited_unsafe.spx" "$tmp/unaudited.spx"; then ok
+else bad "fix wrote an audit nobody gave: $(grep -m 1 audit "$tmp/unaudited.spx")"; fi
+
 # a single-file command given a project says so (was "cannot read: Is a directory")
 for cmd in parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
