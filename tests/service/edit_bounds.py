@@ -249,6 +249,21 @@ def open_doc(c, uri, text):
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "semaprax", "version": 1, "text": text}})
 
 
+def release_then_open(c, closed, doc):
+    """closing `closed` (a project's only open document) releases its
+    project, so `doc`, refused before, opens without a message; then the
+    server shuts down cleanly"""
+    c.notify("textDocument/didClose", {"textDocument": {"uri": closed}})
+    assert c.diags(closed) == []
+    open_doc(c, *doc)
+    assert c.diags(doc[0]) == []
+    assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
+    c.call("shutdown")
+    c.notify("exit")
+    status, _, err = c.finish()
+    assert status == 0 and err == b"", (status, err)
+
+
 def many_projects(n):
     """n project directories of the same two modules (the manifest and the
     module nobody opens hard links of one copy: 10,000 directories of three
@@ -291,15 +306,7 @@ def lsp_projects():
         assert c.diags("file:///edit-bounds/alone.spx") == []
         assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
         # closing a project's only document releases it: the next one opens
-        c.notify("textDocument/didClose", {"textDocument": {"uri": docs[0][0]}})
-        assert c.diags(docs[0][0]) == []
-        open_doc(c, *docs[300])
-        assert c.diags(docs[300][0]) == []
-        assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
-        c.call("shutdown")
-        c.notify("exit")
-        status, _, err = c.finish()
-        assert status == 0 and err == b"", (status, err)
+        release_then_open(c, docs[0][0], docs[300])
     finally:
         shutil.rmtree(d)
 
@@ -328,15 +335,7 @@ def lsp_project_bytes():
         assert shown and shown["type"] == 1 and "the open documents and their projects would hold more than" in shown["message"], \
             c.notes
         # closing a project's document releases the project: room again
-        c.notify("textDocument/didClose", {"textDocument": {"uri": docs[0][0]}})
-        assert c.diags(docs[0][0]) == []
-        open_doc(c, *docs[4])
-        assert c.diags(docs[4][0]) == []
-        assert not any(m.get("method") == "window/showMessage" for m in c.notes), c.notes
-        c.call("shutdown")
-        c.notify("exit")
-        status, _, err = c.finish()
-        assert status == 0 and err == b"", (status, err)
+        release_then_open(c, docs[0][0], docs[4])
     finally:
         shutil.rmtree(d)
 
