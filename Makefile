@@ -448,7 +448,7 @@ FUZZ_CHECK_OBJS := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt
 FUZZ_CHECK_OBJS := $(FUZZ_CHECK_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_CHECK_BIN   = $(BUILD)/fuzz/fuzz_check
 
-$(FUZZ_CHECK_BIN): tests/fuzz/fuzz_check.c $(FUZZ_CHECK_OBJS)
+$(FUZZ_CHECK_BIN): tests/fuzz/fuzz_check.c tests/fuzz/fuzz_front.h $(FUZZ_CHECK_OBJS)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
 		tests/fuzz/fuzz_check.c $(FUZZ_CHECK_OBJS) $(LDLIBS)
 
@@ -485,7 +485,7 @@ $(BUILD)/fuzz/obj/interp/%.o: src/interp/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link '-DVALUE_HEAP_LIMIT=((size_t)4 << 20)' -c -o $@ $<
 
-$(FUZZ_RUN_BIN): tests/fuzz/fuzz_run.c tests/fuzz/wasm_valid.c tests/fuzz/wasm_valid.h $(FUZZ_RUN_OBJS) $(RT_OBJ) $(WASM_OBJ)
+$(FUZZ_RUN_BIN): tests/fuzz/fuzz_run.c tests/fuzz/fuzz_front.h tests/fuzz/wasm_valid.c tests/fuzz/wasm_valid.h $(FUZZ_RUN_OBJS) $(RT_OBJ) $(WASM_OBJ)
 	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
 		tests/fuzz/fuzz_run.c tests/fuzz/wasm_valid.c $(FUZZ_RUN_OBJS) $(RT_OBJ) $(WASM_OBJ) $(LDLIBS)
 

@@ -4,30 +4,17 @@
  * an HIR that fails validation on a program the checker verified (an
  * internal error, never a user error).  `make fuzz-check`.
  */
-#include "../../src/hir/hir.h"
-#include "../../src/parse/parse.h"
+#include "fuzz_front.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	Arena arena;
-	DiagSink diags;
-	arena_init(&arena);
-	diag_init(&diags, "fuzz.spx", (const char *)data, size);
-	Module *m = parse_module((const char *)data, size, &arena, &diags);
-	if (diags.errors == 0) {
-		Sema *S = sema_check(m, (const char *)data, size, &diags);
-		if (diags.errors == 0) {
-			HirModule *H = hir_lower(S);
-			if (!hir_validate(H, &diags))
-				__builtin_trap();
-			hir_free(H);
-		}
-		sema_free(S);
-	}
-	diag_free(&diags);
-	arena_free(&arena);
+	FuzzFront f;
+	HirModule *H = fuzz_front_lower(&f, data, size, "fuzz_check");
+	if (H)
+		hir_free(H);
+	fuzz_front_free(&f);
 	return 0;
 }

@@ -30,9 +30,8 @@
 #include "../../src/driver/route.h"
 #include "../../src/emit_c/emit_c.h"
 #include "../../src/emit_wasm/emit_wasm.h"
-#include "../../src/hir/hir.h"
 #include "../../src/interp/interp.h"
-#include "../../src/parse/parse.h"
+#include "fuzz_front.h"
 #include "wasm_valid.h"
 
 #define FUZZ_RUN_STEPS 50000
@@ -42,10 +41,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 static void
 finding(const char *what, DiagSink *diags)
 {
-	fprintf(stderr, "fuzz_run: %s\n", what);
-	if (diags)
-		diag_emit_all(diags, false);
-	__builtin_trap();
+	fuzz_finding("fuzz_run", what, diags);
 }
 
 static bool
@@ -86,7 +82,7 @@ emit_lanes(HirModule *H, const HirGrants *route, DiagSink *diags)
 	if (!hir_validate_mono(H, diags))
 		finding("the instance list of a verified program fails validation", diags);
 	int before = diags->errors;
-	EmitOptions eo = { true, route, false };
+	EmitOptions eo = { true, route, false, 0 };
 	Buf c = {0}, c2 = {0};
 	if (emit_c(H, &eo, &c, diags)) {
 		if (!emit_c(H, &eo, &c2, diags) || c.len != c2.len || memcmp(c.data, c2.data, c.len) != 0)
@@ -120,30 +116,19 @@ emit_lanes(HirModule *H, const HirGrants *route, DiagSink *diags)
 int
 LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	int keep = -1;
-	Arena arena;
-	DiagSink diags;
-	arena_init(&arena);
-	diag_init(&diags, "fuzz.spx", (const char *)data, size);
-	Module *m = parse_module((const char *)data, size, &arena, &diags);
-	if (diags.errors == 0) {
-		Sema *S = sema_check(m, (const char *)data, size, &diags);
-		if (diags.errors == 0) {
-			keep = 0;
-			HirModule *H = hir_lower(S);
-			if (!hir_validate(H, &diags))
-				finding("the HIR of a verified program fails validation", &diags);
-			HirGrants route;
-			driver_route(S, &route);
-			if (driver_admit(H, &route, &diags)) {
-				run_interp(H, &route);
-				emit_lanes(H, &route, &diags);
-			}
-			hir_free(H);
-		}
-		sema_free(S);
+	FuzzFront f;
+	HirModule *H = fuzz_front_lower(&f, data, size, "fuzz_run");
+	if (!H) {
+		fuzz_front_free(&f);
+		return -1;
 	}
-	diag_free(&diags);
-	arena_free(&arena);
-	return keep;
+	HirGrants route;
+	driver_route(f.S, &route);
+	if (driver_admit(H, &route, &f.diags)) {
+		run_interp(H, &route);
+		emit_lanes(H, &route, &f.diags);
+	}
+	hir_free(H);
+	fuzz_front_free(&f);
+	return 0;
 }
