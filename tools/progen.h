@@ -60,6 +60,26 @@ void pg_id_line(Buf *b, int ind, const char *id);
 void pg_id_linef(Buf *b, int ind, const char *fmt, ...);
 void pg_str_lit(Buf *b);
 
+/* One field of a declared record or variant case: its name and type; its
+ * @id is the owner's, '.', then `id` (NULL: the field's name). */
+typedef struct PgField {
+	const char *name, *ty, *id;
+} PgField;
+
+/* One case of a declared variant: its name (its @id is the owner's, '.',
+ * then the name lower-cased) and its payload fields (nf 0: payload-free). */
+typedef struct PgCase {
+	const char *name;
+	const PgField *f;
+	int nf;
+} PgCase;
+
+/* `record NAME TPARAMS { ... }` with an @id line before the record and each
+ * field, then `    requires REQ` when req is not NULL, then a blank line. */
+void pg_record_decl(Buf *b, const char *name, const char *tparams, const PgField *f, int nf, const char *req);
+/* `variant NAME TPARAMS { ... }` likewise, a blank line after it. */
+void pg_variant_decl(Buf *b, const char *name, const char *tparams, const PgCase *c, int nc);
+
 void pg_feat_scalar(void);
 void pg_feat_record(void);
 void pg_feat_variant(void);

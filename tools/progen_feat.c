@@ -30,6 +30,51 @@ void pg_id_linef(Buf *b, int ind, const char *fmt, ...)
 	pg_id_line(b, ind, id);
 }
 
+/* the fields of a record (ind 1) or a variant case (ind 2), each after its
+ * @id line, the ids below `owner` */
+static void decl_fields(Buf *b, int ind, const char *owner, const PgField *f, int nf)
+{
+	for (int i = 0; i < nf; i++) {
+		pg_id_linef(b, ind, "%s.%s", owner, f[i].id ? f[i].id : f[i].name);
+		pg_indent(b, ind);
+		pg_bp(b, "%s: %s,\n", f[i].name, f[i].ty);
+	}
+}
+
+void pg_record_decl(Buf *b, const char *name, const char *tparams, const PgField *f, int nf, const char *req)
+{
+	pg_id_line(b, 0, name);
+	pg_bp(b, "record %s%s {\n", name, tparams);
+	decl_fields(b, 1, name, f, nf);
+	pg_bp(b, "}\n");
+	if (req)
+		pg_bp(b, "    requires %s\n", req);
+	pg_bp(b, "\n");
+}
+
+void pg_variant_decl(Buf *b, const char *name, const char *tparams, const PgCase *c, int nc)
+{
+	pg_id_line(b, 0, name);
+	pg_bp(b, "variant %s%s {\n", name, tparams);
+	for (int i = 0; i < nc; i++) {
+		char id[96];
+		size_t n = 0;
+		n += (size_t)snprintf(id, sizeof id, "%s.", name);
+		for (const char *s = c[i].name; *s && n + 1 < sizeof id; s++)
+			id[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+		id[n] = 0;
+		pg_id_line(b, 1, id);
+		if (!c[i].nf) {
+			pg_bp(b, "    %s,\n", c[i].name);
+			continue;
+		}
+		pg_bp(b, "    %s {\n", c[i].name);
+		decl_fields(b, 2, id, c[i].f, c[i].nf);
+		pg_bp(b, "    },\n");
+	}
+	pg_bp(b, "}\n\n");
+}
+
 /* a typed scalar function with random parameters, body and contracts */
 void pg_feat_scalar(void)
 {
@@ -122,16 +167,13 @@ void pg_feat_record(void)
 	for (int i = 2; i < nf; i++)
 		fty[i] = pg_rand_ty();
 	int inv = pg_chance(40);
-	pg_id_line(&pg_decls, 0, r);
-	pg_bp(&pg_decls, "record %s {\n", r);
+	char fname[5][4];
+	PgField fs[5];
 	for (int i = 0; i < nf; i++) {
-		pg_id_linef(&pg_decls, 1, "%s.a%d", r, i);
-		pg_bp(&pg_decls, "    a%d: %s,\n", i, pg_ty_name[fty[i]]);
+		snprintf(fname[i], sizeof fname[i], "a%d", i);
+		fs[i] = (PgField){ fname[i], pg_ty_name[fty[i]], NULL };
 	}
-	pg_bp(&pg_decls, "}\n");
-	if (inv)
-		pg_bp(&pg_decls, "    requires a0 <= a1\n");
-	pg_bp(&pg_decls, "\n");
+	pg_record_decl(&pg_decls, r, "", fs, nf, inv ? "a0 <= a1" : NULL);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(p: %s, d: i64) -> i64\n{\n", fn, r);
 	pg_nvars = 0;
@@ -219,22 +261,16 @@ void pg_feat_variant(void)
 			pty[i][j] = pt[pg_rnd(12)];
 		}
 	}
-	pg_id_line(&pg_decls, 0, v);
-	pg_bp(&pg_decls, "variant %s {\n", v);
+	static const char *const fld[2][2] = { { "fld0", "f0" }, { "fld1", "f1" } }; /* name, @id */
+	static const char *const cname[6] = { "C0", "C1", "C2", "C3", "C4", "C5" };
+	PgField cf[6][2];
+	PgCase cs[6] = { { NULL, NULL, 0 } };
 	for (int i = 0; i < nc; i++) {
-		pg_id_linef(&pg_decls, 1, "%s.c%d", v, i);
-		if (!npay[i]) {
-			pg_bp(&pg_decls, "    C%d,\n", i);
-			continue;
-		}
-		pg_bp(&pg_decls, "    C%d {\n", i);
-		for (int j = 0; j < npay[i]; j++) {
-			pg_id_linef(&pg_decls, 2, "%s.c%d.f%d", v, i, j);
-			pg_bp(&pg_decls, "        fld%d: %s,\n", j, pg_ty_name[pty[i][j]]);
-		}
-		pg_bp(&pg_decls, "    },\n");
+		for (int j = 0; j < npay[i]; j++)
+			cf[i][j] = (PgField){ fld[j][0], pg_ty_name[pty[i][j]], fld[j][1] };
+		cs[i] = (PgCase){ cname[i], cf[i], npay[i] };
 	}
-	pg_bp(&pg_decls, "}\n\n");
+	pg_variant_decl(&pg_decls, v, "", cs, nc);
 
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(v: %s, k: i64) -> i64\n{\n    match v { ", fn, v);
@@ -311,13 +347,8 @@ void pg_feat_enum_eq(void)
 	char v[24], fn[24];
 	pg_fresh("Col", v, sizeof v);
 	pg_fresh("ef", fn, sizeof fn);
-	pg_id_line(&pg_decls, 0, v);
-	pg_bp(&pg_decls, "variant %s {\n", v);
-	for (int i = 0; i < 3; i++) {
-		pg_id_linef(&pg_decls, 1, "%s.k%d", v, i);
-		pg_bp(&pg_decls, "    K%d,\n", i);
-	}
-	pg_bp(&pg_decls, "}\n\n");
+	static const PgCase ks[] = { { "K0", NULL, 0 }, { "K1", NULL, 0 }, { "K2", NULL, 0 } };
+	pg_variant_decl(&pg_decls, v, "", ks, 3);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(n: i64) -> i64\n{\n"
 	       "    let a = if n %% 3 == 0 { %s::K0 {} } else { if n %% 3 == 1 { %s::K1 {} } else { %s::K2 {} } };\n"
@@ -391,12 +422,8 @@ void pg_feat_generic(void)
 	pg_fresh("GPair", pair, sizeof pair);
 	pg_fresh("gswap", swap, sizeof swap);
 	pg_fresh("guse", use, sizeof use);
-	pg_id_line(&pg_decls, 0, pair);
-	pg_bp(&pg_decls, "record %s<A, B> {\n", pair);
-	pg_id_linef(&pg_decls, 1, "%s.left", pair);
-	pg_bp(&pg_decls, "    left: A,\n");
-	pg_id_linef(&pg_decls, 1, "%s.right", pair);
-	pg_bp(&pg_decls, "    right: B,\n}\n\n");
+	static const PgField pairf[] = { { "left", "A", NULL }, { "right", "B", NULL } };
+	pg_record_decl(&pg_decls, pair, "<A, B>", pairf, 2, NULL);
 	pg_id_line(&pg_funcs, 0, pick);
 	pg_bp(&pg_funcs, "fn %s<T>(a: T, b: T, first: bool) -> T\n{\n    if first { a } else { b }\n}\n\n", pick);
 	pg_id_line(&pg_funcs, 0, same);
@@ -409,12 +436,8 @@ void pg_feat_generic(void)
 	pg_fresh("gwrap", wrap, sizeof wrap);
 	pg_fresh("gor", orl, sizeof orl);
 	pg_fresh("GPt", gpt, sizeof gpt);
-	pg_id_line(&pg_decls, 0, gpt);
-	pg_bp(&pg_decls, "record %s {\n", gpt);
-	pg_id_linef(&pg_decls, 1, "%s.x", gpt);
-	pg_bp(&pg_decls, "    x: i64,\n");
-	pg_id_linef(&pg_decls, 1, "%s.y", gpt);
-	pg_bp(&pg_decls, "    y: u8,\n}\n\n");
+	static const PgField gptf[] = { { "x", "i64", NULL }, { "y", "u8", NULL } };
+	pg_record_decl(&pg_decls, gpt, "", gptf, 2, NULL);
 	pg_id_line(&pg_funcs, 0, wrap);
 	pg_bp(&pg_funcs, "fn %s<T>(x: T, some: bool) -> Option<T>\n{\n    if some { Option<T>::Some { value: x } } else { Option<T>::None {} }\n}\n\n", wrap);
 	pg_id_line(&pg_funcs, 0, orl);
@@ -675,12 +698,8 @@ void pg_feat_vec(void)
 	if (pg_have_row)
 		goto declared;
 	pg_have_row = 1;
-	pg_id_line(&pg_decls, 0, row);
-	pg_bp(&pg_decls, "record %s {\n", row);
-	pg_id_linef(&pg_decls, 1, "%s.key", row);
-	pg_bp(&pg_decls, "    key: string,\n");
-	pg_id_linef(&pg_decls, 1, "%s.val", row);
-	pg_bp(&pg_decls, "    val: i64,\n}\n\n");
+	static const PgField rowf[] = { { "key", "string", NULL }, { "val", "i64", NULL } };
+	pg_record_decl(&pg_decls, row, "", rowf, 2, NULL);
 declared:;
 	int cap = 2 + pg_rnd(5);
 	int n = pg_chance(97) ? cap - pg_rnd(2) : cap + 1;
@@ -764,18 +783,11 @@ void pg_feat_box(void)
 	pg_fresh("Tree", tree, sizeof tree);
 	pg_fresh("tsum", sum, sizeof sum);
 	pg_fresh("xf", fn, sizeof fn);
-	pg_id_line(&pg_decls, 0, tree);
-	pg_bp(&pg_decls, "variant %s {\n", tree);
-	pg_id_linef(&pg_decls, 1, "%s.leaf", tree);
-	pg_bp(&pg_decls, "    Leaf {\n");
-	pg_id_linef(&pg_decls, 2, "%s.leaf.value", tree);
-	pg_bp(&pg_decls, "        value: i64,\n    },\n");
-	pg_id_linef(&pg_decls, 1, "%s.node", tree);
-	pg_bp(&pg_decls, "    Node {\n");
-	pg_id_linef(&pg_decls, 2, "%s.node.left", tree);
-	pg_bp(&pg_decls, "        left: Box<%s>,\n", tree);
-	pg_id_linef(&pg_decls, 2, "%s.node.right", tree);
-	pg_bp(&pg_decls, "        right: Box<%s>,\n    },\n}\n\n", tree);
+	char boxt[32];
+	snprintf(boxt, sizeof boxt, "Box<%s>", tree);
+	const PgField leaff[] = { { "value", "i64", NULL } }, nodef[] = { { "left", boxt, NULL }, { "right", boxt, NULL } };
+	const PgCase treec[] = { { "Leaf", leaff, 1 }, { "Node", nodef, 2 } };
+	pg_variant_decl(&pg_decls, tree, "", treec, 2);
 	pg_id_line(&pg_funcs, 0, sum);
 	pg_bp(&pg_funcs, "fn %s(t: own %s) -> i64\n{\n    match own t { %s::Leaf { value } => value, %s::Node { left, right } => %s(box_into_inner<%s>(left)) * %d + %s(box_into_inner<%s>(right)), }\n}\n\n",
 	   sum, tree, tree, tree, sum, tree, 1 + pg_rnd(3), sum, tree);
@@ -918,24 +930,11 @@ void pg_feat_owned(void)
 	pg_fresh("ob", f1, sizeof f1);
 	pg_fresh("oo", f2, sizeof f2);
 	pg_fresh("ot", f3, sizeof f3);
-	pg_id_line(&pg_decls, 0, rec);
-	pg_bp(&pg_decls, "record %s {\n", rec);
-	pg_id_linef(&pg_decls, 1, "%s.name", rec);
-	pg_bp(&pg_decls, "    name: string,\n");
-	pg_id_linef(&pg_decls, 1, "%s.age", rec);
-	pg_bp(&pg_decls, "    age: i64,\n}\n\n");
-	pg_id_line(&pg_decls, 0, tag);
-	pg_bp(&pg_decls, "variant %s {\n", tag);
-	pg_id_linef(&pg_decls, 1, "%s.label", tag);
-	pg_bp(&pg_decls, "    Label {\n");
-	pg_id_linef(&pg_decls, 2, "%s.label.text", tag);
-	pg_bp(&pg_decls, "        text: string,\n    },\n");
-	pg_id_linef(&pg_decls, 1, "%s.count", tag);
-	pg_bp(&pg_decls, "    Count {\n");
-	pg_id_linef(&pg_decls, 2, "%s.count.n", tag);
-	pg_bp(&pg_decls, "        n: i64,\n    },\n");
-	pg_id_linef(&pg_decls, 1, "%s.empty", tag);
-	pg_bp(&pg_decls, "    Empty,\n}\n\n");
+	static const PgField recf[] = { { "name", "string", NULL }, { "age", "i64", NULL } };
+	static const PgField labelf[] = { { "text", "string", NULL } }, countf[] = { { "n", "i64", NULL } };
+	static const PgCase tagc[] = { { "Label", labelf, 1 }, { "Count", countf, 1 }, { "Empty", NULL, 0 } };
+	pg_record_decl(&pg_decls, rec, "", recf, 2, NULL);
+	pg_variant_decl(&pg_decls, tag, "", tagc, 3);
 	pg_id_line(&pg_funcs, 0, f1);
 	pg_bp(&pg_funcs, "fn %s(p: borrow %s) -> i64\n{\n    string_len(p.name) * 100 + p.age\n}\n\n", f1, rec);
 	pg_id_line(&pg_funcs, 0, f2);

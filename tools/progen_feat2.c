@@ -296,15 +296,13 @@ void pg_feat_deep(void)
 	pg_id_linef(&pg_decls, 1, "%s.n", leaf);
 	pg_bp(&pg_decls, "    n: i64,\n}\n\n");
 	int nf = 3 + pg_rnd(3);
-	pg_id_line(&pg_decls, 0, rec);
-	pg_bp(&pg_decls, "record %s {\n", rec);
-	pg_id_linef(&pg_decls, 1, "%s.s", rec);
-	pg_bp(&pg_decls, "    s: string,\n");
+	char vname[5][4];
+	PgField recf[6] = { { "s", "string", NULL } };
 	for (int i = 0; i < nf; i++) {
-		pg_id_linef(&pg_decls, 1, "%s.v%d", rec, i);
-		pg_bp(&pg_decls, "    v%d: i64,\n", i);
+		snprintf(vname[i], sizeof vname[i], "v%d", i);
+		recf[1 + i] = (PgField){ vname[i], "i64", NULL };
 	}
-	pg_bp(&pg_decls, "}\n\n");
+	pg_record_decl(&pg_decls, rec, "", recf, 1 + nf, NULL);
 	pg_id_line(&pg_funcs, 0, weigh);
 	pg_bp(&pg_funcs, "fn %s(data: own Bytes) -> i64\n{\n    i64_from_usize(byte_len(bytes_as_slice(data))) * 10 + %d\n}\n\n", weigh, pg_rnd(10));
 	pg_id_line(&pg_funcs, 0, fn);

@@ -57,12 +57,10 @@ void pg_feat_lambda(void)
 	int rt = pg_rand_ty(); /* the closure's result */
 	int ut = pg_rand_ty(); /* the unary closure's type, fn(ut) -> ut */
 	/* a record carrying a function value */
-	pg_id_line(&pg_decls, 0, fbox);
-	pg_bp(&pg_decls, "record %s {\n", fbox);
-	pg_id_linef(&pg_decls, 1, "%s.f", fbox);
-	pg_bp(&pg_decls, "    f: fn(%s) -> %s,\n", pg_ty_name[ut], pg_ty_name[ut]);
-	pg_id_linef(&pg_decls, 1, "%s.k", fbox);
-	pg_bp(&pg_decls, "    k: i64,\n}\n\n");
+	char fnt[40];
+	snprintf(fnt, sizeof fnt, "fn(%s) -> %s", pg_ty_name[ut], pg_ty_name[ut]);
+	const PgField fboxf[] = { { "f", fnt, NULL }, { "k", "i64", NULL } };
+	pg_record_decl(&pg_decls, fbox, "", fboxf, 2, NULL);
 	/* a generic higher-order function (no loop: a template body) */
 	pg_id_line(&pg_funcs, 0, ho);
 	pg_bp(&pg_funcs, "fn %s<T>(f: fn(T) -> T, x: T, twice: bool) -> T\n{\n    if twice { f(f(x)) } else { f(x) }\n}\n\n", ho);
@@ -173,26 +171,11 @@ void pg_feat_gvariant(void)
 	fresh(slen, sizeof slen, "gvslen");
 	fresh(gtake, sizeof gtake, "grtake");
 	fresh(fn, sizeof fn, "gvf");
-	pg_id_line(&pg_decls, 0, gv);
-	pg_bp(&pg_decls, "variant %s<T> {\n", gv);
-	pg_id_linef(&pg_decls, 1, "%s.zero", gv);
-	pg_bp(&pg_decls, "    Zero,\n");
-	pg_id_linef(&pg_decls, 1, "%s.one", gv);
-	pg_bp(&pg_decls, "    One {\n");
-	pg_id_linef(&pg_decls, 2, "%s.one.v", gv);
-	pg_bp(&pg_decls, "        v: T,\n    },\n");
-	pg_id_linef(&pg_decls, 1, "%s.two", gv);
-	pg_bp(&pg_decls, "    Two {\n");
-	pg_id_linef(&pg_decls, 2, "%s.two.a", gv);
-	pg_bp(&pg_decls, "        a: T,\n");
-	pg_id_linef(&pg_decls, 2, "%s.two.b", gv);
-	pg_bp(&pg_decls, "        b: T,\n    },\n}\n\n");
-	pg_id_line(&pg_decls, 0, gr);
-	pg_bp(&pg_decls, "record %s<T> {\n", gr);
-	pg_id_linef(&pg_decls, 1, "%s.item", gr);
-	pg_bp(&pg_decls, "    item: T,\n");
-	pg_id_linef(&pg_decls, 1, "%s.name", gr);
-	pg_bp(&pg_decls, "    name: string,\n}\n\n");
+	static const PgField onef[] = { { "v", "T", NULL } }, twof[] = { { "a", "T", NULL }, { "b", "T", NULL } };
+	static const PgCase gvc[] = { { "Zero", NULL, 0 }, { "One", onef, 1 }, { "Two", twof, 2 } };
+	static const PgField grf[] = { { "item", "T", NULL }, { "name", "string", NULL } };
+	pg_variant_decl(&pg_decls, gv, "<T>", gvc, 3);
+	pg_record_decl(&pg_decls, gr, "<T>", grf, 2, NULL);
 	int takeb = pg_chance(50);
 	pg_id_line(&pg_funcs, 0, first);
 	pg_bp(&pg_funcs, "fn %s<T>(g: %s<T>, d: T) -> T\n{\n    match g { %s::Zero {} => d, %s::One { v } => v, %s::Two { a%s, b%s } => %s, }\n}\n\n",
@@ -283,38 +266,17 @@ void pg_feat_nestrec(void)
 	fresh(sh, sizeof sh, "NSh");
 	fresh(fn, sizeof fn, "nrf");
 	int xt = pg_rand_ty(), kt = pg_rand_ty();
-	pg_id_line(&pg_decls, 0, in);
-	pg_bp(&pg_decls, "record %s {\n", in);
-	pg_id_linef(&pg_decls, 1, "%s.x", in);
-	pg_bp(&pg_decls, "    x: %s,\n", pg_ty_name[xt]);
-	pg_id_linef(&pg_decls, 1, "%s.y", in);
-	pg_bp(&pg_decls, "    y: i64,\n}\n\n");
-	pg_id_line(&pg_decls, 0, out);
-	pg_bp(&pg_decls, "record %s {\n", out);
-	pg_id_linef(&pg_decls, 1, "%s.i", out);
-	pg_bp(&pg_decls, "    i: %s,\n", in);
-	pg_id_linef(&pg_decls, 1, "%s.k", out);
-	pg_bp(&pg_decls, "    k: %s,\n", pg_ty_name[kt]);
-	pg_id_linef(&pg_decls, 1, "%s.j", out);
-	pg_bp(&pg_decls, "    j: %s,\n}\n", in);
+	const PgField inf[] = { { "x", pg_ty_name[xt], NULL }, { "y", "i64", NULL } };
+	const PgField outf[] = { { "i", in, NULL }, { "k", pg_ty_name[kt], NULL }, { "j", in, NULL } };
+	pg_record_decl(&pg_decls, in, "", inf, 2, NULL);
 	int inv = pg_chance(30);
+	char req[40];
 	if (inv)
-		pg_bp(&pg_decls, "    requires i.y <= j.y + %d\n", pg_rnd(40));
-	pg_bp(&pg_decls, "\n");
-	pg_id_line(&pg_decls, 0, sh);
-	pg_bp(&pg_decls, "variant %s {\n", sh);
-	pg_id_linef(&pg_decls, 1, "%s.dot", sh);
-	pg_bp(&pg_decls, "    Dot,\n");
-	pg_id_linef(&pg_decls, 1, "%s.held", sh);
-	pg_bp(&pg_decls, "    Held {\n");
-	pg_id_linef(&pg_decls, 2, "%s.held.o", sh);
-	pg_bp(&pg_decls, "        o: %s,\n    },\n", out);
-	pg_id_linef(&pg_decls, 1, "%s.lab", sh);
-	pg_bp(&pg_decls, "    Lab {\n");
-	pg_id_linef(&pg_decls, 2, "%s.lab.i", sh);
-	pg_bp(&pg_decls, "        i: %s,\n", in);
-	pg_id_linef(&pg_decls, 2, "%s.lab.c", sh);
-	pg_bp(&pg_decls, "        c: char,\n    },\n}\n\n");
+		snprintf(req, sizeof req, "i.y <= j.y + %d", pg_rnd(40));
+	pg_record_decl(&pg_decls, out, "", outf, 3, inv ? req : NULL);
+	const PgField heldf[] = { { "o", out, NULL } }, labf[] = { { "i", in, NULL }, { "c", "char", NULL } };
+	const PgCase shc[] = { { "Dot", NULL, 0 }, { "Held", heldf, 1 }, { "Lab", labf, 2 } };
+	pg_variant_decl(&pg_decls, sh, "", shc, 3);
 
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n", fn);
@@ -372,12 +334,8 @@ void pg_feat_qchain(void)
 	fresh(q2, sizeof q2, "qb");
 	fresh(q3, sizeof q3, "qo");
 	fresh(fn, sizeof fn, "qf");
-	pg_id_line(&pg_decls, 0, rec);
-	pg_bp(&pg_decls, "record %s {\n", rec);
-	pg_id_linef(&pg_decls, 1, "%s.s", rec);
-	pg_bp(&pg_decls, "    s: string,\n");
-	pg_id_linef(&pg_decls, 1, "%s.n", rec);
-	pg_bp(&pg_decls, "    n: i64,\n}\n\n");
+	static const PgField recf[] = { { "s", "string", NULL }, { "n", "i64", NULL } };
+	pg_record_decl(&pg_decls, rec, "", recf, 2, NULL);
 	int m = 3 + pg_rnd(5);
 	int qr = pg_rnd(m);
 	pg_id_line(&pg_funcs, 0, q0);
@@ -430,43 +388,17 @@ void pg_feat_owndeep(void)
 	fresh(tr, sizeof tr, "OTr");
 	fresh(walk, sizeof walk, "otw");
 	fresh(fn, sizeof fn, "odf");
-	pg_id_line(&pg_decls, 0, nm);
-	pg_bp(&pg_decls, "record %s {\n", nm);
-	pg_id_linef(&pg_decls, 1, "%s.s", nm);
-	pg_bp(&pg_decls, "    s: string,\n");
-	pg_id_linef(&pg_decls, 1, "%s.n", nm);
-	pg_bp(&pg_decls, "    n: i64,\n}\n\n");
-	pg_id_line(&pg_decls, 0, hold);
-	pg_bp(&pg_decls, "record %s {\n", hold);
-	static const char *const hf[][2] = { { "a", "" }, { "tags", "Vec<string>" }, { "b", "" }, { "m", "Map<string, i64>" } };
-	for (int i = 0; i < 4; i++) {
-		pg_id_linef(&pg_decls, 1, "%s.%s", hold, hf[i][0]);
-		if (i == 0)
-			pg_bp(&pg_decls, "    a: %s,\n", nm);
-		else if (i == 2)
-			pg_bp(&pg_decls, "    b: Box<%s>,\n", nm);
-		else
-			pg_bp(&pg_decls, "    %s: %s,\n", hf[i][0], hf[i][1]);
-	}
-	pg_bp(&pg_decls, "}\n\n");
-	pg_id_line(&pg_decls, 0, tr);
-	pg_bp(&pg_decls, "variant %s {\n", tr);
-	pg_id_linef(&pg_decls, 1, "%s.leaf", tr);
-	pg_bp(&pg_decls, "    Leaf {\n");
-	pg_id_linef(&pg_decls, 2, "%s.leaf.v", tr);
-	pg_bp(&pg_decls, "        v: %s,\n    },\n", nm);
-	pg_id_linef(&pg_decls, 1, "%s.pair", tr);
-	pg_bp(&pg_decls, "    Pair {\n");
-	pg_id_linef(&pg_decls, 2, "%s.pair.l", tr);
-	pg_bp(&pg_decls, "        l: Box<%s>,\n", tr);
-	pg_id_linef(&pg_decls, 2, "%s.pair.r", tr);
-	pg_bp(&pg_decls, "        r: Box<%s>,\n    },\n", tr);
-	pg_id_linef(&pg_decls, 1, "%s.many", tr);
-	pg_bp(&pg_decls, "    Many {\n");
-	pg_id_linef(&pg_decls, 2, "%s.many.items", tr);
-	pg_bp(&pg_decls, "        items: Vec<i64>,\n");
-	pg_id_linef(&pg_decls, 2, "%s.many.tag", tr);
-	pg_bp(&pg_decls, "        tag: Option<string>,\n    },\n}\n\n");
+	char boxnm[32], boxtr[32];
+	snprintf(boxnm, sizeof boxnm, "Box<%s>", nm);
+	snprintf(boxtr, sizeof boxtr, "Box<%s>", tr);
+	static const PgField nmf[] = { { "s", "string", NULL }, { "n", "i64", NULL } };
+	const PgField holdf[] = { { "a", nm, NULL }, { "tags", "Vec<string>", NULL }, { "b", boxnm, NULL }, { "m", "Map<string, i64>", NULL } };
+	const PgField leaff[] = { { "v", nm, NULL } }, pairf[] = { { "l", boxtr, NULL }, { "r", boxtr, NULL } };
+	static const PgField manyf[] = { { "items", "Vec<i64>", NULL }, { "tag", "Option<string>", NULL } };
+	const PgCase trc[] = { { "Leaf", leaff, 1 }, { "Pair", pairf, 2 }, { "Many", manyf, 2 } };
+	pg_record_decl(&pg_decls, nm, "", nmf, 2, NULL);
+	pg_record_decl(&pg_decls, hold, "", holdf, 4, NULL);
+	pg_variant_decl(&pg_decls, tr, "", trc, 3);
 	/* a walk that may divide by zero deep in the tree (owned halves live) */
 	int dv = pg_chance(25);
 	pg_id_line(&pg_funcs, 0, walk);
