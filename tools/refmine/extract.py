@@ -24,7 +24,7 @@ reported with an expectation some assertion states.
 
 import re
 
-from rustlex import tokenize, match_close, split_top
+from rustlex import tokenize, match_close, skip_to, split_top
 
 CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
 PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
@@ -218,15 +218,7 @@ class FileExtractor:
             i += 1
 
     def stmt_end(self, i):
-        toks = self.toks
-        while i < len(toks):
-            if toks[i][1] in ("(", "[", "{"):
-                i = match_close(toks, i) + 1
-                continue
-            if toks[i][1] == ";":
-                return i
-            i += 1
-        return i
+        return skip_to(self.toks, i, ";", ("(", "[", "{"))
 
     # ---- statements -----------------------------------------------------
     def block(self, toks, env):
@@ -242,11 +234,7 @@ class FileExtractor:
                 while j < n and toks[j][1] != "in":
                     j += 1
                 pat = toks[i + 1:j]
-                k = j + 1
-                while k < n and toks[k][1] != "{":
-                    if toks[k][1] in ("(", "["):
-                        k = match_close(toks, k)
-                    k += 1
+                k = skip_to(toks, j + 1, "{", ("(", "["))
                 if k >= n:
                     return
                 be = match_close(toks, k)
@@ -261,11 +249,7 @@ class FileExtractor:
                 continue
             if t[0] == "ident" and t[1] in ("if", "while", "loop", "else", "unsafe"):
                 # walk every block the statement holds, conditions ignored
-                j = i + 1
-                while j < n and toks[j][1] != "{":
-                    if toks[j][1] in ("(", "["):
-                        j = match_close(toks, j)
-                    j += 1
+                j = skip_to(toks, i + 1, "{", ("(", "["))
                 if j >= n:
                     return
                 be = match_close(toks, j)
@@ -278,11 +262,7 @@ class FileExtractor:
                 i = be + 1
                 continue
             # a plain statement up to ';' at this level
-            j = i
-            while j < n and toks[j][1] != ";":
-                if toks[j][1] in ("(", "[", "{"):
-                    j = match_close(toks, j)
-                j += 1
+            j = skip_to(toks, i, ";", ("(", "[", "{"))
             stmt = toks[i:j]
             self.statement(stmt, env)
             i = j + 1

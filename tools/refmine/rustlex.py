@@ -11,9 +11,10 @@ import re
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUM = re.compile(r"[0-9][0-9A-Za-z_]*(\.[0-9][0-9A-Za-z_]*)?")
-_PUNCT3 = ("..=", "<<=", ">>=", "...")
-_PUNCT2 = ("::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=",
-           "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..")
+# multi-character punctuation, longest first (a single character otherwise)
+_PUNCT = ("..=", "<<=", ">>=", "...",
+          "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=",
+          "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", "..")
 
 
 class LexError(Exception):
@@ -143,20 +144,9 @@ def tokenize(text):
             toks.append(("num", s, s))
             i += len(s)
             continue
-        for p in _PUNCT3:
-            if text.startswith(p, i):
-                toks.append(("punct", p, p))
-                i += len(p)
-                break
-        else:
-            for p in _PUNCT2:
-                if text.startswith(p, i):
-                    toks.append(("punct", p, p))
-                    i += len(p)
-                    break
-            else:
-                toks.append(("punct", c, c))
-                i += 1
+        p = next((p for p in _PUNCT if text.startswith(p, i)), c)
+        toks.append(("punct", p, p))
+        i += len(p)
     return toks
 
 
@@ -178,6 +168,18 @@ def match_close(toks, i):
                     return j
         j += 1
     return len(toks) - 1
+
+
+def skip_to(toks, i, stop, nest):
+    """Index of the first token from toks[i] on whose text is `stop`, a
+    group opened by a bracket in `nest` skipped whole (match_close); len(toks)
+    when there is none."""
+    n = len(toks)
+    while i < n and toks[i][1] != stop:
+        if toks[i][1] in nest:
+            i = match_close(toks, i)
+        i += 1
+    return i
 
 
 def split_top(toks, sep=","):
