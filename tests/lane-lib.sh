@@ -1,8 +1,9 @@
 # lane-lib.sh — what the lane differentials share, sourced by
 # tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh and
-# tests/wasm-test.sh (the status table only); the native ones set $cc first:
+# tests/wasm-test.sh; the native ones set $cc first:
 #
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
+#   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
 #   lane_sanitize_env     ASan+UBSan and the runtime's leak check for the native lane
 #   expected_native LINE  the one mapping table from the interpreter's status
 #                         lines to the native exit status and first stderr line
@@ -53,6 +54,26 @@ lane_need_cc() {
 # tests/runner/runner.c), else nothing.
 lane_steps() {
 	sed -n '/^\/\//!q; s|^// max-steps: \([0-9][0-9]*\)$|--max-steps \1|p' "$1"
+}
+
+# lane_fixture OUT ERR ARG…: `$abin run ARG… $f` with the fixture's stdin
+# (NAME.stdin, else empty), stdout to OUT and stderr to ERR; a run/sandbox/
+# fixture runs in a fresh empty directory ($tmp/box), so its file operations
+# start alike in every lane.  With $lane_cc set, the run has CC=$lane_cc (the
+# native lane's compiler).  Uses $f, $abin, $tmp and $PWD_AT_START.
+lane_fixture() {
+	o=$1 e=$2
+	shift 2
+	input=/dev/null
+	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
+	case $f in
+	tests/fixtures/run/sandbox/*)
+		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
+		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$abin" run "$@" "$PWD_AT_START/$f") \
+			> "$o" 2> "$e" < "$input" ;;
+	*)
+		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+	esac
 }
 
 # lane_sanitize_env: the native lane's programs under AddressSanitizer and

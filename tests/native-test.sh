@@ -66,22 +66,11 @@ disagree() {
 	echo "FAIL native: $1: $2"
 }
 
-# lane OUT ERR [--native]: runs $f in one lane with the fixture's stdin
-# (NAME.stdin, else empty); a run/sandbox/ fixture runs in a fresh empty
-# directory, so its file operations start alike in both lanes.
+# lane OUT ERR [--native]: runs $f in one lane (lane_fixture), the C
+# compiled with -Werror
+lane_cc="$cc -Werror"
 lane() {
-	o=$1 e=$2
-	shift 2
-	input=/dev/null
-	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
-	case $f in
-	tests/fixtures/run/sandbox/*)
-		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
-		(cd "$tmp/box" && NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$PWD_AT_START/$f") \
-			> "$o" 2> "$e" < "$input" ;;
-	*)
-		NO_COLOR=1 CC="$cc -Werror" "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
-	esac
+	lane_fixture "$@"
 }
 PWD_AT_START=$(pwd)
 case $bin in

@@ -46,18 +46,9 @@ disagree() {
 	echo "FAIL wasm: $1: $2"
 }
 
+# lane OUT ERR [--wasm]: runs $f in one lane (lane_fixture)
 lane() {
-	o=$1 e=$2
-	shift 2
-	input=/dev/null
-	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
-	case $f in
-	tests/fixtures/run/sandbox/*)
-		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
-		(cd "$tmp/box" && NO_COLOR=1 "$abin" run "$@" "$PWD_AT_START/$f") > "$o" 2> "$e" < "$input" ;;
-	*)
-		NO_COLOR=1 "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
-	esac
+	lane_fixture "$@"
 }
 # build twice, byte-identical, valid
 module_ok() {
