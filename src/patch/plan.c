@@ -730,6 +730,15 @@ patch_parse_expression_id(const char *s, char *id, size_t size, uint32_t *index)
 	return true;
 }
 
+const HirFunc *
+patch_hir_fn(const HirModule *H, const char *fid)
+{
+	for (int i = 0; H && i < H->nfuncs; i++)
+		if (H->funcs[i].id && strcmp(H->funcs[i].id, fid) == 0)
+			return &H->funcs[i];
+	return NULL;
+}
+
 typedef struct FindHir {
 	uint32_t index;
 	const HirExpr *found;
@@ -739,8 +748,17 @@ static void
 find_hir(void *ctx, const HirExpr *e)
 {
 	FindHir *f = ctx;
-	if (e->index == f->index)
+	if (e->index == f->index && !f->found)
 		f->found = e;
+}
+
+const HirExpr *
+patch_hir_expr(const HirFunc *f, uint32_t index)
+{
+	FindHir fh = { index, NULL };
+	HirVisitor v = { find_hir, NULL, NULL, &fh };
+	hir_visit(f, &v);
+	return fh.found;
 }
 
 static void
@@ -775,16 +793,10 @@ plan_targ(Planner *P)
 		return targ_error(P, "the program has no HIR");
 	if (!patch_parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
 		return targ_error(P, "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
-	const HirFunc *f = NULL;
-	for (int i = 0; i < P->H->nfuncs && !f; i++)
-		if (P->H->funcs[i].id && strcmp(P->H->funcs[i].id, fid) == 0)
-			f = &P->H->funcs[i];
+	const HirFunc *f = patch_hir_fn(P->H, fid);
 	if (!f)
 		return targ_error(P, "no function has this identity");
-	FindHir fh = { index, NULL };
-	HirVisitor v = { find_hir, NULL, NULL, &fh };
-	hir_visit(f, &v);
-	const HirExpr *e = fh.found;
+	const HirExpr *e = patch_hir_expr(f, index);
 	if (!e || e->kind != HIR_CALL || e->u.call.kind != CALL_FN || e->u.call.ntargs == 0)
 		return targ_error(P, "expression does not identify a generic call");
 	Sym *tmpl = sema_sym(S, e->u.call.fn);

@@ -53,6 +53,11 @@ const char *patch_member_kind(Sema *S, const char *id, SymId *owner);
 
 /* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
 bool patch_parse_expression_id(const char *s, char *id, size_t size, uint32_t *index);
+/* The lowered function of H (may be NULL) with stable id fid, or NULL. */
+const HirFunc *patch_hir_fn(const HirModule *H, const char *fid);
+/* The expression of f numbered index (preorder within the function, as
+ * `semaprax graph` numbers them; unique, hir/validate.c), or NULL. */
+const HirExpr *patch_hir_expr(const HirFunc *f, uint32_t index);
 
 /* v4 planners (plan_v4.c); false after diagnostics. */
 bool patch_plan_v4(Planner *P);

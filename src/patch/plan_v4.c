@@ -233,19 +233,6 @@ plan_body(Planner *P)
 
 /* ---- replace-expression ---- */
 
-typedef struct FindIndex {
-	uint32_t index;
-	const HirExpr *found;
-} FindIndex;
-
-static void
-find_index(void *ctx, const HirExpr *e)
-{
-	FindIndex *f = ctx;
-	if (e->index == f->index && !f->found)
-		f->found = e;
-}
-
 static void
 find_span(Planner *P, const Expr *e)
 {
@@ -364,10 +351,7 @@ plan_expr(Planner *P)
 	int region = region_of(w->s, base, sizeof base, &rk);
 	if (region < 0 || !patch_parse_expression_id(base, fid, sizeof fid, &index))
 		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`");
-	const HirFunc *hf = NULL;
-	for (int i = 0; P->H && i < P->H->nfuncs && !hf; i++)
-		if (P->H->funcs[i].id && strcmp(P->H->funcs[i].id, fid) == 0)
-			hf = &P->H->funcs[i];
+	const HirFunc *hf = patch_hir_fn(P->H, fid);
 	if (!hf) {
 		SymId s = sema_strmap_get(&P->S->ids, fid);
 		if (s >= 0 && !sema_sym(P->S, s)->fn) {
@@ -378,13 +362,11 @@ plan_expr(Planner *P)
 		}
 		return stale(P, w, "no function has the identity `%s`", fid);
 	}
-	FindIndex fi = { index, NULL };
-	HirVisitor v = { find_index, NULL, NULL, &fi };
-	hir_visit(hf, &v);
-	if (!fi.found)
+	const HirExpr *x = patch_hir_expr(hf, index);
+	if (!x)
 		return stale(P, w, "%s", "the function has no expression with this index");
-	P->want_start = fi.found->span.start;
-	P->want_end = fi.found->span.end;
+	P->want_start = x->span.start;
+	P->want_end = x->span.end;
 	P->on_expr = find_span;
 	patch_walk_module(P);
 	P->on_expr = NULL;
