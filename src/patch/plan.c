@@ -485,6 +485,19 @@ patch_member_kind(Sema *S, const char *id, SymId *owner)
 	return NULL;
 }
 
+SymId
+patch_lookup_id(Planner *P, const PatchWord *w, const char **mk, SymId *owner)
+{
+	SymId id = sema_strmap_get(&P->S->ids, w->s);
+	*mk = NULL;
+	if (id >= 0)
+		return id;
+	*mk = patch_member_kind(P->S, w->s, owner);
+	if (!*mk)
+		diag_report(P->d, DIAG_G404, &w->span, "stable id `%s` does not exist", w->s);
+	return -1;
+}
+
 static bool
 plan_rename(Planner *P)
 {
@@ -492,18 +505,16 @@ plan_rename(Planner *P)
 	const PatchOp *o = P->o;
 	if (!new_name_ok(P))
 		return false;
-	SymId id = sema_strmap_get(&S->ids, o->w[0].s);
+	SymId owner;
+	const char *mk;
+	SymId id = patch_lookup_id(P, &o->w[0], &mk, &owner);
 	if (id < 0) {
-		SymId owner;
-		const char *mk = patch_member_kind(S, o->w[0].s, &owner);
 		if (mk) {
 			Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a %s of `%s`; `rename` takes a function or a resource",
 			    o->w[0].s, mk, sema_sym(S, owner)->name);
 			diag_set_help(g, "%s", strcmp(mk, "case") == 0 ? "use `rename-case owner <variant-id> case <case-id> to <name>` (schema v2)"
 			    : "use `rename-member owner <record-or-case-id> member <field-id> to <name>` (schema v2)");
-			return false;
 		}
-		diag_report(P->d, DIAG_G404, &o->w[0].span, "stable id `%s` does not exist", o->w[0].s);
 		return false;
 	}
 	Sym *y = sema_sym(S, id);
@@ -555,23 +566,21 @@ plan_member(Planner *P)
 	if (!new_name_ok(P))
 		return false;
 	/* the owner: a record by its id, or a case by its id */
-	SymId owner = sema_strmap_get(&S->ids, o->w[0].s);
+	SymId v;
+	const char *mk;
+	SymId owner = patch_lookup_id(P, &o->w[0], &mk, &v);
 	int ci = -1;
 	if (owner < 0) {
-		SymId v;
-		const char *mk = patch_member_kind(S, o->w[0].s, &v);
-		if (mk && strcmp(mk, "case") == 0) {
-			owner = v;
-			for (int c = 0; c < sema_sym(S, v)->nom->ncases; c++)
-				if (strcmp(sema_sym(S, v)->nom->cases[c].id, o->w[0].s) == 0)
-					ci = c;
-		} else if (mk) {
+		if (!mk)
+			return false;
+		if (strcmp(mk, "case") != 0) {
 			diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-member` takes a record or a variant case", o->w[0].s, mk);
 			return false;
-		} else {
-			diag_report(P->d, DIAG_G404, &o->w[0].span, "stable id `%s` does not exist", o->w[0].s);
-			return false;
 		}
+		owner = v;
+		for (int c = 0; c < sema_sym(S, v)->nom->ncases; c++)
+			if (strcmp(sema_sym(S, v)->nom->cases[c].id, o->w[0].s) == 0)
+				ci = c;
 	}
 	Sym *y = sema_sym(S, owner);
 	if (ci < 0 && y->kind != SK_RECORD) {
@@ -619,12 +628,12 @@ plan_case(Planner *P)
 	const PatchOp *o = P->o;
 	if (!new_name_ok(P))
 		return false;
-	SymId v = sema_strmap_get(&S->ids, o->w[0].s);
+	SymId owner;
+	const char *mk;
+	SymId v = patch_lookup_id(P, &o->w[0], &mk, &owner);
 	if (v < 0) {
-		SymId owner;
-		const char *mk = patch_member_kind(S, o->w[0].s, &owner);
-		diag_report(P->d, mk ? DIAG_G107 : DIAG_G404, &o->w[0].span, mk ? "owner `%s` is a %s; `rename-case` takes a variant"
-		    : "stable id `%s` does not exist", o->w[0].s, mk);
+		if (mk)
+			diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-case` takes a variant", o->w[0].s, mk);
 		return false;
 	}
 	Sym *y = sema_sym(S, v);

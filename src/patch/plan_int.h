@@ -50,6 +50,10 @@ void patch_add_edit(Planner *P, Span at, const char *text);
 const char *patch_kind_name(SymKind k);
 /* A member (field, case, case field) with this stable id: its kind, and its owner. */
 const char *patch_member_kind(Sema *S, const char *id, SymId *owner);
+/* The symbol with stable id w, or -1: then *mk is the kind of the member
+ * with that id (patch_member_kind, *owner its owner), or NULL after G404
+ * "stable id does not exist" was reported. */
+SymId patch_lookup_id(Planner *P, const PatchWord *w, const char **mk, SymId *owner);
 
 /* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
 bool patch_parse_expression_id(const char *s, char *id, size_t size, uint32_t *index);

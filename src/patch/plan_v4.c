@@ -127,15 +127,13 @@ static SymId
 select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
 {
 	Sema *S = P->S;
-	SymId f = sema_strmap_get(&S->ids, w->s);
+	SymId owner;
+	const char *mk;
+	SymId f = patch_lookup_id(P, w, &mk, &owner);
 	if (f < 0) {
-		SymId owner;
-		const char *mk = patch_member_kind(S, w->s, &owner);
 		if (mk) {
 			Diag *g = diag_report(P->d, DIAG_G107, &w->span, "`%s` is a %s of `%s`; `%s` takes a function", w->s, mk, sema_sym(S, owner)->name, op);
 			diag_set_help(g, "select a function by the stable id `semaprax query <file> --kind function` lists");
-		} else {
-			diag_report(P->d, DIAG_G404, &w->span, "stable id `%s` does not exist", w->s);
 		}
 		return -1;
 	}
@@ -516,13 +514,11 @@ plan_add_function(Planner *P)
 {
 	Sema *S = P->S;
 	const PatchWord *w = &P->o->w[0];
-	SymId a = sema_strmap_get(&S->ids, w->s);
 	SymId owner;
-	const char *mk = a < 0 ? patch_member_kind(S, w->s, &owner) : NULL;
-	if (a < 0 && !mk) {
-		diag_report(P->d, DIAG_G404, &w->span, "stable id `%s` does not exist", w->s);
+	const char *mk;
+	SymId a = patch_lookup_id(P, w, &mk, &owner);
+	if (a < 0 && !mk)
 		return false;
-	}
 	if (mk || sema_sym(S, a)->prelude || !sema_sym(S, a)->decl || sema_sym(S, a)->origin) {
 		Diag *g = diag_report(P->d, DIAG_G107, &w->span, "`%s` is %s%s; `add-function after` takes a declaration of this module", w->s,
 		    mk ? "a " : "", mk ? mk : sema_sym(S, a)->prelude ? "compiler-owned" : sema_sym(S, a)->origin ? "imported" : "a member");
