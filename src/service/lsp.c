@@ -744,42 +744,14 @@ notification(Lsp *L, const char *name, json_t *params)
 	/* initialized, $/cancelRequest, didSave, …: nothing to do */
 }
 
-/* The deepest nesting of [ and { outside strings, stopping past limit. */
-static int
-nesting(const char *s, size_t n, int limit)
-{
-	int depth = 0, max = 0;
-	bool str = false;
-	for (size_t i = 0; i < n && max <= limit; i++) {
-		if (str) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == '"')
-				str = false;
-		} else if (s[i] == '"') {
-			str = true;
-		} else if (s[i] == '[' || s[i] == '{') {
-			max = ++depth > max ? depth : max;
-		} else if ((s[i] == ']' || s[i] == '}') && depth > 0) {
-			depth--;
-		}
-	}
-	return max;
-}
-
 static void
 handle(Lsp *L, const char *body, size_t len)
 {
-	if (nesting(body, len, SVC_MAX_DEPTH) > SVC_MAX_DEPTH) {
-		send_error(L, NULL, SVC_E_INVALID_REQUEST, "the message nests deeper than 64 levels");
-		return;
-	}
-	json_error_t jerr;
-	json_t *msg = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	int code;
+	char why[200];
+	json_t *msg = svc_decode(body, len, &code, why, sizeof why);
 	if (!msg) {
-		char m[200];
-		snprintf(m, sizeof m, "parse error: %.150s", jerr.text);
-		send_error(L, NULL, SVC_E_PARSE, m);
+		send_error(L, NULL, code, why);
 		return;
 	}
 	json_t *id = json_is_object(msg) ? json_object_get(msg, "id") : NULL;

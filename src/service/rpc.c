@@ -252,6 +252,23 @@ nesting(const char *s, size_t n, int limit)
 	return max;
 }
 
+json_t *
+svc_decode(const char *s, size_t len, int *code, char *msg, size_t cap)
+{
+	if (nesting(s, len, SVC_MAX_DEPTH) > SVC_MAX_DEPTH) {
+		*code = SVC_E_INVALID_REQUEST;
+		snprintf(msg, cap, "the message nests deeper than 64 levels");
+		return NULL;
+	}
+	json_error_t jerr;
+	json_t *m = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!m) {
+		*code = SVC_E_PARSE;
+		snprintf(msg, cap, "parse error: %.150s", jerr.text);
+	}
+	return m;
+}
+
 static bool
 valid_id(json_t *id)
 {
@@ -266,16 +283,11 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 		reply_error(out, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound");
 		return true;
 	}
-	if (nesting(frame, len, SVC_MAX_DEPTH) > SVC_MAX_DEPTH) {
-		reply_error(out, NULL, SVC_E_INVALID_REQUEST, "the message nests deeper than 64 levels");
-		return true;
-	}
-	json_error_t jerr;
-	json_t *msg = json_loadb(frame, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	int code;
+	char why[200];
+	json_t *msg = svc_decode(frame, len, &code, why, sizeof why);
 	if (!msg) {
-		char m[200];
-		snprintf(m, sizeof m, "parse error: %.150s", jerr.text);
-		reply_error(out, NULL, SVC_E_PARSE, m);
+		reply_error(out, NULL, code, why);
 		return true;
 	}
 	bool replied = true;

@@ -180,5 +180,10 @@ struct Service {
  * null); the LSP server's replies too */
 struct json_t;
 void svc_put_id(Buf *out, struct json_t *id);
+/* The JSON value of one message (rpc.c; both transports), or NULL with the
+ * error to answer: *code SVC_E_INVALID_REQUEST when it nests deeper than
+ * SVC_MAX_DEPTH (refused before the parser recurses), else SVC_E_PARSE; its
+ * message in msg. */
+struct json_t *svc_decode(const char *s, size_t len, int *code, char *msg, size_t cap);
 
 #endif
