@@ -608,6 +608,15 @@ cli_cmd_fix(int argc, char **argv)
 		buf_free(&head);
 		goto out;
 	}
+	if (!manifest && !f.C.S) {
+		/* a file is written (or a diff shown) only when the fixed text parses:
+		 * never a half-fixed file that does not (the fixed text's errors shown) */
+		diag_emit_all(&f.C.diags, false);
+		printf("the fixes of %d diagnostic%s leave ", f.nfixed, f.nfixed == 1 ? "" : "s");
+		cli_put_visible(stdout, path);
+		printf(" with syntax errors; it is unchanged\n");
+		goto out;
+	}
 	/* the whole change as one edit (common prefix and suffix kept) for the diff */
 	size_t pre = 0, suf = 0;
 	while (pre < L->len && pre < f.clen && L->src[pre] == f.cand[pre])

@@ -537,7 +537,19 @@ expression_statement(Parser *p, Expr *e, const Token *semi)
 		diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
+		 * operator's, a literal); for a name, a field or a value holding them
+		 * (a block, a record, …) it would move an owner (`s;` became `let _ = s;`,
+		 * then a later use of `s` was H006): no fix there. */
+		const Expr *v = e->kind == EXPR_TRY ? e->u.try_.operand : e;   /* `f()?;` too, not `o?;` */
+		switch (v->kind) {
+		case EXPR_CALL: case EXPR_METHOD: case EXPR_SUPER: case EXPR_INT: case EXPR_FLOAT: case EXPR_CHAR:
+		case EXPR_STRING: case EXPR_BOOL: case EXPR_UNARY: case EXPR_BINARY:
+			diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+			break;
+		default:
+			break;
+		}
 	}
 }
 
