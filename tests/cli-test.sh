@@ -1223,6 +1223,16 @@ for src in "$fixdir"/*.spx; do
 	done
 done
 
+# fix in rounds on one line: U104 hides the P201s after it (one error per
+# declaration), the lexer's P003s come with them, and a P003 deletion ending
+# where P201 inserts `)` or P106 inserts `,` does not collide
+printf 'module t;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut mut x = 1; x += 2i64; x *= 3; x -= 1 - 2i64; let k = match x { 10 => 5i64 _ => 2i64, }; x + k\n}\n' > "$tmp/rounds.spx"
+expect 0 "fix in rounds on one line" -- "$bin" fix "$tmp/rounds.spx"
+has "$tmp/out" "fixed 9 diagnostics" "fix in rounds: every diagnostic"
+has "$tmp/rounds.spx" "    let mut x = 1; x = x + 2; x = x * 3; x = x - (1 - 2); let k = match x { 10 => 5, _ => 2, }; x + k" "fix in rounds: the fixed line"
+expect 0 "run of the line fixed in rounds" -- "$bin" run "$tmp/rounds.spx"
+if [ "$(cat "$tmp/out")" = 15 ]; then ok; else bad "line fixed in rounds prints $(cat "$tmp/out"), wanted 15"; fi
+
 # fix never writes a file whose fixed text would not parse: `struct` has a fix,
 # `break` none, so the file stays as it is (fix wrote `record` and left the
 # `break`); --dry-run says the same
