@@ -506,7 +506,7 @@ parse_param(Parser *p)
 		 * (it left `x = x + 1;` U101, and a `let mut x = x;` copy is T209). */
 		Token *name = parse_peek_at(p, 1);
 		if (d && name->kind == TOK_IDENT && body_leaves(p, name))
-			diag_add_fix(d, parse_peek(p)->span.start, name->span.start, "");
+			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, name->span.start), "");
 		return pr;
 	}
 	pr.name = parse_name(p, "parameter name");
@@ -1158,8 +1158,7 @@ item_habit(Parser *p, Token *t)
 		diag_add_fix(d, s, e, "variant");
 	} else if (parse_tok_is_word(p, t, "pub") || parse_tok_is_word(p, t, "public") || parse_tok_is_word(p, t, "export")) {
 		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
-		uint32_t next = parse_peek_at(p, 1)->span.start;
-		diag_add_fix(d, s, next > e ? next : e, "");
+		diag_add_fix(d, s, parse_space_end(p, e, parse_peek_at(p, 1)->span.start), "");
 	} else if (parse_tok_is_word(p, t, "const") || parse_tok_is_word(p, t, "static") || parse_tok_is_word(p, t, "let") ||
 	    parse_tok_is_word(p, t, "var")) {
 		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");

@@ -85,6 +85,16 @@ parse_tok_is_word(const Parser *p, const Token *t, const char *w)
 	    memcmp(p->src + t->span.start, w, n) == 0;
 }
 
+/* A fix deleting a word deletes the white space after it up to limit (the
+ * next token's start), but never a comment there: where that space ends. */
+static inline uint32_t
+parse_space_end(const Parser *p, uint32_t from, uint32_t limit)
+{
+	while (from < limit && (p->src[from] == ' ' || p->src[from] == '\t' || p->src[from] == '\r' || p->src[from] == '\n'))
+		from++;
+	return from;
+}
+
 static inline bool
 parse_at_word(Parser *p, const char *w)
 {

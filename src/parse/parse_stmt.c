@@ -162,7 +162,7 @@ parse_let(Parser *p)
 		st->u.let.mut = true;
 		if (parse_at_word(p, "mut") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_U104, "duplicate `mut` modifier; write `let mut` exactly once");
-			diag_add_fix(d, parse_peek(p)->span.start, parse_peek_at(p, 1)->span.start, "");
+			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, parse_peek_at(p, 1)->span.start), "");
 			return st;
 		}
 	}
@@ -406,13 +406,13 @@ return_habit(Parser *p, const char *word)
 			depth--;
 		else if (u->kind == TOK_RBRACE) {
 			if (depth == 0) {
-				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
 				return;
 			}
 			depth--;
 		} else if (u->kind == TOK_SEMI && depth == 0) {
 			if (parse_peek_at(p, k + 1)->kind == TOK_RBRACE) {
-				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
 				diag_add_fix(d, u->span.start, u->span.end, "");
 			}
 			return;
