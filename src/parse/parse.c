@@ -693,8 +693,12 @@ parse_function(Parser *p, FnDecl *fn)
 	fn->nclauses = clauses.len;
 	VEC_FREE(clauses);
 	fn->header = parse_span_from(p, start);
-	if (!p->panic)
+	if (!p->panic) {
+		const Type *outer = p->result;
+		p->result = fn->result;
 		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
+		p->result = outer;
+	}
 }
 
 /* field_decl = [ id_attr ] , IDENT , ":" , type ; */

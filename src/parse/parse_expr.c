@@ -898,8 +898,12 @@ parse_closure(Parser *p)
 	parse_expect(p, TOK_ARROW, "`->` after closure parameters");
 	if (!p->panic)
 		e->u.closure.result = parse_type(p);
-	if (!p->panic)
+	if (!p->panic) {
+		const Type *outer = p->result;
+		p->result = e->u.closure.result;
 		e->u.closure.body = parse_block_ctx(p, BLK_CLOSURE, "`{` before closure body");
+		p->result = outer;
+	}
 	e->span = parse_span_from(p, start);
 	return e;
 }

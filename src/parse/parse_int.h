@@ -52,6 +52,7 @@ typedef struct Parser {
 	bool tail_block;    /* the block being parsed gives its function's result (return_habit's fix) */
 	bool tail_if;       /* the `if` parse_if is entered at ends such a block */
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
+	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
 } Parser;
 
 /* ---- token access (inline: every token and keyword test runs these) ---- */

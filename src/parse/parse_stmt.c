@@ -515,8 +515,58 @@ statement_habit(Parser *p)
  * expression-statement habit, also when the block ends right after it
  * (`{ 42; }`, as the reference).  A bare name is reported at the name.
  */
+/*
+ * The type an expression has whatever its names are, or NULL: a literal's;
+ * a comparison's or a logical operator's (bool); arithmetic's, the type of
+ * an operand known so (both operands have one type when it checks).
+ */
+static const char *
+known_type(const Expr *e)
+{
+	static const char *const ints[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
+	switch (e->kind) {
+	case EXPR_INT:
+		return e->lit_suffix < countof(ints) ? ints[e->lit_suffix] : NULL;
+	case EXPR_FLOAT:
+		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
+	case EXPR_CHAR:
+		return "char";
+	case EXPR_STRING:
+		return "string";
+	case EXPR_BOOL:
+		return "bool";
+	case EXPR_UNARY:
+		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand);
+	case EXPR_BINARY:
+		if (e->bin_op <= BIN_GE)
+			return "bool";
+		return known_type(e->u.binary.lhs) ? known_type(e->u.binary.lhs) : known_type(e->u.binary.rhs);
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Does deleting the `;` after e, the last thing in a block of kind ctx
+ * (tail: its value is the function's result), keep the meaning?  Where the
+ * value is discarded (a loop body, a statement `if`'s branch), always; where
+ * it is the function's or closure's result, when e's type is known to be the
+ * declared one.  Elsewhere (`g(x);` in a function of unknown result type…)
+ * the value may not have the type the block needs: no fix.
+ */
+static bool
+tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail)
+{
+	if (ctx == BLK_WHILE || ctx == BLK_FOR || (ctx == BLK_IF_STMT && !tail))
+		return true;
+	if (!tail || !p->result || p->result->kind != TYPE_NAME || ast_type_nparts(p->result) != 1 || ast_type_nargs(p->result))
+		return false;
+	const char *t = known_type(e);
+	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
+}
+
 static void
-expression_statement(Parser *p, Expr *e, const Token *semi)
+expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail)
 {
 	bool last = parse_at(p, TOK_RBRACE);
 	const Token *at_tok = parse_peek(p);
@@ -534,7 +584,8 @@ expression_statement(Parser *p, Expr *e, const Token *semi)
 	}
 	if (last) {
 		diag_set_help(d, "delete the `;` after the last expression: a block's final expression, without `;`, is its value");
-		diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
+		if (tail_fits(p, e, ctx, tail))
+			diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
@@ -774,7 +825,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				 * `if … else …` it is an expression statement (P106). */
 				Token *semi = parse_advance(p);
 				if (parse_if_has_value(e)) {
-					expression_statement(p, e, semi);
+					expression_statement(p, e, semi, ctx, tail);
 					break;
 				}
 			}
@@ -802,7 +853,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			if (parse_at(p, TOK_SEMI)) {
-				expression_statement(p, e, parse_advance(p));
+				expression_statement(p, e, parse_advance(p), ctx, tail);
 				break;
 			}
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");
