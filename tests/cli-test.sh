@@ -1245,6 +1245,10 @@ for dry in "" --dry-run; do
 	lacks "$tmp/out" "+record" "fix $dry: no diff of an unparsable result"
 	if cmp -s "$tmp/noparse.spx" "$tmp/noparse.before"; then ok; else bad "fix $dry wrote a file that does not parse"; fi
 done
+# … but `--code` asks for that code's fixes alone: other codes' errors may stay
+expect 1 "fix --code of a file with another code's syntax error" -- "$bin" fix --code SPX-P104 "$tmp/noparse.spx"
+has "$tmp/noparse.spx" "record P {" "fix --code: its fix written"
+has "$tmp/out" "fixed 1 diagnostic; 1 error remains" "fix --code: the other error remains"
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
