@@ -544,88 +544,6 @@ parse_params(Parser *p, int *n)
 	return out;
 }
 
-/* The type of a literal token, or NULL. */
-static const char *
-literal_type(const Parser *p, const Token *t)
-{
-	static const char *const ints[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
-	switch (t->kind) {
-	case TOK_INT:
-		return t->suffix < countof(ints) ? ints[t->suffix] : NULL;
-	case TOK_FLOAT:
-		return t->suffix == SUF_F32 ? "f32" : t->suffix == SUF_NONE || t->suffix == SUF_F64 ? "f64" : NULL;
-	case TOK_CHAR:
-		return "char";
-	case TOK_STRING:
-		return "string";
-	default:
-		return parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false") ? "bool" : NULL;
-	}
-}
-
-/*
- * The result type a body without `->` gives, read from its tokens (the body
- * is not parsed after the error): k is the offset of the token after `)`.
- * Known only for a tail after the body's last `;` (or its `{`) that is one
- * literal (`-` before a number), or that holds no brackets and a comparison
- * or logical operator at its top, or starts with `!` (bool: those are the
- * lowest-precedence operators).  NULL when the tail's type cannot be known
- * here, or there is no tail.
- */
-static const char *
-body_tail_type(Parser *p, int k)
-{
-	int depth = 0;
-	/* the body's `{`: the first one outside brackets not after `uses` */
-	for (;; k++) {
-		Token *t = parse_peek_at(p, k);
-		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
-			return NULL;
-		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
-			break;
-		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
-			depth++;
-		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
-			depth--;
-	}
-	/* the tail: after the last `;` or `}` at the body's own level */
-	int tail = k + 1, end = -1;
-	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
-		Token *t = parse_peek_at(p, k);
-		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
-			return NULL;
-		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE) {
-			depth++;
-		} else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE) {
-			if (depth-- == 0) {
-				end = k;
-				break;
-			}
-		} else if (t->kind == TOK_SEMI && depth == 0) {
-			tail = k + 1;
-		}
-	}
-	if (end < 0 || end == tail)
-		return NULL;
-	Token *first = parse_peek_at(p, tail);
-	if (end == tail + 1)
-		return literal_type(p, first);
-	if (end == tail + 2 && first->kind == TOK_MINUS && (parse_peek_at(p, tail + 1)->kind == TOK_INT ||
-	    parse_peek_at(p, tail + 1)->kind == TOK_FLOAT))
-		return literal_type(p, parse_peek_at(p, tail + 1));
-	bool logic = false, cast = false;
-	for (int j = tail; j < end; j++) {
-		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
-		if (tk == TOK_LPAREN || tk == TOK_LBRACKET || tk == TOK_LBRACE || tk == TOK_RPAREN || tk == TOK_RBRACKET ||
-		    tk == TOK_RBRACE || tk == TOK_FATARROW)
-			return NULL;
-		logic |= tk == TOK_OROR || tk == TOK_ANDAND || tk == TOK_EQ || tk == TOK_NE || tk == TOK_LE || tk == TOK_GE;
-		cast |= parse_tok_is_word(p, parse_peek_at(p, j), "as");
-	}
-	/* `!x as i64` would not be a bool; `a == b as i64` is */
-	return logic || (first->kind == TOK_BANG && !cast) ? "bool" : NULL;
-}
-
 /* The result type: `-> type`, with the `fn f()` habit (`-> ()` is parse_type's). */
 static Type *
 parse_result_type(Parser *p, const Name *fname)
@@ -642,7 +560,7 @@ parse_result_type(Parser *p, const Name *fname)
 			;
 		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
 		    parse_tok_is_word(p, t, "ensures")) {
-			const char *ty = body_tail_type(p, 0);
+			const char *ty = parse_body_tail_type(p, 0);
 			bool main = fname->s && strcmp(fname->s, "main") == 0;
 			if (main && (!ty || strcmp(ty, "i64") == 0))
 				diag_add_fix(d, at, at, " -> i64");

@@ -154,6 +154,9 @@ IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
 bool parse_member_comma(Parser *p, const char *noun);
+/* The type a function body's tail is known to have from its tokens (the
+ * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
+const char *parse_body_tail_type(Parser *p, int k);
 EffectSet parse_effect_set(Parser *p);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */

@@ -510,11 +510,90 @@ statement_habit(Parser *p)
 	return false;
 }
 
+/* An integer literal's type by its suffix. */
+static const char *const int_types[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
+
+/* The type of a literal token, or NULL. */
+static const char *
+literal_type(const Parser *p, const Token *t)
+{
+	switch (t->kind) {
+	case TOK_INT:
+		return t->suffix < countof(int_types) ? int_types[t->suffix] : NULL;
+	case TOK_FLOAT:
+		return t->suffix == SUF_F32 ? "f32" : t->suffix == SUF_NONE || t->suffix == SUF_F64 ? "f64" : NULL;
+	case TOK_CHAR:
+		return "char";
+	case TOK_STRING:
+		return "string";
+	default:
+		return parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false") ? "bool" : NULL;
+	}
+}
+
 /*
- * An expression followed by `;` (the `;` already consumed): the
- * expression-statement habit, also when the block ends right after it
- * (`{ 42; }`, as the reference).  A bare name is reported at the name.
+ * The result type a body without `->` gives, read from its tokens (the body
+ * is not parsed after the error): k is the offset of the token after `)`.
+ * Known only for a tail after the body's last `;` (or its `{`) that is one
+ * literal (`-` before a number), or that holds no brackets and a comparison
+ * or logical operator at its top, or starts with `!` (bool: those are the
+ * lowest-precedence operators).  NULL when the tail's type cannot be known
+ * here, or there is no tail.
  */
+const char *
+parse_body_tail_type(Parser *p, int k)
+{
+	int depth = 0;
+	/* the body's `{`: the first one outside brackets not after `uses` */
+	for (;; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
+			return NULL;
+		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
+			break;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+	}
+	/* the tail: after the last `;` or `}` at the body's own level */
+	int tail = k + 1, end = -1;
+	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
+			return NULL;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE) {
+			depth++;
+		} else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE) {
+			if (depth-- == 0) {
+				end = k;
+				break;
+			}
+		} else if (t->kind == TOK_SEMI && depth == 0) {
+			tail = k + 1;
+		}
+	}
+	if (end < 0 || end == tail)
+		return NULL;
+	Token *first = parse_peek_at(p, tail);
+	if (end == tail + 1)
+		return literal_type(p, first);
+	if (end == tail + 2 && first->kind == TOK_MINUS && (parse_peek_at(p, tail + 1)->kind == TOK_INT ||
+	    parse_peek_at(p, tail + 1)->kind == TOK_FLOAT))
+		return literal_type(p, parse_peek_at(p, tail + 1));
+	bool logic = false, cast = false;
+	for (int j = tail; j < end; j++) {
+		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
+		if (tk == TOK_LPAREN || tk == TOK_LBRACKET || tk == TOK_LBRACE || tk == TOK_RPAREN || tk == TOK_RBRACKET ||
+		    tk == TOK_RBRACE || tk == TOK_FATARROW)
+			return NULL;
+		logic |= tk == TOK_OROR || tk == TOK_ANDAND || tk == TOK_EQ || tk == TOK_NE || tk == TOK_LE || tk == TOK_GE;
+		cast |= parse_tok_is_word(p, parse_peek_at(p, j), "as");
+	}
+	/* `!x as i64` would not be a bool; `a == b as i64` is */
+	return logic || (first->kind == TOK_BANG && !cast) ? "bool" : NULL;
+}
+
 /*
  * The type an expression has whatever its names are, or NULL: a literal's;
  * a comparison's or a logical operator's (bool); arithmetic's, the type of
@@ -523,10 +602,9 @@ statement_habit(Parser *p)
 static const char *
 known_type(const Expr *e)
 {
-	static const char *const ints[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
 	switch (e->kind) {
 	case EXPR_INT:
-		return e->lit_suffix < countof(ints) ? ints[e->lit_suffix] : NULL;
+		return e->lit_suffix < countof(int_types) ? int_types[e->lit_suffix] : NULL;
 	case EXPR_FLOAT:
 		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
 	case EXPR_CHAR:
@@ -565,6 +643,11 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail)
 	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
 }
 
+/*
+ * An expression followed by `;` (the `;` already consumed): the
+ * expression-statement habit, also when the block ends right after it
+ * (`{ 42; }`, as the reference).  A bare name is reported at the name.
+ */
 static void
 expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail)
 {
