@@ -1212,6 +1212,8 @@ for src in "$fixdir"/*.spx; do
 		[ -s "$tmp/err" ] && bad "fixes/$n ($form): fix printed diagnostics: $(head -c 300 "$tmp/err")"
 		if cmp -s "$tmp/fx.spx" "$tmp/fx.want"; then ok
 		else bad "fixes/$n ($form): fixed text differs from $n.fixed: $(diff "$tmp/fx.want" "$tmp/fx.spx" | head -5)"; fi
+		expect 0 "check of fixed fixes/$n ($form)" -- "$bin" check "$tmp/fx.spx"
+		if [ -s "$tmp/err" ]; then bad "fixes/$n ($form): the fixed program has diagnostics: $(head -c 300 "$tmp/err")"; else ok; fi
 		cp "$tmp/fx.spx" "$tmp/fx.once"
 		expect 0 "second fix of fixes/$n ($form)" -- "$bin" fix "$tmp/fx.spx"
 		has "$tmp/out" "no machine-applicable fixes in" "fixes/$n ($form): a second fix finds nothing"
