@@ -1,7 +1,9 @@
 #!/bin/sh
 # cli-test.sh BIN — command-line behaviour: exit codes, usage errors, the
 # unknown-command suggestion, explain, and fmt's file handling (atomic
-# rewrite, --check, --stdout, untouched on parse errors, directories); the
+# rewrite, --check, --stdout, untouched on parse errors, directories), fix's
+# audit (tests/fixtures/syntax/fixes: fixed text, verified, idempotent, run
+# output; never writes a text that does not parse); the
 # help system, version and doc are tests/help-test.sh, run from here.
 set -u
 bin=$1
