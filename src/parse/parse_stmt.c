@@ -532,6 +532,50 @@ literal_type(const Parser *p, const Token *t)
 }
 
 /*
+ * The type of the binding `name` the body's statements (tokens open+1 ..
+ * tail-1) give it last at their own level: `let [mut] name: T = …;` with T
+ * a scalar or `string`, or `let [mut] name = <literal>;`; NULL otherwise (no
+ * such `let`, a parameter, or a value whose type is not known here).
+ */
+static const char *
+let_type(Parser *p, int open, int tail, const Token *name)
+{
+	static const char *const named[] = { "i64", "i32", "u8", "usize", "f64", "f32", "bool", "char", "string" };
+	const char *ty = NULL;
+	int depth = 0;
+	size_t n = name->span.end - name->span.start;
+	for (int j = open + 1; j < tail; j++) {
+		Token *t = parse_peek_at(p, j);
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+		if (depth != 0 || !parse_tok_is_word(p, t, "let"))
+			continue;
+		int k = j + 1;
+		if (parse_tok_is_word(p, parse_peek_at(p, k), "mut"))
+			k++;
+		Token *b = parse_peek_at(p, k);
+		if (b->kind != TOK_IDENT || b->span.end - b->span.start != n || memcmp(p->src + b->span.start, p->src + name->span.start, n) != 0)
+			continue;
+		ty = NULL;   /* this `let` shadows any before it */
+		Token *a = parse_peek_at(p, k + 1), *v = parse_peek_at(p, k + 2);
+		if (a->kind == TOK_COLON && v->kind == TOK_IDENT && parse_peek_at(p, k + 3)->kind == TOK_ASSIGN) {
+			for (size_t i = 0; i < countof(named); i++)
+				if (parse_tok_is_word(p, v, named[i]))
+					ty = named[i];
+		} else if (a->kind == TOK_ASSIGN) {
+			int m = k + 2;
+			if (v->kind == TOK_MINUS && (parse_peek_at(p, m + 1)->kind == TOK_INT || parse_peek_at(p, m + 1)->kind == TOK_FLOAT))
+				m++;
+			if (parse_peek_at(p, m + 1)->kind == TOK_SEMI)
+				ty = literal_type(p, parse_peek_at(p, m));
+		}
+	}
+	return ty;
+}
+
+/*
  * The result type a body without `->` gives, read from its tokens (the body
  * is not parsed after the error): k is the offset of the token after `)`.
  * Known only for a tail after the body's last `;` (or its `{`) that is one
@@ -557,7 +601,7 @@ parse_body_tail_type(Parser *p, int k)
 			depth--;
 	}
 	/* the tail: after the last `;` or `}` at the body's own level */
-	int tail = k + 1, end = -1;
+	int open = k, tail = k + 1, end = -1;
 	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
 		Token *t = parse_peek_at(p, k);
 		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
@@ -576,6 +620,8 @@ parse_body_tail_type(Parser *p, int k)
 	if (end < 0 || end == tail)
 		return NULL;
 	Token *first = parse_peek_at(p, tail);
+	if (end == tail + 1 && first->kind == TOK_IDENT && !literal_type(p, first))
+		return let_type(p, open, tail, first);
 	if (end == tail + 1)
 		return literal_type(p, first);
 	if (end == tail + 2 && first->kind == TOK_MINUS && (parse_peek_at(p, tail + 1)->kind == TOK_INT ||
