@@ -641,14 +641,28 @@ parse_body_tail_type(Parser *p, int k)
 }
 
 /*
- * The type an expression has whatever its names are, or NULL: a literal's;
- * a comparison's or a logical operator's (bool); arithmetic's, the type of
- * an operand known so (both operands have one type when it checks).
+ * The type an expression is known to have from the syntax, or NULL: a
+ * literal's; a comparison's or a logical operator's (bool); arithmetic's, the
+ * type of an operand known so (both operands have one type when it checks); a
+ * name's, by the block's last `let` of it among stmts[0..nstmts).
  */
 static const char *
-known_type(const Expr *e)
+known_type(const Expr *e, Stmt *const *stmts, int nstmts)
 {
 	switch (e->kind) {
+	case EXPR_NAME:
+		/* the block's last `let` of the name before e: its annotation (one
+		 * name, no arguments) or its value's known type */
+		for (int i = nstmts - 1; i >= 0; i--) {
+			const Stmt *st = stmts[i];
+			if (st->kind != STMT_LET || !st->u.let.name.s || strcmp(st->u.let.name.s, e->u.name.s) != 0)
+				continue;
+			const Type *t = st->u.let.type;
+			if (t)
+				return t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && !ast_type_nargs(t) ? t->u.name.s : NULL;
+			return st->u.let.value ? known_type(st->u.let.value, stmts, i) : NULL;
+		}
+		return NULL;
 	case EXPR_INT:
 		return e->lit_suffix < countof(int_types) ? int_types[e->lit_suffix] : NULL;
 	case EXPR_FLOAT:
@@ -660,11 +674,14 @@ known_type(const Expr *e)
 	case EXPR_BOOL:
 		return "bool";
 	case EXPR_UNARY:
-		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand);
+		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts);
 	case EXPR_BINARY:
 		if (e->bin_op <= BIN_GE)
 			return "bool";
-		return known_type(e->u.binary.lhs) ? known_type(e->u.binary.lhs) : known_type(e->u.binary.rhs);
+	{
+		const char *l = known_type(e->u.binary.lhs, stmts, nstmts);
+		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts);
+	}
 	default:
 		return NULL;
 	}
@@ -679,13 +696,13 @@ known_type(const Expr *e)
  * the value may not have the type the block needs: no fix.
  */
 static bool
-tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail)
+tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
 {
 	if (ctx == BLK_WHILE || ctx == BLK_FOR || (ctx == BLK_IF_STMT && !tail))
 		return true;
 	if (!tail || !p->result || p->result->kind != TYPE_NAME || ast_type_nparts(p->result) != 1 || ast_type_nargs(p->result))
 		return false;
-	const char *t = known_type(e);
+	const char *t = known_type(e, stmts, nstmts);
 	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
 }
 
@@ -695,7 +712,7 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail)
  * (`{ 42; }`, as the reference).  A bare name is reported at the name.
  */
 static void
-expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail)
+expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
 {
 	bool last = parse_at(p, TOK_RBRACE);
 	const Token *at_tok = parse_peek(p);
@@ -713,7 +730,7 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 	}
 	if (last) {
 		diag_set_help(d, "delete the `;` after the last expression: a block's final expression, without `;`, is its value");
-		if (tail_fits(p, e, ctx, tail))
+		if (tail_fits(p, e, ctx, tail, stmts, nstmts))
 			diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
@@ -954,7 +971,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				 * `if … else …` it is an expression statement (P106). */
 				Token *semi = parse_advance(p);
 				if (parse_if_has_value(e)) {
-					expression_statement(p, e, semi, ctx, tail);
+					expression_statement(p, e, semi, ctx, tail, stmts.items, stmts.len);
 					break;
 				}
 			}
@@ -982,7 +999,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			if (parse_at(p, TOK_SEMI)) {
-				expression_statement(p, e, parse_advance(p), ctx, tail);
+				expression_statement(p, e, parse_advance(p), ctx, tail, stmts.items, stmts.len);
 				break;
 			}
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");
