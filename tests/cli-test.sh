@@ -1,7 +1,9 @@
 #!/bin/sh
 # cli-test.sh BIN — command-line behaviour: exit codes, usage errors, the
 # unknown-command suggestion, explain, and fmt's file handling (atomic
-# rewrite, --check, --stdout, untouched on parse errors, directories); the
+# rewrite, --check, --stdout, untouched on parse errors, directories), fix's
+# audit (tests/fixtures/syntax/fixes: fixed text, verified, idempotent, run
+# output; never writes a text that does not parse); the
 # help system, version and doc are tests/help-test.sh, run from here.
 set -u
 bin=$1
@@ -1175,6 +1177,82 @@ has "$tmp/compound.spx" "x = x - (3 - 1);" "compound fix: operand parenthesized"
 has "$tmp/compound.spx" "x = x + g(1 - 2);" "compound fix: a call operand stays bare"
 expect 0 "run of the fixed compound assignments" -- "$bin" run "$tmp/compound.spx"
 if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments print $(cat "$tmp/out"), wanted 24"; fi
+
+# Machine-applicable fixes (tests/fixtures/syntax/fixes/NAME.spx): `fix` gives
+# exactly NAME.fixed and exit 0 (the fixed program verifies, so the fix added
+# no diagnostic), with no warning; a second `fix` finds nothing and leaves the
+# file as it is (idempotence); a `// fixed run: OUT` line is what `run` of the
+# fixed program prints (the meaning kept).  Without NAME.fixed no fix may be
+# offered: `fix` leaves the file unchanged.  Each fixture is tried three ways:
+# as written, with CRLF line ends, and with tab indents and CRLF (and a
+# byte-order mark when it has fixes: the BOM's own fix removes it).
+fixdir="$(dirname "$0")/fixtures/syntax/fixes"
+crlf() { sed 's/$/\r/' "$1"; }
+tabs() { sed 's/^    /\t/; s/^\t    /\t\t/; s/^\t\t    /\t\t\t/; s/$/\r/' "$1"; }
+for src in "$fixdir"/*.spx; do
+	n=${src##*/}
+	n=${n%.spx}
+	prints=$(sed -n 's|^// fixed run: ||p' "$src")
+	for form in lf crlf bom; do
+		case $form in
+		lf) cp "$src" "$tmp/fx.spx"; [ -f "${src%.spx}.fixed" ] && cp "${src%.spx}.fixed" "$tmp/fx.want" ;;
+		crlf) crlf "$src" > "$tmp/fx.spx"; [ -f "${src%.spx}.fixed" ] && crlf "${src%.spx}.fixed" > "$tmp/fx.want" ;;
+		bom) tabs "$src" > "$tmp/fx.spx"
+			if [ -f "${src%.spx}.fixed" ]; then
+				{ printf '\357\273\277'; cat "$tmp/fx.spx"; } > "$tmp/fx.bom" && mv "$tmp/fx.bom" "$tmp/fx.spx"
+				tabs "${src%.spx}.fixed" > "$tmp/fx.want"
+			fi ;;
+		esac
+		cp "$tmp/fx.spx" "$tmp/fx.before"
+		if [ ! -f "${src%.spx}.fixed" ]; then
+			expect 1 "fixes/$n ($form): no fix" -- "$bin" fix "$tmp/fx.spx"
+			has "$tmp/out" "no machine-applicable fixes in" "fixes/$n ($form): no fix offered"
+			if cmp -s "$tmp/fx.spx" "$tmp/fx.before"; then ok; else bad "fixes/$n ($form): fix changed a file it has no fix for"; fi
+			continue
+		fi
+		expect 0 "fix of fixes/$n ($form)" -- "$bin" fix "$tmp/fx.spx"
+		[ -s "$tmp/err" ] && bad "fixes/$n ($form): fix printed diagnostics: $(head -c 300 "$tmp/err")"
+		if cmp -s "$tmp/fx.spx" "$tmp/fx.want"; then ok
+		else bad "fixes/$n ($form): fixed text differs from $n.fixed: $(diff "$tmp/fx.want" "$tmp/fx.spx" | head -5)"; fi
+		expect 0 "check of fixed fixes/$n ($form)" -- "$bin" check "$tmp/fx.spx"
+		if [ -s "$tmp/err" ]; then bad "fixes/$n ($form): the fixed program has diagnostics: $(head -c 300 "$tmp/err")"; else ok; fi
+		cp "$tmp/fx.spx" "$tmp/fx.once"
+		expect 0 "second fix of fixes/$n ($form)" -- "$bin" fix "$tmp/fx.spx"
+		has "$tmp/out" "no machine-applicable fixes in" "fixes/$n ($form): a second fix finds nothing"
+		if cmp -s "$tmp/fx.spx" "$tmp/fx.once"; then ok; else bad "fixes/$n ($form): fix is not idempotent"; fi
+		if [ -n "$prints" ]; then
+			expect 0 "run of fixed fixes/$n ($form)" -- "$bin" run "$tmp/fx.spx"
+			if [ "$(cat "$tmp/out")" = "$prints" ]; then ok; else bad "fixes/$n ($form): the fixed program prints $(head -c 100 "$tmp/out"), wanted $prints"; fi
+		fi
+	done
+done
+
+# fix in rounds on one line: U104 hides the P201s after it (one error per
+# declaration), the lexer's P003s come with them, and a P003 deletion ending
+# where P201 inserts `)` or P106 inserts `,` does not collide
+printf 'module t;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut mut x = 1; x += 2i64; x *= 3; x -= 1 - 2i64; let k = match x { 10 => 5i64 _ => 2i64, }; x + k\n}\n' > "$tmp/rounds.spx"
+expect 0 "fix in rounds on one line" -- "$bin" fix "$tmp/rounds.spx"
+has "$tmp/out" "fixed 9 diagnostics" "fix in rounds: every diagnostic"
+has "$tmp/rounds.spx" "    let mut x = 1; x = x + 2; x = x * 3; x = x - (1 - 2); let k = match x { 10 => 5, _ => 2, }; x + k" "fix in rounds: the fixed line"
+expect 0 "run of the line fixed in rounds" -- "$bin" run "$tmp/rounds.spx"
+if [ "$(cat "$tmp/out")" = 15 ]; then ok; else bad "line fixed in rounds prints $(cat "$tmp/out"), wanted 15"; fi
+
+# fix never writes a file whose fixed text would not parse: `struct` has a fix,
+# `break` none, so the file stays as it is (fix wrote `record` and left the
+# `break`); --dry-run says the same
+printf 'module t;\n\nstruct P {\n    @id("t.p.x") x: i64,\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut i = 0;\n    while i < 3 { i = i + 1; break; }\n    i\n}\n' > "$tmp/noparse.spx"
+cp "$tmp/noparse.spx" "$tmp/noparse.before"
+for dry in "" --dry-run; do
+	expect 1 "fix $dry of a file that stays unparsable" -- "$bin" fix $dry "$tmp/noparse.spx"
+	has "$tmp/out" "noparse.spx with syntax errors; it is unchanged" "fix $dry: unparsable result refused"
+	has "$tmp/err" "error[SPX-P106]: \`break\` is not admitted" "fix $dry: the remaining error shown"
+	lacks "$tmp/out" "+record" "fix $dry: no diff of an unparsable result"
+	if cmp -s "$tmp/noparse.spx" "$tmp/noparse.before"; then ok; else bad "fix $dry wrote a file that does not parse"; fi
+done
+# … but `--code` asks for that code's fixes alone: other codes' errors may stay
+expect 1 "fix --code of a file with another code's syntax error" -- "$bin" fix --code SPX-P104 "$tmp/noparse.spx"
+has "$tmp/noparse.spx" "record P {" "fix --code: its fix written"
+has "$tmp/out" "fixed 1 diagnostic; 1 error remains" "fix --code: the other error remains"
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/lsp-test.sh BIN — the LSP server `semaprax lsp` (issue 17 item 4,
 # docs/editors.md): scripted clients over stdio (tests/lsp/*.py, python3):
-#   session.py  every method: lifecycle, diagnostics and code actions, hover,
+#   session.py  every method: lifecycle, diagnostics and code actions (the
+#               missing-`->` fix typed by the tail, none when unknown), hover,
 #               definition, references, rename (and a stale rename refused),
 #               formatting, document symbols, semantic tokens; UTF-16 positions
 #   project.py  open files of a project: the project check's diagnostics (an

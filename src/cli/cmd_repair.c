@@ -531,6 +531,18 @@ fix_rounds(FixRun *f, const Session *L)
 	}
 }
 
+/* With `--code` (code >= 0): are the errors left in C all of other codes? */
+static bool
+other_codes_left(const Session *C, int code)
+{
+	if (code < 0)
+		return false;
+	for (int i = 0; i < C->diags.items.len; i++)
+		if (C->diags.items.items[i].code == (DiagCode)code)
+			return false;
+	return true;
+}
+
 int
 cli_cmd_fix(int argc, char **argv)
 {
@@ -606,6 +618,17 @@ cli_cmd_fix(int argc, char **argv)
 		buf_puts(&head, " is unchanged:\n");
 		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
+		goto out;
+	}
+	if (!manifest && !f.C.S && !other_codes_left(&f.C, code)) {
+		/* a file is written (or a diff shown) only when the fixed text parses:
+		 * never a half-fixed file that does not (the fixed text's errors shown).
+		 * `--code X` asks for X's fixes alone: other codes' syntax errors may
+		 * stay, not one of X's. */
+		diag_emit_all(&f.C.diags, false);
+		printf("the fixes of %d diagnostic%s leave ", f.nfixed, f.nfixed == 1 ? "" : "s");
+		cli_put_visible(stdout, path);
+		printf(" with syntax errors; it is unchanged\n");
 		goto out;
 	}
 	/* the whole change as one edit (common prefix and suffix kept) for the diff */

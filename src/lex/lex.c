@@ -204,9 +204,10 @@ has_prefix(const char *s, size_t n, const char *pre)
 	return n > m && memcmp(s, pre, m) == 0;
 }
 
-/* A bad integer suffix: P003 over the digits (T260 for `usize…`). */
+/* A bad integer suffix: P003 over the digits (T260 for `usize…`); fits: the
+ * digits are an i64 (`i64`'s fix drops the suffix only then). */
 static void
-int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, const char *suf, size_t suflen)
+int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, const char *suf, size_t suflen, bool fits)
 {
 	Diag *d;
 	if (has_prefix(suf, suflen, "usize")) {
@@ -222,7 +223,8 @@ int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, con
 		d = lex_error(L, DIAG_P003, start, num_end, "integer literals accept only an `i32`, `u8`, or `usize` suffix");
 		if (suflen == 3 && memcmp(suf, "i64", 3) == 0) {
 			diag_set_help(d, "write %s; `i64` is the default integer type and takes no suffix", digits);
-			diag_add_fix(d, (uint32_t)num_end, (uint32_t)L->pos, "");
+			if (fits)   /* not past i64: dropping the suffix would leave a range P003 */
+				diag_add_fix(d, (uint32_t)num_end, (uint32_t)L->pos, "");
 		} else if (suf[0] == 'e' || suf[0] == 'E') {
 			diag_set_help(d, "an exponent needs a fraction: write e.g. `%s.0e5`", digits);
 		} else if (suf[0] == '_') {
@@ -323,7 +325,7 @@ lex_number(Lexer *L)
 	else if (suflen == 5 && memcmp(suf, "usize", 5) == 0)
 		s = SUF_USIZE;
 	else {
-		int_suffix_error(L, start, num_end, text, suf, suflen);
+		int_suffix_error(L, start, num_end, text, suf, suflen, !overflow && mag <= (uint64_t)INT64_MAX);
 		return;
 	}
 	Token *t = push_tok(L, TOK_INT, start, L->pos);

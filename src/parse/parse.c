@@ -506,7 +506,7 @@ parse_param(Parser *p)
 		 * (it left `x = x + 1;` U101, and a `let mut x = x;` copy is T209). */
 		Token *name = parse_peek_at(p, 1);
 		if (d && name->kind == TOK_IDENT && body_leaves(p, name))
-			diag_add_fix(d, parse_peek(p)->span.start, name->span.start, "");
+			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, name->span.start), "");
 		return pr;
 	}
 	pr.name = parse_name(p, "parameter name");
@@ -546,20 +546,30 @@ parse_params(Parser *p, int *n)
 
 /* The result type: `-> type`, with the `fn f()` habit (`-> ()` is parse_type's). */
 static Type *
-parse_result_type(Parser *p)
+parse_result_type(Parser *p, const Name *fname)
 {
 	if (!parse_at(p, TOK_ARROW)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` before return type");
 		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
-		/* `fn f() {` gains `-> i64`; `fn f() bool {` only its `->`, `fn f(): bool {` its `->` for the `:`. */
+		/* `fn f() {` gains `-> T` for the type its tail is known to have (`main`:
+		 * i64, the one result it may have); `fn f() bool {` only its `->`,
+		 * `fn f(): bool {` its `->` for the `:`. */
 		Token *t = parse_peek(p);
 		uint32_t at = p->toks[p->pos - 1].span.end;
 		if (!d)
 			;
 		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
-		    parse_tok_is_word(p, t, "ensures"))
-			diag_add_fix(d, at, at, " -> i64");
-		else if (t->kind == TOK_IDENT)
+		    parse_tok_is_word(p, t, "ensures")) {
+			const char *ty = parse_body_tail_type(p, 0);
+			bool main = fname->s && strcmp(fname->s, "main") == 0;
+			if (main && (!ty || strcmp(ty, "i64") == 0))
+				diag_add_fix(d, at, at, " -> i64");
+			else if (ty && !main) {
+				char buf[24];
+				snprintf(buf, sizeof buf, " -> %s", ty);
+				diag_add_fix(d, at, at, buf);
+			}
+		} else if (t->kind == TOK_IDENT)
 			diag_add_fix(d, at, at, " ->");
 		else if (t->kind == TOK_COLON && parse_peek_at(p, 1)->kind == TOK_IDENT)
 			diag_add_fix(d, t->span.start, t->span.end, " ->");
@@ -582,7 +592,7 @@ parse_function(Parser *p, FnDecl *fn)
 	fn->name = parse_name(p, "function name");
 	fn->tparams = parse_type_params(p, &fn->ntparams);
 	fn->params = parse_params(p, &fn->nparams);
-	fn->result = parse_result_type(p);
+	fn->result = parse_result_type(p, &fn->name);
 	if (!p->panic && parse_at_word(p, "uses")) {
 		parse_advance(p);
 		fn->uses = parse_effect_set(p);
@@ -601,8 +611,12 @@ parse_function(Parser *p, FnDecl *fn)
 	fn->nclauses = clauses.len;
 	VEC_FREE(clauses);
 	fn->header = parse_span_from(p, start);
-	if (!p->panic)
+	if (!p->panic) {
+		const Type *outer = p->result;
+		p->result = fn->result;
 		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
+		p->result = outer;
+	}
 }
 
 /* field_decl = [ id_attr ] , IDENT , ":" , type ; */
@@ -1066,8 +1080,7 @@ item_habit(Parser *p, Token *t)
 		diag_add_fix(d, s, e, "variant");
 	} else if (parse_tok_is_word(p, t, "pub") || parse_tok_is_word(p, t, "public") || parse_tok_is_word(p, t, "export")) {
 		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
-		uint32_t next = parse_peek_at(p, 1)->span.start;
-		diag_add_fix(d, s, next > e ? next : e, "");
+		diag_add_fix(d, s, parse_space_end(p, e, parse_peek_at(p, 1)->span.start), "");
 	} else if (parse_tok_is_word(p, t, "const") || parse_tok_is_word(p, t, "static") || parse_tok_is_word(p, t, "let") ||
 	    parse_tok_is_word(p, t, "var")) {
 		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");

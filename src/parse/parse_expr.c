@@ -656,9 +656,10 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 	return e;
 }
 
-/* Fix for `Some(x)` / `Ok(x)` / `Err(e)` written Rust-style (expression or pattern). */
+/* Fix for `Some(x)` / `Ok(x)` / `Err(e)` written Rust-style (expression or pattern;
+ * qualified: after `tname<…>::`, which must be Option or Result). */
 static void
-rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
+rust_case_fix(Parser *p, Diag *d, const Token *name, const Token *tname, bool qualified)
 {
 	/* name ( IDENT ) */
 	Token *lp = parse_peek(p), *arg = parse_peek_at(p, 1), *rp = parse_peek_at(p, 2);
@@ -676,6 +677,9 @@ rust_case_fix(Parser *p, Diag *d, const Token *name, bool qualified)
 	} else {
 		return;
 	}
+	/* `Maybe<i64>::Some(3)`: another type's `Some` need not hold a `value` */
+	if (qualified && !parse_tok_is_word(p, tname, type))
+		return;
 	char buf[256];
 	int alen = (int)(arg->span.end - arg->span.start);
 	if (alen > 100)
@@ -772,7 +776,7 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 		diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
 		/* Only with the type arguments spelled: `Option::Some { value: 1 }` is T221. */
 		if (ntargs > 0)
-			rust_case_fix(p, d, ct, true);
+			rust_case_fix(p, d, ct, tname, true);
 		return e;
 	}
 	if (parse_at(p, TOK_LBRACE) && (!p->no_record || payload_braces_ahead(p))) {
@@ -894,8 +898,12 @@ parse_closure(Parser *p)
 	parse_expect(p, TOK_ARROW, "`->` after closure parameters");
 	if (!p->panic)
 		e->u.closure.result = parse_type(p);
-	if (!p->panic)
+	if (!p->panic) {
+		const Type *outer = p->result;
+		p->result = e->u.closure.result;
 		e->u.closure.body = parse_block_ctx(p, BLK_CLOSURE, "`{` before closure body");
+		p->result = outer;
+	}
 	e->span = parse_span_from(p, start);
 	return e;
 }
@@ -956,7 +964,7 @@ parse_match(Parser *p)
 			if (parse_at(p, TOK_LPAREN)) {
 				diag_set_help(d, "variant patterns name the case and its fields: `Option::Some { value: v }`, not `Some(v)`");
 				int had = d ? d->fixes.len : 0;
-				rust_case_fix(p, d, pat_start, false);
+				rust_case_fix(p, d, pat_start, NULL, false);
 				if (d && d->fixes.len > had && parse_tok_is_word(p, pat_start, "Some"))
 					none_arms_fix(p, d, arms_open);
 			} else if (parse_at(p, TOK_DOT)) {

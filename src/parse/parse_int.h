@@ -52,6 +52,7 @@ typedef struct Parser {
 	bool tail_block;    /* the block being parsed gives its function's result (return_habit's fix) */
 	bool tail_if;       /* the `if` parse_if is entered at ends such a block */
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
+	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
 } Parser;
 
 /* ---- token access (inline: every token and keyword test runs these) ---- */
@@ -83,6 +84,16 @@ parse_tok_is_word(const Parser *p, const Token *t, const char *w)
 	/* the first byte settles most mismatches */
 	return t->kind == TOK_IDENT && p->src[t->span.start] == w[0] && t->span.end - t->span.start == n &&
 	    memcmp(p->src + t->span.start, w, n) == 0;
+}
+
+/* A fix deleting a word deletes the white space after it up to limit (the
+ * next token's start), but never a comment there: where that space ends. */
+static inline uint32_t
+parse_space_end(const Parser *p, uint32_t from, uint32_t limit)
+{
+	while (from < limit && (p->src[from] == ' ' || p->src[from] == '\t' || p->src[from] == '\r' || p->src[from] == '\n'))
+		from++;
+	return from;
 }
 
 static inline bool
@@ -143,6 +154,9 @@ IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
 bool parse_member_comma(Parser *p, const char *noun);
+/* The type a function body's tail is known to have from its tokens (the
+ * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
+const char *parse_body_tail_type(Parser *p, int k);
 EffectSet parse_effect_set(Parser *p);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */

@@ -162,7 +162,7 @@ parse_let(Parser *p)
 		st->u.let.mut = true;
 		if (parse_at_word(p, "mut") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_U104, "duplicate `mut` modifier; write `let mut` exactly once");
-			diag_add_fix(d, parse_peek(p)->span.start, parse_peek_at(p, 1)->span.start, "");
+			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, parse_peek_at(p, 1)->span.start), "");
 			return st;
 		}
 	}
@@ -406,13 +406,13 @@ return_habit(Parser *p, const char *word)
 			depth--;
 		else if (u->kind == TOK_RBRACE) {
 			if (depth == 0) {
-				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
 				return;
 			}
 			depth--;
 		} else if (u->kind == TOK_SEMI && depth == 0) {
 			if (parse_peek_at(p, k + 1)->kind == TOK_RBRACE) {
-				diag_add_fix(d, t->span.start, parse_peek_at(p, 1)->span.start, "");
+				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
 				diag_add_fix(d, u->span.start, u->span.end, "");
 			}
 			return;
@@ -510,13 +510,209 @@ statement_habit(Parser *p)
 	return false;
 }
 
+/* An integer literal's type by its suffix. */
+static const char *const int_types[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
+
+/* The type of a literal token, or NULL. */
+static const char *
+literal_type(const Parser *p, const Token *t)
+{
+	switch (t->kind) {
+	case TOK_INT:
+		return t->suffix < countof(int_types) ? int_types[t->suffix] : NULL;
+	case TOK_FLOAT:
+		return t->suffix == SUF_F32 ? "f32" : t->suffix == SUF_NONE || t->suffix == SUF_F64 ? "f64" : NULL;
+	case TOK_CHAR:
+		return "char";
+	case TOK_STRING:
+		return "string";
+	default:
+		return parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false") ? "bool" : NULL;
+	}
+}
+
+/*
+ * The type of the binding `name` the body's statements (tokens open+1 ..
+ * tail-1) give it last at their own level: `let [mut] name: T = …;` with T
+ * a scalar or `string`, or `let [mut] name = <literal>;`; NULL otherwise (no
+ * such `let`, a parameter, or a value whose type is not known here).
+ */
+static const char *
+let_type(Parser *p, int open, int tail, const Token *name)
+{
+	static const char *const named[] = { "i64", "i32", "u8", "usize", "f64", "f32", "bool", "char", "string" };
+	const char *ty = NULL;
+	int depth = 0;
+	size_t n = name->span.end - name->span.start;
+	for (int j = open + 1; j < tail; j++) {
+		Token *t = parse_peek_at(p, j);
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+		if (depth != 0 || !parse_tok_is_word(p, t, "let"))
+			continue;
+		int k = j + 1;
+		if (parse_tok_is_word(p, parse_peek_at(p, k), "mut"))
+			k++;
+		Token *b = parse_peek_at(p, k);
+		if (b->kind != TOK_IDENT || b->span.end - b->span.start != n || memcmp(p->src + b->span.start, p->src + name->span.start, n) != 0)
+			continue;
+		ty = NULL;   /* this `let` shadows any before it */
+		Token *a = parse_peek_at(p, k + 1), *v = parse_peek_at(p, k + 2);
+		if (a->kind == TOK_COLON && v->kind == TOK_IDENT && parse_peek_at(p, k + 3)->kind == TOK_ASSIGN) {
+			for (size_t i = 0; i < countof(named); i++)
+				if (parse_tok_is_word(p, v, named[i]))
+					ty = named[i];
+		} else if (a->kind == TOK_ASSIGN) {
+			int m = k + 2;
+			if (v->kind == TOK_MINUS && (parse_peek_at(p, m + 1)->kind == TOK_INT || parse_peek_at(p, m + 1)->kind == TOK_FLOAT))
+				m++;
+			if (parse_peek_at(p, m + 1)->kind == TOK_SEMI)
+				ty = literal_type(p, parse_peek_at(p, m));
+		}
+	}
+	return ty;
+}
+
+/*
+ * The result type a body without `->` gives, read from its tokens (the body
+ * is not parsed after the error): k is the offset of the token after `)`.
+ * Known only for a tail after the body's last `;` (or its `{`) that is one
+ * literal (`-` before a number), or that holds no brackets and a comparison
+ * or logical operator at its top, or starts with `!` (bool: those are the
+ * lowest-precedence operators).  NULL when the tail's type cannot be known
+ * here, or there is no tail.
+ */
+const char *
+parse_body_tail_type(Parser *p, int k)
+{
+	int depth = 0;
+	/* the body's `{`: the first one outside brackets not after `uses` */
+	for (;; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
+			return NULL;
+		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
+			break;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+	}
+	/* the tail: after the last `;` or `}` at the body's own level */
+	int open = k, tail = k + 1, end = -1;
+	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR)
+			return NULL;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE) {
+			depth++;
+		} else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE) {
+			if (depth-- == 0) {
+				end = k;
+				break;
+			}
+		} else if (t->kind == TOK_SEMI && depth == 0) {
+			tail = k + 1;
+		}
+	}
+	if (end < 0 || end == tail)
+		return NULL;
+	Token *first = parse_peek_at(p, tail);
+	if (end == tail + 1 && first->kind == TOK_IDENT && !literal_type(p, first))
+		return let_type(p, open, tail, first);
+	if (end == tail + 1)
+		return literal_type(p, first);
+	if (end == tail + 2 && first->kind == TOK_MINUS && (parse_peek_at(p, tail + 1)->kind == TOK_INT ||
+	    parse_peek_at(p, tail + 1)->kind == TOK_FLOAT))
+		return literal_type(p, parse_peek_at(p, tail + 1));
+	bool logic = false, cast = false;
+	for (int j = tail; j < end; j++) {
+		TokKind tk = (TokKind)parse_peek_at(p, j)->kind;
+		if (tk == TOK_LPAREN || tk == TOK_LBRACKET || tk == TOK_LBRACE || tk == TOK_RPAREN || tk == TOK_RBRACKET ||
+		    tk == TOK_RBRACE || tk == TOK_FATARROW)
+			return NULL;
+		logic |= tk == TOK_OROR || tk == TOK_ANDAND || tk == TOK_EQ || tk == TOK_NE || tk == TOK_LE || tk == TOK_GE;
+		cast |= parse_tok_is_word(p, parse_peek_at(p, j), "as");
+	}
+	/* `!x as i64` would not be a bool; `a == b as i64` is */
+	return logic || (first->kind == TOK_BANG && !cast) ? "bool" : NULL;
+}
+
+/*
+ * The type an expression is known to have from the syntax, or NULL: a
+ * literal's; a comparison's or a logical operator's (bool); arithmetic's, the
+ * type of an operand known so (both operands have one type when it checks); a
+ * name's, by the block's last `let` of it among stmts[0..nstmts).
+ */
+static const char *
+known_type(const Expr *e, Stmt *const *stmts, int nstmts)
+{
+	switch (e->kind) {
+	case EXPR_NAME:
+		/* the block's last `let` of the name before e: its annotation (one
+		 * name, no arguments) or its value's known type */
+		for (int i = nstmts - 1; i >= 0; i--) {
+			const Stmt *st = stmts[i];
+			if (st->kind != STMT_LET || !st->u.let.name.s || strcmp(st->u.let.name.s, e->u.name.s) != 0)
+				continue;
+			const Type *t = st->u.let.type;
+			if (t)
+				return t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && !ast_type_nargs(t) ? t->u.name.s : NULL;
+			return st->u.let.value ? known_type(st->u.let.value, stmts, i) : NULL;
+		}
+		return NULL;
+	case EXPR_INT:
+		return e->lit_suffix < countof(int_types) ? int_types[e->lit_suffix] : NULL;
+	case EXPR_FLOAT:
+		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
+	case EXPR_CHAR:
+		return "char";
+	case EXPR_STRING:
+		return "string";
+	case EXPR_BOOL:
+		return "bool";
+	case EXPR_UNARY:
+		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts);
+	case EXPR_BINARY:
+		if (e->bin_op <= BIN_GE)
+			return "bool";
+	{
+		const char *l = known_type(e->u.binary.lhs, stmts, nstmts);
+		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts);
+	}
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Does deleting the `;` after e, the last thing in a block of kind ctx
+ * (tail: its value is the function's result), keep the meaning?  Where the
+ * value is discarded (a loop body, a statement `if`'s branch), always; where
+ * it is the function's or closure's result, when e's type is known to be the
+ * declared one.  Elsewhere (`g(x);` in a function of unknown result type…)
+ * the value may not have the type the block needs: no fix.
+ */
+static bool
+tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
+{
+	if (ctx == BLK_WHILE || ctx == BLK_FOR || (ctx == BLK_IF_STMT && !tail))
+		return true;
+	if (!tail || !p->result || p->result->kind != TYPE_NAME || ast_type_nparts(p->result) != 1 || ast_type_nargs(p->result))
+		return false;
+	const char *t = known_type(e, stmts, nstmts);
+	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
+}
+
 /*
  * An expression followed by `;` (the `;` already consumed): the
  * expression-statement habit, also when the block ends right after it
  * (`{ 42; }`, as the reference).  A bare name is reported at the name.
  */
 static void
-expression_statement(Parser *p, Expr *e, const Token *semi)
+expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
 {
 	bool last = parse_at(p, TOK_RBRACE);
 	const Token *at_tok = parse_peek(p);
@@ -534,10 +730,23 @@ expression_statement(Parser *p, Expr *e, const Token *semi)
 	}
 	if (last) {
 		diag_set_help(d, "delete the `;` after the last expression: a block's final expression, without `;`, is its value");
-		diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
+		if (tail_fits(p, e, ctx, tail, stmts, nstmts))
+			diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
+		 * operator's, a literal); for a name, a field or a value holding them
+		 * (a block, a record, …) it would move an owner (`s;` became `let _ = s;`,
+		 * then a later use of `s` was H006): no fix there. */
+		const Expr *v = e->kind == EXPR_TRY ? e->u.try_.operand : e;   /* `f()?;` too, not `o?;` */
+		switch (v->kind) {
+		case EXPR_CALL: case EXPR_METHOD: case EXPR_SUPER: case EXPR_INT: case EXPR_FLOAT: case EXPR_CHAR:
+		case EXPR_STRING: case EXPR_BOOL: case EXPR_UNARY: case EXPR_BINARY:
+			diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+			break;
+		default:
+			break;
+		}
 	}
 }
 
@@ -762,7 +971,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				 * `if … else …` it is an expression statement (P106). */
 				Token *semi = parse_advance(p);
 				if (parse_if_has_value(e)) {
-					expression_statement(p, e, semi);
+					expression_statement(p, e, semi, ctx, tail, stmts.items, stmts.len);
 					break;
 				}
 			}
@@ -790,7 +999,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			if (parse_at(p, TOK_SEMI)) {
-				expression_statement(p, e, parse_advance(p));
+				expression_statement(p, e, parse_advance(p), ctx, tail, stmts.items, stmts.len);
 				break;
 			}
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");

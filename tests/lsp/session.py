@@ -266,6 +266,25 @@ def main():
     assert cur == fixed and c.note("textDocument/publishDiagnostics")["diagnostics"] == []
     assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
 
+    # ---- the missing-`->` fix writes the tail's known type (it guessed `-> i64`: T103); none
+    # when the tail's type is not known before checking ----
+    arrow_uri = "file:///work/arrow.spx"
+    arrow = "module a;\n\n@id(\"a.ready\")\nfn ready() { 1 == 1 }\n\n@id(\"a.main\")\nfn main() -> i64\n{\n    if ready() { 1 } else { 0 }\n}\n"
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": arrow_uri, "languageId": "semaprax", "version": 1, "text": arrow}})
+    g = c.note("textDocument/publishDiagnostics")["diagnostics"]
+    assert [x["code"] for x in g] == ["SPX-P106"], g
+    acts = c.call("textDocument/codeAction", {"textDocument": {"uri": arrow_uri}, "range": g[0]["range"], "context": {"diagnostics": g}})
+    edits = acts[0]["edit"]["changes"][arrow_uri]
+    assert edits == [{"range": {"start": pos(arrow, " { 1 == 1"), "end": pos(arrow, " { 1 == 1")}, "newText": " -> bool"}], edits
+    assert check_text(apply(arrow, edits))[0] == 0
+    unknown = arrow.replace("{ 1 == 1 }", "{ g() }") + "\n@id(\"a.g\")\nfn g() -> bool\n{\n    true\n}\n"
+    c.notify("textDocument/didChange", {"textDocument": {"uri": arrow_uri, "version": 2}, "contentChanges": [{"text": unknown}]})
+    g = c.note("textDocument/publishDiagnostics")["diagnostics"]
+    assert [x["code"] for x in g] == ["SPX-P106"], g
+    assert c.call("textDocument/codeAction", {"textDocument": {"uri": arrow_uri}, "range": g[0]["range"], "context": {"diagnostics": g}}) == []
+    c.notify("textDocument/didClose", {"textDocument": {"uri": arrow_uri}})
+    assert c.note("textDocument/publishDiagnostics") == {"uri": arrow_uri, "diagnostics": []}
+
     # ---- a second document at once: a warning, and a rename the engine refuses (no explicit @id) ----
     auto_uri = "file:///work/auto.spx"
     auto = "module a;\n\nfn helper() -> i64\n{\n    1\n}\n\n@id(\"a.main\")\nfn main() -> i64\n{\n    helper()\n}\n"
