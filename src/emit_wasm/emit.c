@@ -782,14 +782,93 @@ owned_text(Emitw *W, uint32_t base, const char *kind)
 	emitw_end(W);
 }
 
-/* Appends parameter i's rendering (src/interp/detail.c's render_value; the
- * native lane's render_arg); false after a refusal. */
+static void
+note_move(void *ctx, const HirExpr *e)
+{
+	const HirFunc *f = ((void **)ctx)[0];
+	uint32_t *flag = ((void **)ctx)[1];
+	if (e->kind == HIR_MOVE && e->u.slot < (HirSlot)f->nparams)
+		flag[e->u.slot] = 1;
+}
+
+/* W->moved_flag for f: a fresh i32 local (zero on entry) for each parameter
+ * an `ensures` report may find moved (a HIR_MOVE reads it; parameters are
+ * immutable, so once moved it stays so): a moved Vec is zeroed, as an
+ * empty one may be (the native lane's moved_params). */
+static void
+moved_params(Emitw *W, const HirFunc *f)
+{
+	static const uint8_t i32t[1] = { WT_I32 };
+	free(W->moved_flag);
+	W->moved_flag = NULL;
+	if (f->nensures == 0 || f->nparams == 0)
+		return;
+	W->moved_flag = spx_xcalloc((size_t)f->nparams, sizeof *W->moved_flag);
+	void *ctx[2] = { (void *)f, W->moved_flag };
+	HirVisitor v = { note_move, NULL, NULL, ctx };
+	hir_visit(f, &v);
+	for (int i = 0; i < f->nparams; i++)
+		if (W->moved_flag[i])
+			W->moved_flag[i] = emitw_fresh_locals(W, i32t, 1);
+}
+
+uint32_t
+emitw_moved_flag(Emitw *W, HirSlot s)
+{
+	return W->moved_flag && s < (HirSlot)W->f->nparams ? W->moved_flag[s] : 0;
+}
+
+/* Appends a collection's count from local at (an i32; minus local minus's
+ * when nonzero) between `<name ` and unit, `<Vec<i64> 3 items>`. */
+static void
+count_text(Emitw *W, const char *name, uint32_t at, uint32_t minus, const char *unit)
+{
+	Buf kind = {0};
+	buf_printf(&kind, "<%s ", name);
+	emitw_text(W, kind.data);
+	buf_free(&kind);
+	emitw_op_u32(W, OP_LOCAL_GET, at);
+	if (minus) {
+		emitw_op_u32(W, OP_LOCAL_GET, minus);
+		emitw_op(W, OP_I32_SUB);
+	}
+	emitw_op(W, OP_I64_EXTEND_I32_U);
+	decimal_text(W, TY_USIZE);
+	emitw_text(W, unit);
+}
+
+/* Appends parameter i's value (src/interp/detail.c's render_value; the
+ * native lane's render_value); false after a refusal. */
 static bool
-render_arg(Emitw *W, const HirFunc *f, int i)
+render_value(Emitw *W, const HirFunc *f, int i)
 {
 	TypeId t = emitw_slot_ty(W, i);
 	const TypeInfo *ti = sema_type_info(&W->S->types, t);
 	uint32_t base = W->slot_base[i];
+	TyKind declared = sema_type_info(&W->S->types, f->locals[i].type)->kind;
+	if (ti->kind == TY_VEC || ti->kind == TY_ITER || ti->kind == TY_MAP || ti->kind == TY_SET ||
+	    ti->kind == TY_BOX || ti->kind == TY_FN) {
+		/* by kind (the declared type's name) and count where f declares
+		 * it so; given for a type parameter `<data>`, as the interpreter */
+		const char *name = sema_type_name(W->S, f->locals[i].type);
+		if (declared != ti->kind) {
+			emitw_text(W, "<data>");
+		} else if (ti->kind == TY_FN) {
+			emitw_text(W, "<fn>");
+		} else if (ti->kind == TY_BOX) {
+			Buf kind = {0};
+			buf_printf(&kind, "<%s>", name);
+			emitw_text(W, kind.data);
+			buf_free(&kind);
+		} else if (ti->kind == TY_VEC) {   /* (address, length, capacity) */
+			count_text(W, name, base + 1, 0, " items>");
+		} else if (ti->kind == TY_ITER) {   /* (address, length, capacity, position): those left */
+			count_text(W, name, base + 1, base + 3, " items>");
+		} else {   /* (keys, values, length, capacity) */
+			count_text(W, name, base + 2, 0, " entries>");
+		}
+		return true;
+	}
 	switch (ti->kind) {
 	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE:
 		emitw_op_u32(W, OP_LOCAL_GET, base);
@@ -835,7 +914,7 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		 * parameter, as a reader (the interpreter cannot tell them apart) */
 		owned_text(W, base, sema_type_info(&W->S->types, f->locals[i].type)->kind == TY_BYTES ? "<Bytes " : NULL);
 		return true;
-	case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
+	case TY_READER:
 		owned_text(W, base, NULL);
 		return true;
 	case TY_NOMINAL: {
@@ -854,14 +933,28 @@ render_arg(Emitw *W, const HirFunc *f, int i)
 		decimal_text(W, TY_USIZE);
 		emitw_text(W, " bytes>");
 		return true;
-	case TY_FN:
-		emitw_text(W, "<data>");
-		return true;
 	default:
 		emitw_refuse(W, f->locals[i].span, "the Wasm lane does not render `%s` in a contract failure report yet",
 			     sema_type_name(W->S, t));
 		return false;
 	}
+}
+
+/* Parameter i's rendering: `<moved>` once it has moved (W->moved_flag),
+ * else its value (render_value); false after a refusal. */
+static bool
+render_arg(Emitw *W, const HirFunc *f, int i)
+{
+	uint32_t mv = emitw_moved_flag(W, (HirSlot)i);
+	if (!mv)
+		return render_value(W, f, i);
+	emitw_op_u32(W, OP_LOCAL_GET, mv);
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_text(W, "<moved>");
+	emitw_op(W, OP_ELSE);
+	bool ok = render_value(W, f, i);
+	emitw_end(W);
+	return ok;
 }
 
 /* The checks of f's requires (or ensures) clauses: hir_contract_head's lines as the native lane's, exit 70. */
@@ -923,6 +1016,7 @@ emit_function(Emitw *W, int k)
 		next += (uint32_t)emitw_flat(W, in->slot_type[i], NULL);
 	}
 	W->nwparams = next;
+	moved_params(W, f);
 	for (int i = f->nparams; i < f->nlocals && !W->failed; i++) {
 		if (emitw_wparam(f, i))
 			continue;
@@ -1467,6 +1561,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		free(W->aux);
 		free(W->cyc);
 		free(W->slot_base);
+		free(W->moved_flag);
 		free(W->interned);
 		free(G.symfunc[k]);
 	}

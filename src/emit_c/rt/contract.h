@@ -85,6 +85,15 @@ spx_cf_view(spx_buf *b, const char *kind, spx_view s)
 	spx_cf_put(b, t);
 }
 
+/* A collection by kind and count: `<Vec<i64> 3 items>`, `<Map<string, i64> 2 entries>`. */
+SPX_RT void
+spx_cf_count(spx_buf *b, const char *kind, size_t n, const char *unit)
+{
+	spx_cf_put(b, kind);
+	spx_cf_put(b, " ");
+	spx_cf_uint(b, n, unit);
+}
+
 SPX_RT void
 spx_cf_float(spx_buf *b, double v, bool f32)
 {
