@@ -12,9 +12,12 @@
  * which has no literal, as `inf`, `-inf` or `NaN` in either width); owned and
  * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
  * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`, `<array u8 x4>`),
- * other aggregates by kind only (`<record>`, `<variant>`, `<data>`; a
- * StdinReader, and Bytes or a view given for a type parameter `T`, too),
- * and a parameter moved away is `<moved>`.  A record
+ * collections by their declared type's name and count (`<Vec<i64> 3 items>`,
+ * `<Iter<i64> 2 items>`, `<Map<string, i64> 2 entries>`, `<Set<bool> 0
+ * entries>`), other aggregates by kind only (`<Box<Node>>`, `<fn>`,
+ * `<record>`, `<variant>`, `<data>`; a StdinReader, and Bytes, a view, a
+ * collection, Box or function given for a type parameter `T`, too), and a
+ * parameter moved away is `<moved>` (docs/DECISIONS.md).  A record
  * invariant reports the record's stable identity and phase `requires`, its
  * fields as the arguments.
  */
