@@ -148,6 +148,10 @@ int emitw_target(const Emitw *W, const HirExpr *e);
 uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
 /* n locals of their own, never reused (what the epilogue still reads). */
 uint32_t emitw_fresh_locals(Emitw *W, const uint8_t *types, int n);
+/* report.c: the contract checks and their failure reports; the moved flags
+ * of f's parameters (W->moved_flag) and parameter s's flag local (0: none). */
+void emitw_contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n);
+void emitw_moved_params(Emitw *W, const HirFunc *f);
 uint32_t emitw_moved_flag(Emitw *W, HirSlot s);
 int emitw_temps_mark(Emitw *W);
 void emitw_temps_release(Emitw *W, int mark);
