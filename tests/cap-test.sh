@@ -435,7 +435,9 @@ if [ "$wasm_ran" -gt 0 ]; then
 		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
 		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
 		# a refused DIR: the host says why in `run`'s words, as the executable does
-		for dir in ../outside out/back nothere out/none/deeper sub/in.txt subl "$(printf 'a\nb')" "$(printf 'x\377y')"; do
+		# (the line is the runtime module's rt_fs_root_line, the validity its
+		# rt_fs_path_valid: the host restates neither)
+		for dir in ../outside out/back nothere out/none/deeper sub/in.txt subl ./out "$(printf 'a\nb')" "$(printf 'x\377y')" "$(printf 'c\302\205d')" "$(printf 'n\001o/\342\202\254')"; do
 			invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
 			want=$(head -n 1 "$tmp/e")
 			invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write="$dir"

@@ -106,6 +106,17 @@ emitc_slot_name(Emit *E, HirSlot s)
 	return E->framed ? arena_printf(&E->a, "F->%s", slot_raw(E, s)) : slot_raw(E, s);
 }
 
+/* The flag recording that parameter s has moved, for a contract report
+ * (`<moved>`: a moved Vec is zeroed, as an empty one may be), or NULL when
+ * s needs none (moved_params). */
+const char *
+emitc_moved_flag(Emit *E, HirSlot s)
+{
+	if (!E->moved_flag || s >= (HirSlot)E->f->nparams || !E->moved_flag[s])
+		return NULL;
+	return arena_printf(&E->a, "%sspx_mv_%u", E->framed ? "F->" : "", (unsigned)s);
+}
+
 const char *
 emitc_result(Emit *E)
 {
@@ -279,13 +290,40 @@ c_literal(Buf *out, const char *s)
  * and Slice<u8> by kind and length only where f declares them so, not for
  * a type parameter, which the interpreter cannot tell apart). */
 static void
-render_arg(Emit *E, const HirFunc *f, int i)
+render_value(Emit *E, const HirFunc *f, int i)
 {
 	TypeId t = emitc_slot_type(E, (HirSlot)i);
 	const char *v = emitc_slot_name(E, (HirSlot)i);
 	Sym *s = emitc_nominal_sym(E, t);
 	TyKind declared = sema_type_info(&E->S->types, f->locals[i].type)->kind;
-	switch (emitc_tinfo(E, t)->kind) {
+	TyKind k = emitc_tinfo(E, t)->kind;
+	if (k == TY_VEC || k == TY_ITER || k == TY_MAP || k == TY_SET || k == TY_BOX || k == TY_FN) {
+		/* by kind (the declared type's name) and count where f declares
+		 * it so; given for a type parameter `<data>`, as the interpreter */
+		if (declared != k) {
+			emitc_line(E, "	spx_cf_put(&spx_cf, \"<data>\");");
+			return;
+		}
+		if (k == TY_FN) {
+			emitc_line(E, "	spx_cf_put(&spx_cf, \"<fn>\");");
+			return;
+		}
+		Buf kind = {0}, lit = {0};
+		buf_printf(&kind, "<%s", sema_type_name(E->S, f->locals[i].type));
+		if (k == TY_BOX)
+			buf_putc(&kind, '>');
+		c_literal(&lit, kind.data);
+		if (k == TY_BOX)
+			emitc_line(E, "	spx_cf_put(&spx_cf, %s);", lit.data);
+		else if (k == TY_ITER)
+			emitc_line(E, "	spx_cf_count(&spx_cf, %s, %s.v.len - %s.pos, \" items>\");", lit.data, v, v);
+		else
+			emitc_line(E, "	spx_cf_count(&spx_cf, %s, %s.len, \"%s\");", lit.data, v, k == TY_VEC ? " items>" : " entries>");
+		buf_free(&kind);
+		buf_free(&lit);
+		return;
+	}
+	switch (k) {
 	case TY_I64: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"\");", v); return;
 	case TY_I32: emitc_line(E, "	spx_cf_int(&spx_cf, %s, \"i32\");", v); return;
 	case TY_U8: emitc_line(E, "	spx_cf_uint(&spx_cf, %s, \"u8\");", v); return;
@@ -316,6 +354,19 @@ render_arg(Emit *E, const HirFunc *f, int i)
 	else if (s && s->kind == SK_VARIANT)
 		kind = "<variant>";
 	emitc_line(E, "	spx_cf_put(&spx_cf, \"%s\");", kind);
+}
+
+/* Parameter i's rendering: `<moved>` once it has moved (emitc_moved_flag),
+ * else its value (render_value). */
+static void
+render_arg(Emit *E, const HirFunc *f, int i)
+{
+	const char *mv = emitc_moved_flag(E, (HirSlot)i);
+	if (mv)
+		emitc_line(E, "	if (%s) spx_cf_put(&spx_cf, \"<moved>\"); else {", mv);
+	render_value(E, f, i);
+	if (mv)
+		emitc_line(E, "	}");
 }
 
 /*
@@ -401,6 +452,30 @@ capture_load(Emit *E, HirSlot s, int k)
 }
 
 static void
+note_move(void *ctx, const HirExpr *e)
+{
+	const HirFunc *f = ((void **)ctx)[0];
+	bool *moved = ((void **)ctx)[1];
+	if (e->kind == HIR_MOVE && e->u.slot < (HirSlot)f->nparams)
+		moved[e->u.slot] = true;
+}
+
+/* Per parameter of f: whether an `ensures` report may find it moved (a
+ * HIR_MOVE reads it; parameters are immutable, so once moved it stays
+ * so); NULL when none may. */
+static const bool *
+moved_params(Emit *E, const HirFunc *f)
+{
+	if (f->nensures == 0 || f->nparams == 0)
+		return NULL;
+	bool *moved = ARENA_ARRAY(&E->a, bool, f->nparams);
+	void *ctx[2] = { (void *)f, moved };
+	HirVisitor v = { note_move, NULL, NULL, ctx };
+	hir_visit(f, &v);
+	return moved;
+}
+
+static void
 set_current(Emit *E, int ii)
 {
 	const HirInst *in = &E->M->insts[ii];
@@ -408,6 +483,7 @@ set_current(Emit *E, int ii)
 	E->in = in;
 	E->f = &E->H->funcs[in->func];
 	E->slot_own = in->slot_owned;
+	E->moved_flag = NULL;
 }
 
 static void
@@ -430,6 +506,15 @@ emit_function(Emit *E, int ii)
 	E->frame = arena_printf(&E->a, "%sframe_%s", E->px, E->insts[ii].cname + strlen(E->px));
 	for (int i = 0; i < f->nparams; i++)
 		buf_printf(&E->decls, "\t(void)%s;\n", slot_raw(E, (HirSlot)i));
+	E->moved_flag = moved_params(E, f);
+	for (int i = 0; E->moved_flag && i < f->nparams; i++) {
+		if (!E->moved_flag[i])
+			continue;
+		if (E->framed)
+			buf_printf(&E->members, "\tbool spx_mv_%d;\n", i);
+		else
+			buf_printf(&E->decls, "\tbool spx_mv_%d = false;\n", i);
+	}
 	/* a capture-less closure never reads its environment */
 	if (is_closure(E, E->in->func))
 		buf_puts(&E->decls, "\t(void)spx_self;\n");

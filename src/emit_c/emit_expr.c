@@ -932,6 +932,9 @@ emit_slot_read(Emit *E, const HirExpr *e)
 		return mkval(emitc_slot_name(E, s), t, false);
 	const char *tn = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s;", ct, tn, emitc_slot_name(E, s));
+	const char *mv = e->kind == HIR_MOVE ? emitc_moved_flag(E, s) : NULL;
+	if (mv)
+		emitc_line(E, "%s = true;", mv);   /* a contract report's `<moved>` */
 	if (e->kind == HIR_MOVE && E->slot_own[s] && !emitc_is_copy(E, t)) {
 		emitc_line(E, "%s = (%s)%s;", emitc_slot_name(E, s), ct, emitc_zero_init(E, t));
 		return mkval(tn, t, true);

@@ -120,6 +120,7 @@ typedef struct Emit {
 	Buf *b;               /* statements */
 	Buf decls;            /* function-level declarations */
 	const bool *slot_own; /* per slot: holds an owned value (HirInst.slot_owned) */
+	const bool *moved_flag; /* per parameter: a contract report needs `spx_mv_<k>`, set when it moves (emit.c) */
 	int indent;
 	int tmp;
 	VEC(Temp) temps;      /* live temporaries, innermost last */
@@ -149,6 +150,7 @@ const char *emitc_new_tmp(Emit *E);
 /* A function-level variable of type t (zero-initialised); its name. */
 const char *emitc_func_var(Emit *E, TypeId t, const char *prefix);
 const char *emitc_slot_name(Emit *E, HirSlot s);
+const char *emitc_moved_flag(Emit *E, HirSlot s);
 /* Is a chunk open (emitc_chunk_at): its statements go to E->chunk. */
 static inline bool
 emitc_in_chunk(const Emit *E)

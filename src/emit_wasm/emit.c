@@ -731,165 +731,6 @@ emitw_invariants(Emitw *W, TypeId t, uint32_t base)
 	emitw_op(W, OP_DROP);
 }
 
-/* Appends the decimal text of the integer value on the stack (type k) to the report. */
-static void
-decimal_text(Emitw *W, TyKind k)
-{
-	if (k == TY_I32)
-		emitw_op(W, OP_I64_EXTEND_I32_S);
-	else if (k == TY_U8)
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-	emitw_decimal(W, k == TY_I64 || k == TY_I32);
-	emitw_op_u32(W, OP_CALL, W->imp_text);
-}
-
-/* Appends the char value on the stack as a source literal: the runtime's
- * rt_char_literal (src/rt/text.c, as the formatter and the native contract
- * report) writes it into the scratch buffer, at most 15 bytes. */
-static void
-char_text(Emitw *W)
-{
-	static const uint8_t i32t[1] = { WT_I32 };
-	uint32_t c = emitw_locals(W, i32t, 1);
-	emitw_op_u32(W, OP_LOCAL_SET, c);
-	emitw_i32c(W, (int32_t)WASM_SCRATCH);
-	emitw_i32c(W, (int32_t)WASM_SCRATCH);
-	emitw_op_u32(W, OP_LOCAL_GET, c);
-	emitw_op_u32(W, OP_CALL, W->imp_char_literal);
-	emitw_op_u32(W, OP_CALL, W->imp_text);
-}
-
-/* Appends an owned value's rendering, its address at local base (0 when
- * moved: expr.c): `<moved>`, else `<data>`, or with kind (`<string `,
- * `<Bytes `) its length from local base + 1, `<string 3 bytes>`. */
-static void
-owned_text(Emitw *W, uint32_t base, const char *kind)
-{
-	emitw_op_u32(W, OP_LOCAL_GET, base);
-	emitw_op(W, OP_I32_EQZ);
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_text(W, "<moved>");
-	emitw_op(W, OP_ELSE);
-	if (kind) {
-		emitw_text(W, kind);
-		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-		decimal_text(W, TY_USIZE);
-		emitw_text(W, " bytes>");
-	} else {
-		emitw_text(W, "<data>");
-	}
-	emitw_end(W);
-}
-
-/* Appends parameter i's rendering (src/interp/detail.c's render_value; the
- * native lane's render_arg); false after a refusal. */
-static bool
-render_arg(Emitw *W, const HirFunc *f, int i)
-{
-	TypeId t = emitw_slot_ty(W, i);
-	const TypeInfo *ti = sema_type_info(&W->S->types, t);
-	uint32_t base = W->slot_base[i];
-	switch (ti->kind) {
-	case TY_I64: case TY_I32: case TY_U8: case TY_USIZE:
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		decimal_text(W, ti->kind);
-		if (ti->kind != TY_I64)
-			emitw_text(W, ti->kind == TY_I32 ? "i32" : ti->kind == TY_U8 ? "u8" : "usize");
-		return true;
-	case TY_BOOL:
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_text(W, "true");
-		emitw_op(W, OP_ELSE);
-		emitw_text(W, "false");
-		emitw_end(W);
-		return true;
-	case TY_CHAR:
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		char_text(W);
-		return true;
-	case TY_F64: case TY_F32:
-		/* the runtime's rt_float_text (src/rt/float.c, as the formatter
-		 * and the other lanes) writes at most 352 bytes into the scratch */
-		emitw_i32c(W, (int32_t)WASM_SCRATCH);
-		emitw_i32c(W, (int32_t)WASM_SCRATCH);
-		emitw_op_u32(W, OP_LOCAL_GET, base);
-		if (ti->kind == TY_F32)
-			emitw_op(W, OP_F64_PROMOTE_F32);
-		emitw_i32c(W, ti->kind == TY_F32);
-		emitw_op_u32(W, OP_CALL, W->imp_float_text);
-		emitw_op_u32(W, OP_CALL, W->imp_text);
-		return true;
-	case TY_ARRAY: {
-		char txt[48];
-		snprintf(txt, sizeof txt, "<array u8 x%" PRIu64 ">", ti->n);
-		emitw_text(W, txt);
-		return true;
-	}
-	case TY_STRING:
-		owned_text(W, base, "<string ");
-		return true;
-	case TY_BYTES:
-		/* by kind and length where f declares it Bytes; given for a type
-		 * parameter, as a reader (the interpreter cannot tell them apart) */
-		owned_text(W, base, sema_type_info(&W->S->types, f->locals[i].type)->kind == TY_BYTES ? "<Bytes " : NULL);
-		return true;
-	case TY_READER: case TY_BOX: case TY_VEC: case TY_ITER: case TY_MAP: case TY_SET:
-		owned_text(W, base, NULL);
-		return true;
-	case TY_NOMINAL: {
-		Sym *s = sema_sym(W->S, (SymId)ti->decl);
-		emitw_text(W, s->kind == SK_RECORD || s->kind == SK_CLASS ? "<record>" : s->kind == SK_VARIANT ? "<variant>" : "<data>");
-		return true;
-	}
-	case TY_STR: case TY_SLICE:   /* (address, length): as a string, by kind and length */
-		if (sema_type_info(&W->S->types, f->locals[i].type)->kind != ti->kind) {
-			emitw_text(W, "<data>");   /* given for a type parameter, as the interpreter */
-			return true;
-		}
-		emitw_text(W, ti->kind == TY_SLICE ? "<Slice<u8> " : "<str ");
-		emitw_op_u32(W, OP_LOCAL_GET, base + 1);
-		emitw_op(W, OP_I64_EXTEND_I32_U);
-		decimal_text(W, TY_USIZE);
-		emitw_text(W, " bytes>");
-		return true;
-	case TY_FN:
-		emitw_text(W, "<data>");
-		return true;
-	default:
-		emitw_refuse(W, f->locals[i].span, "the Wasm lane does not render `%s` in a contract failure report yet",
-			     sema_type_name(W->S, t));
-		return false;
-	}
-}
-
-/* The checks of f's requires (or ensures) clauses: hir_contract_head's lines as the native lane's, exit 70. */
-static void
-contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n)
-{
-	for (int k = 0; k < n && !W->failed; k++) {
-		if (!emitw_expr(W, conds[k]))
-			return;
-		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
-		char *head = hir_contract_head(W->S, f, k, ensures);
-		emitw_text(W, head);
-		free(head);
-		if (f->nparams == 0)
-			emitw_text(W, "none");
-		for (int i = 0; i < f->nparams && !W->failed; i++) {
-			Buf name = {0};
-			buf_printf(&name, "%s%s = ", i ? ", " : "", f->locals[i].name);
-			emitw_text(W, name.data);
-			buf_free(&name);
-			render_arg(W, f, i);
-		}
-		emitw_fail(W, RT_EXIT_CONTRACT);
-		emitw_end(W);
-	}
-}
-
 /* A new function body in code: no locals, temporaries or open blocks yet. */
 void
 emitw_body_begin(Emitw *W, Buf *code)
@@ -923,6 +764,7 @@ emit_function(Emitw *W, int k)
 		next += (uint32_t)emitw_flat(W, in->slot_type[i], NULL);
 	}
 	W->nwparams = next;
+	emitw_moved_params(W, f);
 	for (int i = f->nparams; i < f->nlocals && !W->failed; i++) {
 		if (emitw_wparam(f, i))
 			continue;
@@ -944,7 +786,7 @@ emit_function(Emitw *W, int k)
 	emitw_text(W, "SEMAPRAX runtime failure: call depth exceeded (256 frames)");
 	emitw_fail(W, RT_EXIT_DOMAIN);
 	emitw_end(W);
-	contract_checks(W, f, false, f->requires, f->nrequires);
+	emitw_contract_checks(W, f, false, f->requires, f->nrequires);
 	emitw_open(W, OP_BLOCK, rt, nr);
 	W->body_depth = W->depth;
 	if (!emitw_block(W, f->body, in->result))
@@ -957,7 +799,7 @@ emit_function(Emitw *W, int k)
 			emitw_load(W, r, nr);
 			emitw_store(W, W->slot_base[f->result_slot], nr);
 		}
-		contract_checks(W, f, true, f->ensures, f->nensures);
+		emitw_contract_checks(W, f, true, f->ensures, f->nensures);
 		emitw_load(W, r, nr);
 	}
 	emitw_epilogue(W);   /* the result stays on the stack below the releases */
@@ -1467,6 +1309,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 		free(W->aux);
 		free(W->cyc);
 		free(W->slot_base);
+		free(W->moved_flag);
 		free(W->interned);
 		free(G.symfunc[k]);
 	}

@@ -92,6 +92,7 @@ typedef struct Emitw {
 	const HirFunc *f;
 	Buf *c;               /* its code */
 	uint32_t *slot_base;  /* per slot: first Wasm local */
+	uint32_t *moved_flag; /* per parameter: the i32 local set when it moves, for a contract report's `<moved>` (0: none; emit.c) */
 	VEC(uint8_t) ltypes;  /* types of the locals after the parameters */
 	VEC(uint32_t) live;   /* single temporaries in use, innermost statement's last */
 	VEC(uint32_t) spare;  /* single temporaries free for reuse */
@@ -147,6 +148,11 @@ int emitw_target(const Emitw *W, const HirExpr *e);
 uint32_t emitw_locals(Emitw *W, const uint8_t *types, int n);
 /* n locals of their own, never reused (what the epilogue still reads). */
 uint32_t emitw_fresh_locals(Emitw *W, const uint8_t *types, int n);
+/* report.c: the contract checks and their failure reports; the moved flags
+ * of f's parameters (W->moved_flag) and parameter s's flag local (0: none). */
+void emitw_contract_checks(Emitw *W, const HirFunc *f, bool ensures, HirExpr **conds, int n);
+void emitw_moved_params(Emitw *W, const HirFunc *f);
+uint32_t emitw_moved_flag(Emitw *W, HirSlot s);
 int emitw_temps_mark(Emitw *W);
 void emitw_temps_release(Emitw *W, int mark);
 /* Pops n values (top last) into locals base..base+n-1 / pushes them. */

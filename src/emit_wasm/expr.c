@@ -945,6 +945,11 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		 * contract report (no static address is 0) */
 		if (e->kind == HIR_MOVE)
 			emitw_zero_heap(W, W->slot_base[e->u.slot], emitw_ty(W, e->type));
+		uint32_t mv = e->kind == HIR_MOVE ? emitw_moved_flag(W, e->u.slot) : 0;
+		if (mv) {   /* a contract report's `<moved>` */
+			emitw_i32c(W, 1);
+			emitw_op_u32(W, OP_LOCAL_SET, mv);
+		}
 		return true;
 	}
 	case HIR_UNARY: return unary(W, e);

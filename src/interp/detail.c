@@ -12,9 +12,12 @@
  * which has no literal, as `inf`, `-inf` or `NaN` in either width); owned and
  * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
  * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`, `<array u8 x4>`),
- * other aggregates by kind only (`<record>`, `<variant>`, `<data>`; a
- * StdinReader, and Bytes or a view given for a type parameter `T`, too),
- * and a parameter moved away is `<moved>`.  A record
+ * collections by their declared type's name and count (`<Vec<i64> 3 items>`,
+ * `<Iter<i64> 2 items>`, `<Map<string, i64> 2 entries>`, `<Set<bool> 0
+ * entries>`), other aggregates by kind only (`<Box<Node>>`, `<fn>`,
+ * `<record>`, `<variant>`, `<data>`; a StdinReader, and Bytes, a view, a
+ * collection, Box or function given for a type parameter `T`, too), and a
+ * parameter moved away is `<moved>` (docs/DECISIONS.md).  A record
  * invariant reports the record's stable identity and phase `requires`, its
  * fields as the arguments.
  */
@@ -25,8 +28,30 @@
 
 #include "../fmt/fmt.h"
 
+/* The collection v (tag V_VEC, V_ITER or V_MAP) declared as type `name`
+ * of kind `kind`: by the name and its count, `<Vec<i64> 3 items>`, `<Iter<i64>
+ * 2 items>` (those left), `<Map<string, i64> 2 entries>`, `<Set<bool> 0
+ * entries>`; given for a type parameter `<data>`. */
+static void
+render_count(Buf *b, const Value *v, TyKind kind, const char *name)
+{
+	TyKind want = v->tag == V_VEC ? TY_VEC : v->tag == V_ITER ? TY_ITER : kind == TY_SET ? TY_SET : TY_MAP;
+	if (kind != want) {
+		buf_puts(b, "<data>");
+		return;
+	}
+	size_t n;
+	if (v->tag == V_VEC)
+		n = ((const VecObj *)v->p)->len;
+	else if (v->tag == V_ITER)
+		n = ((const IterObj *)v->p)->v->len - ((const IterObj *)v->p)->pos;
+	else
+		n = ((const MapObj *)v->p)->len;
+	buf_printf(b, "<%s %zu %s>", name, n, kind == TY_VEC || kind == TY_ITER ? "items" : "entries");
+}
+
 static char *
-render_value(const Value *v, TyKind kind)
+render_value(const Value *v, TyKind kind, const char *name)
 {
 	Buf b = {0};
 	switch ((VTag)v->tag) {
@@ -58,6 +83,14 @@ render_value(const Value *v, TyKind kind)
 		break;
 	case V_RECORD: buf_puts(&b, "<record>"); break;
 	case V_VARIANT: buf_puts(&b, "<variant>"); break;
+	case V_VEC: case V_ITER: case V_MAP: render_count(&b, v, kind, name); break;
+	case V_BOX:
+		if (kind == TY_BOX)
+			buf_printf(&b, "<%s>", name);
+		else
+			buf_puts(&b, "<data>");
+		break;
+	case V_FN: case V_CLOSURE: buf_puts(&b, kind == TY_FN ? "<fn>" : "<data>"); break;
 	case V_EMPTY: buf_puts(&b, "<moved>"); break;
 	default: buf_puts(&b, "<data>"); break;
 	}
@@ -79,7 +112,7 @@ interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *
 	for (int k = 0; k < f->nparams; k++) {
 		d->args[k].name = f->locals[k].name;
 		d->args[k].type = spx_xstrdup(sema_type_name((Sema *)S, f->locals[k].type));
-		d->args[k].value = render_value(&slots[k], sema_type_info(&S->types, f->locals[k].type)->kind);
+		d->args[k].value = render_value(&slots[k], sema_type_info(&S->types, f->locals[k].type)->kind, d->args[k].type);
 	}
 }
 

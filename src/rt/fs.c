@@ -267,78 +267,18 @@ rt_fs_root_valid(const char *root)
 	return true;
 }
 
-/* Appends to out[0..cap) at *at (the length counted past cap too). */
-static void
-rt_fs_put(char *out, size_t cap, size_t *at, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++, (*at)++)
-		if (*at + 1 < cap)
-			out[*at] = s[i];
-}
-
-static void
-rt_fs_puts(char *out, size_t cap, size_t *at, const char *s)
-{
-	rt_fs_put(out, cap, at, s, strlen(s));
-}
-
-/* root as the CLI echoes an operand (src/support/diag.c diag_put_visible):
- * a control byte or a byte that is not UTF-8 as \xNN, a C1 control as
- * \u{NN}, so the line cannot be forged or reach the terminal. */
-static void
-rt_fs_put_visible(char *out, size_t cap, size_t *at, const char *root)
-{
-	const uint8_t *p = (const uint8_t *)root;
-	size_t n = strlen(root);
-	char t[16];
-	for (size_t i = 0; i < n;) {
-		uint32_t cp = p[i];
-		int k = 1;
-		if (p[i] >= 0x80 && (k = rt_utf8_decode(p + i, n - i, &cp)) == 0) {
-			rt_fs_put(out, cap, at, t, (size_t)snprintf(t, sizeof t, "\\x%02x", p[i]));
-			i++;
-			continue;
-		}
-		if (cp < 0x20 || cp == 0x7F)
-			rt_fs_put(out, cap, at, t, (size_t)snprintf(t, sizeof t, "\\x%02x", (unsigned)cp));
-		else if (cp >= 0x80 && cp < 0xA0)
-			rt_fs_put(out, cap, at, t, (size_t)snprintf(t, sizeof t, "\\u{%x}", (unsigned)cp));
-		else
-			rt_fs_put(out, cap, at, root + i, (size_t)k);
-		i += (size_t)k;
-	}
-}
-
 RT_API size_t
 rt_fs_root_refusal(const char *root, char *out, size_t cap)
 {
-	size_t at = 0;
 	struct stat st;
-	bool valid = rt_fs_path_valid((const uint8_t *)root, strlen(root));
-	int why = 0;
+	size_t n = strlen(root);
+	bool valid = rt_fs_path_valid((const uint8_t *)root, n);
+	uint32_t why = 0;   /* rt_fs_root_line's: 1 missing, 2 a file, else the rule */
 	if (valid && lstat(root, &st) != 0)
 		why = errno == ENOENT ? 1 : 0;
 	else if (valid && S_ISREG(st.st_mode))
 		why = 2;
-	rt_fs_puts(out, cap, &at, "`--allow-write=");
-	rt_fs_put_visible(out, cap, &at, root);
-	rt_fs_puts(out, cap, &at, "` must name a directory below the working directory: ");
-	if (why) {
-		rt_fs_puts(out, cap, &at, "`");
-		rt_fs_put_visible(out, cap, &at, root);
-	}
-	if (why == 1) {
-		rt_fs_puts(out, cap, &at, "` does not exist; create it first (`mkdir -p ");
-		rt_fs_put_visible(out, cap, &at, root);
-		rt_fs_puts(out, cap, &at, "`)");
-	} else if (why == 2) {
-		rt_fs_puts(out, cap, &at, "` is a file");
-	} else {
-		rt_fs_puts(out, cap, &at, "a relative path without `.`, `..` or symbolic links");
-	}
-	if (cap)
-		out[at < cap ? at : cap - 1] = '\0';
-	return at;
+	return rt_fs_root_line((const uint8_t *)root, n, why, out, cap);
 }
 
 /* Writes all of d[0..n) to fd; 0 or a status. */

@@ -42,12 +42,16 @@ bool rt_fs_below(const uint8_t *p, size_t n, const char *root);
  * reached from the working directory without symbolic links. */
 bool rt_fs_root_valid(const char *root);
 /* The reason line (no newline) of a refused `--allow-write=DIR`, one text
- * for `semaprax run`/`test`, the built executable and the Wasm host
- * (run.mjs mirrors it): the rule, then why when that is plain (DIR does not
- * exist: create it first; DIR is a file), else the rule's wording; DIR's
- * control bytes and bytes that are not UTF-8 shown as \xNN.  Writes at most
- * cap bytes, NUL-terminated, into out; returns the whole line's length. */
+ * for `semaprax run`/`test`, the built executable and the Wasm host: the
+ * rule, then why when that is plain (DIR does not exist: create it first;
+ * DIR is a file), else the rule's wording; DIR's control bytes and bytes
+ * that are not UTF-8 shown as \xNN, C1 controls as \u{NN}.  Writes at most
+ * cap bytes, NUL-terminated, into out; returns the whole line's length.
+ * rt_fs_root_refusal decides why (lstat) and writes rt_fs_root_line's text
+ * (text.c, freestanding: the Wasm host asks the runtime module for it,
+ * giving why from its own lstat, src/emit_wasm/host/host.mjs). */
 size_t rt_fs_root_refusal(const char *root, char *out, size_t cap);
+size_t rt_fs_root_line(const uint8_t *root, size_t n, uint32_t why, char *out, size_t cap);   /* why: 1 missing, 2 a file, else the rule */
 /* file_write_new (atomic false) or file_write_atomic of d[0..dn) at the
  * valid path p[0..n), whose directory must resolve below root (NULL: the
  * working directory); 0 or a filesystem status (fs.c). */

@@ -176,6 +176,96 @@ rt_fs_path_valid(const uint8_t *p, size_t n)
 	return true;
 }
 
+/* Appends s[0..n) to out[0..cap) at *at (the length counted past cap too). */
+static void
+root_put(char *out, size_t cap, size_t *at, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, (*at)++)
+		if (*at + 1 < cap)
+			out[*at] = s[i];
+}
+
+static void
+root_puts(char *out, size_t cap, size_t *at, const char *s)
+{
+	size_t n = 0;
+	while (s[n])   /* no strlen in the wasm32 runtime (src/rt/wasm32) */
+		n++;
+	root_put(out, cap, at, s, n);
+}
+
+/* `\xNN` (two digits) or `\u{N…}` (no leading zeros) of c. */
+static void
+root_escape(char *out, size_t cap, size_t *at, uint32_t c, bool braces)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	size_t k = 0;
+	t[k++] = '\\';
+	t[k++] = braces ? 'u' : 'x';
+	if (braces)
+		t[k++] = '{';
+	int shift = 28;
+	while (shift > (braces ? 0 : 4) && (c >> shift) == 0)
+		shift -= 4;
+	for (; shift >= 0; shift -= 4)
+		t[k++] = hex[(c >> shift) & 15];
+	if (braces)
+		t[k++] = '}';
+	root_put(out, cap, at, t, k);
+}
+
+/* root as the CLI echoes an operand (src/support/diag.c diag_put_visible):
+ * a control byte or a byte that is not UTF-8 as \xNN, a C1 control as
+ * \u{NN}, so the line cannot be forged or reach the terminal. */
+static void
+root_visible(char *out, size_t cap, size_t *at, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		uint32_t cp = p[i];
+		int k = 1;
+		if (p[i] >= 0x80 && (k = rt_utf8_decode(p + i, n - i, &cp)) == 0) {
+			root_escape(out, cap, at, p[i], false);
+			i++;
+			continue;
+		}
+		if (cp < 0x20 || cp == 0x7F)
+			root_escape(out, cap, at, cp, false);
+		else if (cp >= 0x80 && cp < 0xA0)
+			root_escape(out, cap, at, cp, true);
+		else
+			root_put(out, cap, at, (const char *)p + i, (size_t)k);
+		i += (size_t)k;
+	}
+}
+
+/* why: 1 DIR does not exist, 2 it is a file, else the rule's wording (no
+ * names: the native runtime embeds this file without rt.h). */
+RT_API size_t
+rt_fs_root_line(const uint8_t *root, size_t n, uint32_t why, char *out, size_t cap)
+{
+	size_t at = 0;
+	root_puts(out, cap, &at, "`--allow-write=");
+	root_visible(out, cap, &at, root, n);
+	root_puts(out, cap, &at, "` must name a directory below the working directory: ");
+	if (why == 1 || why == 2) {
+		root_puts(out, cap, &at, "`");
+		root_visible(out, cap, &at, root, n);
+	}
+	if (why == 1) {
+		root_puts(out, cap, &at, "` does not exist; create it first (`mkdir -p ");
+		root_visible(out, cap, &at, root, n);
+		root_puts(out, cap, &at, "`)");
+	} else if (why == 2) {
+		root_puts(out, cap, &at, "` is a file");
+	} else {
+		root_puts(out, cap, &at, "a relative path without `.`, `..` or symbolic links");
+	}
+	if (cap)
+		out[at < cap ? at : cap - 1] = '\0';
+	return at;
+}
+
 RT_API uint32_t
 rt_bytes_write(uint8_t *b, size_t n, uint64_t at, uint64_t width, const uint8_t *bytes, const uint8_t *src, size_t sn,
 	       uint64_t from)

@@ -10,7 +10,9 @@
  * and exits 70 (RT_EXIT_CONTRACT).  Values render as source literals with
  * their width suffix (a non-finite float as `inf`, `-inf`, `NaN`); owned and
  * borrowed data by kind and length, never its bytes (`<string 3 bytes>`,
- * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`).  Integers and
+ * `<str 2 bytes>`, `<Bytes 16 bytes>`, `<Slice<u8> 3 bytes>`), collections
+ * by kind and count (spx_cf_count), a parameter moved away as `<moved>` (the
+ * emitter's spx_mv_<k> flag: src/emit_c/emit.c).  Integers and
  * floats print through the shared runtime (rt_decimal, rt_float_text:
  * src/rt/num.c), which the formatter and the interpreter's details use too.
  */
@@ -83,6 +85,15 @@ spx_cf_view(spx_buf *b, const char *kind, spx_view s)
 	char t[64];
 	snprintf(t, sizeof t, "<%s %zu bytes>", kind, s.n);
 	spx_cf_put(b, t);
+}
+
+/* A collection by kind and count: `<Vec<i64> 3 items>`, `<Map<string, i64> 2 entries>`. */
+SPX_RT void
+spx_cf_count(spx_buf *b, const char *kind, size_t n, const char *unit)
+{
+	spx_cf_put(b, kind);
+	spx_cf_put(b, " ");
+	spx_cf_uint(b, n, unit);
 }
 
 SPX_RT void

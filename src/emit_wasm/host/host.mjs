@@ -16,8 +16,8 @@
 // root) and rootValid(dir) (optional, for fs.write: the status of a write
 // confined below the working directory and the write root; whether
 // `--allow-write=DIR` names a directory below it reached without links),
-// rootWhy(dirBytes) (optional: why a refused DIR breaks that rule when it is
-// plain, 'missing' or 'file', else null) }.
+// rootWhy(dirBytes) (optional: why a refused DIR, a valid path, breaks that
+// rule when it is plain: 'missing' or 'file' by lstat, else null) }.
 // A module granted fs.write takes its write grant as the first of io.args:
 // `--allow-write` or `--allow-write=DIR`, then optionally `--` (the native
 // executable's rule), else it refuses to start (2).  clock.read is Date.now().
@@ -43,48 +43,25 @@ function utf8Valid(bytes) {
 	}
 }
 
-const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });   // a leading U+FEFF kept
-
-// DIR's bytes as `semaprax run` echoes an operand (src/rt/fs.c's
-// rt_fs_put_visible): a control byte or a byte that is not UTF-8 as \xNN,
-// a C1 control as \u{NN}.
-function visible(bytes) {
-	const hex = (b) => `\\x${b.toString(16).padStart(2, '0')}`;
-	let out = '';
-	for (let i = 0; i < bytes.length;) {
-		const b = bytes[i];
-		const k = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-		let text = null;
-		if (k > 0 && i + k <= bytes.length) {
-			try {
-				text = exactUtf8.decode(bytes.subarray(i, i + k));
-			} catch {
-				text = null;
-			}
-		}
-		if (text === null) {
-			out += hex(b);
-			i++;
-			continue;
-		}
-		const cp = text.codePointAt(0);
-		if (cp < 0x20 || cp === 0x7f) out += hex(cp);
-		else if (cp >= 0x80 && cp < 0xa0) out += `\\u{${cp.toString(16)}}`;
-		else out += text;
-		i += k;
-	}
-	return out;
-}
-
-// The refusal line of `--allow-write=DIR` (src/rt/fs.c's rt_fs_root_refusal,
-// which `semaprax run` and the native executable print): the rule, then why
-// when that is plain (why: 'missing' or 'file', io.rootWhy's answer).
-function rootRefusal(raw, why) {
-	const dir = visible(raw);
-	const head = `\`--allow-write=${dir}\` must name a directory below the working directory: `;
-	if (why === 'missing') return `${head}\`${dir}\` does not exist; create it first (\`mkdir -p ${dir}\`)`;
-	if (why === 'file') return `${head}\`${dir}\` is a file`;
-	return `${head}a relative path without \`.\`, \`..\` or symbolic links`;
+// The refusal line of `--allow-write=DIR`: the runtime module's
+// rt_fs_root_line (src/rt/text.c), the text src/rt/fs.c's rt_fs_root_refusal
+// writes for `semaprax run` and the native executable, DIR shown as there.
+// Whether DIR is a valid path is the module's rt_fs_path_valid; why it is
+// refused, when that is plain, is the host's lstat (io.rootWhy: 'missing' or
+// 'file', else null), asked only of a valid path.  Called before the program
+// is instantiated: its memory above the runtime's 64 KiB is still unused.
+function rootRefusal(rt, memory, io, raw) {
+	const at = 65536;
+	const cap = raw.length * 12 + 256;   // DIR three times, a byte at most 4 as \xNN
+	const need = at + raw.length + cap;
+	if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+	new Uint8Array(memory.buffer, at, raw.length).set(raw);
+	const valid = rt.rt_fs_path_valid(at, raw.length);
+	const why = valid && io.rootWhy ? io.rootWhy(raw) : null;
+	const code = why === 'missing' ? 1 : why === 'file' ? 2 : 0;   // rt_fs_root_line's why
+	const out = at + raw.length;
+	const n = rt.rt_fs_root_line(at, raw.length, code, out, cap);
+	return new Uint8Array(memory.buffer, out, n).slice();
 }
 
 const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
@@ -221,7 +198,7 @@ export async function runModule(bytes, io) {
 			const dir = g.slice(14);
 			if (!io.rootValid || !io.rootValid(dir)) {
 				const raw = io.argBytes && io.argBytes.length === io.args.length ? io.argBytes[0].slice(14) : encoder.encode(dir);
-				io.stderr(encoder.encode(rootRefusal(raw, io.rootWhy ? io.rootWhy(raw) : null) + fhint));
+				io.stderr(concat([rootRefusal(rt.exports, memory, io, raw), encoder.encode(fhint)]));
 				return 2;
 			}
 			io = { ...io, writeRoot: dir };

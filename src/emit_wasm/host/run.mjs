@@ -217,21 +217,11 @@ function rootValid(dir) {
 }
 
 // Why a refused `--allow-write=DIR` breaks the rule when that is plain, as
-// src/rt/fs.c's rt_fs_root_refusal decides it on DIR's own bytes: a valid
-// path (rt_fs_path_valid) that does not exist is 'missing', one naming a
-// regular file 'file' (lstat: the last component itself), else null.
+// src/rt/fs.c's rt_fs_root_refusal decides it: asked only of a valid path
+// (host.mjs asks the runtime module's rt_fs_path_valid), one that does not
+// exist is 'missing', one naming a regular file 'file' (lstat: the last
+// component itself), else null.
 function rootWhy(raw) {
-	const parts = [];
-	let start = 0;
-	for (let i = 0; i <= raw.length; i++) {
-		if (i < raw.length && raw[i] !== 0x2f) continue;
-		parts.push(raw.subarray(start, i));
-		start = i + 1;
-	}
-	const dot = 0x2e;
-	if (raw.length === 0 || raw.length > 4096 || raw.some((b) => b === 0 || b === 0x5c || b === 0x3a) ||
-		parts.some((c) => c.length === 0 || (c.length === 1 && c[0] === dot) || (c.length === 2 && c[0] === dot && c[1] === dot)))
-		return null;
 	try {
 		return lstatSync(Buffer.from(raw)).isFile() ? 'file' : null;
 	} catch (e) {
