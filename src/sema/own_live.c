@@ -448,6 +448,9 @@ rest_of_stmt(Live *L, const Stmt *s, const Block *inner, uint32_t pos)
 	}
 	case STMT_FOR: {
 		const Block *body = s->u.for_.body;
+		/* the traversal reads what the iterable holds on every iteration */
+		if (reads_in(L, s->u.for_.iter->span.start, s->u.for_.iter->span.end))
+			return LV_LIVE;
 		if (!(inner && inner == body)) {
 			if (rest_of_expr(L, s->u.for_.iter, inner, pos) == LV_LIVE)
 				return LV_LIVE;
