@@ -46,6 +46,8 @@ typedef struct Live {
 	Own *O;
 	const char *name;
 	uint32_t hash;
+	const struct OwnOcc *reads, *kills;   /* the name's entries of Own.occ and Own.kills, by offset */
+	int nreads, nkills;
 } Live;
 
 static int
@@ -155,17 +157,57 @@ sema_own_next_read(Own *O, const char *name, uint32_t from)
 	return occ_next(O->occ.items, O->occ.len, name, from);
 }
 
+/* The entries of name in a sorted index: *n of them from the result. */
+static const struct OwnOcc *
+occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
+{
+	int lo = 0, hi = len;
+	while (lo < hi) {   /* the first entry not below name */
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(items[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int first = lo;
+	hi = len;
+	while (lo < hi) {   /* … and past its last */
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(items[mid].name, name) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo - first;
+	return items + first;
+}
+
+/* The first offset at or after from among n entries of one name, or UINT32_MAX. */
+static uint32_t
+at_next(const struct OwnOcc *items, int n, uint32_t from)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (items[mid].at < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? items[lo].at : UINT32_MAX;
+}
+
 static bool
 reads_in(Live *L, uint32_t from, uint32_t to)
 {
-	return from < to && sema_own_next_read(L->O, L->name, from) < to;
+	return from < to && at_next(L->reads, L->nreads, from) < to;
 }
 
 /* Reads, whole assignments or `let`s of the name in [from, to). */
 static bool
 touches(Live *L, uint32_t from, uint32_t to)
 {
-	return reads_in(L, from, to) || occ_next(L->O->kills.items, L->O->kills.len, L->name, from) < to;
+	return reads_in(L, from, to) || (from < to && at_next(L->kills, L->nkills, from) < to);
 }
 
 /* ---- the answers for the rest of a block, remembered ---- */
@@ -365,7 +407,7 @@ r_block_from(Live *L, const Block *b, int j)
 	int mark = O->visited.len, r = LV_PASS;
 	for (;;) {
 		uint32_t from = j < b->nstmts ? b->stmts[j]->span.start : b->tail ? b->tail->span.start : b->span.end;
-		uint32_t q = sema_own_next_read(O, L->name, from), k2 = occ_next(O->kills.items, O->kills.len, L->name, from);
+		uint32_t q = at_next(L->reads, L->nreads, from), k2 = at_next(L->kills, L->nkills, from);
 		if (k2 < q)
 			q = k2;
 		int k = q >= b->span.end ? b->nstmts : stmt_at(b, j, q);
@@ -388,8 +430,9 @@ r_block_from(Live *L, const Block *b, int j)
 			break;
 		j = k + 1;
 	}
-	for (int t = mark; t < O->visited.len; t++)
-		memo_put(L, b, O->visited.items[t], r);
+	if (O->visited.len - mark > 1)   /* one statement decided: asking it again costs no more than a memo */
+		for (int t = mark; t < O->visited.len; t++)
+			memo_put(L, b, O->visited.items[t], r);
 	O->visited.len = mark;
 	return r;
 }
@@ -490,7 +533,10 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 	uint32_t h = 2166136261u;
 	for (const char *c = name; *c; c++)
 		h = (h ^ (uint8_t)*c) * 16777619u;
-	Live L = { O, name, h };
+	occ_build(O);
+	Live L = { O, name, h, NULL, NULL, 0, 0 };
+	L.reads = occ_range(O->occ.items, O->occ.len, name, &L.nreads);
+	L.kills = occ_range(O->kills.items, O->kills.len, name, &L.nkills);
 	uint32_t pos = end;
 	const Block *inner = NULL;
 	for (int l = O->blocks.len - 1; l >= 0; l--) {
