@@ -872,10 +872,8 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item, Span span)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
-		if (body) {
-			O->loop_body = body;
+		if (body)
 			own_block(O, body, false);
-		}
 		/* the state after the loop (and before the next pass): entry joined with this end */
 		diff_since(O, &f, f.mark, &d);
 		undo_to(O, &f, f.mark);
@@ -1020,7 +1018,7 @@ static void
 own_block(Own *O, const Block *b, bool move_tail)
 {
 	push_scope(O);
-	struct OwnAt at = { b, 0, O->vars.len, b == O->loop_body };
+	struct OwnAt at = { b, 0, O->vars.len };
 	VEC_PUSH(O->blocks, at);
 	int self = O->blocks.len - 1;
 	for (int i = 0; i < b->nstmts; i++) {

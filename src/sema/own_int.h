@@ -86,8 +86,7 @@ typedef struct Own {
 	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
-	VEC(struct OwnAt { const Block *b; int i; int mark; bool loop; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable; a loop body? */
-	const Block *loop_body; /* own_loop's body, for own_block's OwnAt.loop */
+	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
 	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
 	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s by (target, offset) */
 	bool occ_built;
