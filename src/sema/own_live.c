@@ -28,12 +28,13 @@
  * only).  Conditions are not correlated: `if c { w = … }` then `if c {
  * read w }` is LIVE after the first `if`.
  *
- * Cost: the function's reads and whole assignments of each name are
- * indexed once (sorted by name, offset); a block's statements that do not
- * touch the name are skipped by binary search, and the answer for the rest
- * of a block from a statement is remembered per (block, statement, name),
- * so each statement is looked at once per view name however many changes
- * ask (no look-ahead cap).
+ * Cost: the function's reads, whole assignments and `let`s of each name
+ * are indexed once (sorted by name, offset); a block's statements that do
+ * not touch the name are skipped by binary search, and the answer for the
+ * rest of a block from a statement is remembered per (block, statement,
+ * name) when finding it took more than one statement, so a stretch of
+ * statements is walked once per view name however many changes ask (no
+ * look-ahead cap).
  */
 #include "own_int.h"
 
