@@ -837,9 +837,14 @@ static void own_stmt(Own *O, const Stmt *s);
 
 /* The passes a loop body may take before its states settle: each pass but
  * the last adds a move or a live view to the loop's entry state, so a
- * real program settles in two or three; past the cap the function is
- * refused (T265, sema_own_check_function), the sound side. */
+ * real program settles in two or three.  From pass OWN_LOOP_WIDEN on, the
+ * views the loop assigns are widened (sema_own_loop_widen) so that a chain
+ * of views copied into one another settles too; the variables' states
+ * settle within two changes each.  The cap is a safety net no known
+ * program reaches: past it the function is refused (T265,
+ * sema_own_check_function), the sound side. */
 #define OWN_LOOP_PASSES 32
+#define OWN_LOOP_WIDEN 4
 
 /* A loop body runs from the joined entry/exit state so moves carry to the
  * next iteration, and views made at the end of the body are seen at its
@@ -852,7 +857,7 @@ change_cmp(const void *a, const void *b)
 }
 
 static void
-own_loop(Own *O, const Expr *cond, const Block *body, int item)
+own_loop(Own *O, const Expr *cond, const Block *body, int item, Span span)
 {
 	Fork f = fork_begin(O);
 	Changes d = {0}, head = {0}, next = {0};   /* the loop's entry state where it differs from the entry, by var */
@@ -861,14 +866,14 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item)
 			O->loops_unstable = true;
 			break;
 		}
+		if (pass >= OWN_LOOP_WIDEN)
+			sema_own_loop_widen(O, f.n, span);
 		if (item >= 0)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
 			own_expr(O, cond, false);
-		if (body) {
-			O->loop_body = body;
+		if (body)
 			own_block(O, body, false);
-		}
 		/* the state after the loop (and before the next pass): entry joined with this end */
 		diff_since(O, &f, f.mark, &d);
 		undo_to(O, &f, f.mark);
@@ -964,7 +969,7 @@ own_stmt(Own *O, const Stmt *s)
 	case STMT_WHILE: {
 		struct OwnLoop l = { O->vars.len, s->span.start };
 		VEC_PUSH(O->loops, l);
-		own_loop(O, s->u.while_.cond, s->u.while_.body, -1);
+		own_loop(O, s->u.while_.cond, s->u.while_.body, -1, s->span);
 		O->loops.len--;
 		break;
 	}
@@ -990,7 +995,7 @@ own_stmt(Own *O, const Stmt *s)
 				O->vars.items[lender].loans++;
 				O->vars.items[lender].traversals++;
 			}
-			own_loop(O, NULL, s->u.for_.body, O->vars.len - 1);
+			own_loop(O, NULL, s->u.for_.body, O->vars.len - 1, s->span);
 			if (lender >= 0) {
 				O->vars.items[lender].loans--;
 				O->vars.items[lender].traversals--;
@@ -1013,7 +1018,7 @@ static void
 own_block(Own *O, const Block *b, bool move_tail)
 {
 	push_scope(O);
-	struct OwnAt at = { b, 0, b == O->loop_body };
+	struct OwnAt at = { b, 0, O->vars.len };
 	VEC_PUSH(O->blocks, at);
 	int self = O->blocks.len - 1;
 	for (int i = 0; i < b->nstmts; i++) {
@@ -1062,6 +1067,9 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->trail, k->trail);
 		VEC_ADOPT(O->blocks, k->blocks);
 		VEC_ADOPT(O->occ, k->occ);
+		VEC_ADOPT(O->kills, k->kills);
+		VEC_ADOPT(O->visited, k->visited);
+		O->memo = k->memo, O->memo_cap = k->memo_cap;
 		VEC_ADOPT(O->operands, k->operands);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
@@ -1086,6 +1094,9 @@ own_release(void *p)
 	VEC_FREE(O->trail);
 	VEC_FREE(O->blocks);
 	VEC_FREE(O->occ);
+	VEC_FREE(O->kills);
+	VEC_FREE(O->visited);
+	free(O->memo);
 	VEC_FREE(O->operands);
 	free(O->stamp);
 	free(O->estamp);
@@ -1103,7 +1114,10 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
-	O->blocks.len = O->occ.len = O->operands.len = 0;
+	O->blocks.len = O->occ.len = O->kills.len = O->visited.len = O->operands.len = 0;
+	if (O->memo_len)
+		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);
+	O->memo_len = 0;
 	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);

@@ -2,8 +2,9 @@
  * own_int.h — the ownership pass's state, shared by its two files:
  *   own.c       moves, forks and joins, loops, the statements (O/H codes,
  *               T265 loans, T284)
- *   own_view.c  view/owner edges and their flow state, T265's liveness of
- *               views (a view outliving or outlasting its owner's storage)
+ *   own_view.c  view/owner edges and their flow state, T265 where a view
+ *               outlives or outlasts its owner's storage
+ *   own_live.c  T265's liveness of a view at its owner's change
  */
 #ifndef SPX_SEMA_OWN_INT_H
 #define SPX_SEMA_OWN_INT_H
@@ -85,10 +86,13 @@ typedef struct Own {
 	int *pairs;            /* open addressing: (view serial, owner serial) → edge + 1 (0: empty) */
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
-	VEC(struct OwnAt { const Block *b; int i; bool loop; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); a loop body? */
-	const Block *loop_body; /* own_loop's body, for own_block's OwnAt.loop */
-	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (next_use) */
+	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
+	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
+	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s by (target, offset) */
 	bool occ_built;
+	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int r; } *memo;  /* own_live.c: (block, statement, name) → the rest's answer */
+	int memo_cap, memo_len;
+	VEC(int) visited;      /* own_live.c's scratch */
 	VEC(const Expr *) operands;  /* evaluated operands holding views whose consumer has not run yet (sema_own_operand_done) */
 	StrMap index;          /* name → index of its innermost variable (-1: none) */
 	StrMap last_use;       /* name → end offset of its last use in the function (T265) */
@@ -112,6 +116,11 @@ typedef struct Own {
 int sema_own_find(Own *O, const char *name);
 bool sema_own_first_report(Own *O, const Expr *e);
 bool sema_own_owned(Own *O, TypeId t);
+
+/* own_live.c */
+uint32_t sema_own_next_read(Own *O, const char *name, uint32_t from);
+bool sema_own_view_live_after(Own *O, int v, uint32_t end);
+void sema_own_loop_widen(Own *O, int n, Span loop);
 
 /* own_view.c */
 bool sema_own_edge_scoped(Own *O, int k);

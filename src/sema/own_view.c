@@ -8,11 +8,11 @@
  * forks and joins them): a view variable given a value that does not name
  * it loses its old edges on that path; a join keeps an edge alive on any
  * path; a loop runs until its entry state settles.  A view is live at an
- * owner's change when it is named later in the source (in a loop it was
- * bound before, anywhere in the loop), unless the statements after the
- * change re-point it before anything names it (repointed_before_read); an
- * operand already evaluated whose call or operator has not run yet is live
- * too (sema_own_operand_borrows).
+ * owner's change when some path from there reads it before re-pointing it
+ * (own_live.c; named later in the source, or in a loop it was bound before
+ * anywhere in the loop, is the quick test before it); an operand already
+ * evaluated whose call or operator has not run yet is live too
+ * (sema_own_operand_borrows).
  */
 #include "own_int.h"
 
@@ -107,136 +107,6 @@ view_horizon(Own *O, int v, uint32_t end)
 	return end;
 }
 
-static void
-occ_visit(void *ctx, const Expr *e)
-{
-	Own *O = ctx;
-	if (e->kind == EXPR_NAME) {
-		struct OwnOcc u = { e->u.name.s, e->span.start };
-		VEC_PUSH(O->occ, u);
-	}
-}
-
-static int
-occ_cmp(const void *a, const void *b)
-{
-	const struct OwnOcc *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-/* The offset of the first use of name at or after from, or UINT32_MAX. */
-static uint32_t
-next_use(Own *O, const char *name, uint32_t from)
-{
-	if (!O->occ_built) {   /* once per function, and only where a T265 is in question */
-		O->occ_built = true;
-		sema_walk_block(O->body, occ_visit, O);
-		if (O->occ.len > 1)
-			qsort(O->occ.items, (size_t)O->occ.len, sizeof O->occ.items[0], occ_cmp);
-	}
-	int lo = 0, hi = O->occ.len;
-	struct OwnOcc key = { name, from };
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (occ_cmp(&O->occ.items[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < O->occ.len && strcmp(O->occ.items[lo].name, name) == 0 ? O->occ.items[lo].at : UINT32_MAX;
-}
-
-static bool
-assigns_whole(const Stmt *s, const char *name)
-{
-	return s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, name) == 0;
-}
-
-/* The statements repointed_before_read looks at (past them: live, the safe side). */
-#define OWN_REPOINT_SCAN 256
-
-static int block_repoints(Own *O, const Block *b, const char *name, int *budget);
-
-/* Statement t, run after an owner's change: 1 when it re-points the view
- * called name before naming it (a whole assignment with a value not naming
- * it, or an `if … else …` both of whose branches do), -1 when it names it
- * (or declares the name, or the budget ran out), 0 when it does neither. */
-static int
-stmt_repoints(Own *O, const Stmt *t, const char *name, int *budget)
-{
-	if (--*budget < 0 || next_use(O, name, t->span.start) < t->span.end)
-		return -1;
-	if (t->kind == STMT_LET && (!t->u.let.name.s || strcmp(t->u.let.name.s, name) == 0))
-		return -1;
-	if (assigns_whole(t, name))
-		return 1;
-	if (t->kind == STMT_IF && t->u.if_->kind == EXPR_IF) {
-		const Expr *e = t->u.if_;
-		if (e->u.if_.then_block && e->u.if_.else_block && block_repoints(O, e->u.if_.then_block, name, budget) > 0 &&
-		    block_repoints(O, e->u.if_.else_block, name, budget) > 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* A block's statements in order (stmt_repoints); ending without re-pointing is -1. */
-static int
-block_repoints(Own *O, const Block *b, const char *name, int *budget)
-{
-	for (int j = 0; j < b->nstmts; j++) {
-		int r = stmt_repoints(O, b->stmts[j], name, budget);
-		if (r)
-			return r;
-	}
-	return -1;
-}
-
-/*
- * T265: view variable v, whose owner changes at offset end, is given a new
- * value before anything reads it, on every path from here.  From the
- * innermost block being walked outwards: the rest of the statement being
- * walked must not name it; then the block's later statements run in order
- * (no path leaves a block early but by leaving the function), and the first
- * one that names it or re-points it decides (stmt_repoints); a block ending
- * undecided hands over to the statement holding it in the enclosing block,
- * unless its value names v; out of a loop body only when the whole loop
- * statement does not name v (the next iterations do not read it).  The
- * change inside the value of v's own whole assignment counts as re-pointed;
- * a `while` statement's condition runs again, so a change there stays
- * live.
- */
-static bool
-repointed_before_read(Own *O, int v, uint32_t end)
-{
-	const char *name = O->vars.items[v].name;
-	if (!O->blocks.len || sema_own_find(O, name) != v)
-		return false;
-	uint32_t p = next_use(O, name, end);
-	int budget = OWN_REPOINT_SCAN;
-	bool from_body = false;   /* the level below was the body of this level's loop statement */
-	for (int l = O->blocks.len - 1; l >= 0; l--) {
-		const struct OwnAt *at = &O->blocks.items[l];
-		const Block *b = at->b;
-		if (at->i < b->nstmts) {
-			const Stmt *s = b->stmts[at->i];
-			if (from_body ? next_use(O, name, s->span.start) < s->span.end : s->kind == STMT_WHILE || p < s->span.end)
-				return false;
-			if (assigns_whole(s, name))
-				return true;
-			for (int j = at->i + 1; j < b->nstmts; j++) {
-				int r = stmt_repoints(O, b->stmts[j], name, &budget);
-				if (r)
-					return r > 0;
-			}
-		}
-		if (p < b->span.end)
-			return false;
-		from_body = at->loop;
-	}
-	return false;
-}
-
 /* T265: a view binding of variable i (string_as_str, bytes_as_slice, …) used
  * after offset end (view_horizon), or -1. */
 int
@@ -248,7 +118,7 @@ sema_own_live_view(Own *O, int i, uint32_t end)
 	for (int k = O->vars.items[i].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 		int v = O->edges.items[k].view;
 		if (sema_own_edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, end) &&
-		    !repointed_before_read(O, v, end))
+		    sema_own_view_live_after(O, v, end))
 			found = v;
 	}
 	return found;
@@ -413,7 +283,7 @@ sema_own_check_live_views(Own *O, int owner, const Stmt *s)
 	for (int k = O->vars.items[owner].owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 		int v = O->edges.items[k].view;
 		if (sema_own_edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, s->span.end) &&
-		    !repointed_before_read(O, v, s->span.end))
+		    sema_own_view_live_after(O, v, s->span.end))
 			found = v;
 	}
 	if (found >= 0 && sema_own_first_report(O, s->u.assign.value)) {
@@ -442,7 +312,7 @@ sema_own_scope_end(Own *O, Span at)
 		for (int k = o->owner_edges; k >= 0; k = O->edges.items[k].next_by_owner) {
 			int v = O->edges.items[k].view;
 			if (v < m && sema_own_edge_live(O, k) && sema_strmap_get(&O->last_use, O->vars.items[v].name) > (int32_t)view_horizon(O, v, at.end) &&
-			    !repointed_before_read(O, v, at.end))
+			    sema_own_view_live_after(O, v, at.end))
 				found = v;
 		}
 		if (found >= 0) {

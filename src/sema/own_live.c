@@ -1,0 +1,601 @@
+/*
+ * own_live.c — T265's liveness of a view at its owner's change: may the
+ * view variable be read, on some path from here, before it is given a new
+ * value?  A backward question answered by a forward look at the syntax
+ * after the change (own_view.c asks it only where an edge of a changed
+ * owner is alive):
+ *
+ *   each construct after the change is PASS (does not touch the view on
+ *   some path), KILL (assigns it whole, with a value not naming it, before
+ *   any read on every path) or LIVE (reads it first on some path); a
+ *   sequence takes its first non-PASS part; a branch (if/else, the arms
+ *   of a match) is LIVE when one branch is, KILL when all are; a loop is
+ *   LIVE when its condition or body reads first, else PASS (it may run no
+ *   time, and its next iteration is the same code).
+ *
+ * From the change, the walk goes outwards through the blocks being walked
+ * (Own.blocks): the rest of the statement holding the change, then the
+ * block's later statements and tail, then the enclosing block, until a
+ * decision, or until the view's own block ends (dead).  Out of a loop body
+ * (or condition) the next iteration is looked at before what follows the
+ * loop.  Only syntax counts, and every shortcut is the safe side: any read
+ * inside a construct this file does not take apart (a call's arguments, an
+ * operator, a closure) is LIVE; a `let`, `match` binding or `for` item of
+ * the same name hides the view (its reads and assignments are another
+ * variable's); a branch under a literal `true`/`false` condition that
+ * cannot run is skipped (the only unreached code the language can write:
+ * it has no `return`, `break` or `continue`, and `?` leaves on one path
+ * only).  Conditions are not correlated: `if c { w = … }` then `if c {
+ * read w }` is LIVE after the first `if`.
+ *
+ * Cost: the function's reads, whole assignments and `let`s of each name
+ * are indexed once (sorted by name, offset); a block's statements that do
+ * not touch the name are skipped by binary search, and the answer for the
+ * rest of a block from a statement is remembered per (block, statement,
+ * name) when finding it took more than one statement, so a stretch of
+ * statements is walked once per view name however many changes ask (no
+ * look-ahead cap).
+ */
+#include "own_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { LV_PASS, LV_KILL, LV_LIVE, LV_SHADOW };
+
+typedef struct Live {
+	Own *O;
+	const char *name;
+	uint32_t hash;
+	const struct OwnOcc *reads, *kills;   /* the name's entries of Own.occ and Own.kills, by offset */
+	int nreads, nkills;
+} Live;
+
+static int
+lv_join(int a, int b)
+{
+	if (a == LV_LIVE || b == LV_LIVE)
+		return LV_LIVE;
+	return a == LV_KILL && b == LV_KILL ? LV_KILL : LV_PASS;
+}
+
+/* ---- the occurrence index ---- */
+
+static void
+read_visit(void *ctx, const Expr *e)
+{
+	Own *O = ctx;
+	if (e->kind == EXPR_NAME) {
+		struct OwnOcc u = { e->u.name.s, e->span.start };
+		VEC_PUSH(O->occ, u);
+	}
+}
+
+static void kill_stmts(Own *O, const Block *b);
+
+/* The whole assignments and `let`s directly in a block, and in the loop and unsafe
+ * bodies under its statements (blocks inside expressions: kill_visit). */
+static void
+kill_stmts(Own *O, const Block *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		if (s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s) {
+			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start };
+			VEC_PUSH(O->kills, u);
+		} else if (s->kind == STMT_LET && s->u.let.name.s) {   /* hides the name: looked at too */
+			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start };
+			VEC_PUSH(O->kills, u);
+		} else if (s->kind == STMT_WHILE) {
+			kill_stmts(O, s->u.while_.body);
+		} else if (s->kind == STMT_FOR) {
+			kill_stmts(O, s->u.for_.body);
+		} else if (s->kind == STMT_UNSAFE) {
+			kill_stmts(O, s->u.unsafe.body);
+		}
+	}
+}
+
+static void
+kill_visit(void *ctx, const Expr *e)
+{
+	Own *O = ctx;
+	if (e->kind == EXPR_BLOCK) {
+		kill_stmts(O, e->u.block);
+	} else if (e->kind == EXPR_IF) {
+		kill_stmts(O, e->u.if_.then_block);
+		kill_stmts(O, e->u.if_.else_block);
+	} else if (e->kind == EXPR_CLOSURE) {
+		kill_stmts(O, e->u.closure.body);
+	}
+}
+
+static int
+occ_cmp(const void *a, const void *b)
+{
+	const struct OwnOcc *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static void
+occ_build(Own *O)
+{
+	if (O->occ_built)
+		return;
+	O->occ_built = true;   /* once per function, and only where a T265 is in question */
+	sema_walk_block(O->body, read_visit, O);
+	kill_stmts(O, O->body);
+	sema_walk_block(O->body, kill_visit, O);
+	if (O->occ.len > 1)
+		qsort(O->occ.items, (size_t)O->occ.len, sizeof O->occ.items[0], occ_cmp);
+	if (O->kills.len > 1)
+		qsort(O->kills.items, (size_t)O->kills.len, sizeof O->kills.items[0], occ_cmp);
+}
+
+static uint32_t
+occ_next(const struct OwnOcc *items, int len, const char *name, uint32_t from)
+{
+	int lo = 0, hi = len;
+	struct OwnOcc key = { name, from };
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (occ_cmp(&items[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < len && strcmp(items[lo].name, name) == 0 ? items[lo].at : UINT32_MAX;
+}
+
+/* The offset of the first read of name at or after from, or UINT32_MAX. */
+uint32_t
+sema_own_next_read(Own *O, const char *name, uint32_t from)
+{
+	occ_build(O);
+	return occ_next(O->occ.items, O->occ.len, name, from);
+}
+
+/* The entries of name in a sorted index: *n of them from the result. */
+static const struct OwnOcc *
+occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
+{
+	int lo = 0, hi = len;
+	while (lo < hi) {   /* the first entry not below name */
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(items[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int first = lo;
+	hi = len;
+	while (lo < hi) {   /* … and past its last */
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(items[mid].name, name) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo - first;
+	return items + first;
+}
+
+/* The first offset at or after from among n entries of one name, or UINT32_MAX. */
+static uint32_t
+at_next(const struct OwnOcc *items, int n, uint32_t from)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (items[mid].at < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n ? items[lo].at : UINT32_MAX;
+}
+
+static bool
+reads_in(Live *L, uint32_t from, uint32_t to)
+{
+	return from < to && at_next(L->reads, L->nreads, from) < to;
+}
+
+/* Reads, whole assignments or `let`s of the name in [from, to). */
+static bool
+touches(Live *L, uint32_t from, uint32_t to)
+{
+	return reads_in(L, from, to) || (from < to && at_next(L->kills, L->nkills, from) < to);
+}
+
+/* ---- the answers for the rest of a block, remembered ---- */
+
+static uint32_t
+memo_hash(const Block *b, int j, uint32_t h)
+{
+	return ((uint32_t)(uintptr_t)b * 2654435761u) ^ ((uint32_t)j * 2246822519u) ^ (h * 3266489917u);
+}
+
+static struct OwnMemo *
+memo_slot(Own *O, const Block *b, int j, const char *name, uint32_t h)
+{
+	uint32_t k = memo_hash(b, j, h) & (uint32_t)(O->memo_cap - 1);
+	for (;;) {
+		struct OwnMemo *m = &O->memo[k];
+		if (!m->b || (m->b == b && m->j == j && strcmp(m->name, name) == 0))
+			return m;
+		k = (k + 1) & (uint32_t)(O->memo_cap - 1);
+	}
+}
+
+static int
+memo_get(Live *L, const Block *b, int j)
+{
+	Own *O = L->O;
+	if (!O->memo_len)
+		return -1;
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	return m->b ? m->r : -1;
+}
+
+static void
+memo_put(Live *L, const Block *b, int j, int r)
+{
+	Own *O = L->O;
+	if ((O->memo_len + 1) * 2 > O->memo_cap) {
+		struct OwnMemo *old = O->memo;
+		int cap = O->memo_cap;
+		O->memo_cap = cap ? cap * 2 : 256;
+		O->memo = spx_xcalloc((size_t)O->memo_cap, sizeof *O->memo);
+		for (int k = 0; k < cap; k++)
+			if (old[k].b)
+				*memo_slot(O, old[k].b, old[k].j, old[k].name, old[k].h) = old[k];
+		free(old);
+	}
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	if (!m->b) {
+		O->memo_len++;
+		*m = (struct OwnMemo){ b, j, L->name, L->hash, r };
+	}
+}
+
+/* ---- the syntax ---- */
+
+static int r_block_from(Live *L, const Block *b, int j);
+
+static int
+r_block(Live *L, const Block *b)
+{
+	return b ? r_block_from(L, b, 0) : LV_PASS;
+}
+
+static bool
+lit_bool(const Expr *e, bool v)
+{
+	return e && e->kind == EXPR_BOOL && e->u.bool_lit.value == v;
+}
+
+static bool
+fields_bind(const FieldPat *f, int n, const char *name);
+
+/* Pattern p binds name (the arm's name is then another variable). */
+static bool
+pat_binds(const Pattern *p, const char *name)
+{
+	if (!p)
+		return false;
+	switch (p->kind) {
+	case PAT_BIND: return p->u.bind.s && strcmp(p->u.bind.s, name) == 0;
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++)
+			if (pat_binds(p->u.or.alts[i], name))
+				return true;
+		return false;
+	case PAT_CASE: return fields_bind(p->u.case_.fields, p->u.case_.nfields, name);
+	case PAT_RECORD: return fields_bind(p->u.record.fields, p->u.record.nfields, name);
+	default: return false;
+	}
+}
+
+static bool
+fields_bind(const FieldPat *f, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (f[i].sub ? pat_binds(f[i].sub, name) : (f[i].name.s && strcmp(f[i].name.s, name) == 0))
+			return true;
+	return false;
+}
+
+static int
+r_expr(Live *L, const Expr *e)
+{
+	if (!e || !touches(L, e->span.start, e->span.end))
+		return LV_PASS;
+	switch (e->kind) {
+	case EXPR_BLOCK: return r_block(L, e->u.block);
+	case EXPR_IF: {
+		int r = r_expr(L, e->u.if_.cond);
+		if (r != LV_PASS)
+			return r;
+		if (lit_bool(e->u.if_.cond, true))
+			return r_block(L, e->u.if_.then_block);
+		if (lit_bool(e->u.if_.cond, false))
+			return r_block(L, e->u.if_.else_block);
+		return lv_join(r_block(L, e->u.if_.then_block), r_block(L, e->u.if_.else_block));
+	}
+	case EXPR_MATCH: {
+		int r = r_expr(L, e->u.match.scrutinee);
+		if (r != LV_PASS || !e->u.match.narms)
+			return r;
+		int acc = LV_KILL;
+		for (int i = 0; i < e->u.match.narms; i++) {
+			const MatchArm *a = &e->u.match.arms[i];
+			if (pat_binds(a->pat, L->name)) {
+				acc = lv_join(acc, LV_PASS);   /* the arm's name is its binding */
+				continue;
+			}
+			if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
+				return LV_LIVE;
+			acc = lv_join(acc, r_expr(L, a->value));
+		}
+		return acc;
+	}
+	default:
+		return reads_in(L, e->span.start, e->span.end) ? LV_LIVE : LV_PASS;
+	}
+}
+
+static int
+r_stmt(Live *L, const Stmt *s)
+{
+	if (!touches(L, s->span.start, s->span.end))
+		return LV_PASS;
+	switch (s->kind) {
+	case STMT_LET: {
+		int r = r_expr(L, s->u.let.value);
+		if (r != LV_PASS)
+			return r;
+		return s->u.let.name.s && strcmp(s->u.let.name.s, L->name) == 0 ? LV_SHADOW : LV_PASS;
+	}
+	case STMT_ASSIGN: {
+		int r = r_expr(L, s->u.assign.value);
+		if (r != LV_PASS)
+			return r;
+		return !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, L->name) == 0 ? LV_KILL : LV_PASS;
+	}
+	case STMT_WHILE: {
+		int r = r_expr(L, s->u.while_.cond);
+		if (r != LV_PASS || lit_bool(s->u.while_.cond, false))
+			return r;
+		return r_block(L, s->u.while_.body) == LV_LIVE ? LV_LIVE : LV_PASS;
+	}
+	case STMT_FOR: {
+		int r = r_expr(L, s->u.for_.iter);
+		if (r != LV_PASS || (s->u.for_.item.s && strcmp(s->u.for_.item.s, L->name) == 0))
+			return r;
+		return r_block(L, s->u.for_.body) == LV_LIVE ? LV_LIVE : LV_PASS;
+	}
+	case STMT_IF: return r_expr(L, s->u.if_);
+	case STMT_UNSAFE: return r_block(L, s->u.unsafe.body);
+	}
+	return LV_LIVE;
+}
+
+/* The first statement of b from j on whose span ends after offset q (nstmts: none). */
+static int
+stmt_at(const Block *b, int j, uint32_t q)
+{
+	int lo = j, hi = b->nstmts;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (b->stmts[mid]->span.end <= q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The statements of b from j on, then its tail: a `let` of the name hides
+ * the view for the rest of the block (PASS). */
+static int
+r_block_from(Live *L, const Block *b, int j)
+{
+	Own *O = L->O;
+	int mark = O->visited.len, r = LV_PASS;
+	for (;;) {
+		uint32_t from = j < b->nstmts ? b->stmts[j]->span.start : b->tail ? b->tail->span.start : b->span.end;
+		uint32_t q = at_next(L->reads, L->nreads, from), k2 = at_next(L->kills, L->nkills, from);
+		if (k2 < q)
+			q = k2;
+		int k = q >= b->span.end ? b->nstmts : stmt_at(b, j, q);
+		if (k == b->nstmts) {
+			r = r_expr(L, b->tail);
+			break;
+		}
+		int m = memo_get(L, b, k);
+		if (m >= 0) {
+			r = m;
+			break;
+		}
+		VEC_PUSH(O->visited, k);
+		r = r_stmt(L, b->stmts[k]);
+		if (r == LV_SHADOW) {
+			r = LV_PASS;
+			break;
+		}
+		if (r != LV_PASS)
+			break;
+		j = k + 1;
+	}
+	if (O->visited.len - mark > 1)   /* one statement decided: asking it again costs no more than a memo */
+		for (int t = mark; t < O->visited.len; t++)
+			memo_put(L, b, O->visited.items[t], r);
+	O->visited.len = mark;
+	return r;
+}
+
+/* ---- from the change outwards ---- */
+
+/* e is inner itself, or if/else or match whose branch (arm value) is inner:
+ * nothing of e runs after inner. */
+static bool
+direct_branch(const Expr *e, const Block *inner)
+{
+	if (!e || !inner)
+		return false;
+	if (e->kind == EXPR_BLOCK)
+		return e->u.block == inner;
+	if (e->kind == EXPR_IF)
+		return e->u.if_.then_block == inner || e->u.if_.else_block == inner;
+	if (e->kind == EXPR_MATCH)
+		for (int i = 0; i < e->u.match.narms; i++)
+			if (e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner)
+				return true;
+	return false;
+}
+
+/* The rest of expression e after the change at pos (inside inner, when not NULL). */
+static int
+rest_of_expr(Live *L, const Expr *e, const Block *inner, uint32_t pos)
+{
+	if (!e || direct_branch(e, inner))
+		return LV_PASS;
+	return reads_in(L, pos, e->span.end) ? LV_LIVE : LV_PASS;
+}
+
+/* The rest of statement s after the change at pos (inside inner, when not NULL). */
+static int
+rest_of_stmt(Live *L, const Stmt *s, const Block *inner, uint32_t pos)
+{
+	switch (s->kind) {
+	case STMT_WHILE: {
+		const Expr *c = s->u.while_.cond;
+		const Block *body = s->u.while_.body;
+		if (inner && inner == body) {
+			/* the body ends: the condition runs again, then the body or what follows */
+			int r = r_expr(L, c);
+			if (r != LV_PASS)
+				return r;
+			return r_block(L, body) == LV_LIVE ? LV_LIVE : LV_PASS;
+		}
+		/* in the condition: its rest, then the body and the next condition, or what follows */
+		if (rest_of_expr(L, c, inner, pos) == LV_LIVE)
+			return LV_LIVE;
+		int rb = r_block(L, body);
+		if (rb == LV_LIVE || (rb == LV_PASS && r_expr(L, c) == LV_LIVE))
+			return LV_LIVE;
+		return LV_PASS;
+	}
+	case STMT_FOR: {
+		const Block *body = s->u.for_.body;
+		/* the traversal reads what the iterable holds on every iteration */
+		if (reads_in(L, s->u.for_.iter->span.start, s->u.for_.iter->span.end))
+			return LV_LIVE;
+		if (!(inner && inner == body)) {
+			if (rest_of_expr(L, s->u.for_.iter, inner, pos) == LV_LIVE)
+				return LV_LIVE;
+			if (s->u.for_.item.s && strcmp(s->u.for_.item.s, L->name) == 0)
+				return LV_PASS;
+		}
+		return r_block(L, body) == LV_LIVE ? LV_LIVE : LV_PASS;
+	}
+	case STMT_LET: {
+		if (rest_of_expr(L, s->u.let.value, inner, pos) == LV_LIVE)
+			return LV_LIVE;
+		return s->u.let.name.s && strcmp(s->u.let.name.s, L->name) == 0 ? LV_SHADOW : LV_PASS;
+	}
+	case STMT_ASSIGN:
+		if (rest_of_expr(L, s->u.assign.value, inner, pos) == LV_LIVE)
+			return LV_LIVE;
+		/* the change inside the value of the view's own assignment: re-pointed */
+		return !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, L->name) == 0 ? LV_KILL : LV_PASS;
+	case STMT_IF: return rest_of_expr(L, s->u.if_, inner, pos);
+	case STMT_UNSAFE: return inner && inner == s->u.unsafe.body ? LV_PASS : reads_in(L, pos, s->span.end) ? LV_LIVE : LV_PASS;
+	}
+	return LV_LIVE;
+}
+
+/*
+ * T265: view variable v, whose owner changes at offset end, may be read
+ * before it is given a new value (see the head of this file).  Outside any
+ * block being walked (a contract), or where v's name is hidden by another
+ * variable at the change, it is live: the safe side.
+ */
+bool
+sema_own_view_live_after(Own *O, int v, uint32_t end)
+{
+	const char *name = O->vars.items[v].name;
+	if (!O->blocks.len || sema_own_find(O, name) != v)
+		return true;
+	uint32_t h = 2166136261u;
+	for (const char *c = name; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	occ_build(O);
+	Live L = { O, name, h, NULL, NULL, 0, 0 };
+	L.reads = occ_range(O->occ.items, O->occ.len, name, &L.nreads);
+	L.kills = occ_range(O->kills.items, O->kills.len, name, &L.nkills);
+	uint32_t pos = end;
+	const Block *inner = NULL;
+	for (int l = O->blocks.len - 1; l >= 0; l--) {
+		const struct OwnAt *at = &O->blocks.items[l];
+		const Block *b = at->b;
+		int r;
+		if (at->i < b->nstmts) {
+			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
+			if (r == LV_SHADOW)
+				r = LV_PASS;   /* the rest of the block names another variable */
+			else if (r == LV_PASS)
+				r = r_block_from(&L, b, at->i + 1);
+		} else {
+			r = rest_of_expr(&L, b->tail, inner, pos);
+		}
+		if (r == LV_LIVE)
+			return true;
+		if (r == LV_KILL)
+			return false;
+		if (v >= at->mark)
+			return false;   /* v is released with this block */
+		pos = b->span.end;
+		inner = b;
+	}
+	return false;
+}
+
+/*
+ * A loop whose entry state has not settled after a few passes (own_loop):
+ * views passed through one another in reverse order gain one owner per
+ * pass, one link of the chain at a time.  Widening: every view variable
+ * from before the loop (the first n) that the loop assigns borrows from
+ * every owner any of them borrows from at the loop's entry.  An
+ * over-approximation (more edges: more T265, never fewer), after which a
+ * pass adds an edge only when a new owner joins that set, which the body's
+ * own views make in its first pass: the loop settles in a pass or two.
+ */
+void
+sema_own_loop_widen(Own *O, int n, Span loop)
+{
+	occ_build(O);
+	VEC(int) views = {0}, owners = {0};
+	bool *seen = spx_xcalloc((size_t)(O->vars.len ? O->vars.len : 1), 1);
+	for (int x = 0; x < n && x < O->vars.len; x++) {
+		const OwnVar *v = &O->vars.items[x];
+		if (!sema_type_view(O->S, v->type) || occ_next(O->kills.items, O->kills.len, v->name, loop.start) >= loop.end)
+			continue;
+		VEC_PUSH(views, x);
+		for (int k = v->view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+			if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
+				seen[O->edges.items[k].owner] = true;
+				VEC_PUSH(owners, O->edges.items[k].owner);
+			}
+	}
+	for (int i = 0; i < views.len; i++)
+		for (int j = 0; j < owners.len; j++)
+			sema_own_add_edge(O, views.items[i], owners.items[j]);
+	free(seen);
+	VEC_FREE(views);
+	VEC_FREE(owners);
+}
