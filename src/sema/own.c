@@ -149,7 +149,7 @@ loaned_move(Own *O, int i, const Expr *e)
 	if (view < 0 && O->vars.items[i].loans == 0 && !O->quiet_views && sema_own_operand_borrows(O, i)) {
 		if (sema_own_first_report(O, e)) {
 			Diag *d = sema_error(O->S, DIAG_T265, e->span, "%s", msg);
-			diag_set_help(d, "an earlier operand of the same call or operator borrows `%s` and is read when it runs, after this move; move `%s` after it, or pass an owned copy (`string_from_str`, `bytes_copy`)",
+			diag_set_help(d, "an earlier operand of the same call or operator borrows `%s` and is read when it runs, after this move; move `%s` after it, or give that operand its own copy (of a view: `string_from_str`, `bytes_copy`)",
 			    O->vars.items[i].name, O->vars.items[i].name);
 		}
 		return true;
@@ -946,6 +946,16 @@ own_stmt(Own *O, const Stmt *s)
 		}
 		int escaped = O->escaped.len;
 		own_expr(O, s->u.assign.value, true);
+		if (i >= 0 && s->u.assign.has_field && (O->st.items[i] == ST_MOVED || O->st.items[i] == ST_MAYBE) &&
+		    sema_own_first_report(O, s->u.assign.value)) {
+			/* a field store needs the record it writes into (the value,
+			 * evaluated first, may have moved it: `r.n = eat(r);`) */
+			OwnVar *v = &O->vars.items[i];
+			Diag *d = O->st.items[i] == ST_MOVED
+			    ? sema_error(O->S, DIAG_H006, s->u.assign.target.span, "use of `%s` after ownership was moved", v->name)
+			    : sema_error(O->S, DIAG_O110, s->u.assign.target.span, "place `%s` may have been moved on another control-flow path", v->name);
+			diag_set_help(d, "store into `%s` before it moves, or build a new record with `with`", v->name);
+		}
 		if (i >= 0 && O->vars.items[i].loans > 0 && sema_own_first_report(O, s->u.assign.value)) {
 			Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
 			diag_set_help(d, "a `match borrow` arm borrows from `%s` until it ends; assign after it", O->vars.items[i].name);

@@ -127,10 +127,29 @@ sema_own_live_view(Own *O, int i, uint32_t end)
 /* Operand e was evaluated and its consumer (the call, the operator, the
  * record) runs after the operands to its right: a view it holds is read
  * then (T265, operand_borrows). */
+/* The variable an owned place names (`x`, `x.f`, `x.f.g`), or -1. */
+static int
+place_var(Own *O, const Expr *e)
+{
+	while (e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	return e->kind == EXPR_NAME ? sema_own_find(O, e->u.name.s) : -1;
+}
+
 void
 sema_own_operand_done(Own *O, const Expr *e)
 {
-	if (e && sema_type_view(O->S, sema_expr_type(O->S, e->id)))
+	if (!e)
+		return;
+	TypeId t = sema_expr_type(O->S, e->id);
+	if (sema_type_view(O->S, t)) {
+		VEC_PUSH(O->operands, e);
+		return;
+	}
+	/* an owned place the consumer borrows (not moved by this operand) is
+	 * read when the consumer runs, like a view */
+	int i = sema_own_owned(O, t) ? place_var(O, e) : -1;
+	if (i >= 0 && ST(O->st.items[i]) == ST_LIVE)
 		VEC_PUSH(O->operands, e);
 }
 
@@ -161,8 +180,13 @@ bool
 sema_own_operand_borrows(Own *O, int owner)
 {
 	OperandHit h = { O, owner, false };
-	for (int k = 0; k < O->operands.len && !h.hit; k++)
-		sema_walk_expr(O->operands.items[k], operand_visit, &h);
+	for (int k = 0; k < O->operands.len && !h.hit; k++) {
+		const Expr *e = O->operands.items[k];
+		if (sema_type_view(O->S, sema_expr_type(O->S, e->id)))
+			sema_walk_expr(e, operand_visit, &h);
+		else if (place_var(O, e) == owner)
+			h.hit = true;
+	}
 	return h.hit;
 }
 
@@ -292,7 +316,7 @@ sema_own_check_live_views(Own *O, int owner, const Stmt *s)
 		    O->vars.items[found].name, O->vars.items[owner].name);
 	} else if (found < 0 && sema_own_operand_borrows(O, owner) && sema_own_first_report(O, s->u.assign.value)) {
 		Diag *d = sema_error(O->S, DIAG_T265, s->u.assign.target.span, "assignment would replace storage held by a lexical byte view");
-		diag_set_help(d, "an earlier operand of the enclosing call or operator borrows `%s` and is read when it runs, after this assignment; assign `%s` before it, or pass an owned copy (`string_from_str`, `bytes_copy`)",
+		diag_set_help(d, "an earlier operand of the enclosing call or operator borrows `%s` and is read when it runs, after this assignment; assign `%s` before it, or give that operand its own copy (of a view: `string_from_str`, `bytes_copy`)",
 		    O->vars.items[owner].name, O->vars.items[owner].name);
 	}
 }
