@@ -374,10 +374,7 @@ help_diagnostic(int argc, char **argv)
 	if (strcmp(argv[2], "codes") == 0)
 		return help_codes();
 	const char *code = argv[2];
-	int id = -1;
-	for (int i = 0; i < DIAG__COUNT; i++)
-		if (strcmp(diag_info[i].code, code) == 0)
-			id = i;
+	int id = diag_lookup(code);   /* as `explain`: `T225` is `SPX-T225` */
 	if (id < 0) {
 		/* suggestions ignore case (`spx-t208` finds `SPX-T208`); the lookup does not */
 		char up[64];
@@ -396,6 +393,7 @@ help_diagnostic(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const DiagInfo *d = &diag_info[id];
+	code = d->code;
 	Buf b = {0};
 	buf_printf(&b, "%s (%s): %s\n", d->code, sev_word(d->sev), d->title);
 	const char *h = find_topic("mistakes-index");
