@@ -429,6 +429,8 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
+		else if (params[i] == T_STRING && a == T_STR)
+			diag_set_help(d, "`%s` takes a `string`; a `str` view has its own functions (`str_len_bytes`, `str_byte_at`, …), or copy it into one with `string_from_str(view)`", fname);
 		else if (params[i] == T_STRING && a == T_I64)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
 		else if (params[i] == T_STRING && a == T_USIZE)
