@@ -452,7 +452,7 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 	if (needs_mode(S, t)) {
 		if (p->mode == MODE_NONE) {
 			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
-			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, t));
+			diag_set_help(d, "use `%s: borrow %s` to read it (the caller keeps it), or `%s: own %s` to take it", p->name, sema_type_name(S, t), p->name, sema_type_name(S, t));
 		}
 		return;
 	}
