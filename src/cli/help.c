@@ -55,7 +55,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Agents", "lsp", "lsp", "the language server (LSP over stdio)" },
 	{ "Agents", "agent", "agent inspect", "agent session facts" },
 	{ "Start a project", "new", "new <dest>", "a project from a template" },
-	{ "Start a project", "lock", "lock [project]", "the deterministic semaprax.lock" },
+	{ "Start a project", "lock", "lock [project] [--write]", "print the lock; --write saves it" },
 	{ "Start a project", "registers", "registers <project>", "cited tokens against a register" },
 	{ "Start a project", "project-scaffold", "project-scaffold --name n", "print a scaffold" },
 	{ "Toolchain", "explain", "explain <SPX-CODE>", "what a diagnostic means, how to fix it" },
