@@ -975,7 +975,7 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		body_range[0] = body_range[1] = diags->items.len;
 	if (m->nuses > 0 && nlinks < 0) {
 		Diag *d = diag_report(diags, DIAG_G172, NULL, "source module imports require Workspace Semantic Graph resolution");
-		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
+		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml` (`semaprax new <dir>` makes one; the bundled `std.*` modules are named in its `[dependencies]`)");
 		return S;
 	}
 	sema_decls_collect(S);
