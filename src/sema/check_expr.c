@@ -294,7 +294,9 @@ check_binary(FnCtx *C, const Expr *e)
 			return T_BOOL;
 		if (!equatable(S, lt) || !equatable(S, rt)) {
 			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
-			diag_set_help(d, "values of `%s` cannot be compared with `%s`; inspect them with `match`", sema_type_name(S, equatable(S, lt) ? rt : lt), sp);
+			TypeId bad = equatable(S, lt) ? rt : lt;
+			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
+			    sema_type_info(&S->types, bad)->kind == TY_FN ? "function values have no equality: compare what they return" : "inspect them with `match`");
 			return T_BOOL;
 		}
 		if (lt != rt) {
