@@ -679,7 +679,14 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		} else if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
-			diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
+			bool checked = false;
+			const char *conv = sema_conversion_builtin(want, t, &checked);
+			bool entry = strcmp(f->name, "main") == 0;   /* `main` keeps `-> i64` (T104) */
+			if (conv)
+				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
+				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+			else
+				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
 		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;
