@@ -1322,7 +1322,10 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "function `%s` must return the ordinary compiler-owned %s to propagate a%s %s with `?`",
 		    C->sym->name, is_result ? "Result" : "Option", is_result ? "" : "n", is_result ? "Result" : "Option");
-		diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+		if (is_result)
+			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+		else
+			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match f() { Option::Some { value: v } => v, Option::None {} => 0, }`");
 		return payload;
 	}
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
