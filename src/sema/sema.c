@@ -681,10 +681,12 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			    sema_type_name(S, t), sema_type_name(S, want));
 			bool checked = false;
 			const char *conv = sema_conversion_builtin(want, t, &checked);
-			bool entry = strcmp(f->name, "main") == 0;   /* `main` keeps `-> i64` (T104) */
+			bool entry = strcmp(f->name, "main") == 0 && want == T_I64;   /* `main` keeps `-> i64` (T104) */
 			if (conv)
 				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
 				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+			else if (entry)
+				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
 			else
 				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
