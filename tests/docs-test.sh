@@ -197,6 +197,12 @@ if [ -z "${CARD:-}" ]; then
 			fail=1
 		fi
 	done
+	# the card's recursion bound is the interpreter's (the lanes share it: src/emit_c/rt/core.h)
+	n=$(sed -n 's/^#define INTERP_MAX_DEPTH *\([0-9]*\).*/\1/p' src/interp/interp.h)
+	if [ -z "$n" ] || ! grep -qF "deeper than $n frames" "$tmp/cardline"; then
+		echo "FAIL $card: wanted \`deeper than $n frames\` (INTERP_MAX_DEPTH in src/interp/interp.h)"
+		fail=1
+	fi
 	# every option the user documents name is in `help all` (the command table), so a renamed
 	# or removed option cannot linger in them (`--help` is every command's)
 	"$bin" help all > "$tmp/helpall"

@@ -121,6 +121,7 @@ done
 snap diag-P106 0 help diagnostic SPX-P106
 snap diag-I001 0 help diagnostic SPX-I001
 snap diag-lowercase 2 help diagnostic spx-t208
+snap diag-short 0 help diagnostic T225   # the prefix may be left out, as for `explain`
 snap diag-unknown 2 help diagnostic SPX-Q
 snap diag-missing 2 help diagnostic
 snap diag-extra 2 help diagnostic SPX-P106 SPX-T208

@@ -55,7 +55,7 @@ static const GuideEntry guide_rows[] = {
 	{ "Agents", "lsp", "lsp", "the language server (LSP over stdio)" },
 	{ "Agents", "agent", "agent inspect", "agent session facts" },
 	{ "Start a project", "new", "new <dest>", "a project from a template" },
-	{ "Start a project", "lock", "lock [project]", "the deterministic semaprax.lock" },
+	{ "Start a project", "lock", "lock [project] [--write]", "print the lock; --write saves it" },
 	{ "Start a project", "registers", "registers <project>", "cited tokens against a register" },
 	{ "Start a project", "project-scaffold", "project-scaffold --name n", "print a scaffold" },
 	{ "Toolchain", "explain", "explain <SPX-CODE>", "what a diagnostic means, how to fix it" },
@@ -374,10 +374,7 @@ help_diagnostic(int argc, char **argv)
 	if (strcmp(argv[2], "codes") == 0)
 		return help_codes();
 	const char *code = argv[2];
-	int id = -1;
-	for (int i = 0; i < DIAG__COUNT; i++)
-		if (strcmp(diag_info[i].code, code) == 0)
-			id = i;
+	int id = diag_lookup(code);   /* as `explain`: `T225` is `SPX-T225` */
 	if (id < 0) {
 		/* suggestions ignore case (`spx-t208` finds `SPX-T208`); the lookup does not */
 		char up[64];
@@ -396,6 +393,7 @@ help_diagnostic(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const DiagInfo *d = &diag_info[id];
+	code = d->code;
 	Buf b = {0};
 	buf_printf(&b, "%s (%s): %s\n", d->code, sev_word(d->sev), d->title);
 	const char *h = find_topic("mistakes-index");

@@ -857,7 +857,9 @@ graph_writer_types(GraphWriter *w, Buf *out)
 {
 	for (int i = 0; i < w->types.len; i++) {
 		buf_puts(out, i ? ",[" : "[");
-		json_cstr(out, sema_type_name(w->S, w->types.items[i]));
+		/* a verified program's only untyped expression is a statement `if` (§0.3): `{none}` */
+		TypeId t = w->types.items[i];
+		json_cstr(out, t == T_ERR ? "{none}" : sema_type_name(w->S, t));
 		buf_putc(out, ',');
 		json_cstr(out, type_class(w->S, w->types.items[i]));
 		buf_putc(out, ']');

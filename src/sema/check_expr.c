@@ -294,7 +294,9 @@ check_binary(FnCtx *C, const Expr *e)
 			return T_BOOL;
 		if (!equatable(S, lt) || !equatable(S, rt)) {
 			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
-			diag_set_help(d, "values of `%s` cannot be compared with `%s`; inspect them with `match`", sema_type_name(S, equatable(S, lt) ? rt : lt), sp);
+			TypeId bad = equatable(S, lt) ? rt : lt;
+			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
+			    sema_type_info(&S->types, bad)->kind == TY_FN ? "function values have no equality: compare what they return" : "inspect them with `match`");
 			return T_BOOL;
 		}
 		if (lt != rt) {
@@ -306,8 +308,8 @@ check_binary(FnCtx *C, const Expr *e)
 				diag_set_help(d, "comparing `%s` with `%s`: integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 				    sema_type_name(S, lt), sema_type_name(S, rt), (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
 			else
-				diag_set_help(d, "comparing `%s` with `%s`; there are no numeric conversions, so compare two values of one type",
-				    sema_type_name(S, lt), sema_type_name(S, rt));
+				diag_set_help(d, "comparing `%s` with `%s`; there are no implicit conversions, so compare two values of one type%s",
+				    sema_type_name(S, lt), sema_type_name(S, rt), lt == T_STR || rt == T_STR ? " (copy the `str` view into a `string` with `string_from_str(view)`)" : "");
 		}
 		return T_BOOL;
 	}
@@ -429,6 +431,8 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
+		else if (params[i] == T_STRING && a == T_STR)
+			diag_set_help(d, "`%s` takes a `string`; a `str` view has its own functions (`str_len_bytes`, `str_byte_at`, …), or copy it into one with `string_from_str(view)`", fname);
 		else if (params[i] == T_STRING && a == T_I64)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
 		else if (params[i] == T_STRING && a == T_USIZE)
@@ -1318,7 +1322,10 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "function `%s` must return the ordinary compiler-owned %s to propagate a%s %s with `?`",
 		    C->sym->name, is_result ? "Result" : "Option", is_result ? "" : "n", is_result ? "Result" : "Option");
-		diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+		if (is_result)
+			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+		else
+			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match f() { Option::Some { value: v } => v, Option::None {} => 0, }`");
 		return payload;
 	}
 	if (is_result && ri->args[1] != err && fres != T_ERR) {

@@ -209,8 +209,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			if (!S->assign_owner)
 				sema_assign_owner_init(S);
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
-			diag_set_help(d, "reopen the owner in place (`%s = vec_push<T>(%s, x)`, `bytes_set`, `map_set`, …), or bind the new value with a fresh `let`",
-			    name, name);
+			diag_set_help(d, "bind the new value with a fresh `let` (`let %s2 = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
+			    name, name, name, name);
 		}
 		return;
 	}

@@ -89,6 +89,7 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	bool near_builtin = false;
 	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
+	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	if (in_list(print_names, name))
 		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
@@ -99,7 +100,9 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(vec_new, name))
-		diag_set_help(d, "an empty list is `vec_with_capacity<T>(0usize)` with its element type spelled, e.g. `let v = vec_with_capacity<i64>(0usize);`, grown with `v = vec_push<i64>(v, x);`");
+		diag_set_help(d, "a list is `vec_with_capacity<T>(n)` with its element type and capacity spelled (a push past the capacity stops the program), e.g. `let mut v = vec_with_capacity<i64>(16usize);`, filled with `v = vec_push<i64>(v, x);`");
+	else if (in_list(map_get, name))
+		diag_set_help(d, "read a map with `map_get_or<K, V>(m, key, fallback)`, which gives `fallback` for a missing key (`map_has<K, V>(m, key)` tells whether it is there)");
 	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && near_builtin)
 		diag_set_help(d, "did you mean the compiler-owned `%s`? (`semaprax help library %s` shows its signature)", near, near);
 	else if (near)

@@ -452,7 +452,7 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 	if (needs_mode(S, t)) {
 		if (p->mode == MODE_NONE) {
 			Diag *d = sema_error(S, DIAG_O001, p->span, "resource parameter `%s.%s` needs `own`, `borrow`, or `shared`", f->name, p->name);
-			diag_set_help(d, "use `%s: own %s` to transfer ownership", p->name, sema_type_name(S, t));
+			diag_set_help(d, "use `%s: borrow %s` to read it (the caller keeps it), or `%s: own %s` to take it", p->name, sema_type_name(S, t), p->name, sema_type_name(S, t));
 		}
 		return;
 	}
@@ -679,7 +679,16 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 		} else if (t != T_ERR && want != T_ERR && !sema_type_accepts(S, want, t)) {
 			Diag *d = sema_error(S, DIAG_T103, fn->body->span, "function `%s` returns %s, but its signature declares %s", f->name,
 			    sema_type_name(S, t), sema_type_name(S, want));
-			diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
+			bool checked = false;
+			const char *conv = sema_conversion_builtin(want, t, &checked);
+			bool entry = strcmp(f->name, "main") == 0 && want == T_I64;   /* `main` keeps `-> i64` (T104) */
+			if (conv)
+				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
+				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+			else if (entry)
+				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
+			else
+				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
 		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;
@@ -975,7 +984,7 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 		body_range[0] = body_range[1] = diags->items.len;
 	if (m->nuses > 0 && nlinks < 0) {
 		Diag *d = diag_report(diags, DIAG_G172, NULL, "source module imports require Workspace Semantic Graph resolution");
-		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml`");
+		diag_set_help(d, "this module imports other modules, so check it through the project that owns it: `semaprax check <project-dir>` or its `semaprax.toml` (`semaprax new <dir>` makes one; the bundled `std.*` modules are named in its `[dependencies]`)");
 		return S;
 	}
 	sema_decls_collect(S);
