@@ -754,7 +754,14 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 				}
 				continue;
 			}
-			check_args(C, name, e->u.call.args + i, 1, sig.params + i, NULL, 1, NULL);
+			/* name the parameter as builtins.def declares it (`help library` prints it) */
+			BuiltinParam bp;
+			char pn[64];
+			const char *pname = pn;
+			bool named = sema_builtin_param(bi, i, &bp) && bp.name_len > 0 && bp.name_len < (int)sizeof pn;
+			if (named)
+				snprintf(pn, sizeof pn, "%.*s", bp.name_len, bp.name);
+			check_args(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL);
 		}
 	}
 	result = sig.result;
