@@ -133,7 +133,9 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, i32);
 		uint32_t a = entry(W, key ? m : m + 1, i32, t);
 		emitw_elem_load(W, a, t);
-		if (emitw_has_heap(W, t))
+		if (!key && emitw_has_heap(W, t) && emitw_fresh(W, args[0]))
+			emitw_elem_zero(W, a, t);   /* an owned map, released after the statement: the value is taken */
+		else if (emitw_has_heap(W, t))
 			emitw_clone(W, t);
 		return true;
 	}

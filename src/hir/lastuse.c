@@ -132,7 +132,8 @@ holds_view(LastUse *L, TypeId t)
 	return t != T_ERR && sema_type_view(L->S, t) != NULL;
 }
 
-/* Is argument i of builtin bi a borrowed value the operation keeps? */
+/* Is argument i of builtin bi a borrowed value the operation keeps, or the
+ * collection an element is copied out of (taken when it arrives owned)? */
 static bool
 kept_borrow(BuiltinId bi, int i)
 {
@@ -140,6 +141,7 @@ kept_borrow(BuiltinId bi, int i)
 	case BI_map_set: return i == 1 || i == 2;
 	case BI_map_add: case BI_set_insert: return i == 1;
 	case BI_map_get_or: return i == 2;
+	case BI_vec_clone_at: case BI_map_value_at: return i == 0;
 	default: return false;
 	}
 }
