@@ -9,7 +9,16 @@
  * (`let n = make(…); m = map_set(m, k, n);`) copied the whole nesting per
  * level.  This pass rewrites such an argument from HIR_LOCAL to HIR_MOVE:
  * every lane already takes a moved (fresh) value there instead of copying
- * it, and a moved slot is emptied, so the scope's release skips it.
+ * it, and a moved slot is emptied, so the scope's release skips it.  So is
+ * the collection `vec_clone_at` and `map_value_at` copy an element out of:
+ * a lane that receives it owned (moved or fresh) releases it after the
+ * call, and takes the element out (zeroing its place) instead of copying it.
+ *
+ * The argument may also be a path of record or class fields of the local
+ * (`n.kids`, `h.node.kids`; the last field owned, no generic type on the
+ * way): it becomes a take (HIR_FIELD take), which every lane already does
+ * in place (the field is zeroed in the record), so the rest of the record is
+ * still released once, field by field, by the local's scope.
  *
  * The rule is conservative; a slot s read by candidate c is moved only when
  *   - s is owned (not lent, not Copy, not a T-typed slot of a generic body),
@@ -25,12 +34,19 @@
  *     s again;
  *   - nothing may still see s's storage: s is mentioned nowhere under an
  *     expression whose type holds a view (`string_as_str(s)`), in the value
- *     of a `let`/assignment of a lent or view-holding slot (an alias), in the
- *     scrutinee of a non-`own` match of a non-Copy value (its bindings are
- *     lent), in a borrowing `for`'s iterable, or in a closure's captures.
+ *     of a `let`/assignment of a lent or view-holding slot (an alias), or in
+ *     a closure's captures;
+ *   - a borrowing region that lends s has ended before c: s mentioned in
+ *     the iterable of a borrowing `for` or the scrutinee of a non-`own`
+ *     match of a non-Copy value is lent to the item or the bindings until
+ *     the loop or match ends (c must come after it), and for good when a
+ *     binding escapes (is itself seen by a view, an alias or a capture) or
+ *     the match yields a non-Copy value (it may be a binding).
  * Observable behaviour is unchanged (output, status, contract reports, the
  * leak check); only copies go.  A reassignment after c keeps s unmoved
- * though it kills the value: a finer liveness is open.
+ * though it kills the value: a finer liveness is open (little is lost: the
+ * checker admits `s = …` of a non-Copy s only as a reopen that consumes s,
+ * U105).
  */
 #include "hir.h"
 
