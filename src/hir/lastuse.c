@@ -25,6 +25,9 @@
  *     and a parameter only of a declared function without `ensures` (an
  *     `ensures` reads the parameters at exit, and a failing contract's
  *     report prints them);
+ *   - c lies in the body, not in a `requires`/`ensures` clause (a failing
+ *     clause's report prints the parameters: a moved one would read
+ *     `<moved>`);
  *   - c is the last mention of s in evaluation order (requires, body,
  *     ensures): no later read, field read, assignment, field store or
  *     closure capture, on any path — a use in a later `match` arm or `else`
@@ -71,6 +74,8 @@ typedef struct LastUse {
 	bool *seen;          /* per slot: a view, alias or capture may see it */
 	uint32_t *lent_to;   /* per slot: order at which the last borrowing region lending it ends */
 	int collect;         /* > 0: mentions are inside a borrowing region's iterable or scrutinee */
+	bool contract;       /* in a requires/ensures clause: no candidates (a failing clause's
+	                        report prints the parameters, a moved one as `<moved>`) */
 	VEC(HirSlot) lending;/* slots mentioned there, per open region (from its start index) */
 	VEC(Cand) cands;
 } LastUse;
@@ -207,7 +212,7 @@ lu_call(LastUse *L, HirExpr *e)
 		HirExpr *a = e->u.call.args[i];
 		lu_expr(L, a);
 		HirSlot slot;
-		if (builtin && kept_borrow(e->u.call.builtin->bid, i) && movable_arg(L, a, &slot)) {
+		if (builtin && !L->contract && kept_borrow(e->u.call.builtin->bid, i) && movable_arg(L, a, &slot)) {
 			Cand c = { a, slot, L->order, L->depth };
 			VEC_PUSH(L->cands, c);
 		}
@@ -376,9 +381,12 @@ last_use_func(Sema *S, HirFunc *f)
 	L.lent_to = spx_xcalloc(n, sizeof *L.lent_to);
 	for (int i = 0; i < f->nlocals; i++)
 		L.def_depth[i] = i < f->nparams ? 0 : -1;
+	L.contract = true;
 	for (int i = 0; i < f->nrequires; i++)
 		lu_expr(&L, f->requires[i]);
+	L.contract = false;
 	lu_block(&L, f->body);
+	L.contract = true;
 	for (int i = 0; i < f->nensures; i++)
 		lu_expr(&L, f->ensures[i]);
 	for (int i = 0; i < L.cands.len; i++) {
