@@ -353,10 +353,10 @@ emit_map(Emit *E, Call *c)
 					      key ? "k" : "v", m, c->a[1], dom);
 		if (emitc_is_copy(E, t))
 			return simple(E, c, false, "%s", at);
-		if (c->owned0 && !key) {
+		if (c->owned0) {
 			const char *k = emitc_new_tmp(E);
 			emitc_line(E, "size_t %s = spx_map_index(&%s, %s, %s);", k, m, c->a[1], dom);
-			return take_place(E, c, t, arena_printf(&E->a, "((%s *)%s.v)[%s]", vn, m, k));
+			return take_place(E, c, t, arena_printf(&E->a, "((%s *)%s.%s)[%s]", key ? kn : vn, m, key ? "k" : "v", k));
 		}
 		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, t), at);
 	}
@@ -381,10 +381,14 @@ emit_map(Emit *E, Call *c)
 		const char *r = emitc_new_tmp(E);
 		emitc_line(E, "%s %s;", vn, r);
 		emitc_line(E, "if (%s >= 0) {", at);
-		if (emitc_is_copy(E, V))
+		if (emitc_is_copy(E, V)) {
 			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
-		else
+		} else if (c->owned0) {   /* an owned map, released after the statement: taken */
+			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
+			emitc_line(E, "\t%s[%s] = (%s)%s;", vals, at, vn, emitc_zero_init(E, V));
+		} else {
 			emitc_line(E, "\t%s = %s(&%s[%s]);", r, emitc_clone_fn(E, V), vals, at);
+		}
 		if (c->took) {   /* the default moved in and not returned */
 			E->indent++;
 			emitc_release_place(E, V, c->a[2]);

@@ -161,8 +161,8 @@ kept_borrow(BuiltinId bi, int i)
 	switch (bi) {
 	case BI_map_set: return i == 1 || i == 2;
 	case BI_map_add: case BI_set_insert: return i == 1;
-	case BI_map_get_or: return i == 2;
-	case BI_vec_clone_at: case BI_map_value_at: return i == 0;
+	case BI_map_get_or: return i == 0 || i == 2;
+	case BI_vec_clone_at: case BI_map_value_at: case BI_map_key_at: case BI_set_key_at: return i == 0;
 	default: return false;
 	}
 }
