@@ -10,7 +10,8 @@
  * level.  This pass rewrites such an argument from HIR_LOCAL to HIR_MOVE:
  * every lane already takes a moved (fresh) value there instead of copying
  * it, and a moved slot is emptied, so the scope's release skips it.  So is
- * the collection `vec_clone_at` and `map_value_at` copy an element out of:
+ * the collection an element is copied out of (vec_clone_at's Vec,
+ * map_value_at's, map_key_at's and map_get_or's Map, set_key_at's Set):
  * a lane that receives it owned (moved or fresh) releases it after the
  * call, and takes the element out (zeroing its place) instead of copying it.
  *
