@@ -31,13 +31,28 @@ typedef struct Call {
 	const char *rct;      /* its C spelling */
 	bool took;            /* map_set's value or map_get_or's default is fresh: moved in, not held and copied */
 	bool took_key;        /* the string key of map_set/map_add/set_insert is fresh: moved in */
+	bool owned0;          /* the borrowed first argument arrived owned (fresh or moved): a
+	                         temporary released after the statement */
 } Call;
+
 
 static Val
 mk(const char *c, TypeId t, bool own)
 {
 	Val v = { c, t, own };
 	return v;
+}
+
+/* `T tN = place;` and the place zeroed: an element taken out of a Vec or
+ * Map that is released after the statement (it arrived owned: fresh, or
+ * a local at its last use, src/hir/lastuse.c), where a copy cloned it. */
+static Val
+take_place(Emit *E, Call *c, TypeId t, const char *place)
+{
+	const char *tn = emitc_new_tmp(E);
+	emitc_line(E, "%s %s = %s;", c->rct, tn, place);
+	emitc_line(E, "%s = (%s)%s;", place, c->rct, emitc_zero_init(E, t));
+	return mk(tn, c->rt, true);
 }
 
 /* `T tN = expr;` */
@@ -261,6 +276,11 @@ emit_vec(Emit *E, Call *c)
 		const char *at = arena_printf(&E->a, "%s[spx_vec_index(&%s, %s)]", elem, v, c->a[1]);
 		if (emitc_is_copy(E, T))
 			return simple(E, c, false, "%s", at);
+		if (c->owned0) {
+			const char *k = emitc_new_tmp(E);
+			emitc_line(E, "size_t %s = spx_vec_index(&%s, %s);", k, v, c->a[1]);
+			return take_place(E, c, T, arena_printf(&E->a, "%s[%s]", elem, k));
+		}
 		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, T), at);
 	}
 	if (bi == BI_vec_push) {
@@ -333,6 +353,11 @@ emit_map(Emit *E, Call *c)
 					      key ? "k" : "v", m, c->a[1], dom);
 		if (emitc_is_copy(E, t))
 			return simple(E, c, false, "%s", at);
+		if (c->owned0) {
+			const char *k = emitc_new_tmp(E);
+			emitc_line(E, "size_t %s = spx_map_index(&%s, %s, %s);", k, m, c->a[1], dom);
+			return take_place(E, c, t, arena_printf(&E->a, "((%s *)%s.%s)[%s]", key ? kn : vn, m, key ? "k" : "v", k));
+		}
 		return simple(E, c, true, "%s(&%s)", emitc_clone_fn(E, t), at);
 	}
 	/* the key, in a variable for its address */
@@ -356,10 +381,14 @@ emit_map(Emit *E, Call *c)
 		const char *r = emitc_new_tmp(E);
 		emitc_line(E, "%s %s;", vn, r);
 		emitc_line(E, "if (%s >= 0) {", at);
-		if (emitc_is_copy(E, V))
+		if (emitc_is_copy(E, V)) {
 			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
-		else
+		} else if (c->owned0) {   /* an owned map, released after the statement: taken */
+			emitc_line(E, "\t%s = %s[%s];", r, vals, at);
+			emitc_line(E, "\t%s[%s] = (%s)%s;", vals, at, vn, emitc_zero_init(E, V));
+		} else {
 			emitc_line(E, "\t%s = %s(&%s[%s]);", r, emitc_clone_fn(E, V), vals, at);
+		}
 		if (c->took) {   /* the default moved in and not returned */
 			E->indent++;
 			emitc_release_place(E, V, c->a[2]);
@@ -504,6 +533,8 @@ emit_builtin(Emit *E, const HirExpr *e)
 			borrow = false;
 			c.took = true;
 		}
+		if (borrow && v.own && i == 0 && !emitc_is_copy(E, v.t))
+			c.owned0 = true;
 		if (borrow && v.own && i == 1 && (c.bid == BI_map_set || c.bid == BI_map_add || c.bid == BI_set_insert) &&
 		    emitc_map_key_kind(E, c.targs[0]) == 2) {
 			borrow = false;

@@ -133,7 +133,9 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, i32);
 		uint32_t a = entry(W, key ? m : m + 1, i32, t);
 		emitw_elem_load(W, a, t);
-		if (emitw_has_heap(W, t))
+		if (emitw_has_heap(W, t) && emitw_fresh(W, args[0]))
+			emitw_elem_zero(W, a, t);   /* an owned map, released after the statement: the entry's part is taken */
+		else if (emitw_has_heap(W, t))
 			emitw_clone(W, t);
 		return true;
 	}
@@ -188,8 +190,11 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_i32c(W, 0);
 		emitw_op(W, OP_I32_GE_S);
 		emitw_open(W, OP_IF, vty, vn);
-		emitw_elem_load(W, entry(W, m + 1, at, V), V);
-		if (emitw_has_heap(W, V))
+		uint32_t ea = entry(W, m + 1, at, V);
+		emitw_elem_load(W, ea, V);
+		if (emitw_has_heap(W, V) && emitw_fresh(W, args[0]))
+			emitw_elem_zero(W, ea, V);   /* an owned map, released after the statement: taken */
+		else if (emitw_has_heap(W, V))
 			emitw_clone(W, V);
 		if (took && emitw_has_heap(W, V))
 			emitw_release(W, v, V);

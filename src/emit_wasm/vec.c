@@ -179,7 +179,9 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, i32);
 		emitw_elem_addr(W, p, i32, esz, a);
 		emitw_elem_load(W, a, el);
-		if (emitw_has_heap(W, el))
+		if (emitw_has_heap(W, el) && emitw_fresh(W, a0))
+			emitw_elem_zero(W, a, el);   /* an owned Vec, released after the statement: taken */
+		else if (emitw_has_heap(W, el))
 			emitw_clone(W, el);   /* a call's value is fresh: the element stays in the Vec */
 		return true;
 	}

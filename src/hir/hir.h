@@ -259,8 +259,10 @@ void hir_free(HirModule *h);
 bool hir_validate(HirModule *h, DiagSink *diags);
 /* lastuse.c: rewrites, in every function, a borrowed argument an operation
  * keeps (map_set's key and value, map_add's and set_insert's key,
- * map_get_or's default) from HIR_LOCAL to HIR_MOVE when it is an owned
- * local nothing reads again (the rule is in lastuse.c); hir_lower runs it. */
+ * map_get_or's default) or copies an element out of (vec_clone_at's Vec,
+ * map_value_at's, map_key_at's and map_get_or's Map, set_key_at's Set) from HIR_LOCAL to HIR_MOVE, or a field path of a
+ * local to a take, when it is an owned local nothing reads again (the rule
+ * is in lastuse.c); hir_lower runs it. */
 void hir_last_use(HirModule *h);
 /* A deterministic text dump (for tests and `check --dump-hir`). */
 void hir_dump(Buf *out, HirModule *h);

@@ -9,13 +9,26 @@
  * (`let n = make(…); m = map_set(m, k, n);`) copied the whole nesting per
  * level.  This pass rewrites such an argument from HIR_LOCAL to HIR_MOVE:
  * every lane already takes a moved (fresh) value there instead of copying
- * it, and a moved slot is emptied, so the scope's release skips it.
+ * it, and a moved slot is emptied, so the scope's release skips it.  So is
+ * the collection an element is copied out of (vec_clone_at's Vec,
+ * map_value_at's, map_key_at's and map_get_or's Map, set_key_at's Set):
+ * a lane that receives it owned (moved or fresh) releases it after the
+ * call, and takes the element out (zeroing its place) instead of copying it.
+ *
+ * The argument may also be a path of record or class fields of the local
+ * (`n.kids`, `h.node.kids`; the last field owned, no generic type on the
+ * way): it becomes a take (HIR_FIELD take), which every lane already does
+ * in place (the field is zeroed in the record), so the rest of the record is
+ * still released once, field by field, by the local's scope.
  *
  * The rule is conservative; a slot s read by candidate c is moved only when
  *   - s is owned (not lent, not Copy, not a T-typed slot of a generic body),
  *     and a parameter only of a declared function without `ensures` (an
  *     `ensures` reads the parameters at exit, and a failing contract's
  *     report prints them);
+ *   - c lies in the body, not in a `requires`/`ensures` clause (a failing
+ *     clause's report prints the parameters: a moved one would read
+ *     `<moved>`);
  *   - c is the last mention of s in evaluation order (requires, body,
  *     ensures): no later read, field read, assignment, field store or
  *     closure capture, on any path — a use in a later `match` arm or `else`
@@ -25,12 +38,19 @@
  *     s again;
  *   - nothing may still see s's storage: s is mentioned nowhere under an
  *     expression whose type holds a view (`string_as_str(s)`), in the value
- *     of a `let`/assignment of a lent or view-holding slot (an alias), in the
- *     scrutinee of a non-`own` match of a non-Copy value (its bindings are
- *     lent), in a borrowing `for`'s iterable, or in a closure's captures.
+ *     of a `let`/assignment of a lent or view-holding slot (an alias), or in
+ *     a closure's captures;
+ *   - a borrowing region that lends s has ended before c: s mentioned in
+ *     the iterable of a borrowing `for` or the scrutinee of a non-`own`
+ *     match of a non-Copy value is lent to the item or the bindings until
+ *     the loop or match ends (c must come after it), and for good when a
+ *     binding escapes (is itself seen by a view, an alias or a capture) or
+ *     the match yields a non-Copy value (it may be a binding).
  * Observable behaviour is unchanged (output, status, contract reports, the
  * leak check); only copies go.  A reassignment after c keeps s unmoved
- * though it kills the value: a finer liveness is open.
+ * though it kills the value: a finer liveness is open (little is lost: the
+ * checker admits `s = …` of a non-Copy s only as a reopen that consumes s,
+ * U105).
  */
 #include "hir.h"
 
@@ -38,7 +58,8 @@
 #include <string.h>
 
 typedef struct Cand {
-	HirExpr *e;
+	HirExpr *e;           /* HIR_LOCAL, or a HIR_FIELD path of one (moved by a take) */
+	HirSlot slot;
 	uint32_t order;
 	int depth;
 } Cand;
@@ -52,6 +73,11 @@ typedef struct LastUse {
 	uint32_t *last;      /* per slot: order of its last mention */
 	int32_t *def_depth;  /* per slot: loops enclosing its binding; -1 unknown */
 	bool *seen;          /* per slot: a view, alias or capture may see it */
+	uint32_t *lent_to;   /* per slot: order at which the last borrowing region lending it ends */
+	int collect;         /* > 0: mentions are inside a borrowing region's iterable or scrutinee */
+	bool contract;       /* in a requires/ensures clause: no candidates (a failing clause's
+	                        report prints the parameters, a moved one as `<moved>`) */
+	VEC(HirSlot) lending;/* slots mentioned there, per open region (from its start index) */
 	VEC(Cand) cands;
 } LastUse;
 
@@ -66,6 +92,53 @@ mention(LastUse *L, HirSlot s)
 	L->last[s] = ++L->order;
 	if (L->view > 0)
 		L->seen[s] = true;
+	else if (L->collect > 0)
+		VEC_PUSH(L->lending, s);
+}
+
+/*
+ * A borrowing region: a borrowing `for` (its item lent from the iterable) or
+ * a plain match of a non-Copy scrutinee (its bindings lent from it).  The
+ * slots its iterable/scrutinee mentions are lent until the region ends —
+ * unless a binding escapes (is itself seen by a view, an alias or a
+ * capture), or the match yields a value that may be a binding (a non-Copy
+ * result): then they stay seen for good, as before.
+ */
+static size_t
+region_open(LastUse *L)
+{
+	L->collect++;
+	return (size_t)L->lending.len;
+}
+
+static void
+region_lent(LastUse *L)
+{
+	L->collect--;
+}
+
+/* Is one of a region's bindings seen by a view, an alias or a capture? */
+static bool
+region_escapes(LastUse *L, const HirSlot *binds, int nbinds)
+{
+	for (int i = 0; i < nbinds; i++)
+		if (binds[i] < (HirSlot)L->f->nlocals && L->seen[binds[i]])
+			return true;
+	return false;
+}
+
+static void
+region_close(LastUse *L, size_t start, bool escapes)
+{
+	for (size_t i = start; i < (size_t)L->lending.len; i++) {
+		HirSlot s = L->lending.items[i];
+		if (escapes)
+			L->seen[s] = true;
+		else if (L->lent_to[s] < L->order)
+			L->lent_to[s] = L->order;
+	}
+	if (L->collect == 0)
+		L->lending.len = (int)start;
 }
 
 static void
@@ -81,16 +154,53 @@ holds_view(LastUse *L, TypeId t)
 	return t != T_ERR && sema_type_view(L->S, t) != NULL;
 }
 
-/* Is argument i of builtin bi a borrowed value the operation keeps? */
+/* Is argument i of builtin bi a borrowed value the operation keeps, or the
+ * collection an element is copied out of (taken when it arrives owned)? */
 static bool
 kept_borrow(BuiltinId bi, int i)
 {
 	switch (bi) {
 	case BI_map_set: return i == 1 || i == 2;
 	case BI_map_add: case BI_set_insert: return i == 1;
-	case BI_map_get_or: return i == 2;
+	case BI_map_get_or: return i == 0 || i == 2;
+	case BI_vec_clone_at: case BI_map_value_at: case BI_map_key_at: case BI_set_key_at: return i == 0;
 	default: return false;
 	}
+}
+
+/*
+ * The slot an argument reads whole (HIR_LOCAL) or through a path of record
+ * or class fields (`n.kids`, `n.a.b`) whose last field is owned: a path is
+ * moved by a take (the lanes zero the field in place, so the rest of the
+ * record is released once, field by field).  Generic types are left alone
+ * (a T-typed field may be Copy in an instance).
+ */
+static bool
+movable_arg(LastUse *L, const HirExpr *a, HirSlot *slot)
+{
+	if (a->kind == HIR_LOCAL) {
+		*slot = a->u.slot;
+		return true;
+	}
+	if (a->kind != HIR_FIELD || a->u.field.take || a->type == T_ERR || sema_is_copy(L->S, a->type) ||
+	    sema_type_info(&L->S->types, a->type)->open)
+		return false;
+	for (const HirExpr *x = a; x->kind == HIR_FIELD; x = x->u.field.base) {
+		const HirExpr *b = x->u.field.base;
+		if (x->u.field.take || x->u.field.field < 0 || b->type == T_ERR)
+			return false;
+		const TypeInfo *ti = sema_type_info(&L->S->types, b->type);
+		if (ti->kind != TY_NOMINAL || ti->open)
+			return false;
+		const Sym *sym = sema_sym(L->S, (SymId)ti->decl);
+		if (!sym || (sym->kind != SK_RECORD && sym->kind != SK_CLASS))
+			return false;
+		if (b->kind == HIR_LOCAL) {
+			*slot = b->u.slot;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void
@@ -102,8 +212,9 @@ lu_call(LastUse *L, HirExpr *e)
 	for (int i = 0; i < e->u.call.nargs; i++) {
 		HirExpr *a = e->u.call.args[i];
 		lu_expr(L, a);
-		if (builtin && a->kind == HIR_LOCAL && kept_borrow(e->u.call.builtin->bid, i)) {
-			Cand c = { a, L->order, L->depth };
+		HirSlot slot;
+		if (builtin && !L->contract && kept_borrow(e->u.call.builtin->bid, i) && movable_arg(L, a, &slot)) {
+			Cand c = { a, slot, L->order, L->depth };
 			VEC_PUSH(L->cands, c);
 		}
 	}
@@ -163,15 +274,22 @@ lu_expr(LastUse *L, HirExpr *e)
 	case HIR_MATCH: {
 		HirExpr *x = e->u.match.scrutinee;
 		bool lends = e->u.match.mode != MATCH_OWN && x->type != T_ERR && !sema_is_copy(L->S, x->type);
-		L->view += lends;
+		size_t start = lends ? region_open(L) : 0;
 		lu_expr(L, x);
-		L->view -= lends;
+		if (lends)
+			region_lent(L);
+		bool escapes = e->type == T_ERR || !sema_is_copy(L->S, e->type) || holds_view(L, e->type);
 		for (int i = 0; i < e->u.match.narms; i++) {
 			HirArm *a = &e->u.match.arms[i];
 			for (int k = 0; k < a->nbinds; k++)
 				bind(L, a->binds[k], L->depth);
 			lu_expr(L, a->guard);
 			lu_expr(L, a->value);
+		}
+		if (lends) {
+			for (int i = 0; i < e->u.match.narms && !escapes; i++)
+				escapes = region_escapes(L, e->u.match.arms[i].binds, e->u.match.arms[i].nbinds);
+			region_close(L, start, escapes);
 		}
 		break;
 	}
@@ -223,16 +341,20 @@ lu_block(LastUse *L, HirBlock *b)
 			lu_block(L, s->body);
 			L->depth--;
 			break;
-		case HS_FOR:
+		case HS_FOR: {
 			lends = !s->own;
-			L->view += lends;
+			size_t start = lends ? region_open(L) : 0;
 			lu_expr(L, s->value);
-			L->view -= lends;
+			if (lends)
+				region_lent(L);
 			L->depth++;
 			bind(L, s->slot, L->depth);
 			lu_block(L, s->body);
 			L->depth--;
+			if (lends)
+				region_close(L, start, region_escapes(L, &s->slot, 1));
 			break;
+		}
 		case HS_EXPR:
 			lu_expr(L, s->value);
 			break;
@@ -257,26 +379,36 @@ last_use_func(Sema *S, HirFunc *f)
 	L.last = spx_xcalloc(n, sizeof *L.last);
 	L.def_depth = spx_xmalloc(n * sizeof *L.def_depth);
 	L.seen = spx_xcalloc(n, sizeof *L.seen);
+	L.lent_to = spx_xcalloc(n, sizeof *L.lent_to);
 	for (int i = 0; i < f->nlocals; i++)
 		L.def_depth[i] = i < f->nparams ? 0 : -1;
+	L.contract = true;
 	for (int i = 0; i < f->nrequires; i++)
 		lu_expr(&L, f->requires[i]);
+	L.contract = false;
 	lu_block(&L, f->body);
+	L.contract = true;
 	for (int i = 0; i < f->nensures; i++)
 		lu_expr(&L, f->ensures[i]);
 	for (int i = 0; i < L.cands.len; i++) {
 		Cand c = L.cands.items[i];
-		HirSlot s = c.e->u.slot;
+		HirSlot s = c.slot;
 		if (s >= (HirSlot)f->nlocals)
 			continue;
 		const HirLocal *l = &f->locals[s];
-		if (!l->owned || l->lent || L.seen[s] || L.last[s] != c.order || L.def_depth[s] != c.depth)
+		if (!l->owned || l->lent || L.seen[s] || L.last[s] != c.order || L.def_depth[s] != c.depth ||
+		    L.lent_to[s] >= c.order)
 			continue;
 		if (l->param && (f->kind != HIR_FUNC_DECL || f->nensures > 0))
 			continue;
-		c.e->kind = HIR_MOVE;
+		if (c.e->kind == HIR_LOCAL)
+			c.e->kind = HIR_MOVE;
+		else
+			c.e->u.field.take = true;
 	}
 	VEC_FREE(L.cands);
+	VEC_FREE(L.lending);
+	free(L.lent_to);
 	free(L.last);
 	free(L.def_depth);
 	free(L.seen);

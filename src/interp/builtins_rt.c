@@ -235,6 +235,13 @@ run_vec(Interp *I, int index, Value *args)
 		VecObj *v = args[0].p;
 		if (args[1].u >= v->len)
 			return fail(I, RT_DOM_VEC, RT_VEC_INDEX);
+		if (!args[0].borrowed && v->items[args[1].u].tag >= V_STRING) {
+			/* an owned Vec (fresh, or a local at its last use: src/hir/lastuse.c),
+			 * released after the call: the element is taken, not copied */
+			Value r = v->items[args[1].u];
+			v->items[args[1].u] = v_empty();
+			return r;
+		}
 		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
 	case BI_vec_push: {

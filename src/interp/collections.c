@@ -116,13 +116,28 @@ interp_rt_collection_call(Interp *I, int index, const HirExpr *call, Value *args
 		MapObj *m = args[0].p;
 		if (args[1].u >= m->len)
 			return map_fail(I, call, RT_MAP_INDEX);
-		return interp_value_clone(&I->heap, index == BI_map_value_at ? m->vals[args[1].u] : m->keys[args[1].u]);
+		Value *at = index == BI_map_value_at ? &m->vals[args[1].u] : &m->keys[args[1].u];
+		if (!args[0].borrowed && at->tag >= V_STRING) {
+			/* an owned map (fresh, or a local at its last use:
+			 * src/hir/lastuse.c), released after the call: the entry's
+			 * key or value is taken, not copied */
+			Value r = *at;
+			*at = v_empty();
+			return r;
+		}
+		return interp_value_clone(&I->heap, *at);
 	}
 	case BI_map_get_or: {
 		MapObj *m = args[0].p;
 		long at = map_find(I, m, &args[1]);
 		if (at < 0)
 			return take_lent(&I->heap, &args[2]);
+		if (!args[0].borrowed && m->vals[at].tag >= V_STRING) {
+			/* an owned map, released after the call: the value is taken */
+			Value r = m->vals[at];
+			m->vals[at] = v_empty();
+			return r;
+		}
 		return interp_value_clone(&I->heap, m->vals[at]);
 	}
 	case BI_map_set:
