@@ -1254,6 +1254,19 @@ expect 1 "fix --code of a file with another code's syntax error" -- "$bin" fix -
 has "$tmp/noparse.spx" "record P {" "fix --code: its fix written"
 has "$tmp/out" "fixed 1 diagnostic; 1 error remains" "fix --code: the other error remains"
 
+# fix --dry-run's diff is minimal: two fixes 15 lines apart are two hunks of
+# one -/+ line each, the lines between them context or left out (it once
+# showed every line from the first fix to the last as removed and re-added)
+printf 'module t;\n\nstruct P {\n    @id("t.p.x") x: i64,\n}\n\n@id("app.a")\nfn a() -> i64\n{\n    1\n}\n\n@id("app.b")\nfn b() -> i64\n{\n    2\n}\n\nstruct Q {\n    @id("t.q.x") x: i64,\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n' > "$tmp/twofix.spx"
+expect 0 "fix --dry-run of two fixes apart" -- "$bin" fix --dry-run "$tmp/twofix.spx"
+printf -- '@@ -1,6 +1,6 @@\n module t;\n \n-struct P {\n+record P {\n     @id("t.p.x") x: i64,\n }\n \n@@ -16,7 +16,7 @@\n     2\n }\n \n-struct Q {\n+record Q {\n     @id("t.q.x") x: i64,\n }\n \n' > "$tmp/twofix.want"
+if sed '1,2d;/^would fix/d' "$tmp/out" | cmp -s - "$tmp/twofix.want"; then ok
+else bad "fix --dry-run diff not minimal: $(sed -n '3,12p' "$tmp/out")"; fi
+cp "$tmp/twofix.spx" "$tmp/twofix.orig"
+expect 0 "fix of two fixes apart" -- "$bin" fix "$tmp/twofix.spx"
+if [ "$(diff -u "$tmp/twofix.orig" "$tmp/twofix.spx" | tail -n +3)" = "$(cat "$tmp/twofix.want")" ]; then ok
+else bad "fix --dry-run diff differs from diff -u of the written fix"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

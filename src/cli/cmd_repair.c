@@ -543,6 +543,173 @@ other_codes_left(const Session *C, int code)
 	return true;
 }
 
+/* ---- fix --dry-run's diff: a minimal line diff (Myers) of old → new ---- */
+
+typedef struct TextLines {
+	const char **s;
+	uint32_t *len;   /* with its '\n', if any */
+	int n;
+} TextLines;
+
+static void
+text_lines(TextLines *t, const char *s, size_t len)
+{
+	int cap = 16;
+	t->n = 0;
+	t->s = spx_xmalloc(sizeof *t->s * (size_t)cap);
+	t->len = spx_xmalloc(sizeof *t->len * (size_t)cap);
+	size_t at = 0;
+	while (at < len) {
+		if (t->n == cap) {
+			cap *= 2;
+			t->s = spx_xrealloc(t->s, sizeof *t->s * (size_t)cap);
+			t->len = spx_xrealloc(t->len, sizeof *t->len * (size_t)cap);
+		}
+		const char *nl = memchr(s + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - s) + 1 : len;
+		t->s[t->n] = s + at;
+		t->len[t->n++] = (uint32_t)(end - at);
+		at = end;
+	}
+}
+
+static bool
+line_eq(const TextLines *a, int i, const TextLines *b, int j)
+{
+	return a->len[i] == b->len[j] && memcmp(a->s[i], b->s[j], a->len[i]) == 0;
+}
+
+/* Marks the old lines deleted (del[i]) and the new lines inserted (ins[j]) by
+ * a shortest edit script (Myers' greedy algorithm, its V per step kept for the
+ * walk back). */
+static void
+line_diff(const TextLines *a, const TextLines *b, bool *del, bool *ins)
+{
+	int n = a->n, m = b->n, max = n + m, off = max + 1;
+	size_t w = (size_t)(2 * max + 3);
+	int *v = spx_xcalloc(w, sizeof(int));
+	int **trace = spx_xcalloc((size_t)max + 1, sizeof(int *));
+	int dend = 0;
+	for (int d = 0; d <= max; d++) {
+		bool done = false;
+		for (int k = -d; k <= d; k += 2) {
+			int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+			int y = x - k;
+			while (x < n && y < m && line_eq(a, x, b, y))
+				x++, y++;
+			v[off + k] = x;
+			if (x >= n && y >= m) {
+				done = true;
+				break;
+			}
+		}
+		trace[d] = spx_xmalloc(w * sizeof(int));
+		memcpy(trace[d], v, w * sizeof(int));
+		if (done) {
+			dend = d;
+			break;
+		}
+	}
+	int x = n, y = m;
+	for (int d = dend; d > 0; d--) {
+		const int *pv = trace[d - 1];
+		int k = x - y;
+		int pk = (k == -d || (k != d && pv[off + k - 1] < pv[off + k + 1])) ? k + 1 : k - 1;
+		int px = pv[off + pk], py = px - pk;
+		while (x > px && y > py)
+			x--, y--;   /* the snake: equal lines */
+		if (pk == k + 1)
+			ins[py] = true;   /* down: a new line */
+		else
+			del[px] = true;   /* right: an old line gone */
+		x = px, y = py;
+	}
+	for (int d = 0; d <= dend; d++)
+		free(trace[d]);
+	free(trace);
+	free(v);
+}
+
+static void
+put_line(Buf *b, char mark, const char *s, uint32_t len)
+{
+	buf_putc(b, mark);
+	buf_put(b, s, len);
+	if (len == 0 || s[len - 1] != '\n')
+		buf_puts(b, "\n\\ No newline at end of file\n");
+}
+
+/* The unified diff of old → new: only changed lines as -/+, 3 lines of context,
+ * hunks whose gaps are at most 6 unchanged lines merged. */
+static void
+fix_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len)
+{
+	TextLines A, B;
+	text_lines(&A, old, old_len);
+	text_lines(&B, new_, new_len);
+	bool *del = spx_xcalloc((size_t)A.n + 1, 1), *ins = spx_xcalloc((size_t)B.n + 1, 1);
+	line_diff(&A, &B, del, ins);
+	/* the path's control bytes as \xNN: a name cannot forge a diff line */
+	Buf vis = {0};
+	diag_put_visible(&vis, path, strlen(path));
+	buf_putc(&vis, '\0');
+	if (path[0] == '/')
+		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
+	else
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
+	buf_free(&vis);
+	/* walk both texts: i old, j new; unchanged lines pair up */
+	int i = 0, j = 0, last = 0;   /* last: the old line after the previous hunk */
+	while (i < A.n || j < B.n) {
+		if (i < A.n && j < B.n && !del[i] && !ins[j]) {
+			i++, j++;
+			continue;
+		}
+		/* a hunk starts up to 3 unchanged lines back */
+		int back = 0;
+		while (back < 3 && i - back > last && j - back > 0)
+			back++;
+		int hi = i - back, hj = j - back;
+		Buf h = {0};
+		int oc = 0, nc = 0;
+		for (int c = 0; c < back; c++, oc++, nc++)
+			put_line(&h, ' ', A.s[hi + c], A.len[hi + c]);
+		for (;;) {
+			while (i < A.n && del[i])
+				put_line(&h, '-', A.s[i], A.len[i]), i++, oc++;
+			while (j < B.n && ins[j])
+				put_line(&h, '+', B.s[j], B.len[j]), j++, nc++;
+			/* the unchanged run after: up to 6 lines joins the next change */
+			int run = 0;
+			while (i + run < A.n && j + run < B.n && !del[i + run] && !ins[j + run])
+				run++;
+			bool more = (i + run < A.n || j + run < B.n);
+			if (more && run <= 6) {
+				for (int c = 0; c < run; c++, oc++, nc++)
+					put_line(&h, ' ', A.s[i + c], A.len[i + c]);
+				i += run, j += run;
+				continue;
+			}
+			int ctx = run < 3 ? run : 3;
+			for (int c = 0; c < ctx; c++, oc++, nc++)
+				put_line(&h, ' ', A.s[i + c], A.len[i + c]);
+			i += ctx, j += ctx;
+			last = i;
+			break;
+		}
+		/* an empty side is numbered by the line before it, as diff(1) does */
+		buf_printf(b, "@@ -%d,%d +%d,%d @@\n", oc ? hi + 1 : hi, oc, nc ? hj + 1 : hj, nc);
+		buf_put(b, h.data ? h.data : "", h.len);
+		buf_free(&h);
+	}
+	free(del);
+	free(ins);
+	free(A.s);
+	free(A.len);
+	free(B.s);
+	free(B.len);
+}
+
 int
 cli_cmd_fix(int argc, char **argv)
 {
@@ -582,8 +749,6 @@ cli_cmd_fix(int argc, char **argv)
 	f.pp = manifest ? pp : NULL;
 	driver_session_init(&f.C, path);
 	Session *L = NULL;
-	PatchPlan plan;
-	memset(&plan, 0, sizeof plan);
 	if (!dry && (!cli_fmt_prepare(&target, path) || !cli_write_lock(&target)))
 		goto out;
 	if (manifest) {
@@ -631,17 +796,9 @@ cli_cmd_fix(int argc, char **argv)
 		printf(" with syntax errors; it is unchanged\n");
 		goto out;
 	}
-	/* the whole change as one edit (common prefix and suffix kept) for the diff */
-	size_t pre = 0, suf = 0;
-	while (pre < L->len && pre < f.clen && L->src[pre] == f.cand[pre])
-		pre++;
-	while (suf < L->len - pre && suf < f.clen - pre && L->src[L->len - 1 - suf] == f.cand[f.clen - 1 - suf])
-		suf++;
-	PatchEdit whole = { (uint32_t)pre, (uint32_t)(L->len - suf), spx_xstrndup(f.cand + pre, f.clen - suf - pre), 0 };
-	VEC_PUSH(plan.edits, whole);
 	if (dry) {
 		Buf b = {0};
-		cli_patch_unified_diff(&b, path, L->src, L->len, f.cand, f.clen, &plan);
+		fix_unified_diff(&b, path, L->src, L->len, f.cand, f.clen);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
 	} else {
@@ -669,7 +826,6 @@ cli_cmd_fix(int argc, char **argv)
 	status = f.verified ? EXIT_OK : EXIT_FAIL;
 out:
 	cli_fmt_release(&target);
-	patch_plan_free(&plan);
 	free(f.cand);
 	driver_session_free(&f.C);
 	src_free(&rs);
