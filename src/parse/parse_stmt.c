@@ -709,7 +709,8 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *
 /*
  * An expression followed by `;` (the `;` already consumed): the
  * expression-statement habit, also when the block ends right after it
- * (`{ 42; }`, as the reference).  A bare name is reported at the name.
+ * (`{ 42; }`, as the reference).  A bare name is reported at the name; another
+ * expression ending the block at its `;` (the help and the fix are there).
  */
 static void
 expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
@@ -718,6 +719,8 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 	const Token *at_tok = parse_peek(p);
 	if (e->kind == EXPR_NAME && semi > p->toks && semi[-1].span.start == e->span.start)
 		at_tok = &semi[-1];
+	else if (last)
+		at_tok = semi;   /* `f(x);` ending a block: at its `;`, not the `}` after it */
 	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
