@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0 };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -193,6 +193,9 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		    : sema_error(S, DIAG_H006, e->span, "use of `%s` after ownership was moved", v->name);
 		if (v->own_closure && e->kind == EXPR_CALL)
 			diag_set_help(d, "an owning-capture closure may be invoked at most once");
+		else if (v->refused_line)
+			diag_set_help(d, "`%s` was left moved by the refused reassignment at line %u (U105): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
+			    v->name, v->refused_line, v->name);
 		else
 			moved_help(O, d, v->type, v->name);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
@@ -964,8 +967,16 @@ own_stmt(Own *O, const Stmt *s)
 		}
 		/* a refused reassignment (U105) leaves the target as the value
 		 * left it: a later use of a moved target is still reported */
-		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED))
+		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED)) {
 			set_state(O, i, ST_LIVE);   /* reinitialised */
+			O->vars.items[i].refused_line = 0;
+		} else if (i >= 0 && !s->u.assign.has_field && O->st.items[i] == ST_MOVED) {
+			/* the help of a later use names this line */
+			uint32_t line = 1;
+			for (uint32_t k = 0; O->S->src && k < s->span.start && k < O->S->len; k++)
+				line += O->S->src[k] == '\n';
+			O->vars.items[i].refused_line = line;
+		}
 		/* a view variable given a new view borrows from its owners, and on
 		 * this path no longer from its old ones unless the value names it
 		 * (`w = if c { w } else { … }`) */
