@@ -344,49 +344,43 @@ check_effects(FnCtx *C)
 
 /* sema_type_holds (the reference's contains_resource / contains_owned_bytes): typeq.c */
 
-/* A non-generic variant owning text directly: every payload field a `string`,
- * a Copy scalar or a Copy record, and not Copy itself (the reference's
- * is_direct_owned_variant, which must be passed `own` or `borrow`). */
+/* Does t own text only: is every value reachable through its fields, payload
+ * fields and type arguments a `string` or Copy?  (A record, class or variant,
+ * generic or not, `Option`/`Result` of such, nested at any depth.)  A type
+ * nested deeper than 64 levels counts as owning more. */
 static bool
-direct_owned_variant(Sema *S, TypeId t)
+text_only(Sema *S, TypeId t, int depth)
 {
+	if (t == T_STRING || sema_is_copy(S, t))
+		return true;
 	const TypeInfo *ti = sema_type_info(&S->types, t);
-	if (ti->kind != TY_NOMINAL || ti->nargs || sema_is_copy(S, t))
+	if (ti->kind != TY_NOMINAL || depth > 64)
 		return false;
 	Sym *y = sema_sym(S, (SymId)ti->decl);
-	if (y->kind != SK_VARIANT || y->prelude)
+	if (y->kind != SK_RECORD && y->kind != SK_CLASS && y->kind != SK_VARIANT)
 		return false;
-	for (int c = 0; c < y->nom->ncases; c++)
-		for (int i = 0; i < y->nom->cases[c].nfields; i++) {
-			TypeId ft = sema_case_field_type(S, t, c, i);
-			if (ft != T_STRING && !sema_is_copy(S, ft))
-				return false;
-		}
-	return true;
-}
-
-/* A record or class owning text only: every field a `string` or Copy (the
- * newest reference's check_ownership_mode asks such a parameter for no mode;
- * like a `string` parameter, a mode-less one owns its argument). */
-static bool
-text_record(Sema *S, TypeId t)
-{
-	const TypeInfo *ti = sema_type_info(&S->types, t);
-	Sym *y = sema_sym(S, (SymId)ti->decl);
-	for (int i = 0; i < y->nom->nfields; i++) {
-		TypeId ft = sema_field_type(S, t, i);
-		if (ft != T_STRING && !sema_is_copy(S, ft))
+	if ((SymId)ti->decl == S->sym_iterstep)
+		return false;
+	for (int i = 0; i < y->nom->nfields; i++)
+		if (!text_only(S, sema_field_type(S, t, i), depth + 1))
 			return false;
-	}
+	for (int c = 0; c < y->nom->ncases; c++)
+		for (int i = 0; i < y->nom->cases[c].nfields; i++)
+			if (!text_only(S, sema_case_field_type(S, t, c, i), depth + 1))
+				return false;
 	return true;
 }
 
 /*
  * Must a parameter of type t state `own`, `borrow` or `shared` (O001 when it
- * does not)?  The reference's list: maps and sets, iterators, `Box`/`Vec`,
- * and anything holding `Bytes` or a resource.  Owned records and classes
- * need one too unless they own only text (text_record); owned generic
- * records are added (the reference refuses them as T309, lifted by §0.1).
+ * does not)?  The newest reference's check_ownership_mode asks it of `Box`,
+ * `Vec` and anything holding `Bytes` or a resource; we add maps, sets,
+ * iterators and readers.  A record, class or variant (generic or not, and
+ * `Option`/`Result` of them) that is not Copy follows the rule of what it
+ * holds, at any depth: owning only text (text_only) it takes no mode, like a
+ * `string`, and owns its argument (§0.1: the reference asks a text record for
+ * no mode); holding a collection, a `Box` or `Bytes` anywhere it needs one,
+ * as the collection itself does.
  */
 static bool
 needs_mode(Sema *S, TypeId t)
@@ -399,8 +393,8 @@ needs_mode(Sema *S, TypeId t)
 		Sym *y = sema_sym(S, (SymId)ti->decl);
 		if (y->kind == SK_RESOURCE || (SymId)ti->decl == S->sym_iterstep)
 			return true;
-		if ((y->kind == SK_RECORD || y->kind == SK_CLASS) && !sema_is_copy(S, t))
-			return !text_record(S, t);
+		if ((y->kind == SK_RECORD || y->kind == SK_CLASS || y->kind == SK_VARIANT) && !sema_is_copy(S, t))
+			return !text_only(S, t, 0);
 		break;
 	}
 	default:
@@ -438,14 +432,6 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 		} else if (p->mode != MODE_OWN && p->mode != MODE_BORROW) {
 			Diag *d = sema_error(S, DIAG_T263, p->span, "byte parameter `%s.%s` must use `own Bytes` or `borrow Bytes`", f->name, p->name);
 			diag_set_help(d, "use `%s: own Bytes` to transfer ownership, or `%s: borrow Bytes` to read it", p->name, p->name);
-		}
-		return;
-	}
-	if (direct_owned_variant(S, t)) {
-		if (p->mode != MODE_OWN && p->mode != MODE_BORROW) {
-			const char *tn = sema_type_name(S, t);
-			Diag *d = sema_error(S, DIAG_T263, p->span, "owned-string variant parameter `%s.%s` must use `own %s` or `borrow %s`", f->name, p->name, tn, tn);
-			diag_set_help(d, "use `%s: own %s` to transfer ownership, or `borrow %s` for a synchronous view", p->name, tn, tn);
 		}
 		return;
 	}
