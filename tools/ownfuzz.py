@@ -327,10 +327,17 @@ class Mutator:
         if kind == 'move':
             new = '{ let %s = %s; %s }' % (m, x, arg)
         elif kind == 'closure':
-            q = self.name()
-            own = self.rng.choice(['own ', ''])
-            call = self.rng.choice(['%s(); ' % m, ''])
-            new = '{ let %s = %sfn() -> i64 { let %s = %s; 0 }; %s%s }' % (m, own, q, x, call, arg)
+            f1 = self.one_param_fns(p)
+            if not f1:
+                return None
+            own = self.rng.choice(['own ', 'own ', ''])
+            call = self.rng.choice(['let %s = %s(); ' % (self.name(), m), ''])
+            new = '{ let %s = %sfn() -> i64 { %s(%s) }; %s%s }' % (m, own, self.rng.choice(f1), x, call, arg)
+        elif kind == 'take':
+            f1 = self.one_param_fns(p)
+            if not f1:
+                return None
+            new = '{ let %s = %s(%s); %s }' % (m, self.rng.choice(f1), x, arg)
         elif kind == 'match':
             q = self.name()
             new = '{ let %s = match own %s { %s => 0 }; %s }' % (m, x, q, arg)
@@ -346,6 +353,12 @@ class Mutator:
             return None
         return (replace(p.text, p.toks[a][1], p.toks[b][2], new),
                 'arg_%s %s: arg %d := %s' % (kind, p.t(c[0]), j, new[:80]))
+
+    def one_param_fns(self, p):
+        return [f[0] for f in p.fn_bodies() if f[0] and len(f[3]) == 1 and f[0] != 'main']
+
+    def m_take_arg(self, p):
+        return self._arg_wrap(p, 'take')
 
     def m_move_arg(self, p):
         return self._arg_wrap(p, 'move')
@@ -425,6 +438,13 @@ class Mutator:
     def m_insert_move(self, p):
         return self._insert(p, lambda x, fn, pos: 'let %s = %s;' % (self.name(), x), 'insert_move')
 
+    def m_insert_take(self, p):
+        f1 = self.one_param_fns(p)
+        if not f1:
+            return None
+        return self._insert(p, lambda x, fn, pos: 'let %s = %s(%s);' % (self.name(), self.rng.choice(f1), x),
+                            'insert_take')
+
     def m_loop_move(self, p):
         def b(x, fn, pos):
             k, m = self.name(), self.name()
@@ -491,9 +511,12 @@ class Mutator:
         if not live:
             return None
         x = self.rng.choice(live)
+        f1 = self.one_param_fns(p)
+        if not f1:
+            return None
         m = self.name()
-        q = self.name()
-        new = 'let %s = own fn() -> i64 { let %s = %s; 0 }; %s' % (m, q, x, tail)
+        new = 'let %s = own fn() -> i64 { %s(%s) }; let %s = %s(); %s' % (
+            m, self.rng.choice(f1), x, self.name(), m, tail)
         return (replace(p.text, p.toks[first][1], p.toks[cl - 1][2], new), 'tail_closure: moves %s' % x)
 
     def m_rename_use(self, p):
@@ -513,11 +536,11 @@ class Mutator:
         y = self.rng.choice(others)
         return (replace(p.text, p.toks[i][1], p.toks[i][2], y), 'rename_use: %s -> %s' % (p.t(i), y))
 
-    MUTS = ['m_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
-            'm_binding_arg', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
+    MUTS = ['m_take_arg', 'm_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
+            'm_binding_arg', 'm_insert_take', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
             'm_loop_move', 'm_branch_move', 'm_insert_reassign', 'm_wrap_loop', 'm_wrap_if',
             'm_tail_closure', 'm_rename_use']
-    WEIGHTS = [3, 4, 2, 1, 2, 2, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3]
+    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3]
 
     def mutate(self, text):
         n = self.rng.choice([1, 1, 2, 2, 3])
@@ -572,20 +595,29 @@ def lane_compare(tmp, ist, io, ie, nst, no, ne):
     return r.stdout.decode('utf-8', 'replace')
 
 
-def judge(binp, f, tmp):
+def judge(binp, f, tmp, ibin=None):
     """None (check rejects), ('refused', why), ('ok', '') or ('finding', why)."""
     st, out, err = run([binp, 'check', f], tmp, timeout=20)
     if st != 0:
         return None
-    ist, io, ie = run([binp, 'run', f], tmp, timeout=30)
+    ist, io, ie = run([ibin or binp, 'run', f], tmp, timeout=60,
+                      env={'ASAN_OPTIONS': 'detect_leaks=0:exitcode=99'})
     if ist == 'timeout':
         return ('refused', 'interpreter timeout')
     iline = ie.split(b'\n', 1)[0].decode('utf-8', 'replace')
+    itext = ie.decode('utf-8', 'replace')
+    for mark in SAN_MARKS:
+        if mark in itext:
+            line = next((l for l in itext.split('\n') if mark in l), iline)
+            frame = next((l.strip() for l in itext.split('\n') if re.match(r'\s*#[0-9]+ ', l)
+                          and 'libasan' not in l and 'libubsan' not in l), '')
+            return ('finding', 'interpreter sanitizer: %s | %s' % (line.strip()[:160], frame[:160]))
     if ist < 0 or ist >= 128:
         return ('finding', 'interpreter crashed (status %s): %s' % (ist, iline))
     if iline.startswith('single-file execution exhausted its step budget'):
         return ('refused', iline)
-    limit = iline.startswith('single-file execution stopped at an interpreter limit')
+    limit = (iline.startswith('single-file execution stopped at an interpreter limit')
+             and 'heap limit' not in iline)
     nst, no, ne = run([binp, 'run', '--native', f], tmp, env=SAN_ENV, timeout=120)
     if nst == 'timeout':
         return ('refused', 'native timeout')
@@ -616,6 +648,11 @@ def seeds(progen, n, base):
         if fn.endswith('.spx'):
             with open(os.path.join(d, fn)) as f:
                 out.append(('run/' + fn, f.read()))
+    d = os.path.join(ROOT, 'tools', 'ownfuzz_seeds')
+    for fn in sorted(os.listdir(d)):
+        if fn.endswith('.spx'):
+            with open(os.path.join(d, fn)) as f:
+                out.append(('ownfuzz_seeds/' + fn, f.read()))
     if progen and n > 0:
         for s in range(base, base + n):
             r = subprocess.run([progen, str(s)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -628,6 +665,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--bin', required=True)
     ap.add_argument('--progen')
+    ap.add_argument('--interp-bin', help='a sanitizer build of semaprax for the `run` lane')
     ap.add_argument('--count', type=int, default=200)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--progen-n', type=int, default=60)
@@ -650,7 +688,9 @@ def main():
                 names = args.only.split(',')
                 mut.MUTS = names
                 mut.WEIGHTS = [1] * len(names)
-            origin, text = rng.choice(base)
+            # a third of the mutants start from tools/ownfuzz_seeds
+            own = [b for b in base if b[0].startswith('ownfuzz_seeds/')]
+            origin, text = rng.choice(own if own and rng.random() < 0.34 else base)
             new, log = mut.mutate(text)
             if not log:
                 stats['rejected'] += 1
@@ -658,7 +698,9 @@ def main():
             f = os.path.join(tmp, 'm.spx')
             with open(f, 'w') as fh:
                 fh.write(new)
-            v = judge(binp, f, tmp)
+            v = judge(binp, f, tmp, args.interp_bin and os.path.abspath(args.interp_bin))
+            if i % 100 == 99:
+                print('ownfuzz: %d/%d %s' % (i + 1, args.count, stats), flush=True)
             if v is None:
                 stats['rejected'] += 1
                 continue
