@@ -3,7 +3,8 @@
 are memory-unsafe natively or make the lanes disagree.
 
 usage: ownfuzz.py --bin BUILD/semaprax [--progen BUILD/progen] [--count N]
-                  [--seed S] [--progen-n K] [--out DIR] [--keep-going]
+                  [--seed S] [--progen-n K] [--out DIR] [--only m_dup_arg,…]
+                  [--interp-bin SANITIZED_SEMAPRAX] [--known-bin PATCHED_SEMAPRAX]
 
 Seeds are tests/fixtures/run/*.spx and K programs of the random generator
 (progen SEED…).  Each mutant applies 1-3 ownership-aimed token-level rewrites
@@ -614,7 +615,7 @@ def judge(binp, f, tmp, ibin=None):
             return ('finding', 'interpreter sanitizer: %s | %s' % (line.strip()[:160], frame[:160]))
     if ist < 0 or ist >= 128:
         return ('finding', 'interpreter crashed (status %s): %s' % (ist, iline))
-    if iline.startswith('single-file execution exhausted its step budget'):
+    if iline.startswith('single-file execution exhausted its step budget') or 'heap limit' in iline:
         return ('refused', iline)
     limit = (iline.startswith('single-file execution stopped at an interpreter limit')
              and 'heap limit' not in iline)
@@ -665,6 +666,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--bin', required=True)
     ap.add_argument('--progen')
+    ap.add_argument('--known-bin', help='a semaprax with candidate checker fixes: a finding it '
+                    'rejects is counted as known')
     ap.add_argument('--interp-bin', help='a sanitizer build of semaprax for the `run` lane')
     ap.add_argument('--count', type=int, default=200)
     ap.add_argument('--seed', type=int, default=1)
@@ -678,7 +681,7 @@ def main():
     fdir = os.path.join(args.out, 'findings')
     os.makedirs(fdir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix='ownfuzz')
-    stats = {'rejected': 0, 'ok': 0, 'refused': 0, 'limit': 0, 'finding': 0, 'dup': 0}
+    stats = {'rejected': 0, 'ok': 0, 'refused': 0, 'limit': 0, 'finding': 0, 'dup': 0, 'known': 0}
     sigs = {}
     try:
         for i in range(args.count):
@@ -708,6 +711,15 @@ def main():
             if kind in ('ok', 'refused'):
                 stats[kind] += 1
                 continue
+            if kind == 'finding' and args.known_bin:
+                st, _, kerr = run([os.path.abspath(args.known_bin), 'check', f], tmp, timeout=20)
+                if st != 0:
+                    kind = 'known'
+                    m = re.search(rb'error\[(SPX-[A-Z0-9]+)\]', kerr)
+                    why = '%s (known-bin: %s)' % (why, m.group(1).decode() if m else 'rejects')
+                    stats['known'] += 1
+                    print('KNOWN %d (%s) %s: %s' % (i, origin, '; '.join(log)[:200], why[:240]), flush=True)
+                    continue
             sig = re.sub(r'0x[0-9a-f]+|[0-9]+', 'N', why)[:200]
             dup = sig in sigs
             stats['dup' if dup else kind] += 1
@@ -725,9 +737,9 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print('ownfuzz: %d mutants (seed %d): %d rejected by check, %d agreed, %d refused, '
-          '%d interpreter limits, %d findings (+%d repeats)' % (
+          '%d interpreter limits, %d findings (+%d repeats), %d known' % (
               args.count, args.seed, stats['rejected'], stats['ok'], stats['refused'],
-              stats['limit'], stats['finding'], stats['dup']))
+              stats['limit'], stats['finding'], stats['dup'], stats['known']))
     return 1 if stats['finding'] else 0
 
 
