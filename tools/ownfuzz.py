@@ -422,9 +422,15 @@ class Mutator:
         if not fn:
             return None
         name, op, cl, params = fn
-        st = p.statements(op, cl)
-        # a position: after statement k (or at the body's start)
-        cands = [op] + [s for (a, s) in st]
+        # a position: after a statement of any block of fn, or at a block's
+        # start (loop bodies, match arms and branches too)
+        cands = []
+        for (bo, bc) in p.blocks():
+            if op <= bo and bc <= cl:
+                cands.append(bo)
+                cands += [s for (a, s) in p.statements(bo, bc)]
+        if not cands:
+            return None
         pos = self.rng.choice(cands)
         live = self.live(p, fn, pos + 1)
         if not live:
@@ -683,6 +689,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='ownfuzz')
     stats = {'rejected': 0, 'ok': 0, 'refused': 0, 'limit': 0, 'finding': 0, 'dup': 0, 'known': 0}
     sigs = {}
+    accepted = {}
     try:
         for i in range(args.count):
             rng = random.Random('%d/%d' % (args.seed, i))
@@ -708,6 +715,9 @@ def main():
                 stats['rejected'] += 1
                 continue
             kind, why = v
+            for entry in log:
+                k = entry.split(' ', 1)[0].rstrip(':')
+                accepted[k] = accepted.get(k, 0) + 1
             if kind in ('ok', 'refused'):
                 stats[kind] += 1
                 continue
@@ -740,6 +750,8 @@ def main():
           '%d interpreter limits, %d findings (+%d repeats), %d known' % (
               args.count, args.seed, stats['rejected'], stats['ok'], stats['refused'],
               stats['limit'], stats['finding'], stats['dup'], stats['known']))
+    print('ownfuzz: mutations in accepted mutants: %s' % ', '.join(
+        '%s %d' % kv for kv in sorted(accepted.items())))
     return 1 if stats['finding'] else 0
 
 
