@@ -638,7 +638,7 @@ def judge(binp, f, tmp, ibin=None):
             frame = next((l.strip() for l in ntext.split('\n') if re.match(r'\s*#[0-9]+ ', l)
                           and 'libasan' not in l and 'libubsan' not in l), '')
             return ('finding', 'native sanitizer: %s | %s' % (line.strip()[:160], frame[:160]))
-    if nst < 0 or nst in (74, 99):
+    if nst < 0 or (nst in (74, 99) and nst != ist):
         return ('finding', 'native status %s: %s' % (nst, nline))
     if limit:
         return ('limit', '%s (native exit %s: %s)' % (iline, nst, nline[:80]))
