@@ -442,6 +442,69 @@ class Mutator:
         e = p.toks[pos][2]
         return (p.text[:e] + ' ' + code + p.text[e:], '%s: %s' % (what, code[:80]))
 
+    def _positions(self, p, fn):
+        """[(pos_tok, block_open, block_close)] after which a statement may go."""
+        name, op, cl, params = fn
+        out = []
+        for (bo, bc) in p.blocks():
+            if op <= bo and bc <= cl:
+                out.append((bo, bo, bc))
+                out += [(s, bo, bc) for (a, s) in p.statements(bo, bc)]
+        return out
+
+    def _change(self, p, fn, x, pos):
+        """a statement that moves or replaces x."""
+        ml = [(n, init) for (n, init) in self.mutable_lets(p, fn, pos + 1) if n == x]
+        f1 = self.one_param_fns(p)
+        opts = ['let %s = %s;' % (self.name(), x)]
+        if f1:
+            opts.append('let %s = %s(%s);' % (self.name(), self.rng.choice(f1), x))
+        if ml:
+            opts += ['%s = %s;' % (x, ml[0][1])] * 2
+        return self.rng.choice(opts)
+
+    def m_view_pair(self, p):
+        """a view of x taken early and read later, with a move or a
+        replacement of x between them (in a branch, a loop, or plainly)."""
+        fn = self.pick_fn(p)
+        if not fn:
+            return None
+        pos = self._positions(p, fn)
+        if len(pos) < 2:
+            return None
+        p1, bo, bc = self.rng.choice(pos)
+        later = [q for q in pos if q[0] > p1 and bo < q[0] < bc]
+        live = self.live(p, fn, p1 + 1)
+        if not later or not live:
+            return None
+        x = self.rng.choice(live)
+        p2 = self.rng.choice(later)[0]
+        vw = self.name()
+        view, use = self.rng.choice([('string_as_str(%s)', 'str_len_bytes(%s)'),
+                                     ('bytes_as_slice(%s)', 'i64_from_usize(byte_len(%s))')])
+        first = 'let %s = %s;' % (vw, view % x)
+        use_s = 'let %s = %s;' % (self.name(), use % vw)
+        ch = self._change(p, fn, x, p1)
+        shape = self.rng.choice(['plain', 'branch', 'loop', 'loop_use', 'none'])
+        if shape == 'branch':
+            ch = 'let %s = if string_len("ab") > 1 { %s 0 } else { 0 };' % (self.name(), ch)
+        elif shape == 'loop':
+            k = self.name()
+            ch = 'let mut %s = 0; while %s < 2 { %s %s = %s + 1; 0 }' % (k, k, ch, k, k)
+        elif shape == 'loop_use':
+            # the read and the change in one loop: the next pass reads a
+            # view of the replaced (or moved) value
+            k = self.name()
+            use_s = 'let mut %s = 0; while %s < 3 { %s %s %s = %s + 1; 0 }' % (k, k, use_s, ch, k, k)
+            ch = ''
+        elif shape == 'none':
+            ch = ''
+        t = p.text
+        e1, e2 = p.toks[p1][2], p.toks[p2][2]
+        # the change goes right after the view, the read after p2
+        t = t[:e1] + ' ' + first + ' ' + ch + t[e1:e2] + ' ' + use_s + t[e2:]
+        return (t, 'view_pair(%s): %s … %s … %s' % (shape, first, ch[:60], use_s[:60]))
+
     def m_insert_move(self, p):
         return self._insert(p, lambda x, fn, pos: 'let %s = %s;' % (self.name(), x), 'insert_move')
 
@@ -546,8 +609,8 @@ class Mutator:
     MUTS = ['m_take_arg', 'm_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
             'm_binding_arg', 'm_insert_take', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
             'm_loop_move', 'm_branch_move', 'm_insert_reassign', 'm_wrap_loop', 'm_wrap_if',
-            'm_tail_closure', 'm_rename_use']
-    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3]
+            'm_tail_closure', 'm_rename_use', 'm_view_pair']
+    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6]
 
     def mutate(self, text):
         n = self.rng.choice([1, 1, 2, 2, 3])
