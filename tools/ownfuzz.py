@@ -150,6 +150,47 @@ class Prog:
                     out.append((i, j))
         return out
 
+    def stmt_blocks(self):
+        """blocks that hold statements: bodies, branches, arms, loop bodies,
+        block expressions (not record literals or empty payload braces)."""
+        bodies = {f[1] for f in self.fn_bodies()}
+        out = []
+        for (bo, bc) in self.blocks():
+            if bc == bo + 1:
+                continue
+            if bo not in bodies:
+                prev = self.t(bo - 1) if bo > 0 else ''
+                if prev == '>' or (self.toks[bo - 1][0] == 'id' and prev[:1].isupper()):
+                    continue
+                if bo + 2 < bc and self.toks[bo + 1][0] == 'id' and self.t(bo + 2) == ':':
+                    continue
+            out.append((bo, bc))
+        return out
+
+    def var_kind(self, fn, name):
+        """'string', 'bytes' or None: a binding's type guessed from its
+        parameter type or its initializer."""
+        fname, op, cl, params = fn
+        for (i, n, mut, f, semi) in self.lets(op, cl):
+            if n == name:
+                init = self.span(f, semi - 1) if f < semi else ''
+                if re.match(r'(string_concat|string_from|string_slice|")', init):
+                    return 'string'
+                if re.match(r'bytes_(zeroed|set|copy|from)', init):
+                    return 'bytes'
+                return None
+        # a parameter: find `name : type` in the signature
+        j = op - 1
+        while j > 0 and self.t(j) != 'fn':
+            if self.t(j) == name and self.t(j + 1) == ':':
+                k = j + 2
+                while self.t(k) in ('own', 'borrow'):
+                    k += 1
+                ty = self.t(k)
+                return {'string': 'string', 'Bytes': 'bytes'}.get(ty)
+            j -= 1
+        return None
+
     def statements(self, op, cl):
         """top-level statements inside block (op, cl): [(first_tok, semi_tok)]
         each ending in `;` (the tail expression is left out)."""
@@ -377,7 +418,7 @@ class Mutator:
         return self._arg_wrap(p, 'binding')
 
     def pick_stmt(self, p, need=1):
-        blocks = [b for b in p.blocks() if len(p.statements(*b)) >= need]
+        blocks = [b for b in p.stmt_blocks() if len(p.statements(*b)) >= need]
         if not blocks:
             return None
         b = self.rng.choice(blocks)
@@ -425,7 +466,7 @@ class Mutator:
         # a position: after a statement of any block of fn, or at a block's
         # start (loop bodies, match arms and branches too)
         cands = []
-        for (bo, bc) in p.blocks():
+        for (bo, bc) in p.stmt_blocks():
             if op <= bo and bc <= cl:
                 cands.append(bo)
                 cands += [s for (a, s) in p.statements(bo, bc)]
@@ -446,7 +487,7 @@ class Mutator:
         """[(pos_tok, block_open, block_close)] after which a statement may go."""
         name, op, cl, params = fn
         out = []
-        for (bo, bc) in p.blocks():
+        for (bo, bc) in p.stmt_blocks():
             if op <= bo and bc <= cl:
                 out.append((bo, bo, bc))
                 out += [(s, bo, bc) for (a, s) in p.statements(bo, bc)]
@@ -455,7 +496,9 @@ class Mutator:
     def _change(self, p, fn, x, pos):
         """a statement that moves or replaces x."""
         ml = [(n, init) for (n, init) in self.mutable_lets(p, fn, pos + 1) if n == x]
-        f1 = self.one_param_fns(p)
+        kind = p.var_kind(fn, x)
+        f1 = [f[0] for f in p.fn_bodies() if f[0] and len(f[3]) == 1 and f[0] != 'main'
+              and (kind is None or p.var_kind(f, f[3][0]) == kind)]
         opts = ['let %s = %s;' % (self.name(), x)]
         if f1:
             opts.append('let %s = %s(%s);' % (self.name(), self.rng.choice(f1), x))
@@ -466,6 +509,13 @@ class Mutator:
     def m_view_pair(self, p):
         """a view of x taken early and read later, with a move or a
         replacement of x between them (in a branch, a loop, or plainly)."""
+        for _ in range(12):
+            r = self._view_pair(p)
+            if r:
+                return r
+        return None
+
+    def _view_pair(self, p):
         fn = self.pick_fn(p)
         if not fn:
             return None
@@ -474,14 +524,15 @@ class Mutator:
             return None
         p1, bo, bc = self.rng.choice(pos)
         later = [q for q in pos if q[0] > p1 and bo < q[0] < bc]
-        live = self.live(p, fn, p1 + 1)
+        live = [(x, p.var_kind(fn, x)) for x in self.live(p, fn, p1 + 1)]
+        live = [(x, k) for (x, k) in live if k]
         if not later or not live:
             return None
-        x = self.rng.choice(live)
+        x, kind = self.rng.choice(live)
         p2 = self.rng.choice(later)[0]
         vw = self.name()
-        view, use = self.rng.choice([('string_as_str(%s)', 'str_len_bytes(%s)'),
-                                     ('bytes_as_slice(%s)', 'i64_from_usize(byte_len(%s))')])
+        view, use = {'string': ('string_as_str(%s)', 'str_len_bytes(%s)'),
+                     'bytes': ('bytes_as_slice(%s)', 'i64_from_usize(byte_len(%s))')}[kind]
         first = 'let %s = %s;' % (vw, view % x)
         use_s = 'let %s = %s;' % (self.name(), use % vw)
         ch = self._change(p, fn, x, p1)
