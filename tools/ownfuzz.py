@@ -4,7 +4,7 @@ are memory-unsafe natively or make the lanes disagree.
 
 usage: ownfuzz.py --bin BUILD/semaprax [--progen BUILD/progen] [--count N]
                   [--seed S] [--progen-n K] [--out DIR] [--only m_dup_arg,…]
-                  [--interp-bin SANITIZED_SEMAPRAX] [--known-bin PATCHED_SEMAPRAX]
+                  [--interp-bin SANITIZED_SEMAPRAX] [--known-bin PATCHED_SEMAPRAX] [--wasm]
 
 Seeds are tests/fixtures/run/*.spx and K programs of the random generator
 (progen SEED…).  Each mutant applies 1-3 ownership-aimed token-level rewrites
@@ -716,7 +716,7 @@ def lane_compare(tmp, ist, io, ie, nst, no, ne):
     return r.stdout.decode('utf-8', 'replace')
 
 
-def judge(binp, f, tmp, ibin=None):
+def judge(binp, f, tmp, ibin=None, wasm=False):
     """None (check rejects), ('refused', why), ('ok', '') or ('finding', why)."""
     st, out, err = run([binp, 'check', f], tmp, timeout=20)
     if st != 0:
@@ -759,6 +759,15 @@ def judge(binp, f, tmp, ibin=None):
     why = lane_compare(tmp, ist, io, ie, nst, no, ne)
     if why:
         return ('finding', 'lanes disagree: ' + why)
+    if wasm:
+        # as tests/random-test.sh: the Wasm lane's three channels equal the
+        # native lane's, its runtime's leak check on
+        wst, wo, we = run([binp, 'run', '--wasm', f], tmp, env={'SEMAPRAX_CHECK_LEAKS': '1'}, timeout=60)
+        wline = we.split(b'\n', 1)[0].decode('utf-8', 'replace')
+        if wst == 'timeout' or wline.startswith('error[SPX-W110]'):
+            return ('ok', '')
+        if (wst, wo, we) != (nst, no, ne):
+            return ('finding', 'Wasm lane differs: exit %s vs native %s: %s' % (wst, nst, wline[:120]))
     return ('ok', '')
 
 
@@ -788,6 +797,7 @@ def main():
     ap.add_argument('--progen')
     ap.add_argument('--known-bin', help='a semaprax with candidate checker fixes: a finding it '
                     'rejects is counted as known')
+    ap.add_argument('--wasm', action='store_true', help='compare the Wasm lane (node) with native too')
     ap.add_argument('--interp-bin', help='a sanitizer build of semaprax for the `run` lane')
     ap.add_argument('--count', type=int, default=200)
     ap.add_argument('--seed', type=int, default=1)
@@ -822,7 +832,8 @@ def main():
             f = os.path.join(tmp, 'm.spx')
             with open(f, 'w') as fh:
                 fh.write(new)
-            v = judge(binp, f, tmp, args.interp_bin and os.path.abspath(args.interp_bin))
+            v = judge(binp, f, tmp, args.interp_bin and os.path.abspath(args.interp_bin),
+                      args.wasm)
             if i % 100 == 99:
                 print('ownfuzz: %d/%d %s' % (i + 1, args.count, stats), flush=True)
             if v is None:
