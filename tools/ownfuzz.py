@@ -556,6 +556,47 @@ class Mutator:
         t = t[:e1] + ' ' + first + ' ' + ch + t[e1:e2] + ' ' + use_s + t[e2:]
         return (t, 'view_pair(%s): %s … %s … %s' % (shape, first, ch[:60], use_s[:60]))
 
+    def fields(self, p):
+        """field names of the program's records and classes (`name: type,`
+        at the top level of a `record`/`class` body)."""
+        out = []
+        for i in range(len(p.toks) - 2):
+            if p.t(i) in ('record', 'class') and p.toks[i + 1][0] == 'id':
+                j = i + 2
+                while j < len(p.toks) and p.t(j) != '{':
+                    j += 1
+                if j not in p.pair:
+                    continue
+                for k in range(j + 1, p.pair[j]):
+                    if (p.toks[k][0] == 'id' and p.t(k + 1) == ':' and p.t(k - 1) in ('{', ',', ')')
+                            and p.t(k) not in KEYWORDS):
+                        out.append(p.t(k))
+        return sorted(set(out))
+
+    def m_field_move(self, p):
+        """a field of a live binding moved (plainly, into a taking call, by
+        `match own`) before an argument, or after a statement."""
+        fs = self.fields(p)
+        if not fs:
+            return None
+        f = self.rng.choice(fs)
+        if self.rng.random() < 0.5:
+            fn = self.pick_fn(p)
+            c = fn and self.pick_call(p, fn, 1)
+            if not c:
+                return None
+            live = self.live(p, fn, c[0])
+            if not live:
+                return None
+            x = self.rng.choice(live)
+            j = self.rng.randrange(len(c[3]))
+            a, b = c[3][j]
+            arg = p.span(a, b)
+            new = '{ let %s = %s.%s; %s }' % (self.name(), x, f, arg)
+            return (replace(p.text, p.toks[a][1], p.toks[b][2], new),
+                    'field_move %s: arg %d := %s' % (p.t(c[0]), j, new[:80]))
+        return self._insert(p, lambda x, fn, pos: 'let %s = %s.%s;' % (self.name(), x, f), 'field_move')
+
     def m_insert_move(self, p):
         return self._insert(p, lambda x, fn, pos: 'let %s = %s;' % (self.name(), x), 'insert_move')
 
@@ -660,8 +701,8 @@ class Mutator:
     MUTS = ['m_take_arg', 'm_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
             'm_binding_arg', 'm_insert_take', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
             'm_loop_move', 'm_branch_move', 'm_insert_reassign', 'm_wrap_loop', 'm_wrap_if',
-            'm_tail_closure', 'm_rename_use', 'm_view_pair']
-    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6]
+            'm_tail_closure', 'm_rename_use', 'm_view_pair', 'm_field_move']
+    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6, 3]
 
     def mutate(self, text):
         n = self.rng.choice([1, 1, 2, 2, 3])
