@@ -597,6 +597,48 @@ class Mutator:
                     'field_move %s: arg %d := %s' % (p.t(c[0]), j, new[:80]))
         return self._insert(p, lambda x, fn, pos: 'let %s = %s.%s;' % (self.name(), x, f), 'field_move')
 
+    def m_place_wrap(self, p):
+        for _ in range(12):
+            r = self._place_wrap(p)
+            if r:
+                return r
+        return None
+
+    def _place_wrap(self, p):
+        """an argument that is a place (`x`, `x.f`) given through a block, a
+        block with a statement, an `if` or a `match`, and a later argument
+        that moves or takes the place's root."""
+        fn = self.pick_fn(p)
+        c = fn and self.pick_call(p, fn, 2)
+        if not c:
+            return None
+        args = c[3]
+        places = [k for k, (a, b) in enumerate(args[:-1])
+                  if p.toks[a][0] == 'id' and re.fullmatch(r'[A-Za-z_]\w*(\.[A-Za-z_]\w*)*',
+                                                          p.span(a, b).replace(' ', ''))]
+        if not places:
+            return None
+        i = self.rng.choice(places)
+        a, b = args[i]
+        place = p.span(a, b)
+        root = place.split('.')[0]
+        wrap = self.rng.choice(['{ %s }', '{ let %s = 1; %%s }' % self.name(),
+                                'if string_len("ab") > 1 { %s } else { %s }',
+                                'match 1 { 1 => %s, _ => %s }'])
+        new_i = wrap.replace('%s', place) if '%%s' not in wrap else wrap.replace('%%s', place)
+        edits = [(a, b, new_i)]
+        if self.rng.random() < 0.8:
+            j = self.rng.randrange(i + 1, len(args))
+            ja, jb = args[j]
+            f1 = self.one_param_fns(p)
+            mv = self.rng.choice(['let %s = %s;' % (self.name(), root)] +
+                                 (['let %s = %s(%s);' % (self.name(), self.rng.choice(f1), root)] if f1 else []))
+            edits.append((ja, jb, '{ %s %s }' % (mv, p.span(ja, jb))))
+        t = p.text
+        for (x, y, r) in sorted(edits, reverse=True):
+            t = replace(t, p.toks[x][1], p.toks[y][2], r)
+        return (t, 'place_wrap %s: %s' % (p.t(c[0]), ' | '.join(e[2][:60] for e in edits)))
+
     def m_insert_move(self, p):
         return self._insert(p, lambda x, fn, pos: 'let %s = %s;' % (self.name(), x), 'insert_move')
 
@@ -701,8 +743,8 @@ class Mutator:
     MUTS = ['m_take_arg', 'm_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
             'm_binding_arg', 'm_insert_take', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
             'm_loop_move', 'm_branch_move', 'm_insert_reassign', 'm_wrap_loop', 'm_wrap_if',
-            'm_tail_closure', 'm_rename_use', 'm_view_pair', 'm_field_move']
-    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6, 3]
+            'm_tail_closure', 'm_rename_use', 'm_view_pair', 'm_field_move', 'm_place_wrap']
+    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6, 3, 4]
 
     def mutate(self, text):
         n = self.rng.choice([1, 1, 2, 2, 3])
