@@ -161,6 +161,7 @@ compat: $(BIN)
 OWNFUZZ_N ?= 200
 OWNFUZZ_SEED ?= 1
 ownfuzz: $(BIN) $(PROGEN)
+	python3 tools/ownfuzz.py --selftest
 	nice python3 tools/ownfuzz.py --bin $(BIN) --progen $(PROGEN) --count $(OWNFUZZ_N) --seed $(OWNFUZZ_SEED) --out $(BUILD)/ownfuzz $(OWNFUZZ_FLAGS)
 .PHONY: ownfuzz
 

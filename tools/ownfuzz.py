@@ -2,7 +2,8 @@
 """ownfuzz.py — ownership mutation fuzzer: hunts programs `check` accepts that
 are memory-unsafe natively or make the lanes disagree.
 
-usage: ownfuzz.py --bin BUILD/semaprax [--progen BUILD/progen] [--count N]
+usage: ownfuzz.py --selftest
+       ownfuzz.py --bin BUILD/semaprax [--progen BUILD/progen] [--count N]
                   [--seed S] [--progen-n K] [--out DIR] [--only m_dup_arg,…]
                   [--interp-bin SANITIZED_SEMAPRAX] [--known-bin PATCHED_SEMAPRAX] [--wasm]
 
@@ -874,7 +875,38 @@ def seeds(progen, n, base):
     return out
 
 
+def selftest():
+    """the parsing helpers on a known text, and one seed's mutants twice:
+    the same bytes (determinism); returns the number of failures."""
+    bad = 0
+    t = 'module m;\nfn f(a: i64, b: borrow R) -> i64\n{\n    let x = g<i64>(a, h(b, "s,)"));\n    x\n}\n'
+    p = Prog(t)
+    fns = p.fn_bodies()
+    calls = [(p.t(c[0]), [p.span(a, b) for (a, b) in c[3]]) for c in p.calls()]
+    checks = [
+        ([(f[0], f[3]) for f in fns], [('f', ['a', 'b'])]),
+        (calls, [('g', ['a', 'h(b, "s,)")']), ('h', ['b', '"s,)"'])]),
+        ([p.span(a, s) for (a, s) in p.statements(fns[0][1], fns[0][2])],
+         ['let x = g<i64>(a, h(b, "s,)"));']),
+    ]
+    for got, want in checks:
+        if got != want:
+            print('ownfuzz selftest: got %r, want %r' % (got, want))
+            bad += 1
+    seed = seeds(None, 0, 0)[0][1]
+    a = [Mutator(random.Random('7/%d' % i)).mutate(seed) for i in range(20)]
+    b = [Mutator(random.Random('7/%d' % i)).mutate(seed) for i in range(20)]
+    if a != b:
+        print('ownfuzz selftest: mutants differ between two runs of one seed')
+        bad += 1
+    return bad
+
+
 def main():
+    if sys.argv[1:] == ['--selftest']:
+        bad = selftest()
+        print('ownfuzz selftest: %s' % ('ok' if not bad else '%d failed' % bad))
+        return 1 if bad else 0
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--bin', required=True)
     ap.add_argument('--progen')
