@@ -151,6 +151,20 @@ compat: $(BIN)
 	python3 tools/refmine/refmine.py --bin $(BIN) --out $(BUILD)/refmine --rev $(REV) $(foreach r,$(REF),--ref $(r))
 .PHONY: compat
 
+# `make ownfuzz`: the ownership mutation fuzzer (tools/ownfuzz.py): mutants
+# of tests/fixtures/run and progen programs that `check` accepts run in the
+# interpreter and natively under ASan+UBSan; a report or a lane disagreement
+# is a finding in $(BUILD)/ownfuzz/findings. Not part of `make test`;
+# OWNFUZZ_N mutants, deterministic for OWNFUZZ_SEED. OWNFUZZ_FLAGS adds
+# e.g. --interp-bin build-san/semaprax (the interpreter under ASan) or
+# --known-bin <a build with candidate checker fixes>.
+OWNFUZZ_N ?= 200
+OWNFUZZ_SEED ?= 1
+ownfuzz: $(BIN) $(PROGEN)
+	python3 tools/ownfuzz.py --selftest
+	nice python3 tools/ownfuzz.py --bin $(BIN) --progen $(PROGEN) --count $(OWNFUZZ_N) --seed $(OWNFUZZ_SEED) --out $(BUILD)/ownfuzz $(OWNFUZZ_FLAGS)
+.PHONY: ownfuzz
+
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
 GEN      = $(BUILD)/gen-fixtures
