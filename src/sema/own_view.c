@@ -136,6 +136,35 @@ place_var(Own *O, const Expr *e)
 	return e->kind == EXPR_NAME ? sema_own_find(O, e->u.name.s) : -1;
 }
 
+/* Whether owned operand e is a place rooted at variable v (v < 0: at any
+ * live variable): `x`, `x.f`, or such a place as a block's tail or as the
+ * value of an arm of an `if` or a `match` (the operand then borrows it). */
+static bool
+place_has(Own *O, const Expr *e, int v)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case EXPR_FIELD:
+	case EXPR_NAME: {
+		int i = place_var(O, e);
+		return i >= 0 && (v < 0 ? ST(O->st.items[i]) == ST_LIVE : i == v);
+	}
+	case EXPR_BLOCK:
+		return place_has(O, e->u.block->tail, v);
+	case EXPR_IF:
+		return place_has(O, e->u.if_.then_block->tail, v) ||
+		       (e->u.if_.else_block && place_has(O, e->u.if_.else_block->tail, v));
+	case EXPR_MATCH:
+		for (int k = 0; k < e->u.match.narms; k++)
+			if (place_has(O, e->u.match.arms[k].value, v))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
 void
 sema_own_operand_done(Own *O, const Expr *e)
 {
@@ -148,8 +177,7 @@ sema_own_operand_done(Own *O, const Expr *e)
 	}
 	/* an owned place the consumer borrows (not moved by this operand) is
 	 * read when the consumer runs, like a view */
-	int i = sema_own_owned(O, t) ? place_var(O, e) : -1;
-	if (i >= 0 && ST(O->st.items[i]) == ST_LIVE)
+	if (sema_own_owned(O, t) && place_has(O, e, -1))
 		VEC_PUSH(O->operands, e);
 }
 
@@ -184,7 +212,7 @@ sema_own_operand_borrows(Own *O, int owner)
 		const Expr *e = O->operands.items[k];
 		if (sema_type_view(O->S, sema_expr_type(O->S, e->id)))
 			sema_walk_expr(e, operand_visit, &h);
-		else if (place_var(O, e) == owner)
+		else if (place_has(O, e, owner))
 			h.hit = true;
 	}
 	return h.hit;
