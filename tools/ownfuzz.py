@@ -192,25 +192,30 @@ class Prog:
             j -= 1
         return None
 
-    def statements(self, op, cl):
-        """top-level statements inside block (op, cl): [(first_tok, semi_tok)]
-        each ending in `;` (the tail expression is left out)."""
+    def split_top(self, lo, hi, sep):
+        """tokens lo..hi-1 split at each `sep` outside brackets:
+        ([(first, sep_tok)] for each non-empty piece ending in sep, first
+        token of the trailing piece)."""
         out = []
-        i = op + 1
-        start = i
-        while i < cl:
+        i = start = lo
+        while i < hi:
             c = self.t(i)
             if c in '([{' and i in self.pair:
+                # a bracketed group (a block-statement `while … { }` ends
+                # at its brace when a new statement starts after it)
                 i = self.pair[i] + 1
-                # a block-statement (`while … { }`, `if … {} else {}`) ends at
-                # its brace when followed by a new statement start
                 continue
-            if c == ';':
+            if c == sep:
                 if start < i:
                     out.append((start, i))
                 start = i + 1
             i += 1
-        return out
+        return out, start
+
+    def statements(self, op, cl):
+        """top-level statements inside block (op, cl): [(first_tok, semi_tok)]
+        each ending in `;` (the tail expression is left out)."""
+        return self.split_top(op + 1, cl, ';')[0]
 
     def calls(self, lo=0, hi=None):
         """[(name_idx, open_idx, close_idx, [(arg_first, arg_last)])]."""
@@ -240,19 +245,8 @@ class Prog:
             if j >= hi or self.t(j) != '(' or j not in self.pair:
                 continue
             cl = self.pair[j]
-            args = []
-            a = j + 1
-            k2 = a
-            while k2 < cl:
-                c = self.t(k2)
-                if c in '([{' and k2 in self.pair:
-                    k2 = self.pair[k2] + 1
-                    continue
-                if c == ',':
-                    if a < k2:
-                        args.append((a, k2 - 1))
-                    a = k2 + 1
-                k2 += 1
+            pieces, a = self.split_top(j + 1, cl, ',')
+            args = [(f, c - 1) for (f, c) in pieces]
             if a < cl:
                 args.append((a, cl - 1))
             out.append((i, j, cl, args))

@@ -111,6 +111,21 @@ line_of(const Lines *l, uint32_t off)
 	return lo;
 }
 
+/* A unified diff's two header lines for path; its control bytes as \xNN, so
+ * a name cannot forge a diff line. */
+void
+cli_diff_header(Buf *b, const char *path)
+{
+	Buf vis = {0};
+	diag_put_visible(&vis, path, strlen(path));
+	buf_putc(&vis, '\0');
+	if (path[0] == '/')
+		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
+	else
+		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
+	buf_free(&vis);
+}
+
 /* An old offset's position in the new text (edits before it shift it). */
 static uint32_t
 map_off(const PatchPlan *pl, uint32_t off)
@@ -164,15 +179,7 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
-	/* the path's control bytes as \xNN: a name cannot forge a diff line */
-	Buf vis = {0};
-	diag_put_visible(&vis, path, strlen(path));
-	buf_putc(&vis, '\0');
-	if (path[0] == '/')
-		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
-	else
-		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
-	buf_free(&vis);
+	cli_diff_header(b, path);
 	int shift = 0;   /* new line number - old line number so far */
 	int k = 0;
 	while (k < n) {

@@ -649,15 +649,7 @@ fix_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, cons
 	text_lines(&B, new_, new_len);
 	bool *del = spx_xcalloc((size_t)A.n + 1, 1), *ins = spx_xcalloc((size_t)B.n + 1, 1);
 	line_diff(&A, &B, del, ins);
-	/* the path's control bytes as \xNN: a name cannot forge a diff line */
-	Buf vis = {0};
-	diag_put_visible(&vis, path, strlen(path));
-	buf_putc(&vis, '\0');
-	if (path[0] == '/')
-		buf_printf(b, "--- %s\n+++ %s\n", vis.data, vis.data);
-	else
-		buf_printf(b, "--- a/%s\n+++ b/%s\n", vis.data, vis.data);
-	buf_free(&vis);
+	cli_diff_header(b, path);
 	/* walk both texts: i old, j new; unchanged lines pair up */
 	int i = 0, j = 0, last = 0;   /* last: the old line after the previous hunk */
 	while (i < A.n || j < B.n) {

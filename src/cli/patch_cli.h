@@ -10,6 +10,8 @@
 
 /* The patch (or transaction) file's bytes, or NULL after I202 (printed). */
 char *cli_patch_read(const char *path, size_t *len);
+/* A unified diff's `---`/`+++` lines for path (control bytes escaped). */
+void cli_diff_header(Buf *b, const char *path);
 /* The unified diff of old → new (the plan's edits) into b. */
 void cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len,
     const PatchPlan *pl);

@@ -441,6 +441,28 @@ parse_type_params(Parser *p, int *n)
 }
 
 /*
+ * From token offset k (after a parameter list): the offset of the function
+ * body's `{`, the first one outside brackets not after `uses`, or -1 when a
+ * `;` or `}` at that level, the end or a lexical error comes first.
+ */
+int
+parse_body_open(Parser *p, int k)
+{
+	for (int depth = 0; p->pos + k < p->ntoks; k++) {
+		Token *t = parse_peek_at(p, k);
+		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
+			return -1;
+		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
+			return k;
+		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
+			depth++;
+		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
+			depth--;
+	}
+	return -1;
+}
+
+/*
  * Inside a parameter list: does a body follow it (after `)`, the result type,
  * `uses { … }` and contract clauses) in which the parameter `name` is never
  * followed by `=`, `.`, `[` or a compound assignment, nor after `mut` —
@@ -461,17 +483,8 @@ body_leaves(Parser *p, const Token *name)
 		else if (tk == TOK_RPAREN && depth-- == 0)
 			break;
 	}
-	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
-		Token *t = parse_peek_at(p, k);
-		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
-			return false;
-		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
-			break;
-		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
-			depth++;
-		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
-			depth--;
-	}
+	if ((k = parse_body_open(p, k + 1)) < 0)
+		return false;
 	uint32_t n = name->span.end - name->span.start;
 	for (depth = 0; p->pos + k < p->ntoks; k++) {
 		Token *t = parse_peek_at(p, k), *next = parse_peek_at(p, k + 1);

@@ -156,6 +156,7 @@ void parse_decorate_expected(Parser *p, Diag *d);
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
+int parse_body_open(Parser *p, int k);
 const char *parse_body_tail_type(Parser *p, int k);
 EffectSet parse_effect_set(Parser *p);
 

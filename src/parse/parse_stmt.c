@@ -588,18 +588,8 @@ const char *
 parse_body_tail_type(Parser *p, int k)
 {
 	int depth = 0;
-	/* the body's `{`: the first one outside brackets not after `uses` */
-	for (;; k++) {
-		Token *t = parse_peek_at(p, k);
-		if (t->kind == TOK_EOF || t->kind == TOK_ERROR || (depth == 0 && (t->kind == TOK_SEMI || t->kind == TOK_RBRACE)))
-			return NULL;
-		if (t->kind == TOK_LBRACE && depth == 0 && !parse_tok_is_word(p, parse_peek_at(p, k - 1), "uses"))
-			break;
-		if (t->kind == TOK_LPAREN || t->kind == TOK_LBRACKET || t->kind == TOK_LBRACE)
-			depth++;
-		else if (t->kind == TOK_RPAREN || t->kind == TOK_RBRACKET || t->kind == TOK_RBRACE)
-			depth--;
-	}
+	if ((k = parse_body_open(p, k)) < 0)
+		return NULL;
 	/* the tail: after the last `;` or `}` at the body's own level */
 	int open = k, tail = k + 1, end = -1;
 	for (k++, depth = 0; p->pos + k < p->ntoks; k++) {
