@@ -194,8 +194,10 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		if (v->own_closure && e->kind == EXPR_CALL)
 			diag_set_help(d, "an owning-capture closure may be invoked at most once");
 		else if (v->refused_line)
-			diag_set_help(d, "`%s` was left moved by the refused reassignment at line %u (U105): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
-			    v->name, v->refused_line, v->name);
+			/* no line number: the service shifts an unchanged body's
+			 * diagnostics by their spans, not their text */
+			diag_set_help(d, "`%s` was left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
+			    v->name, v->name);
 		else
 			moved_help(O, d, v->type, v->name);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
