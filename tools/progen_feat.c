@@ -167,7 +167,7 @@ void pg_feat_record(void)
 	for (int i = 2; i < nf; i++)
 		fty[i] = pg_rand_ty();
 	int inv = pg_chance(40);
-	char fname[5][4];
+	char fname[5][16];
 	PgField fs[5];
 	for (int i = 0; i < nf; i++) {
 		snprintf(fname[i], sizeof fname[i], "a%d", i);

@@ -296,7 +296,7 @@ void pg_feat_deep(void)
 	pg_id_linef(&pg_decls, 1, "%s.n", leaf);
 	pg_bp(&pg_decls, "    n: i64,\n}\n\n");
 	int nf = 3 + pg_rnd(3);
-	char vname[5][4];
+	char vname[5][16];
 	PgField recf[6] = { { "s", "string", NULL } };
 	for (int i = 0; i < nf; i++) {
 		snprintf(vname[i], sizeof vname[i], "v%d", i);
