@@ -668,7 +668,8 @@ class Mutator:
             return '%s = %s;' % (x, init)
         return self._insert(p, b, 'insert_reassign')
 
-    def m_wrap_loop(self, p):
+    def _wrap_stmt(self, p, tag, shape):
+        """a statement (not a `let`) rewritten as shape % (fresh name, text)."""
         r = self.pick_stmt(p)
         if not r:
             return None
@@ -678,21 +679,15 @@ class Mutator:
         if t.startswith('let'):
             return None
         k = self.name()
-        new = 'let mut %s = 0; while %s < 2 { %s %s = %s + 1; 0 }' % (k, k, t, k, k)
-        return (replace(p.text, p.toks[a][1], p.toks[s][2], new), 'wrap_loop: %s' % t[:60])
+        return (replace(p.text, p.toks[a][1], p.toks[s][2], shape(k, t)), '%s: %s' % (tag, t[:60]))
+
+    def m_wrap_loop(self, p):
+        return self._wrap_stmt(p, 'wrap_loop',
+                               lambda k, t: 'let mut %s = 0; while %s < 2 { %s %s = %s + 1; 0 }' % (k, k, t, k, k))
 
     def m_wrap_if(self, p):
-        r = self.pick_stmt(p)
-        if not r:
-            return None
-        b, st = r
-        a, s = self.rng.choice(st)
-        t = p.text[p.toks[a][1]:p.toks[s][2]]
-        if t.startswith('let'):
-            return None
-        k = self.name()
-        new = 'let %s = if string_len("ab") > 1 { %s 0 } else { 0 };' % (k, t)
-        return (replace(p.text, p.toks[a][1], p.toks[s][2], new), 'wrap_if: %s' % t[:60])
+        return self._wrap_stmt(p, 'wrap_if',
+                               lambda k, t: 'let %s = if string_len("ab") > 1 { %s 0 } else { 0 };' % (k, t))
 
     def m_tail_closure(self, p):
         """the function's tail expression evaluated inside an owning closure
