@@ -1111,6 +1111,7 @@ emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags)
 	free(W.aux);
 	free(W.cyc);
 	free(W.slot_base);
+	free(W.moved_flag);
 	buf_free(W.data);
 	free(W.interned);
 	return !W.failed;
