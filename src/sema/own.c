@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0 };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -193,7 +193,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		    : sema_error(S, DIAG_H006, e->span, "use of `%s` after ownership was moved", v->name);
 		if (v->own_closure && e->kind == EXPR_CALL)
 			diag_set_help(d, "an owning-capture closure may be invoked at most once");
-		else if (v->refused_line)
+		else if (v->refused)
 			/* no line number: the service shifts an unchanged body's
 			 * diagnostics by their spans, not their text */
 			diag_set_help(d, "`%s` was left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
@@ -971,13 +971,9 @@ own_stmt(Own *O, const Stmt *s)
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED)) {
 			set_state(O, i, ST_LIVE);   /* reinitialised */
-			O->vars.items[i].refused_line = 0;
+			O->vars.items[i].refused = false;
 		} else if (i >= 0 && !s->u.assign.has_field && O->st.items[i] == ST_MOVED) {
-			/* the help of a later use names this line */
-			uint32_t line = 1;
-			for (uint32_t k = 0; O->S->src && k < s->span.start && k < O->S->len; k++)
-				line += O->S->src[k] == '\n';
-			O->vars.items[i].refused_line = line;
+			O->vars.items[i].refused = true;   /* a later use's help says so */
 		}
 		/* a view variable given a new view borrows from its owners, and on
 		 * this path no longer from its old ones unless the value names it

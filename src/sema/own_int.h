@@ -47,7 +47,7 @@ typedef struct OwnVar {
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
-	uint32_t refused_line; /* nonzero (its line): a refused reassignment (U105) left it moved */
+	bool refused;      /* a refused reassignment (U105) left it moved */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of

@@ -124,9 +124,6 @@ sema_own_live_view(Own *O, int i, uint32_t end)
 	return found;
 }
 
-/* Operand e was evaluated and its consumer (the call, the operator, the
- * record) runs after the operands to its right: a view it holds is read
- * then (T265, operand_borrows). */
 /* The variable an owned place names (`x`, `x.f`, `x.f.g`), or -1. */
 static int
 place_var(Own *O, const Expr *e)
@@ -165,6 +162,9 @@ place_has(Own *O, const Expr *e, int v)
 	}
 }
 
+/* Operand e was evaluated and its consumer (the call, the operator, the
+ * record) runs after the operands to its right: a view it holds, or an owned
+ * place it borrows, is read then (T265, operand_borrows). */
 void
 sema_own_operand_done(Own *O, const Expr *e)
 {
