@@ -119,7 +119,6 @@ bool sema_own_first_report(Own *O, const Expr *e);
 bool sema_own_owned(Own *O, TypeId t);
 
 /* own_live.c */
-uint32_t sema_own_next_read(Own *O, const char *name, uint32_t from);
 bool sema_own_view_live_after(Own *O, int v, uint32_t end);
 void sema_own_loop_widen(Own *O, int n, Span loop);
 

@@ -71,8 +71,6 @@ read_visit(void *ctx, const Expr *e)
 	}
 }
 
-static void kill_stmts(Own *O, const Block *b);
-
 /* The whole assignments and `let`s directly in a block, and in the loop and unsafe
  * bodies under its statements (blocks inside expressions: kill_visit). */
 static void
@@ -135,29 +133,6 @@ occ_build(Own *O)
 		qsort(O->kills.items, (size_t)O->kills.len, sizeof O->kills.items[0], occ_cmp);
 }
 
-static uint32_t
-occ_next(const struct OwnOcc *items, int len, const char *name, uint32_t from)
-{
-	int lo = 0, hi = len;
-	struct OwnOcc key = { name, from };
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (occ_cmp(&items[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < len && strcmp(items[lo].name, name) == 0 ? items[lo].at : UINT32_MAX;
-}
-
-/* The offset of the first read of name at or after from, or UINT32_MAX. */
-uint32_t
-sema_own_next_read(Own *O, const char *name, uint32_t from)
-{
-	occ_build(O);
-	return occ_next(O->occ.items, O->occ.len, name, from);
-}
-
 /* The entries of name in a sorted index: *n of them from the result. */
 static const struct OwnOcc *
 occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
@@ -196,6 +171,15 @@ at_next(const struct OwnOcc *items, int n, uint32_t from)
 			hi = mid;
 	}
 	return lo < n ? items[lo].at : UINT32_MAX;
+}
+
+/* The first offset of name at or after from in a sorted index, or UINT32_MAX. */
+static uint32_t
+index_next(const struct OwnOcc *items, int len, const char *name, uint32_t from)
+{
+	int n;
+	const struct OwnOcc *r = occ_range(items, len, name, &n);
+	return at_next(r, n, from);
 }
 
 static bool
@@ -583,7 +567,7 @@ sema_own_loop_widen(Own *O, int n, Span loop)
 	bool *seen = spx_xcalloc((size_t)(O->vars.len ? O->vars.len : 1), 1);
 	for (int x = 0; x < n && x < O->vars.len; x++) {
 		const OwnVar *v = &O->vars.items[x];
-		if (!sema_type_view(O->S, v->type) || occ_next(O->kills.items, O->kills.len, v->name, loop.start) >= loop.end)
+		if (!sema_type_view(O->S, v->type) || index_next(O->kills.items, O->kills.len, v->name, loop.start) >= loop.end)
 			continue;
 		VEC_PUSH(views, x);
 		for (int k = v->view_edges; k >= 0; k = O->edges.items[k].next_by_view)
