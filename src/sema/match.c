@@ -377,7 +377,14 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
 		}
-		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0) {
+		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0 &&
+		    e->u.match.scrutinee->kind == EXPR_VARIANT && !guard_shape(C, arm->guard)) {
+			/* the reference's guarded_copy_variants (loop construction): a
+			 * match over a variant constructed in place keeps the
+			 * operator-only guard shape even inside a loop body */
+			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			diag_set_help(d, "a guard over a variant constructed in the `match` reads literals and scalar bindings with operators only; bind the variant to a name before the `match`");
+		} else if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0) {
 			/* the reference's general loop match: ordinary guards, but no
 			 * closures, closure invocation or `?` */
 			GuardScan g = { C, NULL };
