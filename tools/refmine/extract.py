@@ -820,7 +820,13 @@ class FileExtractor:
                     named[p[0][1]] = self.eval(p[2:], env)
                 else:
                     pos.append(self.eval(p, env))
-            return self.format(fmt, pos, named, env) or self.taint_all(inner, env)
+            # a format string is never a program text itself (its braces
+            # are doubled): when the arguments are unknown, the result
+            # derives from the arguments' programs only
+            formatted = self.format(fmt, pos, named, env)
+            if formatted is not None:
+                return formatted
+            return self.taint_all([t for p in parts[1:] for t in p], env)
         if name == "concat":
             vals = [self.eval(p, env) for p in split_top(inner)]
             if all(isinstance(v, str) for v in vals):

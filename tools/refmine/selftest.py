@@ -100,6 +100,13 @@ fn helpers_build_programs_from_fragments() {
     assert_eq!(first_code("", "missing").0, "SPX-T202");
 }
 
+#[test]
+fn unknown_format_arguments_yield_no_program() {
+    let items = (0..3).map(|i| format!("@id(\"f{i}\") fn f{i}() -> i64 {{ {i} }}")).collect::<Vec<_>>().join("\n");
+    let source = format!("module demo.w;\n{items}\n@id(\"app.main\") fn main() -> i64 {{ 0 }}\n");
+    assert!(codes(&source).is_empty());
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
