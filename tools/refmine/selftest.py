@@ -113,6 +113,21 @@ fn tree_fields_are_not_diagnostics() {
     assert!(!resolved.functions.is_empty());
 }
 
+fn run_wasm(source: &str) -> String {
+    let bytes = wasm::emit_module(&parse(source, Path::new("w.spx")).unwrap()).unwrap();
+    let output = Command::new("node").arg(write(bytes)).output().unwrap();
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+#[test]
+fn a_node_driver_prints_its_own_words() {
+    let source = BASE.replace("40 + 2", "1 / 0");
+    assert!(codes(&source).is_empty());
+    if let Some(stdout) = Some(run_wasm(&source)) {
+        assert_eq!(stdout, "trapped");
+    }
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -140,6 +155,7 @@ def main():
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#3": ("output", ("7",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#4": ("reject", ("SPX-T208|SPX-T205",)),
         "tests/synthetic.rs::tree_fields_are_not_diagnostics#1": ("accept", ()),
+        "tests/synthetic.rs::a_node_driver_prints_its_own_words#1": ("accept", ()),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
