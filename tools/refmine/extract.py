@@ -779,10 +779,16 @@ class FileExtractor:
                 # what the helper asserts or unwraps about its argument,
                 # as a weaker expectation than the test's own
                 self.helper_depth += 1
+                driver = self.driver
+                # a helper that runs the program under its own C or
+                # JavaScript driver asserts that driver's output
+                self.driver = driver or any(t[0] == "str" and t[2] and any(
+                    w in t[2] for w in DRIVER_WORDS) for t in h.body)
                 try:
                     self.block(h.body, dict(zip(h.params, args)))
                 finally:
                     self.helper_depth -= 1
+                    self.driver = driver
         return Taint(progs)
 
     @staticmethod

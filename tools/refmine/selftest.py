@@ -128,6 +128,19 @@ fn a_node_driver_prints_its_own_words() {
     }
 }
 
+fn native_probe(source: &str) {
+    let probe = "int main(void) { return 0; }";
+    let output = compile(source, probe);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert_eq!(stdout, "probe|ok");
+}
+
+#[test]
+fn a_helper_driver_asserts_its_own_output() {
+    let source = BASE.replace("40 + 2", "2 + 2");
+    native_probe(&source);
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
