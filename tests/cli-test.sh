@@ -906,6 +906,23 @@ for args in "check x.spx --json --json" "check x.spx --dump-hir --dump-hir" "par
 	expect 2 "$args" -- "$bin" $args
 	has "$tmp/err" "may not be repeated" "$args"
 done
+# Every option is single-use (TOOLCHAIN.md §1.1): a second --max-message-bytes or --stdio, a
+# second --native-timeout-ms, a second --manifest-path is a usage error named as a repeat,
+# never taken silently (the last one won), never "unknown" (a user walk: `graph
+# --manifest-path p --manifest-path p` said "unknown option; did you mean --manifest-path?").
+for args in "serve x.spx --max-message-bytes 2048 --max-message-bytes 4096" "lsp --max-message-bytes 2048 --max-message-bytes 4096" \
+    "lsp --stdio --stdio" "test . --native-timeout-ms 5 --native-timeout-ms 6" "graph --manifest-path a --manifest-path a" \
+    "test --manifest-path a --manifest-path a" "lock --manifest-path a --manifest-path a"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args" -- "$bin" $args </dev/null
+	if grep -q "may not be repeated\|given twice" "$tmp/err"; then ok; else bad "$args: $(head -c 200 "$tmp/err")"; fi
+	lacks "$tmp/err" "unknown" "$args"
+done
+for args in "test --manifest-path" "lock --manifest-path"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args without its value" -- "$bin" $args
+	has "$tmp/err" "\`--manifest-path\` takes" "$args without its value"
+done
 expect 2 "explain --catalog --json" -- "$bin" explain --catalog --json
 has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog with another argument"
 expect 2 "check --bogus" -- "$bin" check --bogus

@@ -160,7 +160,9 @@ cli_cmd_graph(int argc, char **argv)
 {
 	const char *path = NULL, *manifest_path = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--manifest-path") == 0 && !manifest_path) {
+		if (strcmp(argv[i], "--manifest-path") == 0) {
+			if (manifest_path)
+				return cli_usage("graph", "option `--manifest-path` given twice");
 			if (i + 1 >= argc)
 				return cli_usage("graph", "option `--manifest-path` needs a value");
 			manifest_path = argv[++i];

@@ -695,8 +695,10 @@ cli_cmd_lock(int argc, char **argv)
 				base = argv[++i];
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
-			if (manifest_path || i + 1 >= argc)
-				return cli_usage("lock", LOCK_GRAMMAR);
+			if (manifest_path)
+				return cli_usage("lock", "lock option `--manifest-path` may not be repeated");
+			if (i + 1 >= argc)
+				return cli_usage("lock", "lock option `--manifest-path` takes the manifest's path");
 			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_unknown_option("lock", a, NULL);

@@ -207,7 +207,7 @@ const CliCommand cli_commands[] = {
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
 	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -217,7 +217,9 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
 	  "  --lane native|wasm runs each case as a fresh process of the compiled program or\n"
 	  "  module (time budget --native-timeout-ms, default 10000); --lane all runs every lane\n"
-	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note).\n" },
+	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note).\n"
+	  "  A project permitting fs.write runs its cases only with --allow-write (below DIR\n"
+	  "  with =DIR), as `run` does (SPX-F120 without).\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
