@@ -326,8 +326,28 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 	bool listed = in >= 0, member = in > 0;
 	if (!listed)
 		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
-	if (!member)
+	if (!member) {
+		/* a relative path is the working directory's, as for the CLI; the
+		 * manifest spells its sources from its own directory, so say so
+		 * when that is what the agent wrote */
+		const char *slash = strrchr(v->manifest, '/');
+		if (path[0] != '/' && slash) {
+			size_t dl = (size_t)(slash - v->manifest);
+			char *joined = spx_xmalloc(dl + 1 + strlen(path) + 1);
+			memcpy(joined, v->manifest, dl);
+			joined[dl] = '/';
+			strcpy(joined + dl + 1, path);
+			bool theirs = project_source_member(v->pj, v->manifest, joined) > 0;
+			if (theirs) {
+				fail(err, SVC_E_PARAMS, "`path` `%.60s` is not a source from the working directory (a relative path's "
+				    "start); the manifest's `%.60s` is `%.80s`", path, path, joined);
+				free(joined);
+				return false;
+			}
+			free(joined);
+		}
 		return fail(err, SVC_E_PARAMS, "`path` `%.150s` is not a source of the served project", path);
+	}
 	int k = 0;
 	while (k < v->nov && !project_same_file(v->ov[k].path, path))
 		k++;
