@@ -923,6 +923,21 @@ for args in "test --manifest-path" "lock --manifest-path"; do
 	expect 2 "$args without its value" -- "$bin" $args
 	has "$tmp/err" "\`--manifest-path\` takes" "$args without its value"
 done
+# fmt and doc take --manifest-path as every project command does (TOOLCHAIN.md §1.1; the
+# I001 help of a manifest that does not read offers it); that help is the project's for
+# fmt too (it was "pass a readable UTF-8 .spx file").
+expect 0 "fmt --manifest-path --check" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" --check
+expect 0 "doc --manifest-path" -- "$bin" doc --manifest-path "$tmp/cmdt/semaprax.toml"
+has "$tmp/out" "== src/" "doc --manifest-path prints the project's modules"
+in_dir "$tmp/cmdt" "$absbin" doc > "$tmp/out2" 2>&1
+if cmp -s "$tmp/out" "$tmp/out2"; then ok; else bad "doc --manifest-path differs from doc in the project directory"; fi
+expect 2 "fmt --manifest-path with an operand" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" "$tmp/cmdt"
+has "$tmp/err" "not both" "fmt --manifest-path with an operand"
+expect 2 "doc --manifest-path with an operand" -- "$bin" doc --manifest-path "$tmp/cmdt/semaprax.toml" "$tmp/cmdt"
+has "$tmp/err" "not both" "doc --manifest-path with an operand"
+expect 1 "fmt --manifest-path of no file" -- "$bin" fmt --manifest-path "$tmp/nomanifest/semaprax.toml"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/nomanifest/semaprax.toml" "fmt --manifest-path of no file"
+has "$tmp/err" "a project is a directory holding" "fmt --manifest-path of no file: the project help"
 expect 2 "explain --catalog --json" -- "$bin" explain --catalog --json
 has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog with another argument"
 expect 2 "check --bogus" -- "$bin" check --bogus

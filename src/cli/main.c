@@ -56,7 +56,7 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
-	  "semaprax doc [<dir>|semaprax.toml] [--json]\n"
+	  "semaprax doc [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
@@ -76,7 +76,7 @@ const CliCommand cli_commands[] = {
 	  "  unified diff and writes nothing.  A file the nearest semaprax.toml lists is fixed\n"
 	  "  as that module of its project: written only when the whole project then verifies\n"
 	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>] [--check|--stdout]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>|--manifest-path <p>] [--check|--stdout]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
