@@ -630,12 +630,22 @@ do_compare_interface(const char *base_path, const Buf *lock)
 	LockExport *bx = NULL;
 	size_t bn = 0;
 	const char *why = NULL;
+	Span at, *where = NULL;
+	char jwhy[JSON_ERROR_TEXT_LENGTH + 32];
 	if (text) {
 		json_error_t err;
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 		json_t *xs = root ? json_object_get(root, "exports") : NULL;
-		if (!root)
-			why = "it is not JSON";
+		if (!root) {
+			/* where jansson stopped: the last byte it read */
+			size_t ep = err.position > 0 ? (size_t)err.position - 1 : 0;
+			at = (Span){ (uint32_t)(ep < len ? ep : len), (uint32_t)(ep < len ? ep + 1 : len) };
+			where = &at;
+			diags.src = text;
+			diags.src_len = len;
+			snprintf(jwhy, sizeof jwhy, "it is not JSON (%s)", strstr(err.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : err.text);
+			why = jwhy;
+		}
 		else if (!json_member(root, "schema") || strcmp(json_member(root, "schema"), "semaprax.lock-interface.v1") != 0)
 			why = "its `schema` is not \"semaprax.lock-interface.v1\"";
 		else if (!json_is_array(xs))
@@ -661,7 +671,7 @@ do_compare_interface(const char *base_path, const Buf *lock)
 			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line};
 		}
 		if (why) {
-			Diag *d = diag_report(&diags, DIAG_J132, NULL, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);
+			Diag *d = diag_report(&diags, DIAG_J132, where, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);
 			diag_set_help(d, "compare with the output of `semaprax lock --emit-interface`");
 		} else {
 			qsort(bx, bn, sizeof *bx, cmp_export);
