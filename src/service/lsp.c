@@ -498,6 +498,13 @@ did_open(Lsp *L, json_t *params)
 	if (!uri || !text || !json_is_string(text))
 		return;
 	LspDoc *d = find_doc(L, uri);
+	/* a document of another language (a client attached to every file:
+	 * the manifest, a README) is not ours: not held, no diagnostics; a
+	 * `.spx` URI is, whatever its languageId */
+	const char *lang = str_at(td, "languageId");
+	size_t ul = strlen(uri);
+	if (!d && lang && strcmp(lang, "semaprax") != 0 && !(ul >= 4 && strcmp(uri + ul - 4, ".spx") == 0))
+		return;
 	/* a new document of a file a manifest lists: its project (a manifest
 	 * that does not read: the file is its project's), held or new */
 	bool local = false;
