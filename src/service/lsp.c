@@ -214,7 +214,7 @@ send_error(Lsp *L, json_t *id, int code, const char *message)
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	svc_put_id(&b, id);
 	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	json_cstr(&b, message);
+	svc_json_text(&b, message);
 	buf_puts(&b, "}}");
 	send(L, &b);
 	buf_free(&b);
@@ -291,7 +291,7 @@ show_error(Lsp *L, const char *message)
 {
 	Buf p = {0};
 	buf_puts(&p, "{\"type\":1,\"message\":");
-	json_cstr(&p, message);
+	svc_json_text(&p, message);
 	buf_putc(&p, '}');
 	send_notification(L, "window/showMessage", &p);
 	buf_free(&p);

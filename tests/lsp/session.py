@@ -313,6 +313,8 @@ def main():
     c.send_raw(b"Content-Type: application/json\r\n\r\n")
     assert c.read()["error"]["code"] == -32600
     assert c.error("textDocument/nothing", {"textDocument": TD})["code"] == -32601
+    # a name cut at the message's byte bound stays UTF-8: U+FFFD (read() decodes UTF-8)
+    assert c.error("x" * 149 + "\u00e9")["message"].endswith("\ufffd`")
     assert c.error("textDocument/hover", {"textDocument": TD})["code"] == -32602
 
     # ---- shutdown and exit ----

@@ -319,6 +319,12 @@ c.call("refresh")
 
 # errors: unknown method, bad params, notifications get nothing
 check(c.error("nosuch") == -32601, "unknown method")
+# a message quoting a name cut at its byte bound stays UTF-8 (a cut `é` is
+# U+FFFD): Client.read decodes each reply as UTF-8 (a user walk: `%.100s`
+# split the character, and the reply was not UTF-8)
+for method, params in (("context", {"symbol": "a" * 99 + "\u00e9"}), ("x" * 99 + "\u00e9", None)):
+    r = c.request(method, params)
+    check("error" in r and r["error"]["message"].endswith("\ufffd`"), "a cut name is U+FFFD %r" % r)
 check(c.error("check", {"bogus": 1}) == -32602, "unknown parameter")
 check(c.error("check", {"trace": "yes"}) == -32602, "wrong type")
 check(c.error("refresh", {"text": 5}) == -32602, "text must be a string")
