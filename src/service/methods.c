@@ -542,11 +542,17 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 	int status = 0;
 	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
 	if (ok && status != 0) {
+		/* the first diagnostic and its help line (a G001's help names the
+		 * candidates of an ambiguous symbol: the agent's next request) */
 		const char *e = be.data ? be.data : "";
 		int n = (int)strcspn(e, "\n");
+		const char *h = e[n] ? e + n + 1 : "";
+		while (*h == ' ')
+			h++;
+		int hn = strncmp(h, "help: ", 6) == 0 ? (int)strcspn(h, "\n") : 0;
 		bool symbol = strstr(e, "[SPX-G001]") != NULL || strstr(e, "[SPX-G002]") != NULL;
-		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s",
-		    n > 300 ? 300 : n, e);
+		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s%s%.*s",
+		    n > 300 ? 300 : n, e, hn ? "; " : "", hn > 400 ? 400 : hn, h);
 	}
 	if (ok) {
 		size_t len = bo.len;
@@ -594,11 +600,17 @@ static bool
 resolve(Service *v, const char *symbol, int *out, SvcError *err)
 {
 	*out = graph_resolve(v->file.g, symbol);
+	if (*out >= 0)
+		return true;
+	/* the CLI's help too: the ids an ambiguous name names, or the nearest */
+	Buf h = {0};
+	graph_symbol_help(&h, v->file.g, symbol, *out == -2);
 	if (*out == -2)
-		return fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations: name one by its stable id", symbol);
-	if (*out < 0)
-		return fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`", symbol);
-	return true;
+		fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations; help: %.500s", symbol, h.data ? h.data : "");
+	else
+		fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`; help: %.500s", symbol, h.data ? h.data : "");
+	buf_free(&h);
+	return false;
 }
 
 static bool

@@ -262,7 +262,7 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	if (ok) {
 		json_str(res, r.data ? r.data : "", r.len);
 	} else {
-		char text[320];
+		char text[sizeof e.message + 32];
 		snprintf(text, sizeof text, "error %d: %s", e.code, e.message);
 		svc_json_text(res, text);
 	}

@@ -50,6 +50,8 @@ check(cx == cli_json("context", ".", sym, "--direction", "both", "--depth", "2",
                      "--max-nodes", "256"), "project context equals the CLI's")
 check(cx["schema"] == "semaprax.project-agent-context.v1", "project context schema")
 check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
+e = c.request("context", {"symbol": "no.such.id"})["error"]
+check("; help: `semaprax query <project>` lists every declaration" in e["message"], "a project's -32005 carries the help %r" % e)
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
