@@ -430,7 +430,12 @@ svc_serve(Service *v, FILE *in, FILE *out)
 		size_t n = frame.len;
 		if (n && frame.data[n - 1] == '\r')
 			n--;
-		bool blank = !over && n == 0;
+		/* blank: nothing but JSON's whitespace (an empty line, or spaces
+		 * and tabs an editor or a shell left) */
+		size_t ws = 0;
+		while (ws < n && (frame.data[ws] == ' ' || frame.data[ws] == '\t' || frame.data[ws] == '\r'))
+			ws++;
+		bool blank = !over && ws == n;
 		if (over) {
 			reply.len = 0;
 			reply_error(&reply, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound (--max-message-bytes)");

@@ -335,6 +335,10 @@ check(c.error("refresh", {"text": 5}) == -32602, "text must be a string")
 c.notify("check")
 c.notify("nosuch")
 check(c.call("ping") == {}, "notifications were not answered")
+# blank lines, also of spaces and tabs, are not messages: no reply (a user
+# walk: "   " and "\t" lines were answered -32700, an empty one was not)
+c.send_raw(b"\n   \n\t\n \t\r\n\r\n")
+check(c.call("ping") == {}, "blank lines are not answered")
 
 # the default bound: 1 MiB a frame; a larger one is skipped and answered with -32001
 c.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"refresh","params":{"text":"' + b"a" * (1 << 20) + b'"}}\n')
