@@ -1026,6 +1026,31 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 	return on_disk(v, err) && command(v, argc, argv, out, err, &status);
 }
 
+/* out[from..] with each occurrence of path as `<patch>`. */
+static void
+name_the_patch(Buf *out, size_t from, const char *path)
+{
+	size_t pl = strlen(path);
+	Buf t = {0};
+	size_t i = from, run = from;
+	while (pl && i + pl <= out->len) {
+		if (memcmp(out->data + i, path, pl) == 0) {
+			buf_put(&t, out->data + run, i - run);
+			buf_puts(&t, "<patch>");
+			i += pl;
+			run = i;
+		} else {
+			i++;
+		}
+	}
+	if (!t.data)
+		return;
+	buf_put(&t, out->data + run, out->len - run);
+	out->len = from;
+	buf_put(out, t.data, t.len);
+	buf_free(&t);
+}
+
 static bool
 m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 {
@@ -1065,11 +1090,17 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 	close(fd);
 	int status = 1;
 	bool ok = wrote || fail(err, SVC_E_IO, "cannot write the patch");
+	size_t from = out->len;
 	if (ok) {
 		char *argv[5] = { "patch", v->operand, path, apply ? NULL : "--dry-run", NULL };
 		ok = command(v, apply ? 3 : 4, argv, out, err, &status);
 	}
 	unlink(path);
+	/* the diagnostics name the patch `<patch>` (the `patch` parameter), not
+	 * the temporary file, which the agent never sees and whose random name
+	 * made the answer differ for the same request */
+	if (ok)
+		name_the_patch(out, from, path);
 	if (ok && apply && status == 0 && v->have_file)
 		ok = svc_file_set(&v->file, NULL, 0, err);   /* the edited file is the input now */
 	return ok;

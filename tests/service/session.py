@@ -310,6 +310,12 @@ check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64})
 with open(path) as f:
     check(f.read() == BASE, "a stale apply wrote nothing")
 check(c.error("patch/preview", {}) == -32602, "patch text required")
+# a patch's diagnostics name it `<patch>`, not the temporary file the service
+# wrote it to: the same request answers the same bytes (a user walk: each
+# answer named another /tmp/semaprax-serve-XXXXXX)
+bad = [c.call("patch/preview", {"patch": "garbage\n"}) for _ in range(2)]
+check(bad[0] == bad[1] and bad[0]["exit"] == 1 and " at <patch>:1:1\n" in bad[0]["stderr"]
+      and "semaprax-serve" not in bad[0]["stderr"], "patch diagnostics %r" % bad)
 ap = c.call("patch/apply", {"patch": PATCH, "revision": rev})
 check(ap["exit"] == 0, "patch/apply %r" % ap)
 with open(path) as f:
