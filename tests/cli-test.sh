@@ -877,6 +877,16 @@ has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
 
 # The command template is a command-line program: it echoes its arguments in every
 # lane, exits 1 when one is empty, and its `next:` line shows the arguments.
+# the `next:` line is for a shell: a directory with a space or `;` is quoted, one with a
+# control byte is not printed raw (a user walk: `new "a b; echo pwned" --name x` printed
+# `next: semaprax check a b; echo pwned; …`)
+expect 0 "new into a directory a shell would split" -- "$bin" new "$tmp/a b; echo pwned" --name x
+has "$tmp/out" "next: semaprax check '$tmp/a b; echo pwned'; semaprax run '$tmp/a b; echo pwned'; semaprax test '$tmp/a b; echo pwned'" "new quotes the next line's directory"
+expect 0 "new into a directory with a quote" -- "$bin" new "$tmp/it's" --name x
+has "$tmp/out" "semaprax check '$tmp/it'\''s';" "new quotes a quote"
+expect 0 "new into a directory with a control byte" -- "$bin" new "$tmp/e${esc}[2Jx" --name x
+has "$tmp/out" 'created project x in '"$tmp"'/e\x1b[2Jx (template calculator)' "new shows a control byte as \\xNN"
+has "$tmp/out" "next: semaprax check <dir>;" "new prints no control byte in the next line"
 expect 0 "new --template command" -- "$bin" new "$tmp/cmdt" --template command
 has "$tmp/out" "semaprax run $tmp/cmdt -- hello world;" "command template's next line passes arguments"
 for lane in "" --native --wasm; do
