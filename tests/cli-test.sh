@@ -62,6 +62,21 @@ has "$tmp/err" 'unknown command `x\x1b[2J`' "help operand shown with \\xNN"
 expect 2 "usage message operand, control bytes" -- "$bin" query x.spx --kind "fn${esc}[2J"
 has "$tmp/err" 'not `fn\x1b[2J`' "usage operand shown with \\xNN"
 lacks "$tmp/err" "$esc" "no raw escape (usage)"
+# a path a command echoes on success shows its control bytes as \xNN too, as its
+# diagnostics do (a user walk: `verified`, `parsed`, `built`, `wrote`, `is up to
+# date` and fmt's `is not canonically formatted` printed a file name's escape raw)
+mkdir -p "$tmp/ctl"
+printf 'module m;\n\n@id("m.main")\nfn main() -> i64\n{\n    0\n}\n' > "$tmp/ctl/e${esc}[2J.spx"
+expect 0 "check of a file name with a control byte" -- "$bin" check "$tmp/ctl/e${esc}[2J.spx"
+has "$tmp/out" "verified $tmp/ctl/e\x1b[2J.spx (sha256:" "check shows a file name's control byte as \\xNN"
+expect 0 "parse of a file name with a control byte" -- "$bin" parse "$tmp/ctl/e${esc}[2J.spx"
+has "$tmp/out" "parsed $tmp/ctl/e\x1b[2J.spx" "parse shows a file name's control byte as \\xNN"
+expect 0 "build --target c to a name with a control byte" -- "$bin" build "$tmp/ctl/e${esc}[2J.spx" --target c -o "$tmp/ctl/o${esc}[2J.c"
+has "$tmp/out" "built C source $tmp/ctl/o\x1b[2J.c" "build shows an output's control byte as \\xNN"
+printf 'module m;\n@id("m.main")\nfn main() -> i64 { 0 }\n' > "$tmp/ctl/f${esc}[2J.spx"
+expect 1 "fmt --check of a file name with a control byte" -- "$bin" fmt --check "$tmp/ctl/f${esc}[2J.spx"
+has "$tmp/err" "$tmp/ctl/f\x1b[2J.spx:2 is not canonically formatted" "fmt shows a file name's control byte as \\xNN"
+for f in out err; do lacks "$tmp/$f" "$esc" "no raw escape (a path on success, std$f)"; done
 expect 2 "help language, control bytes" -- "$bin" help language "x${esc}[2J"
 has "$tmp/err" 'unknown language topic `x\x1b[2J`' "language topic shown with \\xNN"
 expect 2 "help diagnostic, control bytes" -- "$bin" help diagnostic "SPX-T20${esc}"

@@ -281,7 +281,8 @@ cli_cmd_fmt(int argc, char **argv)
 		if (to_stdout)
 			fwrite(s->canon, 1, s->canon_len, stdout);
 		else if (check && !same) {
-			fprintf(stderr, "%s:%u is not canonically formatted\n", s->path, first_diff_line(s));
+			cli_put_visible(stderr, s->path);   /* a control byte as \xNN, as in diagnostics */
+			fprintf(stderr, ":%u is not canonically formatted\n", first_diff_line(s));
 			status = EXIT_FAIL;
 		} else if (!check && !same && !cli_fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
 			status = EXIT_FAIL;

@@ -48,6 +48,16 @@
 #include "../support/sha256.h"
 #include "fmt_write.h"
 
+/* before, path (a control byte as \xNN, as in diagnostics), after, a newline. */
+static void
+say_path(const char *before, const char *path, const char *after)
+{
+	fputs(before, stdout);
+	cli_put_visible(stdout, path);
+	fputs(after, stdout);
+	putchar('\n');
+}
+
 #define LOCK_GRAMMAR "lock takes [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]"
 #define LOCK_SCHEMA "schema semaprax.lock.v1"
 
@@ -337,7 +347,7 @@ do_write(const char *path, const Buf *lock)
 	if (lstat(path, &st) != 0) {
 		ok = create_atomic(path, lock->data, lock->len, &diags);
 		if (ok)
-			printf("wrote %s\n", path);
+			say_path("wrote ", path, "");
 	} else if (!S_ISREG(st.st_mode)) {
 		/* A link is not followed: its target may lie anywhere (a checked-out
 		 * `semaprax.lock -> ~/.profile` would be overwritten). */
@@ -349,13 +359,13 @@ do_write(const char *path, const Buf *lock)
 		char *old = driver_read_source(path, &old_len, &diags);
 		ok = old != NULL;
 		if (ok && old_len == lock->len && memcmp(old, lock->data, old_len) == 0) {
-			printf("%s is up to date\n", path);
+			say_path("", path, " is up to date");
 		} else if (ok) {
 			FmtTarget t;
 			ok = cli_fmt_prepare(&t, path) && cli_fmt_write(&t, old, old_len, lock->data, lock->len);
 			cli_fmt_release(&t);
 			if (ok)
-				printf("wrote %s\n", path);
+				say_path("wrote ", path, "");
 		}
 		free(old);
 	}
@@ -411,7 +421,7 @@ do_verify(const char *path, const Buf *lock)
 		}
 	}
 	if (ok)
-		printf("%s is up to date\n", path);
+		say_path("", path, " is up to date");
 	diag_emit_all(&diags, false);
 	diag_free(&diags);
 	free(old);
@@ -521,8 +531,11 @@ compare_exports(const char *base_path, const LockExport *bx, size_t bn, const Bu
 		i++;
 		j++;
 	}
-	if (ok)
-		printf("interface compatible with %s: %zu added, 0 removed, 0 changed\n", base_path, added);
+	if (ok) {
+		fputs("interface compatible with ", stdout);
+		cli_put_visible(stdout, base_path);
+		printf(": %zu added, 0 removed, 0 changed\n", added);
+	}
 	free_exports(cx, cn);
 	return ok;
 }
