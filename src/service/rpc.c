@@ -255,6 +255,13 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	}
 	if (args && json_is_null(args))
 		args = NULL;
+	if (args && !json_is_object(args)) {
+		/* the tool's named arguments; the method's own refusal said
+		 * "params", which the agent did not write */
+		err->code = SVC_E_PARAMS;
+		snprintf(err->message, sizeof err->message, "tools/call `arguments` must be an object of the tool's named arguments");
+		return false;
+	}
 	Buf r = {0};
 	SvcError e = { 0, "" };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
