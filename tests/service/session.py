@@ -404,4 +404,12 @@ text = text[:sig] + "y" + text[sig + 1:]
 check("resolve" in trace_sets(r)[0], "signature: resolve runs %r" % r["trace"])
 same_as_cli(c, r, text, "lazy shift, then a signature edit")
 c.close()
+
+# a file that cannot be read: -32009 says why, in the reader's words (a user
+# walk: it said only "cannot read `nosuch.spx`")
+c = Client(BIN, os.path.join(tempdir(), "nosuch.spx"))
+r = c.request("check")
+check(r.get("error", {}).get("code") == -32009 and r["error"]["message"].startswith("SPX-I001: cannot read ")
+      and "No such file or directory" in r["error"]["message"], "unreadable file %r" % r)
+c.close()
 print("service session: ok")
