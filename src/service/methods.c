@@ -472,8 +472,11 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	} else {
 		SvcFile *f = &v->file;
 		bool current = f->parsed && f->parsed_gen == f->gen;
+		/* declarations of the current parse only: after a patch/apply the
+		 * held source is the written file, not yet parsed (0, not the
+		 * count of the text before the patch) */
 		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
-		    f->nitems);
+		    current ? f->nitems : 0);
 		/* a refresh leaves the revision pending: computed here on demand */
 		json_cstr(out, current && f->verified ? svc_file_revision(f) : NULL);
 	}

@@ -321,6 +321,11 @@ check(ap["exit"] == 0, "patch/apply %r" % ap)
 with open(path) as f:
     now = f.read()
 check("fn triple(" in now and "triple(0)" in now, "apply renamed the function and its call")
+# status before the next check: the written bytes, not parsed, so no declarations
+# and no revision (a user walk: it kept the count of the text before the patch)
+st = c.call("status")
+check(st["bytes"] == len(now.encode()) and st["parsed"] is False and st["declarations"] == 0 and st["revision"] is None,
+      "status after patch/apply %r" % st)
 r = c.call("check", {"trace": True})
 check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held source now %r" % r["trace"])
 same_as_cli(c, r, now, "after patch/apply")
