@@ -448,7 +448,7 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (!params_closed(params, names, err))
 		return false;
 	buf_printf(out, "{\"kind\":\"%s\",\"operand\":", v->project ? "project" : "file");
-	json_cstr(out, v->operand);
+	svc_json_text(out, v->operand);   /* argv bytes: UTF-8 in the reply */
 	if (v->project) {
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
@@ -1185,7 +1185,7 @@ m_protocol(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_cstr(out, svc_method_names[i]);
 	}
 	buf_printf(out, "],\"operand\":{\"kind\":\"%s\",\"path\":", v->project ? "project" : "file");
-	json_cstr(out, v->operand);
+	svc_json_text(out, v->operand);   /* argv bytes: UTF-8 in the reply */
 	buf_puts(out, "}}");
 	return true;
 }

@@ -410,6 +410,16 @@ check("resolve" in trace_sets(r)[0], "signature: resolve runs %r" % r["trace"])
 same_as_cli(c, r, text, "lazy shift, then a signature edit")
 c.close()
 
+# an operand whose name is not UTF-8 is named with U+FFFD in protocol and status:
+# the replies stay UTF-8 (Client.read decodes them)
+odd = os.path.join(os.fsencode(tempdir()), b"odd\xff.spx")
+with open(odd, "w") as f:
+    f.write(BASE)
+c = Client(BIN, odd)
+check(c.call("protocol")["operand"]["path"].endswith("odd\ufffd.spx"), "protocol names the operand in UTF-8")
+check(c.call("status")["operand"].endswith("odd\ufffd.spx"), "status names the operand in UTF-8")
+c.close()
+
 # a file that cannot be read: -32009 says why, in the reader's words (a user
 # walk: it said only "cannot read `nosuch.spx`")
 c = Client(BIN, os.path.join(tempdir(), "nosuch.spx"))
