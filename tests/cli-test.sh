@@ -62,6 +62,21 @@ has "$tmp/err" 'unknown command `x\x1b[2J`' "help operand shown with \\xNN"
 expect 2 "usage message operand, control bytes" -- "$bin" query x.spx --kind "fn${esc}[2J"
 has "$tmp/err" 'not `fn\x1b[2J`' "usage operand shown with \\xNN"
 lacks "$tmp/err" "$esc" "no raw escape (usage)"
+# a path a command echoes on success shows its control bytes as \xNN too, as its
+# diagnostics do (a user walk: `verified`, `parsed`, `built`, `wrote`, `is up to
+# date` and fmt's `is not canonically formatted` printed a file name's escape raw)
+mkdir -p "$tmp/ctl"
+printf 'module m;\n\n@id("m.main")\nfn main() -> i64\n{\n    0\n}\n' > "$tmp/ctl/e${esc}[2J.spx"
+expect 0 "check of a file name with a control byte" -- "$bin" check "$tmp/ctl/e${esc}[2J.spx"
+has "$tmp/out" "verified $tmp/ctl/e\x1b[2J.spx (sha256:" "check shows a file name's control byte as \\xNN"
+expect 0 "parse of a file name with a control byte" -- "$bin" parse "$tmp/ctl/e${esc}[2J.spx"
+has "$tmp/out" "parsed $tmp/ctl/e\x1b[2J.spx" "parse shows a file name's control byte as \\xNN"
+expect 0 "build --target c to a name with a control byte" -- "$bin" build "$tmp/ctl/e${esc}[2J.spx" --target c -o "$tmp/ctl/o${esc}[2J.c"
+has "$tmp/out" "built C source $tmp/ctl/o\x1b[2J.c" "build shows an output's control byte as \\xNN"
+printf 'module m;\n@id("m.main")\nfn main() -> i64 { 0 }\n' > "$tmp/ctl/f${esc}[2J.spx"
+expect 1 "fmt --check of a file name with a control byte" -- "$bin" fmt --check "$tmp/ctl/f${esc}[2J.spx"
+has "$tmp/err" "$tmp/ctl/f\x1b[2J.spx:2 is not canonically formatted" "fmt shows a file name's control byte as \\xNN"
+for f in out err; do lacks "$tmp/$f" "$esc" "no raw escape (a path on success, std$f)"; done
 expect 2 "help language, control bytes" -- "$bin" help language "x${esc}[2J"
 has "$tmp/err" 'unknown language topic `x\x1b[2J`' "language topic shown with \\xNN"
 expect 2 "help diagnostic, control bytes" -- "$bin" help diagnostic "SPX-T20${esc}"
@@ -877,6 +892,16 @@ has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
 
 # The command template is a command-line program: it echoes its arguments in every
 # lane, exits 1 when one is empty, and its `next:` line shows the arguments.
+# the `next:` line is for a shell: a directory with a space or `;` is quoted, one with a
+# control byte is not printed raw (a user walk: `new "a b; echo pwned" --name x` printed
+# `next: semaprax check a b; echo pwned; …`)
+expect 0 "new into a directory a shell would split" -- "$bin" new "$tmp/a b; echo pwned" --name x
+has "$tmp/out" "next: semaprax check '$tmp/a b; echo pwned'; semaprax run '$tmp/a b; echo pwned'; semaprax test '$tmp/a b; echo pwned'" "new quotes the next line's directory"
+expect 0 "new into a directory with a quote" -- "$bin" new "$tmp/it's" --name x
+has "$tmp/out" "semaprax check '$tmp/it'\''s';" "new quotes a quote"
+expect 0 "new into a directory with a control byte" -- "$bin" new "$tmp/e${esc}[2Jx" --name x
+has "$tmp/out" 'created project x in '"$tmp"'/e\x1b[2Jx (template calculator)' "new shows a control byte as \\xNN"
+has "$tmp/out" "next: semaprax check <dir>;" "new prints no control byte in the next line"
 expect 0 "new --template command" -- "$bin" new "$tmp/cmdt" --template command
 has "$tmp/out" "semaprax run $tmp/cmdt -- hello world;" "command template's next line passes arguments"
 for lane in "" --native --wasm; do
@@ -906,6 +931,38 @@ for args in "check x.spx --json --json" "check x.spx --dump-hir --dump-hir" "par
 	expect 2 "$args" -- "$bin" $args
 	has "$tmp/err" "may not be repeated" "$args"
 done
+# Every option is single-use (TOOLCHAIN.md §1.1): a second --max-message-bytes or --stdio, a
+# second --native-timeout-ms, a second --manifest-path is a usage error named as a repeat,
+# never taken silently (the last one won), never "unknown" (a user walk: `graph
+# --manifest-path p --manifest-path p` said "unknown option; did you mean --manifest-path?").
+for args in "serve x.spx --max-message-bytes 2048 --max-message-bytes 4096" "lsp --max-message-bytes 2048 --max-message-bytes 4096" \
+    "lsp --stdio --stdio" "test . --native-timeout-ms 5 --native-timeout-ms 6" "graph --manifest-path a --manifest-path a" \
+    "test --manifest-path a --manifest-path a" "lock --manifest-path a --manifest-path a"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args" -- "$bin" $args </dev/null
+	if grep -q "may not be repeated\|given twice" "$tmp/err"; then ok; else bad "$args: $(head -c 200 "$tmp/err")"; fi
+	lacks "$tmp/err" "unknown" "$args"
+done
+for args in "test --manifest-path" "lock --manifest-path"; do
+	# shellcheck disable=SC2086
+	expect 2 "$args without its value" -- "$bin" $args
+	has "$tmp/err" "\`--manifest-path\` takes" "$args without its value"
+done
+# fmt and doc take --manifest-path as every project command does (TOOLCHAIN.md §1.1; the
+# I001 help of a manifest that does not read offers it); that help is the project's for
+# fmt too (it was "pass a readable UTF-8 .spx file").
+expect 0 "fmt --manifest-path --check" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" --check
+expect 0 "doc --manifest-path" -- "$bin" doc --manifest-path "$tmp/cmdt/semaprax.toml"
+has "$tmp/out" "== src/" "doc --manifest-path prints the project's modules"
+in_dir "$tmp/cmdt" "$absbin" doc > "$tmp/out2" 2>&1
+if cmp -s "$tmp/out" "$tmp/out2"; then ok; else bad "doc --manifest-path differs from doc in the project directory"; fi
+expect 2 "fmt --manifest-path with an operand" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" "$tmp/cmdt"
+has "$tmp/err" "not both" "fmt --manifest-path with an operand"
+expect 2 "doc --manifest-path with an operand" -- "$bin" doc --manifest-path "$tmp/cmdt/semaprax.toml" "$tmp/cmdt"
+has "$tmp/err" "not both" "doc --manifest-path with an operand"
+expect 1 "fmt --manifest-path of no file" -- "$bin" fmt --manifest-path "$tmp/nomanifest/semaprax.toml"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/nomanifest/semaprax.toml" "fmt --manifest-path of no file"
+has "$tmp/err" "a project is a directory holding" "fmt --manifest-path of no file: the project help"
 expect 2 "explain --catalog --json" -- "$bin" explain --catalog --json
 has "$tmp/err" "explain --catalog takes no other argument" "explain --catalog with another argument"
 expect 2 "check --bogus" -- "$bin" check --bogus

@@ -17,6 +17,9 @@
 #               checked alone, an unreadable source shown in every open file,
 #               nested manifests, a save by rename, only file: URIs of
 #               absolute paths join a project
+#   line_ends.py  LSP's line ends `\n`, `\r\n` and a lone `\r`: definition,
+#               symbols, semantic tokens, a clamped position, 400 random
+#               ranged edits of line ends against a model of the text
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # They share lspclient.py: the client, its publishDiagnostics wait, and the
 # position helpers (pos, pos_at, rng, whole, apply; UTF-16 columns).
@@ -30,6 +33,7 @@ python3 "$dir/session.py" "$bin" || fail=1
 python3 "$dir/project.py" "$bin" || fail=1
 SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/project_edge.py" "$bin" || fail=1
+python3 "$dir/line_ends.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2

@@ -275,7 +275,9 @@ void
 cli_print_built(bool json, const char *target, const char *product, const char *out)
 {
 	if (!json) {
-		printf("built %s %s\n", product, out);
+		printf("built %s ", product);
+		cli_put_visible(stdout, out);   /* a control byte as \xNN, as in diagnostics */
+		putchar('\n');
 		return;
 	}
 	Buf b = {0};

@@ -131,7 +131,9 @@ cli_cmd_check(int argc, char **argv)
 			fwrite(b.data, 1, b.len, stdout);
 			buf_free(&b);
 		} else {
-			printf("verified %s (%s)\n", path, revision);
+			fputs("verified ", stdout);
+			cli_put_visible(stdout, path);   /* a control byte as \xNN, as in diagnostics */
+			printf(" (%s)\n", revision);
 		}
 	}
 	cli_unload(&P);

@@ -786,11 +786,15 @@ doc_project(const char *manifest, int mode)
 int
 cli_cmd_doc(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *manifest_path = NULL;
 	int mode = 0;   /* 0 text, 1 json, 2 html */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if ((strcmp(a, "--json") == 0 || strcmp(a, "--html") == 0) && mode == 0)
+		if (strcmp(a, "--manifest-path") == 0 && !manifest_path && i + 1 < argc)
+			manifest_path = argv[++i];
+		else if (strcmp(a, "--manifest-path") == 0)
+			return cli_option_error("doc", a, (const char *const[]){ "--manifest-path", NULL }, NULL);
+		else if ((strcmp(a, "--json") == 0 || strcmp(a, "--html") == 0) && mode == 0)
 			mode = a[2] == 'j' ? 1 : 2;
 		else if (strcmp(a, "--json") == 0 || strcmp(a, "--html") == 0)
 			return cli_usage("doc", "doc takes one of --json or --html, once");
@@ -799,10 +803,12 @@ cli_cmd_doc(int argc, char **argv)
 		else if (!path)
 			path = a;
 		else
-			return cli_usage("doc", "doc requires exactly <file> [--json|--html], or a project: [<dir>|semaprax.toml] [--json] (none: ./semaprax.toml)");
+			return cli_usage("doc", "doc requires exactly <file> [--json|--html], or a project: [<dir>|semaprax.toml|--manifest-path <p>] [--json] (none: ./semaprax.toml)");
 	}
+	if (path && manifest_path)
+		return cli_usage("doc", "doc takes an operand or --manifest-path, not both");
 	/* No operand: the project in the working directory, as graph and query. */
-	char *manifest = project_manifest_for(path, NULL);
+	char *manifest = project_manifest_for(path, manifest_path);
 	if (manifest) {
 		int st = doc_project(manifest, mode);
 		free(manifest);

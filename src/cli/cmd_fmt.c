@@ -134,7 +134,7 @@ first_diff_line(const Source *s)
 static int
 fmt_usage(void)
 {
-	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml [--check|--stdout] (none: ./semaprax.toml), or --manifest <toml> [--check]");
+	return cli_usage("fmt", "fmt requires exactly <file>|<dir>|semaprax.toml|--manifest-path <p> [--check|--stdout] (none: ./semaprax.toml), or --manifest <toml> [--check]");
 }
 
 /* `fmt --manifest <toml> [--check]` (TOOLCHAIN.md §1.2): a manifest that
@@ -182,12 +182,16 @@ fmt_manifest(const char *path, bool check, bool json)
 int
 cli_cmd_fmt(int argc, char **argv)
 {
-	const char *operand = NULL, *manifest = NULL;
+	const char *operand = NULL, *manifest = NULL, *manifest_path = NULL;
 	bool check = false, to_stdout = false, json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--manifest") == 0 && !manifest && i + 1 < argc)
 			manifest = argv[++i];
+		else if (strcmp(a, "--manifest-path") == 0 && !manifest_path && i + 1 < argc)
+			manifest_path = argv[++i];
+		else if (strcmp(a, "--manifest-path") == 0)
+			return cli_option_error("fmt", a, (const char *const[]){ "--manifest-path", NULL }, NULL);
 		else if (strcmp(a, "--check") == 0 && !check)
 			check = true;
 		else if (strcmp(a, "--stdout") == 0 && !to_stdout)
@@ -206,24 +210,28 @@ cli_cmd_fmt(int argc, char **argv)
 			return fmt_usage();
 	}
 	if (manifest) {
-		if (operand || to_stdout)
+		if (operand || to_stdout || manifest_path)
 			return cli_usage("fmt", "fmt --manifest takes exactly <toml> [--check]");
 		return fmt_manifest(manifest, check, json);
 	}
+	if (manifest_path && operand)
+		return cli_usage("fmt", "fmt takes an operand or --manifest-path, not both");
+	if (manifest_path && to_stdout)
+		return cli_usage("fmt", "fmt --stdout takes one file, not a project");
 	/* No operand: the project in the working directory, as check, run, test,
 	 * lock and build take it (./semaprax.toml). */
 	struct stat here;
-	if (!operand && !to_stdout && stat("semaprax.toml", &here) == 0)
+	if (!operand && !to_stdout && !manifest_path && stat("semaprax.toml", &here) == 0)
 		operand = "semaprax.toml";
-	if (!operand || (check && to_stdout))
+	if ((!operand && !manifest_path) || (check && to_stdout))
 		return fmt_usage();
 
 	PathList paths = {0};
 	struct stat st;
 	/* A project (a directory holding semaprax.toml, or the manifest itself):
 	 * its sources in manifest order (TOOLCHAIN.md §1.2). */
-	char *toml = project_manifest_for(operand, NULL);
-	if (toml && stat(operand, &st) == 0 && S_ISDIR(st.st_mode) && stat(toml, &st) != 0) {
+	char *toml = project_manifest_for(operand, manifest_path);
+	if (toml && operand && stat(operand, &st) == 0 && S_ISDIR(st.st_mode) && stat(toml, &st) != 0) {
 		free(toml);
 		toml = NULL;
 	}
@@ -273,7 +281,8 @@ cli_cmd_fmt(int argc, char **argv)
 		if (to_stdout)
 			fwrite(s->canon, 1, s->canon_len, stdout);
 		else if (check && !same) {
-			fprintf(stderr, "%s:%u is not canonically formatted\n", s->path, first_diff_line(s));
+			cli_put_visible(stderr, s->path);   /* a control byte as \xNN, as in diagnostics */
+			fprintf(stderr, ":%u is not canonically formatted\n", first_diff_line(s));
 			status = EXIT_FAIL;
 		} else if (!check && !same && !cli_fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
 			status = EXIT_FAIL;

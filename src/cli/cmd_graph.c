@@ -108,44 +108,11 @@ unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
 {
 	GraphModel *g = x->g;
 	Buf msg = {0}, help = {0};
-	if (ambiguous) {
+	if (ambiguous)
 		buf_printf(&msg, "symbol `%s` names several declarations", symbol);
-		buf_puts(&help, "name one by its stable id:");
-		for (int i = 0; i < g->ndecls; i++)
-			if (strcmp(g->decls[i].name, symbol) == 0 && g->decls[i].owner < 0)
-				buf_printf(&help, " `%s`", g->decls[i].id);
-	} else {
+	else
 		buf_printf(&msg, "no declaration has the stable id or name `%s`", symbol);
-		/* the three nearest ids or names, by distance then stable id */
-		int best[3] = { -1, -1, -1 }, bestd[3] = { 99, 99, 99 };
-		int limit = strlen(symbol) <= 4 ? 1 : 2 + (int)strlen(symbol) / 5;
-		for (int k = 0; k < g->ndecls; k++) {
-			int i = g->by_id[k];
-			int d1 = spx_edit_distance(symbol, g->decls[i].id, true);
-			int d2 = spx_edit_distance(symbol, graph_qualified_name(g, i), true);
-			int d = d1 < d2 ? d1 : d2;
-			if (d > limit)
-				continue;
-			for (int j = 0; j < 3; j++)
-				if (d < bestd[j]) {
-					for (int m = 2; m > j; m--) {
-						best[m] = best[m - 1];
-						bestd[m] = bestd[m - 1];
-					}
-					best[j] = i;
-					bestd[j] = d;
-					break;
-				}
-		}
-		if (best[0] >= 0) {
-			buf_puts(&help, "did you mean");
-			for (int j = 0; j < 3 && best[j] >= 0; j++)
-				buf_printf(&help, "%s `%s`", j ? "," : "", g->decls[best[j]].id);
-			buf_puts(&help, "? `semaprax query <file>` lists every declaration");
-		} else {
-			buf_puts(&help, "`semaprax query <file>` lists every declaration with its stable id");
-		}
-	}
+	graph_symbol_help(&help, g, symbol, ambiguous);
 	report(path, DIAG_G001, help.data, msg.data);
 	buf_free(&msg);
 	buf_free(&help);
@@ -160,7 +127,9 @@ cli_cmd_graph(int argc, char **argv)
 {
 	const char *path = NULL, *manifest_path = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--manifest-path") == 0 && !manifest_path) {
+		if (strcmp(argv[i], "--manifest-path") == 0) {
+			if (manifest_path)
+				return cli_usage("graph", "option `--manifest-path` given twice");
 			if (i + 1 >= argc)
 				return cli_usage("graph", "option `--manifest-path` needs a value");
 			manifest_path = argv[++i];

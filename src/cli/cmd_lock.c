@@ -48,6 +48,16 @@
 #include "../support/sha256.h"
 #include "fmt_write.h"
 
+/* before, path (a control byte as \xNN, as in diagnostics), after, a newline. */
+static void
+say_path(const char *before, const char *path, const char *after)
+{
+	fputs(before, stdout);
+	cli_put_visible(stdout, path);
+	fputs(after, stdout);
+	putchar('\n');
+}
+
 #define LOCK_GRAMMAR "lock takes [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]"
 #define LOCK_SCHEMA "schema semaprax.lock.v1"
 
@@ -337,7 +347,7 @@ do_write(const char *path, const Buf *lock)
 	if (lstat(path, &st) != 0) {
 		ok = create_atomic(path, lock->data, lock->len, &diags);
 		if (ok)
-			printf("wrote %s\n", path);
+			say_path("wrote ", path, "");
 	} else if (!S_ISREG(st.st_mode)) {
 		/* A link is not followed: its target may lie anywhere (a checked-out
 		 * `semaprax.lock -> ~/.profile` would be overwritten). */
@@ -349,13 +359,13 @@ do_write(const char *path, const Buf *lock)
 		char *old = driver_read_source(path, &old_len, &diags);
 		ok = old != NULL;
 		if (ok && old_len == lock->len && memcmp(old, lock->data, old_len) == 0) {
-			printf("%s is up to date\n", path);
+			say_path("", path, " is up to date");
 		} else if (ok) {
 			FmtTarget t;
 			ok = cli_fmt_prepare(&t, path) && cli_fmt_write(&t, old, old_len, lock->data, lock->len);
 			cli_fmt_release(&t);
 			if (ok)
-				printf("wrote %s\n", path);
+				say_path("wrote ", path, "");
 		}
 		free(old);
 	}
@@ -411,7 +421,7 @@ do_verify(const char *path, const Buf *lock)
 		}
 	}
 	if (ok)
-		printf("%s is up to date\n", path);
+		say_path("", path, " is up to date");
 	diag_emit_all(&diags, false);
 	diag_free(&diags);
 	free(old);
@@ -521,8 +531,11 @@ compare_exports(const char *base_path, const LockExport *bx, size_t bn, const Bu
 		i++;
 		j++;
 	}
-	if (ok)
-		printf("interface compatible with %s: %zu added, 0 removed, 0 changed\n", base_path, added);
+	if (ok) {
+		fputs("interface compatible with ", stdout);
+		cli_put_visible(stdout, base_path);
+		printf(": %zu added, 0 removed, 0 changed\n", added);
+	}
 	free_exports(cx, cn);
 	return ok;
 }
@@ -630,12 +643,22 @@ do_compare_interface(const char *base_path, const Buf *lock)
 	LockExport *bx = NULL;
 	size_t bn = 0;
 	const char *why = NULL;
+	Span at, *where = NULL;
+	char jwhy[JSON_ERROR_TEXT_LENGTH + 32];
 	if (text) {
 		json_error_t err;
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 		json_t *xs = root ? json_object_get(root, "exports") : NULL;
-		if (!root)
-			why = "it is not JSON";
+		if (!root) {
+			/* where jansson stopped: the last byte it read */
+			size_t ep = err.position > 0 ? (size_t)err.position - 1 : 0;
+			at = (Span){ (uint32_t)(ep < len ? ep : len), (uint32_t)(ep < len ? ep + 1 : len) };
+			where = &at;
+			diags.src = text;
+			diags.src_len = len;
+			snprintf(jwhy, sizeof jwhy, "it is not JSON (%s)", strstr(err.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : err.text);
+			why = jwhy;
+		}
 		else if (!json_member(root, "schema") || strcmp(json_member(root, "schema"), "semaprax.lock-interface.v1") != 0)
 			why = "its `schema` is not \"semaprax.lock-interface.v1\"";
 		else if (!json_is_array(xs))
@@ -661,7 +684,7 @@ do_compare_interface(const char *base_path, const Buf *lock)
 			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line};
 		}
 		if (why) {
-			Diag *d = diag_report(&diags, DIAG_J132, NULL, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);
+			Diag *d = diag_report(&diags, DIAG_J132, where, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);
 			diag_set_help(d, "compare with the output of `semaprax lock --emit-interface`");
 		} else {
 			qsort(bx, bn, sizeof *bx, cmp_export);
@@ -695,8 +718,10 @@ cli_cmd_lock(int argc, char **argv)
 				base = argv[++i];
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
-			if (manifest_path || i + 1 >= argc)
-				return cli_usage("lock", LOCK_GRAMMAR);
+			if (manifest_path)
+				return cli_usage("lock", "lock option `--manifest-path` may not be repeated");
+			if (i + 1 >= argc)
+				return cli_usage("lock", "lock option `--manifest-path` takes the manifest's path");
 			manifest_path = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return cli_unknown_option("lock", a, NULL);

@@ -14,18 +14,20 @@ int
 cli_cmd_lsp(int argc, char **argv)
 {
 	size_t max = SVC_DEFAULT_MAX_MESSAGE;
+	bool have_stdio = false, have_max = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--stdio") == 0) {
-			/* the only transport; editors pass it by convention */
-		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc) {
+		if (strcmp(a, "--stdio") == 0 && !have_stdio) {
+			have_stdio = true;   /* the only transport; editors pass it by convention */
+		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc && !have_max) {
+			have_max = true;
 			uint64_t n;
 			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
 				return cli_usage("lsp", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			max = (size_t)n;
-		} else if (strcmp(a, "--max-message-bytes") == 0) {
-			return cli_usage("lsp", "lsp option `--max-message-bytes` takes one value");
+		} else if (strcmp(a, "--max-message-bytes") == 0 || strcmp(a, "--stdio") == 0) {
+			return cli_option_error("lsp", a, (const char *const[]){ "--max-message-bytes", NULL }, (const char *const[]){ "--stdio", NULL });
 		} else if (a[0] == '-') {
 			return cli_unknown_option("lsp", a, NULL);
 		} else {

@@ -342,9 +342,30 @@ cli_cmd_new(int argc, char **argv)
 		written += ok;
 	}
 	if (ok) {
-		printf("created project %s in %s (template %s)\n", name, clean, t->name);
-		printf("next: semaprax check %s; semaprax run %s%s; semaprax test %s\n", clean, clean,
-		    strcmp(t->name, "command") == 0 ? " -- hello world" : "", clean);
+		/* the next line is for a shell: the directory quoted for it (a
+		 * `;` or space in it read as the next command), and left out
+		 * when a control byte would reach the terminal */
+		Buf q = {0};
+		bool plain = true, visible = true;
+		for (const unsigned char *c = (const unsigned char *)clean; *c; c++) {
+			plain &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+			    *c == '_' || *c == '-' || *c == '.' || *c == '/' || *c == '+' || *c == ',' || *c == ':' || *c >= 0x80;
+			visible &= *c >= 0x20 && *c != 0x7F;
+		}
+		if (plain || !visible) {
+			buf_puts(&q, visible ? clean : "<dir>");
+		} else {
+			buf_putc(&q, '\'');
+			for (const char *c = clean; *c; c++)
+				buf_puts(&q, *c == '\'' ? "'\\''" : (char[2]){ *c, 0 });
+			buf_putc(&q, '\'');
+		}
+		printf("created project %s in ", name);
+		cli_put_visible(stdout, clean);
+		printf(" (template %s)\n", t->name);
+		printf("next: semaprax check %s; semaprax run %s%s; semaprax test %s\n", q.data, q.data,
+		    strcmp(t->name, "command") == 0 ? " -- hello world" : "", q.data);
+		buf_free(&q);
 		status = EXIT_OK;
 	} else {
 		int err = errno;

@@ -40,7 +40,9 @@ cli_cmd_parse(int argc, char **argv)
 		fwrite(out.data, 1, out.len, stdout);
 		buf_free(&out);
 	} else if (status == EXIT_OK && !json) {
-		printf("parsed %s\n", path);
+		fputs("parsed ", stdout);
+		cli_put_visible(stdout, path);
+		putchar('\n');
 	}
 	cli_unload(&P);
 	return status;

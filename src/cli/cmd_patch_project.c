@@ -298,6 +298,21 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 	}
 	json_error_t err;
 	root = json_loadb(ttext, tlen, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		/* not JSON: where jansson stopped, in our words (its own name a
+		 * flag we did not pass: a string holding \u0000) */
+		DiagSink sk;
+		diag_init(&sk, tx_path, ttext, tlen);
+		size_t ep = err.position > 0 ? (size_t)err.position - 1 : 0;   /* the last byte jansson read */
+		Span at = { (uint32_t)(ep < tlen ? ep : tlen), (uint32_t)(ep < tlen ? ep + 1 : tlen) };
+		Diag *d = diag_report(&sk, DIAG_G525, &at, "invalid semantic transaction: not JSON: %s",
+		    strstr(err.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : err.text);
+		diag_set_help(d, "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
+		diag_emit_all(&sk, false);
+		diag_free(&sk);
+		status = EXIT_FAIL;
+		goto out;
+	}
 	static const char *const keys[] = { "schema", "expected_workspace_revision", "operations", "requested_authority" };
 	json_t *jops = root ? json_object_get(root, "operations") : NULL;
 	if (!root || !tx_keys(root, keys, 4) || !json_is_string(json_object_get(root, "schema")) ||

@@ -30,11 +30,13 @@ int
 cli_cmd_serve(int argc, char **argv)
 {
 	SvcOptions o = { NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay };
+	bool have_max = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--mcp") == 0 && !o.mcp) {
 			o.mcp = true;
-		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc) {
+		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc && !have_max) {
+			have_max = true;
 			uint64_t n;
 			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
 				return cli_usage("serve", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",

@@ -81,7 +81,7 @@ typedef struct TestRun {
 static int
 parse_options(int argc, char **argv, TestOptions *o)
 {
-	bool have_steps = false, have_bytes = false;
+	bool have_steps = false, have_bytes = false, have_timeout = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--json") == 0) {
@@ -113,8 +113,11 @@ parse_options(int argc, char **argv, TestOptions *o)
 			if (!o->lanes)
 				return cli_usage("test", "unknown lane `%s`; the lanes are interp (the default), native, wasm and all", l);
 		} else if (strcmp(a, "--native-timeout-ms") == 0) {
+			if (have_timeout)
+				return cli_usage("test", "--native-timeout-ms given twice");
 			if (i + 1 >= argc || !cli_parse_positive(argv[i + 1], &o->native_timeout_ms))
 				return cli_usage("test", "--native-timeout-ms takes a positive integer");
+			have_timeout = true;
 			i++;
 		} else if (strncmp(a, "--allow-write", 13) == 0 && (a[13] == '\0' || a[13] == '=')) {
 			if (o->allow_write)
@@ -127,8 +130,10 @@ parse_options(int argc, char **argv, TestOptions *o)
 					return cli_write_root_refused("test", o->write_root);
 			}
 		} else if (strcmp(a, "--manifest-path") == 0) {
-			if (o->manifest_path || i + 1 >= argc)
-				return cli_usage("test", TEST_GRAMMAR);
+			if (o->manifest_path)
+				return cli_usage("test", "test option `--manifest-path` may not be repeated");
+			if (i + 1 >= argc)
+				return cli_usage("test", "test option `--manifest-path` takes the manifest's path");
 			o->manifest_path = argv[++i];
 		} else if (strcmp(a, "--") == 0) {
 			/* a case is a function of no inputs: its result may not depend on the command line */

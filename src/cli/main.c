@@ -56,7 +56,7 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
 	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
-	  "semaprax doc [<dir>|semaprax.toml] [--json]\n"
+	  "semaprax doc [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
 	  "  `semaprax.doc.c1` object (docs/doc-format.md), --html one self-contained page.\n"
@@ -76,15 +76,15 @@ const CliCommand cli_commands[] = {
 	  "  unified diff and writes nothing.  A file the nearest semaprax.toml lists is fixed\n"
 	  "  as that module of its project: written only when the whole project then verifies\n"
 	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>] [--check|--stdout]\n"
-	  "semaprax fmt --manifest <semaprax.toml> [--check]\n"
+	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>|--manifest-path <p>] [--check|--stdout] [--json]\n"
+	  "semaprax fmt --manifest <semaprax.toml> [--check] [--json]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
 	  "  lists non-canonical files (exit 1); --stdout prints the canonical form of one file.\n"
 	  "  A directory holding semaprax.toml (or the manifest) formats the project's sources;\n"
 	  "  no operand formats the project in the working directory (./semaprax.toml).\n"
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
-	  "  first differing line).\n" },
+	  "  first differing line).  --json prints each diagnostic as one JSON object a line.\n" },
 	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
 	  "semaprax graph [<dir>|semaprax.toml|--manifest-path <p>]\n"
 	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n"
@@ -207,7 +207,7 @@ const CliCommand cli_commands[] = {
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/apply, run, test, ping, shutdown; `\"trace\": true` reports which products\n"
 	  "  executed and which were reused.  docs/service.md describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N]\n"
+	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -217,7 +217,10 @@ const CliCommand cli_commands[] = {
 	  "  `semaprax.project-execution.v1` envelope (over --max-bytes, default 65536: SPX-F104).\n"
 	  "  --lane native|wasm runs each case as a fresh process of the compiled program or\n"
 	  "  module (time budget --native-timeout-ms, default 10000); --lane all runs every lane\n"
-	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note).\n" },
+	  "  and fails a run whose outcomes disagree (a Wasm W110 refusal is a note);\n"
+	  "  --target is another spelling of --lane (`--target interpreter` of interp).\n"
+	  "  A project permitting fs.write runs its cases only with --allow-write (below DIR\n"
+	  "  with =DIR), as `run` does (SPX-F120 without).\n" },
 	{ "version", cli_cmd_version, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },

@@ -436,3 +436,44 @@ graph_resolve(GraphModel *g, const char *symbol)
 	}
 	return count == 1 ? found : count > 1 ? -2 : -1;
 }
+
+void
+graph_symbol_help(Buf *help, GraphModel *g, const char *symbol, bool ambiguous)
+{
+	if (ambiguous) {
+		buf_puts(help, "name one by its stable id:");
+		for (int i = 0; i < g->ndecls; i++)
+			if (strcmp(g->decls[i].name, symbol) == 0 && g->decls[i].owner < 0)
+				buf_printf(help, " `%s`", g->decls[i].id);
+	} else {
+		/* the three nearest ids or names, by distance then stable id */
+		int best[3] = { -1, -1, -1 }, bestd[3] = { 99, 99, 99 };
+		int limit = strlen(symbol) <= 4 ? 1 : 2 + (int)strlen(symbol) / 5;
+		for (int k = 0; k < g->ndecls; k++) {
+			int i = g->by_id[k];
+			int d1 = spx_edit_distance(symbol, g->decls[i].id, true);
+			int d2 = spx_edit_distance(symbol, graph_qualified_name(g, i), true);
+			int d = d1 < d2 ? d1 : d2;
+			if (d > limit)
+				continue;
+			for (int j = 0; j < 3; j++)
+				if (d < bestd[j]) {
+					for (int m = 2; m > j; m--) {
+						best[m] = best[m - 1];
+						bestd[m] = bestd[m - 1];
+					}
+					best[j] = i;
+					bestd[j] = d;
+					break;
+				}
+		}
+		if (best[0] >= 0) {
+			buf_puts(help, "did you mean");
+			for (int j = 0; j < 3 && best[j] >= 0; j++)
+				buf_printf(help, "%s `%s`", j ? "," : "", g->decls[best[j]].id);
+			buf_puts(help, "? `semaprax query <file>` lists every declaration");
+		} else {
+			buf_puts(help, "`semaprax query <file>` lists every declaration with its stable id");
+		}
+	}
+}

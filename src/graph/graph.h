@@ -150,6 +150,10 @@ bool graph_context(Buf *out, GraphModel *g, const GraphMeta *meta, const Context
 /* Resolves a symbol (stable id, `name` or `Owner.name`) to a decl index; -1
  * when none, -2 when the name is ambiguous. */
 int graph_resolve(GraphModel *g, const char *symbol);
+/* The help of a symbol graph_resolve did not resolve (G001 in the CLI, the
+ * service's -32005): ambiguous, the stable ids it names; unknown, the three
+ * nearest ids (`did you mean`), each pointing at `semaprax query <file>`. */
+void graph_symbol_help(Buf *help, GraphModel *g, const char *symbol, bool ambiguous);
 
 /* ---- query (query.c) ---- */
 

@@ -438,6 +438,25 @@ new_name_ok(Planner *P)
 	return false;
 }
 
+/* A function's new name: also no word the language reserves for functions
+ * (the checker's S104 list, sema_source_identifier) nor one the expression
+ * grammar reads as something else before `(` (`match`, and `if`, `fn`,
+ * `true`, `false` of that list): the refusal was a parse or S104 error in
+ * the would-be file.  (A resource, a record field or a case may take such a
+ * word: the result verifies.) */
+static bool
+new_function_name_ok(Planner *P)
+{
+	static const char *const words[] = { "module", "permit", "resource", "fn", "uses", "requires", "ensures", "let",
+		"if", "else", "true", "false", "result", "match" };
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strcmp(words[i], P->o->to.s) == 0) {
+			diag_report(P->d, DIAG_G103, &P->o->to.span, "`%s` is a word of the language, not a function name", P->o->to.s);
+			return false;
+		}
+	return true;
+}
+
 static bool
 no_op(Planner *P, const char *old)
 {
@@ -526,6 +545,8 @@ plan_rename(Planner *P)
 		    : "select a function or resource by its stable id");
 		return false;
 	}
+	if (y->kind == SK_FN && !new_function_name_ok(P))
+		return false;
 	if (!y->explicit_id) {
 		Diag *g = diag_report(P->d, DIAG_G104, &o->w[0].span, "`%s` needs an explicit @id before it can be renamed", y->name);
 		(void)g;

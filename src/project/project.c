@@ -203,6 +203,18 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 }
 
 /* The manifest's sources (joined, admitted) and, when st, each one's lstat. */
+/* The help of a manifest that does not read (I001): what a project is, not
+ * driver_read_source's advice for a source file. */
+static void
+unread_manifest_help(DiagSink *diags)
+{
+	if (diags->items.len)
+		diag_set_help(&diags->items.items[diags->items.len - 1],
+		    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
+		    "name another manifest with `--manifest-path <file>`; a single source is passed as "
+		    "its `.spx` file (`semaprax check app.spx`)");
+}
+
 static bool
 source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, struct stat **st)
 {
@@ -210,8 +222,10 @@ source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, st
 	*n = 0;
 	size_t len = 0;
 	char *src = driver_read_source(manifest_path, &len, diags);
-	if (!src)
+	if (!src) {
+		unread_manifest_help(diags);
 		return false;
+	}
 	ProjectManifest m;
 	bool ok = project_manifest_read(&m, src, len, diags);
 	if (ok) {
@@ -358,11 +372,7 @@ load_manifest(Project *pj, const char *manifest_path)
 	driver_program_init(&pj->P);
 	pj->src = driver_read_source(pj->manifest_path, &pj->len, &pj->diags);
 	if (!pj->src) {
-		if (pj->diags.items.len)
-			diag_set_help(&pj->diags.items.items[pj->diags.items.len - 1],
-			    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
-			    "name another manifest with `--manifest-path <file>`; a single source is passed as "
-			    "its `.spx` file (`semaprax check app.spx`)");
+		unread_manifest_help(&pj->diags);
 		return false;
 	}
 	pj->diags.src = pj->src;

@@ -504,8 +504,14 @@ svc_file_set(SvcFile *f, const char *src, size_t len, SvcError *err)
 		diag_init(&d, f->path, NULL, 0);
 		copy = driver_read_source(f->path, &len, &d);
 		if (!copy) {
+			/* the reader's own words say why (no such file, a directory,
+			 * not UTF-8, too large …) */
 			err->code = SVC_E_IO;
-			snprintf(err->message, sizeof err->message, "cannot read `%.200s`", f->path);
+			if (d.items.len)
+				snprintf(err->message, sizeof err->message, "%s: %.400s", diag_info[d.items.items[d.items.len - 1].code].code,
+				    d.items.items[d.items.len - 1].message);
+			else
+				snprintf(err->message, sizeof err->message, "cannot read `%.200s`", f->path);
 			diag_free(&d);
 			return false;
 		}

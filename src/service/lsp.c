@@ -24,6 +24,14 @@
 
 /* ---- positions ---------------------------------------------------------------- */
 
+/* LSP's line ends are `\n`, `\r\n` and a lone `\r` (LSP 3.17, "Text
+ * Documents"): whether a line starts at byte p of s[0..n) (0 < p <= n). */
+static bool
+line_starts_at(const char *s, size_t n, size_t p)
+{
+	return s[p - 1] == '\n' || (s[p - 1] == '\r' && (p >= n || s[p] != '\n'));
+}
+
 void
 lsp_doc_lines(LspDoc *d)
 {
@@ -35,7 +43,7 @@ lsp_doc_lines(LspDoc *d)
 	d->nlines = 0;
 	d->lines[d->nlines++] = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] != '\n')
+		if (!line_starts_at(s, n, i + 1))
 			continue;
 		if (d->nlines == cap) {
 			cap *= 2;
@@ -46,14 +54,17 @@ lsp_doc_lines(LspDoc *d)
 }
 
 /* The line table after old bytes [a, b) became the tl bytes at a of the
- * document's text: only the edited lines are scanned, the later starts move. */
+ * document's text: only the edited lines are scanned, the later starts move.
+ * Whether a line starts at p reads the bytes at p - 1 and p (a `\r` there
+ * ends a line unless a `\n` follows), so the starts at a .. a + tl of the new
+ * text are recomputed: an edit can join or split a `\r\n`. */
 static void
 doc_lines_edit(LspDoc *d, uint32_t a, uint32_t b, uint32_t tl)
 {
-	int lo = 0, hi = d->nlines;
-	while (lo < hi) {       /* the first start past a */
+	int lo = 1, hi = d->nlines;   /* line 0 starts at 0 whatever the edit */
+	while (lo < hi) {       /* the first start at or past a */
 		int mid = lo + (hi - lo) / 2;
-		if (d->lines[mid] <= a)
+		if (d->lines[mid] < a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -68,20 +79,33 @@ doc_lines_edit(LspDoc *d, uint32_t a, uint32_t b, uint32_t tl)
 			hi = mid;
 	}
 	int to = lo, add = 0;
-	for (uint32_t i = a; i < a + tl; i++)
-		add += d->file.src[i] == '\n';
+	uint32_t p0 = a > 0 ? a : 1;
+	for (uint32_t p = p0; p <= a + tl; p++)
+		add += line_starts_at(d->file.src, d->file.len, p);
 	int n = d->nlines - (to - from) + add;
 	uint32_t *l = spx_xmalloc(sizeof *l * (size_t)n);
 	memcpy(l, d->lines, sizeof *l * (size_t)from);
 	int k = from;
-	for (uint32_t i = a; i < a + tl; i++)
-		if (d->file.src[i] == '\n')
-			l[k++] = i + 1;
+	for (uint32_t p = p0; p <= a + tl; p++)
+		if (line_starts_at(d->file.src, d->file.len, p))
+			l[k++] = p;
 	for (int i = to; i < d->nlines; i++)
 		l[k++] = (uint32_t)((int64_t)d->lines[i] + (int64_t)tl - (int64_t)(b - a));
 	free(d->lines);
 	d->lines = l;
 	d->nlines = n;
+}
+
+/* The end of a line's text: before its `\n`, `\r\n` or `\r`. */
+static uint32_t
+line_end(const LspDoc *d, long line)
+{
+	if (line + 1 >= d->nlines)
+		return (uint32_t)d->file.len;
+	uint32_t end = d->lines[line + 1] - 1;
+	if (d->file.src[end] == '\n' && end > d->lines[line] && d->file.src[end - 1] == '\r')
+		end--;
+	return end;
 }
 
 /* UTF-16 code units of the UTF-8 text s[0..n) (a four-byte sequence is a
@@ -142,7 +166,7 @@ lsp_offset(const LspDoc *d, long line, long character)
 	if (line >= d->nlines)
 		return (uint32_t)d->file.len;
 	uint32_t at = d->lines[line];
-	uint32_t end = line + 1 < d->nlines ? d->lines[line + 1] - 1 : (uint32_t)d->file.len;
+	uint32_t end = line_end(d, line);
 	if (d->utf8) {
 		uint32_t start = at;
 		at = (unsigned long)character < end - at ? at + (uint32_t)character : end;
@@ -190,7 +214,7 @@ send_error(Lsp *L, json_t *id, int code, const char *message)
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	svc_put_id(&b, id);
 	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	json_cstr(&b, message);
+	svc_json_text(&b, message);
 	buf_puts(&b, "}}");
 	send(L, &b);
 	buf_free(&b);
@@ -267,7 +291,7 @@ show_error(Lsp *L, const char *message)
 {
 	Buf p = {0};
 	buf_puts(&p, "{\"type\":1,\"message\":");
-	json_cstr(&p, message);
+	svc_json_text(&p, message);
 	buf_putc(&p, '}');
 	send_notification(L, "window/showMessage", &p);
 	buf_free(&p);
@@ -474,6 +498,13 @@ did_open(Lsp *L, json_t *params)
 	if (!uri || !text || !json_is_string(text))
 		return;
 	LspDoc *d = find_doc(L, uri);
+	/* a document of another language (a client attached to every file:
+	 * the manifest, a README) is not ours: not held, no diagnostics; a
+	 * `.spx` URI is, whatever its languageId */
+	const char *lang = str_at(td, "languageId");
+	size_t ul = strlen(uri);
+	if (!d && lang && strcmp(lang, "semaprax") != 0 && !(ul >= 4 && strcmp(uri + ul - 4, ".spx") == 0))
+		return;
 	/* a new document of a file a manifest lists: its project (a manifest
 	 * that does not read: the file is its project's), held or new */
 	bool local = false;

@@ -1008,9 +1008,11 @@ lsp_semantic_tokens(LspReq *r, Buf *out)
 		lsp_line_col(doc, toks[i].start, &l, &c);
 		/* a token spans one line in LSP: clip at the line's end */
 		uint32_t end = toks[i].end;
-		const char *nl = memchr(f->src + toks[i].start, '\n', end - toks[i].start);
-		if (nl)
-			end = (uint32_t)(nl - f->src);
+		for (uint32_t e = toks[i].start; e < end; e++)
+			if (f->src[e] == '\n' || f->src[e] == '\r') {   /* LSP's line ends: \n, \r\n, \r */
+				end = e;
+				break;
+			}
 		lsp_line_col(doc, end, &el, &ec);
 		if (ec <= c)
 			continue;

@@ -326,8 +326,28 @@ project_overlay(Service *v, const char *path, json_t *tv, json_t *ev, SvcError *
 	bool listed = in >= 0, member = in > 0;
 	if (!listed)
 		return fail(err, SVC_E_PARAMS, "the manifest does not list its sources (`check` reports why): no buffer can stand for one");
-	if (!member)
+	if (!member) {
+		/* a relative path is the working directory's, as for the CLI; the
+		 * manifest spells its sources from its own directory, so say so
+		 * when that is what the agent wrote */
+		const char *slash = strrchr(v->manifest, '/');
+		if (path[0] != '/' && slash) {
+			size_t dl = (size_t)(slash - v->manifest);
+			char *joined = spx_xmalloc(dl + 1 + strlen(path) + 1);
+			memcpy(joined, v->manifest, dl);
+			joined[dl] = '/';
+			strcpy(joined + dl + 1, path);
+			bool theirs = project_source_member(v->pj, v->manifest, joined) > 0;
+			if (theirs) {
+				fail(err, SVC_E_PARAMS, "`path` `%.60s` is not a source from the working directory (a relative path's "
+				    "start); the manifest's `%.60s` is `%.80s`", path, path, joined);
+				free(joined);
+				return false;
+			}
+			free(joined);
+		}
 		return fail(err, SVC_E_PARAMS, "`path` `%.150s` is not a source of the served project", path);
+	}
 	int k = 0;
 	while (k < v->nov && !project_same_file(v->ov[k].path, path))
 		k++;
@@ -428,7 +448,7 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (!params_closed(params, names, err))
 		return false;
 	buf_printf(out, "{\"kind\":\"%s\",\"operand\":", v->project ? "project" : "file");
-	json_cstr(out, v->operand);
+	svc_json_text(out, v->operand);   /* argv bytes: UTF-8 in the reply */
 	if (v->project) {
 		buf_printf(out, ",\"checked\":%s,\"verified\":%s,\"modules\":%d,\"revision\":", v->pj ? "true" : "false",
 		    v->pj && v->pj_ok ? "true" : "false", v->pj ? v->pj->P.nmods : 0);
@@ -452,8 +472,11 @@ m_status(Service *v, json_t *params, Buf *out, SvcError *err)
 	} else {
 		SvcFile *f = &v->file;
 		bool current = f->parsed && f->parsed_gen == f->gen;
+		/* declarations of the current parse only: after a patch/apply the
+		 * held source is the written file, not yet parsed (0, not the
+		 * count of the text before the patch) */
 		buf_printf(out, ",\"bytes\":%zu,\"parsed\":%s,\"declarations\":%d,\"revision\":", f->len, current ? "true" : "false",
-		    f->nitems);
+		    current ? f->nitems : 0);
 		/* a refresh leaves the revision pending: computed here on demand */
 		json_cstr(out, current && f->verified ? svc_file_revision(f) : NULL);
 	}
@@ -522,11 +545,17 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 	int status = 0;
 	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
 	if (ok && status != 0) {
+		/* the first diagnostic and its help line (a G001's help names the
+		 * candidates of an ambiguous symbol: the agent's next request) */
 		const char *e = be.data ? be.data : "";
 		int n = (int)strcspn(e, "\n");
+		const char *h = e[n] ? e + n + 1 : "";
+		while (*h == ' ')
+			h++;
+		int hn = strncmp(h, "help: ", 6) == 0 ? (int)strcspn(h, "\n") : 0;
 		bool symbol = strstr(e, "[SPX-G001]") != NULL || strstr(e, "[SPX-G002]") != NULL;
-		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s",
-		    n > 300 ? 300 : n, e);
+		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s%s%.*s",
+		    n > 300 ? 300 : n, e, hn ? "; " : "", hn > 400 ? 400 : hn, h);
 	}
 	if (ok) {
 		size_t len = bo.len;
@@ -574,11 +603,17 @@ static bool
 resolve(Service *v, const char *symbol, int *out, SvcError *err)
 {
 	*out = graph_resolve(v->file.g, symbol);
+	if (*out >= 0)
+		return true;
+	/* the CLI's help too: the ids an ambiguous name names, or the nearest */
+	Buf h = {0};
+	graph_symbol_help(&h, v->file.g, symbol, *out == -2);
 	if (*out == -2)
-		return fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations: name one by its stable id", symbol);
-	if (*out < 0)
-		return fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`", symbol);
-	return true;
+		fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations; help: %.500s", symbol, h.data ? h.data : "");
+	else
+		fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`; help: %.500s", symbol, h.data ? h.data : "");
+	buf_free(&h);
+	return false;
 }
 
 static bool
@@ -994,6 +1029,31 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 	return on_disk(v, err) && command(v, argc, argv, out, err, &status);
 }
 
+/* out[from..] with each occurrence of path as `<patch>`. */
+static void
+name_the_patch(Buf *out, size_t from, const char *path)
+{
+	size_t pl = strlen(path);
+	Buf t = {0};
+	size_t i = from, run = from;
+	while (pl && i + pl <= out->len) {
+		if (memcmp(out->data + i, path, pl) == 0) {
+			buf_put(&t, out->data + run, i - run);
+			buf_puts(&t, "<patch>");
+			i += pl;
+			run = i;
+		} else {
+			i++;
+		}
+	}
+	if (!t.data)
+		return;
+	buf_put(&t, out->data + run, out->len - run);
+	out->len = from;
+	buf_put(out, t.data, t.len);
+	buf_free(&t);
+}
+
 static bool
 m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 {
@@ -1033,11 +1093,17 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 	close(fd);
 	int status = 1;
 	bool ok = wrote || fail(err, SVC_E_IO, "cannot write the patch");
+	size_t from = out->len;
 	if (ok) {
 		char *argv[5] = { "patch", v->operand, path, apply ? NULL : "--dry-run", NULL };
 		ok = command(v, apply ? 3 : 4, argv, out, err, &status);
 	}
 	unlink(path);
+	/* the diagnostics name the patch `<patch>` (the `patch` parameter), not
+	 * the temporary file, which the agent never sees and whose random name
+	 * made the answer differ for the same request */
+	if (ok)
+		name_the_patch(out, from, path);
 	if (ok && apply && status == 0 && v->have_file)
 		ok = svc_file_set(&v->file, NULL, 0, err);   /* the edited file is the input now */
 	return ok;
@@ -1119,7 +1185,7 @@ m_protocol(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_cstr(out, svc_method_names[i]);
 	}
 	buf_printf(out, "],\"operand\":{\"kind\":\"%s\",\"path\":", v->project ? "project" : "file");
-	json_cstr(out, v->operand);
+	svc_json_text(out, v->operand);   /* argv bytes: UTF-8 in the reply */
 	buf_puts(out, "}}");
 	return true;
 }

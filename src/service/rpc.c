@@ -71,6 +71,52 @@ svc_put_id(Buf *out, json_t *id)
 		buf_puts(out, "null");
 }
 
+/* The length of the well-formed UTF-8 sequence at s[0..n), or 0. */
+static size_t
+utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+	if (len > 1 && (s[1] < lo || s[1] > hi))
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* A message as a JSON string that is always UTF-8: a byte that starts no
+ * well-formed sequence (a name cut by `%.100s` or by the message buffer's
+ * bound, a path's raw bytes) is U+FFFD.  Replies are JSON texts, which are
+ * UTF-8 (RFC 8259 §8.1); a client's decoder may refuse the whole reply. */
+void
+svc_json_text(Buf *out, const char *message)
+{
+	const unsigned char *s = (const unsigned char *)message;
+	size_t n = strlen(message), i = 0, run = 0;
+	Buf t = {0};
+	while (i < n) {
+		size_t k = utf8_seq(s + i, n - i);
+		if (k) {
+			i += k;
+			continue;
+		}
+		buf_put(&t, message + run, i - run);
+		buf_puts(&t, "\xEF\xBF\xBD");
+		run = ++i;
+	}
+	if (!t.data) {
+		json_cstr(out, message);
+		return;
+	}
+	buf_put(&t, message + run, n - run);
+	json_str(out, t.data, t.len);
+	buf_free(&t);
+}
+
 static void
 reply_error(Buf *out, json_t *id, int code, const char *message)
 {
@@ -78,7 +124,7 @@ reply_error(Buf *out, json_t *id, int code, const char *message)
 	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
 	svc_put_id(out, id);
 	buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
-	json_cstr(out, message);
+	svc_json_text(out, message);
 	buf_puts(out, "}}");
 }
 
@@ -209,6 +255,13 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	}
 	if (args && json_is_null(args))
 		args = NULL;
+	if (args && !json_is_object(args)) {
+		/* the tool's named arguments; the method's own refusal said
+		 * "params", which the agent did not write */
+		err->code = SVC_E_PARAMS;
+		snprintf(err->message, sizeof err->message, "tools/call `arguments` must be an object of the tool's named arguments");
+		return false;
+	}
 	Buf r = {0};
 	SvcError e = { 0, "" };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
@@ -216,9 +269,9 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	if (ok) {
 		json_str(res, r.data ? r.data : "", r.len);
 	} else {
-		char text[320];
+		char text[sizeof e.message + 32];
 		snprintf(text, sizeof text, "error %d: %s", e.code, e.message);
-		json_cstr(res, text);
+		svc_json_text(res, text);
 	}
 	buf_printf(res, "}],\"isError\":%s}", ok ? "false" : "true");
 	buf_free(&r);
@@ -384,7 +437,12 @@ svc_serve(Service *v, FILE *in, FILE *out)
 		size_t n = frame.len;
 		if (n && frame.data[n - 1] == '\r')
 			n--;
-		bool blank = !over && n == 0;
+		/* blank: nothing but JSON's whitespace (an empty line, or spaces
+		 * and tabs an editor or a shell left) */
+		size_t ws = 0;
+		while (ws < n && (frame.data[ws] == ' ' || frame.data[ws] == '\t' || frame.data[ws] == '\r'))
+			ws++;
+		bool blank = !over && ws == n;
 		if (over) {
 			reply.len = 0;
 			reply_error(&reply, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound (--max-message-bytes)");

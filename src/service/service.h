@@ -99,7 +99,7 @@ bool svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out);
 
 typedef struct SvcError {
 	int code;
-	char message[256];
+	char message[768];   /* room for a diagnostic's line and its help */
 } SvcError;
 
 /* Runs one operation: its JSON result into out; false with *err set. */

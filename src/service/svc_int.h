@@ -180,6 +180,8 @@ struct Service {
  * null); the LSP server's replies too */
 struct json_t;
 void svc_put_id(Buf *out, struct json_t *id);
+/* message as a JSON string, each byte of ill-formed UTF-8 as U+FFFD (rpc.c) */
+void svc_json_text(Buf *out, const char *message);
 /* The JSON value of one message (rpc.c; both transports), or NULL with the
  * error to answer: *code SVC_E_INVALID_REQUEST when it nests deeper than
  * SVC_MAX_DEPTH (refused before the parser recurses), else SVC_E_PARSE; its

@@ -313,6 +313,8 @@ def main():
     c.send_raw(b"Content-Type: application/json\r\n\r\n")
     assert c.read()["error"]["code"] == -32600
     assert c.error("textDocument/nothing", {"textDocument": TD})["code"] == -32601
+    # a name cut at the message's byte bound stays UTF-8: U+FFFD (read() decodes UTF-8)
+    assert c.error("x" * 149 + "\u00e9")["message"].endswith("\ufffd`")
     assert c.error("textDocument/hover", {"textDocument": TD})["code"] == -32602
 
     # ---- shutdown and exit ----
@@ -371,6 +373,17 @@ def main():
     assert "stable id: `` `md.edge ``\n" in v, v
     v = hover_md("para()")
     assert "stable id: `md.x\\u{A}\\u{A}<img src=x onerror=alert(1)>`\n" in v and "\n\n<img" not in v, v
+
+    # a document of another language (a client attached to every file: the
+    # manifest, a README) is not held and gets no diagnostics (a user walk:
+    # semaprax.toml was checked as source, SPX-P104 "expected `module`");
+    # a `.spx` URI is ours whatever its languageId
+    for uri, lang in (("file:///work/semaprax.toml", "toml"), ("file:///work/README.md", "markdown")):
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": "# x\n"}})
+        assert c.error("textDocument/documentSymbol", {"textDocument": {"uri": uri}})["code"] == -32602
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///work/odd.spx", "languageId": "plaintext", "version": 1, "text": md}})
+    assert c.note("textDocument/publishDiagnostics") == {"uri": "file:///work/odd.spx", "version": 1, "diagnostics": []}
+    assert not [n for n in c.notes if n.get("params", {}).get("uri", "").endswith((".toml", ".md"))], c.notes
     assert c.call("shutdown") is None
     c.notify("exit")
     assert c.finish()[0] == 0

@@ -99,6 +99,11 @@ check(err and text.startswith("error -32008:"), "test of a file")
 # protocol errors: unknown tool, missing name, unknown method, JSON-RPC's shutdown is not MCP's
 check(c.error("tools/call", {"name": "nosuch"}) == -32602, "unknown tool")
 check(c.error("tools/call", {}) == -32602, "tools/call without name")
+# `arguments` that are not an object: a protocol error naming `arguments` (a user
+# walk: it was a tool result saying "params must be an object")
+for bad in ([], "x", 5):
+    r = c.request("tools/call", {"name": "check", "arguments": bad})
+    check(r.get("error", {}).get("code") == -32602 and "`arguments`" in r["error"]["message"], "arguments %r: %r" % (bad, r))
 check(c.error("resources/list") == -32601, "unknown MCP method")
 check(c.error("shutdown") == -32601, "no shutdown in MCP")
 status, rest, _ = c.close()

@@ -50,6 +50,8 @@ check(cx == cli_json("context", ".", sym, "--direction", "both", "--depth", "2",
                      "--max-nodes", "256"), "project context equals the CLI's")
 check(cx["schema"] == "semaprax.project-agent-context.v1", "project context schema")
 check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
+e = c.request("context", {"symbol": "no.such.id"})["error"]
+check("; help: `semaprax query <project>` lists every declaration" in e["message"], "a project's -32005 carries the help %r" % e)
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
@@ -90,6 +92,16 @@ check(c.error("refresh", {"text": broken}) == -32008, "unsaved bytes name their 
 check(c.error("refresh", {"path": os.path.join(d, "semaprax.toml"), "text": broken}) == -32602, "not a source")
 check(c.error("refresh", {"path": os.path.join(d, "src", "nope.spx")}) == -32602, "no such source")
 check(c.error("refresh", {"path": 3}) == -32602, "path is a string")
+# a relative path is the working directory's; the manifest's own spelling
+# (relative to its directory) is refused naming the path that works (a user
+# walk: `serve demo` then `refresh` of `src/core.spx` said only "not a source")
+c2 = Client(BIN, "proj", cwd=os.path.dirname(d))
+e = c2.request("refresh", {"path": "src/core.spx", "text": broken})["error"]
+check(e["code"] == -32602 and "`proj/src/core.spx`" in e["message"], "the manifest's spelling named %r" % e)
+check(c2.call("status")["unsaved"] == [], "nothing held %r" % e)
+e = c2.request("refresh", {"path": "src/nope.spx", "text": broken})["error"]
+check(e["code"] == -32602 and "proj/" not in e["message"], "no such source in either spelling %r" % e)
+check(c2.close()[0] == 0, "second service ends")
 o = c.call("refresh", {"path": lib, "text": broken, "trace": True})
 check(not o["ok"] and "parse:module:proj.core" in o["trace"]["executed"] and o["diagnostics"] == r["diagnostics"],
       "overlay checks as the disk bytes did %r" % o)

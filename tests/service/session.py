@@ -277,6 +277,10 @@ check([x[1] for x in q["query"]["declarations"]] == ["auto:demo.app.twice"], "qu
 cx = c.call("context", {"symbol": "twice", "direction": "both", "depth": 2})
 check(cx["context"]["root"] == "auto:demo.app.twice", "context root")
 check(c.error("context", {"symbol": "nosuch"}) == -32005, "unknown symbol code")
+# -32005 carries the CLI's G001 help: the nearest ids (a user walk: the service
+# said only "no declaration has …", the CLI "did you mean …")
+e = c.request("context", {"symbol": "twicee"})["error"]
+check(e["code"] == -32005 and "did you mean `auto:demo.app.twice`" in e["message"], "unknown symbol help %r" % e)
 check(c.error("context", {}) == -32602, "context needs a symbol")
 check(c.error("context", {"symbol": "twice", "depth": 0}) == -32602, "depth bound")
 check(c.error("query", {"kind": ["nonsense"]}) == -32602, "query kind")
@@ -306,11 +310,22 @@ check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64})
 with open(path) as f:
     check(f.read() == BASE, "a stale apply wrote nothing")
 check(c.error("patch/preview", {}) == -32602, "patch text required")
+# a patch's diagnostics name it `<patch>`, not the temporary file the service
+# wrote it to: the same request answers the same bytes (a user walk: each
+# answer named another /tmp/semaprax-serve-XXXXXX)
+bad = [c.call("patch/preview", {"patch": "garbage\n"}) for _ in range(2)]
+check(bad[0] == bad[1] and bad[0]["exit"] == 1 and " at <patch>:1:1\n" in bad[0]["stderr"]
+      and "semaprax-serve" not in bad[0]["stderr"], "patch diagnostics %r" % bad)
 ap = c.call("patch/apply", {"patch": PATCH, "revision": rev})
 check(ap["exit"] == 0, "patch/apply %r" % ap)
 with open(path) as f:
     now = f.read()
 check("fn triple(" in now and "triple(0)" in now, "apply renamed the function and its call")
+# status before the next check: the written bytes, not parsed, so no declarations
+# and no revision (a user walk: it kept the count of the text before the patch)
+st = c.call("status")
+check(st["bytes"] == len(now.encode()) and st["parsed"] is False and st["declarations"] == 0 and st["revision"] is None,
+      "status after patch/apply %r" % st)
 r = c.call("check", {"trace": True})
 check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held source now %r" % r["trace"])
 same_as_cli(c, r, now, "after patch/apply")
@@ -319,12 +334,22 @@ c.call("refresh")
 
 # errors: unknown method, bad params, notifications get nothing
 check(c.error("nosuch") == -32601, "unknown method")
+# a message quoting a name cut at its byte bound stays UTF-8 (a cut `é` is
+# U+FFFD): Client.read decodes each reply as UTF-8 (a user walk: `%.100s`
+# split the character, and the reply was not UTF-8)
+for method, params in (("context", {"symbol": "a" * 99 + "\u00e9"}), ("x" * 99 + "\u00e9", None)):
+    r = c.request(method, params)
+    check("error" in r and "\ufffd`" in r["error"]["message"], "a cut name is U+FFFD %r" % r)
 check(c.error("check", {"bogus": 1}) == -32602, "unknown parameter")
 check(c.error("check", {"trace": "yes"}) == -32602, "wrong type")
 check(c.error("refresh", {"text": 5}) == -32602, "text must be a string")
 c.notify("check")
 c.notify("nosuch")
 check(c.call("ping") == {}, "notifications were not answered")
+# blank lines, also of spaces and tabs, are not messages: no reply (a user
+# walk: "   " and "\t" lines were answered -32700, an empty one was not)
+c.send_raw(b"\n   \n\t\n \t\r\n\r\n")
+check(c.call("ping") == {}, "blank lines are not answered")
 
 # the default bound: 1 MiB a frame; a larger one is skipped and answered with -32001
 c.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"refresh","params":{"text":"' + b"a" * (1 << 20) + b'"}}\n')
@@ -383,5 +408,23 @@ r = c.call("refresh", {"edits": [{"start": sig, "end": sig + 1, "text": "y"}], "
 text = text[:sig] + "y" + text[sig + 1:]
 check("resolve" in trace_sets(r)[0], "signature: resolve runs %r" % r["trace"])
 same_as_cli(c, r, text, "lazy shift, then a signature edit")
+c.close()
+
+# an operand whose name is not UTF-8 is named with U+FFFD in protocol and status:
+# the replies stay UTF-8 (Client.read decodes them)
+odd = os.path.join(os.fsencode(tempdir()), b"odd\xff.spx")
+with open(odd, "w") as f:
+    f.write(BASE)
+c = Client(BIN, odd)
+check(c.call("protocol")["operand"]["path"].endswith("odd\ufffd.spx"), "protocol names the operand in UTF-8")
+check(c.call("status")["operand"].endswith("odd\ufffd.spx"), "status names the operand in UTF-8")
+c.close()
+
+# a file that cannot be read: -32009 says why, in the reader's words (a user
+# walk: it said only "cannot read `nosuch.spx`")
+c = Client(BIN, os.path.join(tempdir(), "nosuch.spx"))
+r = c.request("check")
+check(r.get("error", {}).get("code") == -32009 and r["error"]["message"].startswith("SPX-I001: cannot read ")
+      and "No such file or directory" in r["error"]["message"], "unreadable file %r" % r)
 c.close()
 print("service session: ok")
