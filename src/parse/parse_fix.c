@@ -63,6 +63,21 @@ has_word(const char *text, const char *w)
 	return false;
 }
 
+/* Spellings are interned (one pointer per spelling): sorted by address. */
+static int
+cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const char *const *)a, y = (uintptr_t)*(const char *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_fn(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)(*(const FnDecl *const *)a)->name.s, y = (uintptr_t)(*(const FnDecl *const *)b)->name.s;
+	return x < y ? -1 : x > y;
+}
+
 /* ---- the body parsed aside ---------------------------------------------------- */
 
 void
@@ -106,6 +121,7 @@ parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main)
 		for (int i = open; i < p->pos; i++)
 			if (p->toks[i].kind == TOK_IDENT && p->toks[i + 1].kind != TOK_LPAREN)
 				VEC_PUSH(bound, parse_name_of(p, &p->toks[i]).s);
+		qsort(bound.items, (size_t)bound.len, sizeof *bound.items, cmp_ptr);
 		a.bound = ARENA_COPY(p, const char *, bound);
 		a.nbound = bound.len;
 		VEC_FREE(bound);
@@ -137,8 +153,9 @@ typedef struct Scope {
 typedef struct TailCtx {
 	Parser *p;
 	const ArrowFix *a;
-	const Decl *decls;
-	int ndecls;
+	const FnDecl **fns;   /* the module's functions, by name address */
+	int nfns;
+	int depth;   /* nested readings (a `let` chain `let b = a; let c = b; …` too): bounded */
 } TailCtx;
 
 static const char *tail_type(TailCtx *c, const Expr *e, const Scope *sc);
@@ -177,18 +194,17 @@ call_type(TailCtx *c, const Expr *e)
 	const char *name = e->u.call.callee.s;
 	if (e->u.call.has_targs || !name)
 		return NULL;
-	for (int i = 0; i < c->a->nbound; i++)
-		if (c->a->bound[i] == name)
-			return NULL;
-	const FnDecl *hit = NULL;
-	for (int i = 0; i < c->ndecls; i++) {
-		const Decl *d = &c->decls[i];
-		if (d->kind != DECL_FN || !d->u.fn.name.s || strcmp(d->u.fn.name.s, name) != 0)
-			continue;
-		if (hit)
-			return NULL;   /* two of them: not certain */
-		hit = &d->u.fn;
-	}
+	if (c->a->nbound && bsearch(&name, c->a->bound, (size_t)c->a->nbound, sizeof *c->a->bound, cmp_ptr))
+		return NULL;
+	FnDecl key;
+	key.name.s = name;
+	const FnDecl *kp = &key;
+	const FnDecl **at = c->nfns ? bsearch(&kp, c->fns, (size_t)c->nfns, sizeof *c->fns, cmp_fn) : NULL;
+	if (!at)
+		return NULL;
+	if ((at > c->fns && at[-1]->name.s == name) || (at + 1 < c->fns + c->nfns && at[1]->name.s == name))
+		return NULL;   /* two of them: not certain */
+	const FnDecl *hit = *at;
 	if (!hit || hit->ntparams || !hit->result)
 		return NULL;
 	const char *t = type_text(c->p, hit->result);
@@ -232,8 +248,23 @@ same(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0 ? a : NULL;
 }
 
+static const char *tail_type_of(TailCtx *c, const Expr *e, const Scope *sc);
+
+/* Past 2 × PARSE_MAX_DEPTH readings the type is unknown (the recursion
+ * stays within the stack whatever the body's length). */
 static const char *
 tail_type(TailCtx *c, const Expr *e, const Scope *sc)
+{
+	if (c->depth >= 2 * PARSE_MAX_DEPTH)
+		return NULL;
+	c->depth++;
+	const char *t = tail_type_of(c, e, sc);
+	c->depth--;
+	return t;
+}
+
+static const char *
+tail_type_of(TailCtx *c, const Expr *e, const Scope *sc)
 {
 	static const char *const ints[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
 	switch (e->kind) {
@@ -287,6 +318,12 @@ tail_type(TailCtx *c, const Expr *e, const Scope *sc)
 void
 parse_arrow_finish(Parser *p, const Decl *decls, int ndecls)
 {
+	VEC(const FnDecl *) fns = {0};
+	for (int i = 0; p->arrow_fixes.len && i < ndecls; i++)
+		if (decls[i].kind == DECL_FN && decls[i].u.fn.name.s)
+			VEC_PUSH(fns, &decls[i].u.fn);
+	if (fns.len)
+		qsort(fns.items, (size_t)fns.len, sizeof *fns.items, cmp_fn);
 	for (int i = 0; i < p->arrow_fixes.len; i++) {
 		const ArrowFix *a = &p->arrow_fixes.items[i];
 		if (a->diag < 0 || a->diag >= p->diags->items.len || p->diags->items.items[a->diag].code != DIAG_P106)
@@ -294,7 +331,7 @@ parse_arrow_finish(Parser *p, const Decl *decls, int ndecls)
 		Diag *d = &p->diags->items.items[a->diag];
 		const char *ty = a->tok_type;
 		if (a->body) {
-			TailCtx c = { p, a, decls, ndecls };
+			TailCtx c = { p, a, fns.items, fns.len, 0 };
 			Scope top = { a->body->stmts, a->body->nstmts, NULL, false };
 			ty = a->body->tail ? tail_type(&c, a->body->tail, &top) : NULL;
 		}
@@ -310,5 +347,6 @@ parse_arrow_finish(Parser *p, const Decl *decls, int ndecls)
 			free(buf);
 		}
 	}
+	VEC_FREE(fns);
 	VEC_FREE(p->arrow_fixes);
 }

@@ -637,8 +637,10 @@ parse_body_tail_type(Parser *p, int k)
  * name's, by the block's last `let` of it among stmts[0..nstmts).
  */
 static const char *
-known_type(const Expr *e, Stmt *const *stmts, int nstmts)
+known_type(const Expr *e, Stmt *const *stmts, int nstmts, int depth)
 {
+	if (depth > 2 * PARSE_MAX_DEPTH)
+		return NULL;   /* a long `let b = a;` chain: unknown, within the stack */
 	switch (e->kind) {
 	case EXPR_NAME:
 		/* the block's last `let` of the name before e: its annotation (one
@@ -650,7 +652,7 @@ known_type(const Expr *e, Stmt *const *stmts, int nstmts)
 			const Type *t = st->u.let.type;
 			if (t)
 				return t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && !ast_type_nargs(t) ? t->u.name.s : NULL;
-			return st->u.let.value ? known_type(st->u.let.value, stmts, i) : NULL;
+			return st->u.let.value ? known_type(st->u.let.value, stmts, i, depth + 1) : NULL;
 		}
 		return NULL;
 	case EXPR_INT:
@@ -664,13 +666,13 @@ known_type(const Expr *e, Stmt *const *stmts, int nstmts)
 	case EXPR_BOOL:
 		return "bool";
 	case EXPR_UNARY:
-		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts);
+		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts, depth + 1);
 	case EXPR_BINARY:
 		if (e->bin_op <= BIN_GE)
 			return "bool";
 	{
-		const char *l = known_type(e->u.binary.lhs, stmts, nstmts);
-		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts);
+		const char *l = known_type(e->u.binary.lhs, stmts, nstmts, depth + 1);
+		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts, depth + 1);
 	}
 	default:
 		return NULL;
@@ -692,7 +694,7 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *
 		return true;
 	if (!tail || !p->result || p->result->kind != TYPE_NAME || ast_type_nparts(p->result) != 1 || ast_type_nargs(p->result))
 		return false;
-	const char *t = known_type(e, stmts, nstmts);
+	const char *t = known_type(e, stmts, nstmts, 0);
 	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
 }
 
