@@ -1277,22 +1277,28 @@ nesting_prepass(Parser *p)
 }
 
 /* file = module_decl , { use_decl } , [ permit_decl ] , item , { item } , EOF ; */
-static Module *parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped);
+static Module *parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br);
 
 Module *
 parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	return parse_file(src, len, arena, diags, false);
+	return parse_file(src, len, arena, diags, false, NULL);
 }
 
 Module *
 parse_module_mapped(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	return parse_file(src, len, arena, diags, true);
+	return parse_file(src, len, arena, diags, true, NULL);
+}
+
+Module *
+parse_module_ex(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br)
+{
+	return parse_file(src, len, arena, diags, mapped, br);
 }
 
 static Module *
-parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped)
+parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br)
 {
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
@@ -1311,6 +1317,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.diags = diags;
 	p.had_error = lx.had_error;
 	p.if_names = lx.if_names;
+	p.builtin_result = br;
 
 	if (lx.fatal || nesting_prepass(&p)) {
 		lex_free(&lx);

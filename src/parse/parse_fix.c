@@ -186,8 +186,9 @@ name_type(TailCtx *c, const char *name, const Scope *sc)
 	return NULL;
 }
 
-/* A call's result: the module's one function of that name, not generic,
- * its result declared, the name never bound in the function. */
+/* A call's result, the name never bound in the function: a compiler-owned
+ * function's when the driver says it is certain (ParseBuiltinResult), else
+ * the module's one function of that name, not generic, its result declared. */
 static const char *
 call_type(TailCtx *c, const Expr *e)
 {
@@ -196,18 +197,20 @@ call_type(TailCtx *c, const Expr *e)
 		return NULL;
 	if (c->a->nbound && bsearch(&name, c->a->bound, (size_t)c->a->nbound, sizeof *c->a->bound, cmp_ptr))
 		return NULL;
-	FnDecl key;
-	key.name.s = name;
-	const FnDecl *kp = &key;
-	const FnDecl **at = c->nfns ? bsearch(&kp, c->fns, (size_t)c->nfns, sizeof *c->fns, cmp_fn) : NULL;
-	if (!at)
-		return NULL;
-	if ((at > c->fns && at[-1]->name.s == name) || (at + 1 < c->fns + c->nfns && at[1]->name.s == name))
-		return NULL;   /* two of them: not certain */
-	const FnDecl *hit = *at;
-	if (!hit || hit->ntparams || !hit->result)
-		return NULL;
-	const char *t = type_text(c->p, hit->result);
+	const char *t = c->p->builtin_result ? c->p->builtin_result(name) : NULL;
+	if (!t) {
+		FnDecl key;
+		key.name.s = name;
+		const FnDecl *kp = &key;
+		const FnDecl **at = c->nfns ? bsearch(&kp, c->fns, (size_t)c->nfns, sizeof *c->fns, cmp_fn) : NULL;
+		if (!at)
+			return NULL;
+		if ((at > c->fns && at[-1]->name.s == name) || (at + 1 < c->fns + c->nfns && at[1]->name.s == name))
+			return NULL;   /* two of them: not certain */
+		if ((*at)->ntparams || !(*at)->result)
+			return NULL;
+		t = type_text(c->p, (*at)->result);
+	}
 	/* the caller's own type parameters would hide a type of that name */
 	for (int i = 0; t && i < c->a->ntparams; i++)
 		if (c->a->tparams[i].s && has_word(t, c->a->tparams[i].s))

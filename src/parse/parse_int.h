@@ -67,6 +67,7 @@ typedef struct Parser {
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
 	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
 	VEC(ArrowFix) arrow_fixes; /* missing-`->` fixes typed at the module's end (parse_fix.c) */
+	ParseBuiltinResult builtin_result; /* a builtin's certain result type (NULL: none asked) */
 } Parser;
 
 /* ---- token access (inline: every token and keyword test runs these) ---- */

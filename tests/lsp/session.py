@@ -269,7 +269,7 @@ def main():
 
     # ---- the missing-`->` fix writes the tail's known type (it guessed `-> i64`: T103), a call
     # of the module's function too (declared below); none when the tail's type is not known
-    # before checking (a builtin's: the parser does not see their table) ----
+    # before checking (a generic builtin's) ----
     arrow_uri = "file:///work/arrow.spx"
     arrow = "module a;\n\n@id(\"a.ready\")\nfn ready() { 1 == 1 }\n\n@id(\"a.main\")\nfn main() -> i64\n{\n    if ready() { 1 } else { 0 }\n}\n"
     c.notify("textDocument/didOpen", {"textDocument": {"uri": arrow_uri, "languageId": "semaprax", "version": 1, "text": arrow}})
@@ -287,7 +287,7 @@ def main():
     edits = acts[0]["edit"]["changes"][arrow_uri]
     assert edits == [{"range": {"start": pos(called, " { g()"), "end": pos(called, " { g()")}, "newText": " -> bool"}], edits
     assert check_text(apply(called, edits))[0] == 0
-    unknown = arrow.replace("{ 1 == 1 }", "{ string_len(\"ab\") }")
+    unknown = arrow.replace("{ 1 == 1 }", "{ box_new(true) }")
     c.notify("textDocument/didChange", {"textDocument": {"uri": arrow_uri, "version": 3}, "contentChanges": [{"text": unknown}]})
     g = c.note("textDocument/publishDiagnostics")["diagnostics"]
     assert [x["code"] for x in g] == ["SPX-P106"], g
