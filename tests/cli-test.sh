@@ -1277,6 +1277,18 @@ cp "$tmp/twofix.spx" "$tmp/twofix.orig"
 expect 0 "fix of two fixes apart" -- "$bin" fix "$tmp/twofix.spx"
 if [ "$(diff -u "$tmp/twofix.orig" "$tmp/twofix.spx" | tail -n +3)" = "$(cat "$tmp/twofix.want")" ]; then ok
 else bad "fix --dry-run diff differs from diff -u of the written fix"; fi
+# … and bounded: 20,000 fixes (a missing `->` each, lines 7 apart) are one
+# search of 40,000 steps, which kept 40,000 × 240,000 ints (some 38 GB) and
+# thrashed; past 2,048 steps the diff is split at the lines found once in
+# each text (the `@id` lines here), and matches `diff -u` of the written fix
+awk 'BEGIN { print "module t;\n"; for (i = 0; i < 20000; i++) printf "@id(\"t.f%d\")\nfn f%d()\n{\n    %d\n}\n\n", i, i, i
+	print "@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}" }' > "$tmp/manyfix.spx"
+expect 0 "fix --dry-run of 20,000 fixes" -- timeout 60 "$bin" fix --dry-run "$tmp/manyfix.spx"
+sed '1,2d;/^would fix/d' "$tmp/out" > "$tmp/manyfix.diff"
+cp "$tmp/manyfix.spx" "$tmp/manyfix.orig"
+expect 0 "fix of 20,000 fixes" -- "$bin" fix "$tmp/manyfix.spx"
+if [ "$(diff -u "$tmp/manyfix.orig" "$tmp/manyfix.spx" | tail -n +3)" = "$(cat "$tmp/manyfix.diff")" ]; then ok
+else bad "fix --dry-run diff of 20,000 fixes differs from diff -u of the written fix"; fi
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
