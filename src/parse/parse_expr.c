@@ -282,7 +282,7 @@ int
 parse_generic_list_end(const Token *toks, int ntoks, int k)
 {
 	int depth = 0;
-	int open[32], nopen = 0;   /* the `<` depth at each open `(` of a function type */
+	int open[PARSE_MAX_DEPTH + 1], nopen = 0;   /* the `<` depth at each open `(` of a function type (deeper ones unchecked: P207 follows) */
 	for (int i = k; i < ntoks && i - k < 4096; i++) {
 		switch ((TokKind)toks[i].kind) {
 		case TOK_LT: depth++; break;
@@ -292,14 +292,15 @@ parse_generic_list_end(const Token *toks, int ntoks, int k)
 			break;
 		case TOK_IDENT:
 			if (i + 1 < ntoks && toks[i + 1].kind == TOK_LPAREN) {
-				if (nopen == (int)countof(open))
-					return 0;
-				open[nopen++] = depth;
+				if (nopen < (int)countof(open))
+					open[nopen] = depth;
+				nopen++;
 				i++;
 			}
 			break;
 		case TOK_RPAREN:
-			if (nopen == 0 || open[--nopen] != depth || i + 1 >= ntoks || toks[i + 1].kind != TOK_ARROW)
+			if (nopen == 0 || (--nopen < (int)countof(open) && open[nopen] != depth) || i + 1 >= ntoks ||
+			    toks[i + 1].kind != TOK_ARROW)
 				return 0;
 			i++;   /* the `->`: the result type follows */
 			break;
