@@ -121,7 +121,8 @@ parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main)
 		for (int i = open; i < p->pos; i++)
 			if (p->toks[i].kind == TOK_IDENT && p->toks[i + 1].kind != TOK_LPAREN)
 				VEC_PUSH(bound, parse_name_of(p, &p->toks[i]).s);
-		qsort(bound.items, (size_t)bound.len, sizeof *bound.items, cmp_ptr);
+		if (bound.len > 1)
+			qsort(bound.items, (size_t)bound.len, sizeof *bound.items, cmp_ptr);
 		a.bound = ARENA_COPY(p, const char *, bound);
 		a.nbound = bound.len;
 		VEC_FREE(bound);
