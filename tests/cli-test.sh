@@ -1284,6 +1284,17 @@ for src in "$fixdir"/*.spx; do
 	done
 done
 
+# the missing-`->` fix reads a body of 200,000 `let` in a chain (`let a1 = a0;
+# …`) within the stack: past its bound the tail's type is unknown, so no fix
+# (the parse aside once recursed per `let` and overflowed the stack)
+awk 'BEGIN { print "module t;\n\n@id(\"t.f\")\nfn f()\n{\n    let a0 = 1;"
+	for (i = 1; i < 200000; i++) printf "    let a%d = a%d;\n", i, i - 1
+	print "    a199999\n}\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}" }' > "$tmp/letchain.spx"
+expect 1 "check of a 200,000-let chain without ->" -- "$bin" check "$tmp/letchain.spx"
+has "$tmp/err" "expected \`->\` before return type" "200,000-let chain: the P106"
+expect 1 "fix of a 200,000-let chain without ->" -- "$bin" fix "$tmp/letchain.spx"
+has "$tmp/out" "no machine-applicable fixes in" "200,000-let chain: no fix past the bound"
+
 # fix in rounds on one line: U104 hides the P201s after it (one error per
 # declaration), the lexer's P003s come with them, and a P003 deletion ending
 # where P201 inserts `)` or P106 inserts `,` does not collide
@@ -1323,6 +1334,18 @@ cp "$tmp/twofix.spx" "$tmp/twofix.orig"
 expect 0 "fix of two fixes apart" -- "$bin" fix "$tmp/twofix.spx"
 if [ "$(diff -u "$tmp/twofix.orig" "$tmp/twofix.spx" | tail -n +3)" = "$(cat "$tmp/twofix.want")" ]; then ok
 else bad "fix --dry-run diff differs from diff -u of the written fix"; fi
+# … and bounded: 20,000 fixes (a missing `->` each, lines 7 apart) are one
+# search of 40,000 steps, which kept 40,000 × 240,000 ints (some 38 GB) and
+# thrashed; past 2,048 steps the diff is split at the lines found once in
+# each text (the `@id` lines here), and matches `diff -u` of the written fix
+awk 'BEGIN { print "module t;\n"; for (i = 0; i < 20000; i++) printf "@id(\"t.f%d\")\nfn f%d()\n{\n    %d\n}\n\n", i, i, i
+	print "@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}" }' > "$tmp/manyfix.spx"
+expect 0 "fix --dry-run of 20,000 fixes" -- timeout 60 "$bin" fix --dry-run "$tmp/manyfix.spx"
+sed '1,2d;/^would fix/d' "$tmp/out" > "$tmp/manyfix.diff"
+cp "$tmp/manyfix.spx" "$tmp/manyfix.orig"
+expect 0 "fix of 20,000 fixes" -- "$bin" fix "$tmp/manyfix.spx"
+if [ "$(diff -u "$tmp/manyfix.orig" "$tmp/manyfix.spx" | tail -n +3)" = "$(cat "$tmp/manyfix.diff")" ]; then ok
+else bad "fix --dry-run diff of 20,000 fixes differs from diff -u of the written fix"; fi
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi

@@ -543,7 +543,8 @@ other_codes_left(const Session *C, int code)
 	return true;
 }
 
-/* ---- fix --dry-run's diff: a minimal line diff (Myers) of old → new ---- */
+/* ---- fix --dry-run's diff: a minimal line diff (Myers) of old → new, split
+ * at lines found once in each (patience) when that search is too long ---- */
 
 typedef struct TextLines {
 	const char **s;
@@ -579,55 +580,169 @@ line_eq(const TextLines *a, int i, const TextLines *b, int j)
 	return a->len[i] == b->len[j] && memcmp(a->s[i], b->s[j], a->len[i]) == 0;
 }
 
-/* Marks the old lines deleted (del[i]) and the new lines inserted (ins[j]) by
- * a shortest edit script (Myers' greedy algorithm, its V per step kept for the
- * walk back). */
-static void
-line_diff(const TextLines *a, const TextLines *b, bool *del, bool *ins)
+/* Past this many edit steps a search gives up (it costs (lines) × D time
+ * and D² memory: a file of 30,000 fixes, D 60,000, held D × (lines) ints,
+ * some 140 GB, then thrashed); the lines are then split at anchors. */
+#define DIFF_MAX_D 2048
+
+/*
+ * Marks the old lines deleted (del[i]) and the new lines inserted (ins[j])
+ * between a[alo, ahi) and b[blo, bhi) by a shortest edit script (Myers'
+ * greedy algorithm, its V band per step kept for the walk back), after the
+ * common head and tail.  False (nothing marked) past DIFF_MAX_D steps.
+ */
+static bool
+myers(const TextLines *a, const TextLines *b, int alo, int ahi, int blo, int bhi, bool *del, bool *ins)
 {
-	int n = a->n, m = b->n, max = n + m, off = max + 1;
+	while (alo < ahi && blo < bhi && line_eq(a, alo, b, blo))
+		alo++, blo++;
+	while (ahi > alo && bhi > blo && line_eq(a, ahi - 1, b, bhi - 1))
+		ahi--, bhi--;
+	int n = ahi - alo, m = bhi - blo, max = n + m, off = max + 1;
 	size_t w = (size_t)(2 * max + 3);
 	int *v = spx_xcalloc(w, sizeof(int));
-	int **trace = spx_xcalloc((size_t)max + 1, sizeof(int *));
-	int dend = 0;
-	for (int d = 0; d <= max; d++) {
-		bool done = false;
+	/* trace[d]: v's band k = -d … d after step d (2d + 1 ints) */
+	int dmax = max < DIFF_MAX_D ? max : DIFF_MAX_D;
+	int **trace = spx_xcalloc((size_t)dmax + 1, sizeof(int *));
+	int dend = -1;
+	for (int d = 0; d <= dmax && dend < 0; d++) {
 		for (int k = -d; k <= d; k += 2) {
 			int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
 			int y = x - k;
-			while (x < n && y < m && line_eq(a, x, b, y))
+			while (x < n && y < m && line_eq(a, alo + x, b, blo + y))
 				x++, y++;
 			v[off + k] = x;
 			if (x >= n && y >= m) {
-				done = true;
+				dend = d;
 				break;
 			}
 		}
-		trace[d] = spx_xmalloc(w * sizeof(int));
-		memcpy(trace[d], v, w * sizeof(int));
-		if (done) {
-			dend = d;
-			break;
-		}
+		trace[d] = spx_xmalloc((size_t)(2 * d + 1) * sizeof(int));
+		memcpy(trace[d], v + off - d, (size_t)(2 * d + 1) * sizeof(int));
 	}
 	int x = n, y = m;
 	for (int d = dend; d > 0; d--) {
-		const int *pv = trace[d - 1];
+		const int *pv = trace[d - 1] + (d - 1);   /* pv[k]: diagonal k after step d - 1 */
 		int k = x - y;
-		int pk = (k == -d || (k != d && pv[off + k - 1] < pv[off + k + 1])) ? k + 1 : k - 1;
-		int px = pv[off + pk], py = px - pk;
+		int pk = (k == -d || (k != d && pv[k - 1] < pv[k + 1])) ? k + 1 : k - 1;
+		int px = pv[pk], py = px - pk;
 		while (x > px && y > py)
 			x--, y--;   /* the snake: equal lines */
 		if (pk == k + 1)
-			ins[py] = true;   /* down: a new line */
+			ins[blo + py] = true;   /* down: a new line */
 		else
-			del[px] = true;   /* right: an old line gone */
+			del[alo + px] = true;   /* right: an old line gone */
 		x = px, y = py;
 	}
-	for (int d = 0; d <= dend; d++)
+	for (int d = 0; d <= dmax && trace[d]; d++)
 		free(trace[d]);
 	free(trace);
 	free(v);
+	return dend >= 0;
+}
+
+static uint64_t
+line_hash(const TextLines *t, int i)
+{
+	uint64_t h = 1469598103934665603u;
+	for (uint32_t k = 0; k < t->len[i]; k++)
+		h = (h ^ (unsigned char)t->s[i][k]) * 1099511628211u;
+	return h;
+}
+
+/* One line's counts in both texts (an open-addressing slot). */
+typedef struct LineSlot {
+	uint64_t h;
+	int na, nb, ia, ib;   /* occurrences in a and b; the last one's index */
+} LineSlot;
+
+static LineSlot *
+line_slot(LineSlot *tab, size_t cap, const TextLines *t, int i, const TextLines *a, const TextLines *b)
+{
+	uint64_t h = line_hash(t, i);
+	for (size_t at = (size_t)h & (cap - 1);; at = (at + 1) & (cap - 1)) {
+		LineSlot *sl = &tab[at];
+		if (sl->na + sl->nb == 0) {
+			sl->h = h;
+			return sl;
+		}
+		if (sl->h == h && line_eq(t, i, sl->na ? a : b, sl->na ? sl->ia : sl->ib))
+			return sl;
+	}
+}
+
+/*
+ * Past DIFF_MAX_D: the lines found once in each text, in an order both
+ * keep (the longest such run, patience sorting), anchor the texts; the
+ * search runs between consecutive anchors, and a stretch it still gives up
+ * on is one change.
+ */
+static void
+anchored(const TextLines *a, const TextLines *b, bool *del, bool *ins)
+{
+	size_t cap = 16;
+	while (cap < 2 * ((size_t)a->n + (size_t)b->n))
+		cap *= 2;
+	LineSlot *tab = spx_xcalloc(cap, sizeof *tab);
+	for (int i = 0; i < a->n; i++) {
+		LineSlot *sl = line_slot(tab, cap, a, i, a, b);
+		sl->na++, sl->ia = i;
+	}
+	for (int j = 0; j < b->n; j++) {
+		LineSlot *sl = line_slot(tab, cap, b, j, a, b);
+		sl->nb++, sl->ib = j;
+	}
+	/* the unique pairs in a's order; the longest run increasing in b */
+	int *pj = spx_xmalloc(sizeof(int) * ((size_t)a->n + 1)), *pi = spx_xmalloc(sizeof(int) * ((size_t)a->n + 1));
+	int np = 0;
+	for (int i = 0; i < a->n; i++) {
+		LineSlot *sl = line_slot(tab, cap, a, i, a, b);
+		if (sl->na == 1 && sl->nb == 1)
+			pi[np] = i, pj[np] = sl->ib, np++;
+	}
+	free(tab);
+	int *tail = spx_xmalloc(sizeof(int) * ((size_t)np + 1)), *prev = spx_xmalloc(sizeof(int) * ((size_t)np + 1));
+	int len = 0;
+	for (int p = 0; p < np; p++) {
+		int lo = 0, hi = len;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (pj[tail[mid]] < pj[p])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[p] = lo ? tail[lo - 1] : -1;
+		tail[lo] = p;
+		if (lo == len)
+			len++;
+	}
+	int *run = spx_xmalloc(sizeof(int) * ((size_t)len + 1)), r = len;
+	for (int p = len ? tail[len - 1] : -1; p >= 0; p = prev[p])
+		run[--r] = p;
+	int ai = 0, bj = 0;
+	for (int q = 0; q <= len; q++) {
+		int ae = q < len ? pi[run[q]] : a->n, be = q < len ? pj[run[q]] : b->n;
+		if (!myers(a, b, ai, ae, bj, be, del, ins)) {
+			for (int i = ai; i < ae; i++)
+				del[i] = true;
+			for (int j = bj; j < be; j++)
+				ins[j] = true;
+		}
+		ai = ae + 1, bj = be + 1;
+	}
+	free(run);
+	free(tail);
+	free(prev);
+	free(pi);
+	free(pj);
+}
+
+static void
+line_diff(const TextLines *a, const TextLines *b, bool *del, bool *ins)
+{
+	if (!myers(a, b, 0, a->n, 0, b->n, del, ins))
+		anchored(a, b, del, ins);
 }
 
 static void

@@ -33,19 +33,14 @@ driver_program_add(Program *p, const char *path, const char *src, size_t len)
 	return &pm->s;
 }
 
-/* The dotted module name as written (`module a.b;`), or "" before a parse. */
+/* The dotted module name (`module a.b;`: its parts joined), or "" before a parse. */
 static char *
 module_name(const Session *s)
 {
-	size_t n = 0;
-	const char *at = "";
-	if (s->m && s->m->name.nparts > 0) {
-		at = s->src + s->m->name.span.start;
-		n = s->m->name.span.end - s->m->name.span.start;
-	}
-	char *r = spx_xmalloc(n + 1);
-	memcpy(r, at, n);
-	r[n] = '\0';
+	if (s->m && s->m->name.nparts > 0)
+		return ast_qname_text(&s->m->name);
+	char *r = spx_xmalloc(1);
+	r[0] = '\0';
 	return r;
 }
 
@@ -143,11 +138,8 @@ driver_program_load_file(Program *p, const char *path, Session **out, SessionSta
 static char *
 use_module(const Session *s, const UseDecl *u)
 {
-	size_t n = u->from.span.end - u->from.span.start;
-	char *r = spx_xmalloc(n + 1);
-	memcpy(r, s->src + u->from.span.start, n);
-	r[n] = '\0';
-	return r;
+	(void)s;
+	return ast_qname_text(&u->from);
 }
 
 typedef struct LinkWalk {

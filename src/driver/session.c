@@ -77,13 +77,35 @@ driver_set_source(Session *s, const char *src, size_t len)
 	attach_source(s);
 }
 
+/* The parser's question for the missing-`->` fix (ParseBuiltinResult): the
+ * result of builtins.def's signature when it holds for every call — no type
+ * parameter, not a borrowed or owned view (`-> borrow str`). */
+static const char *
+builtin_result(const char *name)
+{
+	const Builtin *b = sema_builtin_find(name);
+	if (!b || b->ntparams || !b->sig)
+		return NULL;
+	/* after the `)` closing the parameter list (a parameter may be `fn(…) -> …`) */
+	int depth = 0;
+	const char *r = b->sig;
+	for (; *r; r++) {
+		depth += *r == '(' ? 1 : *r == ')' ? -1 : 0;
+		if (*r == ')' && depth == 0)
+			break;
+	}
+	if (strncmp(r, ") -> ", 5) != 0)
+		return NULL;
+	r += 5;
+	return strncmp(r, "borrow ", 7) == 0 || strncmp(r, "own ", 4) == 0 || strncmp(r, "shared ", 7) == 0 ? NULL : r;
+}
+
 bool
 driver_parse(Session *s)
 {
 	if (!s->src || s->diags.errors)
 		return false;
-	s->m = s->src_mapped ? parse_module_mapped(s->src, s->len, &s->arena, &s->diags)
-	                     : parse_module(s->src, s->len, &s->arena, &s->diags);
+	s->m = parse_module_ex(s->src, s->len, &s->arena, &s->diags, s->src_mapped, builtin_result);
 	/* The tree copies what it keeps (names interned, literals decoded):
 	 * whatever reads the source later (a diagnostic, a name the checker
 	 * copies) faults those pages in again from the page cache. */

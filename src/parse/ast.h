@@ -540,6 +540,10 @@ ast_resource_drop0(const Decl *d)
 
 /* The name a declaration declares (NULL for a session, which has a string name). */
 const Name *ast_decl_name(const Decl *d);
+/* A qualified name's text: its parts joined by `.` (malloc'd; "" without
+ * parts), never the source between them — `fs . read` and `fs // …⏎.read`
+ * name `fs.read`, as fmt prints it (white space separates tokens only). */
+char *ast_qname_text(const QName *q);
 
 typedef struct UseDecl {
 	bool is_type;        /* `use type` (else `use function`) */

@@ -4,6 +4,8 @@
  */
 #include "ast.h"
 
+#include <stdlib.h>
+
 /* ORDER BinaryOp: the tables below follow the enum in ast.h. */
 static const struct {
 	int prec;
@@ -52,4 +54,22 @@ ast_decl_name(const Decl *d)
 	case DECL_SESSION: break;
 	}
 	return NULL;
+}
+
+char *
+ast_qname_text(const QName *q)
+{
+	size_t n = 0;
+	for (int i = 0; i < q->nparts; i++)
+		n += (i ? 1 : 0) + ast_name_len(q->parts[i]);
+	char *t = spx_xmalloc(n + 1), *w = t;
+	for (int i = 0; i < q->nparts; i++) {
+		if (i)
+			*w++ = '.';
+		size_t k = ast_name_len(q->parts[i]);
+		memcpy(w, q->parts[i].s, k);
+		w += k;
+	}
+	*w = '\0';
+	return t;
 }

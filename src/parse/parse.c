@@ -559,30 +559,22 @@ parse_params(Parser *p, int *n)
 
 /* The result type: `-> type`, with the `fn f()` habit (`-> ()` is parse_type's). */
 static Type *
-parse_result_type(Parser *p, const Name *fname)
+parse_result_type(Parser *p, const FnDecl *fn)
 {
 	if (!parse_at(p, TOK_ARROW)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` before return type");
 		diag_set_help(d, "every function declares its result type after `->`; there is no unit or implicit result, so return `i64` or `bool`");
-		/* `fn f() {` gains `-> T` for the type its tail is known to have (`main`:
-		 * i64, the one result it may have); `fn f() bool {` only its `->`,
-		 * `fn f(): bool {` its `->` for the `:`. */
+		/* `fn f() {` gains `-> T` for the type its tail is known to have
+		 * (parse_fix.c; `main`: i64, the one result it may have); `fn f()
+		 * bool {` only its `->`, `fn f(): bool {` its `->` for the `:`. */
 		Token *t = parse_peek(p);
 		uint32_t at = p->toks[p->pos - 1].span.end;
 		if (!d)
 			;
 		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
-		    parse_tok_is_word(p, t, "ensures")) {
-			const char *ty = parse_body_tail_type(p, 0);
-			bool main = fname->s && strcmp(fname->s, "main") == 0;
-			if (main && (!ty || strcmp(ty, "i64") == 0))
-				diag_add_fix(d, at, at, " -> i64");
-			else if (ty && !main) {
-				char buf[24];
-				snprintf(buf, sizeof buf, " -> %s", ty);
-				diag_add_fix(d, at, at, buf);
-			}
-		} else if (t->kind == TOK_IDENT)
+		    parse_tok_is_word(p, t, "ensures"))
+			parse_arrow_defer(p, d, at, fn, fn->name.s && strcmp(fn->name.s, "main") == 0);
+		else if (t->kind == TOK_IDENT)
 			diag_add_fix(d, at, at, " ->");
 		else if (t->kind == TOK_COLON && parse_peek_at(p, 1)->kind == TOK_IDENT)
 			diag_add_fix(d, t->span.start, t->span.end, " ->");
@@ -605,7 +597,7 @@ parse_function(Parser *p, FnDecl *fn)
 	fn->name = parse_name(p, "function name");
 	fn->tparams = parse_type_params(p, &fn->ntparams);
 	fn->params = parse_params(p, &fn->nparams);
-	fn->result = parse_result_type(p, &fn->name);
+	fn->result = parse_result_type(p, fn);
 	if (!p->panic && parse_at_word(p, "uses")) {
 		parse_advance(p);
 		fn->uses = parse_effect_set(p);
@@ -1285,22 +1277,28 @@ nesting_prepass(Parser *p)
 }
 
 /* file = module_decl , { use_decl } , [ permit_decl ] , item , { item } , EOF ; */
-static Module *parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped);
+static Module *parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br);
 
 Module *
 parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	return parse_file(src, len, arena, diags, false);
+	return parse_file(src, len, arena, diags, false, NULL);
 }
 
 Module *
 parse_module_mapped(const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	return parse_file(src, len, arena, diags, true);
+	return parse_file(src, len, arena, diags, true, NULL);
+}
+
+Module *
+parse_module_ex(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br)
+{
+	return parse_file(src, len, arena, diags, mapped, br);
 }
 
 static Module *
-parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped)
+parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br)
 {
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
@@ -1319,6 +1317,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.diags = diags;
 	p.had_error = lx.had_error;
 	p.if_names = lx.if_names;
+	p.builtin_result = br;
 
 	if (lx.fatal || nesting_prepass(&p)) {
 		lex_free(&lx);
@@ -1398,6 +1397,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 		if (p.pos > 0)
 			arena_expect(arena, (size_t)((double)(arena_used(arena) - used0) / p.pos * (p.ntoks - p.pos)));
 	}
+	parse_arrow_finish(&p, decls.items, decls.len);
 	m->uses = ARENA_COPY(&p, UseDecl, uses);
 	m->nuses = uses.len;
 	/* The declaration array (a large file's biggest) is handed over, not copied. */

@@ -18,6 +18,12 @@ Module *parse_module(const char *src, size_t len, Arena *arena, DiagSink *diags)
  * the pages of what the parser has passed are given back while it goes on
  * (what reads them later faults them in again). */
 Module *parse_module_mapped(const char *src, size_t len, Arena *arena, DiagSink *diags);
+/* The result type a compiler-owned function `name` has whatever its
+ * arguments (text such as `usize`), or NULL: asked by the missing-`->` fix,
+ * since the builtin table lives above the parser (the driver hands it in). */
+typedef const char *(*ParseBuiltinResult)(const char *name);
+/* parse_module (mapped: parse_module_mapped) with that question answered. */
+Module *parse_module_ex(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapped, ParseBuiltinResult br);
 
 /*
  * At toks[k] == `<`: the index just past a balanced `<…>` of type tokens,

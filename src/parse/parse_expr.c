@@ -270,23 +270,47 @@ parse_type(Parser *p)
 
 /*
  * At toks[k] == `<`: the index of the token after a balanced `<…>` made
- * only of identifiers, dots, commas and nested `<…>`, or 0 when none
- * (parse.h; the formatter uses it too).  The reference's lookahead: so
- * `g(x < x) > (6)` and `f(x < 2, 3 > (0))` stay comparisons, and array or
- * function types are not written as explicit arguments in expressions.
+ * only of identifiers, dots, commas and nested `<…>` (the reference's
+ * lookahead), or of the two types that cannot be expressions: a function
+ * type `fn(…) -> R` (an identifier, a balanced `(…)` of the same tokens,
+ * then `->`) and an array type `[u8; N]`; else 0 (parse.h; the formatter
+ * uses it too).  So `g(x < x) > (6)` and `f(x < 2, 3 > (0))` stay
+ * comparisons: `->` and `[T; N]` occur in no expression, and a closure's
+ * `fn(x: T) -> R { … }` holds a `:` and a `{`, which end the scan.
  */
 int
 parse_generic_list_end(const Token *toks, int ntoks, int k)
 {
 	int depth = 0;
+	int open[PARSE_MAX_DEPTH + 1], nopen = 0;   /* the `<` depth at each open `(` of a function type (deeper ones unchecked: P207 follows) */
 	for (int i = k; i < ntoks && i - k < 4096; i++) {
 		switch ((TokKind)toks[i].kind) {
 		case TOK_LT: depth++; break;
 		case TOK_GT:
 			if (--depth == 0)
-				return i + 1;
+				return nopen ? 0 : i + 1;
 			break;
-		case TOK_IDENT: case TOK_COMMA: case TOK_DOT:
+		case TOK_IDENT:
+			if (i + 1 < ntoks && toks[i + 1].kind == TOK_LPAREN) {
+				if (nopen < (int)countof(open))
+					open[nopen] = depth;
+				nopen++;
+				i++;
+			}
+			break;
+		case TOK_RPAREN:
+			if (nopen == 0 || (--nopen < (int)countof(open) && open[nopen] != depth) || i + 1 >= ntoks ||
+			    toks[i + 1].kind != TOK_ARROW)
+				return 0;
+			i++;   /* the `->`: the result type follows */
+			break;
+		case TOK_LBRACKET:
+			if (i + 4 >= ntoks || toks[i + 1].kind != TOK_IDENT || toks[i + 2].kind != TOK_SEMI ||
+			    toks[i + 3].kind != TOK_INT || toks[i + 4].kind != TOK_RBRACKET)
+				return 0;
+			i += 4;
+			break;
+		case TOK_COMMA: case TOK_DOT:
 			break;
 		default:
 			return 0;

@@ -21,6 +21,19 @@ typedef struct ParseName {
 	uint32_t hash;   /* 16 bytes a slot: a file of 200k distinct names keeps 8 MB, not 16 */
 } ParseName;
 
+/* A missing-`->` fix waiting for the module's functions (parse_fix.c). */
+typedef struct ArrowFix {
+	int diag;                /* the P106's index in the sink */
+	uint32_t at;             /* where ` -> T` goes */
+	const Block *body;       /* the body parsed aside; NULL: it did not parse */
+	const Param *params;     /* the function's (arena) */
+	const Name *tparams;
+	const char *const *bound;  /* spellings of the body not followed by `(`, and the parameters' */
+	const char *tok_type;    /* the token-level reading, for a body that did not parse */
+	int nparams, ntparams, nbound;
+	bool main;
+} ArrowFix;
+
 typedef struct Parser {
 	const char *src;
 	size_t len;
@@ -53,6 +66,8 @@ typedef struct Parser {
 	bool tail_if;       /* the `if` parse_if is entered at ends such a block */
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
 	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
+	VEC(ArrowFix) arrow_fixes; /* missing-`->` fixes typed at the module's end (parse_fix.c) */
+	ParseBuiltinResult builtin_result; /* a builtin's certain result type (NULL: none asked) */
 } Parser;
 
 /* ---- token access (inline: every token and keyword test runs these) ---- */
@@ -159,6 +174,12 @@ bool parse_member_comma(Parser *p, const char *noun);
 int parse_body_open(Parser *p, int k);
 const char *parse_body_tail_type(Parser *p, int k);
 EffectSet parse_effect_set(Parser *p);
+
+/* ---- the missing-`->` fix (parse_fix.c) ---- */
+/* At the P106 d (the body not parsed yet): parse the body aside, keep what
+ * the fix's type needs; parse_arrow_finish adds the fixes at the module's end. */
+void parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main);
+void parse_arrow_finish(Parser *p, const Decl *decls, int ndecls);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */
 Type *parse_type(Parser *p);

@@ -637,8 +637,10 @@ parse_body_tail_type(Parser *p, int k)
  * name's, by the block's last `let` of it among stmts[0..nstmts).
  */
 static const char *
-known_type(const Expr *e, Stmt *const *stmts, int nstmts)
+known_type(const Expr *e, Stmt *const *stmts, int nstmts, int depth)
 {
+	if (depth > 2 * PARSE_MAX_DEPTH)
+		return NULL;   /* a long `let b = a;` chain: unknown, within the stack */
 	switch (e->kind) {
 	case EXPR_NAME:
 		/* the block's last `let` of the name before e: its annotation (one
@@ -650,7 +652,7 @@ known_type(const Expr *e, Stmt *const *stmts, int nstmts)
 			const Type *t = st->u.let.type;
 			if (t)
 				return t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && !ast_type_nargs(t) ? t->u.name.s : NULL;
-			return st->u.let.value ? known_type(st->u.let.value, stmts, i) : NULL;
+			return st->u.let.value ? known_type(st->u.let.value, stmts, i, depth + 1) : NULL;
 		}
 		return NULL;
 	case EXPR_INT:
@@ -664,13 +666,13 @@ known_type(const Expr *e, Stmt *const *stmts, int nstmts)
 	case EXPR_BOOL:
 		return "bool";
 	case EXPR_UNARY:
-		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts);
+		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts, depth + 1);
 	case EXPR_BINARY:
 		if (e->bin_op <= BIN_GE)
 			return "bool";
 	{
-		const char *l = known_type(e->u.binary.lhs, stmts, nstmts);
-		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts);
+		const char *l = known_type(e->u.binary.lhs, stmts, nstmts, depth + 1);
+		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts, depth + 1);
 	}
 	default:
 		return NULL;
@@ -692,7 +694,7 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *
 		return true;
 	if (!tail || !p->result || p->result->kind != TYPE_NAME || ast_type_nparts(p->result) != 1 || ast_type_nargs(p->result))
 		return false;
-	const char *t = known_type(e, stmts, nstmts);
+	const char *t = known_type(e, stmts, nstmts, 0);
 	return t && p->result->u.name.s && strcmp(t, p->result->u.name.s) == 0;
 }
 
@@ -706,12 +708,13 @@ static void
 expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
 {
 	bool last = parse_at(p, TOK_RBRACE);
-	const Token *at_tok = parse_peek(p);
+	Diag *d;
 	if (e->kind == EXPR_NAME && semi > p->toks && semi[-1].span.start == e->span.start)
-		at_tok = &semi[-1];
+		d = parse_error_at(p, &semi[-1], DIAG_P106, "expected `}` after block");
 	else if (last)
-		at_tok = semi;   /* `f(x);` ending a block: at its `;`, not the `}` after it */
-	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
+		d = parse_error_at(p, semi, DIAG_P106, "expected `}` after block");   /* `f(x);` ending a block: at its `;`, not the `}` after it */
+	else   /* `f(x); …`: at the statement and its `;`, not the token after them */
+		d = parse_error_span(p, (Span){ e->span.start, semi->span.end }, DIAG_P106, "expected `}` after block");
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
 	if (e->kind == EXPR_CALL)

@@ -546,6 +546,7 @@ parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t
 	}
 	lex_free(&lx);
 	free(p.names);
+	VEC_FREE(p.arrow_fixes);   /* a P106's missing-`->` fix: the splice is refused */
 	diag_free(&quiet);
 	if (!ok)
 		return false;

@@ -1085,24 +1085,14 @@ resolve_signature(Sema *S, SymId id)
 	s->resolved = true;
 }
 
+/* A qualified name's text in S's arena: its parts joined (ast_qname_text). */
 const char *
 sema_qname_text(Sema *S, const QName *q)
 {
-	size_t want = q->span.end - q->span.start, n = q->nparts ? (size_t)q->nparts - 1 : 0;
-	for (int i = 0; i < q->nparts; i++)
-		n += ast_name_len(q->parts[i]);
-	if (n != want || q->nparts == 0)
-		return arena_strndup(&S->arena, S->src + q->span.start, want);
-	char *t = arena_alloc(&S->arena, n + 1), *w = t;
-	for (int i = 0; i < q->nparts; i++) {
-		if (i)
-			*w++ = '.';
-		size_t k = ast_name_len(q->parts[i]);
-		memcpy(w, q->parts[i].s, k);
-		w += k;
-	}
-	*w = '\0';
-	return t;
+	char *t = ast_qname_text(q);
+	const char *r = arena_strndup(&S->arena, t, strlen(t));
+	free(t);
+	return r;
 }
 
 /* T230: an override must match the overridden signature apart from `self`. */

@@ -239,7 +239,7 @@ finalizer_effects_of(FnCtx *C, Sym *r)
 		const ImportFn *imp = import_at(S, at);
 		for (int k = 0; k < imp->effects.nnames; k++) {
 			const QName *q = &imp->effects.names[k];
-			const char *e = arena_strndup(&S->arena, S->src + q->span.start, q->span.end - q->span.start);
+			const char *e = sema_qname_text(S, q);
 			if (fn_uses(f, e))
 				continue;
 			Diag *dg = sema_error(S, DIAG_E103, f->span, "function `%s` can own a resource; automatic finalization requires effect `%s`", f->name, e);
@@ -949,12 +949,12 @@ sema_check_select(const Module *m, const char *src, size_t len, DiagSink *diags,
 	arena_init(&S->arena);
 	arena_take_tail(&S->arena, m->arena);   /* freed before the tree's arena (driver_session_free) */
 	sema_types_init(&S->types);
-	S->module_name = arena_strndup(&S->arena, src + m->name.span.start, m->name.span.end - m->name.span.start);
+	S->module_name = sema_qname_text(S, &m->name);
 	S->npermits = m->permit.nnames;
 	S->permits = ARENA_ARRAY(&S->arena, const char *, m->permit.nnames ? m->permit.nnames : 1);
 	for (int i = 0; i < m->permit.nnames; i++) {
 		const QName *q = &m->permit.names[i];
-		S->permits[i] = arena_strndup(&S->arena, src + q->span.start, q->span.end - q->span.start);
+		S->permits[i] = sema_qname_text(S, q);
 	}
 	S->expr_type_len = m->nexprs ? m->nexprs : 1;
 	S->expr_type16 = spx_xcalloc(S->expr_type_len, sizeof(uint16_t));

@@ -408,6 +408,7 @@ put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e)
 const Decl *
 lsp_project_import_decl(LspReq *r, const Module *m, const char *src, const char *w, size_t n, int *k)
 {
+	(void)src;
 	LspProj *p = r->doc->proj;
 	if (!p || !p->pj || !m)
 		return NULL;
@@ -415,10 +416,7 @@ lsp_project_import_decl(LspReq *r, const Module *m, const char *src, const char 
 		const UseDecl *u = &m->uses[i];
 		if (!u->alias.s || strlen(u->alias.s) != n || memcmp(u->alias.s, w, n) != 0)
 			continue;
-		size_t ml = u->from.span.end - u->from.span.start;
-		char *name = spx_xmalloc(ml + 1);
-		memcpy(name, src + u->from.span.start, ml);
-		name[ml] = '\0';
+		char *name = ast_qname_text(&u->from);   /* its parts, not src's text between them */
 		ModuleId t = driver_program_find(&p->pj->P, name);
 		free(name);
 		if (t == DRIVER_NO_MODULE)

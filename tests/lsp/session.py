@@ -207,7 +207,8 @@ def main():
     assert d["version"] == 3 and len(d["diagnostics"]) == 1, d
     g = d["diagnostics"][0]
     assert g["code"] == "SPX-P106" and g["severity"] == 1 and g["source"] == "semaprax", g
-    assert g["range"]["start"] == pos(broken, "twice(add(p.x"), g
+    # at the statement through its `;` (DECISIONS, Expression statements), where the fix goes
+    assert g["range"]["start"] == pos(broken, "add(1, 2);") and g["range"]["end"] == pos(broken, "\n    twice(add(p.x"), g
     assert "\nhelp: " in g["message"]
     acts = c.call("textDocument/codeAction", {"textDocument": TD, "range": g["range"], "context": {"diagnostics": [g]}})
     assert len(acts) == 1 and acts[0]["kind"] == "quickfix" and acts[0]["title"].startswith("SPX-P106"), acts
@@ -266,8 +267,9 @@ def main():
     assert cur == fixed and c.note("textDocument/publishDiagnostics")["diagnostics"] == []
     assert c.call("textDocument/hover", at(cur, "add(1, 2)", 1))["range"] == rng(cur, "add(1, 2)", 1, length=3)
 
-    # ---- the missing-`->` fix writes the tail's known type (it guessed `-> i64`: T103); none
-    # when the tail's type is not known before checking ----
+    # ---- the missing-`->` fix writes the tail's known type (it guessed `-> i64`: T103), a call
+    # of the module's function too (declared below); none when the tail's type is not known
+    # before checking (a generic builtin's) ----
     arrow_uri = "file:///work/arrow.spx"
     arrow = "module a;\n\n@id(\"a.ready\")\nfn ready() { 1 == 1 }\n\n@id(\"a.main\")\nfn main() -> i64\n{\n    if ready() { 1 } else { 0 }\n}\n"
     c.notify("textDocument/didOpen", {"textDocument": {"uri": arrow_uri, "languageId": "semaprax", "version": 1, "text": arrow}})
@@ -277,8 +279,16 @@ def main():
     edits = acts[0]["edit"]["changes"][arrow_uri]
     assert edits == [{"range": {"start": pos(arrow, " { 1 == 1"), "end": pos(arrow, " { 1 == 1")}, "newText": " -> bool"}], edits
     assert check_text(apply(arrow, edits))[0] == 0
-    unknown = arrow.replace("{ 1 == 1 }", "{ g() }") + "\n@id(\"a.g\")\nfn g() -> bool\n{\n    true\n}\n"
-    c.notify("textDocument/didChange", {"textDocument": {"uri": arrow_uri, "version": 2}, "contentChanges": [{"text": unknown}]})
+    called = arrow.replace("{ 1 == 1 }", "{ g() }") + "\n@id(\"a.g\")\nfn g() -> bool\n{\n    true\n}\n"
+    c.notify("textDocument/didChange", {"textDocument": {"uri": arrow_uri, "version": 2}, "contentChanges": [{"text": called}]})
+    g = c.note("textDocument/publishDiagnostics")["diagnostics"]
+    assert [x["code"] for x in g] == ["SPX-P106"], g
+    acts = c.call("textDocument/codeAction", {"textDocument": {"uri": arrow_uri}, "range": g[0]["range"], "context": {"diagnostics": g}})
+    edits = acts[0]["edit"]["changes"][arrow_uri]
+    assert edits == [{"range": {"start": pos(called, " { g()"), "end": pos(called, " { g()")}, "newText": " -> bool"}], edits
+    assert check_text(apply(called, edits))[0] == 0
+    unknown = arrow.replace("{ 1 == 1 }", "{ box_new(true) }")
+    c.notify("textDocument/didChange", {"textDocument": {"uri": arrow_uri, "version": 3}, "contentChanges": [{"text": unknown}]})
     g = c.note("textDocument/publishDiagnostics")["diagnostics"]
     assert [x["code"] for x in g] == ["SPX-P106"], g
     assert c.call("textDocument/codeAction", {"textDocument": {"uri": arrow_uri}, "range": g[0]["range"], "context": {"diagnostics": g}}) == []
