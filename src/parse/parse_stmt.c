@@ -708,13 +708,12 @@ static void
 expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool tail, Stmt *const *stmts, int nstmts)
 {
 	bool last = parse_at(p, TOK_RBRACE);
-	Diag *d;
+	const Token *at_tok = parse_peek(p);
 	if (e->kind == EXPR_NAME && semi > p->toks && semi[-1].span.start == e->span.start)
-		d = parse_error_at(p, &semi[-1], DIAG_P106, "expected `}` after block");
+		at_tok = &semi[-1];
 	else if (last)
-		d = parse_error_at(p, semi, DIAG_P106, "expected `}` after block");   /* `f(x);` ending a block: at its `;`, not the `}` after it */
-	else   /* `f(x); …`: at the statement and its `;`, not the token after them */
-		d = parse_error_span(p, (Span){ e->span.start, semi->span.end }, DIAG_P106, "expected `}` after block");
+		at_tok = semi;   /* `f(x);` ending a block: at its `;`, not the `}` after it */
+	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
 	if (e->kind == EXPR_CALL)
