@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { K_STR, K_VEC, K_REC, K_MAP, K_OPT, NKIND };
+enum { K_STR, K_VEC, K_REC, K_MAP, K_OPT, K_SMAP, K_BOX, K_HOLD, K_BYTES, K_CLO, NKIND };
 
 typedef struct OVar {
 	char name[24];
@@ -41,7 +41,7 @@ static int depth;      /* current block depth */
 static int loop_floor; /* bindings below this depth belong outside the innermost loop */
 static int trips = 1;  /* iterations of the enclosing loops (product) */
 static int budget;     /* statements left */
-static char rec[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24];
+static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], eatb[24];
 
 static int pick(int kind, int movable)
 {
@@ -60,8 +60,8 @@ static OVar *add(int kind, int mut)
 		return NULL;
 	OVar *v = &ov[nov++];
 	memset(v, 0, sizeof *v);
-	pg_fresh(kind == K_STR ? "os" : kind == K_VEC ? "ov" : kind == K_REC ? "orr" : kind == K_MAP ? "om" : "oo", v->name,
-		 sizeof v->name);
+	static const char *const prefix[NKIND] = { "os", "ov", "orr", "om", "oo", "osm", "ob", "oh", "oy", "oc" };
+	pg_fresh(prefix[kind], v->name, sizeof v->name);
 	v->kind = kind;
 	v->mut = mut;
 	v->live = 1;
@@ -70,6 +70,7 @@ static OVar *add(int kind, int mut)
 }
 
 static void str_expr(Buf *b, int d);
+static void key_expr(Buf *b);
 static void vec_expr(Buf *b, int d, int *len, int *cap);
 
 /* an i64 of a and acc, never failing */
@@ -90,7 +91,7 @@ static void small_i64(Buf *b)
 /* a string value: fresh, or consuming a binding */
 static void str_expr(Buf *b, int d)
 {
-	int r = pg_rnd(d > 0 ? 11 : 4);
+	int r = pg_rnd(d > 0 ? 16 : 4);
 	int x;
 	if (r == 0) {
 		pg_str_lit(b);
@@ -130,6 +131,24 @@ static void str_expr(Buf *b, int d)
 		      ov[x].name, rec, s1, v1, n1, s1, n1, v1);
 	} else if (r == 10 && (x = pick(K_MAP, 0)) >= 0) {
 		pg_bp(b, "map_key_at<string, i64>(%s, 0usize)", ov[x].name);
+	} else if (r == 11 && (x = pick(K_SMAP, 0)) >= 0) {
+		/* the default is lent (a last use may move it) */
+		pg_bp(b, "map_get_or<string, string>(%s, ", ov[x].name);
+		key_expr(b);
+		pg_bp(b, ", ");
+		key_expr(b);
+		pg_bp(b, ")");
+	} else if (r == 12 && (x = pick(K_SMAP, 0)) >= 0) {
+		pg_bp(b, "map_value_at<string, string>(%s, 0usize)", ov[x].name);
+	} else if (r == 13 && (x = pick(K_HOLD, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "%s.tag", ov[x].name);
+	} else if (r == 14 && (x = pick(K_HOLD, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "%s.r.s", ov[x].name);
+	} else if (r == 15 && (x = pick(K_BOX, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "box_into_inner<%s>(%s).s", rec, ov[x].name);
 	} else {
 		pg_bp(b, "string_from_i64(a * %d)", pg_rnd(9) + 1);
 	}
@@ -215,7 +234,7 @@ static void key_expr(Buf *b)
 /* an i64 read or consumption, bounded (mix folds it) */
 static void i64_expr(Buf *b, int d)
 {
-	int r = pg_rnd(14);
+	int r = pg_rnd(21);
 	int x;
 	if (r == 0 && (x = pick(K_STR, 0)) >= 0) {
 		pg_bp(b, "string_len(%s)", ov[x].name);
@@ -257,6 +276,39 @@ static void i64_expr(Buf *b, int d)
 		pg_bp(b, ")");
 	} else if (r == 12 && (x = pick(K_VEC, 0)) >= 0) {
 		pg_bp(b, "string_len(vec_clone_at<string>(%s, 0usize))", ov[x].name);
+	} else if (r == 13 && (x = pick(K_SMAP, 0)) >= 0) {
+		pg_bp(b, "i64_from_usize(map_len<string, string>(%s)) + string_len(map_key_at<string, string>(%s, 0usize))", ov[x].name, ov[x].name);
+	} else if (r == 14 && (x = pick(K_BOX, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "%s(box_into_inner<%s>(%s))", eatr, rec, ov[x].name);
+	} else if (r == 15 && (x = pick(K_HOLD, 0)) >= 0) {
+		pg_bp(b, "string_len(%s.tag) + %s(%s.r)", ov[x].name, lookr, ov[x].name);
+	} else if (r == 16 && (x = pick(K_HOLD, 1)) >= 0) {
+		int w = pg_rnd(3);
+		ov[x].live = 0;
+		if (w == 0)
+			pg_bp(b, "%s(%s.r)", eatr, ov[x].name);
+		else if (w == 1)
+			pg_bp(b, "%s(%s.r.v)", eatv, ov[x].name);
+		else {
+			char hr[24], ht[24];
+			pg_fresh("hr", hr, sizeof hr);
+			pg_fresh("ht", ht, sizeof ht);
+			pg_bp(b, "match own %s { %s { r: %s, tag: %s } => %s(%s) + %s(%s), }", ov[x].name, hold, hr, ht, eatr, hr, eat, ht);
+		}
+	} else if (r == 17 && (x = pick(K_HOLD, 0)) >= 0) {
+		char hr[24], ht[24];
+		pg_fresh("hr", hr, sizeof hr);
+		pg_fresh("ht", ht, sizeof ht);
+		pg_bp(b, "match borrow %s { %s { r: %s, tag: %s } => %s(%s) + string_len(%s), }", ov[x].name, hold, hr, ht, lookr, hr, ht);
+	} else if (r == 18 && (x = pick(K_BYTES, 0)) >= 0) {
+		pg_bp(b, "i64_from_usize(byte_len(bytes_as_slice(%s)))", ov[x].name);
+	} else if (r == 19 && (x = pick(K_BYTES, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "%s(%s)", eatb, ov[x].name);
+	} else if (r == 20 && (x = pick(K_CLO, 1)) >= 0) {
+		ov[x].live = 0;
+		pg_bp(b, "%s()", ov[x].name);
 	} else {
 		small_i64(b);
 	}
@@ -292,6 +344,62 @@ static void stmt(Buf *b)
 				small_i64(&e);
 				pg_bp(&e, ")");
 			}
+		} else if (kind == K_SMAP) {
+			int n = 1 + pg_rnd(3);
+			for (int i = 0; i < n; i++)
+				pg_bp(&e, "map_set<string, string>(");
+			pg_bp(&e, "map_new<string, string>(64usize)");
+			for (int i = 0; i < n; i++) {
+				pg_bp(&e, ", ");
+				key_expr(&e);
+				pg_bp(&e, ", ");
+				key_expr(&e);
+				pg_bp(&e, ")");
+			}
+		} else if (kind == K_BOX) {
+			pg_bp(&e, "box_new<%s>(", rec);
+			rec_expr(&e, 1);
+			pg_bp(&e, ")");
+		} else if (kind == K_HOLD) {
+			int w = pg_rnd(3);
+			if (w == 0 && (x = pick(K_HOLD, 1)) >= 0) {
+				ov[x].live = 0;
+				pg_bp(&e, "%s with { tag: ", ov[x].name);
+				str_expr(&e, 1);
+				pg_bp(&e, " }");
+			} else if (w == 1 && (x = pick(K_BOX, 1)) >= 0) {
+				ov[x].live = 0;
+				pg_bp(&e, "%s { tag: ", hold);
+				str_expr(&e, 1);
+				pg_bp(&e, ", r: box_into_inner<%s>(%s) }", rec, ov[x].name);
+			} else {
+				pg_bp(&e, "%s { r: ", hold);
+				rec_expr(&e, 1);
+				pg_bp(&e, ", tag: ");
+				str_expr(&e, 1);
+				pg_bp(&e, " }");
+			}
+		} else if (kind == K_BYTES) {
+			int n = 1 + pg_rnd(6);
+			if (pg_chance(50))
+				pg_bp(&e, "bytes_zeroed(%dusize)", n);
+			else
+				pg_bp(&e, "bytes_set(bytes_zeroed(%dusize), %dusize, %du8)", n, n - 1, n * 7);
+		} else if (kind == K_CLO) {
+			x = pick(K_BYTES, 1);
+			if (x < 0) {
+				/* bytes to capture, bound first */
+				OVar *y = add(K_BYTES, 0);
+				if (!y)
+					return;
+				x = (int)(y - ov);
+				int n = 1 + pg_rnd(5);
+				pg_indent(b, depth + 1);
+				pg_bp(b, "let %s = bytes_zeroed(%dusize);\n", y->name, n);
+			}
+			ov[x].live = 0;
+			pg_bp(&e, "own fn() -> i64 { %s(%s) }", eatb, ov[x].name);
+			mut = 0;
 		} else {
 			if (pg_chance(70)) {
 				pg_bp(&e, "Option<string>::Some { value: ");
@@ -319,11 +427,11 @@ static void stmt(Buf *b)
 		pg_bfree(&e);
 	} else if (r < 13) {
 		/* a reopen of a mutable binding */
-		int k = pg_rnd(4);
+		int k = pg_rnd(5);
 		x = -1;
 		for (int i = nov - 1; i >= 0; i--) {
 			OVar *v = &ov[i];
-			if (v->live && v->mut && v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : K_REC)) {
+			if (v->live && v->mut && v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : k == 3 ? K_REC : K_SMAP)) {
 				x = i;
 				break;
 			}
@@ -350,6 +458,15 @@ static void stmt(Buf *b)
 			small_i64(&e);
 			pg_indent(b, depth + 1);
 			pg_bp(b, "%s = map_set<string, i64>(%s, %s);\n", v->name, v->name, e.p);
+		} else if (v->kind == K_SMAP) {
+			if (v->mops + trips > 60)
+				return;
+			v->mops += trips;
+			key_expr(&e);
+			pg_bp(&e, ", ");
+			key_expr(&e);
+			pg_indent(b, depth + 1);
+			pg_bp(b, "%s = map_set<string, string>(%s, %s);\n", v->name, v->name, e.p);
 		} else if (v->kind == K_STR) {
 			str_expr(&e, 1);
 			if (!v->live) /* the value consumed the binding itself */
@@ -365,7 +482,7 @@ static void stmt(Buf *b)
 	} else if (r < 14) {
 		/* an alias moves the binding */
 		int kind = pg_rnd(NKIND);
-		x = pick(kind, 1);
+		x = kind == K_CLO ? -1 : pick(kind, 1);
 		if (x < 0)
 			return;
 		ov[x].live = 0;
@@ -451,6 +568,12 @@ void pg_feat_ownflow(char *call, size_t cap)
 	pg_fresh("oww", wrap, sizeof wrap);
 	static const PgField recf[] = { { "s", "string", NULL }, { "v", "Vec<string>", NULL }, { "n", "i64", NULL } };
 	pg_record_decl(&pg_decls, rec, "", recf, 3, NULL);
+	pg_fresh("OHold", hold, sizeof hold);
+	pg_fresh("owb", eatb, sizeof eatb);
+	const PgField holdf[] = { { "r", rec, NULL }, { "tag", "string", NULL } };
+	pg_record_decl(&pg_decls, hold, "", holdf, 2, NULL);
+	pg_id_line(&pg_funcs, 0, eatb);
+	pg_bp(&pg_funcs, "fn %s(b: own Bytes) -> i64\n{\n    i64_from_usize(byte_len(bytes_as_slice(b))) * 2 + 1\n}\n\n", eatb);
 	pg_id_line(&pg_funcs, 0, eat);
 	pg_bp(&pg_funcs, "fn %s(s: string) -> i64\n{\n    string_len(s) * 3 + 1\n}\n\n", eat);
 	pg_id_line(&pg_funcs, 0, eatv);
