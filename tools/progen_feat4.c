@@ -32,6 +32,8 @@ typedef struct OVar {
 	int depth;  /* the block depth of its binding */
 	int vlen, vcap; /* K_VEC: elements and capacity (outside loops) */
 	int mops;   /* K_MAP: key insertions counted with loop trips */
+	int lent;   /* a `for` item: borrows an element, never moved or reopened */
+	int frozen; /* iterated by an enclosing `for`: read only */
 } OVar;
 
 #define MAX_OV 96
@@ -47,7 +49,7 @@ static int pick(int kind, int movable)
 {
 	int c[MAX_OV], n = 0;
 	for (int i = 0; i < nov; i++)
-		if (ov[i].live && ov[i].kind == kind && (!movable || ov[i].depth >= loop_floor))
+		if (ov[i].live && ov[i].kind == kind && (!movable || (ov[i].depth >= loop_floor && !ov[i].lent && !ov[i].frozen)))
 			c[n++] = i;
 	if (!n)
 		return -1;
@@ -431,7 +433,7 @@ static void stmt(Buf *b)
 		x = -1;
 		for (int i = nov - 1; i >= 0; i--) {
 			OVar *v = &ov[i];
-			if (v->live && v->mut && v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : k == 3 ? K_REC : K_SMAP)) {
+			if (v->live && v->mut && !v->lent && !v->frozen && v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : k == 3 ? K_REC : K_SMAP)) {
 				x = i;
 				break;
 			}
@@ -505,6 +507,32 @@ static void stmt(Buf *b)
 		int save = nov;
 		depth++;
 		stmts(b, 1 + pg_rnd(3));
+		depth--;
+		nov = save;
+		pg_indent(b, depth + 1);
+		pg_bp(b, "}\n");
+	} else if (r < 17 && budget > 2 && trips < 9 && (x = pick(K_VEC, 0)) >= 0 && ov[x].vlen > 0 && !ov[x].mut) {
+		/* a borrowing `for`: the item lends each element, the Vec is
+		 * frozen in the body */
+		int n = ov[x].vlen, save = nov, floor = loop_floor, t = trips;
+		OVar *it;
+		depth++;
+		if (!(it = add(K_STR, 0))) {
+			depth--;
+			return;
+		}
+		it->lent = 1;
+		pg_indent(b, depth);
+		pg_bp(b, "for %s in %s {\n", it->name, ov[x].name);
+		ov[x].frozen++;
+		loop_floor = depth;
+		trips *= n;
+		stmts(b, 1 + pg_rnd(3));
+		pg_indent(b, depth + 1);
+		pg_bp(b, "0\n");
+		ov[x].frozen--;
+		trips = t;
+		loop_floor = floor;
 		depth--;
 		nov = save;
 		pg_indent(b, depth + 1);
