@@ -43,7 +43,7 @@ static int depth;      /* current block depth */
 static int loop_floor; /* bindings below this depth belong outside the innermost loop */
 static int trips = 1;  /* iterations of the enclosing loops (product) */
 static int budget;     /* statements left */
-static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], eatb[24];
+static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], mkh[24], eatb[24];
 
 static int pick(int kind, int movable)
 {
@@ -93,7 +93,7 @@ static void small_i64(Buf *b)
 /* a string value: fresh, or consuming a binding */
 static void str_expr(Buf *b, int d)
 {
-	int r = pg_rnd(d > 0 ? 16 : 4);
+	int r = pg_rnd(d > 0 ? 18 : 4);
 	int x;
 	if (r == 0) {
 		pg_str_lit(b);
@@ -151,6 +151,14 @@ static void str_expr(Buf *b, int d)
 	} else if (r == 15 && (x = pick(K_BOX, 1)) >= 0) {
 		ov[x].live = 0;
 		pg_bp(b, "box_into_inner<%s>(%s).s", rec, ov[x].name);
+	} else if (r == 16 || r == 17) {
+		/* a field taken out of a fresh value, one or two levels deep (the
+		 * rest released after the statement) */
+		int k = pg_rnd(40);
+		if (r == 16)
+			pg_bp(b, "%s(a + %d).s", mk, k);
+		else
+			pg_bp(b, "%s(a + %d).%s", mkh, k, pg_chance(50) ? "r.s" : "tag");
 	} else {
 		pg_bp(b, "string_from_i64(a * %d)", pg_rnd(9) + 1);
 	}
@@ -165,6 +173,13 @@ static void vec_expr(Buf *b, int d, int *len, int *cap)
 		*len = ov[x].vlen;
 		*cap = ov[x].vcap;
 		pg_bp(b, "%s", ov[x].name);
+		return;
+	}
+	if (d > 0 && pg_chance(10)) {
+		/* taken out of a fresh holder: its element count is mkh's */
+		int k = pg_rnd(40);
+		*len = *cap = 2;
+		pg_bp(b, "%s(a + %d).r.v", mkh, k);
 		return;
 	}
 	int c = 1 + pg_rnd(3);
@@ -600,6 +615,7 @@ void pg_feat_ownflow(char *call, size_t cap)
 	pg_fresh("owb", eatb, sizeof eatb);
 	const PgField holdf[] = { { "r", rec, NULL }, { "tag", "string", NULL } };
 	pg_record_decl(&pg_decls, hold, "", holdf, 2, NULL);
+	pg_fresh("owh", mkh, sizeof mkh);
 	pg_id_line(&pg_funcs, 0, eatb);
 	pg_bp(&pg_funcs, "fn %s(b: own Bytes) -> i64\n{\n    i64_from_usize(byte_len(bytes_as_slice(b))) * 2 + 1\n}\n\n", eatb);
 	pg_id_line(&pg_funcs, 0, eat);
@@ -613,6 +629,10 @@ void pg_feat_ownflow(char *call, size_t cap)
 	pg_id_line(&pg_funcs, 0, mk);
 	pg_bp(&pg_funcs, "fn %s(k: i64) -> %s\n{\n    %s { s: string_from_i64(k), v: vec_push<string>(vec_with_capacity<string>(2usize), string_from_i64(k + 1)), n: k }\n}\n\n",
 	      mk, rec, rec);
+
+	pg_id_line(&pg_funcs, 0, mkh);
+	pg_bp(&pg_funcs, "fn %s(k: i64) -> %s\n{\n    %s { r: %s { s: string_from_i64(k), v: vec_push<string>(vec_push<string>(vec_with_capacity<string>(2usize), \"h\"), string_from_i64(k)), n: k }, tag: string_from_i64(k * 11) }\n}\n\n",
+	      mkh, hold, hold, rec);
 
 	/* the body: owned parameters, maybe under contracts */
 	nov = 0;
