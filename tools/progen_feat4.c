@@ -43,7 +43,8 @@ static int depth;      /* current block depth */
 static int loop_floor; /* bindings below this depth belong outside the innermost loop */
 static int trips = 1;  /* iterations of the enclosing loops (product) */
 static int budget;     /* statements left */
-static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], mkh[24], eatb[24];
+static int tryok;      /* the body returns Option<i64>: `?` on Option helpers */
+static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], mkh[24], eatb[24], oqs[24], oqi[24];
 
 static int pick(int kind, int movable)
 {
@@ -93,7 +94,7 @@ static void small_i64(Buf *b)
 /* a string value: fresh, or consuming a binding */
 static void str_expr(Buf *b, int d)
 {
-	int r = pg_rnd(d > 0 ? 18 : 4);
+	int r = pg_rnd(d > 0 ? (tryok ? 19 : 18) : 4);
 	int x;
 	if (r == 0) {
 		pg_str_lit(b);
@@ -159,6 +160,10 @@ static void str_expr(Buf *b, int d)
 			pg_bp(b, "%s(a + %d).s", mk, k);
 		else
 			pg_bp(b, "%s(a + %d).%s", mkh, k, pg_chance(50) ? "r.s" : "tag");
+	} else if (r == 18) {
+		/* an early exit (None) while what is live is released */
+		int k = pg_rnd(40);
+		pg_bp(b, "%s(acc %% 50 + %d)?", oqs, k);
 	} else {
 		pg_bp(b, "string_from_i64(a * %d)", pg_rnd(9) + 1);
 	}
@@ -251,7 +256,7 @@ static void key_expr(Buf *b)
 /* an i64 read or consumption, bounded (mix folds it) */
 static void i64_expr(Buf *b, int d)
 {
-	int r = pg_rnd(21);
+	int r = pg_rnd(tryok ? 22 : 21);
 	int x;
 	if (r == 0 && (x = pick(K_STR, 0)) >= 0) {
 		pg_bp(b, "string_len(%s)", ov[x].name);
@@ -326,6 +331,9 @@ static void i64_expr(Buf *b, int d)
 	} else if (r == 20 && (x = pick(K_CLO, 1)) >= 0) {
 		ov[x].live = 0;
 		pg_bp(b, "%s()", ov[x].name);
+	} else if (r == 21) {
+		int k = pg_rnd(40);
+		pg_bp(b, "%s(acc %% 50 + %d)?", oqi, k);
 	} else {
 		small_i64(b);
 	}
@@ -640,26 +648,39 @@ void pg_feat_ownflow(char *call, size_t cap)
 	loop_floor = 0;
 	trips = 1;
 	budget = 8 + pg_rnd(16);
+	tryok = pg_chance(40);
+	const char *res = tryok ? "Option<i64>" : "i64";
+	if (tryok) {
+		pg_fresh("owqs", oqs, sizeof oqs);
+		pg_fresh("owqi", oqi, sizeof oqi);
+		pg_id_line(&pg_funcs, 0, oqs);
+		pg_bp(&pg_funcs, "fn %s(k: i64) -> Option<string>\n{\n    if k %% 7 == 0 { Option<string>::None {} } else { Option<string>::Some { value: string_from_i64(k) } }\n}\n\n", oqs);
+		pg_id_line(&pg_funcs, 0, oqi);
+		pg_bp(&pg_funcs, "fn %s(k: i64) -> Option<i64>\n{\n    if k %% 7 == 3 { Option<i64>::None {} } else { Option<i64>::Some { value: k * 3 } }\n}\n\n", oqi);
+	}
 	Buf body = { 0 };
 	OVar *p0 = add(K_STR, 0), *p1 = add(K_VEC, 0), *p2 = add(K_REC, 0);
 	p1->vlen = 1;
 	p1->vcap = 3;
 	pg_id_line(&pg_funcs, 0, fn);
-	pg_bp(&pg_funcs, "fn %s(a: i64, %s: string, %s: own Vec<string>, %s: own %s) -> i64\n", fn, p0->name, p1->name, p2->name, rec);
+	pg_bp(&pg_funcs, "fn %s(a: i64, %s: string, %s: own Vec<string>, %s: own %s) -> %s\n", fn, p0->name, p1->name, p2->name, rec, res);
 	int c = pg_rnd(6);
 	if (c == 0)
 		pg_bp(&pg_funcs, "    requires a %% 13 != %d || string_len(%s) > 1\n", pg_rnd(13), p0->name);
+	else if (c == 1 && tryok)
+		pg_bp(&pg_funcs, "    ensures match result { Option::Some { value } => value %% 9 != %d, Option::None {} => true, }\n", pg_rnd(9));
 	else if (c == 1)
 		pg_bp(&pg_funcs, "    ensures result %% 9 != %d\n", pg_rnd(9));
 	pg_bp(&body, "    let mut acc = a;\n");
 	while (budget > 0)
 		stmt(&body);
-	pg_bp(&pg_funcs, "{\n%s    acc\n}\n\n", body.p);
+	pg_bp(&pg_funcs, "{\n%s    %s\n}\n\n", body.p, tryok ? "Option<i64>::Some { value: acc }" : "acc");
 	pg_bfree(&body);
 	int k = pg_rnd(50);
 	pg_id_line(&pg_funcs, 0, wrap);
-	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n    %s(a, string_from_i64(a * 3), vec_push<string>(vec_with_capacity<string>(3usize), \"%s\"), %s(a + %d))\n}\n\n",
-	      wrap, fn, pg_words[k % PG_NWORDS], mk, k);
+	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n    %s%s(a, string_from_i64(a * 3), vec_push<string>(vec_with_capacity<string>(3usize), \"%s\"), %s(a + %d))%s\n}\n\n",
+	      wrap, tryok ? "match " : "", fn, pg_words[k % PG_NWORDS], mk, k,
+	      tryok ? " { Option::Some { value } => value, Option::None {} => -1, }" : "");
 	int arg = pg_rnd(30);
 	snprintf(call, cap, "%s(%d)", wrap, arg);
 }
