@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { K_STR, K_VEC, K_REC, K_MAP, K_OPT, K_SMAP, K_BOX, K_HOLD, K_BYTES, K_CLO, NKIND };
+enum { K_STR, K_VEC, K_REC, K_MAP, K_OPT, K_SMAP, K_BOX, K_HOLD, K_BYTES, K_CLO, K_OBJ, NKIND };
 
 typedef struct OVar {
 	char name[24];
@@ -44,7 +44,7 @@ static int loop_floor; /* bindings below this depth belong outside the innermost
 static int trips = 1;  /* iterations of the enclosing loops (product) */
 static int budget;     /* statements left */
 static int tryok;      /* the body returns Option<i64>: `?` on Option helpers */
-static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], mkh[24], eatb[24], oqs[24], oqi[24];
+static char rec[24], hold[24], eat[24], eatv[24], eatr[24], lookr[24], mk[24], mkh[24], eatb[24], oqs[24], oqi[24], kbase[24], kid[24];
 
 static int pick(int kind, int movable)
 {
@@ -63,7 +63,7 @@ static OVar *add(int kind, int mut)
 		return NULL;
 	OVar *v = &ov[nov++];
 	memset(v, 0, sizeof *v);
-	static const char *const prefix[NKIND] = { "os", "ov", "orr", "om", "oo", "osm", "ob", "oh", "oy", "oc" };
+	static const char *const prefix[NKIND] = { "os", "ov", "orr", "om", "oo", "osm", "ob", "oh", "oy", "oc", "ok" };
 	pg_fresh(prefix[kind], v->name, sizeof v->name);
 	v->kind = kind;
 	v->mut = mut;
@@ -256,7 +256,7 @@ static void key_expr(Buf *b)
 /* an i64 read or consumption, bounded (mix folds it) */
 static void i64_expr(Buf *b, int d)
 {
-	int r = pg_rnd(tryok ? 22 : 21);
+	int r = pg_rnd(25);
 	int x;
 	if (r == 0 && (x = pick(K_STR, 0)) >= 0) {
 		pg_bp(b, "string_len(%s)", ov[x].name);
@@ -331,9 +331,23 @@ static void i64_expr(Buf *b, int d)
 	} else if (r == 20 && (x = pick(K_CLO, 1)) >= 0) {
 		ov[x].live = 0;
 		pg_bp(b, "%s()", ov[x].name);
-	} else if (r == 21) {
+	} else if (r == 21 && tryok) {
 		int k = pg_rnd(40);
 		pg_bp(b, "%s(acc %% 50 + %d)?", oqi, k);
+	} else if (r == 22 && (x = pick(K_OBJ, 0)) >= 0) {
+		/* an overriding method with `super`, a borrowed receiver */
+		pg_bp(b, "%s.look(%d)", ov[x].name, pg_rnd(9));
+	} else if (r == 23 && (x = pick(K_OBJ, 1)) >= 0) {
+		/* the inherited consuming method: the receiver is upcast, the
+		 * child's own fields released */
+		ov[x].live = 0;
+		pg_bp(b, "%s.take(%d)", ov[x].name, pg_rnd(9));
+	} else if (r == 24 && (x = pick(K_OBJ, 1)) >= 0) {
+		ov[x].live = 0;
+		if (pg_chance(50))
+			pg_bp(b, "%s(%s.tags)", eatv, ov[x].name);
+		else
+			pg_bp(b, "%s(%s.name)", eat, ov[x].name);
 	} else {
 		small_i64(b);
 	}
@@ -410,6 +424,21 @@ static void stmt(Buf *b)
 				pg_bp(&e, "bytes_zeroed(%dusize)", n);
 			else
 				pg_bp(&e, "bytes_set(bytes_zeroed(%dusize), %dusize, %du8)", n, n - 1, n * 7);
+		} else if (kind == K_OBJ) {
+			if (pg_chance(30) && (x = pick(K_OBJ, 1)) >= 0) {
+				ov[x].live = 0;
+				pg_bp(&e, "%s with { name: ", ov[x].name);
+				str_expr(&e, 1);
+				pg_bp(&e, " }");
+			} else {
+				pg_bp(&e, "%s { name: ", kid);
+				str_expr(&e, 1);
+				pg_bp(&e, ", n: ");
+				small_i64(&e);
+				pg_bp(&e, ", tags: ");
+				vec_expr(&e, 1, &len, &cap);
+				pg_bp(&e, " }");
+			}
 		} else if (kind == K_CLO) {
 			x = pick(K_BYTES, 1);
 			if (x < 0) {
@@ -456,7 +485,8 @@ static void stmt(Buf *b)
 		x = -1;
 		for (int i = nov - 1; i >= 0; i--) {
 			OVar *v = &ov[i];
-			if (v->live && v->mut && !v->lent && !v->frozen && v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : k == 3 ? K_REC : K_SMAP)) {
+			if (v->live && v->mut && !v->lent && !v->frozen &&
+			    (v->kind == (k == 0 ? K_VEC : k == 1 ? K_MAP : k == 2 ? K_STR : k == 3 ? K_REC : K_SMAP) || (k == 3 && v->kind == K_OBJ))) {
 				x = i;
 				break;
 			}
@@ -624,6 +654,26 @@ void pg_feat_ownflow(char *call, size_t cap)
 	const PgField holdf[] = { { "r", rec, NULL }, { "tag", "string", NULL } };
 	pg_record_decl(&pg_decls, hold, "", holdf, 2, NULL);
 	pg_fresh("owh", mkh, sizeof mkh);
+	/* a class with an owned field and a child adding one: an override
+	 * calling `super` on a borrowed receiver, an inherited consuming method */
+	pg_fresh("OBase", kbase, sizeof kbase);
+	pg_fresh("OKid", kid, sizeof kid);
+	pg_id_line(&pg_decls, 0, kbase);
+	pg_bp(&pg_decls, "class %s {\n", kbase);
+	pg_id_linef(&pg_decls, 1, "%s.name", kbase);
+	pg_bp(&pg_decls, "    name: string,\n");
+	pg_id_linef(&pg_decls, 1, "%s.n", kbase);
+	pg_bp(&pg_decls, "    n: i64,\n\n");
+	pg_id_linef(&pg_decls, 1, "%s.look", kbase);
+	pg_bp(&pg_decls, "    fn look(self: borrow %s, k: i64) -> i64\n{\n        string_len(self.name) + k\n    }\n\n", kbase);
+	pg_id_linef(&pg_decls, 1, "%s.take", kbase);
+	pg_bp(&pg_decls, "    fn take(self: own %s, k: i64) -> i64\n{\n        string_len(self.name) * 2 + self.n %% 100 + k\n    }\n}\n\n", kbase);
+	pg_id_line(&pg_decls, 0, kid);
+	pg_bp(&pg_decls, "class %s : %s {\n", kid, kbase);
+	pg_id_linef(&pg_decls, 1, "%s.tags", kid);
+	pg_bp(&pg_decls, "    tags: Vec<string>,\n\n");
+	pg_id_linef(&pg_decls, 1, "%s.look", kid);
+	pg_bp(&pg_decls, "    fn look(self: borrow %s, k: i64) -> i64\n{\n        super.look(k) + i64_from_usize(vec_len<string>(self.tags))\n    }\n}\n\n", kid);
 	pg_id_line(&pg_funcs, 0, eatb);
 	pg_bp(&pg_funcs, "fn %s(b: own Bytes) -> i64\n{\n    i64_from_usize(byte_len(bytes_as_slice(b))) * 2 + 1\n}\n\n", eatb);
 	pg_id_line(&pg_funcs, 0, eat);
