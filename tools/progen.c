@@ -832,14 +832,14 @@ int main(int argc, char **argv)
 		else
 			pg_feat_class2();
 	}
-	/* random ownership flow (progen_feat4.c) in half the programs, on a
+	/* random ownership flow (progen_feat4.c) in 35% of the programs, on a
 	 * PRNG stream of its own and after every other feature: the rest of a
 	 * seed's program is the same bytes with or without it */
 	char ownflow[64] = "";
 	{
 		uint64_t saved = rng_state;
 		rng_state = seed * 0x9e3779b97f4a7c15ULL + 0x6f776e666c6f77ULL;
-		if (pg_chance(50))
+		if (pg_chance(35))
 			pg_feat_ownflow(ownflow, sizeof ownflow);
 		rng_state = saved;
 	}

@@ -697,7 +697,7 @@ void pg_feat_ownflow(char *call, size_t cap)
 	depth = 0;
 	loop_floor = 0;
 	trips = 1;
-	budget = 8 + pg_rnd(16);
+	budget = 6 + pg_rnd(14);
 	tryok = pg_chance(40);
 	const char *res = tryok ? "Option<i64>" : "i64";
 	if (tryok) {
