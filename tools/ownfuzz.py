@@ -13,7 +13,8 @@ to one seed (an argument duplicated into another position, an argument
 wrapped in a block that first moves a live binding, re-assigns it, or moves
 it into a closure / `match own`, statements swapped, duplicated, deleted, a
 move inserted between a borrow and its use, a statement wrapped in a loop or
-an if branch, a use renamed to another binding).  Most mutants fail `check`;
+an if branch, a use renamed to another binding, a lent argument that
+hir/lastuse.c may move at its last use read again later).  Most mutants fail `check`;
 each that checks clean runs in the interpreter (`run`) and natively (`run
 --native`) under ASan+UBSan and the runtime's leak check (the environment of
 tests/lane-lib.sh lane_sanitize_env), and the two runs are compared with
@@ -730,11 +731,66 @@ class Mutator:
         y = self.rng.choice(others)
         return (replace(p.text, p.toks[i][1], p.toks[i][2], y), 'rename_use: %s -> %s' % (p.t(i), y))
 
+    # builtins with an argument hir/lastuse.c may move at its last use, and
+    # those that only read (a repeat of the call is a later read of all its
+    # arguments)
+    LASTUSE = ('map_set', 'map_add', 'set_insert', 'map_get_or', 'vec_clone_at',
+               'map_value_at', 'map_key_at', 'set_key_at')
+    READERS = ('map_get_or', 'vec_clone_at', 'map_value_at', 'map_key_at', 'set_key_at')
+
+    def m_late_read(self, p):
+        """a call whose lent argument a last use may move (hir/lastuse.c)
+        read again after a later statement of the function (in any block:
+        loop bodies, arms, branches): the reading call repeated, or the
+        key or collection read through map_has/set_has/string_len, plainly,
+        in a statement if, or in a loop."""
+        fn = self.pick_fn(p)
+        if not fn:
+            return None
+        name, op, cl, params = fn
+        cs = [c for c in p.calls(op, cl) if p.t(c[0]) in self.LASTUSE and len(c[3]) >= 2]
+        if not cs:
+            return None
+        c = self.rng.choice(cs)
+        callee = p.t(c[0])
+        targs = p.span(c[0] + 1, c[1] - 1) if c[1] > c[0] + 1 else ''
+        args = [p.span(a, b) for (a, b) in c[3]]
+        pos = [q for (q, bo, bc) in self._positions(p, fn) if q > c[2]]
+        if not pos:
+            return None
+        q = self.rng.choice(pos)
+        ident = [bool(re.fullmatch(r'[A-Za-z_]\w*(\.[A-Za-z_]\w*)*', a)) for a in args]
+        opts = []
+        if callee in self.READERS and any(ident):
+            opts.append(p.span(c[0], c[2]))
+        # (a generic argument list's comma splits args: a binding first
+        # argument and two or three pieces keep to well-formed calls)
+        if ident[0] and len(args) == (2 if callee == 'set_insert' else 3):
+            if callee in ('map_set', 'map_add', 'map_get_or'):
+                opts.append('map_has%s(%s, %s)' % (targs, args[0], args[1]))
+            if callee == 'set_insert':
+                opts.append('set_has%s(%s, %s)' % (targs, args[0], args[1]))
+        for a in args[1:]:
+            if re.fullmatch(r'[A-Za-z_]\w*', a) and p.var_kind(fn, a) == 'string':
+                opts.append('string_len(%s)' % a)
+        if not opts:
+            return None
+        read = 'let %s = %s;' % (self.name(), self.rng.choice(opts))
+        shape = self.rng.choice(['plain', 'plain', 'if', 'loop'])
+        if shape == 'if':
+            read = 'if string_len("ab") > 1 { %s }' % read
+        elif shape == 'loop':
+            k = self.name()
+            read = 'let mut %s = 0; while %s < 2 { %s %s = %s + 1; 0 }' % (k, k, read, k, k)
+        e = p.toks[q][2]
+        return (p.text[:e] + ' ' + read + p.text[e:], 'late_read(%s): %s' % (shape, read[:80]))
+
     MUTS = ['m_take_arg', 'm_dup_arg', 'm_move_arg', 'm_closure_arg', 'm_match_arg', 'm_reassign_arg',
             'm_binding_arg', 'm_insert_take', 'm_swap', 'm_dup_stmt', 'm_del_stmt', 'm_insert_move',
             'm_loop_move', 'm_branch_move', 'm_insert_reassign', 'm_wrap_loop', 'm_wrap_if',
-            'm_tail_closure', 'm_rename_use', 'm_view_pair', 'm_field_move', 'm_place_wrap']
-    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6, 3, 4]
+            'm_tail_closure', 'm_rename_use', 'm_view_pair', 'm_field_move', 'm_place_wrap',
+            'm_late_read']
+    WEIGHTS = [4, 3, 4, 2, 1, 1, 2, 3, 3, 2, 1, 2, 2, 2, 1, 2, 2, 1, 3, 6, 3, 4, 3]
 
     def mutate(self, text):
         n = self.rng.choice([1, 1, 2, 2, 3])

@@ -832,6 +832,17 @@ int main(int argc, char **argv)
 		else
 			pg_feat_class2();
 	}
+	/* random ownership flow (progen_feat4.c) in 35% of the programs, on a
+	 * PRNG stream of its own and after every other feature: the rest of a
+	 * seed's program is the same bytes with or without it */
+	char ownflow[64] = "";
+	{
+		uint64_t saved = rng_state;
+		rng_state = seed * 0x9e3779b97f4a7c15ULL + 0x6f776e666c6f77ULL;
+		if (pg_chance(35))
+			pg_feat_ownflow(ownflow, sizeof ownflow);
+		rng_state = saved;
+	}
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
@@ -879,6 +890,10 @@ int main(int argc, char **argv)
 		pg_bp(&prog, "    mrows = vec_push<Row>(mrows, Row { val: %d, key: string_from_i64(%d) });\n", v1, v2);
 	}
 	pg_bp(&prog, "    let mut acc = early;\n");
+	/* first, so that another feature's failure does not skip it; no draw:
+	 * the rest of main stays the same */
+	if (ownflow[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", ownflow);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

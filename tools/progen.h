@@ -2,7 +2,7 @@
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
  * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
- * templates).
+ * templates; progen_feat4.c: random ownership flow).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -110,5 +110,7 @@ void pg_feat_qchain(void);
 void pg_feat_owndeep(void);
 void pg_feat_mapx(void);
 void pg_feat_class2(void);
+/* progen_feat4.c: the call main folds in, written to call */
+void pg_feat_ownflow(char *call, size_t cap);
 
 #endif

@@ -805,8 +805,15 @@ place(Emitw *W, const HirExpr *e, uint32_t *base)
 	return true;
 }
 
+/* The field e, moved out when take.  A take whose base is a field path of a
+ * fresh value (`mh(k).r.v`: a call's result, an aggregate, a branch value)
+ * takes every field on the way: the inner field is moved out of its held
+ * temporary and held in turn, so the rest of each level is released once
+ * after the statement.  Read as a copy instead, the inner field still
+ * belonged to the held temporary, whose release then freed what the take
+ * handed out as owned. */
 static bool
-field(Emitw *W, const HirExpr *e)
+field_as(Emitw *W, const HirExpr *e, bool take)
 {
 	const HirExpr *base = e->u.field.base;
 	const TypeInfo *bi = sema_type_info(&W->S->types, emitw_ty(W, base->type));
@@ -826,15 +833,26 @@ field(Emitw *W, const HirExpr *e)
 		if (!emitw_expr(W, base))
 			return false;
 		b = emitw_hold_base(W, emitw_ty(W, base->type));   /* released after the statement */
+	} else if (take && base->kind == HIR_FIELD && emitw_has_heap(W, emitw_ty(W, base->type))) {
+		/* not a place, so rooted in a fresh value: moved out of it, held */
+		if (!field_as(W, base, true))
+			return false;
+		b = emitw_hold_base(W, emitw_ty(W, base->type));
 	} else {
 		int n;
 		if (!to_locals(W, base, &b, &n))
 			return false;
 	}
 	emitw_load(W, b + (uint32_t)off, m);
-	if (e->u.field.take)
+	if (take)
 		emitw_zero_heap(W, b + (uint32_t)off, emitw_ty(W, e->type));
 	return true;
+}
+
+static bool
+field(Emitw *W, const HirExpr *e)
+{
+	return field_as(W, e, e->u.field.take);
 }
 
 /* ---- control ---- */
