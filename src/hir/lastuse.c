@@ -46,11 +46,19 @@
  *     the loop or match ends (c must come after it), and for good when a
  *     binding escapes (is itself seen by a view, an alias or a capture) or
  *     the match yields a non-Copy value (it may be a binding).
+ * Or, instead of the last two conditions on mentions and loops: s's next
+ * mention after c assigns it whole (`s = e`, e not naming s), no construct
+ * that may not run (a branch, an arm, a guard's arm value, a loop's
+ * condition or body, `&&`'s right operand) began between c and it, and it
+ * is in c's loops or c is in no loop s's binding is not in (kill): every
+ * path from c reaches the assignment before any read, and every lane
+ * evaluates e, then releases what s holds (an emptied slot: nothing), then
+ * stores.  The checker admits such an assignment for a string only (U105:
+ * other owned values are reopened by an update that consumes them), so this
+ * is the string renewed in a loop after a map_set/set_insert.
  * Observable behaviour is unchanged (output, status, contract reports, the
- * leak check); only copies go.  A reassignment after c keeps s unmoved
- * though it kills the value: a finer liveness is open (little is lost: the
- * checker admits `s = …` of a non-Copy s only as a reopen that consumes s,
- * U105).
+ * leak check); only copies go.  A collection lent by the caller (a borrowed
+ * parameter's map_get_or) is copied out of: the caller keeps it.
  */
 #include "hir.h"
 

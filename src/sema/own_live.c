@@ -298,21 +298,29 @@ fields_bind(const FieldPat *f, int n, const char *name)
 
 static int r_expr(Live *L, const Expr *e);
 
-/* The arms of match e from arm i on, one of which runs, joined into acc. */
+/* The arms of match e from arm i on, one of which runs, joined into acc
+ * (KILL joins as nothing).  Remembered per (match, arm, name) like a block's
+ * rest, keyed by the match itself: every change in a scrutinee asks for its
+ * arms, and many changes times many arms would be quadratic. */
 static int
 r_arms(Live *L, const Expr *e, int i, int acc)
 {
-	for (; i < e->u.match.narms; i++) {
-		const MatchArm *a = &e->u.match.arms[i];
-		if (pat_binds(a->pat, L->name)) {
-			acc = lv_join(acc, LV_PASS);   /* the arm's name is its binding */
-			continue;
+	const Block *key = (const Block *)(const void *)e;
+	int r = memo_get(L, key, -1 - i);
+	if (r < 0) {
+		r = LV_KILL;
+		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
+			const MatchArm *a = &e->u.match.arms[k];
+			if (pat_binds(a->pat, L->name))
+				r = lv_join(r, LV_PASS);   /* the arm's name is its binding */
+			else if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
+				r = LV_LIVE;
+			else
+				r = lv_join(r, r_expr(L, a->value));
 		}
-		if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
-			return LV_LIVE;
-		acc = lv_join(acc, r_expr(L, a->value));
+		memo_put(L, key, -1 - i, r);
 	}
-	return acc;
+	return lv_join(acc, r);
 }
 
 /* The branches of if e, one of which runs (a literal condition: that one). */
@@ -442,8 +450,24 @@ r_block_from(Live *L, const Block *b, int j)
 
 /* ---- from the change outwards ---- */
 
+/* The arm of match e whose span holds offset q (arms are in source order), or -1. */
+static int
+arm_at(const Expr *e, uint32_t q)
+{
+	int lo = 0, hi = e->u.match.narms;
+	while (lo < hi) {   /* the first arm ending at or after q */
+		int mid = lo + (hi - lo) / 2;
+		if (e->u.match.arms[mid].span.end < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->u.match.narms && e->u.match.arms[lo].span.start <= q ? lo : -1;
+}
+
 /* e is inner itself, or if/else or match whose branch (arm value) is inner:
- * nothing of e runs after inner. */
+ * nothing of e runs after inner.  (An arm is found by its span: a scan of
+ * the arms per change made many changes in a many-armed match quadratic.) */
 static bool
 direct_branch(const Expr *e, const Block *inner)
 {
@@ -453,10 +477,10 @@ direct_branch(const Expr *e, const Block *inner)
 		return e->u.block == inner;
 	if (e->kind == EXPR_IF)
 		return e->u.if_.then_block == inner || e->u.if_.else_block == inner;
-	if (e->kind == EXPR_MATCH)
-		for (int i = 0; i < e->u.match.narms; i++)
-			if (e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner)
-				return true;
+	if (e->kind == EXPR_MATCH) {
+		int i = arm_at(e, inner->span.start);
+		return i >= 0 && e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner;
+	}
 	return false;
 }
 
@@ -491,7 +515,8 @@ rest_of_expr(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 			int r = rest_of_expr(L, e->u.match.scrutinee, inner, pos);
 				return r != LV_PASS || !e->u.match.narms ? r : r_arms(L, e, 0, LV_KILL);
 		}
-		for (int i = 0; i < e->u.match.narms; i++) {
+		int i = arm_at(e, pos);
+		if (i >= 0) {
 			const MatchArm *a = &e->u.match.arms[i];
 			bool hidden = pat_binds(a->pat, L->name);   /* the arm's name is its binding */
 			if (holds_pos(a->guard, pos)) {
