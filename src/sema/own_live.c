@@ -580,12 +580,13 @@ rest_of_stmt(Live *L, const Stmt *s, const Block *inner, uint32_t pos)
 			return r;
 		return s->u.let.name.s && strcmp(s->u.let.name.s, L->name) == 0 ? LV_SHADOW : LV_PASS;
 	}
-	case STMT_ASSIGN:
-		int ra = rest_of_expr(L, s->u.assign.value, inner, pos);
-		if (ra != LV_PASS)
-			return ra;
+	case STMT_ASSIGN: {
+		int r = rest_of_expr(L, s->u.assign.value, inner, pos);
+		if (r != LV_PASS)
+			return r;
 		/* the change inside the value of the view's own assignment: re-pointed */
 		return !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, L->name) == 0 ? LV_KILL : LV_PASS;
+	}
 	case STMT_IF: return rest_of_expr(L, s->u.if_, inner, pos);
 	case STMT_UNSAFE: return inner && inner == s->u.unsafe.body ? LV_PASS : reads_in(L, pos, s->span.end) ? LV_LIVE : LV_PASS;
 	}
