@@ -46,11 +46,19 @@
  *     the loop or match ends (c must come after it), and for good when a
  *     binding escapes (is itself seen by a view, an alias or a capture) or
  *     the match yields a non-Copy value (it may be a binding).
+ * Or, instead of the last two conditions on mentions and loops: s's next
+ * mention after c assigns it whole (`s = e`, e not naming s), no construct
+ * that may not run (a branch, an arm, a guard's arm value, a loop's
+ * condition or body, `&&`'s right operand) began between c and it, and it
+ * is in c's loops or c is in no loop s's binding is not in (kill): every
+ * path from c reaches the assignment before any read, and every lane
+ * evaluates e, then releases what s holds (an emptied slot: nothing), then
+ * stores.  The checker admits such an assignment for a string only (U105:
+ * other owned values are reopened by an update that consumes them), so this
+ * is the string renewed in a loop after a map_set/set_insert.
  * Observable behaviour is unchanged (output, status, contract reports, the
- * leak check); only copies go.  A reassignment after c keeps s unmoved
- * though it kills the value: a finer liveness is open (little is lost: the
- * checker admits `s = …` of a non-Copy s only as a reopen that consumes s,
- * U105).
+ * leak check); only copies go.  A collection lent by the caller (a borrowed
+ * parameter's map_get_or) is copied out of: the caller keeps it.
  */
 #include "hir.h"
 
@@ -62,6 +70,7 @@ typedef struct Cand {
 	HirSlot slot;
 	uint32_t order;
 	int depth;
+	bool killed;          /* the slot's next mention reassigns it whole on every path */
 } Cand;
 
 typedef struct LastUse {
@@ -79,6 +88,9 @@ typedef struct LastUse {
 	                        report prints the parameters, a moved one as `<moved>`) */
 	VEC(HirSlot) lending;/* slots mentioned there, per open region (from its start index) */
 	VEC(Cand) cands;
+	uint32_t *pend;      /* per slot: 1 + the index of its latest candidate, or 0 */
+	uint32_t cond;       /* evaluation order at which the innermost construct that may
+	                        not run (a branch, an arm, a loop's body, `&&`'s right) began */
 } LastUse;
 
 static void lu_expr(LastUse *L, HirExpr *e);
@@ -148,6 +160,49 @@ bind(LastUse *L, HirSlot s, int depth)
 		L->def_depth[s] = depth;
 }
 
+/*
+ * Code that may not run once control reaches its construct — a branch of an
+ * `if`, an arm of a `match` (its guard too), a loop's condition and body, the
+ * right operand of `&&`/`||` — opens a conditional region; L->cond is the
+ * order at which the innermost open one began.  A mention made while
+ * L->cond < c.order lies in no region that began after mention c: every path
+ * from c reaches it (the language has no `return`, `break` or `continue`;
+ * `?` leaves the function, whose release skips an emptied slot).
+ */
+static uint32_t
+cond_open(LastUse *L)
+{
+	uint32_t saved = L->cond;
+	L->cond = L->order;
+	return saved;
+}
+
+static void
+cond_close(LastUse *L, uint32_t saved)
+{
+	L->cond = saved;
+}
+
+/*
+ * Slot s is assigned whole (its value, already walked, does not mention it,
+ * or that mention came between): when its previous mention was candidate c,
+ * c's value dies here on every path — the assignment is unconditional after
+ * c, and either in the same loops as c or c is in no loop its binding is not
+ * in (the next iteration reads the new value).  Every lane evaluates the new
+ * value, then releases what the slot holds (an emptied slot: nothing), then
+ * stores, so c may move.
+ */
+static void
+kill(LastUse *L, HirSlot s)
+{
+	if (s >= (HirSlot)L->f->nlocals || !L->pend[s])
+		return;
+	Cand *c = &L->cands.items[L->pend[s] - 1];
+	if (L->last[s] == c->order && L->cond < c->order &&
+	    (L->depth == c->depth || L->def_depth[s] == c->depth))
+		c->killed = true;
+}
+
 static bool
 holds_view(LastUse *L, TypeId t)
 {
@@ -214,8 +269,10 @@ lu_call(LastUse *L, HirExpr *e)
 		lu_expr(L, a);
 		HirSlot slot;
 		if (builtin && !L->contract && kept_borrow(e->u.call.builtin->bid, i) && movable_arg(L, a, &slot)) {
-			Cand c = { a, slot, L->order, L->depth };
+			Cand c = { a, slot, L->order, L->depth, false };
 			VEC_PUSH(L->cands, c);
+			if (slot < (HirSlot)L->f->nlocals)
+				L->pend[slot] = (uint32_t)L->cands.len;
 		}
 	}
 	/* a lane may read the callee after the arguments */
@@ -245,10 +302,15 @@ lu_expr(LastUse *L, HirExpr *e)
 	case HIR_UNARY:
 		lu_expr(L, e->u.un.x);
 		break;
-	case HIR_BINARY:
+	case HIR_BINARY: {
 		lu_expr(L, e->u.bin.l);
+		bool lazy = e->u.bin.op == BIN_AND || e->u.bin.op == BIN_OR;
+		uint32_t saved = lazy ? cond_open(L) : 0;
 		lu_expr(L, e->u.bin.r);
+		if (lazy)
+			cond_close(L, saved);
 		break;
+	}
 	case HIR_CALL:
 		lu_call(L, e);
 		break;
@@ -266,11 +328,16 @@ lu_expr(LastUse *L, HirExpr *e)
 	case HIR_BLOCK:
 		lu_block(L, e->u.block);
 		break;
-	case HIR_IF:
+	case HIR_IF: {
 		lu_expr(L, e->u.if_.cond);
+		uint32_t saved = cond_open(L);
 		lu_block(L, e->u.if_.then_);
+		cond_close(L, saved);
+		saved = cond_open(L);
 		lu_block(L, e->u.if_.else_);
+		cond_close(L, saved);
 		break;
+	}
 	case HIR_MATCH: {
 		HirExpr *x = e->u.match.scrutinee;
 		bool lends = e->u.match.mode != MATCH_OWN && x->type != T_ERR && !sema_is_copy(L->S, x->type);
@@ -283,8 +350,12 @@ lu_expr(LastUse *L, HirExpr *e)
 			HirArm *a = &e->u.match.arms[i];
 			for (int k = 0; k < a->nbinds; k++)
 				bind(L, a->binds[k], L->depth);
+			uint32_t saved = cond_open(L);
 			lu_expr(L, a->guard);
+			uint32_t guarded = cond_open(L);   /* the value runs only when the guard holds */
 			lu_expr(L, a->value);
+			cond_close(L, guarded);
+			cond_close(L, saved);
 		}
 		if (lends) {
 			for (int i = 0; i < e->u.match.narms && !escapes; i++)
@@ -326,21 +397,28 @@ lu_block(LastUse *L, HirBlock *b)
 			L->view += lends;
 			lu_expr(L, s->value);
 			L->view -= lends;
-			if (s->kind == HS_LET)
+			if (s->kind == HS_LET) {
 				bind(L, s->slot, L->depth);
-			else
+			} else {
+				kill(L, s->slot);
 				mention(L, s->slot);
+			}
 			break;
 		case HS_SET_FIELD:
 			lu_expr(L, s->value);
 			mention(L, s->slot);
 			break;
-		case HS_WHILE:
+		case HS_WHILE: {
 			L->depth++;
+			uint32_t saved = cond_open(L);
 			lu_expr(L, s->value);
+			uint32_t body = cond_open(L);   /* the body runs only when the condition holds */
 			lu_block(L, s->body);
+			cond_close(L, body);
+			cond_close(L, saved);
 			L->depth--;
 			break;
+		}
 		case HS_FOR: {
 			lends = !s->own;
 			size_t start = lends ? region_open(L) : 0;
@@ -348,8 +426,10 @@ lu_block(LastUse *L, HirBlock *b)
 			if (lends)
 				region_lent(L);
 			L->depth++;
+			uint32_t saved = cond_open(L);
 			bind(L, s->slot, L->depth);
 			lu_block(L, s->body);
+			cond_close(L, saved);
 			L->depth--;
 			if (lends)
 				region_close(L, start, region_escapes(L, &s->slot, 1));
@@ -380,6 +460,7 @@ last_use_func(Sema *S, HirFunc *f)
 	L.def_depth = spx_xmalloc(n * sizeof *L.def_depth);
 	L.seen = spx_xcalloc(n, sizeof *L.seen);
 	L.lent_to = spx_xcalloc(n, sizeof *L.lent_to);
+	L.pend = spx_xcalloc(n, sizeof *L.pend);
 	for (int i = 0; i < f->nlocals; i++)
 		L.def_depth[i] = i < f->nparams ? 0 : -1;
 	L.contract = true;
@@ -396,8 +477,8 @@ last_use_func(Sema *S, HirFunc *f)
 		if (s >= (HirSlot)f->nlocals)
 			continue;
 		const HirLocal *l = &f->locals[s];
-		if (!l->owned || l->lent || L.seen[s] || L.last[s] != c.order || L.def_depth[s] != c.depth ||
-		    L.lent_to[s] >= c.order)
+		if (!l->owned || l->lent || L.seen[s] || L.lent_to[s] >= c.order ||
+		    (!c.killed && (L.last[s] != c.order || L.def_depth[s] != c.depth)))
 			continue;
 		if (l->param && (f->kind != HIR_FUNC_DECL || f->nensures > 0))
 			continue;
@@ -409,6 +490,7 @@ last_use_func(Sema *S, HirFunc *f)
 	VEC_FREE(L.cands);
 	VEC_FREE(L.lending);
 	free(L.lent_to);
+	free(L.pend);
 	free(L.last);
 	free(L.def_depth);
 	free(L.seen);

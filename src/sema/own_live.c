@@ -14,7 +14,10 @@
  *   time, and its next iteration is the same code).
  *
  * From the change, the walk goes outwards through the blocks being walked
- * (Own.blocks): the rest of the statement holding the change, then the
+ * (Own.blocks): the rest of the statement holding the change (an `if` or
+ * `match` taken apart: after its condition or scrutinee, the branches or
+ * arms; after an arm's value, none of its siblings; after a guard, that
+ * arm's value or the later arms), then the
  * block's later statements and tail, then the enclosing block, until a
  * decision, or until the view's own block ends (dead).  Out of a loop body
  * (or condition) the next iteration is looked at before what follows the
@@ -293,6 +296,44 @@ fields_bind(const FieldPat *f, int n, const char *name)
 	return false;
 }
 
+static int r_expr(Live *L, const Expr *e);
+
+/* The arms of match e from arm i on, one of which runs, joined into acc
+ * (KILL joins as nothing).  Remembered per (match, arm, name) like a block's
+ * rest, keyed by the match itself: every change in a scrutinee asks for its
+ * arms, and many changes times many arms would be quadratic. */
+static int
+r_arms(Live *L, const Expr *e, int i, int acc)
+{
+	const Block *key = (const Block *)(const void *)e;
+	int r = memo_get(L, key, -1 - i);
+	if (r < 0) {
+		r = LV_KILL;
+		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
+			const MatchArm *a = &e->u.match.arms[k];
+			if (pat_binds(a->pat, L->name))
+				r = lv_join(r, LV_PASS);   /* the arm's name is its binding */
+			else if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
+				r = LV_LIVE;
+			else
+				r = lv_join(r, r_expr(L, a->value));
+		}
+		memo_put(L, key, -1 - i, r);
+	}
+	return lv_join(acc, r);
+}
+
+/* The branches of if e, one of which runs (a literal condition: that one). */
+static int
+r_branches(Live *L, const Expr *e)
+{
+	if (lit_bool(e->u.if_.cond, true))
+		return r_block(L, e->u.if_.then_block);
+	if (lit_bool(e->u.if_.cond, false))
+		return r_block(L, e->u.if_.else_block);
+	return lv_join(r_block(L, e->u.if_.then_block), r_block(L, e->u.if_.else_block));
+}
+
 static int
 r_expr(Live *L, const Expr *e)
 {
@@ -304,28 +345,13 @@ r_expr(Live *L, const Expr *e)
 		int r = r_expr(L, e->u.if_.cond);
 		if (r != LV_PASS)
 			return r;
-		if (lit_bool(e->u.if_.cond, true))
-			return r_block(L, e->u.if_.then_block);
-		if (lit_bool(e->u.if_.cond, false))
-			return r_block(L, e->u.if_.else_block);
-		return lv_join(r_block(L, e->u.if_.then_block), r_block(L, e->u.if_.else_block));
+		return r_branches(L, e);
 	}
 	case EXPR_MATCH: {
 		int r = r_expr(L, e->u.match.scrutinee);
 		if (r != LV_PASS || !e->u.match.narms)
 			return r;
-		int acc = LV_KILL;
-		for (int i = 0; i < e->u.match.narms; i++) {
-			const MatchArm *a = &e->u.match.arms[i];
-			if (pat_binds(a->pat, L->name)) {
-				acc = lv_join(acc, LV_PASS);   /* the arm's name is its binding */
-				continue;
-			}
-			if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
-				return LV_LIVE;
-			acc = lv_join(acc, r_expr(L, a->value));
-		}
-		return acc;
+		return r_arms(L, e, 0, LV_KILL);
 	}
 	default:
 		return reads_in(L, e->span.start, e->span.end) ? LV_LIVE : LV_PASS;
@@ -424,8 +450,24 @@ r_block_from(Live *L, const Block *b, int j)
 
 /* ---- from the change outwards ---- */
 
+/* The arm of match e whose span holds offset q (arms are in source order), or -1. */
+static int
+arm_at(const Expr *e, uint32_t q)
+{
+	int lo = 0, hi = e->u.match.narms;
+	while (lo < hi) {   /* the first arm ending at or after q */
+		int mid = lo + (hi - lo) / 2;
+		if (e->u.match.arms[mid].span.end < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->u.match.narms && e->u.match.arms[lo].span.start <= q ? lo : -1;
+}
+
 /* e is inner itself, or if/else or match whose branch (arm value) is inner:
- * nothing of e runs after inner. */
+ * nothing of e runs after inner.  (An arm is found by its span: a scan of
+ * the arms per change made many changes in a many-armed match quadratic.) */
 static bool
 direct_branch(const Expr *e, const Block *inner)
 {
@@ -435,20 +477,63 @@ direct_branch(const Expr *e, const Block *inner)
 		return e->u.block == inner;
 	if (e->kind == EXPR_IF)
 		return e->u.if_.then_block == inner || e->u.if_.else_block == inner;
-	if (e->kind == EXPR_MATCH)
-		for (int i = 0; i < e->u.match.narms; i++)
-			if (e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner)
-				return true;
+	if (e->kind == EXPR_MATCH) {
+		int i = arm_at(e, inner->span.start);
+		return i >= 0 && e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner;
+	}
 	return false;
 }
 
-/* The rest of expression e after the change at pos (inside inner, when not NULL). */
+/* The change at pos lies in x (its end included: a change ending x). */
+static bool
+holds_pos(const Expr *x, uint32_t pos)
+{
+	return x && pos > x->span.start && pos <= x->span.end;
+}
+
+/*
+ * The rest of expression e after the change at pos (inside inner, when not
+ * NULL).  An `if` or a `match` is taken apart: after a change in the
+ * condition or scrutinee, one branch or arm runs (as r_expr); after one in
+ * a guard, that arm's value or a later arm; after one in an arm's value,
+ * the rest of that value only — a sibling arm's reads are on no path from
+ * it.  Anything else: any later read in e is LIVE.
+ */
 static int
 rest_of_expr(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 {
 	if (!e || direct_branch(e, inner))
 		return LV_PASS;
-	return reads_in(L, pos, e->span.end) ? LV_LIVE : LV_PASS;
+	if (!reads_in(L, pos, e->span.end))
+		return LV_PASS;
+	if (e->kind == EXPR_IF && holds_pos(e->u.if_.cond, pos)) {
+		int r = rest_of_expr(L, e->u.if_.cond, inner, pos);
+		return r != LV_PASS ? r : r_branches(L, e);
+	}
+	if (e->kind == EXPR_MATCH) {
+		if (holds_pos(e->u.match.scrutinee, pos)) {
+			int r = rest_of_expr(L, e->u.match.scrutinee, inner, pos);
+				return r != LV_PASS || !e->u.match.narms ? r : r_arms(L, e, 0, LV_KILL);
+		}
+		int i = arm_at(e, pos);
+		if (i >= 0) {
+			const MatchArm *a = &e->u.match.arms[i];
+			bool hidden = pat_binds(a->pat, L->name);   /* the arm's name is its binding */
+			if (holds_pos(a->guard, pos)) {
+				/* the guard's rest; true: this arm's value; false: the later arms */
+				int r = hidden ? LV_PASS : rest_of_expr(L, a->guard, inner, pos);
+				if (r != LV_PASS)
+					return r;
+				int acc = hidden ? LV_PASS : r_expr(L, a->value);
+				if (acc == LV_LIVE)
+					return LV_LIVE;
+				return r_arms(L, e, i + 1, i + 1 < e->u.match.narms ? acc : LV_PASS);
+			}
+			if (holds_pos(a->value, pos))
+				return hidden ? LV_PASS : a->value->kind == EXPR_BLOCK ? LV_LIVE : rest_of_expr(L, a->value, inner, pos);
+		}
+	}
+	return LV_LIVE;
 }
 
 /* The rest of statement s after the change at pos (inside inner, when not NULL). */
@@ -467,8 +552,9 @@ rest_of_stmt(Live *L, const Stmt *s, const Block *inner, uint32_t pos)
 			return r_block(L, body) == LV_LIVE ? LV_LIVE : LV_PASS;
 		}
 		/* in the condition: its rest, then the body and the next condition, or what follows */
-		if (rest_of_expr(L, c, inner, pos) == LV_LIVE)
-			return LV_LIVE;
+		int rc = rest_of_expr(L, c, inner, pos);
+		if (rc != LV_PASS)
+			return rc;
 		int rb = r_block(L, body);
 		if (rb == LV_LIVE || (rb == LV_PASS && r_expr(L, c) == LV_LIVE))
 			return LV_LIVE;
@@ -480,23 +566,27 @@ rest_of_stmt(Live *L, const Stmt *s, const Block *inner, uint32_t pos)
 		if (reads_in(L, s->u.for_.iter->span.start, s->u.for_.iter->span.end))
 			return LV_LIVE;
 		if (!(inner && inner == body)) {
-			if (rest_of_expr(L, s->u.for_.iter, inner, pos) == LV_LIVE)
-				return LV_LIVE;
+			int ri = rest_of_expr(L, s->u.for_.iter, inner, pos);
+			if (ri != LV_PASS)
+				return ri;
 			if (s->u.for_.item.s && strcmp(s->u.for_.item.s, L->name) == 0)
 				return LV_PASS;
 		}
 		return r_block(L, body) == LV_LIVE ? LV_LIVE : LV_PASS;
 	}
 	case STMT_LET: {
-		if (rest_of_expr(L, s->u.let.value, inner, pos) == LV_LIVE)
-			return LV_LIVE;
+		int r = rest_of_expr(L, s->u.let.value, inner, pos);
+		if (r != LV_PASS)
+			return r;
 		return s->u.let.name.s && strcmp(s->u.let.name.s, L->name) == 0 ? LV_SHADOW : LV_PASS;
 	}
-	case STMT_ASSIGN:
-		if (rest_of_expr(L, s->u.assign.value, inner, pos) == LV_LIVE)
-			return LV_LIVE;
+	case STMT_ASSIGN: {
+		int r = rest_of_expr(L, s->u.assign.value, inner, pos);
+		if (r != LV_PASS)
+			return r;
 		/* the change inside the value of the view's own assignment: re-pointed */
 		return !s->u.assign.has_field && s->u.assign.target.s && strcmp(s->u.assign.target.s, L->name) == 0 ? LV_KILL : LV_PASS;
+	}
 	case STMT_IF: return rest_of_expr(L, s->u.if_, inner, pos);
 	case STMT_UNSAFE: return inner && inner == s->u.unsafe.body ? LV_PASS : reads_in(L, pos, s->span.end) ? LV_LIVE : LV_PASS;
 	}
