@@ -270,29 +270,9 @@ tail_type(TailCtx *c, const Expr *e, const Scope *sc)
 static const char *
 tail_type_of(TailCtx *c, const Expr *e, const Scope *sc)
 {
-	static const char *const ints[] = { [SUF_NONE] = "i64", [SUF_I32] = "i32", [SUF_U8] = "u8", [SUF_USIZE] = "usize" };
 	switch (e->kind) {
-	case EXPR_INT:
-		return e->lit_suffix < countof(ints) ? ints[e->lit_suffix] : NULL;
-	case EXPR_FLOAT:
-		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
-	case EXPR_CHAR:
-		return "char";
-	case EXPR_STRING:
-		return "string";
-	case EXPR_BOOL:
-		return "bool";
 	case EXPR_NAME:
 		return name_type(c, e->u.name.s, sc);
-	case EXPR_UNARY:
-		return e->un_op == UN_NOT ? "bool" : tail_type(c, e->u.unary.operand, sc);
-	case EXPR_BINARY:
-		if (e->bin_op <= BIN_GE)
-			return "bool";
-	{
-		const char *l = tail_type(c, e->u.binary.lhs, sc);
-		return l ? l : tail_type(c, e->u.binary.rhs, sc);
-	}
 	case EXPR_CALL:
 		return call_type(c, e);
 	case EXPR_BLOCK:
@@ -313,8 +293,13 @@ tail_type_of(TailCtx *c, const Expr *e, const Scope *sc)
 		}
 		return t;
 	}
-	default:
-		return NULL;
+	default: {
+		const Expr *sub[2];
+		const char *t = parse_expr_shape_type(e, sub);
+		for (int i = 0; !t && i < 2 && sub[i]; i++)
+			t = tail_type(c, sub[i], sc);
+		return t;
+	}
 	}
 }
 

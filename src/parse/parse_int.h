@@ -173,6 +173,9 @@ bool parse_member_comma(Parser *p, const char *noun);
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
 int parse_body_open(Parser *p, int k);
 const char *parse_body_tail_type(Parser *p, int k);
+/* The type e's shape gives (a literal's; bool for `!`, comparisons, logic), or
+ * NULL with sub[] the operands whose known type is e's (parse_stmt.c). */
+const char *parse_expr_shape_type(const Expr *e, const Expr *sub[2]);
 EffectSet parse_effect_set(Parser *p);
 
 /* ---- the missing-`->` fix (parse_fix.c) ---- */

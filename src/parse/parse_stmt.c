@@ -631,6 +631,43 @@ parse_body_tail_type(Parser *p, int k)
 }
 
 /*
+ * The type e's own shape gives (shared by the two AST readers: the last-`;`
+ * fix and parse_fix.c): a literal's; bool for `!…`, a comparison or a
+ * logical operator.  Otherwise NULL, with sub[] the operands whose known
+ * type is e's (`-x`: x; arithmetic: lhs then rhs), NULL-filled.
+ */
+const char *
+parse_expr_shape_type(const Expr *e, const Expr *sub[2])
+{
+	sub[0] = sub[1] = NULL;
+	switch (e->kind) {
+	case EXPR_INT:
+		return e->lit_suffix < countof(int_types) ? int_types[e->lit_suffix] : NULL;
+	case EXPR_FLOAT:
+		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
+	case EXPR_CHAR:
+		return "char";
+	case EXPR_STRING:
+		return "string";
+	case EXPR_BOOL:
+		return "bool";
+	case EXPR_UNARY:
+		if (e->un_op == UN_NOT)
+			return "bool";
+		sub[0] = e->u.unary.operand;
+		return NULL;
+	case EXPR_BINARY:
+		if (e->bin_op <= BIN_GE)
+			return "bool";
+		sub[0] = e->u.binary.lhs;
+		sub[1] = e->u.binary.rhs;
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/*
  * The type an expression is known to have from the syntax, or NULL: a
  * literal's; a comparison's or a logical operator's (bool); arithmetic's, the
  * type of an operand known so (both operands have one type when it checks); a
@@ -655,27 +692,13 @@ known_type(const Expr *e, Stmt *const *stmts, int nstmts, int depth)
 			return st->u.let.value ? known_type(st->u.let.value, stmts, i, depth + 1) : NULL;
 		}
 		return NULL;
-	case EXPR_INT:
-		return e->lit_suffix < countof(int_types) ? int_types[e->lit_suffix] : NULL;
-	case EXPR_FLOAT:
-		return e->lit_suffix == SUF_F32 ? "f32" : "f64";
-	case EXPR_CHAR:
-		return "char";
-	case EXPR_STRING:
-		return "string";
-	case EXPR_BOOL:
-		return "bool";
-	case EXPR_UNARY:
-		return e->un_op == UN_NOT ? "bool" : known_type(e->u.unary.operand, stmts, nstmts, depth + 1);
-	case EXPR_BINARY:
-		if (e->bin_op <= BIN_GE)
-			return "bool";
-	{
-		const char *l = known_type(e->u.binary.lhs, stmts, nstmts, depth + 1);
-		return l ? l : known_type(e->u.binary.rhs, stmts, nstmts, depth + 1);
+	default: {
+		const Expr *sub[2];
+		const char *t = parse_expr_shape_type(e, sub);
+		for (int i = 0; !t && i < 2 && sub[i]; i++)
+			t = known_type(sub[i], stmts, nstmts, depth + 1);
+		return t;
 	}
-	default:
-		return NULL;
 	}
 }
 
