@@ -371,28 +371,20 @@ static void stmt(Buf *b)
 			vec_expr(&e, 2, &len, &cap);
 		else if (kind == K_REC)
 			rec_expr(&e, 2);
-		else if (kind == K_MAP) {
+		else if (kind == K_MAP || kind == K_SMAP) {
+			const char *vt = kind == K_MAP ? "i64" : "string";
 			int n = 1 + pg_rnd(3);
 			for (int i = 0; i < n; i++)
-				pg_bp(&e, "map_set<string, i64>(");
-			pg_bp(&e, "map_new<string, i64>(64usize)");
+				pg_bp(&e, "map_set<string, %s>(", vt);
+			pg_bp(&e, "map_new<string, %s>(64usize)", vt);
 			for (int i = 0; i < n; i++) {
 				pg_bp(&e, ", ");
 				key_expr(&e);
 				pg_bp(&e, ", ");
-				small_i64(&e);
-				pg_bp(&e, ")");
-			}
-		} else if (kind == K_SMAP) {
-			int n = 1 + pg_rnd(3);
-			for (int i = 0; i < n; i++)
-				pg_bp(&e, "map_set<string, string>(");
-			pg_bp(&e, "map_new<string, string>(64usize)");
-			for (int i = 0; i < n; i++) {
-				pg_bp(&e, ", ");
-				key_expr(&e);
-				pg_bp(&e, ", ");
-				key_expr(&e);
+				if (kind == K_MAP)
+					small_i64(&e);
+				else
+					key_expr(&e);
 				pg_bp(&e, ")");
 			}
 		} else if (kind == K_BOX) {
