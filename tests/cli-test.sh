@@ -1347,6 +1347,16 @@ expect 0 "fix of 20,000 fixes" -- "$bin" fix "$tmp/manyfix.spx"
 if [ "$(diff -u "$tmp/manyfix.orig" "$tmp/manyfix.spx" | tail -n +3)" = "$(cat "$tmp/manyfix.diff")" ]; then ok
 else bad "fix --dry-run diff of 20,000 fixes differs from diff -u of the written fix"; fi
 
+# Every JSON text is UTF-8 (RFC 8259 §8.1): a file name's raw \377 byte is
+# U+FFFD in `check --json`'s `path` (it was copied raw: invalid UTF-8)
+mkdir "$tmp/rawname"
+rawname=$(printf '%s/rawname/bad\377.spx' "$tmp")
+printf 'fn main() -> i64 {\n    0\n}\n' > "$rawname"
+expect 1 "check --json of a file named with a \\377 byte" -- "$bin" check --json "$rawname"
+if [ -s "$tmp/out" ] && iconv -f UTF-8 -t UTF-8 "$tmp/out" > /dev/null 2>&1; then ok
+else bad "check --json of a raw-byte file name is not UTF-8: $(od -c "$tmp/out" | head -3)"; fi
+has "$tmp/out" "$(printf '/rawname/bad\357\277\275.spx"')" "check --json path with U+FFFD for the raw byte"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 
