@@ -30,10 +30,11 @@ svc_open(const SvcOptions *o)
 	v->o = *o;
 	if (v->o.max_message < SVC_MIN_MAX_MESSAGE)
 		v->o.max_message = SVC_DEFAULT_MAX_MESSAGE;
-	v->operand = spx_xstrdup(o->operand);
-	v->manifest = project_manifest_for(o->operand, NULL);
+	const char *operand = o->manifest_path ? o->manifest_path : o->operand;
+	v->operand = spx_xstrdup(operand);
+	v->manifest = project_manifest_for(o->manifest_path ? NULL : o->operand, o->manifest_path);
 	v->project = v->manifest != NULL;
-	svc_file_init(&v->file, o->operand);
+	svc_file_init(&v->file, operand);
 	return v;
 }
 
