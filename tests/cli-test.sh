@@ -1347,6 +1347,37 @@ expect 0 "fix of 20,000 fixes" -- "$bin" fix "$tmp/manyfix.spx"
 if [ "$(diff -u "$tmp/manyfix.orig" "$tmp/manyfix.spx" | tail -n +3)" = "$(cat "$tmp/manyfix.diff")" ]; then ok
 else bad "fix --dry-run diff of 20,000 fixes differs from diff -u of the written fix"; fi
 
+# Every JSON text is UTF-8 (RFC 8259 §8.1): a file name's raw \377 byte is
+# U+FFFD in `check --json`'s `path` (it was copied raw: invalid UTF-8)
+mkdir "$tmp/rawname"
+rawname=$(printf '%s/rawname/bad\377.spx' "$tmp")
+printf 'fn main() -> i64 {\n    0\n}\n' > "$rawname"
+expect 1 "check --json of a file named with a \\377 byte" -- "$bin" check --json "$rawname"
+if [ -s "$tmp/out" ] && iconv -f UTF-8 -t UTF-8 "$tmp/out" > /dev/null 2>&1; then ok
+else bad "check --json of a raw-byte file name is not UTF-8: $(od -c "$tmp/out" | head -3)"; fi
+has "$tmp/out" "$(printf '/rawname/bad\357\277\275.spx"')" "check --json path with U+FFFD for the raw byte"
+
+# `new` is crash-atomic: it writes a temporary sibling and renames it into
+# place, so a kill at any step (SEMAPRAX_TEST_KILL_AT, src/cli/cmd_new.c)
+# leaves no project directory (it left a partial one), and a target that
+# appears before the rename is not replaced (I101)
+mkdir "$tmp/newkill"
+for n in 1 2 3 4 5 6; do
+	(SEMAPRAX_TEST_KILL_AT=$n "$bin" new "$tmp/newkill/p$n" > /dev/null 2>&1)
+	if [ -e "$tmp/newkill/p$n" ]; then bad "new killed at step $n left $(ls -R "$tmp/newkill/p$n" | tr '\n' ' ')"; else ok; fi
+done
+. tests/stop-lib.sh
+SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 "$bin" new "$tmp/newkill/late" > "$tmp/out" 2> "$tmp/err" &
+newpid=$!
+stop_wait $newpid
+mkdir "$tmp/newkill/late"
+stop_resume $newpid
+wait $newpid
+st=$?
+if [ "$st" -eq 1 ] && [ -z "$(ls -A "$tmp/newkill/late")" ]; then ok; else bad "new onto a target that appeared: exit $st, $(ls -A "$tmp/newkill/late")"; fi
+has "$tmp/err" "SPX-I101" "new onto a target that appeared"
+if ls -A "$tmp/newkill" | grep -q "^\.late\."; then bad "new left its staging directory: $(ls -A "$tmp/newkill")"; else ok; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 

@@ -22,11 +22,15 @@
  *               pure decision of that status) · tests.  The other modules
  *               are permit-free, so the tests and the web export stay pure.
  * On success prints `created project <name> in <dir> (template <t>)` and
- * the next commands.  A failure part-way removes what it wrote.
+ * the next commands.  The project is written into a temporary sibling
+ * `.<base>.semaprax-new-XXXXXX` and renamed into place at the end (refused,
+ * I101, if the target appeared meanwhile), so a kill part-way never leaves a
+ * partial project at <dir>; a failure part-way removes what it wrote.
  */
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +246,55 @@ write_file(const char *path, const Buf *b)
 	return fclose(f) == 0 && ok;
 }
 
+/* Test hook (tests/cli-test.sh): SEMAPRAX_TEST_KILL_AT=n kills `new` with
+ * SIGKILL at step n: 1 once the staging directory exists, 2-5 after each of
+ * the four files, 6 right before the rename into place; and
+ * SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 stops it (SIGSTOP) there, so a script
+ * can create the target before it continues (tests/stop-lib.sh). */
+static void
+kill_point(int n)
+{
+	const char *v = getenv("SEMAPRAX_TEST_KILL_AT");
+	if (v && atoi(v) == n)
+		raise(SIGKILL);
+	v = getenv("SEMAPRAX_TEST_STOP_BEFORE_COMMIT");
+	if (n == 6 && v && strcmp(v, "1") == 0)
+		raise(SIGSTOP);
+}
+
+/* Removes the staging directory stage and what new wrote into it. */
+static void
+remove_stage(const char *stage, const NewTemplate *t, int written, bool manifest)
+{
+	size_t plen = strlen(stage) + 64;
+	char *path = spx_xmalloc(plen);
+	for (int i = 0; i < written; i++) {
+		snprintf(path, plen, "%s/%s", stage, t->files[i].path);
+		unlink(path);
+	}
+	if (manifest) {
+		snprintf(path, plen, "%s/semaprax.toml", stage);
+		unlink(path);
+	}
+	snprintf(path, plen, "%s/src", stage);
+	rmdir(path);
+	rmdir(stage);
+	free(path);
+}
+
+/* Moves the finished stage to target unless something is there now (a
+ * rename onto an empty directory would replace it). */
+static bool
+publish(const char *stage, const char *target)
+{
+	struct stat st;
+	if (lstat(target, &st) == 0) {
+		errno = EEXIST;
+		return false;
+	}
+	return rename(stage, target) == 0;
+}
+
 int
 cli_cmd_new(int argc, char **argv)
 {
@@ -299,15 +352,28 @@ cli_cmd_new(int argc, char **argv)
 		    "choose a directory that does not exist yet; `new` never overwrites");
 		goto out;
 	}
-	if (mkdir(clean, 0777) != 0) {
+	/* the staging sibling: same parent, so the rename stays in one file system */
+	const char *base = strrchr(clean, '/');
+	size_t dlen = base ? (size_t)(base - clean) + 1 : 0;
+	base = base ? base + 1 : clean;
+	size_t slen = dlen + strlen(base) + 32;
+	char *stage = spx_xmalloc(slen);
+	snprintf(stage, slen, "%.*s.%s.semaprax-new-XXXXXX", (int)dlen, clean, base);
+	if (!mkdtemp(stage)) {
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot create the project directory: %s", strerror(errno));
 		cli_report(DIAG_I101, clean, msg, "create the parent directory first, or choose a writable location");
+		free(stage);
 		goto out;
 	}
-	size_t plen = strlen(clean) + 64;
+	/* mkdtemp makes it 0700: the project gets mkdir's 0777 less the umask */
+	mode_t mask = umask(0);
+	umask(mask);
+	chmod(stage, 0777 & ~mask);
+	kill_point(1);
+	size_t plen = strlen(stage) + 64;
 	char *path = spx_xmalloc(plen);
-	snprintf(path, plen, "%s/src", clean);
+	snprintf(path, plen, "%s/src", stage);
 	bool ok = mkdir(path, 0777) == 0;
 	/* the manifest, rendered canonically */
 	ProjectManifest m;
@@ -330,16 +396,25 @@ cli_cmd_new(int argc, char **argv)
 	Buf b = {0};
 	project_manifest_render(&m, &b);
 	int written = 0;
+	bool manifest = false;
 	if (ok) {
-		snprintf(path, plen, "%s/semaprax.toml", clean);
-		ok = write_file(path, &b);
+		snprintf(path, plen, "%s/semaprax.toml", stage);
+		ok = manifest = write_file(path, &b);
+		kill_point(2);
 	}
 	for (int i = 0; ok && i < 3; i++) {
 		buf_free(&b);
 		expand(&b, t->files[i].text, mod, name);
-		snprintf(path, plen, "%s/%s", clean, t->files[i].path);
+		snprintf(path, plen, "%s/%s", stage, t->files[i].path);
 		ok = write_file(path, &b);
 		written += ok;
+		kill_point(3 + i);
+	}
+	kill_point(6);
+	bool appeared = false;
+	if (ok && !publish(stage, clean)) {
+		appeared = errno == EEXIST || errno == ENOTEMPTY;
+		ok = false;
 	}
 	if (ok) {
 		/* the next line is for a shell: the directory quoted for it (a
@@ -369,24 +444,22 @@ cli_cmd_new(int argc, char **argv)
 		status = EXIT_OK;
 	} else {
 		int err = errno;
-		for (int i = 0; i < written; i++) {
-			snprintf(path, plen, "%s/%s", clean, t->files[i].path);
-			unlink(path);
+		remove_stage(stage, t, written, manifest);
+		if (appeared) {
+			cli_report(DIAG_I101, clean, "the destination appeared while the project was written; nothing was written there",
+			    "choose a directory that does not exist yet; `new` never overwrites");
+		} else {
+			char msg[256];
+			snprintf(msg, sizeof msg, "cannot write the project: %s; nothing was left behind", strerror(err));
+			cli_report(DIAG_I101, clean, msg, "check that the location is writable and has space");
 		}
-		snprintf(path, plen, "%s/semaprax.toml", clean);
-		unlink(path);
-		snprintf(path, plen, "%s/src", clean);
-		rmdir(path);
-		rmdir(clean);
-		char msg[256];
-		snprintf(msg, sizeof msg, "cannot write the project: %s; nothing was left behind", strerror(err));
-		cli_report(DIAG_I101, clean, msg, "check that the location is writable and has space");
 	}
 	buf_free(&b);
 	buf_free(&entry);
 	buf_free(&tests);
 	buf_free(&web);
 	free(path);
+	free(stage);
 out:
 	free(mod);
 	free(clean);

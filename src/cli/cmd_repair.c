@@ -438,6 +438,97 @@ collide(uint32_t s1, uint32_t e1, uint32_t s2, uint32_t e2)
 }
 
 /*
+ * The fixes taken so far, ordered by (start, end) in a treap (priorities from
+ * a fixed sequence: deterministic).  Taken fixes never collide, so their ends
+ * rise with their starts, and a candidate can collide only with the last one
+ * ordered before (start, 0) or the first two from there: a check is three
+ * O(log n) searches, not a walk of every fix taken (20,000 fixes took 1 s).
+ */
+typedef struct TakenNode {
+	uint64_t key;         /* start << 32 | end */
+	uint32_t prio;
+	int left, right;      /* indices, -1 none */
+} TakenNode;
+
+typedef struct Taken {
+	TakenNode *n;
+	int len, cap, root;
+	uint32_t seed;
+} Taken;
+
+static uint64_t
+taken_key(uint32_t start, uint32_t end)
+{
+	return (uint64_t)start << 32 | end;
+}
+
+static int
+taken_insert_at(Taken *t, int at, int node)
+{
+	if (at < 0)
+		return node;
+	TakenNode *n = t->n;
+	if (n[node].key < n[at].key) {
+		n[at].left = taken_insert_at(t, n[at].left, node);
+		int l = n[at].left;
+		if (n[l].prio > n[at].prio) {
+			n[at].left = n[l].right;
+			n[l].right = at;
+			return l;
+		}
+	} else {
+		n[at].right = taken_insert_at(t, n[at].right, node);
+		int r = n[at].right;
+		if (n[r].prio > n[at].prio) {
+			n[at].right = n[r].left;
+			n[r].left = at;
+			return r;
+		}
+	}
+	return at;
+}
+
+static void
+taken_insert(Taken *t, uint32_t start, uint32_t end)
+{
+	if (t->len == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->n = spx_xrealloc(t->n, (size_t)t->cap * sizeof *t->n);
+	}
+	t->seed = t->seed * 1103515245u + 12345u;
+	t->n[t->len] = (TakenNode){ taken_key(start, end), t->seed, -1, -1 };
+	t->root = taken_insert_at(t, t->root, t->len);
+	t->len++;
+}
+
+/* The node with the least key >= key (ge) or the greatest key < key (!ge), or -1. */
+static int
+taken_find(const Taken *t, uint64_t key, bool ge)
+{
+	int best = -1;
+	for (int at = t->root; at >= 0;) {
+		bool right = t->n[at].key < key;
+		if (right != ge)
+			best = at;
+		at = right ? t->n[at].right : t->n[at].left;
+	}
+	return best;
+}
+
+static bool
+taken_collides(const Taken *t, uint32_t start, uint32_t end)
+{
+	int near[3];
+	near[0] = taken_find(t, taken_key(start, 0), false);
+	near[1] = taken_find(t, taken_key(start, 0), true);
+	near[2] = near[1] >= 0 && t->n[near[1]].key != UINT64_MAX ? taken_find(t, t->n[near[1]].key + 1, true) : -1;
+	for (int i = 0; i < 3; i++)
+		if (near[i] >= 0 && collide(start, end, (uint32_t)(t->n[near[i]].key >> 32), (uint32_t)t->n[near[i]].key))
+			return true;
+	return false;
+}
+
+/*
  * The fixes of L's diagnostics (only those of `code` when given), as one
  * sorted plan.  A diagnostic's fixes are taken together or not at all, in
  * report order; one colliding with a fix already taken waits for the next
@@ -447,6 +538,9 @@ static int
 collect_fixes(const Session *L, int code, PatchPlan *pl)
 {
 	int used = 0;
+	Taken taken = { NULL, 0, 0, -1, 1 };
+	for (int j = 0; j < pl->edits.len; j++)
+		taken_insert(&taken, pl->edits.items[j].start, pl->edits.items[j].end);
 	for (int i = 0; i < L->diags.items.len; i++) {
 		const Diag *d = &L->diags.items.items[i];
 		if ((code >= 0 && (int)d->code != code) || d->fixes.len == 0)
@@ -454,8 +548,8 @@ collect_fixes(const Session *L, int code, PatchPlan *pl)
 		bool ok = true;
 		for (int k = 0; k < d->fixes.len && ok; k++) {
 			const DiagFix *f = &d->fixes.items[k];
-			for (int j = 0; j < pl->edits.len && ok; j++)
-				ok = !collide(f->start, f->end, pl->edits.items[j].start, pl->edits.items[j].end);
+			ok = !taken_collides(&taken, f->start, f->end);
+			/* one diagnostic's own fixes: a handful */
 			for (int j = 0; j < k && ok; j++)
 				ok = !collide(f->start, f->end, d->fixes.items[j].start, d->fixes.items[j].end);
 		}
@@ -464,9 +558,11 @@ collect_fixes(const Session *L, int code, PatchPlan *pl)
 		for (int k = 0; k < d->fixes.len; k++) {
 			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
 			VEC_PUSH(pl->edits, e);
+			taken_insert(&taken, e.start, e.end);
 		}
 		used++;
 	}
+	free(taken.n);
 	if (pl->edits.len > 1)
 		qsort(pl->edits.items, (size_t)pl->edits.len, sizeof(PatchEdit), patch_edit_cmp);
 	return used;

@@ -1,5 +1,5 @@
 /*
- * cmd_serve.c — `semaprax serve <file|project> [--mcp] [--max-message-bytes N]`:
+ * cmd_serve.c — `semaprax serve <file|project>|--manifest-path <p> [--mcp] [--max-message-bytes N]`:
  * the semantic service over stdio (src/service/, docs/service.md).  The
  * command table is handed to the service so that doc, patch, run and test
  * run their command functions in this process.
@@ -29,7 +29,7 @@ set_overlay(const struct ProjectOverlay *ov, int nov)
 int
 cli_cmd_serve(int argc, char **argv)
 {
-	SvcOptions o = { NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay };
+	SvcOptions o = { NULL, NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay };
 	bool have_max = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -42,20 +42,24 @@ cli_cmd_serve(int argc, char **argv)
 				return cli_usage("serve", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			o.max_message = (size_t)n;
+		} else if (strcmp(a, "--manifest-path") == 0 && i + 1 < argc && !o.manifest_path) {
+			o.manifest_path = argv[++i];   /* taken literally (TOOLCHAIN.md §1.1) */
 		} else if (a[0] == '-' && a[1]) {
-			return cli_option_error("serve", a, (const char *const[]){ "--max-message-bytes", NULL }, (const char *const[]){ "--mcp", NULL });
+			return cli_option_error("serve", a, (const char *const[]){ "--max-message-bytes", "--manifest-path", NULL }, (const char *const[]){ "--mcp", NULL });
 		} else if (!o.operand) {
 			o.operand = a;
 		} else {
 			return cli_usage("serve", "serve requires exactly one <file|project>");
 		}
 	}
+	if (o.operand && o.manifest_path)
+		return cli_usage("serve", "serve takes an operand or --manifest-path, not both");
 	/* No operand: the project in the working directory, as the other
 	 * project commands take it. */
 	struct stat here;
-	if (!o.operand && stat("semaprax.toml", &here) == 0)
+	if (!o.operand && !o.manifest_path && stat("semaprax.toml", &here) == 0)
 		o.operand = "semaprax.toml";
-	if (!o.operand)
+	if (!o.operand && !o.manifest_path)
 		return cli_usage("serve", "serve requires <file|project> (none: ./semaprax.toml, which does not exist here)");
 	cli_release_programs(true);   /* a long-lived process frees what each command loads */
 	Service *v = svc_open(&o);

@@ -201,7 +201,7 @@ const CliCommand cli_commands[] = {
 	  "  module's `main` with every module linked by stable id, on the route of the union of\n"
 	  "  the modules' permits, in any lane, with the arguments after `--`; its --json envelope\n"
 	  "  carries a hosted route's stdout (and stderr) as byte arrays.\n" },
-	{ "serve", cli_cmd_serve, "semaprax serve [<file|dir|semaprax.toml>] [--mcp] [--max-message-bytes N]\n"
+	{ "serve", cli_cmd_serve, "semaprax serve [<file|dir|semaprax.toml>|--manifest-path <p>] [--mcp] [--max-message-bytes N]\n"
 	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
 	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"

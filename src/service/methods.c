@@ -582,11 +582,11 @@ m_graph(Service *v, json_t *params, Buf *out, SvcError *err)
 		return false;
 	}
 	if (v->project) {
-		char *argv[] = { "graph", v->manifest, NULL };
+		char *argv[] = { "graph", "--manifest-path", v->manifest, NULL };
 		svc_trace_free(&t);   /* empty: nothing was traced yet */
 		if (trace)
 			return fail(err, SVC_E_PARAMS, "a project's graph, context and query carry no `trace` (the CLI's project forms answer them)");
-		return project_read(v, argv, 2, "graph", out, err);
+		return project_read(v, argv, 3, "graph", out, err);
 	}
 	if (!program(v, &t, err)) {
 		svc_trace_free(&t);
@@ -667,9 +667,9 @@ m_context(Service *v, json_t *params, Buf *out, SvcError *err)
 		snprintf(nb[0], sizeof nb[0], "%ld", depth);
 		snprintf(nb[1], sizeof nb[1], "%ld", max_bytes);
 		snprintf(nb[2], sizeof nb[2], "%ld", max_nodes);
-		char *argv[] = { "context", v->manifest, (char *)symbol, "--depth", nb[0], "--max-bytes", nb[1], "--max-nodes",
+		char *argv[] = { "context", "--manifest-path", v->manifest, (char *)symbol, "--depth", nb[0], "--max-bytes", nb[1], "--max-nodes",
 			nb[2], dir ? "--direction" : NULL, (char *)dir, NULL };
-		return project_read(v, argv, dir ? 11 : 9, "context", out, err);
+		return project_read(v, argv, dir ? 12 : 10, "context", out, err);
 	}
 	q.depth = (int)depth;
 	q.max_bytes = max_bytes;
@@ -732,8 +732,8 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 		for (int k = 0, n = 0; k < GK__COUNT; k++)
 			if (q.kinds & (1u << k))
 				n += snprintf(kinds + n, sizeof kinds - (size_t)n, "%s%s", n ? "," : "", graph_kind_names[k]);
-		char *argv[16] = { "query", v->manifest, "--json" };
-		int argc = 3;
+		char *argv[17] = { "query", "--manifest-path", v->manifest, "--json" };
+		int argc = 4;
 		const char *const opt[][2] = { { "--kind", q.kinds ? kinds : NULL }, { "--name", q.name }, { "--id", q.id_prefix },
 			{ "--effect", q.effect }, { "--calls", calls }, { "--called-by", called_by } };
 		for (size_t k = 0; k < sizeof opt / sizeof opt[0]; k++)
@@ -1011,8 +1011,10 @@ m_doc(Service *v, json_t *params, Buf *out, SvcError *err)
 	const char *format;
 	if (!params_closed(params, names, err) || !param_string(params, "format", &format, err))
 		return false;
-	char *argv[4] = { "doc", v->project ? v->manifest : v->operand, NULL, NULL };
-	int argc = 2;
+	/* a project's manifest is named with --manifest-path: taken literally,
+	 * whatever its file name (serve --manifest-path) */
+	char *argv[5] = { "doc", v->project ? "--manifest-path" : v->operand, v->manifest, NULL, NULL };
+	int argc = v->project ? 3 : 2;
 	if (format && strcmp(format, "json") == 0)
 		argv[argc++] = "--json";
 	else if (format && strcmp(format, "html") == 0)
@@ -1133,6 +1135,8 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 	char num[32];
 	int argc = 0;
 	argv[argc++] = "run";
+	if (v->project)
+		argv[argc++] = "--manifest-path";
 	argv[argc++] = v->project ? v->manifest : v->operand;
 	if (!v->project)
 		argv[argc++] = "--json";
@@ -1166,9 +1170,9 @@ m_test(Service *v, json_t *params, Buf *out, SvcError *err)
 		return false;
 	if (!v->project)
 		return fail(err, SVC_E_UNSUPPORTED, "test runs a project's test module: serve the project");
-	char *argv[4] = { "test", v->manifest, "--json", NULL };
+	char *argv[5] = { "test", "--manifest-path", v->manifest, "--json", NULL };
 	int status;
-	return on_disk(v, err) && command_as(v, 3, argv, out, err, &status, RUNS);
+	return on_disk(v, err) && command_as(v, 4, argv, out, err, &status, RUNS);
 }
 
 static bool

@@ -30,10 +30,11 @@ svc_open(const SvcOptions *o)
 	v->o = *o;
 	if (v->o.max_message < SVC_MIN_MAX_MESSAGE)
 		v->o.max_message = SVC_DEFAULT_MAX_MESSAGE;
-	v->operand = spx_xstrdup(o->operand);
-	v->manifest = project_manifest_for(o->operand, NULL);
+	const char *operand = o->manifest_path ? o->manifest_path : o->operand;
+	v->operand = spx_xstrdup(operand);
+	v->manifest = project_manifest_for(o->manifest_path ? NULL : o->operand, o->manifest_path);
 	v->project = v->manifest != NULL;
-	svc_file_init(&v->file, o->operand);
+	svc_file_init(&v->file, operand);
 	return v;
 }
 
@@ -71,50 +72,14 @@ svc_put_id(Buf *out, json_t *id)
 		buf_puts(out, "null");
 }
 
-/* The length of the well-formed UTF-8 sequence at s[0..n), or 0. */
-static size_t
-utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-	if (len == 0 || len > n)
-		return 0;
-	unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-	if (len > 1 && (s[1] < lo || s[1] > hi))
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return len;
-}
-
 /* A message as a JSON string that is always UTF-8: a byte that starts no
  * well-formed sequence (a name cut by `%.100s` or by the message buffer's
- * bound, a path's raw bytes) is U+FFFD.  Replies are JSON texts, which are
- * UTF-8 (RFC 8259 §8.1); a client's decoder may refuse the whole reply. */
+ * bound, a path's raw bytes) is U+FFFD.  The shared writer does the
+ * replacement (json_str), so this only names the intent at call sites. */
 void
 svc_json_text(Buf *out, const char *message)
 {
-	const unsigned char *s = (const unsigned char *)message;
-	size_t n = strlen(message), i = 0, run = 0;
-	Buf t = {0};
-	while (i < n) {
-		size_t k = utf8_seq(s + i, n - i);
-		if (k) {
-			i += k;
-			continue;
-		}
-		buf_put(&t, message + run, i - run);
-		buf_puts(&t, "\xEF\xBF\xBD");
-		run = ++i;
-	}
-	if (!t.data) {
-		json_cstr(out, message);
-		return;
-	}
-	buf_put(&t, message + run, n - run);
-	json_str(out, t.data, t.len);
-	buf_free(&t);
+	json_cstr(out, message);
 }
 
 static void

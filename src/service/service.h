@@ -74,6 +74,7 @@ enum {
 
 typedef struct SvcOptions {
 	const char *operand;           /* a source file, a project directory or semaprax.toml */
+	const char *manifest_path;     /* --manifest-path: a manifest taken literally (operand NULL) */
 	size_t max_message;            /* bytes per request frame and per response */
 	bool mcp;
 	SvcFindCommand find_command;   /* doc, patch, run, test (NULL: those are unsupported) */

@@ -2,6 +2,7 @@
  * json.c — JSON string escaping (TOOLCHAIN.md §3.1).
  */
 #include "json.h"
+#include "utf8.h"
 
 #include <string.h>
 
@@ -18,10 +19,23 @@ json_str(Buf *b, const char *s, size_t n)
 		case '\r': buf_put(b, "\\r", 2); break;
 		case '\t': buf_put(b, "\\t", 2); break;
 		default:
-			if (c < 0x20 || c == 0x7F)
+			if (c < 0x20 || c == 0x7F) {
 				buf_printf(b, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				buf_putc(b, (char)c);
+			} else {
+				/* JSON texts are UTF-8 (RFC 8259 §8.1): a byte that starts
+				 * no well-formed sequence (a path's raw bytes, a name cut
+				 * mid-scalar) is written as U+FFFD, one per byte. */
+				uint32_t cp;
+				int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+				if (k > 0) {
+					buf_put(b, s + i, (size_t)k);
+					i += (size_t)k - 1;
+				} else {
+					buf_puts(b, "\xEF\xBF\xBD");
+				}
+			}
 		}
 	}
 	buf_putc(b, '"');

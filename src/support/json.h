@@ -7,7 +7,9 @@
 
 #include "buf.h"
 
-/* Writes s[0..n) as a JSON string: \" \\ \n \r \t, other controls \u00XX. */
+/* Writes s[0..n) as a JSON string: \" \\ \n \r \t, other controls \u00XX;
+ * a byte starting no well-formed UTF-8 sequence becomes U+FFFD (one per byte),
+ * so every JSON text the toolchain writes is valid UTF-8. */
 void json_str(Buf *b, const char *s, size_t n);
 void json_cstr(Buf *b, const char *s);  /* NULL writes null */
 

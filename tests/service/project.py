@@ -181,4 +181,28 @@ check(f.error("refresh", {"path": lib, "text": src}) == -32602, "path is for a s
 f.call("shutdown")
 f.notify("exit")
 f.close()
+
+# serve --manifest-path: the manifest taken literally, whatever its name
+# (TOOLCHAIN.md §1.1; the I001 help suggests it), and the project's commands
+# are handed it so (a manifest not named semaprax.toml was a source file to them)
+other = os.path.join(d, "other.toml")
+shutil.copyfile(man, other)
+m = Client(BIN, "--manifest-path", other)
+check(m.call("protocol")["operand"] == {"kind": "project", "path": other}, "--manifest-path serves a project")
+check(m.call("check")["ok"], "--manifest-path check")
+check(m.call("graph")["graph"] == cli_json("graph", "--manifest-path", other), "--manifest-path graph equals the CLI's")
+q = m.call("query", {"name": "gcd"})["query"]
+check(q == cli_json("query", "--manifest-path", other, "--json", "--name", "gcd"), "--manifest-path query equals the CLI's")
+cx = m.call("context", {"symbol": sym})["context"]
+check(cx == cli_json("context", "--manifest-path", other, sym, "--depth", "1", "--max-bytes", "65536", "--max-nodes", "256"),
+      "--manifest-path context equals the CLI's")
+dt = m.call("doc")
+check((dt["exit"], dt["stdout"], dt["stderr"]) == cli_out(d, "doc", "--manifest-path", other), "--manifest-path doc equals the CLI's")
+check(m.call("test")["exit"] == 0, "--manifest-path test")
+m.call("shutdown")
+m.notify("exit")
+status, rest, err = m.close()
+check(status == 0 and err == b"", "--manifest-path exit (stderr: %r)" % err[:2000])
+r = subprocess.run([BIN, "serve", d, "--manifest-path", other], capture_output=True, stdin=subprocess.DEVNULL)
+check(r.returncode == 2 and b"not both" in r.stderr, "serve takes an operand or --manifest-path %r" % r.stderr)
 print("service project: ok")
