@@ -496,24 +496,18 @@ static void stmt(Buf *b)
 			v->vlen++;
 			pg_indent(b, depth + 1);
 			pg_bp(b, "%s = vec_push<string>(%s, %s);\n", v->name, v->name, e.p);
-		} else if (v->kind == K_MAP) {
+		} else if (v->kind == K_MAP || v->kind == K_SMAP) {
 			if (v->mops + trips > 60)
 				return;
 			v->mops += trips;
 			key_expr(&e);
 			pg_bp(&e, ", ");
-			small_i64(&e);
+			if (v->kind == K_MAP)
+				small_i64(&e);
+			else
+				key_expr(&e);
 			pg_indent(b, depth + 1);
-			pg_bp(b, "%s = map_set<string, i64>(%s, %s);\n", v->name, v->name, e.p);
-		} else if (v->kind == K_SMAP) {
-			if (v->mops + trips > 60)
-				return;
-			v->mops += trips;
-			key_expr(&e);
-			pg_bp(&e, ", ");
-			key_expr(&e);
-			pg_indent(b, depth + 1);
-			pg_bp(b, "%s = map_set<string, string>(%s, %s);\n", v->name, v->name, e.p);
+			pg_bp(b, "%s = map_set<string, %s>(%s, %s);\n", v->name, v->kind == K_MAP ? "i64" : "string", v->name, e.p);
 		} else if (v->kind == K_STR) {
 			str_expr(&e, 1);
 			if (!v->live) /* the value consumed the binding itself */
