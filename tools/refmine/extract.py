@@ -462,6 +462,11 @@ class FileExtractor:
         negated = mac == "assert_ne" or any(
             t[1] == "!" and (k == 0 or flat[k - 1][0] != "ident")
             for k, t in enumerate(flat))
+        # `.all(|d| d.code != "SPX-…")`: the code must NOT appear
+        negated = negated or any(
+            t[1] == "!=" and any(u[0] == "str" and CODE_RE.match(u[2] or "")
+                                 for u in flat[max(k - 1, 0):k + 2])
+            for k, t in enumerate(flat))
         words = {t[1] for t in flat if t[0] == "ident"}
         if codes:
             if not negated:

@@ -141,6 +141,14 @@ fn a_helper_driver_asserts_its_own_output() {
     native_probe(&source);
 }
 
+#[test]
+fn a_code_that_must_not_appear_is_no_verdict() {
+    let source = BASE.replace("40 + 2", "nope");
+    let found = codes(&source);
+    assert!(found.iter().any(|c| *c == "SPX-T202"));
+    assert!(found.iter().all(|c| *c != "SPX-T252"), "{found:?}");
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -169,6 +177,7 @@ def main():
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#4": ("reject", ("SPX-T208|SPX-T205",)),
         "tests/synthetic.rs::tree_fields_are_not_diagnostics#1": ("accept", ()),
         "tests/synthetic.rs::a_node_driver_prints_its_own_words#1": ("accept", ()),
+        "tests/synthetic.rs::a_code_that_must_not_appear_is_no_verdict#1": ("reject", ("SPX-T202",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
