@@ -35,8 +35,9 @@ VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
              "emit_hir_c", "emit_module", "emit_resolved_module", "resolve",
              "check", "revision_checked"}
 # codes of the reference's lowering and lanes (HIR validator, C and Wasm
-# backends): verdicts of a lane's profile, not of the checker
-BACKEND = "HBW"
+# backends, the LI list-induction proof export): verdicts of a lane's
+# profile, not of the checker
+BACKEND = "HBWL"
 # an assertion naming these judges a lane's output, not the checker's
 LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
               "emit_resolved_module", "native", "lower"}

@@ -149,6 +149,13 @@ fn a_code_that_must_not_appear_is_no_verdict() {
     assert!(found.iter().all(|c| *c != "SPX-T252"), "{found:?}");
 }
 
+#[test]
+fn a_proof_export_code_is_a_lane() {
+    let source = BASE.replace("40 + 2", "43 - 1");
+    let program = parse(&source, Path::new("p.spx")).unwrap();
+    assert_eq!(list_induction::prove(&program).unwrap_err().code, "SPX-LI001");
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -178,6 +185,7 @@ def main():
         "tests/synthetic.rs::tree_fields_are_not_diagnostics#1": ("accept", ()),
         "tests/synthetic.rs::a_node_driver_prints_its_own_words#1": ("accept", ()),
         "tests/synthetic.rs::a_code_that_must_not_appear_is_no_verdict#1": ("reject", ("SPX-T202",)),
+        "tests/synthetic.rs::a_proof_export_code_is_a_lane#1": ("backend", ("SPX-LI001",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
