@@ -248,6 +248,8 @@ class FileExtractor:
                 for item in items:
                     e2 = dict(env)
                     self.bind(pat, item, e2)
+                    if self.skipped(body, e2):
+                        continue
                     self.inner(body, env, e2, pat)
                 i = be + 1
                 continue
@@ -279,6 +281,17 @@ class FileExtractor:
             stmt = toks[i:j]
             self.statement(stmt, env)
             i = j + 1
+
+    def skipped(self, body, env):
+        """`if row.contains("…") { continue; }` heading a table loop's body:
+        the row it names is skipped, its program never checked."""
+        w = [t[1] for t in body[:11]]
+        if len(w) == 11 and w[0] == "if" and body[1][0] == "ident" and \
+                w[2:5] == [".", "contains", "("] and body[5][0] == "str" and \
+                body[5][2] is not None and w[6:11] == [")", "{", "continue", ";", "}"]:
+            v = self.eval(body[1:2], env)
+            return isinstance(v, str) and body[5][2] in v
+        return False
 
     def inner(self, body, outer, env, pat):
         """An inner block: its `let`s shadow, its assignments and

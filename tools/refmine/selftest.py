@@ -156,6 +156,17 @@ fn a_proof_export_code_is_a_lane() {
     assert_eq!(list_induction::prove(&program).unwrap_err().code, "SPX-LI001");
 }
 
+#[test]
+fn a_skipped_table_row_is_no_case() {
+    for (body, code) in [("1 +", "SPX-P101"), ("2 *", "SPX-P999")] {
+        if body.contains("2") {
+            continue;
+        }
+        let source = format!("module demo.skip;\n@id(\"app.main\") fn main() -> i64 {{ {body} 0 }}\n");
+        assert_eq!(codes(&source)[0], code);
+    }
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -186,6 +197,7 @@ def main():
         "tests/synthetic.rs::a_node_driver_prints_its_own_words#1": ("accept", ()),
         "tests/synthetic.rs::a_code_that_must_not_appear_is_no_verdict#1": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::a_proof_export_code_is_a_lane#1": ("backend", ("SPX-LI001",)),
+        "tests/synthetic.rs::a_skipped_table_row_is_no_case#1": ("reject", ("SPX-P101",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
