@@ -35,8 +35,9 @@ VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
              "emit_hir_c", "emit_module", "emit_resolved_module", "resolve",
              "check", "revision_checked"}
 # codes of the reference's lowering and lanes (HIR validator, C and Wasm
-# backends): verdicts of a lane's profile, not of the checker
-BACKEND = "HBW"
+# backends, the LI list-induction proof export): verdicts of a lane's
+# profile, not of the checker
+BACKEND = "HBWL"
 # an assertion naming these judges a lane's output, not the checker's
 LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
               "emit_resolved_module", "native", "lower"}
@@ -247,6 +248,8 @@ class FileExtractor:
                 for item in items:
                     e2 = dict(env)
                     self.bind(pat, item, e2)
+                    if self.skipped(body, e2):
+                        continue
                     self.inner(body, env, e2, pat)
                 i = be + 1
                 continue
@@ -278,6 +281,17 @@ class FileExtractor:
             stmt = toks[i:j]
             self.statement(stmt, env)
             i = j + 1
+
+    def skipped(self, body, env):
+        """`if row.contains("…") { continue; }` heading a table loop's body:
+        the row it names is skipped, its program never checked."""
+        w = [t[1] for t in body[:11]]
+        if len(w) == 11 and w[0] == "if" and body[1][0] == "ident" and \
+                w[2:5] == [".", "contains", "("] and body[5][0] == "str" and \
+                body[5][2] is not None and w[6:11] == [")", "{", "continue", ";", "}"]:
+            v = self.eval(body[1:2], env)
+            return isinstance(v, str) and body[5][2] in v
+        return False
 
     def inner(self, body, outer, env, pat):
         """An inner block: its `let`s shadow, its assignments and
@@ -461,6 +475,11 @@ class FileExtractor:
         codes = self.codes_in(flat, env)
         negated = mac == "assert_ne" or any(
             t[1] == "!" and (k == 0 or flat[k - 1][0] != "ident")
+            for k, t in enumerate(flat))
+        # `.all(|d| d.code != "SPX-…")`: the code must NOT appear
+        negated = negated or any(
+            t[1] == "!=" and any(u[0] == "str" and CODE_RE.match(u[2] or "")
+                                 for u in flat[max(k - 1, 0):k + 2])
             for k, t in enumerate(flat))
         words = {t[1] for t in flat if t[0] == "ident"}
         if codes:

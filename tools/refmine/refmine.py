@@ -252,7 +252,7 @@ def main():
             None)
         c["agree"] = ok
         if c["kind"] == "backend":
-            causes.setdefault(("excl. lane", "a lane's profile code (H/B/W), not a check verdict"),
+            causes.setdefault(("excl. lane", "a lane's profile code (H/B/W, LI), not a check verdict"),
                               []).append(c)
             continue
         if d and d[0] in ("lifted", "skew"):

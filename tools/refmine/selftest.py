@@ -141,6 +141,32 @@ fn a_helper_driver_asserts_its_own_output() {
     native_probe(&source);
 }
 
+#[test]
+fn a_code_that_must_not_appear_is_no_verdict() {
+    let source = BASE.replace("40 + 2", "nope");
+    let found = codes(&source);
+    assert!(found.iter().any(|c| *c == "SPX-T202"));
+    assert!(found.iter().all(|c| *c != "SPX-T252"), "{found:?}");
+}
+
+#[test]
+fn a_proof_export_code_is_a_lane() {
+    let source = BASE.replace("40 + 2", "43 - 1");
+    let program = parse(&source, Path::new("p.spx")).unwrap();
+    assert_eq!(list_induction::prove(&program).unwrap_err().code, "SPX-LI001");
+}
+
+#[test]
+fn a_skipped_table_row_is_no_case() {
+    for (body, code) in [("1 +", "SPX-P101"), ("2 *", "SPX-P999")] {
+        if body.contains("2") {
+            continue;
+        }
+        let source = format!("module demo.skip;\n@id(\"app.main\") fn main() -> i64 {{ {body} 0 }}\n");
+        assert_eq!(codes(&source)[0], code);
+    }
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -169,6 +195,9 @@ def main():
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#4": ("reject", ("SPX-T208|SPX-T205",)),
         "tests/synthetic.rs::tree_fields_are_not_diagnostics#1": ("accept", ()),
         "tests/synthetic.rs::a_node_driver_prints_its_own_words#1": ("accept", ()),
+        "tests/synthetic.rs::a_code_that_must_not_appear_is_no_verdict#1": ("reject", ("SPX-T202",)),
+        "tests/synthetic.rs::a_proof_export_code_is_a_lane#1": ("backend", ("SPX-LI001",)),
+        "tests/synthetic.rs::a_skipped_table_row_is_no_case#1": ("reject", ("SPX-P101",)),
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
