@@ -472,12 +472,12 @@ check_format(FnCtx *C, const Expr *e)
 	for (int i = 0; i < n; i++) {
 		TypeId t = sema_check_expr(C, args[i]);
 		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
-			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s", i, sema_type_name(S, t));
+			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s; it must be i64, u8, usize, bool or an owned string", i, sema_type_name(S, t));
 			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
 		}
 	}
 	if (n == 0 || args[0]->kind != EXPR_STRING) {
-		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
+		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a compile-time string literal template first");
 		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
 		return;
 	}

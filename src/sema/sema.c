@@ -736,7 +736,7 @@ check_record_invariants(Sema *S, SymId id)
 	if (!d || d->kind != DECL_RECORD || d->u.record.ninvariants == 0)
 		return;
 	if (r->ntparams) {
-		Diag *dg = sema_error(S, DIAG_C103, d->u.record.invariants[0].span, "generic record `%s` cannot declare invariants", r->name);
+		Diag *dg = sema_error(S, DIAG_C103, d->u.record.invariants[0].span, "invariants on generic record `%s` are outside Record Invariants v1", r->name);
 		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
 		return;
 	}
