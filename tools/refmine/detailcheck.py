@@ -48,10 +48,26 @@ def run_details(binary, case):
 def aspect_of(rec):
     if rec[0] == "run":
         return "run"
+    if rec[0] == "list":
+        return "message"
     return rec[4][0][0]
 
 
+def render(d, template):
+    """One of our diagnostics as a test's list renders it."""
+    kind, fmt, fields = template
+    vals = [d.get(f) or "" for f in fields]
+    if kind == "tuple":
+        return tuple(vals)
+    out = fmt
+    for v in vals:
+        out = out.replace("{}", v, 1)
+    return out
+
+
 def describe(rec):
+    if rec[0] == "list":
+        return "every diagnostic, as %r" % (list(rec[2]),)
     if rec[0] == "run":
         return "%s: %s" % (rec[1], "; ".join(
             "contains %r" % c[1] if c[0] == "contains" else "%s == %r" % ("/".join(c[1]), c[2])
@@ -102,6 +118,13 @@ def judge(case, rec):
                 if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
                     return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
         return "agree", ""
+    if rec[0] == "list":
+        ours = [render(d, rec[1]) for d in case.get("diags", [])]
+        if tuple(ours) == rec[2]:
+            return "agree", ""
+        if not ours:
+            return "n/c", "we report nothing"
+        return "differ", "ours: %r" % (ours,)
     _, quant, code, negated, conds = rec
     if code[4] in LANE:
         return "n/c", "a lane's code"

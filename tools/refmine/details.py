@@ -56,6 +56,16 @@ class Envelope(Taint):
         self.path = path
 
 
+class DiagList(Taint):
+    """`found.iter().map(|d| (d.code, d.message…)).collect()` or the same
+    through `format!("{} {} | {}", d.code, d.message, d.help…)`: every
+    diagnostic of one program, rendered by `template`."""
+
+    def __init__(self, progs, template):
+        Taint.__init__(self, progs)
+        self.template = template
+
+
 class DefaultOptions:
     """`InterpreterOptions::default()` not changed since."""
 
@@ -102,11 +112,29 @@ class DetailReader:
             return
         name = names[0]
         env.pop("#diag:" + name, None)
+        env.pop("#diag:%s[0]" % name, None)
+        env.pop("#filtered:" + name, None)
         words = [t[1] for t in rhs]
-        if "find" in words and "code" in words and "==" in words and "||" not in words:
+        lst = self.diag_list(rhs, env)
+        if lst is not None:
+            env[name] = lst
+            return
+        if any(w in words for w in ("filter", "find", "retain", "position", "skip", "rev")):
+            env["#filtered:" + name] = True
+        if any(w in words for w in ("find", "filter")) and "code" in words and "==" in words \
+                and "||" not in words and "map" not in words:
             codes = self.codes_in(rhs, env)
             if len(codes) == 1 and "|" not in codes[0]:
-                env["#diag:" + name] = codes[0]
+                # `find(…)` is the diagnostic; `filter(…)…collect()` a list
+                # whose [0] is the first of that code
+                if "find" in words or "next" in words:
+                    env["#diag:" + name] = codes[0]
+                else:
+                    env["#diag:%s[0]" % name] = codes[0]
+            return
+        code = self.helper_tie(rhs, env)
+        if code is not None:
+            env["#diag:" + name] = code
             return
         sub = self.subject(rhs, 0, env) if rhs else None
         end = sub[3] if sub else 0
@@ -117,6 +145,113 @@ class DetailReader:
             var, field, progs, _ = sub
             code = env.get("#diag:" + var)
             env[name] = DiagField(progs, var, field, code, "first")
+
+    def helper_tie(self, rhs, env):
+        """`only(source, "SPX-…")`: a file helper that returns the
+        diagnostic whose code equals one of its parameters."""
+        if len(rhs) < 3 or rhs[0][0] != "ident" or rhs[1][1] != "(" or \
+                match_close(rhs, 1) != len(rhs) - 1:
+            return None
+        h = self.helpers.get(rhs[0][1])
+        if h is None:
+            return None
+        body = [t[1] for t in h.body]
+        if "message" in body or "map" in body or not any(w in body for w in ("find", "filter")):
+            return None
+        for k in range(len(body) - 2):
+            if body[k] == "code" and body[k + 1] == "==" and body[k + 2] in h.params:
+                args = split_top(rhs[2:-1])
+                i = h.params.index(body[k + 2])
+                if i < len(args):
+                    c = self.codes_in(args[i], env)
+                    if len(c) == 1 and len(args[i]) <= 2 and "|" not in c[0]:
+                        return c[0]
+        return None
+
+    def diag_list(self, toks, env):
+        """A DiagList for `ID.iter().map(|d| …).collect…`, or None."""
+        toks = [t for t in toks if t[1] != "&"] if toks[:1] and toks[0][1] == "&" else toks
+        w = [t[1] for t in toks]
+        if len(w) < 10 or toks[0][0] != "ident" or w[1:6] != [".", "iter", "(", ")", "."] or \
+                w[6] != "map" or w[7] != "(":
+            return None
+        if env.get("#filtered:" + w[0]) or "#diag:" + w[0] in env:
+            return None
+        ce = match_close(toks, 7)
+        if w[ce + 1:ce + 3] != [".", "collect"]:
+            return None
+        clo = toks[8:ce]
+        if len(clo) < 4 or clo[0][1] != "|" or clo[2][1] != "|" or clo[1][0] != "ident":
+            return None
+        p = clo[1][1]
+        body = clo[3:]
+        if body and body[0][1] == "{" and match_close(body, 0) == len(body) - 1:
+            body = body[1:-1]
+
+        def field(part):
+            pw = [t[1] for t in part]
+            if len(pw) < 3 or pw[0] != p or pw[1] != ".":
+                return None
+            f = pw[2]
+            rest = pw[3:]
+            if f in ("code", "message") and rest in ([], [".", "as_str", "(", ")"],
+                                                     [".", "clone", "(", ")"],
+                                                     [".", "to_string", "(", ")"],
+                                                     [".", "to_owned", "(", ")"]):
+                return f
+            if f == "help" and rest in ([".", "as_deref", "(", ")", ".", "unwrap_or", "(",
+                                         '""', ")"],):
+                return f
+            return None
+        bw = [t[1] for t in body]
+        if body and body[0][1] == "(" and match_close(body, 0) == len(body) - 1:
+            fields = [field(x) for x in split_top(body[1:-1])]
+            template = ("tuple", None, tuple(fields))
+        elif bw[:3] == ["format", "!", "("] and match_close(body, 2) == len(body) - 1:
+            parts = split_top(body[3:-1])
+            if not parts or parts[0][0][0] != "str" or len(parts[0]) != 1:
+                return None
+            fmt = parts[0][0][2]
+            fields = [field(x) for x in parts[1:]]
+            if fmt is None or fmt.count("{}") != len(fields) or \
+                    fmt.replace("{}", "").count("{") or fmt.replace("{}", "").count("}"):
+                return None
+            template = ("format", fmt, tuple(fields))
+        else:
+            return None
+        if None in template[2]:
+            return None
+        progs = self.var_progs(w[0], env)
+        if not progs or len(progs) != 1:
+            return None
+        return DiagList(progs, template)
+
+    def read_list(self, parts, env):
+        """assert_eq! of a DiagList against a literal list."""
+        for a, b in ((parts[0], parts[1]), (parts[1], parts[0])):
+            lst = self.diag_list(a, env)
+            if lst is None:
+                v = self.eval(a, env) if a else None
+                lst = v if isinstance(v, DiagList) else None
+            if lst is None:
+                continue
+            want = self.eval(b, env)
+            if not isinstance(want, Seq):
+                return True
+            items = []
+            for it in want.items:
+                if lst.template[0] == "tuple":
+                    if not isinstance(it, Seq) or len(it.items) != len(lst.template[2]) or \
+                            not all(isinstance(x, str) for x in it.items):
+                        return True
+                    items.append(tuple(it.items))
+                else:
+                    if not isinstance(it, str):
+                        return True
+                    items.append(it)
+            self.note_detail(set(lst.progs), ("list", lst.template, tuple(items)))
+            return True
+        return False
 
     # ---- subjects ------------------------------------------------------
     def subject(self, toks, k, env):
@@ -177,6 +312,17 @@ class DetailReader:
                          "ends_with": "ends"}[name], v)
             if name in ("is_none", "is_some") and not arg:
                 return (name[3:], None)
+            if name == "is_some_and" and len(arg) > 3 and arg[0][1] == "|" and \
+                    arg[2][1] == "|" and (ce + 1 == len(toks) or
+                                          toks[ce + 1][1] in ("&&", ")", "}")):
+                inner = arg[3:]
+                iw = [t[1] for t in inner]
+                if len(iw) > 4 and iw[0] == arg[1][1] and iw[1:4] == [".", "contains", "("] and \
+                        match_close(inner, 3) == len(inner) - 1:
+                    v = self.text_value(inner[4:-1], env)
+                    if v is not None:
+                        return ("contains", v)
+                return None
             if name == "map" and arg and arg[0][1] == "|":
                 words = [x[1] for x in arg]
                 if "line" in words and "column" in words and other is not None and \
@@ -212,6 +358,8 @@ class DetailReader:
         if not negated:
             self.read_code_ties(mac, parts, env)
             self.read_run(mac, parts, env)
+            if mac == "assert_eq" and len(parts) == 2 and self.read_list(parts, env):
+                return
         sides = []
         if mac in ("assert_eq", "assert_ne") and len(parts) == 2:
             sides = [(parts[0], parts[1]), (parts[1], parts[0])]

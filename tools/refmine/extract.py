@@ -437,7 +437,9 @@ class FileExtractor(DetailReader):
         return out
 
     def assertion(self, mac, args, env):
-        text = " ".join(t[1] for t in args)
+        # the names it calls, not the text of its literals (a message saying
+        # "invalidate" or "projected" is no validator or project)
+        text = " ".join(t[1] for t in args if t[0] != "str")
         if any(s in text for s in SKIP_ASSERT):
             return
         parts = split_top(args)
@@ -500,6 +502,8 @@ class FileExtractor(DetailReader):
             parse_only = "parse" in words and not (words & VERIFYING) and \
                 "verify" not in words
             ok = ("is_ok" in words) != negated
+            if not ok and words & LANE_WORDS:
+                return  # a lane refusing (`wasm::emit_…(…).is_err()`) is no check verdict
             if parse_only:
                 self.note(progs, 1, "parse-ok" if ok else "parse-err", ())
             else:
@@ -827,13 +831,14 @@ class FileExtractor(DetailReader):
         self.expect = {}
         self.details = {}
         impure = False  # statements other than `let` run: only an envelope counts
+        out = [UNKNOWN]   # the tail's value, whatever is returned
         try:
             for s in stmts:
                 if s and s[0][1] == "let":
                     self.statement(s, env)
                 elif s and s[0][1] == "return":
-                    v = self.eval(s[1:], env)
-                    return v if not impure or isinstance(v, Envelope) else UNKNOWN
+                    out[0] = self.eval(s[1:], env)
+                    return out[0] if not impure or isinstance(out[0], Envelope) else UNKNOWN
                 elif s and s[0][0] == "ident" and s[0][1] not in ("assert", "assert_eq",
                                                                   "assert_ne", "if", "for"):
                     impure = True
@@ -842,11 +847,13 @@ class FileExtractor(DetailReader):
                     return UNKNOWN
             if not cur:
                 return UNKNOWN
-            v = self.eval(cur, env)
-            return v if not impure or isinstance(v, Envelope) else UNKNOWN
+            out[0] = self.eval(cur, env)
+            return out[0] if not impure or isinstance(out[0], Envelope) else UNKNOWN
         finally:
             self.expect, self.details, self.tampered, self.touched = saved
-            self.helper_made = set()
+            # the programs the helper built: its bindings' and, for one
+            # built inline (`parse(&module_of(expr))…`), its value's
+            self.helper_made = set(self._taint_of(out[0]))
             for v in env.values():
                 self.helper_made |= self._taint_of(v)
 
