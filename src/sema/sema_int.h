@@ -62,6 +62,7 @@ typedef struct Local {
 	int prev;                /* the binding of the same name this one hides (sema_local_push), or -1 */
 	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; a borrowed
 	                            closure `let c = fn(v: i64) -> i64 { t(view, v) };` (closure_borrow.c): -1; else 0 */
+	bool param;              /* a function's parameter (U101/U107 name the `let mut` copy) */
 } Local;
 
 typedef struct CallSite {
