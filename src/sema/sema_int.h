@@ -149,6 +149,9 @@ void sema_borrowed_closure(FnCtx *C, const Expr *e);
 TypeId sema_borrowed_closure_read(FnCtx *C, const Expr *e, const Local *l);
 
 /* ---- resources and interfaces (resource.c) ---- */
+/* ---- string_format's template and fields (check_format.c) ---- */
+void sema_check_format(FnCtx *C, const Expr *e);
+
 /* ---- help for unknown names (check_unknown.c) ---- */
 const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
 TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */
