@@ -284,7 +284,7 @@ class DetailReader:
         return None
 
     def var_progs(self, name, env):
-        if name in env:
+        if name in env and name not in getattr(self, "closure_params", ()):
             return frozenset(self.taint_of(env[name]))
         return None  # a closure's parameter: the assertion's programs
 
@@ -347,6 +347,10 @@ class DetailReader:
     # ---- assertions -----------------------------------------------------
     def read_details(self, mac, parts, env):
         flat = [t for p in parts for t in p]
+        # `|d|` names a closure's parameter even where a binding `d` exists
+        self.closure_params = {flat[k][1] for k in range(1, len(flat) - 1)
+                               if flat[k - 1][1] == "|" and flat[k + 1][1] == "|" and
+                               flat[k][0] == "ident"}
         if not flat or any(t[1] == "||" for t in flat):
             self.read_code_ties(mac, parts, env)
             return
@@ -430,7 +434,8 @@ class DetailReader:
                     and flat[k + 3][1] == "==" and "[" not in var:
                 c = self.codes_in(flat[k + 4:k + 5], env)
                 if len(c) == 1:
-                    return c[0], "any" if base not in env else "first"
+                    any_ = base not in env or base in getattr(self, "closure_params", ())
+                    return c[0], "any" if any_ else "first"
         return env.get("#diag:" + var), "first"
 
     def read_code_ties(self, mac, parts, env):

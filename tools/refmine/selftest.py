@@ -198,6 +198,8 @@ fn diagnostic_texts_are_details() {
     assert!(hint.contains("main") && hint.contains("did"));
     assert!(typed.help.as_deref().is_some_and(|h| h.contains("mean")));
     assert!(typed.help.is_none() || typed.code == "SPX-T203");
+    let item = rejection("module demo.shadow;\n@id(\"app.main\") fn main() -> i64 { 2 * }\n");
+    assert!(found.iter().any(|item| item.code == "SPX-T208" && item.message.contains("operands")));
 }
 
 #[test]
@@ -289,6 +291,7 @@ def main():
         "tests/synthetic.rs::diagnostic_texts_are_details#1": ("reject", ("SPX-P101",)),
         "tests/synthetic.rs::diagnostic_texts_are_details#2": ("reject", ("SPX-T208",)),
         "tests/synthetic.rs::diagnostic_texts_are_details#3": ("reject", ("SPX-T203",)),
+        "tests/synthetic.rs::diagnostic_texts_are_details#4": ("parse-err", ()),
         "tests/synthetic.rs::lists_and_filtered_firsts_are_details#1": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#1": ("detail", ()),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": ("detail", ()),
@@ -307,6 +310,8 @@ def main():
         "tests/synthetic.rs::diagnostic_texts_are_details#2": [
             ("diag", "any", "SPX-T208", False, (("message", "contains", "+"),)),
             ("diag", "any", "SPX-O101", True, (("message", "contains", "moved"),)),
+            # `|item|` is the closure's parameter, not the binding `item`
+            ("diag", "any", "SPX-T208", False, (("message", "contains", "operands"),)),
         ],
         "tests/synthetic.rs::diagnostic_texts_are_details#3": [
             ("diag", "first", "SPX-T203", False, (("help", "eq", "did you mean `main`?"),)),
