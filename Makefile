@@ -26,6 +26,10 @@ STD_SRCS := $(sort $(filter-out %/examples.spx %/tests.spx,$(wildcard std/*/src/
 STD_GEN  = $(BUILD)/gen/std_text.c
 STD_OBJ  = $(BUILD)/obj/project/std_text.o
 OBJS    += $(STD_OBJ)
+# Their function names by package, for the checker's T203 help (src/sema/std_names.h).
+STDN_GEN = $(BUILD)/gen/std_names.c
+STDN_OBJ = $(BUILD)/obj/sema/std_names.o
+OBJS    += $(STDN_OBJ)
 # The Wasm lane's embedded parts: src/rt compiled for wasm32 (clang, wasm-ld;
 # empty without them) and the ES module host (src/emit_wasm/host/).
 WASM_RT  = $(BUILD)/gen/rt.wasm
@@ -81,6 +85,14 @@ $(STD_GEN): $(STD_SRCS) tools/embed_std.sh
 $(STD_OBJ): $(STD_GEN)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/project -c -o $@ $(STD_GEN)
+
+$(STDN_GEN): $(STD_SRCS) tools/embed_std_names.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed_std_names.sh $(STD_SRCS) > $@
+
+$(STDN_OBJ): $(STDN_GEN) src/sema/std_names.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc/sema -c -o $@ $(STDN_GEN)
 
 $(WASM_RT): src/rt/num.c src/rt/float.c src/rt/host.c src/rt/utf8.c src/rt/text.c src/rt/heap.c src/rt/coll.c src/rt/rt.h src/rt/domains.h src/rt/domains.def src/rt/wasm32/shim.c src/rt/wasm32/string.h tools/build_rt_wasm.sh
 	@mkdir -p $(dir $@)

@@ -130,7 +130,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
 	else if (parse_tok_is_word(p, t, "as"))
-		diag_set_help(d, "there are no casts or numeric conversions; keep a computation in one integer type and suffix literals to match it, such as `5i32` or `5usize`");
+		diag_set_help(d, "there are no casts; convert with the compiler-owned functions, such as `i64_from_f64(x)`, `f64_from_i64(n)` or `usize_from_i64(n)`, or suffix literals to match the type, such as `5i32` or `5usize`");
 	else if (parse_tok_is_word(p, t, "and"))
 		diag_set_help(d, "logical and is `&&`");
 	else if (parse_tok_is_word(p, t, "or"))

@@ -613,7 +613,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			if (nt->kind != TOK_IDENT) {
 				if (nt->kind == TOK_DOT && p->in_for_iter) {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
-					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
+					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
 				} else {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "expected field name after `.`");
 					if (nt->kind == TOK_INT)

@@ -49,7 +49,7 @@ p203_help(BlockCtx ctx, bool after_if)
 		return "a statement `if` yields no value, so the enclosing block still ends with a final expression after it; to make the `if` the value, end every branch with a value and add an `else` branch";
 	switch (ctx) {
 	case BLK_FN: return "a function's value is its final expression; there is no `return`";
-	case BLK_WHILE: return "end the `while` body with a final expression; its value is discarded because the condition controls repetition";
+	case BLK_WHILE: return "end the `while` body with a final expression, such as the loop condition repeated; its value is discarded because the condition controls repetition";
 	case BLK_FOR: return "end the `for` body with a final expression, such as `0`; its value is discarded";
 	case BLK_IF_VALUE: return "`if` is an expression: end each branch with its value, for example the binding the branch assigned";
 	case BLK_UNSAFE: return "end the `unsafe` block with a final Copy value, such as `0`; it is discarded";
@@ -502,7 +502,7 @@ statement_habit(Parser *p)
 	}
 	if (parse_tok_is_word(p, t, "loop") && (n->kind == TOK_LBRACE || starts_operand(p, n))) {
 		Diag *d = parse_error_at(p, t, DIAG_P106, "only `while` loops are admitted");
-		diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition controls repetition and the required body tail is discarded");
+		diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
 		return true;
 	}
 	if (t->kind == TOK_IDENT && compound_habit(p))
@@ -747,7 +747,7 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		return;
 	}
 	if (last) {
-		diag_set_help(d, "delete the `;` after the last expression: a block's final expression, without `;`, is its value");
+		diag_set_help(d, "delete the `;` after the last expression: a block ends with its final value expression, written without `;`");
 		if (tail_fits(p, e, ctx, tail, stmts, nstmts))
 			diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
 	} else {

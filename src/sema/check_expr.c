@@ -118,7 +118,7 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE, -1, 0 };
+	Local l = { name, type, mut, span, MODE_NONE, -1, 0, false };
 	sema_local_push(C, l);
 	return true;
 }
@@ -293,8 +293,22 @@ check_binary(FnCtx *C, const Expr *e)
 		if (lt == T_ERR || rt == T_ERR)
 			return T_BOOL;
 		if (!equatable(S, lt) || !equatable(S, rt)) {
-			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
 			TypeId bad = equatable(S, lt) ? rt : lt;
+			const TypeInfo *bi = sema_type_info(&S->types, bad);
+			if (bi->kind == TY_NOMINAL && sema_sym(S, (SymId)bi->decl)->kind == SK_VARIANT) {
+				/* the reference's text; its example is the case a payload-free
+				 * constructor operand names */
+				Diag *d = sema_error(S, DIAG_T207, e->span, "equality on variant `%s` requires a non-generic variant whose cases all carry no payload",
+				    sema_type_name(S, bad));
+				const Expr *k = r->kind == EXPR_VARIANT ? r : l->kind == EXPR_VARIANT ? l : NULL;
+				if (k && k->u.variant.ninits == 0)
+					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
+					    k->u.variant.type.s, k->u.variant.case_name.s);
+				else
+					diag_set_help(d, "test the case with `match` instead");
+				return T_BOOL;
+			}
+			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
 			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
 			    sema_type_info(&S->types, bad)->kind == TY_FN ? "function values have no equality: compare what they return" : "inspect them with `match`");
 			return T_BOOL;
@@ -459,49 +473,6 @@ place_kind(const Expr *a)
 	}
 }
 
-/*
- * string_format(template, fields…): a string-literal template whose `{}`
- * holes match the ≤ 32 fields, each an i64, u8, usize, bool or owned string.
- */
-static void
-check_format(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	Expr *const *args = e->u.call.args;
-	int n = e->u.call.nargs;
-	for (int i = 0; i < n; i++) {
-		TypeId t = sema_check_expr(C, args[i]);
-		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
-			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s", i, sema_type_name(S, t));
-			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
-		}
-	}
-	if (n == 0 || args[0]->kind != EXPR_STRING) {
-		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a string-literal template first");
-		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
-		return;
-	}
-	/* `{}` is a hole, `{{` and `}}` escape a brace; any other brace is T204. */
-	int holes = 0;
-	const char *t = args[0]->u.str.s;
-	uint32_t len = args[0]->u.str.len;
-	for (uint32_t i = 0; i < len; i++) {
-		if (t[i] != '{' && t[i] != '}')
-			continue;
-		if (i + 1 < len && (t[i + 1] == t[i] || (t[i] == '{' && t[i + 1] == '}'))) {
-			holes += t[i + 1] != t[i];
-			i++;
-			continue;
-		}
-		Diag *d = sema_error(S, DIAG_T204, args[0]->span, "`string_format` template permits only `{}` holes and the `{{` and `}}` escapes");
-		diag_set_help(d, "write a literal brace as `{{` or `}}`; each `{}` takes the next field");
-		return;
-	}
-	if (holes != n - 1 || n - 1 > 32) {
-		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
-		diag_set_help(d, "give one field per `{}` hole, at most 32");
-	}
-}
 
 /*
  * Rules of compiler-owned functions that need the arguments themselves:
@@ -613,8 +584,9 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 	    !(bi == BI_bytes_as_slice && owned_field_place(C, args[0]))) {
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
-		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let owner = …; %s(owner)`", name,
-		    place_kind(args[0]), name);
+		const char *owner = bi == BI_string_as_str ? "text" : bi == BI_stdin_stream_chunk ? "reader" : "bytes";
+		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
+		    place_kind(args[0]), owner, name, owner);
 		return true;
 	}
 	if (bi == BI_str_as_bytes && e->u.call.nargs == 1) {
@@ -741,7 +713,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		goto out;
 	}
 	if (sig.nparams < 0) {
-		check_format(C, e);
+		sema_check_format(C, e);
 	} else if (builtin_special(C, e, bi, name, &sig)) {
 		/* reported */
 	} else {

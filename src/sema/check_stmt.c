@@ -195,7 +195,10 @@ check_assign(FnCtx *C, const Stmt *s)
 	if (!s->u.assign.has_field) {
 		if (!l->mut) {
 			Diag *d = sema_error(S, DIAG_U101, s->u.assign.target.span, "cannot assign to immutable binding `%s`; declare it with `let mut`", name);
-			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+			if (l->param)
+				diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
+			else
+				diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
 			return;
 		}
 		if (vt != T_ERR && l->type != T_ERR && vt != l->type) {
@@ -217,7 +220,10 @@ check_assign(FnCtx *C, const Stmt *s)
 	const char *f = s->u.assign.field.s;
 	if (!l->mut) {
 		Diag *d = sema_error(S, DIAG_U107, s->u.assign.target.span, "cannot assign to field of immutable binding `%s`; declare it with `let mut`", name);
-		diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+		if (l->param)
+			diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
+		else
+			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
 		return;
 	}
 	if (l->type == T_ERR)

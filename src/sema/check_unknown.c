@@ -6,6 +6,7 @@
  * Split from check_expr.c.
  */
 #include "sema_int.h"
+#include "std_names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,22 @@ consider(const char *name, const char *cand, int *best, int *count, const char *
 	}
 }
 
+/* The one bundled standard-library package defining `name`, or NULL (none,
+ * or several: `count` is in std.bytes, std.collections and std.text). */
+static const SemaStdName *
+std_package(const char *name)
+{
+	const SemaStdName *hit = NULL;
+	for (size_t i = 0; i < sema_std_nnames; i++) {
+		if (strcmp(sema_std_names[i].name, name) != 0)
+			continue;
+		if (hit)
+			return NULL;
+		hit = &sema_std_names[i];
+	}
+	return hit;
+}
+
 static const char *
 nearest_function(Sema *S, const char *name, bool *is_builtin)
 {
@@ -86,6 +103,7 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
 	const char *help = sema_constructor_help(name);
 	const char *near = NULL;
+	const SemaStdName *std = NULL;
 	bool near_builtin = false;
 	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
@@ -103,8 +121,12 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "a list is `vec_with_capacity<T>(n)` with its element type and capacity spelled (a push past the capacity stops the program), e.g. `let mut v = vec_with_capacity<i64>(16usize);`, filled with `v = vec_push<i64>(v, x);`");
 	else if (in_list(map_get, name))
 		diag_set_help(d, "read a map with `map_get_or<K, V>(m, key, fallback)`, which gives `fallback` for a missing key (`map_has<K, V>(m, key)` tells whether it is there)");
+	else if ((std = std_package(name)) != NULL)
+		/* the reference's dependency route for a bundled library function */
+		diag_set_help(d, "`%s` is in the bundled standard library's `%s`: in a project, require it with `[dependencies] %s = \"^0.1.0\"` in semaprax.toml and import it with `use function @id(\"%s\") from %s as %s;` (`semaprax help library %s` lists the package)",
+		    name, std->module, std->module, std->id, std->module, name, std->module);
 	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && near_builtin)
-		diag_set_help(d, "did you mean the compiler-owned `%s`? (`semaprax help library %s` shows its signature)", near, near);
+		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
 	else if (near)
 		diag_set_help(d, "did you mean `%s`?", near);
 	else

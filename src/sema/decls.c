@@ -615,7 +615,10 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	}
 	if (owner < 0) {
 		if (sema_builtin_reserved(s->name)) {
-			Diag *dg = sema_error(S, DIAG_S113, fn->name.span, "function name `%s` is reserved by the compiler-owned operations", s->name);
+			/* the reference names the string family (core.string.*) */
+			const Builtin *b = sema_builtin_find(s->name);
+			bool string_op = b && strncmp(b->id, "core.string.", 12) == 0;
+			Diag *dg = sema_error(S, DIAG_S113, fn->name.span, "function name `%s` is reserved by the compiler-owned %soperations", s->name, string_op ? "string " : "");
 			diag_set_help(dg, "rename the function; `%s` is compiler-owned and needs no declaration", s->name);
 			return;
 		}

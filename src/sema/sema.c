@@ -501,7 +501,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0 };
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0, true };
 		sema_local_push(C, l);
 	}
 	sema_strmap_free(&seen);
@@ -736,7 +736,7 @@ check_record_invariants(Sema *S, SymId id)
 	if (!d || d->kind != DECL_RECORD || d->u.record.ninvariants == 0)
 		return;
 	if (r->ntparams) {
-		Diag *dg = sema_error(S, DIAG_C103, d->u.record.invariants[0].span, "generic record `%s` cannot declare invariants", r->name);
+		Diag *dg = sema_error(S, DIAG_C103, d->u.record.invariants[0].span, "invariants on generic record `%s` are outside Record Invariants v1", r->name);
 		diag_set_help(dg, "check the property in the functions that build `%s` values", r->name);
 		return;
 	}
@@ -757,7 +757,7 @@ check_record_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nom->nfields; i++) {
-		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0 };
+		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0, false };
 		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {

@@ -62,6 +62,7 @@ typedef struct Local {
 	int prev;                /* the binding of the same name this one hides (sema_local_push), or -1 */
 	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; a borrowed
 	                            closure `let c = fn(v: i64) -> i64 { t(view, v) };` (closure_borrow.c): -1; else 0 */
+	bool param;              /* a function's parameter (U101/U107 name the `let mut` copy) */
 } Local;
 
 typedef struct CallSite {
@@ -148,6 +149,9 @@ void sema_borrowed_closure(FnCtx *C, const Expr *e);
 TypeId sema_borrowed_closure_read(FnCtx *C, const Expr *e, const Local *l);
 
 /* ---- resources and interfaces (resource.c) ---- */
+/* ---- string_format's template and fields (check_format.c) ---- */
+void sema_check_format(FnCtx *C, const Expr *e);
+
 /* ---- help for unknown names (check_unknown.c) ---- */
 const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
 TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */

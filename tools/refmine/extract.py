@@ -25,6 +25,8 @@ reported with an expectation some assertion states.
 import re
 
 from rustlex import tokenize, match_close, skip_to, split_top
+from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper
+from details import DetailReader, Envelope, DEFAULT_OPTIONS
 
 CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
 PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
@@ -53,33 +55,6 @@ SKIP_ASSERT = ("validate", "patch", "apply", "repair", "workspace", "evidence",
                "impact", "review", "manifest", "project", "unlock", "lock_")
 
 
-class Taint:
-    __slots__ = ("progs",)
-
-    def __init__(self, progs):
-        self.progs = frozenset(progs)
-
-
-class Seq:
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        self.items = items
-
-
-class RunOut(Taint):
-    """What a helper that runs the program (`semaprax run`) printed."""
-
-
-class CodeHit(Taint):
-    """`found.iter().filter(|d| d.code == CODE)`: unwrapping it expects CODE."""
-
-    def __init__(self, progs, codes):
-        Taint.__init__(self, progs)
-        self.codes = codes
-
-
-UNKNOWN = Taint(())
 
 # fields a test reads diagnostics from (`analysis.diagnostics.is_empty()`)
 DIAGNOSTIC_FIELDS = {"diagnostics", "errors", "warnings", "codes", "report"}
@@ -90,13 +65,7 @@ def looks_like_program(s):
         PROGRAM_RE.search(s) is not None
 
 
-class Helper:
-    def __init__(self, params, body):
-        self.params = params
-        self.body = body
-
-
-class FileExtractor:
+class FileExtractor(DetailReader):
     def __init__(self, path, text, files=None):
         self.path = path
         self.files = files      # every file read, for include_str!
@@ -106,6 +75,7 @@ class FileExtractor:
         self.programs = []      # [(key, source)]
         self.prog_index = {}    # source -> index in self.programs
         self.expect = {}        # index -> list of (strength, kind, codes, where)
+        self.details = {}       # index -> detail records (details.py)
         self.test = None
         self.test_progs = 0
         self.depth = 0
@@ -400,6 +370,7 @@ class FileExtractor:
                 if hit:
                     value = CodeHit(value.progs, hit)
             self.bind(pat, value, env)
+            self.let_details(pat, rhs, env)
             if self.declared:
                 self.declared[-1].update(t[1] for t in pat if t[0] == "ident")
             self.implicit(rhs, env)
@@ -409,6 +380,10 @@ class FileExtractor:
                 len(stmt) > 2 and stmt[1][1] == "!":
             self.assertion(stmt[0][1], stmt[3:match_close(stmt, 2)], env)
             return
+        # a field of default interpreter options changed
+        if len(stmt) > 3 and stmt[0][0] == "ident" and stmt[1][1] == "." and \
+                env.get(stmt[0][1]) is DEFAULT_OPTIONS and any(t[1] == "=" for t in stmt):
+            env[stmt[0][1]] = UNKNOWN
         # assignment `x = expr`
         if len(stmt) > 2 and stmt[0][0] == "ident" and stmt[1][1] == "=":
             env[stmt[0][1]] = self.eval(stmt[2:], env)
@@ -462,12 +437,15 @@ class FileExtractor:
         return out
 
     def assertion(self, mac, args, env):
-        text = " ".join(t[1] for t in args)
+        # the names it calls, not the text of its literals (a message saying
+        # "invalidate" or "projected" is no validator or project)
+        text = " ".join(t[1] for t in args if t[0] != "str")
         if any(s in text for s in SKIP_ASSERT):
             return
         parts = split_top(args)
         nval = 2 if mac in ("assert_eq", "assert_ne") else 1
         parts = parts[:nval]
+        self.read_details(mac, parts, env)
         flat = [t for p in parts for t in p]
         progs = set()
         for p in parts:
@@ -524,6 +502,8 @@ class FileExtractor:
             parse_only = "parse" in words and not (words & VERIFYING) and \
                 "verify" not in words
             ok = ("is_ok" in words) != negated
+            if not ok and words & LANE_WORDS:
+                return  # a lane refusing (`wasm::emit_…(…).is_err()`) is no check verdict
             if parse_only:
                 self.note(progs, 1, "parse-ok" if ok else "parse-err", ())
             else:
@@ -641,6 +621,8 @@ class FileExtractor:
                 idx = self.eval(toks[i + 1:ce], env)
                 if isinstance(v, Seq) and isinstance(idx, int) and idx < len(v.items):
                     v = v.items[idx]
+                elif isinstance(v, Envelope):
+                    v = self.envelope_index(v, idx)
                 else:
                     v = Taint(self.taint_of(v))
                 i = ce + 1
@@ -652,6 +634,10 @@ class FileExtractor:
         return v
 
     def method(self, v, name, args):
+        if isinstance(v, Envelope):
+            r = self.envelope_method(v, name)
+            if r is not None:
+                return r
         if isinstance(v, int) and not isinstance(v, bool) and name == "to_string":
             return str(v)
         if isinstance(v, str):
@@ -745,6 +731,9 @@ class FileExtractor:
             ce = match_close(toks, i)
             argt = split_top(toks[i + 1:ce])
             args = [self.eval(a, env) for a in argt]
+            d = self.detail_call(path, argt, args, env)
+            if d is not None:
+                return d, ce + 1
             return self.call(path, args, env), ce + 1
         if i < len(toks) and toks[i][1] == "{" and name[:1].isupper():
             ce = match_close(toks, i)
@@ -781,7 +770,7 @@ class FileExtractor:
         if h is not None and len(h.params) == len(args):
             env2 = dict(zip(h.params, args))
             v = self.helper_value(h, env2)
-            if isinstance(v, str):
+            if isinstance(v, (str, Envelope)):
                 return v
             built = self.helper_made - progs
             made = [self.programs[i][1] for i in built]
@@ -837,23 +826,34 @@ class FileExtractor:
                 cur.append(t)
             i += 1
         env = dict(env)
-        saved = self.expect, self.programs, self.prog_index, self.test_progs
+        saved = self.expect, self.details, set(self.tampered), set(self.touched)
         # a helper's own assertions belong to no case
         self.expect = {}
+        self.details = {}
+        impure = False  # statements other than `let` run: only an envelope counts
+        out = [UNKNOWN]   # the tail's value, whatever is returned
         try:
             for s in stmts:
                 if s and s[0][1] == "let":
                     self.statement(s, env)
                 elif s and s[0][1] == "return":
-                    return self.eval(s[1:], env)
+                    out[0] = self.eval(s[1:], env)
+                    return out[0] if not impure or isinstance(out[0], Envelope) else UNKNOWN
+                elif s and s[0][0] == "ident" and s[0][1] not in ("assert", "assert_eq",
+                                                                  "assert_ne", "if", "for"):
+                    impure = True
+                    self.statement(s, env)
                 else:
                     return UNKNOWN
             if not cur:
                 return UNKNOWN
-            return self.eval(cur, env)
+            out[0] = self.eval(cur, env)
+            return out[0] if not impure or isinstance(out[0], Envelope) else UNKNOWN
         finally:
-            self.expect = saved[0]
-            self.helper_made = set()
+            self.expect, self.details, self.tampered, self.touched = saved
+            # the programs the helper built: its bindings' and, for one
+            # built inline (`parse(&module_of(expr))…`), its value's
+            self.helper_made = set(self._taint_of(out[0]))
             for v in env.values():
                 self.helper_made |= self._taint_of(v)
 
@@ -951,16 +951,25 @@ def normpath(path):
     return "/".join(out)
 
 
-def extract(path, text, files=None):
+def extract(path, text, files=None, details=None):
     """[(key, source, expectation)] for one Rust test file; expectation is
     (kind, codes) with kind 'accept', 'reject', 'parse-ok', 'parse-err',
     'backend' (a lane's code) or 'output' (codes holds the expected stdout),
-    or ('conflict', ()) when the file's assertions disagree."""
+    or ('conflict', ()) when the file's assertions disagree. With `details`
+    (a dict), each program's detail records (details.py) land there by key:
+    ('diag', 'first'|'any', CODE, negated, ((field, op, value), …)) with
+    field message/help/loc, or ('run', ENTRY, (('contains', text) |
+    ('json', path, value), …)); a program with details and no verdict is
+    returned with kind 'detail'."""
     ex = FileExtractor(path, text, files)
     programs, expect = ex.run()
     out = []
     for idx, (key, source) in enumerate(programs):
         notes = expect.get(idx)
+        if details is not None and ex.details.get(idx):
+            details[key] = list(ex.details[idx])
+            if not notes:
+                out.append((key, source, ("detail", ())))
         if not notes:
             continue
         best = max(n[0] for n in notes)

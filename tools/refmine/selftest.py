@@ -167,6 +167,95 @@ fn a_skipped_table_row_is_no_case() {
     }
 }
 
+
+fn rejection(source: &str) -> Diagnostic {
+    parse(source, Path::new("r.spx")).expect_err("rejected")
+}
+
+fn help(diagnostic: &Diagnostic) -> &str {
+    diagnostic.help.as_deref().unwrap_or_else(|| panic!("no help"))
+}
+
+fn only(source: &str, code: &str) -> Diagnostic {
+    let found = codes_full(source);
+    let first = found.iter().filter(|d| d.code == code).next().unwrap().clone();
+    first
+}
+
+#[test]
+fn diagnostic_texts_are_details() {
+    let diagnostic = rejection("module demo.m;\n@id(\"app.main\") fn main() -> i64 { 1 + }\n");
+    assert_eq!(diagnostic.code, "SPX-P101");
+    assert_eq!(diagnostic.message, "expected an expression");
+    assert!(help(&diagnostic).contains("operand"), "{diagnostic}");
+    assert_eq!(diagnostic.span.map(|span| (span.line, span.column)), Some((2, 39)));
+    let found = verify::verify(&parse(&BASE.replace("40 + 2", "40 + 'a'"), "m.spx").unwrap());
+    assert!(found.iter().any(|item| item.code == "SPX-T208" && item.message.contains('+')));
+    assert!(!found.iter().any(|item| { item.code == "SPX-O101" && item.message.contains("moved") }));
+    let typed = only(&BASE.replace("40 + 2", "nope(1)"), "SPX-T203");
+    assert_eq!(help(&typed), "did you mean `main`?");
+    let hint = typed.help.unwrap_or_default();
+    assert!(hint.contains("main") && hint.contains("did"));
+    assert!(typed.help.as_deref().is_some_and(|h| h.contains("mean")));
+    assert!(typed.help.is_none() || typed.code == "SPX-T203");
+    let item = rejection("module demo.shadow;\n@id(\"app.main\") fn main() -> i64 { 2 * }\n");
+    assert!(found.iter().any(|item| item.code == "SPX-T208" && item.message.contains("operands")));
+}
+
+#[test]
+fn lists_and_filtered_firsts_are_details() {
+    let report = verify::verify(&parse(&BASE.replace("40 + 2", "x + y"), "l.spx").unwrap());
+    assert_eq!(report.iter().map(|d| (d.code, d.message.as_str())).collect::<Vec<_>>(), vec![
+        ("SPX-T202", "unknown value `x`"),
+        ("SPX-T202", "unknown value `y`"),
+    ], "would invalidate nothing");
+    let refused = report.iter().filter(|d| d.code == "SPX-T202").collect::<Vec<_>>();
+    assert_eq!(refused[0].message, "unknown value `x`");
+    let rendered = report.iter().map(|d| format!("{} {}", d.code, d.message)).collect::<Vec<_>>();
+    assert_eq!(rendered, ["SPX-T202 unknown value `x`", "SPX-T202 unknown value `y`"]);
+}
+
+fn outcome(source: &str) -> serde_json::Value {
+    let path = temp_path();
+    std::fs::write(&path, source).unwrap();
+    let envelope = interpreter::interpret(&path, "app.main", &[], &InterpreterOptions::default())
+        .expect("interprets")
+        .envelope;
+    let parsed: serde_json::Value = serde_json::from_str(&envelope).unwrap();
+    parsed["payload"]["outcome"].clone()
+}
+
+#[test]
+fn interpreter_envelopes_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, BASE.replace("40 + 2", "50 + 2")).unwrap();
+    let options = InterpreterOptions::default();
+    let result = interpreter::interpret(&path, "app.main", &[], &options).unwrap();
+    assert!(result.envelope.contains("\"kind\":\"returned\"") && result.envelope.contains("\"value\":\"52\""));
+    let out = outcome(&BASE.replace("40 + 2", "60 + 2"));
+    assert_eq!(out["value"], "62");
+    let mut limited = InterpreterOptions::default();
+    limited.max_steps = 1;
+    std::fs::write(&path, BASE.replace("40 + 2", "70 + 2")).unwrap();
+    let failed = interpreter::interpret(&path, "app.main", &[], &limited).unwrap();
+    assert!(failed.envelope.contains("fuel"));
+}
+
+fn module_of(body: &str) -> String {
+    format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
+}
+
+fn inline_rejection(body: &str) -> Diagnostic {
+    parse(&module_of(body), Path::new("i.spx")).expect_err("rejected")
+}
+
+#[test]
+fn a_helper_building_its_program_inline_owns_it() {
+    let diagnostic = inline_rejection("1 +");
+    assert_eq!(diagnostic.code, "SPX-P101");
+    assert!(wasm::emit_module(&parse(&BASE.replace("40 + 2", "80 + 2"), "w").unwrap()).is_err());
+}
+
 const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
@@ -175,7 +264,8 @@ INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
 
 def main():
     files = {"tests/selftest/inc.spx": INCLUDED}
-    got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files)}
+    details = {}
+    got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files, details)}
     want = {
         "tests/synthetic.rs::base_verifies#1": ("accept", ()),
         "tests/synthetic.rs::base_verifies#2": ("reject", ("SPX-T202",)),
@@ -198,13 +288,63 @@ def main():
         "tests/synthetic.rs::a_code_that_must_not_appear_is_no_verdict#1": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::a_proof_export_code_is_a_lane#1": ("backend", ("SPX-LI001",)),
         "tests/synthetic.rs::a_skipped_table_row_is_no_case#1": ("reject", ("SPX-P101",)),
+        "tests/synthetic.rs::diagnostic_texts_are_details#1": ("reject", ("SPX-P101",)),
+        "tests/synthetic.rs::diagnostic_texts_are_details#2": ("reject", ("SPX-T208",)),
+        "tests/synthetic.rs::diagnostic_texts_are_details#3": ("reject", ("SPX-T203",)),
+        "tests/synthetic.rs::diagnostic_texts_are_details#4": ("parse-err", ()),
+        "tests/synthetic.rs::lists_and_filtered_firsts_are_details#1": ("reject", ("SPX-T202",)),
+        "tests/synthetic.rs::interpreter_envelopes_are_run_details#1": ("detail", ()),
+        "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": ("detail", ()),
+        "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#1": ("reject", ("SPX-P101",)),
+        # a lane refusing (`wasm::emit_module(…).is_err()`) is no check verdict
+        "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#2": None,
+    }
+    # the stated texts, locations and runs (details.py); a limited run
+    # (options changed) and `typed.help.is_none() || …` are not read
+    want_details = {
+        "tests/synthetic.rs::diagnostic_texts_are_details#1": [
+            ("diag", "first", "SPX-P101", False, (("message", "eq", "expected an expression"),)),
+            ("diag", "first", "SPX-P101", False, (("help", "contains", "operand"),)),
+            ("diag", "first", "SPX-P101", False, (("loc", "eq", (2, 39)),)),
+        ],
+        "tests/synthetic.rs::diagnostic_texts_are_details#2": [
+            ("diag", "any", "SPX-T208", False, (("message", "contains", "+"),)),
+            ("diag", "any", "SPX-O101", True, (("message", "contains", "moved"),)),
+            # `|item|` is the closure's parameter, not the binding `item`
+            ("diag", "any", "SPX-T208", False, (("message", "contains", "operands"),)),
+        ],
+        "tests/synthetic.rs::diagnostic_texts_are_details#3": [
+            ("diag", "first", "SPX-T203", False, (("help", "eq", "did you mean `main`?"),)),
+            ("diag", "first", "SPX-T203", False, (("help", "contains", "main"),
+                                                  ("help", "contains", "did"))),
+            ("diag", "first", "SPX-T203", False, (("help", "contains", "mean"),)),
+        ],
+        "tests/synthetic.rs::lists_and_filtered_firsts_are_details#1": [
+            ("list", ("tuple", None, ("code", "message")),
+             (("SPX-T202", "unknown value `x`"), ("SPX-T202", "unknown value `y`"))),
+            ("diag", "first", "SPX-T202", False, (("message", "eq", "unknown value `x`"),)),
+            ("list", ("format", "{} {}", ("code", "message")),
+             ("SPX-T202 unknown value `x`", "SPX-T202 unknown value `y`")),
+        ],
+        "tests/synthetic.rs::interpreter_envelopes_are_run_details#1": [
+            ("run", "app.main", (("contains", '"kind":"returned"'), ("contains", '"value":"52"'))),
+        ],
+        "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": [
+            ("run", "app.main", (("json", ("payload", "outcome", "value"), "62"),)),
+        ],
     }
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
             print("refmine selftest: %s: want %s, got %s" % (key, want.get(key), got.get(key)))
             bad += 1
-    print("refmine selftest: %d passed, %d failed" % (len(want) - bad, bad))
+    for key in sorted(set(want_details) | set(details)):
+        if want_details.get(key) != details.get(key):
+            print("refmine selftest: %s details: want %s, got %s" % (
+                key, want_details.get(key), details.get(key)))
+            bad += 1
+    total = len(want) + len(want_details)
+    print("refmine selftest: %d passed, %d failed" % (total - bad, bad))
     return 1 if bad else 0
 
 

@@ -1,0 +1,51 @@
+/*
+ * check_format.c — `string_format(template, fields…)`: the template is a
+ * string literal whose `{}` holes (and `{{`/`}}` escapes) match the fields
+ * (T204), each field an i64, u8, usize, bool or owned string (T205).
+ * Split from check_expr.c.
+ */
+#include "sema_int.h"
+
+/*
+ * string_format(template, fields…): a string-literal template whose `{}`
+ * holes match the ≤ 32 fields, each an i64, u8, usize, bool or owned string.
+ */
+void
+sema_check_format(FnCtx *C, const Expr *e)
+{
+	Sema *S = C->S;
+	Expr *const *args = e->u.call.args;
+	int n = e->u.call.nargs;
+	for (int i = 0; i < n; i++) {
+		TypeId t = sema_check_expr(C, args[i]);
+		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
+			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s; it must be i64, u8, usize, bool or an owned string", i, sema_type_name(S, t));
+			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
+		}
+	}
+	if (n == 0 || args[0]->kind != EXPR_STRING) {
+		Diag *d = sema_error(S, DIAG_T204, n ? args[0]->span : e->span, "`string_format` takes a compile-time string literal template first");
+		diag_set_help(d, "write the template inline: `string_format(\"{} items\", count)`");
+		return;
+	}
+	/* `{}` is a hole, `{{` and `}}` escape a brace; any other brace is T204. */
+	int holes = 0;
+	const char *t = args[0]->u.str.s;
+	uint32_t len = args[0]->u.str.len;
+	for (uint32_t i = 0; i < len; i++) {
+		if (t[i] != '{' && t[i] != '}')
+			continue;
+		if (i + 1 < len && (t[i + 1] == t[i] || (t[i] == '{' && t[i + 1] == '}'))) {
+			holes += t[i + 1] != t[i];
+			i++;
+			continue;
+		}
+		Diag *d = sema_error(S, DIAG_T204, args[0]->span, "`string_format` template permits only `{}` holes and the `{{` and `}}` escapes");
+		diag_set_help(d, "write a literal brace as `{{` or `}}`; each `{}` takes the next field");
+		return;
+	}
+	if (holes != n - 1 || n - 1 > 32) {
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
+		diag_set_help(d, "give one field per `{}` hole, at most 32");
+	}
+}

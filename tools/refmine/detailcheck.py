@@ -1,0 +1,207 @@
+"""refmine's detail figures: a test's stated diagnostic message, help
+text and primary-span location (compared with our `check --json`), and
+the interpreter's outcome for the program's entry (compared with our `run
+--json`, which prints the same semaprax.interpret.v1 envelope).
+
+A record is not comparable when the diagnostic's code is a lane's (H/B/W,
+LI: the verdict figure excludes those too), when we report no diagnostic
+of that code (the verdict figure counts that difference), or when the run's
+entry is not our `main`. decided.txt keys a detail as `CASE@aspect` (aspect
+message, help, loc or run); a case excluded there as lifted or skew takes
+its details along.
+"""
+
+import json
+import subprocess
+
+ASPECTS = ("message", "help", "loc", "run")
+LANE = "HBWL"
+
+
+def run_details(binary, case):
+    """Our diagnostics (all of them, in order) and, when a run is stated
+    and the program verifies, our `run --json` envelope."""
+    path = case["file"]
+    try:
+        p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+        out = p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        out = ""
+    diags = []
+    for line in out.splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(d, dict) and d.get("code"):
+            diags.append(d)
+    case["diags"] = diags
+    if any(r[0] == "run" for r in case["details"]) and \
+            not any(d.get("severity") == "error" for d in diags):
+        try:
+            r = subprocess.run([binary, "run", "--json", path], capture_output=True, timeout=120)
+            case["envelope"] = json.loads(r.stdout.decode("utf-8", "replace") or "null")
+        except (subprocess.TimeoutExpired, ValueError):
+            case["envelope"] = None
+
+
+def aspect_of(rec):
+    if rec[0] == "run":
+        return "run"
+    if rec[0] == "list":
+        return "message"
+    return rec[4][0][0]
+
+
+def render(d, template):
+    """One of our diagnostics as a test's list renders it."""
+    kind, fmt, fields = template
+    vals = [d.get(f) or "" for f in fields]
+    if kind == "tuple":
+        return tuple(vals)
+    out = fmt
+    for v in vals:
+        out = out.replace("{}", v, 1)
+    return out
+
+
+def describe(rec):
+    if rec[0] == "list":
+        return "every diagnostic, as %r" % (list(rec[2]),)
+    if rec[0] == "run":
+        return "%s: %s" % (rec[1], "; ".join(
+            "contains %r" % c[1] if c[0] == "contains" else "%s == %r" % ("/".join(c[1]), c[2])
+            for c in rec[2]))
+    _, quant, code, negated, conds = rec
+    text = " && ".join("%s %s %r" % (f, op, v) for f, op, v in conds)
+    return "%s%s %s: %s" % ("no " if negated else "", quant, code, text)
+
+
+def satisfies(d, cond):
+    field, op, value = cond
+    if field == "loc":
+        loc = d.get("location") or {}
+        return (loc.get("line"), loc.get("column")) == tuple(value)
+    text = d.get(field)
+    if op == "none":
+        return not text
+    if op == "some":
+        return bool(text)
+    if text is None:
+        return False
+    return {"contains": lambda: value in text, "eq": lambda: text == value,
+            "starts": lambda: text.startswith(value),
+            "ends": lambda: text.endswith(value)}[op]()
+
+
+def judge(case, rec):
+    """('agree'|'differ'|'n/c', cause)."""
+    if rec[0] == "run":
+        env = case.get("envelope")
+        ours = [d for d in case.get("diags", []) if d.get("severity") == "error"]
+        if ours:
+            return "n/c", "we refuse the program (%s)" % ours[0]["code"]
+        if not isinstance(env, dict) or "payload" not in env:
+            return "differ", "no interpret.v1 envelope from our run --json"
+        if env["payload"].get("function", {}).get("stable_id") != rec[1]:
+            return "n/c", "entry %s is not our run's main" % rec[1]
+        text = json.dumps(env, separators=(",", ":"), ensure_ascii=False)
+        for c in rec[2]:
+            if c[0] == "contains":
+                if c[1] not in text:
+                    return "differ", "our envelope's outcome: %s" % json.dumps(
+                        env["payload"].get("outcome"), separators=(",", ":"))
+            else:
+                v = env
+                for k in c[1]:
+                    v = v.get(k) if isinstance(v, dict) else None
+                if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
+                    return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
+        return "agree", ""
+    if rec[0] == "list":
+        ours = [render(d, rec[1]) for d in case.get("diags", [])]
+        if tuple(ours) == rec[2]:
+            return "agree", ""
+        if not ours:
+            return "n/c", "we report nothing"
+        return "differ", "ours: %r" % (ours,)
+    _, quant, code, negated, conds = rec
+    if code[4] in LANE:
+        return "n/c", "a lane's code"
+    mine = [d for d in case.get("diags", []) if d["code"] == code]
+    if not mine:
+        if negated:
+            return "agree", ""
+        return "n/c", "we report no %s" % code
+    cands = mine[:1] if quant == "first" else mine
+    sat = any(all(satisfies(d, c) for c in conds) for d in cands)
+    if sat != negated:
+        return "agree", ""
+    d = cands[0]
+    field = conds[0][0]
+    if field == "loc":
+        loc = d.get("location") or {}
+        ours = "%s:%s" % (loc.get("line"), loc.get("column"))
+    else:
+        ours = d.get(field)
+    return "differ", "ours: %r" % (ours,)
+
+
+def report_details(cases, decided):
+    """Print the four detail figures and their differences; return the
+    decided.txt detail entries no record matched."""
+    used = set()
+    figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0} for a in ASPECTS}
+    diffs = []
+    for c in cases:
+        base = decided.get(c["key"]) or next(
+            (v for k, v in decided.items() if k.endswith("*") and "@" not in k and
+             c["key"].startswith(k[:-1])), None)
+        for rec in c.get("details", []):
+            a = aspect_of(rec)
+            f = figures[a]
+            dkey = "%s@%s" % (c["key"], a)
+            d = decided.get(dkey)
+            if d:
+                used.add(dkey)
+            else:
+                for k, v in decided.items():
+                    if k.endswith("*") and "@" in k and dkey.startswith(k[:-1]):
+                        d = v
+                        used.add(k)
+                        break
+            if base and base[0] in ("lifted", "skew") and not d:
+                d = base
+            status, cause = judge(c, rec)
+            if d and d[0] in ("lifted", "skew"):
+                f["excl"] += 1
+                continue
+            if status == "n/c":
+                f["n/c"] += 1
+                continue
+            if status == "agree":
+                f["agree"] += 1
+                if d:
+                    diffs.append(("stale", c, rec, "agrees now", d))
+                continue
+            if d:
+                f["spec"] += 1
+                diffs.append(("decided", c, rec, cause, d))
+            else:
+                f["differ"] += 1
+                diffs.append(("UNDECIDED", c, rec, cause, None))
+    print("detail figures (LANGUAGE.md §0.2; not comparable: a lane's code, a code we do not "
+          "report, an entry other than main, a program we refuse):")
+    for a in ASPECTS:
+        f = figures[a]
+        counted = f["agree"] + f["differ"] + f["spec"]
+        print("  %-8s agreement: raw %d/%d = %.1f%%, over what our spec does not decide "
+              "otherwise (%d decided): %d/%d = %.1f%% (%d not comparable, %d excluded)" % (
+                  a, f["agree"], counted, 100.0 * f["agree"] / max(1, counted), f["spec"],
+                  f["agree"], counted - f["spec"],
+                  100.0 * f["agree"] / max(1, counted - f["spec"]), f["n/c"], f["excl"]))
+    for cls, c, rec, cause, d in diffs:
+        print("  %-9s %s@%s  expected %s; %s%s  [%s]" % (
+            cls, c["key"], aspect_of(rec), describe(rec), cause,
+            " (%s)" % d[1] if d else "", c.get("file", "")))
+    return [k for k in decided if "@" in k and k not in used]
