@@ -157,7 +157,7 @@ static const McpTool mcp_tools[] = {
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
 	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
-	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1}},\"additionalProperties\":false}" },
+	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000000}},\"additionalProperties\":false}" },
 	{ "test", "test", "Run the project's test module (semaprax test --json).", NO_ARGS },
 };
 #define MCP_NTOOLS ((int)(sizeof mcp_tools / sizeof mcp_tools[0]))
