@@ -1404,6 +1404,13 @@ expect 0 "new beside a stale stage holding a foreign file" -- "$bin" new "$tmp/n
 has "$tmp/err" "warning[SPX-I102]" "a stale stage with a foreign file is reported"
 if [ -f "$tmp/newkill/$stale/notes.txt" ]; then ok; else bad "new removed a file it never writes"; fi
 
+# an empty operand is a usage error (it was I101 "cannot write the project:
+# No such file or directory" at an empty path, after writing a stage)
+expect 2 "new of an empty directory operand" -- "$bin" new "" --name p
+has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
+has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+
 # Long directory names: the staging name fits in NAME_MAX whatever the
 # target's length (it was the name plus 21 bytes: ENAMETOOLONG past 234)
 for len in 234 235 255; do

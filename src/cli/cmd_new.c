@@ -461,6 +461,8 @@ cli_cmd_new(int argc, char **argv)
 	}
 	if (!dir)
 		return cli_usage("new", "new requires <dir> [--name n] [--template calculator|library|command]");
+	if (!*dir)
+		return cli_usage("new", "new requires a non-empty <dir> (the directory to create)");
 	const NewTemplate *t = NULL;
 	for (size_t i = 0; i < countof(templates); i++)
 		if (strcmp(templates[i].name, tmpl) == 0)
