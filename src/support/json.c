@@ -274,10 +274,14 @@ bad_token:
 void
 json_error_span(const char *s, size_t n, bool allow_nul, int position, const char *text, size_t *start, size_t *end)
 {
-	if (json_syntax_error(s, n, allow_nul, start, end))
-		return;
-	/* well-formed to us: jansson names the token it stopped after */
+	/* jansson's position is past the token it stopped at (or, for a byte
+	 * that is not UTF-8, at that byte): a defect of ours beyond it is not
+	 * the one jansson reports (it stopped first for what we do not judge:
+	 * a duplicate key, its depth bound, a number out of range) */
 	size_t pos = position > 0 && (size_t)position <= n ? (size_t)position : 0;
+	if (json_syntax_error(s, n, allow_nul, start, end) && *start <= pos)
+		return;
+	/* jansson names the token it stopped after */
 	const char *near = text ? strstr(text, " near '") : NULL;
 	size_t tl = text ? strlen(text) : 0;
 	if (near && tl > 0 && text[tl - 1] == '\'') {

@@ -22,9 +22,10 @@ void json_cstr(Buf *b, const char *s);  /* NULL writes null */
 bool json_syntax_error(const char *s, size_t n, bool allow_nul, size_t *start, size_t *end);
 
 /* The span for a caret at jansson's error (its position and text) on
- * s[0..n): json_syntax_error's; for text that is JSON (a duplicate key, a
- * number out of range) the token jansson names (`near '…'`), which ends at
- * position; else the byte before position. */
+ * s[0..n): json_syntax_error's when it starts at or before position; else
+ * (jansson stopped first: a duplicate key, its depth bound, a number out of
+ * range) the token jansson names (`near '…'`), which ends at position; else
+ * the byte before position. */
 void json_error_span(const char *s, size_t n, bool allow_nul, int position, const char *text, size_t *start, size_t *end);
 
 #endif

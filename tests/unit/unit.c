@@ -524,6 +524,26 @@ json_error_checks(void)
 	size_t st = 0, en = 0;
 	json_error_span(dup, strlen(dup), false, je.position, je.text, &st, &en);
 	check(!j && st == 8 && en == 11, "json_error_span of a duplicate key: the second key");
+	json_decref(j);
+	/* jansson stops first for what the scanner does not judge: the caret
+	 * goes where jansson stopped, not on a later syntax error */
+	const char *dup2 = "{\"a\":1, \"a\":2, x}";
+	j = json_loadb(dup2, strlen(dup2), JSON_REJECT_DUPLICATES, &je);
+	json_error_span(dup2, strlen(dup2), false, je.position, je.text, &st, &en);
+	check(!j && st == 8 && en == 11, "json_error_span of a duplicate key before a syntax error: the second key");
+	json_decref(j);
+	Buf deep = {0};
+	for (int k = 0; k < 3000; k++)
+		buf_putc(&deep, '[');
+	buf_puts(&deep, "1 2");
+	for (int k = 0; k < 3000; k++)
+		buf_putc(&deep, ']');
+	j = json_loadb(deep.data, deep.len, 0, &je);
+	json_error_span(deep.data, deep.len, false, je.position, je.text, &st, &en);
+	check(!j && en <= (size_t)je.position && st + 1 == en && deep.data[st] == '[',
+	    "json_error_span past jansson's depth bound: where jansson stopped, not the later `2`");
+	json_decref(j);
+	buf_free(&deep);
 }
 
 int
