@@ -1136,6 +1136,15 @@ expect 0 "review of the same change as a transaction" -- in_dir "$tmp/xmod" "$ab
 grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-review"
 if grep -q '"caller":"geom.tests.zero"' "$tmp/xmod-impact" && cmp -s "$tmp/xmod-impact" "$tmp/xmod-review"; then ok
 else bad "impact and review disagree on cross_module_callers: $(head -c 300 "$tmp/xmod-impact") / $(head -c 300 "$tmp/xmod-review")"; fi
+# a transaction that does not read is named as a transaction (it was "cannot
+# read semantic patch", help "pass a readable semantic patch file")
+mkdir "$tmp/xmod/txdir.json"
+expect 1 "review of a transaction that is a directory" -- in_dir "$tmp/xmod" "$absbin" review . txdir.json
+has "$tmp/err" "error[SPX-I202]: cannot read semantic transaction: " "unreadable transaction named as one"
+has "$tmp/err" "help: pass a readable semantic transaction" "unreadable transaction help"
+printf '{"schema":"\377"}' > "$tmp/xmod/badutf.json"
+expect 1 "review of a transaction that is not UTF-8" -- in_dir "$tmp/xmod" "$absbin" review . badutf.json
+has "$tmp/err" "cannot read semantic transaction: the transaction is not valid UTF-8" "non-UTF-8 transaction named as one"
 # fix of a project module: the whole project verifies (the module alone stops at
 # T105); a fix the project refuses leaves the file and its lock-free directory as they were
 cp -R "$(dirname "$0")/project/fix-module-refused" "$tmp/xfix"

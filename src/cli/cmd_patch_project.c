@@ -278,7 +278,7 @@ int
 cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
 {
 	size_t tlen = 0;
-	char *ttext = cli_patch_read(tx_path, &tlen);
+	char *ttext = cli_patch_read(tx_path, &tlen, true);
 	if (!ttext)
 		return EXIT_FAIL;
 	int status = EXIT_FAIL;
