@@ -546,6 +546,7 @@ did_open(Lsp *L, json_t *params)
 	free(man);
 	free(path);
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
+	d->stale = false;   /* a didOpen again: its whole text */
 	publish(L, d);
 }
 

@@ -300,6 +300,15 @@ L.notify("textDocument/didChange", {"textDocument": {"uri": PURI, "version": 9},
 check(L.diagnostics()["diagnostics"] == [], "in step again")
 r = L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {"tabSize": 4, "insertSpaces": True}})
 check(r.get("result") == [], "formatting after the whole text %r" % r)
+# so does a didOpen again
+L.notify("textDocument/didChange", {"textDocument": {"uri": PURI, "version": 10}, "contentChanges": [{"range": {}}]})
+check(L.read().get("method") == "window/showMessage", "a change without text is said")
+check(L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {}}).get("error", {}).get("code") == -32801,
+      "out of step again")
+L.notify("textDocument/didOpen", {"textDocument": {"uri": PURI, "version": 11, "text": PLAIN}})
+L.diagnostics()
+r = L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {"tabSize": 4, "insertSpaces": True}})
+check(r.get("result") == [], "formatting after a didOpen again %r" % r)
 L.request("shutdown")
 L.notify("exit", {})
 L.p.wait(timeout=30)
