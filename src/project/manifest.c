@@ -797,28 +797,30 @@ read_tables(Reader *r, ProjectManifest *m)
 		if (deps->entries.len > PROJECT_MAX_DEPS)
 			report(r, DIAG_J101, "`[dependencies]` lists %d rows; the limit is %d", deps->entries.len, PROJECT_MAX_DEPS);
 		m->deps = spx_xcalloc((size_t)(deps->entries.len ? deps->entries.len : 1), sizeof *m->deps);
+		/* each finding at its entry's line (they had none) */
+		bool unsorted = false;
 		for (int i = 0; i < deps->entries.len; i++) {
 			Entry *e = &deps->entries.items[i];
 			if (!valid_dep_name(e->key)) {
-				report(r, DIAG_J100, "dependency names are dotted lowercase package identities [a-z][a-z0-9._-]* of 1..=128 bytes; found `%s`", e->key);
+				report_line(r, e->line, DIAG_J100, "dependency names are dotted lowercase package identities [a-z][a-z0-9._-]* of 1..=128 bytes; found `%s`", e->key);
 				continue;
 			}
 			if (e->list || !valid_range(e->text)) {
-				Diag *d = report(r, DIAG_J100, "dependency `%s` must be one range string such as \"^0.1.0\"", e->key);
+				Diag *d = report_line(r, e->line, DIAG_J100, "dependency `%s` must be one range string such as \"^0.1.0\"", e->key);
 				if (d)
 					diag_set_help(d, "dependency `%s` admits only `=x.y.z`, `~x.y.z` or `^x.y.z` with canonical u32 components", e->key);
 				continue;
+			}
+			if (m->ndeps > 0 && !unsorted && strcmp(m->deps[m->ndeps - 1].name, e->key) >= 0) {
+				report_line(r, e->line, DIAG_J100, "dependencies must be strictly byte-sorted by name: `%s` comes after `%s`", e->key,
+				    m->deps[m->ndeps - 1].name);
+				unsorted = true;
 			}
 			ProjectDep *dp = &m->deps[m->ndeps++];
 			dp->name = dup_n(e->key, strlen(e->key));
 			dp->range = e->text;
 			e->text = NULL;
 		}
-		for (int i = 1; i < m->ndeps; i++)
-			if (strcmp(m->deps[i - 1].name, m->deps[i].name) >= 0) {
-				report(r, DIAG_J100, "dependencies must be strictly byte-sorted by name");
-				break;
-			}
 	}
 	if (tgt) {
 		m->matrix = take_list(r, tgt, "targets", "matrix", &m->nmatrix, true);
