@@ -713,7 +713,8 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 	}
 	for (int i = 1; i < m->nregisters; i++)
 		if (strcmp(m->registers[i - 1].name, m->registers[i].name) >= 0) {
-			report(r, DIAG_J100, "`[registers]` rows must be strictly byte-sorted by name");
+			report_line(r, m->registers[i].line, DIAG_J100, "`[registers]` rows must be strictly byte-sorted by name: `%s` comes after `%s`",
+			    m->registers[i].name, m->registers[i - 1].name);
 			break;
 		}
 }
