@@ -352,6 +352,16 @@ entry(Table *t, const char *key)
 	return NULL;
 }
 
+/* The 1-based line of key in table tname (NULL: the assignments before
+ * the first table), 0 when it is not there: a finding about a value read
+ * before points at it. */
+static int
+key_line(Reader *r, const char *tname, const char *key)
+{
+	Entry *e = entry(tname ? table(r, tname) : &r->tables.items[0], key);
+	return e ? e->line : 0;
+}
+
 /* t's entry for key when it is of the wanted shape (a list or one
  * string); NULL with J100 when it is not, or when a required key is
  * missing. */
@@ -367,7 +377,7 @@ take_entry(Reader *r, Table *t, const char *tname, const char *key, bool require
 		return NULL;
 	}
 	if (e->list != list) {
-		report(r, DIAG_J100, "`%s%s%s%s` must be %s", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key,
+		report_line(r, e->line, DIAG_J100, "`%s%s%s%s` must be %s", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key,
 		    list ? "an array of strings" : "one string");
 		return NULL;
 	}
@@ -604,37 +614,41 @@ command_profile(const char *p)
 static void
 validate_common(Reader *r, ProjectManifest *m)
 {
+	/* each finding at its key's line, in either layout */
+	const char *pkg = m->tables ? "package" : NULL, *mods = m->tables ? "modules" : NULL;
+	int sl = key_line(r, mods, "sources");
+	int wl = m->tables ? key_line(r, "exports", "web") : key_line(r, NULL, "web_exports");
 	if (m->name && !project_valid_name(m->name))
-		report(r, DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
+		report_line(r, key_line(r, pkg, "name"), DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
 	if (m->entry && !valid_module(m->entry))
-		report(r, DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
+		report_line(r, key_line(r, mods, "entry"), DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
 	if (m->sources) {
 		/* the frozen layout keeps §2.1's 16; the table layout admits
 		 * PROJECT_MAX_SOURCES_TABLES (issue 15: no module cap beyond memory;
 		 * docs/DECISIONS.md "Project module count") */
 		int max = m->tables ? PROJECT_MAX_SOURCES_TABLES : PROJECT_MAX_SOURCES;
 		if (m->nsources > max)
-			report(r, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, max);
+			report_line(r, sl, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, max);
 		else if (m->nsources < 2)
-			report(r, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
+			report_line(r, sl, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
 		if (!strictly_sorted(m->sources, m->nsources))
-			report(r, DIAG_J100, "source paths must be strictly byte-sorted and unique");
+			report_line(r, sl, DIAG_J100, "source paths must be strictly byte-sorted and unique");
 		for (int i = 0; i < m->nsources; i++)
 			if (!valid_path(m->sources[i], ".spx")) {
-				report(r, DIAG_J100, "source path `%s` is not a canonical relative .spx path of at most 240 bytes", m->sources[i]);
+				report_line(r, sl, DIAG_J100, "source path `%s` is not a canonical relative .spx path of at most 240 bytes", m->sources[i]);
 				break;
 			}
 	}
 	if (m->web) {
 		if (m->nweb > PROJECT_MAX_WEB)
-			report(r, DIAG_J101, "web exports list %d identities; the limit is %d", m->nweb, PROJECT_MAX_WEB);
+			report_line(r, wl, DIAG_J101, "web exports list %d identities; the limit is %d", m->nweb, PROJECT_MAX_WEB);
 		else if (m->nweb < 1 && !(m->profile && strcmp(m->profile, "owned-data-api.v1") == 0))
-			report(r, DIAG_J100, "a project requires 1..=32 explicit web export identities");
+			report_line(r, wl, DIAG_J100, "a project requires 1..=32 explicit web export identities");
 		if (!strictly_sorted(m->web, m->nweb))
-			report(r, DIAG_J100, "web export identities must be strictly byte-sorted and unique");
+			report_line(r, wl, DIAG_J100, "web export identities must be strictly byte-sorted and unique");
 		for (int i = 0; i < m->nweb; i++)
 			if (!valid_stable_id(m->web[i])) {
-				report(r, DIAG_J100, "web export `%s` is not a bounded lowercase [a-z0-9._-] stable id", m->web[i]);
+				report_line(r, wl, DIAG_J100, "web export `%s` is not a bounded lowercase [a-z0-9._-] stable id", m->web[i]);
 				break;
 			}
 	}
@@ -666,7 +680,7 @@ read_frozen(Reader *r, ProjectManifest *m)
 	static const char *const keys[] = {"schema", "name", "entry", "sources", "web_exports", "tests"};
 	for (int i = 0; i < t->entries.len; i++)
 		if (index_of(keys, COUNT(keys), t->entries.items[i].key) < 0)
-			report(r, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
+			report_line(r, t->entries.items[i].line, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
 	m->name = take_text(r, t, NULL, "name", true);
 	m->entry = take_text(r, t, NULL, "entry", true);
 	m->sources = take_list(r, t, NULL, "sources", &m->nsources, true);
@@ -754,9 +768,9 @@ read_tables(Reader *r, ProjectManifest *m)
 		m->version = take_text(r, pkg, "package", "version", true);
 		m->profile = take_text(r, pkg, "package", "profile", false);
 		if (m->version && !valid_semver(m->version))
-			report(r, DIAG_J100, "`[package] version` must be canonical Semantic Versioning text of at most 128 bytes; found `%s`", m->version);
+			report_line(r, key_line(r, "package", "version"), DIAG_J100, "`[package] version` must be canonical Semantic Versioning text of at most 128 bytes; found `%s`", m->version);
 		if (m->profile && index_of(profiles, COUNT(profiles), m->profile) < 0)
-			report(r, DIAG_J100, "`[package] profile` `%s` is not an admitted profile", m->profile);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "`[package] profile` `%s` is not an admitted profile", m->profile);
 	}
 	if (mods) {
 		m->entry = take_text(r, mods, "modules", "entry", true);
