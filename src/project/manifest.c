@@ -290,14 +290,14 @@ read_lines(Reader *r, const char *src, size_t len)
 			for (int i = 1; i < r->tables.len; i++)
 				dup |= strcmp(r->tables.items[i].name, name) == 0;
 			if (dup) {
-				report(r, DIAG_J100, "table `[%s]` appears twice", name);
+				report_line(r, line, DIAG_J100, "table `[%s]` appears twice", name);
 				free(name);
 				continue;
 			}
 			if (index_of(reserved_tables, COUNT(reserved_tables), name) >= 0) {
-				report(r, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
+				report_line(r, line, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
 			} else if (index_of(admitted_tables, COUNT(admitted_tables), name) < 0) {
-				report(r, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
+				report_line(r, line, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
 				    "`[command]`, `[capabilities]`, `[dependencies]`, `[dependency-sources]`, `[rust-dependencies]`, `[targets]`, `[registers]`", name);
 			}
 			Table t = {0};
@@ -324,7 +324,7 @@ read_lines(Reader *r, const char *src, size_t len)
 		for (int i = 0; i < t->entries.len; i++)
 			dup |= strcmp(t->entries.items[i].key, e.key) == 0;
 		if (dup) {
-			report(r, DIAG_J100, "key `%s` appears twice%s%s%s", e.key, t->name ? " in `[" : "", t->name ? t->name : "", t->name ? "]`" : "");
+			report_line(r, line, DIAG_J100, "key `%s` appears twice%s%s%s", e.key, t->name ? " in `[" : "", t->name ? t->name : "", t->name ? "]`" : "");
 			free_entry(&e);
 			continue;
 		}
@@ -653,7 +653,7 @@ validate_common(Reader *r, ProjectManifest *m)
 			}
 	}
 	if (m->test_module && m->entry && strcmp(m->test_module, m->entry) == 0)
-		report(r, DIAG_J100, "entry and test modules must be distinct");
+		report_line(r, key_line(r, mods, "tests"), DIAG_J100, "entry and test modules must be distinct");
 }
 
 static void
@@ -662,7 +662,7 @@ read_tests(Reader *r, ProjectManifest *m, char **tests, int ntests)
 	if (!tests)
 		return;
 	if (ntests != 1 || !valid_module(tests[0]))
-		report(r, DIAG_J100, "tests must contain exactly one bounded module name");
+		report_line(r, key_line(r, m->tables ? "modules" : NULL, "tests"), DIAG_J100, "tests must contain exactly one bounded module name");
 	else
 		m->test_module = tests[0], tests[0] = NULL;
 	for (int i = 0; i < ntests; i++)
@@ -740,7 +740,8 @@ read_tables(Reader *r, ProjectManifest *m)
 	Table *top = &r->tables.items[0];
 	for (int i = 0; i < top->entries.len; i++)
 		if (strcmp(top->entries.items[i].key, "schema") != 0)
-			report(r, DIAG_J100, "the manifest admits only `schema` before the first table; found `%s`", top->entries.items[i].key);
+			report_line(r, top->entries.items[i].line, DIAG_J100, "the manifest admits only `schema` before the first table; found `%s`",
+			    top->entries.items[i].key);
 	static const char *const pkg_keys[] = {"name", "version", "profile"};
 	static const char *const mod_keys[] = {"entry", "sources", "tests"};
 	static const char *const exp_keys[] = {"web"};
