@@ -1136,6 +1136,15 @@ expect 0 "review of the same change as a transaction" -- in_dir "$tmp/xmod" "$ab
 grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-review"
 if grep -q '"caller":"geom.tests.zero"' "$tmp/xmod-impact" && cmp -s "$tmp/xmod-impact" "$tmp/xmod-review"; then ok
 else bad "impact and review disagree on cross_module_callers: $(head -c 300 "$tmp/xmod-impact") / $(head -c 300 "$tmp/xmod-review")"; fi
+# a transaction that does not read is named as a transaction (it was "cannot
+# read semantic patch", help "pass a readable semantic patch file")
+mkdir "$tmp/xmod/txdir.json"
+expect 1 "review of a transaction that is a directory" -- in_dir "$tmp/xmod" "$absbin" review . txdir.json
+has "$tmp/err" "error[SPX-I202]: cannot read semantic transaction: " "unreadable transaction named as one"
+has "$tmp/err" "help: pass a readable semantic transaction" "unreadable transaction help"
+printf '{"schema":"\377"}' > "$tmp/xmod/badutf.json"
+expect 1 "review of a transaction that is not UTF-8" -- in_dir "$tmp/xmod" "$absbin" review . badutf.json
+has "$tmp/err" "cannot read semantic transaction: the transaction is not valid UTF-8" "non-UTF-8 transaction named as one"
 # fix of a project module: the whole project verifies (the module alone stops at
 # T105); a fix the project refuses leaves the file and its lock-free directory as they were
 cp -R "$(dirname "$0")/project/fix-module-refused" "$tmp/xfix"
@@ -1377,6 +1386,48 @@ st=$?
 if [ "$st" -eq 1 ] && [ -z "$(ls -A "$tmp/newkill/late")" ]; then ok; else bad "new onto a target that appeared: exit $st, $(ls -A "$tmp/newkill/late")"; fi
 has "$tmp/err" "SPX-I101" "new onto a target that appeared"
 if ls -A "$tmp/newkill" | grep -q "^\.late\."; then bad "new left its staging directory: $(ls -A "$tmp/newkill")"; else ok; fi
+
+# A killed `new` leaves its staging sibling (a kill cannot be caught); the
+# next `new` in that directory removes it when it is provably stale (the
+# flock its dead owner held is free and the owner mark is still inside),
+# and it touches nothing else
+for n in 1 2 3 4 5 6; do
+	expect 0 "new again after a kill at step $n" -- "$bin" new "$tmp/newkill/p$n"
+	lacks "$tmp/err" "SPX-" "new after a kill at step $n reports nothing"
+done
+if ls -A "$tmp/newkill" | grep -q "semaprax-new"; then bad "stale staging directories left: $(ls -A "$tmp/newkill" | tr '\n' ' ')"; else ok; fi
+# a leftover it cannot prove stale (no owner mark: an older `new`, or
+# another program's directory) is kept and named in a warning (I102)
+mkdir "$tmp/newkill/.q.semaprax-new-AbC123" "$tmp/newkill/.q.semaprax-new-ab"
+echo keep > "$tmp/newkill/.q.semaprax-new-AbC123/mine"
+expect 0 "new beside an unprovable leftover" -- "$bin" new "$tmp/newkill/q"
+has "$tmp/err" "warning[SPX-I102]" "new names a leftover it cannot prove stale"
+has "$tmp/err" "newkill/.q.semaprax-new-AbC123" "the warning names the leftover"
+lacks "$tmp/err" "semaprax-new-ab:" "a name outside the pattern is not new's"
+if [ -f "$tmp/newkill/.q.semaprax-new-AbC123/mine" ] && [ -d "$tmp/newkill/.q.semaprax-new-ab" ]; then ok; else bad "new removed a leftover it could not prove stale"; fi
+# a stale stage holding a file new never writes is not emptied blindly
+(SEMAPRAX_TEST_KILL_AT=3 "$bin" new "$tmp/newkill/r" > /dev/null 2>&1)
+stale=$(ls -A "$tmp/newkill" | grep '^\.r\.semaprax-new-')
+echo keep > "$tmp/newkill/$stale/notes.txt"
+expect 0 "new beside a stale stage holding a foreign file" -- "$bin" new "$tmp/newkill/r"
+has "$tmp/err" "warning[SPX-I102]" "a stale stage with a foreign file is reported"
+if [ -f "$tmp/newkill/$stale/notes.txt" ]; then ok; else bad "new removed a file it never writes"; fi
+
+# an empty operand is a usage error (it was I101 "cannot write the project:
+# No such file or directory" at an empty path, after writing a stage)
+expect 2 "new of an empty directory operand" -- "$bin" new "" --name p
+has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
+has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+
+# Long directory names: the staging name fits in NAME_MAX whatever the
+# target's length (it was the name plus 21 bytes: ENAMETOOLONG past 234)
+for len in 234 235 255; do
+	long=$(printf "%${len}s" | tr ' ' 'l')
+	expect 0 "new into a $len-byte directory name" -- "$bin" new "$tmp/newkill/$long" --name long
+	if [ -f "$tmp/newkill/$long/semaprax.toml" ]; then ok; else bad "new $len-byte name wrote no project"; fi
+done
+if ls -A "$tmp/newkill" | grep -q "^\.l*\.semaprax-new"; then bad "long-name staging left: $(ls -A "$tmp/newkill")"; else ok; fi
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi

@@ -244,9 +244,11 @@ cli_cmd_fmt(int argc, char **argv)
 		diag_init(&md, toml, NULL, 0);
 		char **list;
 		int n;
-		bool read = project_source_paths(toml, &md, &list, &n);
+		char *mtext;
+		bool read = project_source_paths(toml, &md, &list, &n, &mtext);
 		diag_emit_all(&md, json);
 		diag_free(&md);
+		free(mtext);
 		free(toml);
 		if (!read)
 			return EXIT_FAIL;

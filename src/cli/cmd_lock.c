@@ -650,9 +650,10 @@ do_compare_interface(const char *base_path, const Buf *lock)
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 		json_t *xs = root ? json_object_get(root, "exports") : NULL;
 		if (!root) {
-			/* where jansson stopped: the last byte it read */
-			size_t ep = err.position > 0 ? (size_t)err.position - 1 : 0;
-			at = (Span){ (uint32_t)(ep < len ? ep : len), (uint32_t)(ep < len ? ep + 1 : len) };
+			/* the offending token (it was the last byte jansson read) */
+			size_t es, ee;
+			json_error_span(text, len, false, err.position, err.text, &es, &ee);
+			at = (Span){ (uint32_t)es, (uint32_t)ee };
 			where = &at;
 			diags.src = text;
 			diags.src_len = len;

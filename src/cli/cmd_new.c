@@ -25,15 +25,24 @@
  * the next commands.  The project is written into a temporary sibling
  * `.<base>.semaprax-new-XXXXXX` and renamed into place at the end (refused,
  * I101, if the target appeared meanwhile), so a kill part-way never leaves a
- * partial project at <dir>; a failure part-way removes what it wrote.
+ * partial project at <dir>; a failure part-way removes what it wrote.  <base>
+ * is cut (at a UTF-8 boundary) so the staging name fits the parent's
+ * NAME_MAX.  A kill leaves the sibling: the running `new` holds an flock on
+ * it and marks it (OWNER_MARK, created after the lock and removed before the
+ * rename), so the next `new` of the same name removes a sibling whose mark
+ * is there and whose lock is free, when it holds only names `new` writes;
+ * any other sibling of the pattern is kept and named (warning I102).
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -262,6 +271,135 @@ kill_point(int n)
 		raise(SIGSTOP);
 }
 
+/* The staging sibling's tail after `.<base>`, and the mark a running `new`
+ * keeps in it while it holds the lock (see the head comment). */
+#define STAGE_TAG ".semaprax-new-"
+#define OWNER_MARK ".semaprax-new-owner"
+
+/* True when name is one `new` writes into a staging directory's `src`. */
+static bool
+stage_source(const char *name)
+{
+	for (size_t i = 0; i < countof(templates); i++)
+		for (size_t k = 0; k < countof(templates[i].files); k++)
+			if (strcmp(templates[i].files[k].path + 4, name) == 0)
+				return true;
+	return false;
+}
+
+/* True when the directory dfd (not consumed) holds only names `new` writes:
+ * at the top (top) semaprax.toml, src and OWNER_MARK, else the sources. */
+static bool
+only_stage_names(int dfd, bool top)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	bool ok = true;
+	struct dirent *e;
+	while (ok && (e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+			continue;
+		if (!top) {
+			ok = stage_source(n);
+		} else if (strcmp(n, "src") == 0) {
+			int sfd = openat(dfd, "src", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			ok = sfd >= 0 && only_stage_names(sfd, false);
+			if (sfd >= 0)
+				close(sfd);
+		} else {
+			ok = strcmp(n, "semaprax.toml") == 0 || strcmp(n, OWNER_MARK) == 0;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+/* One sibling `path` of the staging pattern: removed when provably stale,
+ * left alone while its `new` runs (its lock is held), else kept and named. */
+static void
+sweep_stage(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return;   /* gone meanwhile: its `new` finished */
+	struct stat st;
+	bool marked = fd >= 0 && fstatat(fd, OWNER_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+	if (marked && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+		close(fd);
+		return;   /* a running `new` holds it */
+	}
+	/* the lock is ours: its owner is dead, unless it removed the mark
+	 * (right before its rename into place) */
+	if (marked && fstatat(fd, OWNER_MARK, &st, AT_SYMLINK_NOFOLLOW) == 0 && only_stage_names(fd, true)) {
+		int sfd = openat(fd, "src", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		for (size_t i = 0; sfd >= 0 && i < countof(templates); i++)
+			for (size_t k = 0; k < countof(templates[i].files); k++)
+				unlinkat(sfd, templates[i].files[k].path + 4, 0);
+		if (sfd >= 0)
+			close(sfd);
+		unlinkat(fd, "src", AT_REMOVEDIR);
+		unlinkat(fd, "semaprax.toml", 0);
+		unlinkat(fd, OWNER_MARK, 0);
+		if (rmdir(path) == 0) {
+			close(fd);
+			return;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	cli_report(DIAG_I102, path, "a staging directory left by an earlier `semaprax new` that cannot be proven stale; it was kept",
+	    "look inside and remove it when no `semaprax new` is running");
+}
+
+/* The siblings of the staging pattern for prefix (`.<base>` STAGE_TAG, six
+ * characters of mkdtemp's alphabet) in the directory dir (dlen bytes of
+ * it, "." when 0), in name order. */
+static void
+sweep_stages(const char *dir, size_t dlen, const char *prefix)
+{
+	char *parent = dlen ? spx_xstrndup(dir, dlen) : spx_xstrdup(".");
+	DIR *d = opendir(parent);
+	char **names = NULL;
+	size_t n = 0, plen = strlen(prefix);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		const char *x = e->d_name;
+		if (strncmp(x, prefix, plen) != 0 || strlen(x + plen) != 6)
+			continue;
+		bool alnum = true;
+		for (const char *c = x + plen; *c; c++)
+			alnum &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+		if (!alnum)
+			continue;
+		names = spx_xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = spx_xstrdup(x);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 1; i < n; i++)   /* insertion sort: readdir order is the file system's */
+		for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
+			char *t = names[k];
+			names[k] = names[k - 1];
+			names[k - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		size_t len = dlen + strlen(names[i]) + 1;
+		char *path = spx_xmalloc(len);
+		snprintf(path, len, "%.*s%s", (int)dlen, dir, names[i]);
+		sweep_stage(path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(parent);
+}
+
 /* Removes the staging directory stage and what new wrote into it. */
 static void
 remove_stage(const char *stage, const NewTemplate *t, int written, bool manifest)
@@ -276,6 +414,8 @@ remove_stage(const char *stage, const NewTemplate *t, int written, bool manifest
 		snprintf(path, plen, "%s/semaprax.toml", stage);
 		unlink(path);
 	}
+	snprintf(path, plen, "%s/" OWNER_MARK, stage);
+	unlink(path);
 	snprintf(path, plen, "%s/src", stage);
 	rmdir(path);
 	rmdir(stage);
@@ -321,6 +461,8 @@ cli_cmd_new(int argc, char **argv)
 	}
 	if (!dir)
 		return cli_usage("new", "new requires <dir> [--name n] [--template calculator|library|command]");
+	if (!*dir)
+		return cli_usage("new", "new requires a non-empty <dir> (the directory to create)");
 	const NewTemplate *t = NULL;
 	for (size_t i = 0; i < countof(templates); i++)
 		if (strcmp(templates[i].name, tmpl) == 0)
@@ -356,9 +498,27 @@ cli_cmd_new(int argc, char **argv)
 	const char *base = strrchr(clean, '/');
 	size_t dlen = base ? (size_t)(base - clean) + 1 : 0;
 	base = base ? base + 1 : clean;
-	size_t slen = dlen + strlen(base) + 32;
+	/* `.<base>` STAGE_TAG XXXXXX within the parent's NAME_MAX: base cut at
+	 * a UTF-8 boundary (it was whole: ENAMETOOLONG past NAME_MAX - 21) */
+	long name_max = 255;
+	{
+		char *parent = dlen ? spx_xstrndup(clean, dlen) : spx_xstrdup(".");
+		long pm = pathconf(parent, _PC_NAME_MAX);
+		free(parent);
+		if (pm >= 64 && pm < 255)
+			name_max = pm;
+	}
+	size_t keep = strlen(base), room = (size_t)name_max - 1 - strlen(STAGE_TAG) - 6;
+	if (keep > room) {
+		keep = room;
+		while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+			keep--;
+	}
+	size_t slen = dlen + keep + 32;
 	char *stage = spx_xmalloc(slen);
-	snprintf(stage, slen, "%.*s.%s.semaprax-new-XXXXXX", (int)dlen, clean, base);
+	snprintf(stage, slen, "." "%.*s" STAGE_TAG, (int)keep, base);
+	sweep_stages(clean, dlen, stage);
+	snprintf(stage, slen, "%.*s.%.*s" STAGE_TAG "XXXXXX", (int)dlen, clean, (int)keep, base);
 	if (!mkdtemp(stage)) {
 		char msg[256];
 		snprintf(msg, sizeof msg, "cannot create the project directory: %s", strerror(errno));
@@ -370,6 +530,14 @@ cli_cmd_new(int argc, char **argv)
 	mode_t mask = umask(0);
 	umask(mask);
 	chmod(stage, 0777 & ~mask);
+	/* the lock, then the mark: a mark proves the lock was taken (without
+	 * flock no mark, and a leftover is only ever named, never removed) */
+	int lock = open(stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0) {
+		int mfd = openat(lock, OWNER_MARK, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (mfd >= 0)
+			close(mfd);
+	}
 	kill_point(1);
 	size_t plen = strlen(stage) + 64;
 	char *path = spx_xmalloc(plen);
@@ -411,6 +579,8 @@ cli_cmd_new(int argc, char **argv)
 		kill_point(3 + i);
 	}
 	kill_point(6);
+	if (lock >= 0)
+		unlinkat(lock, OWNER_MARK, 0);
 	bool appeared = false;
 	if (ok && !publish(stage, clean)) {
 		appeared = errno == EEXIST || errno == ENOTEMPTY;
@@ -460,6 +630,8 @@ cli_cmd_new(int argc, char **argv)
 	buf_free(&web);
 	free(path);
 	free(stage);
+	if (lock >= 0)
+		close(lock);
 out:
 	free(mod);
 	free(clean);

@@ -32,20 +32,23 @@
 #include "../support/sha256.h"
 #include "../support/utf8.h"
 
-/* The patch file's bytes, or NULL after I202 (printed). */
+/* The patch file's bytes, or NULL after I202 (printed); transaction: a
+ * review's JSON transaction, named so in the diagnostic. */
 char *
-cli_patch_read(const char *path, size_t *len)
+cli_patch_read(const char *path, size_t *len, bool transaction)
 {
 	DiagSink tmp;
 	diag_init(&tmp, path, NULL, 0);
 	char *text = driver_read_source(path, len, &tmp);
 	const char *why = tmp.items.len ? tmp.items.items[0].message : NULL;
 	if (text && utf8_validate((const unsigned char *)text, *len) != *len)
-		why = "the patch is not valid UTF-8";
+		why = transaction ? "the transaction is not valid UTF-8" : "the patch is not valid UTF-8";
 	if (why) {
 		DiagSink s;
 		diag_init(&s, path, NULL, 0);
-		diag_report(&s, DIAG_I202, NULL, "cannot read semantic patch: %s", why);
+		Diag *d = diag_report(&s, DIAG_I202, NULL, "cannot read semantic %s: %s", transaction ? "transaction" : "patch", why);
+		if (transaction)
+			diag_set_help(d, "pass a readable semantic transaction, a JSON file (docs/PATCH.md)");
 		diag_emit_all(&s, false);
 		diag_free(&s);
 		free(text);
@@ -332,7 +335,7 @@ run_open(PatchRun *r, const char *path, const char *patch_path)
 {
 	memset(r, 0, sizeof *r);
 	r->path = path;
-	r->ptext = cli_patch_read(patch_path, &r->plen);
+	r->ptext = cli_patch_read(patch_path, &r->plen, false);
 	if (!r->ptext)
 		return false;
 	r->manifest = cli_patch_manifest(path);

@@ -278,7 +278,7 @@ int
 cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
 {
 	size_t tlen = 0;
-	char *ttext = cli_patch_read(tx_path, &tlen);
+	char *ttext = cli_patch_read(tx_path, &tlen, true);
 	if (!ttext)
 		return EXIT_FAIL;
 	int status = EXIT_FAIL;
@@ -303,8 +303,9 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 		 * flag we did not pass: a string holding \u0000) */
 		DiagSink sk;
 		diag_init(&sk, tx_path, ttext, tlen);
-		size_t ep = err.position > 0 ? (size_t)err.position - 1 : 0;   /* the last byte jansson read */
-		Span at = { (uint32_t)(ep < tlen ? ep : tlen), (uint32_t)(ep < tlen ? ep + 1 : tlen) };
+		size_t es, ee;   /* the offending token (it was the last byte jansson read) */
+		json_error_span(ttext, tlen, false, err.position, err.text, &es, &ee);
+		Span at = { (uint32_t)es, (uint32_t)ee };
 		Diag *d = diag_report(&sk, DIAG_G525, &at, "invalid semantic transaction: not JSON: %s",
 		    strstr(err.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : err.text);
 		diag_set_help(d, "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");

@@ -128,7 +128,10 @@ const CliCommand cli_commands[] = {
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
 	  "  defaults to the directory's last component ([a-z][a-z0-9-]*, 1-64 bytes); the\n"
 	  "  template to calculator; `command`'s entry is a command-line program that echoes\n"
-	  "  its arguments (`semaprax run <dir> -- <arg>...`).  Nothing is ever overwritten.\n" },
+	  "  its arguments (`semaprax run <dir> -- <arg>...`).  Nothing is ever overwritten.\n"
+	  "  The project is written into a hidden sibling `.<dir>.semaprax-new-XXXXXX`, renamed\n"
+	  "  into place at the end; one a killed `new` left is removed by the next `new` of\n"
+	  "  that name when provably stale, else named (warning SPX-I102).\n" },
 	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },

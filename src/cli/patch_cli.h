@@ -9,7 +9,7 @@
 #include "../project/project.h"
 
 /* The patch (or transaction) file's bytes, or NULL after I202 (printed). */
-char *cli_patch_read(const char *path, size_t *len);
+char *cli_patch_read(const char *path, size_t *len, bool transaction);
 /* A unified diff's `---`/`+++` lines for path (control bytes escaped). */
 void cli_diff_header(Buf *b, const char *path);
 /* The unified diff of old → new (the plan's edits) into b. */

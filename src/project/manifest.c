@@ -290,14 +290,14 @@ read_lines(Reader *r, const char *src, size_t len)
 			for (int i = 1; i < r->tables.len; i++)
 				dup |= strcmp(r->tables.items[i].name, name) == 0;
 			if (dup) {
-				report(r, DIAG_J100, "table `[%s]` appears twice", name);
+				report_line(r, line, DIAG_J100, "table `[%s]` appears twice", name);
 				free(name);
 				continue;
 			}
 			if (index_of(reserved_tables, COUNT(reserved_tables), name) >= 0) {
-				report(r, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
+				report_line(r, line, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
 			} else if (index_of(admitted_tables, COUNT(admitted_tables), name) < 0) {
-				report(r, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
+				report_line(r, line, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
 				    "`[command]`, `[capabilities]`, `[dependencies]`, `[dependency-sources]`, `[rust-dependencies]`, `[targets]`, `[registers]`", name);
 			}
 			Table t = {0};
@@ -324,7 +324,7 @@ read_lines(Reader *r, const char *src, size_t len)
 		for (int i = 0; i < t->entries.len; i++)
 			dup |= strcmp(t->entries.items[i].key, e.key) == 0;
 		if (dup) {
-			report(r, DIAG_J100, "key `%s` appears twice%s%s%s", e.key, t->name ? " in `[" : "", t->name ? t->name : "", t->name ? "]`" : "");
+			report_line(r, line, DIAG_J100, "key `%s` appears twice%s%s%s", e.key, t->name ? " in `[" : "", t->name ? t->name : "", t->name ? "]`" : "");
 			free_entry(&e);
 			continue;
 		}
@@ -352,6 +352,16 @@ entry(Table *t, const char *key)
 	return NULL;
 }
 
+/* The 1-based line of key in table tname (NULL: the assignments before
+ * the first table), 0 when it is not there: a finding about a value read
+ * before points at it. */
+static int
+key_line(Reader *r, const char *tname, const char *key)
+{
+	Entry *e = entry(tname ? table(r, tname) : &r->tables.items[0], key);
+	return e ? e->line : 0;
+}
+
 /* t's entry for key when it is of the wanted shape (a list or one
  * string); NULL with J100 when it is not, or when a required key is
  * missing. */
@@ -367,7 +377,7 @@ take_entry(Reader *r, Table *t, const char *tname, const char *key, bool require
 		return NULL;
 	}
 	if (e->list != list) {
-		report(r, DIAG_J100, "`%s%s%s%s` must be %s", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key,
+		report_line(r, e->line, DIAG_J100, "`%s%s%s%s` must be %s", tname ? "[" : "", tname ? tname : "", tname ? "] " : "", key,
 		    list ? "an array of strings" : "one string");
 		return NULL;
 	}
@@ -604,42 +614,46 @@ command_profile(const char *p)
 static void
 validate_common(Reader *r, ProjectManifest *m)
 {
+	/* each finding at its key's line, in either layout */
+	const char *pkg = m->tables ? "package" : NULL, *mods = m->tables ? "modules" : NULL;
+	int sl = key_line(r, mods, "sources");
+	int wl = m->tables ? key_line(r, "exports", "web") : key_line(r, NULL, "web_exports");
 	if (m->name && !project_valid_name(m->name))
-		report(r, DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
+		report_line(r, key_line(r, pkg, "name"), DIAG_J100, "project name must match lowercase [a-z][a-z0-9-]* and contain 1..=64 bytes; found `%s`", m->name);
 	if (m->entry && !valid_module(m->entry))
-		report(r, DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
+		report_line(r, key_line(r, mods, "entry"), DIAG_J100, "entry `%s` is not a bounded module name", m->entry);
 	if (m->sources) {
 		/* the frozen layout keeps §2.1's 16; the table layout admits
 		 * PROJECT_MAX_SOURCES_TABLES (issue 15: no module cap beyond memory;
 		 * docs/DECISIONS.md "Project module count") */
 		int max = m->tables ? PROJECT_MAX_SOURCES_TABLES : PROJECT_MAX_SOURCES;
 		if (m->nsources > max)
-			report(r, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, max);
+			report_line(r, sl, DIAG_J101, "`sources` lists %d paths; the limit is %d", m->nsources, max);
 		else if (m->nsources < 2)
-			report(r, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
+			report_line(r, sl, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
 		if (!strictly_sorted(m->sources, m->nsources))
-			report(r, DIAG_J100, "source paths must be strictly byte-sorted and unique");
+			report_line(r, sl, DIAG_J100, "source paths must be strictly byte-sorted and unique");
 		for (int i = 0; i < m->nsources; i++)
 			if (!valid_path(m->sources[i], ".spx")) {
-				report(r, DIAG_J100, "source path `%s` is not a canonical relative .spx path of at most 240 bytes", m->sources[i]);
+				report_line(r, sl, DIAG_J100, "source path `%s` is not a canonical relative .spx path of at most 240 bytes", m->sources[i]);
 				break;
 			}
 	}
 	if (m->web) {
 		if (m->nweb > PROJECT_MAX_WEB)
-			report(r, DIAG_J101, "web exports list %d identities; the limit is %d", m->nweb, PROJECT_MAX_WEB);
+			report_line(r, wl, DIAG_J101, "web exports list %d identities; the limit is %d", m->nweb, PROJECT_MAX_WEB);
 		else if (m->nweb < 1 && !(m->profile && strcmp(m->profile, "owned-data-api.v1") == 0))
-			report(r, DIAG_J100, "a project requires 1..=32 explicit web export identities");
+			report_line(r, wl, DIAG_J100, "a project requires 1..=32 explicit web export identities");
 		if (!strictly_sorted(m->web, m->nweb))
-			report(r, DIAG_J100, "web export identities must be strictly byte-sorted and unique");
+			report_line(r, wl, DIAG_J100, "web export identities must be strictly byte-sorted and unique");
 		for (int i = 0; i < m->nweb; i++)
 			if (!valid_stable_id(m->web[i])) {
-				report(r, DIAG_J100, "web export `%s` is not a bounded lowercase [a-z0-9._-] stable id", m->web[i]);
+				report_line(r, wl, DIAG_J100, "web export `%s` is not a bounded lowercase [a-z0-9._-] stable id", m->web[i]);
 				break;
 			}
 	}
 	if (m->test_module && m->entry && strcmp(m->test_module, m->entry) == 0)
-		report(r, DIAG_J100, "entry and test modules must be distinct");
+		report_line(r, key_line(r, mods, "tests"), DIAG_J100, "entry and test modules must be distinct");
 }
 
 static void
@@ -648,7 +662,7 @@ read_tests(Reader *r, ProjectManifest *m, char **tests, int ntests)
 	if (!tests)
 		return;
 	if (ntests != 1 || !valid_module(tests[0]))
-		report(r, DIAG_J100, "tests must contain exactly one bounded module name");
+		report_line(r, key_line(r, m->tables ? "modules" : NULL, "tests"), DIAG_J100, "tests must contain exactly one bounded module name");
 	else
 		m->test_module = tests[0], tests[0] = NULL;
 	for (int i = 0; i < ntests; i++)
@@ -666,7 +680,7 @@ read_frozen(Reader *r, ProjectManifest *m)
 	static const char *const keys[] = {"schema", "name", "entry", "sources", "web_exports", "tests"};
 	for (int i = 0; i < t->entries.len; i++)
 		if (index_of(keys, COUNT(keys), t->entries.items[i].key) < 0)
-			report(r, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
+			report_line(r, t->entries.items[i].line, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
 	m->name = take_text(r, t, NULL, "name", true);
 	m->entry = take_text(r, t, NULL, "entry", true);
 	m->sources = take_list(r, t, NULL, "sources", &m->nsources, true);
@@ -713,7 +727,8 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 	}
 	for (int i = 1; i < m->nregisters; i++)
 		if (strcmp(m->registers[i - 1].name, m->registers[i].name) >= 0) {
-			report(r, DIAG_J100, "`[registers]` rows must be strictly byte-sorted by name");
+			report_line(r, m->registers[i].line, DIAG_J100, "`[registers]` rows must be strictly byte-sorted by name: `%s` comes after `%s`",
+			    m->registers[i].name, m->registers[i - 1].name);
 			break;
 		}
 }
@@ -725,7 +740,8 @@ read_tables(Reader *r, ProjectManifest *m)
 	Table *top = &r->tables.items[0];
 	for (int i = 0; i < top->entries.len; i++)
 		if (strcmp(top->entries.items[i].key, "schema") != 0)
-			report(r, DIAG_J100, "the manifest admits only `schema` before the first table; found `%s`", top->entries.items[i].key);
+			report_line(r, top->entries.items[i].line, DIAG_J100, "the manifest admits only `schema` before the first table; found `%s`",
+			    top->entries.items[i].key);
 	static const char *const pkg_keys[] = {"name", "version", "profile"};
 	static const char *const mod_keys[] = {"entry", "sources", "tests"};
 	static const char *const exp_keys[] = {"web"};
@@ -753,9 +769,9 @@ read_tables(Reader *r, ProjectManifest *m)
 		m->version = take_text(r, pkg, "package", "version", true);
 		m->profile = take_text(r, pkg, "package", "profile", false);
 		if (m->version && !valid_semver(m->version))
-			report(r, DIAG_J100, "`[package] version` must be canonical Semantic Versioning text of at most 128 bytes; found `%s`", m->version);
+			report_line(r, key_line(r, "package", "version"), DIAG_J100, "`[package] version` must be canonical Semantic Versioning text of at most 128 bytes; found `%s`", m->version);
 		if (m->profile && index_of(profiles, COUNT(profiles), m->profile) < 0)
-			report(r, DIAG_J100, "`[package] profile` `%s` is not an admitted profile", m->profile);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "`[package] profile` `%s` is not an admitted profile", m->profile);
 	}
 	if (mods) {
 		m->entry = take_text(r, mods, "modules", "entry", true);
@@ -797,28 +813,30 @@ read_tables(Reader *r, ProjectManifest *m)
 		if (deps->entries.len > PROJECT_MAX_DEPS)
 			report(r, DIAG_J101, "`[dependencies]` lists %d rows; the limit is %d", deps->entries.len, PROJECT_MAX_DEPS);
 		m->deps = spx_xcalloc((size_t)(deps->entries.len ? deps->entries.len : 1), sizeof *m->deps);
+		/* each finding at its entry's line (they had none) */
+		bool unsorted = false;
 		for (int i = 0; i < deps->entries.len; i++) {
 			Entry *e = &deps->entries.items[i];
 			if (!valid_dep_name(e->key)) {
-				report(r, DIAG_J100, "dependency names are dotted lowercase package identities [a-z][a-z0-9._-]* of 1..=128 bytes; found `%s`", e->key);
+				report_line(r, e->line, DIAG_J100, "dependency names are dotted lowercase package identities [a-z][a-z0-9._-]* of 1..=128 bytes; found `%s`", e->key);
 				continue;
 			}
 			if (e->list || !valid_range(e->text)) {
-				Diag *d = report(r, DIAG_J100, "dependency `%s` must be one range string such as \"^0.1.0\"", e->key);
+				Diag *d = report_line(r, e->line, DIAG_J100, "dependency `%s` must be one range string such as \"^0.1.0\"", e->key);
 				if (d)
 					diag_set_help(d, "dependency `%s` admits only `=x.y.z`, `~x.y.z` or `^x.y.z` with canonical u32 components", e->key);
 				continue;
+			}
+			if (m->ndeps > 0 && !unsorted && strcmp(m->deps[m->ndeps - 1].name, e->key) >= 0) {
+				report_line(r, e->line, DIAG_J100, "dependencies must be strictly byte-sorted by name: `%s` comes after `%s`", e->key,
+				    m->deps[m->ndeps - 1].name);
+				unsorted = true;
 			}
 			ProjectDep *dp = &m->deps[m->ndeps++];
 			dp->name = dup_n(e->key, strlen(e->key));
 			dp->range = e->text;
 			e->text = NULL;
 		}
-		for (int i = 1; i < m->ndeps; i++)
-			if (strcmp(m->deps[i - 1].name, m->deps[i].name) >= 0) {
-				report(r, DIAG_J100, "dependencies must be strictly byte-sorted by name");
-				break;
-			}
 	}
 	if (tgt) {
 		m->matrix = take_list(r, tgt, "targets", "matrix", &m->nmatrix, true);

@@ -216,15 +216,23 @@ unread_manifest_help(DiagSink *diags)
 }
 
 static bool
-source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, struct stat **st)
+source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, struct stat **st, char **text)
 {
 	*out = NULL;
 	*n = 0;
+	if (text)
+		*text = NULL;
 	size_t len = 0;
 	char *src = driver_read_source(manifest_path, &len, diags);
 	if (!src) {
 		unread_manifest_help(diags);
 		return false;
+	}
+	/* the findings' lines and excerpts index the manifest's text (a sink
+	 * without it gave 1:1 and no excerpt): the caller keeps it */
+	if (text && !diags->src) {
+		diags->src = src;
+		diags->src_len = len;
 	}
 	ProjectManifest m;
 	bool ok = project_manifest_read(&m, src, len, diags);
@@ -247,14 +255,17 @@ source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, st
 		}
 	}
 	project_manifest_free(&m);
-	free(src);
+	if (text && diags->src == src)
+		*text = src;
+	else
+		free(src);
 	return ok;
 }
 
 bool
-project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n)
+project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, char **text)
 {
-	return source_paths(manifest_path, diags, out, n, NULL);
+	return source_paths(manifest_path, diags, out, n, NULL, text);
 }
 
 int
@@ -285,7 +296,7 @@ project_source_member(const Project *held, const char *manifest_path, const char
 	char **paths = NULL;
 	int n = 0;
 	struct stat *st = NULL;
-	bool listed = source_paths(manifest_path, &d, &paths, &n, &st);
+	bool listed = source_paths(manifest_path, &d, &paths, &n, &st, NULL);
 	diag_free(&d);
 	/* admitted sources are no symbolic links: their lstat is their stat */
 	bool member = false, have = listed && stat(path, &p) == 0;
@@ -315,7 +326,7 @@ lists(const char *manifest, const char *file)
 	diag_init(&d, manifest, NULL, 0);
 	char **paths = NULL;
 	int n = 0;
-	int found = project_source_paths(manifest, &d, &paths, &n) ? 0 : -1;
+	int found = project_source_paths(manifest, &d, &paths, &n, NULL) ? 0 : -1;
 	for (int i = 0; i < n && found == 0; i++)
 		found = project_same_file(paths[i], file);
 	for (int i = 0; i < n; i++)

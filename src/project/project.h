@@ -48,8 +48,11 @@ char *project_dir_trimmed(const char *dir);
 
 /* The manifest's sources joined to its directory, in manifest order (for
  * `fmt` of a project): true when the manifest reads and validates (its
- * diagnostics into diags otherwise); free each path and the array. */
-bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n);
+ * diagnostics into diags otherwise); free each path and the array.  With
+ * text, a sink without source text gets the manifest's (for the findings'
+ * lines and excerpts) and *text owns it: free it after the sink's last
+ * use (NULL when not taken). */
+bool project_source_paths(const char *manifest_path, DiagSink *diags, char ***out, int *n, char **text);
 struct Project;
 /* Whether the file at path is one of the manifest's sources (device and
  * inode): 1 or 0, -1 when the manifest does not list its sources (does not

@@ -165,11 +165,23 @@ read_register(RegisterReport *r, Priv *pv)
 	}
 	json_error_t je;
 	json_t *root = json_loadb(buf, len, 0, &je);
-	free(buf);
 	if (!root) {
-		diag_report(&r->diags, DIAG_J141, NULL, "%s is not JSON: %s (line %d, column %d)", L, je.text, je.line, je.column);
+		/* the offending token's line and column (jansson's are past the
+		 * last byte it read) */
+		size_t es, ee;
+		json_error_span(buf, len, false, je.position, je.text, &es, &ee);
+		uint32_t line = 1, col = 1;
+		for (size_t i = 0; i < es; i++) {
+			if (buf[i] == '\n')
+				line++, col = 1;
+			else if (((unsigned char)buf[i] & 0xC0) != 0x80)
+				col++;
+		}
+		free(buf);
+		diag_report(&r->diags, DIAG_J141, NULL, "%s is not JSON: %s (line %u, column %u)", L, je.text, line, col);
 		return false;
 	}
+	free(buf);
 	json_t *tokens = json_is_object(root) ? json_object_get(root, "tokens") : NULL;
 	bool ok = true;
 	if (!json_is_object(root)) {

@@ -546,6 +546,7 @@ did_open(Lsp *L, json_t *params)
 	free(man);
 	free(path);
 	doc_set(d, text, ver && json_is_integer(ver) ? (long)json_integer_value(ver) : 0);
+	d->stale = false;   /* a didOpen again: its whole text */
 	publish(L, d);
 }
 
@@ -575,35 +576,52 @@ did_change(Lsp *L, json_t *params)
 		return;
 	/* incremental sync: each change, in order, replaces its range of the
 	 * text the previous one left (no range: the whole text) */
-	bool any = false, over = false;
+	/* a change that cannot be applied drops the rest of the notification
+	 * (they are placed in the text it would have made), is said, and leaves
+	 * the document out of step until its whole text arrives (d->stale) */
+	bool any = false;
+	const char *drop = NULL;
 	size_t i, work = 0, others = held_bytes(L, d) + LSP_DOC_COST, bound = L->max_message * (size_t)64;
 	json_t *c;
 	json_array_foreach(changes, i, c) {
 		json_t *t = json_is_object(c) ? json_object_get(c, "text") : NULL;
-		if (!t || !json_is_string(t))
-			continue;
+		if (!t || !json_is_string(t)) {
+			drop = "it has no `text` string";
+			break;
+		}
 		/* each change copies the text and its line table: a frame of tiny
 		 * changes against a large document must not cost minutes */
 		work += d->file.len + json_string_length(t) + sizeof *d->lines * (size_t)d->nlines;
 		if (work > SVC_EDIT_WORK(bound)) {
-			over = true;
+			drop = "over";
 			break;
 		}
 		json_t *range = json_object_get(c, "range");
 		if (!range) {
-			if (others + json_string_length(t) > bound)
-				continue;   /* a text past the bound: dropped */
+			if (others + json_string_length(t) > bound) {
+				drop = "its text is past the bound of the documents held";
+				break;
+			}
 			doc_set(d, t, d->version);
+			d->stale = false;
 			any = true;
 			continue;
 		}
 		long pos[4];
-		if (!range_field(range, "start", &pos[0], &pos[1]) || !range_field(range, "end", &pos[2], &pos[3]))
-			continue;
+		if (!range_field(range, "start", &pos[0], &pos[1]) || !range_field(range, "end", &pos[2], &pos[3])) {
+			drop = "its `range` is not {start, end} of non-negative {line, character}";
+			break;
+		}
 		uint32_t a = lsp_offset(d, pos[0], pos[1]), b = lsp_offset(d, pos[2], pos[3]);
 		size_t tl = json_string_length(t), len = b < a ? 0 : d->file.len - (b - a) + tl;
-		if (b < a || others + len > bound)
-			continue;   /* a reversed range, or a text past the bound: dropped */
+		if (b < a) {
+			drop = "its range ends before it starts";
+			break;
+		}
+		if (others + len > bound) {
+			drop = "the text it makes is past the bound of the documents held";
+			break;
+		}
 		char *n = spx_xmalloc(len + 1);
 		memcpy(n, d->file.src, a);
 		memcpy(n + a, json_string_value(t), tl);
@@ -613,13 +631,21 @@ did_change(Lsp *L, json_t *params)
 		doc_lines_edit(d, a, b, (uint32_t)tl);
 		any = true;
 	}
-	if (over) {
+	if (drop && strcmp(drop, "over") == 0) {
 		char m[300];
 		snprintf(m, sizeof m, "textDocument/didChange: contentChanges[%zu] and later dropped: the changes would copy more than %zu bytes "
 				      "(each copies the document it edits); the document is out of date: close and reopen it",
 		    i, SVC_EDIT_WORK(bound));
 		show_error(L, m);
+	} else if (drop) {
+		char m[300];
+		snprintf(m, sizeof m, "textDocument/didChange: contentChanges[%zu] and later dropped: %s; the document is out of date: "
+				      "send its whole text, or close and reopen it",
+		    i, drop);
+		show_error(L, m);
 	}
+	if (drop)
+		d->stale = true;
 	if (!any)
 		return;
 	d->version = ver && json_is_integer(ver) ? (long)json_integer_value(ver) : d->version + 1;
@@ -683,16 +709,17 @@ static const struct {
 	const char *method;
 	Feature fn;
 	bool position;       /* params carry `position` */
+	bool edits;          /* answers with edits: refused while the document is out of step */
 } features[] = {
-	{ "textDocument/hover", lsp_hover, true },
-	{ "textDocument/definition", lsp_definition, true },
-	{ "textDocument/references", lsp_references, true },
-	{ "textDocument/rename", lsp_rename, true },
-	{ "textDocument/formatting", lsp_formatting, false },
-	{ "textDocument/documentSymbol", lsp_document_symbols, false },
-	{ "textDocument/semanticTokens/full", lsp_semantic_tokens, false },
-	{ "textDocument/codeAction", lsp_code_action, false },
-	{ "semaprax/trace", lsp_trace, false },
+	{ "textDocument/hover", lsp_hover, true, false },
+	{ "textDocument/definition", lsp_definition, true, false },
+	{ "textDocument/references", lsp_references, true, false },
+	{ "textDocument/rename", lsp_rename, true, true },
+	{ "textDocument/formatting", lsp_formatting, false, true },
+	{ "textDocument/documentSymbol", lsp_document_symbols, false, false },
+	{ "textDocument/semanticTokens/full", lsp_semantic_tokens, false, false },
+	{ "textDocument/codeAction", lsp_code_action, false, true },
+	{ "semaprax/trace", lsp_trace, false, false },
 };
 
 static void
@@ -739,6 +766,9 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 			send_error(L, id, SVC_E_PARAMS, "params need `position` {line, character} (non-negative integers)");
 		} else if (!d) {
 			send_error(L, id, SVC_E_PARAMS, "the document is not open (send textDocument/didOpen first)");
+		} else if (d->stale && features[k].edits) {
+			send_error(L, id, LSP_E_CONTENT_MODIFIED, "the document is out of step (a change was dropped): its edits would "
+			    "land in other text; send its whole text, or close and reopen it");
 		} else {
 			LspReq q;
 			memset(&q, 0, sizeof q);

@@ -30,6 +30,7 @@ typedef struct LspDoc {
 	bool utf8;           /* the client chose UTF-8 positions (columns in bytes) */
 	LspProj *proj;       /* the project whose manifest lists this file (lsp_project.c), or NULL */
 	Buf shown;           /* the diagnostics last published (project documents: republished on change) */
+	bool stale;          /* a change was dropped: out of step with the client until its whole text */
 } LspDoc;
 
 /* One occurrence of a declared name: its declaration or a use.  Identity:

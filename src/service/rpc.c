@@ -157,7 +157,7 @@ static const McpTool mcp_tools[] = {
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
 	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
-	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1}},\"additionalProperties\":false}" },
+	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000000}},\"additionalProperties\":false}" },
 	{ "test", "test", "Run the project's test module (semaprax test --json).", NO_ARGS },
 };
 #define MCP_NTOOLS ((int)(sizeof mcp_tools / sizeof mcp_tools[0]))
@@ -281,8 +281,12 @@ svc_decode(const char *s, size_t len, int *code, char *msg, size_t cap)
 	json_error_t jerr;
 	json_t *m = json_loadb(s, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
 	if (!m) {
+		/* where: the offending token (jansson's position is past the
+		 * last byte it read) */
+		size_t es, ee;
+		json_error_span(s, len, true, jerr.position, jerr.text, &es, &ee);
 		*code = SVC_E_PARSE;
-		snprintf(msg, cap, "parse error: %.150s", jerr.text);
+		snprintf(msg, cap, "parse error at byte %zu: %.150s", es, jerr.text);
 	}
 	return m;
 }

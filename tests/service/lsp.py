@@ -120,9 +120,11 @@ L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 4}, 
     {"range": {"start": at, "end": past}, "text": "2"}]})
 d = L.diagnostics()
 check(d["version"] == 4 and not [x for x in d["diagnostics"] if x["severity"] == 1], "ranged changes fix it %r" % d)
-# a reversed range is dropped; a whole-text change still works
+# a reversed range is dropped, and said (window/showMessage); a whole-text change still works
 L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 5},
                                     "contentChanges": [{"range": {"start": past, "end": at}, "text": "true"}]})
+m = L.read()
+check(m.get("method") == "window/showMessage" and "its range ends before it starts" in m["params"]["message"], "reversed %r" % m)
 L.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": FIXED}]})
 d = L.diagnostics()
 check(d["version"] == 2 and not [x for x in d["diagnostics"] if x["severity"] == 1], "back to full text %r" % d)
@@ -262,6 +264,54 @@ e16 = [x for x in L.diagnostics()["diagnostics"] if x["severity"] == 1][0]["rang
 check(e8["line"] == e16["line"] == 11 and e8["character"] - e16["character"] == 3, "utf-8 %r vs utf-16 %r" % (e8, e16))
 L.p.stdin.close()
 check(L.p.wait(timeout=30) == 1, "EOF without shutdown exits 1")
+
+# a change the server cannot apply (a reversed range, a bad position, no
+# text) is said, not dropped silently (qa19: the document went out of step
+# with the client's unannounced), the later changes of that notification are
+# dropped too (they are placed in the text the dropped one made), and until
+# the whole text arrives, requests that answer with edits are refused
+# (-32801 ContentModified): their edits would land in the client's text
+L = Lsp()
+L.request("initialize", {"capabilities": {}})
+PLAIN = 'module p;\n\n@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
+PURI = "file:///tmp/spx-lsp/plain.spx"
+L.notify("textDocument/didOpen", {"textDocument": {"uri": PURI, "version": 1, "text": PLAIN}})
+L.diagnostics()
+for k, bad in enumerate(({"range": {"start": {"line": 5, "character": 5}, "end": {"line": 5, "character": 4}}, "text": "1"},
+                         {"range": {"start": {"line": -1, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x"},
+                         {"range": {"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 5}}})):
+    later = {"range": {"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 5}}, "text": "zz"}
+    L.notify("textDocument/didChange", {"textDocument": {"uri": PURI, "version": 2 + k}, "contentChanges": [bad, later]})
+    m = L.read()
+    check(m.get("method") == "window/showMessage" and m["params"]["type"] == 1 and
+          "contentChanges[0] and later dropped" in m["params"]["message"], "a dropped change is said %r" % m)
+    for method, extra in (("textDocument/formatting", {"options": {"tabSize": 4, "insertSpaces": True}}),
+                          ("textDocument/rename", {"position": {"line": 3, "character": 3}, "newName": "go"}),
+                          ("textDocument/codeAction", {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                                                       "context": {"diagnostics": []}})):
+        params = {"textDocument": {"uri": PURI}}
+        params.update(extra)
+        r = L.request(method, params)
+        check(r.get("error", {}).get("code") == -32801, "%s on an out-of-step document %r" % (method, r))
+    # the later change was not applied: the document still verifies
+    check(L.request("textDocument/documentSymbol", {"textDocument": {"uri": PURI}}).get("result"), "still served")
+# the whole text puts it in step again
+L.notify("textDocument/didChange", {"textDocument": {"uri": PURI, "version": 9}, "contentChanges": [{"text": PLAIN}]})
+check(L.diagnostics()["diagnostics"] == [], "in step again")
+r = L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {"tabSize": 4, "insertSpaces": True}})
+check(r.get("result") == [], "formatting after the whole text %r" % r)
+# so does a didOpen again
+L.notify("textDocument/didChange", {"textDocument": {"uri": PURI, "version": 10}, "contentChanges": [{"range": {}}]})
+check(L.read().get("method") == "window/showMessage", "a change without text is said")
+check(L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {}}).get("error", {}).get("code") == -32801,
+      "out of step again")
+L.notify("textDocument/didOpen", {"textDocument": {"uri": PURI, "version": 11, "text": PLAIN}})
+L.diagnostics()
+r = L.request("textDocument/formatting", {"textDocument": {"uri": PURI}, "options": {"tabSize": 4, "insertSpaces": True}})
+check(r.get("result") == [], "formatting after a didOpen again %r" % r)
+L.request("shutdown")
+L.notify("exit", {})
+L.p.wait(timeout=30)
 
 # malformed frames: each answered with an error, the server keeps serving
 L = Lsp()

@@ -51,6 +51,10 @@ for t in tools:
     check(s["type"] == "object" and "properties" in s and t["description"], "schema of %s" % t["name"])
 ctx = [t for t in tools if t["name"] == "context"][0]
 check(ctx["inputSchema"]["required"] == ["symbol"], "context requires symbol")
+# the schema states the bound the service enforces (qa19: run's max_steps
+# said only minimum 1; 10^9 + 1 was then refused with -32602)
+run = [t for t in tools if t["name"] == "run"][0]
+check(run["inputSchema"]["properties"]["max_steps"].get("maximum") == 10**9, "run max_steps maximum %r" % run["inputSchema"])
 
 
 def tool(name, args=None):

@@ -351,6 +351,15 @@ check(c.call("ping") == {}, "notifications were not answered")
 c.send_raw(b"\n   \n\t\n \t\r\n\r\n")
 check(c.call("ping") == {}, "blank lines are not answered")
 
+# a parse error names the offending token's byte offset, not the byte past
+# the last one the parser read (qa19: it named no position; jansson's is past the token)
+for frame, at in ((b'{"jsonrpc":"2.0","id":5,"method":tru}', 33), (b'{"jsonrpc":"2.0","id":5 "method":"ping"}', 24),
+                  (b'{"jsonrpc":"2.0","id":5,"method":"p\\q"}', 35)):
+    c.send_raw(frame + b"\n")
+    r = c.read()
+    check(r["id"] is None and r["error"]["code"] == -32700 and r["error"]["message"].startswith("parse error at byte %d: " % at),
+          "parse error position %r" % r)
+
 # the default bound: 1 MiB a frame; a larger one is skipped and answered with -32001
 c.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"refresh","params":{"text":"' + b"a" * (1 << 20) + b'"}}\n')
 big = c.read()

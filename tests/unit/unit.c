@@ -7,6 +7,7 @@
  * (program_test.c); the one-line declaration headers (fmt_decl_header).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -461,6 +462,90 @@ fmt_header_checks(void)
 	unit_src_close(&u);
 }
 
+/* json_syntax_error: the caret goes on the offending token, not on the last
+ * byte jansson read (qa19); every text it refuses jansson refuses too, and
+ * the texts it takes jansson takes. */
+static void
+json_error_checks(void)
+{
+	static const struct { const char *text; size_t start, end; bool nul; } bad[] = {
+		{ "{\"a\": tru}", 6, 9, false },             /* a mistyped literal, whole */
+		{ "{\"a\": truex}", 6, 11, false },
+		{ "[1, 2, 3, foo]", 10, 13, false },
+		{ "{\"a\": 1,}", 8, 9, false },              /* trailing comma: the close */
+		{ "{\"a\" 1}", 5, 6, false },                /* `:` due */
+		{ "[1 2]", 3, 4, false },                    /* `,` due */
+		{ "{\"a\":\"b\\q\"}", 7, 9, false },         /* the bad escape */
+		{ "{\"a\":1} x", 8, 9, false },              /* trailing token */
+		{ "", 0, 0, false },
+		{ "   ", 3, 3, false },
+		{ "{\"a\": 1", 7, 7, false },                /* premature end */
+		{ "{\"abc\": \"x", 8, 9, false },            /* unterminated: its quote */
+		{ "[01]", 1, 3, false },
+		{ "[1.]", 1, 3, false },
+		{ "[-]", 1, 2, false },
+		{ "[1,\n  2,\n  @]", 11, 12, false },
+		{ "[1,2]]", 5, 6, false },
+		{ "{\"a\":\"\\ud800\"}", 6, 12, false },     /* a lone surrogate */
+		{ "{\"a\":\"\\udc00\\ud800\"}", 6, 12, false },
+		{ "[\"\xff\"]", 2, 3, false },              /* invalid UTF-8: the byte */
+		{ "[\"a\tb\"]", 3, 4, false },              /* a raw control */
+		{ "{\"a\": 1, \"b\": [1, 2}", 19, 20, false },
+		{ "{,}", 1, 2, false },
+		{ "{\"k\":\"x\\u0000y\"}", 7, 13, false },   /* \u0000 refused */
+		{ "[\"a\" \"b\"]", 5, 8, false },            /* a whole string where `,` was due */
+		{ "[\"\xc3\xa9\", tru]", 7, 10, false },      /* byte offsets past UTF-8 */
+	};
+	for (size_t i = 0; i < countof(bad); i++) {
+		size_t st = 99, en = 99, len = strlen(bad[i].text);
+		bool found = json_syntax_error(bad[i].text, len, bad[i].nul, &st, &en);
+		json_error_t je;
+		json_t *j = json_loadb(bad[i].text, len, 0, &je);
+		char what[160];
+		snprintf(what, sizeof what, "json_syntax_error of `%s`: %zu..%zu, want %zu..%zu", bad[i].text, st, en, bad[i].start, bad[i].end);
+		check(found && st == bad[i].start && en == bad[i].end && !j, what);
+		json_decref(j);
+	}
+	static const char *const good[] = {
+		"{}", "[]", " {\"a\": [1, -2.5e+3, 0, true, false, null, \"\\u00e9\\ud83d\\ude00\\n\"]} \n",
+		"{\"k\":\"x\\u0000y\"}", "[[[[{}]]]]", "{\"a\":{\"b\":{}},\"c\":[]}", "\"s\"", "0", "-0.0E-0",
+	};
+	for (size_t i = 0; i < countof(good); i++) {
+		size_t st, en, len = strlen(good[i]);
+		json_error_t je;
+		json_t *j = json_loadb(good[i], len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+		check(!json_syntax_error(good[i], len, true, &st, &en) && j, good[i]);
+		json_decref(j);
+	}
+	/* a duplicate key is JSON to the scanner: jansson's token names it */
+	const char *dup = "{\"a\":1, \"a\":2}";
+	json_error_t je;
+	json_t *j = json_loadb(dup, strlen(dup), JSON_REJECT_DUPLICATES, &je);
+	size_t st = 0, en = 0;
+	json_error_span(dup, strlen(dup), false, je.position, je.text, &st, &en);
+	check(!j && st == 8 && en == 11, "json_error_span of a duplicate key: the second key");
+	json_decref(j);
+	/* jansson stops first for what the scanner does not judge: the caret
+	 * goes where jansson stopped, not on a later syntax error */
+	const char *dup2 = "{\"a\":1, \"a\":2, x}";
+	j = json_loadb(dup2, strlen(dup2), JSON_REJECT_DUPLICATES, &je);
+	json_error_span(dup2, strlen(dup2), false, je.position, je.text, &st, &en);
+	check(!j && st == 8 && en == 11, "json_error_span of a duplicate key before a syntax error: the second key");
+	json_decref(j);
+	Buf deep = {0};
+	for (int k = 0; k < 3000; k++)
+		buf_putc(&deep, '[');
+	buf_puts(&deep, "1 2");
+	for (int k = 0; k < 3000; k++)
+		buf_putc(&deep, ']');
+	j = json_loadb(deep.data, deep.len, 0, &je);
+	json_error_span(deep.data, deep.len, false, je.position, je.text, &st, &en);
+	check(!j && en <= (size_t)je.position && st + 1 == en && deep.data[st] == '[',
+	    "json_error_span past jansson's depth bound: where jansson stopped, not the later `2`");
+	json_decref(j);
+	buf_free(&deep);
+}
+
 int
 main(void)
 {
@@ -601,6 +686,7 @@ main(void)
 	check(strcmp(b.data, "\"a\\\"b\\\\c\\n\\u0001\"") == 0, "json escaping");
 	buf_free(&b);
 
+	json_error_checks();
 	escape_checks();
 	hir_pattern_checks();
 	sema_table_checks();
