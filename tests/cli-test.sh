@@ -403,6 +403,30 @@ expect 0 "run of a growing generic record" -- "$bin" run "$tmp/grow.spx"
 has "$tmp/out" "7" "the interpreter runs the growing record"
 expect 1 "build --target c of a growing generic record" -- "$bin" build "$tmp/grow.spx" --target c -o "$tmp/grow.c"
 has "$tmp/err" "error[SPX-B110]: the native lane cannot lay out \`R<i64>\`" "growing record B110"
+# Records of two fields of the record below, 40 levels (sec19): a linear program whose value
+# has 2^41 i64 leaves.  The interpreter shares them; the C emitter walked the field tree
+# without memory and never finished, and 23 levels compiled to a 128 MiB struct that died of
+# SIGSEGV.  A value past 64 KiB inline is B110 at once; 12 levels (64 KiB) still build.
+nest() { # nest LEVELS > program
+	awk -v d="$1" 'BEGIN {
+		print "module cli.nest;\n\n@id(\"cli.nest.r0\")\nrecord R0 {\n    @id(\"cli.nest.r0.a\")\n    a: i64,\n    @id(\"cli.nest.r0.b\")\n    b: i64,\n}\n"
+		for (k = 1; k <= d; k++)
+			printf "@id(\"cli.nest.r%d\")\nrecord R%d {\n    @id(\"cli.nest.r%d.a\")\n    a: R%d,\n    @id(\"cli.nest.r%d.b\")\n    b: R%d,\n}\n\n", k, k, k, k - 1, k, k - 1
+		print "@id(\"cli.nest.mk0\")\nfn mk0(n: i64) -> R0\n{\n    R0 { a: n, b: n + 1 }\n}\n"
+		for (k = 1; k <= d; k++)
+			printf "@id(\"cli.nest.mk%d\")\nfn mk%d(n: i64) -> R%d\n{\n    let x = mk%d(n);\n    R%d { a: x, b: x }\n}\n\n", k, k, k, k - 1, k
+		printf "@id(\"app.main\")\nfn main() -> i64\n{\n    let x = mk%d(1);\n    x", d
+		for (k = 0; k < d; k++) printf ".b"
+		print ".b\n}"
+	}'
+}
+nest 40 > "$tmp/nest40.spx"
+expect 0 "run of a record 40 levels of pairs deep" -- "$bin" run "$tmp/nest40.spx"
+has "$tmp/out" "2" "the interpreter runs the record of 2^41 leaves"
+expect 1 "build --target c of a record 40 levels of pairs deep" -- timeout 60 "$bin" build "$tmp/nest40.spx" --target c -o "$tmp/nest40.c"
+has "$tmp/err" "error[SPX-B110]: the native lane does not support values of type \`R13\` yet: one holds 131072 bytes inline, past 65536" "wide record B110"
+nest 12 > "$tmp/nest12.spx"
+expect 0 "build --target c of a record 12 levels of pairs deep" -- "$bin" build "$tmp/nest12.spx" --target c -o "$tmp/nest12.c"
 if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	# the native lane: the same route, arguments passed through, exit status passed through
 	expect 7 "run --native command route with args" -- "$bin" run --native "$tmp/args.spx" -- hello world
