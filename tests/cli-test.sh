@@ -425,6 +425,20 @@ expect 0 "run of a record 40 levels of pairs deep" -- "$bin" run "$tmp/nest40.sp
 has "$tmp/out" "2" "the interpreter runs the record of 2^41 leaves"
 expect 1 "build --target c of a record 40 levels of pairs deep" -- timeout 60 "$bin" build "$tmp/nest40.spx" --target c -o "$tmp/nest40.c"
 has "$tmp/err" "error[SPX-B110]: the native lane does not support values of type \`R13\` yet: one holds 131072 bytes inline, past 65536" "wide record B110"
+# Frames count against the interpreter's heap limit (sec19): 251 frames of a function of
+# 20,000 locals hold 80 MB of slots, which ran to the end uncounted (60,000 locals: 240 MB);
+# now the run stops with the heap-limit line.  200 frames (64 MB) of 20,000 still run.
+awk -v d=250 'BEGIN {
+	print "module cli.slots;\n\n@id(\"cli.slots.f\")\nfn f(n: i64) -> i64\n{"
+	for (i = 0; i < 20000; i++) printf "    let a%d = n;\n", i
+	print "    if n == 0 { a0 } else { a1 + f(n - 1) }\n}\n"
+	printf "@id(\"app.main\")\nfn main() -> i64\n{\n    f(%d)\n}\n", d
+}' > "$tmp/slots.spx"
+expect 1 "251 frames of 20,000 locals" -- "$bin" run "$tmp/slots.spx" --max-steps 100000000
+has "$tmp/err" "single-file execution stopped at an interpreter limit: the program's values exceed the interpreter's 67108864-byte heap limit" "frames past the heap limit"
+sed 's/f(250)/f(199)/' "$tmp/slots.spx" > "$tmp/slots199.spx"
+expect 0 "200 frames of 20,000 locals" -- "$bin" run "$tmp/slots199.spx" --max-steps 100000000
+has "$tmp/out" "19900" "200 frames of 20,000 locals run"
 nest 12 > "$tmp/nest12.spx"
 expect 0 "build --target c of a record 12 levels of pairs deep" -- "$bin" build "$tmp/nest12.spx" --target c -o "$tmp/nest12.c"
 if command -v "${CC:-cc}" >/dev/null 2>&1; then
