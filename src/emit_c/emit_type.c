@@ -298,7 +298,7 @@ ensure_nominal(Emit *E, TypeId t)
 	/*
 	 * A value past 64 KiB inline is refused (sec19): 2^24 i64 fields
 	 * died of SIGSEGV in the 256 MiB stack (rt/core.h spx_stack_room),
-	 * 2^27 kept gcc busy past two minutes.  The Wasm lane's bound is
+	 * 2^27 kept `run --native` busy past two minutes.  The Wasm lane's bound is
 	 * 1,000 flat values (W110).
 	 */
 	if (inline_bytes(E, t) > EMITC_INLINE_MAX) {
