@@ -403,6 +403,57 @@ expect 0 "run of a growing generic record" -- "$bin" run "$tmp/grow.spx"
 has "$tmp/out" "7" "the interpreter runs the growing record"
 expect 1 "build --target c of a growing generic record" -- "$bin" build "$tmp/grow.spx" --target c -o "$tmp/grow.c"
 has "$tmp/err" "error[SPX-B110]: the native lane cannot lay out \`R<i64>\`" "growing record B110"
+# Records of two fields of the record below, 40 levels (sec19): a linear program whose value
+# has 2^41 i64 leaves.  The interpreter shares them; the C emitter walked the field tree
+# without memory and never finished, and 23 levels compiled to a 128 MiB struct that died of
+# SIGSEGV.  A value past 64 KiB inline is B110 at once; 12 levels (64 KiB) still build.
+nest() { # nest LEVELS > program
+	awk -v d="$1" 'BEGIN {
+		print "module cli.nest;\n\n@id(\"cli.nest.r0\")\nrecord R0 {\n    @id(\"cli.nest.r0.a\")\n    a: i64,\n    @id(\"cli.nest.r0.b\")\n    b: i64,\n}\n"
+		for (k = 1; k <= d; k++)
+			printf "@id(\"cli.nest.r%d\")\nrecord R%d {\n    @id(\"cli.nest.r%d.a\")\n    a: R%d,\n    @id(\"cli.nest.r%d.b\")\n    b: R%d,\n}\n\n", k, k, k, k - 1, k, k - 1
+		print "@id(\"cli.nest.mk0\")\nfn mk0(n: i64) -> R0\n{\n    R0 { a: n, b: n + 1 }\n}\n"
+		for (k = 1; k <= d; k++)
+			printf "@id(\"cli.nest.mk%d\")\nfn mk%d(n: i64) -> R%d\n{\n    let x = mk%d(n);\n    R%d { a: x, b: x }\n}\n\n", k, k, k, k - 1, k
+		printf "@id(\"app.main\")\nfn main() -> i64\n{\n    let x = mk%d(1);\n    x", d
+		for (k = 0; k < d; k++) printf ".b"
+		print ".b\n}"
+	}'
+}
+nest 40 > "$tmp/nest40.spx"
+expect 0 "run of a record 40 levels of pairs deep" -- "$bin" run "$tmp/nest40.spx"
+has "$tmp/out" "2" "the interpreter runs the record of 2^41 leaves"
+expect 1 "build --target c of a record 40 levels of pairs deep" -- timeout 60 "$bin" build "$tmp/nest40.spx" --target c -o "$tmp/nest40.c"
+has "$tmp/err" "error[SPX-B110]: the native lane does not support values of type \`R13\` yet: one holds 131072 bytes inline, past 65536" "wide record B110"
+# Frames count against the interpreter's heap limit (sec19): 251 frames of a function of
+# 20,000 locals hold 80 MB of slots, which ran to the end uncounted (60,000 locals: 240 MB);
+# now the run stops with the heap-limit line.  200 frames (64 MB) of 20,000 still run.
+awk -v d=250 'BEGIN {
+	print "module cli.slots;\n\n@id(\"cli.slots.f\")\nfn f(n: i64) -> i64\n{"
+	for (i = 0; i < 20000; i++) printf "    let a%d = n;\n", i
+	print "    if n == 0 { a0 } else { a1 + f(n - 1) }\n}\n"
+	printf "@id(\"app.main\")\nfn main() -> i64\n{\n    f(%d)\n}\n", d
+}' > "$tmp/slots.spx"
+expect 1 "251 frames of 20,000 locals" -- "$bin" run "$tmp/slots.spx" --max-steps 100000000
+has "$tmp/err" "single-file execution stopped at an interpreter limit: the program's values exceed the interpreter's 67108864-byte heap limit" "frames past the heap limit"
+sed 's/f(250)/f(199)/' "$tmp/slots.spx" > "$tmp/slots199.spx"
+expect 0 "200 frames of 20,000 locals" -- "$bin" run "$tmp/slots199.spx" --max-steps 100000000
+has "$tmp/out" "19900" "200 frames of 20,000 locals run"
+# The value stack is reserved up front (256 frames of the widest function): 200,000 locals
+# reserve 1.6 GB, which a host limiting the address space refuses.  That is the documented
+# limit line and exit 1 (sec19; it was `semaprax: out of memory`, exit 3).
+awk 'BEGIN {
+	print "module cli.slots2;\n\n@id(\"cli.slots2.f\")\nfn f(n: i64) -> i64\n{"
+	for (i = 0; i < 200000; i++) printf "    let a%d = n;\n", i
+	print "    if n == 0 { a0 } else { a1 + f(n - 1) }\n}\n"
+	print "@id(\"app.main\")\nfn main() -> i64\n{\n    f(3)\n}"
+}' > "$tmp/slots2.spx"
+if (ulimit -v 1500000) 2>/dev/null; then
+	expect 1 "a 1.6 GB value stack refused by the host" -- sh -c 'ulimit -v 1500000 && exec "$@"' sh "$bin" run "$tmp/slots2.spx"
+	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 1651208256 bytes (out of memory)" "value stack refused"
+fi
+nest 12 > "$tmp/nest12.spx"
+expect 0 "build --target c of a record 12 levels of pairs deep" -- "$bin" build "$tmp/nest12.spx" --target c -o "$tmp/nest12.c"
 if command -v "${CC:-cc}" >/dev/null 2>&1; then
 	# the native lane: the same route, arguments passed through, exit status passed through
 	expect 7 "run --native command route with args" -- "$bin" run --native "$tmp/args.spx" -- hello world

@@ -215,6 +215,33 @@ if [ "$all" -eq 1 ]; then
 	cli 1 "a function body past 7,654,321 bytes" "$abin" build "$tmp/long200000.spx" --target wasm -o "$tmp/long.wasm" &&
 		firstline "error[SPX-W110]: the Wasm lane does not support functions whose code exceeds 7,654,321 bytes yet" "body size"
 	[ ! -e "$tmp/long.wasm" ] || disagree "cli" "a refused module was written"
+	# V8's baseline tier keeps every local's state per block label (sec19): 19
+	# locals of a 500-field record beside 9,500 checked additions (19,503 locals,
+	# 9,504 labels) ran in 4.5 GB and 5 s under node; past 10^7 locals x labels a
+	# function is W110; 20 locals of a 100-field record (about 2.1 million) still run.
+	wide() { # wide FIELDS LOCALS > program
+		awk -v nf="$1" -v nl="$2" 'BEGIN {
+			print "module wasm.wide;\n\n@id(\"wasm.wide.r\")\nrecord R {"
+			for (i = 0; i < nf; i++) printf "    @id(\"wasm.wide.r.f%d\")\n    f%d: i64,\n", i, i
+			print "}\n\n@id(\"wasm.wide.f\")\nfn f(n: i64) -> i64\n{"
+			for (j = 0; j < nl; j++) {
+				printf "    let r%d = R {", j
+				for (i = 0; i < nf; i++) printf " f%d: n + %d,", i, i
+				print " };"
+			}
+			printf "    0"
+			for (j = 0; j < nl; j++) printf " + r%d.f%d", j, j
+			print "\n}\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    f(1)\n}"
+		}'
+	}
+	wide 500 19 > "$tmp/wide.spx"
+	cli 1 "19 locals of a 500-field record" "$abin" build "$tmp/wide.spx" --target wasm -o "$tmp/wide.wasm" &&
+		firstline "error[SPX-W110]: the Wasm lane does not support functions whose locals times blocks exceed 10,000,000 yet" "locals x labels"
+	[ ! -e "$tmp/wide.wasm" ] || disagree "cli" "a refused module was written"
+	wide 100 20 > "$tmp/wide2.spx"
+	if cli 0 "20 locals of a 100-field record" "$abin" run --wasm "$tmp/wide2.spx"; then
+		[ "$(cat "$tmp/co")" = 210 ] || disagree "cli" "20 locals of a 100-field record printed '$(cat "$tmp/co")', wanted 210"
+	fi
 	# a large module runs under V8's default tiers, not the optimizing tier up front
 	# (run.mjs's OPT_MAX, qa10): 60,000 small functions all called from main took
 	# about a minute and gigabytes in node's compile under the optimizing tier, about

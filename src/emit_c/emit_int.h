@@ -68,6 +68,8 @@ typedef struct TypeState {
 	const char *cmp;      /* ordering helper name (vec_sort) */
 	const char *relj, *clonej;   /* job helpers of a cyclic element type (emit_type.c) */
 	uint8_t cyc;          /* 0 unknown, 1 a value of the type cannot hold one, 2 it can */
+	uint8_t view, fn;     /* emitc_may_view / emitc_holds_fn: 0 unknown, 1 no, 2 yes */
+	uint64_t inline_size; /* inline_bytes (emit_type.c) + 1; 0 unknown */
 } TypeState;
 
 struct EmitProg;
@@ -141,6 +143,8 @@ typedef struct Emit {
 	Buf members;          /* the frame's members */
 	bool failed;
 	bool unbounded;       /* ensure_type met a type past sema_type_bounded */
+	bool wide;            /* ensure_type met a value past EMITC_INLINE_MAX bytes, */
+	TypeId wide_type;     /* of this type */
 } Emit;
 
 /* emit.c */

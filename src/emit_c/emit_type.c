@@ -103,17 +103,33 @@ some_field(Emit *E, TypeId t, bool (*pred)(Emit *, TypeId))
 	return false;
 }
 
+/*
+ * The two walks below are remembered per type (E->ts[t].view, .fn): a
+ * record of two fields of a record of two fields … 40 deep is a linear
+ * program whose field tree has 2^40 leaves, and the unremembered walk
+ * never finished (sec19).
+ */
 bool
 emitc_may_view(Emit *E, TypeId t)
 {
-	TyKind k = emitc_tinfo(E, t)->kind;
-	return k == TY_STR || k == TY_SLICE || some_field(E, t, emitc_may_view);
+	emitc_types_grow(E);
+	if (!E->ts[t].view) {
+		TyKind k = emitc_tinfo(E, t)->kind;
+		bool yes = k == TY_STR || k == TY_SLICE || some_field(E, t, emitc_may_view);
+		E->ts[t].view = yes ? 2 : 1;   /* the walk may have grown (moved) E->ts */
+	}
+	return E->ts[t].view == 2;
 }
 
 static bool
 emitc_holds_fn(Emit *E, TypeId t)
 {
-	return emitc_tinfo(E, t)->kind == TY_FN || some_field(E, t, emitc_holds_fn);
+	emitc_types_grow(E);
+	if (!E->ts[t].fn) {
+		bool yes = emitc_tinfo(E, t)->kind == TY_FN || some_field(E, t, emitc_holds_fn);
+		E->ts[t].fn = yes ? 2 : 1;   /* the walk may have grown (moved) E->ts */
+	}
+	return E->ts[t].fn == 2;
 }
 
 static const char *const scalar_c[] = {
@@ -217,6 +233,49 @@ declare_nominal(Emit *E, TypeId t, Sym *s)
 	VEC_PUSH(E->pending, t);
 }
 
+/*
+ * A value's bytes held inline (by value, on the C stack when a local): a
+ * record's fields, a variant's tag and largest case, an array's bytes, a
+ * scalar 8; anything else (runtime handles, pointers, function values)
+ * counts 32, more than it takes.  Remembered per type, saturating: two fields of two fields …
+ * 40 deep is a linear program whose value takes 2^43 bytes.
+ */
+#define EMITC_INLINE_MAX 65536u
+#define EMITC_INLINE_SAT ((uint64_t)1 << 40)
+static uint64_t
+inline_bytes(Emit *E, TypeId t)
+{
+	emitc_types_grow(E);
+	if (E->ts[t].inline_size)
+		return E->ts[t].inline_size - 1;
+	const TypeInfo *ti = emitc_tinfo(E, t);
+	Sym *s = emitc_nominal_sym(E, t);
+	uint64_t n = 32;
+	if (ti->kind == TY_I64 || ti->kind == TY_I32 || ti->kind == TY_U8 || ti->kind == TY_USIZE || ti->kind == TY_F32 ||
+	    ti->kind == TY_F64 || ti->kind == TY_BOOL || ti->kind == TY_CHAR) {
+		n = 8;
+	} else if (ti->kind == TY_ARRAY) {
+		n = ti->n < EMITC_INLINE_SAT ? ti->n : EMITC_INLINE_SAT;
+	} else if (is_struct_sym(s) && s->kind != SK_VARIANT) {
+		n = 0;
+		for (int i = 0; i < s->nom->nfields && n < EMITC_INLINE_SAT; i++)
+			n += inline_bytes(E, sema_field_type(E->S, t, i));
+	} else if (is_struct_sym(s)) {
+		n = 0;
+		for (int c = 0; c < case_count(s); c++) {
+			uint64_t m = 0;
+			for (int i = 0; i < s->nom->cases[c].nfields && m < EMITC_INLINE_SAT; i++)
+				m += inline_bytes(E, sema_case_field_type(E->S, t, c, i));
+			n = m > n ? m : n;
+		}
+		n += 8;
+	}
+	if (n > EMITC_INLINE_SAT)
+		n = EMITC_INLINE_SAT;
+	E->ts[t].inline_size = n + 1;
+	return n;
+}
+
 static bool
 ensure_nominal(Emit *E, TypeId t)
 {
@@ -236,6 +295,17 @@ ensure_nominal(Emit *E, TypeId t)
 			ok = ensure_type(E, sema_case_field_type(E->S, t, c, i));
 	if (!ok)
 		return false;
+	/*
+	 * A value past 64 KiB inline is refused (sec19): 2^24 i64 fields
+	 * died of SIGSEGV in the 256 MiB stack (rt/core.h spx_stack_room),
+	 * 2^27 kept `run --native` busy past two minutes.  The Wasm lane's bound is
+	 * 1,000 flat values (W110).
+	 */
+	if (inline_bytes(E, t) > EMITC_INLINE_MAX) {
+		E->wide = true;
+		E->wide_type = t;
+		return false;
+	}
 	/* a project's: every module that uses the type defines it, the unit
 	 * keeps one (emitc_put_types) */
 	EmitDefBuf which = emitc_holds_fn(E, t) ? EMIT_DEF_TYPES_FN : EMIT_DEF_TYPES;
@@ -384,7 +454,11 @@ emitc_ctype(Emit *E, TypeId t, Span span)
 		    sema_type_name(E->S, t), SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
 	else if (E->unbounded)
 		emitc_refuse(E, span, "the native lane cannot lay out a type nested more than %d levels deep or of more than %d type nodes", SEMA_TYPE_MAX_DEPTH, SEMA_TYPE_MAX_NODES);
-	emitc_refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
+	else if (E->wide)
+		emitc_refuse(E, span, "the native lane does not support values of type `%s` yet: one holds %llu bytes inline, past %u",
+		    sema_type_name(E->S, E->wide_type), (unsigned long long)inline_bytes(E, E->wide_type), EMITC_INLINE_MAX);
+	else
+		emitc_refuse(E, span, "the native lane does not support values of type `%s` yet", sema_type_name(E->S, t));
 	return NULL;
 }
 

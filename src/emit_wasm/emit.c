@@ -191,6 +191,7 @@ emitw_open(Emitw *W, uint8_t op, const uint8_t *results, int n)
 	else
 		wasm_s64(W->c, wasm_type(W->m, NULL, 0, results, n));
 	W->depth++;
+	W->opened++;
 }
 
 void
@@ -742,6 +743,7 @@ emitw_body_begin(Emitw *W, Buf *code)
 	W->notemps = 0;
 	W->olive.len = 0;
 	W->depth = 0;
+	W->opened = 0;
 }
 
 static void
@@ -807,6 +809,15 @@ emit_function(Emitw *W, int k)
 		/* wide values held at once: V8 would not compile the function */
 		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
 		emitw_refuse(W, at, "the Wasm lane does not support functions needing more than 50,000 locals yet");
+	}
+	/*
+	 * V8's baseline compiler (Liftoff) keeps a copy of every local's state
+	 * per label, so its memory is about locals x labels x 24 bytes: 500
+	 * wide-record locals and 9,500 checked additions took 4.5 GB and 5 s.
+	 */
+	if (!W->failed && (uint64_t)(W->nwparams + (uint32_t)W->ltypes.len) * W->opened > WASM_LABEL_LOCALS_MAX) {
+		Span at = f->sym >= 0 ? sema_sym(W->S, f->sym)->span : f->nlocals > 0 ? f->locals[0].span : (Span){0};
+		emitw_refuse(W, at, "the Wasm lane does not support functions whose locals times blocks exceed 10,000,000 yet");
 	}
 	/* the body's size, its local declarations bounded by 6 bytes a run */
 	if (!W->failed && code.len + (size_t)W->ltypes.len * 6 + 5 > WASM_BODY_MAX) {

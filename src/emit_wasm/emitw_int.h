@@ -36,6 +36,10 @@
 #define WASM_PARAMS_MAX 1000
 /* ... and a function's locals (parameters included) at 50,000 */
 #define WASM_LOCALS_MAX 50000u
+/* A function's Wasm locals times its block/loop/if labels: V8's baseline
+ * tier (Liftoff) holds a copy of every local's state per label, about 24
+ * bytes each, so 10^7 is about 240 MB at compile time (W110 past it). */
+#define WASM_LABEL_LOCALS_MAX 10000000u
 /* The JS API's largest function body (its local declarations and code,
  * bytes): V8 refuses to compile a module holding a larger one. */
 #define WASM_BODY_MAX 7654321u
@@ -116,6 +120,7 @@ typedef struct Emitw {
 	uint8_t *cyc;         /* per type: 0 unknown, 1 no, 2 a value can hold one of its own type */
 	int ncyc;
 	int depth;            /* enclosing block/loop/if labels */
+	uint32_t opened;      /* block/loop/if labels the function's body opened (WASM_LABEL_LOCALS_MAX) */
 	int body_depth;       /* the depth inside the body's block (`?` branches to it) */
 } Emitw;
 

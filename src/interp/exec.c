@@ -309,6 +309,7 @@ lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
 	for (int i = 0; i < cf->nsweep; i++)
 		value_release(&I->heap, S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
+	heap_frame(&I->heap, -nl);
 	I->depth--;
 	return r;
 }
@@ -334,6 +335,7 @@ frame_push(Interp *I, const CFunc *cf, Value *S, int nargs)
 		S[i] = v_empty();
 	I->sp += (size_t)nl;
 	ASSERT(I->sp <= I->stack_cap, "exec.c: value stack overflow");
+	heap_frame(&I->heap, nl);   /* past the limit, the body's first charge stops the run */
 	I->depth++;
 	return true;
 }
@@ -388,6 +390,7 @@ out:
 	for (int i = 0; i < cf->nsweep; i++)
 		value_release(&I->heap, S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
+	heap_frame(&I->heap, -nl);
 	I->depth--;
 	return result;
 }

@@ -102,7 +102,13 @@ run_main(Interp *I, int entry_mod, int entry)
 	interp_compile_module(I);
 	/* per frame: its slots, plus the arguments of a call being evaluated */
 	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
-	I->stack = spx_xmalloc(sizeof(Value) * I->stack_cap);
+	/* a refusal is the documented limit line (interp_run), not exit 3:
+	 * 200,000 locals reserve 1.6 GB (pages are touched as frames are) */
+	I->stack = malloc(sizeof(Value) * I->stack_cap);
+	if (!I->stack) {
+		I->heap.oom_size = sizeof(Value) * I->stack_cap;
+		longjmp(I->heap.oom, 1);
+	}
 	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], NULL, 0, NULL);
 	/* work charged by the last operation, after the last node's charge */
 	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
