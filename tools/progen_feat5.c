@@ -13,7 +13,8 @@
  * branch), a `Vec<T>` built by a generic push and read by `vec_clone_at`
  * (sometimes past its end), a closure over an owned parameter handed to a
  * generic apply, closures returned by a function and kept in a `Vec`, an
- * `Option` and a `Result`.  Every lane must release each value exactly once
+ * `Option` and a `Result`, a list built and counted by recursion near the
+ * 256-frame bound.  Every lane must release each value exactly once
  * and agree on any failure.  Deterministic per seed: progen.c calls it on a
  * PRNG stream of its own.
  */
@@ -25,7 +26,7 @@
 enum { G_STR, G_VEC, G_REC, G_OPT, G_I64, G_TAG, NG };
 
 static char grec[24], gtag[24], gcell[24];
-static char fkeep[24], fretag[24], fpick[24], fwrap[24], fcount[24], ffirst[24], fpush[24], flen[24], fapply[24], fmk[24];
+static char fdeep[24], fkeep[24], fretag[24], fpick[24], fwrap[24], fcount[24], ffirst[24], fpush[24], flen[24], fapply[24], fmk[24];
 static char meas[NG][24];
 
 /* the spelling of type t */
@@ -114,8 +115,11 @@ static void step(Buf *b, int t)
 	Buf T = { 0 };
 	ty(&T, t);
 	const char *M = meas[t];
-	int r = pg_rnd(9);
+	int r = pg_rnd(10);
 	switch (r) {
+	case 9: /* a list built and counted by recursion near the 256-frame bound */
+		pg_bp(b, "    acc = acc + %s<string>(%s(a, %d)) %% 1000;\n", fcount, fdeep, 200 + pg_rnd(58));
+		break;
 	case 0: /* into a GoT literal and out again, or the alternative */
 		pg_bp(b, "    acc = acc + %s(%s<%s>(%s<%s> { item: ", M, fkeep, T.p, gtag, T.p);
 		pval(b, t);
@@ -227,6 +231,7 @@ void pg_feat_gowned(char *call, size_t cap)
 	pg_fresh("gowrap", fwrap, sizeof fwrap);
 	pg_fresh("gocount", fcount, sizeof fcount);
 	pg_fresh("gofirst", ffirst, sizeof ffirst);
+	pg_fresh("godeep", fdeep, sizeof fdeep);
 	pg_fresh("gopush", fpush, sizeof fpush);
 	pg_fresh("golen", flen, sizeof flen);
 	pg_fresh("goapply", fapply, sizeof fapply);
@@ -265,6 +270,9 @@ void pg_feat_gowned(char *call, size_t cap)
 	pg_id_line(&pg_funcs, 0, fcount);
 	pg_bp(&pg_funcs, "fn %s<T>(c: own %s<T>) -> i64\n{\n    match own c { %s::Nil {} => 0, %s::One { v: _ } => 1, %s::Two { a: _, b } => 1 + %s<T>(box_into_inner<%s<T>>(b)), }\n}\n\n",
 	      fcount, gcell, gcell, gcell, gcell, fcount, gcell);
+	pg_id_line(&pg_funcs, 0, fdeep);
+	pg_bp(&pg_funcs, "fn %s(a: i64, n: i64) -> %s<string>\n{\n    if n <= 0 { %s<string>::Nil {} } else { %s<string>::Two { a: string_from_i64(a + n), b: box_new<%s<string>>(%s(a, n - 1)) } }\n}\n\n",
+	      fdeep, gcell, gcell, gcell, gcell, fdeep);
 	pg_id_line(&pg_funcs, 0, ffirst);
 	pg_bp(&pg_funcs, "fn %s<T>(c: own %s<T>, d: T) -> T\n{\n    match own c { %s::Nil {} => d, %s::One { v } => v, %s::Two { a, b: _ } => a, }\n}\n\n",
 	      ffirst, gcell, gcell, gcell, gcell);
