@@ -192,8 +192,11 @@ static void step(Buf *b, int t)
 		int idx = pg_chance(5) ? 2 : pg_rnd(2);
 		pg_fresh("gf", n1, sizeof n1);
 		pg_fresh("gr", n2, sizeof n2);
+		/* one draw per statement: C leaves argument order unspecified */
+		int m1 = 2 + pg_rnd(7);
+		int m2 = pg_rnd(9);
 		pg_bp(b, "    let %s = vec_push<fn(i64) -> i64>(vec_push<fn(i64) -> i64>(vec_with_capacity<fn(i64) -> i64>(2usize), %s(a %% %d)), %s(%d));\n",
-		      n1, fmk, 2 + pg_rnd(7), fmk, pg_rnd(9));
+		      n1, fmk, m1, fmk, m2);
 		pg_bp(b, "    let %s = if ", n2);
 		cond(b);
 		pg_bp(b, " { Result<fn(i64) -> i64, string>::Ok { value: vec_get<fn(i64) -> i64>(%s, %dusize) } } else { Result<fn(i64) -> i64, string>::Err { error: ", n1, idx);
