@@ -14,7 +14,8 @@
  * (sometimes past its end), a closure over an owned parameter handed to a
  * generic apply, closures returned by a function and kept in a `Vec`, an
  * `Option` and a `Result`, a list built and counted by recursion near the
- * 256-frame bound.  Every lane must release each value exactly once
+ * 256-frame bound, a generic body reading its owned T parameter twice (the
+ * lanes copy T-typed slots).  Every lane must release each value exactly once
  * and agree on any failure.  Deterministic per seed: progen.c calls it on a
  * PRNG stream of its own.
  */
@@ -26,7 +27,7 @@
 enum { G_STR, G_VEC, G_REC, G_OPT, G_I64, G_TAG, NG };
 
 static char grec[24], gtag[24], gcell[24];
-static char fdeep[24], fkeep[24], fretag[24], fpick[24], fwrap[24], fcount[24], ffirst[24], fpush[24], flen[24], fapply[24], fmk[24];
+static char fdup[24], fdeep[24], fkeep[24], fretag[24], fpick[24], fwrap[24], fcount[24], ffirst[24], fpush[24], flen[24], fapply[24], fmk[24];
 static char meas[NG][24];
 
 /* the spelling of type t */
@@ -115,8 +116,15 @@ static void step(Buf *b, int t)
 	Buf T = { 0 };
 	ty(&T, t);
 	const char *M = meas[t];
-	int r = pg_rnd(10);
+	int r = pg_rnd(11);
 	switch (r) {
+	case 10: /* a generic body reading its T parameter twice: at an owned T
+		  * every lane copies (T-typed slots are never moved) */
+		pg_fresh("gd", n1, sizeof n1);
+		pg_bp(b, "    let %s = %s<%s>(", n1, fdup, T.p);
+		pval(b, t);
+		pg_bp(b, ");\n    acc = acc + %s<%s>(%s) + %s(vec_clone_at<%s>(%s, 1usize));\n", flen, T.p, n1, M, T.p, n1);
+		break;
 	case 9: /* a list built and counted by recursion near the 256-frame bound */
 		pg_bp(b, "    acc = acc + %s<string>(%s(a, %d)) %% 1000;\n", fcount, fdeep, 200 + pg_rnd(58));
 		break;
@@ -235,6 +243,7 @@ void pg_feat_gowned(char *call, size_t cap)
 	pg_fresh("gocount", fcount, sizeof fcount);
 	pg_fresh("gofirst", ffirst, sizeof ffirst);
 	pg_fresh("godeep", fdeep, sizeof fdeep);
+	pg_fresh("godup", fdup, sizeof fdup);
 	pg_fresh("gopush", fpush, sizeof fpush);
 	pg_fresh("golen", flen, sizeof flen);
 	pg_fresh("goapply", fapply, sizeof fapply);
@@ -273,6 +282,8 @@ void pg_feat_gowned(char *call, size_t cap)
 	pg_id_line(&pg_funcs, 0, fcount);
 	pg_bp(&pg_funcs, "fn %s<T>(c: own %s<T>) -> i64\n{\n    match own c { %s::Nil {} => 0, %s::One { v: _ } => 1, %s::Two { a: _, b } => 1 + %s<T>(box_into_inner<%s<T>>(b)), }\n}\n\n",
 	      fcount, gcell, gcell, gcell, gcell, fcount, gcell);
+	pg_id_line(&pg_funcs, 0, fdup);
+	pg_bp(&pg_funcs, "fn %s<T>(x: T) -> Vec<T>\n{\n    let y = x;\n    vec_push<T>(vec_push<T>(vec_with_capacity<T>(2usize), x), y)\n}\n\n", fdup);
 	pg_id_line(&pg_funcs, 0, fdeep);
 	pg_bp(&pg_funcs, "fn %s(a: i64, n: i64) -> %s<string>\n{\n    if n <= 0 { %s<string>::Nil {} } else { %s<string>::Two { a: string_from_i64(a + n), b: box_new<%s<string>>(%s(a, n - 1)) } }\n}\n\n",
 	      fdeep, gcell, gcell, gcell, gcell, fdeep);
