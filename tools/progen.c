@@ -843,13 +843,13 @@ int main(int argc, char **argv)
 			pg_feat_ownflow(ownflow, sizeof ownflow);
 		rng_state = saved;
 	}
-	/* generics at owned types (progen_feat5.c) in 30% of the programs, on
+	/* generics at owned types (progen_feat5.c) in 25% of the programs, on
 	 * a stream of its own likewise */
 	char gowned[64] = "";
 	{
 		uint64_t saved = rng_state;
 		rng_state = seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL;
-		if (pg_chance(30))
+		if (pg_chance(25))
 			pg_feat_gowned(gowned, sizeof gowned);
 		rng_state = saved;
 	}

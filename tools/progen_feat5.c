@@ -315,9 +315,13 @@ void pg_feat_gowned(char *call, size_t cap)
 	char fn[24];
 	pg_fresh("gof", fn, sizeof fn);
 	Buf body = { 0 };
-	int n = 3 + pg_rnd(6);
+	/* two types a program (each adds an instance of every generic it
+	 * meets: the C and Wasm lanes compile them all) */
+	int t0 = pg_rnd(NG);
+	int t1 = pg_rnd(NG);
+	int n = 2 + pg_rnd(5);
 	for (int i = 0; i < n; i++)
-		step(&body, pg_rnd(NG));
+		step(&body, pg_chance(50) ? t0 : t1);
 	pg_id_line(&pg_funcs, 0, fn);
 	pg_bp(&pg_funcs, "fn %s(a: i64) -> i64\n{\n    let mut acc = a;\n%s    acc\n}\n\n", fn, body.p);
 	pg_bfree(&body);
