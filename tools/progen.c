@@ -843,6 +843,16 @@ int main(int argc, char **argv)
 			pg_feat_ownflow(ownflow, sizeof ownflow);
 		rng_state = saved;
 	}
+	/* generics at owned types (progen_feat5.c) in 25% of the programs, on
+	 * a stream of its own likewise */
+	char gowned[64] = "";
+	{
+		uint64_t saved = rng_state;
+		rng_state = seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL;
+		if (pg_chance(25))
+			pg_feat_gowned(gowned, sizeof gowned);
+		rng_state = saved;
+	}
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
@@ -894,6 +904,8 @@ int main(int argc, char **argv)
 	 * the rest of main stays the same */
 	if (ownflow[0])
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", ownflow);
+	if (gowned[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", gowned);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

@@ -2,7 +2,8 @@
  * progen.h — shared state of the random program generator (tools/progen.c:
  * buffers, PRNG, scalar expressions and statements, the program; 
  * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
- * templates; progen_feat4.c: random ownership flow).
+ * templates; progen_feat4.c: random ownership flow; progen_feat5.c: generics
+ * at owned types).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -112,5 +113,7 @@ void pg_feat_mapx(void);
 void pg_feat_class2(void);
 /* progen_feat4.c: the call main folds in, written to call */
 void pg_feat_ownflow(char *call, size_t cap);
+/* progen_feat5.c: likewise */
+void pg_feat_gowned(char *call, size_t cap);
 
 #endif
