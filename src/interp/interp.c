@@ -103,7 +103,13 @@ run_main(Interp *I, int entry_mod, int entry)
 	/* per frame: its slots, plus the arguments of a call being evaluated */
 	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
 	I->stack = spx_xmalloc(sizeof(Value) * I->stack_cap);
-	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], NULL, 0, NULL);
+	Value args[INTERP_MAX_ENTRY_ARGS];
+	int nargs = I->opt->nentry_args;
+	ASSERT(nargs >= 0 && nargs <= (int)countof(args) && (nargs == 0 || nargs == I->mods[entry_mod]->funcs[entry].nparams),
+	       "interp.c: entry arguments do not match the entry's parameters");
+	for (int i = 0; i < nargs; i++)
+		args[i] = I->opt->entry_args[i];
+	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], args, nargs, NULL);
 	/* work charged by the last operation, after the last node's charge */
 	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
 		interp_charge_stop(I);
@@ -111,8 +117,11 @@ run_main(Interp *I, int entry_mod, int entry)
 		v = v_empty();
 	}
 	I->res->stop = I->stop;
-	if (I->stop == STOP_NONE)
+	if (I->stop == STOP_NONE) {
 		I->res->value = v.i;
+		if (v.tag >= V_I64 && v.tag <= V_CHAR)
+			I->res->scalar = v;
+	}
 	value_release(&I->heap, v);
 	value_release(&I->heap, I->ret);
 }
