@@ -50,10 +50,11 @@ class Envelope(Taint):
     """The interpreter's envelope for `entry`, or the JSON value at `path`
     of it once parsed."""
 
-    def __init__(self, progs, entry, path=()):
+    def __init__(self, progs, entry, path=(), args=()):
         Taint.__init__(self, progs)
         self.entry = entry
         self.path = path
+        self.args = args      # the `--arg` literals, in order
 
 
 class DiagList(Taint):
@@ -64,6 +65,15 @@ class DiagList(Taint):
     def __init__(self, progs, template):
         Taint.__init__(self, progs)
         self.template = template
+
+
+def run_record(env, conds):
+    """("run", entry, conds) for the entry run without arguments, else
+    ("run", entry, conds, args): detailcheck.py runs the first through
+    `run --json` when the entry is `main`, the rest through `interpret`."""
+    if env.args:
+        return ("run", env.entry, conds, env.args)
+    return ("run", env.entry, conds)
 
 
 class DefaultOptions:
@@ -477,19 +487,21 @@ class DetailReader:
                 text = self.text_value(conj[k + 3:ce], env)
                 if isinstance(base, Envelope) and not base.path and text is not None:
                     if env_sel is not None and (env_sel.progs != base.progs or
-                                                env_sel.entry != base.entry):
+                                                env_sel.entry != base.entry or
+                                                env_sel.args != base.args):
                         return
                     env_sel = base
                     conds.append(("contains", text))
             if env_sel is not None and conds:
-                self.note_detail(set(env_sel.progs), ("run", env_sel.entry, tuple(conds)))
+                self.note_detail(set(env_sel.progs), run_record(env_sel, tuple(conds)))
             return
-        if mac == "assert_eq" and len(parts) == 2:
+        # (a third part is the failure message)
+        if mac == "assert_eq" and len(parts) in (2, 3):
             a, b = self.eval(parts[0], env), self.eval(parts[1], env)
             if isinstance(b, Envelope):
                 a, b = b, a
             if isinstance(a, Envelope) and a.path and isinstance(b, (str, bool, int)):
-                self.note_detail(set(a.progs), ("run", a.entry, (("json", a.path, b),)))
+                self.note_detail(set(a.progs), run_record(a, (("json", a.path, b),)))
 
     # ---- calls ----------------------------------------------------------
     def detail_call(self, path, argt, args, env):
@@ -508,9 +520,14 @@ class DetailReader:
         if name == "from_str" and path[:1] == ["serde_json"] and len(args) == 1 and \
                 isinstance(args[0], Envelope):
             return args[0]
+        # `InterpreterOptions::new(65536, DEFAULT_MAX_STEPS)`: the defaults
+        if name == "new" and path[-2:] == ["InterpreterOptions", "new"] and len(args) == 2 and \
+                args[0] == 65536 and [t[1] for t in argt[1]] in (["DEFAULT_MAX_STEPS"],
+                                                                  ["1_000_000"], ["1000000"]):
+            return DEFAULT_OPTIONS
         if name == "interpret" and (len(path) > 1 or name not in self.helpers) and \
                 len(args) == 4 and isinstance(args[1], str) and \
-                isinstance(args[2], Seq) and not args[2].items and \
+                isinstance(args[2], Seq) and all(isinstance(a, str) for a in args[2].items) and \
                 (args[3] is DEFAULT_OPTIONS or
                  [t[1] for t in argt[3]] in (["&", "Default", "::", "default", "(", ")"],
                                              ["&", "InterpreterOptions", "::", "default",
@@ -518,7 +535,7 @@ class DetailReader:
                 (len(path) == 1 or path[-2] == "interpreter"):
             progs = self.taint_of(args[0])
             if len(progs) == 1:
-                return Envelope(progs, args[1])
+                return Envelope(progs, args[1], (), tuple(args[2].items))
         return None
 
     @staticmethod
@@ -531,5 +548,5 @@ class DetailReader:
     @staticmethod
     def envelope_index(v, idx):
         if isinstance(idx, str):
-            return Envelope(v.progs, v.entry, v.path + (idx,))
+            return Envelope(v.progs, v.entry, v.path + (idx,), v.args)
         return UNKNOWN

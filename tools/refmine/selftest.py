@@ -241,6 +241,29 @@ fn interpreter_envelopes_are_run_details() {
     assert!(failed.envelope.contains("fuel"));
 }
 
+const ENTRIES: &str = "module demo.entries;\n@id(\"demo.twice\") fn twice(n: i64) -> i64 { n * 2 }\n@id(\"demo.pick\") fn pick(b: bool, n: i32) -> i32 { n }\n";
+
+#[test]
+fn interpreter_argument_tables_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, ENTRIES).unwrap();
+    for (token, arguments, expected) in [
+        ("demo.twice", vec!["21"], "42"),
+        ("demo.pick", vec!["true", "7i32"], "7i32"),
+    ] {
+        let owned: Vec<String> = arguments.iter().map(|argument| argument.to_string()).collect();
+        let options = InterpreterOptions::new(65536, DEFAULT_MAX_STEPS).unwrap();
+        let envelope = interpreter::interpret(&path, token, &owned, &options)
+            .expect("interpretation")
+            .envelope;
+        let parsed: serde_json::Value = serde_json::from_str(&envelope).unwrap();
+        assert_eq!(parsed["payload"]["outcome"]["value"], expected, "{token}: {envelope}");
+    }
+    let limited = InterpreterOptions::new(65536, 16).unwrap();
+    let fuel = interpreter::interpret(&path, "demo.twice", &["1".to_owned()], &limited).unwrap();
+    assert!(fuel.envelope.contains("fuel_exhausted"));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -295,6 +318,7 @@ def main():
         "tests/synthetic.rs::lists_and_filtered_firsts_are_details#1": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#1": ("detail", ()),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": ("detail", ()),
+        "tests/synthetic.rs::interpreter_argument_tables_are_run_details#1": ("detail", ()),
         "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#1": ("reject", ("SPX-P101",)),
         # a lane refusing (`wasm::emit_module(…).is_err()`) is no check verdict
         "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#2": None,
@@ -331,6 +355,14 @@ def main():
         ],
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": [
             ("run", "app.main", (("json", ("payload", "outcome", "value"), "62"),)),
+        ],
+        # a table of entries and `--arg` literals under the default options
+        # (`new(65536, DEFAULT_MAX_STEPS)`), a message after assert_eq's
+        # operands; changed options (max_steps 16) are not read
+        "tests/synthetic.rs::interpreter_argument_tables_are_run_details#1": [
+            ("run", "demo.twice", (("json", ("payload", "outcome", "value"), "42"),), ("21",)),
+            ("run", "demo.pick", (("json", ("payload", "outcome", "value"), "7i32"),),
+             ("true", "7i32")),
         ],
     }
     bad = 0
