@@ -39,7 +39,7 @@
  */
 #include "cli.h"
 
-#include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +53,27 @@
 #define MAX_BYTES_MIN 1024
 #define MAX_BYTES_MAX (16u * 1024 * 1024)
 #define DEFAULT_STEPS 1000000
+
+/* One location-less diagnostic (cli_report) of a formatted message. */
+static void reportf(DiagCode code, const char *path, const char *help, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+reportf(DiagCode code, const char *path, const char *help, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *msg = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	msg[0] = '\0';
+	va_start(ap, fmt);
+	if (n > 0)
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	cli_report(code, path, msg, help);
+	free(msg);
+}
 
 typedef struct InterpretOptions {
 	const char *cmd;          /* "interpret" or "interpret-strings" */
@@ -96,9 +117,8 @@ parse_options(int argc, char **argv, InterpretOptions *o)
 				if (!canonical)
 					return cli_usage(o->cmd, "%s option `--max-bytes` requires a canonical nonnegative integer", o->cmd);
 				if (n < MAX_BYTES_MIN || n > MAX_BYTES_MAX) {
-					char msg[96];
-					snprintf(msg, sizeof msg, "interpret max_bytes must be between %d and %u", MAX_BYTES_MIN, MAX_BYTES_MAX);
-					cli_report(DIAG_F101, NULL, msg, "pass `--max-bytes` between 1024 and 16777216 (default 65536)");
+					reportf(DIAG_F101, NULL, "pass `--max-bytes` between 1024 and 16777216 (default 65536)",
+						"interpret max_bytes must be between %d and %u", MAX_BYTES_MIN, MAX_BYTES_MAX);
 					return EXIT_USAGE;
 				}
 				o->max_bytes = n;
@@ -225,11 +245,12 @@ typedef struct Arg {
 static bool
 arg_error(const InterpretOptions *o, const char *fmt, const char *text, const char *detail)
 {
-	char msg[512];
-	snprintf(msg, sizeof msg, fmt, text, detail);
-	cli_report(DIAG_F103, o->path, msg,
+	Buf msg = {0};
+	buf_printf(&msg, fmt, text, detail);
+	cli_report(DIAG_F103, o->path, msg.data,
 		   "a literal denotes one type: `7` is i64, `7i32`, `7u8`, `7usize`, `1.5` f64, `1.5f32`, "
 		   "`true`, `'a'`; give one per parameter, in order");
+	buf_free(&msg);
 	return false;
 }
 
@@ -308,28 +329,27 @@ parse_float(const InterpretOptions *o, const char *text, const char *frac, Arg *
 		wide = false;
 	else
 		return arg_error(o, "argument `%s` is not a float literal (%s)", text, "only `f32` and `f64` suffixes are admitted");
-	char body[512];
 	size_t n = (size_t)(p - text);
-	if (n >= sizeof body)
-		return arg_error(o, "argument `%s` is not a float literal (%s)", text, "literal is outside the declared float range");
+	char *body = spx_xmalloc(n + 1);
 	memcpy(body, text, n);
 	body[n] = '\0';
-	errno = 0;
+	bool finite;
 	if (wide) {
 		double d = strtod(body, NULL);
-		if (d != d || d > 1.7976931348623157e308 || d < -1.7976931348623157e308)
-			return arg_error(o, "argument `%s` is not a float literal (%s)", text, "literal is outside the declared float range");
+		finite = d == d && d <= 1.7976931348623157e308 && d >= -1.7976931348623157e308;
 		out->v = v_int(V_F64, 0);
 		out->v.f = d;
 		out->type = "f64";
 	} else {
 		float f = strtof(body, NULL);
-		if (f != f || f > 3.40282347e38f || f < -3.40282347e38f)
-			return arg_error(o, "argument `%s` is not a float literal (%s)", text, "literal is outside the declared float range");
+		finite = f == f && f <= 3.40282347e38f && f >= -3.40282347e38f;
 		out->v = v_int(V_F32, 0);
 		out->v.f32 = f;
 		out->type = "f32";
 	}
+	free(body);
+	if (!finite)
+		return arg_error(o, "argument `%s` is not a float literal (%s)", text, "literal is outside the declared float range");
 	return true;
 }
 
@@ -456,9 +476,8 @@ static bool
 bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals, Buf *json)
 {
 	if (o->nargs != f->nparams) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "function `%s` takes %d argument(s), %d were provided", f->name, f->nparams, o->nargs);
-		cli_report(DIAG_F103, o->path, msg, "pass one `--arg <literal>` per parameter, in declaration order");
+		reportf(DIAG_F103, o->path, "pass one `--arg <literal>` per parameter, in declaration order",
+			"function `%s` takes %d argument(s), %d were provided", f->name, f->nparams, o->nargs);
 		return false;
 	}
 	buf_putc(json, '[');
@@ -468,12 +487,13 @@ bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals
 			return false;
 		const char *want = sema_type_name(S, f->locals[i].type);
 		if (strcmp(want, a.type) != 0) {
-			char msg[768];
-			snprintf(msg, sizeof msg, "parameter `%s` of function `%s` expects %s, but argument `%s` is %s",
-				 f->locals[i].name, f->name, want, o->args[i], a.type);
-			cli_report(DIAG_F103, o->path, msg,
+			Buf msg = {0};
+			buf_printf(&msg, "parameter `%s` of function `%s` expects %s, but argument `%s` is %s",
+				   f->locals[i].name, f->name, want, o->args[i], a.type);
+			cli_report(DIAG_F103, o->path, msg.data,
 				   "a literal denotes one type: `7` is i64, `7i32`, `7u8`, `7usize`, `1.5` f64, `1.5f32`, "
 				   "`true`, `'a'`; give one per parameter, in order");
+			buf_free(&msg);
 			return false;
 		}
 		vals[i] = a.v;
@@ -597,16 +617,13 @@ interpret(const InterpretOptions *o, Session *L)
 	const HirFunc *f = &H->funcs[fi];
 	const char *why = refusal(H->S, &H->S->syms.items[f->sym], false);
 	if (why) {
-		char msg[512];
-		snprintf(msg, sizeof msg, "interpreter admission failed (%s): function `%s`", why, f->name);
-		cli_report(DIAG_F102, o->path, msg, admission_help);
+		reportf(DIAG_F102, o->path, admission_help, "interpreter admission failed (%s): function `%s`", why, f->name);
 		return EXIT_FAIL;
 	}
 	if (f->nparams > INTERP_MAX_ENTRY_ARGS) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "interpreter admission failed (unsupported_parameter_type): function `%s` takes more than %d parameters",
-			 f->name, INTERP_MAX_ENTRY_ARGS);
-		cli_report(DIAG_F102, o->path, msg, admission_help);
+		reportf(DIAG_F102, o->path, admission_help,
+			"interpreter admission failed (unsupported_parameter_type): function `%s` takes more than %d parameters",
+			f->name, INTERP_MAX_ENTRY_ARGS);
 		return EXIT_FAIL;
 	}
 	Value vals[INTERP_MAX_ENTRY_ARGS];
@@ -637,10 +654,9 @@ interpret(const InterpretOptions *o, Session *L)
 	};
 	cli_interpret_envelope(&env, &facts, &r);
 	if (env.len > o->max_bytes) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "interpret output exceeds the max-bytes budget; refusing to truncate (%zu bytes, budget %" PRIu64 ")",
-			 env.len, o->max_bytes);
-		cli_report(DIAG_F104, o->path, msg, "raise `--max-bytes` (at most 16777216)");
+		reportf(DIAG_F104, o->path, "raise `--max-bytes` (at most 16777216)",
+			"interpret output exceeds the max-bytes budget; refusing to truncate (%zu bytes, budget %" PRIu64 ")",
+			env.len, o->max_bytes);
 		goto out;
 	}
 	fwrite(env.data, 1, env.len, stdout);
