@@ -95,6 +95,13 @@ has "$tmp/a" '"value":"'"'"'\\'"'"''"'"'"' "a quote char renders escaped"
 (cd / && "$bin" interpret "$tmp/calc.spx" --function pick --arg "'\\''") > "$tmp/c" 2>&1
 if cmp -s "$tmp/a" "$tmp/c"; then ok; else bad "interpret depends on the working directory"; fi
 
+# a literal of any length is read (one rounding), not refused for its length
+zeros=$(printf '%0600d' 0)
+expect 0 "a 600-digit fraction" -- "$bin" interpret "$tmp/calc.spx" --function scale --arg "1.$zeros" --arg 3i32
+has "$tmp/out" '"value":"3ff0000000000000"' "the long literal is 1.0"
+expect 1 "an argument of control bytes" -- "$bin" interpret "$tmp/calc.spx" --function scale --arg "$(printf '1\n\033')" --arg 3i32
+has "$tmp/err" 'argument `1\x0a\x1b` is not a scalar literal' "the argument is shown with \\xNN"
+
 # pure `run --json` writes the same envelope as `interpret --function main`
 expect 0 "run --json" -- "$bin" run --json "$tmp/calc.spx"
 cp "$tmp/out" "$tmp/run.json"
