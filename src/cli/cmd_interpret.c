@@ -14,8 +14,9 @@
  *      name is the token; none: SPX-F102 `selection `x` does not name a
  *      function in this program`, help naming the nearest functions;
  *   4. admit its signature: no type parameters (generic_function), no
- *      `uses` (declared_effects), plain parameters (unsupported_parameter_
- *      mode), scalar parameter and result types (unsupported_parameter_type,
+ *      `uses` (declared_effects), plain parameters, or `borrow` for a `str`
+ *      or `Slice<u8>` view (unsupported_parameter_mode), scalar or view
+ *      parameter types and a scalar result (unsupported_parameter_type,
  *      unsupported_result_type) — SPX-F102 `interpreter admission failed
  *      (<reason>): function `f``;
  *   5. bind the arguments: their count (SPX-F103 `function `f` takes N
@@ -23,7 +24,9 @@
  *      it denotes against its parameter's (SPX-F103) — a bare decimal is
  *      i64, narrower integers carry their suffix (`7i32`, `200u8`,
  *      `4usize`), floats need a fraction (`1.5`, `0.25f32`), chars are
- *      quoted in the language's escapes;
+ *      quoted in the language's escapes, a `str` is a canonical JSON string
+ *      (`"h\u0000é"`) and a `Slice<u8>` a canonical JSON byte array
+ *      (`[1,2,255]`), each borrowed by the run and echoed as written;
  *   6. admit every function it reaches (calls, function values, closure
  *      bodies): each callee's signature must be in the profile too, else
  *      SPX-F102 (unsupported_callee) at the call.  `interpret-strings`
@@ -155,6 +158,14 @@ profile_type(Sema *S, TypeId t, bool strings)
 	return scalar_type(S, t) || (strings && sema_type_info(&S->types, t)->kind == TY_STRING);
 }
 
+/* `str` or `Slice<u8>`: a parameter taking one borrows it (`borrow str`). */
+static bool
+view_type(Sema *S, TypeId t)
+{
+	TyKind k = sema_type_info(&S->types, t)->kind;
+	return k == TY_STR || k == TY_SLICE;
+}
+
 /* The reason the signature of function symbol `sym` is outside the
  * profile (strings: a callee of interpret-strings), or NULL. */
 static const char *
@@ -165,10 +176,10 @@ refusal(Sema *S, const Sym *f, bool strings)
 	if (f->neffects > 0)
 		return "declared_effects";
 	for (int i = 0; i < f->nparams; i++)
-		if (f->params[i].mode != MODE_NONE)
+		if (f->params[i].mode != (view_type(S, f->params[i].type) ? MODE_BORROW : MODE_NONE))
 			return "unsupported_parameter_mode";
 	for (int i = 0; i < f->nparams; i++)
-		if (!profile_type(S, f->params[i].type, strings))
+		if (!view_type(S, f->params[i].type) && !profile_type(S, f->params[i].type, strings))
 			return "unsupported_parameter_type";
 	if (!profile_type(S, f->result, strings))
 		return "unsupported_result_type";
@@ -232,14 +243,15 @@ report_unknown(const InterpretOptions *o, HirModule *H)
 
 static const char admission_help[] =
 	"interpret runs one function with no type parameters and no `uses`, whose parameters are plain "
-	"(no `borrow`/`shared`) and whose parameter and result types are scalars (i64, i32, u8, usize, "
-	"f32, f64, bool, char); `run` executes a whole program";
+	"scalars (i64, i32, u8, usize, f32, f64, bool, char) or `borrow str`/`borrow Slice<u8>` views and "
+	"whose result is a scalar; `run` executes a whole program";
 
 /* ---- arguments ---- */
 
 typedef struct Arg {
 	Value v;
 	const char *type;         /* the type the literal denotes */
+	uint8_t *view;            /* str / Slice<u8>: the bytes v borrows (heap; the caller frees) */
 } Arg;
 
 static bool
@@ -405,6 +417,47 @@ canonical_byte_array(const char *t)
 	}
 }
 
+/* The bytes of a canonical `"…"` (canonical_json_string) or `[…]`
+ * (canonical_byte_array) literal, as a borrowed view. */
+static void
+view_of(const char *t, Arg *out)
+{
+	size_t n = 0;
+	uint8_t *b = spx_xmalloc(strlen(t) + 1);
+	if (t[0] == '[') {
+		for (const char *p = t + 1; *p && *p != ']'; p++) {
+			b[n++] = (uint8_t)atoi(p);
+			p += strspn(p, "0123456789");
+			if (*p == ']')
+				break;
+		}
+	} else {
+		for (const unsigned char *p = (const unsigned char *)t + 1; *p != '"'; p++) {
+			if (*p != '\\') {
+				b[n++] = *p;
+				continue;
+			}
+			p++;
+			switch (*p) {
+			case 'n': b[n++] = '\n'; break;
+			case 'r': b[n++] = '\r'; break;
+			case 't': b[n++] = '\t'; break;
+			case 'b': b[n++] = '\b'; break;
+			case 'f': b[n++] = '\f'; break;
+			case 'u':   /* \u00xx, a control character */
+				b[n++] = (uint8_t)((p[3] - '0') * 16 + (p[4] <= '9' ? p[4] - '0' : p[4] - 'a' + 10));
+				p += 4;
+				break;
+			default: b[n++] = *p; break;   /* \" and \\ */
+			}
+		}
+	}
+	out->view = b;
+	out->v = v_int(V_VIEW, 0);
+	out->v.bytes = b;
+	out->v.n = (uint32_t)n;
+}
+
 static bool
 parse_argument(const InterpretOptions *o, const char *text, Arg *out)
 {
@@ -413,12 +466,14 @@ parse_argument(const InterpretOptions *o, const char *text, Arg *out)
 		if (!canonical_byte_array(text))
 			return arg_error(o, "argument `%s` is not a canonical byte array literal%s", text, "");
 		out->type = "Slice<u8>";
+		view_of(text, out);
 		return true;
 	}
 	if (text[0] == '"') {
 		if (!canonical_json_string(text))
 			return arg_error(o, "argument `%s` is not a canonical UTF-8 string literal%s", text, "");
 		out->type = "str";
+		view_of(text, out);
 		return true;
 	}
 	if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
@@ -473,7 +528,7 @@ parse_argument(const InterpretOptions *o, const char *text, Arg *out)
 /* Binds o->args to f's parameters (SPX-F103 on a count, literal or type
  * mismatch); the arguments' JSON into json. */
 static bool
-bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals, Buf *json)
+bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals, uint8_t **views, Buf *json)
 {
 	if (o->nargs != f->nparams) {
 		reportf(DIAG_F103, o->path, "pass one `--arg <literal>` per parameter, in declaration order",
@@ -485,6 +540,7 @@ bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals
 		Arg a;
 		if (!parse_argument(o, o->args[i], &a))
 			return false;
+		views[i] = a.view;
 		const char *want = sema_type_name(S, f->locals[i].type);
 		if (strcmp(want, a.type) != 0) {
 			Buf msg = {0};
@@ -502,7 +558,10 @@ bind_arguments(const InterpretOptions *o, Sema *S, const HirFunc *f, Value *vals
 		buf_puts(json, ",\"type\":");
 		json_cstr(json, a.type);
 		buf_puts(json, ",\"value\":");
-		cli_scalar_json(json, &a.v);
+		if (a.view)   /* the canonical literal, as the reference renders a borrowed argument */
+			json_cstr(json, o->args[i]);
+		else
+			cli_scalar_json(json, &a.v);
 		buf_putc(json, '}');
 	}
 	buf_putc(json, ']');
@@ -627,20 +686,19 @@ interpret(const InterpretOptions *o, Session *L)
 		return EXIT_FAIL;
 	}
 	Value vals[INTERP_MAX_ENTRY_ARGS];
+	uint8_t *views[INTERP_MAX_ENTRY_ARGS] = {0};
 	Buf args = {0};
 	int status = EXIT_FAIL;
-	if (!bind_arguments(o, H->S, f, vals, &args) || !admit_reach(o, L, fi)) {
-		buf_free(&args);
-		return EXIT_FAIL;
-	}
+	Buf env = {0};
+	InterpResult r;
+	memset(&r, 0, sizeof r);
+	if (!bind_arguments(o, H->S, f, vals, views, &args) || !admit_reach(o, L, fi))
+		goto out;
 	InterpOptions io = {0};
 	io.max_steps = DEFAULT_STEPS;
 	io.entry_args = vals;
 	io.nentry_args = f->nparams;
-	InterpResult r;
-	memset(&r, 0, sizeof r);
 	interp_run_image_func(&H, 1, 0, fi, &io, &r);
-	Buf env = {0};
 	if (r.stop == STOP_LIMIT) {
 		fprintf(stderr, "interpretation stopped at an interpreter limit: %s\n", r.message);
 		goto out;
@@ -666,6 +724,8 @@ out:
 	buf_free(&env);
 	buf_free(&args);
 	interp_result_free(&r);
+	for (int i = 0; i < o->nargs && i < INTERP_MAX_ENTRY_ARGS; i++)
+		free(views[i]);
 	return status;
 }
 
