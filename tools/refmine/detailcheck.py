@@ -102,7 +102,8 @@ def describe(rec):
         return "every diagnostic, as %r" % (list(rec[2]),)
     if rec[0] == "run":
         return "%s%s: %s" % (rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "", "; ".join(
-            "contains %r" % c[1] if c[0] == "contains" else "%s == %r" % ("/".join(c[1]), c[2])
+            "contains %r" % c[1] if c[0] == "contains" else
+            "outcome %r" % c[1] if c[0] == "text" else "%s == %r" % ("/".join(c[1]), c[2])
             for c in rec[2]))
     _, quant, code, negated, conds = rec
     text = " && ".join("%s %s %r" % (f, op, v) for f, op, v in conds)
@@ -146,7 +147,16 @@ def judge(case, rec):
             return "n/c", "entry %s is not our run's main" % rec[1]
         text = json.dumps(env, separators=(",", ":"), ensure_ascii=False)
         for c in rec[2]:
-            if c[0] == "contains":
+            if c[0] == "text":
+                out = env["payload"].get("outcome", {})
+                if out.get("kind") == "returned":
+                    ours = "ok|%s" % out.get("value")
+                else:
+                    st = out.get("status") or {}
+                    ours = "%s|%s" % (st.get("domain_id"), st.get("code"))
+                if ours != c[1]:
+                    return "differ", "ours: %s" % ours
+            elif c[0] == "contains":
                 if c[1] not in text:
                     return "differ", "our envelope's outcome: %s" % json.dumps(
                         env["payload"].get("outcome"), separators=(",", ":"))

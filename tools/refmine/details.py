@@ -67,6 +67,16 @@ class DiagList(Taint):
         self.template = template
 
 
+class OutcomeText(Taint):
+    """An envelope's outcome rendered as the reference's tables state it:
+    `ok|<value>` when it returned, else `<domain_id>|<code>`."""
+
+    def __init__(self, progs, entry, args=()):
+        Taint.__init__(self, progs)
+        self.entry = entry
+        self.args = args
+
+
 def run_record(env, conds):
     """("run", entry, conds) for the entry run without arguments, else
     ("run", entry, conds, args): detailcheck.py runs the first through
@@ -121,6 +131,10 @@ class DetailReader:
         if len(names) != 1:
             return
         name = names[0]
+        outcome = self.outcome_text(rhs, env)
+        if outcome is not None:
+            env[name] = outcome
+            return
         env.pop("#diag:" + name, None)
         env.pop("#diag:%s[0]" % name, None)
         env.pop("#filtered:" + name, None)
@@ -467,6 +481,27 @@ class DetailReader:
                 env["#diag:" + var] = c[0]
             return
 
+    def outcome_text(self, rhs, env):
+        """`if outcome["kind"] == "returned" { format!("ok|{}", outcome["value"]…) }
+        else { …format!("{}|{}", outcome["status"]["domain_id"]…,
+        outcome["status"]["code"]…) }` over an envelope's outcome: the
+        reference's one-line rendering of it (OutcomeText), or None."""
+        w = [t[1] for t in rhs]
+        strs = [t[2] for t in rhs if t[0] == "str"]
+        if len(rhs) < 8 or w[0] != "if":
+            return None
+        if not (rhs[1][0] == "ident" and w[2] == "[" and rhs[3][0] == "str" and
+                rhs[3][2] == "kind" and w[4:6] == ["]", "=="] and rhs[6][0] == "str" and
+                rhs[6][2] == "returned" and w[7] == "{"):
+            return None
+        if "ok|{}" not in strs or "{}|{}" not in strs or "value" not in strs or \
+                "domain_id" not in strs or "code" not in strs or "else" not in w:
+            return None
+        out = env.get(rhs[1][1])
+        if not isinstance(out, Envelope) or out.path != ("payload", "outcome"):
+            return None
+        return OutcomeText(out.progs, out.entry, out.args)
+
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:
             conds = []
@@ -502,6 +537,10 @@ class DetailReader:
                 a, b = b, a
             if isinstance(a, Envelope) and a.path and isinstance(b, (str, bool, int)):
                 self.note_detail(set(a.progs), run_record(a, (("json", a.path, b),)))
+            if isinstance(b, OutcomeText):
+                a, b = b, a
+            if isinstance(a, OutcomeText) and isinstance(b, str):
+                self.note_detail(set(a.progs), run_record(a, (("text", b),)))
 
     # ---- calls ----------------------------------------------------------
     def detail_call(self, path, argt, args, env):

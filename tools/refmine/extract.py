@@ -357,8 +357,8 @@ class FileExtractor(DetailReader):
                     pat = pat[:c]
                     break
             rhs = stmt[k + 1:]
-            for c in range(len(rhs)):  # let-else
-                if rhs[c][0] == "ident" and rhs[c][1] == "else" and c > 0:
+            for c in range(len(rhs)):  # let-else (not an `if` expression's else)
+                if rhs[c][0] == "ident" and rhs[c][1] == "else" and c > 0 and rhs[0][1] != "if":
                     rhs = rhs[:c]
                     break
             clo = self.closure(rhs)

@@ -241,7 +241,7 @@ fn interpreter_envelopes_are_run_details() {
     assert!(failed.envelope.contains("fuel"));
 }
 
-const ENTRIES: &str = "module demo.entries;\n@id(\"demo.twice\") fn twice(n: i64) -> i64 { n * 2 }\n@id(\"demo.pick\") fn pick(b: bool, n: i32) -> i32 { n }\n";
+const ENTRIES: &str = "module demo.entries;\n@id(\"demo.twice\") fn twice(n: i64) -> i64 { n * 2 }\n@id(\"demo.pick\") fn pick(b: bool, n: i32) -> i32 { n }\n@id(\"demo.zero\") fn zero() -> i64 { 0 }\n";
 
 #[test]
 fn interpreter_argument_tables_are_run_details() {
@@ -258,6 +258,18 @@ fn interpreter_argument_tables_are_run_details() {
             .envelope;
         let parsed: serde_json::Value = serde_json::from_str(&envelope).unwrap();
         assert_eq!(parsed["payload"]["outcome"]["value"], expected, "{token}: {envelope}");
+    }
+    for (id, expected) in [("demo.zero", "ok|0")] {
+        let result = interpreter::interpret(&path, id, &[], &InterpreterOptions::default())
+            .unwrap_or_else(|errors| panic!("{id}: {errors:?}"));
+        let envelope: Value = serde_json::from_str(&result.envelope).unwrap();
+        let outcome = &envelope["payload"]["outcome"];
+        let observed = if outcome["kind"] == "returned" {
+            format!("ok|{}", outcome["value"].as_str().unwrap())
+        } else {
+            format!("{}|{}", outcome["status"]["domain_id"].as_str().unwrap(), outcome["status"]["code"].as_u64().unwrap())
+        };
+        assert_eq!(&observed, expected, "{id}");
     }
     let limited = InterpreterOptions::new(65536, 16).unwrap();
     let fuel = interpreter::interpret(&path, "demo.twice", &["1".to_owned()], &limited).unwrap();
@@ -363,6 +375,8 @@ def main():
             ("run", "demo.twice", (("json", ("payload", "outcome", "value"), "42"),), ("21",)),
             ("run", "demo.pick", (("json", ("payload", "outcome", "value"), "7i32"),),
              ("true", "7i32")),
+            # the reference's one-line outcome (`ok|<value>` or `<domain>|<code>`)
+            ("run", "demo.zero", (("text", "ok|0"),)),
         ],
     }
     bad = 0
