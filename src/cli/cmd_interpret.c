@@ -28,10 +28,11 @@
  *      (`"h\u0000é"`) and a `Slice<u8>` a canonical JSON byte array
  *      (`[1,2,255]`), each borrowed by the run and echoed as written;
  *   6. admit every function it reaches (calls, function values, closure
- *      bodies): each callee's signature must be in the profile too, else
- *      SPX-F102 (unsupported_callee) at the call.  `interpret-strings`
+ *      bodies): none may have type parameters or `uses`, and none may take
+ *      or return `string` — else SPX-F102 (unsupported_callee) at the call;
+ *      records, variants, collections and views pass.  `interpret-strings`
  *      (`semaprax.interpret.internal-strings.v1`) widens exactly this: a
- *      callee may also take and return `string` (plain parameters);
+ *      callee may also take and return `string`;
  *   7. run with the default step budget (1,000,000) and print the envelope
  *      (cli_interpret_envelope, cmd_run.c) and a newline; longer than
  *      --max-bytes: SPX-F104, nothing printed.  Exit 0 when it returned, 1
@@ -182,6 +183,27 @@ refusal(Sema *S, const Sym *f, bool strings)
 		if (!view_type(S, f->params[i].type) && !profile_type(S, f->params[i].type, strings))
 			return "unsupported_parameter_type";
 	if (!profile_type(S, f->result, strings))
+		return "unsupported_result_type";
+	return NULL;
+}
+
+/* The reason a function the selected one reaches is outside the profile,
+ * or NULL: a type parameter, `uses`, and — for `interpret`, not for
+ * `interpret-strings` — a `string` parameter or result.  Anything else our
+ * interpreter runs is admitted (records, variants, collections, views). */
+static const char *
+callee_refusal(Sema *S, const Sym *f, bool strings)
+{
+	if (f->ntparams > 0)
+		return "generic_function";
+	if (f->neffects > 0)
+		return "declared_effects";
+	if (strings)
+		return NULL;
+	for (int i = 0; i < f->nparams; i++)
+		if (sema_type_info(&S->types, f->params[i].type)->kind == TY_STRING)
+			return "unsupported_parameter_type";
+	if (sema_type_info(&S->types, f->result)->kind == TY_STRING)
 		return "unsupported_result_type";
 	return NULL;
 }
@@ -607,7 +629,7 @@ reach_pre(void *ctx, const HirExpr *e)
 	SymId sym = e->u.call.fn;
 	Sema *S = R->H->S;
 	const Sym *f = &S->syms.items[sym];
-	const char *why = f->origin ? "import_call" : refusal(S, f, R->strings);
+	const char *why = f->origin ? "import_call" : callee_refusal(S, f, R->strings);
 	if (!why && e->kind == HIR_CALL && e->u.call.ntargs > 0)
 		why = "generic_call";
 	if (why) {
@@ -649,7 +671,7 @@ admit_reach(const InterpretOptions *o, const Session *L, int entry)
 		Diag *d = diag_report(&s, DIAG_F102, &R.refused->span,
 				      "interpreter admission failed (unsupported_callee): `%s` %s `%s`, which is outside the interpreter profile (%s)",
 				      caller->name, R.refused->kind == HIR_FUNC ? "uses" : "calls", callee->name, R.reason);
-		bool strings_only = !o->strings && !refusal(H->S, callee, true) && !callee->origin;
+		bool strings_only = !o->strings && !callee_refusal(H->S, callee, true) && !callee->origin;
 		if (d)
 			diag_set_help(d, "%s%s", admission_help,
 				      strings_only ? "; `semaprax interpret-strings` also admits helpers taking and returning `string`" : "");

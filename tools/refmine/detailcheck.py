@@ -54,27 +54,37 @@ def run_details(binary, case):
     for rec in runs:
         if not via_interpret(rec):
             continue
-        entry, args = rec[1], tuple(rec[3]) if len(rec) > 3 else ()
-        if (entry, args) in case["interpreted"]:
+        key = interpret_key(rec)
+        if key in case["interpreted"]:
             continue
-        cmd = [binary, "interpret", path, "--function", entry]
-        for a in args:
-            cmd += ["--arg", a]
-        try:
-            r = subprocess.run(cmd, capture_output=True, timeout=120)
-            out = r.stdout.decode("utf-8", "replace")
-            err = r.stderr.decode("utf-8", "replace").strip().splitlines()
-            env = json.loads(out) if out.strip() else None
-        except (subprocess.TimeoutExpired, ValueError):
-            env, err = None, ["no answer"]
-        case["interpreted"][(entry, args)] = (env, err[0] if err else "")
+        entry, args, profile = key
+        for cmd_name in {None: ["interpret"], "strings": ["interpret-strings"],
+                         "fallback": ["interpret", "interpret-strings"]}[profile]:
+            cmd = [binary, cmd_name, path, "--function", entry]
+            for a in args:
+                cmd += ["--arg", a]
+            try:
+                r = subprocess.run(cmd, capture_output=True, timeout=120)
+                out = r.stdout.decode("utf-8", "replace")
+                err = r.stderr.decode("utf-8", "replace").strip().splitlines()
+                env = json.loads(out) if out.strip() else None
+            except (subprocess.TimeoutExpired, ValueError):
+                env, err = None, ["no answer"]
+            if env is not None:
+                break
+        case["interpreted"][key] = (env, err[0] if err else "")
+
+
+def interpret_key(rec):
+    """(entry, args, profile) of a run record our `interpret` answers."""
+    return (rec[1], tuple(rec[3]) if len(rec) > 3 else (), rec[4] if len(rec) > 4 else None)
 
 
 def via_interpret(rec):
     """A run record our `interpret` answers: an entry other than `main`
     (by name or as `app.main`/`*.main`), or any arguments."""
     main = rec[1] == "main" or rec[1].endswith(".main")
-    return not main or (len(rec) > 3 and bool(rec[3]))
+    return not main or len(rec) > 4 or (len(rec) > 3 and bool(rec[3]))
 
 
 def aspect_of(rec):
@@ -101,7 +111,8 @@ def describe(rec):
     if rec[0] == "list":
         return "every diagnostic, as %r" % (list(rec[2]),)
     if rec[0] == "run":
-        return "%s%s: %s" % (rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "", "; ".join(
+        return "%s%s%s: %s" % (rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
+                               " [%s]" % rec[4] if len(rec) > 4 else "", "; ".join(
             "contains %r" % c[1] if c[0] == "contains" else
             "outcome %r" % c[1] if c[0] == "text" else "%s == %r" % ("/".join(c[1]), c[2])
             for c in rec[2]))
@@ -135,7 +146,7 @@ def judge(case, rec):
         if ours:
             return "n/c", "we refuse the program (%s)" % ours[0]["code"]
         if via_interpret(rec):
-            env, err = case["interpreted"][(rec[1], tuple(rec[3]) if len(rec) > 3 else ())]
+            env, err = case["interpreted"][interpret_key(rec)]
             if not isinstance(env, dict) or "payload" not in env:
                 return "differ", "our interpret refuses: %s" % err
             fn = env["payload"].get("function", {})

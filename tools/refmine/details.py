@@ -50,11 +50,14 @@ class Envelope(Taint):
     """The interpreter's envelope for `entry`, or the JSON value at `path`
     of it once parsed."""
 
-    def __init__(self, progs, entry, path=(), args=()):
+    def __init__(self, progs, entry, path=(), args=(), profile=None):
         Taint.__init__(self, progs)
         self.entry = entry
         self.path = path
         self.args = args      # the `--arg` literals, in order
+        # None: `interpret`; "strings": `internal_strings::interpret`;
+        # "fallback": the first, or the second where it refuses (`.or_else`)
+        self.profile = profile
 
 
 class DiagList(Taint):
@@ -71,16 +74,21 @@ class OutcomeText(Taint):
     """An envelope's outcome rendered as the reference's tables state it:
     `ok|<value>` when it returned, else `<domain_id>|<code>`."""
 
-    def __init__(self, progs, entry, args=()):
+    def __init__(self, progs, entry, args=(), profile=None):
         Taint.__init__(self, progs)
         self.entry = entry
         self.args = args
+        self.profile = profile
 
 
 def run_record(env, conds):
     """("run", entry, conds) for the entry run without arguments, else
-    ("run", entry, conds, args): detailcheck.py runs the first through
-    `run --json` when the entry is `main`, the rest through `interpret`."""
+    ("run", entry, conds, args), and ("run", entry, conds, args, profile)
+    under the internal-String profile: detailcheck.py runs the first
+    through `run --json` when the entry is `main`, the rest through
+    `interpret` (or `interpret-strings`)."""
+    if env.profile:
+        return ("run", env.entry, conds, env.args, env.profile)
     if env.args:
         return ("run", env.entry, conds, env.args)
     return ("run", env.entry, conds)
@@ -500,7 +508,7 @@ class DetailReader:
         out = env.get(rhs[1][1])
         if not isinstance(out, Envelope) or out.path != ("payload", "outcome"):
             return None
-        return OutcomeText(out.progs, out.entry, out.args)
+        return OutcomeText(out.progs, out.entry, out.args, out.profile)
 
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:
@@ -523,7 +531,8 @@ class DetailReader:
                 if isinstance(base, Envelope) and not base.path and text is not None:
                     if env_sel is not None and (env_sel.progs != base.progs or
                                                 env_sel.entry != base.entry or
-                                                env_sel.args != base.args):
+                                                env_sel.args != base.args or
+                                                env_sel.profile != base.profile):
                         return
                     env_sel = base
                     conds.append(("contains", text))
@@ -571,10 +580,11 @@ class DetailReader:
                  [t[1] for t in argt[3]] in (["&", "Default", "::", "default", "(", ")"],
                                              ["&", "InterpreterOptions", "::", "default",
                                               "(", ")"])) and \
-                (len(path) == 1 or path[-2] == "interpreter"):
+                (len(path) == 1 or path[-2] in ("interpreter", "internal_strings")):
             progs = self.taint_of(args[0])
             if len(progs) == 1:
-                return Envelope(progs, args[1], (), tuple(args[2].items))
+                return Envelope(progs, args[1], (), tuple(args[2].items),
+                                "strings" if path[-2:-1] == ["internal_strings"] else None)
         return None
 
     @staticmethod
@@ -587,5 +597,5 @@ class DetailReader:
     @staticmethod
     def envelope_index(v, idx):
         if isinstance(idx, str):
-            return Envelope(v.progs, v.entry, v.path + (idx,), v.args)
+            return Envelope(v.progs, v.entry, v.path + (idx,), v.args, v.profile)
         return UNKNOWN

@@ -603,9 +603,17 @@ class FileExtractor(DetailReader):
                         while j < len(toks) and toks[j][1] != "(":
                             j += 1
                     ce = match_close(toks, j)
-                    h = self.closure(toks[j + 1:ce]) if name == "map" and isinstance(v, Seq) \
-                        else None
-                    if h is not None and len(h.params) == 1:
+                    h = self.closure(toks[j + 1:ce]) if (name == "map" and isinstance(v, Seq)) or \
+                        (name == "or_else" and isinstance(v, Envelope) and not v.path) else None
+                    if h is not None and name == "or_else":
+                        # `interpret(…).or_else(|_| internal_strings::interpret(…))`
+                        alt = self.eval(h.body, env)
+                        same = isinstance(alt, Envelope) and alt.profile == "strings" and \
+                            v.profile is None and (alt.progs, alt.entry, alt.args, alt.path) == \
+                            (v.progs, v.entry, v.args, v.path)
+                        v = Envelope(v.progs, v.entry, (), v.args, "fallback") if same \
+                            else Taint(self.taint_of(v))
+                    elif h is not None and len(h.params) == 1:
                         # `.map(|a| a.to_string())` over known values
                         v = Seq([self.eval(h.body, dict(env, **{h.params[0]: x}))
                                  for x in v.items])
