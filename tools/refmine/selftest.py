@@ -271,6 +271,11 @@ fn interpreter_argument_tables_are_run_details() {
         };
         assert_eq!(&observed, expected, "{id}");
     }
+    let defaults = InterpreterOptions::default();
+    let fallback = interpreter::interpret(&path, "demo.zero", &[], &defaults)
+        .or_else(|_| interpreter::internal_strings::interpret(&path, "demo.zero", &[], &defaults))
+        .unwrap();
+    assert!(fallback.envelope.contains("\"value\":\"0\""));
     let limited = InterpreterOptions::new(65536, 16).unwrap();
     let fuel = interpreter::interpret(&path, "demo.twice", &["1".to_owned()], &limited).unwrap();
     assert!(fuel.envelope.contains("fuel_exhausted"));
@@ -377,6 +382,8 @@ def main():
              ("true", "7i32")),
             # the reference's one-line outcome (`ok|<value>` or `<domain>|<code>`)
             ("run", "demo.zero", (("text", "ok|0"),)),
+            # `interpret(…).or_else(|_| internal_strings::interpret(…))`
+            ("run", "demo.zero", (("contains", '"value":"0"'),), (), "fallback"),
         ],
     }
     bad = 0
