@@ -1482,6 +1482,8 @@ if ls -A "$tmp/newkill" | grep -q "^\.l*\.semaprax-new"; then bad "long-name sta
 
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
+# `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.
+if sh tests/interpret-test.sh "$bin"; then ok; else bad "tests/interpret-test.sh"; fi
 
 echo "cli: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

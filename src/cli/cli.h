@@ -180,4 +180,29 @@ bool cli_native_compile_c(Buf *c, DiagSink *d, char dir[4096]);
  * node; the same contract as cli_native_run. */
 int cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs);
 
+/* `interpret` and `interpret-strings` (cmd_interpret.c). */
+int cli_cmd_interpret(int argc, char **argv);
+/* cmd_run.c: the one writer of the interpret envelope (TOOLCHAIN.md §3.3),
+ * for pure `run` and `interpret`: schema (outer and payload), the payload
+ * digest domain, source, function, the `arguments` array as JSON (NULL:
+ * `[]`), limits; then the fuel and outcome of r. */
+typedef struct CliInterpretFacts {
+	const char *schema;
+	const char *payload_domain;   /* without its NUL */
+	const char *path;
+	const Module *m;
+	const char *src;
+	size_t src_len;
+	const char *fn_id, *fn_name;
+	const char *arguments_json;
+	uint64_t max_bytes, max_steps;
+} CliInterpretFacts;
+void cli_interpret_envelope(Buf *out, const CliInterpretFacts *f, const struct InterpResult *r);
+/* A scalar value's type name (`i64` … `char`, by its tag) and its envelope
+ * rendering (`610i32`, `'a'`, float bits in hex). */
+struct Value;
+const char *cli_scalar_type(int tag);
+void cli_scalar_value(Buf *b, const struct Value *v);
+void cli_scalar_json(Buf *b, const struct Value *v);   /* the same as a JSON string */
+
 #endif

@@ -161,13 +161,78 @@ failure_json(Buf *b, const InterpFailure *f)
 	buf_puts(b, "]}");
 }
 
+/* A scalar's type name and its envelope value (TOOLCHAIN.md §3.3): decimal
+ * i64, suffixed narrower integers (`610i32`, `253u8`, `4usize`), `true`,
+ * the canonical char literal, floats as their IEEE-754 bits in lowercase
+ * hex (8 digits for f32, 16 for f64). */
+const char *
+cli_scalar_type(int tag)
+{
+	switch ((VTag)tag) {
+	case V_I32: return "i32";
+	case V_U8: return "u8";
+	case V_USIZE: return "usize";
+	case V_F32: return "f32";
+	case V_F64: return "f64";
+	case V_BOOL: return "bool";
+	case V_CHAR: return "char";
+	default: return "i64";
+	}
+}
+
+void
+cli_scalar_value(Buf *b, const Value *v)
+{
+	switch ((VTag)v->tag) {
+	case V_I32: buf_printf(b, "%" PRId64 "i32", v->i); break;
+	case V_U8: buf_printf(b, "%" PRIu64 "u8", v->u); break;
+	case V_USIZE: buf_printf(b, "%" PRIu64 "usize", v->u); break;
+	case V_BOOL: buf_puts(b, v->b ? "true" : "false"); break;
+	case V_CHAR: {
+		char text[16];
+		buf_put(b, text, rt_char_literal(text, (uint32_t)v->u));
+		break;
+	}
+	case V_F32: {
+		uint32_t bits;
+		memcpy(&bits, &v->f32, sizeof bits);
+		buf_printf(b, "%08" PRIx32, bits);
+		break;
+	}
+	case V_F64: {
+		uint64_t bits;
+		memcpy(&bits, &v->f, sizeof bits);
+		buf_printf(b, "%016" PRIx64, bits);
+		break;
+	}
+	default: buf_printf(b, "%" PRId64, v->i); break;
+	}
+}
+
+/* cli_scalar_value as a JSON string (a char literal's backslash escaped). */
+void
+cli_scalar_json(Buf *b, const Value *v)
+{
+	Buf t = {0};
+	cli_scalar_value(&t, v);
+	buf_putc(&t, '\0');
+	json_cstr(b, t.data);
+	buf_free(&t);
+}
+
 static void
 outcome_json(Buf *b, const InterpResult *r)
 {
 	switch (r->stop) {
-	case STOP_NONE:
-		buf_printf(b, "{\"kind\":\"returned\",\"type\":\"i64\",\"value\":\"%" PRId64 "\"}", r->value);
+	case STOP_NONE: {
+		Value v = r->scalar.tag != V_EMPTY ? r->scalar : v_int(V_I64, r->value);
+		buf_puts(b, "{\"kind\":\"returned\",\"type\":");
+		json_cstr(b, cli_scalar_type(v.tag));
+		buf_puts(b, ",\"value\":");
+		cli_scalar_json(b, &v);
+		buf_putc(b, '}');
 		break;
+	}
 	case STOP_STATUS:
 		buf_puts(b, "{\"kind\":\"failed\",\"status\":");
 		status_json(b, r);
@@ -215,34 +280,42 @@ domain_digest(char out[72], const char *domain, size_t dlen, const void *data, s
 
 #define DOMAIN_LIT(s) s, sizeof s
 
-static void
-interpret_envelope(Buf *out, const RunOptions *o, const HirFunc *entry, const InterpResult *r)
+/* The `semaprax.interpret.v1` envelope (and the internal-String profile's,
+ * by f->schema and f->payload_domain) of one run of f->fn_id: pure `run`
+ * and `interpret` (cmd_interpret.c) write it here only. */
+void
+cli_interpret_envelope(Buf *out, const CliInterpretFacts *f, const InterpResult *r)
 {
 	char revision[72] = "", sha[72];
-	sema_revision(o->m, revision, NULL);
-	domain_digest(sha, DOMAIN_LIT("semaprax.interpret.source.v1"), o->src, o->src_len);
+	sema_revision(f->m, revision, NULL);
+	domain_digest(sha, DOMAIN_LIT("semaprax.interpret.source.v1"), f->src, f->src_len);
 	Buf p = {0};
-	buf_puts(&p, "{\"schema\":\"semaprax.interpret.v1\",\"source\":{\"path\":");
-	json_cstr(&p, o->path);
+	buf_puts(&p, "{\"schema\":");
+	json_cstr(&p, f->schema);
+	buf_puts(&p, ",\"source\":{\"path\":");
+	json_cstr(&p, f->path);
 	buf_puts(&p, ",\"revision\":");
 	json_cstr(&p, revision);
 	buf_puts(&p, ",\"sha256\":");
 	json_cstr(&p, sha);
 	buf_puts(&p, "},\"function\":{\"stable_id\":");
-	json_cstr(&p, entry ? entry->id : "app.main");
+	json_cstr(&p, f->fn_id);
 	buf_puts(&p, ",\"name\":");
-	json_cstr(&p, entry ? entry->name : "main");
-	buf_printf(&p, "},\"arguments\":[],\"limits\":{\"max_bytes\":%" PRIu64 ",\"max_steps\":%" PRIu64 "}",
-		   o->max_bytes, o->max_steps);
+	json_cstr(&p, f->fn_name);
+	buf_puts(&p, "},\"arguments\":");
+	buf_puts(&p, f->arguments_json ? f->arguments_json : "[]");
+	buf_printf(&p, ",\"limits\":{\"max_bytes\":%" PRIu64 ",\"max_steps\":%" PRIu64 "}", f->max_bytes, f->max_steps);
 	buf_printf(&p, ",\"fuel\":{\"steps_used\":%" PRIu64 ",\"budget\":%" PRIu64 ",\"exhausted\":%s}",
-		   r->steps, o->max_steps, r->stop == STOP_FUEL ? "true" : "false");
+		   r->steps, f->max_steps, r->stop == STOP_FUEL ? "true" : "false");
 	buf_puts(&p, ",\"outcome\":");
 	outcome_json(&p, r);
 	buf_puts(&p, ",\"nonclaims\":[\"no_jit_aot_or_cranelift\",\"no_incremental_persistence\",\"no_hot_reload\","
 		    "\"no_debugger_mapping\",\"no_target_execution\",\"read_only_evaluation_only\"]}");
 	char digest[72];
-	domain_digest(digest, DOMAIN_LIT("semaprax.interpret.payload.v1"), p.data, p.len);
-	buf_printf(out, "{\"schema\":\"semaprax.interpret.v1\",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":", digest, p.len);
+	domain_digest(digest, f->payload_domain, strlen(f->payload_domain) + 1, p.data, p.len);
+	buf_puts(out, "{\"schema\":");
+	json_cstr(out, f->schema);
+	buf_printf(out, ",\"digest\":\"%s\",\"bytes\":%zu,\"payload\":", digest, p.len);
 	buf_put(out, p.data, p.len);
 	buf_putc(out, '}');
 	buf_free(&p);
@@ -364,7 +437,14 @@ execute(HirModule *H, const RunOptions *ro)
 		r.err.len = 0;
 	}
 	if (route == ROUTE_PURE) {
-		interpret_envelope(&env, ro, entry >= 0 ? &H->funcs[entry] : NULL, &r);
+		const HirFunc *ef = entry >= 0 ? &H->funcs[entry] : NULL;
+		CliInterpretFacts f = {
+			.schema = "semaprax.interpret.v1", .payload_domain = "semaprax.interpret.payload.v1",
+			.path = ro->path, .m = ro->m, .src = ro->src, .src_len = ro->src_len,
+			.fn_id = ef ? ef->id : "app.main", .fn_name = ef ? ef->name : "main",
+			.max_bytes = ro->max_bytes, .max_steps = ro->max_steps,
+		};
+		cli_interpret_envelope(&env, &f, &r);
 	} else if (ro->json) {
 		hosted_envelope(&env, ro, route, &r);
 	}

@@ -110,6 +110,22 @@ const CliCommand cli_commands[] = {
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).  A module of a\n"
 	  "  project (a file the nearest semaprax.toml lists) is previewed within its project,\n"
 	  "  and `cross_module_callers` lists the other modules' direct callers.\n" },
+	{ "interpret", cli_cmd_interpret, "semaprax interpret <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
+	  "  verifies the file, then runs ONE function selected by name or stable id with one\n"
+	  "  --arg per parameter (`7` is i64; `7i32`, `7u8`, `7usize`, `1.5` (f64), `1.5f32`,\n"
+	  "  `true`, `'a'`; a `borrow str` takes a JSON string `\"text\"`, a `borrow Slice<u8>`\n"
+	  "  a byte array `[1,2]`) and prints the `semaprax.interpret.v1` envelope: source,\n"
+	  "  function, arguments, limits, fuel (1000000 steps) and the outcome (returned, failed\n"
+	  "  with its status, fuel_exhausted, call_depth_exceeded).  The function must declare\n"
+	  "  no `uses` and no type parameters, take scalars (or those views) and return a\n"
+	  "  scalar; the functions it calls must not be generic nor take or return `string`\n"
+	  "  (SPX-F102 names the reason); argument mismatches are SPX-F103.  --max-bytes\n"
+	  "  (1024..16777216, default 65536) bounds the envelope (SPX-F104 past it).\n"
+	  "  Exit 0 when it returned, 1 otherwise, 2 on usage errors.\n" },
+	{ "interpret-strings", cli_cmd_interpret, "semaprax interpret-strings <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
+	  "  `interpret` under the internal-String profile: the functions the selected one calls\n"
+	  "  may also take and return `string` (the selected function still takes and returns\n"
+	  "  scalars); prints the `semaprax.interpret.internal-strings.v1` envelope.\n" },
 	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
 	  "  and revisions, targets, capabilities (each module's permits), the exported\n"

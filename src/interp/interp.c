@@ -109,7 +109,13 @@ run_main(Interp *I, int entry_mod, int entry)
 		I->heap.oom_size = sizeof(Value) * I->stack_cap;
 		longjmp(I->heap.oom, 1);
 	}
-	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], NULL, 0, NULL);
+	Value args[INTERP_MAX_ENTRY_ARGS];
+	int nargs = I->opt->nentry_args;
+	ASSERT(nargs >= 0 && nargs <= (int)countof(args) && (nargs == 0 || nargs == I->mods[entry_mod]->funcs[entry].nparams),
+	       "interp.c: entry arguments do not match the entry's parameters");
+	for (int i = 0; i < nargs; i++)
+		args[i] = I->opt->entry_args[i];
+	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], args, nargs, NULL);
 	/* work charged by the last operation, after the last node's charge */
 	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
 		interp_charge_stop(I);
@@ -117,8 +123,11 @@ run_main(Interp *I, int entry_mod, int entry)
 		v = v_empty();
 	}
 	I->res->stop = I->stop;
-	if (I->stop == STOP_NONE)
+	if (I->stop == STOP_NONE) {
 		I->res->value = v.i;
+		if (v.tag >= V_I64 && v.tag <= V_CHAR)
+			I->res->scalar = v;
+	}
 	value_release(&I->heap, v);
 	value_release(&I->heap, I->ret);
 }

@@ -38,6 +38,10 @@ typedef struct InterpOptions {
 	HirGrants host;
 	char **args;
 	int nargs;
+	/* the entry's arguments (`interpret --arg`): scalars, one per parameter,
+	 * at most INTERP_MAX_ENTRY_ARGS */
+	const Value *entry_args;
+	int nentry_args;
 } InterpOptions;
 
 /* One parameter of a contract failure's frame (LANGUAGE.md §4.7). */
@@ -60,6 +64,7 @@ typedef struct InterpFailure {
 typedef struct InterpResult {
 	StopKind stop;            /* STOP_NONE: returned */
 	int64_t value;            /* main's result */
+	Value scalar;             /* STOP_NONE: the result when a scalar (V_I64…V_CHAR), else V_EMPTY */
 	Domain domain;
 	uint32_t code;
 	char message[256];        /* STOP_LIMIT */
@@ -93,6 +98,7 @@ const char *interp_meaning(Domain d, uint32_t code);
 /* ---- shared between eval.c and builtins_rt.c ---- */
 
 #define INTERP_MAX_DEPTH 256
+#define INTERP_MAX_ENTRY_ARGS 64
 #define INTERP_OUTPUT_CAP ((unsigned)RT_LIMIT_OUTPUT)
 
 typedef struct Interp {

@@ -3,10 +3,15 @@ text and primary-span location (compared with our `check --json`), and
 the interpreter's outcome for the program's entry (compared with our `run
 --json`, which prints the same semaprax.interpret.v1 envelope).
 
-A record is not comparable when the diagnostic's code is a lane's (H/B/W,
-LI: the verdict figure excludes those too), when we report no diagnostic
-of that code (the verdict figure counts that difference), or when the run's
-entry is not our `main`. decided.txt keys a detail as `CASE@aspect` (aspect
+A run of the program's `main` without arguments is compared with our
+`run --json`; a run of another entry, or one given arguments (`--arg`
+literals, the reference's `interpret(&path, ID, &args, …)`), with our
+`semaprax interpret <file> --function ID --arg …`, which prints the same
+envelope (a refusal there, F102/F103, is a difference). A record is not
+comparable when the diagnostic's code is a lane's (H/B/W, LI: the verdict
+figure excludes those too), when we report no diagnostic of that code (the
+verdict figure counts that difference), or when the program does not
+verify. decided.txt keys a detail as `CASE@aspect` (aspect
 message, help, loc or run); a case excluded there as lifted or skew takes
 its details along.
 """
@@ -36,13 +41,50 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
-    if any(r[0] == "run" for r in case["details"]) and \
-            not any(d.get("severity") == "error" for d in diags):
+    if any(d.get("severity") == "error" for d in diags):
+        return
+    runs = [r for r in case["details"] if r[0] == "run"]
+    if any(not via_interpret(r) for r in runs):
         try:
             r = subprocess.run([binary, "run", "--json", path], capture_output=True, timeout=120)
             case["envelope"] = json.loads(r.stdout.decode("utf-8", "replace") or "null")
         except (subprocess.TimeoutExpired, ValueError):
             case["envelope"] = None
+    case["interpreted"] = {}
+    for rec in runs:
+        if not via_interpret(rec):
+            continue
+        key = interpret_key(rec)
+        if key in case["interpreted"]:
+            continue
+        entry, args, profile = key
+        for cmd_name in {None: ["interpret"], "strings": ["interpret-strings"],
+                         "fallback": ["interpret", "interpret-strings"]}[profile]:
+            cmd = [binary, cmd_name, path, "--function", entry]
+            for a in args:
+                cmd += ["--arg", a]
+            try:
+                r = subprocess.run(cmd, capture_output=True, timeout=120)
+                out = r.stdout.decode("utf-8", "replace")
+                err = r.stderr.decode("utf-8", "replace").strip().splitlines()
+                env = json.loads(out) if out.strip() else None
+            except (subprocess.TimeoutExpired, ValueError):
+                env, err = None, ["no answer"]
+            if env is not None:
+                break
+        case["interpreted"][key] = (env, err[0] if err else "")
+
+
+def interpret_key(rec):
+    """(entry, args, profile) of a run record our `interpret` answers."""
+    return (rec[1], tuple(rec[3]) if len(rec) > 3 else (), rec[4] if len(rec) > 4 else None)
+
+
+def via_interpret(rec):
+    """A run record our `interpret` answers: an entry other than `main`
+    (by name or as `app.main`/`*.main`), or any arguments."""
+    main = rec[1] == "main" or rec[1].endswith(".main")
+    return not main or len(rec) > 4 or (len(rec) > 3 and bool(rec[3]))
 
 
 def aspect_of(rec):
@@ -69,8 +111,10 @@ def describe(rec):
     if rec[0] == "list":
         return "every diagnostic, as %r" % (list(rec[2]),)
     if rec[0] == "run":
-        return "%s: %s" % (rec[1], "; ".join(
-            "contains %r" % c[1] if c[0] == "contains" else "%s == %r" % ("/".join(c[1]), c[2])
+        return "%s%s%s: %s" % (rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
+                               " [%s]" % rec[4] if len(rec) > 4 else "", "; ".join(
+            "contains %r" % c[1] if c[0] == "contains" else
+            "outcome %r" % c[1] if c[0] == "text" else "%s == %r" % ("/".join(c[1]), c[2])
             for c in rec[2]))
     _, quant, code, negated, conds = rec
     text = " && ".join("%s %s %r" % (f, op, v) for f, op, v in conds)
@@ -101,13 +145,29 @@ def judge(case, rec):
         ours = [d for d in case.get("diags", []) if d.get("severity") == "error"]
         if ours:
             return "n/c", "we refuse the program (%s)" % ours[0]["code"]
-        if not isinstance(env, dict) or "payload" not in env:
+        if via_interpret(rec):
+            env, err = case["interpreted"][interpret_key(rec)]
+            if not isinstance(env, dict) or "payload" not in env:
+                return "differ", "our interpret refuses: %s" % err
+            fn = env["payload"].get("function", {})
+            if rec[1] not in (fn.get("stable_id"), fn.get("name")):
+                return "differ", "our interpret selected %s" % fn.get("stable_id")
+        elif not isinstance(env, dict) or "payload" not in env:
             return "differ", "no interpret.v1 envelope from our run --json"
-        if env["payload"].get("function", {}).get("stable_id") != rec[1]:
+        elif env["payload"].get("function", {}).get("stable_id") != rec[1]:
             return "n/c", "entry %s is not our run's main" % rec[1]
         text = json.dumps(env, separators=(",", ":"), ensure_ascii=False)
         for c in rec[2]:
-            if c[0] == "contains":
+            if c[0] == "text":
+                out = env["payload"].get("outcome", {})
+                if out.get("kind") == "returned":
+                    ours = "ok|%s" % out.get("value")
+                else:
+                    st = out.get("status") or {}
+                    ours = "%s|%s" % (st.get("domain_id"), st.get("code"))
+                if ours != c[1]:
+                    return "differ", "ours: %s" % ours
+            elif c[0] == "contains":
                 if c[1] not in text:
                     return "differ", "our envelope's outcome: %s" % json.dumps(
                         env["payload"].get("outcome"), separators=(",", ":"))
@@ -191,7 +251,8 @@ def report_details(cases, decided):
                 f["differ"] += 1
                 diffs.append(("UNDECIDED", c, rec, cause, None))
     print("detail figures (LANGUAGE.md §0.2; not comparable: a lane's code, a code we do not "
-          "report, an entry other than main, a program we refuse):")
+          "report, a program we refuse; runs of an entry other than main or with arguments "
+          "through `interpret`):")
     for a in ASPECTS:
         f = figures[a]
         counted = f["agree"] + f["differ"] + f["spec"]

@@ -50,10 +50,14 @@ class Envelope(Taint):
     """The interpreter's envelope for `entry`, or the JSON value at `path`
     of it once parsed."""
 
-    def __init__(self, progs, entry, path=()):
+    def __init__(self, progs, entry, path=(), args=(), profile=None):
         Taint.__init__(self, progs)
         self.entry = entry
         self.path = path
+        self.args = args      # the `--arg` literals, in order
+        # None: `interpret`; "strings": `internal_strings::interpret`;
+        # "fallback": the first, or the second where it refuses (`.or_else`)
+        self.profile = profile
 
 
 class DiagList(Taint):
@@ -64,6 +68,30 @@ class DiagList(Taint):
     def __init__(self, progs, template):
         Taint.__init__(self, progs)
         self.template = template
+
+
+class OutcomeText(Taint):
+    """An envelope's outcome rendered as the reference's tables state it:
+    `ok|<value>` when it returned, else `<domain_id>|<code>`."""
+
+    def __init__(self, progs, entry, args=(), profile=None):
+        Taint.__init__(self, progs)
+        self.entry = entry
+        self.args = args
+        self.profile = profile
+
+
+def run_record(env, conds):
+    """("run", entry, conds) for the entry run without arguments, else
+    ("run", entry, conds, args), and ("run", entry, conds, args, profile)
+    under the internal-String profile: detailcheck.py runs the first
+    through `run --json` when the entry is `main`, the rest through
+    `interpret` (or `interpret-strings`)."""
+    if env.profile:
+        return ("run", env.entry, conds, env.args, env.profile)
+    if env.args:
+        return ("run", env.entry, conds, env.args)
+    return ("run", env.entry, conds)
 
 
 class DefaultOptions:
@@ -111,6 +139,10 @@ class DetailReader:
         if len(names) != 1:
             return
         name = names[0]
+        outcome = self.outcome_text(rhs, env)
+        if outcome is not None:
+            env[name] = outcome
+            return
         env.pop("#diag:" + name, None)
         env.pop("#diag:%s[0]" % name, None)
         env.pop("#filtered:" + name, None)
@@ -457,6 +489,27 @@ class DetailReader:
                 env["#diag:" + var] = c[0]
             return
 
+    def outcome_text(self, rhs, env):
+        """`if outcome["kind"] == "returned" { format!("ok|{}", outcome["value"]…) }
+        else { …format!("{}|{}", outcome["status"]["domain_id"]…,
+        outcome["status"]["code"]…) }` over an envelope's outcome: the
+        reference's one-line rendering of it (OutcomeText), or None."""
+        w = [t[1] for t in rhs]
+        strs = [t[2] for t in rhs if t[0] == "str"]
+        if len(rhs) < 8 or w[0] != "if":
+            return None
+        if not (rhs[1][0] == "ident" and w[2] == "[" and rhs[3][0] == "str" and
+                rhs[3][2] == "kind" and w[4:6] == ["]", "=="] and rhs[6][0] == "str" and
+                rhs[6][2] == "returned" and w[7] == "{"):
+            return None
+        if "ok|{}" not in strs or "{}|{}" not in strs or "value" not in strs or \
+                "domain_id" not in strs or "code" not in strs or "else" not in w:
+            return None
+        out = env.get(rhs[1][1])
+        if not isinstance(out, Envelope) or out.path != ("payload", "outcome"):
+            return None
+        return OutcomeText(out.progs, out.entry, out.args, out.profile)
+
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:
             conds = []
@@ -477,19 +530,26 @@ class DetailReader:
                 text = self.text_value(conj[k + 3:ce], env)
                 if isinstance(base, Envelope) and not base.path and text is not None:
                     if env_sel is not None and (env_sel.progs != base.progs or
-                                                env_sel.entry != base.entry):
+                                                env_sel.entry != base.entry or
+                                                env_sel.args != base.args or
+                                                env_sel.profile != base.profile):
                         return
                     env_sel = base
                     conds.append(("contains", text))
             if env_sel is not None and conds:
-                self.note_detail(set(env_sel.progs), ("run", env_sel.entry, tuple(conds)))
+                self.note_detail(set(env_sel.progs), run_record(env_sel, tuple(conds)))
             return
-        if mac == "assert_eq" and len(parts) == 2:
+        # (a third part is the failure message)
+        if mac == "assert_eq" and len(parts) in (2, 3):
             a, b = self.eval(parts[0], env), self.eval(parts[1], env)
             if isinstance(b, Envelope):
                 a, b = b, a
             if isinstance(a, Envelope) and a.path and isinstance(b, (str, bool, int)):
-                self.note_detail(set(a.progs), ("run", a.entry, (("json", a.path, b),)))
+                self.note_detail(set(a.progs), run_record(a, (("json", a.path, b),)))
+            if isinstance(b, OutcomeText):
+                a, b = b, a
+            if isinstance(a, OutcomeText) and isinstance(b, str):
+                self.note_detail(set(a.progs), run_record(a, (("text", b),)))
 
     # ---- calls ----------------------------------------------------------
     def detail_call(self, path, argt, args, env):
@@ -508,17 +568,23 @@ class DetailReader:
         if name == "from_str" and path[:1] == ["serde_json"] and len(args) == 1 and \
                 isinstance(args[0], Envelope):
             return args[0]
+        # `InterpreterOptions::new(65536, DEFAULT_MAX_STEPS)`: the defaults
+        if name == "new" and path[-2:] == ["InterpreterOptions", "new"] and len(args) == 2 and \
+                args[0] == 65536 and [t[1] for t in argt[1]] in (["DEFAULT_MAX_STEPS"],
+                                                                  ["1_000_000"], ["1000000"]):
+            return DEFAULT_OPTIONS
         if name == "interpret" and (len(path) > 1 or name not in self.helpers) and \
                 len(args) == 4 and isinstance(args[1], str) and \
-                isinstance(args[2], Seq) and not args[2].items and \
+                isinstance(args[2], Seq) and all(isinstance(a, str) for a in args[2].items) and \
                 (args[3] is DEFAULT_OPTIONS or
                  [t[1] for t in argt[3]] in (["&", "Default", "::", "default", "(", ")"],
                                              ["&", "InterpreterOptions", "::", "default",
                                               "(", ")"])) and \
-                (len(path) == 1 or path[-2] == "interpreter"):
+                (len(path) == 1 or path[-2] in ("interpreter", "internal_strings")):
             progs = self.taint_of(args[0])
             if len(progs) == 1:
-                return Envelope(progs, args[1])
+                return Envelope(progs, args[1], (), tuple(args[2].items),
+                                "strings" if path[-2:-1] == ["internal_strings"] else None)
         return None
 
     @staticmethod
@@ -531,5 +597,5 @@ class DetailReader:
     @staticmethod
     def envelope_index(v, idx):
         if isinstance(idx, str):
-            return Envelope(v.progs, v.entry, v.path + (idx,))
+            return Envelope(v.progs, v.entry, v.path + (idx,), v.args, v.profile)
         return UNKNOWN

@@ -357,8 +357,8 @@ class FileExtractor(DetailReader):
                     pat = pat[:c]
                     break
             rhs = stmt[k + 1:]
-            for c in range(len(rhs)):  # let-else
-                if rhs[c][0] == "ident" and rhs[c][1] == "else" and c > 0:
+            for c in range(len(rhs)):  # let-else (not an `if` expression's else)
+                if rhs[c][0] == "ident" and rhs[c][1] == "else" and c > 0 and rhs[0][1] != "if":
                     rhs = rhs[:c]
                     break
             clo = self.closure(rhs)
@@ -603,8 +603,23 @@ class FileExtractor(DetailReader):
                         while j < len(toks) and toks[j][1] != "(":
                             j += 1
                     ce = match_close(toks, j)
-                    args = [self.eval(a, env) for a in split_top(toks[j + 1:ce])]
-                    v = self.method(v, name, args)
+                    h = self.closure(toks[j + 1:ce]) if (name == "map" and isinstance(v, Seq)) or \
+                        (name == "or_else" and isinstance(v, Envelope) and not v.path) else None
+                    if h is not None and name == "or_else":
+                        # `interpret(…).or_else(|_| internal_strings::interpret(…))`
+                        alt = self.eval(h.body, env)
+                        same = isinstance(alt, Envelope) and alt.profile == "strings" and \
+                            v.profile is None and (alt.progs, alt.entry, alt.args, alt.path) == \
+                            (v.progs, v.entry, v.args, v.path)
+                        v = Envelope(v.progs, v.entry, (), v.args, "fallback") if same \
+                            else Taint(self.taint_of(v))
+                    elif h is not None and len(h.params) == 1:
+                        # `.map(|a| a.to_string())` over known values
+                        v = Seq([self.eval(h.body, dict(env, **{h.params[0]: x}))
+                                 for x in v.items])
+                    else:
+                        args = [self.eval(a, env) for a in split_top(toks[j + 1:ce])]
+                        v = self.method(v, name, args)
                     i = ce + 1
                 else:
                     v = self.taint_all([], env) if not isinstance(v, Taint) else v
@@ -634,6 +649,8 @@ class FileExtractor(DetailReader):
         return v
 
     def method(self, v, name, args):
+        if v is DEFAULT_OPTIONS and name in ("unwrap", "expect", "clone"):
+            return v
         if isinstance(v, Envelope):
             r = self.envelope_method(v, name)
             if r is not None:
@@ -659,7 +676,7 @@ class FileExtractor(DetailReader):
                 return v * args[0]
         if isinstance(v, Seq):
             if name in ("iter", "into_iter", "to_vec", "clone", "copied", "cloned",
-                        "as_slice"):
+                        "as_slice", "collect"):
                 return v
             if name == "enumerate":
                 return Seq([Seq([k, x]) for k, x in enumerate(v.items)])

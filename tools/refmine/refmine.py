@@ -24,11 +24,17 @@ After the verdicts, four detail figures (LANGUAGE.md §0.2; details.py
 reads them, detailcheck.py compares): the stated message and help text
 and primary-span line:column of a diagnostic tied to one code, against
 our `check --json`, and the interpreter envelope of the program's `main`,
-against our `run --json`. decided.txt keys a detail `CASE@aspect` (message,
-help, loc, run). Figures as of session 19 (v0.2.0 plus 82 newest
-tests/language files, 913 cases): verdicts raw 795/817 = 97.3%, 795/795
-over what our spec does not decide otherwise (22 decided); message 91/91;
-help 64/68 raw, 64/64 (4 decided); location 2/2; run 34/34.
+against our `run --json`, or of another entry or with `--arg` literals
+(a table of `(token, arguments, expected)` rows under the default
+options; a table's one-line outcome `ok|<value>` / `<domain>|<code>`),
+against our `semaprax interpret` (`interpret-strings` for the reference's
+internal-String profile; both in turn for its `.or_else(…)` fallback). decided.txt keys a detail
+`CASE@aspect` (message, help, loc, run). Figures as of session 19 (v0.2.0
+plus 82 newest tests/language files, 919 cases): verdicts raw 795/817 =
+97.3%, 795/795 over what our spec does not decide otherwise (22 decided);
+message 91/91; help 64/68 raw, 64/64 (4 decided); location 2/2; run
+213/213, 30 not comparable (programs our check refuses); 34/34 and 4
+entries not comparable before `interpret`.
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).

@@ -241,6 +241,46 @@ fn interpreter_envelopes_are_run_details() {
     assert!(failed.envelope.contains("fuel"));
 }
 
+const ENTRIES: &str = "module demo.entries;\n@id(\"demo.twice\") fn twice(n: i64) -> i64 { n * 2 }\n@id(\"demo.pick\") fn pick(b: bool, n: i32) -> i32 { n }\n@id(\"demo.zero\") fn zero() -> i64 { 0 }\n";
+
+#[test]
+fn interpreter_argument_tables_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, ENTRIES).unwrap();
+    for (token, arguments, expected) in [
+        ("demo.twice", vec!["21"], "42"),
+        ("demo.pick", vec!["true", "7i32"], "7i32"),
+    ] {
+        let owned: Vec<String> = arguments.iter().map(|argument| argument.to_string()).collect();
+        let options = InterpreterOptions::new(65536, DEFAULT_MAX_STEPS).unwrap();
+        let envelope = interpreter::interpret(&path, token, &owned, &options)
+            .expect("interpretation")
+            .envelope;
+        let parsed: serde_json::Value = serde_json::from_str(&envelope).unwrap();
+        assert_eq!(parsed["payload"]["outcome"]["value"], expected, "{token}: {envelope}");
+    }
+    for (id, expected) in [("demo.zero", "ok|0")] {
+        let result = interpreter::interpret(&path, id, &[], &InterpreterOptions::default())
+            .unwrap_or_else(|errors| panic!("{id}: {errors:?}"));
+        let envelope: Value = serde_json::from_str(&result.envelope).unwrap();
+        let outcome = &envelope["payload"]["outcome"];
+        let observed = if outcome["kind"] == "returned" {
+            format!("ok|{}", outcome["value"].as_str().unwrap())
+        } else {
+            format!("{}|{}", outcome["status"]["domain_id"].as_str().unwrap(), outcome["status"]["code"].as_u64().unwrap())
+        };
+        assert_eq!(&observed, expected, "{id}");
+    }
+    let defaults = InterpreterOptions::default();
+    let fallback = interpreter::interpret(&path, "demo.zero", &[], &defaults)
+        .or_else(|_| interpreter::internal_strings::interpret(&path, "demo.zero", &[], &defaults))
+        .unwrap();
+    assert!(fallback.envelope.contains("\"value\":\"0\""));
+    let limited = InterpreterOptions::new(65536, 16).unwrap();
+    let fuel = interpreter::interpret(&path, "demo.twice", &["1".to_owned()], &limited).unwrap();
+    assert!(fuel.envelope.contains("fuel_exhausted"));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -295,6 +335,7 @@ def main():
         "tests/synthetic.rs::lists_and_filtered_firsts_are_details#1": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#1": ("detail", ()),
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": ("detail", ()),
+        "tests/synthetic.rs::interpreter_argument_tables_are_run_details#1": ("detail", ()),
         "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#1": ("reject", ("SPX-P101",)),
         # a lane refusing (`wasm::emit_module(…).is_err()`) is no check verdict
         "tests/synthetic.rs::a_helper_building_its_program_inline_owns_it#2": None,
@@ -331,6 +372,18 @@ def main():
         ],
         "tests/synthetic.rs::interpreter_envelopes_are_run_details#2": [
             ("run", "app.main", (("json", ("payload", "outcome", "value"), "62"),)),
+        ],
+        # a table of entries and `--arg` literals under the default options
+        # (`new(65536, DEFAULT_MAX_STEPS)`), a message after assert_eq's
+        # operands; changed options (max_steps 16) are not read
+        "tests/synthetic.rs::interpreter_argument_tables_are_run_details#1": [
+            ("run", "demo.twice", (("json", ("payload", "outcome", "value"), "42"),), ("21",)),
+            ("run", "demo.pick", (("json", ("payload", "outcome", "value"), "7i32"),),
+             ("true", "7i32")),
+            # the reference's one-line outcome (`ok|<value>` or `<domain>|<code>`)
+            ("run", "demo.zero", (("text", "ok|0"),)),
+            # `interpret(…).or_else(|_| internal_strings::interpret(…))`
+            ("run", "demo.zero", (("contains", '"value":"0"'),), (), "fallback"),
         ],
     }
     bad = 0
