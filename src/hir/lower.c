@@ -642,7 +642,14 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
-		h->u.field.take = move && owned_type(L, h->type);
+		/* never out of a lent slot's path (`let w = if c { r.m } else { … }` of a
+		 * `borrow` r): the value there is copied, as every lent value in a consuming
+		 * position (the Wasm lane zeroed its flat copy of r and freed the caller's Map) */
+		const HirExpr *root = h->u.field.base;
+		while (root->kind == HIR_FIELD)
+			root = root->u.field.base;
+		h->u.field.take = move && owned_type(L, h->type) &&
+				  !(root->kind == HIR_LOCAL && L->locals.items[root->u.slot].lent);
 		return h;
 	}
 	case EXPR_TRY: {
