@@ -144,6 +144,11 @@ struct HirExpr {
 	bool temp;            /* a fresh owned value in a lending position (an argument to a borrowing
 	                         parameter, an operand, a field base, a non-`own` scrutinee, a
 	                         discarded value): released after its use (see above) */
+	bool lends;           /* a BLOCK, IF (with else) or MATCH every result of which is read in
+	                         place from a path of a lent parameter (`if c { a } else { r.m }` of
+	                         `borrow` a, r), directly or through such a branch value: the value
+	                         is a borrow, as a read of that path is, never a fresh copy; a
+	                         consuming position copies it once (lower.c lends) */
 	Span span;
 	union {
 		struct { uint64_t i; bool negative; double f; uint32_t ch; bool b; const char *s; uint32_t n; } lit;

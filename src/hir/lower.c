@@ -578,6 +578,48 @@ fresh(Lower *L, const HirExpr *h)
 
 static HirExpr *lower_expr_node(Lower *L, const Expr *e, bool move);
 
+/* Is h read in place from a lent parameter: the slot, a (non-take) field
+ * path of it, or a branch value that lends? A lent parameter (`borrow`,
+ * `shared`, a record's field in its invariants) is neither moved nor
+ * replaced while the function runs, so such a read outlives every scope of
+ * the function — unlike a `match borrow` or `for` binding, or an alias of
+ * one, whose owner may change once its loan ends. */
+static bool
+reads_lent_param(Lower *L, const HirExpr *h)
+{
+	if (!h)
+		return false;
+	if (h->kind == HIR_BLOCK || h->kind == HIR_IF || h->kind == HIR_MATCH)
+		return h->lends;
+	while (h->kind == HIR_FIELD && !h->u.field.take)
+		h = h->u.field.base;
+	return h->kind == HIR_LOCAL && L->locals.items[h->u.slot].param && L->locals.items[h->u.slot].lent;
+}
+
+/* Sets h->lends for a block, an `if` with `else` or a match (HirExpr.lends). */
+static void
+lends(Lower *L, HirExpr *h)
+{
+	if (!owned_type(L, h->type) || sema_type_info(&L->S->types, h->type)->kind == TY_PARAM)
+		return;
+	switch (h->kind) {
+	case HIR_BLOCK:
+		h->lends = reads_lent_param(L, h->u.block->tail);
+		break;
+	case HIR_IF:
+		h->lends = h->u.if_.else_ && reads_lent_param(L, h->u.if_.then_->tail) &&
+			   reads_lent_param(L, h->u.if_.else_->tail);
+		break;
+	case HIR_MATCH:
+		h->lends = h->u.match.narms > 0;
+		for (int i = 0; i < h->u.match.narms && h->lends; i++)
+			h->lends = reads_lent_param(L, h->u.match.arms[i].value);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Lowers e; a fresh owned value in a lending position (move false) is marked a temporary. */
 static HirExpr *
 lower_expr(Lower *L, const Expr *e, bool move)
@@ -678,15 +720,19 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_BLOCK:
 		h = node(L, HIR_BLOCK, e);
 		h->u.block = lower_block(L, e->u.block, move);
+		lends(L, h);
 		return h;
 	case EXPR_IF:
 		h = node(L, HIR_IF, e);
 		h->u.if_.cond = lower_expr(L, e->u.if_.cond, false);
 		h->u.if_.then_ = e->u.if_.then_block ? lower_block(L, e->u.if_.then_block, move) : NULL;
 		h->u.if_.else_ = e->u.if_.else_block ? lower_block(L, e->u.if_.else_block, move) : NULL;
+		lends(L, h);
 		return h;
 	case EXPR_MATCH:
-		return lower_match(L, e, move);
+		h = lower_match(L, e, move);
+		lends(L, h);
+		return h;
 	case EXPR_CLOSURE:
 		if (e->u.closure.mut)
 			return lower_mut_closure(L, e);
@@ -742,6 +788,10 @@ lower_stmt(Lower *L, const Stmt *s)
 		 * lent value is copied into the new owner, as in every consuming position */
 		bool alias = named && !s->u.let.mut && lent_place(L, v);
 		h->value = lower_expr(L, v, !alias);
+		/* so is a branch value lending a lent parameter's path (HirExpr.lends), which the
+		 * checker binds as an alias too (check_let): read in place, no copy.  Its
+		 * results are lent reads, lowered alike in either position (no move, no take) */
+		alias |= named && !s->u.let.mut && h->value->lends && sema_lent_value(S, v);
 		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, scope_sym(L)) : h->value->type;
 		if (named) {
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
