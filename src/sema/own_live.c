@@ -52,6 +52,11 @@ typedef struct Live {
 	uint32_t hash;
 	const struct OwnOcc *reads, *kills;   /* the name's entries of Own.occ and Own.kills, by offset */
 	int nreads, nkills;
+	/* a condition known on every path from the change (0: none): the change
+	 * lies in the then (else) branch of `if c`, so c is true (false) until
+	 * the block declaring c ends; fact = 2 * (index in Own.facts) + 1 + value */
+	int fact;
+	uint32_t fact_let;    /* the offset of c's one `let` */
 } Live;
 
 static int
@@ -69,7 +74,7 @@ read_visit(void *ctx, const Expr *e)
 {
 	Own *O = ctx;
 	if (e->kind == EXPR_NAME) {
-		struct OwnOcc u = { e->u.name.s, e->span.start };
+		struct OwnOcc u = { e->u.name.s, e->span.start, false };
 		VEC_PUSH(O->occ, u);
 	}
 }
@@ -84,10 +89,10 @@ kill_stmts(Own *O, const Block *b)
 	for (int i = 0; i < b->nstmts; i++) {
 		const Stmt *s = b->stmts[i];
 		if (s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s) {
-			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start };
+			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start, false };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_LET && s->u.let.name.s) {   /* hides the name: looked at too */
-			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start };
+			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start, true };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_WHILE) {
 			kill_stmts(O, s->u.while_.body);
@@ -110,6 +115,12 @@ kill_visit(void *ctx, const Expr *e)
 		kill_stmts(O, e->u.if_.else_block);
 	} else if (e->kind == EXPR_CLOSURE) {
 		kill_stmts(O, e->u.closure.body);
+		/* a parameter may reuse an outer name (no T209): another binding of it */
+		for (int i = 0; i < e->u.closure.nparams; i++)
+			if (e->u.closure.params[i].name.s) {
+				struct OwnOcc u = { e->u.closure.params[i].name.s, e->u.closure.params[i].name.span.start, false };
+				VEC_PUSH(O->kills, u);
+			}
 	}
 }
 
@@ -201,18 +212,19 @@ touches(Live *L, uint32_t from, uint32_t to)
 /* ---- the answers for the rest of a block, remembered ---- */
 
 static uint32_t
-memo_hash(const Block *b, int j, uint32_t h)
+memo_hash(const Block *b, int j, uint32_t h, int fact)
 {
-	return ((uint32_t)(uintptr_t)b * 2654435761u) ^ ((uint32_t)j * 2246822519u) ^ (h * 3266489917u);
+	return ((uint32_t)(uintptr_t)b * 2654435761u) ^ ((uint32_t)j * 2246822519u) ^ (h * 3266489917u) ^
+	       ((uint32_t)fact * 668265263u);
 }
 
 static struct OwnMemo *
-memo_slot(Own *O, const Block *b, int j, const char *name, uint32_t h)
+memo_slot(Own *O, const Block *b, int j, const char *name, uint32_t h, int fact)
 {
-	uint32_t k = memo_hash(b, j, h) & (uint32_t)(O->memo_cap - 1);
+	uint32_t k = memo_hash(b, j, h, fact) & (uint32_t)(O->memo_cap - 1);
 	for (;;) {
 		struct OwnMemo *m = &O->memo[k];
-		if (!m->b || (m->b == b && m->j == j && strcmp(m->name, name) == 0))
+		if (!m->b || (m->b == b && m->j == j && m->fact == fact && strcmp(m->name, name) == 0))
 			return m;
 		k = (k + 1) & (uint32_t)(O->memo_cap - 1);
 	}
@@ -224,7 +236,7 @@ memo_get(Live *L, const Block *b, int j)
 	Own *O = L->O;
 	if (!O->memo_len)
 		return -1;
-	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash, L->fact);
 	return m->b ? m->r : -1;
 }
 
@@ -239,13 +251,13 @@ memo_put(Live *L, const Block *b, int j, int r)
 		O->memo = spx_xcalloc((size_t)O->memo_cap, sizeof *O->memo);
 		for (int k = 0; k < cap; k++)
 			if (old[k].b)
-				*memo_slot(O, old[k].b, old[k].j, old[k].name, old[k].h) = old[k];
+				*memo_slot(O, old[k].b, old[k].j, old[k].name, old[k].h, old[k].fact) = old[k];
 		free(old);
 	}
-	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash, L->fact);
 	if (!m->b) {
 		O->memo_len++;
-		*m = (struct OwnMemo){ b, j, L->name, L->hash, r };
+		*m = (struct OwnMemo){ b, j, L->name, L->hash, L->fact, r };
 	}
 }
 
@@ -323,13 +335,38 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 	return lv_join(acc, r);
 }
 
-/* The branches of if e, one of which runs (a literal condition: that one). */
+/* The name c of a condition `c` or `!c` (*neg set for `!c`), or NULL. */
+static const char *
+cond_name(const Expr *e, bool *neg)
+{
+	*neg = false;
+	if (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
+		*neg = true;
+		e = e->u.unary.operand;
+	}
+	return e && e->kind == EXPR_NAME ? e->u.name.s : NULL;
+}
+
+/* The value the fact gives condition e, or -1 (no fact on it). */
+static int
+fact_value(const Live *L, const Expr *e)
+{
+	bool neg;
+	const char *c = L->fact ? cond_name(e, &neg) : NULL;
+	if (!c || strcmp(c, L->O->facts[(L->fact - 1) / 2]) != 0)
+		return -1;
+	return ((L->fact - 1) % 2) ^ neg;
+}
+
+/* The branches of if e, one of which runs (a literal condition, or one the
+ * fact decides: that one). */
 static int
 r_branches(Live *L, const Expr *e)
 {
-	if (lit_bool(e->u.if_.cond, true))
+	int fv = fact_value(L, e->u.if_.cond);
+	if (lit_bool(e->u.if_.cond, true) || fv == 1)
 		return r_block(L, e->u.if_.then_block);
-	if (lit_bool(e->u.if_.cond, false))
+	if (lit_bool(e->u.if_.cond, false) || fv == 0)
 		return r_block(L, e->u.if_.else_block);
 	return lv_join(r_block(L, e->u.if_.then_block), r_block(L, e->u.if_.else_block));
 }
@@ -449,6 +486,74 @@ r_block_from(Live *L, const Block *b, int j)
 }
 
 /* ---- from the change outwards ---- */
+
+/*
+ * The fact a change in a branch of `if c` or `if !c` gives (e holds inner,
+ * the branch's block, directly), when c is bound by the function's only
+ * binding of that name, a `let` before e or a parameter (the first
+ * Own.nparams variables; no `let` or assignment of it, and no other
+ * binding of the name can exist besides a closure's parameter, indexed
+ * as a kill): c is then never assigned and,
+ * the language having no shadowing (T209; a closure parameter of the name
+ * counts as another binding), every `c` read until the block declaring it
+ * ends is that binding, with the value it had at the change — including
+ * in later iterations of a loop around the change that the block is in.
+ * Taken only when no fact is held (the innermost such `if` whose c is read
+ * elsewhere too), and only for OWN_FACTS distinct names per function.
+ */
+static void
+fact_enter(Live *L, const Expr *e, const Block *inner)
+{
+	if (L->fact || !e || !inner || e->kind != EXPR_IF)
+		return;
+	bool then_ = e->u.if_.then_block == inner, neg;
+	if (!then_ && e->u.if_.else_block != inner)
+		return;
+	const char *c = cond_name(e->u.if_.cond, &neg);
+	if (!c)
+		return;
+	Own *O = L->O;
+	int n;
+	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
+	uint32_t let_at;
+	if (n == 1 && k->let && k->at < e->span.start) {
+		let_at = k->at;
+	} else if (n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams) {
+		let_at = UINT32_MAX;   /* a parameter never assigned: in scope throughout */
+	} else {
+		return;
+	}
+	int nreads;
+	occ_range(O->occ.items, O->occ.len, c, &nreads);
+	if (nreads < 2)
+		return;   /* c is read by this condition only: nothing to decide (an outer `if` may be) */
+	int i = 0;
+	while (i < O->nfacts && strcmp(O->facts[i], c) != 0)
+		i++;
+	if (i == O->nfacts) {
+		if (O->nfacts == OWN_FACTS)
+			return;
+		O->facts[O->nfacts++] = c;
+	}
+	L->fact = 2 * i + 1 + (then_ != neg);
+	L->fact_let = let_at;
+}
+
+/* The expression of statement s (or a block's tail, s NULL) that may hold
+ * the walked block directly: an `if` statement, a `let`'s or an
+ * assignment's value. */
+static const Expr *
+stmt_value(const Stmt *s, const Expr *tail)
+{
+	if (!s)
+		return tail;
+	switch (s->kind) {
+	case STMT_IF: return s->u.if_;
+	case STMT_LET: return s->u.let.value;
+	case STMT_ASSIGN: return s->u.assign.value;
+	default: return NULL;
+	}
+}
 
 /* The arm of match e whose span holds offset q (arms are in source order), or -1. */
 static int
@@ -609,7 +714,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 	for (const char *c = name; *c; c++)
 		h = (h ^ (uint8_t)*c) * 16777619u;
 	occ_build(O);
-	Live L = { O, name, h, NULL, NULL, 0, 0 };
+	Live L = { O, name, h, NULL, NULL, 0, 0, 0, 0 };
 	L.reads = occ_range(O->occ.items, O->occ.len, name, &L.nreads);
 	L.kills = occ_range(O->kills.items, O->kills.len, name, &L.nkills);
 	uint32_t pos = end;
@@ -618,6 +723,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 		const struct OwnAt *at = &O->blocks.items[l];
 		const Block *b = at->b;
 		int r;
+		fact_enter(&L, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner);
 		if (at->i < b->nstmts) {
 			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
 			if (r == LV_SHADOW)
@@ -635,6 +741,8 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 			return false;   /* v is released with this block */
 		pos = b->span.end;
 		inner = b;
+		if (L.fact && b->span.start <= L.fact_let && L.fact_let < b->span.end)
+			L.fact = 0;   /* c's block ends: a later `c` is another binding */
 	}
 	return false;
 }
