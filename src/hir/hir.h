@@ -65,6 +65,9 @@ typedef struct HirLocal {
 	                      an alias `let y = <lent place>`, `result` in ensures */
 	bool param;
 	Span span;
+	bool pinned;       /* lent, and its value never changes while the function runs: a `borrow`/
+	                      `shared` parameter, or a `let` alias of a path of one or of a branch value
+	                      that lends (HirExpr.lends) — unlike a binding whose owner may change */
 } HirLocal;
 
 typedef struct HirExpr HirExpr;

@@ -122,7 +122,7 @@ pop_scope(Lower *L)
 static HirSlot
 new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is_owned)
 {
-	HirLocal l = { name, type, is_owned, false, param, span };
+	HirLocal l = { name, type, is_owned, false, param, span, false };
 	VEC_PUSH(L->locals, l);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	bind_name(L, name, s);
@@ -150,7 +150,7 @@ lookup(Lower *L, const char *name)
 		return HIR_NO_SLOT;
 	VEC_PUSH(L->captures, ps);
 	HirLocal pl = L->parent->locals.items[ps];
-	HirLocal l = { pl.name, pl.type, false, false, true, pl.span };
+	HirLocal l = { pl.name, pl.type, false, false, true, pl.span, false };
 	VEC_PUSH(L->locals, l);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	sema_strmap_set(&L->captured, pl.name, (int32_t)s);
@@ -578,12 +578,12 @@ fresh(Lower *L, const HirExpr *h)
 
 static HirExpr *lower_expr_node(Lower *L, const Expr *e, bool move);
 
-/* Is h read in place from a lent parameter: the slot, a (non-take) field
- * path of it, or a branch value that lends? A lent parameter (`borrow`,
- * `shared`, a record's field in its invariants) is neither moved nor
- * replaced while the function runs, so such a read outlives every scope of
- * the function — unlike a `match borrow` or `for` binding, or an alias of
- * one, whose owner may change once its loan ends. */
+/* Is h read in place from a lent parameter: a pinned slot (a `borrow` or
+ * `shared` parameter, or an alias of a path of one), a (non-take) field
+ * path of it, or a branch value that lends? A lent parameter is neither
+ * moved nor replaced while the function runs, so such a read outlives every
+ * scope of the function — unlike a `match borrow` or `for` binding, or an
+ * alias of one, whose owner may change once its loan ends. */
 static bool
 reads_lent_param(Lower *L, const HirExpr *h)
 {
@@ -593,7 +593,7 @@ reads_lent_param(Lower *L, const HirExpr *h)
 		return h->lends;
 	while (h->kind == HIR_FIELD && !h->u.field.take)
 		h = h->u.field.base;
-	return h->kind == HIR_LOCAL && L->locals.items[h->u.slot].param && L->locals.items[h->u.slot].lent;
+	return h->kind == HIR_LOCAL && L->locals.items[h->u.slot].pinned;
 }
 
 /* Sets h->lends for a block, an `if` with `else` or a match (HirExpr.lends). */
@@ -794,8 +794,10 @@ lower_stmt(Lower *L, const Stmt *s)
 		alias |= named && !s->u.let.mut && h->value->lends && sema_lent_value(S, v);
 		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, scope_sym(L)) : h->value->type;
 		if (named) {
+			bool pinned = alias && reads_lent_param(L, h->value);
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
 			L->locals.items[h->slot].lent = alias;
+			L->locals.items[h->slot].pinned = pinned;
 		}
 		return h;
 	}
@@ -926,7 +928,7 @@ lower_function(HirModule *H, SymId id)
 	for (int i = 0; i < sym->nparams; i++) {
 		const ParamSym *p = &sym->params[i];
 		HirSlot ps = new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && p->mode != MODE_SHARED && owned_type(&L, p->type));
-		L.locals.items[ps].lent = p->mode == MODE_BORROW || p->mode == MODE_SHARED;
+		L.locals.items[ps].lent = L.locals.items[ps].pinned = p->mode == MODE_BORROW || p->mode == MODE_SHARED;
 	}
 	const FnDecl *fn = sym->fn;
 	VEC(HirExpr *) req = {0};

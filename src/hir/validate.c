@@ -43,6 +43,8 @@ v_slot(V *v, const HirExpr *e, HirSlot s)
 {
 	if (s >= (HirSlot)v->f->nlocals)
 		bad(v, e->span, "slot %u out of range", s);
+	else if (v->f->locals[s].pinned && (!v->f->locals[s].lent || v->f->locals[s].owned))
+		bad(v, e->span, "pinned slot `%s` is not lent", v->f->locals[s].name);
 }
 
 /*
@@ -132,8 +134,7 @@ lent_param_read(V *v, const HirExpr *e)
 		return e->lends;
 	while (e->kind == HIR_FIELD && !e->u.field.take)
 		e = e->u.field.base;
-	return e->kind == HIR_LOCAL && e->u.slot < (HirSlot)v->f->nlocals && v->f->locals[e->u.slot].lent &&
-	       v->f->locals[e->u.slot].param;
+	return e->kind == HIR_LOCAL && e->u.slot < (HirSlot)v->f->nlocals && v->f->locals[e->u.slot].pinned;
 }
 
 static bool
@@ -268,6 +269,8 @@ v_stmt(V *v, const HirStmt *s)
 		v_expr(v, s->value);
 		if (s->kind != HS_LET && s->slot == HIR_NO_SLOT)
 			bad(v, s->span, "assignment target is not resolved");
+		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].pinned && !lent_param_read(v, s->value))
+			bad(v, s->span, "pinned alias `%s` is not bound to a lent parameter's path", v->f->locals[s->slot].name);
 		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent && !lent_place(v, s->value) &&
 		    !s->value->lends)
 			bad(v, s->span, "alias `%s` is not bound to a place of a lent slot", v->f->locals[s->slot].name);
