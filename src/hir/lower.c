@@ -32,6 +32,9 @@ typedef struct Lower {
 	uint32_t nexprs;
 	struct Lower *parent;     /* closures: the enclosing function's lowering */
 	SlotVec captures;         /* closures: parent slots captured, in first-use order */
+	VEC(uint8_t) copied;      /* per slot: an owned copy of a value the checker binds as lent
+	                             (`let mut w = a;` of a `borrow` a: check_let lends it, so a read
+	                             after any use is admitted): never moved out by lowering */
 } Lower;
 
 static HirExpr *lower_expr(Lower *L, const Expr *e, bool move);
@@ -124,6 +127,7 @@ new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is
 {
 	HirLocal l = { name, type, is_owned, false, param, span, false };
 	VEC_PUSH(L->locals, l);
+	VEC_PUSH(L->copied, 0);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	bind_name(L, name, s);
 	if (is_owned && L->owned)
@@ -152,6 +156,7 @@ lookup(Lower *L, const char *name)
 	HirLocal pl = L->parent->locals.items[ps];
 	HirLocal l = { pl.name, pl.type, false, false, true, pl.span, false };
 	VEC_PUSH(L->locals, l);
+	VEC_PUSH(L->copied, 0);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	sema_strmap_set(&L->captured, pl.name, (int32_t)s);
 	return s;
@@ -176,7 +181,7 @@ lower_name(Lower *L, const Expr *e, bool move)
 		h->u.call.fn = sema_expr_sym(L->S, e->id);
 		return h;
 	}
-	bool take = move && L->locals.items[s].owned;
+	bool take = move && L->locals.items[s].owned && !L->copied.items[s];
 	HirExpr *h = node(L, take ? HIR_MOVE : HIR_LOCAL, e);
 	h->u.slot = s;
 	return h;
@@ -691,7 +696,7 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		while (root->kind == HIR_FIELD)
 			root = root->u.field.base;
 		h->u.field.take = move && owned_type(L, h->type) &&
-				  !(root->kind == HIR_LOCAL && L->locals.items[root->u.slot].lent);
+				  !(root->kind == HIR_LOCAL && (L->locals.items[root->u.slot].lent || L->copied.items[root->u.slot]));
 		return h;
 	}
 	case EXPR_TRY: {
@@ -798,6 +803,7 @@ lower_stmt(Lower *L, const Stmt *s)
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
 			L->locals.items[h->slot].lent = alias;
 			L->locals.items[h->slot].pinned = pinned;
+			L->copied.items[h->slot] = !alias && v && sema_lent_value(S, v);
 		}
 		return h;
 	}
@@ -898,6 +904,7 @@ finish_func(Lower *L, HirFunc *f)
 	f->nlocals = L->locals.len;
 	f->nexprs = L->nexprs;
 	VEC_FREE(L->locals);
+	VEC_FREE(L->copied);
 	VEC_FREE(L->scope);
 	sema_strmap_free(&L->index);
 	sema_strmap_free(&L->captured);
