@@ -22,8 +22,9 @@
  * decision, or until the view's own block ends (dead).  Out of a loop body
  * (or condition) the next iteration is looked at before what follows the
  * loop.  Only syntax counts, and every shortcut is the safe side: any read
- * inside a construct this file does not take apart (a call's arguments, an
- * operator, a closure) is LIVE; a `let`, `match` binding or `for` item of
+ * inside a construct this file does not take apart (a call's arguments, a
+ * closure) is LIVE (an operator's operands are taken in order; the right
+ * one of `&&`/`||` may not run); a `let`, `match` binding or `for` item of
  * the same name hides the view (its reads and assignments are another
  * variable's); a branch under a literal `true`/`false` condition that
  * cannot run is skipped (the only unreached code the language can write:
@@ -389,6 +390,15 @@ r_expr(Live *L, const Expr *e)
 		if (r != LV_PASS || !e->u.match.narms)
 			return r;
 		return r_arms(L, e, 0, LV_KILL);
+	}
+	case EXPR_UNARY: return r_expr(L, e->u.unary.operand);
+	case EXPR_BINARY: {
+		/* the operands in order; `&&`/`||` may skip the right one */
+		int r = r_expr(L, e->u.binary.lhs);
+		if (r != LV_PASS)
+			return r;
+		r = r_expr(L, e->u.binary.rhs);
+		return (e->bin_op == BIN_AND || e->bin_op == BIN_OR) && r == LV_KILL ? LV_PASS : r;
 	}
 	default:
 		return reads_in(L, e->span.start, e->span.end) ? LV_LIVE : LV_PASS;
