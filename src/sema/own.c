@@ -872,7 +872,7 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item, Span span)
 			break;
 		}
 		if (pass >= OWN_LOOP_WIDEN)
-			sema_own_loop_widen(O, f.n, span);
+			sema_own_loop_widen(O, f.n, span, cond, body);
 		if (item >= 0)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)

@@ -128,7 +128,7 @@ bool sema_own_owned(Own *O, TypeId t);
 
 /* own_live.c */
 bool sema_own_view_live_after(Own *O, int v, uint32_t end);
-void sema_own_loop_widen(Own *O, int n, Span loop);
+void sema_own_loop_widen(Own *O, int n, Span loop, const Expr *cond, const Block *body);
 
 /* own_view.c */
 bool sema_own_edge_scoped(Own *O, int k);

@@ -757,37 +757,241 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 	return false;
 }
 
+/* ---- loop widening ---- */
+
+/* The loop's value flow by name: an edge from every name read in a value to
+ * the name it is stored in (an assignment's target, whole or a field, a
+ * `let`, a `for` item, a match arm's bindings).  By name, so two variables
+ * of one name are one node (more flow: the safe side). */
+typedef struct FlowEdge { int from, to; } FlowEdge;
+
+/* The steps the flow searches of one widening may take (views × nodes). */
+#define OWN_FLOW_WORK 1000000
+
+typedef struct Flow {
+	StrMap ids;                      /* name → node */
+	VEC(const char *) names;         /* node → name */
+	VEC(FlowEdge) edges;
+	VEC(const char *) scratch;       /* the names read in one value */
+} Flow;
+
+static int
+flow_node(Flow *F, const char *name)
+{
+	int i = sema_strmap_get(&F->ids, name);
+	if (i < 0) {
+		i = F->names.len;
+		VEC_PUSH(F->names, name);
+		sema_strmap_put(&F->ids, name, i);
+	}
+	return i;
+}
+
+static void
+names_visit(void *ctx, const Expr *e)
+{
+	Flow *F = ctx;
+	if (e->kind == EXPR_NAME)
+		VEC_PUSH(F->scratch, e->u.name.s);
+}
+
+/* Edges from every name read in e to target. */
+static void
+flow_into(Flow *F, const Expr *e, const char *target)
+{
+	if (!e || !target)
+		return;
+	F->scratch.len = 0;
+	sema_walk_expr(e, names_visit, F);
+	int t = flow_node(F, target);
+	for (int i = 0; i < F->scratch.len; i++) {
+		int f = flow_node(F, F->scratch.items[i]);
+		if (f != t) {
+			FlowEdge fe = { f, t };
+			VEC_PUSH(F->edges, fe);
+		}
+	}
+}
+
+static void
+flow_pat(Flow *F, const Pattern *p, const Expr *from)
+{
+	if (!p)
+		return;
+	switch (p->kind) {
+	case PAT_BIND: flow_into(F, from, p->u.bind.s); break;
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++)
+			flow_pat(F, p->u.or.alts[i], from);
+		break;
+	case PAT_CASE: case PAT_RECORD: {
+		const FieldPat *f = p->kind == PAT_CASE ? p->u.case_.fields : p->u.record.fields;
+		int n = p->kind == PAT_CASE ? p->u.case_.nfields : p->u.record.nfields;
+		for (int i = 0; i < n; i++) {
+			if (f[i].sub)
+				flow_pat(F, f[i].sub, from);
+			else
+				flow_into(F, from, f[i].name.s);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* The statements of b (and of the loop and unsafe bodies under them; blocks
+ * inside expressions: flow_visit). */
+static void
+flow_stmts(Flow *F, const Block *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_ASSIGN: flow_into(F, s->u.assign.value, s->u.assign.target.s); break;
+		case STMT_LET: flow_into(F, s->u.let.value, s->u.let.name.s); break;
+		case STMT_WHILE: flow_stmts(F, s->u.while_.body); break;
+		case STMT_FOR:
+			flow_into(F, s->u.for_.iter, s->u.for_.item.s);
+			flow_stmts(F, s->u.for_.body);
+			break;
+		case STMT_UNSAFE: flow_stmts(F, s->u.unsafe.body); break;
+		default: break;
+		}
+	}
+}
+
+static void
+flow_visit(void *ctx, const Expr *e)
+{
+	Flow *F = ctx;
+	if (e->kind == EXPR_BLOCK) {
+		flow_stmts(F, e->u.block);
+	} else if (e->kind == EXPR_IF) {
+		flow_stmts(F, e->u.if_.then_block);
+		flow_stmts(F, e->u.if_.else_block);
+	} else if (e->kind == EXPR_CLOSURE) {
+		flow_stmts(F, e->u.closure.body);
+	} else if (e->kind == EXPR_MATCH) {
+		for (int i = 0; i < e->u.match.narms; i++)
+			flow_pat(F, e->u.match.arms[i].pat, e->u.match.scrutinee);
+	}
+}
+
 /*
  * A loop whose entry state has not settled after a few passes (own_loop):
  * views passed through one another in reverse order gain one owner per
  * pass, one link of the chain at a time.  Widening: every view variable
  * from before the loop (the first n) that the loop assigns borrows from
- * every owner any of them borrows from at the loop's entry.  An
- * over-approximation (more edges: more T265, never fewer), after which a
- * pass adds an edge only when a new owner joins that set, which the body's
- * own views make in its first pass: the loop settles in a pass or two.
+ * every owner that any variable from before the loop whose value may flow
+ * into it in the loop (through its assignments, `let`s, `for` items and
+ * match bindings, by name: Flow) borrows from at the loop's entry.  prec19:
+ * it was every owner of every such view, so a view never holding an owner
+ * (a chain of views of s beside a view re-pointed away from t before t's
+ * renewal) was T265 at t's renewal.  Any widening is sound — own_loop
+ * still runs passes until the entry state settles, and widening only adds
+ * edges — so this only decides how soon it settles: a pass after the
+ * widening copies along the flow what each view already holds, and every
+ * owner enters in the first pass (a view made in the body, an escape).
  */
 void
-sema_own_loop_widen(Own *O, int n, Span loop)
+sema_own_loop_widen(Own *O, int n, Span loop, const Expr *cond, const Block *body)
 {
 	occ_build(O);
-	VEC(int) views = {0}, owners = {0};
+	Flow F;
+	memset(&F, 0, sizeof F);
+	flow_into(&F, cond, NULL);
+	sema_walk_expr(cond, flow_visit, &F);
+	flow_stmts(&F, body);
+	sema_walk_block(body, flow_visit, &F);
+	/* reverse adjacency: node → the nodes flowing into it */
+	int nn = F.names.len;
+	int *head = spx_xcalloc((size_t)(nn ? nn : 1), sizeof *head), *next = spx_xcalloc((size_t)(F.edges.len ? F.edges.len : 1), sizeof *next);
+	for (int i = 0; i < nn; i++)
+		head[i] = -1;
+	for (int k = 0; k < F.edges.len; k++) {
+		next[k] = head[F.edges.items[k].to];
+		head[F.edges.items[k].to] = k;
+	}
+	int *mark = spx_xcalloc((size_t)(nn ? nn : 1), sizeof *mark);
 	bool *seen = spx_xcalloc((size_t)(O->vars.len ? O->vars.len : 1), 1);
+	VEC(int) stack = {0}, owners = {0};
+	int epoch = 0, nviews = 0;
+	for (int x = 0; x < n && x < O->vars.len; x++)
+		nviews += sema_type_view(O->S, O->vars.items[x].type) &&
+			  index_next(O->kills.items, O->kills.len, O->vars.items[x].name, loop.start) < loop.end;
+	/* one search of the flow per view: past OWN_FLOW_WORK steps (a chain of
+	 * thousands of views) every view takes every owner of them all, the
+	 * coarse widening of flow16 (a node of the flow then counts as read by
+	 * every view: `coarse`) */
+	bool coarse = (int64_t)nviews * (int64_t)(nn + F.edges.len + 1) > OWN_FLOW_WORK;
 	for (int x = 0; x < n && x < O->vars.len; x++) {
 		const OwnVar *v = &O->vars.items[x];
 		if (!sema_type_view(O->S, v->type) || index_next(O->kills.items, O->kills.len, v->name, loop.start) >= loop.end)
 			continue;
-		VEC_PUSH(views, x);
-		for (int k = v->view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-			if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
-				seen[O->edges.items[k].owner] = true;
-				VEC_PUSH(owners, O->edges.items[k].owner);
+		if (coarse) {
+			if (!owners.len)   /* every owner of every view the loop assigns, once */
+				for (int y = 0; y < n && y < O->vars.len; y++) {
+					if (!sema_type_view(O->S, O->vars.items[y].type) ||
+					    index_next(O->kills.items, O->kills.len, O->vars.items[y].name, loop.start) >= loop.end)
+						continue;
+					for (int k = O->vars.items[y].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+						if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
+							seen[O->edges.items[k].owner] = true;
+							VEC_PUSH(owners, O->edges.items[k].owner);
+						}
+				}
+			for (int j = 0; j < owners.len; j++)
+				sema_own_add_edge(O, x, owners.items[j]);
+			continue;   /* seen stays set: the same owners for every view */
+		}
+		/* the variables from before the loop that may flow into x, x included */
+		epoch++;
+		owners.len = 0;
+		stack.len = 0;
+		int start = sema_strmap_get(&F.ids, v->name);
+		if (start >= 0) {
+			mark[start] = epoch;
+			VEC_PUSH(stack, start);
+		}
+		bool self = start < 0;
+		while (stack.len || self) {
+			int y;
+			if (self) {
+				y = x;   /* x itself, assigned in the loop though not by a flow edge */
+				self = false;
+			} else {
+				int node = stack.items[--stack.len];
+				for (int k = head[node]; k >= 0; k = next[k])
+					if (mark[F.edges.items[k].from] != epoch) {
+						mark[F.edges.items[k].from] = epoch;
+						VEC_PUSH(stack, F.edges.items[k].from);
+					}
+				y = sema_own_find(O, F.names.items[node]);
 			}
+			if (y < 0 || y >= n)
+				continue;
+			for (int k = O->vars.items[y].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
+					seen[O->edges.items[k].owner] = true;
+					VEC_PUSH(owners, O->edges.items[k].owner);
+				}
+		}
+		for (int j = 0; j < owners.len; j++) {
+			seen[owners.items[j]] = false;
+			sema_own_add_edge(O, x, owners.items[j]);
+		}
 	}
-	for (int i = 0; i < views.len; i++)
-		for (int j = 0; j < owners.len; j++)
-			sema_own_add_edge(O, views.items[i], owners.items[j]);
+	free(head);
+	free(next);
+	free(mark);
 	free(seen);
-	VEC_FREE(views);
+	VEC_FREE(stack);
 	VEC_FREE(owners);
+	VEC_FREE(F.names);
+	VEC_FREE(F.edges);
+	VEC_FREE(F.scratch);
+	sema_strmap_free(&F.ids);
 }
