@@ -726,9 +726,11 @@ result_var(Emit *E, TypeId t, Span span)
 	return r;
 }
 
-/* Stores v (converted to type t, owned) into target, or discards it. */
+/* Stores v (converted to type t, owned) into target, or discards it.  The
+ * result of a lending branch value (HirExpr.lends) is stored as read, a
+ * borrow of a lent parameter's path, never copied. */
 static void
-store_result(Emit *E, Val v, const char *target, TypeId t)
+store_result(Emit *E, Val v, const char *target, TypeId t, bool lend)
 {
 	if (!v.c)
 		return;
@@ -736,13 +738,15 @@ store_result(Emit *E, Val v, const char *target, TypeId t)
 		emitc_drop_val(E, v);
 		return;
 	}
-	v = emitc_own_val(E, emitc_coerce(E, v, t));
+	v = emitc_coerce(E, v, t);
+	if (!lend)
+		v = emitc_own_val(E, v);
 	if (v.c)
 		emitc_line(E, "%s = %s;", target, v.c);
 }
 
 static void
-emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt)
+emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt, bool lend)
 {
 	Buf test = {0};
 	if (!pat_test(E, &test, a->pat, st, s)) {
@@ -778,7 +782,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 		emitc_line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
 		     emitc_zero_init(E, B.taken.items[i].t));
 	VEC_FREE(B.taken);
-	store_result(E, emitc_ev(E, a->value), r, rt);
+	store_result(E, emitc_ev(E, a->value), r, rt, lend);
 	for (int i = a->nbinds - 1; i >= 0; i--)
 		if (E->slot_own[a->binds[i]])
 			emitc_release_place(E, emitc_slot_type(E, a->binds[i]), emitc_slot_name(E, a->binds[i]));
@@ -814,16 +818,25 @@ emit_match(Emit *E, const HirExpr *e)
 	const char *m = emitc_new_tmp(E);
 	emitc_line(E, "bool %s = false;", m);
 	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
-		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt);
+		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt, e->lends);
 	if (E->failed)
 		return no_val;
-	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
 }
 
 /* ---- blocks and control ---- */
 
+static void emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool lend);
+
 void
 emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
+{
+	emit_block_to(E, b, target, tt, false);
+}
+
+/* A block whose value goes to target (owned, or as read when lend). */
+static void
+emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool lend)
 {
 	emitc_line(E, "{");
 	E->indent++;
@@ -837,7 +850,7 @@ emit_block(Emit *E, const HirBlock *b, const char *target, TypeId tt)
 	if (body)
 		emitc_chunk_close(E);
 	if (b->tail && !E->failed)
-		store_result(E, emitc_ev(E, b->tail), target, tt);
+		store_result(E, emitc_ev(E, b->tail), target, tt, lend);
 	if (b == E->f->body) {
 		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
 		E->indent--;
@@ -864,10 +877,10 @@ emit_block_expr(Emit *E, const HirExpr *e)
 	const char *r = result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
-	emit_block(E, b, r, rt);
+	emit_block_to(E, b, r, rt, e->lends);
 	if (E->failed)
 		return no_val;
-	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
 }
 
 static Val
@@ -881,14 +894,14 @@ emit_if(Emit *E, const HirExpr *e)
 	if (E->failed)
 		return no_val;
 	emitc_line(E, "if (%s)", c.c);
-	emit_block(E, e->u.if_.then_, r, rt);
+	emit_block_to(E, e->u.if_.then_, r, rt, e->lends);
 	if (e->u.if_.else_) {
 		emitc_line(E, "else");
-		emit_block(E, e->u.if_.else_, r, rt);
+		emit_block_to(E, e->u.if_.else_, r, rt, e->lends);
 	}
 	if (E->failed)
 		return no_val;
-	return r ? mkval(r, rt, true) : mkval("0", T_I64, false);
+	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
 }
 
 static Val

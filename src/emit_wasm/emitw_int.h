@@ -296,6 +296,8 @@ bool emitw_block(Emitw *W, const HirBlock *b, TypeId as);
 /* e's values as type `to`: a class value as one of its ancestors keeps the
  * ancestor's fields, which come first (LANGUAGE.md §4.6). */
 bool emitw_expr_as(Emitw *W, const HirExpr *e, TypeId to);
+bool emitw_value(Emitw *W, const HirExpr *e, TypeId as, bool lend);
+bool emitw_block_lend(Emitw *W, const HirBlock *b, TypeId as, bool lend);
 /* The conversion alone: e's values, already on the stack, as type `to`. */
 bool emitw_expr_conv(Emitw *W, const HirExpr *e, TypeId to);
 

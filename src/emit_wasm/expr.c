@@ -884,10 +884,10 @@ if_expr(Emitw *W, const HirExpr *e, TypeId as)
 	if (n < 0)
 		return false;
 	emitw_open(W, OP_IF, ty, n);
-	if (!emitw_block(W, e->u.if_.then_, as))
+	if (!emitw_block_lend(W, e->u.if_.then_, as, e->lends))
 		return false;
 	emitw_op(W, OP_ELSE);
-	if (!emitw_block(W, e->u.if_.else_, as))
+	if (!emitw_block_lend(W, e->u.if_.else_, as, e->lends))
 		return false;
 	emitw_end(W);
 	return true;
@@ -979,7 +979,7 @@ emitw_expr(Emitw *W, const HirExpr *e)
 		if (emitw_flat_or_refuse(W, emitw_ty(W, e->type), e->span, NULL) < 0)
 			return false;
 		return aggregate(W, e);
-	case HIR_BLOCK: return emitw_block(W, e->u.block, emitw_ty(W, e->type));
+	case HIR_BLOCK: return emitw_block_lend(W, e->u.block, emitw_ty(W, e->type), e->lends);
 	case HIR_IF: return if_expr(W, e, emitw_ty(W, e->type));
 	case HIR_MATCH: return emitw_match(W, e, emitw_ty(W, e->type));
 	case HIR_FUNC: case HIR_CLOSURE:
@@ -1140,11 +1140,26 @@ stmt_kind(Emitw *W, const HirStmt *s)
 bool
 emitw_block(Emitw *W, const HirBlock *b, TypeId as)
 {
+	return emitw_block_lend(W, b, as, false);
+}
+
+/* The value of e as type as: owned, or when lend (the result of a lending
+ * branch value, HirExpr.lends) as read in place. */
+bool
+emitw_value(Emitw *W, const HirExpr *e, TypeId as, bool lend)
+{
+	return lend ? emitw_expr_as(W, e, as) : emitw_own(W, e, as);
+}
+
+/* A block whose value is owned, or read in place when lend (HirExpr.lends). */
+bool
+emitw_block_lend(Emitw *W, const HirBlock *b, TypeId as, bool lend)
+{
 	int omark = emitw_otemps_mark(W);
 	for (int i = 0; i < b->nstmts; i++)
 		if (!stmt(W, b->stmts[i]))
 			return false;
-	if (b->tail && !(as != WASM_DISCARD ? emitw_own(W, b->tail, as) : emitw_discard(W, b->tail)))
+	if (b->tail && !(as != WASM_DISCARD ? emitw_value(W, b->tail, as, lend) : emitw_discard(W, b->tail)))
 		return false;
 	if (b == W->f->body)
 		return !W->failed;   /* the function's epilogue releases, after `ensures` (§0.12) */

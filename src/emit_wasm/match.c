@@ -167,7 +167,7 @@ arms(Emitw *W, const HirExpr *e, uint32_t base, const uint8_t *ty, int n, TypeId
 		}
 		emitw_open(W, OP_IF, ty, n);
 		bind(W, a->pat, base, own);
-		if (!(as != WASM_DISCARD ? emitw_own(W, a->value, as) : emitw_discard(W, a->value)))
+		if (!(as != WASM_DISCARD ? emitw_value(W, a->value, as, e->lends) : emitw_discard(W, a->value)))
 			return false;
 		/* the arm's owned bindings, at its end */
 		const HirInst *in = &W->M->insts[W->inst];

@@ -30,6 +30,8 @@ bool
 emitw_fresh(Emitw *W, const HirExpr *e)
 {
 	(void)W;
+	if (e->lends)
+		return false;   /* a branch value read in place from a lent parameter (HirExpr.lends) */
 	switch (e->kind) {
 	case HIR_LOCAL:
 		return false;

@@ -81,7 +81,7 @@ d_pattern(D *d, const HirPattern *p)
 static void
 d_head(D *d, const HirExpr *e, const char *what)
 {
-	buf_printf(d->out, "(%s #%u : %s%s", what, e->index, sema_type_name(d->S, e->type), e->temp ? " temp" : "");
+	buf_printf(d->out, "(%s #%u : %s%s", what, e->index, sema_type_name(d->S, e->type), e->temp ? " temp" : e->lends ? " lends" : "");
 }
 
 static void

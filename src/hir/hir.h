@@ -65,6 +65,9 @@ typedef struct HirLocal {
 	                      an alias `let y = <lent place>`, `result` in ensures */
 	bool param;
 	Span span;
+	bool pinned;       /* lent, and its value never changes while the function runs: a `borrow`/
+	                      `shared` parameter, or a `let` alias of a path of one or of a branch value
+	                      that lends (HirExpr.lends) — unlike a binding whose owner may change */
 } HirLocal;
 
 typedef struct HirExpr HirExpr;
@@ -144,6 +147,11 @@ struct HirExpr {
 	bool temp;            /* a fresh owned value in a lending position (an argument to a borrowing
 	                         parameter, an operand, a field base, a non-`own` scrutinee, a
 	                         discarded value): released after its use (see above) */
+	bool lends;           /* a BLOCK, IF (with else) or MATCH every result of which is read in
+	                         place from a path of a lent parameter (`if c { a } else { r.m }` of
+	                         `borrow` a, r), directly or through such a branch value: the value
+	                         is a borrow, as a read of that path is, never a fresh copy; a
+	                         consuming position copies it once (lower.c lends) */
 	Span span;
 	union {
 		struct { uint64_t i; bool negative; double f; uint32_t ch; bool b; const char *s; uint32_t n; } lit;

@@ -32,6 +32,9 @@ typedef struct Lower {
 	uint32_t nexprs;
 	struct Lower *parent;     /* closures: the enclosing function's lowering */
 	SlotVec captures;         /* closures: parent slots captured, in first-use order */
+	VEC(uint8_t) copied;      /* per slot: an owned copy of a value the checker binds as lent
+	                             (`let mut w = a;` of a `borrow` a: check_let lends it, so a read
+	                             after any use is admitted): never moved out by lowering */
 } Lower;
 
 static HirExpr *lower_expr(Lower *L, const Expr *e, bool move);
@@ -122,8 +125,9 @@ pop_scope(Lower *L)
 static HirSlot
 new_slot(Lower *L, const char *name, TypeId type, bool param, Span span, bool is_owned)
 {
-	HirLocal l = { name, type, is_owned, false, param, span };
+	HirLocal l = { name, type, is_owned, false, param, span, false };
 	VEC_PUSH(L->locals, l);
+	VEC_PUSH(L->copied, 0);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	bind_name(L, name, s);
 	if (is_owned && L->owned)
@@ -150,8 +154,9 @@ lookup(Lower *L, const char *name)
 		return HIR_NO_SLOT;
 	VEC_PUSH(L->captures, ps);
 	HirLocal pl = L->parent->locals.items[ps];
-	HirLocal l = { pl.name, pl.type, false, false, true, pl.span };
+	HirLocal l = { pl.name, pl.type, false, false, true, pl.span, false };
 	VEC_PUSH(L->locals, l);
+	VEC_PUSH(L->copied, 0);
 	HirSlot s = (HirSlot)(L->locals.len - 1);
 	sema_strmap_set(&L->captured, pl.name, (int32_t)s);
 	return s;
@@ -176,7 +181,7 @@ lower_name(Lower *L, const Expr *e, bool move)
 		h->u.call.fn = sema_expr_sym(L->S, e->id);
 		return h;
 	}
-	bool take = move && L->locals.items[s].owned;
+	bool take = move && L->locals.items[s].owned && !L->copied.items[s];
 	HirExpr *h = node(L, take ? HIR_MOVE : HIR_LOCAL, e);
 	h->u.slot = s;
 	return h;
@@ -578,6 +583,48 @@ fresh(Lower *L, const HirExpr *h)
 
 static HirExpr *lower_expr_node(Lower *L, const Expr *e, bool move);
 
+/* Is h read in place from a lent parameter: a pinned slot (a `borrow` or
+ * `shared` parameter, or an alias of a path of one), a (non-take) field
+ * path of it, or a branch value that lends? A lent parameter is neither
+ * moved nor replaced while the function runs, so such a read outlives every
+ * scope of the function — unlike a `match borrow` or `for` binding, or an
+ * alias of one, whose owner may change once its loan ends. */
+static bool
+reads_lent_param(Lower *L, const HirExpr *h)
+{
+	if (!h)
+		return false;
+	if (h->kind == HIR_BLOCK || h->kind == HIR_IF || h->kind == HIR_MATCH)
+		return h->lends;
+	while (h->kind == HIR_FIELD && !h->u.field.take)
+		h = h->u.field.base;
+	return h->kind == HIR_LOCAL && L->locals.items[h->u.slot].pinned;
+}
+
+/* Sets h->lends for a block, an `if` with `else` or a match (HirExpr.lends). */
+static void
+lends(Lower *L, HirExpr *h)
+{
+	if (!owned_type(L, h->type) || sema_type_info(&L->S->types, h->type)->kind == TY_PARAM)
+		return;
+	switch (h->kind) {
+	case HIR_BLOCK:
+		h->lends = reads_lent_param(L, h->u.block->tail);
+		break;
+	case HIR_IF:
+		h->lends = h->u.if_.else_ && reads_lent_param(L, h->u.if_.then_->tail) &&
+			   reads_lent_param(L, h->u.if_.else_->tail);
+		break;
+	case HIR_MATCH:
+		h->lends = h->u.match.narms > 0;
+		for (int i = 0; i < h->u.match.narms && h->lends; i++)
+			h->lends = reads_lent_param(L, h->u.match.arms[i].value);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Lowers e; a fresh owned value in a lending position (move false) is marked a temporary. */
 static HirExpr *
 lower_expr(Lower *L, const Expr *e, bool move)
@@ -642,7 +689,14 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 		h->u.field.base = lower_expr(L, e->u.field.base, false);
 		const TypeInfo *ti = sema_type_info(&S->types, bt);
 		h->u.field.field = ti->kind == TY_NOMINAL ? sema_field_index(S, (SymId)ti->decl, e->u.field.name.s) : -1;
-		h->u.field.take = move && owned_type(L, h->type);
+		/* never out of a lent slot's path (`let w = if c { r.m } else { … }` of a
+		 * `borrow` r): the value there is copied, as every lent value in a consuming
+		 * position (the Wasm lane zeroed its flat copy of r and freed the caller's Map) */
+		const HirExpr *root = h->u.field.base;
+		while (root->kind == HIR_FIELD)
+			root = root->u.field.base;
+		h->u.field.take = move && owned_type(L, h->type) &&
+				  !(root->kind == HIR_LOCAL && (L->locals.items[root->u.slot].lent || L->copied.items[root->u.slot]));
 		return h;
 	}
 	case EXPR_TRY: {
@@ -671,15 +725,19 @@ lower_expr_node(Lower *L, const Expr *e, bool move)
 	case EXPR_BLOCK:
 		h = node(L, HIR_BLOCK, e);
 		h->u.block = lower_block(L, e->u.block, move);
+		lends(L, h);
 		return h;
 	case EXPR_IF:
 		h = node(L, HIR_IF, e);
 		h->u.if_.cond = lower_expr(L, e->u.if_.cond, false);
 		h->u.if_.then_ = e->u.if_.then_block ? lower_block(L, e->u.if_.then_block, move) : NULL;
 		h->u.if_.else_ = e->u.if_.else_block ? lower_block(L, e->u.if_.else_block, move) : NULL;
+		lends(L, h);
 		return h;
 	case EXPR_MATCH:
-		return lower_match(L, e, move);
+		h = lower_match(L, e, move);
+		lends(L, h);
+		return h;
 	case EXPR_CLOSURE:
 		if (e->u.closure.mut)
 			return lower_mut_closure(L, e);
@@ -735,10 +793,17 @@ lower_stmt(Lower *L, const Stmt *s)
 		 * lent value is copied into the new owner, as in every consuming position */
 		bool alias = named && !s->u.let.mut && lent_place(L, v);
 		h->value = lower_expr(L, v, !alias);
+		/* so is a branch value lending a lent parameter's path (HirExpr.lends), which the
+		 * checker binds as an alias too (check_let): read in place, no copy.  Its
+		 * results are lent reads, lowered alike in either position (no move, no take) */
+		alias |= named && !s->u.let.mut && h->value->lends && sema_lent_value(S, v);
 		TypeId t = s->u.let.type ? sema_decls_resolve_type(S, s->u.let.type, scope_sym(L)) : h->value->type;
 		if (named) {
+			bool pinned = alias && reads_lent_param(L, h->value);
 			h->slot = new_slot(L, s->u.let.name.s, t, false, s->u.let.name.span, !alias && owned_type(L, t));
 			L->locals.items[h->slot].lent = alias;
+			L->locals.items[h->slot].pinned = pinned;
+			L->copied.items[h->slot] = !alias && v && sema_lent_value(S, v);
 		}
 		return h;
 	}
@@ -839,6 +904,7 @@ finish_func(Lower *L, HirFunc *f)
 	f->nlocals = L->locals.len;
 	f->nexprs = L->nexprs;
 	VEC_FREE(L->locals);
+	VEC_FREE(L->copied);
 	VEC_FREE(L->scope);
 	sema_strmap_free(&L->index);
 	sema_strmap_free(&L->captured);
@@ -869,7 +935,7 @@ lower_function(HirModule *H, SymId id)
 	for (int i = 0; i < sym->nparams; i++) {
 		const ParamSym *p = &sym->params[i];
 		HirSlot ps = new_slot(&L, p->name, p->type, true, p->span, p->mode != MODE_BORROW && p->mode != MODE_SHARED && owned_type(&L, p->type));
-		L.locals.items[ps].lent = p->mode == MODE_BORROW || p->mode == MODE_SHARED;
+		L.locals.items[ps].lent = L.locals.items[ps].pinned = p->mode == MODE_BORROW || p->mode == MODE_SHARED;
 	}
 	const FnDecl *fn = sym->fn;
 	VEC(HirExpr *) req = {0};

@@ -43,6 +43,8 @@ v_slot(V *v, const HirExpr *e, HirSlot s)
 {
 	if (s >= (HirSlot)v->f->nlocals)
 		bad(v, e->span, "slot %u out of range", s);
+	else if (v->f->locals[s].pinned && (!v->f->locals[s].lent || v->f->locals[s].owned))
+		bad(v, e->span, "pinned slot `%s` is not lent", v->f->locals[s].name);
 }
 
 /*
@@ -120,6 +122,39 @@ v_scope(V *v, const HirBlock *b)
 	}
 }
 
+/* A result of a lending branch value (HirExpr.lends): a read in place of a
+ * lent parameter's path, or a nested branch value marked lending (checked
+ * on its own visit). */
+static bool
+lent_param_read(V *v, const HirExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == HIR_BLOCK || e->kind == HIR_IF || e->kind == HIR_MATCH)
+		return e->lends;
+	while (e->kind == HIR_FIELD && !e->u.field.take)
+		e = e->u.field.base;
+	return e->kind == HIR_LOCAL && e->u.slot < (HirSlot)v->f->nlocals && v->f->locals[e->u.slot].pinned;
+}
+
+static bool
+lends_ok(V *v, const HirExpr *e)
+{
+	switch (e->kind) {
+	case HIR_BLOCK:
+		return lent_param_read(v, e->u.block->tail);
+	case HIR_IF:
+		return e->u.if_.else_ && lent_param_read(v, e->u.if_.then_->tail) && lent_param_read(v, e->u.if_.else_->tail);
+	case HIR_MATCH:
+		for (int i = 0; i < e->u.match.narms; i++)
+			if (!lent_param_read(v, e->u.match.arms[i].value))
+				return false;
+		return e->u.match.narms > 0;
+	default:
+		return false;
+	}
+}
+
 static void
 v_expr(V *v, const HirExpr *e)
 {
@@ -129,6 +164,8 @@ v_expr(V *v, const HirExpr *e)
 		bad(v, e->span, "structural id %u is out of range or repeated", e->index);
 	if (e->temp && (e->type == T_ERR || sema_is_copy(v->S, e->type) || e->kind == HIR_LOCAL || e->kind == HIR_MOVE || e->kind == HIR_FIELD))
 		bad(v, e->span, "temporary #%u is not a fresh owned value", e->index);
+	if (e->lends && !lends_ok(v, e))
+		bad(v, e->span, "branch value #%u is marked lending but a result is not read in place from a lent parameter", e->index);
 	switch (e->kind) {
 	case HIR_LOCAL:
 		v_slot(v, e, e->u.slot);
@@ -232,7 +269,10 @@ v_stmt(V *v, const HirStmt *s)
 		v_expr(v, s->value);
 		if (s->kind != HS_LET && s->slot == HIR_NO_SLOT)
 			bad(v, s->span, "assignment target is not resolved");
-		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent && !lent_place(v, s->value))
+		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].pinned && !lent_param_read(v, s->value))
+			bad(v, s->span, "pinned alias `%s` is not bound to a lent parameter's path", v->f->locals[s->slot].name);
+		if (s->kind == HS_LET && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent && !lent_place(v, s->value) &&
+		    !s->value->lends)
 			bad(v, s->span, "alias `%s` is not bound to a place of a lent slot", v->f->locals[s->slot].name);
 		if (s->kind == HS_ASSIGN && s->slot < (HirSlot)v->f->nlocals && v->f->locals[s->slot].lent)
 			bad(v, s->span, "assignment to lent slot `%s`", v->f->locals[s->slot].name);

@@ -372,12 +372,16 @@ compile_expr(Comp *C, const HirExpr *e)
 	case HIR_BLOCK:
 		n = node_new(C, interp_x_block, e);
 		n->b1 = compile_block(C, e->u.block);
+		n->b1->lends = e->lends;
 		return n;
 	case HIR_IF:
 		n = node_new(C, interp_x_if, e);
 		n->x = compile_expr(C, e->u.if_.cond);
 		n->b1 = compile_block(C, e->u.if_.then_);
 		n->b2 = e->u.if_.else_ ? compile_block(C, e->u.if_.else_) : NULL;
+		n->b1->lends = e->lends;
+		if (n->b2)
+			n->b2->lends = e->lends;
 		return fuse_cond(n, SCALAR_XIF);
 	case HIR_MATCH:
 		return match(C, e);

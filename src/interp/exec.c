@@ -748,7 +748,7 @@ block_value(Interp *I, Value *S, const CBlock *b, int mark)
 	Value v = v_empty();
 	if (b->tail) {
 		v = node_eval(I, S, b->tail);
-		if (!STOPPED && v.borrowed && (b->nowned || I->temps.len > mark))
+		if (!STOPPED && v.borrowed && !b->lends && (b->nowned || I->temps.len > mark))
 			v = interp_value_clone(&I->heap, v);
 	}
 	return v;

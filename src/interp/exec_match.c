@@ -137,7 +137,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 		if (own && a->nbinds)
 			match_bind(I, S, a->pat, &s, true);
 		Value v = node_eval(I, S, a->value);
-		if (!STOPPED)
+		if (!STOPPED && !(n->e && n->e->lends))   /* a lending match's value is read in place (HirExpr.lends) */
 			v = value_own(&I->heap, v);
 		for (int j = a->nowned - 1; j >= 0; j--)
 			slot_clear(&I->heap, &S[a->owned[j]]);
@@ -228,7 +228,7 @@ interp_x_match_byte_opt(Interp *I, Value *S, const Node *n)
 	if (a->nbinds)
 		S[a->binds[0]] = v_int(V_U8, p[i.u]);
 	Value v = node_eval(I, S, a->value);
-	if (!STOPPED)
+	if (!STOPPED && !(n->e && n->e->lends))
 		v = value_own(&I->heap, v);
 	for (int j = a->nowned - 1; j >= 0; j--)
 		slot_clear(&I->heap, &S[a->owned[j]]);

@@ -48,6 +48,8 @@ struct CBlock {
 	const HirSlot *owned;
 	int nowned;
 	bool simple;          /* nothing to release at its end: no owned slots, no view temporaries */
+	bool lends;           /* the block of a lending branch value (HirExpr.lends): its borrowed
+	                         tail, a lent parameter's path, is returned as read, never copied */
 };
 
 struct Node {

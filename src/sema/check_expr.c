@@ -839,14 +839,21 @@ check_call(FnCtx *C, const Expr *e)
 			return T_ERR;
 		}
 		int np = ti->nargs - 1;
-		TypeId params[8], result = ti->args[np];
-		for (int i = 0; i < np && i < 8; i++)
+		/* every parameter (a copy: checking the arguments may grow the type table);
+		 * only the first eight were checked, so a ninth argument of any type was
+		 * admitted (`f(1, …, 8, f)`: the interpreter read a function value as an
+		 * i64 and the C lane failed to build) */
+		TypeId local[8] = { 0 }, result = ti->args[np];
+		TypeId *params = np > 8 ? spx_xcalloc((size_t)np, sizeof *params) : local;
+		for (int i = 0; i < np; i++)
 			params[i] = sema_type_info(&S->types, l->type)->args[i];
 		if (e->u.call.nargs != np) {
 			Diag *d = sema_error(S, DIAG_T204, e->span, "`%s` expects %d arguments, received %d", name, np, e->u.call.nargs);
 			diag_set_help(d, "pass exactly %d argument%s", np, np == 1 ? "" : "s");
 		}
-		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np < 8 ? np : 8, NULL);
+		check_args(C, name, e->u.call.args, e->u.call.nargs, params, NULL, np, NULL);
+		if (params != local)
+			free(params);
 		return result;
 	}
 	SymId f = sema_strmap_get(&S->fn_names, name);

@@ -872,7 +872,7 @@ own_loop(Own *O, const Expr *cond, const Block *body, int item, Span span)
 			break;
 		}
 		if (pass >= OWN_LOOP_WIDEN)
-			sema_own_loop_widen(O, f.n, span);
+			sema_own_loop_widen(O, f.n, span, cond, body);
 		if (item >= 0)
 			set_state(O, item, ST_LIVE);   /* a `for` item is bound afresh every iteration */
 		if (cond)
@@ -1137,6 +1137,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->memo_len)
 		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);
 	O->memo_len = 0;
+	O->nfacts = 0;
 	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);
@@ -1161,6 +1162,7 @@ sema_own_check_function(Sema *S, SymId fn)
 	O.loops_unstable = false;
 	O.fn_name = f->name;
 	O.body = f->fn->body;
+	O.nparams = f->nparams;
 	sema_walk_block(f->fn->body, note_use, &O.last_use);
 	for (int i = 0; i < f->nparams; i++)
 	{

@@ -66,6 +66,11 @@ typedef struct OwnEdge {
 	OwnSt alive;
 } OwnEdge;
 
+/* The distinct condition names one function's T265 liveness correlates
+ * (own_live.c): each may walk the rest of the function once per view name;
+ * past them conditions are not correlated (more T265, the safe side). */
+#define OWN_FACTS 64
+
 typedef struct Own {
 	Sema *S;
 	VEC(OwnVar) vars;
@@ -88,10 +93,13 @@ typedef struct Own {
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
 	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
-	VEC(struct OwnOcc { const char *name; uint32_t at; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
-	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s by (target, offset) */
+	VEC(struct OwnOcc { const char *name; uint32_t at; bool let; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
+	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s (let set) by (target, offset) */
 	bool occ_built;
-	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int r; } *memo;  /* own_live.c: (block, statement, name) → the rest's answer */
+	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int fact; int r; } *memo;  /* own_live.c: (block, statement, name, fact) → the rest's answer */
+	const char *facts[OWN_FACTS];  /* own_live.c: the condition names correlated so far (OwnMemo.fact) */
+	int nfacts;
+	int nparams;           /* the function's parameters: the first variables */
 	int memo_cap, memo_len;
 	VEC(int) visited;      /* own_live.c's scratch */
 	VEC(const Expr *) operands;  /* evaluated operands holding views whose consumer has not run yet (sema_own_operand_done) */
@@ -120,7 +128,7 @@ bool sema_own_owned(Own *O, TypeId t);
 
 /* own_live.c */
 bool sema_own_view_live_after(Own *O, int v, uint32_t end);
-void sema_own_loop_widen(Own *O, int n, Span loop);
+void sema_own_loop_widen(Own *O, int n, Span loop, const Expr *cond, const Block *body);
 
 /* own_view.c */
 bool sema_own_edge_scoped(Own *O, int k);

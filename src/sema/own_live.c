@@ -22,8 +22,9 @@
  * decision, or until the view's own block ends (dead).  Out of a loop body
  * (or condition) the next iteration is looked at before what follows the
  * loop.  Only syntax counts, and every shortcut is the safe side: any read
- * inside a construct this file does not take apart (a call's arguments, an
- * operator, a closure) is LIVE; a `let`, `match` binding or `for` item of
+ * inside a construct this file does not take apart (a call's arguments, a
+ * closure) is LIVE (an operator's operands are taken in order; the right
+ * one of `&&`/`||` may not run); a `let`, `match` binding or `for` item of
  * the same name hides the view (its reads and assignments are another
  * variable's); a branch under a literal `true`/`false` condition that
  * cannot run is skipped (the only unreached code the language can write:
@@ -52,6 +53,11 @@ typedef struct Live {
 	uint32_t hash;
 	const struct OwnOcc *reads, *kills;   /* the name's entries of Own.occ and Own.kills, by offset */
 	int nreads, nkills;
+	/* a condition known on every path from the change (0: none): the change
+	 * lies in the then (else) branch of `if c`, so c is true (false) until
+	 * the block declaring c ends; fact = 2 * (index in Own.facts) + 1 + value */
+	int fact;
+	uint32_t fact_let;    /* the offset of c's one `let` */
 } Live;
 
 static int
@@ -69,7 +75,7 @@ read_visit(void *ctx, const Expr *e)
 {
 	Own *O = ctx;
 	if (e->kind == EXPR_NAME) {
-		struct OwnOcc u = { e->u.name.s, e->span.start };
+		struct OwnOcc u = { e->u.name.s, e->span.start, false };
 		VEC_PUSH(O->occ, u);
 	}
 }
@@ -84,10 +90,10 @@ kill_stmts(Own *O, const Block *b)
 	for (int i = 0; i < b->nstmts; i++) {
 		const Stmt *s = b->stmts[i];
 		if (s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s) {
-			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start };
+			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start, false };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_LET && s->u.let.name.s) {   /* hides the name: looked at too */
-			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start };
+			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start, true };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_WHILE) {
 			kill_stmts(O, s->u.while_.body);
@@ -110,6 +116,12 @@ kill_visit(void *ctx, const Expr *e)
 		kill_stmts(O, e->u.if_.else_block);
 	} else if (e->kind == EXPR_CLOSURE) {
 		kill_stmts(O, e->u.closure.body);
+		/* a parameter may reuse an outer name (no T209): another binding of it */
+		for (int i = 0; i < e->u.closure.nparams; i++)
+			if (e->u.closure.params[i].name.s) {
+				struct OwnOcc u = { e->u.closure.params[i].name.s, e->u.closure.params[i].name.span.start, false };
+				VEC_PUSH(O->kills, u);
+			}
 	}
 }
 
@@ -201,18 +213,19 @@ touches(Live *L, uint32_t from, uint32_t to)
 /* ---- the answers for the rest of a block, remembered ---- */
 
 static uint32_t
-memo_hash(const Block *b, int j, uint32_t h)
+memo_hash(const Block *b, int j, uint32_t h, int fact)
 {
-	return ((uint32_t)(uintptr_t)b * 2654435761u) ^ ((uint32_t)j * 2246822519u) ^ (h * 3266489917u);
+	return ((uint32_t)(uintptr_t)b * 2654435761u) ^ ((uint32_t)j * 2246822519u) ^ (h * 3266489917u) ^
+	       ((uint32_t)fact * 668265263u);
 }
 
 static struct OwnMemo *
-memo_slot(Own *O, const Block *b, int j, const char *name, uint32_t h)
+memo_slot(Own *O, const Block *b, int j, const char *name, uint32_t h, int fact)
 {
-	uint32_t k = memo_hash(b, j, h) & (uint32_t)(O->memo_cap - 1);
+	uint32_t k = memo_hash(b, j, h, fact) & (uint32_t)(O->memo_cap - 1);
 	for (;;) {
 		struct OwnMemo *m = &O->memo[k];
-		if (!m->b || (m->b == b && m->j == j && strcmp(m->name, name) == 0))
+		if (!m->b || (m->b == b && m->j == j && m->fact == fact && strcmp(m->name, name) == 0))
 			return m;
 		k = (k + 1) & (uint32_t)(O->memo_cap - 1);
 	}
@@ -224,7 +237,7 @@ memo_get(Live *L, const Block *b, int j)
 	Own *O = L->O;
 	if (!O->memo_len)
 		return -1;
-	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash, L->fact);
 	return m->b ? m->r : -1;
 }
 
@@ -239,13 +252,13 @@ memo_put(Live *L, const Block *b, int j, int r)
 		O->memo = spx_xcalloc((size_t)O->memo_cap, sizeof *O->memo);
 		for (int k = 0; k < cap; k++)
 			if (old[k].b)
-				*memo_slot(O, old[k].b, old[k].j, old[k].name, old[k].h) = old[k];
+				*memo_slot(O, old[k].b, old[k].j, old[k].name, old[k].h, old[k].fact) = old[k];
 		free(old);
 	}
-	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash);
+	struct OwnMemo *m = memo_slot(O, b, j, L->name, L->hash, L->fact);
 	if (!m->b) {
 		O->memo_len++;
-		*m = (struct OwnMemo){ b, j, L->name, L->hash, r };
+		*m = (struct OwnMemo){ b, j, L->name, L->hash, L->fact, r };
 	}
 }
 
@@ -323,13 +336,38 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 	return lv_join(acc, r);
 }
 
-/* The branches of if e, one of which runs (a literal condition: that one). */
+/* The name c of a condition `c` or `!c` (*neg set for `!c`), or NULL. */
+static const char *
+cond_name(const Expr *e, bool *neg)
+{
+	*neg = false;
+	if (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
+		*neg = true;
+		e = e->u.unary.operand;
+	}
+	return e && e->kind == EXPR_NAME ? e->u.name.s : NULL;
+}
+
+/* The value the fact gives condition e, or -1 (no fact on it). */
+static int
+fact_value(const Live *L, const Expr *e)
+{
+	bool neg;
+	const char *c = L->fact ? cond_name(e, &neg) : NULL;
+	if (!c || strcmp(c, L->O->facts[(L->fact - 1) / 2]) != 0)
+		return -1;
+	return ((L->fact - 1) % 2) ^ neg;
+}
+
+/* The branches of if e, one of which runs (a literal condition, or one the
+ * fact decides: that one). */
 static int
 r_branches(Live *L, const Expr *e)
 {
-	if (lit_bool(e->u.if_.cond, true))
+	int fv = fact_value(L, e->u.if_.cond);
+	if (lit_bool(e->u.if_.cond, true) || fv == 1)
 		return r_block(L, e->u.if_.then_block);
-	if (lit_bool(e->u.if_.cond, false))
+	if (lit_bool(e->u.if_.cond, false) || fv == 0)
 		return r_block(L, e->u.if_.else_block);
 	return lv_join(r_block(L, e->u.if_.then_block), r_block(L, e->u.if_.else_block));
 }
@@ -352,6 +390,15 @@ r_expr(Live *L, const Expr *e)
 		if (r != LV_PASS || !e->u.match.narms)
 			return r;
 		return r_arms(L, e, 0, LV_KILL);
+	}
+	case EXPR_UNARY: return r_expr(L, e->u.unary.operand);
+	case EXPR_BINARY: {
+		/* the operands in order; `&&`/`||` may skip the right one */
+		int r = r_expr(L, e->u.binary.lhs);
+		if (r != LV_PASS)
+			return r;
+		r = r_expr(L, e->u.binary.rhs);
+		return (e->bin_op == BIN_AND || e->bin_op == BIN_OR) && r == LV_KILL ? LV_PASS : r;
 	}
 	default:
 		return reads_in(L, e->span.start, e->span.end) ? LV_LIVE : LV_PASS;
@@ -449,6 +496,74 @@ r_block_from(Live *L, const Block *b, int j)
 }
 
 /* ---- from the change outwards ---- */
+
+/*
+ * The fact a change in a branch of `if c` or `if !c` gives (e holds inner,
+ * the branch's block, directly), when c is bound by the function's only
+ * binding of that name, a `let` before e or a parameter (the first
+ * Own.nparams variables; no `let` or assignment of it, and no other
+ * binding of the name can exist besides a closure's parameter, indexed
+ * as a kill): c is then never assigned and,
+ * the language having no shadowing (T209; a closure parameter of the name
+ * counts as another binding), every `c` read until the block declaring it
+ * ends is that binding, with the value it had at the change — including
+ * in later iterations of a loop around the change that the block is in.
+ * Taken only when no fact is held (the innermost such `if` whose c is read
+ * elsewhere too), and only for OWN_FACTS distinct names per function.
+ */
+static void
+fact_enter(Live *L, const Expr *e, const Block *inner)
+{
+	if (L->fact || !e || !inner || e->kind != EXPR_IF)
+		return;
+	bool then_ = e->u.if_.then_block == inner, neg;
+	if (!then_ && e->u.if_.else_block != inner)
+		return;
+	const char *c = cond_name(e->u.if_.cond, &neg);
+	if (!c)
+		return;
+	Own *O = L->O;
+	int n;
+	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
+	uint32_t let_at;
+	if (n == 1 && k->let && k->at < e->span.start) {
+		let_at = k->at;
+	} else if (n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams) {
+		let_at = UINT32_MAX;   /* a parameter never assigned: in scope throughout */
+	} else {
+		return;
+	}
+	int nreads;
+	occ_range(O->occ.items, O->occ.len, c, &nreads);
+	if (nreads < 2)
+		return;   /* c is read by this condition only: nothing to decide (an outer `if` may be) */
+	int i = 0;
+	while (i < O->nfacts && strcmp(O->facts[i], c) != 0)
+		i++;
+	if (i == O->nfacts) {
+		if (O->nfacts == OWN_FACTS)
+			return;
+		O->facts[O->nfacts++] = c;
+	}
+	L->fact = 2 * i + 1 + (then_ != neg);
+	L->fact_let = let_at;
+}
+
+/* The expression of statement s (or a block's tail, s NULL) that may hold
+ * the walked block directly: an `if` statement, a `let`'s or an
+ * assignment's value. */
+static const Expr *
+stmt_value(const Stmt *s, const Expr *tail)
+{
+	if (!s)
+		return tail;
+	switch (s->kind) {
+	case STMT_IF: return s->u.if_;
+	case STMT_LET: return s->u.let.value;
+	case STMT_ASSIGN: return s->u.assign.value;
+	default: return NULL;
+	}
+}
 
 /* The arm of match e whose span holds offset q (arms are in source order), or -1. */
 static int
@@ -609,7 +724,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 	for (const char *c = name; *c; c++)
 		h = (h ^ (uint8_t)*c) * 16777619u;
 	occ_build(O);
-	Live L = { O, name, h, NULL, NULL, 0, 0 };
+	Live L = { O, name, h, NULL, NULL, 0, 0, 0, 0 };
 	L.reads = occ_range(O->occ.items, O->occ.len, name, &L.nreads);
 	L.kills = occ_range(O->kills.items, O->kills.len, name, &L.nkills);
 	uint32_t pos = end;
@@ -618,6 +733,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 		const struct OwnAt *at = &O->blocks.items[l];
 		const Block *b = at->b;
 		int r;
+		fact_enter(&L, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner);
 		if (at->i < b->nstmts) {
 			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
 			if (r == LV_SHADOW)
@@ -635,8 +751,133 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 			return false;   /* v is released with this block */
 		pos = b->span.end;
 		inner = b;
+		if (L.fact && b->span.start <= L.fact_let && L.fact_let < b->span.end)
+			L.fact = 0;   /* c's block ends: a later `c` is another binding */
 	}
 	return false;
+}
+
+/* ---- loop widening ---- */
+
+/* The loop's value flow by name: an edge from every name read in a value to
+ * the name it is stored in (an assignment's target, whole or a field, a
+ * `let`, a `for` item, a match arm's bindings).  By name, so two variables
+ * of one name are one node (more flow: the safe side). */
+typedef struct FlowEdge { int from, to; } FlowEdge;
+
+/* The steps the flow searches of one widening may take (views × nodes). */
+#define OWN_FLOW_WORK 1000000
+
+typedef struct Flow {
+	StrMap ids;                      /* name → node */
+	VEC(const char *) names;         /* node → name */
+	VEC(FlowEdge) edges;
+	VEC(const char *) scratch;       /* the names read in one value */
+} Flow;
+
+static int
+flow_node(Flow *F, const char *name)
+{
+	int i = sema_strmap_get(&F->ids, name);
+	if (i < 0) {
+		i = F->names.len;
+		VEC_PUSH(F->names, name);
+		sema_strmap_put(&F->ids, name, i);
+	}
+	return i;
+}
+
+static void
+names_visit(void *ctx, const Expr *e)
+{
+	Flow *F = ctx;
+	if (e->kind == EXPR_NAME)
+		VEC_PUSH(F->scratch, e->u.name.s);
+}
+
+/* Edges from every name read in e to target. */
+static void
+flow_into(Flow *F, const Expr *e, const char *target)
+{
+	if (!e || !target)
+		return;
+	F->scratch.len = 0;
+	sema_walk_expr(e, names_visit, F);
+	int t = flow_node(F, target);
+	for (int i = 0; i < F->scratch.len; i++) {
+		int f = flow_node(F, F->scratch.items[i]);
+		if (f != t) {
+			FlowEdge fe = { f, t };
+			VEC_PUSH(F->edges, fe);
+		}
+	}
+}
+
+static void
+flow_pat(Flow *F, const Pattern *p, const Expr *from)
+{
+	if (!p)
+		return;
+	switch (p->kind) {
+	case PAT_BIND: flow_into(F, from, p->u.bind.s); break;
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++)
+			flow_pat(F, p->u.or.alts[i], from);
+		break;
+	case PAT_CASE: case PAT_RECORD: {
+		const FieldPat *f = p->kind == PAT_CASE ? p->u.case_.fields : p->u.record.fields;
+		int n = p->kind == PAT_CASE ? p->u.case_.nfields : p->u.record.nfields;
+		for (int i = 0; i < n; i++) {
+			if (f[i].sub)
+				flow_pat(F, f[i].sub, from);
+			else
+				flow_into(F, from, f[i].name.s);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* The statements of b (and of the loop and unsafe bodies under them; blocks
+ * inside expressions: flow_visit). */
+static void
+flow_stmts(Flow *F, const Block *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const Stmt *s = b->stmts[i];
+		switch (s->kind) {
+		case STMT_ASSIGN: flow_into(F, s->u.assign.value, s->u.assign.target.s); break;
+		case STMT_LET: flow_into(F, s->u.let.value, s->u.let.name.s); break;
+		case STMT_WHILE: flow_stmts(F, s->u.while_.body); break;
+		case STMT_FOR:
+			flow_into(F, s->u.for_.iter, s->u.for_.item.s);
+			flow_stmts(F, s->u.for_.body);
+			break;
+		case STMT_UNSAFE: flow_stmts(F, s->u.unsafe.body); break;
+		default: break;
+		}
+	}
+}
+
+static void
+flow_visit(void *ctx, const Expr *e)
+{
+	Flow *F = ctx;
+	if (e->kind == EXPR_BLOCK) {
+		flow_stmts(F, e->u.block);
+	} else if (e->kind == EXPR_IF) {
+		flow_stmts(F, e->u.if_.then_block);
+		flow_stmts(F, e->u.if_.else_block);
+	} else if (e->kind == EXPR_CLOSURE) {
+		flow_stmts(F, e->u.closure.body);
+	} else if (e->kind == EXPR_MATCH) {
+		for (int i = 0; i < e->u.match.narms; i++)
+			flow_pat(F, e->u.match.arms[i].pat, e->u.match.scrutinee);
+	}
 }
 
 /*
@@ -644,32 +885,113 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
  * views passed through one another in reverse order gain one owner per
  * pass, one link of the chain at a time.  Widening: every view variable
  * from before the loop (the first n) that the loop assigns borrows from
- * every owner any of them borrows from at the loop's entry.  An
- * over-approximation (more edges: more T265, never fewer), after which a
- * pass adds an edge only when a new owner joins that set, which the body's
- * own views make in its first pass: the loop settles in a pass or two.
+ * every owner that any variable from before the loop whose value may flow
+ * into it in the loop (through its assignments, `let`s, `for` items and
+ * match bindings, by name: Flow) borrows from at the loop's entry.  prec19:
+ * it was every owner of every such view, so a view never holding an owner
+ * (a chain of views of s beside a view re-pointed away from t before t's
+ * renewal) was T265 at t's renewal.  Any widening is sound — own_loop
+ * still runs passes until the entry state settles, and widening only adds
+ * edges — so this only decides how soon it settles: a pass after the
+ * widening copies along the flow what each view already holds, and every
+ * owner enters in the first pass (a view made in the body, an escape).
  */
 void
-sema_own_loop_widen(Own *O, int n, Span loop)
+sema_own_loop_widen(Own *O, int n, Span loop, const Expr *cond, const Block *body)
 {
 	occ_build(O);
-	VEC(int) views = {0}, owners = {0};
+	Flow F;
+	memset(&F, 0, sizeof F);
+	flow_into(&F, cond, NULL);
+	sema_walk_expr(cond, flow_visit, &F);
+	flow_stmts(&F, body);
+	sema_walk_block(body, flow_visit, &F);
+	/* reverse adjacency: node → the nodes flowing into it */
+	int nn = F.names.len;
+	int *head = spx_xcalloc((size_t)(nn ? nn : 1), sizeof *head), *next = spx_xcalloc((size_t)(F.edges.len ? F.edges.len : 1), sizeof *next);
+	for (int i = 0; i < nn; i++)
+		head[i] = -1;
+	for (int k = 0; k < F.edges.len; k++) {
+		next[k] = head[F.edges.items[k].to];
+		head[F.edges.items[k].to] = k;
+	}
+	int *mark = spx_xcalloc((size_t)(nn ? nn : 1), sizeof *mark);
 	bool *seen = spx_xcalloc((size_t)(O->vars.len ? O->vars.len : 1), 1);
+	VEC(int) stack = {0}, owners = {0};
+	int epoch = 0, nviews = 0;
+	for (int x = 0; x < n && x < O->vars.len; x++)
+		nviews += sema_type_view(O->S, O->vars.items[x].type) &&
+			  index_next(O->kills.items, O->kills.len, O->vars.items[x].name, loop.start) < loop.end;
+	/* one search of the flow per view: past OWN_FLOW_WORK steps (a chain of
+	 * thousands of views) every view takes every owner of them all, the
+	 * coarse widening of flow16 (a node of the flow then counts as read by
+	 * every view: `coarse`) */
+	bool coarse = (int64_t)nviews * (int64_t)(nn + F.edges.len + 1) > OWN_FLOW_WORK;
 	for (int x = 0; x < n && x < O->vars.len; x++) {
 		const OwnVar *v = &O->vars.items[x];
 		if (!sema_type_view(O->S, v->type) || index_next(O->kills.items, O->kills.len, v->name, loop.start) >= loop.end)
 			continue;
-		VEC_PUSH(views, x);
-		for (int k = v->view_edges; k >= 0; k = O->edges.items[k].next_by_view)
-			if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
-				seen[O->edges.items[k].owner] = true;
-				VEC_PUSH(owners, O->edges.items[k].owner);
+		if (coarse) {
+			if (!owners.len)   /* every owner of every view the loop assigns, once */
+				for (int y = 0; y < n && y < O->vars.len; y++) {
+					if (!sema_type_view(O->S, O->vars.items[y].type) ||
+					    index_next(O->kills.items, O->kills.len, O->vars.items[y].name, loop.start) >= loop.end)
+						continue;
+					for (int k = O->vars.items[y].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+						if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
+							seen[O->edges.items[k].owner] = true;
+							VEC_PUSH(owners, O->edges.items[k].owner);
+						}
+				}
+			for (int j = 0; j < owners.len; j++)
+				sema_own_add_edge(O, x, owners.items[j]);
+			continue;   /* seen stays set: the same owners for every view */
+		}
+		/* the variables from before the loop that may flow into x, x included */
+		epoch++;
+		owners.len = 0;
+		stack.len = 0;
+		int start = sema_strmap_get(&F.ids, v->name);
+		if (start >= 0) {
+			mark[start] = epoch;
+			VEC_PUSH(stack, start);
+		}
+		bool self = start < 0;
+		while (stack.len || self) {
+			int y;
+			if (self) {
+				y = x;   /* x itself, assigned in the loop though not by a flow edge */
+				self = false;
+			} else {
+				int node = stack.items[--stack.len];
+				for (int k = head[node]; k >= 0; k = next[k])
+					if (mark[F.edges.items[k].from] != epoch) {
+						mark[F.edges.items[k].from] = epoch;
+						VEC_PUSH(stack, F.edges.items[k].from);
+					}
+				y = sema_own_find(O, F.names.items[node]);
 			}
+			if (y < 0 || y >= n)
+				continue;
+			for (int k = O->vars.items[y].view_edges; k >= 0; k = O->edges.items[k].next_by_view)
+				if (sema_own_edge_live(O, k) && !seen[O->edges.items[k].owner]) {
+					seen[O->edges.items[k].owner] = true;
+					VEC_PUSH(owners, O->edges.items[k].owner);
+				}
+		}
+		for (int j = 0; j < owners.len; j++) {
+			seen[owners.items[j]] = false;
+			sema_own_add_edge(O, x, owners.items[j]);
+		}
 	}
-	for (int i = 0; i < views.len; i++)
-		for (int j = 0; j < owners.len; j++)
-			sema_own_add_edge(O, views.items[i], owners.items[j]);
+	free(head);
+	free(next);
+	free(mark);
 	free(seen);
-	VEC_FREE(views);
+	VEC_FREE(stack);
 	VEC_FREE(owners);
+	VEC_FREE(F.names);
+	VEC_FREE(F.edges);
+	VEC_FREE(F.scratch);
+	sema_strmap_free(&F.ids);
 }
