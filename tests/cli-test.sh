@@ -1482,6 +1482,15 @@ expect 2 "new of an empty directory operand" -- "$bin" new "" --name p
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+# an empty file, project or patch operand is a usage error naming it, for every command
+# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
+for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers; do
+	expect 2 "$c of an empty operand" -- "$bin" $c ""
+	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
+	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
+done
+expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
+has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
 
 # Long directory names: the staging name fits in NAME_MAX whatever the
 # target's length (it was the name plus 21 bytes: ENAMETOOLONG past 234)
