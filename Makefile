@@ -472,6 +472,11 @@ fuzz: $(FUZZ_BIN) $(BENCH_GEN)
 # The checker fuzz target: parse → check → lower → validate (see tests/fuzz/fuzz_check.c).
 FUZZ_CHECK_OBJS := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/% src/sema/% src/hir/%,$(SRCS))
 FUZZ_CHECK_OBJS := $(FUZZ_CHECK_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+# the checker's generated std function names (T203 help; it failed to link without them)
+FUZZ_CHECK_OBJS += $(BUILD)/fuzz/obj/sema/std_names.o
+$(BUILD)/fuzz/obj/sema/std_names.o: $(STDN_GEN) src/sema/std_names.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc/sema -c -o $@ $(STDN_GEN)
 FUZZ_CHECK_BIN   = $(BUILD)/fuzz/fuzz_check
 
 $(FUZZ_CHECK_BIN): tests/fuzz/fuzz_check.c tests/fuzz/fuzz_front.h $(FUZZ_CHECK_OBJS)
@@ -482,7 +487,8 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 	@mkdir -p $(BUILD)/fuzz/check-corpus $(BUILD)/fuzz/findings
 	@find tests/fixtures/check tests/fixtures/run -name '*.spx' | while read -r f; do \
 		cp "$$f" "$(BUILD)/fuzz/check-corpus/seed-$$(echo "$$f" | tr / _)"; done
-	@find tests/fuzz/corpus -type f ! -name .keep -exec cp {} $(BUILD)/fuzz/check-corpus/ \;
+	@# the kept findings (git-ignored: absent in a fresh clone, then skipped)
+	@if [ -d tests/fuzz/corpus ]; then find tests/fuzz/corpus -type f ! -name .keep -exec cp {} $(BUILD)/fuzz/check-corpus/ \; ; fi
 	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 $(FUZZ_DICT) \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/check-corpus
 
@@ -498,7 +504,7 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 # 14's libFuzzer ignores the target's -1 for inputs that do not check clean).
 FUZZ_RUN_BACK := $(filter src/hir/% src/interp/% src/emit_c/% src/emit_wasm/% src/driver/route.c,$(SRCS))
 FUZZ_RUN_FRONT := $(filter src/rt/% src/support/% src/lex/% src/parse/% src/fmt/% src/sema/%,$(SRCS))
-FUZZ_RUN_OBJS := $(FUZZ_RUN_BACK:src/%.c=$(BUILD)/fuzz/obj/%.o) $(FUZZ_RUN_FRONT:src/%.c=$(BUILD)/fuzz/obj-nocov/%.o)
+FUZZ_RUN_OBJS := $(FUZZ_RUN_BACK:src/%.c=$(BUILD)/fuzz/obj/%.o) $(FUZZ_RUN_FRONT:src/%.c=$(BUILD)/fuzz/obj-nocov/%.o) $(BUILD)/fuzz/obj/sema/std_names.o
 FUZZ_RUN_BIN   = $(BUILD)/fuzz/fuzz_run
 FUZZ_DICT      = -dict=tests/fuzz/spx.dict
 

@@ -84,6 +84,18 @@ has "$tmp/err" 'unknown diagnostic code `SPX-T20\x1b`' "diagnostic code shown wi
 expect 2 "help library, control bytes" -- "$bin" help library "x${esc}[2J"
 has "$tmp/err" 'stable id `x\x1b[2J`' "library name shown with \\xNN"
 lacks "$tmp/err" "$esc" "no raw escape (help library)"
+# bidi and line-separator format controls (U+202E, U+2066, U+200F, U+061C, U+2028, …) in a
+# path, a message or an excerpt are shown as \u{NN} as C1 controls are: raw, they reorder the
+# rendered line unseen; the caret stays under the span past the escape
+rlo=$(printf '\342\200\256')
+lsep=$(printf '\342\200\250')
+printf 'module m;\n\n@id("app.main")\nfn main() -> i64\n{\n    let s = "a%sb%s"; x\n}\n' "$rlo" "$lsep" > "$tmp/ctl/b${rlo}x.spx"
+expect 1 "check of a file with bidi controls in its name and an excerpt" -- "$bin" check "$tmp/ctl/b${rlo}x.spx"
+has "$tmp/err" "at $tmp/ctl/b\u{202e}x.spx:6:21" "a path's bidi control shown as \\u{202e}"
+has "$tmp/err" '6 |     let s = "a\u{202e}b\u{2028}"; x' "an excerpt's bidi controls shown as \\u{NN}"
+has "$tmp/err" "  | $(printf '%34s' '')^" "the caret under x past two escapes"
+lacks "$tmp/err" "$rlo" "no raw U+202E (diagnostic)"
+lacks "$tmp/err" "$lsep" "no raw U+2028 (diagnostic)"
 # a mistyped option names the nearest option of that command's grammar; a far one none
 expect 2 "option typo" -- "$bin" check x.spx --jsn
 has "$tmp/err" 'unknown check option `--jsn`; did you mean `--json`?' "option suggestion"
@@ -1470,6 +1482,15 @@ expect 2 "new of an empty directory operand" -- "$bin" new "" --name p
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
+# an empty file, project or patch operand is a usage error naming it, for every command
+# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
+for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers; do
+	expect 2 "$c of an empty operand" -- "$bin" $c ""
+	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
+	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
+done
+expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
+has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
 
 # Long directory names: the staging name fits in NAME_MAX whatever the
 # target's length (it was the name plus 21 bytes: ENAMETOOLONG past 234)

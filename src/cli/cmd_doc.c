@@ -525,27 +525,27 @@ render_json(const Doc *D, Buf *o)
 
 /* ==== HTML ============================================================================================== */
 
+/* Escapes markup; the rest is shown as the text form shows it (diag_put_visible:
+ * control bytes as \xNN, C1 and bidi controls as \u{NN}). */
 static void
 html_esc(Buf *o, const char *s, size_t n)
 {
+	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
+		const char *ent = NULL;
 		switch (s[i]) {
-		case '&': buf_puts(o, "&amp;"); break;
-		case '<': buf_puts(o, "&lt;"); break;
-		case '>': buf_puts(o, "&gt;"); break;
-		case '"': buf_puts(o, "&quot;"); break;
-		case '\'': buf_puts(o, "&#39;"); break;
-		default:
-			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F) {
-				buf_printf(o, "\\x%02x", (unsigned char)s[i]);   /* an id's control bytes, shown (text form's way) */
-			} else if ((unsigned char)s[i] == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xA0) {
-				buf_printf(o, "\\u{%x}", (unsigned char)s[i + 1]);   /* C1 controls, as the text form */
-				i++;
-			} else
-				buf_putc(o, s[i]);
-			break;
+		case '&': ent = "&amp;"; break;
+		case '<': ent = "&lt;"; break;
+		case '>': ent = "&gt;"; break;
+		case '"': ent = "&quot;"; break;
+		case '\'': ent = "&#39;"; break;
+		default: continue;
 		}
+		diag_put_visible(o, s + run, i - run);
+		buf_puts(o, ent);
+		run = i + 1;
 	}
+	diag_put_visible(o, s + run, n - run);
 }
 
 static void
@@ -574,9 +574,12 @@ static void
 html_header(Buf *o, const Doc *D, const char *h)
 {
 	for (size_t i = 0; h[i];) {
-		if (!ident_byte(h[i])) {
-			html_esc(o, h + i, 1);
-			i++;
+		if (!ident_byte(h[i])) {   /* one scalar whole, so a bidi control is seen as one */
+			size_t k = 1;
+			while (((unsigned char)h[i + k] & 0xC0) == 0x80)
+				k++;
+			html_esc(o, h + i, k);
+			i += k;
 			continue;
 		}
 		size_t n = 0;

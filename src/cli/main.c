@@ -411,6 +411,30 @@ foreign_toml(const char *cmd, const char *operand)
 	    "to check, run, test, build, graph, query, context and lock", operand, operand);
 }
 
+/* An empty operand where a command reads a file, a project or a patch: a usage
+ * error naming it (as `new ''`), not SPX-I001 "cannot read : …" at an empty
+ * path.  An empty word after an option is that option's value, and words
+ * after `--` are a program's arguments: both left to the command. */
+static int
+empty_operand(const char *cmd, int argc, char **argv)
+{
+	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
+		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix",
+		"repairs", "repair", "registers" };
+	bool one = false;
+	for (size_t i = 0; i < countof(takes); i++)
+		one |= strcmp(cmd, takes[i]) == 0;
+	if (!one)
+		return -1;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (argv[i][0] == '\0' && !(argv[i - 1][0] == '-' && !strchr(argv[i - 1], '=')))
+			return cli_usage(cmd, "%s requires a non-empty operand: operand %d is the empty string", cmd, i - 1);
+	}
+	return -1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -432,7 +456,9 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	int st = argc >= 3 ? foreign_toml(name, argv[2]) : -1;
+	int st = empty_operand(name, argc, argv);
+	if (st < 0 && argc >= 3)
+		st = foreign_toml(name, argv[2]);
 	if (st < 0 && argc >= 3)
 		st = single_file_only(name, argv[2]);
 	if (st >= 0)

@@ -31,6 +31,7 @@
 
 #include "../support/arena.h"
 #include "../support/diag.h"
+#include "../support/utf8.h"
 
 static void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
 
@@ -53,6 +54,16 @@ fmt_fx_quoted(Fmt *F, StrLit s)
 		unsigned char c = (unsigned char)s.s[i];
 		bool c1 = c == 0xC2 && i + 1 < s.len && (unsigned char)s.s[i + 1] >= 0x80 &&
 		          (unsigned char)s.s[i + 1] < 0xA0;   /* U+0080..U+009F */
+		/* a bidi or line-separator control stays escaped too: raw, it reorders the line unseen */
+		uint32_t cp = 0;
+		int k = c >= 0x80 && !c1 ? utf8_decode((const unsigned char *)s.s + i, s.len - i, &cp) : 0;
+		if (k > 0 && diag_invisible_format(cp)) {
+			buf_put(F->out, s.s + run, i - run);
+			buf_printf(F->out, "\\u{%x}", (unsigned)cp);
+			i += (uint32_t)k - 1;
+			run = i + 1;
+			continue;
+		}
 		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7F && !c1)
 			continue;
 		buf_put(F->out, s.s + run, i - run);

@@ -834,13 +834,15 @@ handle(Lsp *L, const char *body, size_t len)
 }
 
 /* Reads one header block; returns the Content-Length (-1: none or bad,
- * -2: end of input). */
+ * -2: end of input, -3: two that differ, so the frame's end is unknown).
+ * *dup is set when the block held two Content-Length headers. */
 static long long
-read_headers(FILE *in)
+read_headers(FILE *in, bool *dup)
 {
 	char line[256];
 	long long len = -1;
-	bool any = false;
+	bool any = false, seen = false, clash = false;
+	*dup = false;
 	for (;;) {
 		size_t n = 0;
 		int c;
@@ -858,7 +860,7 @@ read_headers(FILE *in)
 		line[n] = '\0';
 		if (n == 0) {
 			if (any)
-				return len;
+				return clash ? -3 : len;
 			continue;
 		}
 		any = true;
@@ -870,7 +872,13 @@ read_headers(FILE *in)
 			long long v = strtoll(p, &end, 10);
 			while (*end == ' ' || *end == '\t')
 				end++;
-			len = (*p >= '0' && *p <= '9' && *end == '\0' && v >= 0) ? v : -1;
+			long long here = (*p >= '0' && *p <= '9' && *end == '\0' && v >= 0) ? v : -1;
+			if (seen) {   /* a second one: the frame is refused (never "the last wins") */
+				*dup = true;
+				clash |= here != len;
+			}
+			seen = true;
+			len = here;
 		}
 	}
 }
@@ -885,9 +893,21 @@ svc_lsp_serve(FILE *in, FILE *out, size_t max_message)
 	char *body = spx_xmalloc(L.max_message + 1);
 	int status = 0;
 	while (!L.exiting) {
-		long long n = read_headers(in);
+		bool dup;
+		long long n = read_headers(in, &dup);
 		if (n == -2)
 			break;
+		if (n == -3) {   /* two lengths that differ: where the next frame starts is unknown */
+			send_error(&L, NULL, SVC_E_INVALID_REQUEST,
+			    "a message with two different Content-Length headers; the stream is closed");
+			break;
+		}
+		if (dup && n >= 0) {   /* the same length twice: refused, its body skipped, in step */
+			for (long long i = 0; i < n && getc(in) != EOF; i++)
+				;
+			send_error(&L, NULL, SVC_E_INVALID_REQUEST, "a message with two Content-Length headers");
+			continue;
+		}
 		if (n < 0) {
 			send_error(&L, NULL, SVC_E_INVALID_REQUEST, "a message without a valid Content-Length header");
 			continue;

@@ -209,6 +209,13 @@ put_path(Buf *out, const char *path)
 	diag_put_visible(out, path, strlen(path));
 }
 
+bool
+diag_invisible_format(uint32_t cp)
+{
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+	    (cp >= 0x2066 && cp <= 0x2069);
+}
+
 void
 diag_put_visible(Buf *out, const char *text, size_t n)
 {
@@ -223,8 +230,8 @@ diag_put_visible(Buf *out, const char *text, size_t n)
 		}
 		if (cp < 0x20 || cp == 0x7F)
 			buf_printf(out, "\\x%02x", (unsigned)cp);
-		else if (cp >= 0x80 && cp < 0xA0)
-			buf_printf(out, "\\u{%x}", (unsigned)cp);   /* C1 controls */
+		else if ((cp >= 0x80 && cp < 0xA0) || diag_invisible_format(cp))
+			buf_printf(out, "\\u{%x}", (unsigned)cp);   /* C1 controls, bidi and line separators */
 		else
 			buf_put(out, text + i, (size_t)k);
 		i += (size_t)k;
@@ -286,6 +293,17 @@ put_excerpt(Buf *out, const DiagSink *s, const Diag *d, bool color)
 			n = k ? (size_t)k : 1;
 			if (!k)
 				cp = 0xFFFD;
+		}
+		if (diag_invisible_format(cp)) {   /* shown as \u{202e}: the caret spans the escape */
+			char esc[16];
+			int ew = snprintf(esc, sizeof esc, "\\u{%x}", (unsigned)cp);
+			if (i < d->span.start)
+				caret_col += (uint32_t)ew;
+			else if (i < d->span.end)
+				caret_len += (uint32_t)ew;
+			buf_puts(out, esc);
+			i += n;
+			continue;
 		}
 		if (i < d->span.start)
 			caret_col++;

@@ -90,9 +90,13 @@ const char *diag_help_text(const Diag *d);
 /* Rendering (TOOLCHAIN.md §3.1, LANGUAGE.md §6 and §0.2). */
 void diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color);
 /* Appends text with control bytes (C0, DEL, C1) and bytes that are not UTF-8
- * shown as `\xNN` / `\u{NN}`: source text in a line-oriented or terminal
- * rendering (messages, paths, ids in `query` lines). */
+ * shown as `\xNN` / `\u{NN}`, and the invisible format controls of
+ * diag_invisible_format as `\u{202e}`: source text in a line-oriented or
+ * terminal rendering (messages, paths, ids in `query` lines, `doc`). */
 void diag_put_visible(Buf *out, const char *text, size_t n);
+/* True for a bidi or line-separator format control that would reorder or break
+ * a rendered line unseen: U+061C, U+200E/F, U+2028–U+202E, U+2066–U+2069. */
+bool diag_invisible_format(uint32_t cp);
 void diag_render_json(Buf *out, const DiagSink *s, const Diag *d);
 
 /* Writes every diagnostic of s: human to stderr or JSON lines to stdout. */

@@ -325,4 +325,23 @@ check(codes == [-32600, -32700, -32600, -32001], "malformed frames %r" % codes)
 check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "still serving")
 L.p.stdin.close()
 L.p.wait(timeout=30)
+
+# two Content-Length headers in one frame: refused, never "the last wins" (it read a body
+# of the second length and lost step).  The same length twice: -32600, the body skipped,
+# the stream in step; two lengths that differ: -32600, then the stream is closed (where
+# the next frame starts is unknown), exit 1 as any end before shutdown
+L = Lsp()
+ping = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"capabilities": {}}}).encode()
+L.p.stdin.write(b"Content-Length: %d\r\nContent-Length: %d\r\n\r\n" % (len(ping), len(ping)) + ping)
+L.p.stdin.flush()
+m = L.read()
+check(m.get("error", {}).get("code") == -32600 and "two Content-Length" in m["error"]["message"], "same length twice %r" % m)
+check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "in step after a duplicate header")
+L.p.stdin.write(b"Content-Length: 2\r\nContent-Length: %d\r\n\r\n" % len(ping) + ping)
+L.p.stdin.flush()
+m = L.read()
+check(m.get("error", {}).get("code") == -32600 and "different" in m["error"]["message"], "two lengths %r" % m)
+check(L.p.stdout.read() == b"", "nothing after two different lengths")
+check(L.p.wait(timeout=30) == 1, "two different lengths end the session with 1")
+L.p.stdin.close()
 print("service lsp: ok")
