@@ -735,6 +735,19 @@ void pg_stmt(Buf *b, int ind, int depth, int budget)
 
 /* ==== program ============================================================= */
 
+/* A feature on a PRNG stream of its own: drawn from `state` in pct% of the
+ * programs, leaving the main stream where it was, so the rest of a seed's
+ * program is the same bytes with or without it. */
+static void
+pg_side_stream(uint64_t state, int pct, void (*feat)(char *, size_t), char *call, size_t cap)
+{
+	uint64_t saved = rng_state;
+	rng_state = state;
+	if (pg_chance(pct))
+		feat(call, cap);
+	rng_state = saved;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed = 0;
@@ -836,23 +849,13 @@ int main(int argc, char **argv)
 	 * PRNG stream of its own and after every other feature: the rest of a
 	 * seed's program is the same bytes with or without it */
 	char ownflow[64] = "";
-	{
-		uint64_t saved = rng_state;
-		rng_state = seed * 0x9e3779b97f4a7c15ULL + 0x6f776e666c6f77ULL;
-		if (pg_chance(35))
-			pg_feat_ownflow(ownflow, sizeof ownflow);
-		rng_state = saved;
-	}
+	pg_side_stream(seed * 0x9e3779b97f4a7c15ULL + 0x6f776e666c6f77ULL, 35, pg_feat_ownflow,
+	               ownflow, sizeof ownflow);
 	/* generics at owned types (progen_feat5.c) in 25% of the programs, on
 	 * a stream of its own likewise */
 	char gowned[64] = "";
-	{
-		uint64_t saved = rng_state;
-		rng_state = seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL;
-		if (pg_chance(25))
-			pg_feat_gowned(gowned, sizeof gowned);
-		rng_state = saved;
-	}
+	pg_side_stream(seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL, 25, pg_feat_gowned,
+	               gowned, sizeof gowned);
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
