@@ -424,5 +424,11 @@ bool hir_type_cyclic(Sema *S, TypeId t);
  * operands before it releasable, as a `?` there leaves the function while
  * they are evaluated and not yet consumed (LANGUAGE.md §0.1). */
 int hir_last_try(HirExpr *const *xs, int n);
+/* Is h a branch value — a block, an `if` with `else`, a match with arms —
+ * every result of which (a block's tail, each branch's tail, each arm's
+ * value; NULL when there is none) satisfies pred?  False for any other
+ * node.  Lowering's freshness and lending marks and the validator's check
+ * of the latter read results this one way. */
+bool hir_branch_results_all(const HirExpr *h, bool (*pred)(void *ctx, const HirExpr *r), void *ctx);
 
 #endif

@@ -213,3 +213,21 @@ hir_last_try(HirExpr *const *xs, int n)
 			return i;
 	return -1;
 }
+
+bool
+hir_branch_results_all(const HirExpr *h, bool (*pred)(void *ctx, const HirExpr *r), void *ctx)
+{
+	switch (h->kind) {
+	case HIR_BLOCK:
+		return pred(ctx, h->u.block->tail);
+	case HIR_IF:
+		return h->u.if_.else_ && pred(ctx, h->u.if_.then_->tail) && pred(ctx, h->u.if_.else_->tail);
+	case HIR_MATCH:
+		for (int i = 0; i < h->u.match.narms; i++)
+			if (!pred(ctx, h->u.match.arms[i].value))
+				return false;
+		return h->u.match.narms > 0;
+	default:
+		return false;
+	}
+}

@@ -560,24 +560,16 @@ lower_closure(Lower *L, const Expr *e)
 
 /* Does h always produce a fresh owned value (never a read of a slot or a lent place)? */
 static bool
-fresh(Lower *L, const HirExpr *h)
+fresh(void *ctx, const HirExpr *h)
 {
+	Lower *L = ctx;
 	if (!h || !owned_type(L, h->type) || sema_type_info(&L->S->types, h->type)->kind == TY_PARAM)
 		return false;
 	switch (h->kind) {
 	case HIR_STRING: case HIR_CALL: case HIR_RECORD: case HIR_VARIANT: case HIR_WITH: case HIR_TRY:
 		return true;
-	case HIR_BLOCK:
-		return fresh(L, h->u.block->tail);
-	case HIR_IF:
-		return h->u.if_.else_ && fresh(L, h->u.if_.then_->tail) && fresh(L, h->u.if_.else_->tail);
-	case HIR_MATCH:
-		for (int i = 0; i < h->u.match.narms; i++)
-			if (!fresh(L, h->u.match.arms[i].value))
-				return false;
-		return h->u.match.narms > 0;
 	default:
-		return false;
+		return hir_branch_results_all(h, fresh, L);
 	}
 }
 
@@ -590,8 +582,9 @@ static HirExpr *lower_expr_node(Lower *L, const Expr *e, bool move);
  * scope of the function — unlike a `match borrow` or `for` binding, or an
  * alias of one, whose owner may change once its loan ends. */
 static bool
-reads_lent_param(Lower *L, const HirExpr *h)
+reads_lent_param(void *ctx, const HirExpr *h)
 {
+	Lower *L = ctx;
 	if (!h)
 		return false;
 	if (h->kind == HIR_BLOCK || h->kind == HIR_IF || h->kind == HIR_MATCH)
@@ -607,22 +600,7 @@ lends(Lower *L, HirExpr *h)
 {
 	if (!owned_type(L, h->type) || sema_type_info(&L->S->types, h->type)->kind == TY_PARAM)
 		return;
-	switch (h->kind) {
-	case HIR_BLOCK:
-		h->lends = reads_lent_param(L, h->u.block->tail);
-		break;
-	case HIR_IF:
-		h->lends = h->u.if_.else_ && reads_lent_param(L, h->u.if_.then_->tail) &&
-			   reads_lent_param(L, h->u.if_.else_->tail);
-		break;
-	case HIR_MATCH:
-		h->lends = h->u.match.narms > 0;
-		for (int i = 0; i < h->u.match.narms && h->lends; i++)
-			h->lends = reads_lent_param(L, h->u.match.arms[i].value);
-		break;
-	default:
-		break;
-	}
+	h->lends = hir_branch_results_all(h, reads_lent_param, L);
 }
 
 /* Lowers e; a fresh owned value in a lending position (move false) is marked a temporary. */

@@ -126,8 +126,9 @@ v_scope(V *v, const HirBlock *b)
  * lent parameter's path, or a nested branch value marked lending (checked
  * on its own visit). */
 static bool
-lent_param_read(V *v, const HirExpr *e)
+lent_param_read(void *ctx, const HirExpr *e)
 {
+	V *v = ctx;
 	if (!e)
 		return false;
 	if (e->kind == HIR_BLOCK || e->kind == HIR_IF || e->kind == HIR_MATCH)
@@ -135,24 +136,6 @@ lent_param_read(V *v, const HirExpr *e)
 	while (e->kind == HIR_FIELD && !e->u.field.take)
 		e = e->u.field.base;
 	return e->kind == HIR_LOCAL && e->u.slot < (HirSlot)v->f->nlocals && v->f->locals[e->u.slot].pinned;
-}
-
-static bool
-lends_ok(V *v, const HirExpr *e)
-{
-	switch (e->kind) {
-	case HIR_BLOCK:
-		return lent_param_read(v, e->u.block->tail);
-	case HIR_IF:
-		return e->u.if_.else_ && lent_param_read(v, e->u.if_.then_->tail) && lent_param_read(v, e->u.if_.else_->tail);
-	case HIR_MATCH:
-		for (int i = 0; i < e->u.match.narms; i++)
-			if (!lent_param_read(v, e->u.match.arms[i].value))
-				return false;
-		return e->u.match.narms > 0;
-	default:
-		return false;
-	}
 }
 
 static void
@@ -164,7 +147,7 @@ v_expr(V *v, const HirExpr *e)
 		bad(v, e->span, "structural id %u is out of range or repeated", e->index);
 	if (e->temp && (e->type == T_ERR || sema_is_copy(v->S, e->type) || e->kind == HIR_LOCAL || e->kind == HIR_MOVE || e->kind == HIR_FIELD))
 		bad(v, e->span, "temporary #%u is not a fresh owned value", e->index);
-	if (e->lends && !lends_ok(v, e))
+	if (e->lends && !hir_branch_results_all(e, lent_param_read, v))
 		bad(v, e->span, "branch value #%u is marked lending but a result is not read in place from a lent parameter", e->index);
 	switch (e->kind) {
 	case HIR_LOCAL:
