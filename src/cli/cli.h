@@ -110,7 +110,9 @@ struct InterpResult;
 void cli_outcome_json(Buf *b, const struct InterpResult *r);
 void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
-/* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
+/* main.c, the numeric options' reader: a canonical decimal (no sign, no
+ * leading zeros) 0..2^63-1; cli_parse_positive the same, 1..2^63-1. */
+bool cli_parse_decimal(const char *s, uint64_t *out);
 bool cli_parse_positive(const char *s, uint64_t *out);
 /* A project's route and grants (cmd_run.c): those of the union of its
  * modules' permits, as a single file's come from its own; false after each

@@ -266,6 +266,36 @@ cli_usage(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The numeric options' one reader: a canonical decimal (no sign, no leading
+ * zero, `0` itself) up to 2^63-1. */
+bool
+cli_parse_decimal(const char *s, uint64_t *out)
+{
+	if (!*s || (s[0] == '0' && s[1]))
+		return false;
+	uint64_t v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		uint64_t d = (uint64_t)(*p - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cli_parse_positive(const char *s, uint64_t *out)
+{
+	uint64_t v;
+	if (!cli_parse_decimal(s, &v) || v == 0)
+		return false;
+	*out = v;
+	return true;
+}
+
 /* text on f with control bytes (a newline, an escape sequence) and bytes
  * that are not UTF-8 shown as \xNN: an operand echoed in a usage error
  * cannot forge a line or reach the terminal (diag_put_visible). */
