@@ -111,9 +111,11 @@ void cli_outcome_json(Buf *b, const struct InterpResult *r);
 void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
 /* main.c, the numeric options' reader: a canonical decimal (no sign, no
- * leading zeros) 0..2^63-1; cli_parse_positive the same, 1..2^63-1. */
+ * leading zeros) 0..2^63-1; cli_parse_positive the same, 1..2^63-1;
+ * cli_parse_within the same, lo..hi.  *out is written only on success. */
 bool cli_parse_decimal(const char *s, uint64_t *out);
 bool cli_parse_positive(const char *s, uint64_t *out);
+bool cli_parse_within(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 /* A project's route and grants (cmd_run.c): those of the union of its
  * modules' permits, as a single file's come from its own; false after each
  * module's admission refusal (F121, T273, F102) into its diagnostics. */

@@ -289,8 +289,14 @@ cli_parse_decimal(const char *s, uint64_t *out)
 bool
 cli_parse_positive(const char *s, uint64_t *out)
 {
+	return cli_parse_within(s, 1, (uint64_t)INT64_MAX, out);
+}
+
+bool
+cli_parse_within(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
 	uint64_t v;
-	if (!cli_parse_decimal(s, &v) || v == 0)
+	if (!cli_parse_decimal(s, &v) || v < lo || v > hi)
 		return false;
 	*out = v;
 	return true;
