@@ -173,6 +173,11 @@ void cli_project_captures_clean(const char *dir);
 bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Route route, const struct InterpResult *r, uint64_t max_steps,
     uint64_t max_bytes);
 
+/* cmd_build.c: a compiled program's argument vector (freed by the caller):
+ * head (the executable; NULL for a Wasm module), then, when the module
+ * permits fs.write, the grant (`--allow-write[=DIR]`) and `--`, then args
+ * and a NULL; *argc (when not NULL) counts the entries before the NULL. */
+char **cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int nargs, int *argc);
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */
