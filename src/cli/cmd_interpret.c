@@ -67,13 +67,7 @@ reportf(DiagCode code, const char *path, const char *help, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	msg[0] = '\0';
-	va_start(ap, fmt);
-	if (n > 0)
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	cli_report(code, path, msg, help);
 	free(msg);

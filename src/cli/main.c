@@ -249,16 +249,10 @@ const size_t cli_ncommands = countof(cli_commands);
 int
 cli_usage(const char *cmd, const char *fmt, ...)
 {
-	va_list ap, again;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *text = spx_vformat(fmt, ap);
 	va_end(ap);
-	char *text = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	text[0] = '\0';
-	if (n > 0)
-		vsnprintf(text, (size_t)n + 1, fmt, again);
-	va_end(again);
 	/* the message quotes operands: their control bytes shown as \xNN */
 	cli_put_visible(stderr, text);
 	free(text);
