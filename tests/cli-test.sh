@@ -1485,7 +1485,7 @@ expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 # an empty file, project or patch operand is a usage error naming it, for every command
 # that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
-for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers; do
+for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers interpret interpret-strings; do
 	expect 2 "$c of an empty operand" -- "$bin" $c ""
 	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
 	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
@@ -1516,7 +1516,17 @@ review   --evidence                            -                                
 fix      --dry-run                             -                                --code
 repairs  -                                     -                                -
 repair   -                                     -                                --persistent-id
-registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity'
+registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity
+interpret -                                    -                                --function,--arg,--max-bytes
+interpret-strings -                            -                                --function,--arg,--max-bytes'
+# every command whose grammar reads a file, directory or project is in the table (`new <dir>`
+# has its own refusal: new requires a non-empty <dir>)
+"$bin" help all | grep '^  semaprax ' | grep -E '<file|<dir|<project>|semaprax\.toml' |
+	sed 's/^  semaprax \([a-z][a-z-]*\).*/\1/' | sort -u | grep -vx new > "$tmp/file-commands"
+echo "$empty_table" | awk '{ print $1 }' | sort -u > "$tmp/table-commands"
+if comm -23 "$tmp/file-commands" "$tmp/table-commands" | grep -q .; then
+	bad "commands reading a file but not in the empty-operand table: $(comm -23 "$tmp/file-commands" "$tmp/table-commands" | tr '\n' ' ')"
+else ok; fi
 echo "$empty_table" | while read -r c flags paths valued; do
 	"$bin" help "$c" | grep '^semaprax ' | tr ' [|' '\n\n\n' | sed -n 's/^\(--*[a-z][-a-z0-9]*\).*/\1/p' | sort -u > "$tmp/opts"
 	for o in $(cat "$tmp/opts"); do

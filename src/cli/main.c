@@ -501,7 +501,7 @@ empty_operand(const char *cmd, const char *usage, int argc, char **argv)
 {
 	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
 		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix",
-		"repairs", "repair", "registers" };
+		"repairs", "repair", "registers", "interpret", "interpret-strings" };
 	bool one = false;
 	for (size_t i = 0; i < countof(takes); i++)
 		one |= strcmp(cmd, takes[i]) == 0;
