@@ -110,7 +110,7 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 UNIT = $(BUILD)/spx-unit
-UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c tests/unit/graph_test.c tests/unit/wasm_test.c tests/unit/mono_test.c tests/unit/float_test.c
+UNIT_SRCS = tests/unit/unit.c tests/unit/session_test.c tests/unit/program_test.c tests/unit/rt_test.c tests/unit/graph_test.c tests/unit/wasm_test.c tests/unit/mono_test.c tests/unit/float_test.c tests/unit/std_names_test.c
 $(UNIT): $(UNIT_SRCS) tests/unit/unit.h $(LIBOBJS)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_SRCS) $(LIBOBJS) $(LDLIBS)
 

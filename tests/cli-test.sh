@@ -1485,13 +1485,86 @@ expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 # an empty file, project or patch operand is a usage error naming it, for every command
 # that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
-for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers; do
+for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers interpret interpret-strings; do
 	expect 2 "$c of an empty operand" -- "$bin" $c ""
 	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
 	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
 done
 expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
 has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
+# ... and after a flag (`check --json ''` printed SPX-I001 "cannot read : …": any option was
+# taken to own the next word), for every command × flag; an empty path given to an option
+# whose value is a path (`--manifest-path ''`) is a usage error too (SPX-I001 at an empty
+# path before), and another option's value, even empty, is left to its command.  Each
+# command's options are classified here: a grammar option this table misses fails.
+#   command  flags                                 path-valued                      other valued
+empty_table='check    --json,--dump-hir                      --manifest-path                  -
+run      --json,--native,--wasm,--allow-write  --manifest-path                  --max-steps,--max-bytes
+test     --json,--allow-write                  --manifest-path                  --max-steps,--max-bytes,--lane,--native-timeout-ms
+build    --json                                --manifest-path,-o,--output,--files --target,--export
+graph    -                                     --manifest-path                  -
+query    --json                                --manifest-path                  --kind,--name,--id,--effect,--calls,--called-by
+context  -                                     --manifest-path                  --direction,--depth,--max-bytes,--max-nodes,--filters
+doc      --json,--html                         --manifest-path                  -
+lock     --write,--verify,--emit-interface     --manifest-path,--compare,--compare-interface -
+serve    --mcp                                 --manifest-path                  --max-message-bytes
+fmt      --check,--stdout,--json               --manifest-path,--manifest       -
+parse    --json,--dump-ast                     -                                -
+patch    --dry-run                             -                                -
+impact   -                                     -                                --depth,--max-bytes,--max-nodes
+review   --evidence                            -                                -
+fix      --dry-run                             -                                --code
+repairs  -                                     -                                -
+repair   -                                     -                                --persistent-id
+registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity
+interpret -                                    -                                --function,--arg,--max-bytes
+interpret-strings -                            -                                --function,--arg,--max-bytes'
+# every command whose grammar reads a file, directory or project is in the table (`new <dir>`
+# has its own refusal: new requires a non-empty <dir>)
+"$bin" help all | grep '^  semaprax ' | grep -E '<file|<dir|<project>|semaprax\.toml' |
+	sed 's/^  semaprax \([a-z][a-z-]*\).*/\1/' | sort -u | grep -vx new > "$tmp/file-commands"
+echo "$empty_table" | awk '{ print $1 }' | sort -u > "$tmp/table-commands"
+if comm -23 "$tmp/file-commands" "$tmp/table-commands" | grep -q .; then
+	bad "commands reading a file but not in the empty-operand table: $(comm -23 "$tmp/file-commands" "$tmp/table-commands" | tr '\n' ' ')"
+else ok; fi
+echo "$empty_table" | while read -r c flags paths valued; do
+	"$bin" help "$c" | grep '^semaprax ' | tr ' [|' '\n\n\n' | sed -n 's/^\(--*[a-z][-a-z0-9]*\).*/\1/p' | sort -u > "$tmp/opts"
+	for o in $(cat "$tmp/opts"); do
+		case ",$flags,$paths,$valued," in *",$o,"*) ;; *) echo "FAIL cli: $c option $o is not in the empty-operand table" ;; esac
+	done
+done > "$tmp/unclassified"
+if [ -s "$tmp/unclassified" ]; then bad "$(cat "$tmp/unclassified")"; else ok; fi
+echo "$empty_table" | while read -r c flags paths valued; do
+	for f in $(echo "$flags" | tr ',' ' '); do
+		[ "$f" = - ] && continue
+		expect 2 "$c $f of an empty operand" -- "$bin" $c $f ""
+		has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c $f '' names the mistake"
+		lacks "$tmp/err" "cannot read" "$c $f '' is not a read failure"
+	done
+	for o in $(echo "$paths" | tr ',' ' '); do
+		[ "$o" = - ] && continue
+		expect 2 "$c $o of an empty path" -- "$bin" $c $o ""
+		has "$tmp/err" "$c option \`$o\` requires a non-empty path: its value is the empty string" "$c $o '' names the mistake"
+		lacks "$tmp/err" "cannot read" "$c $o '' is not a read failure"
+	done
+	for o in $(echo "$valued" | tr ',' ' '); do
+		[ "$o" = - ] && continue
+		expect 2 "$c $o v of an empty operand" -- "$bin" $c $o v ""
+		has "$tmp/err" "non-empty operand: operand 1 is the empty string" "$c $o v '' names the operand, not the value"
+		expect 2 "$c $o of an empty value" -- "$bin" $c $o ""
+		lacks "$tmp/err" "non-empty operand" "$c $o '' is the option's value, not an operand"
+	done
+done > "$tmp/empty-results"
+grep FAIL "$tmp/empty-results"
+if grep -q FAIL "$tmp/empty-results"; then bad "empty operands after options (above)"; else ok; fi
+expect 2 "patch --dry-run x.spx ''" -- "$bin" patch --dry-run x.spx ""
+has "$tmp/err" "operand 2 is the empty string" "patch --dry-run x.spx '' counts operands, not words"
+expect 2 "review x --evidence ''" -- "$bin" review x --evidence ""
+has "$tmp/err" "operand 2 is the empty string" "review x --evidence '' names the second operand"
+expect 2 "build -o out ''" -- "$bin" build -o out ""
+has "$tmp/err" "operand 1 is the empty string" "build -o out '': -o takes out, '' is the operand"
+expect 2 "check --json= ''" -- "$bin" check --json=x ""
+lacks "$tmp/err" "cannot read" "check --json=x '' is a usage error"
 
 # Long directory names: the staging name fits in NAME_MAX whatever the
 # target's length (it was the name plus 21 bytes: ENAMETOOLONG past 234)

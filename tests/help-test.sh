@@ -77,6 +77,14 @@ while read -r c; do
 	if "$bin" help "$c" > /dev/null 2>&1; then bad "guide says \`$c\` is not yet available, but it is a command"; else ok; fi
 done < "$tmp/missing"
 
+# every command of the command table is discoverable from the overview: named as a
+# word in it (`interpret-strings` and `repair` were in no row)
+"$bin" help all | sed -n 's/^  semaprax \([a-z][a-z-]*\).*/\1/p' | sort -u > "$tmp/commands"
+[ -s "$tmp/commands" ] && ok || bad "help all names no command"
+while read -r c; do
+	if grep -qE "(^|[^a-z-])$c([^a-z-]|\$)" "$tmp/guide"; then ok; else bad "the overview does not name \`$c\`"; fi
+done < "$tmp/commands"
+
 # ---- help all and help <command> -------------------------------------------------------
 snap help-all 0 help all
 for c in $(sed -n 's/^  semaprax \([a-z][a-z-]*\).*/\1/p' "$tmp/out" | sort -u); do

@@ -110,8 +110,12 @@ struct InterpResult;
 void cli_outcome_json(Buf *b, const struct InterpResult *r);
 void cli_status_json(Buf *b, const struct InterpResult *r);
 void cli_domain_digest(char out[72], const char *domain, size_t dlen, const void *data, size_t n);
-/* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
+/* main.c, the numeric options' reader: a canonical decimal (no sign, no
+ * leading zeros) 0..2^63-1; cli_parse_positive the same, 1..2^63-1;
+ * cli_parse_within the same, lo..hi.  *out is written only on success. */
+bool cli_parse_decimal(const char *s, uint64_t *out);
 bool cli_parse_positive(const char *s, uint64_t *out);
+bool cli_parse_within(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 /* A project's route and grants (cmd_run.c): those of the union of its
  * modules' permits, as a single file's come from its own; false after each
  * module's admission refusal (F121, T273, F102) into its diagnostics. */
@@ -169,6 +173,11 @@ void cli_project_captures_clean(const char *dir);
 bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Route route, const struct InterpResult *r, uint64_t max_steps,
     uint64_t max_bytes);
 
+/* cmd_build.c: a compiled program's argument vector (freed by the caller):
+ * head (the executable; NULL for a Wasm module), then, when the module
+ * permits fs.write, the grant (`--allow-write[=DIR]`) and `--`, then args
+ * and a NULL; *argc (when not NULL) counts the entries before the NULL. */
+char **cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int nargs, int *argc);
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */

@@ -116,6 +116,25 @@ interp_compile_module(Session *L, const HirGrants *host, char dir[4096], bool st
 	return cli_native_compile_c(&c, &L->diags, dir);
 }
 
+char **
+cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int nargs, int *argc)
+{
+	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
+	int n = 0;
+	if (head)
+		argv[n++] = head;
+	if (fs_write) {
+		argv[n++] = (char *)grant;
+		argv[n++] = "--";
+	}
+	for (int i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (argc)
+		*argc = n;
+	return argv;
+}
+
 int
 cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 {
@@ -131,14 +150,7 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 	/* a program permitting fs.write takes the grant first (emit.c's main) */
 	char grant[4200];
 	snprintf(grant, sizeof grant, "--allow-write%s%s", host->write_root ? "=" : "", host->write_root ? host->write_root : "");
-	int lead = host->fs_write ? 3 : 1;
-	char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
-	argv[0] = exe;
-	argv[1] = grant;
-	argv[2] = "--";
-	for (int i = 0; i < nargs; i++)
-		argv[i + lead] = args[i];
-	argv[nargs + lead] = NULL;
+	char **argv = cli_program_argv(exe, grant, host->fs_write, args, nargs, NULL);
 	int status = EXIT_FAIL, st = 0;
 	int err = emit_native_exec(exe, argv, &st);
 	free(argv);
@@ -178,13 +190,9 @@ cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
 		/* a module permitting fs.write takes the grant first, as the executable does */
 		char grant[4200];
 		snprintf(grant, sizeof grant, "--allow-write%s%s", host->write_root ? "=" : "", host->write_root ? host->write_root : "");
-		int lead = host->fs_write ? 2 : 0;
-		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 3));
-		argv[0] = grant;
-		argv[1] = "--";
-		for (int i = 0; i < nargs; i++)
-			argv[lead + i] = args[i];
-		r = emitw_node_run(&mod, argv, lead + nargs, &st, &msg);
+		int n;
+		char **argv = cli_program_argv(NULL, grant, host->fs_write, args, nargs, &n);
+		r = emitw_node_run(&mod, argv, n, &st, &msg);
 		free(argv);
 		if (r == WASM_RUN_NO_NODE)
 			cli_build_report(&L->diags, DIAG_W101, "%s", msg.data ? msg.data : "");

@@ -71,24 +71,6 @@ put(Buf *b)
 	buf_free(b);
 }
 
-/* Canonical positive decimal (no sign, no leading zero) within [lo, hi]. */
-static bool
-number(const char *s, long lo, long hi, long *out)
-{
-	if (!*s || *s == '0' || strlen(s) > 9)
-		return false;
-	long v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		v = v * 10 + (*p - '0');
-	}
-	if (v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* One location-less diagnostic of path. */
 static void
 report(const char *path, DiagCode code, const char *help, const char *msg)
@@ -160,35 +142,36 @@ cli_cmd_graph(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- context ----------------------------------------------------------------------- */
-
-#define CONTEXT_GRAMMAR "context requires <file>|<dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] " \
-	"[--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]"
-
+/* A comma list of names from names[0..n) (each once, none empty) as the
+ * set of their indices (bit i for names[i]); false when empty or bad. */
 static bool
-parse_filters(const char *s, int *out)
+name_set(const char *s, const char *const *names, int n, unsigned *out)
 {
-	static const char *const names[] = { "contracts", "ownership", "effects", "types" };
-	int f = 0;
+	unsigned set = 0;
 	while (*s) {
 		const char *e = strchr(s, ',');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
+		size_t len = e ? (size_t)(e - s) : strlen(s);
 		int bit = -1;
-		for (int i = 0; i < 4; i++)
-			if (strlen(names[i]) == n && strncmp(names[i], s, n) == 0)
-				bit = 1 << i;
-		if (bit < 0 || (f & bit))
+		for (int i = 0; i < n; i++)
+			if (strlen(names[i]) == len && strncmp(names[i], s, len) == 0)
+				bit = i;
+		if (bit < 0 || (set & (1u << bit)))
 			return false;
-		f |= bit;
+		set |= 1u << bit;
 		if (!e)
 			break;
 		s = e + 1;
 		if (!*s)
 			return false;
 	}
-	*out = f;
-	return f != 0;
+	*out = set;
+	return set != 0;
 }
+
+/* ---- context ----------------------------------------------------------------------- */
+
+#define CONTEXT_GRAMMAR "context requires <file>|<dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] " \
+	"[--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]"
 
 int
 cli_cmd_context(int argc, char **argv)
@@ -221,7 +204,7 @@ cli_cmd_context(int argc, char **argv)
 		if (i + 1 >= argc)
 			return cli_usage("context", "option `%s` needs a value", a);
 		const char *v = argv[++i];
-		long n;
+		uint64_t n;
 		switch (o) {
 		case 0:
 			if (strcmp(v, "forward") == 0)
@@ -234,26 +217,30 @@ cli_cmd_context(int argc, char **argv)
 				return cli_usage("context", "--direction takes forward, reverse or both, not `%s`", v);
 			break;
 		case 1:
-			if (!number(v, 1, GRAPH_CTX_MAX_DEPTH, &n))
+			if (!cli_parse_within(v, 1, GRAPH_CTX_MAX_DEPTH, &n))
 				return cli_usage("context", "--depth takes a canonical decimal 1..%d, not `%s`", GRAPH_CTX_MAX_DEPTH, v);
 			q.depth = (int)n;
 			break;
 		case 2:
-			if (!number(v, GRAPH_CTX_MIN_BYTES, (long)GRAPH_CTX_MAX_BYTES, &n))
+			if (!cli_parse_within(v, GRAPH_CTX_MIN_BYTES, GRAPH_CTX_MAX_BYTES, &n))
 				return cli_usage("context", "--max-bytes takes a canonical decimal %d..%u, not `%s`", GRAPH_CTX_MIN_BYTES,
 				    GRAPH_CTX_MAX_BYTES, v);
-			q.max_bytes = n;
+			q.max_bytes = (long)n;
 			break;
 		case 3:
-			if (!number(v, 1, GRAPH_CTX_MAX_NODES, &n))
+			if (!cli_parse_within(v, 1, GRAPH_CTX_MAX_NODES, &n))
 				return cli_usage("context", "--max-nodes takes a canonical decimal 1..%d, not `%s`", GRAPH_CTX_MAX_NODES, v);
 			q.max_nodes = (int)n;
 			break;
-		case 4:
-			if (!parse_filters(v, &q.filters))
+		case 4: {
+			static const char *const filter_names[] = { "contracts", "ownership", "effects", "types" };   /* CTX_F_* */
+			unsigned f;
+			if (!name_set(v, filter_names, 4, &f))
 				return cli_usage("context", "--filters takes a comma list of contracts, ownership, effects, types "
 				    "(each once), not `%s`", v);
+			q.filters = (int)f;
 			break;
+		}
 		case 5:
 			manifest_path = v;
 			break;
@@ -552,30 +539,6 @@ query_project(const char *manifest, GraphQuery q, const char *calls, const char 
 #define QUERY_GRAMMAR "query requires <file>|<dir>|semaprax.toml|--manifest-path <p> [--kind k[,k]] [--name text] [--id prefix] [--effect e] " \
 	"[--calls id] [--called-by id] [--json]"
 
-static bool
-parse_kinds(const char *s, unsigned *out)
-{
-	unsigned k = 0;
-	while (*s) {
-		const char *e = strchr(s, ',');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-		int bit = -1;
-		for (int i = 0; i < GK__COUNT; i++)
-			if (strlen(graph_kind_names[i]) == n && strncmp(graph_kind_names[i], s, n) == 0)
-				bit = i;
-		if (bit < 0 || (k & (1u << bit)))
-			return false;
-		k |= 1u << bit;
-		if (!e)
-			break;
-		s = e + 1;
-		if (!*s)
-			return false;
-	}
-	*out = k;
-	return k != 0;
-}
-
 int
 cli_cmd_query(int argc, char **argv)
 {
@@ -610,7 +573,7 @@ cli_cmd_query(int argc, char **argv)
 		const char *v = argv[++i];
 		switch (o) {
 		case 0:
-			if (!parse_kinds(v, &q.kinds))
+			if (!name_set(v, graph_kind_names, GK__COUNT, &q.kinds))
 				return cli_usage("query", "--kind takes a comma list of function, method, record, field, variant, case, "
 				    "case_field, class, resource, interface, import (each once), not `%s`", v);
 			break;

@@ -67,13 +67,7 @@ reportf(DiagCode code, const char *path, const char *help, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *msg = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	msg[0] = '\0';
-	va_start(ap, fmt);
-	if (n > 0)
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	cli_report(code, path, msg, help);
 	free(msg);
@@ -112,15 +106,11 @@ parse_options(int argc, char **argv, InterpretOptions *o)
 				o->args[o->nargs++] = v;
 			} else {
 				have_bytes = true;
-				bool canonical = *v && (v[0] != '0' || !v[1]);
-				uint64_t n = 0;
-				for (const char *p = v; canonical && *p; p++) {
-					canonical = *p >= '0' && *p <= '9' && n <= (UINT64_MAX - 9) / 10;
-					n = n * 10 + (uint64_t)(*p - '0');
-				}
-				if (!canonical)
-					return cli_usage(o->cmd, "%s option `--max-bytes` requires a canonical nonnegative integer", o->cmd);
-				if (n < MAX_BYTES_MIN || n > MAX_BYTES_MAX) {
+				uint64_t n;
+				if (!cli_parse_decimal(v, &n))
+					return cli_usage(o->cmd, "%s option `--max-bytes` takes a canonical decimal %d..%u, not `%s`", o->cmd,
+					    MAX_BYTES_MIN, MAX_BYTES_MAX, v);
+				if (n < MAX_BYTES_MIN || n > MAX_BYTES_MAX) {   /* the reference's range check: F101 */
 					reportf(DIAG_F101, NULL, "pass `--max-bytes` between 1024 and 16777216 (default 65536)",
 						"interpret max_bytes must be between %d and %u", MAX_BYTES_MIN, MAX_BYTES_MAX);
 					return EXIT_USAGE;

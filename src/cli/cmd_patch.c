@@ -469,22 +469,6 @@ out:
 
 /* ---- impact (TOOLCHAIN.md §3.6) ---- */
 
-/* A canonical decimal (no sign, no leading zero) in lo..hi. */
-static bool
-bound(const char *v, long lo, long hi, long *out)
-{
-	if (!*v || (v[0] == '0' && v[1]) || strlen(v) > 9)
-		return false;
-	long n = 0;
-	for (const char *c = v; *c; c++) {
-		if (*c < '0' || *c > '9')
-			return false;
-		n = n * 10 + (*c - '0');
-	}
-	*out = n;
-	return n >= lo && n <= hi;
-}
-
 /* Adds op to a sorted set of at most 8. */
 static void
 add_op_index(int *ops, int *nops, int op)
@@ -631,17 +615,17 @@ cli_cmd_impact(int argc, char **argv)
 		if (i + 1 >= argc)
 			return cli_usage("impact", "option `%s` needs a value", a);
 		const char *v = argv[++i];
-		long n;
-		if (o == 0 && !bound(v, 0, 1024, &n))
+		uint64_t n;
+		if (o == 0 && !cli_parse_within(v, 0, 1024, &n))
 			return cli_usage("impact", "--depth takes a canonical decimal 0..1024, not `%s`", v);
-		if (o == 1 && !bound(v, 1024, 16777216, &n))
+		if (o == 1 && !cli_parse_within(v, 1024, 16777216, &n))
 			return cli_usage("impact", "--max-bytes takes a canonical decimal 1024..16777216, not `%s`", v);
-		if (o == 2 && !bound(v, 1, 65536, &n))
+		if (o == 2 && !cli_parse_within(v, 1, 65536, &n))
 			return cli_usage("impact", "--max-nodes takes a canonical decimal 1..65536, not `%s`", v);
 		if (o == 0)
 			q.depth = (int)n;
 		else if (o == 1)
-			q.max_bytes = n;
+			q.max_bytes = (long)n;
 		else
 			q.max_nodes = (int)n;
 	}

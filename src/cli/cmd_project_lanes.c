@@ -160,13 +160,9 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		Buf mod = {0};
 		ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &mod);
 		/* the write grant then `--` before the arguments, as for a file */
-		int lead = host.fs_write ? 2 : 0;
-		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 3));
-		argv[0] = (char *)grant;
-		argv[1] = "--";
-		for (int i = 0; i < nargs; i++)
-			argv[lead + i] = args[i];
-		int st = ok ? wasm_exec(&pj, &mod, argv, lead + nargs) : -1;
+		int n;
+		char **argv = cli_program_argv(NULL, grant, host.fs_write, args, nargs, &n);
+		int st = ok ? wasm_exec(&pj, &mod, argv, n) : -1;
 		free(argv);
 		project_emit_diags(&pj, false);
 		if (st >= 0 && WIFEXITED(st))
@@ -183,14 +179,7 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		/* the write grant then `--` before the arguments, as for a file */
-		int lead = host.fs_write ? 3 : 1;
-		char **argv = spx_xmalloc(sizeof *argv * ((size_t)nargs + 4));
-		argv[0] = exe;
-		argv[1] = (char *)grant;
-		argv[2] = "--";
-		for (int i = 0; i < nargs; i++)
-			argv[lead + i] = args[i];
-		argv[lead + nargs] = NULL;
+		char **argv = cli_program_argv(exe, grant, host.fs_write, args, nargs, NULL);
 		int st = 0;
 		fflush(stdout);
 		int err = emit_native_exec(exe, argv, &st);

@@ -104,11 +104,7 @@ cli_cmd_registers(int argc, char **argv)
 	if (path && manifest_path)
 		return cli_usage("registers", "give a project or --manifest-path, not both");
 	if (steps) {
-		/* a canonical decimal (no sign, no leading zero) within the bound */
-		size_t n = strlen(steps);
-		bool good = n > 0 && n <= 10 && steps[0] != '0' && strspn(steps, "0123456789") == n &&
-		    cli_parse_positive(steps, &p.max_steps) && p.max_steps <= REGISTER_MAX_WORK_BUDGET;
-		if (!good)
+		if (!cli_parse_within(steps, 1, REGISTER_MAX_WORK_BUDGET, &p.max_steps))
 			return cli_usage("registers", "registers option `--max-steps` takes a canonical decimal 1..%u (matching steps), not `%s`",
 			    REGISTER_MAX_WORK_BUDGET, steps);
 	}

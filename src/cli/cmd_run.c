@@ -87,25 +87,6 @@ typedef struct RunOptions {
 	const Module *m;
 } RunOptions;
 
-/* Canonical positive decimal 1..2^63-1 (no sign, no leading zeros). */
-bool
-cli_parse_positive(const char *s, uint64_t *out)
-{
-	if (!*s || *s == '0')
-		return false;
-	uint64_t v = 0;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		uint64_t d = (uint64_t)(*p - '0');
-		if (v > ((uint64_t)INT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
 /* One location-less diagnostic through the register. */
 static void
 report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)

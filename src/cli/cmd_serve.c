@@ -38,7 +38,7 @@ cli_cmd_serve(int argc, char **argv)
 		} else if (strcmp(a, "--max-message-bytes") == 0 && i + 1 < argc && !have_max) {
 			have_max = true;
 			uint64_t n;
-			if (!cli_parse_positive(argv[++i], &n) || n < SVC_MIN_MAX_MESSAGE || n > (256u << 20))
+			if (!cli_parse_within(argv[++i], SVC_MIN_MAX_MESSAGE, 256u << 20, &n))
 				return cli_usage("serve", "--max-message-bytes takes a canonical decimal %u..%u, not `%s`",
 				    SVC_MIN_MAX_MESSAGE, 256u << 20, argv[i]);
 			o.max_message = (size_t)n;

@@ -249,21 +249,51 @@ const size_t cli_ncommands = countof(cli_commands);
 int
 cli_usage(const char *cmd, const char *fmt, ...)
 {
-	va_list ap, again;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	char *text = spx_vformat(fmt, ap);
 	va_end(ap);
-	char *text = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
-	text[0] = '\0';
-	if (n > 0)
-		vsnprintf(text, (size_t)n + 1, fmt, again);
-	va_end(again);
 	/* the message quotes operands: their control bytes shown as \xNN */
 	cli_put_visible(stderr, text);
 	free(text);
 	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);
 	return EXIT_USAGE;
+}
+
+/* The numeric options' one reader: a canonical decimal (no sign, no leading
+ * zero, `0` itself) up to 2^63-1. */
+bool
+cli_parse_decimal(const char *s, uint64_t *out)
+{
+	if (!*s || (s[0] == '0' && s[1]))
+		return false;
+	uint64_t v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		uint64_t d = (uint64_t)(*p - '0');
+		if (v > ((uint64_t)INT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+bool
+cli_parse_positive(const char *s, uint64_t *out)
+{
+	return cli_parse_within(s, 1, (uint64_t)INT64_MAX, out);
+}
+
+bool
+cli_parse_within(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	uint64_t v;
+	if (!cli_parse_decimal(s, &v) || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
 }
 
 /* text on f with control bytes (a newline, an escape sequence) and bytes
@@ -411,26 +441,87 @@ foreign_toml(const char *cmd, const char *operand)
 	    "to check, run, test, build, graph, query, context and lock", operand, operand);
 }
 
+/* A byte of an option's name in a grammar line. */
+static bool
+option_char(char c)
+{
+	return c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* A grammar's value placeholder naming a file or directory: `<p>`, `<path>`,
+ * `<dir>`, `<json>` (a document's path) or a file name (`<base.lock>`). */
+static bool
+path_placeholder(const char *v)
+{
+	static const char *const names[] = { "<p>", "<path>", "<dir>", "<json>" };
+	for (size_t i = 0; i < countof(names); i++)
+		if (strncmp(v, names[i], strlen(names[i])) == 0)
+			return true;
+	const char *close = strchr(v, '>');
+	return v[0] == '<' && close && memchr(v, '.', (size_t)(close - v)) && !memchr(v, ' ', (size_t)(close - v));
+}
+
+/* Whether option `opt` of a command takes the next word as its value, read
+ * from the command's grammar lines (those starting `semaprax `), the one
+ * spelling of its options: `--x <v>`, `--x N`, `--x a|b` take one;
+ * `--x]`, `--x [`, `--x|--y` (alternatives) and `--x[=V]` do not; a short
+ * alias (`-o|--output <path>`) is read as its long name.  2 valued with a
+ * path (path_placeholder), 1 valued otherwise, 0 a flag, -1 not in the
+ * grammar. */
+static int
+option_takes_value(const char *usage, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (const char *line = usage; strncmp(line, "semaprax ", 9) == 0; line = strchr(line, '\n') + 1) {
+		const char *end = strchr(line, '\n');
+		for (const char *p = strstr(line, opt); p && p < end; p = strstr(p + n, opt)) {
+			const char *q = p + n;
+			if (option_char(p[-1]) || option_char(*q))
+				continue;
+			if (opt[1] != '-' && q[0] == '|' && q[1] == '-')
+				for (q++; option_char(*q);)
+					q++;
+			if (q[0] != ' ' || q[1] == '[' || q[1] == '-')
+				return 0;
+			return path_placeholder(q + 1) ? 2 : 1;
+		}
+	}
+	return -1;
+}
+
 /* An empty operand where a command reads a file, a project or a patch: a usage
  * error naming it (as `new ''`), not SPX-I001 "cannot read : …" at an empty
- * path.  An empty word after an option is that option's value, and words
- * after `--` are a program's arguments: both left to the command. */
+ * path, nor an empty path as an option's value (`--manifest-path ''`).  The
+ * word after an option that takes another value (option_takes_value) is that
+ * value, even empty, and so is the word after an option the command does not
+ * know (it reports that option); words after `--` are a program's arguments:
+ * all left to the command. */
 static int
-empty_operand(const char *cmd, int argc, char **argv)
+empty_operand(const char *cmd, const char *usage, int argc, char **argv)
 {
 	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
 		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix",
-		"repairs", "repair", "registers" };
+		"repairs", "repair", "registers", "interpret", "interpret-strings" };
 	bool one = false;
 	for (size_t i = 0; i < countof(takes); i++)
 		one |= strcmp(cmd, takes[i]) == 0;
 	if (!one)
 		return -1;
+	int operand = 0;
 	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
 			break;
-		if (argv[i][0] == '\0' && !(argv[i - 1][0] == '-' && !strchr(argv[i - 1], '=')))
-			return cli_usage(cmd, "%s requires a non-empty operand: operand %d is the empty string", cmd, i - 1);
+		if (a[0] == '-' && a[1] != '\0') {
+			int v = strchr(a, '=') ? 0 : option_takes_value(usage, a);
+			if (v == 2 && i + 1 < argc && argv[i + 1][0] == '\0')
+				return cli_usage(cmd, "%s option `%s` requires a non-empty path: its value is the empty string", cmd, a);
+			i += v != 0;
+			continue;
+		}
+		operand++;
+		if (a[0] == '\0')
+			return cli_usage(cmd, "%s requires a non-empty operand: operand %d is the empty string", cmd, operand);
 	}
 	return -1;
 }
@@ -456,7 +547,7 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	int st = empty_operand(name, argc, argv);
+	int st = empty_operand(name, c->usage, argc, argv);
 	if (st < 0 && argc >= 3)
 		st = foreign_toml(name, argv[2]);
 	if (st < 0 && argc >= 3)

@@ -85,8 +85,10 @@ uint32_t fmt_member_start(const ClassMember *m);
  *   SUF_NONE print without a suffix (f64 is the default).
  * fmt_char: with quotes; printable ASCII as itself, \0 \t \n \r \' \\,
  *   anything else \u{hex} in lowercase.
- * fmt_string: with quotes; escapes \n \r \t \" \\, other control bytes
- *   (< 0x20, 0x7F) as \u{hex}, everything else (UTF-8 included) verbatim.
+ * fmt_string: with quotes; escapes \n \r \t \" \\, other control characters
+ *   (C0, DEL, C1) and the bidi and line-separator controls of
+ *   diag_invisible_format as \u{hex}, everything else (UTF-8 included)
+ *   verbatim.
  * fmt_int: the value plus suffix; negative (a folded signed minimum) adds
  *   the leading '-'.
  */

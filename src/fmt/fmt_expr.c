@@ -31,7 +31,6 @@
 
 #include "../support/arena.h"
 #include "../support/diag.h"
-#include "../support/utf8.h"
 
 static void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 */
 
@@ -41,51 +40,12 @@ static void fmt_fx_expr(Fmt *F, const Expr *e);        /* context precedence 0 *
 /* ==== quoted attribute strings =========================================================== */
 
 /* An attribute's decoded value (a stable id, an audit note, an import key)
- * written back as a literal: control characters (C0, DEL, C1) as escapes,
- * never raw — a raw newline, carriage return or terminal escape in a
- * canonical source is lost to line-ending conversion or acts on a terminal
- * that shows the file. */
+ * written back as a literal, escaped as a string literal is (fmt_string):
+ * control characters and bidi or line-separator controls never raw. */
 void
 fmt_fx_quoted(Fmt *F, StrLit s)
 {
-	buf_putc(F->out, '"');
-	uint32_t run = 0;   /* the start of the bytes not yet written */
-	for (uint32_t i = 0; i < s.len; i++) {
-		unsigned char c = (unsigned char)s.s[i];
-		bool c1 = c == 0xC2 && i + 1 < s.len && (unsigned char)s.s[i + 1] >= 0x80 &&
-		          (unsigned char)s.s[i + 1] < 0xA0;   /* U+0080..U+009F */
-		/* a bidi or line-separator control stays escaped too: raw, it reorders the line unseen */
-		uint32_t cp = 0;
-		int k = c >= 0x80 && !c1 ? utf8_decode((const unsigned char *)s.s + i, s.len - i, &cp) : 0;
-		if (k > 0 && diag_invisible_format(cp)) {
-			buf_put(F->out, s.s + run, i - run);
-			buf_printf(F->out, "\\u{%x}", (unsigned)cp);
-			i += (uint32_t)k - 1;
-			run = i + 1;
-			continue;
-		}
-		if (c != '"' && c != '\\' && c >= 0x20 && c != 0x7F && !c1)
-			continue;
-		buf_put(F->out, s.s + run, i - run);
-		if (c == '"' || c == '\\') {
-			buf_putc(F->out, '\\');
-			buf_putc(F->out, (char)c);
-		} else if (c == '\n') {
-			buf_puts(F->out, "\\n");
-		} else if (c == '\r') {
-			buf_puts(F->out, "\\r");
-		} else if (c == '\t') {
-			buf_puts(F->out, "\\t");
-		} else if (c1) {
-			buf_printf(F->out, "\\u{%x}", (unsigned char)s.s[++i]);
-		} else {
-			buf_printf(F->out, "\\u{%x}", c);
-		}
-		run = i + 1;
-	}
-	if (s.len > run)
-		buf_put(F->out, s.s + run, s.len - run);
-	buf_putc(F->out, '"');
+	fmt_string(F->out, s.s, s.len);
 }
 
 /* ==== names and types ============================================================ */

@@ -8,6 +8,8 @@
 #include "fmt.h"
 
 #include "../rt/rt.h"
+#include "../support/diag.h"
+#include "../support/utf8.h"
 
 static const char *
 int_suffix(NumSuffix s)
@@ -43,25 +45,43 @@ fmt_char(Buf *out, uint32_t cp)
 	buf_put(out, text, rt_char_literal(text, cp));
 }
 
+/* A string's value as its canonical literal.  Control characters (C0, DEL,
+ * C1) are escapes, never raw: a raw carriage return is lost to line-ending
+ * conversion and an escape sequence acts on a terminal showing the file;
+ * so are the bidi and line-separator format controls (diag_invisible_format,
+ * "Trojan Source"), which reorder or break a line unseen.  The value is the
+ * same (`\u{202e}` is the escape of U+202E), so the rewrite is idempotent. */
 void
 fmt_string(Buf *out, const char *s, size_t n)
 {
 	buf_putc(out, '"');
+	size_t run = 0;   /* the start of the bytes not yet written */
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		switch (c) {
+		uint32_t cp = c;
+		int k = c >= 0x80 ? utf8_decode((const unsigned char *)s + i, n - i, &cp) : 1;
+		if (k == 0) {   /* not UTF-8 (no source holds it): the byte kept as it is */
+			k = 1;
+			cp = 0xFFFD;
+		}
+		bool control = cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || diag_invisible_format(cp);
+		if (!control && cp != '"' && cp != '\\') {
+			i += (size_t)k - 1;
+			continue;
+		}
+		buf_put(out, s + run, i - run);
+		switch (cp) {
 		case '\n': buf_puts(out, "\\n"); break;
 		case '\r': buf_puts(out, "\\r"); break;
 		case '\t': buf_puts(out, "\\t"); break;
 		case '"': buf_puts(out, "\\\""); break;
 		case '\\': buf_puts(out, "\\\\"); break;
-		default:
-			if (c < 0x20 || c == 0x7F)
-				buf_printf(out, "\\u{%x}", c);
-			else
-				buf_putc(out, (char)c);
-			break;
+		default: buf_printf(out, "\\u{%x}", (unsigned)cp); break;
 		}
+		i += (size_t)k - 1;
+		run = i + 1;
 	}
+	if (n > run)
+		buf_put(out, s + run, n - run);
 	buf_putc(out, '"');
 }

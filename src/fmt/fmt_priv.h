@@ -66,7 +66,7 @@ void fmt_fx_qname(Fmt *F, const QName *q);
 void fmt_fx_tparams(Fmt *F, const Name *names, int n);
 void fmt_fx_params(Fmt *F, const Param *ps, int n);
 void fmt_fx_effects(Fmt *F, const QName *names, int n);  /* `{ a, b }`, empty `{  }` */
-void fmt_fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: only \ and " escaped */
+void fmt_fx_quoted(Fmt *F, StrLit s);            /* ids, audits, keys: escaped as fmt_string */
 bool fmt_fx_lt_hazards(Fmt *F, size_t base);     /* true: nodes were added to F->force, re-render */
 
 #endif

@@ -58,12 +58,7 @@ line_span(const char *src, size_t len, int line, Span *out)
 static Diag *
 vreport(Reader *r, int line, DiagCode code, const char *fmt, va_list ap)
 {
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	char *msg = spx_xmalloc((size_t)(n > 0 ? n : 0) + 1);
-	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, aq);
-	va_end(aq);
+	char *msg = spx_vformat(fmt, ap);
 	r->failed = true;
 	Span sp;
 	bool has = line > 0 && r->src && line_span(r->src, r->len, line, &sp);

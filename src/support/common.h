@@ -8,6 +8,7 @@
 #ifndef SPX_COMMON_H
 #define SPX_COMMON_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +56,9 @@ void *spx_xcalloc(size_t n, size_t size);
 void *spx_xrealloc(void *p, size_t n);
 char *spx_xstrdup(const char *s);
 char *spx_xstrndup(const char *s, size_t n);
+/* A printf format's text in a new block (free it); empty when vsnprintf
+ * fails.  ap is consumed as by vsnprintf. */
+char *spx_vformat(const char *fmt, va_list ap);
 
 /*
  * A large block sized by an upper bound (e.g. one token per source byte):

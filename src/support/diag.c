@@ -103,19 +103,6 @@ locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
 	advance_pos(s->src, k * DIAG_POS_STEP, pos, line, col);
 }
 
-static char *
-vformat(const char *fmt, va_list ap)
-{
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	ASSERT(n >= 0, "vsnprintf failed");
-	char *p = spx_xmalloc((size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	return p;
-}
-
 Diag *
 diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 {
@@ -133,7 +120,7 @@ diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	d.code = code;
 	va_list ap;
 	va_start(ap, fmt);
-	d.message = vformat(fmt, ap);
+	d.message = spx_vformat(fmt, ap);
 	va_end(ap);
 	if (span) {
 		d.has_span = true;
@@ -169,7 +156,7 @@ diag_set_help(Diag *d, const char *fmt, ...)
 	free(d->help);
 	va_list ap;
 	va_start(ap, fmt);
-	d->help = vformat(fmt, ap);
+	d->help = spx_vformat(fmt, ap);
 	va_end(ap);
 }
 

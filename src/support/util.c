@@ -1,5 +1,6 @@
 /*
- * util.c — allocation hooks, the internal-bug reporter, and the edit
+ * util.c — allocation hooks, the internal-bug reporter, a formatted string
+ * (spx_vformat: diagnostics and usage messages), and the edit
  * distance of "did you mean" help (the checker's unknown names, the CLI's
  * unknown commands).
  */
@@ -150,6 +151,20 @@ spx_big_release(void *p, size_t from, size_t to, bool mapped)
 		lo = (uintptr_t)p;
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+char *
+spx_vformat(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	char *p = spx_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	p[0] = '\0';
+	if (n > 0)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
 }
 
 int

@@ -4,7 +4,8 @@
  * native lane's escaping of source text into C (src/emit_c/escape.c), the
  * edit distance of "did you mean" help (support/util.c); two driver
  * Sessions interleaved (session_test.c); a Program of two modules
- * (program_test.c); the one-line declaration headers (fmt_decl_header).
+ * (program_test.c); the one-line declaration headers (fmt_decl_header); the
+ * checker's std function table against the parsed library (std_names_test.c).
  * Prints one FAIL line per failure and `unit: N passed, N failed`.
  */
 #include <jansson.h>
@@ -700,6 +701,7 @@ main(void)
 	unit_graph_checks();
 	unit_wasm_checks();
 	unit_mono_checks();
+	unit_std_names_checks();
 
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;

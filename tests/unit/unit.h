@@ -22,5 +22,7 @@ void unit_graph_checks(void);
 void unit_wasm_checks(void);
 /* rt_float_text against its snprintf/strtod oracle (float_test.c). */
 void unit_float_checks(void);
+/* sema_std_names against the bundled library as parsed (std_names_test.c). */
+void unit_std_names_checks(void);
 
 #endif
