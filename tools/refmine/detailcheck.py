@@ -17,10 +17,11 @@ its details along.
 """
 
 import json
+import os
 import re
 import subprocess
 
-ASPECTS = ("message", "help", "loc", "run")
+ASPECTS = ("message", "help", "loc", "run", "fmt")
 LANE = "HBWL"
 
 
@@ -42,6 +43,8 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
+    if any(r[0] in ("fmt", "fmt-idem") for r in case["details"]):
+        case["fmt"] = fmt_levels(binary, path)
     if any(d.get("severity") == "error" for d in diags):
         return
     runs = [r for r in case["details"] if r[0] == "run"]
@@ -88,6 +91,33 @@ def refusals(lines):
 
 
 REFUSAL_RE = re.compile(r"^error\[(SPX-[A-Z]+[0-9]+)\]: (.*)$")
+
+
+def fmt_levels(binary, path):
+    """[our `fmt --stdout` of the file, of that output] (None where fmt
+    refuses), and the first refusal line."""
+    out, text, err = [], None, ""
+    src = path
+    for level in (1, 2):
+        try:
+            r = subprocess.run([binary, "fmt", "--stdout", src], capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            r = None
+        if r is None or r.returncode != 0:
+            err = r.stderr.decode("utf-8", "replace").strip().split("\n")[0] if r else "timeout"
+            out.append(None)
+            break
+        text = r.stdout.decode("utf-8", "replace")
+        out.append(text)
+        if level == 1:
+            src = path + ".fmt.spx"
+            with open(src, "w", encoding="utf-8") as fh:
+                fh.write(text)
+    if src != path:
+        os.remove(src)
+    while len(out) < 2:
+        out.append(None)
+    return out, err
 
 
 def interpret_key(rec):
@@ -145,6 +175,8 @@ def judge_refusal(cond, env, refused):
 def aspect_of(rec):
     if rec[0] == "run":
         return "run"
+    if rec[0] in ("fmt", "fmt-idem"):
+        return "fmt"
     if rec[0] == "list":
         return "message"
     return rec[4][0][0]
@@ -165,6 +197,11 @@ def render(d, template):
 def describe(rec):
     if rec[0] == "list":
         return "every diagnostic, as %r" % (list(rec[2]),)
+    if rec[0] == "fmt":
+        return "fmt%s gives the stated text (%d bytes)" % (" twice" if rec[1] == 2 else "",
+                                                           len(rec[2]))
+    if rec[0] == "fmt-idem":
+        return "fmt of the fmt output is unchanged"
     if rec[0] == "run":
         return "%s%s%s%s: %s" % (
             rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
@@ -256,6 +293,22 @@ def judge(case, rec):
                 if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
                     return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
         return "agree", ""
+    if rec[0] in ("fmt", "fmt-idem"):
+        levels, err = case.get("fmt") or ([None, None], "not run")
+        if rec[0] == "fmt-idem":
+            if levels[0] is None or levels[1] is None:
+                return "differ", "our fmt refuses: %s" % err
+            return ("agree", "") if levels[0] == levels[1] else \
+                ("differ", "fmt of our fmt output differs")
+        got = levels[rec[1] - 1]
+        if got is None:
+            return "differ", "our fmt refuses: %s" % err
+        if got == rec[2]:
+            return "agree", ""
+        a, b = got.splitlines(), rec[2].splitlines()
+        k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        return "differ", "first difference at line %d: ours %r, expected %r" % (
+            k + 1, a[k] if k < len(a) else "<end>", b[k] if k < len(b) else "<end>")
     if rec[0] == "list":
         ours = [render(d, rec[1]) for d in case.get("diags", [])]
         if tuple(ours) == rec[2]:

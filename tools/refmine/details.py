@@ -139,6 +139,24 @@ def run_record(env, conds):
     return ("run", env.entry, conds)
 
 
+class Canonical(Taint):
+    """`format::canonical(&program)` of a program parsed from the case's
+    source (level 1), or from such a canonical text parsed again (level 2):
+    our `fmt --stdout` applied `level` times."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
+
+
+class Reparsed(Taint):
+    """`parse(&canonical)`: the program a Canonical text parses to."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
+
+
 class DefaultOptions:
     """`InterpreterOptions::default()` not changed since."""
 
@@ -625,6 +643,15 @@ class DetailReader:
         # (a third part is the failure message)
         if mac == "assert_eq" and len(parts) in (2, 3):
             a, b = self.eval(parts[0], env), self.eval(parts[1], env)
+            if isinstance(b, Canonical):
+                a, b = b, a
+            if isinstance(a, Canonical):
+                if isinstance(b, str):
+                    self.note_detail(set(a.progs), ("fmt", a.level, b))
+                elif isinstance(b, Canonical) and b.progs == a.progs and \
+                        {a.level, b.level} == {1, 2}:
+                    self.note_detail(set(a.progs), ("fmt-idem",))
+                return
             if isinstance(b, Envelope):
                 a, b = b, a
             if isinstance(a, Envelope) and a.path and isinstance(b, (str, bool, int)):
@@ -639,6 +666,15 @@ class DetailReader:
         """Calls that carry a detail value, or None: the interpreter's
         envelope, a written file, parsed JSON, default options."""
         name = path[-1]
+        if name == "canonical" and path[-2:-1] == ["format"] and len(args) == 1:
+            a = args[0]
+            if isinstance(a, Reparsed):
+                return Canonical(a.progs, a.level + 1) if a.level == 1 else UNKNOWN
+            if type(a) is Taint and len(a.progs) == 1 and not (a.progs & self.tampered):
+                return Canonical(a.progs, 1)
+            return None
+        if name in ("parse", "check") and args and isinstance(args[0], Canonical):
+            return Reparsed(args[0].progs, args[0].level)
         if name == "default" and len(path) >= 2 and path[-2] in ("InterpreterOptions",
                                                                   "Default"):
             return DEFAULT_OPTIONS

@@ -26,7 +26,8 @@ import re
 
 from rustlex import tokenize, match_close, skip_to, split_top
 from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper
-from details import DetailReader, Envelope, Budget, DEFAULT_OPTIONS, DEFAULT_MAX_STEPS
+from details import DetailReader, Envelope, Budget, Canonical, Reparsed, DEFAULT_OPTIONS, \
+    DEFAULT_MAX_STEPS
 
 CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
 PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
@@ -727,6 +728,9 @@ class FileExtractor(DetailReader):
     def method(self, v, name, args):
         if (v is DEFAULT_OPTIONS or isinstance(v, Budget)) and name in ("unwrap", "expect",
                                                                          "clone"):
+            return v
+        if isinstance(v, (Canonical, Reparsed)) and name in (
+                "unwrap", "expect", "clone", "to_string", "to_owned", "as_str", "as_ref"):
             return v
         if isinstance(v, Envelope):
             r = self.envelope_method(v, name)

@@ -334,6 +334,20 @@ fn budgets_and_row_profiles_are_run_details() {
     }
 }
 
+const SUGAR: &str = "module demo.sugar;\n@id(\"app.main\") fn main() -> i64 {   7 }\n";
+const TIDY: &str = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n";
+
+#[test]
+fn formatter_texts_are_fmt_details() {
+    let program = parse(SUGAR, Path::new("s.spx")).unwrap();
+    assert_eq!(format::canonical(&program), TIDY, "sugar is formatted");
+    let canonical = format::canonical(&program);
+    let reparsed = parse(&canonical, Path::new("c.spx")).unwrap();
+    assert_eq!(format::canonical(&reparsed), canonical);
+    let tidy = parse(TIDY, Path::new("t.spx")).unwrap();
+    assert_eq!(TIDY, semaprax::format::canonical(&tidy));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -458,6 +472,15 @@ def main():
         ("run", "demo.text", (("text", "ok|1"),), (), "strings"),
         ("run", "demo.plain", (("text", "ok|2"),)),
     ]
+    # `format::canonical(&program)` against a text (our `fmt --stdout`
+    # must print it), and of the canonical text parsed again against the
+    # first (fmt is idempotent on it)
+    tidy = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n"
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = ("parse-ok", ())
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = [
+        ("fmt", 1, tidy), ("fmt-idem",)]
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = [("fmt", 1, tidy)]
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
