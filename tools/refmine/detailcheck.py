@@ -11,8 +11,11 @@ envelope (a refusal there, F102/F103, is a difference). A record is not
 comparable when the diagnostic's code is a lane's (H/B/W, LI: the verdict
 figure excludes those too), when we report no diagnostic of that code (the
 verdict figure counts that difference), or when the program does not
-verify. decided.txt keys a detail as `CASE@aspect` (aspect
-message, help, loc or run); a case excluded there as lifted or skew takes
+verify. A stated `format::canonical` text is compared with our `fmt --stdout` (of
+the case, or of that output for a reparsed program), idempotence with the
+two. A run under a smaller step budget is compared on what our
+default-budget run determines exactly (under_budget). decided.txt keys a
+detail as `CASE@aspect` (aspect message, help, loc, run or fmt); a case excluded there as lifted or skew takes
 its details along.
 """
 
