@@ -11,15 +11,20 @@ envelope (a refusal there, F102/F103, is a difference). A record is not
 comparable when the diagnostic's code is a lane's (H/B/W, LI: the verdict
 figure excludes those too), when we report no diagnostic of that code (the
 verdict figure counts that difference), or when the program does not
-verify. decided.txt keys a detail as `CASE@aspect` (aspect
-message, help, loc or run); a case excluded there as lifted or skew takes
+verify. A stated `format::canonical` text is compared with our `fmt --stdout` (of
+the case, or of that output for a reparsed program), idempotence with the
+two. A run under a smaller step budget is compared on what our
+default-budget run determines exactly (under_budget). decided.txt keys a
+detail as `CASE@aspect` (aspect message, help, loc, run or fmt); a case excluded there as lifted or skew takes
 its details along.
 """
 
 import json
+import os
+import re
 import subprocess
 
-ASPECTS = ("message", "help", "loc", "run")
+ASPECTS = ("message", "help", "loc", "run", "fmt")
 LANE = "HBWL"
 
 
@@ -41,6 +46,8 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
+    if any(r[0] in ("fmt", "fmt-idem") for r in case["details"]):
+        case["fmt"] = fmt_levels(binary, path)
     if any(d.get("severity") == "error" for d in diags):
         return
     runs = [r for r in case["details"] if r[0] == "run"]
@@ -72,12 +79,76 @@ def run_details(binary, case):
                 env, err = None, ["no answer"]
             if env is not None:
                 break
-        case["interpreted"][key] = (env, err[0] if err else "")
+        case["interpreted"][key] = (env, err[0] if err else "", refusals(err))
+
+
+def refusals(lines):
+    """The diagnostics of an `interpret` refusal on stderr: [(code,
+    message)] from its `error[CODE]: message` lines."""
+    out = []
+    for line in lines:
+        m = REFUSAL_RE.match(line)
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+REFUSAL_RE = re.compile(r"^error\[(SPX-[A-Z]+[0-9]+)\]: (.*)$")
+
+
+def fmt_levels(binary, path):
+    """[our `fmt --stdout` of the file, of that output] (None where fmt
+    refuses), and the first refusal line."""
+    out, text, err = [], None, ""
+    src = path
+    for level in (1, 2):
+        try:
+            r = subprocess.run([binary, "fmt", "--stdout", src], capture_output=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            r = None
+        if r is None or r.returncode != 0:
+            err = r.stderr.decode("utf-8", "replace").strip().split("\n")[0] if r else "timeout"
+            out.append(None)
+            break
+        text = r.stdout.decode("utf-8", "replace")
+        out.append(text)
+        if level == 1:
+            src = path + ".fmt.spx"
+            with open(src, "w", encoding="utf-8") as fh:
+                fh.write(text)
+    if src != path:
+        os.remove(src)
+    while len(out) < 2:
+        out.append(None)
+    return out, err
 
 
 def interpret_key(rec):
-    """(entry, args, profile) of a run record our `interpret` answers."""
+    """(entry, args, profile) of a run record our `interpret` answers (a
+    record under a smaller step budget runs under the default one)."""
     return (rec[1], tuple(rec[3]) if len(rec) > 3 else (), rec[4] if len(rec) > 4 else None)
+
+
+# what a run under a smaller step budget is compared on (judge())
+BUDGET_CONDS = (("json", ("payload", "outcome", "kind")),
+                ("json", ("payload", "fuel", "exhausted")))
+
+
+def under_budget(env, budget):
+    """Our envelope's outcome and fuel under `budget` steps, from our run
+    under the default budget (`interpret` has no --max-steps): the step
+    meter only grows and a run stops at the first charge past its budget,
+    so the run stops by fuel under `budget` exactly when ours, whatever
+    stopped it, had used more than `budget` steps (or exhausted the
+    default); else it ends as ours did. None without a fuel meter."""
+    fuel = env["payload"].get("fuel") or {}
+    out = env["payload"].get("outcome") or {}
+    used = fuel.get("steps_used")
+    if not isinstance(used, int):
+        return None
+    if out.get("kind") == "fuel_exhausted" or used > budget:
+        return {"kind": "fuel_exhausted"}, {"exhausted": True}
+    return out, {"exhausted": False}
 
 
 def via_interpret(rec):
@@ -87,9 +158,28 @@ def via_interpret(rec):
     return not main or len(rec) > 4 or (len(rec) > 3 and bool(rec[3]))
 
 
+def judge_refusal(cond, env, refused):
+    """A stated refusal of our `interpret` (the reference's
+    `interpret(…).unwrap_err()`): its count, the code and message of one."""
+    if isinstance(env, dict):
+        return "differ", "our interpret runs it: %s" % json.dumps(
+            env.get("payload", {}).get("outcome"), separators=(",", ":"))
+    if cond[0] == "refused-count":
+        ok = len(refused) == cond[1]
+        return ("agree", "") if ok else ("differ", "ours: %d diagnostics" % len(refused))
+    if cond[1] >= len(refused):
+        return "differ", "ours: %d diagnostics" % len(refused)
+    code, message = refused[cond[1]]
+    if cond[0] == "refused-code":
+        return ("agree", "") if code == cond[2] else ("differ", "ours: %s" % code)
+    return ("agree", "") if cond[3] in message else ("differ", "ours: %r" % message)
+
+
 def aspect_of(rec):
     if rec[0] == "run":
         return "run"
+    if rec[0] in ("fmt", "fmt-idem"):
+        return "fmt"
     if rec[0] == "list":
         return "message"
     return rec[4][0][0]
@@ -110,12 +200,24 @@ def render(d, template):
 def describe(rec):
     if rec[0] == "list":
         return "every diagnostic, as %r" % (list(rec[2]),)
+    if rec[0] == "fmt":
+        return "fmt%s gives the stated text (%d bytes)" % (" twice" if rec[1] == 2 else "",
+                                                           len(rec[2]))
+    if rec[0] == "fmt-idem":
+        return "fmt of the fmt output is unchanged"
     if rec[0] == "run":
-        return "%s%s%s: %s" % (rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
-                               " [%s]" % rec[4] if len(rec) > 4 else "", "; ".join(
-            "contains %r" % c[1] if c[0] == "contains" else
-            "outcome %r" % c[1] if c[0] == "text" else "%s == %r" % ("/".join(c[1]), c[2])
-            for c in rec[2]))
+        return "%s%s%s%s: %s" % (
+            rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
+            " [%s]" % rec[4] if len(rec) > 4 and rec[4] else "",
+            " [%d steps]" % rec[5] if len(rec) > 5 else "", "; ".join(
+                "contains %r" % c[1] if c[0] == "contains" else
+                "outcome %r" % c[1] if c[0] == "text" else
+                "returned == %r" % c[1] if c[0] == "returned" else
+                "refused with %d diagnostics" % c[1] if c[0] == "refused-count" else
+                "refusal #%d is %s" % (c[1], c[2]) if c[0] == "refused-code" else
+                "refusal #%d's message contains %r" % (c[1], c[3])
+                if c[0] == "refused-message" else "%s == %r" % ("/".join(c[1]), c[2])
+                for c in rec[2]))
     _, quant, code, negated, conds = rec
     text = " && ".join("%s %s %r" % (f, op, v) for f, op, v in conds)
     return "%s%s %s: %s" % ("no " if negated else "", quant, code, text)
@@ -146,12 +248,24 @@ def judge(case, rec):
         if ours:
             return "n/c", "we refuse the program (%s)" % ours[0]["code"]
         if via_interpret(rec):
-            env, err = case["interpreted"][interpret_key(rec)]
+            env, err, refused = case["interpreted"][interpret_key(rec)]
+            if rec[2] and rec[2][0][0].startswith("refused"):
+                return judge_refusal(rec[2][0], env, refused)
             if not isinstance(env, dict) or "payload" not in env:
                 return "differ", "our interpret refuses: %s" % err
             fn = env["payload"].get("function", {})
             if rec[1] not in (fn.get("stable_id"), fn.get("name")):
                 return "differ", "our interpret selected %s" % fn.get("stable_id")
+            budget = rec[5] if len(rec) > 5 else None
+            if budget:
+                derived = under_budget(env, budget)
+                if derived is None:
+                    return "n/c", "our envelope has no step meter"
+                for c in rec[2]:
+                    if c[0] not in ("returned", "text") and tuple(c[:2]) not in BUDGET_CONDS:
+                        return "n/c", "a field of the envelope under a %d-step budget" % budget
+                out, fuel = derived
+                env = {"payload": {"outcome": out, "fuel": fuel}}
         elif not isinstance(env, dict) or "payload" not in env:
             return "differ", "no interpret.v1 envelope from our run --json"
         elif env["payload"].get("function", {}).get("stable_id") != rec[1]:
@@ -167,6 +281,10 @@ def judge(case, rec):
                     ours = "%s|%s" % (st.get("domain_id"), st.get("code"))
                 if ours != c[1]:
                     return "differ", "ours: %s" % ours
+            elif c[0] == "returned":
+                kind = env["payload"].get("outcome", {}).get("kind")
+                if (kind == "returned") != c[1]:
+                    return "differ", "our outcome: %s" % kind
             elif c[0] == "contains":
                 if c[1] not in text:
                     return "differ", "our envelope's outcome: %s" % json.dumps(
@@ -178,6 +296,22 @@ def judge(case, rec):
                 if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
                     return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
         return "agree", ""
+    if rec[0] in ("fmt", "fmt-idem"):
+        levels, err = case.get("fmt") or ([None, None], "not run")
+        if rec[0] == "fmt-idem":
+            if levels[0] is None or levels[1] is None:
+                return "differ", "our fmt refuses: %s" % err
+            return ("agree", "") if levels[0] == levels[1] else \
+                ("differ", "fmt of our fmt output differs")
+        got = levels[rec[1] - 1]
+        if got is None:
+            return "differ", "our fmt refuses: %s" % err
+        if got == rec[2]:
+            return "agree", ""
+        a, b = got.splitlines(), rec[2].splitlines()
+        k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        return "differ", "first difference at line %d: ours %r, expected %r" % (
+            k + 1, a[k] if k < len(a) else "<end>", b[k] if k < len(b) else "<end>")
     if rec[0] == "list":
         ours = [render(d, rec[1]) for d in case.get("diags", [])]
         if tuple(ours) == rec[2]:

@@ -48,9 +48,10 @@ class DiagField(Taint):
 
 class Envelope(Taint):
     """The interpreter's envelope for `entry`, or the JSON value at `path`
-    of it once parsed."""
+    of it once parsed (`("#returned",)`: the interpretation's `returned`
+    flag)."""
 
-    def __init__(self, progs, entry, path=(), args=(), profile=None):
+    def __init__(self, progs, entry, path=(), args=(), profile=None, budget=None):
         Taint.__init__(self, progs)
         self.entry = entry
         self.path = path
@@ -58,6 +59,32 @@ class Envelope(Taint):
         # None: `interpret`; "strings": `internal_strings::interpret`;
         # "fallback": the first, or the second where it refuses (`.or_else`)
         self.profile = profile
+        # None: the default step budget; else a smaller one (Budget)
+        self.budget = budget
+
+
+class Refusal(Taint):
+    """`interpret(…).unwrap_err()`: the interpreter's refusal of `entry`
+    (its diagnostics), not the checker's."""
+
+    def __init__(self, progs, entry, args=(), profile=None):
+        Taint.__init__(self, progs)
+        self.entry = entry
+        self.args = args
+        self.profile = profile
+
+
+# the reference's `interpreter::DEFAULT_MAX_STEPS`, our `interpret`'s fixed
+# budget (TOOLCHAIN.md: `interpret` takes no --max-steps)
+DEFAULT_MAX_STEPS = 1000000
+
+
+class Budget:
+    """`InterpreterOptions::new(65536, N)` (or a default whose `max_steps`
+    the test set) with N below the default budget: the run stops at N."""
+
+    def __init__(self, steps):
+        self.steps = steps
 
 
 class DiagList(Taint):
@@ -74,24 +101,60 @@ class OutcomeText(Taint):
     """An envelope's outcome rendered as the reference's tables state it:
     `ok|<value>` when it returned, else `<domain_id>|<code>`."""
 
-    def __init__(self, progs, entry, args=(), profile=None):
+    def __init__(self, progs, entry, args=(), profile=None, budget=None):
         Taint.__init__(self, progs)
         self.entry = entry
         self.args = args
         self.profile = profile
+        self.budget = budget
+
+
+def budget_readable(cond):
+    """Under a smaller step budget only the outcome's kind, the fuel's
+    `exhausted`, the `returned` flag and the one-line outcome are read: the
+    rest of that envelope (steps used, limits) is not derivable from our
+    run under the default budget (detailcheck.under_budget)."""
+    return cond[0] in ("text", "returned") or cond[0] == "json" and cond[1] in (
+        ("payload", "outcome", "kind"), ("payload", "fuel", "exhausted"))
 
 
 def run_record(env, conds):
     """("run", entry, conds) for the entry run without arguments, else
     ("run", entry, conds, args), and ("run", entry, conds, args, profile)
-    under the internal-String profile: detailcheck.py runs the first
-    through `run --json` when the entry is `main`, the rest through
-    `interpret` (or `interpret-strings`)."""
+    under the internal-String profile, ("run", entry, conds, args, profile,
+    budget) under a step budget below the default: detailcheck.py runs the
+    first through `run --json` when the entry is `main`, the rest through
+    `interpret` (or `interpret-strings`). A Refusal's conditions are
+    ("refused-count", n), ("refused-code", index, code) and
+    ("refused-message", index, op, text)."""
+    budget = getattr(env, "budget", None)
+    if budget:
+        if not all(budget_readable(c) for c in conds):
+            return None
+        return ("run", env.entry, conds, env.args, env.profile, budget)
     if env.profile:
         return ("run", env.entry, conds, env.args, env.profile)
     if env.args:
         return ("run", env.entry, conds, env.args)
     return ("run", env.entry, conds)
+
+
+class Canonical(Taint):
+    """`format::canonical(&program)` of a program parsed from the case's
+    source (level 1), or from such a canonical text parsed again (level 2):
+    our `fmt --stdout` applied `level` times."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
+
+
+class Reparsed(Taint):
+    """`parse(&canonical)`: the program a Canonical text parses to."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
 
 
 class DefaultOptions:
@@ -124,7 +187,7 @@ class DetailReader:
         return v if isinstance(v, str) else None
 
     def note_detail(self, progs, record):
-        if len(progs) != 1 or progs & self.tampered:
+        if record is None or len(progs) != 1 or progs & self.tampered:
             return
         (p,) = progs
         lst = self.details.setdefault(p, [])
@@ -377,6 +440,44 @@ class DetailReader:
         return None
 
     # ---- assertions -----------------------------------------------------
+    def read_interpreter(self, mac, parts, env):
+        """Assertions over an interpretation's `returned` flag or over the
+        interpreter's refusal (a Refusal): run records. True when the
+        assertion was one of these (it then states no diagnostic detail
+        and no verdict of the checker's)."""
+        if not parts or not parts[0]:
+            return False
+        a = parts[0]
+        if mac == "assert":
+            neg = a[0][1] == "!"
+            v = self.eval(a[1:] if neg else a, env)
+            if isinstance(v, Envelope) and v.path == ("#returned",):
+                self.note_detail(set(v.progs), run_record(v, (("returned", not neg),)))
+                return True
+        base = env.get(a[0][1]) if a[0][0] == "ident" else None
+        if not isinstance(base, Refusal):
+            return False
+        w = [t[1] for t in a]
+        cond = None
+        if mac == "assert_eq" and len(parts) >= 2 and w[1:] == [".", "len", "(", ")"]:
+            n = self.eval(parts[1], env)
+            if isinstance(n, int) and not isinstance(n, bool):
+                cond = ("refused-count", n)
+        elif len(w) >= 6 and w[1] == "[" and a[2][0] == "num" and w[3:5] == ["]", "."]:
+            idx = int(a[2][1])
+            if mac == "assert_eq" and len(parts) >= 2 and w[5:] == ["code"]:
+                c = self.codes_in(parts[1], env)
+                if len(c) == 1 and len(parts[1]) == 1:
+                    cond = ("refused-code", idx, c[0])
+            elif mac == "assert" and w[5:8] == ["message", ".", "contains"] and \
+                    len(w) > 9 and w[8] == "(" and match_close(a, 8) == len(a) - 1:
+                text = self.text_value(a[9:-1], env)
+                if text is not None:
+                    cond = ("refused-message", idx, "contains", text)
+        if cond is not None:
+            self.note_detail(set(base.progs), run_record(base, (cond,)))
+        return True
+
     def read_details(self, mac, parts, env):
         flat = [t for p in parts for t in p]
         # `|d|` names a closure's parameter even where a binding `d` exists
@@ -508,7 +609,7 @@ class DetailReader:
         out = env.get(rhs[1][1])
         if not isinstance(out, Envelope) or out.path != ("payload", "outcome"):
             return None
-        return OutcomeText(out.progs, out.entry, out.args, out.profile)
+        return OutcomeText(out.progs, out.entry, out.args, out.profile, out.budget)
 
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:
@@ -542,6 +643,15 @@ class DetailReader:
         # (a third part is the failure message)
         if mac == "assert_eq" and len(parts) in (2, 3):
             a, b = self.eval(parts[0], env), self.eval(parts[1], env)
+            if isinstance(b, Canonical):
+                a, b = b, a
+            if isinstance(a, Canonical):
+                if isinstance(b, str):
+                    self.note_detail(set(a.progs), ("fmt", a.level, b))
+                elif isinstance(b, Canonical) and b.progs == a.progs and \
+                        {a.level, b.level} == {1, 2}:
+                    self.note_detail(set(a.progs), ("fmt-idem",))
+                return
             if isinstance(b, Envelope):
                 a, b = b, a
             if isinstance(a, Envelope) and a.path and isinstance(b, (str, bool, int)):
@@ -556,6 +666,15 @@ class DetailReader:
         """Calls that carry a detail value, or None: the interpreter's
         envelope, a written file, parsed JSON, default options."""
         name = path[-1]
+        if name == "canonical" and path[-2:-1] == ["format"] and len(args) == 1:
+            a = args[0]
+            if isinstance(a, Reparsed):
+                return Canonical(a.progs, a.level + 1) if a.level == 1 else UNKNOWN
+            if type(a) is Taint and len(a.progs) == 1 and not (a.progs & self.tampered):
+                return Canonical(a.progs, 1)
+            return None
+        if name in ("parse", "check") and args and isinstance(args[0], Canonical):
+            return Reparsed(args[0].progs, args[0].level)
         if name == "default" and len(path) >= 2 and path[-2] in ("InterpreterOptions",
                                                                   "Default"):
             return DEFAULT_OPTIONS
@@ -568,23 +687,32 @@ class DetailReader:
         if name == "from_str" and path[:1] == ["serde_json"] and len(args) == 1 and \
                 isinstance(args[0], Envelope):
             return args[0]
-        # `InterpreterOptions::new(65536, DEFAULT_MAX_STEPS)`: the defaults
+        # `InterpreterOptions::new(65536, DEFAULT_MAX_STEPS)`: the defaults;
+        # a smaller step budget is a Budget (other byte bounds: not read)
         if name == "new" and path[-2:] == ["InterpreterOptions", "new"] and len(args) == 2 and \
-                args[0] == 65536 and [t[1] for t in argt[1]] in (["DEFAULT_MAX_STEPS"],
-                                                                  ["1_000_000"], ["1000000"]):
-            return DEFAULT_OPTIONS
+                args[0] == 65536 and isinstance(args[1], int) and \
+                not isinstance(args[1], bool):
+            if args[1] == DEFAULT_MAX_STEPS:
+                return DEFAULT_OPTIONS
+            if 0 < args[1] < DEFAULT_MAX_STEPS:
+                return Budget(args[1])
+            return None
+        options = args[3] if len(args) == 4 else None
+        if options is not DEFAULT_OPTIONS and not isinstance(options, Budget) and \
+                len(args) == 4 and [t[1] for t in argt[3]] in (
+                    ["&", "Default", "::", "default", "(", ")"],
+                    ["&", "InterpreterOptions", "::", "default", "(", ")"]):
+            options = DEFAULT_OPTIONS
         if name == "interpret" and (len(path) > 1 or name not in self.helpers) and \
                 len(args) == 4 and isinstance(args[1], str) and \
                 isinstance(args[2], Seq) and all(isinstance(a, str) for a in args[2].items) and \
-                (args[3] is DEFAULT_OPTIONS or
-                 [t[1] for t in argt[3]] in (["&", "Default", "::", "default", "(", ")"],
-                                             ["&", "InterpreterOptions", "::", "default",
-                                              "(", ")"])) and \
+                (options is DEFAULT_OPTIONS or isinstance(options, Budget)) and \
                 (len(path) == 1 or path[-2] in ("interpreter", "internal_strings")):
             progs = self.taint_of(args[0])
             if len(progs) == 1:
                 return Envelope(progs, args[1], (), tuple(args[2].items),
-                                "strings" if path[-2:-1] == ["internal_strings"] else None)
+                                "strings" if path[-2:-1] == ["internal_strings"] else None,
+                                options.steps if isinstance(options, Budget) else None)
         return None
 
     @staticmethod
@@ -592,10 +720,21 @@ class DetailReader:
         if name in ("unwrap", "expect", "clone", "as_str", "to_string", "to_owned",
                     "unwrap_or_else"):
             return v
+        # `interpret(…).unwrap_err()`: what the interpreter refused
+        if name in ("unwrap_err", "expect_err") and not v.path and not v.budget and \
+                v.profile in (None, "strings"):
+            return Refusal(v.progs, v.entry, v.args, v.profile)
         return None
 
     @staticmethod
     def envelope_index(v, idx):
         if isinstance(idx, str):
-            return Envelope(v.progs, v.entry, v.path + (idx,), v.args, v.profile)
+            return Envelope(v.progs, v.entry, v.path + (idx,), v.args, v.profile, v.budget)
         return UNKNOWN
+
+    @staticmethod
+    def envelope_field(v, name):
+        """`interpretation.returned`: whether the entry returned."""
+        if name == "returned" and not v.path:
+            return Envelope(v.progs, v.entry, ("#returned",), v.args, v.profile, v.budget)
+        return v

@@ -28,13 +28,17 @@ against our `run --json`, or of another entry or with `--arg` literals
 (a table of `(token, arguments, expected)` rows under the default
 options; a table's one-line outcome `ok|<value>` / `<domain>|<code>`),
 against our `semaprax interpret` (`interpret-strings` for the reference's
-internal-String profile; both in turn for its `.or_else(…)` fallback). decided.txt keys a detail
-`CASE@aspect` (message, help, loc, run). Figures as of session 19 (v0.2.0
-plus 82 newest tests/language files, 919 cases): verdicts raw 795/817 =
-97.3%, 795/795 over what our spec does not decide otherwise (22 decided);
-message 91/91; help 64/68 raw, 64/64 (4 decided); location 2/2; run
-213/213, 30 not comparable (programs our check refuses); 34/34 and 4
-entries not comparable before `interpret`.
+internal-String profile; both in turn for its `.or_else(…)` fallback; a
+row's profile chosen by `if *id == …`; a smaller step budget derived from
+our default-budget run), and a fifth, fmt: `format::canonical(&program)`
+stated equal to a text or idempotent, against our `fmt --stdout`.
+decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt).
+Figures as of session 20 (v0.2.0 plus 82 newest tests/language files):
+verdicts raw 796/818 = 97.3%, 796/796 over what our spec does not decide
+otherwise (22 decided); message 91/91; help 64/68 raw, 64/64 (4 decided);
+location 2/2; run 277/277, 30 not comparable (programs our check
+refuses); fmt 117/118 raw, 117/117 (1 decided). Session 19: run 213/213,
+no fmt figure.
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).

@@ -281,6 +281,73 @@ fn interpreter_argument_tables_are_run_details() {
     assert!(fuel.envelope.contains("fuel_exhausted"));
 }
 
+const BUDGETED: &str = "module demo.fuel;\n@id(\"demo.spin\") fn spin(n: i64) -> i64 { n }\n@id(\"demo.text\") fn text() -> i64 { 1 }\n@id(\"demo.plain\") fn plain() -> i64 { 2 }\n";
+
+fn envelope_for(path: &Path, token: &str, arguments: &[&str], max_steps: usize) -> String {
+    let owned: Vec<String> = arguments.iter().map(|argument| (*argument).to_owned()).collect();
+    let options = InterpreterOptions::new(65536, max_steps).unwrap();
+    interpreter::interpret(path, token, &owned, &options).expect("interpretation").envelope
+}
+
+const ROWS: &[(&str, &str)] = &[("demo.text", "ok|1"), ("demo.plain", "ok|2")];
+
+#[test]
+fn budgets_and_row_profiles_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, BUDGETED).unwrap();
+    let limited = InterpreterOptions::new(65_536, 16).unwrap();
+    let interpretation = interpreter::interpret(&path, "demo.spin", &["9".to_owned()], &limited).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&interpretation.envelope).unwrap();
+    assert_eq!(parsed["payload"]["outcome"]["kind"], "fuel_exhausted");
+    assert_eq!(parsed["payload"]["fuel"]["steps_used"], 16);
+    assert!(!interpretation.returned, "exhausted runs return nothing");
+    let mut tight = InterpreterOptions::default();
+    tight.max_steps = 4;
+    let small = interpreter::interpret(&path, "demo.spin", &["8".to_owned()], &tight).unwrap();
+    assert!(small.returned);
+    let full = envelope_for(&path, "demo.spin", &["3"], DEFAULT_MAX_STEPS);
+    let parsed: serde_json::Value = serde_json::from_str(&full).unwrap();
+    assert_eq!(parsed["payload"]["outcome"]["value"], "3");
+    let wide = InterpreterOptions::new(65_536, semaprax::interpreter::DEFAULT_MAX_STEPS).unwrap();
+    let plain = interpreter::interpret(&path, "demo.plain", &[], &wide).unwrap();
+    assert!(plain.envelope.contains("\"value\":\"2\""));
+    for (id, expected) in ROWS {
+        let options = InterpreterOptions::default();
+        let result = if *id == "demo.text" {
+            let errors = interpreter::interpret(&path, id, &[], &options).unwrap_err();
+            assert_eq!(errors.len(), 1, "{id}: {errors:?}");
+            assert_eq!(errors[0].code, "SPX-F102", "{id}");
+            assert!(errors[0].message.contains("unsupported_callee"));
+            let result = interpreter::internal_strings::interpret(&path, id, &[], &options).unwrap();
+            result
+        } else {
+            interpreter::interpret(&path, id, &[], &options).unwrap()
+        };
+        let envelope: Value = serde_json::from_str(&result.envelope).unwrap();
+        let outcome = &envelope["payload"]["outcome"];
+        let observed = if outcome["kind"] == "returned" {
+            format!("ok|{}", outcome["value"].as_str().unwrap())
+        } else {
+            format!("{}|{}", outcome["status"]["domain_id"].as_str().unwrap(), outcome["status"]["code"].as_u64().unwrap())
+        };
+        assert_eq!(&observed, expected, "{id}");
+    }
+}
+
+const SUGAR: &str = "module demo.sugar;\n@id(\"app.main\") fn main() -> i64 {   7 }\n";
+const TIDY: &str = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n";
+
+#[test]
+fn formatter_texts_are_fmt_details() {
+    let program = parse(SUGAR, Path::new("s.spx")).unwrap();
+    assert_eq!(format::canonical(&program), TIDY, "sugar is formatted");
+    let canonical = format::canonical(&program);
+    let reparsed = parse(&canonical, Path::new("c.spx")).unwrap();
+    assert_eq!(format::canonical(&reparsed), canonical);
+    let tidy = parse(TIDY, Path::new("t.spx")).unwrap();
+    assert_eq!(TIDY, semaprax::format::canonical(&tidy));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -386,6 +453,34 @@ def main():
             ("run", "demo.zero", (("contains", '"value":"0"'),), (), "fallback"),
         ],
     }
+    # a smaller step budget (`new(65_536, 16)`, `max_steps = 4`): the
+    # outcome's kind, `fuel.exhausted` and `returned` only (steps_used is
+    # not read); DEFAULT_MAX_STEPS through a helper's parameter or a path
+    # is the default; a row's profile chosen by `if *id == …` reads the
+    # chosen block: the plain interpreter's refusal, then the profile's run
+    want["tests/synthetic.rs::budgets_and_row_profiles_are_run_details#1"] = ("detail", ())
+    want_details["tests/synthetic.rs::budgets_and_row_profiles_are_run_details#1"] = [
+        ("run", "demo.spin", (("json", ("payload", "outcome", "kind"), "fuel_exhausted"),),
+         ("9",), None, 16),
+        ("run", "demo.spin", (("returned", False),), ("9",), None, 16),
+        ("run", "demo.spin", (("returned", True),), ("8",), None, 4),
+        ("run", "demo.spin", (("json", ("payload", "outcome", "value"), "3"),), ("3",)),
+        ("run", "demo.plain", (("contains", '"value":"2"'),)),
+        ("run", "demo.text", (("refused-count", 1),)),
+        ("run", "demo.text", (("refused-code", 0, "SPX-F102"),)),
+        ("run", "demo.text", (("refused-message", 0, "contains", "unsupported_callee"),)),
+        ("run", "demo.text", (("text", "ok|1"),), (), "strings"),
+        ("run", "demo.plain", (("text", "ok|2"),)),
+    ]
+    # `format::canonical(&program)` against a text (our `fmt --stdout`
+    # must print it), and of the canonical text parsed again against the
+    # first (fmt is idempotent on it)
+    tidy = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n"
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = ("parse-ok", ())
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = [
+        ("fmt", 1, tidy), ("fmt-idem",)]
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = [("fmt", 1, tidy)]
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
