@@ -1197,7 +1197,7 @@ parse_field_pats(Parser *p, int *n)
 				Diag *d = parse_error_at(p, t, DIAG_P206, "a field pattern admits `_`, a binding or a record pattern%s",
 							 lit ? ", not a literal" : "");
 				if (lit)
-					diag_set_help(d, "bind the field and compare it in a guard: `Case { field: x } if x == … => …,`");
+					diag_set_help(d, "bind the field and compare it: `Case { field: x } if x == … => …,` (a guard, over a Copy scrutinee) or `Case { field: x } => if x == … { … } else { … },`");
 				else
 					diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
 			}
