@@ -308,9 +308,14 @@ check_binary(FnCtx *C, const Expr *e)
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
 			}
-			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
+			TyKind bk = sema_type_info(&S->types, bad)->kind;
+			/* both of one type: the operands agree, the type has no equality */
+			Diag *d = lt == rt ? sema_error(S, DIAG_T207, e->span, "`%s` values have no equality", sema_type_name(S, bad))
+					   : sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
 			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
-			    sema_type_info(&S->types, bad)->kind == TY_FN ? "function values have no equality: compare what they return" : "inspect them with `match`");
+			    bk == TY_FN ? "function values have no equality: compare what they return"
+			    : bk == TY_SLICE || bk == TY_BYTES ? "compare their bytes with `byte_get(view, i)`, or text as `str` views (`==` compares text)"
+			    : "compare them field by field, or inspect them with `match`");
 			return T_BOOL;
 		}
 		if (lt != rt) {
