@@ -323,5 +323,23 @@ st=$?
 [ $st = 0 ] && grep -q '"message":"function `f1009` has an automatic identity' "$work/out" && grep -q '"after_id":"many.last"' "$work/out" ||
 	{ echo "FAIL patch repair-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
 n=$((n + 2))
+# A transaction over 1 MiB is G526 before it is read as JSON (the limit
+# itself, 1048576 bytes, is read: it is G525, not JSON), with the register's
+# help, not G525's schema line; the project is left as it was.
+mkdir -p "$work/tx-big"
+cp -R "$dir/projects/calc" "$work/tx-big/calc"
+{ printf '{"schema":"semaprax.semantic-transaction.c1"'; head -c 1048600 /dev/zero | tr '\0' ' '; printf '}\n'; } > "$work/tx-big/big.json"
+head -c 1048576 /dev/zero | tr '\0' ' ' > "$work/tx-big/edge.json"
+(cd "$work/tx-big" && NO_COLOR=1 "$bin" review calc big.json > out 2> err)
+st=$?
+[ $st = 1 ] && [ ! -s "$work/tx-big/out" ] && [ "$(cat "$work/tx-big/err")" = "error[SPX-G526]: the transaction is larger than 1048576 bytes at big.json
+  help: split the transaction into smaller ones, each at most 1 MiB (1048576 bytes)" ] ||
+	{ echo "FAIL patch tx-too-large: exit $st"; head -c 300 "$work/tx-big/err"; fail=1; }
+(cd "$work/tx-big" && NO_COLOR=1 "$bin" review calc edge.json > out 2> err)
+st=$?
+[ $st = 1 ] && grep -q '^error\[SPX-G525\]: invalid semantic transaction: not JSON' "$work/tx-big/err" ||
+	{ echo "FAIL patch tx-limit-edge: exit $st"; head -c 300 "$work/tx-big/err"; fail=1; }
+diff -r "$dir/projects/calc" "$work/tx-big/calc" > /dev/null || { echo "FAIL patch tx-too-large: the project changed"; fail=1; }
+n=$((n + 2))
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

@@ -54,8 +54,10 @@ tx_fail(const char *path, int code, const char *fmt, const char *arg)
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
 	Diag *d = diag_report(&s, code, NULL, fmt, arg);
-	diag_set_help(d, code == DIAG_G527 ? "derive the transaction again from the project as `semaprax check <project>` prints it"
-	    : "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
+	/* G526 keeps the register's help (split it): the schema would not help */
+	if (code != DIAG_G526)
+		diag_set_help(d, code == DIAG_G527 ? "derive the transaction again from the project as `semaprax check <project>` prints it"
+		    : "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
 	diag_emit_all(&s, false);
 	diag_free(&s);
 	return EXIT_FAIL;

@@ -287,8 +287,6 @@ bool emitw_expr(Emitw *W, const HirExpr *e);
 void emitw_add_overflows(Emitw *W, uint32_t a, uint32_t b, uint32_t r);
 /* Evaluates e for its effects only (a statement: nothing is left). */
 bool emitw_discard(Emitw *W, const HirExpr *e);
-/* Does t carry no value (a statement if/match/block: unit or no type)? */
-bool emitw_void(Emitw *W, TypeId t);
 /* A block: its tail's values as type `as` (a class value as its ancestor),
  * or, when as is WASM_DISCARD, none (they are dropped). */
 #define WASM_DISCARD ((TypeId)UINT32_MAX)

@@ -857,13 +857,6 @@ field(Emitw *W, const HirExpr *e)
 
 /* ---- control ---- */
 
-bool
-emitw_void(Emitw *W, TypeId t)
-{
-	TyKind k = kind_of(W, t);
-	return k == TY_ERROR || k == TY_UNIT;
-}
-
 static bool
 if_expr(Emitw *W, const HirExpr *e, TypeId as)
 {

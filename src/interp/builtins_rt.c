@@ -244,25 +244,6 @@ run_vec(Interp *I, int index, Value *args)
 		}
 		return interp_value_clone(&I->heap, v->items[args[1].u]);
 	}
-	case BI_vec_push: {
-		VecObj *v = own_vec(I, &args[0]);
-		if (v->len >= v->cap) {
-			value_release(&I->heap, args[1]);
-			return vec_fail(I, args[0], RT_VEC_FULL);
-		}
-		v->items[v->len++] = value_own(&I->heap, args[1]);
-		return args[0];
-	}
-	case BI_vec_set: {
-		VecObj *v = own_vec(I, &args[0]);
-		if (args[1].u >= v->len) {
-			value_release(&I->heap, args[2]);
-			return vec_fail(I, args[0], RT_VEC_INDEX);
-		}
-		value_release(&I->heap, v->items[args[1].u]);
-		v->items[args[1].u] = value_own(&I->heap, args[2]);
-		return args[0];
-	}
 	case BI_vec_clear: {
 		VecObj *v = own_vec(I, &args[0]);
 		for (size_t i = 0; i < v->len; i++)
@@ -459,16 +440,6 @@ run_text(Interp *I, int index, Value *args, int nargs)
 		b->len = (size_t)args[0].u;
 		return v_ptr(V_BYTES, b, 0);
 	}
-	case BI_bytes_set: {
-		Value b = value_own(&I->heap, args[0]);
-		Bytes *bb = b.p;
-		if (args[1].u >= bb->len) {
-			value_release(&I->heap, b);
-			return fail(I, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
-		}
-		bb->data[args[1].u] = (uint8_t)args[2].u;
-		return b;
-	}
 	case BI_bytes_set5:
 	case BI_bytes_set1_or5_from_slice:
 	case BI_bytes_set1_or6_or48_from_slice:
@@ -485,15 +456,16 @@ run_text(Interp *I, int index, Value *args, int nargs)
 	}
 }
 
+/*
+ * f64_from_i64, i64_from_i32, i64_from_u8, usize_from_u8, usize_from_i64,
+ * i64_from_usize, u8_from_i64, vec_push, vec_set and bytes_set are never
+ * dispatched here: compile.c always gives them their own node
+ * (interp_builtin_fn, exec_builtin.c), the one place they are written.
+ */
 Value
 interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, int nargs)
 {
 	switch (index) {
-	case BI_f64_from_i64: {
-		Value r = v_int(V_F64, 0);
-		r.f = (double)args[0].i;
-		return r;
-	}
 	case BI_i64_from_f64: {
 		int64_t v = 0;
 		uint32_t code = rt_i64_from_f64(args[0].f, &v);
@@ -501,24 +473,6 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 			return fail(I, RT_DOM_CONVERT, code);
 		return v_int(V_I64, v);
 	}
-	case BI_i64_from_i32:
-		return v_int(V_I64, args[0].i);
-	case BI_i64_from_u8:
-		return v_int(V_I64, (int64_t)args[0].u);
-	case BI_usize_from_u8:
-		return v_int(V_USIZE, (int64_t)args[0].u);
-	case BI_usize_from_i64:
-		if (rt_usize_from_i64(args[0].i))
-			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		return v_int(V_USIZE, args[0].i);
-	case BI_i64_from_usize:
-		if (rt_i64_from_usize(args[0].u))
-			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		return v_int(V_I64, args[0].i);
-	case BI_u8_from_i64:
-		if (rt_u8_from_i64(args[0].i))
-			return fail(I, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		return v_int(V_U8, args[0].i);
 	case BI_char_from_u8:
 		return v_int(V_CHAR, (int64_t)args[0].u);
 	case BI_char_from_i64:
@@ -539,7 +493,7 @@ interp_rt_builtin_call(Interp *I, int index, const HirExpr *call, Value *args, i
 		return r;
 	}
 	case BI_vec_with_capacity: case BI_vec_len: case BI_vec_capacity: case BI_vec_get:
-	case BI_vec_clone_at: case BI_vec_push: case BI_vec_set: case BI_vec_clear:
+	case BI_vec_clone_at: case BI_vec_clear:
 	case BI_vec_reserve_exact: case BI_vec_sort: case BI_vec_into_iter: case BI_iter_next:
 		return run_vec(I, index, args);
 	case BI_map_add: case BI_map_get_or: case BI_map_has: case BI_map_key_at: case BI_map_len:

@@ -135,6 +135,10 @@ parse_decorate_expected(Parser *p, Diag *d)
 		diag_set_help(d, "logical and is `&&`");
 	else if (parse_tok_is_word(p, t, "or"))
 		diag_set_help(d, "logical or is `||`");
+	else if (p->pos > 1 && p->toks[p->pos - 2].kind == TOK_ARROW &&
+		 (parse_tok_is_word(p, prev, "borrow") || parse_tok_is_word(p, prev, "own") || parse_tok_is_word(p, prev, "shared")))
+		/* `-> borrow T`: the mode word was read as the result type */
+		diag_set_help(d, "a function's result takes no ownership mode: its caller owns what it returns; write the type alone after `->` and return a value (a copy, or a clone such as `vec_clone_at<T>(values, i)`)");
 	else if (t->kind == TOK_BANG)
 		diag_set_help(d, "there are no macros; build text with `string_concat(a, b)` and `string_from_i64(n)`, and print with `stdout_write` (`semaprax help language strings`)");
 }

@@ -1191,8 +1191,15 @@ parse_field_pats(Parser *p, int *n)
 				f.sub = new_pat(p, PAT_BIND, t->span);
 				f.sub->u.bind = parse_name_of(p, t);
 			} else {
-				Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
-				diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
+				/* not the whole-pattern message: that one admits literals */
+				bool lit = t->kind == TOK_INT || t->kind == TOK_CHAR || t->kind == TOK_FLOAT || t->kind == TOK_STRING ||
+					   t->kind == TOK_MINUS || parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false");
+				Diag *d = parse_error_at(p, t, DIAG_P206, "a field pattern admits `_`, a binding or a record pattern%s",
+							 lit ? ", not a literal" : "");
+				if (lit)
+					diag_set_help(d, "bind the field and compare it: `Case { field: x } if x == … => …,` (a guard, over a Copy scrutinee) or `Case { field: x } => if x == … { … } else { … },`");
+				else
+					diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
 			}
 		}
 		f.span = parse_span_from(p, f.span);

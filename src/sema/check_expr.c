@@ -308,9 +308,14 @@ check_binary(FnCtx *C, const Expr *e)
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
 			}
-			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
+			TyKind bk = sema_type_info(&S->types, bad)->kind;
+			/* both of one type: the operands agree, the type has no equality */
+			Diag *d = lt == rt ? sema_error(S, DIAG_T207, e->span, "`%s` values have no equality", sema_type_name(S, bad))
+					   : sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
 			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
-			    sema_type_info(&S->types, bad)->kind == TY_FN ? "function values have no equality: compare what they return" : "inspect them with `match`");
+			    bk == TY_FN ? "function values have no equality: compare what they return"
+			    : bk == TY_SLICE || bk == TY_BYTES ? "compare their bytes with `byte_get(view, i)`, or text as `str` views (`==` compares text)"
+			    : "compare them field by field, or inspect them with `match`");
 			return T_BOOL;
 		}
 		if (lt != rt) {
@@ -344,6 +349,21 @@ check_binary(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T250, e->span, "operator `%s` does not support string operands", sp);
 		diag_set_help(d, "join strings with `string_concat(a, b)`, which consumes both; strings compare with `==`, `!=`, `<`, `<=`, `>` and `>=`");
 		return ordering ? T_BOOL : T_ERR;
+	}
+	if (ordering && lt == rt && lt != T_ERR && lt != T_STRING && lt != T_CHAR && !sema_type_is_numeric(&S->types, lt)) {
+		/* both operands of one type that has no order: say so, not "expects
+		 * i64 … there are no implicit conversions" (there is none to make) */
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` does not order `%s` values", sp, sema_type_name(S, lt));
+		TyKind k = sema_type_info(&S->types, lt)->kind;
+		if (lt == T_STR)
+			diag_set_help(d, "`str` views have no order; copy each into a `string` with `string_from_str(view)` and compare those (strings order byte by byte)");
+		else if (lt == T_BOOL)
+			diag_set_help(d, "`bool` has no order; compare with `==` or `!=`, or order the numbers `if b { 1 } else { 0 }`");
+		else if (k == TY_SLICE || k == TY_BYTES)
+			diag_set_help(d, "byte views and buffers have no order; compare their bytes with `byte_get(view, i)`");
+		else
+			diag_set_help(d, "`<`, `<=`, `>` and `>=` order numbers, `char` and `string`; compare `%s` values by a field, or test them with `match`", sema_type_name(S, lt));
+		return T_BOOL;
 	}
 	TypeId expected, result;
 	if (op == BIN_AND || op == BIN_OR) {

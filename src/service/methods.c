@@ -553,7 +553,7 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 		while (*h == ' ')
 			h++;
 		int hn = strncmp(h, "help: ", 6) == 0 ? (int)strcspn(h, "\n") : 0;
-		bool symbol = strstr(e, "[SPX-G001]") != NULL || strstr(e, "[SPX-G002]") != NULL;
+		bool symbol = strstr(e, "[SPX-G001]") != NULL;   /* unknown or ambiguous: one code */
 		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s%s%.*s",
 		    n > 300 ? 300 : n, e, hn ? "; " : "", hn > 400 ? 400 : hn, h);
 	}
