@@ -1191,13 +1191,13 @@ parse_field_pats(Parser *p, int *n)
 				f.sub = new_pat(p, PAT_BIND, t->span);
 				f.sub->u.bind = parse_name_of(p, t);
 			} else {
-				/* not the whole-pattern message: that one admits literals */
+				/* the first line stays the pattern message (LANGUAGE.md §0.2:
+				 * the reference's text); the help tells a literal apart */
 				bool lit = t->kind == TOK_INT || t->kind == TOK_CHAR || t->kind == TOK_FLOAT || t->kind == TOK_STRING ||
 					   t->kind == TOK_MINUS || parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false");
-				Diag *d = parse_error_at(p, t, DIAG_P206, "a field pattern admits `_`, a binding or a record pattern%s",
-							 lit ? ", not a literal" : "");
+				Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
 				if (lit)
-					diag_set_help(d, "bind the field and compare it: `Case { field: x } if x == … => …,` (a guard, over a Copy scrutinee) or `Case { field: x } => if x == … { … } else { … },`");
+					diag_set_help(d, "a field pattern takes no literal: bind the field and compare it: `Case { field: x } if x == … => …,` (a guard, over a Copy scrutinee) or `Case { field: x } => if x == … { … } else { … },`");
 				else
 					diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
 			}

@@ -310,8 +310,9 @@ check_binary(FnCtx *C, const Expr *e)
 			}
 			TyKind bk = sema_type_info(&S->types, bad)->kind;
 			/* both of one type: the operands agree, the type has no equality */
-			Diag *d = lt == rt ? sema_error(S, DIAG_T207, e->span, "`%s` values have no equality", sema_type_name(S, bad))
-					   : sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
+			/* the first line is the reference's (LANGUAGE.md §0.2); the help
+			 * says what the type lacks and how to compare instead */
+			Diag *d = sema_error(S, DIAG_T207, e->span, "equality operands must have the same type");
 			diag_set_help(d, "values of `%s` cannot be compared with `%s`; %s", sema_type_name(S, bad), sp,
 			    bk == TY_FN ? "function values have no equality: compare what they return"
 			    : bk == TY_SLICE || bk == TY_BYTES ? "compare their bytes with `byte_get(view, i)`, or text as `str` views (`==` compares text)"
@@ -351,9 +352,10 @@ check_binary(FnCtx *C, const Expr *e)
 		return ordering ? T_BOOL : T_ERR;
 	}
 	if (ordering && lt == rt && lt != T_ERR && lt != T_STRING && lt != T_CHAR && !sema_type_is_numeric(&S->types, lt)) {
-		/* both operands of one type that has no order: say so, not "expects
-		 * i64 … there are no implicit conversions" (there is none to make) */
-		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` does not order `%s` values", sp, sema_type_name(S, lt));
+		/* both operands of one type that has no order: the reference's first
+		 * line (§0.2), a help naming what the type lacks, not "no implicit
+		 * conversions" (there is none to make) */
+		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects i64 operands", sp);
 		TyKind k = sema_type_info(&S->types, lt)->kind;
 		if (lt == T_STR)
 			diag_set_help(d, "`str` views have no order; copy each into a `string` with `string_from_str(view)` and compare those (strings order byte by byte)");
