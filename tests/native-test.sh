@@ -155,12 +155,15 @@ else
 	stack_case "built executable, hard stack limit 16 MiB" 8192 16384
 fi
 # a frame of more than 256 members is nested in anonymous structs of 256 (emit.c,
-# frame_members): gcc walked a flat frame's fields once per chunk, quadratic in the locals
+# frame_members), and the function calling chunks is SPX_FRAMED (rt/core.h): gcc walked
+# the frame's fields once per chunk call, quadratic in the locals
 groups=tests/fixtures/run/huge_function_frame_groups.spx
 if ! "$abin" build --target c "$groups" -o "$tmp/groups.c" > /dev/null 2>&1; then
 	disagree "$groups" "build --target c failed"
 elif [ "$(grep -c '^	struct {$' "$tmp/groups.c")" != 3 ]; then
 	disagree "$groups" "a frame of 700-odd members not in 3 groups of 256"
+elif [ "$(grep -c '^SPX_FRAMED static int64_t fn_main(int spx_d)$' "$tmp/groups.c")" != 1 ]; then
+	disagree "$groups" "the function calling chunks is not SPX_FRAMED (no devirtualization under gcc)"
 else
 	agreed=$((agreed + 1))
 fi

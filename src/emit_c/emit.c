@@ -610,6 +610,8 @@ emit_function(Emit *E, int ii)
 	buf_puts(out, " (");
 	emitc_comment_text(out, f->id ? f->id : "", f->id ? strlen(f->id) : 0);
 	buf_puts(out, ") */\n");
+	if (E->framed && E->nchunks > 0)
+		buf_puts(out, "SPX_FRAMED ");
 	signature(E, ii, out);
 	buf_puts(out, "\n{\n");
 	if (E->decls.len)
