@@ -3,19 +3,21 @@
 # each C compiler (the figures in docs/DECISIONS.md, "A huge function body
 # is emitted in chunks"; not a test: nothing here fails on a slow compile).
 #
-# Writes into DIR (default: a fresh temporary directory) two programs whose
-# `main` is one huge body — 100,000 `x = x + k;` and 5,000
-# `s = string_concat(s, "k");` — emits each as C with BIN (`build --target
-# c`), and for each of gcc and clang (those found) compiles it with the
-# native lane's flags (src/emit_c/cc.c), prints the seconds, runs the
-# executable and checks its output against the interpreter's (`run`).
-# HUGEFN_ADDS and HUGEFN_CONCATS change the sizes.
+# Writes into DIR (default: a fresh temporary directory) three programs whose
+# `main` is one huge body — 100,000 `x = x + k;`, 5,000
+# `s = string_concat(s, "k");` and 20,000 `let x<i>: i64 = x<i-1> + k;` (as
+# many locals) — emits each as C with BIN (`build --target c`), and for each
+# of gcc and clang (those found) compiles it with the native lane's flags
+# (src/emit_c/cc.c), prints the seconds, runs the executable and checks its
+# output against the interpreter's (`run`).
+# HUGEFN_ADDS, HUGEFN_CONCATS and HUGEFN_LETS change the sizes.
 set -eu
 bin=$1
 dir=${2:-$(mktemp -d)}
 mkdir -p "$dir"
 adds=${HUGEFN_ADDS:-100000}
 concats=${HUGEFN_CONCATS:-5000}
+lets=${HUGEFN_LETS:-20000}
 
 {
 	printf 'module bench.huge_adds;\n\n@id("bench.huge_adds.main")\nfn main() -> i64\n{\n    let mut x: i64 = 0;\n'
@@ -28,7 +30,13 @@ concats=${HUGEFN_CONCATS:-5000}
 	printf '    string_len(s) %% 256\n}\n'
 } > "$dir/concat.spx"
 
-for p in adds concat; do
+{
+	printf 'module bench.huge_lets;\n\n@id("bench.huge_lets.main")\nfn main() -> i64\n{\n    let x0: i64 = 1;\n'
+	awk -v n="$lets" 'BEGIN { for (i = 1; i < n; i++) printf "    let x%d: i64 = x%d + %d;\n", i, i - 1, i % 97 }'
+	printf '    x%d %% 256\n}\n' $((lets - 1))
+} > "$dir/lets.spx"
+
+for p in adds concat lets; do
 	"$bin" build --target c "$dir/$p.spx" -o "$dir/$p.c" > /dev/null
 	want=$("$bin" run "$dir/$p.spx")
 	for cc in gcc clang; do

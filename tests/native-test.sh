@@ -154,6 +154,30 @@ else
 	stack_case "built executable, soft stack limit 8 MiB" 8192 unlimited
 	stack_case "built executable, hard stack limit 16 MiB" 8192 16384
 fi
+# a frame of more than 256 members is nested in anonymous structs of 256 (emit.c,
+# frame_members), and the function calling chunks is SPX_FRAMED (rt/core.h): gcc walked
+# the frame's fields once per chunk call, quadratic in the locals
+groups=tests/fixtures/run/huge_function_frame_groups.spx
+if ! "$abin" build --target c "$groups" -o "$tmp/groups.c" > /dev/null 2>&1; then
+	disagree "$groups" "build --target c failed"
+elif [ "$(grep -c '^	struct {$' "$tmp/groups.c")" != 3 ]; then
+	disagree "$groups" "a frame of 700-odd members not in 3 groups of 256"
+elif [ "$(grep -c '^SPX_FRAMED static int64_t fn_main(int spx_d)$' "$tmp/groups.c")" != 1 ]; then
+	disagree "$groups" "the function calling chunks is not SPX_FRAMED (no devirtualization under gcc)"
+else
+	agreed=$((agreed + 1))
+fi
+# a `match` jumps out of the arm taken to a label defined before its arms (emit_expr.c,
+# emit_match): no `taken` flag tested by every arm, no forward goto (both cost gcc time
+# quadratic in the arms)
+arms=tests/fixtures/run/match_literals.spx
+if ! "$abin" build --target c "$arms" -o "$tmp/arms.c" > /dev/null 2>&1; then
+	disagree "$arms" "build --target c failed"
+elif ! grep -q '^		if (0) {$' "$tmp/arms.c" || grep -q '^	*if (!t[0-9]* && ' "$tmp/arms.c"; then
+	disagree "$arms" "a match is not \`if (0) { label:; } else { arms }\`"
+else
+	agreed=$((agreed + 1))
+fi
 # the exec passes the arguments and the environment through byte for byte
 cat > "$tmp/echo.spx" <<'SPX'
 module native.stack_echo;

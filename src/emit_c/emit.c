@@ -197,6 +197,39 @@ emitc_chunk_close(Emit *E)
 	}
 }
 
+/* The frame's members (one a line), in anonymous structs of FRAME_GROUP
+ * members when there are more: gcc walks a struct's top-level fields for
+ * every chunk (variably_modified_type_p, from its IPA passes), which made a
+ * function of 60,000 `let`s cost time quadratic in its locals (DECISIONS,
+ * native lane); nested members are not walked there.  The C names and the
+ * layout's zero initialisation are unchanged. */
+#define FRAME_GROUP 256
+
+static void
+frame_members(Buf *out, const Buf *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->len; i++)
+		n += m->data[i] == '\n';
+	if (n <= FRAME_GROUP) {
+		buf_put(out, m->data, m->len);
+		return;
+	}
+	size_t line = 0, from = 0;
+	for (size_t i = 0; i < m->len; i++) {
+		if (m->data[i] != '\n')
+			continue;
+		if (line % FRAME_GROUP == 0)
+			buf_puts(out, "\tstruct {\n");
+		buf_putc(out, '\t');
+		buf_put(out, m->data + from, i + 1 - from);
+		from = i + 1;
+		line++;
+		if (line % FRAME_GROUP == 0 || line == n)
+			buf_puts(out, "\t};\n");
+	}
+}
+
 /* ---- instances and function values ---- */
 
 static bool
@@ -568,7 +601,7 @@ emit_function(Emit *E, int ii)
 	Buf *out = &E->insts[ii].body;
 	if (E->framed) {
 		buf_printf(out, "struct %s {\n", E->frame);
-		buf_put(out, E->members.data, E->members.len);
+		frame_members(out, &E->members);
 		buf_puts(out, "};\n\n");
 		buf_put(out, E->chunks.data, E->chunks.len);
 	}
@@ -577,6 +610,8 @@ emit_function(Emit *E, int ii)
 	buf_puts(out, " (");
 	emitc_comment_text(out, f->id ? f->id : "", f->id ? strlen(f->id) : 0);
 	buf_puts(out, ") */\n");
+	if (E->framed && E->nchunks > 0)
+		buf_puts(out, "SPX_FRAMED ");
 	signature(E, ii, out);
 	buf_puts(out, "\n{\n");
 	if (E->decls.len)

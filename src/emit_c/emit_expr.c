@@ -754,7 +754,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
 		return;
 	}
-	emitc_line(E, "if (!%s && %s) {", m, test.data);
+	emitc_line(E, "if (%s) {", test.data);
 	buf_free(&test);
 	E->indent++;
 	Binder B = { {0} };
@@ -776,7 +776,6 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 		emitc_line(E, "if (%s) {", g);
 		E->indent++;
 	}
-	emitc_line(E, "%s = true;", m);
 	/* the match owns the scrutinee: the bound parts move into their slots */
 	for (int i = 0; own && i < B.taken.len; i++)
 		emitc_line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
@@ -786,6 +785,7 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	for (int i = a->nbinds - 1; i >= 0; i--)
 		if (E->slot_own[a->binds[i]])
 			emitc_release_place(E, emitc_slot_type(E, a->binds[i]), emitc_slot_name(E, a->binds[i]));
+	emitc_line(E, "goto %s;", m);
 	if (g) {
 		E->indent--;
 		emitc_line(E, "}");
@@ -815,12 +815,27 @@ emit_match(Emit *E, const HirExpr *e)
 	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
 	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
 		emitc_line(E, "(void)%s;", s.c);
-	const char *m = emitc_new_tmp(E);
-	emitc_line(E, "bool %s = false;", m);
-	for (int i = 0; i < e->u.match.narms && !E->failed; i++)
+	/* The arm taken jumps past the others, to a label defined before the
+	 * arms (`if (0) { m:; } else { arms }`): no `bool taken` flag tested by
+	 * every arm (gcc's branch prediction over it was quadratic in the arms),
+	 * and no forward goto (gcc's parser tracks each pending one at every
+	 * scope's end, also quadratic).  DECISIONS, native lane. */
+	const char *m = arena_printf(&E->a, "spx_m%d", E->tmp++);
+	int narms = e->u.match.narms;
+	if (narms > 0) {
+		emitc_line(E, "if (0) {");
+		emitc_line(E, "%s:;", m);
+		emitc_line(E, "} else {");
+		E->indent++;
+	}
+	for (int i = 0; i < narms && !E->failed; i++)
 		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt, e->lends);
 	if (E->failed)
 		return no_val;
+	if (narms > 0) {
+		E->indent--;
+		emitc_line(E, "}");
+	}
 	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
 }
 

@@ -315,6 +315,37 @@ lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
 }
 
 /*
+ * Whether the top of the value stack has room for a call of cf with nargs
+ * arguments (its frame and, before it, the arguments being evaluated).  A
+ * call that does not fit runs in the next segment (in_next_segment): a
+ * frame never straddles two, so the frames below keep their slots'
+ * addresses.
+ */
+static inline size_t
+call_need(const CFunc *cf, int nargs)
+{
+	int nl = cf->f->nlocals;
+	return (size_t)(nl > nargs ? nl : nargs);
+}
+
+static inline bool
+stack_fits(const Interp *I, const CFunc *cf, int nargs)
+{
+	return __builtin_expect(I->sp + call_need(cf, nargs) <= I->stack_cap, 1);
+}
+
+typedef Value CallBody(Interp *I, Value *S, const Node *n);
+
+static __attribute__((noinline, cold)) Value
+in_next_segment(Interp *I, Value *S, const Node *n, size_t need, CallBody *body)
+{
+	interp_stack_next(I, need);
+	Value r = body(I, S, n);
+	interp_stack_back(I);
+	return r;
+}
+
+/*
  * Pushes cf's frame S (the top of the value stack, whose first nargs slots
  * hold the owned arguments): the depth bound, then empty locals.  False,
  * with the arguments released, past 256 frames.
@@ -398,11 +429,16 @@ out:
 Value
 interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps)
 {
+	bool moved = !stack_fits(I, cf, nargs);
+	if (moved)
+		interp_stack_next(I, call_need(cf, nargs));
 	Value *S = I->stack + I->sp;
-	ASSERT(I->sp + (size_t)nargs <= I->stack_cap, "exec.c: value stack overflow");
 	for (int i = 0; i < nargs; i++)
 		S[i] = args[i];
-	return exec_frame(I, cf, nargs, caps);
+	Value r = exec_frame(I, cf, nargs, caps);
+	if (moved)
+		interp_stack_back(I);
+	return r;
 }
 
 /* Evaluates the arguments of call node n straight into the callee's frame
@@ -428,6 +464,20 @@ args_in_place(Interp *I, Value *S, const Node *n)
 	return true;
 }
 
+static inline Value
+call_body(Interp *I, Value *S, const Node *n)
+{
+	if (!args_in_place(I, S, n))
+		return v_empty();
+	return exec_frame(I, n->callee, n->nkids, NULL);
+}
+
+static Value
+call_body_out(Interp *I, Value *S, const Node *n)
+{
+	return call_body(I, S, n);
+}
+
 Value
 interp_x_call(Interp *I, Value *S, const Node *n)
 {
@@ -436,18 +486,17 @@ interp_x_call(Interp *I, Value *S, const Node *n)
 		interp_limit(I, "call of a function without a body");
 		return v_empty();
 	}
-	if (!args_in_place(I, S, n))
-		return v_empty();
-	return exec_frame(I, n->callee, n->nkids, NULL);
+	if (!stack_fits(I, n->callee, n->nkids))
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_body_out);
+	return call_body(I, S, n);
 }
 
 /* interp_x_call of a simple callee (CFunc.simple) whose arguments are all
  * scalar slots or literals: exec_frame's simple path (frame_push, then
  * lean_body), inline. */
-Value
-interp_x_call_simple(Interp *I, Value *S, const Node *n)
+static inline Value
+call_simple_body(Interp *I, Value *S, const Node *n)
 {
-	CHARGE(I, 1);
 	const CFunc *cf = n->callee;
 	int nargs = n->nkids, nl = cf->f->nlocals;
 	Value *F = I->stack + I->sp;
@@ -464,11 +513,24 @@ interp_x_call_simple(Interp *I, Value *S, const Node *n)
 	return lean_body(I, cf, F, nl);
 }
 
-/* interp_x_call of a simple callee with arguments of any shape. */
+static Value
+call_simple_body_out(Interp *I, Value *S, const Node *n)
+{
+	return call_simple_body(I, S, n);
+}
+
 Value
-interp_x_call_lean(Interp *I, Value *S, const Node *n)
+interp_x_call_simple(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
+	if (!stack_fits(I, n->callee, n->nkids))
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_simple_body_out);
+	return call_simple_body(I, S, n);
+}
+
+static Value
+call_lean_body(Interp *I, Value *S, const Node *n)
+{
 	const CFunc *cf = n->callee;
 	if (!args_in_place(I, S, n))
 		return v_empty();
@@ -476,6 +538,17 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 	if (!frame_push(I, cf, F, n->nkids))
 		return v_empty();
 	return lean_body(I, cf, F, cf->f->nlocals);
+}
+
+/* interp_x_call of a simple callee with arguments of any shape. */
+Value
+interp_x_call_lean(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	const CFunc *cf = n->callee;
+	if (!stack_fits(I, cf, n->nkids))
+		return in_next_segment(I, S, n, call_need(cf, n->nkids), call_lean_body);
+	return call_lean_body(I, S, n);
 }
 
 Value
@@ -489,9 +562,13 @@ interp_x_call_slot(Interp *I, Value *S, const Node *n)
 		interp_limit(I, "call of a function without a body");
 		return v_empty();
 	}
-	if (!args_in_place(I, S, n))
-		return v_empty();
-	return exec_frame(I, &I->cf[fi], n->nkids, caps);
+	bool moved = !stack_fits(I, &I->cf[fi], n->nkids);
+	if (moved)
+		interp_stack_next(I, call_need(&I->cf[fi], n->nkids));
+	Value r = args_in_place(I, S, n) ? exec_frame(I, &I->cf[fi], n->nkids, caps) : v_empty();
+	if (moved)
+		interp_stack_back(I);
+	return r;
 }
 
 Value
@@ -545,11 +622,15 @@ run_invariants(Interp *I, const CFunc *inv, Obj *o)
 	if (STOPPED)
 		return false;
 	int n = inv->f->nparams;
+	bool moved = !stack_fits(I, inv, n);
+	if (moved)
+		interp_stack_next(I, call_need(inv, n));
 	Value *S = I->stack + I->sp;
-	ASSERT(I->sp + (size_t)n <= I->stack_cap, "exec.c: value stack overflow");
 	for (int i = 0; i < n; i++)
 		S[i] = (uint32_t)i < o->n ? interp_value_clone(&I->heap, o->f[i]) : v_empty();
 	value_release(&I->heap, exec_frame(I, inv, n, NULL));
+	if (moved)
+		interp_stack_back(I);
 	return !STOPPED;
 }
 

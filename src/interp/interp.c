@@ -73,6 +73,56 @@ interp_charge_stop(Interp *I)
 		I->stop = STOP_FUEL;
 }
 
+/* slots of a value-stack segment after the first (16 bytes each: 1 MiB) */
+#define STACK_SEG ((size_t)1 << 16)
+
+static Value *
+stack_alloc(Interp *I, size_t slots)
+{
+	Value *p = malloc(sizeof(Value) * slots);
+	if (!p) {
+		/* the documented limit line (interp_run), not exit 3 */
+		I->heap.oom_size = sizeof(Value) * slots;
+		longjmp(I->heap.oom, 1);
+	}
+	return p;
+}
+
+void
+interp_stack_next(Interp *I, size_t need)
+{
+	int k = I->seg + 1;
+	if (k == I->nsegs) {
+		I->segs = spx_xrealloc(I->segs, sizeof(*I->segs) * (size_t)(k + 1));
+		I->segs[k] = (struct StackSeg){ NULL, 0, 0 };
+		I->nsegs = k + 1;
+	}
+	struct StackSeg *g = &I->segs[k];
+	if (g->cap < need) {
+		free(g->base);
+		g->base = NULL;
+		g->cap = 0;
+		size_t cap = need > STACK_SEG ? need : STACK_SEG;
+		g->base = stack_alloc(I, cap);
+		g->cap = cap;
+	}
+	g->below = I->sp;
+	I->seg = k;
+	I->stack = g->base;
+	I->stack_cap = g->cap;
+	I->sp = 0;
+}
+
+void
+interp_stack_back(Interp *I)
+{
+	ASSERT(I->seg > 0 && I->sp == 0, "interp.c: value stack segment left with a frame on it");
+	I->sp = I->segs[I->seg].below;
+	I->seg--;
+	I->stack = I->segs[I->seg].base;
+	I->stack_cap = I->segs[I->seg].cap;
+}
+
 /* Everything a run allocates lives here (no static state: runs are
  * independent and re-entrant). */
 static void
@@ -100,15 +150,22 @@ run_main(Interp *I, int entry_mod, int entry)
 	}
 	arena_init(&I->code);
 	interp_compile_module(I);
-	/* per frame: its slots, plus the arguments of a call being evaluated */
-	I->stack_cap = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
-	/* a refusal is the documented limit line (interp_run), not exit 3:
-	 * 200,000 locals reserve 1.6 GB (pages are touched as frames are) */
-	I->stack = malloc(sizeof(Value) * I->stack_cap);
-	if (!I->stack) {
-		I->heap.oom_size = sizeof(Value) * I->stack_cap;
-		longjmp(I->heap.oom, 1);
-	}
+	/*
+	 * The value stack grows on demand (sec20): a first segment for 256
+	 * frames of the widest function and the arguments of a call being
+	 * evaluated, at most STACK_SEG slots; a call that does not fit moves
+	 * to the next segment (exec.c, stack_room).  It was reserved whole
+	 * before the run: 200,000 locals reserved 1.6 GB, refused by a host
+	 * limiting the address space however shallow the run.
+	 */
+	size_t first = (INTERP_MAX_DEPTH + 2) * 2 * maxlocals;
+	I->segs = spx_xmalloc(sizeof(*I->segs));
+	I->nsegs = 1;
+	I->seg = 0;
+	I->segs[0] = (struct StackSeg){ NULL, 0, 0 };
+	I->stack_cap = first < STACK_SEG ? first : STACK_SEG;
+	I->stack = I->segs[0].base = stack_alloc(I, I->stack_cap);
+	I->segs[0].cap = I->stack_cap;
 	Value args[INTERP_MAX_ENTRY_ARGS];
 	int nargs = I->opt->nentry_args;
 	ASSERT(nargs >= 0 && nargs <= (int)countof(args) && (nargs == 0 || nargs == I->mods[entry_mod]->funcs[entry].nparams),
@@ -176,7 +233,9 @@ interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entr
 	VEC_FREE(I->heap.cloning);
 	VEC_FREE(I->temps);
 	arena_free(&I->code);
-	free(I->stack);
+	for (int k = 0; k < I->nsegs; k++)
+		free(I->segs[k].base);
+	free(I->segs);
 	for (int m = 0; I->symfuncs && m < I->nmods; m++)
 		free(I->symfuncs[m]);
 	free(I->symfuncs);

@@ -6,8 +6,9 @@
  * executable tree of typed nodes (node.h, compile.c): each node holds the
  * C function evaluating it, specialised by static type and operand shape,
  * with slots, constants, callees and builtin dispatch pre-resolved.
- * Locals live in one preallocated value stack indexed by slot, so the hot
- * path does no name lookups and no allocation for scalar code.
+ * Locals live in a value stack indexed by slot, so the hot path does no
+ * name lookups and no allocation for scalar code; the stack grows on
+ * demand in segments (exec.c, stack_room).
  *
  * Failures are sticky (§4.11): the first failing operation records a
  * status in Interp.stop and every evaluation returns at once, each frame
@@ -114,8 +115,14 @@ typedef struct Interp {
 	int ncf;
 	struct CFunc *cf;         /* per HIR function of every module: its executable form (node.h) */
 	Arena code;               /* the nodes */
-	Value *stack;             /* value stack: frames' slots */
-	size_t stack_cap, sp;
+	Value *stack;             /* value stack: frames' slots (the current segment) */
+	size_t stack_cap, sp;     /* the current segment's slots; its top */
+	struct StackSeg {         /* segments: [0] first, [seg] current, above it kept for reuse */
+		Value *base;
+		size_t cap;
+		size_t below;     /* the segment below's sp when this one was entered */
+	} *segs;
+	int nsegs, seg;
 	int depth;
 	ValueHeap heap;           /* counted values, the step meter (value.h) */
 	uint64_t fuel;            /* the step budget (heap.budget is lowered to 0 by the heap limit) */
@@ -137,6 +144,11 @@ void interp_charge_stop(Interp *I) __attribute__((noinline, cold));
  * code 1, or ensures, code 2) with the frame's parameters in slots. */
 void interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *slots, int i, uint32_t code);
 void interp_limit(Interp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* interp.c: moves the value stack to a segment of at least need free
+ * slots (a fresh one, or the one kept above); interp_stack_back returns to
+ * the segment below, whose top is where it was. */
+void interp_stack_next(Interp *I, size_t need) __attribute__((noinline, cold));
+void interp_stack_back(Interp *I);
 
 /* The compiler-owned functions this interpreter runs are dispatched by
  * their BuiltinId (BI_<name>, src/sema/builtins.def); interp_rt_builtin_index

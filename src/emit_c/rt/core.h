@@ -29,10 +29,17 @@
  * so optimized for size: the runtime's allocation helpers are then called,
  * not inlined into every statement (5,000 string statements 5x faster to
  * compile; checked arithmetic is still inlined). */
+/* The function calling a huge function's chunks (emit.c): under gcc without
+ * devirtualization, which C never uses: gcc's IPA computed a polymorphic
+ * call context for each chunk call's frame argument, walking every member
+ * of the frame (contains_polymorphic_type_p): chunks x locals, 19% of a
+ * function of 60,000 `let`s. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SPX_CHUNK static __attribute__((noinline, optimize("no-ipa-modref")))
+#define SPX_FRAMED __attribute__((optimize("no-devirtualize")))
 #else
 #define SPX_CHUNK static __attribute__((noinline, cold))
+#define SPX_FRAMED
 #endif
 
 typedef struct spx_str { uint8_t *p; size_t n; } spx_str;          /* string, Bytes (owned) */
