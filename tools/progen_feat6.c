@@ -15,8 +15,12 @@
  *     read by `byte_get` past the end;
  *   - `str` views of owned strings: `str_contains`, `str_starts_with`,
  *     `str_is_empty`, `str_len_bytes`, `str_byte_at`;
+ *   - `?` after owned operands were evaluated: a call's later argument, a
+ *     record literal's later field, a `with` replacement (its base already
+ *     consumed), a `string_format` hole, a reassignment moving its target;
  *   - `@audit("…") unsafe { … }` statement blocks mutating an outer
- *     `let mut` (the program then permits `unsafe`).
+ *     `let mut` (the program then permits `unsafe`; never in a program
+ *     that prints: TOOLCHAIN.md §1.3 then leaves the transcript route).
  * The helper `?` meets returns the empty carrier for some inputs, so each
  * exit is taken in some programs and not in others.  Deterministic per seed:
  * progen.c calls it on a PRNG stream of its own.
@@ -26,7 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static char fopt[24], fres[24], fstr[24];
+static char fopt[24], fres[24], fstr[24], prec[24], fmeas[24];
 static int use_result; /* the body returns Result<i64, string> */
 static int uniq6;      /* local-name counter of this feature */
 
@@ -249,9 +253,54 @@ static void step_unsafe(Buf *b)
 	pg_bp(b, "        acc\n    }\n");
 }
 
+/* an exit taken after owned operands were evaluated: in a call's later
+ * argument, a record literal's later field, a `with` replacement (the base
+ * already consumed), a reassignment moving its target, a `string_format`
+ * hole */
+static void step_partial(Buf *b)
+{
+	int id = uniq6++;
+	char qa[64];
+	Buf qq = { 0 };
+	snprintf(qa, sizeof qa, "acc + %d", pg_rnd(30));
+	q(&qq, qa);
+	switch (pg_rnd(5)) {
+	case 0:
+		pg_bp(b, "    let p%d = string_concat(string_from_i64(acc), string_from_i64(%s));\n", id, qq.p);
+		pg_bp(b, "    acc = acc %% 1000003 + string_len(p%d);\n", id);
+		break;
+	case 1: {
+		const char *w = pg_words[pg_rnd(PG_NWORDS)];
+		pg_bp(b, "    let p%d = %s { s: string_from_i64(acc), v: vec_push<string>(vec_with_capacity<string>(1usize), \"%s\"), n: %s };\n",
+		      id, prec, w, qq.p);
+		pg_bp(b, "    acc = acc %% 1000003 + %s(p%d);\n", fmeas, id);
+		break;
+	}
+	case 2:
+		pg_bp(b, "    let mut p%d = vec_push<string>(vec_with_capacity<string>(3usize), string_from_i64(acc));\n", id);
+		pg_bp(b, "    p%d = vec_push<string>(p%d, string_from_i64(%s));\n", id, id, qq.p);
+		pg_bp(b, "    acc = acc %% 1000003 + i64_from_usize(vec_len<string>(p%d));\n", id);
+		break;
+	case 3: {
+		const char *w = pg_words[pg_rnd(PG_NWORDS)];
+		pg_bp(b, "    let p%d = %s { s: \"%s\", v: vec_with_capacity<string>(%dusize), n: acc %% 10 };\n",
+		      id, prec, w, pg_rnd(3));
+		pg_bp(b, "    let r%d = p%d with { s: string_from_i64(acc), n: %s };\n", id, id, qq.p);
+		pg_bp(b, "    acc = acc %% 1000003 + %s(r%d);\n", fmeas, id);
+		break;
+	}
+	default:
+		pg_bp(b, "    let p%d = string_format(\"{}<{}>{}\", string_from_i64(acc), %s, string_from_i64(%d));\n", id, qq.p, pg_rnd(9));
+		pg_bp(b, "    acc = acc %% 1000003 + string_len(p%d);\n", id);
+		break;
+	}
+	pg_bfree(&qq);
+}
+
 static void step(Buf *b)
 {
-	switch (pg_rnd(7)) {
+	switch (pg_rnd(8)) {
+	case 6: step_partial(b); break;
 	case 0: step_nested(b); break;
 	case 1: step_match(b); break;
 	case 2: step_if(b); break;
@@ -284,6 +333,13 @@ void pg_feat_exits(char *call, size_t cap)
 	pg_id_line(&pg_funcs, 0, fstr);
 	pg_bp(&pg_funcs, "fn %s(s: string, k: i64) -> Option<string>\n{\n    if string_len(s) > k %% 4 { Option<string>::Some { value: string_concat(s, \"!\") } } else { Option<string>::None {} }\n}\n\n",
 	      fstr);
+
+	pg_fresh("ExP", prec, sizeof prec);
+	pg_fresh("exm", fmeas, sizeof fmeas);
+	static const PgField pf[] = { { "s", "string", NULL }, { "v", "Vec<string>", NULL }, { "n", "i64", NULL } };
+	pg_record_decl(&pg_decls, prec, "", pf, 3, NULL);
+	pg_id_line(&pg_funcs, 0, fmeas);
+	pg_bp(&pg_funcs, "fn %s(p: borrow %s) -> i64\n{\n    string_len(p.s) * 7 + i64_from_usize(vec_len<string>(p.v)) + p.n %% 100\n}\n\n", fmeas, prec);
 
 	char fn[24], body_fn[24];
 	pg_fresh("exf", fn, sizeof fn);
