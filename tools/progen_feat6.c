@@ -300,13 +300,13 @@ static void step_partial(Buf *b)
 static void step(Buf *b)
 {
 	switch (pg_rnd(8)) {
-	case 6: step_partial(b); break;
 	case 0: step_nested(b); break;
 	case 1: step_match(b); break;
 	case 2: step_if(b); break;
 	case 3: step_forown(b); break;
 	case 4: step_array(b); break;
 	case 5: step_view(b); break;
+	case 6: step_partial(b); break;
 	default:
 		if (pg_exits_allow_unsafe)
 			step_unsafe(b);
