@@ -857,12 +857,12 @@ int main(int argc, char **argv)
 	pg_side_stream(seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL, 25, pg_feat_gowned,
 	               gowned, sizeof gowned);
 	/* early exits, `for own`, views and audited blocks (progen_feat6.c)
-	 * in 30% of the programs, on a stream of its own likewise */
+	 * in 20% of the programs, on a stream of its own likewise */
 	char exits[64] = "";
 	/* `permit { unsafe }` beside an output capability leaves the pure
 	 * route, where a `main` that writes is F102 (TOOLCHAIN.md §1.3) */
 	pg_exits_allow_unsafe = !print;
-	pg_side_stream(seed * 0xbf58476d1ce4e5b9ULL + 0x65786974ULL, 30, pg_feat_exits,
+	pg_side_stream(seed * 0xbf58476d1ce4e5b9ULL + 0x65786974ULL, 20, pg_feat_exits,
 	               exits, sizeof exits);
 
 	Buf prog = { 0 };

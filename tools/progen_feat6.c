@@ -2,7 +2,7 @@
  * progen_feat6.c — early exits from nested places, consuming loops, views
  * and audited blocks (the surface the other feature files leave out).
  * One function returning `Option<i64>` (or `Result<i64, string>`, whose
- * `Err` carries an owned string out) runs 3..7 random steps:
+ * `Err` carries an owned string out) runs 2..6 random steps:
  *   - `?` in a block expression nested one to three deep, each level with an
  *     owned local live (a string, a `Vec<string>`, `Bytes`);
  *   - `?` in a `match` arm (or-patterns, guards, a block arm holding an
@@ -345,7 +345,7 @@ void pg_feat_exits(char *call, size_t cap)
 	pg_fresh("exf", fn, sizeof fn);
 	pg_fresh("exb", body_fn, sizeof body_fn);
 	Buf body = { 0 };
-	int n = 3 + pg_rnd(5);
+	int n = 2 + pg_rnd(5);
 	for (int i = 0; i < n; i++)
 		step(&body);
 	pg_id_line(&pg_funcs, 0, body_fn);
