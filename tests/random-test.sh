@@ -55,9 +55,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # the generator: beside BIN (the Makefile builds it), else compiled here
 gen=$(dirname "$abin")/progen
-if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt "$gen" ] || [ tools/progen_feat2.c -nt "$gen" ] || [ tools/progen_feat3.c -nt "$gen" ] || [ tools/progen_feat4.c -nt "$gen" ] || [ tools/progen_feat5.c -nt "$gen" ] || [ tools/progen.h -nt "$gen" ]; then
+if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt "$gen" ] || [ tools/progen_feat2.c -nt "$gen" ] || [ tools/progen_feat3.c -nt "$gen" ] || [ tools/progen_feat4.c -nt "$gen" ] || [ tools/progen_feat5.c -nt "$gen" ] || [ tools/progen_feat6.c -nt "$gen" ] || [ tools/progen.h -nt "$gen" ]; then
 	gen=$tmp/progen
-	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c tools/progen_feat.c tools/progen_feat2.c tools/progen_feat3.c tools/progen_feat4.c tools/progen_feat5.c || exit 1
+	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c tools/progen_feat.c tools/progen_feat2.c tools/progen_feat3.c tools/progen_feat4.c tools/progen_feat5.c tools/progen_feat6.c || exit 1
 fi
 clang_ok=0
 if command -v clang >/dev/null 2>&1; then clang_ok=1; fi

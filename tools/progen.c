@@ -856,13 +856,25 @@ int main(int argc, char **argv)
 	char gowned[64] = "";
 	pg_side_stream(seed * 0xd1b54a32d192ed03ULL + 0x676f776e6564ULL, 25, pg_feat_gowned,
 	               gowned, sizeof gowned);
+	/* early exits, `for own`, views and audited blocks (progen_feat6.c)
+	 * in 20% of the programs, on a stream of its own likewise */
+	char exits[64] = "";
+	/* `permit { unsafe }` beside an output capability leaves the pure
+	 * route, where a `main` that writes is F102 (TOOLCHAIN.md §1.3) */
+	pg_exits_allow_unsafe = !print;
+	pg_side_stream(seed * 0xbf58476d1ce4e5b9ULL + 0x65786974ULL, 20, pg_feat_exits,
+	               exits, sizeof exits);
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
+	/* `unsafe` only when feat6 wrote an audited block (never in a program
+	 * that prints): other programs keep their bytes */
 	if (command)
 		pg_bp(&prog, "permit { process.stderr.write, process.stdout.write }\n\n");
 	else if (print)
 		pg_bp(&prog, "permit { process.stdout.write }\n\n");
+	else if (pg_exits_unsafe)
+		pg_bp(&prog, "permit { unsafe }\n\n");
 	pg_bcat(&prog, &pg_decls);
 	pg_id_line(&prog, 0, "mix");
 	pg_bp(&prog, "fn mix(acc: i64, v: i64) -> i64\n{\n    acc %% 1000003 * 31 + v %% 1000003\n}\n\n");
@@ -909,6 +921,8 @@ int main(int argc, char **argv)
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", ownflow);
 	if (gowned[0])
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", gowned);
+	if (exits[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", exits);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

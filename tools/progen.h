@@ -3,7 +3,8 @@
  * buffers, PRNG, scalar expressions and statements, the program; 
  * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
  * templates; progen_feat4.c: random ownership flow; progen_feat5.c: generics
- * at owned types).
+ * at owned types; progen_feat6.c: early exits from nested places, `for own`,
+ * views, audited blocks).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -115,5 +116,10 @@ void pg_feat_class2(void);
 void pg_feat_ownflow(char *call, size_t cap);
 /* progen_feat5.c: likewise */
 void pg_feat_gowned(char *call, size_t cap);
+/* progen_feat6.c: likewise; pg_exits_unsafe: it wrote an audited block
+ * (main's module must permit `unsafe`) */
+void pg_feat_exits(char *call, size_t cap);
+extern int pg_exits_unsafe;
+extern int pg_exits_allow_unsafe; /* set by progen.c: the program does not print */
 
 #endif
