@@ -75,7 +75,7 @@ read_visit(void *ctx, const Expr *e)
 {
 	Own *O = ctx;
 	if (e->kind == EXPR_NAME) {
-		struct OwnOcc u = { e->u.name.s, e->span.start, false };
+		struct OwnOcc u = { e->u.name.s, e->span.start, false, false };
 		VEC_PUSH(O->occ, u);
 	}
 }
@@ -90,10 +90,10 @@ kill_stmts(Own *O, const Block *b)
 	for (int i = 0; i < b->nstmts; i++) {
 		const Stmt *s = b->stmts[i];
 		if (s->kind == STMT_ASSIGN && !s->u.assign.has_field && s->u.assign.target.s) {
-			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start, false };
+			struct OwnOcc u = { s->u.assign.target.s, s->u.assign.target.span.start, false, false };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_LET && s->u.let.name.s) {   /* hides the name: looked at too */
-			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start, true };
+			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start, true, s->u.let.mut };
 			VEC_PUSH(O->kills, u);
 		} else if (s->kind == STMT_WHILE) {
 			kill_stmts(O, s->u.while_.body);
@@ -119,7 +119,7 @@ kill_visit(void *ctx, const Expr *e)
 		/* a parameter may reuse an outer name (no T209): another binding of it */
 		for (int i = 0; i < e->u.closure.nparams; i++)
 			if (e->u.closure.params[i].name.s) {
-				struct OwnOcc u = { e->u.closure.params[i].name.s, e->u.closure.params[i].name.span.start, false };
+				struct OwnOcc u = { e->u.closure.params[i].name.s, e->u.closure.params[i].name.span.start, false, false };
 				VEC_PUSH(O->kills, u);
 			}
 	}
@@ -309,6 +309,202 @@ fields_bind(const FieldPat *f, int n, const char *name)
 	return false;
 }
 
+/* ---- correlated conditions ---- */
+
+/* e without its leading `!`s (*neg: an odd number of them). */
+static const Expr *
+strip_not(const Expr *e, bool *neg)
+{
+	*neg = false;
+	while (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
+		*neg = !*neg;
+		e = e->u.unary.operand;
+	}
+	return e;
+}
+
+/* e is a place: a name, or a field of a place (`s`, `s.flag`, `s.cfg.on`). */
+static bool
+is_place(const Expr *e)
+{
+	while (e && e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	return e && e->kind == EXPR_NAME;
+}
+
+static bool
+same_atom(const Expr *a, const Expr *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case EXPR_NAME: return strcmp(a->u.name.s, b->u.name.s) == 0;
+	case EXPR_FIELD: return strcmp(a->u.field.name.s, b->u.field.name.s) == 0 && same_atom(a->u.field.base, b->u.field.base);
+	case EXPR_INT: return a->u.int_lit.value == b->u.int_lit.value && a->lit_suffix == b->lit_suffix && a->lit_negative == b->lit_negative;
+	case EXPR_BOOL: return a->u.bool_lit.value == b->u.bool_lit.value;
+	case EXPR_CHAR: return a->u.char_lit.value == b->u.char_lit.value;
+	default: return false;
+	}
+}
+
+static bool
+is_atom(const Expr *e)
+{
+	return e && (is_place(e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
+}
+
+static bool
+is_cmp(const Expr *e)
+{
+	return e && e->kind == EXPR_BINARY && e->bin_op >= BIN_EQ && e->bin_op <= BIN_GE &&
+	       is_atom(e->u.binary.lhs) && is_atom(e->u.binary.rhs);
+}
+
+/* `a op b` is `b swap(op) a`; complement(op) is its negation (for an ordering: over a total order only) */
+static BinaryOp
+cmp_swap(BinaryOp op)
+{
+	switch (op) {
+	case BIN_LT: return BIN_GT;
+	case BIN_GT: return BIN_LT;
+	case BIN_LE: return BIN_GE;
+	case BIN_GE: return BIN_LE;
+	default: return op;
+	}
+}
+
+static BinaryOp
+cmp_complement(BinaryOp op)
+{
+	switch (op) {
+	case BIN_EQ: return BIN_NE;
+	case BIN_NE: return BIN_EQ;
+	case BIN_LT: return BIN_GE;
+	case BIN_GE: return BIN_LT;
+	case BIN_LE: return BIN_GT;
+	default: return BIN_LE;   /* BIN_GT */
+	}
+}
+
+/*
+ * How condition b (no leading `!`) relates to a (the same): 0 the same
+ * value, 1 the negation, -1 unknown.  A place is itself; a comparison of
+ * the same atoms (either way round) is the same or the complement — an
+ * ordering's complement only over integers, `bool` and `char` (a NaN
+ * makes `x < y` and `x >= y` both false).
+ */
+static int
+cond_rel(const Own *O, const Expr *a, const Expr *b)
+{
+	if (is_place(a))
+		return is_place(b) && same_atom(a, b) ? 0 : -1;
+	if (!is_cmp(b))
+		return -1;
+	BinaryOp op = b->bin_op;
+	if (!same_atom(a->u.binary.lhs, b->u.binary.lhs) || !same_atom(a->u.binary.rhs, b->u.binary.rhs)) {
+		if (!same_atom(a->u.binary.lhs, b->u.binary.rhs) || !same_atom(a->u.binary.rhs, b->u.binary.lhs))
+			return -1;
+		op = cmp_swap(op);
+	}
+	if (op == a->bin_op)
+		return 0;
+	if (op != cmp_complement(a->bin_op))
+		return -1;
+	if (op == BIN_EQ || op == BIN_NE)
+		return 1;
+	TypeId t = sema_expr_type(O->S, a->u.binary.lhs->id);
+	return sema_type_is_integer(&O->S->types, t) || t == TY_BOOL || t == TY_CHAR ? 1 : -1;
+}
+
+/* The value the fact gives condition e, or -1 (none): e or its negation,
+ * or an `&&` / `||` of conditions whose values decide it (the operators
+ * are lazy, but the value is the same). */
+static int
+fact_value(const Live *L, const Expr *e)
+{
+	if (!L->fact)
+		return -1;
+	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
+	bool neg;
+	e = strip_not(e, &neg);
+	if (f->pat || !e)
+		return -1;
+	int v;
+	if (e->kind == EXPR_BINARY && (e->bin_op == BIN_AND || e->bin_op == BIN_OR)) {
+		int a = fact_value(L, e->u.binary.lhs), b = fact_value(L, e->u.binary.rhs);
+		int zero = e->bin_op == BIN_OR;   /* the value that decides: false for `&&`, true for `||` */
+		if (a == zero || b == zero)
+			v = zero;
+		else if (a == !zero && b == !zero)
+			v = !zero;
+		else
+			return -1;
+	} else {
+		int rel = cond_rel(L->O, f->cond, e);
+		if (rel < 0)
+			return -1;
+		v = ((L->fact - 1) % 2) ^ rel;
+	}
+	return v ^ neg;
+}
+
+/* Literal or case pattern alternatives a and b may match one value. */
+static bool
+pat_alt_meets(const Pattern *a, const Pattern *b)
+{
+	if (a->kind != b->kind)
+		return true;
+	if (a->kind == PAT_CASE)
+		return strcmp(a->u.case_.case_name.s, b->u.case_.case_name.s) == 0;
+	if (a->kind != PAT_LIT)
+		return true;
+	const Expr *x = a->u.lit.value, *y = b->u.lit.value;
+	if (x->kind != y->kind || x->lit_negative || y->lit_negative)
+		return true;
+	if (x->kind == EXPR_INT)   /* `-0` is `0` */
+		return x->u.int_lit.value == y->u.int_lit.value && (x->u.int_lit.value == 0 || a->u.lit.negative == b->u.lit.negative);
+	return same_atom(x, y);
+}
+
+/* The alternatives of a literal or case pattern (an or-pattern's, or itself), or 0. */
+static int
+pat_alts(const Pattern *p, const Pattern *const **alts, const Pattern **one)
+{
+	if (p->kind == PAT_OR) {
+		*alts = (const Pattern *const *)p->u.or.alts;
+		for (int i = 0; i < p->u.or.nalts; i++)
+			if (p->u.or.alts[i]->kind != PAT_CASE && p->u.or.alts[i]->kind != PAT_LIT)
+				return 0;
+		return p->u.or.nalts;
+	}
+	*one = p;
+	*alts = one;
+	return p->kind == PAT_CASE || p->kind == PAT_LIT ? 1 : 0;
+}
+
+/* The fact rules arm pattern p of a match on scrutinee out: the arm that
+ * ran before matched a value p cannot (a case or literal none of whose
+ * alternatives meets one of the earlier arm's). */
+static bool
+fact_skips_arm(const Live *L, const Expr *scrut, const Pattern *p)
+{
+	if (!L->fact)
+		return false;
+	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
+	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
+		return false;
+	const Pattern *const *fa, *const *pa;
+	const Pattern *f1, *p1;
+	int nf = pat_alts(f->pat, &fa, &f1), np = pat_alts(p, &pa, &p1);
+	if (!nf || !np)
+		return false;
+	for (int i = 0; i < nf; i++)
+		for (int j = 0; j < np; j++)
+			if (pat_alt_meets(fa[i], pa[j]))
+				return false;
+	return true;
+}
+
 static int r_expr(Live *L, const Expr *e);
 
 /* The arms of match e from arm i on, one of which runs, joined into acc
@@ -324,6 +520,8 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 		r = LV_KILL;
 		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
 			const MatchArm *a = &e->u.match.arms[k];
+			if (fact_skips_arm(L, e->u.match.scrutinee, a->pat))
+				continue;   /* cannot match the value an earlier match's arm did */
 			if (pat_binds(a->pat, L->name))
 				r = lv_join(r, LV_PASS);   /* the arm's name is its binding */
 			else if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
@@ -334,29 +532,6 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 		memo_put(L, key, -1 - i, r);
 	}
 	return lv_join(acc, r);
-}
-
-/* The name c of a condition `c` or `!c` (*neg set for `!c`), or NULL. */
-static const char *
-cond_name(const Expr *e, bool *neg)
-{
-	*neg = false;
-	if (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
-		*neg = true;
-		e = e->u.unary.operand;
-	}
-	return e && e->kind == EXPR_NAME ? e->u.name.s : NULL;
-}
-
-/* The value the fact gives condition e, or -1 (no fact on it). */
-static int
-fact_value(const Live *L, const Expr *e)
-{
-	bool neg;
-	const char *c = L->fact ? cond_name(e, &neg) : NULL;
-	if (!c || strcmp(c, L->O->facts[(L->fact - 1) / 2]) != 0)
-		return -1;
-	return ((L->fact - 1) % 2) ^ neg;
 }
 
 /* The branches of if e, one of which runs (a literal condition, or one the
@@ -425,8 +600,8 @@ r_stmt(Live *L, const Stmt *s)
 	}
 	case STMT_WHILE: {
 		int r = r_expr(L, s->u.while_.cond);
-		if (r != LV_PASS || lit_bool(s->u.while_.cond, false))
-			return r;
+		if (r != LV_PASS || lit_bool(s->u.while_.cond, false) || fact_value(L, s->u.while_.cond) == 0)
+			return r;   /* (a condition the fact makes false: the body does not run) */
 		return r_block(L, s->u.while_.body) == LV_LIVE ? LV_LIVE : LV_PASS;
 	}
 	case STMT_FOR: {
@@ -497,58 +672,6 @@ r_block_from(Live *L, const Block *b, int j)
 
 /* ---- from the change outwards ---- */
 
-/*
- * The fact a change in a branch of `if c` or `if !c` gives (e holds inner,
- * the branch's block, directly), when c is bound by the function's only
- * binding of that name, a `let` before e or a parameter (the first
- * Own.nparams variables; no `let` or assignment of it, and no other
- * binding of the name can exist besides a closure's parameter, indexed
- * as a kill): c is then never assigned and,
- * the language having no shadowing (T209; a closure parameter of the name
- * counts as another binding), every `c` read until the block declaring it
- * ends is that binding, with the value it had at the change — including
- * in later iterations of a loop around the change that the block is in.
- * Taken only when no fact is held (the innermost such `if` whose c is read
- * elsewhere too), and only for OWN_FACTS distinct names per function.
- */
-static void
-fact_enter(Live *L, const Expr *e, const Block *inner)
-{
-	if (L->fact || !e || !inner || e->kind != EXPR_IF)
-		return;
-	bool then_ = e->u.if_.then_block == inner, neg;
-	if (!then_ && e->u.if_.else_block != inner)
-		return;
-	const char *c = cond_name(e->u.if_.cond, &neg);
-	if (!c)
-		return;
-	Own *O = L->O;
-	int n;
-	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
-	uint32_t let_at;
-	if (n == 1 && k->let && k->at < e->span.start) {
-		let_at = k->at;
-	} else if (n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams) {
-		let_at = UINT32_MAX;   /* a parameter never assigned: in scope throughout */
-	} else {
-		return;
-	}
-	int nreads;
-	occ_range(O->occ.items, O->occ.len, c, &nreads);
-	if (nreads < 2)
-		return;   /* c is read by this condition only: nothing to decide (an outer `if` may be) */
-	int i = 0;
-	while (i < O->nfacts && strcmp(O->facts[i], c) != 0)
-		i++;
-	if (i == O->nfacts) {
-		if (O->nfacts == OWN_FACTS)
-			return;
-		O->facts[O->nfacts++] = c;
-	}
-	L->fact = 2 * i + 1 + (then_ != neg);
-	L->fact_let = let_at;
-}
-
 /* The expression of statement s (or a block's tail, s NULL) that may hold
  * the walked block directly: an `if` statement, a `let`'s or an
  * assignment's value. */
@@ -604,6 +727,102 @@ static bool
 holds_pos(const Expr *x, uint32_t pos)
 {
 	return x && pos > x->span.start && pos <= x->span.end;
+}
+
+/*
+ * Place x of a condition or scrutinee at e is fixed from e to the end of
+ * its root's block: its root c is bound by the function's only binding of
+ * that name, a `let` before e or a parameter (the first Own.nparams
+ * variables; no `let` or assignment of it, and no other binding of the name
+ * can exist besides a closure's parameter, indexed as a kill), and c is
+ * read elsewhere too (else no later condition can name it).  A field of c
+ * needs c immutable besides (a `let mut` record's field may be assigned;
+ * a parameter's may not, U107).  The language having no shadowing (T209; a
+ * closure parameter of the name counts as another binding), every `c` read
+ * until the block declaring it ends is that binding, with the value it had
+ * at e — including in later iterations of a loop around e that the block
+ * is in.  *let_at: the latest such `let` (its block ends first).
+ */
+static bool
+place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	bool field = x->kind == EXPR_FIELD;
+	while (x->kind == EXPR_FIELD)
+		x = x->u.field.base;
+	const char *c = x->u.name.s;
+	int n, nreads;
+	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
+	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
+		if (*let_at == UINT32_MAX || k->at > *let_at)
+			*let_at = k->at;
+	} else if (!(n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams)) {
+		return false;   /* (a parameter never assigned is in scope throughout) */
+	}
+	occ_range(O->occ.items, O->occ.len, c, &nreads);
+	return nreads >= 2;
+}
+
+/* The places of condition or scrutinee x (a place, or a comparison of
+ * places and literals) are fixed (place_fixed). */
+static bool
+cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	if (is_place(x))
+		return place_fixed(O, x, e, let_at);
+	if (!is_cmp(x))
+		return false;
+	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
+	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
+	       (is_place(l) || is_place(r));
+}
+
+/*
+ * The fact a change in a branch of `if c` (`if !c`) gives, c a name, a
+ * field path or a comparison of them and literals (e holds inner, the
+ * branch's block, directly), or a change in the value of arm i of `match
+ * x`, x a place (e holds inner or the change at pos in that value): c is
+ * true (false), x matches arm i's pattern, until the block of the latest
+ * root of c or x ends, when every place in it is fixed (place_fixed).
+ * Taken only when no fact is held (the innermost qualifying `if` or
+ * match), and only for OWN_FACTS distinct conditions per function.
+ */
+static void
+fact_enter(Live *L, const Expr *e, const Block *inner, uint32_t pos)
+{
+	if (L->fact || !e)
+		return;
+	Own *O = L->O;
+	struct OwnFact f = { NULL, NULL };
+	bool value = true;
+	if (e->kind == EXPR_IF && inner) {
+		bool then_ = e->u.if_.then_block == inner, neg;
+		if (!then_ && e->u.if_.else_block != inner)
+			return;
+		f.cond = strip_not(e->u.if_.cond, &neg);
+		value = then_ != neg;
+	} else if (e->kind == EXPR_MATCH && is_place(e->u.match.scrutinee)) {
+		int i = arm_at(e, pos);
+		const Pattern *const *alts, *one;
+		if (i < 0 || !holds_pos(e->u.match.arms[i].value, pos) || !pat_alts(e->u.match.arms[i].pat, &alts, &one))
+			return;
+		f.cond = e->u.match.scrutinee;
+		f.pat = e->u.match.arms[i].pat;
+	} else {
+		return;
+	}
+	uint32_t let_at = UINT32_MAX;
+	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
+		return;
+	int i = 0;
+	while (i < O->nfacts && (O->facts[i].pat != f.pat || (f.pat ? !same_atom(O->facts[i].cond, f.cond) : cond_rel(O, O->facts[i].cond, f.cond) != 0)))
+		i++;
+	if (i == O->nfacts) {
+		if (O->nfacts == OWN_FACTS)
+			return;
+		O->facts[O->nfacts++] = f;
+	}
+	L->fact = 2 * i + 1 + value;
+	L->fact_let = let_at;
 }
 
 /*
@@ -733,7 +952,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 		const struct OwnAt *at = &O->blocks.items[l];
 		const Block *b = at->b;
 		int r;
-		fact_enter(&L, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner);
+		fact_enter(&L, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner, pos);
 		if (at->i < b->nstmts) {
 			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
 			if (r == LV_SHADOW)
