@@ -95,6 +95,10 @@ kill_stmts(Own *O, const Block *b)
 		} else if (s->kind == STMT_LET && s->u.let.name.s) {   /* hides the name: looked at too */
 			struct OwnOcc u = { s->u.let.name.s, s->u.let.name.span.start, true, s->u.let.mut };
 			VEC_PUSH(O->kills, u);
+			if (s->u.let.value) {
+				struct OwnLetDef d = { s->u.let.name.s, s->u.let.value };
+				VEC_PUSH(O->letdefs, d);
+			}
 		} else if (s->kind == STMT_WHILE) {
 			kill_stmts(O, s->u.while_.body);
 		} else if (s->kind == STMT_FOR) {
@@ -133,6 +137,14 @@ occ_cmp(const void *a, const void *b)
 	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+static int
+letdef_cmp(const void *a, const void *b)
+{
+	const struct OwnLetDef *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->value->span.start > y->value->span.start) - (x->value->span.start < y->value->span.start);
+}
+
 static void
 occ_build(Own *O)
 {
@@ -146,6 +158,8 @@ occ_build(Own *O)
 		qsort(O->occ.items, (size_t)O->occ.len, sizeof O->occ.items[0], occ_cmp);
 	if (O->kills.len > 1)
 		qsort(O->kills.items, (size_t)O->kills.len, sizeof O->kills.items[0], occ_cmp);
+	if (O->letdefs.len > 1)
+		qsort(O->letdefs.items, (size_t)O->letdefs.len, sizeof O->letdefs.items[0], letdef_cmp);
 }
 
 /* The entries of name in a sorted index: *n of them from the result. */
@@ -416,6 +430,99 @@ cond_rel(const Own *O, const Expr *a, const Expr *b)
 	return sema_type_is_integer(&O->S->types, t) || t == TY_BOOL || t == TY_CHAR ? 1 : -1;
 }
 
+/*
+ * Place x of a condition or scrutinee at e is fixed from e to the end of
+ * its root's block: its root c is bound by the function's only binding of
+ * that name, a `let` before e or a parameter (the first Own.nparams
+ * variables; no `let` or assignment of it, and no other binding of the name
+ * can exist besides a closure's parameter, indexed as a kill), and c is
+ * read elsewhere too (else no later condition can name it).  A field of c
+ * needs c immutable besides (a `let mut` record's field may be assigned;
+ * a parameter's may not, U107).  The language having no shadowing (T209; a
+ * closure parameter of the name counts as another binding), every `c` read
+ * until the block declaring it ends is that binding, with the value it had
+ * at e — including in later iterations of a loop around e that the block
+ * is in.  *let_at: the latest such `let` (its block ends first).
+ */
+static bool
+place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	bool field = x->kind == EXPR_FIELD;
+	while (x->kind == EXPR_FIELD)
+		x = x->u.field.base;
+	const char *c = x->u.name.s;
+	int n, nreads;
+	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
+	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
+		if (*let_at == UINT32_MAX || k->at > *let_at)
+			*let_at = k->at;
+	} else if (!(n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams)) {
+		return false;   /* (a parameter never assigned is in scope throughout) */
+	}
+	occ_range(O->occ.items, O->occ.len, c, &nreads);
+	return nreads >= 2;
+}
+
+/* The places of condition or scrutinee x (a place, or a comparison of
+ * places and literals) are fixed (place_fixed). */
+static bool
+cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	if (is_place(x))
+		return place_fixed(O, x, e, let_at);
+	if (!is_cmp(x))
+		return false;
+	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
+	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
+	       (is_place(l) || is_place(r));
+}
+
+/* A letdef of name (the first; NULL: none). */
+static const struct OwnLetDef *
+letdef_find(const Own *O, const char *name)
+{
+	int lo = 0, hi = O->letdefs.len;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(O->letdefs.items[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < O->letdefs.len && strcmp(O->letdefs.items[lo].name, name) == 0 ? &O->letdefs.items[lo] : NULL;
+}
+
+/*
+ * Condition e without its leading `!`s (*neg toggled for each), looked
+ * through a name bound by the function's only binding of it, a `let` (not
+ * assigned) of a place or a comparison whose places are fixed
+ * (cond_fixed): `let big = n > 100;` makes `big` the same condition as
+ * `n > 100` wherever it is read (its value is that comparison's at the
+ * `let`, and n, never assigned, still has it).  At most 4 such steps.
+ */
+static const Expr *
+cond_resolve(Own *O, const Expr *e, bool *neg)
+{
+	for (int d = 0;; d++) {
+		bool n1;
+		e = strip_not(e, &n1);
+		*neg ^= n1;
+		if (d == 4 || !e || e->kind != EXPR_NAME)
+			return e;
+		int n;
+		const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, e->u.name.s, &n);
+		const struct OwnLetDef *def = n == 1 && k->let ? letdef_find(O, e->u.name.s) : NULL;
+		if (!def)
+			return e;
+		bool n2;
+		const Expr *v = strip_not(def->value, &n2);
+		uint32_t let_at = UINT32_MAX;
+		if (!v || !(is_place(v) || is_cmp(v)) || !cond_fixed(O, v, def->value, &let_at))
+			return e;
+		e = def->value;
+	}
+}
+
 /* The value the fact gives condition e, or -1 (none): e or its negation,
  * or an `&&` / `||` of conditions whose values decide it (the operators
  * are lazy, but the value is the same). */
@@ -425,8 +532,8 @@ fact_value(const Live *L, const Expr *e)
 	if (!L->fact)
 		return -1;
 	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
-	bool neg;
-	e = strip_not(e, &neg);
+	bool neg = false;
+	e = cond_resolve(L->O, e, &neg);
 	if (f->pat || !e)
 		return -1;
 	int v;
@@ -482,27 +589,60 @@ pat_alts(const Pattern *p, const Pattern *const **alts, const Pattern **one)
 	return p->kind == PAT_CASE || p->kind == PAT_LIT ? 1 : 0;
 }
 
-/* The fact rules arm pattern p of a match on scrutinee out: the arm that
- * ran before matched a value p cannot (a case or literal none of whose
- * alternatives meets one of the earlier arm's). */
+/* Literal or case pattern alternative p surely matches a value alternative
+ * a matched (the same case — its field patterns are irrefutable — or the
+ * same literal). */
 static bool
-fact_skips_arm(const Live *L, const Expr *scrut, const Pattern *p)
+pat_alt_same(const Pattern *a, const Pattern *p)
+{
+	if (a->kind != p->kind)
+		return false;
+	if (a->kind == PAT_CASE)
+		return strcmp(a->u.case_.case_name.s, p->u.case_.case_name.s) == 0;
+	const Expr *x = a->u.lit.value, *y = p->u.lit.value;
+	return a->kind == PAT_LIT && !x->lit_negative && !y->lit_negative && a->u.lit.negative == p->u.lit.negative && same_atom(x, y);
+}
+
+/* The fact on match scrutinee scrut: the alternatives of the pattern an
+ * earlier match's arm on the same place matched (*fa, count returned; at
+ * most 32), or 0. */
+static int
+fact_alts(const Live *L, const Expr *scrut, const Pattern *const **fa, const Pattern **one)
 {
 	if (!L->fact)
-		return false;
+		return 0;
 	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
 	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
-		return false;
-	const Pattern *const *fa, *const *pa;
-	const Pattern *f1, *p1;
-	int nf = pat_alts(f->pat, &fa, &f1), np = pat_alts(p, &pa, &p1);
-	if (!nf || !np)
-		return false;
+		return 0;
+	int nf = pat_alts(f->pat, fa, one);
+	return nf <= 32 ? nf : 0;
+}
+
+/*
+ * Of the fact's alternatives left (a bit each: those no earlier unguarded
+ * arm surely matches), the ones arm pattern p may match; *covers: those it
+ * surely matches (a `_`, a binding or a record pattern: every one).
+ */
+static uint32_t
+arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers)
+{
+	const Pattern *const *pa, *p1;
+	int np = pat_alts(p, &pa, &p1);
+	*covers = 0;
+	if (!np) {
+		*covers = left;
+		return left;
+	}
+	uint32_t meets = 0;
 	for (int i = 0; i < nf; i++)
-		for (int j = 0; j < np; j++)
-			if (pat_alt_meets(fa[i], pa[j]))
-				return false;
-	return true;
+		if (left & (1u << i))
+			for (int j = 0; j < np; j++) {
+				if (pat_alt_meets(fa[i], pa[j]))
+					meets |= 1u << i;
+				if (pat_alt_same(fa[i], pa[j]))
+					*covers |= 1u << i;
+			}
+	return meets;
 }
 
 static int r_expr(Live *L, const Expr *e);
@@ -518,10 +658,18 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 	int r = memo_get(L, key, -1 - i);
 	if (r < 0) {
 		r = LV_KILL;
+		const Pattern *const *fa, *f1;
+		int nf = fact_alts(L, e->u.match.scrutinee, &fa, &f1);
+		uint32_t left = nf == 32 ? UINT32_MAX : (1u << nf) - 1, covers;
 		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
 			const MatchArm *a = &e->u.match.arms[k];
-			if (fact_skips_arm(L, e->u.match.scrutinee, a->pat))
-				continue;   /* cannot match the value an earlier match's arm did */
+			if (nf) {
+				/* an arm matching none of the values the fact leaves does not run */
+				if (!arm_meets(fa, nf, left, a->pat, &covers))
+					continue;
+				if (!a->guard)
+					left &= ~covers;
+			}
 			if (pat_binds(a->pat, L->name))
 				r = lv_join(r, LV_PASS);   /* the arm's name is its binding */
 			else if (r_expr(L, a->guard) == LV_LIVE)   /* a guard assigns nothing (T254) */
@@ -529,7 +677,7 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 			else
 				r = lv_join(r, r_expr(L, a->value));
 		}
-		memo_put(L, key, -1 - i, r);
+		memo_put(L, key, -1 - i, r);   /* (the fact is part of the key) */
 	}
 	return lv_join(acc, r);
 }
@@ -730,53 +878,6 @@ holds_pos(const Expr *x, uint32_t pos)
 }
 
 /*
- * Place x of a condition or scrutinee at e is fixed from e to the end of
- * its root's block: its root c is bound by the function's only binding of
- * that name, a `let` before e or a parameter (the first Own.nparams
- * variables; no `let` or assignment of it, and no other binding of the name
- * can exist besides a closure's parameter, indexed as a kill), and c is
- * read elsewhere too (else no later condition can name it).  A field of c
- * needs c immutable besides (a `let mut` record's field may be assigned;
- * a parameter's may not, U107).  The language having no shadowing (T209; a
- * closure parameter of the name counts as another binding), every `c` read
- * until the block declaring it ends is that binding, with the value it had
- * at e — including in later iterations of a loop around e that the block
- * is in.  *let_at: the latest such `let` (its block ends first).
- */
-static bool
-place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
-{
-	bool field = x->kind == EXPR_FIELD;
-	while (x->kind == EXPR_FIELD)
-		x = x->u.field.base;
-	const char *c = x->u.name.s;
-	int n, nreads;
-	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
-	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
-		if (*let_at == UINT32_MAX || k->at > *let_at)
-			*let_at = k->at;
-	} else if (!(n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams)) {
-		return false;   /* (a parameter never assigned is in scope throughout) */
-	}
-	occ_range(O->occ.items, O->occ.len, c, &nreads);
-	return nreads >= 2;
-}
-
-/* The places of condition or scrutinee x (a place, or a comparison of
- * places and literals) are fixed (place_fixed). */
-static bool
-cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
-{
-	if (is_place(x))
-		return place_fixed(O, x, e, let_at);
-	if (!is_cmp(x))
-		return false;
-	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
-	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
-	       (is_place(l) || is_place(r));
-}
-
-/*
  * The fact a change in a branch of `if c` (`if !c`) gives, c a name, a
  * field path or a comparison of them and literals (e holds inner, the
  * branch's block, directly), or a change in the value of arm i of `match
@@ -798,7 +899,8 @@ fact_enter(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 		bool then_ = e->u.if_.then_block == inner, neg;
 		if (!then_ && e->u.if_.else_block != inner)
 			return;
-		f.cond = strip_not(e->u.if_.cond, &neg);
+		neg = false;
+		f.cond = cond_resolve(O, e->u.if_.cond, &neg);
 		value = then_ != neg;
 	} else if (e->kind == EXPR_MATCH && is_place(e->u.match.scrutinee)) {
 		int i = arm_at(e, pos);
