@@ -1088,6 +1088,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->occ, k->occ);
 		VEC_ADOPT(O->kills, k->kills);
 		VEC_ADOPT(O->letdefs, k->letdefs);
+		VEC_ADOPT(O->binds, k->binds);
 		VEC_ADOPT(O->visited, k->visited);
 		O->memo = k->memo, O->memo_cap = k->memo_cap;
 		VEC_ADOPT(O->operands, k->operands);
@@ -1116,6 +1117,7 @@ own_release(void *p)
 	VEC_FREE(O->occ);
 	VEC_FREE(O->kills);
 	VEC_FREE(O->letdefs);
+	VEC_FREE(O->binds);
 	VEC_FREE(O->visited);
 	free(O->memo);
 	VEC_FREE(O->operands);
@@ -1135,7 +1137,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
-	O->blocks.len = O->occ.len = O->kills.len = O->letdefs.len = O->visited.len = O->operands.len = 0;
+	O->blocks.len = O->occ.len = O->kills.len = O->letdefs.len = O->binds.len = O->visited.len = O->operands.len = 0;
 	if (O->memo_len)
 		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);
 	O->memo_len = 0;

@@ -95,6 +95,7 @@ typedef struct Own {
 	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
 	VEC(struct OwnOcc { const char *name; uint32_t at; bool let; bool mut; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
 	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s (let set) by (target, offset) */
+	VEC(struct OwnOcc) binds;  /* … its `for` items and match pattern bindings (own_live.c: a condition's name bound by nothing else) */
 	VEC(struct OwnLetDef { const char *name; const Expr *value; }) letdefs;  /* … its `let`s' values, by name (own_live.c: a condition bound by a `let`) */
 	bool occ_built;
 	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int fact; int r; } *memo;  /* own_live.c: (block, statement, name, fact) → the rest's answer */

@@ -102,9 +102,46 @@ kill_stmts(Own *O, const Block *b)
 		} else if (s->kind == STMT_WHILE) {
 			kill_stmts(O, s->u.while_.body);
 		} else if (s->kind == STMT_FOR) {
+			if (s->u.for_.item.s) {
+				struct OwnOcc u = { s->u.for_.item.s, s->u.for_.item.span.start, false, false };
+				VEC_PUSH(O->binds, u);
+			}
 			kill_stmts(O, s->u.for_.body);
 		} else if (s->kind == STMT_UNSAFE) {
 			kill_stmts(O, s->u.unsafe.body);
+		}
+	}
+}
+
+/* The names pattern p binds, into Own.binds. */
+static void
+pat_names(Own *O, const Pattern *p)
+{
+	if (!p)
+		return;
+	const FieldPat *f = NULL;
+	int n = 0;
+	switch (p->kind) {
+	case PAT_BIND:
+		if (p->u.bind.s) {
+			struct OwnOcc u = { p->u.bind.s, p->u.bind.span.start, false, false };
+			VEC_PUSH(O->binds, u);
+		}
+		return;
+	case PAT_OR:
+		for (int i = 0; i < p->u.or.nalts; i++)
+			pat_names(O, p->u.or.alts[i]);
+		return;
+	case PAT_CASE: f = p->u.case_.fields, n = p->u.case_.nfields; break;
+	case PAT_RECORD: f = p->u.record.fields, n = p->u.record.nfields; break;
+	default: return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (f[i].sub) {
+			pat_names(O, f[i].sub);
+		} else if (f[i].name.s) {
+			struct OwnOcc u = { f[i].name.s, f[i].name.span.start, false, false };
+			VEC_PUSH(O->binds, u);
 		}
 	}
 }
@@ -113,7 +150,10 @@ static void
 kill_visit(void *ctx, const Expr *e)
 {
 	Own *O = ctx;
-	if (e->kind == EXPR_BLOCK) {
+	if (e->kind == EXPR_MATCH) {
+		for (int i = 0; i < e->u.match.narms; i++)
+			pat_names(O, e->u.match.arms[i].pat);
+	} else if (e->kind == EXPR_BLOCK) {
 		kill_stmts(O, e->u.block);
 	} else if (e->kind == EXPR_IF) {
 		kill_stmts(O, e->u.if_.then_block);
@@ -158,6 +198,8 @@ occ_build(Own *O)
 		qsort(O->occ.items, (size_t)O->occ.len, sizeof O->occ.items[0], occ_cmp);
 	if (O->kills.len > 1)
 		qsort(O->kills.items, (size_t)O->kills.len, sizeof O->kills.items[0], occ_cmp);
+	if (O->binds.len > 1)
+		qsort(O->binds.items, (size_t)O->binds.len, sizeof O->binds.items[0], occ_cmp);
 	if (O->letdefs.len > 1)
 		qsort(O->letdefs.items, (size_t)O->letdefs.len, sizeof O->letdefs.items[0], letdef_cmp);
 }
@@ -451,7 +493,10 @@ place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
 	while (x->kind == EXPR_FIELD)
 		x = x->u.field.base;
 	const char *c = x->u.name.s;
-	int n, nreads;
+	int n, nreads, nbinds;
+	occ_range(O->binds.items, O->binds.len, c, &nbinds);
+	if (nbinds)
+		return false;   /* a `for` item or a pattern binding of the name: another variable */
 	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
 	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
 		if (*let_at == UINT32_MAX || k->at > *let_at)
@@ -509,9 +554,10 @@ cond_resolve(Own *O, const Expr *e, bool *neg)
 		*neg ^= n1;
 		if (d == 4 || !e || e->kind != EXPR_NAME)
 			return e;
-		int n;
+		int n, nbinds;
+		occ_range(O->binds.items, O->binds.len, e->u.name.s, &nbinds);
 		const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, e->u.name.s, &n);
-		const struct OwnLetDef *def = n == 1 && k->let ? letdef_find(O, e->u.name.s) : NULL;
+		const struct OwnLetDef *def = n == 1 && k->let && !nbinds ? letdef_find(O, e->u.name.s) : NULL;
 		if (!def)
 			return e;
 		bool n2;
