@@ -29,8 +29,14 @@
  * variable's); a branch under a literal `true`/`false` condition that
  * cannot run is skipped (the only unreached code the language can write:
  * it has no `return`, `break` or `continue`, and `?` leaves on one path
- * only).  Conditions are not correlated: `if c { w = … }` then `if c {
- * read w }` is LIVE after the first `if`.
+ * only).  Conditions are correlated only through a fact (fact_enter): a
+ * change in a branch of `if c` makes c true (false) for the rest of the
+ * walk while c's places are fixed — c a name, a field path or a
+ * comparison of them and literals, or a name a fixed `let` binds to one
+ * (cond_resolve) — so a later `if`/`while` on c or its negation takes one
+ * branch; a change in an arm of `match x` rules out later arms of a `match
+ * x` that cannot match, or follow one that surely matches, what that arm
+ * did.  Otherwise `if c { w = … }` then `if c { read w }` is LIVE.
  *
  * Cost: the function's reads, whole assignments and `let`s of each name
  * are indexed once (sorted by name, offset); a block's statements that do
