@@ -203,7 +203,11 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
-		diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
+		if (v->refused)   /* a loop's next iteration, or a branch, after the refused reassignment */
+			diag_set_help(d, "`%s` may be left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
+			    v->name, v->name);
+		else
+			diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
 	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		diag_set_help(d, "move its fields on every path, or keep it borrowed and move them once after the branches");
