@@ -673,7 +673,8 @@ fact_alts(const Live *L, const Expr *scrut, const Pattern *const **fa, const Pat
 /*
  * Of the fact's alternatives left (a bit each: those no earlier unguarded
  * arm surely matches), the ones arm pattern p may match; *covers: those it
- * surely matches (a `_`, a binding or a record pattern: every one).
+ * surely matches (a `_`, a binding or a record pattern: every one; another
+ * shape: none).
  */
 static uint32_t
 arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers)
@@ -681,8 +682,9 @@ arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uin
 	const Pattern *const *pa, *p1;
 	int np = pat_alts(p, &pa, &p1);
 	*covers = 0;
-	if (!np) {
-		*covers = left;
+	if (!np) {   /* may match anything; surely does when irrefutable */
+		if (p->kind == PAT_WILD || p->kind == PAT_BIND || p->kind == PAT_RECORD)
+			*covers = left;
 		return left;
 	}
 	uint32_t meets = 0;
