@@ -931,6 +931,29 @@ holds_pos(const Expr *x, uint32_t pos)
 	return x && pos > x->span.start && pos <= x->span.end;
 }
 
+/* The condition to hold as a fact when condition c (resolved) has *value:
+ * c itself, or, for `a && b` true (`a || b` false), the first operand (at
+ * any depth) that is fixed — each operand has that value too. */
+static const Expr *
+fact_pick(Own *O, const Expr *c, const Expr *e, bool *value)
+{
+	if (!c || c->kind != EXPR_BINARY || !((c->bin_op == BIN_AND && *value) || (c->bin_op == BIN_OR && !*value)))
+		return c;
+	const Expr *side[2] = { c->u.binary.lhs, c->u.binary.rhs };
+	for (int k = 0; k < 2; k++) {
+		bool neg = false, v;
+		const Expr *x = cond_resolve(O, side[k], &neg);
+		v = *value != neg;
+		x = fact_pick(O, x, e, &v);
+		uint32_t let_at = UINT32_MAX;
+		if (x && cond_fixed(O, x, e, &let_at)) {
+			*value = v;
+			return x;
+		}
+	}
+	return c;
+}
+
 /*
  * The fact a change in a branch of `if c` (`if !c`) gives, c a name, a
  * field path or a comparison of them and literals (e holds inner, the
@@ -967,6 +990,8 @@ fact_enter(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 		return;
 	}
 	uint32_t let_at = UINT32_MAX;
+	if (!f.pat)
+		f.cond = fact_pick(O, f.cond, e, &value);
 	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
 		return;
 	int i = 0;
