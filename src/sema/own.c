@@ -203,7 +203,11 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
-		diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
+		if (v->refused)   /* a loop's next iteration, or a branch, after the refused reassignment */
+			diag_set_help(d, "`%s` may be left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
+			    v->name, v->name);
+		else
+			diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
 	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		diag_set_help(d, "move its fields on every path, or keep it borrowed and move them once after the branches");
@@ -1087,6 +1091,8 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->blocks, k->blocks);
 		VEC_ADOPT(O->occ, k->occ);
 		VEC_ADOPT(O->kills, k->kills);
+		VEC_ADOPT(O->letdefs, k->letdefs);
+		VEC_ADOPT(O->binds, k->binds);
 		VEC_ADOPT(O->visited, k->visited);
 		O->memo = k->memo, O->memo_cap = k->memo_cap;
 		VEC_ADOPT(O->operands, k->operands);
@@ -1114,6 +1120,8 @@ own_release(void *p)
 	VEC_FREE(O->blocks);
 	VEC_FREE(O->occ);
 	VEC_FREE(O->kills);
+	VEC_FREE(O->letdefs);
+	VEC_FREE(O->binds);
 	VEC_FREE(O->visited);
 	free(O->memo);
 	VEC_FREE(O->operands);
@@ -1133,7 +1141,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
 	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
-	O->blocks.len = O->occ.len = O->kills.len = O->visited.len = O->operands.len = 0;
+	O->blocks.len = O->occ.len = O->kills.len = O->letdefs.len = O->binds.len = O->visited.len = O->operands.len = 0;
 	if (O->memo_len)
 		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);
 	O->memo_len = 0;

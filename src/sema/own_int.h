@@ -66,7 +66,7 @@ typedef struct OwnEdge {
 	OwnSt alive;
 } OwnEdge;
 
-/* The distinct condition names one function's T265 liveness correlates
+/* The distinct conditions one function's T265 liveness correlates
  * (own_live.c): each may walk the rest of the function once per view name;
  * past them conditions are not correlated (more T265, the safe side). */
 #define OWN_FACTS 64
@@ -93,11 +93,16 @@ typedef struct Own {
 	int pairs_cap;
 	bool loops_unstable;   /* a loop's states did not settle within OWN_LOOP_PASSES: refused (T265) */
 	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
-	VEC(struct OwnOcc { const char *name; uint32_t at; bool let; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
+	VEC(struct OwnOcc { const char *name; uint32_t at; bool let; bool mut; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
 	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s (let set) by (target, offset) */
+	VEC(struct OwnOcc) binds;  /* … its `for` items and match pattern bindings (own_live.c: a condition's name bound by nothing else) */
+	VEC(struct OwnLetDef { const char *name; const Expr *value; }) letdefs;  /* … its `let`s' values, by name (own_live.c: a condition bound by a `let`) */
 	bool occ_built;
 	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int fact; int r; } *memo;  /* own_live.c: (block, statement, name, fact) → the rest's answer */
-	const char *facts[OWN_FACTS];  /* own_live.c: the condition names correlated so far (OwnMemo.fact) */
+	/* own_live.c: the conditions correlated so far (OwnMemo.fact): an `if`'s
+	 * condition without its leading `!`s (pat NULL), or a match's scrutinee
+	 * and the pattern of the arm that ran */
+	struct OwnFact { const Expr *cond; const Pattern *pat; } facts[OWN_FACTS];
 	int nfacts;
 	int nparams;           /* the function's parameters: the first variables */
 	int memo_cap, memo_len;
