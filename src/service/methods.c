@@ -3,7 +3,7 @@
  * reads its params (a jansson object or NULL) and writes one JSON value
  * into out.  status, check, refresh, graph, context and query answer from
  * the product database (db.c); doc, patch/preview, patch/impact,
- * patch/review, patch/apply, run and test run the command of the command table in this process, with stdin
+ * patch/review, patch/apply, fix, run and test run the command of the command table in this process, with stdin
  * from /dev/null and stdout/stderr captured (bounded), on the file on disk
  * — refused (SVC_E_UNSAVED) while the held source differs from it.  A
  * project's graph, context, query and doc read its held buffers instead
@@ -26,7 +26,7 @@
 
 const char *const svc_method_names[] = {
 	"protocol", "status", "check", "refresh", "graph", "context", "query", "doc",
-	"patch/preview", "patch/impact", "patch/review", "patch/apply", "run", "test", "ping", "shutdown",
+	"patch/preview", "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown",
 };
 const int svc_nmethods = (int)(sizeof svc_method_names / sizeof svc_method_names[0]);
 
@@ -1118,6 +1118,41 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 	return ok;
 }
 
+/* `semaprax fix <file> [--code C] [--dry-run]` on the file on disk: the
+ * fixes `check` lists applied by the tool (an agent need not order and
+ * apply the byte ranges itself); on a write the file is the input again. */
+static bool
+m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "code", "dry_run", NULL };
+	const char *code;
+	bool dry = false;
+	if (!params_closed(params, names, err) || !param_string(params, "code", &code, err) ||
+	    !param_bool(params, "dry_run", &dry, err))
+		return false;
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "fix edits a single file: run `semaprax fix <module file>`");
+	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16))
+		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
+	if (!on_disk(v, err))
+		return false;
+	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };
+	int argc = 2;
+	if (code) {
+		argv[argc++] = "--code";
+		argv[argc++] = (char *)code;
+	}
+	if (dry)
+		argv[argc++] = "--dry-run";
+	int status = 1;
+	bool ok = command(v, argc, argv, out, err, &status);
+	/* fix may write the file even when errors remain (a file no manifest
+	 * lists): re-read it whenever it was not a dry run */
+	if (ok && !dry && v->have_file)
+		ok = svc_file_set(&v->file, NULL, 0, err);
+	return ok;
+}
+
 static bool
 m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 {
@@ -1230,6 +1265,8 @@ svc_call(Service *v, const char *method, json_t *params, Buf *out, SvcError *err
 		return m_patch(v, params, out, err, PATCH_REVIEW);
 	if (strcmp(method, "patch/apply") == 0)
 		return m_patch(v, params, out, err, PATCH_APPLY);
+	if (strcmp(method, "fix") == 0)
+		return m_fix(v, params, out, err);
 	if (strcmp(method, "run") == 0)
 		return m_run(v, params, out, err);
 	if (strcmp(method, "test") == 0)

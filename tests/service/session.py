@@ -68,7 +68,7 @@ p = c.call("protocol")
 check(p["protocol"] == "semaprax.service.v1" and p["framing"] == "newline-delimited", "protocol")
 check(p["max_message_bytes"] == 1048576, "default bound")
 check(set(p["methods"]) >= {"status", "check", "graph", "context", "query", "doc", "refresh", "patch/preview",
-                            "patch/impact", "patch/review", "patch/apply", "run", "test", "ping", "shutdown"}, "methods listed")
+                            "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown"}, "methods listed")
 check(c.call("ping") == {}, "ping")
 st = c.call("status")
 check(st["kind"] == "file" and st["parsed"] is False and st["revision"] is None, "status before check")
@@ -346,6 +346,29 @@ check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held
 same_as_cli(c, r, now, "after patch/apply")
 write(BASE)
 c.call("refresh")
+
+# fix: the diagnostics' machine-applicable fixes applied by the tool, as
+# `semaprax fix` (qa20: an agent over the service had the fixes as byte
+# ranges against the original text and had to order and apply them itself)
+BROKEN = BASE.replace("    a + b\n", "    return a + b;\n")
+write(BROKEN)
+r = c.call("refresh")
+check(not r["ok"] and r["diagnostics"][0]["code"] == "SPX-P106" and r["diagnostics"][0]["fixes"], "a fixable error %r" % r)
+dry = c.call("fix", {"dry_run": True})
+check(dry["exit"] == 0 and "-    return a + b;\n+    a + b\n" in dry["stdout"] and "would fix 1 diagnostic" in dry["stdout"], "fix dry_run %r" % dry)
+with open(path) as f:
+    check(f.read() == BROKEN, "fix dry_run wrote nothing")
+check(c.error("fix", {"code": "P106"}) == -32602, "fix code is SPX-…")
+check(c.error("fix", {"dry_run": 1}) == -32602, "fix dry_run is a boolean")
+c.call("refresh", {"text": BROKEN + "\n"})
+check(c.error("fix") == -32006, "fix refuses unsaved bytes")
+c.call("refresh")
+fx = c.call("fix", {"code": "SPX-P106"})
+check(fx["exit"] == 0 and fx["stdout"].startswith("fixed 1 diagnostic; graph is now sha256:"), "fix %r" % fx)
+with open(path) as f:
+    check(f.read() == BASE, "fix wrote the fixed file")
+r = c.call("check")
+check(r["ok"] and r["revision"] in fx["stdout"], "the fixed file is the held source %r" % r)
 
 # errors: unknown method, bad params, notifications get nothing
 check(c.error("nosuch") == -32601, "unknown method")
