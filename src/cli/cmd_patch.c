@@ -167,6 +167,36 @@ count_lines(const char *s, size_t len)
 	return n + (len > 0 && s[len - 1] != '\n');
 }
 
+/* The byte lengths of the whole lines a (la bytes) and b (lb bytes) share at
+ * their start (*pre) and, of what remains, at their end (*suf); only lines
+ * ending in a newline count. */
+static void
+common_lines(const char *a, size_t la, const char *b, size_t lb, size_t *pre, size_t *suf)
+{
+	size_t p = 0;
+	for (;;) {
+		const char *na = memchr(a + p, '\n', la - p), *nb = memchr(b + p, '\n', lb - p);
+		if (!na || !nb || na - a != nb - b || memcmp(a + p, b + p, (size_t)(na - a) - p) != 0)
+			break;
+		p = (size_t)(na - a) + 1;
+	}
+	size_t s = 0;
+	while (la - p - s > 0 && lb - p - s > 0 && a[la - s - 1] == '\n' && b[lb - s - 1] == '\n') {
+		/* the last remaining line of each: back to the newline before it */
+		size_t ia = la - s - 1, ib = lb - s - 1;
+		while (ia > p && a[ia - 1] != '\n')
+			ia--;
+		while (ib > p && b[ib - 1] != '\n')
+			ib--;
+		size_t na = la - s - ia, nb = lb - s - ib;
+		if (na != nb || memcmp(a + ia, b + ib, na) != 0)
+			break;
+		s += na;
+	}
+	*pre = p;
+	*suf = s;
+}
+
 void
 cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len, const PatchPlan *pl)
 {
@@ -212,10 +242,17 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 				r++;
 			uint32_t os = L.start[j], oe = L.start[r + 1];
 			uint32_t ns = map_off(pl, os), ne = map_off(pl, oe);
-			put_lines(&h, '-', old + os, oe - os);
-			put_lines(&h, '+', new_ + ns, ne - ns);
+			/* lines an edit touched but left as they were (an insertion at
+			 * a line's end) are context, not a line removed and re-added */
+			size_t pre = 0, suf = 0;
+			common_lines(old + os, oe - os, new_ + ns, ne - ns, &pre, &suf);
+			int pre_n = count_lines(old + os, pre), suf_n = count_lines(old + oe - suf, suf);
+			put_lines(&h, ' ', old + os, pre);
+			put_lines(&h, '-', old + os + pre, oe - os - pre - suf);
+			put_lines(&h, '+', new_ + ns + pre, ne - ns - pre - suf);
+			put_lines(&h, ' ', old + oe - suf, suf);
 			old_count += r - j + 1;
-			new_count += count_lines(new_ + ns, ne - ns);
+			new_count += pre_n + suf_n + count_lines(new_ + ns + pre, ne - ns - pre - suf);
 			j = r + 1;
 		}
 		buf_printf(b, "@@ -%d,%d +%d,%d @@\n", a + 1, old_count, a + 1 + shift, new_count);

@@ -156,6 +156,7 @@ parse_expect(Parser *p, TokKind k, const char *desc)
 		 * token, where it belongs, not the next line's token */
 		uint32_t at = p->toks[p->pos - 1].span.end;
 		d = parse_error_span(p, (Span){ at, at }, DIAG_P106, "expected %s", desc);
+		diag_add_fix(d, at, at, ";");   /* machine-applicable: `fix` inserts it */
 	} else {
 		d = parse_error_at(p, t, DIAG_P106, "expected %s", desc);
 	}

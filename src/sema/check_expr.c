@@ -118,7 +118,7 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
 		return false;
 	}
-	Local l = { name, type, mut, span, MODE_NONE, -1, 0, false };
+	Local l = { name, type, mut, span, MODE_NONE, -1, 0, false, false };
 	sema_local_push(C, l);
 	return true;
 }

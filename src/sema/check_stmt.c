@@ -81,6 +81,8 @@ check_let(FnCtx *C, const Stmt *s)
 	bool declared = sema_local_declare(C, s->u.let.name.s, bt, s->u.let.mut, s->u.let.name.span);
 	if (declared && alias)
 		sema_local_lend(C, s->u.let.name.s, sema_expr_mode(S, s->u.let.value->id));
+	if (declared && strcmp(s->u.let.name.s, "_") != 0)
+		C->locals.items[C->locals.len - 1].let_stmt = true;
 	const Expr *v = s->u.let.value;
 	if (declared && v && v->kind == EXPR_CLOSURE && sema_closure_profile(S, v->id) == 1 && strcmp(s->u.let.name.s, "_") != 0)
 		C->locals.items[C->locals.len - 1].own_target = sema_expr_sym(S, v->u.closure.body->tail->id) + 1;
@@ -199,6 +201,8 @@ check_assign(FnCtx *C, const Stmt *s)
 				diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
 			else
 				diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+			if (l->let_stmt)
+				diag_add_fix(d, l->span.start, l->span.start, "mut ");
 			return;
 		}
 		if (vt != T_ERR && l->type != T_ERR && vt != l->type) {

@@ -48,7 +48,7 @@ sema_check_closure(FnCtx *C, const Expr *e)
 		 * it hides inside the body (reference closures.rs snapshot/shadow test) */
 		const Local *outer = sema_local_find(C, p->name.s);
 		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
-			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0, true };
+			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0, true, false };
 			sema_local_push(C, l);
 		} else
 			sema_local_declare(C, p->name.s, args[i], false, p->name.span);

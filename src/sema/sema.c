@@ -501,7 +501,7 @@ check_params(FnCtx *C)
 			diag_set_help(d, "rename one of the parameters");
 			continue;
 		}
-		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0, true };
+		Local l = { p->name, param_type(C, i), false, p->span, p->mode == MODE_BORROW || p->mode == MODE_SHARED ? p->mode : MODE_NONE, -1, 0, true, false };
 		sema_local_push(C, l);
 	}
 	sema_strmap_free(&seen);
@@ -757,7 +757,7 @@ check_record_invariants(Sema *S, SymId id)
 	C.sym = r;
 	C.in_contract = true;
 	for (int i = 0; i < r->nom->nfields; i++) {
-		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0, false };
+		Local l = { r->nom->fields[i].name, r->nom->fields[i].type, false, r->nom->fields[i].span, MODE_NONE, -1, 0, false, false };
 		sema_local_push(&C, l);
 	}
 	for (int i = 0; i < d->u.record.ninvariants; i++) {

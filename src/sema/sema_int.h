@@ -63,6 +63,7 @@ typedef struct Local {
 	SymId own_target;        /* an owning closure `let c = own fn() -> R { t(x) };`: t + 1; a borrowed
 	                            closure `let c = fn(v: i64) -> i64 { t(view, v) };` (closure_borrow.c): -1; else 0 */
 	bool param;              /* a function's parameter (U101/U107 name the `let mut` copy) */
+	bool let_stmt;           /* a `let` statement's binding: U101's fix writes `mut ` before its name */
 } Local;
 
 typedef struct CallSite {

@@ -2,8 +2,8 @@
  * methods.c — the service's operations (docs/service.md, "Methods"): each
  * reads its params (a jansson object or NULL) and writes one JSON value
  * into out.  status, check, refresh, graph, context and query answer from
- * the product database (db.c); doc, patch/preview, patch/apply, run and
- * test run the command of the command table in this process, with stdin
+ * the product database (db.c); doc, patch/preview, patch/impact,
+ * patch/review, patch/apply, fix, run and test run the command of the command table in this process, with stdin
  * from /dev/null and stdout/stderr captured (bounded), on the file on disk
  * — refused (SVC_E_UNSAVED) while the held source differs from it.  A
  * project's graph, context, query and doc read its held buffers instead
@@ -26,7 +26,7 @@
 
 const char *const svc_method_names[] = {
 	"protocol", "status", "check", "refresh", "graph", "context", "query", "doc",
-	"patch/preview", "patch/apply", "run", "test", "ping", "shutdown",
+	"patch/preview", "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown",
 };
 const int svc_nmethods = (int)(sizeof svc_method_names / sizeof svc_method_names[0]);
 
@@ -1056,9 +1056,13 @@ name_the_patch(Buf *out, size_t from, const char *path)
 	buf_free(&t);
 }
 
+/* What a patch request does with the .spatch text: the CLI command it runs. */
+typedef enum { PATCH_PREVIEW, PATCH_IMPACT, PATCH_REVIEW, PATCH_APPLY } PatchMode;
+
 static bool
-m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
+m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 {
+	bool apply = mode == PATCH_APPLY;
 	static const char *const names[] = { "patch", "revision", NULL };
 	const char *patch, *rev;
 	if (!params_closed(params, names, err) || !param_string(params, "patch", &patch, err) ||
@@ -1097,8 +1101,11 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 	bool ok = wrote || fail(err, SVC_E_IO, "cannot write the patch");
 	size_t from = out->len;
 	if (ok) {
-		char *argv[5] = { "patch", v->operand, path, apply ? NULL : "--dry-run", NULL };
-		ok = command(v, apply ? 3 : 4, argv, out, err, &status);
+		/* preview: `patch --dry-run`; impact and review: the commands of
+		 * those names (reports on stdout, nothing written) */
+		char *argv[5] = { mode == PATCH_IMPACT ? "impact" : mode == PATCH_REVIEW ? "review" : "patch", v->operand, path,
+			mode == PATCH_PREVIEW ? "--dry-run" : NULL, NULL };
+		ok = command(v, mode == PATCH_PREVIEW ? 4 : 3, argv, out, err, &status);
 	}
 	unlink(path);
 	/* the diagnostics name the patch `<patch>` (the `patch` parameter), not
@@ -1108,6 +1115,41 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, bool apply)
 		name_the_patch(out, from, path);
 	if (ok && apply && status == 0 && v->have_file)
 		ok = svc_file_set(&v->file, NULL, 0, err);   /* the edited file is the input now */
+	return ok;
+}
+
+/* `semaprax fix <file> [--code C] [--dry-run]` on the file on disk: the
+ * fixes `check` lists applied by the tool (an agent need not order and
+ * apply the byte ranges itself); on a write the file is the input again. */
+static bool
+m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
+{
+	static const char *const names[] = { "code", "dry_run", NULL };
+	const char *code;
+	bool dry = false;
+	if (!params_closed(params, names, err) || !param_string(params, "code", &code, err) ||
+	    !param_bool(params, "dry_run", &dry, err))
+		return false;
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "fix edits a single file: run `semaprax fix <module file>`");
+	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16))
+		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
+	if (!on_disk(v, err))
+		return false;
+	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };
+	int argc = 2;
+	if (code) {
+		argv[argc++] = "--code";
+		argv[argc++] = (char *)code;
+	}
+	if (dry)
+		argv[argc++] = "--dry-run";
+	int status = 1;
+	bool ok = command(v, argc, argv, out, err, &status);
+	/* fix may write the file even when errors remain (a file no manifest
+	 * lists): re-read it whenever it was not a dry run */
+	if (ok && !dry && v->have_file)
+		ok = svc_file_set(&v->file, NULL, 0, err);
 	return ok;
 }
 
@@ -1216,9 +1258,15 @@ svc_call(Service *v, const char *method, json_t *params, Buf *out, SvcError *err
 	if (strcmp(method, "doc") == 0)
 		return m_doc(v, params, out, err);
 	if (strcmp(method, "patch/preview") == 0)
-		return m_patch(v, params, out, err, false);
+		return m_patch(v, params, out, err, PATCH_PREVIEW);
+	if (strcmp(method, "patch/impact") == 0)
+		return m_patch(v, params, out, err, PATCH_IMPACT);
+	if (strcmp(method, "patch/review") == 0)
+		return m_patch(v, params, out, err, PATCH_REVIEW);
 	if (strcmp(method, "patch/apply") == 0)
-		return m_patch(v, params, out, err, true);
+		return m_patch(v, params, out, err, PATCH_APPLY);
+	if (strcmp(method, "fix") == 0)
+		return m_fix(v, params, out, err);
 	if (strcmp(method, "run") == 0)
 		return m_run(v, params, out, err);
 	if (strcmp(method, "test") == 0)

@@ -152,9 +152,18 @@ static const McpTool mcp_tools[] = {
 	{ "patch_preview", "patch/preview", "Apply a semantic patch (.spatch text) as a dry run: what it would change, nothing written.",
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "patch_impact", "patch/impact", "A semantic patch's reach (semaprax impact: semaprax.semantic-impact.v1): changes and the functions they affect; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "patch_review", "patch/review", "A semantic patch's review (semaprax review: semaprax.semantic-review.v1): findings per section, with the impact as evidence; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_apply", "patch/apply", "Apply a semantic patch to the file; with `revision`, refused when the program is no longer at it.",
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "fix", "fix", "Apply the machine-applicable fixes the diagnostics carry to the file on disk (semaprax fix), then verify; `dry_run` shows the diff and writes nothing.",
+	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
+	  "\"dry_run\":{\"type\":\"boolean\"}},\"additionalProperties\":false}" },
 	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
 	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
 	  "\"max_steps\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000000}},\"additionalProperties\":false}" },

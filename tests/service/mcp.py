@@ -45,7 +45,7 @@ c2.close()
 tools = c.call("tools/list")["tools"]
 names = [t["name"] for t in tools]
 check(names == ["protocol", "status", "check", "refresh", "graph", "context", "query", "doc", "patch_preview",
-                "patch_apply", "run", "test"], "tool names %r" % names)
+                "patch_impact", "patch_review", "patch_apply", "fix", "run", "test"], "tool names %r" % names)
 for t in tools:
     s = t["inputSchema"]
     check(s["type"] == "object" and "properties" in s and t["description"], "schema of %s" % t["name"])
@@ -91,6 +91,17 @@ err, text = tool("doc", {"format": "json"})
 check(not err and json.loads(text)["exit"] == 0, "doc tool")
 err, text = tool("status")
 check(not err and json.loads(text)["kind"] == "file", "status tool")
+# the agent's review of a patch before applying it (qa20: only preview and apply were tools)
+rev = json.loads(tool("check")[1])["revision"]
+err, text = tool("patch_review", {"patch": "base %s\nrename demo.half to halve\n" % rev, "revision": rev})
+res = json.loads(text)
+check(not err and res["exit"] == 0 and json.loads(res["stdout"])["schema"] == "semaprax.semantic-review.v1", "patch_review tool %r" % text)
+err, text = tool("fix", {"dry_run": True})
+res = json.loads(text)
+check(not err and res["exit"] == 0 and res["stdout"].startswith("no machine-applicable fixes in "), "fix tool on a file with nothing to fix %r" % text)
+err, text = tool("patch_impact", {"patch": "base %s\nrename demo.half to halve\n" % rev})
+res = json.loads(text)
+check(not err and res["exit"] == 0 and json.loads(res["stdout"])["schema"] == "semaprax.semantic-impact.v1", "patch_impact tool %r" % text)
 
 # a tool's own failure is a result with isError, not a protocol error
 err, text = tool("context", {"symbol": "nowhere"})

@@ -55,6 +55,7 @@ check("; help: `semaprax query <project>` lists every declaration" in e["message
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
+check(c.error("fix") == -32008 and c.error("patch/review", {"patch": "x"}) == -32008, "fix and patch/* edit a single file")
 
 # doc of a project: `semaprax doc <project>` (text, json), byte for byte
 def cli_out(where, *args):

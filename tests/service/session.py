@@ -4,6 +4,7 @@ a comment edit (asserted as sets of products), and the service's diagnostics
 compared with `semaprax check --json` after every edit."""
 import json
 import os
+import subprocess
 import sys
 
 from client import Client, check, cli_check, tempdir
@@ -67,7 +68,7 @@ p = c.call("protocol")
 check(p["protocol"] == "semaprax.service.v1" and p["framing"] == "newline-delimited", "protocol")
 check(p["max_message_bytes"] == 1048576, "default bound")
 check(set(p["methods"]) >= {"status", "check", "graph", "context", "query", "doc", "refresh", "patch/preview",
-                            "patch/apply", "run", "test", "ping", "shutdown"}, "methods listed")
+                            "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown"}, "methods listed")
 check(c.call("ping") == {}, "ping")
 st = c.call("status")
 check(st["kind"] == "file" and st["parsed"] is False and st["revision"] is None, "status before check")
@@ -306,6 +307,20 @@ prev = c.call("patch/preview", {"patch": PATCH})
 check(prev["exit"] == 0 and "triple" in prev["stdout"], "patch/preview %r" % prev)
 with open(path) as f:
     check(f.read() == BASE, "preview wrote nothing")
+# impact and review answer the CLI's reports byte for byte and write nothing
+# (qa20: an agent over the service could preview and apply a patch, not
+# review it)
+for method, cmd in (("patch/impact", "impact"), ("patch/review", "review")):
+    got = c.call(method, {"patch": PATCH, "revision": rev})
+    with open(os.path.join(os.path.dirname(path), "cli.spatch"), "w") as f:
+        f.write(PATCH)
+    cli = subprocess.run([BIN, cmd, path, os.path.join(os.path.dirname(path), "cli.spatch")], capture_output=True)
+    check(got["exit"] == 0 and got["stdout"] == cli.stdout.decode() and got["stderr"] == "", "%s %r" % (method, got))
+    check(json.loads(got["stdout"])["schema"] == "semaprax.semantic-%s.v1" % cmd, "%s schema" % method)
+    check(c.error(method, {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "%s stale revision" % method)
+    check(c.error(method, {}) == -32602, "%s patch text required" % method)
+with open(path) as f:
+    check(f.read() == BASE, "impact and review wrote nothing")
 check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "stale revision refused")
 with open(path) as f:
     check(f.read() == BASE, "a stale apply wrote nothing")
@@ -331,6 +346,29 @@ check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held
 same_as_cli(c, r, now, "after patch/apply")
 write(BASE)
 c.call("refresh")
+
+# fix: the diagnostics' machine-applicable fixes applied by the tool, as
+# `semaprax fix` (qa20: an agent over the service had the fixes as byte
+# ranges against the original text and had to order and apply them itself)
+BROKEN = BASE.replace("    a + b\n", "    return a + b;\n")
+write(BROKEN)
+r = c.call("refresh")
+check(not r["ok"] and r["diagnostics"][0]["code"] == "SPX-P106" and r["diagnostics"][0]["fixes"], "a fixable error %r" % r)
+dry = c.call("fix", {"dry_run": True})
+check(dry["exit"] == 0 and "-    return a + b;\n+    a + b\n" in dry["stdout"] and "would fix 1 diagnostic" in dry["stdout"], "fix dry_run %r" % dry)
+with open(path) as f:
+    check(f.read() == BROKEN, "fix dry_run wrote nothing")
+check(c.error("fix", {"code": "P106"}) == -32602, "fix code is SPX-…")
+check(c.error("fix", {"dry_run": 1}) == -32602, "fix dry_run is a boolean")
+c.call("refresh", {"text": BROKEN + "\n"})
+check(c.error("fix") == -32006, "fix refuses unsaved bytes")
+c.call("refresh")
+fx = c.call("fix", {"code": "SPX-P106"})
+check(fx["exit"] == 0 and fx["stdout"].startswith("fixed 1 diagnostic; graph is now sha256:"), "fix %r" % fx)
+with open(path) as f:
+    check(f.read() == BASE, "fix wrote the fixed file")
+r = c.call("check")
+check(r["ok"] and r["revision"] in fx["stdout"], "the fixed file is the held source %r" % r)
 
 # errors: unknown method, bad params, notifications get nothing
 check(c.error("nosuch") == -32601, "unknown method")
