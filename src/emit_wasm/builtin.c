@@ -35,9 +35,7 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op(W, OP_I64_ADD);
 	emitw_i64c(W, RT_LIMIT_OUTPUT);
 	emitw_op(W, OP_I64_GT_U);
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
-	emitw_end(W);
+	emitw_fail_if(W, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_out);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_ADD);
@@ -47,15 +45,6 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op_u32(W, OP_CALL, import);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I64_EXTEND_I32_U);
-}
-
-/* Fails with <domain>/<code> when the i32 condition on the stack holds. */
-static void
-fail_if(Emitw *W, int domain, int code)
-{
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, domain, code);
-	emitw_end(W);
 }
 
 static void
@@ -89,7 +78,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 			emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 			emitw_op(W, OP_I64_EXTEND_I32_U);
 			emitw_op(W, OP_I64_GT_U);
-			fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+			emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 			emitw_op_u32(W, OP_LOCAL_GET, i);
 			emitw_op(W, OP_I32_WRAP_I64);
 		} else {
@@ -132,7 +121,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+		emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -195,7 +184,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, RT_TEXT_RANGE);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+		emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_fail_domain(W, RT_DOM_TEXT, RT_TEXT_SPLIT);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
@@ -240,7 +229,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GT_U);
 		emitw_op(W, OP_I32_OR);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -484,7 +473,7 @@ host_result_check(Emitw *W, uint32_t r, bool oom, int dom, const int *codes, siz
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		emitw_i64c(W, -(int64_t)codes[k]);
 		emitw_op(W, OP_I64_EQ);
-		fail_if(W, dom, codes[k]);
+		emitw_fail_if(W, dom, codes[k]);
 	}
 	if (oom) {
 		emitw_op_u32(W, OP_LOCAL_GET, r);
@@ -538,11 +527,11 @@ file_read(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
 	emitw_i64c(W, RT_LIMIT_FS_BUDGET);
 	emitw_op(W, OP_I64_GT_U);
-	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
 	emitw_op(W, OP_I32_EQZ);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_file_read);
 	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
@@ -553,7 +542,7 @@ file_read(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_CALL, W->imp_utf8_validate);
 	emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 	emitw_op(W, OP_I32_NE);
-	fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
+	emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
 	emitw_load(W, a, 2);
 	return true;
 }
@@ -599,17 +588,17 @@ file_write(Emitw *W, const HirExpr *e)
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 	emitw_op(W, OP_I64_GT_U);
 	emitw_op(W, OP_I32_OR);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_WRAP_I64);
 	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
 	emitw_op(W, OP_I32_EQZ);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_op_u32(W, OP_LOCAL_GET, dn);
 	emitw_i64c(W, RT_LIMIT_FILE_MAX);
 	emitw_op(W, OP_I64_GT_U);
-	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_WRAP_I64);
@@ -625,7 +614,7 @@ file_write(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, st);
 		emitw_i32c(W, codes[k]);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_FS, codes[k]);
+		emitw_fail_if(W, RT_DOM_FS, codes[k]);
 	}
 	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
 	emitw_end(W);
@@ -731,7 +720,7 @@ host_input(Emitw *W, const HirExpr *e)
 		emitw_op(W, OP_I64_AND);
 		emitw_i64c(W, RT_LIMIT_STDIN);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
+		emitw_fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
 		host_result_pair(W, r);
 		return true;
 	}
@@ -756,7 +745,7 @@ host_input(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, codes[k]);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_ENV, codes[k]);
+		emitw_fail_if(W, RT_DOM_ENV, codes[k]);
 	}
 	emitw_fail_domain(W, RT_DOM_ENV, RT_ENV_DENIED);
 	emitw_end(W);
@@ -801,7 +790,7 @@ bytes_op(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, n);
 		emitw_i64c(W, (int64_t)1 << 26);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, n);
 		emitw_op(W, OP_I32_WRAP_I64);
 		emitw_op_u32(W, OP_CALL, W->imp_zalloc);
@@ -827,7 +816,7 @@ bytes_op(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -911,7 +900,7 @@ bytes_op(Emitw *W, const HirExpr *e)
 	emitw_load(W, src, 2);
 	emitw_op_u32(W, OP_LOCAL_GET, from);
 	emitw_op_u32(W, OP_CALL, W->imp_bytes_write);
-	fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+	emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 	emitw_load(W, b, 2);
 	return true;
 }
@@ -1016,9 +1005,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_i64c(W, 0);
 		emitw_op(W, OP_I64_LT_S);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		break;
 	}
@@ -1027,9 +1014,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_i64c(W, 255);
 		emitw_op(W, OP_I64_GT_U);   /* negative values are huge unsigned */
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;
@@ -1045,9 +1030,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, RT_CONVERT_FROM_NAN);
 		emitw_op(W, OP_I32_EQ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
 		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH);
@@ -1062,9 +1045,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_op_u32(W, OP_CALL, W->imp_scalar);
 		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;
