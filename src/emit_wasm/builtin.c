@@ -47,6 +47,16 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 }
 
+/* Evaluates e lent (emitw_lend) into the n locals from base. */
+static bool
+lend_to(Emitw *W, const HirExpr *e, uint32_t base, int n)
+{
+	if (!emitw_lend(W, e))
+		return false;
+	emitw_store(W, base, n);
+	return true;
+}
+
 static void
 load8(Emitw *W)
 {
@@ -517,9 +527,8 @@ file_read(Emitw *W, const HirExpr *e)
 	}
 	static const uint8_t pair[2] = { WT_I32, WT_I32 };
 	uint32_t a = emitw_locals(W, pair, 2), r = emitw_locals(W, VT_I64, 1);
-	if (!emitw_lend(W, e->u.call.args[0]))
+	if (!lend_to(W, e->u.call.args[0], a, 2))
 		return false;
-	emitw_store(W, a, 2);
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
 	emitw_i64c(W, RT_LIMIT_FILE_MAX);
 	emitw_op(W, OP_I64_ADD);
@@ -566,18 +575,8 @@ file_write(Emitw *W, const HirExpr *e)
 	uint32_t p = emitw_locals(W, pair, 2), d = emitw_locals(W, pair, 2);
 	uint32_t n = emitw_locals(W, VT_I64, 1), dn = emitw_locals(W, VT_I64, 1), st = emitw_locals(W, VT_I32, 1);
 	HirExpr *const *args = e->u.call.args;
-	if (!emitw_lend(W, args[0]))
+	if (!lend_to(W, args[0], p, 2) || !lend_to(W, args[1], n, 1) || !lend_to(W, args[2], d, 2) || !lend_to(W, args[3], dn, 1))
 		return false;
-	emitw_store(W, p, 2);
-	if (!emitw_lend(W, args[1]))
-		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, n);
-	if (!emitw_lend(W, args[2]))
-		return false;
-	emitw_store(W, d, 2);
-	if (!emitw_lend(W, args[3]))
-		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, dn);
 	/* n > |p| || dn > |d| || !rt_fs_path_valid(p, n): code 1 */
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op_u32(W, OP_LOCAL_GET, p + 1);
@@ -804,14 +803,12 @@ bytes_op(Emitw *W, const HirExpr *e)
 	if (!emitw_own(W, args[0], emitw_ty(W, args[0]->type)))
 		return false;
 	emitw_store(W, b, 2);
-	if (!emitw_lend(W, args[1]))
+	if (!lend_to(W, args[1], at, 1))
 		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, at);
 	if (id == BI_bytes_set) {
 		uint32_t v = emitw_locals(W, VT_I32, 1);
-		if (!emitw_lend(W, args[2]))
+		if (!lend_to(W, args[2], v, 1))
 			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, v);
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
@@ -840,9 +837,8 @@ bytes_op(Emitw *W, const HirExpr *e)
 	if (id == BI_bytes_set5) {
 		uint32_t v = emitw_locals(W, VT_I32, 1);
 		for (int k = 0; k < 5; k++) {
-			if (!emitw_lend(W, args[2 + k]))
+			if (!lend_to(W, args[2 + k], v, 1))
 				return false;
-			emitw_op_u32(W, OP_LOCAL_SET, v);
 			emitw_i32c(W, (int32_t)WASM_SCRATCH + k);
 			emitw_op_u32(W, OP_LOCAL_GET, v);
 			emitw_op(W, OP_I32_STORE8);
@@ -855,15 +851,8 @@ bytes_op(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, bytes);
 	} else {
 		uint32_t one = emitw_locals(W, VT_I32, 1), sel = emitw_locals(W, VT_I64, 1);
-		if (!emitw_lend(W, args[2]))
+		if (!lend_to(W, args[2], one, 1) || !lend_to(W, args[3], src, 2) || !lend_to(W, args[4], sel, 1))
 			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, one);
-		if (!emitw_lend(W, args[3]))
-			return false;
-		emitw_store(W, src, 2);
-		if (!emitw_lend(W, args[4]))
-			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, sel);
 		emitw_op_u32(W, OP_LOCAL_GET, sel);
 		emitw_i32c(W, id == BI_bytes_set1_or6_or48_from_slice);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
@@ -911,16 +900,14 @@ view_builtin(Emitw *W, const HirExpr *e)
 	int id = e->u.call.builtin->bid;
 	static const uint8_t pair[2] = { WT_I32, WT_I32 };
 	uint32_t a = emitw_locals(W, pair, 2), b = 0, i = 0;
-	if (!emitw_lend(W, e->u.call.args[0]))
+	if (!lend_to(W, e->u.call.args[0], a, 2))
 		return false;
-	emitw_store(W, a, 2);
 	bool two_views = id == BI_str_contains || id == BI_string_contains || id == BI_string_find ||
 			 id == BI_string_compare || id == BI_str_starts_with || id == BI_string_starts_with;
 	if (two_views) {
 		b = emitw_locals(W, pair, 2);
-		if (!emitw_lend(W, e->u.call.args[1]))
+		if (!lend_to(W, e->u.call.args[1], b, 2))
 			return false;
-		emitw_store(W, b, 2);
 	}
 	int ix = id == BI_string_find ? 2
 	       : two_views || id == BI_byte_len || id == BI_string_len_chars || id == BI_string_to_i64 ||
