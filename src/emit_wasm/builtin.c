@@ -35,9 +35,7 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op(W, OP_I64_ADD);
 	emitw_i64c(W, RT_LIMIT_OUTPUT);
 	emitw_op(W, OP_I64_GT_U);
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
-	emitw_end(W);
+	emitw_fail_if(W, RT_DOM_OUTPUT, RT_OUTPUT_FULL);
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_out);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_ADD);
@@ -49,13 +47,14 @@ host_write(Emitw *W, uint32_t import)
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 }
 
-/* Fails with <domain>/<code> when the i32 condition on the stack holds. */
-static void
-fail_if(Emitw *W, int domain, int code)
+/* Evaluates e lent (emitw_lend) into the n locals from base. */
+static bool
+lend_to(Emitw *W, const HirExpr *e, uint32_t base, int n)
 {
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, domain, code);
-	emitw_end(W);
+	if (!emitw_lend(W, e))
+		return false;
+	emitw_store(W, base, n);
+	return true;
 }
 
 static void
@@ -89,7 +88,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 			emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 			emitw_op(W, OP_I64_EXTEND_I32_U);
 			emitw_op(W, OP_I64_GT_U);
-			fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+			emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 			emitw_op_u32(W, OP_LOCAL_GET, i);
 			emitw_op(W, OP_I32_WRAP_I64);
 		} else {
@@ -132,7 +131,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+		emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -195,7 +194,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, RT_TEXT_RANGE);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
+		emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_fail_domain(W, RT_DOM_TEXT, RT_TEXT_SPLIT);
 		emitw_end(W);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
@@ -240,7 +239,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GT_U);
 		emitw_op(W, OP_I32_OR);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, a);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -484,7 +483,7 @@ host_result_check(Emitw *W, uint32_t r, bool oom, int dom, const int *codes, siz
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		emitw_i64c(W, -(int64_t)codes[k]);
 		emitw_op(W, OP_I64_EQ);
-		fail_if(W, dom, codes[k]);
+		emitw_fail_if(W, dom, codes[k]);
 	}
 	if (oom) {
 		emitw_op_u32(W, OP_LOCAL_GET, r);
@@ -528,9 +527,8 @@ file_read(Emitw *W, const HirExpr *e)
 	}
 	static const uint8_t pair[2] = { WT_I32, WT_I32 };
 	uint32_t a = emitw_locals(W, pair, 2), r = emitw_locals(W, VT_I64, 1);
-	if (!emitw_lend(W, e->u.call.args[0]))
+	if (!lend_to(W, e->u.call.args[0], a, 2))
 		return false;
-	emitw_store(W, a, 2);
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
 	emitw_i64c(W, RT_LIMIT_FILE_MAX);
 	emitw_op(W, OP_I64_ADD);
@@ -538,11 +536,11 @@ file_read(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_GLOBAL_GET, W->g_fs);
 	emitw_i64c(W, RT_LIMIT_FS_BUDGET);
 	emitw_op(W, OP_I64_GT_U);
-	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
 	emitw_op(W, OP_I32_EQZ);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_load(W, a, 2);
 	emitw_op_u32(W, OP_CALL, W->imp_file_read);
 	static const int codes[] = { RT_FS_NOT_FOUND, RT_FS_TOO_LARGE, RT_FS_DENIED, RT_FS_FILE_TYPE };
@@ -553,7 +551,7 @@ file_read(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_CALL, W->imp_utf8_validate);
 	emitw_op_u32(W, OP_LOCAL_GET, a + 1);
 	emitw_op(W, OP_I32_NE);
-	fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
+	emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_NOT_UTF8);
 	emitw_load(W, a, 2);
 	return true;
 }
@@ -577,18 +575,8 @@ file_write(Emitw *W, const HirExpr *e)
 	uint32_t p = emitw_locals(W, pair, 2), d = emitw_locals(W, pair, 2);
 	uint32_t n = emitw_locals(W, VT_I64, 1), dn = emitw_locals(W, VT_I64, 1), st = emitw_locals(W, VT_I32, 1);
 	HirExpr *const *args = e->u.call.args;
-	if (!emitw_lend(W, args[0]))
+	if (!lend_to(W, args[0], p, 2) || !lend_to(W, args[1], n, 1) || !lend_to(W, args[2], d, 2) || !lend_to(W, args[3], dn, 1))
 		return false;
-	emitw_store(W, p, 2);
-	if (!emitw_lend(W, args[1]))
-		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, n);
-	if (!emitw_lend(W, args[2]))
-		return false;
-	emitw_store(W, d, 2);
-	if (!emitw_lend(W, args[3]))
-		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, dn);
 	/* n > |p| || dn > |d| || !rt_fs_path_valid(p, n): code 1 */
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op_u32(W, OP_LOCAL_GET, p + 1);
@@ -599,17 +587,17 @@ file_write(Emitw *W, const HirExpr *e)
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 	emitw_op(W, OP_I64_GT_U);
 	emitw_op(W, OP_I32_OR);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_WRAP_I64);
 	emitw_op_u32(W, OP_CALL, W->imp_path_valid);
 	emitw_op(W, OP_I32_EQZ);
-	fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_INVALID_PATH);
 	emitw_op_u32(W, OP_LOCAL_GET, dn);
 	emitw_i64c(W, RT_LIMIT_FILE_MAX);
 	emitw_op(W, OP_I64_GT_U);
-	fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
+	emitw_fail_if(W, RT_DOM_FS, RT_FS_TOO_LARGE);
 	emitw_op_u32(W, OP_LOCAL_GET, p);
 	emitw_op_u32(W, OP_LOCAL_GET, n);
 	emitw_op(W, OP_I32_WRAP_I64);
@@ -625,7 +613,7 @@ file_write(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, st);
 		emitw_i32c(W, codes[k]);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_FS, codes[k]);
+		emitw_fail_if(W, RT_DOM_FS, codes[k]);
 	}
 	emitw_fail_domain(W, RT_DOM_FS, RT_FS_IO);
 	emitw_end(W);
@@ -731,7 +719,7 @@ host_input(Emitw *W, const HirExpr *e)
 		emitw_op(W, OP_I64_AND);
 		emitw_i64c(W, RT_LIMIT_STDIN);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
+		emitw_fail_if(W, RT_DOM_CMDIN, RT_CMDIN_FULL);
 		host_result_pair(W, r);
 		return true;
 	}
@@ -756,7 +744,7 @@ host_input(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, codes[k]);
 		emitw_op(W, OP_I32_EQ);
-		fail_if(W, RT_DOM_ENV, codes[k]);
+		emitw_fail_if(W, RT_DOM_ENV, codes[k]);
 	}
 	emitw_fail_domain(W, RT_DOM_ENV, RT_ENV_DENIED);
 	emitw_end(W);
@@ -801,7 +789,7 @@ bytes_op(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, n);
 		emitw_i64c(W, (int64_t)1 << 26);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, n);
 		emitw_op(W, OP_I32_WRAP_I64);
 		emitw_op_u32(W, OP_CALL, W->imp_zalloc);
@@ -815,19 +803,17 @@ bytes_op(Emitw *W, const HirExpr *e)
 	if (!emitw_own(W, args[0], emitw_ty(W, args[0]->type)))
 		return false;
 	emitw_store(W, b, 2);
-	if (!emitw_lend(W, args[1]))
+	if (!lend_to(W, args[1], at, 1))
 		return false;
-	emitw_op_u32(W, OP_LOCAL_SET, at);
 	if (id == BI_bytes_set) {
 		uint32_t v = emitw_locals(W, VT_I32, 1);
-		if (!emitw_lend(W, args[2]))
+		if (!lend_to(W, args[2], v, 1))
 			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, v);
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op_u32(W, OP_LOCAL_GET, b + 1);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, b);
 		emitw_op_u32(W, OP_LOCAL_GET, at);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -851,9 +837,8 @@ bytes_op(Emitw *W, const HirExpr *e)
 	if (id == BI_bytes_set5) {
 		uint32_t v = emitw_locals(W, VT_I32, 1);
 		for (int k = 0; k < 5; k++) {
-			if (!emitw_lend(W, args[2 + k]))
+			if (!lend_to(W, args[2 + k], v, 1))
 				return false;
-			emitw_op_u32(W, OP_LOCAL_SET, v);
 			emitw_i32c(W, (int32_t)WASM_SCRATCH + k);
 			emitw_op_u32(W, OP_LOCAL_GET, v);
 			emitw_op(W, OP_I32_STORE8);
@@ -866,15 +851,8 @@ bytes_op(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_SET, bytes);
 	} else {
 		uint32_t one = emitw_locals(W, VT_I32, 1), sel = emitw_locals(W, VT_I64, 1);
-		if (!emitw_lend(W, args[2]))
+		if (!lend_to(W, args[2], one, 1) || !lend_to(W, args[3], src, 2) || !lend_to(W, args[4], sel, 1))
 			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, one);
-		if (!emitw_lend(W, args[3]))
-			return false;
-		emitw_store(W, src, 2);
-		if (!emitw_lend(W, args[4]))
-			return false;
-		emitw_op_u32(W, OP_LOCAL_SET, sel);
 		emitw_op_u32(W, OP_LOCAL_GET, sel);
 		emitw_i32c(W, id == BI_bytes_set1_or6_or48_from_slice);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH + 8);
@@ -911,7 +889,7 @@ bytes_op(Emitw *W, const HirExpr *e)
 	emitw_load(W, src, 2);
 	emitw_op_u32(W, OP_LOCAL_GET, from);
 	emitw_op_u32(W, OP_CALL, W->imp_bytes_write);
-	fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
+	emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
 	emitw_load(W, b, 2);
 	return true;
 }
@@ -922,16 +900,14 @@ view_builtin(Emitw *W, const HirExpr *e)
 	int id = e->u.call.builtin->bid;
 	static const uint8_t pair[2] = { WT_I32, WT_I32 };
 	uint32_t a = emitw_locals(W, pair, 2), b = 0, i = 0;
-	if (!emitw_lend(W, e->u.call.args[0]))
+	if (!lend_to(W, e->u.call.args[0], a, 2))
 		return false;
-	emitw_store(W, a, 2);
 	bool two_views = id == BI_str_contains || id == BI_string_contains || id == BI_string_find ||
 			 id == BI_string_compare || id == BI_str_starts_with || id == BI_string_starts_with;
 	if (two_views) {
 		b = emitw_locals(W, pair, 2);
-		if (!emitw_lend(W, e->u.call.args[1]))
+		if (!lend_to(W, e->u.call.args[1], b, 2))
 			return false;
-		emitw_store(W, b, 2);
 	}
 	int ix = id == BI_string_find ? 2
 	       : two_views || id == BI_byte_len || id == BI_string_len_chars || id == BI_string_to_i64 ||
@@ -1016,9 +992,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_i64c(W, 0);
 		emitw_op(W, OP_I64_LT_S);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		break;
 	}
@@ -1027,9 +1001,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_i64c(W, 255);
 		emitw_op(W, OP_I64_GT_U);   /* negative values are huge unsigned */
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;
@@ -1045,9 +1017,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, code);
 		emitw_i32c(W, RT_CONVERT_FROM_NAN);
 		emitw_op(W, OP_I32_EQ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_FROM_NAN);
 		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_end(W);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH);
@@ -1062,9 +1032,7 @@ emitw_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, x);
 		emitw_op_u32(W, OP_CALL, W->imp_scalar);
 		emitw_op(W, OP_I32_EQZ);
-		emitw_open(W, OP_IF, NULL, 0);
-		emitw_fail_domain(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
-		emitw_end(W);
+		emitw_fail_if(W, RT_DOM_CONVERT, RT_CONVERT_RANGE);
 		emitw_op_u32(W, OP_LOCAL_GET, x);
 		emitw_op(W, OP_I32_WRAP_I64);
 		break;

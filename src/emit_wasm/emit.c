@@ -451,6 +451,14 @@ emitw_fail_domain(Emitw *W, int domain, int code)
 	emitw_fail(W, RT_EXIT_DOMAIN);
 }
 
+void
+emitw_fail_if(Emitw *W, int domain, int code)
+{
+	emitw_open(W, OP_IF, NULL, 0);
+	emitw_fail_domain(W, domain, code);
+	emitw_end(W);
+}
+
 /* ---- functions ---- */
 
 bool

@@ -174,6 +174,8 @@ void emitw_text(Emitw *W, const char *s);
 void emitw_fail(Emitw *W, int status);
 /* `SEMAPRAX operation failure: <domain>/<code>`, 73. */
 void emitw_fail_domain(Emitw *W, int domain, int code);
+/* … when the i32 condition on the stack holds. */
+void emitw_fail_if(Emitw *W, int domain, int code);
 /* The Wasm function index of instance ii (queued on first use). */
 uint32_t emitw_func_index(Emitw *W, int ii, Span span);
 /* Is local i of f a Wasm parameter (a parameter, or a closure's capture)? */

@@ -18,14 +18,6 @@
 
 static const uint8_t VT_I32[1] = { WT_I32 }, VT_I64[1] = { WT_I64 };
 
-static void
-fail_if(Emitw *W, int dom, int code)
-{
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, dom, code);
-	emitw_end(W);
-}
-
 static int
 key_kind(Emitw *W, TypeId k)
 {
@@ -87,7 +79,7 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_TEE, cap);
 		emitw_i64c(W, RT_LIMIT_MAP_CAPACITY);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, dom, RT_MAP_CAPACITY);
+		emitw_fail_if(W, dom, RT_MAP_CAPACITY);
 		for (int b = 0; b < (set ? 1 : 2); b++) {
 			emitw_i32c(W, 0);
 			emitw_op_u32(W, OP_LOCAL_GET, cap);
@@ -127,7 +119,7 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, len);
 		emitw_op(W, OP_I64_EXTEND_I32_U);
 		emitw_op(W, OP_I64_GE_U);
-		fail_if(W, dom, RT_MAP_INDEX);
+		emitw_fail_if(W, dom, RT_MAP_INDEX);
 		emitw_op_u32(W, OP_LOCAL_GET, i);
 		emitw_op(W, OP_I32_WRAP_I64);
 		emitw_op_u32(W, OP_LOCAL_SET, i32);
@@ -257,7 +249,7 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 		emitw_op(W, OP_I64_ADD);
 		emitw_op_u32(W, OP_LOCAL_SET, r);
 		emitw_add_overflows(W, x, v, r);
-		fail_if(W, dom, RT_MAP_OVERFLOW);
+		emitw_fail_if(W, dom, RT_MAP_OVERFLOW);
 		emitw_op_u32(W, OP_LOCAL_GET, r);
 		emitw_elem_store(W, a, V);
 	}
@@ -266,7 +258,7 @@ emitw_map_builtin(Emitw *W, const HirExpr *e)
 	emitw_op_u32(W, OP_LOCAL_GET, len);
 	emitw_op_u32(W, OP_LOCAL_GET, cap);
 	emitw_op(W, OP_I32_GE_U);
-	fail_if(W, dom, RT_MAP_FULL);
+	emitw_fail_if(W, dom, RT_MAP_FULL);
 	uint32_t pos = emitw_locals(W, VT_I32, 1);
 	emitw_i32c(W, -1);
 	emitw_op_u32(W, OP_LOCAL_GET, at);

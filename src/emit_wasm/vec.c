@@ -19,14 +19,6 @@
 
 static const uint8_t VT_I32[1] = { WT_I32 }, VT_I64[1] = { WT_I64 };
 
-static void
-fail_if(Emitw *W, int code)
-{
-	emitw_open(W, OP_IF, NULL, 0);
-	emitw_fail_domain(W, RT_DOM_VEC, code);
-	emitw_end(W);
-}
-
 /* Fails with vec.v1/2 unless the usize in local i is below the length in local len. */
 static void
 index_check(Emitw *W, uint32_t i, uint32_t len)
@@ -35,7 +27,7 @@ index_check(Emitw *W, uint32_t i, uint32_t len)
 	emitw_op_u32(W, OP_LOCAL_GET, len);
 	emitw_op(W, OP_I64_EXTEND_I32_U);
 	emitw_op(W, OP_I64_GE_U);
-	fail_if(W, RT_VEC_INDEX);
+	emitw_fail_if(W, RT_DOM_VEC, RT_VEC_INDEX);
 }
 
 /* The element type's sort key kind (rt_sort_slots), or -1. */
@@ -135,7 +127,7 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, cap);
 		emitw_i64c(W, RT_LIMIT_VEC_CAPACITY);
 		emitw_op(W, OP_I64_GT_U);
-		fail_if(W, RT_VEC_ALLOC);
+		emitw_fail_if(W, RT_DOM_VEC, RT_VEC_ALLOC);
 		emitw_i32c(W, 0);
 		emitw_op_u32(W, OP_LOCAL_GET, cap);
 		emitw_op(W, OP_I32_WRAP_I64);
@@ -193,7 +185,7 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, len);
 		emitw_op_u32(W, OP_LOCAL_GET, cap);
 		emitw_op(W, OP_I32_GE_U);
-		fail_if(W, RT_VEC_FULL);
+		emitw_fail_if(W, RT_DOM_VEC, RT_VEC_FULL);
 		emitw_elem_addr(W, p, len, esz, a);
 		emitw_load(W, x, en);
 		emitw_elem_store(W, a, el);
@@ -239,7 +231,7 @@ emitw_vec_builtin(Emitw *W, const HirExpr *e)
 		emitw_op_u32(W, OP_LOCAL_GET, add);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH);
 		emitw_op_u32(W, OP_CALL, W->imp_reserve);
-		fail_if(W, RT_VEC_ALLOC);
+		emitw_fail_if(W, RT_DOM_VEC, RT_VEC_ALLOC);
 		uint32_t want = emitw_locals(W, VT_I32, 1);
 		emitw_i32c(W, (int32_t)WASM_SCRATCH);
 		emitw_op(W, OP_I32_LOAD);

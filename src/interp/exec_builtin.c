@@ -70,25 +70,32 @@ interp_builtin_is_byte_get_slot(const Node *n)
 	return n->fn == xb_byte_get_slot;
 }
 
+/* The k operands of an update call, in order, into a: false when the run
+ * stopped, the buffer a[0] released if a later operand stopped it (a middle
+ * one is an index, which holds nothing). */
+static inline bool
+update_operands(Interp *I, Value *S, const Node *n, Value *a, int k)
+{
+	for (int j = 0; j < k; j++) {
+		a[j] = node_eval(I, S, n->kids[j]);
+		if (STOPPED) {
+			if (j > 0)
+				value_release(&I->heap, a[0]);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* bytes_set(b, i, v): the generic call without the dispatch. */
 static Value
 xb_bytes_set(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Value b = node_eval(I, S, n->kids[0]);
-	if (STOPPED)
+	Value a[3];
+	if (!update_operands(I, S, n, a, 3))
 		return v_empty();
-	Value i = node_eval(I, S, n->kids[1]);
-	if (STOPPED) {
-		value_release(&I->heap, b);
-		return v_empty();
-	}
-	Value x = node_eval(I, S, n->kids[2]);
-	if (STOPPED) {
-		value_release(&I->heap, b);
-		return v_empty();
-	}
-	b = value_own(&I->heap, b);
+	Value b = value_own(&I->heap, a[0]), i = a[1], x = a[2];
 	Bytes *bb = b.p;
 	if (i.u >= bb->len) {
 		value_release(&I->heap, b);
@@ -105,15 +112,10 @@ static Value
 xb_vec_push(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Value v = node_eval(I, S, n->kids[0]);
-	if (STOPPED)
+	Value a[2];
+	if (!update_operands(I, S, n, a, 2))
 		return v_empty();
-	Value x = node_eval(I, S, n->kids[1]);
-	if (STOPPED) {
-		value_release(&I->heap, v);
-		return v_empty();
-	}
-	v = value_own(&I->heap, v);
+	Value v = value_own(&I->heap, a[0]), x = a[1];
 	VecObj *vo = v.p;
 	if (vo->len >= vo->cap) {
 		value_release(&I->heap, x);
@@ -129,20 +131,10 @@ static Value
 xb_vec_set(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
-	Value v = node_eval(I, S, n->kids[0]);
-	if (STOPPED)
+	Value a[3];
+	if (!update_operands(I, S, n, a, 3))
 		return v_empty();
-	Value i = node_eval(I, S, n->kids[1]);
-	if (STOPPED) {
-		value_release(&I->heap, v);
-		return v_empty();
-	}
-	Value x = node_eval(I, S, n->kids[2]);
-	if (STOPPED) {
-		value_release(&I->heap, v);
-		return v_empty();
-	}
-	v = value_own(&I->heap, v);
+	Value v = value_own(&I->heap, a[0]), i = a[1], x = a[2];
 	VecObj *vo = v.p;
 	if (i.u >= vo->len) {
 		value_release(&I->heap, x);

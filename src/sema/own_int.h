@@ -1,10 +1,11 @@
 /*
- * own_int.h — the ownership pass's state, shared by its two files:
+ * own_int.h — the ownership pass's state, shared by its files:
  *   own.c       moves, forks and joins, loops, the statements (O/H codes,
  *               T265 loans, T284)
  *   own_view.c  view/owner edges and their flow state, T265 where a view
  *               outlives or outlasts its owner's storage
  *   own_live.c  T265's liveness of a view at its owner's change
+ *   own_fact.c  … its correlated conditions: the facts that walk holds
  */
 #ifndef SPX_SEMA_OWN_INT_H
 #define SPX_SEMA_OWN_INT_H
@@ -67,7 +68,7 @@ typedef struct OwnEdge {
 } OwnEdge;
 
 /* The distinct conditions one function's T265 liveness correlates
- * (own_live.c): each may walk the rest of the function once per view name;
+ * (own_fact.c): each may walk the rest of the function once per view name;
  * past them conditions are not correlated (more T265, the safe side). */
 #define OWN_FACTS 64
 
@@ -95,11 +96,11 @@ typedef struct Own {
 	VEC(struct OwnAt { const Block *b; int i; int mark; }) blocks;  /* blocks being walked, innermost last: the statement (nstmts: the tail); its first variable */
 	VEC(struct OwnOcc { const char *name; uint32_t at; bool let; bool mut; }) occ;  /* the function's name uses by (name, offset), built on demand (own_live.c) */
 	VEC(struct OwnOcc) kills;  /* … its whole assignments and `let`s (let set) by (target, offset) */
-	VEC(struct OwnOcc) binds;  /* … its `for` items and match pattern bindings (own_live.c: a condition's name bound by nothing else) */
-	VEC(struct OwnLetDef { const char *name; const Expr *value; }) letdefs;  /* … its `let`s' values, by name (own_live.c: a condition bound by a `let`) */
+	VEC(struct OwnOcc) binds;  /* … its `for` items and match pattern bindings (own_fact.c: a condition's name bound by nothing else) */
+	VEC(struct OwnLetDef { const char *name; const Expr *value; }) letdefs;  /* … its `let`s' values, by name (own_fact.c: a condition bound by a `let`) */
 	bool occ_built;
 	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int fact; int r; } *memo;  /* own_live.c: (block, statement, name, fact) → the rest's answer */
-	/* own_live.c: the conditions correlated so far (OwnMemo.fact): an `if`'s
+	/* own_fact.c: the conditions correlated so far (OwnMemo.fact): an `if`'s
 	 * condition without its leading `!`s (pat NULL), or a match's scrutinee
 	 * and the pattern of the arm that ran */
 	struct OwnFact { const Expr *cond; const Pattern *pat; } facts[OWN_FACTS];
@@ -134,6 +135,21 @@ bool sema_own_owned(Own *O, TypeId t);
 /* own_live.c */
 bool sema_own_view_live_after(Own *O, int v, uint32_t end);
 void sema_own_loop_widen(Own *O, int n, Span loop, const Expr *cond, const Block *body);
+const struct OwnOcc *sema_own_occ_range(const struct OwnOcc *items, int len, const char *name, int *n);
+int sema_own_arm_at(const Expr *e, uint32_t q);
+
+/* The change at pos lies in x (its end included: a change ending x). */
+static inline bool
+sema_own_holds_pos(const Expr *x, uint32_t pos)
+{
+	return x && pos > x->span.start && pos <= x->span.end;
+}
+
+/* own_fact.c: a fact is 0 (none) or 2 * (index in Own.facts) + 1 + value */
+int sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let);
+int sema_own_fact_value(Own *O, int fact, const Expr *cond);
+int sema_own_fact_alts(const Own *O, int fact, const Expr *scrut, const Pattern *const **fa, const Pattern **one);
+uint32_t sema_own_fact_arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers);
 
 /* own_view.c */
 bool sema_own_edge_scoped(Own *O, int k);

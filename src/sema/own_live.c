@@ -29,14 +29,11 @@
  * variable's); a branch under a literal `true`/`false` condition that
  * cannot run is skipped (the only unreached code the language can write:
  * it has no `return`, `break` or `continue`, and `?` leaves on one path
- * only).  Conditions are correlated only through a fact (fact_enter): a
- * change in a branch of `if c` makes c true (false) for the rest of the
- * walk while c's places are fixed — c a name, a field path or a
- * comparison of them and literals, or a name a fixed `let` binds to one
- * (cond_resolve) — so a later `if`/`while` on c or its negation takes one
- * branch; a change in an arm of `match x` rules out later arms of a `match
- * x` that cannot match, or follow one that surely matches, what that arm
- * did.  Otherwise `if c { w = … }` then `if c { read w }` is LIVE.
+ * only).  Conditions are correlated only through a fact (own_fact.c): the
+ * innermost `if` or `match` the change lies in directly may give one,
+ * which decides later `if`/`while` conditions and rules out later match
+ * arms for the rest of the walk.  Otherwise `if c { w = … }` then `if c {
+ * read w }` is LIVE.
  *
  * Cost: the function's reads, whole assignments and `let`s of each name
  * are indexed once (sorted by name, offset); a block's statements that do
@@ -59,9 +56,9 @@ typedef struct Live {
 	uint32_t hash;
 	const struct OwnOcc *reads, *kills;   /* the name's entries of Own.occ and Own.kills, by offset */
 	int nreads, nkills;
-	/* a condition known on every path from the change (0: none): the change
-	 * lies in the then (else) branch of `if c`, so c is true (false) until
-	 * the block declaring c ends; fact = 2 * (index in Own.facts) + 1 + value */
+	/* a condition known on every path from the change (0: none; own_fact.c):
+	 * the change lies in the then (else) branch of `if c`, so c is true
+	 * (false) until the block declaring c ends */
 	int fact;
 	uint32_t fact_let;    /* the offset of c's one `let` */
 } Live;
@@ -211,8 +208,8 @@ occ_build(Own *O)
 }
 
 /* The entries of name in a sorted index: *n of them from the result. */
-static const struct OwnOcc *
-occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
+const struct OwnOcc *
+sema_own_occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
 {
 	int lo = 0, hi = len;
 	while (lo < hi) {   /* the first entry not below name */
@@ -255,7 +252,7 @@ static uint32_t
 index_next(const struct OwnOcc *items, int len, const char *name, uint32_t from)
 {
 	int n;
-	const struct OwnOcc *r = occ_range(items, len, name, &n);
+	const struct OwnOcc *r = sema_own_occ_range(items, len, name, &n);
 	return at_next(r, n, from);
 }
 
@@ -371,334 +368,6 @@ fields_bind(const FieldPat *f, int n, const char *name)
 	return false;
 }
 
-/* ---- correlated conditions ---- */
-
-/* e without its leading `!`s (*neg: an odd number of them). */
-static const Expr *
-strip_not(const Expr *e, bool *neg)
-{
-	*neg = false;
-	while (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
-		*neg = !*neg;
-		e = e->u.unary.operand;
-	}
-	return e;
-}
-
-/* e is a place: a name, or a field of a place (`s`, `s.flag`, `s.cfg.on`). */
-static bool
-is_place(const Expr *e)
-{
-	while (e && e->kind == EXPR_FIELD)
-		e = e->u.field.base;
-	return e && e->kind == EXPR_NAME;
-}
-
-static bool
-same_atom(const Expr *a, const Expr *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case EXPR_NAME: return strcmp(a->u.name.s, b->u.name.s) == 0;
-	case EXPR_FIELD: return strcmp(a->u.field.name.s, b->u.field.name.s) == 0 && same_atom(a->u.field.base, b->u.field.base);
-	case EXPR_INT: return a->u.int_lit.value == b->u.int_lit.value && a->lit_suffix == b->lit_suffix && a->lit_negative == b->lit_negative;
-	case EXPR_BOOL: return a->u.bool_lit.value == b->u.bool_lit.value;
-	case EXPR_CHAR: return a->u.char_lit.value == b->u.char_lit.value;
-	default: return false;
-	}
-}
-
-static bool
-is_atom(const Expr *e)
-{
-	return e && (is_place(e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
-}
-
-static bool
-is_cmp(const Expr *e)
-{
-	return e && e->kind == EXPR_BINARY && e->bin_op >= BIN_EQ && e->bin_op <= BIN_GE &&
-	       is_atom(e->u.binary.lhs) && is_atom(e->u.binary.rhs);
-}
-
-/* `a op b` is `b swap(op) a`; complement(op) is its negation (for an ordering: over a total order only) */
-static BinaryOp
-cmp_swap(BinaryOp op)
-{
-	switch (op) {
-	case BIN_LT: return BIN_GT;
-	case BIN_GT: return BIN_LT;
-	case BIN_LE: return BIN_GE;
-	case BIN_GE: return BIN_LE;
-	default: return op;
-	}
-}
-
-static BinaryOp
-cmp_complement(BinaryOp op)
-{
-	switch (op) {
-	case BIN_EQ: return BIN_NE;
-	case BIN_NE: return BIN_EQ;
-	case BIN_LT: return BIN_GE;
-	case BIN_GE: return BIN_LT;
-	case BIN_LE: return BIN_GT;
-	default: return BIN_LE;   /* BIN_GT */
-	}
-}
-
-/*
- * How condition b (no leading `!`) relates to a (the same): 0 the same
- * value, 1 the negation, -1 unknown.  A place is itself; a comparison of
- * the same atoms (either way round) is the same or the complement — an
- * ordering's complement only over integers, `bool` and `char` (a NaN
- * makes `x < y` and `x >= y` both false).
- */
-static int
-cond_rel(const Own *O, const Expr *a, const Expr *b)
-{
-	if (is_place(a))
-		return is_place(b) && same_atom(a, b) ? 0 : -1;
-	if (!is_cmp(b))
-		return -1;
-	BinaryOp op = b->bin_op;
-	if (!same_atom(a->u.binary.lhs, b->u.binary.lhs) || !same_atom(a->u.binary.rhs, b->u.binary.rhs)) {
-		if (!same_atom(a->u.binary.lhs, b->u.binary.rhs) || !same_atom(a->u.binary.rhs, b->u.binary.lhs))
-			return -1;
-		op = cmp_swap(op);
-	}
-	if (op == a->bin_op)
-		return 0;
-	if (op != cmp_complement(a->bin_op))
-		return -1;
-	if (op == BIN_EQ || op == BIN_NE)
-		return 1;
-	TypeId t = sema_expr_type(O->S, a->u.binary.lhs->id);
-	return sema_type_is_integer(&O->S->types, t) || t == TY_BOOL || t == TY_CHAR ? 1 : -1;
-}
-
-/*
- * Place x of a condition or scrutinee at e is fixed from e to the end of
- * its root's block: its root c is bound by the function's only binding of
- * that name, a `let` before e or a parameter (the first Own.nparams
- * variables; no `let` or assignment of it, and no other binding of the name
- * can exist besides a closure's parameter, indexed as a kill), and c is
- * read elsewhere too (else no later condition can name it).  A field of c
- * needs c immutable besides (a `let mut` record's field may be assigned;
- * a parameter's may not, U107).  The language having no shadowing (T209; a
- * closure parameter of the name counts as another binding), every `c` read
- * until the block declaring it ends is that binding, with the value it had
- * at e — including in later iterations of a loop around e that the block
- * is in.  *let_at: the latest such `let` (its block ends first).
- */
-static bool
-place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
-{
-	bool field = x->kind == EXPR_FIELD;
-	while (x->kind == EXPR_FIELD)
-		x = x->u.field.base;
-	const char *c = x->u.name.s;
-	int n, nreads, nbinds;
-	occ_range(O->binds.items, O->binds.len, c, &nbinds);
-	if (nbinds)
-		return false;   /* a `for` item or a pattern binding of the name: another variable */
-	const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, c, &n);
-	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
-		if (*let_at == UINT32_MAX || k->at > *let_at)
-			*let_at = k->at;
-	} else if (!(n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams)) {
-		return false;   /* (a parameter never assigned is in scope throughout) */
-	}
-	occ_range(O->occ.items, O->occ.len, c, &nreads);
-	return nreads >= 2;
-}
-
-/* The places of condition or scrutinee x (a place, or a comparison of
- * places and literals) are fixed (place_fixed). */
-static bool
-cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
-{
-	if (is_place(x))
-		return place_fixed(O, x, e, let_at);
-	if (!is_cmp(x))
-		return false;
-	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
-	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
-	       (is_place(l) || is_place(r));
-}
-
-/* A letdef of name (the first; NULL: none). */
-static const struct OwnLetDef *
-letdef_find(const Own *O, const char *name)
-{
-	int lo = 0, hi = O->letdefs.len;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (strcmp(O->letdefs.items[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < O->letdefs.len && strcmp(O->letdefs.items[lo].name, name) == 0 ? &O->letdefs.items[lo] : NULL;
-}
-
-/*
- * Condition e without its leading `!`s (*neg toggled for each), looked
- * through a name bound by the function's only binding of it, a `let` (not
- * assigned) of a place or a comparison whose places are fixed
- * (cond_fixed): `let big = n > 100;` makes `big` the same condition as
- * `n > 100` wherever it is read (its value is that comparison's at the
- * `let`, and n, never assigned, still has it).  At most 4 such steps.
- */
-static const Expr *
-cond_resolve(Own *O, const Expr *e, bool *neg)
-{
-	for (int d = 0;; d++) {
-		bool n1;
-		e = strip_not(e, &n1);
-		*neg ^= n1;
-		if (d == 4 || !e || e->kind != EXPR_NAME)
-			return e;
-		int n, nbinds;
-		occ_range(O->binds.items, O->binds.len, e->u.name.s, &nbinds);
-		const struct OwnOcc *k = occ_range(O->kills.items, O->kills.len, e->u.name.s, &n);
-		const struct OwnLetDef *def = n == 1 && k->let && !nbinds ? letdef_find(O, e->u.name.s) : NULL;
-		if (!def)
-			return e;
-		bool n2;
-		const Expr *v = strip_not(def->value, &n2);
-		uint32_t let_at = UINT32_MAX;
-		if (!v || !(is_place(v) || is_cmp(v)) || !cond_fixed(O, v, def->value, &let_at))
-			return e;
-		e = def->value;
-	}
-}
-
-/* The value the fact gives condition e, or -1 (none): e or its negation,
- * or an `&&` / `||` of conditions whose values decide it (the operators
- * are lazy, but the value is the same). */
-static int
-fact_value(const Live *L, const Expr *e)
-{
-	if (!L->fact)
-		return -1;
-	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
-	bool neg = false;
-	e = cond_resolve(L->O, e, &neg);
-	if (f->pat || !e)
-		return -1;
-	int v;
-	if (e->kind == EXPR_BINARY && (e->bin_op == BIN_AND || e->bin_op == BIN_OR)) {
-		int a = fact_value(L, e->u.binary.lhs), b = fact_value(L, e->u.binary.rhs);
-		int zero = e->bin_op == BIN_OR;   /* the value that decides: false for `&&`, true for `||` */
-		if (a == zero || b == zero)
-			v = zero;
-		else if (a == !zero && b == !zero)
-			v = !zero;
-		else
-			return -1;
-	} else {
-		int rel = cond_rel(L->O, f->cond, e);
-		if (rel < 0)
-			return -1;
-		v = ((L->fact - 1) % 2) ^ rel;
-	}
-	return v ^ neg;
-}
-
-/* Literal or case pattern alternatives a and b may match one value. */
-static bool
-pat_alt_meets(const Pattern *a, const Pattern *b)
-{
-	if (a->kind != b->kind)
-		return true;
-	if (a->kind == PAT_CASE)
-		return strcmp(a->u.case_.case_name.s, b->u.case_.case_name.s) == 0;
-	if (a->kind != PAT_LIT)
-		return true;
-	const Expr *x = a->u.lit.value, *y = b->u.lit.value;
-	if (x->kind != y->kind || x->lit_negative || y->lit_negative)
-		return true;
-	if (x->kind == EXPR_INT)   /* `-0` is `0` */
-		return x->u.int_lit.value == y->u.int_lit.value && (x->u.int_lit.value == 0 || a->u.lit.negative == b->u.lit.negative);
-	return same_atom(x, y);
-}
-
-/* The alternatives of a literal or case pattern (an or-pattern's, or itself), or 0. */
-static int
-pat_alts(const Pattern *p, const Pattern *const **alts, const Pattern **one)
-{
-	if (p->kind == PAT_OR) {
-		*alts = (const Pattern *const *)p->u.or.alts;
-		for (int i = 0; i < p->u.or.nalts; i++)
-			if (p->u.or.alts[i]->kind != PAT_CASE && p->u.or.alts[i]->kind != PAT_LIT)
-				return 0;
-		return p->u.or.nalts;
-	}
-	*one = p;
-	*alts = one;
-	return p->kind == PAT_CASE || p->kind == PAT_LIT ? 1 : 0;
-}
-
-/* Literal or case pattern alternative p surely matches a value alternative
- * a matched (the same case — its field patterns are irrefutable — or the
- * same literal). */
-static bool
-pat_alt_same(const Pattern *a, const Pattern *p)
-{
-	if (a->kind != p->kind)
-		return false;
-	if (a->kind == PAT_CASE)
-		return strcmp(a->u.case_.case_name.s, p->u.case_.case_name.s) == 0;
-	const Expr *x = a->u.lit.value, *y = p->u.lit.value;
-	return a->kind == PAT_LIT && !x->lit_negative && !y->lit_negative && a->u.lit.negative == p->u.lit.negative && same_atom(x, y);
-}
-
-/* The fact on match scrutinee scrut: the alternatives of the pattern an
- * earlier match's arm on the same place matched (*fa, count returned; at
- * most 32), or 0. */
-static int
-fact_alts(const Live *L, const Expr *scrut, const Pattern *const **fa, const Pattern **one)
-{
-	if (!L->fact)
-		return 0;
-	const struct OwnFact *f = &L->O->facts[(L->fact - 1) / 2];
-	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
-		return 0;
-	int nf = pat_alts(f->pat, fa, one);
-	return nf <= 32 ? nf : 0;
-}
-
-/*
- * Of the fact's alternatives left (a bit each: those no earlier unguarded
- * arm surely matches), the ones arm pattern p may match; *covers: those it
- * surely matches (a `_`, a binding or a record pattern: every one; another
- * shape: none).
- */
-static uint32_t
-arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers)
-{
-	const Pattern *const *pa, *p1;
-	int np = pat_alts(p, &pa, &p1);
-	*covers = 0;
-	if (!np) {   /* may match anything; surely does when irrefutable */
-		if (p->kind == PAT_WILD || p->kind == PAT_BIND || p->kind == PAT_RECORD)
-			*covers = left;
-		return left;
-	}
-	uint32_t meets = 0;
-	for (int i = 0; i < nf; i++)
-		if (left & (1u << i))
-			for (int j = 0; j < np; j++) {
-				if (pat_alt_meets(fa[i], pa[j]))
-					meets |= 1u << i;
-				if (pat_alt_same(fa[i], pa[j]))
-					*covers |= 1u << i;
-			}
-	return meets;
-}
-
 static int r_expr(Live *L, const Expr *e);
 
 /* The arms of match e from arm i on, one of which runs, joined into acc
@@ -713,13 +382,13 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 	if (r < 0) {
 		r = LV_KILL;
 		const Pattern *const *fa, *f1;
-		int nf = fact_alts(L, e->u.match.scrutinee, &fa, &f1);
+		int nf = sema_own_fact_alts(L->O, L->fact, e->u.match.scrutinee, &fa, &f1);
 		uint32_t left = nf == 32 ? UINT32_MAX : (1u << nf) - 1, covers;
 		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
 			const MatchArm *a = &e->u.match.arms[k];
 			if (nf) {
 				/* an arm matching none of the values the fact leaves does not run */
-				if (!arm_meets(fa, nf, left, a->pat, &covers))
+				if (!sema_own_fact_arm_meets(fa, nf, left, a->pat, &covers))
 					continue;
 				if (!a->guard)
 					left &= ~covers;
@@ -741,7 +410,7 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 static int
 r_branches(Live *L, const Expr *e)
 {
-	int fv = fact_value(L, e->u.if_.cond);
+	int fv = sema_own_fact_value(L->O, L->fact, e->u.if_.cond);
 	if (lit_bool(e->u.if_.cond, true) || fv == 1)
 		return r_block(L, e->u.if_.then_block);
 	if (lit_bool(e->u.if_.cond, false) || fv == 0)
@@ -802,7 +471,7 @@ r_stmt(Live *L, const Stmt *s)
 	}
 	case STMT_WHILE: {
 		int r = r_expr(L, s->u.while_.cond);
-		if (r != LV_PASS || lit_bool(s->u.while_.cond, false) || fact_value(L, s->u.while_.cond) == 0)
+		if (r != LV_PASS || lit_bool(s->u.while_.cond, false) || sema_own_fact_value(L->O, L->fact, s->u.while_.cond) == 0)
 			return r;   /* (a condition the fact makes false: the body does not run) */
 		return r_block(L, s->u.while_.body) == LV_LIVE ? LV_LIVE : LV_PASS;
 	}
@@ -891,8 +560,8 @@ stmt_value(const Stmt *s, const Expr *tail)
 }
 
 /* The arm of match e whose span holds offset q (arms are in source order), or -1. */
-static int
-arm_at(const Expr *e, uint32_t q)
+int
+sema_own_arm_at(const Expr *e, uint32_t q)
 {
 	int lo = 0, hi = e->u.match.narms;
 	while (lo < hi) {   /* the first arm ending at or after q */
@@ -918,92 +587,10 @@ direct_branch(const Expr *e, const Block *inner)
 	if (e->kind == EXPR_IF)
 		return e->u.if_.then_block == inner || e->u.if_.else_block == inner;
 	if (e->kind == EXPR_MATCH) {
-		int i = arm_at(e, inner->span.start);
+		int i = sema_own_arm_at(e, inner->span.start);
 		return i >= 0 && e->u.match.arms[i].value->kind == EXPR_BLOCK && e->u.match.arms[i].value->u.block == inner;
 	}
 	return false;
-}
-
-/* The change at pos lies in x (its end included: a change ending x). */
-static bool
-holds_pos(const Expr *x, uint32_t pos)
-{
-	return x && pos > x->span.start && pos <= x->span.end;
-}
-
-/* The condition to hold as a fact when condition c (resolved) has *value:
- * c itself, or, for `a && b` true (`a || b` false), the first operand (at
- * any depth) that is fixed — each operand has that value too. */
-static const Expr *
-fact_pick(Own *O, const Expr *c, const Expr *e, bool *value)
-{
-	if (!c || c->kind != EXPR_BINARY || !((c->bin_op == BIN_AND && *value) || (c->bin_op == BIN_OR && !*value)))
-		return c;
-	const Expr *side[2] = { c->u.binary.lhs, c->u.binary.rhs };
-	for (int k = 0; k < 2; k++) {
-		bool neg = false, v;
-		const Expr *x = cond_resolve(O, side[k], &neg);
-		v = *value != neg;
-		x = fact_pick(O, x, e, &v);
-		uint32_t let_at = UINT32_MAX;
-		if (x && cond_fixed(O, x, e, &let_at)) {
-			*value = v;
-			return x;
-		}
-	}
-	return c;
-}
-
-/*
- * The fact a change in a branch of `if c` (`if !c`) gives, c a name, a
- * field path or a comparison of them and literals (e holds inner, the
- * branch's block, directly), or a change in the value of arm i of `match
- * x`, x a place (e holds inner or the change at pos in that value): c is
- * true (false), x matches arm i's pattern, until the block of the latest
- * root of c or x ends, when every place in it is fixed (place_fixed).
- * Taken only when no fact is held (the innermost qualifying `if` or
- * match), and only for OWN_FACTS distinct conditions per function.
- */
-static void
-fact_enter(Live *L, const Expr *e, const Block *inner, uint32_t pos)
-{
-	if (L->fact || !e)
-		return;
-	Own *O = L->O;
-	struct OwnFact f = { NULL, NULL };
-	bool value = true;
-	if (e->kind == EXPR_IF && inner) {
-		bool then_ = e->u.if_.then_block == inner, neg;
-		if (!then_ && e->u.if_.else_block != inner)
-			return;
-		neg = false;
-		f.cond = cond_resolve(O, e->u.if_.cond, &neg);
-		value = then_ != neg;
-	} else if (e->kind == EXPR_MATCH && is_place(e->u.match.scrutinee)) {
-		int i = arm_at(e, pos);
-		const Pattern *const *alts, *one;
-		if (i < 0 || !holds_pos(e->u.match.arms[i].value, pos) || !pat_alts(e->u.match.arms[i].pat, &alts, &one))
-			return;
-		f.cond = e->u.match.scrutinee;
-		f.pat = e->u.match.arms[i].pat;
-	} else {
-		return;
-	}
-	uint32_t let_at = UINT32_MAX;
-	if (!f.pat)
-		f.cond = fact_pick(O, f.cond, e, &value);
-	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
-		return;
-	int i = 0;
-	while (i < O->nfacts && (O->facts[i].pat != f.pat || (f.pat ? !same_atom(O->facts[i].cond, f.cond) : cond_rel(O, O->facts[i].cond, f.cond) != 0)))
-		i++;
-	if (i == O->nfacts) {
-		if (O->nfacts == OWN_FACTS)
-			return;
-		O->facts[O->nfacts++] = f;
-	}
-	L->fact = 2 * i + 1 + value;
-	L->fact_let = let_at;
 }
 
 /*
@@ -1021,20 +608,20 @@ rest_of_expr(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 		return LV_PASS;
 	if (!reads_in(L, pos, e->span.end))
 		return LV_PASS;
-	if (e->kind == EXPR_IF && holds_pos(e->u.if_.cond, pos)) {
+	if (e->kind == EXPR_IF && sema_own_holds_pos(e->u.if_.cond, pos)) {
 		int r = rest_of_expr(L, e->u.if_.cond, inner, pos);
 		return r != LV_PASS ? r : r_branches(L, e);
 	}
 	if (e->kind == EXPR_MATCH) {
-		if (holds_pos(e->u.match.scrutinee, pos)) {
+		if (sema_own_holds_pos(e->u.match.scrutinee, pos)) {
 			int r = rest_of_expr(L, e->u.match.scrutinee, inner, pos);
 				return r != LV_PASS || !e->u.match.narms ? r : r_arms(L, e, 0, LV_KILL);
 		}
-		int i = arm_at(e, pos);
+		int i = sema_own_arm_at(e, pos);
 		if (i >= 0) {
 			const MatchArm *a = &e->u.match.arms[i];
 			bool hidden = pat_binds(a->pat, L->name);   /* the arm's name is its binding */
-			if (holds_pos(a->guard, pos)) {
+			if (sema_own_holds_pos(a->guard, pos)) {
 				/* the guard's rest; true: this arm's value; false: the later arms */
 				int r = hidden ? LV_PASS : rest_of_expr(L, a->guard, inner, pos);
 				if (r != LV_PASS)
@@ -1044,7 +631,7 @@ rest_of_expr(Live *L, const Expr *e, const Block *inner, uint32_t pos)
 					return LV_LIVE;
 				return r_arms(L, e, i + 1, i + 1 < e->u.match.narms ? acc : LV_PASS);
 			}
-			if (holds_pos(a->value, pos))
+			if (sema_own_holds_pos(a->value, pos))
 				return hidden ? LV_PASS : a->value->kind == EXPR_BLOCK ? LV_LIVE : rest_of_expr(L, a->value, inner, pos);
 		}
 	}
@@ -1125,15 +712,16 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 		h = (h ^ (uint8_t)*c) * 16777619u;
 	occ_build(O);
 	Live L = { O, name, h, NULL, NULL, 0, 0, 0, 0 };
-	L.reads = occ_range(O->occ.items, O->occ.len, name, &L.nreads);
-	L.kills = occ_range(O->kills.items, O->kills.len, name, &L.nkills);
+	L.reads = sema_own_occ_range(O->occ.items, O->occ.len, name, &L.nreads);
+	L.kills = sema_own_occ_range(O->kills.items, O->kills.len, name, &L.nkills);
 	uint32_t pos = end;
 	const Block *inner = NULL;
 	for (int l = O->blocks.len - 1; l >= 0; l--) {
 		const struct OwnAt *at = &O->blocks.items[l];
 		const Block *b = at->b;
 		int r;
-		fact_enter(&L, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner, pos);
+		if (!L.fact)
+			L.fact = sema_own_fact_enter(O, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner, pos, &L.fact_let);
 		if (at->i < b->nstmts) {
 			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
 			if (r == LV_SHADOW)

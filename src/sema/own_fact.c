@@ -1,0 +1,431 @@
+/*
+ * own_fact.c — T265's correlated conditions: the facts own_live.c's walk
+ * holds about the conditions and scrutinees around a change.
+ *
+ * A change in a branch of `if c` makes c true (false) for the rest of the
+ * walk while c's places are fixed (place_fixed) — c a name, a field path
+ * or a comparison of them and literals, or a name a fixed `let` binds to
+ * one (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
+ * (fact_pick) — so a later `if`/`while` on c or its negation takes one
+ * branch (sema_own_fact_value).  A change in an arm of `match x`, x a
+ * place, rules out later arms of a `match x` that cannot match, or follow
+ * one that surely matches, what that arm did (sema_own_fact_alts,
+ * sema_own_fact_arm_meets).
+ *
+ * A fact is 0 (none) or 2 * (its index in Own.facts) + 1 + the value: the
+ * distinct conditions are numbered per function (OWN_FACTS of them; past
+ * those, none is correlated: more T265, the safe side), so a fact is part
+ * of own_live.c's memo key.  Only syntax and the function's occurrence
+ * index (Own.occ, kills, binds, letdefs) are read.
+ */
+#include "own_int.h"
+
+#include <string.h>
+
+/* ---- conditions ---- */
+
+/* e without its leading `!`s (*neg: an odd number of them). */
+static const Expr *
+strip_not(const Expr *e, bool *neg)
+{
+	*neg = false;
+	while (e && e->kind == EXPR_UNARY && e->un_op == UN_NOT) {
+		*neg = !*neg;
+		e = e->u.unary.operand;
+	}
+	return e;
+}
+
+/* e is a place: a name, or a field of a place (`s`, `s.flag`, `s.cfg.on`). */
+static bool
+is_place(const Expr *e)
+{
+	while (e && e->kind == EXPR_FIELD)
+		e = e->u.field.base;
+	return e && e->kind == EXPR_NAME;
+}
+
+static bool
+same_atom(const Expr *a, const Expr *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case EXPR_NAME: return strcmp(a->u.name.s, b->u.name.s) == 0;
+	case EXPR_FIELD: return strcmp(a->u.field.name.s, b->u.field.name.s) == 0 && same_atom(a->u.field.base, b->u.field.base);
+	case EXPR_INT: return a->u.int_lit.value == b->u.int_lit.value && a->lit_suffix == b->lit_suffix && a->lit_negative == b->lit_negative;
+	case EXPR_BOOL: return a->u.bool_lit.value == b->u.bool_lit.value;
+	case EXPR_CHAR: return a->u.char_lit.value == b->u.char_lit.value;
+	default: return false;
+	}
+}
+
+static bool
+is_atom(const Expr *e)
+{
+	return e && (is_place(e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
+}
+
+static bool
+is_cmp(const Expr *e)
+{
+	return e && e->kind == EXPR_BINARY && e->bin_op >= BIN_EQ && e->bin_op <= BIN_GE &&
+	       is_atom(e->u.binary.lhs) && is_atom(e->u.binary.rhs);
+}
+
+/* `a op b` is `b swap(op) a`; complement(op) is its negation (for an ordering: over a total order only) */
+static BinaryOp
+cmp_swap(BinaryOp op)
+{
+	switch (op) {
+	case BIN_LT: return BIN_GT;
+	case BIN_GT: return BIN_LT;
+	case BIN_LE: return BIN_GE;
+	case BIN_GE: return BIN_LE;
+	default: return op;
+	}
+}
+
+static BinaryOp
+cmp_complement(BinaryOp op)
+{
+	switch (op) {
+	case BIN_EQ: return BIN_NE;
+	case BIN_NE: return BIN_EQ;
+	case BIN_LT: return BIN_GE;
+	case BIN_GE: return BIN_LT;
+	case BIN_LE: return BIN_GT;
+	default: return BIN_LE;   /* BIN_GT */
+	}
+}
+
+/*
+ * How condition b (no leading `!`) relates to a (the same): 0 the same
+ * value, 1 the negation, -1 unknown.  A place is itself; a comparison of
+ * the same atoms (either way round) is the same or the complement — an
+ * ordering's complement only over integers, `bool` and `char` (a NaN
+ * makes `x < y` and `x >= y` both false).
+ */
+static int
+cond_rel(const Own *O, const Expr *a, const Expr *b)
+{
+	if (is_place(a))
+		return is_place(b) && same_atom(a, b) ? 0 : -1;
+	if (!is_cmp(b))
+		return -1;
+	BinaryOp op = b->bin_op;
+	if (!same_atom(a->u.binary.lhs, b->u.binary.lhs) || !same_atom(a->u.binary.rhs, b->u.binary.rhs)) {
+		if (!same_atom(a->u.binary.lhs, b->u.binary.rhs) || !same_atom(a->u.binary.rhs, b->u.binary.lhs))
+			return -1;
+		op = cmp_swap(op);
+	}
+	if (op == a->bin_op)
+		return 0;
+	if (op != cmp_complement(a->bin_op))
+		return -1;
+	if (op == BIN_EQ || op == BIN_NE)
+		return 1;
+	TypeId t = sema_expr_type(O->S, a->u.binary.lhs->id);
+	return sema_type_is_integer(&O->S->types, t) || t == TY_BOOL || t == TY_CHAR ? 1 : -1;
+}
+
+/*
+ * Place x of a condition or scrutinee at e is fixed from e to the end of
+ * its root's block: its root c is bound by the function's only binding of
+ * that name, a `let` before e or a parameter (the first Own.nparams
+ * variables; no `let` or assignment of it, and no other binding of the name
+ * can exist besides a closure's parameter, indexed as a kill), and c is
+ * read elsewhere too (else no later condition can name it).  A field of c
+ * needs c immutable besides (a `let mut` record's field may be assigned;
+ * a parameter's may not, U107).  The language having no shadowing (T209; a
+ * closure parameter of the name counts as another binding), every `c` read
+ * until the block declaring it ends is that binding, with the value it had
+ * at e — including in later iterations of a loop around e that the block
+ * is in.  *let_at: the latest such `let` (its block ends first).
+ */
+static bool
+place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	bool field = x->kind == EXPR_FIELD;
+	while (x->kind == EXPR_FIELD)
+		x = x->u.field.base;
+	const char *c = x->u.name.s;
+	int n, nreads, nbinds;
+	sema_own_occ_range(O->binds.items, O->binds.len, c, &nbinds);
+	if (nbinds)
+		return false;   /* a `for` item or a pattern binding of the name: another variable */
+	const struct OwnOcc *k = sema_own_occ_range(O->kills.items, O->kills.len, c, &n);
+	if (n == 1 && k->let && k->at < e->span.start && !(field && k->mut)) {
+		if (*let_at == UINT32_MAX || k->at > *let_at)
+			*let_at = k->at;
+	} else if (!(n == 0 && sema_own_find(O, c) >= 0 && sema_own_find(O, c) < O->nparams)) {
+		return false;   /* (a parameter never assigned is in scope throughout) */
+	}
+	sema_own_occ_range(O->occ.items, O->occ.len, c, &nreads);
+	return nreads >= 2;
+}
+
+/* The places of condition or scrutinee x (a place, or a comparison of
+ * places and literals) are fixed (place_fixed). */
+static bool
+cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	if (is_place(x))
+		return place_fixed(O, x, e, let_at);
+	if (!is_cmp(x))
+		return false;
+	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
+	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
+	       (is_place(l) || is_place(r));
+}
+
+/* A letdef of name (the first; NULL: none). */
+static const struct OwnLetDef *
+letdef_find(const Own *O, const char *name)
+{
+	int lo = 0, hi = O->letdefs.len;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(O->letdefs.items[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < O->letdefs.len && strcmp(O->letdefs.items[lo].name, name) == 0 ? &O->letdefs.items[lo] : NULL;
+}
+
+/*
+ * Condition e without its leading `!`s (*neg toggled for each), looked
+ * through a name bound by the function's only binding of it, a `let` (not
+ * assigned) of a place or a comparison whose places are fixed
+ * (cond_fixed): `let big = n > 100;` makes `big` the same condition as
+ * `n > 100` wherever it is read (its value is that comparison's at the
+ * `let`, and n, never assigned, still has it).  At most 4 such steps.
+ */
+static const Expr *
+cond_resolve(Own *O, const Expr *e, bool *neg)
+{
+	for (int d = 0;; d++) {
+		bool n1;
+		e = strip_not(e, &n1);
+		*neg ^= n1;
+		if (d == 4 || !e || e->kind != EXPR_NAME)
+			return e;
+		int n, nbinds;
+		sema_own_occ_range(O->binds.items, O->binds.len, e->u.name.s, &nbinds);
+		const struct OwnOcc *k = sema_own_occ_range(O->kills.items, O->kills.len, e->u.name.s, &n);
+		const struct OwnLetDef *def = n == 1 && k->let && !nbinds ? letdef_find(O, e->u.name.s) : NULL;
+		if (!def)
+			return e;
+		bool n2;
+		const Expr *v = strip_not(def->value, &n2);
+		uint32_t let_at = UINT32_MAX;
+		if (!v || !(is_place(v) || is_cmp(v)) || !cond_fixed(O, v, def->value, &let_at))
+			return e;
+		e = def->value;
+	}
+}
+
+/* The value the fact gives condition e, or -1 (none): e or its negation,
+ * or an `&&` / `||` of conditions whose values decide it (the operators
+ * are lazy, but the value is the same). */
+int
+sema_own_fact_value(Own *O, int fact, const Expr *e)
+{
+	if (!fact)
+		return -1;
+	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	bool neg = false;
+	e = cond_resolve(O, e, &neg);
+	if (f->pat || !e)
+		return -1;
+	int v;
+	if (e->kind == EXPR_BINARY && (e->bin_op == BIN_AND || e->bin_op == BIN_OR)) {
+		int a = sema_own_fact_value(O, fact, e->u.binary.lhs), b = sema_own_fact_value(O, fact, e->u.binary.rhs);
+		int zero = e->bin_op == BIN_OR;   /* the value that decides: false for `&&`, true for `||` */
+		if (a == zero || b == zero)
+			v = zero;
+		else if (a == !zero && b == !zero)
+			v = !zero;
+		else
+			return -1;
+	} else {
+		int rel = cond_rel(O, f->cond, e);
+		if (rel < 0)
+			return -1;
+		v = ((fact - 1) % 2) ^ rel;
+	}
+	return v ^ neg;
+}
+
+/* ---- match patterns ---- */
+
+/* Literal or case pattern alternatives a and b may match one value. */
+static bool
+pat_alt_meets(const Pattern *a, const Pattern *b)
+{
+	if (a->kind != b->kind)
+		return true;
+	if (a->kind == PAT_CASE)
+		return strcmp(a->u.case_.case_name.s, b->u.case_.case_name.s) == 0;
+	if (a->kind != PAT_LIT)
+		return true;
+	const Expr *x = a->u.lit.value, *y = b->u.lit.value;
+	if (x->kind != y->kind || x->lit_negative || y->lit_negative)
+		return true;
+	if (x->kind == EXPR_INT)   /* `-0` is `0` */
+		return x->u.int_lit.value == y->u.int_lit.value && (x->u.int_lit.value == 0 || a->u.lit.negative == b->u.lit.negative);
+	return same_atom(x, y);
+}
+
+/* The alternatives of a literal or case pattern (an or-pattern's, or itself), or 0. */
+static int
+pat_alts(const Pattern *p, const Pattern *const **alts, const Pattern **one)
+{
+	if (p->kind == PAT_OR) {
+		*alts = (const Pattern *const *)p->u.or.alts;
+		for (int i = 0; i < p->u.or.nalts; i++)
+			if (p->u.or.alts[i]->kind != PAT_CASE && p->u.or.alts[i]->kind != PAT_LIT)
+				return 0;
+		return p->u.or.nalts;
+	}
+	*one = p;
+	*alts = one;
+	return p->kind == PAT_CASE || p->kind == PAT_LIT ? 1 : 0;
+}
+
+/* Literal or case pattern alternative p surely matches a value alternative
+ * a matched (the same case — its field patterns are irrefutable — or the
+ * same literal). */
+static bool
+pat_alt_same(const Pattern *a, const Pattern *p)
+{
+	if (a->kind != p->kind)
+		return false;
+	if (a->kind == PAT_CASE)
+		return strcmp(a->u.case_.case_name.s, p->u.case_.case_name.s) == 0;
+	const Expr *x = a->u.lit.value, *y = p->u.lit.value;
+	return a->kind == PAT_LIT && !x->lit_negative && !y->lit_negative && a->u.lit.negative == p->u.lit.negative && same_atom(x, y);
+}
+
+/* The fact on match scrutinee scrut: the alternatives of the pattern an
+ * earlier match's arm on the same place matched (*fa, count returned; at
+ * most 32), or 0. */
+int
+sema_own_fact_alts(const Own *O, int fact, const Expr *scrut, const Pattern *const **fa, const Pattern **one)
+{
+	if (!fact)
+		return 0;
+	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
+		return 0;
+	int nf = pat_alts(f->pat, fa, one);
+	return nf <= 32 ? nf : 0;
+}
+
+/*
+ * Of the fact's alternatives left (a bit each: those no earlier unguarded
+ * arm surely matches), the ones arm pattern p may match; *covers: those it
+ * surely matches (a `_`, a binding or a record pattern: every one; another
+ * shape: none).
+ */
+uint32_t
+sema_own_fact_arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers)
+{
+	const Pattern *const *pa, *p1;
+	int np = pat_alts(p, &pa, &p1);
+	*covers = 0;
+	if (!np) {   /* may match anything; surely does when irrefutable */
+		if (p->kind == PAT_WILD || p->kind == PAT_BIND || p->kind == PAT_RECORD)
+			*covers = left;
+		return left;
+	}
+	uint32_t meets = 0;
+	for (int i = 0; i < nf; i++)
+		if (left & (1u << i))
+			for (int j = 0; j < np; j++) {
+				if (pat_alt_meets(fa[i], pa[j]))
+					meets |= 1u << i;
+				if (pat_alt_same(fa[i], pa[j]))
+					*covers |= 1u << i;
+			}
+	return meets;
+}
+
+/* ---- entering a fact ---- */
+
+/* The condition to hold as a fact when condition c (resolved) has *value:
+ * c itself, or, for `a && b` true (`a || b` false), the first operand (at
+ * any depth) that is fixed — each operand has that value too. */
+static const Expr *
+fact_pick(Own *O, const Expr *c, const Expr *e, bool *value)
+{
+	if (!c || c->kind != EXPR_BINARY || !((c->bin_op == BIN_AND && *value) || (c->bin_op == BIN_OR && !*value)))
+		return c;
+	const Expr *side[2] = { c->u.binary.lhs, c->u.binary.rhs };
+	for (int k = 0; k < 2; k++) {
+		bool neg = false, v;
+		const Expr *x = cond_resolve(O, side[k], &neg);
+		v = *value != neg;
+		x = fact_pick(O, x, e, &v);
+		uint32_t let_at = UINT32_MAX;
+		if (x && cond_fixed(O, x, e, &let_at)) {
+			*value = v;
+			return x;
+		}
+	}
+	return c;
+}
+
+/*
+ * The fact a change in a branch of `if c` (`if !c`) gives, c a name, a
+ * field path or a comparison of them and literals (e holds inner, the
+ * branch's block, directly), or a change in the value of arm i of `match
+ * x`, x a place (e holds inner or the change at pos in that value): c is
+ * true (false), x matches arm i's pattern, until the block of the latest
+ * root of c or x ends, when every place in it is fixed (place_fixed).
+ * Asked only while no fact is held (the innermost qualifying `if` or
+ * match), and taken only for OWN_FACTS distinct conditions per function.
+ * The fact, or 0 (none); *fact_let: the offset of the latest `let` of a
+ * root of c or x (UINT32_MAX: parameters only), set with a fact only.
+ */
+int
+sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let)
+{
+	if (!e)
+		return 0;
+	struct OwnFact f = { NULL, NULL };
+	bool value = true;
+	if (e->kind == EXPR_IF && inner) {
+		bool then_ = e->u.if_.then_block == inner, neg;
+		if (!then_ && e->u.if_.else_block != inner)
+			return 0;
+		neg = false;
+		f.cond = cond_resolve(O, e->u.if_.cond, &neg);
+		value = then_ != neg;
+	} else if (e->kind == EXPR_MATCH && is_place(e->u.match.scrutinee)) {
+		int i = sema_own_arm_at(e, pos);
+		const Pattern *const *alts, *one;
+		if (i < 0 || !sema_own_holds_pos(e->u.match.arms[i].value, pos) || !pat_alts(e->u.match.arms[i].pat, &alts, &one))
+			return 0;
+		f.cond = e->u.match.scrutinee;
+		f.pat = e->u.match.arms[i].pat;
+	} else {
+		return 0;
+	}
+	uint32_t let_at = UINT32_MAX;
+	if (!f.pat)
+		f.cond = fact_pick(O, f.cond, e, &value);
+	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
+		return 0;
+	int i = 0;
+	while (i < O->nfacts && (O->facts[i].pat != f.pat || (f.pat ? !same_atom(O->facts[i].cond, f.cond) : cond_rel(O, O->facts[i].cond, f.cond) != 0)))
+		i++;
+	if (i == O->nfacts) {
+		if (O->nfacts == OWN_FACTS)
+			return 0;
+		O->facts[O->nfacts++] = f;
+	}
+	*fact_let = let_at;
+	return 2 * i + 1 + value;
+}
