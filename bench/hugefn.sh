@@ -3,14 +3,16 @@
 # each C compiler (the figures in docs/DECISIONS.md, "A huge function body
 # is emitted in chunks"; not a test: nothing here fails on a slow compile).
 #
-# Writes into DIR (default: a fresh temporary directory) three programs whose
+# Writes into DIR (default: a fresh temporary directory) four programs whose
 # `main` is one huge body — 100,000 `x = x + k;`, 5,000
-# `s = string_concat(s, "k");` and 20,000 `let x<i>: i64 = x<i-1> + k;` (as
-# many locals) — emits each as C with BIN (`build --target c`), and for each
+# `s = string_concat(s, "k");`, 20,000 `let x<i>: i64 = x<i-1> + k;` (as
+# many locals) and one `while` of 3 rounds whose body is 8,000
+# `x = x + k;` (a nested block's chunks) — emits each as C with BIN (`build --target c`), and for each
 # of gcc and clang (those found) compiles it with the native lane's flags
 # (src/emit_c/cc.c), prints the seconds, runs the executable and checks its
 # output against the interpreter's (`run`).
-# HUGEFN_ADDS, HUGEFN_CONCATS and HUGEFN_LETS change the sizes.
+# HUGEFN_ADDS, HUGEFN_CONCATS, HUGEFN_LETS and HUGEFN_LOOP change the sizes;
+# HUGEFN_ONLY="loop lets" runs only those programs.
 set -eu
 bin=$1
 dir=${2:-$(mktemp -d)}
@@ -18,6 +20,8 @@ mkdir -p "$dir"
 adds=${HUGEFN_ADDS:-100000}
 concats=${HUGEFN_CONCATS:-5000}
 lets=${HUGEFN_LETS:-20000}
+loop=${HUGEFN_LOOP:-8000}
+only=${HUGEFN_ONLY:-adds concat lets loop}
 
 {
 	printf 'module bench.huge_adds;\n\n@id("bench.huge_adds.main")\nfn main() -> i64\n{\n    let mut x: i64 = 0;\n'
@@ -36,7 +40,13 @@ lets=${HUGEFN_LETS:-20000}
 	printf '    x%d %% 256\n}\n' $((lets - 1))
 } > "$dir/lets.spx"
 
-for p in adds concat lets; do
+{
+	printf 'module bench.huge_loop;\n\n@id("bench.huge_loop.main")\nfn main() -> i64\n{\n    let mut x: i64 = 0;\n    let mut i: i64 = 0;\n    while i < 3 {\n'
+	awk -v n="$loop" 'BEGIN { for (i = 0; i < n; i++) printf "        x = x + %d;\n", i % 97 }'
+	printf '        i = i + 1;\n        i < 3\n    }\n    x %% 256\n}\n'
+} > "$dir/loop.spx"
+
+for p in $only; do
 	"$bin" build --target c "$dir/$p.spx" -o "$dir/$p.c" > /dev/null
 	want=$("$bin" run "$dir/$p.spx")
 	for cc in gcc clang; do

@@ -167,6 +167,21 @@ elif [ "$(grep -c '^SPX_FRAMED static int64_t fn_main(int spx_d)$' "$tmp/groups.
 else
 	agreed=$((agreed + 1))
 fi
+# a huge block nested in a small body (a `while` body, a `while` in it, an `if` branch) is
+# emitted in chunks too (emit.c, emitc_chunk_enter): no C function of thousands of lines
+# (gcc's Early VRP over one loop body was quadratic), and a `?` in a chunk called by a
+# chunk returns 1 from both
+nested=tests/fixtures/run/huge_nested_block_chunks.spx
+if ! "$abin" build --target c "$nested" -o "$tmp/nested.c" > /dev/null 2>&1; then
+	disagree "$nested" "build --target c failed"
+elif [ "$(awk '/^\{$/ { s = NR } /^\}$/ && s { if (NR - s > m) m = NR - s; s = 0 } END { print m + 0 }' "$tmp/nested.c")" -gt 600 ]; then
+	disagree "$nested" "a C function of more than 600 lines (a nested block not in chunks)"
+elif [ "$(grep -c '^SPX_CHUNK int chunk[0-9]*_fn_walk(' "$tmp/nested.c")" -lt 20 ] ||
+	! grep -A1 '^		*if (chunk[0-9]*_fn_walk(F, spx_d))$' "$tmp/nested.c" | grep -q '^			*return 1;$'; then
+	disagree "$nested" "the nested blocks are not chunks called from chunks"
+else
+	agreed=$((agreed + 1))
+fi
 # a `match` jumps out of the arm taken to a label defined before its arms (emit_expr.c,
 # emit_match): no `taken` flag tested by every arm, no forward goto (both cost gcc time
 # quadratic in the arms)

@@ -857,8 +857,16 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 	E->indent++;
 	int mark = emitc_temps_mark(E);
 	bool body = b == E->f->body;
+	/* a huge nested block whose value is dropped (a loop's body, a statement
+	 * `if`'s branch) in chunks too (emit.c, emitc_chunk_enter); its tail and
+	 * its releases are in its last chunk, with the temporaries they name */
+	bool nested = !body && E->framed && (!b->tail || !target) && b->nstmts > emitc_chunk_min(E);
+	ChunkSave cs;
+	Buf hold = {0};
+	if (nested)
+		emitc_chunk_enter(E, &cs, &hold);
 	for (int i = 0; i < b->nstmts && !E->failed; i++) {
-		if (body)
+		if (body || nested)
 			emitc_chunk_at(E, i, mark);
 		emit_stmt(E, b->stmts[i]);
 	}
@@ -878,6 +886,10 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 			emitc_release_place(E, emitc_slot_type(E, s), emitc_slot_name(E, s));
 	}
 	emitc_temps_release(E, mark);
+	if (nested) {
+		emitc_chunk_close(E);
+		emitc_chunk_leave(E, &cs, &hold);
+	}
 	E->indent--;
 	emitc_line(E, "}");
 }

@@ -133,6 +133,8 @@ typedef struct Emit {
 	bool framed;
 	const char *frame;    /* the frame struct's name, `frame_<fn>` (with the module prefix) */
 	bool chunk_out;       /* the open chunk (emitc_in_chunk) has a `?`, which returns 1 */
+	bool chunk_parent;    /* the open chunk's caller is itself a chunk (a nested block's chunks) */
+	bool chunk_up;        /* … and a `?` in one returns 1 from that caller too */
 	unsigned chunk_fails; /* the open chunk's failure labels: bit k, spx_fail_<add|sub|mul> (emit_arith) */
 	int chunk_from;       /* the body statement the open chunk starts at */
 	int nchunks;
@@ -167,6 +169,18 @@ const char *emitc_result(Emit *E);
 void emitc_chunk_at(Emit *E, int i, int mark);
 /* The function body's statements are done: the open chunk closes. */
 void emitc_chunk_close(Emit *E);
+/* A nested block's statements in chunks (emit_block): the enclosing chunk's
+ * state is kept in s (its statements in *hold) until emitc_chunk_leave. */
+typedef struct ChunkSave {
+	Buf *b, *fbody;
+	bool out, parent, up;
+	unsigned fails;
+	int from, indent;
+} ChunkSave;
+void emitc_chunk_enter(Emit *E, ChunkSave *s, Buf *hold);
+void emitc_chunk_leave(Emit *E, const ChunkSave *s, Buf *hold);
+/* A block of more statements than this is emitted in chunks (in a framed function). */
+int emitc_chunk_min(const Emit *E);
 /* Does parameter i of function fi borrow its argument (emit_expr.c)? */
 bool emitc_param_borrows(Emit *E, int fi, int i);
 /* The concrete type of slot s of the instance being emitted (HirInst.slot_type). */
