@@ -472,12 +472,6 @@ call_body(Interp *I, Value *S, const Node *n)
 	return exec_frame(I, n->callee, n->nkids, NULL);
 }
 
-static Value
-call_body_out(Interp *I, Value *S, const Node *n)
-{
-	return call_body(I, S, n);
-}
-
 Value
 interp_x_call(Interp *I, Value *S, const Node *n)
 {
@@ -487,7 +481,7 @@ interp_x_call(Interp *I, Value *S, const Node *n)
 		return v_empty();
 	}
 	if (!stack_fits(I, n->callee, n->nkids))
-		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_body_out);
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_body);
 	return call_body(I, S, n);
 }
 
@@ -513,18 +507,12 @@ call_simple_body(Interp *I, Value *S, const Node *n)
 	return lean_body(I, cf, F, nl);
 }
 
-static Value
-call_simple_body_out(Interp *I, Value *S, const Node *n)
-{
-	return call_simple_body(I, S, n);
-}
-
 Value
 interp_x_call_simple(Interp *I, Value *S, const Node *n)
 {
 	CHARGE(I, 1);
 	if (!stack_fits(I, n->callee, n->nkids))
-		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_simple_body_out);
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_simple_body);
 	return call_simple_body(I, S, n);
 }
 
