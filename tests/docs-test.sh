@@ -217,6 +217,96 @@ if [ -z "${CARD:-}" ]; then
 	cd "$root" || exit 1
 	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped for want of node or a Wasm runtime), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
 fi
+# 6. docs/editors.md: every client configuration parses in its own language and names a command
+#    line that answers an LSP initialize/shutdown/exit round trip (tests/docs/lsp_roundtrip.py);
+#    the grammar lines of editors.md and service.md are `help lsp`'s and `help serve`'s.
+if [ -z "${CARD:-}" ]; then
+	ed=$tmp/editors
+	mkdir -p "$ed/bin"
+	ln -s "$abs" "$ed/bin/semaprax"
+	awk -v dir="$ed" '
+		/^`package.json`:/ { want = "package.json" } /^`extension.js`:/ { want = "extension.js" }
+		/^### / { want = "" } /^### Helix/ { want = "helix.toml" }
+		/^```lua$/ { n++; on = 1; f = dir "/nvim" n ".lua"; printf "" > f; print f > (dir "/lua"); next }
+		/^```(json|js|toml)$/ && want != "" { on = 1; f = dir "/" want; printf "" > f; next }
+		on && /^```/ { on = 0; close(f); next }
+		on { print >> f }
+	' docs/editors.md
+	configs=0
+	edskipped=0
+	: > "$ed/lines"
+	if command -v lua5.4 > /dev/null 2>&1; then
+		for f in $(cat "$ed/lua" 2>/dev/null); do
+			if lua5.4 tests/docs/nvim.lua "$f" > "$f.out" 2>&1; then
+				printf '%s\t%s\n' "Neovim ($(basename "$f"))" "$(sed -n 's/^cmd //p' "$f.out" | tr '\n' ' ' | sed 's/ $//')" >> "$ed/lines"
+			else
+				echo "FAIL docs/editors.md: Neovim configuration $(basename "$f") does not run:"
+				head -5 "$f.out"
+				fail=1
+			fi
+			configs=$((configs + 1))
+		done
+	else
+		edskipped=$((edskipped + $(wc -l < "$ed/lua")))
+	fi
+	if command -v node > /dev/null 2>&1; then
+		if node tests/docs/vscode.js "$ed/package.json" "$ed/extension.js" > "$ed/vscode.out" 2>&1; then
+			printf '%s\t%s\n' "VS Code" "$(sed -n 's/^cmd //p' "$ed/vscode.out" | tr '\n' ' ' | sed 's/ $//')" >> "$ed/lines"
+		else
+			echo "FAIL docs/editors.md: the VS Code extension does not load:"
+			head -5 "$ed/vscode.out"
+			fail=1
+		fi
+		configs=$((configs + 2))
+	else
+		edskipped=$((edskipped + 2))
+	fi
+	if python3 -c 'import tomllib' 2> /dev/null; then
+		if python3 - "$ed/helix.toml" > "$ed/helix.out" 2>&1 <<-'EOF'
+			import sys, tomllib
+			c = tomllib.load(open(sys.argv[1], "rb"))
+			lang = [l for l in c["language"] if "spx" in l["file-types"]]
+			assert len(lang) == 1 and lang[0]["scope"] and lang[0]["roots"], "one [[language]] for spx, with scope and roots"
+			names = lang[0]["language-servers"]
+			assert len(names) == 1, "one language server"
+			server = c["language-server"][names[0]]
+			print(" ".join([server["command"]] + server.get("args", [])))
+		EOF
+		then
+			printf '%s\t%s\n' "Helix" "$(cat "$ed/helix.out")" >> "$ed/lines"
+		else
+			echo "FAIL docs/editors.md: the Helix languages.toml does not parse or names no server:"
+			tail -3 "$ed/helix.out"
+			fail=1
+		fi
+		configs=$((configs + 1))
+	else
+		edskipped=$((edskipped + 1))
+	fi
+	while IFS=$tab read -r who line; do
+		# shellcheck disable=SC2086 # the configuration's words
+		if ! PATH="$ed/bin:$PATH" python3 tests/docs/lsp_roundtrip.py $line > "$ed/rt" 2>&1; then
+			echo "FAIL docs/editors.md: $who starts \`$line\`:"
+			head -3 "$ed/rt"
+			fail=1
+		fi
+	done < "$ed/lines"
+	if [ "$configs" -lt 5 ] && [ "$edskipped" -eq 0 ]; then
+		echo "FAIL docs/editors.md: only $configs client configuration snippets found (2 Lua, package.json, extension.js, Helix)"
+		fail=1
+	fi
+	for pair in "docs/editors.md:lsp" "docs/service.md:serve"; do
+		doc=${pair%%:*}
+		cmd=${pair#*:}
+		shown=$(awk '/^```$/ { on = !on; next } on && /^semaprax / { print; exit }' "$doc")
+		help=$("$bin" help "$cmd" | head -1)
+		if [ "$shown" != "$help" ]; then
+			echo "FAIL $doc: its grammar line \`$shown\` is not \`semaprax help $cmd\`'s: \`$help\`"
+			fail=1
+		fi
+	done
+	[ "$fail" -eq 0 ] && echo "docs: $configs editor configurations parse and their command lines answer initialize/shutdown ($edskipped skipped for want of lua5.4, node or tomllib); the lsp and serve grammar lines are help's"
+fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1
