@@ -307,6 +307,68 @@ if [ -z "${CARD:-}" ]; then
 	done
 	[ "$fail" -eq 0 ] && echo "docs: $configs editor configurations parse and their command lines answer initialize/shutdown ($edskipped skipped for want of lua5.4, node or tomllib); the lsp and serve grammar lines are help's"
 fi
+# 7. docs/PATCH.md: every line of the v2 and v4 grammars, placeholders filled, parses (any
+#    refusal but the syntax error G101); the v4 example, applied to a copy of the file it names,
+#    prints what it says and leaves the function as shown, the rest of the file byte for byte,
+#    and the run stops on the new precondition; the transaction example, its two revisions
+#    filled in, is reviewed in a new `calc` project.
+if [ -z "${CARD:-}" ]; then
+	pd=$tmp/patchmd
+	mkdir "$pd"
+	cp tests/fixtures/patch/v4.spx "$pd/v4.spx"
+	rev=$("$bin" check "$pd/v4.spx" | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	awk '/^```/ { n++; next } n % 2 == 1 && /^(rename|replace|require|add|remove|delete|change)/' docs/PATCH.md |
+		sed 's/requires|ensures/requires/; s/<u32>/0/g; s/<type>/i64/g; s/<fragment>/x/; s/<[^>]*>/nosuch.id/g' > "$pd/grammar"
+	glines=0
+	while IFS= read -r line; do
+		case $line in *" with <<<"* | *">>>"*) continue ;; esac
+		printf 'schema semaprax.semantic-patch.v4\nbase %s\n%s\n' "$rev" "$line" > "$pd/g.spatch"
+		if "$bin" patch "$pd/v4.spx" "$pd/g.spatch" --dry-run 2>&1 | grep -q 'SPX-G101'; then
+			echo "FAIL docs/PATCH.md: the grammar line \`$line\` (placeholders filled) does not parse (G101)"
+			fail=1
+		fi
+		glines=$((glines + 1))
+	done < "$pd/grammar"
+	if [ "$glines" -lt 12 ]; then
+		echo "FAIL docs/PATCH.md: only $glines grammar lines found (5 of v2, 7 more of v4)"
+		fail=1
+	fi
+	awk '/^schema semaprax.semantic-patch.v4$/ { on = 1 } on && /^```/ { exit } on' docs/PATCH.md |
+		sed "s/^base sha256:…\$/base $rev/" > "$pd/example.spatch"
+	awk '/^The patched file verifies/ { exit } /^```spx$/ { on = 1; next } on && /^```/ { on = 0; next } on' docs/PATCH.md > "$pd/shown"
+	first=$(head -1 "$pd/shown")
+	# the fixture with the shown function in place of the original one (its first line to its `}`)
+	awk -v first="$first" -v shown="$pd/shown" '
+		$0 == first { skip = 1; while ((getline l < shown) > 0) print l; next }
+		skip && /^}$/ { skip = 0; next }
+		!skip' "$pd/v4.spx" > "$pd/want.spx"
+	out=$("$bin" patch "$pd/v4.spx" "$pd/example.spatch" 2>&1)
+	if ! printf '%s\n' "$out" | grep -q '^applied semantic patch; graph is now sha256:[0-9a-f]*$'; then
+		echo "FAIL docs/PATCH.md: the v4 example does not apply to tests/fixtures/patch/v4.spx as stated:"
+		printf '%s\n' "$out" | head -5
+		fail=1
+	elif [ ! -s "$pd/shown" ] || ! cmp -s "$pd/want.spx" "$pd/v4.spx"; then
+		echo "FAIL docs/PATCH.md: the v4 example's result is not the function shown (diff shown+rest vs patched):"
+		diff "$pd/want.spx" "$pd/v4.spx" | head -10
+		fail=1
+	elif "$bin" run "$pd/v4.spx" > "$pd/run" 2>&1 || ! grep -qF 'a `requires` precondition was false' "$pd/run"; then
+		echo "FAIL docs/PATCH.md: the patched file's run does not stop on the new precondition:"
+		head -3 "$pd/run"
+		fail=1
+	fi
+	(cd "$pd" && "$abs" new calc > /dev/null) || fail=1
+	"$bin" check "$pd/calc" > "$pd/calc.check" || fail=1
+	prev=$(sed -n '1s/^verified project calc (\(sha256:[0-9a-f]*\))$/\1/p' "$pd/calc.check")
+	mrev=$(sed -n 's/^  module calc.core .* (\(sha256:[0-9a-f]*\))$/\1/p' "$pd/calc.check")
+	awk '/^```json$/ { on = 1; next } on && /^```/ { exit } on' docs/PATCH.md |
+		sed "s/\"expected_workspace_revision\":\"sha256:…\"/\"expected_workspace_revision\":\"$prev\"/; s/base sha256:…/base $mrev/" > "$pd/tx.json"
+	if ! "$bin" review "$pd/calc" "$pd/tx.json" > "$pd/review" 2>&1 || ! grep -q '^{"schema":"semaprax.project-semantic-review.c1"' "$pd/review"; then
+		echo "FAIL docs/PATCH.md: the transaction example is not reviewed in \`semaprax new calc\`'s project:"
+		head -3 "$pd/review"
+		fail=1
+	fi
+	[ "$fail" -eq 0 ] && echo "docs: docs/PATCH.md's $glines grammar lines parse, its v4 example applies as shown and its transaction is reviewed"
+fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1
