@@ -236,7 +236,7 @@ if [ -z "${CARD:-}" ]; then
 	edskipped=0
 	: > "$ed/lines"
 	if command -v lua5.4 > /dev/null 2>&1; then
-		for f in $(cat "$ed/lua" 2>/dev/null); do
+		while IFS= read -r f; do
 			if lua5.4 tests/docs/nvim.lua "$f" > "$f.out" 2>&1; then
 				printf '%s\t%s\n' "Neovim ($(basename "$f"))" "$(sed -n 's/^cmd //p' "$f.out" | tr '\n' ' ' | sed 's/ $//')" >> "$ed/lines"
 			else
@@ -245,7 +245,7 @@ if [ -z "${CARD:-}" ]; then
 				fail=1
 			fi
 			configs=$((configs + 1))
-		done
+		done < "$ed/lua"
 	else
 		edskipped=$((edskipped + $(wc -l < "$ed/lua")))
 	fi
@@ -368,6 +368,31 @@ if [ -z "${CARD:-}" ]; then
 		fail=1
 	fi
 	[ "$fail" -eq 0 ] && echo "docs: docs/PATCH.md's $glines grammar lines parse, its v4 example applies as shown and its transaction is reviewed"
+fi
+# 8. docs/service.md's session: its `>` requests sent to `semaprax serve` on the operand it
+#    names, from the repository's root; the replies, every `sha256:<64 hex>` read as
+#    `sha256:…`, are its `<` lines, and the process ends with status 0.
+if [ -z "${CARD:-}" ]; then
+	sv=$tmp/service
+	mkdir "$sv"
+	awk '/^## A session/ { on = 1 } on && /^```$/ { if (inb) exit; inb = 1; next } inb' docs/service.md > "$sv/session"
+	operand=$(sed -n 's/^`semaprax serve \([^`]*\)`, run from the repository.s root.*/\1/p' docs/service.md)
+	sed -n 's/^> //p' "$sv/session" > "$sv/requests"
+	sed -n 's/^< //p' "$sv/session" > "$sv/want"
+	# shellcheck disable=SC2086 # the operand as the doc shows it
+	"$bin" serve $operand < "$sv/requests" > "$sv/got" 2> "$sv/err"
+	st=$?
+	sed 's/sha256:[0-9a-f]\{64\}/sha256:…/g' "$sv/got" > "$sv/got.n"
+	nreq=$(wc -l < "$sv/requests")
+	if [ -z "$operand" ] || [ "$nreq" -lt 10 ]; then
+		echo "FAIL docs/service.md: no session found (operand \`$operand\`, $nreq requests)"
+		fail=1
+	elif [ "$st" -ne 0 ] || ! cmp -s "$sv/want" "$sv/got.n"; then
+		echo "FAIL docs/service.md: the session's replies differ (exit $st; - shown, + got):"
+		diff "$sv/want" "$sv/got.n" | head -10
+		fail=1
+	fi
+	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's session: $nreq requests answered as shown"
 fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
