@@ -394,6 +394,65 @@ if [ -z "${CARD:-}" ]; then
 	fi
 	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's session: $nreq requests answered as shown"
 fi
+# 9. every ```console block of README.md and docs/*.md: each `$ semaprax …` line runs (in a
+#    scratch directory holding `semaprax new calc`'s calc, the card's app.spx, and links to the
+#    repository's tests/ and examples/) and prints the lines below it, stdout then stderr, each
+#    `sha256:<64 hex>` read as `sha256:…`; a last line `…` shows only the first lines; the exit
+#    status is 0 unless a line `[exit N]` ends the output.
+if [ -z "${CARD:-}" ]; then
+	cw=$tmp/console
+	mkdir "$cw"
+	(cd "$cw" && "$abs" new calc > /dev/null) || fail=1
+	cp "$w/app.spx" "$cw/app.spx"
+	ln -s "$root/tests" "$cw/tests"
+	ln -s "$root/examples" "$cw/examples"
+	awk -v dir="$cw" '
+		FNR == 1 { inb = 0 }
+		/^```console$/ { inb = 1; next }
+		inb && /^```/ { inb = 0; next }
+		inb && /^\$ / { n++; f = dir "/c" n; print FILENAME ":" FNR > (f ".at"); close(f ".at")
+			cmd = $0; sub(/^\$ /, "", cmd); print cmd > (f ".cmd"); close(f ".cmd"); printf "" > (f ".want"); next }
+		inb && n { print >> (dir "/c" n ".want") }
+		END { print n + 0 > (dir "/count") }
+	' README.md docs/*.md
+	ncons=$(cat "$cw/count")
+	i=1
+	while [ "$i" -le "$ncons" ]; do
+		c=$cw/c$i
+		at=$(cat "$c.at")
+		cmd=$(cat "$c.cmd")
+		wantst=0
+		last=$(tail -1 "$c.want")
+		case $last in
+		"[exit "*"]") wantst=${last#\[exit }; wantst=${wantst%\]}; sed '$d' "$c.want" > "$c.w" && mv "$c.w" "$c.want" ;;
+		esac
+		case $cmd in
+		"semaprax "*) ;;
+		*) echo "FAIL $at: a console line that is not a semaprax command: \`$cmd\`"; fail=1; i=$((i + 1)); continue ;;
+		esac
+		# shellcheck disable=SC2086 # the shown words, split as a shell would
+		(cd "$cw" && "$abs" ${cmd#semaprax } > "$c.out" 2> "$c.err")
+		st=$?
+		cat "$c.err" >> "$c.out"
+		sed 's/sha256:[0-9a-f]\{64\}/sha256:…/g' "$c.out" > "$c.got"
+		if [ "$(tail -1 "$c.want")" = "…" ]; then
+			n=$(($(wc -l < "$c.want") - 1))
+			sed '$d' "$c.want" > "$c.w" && mv "$c.w" "$c.want"
+			head -n "$n" "$c.got" > "$c.g" && mv "$c.g" "$c.got"
+		fi
+		if [ "$st" -ne "$wantst" ] || ! cmp -s "$c.want" "$c.got"; then
+			echo "FAIL $at: \`$cmd\` exits $st (shown: $wantst) and prints otherwise (- shown, + got):"
+			diff "$c.want" "$c.got" | head -10
+			fail=1
+		fi
+		i=$((i + 1))
+	done
+	if [ "$ncons" -lt 3 ]; then
+		echo "FAIL docs: only $ncons console commands found"
+		fail=1
+	fi
+	[ "$fail" -eq 0 ] && echo "docs: $ncons console commands print what the docs show"
+fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1
