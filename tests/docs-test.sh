@@ -453,6 +453,157 @@ if [ -z "${CARD:-}" ]; then
 	fi
 	[ "$fail" -eq 0 ] && echo "docs: $ncons console commands print what the docs show"
 fi
+# 10. the documents' outlines and fragments against real outputs: GRAPH.md's four JSON outlines,
+#    doc-format.md's and the card's diagnostic line (keys and their order, tests/docs/keys.py);
+#    LOCK.md's line layout (the kinds in order, the field counts); REGISTERS.md's report (run)
+#    and `[registers]` rows (canonical, and they run in `check`); the card's manifest is
+#    `semaprax new calc`'s; the card's and PROJECTS.md's `use` lines verify in that project
+#    (a `calc.range` record and std.text added); README.md's grammar names only commands and
+#    its source layout names every src/ directory and only files that exist.
+if [ -z "${CARD:-}" ]; then
+	sh10=$tmp/shapes
+	mkdir "$sh10"
+	shapes=0
+	block() {   # FILE N: the Nth fenced block of FILE
+		awk -v n="$2" '/^```/ { k++; next } k == 2 * n - 1' "$1"
+	}
+	shape() {   # WHAT TEMPLATE-FILE REAL-FILE [ITEM-PATH]
+		if ! python3 tests/docs/keys.py "$2" "$3" ${4:+"$4"} > "$sh10/keys" 2>&1; then
+			echo "FAIL $1: the outline's keys are not the output's:"
+			head -5 "$sh10/keys"
+			fail=1
+		fi
+		shapes=$((shapes + 1))
+	}
+	(cd "$cw" && "$abs" graph app.spx) > "$sh10/graph" && (cd "$cw" && "$abs" graph calc) > "$sh10/pgraph" &&
+	(cd "$cw" && "$abs" context app.spx card.hello.add) > "$sh10/ctx" &&
+	(cd "$cw" && "$abs" context app.spx app.main --max-nodes 1) > "$sh10/ctx-cut" &&
+	(cd "$cw" && "$abs" context calc calc.add) > "$sh10/pctx" &&
+	(cd "$cw" && "$abs" context calc calc.app.main --max-nodes 1) > "$sh10/pctx-cut" &&
+	(cd "$cw" && "$abs" doc app.spx --json) > "$sh10/doc" || { echo "FAIL docs: a graph/context/doc command of the outlines fails"; fail=1; }
+	n=0
+	for want in semaprax.graph.c1 semaprax.project-graph.c1 semaprax.context.c1 semaprax.project-agent-context.v1; do
+		n=$((n + 1))
+		block docs/GRAPH.md "$n" > "$sh10/t$n"
+		if ! grep -q "^{\"schema\":\"$want\"" "$sh10/t$n"; then
+			echo "FAIL docs/GRAPH.md: its block $n is not the $want outline"
+			fail=1
+		fi
+	done
+	shape "docs/GRAPH.md (graph.c1)" "$sh10/t1" "$sh10/graph"
+	shape "docs/GRAPH.md (project-graph.c1)" "$sh10/t2" "$sh10/pgraph"
+	shape "docs/GRAPH.md (context.c1)" "$sh10/t3" "$sh10/ctx"
+	shape "docs/GRAPH.md (context.c1, cut)" "$sh10/t3" "$sh10/ctx-cut"
+	shape "docs/GRAPH.md (project-agent-context.v1)" "$sh10/t4" "$sh10/pctx"
+	shape "docs/GRAPH.md (project-agent-context.v1, cut)" "$sh10/t4" "$sh10/pctx-cut"
+	awk '/^```text$/ { k++; next } /^```/ { if (on) exit; next } k == 2 { on = 1; print }' docs/doc-format.md > "$sh10/tdoc"
+	shape "docs/doc-format.md (doc.c1)" "$sh10/tdoc" "$sh10/doc" declarations
+	# the card's diagnostic line; `fixes` (optional) follows `help`
+	awk '/^## json/ { on = 1 } on && /^```json$/ { f = 1; next } f && /^```/ { exit } f' "$card" |
+		sed 's/}$/,"fixes"?:[…]}/' > "$sh10/tdiag"
+	"$bin" check --json tests/fixtures/syntax/codes/P106/let_missing_semi_line_end.spx | head -1 > "$sh10/diag-fixes"
+	(cd "$cw" && "$abs" check --json calc/src/core.spx) | head -1 > "$sh10/diag"
+	grep -q '"fixes"' "$sh10/diag-fixes" || { echo "FAIL docs: the P106 fixture's diagnostic has no fixes any more; pick another"; fail=1; }
+	shape "$card (a diagnostic line)" "$sh10/tdiag" "$sh10/diag"
+	shape "$card (a diagnostic line with fixes)" "$sh10/tdiag" "$sh10/diag-fixes"
+	# LOCK.md: the line kinds, in order, with their field counts (an export's header excepted)
+	awk '/^```$/ { on = !on; if (!on) exit; next } on && /^[a-z]/ { sub(/ *#.*/, ""); gsub(/<[^>]*>/, "X"); print $1, NF }' docs/LOCK.md > "$sh10/lockt"
+	(cd "$cw" && "$abs" new cmdp --template command > /dev/null && "$abs" lock calc && "$abs" lock cmdp) > "$sh10/locks" || fail=1
+	if ! awk 'NR == FNR { rank[$1] = FNR; nf[$1] = $2; next }
+		/^schema / { last = 0 }
+		!($1 in rank) { print "a line kind the document does not show: " $1; bad = 1; next }
+		rank[$1] < last { print "out of the documented order: " $1; bad = 1 }
+		$1 != "export" && NF != nf[$1] { print $1 " has " NF " fields, the document shows " nf[$1]; bad = 1 }
+		{ last = rank[$1]; seen[$1] = 1 }
+		END { for (k in rank) if (!(k in seen)) { print "never printed by calc or cmdp: " k; bad = 1 } exit bad }' "$sh10/lockt" "$sh10/locks" > "$sh10/lockdiff"; then
+		echo "FAIL docs/LOCK.md: the lock layout differs from \`semaprax lock\`'s:"
+		head -5 "$sh10/lockdiff"
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	# REGISTERS.md: the report, run; the [registers] rows in tests/registers/base
+	cp -R tests/registers/base "$sh10/reg"
+	cp -R tests/registers/json-report/. "$sh10/reg/"
+	(cd "$sh10/reg" && "$abs" registers . --register reg.json --pattern 'E-[0-9]+' --uncited --json) > "$sh10/report"
+	st=$?
+	awk '/^## The JSON report/ { on = 1 } on && /^```json$/ { f = 1; next } f && /^```/ { exit } f' docs/REGISTERS.md |
+		sed 's/^ *//' | tr -d '\n' > "$sh10/shown"
+	printf '\n' >> "$sh10/shown"
+	if [ "$st" -ne 1 ] || ! cmp -s "$sh10/shown" "$sh10/report"; then
+		echo "FAIL docs/REGISTERS.md: the json-report case exits $st (shown: 1) or prints another report:"
+		diff "$sh10/shown" "$sh10/report" | head -4
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	cp -R tests/registers/base "$sh10/rows"
+	mkdir "$sh10/rows/docs"
+	printf '{ "tokens": ["SPX-T208"] }\n' > "$sh10/rows/docs/codes.json"
+	printf '{ "tokens": ["REQ-1"] }\n' > "$sh10/rows/reqs.json"
+	{ printf '\n'; awk '/^```toml$/ { on = 1; next } on && /^```/ { exit } on' docs/REGISTERS.md; } >> "$sh10/rows/semaprax.toml"
+	if ! (cd "$sh10/rows" && "$abs" fmt --manifest semaprax.toml --check && "$abs" check .) > "$sh10/rowsout" 2>&1 ||
+	    [ "$(grep -c '^register ' "$sh10/rowsout")" -ne 2 ]; then
+		echo "FAIL docs/REGISTERS.md: its [registers] rows are not canonical or do not both run in \`check\`:"
+		head -5 "$sh10/rowsout"
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	# the card's manifest is the one `semaprax new calc` writes
+	awk '/^```toml$/ { on = 1; next } on && /^```/ { exit } on' "$card" > "$sh10/cardtoml"
+	if ! cmp -s "$sh10/cardtoml" "$cw/calc/semaprax.toml"; then
+		echo "FAIL $card: its manifest is not the one \`semaprax new calc\` writes:"
+		diff "$sh10/cardtoml" "$cw/calc/semaprax.toml" | head -5
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	# the `use` lines of the card and PROJECTS.md, in a module of their own in calc
+	cp -R "$cw/calc" "$sh10/uses"
+	{ printf 'module calc.core;\n\n@id("calc.range")\nrecord Range {\n    @id("calc.range.lo")\n    lo: i64,\n    @id("calc.range.hi")\n    hi: i64,\n}\n'
+	  tail -n +2 "$cw/calc/src/core.spx"; } > "$sh10/uses/src/core.spx"
+	{ echo 'module calc.uses;'
+	  awk '/^```text$/ { on = 1; next } on && /^```/ { on = 0 } on && /^use /' "$card" docs/PROJECTS.md | sort -u
+	  printf '\n@id("calc.uses.one")\nfn one() -> i64\n{\n    1\n}\n'; } > "$sh10/uses/src/uses.spx"
+	nuse=$(grep -c '^use ' "$sh10/uses/src/uses.spx")
+	sed -i 's|"src/tests.spx"\]|"src/tests.spx", "src/uses.spx"]|' "$sh10/uses/semaprax.toml"
+	printf '\n[dependencies]\nstd.text = "^0.1.0"\n' >> "$sh10/uses/semaprax.toml"
+	if [ "$nuse" -lt 3 ] || ! (cd "$sh10" && "$abs" check --json uses) > "$sh10/usesout" 2>&1 || grep -q '"code"' "$sh10/usesout"; then
+		echo "FAIL docs: the \`use\` lines of $card and docs/PROJECTS.md ($nuse) do not verify cleanly in calc:"
+		head -3 "$sh10/usesout"
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	# README.md: the grammar's commands; the source layout
+	"$bin" help all | sed -n 's/^  semaprax \([a-z-]*\).*/\1/p' | sort -u > "$sh10/commands"
+	block README.md 1 | sed -n 's/^semaprax \([a-z][a-z-]*\).*/\1/p' | sort -u > "$sh10/readme-commands"
+	extra=$(comm -13 "$sh10/commands" "$sh10/readme-commands" | tr '\n' ' ')
+	if [ ! -s "$sh10/readme-commands" ] || [ -n "$extra" ]; then
+		echo "FAIL README.md: its grammar names commands \`help all\` does not have: ${extra:-(no grammar found)}"
+		fail=1
+	fi
+	shapes=$((shapes + 1))
+	awk '/^```/ { if (on) exit; first = 1; next } first { first = 0; on = /^src\// } on' README.md > "$sh10/layout"
+	for d in $(sed -n 's|^\(src/[a-z_]*/\).*|\1|p' "$sh10/layout"); do
+		[ -d "$d" ] || { echo "FAIL README.md: its source layout names $d, which does not exist"; fail=1; }
+	done
+	for d in src/*/; do
+		grep -q "^$d " "$sh10/layout" || { echo "FAIL README.md: its source layout does not name $d"; fail=1; }
+	done
+	for top in $(sed -n 's|^\([a-z]*/\) .*|\1|p' "$sh10/layout" | grep -v '^src/$'); do
+		[ -d "$top" ] || { echo "FAIL README.md: its layout names $top, which does not exist"; fail=1; }
+	done
+	awk '/^src\// { d = $1 } /^[a-z]/ && !/^src\// { d = "" } d { print d "\t" $0 }' "$sh10/layout" |
+	while IFS=$tab read -r d line; do
+		for f in $(printf '%s\n' "$line" | grep -o '[a-z_*]*\.[chd][ef]*\b' | grep -E '\.(c|h|def)$'); do
+			found=0
+			for g in $d$f $d*/$f; do   # a glob such as check_*.c
+				[ -e "$g" ] && found=1
+			done
+			[ "$found" -eq 1 ] || echo "FAIL README.md: its source layout names $d$f, which does not exist"
+		done
+	done > "$sh10/files"
+	if [ -s "$sh10/files" ]; then cat "$sh10/files"; fail=1; fi
+	shapes=$((shapes + 1))
+	[ "$fail" -eq 0 ] && echo "docs: $shapes outlines and fragments (GRAPH, doc-format, the card's diagnostic line, LOCK, REGISTERS, the card's manifest, the use lines, README's grammar and layout) agree with real outputs"
+fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then
 	CARD=tests/docs/bad-card.md sh "$0" "$bin" > "$tmp/self" 2>&1
