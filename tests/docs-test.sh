@@ -369,30 +369,47 @@ if [ -z "${CARD:-}" ]; then
 	fi
 	[ "$fail" -eq 0 ] && echo "docs: docs/PATCH.md's $glines grammar lines parse, its v4 example applies as shown and its transaction is reviewed"
 fi
-# 8. docs/service.md's session: its `>` requests sent to `semaprax serve` on the operand it
-#    names, from the repository's root; the replies, every `sha256:<64 hex>` read as
-#    `sha256:…`, are its `<` lines, and the process ends with status 0.
+# 8. docs/service.md's sessions: each block of `>` requests is sent to the `semaprax serve …`
+#    command line the text above it names (from the repository's root); the replies, every
+#    `sha256:<64 hex>` read as `sha256:…`, are its `<` lines, and the process ends with status 0.
 if [ -z "${CARD:-}" ]; then
 	sv=$tmp/service
 	mkdir "$sv"
-	awk '/^## A session/ { on = 1 } on && /^```$/ { if (inb) exit; inb = 1; next } inb' docs/service.md > "$sv/session"
-	operand=$(sed -n 's/^`semaprax serve \([^`]*\)`, run from the repository.s root.*/\1/p' docs/service.md)
-	sed -n 's/^> //p' "$sv/session" > "$sv/requests"
-	sed -n 's/^< //p' "$sv/session" > "$sv/want"
-	# shellcheck disable=SC2086 # the operand as the doc shows it
-	"$bin" serve $operand < "$sv/requests" > "$sv/got" 2> "$sv/err"
-	st=$?
-	sed 's/sha256:[0-9a-f]\{64\}/sha256:…/g' "$sv/got" > "$sv/got.n"
-	nreq=$(wc -l < "$sv/requests")
-	if [ -z "$operand" ] || [ "$nreq" -lt 10 ]; then
-		echo "FAIL docs/service.md: no session found (operand \`$operand\`, $nreq requests)"
-		fail=1
-	elif [ "$st" -ne 0 ] || ! cmp -s "$sv/want" "$sv/got.n"; then
-		echo "FAIL docs/service.md: the session's replies differ (exit $st; - shown, + got):"
-		diff "$sv/want" "$sv/got.n" | head -10
+	awk -v dir="$sv" '
+		/^`semaprax serve [^`]*`/ { c = $0; sub(/^`semaprax serve /, "", c); sub(/`.*/, "", c) }
+		/^```$/ && !inb { inb = 1; first = 1; next }
+		inb && /^```$/ { inb = 0; next }
+		inb && first { first = 0; if ($0 !~ /^> /) { inb = 0; next }
+			n++; print c > (dir "/s" n ".cmd"); close(dir "/s" n ".cmd")
+			print FILENAME ":" FNR > (dir "/s" n ".at"); close(dir "/s" n ".at")
+			printf "" > (dir "/s" n ".req"); printf "" > (dir "/s" n ".want") }
+		inb && /^> / { sub(/^> /, ""); print >> (dir "/s" n ".req") }
+		inb && /^< / { sub(/^< /, ""); print >> (dir "/s" n ".want") }
+		END { print n + 0 > (dir "/count") }
+	' docs/service.md
+	nsess=$(cat "$sv/count")
+	nreq=0
+	i=1
+	while [ "$i" -le "$nsess" ]; do
+		s=$sv/s$i
+		operand=$(cat "$s.cmd")
+		# shellcheck disable=SC2086 # the operand and options as the doc shows them
+		"$bin" serve $operand < "$s.req" > "$s.got" 2> "$s.err"
+		st=$?
+		sed 's/sha256:[0-9a-f]\{64\}/sha256:…/g' "$s.got" > "$s.got.n"
+		if [ -z "$operand" ] || [ "$st" -ne 0 ] || ! cmp -s "$s.want" "$s.got.n"; then
+			echo "FAIL $(cat "$s.at"): \`semaprax serve $operand\` exits $st or replies otherwise (- shown, + got):"
+			diff "$s.want" "$s.got.n" | head -10
+			fail=1
+		fi
+		nreq=$((nreq + $(wc -l < "$s.req")))
+		i=$((i + 1))
+	done
+	if [ "$nsess" -lt 2 ]; then
+		echo "FAIL docs/service.md: $nsess sessions found (JSON-RPC and MCP)"
 		fail=1
 	fi
-	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's session: $nreq requests answered as shown"
+	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's $nsess sessions: $nreq messages answered as shown"
 fi
 # 9. every ```console block of README.md and docs/*.md: each `$ semaprax …` line runs (in a
 #    scratch directory holding `semaprax new calc`'s calc, the card's app.spx, and links to the
