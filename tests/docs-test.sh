@@ -123,6 +123,7 @@ if [ -z "${CARD:-}" ]; then
 	awk '/^```sh$/ { on = 1; next } on && /^```/ { on = 0; next } on && /^semaprax / { print FILENAME ":" FNR "\t" $0 }' "$card" > "$tmp/shlines"
 	ran=0
 	skipped=0
+	said_n=0
 	tab=$(printf '\t')
 	while IFS=$tab read -r at line; do
 		cmd=$(printf '%s\n' "${line%%#*}" | sed 's/\[[^]]*\]//g; s/^semaprax //; s/ *$//')
@@ -136,6 +137,14 @@ if [ -z "${CARD:-}" ]; then
 			head -5 "$tmp/shout"
 			fail=1
 		fi
+		# a comment saying it prints `X`: the first line printed is X (a revision read as sha256:…)
+		said=$(printf '%s\n' "$line" | sed -n 's/.*# .*prints `\([^`]*\)`.*/\1/p')
+		got=$(head -1 "$tmp/shout" | sed 's/sha256:[0-9a-f]\{64\}/sha256:…/g')
+		if [ -n "$said" ] && [ "$said" != "$got" ]; then
+			echo "FAIL $at: \`semaprax $cmd\` prints \`$got\`, not \`$said\` as the comment says"
+			fail=1
+		fi
+		[ -n "$said" ] && said_n=$((said_n + 1))
 		ran=$((ran + 1))
 	done < "$tmp/shlines"
 	if [ "$ran" -lt 10 ]; then
@@ -215,7 +224,7 @@ if [ -z "${CARD:-}" ]; then
 		fi
 	done
 	cd "$root" || exit 1
-	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($skipped Wasm lines skipped for want of node or a Wasm runtime), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
+	[ "$fail" -eq 0 ] && echo "docs: $ran shell lines of the card run as shown ($said_n print what their comment says; $skipped Wasm lines skipped for want of node or a Wasm runtime), the README's std example and docs/PROJECTS.md's manifest verify, examples/ verify and print as quoted"
 fi
 # 6. docs/editors.md: every client configuration parses in its own language and names a command
 #    line that answers an LSP initialize/shutdown/exit round trip (tests/docs/lsp_roundtrip.py);
