@@ -524,6 +524,15 @@ if [ -z "${CARD:-}" ]; then
 	shape "docs/GRAPH.md (project-agent-context.v1, cut)" "$sh10/t4" "$sh10/pctx-cut"
 	awk '/^```text$/ { k++; next } /^```/ { if (on) exit; next } k == 2 { on = 1; print }' docs/doc-format.md > "$sh10/tdoc"
 	shape "docs/doc-format.md (doc.c1)" "$sh10/tdoc" "$sh10/doc" declarations
+	# doc-format.md's text layout: the doc fixtures' text snapshots and the examples' docs
+	awk '/^## Text/ { on = 1 } on && /^```text$/ { f = 1; next } f && /^```/ { exit } f' docs/doc-format.md > "$sh10/ttext"
+	for ex in examples/*.spx; do "$bin" doc "$ex"; done > "$sh10/examples-doc"
+	if ! python3 tests/docs/layout.py "$sh10/ttext" tests/fixtures/doc/*.doc.txt "$sh10/examples-doc" > "$sh10/layout-out"; then
+		echo "FAIL docs/doc-format.md: lines of \`semaprax doc\` its text outline does not show:"
+		head -5 "$sh10/layout-out"
+		fail=1
+	fi
+	shapes=$((shapes + 1))
 	# the card's diagnostic line; `fixes` (optional) follows `help`
 	awk '/^## json/ { on = 1 } on && /^```json$/ { f = 1; next } f && /^```/ { exit } f' "$card" |
 		sed 's/}$/,"fixes"?:[…]}/' > "$sh10/tdiag"
