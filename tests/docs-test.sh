@@ -20,7 +20,19 @@
 #     manifest is canonical and verifies; every `--option` the user documents
 #     name is in some command's grammar (`help all`); the card's run-time
 #     limits are src/rt/domains.def's RT_LIMIT values; the examples/ programs
-#     verify, are canonical and print what the README says they print.
+#     verify, are canonical and print what the README says they print;
+#  6. docs/editors.md's client configurations run in their own language (lua5.4,
+#     node, tomllib; tests/docs/nvim.lua, vscode.js) and the command line each
+#     names answers an LSP round trip (tests/docs/lsp_roundtrip.py);
+#  7. docs/PATCH.md's grammar lines parse, its v4 example applies as shown, its
+#     transaction is reviewed;
+#  8. docs/service.md's sessions are replayed against `semaprax serve`;
+#  9. every ```console block ($ semaprax … and its output) runs as shown;
+# 10. the JSON and text outlines (GRAPH, doc-format, LOCK, REGISTERS, the card's
+#     diagnostic line) against real outputs (tests/docs/keys.py, layout.py), and
+#     the remaining fragments (manifests, use lines, README's grammar and layout,
+#     ARCHITECTURE's pipeline) against the binary and the tree.
+# A block added to README.md or docs/*.md should be one of these kinds.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -270,36 +282,29 @@ if [ -z "${CARD:-}" ]; then
 	else
 		edskipped=$((edskipped + 2))
 	fi
-	if python3 -c 'import tomllib' 2> /dev/null; then
-		if python3 - "$ed/helix.toml" > "$ed/helix.out" 2>&1 <<-'EOF'
-			import sys, tomllib
-			c = tomllib.load(open(sys.argv[1], "rb"))
-			lang = [l for l in c["language"] if "spx" in l["file-types"]]
-			assert len(lang) == 1 and lang[0]["scope"] and lang[0]["roots"], "one [[language]] for spx, with scope and roots"
-			names = lang[0]["language-servers"]
-			assert len(names) == 1, "one language server"
-			server = c["language-server"][names[0]]
-			print(" ".join([server["command"]] + server.get("args", [])))
-		EOF
-		then
-			printf '%s\t%s\n' "Helix" "$(cat "$ed/helix.out")" >> "$ed/lines"
-		else
-			echo "FAIL docs/editors.md: the Helix languages.toml does not parse or names no server:"
-			tail -3 "$ed/helix.out"
-			fail=1
-		fi
-		configs=$((configs + 1))
-	else
-		edskipped=$((edskipped + 1))
-	fi
-	while IFS=$tab read -r who line; do
-		# shellcheck disable=SC2086 # the configuration's words
-		if ! PATH="$ed/bin:$PATH" python3 tests/docs/lsp_roundtrip.py $line > "$ed/rt" 2>&1; then
-			echo "FAIL docs/editors.md: $who starts \`$line\`:"
-			head -3 "$ed/rt"
-			fail=1
-		fi
-	done < "$ed/lines"
+	python3 - "$ed/helix.toml" > "$ed/helix.out" 2>&1 <<-'EOF'
+		import sys
+		try:
+		    import tomllib
+		except ImportError:
+		    sys.exit(3)
+		c = tomllib.load(open(sys.argv[1], "rb"))
+		lang = [l for l in c["language"] if "spx" in l["file-types"]]
+		assert len(lang) == 1 and lang[0]["scope"] and lang[0]["roots"], "one [[language]] for spx, with scope and roots"
+		names = lang[0]["language-servers"]
+		assert len(names) == 1, "one language server"
+		server = c["language-server"][names[0]]
+		print(" ".join([server["command"]] + server.get("args", [])))
+	EOF
+	case $? in
+	0) printf '%s\t%s\n' "Helix" "$(cat "$ed/helix.out")" >> "$ed/lines"; configs=$((configs + 1)) ;;
+	3) edskipped=$((edskipped + 1)) ;;
+	*) echo "FAIL docs/editors.md: the Helix languages.toml does not parse or names no server:"
+	   tail -3 "$ed/helix.out"
+	   fail=1
+	   configs=$((configs + 1)) ;;
+	esac
+	PATH="$ed/bin:$PATH" python3 tests/docs/lsp_roundtrip.py "$ed/lines" || fail=1
 	if [ "$configs" -lt 5 ] && [ "$edskipped" -eq 0 ]; then
 		echo "FAIL docs/editors.md: only $configs client configuration snippets found (2 Lua, package.json, extension.js, Helix)"
 		fail=1
@@ -493,12 +498,9 @@ if [ -z "${CARD:-}" ]; then
 	block() {   # FILE N: the Nth fenced block of FILE
 		awk -v n="$2" '/^```/ { k++; next } k == 2 * n - 1' "$1"
 	}
-	shape() {   # WHAT TEMPLATE-FILE REAL-FILE [ITEM-PATH]
-		if ! python3 tests/docs/keys.py "$2" "$3" ${4:+"$4"} > "$sh10/keys" 2>&1; then
-			echo "FAIL $1: the outline's keys are not the output's:"
-			head -5 "$sh10/keys"
-			fail=1
-		fi
+	: > "$sh10/shapes"
+	shape() {   # WHAT TEMPLATE-FILE REAL-FILE [ITEM-PATH]: compared below, in one python process
+		printf '%s\t%s\t%s%s\n' "$1" "$2" "$3" "${4:+$tab$4}" >> "$sh10/shapes"
 		shapes=$((shapes + 1))
 	}
 	(cd "$cw" && "$abs" graph app.spx) > "$sh10/graph" && (cd "$cw" && "$abs" graph calc) > "$sh10/pgraph" &&
@@ -541,6 +543,7 @@ if [ -z "${CARD:-}" ]; then
 	grep -q '"fixes"' "$sh10/diag-fixes" || { echo "FAIL docs: the P106 fixture's diagnostic has no fixes any more; pick another"; fail=1; }
 	shape "$card (a diagnostic line)" "$sh10/tdiag" "$sh10/diag"
 	shape "$card (a diagnostic line with fixes)" "$sh10/tdiag" "$sh10/diag-fixes"
+	python3 tests/docs/keys.py "$sh10/shapes" || fail=1
 	# LOCK.md: the line kinds, in order, with their field counts (an export's header excepted)
 	awk '/^```$/ { on = !on; if (!on) exit; next } on && /^[a-z]/ { sub(/ *#.*/, ""); gsub(/<[^>]*>/, "X"); print $1, NF }' docs/LOCK.md > "$sh10/lockt"
 	(cd "$cw" && "$abs" new cmdp --template command > /dev/null && "$abs" lock calc && "$abs" lock cmdp) > "$sh10/locks" || fail=1
@@ -637,7 +640,13 @@ if [ -z "${CARD:-}" ]; then
 	done > "$sh10/files"
 	if [ -s "$sh10/files" ]; then cat "$sh10/files"; fail=1; fi
 	shapes=$((shapes + 1))
-	[ "$fail" -eq 0 ] && echo "docs: $shapes outlines and fragments (GRAPH, doc-format, the card's diagnostic line, LOCK, REGISTERS, the card's manifest, the use lines, README's grammar and layout) agree with real outputs"
+	# docs/ARCHITECTURE.md's pipeline: each snake_case name is a src/ directory or a function a header declares
+	for word in $(awk '/^```$/ { on = !on; if (!on) exit; next } on' docs/ARCHITECTURE.md | grep -o '[a-z][a-z0-9]*_[a-z0-9_]*' | sort -u); do
+		[ -d "src/$word" ] || grep -rq "[^a-z0-9_]$word(" src --include='*.h' ||
+			{ echo "FAIL docs/ARCHITECTURE.md: its pipeline names $word, neither a src/ directory nor a declared function"; fail=1; }
+	done
+	shapes=$((shapes + 1))
+	[ "$fail" -eq 0 ] && echo "docs: $shapes outlines and fragments (GRAPH, doc-format, the card's diagnostic line, LOCK, REGISTERS, the card's manifest, the use lines, README's grammar and layout, ARCHITECTURE's pipeline) agree with real outputs and sources"
 fi
 # The checker itself: a card with one defect of each kind fails with each message.
 if [ -z "${CARD:-}" ]; then

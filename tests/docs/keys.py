@@ -1,4 +1,4 @@
-"""tests/docs/keys.py TEMPLATE REAL [ITEM_PATH] — a document's JSON shape
+"""tests/docs/keys.py LIST — documents' JSON shapes
 (a fenced block of docs/*.md: JSON with placeholders such as R, […], `string`,
 prose after a key) against a real output line (tests/docs-test.sh). The
 template's first object gives the keys in order; a key written "k"?: is
@@ -6,8 +6,10 @@ optional; an object value written in the template is compared the same way
 (objects inside arrays are not). The real object must have exactly the
 template's keys in the template's order, optional ones left out or not.
 A second template object (`Item = {…}`) is compared with every element of
-the real array at ITEM_PATH (a dotted key path, `declarations`, recursively
-through its `members`). Prints nothing; exit 1 with the differences."""
+the real array at ITEM_PATH (a key, `declarations`, recursively through its
+`members`). LIST has one comparison a line: WHAT, TEMPLATE, REAL and
+optionally ITEM_PATH, tab-separated (one process for all: python's start is
+slow). Prints each difference after its WHAT; exit 1 when there is one."""
 import json
 import sys
 
@@ -97,19 +99,24 @@ def compare(tmpl, real, where, errs):
 
 
 def main():
-    tmpl = parse_objects(open(sys.argv[1], encoding="utf-8").read())
-    real = json.loads(open(sys.argv[2], encoding="utf-8").readline())
-    errs = []
-    compare(tmpl[0], real, "top", errs)
-    if len(sys.argv) > 3:
-        def walk(items, where):
-            for n, item in enumerate(items):
-                compare(tmpl[1], item, "%s[%d]" % (where, n), errs)
-                walk(item.get("members", []), "%s[%d].members" % (where, n))
-        walk(real[sys.argv[3]], sys.argv[3])
-    if errs:
-        print("\n".join(errs[:5]))
-        sys.exit(1)
+    bad = 0
+    for row in open(sys.argv[1], encoding="utf-8").read().splitlines():
+        what, tpath, rpath, *item = row.split("\t")
+        tmpl = parse_objects(open(tpath, encoding="utf-8").read())
+        real = json.loads(open(rpath, encoding="utf-8").readline())
+        errs = []
+        compare(tmpl[0], real, "top", errs)
+        if item:
+            def walk(items, where):
+                for n, it in enumerate(items):
+                    compare(tmpl[1], it, "%s[%d]" % (where, n), errs)
+                    walk(it.get("members", []), "%s[%d].members" % (where, n))
+            walk(real[item[0]], item[0])
+        if errs:
+            print("FAIL %s: the outline's keys are not the output's:" % what)
+            print("\n".join("  " + e for e in errs[:5]))
+            bad = 1
+    sys.exit(bad)
 
 
 main()
