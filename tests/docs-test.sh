@@ -601,8 +601,8 @@ if [ -z "${CARD:-}" ]; then
 	  awk '/^```text$/ { on = 1; next } on && /^```/ { on = 0 } on && /^use /' "$card" docs/PROJECTS.md | sort -u
 	  printf '\n@id("calc.uses.one")\nfn one() -> i64\n{\n    1\n}\n'; } > "$sh10/uses/src/uses.spx"
 	nuse=$(grep -c '^use ' "$sh10/uses/src/uses.spx")
-	sed -i 's|"src/tests.spx"\]|"src/tests.spx", "src/uses.spx"]|' "$sh10/uses/semaprax.toml"
-	printf '\n[dependencies]\nstd.text = "^0.1.0"\n' >> "$sh10/uses/semaprax.toml"
+	{ sed 's|"src/tests.spx"\]|"src/tests.spx", "src/uses.spx"]|' "$cw/calc/semaprax.toml"
+	  printf '\n[dependencies]\nstd.text = "^0.1.0"\n'; } > "$sh10/uses/semaprax.toml"
 	if [ "$nuse" -lt 3 ] || ! (cd "$sh10" && "$abs" check --json uses) > "$sh10/usesout" 2>&1 || grep -q '"code"' "$sh10/usesout"; then
 		echo "FAIL docs: the \`use\` lines of $card and docs/PROJECTS.md ($nuse) do not verify cleanly in calc:"
 		head -3 "$sh10/usesout"
