@@ -26,7 +26,8 @@
 #     names answers an LSP round trip (tests/docs/lsp_roundtrip.py);
 #  7. docs/PATCH.md's grammar lines parse, its v4 example applies as shown, its
 #     transaction is reviewed;
-#  8. docs/service.md's sessions are replayed against `semaprax serve`;
+#  8. docs/service.md's sessions are replayed against `semaprax serve`, and its
+#     methods table's result outlines compared with the service's results;
 #  9. every ```console block ($ semaprax … and its output) runs as shown;
 # 10. the JSON and text outlines (GRAPH, doc-format, LOCK, REGISTERS, the card's
 #     diagnostic line) against real outputs (tests/docs/keys.py, layout.py), and
@@ -423,7 +424,11 @@ if [ -z "${CARD:-}" ]; then
 		echo "FAIL docs/service.md: $nsess sessions found (JSON-RPC and MCP)"
 		fail=1
 	fi
-	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's $nsess sessions: $nreq messages answered as shown"
+	# the methods table's result outlines, each sent to a service on a scratch copy
+	cp examples/inventory.spx "$sv/inventory.spx"
+	python3 tests/docs/service_shapes.py "$abs" "$sv/inventory.spx" "$w/calc" > "$sv/shapes" || fail=1
+	grep FAIL -A5 "$sv/shapes"
+	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's $nsess sessions: $nreq messages answered as shown; $(sed -n 's/^docs: docs.service.md.s //p' "$sv/shapes")"
 fi
 # 9. every ```console block of README.md and docs/*.md: each `$ semaprax …` line runs (in a
 #    scratch directory holding `semaprax new calc`'s calc, the card's app.spx, and links to the

@@ -3,7 +3,7 @@
 prose after a key) against a real output line (tests/docs-test.sh). The
 template's first object gives the keys in order; a key written "k"?: is
 optional; an object value written in the template is compared the same way
-(objects inside arrays are not). The real object must have exactly the
+(objects inside arrays are not); `{"a","b"}` lists keys without values. The real object must have exactly the
 template's keys in the template's order, optional ones left out or not.
 A second template object (`Item = {…}`) is compared with every element of
 the real array at ITEM_PATH (a key, `declarations`, recursively through its
@@ -50,6 +50,10 @@ def parse_objects(text):
                 if pos < len(toks) and toks[pos][0] == "{":
                     nested = obj()
                 keys.append((t[1], opt, nested))
+            elif t[0] == "s" and pos + 1 < len(toks) and toks[pos + 1][0] in ",}" and \
+                    (pos == 0 or toks[pos - 1][0] in "{,"):
+                keys.append((t[1], False, None))   # the short form {"exit","stdout","stderr"}
+                pos += 1
             elif t[0] == "[":
                 skip("[", "]")
             elif t[0] == "{":
@@ -98,6 +102,13 @@ def compare(tmpl, real, where, errs):
             compare(nested, real[k], where + "." + k, errs)
 
 
+def check_row(what, tmpl_text, real):
+    """The differences of one real object from the template text's first object."""
+    errs = []
+    compare(parse_objects(tmpl_text)[0], real, "top", errs)
+    return ["FAIL %s: the outline's keys are not the output's:" % what] + ["  " + e for e in errs[:5]] if errs else []
+
+
 def main():
     bad = 0
     for row in open(sys.argv[1], encoding="utf-8").read().splitlines():
@@ -119,4 +130,5 @@ def main():
     sys.exit(bad)
 
 
-main()
+if __name__ == "__main__":
+    main()
