@@ -24,7 +24,7 @@ import os
 import re
 import subprocess
 
-ASPECTS = ("message", "help", "loc", "run", "fmt")
+ASPECTS = ("message", "help", "loc", "run", "fmt", "rev", "graph")
 LANE = "HBWL"
 
 
@@ -46,8 +46,11 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
-    if any(r[0] in ("fmt", "fmt-idem") for r in case["details"]):
+    if any(r[0] in ("fmt", "fmt-idem") or r[0] in ("rev", "graph") and
+           (r[1] or r[2][0] == "fmt") for r in case["details"]):
         case["fmt"] = fmt_levels(binary, path)
+    if any(r[0] in ("rev", "graph") for r in case["details"]):
+        case["meaning"] = meanings(binary, case)
     if any(d.get("severity") == "error" for d in diags):
         return
     runs = [r for r in case["details"] if r[0] == "run"]
@@ -80,6 +83,97 @@ def run_details(binary, case):
             if env is not None:
                 break
         case["interpreted"][key] = (env, err[0] if err else "", refusals(err))
+
+
+def revision_and_graph(binary, path):
+    """(our revision, our graph as parsed JSON, first error) of one file:
+    `check --json`'s revision (verified programs only) and `graph`'s
+    document."""
+    rev = graph = None
+    err = ""
+    try:
+        p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+        for line in p.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and d.get("severity") == "error" and not err:
+                err = d.get("code") or "error"
+            if isinstance(d, dict) and d.get("status") == "verified":
+                rev = d.get("revision")
+        if rev is not None:
+            g = subprocess.run([binary, "graph", path], capture_output=True, timeout=60)
+            if g.returncode == 0:
+                graph = json.loads(g.stdout.decode("utf-8", "replace"))
+    except (subprocess.TimeoutExpired, ValueError):
+        err = err or "no answer"
+    return rev, graph, err
+
+
+def meanings(binary, case):
+    """{level or ("other", source): (revision, graph, error)} for the
+    programs the case's rev/graph records compare: the case (level 0), our
+    fmt output of it (level 1, 2) and another program a test states."""
+    out = {}
+    levels = (case.get("fmt") or ([None, None], ""))[0]
+    for rec in case["details"]:
+        if rec[0] not in ("rev", "graph"):
+            continue
+        wanted = [rec[1]]
+        if rec[2][0] == "fmt":
+            wanted.append(rec[2][1])
+        for lv in wanted:
+            if lv in out:
+                continue
+            if lv == 0:
+                out[lv] = revision_and_graph(binary, case["file"])
+                continue
+            text = levels[lv - 1] if lv <= len(levels) else None
+            if text is None:
+                out[lv] = (None, None, "our fmt refuses")
+                continue
+            tmp = "%s.L%d.spx" % (case["file"], lv)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            out[lv] = revision_and_graph(binary, tmp)
+            os.remove(tmp)
+        if rec[2][0] == "other" and ("other", rec[2][1]) not in out:
+            tmp = case["file"] + ".other.spx"
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(rec[2][1])
+            out[("other", rec[2][1])] = revision_and_graph(binary, tmp)
+            os.remove(tmp)
+    return out
+
+
+def judge_meaning(case, rec):
+    """A stated revision or graph fact (details.read_graph's records)."""
+    kind, level, what, equal = rec
+    got = case.get("meaning", {})
+    rev, graph, err = got.get(level, (None, None, "not run"))
+    if rev is None:
+        return "n/c", "we refuse the program (%s)" % err
+    mine = rev if kind == "rev" else graph
+    if what[0] == "text":
+        return ("agree", "") if rev == what[1] else ("differ", "ours: %s" % rev)
+    if what[0] == "field":
+        from details import GRAPH_FIELDS
+        v = graph
+        for k in GRAPH_FIELDS[what[1]]:
+            v = v[k] if isinstance(v, dict) and isinstance(k, str) and k in v or \
+                isinstance(v, list) and isinstance(k, int) and k < len(v) else None
+        return ("agree", "") if v == what[2] else ("differ", "ours: %r" % (v,))
+    other = got.get(what[1] if what[0] == "fmt" else ("other", what[1]), (None, None, "not run"))
+    if other[0] is None:
+        return "n/c", "we refuse the other program (%s)" % other[2]
+    theirs = other[0] if kind == "rev" else other[1]
+    same = mine == theirs
+    if same == equal:
+        return "agree", ""
+    if kind == "rev":
+        return "differ", "ours: %s and %s" % (mine, theirs)
+    return "differ", "our graphs %s" % ("differ" if equal else "are equal")
 
 
 def refusals(lines):
@@ -182,6 +276,8 @@ def aspect_of(rec):
         return "fmt"
     if rec[0] == "list":
         return "message"
+    if rec[0] in ("rev", "graph"):
+        return rec[0]
     return rec[4][0][0]
 
 
@@ -205,6 +301,17 @@ def describe(rec):
                                                            len(rec[2]))
     if rec[0] == "fmt-idem":
         return "fmt of the fmt output is unchanged"
+    if rec[0] in ("rev", "graph"):
+        kind, level, what, equal = rec
+        subj = "%s of %s" % ("revision" if kind == "rev" else "graph",
+                             "the program" if not level else "its fmt output x%d" % level)
+        if what[0] == "text":
+            return "%s is %s" % (subj, what[1])
+        if what[0] == "field":
+            return "%s has %s = %r" % (subj, "/".join(map(str, what[1])), what[2])
+        other = "its fmt output x%d" % what[1] if what[0] == "fmt" else \
+            "another program's (%d bytes)" % len(what[1])
+        return "%s %s %s" % (subj, "equals" if equal else "differs from", other)
     if rec[0] == "run":
         return "%s%s%s%s: %s" % (
             rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
@@ -296,6 +403,8 @@ def judge(case, rec):
                 if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
                     return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
         return "agree", ""
+    if rec[0] in ("rev", "graph"):
+        return judge_meaning(case, rec)
     if rec[0] in ("fmt", "fmt-idem"):
         levels, err = case.get("fmt") or ([None, None], "not run")
         if rec[0] == "fmt-idem":

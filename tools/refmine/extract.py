@@ -37,7 +37,7 @@ import re
 from rustlex import tokenize, match_close, skip_to, split_top
 from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper
 from details import DetailReader, Envelope, Budget, Canonical, Reparsed, DEFAULT_OPTIONS, \
-    DEFAULT_MAX_STEPS
+    DEFAULT_MAX_STEPS, Revision, GraphJson
 
 CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
 PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
@@ -739,6 +739,10 @@ class FileExtractor(DetailReader):
         if (v is DEFAULT_OPTIONS or isinstance(v, Budget)) and name in ("unwrap", "expect",
                                                                          "clone"):
             return v
+        if isinstance(v, (Revision, GraphJson)) and name in (
+                "unwrap", "expect", "clone", "to_string", "to_owned", "as_str", "as_ref",
+                "trim", "trim_end"):
+            return v
         if isinstance(v, (Canonical, Reparsed)) and name in (
                 "unwrap", "expect", "clone", "to_string", "to_owned", "as_str", "as_ref"):
             return v
@@ -983,6 +987,13 @@ class FileExtractor(DetailReader):
             # a format string is never a program text itself (its braces
             # are doubled): when the arguments are unknown, the result
             # derives from the arguments' programs only
+            # `format!("{graph}\n")` of a graph: the graph (a snapshot is
+            # compared field by field, the newline does not matter)
+            m = re.fullmatch(r"\{(\w*)\}\n?", fmt)
+            if m and len(pos) + len(named) == (0 if m.group(1) else 1):
+                g = pos[0] if pos else named.get(m.group(1), env.get(m.group(1)))
+                if isinstance(g, GraphJson):
+                    return g
             formatted = self.format(fmt, pos, named, env)
             if formatted is not None:
                 return formatted
