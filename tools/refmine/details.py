@@ -682,7 +682,10 @@ class DetailReader:
                 if a[j][1] == "." and a[j + 1][1] == "contains" and a[j + 2][1] == "(" and \
                         match_close(a, j + 2) == ce:
                     base = self.eval(a[:j], env)
-                    text = self.text_value(a[j + 3:ce], env)
+                    arg = a[j + 3:ce]
+                    if arg and arg[-1][1] == ",":
+                        arg = arg[:-1]
+                    text = self.text_value(arg, env)
                     if isinstance(base, GraphJson) and text is not None:
                         for path, v in graph_fields(text):
                             self.note_detail(set(base.progs),

@@ -82,6 +82,8 @@ def wanted(rel):
     examples are cases of their own, the rest are read through include_str!."""
     if rel.startswith("tests/") and rel.endswith((".rs", ".spx")):
         return True
+    if rel.startswith("tests/snapshots/") and rel.endswith(".graph.json"):
+        return True  # graph snapshots, read through include_str! for their shared fields
     return rel.startswith("examples/") and rel.endswith(".spx")
 
 
@@ -123,7 +125,8 @@ def mine(files):
     details = {}  # key -> detail records (extract.py, details.py)
     for rel in sorted(files):
         text = files[rel]
-        if rel.endswith(".spx") and not (rel.startswith("examples/") and rel.count("/") == 1):
+        if rel.endswith(".json") or rel.endswith(".spx") and not (
+                rel.startswith("examples/") and rel.count("/") == 1):
             continue  # read through include_str! only
         if rel.endswith(".spx"):
             found = [(rel, text, ("accept", ()))]

@@ -348,6 +348,24 @@ fn formatter_texts_are_fmt_details() {
     assert_eq!(TIDY, semaprax::format::canonical(&tidy));
 }
 
+#[test]
+fn revisions_and_graphs_are_details() {
+    let program = parse(SUGAR, Path::new("s.spx")).unwrap();
+    let canonical = format::canonical(&program);
+    let reparsed = parse(&canonical, Path::new("c.spx")).unwrap();
+    assert_eq!(graph::revision(&program), graph::revision(&reparsed));
+    assert_eq!(graph::to_json(&program).unwrap(), graph::to_json(&reparsed).unwrap());
+    let tidy = parse(TIDY, Path::new("t.spx")).unwrap();
+    assert_eq!(graph::revision(&program), graph::revision(&tidy));
+    assert_ne!(graph::revision(&program), graph::revision(&parse(BASE, "b").unwrap()));
+    assert_eq!(graph::revision(&tidy), "sha256:00");
+    let json = graph::to_json(&tidy).unwrap();
+    assert!(json.contains("\"entrypoint\":\"app.main\"",));
+    assert!(json.contains("\"schema\":\"semaprax.graph.v10\""));
+    assert!(!json.contains("\"module\":\"demo.other\""));
+    assert_eq!(format!("{json}\n"), include_str!("snapshots/tidy.graph.json"));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -367,10 +385,16 @@ const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
+SNAPSHOT = '{"schema":"semaprax.graph.v10","revision":"sha256:00","module":"demo.sugar",' \
+    '"prelude":{"schema":"semaprax.prelude.v1","digest":"sha256:11"},"nodes":[]}\n'
+
+
+TIDY_TEXT = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n"
+BASE_TEXT = "\nmodule demo.base;\n@id(\"app.main\")\nfn main() -> i64 { 40 + 2 }\n"
 
 
 def main():
-    files = {"tests/selftest/inc.spx": INCLUDED}
+    files = {"tests/selftest/inc.spx": INCLUDED, "tests/snapshots/tidy.graph.json": SNAPSHOT}
     details = {}
     got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files, details)}
     want = {
@@ -481,6 +505,26 @@ def main():
     want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = [
         ("fmt", 1, tidy), ("fmt-idem",)]
     want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = [("fmt", 1, tidy)]
+    # revisions and graphs: of the program and of its fmt output, of two
+    # programs (equal, or differing under assert_ne!), a pinned revision,
+    # a shared top-level field of a graph (not the schema, not a negated
+    # contains), and a snapshot's shared fields
+    base = "tests/synthetic.rs::base_verifies#1"
+    rg = "tests/synthetic.rs::formatter_texts_are_fmt_details#1"
+    want_details[rg] += [
+        ("rev", 0, ("fmt", 1), True), ("graph", 0, ("fmt", 1), True),
+        ("rev", 0, ("other", TIDY_TEXT), True),
+        ("rev", 0, ("other", BASE_TEXT), False)]
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] += [
+        ("rev", 0, ("text", "sha256:00"), True),
+        ("graph", 0, ("field", ("entrypoint",), "app.main"), True),
+        ("graph", 0, ("field", ("revision",), "sha256:00"), True),
+        ("graph", 0, ("field", ("module",), "demo.sugar"), True),
+        ("graph", 0, ("field", ("prelude", "schema"), "semaprax.prelude.v1"), True),
+        ("graph", 0, ("field", ("prelude", "digest"), "sha256:11"), True)]
+    assert base in want
+    # `graph::to_json(&tidy).unwrap()` verifies it: a weaker "accepted"
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("accept", ())
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
