@@ -51,9 +51,11 @@ def run_details(binary, case):
         case["fmt"] = fmt_levels(binary, path)
     if any(r[0] in ("rev", "graph") for r in case["details"]):
         case["meaning"] = meanings(binary, case)
-    if any(d.get("severity") == "error" for d in diags):
-        return
     runs = [r for r in case["details"] if r[0] == "run"]
+    if any(d.get("severity") == "error" for d in diags):
+        path = rewritten(binary, case) if runs else None
+        if path is None:
+            return
     if any(not via_interpret(r) for r in runs):
         try:
             r = subprocess.run([binary, "run", "--json", path], capture_output=True, timeout=120)
@@ -83,6 +85,39 @@ def run_details(binary, case):
             if env is not None:
                 break
         case["interpreted"][key] = (env, err[0] if err else "", refusals(err))
+
+
+def rewritten(binary, case):
+    """A program our check refuses, rewritten as decided.txt's `rewrite`
+    lines for its runs say (each the change our own diagnostic's help line
+    prescribes: DECISIONS "refmine: decided rewrites"), when our check then
+    accepts it: its path (the runs use it), else None."""
+    if not case.get("rewrites"):
+        return None
+    src = case["source"]
+    for old, new in case["rewrites"]:
+        if old and old not in src:
+            case["rewrite_error"] = "%r does not occur" % old
+            return None
+        src = src.replace(old, new) if old else src + new
+    path = case["file"] + ".rw.spx"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(src)
+    p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+    errs = [d.get("code") for d in map(_json_or_none, p.stdout.decode("utf-8", "replace").splitlines())
+            if isinstance(d, dict) and d.get("severity") == "error"]
+    if errs or p.returncode != 0:
+        case["rewrite_error"] = "our check still refuses it (%s)" % (errs[0] if errs else p.returncode)
+        return None
+    case["rewritten"] = path
+    return path
+
+
+def _json_or_none(line):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
 
 
 def revision_and_graph(binary, path):
@@ -352,7 +387,7 @@ def judge(case, rec):
     if rec[0] == "run":
         env = case.get("envelope")
         ours = [d for d in case.get("diags", []) if d.get("severity") == "error"]
-        if ours:
+        if ours and not case.get("rewritten"):
             return "n/c", "we refuse the program (%s)" % ours[0]["code"]
         if via_interpret(rec):
             env, err, refused = case["interpreted"][interpret_key(rec)]
@@ -454,7 +489,8 @@ def report_details(cases, decided):
     """Print the four detail figures and their differences; return the
     decided.txt detail entries no record matched."""
     used = set()
-    figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0} for a in ASPECTS}
+    figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0, "rw": 0}
+               for a in ASPECTS}
     diffs = []
     for c in cases:
         base = decided.get(c["key"]) or next(
@@ -464,7 +500,13 @@ def report_details(cases, decided):
             a = aspect_of(rec)
             f = figures[a]
             dkey = "%s@%s" % (c["key"], a)
-            d = decided.get(dkey)
+            # a run record of one entry: KEY@run:ENTRY first
+            ekey = "%s:%s" % (dkey, rec[1]) if a == "run" else None
+            d = decided.get(ekey) if ekey else None
+            if d:
+                used.add(ekey)
+            else:
+                d = decided.get(dkey)
             if d:
                 used.add(dkey)
             else:
@@ -482,6 +524,8 @@ def report_details(cases, decided):
             if status == "n/c":
                 f["n/c"] += 1
                 continue
+            if a == "run" and c.get("rewritten"):
+                f["rw"] += 1
             if status == "agree":
                 f["agree"] += 1
                 if d:
@@ -500,10 +544,11 @@ def report_details(cases, decided):
         f = figures[a]
         counted = f["agree"] + f["differ"] + f["spec"]
         print("  %-8s agreement: raw %d/%d = %.1f%%, over what our spec does not decide "
-              "otherwise (%d decided): %d/%d = %.1f%% (%d not comparable, %d excluded)" % (
+              "otherwise (%d decided): %d/%d = %.1f%% (%d not comparable, %d excluded%s)" % (
                   a, f["agree"], counted, 100.0 * f["agree"] / max(1, counted), f["spec"],
                   f["agree"], counted - f["spec"],
-                  100.0 * f["agree"] / max(1, counted - f["spec"]), f["n/c"], f["excl"]))
+                  100.0 * f["agree"] / max(1, counted - f["spec"]), f["n/c"], f["excl"],
+                  ", %d compared on a decided rewrite" % f["rw"] if f["rw"] else ""))
     for cls, c, rec, cause, d in diffs:
         print("  %-9s %s@%s  expected %s; %s%s  [%s]" % (
             cls, c["key"], aspect_of(rec), describe(rec), cause,

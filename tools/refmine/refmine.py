@@ -232,6 +232,14 @@ def verdict(case):
     return True, "reject"
 
 
+# KEY@run -> [(from, to)]: decided.txt's `rewrite` lines
+rewrites = {}
+
+
+def unescape(s):
+    return s.replace("\\n", "\n").replace("\\t", "\t")
+
+
 def load_decided(path):
     decided = {}
     if not os.path.exists(path):
@@ -242,6 +250,12 @@ def load_decided(path):
             if not line.strip() or line.startswith("#"):
                 continue
             parts = line.split("\t")
+            if len(parts) == 5 and parts[1] == "rewrite" and parts[0].endswith("@run"):
+                # KEY@run, rewrite, FROM, TO, reason: the runs of a program
+                # our check refuses compare on it rewritten as our help says
+                # (FROM empty: TO is appended)
+                rewrites.setdefault(parts[0], []).append((unescape(parts[2]), unescape(parts[3])))
+                continue
             if len(parts) < 3 or parts[1] not in ("spec", "lifted", "skew"):
                 sys.exit("refmine: %s:%d: want KEY<TAB>spec|lifted|skew<TAB>reason" % (path, n))
             decided[parts[0]] = (parts[1], parts[2])
@@ -271,9 +285,11 @@ def main():
         return 0
     casedir = os.path.join(a.out, "cases")
     os.makedirs(casedir, exist_ok=True)
+    decided = load_decided(a.decided)
+    for c in cases:
+        c["rewrites"] = rewrites.get(c["key"] + "@run", [])
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as pool:
         cases = list(pool.map(lambda c: run_case(a.bin, casedir, c), cases))
-    decided = load_decided(a.decided)
 
     causes = {}
     agree = counted = spec = 0
@@ -333,6 +349,13 @@ def main():
         print("refmine: decided.txt entry not matched: %s" % k)
     for k in stale_details:
         print("refmine: decided.txt entry not matched: %s" % k)
+    keys = {c["key"] for c in cases}
+    for k in sorted(rewrites):
+        if k[:-len("@run")] not in keys and not a.only:
+            print("refmine: decided.txt rewrite not matched: %s" % k)
+    for c in cases:
+        if c.get("rewrite_error"):
+            print("refmine: decided.txt rewrite of %s: %s" % (c["key"], c["rewrite_error"]))
     with open(os.path.join(a.out, "results.json"), "w", encoding="utf-8") as fh:
         json.dump([{k: c[k] for k in ("key", "kind", "codes", "ours", "agree", "file")}
                    for c in cases], fh, indent=1, sort_keys=True)
