@@ -1,5 +1,7 @@
 """refmine's detail figures: a test's stated diagnostic message, help
-text and primary-span location (compared with our `check --json`), and
+text and primary-span location (compared with our `check --json`), a
+stated revision or graph fact (judge_meaning: our `check --json` revision,
+our `graph` document's shared fields), and
 the interpreter's outcome for the program's entry (compared with our `run
 --json`, which prints the same semaprax.interpret.v1 envelope).
 
@@ -486,7 +488,7 @@ def judge(case, rec):
 
 
 def report_details(cases, decided):
-    """Print the four detail figures and their differences; return the
+    """Print the detail figures and their differences; return the
     decided.txt detail entries no record matched."""
     used = set()
     figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0, "rw": 0}

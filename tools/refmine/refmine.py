@@ -31,14 +31,22 @@ against our `semaprax interpret` (`interpret-strings` for the reference's
 internal-String profile; both in turn for its `.or_else(…)` fallback; a
 row's profile chosen by `if *id == …`; a smaller step budget derived from
 our default-budget run), and a fifth, fmt: `format::canonical(&program)`
-stated equal to a text or idempotent, against our `fmt --stdout`.
-decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt).
-Figures as of session 20 (v0.2.0 plus 82 newest tests/language files):
-verdicts raw 796/818 = 97.3%, 796/796 over what our spec does not decide
-otherwise (22 decided); message 91/91; help 64/68 raw, 64/64 (4 decided);
-location 2/2; run 277/277, 30 not comparable (programs our check
-refuses); fmt 117/118 raw, 117/117 (1 decided). Session 19: run 213/213,
-no fmt figure.
+stated equal to a text or idempotent, against our `fmt --stdout`; a sixth and seventh, rev and graph:
+`graph::revision` of a program stated equal to its fmt output's, to
+another program's or to a digest (ours: `check --json`'s revision), and
+`graph::to_json` equalities and the fields our graph shares (revision,
+module, entrypoint, prelude; a snapshot's through include_str!).
+decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt,
+rev, graph; `CASE@run:ENTRY` one entry's run), and `CASE@run` rewrite
+lines: the runs of a program our check refuses compare on it rewritten as
+our help lines prescribe. Figures as of session 21 (v0.2.0 plus 82 newest
+tests/language files): verdicts raw 796/818 = 97.3%, 796/796 over what our
+spec does not decide otherwise (22 decided); message 91/91; help 64/68
+raw, 64/64 (4 decided); location 2/2; run 303/307 raw, 303/303 (4
+decided, 30 on a decided rewrite, 0 not comparable); fmt 117/118 raw,
+117/117 (1 decided); rev 51/51 (1 not comparable); graph 41/42 raw,
+41/41 (1 decided, 1 not comparable). Session 20: run 277/277 with 30 not
+comparable, no rev or graph figure.
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).
