@@ -655,6 +655,8 @@ class DetailReader:
         strs = [t[2] for t in rhs if t[0] == "str"]
         if len(rhs) < 8 or w[0] != "if":
             return None
+        if rhs[1][0] == "ident" and w[2:5] == [".", "returned", "{"]:
+            return self.outcome_text_returned(rhs, env)
         if not (rhs[1][0] == "ident" and w[2] == "[" and rhs[3][0] == "str" and
                 rhs[3][2] == "kind" and w[4:6] == ["]", "=="] and rhs[6][0] == "str" and
                 rhs[6][2] == "returned" and w[7] == "{"):
@@ -719,6 +721,30 @@ class DetailReader:
             else:
                 for path, v in graph_fields(b):
                     self.note_detail(set(a.progs), ("graph", a.level, ("field", path, v), True))
+
+    def outcome_text_returned(self, rhs, env):
+        """The same rendering selected by `if result.returned { … }` (the
+        interpretation's flag) over `outcome = &envelope["payload"]["outcome"]`
+        of that interpretation's envelope."""
+        w = [t[1] for t in rhs]
+        strs = [t[2] for t in rhs if t[0] == "str"]
+        if "ok|{}" not in strs or "{}|{}" not in strs or "value" not in strs or \
+                "domain_id" not in strs or "code" not in strs or "else" not in w:
+            return None
+        res = env.get(rhs[1][1])
+        if not isinstance(res, Envelope) or res.path:
+            return None
+        names = {rhs[k][1] for k in range(len(rhs) - 2)
+                 if rhs[k][0] == "ident" and w[k + 1] == "[" and rhs[k + 2][0] == "str"}
+        for n in names:
+            out = env.get(n)
+            if not isinstance(out, Envelope) or out.path != ("payload", "outcome") or \
+                    (out.progs, out.entry, out.args, out.profile, out.budget) != \
+                    (res.progs, res.entry, res.args, res.profile, res.budget):
+                return None
+        if not names:
+            return None
+        return OutcomeText(res.progs, res.entry, res.args, res.profile, res.budget)
 
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:

@@ -30,7 +30,7 @@ again, to itself; `graph::revision` (Revision) and `graph::to_json`
 (GraphJson) of a program or of its canonical text parsed again. Figures
 (session 21, v0.2.0 plus the 82 newest tests/language files): verdicts
 796/818 raw, 796/796 over what our spec does not decide otherwise; message
-91/91, help 64/68 (64/64), location 2/2, run 303/307 (303/303, 4 decided,
+91/91, help 64/68 (64/64), location 2/2, run 319/323 (319/319, 4 decided,
 30 on a decided rewrite), fmt 117/118 (117/117, 1 decided), rev 51/51,
 graph 41/42 (41/41, 1 decided).
 """

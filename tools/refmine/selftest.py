@@ -271,6 +271,19 @@ fn interpreter_argument_tables_are_run_details() {
         };
         assert_eq!(&observed, expected, "{id}");
     }
+    // the same rendering selected by the interpretation's `returned` flag
+    for (id, expected) in [("demo.twice", "ok|0")] {
+        let result = interpreter::interpret(&path, id, &[], &interpreter::InterpreterOptions::default())
+            .unwrap();
+        let envelope: serde_json::Value = serde_json::from_str(&result.envelope).unwrap();
+        let outcome = &envelope["payload"]["outcome"];
+        let actual = if result.returned {
+            format!("ok|{}", outcome["value"].as_str().unwrap())
+        } else {
+            format!("{}|{}", outcome["status"]["domain_id"].as_str().unwrap(), outcome["status"]["code"])
+        };
+        assert_eq!(actual, *expected, "{id}: {}", result.envelope);
+    }
     let defaults = InterpreterOptions::default();
     let fallback = interpreter::interpret(&path, "demo.zero", &[], &defaults)
         .or_else(|_| interpreter::internal_strings::interpret(&path, "demo.zero", &[], &defaults))
@@ -473,6 +486,8 @@ def main():
              ("true", "7i32")),
             # the reference's one-line outcome (`ok|<value>` or `<domain>|<code>`)
             ("run", "demo.zero", (("text", "ok|0"),)),
+            # `if result.returned { … }` over that interpretation's outcome
+            ("run", "demo.twice", (("text", "ok|0"),)),
             # `interpret(…).or_else(|_| internal_strings::interpret(…))`
             ("run", "demo.zero", (("contains", '"value":"0"'),), (), "fallback"),
         ],
