@@ -28,7 +28,7 @@ import json
 import re
 
 from rustlex import match_close, split_top
-from values import Taint, Seq, UNKNOWN
+from values import Taint, Seq, UNKNOWN, ExamplePath
 
 # calls between a diagnostic's field and the comparison that keep its text
 ACCESSORS = {"as_deref", "as_ref", "as_str", "clone", "unwrap", "unwrap_or_default",
@@ -849,7 +849,8 @@ class DetailReader:
                 isinstance(args[2], Seq) and all(isinstance(a, str) for a in args[2].items) and \
                 (options is DEFAULT_OPTIONS or isinstance(options, Budget)) and \
                 (len(path) == 1 or path[-2] in ("interpreter", "internal_strings")):
-            progs = self.taint_of(args[0])
+            # `interpret(Path::new("examples/x.spx"), …)`: that example
+            progs = self.taint_of(args[0].source if isinstance(args[0], ExamplePath) else args[0])
             if len(progs) == 1:
                 return Envelope(progs, args[1], (), tuple(args[2].items),
                                 "strings" if path[-2:-1] == ["internal_strings"] else None,

@@ -38,7 +38,7 @@ graph 41/42 (41/41, 1 decided).
 import re
 
 from rustlex import tokenize, match_close, skip_to, split_top
-from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper
+from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper, ExamplePath
 from details import DetailReader, Envelope, Budget, Canonical, Reparsed, DEFAULT_OPTIONS, \
     DEFAULT_MAX_STEPS, Revision, GraphJson
 
@@ -871,6 +871,13 @@ class FileExtractor(DetailReader):
             return args[0]
         if name in ("new", "default") and not args and path[0] == "String":
             return ""
+        if name == "new" and path == ["Path", "new"] and len(args) == 1 and \
+                isinstance(args[0], str) and args[0] in (self.files or {}) and \
+                args[0].startswith("examples/") and args[0].endswith(".spx"):
+            # a path to one of the reference's examples, relative to its
+            # root: that file's program (read where the interpreter is given
+            # the path)
+            return ExamplePath(args[0], self.files[args[0]])
         if name in ("Some", "Ok", "Box", "Rc", "Arc") and len(args) == 1:
             return args[0]
         if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):

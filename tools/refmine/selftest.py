@@ -362,6 +362,15 @@ fn formatter_texts_are_fmt_details() {
 }
 
 #[test]
+fn an_example_path_given_to_the_interpreter_is_that_example() {
+    let path = Path::new("examples/demo.spx");
+    let interpretation = interpreter::interpret(path, "demo.main", &[], &InterpreterOptions::default()).unwrap();
+    assert!(interpretation.envelope.contains("\"value\":\"1\""));
+    let unknown = Path::new("examples/absent.spx");
+    assert!(interpreter::interpret(unknown, "demo.main", &[], &InterpreterOptions::default()).unwrap().envelope.contains("\"value\":\"2\""));
+}
+
+#[test]
 fn revisions_and_graphs_are_details() {
     let program = parse(SUGAR, Path::new("s.spx")).unwrap();
     let canonical = format::canonical(&program);
@@ -398,6 +407,7 @@ const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
+EXAMPLE = 'module demo.example;\n@id("demo.main")\nfn main() -> i64 { 1 }\n'
 SNAPSHOT = '{"schema":"semaprax.graph.v10","revision":"sha256:00","module":"demo.sugar",' \
     '"prelude":{"schema":"semaprax.prelude.v1","digest":"sha256:11"},"nodes":[]}\n'
 
@@ -407,7 +417,8 @@ BASE_TEXT = "\nmodule demo.base;\n@id(\"app.main\")\nfn main() -> i64 { 40 + 2 }
 
 
 def main():
-    files = {"tests/selftest/inc.spx": INCLUDED, "tests/snapshots/tidy.graph.json": SNAPSHOT}
+    files = {"tests/selftest/inc.spx": INCLUDED, "tests/snapshots/tidy.graph.json": SNAPSHOT,
+             "examples/demo.spx": EXAMPLE}
     details = {}
     got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files, details)}
     want = {
@@ -538,6 +549,12 @@ def main():
         ("graph", 0, ("field", ("prelude", "schema"), "semaprax.prelude.v1"), True),
         ("graph", 0, ("field", ("prelude", "digest"), "sha256:11"), True)]
     assert base in want
+    # `interpret(Path::new("examples/x.spx"), …)`: the example's program (a
+    # path not among the files read is nothing)
+    want_details["tests/synthetic.rs::an_example_path_given_to_the_interpreter_is_that_example#1"] = [
+        ("run", "demo.main", (("contains", '"value":"1"'),))]
+    want["tests/synthetic.rs::an_example_path_given_to_the_interpreter_is_that_example#1"] = (
+        "detail", ())
     # `graph::to_json(&tidy).unwrap()` verifies it: a weaker "accepted"
     want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("accept", ())
     bad = 0
