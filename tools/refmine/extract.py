@@ -29,9 +29,9 @@ N)` or `max_steps = N` below the default is a Budget), and
 again, to itself; `graph::revision` (Revision) and `graph::to_json`
 (GraphJson) of a program or of its canonical text parsed again. Figures
 (session 21, v0.2.0 plus the 82 newest tests/language files): verdicts
-796/818 raw, 796/796 over what our spec does not decide otherwise; message
-91/91, help 64/68 (64/64), location 2/2, run 319/323 (319/319, 4 decided,
-30 on a decided rewrite), fmt 117/118 (117/117, 1 decided), rev 51/51,
+798/821 raw, 798/798 over what our spec does not decide otherwise; message
+91/91, help 64/68 (64/64), location 2/2, run 323/327 (323/323, 4 decided,
+30 on a decided rewrite), fmt 118/119 (118/118, 1 decided), rev 51/51,
 graph 41/42 (41/41, 1 decided).
 """
 
@@ -1082,7 +1082,7 @@ def normpath(path):
     return "/".join(out)
 
 
-def extract(path, text, files=None, details=None):
+def extract(path, text, files=None, details=None, parent=None):
     """[(key, source, expectation)] for one Rust test file; expectation is
     (kind, codes) with kind 'accept', 'reject', 'parse-ok', 'parse-err',
     'backend' (a lane's code) or 'output' (codes holds the expected stdout),
@@ -1091,8 +1091,15 @@ def extract(path, text, files=None, details=None):
     ('diag', 'first'|'any', CODE, negated, ((field, op, value), …)) with
     field message/help/loc, or ('run', ENTRY, (('contains', text) |
     ('json', path, value), …)); a program with details and no verdict is
-    returned with kind 'detail'."""
+    returned with kind 'detail'. `parent` ((path, text)): the file that
+    declares this one as its submodule (`#[path = "…"] mod …;`, the child
+    starting `use super::*;`): its consts and helpers are the child's too."""
     ex = FileExtractor(path, text, files)
+    if parent is not None:
+        pex = FileExtractor(parent[0], parent[1], files)
+        pex.items(False)
+        ex.consts.update(pex.consts)
+        ex.helpers.update(pex.helpers)
     programs, expect = ex.run()
     out = []
     for idx, (key, source) in enumerate(programs):

@@ -557,6 +557,16 @@ def main():
         "detail", ())
     # `graph::to_json(&tidy).unwrap()` verifies it: a weaker "accepted"
     want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("accept", ())
+    # a submodule (`#[path = "…"] mod …;` beginning `use super::*;`) sees
+    # its parent's consts and helpers
+    parent = ("tests/parent.rs", 'const CHILD_PROGRAM: &str = "module demo.child;\\n@id(\\"app.main\\") '
+              'fn main() -> i64 { 5 }\\n";\nfn codes(s: &str) -> Vec<&str> { verify::verify(&parse(s, "p").unwrap()) }\n')
+    child = 'use super::*;\n#[test]\nfn uses_the_parent() { assert!(codes(CHILD_PROGRAM).is_empty()); }\n'
+    sub_got = {k: e for k, _s, e in extract("tests/parent/child.rs", child, files, {}, parent)}
+    want_sub = {"tests/parent/child.rs::uses_the_parent#1": ("accept", ())}
+    if sub_got != want_sub:
+        print("refmine selftest: submodule: want %s, got %s" % (want_sub, sub_got))
+        got["#submodule"] = sub_got
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
