@@ -132,7 +132,7 @@ SUBMODULE_RE = re.compile(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub\s+)?mod\s+\w+\s*;
 def submodule_parents(files):
     """{child path: parent path} for `#[path = "dir/x.rs"] mod x;` in a test
     file whose child begins with `use super::*;` (the child sees the
-    parent's consts and helpers)."""
+    parent's consts and helpers), or such a child `dir/x.rs` beside `dir.rs`."""
     out = {}
     for rel in sorted(files):
         if not rel.endswith(".rs"):
@@ -143,6 +143,13 @@ def submodule_parents(files):
             if child in files and re.search(r"^\s*(//[^\n]*\n\s*)*use\s+super::\*;",
                                             files[child]):
                 out[child] = rel
+    # a child no parent we hold declares (an older parent): `dir/x.rs` in
+    # the directory named after `dir.rs`, beginning `use super::*;`
+    for rel in sorted(files):
+        parent = rel.rsplit("/", 1)[0] + ".rs"
+        if rel.endswith(".rs") and rel not in out and parent in files and \
+                re.search(r"^\s*(//[^\n]*\n\s*)*use\s+super::\*;", files[rel]):
+            out[rel] = parent
     return out
 
 
