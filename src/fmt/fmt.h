@@ -52,6 +52,7 @@ void fmt_fn_header(Buf *out, const FnDecl *fn);
  * effects { e }`).  Appended to out, no newline. */
 void fmt_expr_line(Buf *out, const Expr *e);
 void fmt_type_line(Buf *out, const Type *t);
+void fmt_pattern_line(Buf *out, const Pattern *p);  /* a match arm's pattern */
 void fmt_import_header(Buf *out, const ImportFn *f);
 
 /*

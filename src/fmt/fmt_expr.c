@@ -238,6 +238,12 @@ pattern(Fmt *F, const Pattern *p)
 	}
 }
 
+void
+fmt_fx_pattern(Fmt *F, const Pattern *p)
+{
+	pattern(F, p);
+}
+
 /* ==== record-literal containment (conditions) ======================================== */
 
 static bool contains_record(const Expr *e);

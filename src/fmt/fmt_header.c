@@ -200,6 +200,16 @@ fmt_type_line(Buf *out, const Type *t)
 }
 
 void
+fmt_pattern_line(Buf *out, const Pattern *p)
+{
+	Fmt F = { 0 };
+	F.out = out;
+	fmt_fx_pattern(&F, p);
+	VEC_FREE(F.lts);
+	VEC_FREE(F.force);
+}
+
+void
 fmt_import_header(Buf *out, const ImportFn *f)
 {
 	Fmt F = { 0 };

@@ -61,6 +61,7 @@ void fmt_fx_cond(Fmt *F, const Expr *e);        /* parenthesized if it holds a r
 void fmt_fx_simple_stmt(Fmt *F, const Stmt *s); /* let / assignment, with `;` */
 void fmt_stmt_if(Fmt *F, const Stmt *s);     /* a statement `if` (or its value discard) */
 void fmt_fx_type(Fmt *F, const Type *t);
+void fmt_fx_pattern(Fmt *F, const Pattern *p);  /* a match arm's pattern */
 void fmt_fx_name(Fmt *F, Name n);
 void fmt_fx_qname(Fmt *F, const QName *q);
 void fmt_fx_tparams(Fmt *F, const Name *names, int n);

@@ -171,10 +171,20 @@ case_name(W *w, TypeId t, int case_index)
 	return arena_printf(&w->scratch, "%d", case_index);
 }
 
-/* A pattern as its source text, whitespace runs folded to one space. */
+/* An arm's pattern as fmt prints it, so that two programs of one revision
+ * have one graph (`Point { x: x }` is `Point { x }`); an arm made without
+ * a source pattern prints its source text, whitespace runs folded. */
 static void
-pattern(W *w, const HirPattern *p)
+pattern(W *w, const HirArm *a)
 {
+	const HirPattern *p = a->pat;
+	if (a->src) {
+		Buf t = {0};
+		fmt_pattern_line(&t, a->src);
+		json_str(w->out, t.data ? t.data : "", t.len);
+		buf_free(&t);
+		return;
+	}
 	const char *s = w->S->src + p->span.start;
 	size_t n = p->span.end > p->span.start ? p->span.end - p->span.start : 0;
 	Buf t = {0};
@@ -365,7 +375,7 @@ match(W *w, const HirExpr *e)
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const HirArm *a = &e->u.match.arms[i];
 		buf_puts(w->out, ",[");
-		pattern(w, a->pat);
+		pattern(w, a);
 		if (a->guard) {
 			buf_puts(w->out, ",[\"guard\",");
 			w_expr(w, a->guard);

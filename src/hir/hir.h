@@ -132,6 +132,7 @@ struct HirPattern {
 
 typedef struct HirArm {
 	HirPattern *pat;      /* the resolved pattern */
+	const Pattern *src;   /* the arm's pattern as written (the graph prints it canonically) */
 	int case_index;       /* variant scrutinee: the case, -1 for a catch-all */
 	HirSlot *binds;       /* slots bound by the pattern, in pattern order */
 	int nbinds;

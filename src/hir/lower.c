@@ -501,6 +501,7 @@ lower_match(Lower *L, const Expr *e, bool move)
 		SlotVec binds = {0};
 		BindCtx bc = { L, e->u.match.mode != MATCH_OWN, &binds };
 		ha->pat = lower_pattern(&bc, a->pat, st);
+		ha->src = a->pat;
 		ha->case_index = ha->pat->kind == HIR_PAT_CASE ? ha->pat->case_index : -1;
 		ha->binds = ARENA_COPY_VEC(ar(L), HirSlot, binds);
 		ha->nbinds = binds.len;

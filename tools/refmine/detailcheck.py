@@ -1,5 +1,7 @@
 """refmine's detail figures: a test's stated diagnostic message, help
-text and primary-span location (compared with our `check --json`), and
+text and primary-span location (compared with our `check --json`), a
+stated revision or graph fact (judge_meaning: our `check --json` revision,
+our `graph` document's shared fields), and
 the interpreter's outcome for the program's entry (compared with our `run
 --json`, which prints the same semaprax.interpret.v1 envelope).
 
@@ -24,7 +26,7 @@ import os
 import re
 import subprocess
 
-ASPECTS = ("message", "help", "loc", "run", "fmt")
+ASPECTS = ("message", "help", "loc", "run", "fmt", "rev", "graph")
 LANE = "HBWL"
 
 
@@ -46,11 +48,16 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
-    if any(r[0] in ("fmt", "fmt-idem") for r in case["details"]):
+    if any(r[0] in ("fmt", "fmt-idem") or r[0] in ("rev", "graph") and
+           (r[1] or r[2][0] == "fmt") for r in case["details"]):
         case["fmt"] = fmt_levels(binary, path)
-    if any(d.get("severity") == "error" for d in diags):
-        return
+    if any(r[0] in ("rev", "graph") for r in case["details"]):
+        case["meaning"] = meanings(binary, case)
     runs = [r for r in case["details"] if r[0] == "run"]
+    if any(d.get("severity") == "error" for d in diags):
+        path = rewritten(binary, case) if runs else None
+        if path is None:
+            return
     if any(not via_interpret(r) for r in runs):
         try:
             r = subprocess.run([binary, "run", "--json", path], capture_output=True, timeout=120)
@@ -80,6 +87,130 @@ def run_details(binary, case):
             if env is not None:
                 break
         case["interpreted"][key] = (env, err[0] if err else "", refusals(err))
+
+
+def rewritten(binary, case):
+    """A program our check refuses, rewritten as decided.txt's `rewrite`
+    lines for its runs say (each the change our own diagnostic's help line
+    prescribes: DECISIONS "refmine: decided rewrites"), when our check then
+    accepts it: its path (the runs use it), else None."""
+    if not case.get("rewrites"):
+        return None
+    src = case["source"]
+    for old, new in case["rewrites"]:
+        if old and old not in src:
+            case["rewrite_error"] = "%r does not occur" % old
+            return None
+        src = src.replace(old, new) if old else src + new
+    path = case["file"] + ".rw.spx"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(src)
+    p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+    errs = [d.get("code") for d in map(_json_or_none, p.stdout.decode("utf-8", "replace").splitlines())
+            if isinstance(d, dict) and d.get("severity") == "error"]
+    if errs or p.returncode != 0:
+        case["rewrite_error"] = "our check still refuses it (%s)" % (errs[0] if errs else p.returncode)
+        return None
+    case["rewritten"] = path
+    return path
+
+
+def _json_or_none(line):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def revision_and_graph(binary, path):
+    """(our revision, our graph as parsed JSON, first error) of one file:
+    `check --json`'s revision (verified programs only) and `graph`'s
+    document."""
+    rev = graph = None
+    err = ""
+    try:
+        p = subprocess.run([binary, "check", "--json", path], capture_output=True, timeout=60)
+        for line in p.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and d.get("severity") == "error" and not err:
+                err = d.get("code") or "error"
+            if isinstance(d, dict) and d.get("status") == "verified":
+                rev = d.get("revision")
+        if rev is not None:
+            g = subprocess.run([binary, "graph", path], capture_output=True, timeout=60)
+            if g.returncode == 0:
+                graph = json.loads(g.stdout.decode("utf-8", "replace"))
+    except (subprocess.TimeoutExpired, ValueError):
+        err = err or "no answer"
+    return rev, graph, err
+
+
+def meanings(binary, case):
+    """{level or ("other", source): (revision, graph, error)} for the
+    programs the case's rev/graph records compare: the case (level 0), our
+    fmt output of it (level 1, 2) and another program a test states."""
+    out = {}
+    levels = (case.get("fmt") or ([None, None], ""))[0]
+    for rec in case["details"]:
+        if rec[0] not in ("rev", "graph"):
+            continue
+        wanted = [rec[1]]
+        if rec[2][0] == "fmt":
+            wanted.append(rec[2][1])
+        for lv in wanted:
+            if lv in out:
+                continue
+            if lv == 0:
+                out[lv] = revision_and_graph(binary, case["file"])
+                continue
+            text = levels[lv - 1] if lv <= len(levels) else None
+            if text is None:
+                out[lv] = (None, None, "our fmt refuses")
+                continue
+            tmp = "%s.L%d.spx" % (case["file"], lv)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            out[lv] = revision_and_graph(binary, tmp)
+            os.remove(tmp)
+        if rec[2][0] == "other" and ("other", rec[2][1]) not in out:
+            tmp = case["file"] + ".other.spx"
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(rec[2][1])
+            out[("other", rec[2][1])] = revision_and_graph(binary, tmp)
+            os.remove(tmp)
+    return out
+
+
+def judge_meaning(case, rec):
+    """A stated revision or graph fact (details.read_graph's records)."""
+    kind, level, what, equal = rec
+    got = case.get("meaning", {})
+    rev, graph, err = got.get(level, (None, None, "not run"))
+    if rev is None:
+        return "n/c", "we refuse the program (%s)" % err
+    mine = rev if kind == "rev" else graph
+    if what[0] == "text":
+        return ("agree", "") if rev == what[1] else ("differ", "ours: %s" % rev)
+    if what[0] == "field":
+        from details import GRAPH_FIELDS
+        v = graph
+        for k in GRAPH_FIELDS[what[1]]:
+            v = v[k] if isinstance(v, dict) and isinstance(k, str) and k in v or \
+                isinstance(v, list) and isinstance(k, int) and k < len(v) else None
+        return ("agree", "") if v == what[2] else ("differ", "ours: %r" % (v,))
+    other = got.get(what[1] if what[0] == "fmt" else ("other", what[1]), (None, None, "not run"))
+    if other[0] is None:
+        return "n/c", "we refuse the other program (%s)" % other[2]
+    theirs = other[0] if kind == "rev" else other[1]
+    same = mine == theirs
+    if same == equal:
+        return "agree", ""
+    if kind == "rev":
+        return "differ", "ours: %s and %s" % (mine, theirs)
+    return "differ", "our graphs %s" % ("differ" if equal else "are equal")
 
 
 def refusals(lines):
@@ -182,6 +313,8 @@ def aspect_of(rec):
         return "fmt"
     if rec[0] == "list":
         return "message"
+    if rec[0] in ("rev", "graph"):
+        return rec[0]
     return rec[4][0][0]
 
 
@@ -205,6 +338,17 @@ def describe(rec):
                                                            len(rec[2]))
     if rec[0] == "fmt-idem":
         return "fmt of the fmt output is unchanged"
+    if rec[0] in ("rev", "graph"):
+        kind, level, what, equal = rec
+        subj = "%s of %s" % ("revision" if kind == "rev" else "graph",
+                             "the program" if not level else "its fmt output x%d" % level)
+        if what[0] == "text":
+            return "%s is %s" % (subj, what[1])
+        if what[0] == "field":
+            return "%s has %s = %r" % (subj, "/".join(map(str, what[1])), what[2])
+        other = "its fmt output x%d" % what[1] if what[0] == "fmt" else \
+            "another program's (%d bytes)" % len(what[1])
+        return "%s %s %s" % (subj, "equals" if equal else "differs from", other)
     if rec[0] == "run":
         return "%s%s%s%s: %s" % (
             rec[1], "(%s)" % ", ".join(rec[3]) if len(rec) > 3 else "",
@@ -245,7 +389,7 @@ def judge(case, rec):
     if rec[0] == "run":
         env = case.get("envelope")
         ours = [d for d in case.get("diags", []) if d.get("severity") == "error"]
-        if ours:
+        if ours and not case.get("rewritten"):
             return "n/c", "we refuse the program (%s)" % ours[0]["code"]
         if via_interpret(rec):
             env, err, refused = case["interpreted"][interpret_key(rec)]
@@ -296,6 +440,8 @@ def judge(case, rec):
                 if v != c[2] or isinstance(v, bool) != isinstance(c[2], bool):
                     return "differ", "ours at %s: %r" % ("/".join(c[1]), v)
         return "agree", ""
+    if rec[0] in ("rev", "graph"):
+        return judge_meaning(case, rec)
     if rec[0] in ("fmt", "fmt-idem"):
         levels, err = case.get("fmt") or ([None, None], "not run")
         if rec[0] == "fmt-idem":
@@ -342,10 +488,11 @@ def judge(case, rec):
 
 
 def report_details(cases, decided):
-    """Print the four detail figures and their differences; return the
+    """Print the detail figures and their differences; return the
     decided.txt detail entries no record matched."""
     used = set()
-    figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0} for a in ASPECTS}
+    figures = {a: {"agree": 0, "differ": 0, "spec": 0, "n/c": 0, "excl": 0, "rw": 0}
+               for a in ASPECTS}
     diffs = []
     for c in cases:
         base = decided.get(c["key"]) or next(
@@ -355,7 +502,13 @@ def report_details(cases, decided):
             a = aspect_of(rec)
             f = figures[a]
             dkey = "%s@%s" % (c["key"], a)
-            d = decided.get(dkey)
+            # a run record of one entry: KEY@run:ENTRY first
+            ekey = "%s:%s" % (dkey, rec[1]) if a == "run" else None
+            d = decided.get(ekey) if ekey else None
+            if d:
+                used.add(ekey)
+            else:
+                d = decided.get(dkey)
             if d:
                 used.add(dkey)
             else:
@@ -373,6 +526,8 @@ def report_details(cases, decided):
             if status == "n/c":
                 f["n/c"] += 1
                 continue
+            if a == "run" and c.get("rewritten"):
+                f["rw"] += 1
             if status == "agree":
                 f["agree"] += 1
                 if d:
@@ -391,10 +546,11 @@ def report_details(cases, decided):
         f = figures[a]
         counted = f["agree"] + f["differ"] + f["spec"]
         print("  %-8s agreement: raw %d/%d = %.1f%%, over what our spec does not decide "
-              "otherwise (%d decided): %d/%d = %.1f%% (%d not comparable, %d excluded)" % (
+              "otherwise (%d decided): %d/%d = %.1f%% (%d not comparable, %d excluded%s)" % (
                   a, f["agree"], counted, 100.0 * f["agree"] / max(1, counted), f["spec"],
                   f["agree"], counted - f["spec"],
-                  100.0 * f["agree"] / max(1, counted - f["spec"]), f["n/c"], f["excl"]))
+                  100.0 * f["agree"] / max(1, counted - f["spec"]), f["n/c"], f["excl"],
+                  ", %d compared on a decided rewrite" % f["rw"] if f["rw"] else ""))
     for cls, c, rec, cause, d in diffs:
         print("  %-9s %s@%s  expected %s; %s%s  [%s]" % (
             cls, c["key"], aspect_of(rec), describe(rec), cause,

@@ -24,8 +24,11 @@ the entry must be our run's (`main`, by stable id), else the expectation
 is not comparable.
 """
 
+import json
+import re
+
 from rustlex import match_close, split_top
-from values import Taint, Seq, UNKNOWN
+from values import Taint, Seq, UNKNOWN, ExamplePath
 
 # calls between a diagnostic's field and the comparison that keep its text
 ACCESSORS = {"as_deref", "as_ref", "as_str", "clone", "unwrap", "unwrap_or_default",
@@ -155,6 +158,58 @@ class Reparsed(Taint):
     def __init__(self, progs, level):
         Taint.__init__(self, progs)
         self.level = level
+
+
+class Revision(Taint):
+    """`graph::revision(&program)` of a case's program (level 0) or of a
+    program parsed from its canonical text `level` times formatted."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
+
+
+class GraphJson(Taint):
+    """`graph::to_json(&program)` of a case's program at `level` (as
+    Revision). Our graph is our own (`semaprax.graph.c1`): only fields of
+    the same meaning are read (GRAPH_FIELDS), and equality of two graphs."""
+
+    def __init__(self, progs, level):
+        Taint.__init__(self, progs)
+        self.level = level
+
+
+# a reference graph field -> where our graph holds the same fact
+# (DECISIONS "refmine: revisions and graphs"): the program's revision, its
+# module name, its entry's stable id, and the prelude's schema and digest
+GRAPH_FIELDS = {("revision",): ("revision",), ("module",): ("module",),
+                ("entrypoint",): ("entrypoint",),
+                ("prelude", "schema"): ("prelude", 0), ("prelude", "digest"): ("prelude", 1)}
+GRAPH_FRAGMENT_RE = re.compile(r'^"(revision|module|entrypoint)":"([^"\\]*)"$')
+
+
+def graph_fields(text):
+    """The mapped fields a stated graph text gives: a whole snapshot (JSON)
+    or one `"key":"value"` fragment of a top-level field. [(path, value)]."""
+    m = GRAPH_FRAGMENT_RE.match(text)
+    if m:
+        # a fragment names its key only: read it where it is unique in the
+        # reference's graph, the top level (the three keys above)
+        return [((m.group(1),), m.group(2))]
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(doc, dict):
+        return []
+    out = []
+    for path in GRAPH_FIELDS:
+        v = doc
+        for k in path:
+            v = v.get(k) if isinstance(v, dict) else None
+        if isinstance(v, str):
+            out.append((path, v))
+    return out
 
 
 class DefaultOptions:
@@ -484,6 +539,7 @@ class DetailReader:
         self.closure_params = {flat[k][1] for k in range(1, len(flat) - 1)
                                if flat[k - 1][1] == "|" and flat[k + 1][1] == "|" and
                                flat[k][0] == "ident"}
+        self.read_graph(mac, parts, env)
         if not flat or any(t[1] == "||" for t in flat):
             self.read_code_ties(mac, parts, env)
             return
@@ -599,6 +655,8 @@ class DetailReader:
         strs = [t[2] for t in rhs if t[0] == "str"]
         if len(rhs) < 8 or w[0] != "if":
             return None
+        if rhs[1][0] == "ident" and w[2:5] == [".", "returned", "{"]:
+            return self.outcome_text_returned(rhs, env)
         if not (rhs[1][0] == "ident" and w[2] == "[" and rhs[3][0] == "str" and
                 rhs[3][2] == "kind" and w[4:6] == ["]", "=="] and rhs[6][0] == "str" and
                 rhs[6][2] == "returned" and w[7] == "{"):
@@ -610,6 +668,83 @@ class DetailReader:
         if not isinstance(out, Envelope) or out.path != ("payload", "outcome"):
             return None
         return OutcomeText(out.progs, out.entry, out.args, out.profile, out.budget)
+
+    def read_graph(self, mac, parts, env):
+        """Revisions and graphs stated of a program: `assert_eq!` (or
+        `assert_ne!`) of two revisions or graphs, of a revision and a text,
+        of a graph and a snapshot text, and `assert!(graph.contains(…))` of
+        a top-level field our graph shares (GRAPH_FIELDS). Records:
+        ("rev", level, ("text", t) | ("fmt", level2) | ("other", source),
+        equal) and ("graph", level, ("field", path, v) | ("fmt", level2) |
+        ("other", source), equal)."""
+        if mac == "assert" and len(parts) == 1 and parts[0] and parts[0][0][1] != "!":
+            a = parts[0]
+            ce = len(a) - 1
+            for j in range(len(a) - 2):
+                if a[j][1] == "." and a[j + 1][1] == "contains" and a[j + 2][1] == "(" and \
+                        match_close(a, j + 2) == ce:
+                    base = self.eval(a[:j], env)
+                    arg = a[j + 3:ce]
+                    if arg and arg[-1][1] == ",":
+                        arg = arg[:-1]
+                    text = self.text_value(arg, env)
+                    if isinstance(base, GraphJson) and text is not None:
+                        for path, v in graph_fields(text):
+                            self.note_detail(set(base.progs),
+                                             ("graph", base.level, ("field", path, v), True))
+                    return
+            return
+        if mac not in ("assert_eq", "assert_ne") or len(parts) not in (2, 3):
+            return
+        equal = mac == "assert_eq"
+        a, b = self.eval(parts[0], env), self.eval(parts[1], env)
+        if not isinstance(a, (Revision, GraphJson)):
+            a, b = b, a
+        if not isinstance(a, (Revision, GraphJson)):
+            return
+        kind = "rev" if isinstance(a, Revision) else "graph"
+        if type(b) is type(a):
+            if b.progs == a.progs:
+                if b.level == a.level:
+                    return
+                lo, hi = sorted((a.level, b.level))
+                self.note_detail(set(a.progs), (kind, lo, ("fmt", hi), equal))
+            else:
+                (other,) = b.progs if len(b.progs) == 1 else (None,)
+                if other is None or b.level != 0:
+                    return
+                self.note_detail(set(a.progs),
+                                 (kind, a.level, ("other", self.programs[other][1]), equal))
+        elif isinstance(b, str) and equal:
+            if kind == "rev":
+                self.note_detail(set(a.progs), ("rev", a.level, ("text", b), True))
+            else:
+                for path, v in graph_fields(b):
+                    self.note_detail(set(a.progs), ("graph", a.level, ("field", path, v), True))
+
+    def outcome_text_returned(self, rhs, env):
+        """The same rendering selected by `if result.returned { … }` (the
+        interpretation's flag) over `outcome = &envelope["payload"]["outcome"]`
+        of that interpretation's envelope."""
+        w = [t[1] for t in rhs]
+        strs = [t[2] for t in rhs if t[0] == "str"]
+        if "ok|{}" not in strs or "{}|{}" not in strs or "value" not in strs or \
+                "domain_id" not in strs or "code" not in strs or "else" not in w:
+            return None
+        res = env.get(rhs[1][1])
+        if not isinstance(res, Envelope) or res.path:
+            return None
+        names = {rhs[k][1] for k in range(len(rhs) - 2)
+                 if rhs[k][0] == "ident" and w[k + 1] == "[" and rhs[k + 2][0] == "str"}
+        for n in names:
+            out = env.get(n)
+            if not isinstance(out, Envelope) or out.path != ("payload", "outcome") or \
+                    (out.progs, out.entry, out.args, out.profile, out.budget) != \
+                    (res.progs, res.entry, res.args, res.profile, res.budget):
+                return None
+        if not names:
+            return None
+        return OutcomeText(res.progs, res.entry, res.args, res.profile, res.budget)
 
     def read_run(self, mac, parts, env):
         if mac == "assert" and len(parts) == 1:
@@ -673,6 +808,12 @@ class DetailReader:
             if type(a) is Taint and len(a.progs) == 1 and not (a.progs & self.tampered):
                 return Canonical(a.progs, 1)
             return None
+        if name in ("revision", "to_json") and path[-2:-1] == ["graph"] and len(args) == 1:
+            a = args[0]
+            level = a.level if isinstance(a, Reparsed) else 0 if type(a) is Taint else None
+            if level is None or len(a.progs) != 1 or a.progs & self.tampered:
+                return None
+            return (Revision if name == "revision" else GraphJson)(a.progs, level)
         if name in ("parse", "check") and args and isinstance(args[0], Canonical):
             return Reparsed(args[0].progs, args[0].level)
         if name == "default" and len(path) >= 2 and path[-2] in ("InterpreterOptions",
@@ -708,7 +849,8 @@ class DetailReader:
                 isinstance(args[2], Seq) and all(isinstance(a, str) for a in args[2].items) and \
                 (options is DEFAULT_OPTIONS or isinstance(options, Budget)) and \
                 (len(path) == 1 or path[-2] in ("interpreter", "internal_strings")):
-            progs = self.taint_of(args[0])
+            # `interpret(Path::new("examples/x.spx"), …)`: that example
+            progs = self.taint_of(args[0].source if isinstance(args[0], ExamplePath) else args[0])
             if len(progs) == 1:
                 return Envelope(progs, args[1], (), tuple(args[2].items),
                                 "strings" if path[-2:-1] == ["internal_strings"] else None,

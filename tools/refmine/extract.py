@@ -26,18 +26,21 @@ interpreter's envelopes (a row's profile chosen by `let result = if *id ==
 "…" { … } else { … }` reads the chosen block; `InterpreterOptions::new(65536,
 N)` or `max_steps = N` below the default is a Budget), and
 `format::canonical(&program)` (Canonical) stated equal to a text or, parsed
-again, to itself. Figures (session 20, v0.2.0 plus the 82 newest
-tests/language files): verdicts 796/818 raw, 796/796 over what our spec
-does not decide otherwise; message 91/91, help 64/68 (64/64), location 2/2,
-run 277/277 (30 not comparable), fmt 117/118 (117/117, 1 decided).
+again, to itself; `graph::revision` (Revision) and `graph::to_json`
+(GraphJson) of a program or of its canonical text parsed again. Figures
+(session 21, v0.2.0 plus the 82 newest tests/language files): verdicts
+798/821 raw, 798/798 over what our spec does not decide otherwise; message
+91/91, help 64/68 (64/64), location 2/2, run 323/327 (323/323, 4 decided,
+30 on a decided rewrite), fmt 118/119 (118/118, 1 decided), rev 51/51,
+graph 41/42 (41/41, 1 decided).
 """
 
 import re
 
 from rustlex import tokenize, match_close, skip_to, split_top
-from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper
+from values import Taint, Seq, RunOut, CodeHit, UNKNOWN, Helper, ExamplePath
 from details import DetailReader, Envelope, Budget, Canonical, Reparsed, DEFAULT_OPTIONS, \
-    DEFAULT_MAX_STEPS
+    DEFAULT_MAX_STEPS, Revision, GraphJson
 
 CODE_RE = re.compile(r"^SPX-[A-Z]+[0-9]+$")
 PROGRAM_RE = re.compile(r"(^|\n)[ \t]*(module[ \t]+[A-Za-z_][\w.]*|"
@@ -739,6 +742,10 @@ class FileExtractor(DetailReader):
         if (v is DEFAULT_OPTIONS or isinstance(v, Budget)) and name in ("unwrap", "expect",
                                                                          "clone"):
             return v
+        if isinstance(v, (Revision, GraphJson)) and name in (
+                "unwrap", "expect", "clone", "to_string", "to_owned", "as_str", "as_ref",
+                "trim", "trim_end"):
+            return v
         if isinstance(v, (Canonical, Reparsed)) and name in (
                 "unwrap", "expect", "clone", "to_string", "to_owned", "as_str", "as_ref"):
             return v
@@ -864,6 +871,13 @@ class FileExtractor(DetailReader):
             return args[0]
         if name in ("new", "default") and not args and path[0] == "String":
             return ""
+        if name == "new" and path == ["Path", "new"] and len(args) == 1 and \
+                isinstance(args[0], str) and args[0] in (self.files or {}) and \
+                args[0].startswith("examples/") and args[0].endswith(".spx"):
+            # a path to one of the reference's examples, relative to its
+            # root: that file's program (read where the interpreter is given
+            # the path)
+            return ExamplePath(args[0], self.files[args[0]])
         if name in ("Some", "Ok", "Box", "Rc", "Arc") and len(args) == 1:
             return args[0]
         if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):
@@ -983,6 +997,13 @@ class FileExtractor(DetailReader):
             # a format string is never a program text itself (its braces
             # are doubled): when the arguments are unknown, the result
             # derives from the arguments' programs only
+            # `format!("{graph}\n")` of a graph: the graph (a snapshot is
+            # compared field by field, the newline does not matter)
+            m = re.fullmatch(r"\{(\w*)\}\n?", fmt)
+            if m and len(pos) + len(named) == (0 if m.group(1) else 1):
+                g = pos[0] if pos else named.get(m.group(1), env.get(m.group(1)))
+                if isinstance(g, GraphJson):
+                    return g
             formatted = self.format(fmt, pos, named, env)
             if formatted is not None:
                 return formatted
@@ -1061,7 +1082,7 @@ def normpath(path):
     return "/".join(out)
 
 
-def extract(path, text, files=None, details=None):
+def extract(path, text, files=None, details=None, parent=None):
     """[(key, source, expectation)] for one Rust test file; expectation is
     (kind, codes) with kind 'accept', 'reject', 'parse-ok', 'parse-err',
     'backend' (a lane's code) or 'output' (codes holds the expected stdout),
@@ -1070,8 +1091,15 @@ def extract(path, text, files=None, details=None):
     ('diag', 'first'|'any', CODE, negated, ((field, op, value), …)) with
     field message/help/loc, or ('run', ENTRY, (('contains', text) |
     ('json', path, value), …)); a program with details and no verdict is
-    returned with kind 'detail'."""
+    returned with kind 'detail'. `parent` ((path, text)): the file that
+    declares this one as its submodule (`#[path = "…"] mod …;`, the child
+    starting `use super::*;`): its consts and helpers are the child's too."""
     ex = FileExtractor(path, text, files)
+    if parent is not None:
+        pex = FileExtractor(parent[0], parent[1], files)
+        pex.items(False)
+        ex.consts.update(pex.consts)
+        ex.helpers.update(pex.helpers)
     programs, expect = ex.run()
     out = []
     for idx, (key, source) in enumerate(programs):

@@ -31,14 +31,22 @@ against our `semaprax interpret` (`interpret-strings` for the reference's
 internal-String profile; both in turn for its `.or_else(…)` fallback; a
 row's profile chosen by `if *id == …`; a smaller step budget derived from
 our default-budget run), and a fifth, fmt: `format::canonical(&program)`
-stated equal to a text or idempotent, against our `fmt --stdout`.
-decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt).
-Figures as of session 20 (v0.2.0 plus 82 newest tests/language files):
-verdicts raw 796/818 = 97.3%, 796/796 over what our spec does not decide
-otherwise (22 decided); message 91/91; help 64/68 raw, 64/64 (4 decided);
-location 2/2; run 277/277, 30 not comparable (programs our check
-refuses); fmt 117/118 raw, 117/117 (1 decided). Session 19: run 213/213,
-no fmt figure.
+stated equal to a text or idempotent, against our `fmt --stdout`; a sixth and seventh, rev and graph:
+`graph::revision` of a program stated equal to its fmt output's, to
+another program's or to a digest (ours: `check --json`'s revision), and
+`graph::to_json` equalities and the fields our graph shares (revision,
+module, entrypoint, prelude; a snapshot's through include_str!).
+decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt,
+rev, graph; `CASE@run:ENTRY` one entry's run), and `CASE@run` rewrite
+lines: the runs of a program our check refuses compare on it rewritten as
+our help lines prescribe. Figures as of session 21 (v0.2.0 plus 82 newest
+tests/language files): verdicts raw 798/821 = 97.2%, 798/798 over what our
+spec does not decide otherwise (23 decided); message 91/91; help 64/68
+raw, 64/64 (4 decided); location 2/2; run 323/327 raw, 323/323 (4
+decided, 30 on a decided rewrite, 0 not comparable); fmt 118/119 raw,
+118/118 (1 decided); rev 51/51 (1 not comparable); graph 41/42 raw,
+41/41 (1 decided, 1 not comparable). Session 20: run 277/277 with 30 not
+comparable, no rev or graph figure.
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).
@@ -54,7 +62,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract import extract  # noqa: E402
+from extract import extract, normpath  # noqa: E402
 from detailcheck import run_details, report_details  # noqa: E402
 
 # files whose programs serve other tools (patches, workspaces, hosts,
@@ -82,6 +90,8 @@ def wanted(rel):
     examples are cases of their own, the rest are read through include_str!."""
     if rel.startswith("tests/") and rel.endswith((".rs", ".spx")):
         return True
+    if rel.startswith("tests/snapshots/") and rel.endswith(".graph.json"):
+        return True  # graph snapshots, read through include_str! for their shared fields
     return rel.startswith("examples/") and rel.endswith(".spx")
 
 
@@ -116,22 +126,52 @@ def load_sources(refs, rev):
 
 aliases = set()  # keys of programs met again under another key
 
+SUBMODULE_RE = re.compile(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub\s+)?mod\s+\w+\s*;')
+
+
+def submodule_parents(files):
+    """{child path: parent path} for `#[path = "dir/x.rs"] mod x;` in a test
+    file whose child begins with `use super::*;` (the child sees the
+    parent's consts and helpers), or such a child `dir/x.rs` beside `dir.rs`."""
+    out = {}
+    for rel in sorted(files):
+        if not rel.endswith(".rs"):
+            continue
+        base = rel.rsplit("/", 1)[0]
+        for m in SUBMODULE_RE.finditer(files[rel]):
+            child = normpath(base + "/" + m.group(1))
+            if child in files and re.search(r"^\s*(//[^\n]*\n\s*)*use\s+super::\*;",
+                                            files[child]):
+                out[child] = rel
+    # a child no parent we hold declares (an older parent): `dir/x.rs` in
+    # the directory named after `dir.rs`, beginning `use super::*;`
+    for rel in sorted(files):
+        parent = rel.rsplit("/", 1)[0] + ".rs"
+        if rel.endswith(".rs") and rel not in out and parent in files and \
+                re.search(r"^\s*(//[^\n]*\n\s*)*use\s+super::\*;", files[rel]):
+            out[rel] = parent
+    return out
+
+
 
 def mine(files):
     cases = []
     seen = {}
     details = {}  # key -> detail records (extract.py, details.py)
+    parents = submodule_parents(files)
     for rel in sorted(files):
         text = files[rel]
-        if rel.endswith(".spx") and not (rel.startswith("examples/") and rel.count("/") == 1):
+        if rel.endswith(".json") or rel.endswith(".spx") and not (
+                rel.startswith("examples/") and rel.count("/") == 1):
             continue  # read through include_str! only
         if rel.endswith(".spx"):
             found = [(rel, text, ("accept", ()))]
-        elif EXCLUDE.search(rel):
-            continue
+        elif EXCLUDE.search(parents.get(rel, rel)):
+            continue  # a submodule goes with its parent file
         else:
+            parent = (parents[rel], files[parents[rel]]) if rel in parents else None
             try:
-                found = extract(rel, text, files, details)
+                found = extract(rel, text, files, details, parent)
             except Exception as err:  # a file we cannot read is reported, not fatal
                 print("refmine: %s: not mined (%s)" % (rel, err), file=sys.stderr)
                 continue
@@ -229,6 +269,14 @@ def verdict(case):
     return True, "reject"
 
 
+# KEY@run -> [(from, to)]: decided.txt's `rewrite` lines
+rewrites = {}
+
+
+def unescape(s):
+    return s.replace("\\n", "\n").replace("\\t", "\t")
+
+
 def load_decided(path):
     decided = {}
     if not os.path.exists(path):
@@ -239,6 +287,12 @@ def load_decided(path):
             if not line.strip() or line.startswith("#"):
                 continue
             parts = line.split("\t")
+            if len(parts) == 5 and parts[1] == "rewrite" and parts[0].endswith("@run"):
+                # KEY@run, rewrite, FROM, TO, reason: the runs of a program
+                # our check refuses compare on it rewritten as our help says
+                # (FROM empty: TO is appended)
+                rewrites.setdefault(parts[0], []).append((unescape(parts[2]), unescape(parts[3])))
+                continue
             if len(parts) < 3 or parts[1] not in ("spec", "lifted", "skew"):
                 sys.exit("refmine: %s:%d: want KEY<TAB>spec|lifted|skew<TAB>reason" % (path, n))
             decided[parts[0]] = (parts[1], parts[2])
@@ -268,9 +322,11 @@ def main():
         return 0
     casedir = os.path.join(a.out, "cases")
     os.makedirs(casedir, exist_ok=True)
+    decided = load_decided(a.decided)
+    for c in cases:
+        c["rewrites"] = rewrites.get(c["key"] + "@run", [])
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as pool:
         cases = list(pool.map(lambda c: run_case(a.bin, casedir, c), cases))
-    decided = load_decided(a.decided)
 
     causes = {}
     agree = counted = spec = 0
@@ -330,6 +386,13 @@ def main():
         print("refmine: decided.txt entry not matched: %s" % k)
     for k in stale_details:
         print("refmine: decided.txt entry not matched: %s" % k)
+    keys = {c["key"] for c in cases}
+    for k in sorted(rewrites):
+        if k[:-len("@run")] not in keys and not a.only:
+            print("refmine: decided.txt rewrite not matched: %s" % k)
+    for c in cases:
+        if c.get("rewrite_error"):
+            print("refmine: decided.txt rewrite of %s: %s" % (c["key"], c["rewrite_error"]))
     with open(os.path.join(a.out, "results.json"), "w", encoding="utf-8") as fh:
         json.dump([{k: c[k] for k in ("key", "kind", "codes", "ours", "agree", "file")}
                    for c in cases], fh, indent=1, sort_keys=True)

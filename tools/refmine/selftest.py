@@ -271,6 +271,19 @@ fn interpreter_argument_tables_are_run_details() {
         };
         assert_eq!(&observed, expected, "{id}");
     }
+    // the same rendering selected by the interpretation's `returned` flag
+    for (id, expected) in [("demo.twice", "ok|0")] {
+        let result = interpreter::interpret(&path, id, &[], &interpreter::InterpreterOptions::default())
+            .unwrap();
+        let envelope: serde_json::Value = serde_json::from_str(&result.envelope).unwrap();
+        let outcome = &envelope["payload"]["outcome"];
+        let actual = if result.returned {
+            format!("ok|{}", outcome["value"].as_str().unwrap())
+        } else {
+            format!("{}|{}", outcome["status"]["domain_id"].as_str().unwrap(), outcome["status"]["code"])
+        };
+        assert_eq!(actual, *expected, "{id}: {}", result.envelope);
+    }
     let defaults = InterpreterOptions::default();
     let fallback = interpreter::interpret(&path, "demo.zero", &[], &defaults)
         .or_else(|_| interpreter::internal_strings::interpret(&path, "demo.zero", &[], &defaults))
@@ -348,6 +361,33 @@ fn formatter_texts_are_fmt_details() {
     assert_eq!(TIDY, semaprax::format::canonical(&tidy));
 }
 
+#[test]
+fn an_example_path_given_to_the_interpreter_is_that_example() {
+    let path = Path::new("examples/demo.spx");
+    let interpretation = interpreter::interpret(path, "demo.main", &[], &InterpreterOptions::default()).unwrap();
+    assert!(interpretation.envelope.contains("\"value\":\"1\""));
+    let unknown = Path::new("examples/absent.spx");
+    assert!(interpreter::interpret(unknown, "demo.main", &[], &InterpreterOptions::default()).unwrap().envelope.contains("\"value\":\"2\""));
+}
+
+#[test]
+fn revisions_and_graphs_are_details() {
+    let program = parse(SUGAR, Path::new("s.spx")).unwrap();
+    let canonical = format::canonical(&program);
+    let reparsed = parse(&canonical, Path::new("c.spx")).unwrap();
+    assert_eq!(graph::revision(&program), graph::revision(&reparsed));
+    assert_eq!(graph::to_json(&program).unwrap(), graph::to_json(&reparsed).unwrap());
+    let tidy = parse(TIDY, Path::new("t.spx")).unwrap();
+    assert_eq!(graph::revision(&program), graph::revision(&tidy));
+    assert_ne!(graph::revision(&program), graph::revision(&parse(BASE, "b").unwrap()));
+    assert_eq!(graph::revision(&tidy), "sha256:00");
+    let json = graph::to_json(&tidy).unwrap();
+    assert!(json.contains("\"entrypoint\":\"app.main\"",));
+    assert!(json.contains("\"schema\":\"semaprax.graph.v10\""));
+    assert!(!json.contains("\"module\":\"demo.other\""));
+    assert_eq!(format!("{json}\n"), include_str!("snapshots/tidy.graph.json"));
+}
+
 fn module_of(body: &str) -> String {
     format!("module demo.inline;\n@id(\"app.main\") fn main() -> i64 {{ {body} }}\n")
 }
@@ -367,10 +407,18 @@ const INCLUDED: &str = include_str!("selftest/inc.spx");
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
+EXAMPLE = 'module demo.example;\n@id("demo.main")\nfn main() -> i64 { 1 }\n'
+SNAPSHOT = '{"schema":"semaprax.graph.v10","revision":"sha256:00","module":"demo.sugar",' \
+    '"prelude":{"schema":"semaprax.prelude.v1","digest":"sha256:11"},"nodes":[]}\n'
+
+
+TIDY_TEXT = "module demo.sugar;\n@id(\"app.main\")\nfn main() -> i64 {\n    7\n}\n"
+BASE_TEXT = "\nmodule demo.base;\n@id(\"app.main\")\nfn main() -> i64 { 40 + 2 }\n"
 
 
 def main():
-    files = {"tests/selftest/inc.spx": INCLUDED}
+    files = {"tests/selftest/inc.spx": INCLUDED, "tests/snapshots/tidy.graph.json": SNAPSHOT,
+             "examples/demo.spx": EXAMPLE}
     details = {}
     got = {key: exp for key, _src, exp in extract("tests/synthetic.rs", SYNTHETIC, files, details)}
     want = {
@@ -449,6 +497,8 @@ def main():
              ("true", "7i32")),
             # the reference's one-line outcome (`ok|<value>` or `<domain>|<code>`)
             ("run", "demo.zero", (("text", "ok|0"),)),
+            # `if result.returned { … }` over that interpretation's outcome
+            ("run", "demo.twice", (("text", "ok|0"),)),
             # `interpret(…).or_else(|_| internal_strings::interpret(…))`
             ("run", "demo.zero", (("contains", '"value":"0"'),), (), "fallback"),
         ],
@@ -481,6 +531,42 @@ def main():
     want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#1"] = [
         ("fmt", 1, tidy), ("fmt-idem",)]
     want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = [("fmt", 1, tidy)]
+    # revisions and graphs: of the program and of its fmt output, of two
+    # programs (equal, or differing under assert_ne!), a pinned revision,
+    # a shared top-level field of a graph (not the schema, not a negated
+    # contains), and a snapshot's shared fields
+    base = "tests/synthetic.rs::base_verifies#1"
+    rg = "tests/synthetic.rs::formatter_texts_are_fmt_details#1"
+    want_details[rg] += [
+        ("rev", 0, ("fmt", 1), True), ("graph", 0, ("fmt", 1), True),
+        ("rev", 0, ("other", TIDY_TEXT), True),
+        ("rev", 0, ("other", BASE_TEXT), False)]
+    want_details["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] += [
+        ("rev", 0, ("text", "sha256:00"), True),
+        ("graph", 0, ("field", ("entrypoint",), "app.main"), True),
+        ("graph", 0, ("field", ("revision",), "sha256:00"), True),
+        ("graph", 0, ("field", ("module",), "demo.sugar"), True),
+        ("graph", 0, ("field", ("prelude", "schema"), "semaprax.prelude.v1"), True),
+        ("graph", 0, ("field", ("prelude", "digest"), "sha256:11"), True)]
+    assert base in want
+    # `interpret(Path::new("examples/x.spx"), …)`: the example's program (a
+    # path not among the files read is nothing)
+    want_details["tests/synthetic.rs::an_example_path_given_to_the_interpreter_is_that_example#1"] = [
+        ("run", "demo.main", (("contains", '"value":"1"'),))]
+    want["tests/synthetic.rs::an_example_path_given_to_the_interpreter_is_that_example#1"] = (
+        "detail", ())
+    # `graph::to_json(&tidy).unwrap()` verifies it: a weaker "accepted"
+    want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("accept", ())
+    # a submodule (`#[path = "…"] mod …;` beginning `use super::*;`) sees
+    # its parent's consts and helpers
+    parent = ("tests/parent.rs", 'const CHILD_PROGRAM: &str = "module demo.child;\\n@id(\\"app.main\\") '
+              'fn main() -> i64 { 5 }\\n";\nfn codes(s: &str) -> Vec<&str> { verify::verify(&parse(s, "p").unwrap()) }\n')
+    child = 'use super::*;\n#[test]\nfn uses_the_parent() { assert!(codes(CHILD_PROGRAM).is_empty()); }\n'
+    sub_got = {k: e for k, _s, e in extract("tests/parent/child.rs", child, files, {}, parent)}
+    want_sub = {"tests/parent/child.rs::uses_the_parent#1": ("accept", ())}
+    if sub_got != want_sub:
+        print("refmine selftest: submodule: want %s, got %s" % (want_sub, sub_got))
+        got["#submodule"] = sub_got
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):

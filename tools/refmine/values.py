@@ -31,6 +31,16 @@ class CodeHit(Taint):
 UNKNOWN = Taint(())
 
 
+class ExamplePath:
+    """`Path::new("examples/x.spx")`: the path of a reference example; its
+    program is `source`."""
+    __slots__ = ("path", "source")
+
+    def __init__(self, path, source):
+        self.path = path
+        self.source = source
+
+
 class Helper:
     def __init__(self, params, body):
         self.params = params
