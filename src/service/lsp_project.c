@@ -367,6 +367,20 @@ put_file_uri(Buf *out, const char *path)
 	buf_free(&u);
 }
 
+/* Does the file at path hold exactly src[0..len)? */
+static bool
+disk_holds(const char *path, const char *src, size_t len)
+{
+	DiagSink d;
+	diag_init(&d, path, NULL, 0);
+	size_t n;
+	char *disk = driver_read_source(path, &n, &d);
+	diag_free(&d);
+	bool same = disk && n == len && (len == 0 || memcmp(disk, src, len) == 0);
+	free(disk);
+	return same;
+}
+
 /* A position table for module k's text: its open document, or a scratch
  * one over the module's source (release with scratch_free). */
 static LspDoc *
@@ -607,6 +621,11 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	int k;
 	LspOccs occs;
 	const LspOcc *o;
+	/* the edits of a file that is not open are applied by the editor to the
+	 * disk's bytes, and no notification says when those change (a checkout,
+	 * another tool): the project is re-read first (unchanged files are not,
+	 * by their identity), so the rename is planned against the disk now */
+	lsp_project_touch(r->doc->proj);
 	if (!here(r, &k, &occs, &o)) {
 		lsp_occs_free(&occs);
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the project does not verify (open documents count with their unsaved text): "
@@ -645,6 +664,12 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
 		} else if (!patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
+		} else if (!open_doc(r, ts->diags.path) && !disk_holds(ts->diags.path, ts->src, ts->len)) {
+			/* the last check of a file not open: its bytes, which the edits'
+			 * positions are in, must still be the disk's (a change the
+			 * identity check could not see, or one made meanwhile) */
+			lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename refused: %s changed on disk since it was read; retry",
+			    ts->diags.path);
 		} else {
 			done = true;
 			LspDoc scratch;

@@ -1,4 +1,4 @@
-"""fuzz.py BIN [ROUNDS] [SEED] [--mcp] — a parameter fuzzer of `semaprax serve`
+"""fuzz.py BIN [ROUNDS] [SEED] [--mcp] [--project] — a parameter fuzzer of `semaprax serve`
 (sec21): every method (or MCP tool) called with parameters drawn from the
 names it takes and from values of every JSON type and edge (huge and
 negative integers, floats, NUL and astral text, byte offsets inside a UTF-8
@@ -18,6 +18,7 @@ BIN = sys.argv[1]
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
 SEED = int(sys.argv[3]) if len(sys.argv) > 3 else 21
 MCP = "--mcp" in sys.argv
+PROJECT = "--project" in sys.argv   # serve a copy of tests/project/doc-project; refresh edits name a module
 rnd = random.Random(SEED)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = open(os.path.join(ROOT, "lsp", "demo.spx"), encoding="utf-8").read()
@@ -32,7 +33,7 @@ METHODS = {
     "patch/preview": ["patch", "revision"], "patch/impact": ["patch", "revision"],
     "patch/review": ["patch", "revision"], "patch/apply": ["patch", "revision"],
     "fix": ["code", "dry_run"],
-    "run": ["args", "max_steps"],
+    "run": ["args", "max_steps"], "test": [],
 }
 WORDS = ["main", "demo.main", "forward", "reverse", "both", "text", "json", "html", "contracts", "function",
          "record", "SPX-T201", "SPX-", "", "\u0000", "é😀", "\ud800", "x" * 5000, "a.b.c", "fs.read", "2.0",
@@ -117,7 +118,14 @@ def main():
     path = os.path.join(d, "demo.spx")
     with open(path, "w") as f:
         f.write(SOURCE)
-    s = Serve(path)
+    operand = path
+    modules = []
+    if PROJECT:
+        operand = os.path.join(d, "p")
+        shutil.copytree(os.path.join(ROOT, "project", "doc-project"), operand)
+        modules = sorted(os.path.join(operand, "src", n) for n in os.listdir(os.path.join(operand, "src")))
+        path = modules[0]
+    s = Serve(operand)
     if MCP:
         s.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "f", "version": "1"}})
     text = SOURCE.encode()
@@ -127,7 +135,7 @@ def main():
         method = rnd.choice(sorted(METHODS))
         if rnd.random() < 0.05:   # re-read the disk: the held source is the file again
             method = "refresh"
-            params = {}
+            params = {"path": rnd.choice(modules)} if PROJECT else {}
             text = open(path, "rb").read()
         else:
             params = {}
@@ -142,6 +150,11 @@ def main():
                     b = a + rnd.choice([0, 0, 1, 3, 40])
                     edits.append({"start": a, "end": b, "text": rnd.choice(["", " ", "\n", "é", "😀", "fn", "}", "x"])})
                 params["edits"] = edits
+            if PROJECT and method == "refresh" and rnd.random() < 0.8:
+                params["path"] = rnd.choice(modules + ["src/../" + os.path.relpath(modules[0], operand), "/dev/null", "/"])
+                if rnd.random() < 0.2:
+                    params.pop("edits", None)
+                    params.pop("text", None)
             if method in ("patch/preview", "patch/impact", "patch/review", "patch/apply") and rnd.random() < 0.7:
                 params["patch"] = patch_text(rev)
             if method == "context" and rnd.random() < 0.6:
@@ -168,7 +181,7 @@ def main():
     if os.environ.get("FUZZ_STATS"):
         for k in sorted(stats):
             print(k, stats[k])
-    print("service fuzz%s: ok (%d rounds, seed %d)" % (" --mcp" if MCP else "", ROUNDS, SEED))
+    print("service fuzz%s%s: ok (%d rounds, seed %d)" % (" --mcp" if MCP else "", " --project" if PROJECT else "", ROUNDS, SEED))
 
 
 try:
