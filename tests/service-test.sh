@@ -26,7 +26,8 @@
 #               directories opened), each counting its sources in the bytes
 #   tmpdir.py   the in-process commands' temporary files under a long TMPDIR
 #   fuzz.py     SERVICE_FUZZ_N (1,500) requests of every method (and MCP tool)
-#               with parameters of every JSON type and edge: each answered
+#               with parameters of every JSON type and edge: each answered;
+#               again as MCP, and against a served project (--project)
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
 set -u
@@ -53,6 +54,7 @@ python3 "$dir/hostile_project.py" "$bin" || fail=1
 SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/hostile_project.py" "$bin" || fail=1
 python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 || fail=1
 python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 --mcp || fail=1
+python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 23 --project || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "service-test: FAILED" >&2
