@@ -118,9 +118,13 @@ def mutate(text):
     return a, b, rnd.choice(TOKENS) * rnd.randrange(1, 4)
 
 
+UTF8 = [False]   # the server's positionEncoding is utf-8 (offered at random)
+
+
 def lsp_pos(text, off):
     start = text.rfind("\n", 0, off) + 1
-    return {"line": text.count("\n", 0, off), "character": u16(text[start:off])}
+    col = text[start:off]
+    return {"line": text.count("\n", 0, off), "character": len(col.encode("utf-8", "surrogatepass")) if UTF8[0] else u16(col)}
 
 
 def rand_pos(text):
@@ -169,7 +173,11 @@ def main():
 
 def run():
     s = Server()
-    s.request("initialize", {"capabilities": {}, "initializationOptions": {"trace": rnd.random() < 0.5}})
+    caps = {}
+    if rnd.random() < 0.5:
+        caps = {"general": {"positionEncodings": ["utf-8", "utf-16"]}}
+    init = s.request("initialize", {"capabilities": caps, "initializationOptions": {"trace": rnd.random() < 0.5}})
+    UTF8[0] = init["result"]["capabilities"]["positionEncoding"] == "utf-8"
     s.notify("initialized", {})
     docs = {}
     answered = 0
