@@ -297,10 +297,41 @@ lsp_project_sink(LspReq *r)
 	return k >= 0 ? &p->pj->P.mods[k]->s.diags : &p->pj->diags;
 }
 
+/* Has a module file that the held check read from disk (not an open
+ * document's buffer) changed there since, by its lstat identity?  No
+ * notification says so (a checkout, another tool), and the answers place
+ * their locations in such a file by the bytes read. */
+static bool
+disk_moved(LspReq *r, const LspProj *p)
+{
+	if (!p->pj || p->stale)
+		return false;
+	for (int k = 0; k < p->pj->P.nmods; k++) {
+		const ProgModule *pm = p->pj->P.mods[k];
+		if (!pm->src_index || !pm->disk.ino)
+			continue;   /* a std module, or one read from a buffer */
+		struct stat st;
+		bool same = lstat(pm->s.diags.path, &st) == 0 && pm->disk.dev == (uint64_t)st.st_dev &&
+		            pm->disk.ino == (uint64_t)st.st_ino && pm->disk.size == (uint64_t)st.st_size &&
+		            pm->disk.mtime_ns == (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec &&
+		            pm->disk.ctime_ns == (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+		if (same)
+			continue;
+		bool open = false;   /* an open document's file: its buffer is what counts */
+		for (int i = 0; i < r->ndocs && !open; i++)
+			open = r->docs[i].proj && project_same_file(r->docs[i].file.path, pm->s.diags.path);
+		if (!open)
+			return true;
+	}
+	return false;
+}
+
 Session *
 lsp_project_session(LspReq *r, GraphModel **g)
 {
 	LspProj *p = r->doc->proj;
+	if (disk_moved(r, p))
+		lsp_project_touch(p);
 	*g = NULL;
 	SvcTrace t;
 	svc_trace_init(&t);

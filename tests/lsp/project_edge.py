@@ -26,7 +26,9 @@ so what it says must reach them.
   tool): its edits (version null: the editor applies them to the disk's
   bytes) were placed by the bytes of the project's last check, so the
   editor wrote `@idmanhattanc.norm1")` into it (sec21); the project is
-  re-read first now."""
+  re-read first now, and so is it before any request when a file it read
+  from disk has another identity there (definition pointed at the old
+  line)."""
 
 import os
 import shutil
@@ -227,6 +229,10 @@ def main():
         assert c.call("textDocument/hover", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
         moved = "// a line another tool added\n" + read(core_path)
         write(core_path, moved)
+        # definition into the changed file: placed in its bytes now (it was the old line)
+        loc = c.call("textDocument/definition", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
+        loc = loc[0] if isinstance(loc, list) else loc
+        assert loc["uri"] == uri(core_path) and loc["range"]["start"] == pos(moved, "norm1(p: Point)"), loc
         r = c.call("textDocument/rename", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)"),
                                           "newName": "manhattan"})
         [ch] = r["documentChanges"]
