@@ -297,29 +297,31 @@ lsp_project_sink(LspReq *r)
 	return k >= 0 ? &p->pj->P.mods[k]->s.diags : &p->pj->diags;
 }
 
-/* Has a module file that the held check read from disk (not an open
- * document's buffer) changed there since, by its lstat identity?  No
- * notification says so (a checkout, another tool), and the answers place
- * their locations in such a file by the bytes read. */
+/* Has a source of the manifest changed on disk since the held check
+ * admitted it (its lstat identity then: a file that was missing and is
+ * back, one deleted, one rewritten), other than an open document's file,
+ * whose buffer is what counts?  No notification says so (a checkout,
+ * another tool), and the answers place their locations in such a file by
+ * the bytes read. */
 static bool
 disk_moved(LspReq *r, const LspProj *p)
 {
-	if (!p->pj || p->stale)
+	const Project *pj = p->pj;
+	if (!pj || p->stale || !pj->paths || !pj->st)
 		return false;
-	for (int k = 0; k < p->pj->P.nmods; k++) {
-		const ProgModule *pm = p->pj->P.mods[k];
-		if (!pm->src_index || !pm->disk.ino)
-			continue;   /* a std module, or one read from a buffer */
+	for (int i = 0; i < pj->man.nsources; i++) {
+		const struct stat *was = &pj->st[i];
 		struct stat st;
-		bool same = lstat(pm->s.diags.path, &st) == 0 && pm->disk.dev == (uint64_t)st.st_dev &&
-		            pm->disk.ino == (uint64_t)st.st_ino && pm->disk.size == (uint64_t)st.st_size &&
-		            pm->disk.mtime_ns == (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec &&
-		            pm->disk.ctime_ns == (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+		bool now = lstat(pj->paths[i], &st) == 0;
+		bool same = now ? was->st_ino == st.st_ino && was->st_dev == st.st_dev && was->st_size == st.st_size &&
+		                  was->st_mtim.tv_sec == st.st_mtim.tv_sec && was->st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+		                  was->st_ctim.tv_sec == st.st_ctim.tv_sec && was->st_ctim.tv_nsec == st.st_ctim.tv_nsec
+		                : was->st_ino == 0;
 		if (same)
 			continue;
-		bool open = false;   /* an open document's file: its buffer is what counts */
-		for (int i = 0; i < r->ndocs && !open; i++)
-			open = r->docs[i].proj && project_same_file(r->docs[i].file.path, pm->s.diags.path);
+		bool open = false;
+		for (int k = 0; k < r->ndocs && !open; k++)
+			open = r->docs[k].proj && project_same_file(r->docs[k].file.path, pj->paths[i]);
 		if (!open)
 			return true;
 	}
