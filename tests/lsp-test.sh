@@ -21,6 +21,9 @@
 #               symbols, semantic tokens, a clamped position, 400 random
 #               ranged edits of line ends against a model of the text
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
+#   fuzz.py     LSP_FUZZ_N (3,000) rounds of random edits of run fixtures and
+#               every feature at random positions; again over copies of the
+#               tests/project projects (--project): every request answered
 # They share lspclient.py: the client, its publishDiagnostics wait, and the
 # position helpers (pos, pos_at, rng, whole, apply; UTF-16 columns).
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
@@ -35,6 +38,8 @@ SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/project_edge.py" "$bin" || fail=1
 python3 "$dir/line_ends.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
+python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 21 || fail=1
+python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 22 --project || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2
 	exit 1

@@ -254,6 +254,21 @@ stop_staged "$w" c.spx && left=1
 	[ $staged = 1 ] && [ $left = 0 ] ||
 	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$work/out"; fail=1; }
 n=$((n + 1))
+# The lock's sweep of staging files a killed writer left removes exactly
+# those (`.<name>.semaprax-stage-` and mkstemp's six characters, a regular
+# file): it removed every name with that prefix, so a patch of s.spx deleted
+# `.s.spx.semaprax-stage-notes.txt` and a source `.s.spx.semaprax-stage-b.spx`.
+cp "$dir/rename.spx" "$w/s.spx"
+echo notes > "$w/.s.spx.semaprax-stage-notes.txt"
+echo other > "$w/.s.spx.semaprax-stage-b.spx"
+echo left > "$w/.s.spx.semaprax-stage-Ab12Zx"
+mkdir "$w/.s.spx.semaprax-stage-dirXYZ"
+(cd "$w" && "$bin" patch s.spx p.spatch > "$work/out" 2>&1) &&
+	[ -f "$w/.s.spx.semaprax-stage-notes.txt" ] && [ -f "$w/.s.spx.semaprax-stage-b.spx" ] &&
+	[ -d "$w/.s.spx.semaprax-stage-dirXYZ" ] && [ ! -e "$w/.s.spx.semaprax-stage-Ab12Zx" ] ||
+	{ echo "FAIL patch writer: the staging sweep removed a file that is no staging file (or kept a stale one)"; ls -a "$w"; cat "$work/out"; fail=1; }
+rm -rf "$w/.s.spx.semaprax-stage-"*
+n=$((n + 1))
 # Operands are echoed with their control bytes as \xNN (cli_put_visible):
 # a file name holding an escape sequence and a newline cannot forge a line
 # of `fix`'s summary, of a dry run's diff header or of the refusal's head.

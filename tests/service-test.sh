@@ -24,6 +24,10 @@
 #               documents are bounded bytes in all (didOpen refused, said),
 #               and so are its projects: at most 256 (10,000 project
 #               directories opened), each counting its sources in the bytes
+#   tmpdir.py   the in-process commands' temporary files under a long TMPDIR
+#   fuzz.py     SERVICE_FUZZ_N (1,500) requests of every method (and MCP tool)
+#               with parameters of every JSON type and edge: each answered;
+#               again as MCP, and against a served project (--project)
 #   leak.py     SERVICE_LEAK_N (10,000) refreshes; under ASan/LSan (make
 #               test-sanitize) no leak report, in every build no growth
 set -u
@@ -36,7 +40,7 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 fail=0
-for t in session mcp project project_incr lsp edit_bounds; do
+for t in session mcp project project_incr lsp edit_bounds tmpdir; do
 	python3 "$dir/$t.py" "$bin" || fail=1
 done
 # under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the
@@ -48,6 +52,9 @@ python3 "$dir/project_corpus.py" "$bin" "$dir/../project" "${SERVICE_CORPUS_EVER
 python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
 python3 "$dir/hostile_project.py" "$bin" || fail=1
 SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/hostile_project.py" "$bin" || fail=1
+python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 || fail=1
+python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 --mcp || fail=1
+python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 23 --project || fail=1
 python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "service-test: FAILED" >&2

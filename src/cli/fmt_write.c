@@ -145,6 +145,7 @@ split_path(const char *path, char **dir, char **name)
 }
 
 #define STAGE_TAG ".semaprax-stage-"
+#define STAGE_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 /* Removes staging files a killed writer left beside the target. */
 static void
@@ -159,11 +160,16 @@ sweep_stale(const char *path)
 	if (d) {
 		struct dirent *e;
 		while ((e = readdir(d)) != NULL) {
-			if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			/* exactly a staging name (mkstemp's six [A-Za-z0-9]), a regular
+			 * file: `.a.spx.semaprax-stage-notes.txt` is someone's */
+			const char *x = e->d_name + strlen(prefix);
+			if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || strlen(x) != 6 || strspn(x, STAGE_CHARS) != 6)
 				continue;
 			char *full = spx_xmalloc(strlen(dir) + strlen(e->d_name) + 2);
 			sprintf(full, "%s/%s", dir, e->d_name);
-			unlink(full);
+			struct stat st;
+			if (lstat(full, &st) == 0 && S_ISREG(st.st_mode))
+				unlink(full);
 			free(full);
 		}
 		closedir(d);

@@ -14,6 +14,7 @@
  */
 #include "lsp_int.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -869,10 +870,13 @@ read_headers(FILE *in, bool *dup)
 			while (*p == ' ' || *p == '\t')
 				p++;
 			char *end;
+			errno = 0;
 			long long v = strtoll(p, &end, 10);
+			bool range = errno != ERANGE;   /* a length past 64 bits is no length (it was read
+			                                 * as LLONG_MAX: the rest of the stream skipped) */
 			while (*end == ' ' || *end == '\t')
 				end++;
-			long long here = (*p >= '0' && *p <= '9' && *end == '\0' && v >= 0) ? v : -1;
+			long long here = (*p >= '0' && *p <= '9' && *end == '\0' && v >= 0 && range) ? v : -1;
 			if (seen) {   /* a second one: the frame is refused (never "the last wins") */
 				*dup = true;
 				clash |= here != len;

@@ -297,10 +297,43 @@ lsp_project_sink(LspReq *r)
 	return k >= 0 ? &p->pj->P.mods[k]->s.diags : &p->pj->diags;
 }
 
+/* Has a source of the manifest changed on disk since the held check
+ * admitted it (its lstat identity then: a file that was missing and is
+ * back, one deleted, one rewritten), other than an open document's file,
+ * whose buffer is what counts?  No notification says so (a checkout,
+ * another tool), and the answers place their locations in such a file by
+ * the bytes read. */
+static bool
+disk_moved(LspReq *r, const LspProj *p)
+{
+	const Project *pj = p->pj;
+	if (!pj || p->stale || !pj->paths || !pj->st)
+		return false;
+	for (int i = 0; i < pj->man.nsources; i++) {
+		const struct stat *was = &pj->st[i];
+		struct stat st;
+		bool now = lstat(pj->paths[i], &st) == 0;
+		bool same = now ? was->st_ino == st.st_ino && was->st_dev == st.st_dev && was->st_size == st.st_size &&
+		                  was->st_mtim.tv_sec == st.st_mtim.tv_sec && was->st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+		                  was->st_ctim.tv_sec == st.st_ctim.tv_sec && was->st_ctim.tv_nsec == st.st_ctim.tv_nsec
+		                : was->st_ino == 0;
+		if (same)
+			continue;
+		bool open = false;
+		for (int k = 0; k < r->ndocs && !open; k++)
+			open = r->docs[k].proj && project_same_file(r->docs[k].file.path, pj->paths[i]);
+		if (!open)
+			return true;
+	}
+	return false;
+}
+
 Session *
 lsp_project_session(LspReq *r, GraphModel **g)
 {
 	LspProj *p = r->doc->proj;
+	if (disk_moved(r, p))
+		lsp_project_touch(p);
 	*g = NULL;
 	SvcTrace t;
 	svc_trace_init(&t);
@@ -365,6 +398,20 @@ put_file_uri(Buf *out, const char *path)
 	}
 	json_str(out, u.data, u.len);
 	buf_free(&u);
+}
+
+/* Does the file at path hold exactly src[0..len)? */
+static bool
+disk_holds(const char *path, const char *src, size_t len)
+{
+	DiagSink d;
+	diag_init(&d, path, NULL, 0);
+	size_t n;
+	char *disk = driver_read_source(path, &n, &d);
+	diag_free(&d);
+	bool same = disk && n == len && (len == 0 || memcmp(disk, src, len) == 0);
+	free(disk);
+	return same;
 }
 
 /* A position table for module k's text: its open document, or a scratch
@@ -607,6 +654,11 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	int k;
 	LspOccs occs;
 	const LspOcc *o;
+	/* the edits of a file that is not open are applied by the editor to the
+	 * disk's bytes, and no notification says when those change (a checkout,
+	 * another tool): the project is re-read first (unchanged files are not,
+	 * by their identity), so the rename is planned against the disk now */
+	lsp_project_touch(r->doc->proj);
 	if (!here(r, &k, &occs, &o)) {
 		lsp_occs_free(&occs);
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the project does not verify (open documents count with their unsaved text): "
@@ -645,6 +697,12 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
 		} else if (!patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
+		} else if (!open_doc(r, ts->diags.path) && !disk_holds(ts->diags.path, ts->src, ts->len)) {
+			/* the last check of a file not open: its bytes, which the edits'
+			 * positions are in, must still be the disk's (a change the
+			 * identity check could not see, or one made meanwhile) */
+			lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename refused: %s changed on disk since it was read; retry",
+			    ts->diags.path);
 		} else {
 			done = true;
 			LspDoc scratch;

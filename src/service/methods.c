@@ -20,6 +20,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+
+/* the bytes of a temporary file's name: $TMPDIR and the template */
+#define SVC_TEMP_PATH 4096
 #include <unistd.h>
 
 #include "../support/json.h"
@@ -779,12 +782,28 @@ slurp(int fd, size_t max, Buf *out)
 	return n == 0;
 }
 
+/* A new temporary file in $TMPDIR (else /tmp), its name in path[SVC_TEMP_PATH];
+ * -1 when none is made.  A directory whose template does not fit is
+ * refused (ENAMETOOLONG), never cut: a cut name is another directory (a
+ * `%.200s` cut made every captured command fail under a 201-byte TMPDIR,
+ * and put the agent's patch text in a sibling directory when one had the
+ * cut name). */
 static int
-temp_fd(char *path)
+temp_file(char path[SVC_TEMP_PATH])
 {
 	const char *dir = getenv("TMPDIR");
-	snprintf(path, 256, "%.200s/semaprax-serve-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
+	int n = snprintf(path, SVC_TEMP_PATH, "%s/semaprax-serve-XXXXXX", dir && *dir ? dir : "/tmp");
+	if (n < 0 || n >= SVC_TEMP_PATH) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkstemp(path);
+}
+
+static int
+temp_fd(char path[SVC_TEMP_PATH])
+{
+	int fd = temp_file(path);
 	if (fd >= 0)
 		unlink(path);
 	return fd;
@@ -799,15 +818,16 @@ capture_open(const SvcOptions *o, char **argv, SvcCommandFn *fn, int fd[3], SvcE
 	*fn = o->find_command ? o->find_command(argv[0]) : NULL;
 	if (!*fn)
 		return fail(err, SVC_E_UNSUPPORTED, "`%s` is not available in this service", argv[0]);
-	char p1[256], p2[256];
+	char p1[SVC_TEMP_PATH], p2[SVC_TEMP_PATH];
 	fd[0] = temp_fd(p1);
 	fd[1] = temp_fd(p2);
 	fd[2] = open("/dev/null", O_RDONLY);
 	if (fd[0] < 0 || fd[1] < 0 || fd[2] < 0) {
+		int e = errno;
 		for (int i = 0; i < 3; i++)
 			if (fd[i] >= 0)
 				close(fd[i]);
-		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output");
+		return fail(err, SVC_E_IO, "cannot create a temporary file for the command's output in $TMPDIR: %s", strerror(e));
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -1088,12 +1108,10 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 		if (!ok || strcmp(svc_file_revision(&v->file), rev) != 0)
 			return fail(err, SVC_E_STALE, "the program's revision is not `%.100s`: re-read it and rebase the patch", rev);
 	}
-	char path[256];
-	const char *dir = getenv("TMPDIR");
-	snprintf(path, sizeof path, "%.200s/semaprax-serve-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
+	char path[SVC_TEMP_PATH];
+	int fd = temp_file(path);
 	if (fd < 0)
-		return fail(err, SVC_E_IO, "cannot create a temporary file for the patch");
+		return fail(err, SVC_E_IO, "cannot create a temporary file for the patch in $TMPDIR: %s", strerror(errno));
 	size_t n = strlen(patch);
 	bool wrote = write(fd, patch, n) == (ssize_t)n;
 	close(fd);

@@ -20,7 +20,16 @@ so what it says must reach them.
   its module;
 - only a file: URI of an absolute path is looked up for a manifest
   (`file://localhost/…` is one): a relative path or another host's URI was
-  resolved against the server's working directory and joined its project."""
+  resolved against the server's working directory and joined its project;
+- a rename whose declaration is in a module file that is not open, after
+  that file changed on disk with no notification (a checkout, another
+  tool): its edits (version null: the editor applies them to the disk's
+  bytes) were placed by the bytes of the project's last check, so the
+  editor wrote `@idmanhattanc.norm1")` into it (sec21); the project is
+  re-read first now, and so is it before any request when a file it read
+  from disk has another identity there (definition pointed at the old
+  line)."""
+
 import os
 import shutil
 import subprocess
@@ -29,7 +38,7 @@ import tempfile
 from urllib.parse import quote
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import Lsp, pos  # noqa: E402
+from lspclient import Lsp, apply, pos  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -209,6 +218,26 @@ def main():
         assert codes(d) == [("SPX-T204", pos(main_text, "plus(1, 2)")["line"])], d
         c.notify("textDocument/didClose", {"textDocument": {"uri": u_core}})
         assert c.diags(u_core) == [] and c.diags(u_main) == []
+        c.end()
+
+        # a rename into a module not open, after that file changed on disk
+        root = copy(tmp, "renamed-on-disk")
+        app_path, core_path = os.path.join(root, "src", "app.spx"), os.path.join(root, "src", "core.spx")
+        c = Client()
+        u_app = uri(app_path)
+        assert c.open(u_app, app) == []
+        assert c.call("textDocument/hover", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
+        moved = "// a line another tool added\n" + read(core_path)
+        write(core_path, moved)
+        # definition into the changed file: placed in its bytes now (it was the old line)
+        loc = c.call("textDocument/definition", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
+        loc = loc[0] if isinstance(loc, list) else loc
+        assert loc["uri"] == uri(core_path) and loc["range"]["start"] == pos(moved, "norm1(p: Point)"), loc
+        r = c.call("textDocument/rename", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)"),
+                                          "newName": "manhattan"})
+        [ch] = r["documentChanges"]
+        assert ch["textDocument"] == {"uri": uri(core_path), "version": None}, ch
+        assert apply(moved, ch["edits"]) == moved.replace("fn norm1(", "fn manhattan("), apply(moved, ch["edits"])
         c.end()
 
         # URIs: only a file: URI of an absolute path joins a project
