@@ -900,7 +900,14 @@ static void
 emit_switch(Emit *E, const HirExpr *e, int i, int j, TypeId st, const char *s, bool own, const char *m, const char *r,
 	    TypeId rt)
 {
-	emitc_line(E, "switch (%s) {", s);
+	/* a literal scrutinee (`match 126 { … }`) goes through a temporary:
+	 * clang warns on a switch over a constant that no case matches */
+	const char *v = s;
+	if (s[0] != 't' || strspn(s + 1, "0123456789") != strlen(s + 1) || !s[1]) {
+		v = emitc_new_tmp(E);
+		emitc_line(E, "%s %s = %s;", emit_tyname(E, st), v, s);
+	}
+	emitc_line(E, "switch (%s) {", v);
 	for (int a = i; a < j && !E->failed; a++) {
 		const HirArm *arm = &e->u.match.arms[a];
 		const HirPattern *const *q;
