@@ -182,14 +182,32 @@ elif [ "$(grep -c '^SPX_CHUNK int chunk[0-9]*_fn_walk(' "$tmp/nested.c")" -lt 20
 else
 	agreed=$((agreed + 1))
 fi
+# a huge block whose value is used (a valued `if` branch, a `match` arm's block, a block
+# expression) is emitted in chunks too, its value through a frame member (emit_expr.c,
+# emit_block_to): the target may be a C local of the caller
+valued=tests/fixtures/run/huge_valued_block_chunks.spx
+if ! "$abin" build --target c "$valued" -o "$tmp/valued.c" > /dev/null 2>&1; then
+	disagree "$valued" "build --target c failed"
+elif [ "$(awk '/^\{$/ { s = NR } /^\}$/ && s { if (NR - s > m) m = NR - s; s = 0 } END { print m + 0 }' "$tmp/valued.c")" -gt 600 ]; then
+	disagree "$valued" "a C function of more than 600 lines (a valued block not in chunks)"
+elif [ "$(grep -c '^		*t[0-9]* = F->spx_bv[0-9]*;$' "$tmp/valued.c")" != 4 ]; then
+	disagree "$valued" "the four valued blocks' values do not come through frame members"
+else
+	agreed=$((agreed + 1))
+fi
 # a `match` jumps out of the arm taken to a label defined before its arms (emit_expr.c,
 # emit_match): no `taken` flag tested by every arm, no forward goto (both cost gcc time
-# quadratic in the arms)
+# quadratic in the arms); a run of literal arms over an integer or char scrutinee is one C
+# switch, the bool match's arms stay `if`s (emit_switch: gcc's own if-to-switch conversion was
+# super-linear in the arms)
 arms=tests/fixtures/run/match_literals.spx
 if ! "$abin" build --target c "$arms" -o "$tmp/arms.c" > /dev/null 2>&1; then
 	disagree "$arms" "build --target c failed"
 elif ! grep -q '^		if (0) {$' "$tmp/arms.c" || grep -q '^	*if (!t[0-9]* && ' "$tmp/arms.c"; then
 	disagree "$arms" "a match is not \`if (0) { label:; } else { arms }\`"
+elif [ "$(grep -c '^			switch (t0) {$' "$tmp/arms.c")" != 2 ] || ! grep -q '^			case INT64_C(3):$' "$tmp/arms.c" ||
+	! grep -q '^			case UINT32_C(99):$' "$tmp/arms.c"; then
+	disagree "$arms" "the literal arms of an integer and a char match are not two C switches"
 else
 	agreed=$((agreed + 1))
 fi

@@ -136,9 +136,10 @@ emitc_result(Emit *E)
  * live in the frame struct F points to; a `?` in a chunk returns 1 and the
  * caller goes to spx_out.  A chunk only ends where no statement temporary
  * is live (a view's backing temporary lives to the body's end).
- * A nested block of more than 256 statements whose value is dropped (a loop
- * body) is emitted in chunks the same way (emitc_chunk_enter; the function is
- * then framed however short its body).
+ * A nested block of more than 256 statements (a loop body, a valued `if`
+ * branch: its value goes through a frame member) is emitted in chunks the
+ * same way (emitc_chunk_enter; the function is then framed however short its
+ * body).
  * EmitOptions.chunk_every = N (the CLI's SEMAPRAX_C_CHUNK=N, tests) frames
  * every function with a block of more than one statement and cuts every N
  * statements. */

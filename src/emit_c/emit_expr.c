@@ -745,16 +745,22 @@ store_result(Emit *E, Val v, const char *target, TypeId t, bool lend)
 		emitc_line(E, "%s = %s;", target, v.c);
 }
 
+/* Emits arm a: `if (test) { … goto m; }`, or, a switch's case (sw: its
+ * labels are written), `{ … goto m; }`. */
 static void
-emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt, bool lend)
+emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt, bool lend,
+	 bool sw)
 {
 	Buf test = {0};
-	if (!pat_test(E, &test, a->pat, st, s)) {
+	if (sw) {
+		emitc_line(E, "{");
+	} else if (!pat_test(E, &test, a->pat, st, s)) {
 		buf_free(&test);
 		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
 		return;
+	} else {
+		emitc_line(E, "if (%s) {", test.data);
 	}
-	emitc_line(E, "if (%s) {", test.data);
 	buf_free(&test);
 	E->indent++;
 	Binder B = { {0} };
@@ -794,6 +800,137 @@ emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const cha
 	emitc_line(E, "}");
 }
 
+/* ---- literal arms as a C switch ----
+ *
+ * A run of arms whose patterns are integer or char literals (or
+ * or-patterns of them), without a guard, over an integer or char scrutinee
+ * is one C `switch`, each arm a case ending `goto m`: gcc turned the `if`s
+ * into a switch itself, in time super-linear in the arms (32,000 arms:
+ * 4.7 s; DECISIONS, native lane).  A value seen earlier in the run ends it
+ * (C forbids a duplicate case; the later arm's test is an `if` again, after
+ * the switch, which keeps the arms' order).  A bool scrutinee keeps its
+ * `if`s (two values; a switch on a bool is a gcc warning). */
+typedef struct LitSet {
+	uint64_t *key;
+	int *arm;       /* the arm a key came from, -1: free */
+	size_t *used;   /* the slots taken by the run being read */
+	size_t cap, nused;
+} LitSet;
+
+/* The C value of literal pattern q over type t as a key, or false when q
+ * is not an integer or char literal of a switchable scrutinee. */
+static bool
+lit_key(Emit *E, const HirPattern *q, TypeId t, uint64_t *key)
+{
+	if (q->kind != HIR_PAT_LIT)
+		return false;
+	TyKind k = emitc_tinfo(E, t)->kind;
+	if (q->lit.kind == HIR_CHAR && k == TY_CHAR) {
+		*key = q->lit.ch;
+		return true;
+	}
+	if (q->lit.kind != HIR_INT || !emitc_is_int(E, t))
+		return false;
+	uint64_t v = q->lit.negative ? (uint64_t)0 - q->lit.i : q->lit.i;
+	*key = k == TY_U8 ? v & 0xffu : k == TY_I32 ? v & 0xffffffffu : v;
+	return true;
+}
+
+/* The literal patterns of arm a (one, or an or-pattern's), in *q; 0 when
+ * a is no switch case. */
+static int
+arm_lits(Emit *E, const HirArm *a, TypeId t, const HirPattern *const **q)
+{
+	const HirPattern *p = a->pat;
+	if (a->guard || a->nbinds > 0)
+		return 0;
+	int n = p->kind == HIR_PAT_OR ? p->nalts : 1;
+	*q = p->kind == HIR_PAT_OR ? (const HirPattern *const *)p->alts : (const HirPattern *const *)&a->pat;
+	uint64_t k;
+	for (int i = 0; i < n; i++)
+		if (!lit_key(E, (*q)[i], t, &k))
+			return 0;
+	return n;
+}
+
+/* The slot of key in S (free, or holding key). */
+static size_t
+lit_slot(const LitSet *S, uint64_t key)
+{
+	size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (S->cap - 1);
+	while (S->arm[h] >= 0 && S->key[h] != key)
+		h = (h + 1) & (S->cap - 1);
+	return h;
+}
+
+/* The end of the switch run of e's arms from arm i (i itself: no run of
+ * two), its keys in S. */
+static int
+switch_run(Emit *E, const HirExpr *e, int i, TypeId t, LitSet *S)
+{
+	int narms = e->u.match.narms, j = i;
+	for (; j < narms; j++) {
+		const HirPattern *const *q;
+		int n = arm_lits(E, &e->u.match.arms[j], t, &q);
+		if (n == 0)
+			break;
+		bool fresh = true;
+		for (int k = 0; k < n && fresh; k++) {
+			uint64_t key;
+			lit_key(E, q[k], t, &key);
+			size_t h = lit_slot(S, key);
+			fresh = S->arm[h] < 0 || S->arm[h] == j;
+			if (fresh && S->arm[h] < 0) {
+				S->key[h] = key;
+				S->arm[h] = j;
+				S->used[S->nused++] = h;
+			}
+		}
+		if (!fresh)
+			break;
+	}
+	for (size_t u = 0; u < S->nused; u++)
+		S->arm[S->used[u]] = -1;
+	S->nused = 0;
+	return j - i >= 2 ? j : i;
+}
+
+/* Arms i .. j-1 as one switch over s. */
+static void
+emit_switch(Emit *E, const HirExpr *e, int i, int j, TypeId st, const char *s, bool own, const char *m, const char *r,
+	    TypeId rt)
+{
+	/* a literal scrutinee (`match 126 { … }`) goes through a temporary:
+	 * clang warns on a switch over a constant that no case matches */
+	const char *v = s;
+	if (s[0] != 't' || strspn(s + 1, "0123456789") != strlen(s + 1) || !s[1]) {
+		v = emitc_new_tmp(E);
+		emitc_line(E, "%s %s = %s;", emit_tyname(E, st), v, s);
+	}
+	emitc_line(E, "switch (%s) {", v);
+	for (int a = i; a < j && !E->failed; a++) {
+		const HirArm *arm = &e->u.match.arms[a];
+		const HirPattern *const *q;
+		int n = arm_lits(E, arm, st, &q);
+		/* an or-pattern's repeated value is one label */
+		for (int k = 0; k < n; k++) {
+			uint64_t key, other;
+			lit_key(E, q[k], st, &key);
+			bool again = false;
+			for (int l = 0; l < k && !again; l++)
+				again = lit_key(E, q[l], st, &other) && other == key;
+			if (again)
+				continue;
+			if (q[k]->lit.kind == HIR_CHAR)
+				emitc_line(E, "case UINT32_C(%" PRIu32 "):", q[k]->lit.ch);
+			else
+				emitc_line(E, "case %s:", int_lit(E, st, q[k]->lit.i, q[k]->lit.negative));
+		}
+		emit_arm(E, arm, st, s, own, m, r, rt, e->lends, true);
+	}
+	emitc_line(E, "}");
+}
+
 static Val
 emit_match(Emit *E, const HirExpr *e)
 {
@@ -828,8 +965,30 @@ emit_match(Emit *E, const HirExpr *e)
 		emitc_line(E, "} else {");
 		E->indent++;
 	}
-	for (int i = 0; i < narms && !E->failed; i++)
-		emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt, e->lends);
+	LitSet S = { NULL, NULL, NULL, 16, 0 };
+	for (int i = 0; i < narms && !E->failed; i++) {
+		const HirPattern *const *q;
+		if (arm_lits(E, &e->u.match.arms[i], s.t, &q) > 0 && !S.key) {
+			/* a run's keys (or-patterns hold several), the table at most half full */
+			size_t lits = 0;
+			for (int a = 0; a < narms; a++)
+				lits += (size_t)arm_lits(E, &e->u.match.arms[a], s.t, &q);
+			while (S.cap < 2 * lits)
+				S.cap *= 2;
+			S.key = ARENA_ARRAY(&E->a, uint64_t, S.cap);
+			S.arm = ARENA_ARRAY(&E->a, int, S.cap);
+			S.used = ARENA_ARRAY(&E->a, size_t, S.cap);
+			for (size_t h = 0; h < S.cap; h++)
+				S.arm[h] = -1;
+		}
+		int j = S.key ? switch_run(E, e, i, s.t, &S) : i;
+		if (j > i) {
+			emit_switch(E, e, i, j, s.t, s.c, own, m, r, rt);
+			i = j - 1;
+		} else {
+			emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt, e->lends, false);
+		}
+	}
 	if (E->failed)
 		return no_val;
 	if (narms > 0) {
@@ -857,12 +1016,20 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 	E->indent++;
 	int mark = emitc_temps_mark(E);
 	bool body = b == E->f->body;
-	/* a huge nested block whose value is dropped (a loop's body, a statement
-	 * `if`'s branch) in chunks too (emit.c, emitc_chunk_enter); its tail and
-	 * its releases are in its last chunk, with the temporaries they name */
-	bool nested = !body && E->framed && (!b->tail || !target) && b->nstmts > emitc_chunk_min(E);
+	/* a huge nested block (a loop's body, an `if`'s branch, a block
+	 * expression) in chunks too (emit.c, emitc_chunk_enter); its tail and
+	 * its releases are in its last chunk, with the temporaries they name.
+	 * A value goes through a frame member: target may be a C local of the
+	 * caller (result_var), which a chunk cannot name. */
+	bool nested = !body && E->framed && b->nstmts > emitc_chunk_min(E);
+	const char *to = target;
 	ChunkSave cs;
 	Buf hold = {0};
+	if (nested && b->tail && target) {
+		const char *m = arena_printf(&E->a, "spx_bv%d", E->tmp++);
+		buf_printf(&E->members, "\t%s %s;\n", emit_tyname(E, tt), m);
+		to = arena_printf(&E->a, "F->%s", m);
+	}
 	if (nested)
 		emitc_chunk_enter(E, &cs, &hold);
 	for (int i = 0; i < b->nstmts && !E->failed; i++) {
@@ -873,7 +1040,7 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 	if (body)
 		emitc_chunk_close(E);
 	if (b->tail && !E->failed)
-		store_result(E, emitc_ev(E, b->tail), target, tt, lend);
+		store_result(E, emitc_ev(E, b->tail), to, tt, lend);
 	if (b == E->f->body) {
 		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
 		E->indent--;
@@ -889,6 +1056,8 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 	if (nested) {
 		emitc_chunk_close(E);
 		emitc_chunk_leave(E, &cs, &hold);
+		if (to != target && !E->failed)
+			emitc_line(E, "%s = %s;", target, to);   /* moved: the member is never released */
 	}
 	E->indent--;
 	emitc_line(E, "}");
