@@ -171,6 +171,29 @@ expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/dir.spx: Is a directory" "directory diagnostic"
 expect 1 "missing file" -- "$bin" parse "$tmp/missing.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/missing.spx" "missing-file diagnostic"
+# a FIFO is no regular file (opened without blocking, refused); a file past
+# the 64 MiB source limit is refused before it is read (a sparse file)
+mkfifo "$tmp/fifo.spx"
+expect 1 "FIFO as a source" -- "$bin" check "$tmp/fifo.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/fifo.spx: not a regular file" "FIFO diagnostic"
+truncate -s 67108865 "$tmp/huge.spx"
+expect 1 "source past 64 MiB" -- "$bin" check "$tmp/huge.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/huge.spx: file is larger than the 64 MiB source limit" "64 MiB diagnostic"
+# a source of 256 KiB or more is mapped, not read (src/support/mapfile.c): it
+# verifies as the same text read would, and its diagnostics quote it
+{
+	printf 'module t.mapped;\n\n'
+	awk 'BEGIN { for (i = 0; i < 5000; i++) printf "@id(\"t.mapped.f%d\")\nfn f%d(x: i64) -> i64\n{\n    x + %d\n}\n\n", i, i, i }'
+	printf '@id("app.main")\nfn main() -> i64\n{\n    f4999(1) - 5000\n}\n'
+} > "$tmp/mapped.spx"
+[ "$(wc -c < "$tmp/mapped.spx")" -ge 262144 ] && ok || bad "mapped.spx is under 256 KiB"
+expect 0 "check of a mapped source" -- "$bin" check "$tmp/mapped.spx"
+has "$tmp/out" "verified $tmp/mapped.spx" "mapped source verified"
+expect 0 "run of a mapped source" -- "$bin" run "$tmp/mapped.spx"
+if [ "$(cat "$tmp/out")" = 0 ]; then ok; else bad "mapped source ran to \`$(cat "$tmp/out")\`, wanted 0"; fi
+printf '\n@id("t.mapped.bad")\nfn bad() -> i64\n{\n    undefined_value\n}\n' >> "$tmp/mapped.spx"
+expect 1 "a mapped source with an error" -- "$bin" check "$tmp/mapped.spx"
+has "$tmp/err" "    undefined_value" "mapped source quoted in its diagnostic"
 
 # check: the HIR self-check (SEMAPRAX_VALIDATE_HIR) changes no output, and --dump-hir
 # lowers whether or not it is set.
