@@ -186,6 +186,34 @@ heap_ops_checks(void)
 	unit_check(rt_heap_live() == 0 && rt_zalloc((size_t)1 << 20) == NULL, "rt heap: every block released; an arena that cannot grow gives NULL");
 }
 
+/* rt_fs_root_line (src/rt/text.c): the one text of a refused
+ * `--allow-write=DIR` for `run`, a built program and the Wasm host. */
+static void
+root_line_checks(void)
+{
+	static const char rule[] = "` must name a directory below the working directory: ";
+	char out[512], want[512];
+	size_t n = rt_fs_root_line((const uint8_t *)"out", 3, 1, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=out%s`out` does not exist; create it first (`mkdir -p out`)", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: a missing directory (why 1)");
+	n = rt_fs_root_line((const uint8_t *)"f.txt", 5, 2, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=f.txt%s`f.txt` is a file", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: a file (why 2)");
+	n = rt_fs_root_line((const uint8_t *)"../up", 5, 0, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=../up%sa relative path without `.`, `..` or symbolic links", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: the rule (why 0)");
+	/* a tab, DEL, U+0085 (C1), a byte that is not UTF-8, then é kept as it is */
+	static const uint8_t odd[] = { 'a', '\t', 0x7f, 0xc2, 0x85, 0xff, 0xc3, 0xa9 };
+	n = rt_fs_root_line(odd, sizeof odd, 0, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=a\\x09\\x7f\\u{85}\\xff\xc3\xa9%sa relative path without `.`, `..` or symbolic links", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: control bytes, C1 and bad UTF-8 escaped, UTF-8 kept");
+	char small[8];
+	size_t whole = rt_fs_root_line((const uint8_t *)"out", 3, 1, NULL, 0);
+	n = rt_fs_root_line((const uint8_t *)"out", 3, 1, small, sizeof small);
+	unit_check(whole == n && n > sizeof small && strcmp(small, "`--allo") == 0,
+		   "rt root line: the whole length returned, the text cut to the room and NUL-terminated");
+}
+
 /* rt_sort_slots (vec_sort in the Wasm lane): the merge sort past 16 elements, and with no room
  * for its scratch block the insertion sort, give the same ascending permutation. */
 static void
@@ -232,6 +260,7 @@ unit_rt_checks(void)
 {
 	heap_checks();
 	heap_ops_checks();
+	root_line_checks();
 	sort_checks();
 	unit_check(cmp("", "") == 0 && cmp("ab", "ab") == 0, "rt bytes_cmp: equal");
 	int64_t v = 0;
