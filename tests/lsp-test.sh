@@ -20,6 +20,8 @@
 #   line_ends.py  LSP's line ends `\n`, `\r\n` and a lone `\r`: definition,
 #               symbols, semantic tokens, a clamped position, 400 random
 #               ranged edits of line ends against a model of the text
+#   walk.py     find references through every expression, pattern and type
+#               shape (src/service/lsp_walk.c), by stable identity
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 # They share lspclient.py: the client, its publishDiagnostics wait, and the
 # position helpers (pos, pos_at, rng, whole, apply; UTF-16 columns).
@@ -34,6 +36,7 @@ python3 "$dir/project.py" "$bin" || fail=1
 SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/project_edge.py" "$bin" || fail=1
 python3 "$dir/line_ends.py" "$bin" || fail=1
+python3 "$dir/walk.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 if [ "$fail" -ne 0 ]; then
 	echo "lsp-test: FAILED" >&2
