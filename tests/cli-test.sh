@@ -173,6 +173,30 @@ done
 expect 0 "run ledger" -- "$bin" run examples/ledger.spx
 if [ "$(cat "$tmp/out")" = 536 ]; then ok; else bad "ledger printed \`$(cat "$tmp/out")\`, wanted 536"; fi
 
+# build's usage errors (exit 2, nothing written) and its --json line
+printf 'module t.build_usage;\n\n@id("t.main")\nfn main() -> i64\n{\n    0\n}\n' > "$tmp/bu.spx"
+bubin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+for u in "--json --json|build option \`--json\` may not be repeated" \
+	"-o a -o b|build option \`-o\` may not be repeated" \
+	"-o|build option \`-o\` requires a path" \
+	"--files d --files e|build option \`--files\` may not be repeated" \
+	"--files|build option \`--files\` requires a directory" \
+	"--target c --target c|build option \`--target\` may not be repeated" \
+	"--target|build option \`--target\` requires a target" \
+	"--manifest-path a --manifest-path b|build option \`--manifest-path\` takes one path and may not be repeated" \
+	"--manifest-path a|build takes an operand or --manifest-path, not both" \
+	"--bogus|unknown build option \`--bogus\`" \
+	"--export t.main|build option \`--export\` requires \`--target web\`" \
+	"--files d|build option \`--files\` requires \`--target web\`" \
+	"--target web|build --target web requires at least one \`--export <stable-id>\`"; do
+	# shellcheck disable=SC2086
+	(cd "$tmp" && NO_COLOR=1 "$bubin" build bu.spx ${u%%|*} > out 2> err < /dev/null; echo $? > st)
+	if [ "$(cat "$tmp/st")" = 2 ] && [ "$(head -n 1 "$tmp/err")" = "${u#*|}" ]; then ok; else bad "build ${u%%|*}: exit $(cat "$tmp/st"), '$(head -n 1 "$tmp/err")'"; fi
+done
+[ -z "$(ls "$tmp" | grep -x -e a -e b -e bu -e bu.c -e bu.exe)" ] && ok || bad "a refused build wrote a file: $(ls "$tmp")"
+(cd "$tmp" && NO_COLOR=1 "$bubin" build bu.spx --target c -o bu.c --json > out 2> err < /dev/null; echo $? > st)
+if [ "$(cat "$tmp/st")" = 0 ] && [ "$(cat "$tmp/out")" = '{"status":"built","target":"c","product":"C source","output":"bu.c"}' ] && [ -s "$tmp/bu.c" ]; then ok; else bad "build --json: '$(cat "$tmp/out")'"; fi
+
 # Unreadable inputs are I001 with a clean exit.
 mkdir "$tmp/dir.spx"
 expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"
