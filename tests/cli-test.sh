@@ -135,6 +135,8 @@ expect 0 "explain short code" -- "$bin" explain P203
 expect 0 "explain --json" -- "$bin" explain SPX-P201 --json
 has "$tmp/out" '"code":"SPX-P201"' "explain json"
 expect 1 "explain unknown code" -- "$bin" explain SPX-Z999
+has "$tmp/err" "error[SPX-G542]" "explain unknown code diagnostic"
+expect 2 "explain without code" -- "$bin" explain
 # a retired code explains as retired (a lifted reference restriction); two codes are a usage error;
 # the catalog is docs/diagnostics.md byte for byte
 expect 0 "explain a retired code" -- "$bin" explain SPX-T223
@@ -143,8 +145,6 @@ expect 2 "explain two codes" -- "$bin" explain SPX-P106 SPX-P105
 has "$tmp/err" "explain requires exactly <SPX-CODE> [--json]" "explain two codes usage"
 expect 0 "explain --catalog" -- "$bin" explain --catalog
 if cmp -s "$tmp/out" docs/diagnostics.md; then ok; else bad "explain --catalog differs from docs/diagnostics.md"; fi
-has "$tmp/err" "error[SPX-G542]" "explain unknown code diagnostic"
-expect 2 "explain without code" -- "$bin" explain
 
 # graph/context/query (src/graph/; transcripts in tests/fixtures/graph): grammar, usage
 # errors before reading the file, unreadable input, byte-identical repeated output.
