@@ -181,6 +181,7 @@ if [ "$all" -eq 1 ]; then
 	# a file run and build (nothing written) and a project build
 	nowasm=${NOWASM_BIN:-$(dirname "$abin")/semaprax-nowasm}
 	if [ -x "$nowasm" ]; then
+		case $nowasm in /*) ;; *) nowasm=$PWD_AT_START/$nowasm ;; esac
 		w102="error[SPX-W102]: this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)"
 		cli 1 "no Wasm runtime: run" "$nowasm" run --wasm "$f" && firstline "$w102" "no Wasm runtime: run"
 		[ ! -s "$tmp/co" ] || disagree "cli" "no Wasm runtime: run printed '$(head -n 1 "$tmp/co")'"
