@@ -137,6 +137,14 @@ has "$tmp/out" '"code":"SPX-P201"' "explain json"
 expect 1 "explain unknown code" -- "$bin" explain SPX-Z999
 has "$tmp/err" "error[SPX-G542]" "explain unknown code diagnostic"
 expect 2 "explain without code" -- "$bin" explain
+# a retired code explains as retired (a lifted reference restriction); two codes are a usage error;
+# the catalog is docs/diagnostics.md byte for byte
+expect 0 "explain a retired code" -- "$bin" explain SPX-T223
+has "$tmp/out" "SPX-T223 (retired):" "retired severity"
+expect 2 "explain two codes" -- "$bin" explain SPX-P106 SPX-P105
+has "$tmp/err" "explain requires exactly <SPX-CODE> [--json]" "explain two codes usage"
+expect 0 "explain --catalog" -- "$bin" explain --catalog
+if cmp -s "$tmp/out" docs/diagnostics.md; then ok; else bad "explain --catalog differs from docs/diagnostics.md"; fi
 
 # graph/context/query (src/graph/; transcripts in tests/fixtures/graph): grammar, usage
 # errors before reading the file, unreadable input, byte-identical repeated output.
@@ -165,12 +173,59 @@ done
 expect 0 "run ledger" -- "$bin" run examples/ledger.spx
 if [ "$(cat "$tmp/out")" = 536 ]; then ok; else bad "ledger printed \`$(cat "$tmp/out")\`, wanted 536"; fi
 
+# build's usage errors (exit 2, nothing written) and its --json line
+printf 'module t.build_usage;\n\n@id("t.main")\nfn main() -> i64\n{\n    0\n}\n' > "$tmp/bu.spx"
+bubin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+for u in "--json --json|build option \`--json\` may not be repeated" \
+	"-o a -o b|build option \`-o\` may not be repeated" \
+	"-o|build option \`-o\` requires a path" \
+	"--files d --files e|build option \`--files\` may not be repeated" \
+	"--files|build option \`--files\` requires a directory" \
+	"--target c --target c|build option \`--target\` may not be repeated" \
+	"--target|build option \`--target\` requires a target" \
+	"--manifest-path a --manifest-path b|build option \`--manifest-path\` takes one path and may not be repeated" \
+	"--manifest-path a|build takes an operand or --manifest-path, not both" \
+	"--bogus|unknown build option \`--bogus\`" \
+	"--export t.main|build option \`--export\` requires \`--target web\`" \
+	"--files d|build option \`--files\` requires \`--target web\`" \
+	"--target web|build --target web requires at least one \`--export <stable-id>\`"; do
+	# shellcheck disable=SC2086
+	(cd "$tmp" && NO_COLOR=1 "$bubin" build bu.spx ${u%%|*} > out 2> err < /dev/null; echo $? > st)
+	if [ "$(cat "$tmp/st")" = 2 ] && [ "$(head -n 1 "$tmp/err")" = "${u#*|}" ]; then ok; else bad "build ${u%%|*}: exit $(cat "$tmp/st"), '$(head -n 1 "$tmp/err")'"; fi
+done
+[ -z "$(ls "$tmp" | grep -x -e a -e b -e bu -e bu.c -e bu.exe)" ] && ok || bad "a refused build wrote a file: $(ls "$tmp")"
+(cd "$tmp" && NO_COLOR=1 "$bubin" build bu.spx --target c -o bu.c --json > out 2> err < /dev/null; echo $? > st)
+if [ "$(cat "$tmp/st")" = 0 ] && [ "$(cat "$tmp/out")" = '{"status":"built","target":"c","product":"C source","output":"bu.c"}' ] && [ -s "$tmp/bu.c" ]; then ok; else bad "build --json: '$(cat "$tmp/out")'"; fi
+
 # Unreadable inputs are I001 with a clean exit.
 mkdir "$tmp/dir.spx"
 expect 1 "directory as a file" -- "$bin" parse "$tmp/dir.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/dir.spx: Is a directory" "directory diagnostic"
 expect 1 "missing file" -- "$bin" parse "$tmp/missing.spx"
 has "$tmp/err" "error[SPX-I001]: cannot read $tmp/missing.spx" "missing-file diagnostic"
+# a FIFO is no regular file (opened without blocking, refused); a file past
+# the 64 MiB source limit is refused before it is read (a sparse file)
+mkfifo "$tmp/fifo.spx"
+expect 1 "FIFO as a source" -- "$bin" check "$tmp/fifo.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/fifo.spx: not a regular file" "FIFO diagnostic"
+truncate -s 67108865 "$tmp/huge.spx"
+expect 1 "source past 64 MiB" -- "$bin" check "$tmp/huge.spx"
+has "$tmp/err" "error[SPX-I001]: cannot read $tmp/huge.spx: file is larger than the 64 MiB source limit" "64 MiB diagnostic"
+# a source of 256 KiB or more is mapped, not read (src/support/mapfile.c): it
+# verifies as the same text read would, and its diagnostics quote it
+{
+	printf 'module t.mapped;\n\n'
+	awk 'BEGIN { for (i = 0; i < 5000; i++) printf "@id(\"t.mapped.f%d\")\nfn f%d(x: i64) -> i64\n{\n    x + %d\n}\n\n", i, i, i }'
+	printf '@id("app.main")\nfn main() -> i64\n{\n    f4999(1) - 5000\n}\n'
+} > "$tmp/mapped.spx"
+[ "$(wc -c < "$tmp/mapped.spx")" -ge 262144 ] && ok || bad "mapped.spx is under 256 KiB"
+expect 0 "check of a mapped source" -- "$bin" check "$tmp/mapped.spx"
+has "$tmp/out" "verified $tmp/mapped.spx" "mapped source verified"
+expect 0 "run of a mapped source" -- "$bin" run "$tmp/mapped.spx"
+if [ "$(cat "$tmp/out")" = 0 ]; then ok; else bad "mapped source ran to \`$(cat "$tmp/out")\`, wanted 0"; fi
+printf '\n@id("t.mapped.bad")\nfn bad() -> i64\n{\n    undefined_value\n}\n' >> "$tmp/mapped.spx"
+expect 1 "a mapped source with an error" -- "$bin" check "$tmp/mapped.spx"
+has "$tmp/err" "    undefined_value" "mapped source quoted in its diagnostic"
 
 # check: the HIR self-check (SEMAPRAX_VALIDATE_HIR) changes no output, and --dump-hir
 # lowers whether or not it is set.

@@ -20,6 +20,8 @@
 #   line_ends.py  LSP's line ends `\n`, `\r\n` and a lone `\r`: definition,
 #               symbols, semantic tokens, a clamped position, 400 random
 #               ranged edits of line ends against a model of the text
+#   walk.py     find references through every expression, pattern and type
+#               shape (src/service/lsp_walk.c), by stable identity
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
 #   fuzz.py     LSP_FUZZ_N (3,000) rounds of random edits of run fixtures and
 #               every feature at random positions; again over copies of the
@@ -37,6 +39,7 @@ python3 "$dir/project.py" "$bin" || fail=1
 SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
 python3 "$dir/project_edge.py" "$bin" || fail=1
 python3 "$dir/line_ends.py" "$bin" || fail=1
+python3 "$dir/walk.py" "$bin" || fail=1
 python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
 python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 21 || fail=1
 python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 22 --project || fail=1

@@ -22,7 +22,8 @@
 # instead (`repairs`, `repair`, `fix`): its words, with FILE for the source,
 # run in the same way and give SRC.CASE.out; the source must stay unchanged
 # unless SRC.CASE.golden says what it becomes.  Sources that are not fixtures
-# of the runner (files with errors a later round reveals) are SRC.src.
+# of the runner (files with errors a later round reveals, or not canonically
+# formatted on purpose) are SRC.src, for .args and .spatch cases alike.
 # BLESS=1 rewrites .out, .golden and .run files (review the diff).
 set -u
 bin=${1:-build/semaprax}
@@ -87,6 +88,7 @@ for p in "$dir"/*.spatch; do
 	src=${base%%.*}
 	case=${base#*.}
 	s="$dir/$src.spx"
+	[ -f "$s" ] || s="$dir/$src.src"
 	d="$work/$base"
 	mkdir -p "$d"
 	cp "$s" "$d/$src.spx"

@@ -175,6 +175,26 @@ if [ "$all" -eq 1 ]; then
 	f=tests/fixtures/wasm/arith_edges.spx
 	cli 1 "missing node" env SEMAPRAX_NODE="$tmp/no-such-node" "$abin" run --wasm "$f" &&
 		firstline "error[SPX-W101]: cannot start \`$tmp/no-such-node\`" "missing node"
+	# a semaprax built without clang or wasm-ld (the Makefile's NOWASM_BIN,
+	# linked from this build's objects with the empty runtime module
+	# tools/build_rt_wasm.sh makes without them) refuses the lane with W102:
+	# a file run and build (nothing written) and a project build
+	nowasm=${NOWASM_BIN:-$(dirname "$abin")/semaprax-nowasm}
+	if [ -x "$nowasm" ]; then
+		case $nowasm in /*) ;; *) nowasm=$PWD_AT_START/$nowasm ;; esac
+		w102="error[SPX-W102]: this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)"
+		cli 1 "no Wasm runtime: run" "$nowasm" run --wasm "$f" && firstline "$w102" "no Wasm runtime: run"
+		[ ! -s "$tmp/co" ] || disagree "cli" "no Wasm runtime: run printed '$(head -n 1 "$tmp/co")'"
+		cli 1 "no Wasm runtime: build" "$nowasm" build "$f" --target wasm -o "$tmp/none.wasm" && firstline "$w102" "no Wasm runtime: build"
+		[ ! -e "$tmp/none.wasm" ] || disagree "cli" "no Wasm runtime: a module was written"
+		cp -R tests/project/build-wasm "$tmp/nowasm-project"
+		cli 1 "no Wasm runtime: project build" sh -c 'cd "$1" && "$2" build . --target wasm -o calc.wasm' sh "$tmp/nowasm-project" "$nowasm" &&
+			firstline "$w102" "no Wasm runtime: project build"
+		[ ! -e "$tmp/nowasm-project/calc.wasm" ] || disagree "cli" "no Wasm runtime: a project module was written"
+		cli 0 "no Wasm runtime: the interpreter still runs" "$nowasm" run "$f"
+	else
+		echo "wasm: note: $nowasm not built (make $nowasm): SPX-W102 not checked"
+	fi
 	echo keep > "$tmp/exists.wasm"
 	cli 1 "existing output" "$abin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
 		firstline "error[SPX-I307]: output path \`$tmp/exists.wasm\` already exists" "existing output"

@@ -124,17 +124,6 @@ bind(Emitw *W, const HirPattern *p, uint32_t base, bool take)
 	}
 }
 
-/* Zeroes the owned parts of the slots p bound (a guard that failed: the scrutinee still owns them). */
-static void
-unbind(Emitw *W, const HirPattern *p)
-{
-	if (p->kind == HIR_PAT_BIND)
-		emitw_zero_heap(W, W->slot_base[p->slot], emitw_slot_ty(W, (int)p->slot));
-	else if (p->kind == HIR_PAT_CASE || p->kind == HIR_PAT_RECORD)
-		for (int i = 0; i < p->nfields; i++)
-			unbind(W, p->subs[i]);
-}
-
 /* The arms as one chain `if (arm 0 matches) value 0 else if … else
  * unreachable end … end`, emitted by a loop (a match of 100,000 arms used
  * to recurse once per arm and overflow the stack). */
@@ -146,21 +135,15 @@ arms(Emitw *W, const HirExpr *e, uint32_t base, const uint8_t *ty, int n, TypeId
 		if (!test(W, a->pat, base))
 			return false;
 		if (a->guard) {
+			/* guards only in a plain match (T254): the guard's bindings copy,
+			 * the scrutinee keeps what they name */
+			ASSERT(!own, "match.c: a guard under `match own`");
 			emitw_open(W, OP_IF, VT_I32, 1);
 			bind(W, a->pat, base, false);
 			int gm = emitw_otemps_mark(W);
 			if (!emitw_lend(W, a->guard))
 				return false;
 			emitw_otemps_release(W, gm);
-			if (own) {
-				uint32_t g = emitw_locals(W, VT_I32, 1);
-				emitw_op_u32(W, OP_LOCAL_TEE, g);
-				emitw_op(W, OP_I32_EQZ);
-				emitw_open(W, OP_IF, NULL, 0);
-				unbind(W, a->pat);
-				emitw_end(W);
-				emitw_op_u32(W, OP_LOCAL_GET, g);
-			}
 			emitw_op(W, OP_ELSE);
 			emitw_i32c(W, 0);
 			emitw_end(W);

@@ -269,6 +269,9 @@ v_stmt(V *v, const HirStmt *s)
 		v_block(v, s->body);
 		break;
 	case HS_EXPR:
+		/* only a statement `if` (lower.c): the lanes discard no other value */
+		if (s->value->kind != HIR_IF)
+			bad(v, s->span, "an expression statement that is not an `if`");
 		v_expr(v, s->value);
 		break;
 	case HS_UNSAFE:

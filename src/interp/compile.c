@@ -518,18 +518,15 @@ stmt(Comp *C, const HirStmt *s)
 		n->b1 = compile_block(C, s->body);
 		break;
 	case HS_EXPR:
-		if (s->value->kind == HIR_IF) {
-			/* the if's own step is charged by interp_s_if */
-			n = node_new(C, interp_s_if, s->value);
-			n->x = compile_expr(C, s->value->u.if_.cond);
-			n->b1 = compile_block(C, s->value->u.if_.then_);
-			n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
-			n->s = s;
-			return fuse_cond(n, SCALAR_IF);
-		}
-		n = node_new(C, interp_s_discard, NULL);
-		n->x = compile_expr(C, s->value);
-		break;
+		/* a statement `if`, the only expression statement (hir_validate) */
+		ASSERT(s->value->kind == HIR_IF, "compile.c: an expression statement that is not an `if`");
+		/* the if's own step is charged by interp_s_if */
+		n = node_new(C, interp_s_if, s->value);
+		n->x = compile_expr(C, s->value->u.if_.cond);
+		n->b1 = compile_block(C, s->value->u.if_.then_);
+		n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
+		n->s = s;
+		return fuse_cond(n, SCALAR_IF);
 	case HS_UNSAFE:
 		if (!s->body)
 			return NULL;

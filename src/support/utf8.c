@@ -40,13 +40,3 @@ utf8_is_space(uint32_t cp)
 		return cp >= 0x2000 && cp <= 0x200A;
 	}
 }
-
-uint32_t
-utf8_count(const char *s, size_t n)
-{
-	uint32_t count = 0;
-	for (size_t i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			count++;
-	return count;
-}

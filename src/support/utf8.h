@@ -22,7 +22,4 @@ int utf8_put(uint32_t cp, char out[4]);
 /* Unicode White_Space property. */
 bool utf8_is_space(uint32_t cp);
 
-/* Number of scalars in s[0..n) (counts non-continuation bytes). */
-uint32_t utf8_count(const char *s, size_t n);
-
 #endif

@@ -114,6 +114,106 @@ heap_checks(void)
 	unit_check(rt_heap_live() == 0, "rt heap: every block released");
 }
 
+/* The rest of src/rt/heap.c as the Wasm lane calls it: zeroed blocks,
+ * appends in place and by growth, Vec block clone and growth, Map/Set key
+ * search and slot gaps, f32 slots in total order, closure cells. */
+static void
+heap_ops_checks(void)
+{
+	static _Alignas(8) unsigned char arena[1 << 14];
+	rt_heap_init(arena, sizeof arena);
+	unsigned char *z = rt_zalloc(24);
+	bool zero = z != NULL;
+	for (int i = 0; zero && i < 24; i++)
+		zero = z[i] == 0;
+	unit_check(zero && rt_heap_live() == 1, "rt heap: rt_zalloc gives a zeroed block");
+	rt_free(z);
+	char *s = rt_str_append((void *)"static", 6, "ab", 2);   /* static text: a new block */
+	unit_check(s && memcmp(s, "staticab", 8) == 0 && rt_heap_live() == 1, "rt heap: appending to static text copies it");
+	char *t = rt_str_append(s, 8, "cd", 2);   /* room in s's 16-byte block: in place */
+	unit_check(t == s && memcmp(t, "staticabcd", 10) == 0, "rt heap: an append with room stays in place");
+	char *u = rt_str_append(t, 10, "0123456789", 10);   /* grows, t released */
+	unit_check(u && memcmp(u, "staticabcd0123456789", 20) == 0 && rt_heap_live() == 1, "rt heap: an append past the block grows it");
+	unit_check(rt_str_append(u, 20, "x", (size_t)1 << 31) == NULL, "rt heap: an append past 1 GiB is refused");
+	int64_t *v = rt_zalloc(4 * sizeof *v);
+	v[0] = -5;
+	v[1] = 3;
+	int64_t *w = rt_block_clone(v, 8 * sizeof *v, 2 * sizeof *v);
+	unit_check(w && w[0] == -5 && w[1] == 3 && rt_heap_live() == 3, "rt heap: a block clone copies the used part");
+	int64_t *g = rt_block_grow(w, 2 * sizeof *w, 16 * sizeof *w);
+	unit_check(g && g[0] == -5 && g[1] == 3 && rt_heap_live() == 3, "rt heap: a block grown keeps its elements, the old block released");
+	/* keys -5, 3 sorted; insert 1 at its point: gap opened, then closed again */
+	int64_t key = 1;
+	int32_t at = rt_slot_find(g, 2, 8, &key, RT_SORT_SIGNED);
+	unit_check(at == -2, "rt slot_find: a missing key gives -(insertion point) - 1");
+	rt_slots_open(g, 2, 8, 1);
+	g[1] = key;
+	key = 3;
+	unit_check(g[2] == 3 && rt_slot_find(g, 3, 8, &key, RT_SORT_SIGNED) == 2, "rt slots: a gap opened keeps the later keys in order");
+	rt_slots_close(g, 3, 8, 1);
+	unit_check(g[0] == -5 && g[1] == 3, "rt slots: the gap closed again");
+	uint64_t uk[3] = { 1, 7, UINT64_MAX }, ukey = UINT64_MAX;
+	unit_check(rt_slot_find(uk, 3, 8, &ukey, RT_SORT_UNSIGNED) == 2, "rt slot_find: unsigned keys, the largest last");
+	float f[20];
+	for (int i = 0; i < 20; i++)
+		f[i] = (float)((i * 7) % 20 - 10);
+	f[4] = -0.0f;
+	f[5] = 0.0f;
+	uint64_t fs[20];
+	memset(fs, 0, sizeof fs);
+	for (int i = 0; i < 20; i++)
+		memcpy(&fs[i], &f[i], sizeof f[i]);
+	rt_sort_slots(fs, 20, 8, RT_SORT_F32);
+	bool ok = true;
+	float prev = 0, cur;
+	for (int i = 0; i < 20; i++, prev = cur) {
+		memcpy(&cur, &fs[i], sizeof cur);
+		ok = ok && (i == 0 || prev < cur || (prev == cur && (signbit(prev) || !signbit(cur))));
+	}
+	float fk = -0.0f;
+	uint64_t fkey = 0;
+	memcpy(&fkey, &fk, sizeof fk);
+	int32_t fi = rt_slot_find(fs, 20, 8, &fkey, RT_SORT_F32);
+	float found = 0;
+	if (fi >= 0)
+		memcpy(&found, &fs[fi], sizeof found);
+	unit_check(ok && fi >= 0 && found == 0.0f && signbit(found), "rt sort: f32 slots in total order, -0.0 found as itself");
+	void *cell = rt_cell_alloc(16);
+	unit_check(cell && rt_heap_live() == 3, "rt heap: a closure cell is not counted as live");
+	rt_free(v);
+	rt_free(g);
+	rt_free(u);
+	unit_check(rt_heap_live() == 0 && rt_zalloc((size_t)1 << 20) == NULL, "rt heap: every block released; an arena that cannot grow gives NULL");
+}
+
+/* rt_fs_root_line (src/rt/text.c): the one text of a refused
+ * `--allow-write=DIR` for `run`, a built program and the Wasm host. */
+static void
+root_line_checks(void)
+{
+	static const char rule[] = "` must name a directory below the working directory: ";
+	char out[512], want[512];
+	size_t n = rt_fs_root_line((const uint8_t *)"out", 3, 1, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=out%s`out` does not exist; create it first (`mkdir -p out`)", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: a missing directory (why 1)");
+	n = rt_fs_root_line((const uint8_t *)"f.txt", 5, 2, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=f.txt%s`f.txt` is a file", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: a file (why 2)");
+	n = rt_fs_root_line((const uint8_t *)"../up", 5, 0, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=../up%sa relative path without `.`, `..` or symbolic links", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: the rule (why 0)");
+	/* a tab, DEL, U+0085 (C1), a byte that is not UTF-8, then é kept as it is */
+	static const uint8_t odd[] = { 'a', '\t', 0x7f, 0xc2, 0x85, 0xff, 0xc3, 0xa9 };
+	n = rt_fs_root_line(odd, sizeof odd, 0, out, sizeof out);
+	snprintf(want, sizeof want, "`--allow-write=a\\x09\\x7f\\u{85}\\xff\xc3\xa9%sa relative path without `.`, `..` or symbolic links", rule);
+	unit_check(n == strlen(want) && strcmp(out, want) == 0, "rt root line: control bytes, C1 and bad UTF-8 escaped, UTF-8 kept");
+	char small[8];
+	size_t whole = rt_fs_root_line((const uint8_t *)"out", 3, 1, NULL, 0);
+	n = rt_fs_root_line((const uint8_t *)"out", 3, 1, small, sizeof small);
+	unit_check(whole == n && n > sizeof small && strcmp(small, "`--allo") == 0,
+		   "rt root line: the whole length returned, the text cut to the room and NUL-terminated");
+}
+
 /* rt_sort_slots (vec_sort in the Wasm lane): the merge sort past 16 elements, and with no room
  * for its scratch block the insertion sort, give the same ascending permutation. */
 static void
@@ -159,6 +259,8 @@ void
 unit_rt_checks(void)
 {
 	heap_checks();
+	heap_ops_checks();
+	root_line_checks();
 	sort_checks();
 	unit_check(cmp("", "") == 0 && cmp("ab", "ab") == 0, "rt bytes_cmp: equal");
 	int64_t v = 0;

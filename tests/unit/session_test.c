@@ -10,7 +10,9 @@
  * released once).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/driver/route.h"
 #include "../../src/driver/session.h"
@@ -131,9 +133,44 @@ outcome_free(Outcome *o)
 	buf_free(&o->out);
 }
 
+/* A source of 256 KiB or more is read through a mapping (MAPFILE_MIN,
+ * src/support/mapfile.c): driver_load maps it, parsing gives the pages
+ * back, the checker and the lowering read the tree, and freeing the
+ * session unmaps it; the smaller file beside it is read into the heap. */
+static void
+mapped_checks(void)
+{
+	char path[] = "/tmp/spx-unit-mapped-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		unit_check(false, "session mapped: a temporary file");
+		return;
+	}
+	FILE *f = fdopen(fd, "w");
+	fputs("module unit.mapped;\n\n", f);
+	for (int i = 0; i < 4000; i++)
+		fprintf(f, "@id(\"unit.mapped.f%d\")\nfn f%d(x: i64) -> i64\n{\n    x + %d\n}\n\n", i, i, i);
+	fputs("@id(\"app.main\")\nfn main() -> i64\n{\n    f3999(1) - 4000\n}\n", f);
+	long size = ftell(f);
+	fclose(f);
+	Session s;
+	bool ok = driver_load(&s, path, SESSION_VERIFY);
+	unit_check(size >= 262144 && ok && s.src_mapped && s.len == (size_t)size && s.H && s.diags.items.len == 0,
+	    "session mapped: a 256 KiB source is mapped, verified and lowered");
+	driver_session_free(&s);
+	f = fopen(path, "w");
+	fputs("module unit.small;\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}\n", f);
+	fclose(f);
+	ok = driver_load(&s, path, SESSION_VERIFY);
+	unit_check(ok && !s.src_mapped, "session mapped: a small source is read, not mapped");
+	driver_session_free(&s);
+	unlink(path);
+}
+
 void
 unit_session_checks(void)
 {
+	mapped_checks();
 	Outcome a1, b1, a2, b2;
 	alone("a.spx", prog_a, &a1);
 	alone("b.spx", prog_b, &b1);

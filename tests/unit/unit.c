@@ -194,6 +194,44 @@ unit_src_verified(UnitSrc *u, const char *src, size_t len, const char *what)
 	return ok;
 }
 
+/* The only expression statement is a statement `if` (lower.c): the lanes
+ * rely on it (the interpreter compiles HS_EXPR as an if, and discards no
+ * other value), and the validator holds it (H006). */
+static void
+hir_stmt_if_checks(void)
+{
+	static const char src[] =
+		"module unit.sif;\n"
+		"@id(\"unit.sif.f\")\nfn f(x: i64) -> i64 { let mut n = 0; if x > 0 { n = 1; } n }\n"
+		"@id(\"unit.sif.main\")\nfn main() -> i64 { f(2) }\n";
+	UnitSrc u;
+	if (!unit_src_verified(&u, src, sizeof src - 1, "hir statement if: the source verifies")) {
+		unit_src_close(&u);
+		return;
+	}
+	HirModule *H = hir_lower(u.S);
+	HirStmt *st = NULL;
+	for (int i = 0; i < H->nfuncs; i++)
+		if (strcmp(H->funcs[i].id, "unit.sif.f") == 0 && H->funcs[i].body)
+			for (int k = 0; k < H->funcs[i].body->nstmts; k++)
+				if (H->funcs[i].body->stmts[k]->kind == HS_EXPR)
+					st = H->funcs[i].body->stmts[k];
+	check(st && st->value->kind == HIR_IF, "hir statement if: lowered to an HS_EXPR holding the if");
+	check(hir_validate(H, &u.d), "hir statement if: the lowered HIR validates");
+	if (st && st->value->kind == HIR_IF) {
+		HirExpr *iff = st->value;
+		st->value = iff->u.if_.cond;
+		check(!hir_validate(H, &u.d), "hir statement if: an expression statement of another kind is H006");
+		st->value = iff;
+		DiagSink d2;
+		diag_init(&d2, "unit.spx", src, sizeof src - 1);
+		check(hir_validate(H, &d2), "hir statement if: restored, it validates again");
+		diag_free(&d2);
+	}
+	hir_free(H);
+	unit_src_close(&u);
+}
+
 /* The validator rejects a resolved pattern whose case or field index is out
  * of range or whose binding is not the arm's (near-misses of a valid HIR). */
 static void
@@ -690,6 +728,7 @@ main(void)
 	json_error_checks();
 	escape_checks();
 	hir_pattern_checks();
+	hir_stmt_if_checks();
 	sema_table_checks();
 	strmap_spread_checks();
 	hir_mono_checks();
