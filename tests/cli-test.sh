@@ -1497,19 +1497,9 @@ has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 # an empty file, project or patch operand is a usage error naming it, for every command
-# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
-for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers interpret interpret-strings; do
-	expect 2 "$c of an empty operand" -- "$bin" $c ""
-	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
-	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
-done
-expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
-has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
-# ... and after a flag (`check --json ''` printed SPX-I001 "cannot read : …": any option was
-# taken to own the next word), for every command × flag; an empty path given to an option
-# whose value is a path (`--manifest-path ''`) is a usage error too (SPX-I001 at an empty
-# path before), and another option's value, even empty, is left to its command.  Each
-# command's options are classified here: a grammar option this table misses fails.
+# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1): the
+# commands of this table (each with CLI_PATHS in src/cli/main.c), whose options are
+# classified too: a grammar option this table misses fails (below).
 #   command  flags                                 path-valued                      other valued
 empty_table='check    --json,--dump-hir                      --manifest-path                  -
 run      --json,--native,--wasm,--allow-write  --manifest-path                  --max-steps,--max-bytes
@@ -1532,6 +1522,18 @@ repair   -                                     -                                
 registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity
 interpret -                                    -                                --function,--arg,--max-bytes
 interpret-strings -                            -                                --function,--arg,--max-bytes'
+for c in $(echo "$empty_table" | awk '{ print $1 }'); do
+	expect 2 "$c of an empty operand" -- "$bin" $c ""
+	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
+	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
+done
+expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
+has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
+# ... and after a flag (`check --json ''` printed SPX-I001 "cannot read : …": any option was
+# taken to own the next word), for every command × flag; an empty path given to an option
+# whose value is a path (`--manifest-path ''`) is a usage error too (SPX-I001 at an empty
+# path before), and another option's value, even empty, is left to its command.  Each
+# command's options are classified here: a grammar option this table misses fails.
 # every command whose grammar reads a file, directory or project is in the table (`new <dir>`
 # has its own refusal: new requires a non-empty <dir>)
 "$bin" help all | grep '^  semaprax ' | grep -E '<file|<dir|<project>|semaprax\.toml' |
