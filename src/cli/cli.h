@@ -190,6 +190,12 @@ bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Ro
  * permits fs.write, the grant (`--allow-write[=DIR]`) and `--`, then args
  * and a NULL; *argc (when not NULL) counts the entries before the NULL. */
 char **cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int nargs, int *argc);
+/* cmd_build.c: a finished program's wait status st as the command's exit
+ * status: its own, else EXIT_FAIL after "SEMAPRAX <who> terminated by signal
+ * N" on stderr; cli_native_status, emit_native_exec's outcome: "cannot start
+ * the native program: …" when err is set, else the native program's. */
+int cli_child_status(int st, const char *who);
+int cli_native_status(int err, int st);
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */
