@@ -83,7 +83,7 @@ else
 fi
 
 # refusals: nothing is written
-expect() {
+refused() { # refused STATUS LINE BUILD-ARG…: the build exits STATUS, its first stderr line starting LINE
 	want=$1 line=$2
 	shift 2
 	build "$@"
@@ -93,13 +93,13 @@ expect() {
 	*) bad "wanted '$line…' (exit $want), got exit $st '$(head -n 1 "$tmp/err")'" ;;
 	esac
 }
-expect 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
-expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar at $dir/pkg.spx:21:4" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
+refused 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
+refused 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar at $dir/pkg.spx:21:4" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
 [ -e "$tmp/c" ] && bad "a refused build left $tmp/c" || ok
 mkdir "$tmp/exists" && echo keep > "$tmp/exists/keep"
-expect 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"
+refused 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"
 [ "$(ls "$tmp/exists")" = keep ] && ok || bad "an existing output was touched"
-expect 2 "build option \`--export\` requires \`--target web\`" "$dir/pkg.spx" --target wasm --export web.pkg.add -o "$tmp/c"
+refused 2 "build option \`--export\` requires \`--target web\`" "$dir/pkg.spx" --target wasm --export web.pkg.add -o "$tmp/c"
 
 # a hostile stable id: escaped in every file
 if build "$dir/hostile.spx" --target web --export "$(cat "$dir/hostile.id")" -o "$tmp/h"; then
@@ -170,21 +170,21 @@ else
 fi
 cp -R "$dir/files.d" "$tmp/linked"
 ln -s ../../outside.txt "$tmp/linked/data/escape.txt"
-expect 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
+refused 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
 [ -e "$tmp/lpkg" ] && bad "a refused --files build left $tmp/lpkg" || ok
 grep -q "^  help: --files takes a readable directory of regular files" "$tmp/err" && ok ||
 	bad "a --files refusal's help is about the tree, not I001's .spx file: $(sed -n 2p "$tmp/err")"
 # a name that is not UTF-8: refused, the name's byte shown as \xNN (never sent raw to the terminal)
 cp -R "$dir/files.d" "$tmp/badname"
 : > "$tmp/badname/$(printf 'bad\377')"
-expect 1 "error[SPX-I001]: \`$tmp/badname/bad\\xff\`: a bundled file's name is UTF-8 text" "$dir/files.spx" --target web --export web.files.words --files "$tmp/badname" -o "$tmp/bpkg"
+refused 1 "error[SPX-I001]: \`$tmp/badname/bad\\xff\`: a bundled file's name is UTF-8 text" "$dir/files.spx" --target web --export web.files.words --files "$tmp/badname" -o "$tmp/bpkg"
 [ -e "$tmp/bpkg" ] && bad "a refused --files build left $tmp/bpkg" || ok
-expect 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
+refused 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
 # a file whose bytes are not the size the walk saw (a /proc pseudo-file
 # reports 0 and holds more; a file that grew while bundled) is I001, not read
 # past the 16 MiB bound: the bytes read are bounded by the listed sizes
 if [ -r /proc/self/net/dev ]; then
-	expect 1 "error[SPX-I001]: \`/proc/self/net/" "$dir/files.spx" --target web --export web.files.words --files /proc/self/net -o "$tmp/ppkg"
+	refused 1 "error[SPX-I001]: \`/proc/self/net/" "$dir/files.spx" --target web --export web.files.words --files /proc/self/net -o "$tmp/ppkg"
 	[ -e "$tmp/ppkg" ] && bad "a refused --files build left $tmp/ppkg" || ok
 	grep -q "does not hold the 0 bytes its size reported" "$tmp/err" && ok || bad "/proc/self/net: $(head -n 1 "$tmp/err")"
 fi
@@ -204,13 +204,13 @@ else
 fi
 mkdir "$tmp/manydirs"
 (cd "$tmp/manydirs" && i=0 && while [ $i -le 4096 ]; do mkdir "d$i"; i=$((i + 1)); done)
-expect 1 "error[SPX-I001]: the --files tree holds more than 4096 directories" "$dir/files.spx" --target web --export web.files.words --files "$tmp/manydirs" -o "$tmp/mpkg"
+refused 1 "error[SPX-I001]: the --files tree holds more than 4096 directories" "$dir/files.spx" --target web --export web.files.words --files "$tmp/manydirs" -o "$tmp/mpkg"
 # a FIFO in the tree is refused at the walk (never opened, so nothing waits on it)
 cp -R "$dir/files.d" "$tmp/fifo"
 if mkfifo "$tmp/fifo/data/pipe" 2> /dev/null; then
-	expect 1 "error[SPX-I001]: \`$tmp/fifo/data/pipe\` is not a regular file" "$dir/files.spx" --target web --export web.files.words --files "$tmp/fifo" -o "$tmp/fpkg"
+	refused 1 "error[SPX-I001]: \`$tmp/fifo/data/pipe\` is not a regular file" "$dir/files.spx" --target web --export web.files.words --files "$tmp/fifo" -o "$tmp/fpkg"
 fi
-expect 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
+refused 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
 
 # a project's package: the manifest's exports, its bundle
 cp -R tests/project/build-web-files "$tmp/proj"
