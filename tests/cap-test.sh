@@ -419,7 +419,7 @@ fi
 # A built Wasm module permitting fs.write takes the grant as its host's first
 # argument, as the executable does (src/emit_wasm/host/run.mjs).
 if [ "$wasm_ran" -gt 0 ]; then
-	runmjs=$here/src/emit_wasm/host/run.mjs
+	runmjs=$lane_root/src/emit_wasm/host/run.mjs
 	mkroot "$tmp/box"
 	cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
 	stdin="" envs=""
