@@ -22,10 +22,8 @@
 #     limits are src/rt/domains.def's RT_LIMIT values; the examples/ programs
 #     verify, are canonical and print what the README says they print.
 set -u
-bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+t_begin docs "${1:-}"
 "$bin" explain --catalog > "$tmp/catalog"
 if cmp -s "$tmp/catalog" docs/diagnostics.md; then
 	echo "docs: docs/diagnostics.md is current"
