@@ -9,13 +9,11 @@
 # missing node, chromium or playwright-core fails the test: it is never
 # skipped.
 set -u
-bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+t_begin browser "${1:-}"
 chromium=${CHROMIUM:-/usr/bin/chromium}
-if ! command -v node >/dev/null 2>&1; then
-	echo "FAIL browser: \`node\` not found (install Debian nodejs)"
-	exit 1
-fi
+t_need "install Debian nodejs" node
 if [ ! -x "$chromium" ]; then
 	echo "FAIL browser: $chromium not found (install Debian chromium: apt-get install chromium)"
 	exit 1
@@ -24,8 +22,6 @@ if [ ! -f "$here/browser/node_modules/playwright-core/package.json" ]; then
 	echo "FAIL browser: playwright-core is not installed (run \`npm ci\` in tests/browser)"
 	exit 1
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/root"
 build() {
 	if ! NO_COLOR=1 "$bin" build "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; then

@@ -29,19 +29,12 @@
 #
 # `BLESS=1 sh tests/cap-test.sh BIN` rewrites the .stdout/.stderr snapshots.
 set -u
-bin=$1
+. "$(dirname "$0")/lib.sh"
+t_begin cap "${1:-}"
 cc=${CC:-cc}
-here=$(pwd)
-case $bin in /*) abin=$bin ;; *) abin=$here/$bin ;; esac
 . "$(dirname "$0")/lane-lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
 native=1
 command -v "${cc%% *}" >/dev/null 2>&1 || native=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL cap: $*"; }
 
 mkroot() { # mkroot BOX
 	rm -rf "$1" && mkdir -p "$1/root/sub" "$1/root/out/inner" "$1/outside" || exit 2
@@ -107,7 +100,7 @@ for f in tests/cap/*.spx; do
 	mkroot "$tmp/box"
 	cp "$f" "$tmp/box/$name.spx"
 	# shellcheck disable=SC2086 # flags is a list of words
-	invoke "$tmp/io" "$tmp/ie" "$abin" run $flags "../$name.spx"
+	invoke "$tmp/io" "$tmp/ie" "$bin" run $flags "../$name.spx"
 	ist=$?
 	if [ "${BLESS:-0}" = 1 ]; then
 		for ch in stdout stderr; do
@@ -134,7 +127,7 @@ for f in tests/cap/*.spx; do
 	mkroot "$tmp/box"
 	cp "$f" "$tmp/box/$name.spx"
 	# shellcheck disable=SC2086
-	invoke "$tmp/no" "$tmp/ne" "$abin" run --native $flags "../$name.spx"
+	invoke "$tmp/no" "$tmp/ne" "$bin" run --native $flags "../$name.spx"
 	nst=$?
 	if lane_compare "$ist" "$nst" "$tmp/io" "$tmp/ie" "$tmp/no" "$tmp/ne"; then ok; else bad "$name: $lane_why"; fi
 	check_files native
@@ -142,7 +135,7 @@ for f in tests/cap/*.spx; do
 	# the executable's own start-up check, F121 the build's)
 	mkroot "$tmp/box"
 	cp "$f" "$tmp/box/$name.spx"
-	(cd "$tmp/box" && "$abin" build "$name.spx" -o exe > "$tmp/bo" 2> "$tmp/be")
+	(cd "$tmp/box" && "$bin" build "$name.spx" -o exe > "$tmp/bo" 2> "$tmp/be")
 	bst=$?
 	case $(head -n 1 "$tmp/ie") in
 	"error[SPX-F121]"*)
@@ -189,13 +182,13 @@ if command -v node >/dev/null 2>&1; then
 		mkroot "$tmp/box"
 		cp "$f" "$tmp/box/$name.spx"
 		# shellcheck disable=SC2086
-		invoke "$tmp/io" "$tmp/ie" "$abin" run $flags "../$name.spx"
+		invoke "$tmp/io" "$tmp/ie" "$bin" run $flags "../$name.spx"
 		ist=$?
 		snapshot > "$tmp/itree"
 		mkroot "$tmp/box"
 		cp "$f" "$tmp/box/$name.spx"
 		# shellcheck disable=SC2086
-		SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/wo" "$tmp/we" "$abin" run --wasm $flags "../$name.spx"
+		SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/wo" "$tmp/we" "$bin" run --wasm $flags "../$name.spx"
 		wst=$?
 		wline=$(head -n 1 "$tmp/we")
 		case $wline in
@@ -217,28 +210,28 @@ fi
 stdin=$(head -c 65537 /dev/zero | tr '\0' a) envs=""
 mkroot "$tmp/box"
 cp tests/cap/stdin_echo.spx "$tmp/box/s.spx"
-invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+invoke "$tmp/o" "$tmp/e" "$bin" run ../s.spx
 st=$?
 if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":4' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
 else bad "run: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
 if [ "$native" -eq 1 ]; then
-	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" run --native ../s.spx
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ]; then ok
 	else bad "run --native: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 if [ "$wasm_ran" -gt 0 ]; then
-	invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" run --wasm ../s.spx
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/4" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --wasm: stdin over 65,536 bytes: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 stdin=$(head -c 65536 /dev/zero | tr '\0' a)
-invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+invoke "$tmp/o" "$tmp/e" "$bin" run ../s.spx
 # (all read and echoed: main returns 65,536, outside the exit status range)
 if [ $? -eq 1 ] && grep -q "returned 65536, outside" "$tmp/e"; then ok; else bad "run: 65,536 bytes of stdin fit: $(head -n 1 "$tmp/e")"; fi
 if [ "$wasm_ran" -gt 0 ]; then
-	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$bin" run --wasm ../s.spx
 	st=$?
 	if [ "$st" -eq 72 ] && grep -q "returned 65536, outside" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --wasm: 65,536 bytes of stdin fit: exit $st '$(head -n 1 "$tmp/e")'"; fi
@@ -254,7 +247,7 @@ lanes="run"
 stdin=$(printf 'a\377\376b') envs=""
 for l in $lanes; do
 	# shellcheck disable=SC2046
-	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../s.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" $(echo "$l" | tr _ ' ') ../s.spx
 	st=$?
 	if [ "$st" -eq 4 ] && [ "$(od -An -tx1 "$tmp/o" | tr -d ' ')" = "61fffe62" ]; then ok
 	else bad "$l: stdin that is not UTF-8: exit $st"; fi
@@ -264,7 +257,7 @@ stdin=""
 for l in $lanes; do
 	envs="SPX_BAD=$(printf 'x\377')"
 	# shellcheck disable=SC2046
-	invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$l" | tr _ ' ') ../e.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" $(echo "$l" | tr _ ' ') ../e.spx
 	st=$?
 	case $l in run) want_st=1 want="environment entry is not valid UTF-8 text" ;;
 	*) want_st=73 want="SEMAPRAX operation failure: semaprax.environment-input.v1/2" ;; esac
@@ -273,7 +266,7 @@ for l in $lanes; do
 	envs=""
 	# shellcheck disable=SC2046
 	(i=0; while [ $i -lt 300 ]; do echo "SPX_V$i=v"; i=$((i + 1)); done) > "$tmp/manyenv"
-	(cd "$tmp/box/root" && env -i PATH="$PATH" CC="$cc" $(cat "$tmp/manyenv") "$abin" $(echo "$l" | tr _ ' ') ../e.spx) > "$tmp/o" 2> "$tmp/e" < /dev/null
+	(cd "$tmp/box/root" && env -i PATH="$PATH" CC="$cc" $(cat "$tmp/manyenv") "$bin" $(echo "$l" | tr _ ' ') ../e.spx) > "$tmp/o" 2> "$tmp/e" < /dev/null
 	st=$?
 	case $l in run) want="environment capacity exceeded" ;; *) want="SEMAPRAX operation failure: semaprax.environment-input.v1/3" ;; esac
 	if [ "$st" -eq "$want_st" ] && grep -q "$want" "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
@@ -286,34 +279,34 @@ done
 stdin=$(head -c 100000 /dev/zero | tr '\0' a)
 mkroot "$tmp/box"
 cp tests/cap/stdin_stream_count.spx "$tmp/box/s.spx"
-invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx
+invoke "$tmp/o" "$tmp/e" "$bin" run ../s.spx
 st=$?
 if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 if [ "$native" -eq 1 ]; then
-	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" run --native ../s.spx
 	st=$?
 	if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run --native: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 if [ "$wasm_ran" -gt 0 ]; then
-	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$bin" run --wasm ../s.spx
 	st=$?
 	if [ "$st" -eq 160 ] && [ ! -s "$tmp/e" ]; then ok; else bad "run --wasm: a 100,000-byte stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 
 # A stdin that cannot be read (a directory: EISDIR) fails stdin_stream_open with
 # command-input.v1 code 3 in every lane, as stdin_read does.
-(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+(cd "$tmp/box/root" && NO_COLOR=1 "$bin" run ../s.spx < . > "$tmp/o" 2> "$tmp/e")
 st=$?
 if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":3' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
 else bad "run: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 if [ "$native" -eq 1 ]; then
-	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$abin" run --native ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$bin" run --native ../s.spx < . > "$tmp/o" 2> "$tmp/e")
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ]; then ok
 	else bad "run --native: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 if [ "$wasm_ran" -gt 0 ]; then
-	(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run --wasm ../s.spx < . > "$tmp/o" 2> "$tmp/e")
+	(cd "$tmp/box/root" && NO_COLOR=1 "$bin" run --wasm ../s.spx < . > "$tmp/o" 2> "$tmp/e")
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --wasm: an unreadable stdin stream: exit $st '$(head -n 1 "$tmp/e")'"; fi
@@ -322,18 +315,18 @@ fi
 # A closed stdin (<&-) fails the same way in every lane: node would reopen it
 # as /dev/null (an empty input), so the Wasm lane's launcher puts a directory
 # there first (src/emit_wasm/node.c).
-(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+(cd "$tmp/box/root" && NO_COLOR=1 "$bin" run ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
 st=$?
 if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.command-input.v1","code":3' "$tmp/e"; then ok
 else bad "run: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
 if [ "$native" -eq 1 ]; then
-	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$abin" run --native ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+	(cd "$tmp/box/root" && NO_COLOR=1 CC="$cc" "$bin" run --native ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ]; then ok
 	else bad "run --native: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 if [ "$wasm_ran" -gt 0 ]; then
-	(cd "$tmp/box/root" && NO_COLOR=1 "$abin" run --wasm ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
+	(cd "$tmp/box/root" && NO_COLOR=1 "$bin" run --wasm ../s.spx <&- > "$tmp/o" 2> "$tmp/e")
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.command-input.v1/3" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --wasm: a closed stdin: exit $st '$(head -n 1 "$tmp/e")'"; fi
@@ -348,7 +341,7 @@ cp tests/cap/stdin_stream_clone.spx "$tmp/box/s.spx"
 for l in $lanes; do
 	# shellcheck disable=SC2046
 	(cd "$tmp/box/root" && (printf abcde; sleep 0.3; head -c 10000 /dev/zero | tr '\0' a) |
-		NO_COLOR=1 CC="$cc" SEMAPRAX_CHECK_LEAKS=1 "$abin" $(echo "$l" | tr _ ' ') ../s.spx > "$tmp/o" 2> "$tmp/e")
+		NO_COLOR=1 CC="$cc" SEMAPRAX_CHECK_LEAKS=1 "$bin" $(echo "$l" | tr _ ' ') ../s.spx > "$tmp/o" 2> "$tmp/e")
 	st=$?
 	if [ "$st" -eq 21 ] && [ ! -s "$tmp/e" ]; then ok; else bad "$l: a copied reader refilled after a short chunk: exit $st '$(head -n 1 "$tmp/e")'"; fi
 done
@@ -359,18 +352,18 @@ done
 stdin=x
 mkroot "$tmp/box"
 cp tests/cap/stdin_stream_text.spx "$tmp/box/s.spx"
-invoke "$tmp/o" "$tmp/e" "$abin" run ../s.spx -- bad
+invoke "$tmp/o" "$tmp/e" "$bin" run ../s.spx -- bad
 st=$?
 if [ "$st" -eq 1 ] && grep -q '"domain_id":"semaprax.text.v1","code":1' "$tmp/e" && [ ! -s "$tmp/o" ]; then ok
 else bad "run: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
 if [ "$native" -eq 1 ]; then
-	invoke "$tmp/o" "$tmp/e" "$abin" run --native ../s.spx -- bad
+	invoke "$tmp/o" "$tmp/e" "$bin" run --native ../s.spx -- bad
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(head -n 1 "$tmp/e")" = "SEMAPRAX operation failure: semaprax.text.v1/1" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --native: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
 fi
 if [ "$wasm_ran" -gt 0 ]; then
-	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$abin" run --wasm ../s.spx -- bad
+	SEMAPRAX_CHECK_LEAKS=1 invoke "$tmp/o" "$tmp/e" "$bin" run --wasm ../s.spx -- bad
 	st=$?
 	if [ "$st" -eq 73 ] && [ "$(cat "$tmp/e")" = "SEMAPRAX operation failure: semaprax.text.v1/1" ] && [ ! -s "$tmp/o" ]; then ok
 	else bad "run --wasm: stdin_stream_text with an argument: exit $st '$(head -n 1 "$tmp/e")'"; fi
@@ -382,7 +375,7 @@ mkroot "$tmp/box"
 cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
 stdin="" envs=""
 for dir in ../outside /tmp out/back nothere sub/in.txt ./out out/; do
-	invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+	invoke "$tmp/o" "$tmp/e" "$bin" run --allow-write="$dir" ../w.spx
 	st=$?
 	if [ "$st" -eq 2 ] && grep -q "must name a directory below the working directory" "$tmp/e"; then ok
 	else bad "run --allow-write=$dir: exit $st, wanted a usage error"; fi
@@ -393,15 +386,15 @@ for case in "nothere|\`nothere\` does not exist; create it first" "out/none/deep
 	dir=${case%%|*} want=${case#*|}
 	for cmd in run test run_--native run_--wasm; do
 		# shellcheck disable=SC2046
-		invoke "$tmp/o" "$tmp/e" "$abin" $(echo "$cmd" | tr _ ' ') --allow-write="$dir" ../w.spx
+		invoke "$tmp/o" "$tmp/e" "$bin" $(echo "$cmd" | tr _ ' ') --allow-write="$dir" ../w.spx
 		st=$?
 		if [ "$st" -eq 2 ] && grep -qF "$want" "$tmp/e"; then ok
 		else bad "$cmd --allow-write=$dir: exit $st '$(head -n 1 "$tmp/e")', wanted '$want'"; fi
 	done
 done
-invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write --allow-write=out ../w.spx
+invoke "$tmp/o" "$tmp/e" "$bin" run --allow-write --allow-write=out ../w.spx
 if [ $? -eq 2 ] && grep -q "may not be repeated" "$tmp/e"; then ok; else bad "a repeated --allow-write is a usage error"; fi
-if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/null 2>&1); then
+if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$bin" build w.spx -o wexe > /dev/null 2>&1); then
 	for dir in ../outside out/back; do
 		invoke "$tmp/o" "$tmp/e" ../wexe --allow-write="$dir"
 		st=$?
@@ -411,7 +404,7 @@ if [ "$native" -eq 1 ] && (cd "$tmp/box" && "$abin" build w.spx -o wexe > /dev/n
 	# a refused DIR: the executable says why in `run`'s words (src/rt/fs.c's
 	# rt_fs_root_refusal: missing, a file, else the rule; DIR shown visibly)
 	for dir in nothere out/none/deeper sub/in.txt subl ../outside "$(printf 'a\nb')" "$(printf 'x\377y')"; do
-		invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+		invoke "$tmp/o" "$tmp/e" "$bin" run --allow-write="$dir" ../w.spx
 		want=$(head -n 1 "$tmp/e")
 		invoke "$tmp/o" "$tmp/e" ../wexe --allow-write="$dir"
 		st=$?
@@ -426,11 +419,11 @@ fi
 # A built Wasm module permitting fs.write takes the grant as its host's first
 # argument, as the executable does (src/emit_wasm/host/run.mjs).
 if [ "$wasm_ran" -gt 0 ]; then
-	runmjs=$here/src/emit_wasm/host/run.mjs
+	runmjs=$lane_root/src/emit_wasm/host/run.mjs
 	mkroot "$tmp/box"
 	cp tests/cap/write_dir_granted.spx "$tmp/box/w.spx"
 	stdin="" envs=""
-	if (cd "$tmp/box" && "$abin" build w.spx --target wasm -o w.wasm > /dev/null 2>&1); then
+	if (cd "$tmp/box" && "$bin" build w.spx --target wasm -o w.wasm > /dev/null 2>&1); then
 		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm
 		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
 		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
@@ -438,7 +431,7 @@ if [ "$wasm_ran" -gt 0 ]; then
 		# (the line is the runtime module's rt_fs_root_line, the validity its
 		# rt_fs_path_valid: the host restates neither)
 		for dir in ../outside out/back nothere out/none/deeper sub/in.txt subl ./out "$(printf 'a\nb')" "$(printf 'x\377y')" "$(printf 'c\302\205d')" "$(printf 'n\001o/\342\202\254')"; do
-			invoke "$tmp/o" "$tmp/e" "$abin" run --allow-write="$dir" ../w.spx
+			invoke "$tmp/o" "$tmp/e" "$bin" run --allow-write="$dir" ../w.spx
 			want=$(head -n 1 "$tmp/e")
 			invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm --allow-write="$dir"
 			st=$?
@@ -453,7 +446,7 @@ if [ "$wasm_ran" -gt 0 ]; then
 	# node replaces argument bytes that are not UTF-8 in process.argv; the host
 	# reads them from /proc/self/cmdline and refuses as the executable does
 	cp tests/fixtures/run/command_args_empty.spx "$tmp/box/a.spx"
-	if (cd "$tmp/box" && "$abin" build a.spx --target wasm -o a.wasm > /dev/null 2>&1); then
+	if (cd "$tmp/box" && "$bin" build a.spx --target wasm -o a.wasm > /dev/null 2>&1); then
 		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../a.wasm ok "$(printf 'a\377b')"
 		if [ $? -eq 2 ] && [ "$(head -n 1 "$tmp/e")" = "argument 1 after \`--\` is not valid UTF-8" ]; then ok
 		else bad "a Wasm module given an argument that is not UTF-8: '$(head -n 1 "$tmp/e")'"; fi
@@ -465,5 +458,4 @@ if [ "$wasm_ran" -gt 0 ]; then
 	fi
 fi
 
-echo "cap: $pass checks passed, $fail failed ($wasm_ran programs ran in the Wasm lane)"
-[ "$fail" -eq 0 ]
+t_end " ($wasm_ran programs ran in the Wasm lane)"

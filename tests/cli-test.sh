@@ -6,31 +6,11 @@
 # output; never writes a text that does not parse); the
 # help system, version and doc are tests/help-test.sh, run from here.
 set -u
-bin=$1
+. "$(dirname "$0")/lib.sh"
+t_begin cli "${1:-}"
 # `check` lowers and re-validates the HIR (a compiler self-check) only when asked.
 SEMAPRAX_VALIDATE_HIR=1
 export SEMAPRAX_VALIDATE_HIR
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL cli: $*"; }
-
-# expect STATUS DESCRIPTION -- command…   (stdout/stderr kept in $tmp/out, $tmp/err)
-expect() {
-	want=$1; what=$2; shift 3
-	NO_COLOR=1 "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; fi
-}
-has() { # has FILE TEXT DESCRIPTION
-	if grep -qF -- "$2" "$1"; then ok; else bad "$3: missing \`$2\`"; fi
-}
-lacks() { # lacks FILE TEXT DESCRIPTION
-	if grep -qF -- "$2" "$1"; then bad "$3: unexpected \`$2\`"; else ok; fi
-}
 
 expect 2 "no arguments" -- "$bin"
 has "$tmp/out" "SEMAPRAX — Meaning in. Verified machine code out." "no-argument guide"
@@ -516,7 +496,7 @@ awk 'BEGIN {
 	print "    if n == 0 { a0 } else { a1 + f(n - 1) }\n}\n"
 	print "@id(\"app.main\")\nfn main() -> i64\n{\n    f(3)\n}"
 }' > "$tmp/slots2.spx"
-if [ -z "${ASAN_OPTIONS-}" ] && (ulimit -v 1500000) 2>/dev/null; then
+if ! t_asan && (ulimit -v 1500000) 2>/dev/null; then
 	expect 0 "4 frames of 200,000 locals under a 1.5 GB address-space limit" -- sh -c 'ulimit -v 1500000 && exec "$@"' sh "$bin" run "$tmp/slots2.spx"
 	if [ "$(cat "$tmp/out")" = "6" ]; then ok; else bad "4 frames of 200,000 locals: stdout $(cat "$tmp/out")"; fi
 fi
@@ -638,12 +618,11 @@ fn main() -> i64
 }
 SPX
 	expect 0 "build a stdin and fs.write program" -- "$bin" build "$tmp/io.spx" -o "$tmp/io"
-	case $bin in /*) abin=$bin ;; *) abin=$PWD/$bin ;; esac
 	mkdir "$tmp/iobox" "$tmp/iobox/w"
 	expect 2 "built executable without the write grant" -- sh -c 'cd "$1" && ../io' _ "$tmp/iobox"
 	has "$tmp/err" "SEMAPRAX capability refused: the program permits fs.write" "the executable names the missing grant"
 	if [ -e "$tmp/iobox/copy.txt" ]; then bad "the executable wrote without a grant"; else ok; fi
-	expect 1 "run without the write grant" -- sh -c 'cd "$1" && "$2" run ../io.spx' _ "$tmp/iobox" "$abin"
+	expect 1 "run without the write grant" -- sh -c 'cd "$1" && "$2" run ../io.spx' _ "$tmp/iobox" "$bin"
 	has "$tmp/err" "error[SPX-F120]" "run names the missing grant"
 	expect 73 "built executable writing outside its granted directory" -- sh -c 'cd "$1" && ../io --allow-write=w' _ "$tmp/iobox"
 	has "$tmp/err" "SEMAPRAX operation failure: semaprax.filesystem.v1/6" "outside the granted directory is code 6"
@@ -727,7 +706,6 @@ has "$tmp/out" '"failure":{"function":"cli.range","phase":"requires","clause":"l
 # file_read_text: no path leaves the working directory, symbolic links included (code 7);
 # a regular file on the way is code 7 (ENOTDIR); a file is read up to 65,536 bytes (one
 # byte more is code 4).
-case $bin in /*) abin=$bin ;; *) abin=$PWD/$bin ;; esac
 mkdir "$tmp/root" "$tmp/root/sub" "$tmp/outside"
 echo secret > "$tmp/outside/secret.txt"
 echo inside > "$tmp/root/sub/in.txt"
@@ -754,7 +732,7 @@ SPX
 	max.txt) want=0 ;;
 	*) want=1 ;;
 	esac
-	expect $want "read $path" -- sh -c 'cd "$1" && "$2" run read.spx' _ "$tmp/root" "$abin"
+	expect $want "read $path" -- sh -c 'cd "$1" && "$2" run read.spx' _ "$tmp/root" "$bin"
 	case $path in
 	*link* | */x) has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "read through $path is code 7" ;;
 	over.txt) has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":4' "a file over 65,536 bytes is code 4" ;;
@@ -768,9 +746,9 @@ mkfifo "$tmp/root/fifo"
 sh -c 'exec 3> "$1" && echo released > "$2"' _ "$tmp/root/fifo" "$tmp/released" &
 writer=$!
 sed -e 's/let path = ".*";/let path = "fifo";/' "$tmp/root/read.spx" > "$tmp/root/fifo.spx"
-expect 1 "read a FIFO" -- timeout 10 sh -c 'cd "$1" && "$2" run fifo.spx' _ "$tmp/root" "$abin"
+expect 1 "read a FIFO" -- timeout 10 sh -c 'cd "$1" && "$2" run fifo.spx' _ "$tmp/root" "$bin"
 has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":7' "a FIFO is code 7"
-if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$abin" build fifo.spx -o fifo-native >/dev/null 2>&1); then
+if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$bin" build fifo.spx -o fifo-native >/dev/null 2>&1); then
 	expect 73 "native read of a FIFO" -- timeout 10 sh -c 'cd "$1" && ./fifo-native' _ "$tmp/root"
 	has "$tmp/err" "semaprax.filesystem.v1/7" "native: a FIFO is code 7"
 fi
@@ -859,7 +837,7 @@ fn main() -> i64
     i64_from_usize(vec_len<Bytes>(held)) % 256
 }
 SPX
-if [ -z "${ASAN_OPTIONS-}" ]; then
+if ! t_asan; then
 	expect 1 "run out of memory" -- sh -c 'ulimit -v 40000 && exec "$1" run "$2"' _ "$bin" "$tmp/oom.spx"
 	has "$tmp/err" "single-file execution stopped at an interpreter limit: the host refused an allocation of 131072 bytes (out of memory)" "out of memory is an interpreter limit"
 	expect 0 "run without a memory limit" -- "$bin" run "$tmp/oom.spx"
@@ -871,7 +849,7 @@ fi
 awk 'BEGIN { printf "module cli.docmany;\n"
 	for (i = 0; i < 20000; i++) printf "\n// c%d\n@id(\"cli.f%d\")\nfn f%d() -> i64\n{\n    0\n}\n", i, i, i
 	printf "\n@id(\"app.main\")\nfn main() -> i64\n{\n    0\n}\n" }' > "$tmp/docmany.spx"
-if [ -z "${ASAN_OPTIONS-}" ]; then
+if ! t_asan; then
 	expect 0 "doc of 20,000 commented functions in 200 MB" -- sh -c 'ulimit -v 200000 && exec "$1" doc "$2"' _ "$bin" "$tmp/docmany.spx"
 	has "$tmp/out" "cli.f19999  fn f19999() -> i64" "doc of many functions lists the last"
 	has "$tmp/out" "    // c19999" "doc of many functions keeps the last comment"
@@ -889,7 +867,7 @@ viewchain() {
 }
 viewchain 700 > "$tmp/viewchain.spx"
 viewchain 20000 > "$tmp/viewchain-cap.spx"
-if [ -z "${ASAN_OPTIONS-}" ]; then
+if ! t_asan; then
 	expect 0 "check of a 700-view alias chain in 4 s of CPU" -- sh -c 'ulimit -t 4 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain.spx"
 	expect 1 "check of a 20,000-view alias chain: refused in 4 s and 200 MB" -- sh -c 'ulimit -t 4 && ulimit -v 200000 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain-cap.spx"
 	has "$tmp/err" "error[SPX-T265]: the views in \`f\` borrow through more than 262144 view/owner links" "the view-link cap is T265 at the function"
@@ -964,7 +942,6 @@ fi
 # (./semaprax.toml): fmt and build too, as check, run, test and lock do (a user walk
 # found `fmt --check` and `build` refusing it although `help build` shows the
 # operand as optional).
-absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 in_dir() { d=$1; shift; (cd "$d" && exec "$@"); }
 expect 0 "new calculator (no-operand walk)" -- "$bin" new "$tmp/here" --template calculator
 # a .toml operand not named semaprax.toml is neither a source nor a project (it was
@@ -978,30 +955,30 @@ rm "$tmp/here/alt.toml"
 # lock --verify of a project named by its directory: the help's command names it too
 expect 1 "lock --verify without a lock" -- "$bin" lock "$tmp/here" --verify
 has "$tmp/err" "help: run \`semaprax lock $tmp/here --write\` and commit the file" "lock --verify names the project to lock"
-expect 1 "lock --verify without a lock (no operand)" -- in_dir "$tmp/here" "$absbin" lock --verify
+expect 1 "lock --verify without a lock (no operand)" -- in_dir "$tmp/here" "$bin" lock --verify
 has "$tmp/err" "help: run \`semaprax lock --write\` and commit the file" "lock --verify in the project's directory"
 expect 2 "version with an operand" -- "$bin" version x
 has "$tmp/err" 'version takes no operand, got `x`' "version operand"
 # doc, graph and query too (doc alone refused the no-operand form: a later user walk)
 for cmd in check run test lock "fmt --check" doc "doc --json" graph query; do
-	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$absbin" $cmd
+	expect 0 "$cmd with no operand in a project directory" -- in_dir "$tmp/here" "$bin" $cmd
 done
 printf '\n\n' >> "$tmp/here/src/core.spx"
-expect 1 "fmt --check with no operand sees a non-canonical source" -- in_dir "$tmp/here" "$absbin" fmt --check
+expect 1 "fmt --check with no operand sees a non-canonical source" -- in_dir "$tmp/here" "$bin" fmt --check
 has "$tmp/err" "src/core.spx:" "fmt --check with no operand names the project's file"
-expect 0 "fmt with no operand rewrites the project's sources" -- in_dir "$tmp/here" "$absbin" fmt
-expect 0 "fmt --check after the rewrite" -- in_dir "$tmp/here" "$absbin" fmt --check
-expect 0 "build --target c with no operand" -- in_dir "$tmp/here" "$absbin" build --target c
+expect 0 "fmt with no operand rewrites the project's sources" -- in_dir "$tmp/here" "$bin" fmt
+expect 0 "fmt --check after the rewrite" -- in_dir "$tmp/here" "$bin" fmt --check
+expect 0 "build --target c with no operand" -- in_dir "$tmp/here" "$bin" build --target c
 has "$tmp/out" "built C source ./here.c" "build with no operand names the project's default output"
 expect 0 "help build" -- "$bin" help build
 has "$tmp/out" "none given: ./semaprax.toml" "help build names the no-operand project"
 if [ -s "$tmp/here/here.c" ]; then ok; else bad "build with no operand wrote no C unit"; fi
 # near misses: outside a project both stay usage errors; --stdout still wants a file
 mkdir "$tmp/noproj"
-expect 2 "fmt with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" fmt
+expect 2 "fmt with no operand outside a project" -- in_dir "$tmp/noproj" "$bin" fmt
 has "$tmp/err" "(none: ./semaprax.toml)" "fmt usage names the default"
-expect 2 "build with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" build
-expect 2 "fmt --stdout with no operand" -- in_dir "$tmp/here" "$absbin" fmt --stdout
+expect 2 "build with no operand outside a project" -- in_dir "$tmp/noproj" "$bin" build
+expect 2 "fmt --stdout with no operand" -- in_dir "$tmp/here" "$bin" fmt --stdout
 expect 2 "fmt --manifest without its path" -- "$bin" fmt --manifest
 has "$tmp/err" "fmt option \`--manifest\` requires a path" "fmt --manifest without a path says so"
 expect 2 "fmt --check repeated" -- "$bin" fmt --check --check "$tmp/here"
@@ -1019,7 +996,7 @@ has "$tmp/out" "semaprax check <file> [--json] [--dump-hir]" "help check names -
 # the project form of run takes --max-bytes, as help run now says
 expect 0 "help run" -- "$bin" help run
 has "$tmp/out" "[--json] [--max-steps N] [--max-bytes N] [--native|--wasm]" "help run: project --max-bytes"
-expect 1 "project run --json over --max-bytes" -- in_dir "$tmp/here" "$absbin" run --json --max-bytes 100
+expect 1 "project run --json over --max-bytes" -- in_dir "$tmp/here" "$bin" run --json --max-bytes 100
 has "$tmp/out" '"code":"SPX-F104"' "project run --max-bytes refuses to truncate"
 
 # The command template is a command-line program: it echoes its arguments in every
@@ -1086,7 +1063,7 @@ done
 expect 0 "fmt --manifest-path --check" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" --check
 expect 0 "doc --manifest-path" -- "$bin" doc --manifest-path "$tmp/cmdt/semaprax.toml"
 has "$tmp/out" "== src/" "doc --manifest-path prints the project's modules"
-in_dir "$tmp/cmdt" "$absbin" doc > "$tmp/out2" 2>&1
+in_dir "$tmp/cmdt" "$bin" doc > "$tmp/out2" 2>&1
 if cmp -s "$tmp/out" "$tmp/out2"; then ok; else bad "doc --manifest-path differs from doc in the project directory"; fi
 expect 2 "fmt --manifest-path with an operand" -- "$bin" fmt --manifest-path "$tmp/cmdt/semaprax.toml" "$tmp/cmdt"
 has "$tmp/err" "not both" "fmt --manifest-path with an operand"
@@ -1253,7 +1230,7 @@ has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<mo
 cp -R "$(dirname "$0")/project/fix-module" "$tmp/romod"
 cp "$tmp/romod/src/core.spx" "$tmp/romod-core.before"
 chmod 444 "$tmp/romod/src/core.spx"
-expect 1 "fix of a read-only project module" -- in_dir "$tmp/romod" "$absbin" fix src/core.spx
+expect 1 "fix of a read-only project module" -- in_dir "$tmp/romod" "$bin" fix src/core.spx
 has "$tmp/err" "error[SPX-I101]: cannot write src/core.spx: the file is read-only" "read-only module diagnostic"
 has "$tmp/err" 'help: make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written' "read-only module help"
 lacks "$tmp/err" "to format it" "read-only help names no formatting"
@@ -1262,30 +1239,30 @@ chmod 644 "$tmp/romod/src/core.spx"
 # impact of a project module lists the same cross_module_callers as the
 # transaction review of that change (tests/project/impact-module-importers)
 cp -R "$(dirname "$0")/project/impact-module-importers" "$tmp/xmod"
-expect 0 "impact of a project module" -- in_dir "$tmp/xmod" "$absbin" impact src/core.spx change.spatch
+expect 0 "impact of a project module" -- in_dir "$tmp/xmod" "$bin" impact src/core.spx change.spatch
 grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-impact"
-expect 0 "review of the same change as a transaction" -- in_dir "$tmp/xmod" "$absbin" review . change.json
+expect 0 "review of the same change as a transaction" -- in_dir "$tmp/xmod" "$bin" review . change.json
 grep -o '"cross_module_callers":\[[^]]*\]' "$tmp/out" > "$tmp/xmod-review"
 if grep -q '"caller":"geom.tests.zero"' "$tmp/xmod-impact" && cmp -s "$tmp/xmod-impact" "$tmp/xmod-review"; then ok
 else bad "impact and review disagree on cross_module_callers: $(head -c 300 "$tmp/xmod-impact") / $(head -c 300 "$tmp/xmod-review")"; fi
 # a transaction that does not read is named as a transaction (it was "cannot
 # read semantic patch", help "pass a readable semantic patch file")
 mkdir "$tmp/xmod/txdir.json"
-expect 1 "review of a transaction that is a directory" -- in_dir "$tmp/xmod" "$absbin" review . txdir.json
+expect 1 "review of a transaction that is a directory" -- in_dir "$tmp/xmod" "$bin" review . txdir.json
 has "$tmp/err" "error[SPX-I202]: cannot read semantic transaction: " "unreadable transaction named as one"
 has "$tmp/err" "help: pass a readable semantic transaction" "unreadable transaction help"
 printf '{"schema":"\377"}' > "$tmp/xmod/badutf.json"
-expect 1 "review of a transaction that is not UTF-8" -- in_dir "$tmp/xmod" "$absbin" review . badutf.json
+expect 1 "review of a transaction that is not UTF-8" -- in_dir "$tmp/xmod" "$bin" review . badutf.json
 has "$tmp/err" "cannot read semantic transaction: the transaction is not valid UTF-8" "non-UTF-8 transaction named as one"
 # fix of a project module: the whole project verifies (the module alone stops at
 # T105); a fix the project refuses leaves the file and its lock-free directory as they were
 cp -R "$(dirname "$0")/project/fix-module-refused" "$tmp/xfix"
 cp "$tmp/xfix/src/core.spx" "$tmp/xfix-core"
-expect 1 "fix of a project module the project refuses" -- in_dir "$tmp/xfix" "$absbin" fix src/core.spx
+expect 1 "fix of a project module the project refuses" -- in_dir "$tmp/xfix" "$bin" fix src/core.spx
 if cmp -s "$tmp/xfix/src/core.spx" "$tmp/xfix-core" && [ -z "$(ls -A "$tmp/xfix/src" | grep semaprax)" ]; then ok
 else bad "refused project fix: the module or its directory changed"; fi
 sed 's/steps += step;/steps += 1;/' "$tmp/xfix-core" > "$tmp/xfix/src/core.spx"
-expect 0 "fix of a project module" -- in_dir "$tmp/xfix" "$absbin" fix src/core.spx
+expect 0 "fix of a project module" -- in_dir "$tmp/xfix" "$bin" fix src/core.spx
 expect 0 "check of the fixed project" -- "$bin" check "$tmp/xfix"
 has "$tmp/out" "verified project geom" "fixed project verifies"
 # a project's C unit defines each shared type once, without preprocessor guards
@@ -1316,9 +1293,9 @@ expect 0 "query of a project's import-free source" -- "$bin" query "$tmp/stdlock
 
 # serve with no operand serves ./semaprax.toml, as the other project commands take it
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"protocol"}' '{"jsonrpc":"2.0","id":2,"method":"shutdown"}' > "$tmp/rpc"
-(cd "$tmp/stdlock" && "$absbin" serve < "$tmp/rpc" > "$tmp/out" 2> "$tmp/err")
+(cd "$tmp/stdlock" && "$bin" serve < "$tmp/rpc" > "$tmp/out" 2> "$tmp/err")
 has "$tmp/out" '"operand":{"kind":"project","path":"semaprax.toml"}' "serve with no operand in a project"
-expect 2 "serve with no operand outside a project" -- in_dir "$tmp/noproj" "$absbin" serve
+expect 2 "serve with no operand outside a project" -- in_dir "$tmp/noproj" "$bin" serve
 has "$tmp/err" "none: ./semaprax.toml" "serve usage names the default"
 
 # A source from 256 KiB on is mapped, not read, and its pages are given back
@@ -1552,19 +1529,9 @@ has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 expect 2 "new of an empty directory operand, no --name" -- "$bin" new ""
 has "$tmp/err" "new requires a non-empty <dir>" "new '' names the mistake"
 # an empty file, project or patch operand is a usage error naming it, for every command
-# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1)
-for c in check run test build graph query context doc lock serve fmt parse patch impact review fix repairs repair registers interpret interpret-strings; do
-	expect 2 "$c of an empty operand" -- "$bin" $c ""
-	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
-	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
-done
-expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
-has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
-# ... and after a flag (`check --json ''` printed SPX-I001 "cannot read : …": any option was
-# taken to own the next word), for every command × flag; an empty path given to an option
-# whose value is a path (`--manifest-path ''`) is a usage error too (SPX-I001 at an empty
-# path before), and another option's value, even empty, is left to its command.  Each
-# command's options are classified here: a grammar option this table misses fails.
+# that reads one (each printed SPX-I001 "cannot read : …" at an empty path, exit 1): the
+# commands of this table (each with CLI_PATHS in src/cli/main.c), whose options are
+# classified too: a grammar option this table misses fails (below).
 #   command  flags                                 path-valued                      other valued
 empty_table='check    --json,--dump-hir                      --manifest-path                  -
 run      --json,--native,--wasm,--allow-write  --manifest-path                  --max-steps,--max-bytes
@@ -1587,6 +1554,18 @@ repair   -                                     -                                
 registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity
 interpret -                                    -                                --function,--arg,--max-bytes
 interpret-strings -                            -                                --function,--arg,--max-bytes'
+for c in $(echo "$empty_table" | awk '{ print $1 }'); do
+	expect 2 "$c of an empty operand" -- "$bin" $c ""
+	has "$tmp/err" "$c requires a non-empty operand: operand 1 is the empty string" "$c '' names the mistake"
+	lacks "$tmp/err" "cannot read" "$c '' is not a read failure"
+done
+expect 2 "patch of an empty patch operand" -- "$bin" patch x.spx ""
+has "$tmp/err" "operand 2 is the empty string" "patch x.spx '' names the second operand"
+# ... and after a flag (`check --json ''` printed SPX-I001 "cannot read : …": any option was
+# taken to own the next word), for every command × flag; an empty path given to an option
+# whose value is a path (`--manifest-path ''`) is a usage error too (SPX-I001 at an empty
+# path before), and another option's value, even empty, is left to its command.  Each
+# command's options are classified here: a grammar option this table misses fails.
 # every command whose grammar reads a file, directory or project is in the table (`new <dir>`
 # has its own refusal: new requires a non-empty <dir>)
 "$bin" help all | grep '^  semaprax ' | grep -E '<file|<dir|<project>|semaprax\.toml' |
@@ -1648,5 +1627,4 @@ if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.
 if sh tests/interpret-test.sh "$bin"; then ok; else bad "tests/interpret-test.sh"; fi
 
-echo "cli: $pass checks passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_end

@@ -35,10 +35,8 @@
 #     ARCHITECTURE's pipeline) against the binary and the tree.
 # A block added to README.md or docs/*.md should be one of these kinds.
 set -u
-bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+t_begin docs "${1:-}"
 "$bin" explain --catalog > "$tmp/catalog"
 if cmp -s "$tmp/catalog" docs/diagnostics.md; then
 	echo "docs: docs/diagnostics.md is current"

@@ -14,13 +14,8 @@
 #     link's anchor present).
 # BLESS=1 rewrites the snapshots instead of comparing them.
 set -u
-bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL help: $*"; }
+. "$(dirname "$0")/lib.sh"
+t_begin help "${1:-}"
 
 # snap NAME STATUS ARGS… — stdout vs tests/help/NAME.out, or stderr vs NAME.err.
 snap() {
@@ -234,5 +229,4 @@ snap doc-noargs 2 doc a.spx b.spx
 snap doc-two-modes 2 doc tests/fixtures/doc/kinds.spx --json --html
 snap doc-bad-option 2 doc tests/fixtures/doc/kinds.spx --yaml
 
-echo "help: $pass checks passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_end

@@ -6,22 +6,8 @@
 # printing nothing, and the pure `run --json` envelope staying the same
 # writer's.  Run from tests/cli-test.sh.
 set -u
-bin=$1
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL interpret: $*"; }
-expect() { # expect STATUS DESCRIPTION -- command…
-	want=$1; what=$2; shift 3
-	NO_COLOR=1 "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; fi
-}
-has() { if grep -qF -- "$2" "$1"; then ok; else bad "$3: missing \`$2\`"; fi; }
-empty() { if [ -s "$1" ]; then bad "$2: not empty: $(head -c 200 "$1")"; else ok; fi; }
+. "$(dirname "$0")/lib.sh"
+t_begin interpret "${1:-}"
 
 expect 0 "help interpret" -- "$bin" help interpret
 has "$tmp/out" "semaprax interpret <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]" "help interpret grammar"
@@ -125,5 +111,4 @@ has "$tmp/err" "SPX-F104" "F104"
 empty "$tmp/out" "nothing printed past --max-bytes"
 expect 0 "interpret within --max-bytes" -- "$bin" interpret "$lp" --function scale --arg 1.25 --arg 3i32 --max-bytes 2048
 
-echo "interpret: $pass checks passed, $fail failed"
-[ "$fail" -eq 0 ]
+t_end

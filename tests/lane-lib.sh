@@ -1,15 +1,22 @@
-# lane-lib.sh — what the lane differentials share, sourced by
-# tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh and
-# tests/wasm-test.sh; the native ones set $cc first:
+# lane-lib.sh — what the lane differentials share, sourced after tests/lib.sh
+# by tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh,
+# tests/cap-test.sh, tests/project-test.sh and tests/wasm-test.sh:
 #
+#   $cc                   the C compiler, $CC or cc
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
+#   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test)
 #   lane_sanitize_env     ASan+UBSan and the runtime's leak check for the native lane
 #   expected_native LINE  the one mapping table from the interpreter's status
 #                         lines to the native exit status and first stderr line
 #                         (TOOLCHAIN.md §1.3)
 #   lane_compare IST NST IO IE NO NE   the verdict on one program's two runs
-#
+#   disagree WHAT WHY     a failed check of a lane differential (tests/lib.sh's bad)
+
+cc=${CC:-cc}
+
+disagree() { bad "$1: $2"; }
+
 # expected_native INTERP_STDERR_FIRST_LINE → prints "STATUS|LINE-PREFIX" (empty: unmapped)
 expected_native() {
 	case $1 in
@@ -56,11 +63,13 @@ lane_steps() {
 	sed -n '/^\/\//!q; s|^// max-steps: \([0-9][0-9]*\)$|--max-steps \1|p' "$1"
 }
 
-# lane_fixture OUT ERR ARG…: `$abin run ARG… $f` with the fixture's stdin
+# lane_fixture OUT ERR ARG…: `$bin run ARG… $f` with the fixture's stdin
 # (NAME.stdin, else empty), stdout to OUT and stderr to ERR; a run/sandbox/
 # fixture runs in a fresh empty directory ($tmp/box), so its file operations
 # start alike in every lane.  With $lane_cc set, the run has CC=$lane_cc (the
-# native lane's compiler).  Uses $f, $abin, $tmp and $PWD_AT_START.
+# native lane's compiler).  Uses $f, $bin, $tmp (tests/lib.sh) and $lane_root,
+# the working directory the suite started in.
+lane_root=$(pwd)
 lane_fixture() {
 	o=$1 e=$2
 	shift 2
@@ -69,11 +78,34 @@ lane_fixture() {
 	case $f in
 	tests/fixtures/run/sandbox/*)
 		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
-		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$abin" run "$@" "$PWD_AT_START/$f") \
+		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$bin" run "$@" "$lane_root/$f") \
 			> "$o" 2> "$e" < "$input" ;;
 	*)
-		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$abin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$bin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
 	esac
+}
+
+# lane_interp OWN: the interpreter's run of fixture $f (lane_fixture, with its
+# step budget): status $ist, streams $tmp/io and $tmp/ie, first stderr line
+# $iline.  Returns 1 when the run stopped at an interpreter limit (nothing to
+# compare), 2 when a fixture of tests/fixtures/OWN/ no longer verifies (a
+# disagreement: it would test nothing, both lanes printing the same
+# diagnostics); 0 to compare (a run/ fixture may expect a diagnostic: a
+# refused route, T273).
+lane_interp() {
+	# shellcheck disable=SC2046 # empty, or `--max-steps N`
+	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
+	ist=$?
+	iline=$(head -n 1 "$tmp/ie")
+	case $iline in
+	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
+		return 1 ;;
+	"error[SPX-"*)
+		case $f in
+		tests/fixtures/$1/*) disagree "$f" "does not verify: $iline"; return 2 ;;
+		esac ;;
+	esac
+	return 0
 }
 
 # lane_sanitize_env: the native lane's programs under AddressSanitizer and

@@ -31,20 +31,16 @@
 # Under make test-sanitize both run on the ASan/LSan build: they assert an
 # empty stderr and status 0, so a leak report fails them.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/lib.sh"
+t_begin lsp "${1:-}"
 dir=$(cd "$(dirname "$0")" && pwd)/lsp
-fail=0
-python3 "$dir/session.py" "$bin" || fail=1
-python3 "$dir/project.py" "$bin" || fail=1
-SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/project.py" "$bin" || fail=1
-python3 "$dir/project_edge.py" "$bin" || fail=1
-python3 "$dir/line_ends.py" "$bin" || fail=1
-python3 "$dir/walk.py" "$bin" || fail=1
-python3 "$dir/hostile.py" "$bin" "${LSP_HOSTILE_N:-20000}" || fail=1
-python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 21 || fail=1
-python3 "$dir/fuzz.py" "$bin" "${LSP_FUZZ_N:-3000}" 22 --project || fail=1
-if [ "$fail" -ne 0 ]; then
-	echo "lsp-test: FAILED" >&2
-	exit 1
-fi
-echo "lsp-test: ok"
+t_py "$dir/session.py"
+t_py "$dir/project.py"
+SPX_SERVICE_VERIFY_PROJECT=1 t_py "$dir/project.py"
+t_py "$dir/project_edge.py"
+t_py "$dir/line_ends.py"
+t_py "$dir/walk.py"
+t_py "$dir/hostile.py" "${LSP_HOSTILE_N:-20000}"
+t_py "$dir/fuzz.py" "${LSP_FUZZ_N:-3000}" 21
+t_py "$dir/fuzz.py" "${LSP_FUZZ_N:-3000}" 22 --project
+t_end

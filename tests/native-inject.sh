@@ -16,19 +16,12 @@
 # (SPX_INJECT_SEED, default 11; SPX_INJECT_COUNT programs, default 4), so a
 # wider search is `SPX_INJECT_SEED=$RANDOM SPX_INJECT_COUNT=50 sh …`.
 set -u
-bin=$1
-cc=${CC:-cc}
+. "$(dirname "$0")/lib.sh"
+t_begin native-inject "${1:-}"
 seed=${SPX_INJECT_SEED:-11}
 count=${SPX_INJECT_COUNT:-4}
 . "$(dirname "$0")/lane-lib.sh"
 lane_need_cc native-inject
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	fails=$((fails + 1))
-	echo "FAIL native-inject: $1"
-}
 
 # gen SEED > program.spx; writes the raw payloads, one a line, to $tmp/payloads
 gen() {
@@ -137,33 +130,33 @@ while [ "$i" -lt "$count" ]; do
 	gen "$s" > "$p"
 	[ -n "${SPX_INJECT_KEEP:-}" ] && cp "$p" "$SPX_INJECT_KEEP/"   # a directory to keep the programs in
 	if ! "$bin" check "$p" > "$tmp/check" 2>&1; then
-		fail "seed $s: the generated program does not verify: $(head -n 3 "$tmp/check")"
+		bad "seed $s: the generated program does not verify: $(head -n 3 "$tmp/check")"
 		continue
 	fi
 	NO_COLOR=1 "$bin" run "$p" > "$tmp/io" 2> "$tmp/ie" < /dev/null
 	ist=$?
 	if ! "$bin" build --target c -o "$tmp/p$i.c" "$p" > /dev/null 2> "$tmp/be"; then
-		fail "seed $s: build --target c failed: $(head -n 1 "$tmp/be")"
+		bad "seed $s: build --target c failed: $(head -n 1 "$tmp/be")"
 		continue
 	fi
 	while IFS= read -r payload; do
 		if grep -F -q -e "$payload" "$tmp/p$i.c"; then
-			fail "seed $s: the generated C contains the raw payload '$payload'"
+			bad "seed $s: the generated C contains the raw payload '$payload'"
 		fi
 	done < "$tmp/payloads"
 	if grep -q '\\$' "$tmp/p$i.c"; then
-		fail "seed $s: a line of the generated C ends in a backslash (a line splice)"
+		bad "seed $s: a line of the generated C ends in a backslash (a line splice)"
 	fi
 	if ! $cc -std=c11 -O0 -ffp-contract=off -Wall -Wextra -Werror -o "$tmp/p$i" "$tmp/p$i.c" -lm 2> "$tmp/ce"; then
-		fail "seed $s: the generated C does not compile warning-free: $(grep -m 1 'error' "$tmp/ce")"
+		bad "seed $s: the generated C does not compile warning-free: $(grep -m 1 'error' "$tmp/ce")"
 		continue
 	fi
 	"$tmp/p$i" > "$tmp/no" 2> "$tmp/ne" < /dev/null
 	nst=$?
 	if [ "$ist" -ne 0 ] || [ "$nst" -ne 0 ]; then
-		fail "seed $s: exit statuses interpreter $ist, native $nst: $(head -n 1 "$tmp/ie") $(head -n 1 "$tmp/ne")"
+		bad "seed $s: exit statuses interpreter $ist, native $nst: $(head -n 1 "$tmp/ie") $(head -n 1 "$tmp/ne")"
 	elif ! cmp -s "$tmp/io" "$tmp/no"; then
-		fail "seed $s: stdout differs between the interpreter and the executable"
+		bad "seed $s: stdout differs between the interpreter and the executable"
 	fi
 done
 # A project (tests/native-inject/project): the same payloads as stable ids
@@ -175,28 +168,28 @@ done
 proj=$(dirname "$0")/native-inject/project
 gen 1 > /dev/null   # the payload list
 if ! "$bin" build "$proj" --target c -o "$tmp/proj.c" > /dev/null 2> "$tmp/be"; then
-	fail "project: build --target c failed: $(head -n 1 "$tmp/be")"
+	bad "project: build --target c failed: $(head -n 1 "$tmp/be")"
 else
 	"$bin" build "$proj" --target c -o "$tmp/proj2.c" > /dev/null 2>&1
-	cmp -s "$tmp/proj.c" "$tmp/proj2.c" || fail "project: two builds of the C unit differ"
+	cmp -s "$tmp/proj.c" "$tmp/proj2.c" || bad "project: two builds of the C unit differ"
 	while IFS= read -r payload; do
 		if grep -F -q -e "$payload" "$tmp/proj.c"; then
-			fail "project: the generated C contains the raw payload '$payload'"
+			bad "project: the generated C contains the raw payload '$payload'"
 		fi
 	done < "$tmp/payloads"
-	grep -q '\\$' "$tmp/proj.c" && fail "project: a line of the generated C ends in a backslash (a line splice)"
+	grep -q '\\$' "$tmp/proj.c" && bad "project: a line of the generated C ends in a backslash (a line splice)"
 	if ! $cc -std=c11 -O0 -ffp-contract=off -Wall -Wextra -Werror -o "$tmp/proj" "$tmp/proj.c" -lm 2> "$tmp/ce"; then
-		fail "project: the generated C does not compile warning-free: $(grep -m 1 'error' "$tmp/ce")"
+		bad "project: the generated C does not compile warning-free: $(grep -m 1 'error' "$tmp/ce")"
 	else
 		NO_COLOR=1 "$bin" run "$proj" > "$tmp/io" 2> "$tmp/ie" < /dev/null
 		ist=$?
 		"$tmp/proj" > "$tmp/no" 2> "$tmp/ne" < /dev/null
 		nst=$?
 		if [ "$ist" -ne 0 ] || [ "$nst" -ne 0 ] || ! cmp -s "$tmp/io" "$tmp/no" || [ "$(cat "$tmp/no")" != 45 ]; then
-			fail "project: interpreter $ist '$(head -c 80 "$tmp/io")', native $nst '$(head -c 80 "$tmp/no")' (want 45)"
+			bad "project: interpreter $ist '$(head -c 80 "$tmp/io")', native $nst '$(head -c 80 "$tmp/no")' (want 45)"
 		fi
 	fi
 fi
 
-echo "native-inject: $count programs and a project, $fails failures"
-[ "$fails" -eq 0 ]
+echo "native-inject: $count programs and a project, $fail failures"
+[ "$fail" -eq 0 ]

@@ -52,19 +52,12 @@ if [ "${1:-}" = "--sanitize" ]; then
 	sanitize=1
 	shift
 fi
-bin=$1
-cc=${CC:-cc}
+. "$(dirname "$0")/lib.sh"
+t_begin native "${1:-}"
 . "$(dirname "$0")/lane-lib.sh"
 lane_need_cc native
 [ "$sanitize" -eq 1 ] && lane_sanitize_env
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-agreed=0 refused=0 disagreed=0
-
-disagree() {
-	disagreed=$((disagreed + 1))
-	echo "FAIL native: $1: $2"
-}
+agreed=0 refused=0
 
 # lane OUT ERR [--native]: runs $f in one lane (lane_fixture), the C
 # compiled with -Werror
@@ -72,29 +65,13 @@ lane_cc="$cc -Werror"
 lane() {
 	lane_fixture "$@"
 }
-PWD_AT_START=$(pwd)
-case $bin in
-/*) abin=$bin ;;
-*) abin=$PWD_AT_START/$bin ;;
-esac
 
 for f in tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/native/*.spx; do
 	[ -f "$f" ] || continue
-	# shellcheck disable=SC2046 # empty, or `--max-steps N`
-	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
-	ist=$?
-	iline=$(head -n 1 "$tmp/ie")
-	case $iline in
-	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
-		refused=$((refused + 1))
-		continue ;;
-	"error[SPX-"*)
-		# a native fixture that no longer verifies tests nothing (both lanes
-		# would print the same diagnostics and "agree"); run/ fixtures may
-		# expect a diagnostic (a refused route, T273)
-		case $f in
-		tests/fixtures/native/*) disagree "$f" "does not verify: $iline"; continue ;;
-		esac ;;
+	lane_interp native
+	case $? in
+	1) refused=$((refused + 1)); continue ;;
+	2) continue ;;
 	esac
 	lane "$tmp/no" "$tmp/ne" --native
 	nst=$?
@@ -128,7 +105,7 @@ done
 stack_case() {   # stack_case WHAT SOFT HARD
 	# (the inner shell waits for the executable: its SIGSEGV is a status, not a shell message)
 	est=$(ulimit -Hs "$3" && ulimit -Ss "$2" && sh -c 'timeout 120 "$1" > "$2" < /dev/null; echo $?' _ "$tmp/wide" "$tmp/eo" 2> /dev/null)
-	(ulimit -Hs "$3" && ulimit -Ss "$2" && CC="$cc -Werror" exec timeout 120 "$abin" run --native "$wide") \
+	(ulimit -Hs "$3" && ulimit -Ss "$2" && CC="$cc -Werror" exec timeout 120 "$bin" run --native "$wide") \
 		> "$tmp/no" 2> "$tmp/ne" < /dev/null
 	nst=$?
 	if [ "$est" = 0 ] && [ "$(cat "$tmp/eo")" = "$(cat "${wide%.spx}.stdout")" ] && [ "$nst" = 0 ] && cmp -s "$tmp/eo" "$tmp/no"; then
@@ -148,7 +125,7 @@ wide=tests/fixtures/run/wide_values_deep_frames.spx
 hard=$(ulimit -Hs)
 if [ "$hard" != unlimited ]; then
 	echo "native: stack limit cases skipped (hard stack limit $hard KiB)"
-elif ! "$abin" build "$wide" -o "$tmp/wide" > /dev/null 2>&1; then
+elif ! "$bin" build "$wide" -o "$tmp/wide" > /dev/null 2>&1; then
 	disagree "$wide" "build failed"
 else
 	stack_case "built executable, soft stack limit 8 MiB" 8192 unlimited
@@ -158,7 +135,7 @@ fi
 # frame_members), and the function calling chunks is SPX_FRAMED (rt/core.h): gcc walked
 # the frame's fields once per chunk call, quadratic in the locals
 groups=tests/fixtures/run/huge_function_frame_groups.spx
-if ! "$abin" build --target c "$groups" -o "$tmp/groups.c" > /dev/null 2>&1; then
+if ! "$bin" build --target c "$groups" -o "$tmp/groups.c" > /dev/null 2>&1; then
 	disagree "$groups" "build --target c failed"
 elif [ "$(grep -c '^	struct {$' "$tmp/groups.c")" != 3 ]; then
 	disagree "$groups" "a frame of 700-odd members not in 3 groups of 256"
@@ -172,7 +149,7 @@ fi
 # (gcc's Early VRP over one loop body was quadratic), and a `?` in a chunk called by a
 # chunk returns 1 from both
 nested=tests/fixtures/run/huge_nested_block_chunks.spx
-if ! "$abin" build --target c "$nested" -o "$tmp/nested.c" > /dev/null 2>&1; then
+if ! "$bin" build --target c "$nested" -o "$tmp/nested.c" > /dev/null 2>&1; then
 	disagree "$nested" "build --target c failed"
 elif [ "$(awk '/^\{$/ { s = NR } /^\}$/ && s { if (NR - s > m) m = NR - s; s = 0 } END { print m + 0 }' "$tmp/nested.c")" -gt 600 ]; then
 	disagree "$nested" "a C function of more than 600 lines (a nested block not in chunks)"
@@ -201,7 +178,7 @@ fi
 # switch, the bool match's arms stay `if`s (emit_switch: gcc's own if-to-switch conversion was
 # super-linear in the arms)
 arms=tests/fixtures/run/match_literals.spx
-if ! "$abin" build --target c "$arms" -o "$tmp/arms.c" > /dev/null 2>&1; then
+if ! "$bin" build --target c "$arms" -o "$tmp/arms.c" > /dev/null 2>&1; then
 	disagree "$arms" "build --target c failed"
 elif ! grep -q '^		if (0) {$' "$tmp/arms.c" || grep -q '^	*if (!t[0-9]* && ' "$tmp/arms.c"; then
 	disagree "$arms" "a match is not \`if (0) { label:; } else { arms }\`"
@@ -243,7 +220,7 @@ fn main() -> i64
     find(string_as_str(name), 0usize, env_len()) + i64_from_usize(args_len())
 }
 SPX
-if "$abin" build "$tmp/echo.spx" -o "$tmp/echo" > /dev/null 2>&1; then
+if "$bin" build "$tmp/echo.spx" -o "$tmp/echo" > /dev/null 2>&1; then
 	arg1=$(printf ' a\tb\303\251 ')
 	val=$(printf 'x=y \342\202\254 z')
 	(ulimit -Ss 4096 2> /dev/null; SPX_STACK_ECHO=$val exec "$tmp/echo" "$arg1" "--") > "$tmp/eo" 2>&1 < /dev/null
@@ -255,5 +232,5 @@ else
 	disagree "$tmp/echo.spx" "build failed"
 fi
 
-echo "native: $agreed agreed, $refused refused (unsupported), $disagreed disagreed"
-[ "$disagreed" -eq 0 ]
+echo "native: $agreed agreed, $refused refused (unsupported), $fail disagreed"
+[ "$fail" -eq 0 ]

@@ -10,28 +10,25 @@
 # the new bytes, with its mode; after every successful apply no staging or
 # lock file may remain beside it.
 set -u
-bin=${1:-build/semaprax}
+. "$(dirname "$0")/lib.sh"
+t_begin patch-crash "${1:-build/semaprax}"
 n=${2:-240}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/d" "$work/p"
-f="$work/d/m.spx"
+mkdir "$tmp/d" "$tmp/p"
+f="$tmp/d/m.spx"
 cp tests/fixtures/patch/rename.spx "$f"
 chmod 640 "$f"
-cp "$f" "$work/p/old"
+cp "$f" "$tmp/p/old"
 rev_old=$("$bin" check "$f" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
-printf 'base %s\nrename math.add to sum\n' "$rev_old" > "$work/p/fwd.spatch"
-cp "$f" "$work/p/tmp.spx"
-rev_new=$("$bin" patch "$work/p/tmp.spx" "$work/p/fwd.spatch" | sed -n 's/^applied semantic patch; graph is now //p')
-cp "$work/p/tmp.spx" "$work/p/new"
-printf 'base %s\nrename math.add to add\n' "$rev_new" > "$work/p/rev.spatch"
-if [ -z "$rev_old" ] || [ -z "$rev_new" ] || cmp -s "$work/p/old" "$work/p/new"; then
+printf 'base %s\nrename math.add to sum\n' "$rev_old" > "$tmp/p/fwd.spatch"
+cp "$f" "$tmp/p/tmp.spx"
+rev_new=$("$bin" patch "$tmp/p/tmp.spx" "$tmp/p/fwd.spatch" | sed -n 's/^applied semantic patch; graph is now //p')
+cp "$tmp/p/tmp.spx" "$tmp/p/new"
+printf 'base %s\nrename math.add to add\n' "$rev_new" > "$tmp/p/rev.spatch"
+if [ -z "$rev_old" ] || [ -z "$rev_new" ] || cmp -s "$tmp/p/old" "$tmp/p/new"; then
 	echo "FAIL patch-crash: cannot set up the two revisions"
 	exit 1
 fi
 
-fail=0
 ok=0
 killed=0
 seed=$$
@@ -39,10 +36,10 @@ i=0
 # (the shell's "Killed" notes go to a file; failures are printed on stdout)
 { while [ $i -lt "$n" ]; do
 	i=$((i + 1))
-	if cmp -s "$f" "$work/p/old"; then
-		p="$work/p/fwd.spatch"
-	elif cmp -s "$f" "$work/p/new"; then
-		p="$work/p/rev.spatch"
+	if cmp -s "$f" "$tmp/p/old"; then
+		p="$tmp/p/fwd.spatch"
+	elif cmp -s "$f" "$tmp/p/new"; then
+		p="$tmp/p/rev.spatch"
 	else
 		echo "FAIL patch-crash: attempt $i: the file holds neither the old nor the new bytes"
 		fail=1
@@ -66,14 +63,14 @@ i=0
 		echo "FAIL patch-crash: attempt $i: mode changed to $(stat -c %a "$f")"
 		fail=1
 	fi
-	if ! cmp -s "$f" "$work/p/old" && ! cmp -s "$f" "$work/p/new"; then
+	if ! cmp -s "$f" "$tmp/p/old" && ! cmp -s "$f" "$tmp/p/new"; then
 		echo "FAIL patch-crash: attempt $i: the file holds neither the old nor the new bytes"
 		fail=1
 		break
 	fi
 	if [ $st -eq 0 ]; then
 		ok=$((ok + 1))
-		left=$(ls -A "$work/d" | grep -v '^m\.spx$' || true)
+		left=$(ls -A "$tmp/d" | grep -v '^m\.spx$' || true)
 		if [ -n "$left" ]; then
 			echo "FAIL patch-crash: attempt $i: left behind after a successful apply: $left"
 			fail=1
@@ -86,7 +83,7 @@ i=0
 		fail=1
 		break
 	fi
-done; } 2> "$work/stderr"
+done; } 2> "$tmp/stderr"
 echo "patch-crash: $i applies, $ok completed, $killed killed"
 [ $ok -gt 0 ] && [ $killed -gt 0 ] || { echo "FAIL patch-crash: every attempt should not end alike"; fail=1; }
 exit $fail

@@ -26,14 +26,11 @@
 # formatted on purpose) are SRC.src, for .args and .spatch cases alike.
 # BLESS=1 rewrites .out, .golden and .run files (review the diff).
 set -u
-bin=${1:-build/semaprax}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/lib.sh"
+t_begin patch "${1:-build/semaprax}"
 dir=${PATCH_DIR:-tests/fixtures/patch}
 . "$(dirname "$0")/stop-lib.sh"
-fail=0
 n=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 export NO_COLOR=1
 
 check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
@@ -54,26 +51,26 @@ run_file() {   # run_file FILE OUT [--native]
 native=
 command -v "${CC:-cc}" > /dev/null 2>&1 && native=1
 run_lanes() {   # run_lanes NAME FILE EXPECTED
-	run_file "$2" "$work/run"
-	check "$1" "$3" "$work/run"
+	run_file "$2" "$tmp/run"
+	check "$1" "$3" "$tmp/run"
 	if [ -n "$native" ] && [ -f "$3" ]; then
 		# a failure's report differs by lane (status line vs detail lines): SRC.CASE.run-native
 		want=$3
 		[ -f "${3%.run}.run-native" ] && want=${3%.run}.run-native
-		run_file "$2" "$work/run-native" --native
-		cmp -s "$want" "$work/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$want" "$work/run-native" | head -10; fail=1; }
+		run_file "$2" "$tmp/run-native" --native
+		cmp -s "$want" "$tmp/run-native" || { echo "FAIL patch $1: the native lane differs"; diff "$want" "$tmp/run-native" | head -10; fail=1; }
 	fi
 	# the Wasm lane prints what the native lane prints (the same status lines);
 	# a W110 refusal of a construct it does not cover yet is counted, not compared
 	if [ -n "$wasm" ] && [ -f "$3" ]; then
 		want=$3
 		[ -f "${3%.run}.run-native" ] && want=${3%.run}.run-native
-		run_file "$2" "$work/run-wasm" --wasm
-		if grep -q 'SPX-W110' "$work/run-wasm"; then
+		run_file "$2" "$tmp/run-wasm" --wasm
+		if grep -q 'SPX-W110' "$tmp/run-wasm"; then
 			wasm_refused=$((wasm_refused + 1))
 		else
 			wasm_ran=$((wasm_ran + 1))
-			cmp -s "$want" "$work/run-wasm" || { echo "FAIL patch $1: the Wasm lane differs"; diff "$want" "$work/run-wasm" | head -10; fail=1; }
+			cmp -s "$want" "$tmp/run-wasm" || { echo "FAIL patch $1: the Wasm lane differs"; diff "$want" "$tmp/run-wasm" | head -10; fail=1; }
 		fi
 	fi
 }
@@ -89,7 +86,7 @@ for p in "$dir"/*.spatch; do
 	case=${base#*.}
 	s="$dir/$src.spx"
 	[ -f "$s" ] || s="$dir/$src.src"
-	d="$work/$base"
+	d="$tmp/$base"
 	mkdir -p "$d"
 	cp "$s" "$d/$src.spx"
 	rev=$("$bin" check "$s" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
@@ -103,9 +100,9 @@ for p in "$dir"/*.spatch; do
 	esac
 	mode_before=$(stat -c %a "$d/$src.spx")
 	# shellcheck disable=SC2086
-	(cd "$d" && "$bin" $cmd "$src.spx" "$case.spatch" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
-	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
-	check "$base" "$dir/$base.out" "$work/transcript"
+	(cd "$d" && "$bin" $cmd "$src.spx" "$case.spatch" $flag > "$tmp/out" 2> "$tmp/err"; echo "exit $?" > "$tmp/status")
+	cat "$tmp/out" "$tmp/err" "$tmp/status" > "$tmp/transcript"
+	check "$base" "$dir/$base.out" "$tmp/transcript"
 	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then
 		check "$base" "$dir/$base.golden" "$d/$src.spx"
 		if [ -f "$dir/$base.run" ] || [ "${BLESS:-}" = 1 ]; then
@@ -124,16 +121,16 @@ for a in "$dir"/*.args; do
 	[ -f "$a" ] || continue
 	base=$(basename "$a" .args)
 	src=${base%%.*}
-	d="$work/$base"
+	d="$tmp/$base"
 	mkdir -p "$d"
 	orig="$dir/$src.spx"
 	[ -f "$orig" ] || orig="$dir/$src.src"
 	cp "$orig" "$d/$src.spx"
 	args=$(sed "s/FILE/$src.spx/g" "$a")
 	# shellcheck disable=SC2086
-	(cd "$d" && "$bin" $args > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
-	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
-	check "$base" "$dir/$base.out" "$work/transcript"
+	(cd "$d" && "$bin" $args > "$tmp/out" 2> "$tmp/err"; echo "exit $?" > "$tmp/status")
+	cat "$tmp/out" "$tmp/err" "$tmp/status" > "$tmp/transcript"
+	check "$base" "$dir/$base.out" "$tmp/transcript"
 	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$orig" "$d/$src.spx"; }; then
 		check "$base" "$dir/$base.golden" "$d/$src.spx"
 	elif ! cmp -s "$orig" "$d/$src.spx"; then
@@ -145,9 +142,9 @@ done
 for s in "$dir"/*.spx; do
 	src=$(basename "$s" .spx)
 	[ -f "$dir/$src.run" ] || [ "${BLESS:-}" = 1 ] || continue
-	mkdir -p "$work/orig"
-	cp "$s" "$work/orig/$src.spx"
-	run_lanes "$src" "$work/orig/$src.spx" "$dir/$src.run"
+	mkdir -p "$tmp/orig"
+	cp "$s" "$tmp/orig/$src.spx"
+	run_lanes "$src" "$tmp/orig/$src.spx" "$dir/$src.run"
 done
 # project transactions (docs/PATCH.md): projects/NAME/ is a project and
 # projects/NAME.CASE.json a transaction for it, with BASE:<module> replaced by
@@ -160,7 +157,7 @@ for t in "$dir"/projects/*.json; do
 	base=$(basename "$t" .json)
 	name=${base%%.*}
 	case=${base#*.}
-	d="$work/project-$base"
+	d="$tmp/project-$base"
 	mkdir -p "$d"
 	cp -R "$dir/projects/$name" "$d/$name"
 	out=$(cd "$d" && "$bin" check "$name" 2>/dev/null)
@@ -170,9 +167,9 @@ for t in "$dir"/projects/*.json; do
 	flag=
 	case $case in *-evidence) flag=--evidence ;; esac
 	# shellcheck disable=SC2086
-	(cd "$d" && "$bin" review "$name" "$case.json" $flag > "$work/out" 2> "$work/err"; echo "exit $?" > "$work/status")
-	cat "$work/out" "$work/err" "$work/status" > "$work/transcript"
-	check "project $base" "$dir/projects/$base.out" "$work/transcript"
+	(cd "$d" && "$bin" review "$name" "$case.json" $flag > "$tmp/out" 2> "$tmp/err"; echo "exit $?" > "$tmp/status")
+	cat "$tmp/out" "$tmp/err" "$tmp/status" > "$tmp/transcript"
+	check "project $base" "$dir/projects/$base.out" "$tmp/transcript"
 	diff -r "$dir/projects/$name" "$d/$name" > /dev/null || { echo "FAIL patch project $base: the project changed"; fail=1; }
 	n=$((n + 1))
 done
@@ -195,20 +192,20 @@ deep() {   # deep N DIR: DIR/deep.spx, DIR/p.spatch
 	rev=$("$bin" check "$2/deep.spx" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
 	printf 'schema semaprax.semantic-patch.v2\nbase %s\nreplace-call-type-argument expression declaration:7:deep.f0:expression:0 template deep.marker old-instance semaprax.function-instance.v1:11:deep.marker:1:3:i64 index 0 from i64 to bool\n' "$rev" > "$2/p.spatch"
 }
-deep 1022 "$work/deep-ok"
-(cd "$work/deep-ok" && "$bin" review deep.spx p.spatch > out 2> err)
-[ $? = 0 ] && grep -q '"used_callables":1024,"used_call_sites":1023,"used_impact_depth":1022,"used_impact_nodes":1023,' "$work/deep-ok/out" && grep -q '"truncated":false' "$work/deep-ok/out" ||
-	{ echo "FAIL patch review-deep: 1024 callables must be reviewed"; head -c 600 "$work/deep-ok/err"; fail=1; }
-deep 1023 "$work/deep-over"
-cp "$work/deep-over/deep.spx" "$work/deep-over.orig"
-(cd "$work/deep-over" && "$bin" review deep.spx p.spatch > out 2> err)
-[ $? = 1 ] && [ ! -s "$work/deep-over/out" ] && grep -q 'SPX-G120' "$work/deep-over/err" && cmp -s "$work/deep-over.orig" "$work/deep-over/deep.spx" ||
-	{ echo "FAIL patch review-deep: 1025 callables must be G120"; head -c 600 "$work/deep-over/err"; fail=1; }
+deep 1022 "$tmp/deep-ok"
+(cd "$tmp/deep-ok" && "$bin" review deep.spx p.spatch > out 2> err)
+[ $? = 0 ] && grep -q '"used_callables":1024,"used_call_sites":1023,"used_impact_depth":1022,"used_impact_nodes":1023,' "$tmp/deep-ok/out" && grep -q '"truncated":false' "$tmp/deep-ok/out" ||
+	{ echo "FAIL patch review-deep: 1024 callables must be reviewed"; head -c 600 "$tmp/deep-ok/err"; fail=1; }
+deep 1023 "$tmp/deep-over"
+cp "$tmp/deep-over/deep.spx" "$tmp/deep-over.orig"
+(cd "$tmp/deep-over" && "$bin" review deep.spx p.spatch > out 2> err)
+[ $? = 1 ] && [ ! -s "$tmp/deep-over/out" ] && grep -q 'SPX-G120' "$tmp/deep-over/err" && cmp -s "$tmp/deep-over.orig" "$tmp/deep-over/deep.spx" ||
+	{ echo "FAIL patch review-deep: 1025 callables must be G120"; head -c 600 "$tmp/deep-over/err"; fail=1; }
 n=$((n + 2))
 # The writer (shared with fmt, src/cli/fmt_write.c): a symlink's target is
 # patched and the link stays; a read-only file is refused (I101); a file
 # whose lock another writer holds is refused (I205); each leaves the bytes.
-w="$work/writer"
+w="$tmp/writer"
 mkdir -p "$w"
 cp "$dir/rename.spx" "$w/t.spx"
 rev=$("$bin" check "$w/t.spx" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
@@ -219,19 +216,19 @@ ln -s t.spx "$w/link.spx"
 cp "$dir/rename.spx" "$w/ro.spx"
 chmod 444 "$w/ro.spx"
 if [ "$(id -u)" != 0 ]; then
-	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
-	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$tmp/out" 2>&1)
+	grep -q "SPX-I101" "$tmp/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
 else
 	# root bypasses the bits; a file nobody may write is still refused
-	(cd "$w" && "$bin" patch ro.spx p.spatch > "$work/out" 2>&1)
-	grep -q "SPX-I101" "$work/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
+	(cd "$w" && "$bin" patch ro.spx p.spatch > "$tmp/out" 2>&1)
+	grep -q "SPX-I101" "$tmp/out" && cmp -s "$dir/rename.spx" "$w/ro.spx" || { echo "FAIL patch writer: read-only file"; fail=1; }
 fi
 n=$((n + 1))
 if command -v flock > /dev/null 2>&1; then
 	cp "$dir/rename.spx" "$w/l.spx"
 	: > "$w/.l.spx.semaprax-lock"
-	(cd "$w" && flock .l.spx.semaprax-lock "$bin" patch l.spx p.spatch > "$work/out" 2>&1)
-	grep -q "SPX-I205" "$work/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$work/out"; fail=1; }
+	(cd "$w" && flock .l.spx.semaprax-lock "$bin" patch l.spx p.spatch > "$tmp/out" 2>&1)
+	grep -q "SPX-I205" "$tmp/out" && cmp -s "$dir/rename.spx" "$w/l.spx" || { echo "FAIL patch writer: a held lock"; cat "$tmp/out"; fail=1; }
 	n=$((n + 1))
 fi
 # A source edited between verification and the write (I207): the patch
@@ -240,21 +237,21 @@ fi
 # (SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1); a byte is appended, and the
 # continued write refuses, keeps the edit and removes its staging file.
 cp "$dir/rename.spx" "$w/c.spx"
-(cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$work/out" 2>&1) &
+(cd "$w" && SEMAPRAX_TEST_STOP_BEFORE_COMMIT=1 exec "$bin" patch c.spx p.spatch > "$tmp/out" 2>&1) &
 pid=$!
 stop_wait $pid
 staged=0
 stop_staged "$w" c.spx && staged=1
 printf '\n' >> "$w/c.spx"
-cp "$w/c.spx" "$work/c.edited"
+cp "$w/c.spx" "$tmp/c.edited"
 stop_resume $pid
 wait $pid
 st=$?
 left=0
 stop_staged "$w" c.spx && left=1
-[ $st = 1 ] && grep -q "SPX-I207" "$work/out" && cmp -s "$work/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] &&
+[ $st = 1 ] && grep -q "SPX-I207" "$tmp/out" && cmp -s "$tmp/c.edited" "$w/c.spx" && [ ! -e "$w/.c.spx.semaprax-lock" ] &&
 	[ $staged = 1 ] && [ $left = 0 ] ||
-	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$work/out"; fail=1; }
+	{ echo "FAIL patch writer: a source edited before the write (exit $st, staged $staged, staging left $left)"; cat "$tmp/out"; fail=1; }
 n=$((n + 1))
 # The lock's sweep of staging files a killed writer left removes exactly
 # those (`.<name>.semaprax-stage-` and mkstemp's six characters, a regular
@@ -265,10 +262,10 @@ echo notes > "$w/.s.spx.semaprax-stage-notes.txt"
 echo other > "$w/.s.spx.semaprax-stage-b.spx"
 echo left > "$w/.s.spx.semaprax-stage-Ab12Zx"
 mkdir "$w/.s.spx.semaprax-stage-dirXYZ"
-(cd "$w" && "$bin" patch s.spx p.spatch > "$work/out" 2>&1) &&
+(cd "$w" && "$bin" patch s.spx p.spatch > "$tmp/out" 2>&1) &&
 	[ -f "$w/.s.spx.semaprax-stage-notes.txt" ] && [ -f "$w/.s.spx.semaprax-stage-b.spx" ] &&
 	[ -d "$w/.s.spx.semaprax-stage-dirXYZ" ] && [ ! -e "$w/.s.spx.semaprax-stage-Ab12Zx" ] ||
-	{ echo "FAIL patch writer: the staging sweep removed a file that is no staging file (or kept a stale one)"; ls -a "$w"; cat "$work/out"; fail=1; }
+	{ echo "FAIL patch writer: the staging sweep removed a file that is no staging file (or kept a stale one)"; ls -a "$w"; cat "$tmp/out"; fail=1; }
 rm -rf "$w/.s.spx.semaprax-stage-"*
 n=$((n + 1))
 # Operands are echoed with their control bytes as \xNN (cli_put_visible):
@@ -276,17 +273,17 @@ n=$((n + 1))
 # of `fix`'s summary, of a dry run's diff header or of the refusal's head.
 e=$(printf 'e\033[2Jx\nforged')
 cp "$dir/rename.spx" "$w/$e.spx"
-(cd "$w" && "$bin" fix "$e.spx" > "$work/out" 2> /dev/null)
-[ "$(cat "$work/out")" = 'no machine-applicable fixes in e\x1b[2Jx\x0aforged.spx' ] ||
-	{ echo "FAIL patch writer: fix echoed a file name raw"; cat -A "$work/out" | head -5; fail=1; }
-(cd "$w" && "$bin" patch "$e.spx" p.spatch --dry-run > "$work/out" 2>&1)
-[ "$(sed -n 1,2p "$work/out")" = "$(printf '%s\n%s' '--- a/e\x1b[2Jx\x0aforged.spx' '+++ b/e\x1b[2Jx\x0aforged.spx')" ] ||
-	{ echo "FAIL patch writer: the dry run's diff header holds a file name raw"; cat -A "$work/out" | head -5; fail=1; }
+(cd "$w" && "$bin" fix "$e.spx" > "$tmp/out" 2> /dev/null)
+[ "$(cat "$tmp/out")" = 'no machine-applicable fixes in e\x1b[2Jx\x0aforged.spx' ] ||
+	{ echo "FAIL patch writer: fix echoed a file name raw"; cat -A "$tmp/out" | head -5; fail=1; }
+(cd "$w" && "$bin" patch "$e.spx" p.spatch --dry-run > "$tmp/out" 2>&1)
+[ "$(sed -n 1,2p "$tmp/out")" = "$(printf '%s\n%s' '--- a/e\x1b[2Jx\x0aforged.spx' '+++ b/e\x1b[2Jx\x0aforged.spx')" ] ||
+	{ echo "FAIL patch writer: the dry run's diff header holds a file name raw"; cat -A "$tmp/out" | head -5; fail=1; }
 printf 'base %s\nrename math.add to main\n' "$rev" > "$w/clash.spatch"
 cp "$dir/rename.spx" "$w/$e.spx"
-(cd "$w" && "$bin" patch "$e.spx" clash.spatch > "$work/out" 2>&1)
-if grep -q '^forged' "$work/out" || ! grep -q 'does not verify; e\\x1b\[2Jx\\x0aforged.spx is unchanged:$' "$work/out"; then
-	echo "FAIL patch writer: a refusal echoed a file name raw"; cat -A "$work/out" | head -5; fail=1
+(cd "$w" && "$bin" patch "$e.spx" clash.spatch > "$tmp/out" 2>&1)
+if grep -q '^forged' "$tmp/out" || ! grep -q 'does not verify; e\\x1b\[2Jx\\x0aforged.spx is unchanged:$' "$tmp/out"; then
+	echo "FAIL patch writer: a refusal echoed a file name raw"; cat -A "$tmp/out" | head -5; fail=1
 fi
 cmp -s "$dir/rename.spx" "$w/$e.spx" || { echo "FAIL patch writer: the refused patch changed the file"; fail=1; }
 rm -f "$w/$e.spx"
@@ -308,14 +305,14 @@ many() {   # many NFNS NCALLS FILE: NFNS functions (one automatic), NCALLS calls
 }
 for c in "1024 1 0" "1025 1 1" "3 65536 0" "3 65537 1"; do
 	set -- $c
-	many "$1" "$2" "$work/many.spx"
-	(cd "$work" && "$bin" repairs many.spx assign-function-id auto:patch.many.spare > out 2> err)
+	many "$1" "$2" "$tmp/many.spx"
+	(cd "$tmp" && "$bin" repairs many.spx assign-function-id auto:patch.many.spare > out 2> err)
 	st=$?
 	if [ "$3" = 1 ]; then
-		[ $st = 1 ] && [ ! -s "$work/out" ] && grep -q 'SPX-R101.*the repair bound is' "$work/err"
+		[ $st = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'SPX-R101.*the repair bound is' "$tmp/err"
 	else
-		[ $st = 0 ] && grep -q "\"used_functions\":$1,\"used_call_sites\":$2," "$work/out"
-	fi || { echo "FAIL patch repairs-limits: $1 functions, $2 call sites"; head -c 400 "$work/err"; fail=1; }
+		[ $st = 0 ] && grep -q "\"used_functions\":$1,\"used_call_sites\":$2," "$tmp/out"
+	fi || { echo "FAIL patch repairs-limits: $1 functions, $2 call sites"; head -c 400 "$tmp/err"; fail=1; }
 	n=$((n + 1))
 done
 # The checker keeps 1000 diagnostics: with 1010 automatic functions the last
@@ -329,34 +326,34 @@ done
 		i=$((i + 1))
 	done
 	printf '@id("app.main")\nfn main() -> i64\n{\n    0\n}\n'
-} > "$work/auto.spx"
-(cd "$work" && "$bin" repairs auto.spx assign-function-id auto:patch.many.f1009 > out 2> err)
+} > "$tmp/auto.spx"
+(cd "$tmp" && "$bin" repairs auto.spx assign-function-id auto:patch.many.f1009 > out 2> err)
 st=$?
-rid=$(sed -n 's/.*"repair":{"id":"\(sha256:[0-9a-f]*\)".*/\1/p' "$work/out")
-[ $st = 0 ] && grep -q '"diagnostic":{"code":"SPX-S103","severity":"warning","message":"function `f1009` has an automatic identity that changes when renamed","path":"auto.spx","location":{"line":5048,"column":4,' "$work/out" ||
-	{ echo "FAIL patch repairs-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
-(cd "$work" && "$bin" repair auto.spx "$rid" --persistent-id many.last > out 2> err)
+rid=$(sed -n 's/.*"repair":{"id":"\(sha256:[0-9a-f]*\)".*/\1/p' "$tmp/out")
+[ $st = 0 ] && grep -q '"diagnostic":{"code":"SPX-S103","severity":"warning","message":"function `f1009` has an automatic identity that changes when renamed","path":"auto.spx","location":{"line":5048,"column":4,' "$tmp/out" ||
+	{ echo "FAIL patch repairs-unkept-s103: exit $st"; head -c 300 "$tmp/err"; fail=1; }
+(cd "$tmp" && "$bin" repair auto.spx "$rid" --persistent-id many.last > out 2> err)
 st=$?
-[ $st = 0 ] && grep -q '"message":"function `f1009` has an automatic identity' "$work/out" && grep -q '"after_id":"many.last"' "$work/out" ||
-	{ echo "FAIL patch repair-unkept-s103: exit $st"; head -c 300 "$work/err"; fail=1; }
+[ $st = 0 ] && grep -q '"message":"function `f1009` has an automatic identity' "$tmp/out" && grep -q '"after_id":"many.last"' "$tmp/out" ||
+	{ echo "FAIL patch repair-unkept-s103: exit $st"; head -c 300 "$tmp/err"; fail=1; }
 n=$((n + 2))
 # A transaction over 1 MiB is G526 before it is read as JSON (the limit
 # itself, 1048576 bytes, is read: it is G525, not JSON), with the register's
 # help, not G525's schema line; the project is left as it was.
-mkdir -p "$work/tx-big"
-cp -R "$dir/projects/calc" "$work/tx-big/calc"
-{ printf '{"schema":"semaprax.semantic-transaction.c1"'; head -c 1048600 /dev/zero | tr '\0' ' '; printf '}\n'; } > "$work/tx-big/big.json"
-head -c 1048576 /dev/zero | tr '\0' ' ' > "$work/tx-big/edge.json"
-(cd "$work/tx-big" && NO_COLOR=1 "$bin" review calc big.json > out 2> err)
+mkdir -p "$tmp/tx-big"
+cp -R "$dir/projects/calc" "$tmp/tx-big/calc"
+{ printf '{"schema":"semaprax.semantic-transaction.c1"'; head -c 1048600 /dev/zero | tr '\0' ' '; printf '}\n'; } > "$tmp/tx-big/big.json"
+head -c 1048576 /dev/zero | tr '\0' ' ' > "$tmp/tx-big/edge.json"
+(cd "$tmp/tx-big" && NO_COLOR=1 "$bin" review calc big.json > out 2> err)
 st=$?
-[ $st = 1 ] && [ ! -s "$work/tx-big/out" ] && [ "$(cat "$work/tx-big/err")" = "error[SPX-G526]: the transaction is larger than 1048576 bytes at big.json
+[ $st = 1 ] && [ ! -s "$tmp/tx-big/out" ] && [ "$(cat "$tmp/tx-big/err")" = "error[SPX-G526]: the transaction is larger than 1048576 bytes at big.json
   help: split the transaction into smaller ones, each at most 1 MiB (1048576 bytes)" ] ||
-	{ echo "FAIL patch tx-too-large: exit $st"; head -c 300 "$work/tx-big/err"; fail=1; }
-(cd "$work/tx-big" && NO_COLOR=1 "$bin" review calc edge.json > out 2> err)
+	{ echo "FAIL patch tx-too-large: exit $st"; head -c 300 "$tmp/tx-big/err"; fail=1; }
+(cd "$tmp/tx-big" && NO_COLOR=1 "$bin" review calc edge.json > out 2> err)
 st=$?
-[ $st = 1 ] && grep -q '^error\[SPX-G525\]: invalid semantic transaction: not JSON' "$work/tx-big/err" ||
-	{ echo "FAIL patch tx-limit-edge: exit $st"; head -c 300 "$work/tx-big/err"; fail=1; }
-diff -r "$dir/projects/calc" "$work/tx-big/calc" > /dev/null || { echo "FAIL patch tx-too-large: the project changed"; fail=1; }
+[ $st = 1 ] && grep -q '^error\[SPX-G525\]: invalid semantic transaction: not JSON' "$tmp/tx-big/err" ||
+	{ echo "FAIL patch tx-limit-edge: exit $st"; head -c 300 "$tmp/tx-big/err"; fail=1; }
+diff -r "$dir/projects/calc" "$tmp/tx-big/calc" > /dev/null || { echo "FAIL patch tx-too-large: the project changed"; fail=1; }
 n=$((n + 2))
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

@@ -20,7 +20,8 @@
 # Then every `new` template is created in a temp dir and must check, run,
 # test (with named cases) and pass `fmt --check` and `fmt --manifest --check`.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/lib.sh"
+t_begin project "${1:-}"
 root=$(cd "$(dirname "$0")" && pwd)/project
 . "$(dirname "$0")/golden-lib.sh"
 . "$(dirname "$0")/lane-lib.sh"
@@ -30,10 +31,6 @@ if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
 	lane_sanitize_env
 	native_env=
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 for dir in "$root"/*/; do
 	name=$(basename "$dir")
 	rm -rf "$tmp/case"
@@ -215,5 +212,4 @@ for c in "patch-module-importers|patch|delete.spatch|semantic patch result does 
 		fail=$((fail + 1))
 	fi
 done
-echo "project fixtures: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_end

@@ -38,26 +38,25 @@ if [ "${1:-}" = "--sanitize" ]; then
 	sanitize=1
 	shift
 fi
-bin=$1
+. "$(dirname "$0")/lib.sh"
+t_begin random "${1:-}"
 count=${2:-300}
 seed0=${3:-1}
-cc=${CC:-cc}
 # the lanes' status table and comparison, shared with tests/native-test.sh
 . "$(dirname "$0")/lane-lib.sh"
 lane_need_cc random
 [ "$sanitize" -eq 1 ] && lane_sanitize_env
-case $bin in
-/*) abin=$bin ;;
-*) abin=$(pwd)/$bin ;;
-esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # the generator: beside BIN (the Makefile builds it), else compiled here
-gen=$(dirname "$abin")/progen
-if [ ! -x "$gen" ] || [ tools/progen.c -nt "$gen" ] || [ tools/progen_feat.c -nt "$gen" ] || [ tools/progen_feat2.c -nt "$gen" ] || [ tools/progen_feat3.c -nt "$gen" ] || [ tools/progen_feat4.c -nt "$gen" ] || [ tools/progen_feat5.c -nt "$gen" ] || [ tools/progen_feat6.c -nt "$gen" ] || [ tools/progen.h -nt "$gen" ]; then
+gen=$(dirname "$bin")/progen
+stale=0
+[ -x "$gen" ] || stale=1
+for src in tools/progen*.c tools/progen.h; do
+	[ "$src" -nt "$gen" ] && stale=1
+done
+if [ "$stale" -eq 1 ]; then
 	gen=$tmp/progen
-	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen.c tools/progen_feat.c tools/progen_feat2.c tools/progen_feat3.c tools/progen_feat4.c tools/progen_feat5.c tools/progen_feat6.c || exit 1
+	"${cc%% *}" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -o "$gen" tools/progen*.c || exit 1
 fi
 clang_ok=0
 if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
@@ -65,7 +64,7 @@ if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
 # -Wall -Wextra -Werror (src/emit_c/cc.c): step 3 would repeat it
 case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
 
-agreed=0 refused=0 failed=0
+agreed=0 refused=0
 wasm_n=${RANDOM_WASM_N:-40}
 wasm_agreed=0 wasm_refused=0
 if ! command -v node >/dev/null 2>&1; then
@@ -75,12 +74,11 @@ fi
 
 # contract_detail_agrees (tests/lane-lib.sh) runs the interpreter through this
 lane() {
-	NO_COLOR=1 "$abin" run "$3" "$f" > "$1" 2> "$2" < /dev/null
+	NO_COLOR=1 "$bin" run "$3" "$f" > "$1" 2> "$2" < /dev/null
 }
 
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL random seed $seed: $1"
+fail() { # fail WHY COMMAND: this seed's program fails; how to reproduce it
+	bad "seed $seed: $1"
 	echo "  reproduce: $gen $gflags $seed > /tmp/s$seed.spx && $bin $2 /tmp/s$seed.spx"
 }
 
@@ -92,11 +90,11 @@ while [ "$i" -lt "$count" ]; do
 	f=$tmp/s$seed.spx
 	# shellcheck disable=SC2086
 	"$gen" $gflags "$seed" > "$f" || { fail "the generator failed" "check"; continue; }
-	if ! "$abin" check "$f" > "$tmp/ck" 2>&1; then
+	if ! "$bin" check "$f" > "$tmp/ck" 2>&1; then
 		fail "check rejects the program: $(grep -m 1 '^error' "$tmp/ck")" "check"
 		continue
 	fi
-	NO_COLOR=1 "$abin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
+	NO_COLOR=1 "$bin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
 	ist=$?
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in
@@ -104,7 +102,7 @@ while [ "$i" -lt "$count" ]; do
 		refused=$((refused + 1))
 		continue ;;
 	esac
-	(cd "$tmp" && NO_COLOR=1 CC="$cc -Werror" "$abin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null)
+	(cd "$tmp" && NO_COLOR=1 CC="$cc -Werror" "$bin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null)
 	nst=$?
 	nline=$(head -n 1 "$tmp/ne")
 	case $nline in
@@ -129,7 +127,7 @@ while [ "$i" -lt "$count" ]; do
 	agreed=$((agreed + 1))
 	if [ "$clang_ok" -eq 1 ]; then
 		rm -f "$tmp/s.c"
-		if "$abin" build --target c -o "$tmp/s.c" "$f" > "$tmp/bo" 2>&1; then
+		if "$bin" build --target c -o "$tmp/s.c" "$f" > "$tmp/bo" 2>&1; then
 			if ! clang -std=c11 -Wall -Wextra -Werror -fsyntax-only "$tmp/s.c" > "$tmp/co" 2>&1; then
 				fail "clang warns on the generated C: $(grep -m 1 -e 'error:' "$tmp/co")" "build --target c"
 			fi
@@ -138,7 +136,7 @@ while [ "$i" -lt "$count" ]; do
 		fi
 	fi
 	if [ $((wasm_agreed + wasm_refused)) -lt "$wasm_n" ]; then
-		(cd "$tmp" && NO_COLOR=1 SEMAPRAX_CHECK_LEAKS=1 "$abin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null)
+		(cd "$tmp" && NO_COLOR=1 SEMAPRAX_CHECK_LEAKS=1 "$bin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null)
 		wst=$?
 		case $(head -n 1 "$tmp/we") in
 		"error[SPX-W110]"*)
@@ -158,5 +156,5 @@ while [ "$i" -lt "$count" ]; do
 done
 
 [ "$sanitize" -eq 1 ] && echo "random: native lane under ASan+UBSan and the leak check"
-echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $failed failed; Wasm lane (first $wasm_n): $wasm_agreed agreed, $wasm_refused refused (W110)"
-[ "$failed" -eq 0 ]
+echo "random: $count programs from seed $seed0: $agreed agreed, $refused refused, $fail failed; Wasm lane (first $wasm_n): $wasm_agreed agreed, $wasm_refused refused (W110)"
+[ "$fail" -eq 0 ]

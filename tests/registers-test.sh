@@ -17,14 +17,11 @@
 # SEMAPRAX_BLESS=1 rewrites the snapshots (the compare-and-bless step is
 # tests/golden-lib.sh, shared with project-test).
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+t_begin registers "${1:-}"
 root=$here/registers
 . "$here/golden-lib.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
 run_case() {   # dir out err → status in $got
 	set --
@@ -72,5 +69,4 @@ else
 	fail=$((fail + 1))
 fi
 
-echo "registers: $pass passed, $fail failed"
-[ $fail = 0 ]
+t_end

@@ -32,32 +32,26 @@
 #               test-sanitize) no leak report, in every build no growth
 set -u
 export PYTHONDONTWRITEBYTECODE=1
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+. "$(dirname "$0")/lib.sh"
+t_begin service "${1:-}"
 dir=$(cd "$(dirname "$0")" && pwd)/service
-# the scripts' temporary directories go below one of this run's own, so a
+# the scripts' temporary directories go below this run's own $tmp, so a
 # concurrent run (another build's `make test`) is never touched
-TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/spx-service-test.XXXXXX") || exit 2
+TMPDIR=$tmp
 export TMPDIR
-trap 'rm -rf "$TMPDIR"' EXIT
-fail=0
 for t in session mcp project project_incr lsp edit_bounds tmpdir; do
-	python3 "$dir/$t.py" "$bin" || fail=1
+	t_py "$dir/$t.py"
 done
-# under the sanitizers (make test-sanitize sets ASAN_OPTIONS) every 16th fixture: the
-# sanitized `check` per step is what costs
+# under the sanitizers every 16th fixture: the sanitized `check` per step is what costs
 every=1
-[ -n "${ASAN_OPTIONS:-}" ] && every=16
-python3 "$dir/corpus.py" "$bin" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
-python3 "$dir/project_corpus.py" "$bin" "$dir/../project" "${SERVICE_CORPUS_EVERY:-$every}" || fail=1
-python3 "$dir/hostile.py" "$bin" "${SERVICE_HOSTILE_N:-100000}" || fail=1
-python3 "$dir/hostile_project.py" "$bin" || fail=1
-SPX_SERVICE_VERIFY_PROJECT=1 python3 "$dir/hostile_project.py" "$bin" || fail=1
-python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 || fail=1
-python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 21 --mcp || fail=1
-python3 "$dir/fuzz.py" "$bin" "${SERVICE_FUZZ_N:-1500}" 23 --project || fail=1
-python3 "$dir/leak.py" "$bin" "${SERVICE_LEAK_N:-10000}" || fail=1
-if [ "$fail" -ne 0 ]; then
-	echo "service-test: FAILED" >&2
-	exit 1
-fi
-echo "service-test: ok"
+t_asan && every=16
+t_py "$dir/corpus.py" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}"
+t_py "$dir/project_corpus.py" "$dir/../project" "${SERVICE_CORPUS_EVERY:-$every}"
+t_py "$dir/hostile.py" "${SERVICE_HOSTILE_N:-100000}"
+t_py "$dir/hostile_project.py"
+SPX_SERVICE_VERIFY_PROJECT=1 t_py "$dir/hostile_project.py"
+t_py "$dir/fuzz.py" "${SERVICE_FUZZ_N:-1500}" 21
+t_py "$dir/fuzz.py" "${SERVICE_FUZZ_N:-1500}" 21 --mcp
+t_py "$dir/fuzz.py" "${SERVICE_FUZZ_N:-1500}" 23 --project
+t_py "$dir/leak.py" "${SERVICE_LEAK_N:-10000}"
+t_end

@@ -7,14 +7,9 @@
 # W110, adds a note to the report and fails here).  Then `run` of the
 # package's examples module and `fmt --check`.
 set -u
-bin=$1
+. "$(dirname "$0")/lib.sh"
+t_begin std "${1:-}"
 root=$(cd "$(dirname "$0")/.." && pwd)/std
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL std: $*" >&2; }
 agree="note: the interpreter, native and Wasm lanes agree on every run"
 for dir in "$root"/*/; do
 	pkg=$(basename "$dir")
@@ -27,5 +22,4 @@ for dir in "$root"/*/; do
 	if "$bin" run "$dir" > "$tmp/out" 2> "$tmp/err"; then ok; else bad "run std/$pkg (examples)"; cat "$tmp/err" >&2; fi
 	if ! "$bin" fmt "$dir" --check > "$tmp/out" 2>&1; then bad "fmt std/$pkg --check"; cat "$tmp/out" >&2; else ok; fi
 done
-echo "std-test: $pass passed, $fail failed (interpreter, native and Wasm lanes)"
-[ "$fail" = 0 ]
+t_end " (interpreter, native and Wasm lanes)"

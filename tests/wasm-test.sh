@@ -27,24 +27,12 @@
 # else that differs is a disagreement and fails the test, as does a missing
 # `node` or `wasm-validate` (.ci/run installs nodejs and wabt).
 set -u
-bin=$1
+. "$(dirname "$0")/lib.sh"
+t_begin wasm "${1:-}"
 shift
-for tool in node wasm-validate; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "FAIL wasm: \`$tool\` not found (install Debian nodejs and wabt)"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-agreed=0 refused=0 limited=0 disagreed=0 validated=0
-
+t_need "install Debian nodejs and wabt" node wasm-validate
 . "$(dirname "$0")/lane-lib.sh"
-
-disagree() {
-	disagreed=$((disagreed + 1))
-	echo "FAIL wasm: $1: $2"
-}
+agreed=0 refused=0 limited=0 validated=0
 
 # lane OUT ERR [--wasm]: runs $f in one lane (lane_fixture)
 lane() {
@@ -53,8 +41,8 @@ lane() {
 # build twice, byte-identical, valid
 module_ok() {
 	rm -f "$tmp/a.wasm" "$tmp/b.wasm"
-	if ! "$abin" build "$f" --target wasm -o "$tmp/a.wasm" > /dev/null 2> "$tmp/be" ||
-	   ! "$abin" build "$f" --target wasm -o "$tmp/b.wasm" > /dev/null 2>> "$tmp/be"; then
+	if ! "$bin" build "$f" --target wasm -o "$tmp/a.wasm" > /dev/null 2> "$tmp/be" ||
+	   ! "$bin" build "$f" --target wasm -o "$tmp/b.wasm" > /dev/null 2>> "$tmp/be"; then
 		disagree "$f" "build --target wasm failed: $(head -n 1 "$tmp/be")"
 		return 1
 	fi
@@ -69,11 +57,6 @@ module_ok() {
 	validated=$((validated + 1))
 	return 0
 }
-PWD_AT_START=$(pwd)
-case $bin in
-/*) abin=$bin ;;
-*) abin=$PWD_AT_START/$bin ;;
-esac
 
 all=0
 if [ $# -eq 0 ]; then
@@ -82,18 +65,10 @@ if [ $# -eq 0 ]; then
 fi
 for f in "$@"; do
 	[ -f "$f" ] || continue
-	# shellcheck disable=SC2046 # empty, or `--max-steps N`
-	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
-	ist=$?
-	iline=$(head -n 1 "$tmp/ie")
-	case $iline in
-	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
-		limited=$((limited + 1))
-		continue ;;
-	"error[SPX-"*)
-		case $f in
-		tests/fixtures/wasm/*) disagree "$f" "does not verify: $iline"; continue ;;
-		esac ;;
+	lane_interp wasm
+	case $? in
+	1) limited=$((limited + 1)); continue ;;
+	2) continue ;;
 	esac
 	SEMAPRAX_CHECK_LEAKS=1 lane "$tmp/wo" "$tmp/we" --wasm
 	wst=$?
@@ -147,7 +122,7 @@ done
 if [ "$all" -eq 1 ]; then
 	# refusal fixtures: `run --wasm` exits 1 with exactly NAME.wasm-stderr
 	for f in tests/fixtures/wasm/refuse/*.spx; do
-		NO_COLOR=1 "$abin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null
+		NO_COLOR=1 "$bin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null
 		st=$?
 		if [ "$st" -ne 1 ] || [ -s "$tmp/wo" ] || ! cmp -s "$tmp/we" "${f%.spx}.wasm-stderr"; then
 			disagree "$f" "refusal: exit $st, stderr '$(head -n 1 "$tmp/we")'"
@@ -173,7 +148,7 @@ if [ "$all" -eq 1 ]; then
 		esac
 	}
 	f=tests/fixtures/wasm/arith_edges.spx
-	cli 1 "missing node" env SEMAPRAX_NODE="$tmp/no-such-node" "$abin" run --wasm "$f" &&
+	cli 1 "missing node" env SEMAPRAX_NODE="$tmp/no-such-node" "$bin" run --wasm "$f" &&
 		firstline "error[SPX-W101]: cannot start \`$tmp/no-such-node\`" "missing node"
 	# a semaprax built without clang or wasm-ld (the Makefile's NOWASM_BIN,
 	# linked from this build's objects with the empty runtime module
@@ -196,16 +171,16 @@ if [ "$all" -eq 1 ]; then
 		echo "wasm: note: $nowasm not built (make $nowasm): SPX-W102 not checked"
 	fi
 	echo keep > "$tmp/exists.wasm"
-	cli 1 "existing output" "$abin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
+	cli 1 "existing output" "$bin" build "$f" --target wasm -o "$tmp/exists.wasm" &&
 		firstline "error[SPX-I307]: output path \`$tmp/exists.wasm\` already exists" "existing output"
 	[ "$(cat "$tmp/exists.wasm")" = keep ] || disagree "cli" "an existing output was overwritten"
-	cli 2 "unknown target" "$abin" build "$f" --target gpu &&
+	cli 2 "unknown target" "$bin" build "$f" --target gpu &&
 		firstline "build target \`gpu\` is not available (only \`native\`, \`c\`, \`wasm\` and \`web\`)" "unknown target"
-	cli 2 "--native with --wasm" "$abin" run --native --wasm "$f"
-	cli 2 "--wasm with --json" "$abin" run --wasm --json "$f"
-	cli 2 "arguments to a pure program" "$abin" run --wasm "$f" -- x
+	cli 2 "--native with --wasm" "$bin" run --native --wasm "$f"
+	cli 2 "--wasm with --json" "$bin" run --wasm --json "$f"
+	cli 2 "arguments to a pure program" "$bin" run --wasm "$f" -- x
 	mkdir "$tmp/out" && cp "$f" "$tmp/out/prog.spx"
-	if cli 0 "default output" "$abin" build "$tmp/out/prog.spx" --target wasm; then
+	if cli 0 "default output" "$bin" build "$tmp/out/prog.spx" --target wasm; then
 		if [ "$(cat "$tmp/co")" != "built WebAssembly module $tmp/out/prog.wasm" ] || ! wasm-validate "$tmp/out/prog.wasm"; then
 			disagree "cli" "default output: '$(cat "$tmp/co")'"
 		fi
@@ -219,7 +194,7 @@ if [ "$all" -eq 1 ]; then
 		awk 'BEGIN { for (i = 0; i < 100000; i++) printf "        %d => %d,\n", i, i % 7 }'
 		printf '        _ => 0,\n    }\n}\n'
 	} > "$tmp/arms.spx"
-	if cli 0 "a match of 100,000 arms" "$abin" run --wasm "$tmp/arms.spx"; then
+	if cli 0 "a match of 100,000 arms" "$bin" run --wasm "$tmp/arms.spx"; then
 		[ "$(cat "$tmp/co")" = 4 ] || disagree "cli" "a match of 100,000 arms printed '$(cat "$tmp/co")', wanted 4"
 	fi
 	for n in 150000 200000; do
@@ -229,10 +204,10 @@ if [ "$all" -eq 1 ]; then
 			printf '    a\n}\n'
 		} > "$tmp/long$n.spx"
 	done
-	if cli 0 "150,000 statements" "$abin" run --wasm "$tmp/long150000.spx"; then
+	if cli 0 "150,000 statements" "$bin" run --wasm "$tmp/long150000.spx"; then
 		[ "$(cat "$tmp/co")" = 150000 ] || disagree "cli" "150,000 statements printed '$(cat "$tmp/co")'"
 	fi
-	cli 1 "a function body past 7,654,321 bytes" "$abin" build "$tmp/long200000.spx" --target wasm -o "$tmp/long.wasm" &&
+	cli 1 "a function body past 7,654,321 bytes" "$bin" build "$tmp/long200000.spx" --target wasm -o "$tmp/long.wasm" &&
 		firstline "error[SPX-W110]: the Wasm lane does not support functions whose code exceeds 7,654,321 bytes yet" "body size"
 	[ ! -e "$tmp/long.wasm" ] || disagree "cli" "a refused module was written"
 	# V8's baseline tier keeps every local's state per block label (sec19): 19
@@ -255,11 +230,11 @@ if [ "$all" -eq 1 ]; then
 		}'
 	}
 	wide 500 19 > "$tmp/wide.spx"
-	cli 1 "19 locals of a 500-field record" "$abin" build "$tmp/wide.spx" --target wasm -o "$tmp/wide.wasm" &&
+	cli 1 "19 locals of a 500-field record" "$bin" build "$tmp/wide.spx" --target wasm -o "$tmp/wide.wasm" &&
 		firstline "error[SPX-W110]: the Wasm lane does not support functions whose locals times blocks exceed 10,000,000 yet" "locals x labels"
 	[ ! -e "$tmp/wide.wasm" ] || disagree "cli" "a refused module was written"
 	wide 100 20 > "$tmp/wide2.spx"
-	if cli 0 "20 locals of a 100-field record" "$abin" run --wasm "$tmp/wide2.spx"; then
+	if cli 0 "20 locals of a 100-field record" "$bin" run --wasm "$tmp/wide2.spx"; then
 		[ "$(cat "$tmp/co")" = 210 ] || disagree "cli" "20 locals of a 100-field record printed '$(cat "$tmp/co")', wanted 210"
 	fi
 	# a large module runs under V8's default tiers, not the optimizing tier up front
@@ -282,12 +257,12 @@ if [ "$all" -eq 1 ]; then
 		esac
 	}
 	: > "$tmp/tiers"
-	if cli 0 "60,000 functions" env SEMAPRAX_WASM_TIERS_LOG="$tmp/tiers" timeout 300 "$abin" run --wasm "$tmp/many.spx"; then
+	if cli 0 "60,000 functions" env SEMAPRAX_WASM_TIERS_LOG="$tmp/tiers" timeout 300 "$bin" run --wasm "$tmp/many.spx"; then
 		[ "$(cat "$tmp/co")" = 348890 ] || disagree "cli" "60,000 functions printed '$(cat "$tmp/co")'"
 	fi
 	tiers default "60,000 functions"
 	: > "$tmp/tiers"
-	cli 0 "a small module" env SEMAPRAX_WASM_TIERS_LOG="$tmp/tiers" "$abin" run --wasm tests/fixtures/wasm/arith_edges.spx
+	cli 0 "a small module" env SEMAPRAX_WASM_TIERS_LOG="$tmp/tiers" "$bin" run --wasm tests/fixtures/wasm/arith_edges.spx
 	tiers optimizing "a small module"
 	# a command-line program: arguments counted, stderr before stdout, main's value the status
 	cat > "$tmp/args.spx" <<'SPX'
@@ -307,10 +282,10 @@ fn main() -> i64
     i64_from_usize(args_len() + a + b + c) + str_len_bytes(arg_utf8(0usize)) * 10
 }
 SPX
-	if cli 24 "command route with arguments" "$abin" run --wasm "$tmp/args.spx" -- a b "c d"; then
+	if cli 24 "command route with arguments" "$bin" run --wasm "$tmp/args.spx" -- a b "c d"; then
 		[ "$(cat "$tmp/co")" = "out
 c d" ] && [ "$(cat "$tmp/ce")" = err ] || disagree "cli" "command route output: '$(cat "$tmp/co")' '$(cat "$tmp/ce")'"
-		"$abin" run "$tmp/args.spx" -- a b "c d" > "$tmp/io" 2> "$tmp/ie"
+		"$bin" run "$tmp/args.spx" -- a b "c d" > "$tmp/io" 2> "$tmp/ie"
 		cmp -s "$tmp/io" "$tmp/co" && cmp -s "$tmp/ie" "$tmp/ce" || disagree "cli" "command route output differs from the interpreter's"
 	fi
 	# interrupted: SIGTERM reaches node, the temporary directory goes, semaprax ends by SIGTERM
@@ -329,7 +304,7 @@ fn main() -> i64
     i
 }
 SPX
-	TMPDIR="$tmp/wt" "$abin" run --wasm "$tmp/spin.spx" > /dev/null 2>&1 < /dev/null &
+	TMPDIR="$tmp/wt" "$bin" run --wasm "$tmp/spin.spx" > /dev/null 2>&1 < /dev/null &
 	pid=$!
 	n=0
 	while [ -z "$(ls -A "$tmp/wt")" ] && [ "$n" -lt 200 ]; do
@@ -348,5 +323,5 @@ SPX
 	fi
 fi
 
-echo "wasm: $agreed agreed, $refused refused (W110), $limited not compared (interpreter limits), $disagreed disagreed; $validated modules valid and byte-identical"
-[ "$disagreed" -eq 0 ]
+echo "wasm: $agreed agreed, $refused refused (W110), $limited not compared (interpreter limits), $fail disagreed; $validated modules valid and byte-identical"
+[ "$fail" -eq 0 ]

@@ -19,24 +19,9 @@
 # from a non-entry module and reads its bundle.  No browser here (item 6 is
 # a separate test).
 set -u
-bin=$1
-case $bin in /*) abin=$bin ;; *) abin=$(pwd)/$bin ;; esac
-for tool in node wasm-validate; do
-	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "FAIL web: \`$tool\` not found (install Debian nodejs and wabt)"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0 checks=0
-fail() {
-	fails=$((fails + 1))
-	echo "FAIL web: $1"
-}
-ok() {
-	checks=$((checks + 1))
-}
+. "$(dirname "$0")/lib.sh"
+t_begin web "${1:-}"
+t_need "install Debian nodejs and wabt" node wasm-validate
 dir=tests/fixtures/web
 build() {
 	NO_COLOR=1 "$bin" build "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
@@ -45,21 +30,21 @@ build() {
 mkdir "$tmp/1" "$tmp/2"
 if build "$dir/pkg.spx" --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/1/pkg" &&
    build "$dir/pkg.spx" --target web --export web.pkg.add --export web.pkg.halve -o "$tmp/2/pkg"; then
-	[ "$(cat "$tmp/out")" = "built web package $tmp/2/pkg" ] && ok || fail "output line: $(cat "$tmp/out")"
+	[ "$(cat "$tmp/out")" = "built web package $tmp/2/pkg" ] && ok || bad "output line: $(cat "$tmp/out")"
 	for f in program.wasm host.mjs index.mjs index.d.ts package.json index.html; do
-		cmp -s "$tmp/1/pkg/$f" "$tmp/2/pkg/$f" && ok || fail "$f is not byte-identical across runs"
+		cmp -s "$tmp/1/pkg/$f" "$tmp/2/pkg/$f" && ok || bad "$f is not byte-identical across runs"
 	done
-	wasm-validate "$tmp/1/pkg/program.wasm" && ok || fail "program.wasm does not validate"
-	cmp -s "$tmp/1/pkg/index.d.ts" "$dir/pkg.index.d.ts" && ok || fail "index.d.ts differs from $dir/pkg.index.d.ts: $(diff "$dir/pkg.index.d.ts" "$tmp/1/pkg/index.d.ts" | head -n 5)"
+	wasm-validate "$tmp/1/pkg/program.wasm" && ok || bad "program.wasm does not validate"
+	cmp -s "$tmp/1/pkg/index.d.ts" "$dir/pkg.index.d.ts" && ok || bad "index.d.ts differs from $dir/pkg.index.d.ts: $(diff "$dir/pkg.index.d.ts" "$tmp/1/pkg/index.d.ts" | head -n 5)"
 	# parameter names: source names, reserved words and repeats renamed
 	if build "$dir/pkg.spx" --target web --export web.pkg.pick -o "$tmp/1/names"; then
 		cmp -s "$tmp/1/names/index.d.ts" "$dir/pkg-names.index.d.ts" && ok ||
-			fail "index.d.ts differs from $dir/pkg-names.index.d.ts: $(diff "$dir/pkg-names.index.d.ts" "$tmp/1/names/index.d.ts" | head -n 5)"
+			bad "index.d.ts differs from $dir/pkg-names.index.d.ts: $(diff "$dir/pkg-names.index.d.ts" "$tmp/1/names/index.d.ts" | head -n 5)"
 	else
-		fail "pkg.spx --export web.pkg.pick: $(head -n 3 "$tmp/err")"
+		bad "pkg.spx --export web.pkg.pick: $(head -n 3 "$tmp/err")"
 	fi
 	cmp -s "$tmp/1/pkg/package.json" "$dir/pkg.package.json" && ok ||
-		fail "package.json differs from $dir/pkg.package.json"
+		bad "package.json differs from $dir/pkg.package.json"
 	cat > "$tmp/call.mjs" <<'JS'
 const m = await import(process.argv[2]);
 const b = m.default;
@@ -87,43 +72,43 @@ try {
 console.log(lines.join('\n'));
 JS
 	if node "$tmp/call.mjs" "$tmp/1/pkg/index.mjs" > "$tmp/calls" 2> "$tmp/nerr"; then
-		cmp -s "$tmp/calls" "$dir/pkg.calls" && ok || fail "calls differ from $dir/pkg.calls: $(diff "$dir/pkg.calls" "$tmp/calls" | head -n 6)"
+		cmp -s "$tmp/calls" "$dir/pkg.calls" && ok || bad "calls differ from $dir/pkg.calls: $(diff "$dir/pkg.calls" "$tmp/calls" | head -n 6)"
 	else
-		fail "node could not import index.mjs: $(head -n 3 "$tmp/nerr")"
+		bad "node could not import index.mjs: $(head -n 3 "$tmp/nerr")"
 	fi
 	grep -q 'form data-id="web.pkg.halve"' "$tmp/1/pkg/index.html" && grep -q 'data-type="bool"' "$tmp/1/pkg/index.html" && ok ||
-		fail "index.html lacks the halve form"
+		bad "index.html lacks the halve form"
 else
-	fail "build --target web failed: $(head -n 3 "$tmp/err")"
+	bad "build --target web failed: $(head -n 3 "$tmp/err")"
 fi
 
 # refusals: nothing is written
-expect() {
+refused() { # refused STATUS LINE BUILD-ARG…: the build exits STATUS, its first stderr line starting LINE
 	want=$1 line=$2
 	shift 2
 	build "$@"
 	st=$?
 	case $(head -n 1 "$tmp/err") in
-	"$line"*) [ "$st" -eq "$want" ] && ok || fail "$line: exit $st" ;;
-	*) fail "wanted '$line…' (exit $want), got exit $st '$(head -n 1 "$tmp/err")'" ;;
+	"$line"*) [ "$st" -eq "$want" ] && ok || bad "$line: exit $st" ;;
+	*) bad "wanted '$line…' (exit $want), got exit $st '$(head -n 1 "$tmp/err")'" ;;
 	esac
 }
-expect 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
-expect 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar at $dir/pkg.spx:21:4" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
-[ -e "$tmp/c" ] && fail "a refused build left $tmp/c" || ok
+refused 1 "error[SPX-W115]: web export identity \`web.pkg.nope\` does not name a function of the module" "$dir/pkg.spx" --target web --export web.pkg.nope -o "$tmp/c"
+refused 1 "error[SPX-W115]: \`web.pkg.label\` (\`label\`) takes or returns a value that is not a scalar at $dir/pkg.spx:21:4" "$dir/pkg.spx" --target web --export web.pkg.label -o "$tmp/c"
+[ -e "$tmp/c" ] && bad "a refused build left $tmp/c" || ok
 mkdir "$tmp/exists" && echo keep > "$tmp/exists/keep"
-expect 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"
-[ "$(ls "$tmp/exists")" = keep ] && ok || fail "an existing output was touched"
-expect 2 "build option \`--export\` requires \`--target web\`" "$dir/pkg.spx" --target wasm --export web.pkg.add -o "$tmp/c"
+refused 1 "error[SPX-I307]: output path \`$tmp/exists\` already exists" "$dir/pkg.spx" --target web --export web.pkg.add -o "$tmp/exists"
+[ "$(ls "$tmp/exists")" = keep ] && ok || bad "an existing output was touched"
+refused 2 "build option \`--export\` requires \`--target web\`" "$dir/pkg.spx" --target wasm --export web.pkg.add -o "$tmp/c"
 
 # a hostile stable id: escaped in every file
 if build "$dir/hostile.spx" --target web --export "$(cat "$dir/hostile.id")" -o "$tmp/h"; then
-	grep -q -e '<b>' -e "&'" "$tmp/h/index.html" && fail "a raw <b> or & reached index.html" || ok
+	grep -q -e '<b>' -e "&'" "$tmp/h/index.html" && bad "a raw <b> or & reached index.html" || ok
 	for f in index.mjs index.d.ts; do
-		grep -qF '"web.h\"</script><b>&'"'"'\\"' "$tmp/h/$f" && ok || fail "$f lacks the JSON-escaped id"
+		grep -qF '"web.h\"</script><b>&'"'"'\\"' "$tmp/h/$f" && ok || bad "$f lacks the JSON-escaped id"
 	done
-	grep -qF '"x_web_2eh_22_3c_2fscript_3e_3cb_3e_26_27_5c"' "$tmp/h/index.mjs" && ok || fail "index.mjs lacks the escaped export name"
-	wasm-validate "$tmp/h/program.wasm" && ok || fail "hostile program.wasm does not validate"
+	grep -qF '"x_web_2eh_22_3c_2fscript_3e_3cb_3e_26_27_5c"' "$tmp/h/index.mjs" && ok || bad "index.mjs lacks the escaped export name"
+	wasm-validate "$tmp/h/program.wasm" && ok || bad "hostile program.wasm does not validate"
 	cat > "$tmp/hcall.mjs" <<'JS'
 import { readFileSync } from 'node:fs';
 const b = (await import(process.argv[2])).default;
@@ -131,10 +116,10 @@ const id = readFileSync(process.argv[3], 'utf8').replace(/\n$/, '');
 console.log(`${JSON.stringify(Object.keys(b))} ${await b[id](5n)}`);
 JS
 	node "$tmp/hcall.mjs" "$tmp/h/index.mjs" "$dir/hostile.id" > "$tmp/hout" 2>&1 &&
-		cmp -s "$tmp/hout" "$dir/hostile.calls" && ok || fail "hostile call: $(head -n 2 "$tmp/hout")"
-	grep -c 'data-id="' "$tmp/h/index.html" | grep -qx 1 && grep -q '&#34;' "$tmp/h/index.html" && ok || fail "hostile id not entity-escaped in index.html"
+		cmp -s "$tmp/hout" "$dir/hostile.calls" && ok || bad "hostile call: $(head -n 2 "$tmp/hout")"
+	grep -c 'data-id="' "$tmp/h/index.html" | grep -qx 1 && grep -q '&#34;' "$tmp/h/index.html" && ok || bad "hostile id not entity-escaped in index.html"
 else
-	fail "hostile build failed: $(head -n 3 "$tmp/err")"
+	bad "hostile build failed: $(head -n 3 "$tmp/err")"
 fi
 
 # --files: a bundle read through the host
@@ -156,52 +141,52 @@ JS
 mkdir "$tmp/f1" "$tmp/f2"
 if build "$dir/files.spx" --target web --export web.files.words --export web.files.pick --files "$dir/files.d" -o "$tmp/f1/pkg" &&
    build "$dir/files.spx" --target web --export web.files.words --export web.files.pick --files "$dir/files.d" -o "$tmp/f2/pkg"; then
-	diff -r "$tmp/f1/pkg" "$tmp/f2/pkg" > /dev/null && ok || fail "a --files package is not byte-identical across runs"
+	diff -r "$tmp/f1/pkg" "$tmp/f2/pkg" > /dev/null && ok || bad "a --files package is not byte-identical across runs"
 	for f in data/words.txt data/deep/one.txt bad.txt; do
-		cmp -s "$dir/files.d/$f" "$tmp/f1/pkg/files/$f" && ok || fail "files/$f is not the bundled file"
+		cmp -s "$dir/files.d/$f" "$tmp/f1/pkg/files/$f" && ok || bad "files/$f is not the bundled file"
 	done
 	[ "$(cd "$tmp/f1/pkg/files" && find . | sort | tr '\n' ' ')" = ". ./bad.txt ./data ./data/deep ./data/deep/one.txt ./data/words.txt " ] && ok ||
-		fail "files/ holds more or less than the tree"
-	grep -q '"files": \["files", "host.mjs"' "$tmp/f1/pkg/package.json" && ok || fail "package.json does not list files"
+		bad "files/ holds more or less than the tree"
+	grep -q '"files": \["files", "host.mjs"' "$tmp/f1/pkg/package.json" && ok || bad "package.json does not list files"
 	files_call "$tmp/f1/pkg" > "$tmp/fout"
-	cmp -s "$tmp/fout" "$dir/files.calls" && ok || fail "file calls differ from $dir/files.calls: $(diff "$dir/files.calls" "$tmp/fout" | head -n 6)"
+	cmp -s "$tmp/fout" "$dir/files.calls" && ok || bad "file calls differ from $dir/files.calls: $(diff "$dir/files.calls" "$tmp/fout" | head -n 6)"
 	# the same program in the interpreter, from the tree (a command-line program: main's value is its status)
-	(cd "$dir/files.d" && "$abin" run ../files.spx > "$tmp/iout" 2>&1)
+	(cd "$dir/files.d" && "$bin" run ../files.spx > "$tmp/iout" 2>&1)
 	st=$?
-	[ "$st" = 17 ] && [ ! -s "$tmp/iout" ] && ok || fail "the interpreter reads files.d/data/words.txt: exit $st $(head -n 1 "$tmp/iout")"
+	[ "$st" = 17 ] && [ ! -s "$tmp/iout" ] && ok || bad "the interpreter reads files.d/data/words.txt: exit $st $(head -n 1 "$tmp/iout")"
 else
-	fail "build --target web --files failed: $(head -n 3 "$tmp/err")"
+	bad "build --target web --files failed: $(head -n 3 "$tmp/err")"
 fi
 if build "$dir/files.spx" --target web --export web.files.pick -o "$tmp/nofiles"; then
-	[ ! -e "$tmp/nofiles/files" ] && ok || fail "a package without --files has files/"
+	[ ! -e "$tmp/nofiles/files" ] && ok || bad "a package without --files has files/"
 	cat > "$tmp/ncall.mjs" <<'JS'
 const b = (await import(process.argv[2])).default;
 try { await b['web.files.pick'](3n); console.log('returned'); } catch (e) { console.log(`${e.status} ${e.message}`); }
 JS
 	[ "$(node "$tmp/ncall.mjs" "$tmp/nofiles/index.mjs" 2>&1)" = "73 SEMAPRAX operation failure: semaprax.filesystem.v1/2" ] && ok ||
-		fail "a package without --files: a read is not \"not found\""
+		bad "a package without --files: a read is not \"not found\""
 else
-	fail "build --target web without --files failed: $(head -n 3 "$tmp/err")"
+	bad "build --target web without --files failed: $(head -n 3 "$tmp/err")"
 fi
 cp -R "$dir/files.d" "$tmp/linked"
 ln -s ../../outside.txt "$tmp/linked/data/escape.txt"
-expect 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
-[ -e "$tmp/lpkg" ] && fail "a refused --files build left $tmp/lpkg" || ok
+refused 1 "error[SPX-I001]: \`$tmp/linked/data/escape.txt\` is a symbolic link" "$dir/files.spx" --target web --export web.files.words --files "$tmp/linked" -o "$tmp/lpkg"
+[ -e "$tmp/lpkg" ] && bad "a refused --files build left $tmp/lpkg" || ok
 grep -q "^  help: --files takes a readable directory of regular files" "$tmp/err" && ok ||
-	fail "a --files refusal's help is about the tree, not I001's .spx file: $(sed -n 2p "$tmp/err")"
+	bad "a --files refusal's help is about the tree, not I001's .spx file: $(sed -n 2p "$tmp/err")"
 # a name that is not UTF-8: refused, the name's byte shown as \xNN (never sent raw to the terminal)
 cp -R "$dir/files.d" "$tmp/badname"
 : > "$tmp/badname/$(printf 'bad\377')"
-expect 1 "error[SPX-I001]: \`$tmp/badname/bad\\xff\`: a bundled file's name is UTF-8 text" "$dir/files.spx" --target web --export web.files.words --files "$tmp/badname" -o "$tmp/bpkg"
-[ -e "$tmp/bpkg" ] && fail "a refused --files build left $tmp/bpkg" || ok
-expect 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
+refused 1 "error[SPX-I001]: \`$tmp/badname/bad\\xff\`: a bundled file's name is UTF-8 text" "$dir/files.spx" --target web --export web.files.words --files "$tmp/badname" -o "$tmp/bpkg"
+[ -e "$tmp/bpkg" ] && bad "a refused --files build left $tmp/bpkg" || ok
+refused 1 "error[SPX-I001]: cannot read the --files directory \`$tmp/none\`" "$dir/files.spx" --target web --export web.files.words --files "$tmp/none" -o "$tmp/npkg"
 # a file whose bytes are not the size the walk saw (a /proc pseudo-file
 # reports 0 and holds more; a file that grew while bundled) is I001, not read
 # past the 16 MiB bound: the bytes read are bounded by the listed sizes
 if [ -r /proc/self/net/dev ]; then
-	expect 1 "error[SPX-I001]: \`/proc/self/net/" "$dir/files.spx" --target web --export web.files.words --files /proc/self/net -o "$tmp/ppkg"
-	[ -e "$tmp/ppkg" ] && fail "a refused --files build left $tmp/ppkg" || ok
-	grep -q "does not hold the 0 bytes its size reported" "$tmp/err" && ok || fail "/proc/self/net: $(head -n 1 "$tmp/err")"
+	refused 1 "error[SPX-I001]: \`/proc/self/net/" "$dir/files.spx" --target web --export web.files.words --files /proc/self/net -o "$tmp/ppkg"
+	[ -e "$tmp/ppkg" ] && bad "a refused --files build left $tmp/ppkg" || ok
+	grep -q "does not hold the 0 bytes its size reported" "$tmp/err" && ok || bad "/proc/self/net: $(head -n 1 "$tmp/err")"
 fi
 # an empty directory of the tree reads as a directory (7), as in the other
 # lanes, not as a path not bundled (2); more than 4,096 directories is I001
@@ -213,33 +198,32 @@ const b = (await import(process.argv[2])).default;
 for (const w of [1n, 3n]) { try { console.log(await b['web.files.pick'](w)); } catch (e) { console.log(e.status, e.message); } }
 JS
 	[ "$(node "$tmp/ecall.mjs" "$tmp/epkg/index.mjs" 2>&1 | tr '\n' '|')" = "73 SEMAPRAX operation failure: semaprax.filesystem.v1/7|73 SEMAPRAX operation failure: semaprax.filesystem.v1/2|" ] && ok ||
-		fail "an empty bundled directory: $(node "$tmp/ecall.mjs" "$tmp/epkg/index.mjs" 2>&1 | head -n 2)"
+		bad "an empty bundled directory: $(node "$tmp/ecall.mjs" "$tmp/epkg/index.mjs" 2>&1 | head -n 2)"
 else
-	fail "build --target web --files (an empty directory) failed: $(head -n 3 "$tmp/err")"
+	bad "build --target web --files (an empty directory) failed: $(head -n 3 "$tmp/err")"
 fi
 mkdir "$tmp/manydirs"
 (cd "$tmp/manydirs" && i=0 && while [ $i -le 4096 ]; do mkdir "d$i"; i=$((i + 1)); done)
-expect 1 "error[SPX-I001]: the --files tree holds more than 4096 directories" "$dir/files.spx" --target web --export web.files.words --files "$tmp/manydirs" -o "$tmp/mpkg"
+refused 1 "error[SPX-I001]: the --files tree holds more than 4096 directories" "$dir/files.spx" --target web --export web.files.words --files "$tmp/manydirs" -o "$tmp/mpkg"
 # a FIFO in the tree is refused at the walk (never opened, so nothing waits on it)
 cp -R "$dir/files.d" "$tmp/fifo"
 if mkfifo "$tmp/fifo/data/pipe" 2> /dev/null; then
-	expect 1 "error[SPX-I001]: \`$tmp/fifo/data/pipe\` is not a regular file" "$dir/files.spx" --target web --export web.files.words --files "$tmp/fifo" -o "$tmp/fpkg"
+	refused 1 "error[SPX-I001]: \`$tmp/fifo/data/pipe\` is not a regular file" "$dir/files.spx" --target web --export web.files.words --files "$tmp/fifo" -o "$tmp/fpkg"
 fi
-expect 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
+refused 2 "build option \`--files\` requires \`--target web\`" "$dir/files.spx" --target wasm --files "$dir/files.d" -o "$tmp/c"
 
 # a project's package: the manifest's exports, its bundle
 cp -R tests/project/build-web-files "$tmp/proj"
-if (cd "$tmp/proj" && NO_COLOR=1 "$abin" build . --target web --files bundle -o pkg > "$tmp/out" 2> "$tmp/err"); then
-	[ "$(cat "$tmp/out")" = "built project web package pkg" ] && ok || fail "project output line: $(cat "$tmp/out")"
-	wasm-validate "$tmp/proj/pkg/program.wasm" && ok || fail "the project's program.wasm does not validate"
+if (cd "$tmp/proj" && NO_COLOR=1 "$bin" build . --target web --files bundle -o pkg > "$tmp/out" 2> "$tmp/err"); then
+	[ "$(cat "$tmp/out")" = "built project web package pkg" ] && ok || bad "project output line: $(cat "$tmp/out")"
+	wasm-validate "$tmp/proj/pkg/program.wasm" && ok || bad "the project's program.wasm does not validate"
 	cat > "$tmp/pcall.mjs" <<'JS'
 const b = (await import(process.argv[2])).default;
 console.log(`${Object.keys(b).join(' ')} ${await b['files.io.run']()}`);
 JS
-	[ "$(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1)" = "files.io.run 7" ] && ok || fail "project call: $(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1 | head -n 2)"
+	[ "$(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1)" = "files.io.run 7" ] && ok || bad "project call: $(node "$tmp/pcall.mjs" "$tmp/proj/pkg/index.mjs" 2>&1 | head -n 2)"
 else
-	fail "project build --target web failed: $(head -n 3 "$tmp/err")"
+	bad "project build --target web failed: $(head -n 3 "$tmp/err")"
 fi
 
-echo "web: $checks checks passed, $fails failed"
-[ "$fails" -eq 0 ]
+t_end

@@ -39,10 +39,22 @@ void cli_unload(Program *P);
 /* `serve`: from now on cli_unload frees the program (a long-lived process). */
 void cli_release_programs(bool on);
 
+/* What a command's operands name, checked by main.c before the command runs
+ * (a row's `operands`, 0 or these bits; every row states it):
+ *   CLI_PATHS     a file, directory, project or patch: an empty operand, or an
+ *                 empty value of a path-valued option of its grammar, is a
+ *                 usage error (`new` refuses an empty <dir> itself);
+ *   CLI_TOML      a project's manifest too: a `.toml` first operand other than
+ *                 semaprax.toml is a usage error;
+ *   CLI_ONE_FILE  one source file only: a project as first operand is a usage
+ *                 error naming the project forms the other commands take. */
+enum { CLI_PATHS = 1u << 0, CLI_TOML = 1u << 1, CLI_ONE_FILE = 1u << 2 };
+
 /* The command table (main.c): sorted by name; see there for `usage`. */
 typedef struct CliCommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	unsigned operands;
 	const char *usage;
 } CliCommand;
 extern const CliCommand cli_commands[];
@@ -178,6 +190,12 @@ bool cli_project_run_envelope(const struct Project *pj, const HirFunc *entry, Ro
  * permits fs.write, the grant (`--allow-write[=DIR]`) and `--`, then args
  * and a NULL; *argc (when not NULL) counts the entries before the NULL. */
 char **cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int nargs, int *argc);
+/* cmd_build.c: a finished program's wait status st as the command's exit
+ * status: its own, else EXIT_FAIL after "SEMAPRAX <who> terminated by signal
+ * N" on stderr; cli_native_status, emit_native_exec's outcome: "cannot start
+ * the native program: …" when err is set, else the native program's. */
+int cli_child_status(int st, const char *who);
+int cli_native_status(int err, int st);
 /* `run --native` (cmd_build.c): admit (src/driver/route.c), emit, compile
  * and run a verified module on the route of host with the arguments;
  * returns the program's exit status, or 1 after a diagnostic. */

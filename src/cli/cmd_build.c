@@ -136,6 +136,25 @@ cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int 
 }
 
 int
+cli_child_status(int st, const char *who)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	fprintf(stderr, "SEMAPRAX %s terminated by signal %d\n", who, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return EXIT_FAIL;
+}
+
+int
+cli_native_status(int err, int st)
+{
+	if (err) {
+		fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
+		return EXIT_FAIL;
+	}
+	return cli_child_status(st, "native program");
+}
+
+int
 cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 {
 	char dir[4096];
@@ -151,17 +170,11 @@ cli_native_run(Session *L, const HirGrants *host, char **args, int nargs)
 	char grant[4200];
 	snprintf(grant, sizeof grant, "--allow-write%s%s", host->write_root ? "=" : "", host->write_root ? host->write_root : "");
 	char **argv = cli_program_argv(exe, grant, host->fs_write, args, nargs, NULL);
-	int status = EXIT_FAIL, st = 0;
+	int st = 0;
 	int err = emit_native_exec(exe, argv, &st);
 	free(argv);
 	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
-	if (err)
-		fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
-	else if (WIFEXITED(st))
-		status = WEXITSTATUS(st);
-	else
-		fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	return status;
+	return cli_native_status(err, st);
 }
 
 /* Admits and emits the Wasm module into out; reports into L->diags. */
@@ -202,12 +215,8 @@ cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
 	} else {
 		diag_emit_all(&L->diags, false);
 	}
-	if (ok && r == WASM_RUN_OK) {
-		if (WIFEXITED(st))
-			status = WEXITSTATUS(st);
-		else
-			fprintf(stderr, "SEMAPRAX wasm host terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	}
+	if (ok && r == WASM_RUN_OK)
+		status = cli_child_status(st, "wasm host");
 	buf_free(&msg);
 	buf_free(&mod);
 	return status;

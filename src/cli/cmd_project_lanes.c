@@ -165,10 +165,8 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		int st = ok ? wasm_exec(&pj, &mod, argv, n) : -1;
 		free(argv);
 		project_emit_diags(&pj, false);
-		if (st >= 0 && WIFEXITED(st))
-			status = WEXITSTATUS(st);
-		else if (st >= 0)
-			fprintf(stderr, "SEMAPRAX wasm host terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		if (st >= 0)
+			status = cli_child_status(st, "wasm host");
 		buf_free(&mod);
 		project_free(&pj);
 		return status;
@@ -184,12 +182,7 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		fflush(stdout);
 		int err = emit_native_exec(exe, argv, &st);
 		free(argv);
-		if (err)
-			fprintf(stderr, "cannot start the native program: %s\n", strerror(err));
-		else if (WIFEXITED(st))
-			status = WEXITSTATUS(st);
-		else
-			fprintf(stderr, "SEMAPRAX native program terminated by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		status = cli_native_status(err, st);
 	}
 	emitc_native_cleanup(dir);   /* ends the process if we were signalled */
 	project_free(&pj);

@@ -16,11 +16,13 @@
 /*
  * THE command table: dispatch, `help <command>`, `<command> --help` and
  * `help all` (help.c) read it; the guided overview lists a command as
- * available only when it is here.  Rows sorted by name; `usage` starts with
- * the command's grammar lines (each begins `semaprax `), then the prose.
+ * available only when it is here.  Rows sorted by name; `operands` says what
+ * the operands name (CLI_PATHS, CLI_TOML, CLI_ONE_FILE: cli.h), checked here
+ * before the command runs; `usage` starts with the command's grammar lines
+ * (each begins `semaprax `), then the prose.
  */
 const CliCommand cli_commands[] = {
-	{ "build", cli_cmd_build, "semaprax build <file> [--target native|c|wasm] [-o|--output <path>] [--json]\n"
+	{ "build", cli_cmd_build, CLI_PATHS | CLI_TOML, "semaprax build <file> [--target native|c|wasm] [-o|--output <path>] [--json]\n"
 	  "semaprax build <file> --target web --export <stable-id>... [--files <dir>] [-o|--output <dir>] [--json]\n"
 	  "semaprax build [<dir>|semaprax.toml|--manifest-path <p>] [--target native|c|wasm|web] [--export <stable-id>...] [--files <dir>] [-o|--output <path>] [--json]\n"
 	  "  verifies one file, emits C11 and compiles it with $CC (default cc) into an executable\n"
@@ -39,7 +41,7 @@ const CliCommand cli_commands[] = {
 	  "  builds every module into one executable, C unit, WebAssembly module or web package\n"
 	  "  (default `<dir>/<name>`, `.c`, `.wasm`, `.web`); a package exports the manifest's\n"
 	  "  `[exports] web` (or the --export ids among them).\n" },
-	{ "check", cli_cmd_check, "semaprax check <file> [--json] [--dump-hir]\n"
+	{ "check", cli_cmd_check, CLI_PATHS | CLI_TOML, "semaprax check <file> [--json] [--dump-hir]\n"
 	  "semaprax check [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
@@ -47,7 +49,7 @@ const CliCommand cli_commands[] = {
 	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`,\n"
 	  "  after running the manifest's `[registers]` rows (see `help registers`).\n"
 	  "  --dump-hir also prints the typed HIR of a verified file (a compiler self-check).\n" },
-	{ "context", cli_cmd_context, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
+	{ "context", cli_cmd_context, CLI_PATHS | CLI_TOML, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "semaprax context <dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction d] [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  the bounded agent context around one declaration (docs/GRAPH.md): facts breadth-first\n"
 	  "  over call edges, a frontier with resume bytes; depth 1..1024 (1), bytes 2048..16777216\n"
@@ -55,7 +57,7 @@ const CliCommand cli_commands[] = {
 	  "  A project (<dir>|semaprax.toml|--manifest-path <p> <symbol>) prints\n"
 	  "  semaprax.project-agent-context.v1: node and edge rows across modules, each with its\n"
 	  "  path; --filters is refused for a project.\n" },
-	{ "doc", cli_cmd_doc, "semaprax doc <file> [--json|--html]\n"
+	{ "doc", cli_cmd_doc, CLI_PATHS | CLI_TOML, "semaprax doc <file> [--json|--html]\n"
 	  "semaprax doc [<dir>|semaprax.toml|--manifest-path <p>] [--json]\n"
 	  "  verifies one file and prints its declarations in source order: canonical header,\n"
 	  "  stable id, effects, contracts and attached `//` comments; --json prints the\n"
@@ -63,12 +65,12 @@ const CliCommand cli_commands[] = {
 	  "  A project prints every module so, in module-name order with its imports, under a\n"
 	  "  `project` line (--json: `semaprax.project-doc.c1`); none given: ./semaprax.toml.\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
-	{ "explain", cli_cmd_explain, "semaprax explain <SPX-CODE> [--json]\n"
+	{ "explain", cli_cmd_explain, 0, "semaprax explain <SPX-CODE> [--json]\n"
 	  "semaprax explain --catalog|--register\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md); `explain --register` as a register\n"
 	  "  for register checks (`{ \"tokens\": [...] }`, lifted reference codes retired).\n" },
-	{ "fix", cli_cmd_fix, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
+	{ "fix", cli_cmd_fix, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
 	  "  applies the machine-applicable fixes the diagnostics carry (`check --json` lists\n"
 	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
@@ -76,7 +78,7 @@ const CliCommand cli_commands[] = {
 	  "  unified diff and writes nothing.  A file the nearest semaprax.toml lists is fixed\n"
 	  "  as that module of its project: written only when the whole project then verifies\n"
 	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n" },
-	{ "fmt", cli_cmd_fmt, "semaprax fmt [<file|dir|semaprax.toml>|--manifest-path <p>] [--check|--stdout] [--json]\n"
+	{ "fmt", cli_cmd_fmt, CLI_PATHS | CLI_TOML, "semaprax fmt [<file|dir|semaprax.toml>|--manifest-path <p>] [--check|--stdout] [--json]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check] [--json]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
 	  "  untouched and nothing is written when any file fails); --check writes nothing and\n"
@@ -85,12 +87,12 @@ const CliCommand cli_commands[] = {
 	  "  no operand formats the project in the working directory (./semaprax.toml).\n"
 	  "  --manifest rewrites a project manifest canonically (--check: SPX-J100 names the\n"
 	  "  first differing line).  --json prints each diagnostic as one JSON object a line.\n" },
-	{ "graph", cli_cmd_graph, "semaprax graph <file>\n"
+	{ "graph", cli_cmd_graph, CLI_PATHS | CLI_TOML, "semaprax graph <file>\n"
 	  "semaprax graph [<dir>|semaprax.toml|--manifest-path <p>]\n"
 	  "  the semantic graph of a verified file, schema semaprax.graph.c1 (docs/GRAPH.md).\n"
 	  "  A project prints semaprax.project-graph.c1: the project revision, then per module\n"
 	  "  (ModuleId order) its path, name, revision, imports and file graph.\n" },
-	{ "help", cli_cmd_help, "semaprax help\n"
+	{ "help", cli_cmd_help, 0, "semaprax help\n"
 	  "semaprax help all\n"
 	  "semaprax help <command>\n"
 	  "semaprax help language [topics|all|<topic>]\n"
@@ -103,14 +105,14 @@ const CliCommand cli_commands[] = {
 	  "  library (std/): its modules, one module's functions, or one function's header,\n"
 	  "  contracts, effects, doc and `use` line; a compiler-owned function's name (`vec_push`)\n"
 	  "  gives its signature and effects (it needs no import).\n" },
-	{ "impact", cli_cmd_impact, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
+	{ "impact", cli_cmd_impact, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
 	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).  A module of a\n"
 	  "  project (a file the nearest semaprax.toml lists) is previewed within its project,\n"
 	  "  and `cross_module_callers` lists the other modules' direct callers.\n" },
-	{ "interpret", cli_cmd_interpret, "semaprax interpret <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
+	{ "interpret", cli_cmd_interpret, CLI_PATHS, "semaprax interpret <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
 	  "  verifies the file, then runs ONE function selected by name or stable id with one\n"
 	  "  --arg per parameter (`7` is i64; `7i32`, `7u8`, `7usize`, `1.5` (f64), `1.5f32`,\n"
 	  "  `true`, `'a'`; a `borrow str` takes a JSON string `\"text\"`, a `borrow Slice<u8>`\n"
@@ -122,11 +124,11 @@ const CliCommand cli_commands[] = {
 	  "  (SPX-F102 names the reason); argument mismatches are SPX-F103.  --max-bytes\n"
 	  "  (1024..16777216, default 65536) bounds the envelope (SPX-F104 past it).\n"
 	  "  Exit 0 when it returned, 1 otherwise, 2 on usage errors.\n" },
-	{ "interpret-strings", cli_cmd_interpret, "semaprax interpret-strings <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
+	{ "interpret-strings", cli_cmd_interpret, CLI_PATHS, "semaprax interpret-strings <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
 	  "  `interpret` under the internal-String profile: the functions the selected one calls\n"
 	  "  may also take and return `string` (the selected function still takes and returns\n"
 	  "  scalars); prints the `semaprax.interpret.internal-strings.v1` envelope.\n" },
-	{ "lock", cli_cmd_lock, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
+	{ "lock", cli_cmd_lock, CLI_PATHS | CLI_TOML, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
 	  "  and revisions, targets, capabilities (each module's permits), the exported\n"
 	  "  declarations by stable id with their canonical headers, and the interface digest.\n"
@@ -135,11 +137,11 @@ const CliCommand cli_commands[] = {
 	  "  removed or changed exported declaration of the base lock (J131), 0 for additions;\n"
 	  "  --emit-interface prints the exports and interface digest as JSON, which\n"
 	  "  --compare-interface <json> compares as --compare does.\n" },
-	{ "lsp", cli_cmd_lsp, "semaprax lsp [--stdio] [--max-message-bytes N]\n"
+	{ "lsp", cli_cmd_lsp, 0, "semaprax lsp [--stdio] [--max-message-bytes N]\n"
 	  "  the Language Server Protocol over stdio (Content-Length framing): diagnostics with\n"
 	  "  fixes as code actions, hover, definition, references, rename (a semantic patch),\n"
 	  "  formatting, document symbols, semantic tokens.  docs/editors.md shows the setup.\n" },
-	{ "new", cli_cmd_new, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
+	{ "new", cli_cmd_new, 0, "semaprax new <dir> [--name <name>] [--template calculator|library|command]\n"
 	  "  writes a new project into <dir> (which must not exist): semaprax.toml, an entry\n"
 	  "  module, a core module and a test module that check, run and test green.  The name\n"
 	  "  defaults to the directory's last component ([a-z][a-z0-9-]*, 1-64 bytes); the\n"
@@ -148,10 +150,10 @@ const CliCommand cli_commands[] = {
 	  "  The project is written into a hidden sibling `.<dir>.semaprax-new-XXXXXX`, renamed\n"
 	  "  into place at the end; one a killed `new` left is removed by the next `new` of\n"
 	  "  that name when provably stale, else named (warning SPX-I102).\n" },
-	{ "parse", cli_cmd_parse, "semaprax parse <file> [--json] [--dump-ast]\n"
+	{ "parse", cli_cmd_parse, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "patch", cli_cmd_patch, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
+	{ "patch", cli_cmd_patch, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
 	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
 	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
 	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
@@ -162,7 +164,7 @@ const CliCommand cli_commands[] = {
 	  "  semaprax.toml lists is patched as that module of its project: `base` is the\n"
 	  "  module's revision, the whole patched project must verify, and the project's new\n"
 	  "  revision is printed too.\n" },
-	{ "query", cli_cmd_query, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
+	{ "query", cli_cmd_query, CLI_PATHS | CLI_TOML, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "semaprax query [<dir>|semaprax.toml|--manifest-path <p>] [filters...] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
 	  "  names containing the text, --id stable ids starting with the prefix, --effect the\n"
@@ -171,7 +173,7 @@ const CliCommand cli_commands[] = {
 	  "  A project (<dir>|semaprax.toml|--manifest-path <p>) lists every module's declarations,\n"
 	  "  each line prefixed by its source path, modules in ModuleId order; --calls/--called-by\n"
 	  "  follow imported functions by stable id; --json: semaprax.project-query.c1.\n" },
-	{ "registers", cli_cmd_registers, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--max-steps N] [--json]\n"
+	{ "registers", cli_cmd_registers, CLI_PATHS, "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] --register PATH --pattern REGEX [--severity error|warning] [--uncited] [--max-steps N] [--json]\n"
 	  "semaprax registers [<dir>|semaprax.toml|--manifest-path <p>] [--max-steps N] [--json]\n"
 	  "  checks the project, then the tokens its prose cites (attached `//` comments, contract\n"
 	  "  clause source text, test case names: every whole match of the PCRE2 pattern)\n"
@@ -183,16 +185,16 @@ const CliCommand cli_commands[] = {
 	  "  register (--json: the report object); exit 1 on an error finding (docs/REGISTERS.md).\n"
 	  "  --max-steps N sets each check's pattern work budget, 1..1000000000 matching steps\n"
 	  "  (default 20000000; past it, J143).\n" },
-	{ "repair", cli_cmd_repair, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
+	{ "repair", cli_cmd_repair, CLI_PATHS | CLI_ONE_FILE, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"
 	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.  A file the\n"
 	  "  nearest semaprax.toml lists is that module of its project (the whole project verified).\n" },
-	{ "repairs", cli_cmd_repairs, "semaprax repairs <file> assign-function-id <automatic-id>\n"
+	{ "repairs", cli_cmd_repairs, CLI_PATHS | CLI_ONE_FILE, "semaprax repairs <file> assign-function-id <automatic-id>\n"
 	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
 	  "  writes nothing.  A file the nearest semaprax.toml lists is that module of its project.\n" },
-	{ "review", cli_cmd_review, "semaprax review <file> <patch.spatch>\n"
+	{ "review", cli_cmd_review, CLI_PATHS | CLI_TOML, "semaprax review <file> <patch.spatch>\n"
 	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence]\n"
 	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"
 	  "  (sections behavior, api_identity, security_authority, memory_ownership,\n"
@@ -200,7 +202,7 @@ const CliCommand cli_commands[] = {
 	  "  impact report (v1/v2/v4) or identity rebase (v3) as evidence.  A bound exceeded is G120.\n"
 	  "  A project reviews a `semaprax.semantic-transaction.c1` document (docs/PATCH.md): each\n"
 	  "  module's patch against the one verified project, with other modules' direct callers.\n" },
-	{ "run", cli_cmd_run, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
+	{ "run", cli_cmd_run, CLI_PATHS | CLI_TOML, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--native|--wasm] [--allow-write[=DIR]] [-- <arg>...]\n"
@@ -220,14 +222,14 @@ const CliCommand cli_commands[] = {
 	  "  module's `main` with every module linked by stable id, on the route of the union of\n"
 	  "  the modules' permits, in any lane, with the arguments after `--`; its --json envelope\n"
 	  "  carries a hosted route's stdout (and stderr) as byte arrays.\n" },
-	{ "serve", cli_cmd_serve, "semaprax serve [<file|dir|semaprax.toml>|--manifest-path <p>] [--mcp] [--max-message-bytes N]\n"
+	{ "serve", cli_cmd_serve, CLI_PATHS | CLI_TOML, "semaprax serve [<file|dir|semaprax.toml>|--manifest-path <p>] [--mcp] [--max-message-bytes N]\n"
 	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
 	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
 	  "  patch/impact, patch/review, patch/apply, fix, run, test, ping, shutdown; `\"trace\":\n"
 	  "  true` reports which products executed and which were reused.  docs/service.md\n"
 	  "  describes the protocol.\n" },
-	{ "test", cli_cmd_test, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]\n"
+	{ "test", cli_cmd_test, CLI_PATHS | CLI_TOML, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"
 	  "  `@id`) ordered by stable id, each in a fresh interpreter with the whole step budget\n"
@@ -241,7 +243,7 @@ const CliCommand cli_commands[] = {
 	  "  --target is another spelling of --lane (`--target interpreter` of interp).\n"
 	  "  A project permitting fs.write runs its cases only with --allow-write (below DIR\n"
 	  "  with =DIR), as `run` does (SPX-F120 without).\n" },
-	{ "version", cli_cmd_version, "semaprax version [--json]\n"
+	{ "version", cli_cmd_version, 0, "semaprax version [--json]\n"
 	  "semaprax --version | -V\n"
 	  "  the toolchain version; --json prints the `semaprax.version.v1` object.\n" },
 };
@@ -387,18 +389,13 @@ cli_find_command(const char *name)
 	return NULL;
 }
 
-/* A command that reads one source file, given a project (a directory
+/* A command that reads one source file (CLI_ONE_FILE), given a project (a directory
  * holding semaprax.toml, or the manifest) as its first operand: a usage
  * error naming the project's form, not "cannot read: Is a directory". */
 static int
 single_file_only(const char *cmd, const char *operand)
 {
-	static const char *const single[] = { "parse", "patch", "impact", "fix",
-		"repairs", "repair" };
-	bool one = false;
-	for (size_t i = 0; i < countof(single); i++)
-		one |= strcmp(cmd, single[i]) == 0;
-	if (!one || operand[0] == '-')
+	if (operand[0] == '-')
 		return -1;
 	struct stat st;
 	const char *base = strrchr(operand, '/');
@@ -419,19 +416,14 @@ single_file_only(const char *cmd, const char *operand)
 	    "and lock take projects; %s takes one of its sources that imports no other module", cmd, operand, cmd);
 }
 
-/* A `.toml` operand other than semaprax.toml: not a source (it would fail as
+/* A `.toml` operand (CLI_TOML) other than semaprax.toml: not a source (it would fail as
  * SPX-P104 "expected `module`") and not a project these commands find by
  * name; a usage error saying how a manifest is named and passed. */
 static int
 foreign_toml(const char *cmd, const char *operand)
 {
-	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
-		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix" };
-	bool one = false;
-	for (size_t i = 0; i < countof(takes); i++)
-		one |= strcmp(cmd, takes[i]) == 0;
 	size_t n = strlen(operand);
-	if (!one || operand[0] == '-' || n < 5 || strcmp(operand + n - 5, ".toml") != 0)
+	if (operand[0] == '-' || n < 5 || strcmp(operand + n - 5, ".toml") != 0)
 		return -1;
 	const char *base = strrchr(operand, '/');
 	base = base ? base + 1 : operand;
@@ -500,14 +492,6 @@ option_takes_value(const char *usage, const char *opt)
 static int
 empty_operand(const char *cmd, const char *usage, int argc, char **argv)
 {
-	static const char *const takes[] = { "check", "run", "test", "build", "graph", "query",
-		"context", "doc", "lock", "serve", "fmt", "parse", "patch", "impact", "review", "fix",
-		"repairs", "repair", "registers", "interpret", "interpret-strings" };
-	bool one = false;
-	for (size_t i = 0; i < countof(takes); i++)
-		one |= strcmp(cmd, takes[i]) == 0;
-	if (!one)
-		return -1;
 	int operand = 0;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i];
@@ -548,10 +532,12 @@ main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	int st = empty_operand(name, c->usage, argc, argv);
-	if (st < 0 && argc >= 3)
+	int st = -1;
+	if (c->operands & CLI_PATHS)
+		st = empty_operand(name, c->usage, argc, argv);
+	if (st < 0 && argc >= 3 && (c->operands & CLI_TOML))
 		st = foreign_toml(name, argv[2]);
-	if (st < 0 && argc >= 3)
+	if (st < 0 && argc >= 3 && (c->operands & CLI_ONE_FILE))
 		st = single_file_only(name, argv[2]);
 	if (st >= 0)
 		return st;
