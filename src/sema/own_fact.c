@@ -13,13 +13,16 @@
  * sema_own_fact_arm_meets).
  *
  * A fact is 0 (none) or 2 * (its index in Own.facts) + 1 + the value: the
- * distinct conditions are numbered per function (OWN_FACTS of them; past
- * those, none is correlated: more T265, the safe side), so a fact is part
- * of own_live.c's memo key.  Only syntax and the function's occurrence
- * index (Own.occ, kills, binds, letdefs) are read.
+ * distinct conditions are numbered per function (interned by a hash of
+ * their atoms, fact_intern), so a fact is part of own_live.c's memo key.
+ * Each carries its reach (fact_reach): the last offset where a condition
+ * it may decide is read; past it own_live.c's walk drops the fact and
+ * shares the uncorrelated memo.  Only syntax and the function's occurrence
+ * index (Own.occ, kills, binds, letdefs, last_use) are read.
  */
 #include "own_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- conditions ---- */
@@ -234,7 +237,7 @@ sema_own_fact_value(Own *O, int fact, const Expr *e)
 {
 	if (!fact)
 		return -1;
-	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	const struct OwnFact *f = &O->facts.items[(fact - 1) / 2];
 	bool neg = false;
 	e = cond_resolve(O, e, &neg);
 	if (f->pat || !e)
@@ -316,7 +319,7 @@ sema_own_fact_alts(const Own *O, int fact, const Expr *scrut, const Pattern *con
 {
 	if (!fact)
 		return 0;
-	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	const struct OwnFact *f = &O->facts.items[(fact - 1) / 2];
 	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
 		return 0;
 	int nf = pat_alts(f->pat, fa, one);
@@ -352,6 +355,183 @@ sema_own_fact_arm_meets(const Pattern *const *fa, int nf, uint32_t left, const P
 	return meets;
 }
 
+/* ---- interning ---- */
+
+static uint32_t
+name_hash(const char *c)
+{
+	uint32_t h = 2166136261u;
+	for (; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	return h;
+}
+
+/* A hash of atom a: equal for atoms same_atom takes for one. */
+static uint32_t
+atom_hash(const Expr *a)
+{
+	switch (a->kind) {
+	case EXPR_NAME: return name_hash(a->u.name.s);
+	case EXPR_FIELD: return name_hash(a->u.field.name.s) * 31u + atom_hash(a->u.field.base);
+	case EXPR_INT: return (uint32_t)a->u.int_lit.value * 2654435761u + (uint32_t)(a->u.int_lit.value >> 32) + (uint32_t)a->lit_suffix * 97u + a->lit_negative;
+	case EXPR_BOOL: return 7u + a->u.bool_lit.value;
+	case EXPR_CHAR: return (uint32_t)a->u.char_lit.value * 40503u + 11u;
+	default: return 0;
+	}
+}
+
+/* A hash of fact f's condition: equal for the conditions fact_intern takes
+ * for one (a comparison either way round: its atoms' hashes summed, its
+ * operator's class with its swap). */
+static uint32_t
+fact_hash(const struct OwnFact *f)
+{
+	const Expr *c = f->cond;
+	if (f->pat)
+		return atom_hash(c) * 2246822519u ^ (uint32_t)(uintptr_t)f->pat * 3266489917u;
+	if (is_place(c))
+		return atom_hash(c);
+	uint32_t cls;
+	switch (c->bin_op) {
+	case BIN_EQ: cls = 1; break;
+	case BIN_NE: cls = 2; break;
+	case BIN_LT: case BIN_GT: cls = 3; break;
+	default: cls = 4; break;   /* BIN_LE, BIN_GE */
+	}
+	return (atom_hash(c->u.binary.lhs) + atom_hash(c->u.binary.rhs)) * 668265263u ^ cls;
+}
+
+static bool
+fact_same(const Own *O, const struct OwnFact *a, const struct OwnFact *b)
+{
+	if (a->pat != b->pat)
+		return false;
+	return a->pat ? same_atom(a->cond, b->cond) : cond_rel(O, a->cond, b->cond) == 0;
+}
+
+static int *
+fact_slot(Own *O, const struct OwnFact *f)
+{
+	uint32_t mask = (uint32_t)O->fact_slots_cap - 1, k = f->hash & mask;
+	for (;; k = (k + 1) & mask) {
+		int *slot = &O->fact_slots[k];
+		if (!*slot || fact_same(O, &O->facts.items[*slot - 1], f))
+			return slot;
+	}
+}
+
+/* The index of fact f's condition in Own.facts, added when new. */
+static int
+fact_intern(Own *O, struct OwnFact *f)
+{
+	f->hash = fact_hash(f);
+	if ((O->facts.len + 1) * 2 > O->fact_slots_cap) {
+		int cap = O->fact_slots_cap ? O->fact_slots_cap * 2 : 64;
+		free(O->fact_slots);
+		O->fact_slots = spx_xcalloc((size_t)cap, sizeof *O->fact_slots);
+		O->fact_slots_cap = cap;
+		for (int i = 0; i < O->facts.len; i++)
+			*fact_slot(O, &O->facts.items[i]) = i + 1;
+	}
+	int *slot = fact_slot(O, f);
+	if (!*slot) {
+		VEC_PUSH(O->facts, *f);
+		*slot = O->facts.len;
+	}
+	return *slot - 1;
+}
+
+/* ---- reach ---- */
+
+/* The key of a condition (a place, or a comparison): equal for conditions
+ * cond_rel relates (the same atoms either way round, an operator of the
+ * same family: `==`/`!=` or an ordering).  Never 0. */
+static uint32_t
+cond_key(const Expr *c)
+{
+	uint32_t k;
+	if (is_place(c))
+		k = atom_hash(c) * 2654435761u ^ 0x9e3779b9u;
+	else
+		k = (atom_hash(c->u.binary.lhs) + atom_hash(c->u.binary.rhs)) * 668265263u ^
+		    (c->bin_op == BIN_EQ || c->bin_op == BIN_NE ? 0x51ed27u : 0x2545f491u);
+	return k ? k : 1;
+}
+
+static struct OwnReach *
+reach_slot(const Own *O, uint32_t key)
+{
+	uint32_t mask = (uint32_t)O->reach_cap - 1, k = key * 2246822519u & mask;
+	while (O->reach[k].key && O->reach[k].key != key)
+		k = (k + 1) & mask;
+	return &O->reach[k];
+}
+
+/* Raise the reach of key to at (a slot per key; keys are hashes, so two
+ * conditions may share one: a later reach, only less dropping). */
+static void
+reach_raise(Own *O, uint32_t key, uint32_t at)
+{
+	if ((O->reach_len + 1) * 2 > O->reach_cap) {
+		struct OwnReach *old = O->reach;
+		int cap = O->reach_cap;
+		O->reach_cap = cap ? cap * 2 : 256;
+		O->reach = spx_xcalloc((size_t)O->reach_cap, sizeof *O->reach);
+		for (int i = 0; i < cap; i++)
+			if (old[i].key)
+				*reach_slot(O, old[i].key) = old[i];
+		free(old);
+	}
+	struct OwnReach *r = reach_slot(O, key);
+	if (!r->key) {
+		r->key = key;
+		O->reach_len++;
+	}
+	if (at > r->at)
+		r->at = at;
+}
+
+static void
+reach_visit(void *ctx, const Expr *e)
+{
+	Own *O = ctx;
+	if (is_place(e)) {
+		reach_raise(O, cond_key(e), e->span.end);
+		if (e->kind == EXPR_NAME && letdef_find(O, e->u.name.s)) {
+			bool neg = false;
+			const Expr *c = cond_resolve(O, e, &neg);
+			if (c != e && (is_place(c) || is_cmp(c)))
+				reach_raise(O, cond_key(c), e->span.end);
+		}
+	} else if (is_cmp(e)) {
+		reach_raise(O, cond_key(e), e->span.end);
+	}
+}
+
+static void
+reach_build(Own *O)
+{
+	O->reach_built = true;
+	sema_walk_block(O->body, reach_visit, O);
+}
+
+/*
+ * The end of the last read of a condition fact f (condition c) may decide:
+ * a place or comparison related to c (cond_key), or a name a `let` binds to
+ * one (cond_resolve; an `&&`/`||` is decided through its operands, read
+ * there).  sema_own_fact_value and sema_own_fact_alts decide nothing past
+ * it, so own_live.c's walk drops the fact there (dropping one early would
+ * be more T265, never less: the reach only saves work).
+ */
+static uint32_t
+fact_reach(Own *O, const Expr *c)
+{
+	if (!O->reach_built)
+		reach_build(O);
+	const struct OwnReach *r = O->reach_cap ? reach_slot(O, cond_key(c)) : NULL;
+	return r && r->key ? r->at : UINT32_MAX;
+}
+
 /* ---- entering a fact ---- */
 
 /* The condition to hold as a fact when condition c (resolved) has *value:
@@ -385,16 +565,17 @@ fact_pick(Own *O, const Expr *c, const Expr *e, bool *value)
  * true (false), x matches arm i's pattern, until the block of the latest
  * root of c or x ends, when every place in it is fixed (place_fixed).
  * Asked only while no fact is held (the innermost qualifying `if` or
- * match), and taken only for OWN_FACTS distinct conditions per function.
- * The fact, or 0 (none); *fact_let: the offset of the latest `let` of a
- * root of c or x (UINT32_MAX: parameters only), set with a fact only.
+ * match), and taken only while the function's walks holding one are within
+ * their budget (Own.fact_budget).  The fact, or 0 (none); *fact_let: the
+ * offset of the latest `let` of a root of c or x (UINT32_MAX: parameters
+ * only), *fact_reach: the fact's reach (fact_reach), set with a fact only.
  */
 int
-sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let)
+sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let, uint32_t *fact_reach_at)
 {
-	if (!e)
+	if (!e || O->fact_work > O->fact_budget)
 		return 0;
-	struct OwnFact f = { NULL, NULL };
+	struct OwnFact f = { NULL, NULL, 0, 0 };
 	bool value = true;
 	if (e->kind == EXPR_IF && inner) {
 		bool then_ = e->u.if_.then_block == inner, neg;
@@ -418,14 +599,10 @@ sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uin
 		f.cond = fact_pick(O, f.cond, e, &value);
 	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
 		return 0;
-	int i = 0;
-	while (i < O->nfacts && (O->facts[i].pat != f.pat || (f.pat ? !same_atom(O->facts[i].cond, f.cond) : cond_rel(O, O->facts[i].cond, f.cond) != 0)))
-		i++;
-	if (i == O->nfacts) {
-		if (O->nfacts == OWN_FACTS)
-			return 0;
-		O->facts[O->nfacts++] = f;
-	}
+	int n = O->facts.len, i = fact_intern(O, &f);
+	if (i == n)
+		O->facts.items[i].reach = fact_reach(O, f.cond);
 	*fact_let = let_at;
+	*fact_reach_at = O->facts.items[i].reach;
 	return 2 * i + 1 + value;
 }
