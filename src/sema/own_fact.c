@@ -3,9 +3,10 @@
  * holds about the conditions and scrutinees around a change.
  *
  * A change in a branch of `if c` makes c true (false) for the rest of the
- * walk while c's places are fixed (place_fixed) — c a name, a field path
- * or a comparison of them and literals, or a name a fixed `let` binds to
- * one (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
+ * walk while c's places are fixed (place_fixed) — c a name, a field path,
+ * a reading builtin's call on them and literals (is_pure_call) or a
+ * comparison of these and literals, or a name a fixed `let` binds to one
+ * (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
  * (fact_pick) — so a later `if`/`while` on c or its negation takes one
  * branch (sema_own_fact_value).  A change in an arm of `match x`, x a
  * place, rules out later arms of a `match x` that cannot match, or follow
@@ -48,12 +49,58 @@ is_place(const Expr *e)
 	return e && e->kind == EXPR_NAME;
 }
 
+/*
+ * e is a call of a builtin that only reads its arguments and has no effect
+ * (a length, an emptiness or membership test, a comparison of texts) on
+ * places and integer, `bool` or `char` literals: with its places fixed, it
+ * has one value wherever it is read, like a place (the arguments are the
+ * same bindings, never assigned nor moved — a moved one is not read again).
+ */
+static bool
+is_pure_call(const Own *O, const Expr *e)
+{
+	if (!e || e->kind != EXPR_CALL || !e->u.call.nargs)
+		return false;
+	const struct Builtin *b = O->S->call_builtin[ast_call_index(e)];
+	if (!b)
+		return false;
+	switch (b->bid) {
+	case BI_str_is_empty: case BI_str_len_bytes: case BI_str_starts_with: case BI_str_contains:
+	case BI_string_len: case BI_string_len_chars: case BI_string_is_empty: case BI_string_starts_with:
+	case BI_string_contains: case BI_string_compare: case BI_map_has: case BI_map_len: case BI_map_get_or:
+	case BI_set_has: case BI_set_len: case BI_vec_len:
+		break;
+	default:
+		return false;
+	}
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		const Expr *a = e->u.call.args[i];
+		if (!(is_place(a) || a->kind == EXPR_INT || a->kind == EXPR_BOOL || a->kind == EXPR_CHAR))
+			return false;
+	}
+	return true;
+}
+
+/* A condition that is itself a value: a place or a pure call (is_pure_call). */
+static bool
+is_var(const Own *O, const Expr *e)
+{
+	return is_place(e) || is_pure_call(O, e);
+}
+
 static bool
 same_atom(const Expr *a, const Expr *b)
 {
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
+	case EXPR_CALL:   /* (pure calls: the same builtin on the same atoms; type arguments follow them) */
+		if (strcmp(a->u.call.callee.s, b->u.call.callee.s) != 0 || a->u.call.nargs != b->u.call.nargs)
+			return false;
+		for (int i = 0; i < a->u.call.nargs; i++)
+			if (!same_atom(a->u.call.args[i], b->u.call.args[i]))
+				return false;
+		return true;
 	case EXPR_NAME: return strcmp(a->u.name.s, b->u.name.s) == 0;
 	case EXPR_FIELD: return strcmp(a->u.field.name.s, b->u.field.name.s) == 0 && same_atom(a->u.field.base, b->u.field.base);
 	case EXPR_INT: return a->u.int_lit.value == b->u.int_lit.value && a->lit_suffix == b->lit_suffix && a->lit_negative == b->lit_negative;
@@ -64,16 +111,16 @@ same_atom(const Expr *a, const Expr *b)
 }
 
 static bool
-is_atom(const Expr *e)
+is_atom(const Own *O, const Expr *e)
 {
-	return e && (is_place(e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
+	return e && (is_var(O, e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
 }
 
 static bool
-is_cmp(const Expr *e)
+is_cmp(const Own *O, const Expr *e)
 {
 	return e && e->kind == EXPR_BINARY && e->bin_op >= BIN_EQ && e->bin_op <= BIN_GE &&
-	       is_atom(e->u.binary.lhs) && is_atom(e->u.binary.rhs);
+	       is_atom(O, e->u.binary.lhs) && is_atom(O, e->u.binary.rhs);
 }
 
 /* `a op b` is `b swap(op) a`; complement(op) is its negation (for an ordering: over a total order only) */
@@ -112,9 +159,9 @@ cmp_complement(BinaryOp op)
 static int
 cond_rel(const Own *O, const Expr *a, const Expr *b)
 {
-	if (is_place(a))
-		return is_place(b) && same_atom(a, b) ? 0 : -1;
-	if (!is_cmp(b))
+	if (is_var(O, a))
+		return is_var(O, b) && same_atom(a, b) ? 0 : -1;
+	if (!is_cmp(O, b))
 		return -1;
 	BinaryOp op = b->bin_op;
 	if (!same_atom(a->u.binary.lhs, b->u.binary.lhs) || !same_atom(a->u.binary.rhs, b->u.binary.rhs)) {
@@ -171,15 +218,30 @@ place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
 /* The places of condition or scrutinee x (a place, or a comparison of
  * places and literals) are fixed (place_fixed). */
 static bool
-cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+var_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
 {
 	if (is_place(x))
 		return place_fixed(O, x, e, let_at);
-	if (!is_cmp(x))
+	bool any = false;   /* a pure call: its places */
+	for (int i = 0; i < x->u.call.nargs; i++)
+		if (is_place(x->u.call.args[i])) {
+			if (!place_fixed(O, x->u.call.args[i], e, let_at))
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+static bool
+cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	if (is_var(O, x))
+		return var_fixed(O, x, e, let_at);
+	if (!is_cmp(O, x))
 		return false;
 	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
-	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
-	       (is_place(l) || is_place(r));
+	return (!is_var(O, l) || var_fixed(O, l, e, let_at)) && (!is_var(O, r) || var_fixed(O, r, e, let_at)) &&
+	       (is_var(O, l) || is_var(O, r));
 }
 
 /* A letdef of name (the first; NULL: none). */
@@ -223,7 +285,7 @@ cond_resolve(Own *O, const Expr *e, bool *neg)
 		bool n2;
 		const Expr *v = strip_not(def->value, &n2);
 		uint32_t let_at = UINT32_MAX;
-		if (!v || !(is_place(v) || is_cmp(v)) || !cond_fixed(O, v, def->value, &let_at))
+		if (!v || !(is_var(O, v) || is_cmp(O, v)) || !cond_fixed(O, v, def->value, &let_at))
 			return e;
 		e = def->value;
 	}
@@ -376,6 +438,12 @@ atom_hash(const Expr *a)
 	case EXPR_INT: return (uint32_t)a->u.int_lit.value * 2654435761u + (uint32_t)(a->u.int_lit.value >> 32) + (uint32_t)a->lit_suffix * 97u + a->lit_negative;
 	case EXPR_BOOL: return 7u + a->u.bool_lit.value;
 	case EXPR_CHAR: return (uint32_t)a->u.char_lit.value * 40503u + 11u;
+	case EXPR_CALL: {
+		uint32_t h = name_hash(a->u.call.callee.s);
+		for (int i = 0; i < a->u.call.nargs; i++)
+			h = h * 1000003u + atom_hash(a->u.call.args[i]);
+		return h;
+	}
 	default: return 0;
 	}
 }
@@ -384,12 +452,12 @@ atom_hash(const Expr *a)
  * for one (a comparison either way round: its atoms' hashes summed, its
  * operator's class with its swap). */
 static uint32_t
-fact_hash(const struct OwnFact *f)
+fact_hash(const Own *O, const struct OwnFact *f)
 {
 	const Expr *c = f->cond;
 	if (f->pat)
 		return atom_hash(c) * 2246822519u ^ (uint32_t)(uintptr_t)f->pat * 3266489917u;
-	if (is_place(c))
+	if (is_var(O, c))
 		return atom_hash(c);
 	uint32_t cls;
 	switch (c->bin_op) {
@@ -424,7 +492,7 @@ fact_slot(Own *O, const struct OwnFact *f)
 static int
 fact_intern(Own *O, struct OwnFact *f)
 {
-	f->hash = fact_hash(f);
+	f->hash = fact_hash(O, f);
 	if ((O->facts.len + 1) * 2 > O->fact_slots_cap) {
 		int cap = O->fact_slots_cap ? O->fact_slots_cap * 2 : 64;
 		free(O->fact_slots);
@@ -447,10 +515,10 @@ fact_intern(Own *O, struct OwnFact *f)
  * cond_rel relates (the same atoms either way round, an operator of the
  * same family: `==`/`!=` or an ordering).  Never 0. */
 static uint32_t
-cond_key(const Expr *c)
+cond_key(const Own *O, const Expr *c)
 {
 	uint32_t k;
-	if (is_place(c))
+	if (is_var(O, c))
 		k = atom_hash(c) * 2654435761u ^ 0x9e3779b9u;
 	else
 		k = (atom_hash(c->u.binary.lhs) + atom_hash(c->u.binary.rhs)) * 668265263u ^
@@ -495,16 +563,16 @@ static void
 reach_visit(void *ctx, const Expr *e)
 {
 	Own *O = ctx;
-	if (is_place(e)) {
-		reach_raise(O, cond_key(e), e->span.end);
+	if (is_var(O, e)) {
+		reach_raise(O, cond_key(O, e), e->span.end);
 		if (e->kind == EXPR_NAME && letdef_find(O, e->u.name.s)) {
 			bool neg = false;
 			const Expr *c = cond_resolve(O, e, &neg);
-			if (c != e && (is_place(c) || is_cmp(c)))
-				reach_raise(O, cond_key(c), e->span.end);
+			if (c != e && (is_var(O, c) || is_cmp(O, c)))
+				reach_raise(O, cond_key(O, c), e->span.end);
 		}
-	} else if (is_cmp(e)) {
-		reach_raise(O, cond_key(e), e->span.end);
+	} else if (is_cmp(O, e)) {
+		reach_raise(O, cond_key(O, e), e->span.end);
 	}
 }
 
@@ -528,7 +596,7 @@ fact_reach(Own *O, const Expr *c)
 {
 	if (!O->reach_built)
 		reach_build(O);
-	const struct OwnReach *r = O->reach_cap ? reach_slot(O, cond_key(c)) : NULL;
+	const struct OwnReach *r = O->reach_cap ? reach_slot(O, cond_key(O, c)) : NULL;
 	return r && r->key ? r->at : UINT32_MAX;
 }
 
