@@ -222,6 +222,28 @@ mkdir -p "$out"
 	printf '\n@id("app.main")\nfn main() -> i64\n{\n    f<i64, bool>(2)\n}\n'
 } > "$out/polymorphic-recursion-wide.spx"
 
+# T265's correlated conditions (prec21): one function with 1,000 distinct
+# conditions, three kinds in turn — a `let` comparison read as `if c` then
+# `if !c`, a comparison then its complement, a `match` arm then a later
+# match's `_` — each deciding that the read of the old view under the other
+# value does not follow the owner's renewal: clean.  Past 64 conditions
+# every episode was T265 (the correlation stopped); 10,000 episodes check
+# in ~0.15 s, 100,000 in ~1.9 s (linear).
+{
+	printf 'module gen.conds;\n\n@id("gen.rd")\nfn rd(w: borrow str) -> i64\n{\n    string_len(string_from_str(w))\n}\n\n'
+	printf '@id("gen.f")\nfn f(k: i64) -> i64\n{\n    let mut s = string_concat("ab", "cd");\n    let mut w = string_as_str(s);\n    let mut t = 0;\n'
+	awk 'BEGIN { for (i = 0; i < 1000; i++) {
+		if (i % 3 == 0)
+			printf "    let c%d = k > %d;\n    if c%d { s = string_concat(s, \"x\"); }\n    if !c%d { t = t + rd(w); }\n", i, i, i, i
+		else if (i % 3 == 1)
+			printf "    if k == %d { s = string_concat(s, \"y\"); }\n    if k != %d { t = t + rd(w); }\n", i, i
+		else
+			printf "    let m%d = match k { %d => { s = string_concat(s, \"z\"); 1 }, _ => 0, };\n    let r%d = match k { %d => m%d, _ => rd(w), };\n    t = t + r%d;\n", i, i, i, i, i, i
+		printf "    w = string_as_str(s);\n"
+	} }'
+	printf '    t + rd(w)\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    f(500) %% 1000\n}\n'
+} > "$out/correlated-conditions-1000.spx"
+
 # Statement-if discard names skip every `_if<n>` the file spells, wherever
 # it stands (LANGUAGE.md §0.3): here `_if1` (a field of the first record)
 # stands ~112,000 tokens (2.2 MB of them) before the statement `if`, so the

@@ -1095,6 +1095,9 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->binds, k->binds);
 		VEC_ADOPT(O->visited, k->visited);
 		O->memo = k->memo, O->memo_cap = k->memo_cap;
+		VEC_ADOPT(O->facts, k->facts);
+		O->fact_slots = k->fact_slots, O->fact_slots_cap = k->fact_slots_cap;
+		O->reach = k->reach, O->reach_cap = k->reach_cap;
 		VEC_ADOPT(O->operands, k->operands);
 		O->stamp = k->stamp, O->stamp_cap = k->stamp_cap, O->epoch = k->epoch;
 		O->estamp = k->estamp, O->estamp_cap = k->estamp_cap;
@@ -1124,6 +1127,9 @@ own_release(void *p)
 	VEC_FREE(O->binds);
 	VEC_FREE(O->visited);
 	free(O->memo);
+	VEC_FREE(O->facts);
+	free(O->fact_slots);
+	free(O->reach);
 	VEC_FREE(O->operands);
 	free(O->stamp);
 	free(O->estamp);
@@ -1145,7 +1151,14 @@ own_give_back(Sema *S, Own *O, Own *k)
 	if (O->memo_len)
 		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);
 	O->memo_len = 0;
-	O->nfacts = 0;
+	if (O->facts.len)
+		memset(O->fact_slots, 0, sizeof *O->fact_slots * (size_t)O->fact_slots_cap);
+	O->facts.len = 0;
+	if (O->reach_len)
+		memset(O->reach, 0, sizeof *O->reach * (size_t)O->reach_cap);
+	O->reach_len = 0;
+	O->reach_built = false;
+	O->fact_work = 0;
 	O->occ_built = false;
 	O->serials = 0;
 	sema_spare_keep(&S->own_spare, k, O, sizeof *O, own_release);

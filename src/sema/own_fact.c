@@ -3,9 +3,10 @@
  * holds about the conditions and scrutinees around a change.
  *
  * A change in a branch of `if c` makes c true (false) for the rest of the
- * walk while c's places are fixed (place_fixed) — c a name, a field path
- * or a comparison of them and literals, or a name a fixed `let` binds to
- * one (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
+ * walk while c's places are fixed (place_fixed) — c a name, a field path,
+ * a reading builtin's call on them and literals (is_pure_call) or a
+ * comparison of these and literals, or a name a fixed `let` binds to one
+ * (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
  * (fact_pick) — so a later `if`/`while` on c or its negation takes one
  * branch (sema_own_fact_value).  A change in an arm of `match x`, x a
  * place, rules out later arms of a `match x` that cannot match, or follow
@@ -13,13 +14,16 @@
  * sema_own_fact_arm_meets).
  *
  * A fact is 0 (none) or 2 * (its index in Own.facts) + 1 + the value: the
- * distinct conditions are numbered per function (OWN_FACTS of them; past
- * those, none is correlated: more T265, the safe side), so a fact is part
- * of own_live.c's memo key.  Only syntax and the function's occurrence
- * index (Own.occ, kills, binds, letdefs) are read.
+ * distinct conditions are numbered per function (interned by a hash of
+ * their atoms, fact_intern), so a fact is part of own_live.c's memo key.
+ * Each carries its reach (fact_reach): the last offset where a condition
+ * it may decide is read; past it own_live.c's walk drops the fact and
+ * shares the uncorrelated memo.  Only syntax and the function's occurrence
+ * index (Own.occ, kills, binds, letdefs, last_use) are read.
  */
 #include "own_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- conditions ---- */
@@ -45,12 +49,58 @@ is_place(const Expr *e)
 	return e && e->kind == EXPR_NAME;
 }
 
+/*
+ * e is a call of a builtin that only reads its arguments and has no effect
+ * (a length, an emptiness or membership test, a comparison of texts) on
+ * places and integer, `bool` or `char` literals: with its places fixed, it
+ * has one value wherever it is read, like a place (the arguments are the
+ * same bindings, never assigned nor moved — a moved one is not read again).
+ */
+static bool
+is_pure_call(const Own *O, const Expr *e)
+{
+	if (!e || e->kind != EXPR_CALL || !e->u.call.nargs)
+		return false;
+	const struct Builtin *b = O->S->call_builtin[ast_call_index(e)];
+	if (!b)
+		return false;
+	switch (b->bid) {
+	case BI_str_is_empty: case BI_str_len_bytes: case BI_str_starts_with: case BI_str_contains:
+	case BI_string_len: case BI_string_len_chars: case BI_string_is_empty: case BI_string_starts_with:
+	case BI_string_contains: case BI_string_compare: case BI_map_has: case BI_map_len: case BI_map_get_or:
+	case BI_set_has: case BI_set_len: case BI_vec_len:
+		break;
+	default:
+		return false;
+	}
+	for (int i = 0; i < e->u.call.nargs; i++) {
+		const Expr *a = e->u.call.args[i];
+		if (!(is_place(a) || a->kind == EXPR_INT || a->kind == EXPR_BOOL || a->kind == EXPR_CHAR))
+			return false;
+	}
+	return true;
+}
+
+/* A condition that is itself a value: a place or a pure call (is_pure_call). */
+static bool
+is_var(const Own *O, const Expr *e)
+{
+	return is_place(e) || is_pure_call(O, e);
+}
+
 static bool
 same_atom(const Expr *a, const Expr *b)
 {
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
+	case EXPR_CALL:   /* (pure calls: the same builtin on the same atoms; type arguments follow them) */
+		if (strcmp(a->u.call.callee.s, b->u.call.callee.s) != 0 || a->u.call.nargs != b->u.call.nargs)
+			return false;
+		for (int i = 0; i < a->u.call.nargs; i++)
+			if (!same_atom(a->u.call.args[i], b->u.call.args[i]))
+				return false;
+		return true;
 	case EXPR_NAME: return strcmp(a->u.name.s, b->u.name.s) == 0;
 	case EXPR_FIELD: return strcmp(a->u.field.name.s, b->u.field.name.s) == 0 && same_atom(a->u.field.base, b->u.field.base);
 	case EXPR_INT: return a->u.int_lit.value == b->u.int_lit.value && a->lit_suffix == b->lit_suffix && a->lit_negative == b->lit_negative;
@@ -61,16 +111,16 @@ same_atom(const Expr *a, const Expr *b)
 }
 
 static bool
-is_atom(const Expr *e)
+is_atom(const Own *O, const Expr *e)
 {
-	return e && (is_place(e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
+	return e && (is_var(O, e) || e->kind == EXPR_INT || e->kind == EXPR_BOOL || e->kind == EXPR_CHAR);
 }
 
 static bool
-is_cmp(const Expr *e)
+is_cmp(const Own *O, const Expr *e)
 {
 	return e && e->kind == EXPR_BINARY && e->bin_op >= BIN_EQ && e->bin_op <= BIN_GE &&
-	       is_atom(e->u.binary.lhs) && is_atom(e->u.binary.rhs);
+	       is_atom(O, e->u.binary.lhs) && is_atom(O, e->u.binary.rhs);
 }
 
 /* `a op b` is `b swap(op) a`; complement(op) is its negation (for an ordering: over a total order only) */
@@ -109,9 +159,9 @@ cmp_complement(BinaryOp op)
 static int
 cond_rel(const Own *O, const Expr *a, const Expr *b)
 {
-	if (is_place(a))
-		return is_place(b) && same_atom(a, b) ? 0 : -1;
-	if (!is_cmp(b))
+	if (is_var(O, a))
+		return is_var(O, b) && same_atom(a, b) ? 0 : -1;
+	if (!is_cmp(O, b))
 		return -1;
 	BinaryOp op = b->bin_op;
 	if (!same_atom(a->u.binary.lhs, b->u.binary.lhs) || !same_atom(a->u.binary.rhs, b->u.binary.rhs)) {
@@ -168,15 +218,30 @@ place_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
 /* The places of condition or scrutinee x (a place, or a comparison of
  * places and literals) are fixed (place_fixed). */
 static bool
-cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+var_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
 {
 	if (is_place(x))
 		return place_fixed(O, x, e, let_at);
-	if (!is_cmp(x))
+	bool any = false;   /* a pure call: its places */
+	for (int i = 0; i < x->u.call.nargs; i++)
+		if (is_place(x->u.call.args[i])) {
+			if (!place_fixed(O, x->u.call.args[i], e, let_at))
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+static bool
+cond_fixed(Own *O, const Expr *x, const Expr *e, uint32_t *let_at)
+{
+	if (is_var(O, x))
+		return var_fixed(O, x, e, let_at);
+	if (!is_cmp(O, x))
 		return false;
 	const Expr *l = x->u.binary.lhs, *r = x->u.binary.rhs;
-	return (!is_place(l) || place_fixed(O, l, e, let_at)) && (!is_place(r) || place_fixed(O, r, e, let_at)) &&
-	       (is_place(l) || is_place(r));
+	return (!is_var(O, l) || var_fixed(O, l, e, let_at)) && (!is_var(O, r) || var_fixed(O, r, e, let_at)) &&
+	       (is_var(O, l) || is_var(O, r));
 }
 
 /* A letdef of name (the first; NULL: none). */
@@ -220,7 +285,7 @@ cond_resolve(Own *O, const Expr *e, bool *neg)
 		bool n2;
 		const Expr *v = strip_not(def->value, &n2);
 		uint32_t let_at = UINT32_MAX;
-		if (!v || !(is_place(v) || is_cmp(v)) || !cond_fixed(O, v, def->value, &let_at))
+		if (!v || !(is_var(O, v) || is_cmp(O, v)) || !cond_fixed(O, v, def->value, &let_at))
 			return e;
 		e = def->value;
 	}
@@ -234,7 +299,7 @@ sema_own_fact_value(Own *O, int fact, const Expr *e)
 {
 	if (!fact)
 		return -1;
-	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	const struct OwnFact *f = &O->facts.items[(fact - 1) / 2];
 	bool neg = false;
 	e = cond_resolve(O, e, &neg);
 	if (f->pat || !e)
@@ -316,7 +381,7 @@ sema_own_fact_alts(const Own *O, int fact, const Expr *scrut, const Pattern *con
 {
 	if (!fact)
 		return 0;
-	const struct OwnFact *f = &O->facts[(fact - 1) / 2];
+	const struct OwnFact *f = &O->facts.items[(fact - 1) / 2];
 	if (!f->pat || !is_place(scrut) || !same_atom(f->cond, scrut))
 		return 0;
 	int nf = pat_alts(f->pat, fa, one);
@@ -352,6 +417,189 @@ sema_own_fact_arm_meets(const Pattern *const *fa, int nf, uint32_t left, const P
 	return meets;
 }
 
+/* ---- interning ---- */
+
+static uint32_t
+name_hash(const char *c)
+{
+	uint32_t h = 2166136261u;
+	for (; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	return h;
+}
+
+/* A hash of atom a: equal for atoms same_atom takes for one. */
+static uint32_t
+atom_hash(const Expr *a)
+{
+	switch (a->kind) {
+	case EXPR_NAME: return name_hash(a->u.name.s);
+	case EXPR_FIELD: return name_hash(a->u.field.name.s) * 31u + atom_hash(a->u.field.base);
+	case EXPR_INT: return (uint32_t)a->u.int_lit.value * 2654435761u + (uint32_t)(a->u.int_lit.value >> 32) + (uint32_t)a->lit_suffix * 97u + a->lit_negative;
+	case EXPR_BOOL: return 7u + a->u.bool_lit.value;
+	case EXPR_CHAR: return (uint32_t)a->u.char_lit.value * 40503u + 11u;
+	case EXPR_CALL: {
+		uint32_t h = name_hash(a->u.call.callee.s);
+		for (int i = 0; i < a->u.call.nargs; i++)
+			h = h * 1000003u + atom_hash(a->u.call.args[i]);
+		return h;
+	}
+	default: return 0;
+	}
+}
+
+/* A hash of fact f's condition: equal for the conditions fact_intern takes
+ * for one (a comparison either way round: its atoms' hashes summed, its
+ * operator's class with its swap). */
+static uint32_t
+fact_hash(const Own *O, const struct OwnFact *f)
+{
+	const Expr *c = f->cond;
+	if (f->pat)
+		return atom_hash(c) * 2246822519u ^ (uint32_t)(uintptr_t)f->pat * 3266489917u;
+	if (is_var(O, c))
+		return atom_hash(c);
+	uint32_t cls;
+	switch (c->bin_op) {
+	case BIN_EQ: cls = 1; break;
+	case BIN_NE: cls = 2; break;
+	case BIN_LT: case BIN_GT: cls = 3; break;
+	default: cls = 4; break;   /* BIN_LE, BIN_GE */
+	}
+	return (atom_hash(c->u.binary.lhs) + atom_hash(c->u.binary.rhs)) * 668265263u ^ cls;
+}
+
+static bool
+fact_same(const Own *O, const struct OwnFact *a, const struct OwnFact *b)
+{
+	if (a->pat != b->pat)
+		return false;
+	return a->pat ? same_atom(a->cond, b->cond) : cond_rel(O, a->cond, b->cond) == 0;
+}
+
+static int *
+fact_slot(Own *O, const struct OwnFact *f)
+{
+	uint32_t mask = (uint32_t)O->fact_slots_cap - 1, k = f->hash & mask;
+	for (;; k = (k + 1) & mask) {
+		int *slot = &O->fact_slots[k];
+		if (!*slot || fact_same(O, &O->facts.items[*slot - 1], f))
+			return slot;
+	}
+}
+
+/* The index of fact f's condition in Own.facts, added when new. */
+static int
+fact_intern(Own *O, struct OwnFact *f)
+{
+	f->hash = fact_hash(O, f);
+	if ((O->facts.len + 1) * 2 > O->fact_slots_cap) {
+		int cap = O->fact_slots_cap ? O->fact_slots_cap * 2 : 64;
+		free(O->fact_slots);
+		O->fact_slots = spx_xcalloc((size_t)cap, sizeof *O->fact_slots);
+		O->fact_slots_cap = cap;
+		for (int i = 0; i < O->facts.len; i++)
+			*fact_slot(O, &O->facts.items[i]) = i + 1;
+	}
+	int *slot = fact_slot(O, f);
+	if (!*slot) {
+		VEC_PUSH(O->facts, *f);
+		*slot = O->facts.len;
+	}
+	return *slot - 1;
+}
+
+/* ---- reach ---- */
+
+/* The key of a condition (a place, or a comparison): equal for conditions
+ * cond_rel relates (the same atoms either way round, an operator of the
+ * same family: `==`/`!=` or an ordering).  Never 0. */
+static uint32_t
+cond_key(const Own *O, const Expr *c)
+{
+	uint32_t k;
+	if (is_var(O, c))
+		k = atom_hash(c) * 2654435761u ^ 0x9e3779b9u;
+	else
+		k = (atom_hash(c->u.binary.lhs) + atom_hash(c->u.binary.rhs)) * 668265263u ^
+		    (c->bin_op == BIN_EQ || c->bin_op == BIN_NE ? 0x51ed27u : 0x2545f491u);
+	return k ? k : 1;
+}
+
+static struct OwnReach *
+reach_slot(const Own *O, uint32_t key)
+{
+	uint32_t mask = (uint32_t)O->reach_cap - 1, k = key * 2246822519u & mask;
+	while (O->reach[k].key && O->reach[k].key != key)
+		k = (k + 1) & mask;
+	return &O->reach[k];
+}
+
+/* Raise the reach of key to at (a slot per key; keys are hashes, so two
+ * conditions may share one: a later reach, only less dropping). */
+static void
+reach_raise(Own *O, uint32_t key, uint32_t at)
+{
+	if ((O->reach_len + 1) * 2 > O->reach_cap) {
+		struct OwnReach *old = O->reach;
+		int cap = O->reach_cap;
+		O->reach_cap = cap ? cap * 2 : 256;
+		O->reach = spx_xcalloc((size_t)O->reach_cap, sizeof *O->reach);
+		for (int i = 0; i < cap; i++)
+			if (old[i].key)
+				*reach_slot(O, old[i].key) = old[i];
+		free(old);
+	}
+	struct OwnReach *r = reach_slot(O, key);
+	if (!r->key) {
+		r->key = key;
+		O->reach_len++;
+	}
+	if (at > r->at)
+		r->at = at;
+}
+
+static void
+reach_visit(void *ctx, const Expr *e)
+{
+	Own *O = ctx;
+	if (is_var(O, e)) {
+		reach_raise(O, cond_key(O, e), e->span.end);
+		if (e->kind == EXPR_NAME && letdef_find(O, e->u.name.s)) {
+			bool neg = false;
+			const Expr *c = cond_resolve(O, e, &neg);
+			if (c != e && (is_var(O, c) || is_cmp(O, c)))
+				reach_raise(O, cond_key(O, c), e->span.end);
+		}
+	} else if (is_cmp(O, e)) {
+		reach_raise(O, cond_key(O, e), e->span.end);
+	}
+}
+
+static void
+reach_build(Own *O)
+{
+	O->reach_built = true;
+	sema_walk_block(O->body, reach_visit, O);
+}
+
+/*
+ * The end of the last read of a condition fact f (condition c) may decide:
+ * a place or comparison related to c (cond_key), or a name a `let` binds to
+ * one (cond_resolve; an `&&`/`||` is decided through its operands, read
+ * there).  sema_own_fact_value and sema_own_fact_alts decide nothing past
+ * it, so own_live.c's walk drops the fact there (dropping one early would
+ * be more T265, never less: the reach only saves work).
+ */
+static uint32_t
+fact_reach(Own *O, const Expr *c)
+{
+	if (!O->reach_built)
+		reach_build(O);
+	const struct OwnReach *r = O->reach_cap ? reach_slot(O, cond_key(O, c)) : NULL;
+	return r && r->key ? r->at : UINT32_MAX;
+}
+
 /* ---- entering a fact ---- */
 
 /* The condition to hold as a fact when condition c (resolved) has *value:
@@ -385,16 +633,17 @@ fact_pick(Own *O, const Expr *c, const Expr *e, bool *value)
  * true (false), x matches arm i's pattern, until the block of the latest
  * root of c or x ends, when every place in it is fixed (place_fixed).
  * Asked only while no fact is held (the innermost qualifying `if` or
- * match), and taken only for OWN_FACTS distinct conditions per function.
- * The fact, or 0 (none); *fact_let: the offset of the latest `let` of a
- * root of c or x (UINT32_MAX: parameters only), set with a fact only.
+ * match), and taken only while the function's walks holding one are within
+ * their budget (Own.fact_budget).  The fact, or 0 (none); *fact_let: the
+ * offset of the latest `let` of a root of c or x (UINT32_MAX: parameters
+ * only), *fact_reach: the fact's reach (fact_reach), set with a fact only.
  */
 int
-sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let)
+sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let, uint32_t *fact_reach_at)
 {
-	if (!e)
+	if (!e || O->fact_work > O->fact_budget)
 		return 0;
-	struct OwnFact f = { NULL, NULL };
+	struct OwnFact f = { NULL, NULL, 0, 0 };
 	bool value = true;
 	if (e->kind == EXPR_IF && inner) {
 		bool then_ = e->u.if_.then_block == inner, neg;
@@ -418,14 +667,10 @@ sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uin
 		f.cond = fact_pick(O, f.cond, e, &value);
 	if (!f.cond || !cond_fixed(O, f.cond, e, &let_at))
 		return 0;
-	int i = 0;
-	while (i < O->nfacts && (O->facts[i].pat != f.pat || (f.pat ? !same_atom(O->facts[i].cond, f.cond) : cond_rel(O, O->facts[i].cond, f.cond) != 0)))
-		i++;
-	if (i == O->nfacts) {
-		if (O->nfacts == OWN_FACTS)
-			return 0;
-		O->facts[O->nfacts++] = f;
-	}
+	int n = O->facts.len, i = fact_intern(O, &f);
+	if (i == n)
+		O->facts.items[i].reach = fact_reach(O, f.cond);
 	*fact_let = let_at;
+	*fact_reach_at = O->facts.items[i].reach;
 	return 2 * i + 1 + value;
 }

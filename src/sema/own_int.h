@@ -67,10 +67,21 @@ typedef struct OwnEdge {
 	OwnSt alive;
 } OwnEdge;
 
-/* The distinct conditions one function's T265 liveness correlates
- * (own_fact.c): each may walk the rest of the function once per view name;
- * past them conditions are not correlated (more T265, the safe side). */
-#define OWN_FACTS 64
+/* The steps (statements and arms looked at) T265's liveness walks may take
+ * holding a fact, per function: OWN_FACT_WORK plus OWN_FACT_WORK_PER for
+ * each name occurrence in it.  Each distinct condition has its own memo
+ * (own_live.c), so a walk holding one may look again at what another's
+ * did; past the budget no new fact is taken (more T265, the safe side) and
+ * the rest of the function costs what it costs uncorrelated: linear. */
+#define OWN_FACT_WORK 65536
+#define OWN_FACT_WORK_PER 4
+
+struct OwnFact {
+	const Expr *cond;
+	const Pattern *pat;
+	uint32_t hash;    /* own_fact.c's interning */
+	uint32_t reach;
+};
 
 typedef struct Own {
 	Sema *S;
@@ -102,9 +113,15 @@ typedef struct Own {
 	struct OwnMemo { const Block *b; int j; const char *name; uint32_t h; int fact; int r; } *memo;  /* own_live.c: (block, statement, name, fact) → the rest's answer */
 	/* own_fact.c: the conditions correlated so far (OwnMemo.fact): an `if`'s
 	 * condition without its leading `!`s (pat NULL), or a match's scrutinee
-	 * and the pattern of the arm that ran */
-	struct OwnFact { const Expr *cond; const Pattern *pat; } facts[OWN_FACTS];
-	int nfacts;
+	 * and the pattern of the arm that ran; reach: the last offset where a
+	 * condition it may decide is read (past it the walk drops the fact) */
+	VEC(struct OwnFact) facts;
+	int *fact_slots;       /* open addressing: a condition's hash → its index in facts + 1 (0: empty) */
+	int fact_slots_cap;
+	struct OwnReach { uint32_t key, at; } *reach;   /* own_fact.c: a condition's key → the end of its last read (key 0: empty) */
+	int reach_cap, reach_len;
+	bool reach_built;
+	int64_t fact_work, fact_budget;   /* steps taken holding a fact; the function's budget (OWN_FACT_WORK) */
 	int nparams;           /* the function's parameters: the first variables */
 	int memo_cap, memo_len;
 	VEC(int) visited;      /* own_live.c's scratch */
@@ -146,7 +163,7 @@ sema_own_holds_pos(const Expr *x, uint32_t pos)
 }
 
 /* own_fact.c: a fact is 0 (none) or 2 * (index in Own.facts) + 1 + value */
-int sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let);
+int sema_own_fact_enter(Own *O, const Expr *e, const Block *inner, uint32_t pos, uint32_t *fact_let, uint32_t *fact_reach);
 int sema_own_fact_value(Own *O, int fact, const Expr *cond);
 int sema_own_fact_alts(const Own *O, int fact, const Expr *scrut, const Pattern *const **fa, const Pattern **one);
 uint32_t sema_own_fact_arm_meets(const Pattern *const *fa, int nf, uint32_t left, const Pattern *p, uint32_t *covers);

@@ -61,6 +61,7 @@ typedef struct Live {
 	 * (false) until the block declaring c ends */
 	int fact;
 	uint32_t fact_let;    /* the offset of c's one `let` */
+	uint32_t fact_reach;  /* past it no condition the fact decides is read */
 } Live;
 
 static int
@@ -205,6 +206,7 @@ occ_build(Own *O)
 		qsort(O->binds.items, (size_t)O->binds.len, sizeof O->binds.items[0], occ_cmp);
 	if (O->letdefs.len > 1)
 		qsort(O->letdefs.items, (size_t)O->letdefs.len, sizeof O->letdefs.items[0], letdef_cmp);
+	O->fact_budget = OWN_FACT_WORK + (int64_t)OWN_FACT_WORK_PER * (O->occ.len + O->kills.len);
 }
 
 /* The entries of name in a sorted index: *n of them from the result. */
@@ -386,6 +388,7 @@ r_arms(Live *L, const Expr *e, int i, int acc)
 		uint32_t left = nf == 32 ? UINT32_MAX : (1u << nf) - 1, covers;
 		for (int k = i; k < e->u.match.narms && r != LV_LIVE; k++) {
 			const MatchArm *a = &e->u.match.arms[k];
+			L->O->fact_work += L->fact != 0;
 			if (nf) {
 				/* an arm matching none of the values the fact leaves does not run */
 				if (!sema_own_fact_arm_meets(fa, nf, left, a->pat, &covers))
@@ -519,11 +522,21 @@ r_block_from(Live *L, const Block *b, int j)
 			r = r_expr(L, b->tail);
 			break;
 		}
+		if (L->fact && b->stmts[k]->span.start > L->fact_reach) {
+			/* no condition the fact decides is read from here on: the
+			 * answer is the uncorrelated one (its memo is shared) */
+			int fact = L->fact;
+			L->fact = 0;
+			r = r_block_from(L, b, k);
+			L->fact = fact;
+			break;
+		}
 		int m = memo_get(L, b, k);
 		if (m >= 0) {
 			r = m;
 			break;
 		}
+		O->fact_work += L->fact != 0;
 		VEC_PUSH(O->visited, k);
 		r = r_stmt(L, b->stmts[k]);
 		if (r == LV_SHADOW) {
@@ -711,7 +724,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 	for (const char *c = name; *c; c++)
 		h = (h ^ (uint8_t)*c) * 16777619u;
 	occ_build(O);
-	Live L = { O, name, h, NULL, NULL, 0, 0, 0, 0 };
+	Live L = { O, name, h, NULL, NULL, 0, 0, 0, 0, 0 };
 	L.reads = sema_own_occ_range(O->occ.items, O->occ.len, name, &L.nreads);
 	L.kills = sema_own_occ_range(O->kills.items, O->kills.len, name, &L.nkills);
 	uint32_t pos = end;
@@ -721,7 +734,7 @@ sema_own_view_live_after(Own *O, int v, uint32_t end)
 		const Block *b = at->b;
 		int r;
 		if (!L.fact)
-			L.fact = sema_own_fact_enter(O, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner, pos, &L.fact_let);
+			L.fact = sema_own_fact_enter(O, stmt_value(at->i < b->nstmts ? b->stmts[at->i] : NULL, b->tail), inner, pos, &L.fact_let, &L.fact_reach);
 		if (at->i < b->nstmts) {
 			r = rest_of_stmt(&L, b->stmts[at->i], inner, pos);
 			if (r == LV_SHADOW)
