@@ -907,7 +907,6 @@ bool
 patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const char *src, size_t len,
     const char *revision, DiagSink *d, PatchPlan *out)
 {
-	(void)len;
 	memset(out, 0, sizeof *out);
 	if (strcmp(p->base.s, revision) != 0) {
 		Diag *g = diag_report(d, DIAG_G409, &p->base.span, "stale semantic patch: expected graph %s, current graph %s", p->base.s, revision);
@@ -990,7 +989,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 			return false;
 		}
 	}
-	return true;
+	return patch_edits_in_place(p, out, src, len, d);
 }
 
 void
@@ -1164,7 +1163,7 @@ patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *aft
 {
 	const Module *a = before->m, *b = after->m;
 	if (patch_has_v4_edit(p)) {
-		if (!same_declarations(p, before, after, d) || !same_untouched(p, pl, before, after, d))
+		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !same_untouched(p, pl, before, after, d))
 			return false;
 	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");

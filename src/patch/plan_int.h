@@ -38,6 +38,7 @@ struct Planner {
 	void *user;              /* a walk's own state */
 	const Expr *parent;      /* the expression holding the one visited (NULL at the top) */
 	const Expr *found, *found_parent;
+	const Decl *found_decl;
 	uint32_t want_start, want_end;
 };
 
@@ -47,6 +48,10 @@ void patch_walk_module(Planner *P);
 void patch_walk_fn(Planner *P, const FnDecl *f);
 void patch_walk_expr(Planner *P, const Expr *e);
 void patch_add_edit(Planner *P, Span at, const char *text);
+/* Fragments stay in their place (plan_v4.c; G108): before the re-check,
+ * by their tokens; after it, each is exactly one expression or declaration. */
+bool patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size_t len, DiagSink *d);
+bool patch_fragments_whole(const SPatch *p, const PatchPlan *pl, Sema *after, DiagSink *d);
 const char *patch_kind_name(SymKind k);
 /* A member (field, case, case field) with this stable id: its kind, and its owner. */
 const char *patch_member_kind(Sema *S, const char *id, SymId *owner);

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lex/lex.h"
+
 /* ---- text helpers ---- */
 
 static uint32_t
@@ -682,4 +684,197 @@ patch_plan_v4(Planner *P)
 	case POP_PARAM_TYPE: return plan_param(P);
 	default: return false;
 	}
+}
+
+/* ---- fragments stay in their place ---- */
+
+/*
+ * A fragment is spliced as text, so without these checks it could reach
+ * past its place: close the function it belongs to and write the next
+ * header anew, hide the rest of a line behind `//`, leave a string or
+ * comment open, or attach an attribute to the next declaration.  Two
+ * checks keep it in place.  Before the re-check (patch_edits_in_place):
+ * every fragment lexes alone, its brackets never close what they did not
+ * open, and the candidate's tokens are exactly the original's outside the
+ * edits plus each edit's own tokens (nothing swallowed or merged).  After
+ * it (patch_fragments_whole): an expression or clause fragment is exactly
+ * one expression of the candidate, an added function exactly one
+ * declaration.  Both are G108.
+ */
+
+static Diag *
+misplaced(DiagSink *d, const SPatch *p, int op, const char *what)
+{
+	Diag *g = diag_report(d, DIAG_G108, &p->ops[op].line,
+	    "semantic patch changed meaning outside its admitted delta: the fragment of the operation on line %u %s", p->ops[op].lineno, what);
+	diag_set_help(g, "a fragment is one expression, one body or one function: its brackets balance, and it leaves no string or comment open "
+	    "and no `//` comment before text that follows it on its line");
+	return g;
+}
+
+static bool
+fragment_op(PatchOpKind k)
+{
+	return k == POP_REPLACE_BODY || k == POP_REPLACE_EXPR || k == POP_ADD_CLAUSE || k == POP_ADD_FUNCTION;
+}
+
+/* Lex text; false if it has a lexical error.  The tokens (EOF excluded) in *lx. */
+static bool
+lex_alone(LexResult *lx, const char *text, size_t len, Arena *a)
+{
+	DiagSink q;
+	diag_init(&q, "fragment", text, len);
+	lex_source(lx, text, len, a, &q);
+	bool ok = !lx->had_error && !lx->fatal && q.errors == 0;
+	diag_free(&q);
+	if (ok && lx->ntoks > 0 && lx->toks[lx->ntoks - 1].kind == TOK_EOF)
+		lx->ntoks--;
+	return ok;
+}
+
+bool
+patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size_t len, DiagSink *d)
+{
+	bool any = false;
+	for (int i = 0; i < pl->edits.len && !any; i++)
+		any = fragment_op(p->ops[pl->edits.items[i].op].kind);
+	if (!any)
+		return true;
+	Arena a;
+	arena_init(&a);
+	bool ok = true;
+	/* each fragment alone: lexes, and its brackets never go below zero */
+	for (int i = 0; i < pl->edits.len && ok; i++) {
+		const PatchEdit *e = &pl->edits.items[i];
+		if (!fragment_op(p->ops[e->op].kind))
+			continue;
+		LexResult lx;
+		if (!lex_alone(&lx, e->text, strlen(e->text), &a)) {
+			misplaced(d, p, e->op, "leaves a string or comment open or holds a lexical error");
+			ok = false;
+		}
+		int depth = 0;
+		for (int t = 0; t < lx.ntoks && ok; t++) {
+			uint8_t k = lx.toks[t].kind;
+			depth += (k == TOK_LPAREN || k == TOK_LBRACE || k == TOK_LBRACKET) - (k == TOK_RPAREN || k == TOK_RBRACE || k == TOK_RBRACKET);
+			if (depth < 0) {
+				misplaced(d, p, e->op, "closes a bracket it did not open");
+				ok = false;
+			}
+		}
+		if (ok && depth != 0) {
+			misplaced(d, p, e->op, "leaves a bracket open");
+			ok = false;
+		}
+		lex_free(&lx);
+	}
+	/* the candidate's tokens: the original's outside the edits, shifted,
+	 * and each edit's own tokens at its place */
+	size_t clen;
+	char *cand = ok ? patch_apply(src, len, pl, &clen) : NULL;
+	LexResult lo = {0}, lc = {0};
+	if (ok && lex_alone(&lo, src, len, &a) && lex_alone(&lc, cand, clen, &a)) {
+		int t = 0, c = 0;
+		int64_t shift = 0;
+		int bad = -1;
+		for (int i = 0; i <= pl->edits.len && bad < 0; i++) {
+			const PatchEdit *e = i < pl->edits.len ? &pl->edits.items[i] : NULL;
+			uint32_t upto = e ? e->start : (uint32_t)len;
+			for (; t < lo.ntoks && lo.toks[t].span.start < upto && bad < 0; t++, c++)
+				if (c >= lc.ntoks || lc.toks[c].kind != lo.toks[t].kind || (int64_t)lc.toks[c].span.start != lo.toks[t].span.start + shift ||
+				    (int64_t)lc.toks[c].span.end != lo.toks[t].span.end + shift)
+					bad = e ? e->op : pl->edits.items[pl->edits.len - 1].op;
+			if (!e || bad >= 0)
+				break;
+			while (t < lo.ntoks && lo.toks[t].span.start < e->end)
+				t++;
+			LexResult le;
+			size_t tl = strlen(e->text);
+			if (lex_alone(&le, e->text, tl, &a)) {
+				for (int k = 0; k < le.ntoks && bad < 0; k++, c++)
+					if (c >= lc.ntoks || lc.toks[c].kind != le.toks[k].kind ||
+					    (int64_t)lc.toks[c].span.start != (int64_t)le.toks[k].span.start + e->start + shift)
+						bad = e->op;
+			} else {
+				bad = e->op;
+			}
+			lex_free(&le);
+			shift += (int64_t)tl - (int64_t)(e->end - e->start);
+		}
+		if (bad < 0 && c != lc.ntoks)
+			bad = pl->edits.items[pl->edits.len - 1].op;
+		if (bad >= 0) {
+			misplaced(d, p, bad, "joins with or hides the source around it");
+			ok = false;
+		}
+	}
+	/* a candidate that does not lex is left to the re-check's diagnostics */
+	lex_free(&lo);
+	lex_free(&lc);
+	free(cand);
+	arena_free(&a);
+	return ok;
+}
+
+static void
+find_decl_span(Planner *P, const Module *m)
+{
+	for (int i = 0; i < m->ndecls && !P->found_decl; i++)
+		if (m->decls[i].span.start == P->want_start && m->decls[i].span.end == P->want_end)
+			P->found_decl = &m->decls[i];
+}
+
+bool
+patch_fragments_whole(const SPatch *p, const PatchPlan *pl, Sema *after, DiagSink *d)
+{
+	int64_t shift = 0;
+	for (int i = 0; i < pl->edits.len; i++) {
+		const PatchEdit *e = &pl->edits.items[i];
+		PatchOpKind k = p->ops[e->op].kind;
+		size_t tl = strlen(e->text);
+		int64_t at = (int64_t)e->start + shift;
+		shift += (int64_t)tl - (int64_t)(e->end - e->start);
+		if (k != POP_REPLACE_EXPR && k != POP_ADD_CLAUSE && k != POP_ADD_FUNCTION)
+			continue;
+		/* the fragment's bytes in the edit's text, blanks trimmed */
+		size_t s = 0, n = tl;
+		if (k == POP_ADD_CLAUSE) {
+			const char *kw = strstr(e->text, p->ops[e->op].w[1].s);
+			s = kw ? (size_t)(kw - e->text) + strlen(p->ops[e->op].w[1].s) : 0;
+		}
+		while (s < n && (e->text[s] == ' ' || e->text[s] == '\t' || e->text[s] == '\n' || e->text[s] == '\r'))
+			s++;
+		while (n > s && (e->text[n - 1] == ' ' || e->text[n - 1] == '\t' || e->text[n - 1] == '\n' || e->text[n - 1] == '\r'))
+			n--;
+		Planner P;
+		memset(&P, 0, sizeof P);
+		P.m = after->m;
+		P.S = after;
+		P.sym = -1;
+		P.ci = -1;
+		P.invariants_of = -1;
+		P.want_start = (uint32_t)(at + (int64_t)s);
+		P.want_end = (uint32_t)(at + (int64_t)n);
+		bool found;
+		if (k == POP_ADD_FUNCTION) {
+			find_decl_span(&P, after->m);
+			found = P.found_decl != NULL;
+		} else {
+			P.on_expr = find_span;
+			patch_walk_module(&P);
+			found = P.found != NULL;
+			/* a parenthesised fragment: the parentheses may hold no node of their own */
+			if (!found && k == POP_REPLACE_EXPR && n - s >= 2 && e->text[s] == '(' && e->text[n - 1] == ')') {
+				P.want_start++;
+				P.want_end--;
+				patch_walk_module(&P);
+				found = P.found != NULL;
+			}
+		}
+		if (!found) {
+			misplaced(d, p, e->op, k == POP_ADD_FUNCTION ? "is not exactly one declaration" : "is not exactly one expression");
+			return false;
+		}
+	}
+	return true;
 }

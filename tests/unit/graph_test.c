@@ -9,6 +9,7 @@
 
 #include "../../src/driver/session.h"
 #include "../../src/graph/graph.h"
+#include "../../src/patch/patch.h"
 #include "unit.h"
 
 static const char prog[] =
@@ -88,4 +89,46 @@ unit_graph_checks(void)
 	unit_check(z->nbuiltins == 2 && strcmp(z->builtins[0], "core.byte.len") == 0 && strcmp(z->builtins[1], "core.bytes.as_slice") == 0, "graph: builtin calls listed apart");
 	graph_model_free(g);
 	driver_session_free(&s);
+}
+
+/* SPX-G121, the semantic review's guard: a declaration's declared effects
+ * changed beyond what the patch admits.  No patch operation can do that
+ * (a fragment stays in its place: patch_edits_in_place,
+ * patch_fragments_whole), so the guard is driven directly with two
+ * programs whose `say` declares different effects. */
+static const char sec_before[] =
+	"module sec;\n\npermit { process.stdout.write, process.stderr.write }\n\n"
+	"@id(\"sec.say\")\nfn say() -> i64\n    uses { process.stdout.write }\n{\n    0\n}\n\n"
+	"@id(\"app.main\")\nfn main() -> i64\n    uses { process.stdout.write, process.stderr.write }\n{\n    say()\n}\n";
+static const char sec_after[] =
+	"module sec;\n\npermit { process.stdout.write, process.stderr.write }\n\n"
+	"@id(\"sec.say\")\nfn say() -> i64\n    uses { process.stdout.write, process.stderr.write }\n{\n    0\n}\n\n"
+	"@id(\"app.main\")\nfn main() -> i64\n    uses { process.stdout.write, process.stderr.write }\n{\n    say()\n}\n";
+
+void
+unit_review_guard_checks(void)
+{
+	static const char spatch[] = "schema semaprax.semantic-patch.v4\nbase sha256:0\nreplace-body function sec.say with 1\n";
+	Session a, b;
+	driver_session_init(&a, "a.spx");
+	driver_set_source(&a, sec_before, sizeof sec_before - 1);
+	driver_session_init(&b, "b.spx");
+	driver_set_source(&b, sec_after, sizeof sec_after - 1);
+	bool ok = driver_parse(&a) && driver_check(&a) && driver_parse(&b) && driver_check(&b);
+	unit_check(ok, "review guard: both programs verify");
+	SPatch p;
+	DiagSink d;
+	diag_init(&d, "g.spatch", spatch, sizeof spatch - 1);
+	bool parsed = patch_parse(&p, spatch, sizeof spatch - 1, &d);
+	unit_check(parsed, "review guard: the patch parses");
+	if (ok && parsed) {
+		unit_check(patch_review_same_security(&p, a.S, a.S, &d), "review guard: equal effects pass");
+		unit_check(!patch_review_same_security(&p, a.S, b.S, &d) && d.items.len > 0 && d.items.items[d.items.len - 1].code == DIAG_G121,
+		    "review guard: a declaration whose declared effects changed is SPX-G121");
+	}
+	if (parsed)
+		patch_free(&p);
+	diag_free(&d);
+	driver_session_free(&a);
+	driver_session_free(&b);
 }

@@ -738,6 +738,7 @@ main(void)
 	unit_rt_checks();
 	unit_float_checks();
 	unit_graph_checks();
+	unit_review_guard_checks();
 	unit_wasm_checks();
 	unit_mono_checks();
 	unit_std_names_checks();

@@ -18,6 +18,8 @@ void unit_mono_checks(void);
 void unit_rt_checks(void);
 /* src/graph/: the semantic model (graph_test.c). */
 void unit_graph_checks(void);
+/* src/patch/: the semantic review's effects guard, SPX-G121 (graph_test.c). */
+void unit_review_guard_checks(void);
 /* the Wasm lane's encoder (wasm_test.c). */
 void unit_wasm_checks(void);
 /* rt_float_text against its snprintf/strtod oracle (float_test.c). */
