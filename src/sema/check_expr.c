@@ -301,10 +301,24 @@ check_binary(FnCtx *C, const Expr *e)
 				Diag *d = sema_error(S, DIAG_T207, e->span, "equality on variant `%s` requires a non-generic variant whose cases all carry no payload",
 				    sema_type_name(S, bad));
 				const Expr *k = r->kind == EXPR_VARIANT ? r : l->kind == EXPR_VARIANT ? l : NULL;
+				const Expr *other = k == r ? l : r;
+				int olen = other ? (int)(other->span.end - other->span.start) : 0;
+				bool oneline = olen > 0 && olen <= 48 && !memchr(S->src + other->span.start, '\n', (size_t)olen);
+				const char *otext = oneline ? S->src + other->span.start : "value";
+				if (!oneline)
+					olen = 5;
 				if (k && k->u.variant.ninits == 0)
 					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
 					    k->u.variant.type.s, k->u.variant.case_name.s);
-				else
+				else if (k && k->u.variant.ninits == 1) {
+					/* `byte_get(b, i) == Option<u8>::Some { value: 10u8 }`: bind the
+					 * payload and compare it */
+					const FieldInit *fi = &k->u.variant.inits[0];
+					int vlen = (int)(fi->value->span.end - fi->value->span.start);
+					diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: x } => x %s %.*s, _ => %s, }`",
+					    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, sp, vlen > 0 && vlen <= 48 ? vlen : 3,
+					    vlen > 0 && vlen <= 48 ? S->src + fi->value->span.start : "…", op == BIN_EQ ? "false" : "true");
+				} else
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
 			}
@@ -1339,7 +1353,13 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T219, e->span, "`?` cannot propagate error type %s into Result error type %s", sema_type_name(S, err),
 		    sema_type_name(S, sema_type_info(&S->types, fres)->args[1]));
-		diag_set_help(d, "match the value and convert the error explicitly");
+		/* the types spelt out, so the helper can be written as read */
+		TypeId want_err = sema_type_info(&S->types, fres)->args[1];
+		char from[160], to[160];
+		snprintf(from, sizeof from, "Result<%s, %s>", sema_type_name(S, payload), sema_type_name(S, err));
+		snprintf(to, sizeof to, "Result<%s, %s>", sema_type_name(S, payload), sema_type_name(S, want_err));
+		diag_set_help(d, "`?` passes the error on unchanged: convert it first, `convert(…)?`, with a helper `fn convert(r: own %s) -> %s` that matches `Result::Ok { value }` and `Result::Err { error }` and rebuilds each as a `%s`",
+		    from, to, to);
 	}
 	return payload;
 }

@@ -109,6 +109,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
+	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
+		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
 	if (in_list(print_names, name))
 		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 	else if (help)
@@ -117,6 +119,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
+	else if (in_list(from_bytes, name))
+		diag_set_help(d, "there is no bytes-to-text conversion: work on the bytes (`byte_get(view, i)`, `byte_range(view, start, end)`, `byte_len(view)`), append an ASCII byte `b` to text with `string_concat(text, string_from_char(char_from_u8(b)))`, or read a text file whole with `file_read_text(path)`");
 	else if (in_list(vec_new, name))
 		diag_set_help(d, "a list is `vec_with_capacity<T>(n)` with its element type and capacity spelled (a push past the capacity stops the program), e.g. `let mut v = vec_with_capacity<i64>(16usize);`, filled with `v = vec_push<i64>(v, x);`");
 	else if (in_list(map_get, name))
