@@ -213,6 +213,11 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 			return;
 		}
 	}
+	if (ti->kind == TY_ITER) {
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration, and an `Iter` is walked by `for own item in %s { … }` (each step calls `iter_next` for you), or by a recursive helper that takes the `rest` it yields `own`",
+		    name);
+		return;
+	}
 	diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
 	    name, name, name);
 }
