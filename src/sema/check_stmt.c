@@ -213,6 +213,12 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 			return;
 		}
 	}
+	if (record) {
+		/* a literal, `with` or another expression: the renewal is a call */
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration, and a record is renewed in a loop only by a call, `%s = step(%s, …)`, of an effect-free, non-generic function whose one `own` parameter receives it: move this expression into such a function (`semaprax explain SPX-U105`)",
+		    name, name);
+		return;
+	}
 	if (ti->kind == TY_ITER) {
 		diag_set_help(d, "a fresh `let` ends with the loop's iteration, and an `Iter` is walked by `for own item in %s { … }` (each step calls `iter_next` for you), or by a recursive helper that takes the `rest` it yields `own`",
 		    name);
