@@ -258,6 +258,15 @@ literal_suffix_help(FnCtx *C, Diag *d, const Expr *l, const Expr *r, TypeId expe
 {
 	const char *suffix = expected == T_I32 ? "i32" : expected == T_U8 ? "u8" : expected == T_USIZE ? "usize" : NULL;
 	const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
+	/* a literal suffixed for another integer type (`string_len(s) > 0usize`):
+	 * the same number with the operand's suffix, or none for i64 */
+	const Expr *wrong = l->kind == EXPR_INT && l->lit_suffix != SUF_NONE ? l : r->kind == EXPR_INT && r->lit_suffix != SUF_NONE ? r : NULL;
+	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
+	    sema_expr_type(C->S, wrong->id) != expected) {
+		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(C->S, expected),
+		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		return;
+	}
 	if (!d || !suffix || !lit)
 		return;
 	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
