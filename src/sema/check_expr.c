@@ -655,8 +655,13 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			for (int i = 0; i < e->u.call.nargs; i++)
 				sema_check_expr(C, args[i]);
 			Diag *d = sema_error(S, box_profile(bi, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
-			diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
-			    : "move the value out with `box_into_inner<T>(b)`");
+			if (bi == BI_box_get && e->u.call.nargs == 1 && sema_lent_value(S, args[0]))
+				/* a borrowed box (a `borrow` parameter, a `match borrow`
+				 * binding): moving out needs the owner */
+				diag_set_help(d, "a lent box of a non-Copy value cannot be read in place: `box_into_inner<T>(b)` moves the value out and consumes the box, so take the box (or what holds it) `own` and open it with `match own`");
+			else
+				diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
+				    : "move the value out with `box_into_inner<T>(b)`");
 			return true;
 		}
 	}
