@@ -224,8 +224,12 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 		    name);
 		return;
 	}
-	diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
-	    name, name, name);
+	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES)
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
+		    name, name, name);
+	else
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or carry it through a recursive helper that takes it `own` instead of the loop",
+		    name);
 }
 
 static void
