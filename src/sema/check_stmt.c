@@ -373,8 +373,18 @@ check_for(FnCtx *C, const Stmt *s)
 		}
 	}
 	sema_scope_push(C);
-	if (sema_local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
-		sema_local_lend(C, s->u.for_.item.s, MODE_BORROW);
+	const char *iname = s->u.for_.item.s;
+	bool declared;
+	if (strcmp(iname, "_") != 0 && strcmp(iname, "result") != 0 && sema_local_find(C, iname)) {
+		/* sema_local_declare's first line; a loop item is renamed, not `let mut` */
+		Diag *d = sema_error(S, DIAG_T209, s->u.for_.item.span, "local binding `%s` shadows an existing value", iname);
+		diag_set_help(d, "there is no shadowing: name the loop item differently, `for %s2 in …`", iname);
+		declared = false;
+	} else {
+		declared = sema_local_declare(C, iname, item, false, s->u.for_.item.span);
+	}
+	if (declared && !s->u.for_.own)
+		sema_local_lend(C, iname, MODE_BORROW);
 	C->loop_depth++;
 	if (s->u.for_.body)
 		sema_check_block(C, s->u.for_.body);
