@@ -569,7 +569,13 @@ check_match_arms(FnCtx *C, const Expr *e)
 		const TypeInfo *sti = sema_type_info(&S->types, st);
 		bool rec = sti->kind == TY_NOMINAL && sema_sym(S, (SymId)sti->decl)->kind != SK_VARIANT;
 		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "plain %s match requires a Copy scrutinee", rec ? "record" : "variant");
-		diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
+		const Expr *sc = e->u.match.scrutinee;
+		if (sc->kind == EXPR_NAME && sema_lent_value(S, sc))
+			/* a `for` item, a `borrow` parameter: `match own` would move out of it */
+			diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding), so inspect it with `match borrow %s { … }`; `match own` needs its owner",
+			    sc->u.name.s, sc->u.name.s);
+		else
+			diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
 	}
 	if (scalar_scrutinee(st))
 		return match_scalar(C, e, st);
