@@ -202,7 +202,8 @@ check_name(FnCtx *C, const Expr *e)
 		}
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
-			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
+			diag_set_help(d, "closures capture Copy values by value: read what the closure needs from `%s` before it (a length, a count, an element: `let n = …;`) and capture that, or pass `%s` as a parameter instead",
+			    name, name);
 			return T_ERR;
 		}
 		C->name_expr = e;   /* value_mode's lookup, answered */
