@@ -254,25 +254,6 @@ is_unsuffixed_int(const Expr *e)
 	return e->kind == EXPR_INT && e->lit_suffix == SUF_NONE;
 }
 
-static void
-literal_suffix_help(FnCtx *C, Diag *d, const Expr *l, const Expr *r, TypeId expected)
-{
-	const char *suffix = expected == T_I32 ? "i32" : expected == T_U8 ? "u8" : expected == T_USIZE ? "usize" : NULL;
-	const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
-	/* a literal suffixed for another integer type (`string_len(s) > 0usize`):
-	 * the same number with the operand's suffix, or none for i64 */
-	const Expr *wrong = l->kind == EXPR_INT && l->lit_suffix != SUF_NONE ? l : r->kind == EXPR_INT && r->lit_suffix != SUF_NONE ? r : NULL;
-	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
-	    sema_expr_type(C->S, wrong->id) != expected) {
-		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(C->S, expected),
-		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
-		return;
-	}
-	if (!d || !suffix || !lit)
-		return;
-	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
-	    (int)(lit->span.end - lit->span.start), C->S->src + lit->span.start, suffix, suffix);
-}
 
 static bool
 equatable(Sema *S, TypeId t)
@@ -311,24 +292,12 @@ check_binary(FnCtx *C, const Expr *e)
 				Diag *d = sema_error(S, DIAG_T207, e->span, "equality on variant `%s` requires a non-generic variant whose cases all carry no payload",
 				    sema_type_name(S, bad));
 				const Expr *k = r->kind == EXPR_VARIANT ? r : l->kind == EXPR_VARIANT ? l : NULL;
-				const Expr *other = k == r ? l : r;
-				int olen = other ? (int)(other->span.end - other->span.start) : 0;
-				bool oneline = olen > 0 && olen <= 48 && !memchr(S->src + other->span.start, '\n', (size_t)olen);
-				const char *otext = oneline ? S->src + other->span.start : "value";
-				if (!oneline)
-					olen = 5;
 				if (k && k->u.variant.ninits == 0)
 					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
 					    k->u.variant.type.s, k->u.variant.case_name.s);
-				else if (k && k->u.variant.ninits == 1) {
-					/* `byte_get(b, i) == Option<u8>::Some { value: 10u8 }`: bind the
-					 * payload and compare it */
-					const FieldInit *fi = &k->u.variant.inits[0];
-					int vlen = (int)(fi->value->span.end - fi->value->span.start);
-					diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: x } => x %s %.*s, _ => %s, }`",
-					    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, sp, vlen > 0 && vlen <= 48 ? vlen : 3,
-					    vlen > 0 && vlen <= 48 ? S->src + fi->value->span.start : "…", op == BIN_EQ ? "false" : "true");
-				} else
+				else if (k && k->u.variant.ninits == 1)
+					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ);
+				else
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
 			}
@@ -406,7 +375,7 @@ check_binary(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, expected));
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
-		literal_suffix_help(C, d, l, r, expected);
+		sema_literal_suffix_help(S, d, l, r, expected);
 	}
 	return result;
 }
