@@ -647,7 +647,14 @@ lex_punct(Lexer *L)
 			n = 2;
 		} else {
 			Diag *dg = lex_error(L, DIAG_P002, L->pos, L->pos + 1, "unexpected `&`; did you mean `&&`?");
-			diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
+			/* the habit by position: `s: &str` (a type), `f(&s)` (an argument) */
+			TokKind prev = L->toks.len ? (TokKind)L->toks.items[L->toks.len - 1].kind : TOK_EOF;
+			if (prev == TOK_COLON || prev == TOK_ARROW)
+				diag_set_help(dg, "there are no references: a parameter that only reads says `borrow`, `text: borrow str` for text (the caller lends `string_as_str(s)`) or `values: borrow Vec<i64>`; logical and is `&&`");
+			else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN)
+				diag_set_help(dg, "there are no references: use the value itself (a `borrow` parameter lends it and the caller keeps it), or a view, `string_as_str(s)`, where a `str` is wanted; logical and is `&&`");
+			else
+				diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
 			k = TOK_ERROR;
 		}
 		break;

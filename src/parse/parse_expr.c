@@ -1164,6 +1164,8 @@ new_pat(Parser *p, PatternKind k, Span s)
 
 static Pattern *parse_record_pat(Parser *p, Token *tname);
 
+#define TOKLEN(t) ((int)((t)->span.end - (t)->span.start))
+
 /* field_pat = IDENT , [ ":" , ( IDENT | "_" | record_pat ) ] ;  list at `{` */
 static FieldPat *
 parse_field_pats(Parser *p, int *n)
@@ -1207,7 +1209,19 @@ parse_field_pats(Parser *p, int *n)
 		if (!parse_accept(p, TOK_COMMA))
 			break;
 	}
-	parse_expect(p, TOK_RBRACE, "`}` after pattern fields");
+	if (!p->panic && parse_at(p, TOK_COLONCOLON) && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_IDENT) {
+		/* `value: Token::Plus {}`: a case pattern nested in a field, which
+		 * the grammar has not (field_pat takes a binding, `_` or a record
+		 * pattern); the first line stays parse_expect's */
+		const Token *type = &p->toks[p->pos - 1], *kase = parse_peek_at(p, 1);
+		const Token *field = p->pos > 2 && p->toks[p->pos - 2].kind == TOK_COLON ? &p->toks[p->pos - 3] : type;
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after pattern fields");
+		diag_set_help(d, "a field pattern cannot name a variant case: bind the field, `%.*s: inner`, and match the binding in the arm: `… { %.*s: inner } => match inner { %.*s::%.*s {} => …, _ => …, },`",
+		    TOKLEN(field), p->src + field->span.start, TOKLEN(field), p->src + field->span.start, TOKLEN(type), p->src + type->span.start,
+		    kase->kind == TOK_IDENT ? TOKLEN(kase) : (int)strlen("…"), kase->kind == TOK_IDENT ? p->src + kase->span.start : "…");
+	} else {
+		parse_expect(p, TOK_RBRACE, "`}` after pattern fields");
+	}
 	parse_leave(p);
 	FieldPat *out = ARENA_COPY(p, FieldPat, fields);
 	*n = fields.len;

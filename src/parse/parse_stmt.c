@@ -750,6 +750,10 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		diag_set_help(d, "delete the `;` after the last expression: a block ends with its final value expression, written without `;`");
 		if (tail_fits(p, e, ctx, tail, stmts, nstmts))
 			diag_add_fix(d, semi->span.start, semi->span.end, "");  /* the value ends the block */
+	} else if (e->kind == EXPR_MATCH) {
+		/* `match x { … };` then more statements: the match is the value
+		 * statement, though the caret stands after it */
+		diag_set_help(d, "the `match` ending just before this is a value followed by `;`, and only a block's last expression may stand alone: discard its value with `let _ = match …;`, or make it the block's final expression");
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
@@ -1021,7 +1025,11 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");
-			parse_decorate_expected(p, d);
+			if (e->kind == EXPR_MATCH)
+				/* a statement `match` (other languages' habit): it is a value */
+				diag_set_help(d, "a `match` is an expression, not a statement: discard its value with `let _ = match …;` (each arm ending in a value, such as `0`), or make it the block's final expression");
+			else
+				parse_decorate_expected(p, d);
 			break;
 		}
 	}

@@ -202,7 +202,8 @@ check_name(FnCtx *C, const Expr *e)
 		}
 		if (C->closure_floor && l < C->locals.items + C->closure_floor && !sema_is_copy(S, l->type)) {
 			Diag *d = sema_error(S, DIAG_T288, e->span, "closure captures `%s` of non-Copy type %s", name, sema_type_name(S, l->type));
-			diag_set_help(d, "closures capture Copy values by value; pass `%s` as a parameter instead", name);
+			diag_set_help(d, "closures capture Copy values by value: read what the closure needs from `%s` before it (a length, a count, an element: `let n = …;`) and capture that, or pass `%s` as a parameter instead",
+			    name, name);
 			return T_ERR;
 		}
 		C->name_expr = e;   /* value_mode's lookup, answered */
@@ -253,16 +254,6 @@ is_unsuffixed_int(const Expr *e)
 	return e->kind == EXPR_INT && e->lit_suffix == SUF_NONE;
 }
 
-static void
-literal_suffix_help(FnCtx *C, Diag *d, const Expr *l, const Expr *r, TypeId expected)
-{
-	const char *suffix = expected == T_I32 ? "i32" : expected == T_U8 ? "u8" : expected == T_USIZE ? "usize" : NULL;
-	const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
-	if (!d || !suffix || !lit)
-		return;
-	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
-	    (int)(lit->span.end - lit->span.start), C->S->src + lit->span.start, suffix, suffix);
-}
 
 static bool
 equatable(Sema *S, TypeId t)
@@ -304,6 +295,8 @@ check_binary(FnCtx *C, const Expr *e)
 				if (k && k->u.variant.ninits == 0)
 					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
 					    k->u.variant.type.s, k->u.variant.case_name.s);
+				else if (k && k->u.variant.ninits == 1)
+					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ);
 				else
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
@@ -382,7 +375,7 @@ check_binary(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, expected));
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
-		literal_suffix_help(C, d, l, r, expected);
+		sema_literal_suffix_help(S, d, l, r, expected);
 	}
 	return result;
 }
@@ -632,8 +625,13 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			for (int i = 0; i < e->u.call.nargs; i++)
 				sema_check_expr(C, args[i]);
 			Diag *d = sema_error(S, box_profile(bi, DIAG_T205), e->span, "`%s<%s>` reads a Copy element; `%s` is not Copy", name, sema_type_name(S, t), sema_type_name(S, t));
-			diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
-			    : "move the value out with `box_into_inner<T>(b)`");
+			if (bi == BI_box_get && e->u.call.nargs == 1 && sema_lent_value(S, args[0]))
+				/* a borrowed box (a `borrow` parameter, a `match borrow`
+				 * binding): moving out needs the owner */
+				diag_set_help(d, "a lent box of a non-Copy value cannot be read in place: `box_into_inner<T>(b)` moves the value out and consumes the box, so take the box (or what holds it) `own` and open it with `match own`");
+			else
+				diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
+				    : "move the value out with `box_into_inner<T>(b)`");
 			return true;
 		}
 	}
@@ -1339,7 +1337,13 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T219, e->span, "`?` cannot propagate error type %s into Result error type %s", sema_type_name(S, err),
 		    sema_type_name(S, sema_type_info(&S->types, fres)->args[1]));
-		diag_set_help(d, "match the value and convert the error explicitly");
+		/* the types spelt out, so the helper can be written as read */
+		TypeId want_err = sema_type_info(&S->types, fres)->args[1];
+		char from[160], to[160];
+		snprintf(from, sizeof from, "Result<%s, %s>", sema_type_name(S, payload), sema_type_name(S, err));
+		snprintf(to, sizeof to, "Result<%s, %s>", sema_type_name(S, payload), sema_type_name(S, want_err));
+		diag_set_help(d, "`?` passes the error on unchanged: convert it first, `convert(…)?`, with a helper `fn convert(r: own %s) -> %s` that matches `Result::Ok { value }` and `Result::Err { error }` and rebuilds each as a `%s`",
+		    from, to, to);
 	}
 	return payload;
 }

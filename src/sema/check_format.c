@@ -6,6 +6,8 @@
  */
 #include "sema_int.h"
 
+#include <string.h>
+
 /*
  * string_format(template, fields…): a string-literal template whose `{}`
  * holes match the ≤ 32 fields, each an i64, u8, usize, bool or owned string.
@@ -20,7 +22,20 @@ sema_check_format(FnCtx *C, const Expr *e)
 		TypeId t = sema_check_expr(C, args[i]);
 		if (i > 0 && t != T_ERR && t != T_I64 && t != T_U8 && t != T_USIZE && t != T_BOOL && t != T_STRING) {
 			Diag *d = sema_error(S, DIAG_T205, args[i]->span, "`string_format` field %d has type %s; it must be i64, u8, usize, bool or an owned string", i, sema_type_name(S, t));
-			diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
+			/* the conversion for the type at hand (builtins.def) */
+			int len = (int)(args[i]->span.end - args[i]->span.start);
+			bool short_text = len > 0 && len <= 40 && !memchr(S->src + args[i]->span.start, '\n', (size_t)len);
+			const char *text = short_text ? S->src + args[i]->span.start : "value";
+			if (!short_text)
+				len = 5;
+			const char *conv = t == T_CHAR ? "string_from_char" : t == T_STR ? "string_from_str" : t == T_I32 ? "i64_from_i32" : NULL;
+			if (conv)
+				diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert it first: `%s(%.*s)`", conv, len, text);
+			else if (t == T_F64)
+				diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings, and no builtin renders an f64: format a scaled integer, such as `i64_from_f64(%s%.*s%s * 100.0)` for hundredths (it truncates toward zero)",
+				    args[i]->kind == EXPR_BINARY ? "(" : "", len, text, args[i]->kind == EXPR_BINARY ? ")" : "");
+			else
+				diag_set_help(d, "format fields are i64, u8, usize, bool or owned strings; convert others first");
 		}
 	}
 	if (n == 0 || args[0]->kind != EXPR_STRING) {

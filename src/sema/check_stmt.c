@@ -173,6 +173,65 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
 	return false;
 }
 
+/*
+ * U105's help inside a loop, where a fresh `let` ends with the iteration:
+ * what keeps the value across iterations.  A record assigned from a module
+ * function: why that call is no renewal (record_renewal's conditions, one
+ * at a time); any other owner: hold it in a record and renew that.
+ */
+static void
+loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, type);
+	bool record = ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD;
+	SymId f = v->kind == EXPR_CALL && !S->call_builtin[ast_call_index(v)] ? sema_expr_sym(S, v->id) : -1;
+	if (record && f >= 0 && sema_sym(S, f)->kind == SK_FN) {
+		const Sym *fs = sema_sym(S, f);
+		const char *why = NULL;
+		int owners = 0, other = -1;
+		for (int i = 0; i < fs->nparams; i++) {
+			if (fs->params[i].mode != MODE_OWN)
+				continue;
+			if (fs->params[i].type == type && i < v->u.call.nargs && names(v->u.call.args[i], name))
+				owners++;
+			else if (other < 0)
+				other = i;
+		}
+		if (fs->neffects)
+			why = "it has effects (`uses`): a renewal is effect-free, so keep what it would write in a field (a `string` log) and write it after the loop";
+		else if (fs->ntparams)
+			why = "it is generic: a renewal is a non-generic function";
+		else if (fs->result != type)
+			why = "its result is not the record's type";
+		else if (other >= 0)
+			why = "it takes another `own` parameter: the record must be its only one (take the others by value or `borrow`)";
+		else if (owners != 1)
+			why = "the record itself must be its `own` parameter";
+		if (why) {
+			diag_set_help(d, "in a loop, `%s = %s(%s, …)` renews the record only through an effect-free, non-generic function whose one `own` parameter receives it; `%s` is not one: %s (`semaprax explain SPX-U105`)",
+			    name, fs->name, name, fs->name, why);
+			return;
+		}
+	}
+	if (record) {
+		/* a literal, `with` or another expression: the renewal is a call */
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration, and a record is renewed in a loop only by a call, `%s = step(%s, …)`, of an effect-free, non-generic function whose one `own` parameter receives it: move this expression into such a function (`semaprax explain SPX-U105`)",
+		    name, name);
+		return;
+	}
+	if (ti->kind == TY_ITER) {
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration, and an `Iter` is walked by `for own item in %s { … }` (each step calls `iter_next` for you), or by a recursive helper that takes the `rest` it yields `own`",
+		    name);
+		return;
+	}
+	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES)
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
+		    name, name, name);
+	else
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or carry it through a recursive helper that takes it `own` instead of the loop",
+		    name);
+}
+
 static void
 check_assign(FnCtx *C, const Stmt *s)
 {
@@ -216,8 +275,11 @@ check_assign(FnCtx *C, const Stmt *s)
 			if (!S->assign_owner)
 				sema_assign_owner_init(S);
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
-			diag_set_help(d, "bind the new value with a fresh `let` (`let %s2 = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
-			    name, name, name, name);
+			if (C->loop_depth > 0)
+				loop_renewal_help(S, d, name, vt, v);
+			else
+				diag_set_help(d, "bind the new value with a fresh `let` (`let %s2 = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
+				    name, name, name, name);
 		}
 		return;
 	}
@@ -311,8 +373,18 @@ check_for(FnCtx *C, const Stmt *s)
 		}
 	}
 	sema_scope_push(C);
-	if (sema_local_declare(C, s->u.for_.item.s, item, false, s->u.for_.item.span) && !s->u.for_.own)
-		sema_local_lend(C, s->u.for_.item.s, MODE_BORROW);
+	const char *iname = s->u.for_.item.s;
+	bool declared;
+	if (strcmp(iname, "_") != 0 && strcmp(iname, "result") != 0 && sema_local_find(C, iname)) {
+		/* sema_local_declare's first line; a loop item is renamed, not `let mut` */
+		Diag *d = sema_error(S, DIAG_T209, s->u.for_.item.span, "local binding `%s` shadows an existing value", iname);
+		diag_set_help(d, "there is no shadowing: name the loop item differently, `for %s2 in …`", iname);
+		declared = false;
+	} else {
+		declared = sema_local_declare(C, iname, item, false, s->u.for_.item.span);
+	}
+	if (declared && !s->u.for_.own)
+		sema_local_lend(C, iname, MODE_BORROW);
 	C->loop_depth++;
 	if (s->u.for_.body)
 		sema_check_block(C, s->u.for_.body);

@@ -2,8 +2,9 @@
  * check_unknown.c — help for unknown names: foreign constructors (`Some`,
  * `null`), print/assert/to_string habits, and the nearest declared function
  * by edit distance over declared and compiler-owned functions (T203's help
- * line); the conversion builtin for a mismatched argument (T205's help).
- * Split from check_expr.c.
+ * line); the conversion builtin for a mismatched argument (T205's help); the
+ * payload `match` for T207 and the literal suffix for T208.  Split from
+ * check_expr.c.
  */
 #include "sema_int.h"
 #include "std_names.h"
@@ -109,6 +110,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
+	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
+		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
 	if (in_list(print_names, name))
 		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 	else if (help)
@@ -117,6 +120,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
+	else if (in_list(from_bytes, name))
+		diag_set_help(d, "there is no bytes-to-text conversion: work on the bytes (`byte_get(view, i)`, `byte_range(view, start, end)`, `byte_len(view)`), append an ASCII byte `b` to text with `string_concat(text, string_from_char(char_from_u8(b)))`, or read a text file whole with `file_read_text(path)`");
 	else if (in_list(vec_new, name))
 		diag_set_help(d, "a list is `vec_with_capacity<T>(n)` with its element type and capacity spelled (a push past the capacity stops the program), e.g. `let mut v = vec_with_capacity<i64>(16usize);`, filled with `v = vec_push<i64>(v, x);`");
 	else if (in_list(map_get, name))
@@ -231,4 +236,50 @@ sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 		    sema_type_name(S, rt), call.data);
 	buf_free(&call);
 	return true;
+}
+
+/*
+ * T207's help for `x == Type::Case { field: v }` (a payload case): the
+ * `match` that binds the payload and compares it, with the operand and the
+ * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).
+ */
+void
+sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq)
+{
+	int olen = other ? (int)(other->span.end - other->span.start) : 0;
+	bool oneline = olen > 0 && olen <= 48 && !memchr(S->src + other->span.start, '\n', (size_t)olen);
+	const char *otext = oneline ? S->src + other->span.start : "value";
+	if (!oneline)
+		olen = 5;
+	const FieldInit *fi = &k->u.variant.inits[0];
+	int vlen = (int)(fi->value->span.end - fi->value->span.start);
+	bool vshort = vlen > 0 && vlen <= 48;
+	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: x } => x %s %.*s, _ => %s, }`",
+	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, eq ? "==" : "!=", vshort ? vlen : 3,
+	    vshort ? S->src + fi->value->span.start : "…", eq ? "false" : "true");
+}
+
+/*
+ * T208's help for integer operands of two types: an unsuffixed literal
+ * takes the other operand's suffix; a literal suffixed for another type
+ * (`string_len(s) > 0usize`) is written with the operand's suffix, or none
+ * for i64.
+ */
+void
+sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId expected)
+{
+	const char *suffix = expected == T_I32 ? "i32" : expected == T_U8 ? "u8" : expected == T_USIZE ? "usize" : NULL;
+	bool lbare = l->kind == EXPR_INT && l->lit_suffix == SUF_NONE, rbare = r->kind == EXPR_INT && r->lit_suffix == SUF_NONE;
+	const Expr *lit = lbare ? l : rbare ? r : NULL;
+	const Expr *wrong = l->kind == EXPR_INT && l->lit_suffix != SUF_NONE ? l : r->kind == EXPR_INT && r->lit_suffix != SUF_NONE ? r : NULL;
+	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
+	    sema_expr_type(S, wrong->id) != expected) {
+		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(S, expected),
+		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		return;
+	}
+	if (!d || !suffix || !lit)
+		return;
+	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
+	    (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
 }

@@ -36,9 +36,10 @@ catch_all(const Pattern *p)
 }
 
 /* A pattern binding: a name bound twice in one arm is M104; shadowing an
- * outer binding is T209 (sema_local_declare). */
+ * outer binding is T209 (sema_local_declare's first line; the help says how
+ * a pattern renames: `field: other`, shorthand when field is the name). */
 static void
-bind(FnCtx *C, const Name *n, TypeId t)
+bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
 	const Local *l = sema_local_find(C, n->s);   /* the innermost binding of the name */
@@ -47,8 +48,23 @@ bind(FnCtx *C, const Name *n, TypeId t)
 		diag_set_help(d, "bind each name once per arm");
 		return;
 	}
+	if (l && strcmp(n->s, "_") != 0 && strcmp(n->s, "result") != 0) {
+		Diag *d = sema_error(C->S, DIAG_T209, n->span, "local binding `%s` shadows an existing value", n->s);
+		if (shorthand)
+			diag_set_help(d, "there is no shadowing, and the field shorthand `{ %s }` binds the name `%s`: rename the binding in the pattern, `{ %s: %s2 }`, and use `%s2` in the arm",
+			    n->s, n->s, n->s, n->s, n->s);
+		else
+			diag_set_help(d, "there is no shadowing: give the pattern binding a name not in scope here, such as `%s2`", n->s);
+		return;
+	}
 	if (sema_local_declare(C, n->s, t, false, n->span) && C->bind_mode != MODE_NONE)
 		sema_local_lend(C, n->s, C->bind_mode);
+}
+
+static void
+bind(FnCtx *C, const Name *n, TypeId t)
+{
+	bind_field(C, n, t, false);
 }
 
 /* A literal or or-of-literals against a scalar scrutinee. */
@@ -120,7 +136,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 		TypeId ft = ci >= 0 ? sema_case_field_type(S, owner, ci, idx) : sema_field_type(S, owner, idx);
 		const Pattern *sub = fps[i].sub;
 		if (!sub) {
-			bind(C, &fps[i].name, ft);
+			bind_field(C, &fps[i].name, ft, true);
 		} else if (sub->kind == PAT_BIND) {
 			bind(C, &sub->u.bind, ft);
 		} else if (sub->kind == PAT_RECORD) {
@@ -553,7 +569,13 @@ check_match_arms(FnCtx *C, const Expr *e)
 		const TypeInfo *sti = sema_type_info(&S->types, st);
 		bool rec = sti->kind == TY_NOMINAL && sema_sym(S, (SymId)sti->decl)->kind != SK_VARIANT;
 		Diag *d = sema_error(S, DIAG_O111, e->u.match.scrutinee->span, "plain %s match requires a Copy scrutinee", rec ? "record" : "variant");
-		diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
+		const Expr *sc = e->u.match.scrutinee;
+		if (sc->kind == EXPR_NAME && sema_lent_value(S, sc))
+			/* a `for` item, a `borrow` parameter: `match own` would move out of it */
+			diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding), so inspect it with `match borrow %s { … }`; `match own` needs its owner",
+			    sc->u.name.s, sc->u.name.s);
+		else
+			diag_set_help(d, "write `match own …` to consume the value or `match borrow …` to inspect it");
 	}
 	if (scalar_scrutinee(st))
 		return match_scalar(C, e, st);

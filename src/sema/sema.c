@@ -798,6 +798,28 @@ dedupe_since(DiagSink *d, int from)
 }
 
 /*
+ * An operator refused in a template under one Copy scalar substitution
+ * (T208, `a > b` with T = bool): the first line stays the operator's; the
+ * help says the body is checked with every scalar for the parameter and
+ * how a generic function orders or adds (a function parameter).
+ */
+static void
+operator_template_help(Sema *S, const Sym *f, const TypeId *sub, int from)
+{
+	for (int j = from; j < S->diags->items.len; j++) {
+		Diag *d = &S->diags->items.items[j];
+		if (d->code != DIAG_T208)
+			continue;
+		/* the first substitution refusing it (dedupe keeps that one):
+		 * the parameter not at i64 there */
+		int k = f->ntparams == 2 && sub[0] == T_I64 ? 1 : 0;
+		const char *t = f->tparams[k];
+		diag_set_help(d, "the body of generic `%s` is checked with every Copy scalar for `%s`, and this does not type-check with `%s` = `%s`: take the operation as a function parameter, such as `less: fn(%s, %s) -> bool` or `add: fn(%s, %s) -> %s`, and call it instead",
+		    f->name, t, t, sema_type_name(S, sub[k]), t, t, t, t, t);
+	}
+}
+
+/*
  * A generic template is checked for the Copy scalar substitutions (every
  * combination for one or two type parameters; the same scalar for all of
  * them beyond that), diagnostics deduplicated.
@@ -817,7 +839,10 @@ check_template(Sema *S, SymId id)
 		int total = f->ntparams == 1 ? nscalars : nscalars * nscalars;
 		for (int c = 0; c < total; c++) {
 			TypeId sub[2] = { (TypeId)(TYPE_FIRST_SCALAR + c % nscalars), (TypeId)(TYPE_FIRST_SCALAR + c / nscalars) };
+			int before = S->diags->items.len;
 			check_function(S, id, sub, f->ntparams);
+			if (c > 0)   /* the i64 substitution's errors are not the parameter's */
+				operator_template_help(S, f, sub, before);
 			dedupe_since(S->diags, from);
 		}
 		return;

@@ -160,6 +160,8 @@ bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by 
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */
 const char *sema_conversion_builtin(TypeId want, TypeId got, bool *checked);
+void sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq);
+void sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId expected);
 /* T203's help for a method habit on a Vec, Map or Set receiver of type rt
  * (`v.push(x)` → `vec_push<T>(v, x)`); false when none fits. */
 bool sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt);
