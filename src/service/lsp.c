@@ -787,6 +787,12 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 				send_result(L, id, &r);
 			else
 				send_error(L, id, q.code, q.msg);
+			/* the request re-read the project from disk (a file not open changed: a
+			 * checkout, another tool): the open documents of it whose diagnostics
+			 * changed are republished now, after the answer (svc22: only on their
+			 * next change) */
+			if (q.reread && d->proj)
+				publish_project(L, NULL, d->proj);
 		}
 	}
 	buf_free(&r);
