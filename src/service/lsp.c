@@ -23,6 +23,10 @@
 #include "../support/json.h"
 #include "lsp.h"
 
+/* A frame over the message bound is skipped (unstored) when its length is at
+ * most this many times the bound; a longer one closes the stream (svc22). */
+#define LSP_SKIP_BOUND 64ull
+
 /* ---- positions ---------------------------------------------------------------- */
 
 /* LSP's line ends are `\n`, `\r\n` and a lone `\r` (LSP 3.17, "Text
@@ -783,6 +787,12 @@ request(Lsp *L, const char *name, json_t *id, json_t *params)
 				send_result(L, id, &r);
 			else
 				send_error(L, id, q.code, q.msg);
+			/* the request re-read the project from disk (a file not open changed: a
+			 * checkout, another tool): the open documents of it whose diagnostics
+			 * changed are republished now, after the answer (svc22: only on their
+			 * next change) */
+			if (q.reread && d->proj)
+				publish_project(L, NULL, d->proj);
 		}
 	}
 	buf_free(&r);
@@ -917,9 +927,18 @@ svc_lsp_serve(FILE *in, FILE *out, size_t max_message)
 			continue;
 		}
 		if ((unsigned long long)n > L.max_message) {
+			/* answered before any of its bytes is read (svc22: a length of 2^63-1 was
+			 * skipped as a body, so nothing was answered until the client closed);
+			 * a body within LSP_SKIP_BOUND × the bound is then skipped, unstored, and
+			 * serving goes on in step; past it the stream is closed, as no frame of
+			 * that size is waited for (exit 1, as any end before shutdown) */
+			bool skip = (unsigned long long)n <= (unsigned long long)L.max_message * LSP_SKIP_BOUND;
+			send_error(&L, NULL, SVC_E_TOO_LARGE, skip ? "the message exceeds the message bound (--max-message-bytes)"
+			    : "the message exceeds the message bound (--max-message-bytes) over 64 times; the stream is closed");
+			if (!skip)
+				break;
 			for (long long i = 0; i < n && getc(in) != EOF; i++)
 				;
-			send_error(&L, NULL, SVC_E_TOO_LARGE, "the message exceeds the message bound (--max-message-bytes)");
 			continue;
 		}
 		size_t got = fread(body, 1, (size_t)n, in);

@@ -90,6 +90,8 @@ typedef struct LspReq {
 	uint32_t off;        /* the position's byte offset (when the method has one) */
 	int code;
 	char msg[320];
+	bool reread;         /* the project was re-read from disk (freshness, rename): lsp.c republishes
+	                      * its open documents' diagnostics that changed */
 } LspReq;
 
 bool lsp_hover(LspReq *r, Buf *out);

@@ -332,8 +332,10 @@ Session *
 lsp_project_session(LspReq *r, GraphModel **g)
 {
 	LspProj *p = r->doc->proj;
-	if (disk_moved(r, p))
+	if (disk_moved(r, p)) {
 		lsp_project_touch(p);
+		r->reread = true;
+	}
 	*g = NULL;
 	SvcTrace t;
 	svc_trace_init(&t);
@@ -659,6 +661,7 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	 * another tool): the project is re-read first (unchanged files are not,
 	 * by their identity), so the rename is planned against the disk now */
 	lsp_project_touch(r->doc->proj);
+	r->reread = true;
 	if (!here(r, &k, &occs, &o)) {
 		lsp_occs_free(&occs);
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the project does not verify (open documents count with their unsaved text): "

@@ -25,6 +25,7 @@
 #define SVC_TEMP_PATH 4096
 #include <unistd.h>
 
+#include "../patch/patch.h"
 #include "../support/json.h"
 
 const char *const svc_method_names[] = {
@@ -1076,6 +1077,28 @@ name_the_patch(Buf *out, size_t from, const char *path)
 	buf_free(&t);
 }
 
+/* `revision` against the patch's own `base` line (svc22): a patch written
+ * for one revision, sent with another, was applied when the program was at
+ * `revision` and failed later as a stale base (or, with the two swapped,
+ * said the program was stale when the patch was). -32007 naming both, before
+ * the program is checked; a patch without a readable `base` is left to the
+ * engine, which says why. */
+static bool
+patch_base_is(const char *patch, const char *rev, SvcError *err)
+{
+	SPatch p;
+	DiagSink d;
+	diag_init(&d, "<patch>", patch, strlen(patch));
+	(void)patch_parse(&p, patch, strlen(patch), &d);
+	bool same = !p.base.s || strcmp(p.base.s, rev) == 0;
+	if (!same)
+		fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; re-read the revision and rebase the patch",
+		    p.base.s, rev);
+	patch_free(&p);
+	diag_free(&d);
+	return same;
+}
+
 /* What a patch request does with the .spatch text: the CLI command it runs. */
 typedef enum { PATCH_PREVIEW, PATCH_IMPACT, PATCH_REVIEW, PATCH_APPLY } PatchMode;
 
@@ -1093,6 +1116,8 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 	if (v->project)
 		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file");
 	if (!on_disk(v, err))
+		return false;
+	if (rev && !patch_base_is(patch, rev, err))
 		return false;
 	if (rev) {
 		SvcTrace t;

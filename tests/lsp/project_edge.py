@@ -28,7 +28,8 @@ so what it says must reach them.
   editor wrote `@idmanhattanc.norm1")` into it (sec21); the project is
   re-read first now, and so is it before any request when a file it read
   from disk has another identity there (definition pointed at the old
-  line)."""
+  line); such a re-read republishes every open document of the project
+  whose diagnostics it changed (they waited for their next change)."""
 
 import os
 import shutil
@@ -238,6 +239,35 @@ def main():
         [ch] = r["documentChanges"]
         assert ch["textDocument"] == {"uri": uri(core_path), "version": None}, ch
         assert apply(moved, ch["edits"]) == moved.replace("fn norm1(", "fn manhattan("), apply(moved, ch["edits"])
+        c.end()
+
+        # a request that re-reads the project (a file not open changed on disk) republishes
+        # the open documents whose diagnostics that changed, after its answer (svc22: an
+        # importer showed the old provider's verdict until its own next change)
+        root = copy(tmp, "republished")
+        app_path, core_path, t_path = (os.path.join(root, "src", f) for f in ("app.spx", "core.spx", "tests.spx"))
+        tests_text, core = read(t_path), read(core_path)
+        c = Client()
+        u_app, u_tests = uri(app_path), uri(t_path)
+        assert c.open(u_app, app) == [] and c.open(u_tests, tests_text) == []
+        write(core_path, core.replace("fn add(left: i64, right: i64)", "fn add(left: i64, right: i64, more: i64)"))
+
+        def published():
+            """The publishDiagnostics received so far, by URI (the last of each), in order."""
+            got = [n["params"] for n in c.notes if n.get("method") == "textDocument/publishDiagnostics"]
+            c.notes = [n for n in c.notes if n.get("method") != "textDocument/publishDiagnostics"]
+            return [(p["uri"], codes(p["diagnostics"])) for p in got]
+        c.call("textDocument/hover", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
+        c.call("textDocument/documentSymbol", {"textDocument": {"uri": u_app}})   # any republish came before this answer
+        got = published()
+        assert got == [(u_app, [("SPX-T204", call_line)]), (u_tests, [("SPX-T204", pos(tests_text, "add(1, -1)")["line"])])], got
+        write(core_path, core)   # restored: both clean again, each published once
+        c.call("textDocument/definition", {"textDocument": {"uri": u_tests}, "position": pos(tests_text, "add(1, -1)")})
+        c.call("textDocument/documentSymbol", {"textDocument": {"uri": u_tests}})
+        got = published()
+        assert got == [(u_app, []), (u_tests, [])], got
+        c.call("textDocument/hover", {"textDocument": {"uri": u_app}, "position": pos(app, "norm1(p)")})
+        assert published() == [], "nothing changed on disk: nothing republished"
         c.end()
 
         # URIs: only a file: URI of an absolute path joins a project

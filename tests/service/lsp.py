@@ -5,6 +5,7 @@ documentSymbol, formatting, codeAction (a diagnostic's fix), shutdown/exit,
 and the errors before initialize, after shutdown and for unknown methods."""
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -318,7 +319,7 @@ L = Lsp()
 L.p.stdin.write(b"Content-Length: abc\r\n\r\n")
 L.p.stdin.write(b"Content-Length: 2\r\n\r\nxx")
 L.p.stdin.write(b"Content-Length: 9\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n[1,2,{}]\n")
-L.p.stdin.write(b"Content-Length: 99999999\r\n\r\n" + b"a" * 99999999)
+L.p.stdin.write(b"Content-Length: 9999999\r\n\r\n" + b"a" * 9999999)   # within 64 x the bound: skipped
 # a length past 64 bits is no length (sec21: it was read as LLONG_MAX, and the rest of the
 # stream, the next request too, skipped as its body: no answer until the client closed)
 L.p.stdin.write(b"Content-Length: 99999999999999999999999\r\n\r\n")
@@ -326,6 +327,30 @@ L.p.stdin.flush()
 codes = [L.read()["error"]["code"] for _ in range(5)]
 check(codes == [-32600, -32700, -32600, -32001, -32600], "malformed frames %r" % codes)
 check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "still serving")
+L.p.stdin.close()
+L.p.wait(timeout=30)
+
+# a length that fits in 64 bits but is over 64 x the message bound (svc22: 2^63-1 was
+# skipped as a body, the rest of the stream with it, and nothing answered until the
+# client closed): -32001 at once, no byte of it read, then the stream is closed
+for length in (2**63 - 1, 64 * 1048576 + 1):
+    L = Lsp()
+    check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "serving")
+    L.p.stdin.write(b"Content-Length: %d\r\n\r\n" % length)
+    L.p.stdin.flush()   # the stream stays open: the answer must not wait for its end
+    check(select.select([L.p.stdout], [], [], 30)[0], "no answer to an absurd length %d in 30 s" % length)
+    m = L.read()
+    check(m.get("error", {}).get("code") == -32001 and "the stream is closed" in m["error"]["message"],
+          "an absurd length %d %r" % (length, m))
+    check(L.p.stdout.read() == b"", "nothing after an absurd length")
+    check(L.p.wait(timeout=30) == 1, "an absurd length ends the session with 1")
+    L.p.stdin.close()
+# 64 x the bound exactly is still skipped: the next request is served
+L = Lsp()
+L.p.stdin.write(b"Content-Length: %d\r\n\r\n" % (64 * 1048576) + b" " * (64 * 1048576))
+L.p.stdin.flush()
+check(L.read()["error"]["code"] == -32001, "64 x the bound refused")
+check(L.request("initialize", {"capabilities": {}})["result"]["capabilities"], "served after 64 x the bound")
 L.p.stdin.close()
 L.p.wait(timeout=30)
 

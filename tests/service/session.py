@@ -322,6 +322,19 @@ for method, cmd in (("patch/impact", "impact"), ("patch/review", "review")):
 with open(path) as f:
     check(f.read() == BASE, "impact and review wrote nothing")
 check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "stale revision refused")
+# `revision` is checked against the patch's own `base` line, before anything runs
+# (svc22: a patch whose base differed from a current `revision` was handed to the
+# engine, so the stale one was never named); both are named, as -32007
+OTHER = "base sha256:%s\nrename demo.other to triple\n" % ("1" * 64)
+for method in ("patch/preview", "patch/impact", "patch/review", "patch/apply"):
+    r = c.request(method, {"patch": OTHER, "revision": rev})
+    e = r.get("error", {})
+    check(e.get("code") == -32007 and "sha256:" + "1" * 64 in e.get("message", "") and rev in e.get("message", "")
+          and "base" in e["message"], "%s: base and revision differ %r" % (method, r))
+# comments and the schema line before `base` are read as the engine reads them
+V2 = "# a comment\nschema semaprax.semantic-patch.v2\n\n" + OTHER
+e = c.request("patch/apply", {"patch": V2, "revision": rev}).get("error", {})
+check(e.get("code") == -32007 and "1" * 64 in e.get("message", ""), "v2 base read %r" % e)
 with open(path) as f:
     check(f.read() == BASE, "a stale apply wrote nothing")
 check(c.error("patch/preview", {}) == -32602, "patch text required")
