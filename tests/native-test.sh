@@ -163,7 +163,7 @@ fi
 # expression) is emitted in chunks too, its value through a frame member (emit_expr.c,
 # emit_block_to): the target may be a C local of the caller
 valued=tests/fixtures/run/huge_valued_block_chunks.spx
-if ! "$abin" build --target c "$valued" -o "$tmp/valued.c" > /dev/null 2>&1; then
+if ! "$bin" build --target c "$valued" -o "$tmp/valued.c" > /dev/null 2>&1; then
 	disagree "$valued" "build --target c failed"
 elif [ "$(awk '/^\{$/ { s = NR } /^\}$/ && s { if (NR - s > m) m = NR - s; s = 0 } END { print m + 0 }' "$tmp/valued.c")" -gt 600 ]; then
 	disagree "$valued" "a C function of more than 600 lines (a valued block not in chunks)"

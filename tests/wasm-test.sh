@@ -154,9 +154,11 @@ if [ "$all" -eq 1 ]; then
 	# linked from this build's objects with the empty runtime module
 	# tools/build_rt_wasm.sh makes without them) refuses the lane with W102:
 	# a file run and build (nothing written) and a project build
-	nowasm=${NOWASM_BIN:-$(dirname "$abin")/semaprax-nowasm}
-	if [ -x "$nowasm" ]; then
-		case $nowasm in /*) ;; *) nowasm=$PWD_AT_START/$nowasm ;; esac
+	nowasm=${NOWASM_BIN:-$(dirname "$bin")/semaprax-nowasm}
+	case $nowasm in /*) ;; *) nowasm=$(pwd)/$nowasm ;; esac
+	if [ -n "${NOWASM_BIN:-}" ] && [ ! -x "$nowasm" ]; then
+		disagree "cli" "NOWASM_BIN=$NOWASM_BIN is not an executable: SPX-W102 cannot be checked"
+	elif [ -x "$nowasm" ]; then
 		w102="error[SPX-W102]: this semaprax was built without the Wasm runtime (clang --target=wasm32 and wasm-ld were not found)"
 		cli 1 "no Wasm runtime: run" "$nowasm" run --wasm "$f" && firstline "$w102" "no Wasm runtime: run"
 		[ ! -s "$tmp/co" ] || disagree "cli" "no Wasm runtime: run printed '$(head -n 1 "$tmp/co")'"
