@@ -219,8 +219,10 @@ call_order_help(Own *O, Diag *d, const OwnVar *v)
 		const struct OwnCallAt *c = &O->calls.items[f];
 		for (int j = 0; j < c->cur; j++) {
 			const Expr *a = c->args[j];
-			if (a->kind != EXPR_NAME || strcmp(a->u.name.s, v->name) != 0)
+			if (a->kind != EXPR_NAME || strcmp(a->u.name.s, v->name) != 0 || (c->cons && !c->cons[j + c->offset]))
 				continue;
+			if (O->S->own_reported && O->S->own_reported[a->id])
+				continue;   /* already moved before the call: that argument was reported */
 			const Expr *fe = O->use_field;
 			if (fe && fe->u.field.base->kind == EXPR_NAME && strcmp(fe->u.field.base->u.name.s, v->name) == 0)
 				diag_set_help(d, "an earlier argument of the same call moves `%s`, and arguments are evaluated left to right: read `%s.%s` into a `let` before the call (`let %s = %s.%s;`) and pass `%s`",
@@ -273,8 +275,8 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		else if (!res && (v->type == T_STRING || v->type == T_BYTES) && O->loops.len && i < O->loops.items[O->loops.len - 1].mark)
 			/* moved in the loop's body: the next iteration finds it moved */
 			diag_set_help(d, v->type == T_STRING
-			    ? "a loop iteration moves `%s`, so the next one may find it moved: move a copy each iteration (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
-			    : "a loop iteration moves `%s`, so the next one may find it moved: move a copy each iteration (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
+			    ? "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
+			    : "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
 			    v->name, v->name, v->name, v->name);
 		else
 			diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
@@ -468,7 +470,7 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
 	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
 	int mark = O->operands.len;
-	struct OwnCallAt at = { call, args, 0 };
+	struct OwnCallAt at = { call, args, 0, cons, offset };
 	VEC_PUSH(O->calls, at);
 	int frame = O->calls.len - 1;
 	for (int i = 0; i < nargs; i++) {

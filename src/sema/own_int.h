@@ -136,7 +136,7 @@ typedef struct Own {
 	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
 	const Expr *arg_place;  /* the call argument being checked when it is a name or a field (T265's wording) */
 	char arg_buf[24];       /* storage for a builtin's `argN` */
-	VEC(struct OwnCallAt { const Expr *call; Expr *const *args; int cur; }) calls;  /* calls whose arguments are being checked, innermost last (H006's help) */
+	VEC(struct OwnCallAt { const Expr *call; Expr *const *args; int cur; const uint8_t *cons; int offset; }) calls;  /* calls whose arguments are being checked, innermost last (H006's help) */
 	const Expr *use_field;  /* own_field: the field read whose base is being looked at (H006's help) */
 } Own;
 
