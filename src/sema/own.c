@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -180,6 +180,74 @@ loaned_move(Own *O, int i, const Expr *e)
 	return true;
 }
 
+/* H006/O110 after a refused reassignment (U105) left v moved. */
+static void
+refused_help(Own *O, Diag *d, const OwnVar *v, const char *left)
+{
+	if (v->refused == 2) {
+		/* declared outside the loop: a fresh `let` would end with the iteration */
+		const TypeInfo *ti = sema_type_info(&O->S->types, v->type);
+		bool rec = ti->kind == TY_NOMINAL && sema_sym(O->S, (SymId)ti->decl)->kind == SK_RECORD;
+		if (ti->kind == TY_ITER)
+			diag_set_help(d, "`%s` %s left moved by its refused reassignment (the U105 above), and a fresh `let` ends with the loop's iteration: walk `%s` with `for own item in %s { … }`, or with a recursive helper that takes the `rest` it yields `own`",
+			    v->name, left, v->name, v->name);
+		else if (rec)
+			diag_set_help(d, "`%s` %s left moved by its refused reassignment (the U105 above), and a fresh `let` ends with the loop's iteration: renew `%s` each iteration through an effect-free, non-generic function whose one `own` parameter receives it (`%s = step(%s, …)`), or carry it through a recursive helper that takes it `own` instead of the loop",
+			    v->name, left, v->name, v->name, v->name);
+		else
+			diag_set_help(d, "`%s` %s left moved by its refused reassignment (the U105 above), and a fresh `let` ends with the loop's iteration: hold `%s` in a record field renewed each iteration (`st = step(st, …)`, an effect-free, non-generic function whose one `own` parameter is the record), or carry it through a recursive helper that takes it `own` instead of the loop",
+			    v->name, left, v->name);
+		return;
+	}
+	/* a name not already in scope */
+	char fresh[64];
+	for (int n = 2;; n++) {
+		snprintf(fresh, sizeof fresh, "%.40s%d", v->name, n);
+		if (sema_own_find(O, fresh) < 0)
+			break;
+	}
+	diag_set_help(d, "`%s` %s left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s = …;`) and use that instead",
+	    v->name, left, fresh);
+}
+
+/* H006: v was moved by an earlier argument of a call whose later argument
+ * reads it (arguments run left to right); true when it said so. */
+static bool
+call_order_help(Own *O, Diag *d, const OwnVar *v)
+{
+	for (int f = O->calls.len - 1; f >= 0; f--) {
+		const struct OwnCallAt *c = &O->calls.items[f];
+		for (int j = 0; j < c->cur; j++) {
+			const Expr *a = c->args[j];
+			if (a->kind != EXPR_NAME || strcmp(a->u.name.s, v->name) != 0 || (c->cons && !c->cons[j + c->offset]))
+				continue;
+			if (O->S->own_reported && O->S->own_reported[a->id])
+				continue;   /* already moved before the call: that argument was reported */
+			const Expr *fe = O->use_field;
+			if (fe && fe->u.field.base->kind == EXPR_NAME && strcmp(fe->u.field.base->u.name.s, v->name) == 0)
+				diag_set_help(d, "an earlier argument of the same call moves `%s`, and arguments are evaluated left to right: read `%s.%s` into a `let` before the call (`let %s = %s.%s;`) and pass `%s`",
+				    v->name, v->name, fe->u.field.name.s, fe->u.field.name.s, v->name, fe->u.field.name.s, fe->u.field.name.s);
+			else {
+				/* name the later argument's call, if it is one */
+				const Expr *later = c->args[c->cur];
+				const char *callee = NULL;
+				if (later->kind == EXPR_CALL && O->S->call_builtin[ast_call_index(later)])
+					callee = O->S->call_builtin[ast_call_index(later)]->name;
+				else if (later->kind == EXPR_CALL && sema_expr_sym(O->S, later->id) >= 0)
+					callee = sema_sym(O->S, sema_expr_sym(O->S, later->id))->name;
+				if (callee)
+					diag_set_help(d, "an earlier argument of the same call moves `%s`, and arguments are evaluated left to right: take the other reads of `%s` into `let`s before the call (`let x = …;` for the `%s` call) and pass those",
+					    v->name, v->name, callee);
+				else
+					diag_set_help(d, "an earlier argument of the same call moves `%s`, and arguments are evaluated left to right: take the other reads of `%s` into `let`s before the call (`let x = …;`) and pass those",
+					    v->name, v->name);
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A use of variable i at expression e (the whole value). */
 static void
 use_var(Own *O, int i, const Expr *e, bool move)
@@ -196,16 +264,20 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		else if (v->refused)
 			/* no line number: the service shifts an unchanged body's
 			 * diagnostics by their spans, not their text */
-			diag_set_help(d, "`%s` was left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
-			    v->name, v->name);
-		else
+			refused_help(O, d, v, "was");
+		else if (!call_order_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		if (v->refused)   /* a loop's next iteration, or a branch, after the refused reassignment */
-			diag_set_help(d, "`%s` may be left moved by its refused reassignment (the U105 above): bind its new value with a fresh `let` (`let %s2 = …;`) and use that instead",
-			    v->name, v->name);
+			refused_help(O, d, v, "may be");
+		else if (!res && (v->type == T_STRING || v->type == T_BYTES) && O->loops.len && i < O->loops.items[O->loops.len - 1].mark)
+			/* moved in the loop's body: the next iteration finds it moved */
+			diag_set_help(d, v->type == T_STRING
+			    ? "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
+			    : "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
+			    v->name, v->name, v->name, v->name);
 		else
 			diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
 	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && sema_own_first_report(O, e)) {
@@ -239,7 +311,10 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (v->borrowed == 2 && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O108, e->span, "cannot move `%s` out of a borrowed value", v->name);
-		diag_set_help(d, "use `match own` to take the payload, or read it without moving");
+		if (v->for_item)   /* `match own` on it is what was refused */
+			diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read it with `match borrow %s`, or walk with `for own %s in …` to own each item", v->name, v->name, v->name);
+		else
+			diag_set_help(d, "use `match own` to take the payload, or read it without moving");
 		return;
 	}
 	if (loaned_move(O, i, e))
@@ -292,8 +367,11 @@ own_field(Own *O, const Expr *e, bool move)
 		if (i < 0)
 			return;
 		OwnSt st = O->st.items[i];
-		if (st == ST_MOVED || st == ST_MAYBE)
+		if (st == ST_MOVED || st == ST_MAYBE) {
+			O->use_field = e;
 			use_var(O, i, base, false);
+			O->use_field = NULL;
+		}
 		OwnVar *ov = &O->vars.items[i];
 		if (ST(st) == ST_PARTIAL) {
 			int k = field_slot(O, ov, e->u.field.name.s, false);
@@ -329,7 +407,16 @@ own_field(Own *O, const Expr *e, bool move)
 			OwnVar *v = &O->vars.items[i];
 			if (v->borrowed && sema_own_first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O108, e->span, "cannot move an owned field through a borrowed or shared record");
-				diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
+				if (v->for_item && ft == T_STRING)
+					diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: pass a copy (`string_slice(%s.%s, 0, string_len(%s.%s))`), or walk with `for own %s in …` to own each item",
+					    v->name, v->name, e->u.field.name.s, v->name, e->u.field.name.s, v->name);
+				else if (v->for_item && ft == T_BYTES)
+					diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: pass a copy (`bytes_copy(bytes_as_slice(%s.%s))`), or walk with `for own %s in …` to own each item",
+					    v->name, v->name, e->u.field.name.s, v->name);
+				else if (v->for_item)
+					diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read Copy fields only, or walk with `for own %s in …` to own each item", v->name, v->name);
+				else
+					diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
 			}
 			if (loaned_move(O, i, e))
@@ -383,7 +470,11 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 {
 	const uint8_t *cons = O->S->call_consumes[ast_call_index(call)];
 	int mark = O->operands.len;
+	struct OwnCallAt at = { call, args, 0, cons, offset };
+	VEC_PUSH(O->calls, at);
+	int frame = O->calls.len - 1;
 	for (int i = 0; i < nargs; i++) {
+		O->calls.items[frame].cur = i;
 		bool consume = cons ? cons[i + offset] != 0 : true;
 		if (args[i]->kind == EXPR_NAME)
 			arg_context(O, call, i + offset);
@@ -393,6 +484,7 @@ own_args(Own *O, const Expr *call, Expr *const *args, int nargs, int offset)
 		O->arg_place = NULL;
 		sema_own_operand_done(O, args[i]);
 	}
+	O->calls.len = frame;
 	O->operands.len = mark;
 }
 
@@ -975,9 +1067,10 @@ own_stmt(Own *O, const Stmt *s)
 		 * left it: a later use of a moved target is still reported */
 		if (i >= 0 && !s->u.assign.has_field && (!O->S->assign_owner || O->S->assign_owner[s->u.assign.value->id] != SEMA_ASSIGN_REFUSED)) {
 			set_state(O, i, ST_LIVE);   /* reinitialised */
-			O->vars.items[i].refused = false;
+			O->vars.items[i].refused = 0;
 		} else if (i >= 0 && !s->u.assign.has_field && O->st.items[i] == ST_MOVED) {
-			O->vars.items[i].refused = true;   /* a later use's help says so */
+			/* a later use's help says so, and whether a fresh `let` would do */
+			O->vars.items[i].refused = O->loops.len && i < O->loops.items[O->loops.len - 1].mark ? 2 : 1;
 		}
 		/* a view variable given a new view borrows from its owners, and on
 		 * this path no longer from its old ones unless the value names it
@@ -1006,6 +1099,7 @@ own_stmt(Own *O, const Stmt *s)
 		{
 			const TypeInfo *ti = sema_type_info(&O->S->types, sema_expr_type(O->S, s->u.for_.iter->id));
 			declare(O, s->u.for_.item.s, ti->nargs ? ti->args[0] : T_ERR, s->u.for_.own ? 0 : 2);
+			O->vars.items[O->vars.len - 1].for_item = !s->u.for_.own;
 			int item = O->vars.len - 1, from = s->u.for_.own ? -1 : place_root(O, s->u.for_.iter);
 			sema_own_view_collect(O, item, O->vars.items[item].type, s->u.for_.iter);
 			if (from >= 0 && sema_own_owned(O, O->vars.items[item].type))   /* a lent element borrows the vector's owner */
@@ -1085,6 +1179,7 @@ own_take(Sema *S, Own *O)
 		VEC_ADOPT(O->st, k->st);
 		VEC_ADOPT(O->marks, k->marks);
 		VEC_ADOPT(O->loops, k->loops);
+		VEC_ADOPT(O->calls, k->calls);
 		VEC_ADOPT(O->edges, k->edges);
 		VEC_ADOPT(O->escaped, k->escaped);
 		VEC_ADOPT(O->trail, k->trail);
@@ -1117,6 +1212,7 @@ own_release(void *p)
 	VEC_FREE(O->st);
 	VEC_FREE(O->marks);
 	VEC_FREE(O->loops);
+	VEC_FREE(O->calls);
 	VEC_FREE(O->edges);
 	VEC_FREE(O->escaped);
 	VEC_FREE(O->trail);
@@ -1146,7 +1242,7 @@ own_give_back(Sema *S, Own *O, Own *k)
 	sema_strmap_clear(&O->last_use);
 	if (O->edges.len)
 		memset(O->pairs, 0, sizeof(int) * (size_t)O->pairs_cap);
-	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->edges.len = O->escaped.len = O->trail.len = 0;
+	O->vars.len = O->fields.len = O->st.len = O->marks.len = O->loops.len = O->calls.len = O->edges.len = O->escaped.len = O->trail.len = 0;
 	O->blocks.len = O->occ.len = O->kills.len = O->letdefs.len = O->binds.len = O->visited.len = O->operands.len = 0;
 	if (O->memo_len)
 		memset(O->memo, 0, sizeof *O->memo * (size_t)O->memo_cap);

@@ -48,7 +48,8 @@ typedef struct OwnVar {
 	uint8_t borrowed;  /* 1: a `borrow` parameter; 2: a binding into a borrowed value */
 	bool shared;       /* borrowed == 1 through a `shared` parameter */
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
-	bool refused;      /* a refused reassignment (U105) left it moved */
+	uint8_t refused;   /* a refused reassignment (U105) left it moved: 1; 2: in a loop it was declared outside of */
+	bool for_item;     /* a borrowed `for` item (borrowed == 2), not a `match borrow` binding */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
@@ -135,6 +136,8 @@ typedef struct Own {
 	const char *arg_param;  /* … and its parameter's name (builtins: `argN`); NULL otherwise */
 	const Expr *arg_place;  /* the call argument being checked when it is a name or a field (T265's wording) */
 	char arg_buf[24];       /* storage for a builtin's `argN` */
+	VEC(struct OwnCallAt { const Expr *call; Expr *const *args; int cur; const uint8_t *cons; int offset; }) calls;  /* calls whose arguments are being checked, innermost last (H006's help) */
+	const Expr *use_field;  /* own_field: the field read whose base is being looked at (H006's help) */
 } Own;
 
 /* The view/owner links one function may make: a chain of views passed
