@@ -5,6 +5,7 @@
  */
 #include "sema_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void sema_check_stmt(FnCtx *C, const Stmt *s);
@@ -277,9 +278,17 @@ check_assign(FnCtx *C, const Stmt *s)
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
 			if (C->loop_depth > 0)
 				loop_renewal_help(S, d, name, vt, v);
-			else
-				diag_set_help(d, "bind the new value with a fresh `let` (`let %s2 = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
-				    name, name, name, name);
+			else {
+				/* a name not in scope: `st2` may be taken already */
+				char fresh[64];
+				for (int n = 2; n < 1000; n++) {
+					snprintf(fresh, sizeof fresh, "%.40s%d", name, n);
+					if (!sema_local_find(C, fresh))
+						break;
+				}
+				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
+				    fresh, name, name, name);
+			}
 		}
 		return;
 	}
