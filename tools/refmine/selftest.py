@@ -69,6 +69,16 @@ fn compiled_program_prints() {
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "42");
 }
 
+#[test]
+fn a_lane_code_does_not_hide_an_output() {
+    let ast = parse(&BASE.replace("40 + 2", "5 * 5"), "q.spx").unwrap();
+    assert!(verify::verify(&ast).is_empty());
+    assert_eq!(wasm::emit_module(&ast).unwrap_err().code, "SPX-W120");
+    std::fs::write(&c_path, codegen::emit_c(&ast).unwrap()).unwrap();
+    let output = Command::new(binary).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "25");
+}
+
 fn run(source: &str) -> String {
     let path = write(source);
     let output = Command::new(env!("CARGO_BIN_EXE_semaprax")).arg("run").arg(&path).output().unwrap();
@@ -480,6 +490,8 @@ def main():
         "tests/synthetic.rs::helpers_build_programs_from_fragments#2": ("reject", ("SPX-T205",)),
         "tests/synthetic.rs::helpers_build_programs_from_fragments#3": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::compiled_program_prints#1": ("output", ("42",)),
+        # a lane's code (W) beside an accept and an output: the output
+        "tests/synthetic.rs::a_lane_code_does_not_hide_an_output#1": ("output", ("25",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#1": ("reject", ("SPX-P101",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#2": ("reject", ("SPX-T210",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#3": ("output", ("7",)),
