@@ -517,16 +517,27 @@ patch_lookup_id(Planner *P, const PatchWord *w, const char **mk, SymId *owner)
 	return -1;
 }
 
+/* The symbol a rename's first word (o->w[0]) names, once the new name is
+ * acceptable: -1 when either is refused, with *mk the member kind the word
+ * names instead (NULL: refused and reported).  rename, rename-member and
+ * rename-case begin here. */
+static SymId
+rename_target(Planner *P, const char **mk, SymId *owner)
+{
+	*mk = NULL;
+	if (!new_name_ok(P))
+		return -1;
+	return patch_lookup_id(P, &P->o->w[0], mk, owner);
+}
+
 static bool
 plan_rename(Planner *P)
 {
 	Sema *S = P->S;
 	const PatchOp *o = P->o;
-	if (!new_name_ok(P))
-		return false;
 	SymId owner;
 	const char *mk;
-	SymId id = patch_lookup_id(P, &o->w[0], &mk, &owner);
+	SymId id = rename_target(P, &mk, &owner);
 	if (id < 0) {
 		if (mk) {
 			Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a %s of `%s`; `rename` takes a function or a resource",
@@ -584,12 +595,10 @@ plan_member(Planner *P)
 {
 	Sema *S = P->S;
 	const PatchOp *o = P->o;
-	if (!new_name_ok(P))
-		return false;
 	/* the owner: a record by its id, or a case by its id */
 	SymId v;
 	const char *mk;
-	SymId owner = patch_lookup_id(P, &o->w[0], &mk, &v);
+	SymId owner = rename_target(P, &mk, &v);
 	int ci = -1;
 	if (owner < 0) {
 		if (!mk)
@@ -647,11 +656,9 @@ plan_case(Planner *P)
 {
 	Sema *S = P->S;
 	const PatchOp *o = P->o;
-	if (!new_name_ok(P))
-		return false;
 	SymId owner;
 	const char *mk;
-	SymId v = patch_lookup_id(P, &o->w[0], &mk, &owner);
+	SymId v = rename_target(P, &mk, &owner);
 	if (v < 0) {
 		if (mk)
 			diag_report(P->d, DIAG_G107, &o->w[0].span, "owner `%s` is a %s; `rename-case` takes a variant", o->w[0].s, mk);

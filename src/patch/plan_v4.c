@@ -743,19 +743,23 @@ patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size
 	Arena a;
 	arena_init(&a);
 	bool ok = true;
-	/* each fragment alone: lexes, and its brackets never go below zero */
+	/* every edit's text lexed alone, once: each fragment must lex and its
+	 * brackets never go below zero; the token comparison below reads them
+	 * all (an edit that does not lex: lexed[i] false) */
+	LexResult *lx = spx_xcalloc((size_t)pl->edits.len, sizeof *lx);
+	bool *lexed = spx_xcalloc((size_t)pl->edits.len, sizeof *lexed);
 	for (int i = 0; i < pl->edits.len && ok; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
+		lexed[i] = lex_alone(&lx[i], e->text, strlen(e->text), &a);
 		if (!fragment_op(p->ops[e->op].kind))
 			continue;
-		LexResult lx;
-		if (!lex_alone(&lx, e->text, strlen(e->text), &a)) {
+		if (!lexed[i]) {
 			misplaced(d, p, e->op, "leaves a string or comment open or holds a lexical error");
 			ok = false;
 		}
 		int depth = 0;
-		for (int t = 0; t < lx.ntoks && ok; t++) {
-			uint8_t k = lx.toks[t].kind;
+		for (int t = 0; t < lx[i].ntoks && ok; t++) {
+			uint8_t k = lx[i].toks[t].kind;
 			depth += (k == TOK_LPAREN || k == TOK_LBRACE || k == TOK_LBRACKET) - (k == TOK_RPAREN || k == TOK_RBRACE || k == TOK_RBRACKET);
 			if (depth < 0) {
 				misplaced(d, p, e->op, "closes a bracket it did not open");
@@ -766,7 +770,6 @@ patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size
 			misplaced(d, p, e->op, "leaves a bracket open");
 			ok = false;
 		}
-		lex_free(&lx);
 	}
 	/* the candidate's tokens: the original's outside the edits, shifted,
 	 * and each edit's own tokens at its place */
@@ -788,17 +791,16 @@ patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size
 				break;
 			while (t < lo.ntoks && lo.toks[t].span.start < e->end)
 				t++;
-			LexResult le;
+			const LexResult *le = &lx[i];
 			size_t tl = strlen(e->text);
-			if (lex_alone(&le, e->text, tl, &a)) {
-				for (int k = 0; k < le.ntoks && bad < 0; k++, c++)
-					if (c >= lc.ntoks || lc.toks[c].kind != le.toks[k].kind ||
-					    (int64_t)lc.toks[c].span.start != (int64_t)le.toks[k].span.start + e->start + shift)
+			if (lexed[i]) {
+				for (int k = 0; k < le->ntoks && bad < 0; k++, c++)
+					if (c >= lc.ntoks || lc.toks[c].kind != le->toks[k].kind ||
+					    (int64_t)lc.toks[c].span.start != (int64_t)le->toks[k].span.start + e->start + shift)
 						bad = e->op;
 			} else {
 				bad = e->op;
 			}
-			lex_free(&le);
 			shift += (int64_t)tl - (int64_t)(e->end - e->start);
 		}
 		if (bad < 0 && c != lc.ntoks)
@@ -811,6 +813,10 @@ patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size
 	/* a candidate that does not lex is left to the re-check's diagnostics */
 	lex_free(&lo);
 	lex_free(&lc);
+	for (int i = 0; i < pl->edits.len; i++)
+		lex_free(&lx[i]);
+	free(lx);
+	free(lexed);
 	free(cand);
 	arena_free(&a);
 	return ok;

@@ -194,6 +194,19 @@ unit_src_verified(UnitSrc *u, const char *src, size_t len, const char *what)
 	return ok;
 }
 
+/* A tampered HIR put back validates again (validate: hir_validate or
+ * hir_validate_mono), reported to a fresh sink: the test's own holds the
+ * H006s the tampering drew. */
+static bool
+validates_again(bool (*validate)(HirModule *, DiagSink *), HirModule *H, const char *src, size_t len)
+{
+	DiagSink d;
+	diag_init(&d, "unit.spx", src, len);
+	bool ok = validate(H, &d);
+	diag_free(&d);
+	return ok;
+}
+
 /* The only expression statement is a statement `if` (lower.c): the lanes
  * rely on it (the interpreter compiles HS_EXPR as an if, and discards no
  * other value), and the validator holds it (H006). */
@@ -223,10 +236,7 @@ hir_stmt_if_checks(void)
 		st->value = iff->u.if_.cond;
 		check(!hir_validate(H, &u.d), "hir statement if: an expression statement of another kind is H006");
 		st->value = iff;
-		DiagSink d2;
-		diag_init(&d2, "unit.spx", src, sizeof src - 1);
-		check(hir_validate(H, &d2), "hir statement if: restored, it validates again");
-		diag_free(&d2);
+		check(validates_again(hir_validate, H, src, sizeof src - 1), "hir statement if: restored, it validates again");
 	}
 	hir_free(H);
 	unit_src_close(&u);
@@ -273,10 +283,7 @@ hir_pattern_checks(void)
 		r->subs[0]->slot += 1;
 		check(!hir_validate(H, d), "hir patterns: a binding that is not the arm's is H006");
 		r->subs[0]->slot -= 1;
-		DiagSink d2;
-		diag_init(&d2, "unit.spx", src, sizeof src - 1);
-		check(hir_validate(H, &d2), "hir patterns: restored, it validates again");
-		diag_free(&d2);
+		check(validates_again(hir_validate, H, src, sizeof src - 1), "hir patterns: restored, it validates again");
 	}
 	hir_free(H);
 	unit_src_close(&u);
@@ -440,10 +447,7 @@ hir_mono_checks(void)
 		H->mono->insts = realloc_insts(H, in);
 		check(!hir_validate_mono(H, d), "hir mono: an instance no call site reaches is H006");
 		H->mono->ninsts = 4;
-		DiagSink d2;
-		diag_init(&d2, "unit.spx", src, sizeof src - 1);
-		check(hir_validate_mono(H, &d2), "hir mono: restored, it validates again");
-		diag_free(&d2);
+		check(validates_again(hir_validate_mono, H, src, sizeof src - 1), "hir mono: restored, it validates again");
 	}
 	hir_free(H);
 	unit_src_close(&u);

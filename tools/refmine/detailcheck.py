@@ -21,12 +21,15 @@ detail as `CASE@aspect` (aspect message, help, loc, run or fmt); a case excluded
 its details along.
 """
 
+import hashlib
 import json
 import os
 import re
 import subprocess
 
-ASPECTS = ("message", "help", "loc", "run", "fmt", "rev", "graph")
+from clirun import SRC
+
+ASPECTS = ("message", "help", "loc", "run", "fmt", "rev", "graph", "exit")
 LANE = "HBWL"
 
 
@@ -48,6 +51,8 @@ def run_details(binary, case):
         if isinstance(d, dict) and d.get("code"):
             diags.append(d)
     case["diags"] = diags
+    if any(r[0] == "exit" for r in case["details"]):
+        case["exits"] = exit_runs(binary, case)
     if any(r[0] in ("fmt", "fmt-idem") or r[0] in ("rev", "graph") and
            (r[1] or r[2][0] == "fmt") for r in case["details"]):
         case["fmt"] = fmt_levels(binary, path)
@@ -87,6 +92,86 @@ def run_details(binary, case):
             if env is not None:
                 break
         case["interpreted"][key] = (env, err[0] if err else "", refusals(err))
+
+
+_commands = {}
+
+
+def our_commands(binary):
+    """The commands our `--help` lists (`  name …` lines)."""
+    if binary not in _commands:
+        out = subprocess.run([binary, "--help"], capture_output=True, timeout=60).stdout
+        _commands[binary] = {m.group(1) for m in re.finditer(
+            r"^  ([a-z][a-z-]*)\b", out.decode("utf-8", "replace"), re.M)}
+    return _commands[binary]
+
+
+def exit_variants(argv):
+    """Every argv an exit record stands for: each optional argument
+    (clirun: added under a condition not known) with and without it."""
+    out = [[]]
+    for a in argv:
+        if isinstance(a, tuple):
+            out = [v + extra for v in out for extra in ([], [a[1]])]
+        else:
+            out = [v + [a] for v in out]
+    return out
+
+
+def exit_runs(binary, case):
+    """{(argv, files): [(argv run, status, first stderr line)]}: our binary
+    run as each exit record states it, in a directory of its own holding
+    the program as source.spx and the record's files."""
+    out = {}
+    root = os.path.join(os.path.dirname(os.path.dirname(case["file"])), "exit")
+    binary = os.path.abspath(binary)
+    for rec in case["details"]:
+        if rec[0] != "exit" or (rec[1], rec[2]) in out:
+            continue
+        if rec[1][0] not in our_commands(binary):
+            out[(rec[1], rec[2])] = None
+            continue
+        h = hashlib.sha256(repr((case["source"], rec[2])).encode()).hexdigest()[:12]
+        d = os.path.join(root, h)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "source.spx"), "w", encoding="utf-8") as fh:
+            fh.write(case["source"])
+        for name, data in rec[2]:
+            with open(os.path.join(d, name), "wb") as fh:
+                fh.write(data.encode("latin-1"))
+        runs = []
+        for argv in exit_variants(rec[1]):
+            argv = ["source.spx" if a == SRC else a for a in argv]
+            try:
+                r = subprocess.run([binary] + argv, cwd=d, capture_output=True, timeout=120)
+                err = r.stderr.decode("utf-8", "replace").strip().splitlines()
+                runs.append((argv, r.returncode, err[0] if err else ""))
+            except subprocess.TimeoutExpired:
+                runs.append((argv, None, "timeout"))
+        out[(rec[1], rec[2])] = runs
+    return out
+
+
+def judge_exit(case, rec):
+    runs = case.get("exits", {}).get((rec[1], rec[2]))
+    if runs is None:
+        return "n/c", "a command we do not have (`%s`)" % rec[1][0]
+    ours = [d for d in case.get("diags", []) if d.get("severity") == "error"]
+    if ours:
+        return "n/c", "we refuse the program (%s)" % ours[0]["code"]
+    kind, want = rec[3]
+    for argv, status, err in runs:
+        ok = status == want if kind == "code" else (status == 0) == want
+        if not ok:
+            return "differ", "`%s` exits %s%s" % (" ".join(argv), status,
+                                                  ": %s" % err if err else "")
+    return "agree", ""
+
+
+def exit_key(rec):
+    """An exit record's argv as decided.txt keys it (`CASE@exit:ARGV`)."""
+    return " ".join("[%s]" % a[1] if isinstance(a, tuple) else "<src>" if a == SRC else a
+                    for a in rec[1])
 
 
 def rewritten(binary, case):
@@ -307,8 +392,8 @@ def judge_refusal(cond, env, refused):
 
 
 def aspect_of(rec):
-    if rec[0] == "run":
-        return "run"
+    if rec[0] in ("run", "exit"):
+        return rec[0]
     if rec[0] in ("fmt", "fmt-idem"):
         return "fmt"
     if rec[0] == "list":
@@ -331,6 +416,11 @@ def render(d, template):
 
 
 def describe(rec):
+    if rec[0] == "exit":
+        kind, want = rec[3]
+        return "`semaprax %s`%s %s" % (
+            exit_key(rec), " (files %s)" % ", ".join(f[0] for f in rec[2]) if rec[2] else "",
+            "exits %d" % want if kind == "code" else "succeeds" if want else "fails")
     if rec[0] == "list":
         return "every diagnostic, as %r" % (list(rec[2]),)
     if rec[0] == "fmt":
@@ -442,6 +532,8 @@ def judge(case, rec):
         return "agree", ""
     if rec[0] in ("rev", "graph"):
         return judge_meaning(case, rec)
+    if rec[0] == "exit":
+        return judge_exit(case, rec)
     if rec[0] in ("fmt", "fmt-idem"):
         levels, err = case.get("fmt") or ([None, None], "not run")
         if rec[0] == "fmt-idem":
@@ -503,7 +595,8 @@ def report_details(cases, decided):
             f = figures[a]
             dkey = "%s@%s" % (c["key"], a)
             # a run record of one entry: KEY@run:ENTRY first
-            ekey = "%s:%s" % (dkey, rec[1]) if a == "run" else None
+            ekey = "%s:%s" % (dkey, rec[1]) if a == "run" else \
+                "%s:%s" % (dkey, exit_key(rec)) if a == "exit" else None
             d = decided.get(ekey) if ekey else None
             if d:
                 used.add(ekey)

@@ -35,9 +35,12 @@ stated equal to a text or idempotent, against our `fmt --stdout`; a sixth and se
 `graph::revision` of a program stated equal to its fmt output's, to
 another program's or to a digest (ours: `check --json`'s revision), and
 `graph::to_json` equalities and the fields our graph shares (revision,
-module, entrypoint, prelude; a snapshot's through include_str!).
+module, entrypoint, prelude; a snapshot's through include_str!); an
+eighth, exit: the status a test states for a `CARGO_BIN_EXE_semaprax`
+command (clirun.py), against our binary run with the same arguments.
 decided.txt keys a detail `CASE@aspect` (message, help, loc, run, fmt,
-rev, graph; `CASE@run:ENTRY` one entry's run), and `CASE@run` rewrite
+rev, graph, exit; `CASE@run:ENTRY` one entry's run, `CASE@exit:ARGV` one
+command's status), and `CASE@run` rewrite
 lines: the runs of a program our check refuses compare on it rewritten as
 our help lines prescribe. Figures as of session 21 (v0.2.0 plus 82 newest
 tests/language files): verdicts raw 798/821 = 97.2%, 798/798 over what our
@@ -45,7 +48,8 @@ spec does not decide otherwise (23 decided); message 91/91; help 64/68
 raw, 64/64 (4 decided); location 2/2; run 323/327 raw, 323/323 (4
 decided, 30 on a decided rewrite, 0 not comparable); fmt 118/119 raw,
 118/118 (1 decided); rev 51/51 (1 not comparable); graph 41/42 raw,
-41/41 (1 decided, 1 not comparable). Session 20: run 277/277 with 30 not
+41/41 (1 decided, 1 not comparable). Session 23: verdicts 799/822 (799/799,
+23 decided), exit 38/41 raw, 38/38 (3 decided), the rest as session 21. Session 20: run 277/277 with 30 not
 comparable, no rev or graph figure.
 
 Nothing of the reference is stored in our repository: it is read from the

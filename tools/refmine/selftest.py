@@ -8,6 +8,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from extract import extract  # noqa: E402
+from clirun import SRC  # noqa: E402
+from detailcheck import exit_variants  # noqa: E402
 
 SYNTHETIC = r'''
 use std::path::Path;
@@ -65,6 +67,16 @@ fn compiled_program_prints() {
     std::fs::write(&c_path, codegen::emit_c(&ast).unwrap()).unwrap();
     let output = Command::new(binary).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "42");
+}
+
+#[test]
+fn a_lane_code_does_not_hide_an_output() {
+    let ast = parse(&BASE.replace("40 + 2", "5 * 5"), "q.spx").unwrap();
+    assert!(verify::verify(&ast).is_empty());
+    assert_eq!(wasm::emit_module(&ast).unwrap_err().code, "SPX-W120");
+    std::fs::write(&c_path, codegen::emit_c(&ast).unwrap()).unwrap();
+    let output = Command::new(binary).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "25");
 }
 
 fn run(source: &str) -> String {
@@ -404,6 +416,50 @@ fn a_helper_building_its_program_inline_owns_it() {
 }
 
 const INCLUDED: &str = include_str!("selftest/inc.spx");
+
+const TOOL: &str = "module demo.tool;\n@id(\"app.main\") fn main() -> i64 { 3 }\n";
+
+fn launch(fx: &Fixture, native: bool, extra: &[&str]) -> (i32, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_semaprax"));
+    cmd.current_dir(&fx.root).arg("run").arg("source.spx");
+    if native {
+        cmd.arg("--native");
+    }
+    let out = cmd.args(extra).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn launch_native(source: &str, tag: &str) -> Option<(bool, String)> {
+    if !command_available("cc") {
+        return None;
+    }
+    let path = place(if tag.is_empty() { "a" } else { "b" }, source);
+    let out = Command::new(env!("CARGO_BIN_EXE_semaprax")).arg("run").arg(&path).arg("--native").output().unwrap();
+    assert!(out.status.success(), "{tag}");
+    Some((out.status.success(), String::new()))
+}
+
+#[test]
+fn cli_exit_statuses_are_exit_details() {
+    let mut fx = Fixture::new(TOOL);
+    fx.write("data.bin", [0x41u8, b'\n']);
+    if cfg!(windows) {
+        assert_eq!(launch(&fx, false, &["--", "x"]).0, 9);
+        return;
+    }
+    for native in [false, true] {
+        assert_eq!(launch(&fx, native, &["--", "data.bin"][..]), (3, "3\n".to_owned()));
+    }
+    let lanes: &[bool] = if command_available("cc") { &[false, true] } else { &[false] };
+    for &native in lanes {
+        let (code, _) = launch(&fx, native, &["-q"]);
+        assert_eq!(code, 2);
+    }
+    let failing = TOOL.replace("{ 3 }", "{ 1 / 0 }");
+    if let Some((ok, _)) = launch_native(&failing, "") {
+        assert!(!ok);
+    }
+}
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
@@ -434,6 +490,8 @@ def main():
         "tests/synthetic.rs::helpers_build_programs_from_fragments#2": ("reject", ("SPX-T205",)),
         "tests/synthetic.rs::helpers_build_programs_from_fragments#3": ("reject", ("SPX-T202",)),
         "tests/synthetic.rs::compiled_program_prints#1": ("output", ("42",)),
+        # a lane's code (W) beside an accept and an output: the output
+        "tests/synthetic.rs::a_lane_code_does_not_hide_an_output#1": ("output", ("25",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#1": ("reject", ("SPX-P101",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#2": ("reject", ("SPX-T210",)),
         "tests/synthetic.rs::cli_run_prints_and_closure_parameters_are_not_captures#3": ("output", ("7",)),
@@ -555,6 +613,24 @@ def main():
         ("run", "demo.main", (("contains", '"value":"1"'),))]
     want["tests/synthetic.rs::an_example_path_given_to_the_interpreter_is_that_example#1"] = (
         "detail", ())
+    # CLI exit statuses (clirun.py): a fixture's files, a lane decided by
+    # the loop, an undecided one (optional `--native`), `cfg!(windows)`'s
+    # branch skipped, `if let Some((ok, …)) = helper(…)`, a helper's own
+    # `assert!(…success())` (read for each program it is given: both
+    # statuses stand for #2) and an `if` inside a call's argument list
+    files_b = (("data.bin", "A\n"),)
+    want_details["tests/synthetic.rs::cli_exit_statuses_are_exit_details#1"] = [
+        ("exit", ("run", "source.spx", "--", "data.bin"), files_b, ("code", 3)),
+        ("exit", ("run", "source.spx", "--native", "--", "data.bin"), files_b, ("code", 3)),
+        ("exit", ("run", "source.spx", ("opt", "--native"), "-q"), files_b, ("code", 2))]
+    want_details["tests/synthetic.rs::cli_exit_statuses_are_exit_details#2"] = [
+        ("exit", ("run", SRC, "--native"), (), ("success", True)),
+        ("exit", ("run", SRC, "--native"), (), ("success", False))]
+    want["tests/synthetic.rs::cli_exit_statuses_are_exit_details#1"] = ("detail", ())
+    want["tests/synthetic.rs::cli_exit_statuses_are_exit_details#2"] = ("detail", ())
+    if exit_variants(("run", ("opt", "--native"), "-q")) != [["run", "-q"], ["run", "--native", "-q"]]:
+        print("refmine selftest: exit_variants")
+        got["#exit_variants"] = True
     # `graph::to_json(&tidy).unwrap()` verifies it: a weaker "accepted"
     want["tests/synthetic.rs::formatter_texts_are_fmt_details#2"] = ("accept", ())
     # a submodule (`#[path = "…"] mod …;` beginning `use super::*;`) sees
