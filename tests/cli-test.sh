@@ -1622,6 +1622,30 @@ for len in 234 235 255; do
 done
 if ls -A "$tmp/newkill" | grep -q "^\.l*\.semaprax-new"; then bad "long-name staging left: $(ls -A "$tmp/newkill")"; else ok; fi
 
+# Standard output that cannot be written (a full disk: /dev/full; a closed
+# descriptor) is I101 and status 1, never a silent success; the command
+# table's commands share the one check (main.c's stdout_settle).
+if [ -w /dev/full ]; then
+	for c in "check examples/inventory.spx" "doc examples/inventory.spx" "graph examples/inventory.spx" \
+		"run examples/inventory.spx" "help all" "version" "explain --catalog"; do
+		# shellcheck disable=SC2086
+		NO_COLOR=1 "$bin" $c > /dev/full 2> "$tmp/err" < /dev/null
+		st=$?
+		if [ "$st" -eq 1 ]; then ok; else bad "$c > /dev/full: exit $st, wanted 1"; fi
+		has "$tmp/err" "error[SPX-I101]: cannot write standard output" "$c > /dev/full: I101"
+	done
+fi
+NO_COLOR=1 "$bin" check examples/inventory.spx >&- 2> "$tmp/err" < /dev/null
+st=$?
+if [ "$st" -eq 1 ]; then ok; else bad "check with stdout closed: exit $st, wanted 1"; fi
+has "$tmp/err" "error[SPX-I101]: cannot write standard output" "check with stdout closed: I101"
+# a failure keeps its own status (here a usage error's 2)
+if [ -w /dev/full ]; then
+	NO_COLOR=1 "$bin" check --frobnicate > /dev/full 2> /dev/null < /dev/null
+	st=$?
+	if [ "$st" -eq 2 ]; then ok; else bad "usage error > /dev/full: exit $st, wanted 2"; fi
+fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.
