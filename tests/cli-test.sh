@@ -1646,6 +1646,23 @@ if [ -w /dev/full ]; then
 	if [ "$st" -eq 2 ]; then ok; else bad "usage error > /dev/full: exit $st, wanted 2"; fi
 fi
 
+# $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48
+# words of CC (a wrapper plus 47 flags) and 2 of the flags are all passed on;
+# one more is B101, where the 49th word used to be dropped without a word.
+if command -v cc > /dev/null 2>&1; then
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/ccw.args"\nexec cc "$@"\n' "$tmp" > "$tmp/ccw.sh"
+	chmod +x "$tmp/ccw.sh"
+	ccw="$tmp/ccw.sh"
+	i=2
+	while [ $i -le 48 ]; do ccw="$ccw -DW$i"; i=$((i + 1)); done
+	CC="$ccw" SEMAPRAX_NATIVE_CFLAGS="-DX1 -DX2" expect 0 "run --native, CC of 48 words" -- "$bin" run --native examples/inventory.spx
+	if [ "$(grep -c '^-D[WX]' "$tmp/ccw.args")" -eq 49 ]; then ok; else bad "CC of 48 words: $(grep -c '^-D[WX]' "$tmp/ccw.args") of 49 flags reached cc"; fi
+	CC="$ccw -DW49" expect 1 "run --native, CC of 49 words" -- "$bin" run --native examples/inventory.spx
+	has "$tmp/err" 'error[SPX-B101]: `CC` holds 49 words' "CC of 49 words: B101"
+	CC="$ccw" SEMAPRAX_NATIVE_CFLAGS="-DX1 -DX2 -DX3" expect 1 "build, CFLAGS past the line" -- "$bin" build examples/inventory.spx -o "$tmp/inv-ccw"
+	has "$tmp/err" '`SEMAPRAX_NATIVE_CFLAGS` 3; the C compiler' "CFLAGS past the line: B101"
+fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.
