@@ -1622,6 +1622,23 @@ for len in 234 235 255; do
 done
 if ls -A "$tmp/newkill" | grep -q "^\.l*\.semaprax-new"; then bad "long-name staging left: $(ls -A "$tmp/newkill")"; else ok; fi
 
+# fmt of a directory walks at most 64 levels down; a directory deeper (or one
+# it cannot open) is I001 and fails the command, and a rewrite then writes
+# nothing: it used to be passed over in silence (`--check` said all was well).
+deep="$tmp/fmtdeep"
+d="$deep"
+i=0
+while [ $i -le 65 ]; do d="$d/d"; i=$((i + 1)); done
+mkdir -p "$d"
+printf 'module z;\n@id("z.main")\nfn main() -> i64 { 0 }\n' > "$d/x.spx"
+expect 1 "fmt --check, a tree 66 levels deep" -- "$bin" fmt --check "$deep"
+has "$tmp/err" "error[SPX-I001]: cannot read $deep/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d: directories nest more than 64 levels deep" "deep tree: I001"
+cp "$d/x.spx" "$deep/top.spx"
+expect 1 "fmt, a tree 66 levels deep" -- "$bin" fmt "$deep"
+if cmp -s "$d/x.spx" "$deep/top.spx"; then ok; else bad "fmt of a tree too deep rewrote top.spx"; fi
+expect 1 "fmt --check, the deep part alone" -- "$bin" fmt --check "$deep/d/d"
+has "$tmp/err" "x.spx:2 is not canonically formatted" "deep part alone: checked"
+
 # Standard output that cannot be written (a full disk: /dev/full; a closed
 # descriptor) is I101 and status 1, never a silent success; the command
 # table's commands share the one check (main.c's stdout_settle).
