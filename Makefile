@@ -531,7 +531,7 @@ fuzz-manifest: $(FUZZ_MANIFEST_BIN)
 	@mkdir -p $(BUILD)/fuzz/manifest-corpus $(BUILD)/fuzz/findings
 	@find tests examples -name 'semaprax.toml' | while read -r f; do \
 		cp "$$f" "$(BUILD)/fuzz/manifest-corpus/seed-$$(echo "$$f" | tr / _)"; done
-	$(FUZZ_MANIFEST_BIN) -max_len=70000 -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	$(FUZZ_MANIFEST_BIN) -max_len=70000 -max_total_time=$(FUZZ_SECONDS) -timeout=10 -dict=tests/fuzz/manifest.dict \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/manifest-corpus
 
 # The back half (see tests/fuzz/fuzz_run.c): check → lower → interpret (50,000
