@@ -41,7 +41,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run docs clean help bench-cli bench-agent
+.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run fuzz-manifest docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -167,6 +167,7 @@ help:
 	@echo "make bench-scale    each checker stress shape at n and 10n: fails when the time grows > 13x"
 	@echo "make fuzz       libFuzzer over lex/parse/fmt (FUZZ_SECONDS=600)"
 	@echo "make fuzz-check libFuzzer over parse/check/HIR lowering and validation"
+	@echo "make fuzz-manifest libFuzzer over the semaprax.toml reader (render round trip)"
 	@echo "make fuzz-run   libFuzzer over check/HIR/interpreter (small budget, no host effects)/C and Wasm emission (Wasm validated)"
 	@echo "make docs       regenerate docs/diagnostics.md"
 	@echo "make compat REF=<dir>   agreement with the reference's own tests (tools/refmine; REF: a checkout or git dir of it)"
@@ -514,6 +515,24 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 	@if [ -d tests/fuzz/corpus ]; then find tests/fuzz/corpus -type f ! -name .keep -exec cp {} $(BUILD)/fuzz/check-corpus/ \; ; fi
 	$(FUZZ_CHECK_BIN) -max_len=16384 -max_total_time=$(FUZZ_SECONDS) -timeout=10 $(FUZZ_DICT) \
 		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/check-corpus
+
+# The manifest reader (see tests/fuzz/fuzz_manifest.c): arbitrary bytes as a
+# semaprax.toml; a manifest that reads must render to one that reads and
+# renders identically.  Seeded with the suites' manifests.
+FUZZ_MANIFEST_OBJS := $(filter src/rt/% src/support/% src/project/manifest%,$(SRCS))
+FUZZ_MANIFEST_OBJS := $(FUZZ_MANIFEST_OBJS:src/%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_MANIFEST_BIN   = $(BUILD)/fuzz/fuzz_manifest
+
+$(FUZZ_MANIFEST_BIN): tests/fuzz/fuzz_manifest.c $(FUZZ_MANIFEST_OBJS)
+	$(FUZZ_CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ \
+		tests/fuzz/fuzz_manifest.c $(FUZZ_MANIFEST_OBJS) $(LDLIBS)
+
+fuzz-manifest: $(FUZZ_MANIFEST_BIN)
+	@mkdir -p $(BUILD)/fuzz/manifest-corpus $(BUILD)/fuzz/findings
+	@find tests examples -name 'semaprax.toml' | while read -r f; do \
+		cp "$$f" "$(BUILD)/fuzz/manifest-corpus/seed-$$(echo "$$f" | tr / _)"; done
+	$(FUZZ_MANIFEST_BIN) -max_len=70000 -max_total_time=$(FUZZ_SECONDS) -timeout=10 -dict=tests/fuzz/manifest.dict \
+		-print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/findings/ $(BUILD)/fuzz/manifest-corpus
 
 # The back half (see tests/fuzz/fuzz_run.c): check → lower → interpret (50,000
 # steps, a 4 MiB value heap, no host effects) → mono → emit C and Wasm in

@@ -1622,6 +1622,64 @@ for len in 234 235 255; do
 done
 if ls -A "$tmp/newkill" | grep -q "^\.l*\.semaprax-new"; then bad "long-name staging left: $(ls -A "$tmp/newkill")"; else ok; fi
 
+# fmt of a directory walks at most 64 levels down; a directory deeper (or one
+# it cannot open) is I001 and fails the command, and a rewrite then writes
+# nothing: it used to be passed over in silence (`--check` said all was well).
+deep="$tmp/fmtdeep"
+d="$deep"
+i=0
+while [ $i -le 65 ]; do d="$d/d"; i=$((i + 1)); done
+mkdir -p "$d"
+printf 'module z;\n@id("z.main")\nfn main() -> i64 { 0 }\n' > "$d/x.spx"
+expect 1 "fmt --check, a tree 66 levels deep" -- "$bin" fmt --check "$deep"
+has "$tmp/err" "error[SPX-I001]: cannot read $deep/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d: directories nest more than 64 levels deep" "deep tree: I001"
+cp "$d/x.spx" "$deep/top.spx"
+expect 1 "fmt, a tree 66 levels deep" -- "$bin" fmt "$deep"
+if cmp -s "$d/x.spx" "$deep/top.spx"; then ok; else bad "fmt of a tree too deep rewrote top.spx"; fi
+expect 1 "fmt --check, the deep part alone" -- "$bin" fmt --check "$deep/d/d"
+has "$tmp/err" "x.spx:2 is not canonically formatted" "deep part alone: checked"
+
+# Standard output that cannot be written (a full disk: /dev/full; a closed
+# descriptor) is I101 and status 1, never a silent success; the command
+# table's commands share the one check (main.c's stdout_settle).
+if [ -w /dev/full ]; then
+	for c in "check examples/inventory.spx" "doc examples/inventory.spx" "graph examples/inventory.spx" \
+		"run examples/inventory.spx" "help all" "version" "explain --catalog"; do
+		# shellcheck disable=SC2086
+		NO_COLOR=1 "$bin" $c > /dev/full 2> "$tmp/err" < /dev/null
+		st=$?
+		if [ "$st" -eq 1 ]; then ok; else bad "$c > /dev/full: exit $st, wanted 1"; fi
+		has "$tmp/err" "error[SPX-I101]: cannot write standard output" "$c > /dev/full: I101"
+	done
+fi
+NO_COLOR=1 "$bin" check examples/inventory.spx >&- 2> "$tmp/err" < /dev/null
+st=$?
+if [ "$st" -eq 1 ]; then ok; else bad "check with stdout closed: exit $st, wanted 1"; fi
+has "$tmp/err" "error[SPX-I101]: cannot write standard output" "check with stdout closed: I101"
+# a failure keeps its own status (here a usage error's 2)
+if [ -w /dev/full ]; then
+	NO_COLOR=1 "$bin" check --frobnicate > /dev/full 2> /dev/null < /dev/null
+	st=$?
+	if [ "$st" -eq 2 ]; then ok; else bad "usage error > /dev/full: exit $st, wanted 2"; fi
+fi
+
+# $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48
+# words of CC (a wrapper plus 47 flags) and 2 of the flags are all passed on;
+# one more is B101, where the 49th word used to be dropped without a word.
+if command -v cc > /dev/null 2>&1; then
+	printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/ccw.args"\nexec cc "$@"\n' "$tmp" > "$tmp/ccw.sh"
+	chmod +x "$tmp/ccw.sh"
+	ccw="$tmp/ccw.sh"
+	i=2
+	while [ $i -le 48 ]; do ccw="$ccw -DW$i"; i=$((i + 1)); done
+	CC="$ccw" SEMAPRAX_NATIVE_CFLAGS="-DX1 -DX2" expect 0 "run --native, CC of 48 words" -- "$bin" run --native examples/inventory.spx
+	if [ "$(grep -c '^-D[WX]' "$tmp/ccw.args")" -eq 49 ]; then ok; else bad "CC of 48 words: $(grep -c '^-D[WX]' "$tmp/ccw.args") of 49 flags reached cc"; fi
+	CC="$ccw -DW49" expect 1 "run --native, CC of 49 words" -- "$bin" run --native examples/inventory.spx
+	has "$tmp/err" 'error[SPX-B101]: `CC` holds 49 words' "CC of 49 words: B101"
+	CC="$ccw" SEMAPRAX_NATIVE_CFLAGS="-DX1 -DX2 -DX3" expect 1 "build, CFLAGS past the line" -- "$bin" build examples/inventory.spx -o "$tmp/inv-ccw"
+	has "$tmp/err" '`SEMAPRAX_NATIVE_CFLAGS` 3; the C compiler' "CFLAGS past the line: B101"
+fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

@@ -11,6 +11,7 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +48,38 @@ has_spx_suffix(const char *name)
 	return n > 4 && strcmp(name + n - 4, ".spx") == 0;
 }
 
-/* Collects .spx files under dir (depth-bounded), sorted. */
+/* I001 for a directory the walk cannot read: nothing under it is formatted
+ * or checked, so the command fails rather than pass over it in silence. */
 static void
-walk(const char *dir, PathList *out, int depth)
+walk_report(const char *dir, const char *why, const char *help, bool json)
 {
-	if (depth > 64)
-		return;
+	DiagSink s;
+	diag_init(&s, dir, NULL, 0);
+	Diag *d = diag_report(&s, DIAG_I001, NULL, "cannot read %s: %s", dir, why);
+	diag_set_help(d, "%s", help);
+	diag_emit_all(&s, json);
+	diag_free(&s);
+}
+
+#define FMT_WALK_DEPTH 64
+
+/* Collects .spx files under dir (at most FMT_WALK_DEPTH directories deep),
+ * sorted; false after I001 for a directory it could not read or that lies
+ * deeper. */
+static bool
+walk(const char *dir, PathList *out, int depth, bool json)
+{
+	if (depth > FMT_WALK_DEPTH) {
+		walk_report(dir, "directories nest more than 64 levels deep below the operand",
+		    "format the deeper tree on its own (`semaprax fmt <dir>` nearer to it)", json);
+		return false;
+	}
 	DIR *d = opendir(dir);
-	if (!d)
-		return;
+	if (!d) {
+		walk_report(dir, strerror(errno), "make the directory readable, or format the files beside it one by one", json);
+		return false;
+	}
+	bool ok = true;
 	PathList names = {0};
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
@@ -72,7 +96,7 @@ walk(const char *dir, PathList *out, int depth)
 		snprintf(path, n, "%s/%s", dir, names.items[i]);
 		struct stat st;
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			walk(path, out, depth + 1);
+			ok &= walk(path, out, depth + 1, json);
 			free(path);
 		} else if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && has_spx_suffix(names.items[i])) {
 			VEC_PUSH(*out, path);
@@ -82,6 +106,7 @@ walk(const char *dir, PathList *out, int depth)
 		free(names.items[i]);
 	}
 	VEC_FREE(names);
+	return ok;
 }
 
 /* Parses one source and renders its canonical form; false on diagnostics. */
@@ -227,6 +252,7 @@ cli_cmd_fmt(int argc, char **argv)
 		return fmt_usage();
 
 	PathList paths = {0};
+	bool walked = true;
 	struct stat st;
 	/* A project (a directory holding semaprax.toml, or the manifest itself):
 	 * its sources in manifest order (TOOLCHAIN.md §1.2). */
@@ -258,13 +284,13 @@ cli_cmd_fmt(int argc, char **argv)
 	} else if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (to_stdout)
 			return cli_usage("fmt", "fmt --stdout takes one file, not a directory");
-		walk(operand, &paths, 0);
+		walked = walk(operand, &paths, 0, json);
 	} else {
 		VEC_PUSH(paths, spx_xstrdup(operand));
 	}
 
 	VEC(Source) srcs = {0};
-	bool all_ok = true;
+	bool all_ok = walked;
 	for (int i = 0; i < paths.len; i++) {
 		Source s;
 		memset(&s, 0, sizeof s);

@@ -511,8 +511,29 @@ empty_operand(const char *cmd, const char *usage, int argc, char **argv)
 	return -1;
 }
 
-int
-main(int argc, char **argv)
+/*
+ * Every command's standard output, settled: a write that failed (a full
+ * disk, a closed or read-only descriptor) means the command did not print
+ * what it says it did, so it is I101 on stderr and status 1 rather than a
+ * silent success (a command that already failed keeps its status).  A
+ * closed pipe still ends the process by SIGPIPE, as for any filter.
+ */
+static int
+stdout_settle(int st)
+{
+	errno = 0;
+	bool flushed = fflush(stdout) == 0;
+	int e = errno;
+	if (flushed && !ferror(stdout))
+		return st;
+	char msg[256];
+	snprintf(msg, sizeof msg, "cannot write standard output: %s", e ? strerror(e) : "a write failed");
+	cli_report(DIAG_I101, NULL, msg, "check the space and permissions where standard output goes; what was printed is incomplete");
+	return st == EXIT_OK ? EXIT_FAIL : st;
+}
+
+static int
+dispatch(int argc, char **argv)
 {
 	spx_tune_allocator();
 	if (argc < 2) {
@@ -542,4 +563,10 @@ main(int argc, char **argv)
 	if (st >= 0)
 		return st;
 	return c->run(argc - 1, argv + 1);
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_settle(dispatch(argc, argv));
 }

@@ -41,10 +41,31 @@ write_all(const char *path, const char *data, size_t len)
 	return ok;
 }
 
+/* The number of blank- or tab-separated words of environment variable name. */
+static int
+env_words(const char *name)
+{
+	const char *v = getenv(name);
+	int n = 0;
+	for (const char *p = v ? v : ""; *p; p++)
+		if (*p != ' ' && *p != '\t' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
+			n++;
+	return n;
+}
+
 NativeStatus
 emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 {
 	child_catch();
+	dir[0] = '\0';
+	/* the command line below holds at most 48 words of $CC, and 50 of it
+	 * and $SEMAPRAX_NATIVE_CFLAGS together: more is refused, never cut */
+	int ccw = env_words("CC"), xw = env_words("SEMAPRAX_NATIVE_CFLAGS");
+	if (ccw > 48 || xw > 50 - (ccw ? ccw : 1)) {
+		buf_printf(msg, "`CC` holds %d words and `SEMAPRAX_NATIVE_CFLAGS` %d; the C compiler's command line takes at most 48 of `CC` and 50 of both together",
+		    ccw, xw);
+		return NATIVE_NO_CC;
+	}
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, 4096, "%s/semaprax-native-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {

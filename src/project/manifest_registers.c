@@ -46,6 +46,27 @@ quoted(const char **pp, bool literal_ok)
 	return spx_xstrndup(p, (size_t)(e - p));
 }
 
+/* A row's register lies inside the project, as its sources do: a relative
+ * path of non-empty components, none `.` or `..`, at most 240 bytes (the
+ * read refuses one a symbolic link leads out of the project, J140). */
+static bool
+register_path_inside(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 240 || s[0] == '/')
+		return false;
+	size_t start = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (s[i] != '/' && s[i] != '\0')
+			continue;
+		size_t len = i - start;
+		if (len == 0 || (len == 1 && s[start] == '.') || (len == 2 && s[start] == '.' && s[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
 const char *
 project_register_row_parse(const char *text, ProjectRegisterRow *out, bool *unknown_key, char *err, size_t errn)
 {
@@ -106,6 +127,8 @@ project_register_row_parse(const char *text, ProjectRegisterRow *out, bool *unkn
 		return "a register row requires `file`, `pattern`, `severity` and `uncited`";
 	if (!*out->file)
 		return "`file` must not be empty";
+	if (!register_path_inside(out->file))
+		return "`file` must be a relative path inside the project: no leading `/`, no empty, `.` or `..` component, at most 240 bytes";
 	if (strchr(out->pattern, '\''))
 		return "`pattern` cannot hold `'` (write `\\x27` in the pattern)";
 	return NULL;

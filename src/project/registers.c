@@ -13,6 +13,8 @@
  * match of the pattern is a citation.  Findings follow from the citations
  * and the register; nothing iterates a hash table.
  */
+/* realpath is XSI in glibc's headers. */
+#define _XOPEN_SOURCE 700
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "registers.h"
 
@@ -127,6 +129,28 @@ find_token(const Priv *pv, const char *s)
 	return -1;
 }
 
+/* Does a manifest row's register (open_path: the project directory joined
+ * with its relative file) resolve outside the project directory?  The
+ * manifest reader admits only relative paths without `..`, so only a
+ * symbolic link can lead out; a project's manifest never makes `check` read
+ * (and quote in J141/J145) a file elsewhere. */
+static bool
+outside_project(const RegisterParams *p)
+{
+	size_t ol = strlen(p->open_path), fl = strlen(p->file);
+	if (ol < fl)
+		return true;
+	char *dir = spx_xstrndup(p->open_path, ol - fl);
+	char *root = realpath(*dir ? dir : ".", NULL);
+	char *real = realpath(p->open_path, NULL);
+	size_t rl = root ? strlen(root) : 0;
+	bool out = !root || !real || !(strncmp(real, root, rl) == 0 && (real[rl] == '/' || rl == 1));
+	free(dir);
+	free(root);
+	free(real);
+	return out;
+}
+
 /* Reads the register into pv->toks; false after a diagnostic. */
 static bool
 read_register(RegisterReport *r, Priv *pv)
@@ -136,6 +160,11 @@ read_register(RegisterReport *r, Priv *pv)
 	struct stat st;
 	if (stat(p->open_path, &st) != 0) {
 		diag_report(&r->diags, DIAG_J140, NULL, "%s cannot be read: %s", L, strerror(errno));
+		return false;
+	}
+	if (p->manifest && outside_project(p)) {
+		Diag *d = diag_report(&r->diags, DIAG_J140, NULL, "%s lies outside the project directory (a symbolic link of its path leads out)", L);
+		diag_set_help(d, "keep the register inside the project and name it by its path there");
 		return false;
 	}
 	if (!S_ISREG(st.st_mode)) {
