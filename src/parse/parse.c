@@ -229,6 +229,25 @@ name_same(const char *a, const char *b, uint32_t n)
 	return n < 8 ? name_word(a, n) == name_word(b, n) : memcmp(a, b, n) == 0;
 }
 
+/* The PRELUDE_N_* bits of a spelling (revision.c's prelude choice; each
+ * family taken whole where that is simpler: a superset only loosens the
+ * bound). */
+static unsigned
+prelude_name(const char *b, uint32_t len)
+{
+#define IS(w) (len == sizeof(w) - 1 && memcmp(b, w, sizeof(w) - 1) == 0)
+	if (len >= 4 && memcmp(b, "vec_", 4) == 0)
+		return PRELUDE_N_VEC | (IS("vec_into_iter") ? PRELUDE_N_ITER : 0) |
+		    (IS("vec_reserve_exact") || IS("vec_set") || IS("vec_clear") ? PRELUDE_N_VEC3 : 0);
+	if (len >= 4 && memcmp(b, "box_", 4) == 0)
+		return PRELUDE_N_BOX;
+	if (len >= 5 && memcmp(b, "iter_", 5) == 0)
+		return PRELUDE_N_ITER;
+	return IS("Vec") ? PRELUDE_N_VEC : IS("Box") ? PRELUDE_N_BOXT : IS("Bytes") ? PRELUDE_N_BYTES
+	    : IS("Iter") || IS("IterStep") ? PRELUDE_N_ITER : 0;
+#undef IS
+}
+
 /* The one arena copy of the spelling b[0..len): a large file names the same
  * few thousand identifiers hundreds of thousands of times. */
 static const char *
@@ -265,6 +284,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 		ParseName *sl = &p->names[i];
 		if (!sl->s) {
 			sl->s = arena_strndup(p->arena, b, len);
+			p->prelude_names |= (uint8_t)prelude_name(b, len);
 			sl->len = len;
 			sl->hash = h;
 			p->names_len++;
@@ -1421,6 +1441,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->ncalls = p.ncalls;
 	m->field_assigns = p.field_assigns;
 	m->uses_fn_mut = p.uses_fn_mut;
+	m->prelude_names = p.prelude_names;
+	m->prelude_known = true;
 	if (decls.len)
 		arena_own(arena, decls.items);
 	else
