@@ -77,25 +77,54 @@ static const Builtin builtins[] = {
 #include "builtins.def"
 };
 
+/*
+ * By name: an open-addressing index over the table, built on first use (the
+ * checker asks for every call's callee and every function's name: most are
+ * not builtins, and a binary search cost a dozen compares).  A slot holds a
+ * row's index + 1 and the name hash's high byte, so a miss rarely compares
+ * a string.
+ */
+#define NAME_SLOTS 512
+static uint16_t name_slot[NAME_SLOTS];
+
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static void
+name_index(void)
+{
+	ASSERT(countof(builtins) < NAME_SLOTS / 2 && countof(builtins) < 255, "builtins.c: the name index is too small");
+	for (size_t i = 0; i < countof(builtins); i++) {
+		uint32_t h = name_hash(builtins[i].name);
+		uint32_t j = h & (NAME_SLOTS - 1);
+		while (name_slot[j])
+			j = (j + 1) & (NAME_SLOTS - 1);
+		name_slot[j] = (uint16_t)((i + 1) | (h >> 24) << 8);
+	}
+}
+
 const Builtin *
 sema_builtin_find(const char *name)
 {
-	size_t lo = 0, hi = countof(builtins);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		/* strcmp's order; most steps are settled by the first byte */
-		const char *b = builtins[mid].name;
-		int c = (unsigned char)name[0] - (unsigned char)b[0];
-		if (c == 0 && name[0])
-			c = strcmp(name + 1, b + 1);
-		if (c == 0)
-			return &builtins[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	static bool built;
+	if (!built) {
+		name_index();
+		built = true;
 	}
-	return NULL;
+	uint32_t h = name_hash(name);
+	for (uint32_t j = h & (NAME_SLOTS - 1);; j = (j + 1) & (NAME_SLOTS - 1)) {
+		uint16_t v = name_slot[j];
+		if (!v)
+			return NULL;
+		if ((v >> 8) == (h >> 24) && strcmp(builtins[(v & 0xFF) - 1].name, name) == 0)
+			return &builtins[(v & 0xFF) - 1];
+	}
 }
 
 bool
