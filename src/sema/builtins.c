@@ -339,8 +339,68 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	return NULL;
 }
 
+/*
+ * Instantiated signatures, remembered per Sema: a module calls the same few
+ * builtins at the same type arguments over and over, and each instantiation
+ * parsed the notation again.  Direct-mapped by (builtin, up to two type
+ * arguments); only a success is kept (the types it interned stay interned,
+ * so a remembered answer is the one parsing again would give).
+ */
+#define SIG_MEMO 64
+struct SigMemo {
+	bool used;
+	int ntargs;
+	BuiltinId bid;
+	TypeId t0, t1;
+	BuiltinSig sig;
+};
+
+static struct SigMemo *
+sig_memo_slot(Sema *S, const Builtin *b, const TypeId *targs, int ntargs)
+{
+	if (ntargs > 2)
+		return NULL;
+	if (!S->sig_memo)
+		S->sig_memo = ARENA_ARRAY(&S->arena, struct SigMemo, SIG_MEMO);
+	TypeId t0 = ntargs > 0 ? targs[0] : 0, t1 = ntargs > 1 ? targs[1] : 0;
+	uint32_t h = ((uint32_t)b->bid * 0x9E3779B1u) ^ (t0 * 0x85EBCA77u) ^ (t1 * 0xC2B2AE3Du) ^ (uint32_t)ntargs;
+	return &S->sig_memo[(h ^ (h >> 16)) & (SIG_MEMO - 1)];
+}
+
+static bool
+sig_memo_hit(const struct SigMemo *m, const Builtin *b, const TypeId *targs, int ntargs)
+{
+	return m && m->used && m->bid == b->bid && m->ntargs == ntargs && (ntargs < 1 || m->t0 == targs[0]) &&
+	    (ntargs < 2 || m->t1 == targs[1]);
+}
+
+static bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+    const char **why);
+
 bool
 sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+		  const char **why)
+{
+	struct SigMemo *m = sig_memo_slot(S, b, targs, ntargs);
+	if (sig_memo_hit(m, b, targs, ntargs)) {
+		*out = m->sig;
+		return true;
+	}
+	if (!builtin_signature(S, b, targs, ntargs, out, why))
+		return false;
+	if (m) {
+		m->used = true;
+		m->bid = b->bid;
+		m->ntargs = ntargs;
+		m->t0 = ntargs > 0 ? targs[0] : 0;
+		m->t1 = ntargs > 1 ? targs[1] : 0;
+		m->sig = *out;
+	}
+	return true;
+}
+
+static bool
+builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
 		  const char **why)
 {
 	SigParser P = {S, b->sig, targs, ntargs};
