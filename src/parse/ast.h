@@ -553,6 +553,16 @@ typedef struct UseDecl {
 	Span span;
 } UseDecl;
 
+/* Module.prelude_names bits. */
+enum {
+	PRELUDE_N_ITER = 1,    /* Iter, IterStep, vec_into_iter, iter_next */
+	PRELUDE_N_VEC = 2,     /* Vec, vec_… */
+	PRELUDE_N_VEC3 = 4,    /* vec_reserve_exact, vec_set, vec_clear */
+	PRELUDE_N_BOX = 8,     /* box_new, box_get, box_into_inner (box_…) */
+	PRELUDE_N_BOXT = 16,   /* Box */
+	PRELUDE_N_BYTES = 32,  /* Bytes */
+};
+
 typedef struct Module {
 	QName name;
 	Span module_span;    /* `module a.b;` */
@@ -568,6 +578,12 @@ typedef struct Module {
 	Arena *arena;             /* the tree's arena (the checker takes its unused tail: arena_take_tail) */
 	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
 	bool field_assigns;       /* a field assignment `x.f = v;` occurs (Sema.assign_owner is allocated) */
+	/* The spellings the revision's prelude choice looks for that occur
+	 * among the module's names (PRELUDE_N_*, set by parse_file, widened by
+	 * a splice): they bound the schema, so its scan stops once the bound is
+	 * met.  prelude_known false: not recorded (a tree from elsewhere). */
+	uint8_t prelude_names;
+	bool prelude_known;
 } Module;
 
 #endif

@@ -229,14 +229,42 @@ name_same(const char *a, const char *b, uint32_t n)
 	return n < 8 ? name_word(a, n) == name_word(b, n) : memcmp(a, b, n) == 0;
 }
 
+/* The PRELUDE_N_* bits of a spelling (revision.c's prelude choice; each
+ * family taken whole where that is simpler: a superset only loosens the
+ * bound). */
+static unsigned
+prelude_name(const char *b, uint32_t len)
+{
+#define IS(w) (len == sizeof(w) - 1 && memcmp(b, w, sizeof(w) - 1) == 0)
+	if (len >= 4 && memcmp(b, "vec_", 4) == 0)
+		return PRELUDE_N_VEC | (IS("vec_into_iter") ? PRELUDE_N_ITER : 0) |
+		    (IS("vec_reserve_exact") || IS("vec_set") || IS("vec_clear") ? PRELUDE_N_VEC3 : 0);
+	if (len >= 4 && memcmp(b, "box_", 4) == 0)
+		return PRELUDE_N_BOX;
+	if (len >= 5 && memcmp(b, "iter_", 5) == 0)
+		return PRELUDE_N_ITER;
+	return IS("Vec") ? PRELUDE_N_VEC : IS("Box") ? PRELUDE_N_BOXT : IS("Bytes") ? PRELUDE_N_BYTES
+	    : IS("Iter") || IS("IterStep") ? PRELUDE_N_ITER : 0;
+#undef IS
+}
+
 /* The one arena copy of the spelling b[0..len): a large file names the same
  * few thousand identifiers hundreds of thousands of times. */
 static const char *
 intern_name(Parser *p, const char *b, uint32_t len)
 {
-	uint32_t h = 2166136261u;
-	for (uint32_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)b[i]) * 16777619u;
+	/* eight bytes a step, the tail as one name_word (a byte-at-a-time hash
+	 * cost a multiply per byte: the parser's hottest loop after the lexer) */
+	uint64_t x = 0x9E3779B97F4A7C15u ^ len;
+	uint32_t at = 0;
+	for (; at + 8 <= len; at += 8) {
+		uint64_t w;
+		memcpy(&w, b + at, 8);
+		x = (x ^ w) * 0xBF58476D1CE4E5B9u;
+		x ^= x >> 31;
+	}
+	x = (x ^ name_word(b + at, len - at)) * 0x94D049BB133111EBu;
+	uint32_t h = (uint32_t)(x ^ (x >> 32));
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
 		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
@@ -256,6 +284,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 		ParseName *sl = &p->names[i];
 		if (!sl->s) {
 			sl->s = arena_strndup(p->arena, b, len);
+			p->prelude_names |= (uint8_t)prelude_name(b, len);
 			sl->len = len;
 			sl->hash = h;
 			p->names_len++;
@@ -1412,6 +1441,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->ncalls = p.ncalls;
 	m->field_assigns = p.field_assigns;
 	m->uses_fn_mut = p.uses_fn_mut;
+	m->prelude_names = p.prelude_names;
+	m->prelude_known = true;
 	if (decls.len)
 		arena_own(arena, decls.items);
 	else

@@ -56,6 +56,7 @@ typedef struct Parser {
 	bool uses_fn_mut;   /* a `FnMutI64` type or a `mut fn` literal was parsed */
 	ParseName *names;   /* name_of's intern table (open addressing; owned) */
 	uint32_t names_cap, names_len;
+	uint8_t prelude_names; /* PRELUDE_N_* of the names interned (Module.prelude_names) */
 	/* statement-if discard names (parse_stmt.c): `_if<n>` the file spells */
 	uint64_t *if_taken; /* sorted */
 	int nif_taken;

@@ -577,5 +577,6 @@ parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t
 	m->nexprs = p.nexprs;
 	m->ncalls = p.ncalls;
 	m->field_assigns = m->field_assigns || p.field_assigns;
+	m->prelude_names |= p.prelude_names;   /* the replaced text's names stay counted: a bound only */
 	return true;
 }

@@ -77,25 +77,54 @@ static const Builtin builtins[] = {
 #include "builtins.def"
 };
 
+/*
+ * By name: an open-addressing index over the table, built on first use (the
+ * checker asks for every call's callee and every function's name: most are
+ * not builtins, and a binary search cost a dozen compares).  A slot holds a
+ * row's index + 1 and the name hash's high byte, so a miss rarely compares
+ * a string.
+ */
+#define NAME_SLOTS 512
+static uint16_t name_slot[NAME_SLOTS];
+
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static void
+name_index(void)
+{
+	ASSERT(countof(builtins) < NAME_SLOTS / 2 && countof(builtins) < 255, "builtins.c: the name index is too small");
+	for (size_t i = 0; i < countof(builtins); i++) {
+		uint32_t h = name_hash(builtins[i].name);
+		uint32_t j = h & (NAME_SLOTS - 1);
+		while (name_slot[j])
+			j = (j + 1) & (NAME_SLOTS - 1);
+		name_slot[j] = (uint16_t)((i + 1) | (h >> 24) << 8);
+	}
+}
+
 const Builtin *
 sema_builtin_find(const char *name)
 {
-	size_t lo = 0, hi = countof(builtins);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		/* strcmp's order; most steps are settled by the first byte */
-		const char *b = builtins[mid].name;
-		int c = (unsigned char)name[0] - (unsigned char)b[0];
-		if (c == 0 && name[0])
-			c = strcmp(name + 1, b + 1);
-		if (c == 0)
-			return &builtins[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	static bool built;
+	if (!built) {
+		name_index();
+		built = true;
 	}
-	return NULL;
+	uint32_t h = name_hash(name);
+	for (uint32_t j = h & (NAME_SLOTS - 1);; j = (j + 1) & (NAME_SLOTS - 1)) {
+		uint16_t v = name_slot[j];
+		if (!v)
+			return NULL;
+		if ((v >> 8) == (h >> 24) && strcmp(builtins[(v & 0xFF) - 1].name, name) == 0)
+			return &builtins[(v & 0xFF) - 1];
+	}
 }
 
 bool
@@ -310,8 +339,68 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 	return NULL;
 }
 
+/*
+ * Instantiated signatures, remembered per Sema: a module calls the same few
+ * builtins at the same type arguments over and over, and each instantiation
+ * parsed the notation again.  Direct-mapped by (builtin, up to two type
+ * arguments); only a success is kept (the types it interned stay interned,
+ * so a remembered answer is the one parsing again would give).
+ */
+#define SIG_MEMO 64
+struct SigMemo {
+	bool used;
+	int ntargs;
+	BuiltinId bid;
+	TypeId t0, t1;
+	BuiltinSig sig;
+};
+
+static struct SigMemo *
+sig_memo_slot(Sema *S, const Builtin *b, const TypeId *targs, int ntargs)
+{
+	if (ntargs > 2)
+		return NULL;
+	if (!S->sig_memo)
+		S->sig_memo = ARENA_ARRAY(&S->arena, struct SigMemo, SIG_MEMO);
+	TypeId t0 = ntargs > 0 ? targs[0] : 0, t1 = ntargs > 1 ? targs[1] : 0;
+	uint32_t h = ((uint32_t)b->bid * 0x9E3779B1u) ^ (t0 * 0x85EBCA77u) ^ (t1 * 0xC2B2AE3Du) ^ (uint32_t)ntargs;
+	return &S->sig_memo[(h ^ (h >> 16)) & (SIG_MEMO - 1)];
+}
+
+static bool
+sig_memo_hit(const struct SigMemo *m, const Builtin *b, const TypeId *targs, int ntargs)
+{
+	return m && m->used && m->bid == b->bid && m->ntargs == ntargs && (ntargs < 1 || m->t0 == targs[0]) &&
+	    (ntargs < 2 || m->t1 == targs[1]);
+}
+
+static bool builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+    const char **why);
+
 bool
 sema_builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
+		  const char **why)
+{
+	struct SigMemo *m = sig_memo_slot(S, b, targs, ntargs);
+	if (sig_memo_hit(m, b, targs, ntargs)) {
+		*out = m->sig;
+		return true;
+	}
+	if (!builtin_signature(S, b, targs, ntargs, out, why))
+		return false;
+	if (m) {
+		m->used = true;
+		m->bid = b->bid;
+		m->ntargs = ntargs;
+		m->t0 = ntargs > 0 ? targs[0] : 0;
+		m->t1 = ntargs > 1 ? targs[1] : 0;
+		m->sig = *out;
+	}
+	return true;
+}
+
+static bool
+builtin_signature(Sema *S, const Builtin *b, const TypeId *targs, int ntargs, BuiltinSig *out,
 		  const char **why)
 {
 	SigParser P = {S, b->sig, targs, ntargs};

@@ -751,8 +751,10 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 			char pn[64];
 			const char *pname = pn;
 			bool named = sema_builtin_param(bi, i, &bp) && bp.name_len > 0 && bp.name_len < (int)sizeof pn;
-			if (named)
-				snprintf(pn, sizeof pn, "%.*s", bp.name_len, bp.name);
+			if (named) {
+				memcpy(pn, bp.name, (size_t)bp.name_len);
+				pn[bp.name_len] = '\0';
+			}
 			check_args(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL);
 		}
 	}

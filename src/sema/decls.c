@@ -446,14 +446,20 @@ collect_type(Sema *S, const Decl *d)
 bool
 sema_source_identifier(const char *name)
 {
-	static const char *const reserved[] = {
-		"module", "permit", "resource", "fn", "uses", "requires", "ensures", "let", "if", "else",
-		"true", "false", "result",
-	};
-	for (size_t i = 0; i < countof(reserved); i++)
-		if (reserved[i][0] == name[0] && strcmp(reserved[i], name) == 0)
-			return false;
-	return true;
+	/* module permit resource fn uses requires ensures let if else true
+	 * false result, by first byte (every parameter and function asks) */
+	switch (name[0]) {
+	case 'm': return strcmp(name, "module") != 0;
+	case 'p': return strcmp(name, "permit") != 0;
+	case 'r': return strcmp(name, "resource") != 0 && strcmp(name, "requires") != 0 && strcmp(name, "result") != 0;
+	case 'f': return strcmp(name, "fn") != 0 && strcmp(name, "false") != 0;
+	case 'u': return strcmp(name, "uses") != 0;
+	case 'e': return strcmp(name, "ensures") != 0 && strcmp(name, "else") != 0;
+	case 'l': return strcmp(name, "let") != 0;
+	case 'i': return strcmp(name, "if") != 0;
+	case 't': return strcmp(name, "true") != 0;
+	default: return true;
+	}
 }
 
 /*

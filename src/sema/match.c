@@ -113,11 +113,22 @@ scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
 	}
 }
 
-/* Field patterns of a case or record: names each payload field once. */
+/* A case pattern's `Type::Case` for a diagnostic (built only then: most
+ * patterns are fine). */
+static const char *
+case_label(char buf[256], const Pattern *p)
+{
+	snprintf(buf, 256, "%s::%s", p->u.case_.type.s, p->u.case_.case_name.s);
+	return buf;
+}
+
+/* Field patterns of a case (p, ci >= 0) or record (label: its type name):
+ * names each payload field once. */
 static void
 field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId owner, int ci, const char *label)
 {
 	Sema *S = C->S;
+	char lb[256];
 	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
@@ -127,7 +138,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
-			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, label)
+			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, case_label(lb, p))
 			    : sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate record pattern field `%s.%s`", label, fps[i].name.s);
 			diag_set_help(d, "name each declared field once");
 			continue;
@@ -153,7 +164,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int j = 0; j < nfields; j++) {
 		if (seen[j])
 			continue;
-		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", label, fields[j].name)
+		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", case_label(lb, p), fields[j].name)
 		    : sema_error(S, DIAG_M104, p->span, "record pattern `%s` is missing field `%s`", label, fields[j].name);
 		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
 	}
@@ -175,9 +186,7 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 		return -1;
 	}
 	if (bind_fields) {
-		char label[256];
-		snprintf(label, sizeof label, "%s::%s", tname, cname);
-		field_patterns(C, p, p->u.case_.fields, p->u.case_.nfields, vt, ci, label);
+		field_patterns(C, p, p->u.case_.fields, p->u.case_.nfields, vt, ci, NULL);
 	}
 	return ci;
 }

@@ -447,10 +447,22 @@ arg_context(Own *O, const Expr *call, int i)
 	if (call->kind == EXPR_CALL && S->call_builtin[ast_call_index(call)]) {
 		O->arg_callee = S->call_builtin[ast_call_index(call)]->name;
 		/* the reference's string operations name their operands; the others are `argN` */
-		if (S->call_builtin[ast_call_index(call)]->bid == BI_string_concat && i < 2)
-			snprintf(O->arg_buf, sizeof O->arg_buf, "%s", i == 0 ? "a" : "b");
-		else
-			snprintf(O->arg_buf, sizeof O->arg_buf, "arg%d", i);
+		if (S->call_builtin[ast_call_index(call)]->bid == BI_string_concat && i < 2) {
+			O->arg_buf[0] = i == 0 ? 'a' : 'b';
+			O->arg_buf[1] = '\0';
+		} else {
+			/* `arg<i>` (i >= 0), without a printf per operand */
+			char digits[12];
+			int nd = 0;
+			unsigned v = (unsigned)i;
+			do
+				digits[nd++] = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			memcpy(O->arg_buf, "arg", 3);
+			for (int k = 0; k < nd; k++)
+				O->arg_buf[3 + k] = digits[nd - 1 - k];
+			O->arg_buf[3 + nd] = '\0';
+		}
 		O->arg_param = O->arg_buf;
 		return;
 	}

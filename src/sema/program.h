@@ -157,6 +157,7 @@ struct Sema {
 	StrMap fn_names;       /* module function name → SymId */
 	StrMap ids;            /* stable id → SymId (S102) */
 	void *own_spare;       /* own.c's per-function vectors and maps, reused (sema_own_spare_free) */
+	struct SigMemo *sig_memo;  /* builtins.c's instantiated signatures (arena; sema_builtin_signature) */
 	void *fn_spare;        /* check_function's binding vectors and index, reused (sema.c) */
 	const char *module_name;
 	const char **permits;  /* module permit set, source order */

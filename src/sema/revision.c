@@ -305,10 +305,10 @@ static const char *const vec_v3_wrappers[] = {
 	"std.collections.vec.reserve-exact", "std.collections.vec.set", "std.collections.vec.clear", NULL,
 };
 
+/* A function's stable id and signature (no body). */
 static void
-scan_fn(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
+scan_fn_head(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 {
-	Scan sc = { u, method };
 	const Type *sig[65];
 	int n = 0;
 	sig[n++] = fn->result;
@@ -324,6 +324,13 @@ scan_fn(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 	}
 	u->box |= id_is(id, box_wrappers);
 	u->vec3 |= id_is(id, vec_v3_wrappers);
+}
+
+/* A function's clauses and body. */
+static void
+scan_fn_body(PreludeUse *u, const FnDecl *fn, bool method)
+{
+	Scan sc = { u, method };
 	for (int i = 0; i < fn->nclauses; i++)
 		sema_walk_expr(fn->clauses[i].cond, scan_expr, &sc);
 	sema_walk_block(fn->body, scan_expr, &sc);
@@ -381,29 +388,50 @@ scan_head(PreludeUse *u, const Module *m)
 		scan_use(u, &m->uses[i]);
 }
 
-/* The prelude features one declaration's header and body use. */
+enum { SCAN_HEADS = 1, SCAN_BODIES = 2, SCAN_ALL = 3 };
+
+/* The prelude features one declaration uses: its header (ids, signatures,
+ * fields) and/or its function bodies, as `part` says. */
 static void
-scan_decl(PreludeUse *u, const Decl *d)
+scan_decl_part(PreludeUse *u, const Decl *d, int part)
 {
 	switch (d->kind) {
-	case DECL_FN: scan_fn(u, &d->u.fn, &d->id, false); break;
-	case DECL_RECORD: scan_fields(u, d->u.record.fields, d->u.record.nfields); break;
+	case DECL_FN:
+		if (part & SCAN_HEADS)
+			scan_fn_head(u, &d->u.fn, &d->id, false);
+		if (part & SCAN_BODIES)
+			scan_fn_body(u, &d->u.fn, false);
+		break;
+	case DECL_RECORD:
+		if (part & SCAN_HEADS)
+			scan_fields(u, d->u.record.fields, d->u.record.nfields);
+		break;
 	case DECL_VARIANT:
-		for (int c = 0; c < d->u.variant.ncases; c++)
+		for (int c = 0; (part & SCAN_HEADS) && c < d->u.variant.ncases; c++)
 			scan_fields(u, d->u.variant.cases[c].fields, d->u.variant.cases[c].nfields);
 		break;
 	case DECL_CLASS:
 		for (int j = 0; j < d->u.class_.nmembers; j++) {
 			const ClassMember *cm = &d->u.class_.members[j];
-			if (cm->is_method)
-				scan_fn(u, &cm->method, &cm->id, true);
-			else
+			if (cm->is_method) {
+				if (part & SCAN_HEADS)
+					scan_fn_head(u, &cm->method, &cm->id, true);
+				if (part & SCAN_BODIES)
+					scan_fn_body(u, &cm->method, true);
+			} else if (part & SCAN_HEADS) {
 				scan_fields(u, &cm->field, 1);
+			}
 		}
 		break;
 	default:
 		break;
 	}
+}
+
+static void
+scan_decl(PreludeUse *u, const Decl *d)
+{
+	scan_decl_part(u, d, SCAN_ALL);
 }
 
 /*
@@ -421,13 +449,54 @@ prelude_use(const Module *m, PreludeUse *out)
 	*out = u;
 }
 
-/* The prelude schema version (1…7) the module binds. */
+static int
+use_version(const PreludeUse *u)
+{
+	return u->iter ? 7 : u->vec_bytes ? 6 : u->box_bytes ? 5 : u->box ? 4 : u->vec3 ? 3 : u->vec ? 2 : 1;
+}
+
+/*
+ * The highest schema the module can still reach once every stable id and
+ * `use` is read (*u): each type and call test above needs a name among the
+ * module's (Module.prelude_names), e.g. v2 `Vec` or a `vec_…` call, v6 also
+ * `Bytes`.
+ */
+static int
+version_bound(const Module *m, const PreludeUse *u)
+{
+	unsigned n = m->prelude_names;
+	if (n & PRELUDE_N_ITER)
+		return 7;
+	if ((n & PRELUDE_N_VEC) && (n & PRELUDE_N_BYTES))
+		return 6;
+	if ((n & (PRELUDE_N_BOX | PRELUDE_N_BOXT)) && (n & PRELUDE_N_BYTES))
+		return 5;
+	if ((n & PRELUDE_N_BOX) || u->box)
+		return 4;
+	if ((n & PRELUDE_N_VEC3) || u->vec3)
+		return 3;
+	return n & PRELUDE_N_VEC ? 2 : 1;
+}
+
+/* The prelude schema version (1…7) the module binds.  With the module's
+ * names known, the headers are read first (ids and signatures: cheap), and
+ * the bodies only until the bound is met (the flags only grow, so the
+ * version read then is the full scan's). */
 static int
 prelude_version(const Module *m)
 {
 	PreludeUse u;
-	prelude_use(m, &u);
-	return u.iter ? 7 : u.vec_bytes ? 6 : u.box_bytes ? 5 : u.box ? 4 : u.vec3 ? 3 : u.vec ? 2 : 1;
+	if (!m->prelude_known) {
+		prelude_use(m, &u);
+		return use_version(&u);
+	}
+	scan_head(&u, m);
+	for (int i = 0; i < m->ndecls; i++)
+		scan_decl_part(&u, &m->decls[i], SCAN_HEADS);
+	int bound = version_bound(m, &u);
+	for (int i = 0; i < m->ndecls && use_version(&u) < bound; i++)
+		scan_decl_part(&u, &m->decls[i], SCAN_BODIES);
+	return use_version(&u);
 }
 
 bool

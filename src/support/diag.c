@@ -196,13 +196,6 @@ put_path(Buf *out, const char *path)
 	diag_put_visible(out, path, strlen(path));
 }
 
-bool
-diag_invisible_format(uint32_t cp)
-{
-	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-	    (cp >= 0x2066 && cp <= 0x2069);
-}
-
 void
 diag_put_visible(Buf *out, const char *text, size_t n)
 {

@@ -96,7 +96,15 @@ void diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color);
 void diag_put_visible(Buf *out, const char *text, size_t n);
 /* True for a bidi or line-separator format control that would reorder or break
  * a rendered line unseen: U+061C, U+200E/F, U+2028–U+202E, U+2066–U+2069. */
-bool diag_invisible_format(uint32_t cp);
+/* Inline: the formatter asks it of every string literal's every character
+ * (check renders the canonical text for the revision); below U+061C it is
+ * one compare. */
+static inline bool
+diag_invisible_format(uint32_t cp)
+{
+	return cp >= 0x061C && (cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+	    (cp >= 0x2066 && cp <= 0x2069));
+}
 void diag_render_json(Buf *out, const DiagSink *s, const Diag *d);
 
 /* Writes every diagnostic of s: human to stderr or JSON lines to stdout. */
