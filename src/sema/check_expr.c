@@ -710,8 +710,20 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		else if (ntargs != b->ntparams)
 			d = sema_error(S, box_profile(bi, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
-			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
-		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
+		{
+			/* `map_add<i64, string>` is not admitted: the Map's values must be `i64` */
+			Buf ta = {0};
+			for (int i = 0; i < ntargs; i++)
+				buf_printf(&ta, "%s%s", i ? ", " : "", sema_type_name(S, targs[i]));
+			d = sema_error(S, DIAG_T274, e->span, "`%s<%s>` is not admitted: %s", name, ta.data ? ta.data : "",
+			    why ? why : "these type arguments are not supported");
+			buf_free(&ta);
+		}
+		if (bi == BI_map_add && ntargs == 2 && targs[1] != T_I64 && why)
+			diag_set_help(d, "for `%s` values read the entry with `map_get_or<%s, %s>(…)` and store the new value with `map_set<%s, %s>(…)`",
+			    sema_type_name(S, targs[1]), sema_type_name(S, targs[0]), sema_type_name(S, targs[1]), sema_type_name(S, targs[0]), sema_type_name(S, targs[1]));
+		else
+			diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			sema_check_expr(C, e->u.call.args[i]);
 		goto out;
