@@ -427,8 +427,8 @@ resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
  * modes: a `shared` parameter needs a shared value (O103).
  */
 static void
-check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
-    const ParamSym *ps)
+check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
+    const ParamSym *ps, int base, int total)
 {
 	Sema *S = C->S;
 	for (int i = 0; i < nargs; i++) {
@@ -454,8 +454,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		bool checked = false;
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
-		if (params[i] == T_STR && a == T_STRING)
-			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(string_as_str(binding))`, binding a literal with `let` before that", fname, fname);
+		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
+			/* the argument's place in the example call: `f(…, string_as_str(text))` */
+			diag_set_help(d, "`%s` takes a `str` view, and a literal is an owned `string`: bind it, `let text = %.*s;`, then lend it: `%s(%sstring_as_str(text)%s)`", fname,
+			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start, fname, base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
+		else if (params[i] == T_STR && a == T_STRING)
+			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(%sstring_as_str(binding)%s)`, binding a literal with `let` before that", fname, fname,
+			    base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
 		else if (params[i] == T_SLICE && a == T_STRING)
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
@@ -475,6 +480,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		else
 			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
 	}
+}
+
+static void
+check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
+    const ParamSym *ps)
+{
+	check_args_at(C, fname, args, nargs, params, pnames, nparams, ps, 0, nparams);
 }
 
 static const char *
@@ -765,7 +777,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 			bool named = sema_builtin_param(bi, i, &bp) && bp.name_len > 0 && bp.name_len < (int)sizeof pn;
 			if (named)
 				snprintf(pn, sizeof pn, "%.*s", bp.name_len, bp.name);
-			check_args(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL);
+			check_args_at(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL, i, e->u.call.nargs);
 		}
 	}
 	result = sig.result;
