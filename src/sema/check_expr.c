@@ -1360,10 +1360,21 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "function `%s` must return the ordinary compiler-owned %s to propagate a%s %s with `?`",
 		    C->sym->name, is_result ? "Result" : "Option", is_result ? "" : "n", is_result ? "Result" : "Option");
+		/* the example matches this operand, `match own` when its value is owned (O111) */
+		const Expr *op = e->u.try_.operand;
+		int n = (int)(op->span.end - op->span.start);
+		const char *src = S->src + op->span.start;
+		if (n <= 0 || n > 60 || memchr(src, '\n', (size_t)n)) {
+			src = "f()";
+			n = 3;
+		}
+		const char *mode = sema_is_copy(S, t) ? "" : "own ";
 		if (is_result)
-			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match %s%.*s { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`",
+			    mode, n, src);
 		else
-			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match f() { Option::Some { value: v } => v, Option::None {} => 0, }`");
+			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match %s%.*s { Option::Some { value: v } => v, Option::None {} => 0, }`",
+			    mode, n, src);
 		return payload;
 	}
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
