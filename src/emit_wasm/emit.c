@@ -78,20 +78,38 @@ static const char *const domain_ids[] = {
 #include "../rt/domains.def"
 };
 
-void
-emitw_refuse(Emitw *W, Span span, const char *fmt, ...)
+static void
+vrefuse(Emitw *W, Span span, const char *help, const char *fmt, va_list ap)
 {
 	if (W->failed)
 		return;
 	W->failed = true;
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	Diag *d = diag_report(W->diags, DIAG_W110, span.end > 0 ? &span : NULL, "%s", msg);
 	if (d)
-		diag_set_help(d, "run this program with `semaprax run` (the interpreter) or `--native` until the Wasm lane covers it");
+		diag_set_help(d, "%s", help);
+}
+
+void
+emitw_refuse(Emitw *W, Span span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrefuse(W, span, "run this program with `semaprax run` (the interpreter) or `--native` until the Wasm lane covers it", fmt, ap);
+	va_end(ap);
+}
+
+/* A layout limit rather than a missing construct: the help says what fits. */
+static void
+refuse_layout(Emitw *W, Span span, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void
+refuse_layout(Emitw *W, Span span, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vrefuse(W, span, "hold the large parts behind a `Box<…>` (one value) or in a `Vec`, or run this program with `semaprax run` (the interpreter) or `--native`", fmt, ap);
+	va_end(ap);
 }
 
 /* ---- code helpers ---- */
@@ -352,11 +370,73 @@ emitw_heap_mask(Emitw *W, TypeId t, uint8_t *mask)
 	return flat_rec(W, t, tmp, mask, 0, 0);
 }
 
+/* How many flat Wasm values t would take, for W110's text only: stops
+ * counting past FLAT_MAX (returns FLAT_MAX + 1) and after *work steps; -1 for
+ * a kind the lane has no layout for, -2 nested past flat_rec's 16 levels. */
+static int
+flat_width(Emitw *W, TypeId t, int level, int *work)
+{
+	if (level > 16)
+		return -2;
+	if (--*work < 0)
+		return -1;
+	const TypeInfo *ti = sema_type_info(&W->S->types, t);
+	switch (ti->kind) {
+	case TY_I64: case TY_USIZE: case TY_I32: case TY_U8: case TY_BOOL: case TY_CHAR:
+	case TY_F64: case TY_F32: case TY_ARRAY: case TY_BOX:
+		return 1;
+	case TY_STR: case TY_SLICE: case TY_STRING: case TY_BYTES: case TY_READER:
+		return 2;
+	case TY_VEC:
+		return 3;
+	case TY_ITER: case TY_MAP: case TY_SET:
+		return 4;
+	case TY_UNIT:
+		return 0;
+	case TY_FN:
+		return 1 + (W->env > 0 ? W->env : 0);
+	case TY_NOMINAL: {
+		Sym *s = sema_sym(W->S, (SymId)ti->decl);
+		int n = s->kind == SK_VARIANT ? 1 : 0;
+		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
+			for (int i = 0; i < s->nom->nfields && n <= FLAT_MAX; i++) {
+				int k = flat_width(W, sema_field_type(W->S, t, i), level + 1, work);
+				if (k < 0)
+					return k;
+				n += k;
+			}
+		} else if (s->kind == SK_VARIANT) {
+			for (int c = 0; c < s->nom->ncases && n <= FLAT_MAX; c++)
+				for (int i = 0; i < s->nom->cases[c].nfields && n <= FLAT_MAX; i++) {
+					int k = flat_width(W, sema_case_field_type(W->S, t, c, i), level + 1, work);
+					if (k < 0)
+						return k;
+					n += k;
+				}
+		} else {
+			return -1;
+		}
+		return n > FLAT_MAX ? FLAT_MAX + 1 : n;
+	}
+	default:
+		return -1;
+	}
+}
+
 int
 emitw_flat_or_refuse(Emitw *W, TypeId t, Span span, uint8_t *out)
 {
 	int n = emitw_flat(W, t, out);
-	if (n < 0)
+	if (n >= 0)
+		return n;
+	int work = 100000;
+	int w = flat_width(W, t, 0, &work);
+	if (w == -2)
+		refuse_layout(W, span, "the Wasm lane does not support values of type `%s`: its fields nest more than 16 records or variants deep", sema_type_name(W->S, t));
+	else if (w > FLAT_MAX)
+		refuse_layout(W, span, "the Wasm lane does not support values of type `%s`: it is wider than %d flat Wasm values (a scalar field is one, a string two, a Vec three)",
+		    sema_type_name(W->S, t), FLAT_MAX);
+	else
 		emitw_refuse(W, span, "the Wasm lane does not support values of type `%s` yet", sema_type_name(W->S, t));
 	return n;
 }

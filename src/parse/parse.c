@@ -1127,6 +1127,12 @@ item_habit(Parser *p, Token *t)
 		diag_set_help(d, "`class Child : Parent` inherits methods and `protocol` declares method requirements");
 	} else if (parse_tok_is_word(p, t, "type") || parse_tok_is_word(p, t, "typedef")) {
 		diag_set_help(d, "type aliases are not admitted; write the type at each use");
+	} else if (parse_tok_is_word(p, t, "test")) {
+		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
+	} else if (parse_tok_is_word(p, t, "impl")) {
+		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
+	} else if (parse_tok_is_word(p, t, "requires") || parse_tok_is_word(p, t, "ensures")) {
+		diag_set_help(d, "an invariant (`requires` after the `}`) belongs to a record only; a class states contracts on its methods, and a function's come after its signature, before `{`");
 	} else {
 		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
 	}

@@ -1215,10 +1215,13 @@ parse_field_pats(Parser *p, int *n)
 		 * pattern); the first line stays parse_expect's */
 		const Token *type = &p->toks[p->pos - 1], *kase = parse_peek_at(p, 1);
 		const Token *field = p->pos > 2 && p->toks[p->pos - 2].kind == TOK_COLON ? &p->toks[p->pos - 3] : type;
+		/* the case's own fields stay in the example (`Short { at }`, not `Short {}`) */
+		bool bare = parse_peek_at(p, 2)->kind == TOK_LBRACE && parse_peek_at(p, 3)->kind == TOK_RBRACE;
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after pattern fields");
-		diag_set_help(d, "a field pattern cannot name a variant case: bind the field, `%.*s: inner`, and match the binding in the arm: `… { %.*s: inner } => match inner { %.*s::%.*s {} => …, _ => …, },`",
+		diag_set_help(d, "a field pattern cannot name a variant case: bind the field, `%.*s: inner`, and match the binding in the arm: `… { %.*s: inner } => match inner { %.*s::%.*s %s => …, _ => …, },`",
 		    TOKLEN(field), p->src + field->span.start, TOKLEN(field), p->src + field->span.start, TOKLEN(type), p->src + type->span.start,
-		    kase->kind == TOK_IDENT ? TOKLEN(kase) : (int)strlen("…"), kase->kind == TOK_IDENT ? p->src + kase->span.start : "…");
+		    kase->kind == TOK_IDENT ? TOKLEN(kase) : (int)strlen("…"), kase->kind == TOK_IDENT ? p->src + kase->span.start : "…",
+		    bare ? "{}" : "{ … }");
 	} else {
 		parse_expect(p, TOK_RBRACE, "`}` after pattern fields");
 	}

@@ -101,10 +101,13 @@ parse_if(Parser *p, bool value)
 	Expr *e = parse_new_expr(p, EXPR_IF, t->span);
 	if (!parse_enter(p, t))
 		return e;
+	bool if_let = parse_at_word(p, "let");   /* Rust's `if let Pat = e {` */
 	e->u.if_.cond = parse_cond(p);
 	if (!p->panic && !parse_at(p, TOK_LBRACE)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before `if` body");
-		if (parse_at(p, TOK_ASSIGN))
+		if (if_let)
+			diag_set_help(d, "there is no `if let`: match the value, `match value { Option::Some { value: v } => …, _ => …, }` (`match borrow value` for an owned one)");
+		else if (parse_at(p, TOK_ASSIGN))
 			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
 		else
 			parse_decorate_expected(p, d);

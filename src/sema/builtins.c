@@ -332,7 +332,7 @@ admit(const Builtin *b, const TypeId *targs, int ntargs)
 		if (!is_key_type(targs[0]))
 			return "Map keys must be `string`, `i64` or `bool`";
 		if (b->bid == BI_map_add && targs[1] != T_I64 && targs[1] != T_ERR)
-			return "`map_add` needs a Map with `i64` values";
+			return "`map_add` adds to `i64` values, so the Map's values must be `i64`";
 	}
 	if (sema_builtin_is_set_op(b->bid) && !is_key_type(targs[0]))
 		return "Set elements must be `string`, `i64` or `bool`";

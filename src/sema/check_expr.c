@@ -427,8 +427,8 @@ resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
  * modes: a `shared` parameter needs a shared value (O103).
  */
 static void
-check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
-    const ParamSym *ps)
+check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
+    const ParamSym *ps, int base, int total)
 {
 	Sema *S = C->S;
 	for (int i = 0; i < nargs; i++) {
@@ -454,8 +454,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		bool checked = false;
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
-		if (params[i] == T_STR && a == T_STRING)
-			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(string_as_str(binding))`, binding a literal with `let` before that", fname, fname);
+		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
+			/* the argument's place in the example call: `f(…, string_as_str(text))` */
+			diag_set_help(d, "`%s` takes a `str` view, and a literal is an owned `string`: bind it, `let text = %.*s;`, then lend it: `%s(%sstring_as_str(text)%s)`", fname,
+			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start, fname, base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
+		else if (params[i] == T_STR && a == T_STRING)
+			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(%sstring_as_str(binding)%s)`, binding a literal with `let` before that", fname, fname,
+			    base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
 		else if (params[i] == T_SLICE && a == T_STRING)
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
@@ -475,6 +480,13 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 		else
 			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
 	}
+}
+
+static void
+check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params, const char *const *pnames, int nparams,
+    const ParamSym *ps)
+{
+	check_args_at(C, fname, args, nargs, params, pnames, nparams, ps, 0, nparams);
 }
 
 static const char *
@@ -600,8 +612,16 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		sema_check_expr(C, args[0]);
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		const char *owner = bi == BI_string_as_str ? "text" : bi == BI_stdin_stream_chunk ? "reader" : "bytes";
-		diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
-		    place_kind(args[0]), owner, name, owner);
+		if (bi == BI_string_as_str && args[0]->kind == EXPR_FIELD) {
+			/* `let text = r.name;` would move the field (out of a borrowed `self`, O108) */
+			int n = (int)(args[0]->span.end - args[0]->span.start);
+			const char *f = S->src + args[0]->span.start;
+			diag_set_help(d, "`string_as_str` lends a named binding, not a field: text functions read the field directly (`string_len(%.*s)`), "
+			    "`string_slice(%.*s, 0, string_len(%.*s))` copies it, or take the value apart with a record pattern and lend the binding", n, f, n, f, n, f);
+		} else {
+			diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
+			    place_kind(args[0]), owner, name, owner);
+		}
 		return true;
 	}
 	if (bi == BI_str_as_bytes && e->u.call.nargs == 1) {
@@ -710,8 +730,20 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 		else if (ntargs != b->ntparams)
 			d = sema_error(S, box_profile(bi, DIAG_T225), e->span, "generic function `%s` expects %d explicit type arguments, received %d", name, b->ntparams, ntargs);
 		else
-			d = sema_error(S, DIAG_T274, e->span, "`%s` %s", name, why ? why : "does not accept these type arguments");
-		diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
+		{
+			/* `map_add<i64, string>` is not admitted: the Map's values must be `i64` */
+			Buf ta = {0};
+			for (int i = 0; i < ntargs; i++)
+				buf_printf(&ta, "%s%s", i ? ", " : "", sema_type_name(S, targs[i]));
+			d = sema_error(S, DIAG_T274, e->span, "`%s<%s>` is not admitted: %s", name, ta.data ? ta.data : "",
+			    why ? why : "these type arguments are not supported");
+			buf_free(&ta);
+		}
+		if (bi == BI_map_add && ntargs == 2 && targs[1] != T_I64 && why)
+			diag_set_help(d, "for `%s` values read the entry with `map_get_or<%s, %s>(…)` and store the new value with `map_set<%s, %s>(…)`",
+			    sema_type_name(S, targs[1]), sema_type_name(S, targs[0]), sema_type_name(S, targs[1]), sema_type_name(S, targs[0]), sema_type_name(S, targs[1]));
+		else
+			diag_set_help(d, "call it as `%s%s(…)`", name, b->ntparams == 0 ? "" : b->ntparams == 1 ? "<i64>" : "<string, i64>");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			sema_check_expr(C, e->u.call.args[i]);
 		goto out;
@@ -755,7 +787,7 @@ check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 				memcpy(pn, bp.name, (size_t)bp.name_len);
 				pn[bp.name_len] = '\0';
 			}
-			check_args(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL);
+			check_args_at(C, name, e->u.call.args + i, 1, sig.params + i, named ? &pname : NULL, 1, NULL, i, e->u.call.nargs);
 		}
 	}
 	result = sig.result;
@@ -1330,10 +1362,21 @@ check_try(FnCtx *C, const Expr *e)
 	if (is_main || ri->kind != TY_NOMINAL || (SymId)ri->decl != want) {
 		Diag *d = sema_error(S, DIAG_T218, e->span, "function `%s` must return the ordinary compiler-owned %s to propagate a%s %s with `?`",
 		    C->sym->name, is_result ? "Result" : "Option", is_result ? "" : "n", is_result ? "Result" : "Option");
+		/* the example matches this operand, `match own` when its value is owned (O111) */
+		const Expr *op = e->u.try_.operand;
+		int n = (int)(op->span.end - op->span.start);
+		const char *src = S->src + op->span.start;
+		if (n <= 0 || n > 60 || memchr(src, '\n', (size_t)n)) {
+			src = "f()";
+			n = 3;
+		}
+		const char *mode = sema_is_copy(S, t) ? "" : "own ";
 		if (is_result)
-			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match f() { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`");
+			diag_set_help(d, "`?` returns the error from the enclosing function, so that function must return `Result<…>`; otherwise match it: `match %s%.*s { Result::Ok { value: v } => v, Result::Err { error: e } => 1, }`",
+			    mode, n, src);
 		else
-			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match f() { Option::Some { value: v } => v, Option::None {} => 0, }`");
+			diag_set_help(d, "`?` on an Option returns `None` from the enclosing function, so that function must return `Option<…>`; otherwise match it: `match %s%.*s { Option::Some { value: v } => v, Option::None {} => 0, }`",
+			    mode, n, src);
 		return payload;
 	}
 	if (is_result && ri->args[1] != err && fres != T_ERR) {
