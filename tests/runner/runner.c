@@ -22,7 +22,8 @@
  * run FILE`: stdout must equal NAME.stdout and stderr NAME.stderr when those
  * snapshots exist, and the exit status must be N from a first line
  * `// exit: N` (default 0); a leading comment line `// max-steps: N` runs
- * it with `--max-steps N`; no markers.
+ * it with `--max-steps N`; NAME.stdin, when present, is its stdin (else
+ * /dev/null); no markers.
  * Fixtures under a `graph/` directory are checked as `check/` ones; a
  * NAME.cmds file beside one lists commands over it, one a line (`context
  * app.main --depth 2`: the command, then its arguments; the fixture's path
@@ -135,6 +136,10 @@ text_eq(const Text *a, const Text *b)
  * posix_spawn, not fork: a forked copy of this process (under ASan, with its
  * shadow memory and quarantine) cost the sanitizer lane minutes of system CPU
  * in page-table copies; NO_COLOR=1 is set once in main. */
+/* What the command reads as stdin: /dev/null unless a `run/` fixture has a
+ * NAME.stdin beside it (as tests/lane-lib.sh feeds the other lanes). */
+static const char *run_stdin = "/dev/null";
+
 static int
 run(const char *const *args, Text *out, Text *err)
 {
@@ -151,7 +156,7 @@ run(const char *const *args, Text *out, Text *err)
 	if (posix_spawn_file_actions_init(&fa) != 0
 	    || posix_spawn_file_actions_addopen(&fa, 1, opath, O_WRONLY | O_CREAT | O_TRUNC, 0644) != 0
 	    || posix_spawn_file_actions_addopen(&fa, 2, epath, O_WRONLY | O_CREAT | O_TRUNC, 0644) != 0
-	    || posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) != 0) {
+	    || posix_spawn_file_actions_addopen(&fa, 0, run_stdin, O_RDONLY, 0) != 0) {
 		perror("posix_spawn_file_actions");
 		exit(2);
 	}
@@ -604,7 +609,15 @@ run_program_fixture(const char *path, const Text *src)
 		args[2] = steps;
 		args[3] = path;
 	}
+	char in[1100];
+	size_t n = strlen(path);
+	if (n > 4 && n < sizeof in - 8 && strcmp(path + n - 4, ".spx") == 0) {
+		snprintf(in, sizeof in, "%.*s.stdin", (int)(n - 4), path);
+		if (access(in, R_OK) == 0)
+			run_stdin = in;
+	}
 	int st = run(args, &out, &err);
+	run_stdin = "/dev/null";
 	if (st < 0)
 		fail(path, "semaprax run crashed\n%s", err.data ? err.data : "");
 	else if (st != want)
