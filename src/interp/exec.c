@@ -502,6 +502,65 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 	return call_lean_body(I, S, n);
 }
 
+/*
+ * interp_x_call of a scalar callee (CFunc.scalar: simple, every local a
+ * Copy scalar, a scalar result, no more arguments than locals): the
+ * arguments are scalars, so nothing is released on a stop, no slot is
+ * swept at exit and the result is returned as it is.  The checks are
+ * exec_frame's: the charge, the depth bound, the frame's slots against
+ * the heap limit, the stack segment.
+ */
+static Value
+call_scalar_body(Interp *I, Value *S, const Node *n)
+{
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = n->op;
+	size_t sp0 = I->sp;
+	Value *F = I->stack + sp0;
+	for (int i = 0; i < nargs; i++) {
+		I->sp = sp0 + (size_t)i;
+		Value v = node_eval(I, S, n->kids[i]);
+		if (STOPPED) {
+			I->sp = sp0;
+			return v_empty();
+		}
+		F[i] = v;
+	}
+	if (__builtin_expect(I->depth >= INTERP_MAX_DEPTH, 0)) {
+		I->sp = sp0;
+		I->stop = STOP_DEPTH;
+		return v_empty();
+	}
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp = sp0 + (size_t)nl;
+	heap_frame(&I->heap, nl);   /* past the limit, the body's first charge stops the run */
+	I->depth++;
+	Value r = exec_block(I, F, cf->body);
+	if (__builtin_expect(I->stop != STOP_NONE, 0)) {
+		if (I->stop == STOP_RETURN) {
+			I->stop = STOP_NONE;
+			r = I->ret;
+			I->ret = v_empty();
+		} else {
+			r = v_empty();
+		}
+	}
+	I->sp = sp0;
+	heap_frame(&I->heap, -nl);
+	I->depth--;
+	return r;
+}
+
+Value
+interp_x_call_scalar(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	if (!stack_fits(I, n->callee, n->nkids))
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_scalar_body);
+	return call_scalar_body(I, S, n);
+}
+
 Value
 interp_x_call_slot(Interp *I, Value *S, const Node *n)
 {
