@@ -257,7 +257,7 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
 static inline Value
 lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
 {
-	Value r = exec_block(I, S, cf->body);
+	Value r = exec_branch(I, S, cf->body);
 	if (I->stop == STOP_RETURN) {
 		I->stop = STOP_NONE;
 		r = I->ret;
@@ -510,6 +510,21 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
  * exec_frame's: the charge, the depth bound, the frame's slots against
  * the heap limit, the stack segment.
  */
+static __attribute__((noinline, cold)) Value
+call_scalar_stopped(Interp *I, size_t sp0, int nl)
+{
+	Value r = v_empty();
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = I->ret;
+		I->ret = v_empty();
+	}
+	I->sp = sp0;
+	heap_frame(&I->heap, -nl);
+	I->depth--;
+	return r;
+}
+
 static Value
 call_scalar_body(Interp *I, Value *S, const Node *n)
 {
@@ -536,16 +551,9 @@ call_scalar_body(Interp *I, Value *S, const Node *n)
 	I->sp = sp0 + (size_t)nl;
 	heap_frame(&I->heap, nl);   /* past the limit, the body's first charge stops the run */
 	I->depth++;
-	Value r = exec_block(I, F, cf->body);
-	if (__builtin_expect(I->stop != STOP_NONE, 0)) {
-		if (I->stop == STOP_RETURN) {
-			I->stop = STOP_NONE;
-			r = I->ret;
-			I->ret = v_empty();
-		} else {
-			r = v_empty();
-		}
-	}
+	Value r = exec_branch(I, F, cf->body);
+	if (__builtin_expect(I->stop != STOP_NONE, 0))
+		return call_scalar_stopped(I, sp0, nl);
 	I->sp = sp0;
 	heap_frame(&I->heap, -nl);
 	I->depth--;
@@ -856,6 +864,12 @@ block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 		value_release(&I->heap, I->temps.items[--I->temps.len]);
 }
 
+Value
+interp_exec_block(Interp *I, Value *S, const CBlock *b)
+{
+	return exec_block(I, S, b);
+}
+
 /* A block with cleanup (exec_block runs simple ones inline, node.h). */
 Value
 interp_exec_block_full(Interp *I, Value *S, const CBlock *b)
@@ -881,7 +895,7 @@ interp_x_if(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	const CBlock *b = c.b ? n->b1 : n->b2;
-	return b ? exec_block(I, S, b) : v_empty();
+	return b ? exec_branch(I, S, b) : v_empty();
 }
 
 /* ---- statements ---- */

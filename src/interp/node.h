@@ -212,7 +212,7 @@ Value interp_exec_block_full(Interp *I, Value *S, const CBlock *b);
 } while (0)
 
 static inline Value
-exec_block_stmts(Interp *I, Value *S, const CBlock *b)
+exec_block(Interp *I, Value *S, const CBlock *b)
 {
 	if (!b->simple)
 		return interp_exec_block_full(I, S, b);
@@ -246,14 +246,16 @@ exec_block_stmts(Interp *I, Value *S, const CBlock *b)
 	return node_eval(I, S, b->tail);
 }
 
-/* A block that is only its tail (the branches of `if y < x { f(…) } else
- * { z }`, a function body that is one expression) is that node. */
+/* exec_block where the block is often only its tail (the branches of an
+ * expression `if`, a function body that is one expression): that node,
+ * without the block's call. */
+Value interp_exec_block(Interp *I, Value *S, const CBlock *b);   /* exec_block, not inline */
 static inline Value
-exec_block(Interp *I, Value *S, const CBlock *b)
+exec_branch(Interp *I, Value *S, const CBlock *b)
 {
 	if (b->only)
 		return node_eval(I, S, b->only);
-	return exec_block_stmts(I, S, b);
+	return interp_exec_block(I, S, b);
 }
 Value interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 
