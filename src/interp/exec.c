@@ -254,26 +254,41 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
  * The body of a simple function (CFunc.simple: no contracts, captures or
  * body cleanup) in its frame S of nl slots, already pushed; pops it.
  */
-static inline Value
-lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+static inline void
+lean_pop(Interp *I, const CFunc *cf, Value *S, int nl)
 {
-	Value r = exec_branch(I, S, cf->body);
-	if (I->stop == STOP_RETURN) {
-		I->stop = STOP_NONE;
-		r = I->ret;
-		I->ret = v_empty();
-	}
-	if (STOPPED) {
-		value_release(&I->heap, r);
-		r = v_empty();
-	} else {
-		r = value_own(&I->heap, r);
-	}
 	for (int i = 0; i < cf->nsweep; i++)
 		value_release(&I->heap, S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
 	heap_frame(&I->heap, -nl);
 	I->depth--;
+}
+
+/* lean_body after a stop: a `return`'s value, or nothing. */
+static __attribute__((noinline, cold)) Value
+lean_stopped(Interp *I, const CFunc *cf, Value *S, int nl, Value r)
+{
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = value_own(&I->heap, I->ret);
+		I->ret = v_empty();
+	} else {
+		value_release(&I->heap, r);
+		r = v_empty();
+	}
+	lean_pop(I, cf, S, nl);
+	return r;
+}
+
+static inline Value
+lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+{
+	Value r = exec_branch(I, S, cf->body);
+	if (__builtin_expect(I->stop != STOP_NONE, 0))
+		return lean_stopped(I, cf, S, nl, r);
+	if (r.borrowed)
+		r = interp_value_clone(&I->heap, r);
+	lean_pop(I, cf, S, nl);
 	return r;
 }
 
