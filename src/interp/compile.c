@@ -526,6 +526,11 @@ stmt(Comp *C, const HirStmt *s)
 		n->b1 = compile_block(C, s->value->u.if_.then_);
 		n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
 		n->s = s;
+		if (n->x->fn == interp_x_unary && n->x->op == UN_NOT) {
+			n->fn = interp_s_if_not;
+			n->x = n->x->x;
+			return n;
+		}
 		return fuse_cond(n, SCALAR_IF);
 	case HS_UNSAFE:
 		if (!s->body)

@@ -971,6 +971,22 @@ interp_s_if(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
+/* interp_s_if on `!c`: the negation's step is charged with the if's
+ * (nothing happens between them) and the branches are taken the other
+ * way round. */
+Value
+interp_s_if_not(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	Value c = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	const CBlock *b = c.b ? n->b2 : n->b1;
+	if (b)
+		value_release(&I->heap, exec_block(I, S, b));
+	return v_empty();
+}
+
 Value
 interp_s_set_field(Interp *I, Value *S, const Node *n)
 {

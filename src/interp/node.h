@@ -169,6 +169,7 @@ Value interp_s_let_scalar(Interp *I, Value *S, const Node *n);
 Value interp_s_copy_slot(Interp *I, Value *S, const Node *n);
 Value interp_s_set_const(Interp *I, Value *S, const Node *n);
 Value interp_s_if(Interp *I, Value *S, const Node *n);
+Value interp_s_if_not(Interp *I, Value *S, const Node *n);
 Value interp_s_set_field(Interp *I, Value *S, const Node *n);
 Value interp_s_while(Interp *I, Value *S, const Node *n);
 Value interp_s_while_and(Interp *I, Value *S, const Node *n);
