@@ -526,6 +526,11 @@ stmt(Comp *C, const HirStmt *s)
 		n->b1 = compile_block(C, s->value->u.if_.then_);
 		n->b2 = s->value->u.if_.else_ ? compile_block(C, s->value->u.if_.else_) : NULL;
 		n->s = s;
+		if (n->x->fn == interp_x_unary && n->x->op == UN_NOT) {
+			n->fn = interp_s_if_not;
+			n->x = n->x->x;
+			return n;
+		}
 		return fuse_cond(n, SCALAR_IF);
 	case HS_UNSAFE:
 		if (!s->body)
@@ -558,6 +563,7 @@ compile_block(Comp *C, const HirBlock *b)
 	cb->owned = b->owned;
 	cb->nowned = b->nowned;
 	cb->simple = b->nowned == 0 && C->views == 0;
+	cb->only = cb->simple && cb->nstmts == 0 ? cb->tail : NULL;
 	C->views = outer;
 	return cb;
 }
@@ -586,6 +592,7 @@ function(Comp *C, CFunc *cf, int index)
 	cf->ens = compile_exprs(C, f->ensures, f->nensures);
 	cf->body = compile_block(C, f->body);
 	cf->simple = cf->nreq == 0 && cf->nens == 0 && cf->ncaps == 0 && cf->body->simple;
+	cf->scalar = cf->simple && cf->nsweep == 0 && emitc_is_scalar(f->result);
 }
 
 /* Calls of simple functions whose arguments are scalar slots or literals
@@ -626,6 +633,10 @@ simple_calls(Comp *C, Node *n)
 	for (int i = 0; i < n->nkids; i++)
 		if (n->kids[i]->fn != interp_x_local_scalar && n->kids[i]->fn != interp_x_int)
 			n->fn = interp_x_call_lean;
+	if (n->callee->scalar && n->nkids <= n->callee->f->nlocals) {
+		n->fn = interp_x_call_scalar;
+		n->op = n->callee->f->nlocals;
+	}
 }
 
 void

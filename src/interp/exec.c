@@ -254,26 +254,41 @@ check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint
  * The body of a simple function (CFunc.simple: no contracts, captures or
  * body cleanup) in its frame S of nl slots, already pushed; pops it.
  */
-static inline Value
-lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+static inline void
+lean_pop(Interp *I, const CFunc *cf, Value *S, int nl)
 {
-	Value r = exec_block(I, S, cf->body);
-	if (I->stop == STOP_RETURN) {
-		I->stop = STOP_NONE;
-		r = I->ret;
-		I->ret = v_empty();
-	}
-	if (STOPPED) {
-		value_release(&I->heap, r);
-		r = v_empty();
-	} else {
-		r = value_own(&I->heap, r);
-	}
 	for (int i = 0; i < cf->nsweep; i++)
 		value_release(&I->heap, S[cf->sweep[i]]);
 	I->sp -= (size_t)nl;
 	heap_frame(&I->heap, -nl);
 	I->depth--;
+}
+
+/* lean_body after a stop: a `return`'s value, or nothing. */
+static __attribute__((noinline, cold)) Value
+lean_stopped(Interp *I, const CFunc *cf, Value *S, int nl, Value r)
+{
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = value_own(&I->heap, I->ret);
+		I->ret = v_empty();
+	} else {
+		value_release(&I->heap, r);
+		r = v_empty();
+	}
+	lean_pop(I, cf, S, nl);
+	return r;
+}
+
+static inline Value
+lean_body(Interp *I, const CFunc *cf, Value *S, int nl)
+{
+	Value r = exec_branch(I, S, cf->body);
+	if (__builtin_expect(I->stop != STOP_NONE, 0))
+		return lean_stopped(I, cf, S, nl, r);
+	if (r.borrowed)
+		r = interp_value_clone(&I->heap, r);
+	lean_pop(I, cf, S, nl);
 	return r;
 }
 
@@ -500,6 +515,73 @@ interp_x_call_lean(Interp *I, Value *S, const Node *n)
 	if (!stack_fits(I, cf, n->nkids))
 		return in_next_segment(I, S, n, call_need(cf, n->nkids), call_lean_body);
 	return call_lean_body(I, S, n);
+}
+
+/*
+ * interp_x_call of a scalar callee (CFunc.scalar: simple, every local a
+ * Copy scalar, a scalar result, no more arguments than locals): the
+ * arguments are scalars, so nothing is released on a stop, no slot is
+ * swept at exit and the result is returned as it is.  The checks are
+ * exec_frame's: the charge, the depth bound, the frame's slots against
+ * the heap limit, the stack segment.
+ */
+static __attribute__((noinline, cold)) Value
+call_scalar_stopped(Interp *I, size_t sp0, int nl)
+{
+	Value r = v_empty();
+	if (I->stop == STOP_RETURN) {
+		I->stop = STOP_NONE;
+		r = I->ret;
+		I->ret = v_empty();
+	}
+	I->sp = sp0;
+	heap_frame(&I->heap, -nl);
+	I->depth--;
+	return r;
+}
+
+static Value
+call_scalar_body(Interp *I, Value *S, const Node *n)
+{
+	const CFunc *cf = n->callee;
+	int nargs = n->nkids, nl = n->op;
+	size_t sp0 = I->sp;
+	Value *F = I->stack + sp0;
+	for (int i = 0; i < nargs; i++) {
+		I->sp = sp0 + (size_t)i;
+		Value v = node_eval(I, S, n->kids[i]);
+		if (STOPPED) {
+			I->sp = sp0;
+			return v_empty();
+		}
+		F[i] = v;
+	}
+	if (__builtin_expect(I->depth >= INTERP_MAX_DEPTH, 0)) {
+		I->sp = sp0;
+		I->stop = STOP_DEPTH;
+		return v_empty();
+	}
+	for (int i = nargs; i < nl; i++)
+		F[i] = v_empty();
+	I->sp = sp0 + (size_t)nl;
+	heap_frame(&I->heap, nl);   /* past the limit, the body's first charge stops the run */
+	I->depth++;
+	Value r = exec_branch(I, F, cf->body);
+	if (__builtin_expect(I->stop != STOP_NONE, 0))
+		return call_scalar_stopped(I, sp0, nl);
+	I->sp = sp0;
+	heap_frame(&I->heap, -nl);
+	I->depth--;
+	return r;
+}
+
+Value
+interp_x_call_scalar(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 1);
+	if (!stack_fits(I, n->callee, n->nkids))
+		return in_next_segment(I, S, n, call_need(n->callee, n->nkids), call_scalar_body);
+	return call_scalar_body(I, S, n);
 }
 
 Value
@@ -797,6 +879,12 @@ block_cleanup(Interp *I, Value *S, const CBlock *b, int mark)
 		value_release(&I->heap, I->temps.items[--I->temps.len]);
 }
 
+Value
+interp_exec_block(Interp *I, Value *S, const CBlock *b)
+{
+	return exec_block(I, S, b);
+}
+
 /* A block with cleanup (exec_block runs simple ones inline, node.h). */
 Value
 interp_exec_block_full(Interp *I, Value *S, const CBlock *b)
@@ -822,7 +910,7 @@ interp_x_if(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	const CBlock *b = c.b ? n->b1 : n->b2;
-	return b ? exec_block(I, S, b) : v_empty();
+	return b ? exec_branch(I, S, b) : v_empty();
 }
 
 /* ---- statements ---- */
@@ -878,6 +966,22 @@ interp_s_if(Interp *I, Value *S, const Node *n)
 	if (STOPPED)
 		return v_empty();
 	const CBlock *b = c.b ? n->b1 : n->b2;
+	if (b)
+		value_release(&I->heap, exec_block(I, S, b));
+	return v_empty();
+}
+
+/* interp_s_if on `!c`: the negation's step is charged with the if's
+ * (nothing happens between them) and the branches are taken the other
+ * way round. */
+Value
+interp_s_if_not(Interp *I, Value *S, const Node *n)
+{
+	CHARGE(I, 2);
+	Value c = node_eval(I, S, n->x);
+	if (STOPPED)
+		return v_empty();
+	const CBlock *b = c.b ? n->b2 : n->b1;
 	if (b)
 		value_release(&I->heap, exec_block(I, S, b));
 	return v_empty();

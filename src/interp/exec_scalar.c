@@ -102,7 +102,7 @@ static Value name##_##SH##_if(Interp *I, Value *S, const Node *n) { \
 static Value name##_##SH##_xif(Interp *I, Value *S, const Node *n) { \
 	FETCH_##SH(1) Value z; BODY \
 	const CBlock *b = z.b ? n->b1 : n->b2; \
-	return b ? exec_block(I, S, b) : v_empty(); \
+	return b ? exec_branch(I, S, b) : v_empty(); \
 }
 #define USE_WHILE(name, SH, BODY) \
 static Value name##_##SH##_while(Interp *I, Value *S, const Node *n) { \

@@ -45,6 +45,7 @@ struct CBlock {
 	Node **stmts;
 	int nstmts;
 	Node *tail;
+	const Node *only;     /* the tail of a simple block without statements (exec_block) */
 	const HirSlot *owned;
 	int nowned;
 	bool simple;          /* nothing to release at its end: no owned slots, no view temporaries */
@@ -84,6 +85,7 @@ struct CFunc {
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
 	bool simple;          /* no contracts, no captures, body->simple */
+	bool scalar;          /* simple, every local a Copy scalar (nsweep 0), a scalar result */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
@@ -145,6 +147,7 @@ Value interp_x_call(Interp *I, Value *S, const Node *n);
 Value interp_x_call_slot(Interp *I, Value *S, const Node *n);
 Value interp_x_call_simple(Interp *I, Value *S, const Node *n);
 Value interp_x_call_lean(Interp *I, Value *S, const Node *n);
+Value interp_x_call_scalar(Interp *I, Value *S, const Node *n);
 Value interp_x_builtin(Interp *I, Value *S, const Node *n);
 Value interp_x_field(Interp *I, Value *S, const Node *n);
 Value interp_x_field_path(Interp *I, Value *S, const Node *n);
@@ -166,6 +169,7 @@ Value interp_s_let_scalar(Interp *I, Value *S, const Node *n);
 Value interp_s_copy_slot(Interp *I, Value *S, const Node *n);
 Value interp_s_set_const(Interp *I, Value *S, const Node *n);
 Value interp_s_if(Interp *I, Value *S, const Node *n);
+Value interp_s_if_not(Interp *I, Value *S, const Node *n);
 Value interp_s_set_field(Interp *I, Value *S, const Node *n);
 Value interp_s_while(Interp *I, Value *S, const Node *n);
 Value interp_s_while_and(Interp *I, Value *S, const Node *n);
@@ -241,6 +245,18 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 		return b->tail->k;
 	}
 	return node_eval(I, S, b->tail);
+}
+
+/* exec_block where the block is often only its tail (the branches of an
+ * expression `if`, a function body that is one expression): that node,
+ * without the block's call. */
+Value interp_exec_block(Interp *I, Value *S, const CBlock *b);   /* exec_block, not inline */
+static inline Value
+exec_branch(Interp *I, Value *S, const CBlock *b)
+{
+	if (b->only)
+		return node_eval(I, S, b->only);
+	return interp_exec_block(I, S, b);
 }
 Value interp_exec_call(Interp *I, const CFunc *cf, Value *args, int nargs, const Obj *caps);
 
