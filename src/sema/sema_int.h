@@ -101,6 +101,14 @@ typedef struct FnCtx {
 } FnCtx;
 
 TypeId sema_check_expr(FnCtx *C, const Expr *e);
+/* check_expr.c, shared with check_builtin.c: a call's effect and callee
+ * recorded; explicit type arguments resolved (into local when they fit);
+ * arguments base.. of a total checked against params (T204/T205/O103). */
+void sema_record_call(FnCtx *C, SymId callee, const char *name, const char *effect, Span span);
+TypeId *sema_resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local);
+void sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params,
+    const char *const *pnames, int nparams, const ParamSym *ps, int base, int total);
+TypeId sema_check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b);   /* check_builtin.c */
 /* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
 bool sema_bytes_write(const Expr *e);
 /* Types seen from inside the function: type parameters substituted. */
