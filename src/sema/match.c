@@ -523,6 +523,29 @@ sema_check_match(FnCtx *C, const Expr *e)
 	return t;
 }
 
+/*
+ * A scrutinee naming a parameter of a generic function whose declared type
+ * mentions a type parameter (`r: Result<A, B>`), checked under a Copy scalar
+ * substitution: its declared (open) type, else T_ERR.
+ */
+static TypeId
+template_param_type(FnCtx *C, const Expr *sc)
+{
+	if (!C->ntargs || sc->kind != EXPR_NAME)
+		return T_ERR;
+	for (int i = 0; i < C->ntargs; i++)
+		if (C->targs[i] < (TypeId)TYPE_FIRST_SCALAR || C->targs[i] > (TypeId)TYPE_LAST_SCALAR)
+			return T_ERR;   /* an instance at owned types: not the template check */
+	const Local *l = sema_local_find(C, sc->u.name.s);
+	if (!l || !l->param)
+		return T_ERR;
+	const Sym *f = C->sym;
+	for (int i = 0; i < f->nparams; i++)
+		if (strcmp(f->params[i].name, sc->u.name.s) == 0)
+			return sema_type_info(&C->S->types, f->params[i].type)->open ? f->params[i].type : T_ERR;
+	return T_ERR;
+}
+
 static TypeId
 check_match_arms(FnCtx *C, const Expr *e)
 {
@@ -567,7 +590,13 @@ check_match_arms(FnCtx *C, const Expr *e)
 			? (rec0 ? "`match own` requires an owned non-Copy record scrutinee" : "`match own` requires an owned admitted non-Copy variant scrutinee")
 			: (rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
 				: "`match borrow` requires an unprojected named owned or borrowed admitted non-Copy variant place"));
-		diag_set_help(d, "`%s` is Copy: match it plainly, `match value { … }`", sema_type_name(S, st));
+		TypeId open = template_param_type(C, e->u.match.scrutinee);
+		if (open != T_ERR)
+			/* a generic body: Copy only under the template's scalar substitution */
+			diag_set_help(d, "the body of generic `%s` is checked with every Copy scalar for its type parameters, and `%s` is Copy there (`%s`): give the helper a parameter type that is non-Copy for every type argument (one holding a `string`), or write it without type parameters for its owned use",
+			    C->sym->name, sema_type_name(S, open), sema_type_name(S, st));
+		else
+			diag_set_help(d, "`%s` is Copy: match it plainly, `match value { … }`", sema_type_name(S, st));
 	} else if (e->u.match.mode == MATCH_BORROW && e->u.match.scrutinee->kind != EXPR_NAME && e->u.match.scrutinee->kind != EXPR_FIELD) {
 		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
 		    rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
