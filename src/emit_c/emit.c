@@ -100,10 +100,42 @@ slot_raw(Emit *E, HirSlot s)
 	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
 }
 
+/* Is slot s a C local of the open chunk (E->cached)?  A scalar becomes one
+ * on its first use there, unless the chunk has called a nested block's
+ * chunks already (its copies were stored back and reloaded around those
+ * calls; a slot first used after them would have been loaded before). */
+static bool
+chunk_caches(Emit *E, HirSlot s)
+{
+	if (E->cache_mark[s] == E->chunk_serial)
+		return true;
+	if (E->cache_frozen || !emitc_is_scalar(E, emitc_slot_type(E, s)))
+		return false;
+	E->cache_mark[s] = E->chunk_serial;
+	VEC_PUSH(E->cached, s);
+	return true;
+}
+
 const char *
 emitc_slot_name(Emit *E, HirSlot s)
 {
-	return E->framed ? arena_printf(&E->a, "F->%s", slot_raw(E, s)) : slot_raw(E, s);
+	if (!E->framed)
+		return slot_raw(E, s);
+	return arena_printf(&E->a, "%s%s", emitc_in_chunk(E) && chunk_caches(E, s) ? "F_" : "F->", slot_raw(E, s));
+}
+
+/* The open chunk's cached slots stored back to the frame (store) or
+ * loaded from it, one line each at the current indentation. */
+static void
+chunk_sync(Emit *E, Buf *b, bool store, const char *indent)
+{
+	for (int i = 0; i < E->cached.len; i++) {
+		const char *raw = slot_raw(E, E->cached.items[i]);
+		if (store)
+			buf_printf(b, "%sF->%s = F_%s;\n", indent, raw, raw);
+		else
+			buf_printf(b, "%sF_%s = F->%s;\n", indent, raw, raw);
+	}
 }
 
 /* The flag recording that parameter s has moved, for a contract report
@@ -169,6 +201,10 @@ emitc_chunk_at(Emit *E, int i, int mark)
 	E->b = &E->chunk;
 	E->chunk_out = false;
 	E->chunk_fails = 0;
+	E->cached.len = 0;
+	E->chunk_serial = ++E->nserials;
+	E->cache_frozen = false;
+	E->chunk_goto_up = false;
 	E->chunk_from = i;
 	E->chunk_indent = E->indent;
 	E->indent = 1;
@@ -184,8 +220,21 @@ emitc_chunk_close(Emit *E)
 	buf_printf(&E->chunks, "SPX_CHUNK int %s(struct %s *F, int spx_d)\n{\n\t(void)F;\n\t(void)spx_d;\n\tspx_chunk_entry();\n",
 		   fn, E->frame);
 	E->use_chunks = true;
+	for (int i = 0; i < E->cached.len; i++) {
+		HirSlot sl = E->cached.items[i];
+		const char *raw = slot_raw(E, sl);
+		buf_printf(&E->chunks, "\t%s F_%s = F->%s;\n", emit_tyname(E, emitc_slot_type(E, sl)), raw, raw);
+	}
 	buf_put(&E->chunks, E->chunk.data, E->chunk.len);
+	chunk_sync(E, &E->chunks, true, "\t");
 	buf_puts(&E->chunks, "\treturn 0;\n");
+	if (E->chunk_goto_up) {
+		/* a `?` (emit_expr.c, emit_try): the caller goes to spx_out, whose
+		 * `ensures` may read a parameter */
+		buf_puts(&E->chunks, "spx_up:\n");
+		chunk_sync(E, &E->chunks, true, "\t");
+		buf_puts(&E->chunks, "\treturn 1;\n");
+	}
 	/* the failure calls of the chunk's checked + - * (emit_expr.c, emit_arith) */
 	static const char *const fail[] = { "add", "ADD", "sub", "SUB", "mul", "MUL" };
 	for (int k = 0; k < 3; k++)
@@ -216,10 +265,18 @@ void
 emitc_chunk_enter(Emit *E, ChunkSave *s, Buf *hold)
 {
 	*s = (ChunkSave){ E->b, E->fbody, E->chunk_out, E->chunk_parent, E->chunk_up, E->chunk_fails, E->chunk_from,
-			  E->chunk_indent };
+			  E->chunk_indent, E->cached, E->chunk_serial, E->cache_frozen, E->chunk_goto_up };
 	E->chunk_parent = emitc_in_chunk(E);
 	E->chunk_up = false;
+	E->cached = (SlotVec){0};
 	if (E->chunk_parent) {
+		/* the nested chunks read and write the frame: the enclosing
+		 * chunk's copies go back first (and are reloaded after, leave) */
+		s->frozen = true;
+		for (int i = 0; i < s->cached.len; i++) {
+			const char *raw = slot_raw(E, s->cached.items[i]);
+			emitc_line(E, "F->%s = F_%s;", raw, raw);
+		}
 		*hold = E->chunk;
 		E->b = hold;
 	} else {
@@ -231,7 +288,7 @@ emitc_chunk_enter(Emit *E, ChunkSave *s, Buf *hold)
 void
 emitc_chunk_leave(Emit *E, const ChunkSave *s, Buf *hold)
 {
-	bool up = E->chunk_up;
+	bool up = E->chunk_up, in_chunk = E->chunk_parent;
 	buf_free(&E->chunk);
 	if (E->chunk_parent) {
 		E->chunk = *hold;
@@ -245,6 +302,19 @@ emitc_chunk_leave(Emit *E, const ChunkSave *s, Buf *hold)
 	E->chunk_fails = s->fails;
 	E->chunk_from = s->from;
 	E->chunk_indent = s->indent;
+	VEC_FREE(E->cached);
+	E->cached = s->cached;
+	E->chunk_serial = s->serial;
+	E->cache_frozen = s->frozen;
+	E->chunk_goto_up = s->goto_up;
+	if (in_chunk) {
+		for (int i = 0; i < E->cached.len; i++) {
+			HirSlot sl = E->cached.items[i];
+			E->cache_mark[sl] = E->chunk_serial;   /* a nested chunk may have marked it */
+			const char *raw = slot_raw(E, sl);
+			emitc_line(E, "F_%s = F->%s;", raw, raw);
+		}
+	}
 }
 
 /* Does a block of b, or of a block nested in its statements, hold more than
@@ -621,6 +691,15 @@ emit_function(Emit *E, int ii)
 	E->fvars.len = 0;
 	E->framed = !is_closure(E, E->in->func) && f->body && block_big(E, f->body);
 	E->nchunks = 0;
+	E->cached.len = 0;
+	E->chunk_serial = 0;
+	E->nserials = 0;
+	E->cache_frozen = false;
+	E->chunk_goto_up = false;
+	if (E->framed) {
+		free(E->cache_mark);
+		E->cache_mark = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), sizeof *E->cache_mark);
+	}
 	buf_free(&E->chunks);
 	buf_free(&E->members);
 	E->frame = arena_printf(&E->a, "%sframe_%s", E->px, E->insts[ii].cname + strlen(E->px));
@@ -954,6 +1033,8 @@ emit_free(Emit *E)
 	VEC_FREE(E->fntypes);
 	VEC_FREE(E->temps);
 	VEC_FREE(E->fvars);
+	VEC_FREE(E->cached);
+	free(E->cache_mark);
 	free(E->ts);
 	buf_free(&E->fwd);
 	buf_free(&E->types);
