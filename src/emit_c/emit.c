@@ -167,7 +167,10 @@ emitc_result(Emit *E)
  * each (called once) back and took 160 s on 20,000 statements.  Every local, the function-level temporaries and the result
  * live in the frame struct F points to; a `?` in a chunk returns 1 and the
  * caller goes to spx_out.  A chunk only ends where no statement temporary
- * is live (a view's backing temporary lives to the body's end).
+ * is live (a view's backing temporary lives to the body's end).  The scalar
+ * locals a chunk uses are C locals there (chunk_caches): gcc kept every
+ * load and store of `F->l_x` (each checked operation may leave), 2,000
+ * `x = x + k;` in a loop compiled in 0.94 s, 0.67 s with the copies.
  * A nested block of more than 256 statements (a loop body, a valued `if`
  * branch: its value goes through a frame member) is emitted in chunks the
  * same way (emitc_chunk_enter; the function is then framed however short its
