@@ -100,8 +100,9 @@ slot_raw(Emit *E, HirSlot s)
 	return arena_printf(&E->a, "l_%s_%u", E->f->locals[s].name, (unsigned)s);
 }
 
-/* Is slot s a C local of the open chunk (E->cached)?  A scalar becomes one
- * on its first use there, unless the chunk has called a nested block's
+/* Is slot s a C local of the open chunk (E->cached)?  A scalar assigned
+ * after its `let` (block_assigned; a `let`-only slot gains nothing: its one
+ * store stays, its loads are forwarded) becomes one on its first use there, unless the chunk has called a nested block's
  * chunks already (its copies were stored back and reloaded around those
  * calls; a slot first used after them would have been loaded before). */
 static bool
@@ -109,7 +110,7 @@ chunk_caches(Emit *E, HirSlot s)
 {
 	if (E->cache_mark[s] == E->chunk_serial)
 		return true;
-	if (E->cache_frozen || !emitc_is_scalar(E, emitc_slot_type(E, s)))
+	if (E->cache_frozen || !E->slot_assigned[s] || !emitc_is_scalar(E, emitc_slot_type(E, s)))
 		return false;
 	E->cache_mark[s] = E->chunk_serial;
 	VEC_PUSH(E->cached, s);
@@ -355,6 +356,49 @@ block_big(const Emit *E, const HirBlock *b)
 		if (block_big(E, b->stmts[i]->body) || expr_big(E, b->stmts[i]->value))
 			return true;
 	return expr_big(E, b->tail);
+}
+
+/* Marks in E->slot_assigned the slots an assignment statement in b (or in
+ * a block nested as block_big walks) sets: only those are worth a chunk's
+ * copy (chunk_caches).  A slot this misses stays in the frame, which is
+ * always right. */
+static void block_assigned(Emit *E, const HirBlock *b);
+
+static void
+expr_assigned(Emit *E, const HirExpr *e)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case HIR_BLOCK:
+		block_assigned(E, e->u.block);
+		break;
+	case HIR_IF:
+		block_assigned(E, e->u.if_.then_);
+		block_assigned(E, e->u.if_.else_);
+		break;
+	case HIR_MATCH:
+		for (int i = 0; i < e->u.match.narms; i++)
+			expr_assigned(E, e->u.match.arms[i].value);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+block_assigned(Emit *E, const HirBlock *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nstmts; i++) {
+		const HirStmt *st = b->stmts[i];
+		if (st->kind == HS_ASSIGN && st->slot < (HirSlot)E->f->nlocals)
+			E->slot_assigned[st->slot] = true;
+		block_assigned(E, st->body);
+		expr_assigned(E, st->value);
+	}
+	expr_assigned(E, b->tail);
 }
 
 /* The frame's members (one a line), in anonymous structs of FRAME_GROUP
@@ -701,7 +745,10 @@ emit_function(Emit *E, int ii)
 	E->chunk_goto_up = false;
 	if (E->framed) {
 		free(E->cache_mark);
+		free(E->slot_assigned);
 		E->cache_mark = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), sizeof *E->cache_mark);
+		E->slot_assigned = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), sizeof *E->slot_assigned);
+		block_assigned(E, f->body);
 	}
 	buf_free(&E->chunks);
 	buf_free(&E->members);
@@ -1038,6 +1085,7 @@ emit_free(Emit *E)
 	VEC_FREE(E->fvars);
 	VEC_FREE(E->cached);
 	free(E->cache_mark);
+	free(E->slot_assigned);
 	free(E->ts);
 	buf_free(&E->fwd);
 	buf_free(&E->types);

@@ -150,6 +150,7 @@ typedef struct Emit {
 	 * chunks (reloaded after them) */
 	SlotVec cached;
 	unsigned *cache_mark;  /* per slot: the serial of the chunk caching it */
+	bool *slot_assigned;   /* per slot: set by an assignment statement (emit.c, block_assigned) */
 	unsigned chunk_serial; /* the open chunk's (unique in the function) */
 	unsigned nserials;
 	bool cache_frozen;     /* the open chunk has called a nested block's chunks: it caches no further slot */
