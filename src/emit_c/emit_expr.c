@@ -614,8 +614,9 @@ emit_try(Emit *E, const HirExpr *e)
 		emitc_line(E, "%s.u.c_%s.f_%s = %s.u.c_%s.f_%s;", res_var, rs->nom->cases[bad].name, rs->nom->cases[bad].fields[0].name,
 		     x.c, s->nom->cases[bad].name, s->nom->cases[bad].fields[0].name);
 	if (emitc_in_chunk(E)) {
-		emitc_line(E, "return 1;");   /* the caller goes to spx_out */
+		emitc_line(E, "goto spx_up;");   /* returns 1: the caller goes to spx_out */
 		E->chunk_out = true;
+		E->chunk_goto_up = true;
 	} else {
 		emitc_line(E, "goto spx_out;");
 	}

@@ -53,6 +53,7 @@ typedef struct ProgTy {
 	TypeId t;
 } ProgTy;
 typedef VEC(ProgTy) ProgTyVec;
+typedef VEC(HirSlot) SlotVec;
 
 typedef struct Temp {
 	const char *name;
@@ -143,6 +144,17 @@ typedef struct Emit {
 	Buf chunk;            /* the open chunk's statements */
 	Buf chunks;           /* finished chunk functions */
 	Buf members;          /* the frame's members */
+	/* the open chunk's scalar locals, read and written as C locals
+	 * `F_l_<name>_<k>` (emitc_slot_name): loaded on the chunk's entry and
+	 * stored back before it returns and before it calls a nested block's
+	 * chunks (reloaded after them) */
+	SlotVec cached;
+	unsigned *cache_mark;  /* per slot: the serial of the chunk caching it */
+	bool *slot_assigned;   /* per slot: set by an assignment statement (emit.c, block_assigned) */
+	unsigned chunk_serial; /* the open chunk's (unique in the function) */
+	unsigned nserials;
+	bool cache_frozen;     /* the open chunk has called a nested block's chunks: it caches no further slot */
+	bool chunk_goto_up;    /* a `?` in the open chunk jumps to spx_up (stores back, returns 1) */
 	bool failed;
 	bool unbounded;       /* ensure_type met a type past sema_type_bounded */
 	bool wide;            /* ensure_type met a value past EMITC_INLINE_MAX bytes, */
@@ -176,6 +188,9 @@ typedef struct ChunkSave {
 	bool out, parent, up;
 	unsigned fails;
 	int from, indent;
+	SlotVec cached;       /* the enclosing chunk's (E->cached) */
+	unsigned serial;
+	bool frozen, goto_up;
 } ChunkSave;
 void emitc_chunk_enter(Emit *E, ChunkSave *s, Buf *hold);
 void emitc_chunk_leave(Emit *E, const ChunkSave *s, Buf *hold);
