@@ -1663,6 +1663,32 @@ if [ -w /dev/full ]; then
 	if [ "$st" -eq 2 ]; then ok; else bad "usage error > /dev/full: exit $st, wanted 2"; fi
 fi
 
+# The compiled lanes settle standard output too: output the program printed
+# that never arrived is a runtime failure, exit 72 with a line on stderr, as
+# the Wasm host reports it (a built executable used to exit 0 or main's value).
+if [ -w /dev/full ] && command -v cc > /dev/null 2>&1; then
+	NO_COLOR=1 "$bin" run --native examples/inventory.spx > /dev/full 2> "$tmp/err" < /dev/null
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --native > /dev/full: exit $st, wanted 72"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output" "run --native > /dev/full: the line"
+	expect 0 "build stdin_echo" -- "$bin" build tests/cap/stdin_echo.spx -o "$tmp/echo-full"
+	echo hello | "$tmp/echo-full" > /dev/full 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "built command > /dev/full: exit $st, wanted 72 (main's value 6 is not a success)"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output" "built command > /dev/full: the line"
+	echo hello | "$tmp/echo-full" >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "built command, stdout closed: exit $st, wanted 72"; fi
+	echo hello | "$tmp/echo-full" > "$tmp/echo.out" 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 6 ] && [ "$(cat "$tmp/echo.out")" = hello ]; then ok; else bad "built command to a file: exit $st"; fi
+	# the interpreter's `run` agrees: a failure (1, I101), not main's value 6
+	echo hello | NO_COLOR=1 "$bin" run tests/cap/stdin_echo.spx > /dev/full 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 1 ]; then ok; else bad "run of a command > /dev/full: exit $st, wanted 1"; fi
+	has "$tmp/err" "error[SPX-I101]: cannot write standard output" "run of a command > /dev/full: I101"
+fi
+
 # $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48
 # words of CC (a wrapper plus 47 flags) and 2 of the flags are all passed on;
 # one more is B101, where the 49th word used to be dropped without a word.

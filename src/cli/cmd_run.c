@@ -87,6 +87,15 @@ typedef struct RunOptions {
 	const Module *m;
 } RunOptions;
 
+/* A command-line program's status once its output is published: output that
+ * never reached stdout is a failure (1; main.c's stdout_settle says I101), as
+ * the compiled lanes fail with 72, not main's value. */
+static int
+published(int status)
+{
+	return fflush(stdout) == 0 && !ferror(stdout) ? status : EXIT_FAIL;
+}
+
 /* One location-less diagnostic through the register. */
 static void
 report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
@@ -449,7 +458,7 @@ execute(HirModule *H, const RunOptions *ro)
 			fflush(stderr);
 			fwrite(r.out.data ? r.out.data : "", 1, r.out.len, stdout);
 		}
-		status = (int)r.value;
+		status = published((int)r.value);
 	} else {
 		if (!ro->json) {
 			if (r.out.len)
@@ -613,7 +622,7 @@ run_project(const char *manifest, const RunOptions *ro)
 			fwrite(r.err.data ? r.err.data : "", 1, r.err.len, stderr);
 			fflush(stderr);
 			fwrite(r.out.data ? r.out.data : "", 1, r.out.len, stdout);
-			status = (int)r.value;
+			status = published((int)r.value);
 		} else if (r.stop == STOP_NONE) {
 			if (r.out.len)
 				fwrite(r.out.data, 1, r.out.len, stdout);

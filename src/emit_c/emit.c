@@ -910,6 +910,7 @@ emit_main(Emit *E, Route route, const char *entry, Buf *out)
 	} else {
 		buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
 	}
+	buf_puts(out, "\tspx_settle_stdout();\n");
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
 	buf_printf(out, "\treturn %s;\n}\n", route == ROUTE_COMMAND ? "(int)r" : "0");
@@ -1190,6 +1191,7 @@ project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 			      "\t\tspx_die(RT_EXIT_INVARIANT, line);\n\t}\n\tspx_publish();\n");
 	else
 		buf_puts(out, "\tspx_publish();\n\tprintf(\"%\" PRId64 \"\\n\", r);\n");
+	buf_puts(out, "\tspx_settle_stdout();\n");
 	buf_puts(out, "#ifdef SPX_CHECK_LEAKS\n\tif (spx_live.next != &spx_live) {\n"
 		      "\t\tfputs(\"SEMAPRAX runtime leak: owned values outlived main\\n\", stderr);\n\t\treturn 74;\n\t}\n#endif\n");
 	buf_puts(out, status ? "\treturn (int)r;\n}\n" : "\treturn 0;\n}\n");

@@ -10,6 +10,7 @@
  * Under `run --native` (SPX_STAGED) output is staged, capped at 65,536
  * bytes (§0.1) and published only after `main` returns.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -320,6 +321,23 @@ spx_publish(void)
 	spx_free(spx_staged[1].p);
 	memset(spx_staged, 0, sizeof spx_staged);
 #endif
+}
+
+/*
+ * The end of main: output that never reached standard output (a full disk,
+ * a closed or read-only descriptor) is a runtime failure, exit 72 — as the
+ * Wasm host reports it and as `run` reports I101 — never a silent success.
+ */
+SPX_RT void
+spx_settle_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	char line[160];
+	snprintf(line, sizeof line, "SEMAPRAX runtime failure: cannot write standard output: %s",
+		 errno ? strerror(errno) : "a write failed");
+	spx_die(RT_EXIT_INVARIANT, line);
 }
 
 /* ---- the command line ---- */
