@@ -957,34 +957,33 @@ interp_s_set_const(Interp *I, Value *S, const Node *n)
 	return v_empty();
 }
 
-/* A statement `if`: interp_x_if with its value discarded, without the extra node. */
-Value
-interp_s_if(Interp *I, Value *S, const Node *n)
+/* A statement `if`: interp_x_if with its value discarded, without the extra
+ * node; `neg` is interp_s_if_not's `if !c`, whose negation step is charged
+ * with the if's (nothing happens between them) and whose branches are taken
+ * the other way round. */
+static inline Value
+statement_if(Interp *I, Value *S, const Node *n, bool neg)
 {
-	CHARGE(I, 1);
+	CHARGE(I, 1 + neg);
 	Value c = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	const CBlock *b = c.b ? n->b1 : n->b2;
+	const CBlock *b = c.b != neg ? n->b1 : n->b2;
 	if (b)
 		value_release(&I->heap, exec_block(I, S, b));
 	return v_empty();
 }
 
-/* interp_s_if on `!c`: the negation's step is charged with the if's
- * (nothing happens between them) and the branches are taken the other
- * way round. */
+Value
+interp_s_if(Interp *I, Value *S, const Node *n)
+{
+	return statement_if(I, S, n, false);
+}
+
 Value
 interp_s_if_not(Interp *I, Value *S, const Node *n)
 {
-	CHARGE(I, 2);
-	Value c = node_eval(I, S, n->x);
-	if (STOPPED)
-		return v_empty();
-	const CBlock *b = c.b ? n->b2 : n->b1;
-	if (b)
-		value_release(&I->heap, exec_block(I, S, b));
-	return v_empty();
+	return statement_if(I, S, n, true);
 }
 
 Value
