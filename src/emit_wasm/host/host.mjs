@@ -125,8 +125,9 @@ function inputImports(spx, grants, io, rt, memory, at) {
 		spx.stdin_chunk = (p) => {
 			const r = io.readStdinChunk ? io.readStdinChunk(STDIN_CHUNK) : { data: new Uint8Array(0) };
 			if (r.status !== undefined) return -1;
-			block(memory, p, STDIN_CHUNK).set(r.data.subarray(0, STDIN_CHUNK));
-			return r.data.length;
+			const data = r.data.subarray(0, STDIN_CHUNK);   // the block's size, whatever the reader gave
+			block(memory, p, STDIN_CHUNK).set(data);
+			return data.length;
 		};
 	}
 	let envAt = 0;
