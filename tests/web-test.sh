@@ -142,6 +142,28 @@ else
 	bad "proto build failed: $(head -n 3 "$tmp/err")"
 fi
 
+# a char argument is one Unicode scalar value (kinds.spx): an astral one passes, a lone
+# surrogate (a JS string, no scalar value) is a TypeError, never a char of the program
+if build "$dir/kinds.spx" --target web --export web.kinds.echo -o "$tmp/k"; then
+	cat > "$tmp/kcall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+for (const v of ['\u{1F600}', '\uD800', '\uDFFF', 'ab']) {
+	try {
+		console.log(`${JSON.stringify(await b['web.kinds.echo'](v))}`);
+	} catch (e) {
+		console.log(`${e.constructor.name} ${e.status}`);
+	}
+}
+JS
+	node "$tmp/kcall.mjs" "$tmp/k/index.mjs" > "$tmp/kout" 2>&1 &&
+		[ "$(cat "$tmp/kout")" = '"😀"
+TypeError undefined
+TypeError undefined
+TypeError undefined' ] && ok || bad "char arguments: $(head -n 4 "$tmp/kout")"
+else
+	bad "kinds build failed: $(head -n 3 "$tmp/err")"
+fi
+
 # --files: a bundle read through the host
 files_call() {
 	cat > "$tmp/fcall.mjs" <<'JS'

@@ -330,7 +330,8 @@ function toWasm(type, v, i) {
 		return v;
 	case 'char': {
 		const cp = typeof v === 'string' ? v.codePointAt(0) : undefined;
-		if (cp === undefined || String.fromCodePoint(cp) !== v) throw bad('one Unicode scalar value');
+		// one code point, not a surrogate (a lone one is a JS string but no scalar value)
+		if (cp === undefined || String.fromCodePoint(cp) !== v || (cp >= 0xd800 && cp <= 0xdfff)) throw bad('one Unicode scalar value');
 		return cp;
 	}
 	default: {
