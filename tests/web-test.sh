@@ -122,6 +122,48 @@ else
 	bad "hostile build failed: $(head -n 3 "$tmp/err")"
 fi
 
+# `__proto__` and an id with U+2028, `<!--` and `-->` (proto.spx): own bindings, called
+# by id, the prototype untouched; index.html holds both ids escaped
+lsep=$(printf '\342\200\250')
+if build "$dir/proto.spx" --target web --export __proto__ --export "web.p$lsep<!--x-->" -o "$tmp/p"; then
+	cat > "$tmp/pcall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+const keys = Object.keys(b);
+console.log(`${JSON.stringify(keys)} ${Object.getPrototypeOf(b) === Object.prototype}`);
+for (const k of keys) console.log(`${await b[k](5n)}`);
+JS
+	node "$tmp/pcall.mjs" "$tmp/p/index.mjs" > "$tmp/pout" 2>&1 &&
+		[ "$(cat "$tmp/pout")" = "[\"__proto__\",\"web.p$lsep<!--x-->\"] true
+10
+-5" ] && ok || bad "__proto__ binding: $(head -n 3 "$tmp/pout")"
+	[ "$(grep -c 'data-id="' "$tmp/p/index.html")" = 2 ] && ! grep -q -e '<!--x' -e 'x-->' "$tmp/p/index.html" && ok ||
+		bad "index.html: the ids are not both there, escaped"
+else
+	bad "proto build failed: $(head -n 3 "$tmp/err")"
+fi
+
+# a char argument is one Unicode scalar value (kinds.spx): an astral one passes, a lone
+# surrogate (a JS string, no scalar value) is a TypeError, never a char of the program
+if build "$dir/kinds.spx" --target web --export web.kinds.echo -o "$tmp/k"; then
+	cat > "$tmp/kcall.mjs" <<'JS'
+const b = (await import(process.argv[2])).default;
+for (const v of ['\u{1F600}', '\uD800', '\uDFFF', 'ab']) {
+	try {
+		console.log(`${JSON.stringify(await b['web.kinds.echo'](v))}`);
+	} catch (e) {
+		console.log(`${e.constructor.name} ${e.status}`);
+	}
+}
+JS
+	node "$tmp/kcall.mjs" "$tmp/k/index.mjs" > "$tmp/kout" 2>&1 &&
+		[ "$(cat "$tmp/kout")" = '"😀"
+TypeError undefined
+TypeError undefined
+TypeError undefined' ] && ok || bad "char arguments: $(head -n 4 "$tmp/kout")"
+else
+	bad "kinds build failed: $(head -n 3 "$tmp/err")"
+fi
+
 # --files: a bundle read through the host
 files_call() {
 	cat > "$tmp/fcall.mjs" <<'JS'

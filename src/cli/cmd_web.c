@@ -223,9 +223,12 @@ web_texts(const HirFunc *const *fs, int n, const char *pkg, const char *version,
 		for (int i = 0; i < f->nparams; i++)
 			buf_printf(&sig, "'%s', ", web_type(f->locals[i].type));
 		buf_printf(&sig, "'%s']", web_type(f->result));
-		buf_putc(mjs, '\t');
+		/* `"__proto__": v` in an object literal sets the prototype (no binding, an empty
+		 * key list); the computed `["__proto__"]: v` is an own property like any other key */
+		bool proto = strcmp(f->id, "__proto__") == 0;
+		buf_puts(mjs, proto ? "\t[" : "\t");
 		json_cstr(mjs, f->id);
-		buf_puts(mjs, ": async (...args) => (await module()).call(");
+		buf_puts(mjs, proto ? "]: async (...args) => (await module()).call(" : ": async (...args) => (await module()).call(");
 		json_cstr(mjs, name.data);
 		buf_printf(mjs, ", %s, args),\n", sig.data);
 		buf_putc(dts, '\t');

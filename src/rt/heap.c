@@ -55,7 +55,13 @@ heap_grow(size_t n)
 #if defined(__wasm__)
 	size_t need = n - (heap_end - heap_top);
 	size_t pages = (need + 65535u) / 65536u;
-	if (__builtin_wasm_memory_grow(0, pages) == (size_t)-1)
+	/* at least an eighth of the memory at a time (each memory.grow costs the
+	 * host a resize, so growing by the block alone is quadratic in a run that
+	 * allocates many blocks); the exact need when that much is refused */
+	size_t have = __builtin_wasm_memory_size(0), more = have / 8u > pages ? have / 8u : pages;
+	if (__builtin_wasm_memory_grow(0, more) != (size_t)-1)
+		pages = more;
+	else if (__builtin_wasm_memory_grow(0, pages) == (size_t)-1)
 		return 0;
 	heap_end += pages * 65536u;
 	return 1;

@@ -67,6 +67,17 @@ function rootRefusal(rt, memory, io, raw) {
 const WRITE_BUDGET = 1048576;   // RT_LIMIT_FS_WRITE_BUDGET (src/rt/domains.def): bytes a run may write
 const STDIN_CHUNK = 4096;       // RT_LIMIT_STDIN_CHUNK (src/rt/domains.def): bytes of one stdin stream read
 
+// The block [p, p + n) of memory, bound-checked.  A module's addresses and
+// lengths are wasm32 i32 values, which reach JS signed: an address at or
+// above 2 GiB arrives negative and is read as unsigned here (the memory has
+// no maximum below 4 GiB).  A block outside the memory (an emitter bug) is
+// a runtime failure (72) naming it, never a host RangeError's text.
+function block(memory, p, n) {
+	const a = p >>> 0, len = n >>> 0;
+	if (a + len > memory.buffer.byteLength) throw new Error(`the module passed the host a block outside its memory (${a}, ${len} bytes)`);
+	return new Uint8Array(memory.buffer, a, len);
+}
+
 function concat(parts) {
 	let n = 0;
 	for (const p of parts) n += p.length;
@@ -83,7 +94,7 @@ function concat(parts) {
 // (address << 32) | length, the negated status, or -1 out of memory.
 function toBlock(res, rt, memory) {
 	if (res.status) return BigInt(-res.status);
-	const q = rt.exports.rt_alloc(res.data.length);
+	const q = rt.exports.rt_alloc(res.data.length) >>> 0;
 	if (q === 0) return -1n;
 	new Uint8Array(memory.buffer, q, res.data.length).set(res.data);
 	return (BigInt(q) << 32n) | BigInt(res.data.length);
@@ -107,15 +118,16 @@ function inputImports(spx, grants, io, rt, memory, at) {
 		spx.stdin_read = (cap) => {
 			if (done) return 0n;
 			done = true;
-			return toBlock(io.readStdin ? io.readStdin(cap + 1) : { data: new Uint8Array(0) }, rt, memory);
+			return toBlock(io.readStdin ? io.readStdin((cap >>> 0) + 1) : { data: new Uint8Array(0) }, rt, memory);
 		};
 		// the stdin stream's fill: one read of at most 4,096 bytes into the reader's
 		// block at p; its length, 0 at end of input (no stdin: end), -1 a read error
 		spx.stdin_chunk = (p) => {
 			const r = io.readStdinChunk ? io.readStdinChunk(STDIN_CHUNK) : { data: new Uint8Array(0) };
 			if (r.status !== undefined) return -1;
-			new Uint8Array(memory.buffer).set(r.data, p);
-			return r.data.length;
+			const data = r.data.subarray(0, STDIN_CHUNK);   // the block's size, whatever the reader gave
+			block(memory, p, STDIN_CHUNK).set(data);
+			return data.length;
 		};
 	}
 	let envAt = 0;
@@ -125,7 +137,7 @@ function inputImports(spx, grants, io, rt, memory, at) {
 			const entries = io.environ ? io.environ() : [];
 			let size = 4 * (entries.length + 1);
 			for (const e of entries) size += e.length + 1;
-			const q = rt.exports.rt_alloc(size);
+			const q = rt.exports.rt_alloc(size) >>> 0;
 			if (q === 0) return 0;
 			const view = new DataView(memory.buffer);
 			const bytes = new Uint8Array(memory.buffer);
@@ -149,7 +161,7 @@ function inputImports(spx, grants, io, rt, memory, at) {
 			const path = at(p, n);
 			const root = io.writeRoot ? encoder.encode(io.writeRoot) : null;
 			if (root && !(path.length > root.length && root.every((b, i) => path[i] === b) && path[root.length] === 0x2f)) return 6;
-			written += dn;
+			written += dn >>> 0;
 			if (written > WRITE_BUDGET) return 4;
 			return io.writeFile ? io.writeFile(path, at(d, dn), atomic !== 0, io.writeRoot || null) : 6;
 		};
@@ -175,7 +187,7 @@ export async function runModule(bytes, io) {
 	const grants = new Set(meta.grants);
 	const staged = [[], []];
 	const report = [];
-	const at = (p, n) => new Uint8Array(memory.buffer, p, n).slice();
+	const at = (p, n) => block(memory, p, n).slice();
 	const spx = {
 		text(p, n) { report.push(at(p, n)); },
 		fail(status) { throw new Stop(status); },
@@ -318,7 +330,8 @@ function toWasm(type, v, i) {
 		return v;
 	case 'char': {
 		const cp = typeof v === 'string' ? v.codePointAt(0) : undefined;
-		if (cp === undefined || String.fromCodePoint(cp) !== v) throw bad('one Unicode scalar value');
+		// one code point, not a surrogate (a lone one is a JS string but no scalar value)
+		if (cp === undefined || String.fromCodePoint(cp) !== v || (cp >= 0xd800 && cp <= 0xdfff)) throw bad('one Unicode scalar value');
 		return cp;
 	}
 	default: {
@@ -362,7 +375,7 @@ export async function loadModule(bytes, io = {}) {
 		const memory = new WebAssembly.Memory({ initial: meta.memory_pages });
 		const rt = await WebAssembly.instantiate(rtModule, { env: { memory } });
 		const report = [];
-		const at = (p, n) => new Uint8Array(memory.buffer, p, n).slice();
+		const at = (p, n) => block(memory, p, n).slice();
 		const spx = {
 			text(p, n) { report.push(at(p, n)); },
 			fail(status) { throw new Stop(status); },
