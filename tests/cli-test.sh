@@ -85,6 +85,12 @@ expect 2 "option typo (test)" -- "$bin" test --lan all
 has "$tmp/err" 'unknown test option `--lan`; did you mean `--lane`?' "option suggestion (test)"
 expect 2 "option typo (serve)" -- "$bin" serve --mpc
 has "$tmp/err" 'unknown serve option `--mpc`; did you mean `--mcp`?' "option suggestion (transposed)"
+# the option's last word alone names the option that ends in it (qa24: an agent
+# wrote `context --bytes 2048`, as docs say "bytes", and got no suggestion)
+expect 2 "option without its prefix" -- "$bin" context x.spx main --bytes 2048
+has "$tmp/err" 'unknown context option `--bytes`; did you mean `--max-bytes`?' "option suggestion (last word)"
+expect 2 "option without its prefix (nodes)" -- "$bin" context x.spx main --nodes 4
+has "$tmp/err" 'unknown context option `--nodes`; did you mean `--max-nodes`?' "option suggestion (last word, nodes)"
 expect 2 "option far from all" -- "$bin" doc x.spx --yaml
 lacks "$tmp/err" 'did you mean' "no suggestion for a far option"
 expect 2 "lsp option typo" -- "$bin" lsp --stdo

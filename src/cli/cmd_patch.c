@@ -390,7 +390,7 @@ run_parse(PatchRun *r, bool reject_v3)
 	if (!patch_parse(&r->sp, r->ptext, r->plen, &r->pd))
 		return false;
 	if (reject_v3 && r->sp.version == 3) {
-		diag_report(&r->pd, DIAG_G110, &r->sp.ops[0].line, "semantic impact previews v1 and v2 patches; this is a v3 repair patch");
+		diag_report(&r->pd, DIAG_G110, &r->sp.ops[0].line, "semantic impact previews v1, v2 and v4 patches; this is a v3 repair patch");
 		return false;
 	}
 	return true;

@@ -335,14 +335,25 @@ cli_unknown_option(const char *cmd, const char *a, const char *tail)
 {
 	CliNear nr = {0};
 	const CliCommand *c = cli_find_command(cmd);
+	/* the one option whose last word is a's (`--bytes` → `--max-bytes`) */
+	const char *tailw = NULL;
+	size_t tailn = 0;
+	bool tail_many = false;
+	size_t al = strlen(a);
 	if (c && a[0] == '-' && a[1] == '-') {
 		const char *u = c->usage;
 		for (const char *p = strstr(u, "--"); p; p = strstr(p, "--")) {
 			size_t n = 2;
 			while (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9'))
 				n++;
-			if (n > 2 && (p == u || p[-1] != '-'))
+			if (n > 2 && (p == u || p[-1] != '-')) {
 				cli_near_offer(&nr, a, p, n);
+				if (al > 2 && n > al && p[n - al + 1] == '-' && memcmp(p + n - al + 2, a + 2, al - 2) == 0) {
+					tail_many |= tailw && (tailn != n || memcmp(tailw, p, n) != 0);
+					tailw = p;
+					tailn = n;
+				}
+			}
 			p += n;
 		}
 	}
@@ -350,11 +361,12 @@ cli_unknown_option(const char *cmd, const char *a, const char *tail)
 	cli_put_visible(stderr, a);
 	fputs("`", stderr);
 	/* one edit for a short name (`--yaml` is not `--html`), two past 5 letters, or a prefix */
-	size_t al = strlen(a);
 	bool near = nr.n > 0 && (nr.dist[0] <= (al - 2 <= 5 ? 1 : 2) ||
 	    (nr.len[0] > al && strncmp(nr.name[0], a, al) == 0));
 	if (near)
 		fprintf(stderr, "; did you mean `%.*s`?", (int)nr.len[0], nr.name[0]);
+	else if (tailw && !tail_many)
+		fprintf(stderr, "; did you mean `%.*s`?", (int)tailn, tailw);
 	if (tail)
 		fprintf(stderr, "; %s", tail);
 	fprintf(stderr, "\nhint: run `semaprax help %s` for usage\n", cmd);

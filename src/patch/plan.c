@@ -504,6 +504,66 @@ patch_member_kind(Sema *S, const char *id, SymId *owner)
 	return NULL;
 }
 
+/* One candidate for G404's help: kept when within the distance bound, among
+ * the three nearest (by distance, then stable id). */
+static void
+near_id(const char *want, const char *id, const char *name, int limit, const char *best[3], int bestd[3])
+{
+	if (!id)
+		return;
+	/* the declaration's name written for its id: the nearest of all */
+	int d = name && strcmp(name, want) == 0 ? 0 : spx_edit_distance(want, id, true);
+	if (d > limit)
+		return;
+	for (int j = 0; j < 3; j++)
+		if (!best[j] || d < bestd[j] || (d == bestd[j] && strcmp(id, best[j]) < 0)) {
+			if (best[j] && strcmp(id, best[j]) == 0)
+				return;
+			for (int m = 2; m > j; m--) {
+				best[m] = best[m - 1];
+				bestd[m] = bestd[m - 1];
+			}
+			best[j] = id;
+			bestd[j] = d;
+			return;
+		}
+}
+
+/* G404's help names the nearest stable ids (declarations and members) as the
+ * context's G001 does, so a misspelt selector, or a name written where the
+ * stable id goes, is one edit from applying. */
+static void
+g404_help(Planner *P, Diag *g, const char *want)
+{
+	if (!g)
+		return;
+	const char *best[3] = { NULL, NULL, NULL };
+	int bestd[3] = { 0, 0, 0 };
+	/* tighter than G001's: ids share their module prefix, so a looser bound
+	 * offers every short sibling (`geo.absent`: `geo.area`, `geo.point`) */
+	int limit = strlen(want) <= 4 ? 1 : 1 + (int)strlen(want) / 6;
+	for (SymId i = 0; i < P->S->syms.len; i++) {
+		Sym *y = sema_sym(P->S, i);
+		if (y->prelude)
+			continue;   /* compiler-owned: no patch selects them */
+		near_id(want, y->id, y->name, limit, best, bestd);
+		for (int f = 0; f < y->nom->nfields; f++)
+			near_id(want, y->nom->fields[f].id, y->nom->fields[f].name, limit, best, bestd);
+		for (int c = 0; c < y->nom->ncases; c++) {
+			near_id(want, y->nom->cases[c].id, y->nom->cases[c].name, limit, best, bestd);
+			for (int f = 0; f < y->nom->cases[c].nfields; f++)
+				near_id(want, y->nom->cases[c].fields[f].id, y->nom->cases[c].fields[f].name, limit, best, bestd);
+		}
+	}
+	if (!best[0])
+		return;
+	char list[800];
+	size_t n = 0;
+	for (int j = 0; j < 3 && best[j] && n < sizeof list; j++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s `%.200s`", j ? "," : "", best[j]);
+	diag_set_help(g, "did you mean%s? `semaprax query <file>` lists every stable id", list);
+}
+
 SymId
 patch_lookup_id(Planner *P, const PatchWord *w, const char **mk, SymId *owner)
 {
@@ -513,7 +573,7 @@ patch_lookup_id(Planner *P, const PatchWord *w, const char **mk, SymId *owner)
 		return id;
 	*mk = patch_member_kind(P->S, w->s, owner);
 	if (!*mk)
-		diag_report(P->d, DIAG_G404, &w->span, "stable id `%s` does not exist", w->s);
+		g404_help(P, diag_report(P->d, DIAG_G404, &w->span, "stable id `%s` does not exist", w->s), w->s);
 	return -1;
 }
 

@@ -61,8 +61,17 @@ params_closed(json_t *params, const char *const *names, SvcError *err)
 		bool known = false;
 		for (int i = 0; names[i] && !known; i++)
 			known = strcmp(names[i], key) == 0;
-		if (!known)
-			return fail(err, SVC_E_PARAMS, "unknown parameter `%.100s`", key);
+		if (!known) {
+			/* name what the method does take, so the caller can retry */
+			char list[400];
+			size_t n = 0;
+			list[0] = '\0';
+			for (int i = 0; names[i] && n < sizeof list; i++)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s`%s`", i ? ", " : "", names[i]);
+			if (!names[0])
+				return fail(err, SVC_E_PARAMS, "unknown parameter `%.100s`: this method takes no parameters", key);
+			return fail(err, SVC_E_PARAMS, "unknown parameter `%.100s`: this method takes %s", key, list);
+		}
 	}
 	return true;
 }
@@ -1130,8 +1139,11 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 		bool ok = svc_file_check(&v->file, &t, &s);
 		diag_free(&s);
 		svc_trace_free(&t);
-		if (!ok || strcmp(svc_file_revision(&v->file), rev) != 0)
-			return fail(err, SVC_E_STALE, "the program's revision is not `%.100s`: re-read it and rebase the patch", rev);
+		if (!ok)
+			return fail(err, SVC_E_STALE, "the program does not verify, so it is not at revision `%.100s`: `check` lists its diagnostics", rev);
+		if (strcmp(svc_file_revision(&v->file), rev) != 0)
+			return fail(err, SVC_E_STALE, "the program's revision is `%.100s`, not `%.100s`: rebase the patch on it (`base %.100s`) and send that `revision`",
+			    svc_file_revision(&v->file), rev, svc_file_revision(&v->file));
 	}
 	char path[SVC_TEMP_PATH];
 	int fd = temp_file(path);

@@ -239,6 +239,13 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	Buf r = {0};
 	SvcError e = { 0, "" };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
+	/* a patch or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
+	 * nothing: isError, so an agent that reads only the flag does not take
+	 * the edit for made (the text is the same result) */
+	bool refused = false;
+	if (ok && (strncmp(tool->method, "patch/", 6) == 0 || strcmp(tool->method, "fix") == 0) && r.data &&
+	    r.len > 8 && strncmp(r.data, "{\"exit\":", 8) == 0)
+		refused = r.data[8] != '0';
 	buf_puts(res, "{\"content\":[{\"type\":\"text\",\"text\":");
 	if (ok) {
 		json_str(res, r.data ? r.data : "", r.len);
@@ -247,7 +254,7 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 		snprintf(text, sizeof text, "error %d: %s", e.code, e.message);
 		svc_json_text(res, text);
 	}
-	buf_printf(res, "}],\"isError\":%s}", ok ? "false" : "true");
+	buf_printf(res, "}],\"isError\":%s}", ok && !refused ? "false" : "true");
 	buf_free(&r);
 	return true;
 }

@@ -103,6 +103,14 @@ err, text = tool("patch_impact", {"patch": "base %s\nrename demo.half to halve\n
 res = json.loads(text)
 check(not err and res["exit"] == 0 and json.loads(res["stdout"])["schema"] == "semaprax.semantic-impact.v1", "patch_impact tool %r" % text)
 
+# a patch or fix the command refused (exit 1, nothing written) is isError,
+# with the command's result as text (qa24: a stale patch_apply said
+# isError false, and an agent reading the flag took the edit for made)
+err, text = tool("patch_apply", {"patch": "base sha256:%s\nrename demo.half to halve\n" % ("0" * 64)})
+res = json.loads(text)
+check(err and res["exit"] == 1 and "SPX-G409" in res["stderr"], "refused patch_apply is isError %r" % text)
+err, text = tool("patch_preview", {"patch": "garbage\n"})
+check(err and json.loads(text)["exit"] == 1, "refused patch_preview is isError %r" % text)
 # a tool's own failure is a result with isError, not a protocol error
 err, text = tool("context", {"symbol": "nowhere"})
 check(err and text.startswith("error -32005:"), "unknown symbol as isError: %r" % text)

@@ -357,6 +357,12 @@ check(st["bytes"] == len(now.encode()) and st["parsed"] is False and st["declara
 r = c.call("check", {"trace": True})
 check("body:fn:triple" in r["trace"]["executed"], "the applied patch is the held source now %r" % r["trace"])
 same_as_cli(c, r, now, "after patch/apply")
+# the same patch again at its old revision: the refusal names the current
+# revision, the one to rebase on (qa24: it named only the stale one, and an
+# agent had to call `check` to learn what to write on the `base` line)
+e = c.request("patch/apply", {"patch": PATCH, "revision": rev}).get("error", {})
+check(e.get("code") == -32007 and r["revision"] in e.get("message", "") and "base " + r["revision"] in e["message"],
+      "a stale apply names the current revision %r" % e)
 write(BASE)
 c.call("refresh")
 
@@ -392,6 +398,14 @@ for method, params in (("context", {"symbol": "a" * 99 + "\u00e9"}), ("x" * 99 +
     r = c.request(method, params)
     check("error" in r and "\ufffd`" in r["error"]["message"], "a cut name is U+FFFD %r" % r)
 check(c.error("check", {"bogus": 1}) == -32602, "unknown parameter")
+# an unknown parameter names the ones the method takes (qa24: `context` with
+# `bytes` said only "unknown parameter", and the agent had to find `max_bytes`
+# in docs/service.md)
+e = c.request("context", {"symbol": "main", "bytes": 2048}).get("error", {})
+check(e.get("code") == -32602 and "`bytes`" in e.get("message", "") and "`max_bytes`" in e["message"]
+      and "`depth`" in e["message"], "unknown parameter names the known ones %r" % e)
+e = c.request("ping", {"x": 1}).get("error", {})
+check(e.get("code") == -32602 and "takes no parameters" in e.get("message", ""), "ping takes no parameters %r" % e)
 check(c.error("check", {"trace": "yes"}) == -32602, "wrong type")
 check(c.error("refresh", {"text": 5}) == -32602, "text must be a string")
 c.notify("check")
