@@ -140,6 +140,53 @@ is_digit(int c)
 	return (unsigned)(c - '0') < 10;
 }
 
+/* The class of a source byte: the main loop's one dispatch (a chain of
+ * tests cost a punctuation token a dozen compares before its switch). */
+enum {
+	LC_OTHER,   /* starts no token: lex_unexpected */
+	LC_SPACE, LC_WS, LC_IDENT, LC_DIGIT, LC_DQUOTE, LC_SQUOTE, LC_SLASH, LC_PUNCT,
+	LC_HIGH     /* a byte >= 0x80: Unicode space or unexpected */
+};
+
+static const unsigned char lex_class[256] = {
+	[' '] = LC_SPACE,
+	['\t'] = LC_WS, ['\n'] = LC_WS, ['\v'] = LC_WS, ['\f'] = LC_WS, ['\r'] = LC_WS,
+	['A'] = LC_IDENT, ['B'] = LC_IDENT, ['C'] = LC_IDENT, ['D'] = LC_IDENT, ['E'] = LC_IDENT, ['F'] = LC_IDENT,
+	['G'] = LC_IDENT, ['H'] = LC_IDENT, ['I'] = LC_IDENT, ['J'] = LC_IDENT, ['K'] = LC_IDENT, ['L'] = LC_IDENT,
+	['M'] = LC_IDENT, ['N'] = LC_IDENT, ['O'] = LC_IDENT, ['P'] = LC_IDENT, ['Q'] = LC_IDENT, ['R'] = LC_IDENT,
+	['S'] = LC_IDENT, ['T'] = LC_IDENT, ['U'] = LC_IDENT, ['V'] = LC_IDENT, ['W'] = LC_IDENT, ['X'] = LC_IDENT,
+	['Y'] = LC_IDENT, ['Z'] = LC_IDENT, ['_'] = LC_IDENT, ['a'] = LC_IDENT, ['b'] = LC_IDENT, ['c'] = LC_IDENT,
+	['d'] = LC_IDENT, ['e'] = LC_IDENT, ['f'] = LC_IDENT, ['g'] = LC_IDENT, ['h'] = LC_IDENT, ['i'] = LC_IDENT,
+	['j'] = LC_IDENT, ['k'] = LC_IDENT, ['l'] = LC_IDENT, ['m'] = LC_IDENT, ['n'] = LC_IDENT, ['o'] = LC_IDENT,
+	['p'] = LC_IDENT, ['q'] = LC_IDENT, ['r'] = LC_IDENT, ['s'] = LC_IDENT, ['t'] = LC_IDENT, ['u'] = LC_IDENT,
+	['v'] = LC_IDENT, ['w'] = LC_IDENT, ['x'] = LC_IDENT, ['y'] = LC_IDENT, ['z'] = LC_IDENT,
+	['0'] = LC_DIGIT, ['1'] = LC_DIGIT, ['2'] = LC_DIGIT, ['3'] = LC_DIGIT, ['4'] = LC_DIGIT, ['5'] = LC_DIGIT,
+	['6'] = LC_DIGIT, ['7'] = LC_DIGIT, ['8'] = LC_DIGIT, ['9'] = LC_DIGIT,
+	['"'] = LC_DQUOTE,
+	['\''] = LC_SQUOTE,
+	['/'] = LC_SLASH,
+	['!'] = LC_PUNCT, ['%'] = LC_PUNCT, ['&'] = LC_PUNCT, ['('] = LC_PUNCT, [')'] = LC_PUNCT, ['*'] = LC_PUNCT,
+	['+'] = LC_PUNCT, [','] = LC_PUNCT, ['-'] = LC_PUNCT, ['.'] = LC_PUNCT, [':'] = LC_PUNCT, [';'] = LC_PUNCT,
+	['<'] = LC_PUNCT, ['='] = LC_PUNCT, ['>'] = LC_PUNCT, ['?'] = LC_PUNCT, ['@'] = LC_PUNCT, ['['] = LC_PUNCT,
+	[']'] = LC_PUNCT, ['{'] = LC_PUNCT, ['|'] = LC_PUNCT, ['}'] = LC_PUNCT,
+	[0x80] = LC_HIGH, [0x81] = LC_HIGH, [0x82] = LC_HIGH, [0x83] = LC_HIGH, [0x84] = LC_HIGH, [0x85] = LC_HIGH, [0x86] = LC_HIGH, [0x87] = LC_HIGH,
+	[0x88] = LC_HIGH, [0x89] = LC_HIGH, [0x8A] = LC_HIGH, [0x8B] = LC_HIGH, [0x8C] = LC_HIGH, [0x8D] = LC_HIGH, [0x8E] = LC_HIGH, [0x8F] = LC_HIGH,
+	[0x90] = LC_HIGH, [0x91] = LC_HIGH, [0x92] = LC_HIGH, [0x93] = LC_HIGH, [0x94] = LC_HIGH, [0x95] = LC_HIGH, [0x96] = LC_HIGH, [0x97] = LC_HIGH,
+	[0x98] = LC_HIGH, [0x99] = LC_HIGH, [0x9A] = LC_HIGH, [0x9B] = LC_HIGH, [0x9C] = LC_HIGH, [0x9D] = LC_HIGH, [0x9E] = LC_HIGH, [0x9F] = LC_HIGH,
+	[0xA0] = LC_HIGH, [0xA1] = LC_HIGH, [0xA2] = LC_HIGH, [0xA3] = LC_HIGH, [0xA4] = LC_HIGH, [0xA5] = LC_HIGH, [0xA6] = LC_HIGH, [0xA7] = LC_HIGH,
+	[0xA8] = LC_HIGH, [0xA9] = LC_HIGH, [0xAA] = LC_HIGH, [0xAB] = LC_HIGH, [0xAC] = LC_HIGH, [0xAD] = LC_HIGH, [0xAE] = LC_HIGH, [0xAF] = LC_HIGH,
+	[0xB0] = LC_HIGH, [0xB1] = LC_HIGH, [0xB2] = LC_HIGH, [0xB3] = LC_HIGH, [0xB4] = LC_HIGH, [0xB5] = LC_HIGH, [0xB6] = LC_HIGH, [0xB7] = LC_HIGH,
+	[0xB8] = LC_HIGH, [0xB9] = LC_HIGH, [0xBA] = LC_HIGH, [0xBB] = LC_HIGH, [0xBC] = LC_HIGH, [0xBD] = LC_HIGH, [0xBE] = LC_HIGH, [0xBF] = LC_HIGH,
+	[0xC0] = LC_HIGH, [0xC1] = LC_HIGH, [0xC2] = LC_HIGH, [0xC3] = LC_HIGH, [0xC4] = LC_HIGH, [0xC5] = LC_HIGH, [0xC6] = LC_HIGH, [0xC7] = LC_HIGH,
+	[0xC8] = LC_HIGH, [0xC9] = LC_HIGH, [0xCA] = LC_HIGH, [0xCB] = LC_HIGH, [0xCC] = LC_HIGH, [0xCD] = LC_HIGH, [0xCE] = LC_HIGH, [0xCF] = LC_HIGH,
+	[0xD0] = LC_HIGH, [0xD1] = LC_HIGH, [0xD2] = LC_HIGH, [0xD3] = LC_HIGH, [0xD4] = LC_HIGH, [0xD5] = LC_HIGH, [0xD6] = LC_HIGH, [0xD7] = LC_HIGH,
+	[0xD8] = LC_HIGH, [0xD9] = LC_HIGH, [0xDA] = LC_HIGH, [0xDB] = LC_HIGH, [0xDC] = LC_HIGH, [0xDD] = LC_HIGH, [0xDE] = LC_HIGH, [0xDF] = LC_HIGH,
+	[0xE0] = LC_HIGH, [0xE1] = LC_HIGH, [0xE2] = LC_HIGH, [0xE3] = LC_HIGH, [0xE4] = LC_HIGH, [0xE5] = LC_HIGH, [0xE6] = LC_HIGH, [0xE7] = LC_HIGH,
+	[0xE8] = LC_HIGH, [0xE9] = LC_HIGH, [0xEA] = LC_HIGH, [0xEB] = LC_HIGH, [0xEC] = LC_HIGH, [0xED] = LC_HIGH, [0xEE] = LC_HIGH, [0xEF] = LC_HIGH,
+	[0xF0] = LC_HIGH, [0xF1] = LC_HIGH, [0xF2] = LC_HIGH, [0xF3] = LC_HIGH, [0xF4] = LC_HIGH, [0xF5] = LC_HIGH, [0xF6] = LC_HIGH, [0xF7] = LC_HIGH,
+	[0xF8] = LC_HIGH, [0xF9] = LC_HIGH, [0xFA] = LC_HIGH, [0xFB] = LC_HIGH, [0xFC] = LC_HIGH, [0xFD] = LC_HIGH, [0xFE] = LC_HIGH, [0xFF] = LC_HIGH,
+};
+
 /* is_ident_char as a table: one load per byte of a name (the lexer's hottest loop) */
 static const unsigned char ident_char_tab[256] = {
 	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
@@ -609,10 +656,30 @@ lex_string(Lexer *L)
 
 /* ---- punctuation ----------------------------------------------------------- */
 
-static bool
-lex_punct(Lexer *L)
+/* A lone `&`: P002 with a help by position; an error token. */
+static __attribute__((noinline, cold)) TokKind
+lex_lone_amp(Lexer *L)
 {
-	int c = peekc(L, 0), d = peekc(L, 1);
+	Diag *dg = lex_error(L, DIAG_P002, L->pos, L->pos + 1, "unexpected `&`; did you mean `&&`?");
+	/* the habit by position: `s: &str` (a type), `f(&s)` (an argument) */
+	TokKind prev = L->toks.len ? (TokKind)L->toks.items[L->toks.len - 1].kind : TOK_EOF;
+	if (prev == TOK_COLON || prev == TOK_ARROW)
+		diag_set_help(dg, "there are no references: a parameter that only reads says `borrow`, `text: borrow str` for text (the caller lends `string_as_str(s)`) or `values: borrow Vec<i64>`; logical and is `&&`");
+	else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN)
+		diag_set_help(dg, "there are no references: use the value itself (a `borrow` parameter lends it and the caller keeps it), or a view, `string_as_str(s)`, where a `str` is wanted; logical and is `&&`");
+	else
+		diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
+	return TOK_ERROR;
+}
+
+/* The punctuation token starting with c (lex_class LC_PUNCT or LC_SLASH):
+ * one or two bytes, never a line break, so the next token is not first on
+ * its line unless whitespace says so (push_tok's test, known here). */
+static inline __attribute__((always_inline)) void
+lex_punct(Lexer *L, int c)
+{
+	size_t pos = L->pos;
+	int d = pos + 1 < L->len ? (unsigned char)L->src[pos + 1] : -1;
 	TokKind k;
 	int n = 1;
 	switch (c) {
@@ -646,24 +713,25 @@ lex_punct(Lexer *L)
 			k = TOK_ANDAND;
 			n = 2;
 		} else {
-			Diag *dg = lex_error(L, DIAG_P002, L->pos, L->pos + 1, "unexpected `&`; did you mean `&&`?");
-			/* the habit by position: `s: &str` (a type), `f(&s)` (an argument) */
-			TokKind prev = L->toks.len ? (TokKind)L->toks.items[L->toks.len - 1].kind : TOK_EOF;
-			if (prev == TOK_COLON || prev == TOK_ARROW)
-				diag_set_help(dg, "there are no references: a parameter that only reads says `borrow`, `text: borrow str` for text (the caller lends `string_as_str(s)`) or `values: borrow Vec<i64>`; logical and is `&&`");
-			else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN)
-				diag_set_help(dg, "there are no references: use the value itself (a `borrow` parameter lends it and the caller keeps it), or a view, `string_as_str(s)`, where a `str` is wanted; logical and is `&&`");
-			else
-				diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
-			k = TOK_ERROR;
+			k = lex_lone_amp(L);
 		}
 		break;
-	case '|': if (d == '|') { k = TOK_OROR; n = 2; } else k = TOK_PIPE; break;
-	default: return false;
+	default: /* '|' */
+		if (d == '|') { k = TOK_OROR; n = 2; } else k = TOK_PIPE;
+		break;
 	}
-	push_tok(L, k, L->pos, L->pos + (size_t)n);
-	L->pos += (size_t)n;
-	return true;
+	if ((size_t)L->toks.len == L->toks.cap)
+		grow_toks(L);
+	Token *t = &L->toks.items[L->toks.len++];
+	t->kind = (uint8_t)k;
+	t->suffix = 0;
+	t->overflow = 0;
+	t->line_first = L->nl;
+	L->nl = false;
+	t->span.start = (uint32_t)pos;
+	t->span.end = (uint32_t)(pos + (size_t)n);
+	t->v = 0;
+	L->pos = pos + (size_t)n;
 }
 
 /* ---- driver -------------------------------------------------------------- */
@@ -758,7 +826,8 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	}
 	while (L.pos < L.len) {
 		unsigned char c = (unsigned char)src[L.pos];
-		if (c == ' ') {
+		switch (lex_class[c]) {
+		case LC_SPACE: {
 			/* runs of spaces (indentation) in one tight loop, on a local
 			 * cursor (a byte load could alias L.pos: it would be stored and
 			 * reloaded each byte) */
@@ -769,26 +838,11 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			L.pos = pos;
 			continue;
 		}
-		if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+		case LC_WS:
 			L.nl |= c == '\n';
 			L.pos++;
 			continue;
-		}
-		if (c >= 0x80) {
-			uint32_t cp;
-			int n = utf8_decode((const unsigned char *)src + L.pos, len - L.pos, &cp);
-			if (n && utf8_is_space(cp)) {
-				L.pos += (size_t)n;
-				continue;
-			}
-			lex_unexpected(&L);
-			continue;
-		}
-		if (c == '/' && peekc(&L, 1) == '/') {
-			lex_comment(&L);
-			continue;
-		}
-		if (is_ident_start(c)) {
+		case LC_IDENT: {
 			size_t start = L.pos, pos = start + 1;
 			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
 				pos++;
@@ -798,21 +852,39 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			push_tok(&L, TOK_IDENT, start, pos);
 			continue;
 		}
-		if (is_digit(c)) {
+		case LC_DIGIT:
 			lex_number(&L);
 			continue;
-		}
-		if (c == '"') {
+		case LC_DQUOTE:
 			lex_string(&L);
 			continue;
-		}
-		if (c == '\'') {
+		case LC_SQUOTE:
 			lex_char(&L);
 			continue;
-		}
-		if (lex_punct(&L))
+		case LC_SLASH:
+			if (peekc(&L, 1) == '/') {
+				lex_comment(&L);
+				continue;
+			}
+			lex_punct(&L, c);
 			continue;
-		lex_unexpected(&L);
+		case LC_PUNCT:
+			lex_punct(&L, c);
+			continue;
+		case LC_HIGH: {
+			uint32_t cp;
+			int n = utf8_decode((const unsigned char *)src + L.pos, len - L.pos, &cp);
+			if (n && utf8_is_space(cp)) {
+				L.pos += (size_t)n;
+				continue;
+			}
+			lex_unexpected(&L);
+			continue;
+		}
+		default:
+			lex_unexpected(&L);
+			continue;
+		}
 	}
 	push_tok(&L, TOK_EOF, len, len);
 done:

@@ -40,13 +40,12 @@ struct TypeQ {
 	TqKind kind;
 };
 
-static void
-tq_reserve(Sema *S)
+/* Out of line: the per-call check below stays a compare in its callers. */
+static void __attribute__((noinline))
+tq_grow(Sema *S)
 {
 	TypeQ *q = S->typeq;
 	int need = S->types.len;
-	if (need <= q->cap)
-		return;
 	int cap = q->cap ? q->cap : 256;
 	while (cap < need)
 		cap *= 2;
@@ -56,6 +55,13 @@ tq_reserve(Sema *S)
 	}
 	q->index = spx_xrealloc(q->index, sizeof(uint32_t) * (size_t)cap);
 	q->cap = cap;
+}
+
+static inline void
+tq_reserve(Sema *S)
+{
+	if (S->types.len > S->typeq->cap)
+		tq_grow(S);
 }
 
 static uint8_t

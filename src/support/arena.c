@@ -176,7 +176,7 @@ arena_take_tail(Arena *to, Arena *from)
 }
 
 void *
-arena_alloc(Arena *a, size_t n)
+arena_alloc_slow(Arena *a, size_t n)
 {
 #ifdef SPX_ASAN
 	void *b = spx_xcalloc(1, n);
