@@ -136,6 +136,8 @@ parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main)
 	saved.nif_taken = p->nif_taken;
 	saved.if_gathered = p->if_gathered;
 	saved.arrow_fixes = p->arrow_fixes;
+	saved.closer = p->closer;
+	saved.no_closer = p->no_closer;
 	*p = saved;
 	VEC_PUSH(p->arrow_fixes, a);
 }

@@ -66,6 +66,8 @@ typedef struct Parser {
 	bool tail_block;    /* the block being parsed gives its function's result (return_habit's fix) */
 	bool tail_if;       /* the `if` parse_if is entered at ends such a block */
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
+	int *closer;        /* final_if_ahead: each bracket token's partner (-1 none), built once a scan runs long */
+	bool no_closer;     /* bracket_partners found an error token: scans stay token by token */
 	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
 	VEC(ArrowFix) arrow_fixes; /* missing-`->` fixes typed at the module's end (parse_fix.c) */
 	ParseBuiltinResult builtin_result; /* a builtin's certain result type (NULL: none asked) */

@@ -908,32 +908,90 @@ push_stmt(Parser *p, void *vec, Stmt *st)
 }
 
 /*
+ * The partner of every bracket token, counting kinds alike as
+ * final_if_ahead's depth does (any closer closes the latest opener; -1: none),
+ * or NULL when the file has an error token (the scan stops at one, so it
+ * may not be jumped over).  One pass over the tokens, built the first time a
+ * scan runs long: an `if` nested in a tail `if`'s branch would otherwise scan
+ * the rest of its chain again, quadratic in the nesting.
+ */
+static int *
+bracket_partners(Parser *p)
+{
+	int *closer = ARENA_ARRAY(p->arena, int, p->ntoks);
+	int *open = spx_xmalloc(sizeof *open * (size_t)p->ntoks);
+	int nopen = 0;
+	for (int i = 0; i < p->ntoks; i++) {
+		TokKind tk = (TokKind)p->toks[i].kind;
+		closer[i] = -1;
+		if (tk == TOK_ERROR) {
+			free(open);
+			return NULL;
+		}
+		if (tk == TOK_LPAREN || tk == TOK_LBRACE || tk == TOK_LBRACKET) {
+			open[nopen++] = i;
+		} else if ((tk == TOK_RPAREN || tk == TOK_RBRACKET || tk == TOK_RBRACE) && nopen > 0) {
+			int o = open[--nopen];
+			closer[o] = i;
+			closer[i] = o;
+		}
+	}
+	free(open);
+	return closer;
+}
+
+/*
  * At a statement `if` of a block in tail position: is the `if … else …` chain
  * the block's last thing (its branches then give the function's result)?
  * Token scan: after each `}` closing a group, `else` continues the chain and
  * the block's `}` ends it; anything else (`;`, another statement, an operator,
- * braces in the condition) says no.
+ * braces in the condition) says no.  Past 256 tokens a group is jumped over
+ * by its partner (bracket_partners), so the scan reads only the chain's own
+ * level.
  */
 static bool
 final_if_ahead(Parser *p)
 {
+	const Token *t = p->toks + p->pos;   /* the scan's tokens: t[1 .. n-1] */
+	int n = p->ntoks - p->pos;
 	int depth = 0;
-	for (int k = 1; p->pos + k < p->ntoks; k++) {
-		TokKind tk = (TokKind)parse_peek_at(p, k)->kind;
+	bool jump = p->closer != NULL;
+	int budget = jump || p->no_closer ? n : 256;
+	for (int k = 1; k < n; k++) {
+		if (k > budget) {
+			budget = n;
+			p->closer = bracket_partners(p);
+			p->no_closer = p->closer == NULL;
+			if (p->closer) {   /* read again, a group at a time */
+				jump = true;
+				depth = 0;
+				k = 0;
+				continue;
+			}
+		}
+		TokKind tk = (TokKind)t[k].kind;
 		if (tk == TOK_EOF || tk == TOK_ERROR || (tk == TOK_SEMI && depth == 0))
 			return false;
 		if (tk == TOK_LPAREN || tk == TOK_LBRACE || tk == TOK_LBRACKET) {
 			depth++;
-		} else if (tk == TOK_RPAREN || tk == TOK_RBRACKET) {
+			if (!jump || depth > 1)
+				continue;
+			int c = p->closer[p->pos + k];
+			if (c < 0)
+				return false;   /* never closed: the scan would meet the end */
+			k = c - p->pos;     /* its partner, read as the scan would reach it */
+			tk = (TokKind)t[k].kind;
+		}
+		if (tk == TOK_RPAREN || tk == TOK_RBRACKET) {
 			depth--;
 		} else if (tk == TOK_RBRACE) {
 			if (--depth < 0)
 				return false;
 			if (depth == 0) {
-				Token *n = parse_peek_at(p, k + 1);
-				if (n->kind == TOK_RBRACE)
+				const Token *next = parse_peek_at(p, k + 1);
+				if (next->kind == TOK_RBRACE)
 					return true;
-				if (!parse_tok_is_word(p, n, "else"))
+				if (!parse_tok_is_word(p, next, "else"))
 					return false;
 			}
 		}
