@@ -101,7 +101,7 @@ slot_raw(Emit *E, HirSlot s)
 }
 
 /* Is slot s a C local of the open chunk (E->cached)?  A scalar assigned
- * after its `let` (block_assigned; a `let`-only slot gains nothing: its one
+ * after its `let` (note_assigned; a `let`-only slot gains nothing: its one
  * store stays, its loads are forwarded) becomes one on its first use there, unless the chunk has called a nested block's
  * chunks already (its copies were stored back and reloaded around those
  * calls; a slot first used after them would have been loaded before). */
@@ -358,47 +358,16 @@ block_big(const Emit *E, const HirBlock *b)
 	return expr_big(E, b->tail);
 }
 
-/* Marks in E->slot_assigned the slots an assignment statement in b (or in
- * a block nested as block_big walks) sets: only those are worth a chunk's
- * copy (chunk_caches).  A slot this misses stays in the frame, which is
- * always right. */
-static void block_assigned(Emit *E, const HirBlock *b);
-
+/* hir_visit's statement callback: marks in E->slot_assigned the slots an
+ * assignment statement of the function sets; only those are worth a chunk's
+ * copy (chunk_caches).  A slot left unmarked stays in the frame, which is
+ * always right; one marked needlessly costs a copy. */
 static void
-expr_assigned(Emit *E, const HirExpr *e)
+note_assigned(void *ctx, const HirStmt *st)
 {
-	if (!e)
-		return;
-	switch (e->kind) {
-	case HIR_BLOCK:
-		block_assigned(E, e->u.block);
-		break;
-	case HIR_IF:
-		block_assigned(E, e->u.if_.then_);
-		block_assigned(E, e->u.if_.else_);
-		break;
-	case HIR_MATCH:
-		for (int i = 0; i < e->u.match.narms; i++)
-			expr_assigned(E, e->u.match.arms[i].value);
-		break;
-	default:
-		break;
-	}
-}
-
-static void
-block_assigned(Emit *E, const HirBlock *b)
-{
-	if (!b)
-		return;
-	for (int i = 0; i < b->nstmts; i++) {
-		const HirStmt *st = b->stmts[i];
-		if (st->kind == HS_ASSIGN && st->slot < (HirSlot)E->f->nlocals)
-			E->slot_assigned[st->slot] = true;
-		block_assigned(E, st->body);
-		expr_assigned(E, st->value);
-	}
-	expr_assigned(E, b->tail);
+	Emit *E = ctx;
+	if (st->kind == HS_ASSIGN && st->slot < (HirSlot)E->f->nlocals)
+		E->slot_assigned[st->slot] = true;
 }
 
 /* The frame's members (one a line), in anonymous structs of FRAME_GROUP
@@ -748,7 +717,8 @@ emit_function(Emit *E, int ii)
 		free(E->slot_assigned);
 		E->cache_mark = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), sizeof *E->cache_mark);
 		E->slot_assigned = spx_xcalloc((size_t)(f->nlocals ? f->nlocals : 1), sizeof *E->slot_assigned);
-		block_assigned(E, f->body);
+		HirVisitor v = { NULL, NULL, note_assigned, E };
+		hir_visit(f, &v);
 	}
 	buf_free(&E->chunks);
 	buf_free(&E->members);
