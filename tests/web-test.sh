@@ -76,6 +76,27 @@ JS
 	else
 		bad "node could not import index.mjs: $(head -n 3 "$tmp/nerr")"
 	fi
+	# a char result that is no scalar value (the host called with a sig that does not
+	# match the export: halve's i32 read as a char) is a runtime failure (72), never a
+	# RangeError's text or a lone surrogate
+	cat > "$tmp/ccall.mjs" <<'JS'
+import { readFileSync } from 'node:fs';
+const dir = process.argv[2];
+const { loadModule } = await import(`${dir}/host.mjs`);
+const m = await loadModule(readFileSync(`${dir}/program.wasm`));
+for (const n of [130, 0x110000 * 2, 0xd800 * 2]) {
+	try {
+		console.log(JSON.stringify(await m.call('x_web_2epkg_2ehalve', ['i32', 'bool', 'char'], [n, true])));
+	} catch (e) {
+		console.log(`${e.name} ${e.status} ${e.message}`);
+	}
+}
+JS
+	node "$tmp/ccall.mjs" "$tmp/1/pkg" > "$tmp/cout" 2>&1 &&
+		[ "$(cat "$tmp/cout")" = '"A"
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 1114112 as a char, which is not a Unicode scalar value
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 55296 as a char, which is not a Unicode scalar value' ] && ok ||
+		bad "char results: $(head -n 3 "$tmp/cout")"
 	grep -q 'form data-id="web.pkg.halve"' "$tmp/1/pkg/index.html" && grep -q 'data-type="bool"' "$tmp/1/pkg/index.html" && ok ||
 		bad "index.html lacks the halve form"
 else

@@ -346,10 +346,17 @@ function toWasm(type, v, i) {
 	}
 }
 
+// The export's result as its JS value.  A char result that is no Unicode
+// scalar value (above U+10FFFF, negative, a surrogate: a module or a sig
+// that does not match the export) is a runtime failure (72) naming it, as a
+// block outside the memory is, never a host RangeError or a lone surrogate.
 function fromWasm(type, v) {
 	switch (type) {
 	case 'bool': return v !== 0;
-	case 'char': return String.fromCodePoint(v);
+	case 'char':
+		if (!Number.isInteger(v) || v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+			throw new SemapraxFailure(72, `SEMAPRAX runtime failure: the module returned ${String(v)} as a char, which is not a Unicode scalar value`);
+		return String.fromCodePoint(v);
 	case 'i32': return v | 0;
 	case 'u8': return v & 255;
 	case 'usize': return BigInt.asUintN(64, v);
