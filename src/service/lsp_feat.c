@@ -677,6 +677,52 @@ lsp_rename_free(LspRename *rn)
 }
 
 
+/* A local's rename in a document checked alone: the binding and every name
+ * resolved to it; the candidate must verify and resolve every name as
+ * before (lsp_local.c). */
+static bool
+rename_local(LspReq *r, Session *s, const LspLocals *L, int b, const char *name, const char *rev, Buf *out)
+{
+	LspDoc *doc = r->doc;
+	if (rev && strcmp(rev, svc_file_revision(&doc->file)) != 0)
+		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename refused: the program is no longer at revision %.80s", rev);
+	PatchPlan plan;
+	if (!lsp_local_edits(r, L, b, s->src, name, &plan))
+		return false;
+	size_t clen;
+	char *cand = patch_apply(s->src, s->len, &plan, &clen);
+	Session c;
+	driver_session_init(&c, doc->file.path);
+	driver_set_source(&c, cand, clen);
+	bool done = false;
+	if (!driver_parse(&c) || !driver_check(&c)) {
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+	} else {
+		LspLocals after = {0};
+		lsp_locals(c.S, c.m, &after);
+		if (!lsp_locals_same(L, &after)) {
+			lsp_fail(r, LSP_E_REQUEST_FAILED, "the rename changes meaning: `%.100s` would name another binding or "
+			    "declaration where it is used, or a use would read another", name);
+		} else {
+			done = true;
+			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
+			json_cstr(out, doc->uri);
+			buf_printf(out, ",\"version\":%ld},\"edits\":[", doc->version);
+			for (int i = 0; i < plan.edits.len; i++) {
+				if (i)
+					buf_putc(out, ',');
+				lsp_put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+			}
+			buf_puts(out, "]}]}");
+		}
+		lsp_locals_free(&after);
+	}
+	driver_session_free(&c);
+	free(cand);
+	patch_plan_free(&plan);
+	return done;
+}
+
 bool
 lsp_rename(LspReq *r, Buf *out)
 {
@@ -692,6 +738,19 @@ lsp_rename(LspReq *r, Buf *out)
 	const LspOcc *o = occ_find(r, &s, &occs, &g);
 	if (!s)
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
+	if (!o || o->sym < 0) {
+		/* a local binding or a use of one: renamed by scope */
+		LspLocals L = {0};
+		lsp_locals(s->S, s->m, &L);
+		int b = lsp_local_at(&L, r->off);
+		if (b >= 0) {
+			lsp_occs_free(&occs);
+			bool done = rename_local(r, s, &L, b, name, rev, out);
+			lsp_locals_free(&L);
+			return done;
+		}
+		lsp_locals_free(&L);
+	}
 	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
 	LspRename rn;
 	bool planned = lsp_rename_plan(r, &rn, s, o, !o, o && o->sym < 0, rev ? rev : current, current, name);
