@@ -836,6 +836,11 @@ handle(Lsp *L, const char *body, size_t len)
 			; /* a response to a server request: we send none */
 		else
 			send_error(L, id_ok ? id : NULL, SVC_E_INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+	} else if (strlen(json_string_value(method)) != json_string_length(method)) {
+		/* a name with `\u0000` is no method (never the name before the NUL:
+		 * `exit\u0000…` does not end the session); a notification is dropped */
+		if (id)
+			send_error(L, id, SVC_E_METHOD, "no method: the method name contains NUL (\\u0000)");
 	} else if (!id) {
 		notification(L, json_string_value(method), params);
 	} else {

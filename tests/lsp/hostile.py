@@ -1,7 +1,7 @@
 """hostile.py BIN [N] — N malformed or hostile messages to `semaprax lsp`
 (issue 17 item 5, for the LSP framing): truncated JSON, wrong parameter
 types, huge ids, deep nesting, invalid UTF-8, oversized frames, bad
-headers, positions past the end, edits of unopened documents, requests
+headers, method names with NUL, positions past the end, edits of unopened documents, requests
 after shutdown.  Every request is answered (an error or a result), every
 notification ignored, and the server ends with status 0 after shutdown."""
 import json
@@ -75,6 +75,12 @@ def main():
         elif k == 7:    # notifications with junk are ignored: the next request is answered
             c.notify(rnd.choice(["textDocument/didChange", "textDocument/didOpen", "textDocument/didClose", "$/x"]),
                      rnd.choice(junk + [{"textDocument": {"uri": "file:///other"}, "contentChanges": [{"text": 5}]}]))
+            # a method name with NUL is no method: `exit\u0000…` does not end the session,
+            # `shutdown\u0000…` is -32601 (the name before the NUL is never taken)
+            if i % 4 == 3:
+                c.notify("exit\u0000x", {})
+                assert c.error(rnd.choice(["shutdown", "textDocument/documentSymbol"]) + "\u0000",
+                               {"textDocument": TD})["code"] == -32601
             c.send({"jsonrpc": "2.0", "id": rid, "method": "textDocument/documentSymbol", "params": {"textDocument": TD}})
             r = c.reply(rid)
             assert "result" in r or r["error"]["code"] == -32602, r

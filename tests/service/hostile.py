@@ -105,8 +105,15 @@ while len(messages) < COUNT:
         add(b'{"jsonrpc":"2.0","id":%d,"method":"ping","extra":1}' % i, (i, -32600))
     elif k == 17:   # scalars and empty containers
         add(rng.choice([b"5", b'"x"', b"null", b"[]", b"{}"]), (None, None))
-    elif k == 18:   # NUL inside a string parameter
-        add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"a\\u0000b"}}' % i, (i, -32602))
+    elif k == 18:   # NUL inside a string parameter, or a method name (never the name before the NUL:
+        # `shutdown\u0000` is no shutdown, a notification `exit\u0000…` no exit)
+        v = (i // 20) % 3
+        if v == 0:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"a\\u0000b"}}' % i, (i, -32602))
+        elif v == 1:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"%s\\u0000x"}' % (i, rng.choice([b"shutdown", b"status", b"ping"])), (i, -32601))
+        else:
+            add(b'{"jsonrpc":"2.0","method":"exit\\u0000"}', None)
     else:           # a valid request now and then: the service is still serving
         add(req(i, "status"), (i, "ok"))
 # then shutdown and requests after it
