@@ -20,9 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A scope entry: a name bound, its binding, and the entry of the same name
+ * it hides (-1 none) — `top` maps each name to its innermost entry, so a
+ * lookup is one map probe however many bindings are in scope. */
 typedef struct Scope {
 	const char *name;
 	int binding;
+	int32_t hidden;
 } Scope;
 
 typedef struct LWalk {
@@ -31,7 +35,7 @@ typedef struct LWalk {
 	Scope *sc;
 	int nsc, capsc;
 	int nbind;
-	int arm;             /* the current match arm's first scope entry (or-pattern bindings are one binding) */
+	StrMap top;          /* name -> its innermost scope entry (-1: none) */
 } LWalk;
 
 static void
@@ -49,10 +53,19 @@ occ(LWalk *w, uint32_t start, uint32_t end, int binding, bool decl, bool shortha
 static int
 lookup(const LWalk *w, const char *name)
 {
-	for (int i = w->nsc - 1; i >= 0; i--)
-		if (strcmp(w->sc[i].name, name) == 0)
-			return w->sc[i].binding;
-	return -1;
+	int32_t i = sema_strmap_get(&w->top, name);
+	return i >= 0 ? w->sc[i].binding : -1;
+}
+
+/* Leaves the scopes entered since mark: each name's hidden entry is its
+ * innermost again. */
+static void
+pop_to(LWalk *w, int mark)
+{
+	while (w->nsc > mark) {
+		w->nsc--;
+		sema_strmap_set(&w->top, w->sc[w->nsc].name, w->sc[w->nsc].hidden);
+	}
 }
 
 /* A binding of name at span (`_` binds nothing).  In a pattern (arm >= 0)
@@ -62,11 +75,11 @@ bind(LWalk *w, const char *name, Span at, bool shorthand, int arm)
 {
 	if (!name || (name[0] == '_' && name[1] == '\0') || at.end <= at.start)
 		return;
-	int b = -1;
-	for (int i = arm >= 0 ? arm : w->nsc; i < w->nsc && b < 0; i++)
-		if (strcmp(w->sc[i].name, name) == 0)
-			b = w->sc[i].binding;
-	if (b < 0) {
+	int32_t in = sema_strmap_get(&w->top, name);
+	int b;
+	if (arm >= 0 && in >= arm) {
+		b = w->sc[in].binding;
+	} else {
 		b = w->nbind++;
 		if (w->nsc == w->capsc) {
 			w->capsc = w->capsc ? w->capsc * 2 : 32;
@@ -74,6 +87,7 @@ bind(LWalk *w, const char *name, Span at, bool shorthand, int arm)
 		}
 		w->sc[w->nsc].name = name;
 		w->sc[w->nsc].binding = b;
+		w->sc[w->nsc].hidden = sema_strmap_swap(&w->top, name, w->nsc);
 		w->nsc++;
 	}
 	occ(w, at.start, at.end, b, true, shorthand);
@@ -181,7 +195,7 @@ lexpr(LWalk *w, const Expr *e)
 			lpat(w, a->pat, arm);
 			lexpr(w, a->guard);
 			lexpr(w, a->value);
-			w->nsc = arm;
+			pop_to(w, arm);
 		}
 		break;
 	case EXPR_CLOSURE:
@@ -192,7 +206,7 @@ lexpr(LWalk *w, const Expr *e)
 	case EXPR_ARRAY: lexprs(w, e->u.array.elems, e->u.array.nelems); break;
 	default: break;
 	}
-	w->nsc = mark;
+	pop_to(w, mark);
 }
 
 static void
@@ -221,7 +235,7 @@ lblock(LWalk *w, const Block *b)
 			int m = w->nsc;
 			bind(w, s->u.for_.item.s, s->u.for_.item.span, false, -1);
 			lblock(w, s->u.for_.body);
-			w->nsc = m;
+			pop_to(w, m);
 			break;
 		}
 		case STMT_IF: lexpr(w, s->u.if_); break;
@@ -230,19 +244,18 @@ lblock(LWalk *w, const Block *b)
 		}
 	}
 	lexpr(w, b->tail);
-	w->nsc = mark;
+	pop_to(w, mark);
 }
 
 static void
 lfn(LWalk *w, const FnDecl *f)
 {
-	w->nsc = 0;
 	for (int i = 0; i < f->nparams; i++)
 		bind(w, f->params[i].name.s, f->params[i].name.span, false, -1);
 	for (int i = 0; i < f->nclauses; i++)
 		lexpr(w, f->clauses[i].cond);
 	lblock(w, f->body);
-	w->nsc = 0;
+	pop_to(w, 0);
 }
 
 void
@@ -263,13 +276,12 @@ lsp_locals(Sema *S, const Module *m, LspLocals *out)
 					lfn(&w, &d->u.class_.members[k].method);
 		} else if (d->kind == DECL_RECORD) {
 			/* an invariant reads the record's fields by name: no locals */
-			for (int k = 0; k < d->u.record.ninvariants; k++) {
-				w.nsc = 0;
+			for (int k = 0; k < d->u.record.ninvariants; k++)
 				lexpr(&w, d->u.record.invariants[k].cond);
-			}
 		}
 	}
 	free(w.sc);
+	sema_strmap_free(&w.top);
 }
 
 void
