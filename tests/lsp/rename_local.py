@@ -5,14 +5,18 @@ another function; a `{ x }` shorthand (record literal or pattern) keeps its
 field (`{ x: name }`); from a use or from the binding; every renamed text
 verifies.  Refused: a name the scope already binds (it would shadow or be
 captured), a function's name where that function is called, no identifier,
-`result`, a stale revision."""
+`result`, a stale revision.  Then a sweep over run fixtures: every rename
+answered at a seeded position keeps the program's exit status and output."""
+import glob
 import os
+import random
+import re
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import Lsp, apply, pos  # noqa: E402
+from lspclient import Lsp, apply, pos, pos_at  # noqa: E402
 
 BIN = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -112,4 +116,48 @@ assert c.call("shutdown") is None
 c.notify("exit")
 st, _, err = c.finish()
 assert st == 0 and not err, err
-print("lsp rename_local: ok")
+
+
+# ---- a sweep: renames at seeded positions of run fixtures (every SWEEP_EVERY-th) keep the
+# program's meaning: where a rename is answered, the renamed text runs with the same exit
+# status and output as the original (a capture, or a use left out, would change them) ----
+def run(text):
+    with tempfile.TemporaryDirectory(prefix="spx-lsp-") as d:
+        p = os.path.join(d, "t.spx")
+        open(p, "w", encoding="utf-8").write(text)
+        r = subprocess.run([BIN, "run", p], capture_output=True, text=True, timeout=120)
+        return r.returncode, r.stdout
+
+
+EVERY = int(os.environ.get("SWEEP_EVERY", "8"))
+fixtures = sorted(glob.glob(os.path.join(HERE, "..", "fixtures", "run", "*.spx")))[::EVERY]
+rnd = random.Random(25)
+c = Lsp(BIN)
+c.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+c.notify("initialized", {})
+renamed = 0
+for f in fixtures:
+    text = open(f, encoding="utf-8").read()
+    u = "file://" + os.path.abspath(f)
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "semaprax", "version": 1, "text": text}})
+    if any(x.get("severity") == 1 for x in c.note("textDocument/publishDiagnostics")["diagnostics"]):
+        c.notify("textDocument/didClose", {"textDocument": {"uri": u}})
+        continue
+    base = None
+    words = [m.start() for m in re.finditer(r"\b[a-z_][a-z0-9_]*\b", text)]
+    for off in rnd.sample(words, min(len(words), 10)):
+        r = c.request("textDocument/rename", {"textDocument": {"uri": u}, "position": pos_at(text, off), "newName": "zq_new"})
+        if "error" in r:
+            assert r["error"]["code"] in (-32803, -32801), (f, off, r)
+            continue
+        out = apply(text, r["result"]["documentChanges"][0]["edits"])
+        base = base or run(text)
+        assert run(out) == base, (f, text[off:off + 30], out)
+        renamed += 1
+    c.notify("textDocument/didClose", {"textDocument": {"uri": u}})
+assert c.call("shutdown") is None
+c.notify("exit")
+st, _, err = c.finish()
+assert st == 0 and not err, err
+assert renamed >= len(fixtures), (renamed, len(fixtures))
+print("lsp rename_local: ok (%d renames over %d fixtures keep their meaning)" % (renamed, len(fixtures)))
