@@ -125,7 +125,7 @@ def run(text):
     with tempfile.TemporaryDirectory(prefix="spx-lsp-") as d:
         p = os.path.join(d, "t.spx")
         open(p, "w", encoding="utf-8").write(text)
-        r = subprocess.run([BIN, "run", p], capture_output=True, text=True, timeout=120)
+        r = subprocess.run([BIN, "run", p], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
         return r.returncode, r.stdout
 
 
