@@ -234,7 +234,9 @@ send_result(Lsp *L, json_t *id, const Buf *result)
 	buf_puts(&b, ",\"result\":");
 	if (b.len + result->len + 1 > L->max_message) {
 		buf_free(&b);
-		send_error(L, id, SVC_E_RESPONSE_TOO_LARGE, "the result exceeds the message bound (--max-message-bytes)");
+		/* RequestFailed: the service's -32002 is LSP's ServerNotInitialized,
+		 * which a client would take for a lifecycle error */
+		send_error(L, id, LSP_E_REQUEST_FAILED, "the result exceeds the message bound (--max-message-bytes)");
 		return;
 	}
 	buf_put(&b, result->data ? result->data : "null", result->data ? result->len : 4);

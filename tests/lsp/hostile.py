@@ -1,7 +1,7 @@
 """hostile.py BIN [N] — N malformed or hostile messages to `semaprax lsp`
 (issue 17 item 5, for the LSP framing): truncated JSON, wrong parameter
 types, huge ids, deep nesting, invalid UTF-8, oversized frames, bad
-headers, method names with NUL, positions past the end, edits of unopened documents, requests
+headers, method names with NUL, a result over the bound, positions past the end, edits of unopened documents, requests
 after shutdown.  Every request is answered (an error or a result), every
 notification ignored, and the server ends with status 0 after shutdown."""
 import json
@@ -93,6 +93,15 @@ def main():
             r = c.reply(rid)
             assert ("error" in r) != ("result" in r), r
         answered += 1
+    # a result over the bound (semantic tokens of a dense text under it) is -32803 RequestFailed,
+    # never -32002, LSP's ServerNotInitialized
+    dense = "module d;\n\n@id(\"d.main\")\nfn main() -> i64\n{\n" + "".join(
+        "    let v%d = 0;\n" % k for k in range(180)) + "    v0\n}\n"
+    du = "file:///dense.spx"
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": du, "languageId": "semaprax", "version": 1, "text": dense}})
+    c.note("textDocument/publishDiagnostics")
+    r = c.request("textDocument/semanticTokens/full", {"textDocument": {"uri": du}})
+    assert r.get("error", {}).get("code") == -32803 and "exceeds the message bound" in r["error"]["message"], r
     assert c.call("shutdown") is None
     for i in range(50):
         assert c.error("textDocument/hover", {"textDocument": TD, "position": {"line": 0, "character": 0}})["code"] == -32600
