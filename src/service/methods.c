@@ -1025,9 +1025,16 @@ on_disk(Service *v, SvcError *err)
 	diag_init(&d, v->file.path, NULL, 0);
 	size_t len;
 	char *src = driver_read_source(v->file.path, &len, &d);
-	diag_free(&d);
 	bool same = src && len == v->file.len && memcmp(src, v->file.src, len) == 0;
 	free(src);
+	if (!src && d.items.len) {
+		/* no file to run the command on (deleted, now a directory or a FIFO,
+		 * unreadable): say why, not "write it, or refresh", which cannot help */
+		fail(err, SVC_E_IO, "%s: %.200s", diag_info[d.items.items[0].code].code, d.items.items[0].message);
+		diag_free(&d);
+		return false;
+	}
+	diag_free(&d);
 	if (!same)
 		return fail(err, SVC_E_UNSAVED, "the held source differs from `%.150s` on disk: write it, or `refresh` without text",
 		    v->file.path);
