@@ -510,9 +510,58 @@ put_location(Buf *out, LspDoc *d, uint32_t s, uint32_t e)
 	buf_putc(out, '}');
 }
 
+/* A local binding or a use of one at the request's position (a project's
+ * document alike: a local is in its own module): definition answers its
+ * binding, references the binding (with_decl) and every name resolved to it
+ * by scope (lsp_local.c), as rename edits them; false when the position
+ * holds no local (or the program does not verify). */
+static bool
+local_answer(LspReq *r, bool refs, bool with_decl, Buf *out)
+{
+	GraphModel *g;
+	Session *s = program(r, &g);
+	if (!s)
+		return false;
+	LspOccs occs;
+	memset(&occs, 0, sizeof occs);
+	lsp_occurrences(s->S, s->m, &occs);
+	const LspOcc *o = lsp_occ_at(&occs, r->off);
+	bool local = !o || o->sym < 0;
+	lsp_occs_free(&occs);
+	if (!local)
+		return false;
+	LspLocals L = {0};
+	lsp_locals(s->S, s->m, &L);
+	int b = lsp_local_at(&L, r->off);
+	if (b >= 0) {
+		bool first = true;
+		if (refs)
+			buf_putc(out, '[');
+		for (int i = 0; i < L.len; i++) {
+			const LspLocalOcc *x = &L.items[i];
+			if (x->binding != b || (refs ? x->decl && !with_decl : !x->decl))
+				continue;
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			put_location(out, r->doc, x->start, x->end);
+			if (!refs)
+				break;   /* the binding (an or-pattern's first alternative) */
+		}
+		if (refs)
+			buf_putc(out, ']');
+		else if (first)
+			buf_puts(out, "null");
+	}
+	lsp_locals_free(&L);
+	return b >= 0;
+}
+
 bool
 lsp_definition(LspReq *r, Buf *out)
 {
+	if (local_answer(r, false, false, out))
+		return true;
 	if (r->doc->proj)
 		return lsp_project_definition(r, out);
 	Session *s;
@@ -543,6 +592,8 @@ bool
 lsp_references(LspReq *r, Buf *out)
 {
 	bool with_decl = lsp_refs_with_decl(r);
+	if (local_answer(r, true, with_decl, out))
+		return true;
 	if (r->doc->proj)
 		return lsp_project_references(r, out);
 	Session *s;

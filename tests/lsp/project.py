@@ -245,6 +245,12 @@ def run(text, uri, extra):
     assert len(dc) == 1 and dc[0]["textDocument"] == {"uri": uri["core"], "version": 3}, dc
     assert dc[0]["edits"] == [{"range": rng(text["core"], "left: i64", length=4), "newText": "l"},
                               {"range": rng(text["core"], "left +", length=4), "newText": "l"}], dc
+    # its references and definition: by scope too, in its module
+    lr = c.call("textDocument/references", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +"),
+                                            "context": {"includeDeclaration": True}})
+    assert lr == [{"uri": uri["core"], "range": rng(text["core"], "left: i64", length=4)},
+                  {"uri": uri["core"], "range": rng(text["core"], "left +", length=4)}], lr
+    assert c.call("textDocument/definition", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +")}) == lr[0]
     e = c.error("textDocument/rename", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +"),
                                         "newName": "right"})
     assert e["code"] == -32803 and "SPX-T102" in e["message"], e

@@ -5,7 +5,8 @@ another function; a `{ x }` shorthand (record literal or pattern) keeps its
 field (`{ x: name }`); from a use or from the binding; every renamed text
 verifies.  Refused: a name the scope already binds (it would shadow or be
 captured), a function's name where that function is called, no identifier,
-`result`, a stale revision.  Then a sweep over run fixtures: every rename
+`result`, a stale revision.  Definition and references of a local answer
+the same bindings and uses.  Then a sweep over run fixtures: every rename
 answered at a seeded position keeps the program's exit status and output."""
 import glob
 import os
@@ -89,6 +90,21 @@ out, n = rename("step(0)", "double")
 assert n == 2 and "let double = fn(v: i64) -> i64 { v * 2 };" in out and "double(0)" in out, out
 out, n = rename("base = 10", "origin")
 assert n == 2 and "let origin = 10;" in out and "v + origin" in out, out
+
+# definition and references of a local answer the same set by scope (a sibling's `x` is
+# another binding; the parameter `x` of make a third)
+def refs(needle, nth=0, offset=0, decl=True):
+    r = c.call("textDocument/references", {"textDocument": TD, "position": pos(TEXT, needle, nth, offset),
+                                           "context": {"includeDeclaration": decl}})
+    return [x["range"]["start"] for x in r]
+
+
+assert refs("x + 1") == [pos(TEXT, "x = 1"), pos(TEXT, "x + 1")]
+assert refs("x * 3", decl=False) == [pos(TEXT, "x * 3")]
+assert refs("x: i64) -> Pt") == [pos(TEXT, "x: i64) -> Pt"), pos(TEXT, "x + 1;"), pos(TEXT, "x, y }\n")]
+d = c.call("textDocument/definition", {"textDocument": TD, "position": pos(TEXT, "total\n}")})
+assert d == {"uri": URI, "range": {"start": pos(TEXT, "total = 0"), "end": pos(TEXT, "total = 0", offset=5)}}, d
+assert refs("v + base") == [pos(TEXT, "v: i64) -> i64 { v + base"), pos(TEXT, "v + base")]
 
 # refused: a name bound in the scope already (no shadowing; a capture would change meaning)
 e = refused("total = 0", "i")

@@ -1,6 +1,6 @@
 """session.py BIN — a scripted LSP session against `semaprax lsp` (issue 17
 item 4, docs/editors.md): lifecycle, diagnostics with fixes as code actions,
-hover, definition, references by stable identity, rename through the
+hover, definition, references by stable identity (a local's by scope), rename through the
 semantic patch engine (and a stale rename refused), formatting, document
 symbols, semantic tokens, all with UTF-16 positions over non-ASCII text."""
 import os
@@ -99,8 +99,14 @@ def main():
     loc = c.call("textDocument/definition", call_add)
     assert loc == {"uri": URI, "range": rng(TEXT, "add(a: i64", length=3)}, loc
     assert c.call("textDocument/definition", at(TEXT, "p.x", offset=2))["range"]["start"] == pos(TEXT, "x: i64")
-    assert c.call("textDocument/definition", at(TEXT, "add + add")) is None
-    assert c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": True})) == []
+    # a local (the parameter `add`): its binding and its uses by scope (lsp_local.c), never the
+    # function `add`
+    assert c.call("textDocument/definition", at(TEXT, "add + add")) == {"uri": URI, "range": rng(TEXT, "add: i64", length=3)}
+    lr = c.call("textDocument/references", dict(at(TEXT, "add + add", offset=7), context={"includeDeclaration": True}))
+    assert [x["range"]["start"] for x in lr] == [pos(TEXT, "add: i64"), pos(TEXT, "add + add"),
+                                                 pos(TEXT, "add + add", offset=6)], lr
+    lr = c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": False}))
+    assert [x["range"]["start"] for x in lr] == [pos(TEXT, "add + add"), pos(TEXT, "add + add", offset=6)], lr
 
     # ---- references by stable identity (the parameter `add` is not one) ----
     refs = c.call("textDocument/references", dict(call_add, context={"includeDeclaration": True}))
