@@ -350,8 +350,8 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 	bool notification = json_is_object(msg) && !json_object_get(msg, "id") && method && json_is_string(method);
 	if (json_is_array(msg)) {
 		reply_error(out, NULL, SVC_E_INVALID_REQUEST, "batches are not supported: send one request per line");
-	} else if (!json_is_object(msg) || !jv || !json_is_string(jv) || strcmp(json_string_value(jv), "2.0") != 0 ||
-	    !method || !json_is_string(method) || extra || (json_object_get(msg, "id") && !id) ||
+	} else if (!json_is_object(msg) || !jv || !json_is_string(jv) || json_string_length(jv) != 3 ||
+	    strcmp(json_string_value(jv), "2.0") != 0 || !method || !json_is_string(method) || extra || (json_object_get(msg, "id") && !id) ||
 	    (params && !json_is_object(params) && !json_is_array(params))) {
 		if (notification && !extra)
 			replied = false;   /* a notification is never answered */

@@ -91,8 +91,8 @@ while len(messages) < COUNT:
         add(b'{"jsonrpc":"2.0","id":%d,"id":%d,"method":"ping"}' % (i, i), (None, -32700))
     elif k == 12:   # batches
         add(b"[" + req(i) + b"]", (None, -32600))
-    elif k == 13:   # not JSON-RPC 2.0
-        add(b'{"jsonrpc":"1.0","id":%d,"method":"ping"}' % i, (i, -32600))
+    elif k == 13:   # not JSON-RPC 2.0 (nor "2.0" followed by a NUL)
+        add(b'{"jsonrpc":"%s","id":%d,"method":"ping"}' % (rng.choice([b"1.0", b"2.0\\u0000"]), i), (i, -32600))
     elif k == 14:   # garbage notifications: never answered
         add(json.dumps({"jsonrpc": "2.0", "method": rng.choice(["nosuch", "check", "$/x", ""]),
                         "params": rng.choice([{}, {"trace": 5}, [1, 2]])}).encode(), None)
