@@ -699,7 +699,7 @@ initialize_result(Lsp *L, json_t *params, Buf *r)
 	L->utf8 = false;
 	if (json_is_array(encs))
 		json_array_foreach(encs, i, e)
-			L->utf8 = L->utf8 || (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0);
+			L->utf8 = L->utf8 || (json_is_string(e) && json_string_length(e) == 5 && strcmp(json_string_value(e), "utf-8") == 0);
 	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":2},"
 	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,",
 	    L->utf8 ? "utf-8" : "utf-16");

@@ -177,8 +177,8 @@ mcp_initialize(json_t *params, Buf *res)
 {
 	const char *want = NULL;
 	json_t *pv = json_is_object(params) ? json_object_get(params, "protocolVersion") : NULL;
-	if (pv && json_is_string(pv))
-		want = json_string_value(pv);
+	if (pv && json_is_string(pv) && strlen(json_string_value(pv)) == json_string_length(pv))
+		want = json_string_value(pv);   /* (a version holding NUL is none we speak) */
 	const char *ver = MCP_LATEST;
 	for (int i = 0; want && i < 3; i++)
 		if (strcmp(want, mcp_versions[i]) == 0)

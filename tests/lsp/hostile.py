@@ -27,6 +27,13 @@ def frame(body):
 
 
 def main():
+    # a position encoding holding NUL is not "utf-8" (never the name before the NUL)
+    e = Lsp(BIN)
+    assert e.call("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-8\u0000x"]}}})[
+        "capabilities"]["positionEncoding"] == "utf-16"
+    assert e.call("shutdown") is None
+    e.notify("exit")
+    assert e.finish()[0] == 0
     c = Lsp(BIN, "--max-message-bytes", "4096")
     c.call("initialize", {"capabilities": {}})
     c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})

@@ -41,6 +41,11 @@ c2 = Client(BIN, path, "--mcp")
 check(c2.call("initialize", {"protocolVersion": "1999-01-01", "capabilities": {}})["protocolVersion"] == "2025-06-18",
       "version negotiation")
 c2.close()
+# a version holding NUL is none we speak (never the one before the NUL)
+c2 = Client(BIN, path, "--mcp")
+check(c2.call("initialize", {"protocolVersion": "2024-11-05\u0000x", "capabilities": {}})["protocolVersion"] == "2025-06-18",
+      "version with NUL")
+c2.close()
 
 tools = c.call("tools/list")["tools"]
 names = [t["name"] for t in tools]
