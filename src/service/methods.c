@@ -663,7 +663,7 @@ m_context(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_t *e;
 		json_array_foreach(fl, i, e) {
 			int bit = -1;
-			for (int k = 0; k < 4 && json_is_string(e); k++)
+			for (int k = 0; k < 4 && json_is_string(e) && strlen(json_string_value(e)) == json_string_length(e); k++)
 				if (strcmp(json_string_value(e), fnames[k]) == 0)
 					bit = 1 << k;
 			if (bit < 0 || (q.filters & bit))
@@ -729,7 +729,7 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_t *e;
 		json_array_foreach(kl, i, e) {
 			int bit = -1;
-			for (int k = 0; k < GK__COUNT && json_is_string(e); k++)
+			for (int k = 0; k < GK__COUNT && json_is_string(e) && strlen(json_string_value(e)) == json_string_length(e); k++)
 				if (strcmp(json_string_value(e), graph_kind_names[k]) == 0)
 					bit = k;
 			if (bit < 0 || (q.kinds & (1u << bit)))

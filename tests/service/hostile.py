@@ -107,8 +107,13 @@ while len(messages) < COUNT:
         add(rng.choice([b"5", b'"x"', b"null", b"[]", b"{}"]), (None, None))
     elif k == 18:   # NUL inside a string parameter, or a method name (never the name before the NUL:
         # `shutdown\u0000` is no shutdown, a notification `exit\u0000…` no exit)
-        v = (i // 20) % 3
-        if v == 0:
+        v = (i // 20) % 5
+        if v == 3:      # a list member holding NUL is no filter or kind (never the word before it)
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"demo.main","filters":["types\\u0000x"]}}' % i,
+                (i, -32602))
+        elif v == 4:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"query","params":{"kind":["function\\u0000"]}}' % i, (i, -32602))
+        elif v == 0:
             add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"a\\u0000b"}}' % i, (i, -32602))
         elif v == 1:
             add(b'{"jsonrpc":"2.0","id":%d,"method":"%s\\u0000x"}' % (i, rng.choice([b"shutdown", b"status", b"ping"])), (i, -32601))
