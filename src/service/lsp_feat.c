@@ -683,7 +683,8 @@ lsp_rename_params(LspReq *r, const char **name, const char **rev)
 	json_t *rv = json_object_get(r->params, "revision");
 	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn) || !word_ok(json_string_value(nn)))
 		return lsp_fail(r, SVC_E_PARAMS, "`newName` must be a string without blanks");
-	if (rv && (!json_is_string(rv) || !word_ok(json_string_value(rv)) || !*json_string_value(rv)))
+	if (rv && (!json_is_string(rv) || strlen(json_string_value(rv)) != json_string_length(rv) || !word_ok(json_string_value(rv)) ||
+	    !*json_string_value(rv)))
 		return lsp_fail(r, SVC_E_PARAMS, "`revision` must be a revision string");
 	if (ver && json_is_integer(ver) && json_integer_value(ver) != r->doc->version)
 		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",

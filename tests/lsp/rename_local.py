@@ -121,6 +121,13 @@ for bad in ("1abc", "a b", "_", "result", "x-y", ""):
     assert e["code"] in (-32803, -32602), (bad, e)
 e = refused("total = 0", "running", revision="sha256:" + "0" * 64)
 assert e["code"] == -32801 and "stale" in e["message"], e
+# a revision holding NUL is no revision (never the current one before the NUL)
+cur = subprocess.run([BIN, "check", os.path.join(HERE, "locals.spx")], capture_output=True, text=True).stdout
+cur = cur.split("(")[-1].rstrip(")\n")
+ok = c.call("textDocument/rename", {"textDocument": TD, "position": pos(TEXT, "total = 0"), "newName": "running", "revision": cur})
+assert len(ok["documentChanges"][0]["edits"]) == 4, ok
+e = refused("total = 0", "running", revision=cur + "\u0000x")
+assert e["code"] == -32602, e
 # a keyword is no binding's name: the candidate does not parse
 e = refused("total = 0", "match")
 assert e["code"] == -32803, e
