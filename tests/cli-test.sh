@@ -263,6 +263,21 @@ expect 1 "fmt a read-only file" -- "$bin" fmt "$tmp/links/ro.spx"
 has "$tmp/err" "error[SPX-I101]: cannot write $tmp/links/ro.spx: the file is read-only" "read-only diagnostic"
 has "$tmp/err" "help: make the file writable" "read-only help"
 if cmp -s "$tmp/links/ro.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a read-only file"; fi
+# On a file system mounted read-only (root, where tmpfs mounts: EROFS) the reason says so,
+# and its help does not offer a chmod that cannot help; patch and fmt alike, nothing written.
+mkdir "$tmp/romnt"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=256k tmpfs "$tmp/romnt" 2>/dev/null; then
+	cp "$tmp/a.orig" "$tmp/romnt/m.spx"
+	if mount -o remount,ro "$tmp/romnt" 2>/dev/null; then
+		expect 1 "fmt on a read-only file system" -- "$bin" fmt "$tmp/romnt/m.spx"
+		has "$tmp/err" "error[SPX-I101]: cannot write $tmp/romnt/m.spx: its file system is mounted read-only" "EROFS diagnostic"
+		has "$tmp/err" "help: remount the file system read-write" "EROFS help"
+		if cmp -s "$tmp/romnt/m.spx" "$tmp/a.orig"; then ok; else bad "fmt rewrote a file on a read-only file system"; fi
+	else
+		bad "cannot remount $tmp/romnt read-only"
+	fi
+	umount "$tmp/romnt"
+fi
 # Run by root, a replacement keeps another user's ownership of the file.
 if [ "$(id -u)" = 0 ]; then
 	cp "$tmp/a.orig" "$tmp/links/owned.spx"

@@ -20,6 +20,9 @@
 #   line_ends.py  LSP's line ends `\n`, `\r\n` and a lone `\r`: definition,
 #               symbols, semantic tokens, a clamped position, 400 random
 #               ranged edits of line ends against a model of the text
+#   rename_local.py  rename of a local by scope (tests/lsp/locals.spx): the
+#               binding and its uses only, sibling scopes apart, `{ x }`
+#               shorthands kept, captures and clashes refused
 #   walk.py     find references through every expression, pattern and type
 #               shape (src/service/lsp_walk.c), by stable identity
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
@@ -39,6 +42,7 @@ t_py "$dir/project.py"
 SPX_SERVICE_VERIFY_PROJECT=1 t_py "$dir/project.py"
 t_py "$dir/project_edge.py"
 t_py "$dir/line_ends.py"
+t_py "$dir/rename_local.py"
 t_py "$dir/walk.py"
 t_py "$dir/hostile.py" "${LSP_HOSTILE_N:-20000}"
 t_py "$dir/fuzz.py" "${LSP_FUZZ_N:-3000}" 21

@@ -76,6 +76,37 @@ JS
 	else
 		bad "node could not import index.mjs: $(head -n 3 "$tmp/nerr")"
 	fi
+	# a result that is not what the sig reads (the host called with a sig that does not
+	# match the export: halve's i32 read as a char, a usize or a bool, add's i64 as a bool
+	# or an i32) is a runtime failure (72), never a RangeError's or TypeError's text, a
+	# lone surrogate or a wrong value in silence; an unknown type in the sig is a TypeError
+	cat > "$tmp/ccall.mjs" <<'JS'
+import { readFileSync } from 'node:fs';
+const dir = process.argv[2];
+const { loadModule } = await import(`${dir}/host.mjs`);
+const m = await loadModule(readFileSync(`${dir}/program.wasm`));
+const halve = 'x_web_2epkg_2ehalve', add = 'x_web_2epkg_2eadd';
+for (const [n, sig, args] of [[halve, ['i32', 'bool', 'char'], [130, true]], [halve, ['i32', 'bool', 'char'], [0x110000 * 2, true]],
+	[halve, ['i32', 'bool', 'char'], [0xd800 * 2, true]], [halve, ['i32', 'bool', 'usize'], [10, true]],
+	[add, ['i64', 'i64', 'bool'], [0n, 0n]], [add, ['i64', 'i64', 'i32'], [1n, 2n]], [add, ['i64', 'i64', 'string'], [1n, 2n]],
+	[add, ['i64', 'toString', 'i64'], [1n, 2n]]]) {
+	try {
+		console.log(JSON.stringify(await m.call(n, sig, args)));
+	} catch (e) {
+		console.log(`${e.name} ${e.status} ${e.message}`);
+	}
+}
+JS
+	node "$tmp/ccall.mjs" "$tmp/1/pkg" > "$tmp/cout" 2>&1 &&
+		[ "$(cat "$tmp/cout")" = '"A"
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 1114112 as a char, which is not a Unicode scalar value
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 55296 as a char, which is not a Unicode scalar value
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 5 where the sig reads a usize: the sig does not match the export
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 0n where the sig reads a bool: the sig does not match the export
+SemapraxFailure 72 SEMAPRAX runtime failure: the module returned 3n where the sig reads an i32: the sig does not match the export
+TypeError undefined unknown type string in the sig
+TypeError undefined unknown type toString in the sig' ] && ok ||
+		bad "results the sig does not read: $(cat "$tmp/cout")"
 	grep -q 'form data-id="web.pkg.halve"' "$tmp/1/pkg/index.html" && grep -q 'data-type="bool"' "$tmp/1/pkg/index.html" && ok ||
 		bad "index.html lacks the halve form"
 else

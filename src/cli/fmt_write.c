@@ -96,11 +96,15 @@ inject_estale(const FmtTarget *t, const char *at)
 }
 
 /* No write permission for us, or no write bit at all (root bypasses the
- * bits, but a file nobody may write is still read-only). */
-static bool
+ * bits, but a file nobody may write is still read-only): 0 when writable,
+ * EROFS when its file system is mounted read-only (no mode change helps),
+ * else EACCES. */
+static int
 read_only(const char *path, const struct stat *st)
 {
-	return (st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(path, W_OK) != 0;
+	if (access(path, W_OK) != 0)
+		return errno == EROFS ? EROFS : EACCES;
+	return (st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 ? EACCES : 0;
 }
 
 bool
@@ -117,9 +121,14 @@ cli_fmt_prepare(FmtTarget *t, const char *path)
 		t->path = NULL;
 		return false;
 	}
-	if (read_only(t->path, &t->st)) {
-		fmt_report(path, "the file is read-only",
-		    "make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written");
+	int ro = read_only(t->path, &t->st);
+	if (ro) {
+		if (ro == EROFS)
+			fmt_report(path, "its file system is mounted read-only",
+			    "remount the file system read-write, or work on a copy elsewhere; nothing was written");
+		else
+			fmt_report(path, "the file is read-only",
+			    "make the file writable (e.g. `chmod u+w`) and run the command again; nothing was written");
 		free(t->path);
 		t->path = NULL;
 		return false;

@@ -529,6 +529,25 @@ near_id(const char *want, const char *id, const char *name, int limit, const cha
 		}
 }
 
+/* Whether an imported declaration or one of its members has this stable id. */
+static bool
+imported_id(const Sym *y, const char *want)
+{
+	if (y->id && strcmp(y->id, want) == 0)
+		return true;
+	for (int f = 0; f < y->nom->nfields; f++)
+		if (y->nom->fields[f].id && strcmp(y->nom->fields[f].id, want) == 0)
+			return true;
+	for (int c = 0; c < y->nom->ncases; c++) {
+		if (y->nom->cases[c].id && strcmp(y->nom->cases[c].id, want) == 0)
+			return true;
+		for (int f = 0; f < y->nom->cases[c].nfields; f++)
+			if (y->nom->cases[c].fields[f].id && strcmp(y->nom->cases[c].fields[f].id, want) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* G404's help names the nearest stable ids (declarations and members) as the
  * context's G001 does, so a misspelt selector, or a name written where the
  * stable id goes, is one edit from applying. */
@@ -544,8 +563,15 @@ g404_help(Planner *P, Diag *g, const char *want)
 	int limit = strlen(want) <= 4 ? 1 : 1 + (int)strlen(want) / 6;
 	for (SymId i = 0; i < P->S->syms.len; i++) {
 		Sym *y = sema_sym(P->S, i);
-		if (y->prelude)
-			continue;   /* compiler-owned: no patch selects them */
+		if (y->origin && imported_id(y, want)) {
+			/* a project module's import: declared in its provider, which a
+			 * patch of that module's file selects (not "did you mean" itself) */
+			diag_set_help(g, "`%.200s` is declared in module `%.200s` and imported here: patch that module's file", want,
+			    y->origin);
+			return;
+		}
+		if (y->prelude || y->origin)
+			continue;   /* compiler-owned or imported: no patch of this module selects them */
 		near_id(want, y->id, y->name, limit, best, bestd);
 		for (int f = 0; f < y->nom->nfields; f++)
 			near_id(want, y->nom->fields[f].id, y->nom->fields[f].name, limit, best, bestd);

@@ -476,6 +476,18 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 	memset(p, 0, sizeof *p);
 	p->version = 1;
 	int errors = d->errors;
+	/* a NUL byte would end a word early (`rename a.b to s\0um` renamed to
+	 * `s`): refused wherever it is, every version */
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		uint32_t lineno = 1;
+		for (const char *c = text; c < nul; c++)
+			lineno += *c == '\n';
+		Span s = span_at((uint32_t)(nul - text), (uint32_t)(nul - text) + 1);
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: it holds a NUL byte", lineno);
+		diag_set_help(g, "a semantic patch is text: remove the NUL byte (U+0000)");
+		return false;
+	}
 	if (len >= 34 && memcmp(text, "schema " SCHEMA_V3 "\n", 34) == 0) {
 		p->version = 3;
 		return parse_v3(p, text, len, d);

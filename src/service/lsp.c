@@ -234,7 +234,9 @@ send_result(Lsp *L, json_t *id, const Buf *result)
 	buf_puts(&b, ",\"result\":");
 	if (b.len + result->len + 1 > L->max_message) {
 		buf_free(&b);
-		send_error(L, id, SVC_E_RESPONSE_TOO_LARGE, "the result exceeds the message bound (--max-message-bytes)");
+		/* RequestFailed: the service's -32002 is LSP's ServerNotInitialized,
+		 * which a client would take for a lifecycle error */
+		send_error(L, id, LSP_E_REQUEST_FAILED, "the result exceeds the message bound (--max-message-bytes)");
 		return;
 	}
 	buf_put(&b, result->data ? result->data : "null", result->data ? result->len : 4);
@@ -697,7 +699,7 @@ initialize_result(Lsp *L, json_t *params, Buf *r)
 	L->utf8 = false;
 	if (json_is_array(encs))
 		json_array_foreach(encs, i, e)
-			L->utf8 = L->utf8 || (json_is_string(e) && strcmp(json_string_value(e), "utf-8") == 0);
+			L->utf8 = L->utf8 || (json_is_string(e) && json_string_length(e) == 5 && strcmp(json_string_value(e), "utf-8") == 0);
 	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":2},"
 	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,",
 	    L->utf8 ? "utf-8" : "utf-16");
@@ -836,6 +838,11 @@ handle(Lsp *L, const char *body, size_t len)
 			; /* a response to a server request: we send none */
 		else
 			send_error(L, id_ok ? id : NULL, SVC_E_INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+	} else if (strlen(json_string_value(method)) != json_string_length(method)) {
+		/* a name with `\u0000` is no method (never the name before the NUL:
+		 * `exit\u0000…` does not end the session); a notification is dropped */
+		if (id)
+			send_error(L, id, SVC_E_METHOD, "no method: the method name contains NUL (\\u0000)");
 	} else if (!id) {
 		notification(L, json_string_value(method), params);
 	} else {

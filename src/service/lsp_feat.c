@@ -510,9 +510,58 @@ put_location(Buf *out, LspDoc *d, uint32_t s, uint32_t e)
 	buf_putc(out, '}');
 }
 
+/* A local binding or a use of one at the request's position (a project's
+ * document alike: a local is in its own module): definition answers its
+ * binding, references the binding (with_decl) and every name resolved to it
+ * by scope (lsp_local.c), as rename edits them; false when the position
+ * holds no local (or the program does not verify). */
+static bool
+local_answer(LspReq *r, bool refs, bool with_decl, Buf *out)
+{
+	GraphModel *g;
+	Session *s = program(r, &g);
+	if (!s)
+		return false;
+	LspOccs occs;
+	memset(&occs, 0, sizeof occs);
+	lsp_occurrences(s->S, s->m, &occs);
+	const LspOcc *o = lsp_occ_at(&occs, r->off);
+	bool local = !o || o->sym < 0;
+	lsp_occs_free(&occs);
+	if (!local)
+		return false;
+	LspLocals L = {0};
+	lsp_locals(s->S, s->m, &L);
+	int b = lsp_local_at(&L, r->off);
+	if (b >= 0) {
+		bool first = true;
+		if (refs)
+			buf_putc(out, '[');
+		for (int i = 0; i < L.len; i++) {
+			const LspLocalOcc *x = &L.items[i];
+			if (x->binding != b || (refs ? x->decl && !with_decl : !x->decl))
+				continue;
+			if (!first)
+				buf_putc(out, ',');
+			first = false;
+			put_location(out, r->doc, x->start, x->end);
+			if (!refs)
+				break;   /* the binding (an or-pattern's first alternative) */
+		}
+		if (refs)
+			buf_putc(out, ']');
+		else if (first)
+			buf_puts(out, "null");
+	}
+	lsp_locals_free(&L);
+	return b >= 0;
+}
+
 bool
 lsp_definition(LspReq *r, Buf *out)
 {
+	if (local_answer(r, false, false, out))
+		return true;
 	if (r->doc->proj)
 		return lsp_project_definition(r, out);
 	Session *s;
@@ -543,6 +592,8 @@ bool
 lsp_references(LspReq *r, Buf *out)
 {
 	bool with_decl = lsp_refs_with_decl(r);
+	if (local_answer(r, true, with_decl, out))
+		return true;
 	if (r->doc->proj)
 		return lsp_project_references(r, out);
 	Session *s;
@@ -632,7 +683,8 @@ lsp_rename_params(LspReq *r, const char **name, const char **rev)
 	json_t *rv = json_object_get(r->params, "revision");
 	if (!json_is_string(nn) || strlen(json_string_value(nn)) != json_string_length(nn) || !word_ok(json_string_value(nn)))
 		return lsp_fail(r, SVC_E_PARAMS, "`newName` must be a string without blanks");
-	if (rv && (!json_is_string(rv) || !word_ok(json_string_value(rv)) || !*json_string_value(rv)))
+	if (rv && (!json_is_string(rv) || strlen(json_string_value(rv)) != json_string_length(rv) || !word_ok(json_string_value(rv)) ||
+	    !*json_string_value(rv)))
 		return lsp_fail(r, SVC_E_PARAMS, "`revision` must be a revision string");
 	if (ver && json_is_integer(ver) && json_integer_value(ver) != r->doc->version)
 		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename: the request is for version %lld, the document is at version %ld",
@@ -677,6 +729,52 @@ lsp_rename_free(LspRename *rn)
 }
 
 
+/* A local's rename in a document checked alone: the binding and every name
+ * resolved to it; the candidate must verify and resolve every name as
+ * before (lsp_local.c). */
+static bool
+rename_local(LspReq *r, Session *s, const LspLocals *L, int b, const char *name, const char *rev, Buf *out)
+{
+	LspDoc *doc = r->doc;
+	if (rev && strcmp(rev, svc_file_revision(&doc->file)) != 0)
+		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename refused: the program is no longer at revision %.80s", rev);
+	PatchPlan plan;
+	if (!lsp_local_edits(r, L, b, s->src, name, &plan))
+		return false;
+	size_t clen;
+	char *cand = patch_apply(s->src, s->len, &plan, &clen);
+	Session c;
+	driver_session_init(&c, doc->file.path);
+	driver_set_source(&c, cand, clen);
+	bool done = false;
+	if (!driver_parse(&c) || !driver_check(&c)) {
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+	} else {
+		LspLocals after = {0};
+		lsp_locals(c.S, c.m, &after);
+		if (!lsp_locals_same(L, &after)) {
+			lsp_fail(r, LSP_E_REQUEST_FAILED, "the rename changes meaning: `%.100s` would name another binding or "
+			    "declaration where it is used, or a use would read another", name);
+		} else {
+			done = true;
+			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
+			json_cstr(out, doc->uri);
+			buf_printf(out, ",\"version\":%ld},\"edits\":[", doc->version);
+			for (int i = 0; i < plan.edits.len; i++) {
+				if (i)
+					buf_putc(out, ',');
+				lsp_put_edit(out, doc, plan.edits.items[i].start, plan.edits.items[i].end, plan.edits.items[i].text);
+			}
+			buf_puts(out, "]}]}");
+		}
+		lsp_locals_free(&after);
+	}
+	driver_session_free(&c);
+	free(cand);
+	patch_plan_free(&plan);
+	return done;
+}
+
 bool
 lsp_rename(LspReq *r, Buf *out)
 {
@@ -692,6 +790,19 @@ lsp_rename(LspReq *r, Buf *out)
 	const LspOcc *o = occ_find(r, &s, &occs, &g);
 	if (!s)
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
+	if (!o || o->sym < 0) {
+		/* a local binding or a use of one: renamed by scope */
+		LspLocals L = {0};
+		lsp_locals(s->S, s->m, &L);
+		int b = lsp_local_at(&L, r->off);
+		if (b >= 0) {
+			lsp_occs_free(&occs);
+			bool done = rename_local(r, s, &L, b, name, rev, out);
+			lsp_locals_free(&L);
+			return done;
+		}
+		lsp_locals_free(&L);
+	}
 	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
 	LspRename rn;
 	bool planned = lsp_rename_plan(r, &rn, s, o, !o, o && o->sym < 0, rev ? rev : current, current, name);

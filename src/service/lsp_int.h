@@ -80,6 +80,28 @@ const LspOcc *lsp_occ_decl(const LspOccs *os, const LspOcc *o);
 /* The stable id of an occurrence's declaration (NULL for a local). */
 const char *lsp_occ_id(Sema *S, const LspOcc *o);
 
+/* ---- local bindings by scope (lsp_local.c) ---- */
+/* A binding (decl) or a name that may read one, in walk order; binding:
+ * the module-wide number of the binding it resolves to, -1 none.
+ * shorthand: `{ f }` (a record literal's use, a pattern's binding). */
+typedef struct LspLocalOcc {
+	uint32_t start, end;
+	int binding;
+	bool decl, shorthand;
+} LspLocalOcc;
+
+typedef struct LspLocals {
+	LspLocalOcc *items;
+	int len, cap;
+} LspLocals;
+
+void lsp_locals(Sema *S, const Module *m, LspLocals *out);
+void lsp_locals_free(LspLocals *o);
+/* The binding of the local binding or use at off, or -1. */
+int lsp_local_at(const LspLocals *o, uint32_t off);
+/* Every name resolves to the same binding in both (a rename's candidate). */
+bool lsp_locals_same(const LspLocals *a, const LspLocals *b);
+
 /* ---- features (lsp_feat.c): each writes the result value into out; false
  * with *code and msg set on failure ---- */
 typedef struct LspReq {
@@ -179,6 +201,9 @@ const Decl *lsp_project_import_decl(LspReq *r, const Module *m, const char *src,
 void lsp_project_put_location(Buf *out, LspReq *r, int k, uint32_t s, uint32_t e);
 const char *lsp_project_module_name(LspReq *r, int k);
 bool lsp_project_references(LspReq *r, Buf *out);
+/* The edits renaming binding to name in src (false, r failed, when name
+ * is no local's name). */
+bool lsp_local_edits(LspReq *r, const LspLocals *L, int binding, const char *src, const char *name, PatchPlan *plan);
 /* name and rev: the checked params (lsp_rename_params). */
 bool lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out);
 /* The project check's diagnostics of r->doc's module (code actions). */

@@ -642,6 +642,91 @@ first_errors(const Project *c)
 	return &c->diags;
 }
 
+/* The candidate project: module tk's text cand, every other open document
+ * of it as its overlay; the candidate's module tk, or DRIVER_NO_MODULE when
+ * it does not verify (c to be freed either way). */
+static ModuleId
+check_candidate(LspReq *r, LspProj *p, Session *ts, int tk, const char *cand, size_t clen, Project *c)
+{
+	ProjectOverlay *ov = spx_xcalloc((size_t)r->ndocs + 2, sizeof *ov);
+	int nov = 0;
+	for (int i = 0; i < r->ndocs; i++)
+		if (r->docs[i].proj && !project_same_file(r->docs[i].file.path, ts->diags.path)) {
+			ov[nov].path = r->docs[i].file.path;
+			ov[nov].src = r->docs[i].file.src ? r->docs[i].file.src : "";
+			ov[nov].len = r->docs[i].file.src ? r->docs[i].file.len : 0;
+			nov++;
+		}
+	ov[nov].path = ts->diags.path;
+	ov[nov].src = cand;
+	ov[nov].len = clen;
+	nov++;
+	bool verified = project_check_overlay(c, p->manifest, ov, nov);
+	free(ov);
+	return verified ? driver_program_find(&c->P, p->pj->P.mods[tk]->name) : DRIVER_NO_MODULE;
+}
+
+/* A rename's WorkspaceEdit: plan's edits of module tk. */
+static void
+put_edits(Buf *out, LspReq *r, int tk, Session *ts, const PatchPlan *plan)
+{
+	LspDoc scratch;
+	LspDoc *d = doc_for(r, tk, &scratch);
+	buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
+	if (d) {
+		json_cstr(out, d->uri);
+		buf_printf(out, ",\"version\":%ld},\"edits\":[", d->version);
+	} else {
+		put_file_uri(out, ts->diags.path);
+		buf_puts(out, ",\"version\":null},\"edits\":[");
+	}
+	for (int i = 0; i < plan->edits.len; i++) {
+		if (i)
+			buf_putc(out, ',');
+		lsp_put_edit(out, d ? d : &scratch, plan->edits.items[i].start, plan->edits.items[i].end, plan->edits.items[i].text);
+	}
+	buf_puts(out, "]}]}");
+	if (!d)
+		free(scratch.lines);
+}
+
+/* A local's rename in module k (the request's open document): by scope, as
+ * in a file checked alone (lsp_feat.c); the candidate project must verify
+ * and the module resolve every name as before. */
+static bool
+rename_local(LspReq *r, int k, const LspLocals *L, int b, const char *name, const char *rev, Buf *out)
+{
+	LspProj *p = r->doc->proj;
+	Session *ks = &p->pj->P.mods[k]->s;
+	driver_program_revision(&p->pj->P);
+	if (rev && strcmp(rev, ks->revision) != 0)
+		return lsp_fail(r, LSP_E_CONTENT_MODIFIED, "stale rename refused: the module is no longer at revision %.80s", rev);
+	PatchPlan plan;
+	if (!lsp_local_edits(r, L, b, ks->src, name, &plan))
+		return false;
+	size_t clen;
+	char *cand = patch_apply(ks->src, ks->len, &plan, &clen);
+	Project c;
+	ModuleId ck = check_candidate(r, p, ks, k, cand, clen, &c);
+	bool done = false;
+	if (ck == DRIVER_NO_MODULE) {
+		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
+	} else {
+		LspLocals after = {0};
+		lsp_locals(c.P.mods[ck]->s.S, c.P.mods[ck]->s.m, &after);
+		if (!lsp_locals_same(L, &after))
+			lsp_fail(r, LSP_E_REQUEST_FAILED, "the rename changes meaning: `%.100s` would name another binding or "
+			    "declaration where it is used, or a use would read another", name);
+		else
+			done = true, put_edits(out, r, k, ks, &plan);
+		lsp_locals_free(&after);
+	}
+	project_free(&c);
+	free(cand);
+	patch_plan_free(&plan);
+	return done;
+}
+
 /*
  * Rename in a project: the semantic patch is planned against the module
  * that declares the target (reached from an import by its stable id) and
@@ -668,6 +753,20 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 		    "rename needs a verified program");
 	}
 	LspProj *p = r->doc->proj;
+	if (!o || o->sym < 0) {
+		/* a local binding or a use of one: renamed by scope */
+		LspLocals L = {0};
+		Session *ks = &p->pj->P.mods[k]->s;
+		lsp_locals(ks->S, ks->m, &L);
+		int b = lsp_local_at(&L, r->off);
+		if (b >= 0) {
+			lsp_occs_free(&occs);
+			bool done = rename_local(r, k, &L, b, name, rev, out);
+			lsp_locals_free(&L);
+			return done;
+		}
+		lsp_locals_free(&L);
+	}
 	int tk = k;
 	LspOcc t;
 	bool found = o && o->sym >= 0 && target(p, k, o, &tk, &t);
@@ -680,23 +779,9 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	if (lsp_rename_plan(r, &rn, ts, found ? &t : NULL, none, local, rev ? rev : ts->revision, ts->revision, name)) {
 		size_t clen;
 		char *cand = patch_apply(ts->src, ts->len, &rn.plan, &clen);
-		ProjectOverlay *ov = spx_xcalloc((size_t)r->ndocs + 2, sizeof *ov);
-		int nov = 0;
-		for (int i = 0; i < r->ndocs; i++)
-			if (r->docs[i].proj && !project_same_file(r->docs[i].file.path, ts->diags.path)) {
-				ov[nov].path = r->docs[i].file.path;
-				ov[nov].src = r->docs[i].file.src ? r->docs[i].file.src : "";
-				ov[nov].len = r->docs[i].file.src ? r->docs[i].file.len : 0;
-				nov++;
-			}
-		ov[nov].path = ts->diags.path;
-		ov[nov].src = cand;
-		ov[nov].len = clen;
-		nov++;
 		Project c;
-		bool verified = project_check_overlay(&c, p->manifest, ov, nov);
-		ModuleId ck = verified ? driver_program_find(&c.P, p->pj->P.mods[tk]->name) : DRIVER_NO_MODULE;
-		if (!verified || ck == DRIVER_NO_MODULE) {
+		ModuleId ck = check_candidate(r, p, ts, tk, cand, clen, &c);
+		if (ck == DRIVER_NO_MODULE) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
 		} else if (!patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
@@ -708,28 +793,9 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 			    ts->diags.path);
 		} else {
 			done = true;
-			LspDoc scratch;
-			LspDoc *d = doc_for(r, tk, &scratch);
-			buf_puts(out, "{\"documentChanges\":[{\"textDocument\":{\"uri\":");
-			if (d) {
-				json_cstr(out, d->uri);
-				buf_printf(out, ",\"version\":%ld},\"edits\":[", d->version);
-			} else {
-				put_file_uri(out, ts->diags.path);
-				buf_puts(out, ",\"version\":null},\"edits\":[");
-			}
-			for (int i = 0; i < rn.plan.edits.len; i++) {
-				if (i)
-					buf_putc(out, ',');
-				lsp_put_edit(out, d ? d : &scratch, rn.plan.edits.items[i].start, rn.plan.edits.items[i].end,
-				    rn.plan.edits.items[i].text);
-			}
-			buf_puts(out, "]}]}");
-			if (!d)
-				free(scratch.lines);
+			put_edits(out, r, tk, ts, &rn.plan);
 		}
 		project_free(&c);
-		free(ov);
 		free(cand);
 	}
 	lsp_rename_free(&rn);

@@ -663,7 +663,7 @@ m_context(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_t *e;
 		json_array_foreach(fl, i, e) {
 			int bit = -1;
-			for (int k = 0; k < 4 && json_is_string(e); k++)
+			for (int k = 0; k < 4 && json_is_string(e) && strlen(json_string_value(e)) == json_string_length(e); k++)
 				if (strcmp(json_string_value(e), fnames[k]) == 0)
 					bit = 1 << k;
 			if (bit < 0 || (q.filters & bit))
@@ -729,7 +729,7 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 		json_t *e;
 		json_array_foreach(kl, i, e) {
 			int bit = -1;
-			for (int k = 0; k < GK__COUNT && json_is_string(e); k++)
+			for (int k = 0; k < GK__COUNT && json_is_string(e) && strlen(json_string_value(e)) == json_string_length(e); k++)
 				if (strcmp(json_string_value(e), graph_kind_names[k]) == 0)
 					bit = k;
 			if (bit < 0 || (q.kinds & (1u << bit)))
@@ -1025,9 +1025,16 @@ on_disk(Service *v, SvcError *err)
 	diag_init(&d, v->file.path, NULL, 0);
 	size_t len;
 	char *src = driver_read_source(v->file.path, &len, &d);
-	diag_free(&d);
 	bool same = src && len == v->file.len && memcmp(src, v->file.src, len) == 0;
 	free(src);
+	if (!src && d.items.len) {
+		/* no file to run the command on (deleted, now a directory or a FIFO,
+		 * unreadable): say why, not "write it, or refresh", which cannot help */
+		fail(err, SVC_E_IO, "%s: %.200s", diag_info[d.items.items[0].code].code, d.items.items[0].message);
+		diag_free(&d);
+		return false;
+	}
+	diag_free(&d);
 	if (!same)
 		return fail(err, SVC_E_UNSAVED, "the held source differs from `%.150s` on disk: write it, or `refresh` without text",
 		    v->file.path);

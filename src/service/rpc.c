@@ -8,7 +8,8 @@
  * memory stays bounded by the bound.  Nesting deeper than SVC_MAX_DEPTH is
  * refused before the parser sees it; jansson parses the rest
  * (JSON_REJECT_DUPLICATES; invalid UTF-8 is a parse error; `\u0000` is
- * read, for source text, and refused in every other string parameter).  A message
+ * read, for source text, and refused in every other string parameter; a
+ * method or tool name holding it is no method, never the name before it).  A message
  * without an id is a notification and gets no reply, whatever it says;
  * batches (arrays) are refused (MCP dropped them).
  */
@@ -176,8 +177,8 @@ mcp_initialize(json_t *params, Buf *res)
 {
 	const char *want = NULL;
 	json_t *pv = json_is_object(params) ? json_object_get(params, "protocolVersion") : NULL;
-	if (pv && json_is_string(pv))
-		want = json_string_value(pv);
+	if (pv && json_is_string(pv) && strlen(json_string_value(pv)) == json_string_length(pv))
+		want = json_string_value(pv);   /* (a version holding NUL is none we speak) */
 	const char *ver = MCP_LATEST;
 	for (int i = 0; want && i < 3; i++)
 		if (strcmp(want, mcp_versions[i]) == 0)
@@ -219,12 +220,15 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 		return false;
 	}
 	const McpTool *tool = NULL;
-	for (int i = 0; i < MCP_NTOOLS && !tool; i++)
+	for (int i = 0; i < MCP_NTOOLS && !tool && strlen(json_string_value(name)) == json_string_length(name); i++)
 		if (strcmp(mcp_tools[i].name, json_string_value(name)) == 0)
 			tool = &mcp_tools[i];
 	if (!tool) {
 		err->code = SVC_E_PARAMS;
-		snprintf(err->message, sizeof err->message, "unknown tool `%.100s`", json_string_value(name));
+		if (strlen(json_string_value(name)) != json_string_length(name))
+			snprintf(err->message, sizeof err->message, "unknown tool: the name contains NUL (\\u0000)");
+		else
+			snprintf(err->message, sizeof err->message, "unknown tool `%.100s`", json_string_value(name));
 		return false;
 	}
 	if (args && json_is_null(args))
@@ -346,8 +350,8 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 	bool notification = json_is_object(msg) && !json_object_get(msg, "id") && method && json_is_string(method);
 	if (json_is_array(msg)) {
 		reply_error(out, NULL, SVC_E_INVALID_REQUEST, "batches are not supported: send one request per line");
-	} else if (!json_is_object(msg) || !jv || !json_is_string(jv) || strcmp(json_string_value(jv), "2.0") != 0 ||
-	    !method || !json_is_string(method) || extra || (json_object_get(msg, "id") && !id) ||
+	} else if (!json_is_object(msg) || !jv || !json_is_string(jv) || json_string_length(jv) != 3 ||
+	    strcmp(json_string_value(jv), "2.0") != 0 || !method || !json_is_string(method) || extra || (json_object_get(msg, "id") && !id) ||
 	    (params && !json_is_object(params) && !json_is_array(params))) {
 		if (notification && !extra)
 			replied = false;   /* a notification is never answered */
@@ -356,7 +360,14 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 			    "id integer or string, params object)");
 	} else {
 		const char *name = json_string_value(method);
-		if (notification) {
+		/* a name with `\u0000` is no method (never the name before the NUL:
+		 * `shutdown\u0000…` or `exit\u0000…` is not that method) */
+		bool nul = strlen(name) != json_string_length(method);
+		if (notification && nul) {
+			replied = false;
+		} else if (nul) {
+			reply_error(out, id, SVC_E_METHOD, "no method: the method name contains NUL (\\u0000)");
+		} else if (notification) {
 			replied = false;
 			if (strcmp(name, "exit") == 0)
 				v->exiting = true;

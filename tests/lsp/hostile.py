@@ -1,7 +1,7 @@
 """hostile.py BIN [N] — N malformed or hostile messages to `semaprax lsp`
 (issue 17 item 5, for the LSP framing): truncated JSON, wrong parameter
 types, huge ids, deep nesting, invalid UTF-8, oversized frames, bad
-headers, positions past the end, edits of unopened documents, requests
+headers, method names with NUL, a result over the bound, positions past the end, edits of unopened documents, requests
 after shutdown.  Every request is answered (an error or a result), every
 notification ignored, and the server ends with status 0 after shutdown."""
 import json
@@ -27,6 +27,13 @@ def frame(body):
 
 
 def main():
+    # a position encoding holding NUL is not "utf-8" (never the name before the NUL)
+    e = Lsp(BIN)
+    assert e.call("initialize", {"capabilities": {"general": {"positionEncodings": ["utf-8\u0000x"]}}})[
+        "capabilities"]["positionEncoding"] == "utf-16"
+    assert e.call("shutdown") is None
+    e.notify("exit")
+    assert e.finish()[0] == 0
     c = Lsp(BIN, "--max-message-bytes", "4096")
     c.call("initialize", {"capabilities": {}})
     c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
@@ -75,6 +82,12 @@ def main():
         elif k == 7:    # notifications with junk are ignored: the next request is answered
             c.notify(rnd.choice(["textDocument/didChange", "textDocument/didOpen", "textDocument/didClose", "$/x"]),
                      rnd.choice(junk + [{"textDocument": {"uri": "file:///other"}, "contentChanges": [{"text": 5}]}]))
+            # a method name with NUL is no method: `exit\u0000…` does not end the session,
+            # `shutdown\u0000…` is -32601 (the name before the NUL is never taken)
+            if i % 4 == 3:
+                c.notify("exit\u0000x", {})
+                assert c.error(rnd.choice(["shutdown", "textDocument/documentSymbol"]) + "\u0000",
+                               {"textDocument": TD})["code"] == -32601
             c.send({"jsonrpc": "2.0", "id": rid, "method": "textDocument/documentSymbol", "params": {"textDocument": TD}})
             r = c.reply(rid)
             assert "result" in r or r["error"]["code"] == -32602, r
@@ -87,6 +100,15 @@ def main():
             r = c.reply(rid)
             assert ("error" in r) != ("result" in r), r
         answered += 1
+    # a result over the bound (semantic tokens of a dense text under it) is -32803 RequestFailed,
+    # never -32002, LSP's ServerNotInitialized
+    dense = "module d;\n\n@id(\"d.main\")\nfn main() -> i64\n{\n" + "".join(
+        "    let v%d = 0;\n" % k for k in range(180)) + "    v0\n}\n"
+    du = "file:///dense.spx"
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": du, "languageId": "semaprax", "version": 1, "text": dense}})
+    c.note("textDocument/publishDiagnostics")
+    r = c.request("textDocument/semanticTokens/full", {"textDocument": {"uri": du}})
+    assert r.get("error", {}).get("code") == -32803 and "exceeds the message bound" in r["error"]["message"], r
     assert c.call("shutdown") is None
     for i in range(50):
         assert c.error("textDocument/hover", {"textDocument": TD, "position": {"line": 0, "character": 0}})["code"] == -32600

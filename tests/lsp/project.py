@@ -237,10 +237,23 @@ def run(text, uri, extra):
     e = c.error("textDocument/rename", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "add(left"),
                                         "newName": "norm1"})
     assert e["code"] == -32803 and "SPX-" in e["message"], e
-    # a local has no stable identity
+    # a local is renamed by scope (tests/lsp/rename_local.py): the parameter and its use, in its
+    # module only; a name its scope binds already is refused (the candidate project does not verify)
+    r = c.call("textDocument/rename", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +"),
+                                       "newName": "l"})
+    dc = r["documentChanges"]
+    assert len(dc) == 1 and dc[0]["textDocument"] == {"uri": uri["core"], "version": 3}, dc
+    assert dc[0]["edits"] == [{"range": rng(text["core"], "left: i64", length=4), "newText": "l"},
+                              {"range": rng(text["core"], "left +", length=4), "newText": "l"}], dc
+    # its references and definition: by scope too, in its module
+    lr = c.call("textDocument/references", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +"),
+                                            "context": {"includeDeclaration": True}})
+    assert lr == [{"uri": uri["core"], "range": rng(text["core"], "left: i64", length=4)},
+                  {"uri": uri["core"], "range": rng(text["core"], "left +", length=4)}], lr
+    assert c.call("textDocument/definition", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +")}) == lr[0]
     e = c.error("textDocument/rename", {"textDocument": {"uri": uri["core"]}, "position": pos(text["core"], "left +"),
-                                        "newName": "l"})
-    assert "local" in e["message"], e
+                                        "newName": "right"})
+    assert e["code"] == -32803 and "SPX-T102" in e["message"], e
 
     # odd positions and names on a project document: an answer (or an error), never a crash
     for line, ch in ((0, 0), (0, 10 ** 6), (10 ** 6, 0), (2, 40), (len(text["app"].split("\n")) - 1, 1)):

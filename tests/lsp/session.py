@@ -1,6 +1,6 @@
 """session.py BIN — a scripted LSP session against `semaprax lsp` (issue 17
 item 4, docs/editors.md): lifecycle, diagnostics with fixes as code actions,
-hover, definition, references by stable identity, rename through the
+hover, definition, references by stable identity (a local's by scope), rename through the
 semantic patch engine (and a stale rename refused), formatting, document
 symbols, semantic tokens, all with UTF-16 positions over non-ASCII text."""
 import os
@@ -99,8 +99,14 @@ def main():
     loc = c.call("textDocument/definition", call_add)
     assert loc == {"uri": URI, "range": rng(TEXT, "add(a: i64", length=3)}, loc
     assert c.call("textDocument/definition", at(TEXT, "p.x", offset=2))["range"]["start"] == pos(TEXT, "x: i64")
-    assert c.call("textDocument/definition", at(TEXT, "add + add")) is None
-    assert c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": True})) == []
+    # a local (the parameter `add`): its binding and its uses by scope (lsp_local.c), never the
+    # function `add`
+    assert c.call("textDocument/definition", at(TEXT, "add + add")) == {"uri": URI, "range": rng(TEXT, "add: i64", length=3)}
+    lr = c.call("textDocument/references", dict(at(TEXT, "add + add", offset=7), context={"includeDeclaration": True}))
+    assert [x["range"]["start"] for x in lr] == [pos(TEXT, "add: i64"), pos(TEXT, "add + add"),
+                                                 pos(TEXT, "add + add", offset=6)], lr
+    lr = c.call("textDocument/references", dict(at(TEXT, "add + add"), context={"includeDeclaration": False}))
+    assert [x["range"]["start"] for x in lr] == [pos(TEXT, "add + add"), pos(TEXT, "add + add", offset=6)], lr
 
     # ---- references by stable identity (the parameter `add` is not one) ----
     refs = c.call("textDocument/references", dict(call_add, context={"includeDeclaration": True}))
@@ -126,9 +132,12 @@ def main():
     rx = apply(TEXT, renx["documentChanges"][0]["edits"])
     assert "px: i64" in rx and "px: add(1, 2)" in rx and "add(p.px, p.y)" in rx, rx
     assert check_text(rx)[0] == 0
+    # a local (the parameter `add`) is renamed by scope (tests/lsp/rename_local.py): the
+    # function `add` is not touched
+    renl = c.call("textDocument/rename", dict(at(TEXT, "add + add"), newName="x"))
+    rl = apply(TEXT, renl["documentChanges"][0]["edits"])
+    assert "fn twice(x: i64)" in rl and "x + x" in rl and "twice(add(p.x" in rl and check_text(rl)[0] == 0, rl
     # refused: no declaration here, a name that is no identifier, a stale version
-    e = c.error("textDocument/rename", dict(at(TEXT, "add + add"), newName="x"))
-    assert e["code"] == -32803 and "no stable identity" in e["message"], e
     e = c.error("textDocument/rename", dict(at(TEXT, "module"), newName="x"))
     assert e["code"] == -32803 and "no declaration" in e["message"], e
     e = c.error("textDocument/rename", dict(call_add, newName="1abc"))

@@ -91,8 +91,8 @@ while len(messages) < COUNT:
         add(b'{"jsonrpc":"2.0","id":%d,"id":%d,"method":"ping"}' % (i, i), (None, -32700))
     elif k == 12:   # batches
         add(b"[" + req(i) + b"]", (None, -32600))
-    elif k == 13:   # not JSON-RPC 2.0
-        add(b'{"jsonrpc":"1.0","id":%d,"method":"ping"}' % i, (i, -32600))
+    elif k == 13:   # not JSON-RPC 2.0 (nor "2.0" followed by a NUL)
+        add(b'{"jsonrpc":"%s","id":%d,"method":"ping"}' % (rng.choice([b"1.0", b"2.0\\u0000"]), i), (i, -32600))
     elif k == 14:   # garbage notifications: never answered
         add(json.dumps({"jsonrpc": "2.0", "method": rng.choice(["nosuch", "check", "$/x", ""]),
                         "params": rng.choice([{}, {"trace": 5}, [1, 2]])}).encode(), None)
@@ -105,8 +105,20 @@ while len(messages) < COUNT:
         add(b'{"jsonrpc":"2.0","id":%d,"method":"ping","extra":1}' % i, (i, -32600))
     elif k == 17:   # scalars and empty containers
         add(rng.choice([b"5", b'"x"', b"null", b"[]", b"{}"]), (None, None))
-    elif k == 18:   # NUL inside a string parameter
-        add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"a\\u0000b"}}' % i, (i, -32602))
+    elif k == 18:   # NUL inside a string parameter, or a method name (never the name before the NUL:
+        # `shutdown\u0000` is no shutdown, a notification `exit\u0000…` no exit)
+        v = (i // 20) % 5
+        if v == 3:      # a list member holding NUL is no filter or kind (never the word before it)
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"demo.main","filters":["types\\u0000x"]}}' % i,
+                (i, -32602))
+        elif v == 4:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"query","params":{"kind":["function\\u0000"]}}' % i, (i, -32602))
+        elif v == 0:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"context","params":{"symbol":"a\\u0000b"}}' % i, (i, -32602))
+        elif v == 1:
+            add(b'{"jsonrpc":"2.0","id":%d,"method":"%s\\u0000x"}' % (i, rng.choice([b"shutdown", b"status", b"ping"])), (i, -32601))
+        else:
+            add(b'{"jsonrpc":"2.0","method":"exit\\u0000"}', None)
     else:           # a valid request now and then: the service is still serving
         add(req(i, "status"), (i, "ok"))
 # then shutdown and requests after it

@@ -41,6 +41,11 @@ c2 = Client(BIN, path, "--mcp")
 check(c2.call("initialize", {"protocolVersion": "1999-01-01", "capabilities": {}})["protocolVersion"] == "2025-06-18",
       "version negotiation")
 c2.close()
+# a version holding NUL is none we speak (never the one before the NUL)
+c2 = Client(BIN, path, "--mcp")
+check(c2.call("initialize", {"protocolVersion": "2024-11-05\u0000x", "capabilities": {}})["protocolVersion"] == "2025-06-18",
+      "version with NUL")
+c2.close()
 
 tools = c.call("tools/list")["tools"]
 names = [t["name"] for t in tools]
@@ -121,6 +126,9 @@ check(err and text.startswith("error -32008:"), "test of a file")
 
 # protocol errors: unknown tool, missing name, unknown method, JSON-RPC's shutdown is not MCP's
 check(c.error("tools/call", {"name": "nosuch"}) == -32602, "unknown tool")
+# a name with NUL is no tool (never the name before the NUL)
+r = c.request("tools/call", {"name": "status\u0000x"})
+check(r.get("error", {}).get("code") == -32602 and "NUL" in r["error"]["message"], "tool name with NUL: %r" % r)
 check(c.error("tools/call", {}) == -32602, "tools/call without name")
 # `arguments` that are not an object: a protocol error naming `arguments` (a user
 # walk: it was a tool result saying "params must be an object")

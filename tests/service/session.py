@@ -299,6 +299,17 @@ check(c.error("test") == -32008, "test of a single file is unsupported")
 c.call("refresh", {"text": BODY})
 check(c.error("run") == -32006, "run refuses unsaved bytes")
 c.call("refresh")
+# no file on disk to run a command on (replaced by a directory, deleted): -32009 saying why,
+# not -32006's "write it, or refresh", which cannot help
+os.rename(path, path + ".away")
+os.mkdir(path)
+r = c.request("run")
+check(r["error"]["code"] == -32009 and "Is a directory" in r["error"]["message"], "run of a directory %r" % r)
+os.rmdir(path)
+r = c.request("doc")
+check(r["error"]["code"] == -32009 and "SPX-I001" in r["error"]["message"], "doc of a deleted file %r" % r)
+os.rename(path + ".away", path)
+check(c.call("run")["exit"] == 0, "run once the file is back")
 
 # patches: preview writes nothing; apply is stale-safe and refreshes the held source
 rev = c.call("check")["revision"]

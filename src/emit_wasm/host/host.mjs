@@ -346,7 +346,19 @@ function toWasm(type, v, i) {
 	}
 }
 
+// The export's result as its JS value.  A result that is not what the sig's
+// type reads (a module or a sig that does not match the export: a BigInt
+// where an i32 was said, a char that is no Unicode scalar value — above
+// U+10FFFF, negative, a surrogate) is a runtime failure (72) naming it, as
+// a block outside the memory is, never a host TypeError or RangeError, a
+// lone surrogate, or a wrong value read in silence.
 function fromWasm(type, v) {
+	const wide = type === 'i64' || type === 'usize';
+	const an = type === 'i32' || type === 'i64' ? 'an' : 'a';
+	if (typeof v !== (wide ? 'bigint' : 'number'))
+		throw new SemapraxFailure(72, `SEMAPRAX runtime failure: the module returned ${String(v)}${typeof v === 'bigint' ? 'n' : ''} where the sig reads ${an} ${type}: the sig does not match the export`);
+	if (type === 'char' && (!Number.isInteger(v) || v < 0 || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)))
+		throw new SemapraxFailure(72, `SEMAPRAX runtime failure: the module returned ${String(v)} as a char, which is not a Unicode scalar value`);
 	switch (type) {
 	case 'bool': return v !== 0;
 	case 'char': return String.fromCodePoint(v);
@@ -369,6 +381,8 @@ export async function loadModule(bytes, io = {}) {
 	const rtModule = await WebAssembly.compile(section('semaprax.rt'));
 	const grants = new Set(meta.grants);
 	async function call(name, sig, args) {
+		for (const t of sig)
+			if (!Object.prototype.hasOwnProperty.call(RANGE, t) && t !== 'bool' && t !== 'f64' && t !== 'char') throw new TypeError(`unknown type ${String(t)} in the sig`);
 		const params = sig.slice(0, -1);
 		if (args.length !== params.length) throw new TypeError(`expected ${params.length} arguments, got ${args.length}`);
 		const wargs = params.map((t, i) => toWasm(t, args[i], i));
