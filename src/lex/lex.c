@@ -920,7 +920,7 @@ done:
 }
 
 void
-lex_release_before(LexResult *lx, int tok)
+lex_release_before(LexResult *lx, int tok, Arena *to)
 {
 	/* every 256 KiB of tokens: each call is one system call, and what is
 	 * still held at the end of the parse (the peak) is at most that much */
@@ -939,15 +939,34 @@ lex_release_before(LexResult *lx, int tok)
 	}
 	/* (the block's first page stays: it holds lex_vals' address) */
 	size_t from = TOK_HEAD + sizeof(Token) * (size_t)lx->toks_released, page = (size_t)sysconf(_SC_PAGESIZE);
-	spx_big_release((char *)lx->toks - TOK_HEAD, from < page ? page : from, TOK_HEAD + sizeof(Token) * (size_t)tok, true);
+	size_t upto = TOK_HEAD + sizeof(Token) * (size_t)tok;
+	if (to) {
+		/* whole pages from the one holding byte `from` (not given before:
+		 * the previous call stopped below it) up to the one holding `upto` */
+		size_t lo = (from < page ? page : from) / page * page, hi = upto / page * page;
+		if (hi > lo) {
+			if (lx->toks_don_hi != lo)
+				lx->toks_don_lo = lo;   /* (the first: lex_free unmaps around them) */
+			lx->toks_don_hi = hi;
+			arena_donate(to, (char *)lx->toks - TOK_HEAD + lo, hi - lo);
+		}
+	} else {
+		spx_big_release((char *)lx->toks - TOK_HEAD, from < page ? page : from, upto, true);
+	}
 	lx->toks_released = tok;
 }
 
 void
 lex_free(LexResult *lx)
 {
-	if (lx->toks)
+	if (lx->toks && lx->toks_don_hi > lx->toks_don_lo) {
+		/* the donated pages are the arena's now */
+		char *block = (char *)lx->toks - TOK_HEAD;
+		spx_big_free(block, lx->toks_don_lo, true);
+		spx_big_free(block + lx->toks_don_hi, toks_bytes(lx->toks_cap) - lx->toks_don_hi, true);
+	} else if (lx->toks) {
 		spx_big_free((char *)lx->toks - TOK_HEAD, toks_bytes(lx->toks_cap), lx->toks_mapped);
+	}
 	if (lx->vals)
 		spx_big_free(lx->vals, sizeof(LexVal) * lx->vals_cap, lx->vals_mapped);
 	lx->vals = NULL;

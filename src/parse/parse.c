@@ -1427,7 +1427,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
 		if (p.pos > 64) {
-			lex_release_before(&lx, p.pos - 64);
+			lex_release_before(&lx, p.pos - 64, arena);
 			size_t at = p.toks[p.pos - 64].span.start;
 			if (mapped && at - src_dropped >= ((size_t)256 << 10)) {
 				mapfile_drop_range(src, src_dropped, at);
