@@ -43,6 +43,9 @@ typedef struct Lexer {
 	VEC(Comment) comments;
 	bool had_error;
 	bool nl;                 /* a line break since the previous token's start (or no token yet) */
+	/* the nesting pass (LexResult.nest_over): bracket depth, the length of
+	 * the current run of unary operators */
+	int depth, run, nest_over, items_hint;
 } Lexer;
 
 static inline Span
@@ -121,6 +124,7 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	 * in the whitespace between (lex_source) or inside that token (only
 	 * strings, chars and error tokens can hold one) */
 	t->line_first = L->nl;
+	L->run = 0;   /* (no token pushed here is a unary operator) */
 	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
 	    memchr(L->src + start, '\n', end - start) != NULL;
 	t->v = 0;
@@ -672,6 +676,31 @@ lex_lone_amp(Lexer *L)
 	return TOK_ERROR;
 }
 
+/* The nesting pass's view of a punctuation token. */
+enum { NC_OPEN = 1, NC_CLOSE = 2, NC_UNARY = 4, NC_RUNPREV = 8 };
+static const uint8_t nest_class[TOK__COUNT] = {
+	[TOK_LPAREN] = NC_OPEN | NC_RUNPREV, [TOK_LBRACE] = NC_OPEN, [TOK_LBRACKET] = NC_OPEN,
+	[TOK_RPAREN] = NC_CLOSE, [TOK_RBRACE] = NC_CLOSE, [TOK_RBRACKET] = NC_CLOSE,
+	[TOK_MINUS] = NC_UNARY | NC_RUNPREV, [TOK_BANG] = NC_UNARY | NC_RUNPREV,
+	[TOK_ASSIGN] = NC_RUNPREV, [TOK_COMMA] = NC_RUNPREV,
+};
+
+/* A declaration keyword (the nesting pass counts them outside brackets:
+ * the parser's declaration array is sized by it). */
+static inline bool
+item_keyword(const char *s, size_t n)
+{
+	switch (n) {
+	case 2: return s[0] == 'f' && s[1] == 'n';
+	case 5: return memcmp(s, "class", 5) == 0;
+	case 6: return memcmp(s, "record", 6) == 0;
+	case 7: return memcmp(s, "variant", 7) == 0 || memcmp(s, "session", 7) == 0;
+	case 8: return memcmp(s, "resource", 8) == 0;
+	case 9: return memcmp(s, "interface", 9) == 0;
+	default: return false;
+	}
+}
+
 /* The punctuation token starting with c (lex_class LC_PUNCT or LC_SLASH):
  * one or two bytes, never a line break, so the next token is not first on
  * its line unless whitespace says so (push_tok's test, known here). */
@@ -720,6 +749,20 @@ lex_punct(Lexer *L, int c)
 		if (d == '|') { k = TOK_OROR; n = 2; } else k = TOK_PIPE;
 		break;
 	}
+	/* the nesting pass: a bracket's depth, a run of unary operators (a
+	 * `-` or `!` after `-`, `!`, `(`, `=`, `,` or another unary one) */
+	unsigned nc = nest_class[k];
+	if (nc & NC_OPEN) {
+		if (++L->depth > LEX_NEST_MAX && L->nest_over < 0)
+			L->nest_over = L->toks.len;
+	} else if ((nc & NC_CLOSE) && L->depth > 0) {
+		L->depth--;
+	}
+	bool unary = (nc & NC_UNARY) && L->toks.len > 0 &&
+	    ((nest_class[L->toks.items[L->toks.len - 1].kind] & NC_RUNPREV) || L->run > 0);
+	L->run = unary ? L->run + 1 : 0;
+	if (L->run > LEX_NEST_MAX && L->nest_over < 0)
+		L->nest_over = L->toks.len;
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
 	Token *t = &L->toks.items[L->toks.len++];
@@ -777,6 +820,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.arena = arena;
 	L.diags = diags;
 	L.nl = true;
+	L.nest_over = -1;
 	L.toks.cap = len + 2;
 	char *block = spx_big_reserve(toks_bytes(L.toks.cap), &L.toks.mapped);
 	if (!block) {
@@ -857,6 +901,8 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			L.pos = pos + (pos < len && src[pos] == ' ');
 			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
 				out->if_names = true;
+			if (L.depth == 0 && item_keyword(src + start, pos - start))
+				L.items_hint++;
 			push_tok(&L, TOK_IDENT, start, pos);
 			continue;
 		}
@@ -926,6 +972,8 @@ done:
 	out->comments = L.comments.items;
 	arena_own(arena, L.comments.items);
 	out->had_error = L.had_error;
+	out->nest_over = L.nest_over;
+	out->items_hint = L.items_hint;
 }
 
 void

@@ -119,7 +119,14 @@ typedef struct LexResult {
 	bool had_error;
 	bool fatal;          /* the input is not text (I001): nothing was lexed */
 	bool if_names;       /* some identifier is `_if` and more (parse_gather_if_names) */
+	/* The reference's token pass before parsing, made while lexing: */
+	int nest_over;       /* the first token past LEX_NEST_MAX brackets or unary operators deep, or -1 */
+	int items_hint;      /* declaration keywords outside brackets */
 } LexResult;
+
+/* The bound of bracket nesting and of a run of unary `-`/`!` (P207;
+ * PARSE_MAX_DEPTH is the same bound on the tree). */
+#define LEX_NEST_MAX 128
 
 /*
  * Lexes src[0..len).  Invalid UTF-8 is I001 (nothing else is lexed); a BOM
