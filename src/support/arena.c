@@ -114,7 +114,7 @@ arena_expect_end(Arena *a)
 size_t
 arena_used(const Arena *a)
 {
-	return a->total - (size_t)(a->lim - a->cur) - (size_t)(a->resume.lim - a->resume.cur);
+	return a->total - (size_t)((a->dend ? a->dend : a->lim) - a->cur) - (size_t)(a->resume.lim - a->resume.cur);
 }
 
 void
@@ -146,6 +146,21 @@ region_left(const Arena *a)
 	return a->at && !a->at->donated ? (size_t)(a->lim - a->cur) : 0;
 }
 
+#define ZERO_WINDOW ((size_t)64 << 10)
+
+/* Zeroes the donated chunk's next window (at least n bytes past the cursor;
+ * the caller knows they fit before dend). */
+static void
+zero_more(Arena *a, size_t n)
+{
+	size_t want = n > ZERO_WINDOW ? n : ZERO_WINDOW;
+	char *to = (size_t)(a->dend - a->cur) > want ? a->cur + want : a->dend;
+	memset(a->lim, 0, (size_t)(to - a->lim));
+	a->lim = to;
+	if (a->lim == a->dend)
+		a->dend = NULL;
+}
+
 /* Moves the allocation cursor to donated memory (zeroed now, whole) or
  * back to the regular chunk it left; false: neither holds n bytes. */
 static bool
@@ -154,7 +169,6 @@ arena_switch(Arena *a, size_t n)
 	if (a->ndon >= sizeof(ArenaChunk) + n) {
 		ArenaChunk *c = (ArenaChunk *)(void *)a->don;
 		size_t bytes = a->ndon;
-		memset(c, 0, bytes);
 		if (region_left(a) > (size_t)(a->resume.lim - a->resume.cur)) {
 			a->resume.cur = a->cur;
 			a->resume.lim = a->lim;
@@ -175,9 +189,15 @@ arena_switch(Arena *a, size_t n)
 		a->total += c->size;
 		a->don = NULL;
 		a->ndon = 0;
+		/* zeroed a window at a time, as the cursor reaches it: what the
+		 * arena never fills is not written (nor made resident again) */
+		a->dend = a->lim;
+		a->lim = a->cur;
+		zero_more(a, n);
 		return true;
 	}
 	if ((size_t)(a->resume.lim - a->resume.cur) >= n) {
+		a->dend = NULL;
 		a->cur = a->resume.cur;
 		a->lim = a->resume.lim;
 		a->at = a->resume.at;
@@ -225,6 +245,7 @@ arena_grow(Arena *a, size_t need)
 	c->next = a->head;
 	a->head = c;
 	a->at = c;
+	a->dend = NULL;
 	a->cur = (char *)c->data;
 	a->lim = a->cur + size;
 	a->zeroed = mapped;
@@ -242,6 +263,8 @@ arena_take_tail(Arena *to, Arena *from)
 	to->cur = from->cur;
 	to->lim = from->lim;
 	to->zeroed = from->zeroed;
+	to->dend = from->dend;
+	from->dend = NULL;
 	/* donated memory not yet used goes along (the taker is freed first) */
 	to->don = from->don;
 	to->ndon = from->ndon;
@@ -284,6 +307,8 @@ arena_alloc_slow(Arena *a, size_t n)
 	n = (n + 7) & ~(size_t)7;
 	if (n == 0)
 		n = 8;
+	if ((size_t)(a->lim - a->cur) < n && a->dend && (size_t)(a->dend - a->cur) >= n)
+		zero_more(a, n);
 	if ((size_t)(a->lim - a->cur) < n && !arena_switch(a, n))
 		arena_grow(a, n);
 	void *p = a->cur;

@@ -29,6 +29,7 @@ typedef struct Arena {
 	char *don;         /* donated bytes not yet used, page-aligned; owned */
 	size_t ndon;
 	bool donated_any;  /* new mapped chunks get small pages: they fill the gaps */
+	char *dend;        /* a donated current chunk's end while [lim, dend) is not yet zeroed */
 	struct {           /* a regular chunk's rest while donated memory is filled */
 		char *cur, *lim, *unit_next;
 		ArenaChunk *at;
