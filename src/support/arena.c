@@ -117,6 +117,10 @@ arena_used(const Arena *a)
 	return a->total - (size_t)((a->dend ? a->dend : a->lim) - a->cur) - (size_t)(a->resume.lim - a->resume.cur);
 }
 
+static bool arena_switch(Arena *a, size_t n);
+#define ZERO_WINDOW ((size_t)64 << 10)
+#define DON_KEEP ((size_t)256 << 10)
+
 void
 arena_donate(Arena *a, void *p, size_t n)
 {
@@ -130,13 +134,27 @@ arena_donate(Arena *a, void *p, size_t n)
 #endif
 	if (a->ndon && a->don + a->ndon == (char *)p) {
 		a->ndon += n;
-		return;
+	} else {
+		if (a->ndon)
+			spx_big_free(a->don, a->ndon, true);
+		a->don = p;
+		a->ndon = n;
 	}
-	if (a->ndon)
-		spx_big_free(a->don, a->ndon, true);
-	a->don = p;
-	a->ndon = n;
 	a->donated_any = true;
+	/* A parser donates every 256 KiB of dead tokens, between items; one
+	 * huge item donates them all at once.  What the arena has not used
+	 * stays resident only up to DON_KEEP (the newest bytes): the rest goes
+	 * back now, as a release would have returned it. */
+	if (a->ndon > DON_KEEP) {
+		size_t drop = a->ndon - DON_KEEP;
+		spx_big_free(a->don, drop, true);
+		a->don += drop;
+		a->ndon = DON_KEEP;
+	}
+	/* Filled before any regular chunk (whose untouched pages cost nothing
+	 * yet): the arena moves there now, the chunk it leaves is resumed. */
+	if (a->at && !a->at->donated && a->ndon >= sizeof(ArenaChunk) + ZERO_WINDOW)
+		arena_switch(a, 8);
 }
 
 /* Whether [cur, lim) is worth keeping for later: a regular chunk's rest. */
@@ -145,8 +163,6 @@ region_left(const Arena *a)
 {
 	return a->at && !a->at->donated ? (size_t)(a->lim - a->cur) : 0;
 }
-
-#define ZERO_WINDOW ((size_t)64 << 10)
 
 /* Zeroes the donated chunk's next window (at least n bytes past the cursor;
  * the caller knows they fit before dend). */
