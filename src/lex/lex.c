@@ -979,15 +979,21 @@ done:
 void
 lex_release_before(LexResult *lx, int tok, Arena *to)
 {
-	/* every 256 KiB of tokens: each call is one system call, and what is
-	 * still held at the end of the parse (the peak) is at most that much */
-	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)256 << 10) / sizeof(Token)))
+	/* every 256 KiB of tokens when released (each call is one system call,
+	 * and what is still held at the end of the parse, the peak, is at most
+	 * that much); every 64 KiB when donated (no system call: the tree
+	 * starts filling them sooner) */
+	size_t step = to ? (size_t)64 << 10 : (size_t)256 << 10;
+	if (!lx->toks_mapped || tok - lx->toks_released < (int)(step / sizeof(Token)))
 		return;
-	/* the values of those tokens: up to the last one's (values are in token order) */
+	/* the values of those tokens: up to the last one's (values are in token
+	 * order), once 64 KiB of them are dead */
 	for (int i = tok - 1; i >= lx->toks_released; i--) {
 		TokKind k = (TokKind)lx->toks[i].kind;
 		if (k == TOK_INT || k == TOK_FLOAT || k == TOK_STRING) {
 			uint32_t dead = lx->toks[i].v + 1;
+			if (sizeof(LexVal) * (dead - lx->vals_released) < ((size_t)64 << 10) && to)
+				break;
 			if (lx->vals_mapped)
 				spx_big_release(lx->vals, sizeof(LexVal) * lx->vals_released, sizeof(LexVal) * dead, true);
 			lx->vals_released = dead;
