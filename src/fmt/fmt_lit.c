@@ -45,18 +45,46 @@ fmt_char(Buf *out, uint32_t cp)
 	buf_put(out, text, rt_char_literal(text, cp));
 }
 
+/* Bytes a string literal writes as they are without a closer look:
+ * printable ASCII but `"` and `\`. */
+static const unsigned char plain_ascii[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /* A string's value as its canonical literal.  Control characters (C0, DEL,
  * C1) are escapes, never raw: a raw carriage return is lost to line-ending
  * conversion and an escape sequence acts on a terminal showing the file;
  * so are the bidi and line-separator format controls (diag_invisible_format,
  * "Trojan Source"), which reorder or break a line unseen.  The value is the
  * same (`\u{202e}` is the escape of U+202E), so the rewrite is idempotent. */
+
 void
 fmt_string(Buf *out, const char *s, size_t n)
 {
 	buf_putc(out, '"');
 	size_t run = 0;   /* the start of the bytes not yet written */
 	for (size_t i = 0; i < n; i++) {
+		/* printable ASCII but `"` and `\` (nearly every byte of an
+		 * `@id`): skipped by one table lookup a byte */
+		while (i < n && plain_ascii[(unsigned char)s[i]])
+			i++;
+		if (i == n)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		uint32_t cp = c;
 		int k = c >= 0x80 ? utf8_decode((const unsigned char *)s + i, n - i, &cp) : 1;

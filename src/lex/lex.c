@@ -43,6 +43,9 @@ typedef struct Lexer {
 	VEC(Comment) comments;
 	bool had_error;
 	bool nl;                 /* a line break since the previous token's start (or no token yet) */
+	/* the nesting pass (LexResult.nest_over): bracket depth, the length of
+	 * the current run of unary operators */
+	int depth, run, nest_over, items_hint;
 } Lexer;
 
 static inline Span
@@ -121,6 +124,7 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	 * in the whitespace between (lex_source) or inside that token (only
 	 * strings, chars and error tokens can hold one) */
 	t->line_first = L->nl;
+	L->run = 0;   /* (no token pushed here is a unary operator) */
 	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
 	    memchr(L->src + start, '\n', end - start) != NULL;
 	t->v = 0;
@@ -672,6 +676,31 @@ lex_lone_amp(Lexer *L)
 	return TOK_ERROR;
 }
 
+/* The nesting pass's view of a punctuation token. */
+enum { NC_OPEN = 1, NC_CLOSE = 2, NC_UNARY = 4, NC_RUNPREV = 8 };
+static const uint8_t nest_class[TOK__COUNT] = {
+	[TOK_LPAREN] = NC_OPEN | NC_RUNPREV, [TOK_LBRACE] = NC_OPEN, [TOK_LBRACKET] = NC_OPEN,
+	[TOK_RPAREN] = NC_CLOSE, [TOK_RBRACE] = NC_CLOSE, [TOK_RBRACKET] = NC_CLOSE,
+	[TOK_MINUS] = NC_UNARY | NC_RUNPREV, [TOK_BANG] = NC_UNARY | NC_RUNPREV,
+	[TOK_ASSIGN] = NC_RUNPREV, [TOK_COMMA] = NC_RUNPREV,
+};
+
+/* A declaration keyword (the nesting pass counts them outside brackets:
+ * the parser's declaration array is sized by it). */
+static inline bool
+item_keyword(const char *s, size_t n)
+{
+	switch (n) {
+	case 2: return s[0] == 'f' && s[1] == 'n';
+	case 5: return memcmp(s, "class", 5) == 0;
+	case 6: return memcmp(s, "record", 6) == 0;
+	case 7: return memcmp(s, "variant", 7) == 0 || memcmp(s, "session", 7) == 0;
+	case 8: return memcmp(s, "resource", 8) == 0;
+	case 9: return memcmp(s, "interface", 9) == 0;
+	default: return false;
+	}
+}
+
 /* The punctuation token starting with c (lex_class LC_PUNCT or LC_SLASH):
  * one or two bytes, never a line break, so the next token is not first on
  * its line unless whitespace says so (push_tok's test, known here). */
@@ -720,6 +749,20 @@ lex_punct(Lexer *L, int c)
 		if (d == '|') { k = TOK_OROR; n = 2; } else k = TOK_PIPE;
 		break;
 	}
+	/* the nesting pass: a bracket's depth, a run of unary operators (a
+	 * `-` or `!` after `-`, `!`, `(`, `=`, `,` or another unary one) */
+	unsigned nc = nest_class[k];
+	if (nc & NC_OPEN) {
+		if (++L->depth > LEX_NEST_MAX && L->nest_over < 0)
+			L->nest_over = L->toks.len;
+	} else if ((nc & NC_CLOSE) && L->depth > 0) {
+		L->depth--;
+	}
+	bool unary = (nc & NC_UNARY) && L->toks.len > 0 &&
+	    ((nest_class[L->toks.items[L->toks.len - 1].kind] & NC_RUNPREV) || L->run > 0);
+	L->run = unary ? L->run + 1 : 0;
+	if (L->run > LEX_NEST_MAX && L->nest_over < 0)
+		L->nest_over = L->toks.len;
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
 	Token *t = &L->toks.items[L->toks.len++];
@@ -777,6 +820,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 	L.arena = arena;
 	L.diags = diags;
 	L.nl = true;
+	L.nest_over = -1;
 	L.toks.cap = len + 2;
 	char *block = spx_big_reserve(toks_bytes(L.toks.cap), &L.toks.mapped);
 	if (!block) {
@@ -838,17 +882,27 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			L.pos = pos;
 			continue;
 		}
-		case LC_WS:
+		case LC_WS: {
+			/* a line break and the next line's indentation in one step
+			 * (one dispatch fewer a line) */
 			L.nl |= c == '\n';
-			L.pos++;
+			size_t pos = L.pos + 1;
+			while (pos < len && src[pos] == ' ')
+				pos++;
+			L.pos = pos;
 			continue;
+		}
 		case LC_IDENT: {
 			size_t start = L.pos, pos = start + 1;
 			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
 				pos++;
-			L.pos = pos;
+			/* a name and the one space after it (`let x = …`): one
+			 * dispatch fewer for most names */
+			L.pos = pos + (pos < len && src[pos] == ' ');
 			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
 				out->if_names = true;
+			if (L.depth == 0 && item_keyword(src + start, pos - start))
+				L.items_hint++;
 			push_tok(&L, TOK_IDENT, start, pos);
 			continue;
 		}
@@ -870,6 +924,7 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			continue;
 		case LC_PUNCT:
 			lex_punct(&L, c);
+			L.pos += L.pos < len && src[L.pos] == ' ';   /* `x = y`, `a, b`: as after a name */
 			continue;
 		case LC_HIGH: {
 			uint32_t cp;
@@ -917,20 +972,28 @@ done:
 	out->comments = L.comments.items;
 	arena_own(arena, L.comments.items);
 	out->had_error = L.had_error;
+	out->nest_over = L.nest_over;
+	out->items_hint = L.items_hint;
 }
 
 void
-lex_release_before(LexResult *lx, int tok)
+lex_release_before(LexResult *lx, int tok, Arena *to)
 {
-	/* every 256 KiB of tokens: each call is one system call, and what is
-	 * still held at the end of the parse (the peak) is at most that much */
-	if (!lx->toks_mapped || tok - lx->toks_released < (int)(((size_t)256 << 10) / sizeof(Token)))
+	/* every 256 KiB of tokens when released (each call is one system call,
+	 * and what is still held at the end of the parse, the peak, is at most
+	 * that much); every 64 KiB when donated (no system call: the tree
+	 * starts filling them sooner) */
+	size_t step = to ? (size_t)64 << 10 : (size_t)256 << 10;
+	if (!lx->toks_mapped || tok - lx->toks_released < (int)(step / sizeof(Token)))
 		return;
-	/* the values of those tokens: up to the last one's (values are in token order) */
+	/* the values of those tokens: up to the last one's (values are in token
+	 * order), once 64 KiB of them are dead */
 	for (int i = tok - 1; i >= lx->toks_released; i--) {
 		TokKind k = (TokKind)lx->toks[i].kind;
 		if (k == TOK_INT || k == TOK_FLOAT || k == TOK_STRING) {
 			uint32_t dead = lx->toks[i].v + 1;
+			if (sizeof(LexVal) * (dead - lx->vals_released) < ((size_t)64 << 10) && to)
+				break;
 			if (lx->vals_mapped)
 				spx_big_release(lx->vals, sizeof(LexVal) * lx->vals_released, sizeof(LexVal) * dead, true);
 			lx->vals_released = dead;
@@ -939,15 +1002,34 @@ lex_release_before(LexResult *lx, int tok)
 	}
 	/* (the block's first page stays: it holds lex_vals' address) */
 	size_t from = TOK_HEAD + sizeof(Token) * (size_t)lx->toks_released, page = (size_t)sysconf(_SC_PAGESIZE);
-	spx_big_release((char *)lx->toks - TOK_HEAD, from < page ? page : from, TOK_HEAD + sizeof(Token) * (size_t)tok, true);
+	size_t upto = TOK_HEAD + sizeof(Token) * (size_t)tok;
+	if (to) {
+		/* whole pages from the one holding byte `from` (not given before:
+		 * the previous call stopped below it) up to the one holding `upto` */
+		size_t lo = (from < page ? page : from) / page * page, hi = upto / page * page;
+		if (hi > lo) {
+			if (lx->toks_don_hi != lo)
+				lx->toks_don_lo = lo;   /* (the first: lex_free unmaps around them) */
+			lx->toks_don_hi = hi;
+			arena_donate(to, (char *)lx->toks - TOK_HEAD + lo, hi - lo);
+		}
+	} else {
+		spx_big_release((char *)lx->toks - TOK_HEAD, from < page ? page : from, upto, true);
+	}
 	lx->toks_released = tok;
 }
 
 void
 lex_free(LexResult *lx)
 {
-	if (lx->toks)
+	if (lx->toks && lx->toks_don_hi > lx->toks_don_lo) {
+		/* the donated pages are the arena's now */
+		char *block = (char *)lx->toks - TOK_HEAD;
+		spx_big_free(block, lx->toks_don_lo, true);
+		spx_big_free(block + lx->toks_don_hi, toks_bytes(lx->toks_cap) - lx->toks_don_hi, true);
+	} else if (lx->toks) {
 		spx_big_free((char *)lx->toks - TOK_HEAD, toks_bytes(lx->toks_cap), lx->toks_mapped);
+	}
 	if (lx->vals)
 		spx_big_free(lx->vals, sizeof(LexVal) * lx->vals_cap, lx->vals_mapped);
 	lx->vals = NULL;

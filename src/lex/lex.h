@@ -109,6 +109,7 @@ typedef struct LexResult {
 	size_t toks_cap;     /* allocated tokens */
 	bool toks_mapped;    /* toks is an anonymous mapping, not a heap block */
 	int toks_released;   /* lex_release_before: tokens below this index are gone */
+	size_t toks_don_lo, toks_don_hi;   /* bytes of the block given to an arena (lex_release_before) */
 	LexVal *vals;        /* owned with toks (lex_vals(toks)) */
 	size_t vals_cap;
 	bool vals_mapped;
@@ -118,7 +119,14 @@ typedef struct LexResult {
 	bool had_error;
 	bool fatal;          /* the input is not text (I001): nothing was lexed */
 	bool if_names;       /* some identifier is `_if` and more (parse_gather_if_names) */
+	/* The reference's token pass before parsing, made while lexing: */
+	int nest_over;       /* the first token past LEX_NEST_MAX brackets or unary operators deep, or -1 */
+	int items_hint;      /* declaration keywords outside brackets */
 } LexResult;
+
+/* The bound of bracket nesting and of a run of unary `-`/`!` (P207;
+ * PARSE_MAX_DEPTH is the same bound on the tree). */
+#define LEX_NEST_MAX 128
 
 /*
  * Lexes src[0..len).  Invalid UTF-8 is I001 (nothing else is lexed); a BOM
@@ -126,8 +134,10 @@ typedef struct LexResult {
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
 /* The caller is done with toks[0..tok): their memory may go back to the
- * system (mapped arrays, every 256 KiB, in pages); they must not be read again. */
-void lex_release_before(LexResult *lx, int tok);
+ * system (mapped arrays, every 256 KiB, in pages); they must not be read again.
+ * With an arena, the tokens' whole pages are donated to it (arena_donate)
+ * instead: a parser's tree fills the pages of the tokens behind it. */
+void lex_release_before(LexResult *lx, int tok, Arena *to);
 /* Releases the token array (the comments stay in the arena). */
 void lex_free(LexResult *lx);
 

@@ -1276,44 +1276,24 @@ out:
  * The token pass the reference makes before parsing: bracket depth and runs
  * of unary operators beyond PARSE_MAX_DEPTH are P207 at the first token that
  * exceeds the bound, and nothing else is parsed (so no recursion can run
- * deep).  Tree depth is checked again while parsing (enter/leave).
+ * deep).  The lexer makes the pass as it pushes the tokens (LexResult's
+ * nest_over and items_hint: no second walk over a large token array); its
+ * P207 comes after every lexical diagnostic, as the pass's did.  Tree depth
+ * is checked again while parsing (enter/leave).
  */
+_Static_assert(PARSE_MAX_DEPTH == LEX_NEST_MAX, "the lexer's nesting pass and the parser share the bound");
+
 static bool
-nesting_prepass(Parser *p)
+nesting_prepass(Parser *p, const LexResult *lx)
 {
-	int depth = 0, run = 0;
-	for (int i = 0; i < p->ntoks; i++) {
-		Token *t = &p->toks[i];
-		switch (t->kind) {
-		case TOK_LPAREN: case TOK_LBRACE: case TOK_LBRACKET:
-			depth++;
-			break;
-		case TOK_RPAREN: case TOK_RBRACE: case TOK_RBRACKET:
-			if (depth > 0)
-				depth--;
-			break;
-		default:
-			break;
-		}
-		if (depth == 0 && t->kind == TOK_IDENT &&
-		    (parse_tok_is_word(p, t, "fn") || parse_tok_is_word(p, t, "record") || parse_tok_is_word(p, t, "variant") ||
-		     parse_tok_is_word(p, t, "class") || parse_tok_is_word(p, t, "resource") ||
-		     parse_tok_is_word(p, t, "interface") || parse_tok_is_word(p, t, "session")))
-			p->items_hint++;
-		bool unary = (t->kind == TOK_MINUS || t->kind == TOK_BANG) && i > 0 &&
-		    (p->toks[i - 1].kind == TOK_MINUS || p->toks[i - 1].kind == TOK_BANG || run > 0 ||
-		     p->toks[i - 1].kind == TOK_LPAREN || p->toks[i - 1].kind == TOK_ASSIGN ||
-		     p->toks[i - 1].kind == TOK_COMMA);
-		run = unary ? run + 1 : 0;
-		if (depth > PARSE_MAX_DEPTH || run > PARSE_MAX_DEPTH) {
-			Diag *d = diag_report(p->diags, DIAG_P207, &t->span,
-			    "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
-			diag_set_help(d, "split the expression or block into named helper functions");
-			p->had_error = true;
-			return true;
-		}
-	}
-	return false;
+	p->items_hint = lx->items_hint;
+	if (lx->nest_over < 0)
+		return false;
+	Diag *d = diag_report(p->diags, DIAG_P207, &p->toks[lx->nest_over].span,
+	    "source nesting depth exceeds the admitted maximum (%d)", PARSE_MAX_DEPTH);
+	diag_set_help(d, "split the expression or block into named helper functions");
+	p->had_error = true;
+	return true;
 }
 
 /* file = module_decl , { use_decl } , [ permit_decl ] , item , { item } , EOF ; */
@@ -1359,7 +1339,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.if_names = lx.if_names;
 	p.builtin_result = br;
 
-	if (lx.fatal || nesting_prepass(&p)) {
+	if (lx.fatal || nesting_prepass(&p, &lx)) {
 		lex_free(&lx);
 		free(p.names);
 		return m;
@@ -1427,7 +1407,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
 		if (p.pos > 64) {
-			lex_release_before(&lx, p.pos - 64);
+			lex_release_before(&lx, p.pos - 64, arena);
 			size_t at = p.toks[p.pos - 64].span.start;
 			if (mapped && at - src_dropped >= ((size_t)256 << 10)) {
 				mapfile_drop_range(src, src_dropped, at);

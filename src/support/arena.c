@@ -23,6 +23,7 @@ struct ArenaChunk {
 	ArenaChunk *next;
 	size_t size;
 	bool mapped;     /* from spx_big_alloc's mapping: zero-filled, untouched */
+	bool donated;    /* arena_donate's memory (mapped; zeroed when it became a chunk) */
 	/* payload follows, 16-byte aligned */
 	max_align_t data[];
 };
@@ -45,6 +46,8 @@ arena_free(Arena *a)
 		spx_big_free(c, sizeof(ArenaChunk) + c->size, c->mapped);
 		c = next;
 	}
+	if (a->ndon)
+		spx_big_free(a->don, a->ndon, true);
 	memset(a, 0, sizeof *a);
 }
 
@@ -111,7 +114,115 @@ arena_expect_end(Arena *a)
 size_t
 arena_used(const Arena *a)
 {
-	return a->total - (size_t)(a->lim - a->cur);
+	return a->total - (size_t)((a->dend ? a->dend : a->lim) - a->cur) - (size_t)(a->resume.lim - a->resume.cur);
+}
+
+static bool arena_switch(Arena *a, size_t n);
+#define ZERO_WINDOW ((size_t)64 << 10)
+#define DON_KEEP ((size_t)256 << 10)
+
+void
+arena_donate(Arena *a, void *p, size_t n)
+{
+	if (!n)
+		return;
+#ifdef SPX_ASAN
+	/* every allocation is a heap block of its own: nothing to fill */
+	spx_big_free(p, n, true);
+	(void)a;
+	return;
+#endif
+	if (a->ndon && a->don + a->ndon == (char *)p) {
+		a->ndon += n;
+	} else {
+		if (a->ndon)
+			spx_big_free(a->don, a->ndon, true);
+		a->don = p;
+		a->ndon = n;
+	}
+	a->donated_any = true;
+	/* A parser donates every 256 KiB of dead tokens, between items; one
+	 * huge item donates them all at once.  What the arena has not used
+	 * stays resident only up to DON_KEEP (the newest bytes): the rest goes
+	 * back now, as a release would have returned it. */
+	if (a->ndon > DON_KEEP) {
+		size_t drop = a->ndon - DON_KEEP;
+		spx_big_free(a->don, drop, true);
+		a->don += drop;
+		a->ndon = DON_KEEP;
+	}
+	/* Filled before any regular chunk (whose untouched pages cost nothing
+	 * yet): the arena moves there now, the chunk it leaves is resumed. */
+	if (a->at && !a->at->donated && a->ndon >= sizeof(ArenaChunk) + ZERO_WINDOW)
+		arena_switch(a, 8);
+}
+
+/* Whether [cur, lim) is worth keeping for later: a regular chunk's rest. */
+static size_t
+region_left(const Arena *a)
+{
+	return a->at && !a->at->donated ? (size_t)(a->lim - a->cur) : 0;
+}
+
+/* Zeroes the donated chunk's next window (at least n bytes past the cursor;
+ * the caller knows they fit before dend). */
+static void
+zero_more(Arena *a, size_t n)
+{
+	size_t want = n > ZERO_WINDOW ? n : ZERO_WINDOW;
+	char *to = (size_t)(a->dend - a->cur) > want ? a->cur + want : a->dend;
+	memset(a->lim, 0, (size_t)(to - a->lim));
+	a->lim = to;
+	if (a->lim == a->dend)
+		a->dend = NULL;
+}
+
+/* Moves the allocation cursor to donated memory (zeroed now, whole) or
+ * back to the regular chunk it left; false: neither holds n bytes. */
+static bool
+arena_switch(Arena *a, size_t n)
+{
+	if (a->ndon >= sizeof(ArenaChunk) + n) {
+		ArenaChunk *c = (ArenaChunk *)(void *)a->don;
+		size_t bytes = a->ndon;
+		if (region_left(a) > (size_t)(a->resume.lim - a->resume.cur)) {
+			a->resume.cur = a->cur;
+			a->resume.lim = a->lim;
+			a->resume.at = a->at;
+			a->resume.zeroed = a->zeroed;
+			a->resume.unit_next = a->unit_next;
+		}
+		c->size = bytes - sizeof(ArenaChunk);
+		c->mapped = true;
+		c->donated = true;
+		c->next = a->head;
+		a->head = c;
+		a->at = c;
+		a->cur = (char *)c->data;
+		a->lim = a->cur + c->size;
+		a->zeroed = true;
+		a->unit_next = NULL;
+		a->total += c->size;
+		a->don = NULL;
+		a->ndon = 0;
+		/* zeroed a window at a time, as the cursor reaches it: what the
+		 * arena never fills is not written (nor made resident again) */
+		a->dend = a->lim;
+		a->lim = a->cur;
+		zero_more(a, n);
+		return true;
+	}
+	if ((size_t)(a->resume.lim - a->resume.cur) >= n) {
+		a->dend = NULL;
+		a->cur = a->resume.cur;
+		a->lim = a->resume.lim;
+		a->at = a->resume.at;
+		a->zeroed = a->resume.zeroed;
+		a->unit_next = a->resume.unit_next;
+		memset(&a->resume, 0, sizeof a->resume);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -122,7 +233,10 @@ arena_used(const Arena *a)
 static void
 arena_grow(Arena *a, size_t need)
 {
-	size_t size = a->head && !a->gave_tail ? a->head->size * 2 : 16384;
+	ArenaChunk *last = a->head;   /* the newest regular chunk sets the next size */
+	while (last && last->donated)
+		last = last->next;
+	size_t size = last && !a->gave_tail ? last->size * 2 : 16384;
 	if (size > ((size_t)4 << 20))
 		size = (size_t)4 << 20;
 	if (size < need)
@@ -132,16 +246,22 @@ arena_grow(Arena *a, size_t need)
 	ArenaChunk *c = spx_big_alloc(bytes, &mapped);
 	/* Under arena_expect, a huge-page mapping's units are decided one by
 	 * one (before the header's write faults the first). */
-	char *units = mapped && bytes >= UNIT && a->huge_by_expect ? (char *)c : NULL;
+	char *units = mapped && bytes >= UNIT && (a->huge_by_expect || a->donated_any) ? (char *)c : NULL;
 	if (units) {
 		unit_advise(units, bytes, false);
-		if (unit_wanted(a, (char *)c->data + need, units))
+		/* Beside donated memory a chunk only fills gaps: small pages. */
+		if (a->donated_any)
+			units = NULL;
+		else if (unit_wanted(a, (char *)c->data + need, units))
 			unit_advise(units, UNIT, true);
 	}
 	c->size = size;
 	c->mapped = mapped;
+	c->donated = false;
 	c->next = a->head;
 	a->head = c;
+	a->at = c;
+	a->dend = NULL;
 	a->cur = (char *)c->data;
 	a->lim = a->cur + size;
 	a->zeroed = mapped;
@@ -159,12 +279,20 @@ arena_take_tail(Arena *to, Arena *from)
 	to->cur = from->cur;
 	to->lim = from->lim;
 	to->zeroed = from->zeroed;
+	to->dend = from->dend;
+	from->dend = NULL;
+	/* donated memory not yet used goes along (the taker is freed first) */
+	to->don = from->don;
+	to->ndon = from->ndon;
+	to->donated_any = from->donated_any;
+	from->don = NULL;
+	from->ndon = 0;
 	/* The untouched rest of a mapped chunk goes back to the system (whole
 	 * pages above the last byte written; a huge page is split): the taker
 	 * faults in only the pages it fills, so a tree that ends early in its
 	 * last huge page does not keep the rest of it resident. */
-	if (from->zeroed && from->head && from->head->mapped) {
-		char *base = (char *)from->head->data;
+	if (from->zeroed && from->at && from->at->mapped && !from->at->donated) {
+		char *base = (char *)from->at->data;
 		size_t page = (size_t)sysconf(_SC_PAGESIZE);
 		uintptr_t lo = ((uintptr_t)from->cur + page - 1) & ~(uintptr_t)(page - 1);
 		if (lo < (uintptr_t)from->lim)
@@ -173,6 +301,15 @@ arena_take_tail(Arena *to, Arena *from)
 	from->cur = from->lim;
 	from->gave_tail = true;
 	from->unit_next = NULL;
+	/* A regular chunk's rest left for donated memory: its untouched pages go back. */
+	if (from->resume.at && from->resume.zeroed && from->resume.at->mapped) {
+		char *base = (char *)from->resume.at->data;
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		uintptr_t lo = ((uintptr_t)from->resume.cur + page - 1) & ~(uintptr_t)(page - 1);
+		if (lo < (uintptr_t)from->resume.lim)
+			spx_big_release(base, (size_t)(lo - (uintptr_t)base), (size_t)(from->resume.lim - base), true);
+	}
+	memset(&from->resume, 0, sizeof from->resume);
 }
 
 void *
@@ -186,7 +323,9 @@ arena_alloc_slow(Arena *a, size_t n)
 	n = (n + 7) & ~(size_t)7;
 	if (n == 0)
 		n = 8;
-	if ((size_t)(a->lim - a->cur) < n)
+	if ((size_t)(a->lim - a->cur) < n && a->dend && (size_t)(a->dend - a->cur) >= n)
+		zero_more(a, n);
+	if ((size_t)(a->lim - a->cur) < n && !arena_switch(a, n))
 		arena_grow(a, n);
 	void *p = a->cur;
 	a->cur += n;

@@ -13,8 +13,9 @@ typedef struct ArenaChunk ArenaChunk;
 
 typedef struct Arena {
 	ArenaChunk *head;  /* newest chunk; owns the list */
-	char *cur;         /* next free byte in head */
-	char *lim;         /* end of head */
+	ArenaChunk *at;    /* the chunk [cur, lim) lies in (NULL: a taken tail) */
+	char *cur;         /* next free byte in at */
+	char *lim;         /* end of at */
 	size_t total;      /* bytes obtained for chunks, for statistics */
 	bool zeroed;       /* head is a fresh mapping: [cur, lim) is already zero */
 	bool gave_tail;    /* arena_take_tail took [cur, lim): the next chunk starts small */
@@ -24,6 +25,16 @@ typedef struct Arena {
 	bool huge_by_expect;
 	size_t expect;     /* bytes the owner still expects to allocate */
 	char *unit_next;   /* head's next undecided unit (NULL: none) */
+	/* arena_donate: memory another owner is done with (resident, not zero) */
+	char *don;         /* donated bytes not yet used, page-aligned; owned */
+	size_t ndon;
+	bool donated_any;  /* new mapped chunks get small pages: they fill the gaps */
+	char *dend;        /* a donated current chunk's end while [lim, dend) is not yet zeroed */
+	struct {           /* a regular chunk's rest while donated memory is filled */
+		char *cur, *lim, *unit_next;
+		ArenaChunk *at;
+		bool zeroed;
+	} resume;
 } Arena;
 
 void arena_init(Arena *a);
@@ -68,6 +79,16 @@ void arena_take_tail(Arena *to, Arena *from);
  */
 void arena_expect(Arena *a, size_t bytes);
 void arena_expect_end(Arena *a);
+/*
+ * Hands the arena [p, p + n): page-aligned whole pages of an anonymous
+ * mapping (spx_big_reserve's) that its owner no longer reads, resident
+ * already.  The arena owns them from now on (munmap at arena_free) and
+ * fills them (zeroed once, in user space) before its regular chunks: a
+ * parser's tree reuses the pages of the tokens behind it instead of
+ * faulting in fresh ones.  Donations are expected in address order; one
+ * that does not continue the previous is kept instead of it.
+ */
+void arena_donate(Arena *a, void *p, size_t n);
 /* Bytes handed out from chunks so far (the given-away tails included). */
 size_t arena_used(const Arena *a);
 char *arena_strndup(Arena *a, const char *s, size_t n);
