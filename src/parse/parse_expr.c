@@ -561,6 +561,16 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 			 * case payloads and `with` updates need the `:` */
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
 			f.value->u.name.s = f.name.s;
+		} else if (!shorthand && f.name.s && (parse_at(p, TOK_COMMA) || parse_at(p, TOK_RBRACE))) {
+			/* `Case { item }`, `r with { item }`: the shorthand is a record
+			 * literal's only; the reference's first line, our help and fix */
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after field name");
+			diag_set_help(d, "only a record literal takes the shorthand `{ %.*s }`; a case payload or a `with` update names each field's value: `%.*s: %.*s`",
+			    (int)ast_name_len(f.name), f.name.s, (int)ast_name_len(f.name), f.name.s, (int)ast_name_len(f.name), f.name.s);
+			diag_add_fix(d, f.name.span.end, f.name.span.end, arena_printf(p->arena, ": %.*s", (int)ast_name_len(f.name), f.name.s));
+			parse_decorate_expected(p, d);
+			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
+			f.value->u.name.s = f.name.s;
 		} else if (parse_expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
