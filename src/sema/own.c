@@ -302,7 +302,17 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		if (O->arg_callee) {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "argument to `%s.%s` is %s, so `%s` cannot transfer it to `%s`",
 			    O->fn_name, O->arg_param, v->shared ? "shared" : "borrow", O->fn_name, O->arg_callee);
-			diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
+			if (is_resource(O, v->type))
+				diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
+			else if (v->type == T_STRING)
+				/* the reference checks resources only: this help is ours */
+				diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding): pass an owned copy, `string_slice(%s, 0, string_len(%s))`",
+				    v->name, v->name, v->name);
+			else if (v->type == T_BYTES)
+				diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding): pass an owned copy, `bytes_copy(bytes_as_slice(%s))`",
+				    v->name, v->name);
+			else
+				diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
 		} else {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
 			diag_set_help(d, "take the parameter as `own`, or pass a copy");
