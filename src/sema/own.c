@@ -132,7 +132,11 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		else
 			diag_set_help(d, "an update such as `set_insert<%s>` consumes `%s` and returns the new set: declare `let mut %s` and rebind `%s = set_insert<%s>(%s, key);`; a function that only reads takes `borrow %s`",
 			    a0, name, name, name, a0, name, sema_type_name(S, t));
-	} else
+	} else if (k == TY_NOMINAL && sema_sym(S, (SymId)sema_type_info(&S->types, t)->decl)->kind == SK_CLASS)
+		/* a method's `self` is a value parameter: a call consumes an owned receiver */
+		diag_set_help(d, "`%s` holds owned fields, so a method call `%s.m(…)` consumes it (`self` is a value parameter), as passing it on or an upcast `let base: P = %s;` does: read the fields you need into `let`s before that, or have the method return the instance with its result",
+		    name, name, name);
+	else
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
