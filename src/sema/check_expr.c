@@ -1103,6 +1103,27 @@ check_super(FnCtx *C, const Expr *e)
 	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
 }
 
+/*
+ * T210's help (the reference gives none): the explicit test for the
+ * condition's type; numeric as before (`i64 != 0`).
+ */
+static void
+condition_help(Sema *S, Diag *d, TypeId ct)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, ct);
+	if (ct == T_STRING)
+		diag_set_help(d, "values are never truthy: test a string explicitly, e.g. `!string_is_empty(text)` or `text == \"yes\"`");
+	else if (ti->kind == TY_STR)
+		diag_set_help(d, "values are never truthy: test a view explicitly, e.g. `!str_is_empty(view)`");
+	else if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_VARIANT)
+		diag_set_help(d, "values are never truthy: take a `%s` apart with `match` (or compare a payload-free case with `==`)", sema_type_name(S, ct));
+	else if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET)
+		diag_set_help(d, "values are never truthy: test the size explicitly, e.g. `%s_len<…>(values) > 0usize`",
+		    ti->kind == TY_VEC ? "vec" : ti->kind == TY_MAP ? "map" : "set");
+	else
+		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
+}
+
 static TypeId
 check_if(FnCtx *C, const Expr *e)
 {
@@ -1110,7 +1131,7 @@ check_if(FnCtx *C, const Expr *e)
 	TypeId ct = sema_check_expr(C, e->u.if_.cond);
 	if (ct != T_BOOL && ct != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T210, e->u.if_.cond->span, "`if` condition must be bool");
-		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
+		condition_help(S, d, ct);
 	}
 	TypeId tt = e->u.if_.then_block ? sema_check_block(C, e->u.if_.then_block) : T_ERR;
 	if (!e->u.if_.else_block)
