@@ -817,6 +817,12 @@ check_field(FnCtx *C, const Expr *e)
 			if (idx >= 0)
 				return sema_field_type(S, bt, idx);
 			Diag *d = sema_error(S, DIAG_T214, e->span, "record `%s` has no field `%s`", sema_type_name(S, bt), f);
+			if (s->kind == SK_CLASS && find_method(S, (SymId)ti->decl, f) >= 0) {
+				/* `c.inc` without the call: a method is no value */
+				diag_set_help(d, "`%s` is a method of `%s`, not a field: call it, `%s.%s(…)`; a method is not a value",
+				    f, s->name, e->u.field.base->kind == EXPR_NAME ? e->u.field.base->u.name.s : "value", f);
+				return T_ERR;
+			}
 			/* its fields in declaration order, the first eight */
 			Buf h = {0};
 			buf_printf(&h, "`%s` declares ", s->name);
