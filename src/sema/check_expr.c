@@ -272,6 +272,21 @@ equatable(Sema *S, TypeId t)
 	return true;
 }
 
+/*
+ * T208's help when an operand is a carrier of the value meant (the reference
+ * gives T208 no help): a `Box` is opened, an `Option`/`Result` matched.
+ */
+static void
+carrier_operand_help(Sema *S, Diag *d, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	if (ti->kind == TY_BOX && ti->nargs && sema_is_copy(S, ti->args[0]))
+		diag_set_help(d, "a `%s` is not its value: read it with `box_get<%s>(b)` and compute with that", sema_type_name(S, t), sema_type_name(S, ti->args[0]));
+	else if (ti->kind == TY_NOMINAL && ((SymId)ti->decl == S->sym_option || (SymId)ti->decl == S->sym_result))
+		diag_set_help(d, "%s `%s` is not its value: take the value out with `match` (or `?` inside a function returning `%s`) and compute with that",
+		    (SymId)ti->decl == S->sym_option ? "an" : "a", sema_type_name(S, t), (SymId)ti->decl == S->sym_option ? "Option" : "Result");
+}
+
 static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
@@ -376,6 +391,7 @@ check_binary(FnCtx *C, const Expr *e)
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
 		sema_literal_suffix_help(S, d, l, r, expected);
+		carrier_operand_help(S, d, lt != expected ? lt : rt);
 	}
 	return result;
 }
