@@ -352,7 +352,16 @@ check_effects(FnCtx *C)
 		if (!effect_permitted(S, f->effects[i])) {
 			Diag *d = sema_error(S, DIAG_E101, f->span, "function `%s` uses `%s` but module `%s` does not permit it",
 			    f->name, f->effects[i], S->module_name);
-			diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+			if (S->npermits) {
+				Buf b = {0};
+				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
+				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i]);
+				buf_putc(&b, '`');
+				diag_set_help(d, "%s", b.data);
+				buf_free(&b);
+			} else {
+				diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+			}
 		}
 	}
 	for (int i = 0; i < C->calls.len; i++) {
