@@ -26,7 +26,8 @@ hir_self_check_requested(void)
 
 /* `check` of a project: every module linked into one Program; on success
  * `verified project <name> (<program revision>)`, then one line per module
- * in ModuleId order: `  module <name> <path> (<module revision>)`. */
+ * in ModuleId order: `  module <name> <path> (<module revision>)`, the path
+ * as the manifest spells it (as `query`, `doc` and `lock` print it). */
 static int
 check_project(const char *manifest, bool json)
 {
@@ -52,12 +53,12 @@ check_project(const char *manifest, bool json)
 				buf_puts(&b, i ? ",{\"module\":" : "{\"module\":");
 				json_cstr(&b, pm->name);
 				buf_puts(&b, ",\"path\":");
-				json_cstr(&b, pm->s.diags.path);
+				json_cstr(&b, project_spelled_path(&pj, pm->s.diags.path));
 				buf_puts(&b, ",\"revision\":");
 				json_cstr(&b, pm->s.revision);
 				buf_putc(&b, '}');
 			} else {
-				buf_printf(&b, "  module %s %s (%s)\n", pm->name, pm->s.diags.path, pm->s.revision);
+				buf_printf(&b, "  module %s %s (%s)\n", pm->name, project_spelled_path(&pj, pm->s.diags.path), pm->s.revision);
 			}
 		}
 		if (json)

@@ -759,10 +759,7 @@ doc_project(const char *manifest, int mode)
 		const Session *L = &P->mods[k]->s;
 		Doc D = { 0 };
 		arena_init(&D.a);
-		D.path = L->diags.path;
-		for (int i = 0; i < pj.man.nsources; i++)
-			if (strcmp(pj.paths[i], L->diags.path) == 0)
-				D.path = pj.man.sources[i];
+		D.path = project_spelled_path(&pj, L->diags.path);
 		D.revision = L->revision;
 		build(&D, L);
 		if (mode == 1) {

@@ -334,10 +334,7 @@ cli_proj_load(ProjLoaded *x, const char *manifest)
 	for (int k = 0; k < x->n; k++) {
 		Session *s = &P->mods[k]->s;
 		x->gs[k] = graph_model_build(s->S, s->H);
-		x->paths[k] = s->diags.path;
-		for (int i = 0; i < x->pj.man.nsources; i++)
-			if (strcmp(x->pj.paths[i], s->diags.path) == 0)
-				x->paths[k] = x->pj.man.sources[i];
+		x->paths[k] = project_spelled_path(&x->pj, s->diags.path);
 	}
 	return true;
 }

@@ -93,10 +93,7 @@ cmp_sym_id(const void *a, const void *b)
 static const char *
 source_of(const Project *pj, const ProgModule *pm)
 {
-	for (int k = 0; k < pj->man.nsources; k++)
-		if (strcmp(pj->paths[k], pm->s.diags.path) == 0)
-			return pj->man.sources[k];
-	return pm->s.diags.path;
+	return project_spelled_path(pj, pm->s.diags.path);
 }
 
 static void

@@ -46,8 +46,9 @@ const CliCommand cli_commands[] = {
 	  "  verifies one file (types, effects, contracts, names, matches) and prints\n"
 	  "  `verified <path> (sha256:<revision>)`; warnings do not fail, errors exit 1.\n"
 	  "  A project (a directory's semaprax.toml; none given: ./semaprax.toml) prints\n"
-	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`,\n"
-	  "  after running the manifest's `[registers]` rows (see `help registers`).\n"
+	  "  `verified project <name> (<revision>)` and `  module <name> <path> (<revision>)`\n"
+	  "  (the path as the manifest spells it, as `query` prints it), after running the\n"
+	  "  manifest's `[registers]` rows (see `help registers`).\n"
 	  "  --dump-hir also prints the typed HIR of a verified file (a compiler self-check).\n" },
 	{ "context", cli_cmd_context, CLI_PATHS | CLI_TOML, "semaprax context <file> <symbol|stable-id> [--direction forward|reverse|both] [--depth N] [--max-bytes N] [--max-nodes N] [--filters contracts,ownership,effects,types]\n"
 	  "semaprax context <dir>|semaprax.toml|--manifest-path <p> <symbol|stable-id> [--direction d] [--depth N] [--max-bytes N] [--max-nodes N]\n"

@@ -875,6 +875,29 @@ parse_resource(Parser *p, Decl *d)
 }
 
 /*
+ * The `consumes` clause a (non-Rust) import needs: P104 "expected
+ * `consumes`" (the reference's line, no help there) with a help that spells
+ * the clause over the import's `own` parameter.
+ */
+static bool
+expect_consumes(Parser *p, const ImportFn *f)
+{
+	if (parse_accept_word(p, "consumes"))
+		return true;
+	const char *own = "value";
+	int len = 5;
+	for (int i = 0; i < f->nparams; i++)
+		if (f->params[i].mode == MODE_OWN && f->params[i].name.s) {
+			own = f->params[i].name.s;
+			len = (int)ast_name_len(f->params[i].name);
+			break;
+		}
+	Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `consumes`");
+	diag_set_help(d, "an interface import is a resource's finalizer: it takes the resource `own` and ends `consumes %.*s always;`", len, own);
+	parse_decorate_expected(p, d);
+	return false;
+}
+/*
  * import_fn = [ id_attr ] , "import" , [ "rust" ] , "fn" , IDENT , "(" , params , ")" ,
  *             "->" , ( "unit" | "i64" | "bool" ) , "effects" , effect_set ,
  *             "failure" , ( "infallible" | "status" , STRING ) ,
@@ -914,7 +937,7 @@ parse_import_fn(Parser *p)
 	}
 	/* a (non-Rust) import is a finalizer and must consume its parameter: the
 	 * reference's parser wants the clause (P104 without it) */
-	if (f.rust ? parse_accept_word(p, "consumes") : (!p->panic && parse_expect_word(p, "consumes"))) {
+	if (f.rust ? parse_accept_word(p, "consumes") : (!p->panic && expect_consumes(p, &f))) {
 		f.has_consumes = true;
 		f.consumes = parse_name(p, "consumed parameter name");
 		parse_expect_word(p, "always");

@@ -561,6 +561,16 @@ parse_inits_desc(Parser *p, int *n, const char *close_desc, bool shorthand)
 			 * case payloads and `with` updates need the `:` */
 			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
 			f.value->u.name.s = f.name.s;
+		} else if (!shorthand && f.name.s && (parse_at(p, TOK_COMMA) || parse_at(p, TOK_RBRACE))) {
+			/* `Case { item }`, `r with { item }`: the shorthand is a record
+			 * literal's only; the reference's first line, our help and fix */
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after field name");
+			diag_set_help(d, "only a record literal takes the shorthand `{ %.*s }`; a case payload or a `with` update names each field's value: `%.*s: %.*s`",
+			    (int)ast_name_len(f.name), f.name.s, (int)ast_name_len(f.name), f.name.s, (int)ast_name_len(f.name), f.name.s);
+			diag_add_fix(d, f.name.span.end, f.name.span.end, arena_printf(p->arena, ": %.*s", (int)ast_name_len(f.name), f.name.s));
+			parse_decorate_expected(p, d);
+			f.value = parse_new_expr(p, EXPR_NAME, f.name.span);
+			f.value->u.name.s = f.name.s;
 		} else if (parse_expect(p, TOK_COLON, "`:` after field name")) {
 			f.value = parse_expr(p);
 		} else {
@@ -907,7 +917,14 @@ parse_closure(Parser *p)
 	while (!p->panic && !parse_at(p, TOK_RPAREN)) {
 		ClosureParam cp;
 		cp.name = parse_name(p, "closure parameter name");
-		parse_expect(p, TOK_COLON, "`:` after closure parameter name");
+		if (!p->panic && cp.name.s && !parse_at(p, TOK_COLON)) {
+			/* `fn(x) -> …`: the reference's line, our help */
+			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after closure parameter name");
+			diag_set_help(d, "a closure types each parameter, as a function does: `fn(%.*s: i64) -> i64 { … }`", (int)ast_name_len(cp.name), cp.name.s);
+			parse_decorate_expected(p, d);
+		} else {
+			parse_expect(p, TOK_COLON, "`:` after closure parameter name");
+		}
 		cp.type = p->panic ? NULL : parse_type(p);
 		VEC_PUSH(params, cp);
 		if (!parse_accept(p, TOK_COMMA))
@@ -919,7 +936,14 @@ parse_closure(Parser *p)
 	e->u.closure.params = ARENA_COPY(p, ClosureParam, params);
 	e->u.closure.nparams = params.len;
 	VEC_FREE(params);
-	parse_expect(p, TOK_ARROW, "`->` after closure parameters");
+	if (!p->panic && !parse_at(p, TOK_ARROW)) {
+		/* `fn(x: i64) { … }`: the reference's line, our help */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `->` after closure parameters");
+		diag_set_help(d, "a closure states its result type, as a function does: `fn(x: i64) -> i64 { … }` (there is no unit result)");
+		parse_decorate_expected(p, d);
+	} else {
+		parse_expect(p, TOK_ARROW, "`->` after closure parameters");
+	}
 	if (!p->panic)
 		e->u.closure.result = parse_type(p);
 	if (!p->panic) {

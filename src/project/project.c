@@ -365,6 +365,15 @@ project_manifest_listing(const char *path, bool unreadable)
 	return found;
 }
 
+const char *
+project_spelled_path(const Project *pj, const char *path)
+{
+	for (int i = 0; pj->paths && i < pj->man.nsources; i++)
+		if (pj->paths[i] && strcmp(pj->paths[i], path) == 0)
+			return pj->man.sources[i];
+	return path;
+}
+
 bool
 project_check(Project *pj, const char *manifest_path)
 {

@@ -60,6 +60,12 @@ struct Project;
  * manifest, whose admitted sources answer when the manifest is unchanged. */
 int project_source_member(const struct Project *held, const char *manifest_path, const char *path);
 
+/* A module's path as the manifest spells it (`src/app.spx`) when path is one
+ * of pj's sources joined to its directory, else path itself (a bundled std
+ * module's `<bundled>/…`): what `query`, `doc`, `graph`, `lock` and `check`'s
+ * module lines print, whatever the operand's spelling of the directory. */
+const char *project_spelled_path(const Project *pj, const char *path);
+
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test
  * modules' `main`).  True when nothing reported an error. */

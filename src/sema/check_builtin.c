@@ -171,10 +171,10 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			if (bi == BI_box_get && e->u.call.nargs == 1 && sema_lent_value(S, args[0]))
 				/* a borrowed box (a `borrow` parameter, a `match borrow`
 				 * binding): moving out needs the owner */
-				diag_set_help(d, "a lent box of a non-Copy value cannot be read in place: `box_into_inner<T>(b)` moves the value out and consumes the box, so take the box (or what holds it) `own` and open it with `match own`");
+				diag_set_help(d, "a lent box of a non-Copy value cannot be read in place: `box_into_inner<%s>(b)` moves the value out and consumes the box, so take the box (or what holds it) `own` and open it with `match own`", sema_type_name(S, t));
 			else
-				diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<T>(v, i)`, or iterate with `for item in values`"
-				    : "move the value out with `box_into_inner<T>(b)`");
+				diag_set_help(d, bi == BI_vec_get ? "copy the element out with `vec_clone_at<%s>(v, i)`, or iterate with `for item in values`"
+				    : "move the value out with `box_into_inner<%s>(b)`", sema_type_name(S, t));
 			return true;
 		}
 	}

@@ -272,6 +272,21 @@ equatable(Sema *S, TypeId t)
 	return true;
 }
 
+/*
+ * T208's help when an operand is a carrier of the value meant (the reference
+ * gives T208 no help): a `Box` is opened, an `Option`/`Result` matched.
+ */
+static void
+carrier_operand_help(Sema *S, Diag *d, TypeId t)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	if (ti->kind == TY_BOX && ti->nargs && sema_is_copy(S, ti->args[0]))
+		diag_set_help(d, "a `%s` is not its value: read it with `box_get<%s>(b)` and compute with that", sema_type_name(S, t), sema_type_name(S, ti->args[0]));
+	else if (ti->kind == TY_NOMINAL && ((SymId)ti->decl == S->sym_option || (SymId)ti->decl == S->sym_result))
+		diag_set_help(d, "%s `%s` is not its value: take the value out with `match` (or `?` inside a function returning `%s`) and compute with that",
+		    (SymId)ti->decl == S->sym_option ? "an" : "a", sema_type_name(S, t), (SymId)ti->decl == S->sym_option ? "Option" : "Result");
+}
+
 static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
@@ -376,6 +391,7 @@ check_binary(FnCtx *C, const Expr *e)
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
 		sema_literal_suffix_help(S, d, l, r, expected);
+		carrier_operand_help(S, d, lt != expected ? lt : rt);
 	}
 	return result;
 }
@@ -817,6 +833,12 @@ check_field(FnCtx *C, const Expr *e)
 			if (idx >= 0)
 				return sema_field_type(S, bt, idx);
 			Diag *d = sema_error(S, DIAG_T214, e->span, "record `%s` has no field `%s`", sema_type_name(S, bt), f);
+			if (s->kind == SK_CLASS && find_method(S, (SymId)ti->decl, f) >= 0) {
+				/* `c.inc` without the call: a method is no value */
+				diag_set_help(d, "`%s` is a method of `%s`, not a field: call it, `%s.%s(…)`; a method is not a value",
+				    f, s->name, e->u.field.base->kind == EXPR_NAME ? e->u.field.base->u.name.s : "value", f);
+				return T_ERR;
+			}
 			/* its fields in declaration order, the first eight */
 			Buf h = {0};
 			buf_printf(&h, "`%s` declares ", s->name);
@@ -1103,6 +1125,27 @@ check_super(FnCtx *C, const Expr *e)
 	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
 }
 
+/*
+ * T210's help (the reference gives none): the explicit test for the
+ * condition's type; numeric as before (`i64 != 0`).
+ */
+static void
+condition_help(Sema *S, Diag *d, TypeId ct)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, ct);
+	if (ct == T_STRING)
+		diag_set_help(d, "values are never truthy: test a string explicitly, e.g. `!string_is_empty(text)` or `text == \"yes\"`");
+	else if (ti->kind == TY_STR)
+		diag_set_help(d, "values are never truthy: test a view explicitly, e.g. `!str_is_empty(view)`");
+	else if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_VARIANT)
+		diag_set_help(d, "values are never truthy: take a `%s` apart with `match` (or compare a payload-free case with `==`)", sema_type_name(S, ct));
+	else if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET)
+		diag_set_help(d, "values are never truthy: test the size explicitly, e.g. `%s_len<…>(values) > 0usize`",
+		    ti->kind == TY_VEC ? "vec" : ti->kind == TY_MAP ? "map" : "set");
+	else
+		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
+}
+
 static TypeId
 check_if(FnCtx *C, const Expr *e)
 {
@@ -1110,7 +1153,7 @@ check_if(FnCtx *C, const Expr *e)
 	TypeId ct = sema_check_expr(C, e->u.if_.cond);
 	if (ct != T_BOOL && ct != T_ERR) {
 		Diag *d = sema_error(S, DIAG_T210, e->u.if_.cond->span, "`if` condition must be bool");
-		diag_set_help(d, "compare explicitly, e.g. `%s != 0`; values are never truthy", sema_type_name(S, ct));
+		condition_help(S, d, ct);
 	}
 	TypeId tt = e->u.if_.then_block ? sema_check_block(C, e->u.if_.then_block) : T_ERR;
 	if (!e->u.if_.else_block)

@@ -91,6 +91,23 @@ nearest_function(Sema *S, const char *name, bool *is_builtin)
 	return best <= limit && count == 1 ? cand : NULL;
 }
 
+/* The interface declaring an import named name in this module, or NULL. */
+static const Decl *
+import_owner(const Sema *S, const char *name, const ImportFn **out)
+{
+	for (int i = 0; i < S->m->ndecls; i++) {
+		const Decl *x = &S->m->decls[i];
+		if (x->kind != DECL_INTERFACE)
+			continue;
+		for (int j = 0; j < x->u.interface.nimports; j++)
+			if (strcmp(x->u.interface.imports[j].name.s, name) == 0) {
+				*out = &x->u.interface.imports[j];
+				return x;
+			}
+	}
+	return NULL;
+}
+
 TypeId
 sema_unknown_function(FnCtx *C, const Expr *e)
 {
@@ -112,7 +129,13 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
-	if (in_list(print_names, name))
+	const ImportFn *imp = NULL;
+	const Decl *iface = import_owner(S, name, &imp);
+	if (iface)
+		/* the reference calls only `import rust fn` imports, which are out of scope */
+		diag_set_help(d, "`%s` is an import of interface `%s`, and source cannot call an interface import: a resource names it as its finalizer (`drop import \"%.*s\";`); compute the value with a function of this module instead",
+		    name, iface->u.interface.name.s, imp->id.present ? (int)imp->id.value.len : 11, imp->id.present ? imp->id.value.s : "<import id>");
+	else if (in_list(print_names, name))
 		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 	else if (help)
 		diag_set_help(d, "%s", help);

@@ -513,6 +513,45 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 static TypeId check_match_arms(FnCtx *C, const Expr *e);
 
 /* Bindings of a `match borrow` lend from the scrutinee (O106, O103). */
+/*
+ * M103's help for a scrutinee that is neither a scalar, a variant nor a
+ * record (the reference gives none): what to do with that type instead.
+ */
+static void
+unmatchable_help(Sema *S, Diag *d, TypeId st)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, st);
+	const char *elem = ti->nargs ? sema_type_name(S, ti->args[0]) : "T";
+	switch (ti->kind) {
+	case TY_BOX:
+		if (ti->nargs && sema_is_copy(S, ti->args[0]))
+			diag_set_help(d, "a `Box` is not matched: copy its value out with `box_get<%s>(b)` and match that", elem);
+		else
+			diag_set_help(d, "a `Box` is not matched: move its value out with `box_into_inner<%s>(b)`, which consumes the box (take it `own`), and match that with `match own`", elem);
+		break;
+	case TY_VEC:
+		diag_set_help(d, "a `Vec` is not matched: test `vec_len<%s>(values)`, read an element with `vec_get<%s>(values, i)` (Copy) or `vec_clone_at<%s>(values, i)`, or walk it with `for item in values { … }`", elem, elem, elem);
+		break;
+	case TY_MAP:
+		diag_set_help(d, "a `Map` is not matched: test a key with `map_has<K, V>(m, key)`, read a value with `map_get_or<K, V>(m, key, fallback)`, or walk it by index with `map_len`, `map_key_at` and `map_value_at`");
+		break;
+	case TY_SET:
+		diag_set_help(d, "a `Set` is not matched: test a key with `set_has<%s>(s, key)`, or walk it by index with `set_len<%s>(s)` and `set_key_at<%s>(s, i)`", elem, elem, elem);
+		break;
+	case TY_BYTES:
+	case TY_SLICE:
+	case TY_ARRAY:
+		diag_set_help(d, "bytes are not matched: read one with `byte_get(view, i)`, an `Option<u8>`, and match that");
+		break;
+	case TY_FN:
+		diag_set_help(d, "a function value is not matched: call it and match its result");
+		break;
+	default:
+		diag_set_help(d, "compare strings and floats with `==` in an `if` instead");
+		break;
+	}
+}
+
 TypeId
 sema_check_match(FnCtx *C, const Expr *e)
 {
@@ -623,7 +662,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 	if (ti->kind == TY_NOMINAL && (sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD || sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS))
 		return match_record(C, e, st);
 	Diag *d = sema_error(S, DIAG_M103, e->u.match.scrutinee->span, "match scrutinee must be a scalar, variant or record, received %s", sema_type_name(S, st));
-	diag_set_help(d, "compare strings and floats with `==` in an `if` instead");
+	unmatchable_help(S, d, st);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		sema_scope_push(C);
 		sema_check_expr(C, e->u.match.arms[i].value);

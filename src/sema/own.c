@@ -132,7 +132,11 @@ moved_help(Own *O, Diag *d, TypeId t, const char *name)
 		else
 			diag_set_help(d, "an update such as `set_insert<%s>` consumes `%s` and returns the new set: declare `let mut %s` and rebind `%s = set_insert<%s>(%s, key);`; a function that only reads takes `borrow %s`",
 			    a0, name, name, name, a0, name, sema_type_name(S, t));
-	} else
+	} else if (k == TY_NOMINAL && sema_sym(S, (SymId)sema_type_info(&S->types, t)->decl)->kind == SK_CLASS)
+		/* a method's `self` is a value parameter: a call consumes an owned receiver */
+		diag_set_help(d, "`%s` holds owned fields, so a method call `%s.m(…)` consumes it (`self` is a value parameter), as passing it on or an upcast `let base: P = %s;` does: read the fields you need into `let`s before that, or have the method return the instance with its result",
+		    name, name, name);
+	else
 		diag_set_help(d, "use `%s` before the move, pass it to a `borrow` parameter, or rebuild it", name);
 }
 
@@ -302,7 +306,17 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		if (O->arg_callee) {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "argument to `%s.%s` is %s, so `%s` cannot transfer it to `%s`",
 			    O->fn_name, O->arg_param, v->shared ? "shared" : "borrow", O->fn_name, O->arg_callee);
-			diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
+			if (is_resource(O, v->type))
+				diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
+			else if (v->type == T_STRING)
+				/* the reference checks resources only: this help is ours */
+				diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding): pass an owned copy, `string_slice(%s, 0, string_len(%s))`",
+				    v->name, v->name, v->name);
+			else if (v->type == T_BYTES)
+				diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding): pass an owned copy, `bytes_copy(bytes_as_slice(%s))`",
+				    v->name, v->name);
+			else
+				diag_set_help(d, "provide an owned `%s` value at this ownership boundary", sema_type_name(S, v->type));
 		} else {
 			Diag *d = sema_error(S, DIAG_O102, e->span, "borrowed `%s` cannot transfer ownership", v->name);
 			diag_set_help(d, "take the parameter as `own`, or pass a copy");

@@ -4,11 +4,11 @@
  *
  * A change in a branch of `if c` makes c true (false) for the rest of the
  * walk while c's places are fixed (place_fixed) — c a name, a field path,
- * a reading builtin's call on them and literals (is_pure_call) or a
- * comparison of these and literals, or a name a fixed `let` binds to one
- * (cond_resolve), or for `a && b` (`a || b`) the first fixed operand
- * (fact_pick) — so a later `if`/`while` on c or its negation takes one
- * branch (sema_own_fact_value).  A change in an arm of `match x`, x a
+ * a reading builtin's or an effect-free user function's call on them and
+ * literals (is_pure_call) or a comparison of these and literals, or a name
+ * a fixed `let` binds to one (cond_resolve), or for `a && b` (`a || b`)
+ * the first fixed operand (fact_pick) — so a later `if`/`while` on c or
+ * its negation takes one branch (sema_own_fact_value).  A change in an arm of `match x`, x a
  * place, rules out later arms of a `match x` that cannot match, or follow
  * one that surely matches, what that arm did (sema_own_fact_alts,
  * sema_own_fact_arm_meets).
@@ -49,12 +49,56 @@ is_place(const Expr *e)
 	return e && e->kind == EXPR_NAME;
 }
 
+/* A builtin that only reads its arguments and has no effect. */
+static bool
+is_reading_builtin(BuiltinId bid)
+{
+	switch (bid) {
+	case BI_str_is_empty: case BI_str_len_bytes: case BI_str_starts_with: case BI_str_contains:
+	case BI_string_len: case BI_string_len_chars: case BI_string_is_empty: case BI_string_starts_with:
+	case BI_string_contains: case BI_string_compare: case BI_map_has: case BI_map_len: case BI_map_get_or:
+	case BI_set_has: case BI_set_len: case BI_vec_len:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A call of a module function (or one `use function` imports) that declares
+ * no effect, is not generic, and consumes none of its owned arguments: without
+ * effects nothing but its arguments reaches its body (no clock, file,
+ * stdin, argument or environment read), so the same arguments give the
+ * same result — a failure would have stopped the program at the first
+ * call.  A call through a callable binding or a closure profile (a
+ * mutable closure carries state) is none.
+ */
+static bool
+is_pure_user_call(const Own *O, const Expr *e)
+{
+	Sema *S = O->S;
+	SymId f = sema_expr_sym(S, e->id);
+	if (f < 0 || e->u.call.has_targs || sema_closure_profile(S, e->id))
+		return false;
+	const Sym *fs = &S->syms.items[f];
+	if (fs->kind != SK_FN || fs->neffects || fs->ntparams || fs->nparams != e->u.call.nargs)
+		return false;
+	const uint8_t *consumes = S->call_consumes ? S->call_consumes[ast_call_index(e)] : NULL;
+	if (!consumes)
+		return false;
+	for (int i = 0; i < e->u.call.nargs; i++)
+		if (consumes[i] && !sema_is_copy(S, sema_expr_type(S, e->u.call.args[i]->id)))
+			return false;
+	return true;
+}
+
 /*
  * e is a call of a builtin that only reads its arguments and has no effect
- * (a length, an emptiness or membership test, a comparison of texts) on
- * places and integer, `bool` or `char` literals: with its places fixed, it
- * has one value wherever it is read, like a place (the arguments are the
- * same bindings, never assigned nor moved — a moved one is not read again).
+ * (a length, an emptiness or membership test, a comparison of texts), or of
+ * an effect-free user function (is_pure_user_call), on places and integer,
+ * `bool` or `char` literals: with its places fixed, it has one value
+ * wherever it is read, like a place (the arguments are the same bindings,
+ * never assigned nor moved — a moved one is not read again).
  */
 static bool
 is_pure_call(const Own *O, const Expr *e)
@@ -62,17 +106,8 @@ is_pure_call(const Own *O, const Expr *e)
 	if (!e || e->kind != EXPR_CALL || !e->u.call.nargs)
 		return false;
 	const struct Builtin *b = O->S->call_builtin[ast_call_index(e)];
-	if (!b)
+	if (b ? !is_reading_builtin(b->bid) : !is_pure_user_call(O, e))
 		return false;
-	switch (b->bid) {
-	case BI_str_is_empty: case BI_str_len_bytes: case BI_str_starts_with: case BI_str_contains:
-	case BI_string_len: case BI_string_len_chars: case BI_string_is_empty: case BI_string_starts_with:
-	case BI_string_contains: case BI_string_compare: case BI_map_has: case BI_map_len: case BI_map_get_or:
-	case BI_set_has: case BI_set_len: case BI_vec_len:
-		break;
-	default:
-		return false;
-	}
 	for (int i = 0; i < e->u.call.nargs; i++) {
 		const Expr *a = e->u.call.args[i];
 		if (!(is_place(a) || a->kind == EXPR_INT || a->kind == EXPR_BOOL || a->kind == EXPR_CHAR))

@@ -303,6 +303,45 @@ check_finalizer_effects(FnCtx *C)
 	dedupe_since(C->S->diags, mark);
 }
 
+/* Appends `{ a, b, e }`: set's names (the existing line's) plus e. */
+static void
+effect_set_plus(Buf *b, const char *const *names, int n, const char *e)
+{
+	buf_puts(b, "{ ");
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s, ", names[i]);
+	buf_printf(b, "%s }", e);
+}
+
+/*
+ * E102's help (the reference gives none): the `uses` line to write — the
+ * function's existing one grown by e when it has one — and, when the module
+ * does not permit e, its `permit` line likewise.
+ */
+static void
+effect_help(Sema *S, Diag *d, const Sym *f, const char *e)
+{
+	Buf b = {0};
+	if (f->neffects) {
+		buf_printf(&b, "add `%s` to `%s`'s `uses` line: `uses ", e, f->name);
+		effect_set_plus(&b, f->effects, f->neffects, e);
+		buf_putc(&b, '`');
+	} else {
+		buf_printf(&b, "add `uses { %s }` on its own line between the signature and `{`", e);
+	}
+	if (!effect_permitted(S, e)) {
+		if (S->npermits) {
+			buf_puts(&b, ", and to the module's `permit` line: `permit ");
+			effect_set_plus(&b, (const char *const *)S->permits, S->npermits, e);
+			buf_putc(&b, '`');
+		} else {
+			buf_printf(&b, ", and `permit { %s }` at module level, below the `module` line", e);
+		}
+	}
+	diag_set_help(d, "%s", b.data);
+	buf_free(&b);
+}
+
 static void
 check_effects(FnCtx *C)
 {
@@ -313,7 +352,16 @@ check_effects(FnCtx *C)
 		if (!effect_permitted(S, f->effects[i])) {
 			Diag *d = sema_error(S, DIAG_E101, f->span, "function `%s` uses `%s` but module `%s` does not permit it",
 			    f->name, f->effects[i], S->module_name);
-			diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+			if (S->npermits) {
+				Buf b = {0};
+				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
+				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i]);
+				buf_putc(&b, '`');
+				diag_set_help(d, "%s", b.data);
+				buf_free(&b);
+			} else {
+				diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+			}
 		}
 	}
 	for (int i = 0; i < C->calls.len; i++) {
@@ -333,11 +381,7 @@ check_effects(FnCtx *C)
 			if (fn_uses(f, need[j]))
 				continue;
 			Diag *d = sema_error(S, DIAG_E102, cs->span, "call to `%s` requires effect `%s`; add it to `%s`", cs->name, need[j], f->name);
-			if (effect_permitted(S, need[j]))
-				diag_set_help(d, "add `uses { %s }` on its own line between the signature and `{`", need[j]);
-			else
-				diag_set_help(d, "add `uses { %s }` on its own line between the signature and `{`, and `permit { %s }` at module level, below the `module` line",
-				    need[j], need[j]);
+			effect_help(S, d, f, need[j]);
 		}
 	}
 }
