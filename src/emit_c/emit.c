@@ -860,13 +860,15 @@ emit_dispatch(Emit *E, TypeId ft, Buf *protos, Buf *out)
 static void
 emit_main(Emit *E, Route route, const char *entry, Buf *out)
 {
+	buf_printf(out, "/* the entry, out of line (rt/core.h SPX_ENTRY) */\nSPX_ENTRY int64_t\nspx_entry(void)\n{\n"
+			"\treturn %s(0);\n}\n\n", entry);
 	buf_puts(out, "int\nmain(int argc, char **argv)\n{\n\tspx_stack_room(argv);\n");
 	if (E->opt->host && E->opt->host->fs_write)   /* the write grant comes first (fs.h) */
 		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
 			      "\targc -= spx_taken;\n\targv += spx_taken;\n");
 	buf_printf(out, "\tint spx_bad = spx_args_check(argc, argv, %s);\n\tif (spx_bad)\n\t\treturn spx_bad;\n"
 			"\tspx_argc = argc > 0 ? argc - 1 : 0;\n\tspx_argv = argv + (argc > 0);\n"
-			"\tint64_t r = %s(0);\n", route == ROUTE_COMMAND ? "true" : "false", entry);
+			"\tint64_t r = spx_entry();\n", route == ROUTE_COMMAND ? "true" : "false");
 	/* A function value may be made and never called: every dispatcher
 	 * counts as used, so its type's dispatcher is no -Wunused-function. */
 	for (int i = 0; i < E->fntypes.len; i++)
@@ -1134,6 +1136,11 @@ project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 	const HirGrants *g = E->opt->host;
 	Route route = g ? g->route : ROUTE_PURE;
 	bool test = E->opt->report_status;
+	buf_puts(out, "\n/* the entries, out of line (rt/core.h SPX_ENTRY) */\nSPX_ENTRY int64_t\nspx_entry(int spx_k)\n{\n"
+		      "\tint64_t r = 0;\n\tswitch (spx_k) {\n");
+	for (int i = 0; i < nfuncs; i++)
+		buf_printf(out, "\tcase %d:\n\t\tr = %s(0);\n\t\tbreak;\n", i, E->insts[E->M->func_inst[funcs[i]]].cname);
+	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: no such entry\");\n\t}\n\treturn r;\n}\n");
 	buf_puts(out, "\nint\nmain(int argc, char **argv)\n{\n\tspx_stack_room(argv);\n");
 	if (g && g->fs_write)
 		buf_puts(out, "\tint spx_taken = spx_grant_write(argc, argv);\n\tif (spx_taken < 0)\n\t\treturn 2;\n"
@@ -1148,10 +1155,7 @@ project_main(Buf *out, Emit *E, const int *funcs, int nfuncs)
 	/* a dispatcher of a value made and never called is still used */
 	for (int i = 0; i < E->prog->fntypes.len; i++)
 		buf_printf(out, "\t(void)spx_call_%s;\n", E->prog->fntypes.items[i].key);
-	buf_puts(out, "\tint64_t r = 0;\n\tswitch (spx_k) {\n");
-	for (int i = 0; i < nfuncs; i++)
-		buf_printf(out, "\tcase %d:\n\t\tr = %s(0);\n\t\tbreak;\n", i, E->insts[E->M->func_inst[funcs[i]]].cname);
-	buf_puts(out, "\tdefault:\n\t\tspx_die(RT_EXIT_INVARIANT, \"SEMAPRAX runtime failure: no such entry\");\n\t}\n");
+	buf_puts(out, "\tint64_t r = spx_entry(spx_k);\n");
 	bool status = route == ROUTE_COMMAND && !test;
 	if (status)
 		buf_puts(out, "\tif (r < 0 || r > 255) {\n"
