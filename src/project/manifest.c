@@ -699,6 +699,12 @@ read_tests(Reader *r, ProjectManifest *m, char **tests, int ntests)
 	free(tests);
 }
 
+bool
+project_manifest_line_span(const char *src, size_t len, int line, Span *out)
+{
+	return line > 0 && src && line_span(src, len, line, out);
+}
+
 static void
 read_frozen(Reader *r, ProjectManifest *m)
 {
@@ -712,6 +718,8 @@ read_frozen(Reader *r, ProjectManifest *m)
 			report_line(r, t->entries.items[i].line, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
 	m->name = take_text(r, t, NULL, "name", true);
 	m->entry = take_text(r, t, NULL, "entry", true);
+	m->entry_line = key_line(r, NULL, "entry");
+	m->tests_line = key_line(r, NULL, "tests");
 	m->sources = take_list(r, t, NULL, "sources", &m->nsources, true);
 	m->web = take_list(r, t, NULL, "web_exports", &m->nweb, true);
 	int ntests;
@@ -804,6 +812,8 @@ read_tables(Reader *r, ProjectManifest *m)
 	}
 	if (mods) {
 		m->entry = take_text(r, mods, "modules", "entry", true);
+		m->entry_line = key_line(r, "modules", "entry");
+		m->tests_line = key_line(r, "modules", "tests");
 		m->sources = take_list(r, mods, "modules", "sources", &m->nsources, true);
 		int ntests;
 		char **tests = take_list(r, mods, "modules", "tests", &ntests, true);
@@ -864,6 +874,7 @@ read_tables(Reader *r, ProjectManifest *m)
 			ProjectDep *dp = &m->deps[m->ndeps++];
 			dp->name = dup_n(e->key, strlen(e->key));
 			dp->range = e->text;
+			dp->line = e->line;
 			e->text = NULL;
 		}
 	}
