@@ -730,6 +730,11 @@ read_frozen(Reader *r, ProjectManifest *m)
 	validate_common(r, m);
 }
 
+/* A register row's findings say what a row is (the generic help's `fmt
+ * --manifest` cannot supply a missing key). */
+#define REGISTER_ROW_HELP "write the row as `%s = { file = \"reqs.json\", pattern = 'REQ-[0-9]+', severity = \"error\", uncited = false }`: " \
+	"all four keys, in this canonical order (docs/REGISTERS.md)"
+
 /* The `[registers]` rows (docs/REGISTERS.md): `name = { file = "…",
  * pattern = '…', severity = "…", uncited = true|false }`, sorted by name. */
 static void
@@ -741,8 +746,10 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 	for (int i = 0; i < t->entries.len; i++) {
 		Entry *e = &t->entries.items[i];
 		if (!e->inline_table) {
-			report_line(r, e->line, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
+			Diag *d = report_line(r, e->line, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
 			    e->line, e->key);
+			if (d)
+				diag_set_help(d, REGISTER_ROW_HELP, e->key);
 			continue;
 		}
 		if (!project_valid_name(e->key)) {
@@ -754,7 +761,11 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 		char err[256];
 		const char *why = project_register_row_parse(e->inline_table, &row, &unknown, err, sizeof err);
 		if (why) {
-			report_line(r, e->line, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			Diag *d = report_line(r, e->line, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			if (d && strncmp(why, "`file` must", 11) == 0)
+				diag_set_help(d, "write the register's path relative to the manifest's directory, inside the project (e.g. `file = \"docs/reqs.json\"`); copy a register kept elsewhere into the project");
+			else if (d)
+				diag_set_help(d, REGISTER_ROW_HELP, e->key);
 			project_register_row_free(&row);
 			continue;
 		}
