@@ -399,6 +399,8 @@ do_verify(const char *path, const Buf *lock)
 		diag_set_help(d, "run `%s` and commit the file", cmd);
 	} else if ((old = driver_read_source(path, &len, &diags)) != NULL) {
 		ok = len == lock->len && memcmp(old, lock->data, len) == 0;
+		diags.src = old;   /* the finding points at the file's stale line */
+		diags.src_len = len;
 		for (size_t no = 1; !ok; no++) {
 			const char *a = NULL, *b = NULL;
 			size_t an = 0, bn = 0;
@@ -407,12 +409,16 @@ do_verify(const char *path, const Buf *lock)
 			if (ha == hb && (!ha || (an == bn && memcmp(a, b, an) == 0)))
 				continue;
 			Diag *d;
+			/* the stale line of the file (its end when it ends early) */
+			Span sp;
+			sp.start = (uint32_t)(hb ? (size_t)(b - old) : len);
+			sp.end = (uint32_t)(hb ? (size_t)(b - old) + bn : len);
 			if (!hb)
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: it ends before line %zu; expected `%.*s`", path, no, (int)an, a);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: it ends before line %zu; expected `%.*s`", path, no, (int)an, a);
 			else if (!ha)
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu `%.*s` is not expected", path, no, (int)bn, b);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: line %zu `%.*s` is not expected", path, no, (int)bn, b);
 			else
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu is `%.*s`; expected `%.*s`", path, no, (int)bn, b, (int)an, a);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: line %zu is `%.*s`; expected `%.*s`", path, no, (int)bn, b, (int)an, a);
 			diag_set_help(d, "run `%s` to record the project as it is now", cmd);
 			break;
 		}
