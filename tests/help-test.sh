@@ -132,6 +132,7 @@ snap diag-extra 2 help diagnostic SPX-P106 SPX-T208
 # ---- help library (issue 15 item 7; TOOLCHAIN.md §4) -----------------------------------
 snap library 0 help library
 snap library-module 0 help library std.core
+snap library-module-short 0 help library text
 snap library-id 0 help library std.core.compare
 snap library-name 0 help library count
 snap library-builtin 0 help library vec_push

@@ -5,6 +5,7 @@
  * object per line and success adds {"status":"verified",…}.
  */
 #include "cli.h"
+#include "patch_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,8 @@ cli_cmd_check(int argc, char **argv)
 	    (!dump || driver_mono(L)))
 		status = EXIT_OK;
 	const char *revision = P.revision;   /* one module: its revision (program.h) */
+	if (status != EXIT_OK)
+		cli_listed_module_help(&L->diags, path, "check", "");
 	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK && dump) {
 		Buf b = {0};

@@ -18,6 +18,7 @@
  * runs it with its held buffers (cli_proj_set_overlay).
  */
 #include "cli.h"
+#include "patch_cli.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -817,6 +818,8 @@ cli_cmd_doc(int argc, char **argv)
 	Program P;
 	Session *L;
 	bool ok = driver_program_load_file(&P, path, &L, SESSION_CHECK);
+	if (!ok)
+		cli_listed_module_help(&L->diags, path, "doc", "");
 	/* failures as `check` reports them; warnings of a verified file on stderr only */
 	diag_emit_all(&L->diags, ok ? false : mode == 1);
 	if (!ok) {

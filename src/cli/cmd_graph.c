@@ -14,6 +14,7 @@
  * (exit 1, nothing on stdout).
  */
 #include "cli.h"
+#include "patch_cli.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,10 +31,11 @@ typedef struct Loaded {
 } Loaded;
 
 static bool
-load(Loaded *x, const char *path)
+load(Loaded *x, const char *path, const char *cmd, const char *rest)
 {
 	memset(x, 0, sizeof *x);
 	if (!driver_program_load_file(&x->P, path, &x->L, SESSION_CHECK_HIR) || !x->L->H) {
+		cli_listed_module_help(&x->L->diags, path, cmd, rest);
 		diag_emit_all(&x->L->diags, false);
 		cli_unload(&x->P);
 		return false;
@@ -132,7 +134,7 @@ cli_cmd_graph(int argc, char **argv)
 		return st;
 	}
 	Loaded x;
-	if (!load(&x, path))
+	if (!load(&x, path, "graph", ""))
 		return EXIT_FAIL;
 	Buf b = {0};
 	graph_write(&b, x.g, &x.meta, flush_stdout, NULL);
@@ -265,7 +267,12 @@ cli_cmd_context(int argc, char **argv)
 		return st;
 	}
 	Loaded x;
-	if (!load(&x, path))
+	char *rest = spx_xmalloc(strlen(symbol) + 2);
+	rest[0] = ' ';
+	strcpy(rest + 1, symbol);
+	bool loaded = load(&x, path, "context", rest);
+	free(rest);
+	if (!loaded)
 		return EXIT_FAIL;
 	int status = EXIT_OK;
 	q.root = graph_resolve(x.g, symbol);
@@ -591,7 +598,7 @@ cli_cmd_query(int argc, char **argv)
 		return st;
 	}
 	Loaded x;
-	if (!load(&x, path))
+	if (!load(&x, path, "query", ""))
 		return EXIT_FAIL;
 	int status = EXIT_OK;
 	const char *sym[2] = { calls, called_by };

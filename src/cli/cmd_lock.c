@@ -399,6 +399,8 @@ do_verify(const char *path, const Buf *lock)
 		diag_set_help(d, "run `%s` and commit the file", cmd);
 	} else if ((old = driver_read_source(path, &len, &diags)) != NULL) {
 		ok = len == lock->len && memcmp(old, lock->data, len) == 0;
+		diags.src = old;   /* the finding points at the file's stale line */
+		diags.src_len = len;
 		for (size_t no = 1; !ok; no++) {
 			const char *a = NULL, *b = NULL;
 			size_t an = 0, bn = 0;
@@ -407,12 +409,16 @@ do_verify(const char *path, const Buf *lock)
 			if (ha == hb && (!ha || (an == bn && memcmp(a, b, an) == 0)))
 				continue;
 			Diag *d;
+			/* the stale line of the file (its end when it ends early) */
+			Span sp;
+			sp.start = (uint32_t)(hb ? (size_t)(b - old) : len);
+			sp.end = (uint32_t)(hb ? (size_t)(b - old) + bn : len);
 			if (!hb)
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: it ends before line %zu; expected `%.*s`", path, no, (int)an, a);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: it ends before line %zu; expected `%.*s`", path, no, (int)an, a);
 			else if (!ha)
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu `%.*s` is not expected", path, no, (int)bn, b);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: line %zu `%.*s` is not expected", path, no, (int)bn, b);
 			else
-				d = diag_report(&diags, DIAG_J130, NULL, "`%s` is stale: line %zu is `%.*s`; expected `%.*s`", path, no, (int)bn, b, (int)an, a);
+				d = diag_report(&diags, DIAG_J130, &sp, "`%s` is stale: line %zu is `%.*s`; expected `%.*s`", path, no, (int)bn, b, (int)an, a);
 			diag_set_help(d, "run `%s` to record the project as it is now", cmd);
 			break;
 		}
@@ -429,6 +435,7 @@ do_verify(const char *path, const Buf *lock)
 typedef struct LockExport {
 	char *module, *kind, *id, *header;   /* into one owned copy */
 	char *line;
+	Span at;     /* its line in the base lock file (end 0: none, e.g. from JSON) */
 } LockExport;
 
 static int
@@ -478,7 +485,7 @@ parse_exports(const char *text, size_t len, LockExport **out, size_t *n, size_t 
 				cap = cap ? cap * 2 : 16;
 				*out = spx_xrealloc(*out, cap * sizeof **out);
 			}
-			(*out)[(*n)++] = (LockExport){f[0], f[1], f[2], f[3], line};
+			(*out)[(*n)++] = (LockExport){f[0], f[1], f[2], f[3], line, {(uint32_t)at, (uint32_t)(at + ln)}};
 		}
 		at += ln + 1;
 	}
@@ -513,14 +520,14 @@ compare_exports(const char *base_path, const LockExport *bx, size_t bn, const Bu
 			continue;
 		}
 		if (c < 0) {
-			Diag *d = diag_report(diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` was removed (was `%s`)", bx[i].kind, bx[i].id, bx[i].module, bx[i].header);
+			Diag *d = diag_report(diags, DIAG_J131, bx[i].at.end ? &bx[i].at : NULL, "breaking interface change: %s `%s` of `%s` was removed (was `%s`)", bx[i].kind, bx[i].id, bx[i].module, bx[i].header);
 			diag_set_help(d, "keep the declaration under its stable id, or release the removal as a breaking version");
 			ok = false;
 			i++;
 			continue;
 		}
 		if (strcmp(bx[i].kind, cx[j].kind) != 0 || strcmp(bx[i].header, cx[j].header) != 0) {
-			Diag *d = diag_report(diags, DIAG_J131, NULL, "breaking interface change: %s `%s` of `%s` changed from `%s` to `%s`", bx[i].kind, bx[i].id, bx[i].module,
+			Diag *d = diag_report(diags, DIAG_J131, bx[i].at.end ? &bx[i].at : NULL, "breaking interface change: %s `%s` of `%s` changed from `%s` to `%s`", bx[i].kind, bx[i].id, bx[i].module,
 			    bx[i].header, cx[j].header);
 			diag_set_help(d, "keep the old declaration and add the new one under a new stable id, or release the change as a breaking version");
 			ok = false;
@@ -553,6 +560,8 @@ do_compare(const char *base_path, const Buf *lock)
 		Diag *d = diag_report(&diags, DIAG_J132, NULL, "`%s` is not a `semaprax.lock.v1` lock (line %zu)", base_path, bad);
 		diag_set_help(d, "compare with a lock `semaprax lock --write` wrote");
 	} else if (text) {
+		diags.src = text;   /* each J131 points at the base's export line */
+		diags.src_len = len;
 		ok = compare_exports(base_path, bx, bn, lock, &diags);
 	}
 	diag_emit_all(&diags, false);
@@ -679,7 +688,7 @@ do_compare_interface(const char *base_path, const Buf *lock)
 			line[l0 + l1 + l2 - 1] = '\0';
 			memcpy(line + l0 + l1 + l2, f[3], l3);
 			buf_free(&idl);
-			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line};
+			bx[bn++] = (LockExport){line, line + l0, line + l0 + l1, line + l0 + l1 + l2, line, {0, 0}};
 		}
 		if (why) {
 			Diag *d = diag_report(&diags, DIAG_J132, where, "`%s` is not a `semaprax.lock-interface.v1` document: %s", base_path, why);

@@ -365,6 +365,37 @@ cli_patch_manifest(const char *path)
 	return manifest;
 }
 
+void
+cli_listed_module_help(DiagSink *ds, const char *path, const char *cmd, const char *rest)
+{
+	bool any = false;
+	for (int i = 0; i < ds->items.len; i++)
+		any |= ds->items.items[i].code == DIAG_T105 || ds->items.items[i].code == DIAG_G172;
+	char *manifest = any ? project_manifest_listing(path, false) : NULL;
+	if (!manifest)
+		return;
+	char *cwd = getcwd(NULL, 0);
+	size_t n = cwd ? strlen(cwd) : 0;
+	const char *shown = manifest;
+	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')
+		shown = manifest + n + 1;
+	/* the project's directory: the manifest's, `.` for ./semaprax.toml */
+	const char *slash = strrchr(shown, '/');
+	char *dir = slash ? spx_xstrndup(shown, (size_t)(slash - shown)) : spx_xstrdup(".");
+	if (!*dir) {
+		free(dir);
+		dir = spx_xstrdup("/");
+	}
+	for (int i = 0; i < ds->items.len; i++) {
+		Diag *d = &ds->items.items[i];
+		if (d->code == DIAG_T105 || (d->code == DIAG_G172 && !d->has_span))
+			diag_set_help(d, "`%s` is a module of the project in `%s`: run `semaprax %s %s%s`", path, dir, cmd, dir, rest);
+	}
+	free(dir);
+	free(cwd);
+	free(manifest);
+}
+
 /* Reads the patch file; false (nothing to close) when it cannot be read.
  * A file that a project lists is that project's module (cli_patch_manifest). */
 static bool

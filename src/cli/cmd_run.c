@@ -51,6 +51,7 @@
  * envelope (LANGUAGE.md §0.8; human output stays one line).
  */
 #include "cli.h"
+#include "patch_cli.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -676,7 +677,8 @@ cli_cmd_run(int argc, char **argv)
 	Program P;
 	Session *L;
 	int status = EXIT_FAIL;
-	driver_program_load_file(&P, ro.path, &L, SESSION_VERIFY);
+	if (!driver_program_load_file(&P, ro.path, &L, SESSION_VERIFY))
+		cli_listed_module_help(&L->diags, ro.path, "run", "");
 	if ((ro.native || ro.wasm) && L->H) {
 		HirGrants host;
 		driver_route(L->H->S, &host);

@@ -266,7 +266,10 @@ cli_help_library(int argc, char **argv)
 		int entries = 0;
 		for (size_t i = 0; i < n; i++) {
 			const LibModule *L = &mods[i];
-			if (all || strcmp(want, L->std->module) == 0) {
+			/* a module by its full name, or without `std.` (`text`) */
+			bool named = strcmp(want, L->std->module) == 0 ||
+			    (strncmp(L->std->module, "std.", 4) == 0 && strcmp(want, L->std->module + 4) == 0);
+			if (all || named) {
 				if (found)
 					buf_putc(&out, '\n');
 				module_page(L, &out);

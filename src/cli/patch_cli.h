@@ -41,6 +41,11 @@ bool cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C,
  * at path, or NULL: `patch`, `impact` and `review` of such a file take it
  * as that module of its project. */
 char *cli_patch_manifest(const char *path);
+/* After a single-file command on path failed with T105 (no `main`) or the
+ * spanless G172 (imports need the project): when a semaprax.toml up the
+ * tree lists the file, their help names the project command to run
+ * (`semaprax <cmd> <dir><rest>`), dir relative when below the working directory. */
+void cli_listed_module_help(DiagSink *ds, const char *path, const char *cmd, const char *rest);
 /* A patch (or fix, or repair) of the file at path, a module of the project
  * at manifest. */
 typedef struct ProjectPatch {

@@ -223,6 +223,45 @@ nearest_id(const Sema *S, const char *want)
 	return best;
 }
 
+/* The help of a `use … from <name>` naming no module of p (m imports):
+ * the module whose syntax tree declares the imported `@id` (a renamed
+ * module), else the module name nearest to name (edit distance at most 2;
+ * the first of equals in ModuleId order).  Parsed trees only, so the hint
+ * does not depend on the checking order.  False: none applies. */
+static bool
+missing_module_hint(const Program *p, ModuleId m, const UseDecl *u, const char *name, Diag *d)
+{
+	for (int j = 0; j < p->nmods; j++) {
+		const Module *t = p->mods[j]->s.m;
+		if ((ModuleId)j == m || !t || !p->mods[j]->name[0])
+			continue;
+		for (int k = 0; k < t->ndecls; k++) {
+			const IdAttr *a = &t->decls[k].id;
+			if (a->present && a->value.len == u->id.len && memcmp(a->value.s, u->id.s, u->id.len) == 0) {
+				const char *path = p->mods[j]->s.diags.path;
+				diag_set_help(d, "`%s` is declared in module `%s`%s%s%s: write `from %s`", u->id.s,
+				    p->mods[j]->name, path ? " (" : "", path ? path : "", path ? ")" : "", p->mods[j]->name);
+				return true;
+			}
+		}
+	}
+	const char *best = NULL;
+	int bestd = 3;
+	for (int j = 0; j < p->nmods; j++) {
+		if ((ModuleId)j == m || !p->mods[j]->name[0])
+			continue;
+		int dist = spx_edit_distance(name, p->mods[j]->name, true);
+		if (dist < bestd) {
+			best = p->mods[j]->name;
+			bestd = dist;
+		}
+	}
+	if (!best)
+		return false;
+	diag_set_help(d, "did you mean `%s`? (or list the file that declares `module %s;` in the manifest's sources)", best, name);
+	return true;
+}
+
 /* Resolves the uses of module m into links; false after a G172 (or when a
  * provider did not check, which reported its own errors). */
 static bool
@@ -248,7 +287,7 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 		} else if (t == DRIVER_NO_MODULE || t == m) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "target module `%s` is %s", name,
 			    t == m ? "the importing module itself" : "not a module of this project");
-			if (t == m || !p->module_hint || !p->module_hint(d, name))
+			if (t == m || ((!p->module_hint || !p->module_hint(d, name)) && !missing_module_hint(p, m, u, name, d)))
 				diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
 				                        : "list the file that declares `module %s;` in the manifest's sources", name);
 		} else if (!p->mods[t]->s.S || p->mods[t]->s.diags.errors) {

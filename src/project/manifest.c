@@ -236,6 +236,23 @@ static const char *const reserved_tables[] = {
 	"agents", "artifacts", "compatibility", "features", "interfaces", "profiles",
 };
 
+/* The entry of list nearest to s (edit distance at most 2, the first of
+ * equals), or NULL: a misspelt table or key's help names it. */
+static const char *
+nearest_of(const char *const *list, int n, const char *s)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	for (int i = 0; i < n; i++) {
+		int dist = spx_edit_distance(s, list[i], true);
+		if (dist < bestd) {
+			best = list[i];
+			bestd = dist;
+		}
+	}
+	return best;
+}
+
 static int
 index_of(const char *const *list, int n, const char *s)
 {
@@ -292,8 +309,13 @@ read_lines(Reader *r, const char *src, size_t len)
 			if (index_of(reserved_tables, COUNT(reserved_tables), name) >= 0) {
 				report_line(r, line, DIAG_J120, "table `[%s]` is reserved for an additive manifest revision and is not admitted by this toolchain", name);
 			} else if (index_of(admitted_tables, COUNT(admitted_tables), name) < 0) {
-				report_line(r, line, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
-				    "`[command]`, `[capabilities]`, `[dependencies]`, `[dependency-sources]`, `[rust-dependencies]`, `[targets]`, `[registers]`", name);
+				/* [dependency-sources] and [rust-dependencies] read, then are
+				 * refused (J120 below): not offered here */
+				Diag *d = report_line(r, line, DIAG_J120, "the manifest does not admit table `[%s]`; admitted tables are `[package]`, `[modules]`, `[exports]`, "
+				    "`[command]`, `[capabilities]`, `[dependencies]`, `[targets]`, `[registers]`", name);
+				const char *near = nearest_of(admitted_tables, COUNT(admitted_tables), name);
+				if (d && near)
+					diag_set_help(d, "did you mean `[%s]`? (the tables and their keys: docs/PROJECTS.md)", near);
 			}
 			Table t = {0};
 			t.name = name;
@@ -418,8 +440,20 @@ unknown_keys(Reader *r, Table *t, const char *const *keys, int nkeys)
 		if (strcmp(t->name, "package") == 0 &&
 		    (strcmp(k, "compatibility") == 0 || strcmp(k, "license") == 0 || strcmp(k, "description") == 0))
 			report_line(r, t->entries.items[i].line, DIAG_J120, "key `[package] %s` is reserved for an additive manifest revision and is not admitted by this toolchain", k);
-		else
-			report_line(r, t->entries.items[i].line, DIAG_J120, "table `[%s]` does not admit key `%s`", t->name, k);
+		else {
+			Diag *d = report_line(r, t->entries.items[i].line, DIAG_J120, "table `[%s]` does not admit key `%s`", t->name, k);
+			if (!d)
+				continue;
+			Buf h = {0};
+			const char *near = nearest_of(keys, nkeys, k);
+			if (near)
+				buf_printf(&h, "did you mean `%s`? ", near);
+			buf_printf(&h, "`[%s]` admits ", t->name);
+			for (int j = 0; j < nkeys; j++)
+				buf_printf(&h, "%s`%s`", j == 0 ? "" : j + 1 == nkeys ? " and " : ", ", keys[j]);
+			diag_set_help(d, "%s", h.data);
+			buf_free(&h);
+		}
 	}
 }
 
@@ -665,6 +699,12 @@ read_tests(Reader *r, ProjectManifest *m, char **tests, int ntests)
 	free(tests);
 }
 
+bool
+project_manifest_line_span(const char *src, size_t len, int line, Span *out)
+{
+	return line > 0 && src && line_span(src, len, line, out);
+}
+
 static void
 read_frozen(Reader *r, ProjectManifest *m)
 {
@@ -678,15 +718,22 @@ read_frozen(Reader *r, ProjectManifest *m)
 			report_line(r, t->entries.items[i].line, DIAG_J100, "a `semaprax.project.v1` manifest has exactly six assignments; `%s` is not one of them", t->entries.items[i].key);
 	m->name = take_text(r, t, NULL, "name", true);
 	m->entry = take_text(r, t, NULL, "entry", true);
+	m->entry_line = key_line(r, NULL, "entry");
+	m->tests_line = key_line(r, NULL, "tests");
 	m->sources = take_list(r, t, NULL, "sources", &m->nsources, true);
 	m->web = take_list(r, t, NULL, "web_exports", &m->nweb, true);
 	int ntests;
 	char **tests = take_list(r, t, NULL, "tests", &ntests, true);
 	read_tests(r, m, tests, ntests);
 	if (m->web && m->nweb == 0)
-		report(r, DIAG_J100, "a project requires 1..=32 explicit web export identities");
+		report_line(r, key_line(r, NULL, "web_exports"), DIAG_J100, "a project requires 1..=32 explicit web export identities");
 	validate_common(r, m);
 }
+
+/* A register row's findings say what a row is (the generic help's `fmt
+ * --manifest` cannot supply a missing key). */
+#define REGISTER_ROW_HELP "write the row as `%s = { file = \"reqs.json\", pattern = 'REQ-[0-9]+', severity = \"error\", uncited = false }`: " \
+	"all four keys, in this canonical order (docs/REGISTERS.md)"
 
 /* The `[registers]` rows (docs/REGISTERS.md): `name = { file = "…",
  * pattern = '…', severity = "…", uncited = true|false }`, sorted by name. */
@@ -699,8 +746,10 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 	for (int i = 0; i < t->entries.len; i++) {
 		Entry *e = &t->entries.items[i];
 		if (!e->inline_table) {
-			report_line(r, e->line, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
+			Diag *d = report_line(r, e->line, DIAG_J100, "line %d: `[registers] %s` must be an inline table `{ file = \"…\", pattern = '…', severity = \"error\", uncited = false }`",
 			    e->line, e->key);
+			if (d)
+				diag_set_help(d, REGISTER_ROW_HELP, e->key);
 			continue;
 		}
 		if (!project_valid_name(e->key)) {
@@ -712,7 +761,11 @@ read_registers(Reader *r, ProjectManifest *m, Table *t)
 		char err[256];
 		const char *why = project_register_row_parse(e->inline_table, &row, &unknown, err, sizeof err);
 		if (why) {
-			report_line(r, e->line, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			Diag *d = report_line(r, e->line, unknown ? DIAG_J120 : DIAG_J100, "line %d: `[registers] %s`: %s", e->line, e->key, why);
+			if (d && strncmp(why, "`file` must", 11) == 0)
+				diag_set_help(d, "write the register's path relative to the manifest's directory, inside the project (e.g. `file = \"docs/reqs.json\"`); copy a register kept elsewhere into the project");
+			else if (d)
+				diag_set_help(d, REGISTER_ROW_HELP, e->key);
 			project_register_row_free(&row);
 			continue;
 		}
@@ -770,6 +823,8 @@ read_tables(Reader *r, ProjectManifest *m)
 	}
 	if (mods) {
 		m->entry = take_text(r, mods, "modules", "entry", true);
+		m->entry_line = key_line(r, "modules", "entry");
+		m->tests_line = key_line(r, "modules", "tests");
 		m->sources = take_list(r, mods, "modules", "sources", &m->nsources, true);
 		int ntests;
 		char **tests = take_list(r, mods, "modules", "tests", &ntests, true);
@@ -788,25 +843,25 @@ read_tables(Reader *r, ProjectManifest *m)
 	const char *pname = m->profile ? m->profile : "scalar";
 	if (command_profile(m->profile)) {
 		if (!cmd)
-			report(r, DIAG_J100, "profile `%s` requires a `[command]` table with `function`", pname);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "profile `%s` requires a `[command]` table with `function`", pname);
 		if (!cap)
-			report(r, DIAG_J100, "profile `%s` requires a `[capabilities]` table with `required`", pname);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "profile `%s` requires a `[capabilities]` table with `required`", pname);
 	} else {
 		if (cmd)
-			report(r, DIAG_J100, "profile `%s` does not admit a `[command]` table", pname);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "profile `%s` does not admit a `[command]` table", pname);
 		if (cap)
-			report(r, DIAG_J100, "profile `%s` does not admit a `[capabilities]` table", pname);
+			report_line(r, key_line(r, "package", "profile"), DIAG_J100, "profile `%s` does not admit a `[capabilities]` table", pname);
 	}
 	if (m->command && !valid_stable_id(m->command))
-		report(r, DIAG_J100, "`[command] function` `%s` is not a bounded lowercase stable id", m->command);
+		report_line(r, key_line(r, "command", "function"), DIAG_J100, "`[command] function` `%s` is not a bounded lowercase stable id", m->command);
 	if (m->capabilities && !strictly_sorted(m->capabilities, m->ncapabilities))
-		report(r, DIAG_J100, "`[capabilities] required` must be strictly byte-sorted and unique");
+		report_line(r, key_line(r, "capabilities", "required"), DIAG_J100, "`[capabilities] required` must be strictly byte-sorted and unique");
 	if (m->command && m->web && (m->nweb != 1 || strcmp(m->web[0], m->command) != 0))
-		report(r, DIAG_J100, "`[exports] web` must contain exactly the command stable id `%s`", m->command);
+		report_line(r, key_line(r, "exports", "web"), DIAG_J100, "`[exports] web` must contain exactly the command stable id `%s`", m->command);
 	Table *deps = table(r, "dependencies");
 	if (deps) {
 		if (deps->entries.len > PROJECT_MAX_DEPS)
-			report(r, DIAG_J101, "`[dependencies]` lists %d rows; the limit is %d", deps->entries.len, PROJECT_MAX_DEPS);
+			report_line(r, deps->entries.items[PROJECT_MAX_DEPS].line, DIAG_J101, "`[dependencies]` lists %d rows; the limit is %d", deps->entries.len, PROJECT_MAX_DEPS);
 		m->deps = spx_xcalloc((size_t)(deps->entries.len ? deps->entries.len : 1), sizeof *m->deps);
 		/* each finding at its entry's line (they had none) */
 		bool unsorted = false;
@@ -830,6 +885,7 @@ read_tables(Reader *r, ProjectManifest *m)
 			ProjectDep *dp = &m->deps[m->ndeps++];
 			dp->name = dup_n(e->key, strlen(e->key));
 			dp->range = e->text;
+			dp->line = e->line;
 			e->text = NULL;
 		}
 	}
@@ -838,14 +894,14 @@ read_tables(Reader *r, ProjectManifest *m)
 		m->has_matrix = m->matrix != NULL;
 		if (m->matrix) {
 			if (m->nmatrix == 0)
-				report(r, DIAG_J100, "`[targets] matrix` must name at least one target");
+				report_line(r, key_line(r, "targets", "matrix"), DIAG_J100, "`[targets] matrix` must name at least one target");
 			for (int i = 0; i < m->nmatrix; i++)
 				if (strcmp(m->matrix[i], "native64") != 0 && strcmp(m->matrix[i], "wasm32") != 0) {
-					report(r, DIAG_J100, "`[targets] matrix` admits only \"native64\" and \"wasm32\"; found `%s`", m->matrix[i]);
+					report_line(r, key_line(r, "targets", "matrix"), DIAG_J100, "`[targets] matrix` admits only \"native64\" and \"wasm32\"; found `%s`", m->matrix[i]);
 					break;
 				}
 			if (!strictly_sorted(m->matrix, m->nmatrix))
-				report(r, DIAG_J100, "`[targets] matrix` must be strictly byte-sorted and unique");
+				report_line(r, key_line(r, "targets", "matrix"), DIAG_J100, "`[targets] matrix` must be strictly byte-sorted and unique");
 		}
 	}
 	read_registers(r, m, table(r, "registers"));

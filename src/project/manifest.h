@@ -26,6 +26,7 @@
 typedef struct ProjectDep {
 	char *name;          /* dotted package name */
 	char *range;         /* "^x.y.z" | "~x.y.z" | "=x.y.z" */
+	int line;            /* its 1-based manifest line (a finding's span) */
 } ProjectDep;
 
 /* One `[registers]` row (docs/REGISTERS.md; our additive extension): a
@@ -46,6 +47,7 @@ typedef struct ProjectManifest {
 	char *profile;       /* tables only; NULL = the scalar contract */
 	char *entry;
 	char *test_module;
+	int entry_line, tests_line; /* their 1-based manifest lines (0: none) */
 	char **sources; int nsources;
 	char **web; int nweb;
 	char *command;       /* [command] function */
@@ -66,6 +68,9 @@ void project_manifest_render(const ProjectManifest *m, Buf *out);
  * differing line into diags. */
 bool project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len, DiagSink *diags);
 void project_manifest_free(ProjectManifest *m);
+/* The span of 1-based line `line` of the manifest src[0, len) without its
+ * line break; false past the text (or line 0). */
+bool project_manifest_line_span(const char *src, size_t len, int line, Span *out);
 /* manifest_registers.c: the `[registers]` rows.  Parses one row's inline
  * table text (from `{` to the line's end) into *out; NULL on success, else
  * the problem (static text or written into err). */

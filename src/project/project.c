@@ -74,7 +74,9 @@ project_check_roles(const ProjectManifest *man, Program *P, DiagSink *diags)
 		const char *role = r ? "test" : "entry";
 		ModuleId m = driver_program_find(P, roles[r]);
 		if (m == DRIVER_NO_MODULE) {
-			Diag *d = diag_report(diags, DIAG_G172, NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
+			Span sp;
+			bool has = project_manifest_line_span(diags->src, diags->src_len, r ? man->tests_line : man->entry_line, &sp);
+			Diag *d = diag_report(diags, DIAG_G172, has ? &sp : NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
 			diag_set_help(d, "list the file that declares `module %s;` in the manifest's sources, or name an existing module", roles[r]);
 			ok = false;
 			continue;

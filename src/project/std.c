@@ -62,12 +62,14 @@ project_std_resolve(Project *pj)
 			continue;
 		}
 		Diag *g;
+		Span sp;
+		const Span *at = project_manifest_line_span(pj->src, pj->len, d->line, &sp) ? &sp : NULL;
 		if (m) {
-			g = diag_report(&pj->diags, DIAG_J121, NULL, "dependency `%s = \"%s\"` does not resolve: the bundled package is version " PROJECT_STD_VERSION,
+			g = diag_report(&pj->diags, DIAG_J121, at, "dependency `%s = \"%s\"` does not resolve: the bundled package is version " PROJECT_STD_VERSION,
 			    d->name, d->range);
 			diag_set_help(g, "require `%s = \"^" PROJECT_STD_VERSION "\"`", d->name);
 		} else {
-			g = diag_report(&pj->diags, DIAG_J121, NULL, "dependency `%s = \"%s\"` does not resolve: this toolchain resolves only the bundled `std.*` packages (no registry)",
+			g = diag_report(&pj->diags, DIAG_J121, at, "dependency `%s = \"%s\"` does not resolve: this toolchain resolves only the bundled `std.*` packages (no registry)",
 			    d->name, d->range);
 			const char *near = nearest(d->name);
 			if (near)
