@@ -117,8 +117,13 @@ static void step_owned(Buf *b)
 	int id = uniq7++;
 	Buf lit = { 0 }, p = { 0 }, e = { 0 }, p2 = { 0 }, e2 = { 0 };
 	inner_lit(&lit, "acc");
+	/* one draw a statement (argument order is unspecified in C: gcc and
+	 * clang would differ), in the order gcc evaluated them first */
+	int nmod = 3 + pg_rnd(50);
+	int smod = 50 + pg_rnd(900);
+	const char *w = pg_words[pg_rnd(PG_NWORDS)];
 	pg_bp(b, "    let o%d = %s { s: string_concat(\"%s\", string_from_i64(acc %% %d)), q: %s, n: acc %% %d };\n",
-	      id, rown, pg_words[pg_rnd(PG_NWORDS)], 50 + pg_rnd(900), lit.p, 3 + pg_rnd(50));
+	      id, rown, w, smod, lit.p, nmod);
 	if (pg_chance(70)) {
 		inner_field(&p, &e, "q");
 		int sid = uniq7++;
@@ -148,9 +153,11 @@ static void step_variant(Buf *b, int ind)
 	pg_bp(b, "let mut j%d = 0;\n", id);
 	pg_indent(b, ind);
 	pg_bp(b, "while j%d < %d {\n", id, n);
+	int bval = pg_rnd(100);
+	int sbase = pg_rnd(1000);
 	pg_indent(b, ind + 1);
 	pg_bp(b, "let u%d = if (acc + j%d) %% 3 == 0 { %s::Pt { at: %s, w: j%d } } else { if (acc + j%d) %% 3 == 1 { %s::Name { s: string_from_i64(j%d + %d), q: %s { a: j%d, b: %di32 } } } else { %s::Nil {} } };\n",
-	      id, id, rvar, lit.p, id, id, rvar, id, pg_rnd(1000), rin, id, pg_rnd(100), rvar);
+	      id, id, rvar, lit.p, id, id, rvar, id, sbase, rin, id, bval, rvar);
 	inner_field(&p, &e, "at");
 	inner_field(&p2, &e2, "q");
 	pg_indent(b, ind + 1);
@@ -180,7 +187,9 @@ static void step_yield(Buf *b)
 	int id = uniq7++;
 	Buf lit = { 0 };
 	inner_lit(&lit, "acc");
-	pg_bp(b, "    let y%d = %s { p: %s, k: acc %% %d, f: acc > %d };\n", id, rout, lit.p, 5 + pg_rnd(50), pg_rnd(300));
+	int fcut = pg_rnd(300);
+	int kmod = 5 + pg_rnd(50);
+	pg_bp(b, "    let y%d = %s { p: %s, k: acc %% %d, f: acc > %d };\n", id, rout, lit.p, kmod, fcut);
 	pg_bp(b, "    let z%d = match y%d {\n        %s { p: pp%d, k, f: _ } => pp%d with { a: k + pp%d.a %% %d },\n    };\n",
 	      id, id, rout, id, id, id, 2 + pg_rnd(30));
 	/* the yielded record read back by a pattern of its own */
