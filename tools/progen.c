@@ -865,6 +865,12 @@ int main(int argc, char **argv)
 	pg_side_stream(seed * 0xbf58476d1ce4e5b9ULL + 0x65786974ULL, 20, pg_feat_exits,
 	               exits, sizeof exits);
 
+	/* record patterns, nested and in variant payloads (progen_feat7.c), in
+	 * 25% of the programs, on a stream of its own likewise */
+	char recpat[64] = "";
+	pg_side_stream(seed * 0x94d049bb133111ebULL + 0x72656370ULL, 25, pg_feat_recpat,
+	               recpat, sizeof recpat);
+
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
 	/* `unsafe` only when feat6 wrote an audited block (never in a program
@@ -923,6 +929,8 @@ int main(int argc, char **argv)
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", gowned);
 	if (exits[0])
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", exits);
+	if (recpat[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", recpat);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

@@ -4,7 +4,7 @@
  * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
  * templates; progen_feat4.c: random ownership flow; progen_feat5.c: generics
  * at owned types; progen_feat6.c: early exits from nested places, `for own`,
- * views, audited blocks).
+ * views, audited blocks; progen_feat7.c: record patterns).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -121,5 +121,7 @@ void pg_feat_gowned(char *call, size_t cap);
 void pg_feat_exits(char *call, size_t cap);
 extern int pg_exits_unsafe;
 extern int pg_exits_allow_unsafe; /* set by progen.c: the program does not print */
+/* progen_feat7.c: record patterns (nested, in variant payloads); likewise */
+void pg_feat_recpat(char *call, size_t cap);
 
 #endif
