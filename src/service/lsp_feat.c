@@ -530,31 +530,30 @@ local_answer(LspReq *r, bool refs, bool with_decl, Buf *out)
 	lsp_occs_free(&occs);
 	if (!local)
 		return false;
-	LspLocals L = {0};
-	lsp_locals(s->S, s->m, &L);
-	int b = lsp_local_at(&L, r->off);
-	if (b >= 0) {
-		bool first = true;
-		if (refs)
-			buf_putc(out, '[');
-		for (int i = 0; i < L.len; i++) {
-			const LspLocalOcc *x = &L.items[i];
-			if (x->binding != b || (refs ? x->decl && !with_decl : !x->decl))
-				continue;
-			if (!first)
-				buf_putc(out, ',');
-			first = false;
-			put_location(out, r->doc, x->start, x->end);
-			if (!refs)
-				break;   /* the binding (an or-pattern's first alternative) */
-		}
-		if (refs)
-			buf_putc(out, ']');
-		else if (first)
-			buf_puts(out, "null");
+	LspLocals L;
+	int b = lsp_local_binding(s->S, s->m, r->off, &L);
+	if (b < 0)
+		return false;
+	bool first = true;
+	if (refs)
+		buf_putc(out, '[');
+	for (int i = 0; i < L.len; i++) {
+		const LspLocalOcc *x = &L.items[i];
+		if (x->binding != b || (refs ? x->decl && !with_decl : !x->decl))
+			continue;
+		if (!first)
+			buf_putc(out, ',');
+		first = false;
+		put_location(out, r->doc, x->start, x->end);
+		if (!refs)
+			break;   /* the binding (an or-pattern's first alternative) */
 	}
+	if (refs)
+		buf_putc(out, ']');
+	else if (first)
+		buf_puts(out, "null");
 	lsp_locals_free(&L);
-	return b >= 0;
+	return true;
 }
 
 bool
@@ -792,16 +791,14 @@ lsp_rename(LspReq *r, Buf *out)
 		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
 	if (!o || o->sym < 0) {
 		/* a local binding or a use of one: renamed by scope */
-		LspLocals L = {0};
-		lsp_locals(s->S, s->m, &L);
-		int b = lsp_local_at(&L, r->off);
+		LspLocals L;
+		int b = lsp_local_binding(s->S, s->m, r->off, &L);
 		if (b >= 0) {
 			lsp_occs_free(&occs);
 			bool done = rename_local(r, s, &L, b, name, rev, out);
 			lsp_locals_free(&L);
 			return done;
 		}
-		lsp_locals_free(&L);
 	}
 	const char *current = svc_file_revision(&doc->file);   /* lazy in the editor */
 	LspRename rn;

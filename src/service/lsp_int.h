@@ -99,6 +99,9 @@ void lsp_locals(Sema *S, const Module *m, LspLocals *out);
 void lsp_locals_free(LspLocals *o);
 /* The binding of the local binding or use at off, or -1. */
 int lsp_local_at(const LspLocals *o, uint32_t off);
+/* lsp_locals, then the binding at off: out is filled when it is >= 0 (the
+ * caller frees it), freed when it is -1. */
+int lsp_local_binding(Sema *S, const Module *m, uint32_t off, LspLocals *out);
 /* Every name resolves to the same binding in both (a rename's candidate). */
 bool lsp_locals_same(const LspLocals *a, const LspLocals *b);
 

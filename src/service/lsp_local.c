@@ -300,6 +300,17 @@ lsp_local_at(const LspLocals *o, uint32_t off)
 	return -1;
 }
 
+int
+lsp_local_binding(Sema *S, const Module *m, uint32_t off, LspLocals *out)
+{
+	memset(out, 0, sizeof *out);
+	lsp_locals(S, m, out);
+	int b = lsp_local_at(out, off);
+	if (b < 0)
+		lsp_locals_free(out);
+	return b;
+}
+
 bool
 lsp_locals_same(const LspLocals *a, const LspLocals *b)
 {

@@ -755,17 +755,15 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	LspProj *p = r->doc->proj;
 	if (!o || o->sym < 0) {
 		/* a local binding or a use of one: renamed by scope */
-		LspLocals L = {0};
+		LspLocals L;
 		Session *ks = &p->pj->P.mods[k]->s;
-		lsp_locals(ks->S, ks->m, &L);
-		int b = lsp_local_at(&L, r->off);
+		int b = lsp_local_binding(ks->S, ks->m, r->off, &L);
 		if (b >= 0) {
 			lsp_occs_free(&occs);
 			bool done = rename_local(r, k, &L, b, name, rev, out);
 			lsp_locals_free(&L);
 			return done;
 		}
-		lsp_locals_free(&L);
 	}
 	int tk = k;
 	LspOcc t;
