@@ -782,6 +782,10 @@ static void
 own_match(Own *O, const Expr *e, bool move)
 {
 	own_expr(O, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
+	/* A plain match on a non-Copy scrutinee is O111 already (match.c): its
+	 * bindings are taken as owned, so moving one is not a second error (O108). */
+	bool lent_binds = e->u.match.mode == MATCH_BORROW ||
+	    (e->u.match.mode == MATCH_PLAIN && sema_is_copy(O->S, sema_expr_type(O->S, e->u.match.scrutinee->id)));
 	Fork f = fork_begin(O);
 	int entry = f.mark;   /* the state at this trail mark is the arms' entry state */
 	ArmJoin acc = {0};
@@ -790,7 +794,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		undo_to(O, &f, entry);
 		push_scope(O);
-		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(lent_binds ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
