@@ -50,6 +50,7 @@ typedef struct OwnVar {
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 	uint8_t refused;   /* a refused reassignment (U105) left it moved: 1; 2: in a loop it was declared outside of */
 	bool for_item;     /* a borrowed `for` item (borrowed == 2), not a `match borrow` binding */
+	const char *moved_into;   /* moved by a plain `let <moved_into> = <name>;`: NULL otherwise */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
