@@ -287,6 +287,49 @@ carrier_operand_help(Sema *S, Diag *d, TypeId t)
 		    (SymId)ti->decl == S->sym_option ? "an" : "a", sema_type_name(S, t), (SymId)ti->decl == S->sym_option ? "Option" : "Result");
 }
 
+/* T208 between two numeric types: name the compiler-owned conversion that
+ * makes the odd operand the expected type, and the one converting the other
+ * way; a bare integer literal beside a float is written as a float. */
+static void
+conversion_operand_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId lt, TypeId rt, TypeId expected)
+{
+	if (lt == T_ERR || rt == T_ERR || lt == rt)
+		return;
+	const Expr *odd = lt != expected ? l : r, *other = odd == l ? r : l;
+	TypeId ot = odd == l ? lt : rt;
+	int olen = (int)(odd->span.end - odd->span.start), xlen = (int)(other->span.end - other->span.start);
+	if ((expected == T_F64 || expected == T_F32) && odd->kind == EXPR_INT && odd->lit_suffix == SUF_NONE) {
+		diag_set_help(d, "the other operand is `%s`: write the literal as a float, `%.*s.0%s`; there are no implicit conversions",
+		    sema_type_name(S, expected), olen, S->src + odd->span.start, expected == T_F32 ? "f32" : "");
+		return;
+	}
+	bool to_checked = false, back_checked = false;
+	const char *to = sema_conversion_builtin(expected, ot, &to_checked);
+	const char *back = other->kind == EXPR_INT || other->kind == EXPR_FLOAT ? NULL   /* not a literal's conversion */
+	    : sema_conversion_builtin(ot, expected, &back_checked);
+	if (!to && !back)
+		return;
+	if (olen > 40 || xlen > 40) {   /* long operands: name the functions only */
+		if (to && back)
+			diag_set_help(d, "there are no implicit conversions: convert the `%s` operand with `%s(…)`, or the `%s` one with `%s(…)`",
+			    sema_type_name(S, ot), to, sema_type_name(S, expected), back);
+		else
+			diag_set_help(d, "there are no implicit conversions: convert the `%s` operand with `%s(…)`",
+			    sema_type_name(S, to ? ot : expected), to ? to : back);
+		return;
+	}
+	if (to && back)
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s, or `%s(%.*s)` to compute in `%s`%s",
+		    to, olen, S->src + odd->span.start, sema_type_name(S, expected), to_checked ? " (it stops the program when the value does not fit)" : "",
+		    back, xlen, S->src + other->span.start, sema_type_name(S, ot), back_checked ? " (it stops the program when the value does not fit)" : "");
+	else if (to)
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s", to, olen, S->src + odd->span.start,
+		    sema_type_name(S, expected), to_checked ? " (it stops the program when the value does not fit)" : "");
+	else
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s", back, xlen, S->src + other->span.start,
+		    sema_type_name(S, ot), back_checked ? " (it stops the program when the value does not fit)" : "");
+}
+
 static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
@@ -390,6 +433,8 @@ check_binary(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, expected));
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
+		if (sema_type_is_numeric(&S->types, lt) && sema_type_is_numeric(&S->types, rt))
+			conversion_operand_help(S, d, l, r, lt, rt, expected);
 		sema_literal_suffix_help(S, d, l, r, expected);
 		carrier_operand_help(S, d, lt != expected ? lt : rt);
 	}
