@@ -497,7 +497,8 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
 	} else if (t == T_STRING) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "string parameters own their input implicitly; an explicit ownership mode is not admitted");
-		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str`, and the caller lends its string: `string_as_str(s)`", p->name, p->name);
+		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str`, and the caller lends its string: `string_as_str(s)` "
+		    "(`borrow string` is how `help library` spells the compiler-owned text functions, which read a `string` without taking it; your own functions cannot)", p->name, p->name);
 	} else if (sema_is_copy(S, t)) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
 		    words[p->mode], sema_type_name(S, t));
