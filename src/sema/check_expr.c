@@ -854,8 +854,22 @@ check_method(FnCtx *C, const Expr *e)
 			;
 		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
 			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
-		else
-			diag_set_help(d, "only class values have methods; call a function with the value as its argument: `%s(x)`", mname);
+		else {
+			bool known = sema_builtin_find(mname) != NULL;
+			for (SymId id = 0; !known && id < S->syms.len; id++)
+				known = sema_sym(S, id)->kind == SK_FN && strcmp(sema_sym(S, id)->name, mname) == 0;
+			const Expr *rv = e->u.method.recv;
+			int n = (int)(rv->span.end - rv->span.start);
+			if (n > 40) {
+				n = 1;
+				rv = NULL;
+			}
+			if (known)
+				diag_set_help(d, "only class values have methods; call the function with the value as its argument: `%s(%.*s)`", mname, n, rv ? S->src + rv->span.start : "x");
+			else   /* `a.abs()`: no such function to call either */
+				diag_set_help(d, "only class values have methods, and no function `%s` is in scope: declare one, `fn %s(value: %s) -> …`, and call `%s(%.*s)`",
+				    mname, mname, sema_type_name(S, rt), mname, n, rv ? S->src + rv->span.start : "x");
+		}
 	}
 	for (int i = 0; i < e->u.method.nargs; i++)
 		sema_check_expr(C, e->u.method.args[i]);

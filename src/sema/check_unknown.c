@@ -108,6 +108,29 @@ import_owner(const Sema *S, const char *name, const ImportFn **out)
 	return NULL;
 }
 
+/* `i64_from_char`, `char_to_i64`, `f32_from_i64`: a conversion between two
+ * scalar (or text) type names that is not a compiler-owned one. */
+static bool
+conversion_like(const char *name)
+{
+	static const char *const types[] = { "i64", "i32", "u8", "usize", "f64", "f32", "char", "bool", "string", "str", NULL };
+	const char *sep = strstr(name, "_from_");
+	size_t skip = 6;
+	if (!sep) {
+		sep = strstr(name, "_to_");
+		skip = 4;
+	}
+	if (!sep)
+		return false;
+	bool left = false, right = false;
+	for (int i = 0; types[i]; i++) {
+		size_t n = strlen(types[i]);
+		left |= (size_t)(sep - name) == n && strncmp(name, types[i], n) == 0;
+		right |= strcmp(sep + skip, types[i]) == 0;
+	}
+	return left && right;
+}
+
 TypeId
 sema_unknown_function(FnCtx *C, const Expr *e)
 {
@@ -157,6 +180,11 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
 	else if (near)
 		diag_set_help(d, "did you mean `%s`?", near);
+	else if (conversion_like(name))
+		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
+		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)%s", name,
+		    strstr(name, "char") && !strstr(name, "from_i64") && !strstr(name, "from_u8")
+			? "; a `char` has no conversion to a number: an ASCII char's code is `string_byte_at(string_from_char(c), 0)`" : "");
 	else
 		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
 	for (int i = 0; i < e->u.call.nargs; i++)
