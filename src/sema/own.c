@@ -364,7 +364,12 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (v->borrowed == 2 && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O108, e->span, "cannot move `%s` out of a borrowed value", v->name);
-		if (v->for_item)   /* `match own` on it is what was refused */
+		if (O->method && O->method->u.method.recv == e)
+			/* `for a in all { a.speak() }`: the receiver is a value parameter */
+			diag_set_help(d, "`%s` is lent here (%s), and calling `%s.%s(…)` would consume it (`self` is a value parameter): declare the method `fn %s(self: borrow %s, …)` to read the receiver%s",
+			    v->name, v->for_item ? "a `for` item" : "a `match borrow` or `match` binding", v->name, O->method->u.method.name.s,
+			    O->method->u.method.name.s, sema_type_name(S, v->type), v->for_item ? ", or walk with `for own … in vec_into_iter<T>(…)` to own each item" : "");
+		else if (v->for_item)   /* `match own` on it is what was refused */
 			diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read it with `match borrow %s`, or walk with `for own %s in …` to own each item", v->name, v->name, v->name);
 		else
 			diag_set_help(d, "use `match own` to take the payload, or read it without moving");
@@ -469,6 +474,12 @@ own_field(Own *O, const Expr *e, bool move)
 					    v->name, v->name, e->u.field.name.s, v->name);
 				else if (v->for_item)
 					diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read Copy fields only, or walk with `for own %s in …` to own each item", v->name, v->name);
+				else if (ft == T_STRING)
+					diag_set_help(d, "`%s` is lent here: pass a copy of the field, `string_slice(%s.%s, 0, string_len(%s.%s))`, or take `%s` as `own`",
+					    v->name, v->name, e->u.field.name.s, v->name, e->u.field.name.s, v->name);
+				else if (ft == T_BYTES)
+					diag_set_help(d, "`%s` is lent here: pass a copy of the field, `bytes_copy(bytes_as_slice(%s.%s))`, or take `%s` as `own`",
+					    v->name, v->name, e->u.field.name.s, v->name);
 				else
 					diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
@@ -955,7 +966,10 @@ own_expr(Own *O, const Expr *e, bool move)
 		 * H006/O102 follows the error at a later use */
 		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
 		int mark = O->operands.len;
+		const Expr *outer = O->method;
+		O->method = e;
 		own_expr(O, e->u.method.recv, cons && cons[0] != 0);
+		O->method = outer;
 		sema_own_operand_done(O, e->u.method.recv);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
 		O->operands.len = mark;
