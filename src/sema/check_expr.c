@@ -502,7 +502,11 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 				/* a consumed argument upcasts as a typed binding does */
 				Diag *d = sema_error(S, DIAG_T233, args[i]->span, "upcast from `%s` to `%s` would discard owned fields",
 				    sema_type_name(S, a), sema_type_name(S, params[i]));
-				diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
+				if (!ps && sema_builtin_find(fname))   /* `vec_push<Base>(v, Child { … })`: the builtin's type is spelled */
+					diag_set_help(d, "`%s` stores a `%s` here, and `%s`'s own owned fields would be lost: build a `%s { … }` from the fields to keep, or make `%s`'s own fields Copy",
+					    fname, sema_type_name(S, params[i]), sema_type_name(S, a), sema_type_name(S, params[i]), sema_type_name(S, a));
+				else
+					diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
 			}
 			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && sema_expr_mode(S, args[i]->id) != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
