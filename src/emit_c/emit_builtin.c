@@ -521,6 +521,8 @@ emit_builtin(Emit *E, const HirExpr *e)
 	emitc_flight_begin(E, &F, e->u.call.args, c.n);
 	for (int i = 0; i < c.n; i++) {
 		Val v = emitc_ev(E, e->u.call.args[i]);
+		if (sig.nparams >= 0 && i < sig.nparams && i < 8)
+			v = emitc_coerce(E, v, sig.params[i]);   /* `vec_push<Animal>(zoo, Dog { … })` */
 		bool borrow = sig.nparams < 0 ? i == 0 : i < 8 && sig.modes[i] == MODE_BORROW;
 		/* map_set keeps its value whatever happens: a fresh one is moved in
 		 * (the interpreter's take_lent), not held and copied — a copy per

@@ -83,7 +83,7 @@ emitc_temps_release(Emit *E, int mark)
 
 /* A class value as one of its ancestors: the ancestor's fields are the prefix;
  * an owned value's other fields are released. */
-static Val
+Val
 emitc_coerce(Emit *E, Val v, TypeId to)
 {
 	if (!v.c || v.t == to)

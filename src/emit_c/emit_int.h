@@ -250,6 +250,8 @@ void emitc_flight_hold(Emit *E, Flight *F, int i, Val v);
 void emitc_flight_land(Emit *E, Flight *F);
 Val emitc_ev(Emit *E, const HirExpr *e);
 Val emitc_own_val(Emit *E, Val v);
+/* A class value as the ancestor type `to` (other types: unchanged). */
+Val emitc_coerce(Emit *E, Val v, TypeId to);
 Val emitc_borrow_val(Emit *E, Val v);
 void emitc_release_place(Emit *E, TypeId t, const char *place);
 int emitc_temps_mark(Emit *E);

@@ -277,7 +277,21 @@ int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, con
 			if (fits)   /* not past i64: dropping the suffix would leave a range P003 */
 				diag_add_fix(d, (uint32_t)num_end, (uint32_t)L->pos, "");
 		} else if (suf[0] == 'e' || suf[0] == 'E') {
-			diag_set_help(d, "an exponent needs a fraction: write e.g. `%s.0e5`", digits);
+			/* `1e300`, `1e-5`: the exact float, and the fix inserting `.0` */
+			size_t k = 1;
+			while (k < suflen && suf[k] >= '0' && suf[k] <= '9')
+				k++;
+			size_t p = L->pos, q = p;
+			if (suflen == 1 && q < L->len && (L->src[q] == '-' || L->src[q] == '+'))
+				for (q++; q < L->len && L->src[q] >= '0' && L->src[q] <= '9';)
+					q++;
+			bool decimal = digits[0] != '0' || digits[1] == '\0' || (digits[1] >= '0' && digits[1] <= '9');
+			if (decimal && ((suflen > 1 && k == suflen) || q > p + 1)) {
+				diag_set_help(d, "an exponent needs a fraction: write `%s.0%.*s%.*s`", digits, (int)suflen, suf, (int)(q - p), L->src + p);
+				diag_add_fix(d, (uint32_t)num_end, (uint32_t)num_end, ".0");
+			} else {
+				diag_set_help(d, "an exponent needs a fraction: write e.g. `%s.0e5`", digits);
+			}
 		} else if (suf[0] == '_') {
 			diag_set_help(d, "there are no digit separators; write the digits without `_`");
 		} else {

@@ -136,11 +136,16 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		Diag *d = sema_error(S, DIAG_T266, args[0]->span, "borrowed view `%s` requires an exact admitted storage place", name);
 		const char *owner = bi == BI_string_as_str ? "text" : bi == BI_stdin_stream_chunk ? "reader" : "bytes";
 		if (bi == BI_string_as_str && args[0]->kind == EXPR_FIELD) {
-			/* `let text = r.name;` would move the field (out of a borrowed `self`, O108) */
+			/* `let text = r.name;` binds the field: it lends it from a borrowed
+			 * base and moves it out of an owned one (whose other fields stay
+			 * readable, O109 for the whole afterwards) */
 			int n = (int)(args[0]->span.end - args[0]->span.start);
 			const char *f = S->src + args[0]->span.start;
-			diag_set_help(d, "`string_as_str` lends a named binding, not a field: text functions read the field directly (`string_len(%.*s)`), "
-			    "`string_slice(%.*s, 0, string_len(%.*s))` copies it, or take the value apart with a record pattern and lend the binding", n, f, n, f, n, f);
+			const char *field = args[0]->u.field.name.s;
+			bool owned = owned_field_place(C, args[0]);
+			diag_set_help(d, "`string_as_str` lends a named binding, not a field: bind the field first, `let %s = %.*s;`%s, then `string_as_str(%s)`; "
+			    "text functions also read the field directly (`string_len(%.*s)`)", field, n, f,
+			    owned ? " (this moves it out of the record, whose other fields stay readable)" : "", field, n, f);
 		} else {
 			diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
 			    place_kind(args[0]), owner, name, owner);

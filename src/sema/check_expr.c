@@ -287,6 +287,49 @@ carrier_operand_help(Sema *S, Diag *d, TypeId t)
 		    (SymId)ti->decl == S->sym_option ? "an" : "a", sema_type_name(S, t), (SymId)ti->decl == S->sym_option ? "Option" : "Result");
 }
 
+/* T208 between two numeric types: name the compiler-owned conversion that
+ * makes the odd operand the expected type, and the one converting the other
+ * way; a bare integer literal beside a float is written as a float. */
+static void
+conversion_operand_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId lt, TypeId rt, TypeId expected)
+{
+	if (lt == T_ERR || rt == T_ERR || lt == rt)
+		return;
+	const Expr *odd = lt != expected ? l : r, *other = odd == l ? r : l;
+	TypeId ot = odd == l ? lt : rt;
+	int olen = (int)(odd->span.end - odd->span.start), xlen = (int)(other->span.end - other->span.start);
+	if ((expected == T_F64 || expected == T_F32) && odd->kind == EXPR_INT && odd->lit_suffix == SUF_NONE) {
+		diag_set_help(d, "the other operand is `%s`: write the literal as a float, `%.*s.0%s`; there are no implicit conversions",
+		    sema_type_name(S, expected), olen, S->src + odd->span.start, expected == T_F32 ? "f32" : "");
+		return;
+	}
+	bool to_checked = false, back_checked = false;
+	const char *to = sema_conversion_builtin(expected, ot, &to_checked);
+	const char *back = other->kind == EXPR_INT || other->kind == EXPR_FLOAT ? NULL   /* not a literal's conversion */
+	    : sema_conversion_builtin(ot, expected, &back_checked);
+	if (!to && !back)
+		return;
+	if (olen > 40 || xlen > 40) {   /* long operands: name the functions only */
+		if (to && back)
+			diag_set_help(d, "there are no implicit conversions: convert the `%s` operand with `%s(…)`, or the `%s` one with `%s(…)`",
+			    sema_type_name(S, ot), to, sema_type_name(S, expected), back);
+		else
+			diag_set_help(d, "there are no implicit conversions: convert the `%s` operand with `%s(…)`",
+			    sema_type_name(S, to ? ot : expected), to ? to : back);
+		return;
+	}
+	if (to && back)
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s, or `%s(%.*s)` to compute in `%s`%s",
+		    to, olen, S->src + odd->span.start, sema_type_name(S, expected), to_checked ? " (it stops the program when the value does not fit)" : "",
+		    back, xlen, S->src + other->span.start, sema_type_name(S, ot), back_checked ? " (it stops the program when the value does not fit)" : "");
+	else if (to)
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s", to, olen, S->src + odd->span.start,
+		    sema_type_name(S, expected), to_checked ? " (it stops the program when the value does not fit)" : "");
+	else
+		diag_set_help(d, "there are no implicit conversions: write `%s(%.*s)` to compute in `%s`%s", back, xlen, S->src + other->span.start,
+		    sema_type_name(S, ot), back_checked ? " (it stops the program when the value does not fit)" : "");
+}
+
 static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
@@ -390,6 +433,8 @@ check_binary(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T208, e->span, "operator `%s` expects %s operands", sp, sema_type_name(S, expected));
 		diag_set_help(d, "both operands have one type (%s here, with %s and %s); there are no implicit conversions",
 		    sema_type_name(S, expected), sema_type_name(S, lt), sema_type_name(S, rt));
+		if (sema_type_is_numeric(&S->types, lt) && sema_type_is_numeric(&S->types, rt))
+			conversion_operand_help(S, d, l, r, lt, rt, expected);
 		sema_literal_suffix_help(S, d, l, r, expected);
 		carrier_operand_help(S, d, lt != expected ? lt : rt);
 	}
@@ -457,7 +502,11 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 				/* a consumed argument upcasts as a typed binding does */
 				Diag *d = sema_error(S, DIAG_T233, args[i]->span, "upcast from `%s` to `%s` would discard owned fields",
 				    sema_type_name(S, a), sema_type_name(S, params[i]));
-				diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
+				if (!ps && sema_builtin_find(fname))   /* `vec_push<Base>(v, Child { … })`: the builtin's type is spelled */
+					diag_set_help(d, "`%s` stores a `%s` here, and `%s`'s own owned fields would be lost: build a `%s { … }` from the fields to keep, or make `%s`'s own fields Copy",
+					    fname, sema_type_name(S, params[i]), sema_type_name(S, a), sema_type_name(S, params[i]), sema_type_name(S, a));
+				else
+					diag_set_help(d, "upcast only classes whose own fields are Copy, or give `%s` a parameter of type `%s`", fname, sema_type_name(S, a));
 			}
 			if (ps && ps[i].mode == MODE_SHARED && !sema_is_copy(S, a) && sema_expr_mode(S, args[i]->id) != MODE_SHARED) {
 				Diag *d = sema_error(S, DIAG_O103, args[i]->span, "`%s` requires shared resource ownership", fname);
@@ -809,8 +858,22 @@ check_method(FnCtx *C, const Expr *e)
 			;
 		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
 			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
-		else
-			diag_set_help(d, "only class values have methods; call a function with the value as its argument: `%s(x)`", mname);
+		else {
+			bool known = sema_builtin_find(mname) != NULL;
+			for (SymId id = 0; !known && id < S->syms.len; id++)
+				known = sema_sym(S, id)->kind == SK_FN && strcmp(sema_sym(S, id)->name, mname) == 0;
+			const Expr *rv = e->u.method.recv;
+			int n = (int)(rv->span.end - rv->span.start);
+			if (n > 40) {
+				n = 1;
+				rv = NULL;
+			}
+			if (known)
+				diag_set_help(d, "only class values have methods; call the function with the value as its argument: `%s(%.*s)`", mname, n, rv ? S->src + rv->span.start : "x");
+			else   /* `a.abs()`: no such function to call either */
+				diag_set_help(d, "only class values have methods, and no function `%s` is in scope: declare one, `fn %s(value: %s) -> …`, and call `%s(%.*s)`",
+				    mname, mname, sema_type_name(S, rt), mname, n, rv ? S->src + rv->span.start : "x");
+		}
 	}
 	for (int i = 0; i < e->u.method.nargs; i++)
 		sema_check_expr(C, e->u.method.args[i]);

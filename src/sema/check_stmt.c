@@ -378,7 +378,25 @@ check_for(FnCtx *C, const Stmt *s)
 		} else {
 			Diag *d = sema_error(S, DIAG_T205, s->u.for_.iter->span, "`for%s` iterates %s, received %s", s->u.for_.own ? " own" : "",
 			    s->u.for_.own ? "an `Iter<T>`" : "a `Vec<T>` binding", sema_type_name(S, it));
-			diag_set_help(d, s->u.for_.own ? "produce an iterator with `vec_into_iter<T>(values)`" : "iterate a `Vec<T>` binding: `for item in values { … }`");
+			const char *nm = src->kind == EXPR_NAME ? src->u.name.s : it == T_STRING ? "text" : "view";
+			if (it == T_STRING)
+				diag_set_help(d, "text is not iterable: walk its bytes by index, `let mut i = 0; while i < string_len(%s) { let b = string_byte_at(%s, i); …; i = i + 1; 0 }`",
+				    nm, nm);
+			else if (it == T_STR)
+				diag_set_help(d, "text is not iterable: copy the view, `let text = string_from_str(%s);`, and walk its bytes by index, `while i < string_len(text) { let b = string_byte_at(text, i); … }`",
+				    nm);
+			else if (ti->kind == TY_MAP || ti->kind == TY_SET)
+				diag_set_help(d, "walk a %s by position: for `i` below `%s_len`, read `%s` (entries are in key order)",
+				    ti->kind == TY_MAP ? "map" : "set", ti->kind == TY_MAP ? "map" : "set",
+				    ti->kind == TY_MAP ? "map_key_at<K, V>(m, i)` and `map_value_at<K, V>(m, i)" : "set_key_at<K>(s, i)");
+			else if (ti->kind == TY_BYTES || ti->kind == TY_SLICE)
+				diag_set_help(d, "walk the bytes by index: `byte_get(view, i)` returns `Option<u8>` for `i` below `byte_len(view)`");
+			else if (!s->u.for_.own && ti->kind == TY_ITER)
+				diag_set_help(d, "an `Iter<T>` is consumed: `for own item in vec_into_iter<T>(values) { … }`; `for item in values` borrows a `Vec<T>` binding instead");
+			else if (s->u.for_.own && ti->kind == TY_VEC)
+				diag_set_help(d, "`for own` consumes an iterator: `for own item in vec_into_iter<T>(values) { … }`; `for item in values` borrows each element instead");
+			else
+				diag_set_help(d, s->u.for_.own ? "produce an iterator with `vec_into_iter<T>(values)`" : "iterate a `Vec<T>` binding: `for item in values { … }`");
 		}
 	}
 	sema_scope_push(C);

@@ -108,6 +108,61 @@ import_owner(const Sema *S, const char *name, const ImportFn **out)
 	return NULL;
 }
 
+/* `vec_pop`, `map_keys`, `string_reverse`: a name in a compiler-owned
+ * family that has no such member lists the family (builtins.def order). */
+static bool
+family_help(Diag *d, const char *name)
+{
+	static const char *const families[] = { "vec_", "map_", "set_", "string_", "str_", "bytes_", "box_", NULL };
+	const char *fam = NULL;
+	for (int i = 0; families[i] && !fam; i++)
+		if (strncmp(name, families[i], strlen(families[i])) == 0)
+			fam = families[i];
+	if (!fam)
+		return false;
+	char list[1024];
+	size_t used = 0;
+	int n = 0;
+	for (int bi = 0; bi < BI_COUNT; bi++) {
+		const char *b = sema_builtin_by_id((BuiltinId)bi)->name;
+		if (strncmp(b, fam, strlen(fam)) != 0)
+			continue;
+		int w = snprintf(list + used, sizeof list - used, "%s`%s`", n ? ", " : "", b);
+		if (w < 0 || (size_t)w >= sizeof list - used)
+			break;
+		used += (size_t)w;
+		n++;
+	}
+	if (n == 0)
+		return false;
+	diag_set_help(d, "there is no `%s`; the compiler-owned `%s…` functions are %s: build it from those in a function of your own (`semaprax help language builtins`)",
+	    name, fam, list);
+	return true;
+}
+
+/* `i64_from_char`, `char_to_i64`, `f32_from_i64`: a conversion between two
+ * scalar (or text) type names that is not a compiler-owned one. */
+static bool
+conversion_like(const char *name)
+{
+	static const char *const types[] = { "i64", "i32", "u8", "usize", "f64", "f32", "char", "bool", "string", "str", NULL };
+	const char *sep = strstr(name, "_from_");
+	size_t skip = 6;
+	if (!sep) {
+		sep = strstr(name, "_to_");
+		skip = 4;
+	}
+	if (!sep)
+		return false;
+	bool left = false, right = false;
+	for (int i = 0; types[i]; i++) {
+		size_t n = strlen(types[i]);
+		left |= (size_t)(sep - name) == n && strncmp(name, types[i], n) == 0;
+		right |= strcmp(sep + skip, types[i]) == 0;
+	}
+	return left && right;
+}
+
 TypeId
 sema_unknown_function(FnCtx *C, const Expr *e)
 {
@@ -157,6 +212,13 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
 	else if (near)
 		diag_set_help(d, "did you mean `%s`?", near);
+	else if (conversion_like(name))
+		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
+		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)%s", name,
+		    strstr(name, "char") && !strstr(name, "from_i64") && !strstr(name, "from_u8")
+			? "; a `char` has no conversion to a number: an ASCII char's code is `string_byte_at(string_from_char(c), 0)`" : "");
+	else if (family_help(d, name))
+		;
 	else
 		diag_set_help(d, "declare `%s` in this module, or in a project import it directly after the `module` line: `use function @id(\"stable.id\") from other.module as %s;`", name, name);
 	for (int i = 0; i < e->u.call.nargs; i++)

@@ -67,6 +67,37 @@ bind(FnCtx *C, const Name *n, TypeId t)
 	bind_field(C, n, t, false);
 }
 
+/* The names a pattern binds, at the error type: the arms of a match whose
+ * scrutinee is already an error still know their bindings (no T202 for
+ * `value` in `Result::Ok { value } => value` after the scrutinee's error). */
+static void
+bind_unknown(FnCtx *C, const Pattern *p)
+{
+	const FieldPat *fields = NULL;
+	int n = 0;
+	switch (p->kind) {
+	case PAT_BIND:
+		bind(C, &p->u.bind, T_ERR);
+		return;
+	case PAT_CASE:
+		fields = p->u.case_.fields;
+		n = p->u.case_.nfields;
+		break;
+	case PAT_RECORD:
+		fields = p->u.record.fields;
+		n = p->u.record.nfields;
+		break;
+	default:
+		return;   /* `_`, literals; an or-pattern binds nothing */
+	}
+	for (int i = 0; i < n; i++) {
+		if (!fields[i].sub)
+			bind_field(C, &fields[i].name, T_ERR, true);
+		else
+			bind_unknown(C, fields[i].sub);
+	}
+}
+
 /* A literal or or-of-literals against a scalar scrutinee. */
 static void
 scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
@@ -611,8 +642,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 		for (int i = 0; i < e->u.match.narms; i++) {
 			const MatchArm *arm = &e->u.match.arms[i];
 			sema_scope_push(C);
-			if (arm->pat->kind == PAT_BIND)
-				bind(C, &arm->pat->u.bind, T_ERR);
+			bind_unknown(C, arm->pat);
 			if (arm->guard)
 				sema_check_expr(C, arm->guard);
 			sema_check_expr(C, arm->value);

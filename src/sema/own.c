@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -106,6 +106,36 @@ set_state(Own *O, int i, OwnSt v)
 		VEC_PUSH(O->trail, u);
 	}
 	O->st.items[i] = v;
+}
+
+/* O109's help: which owned fields left the record, and how to go on
+ * without the whole (the reference has no help line here). */
+static void
+partial_help(Own *O, Diag *d, const OwnVar *v, OwnSt st)
+{
+	char list[160] = "";
+	size_t used = 0;
+	int named = 0;
+	if (v->moved_fields >= 0) {
+		const char *const *f = O->fields.items[v->moved_fields].name;
+		for (int k = 0; k < FIELD_BITS && f[k]; k++) {
+			if (!(st & DEF(k)))
+				continue;
+			int w = snprintf(list + used, sizeof list - used, "%s`%s.%s`", named ? ", " : "", v->name, f[k]);
+			if (w < 0 || (size_t)w >= sizeof list - used) {
+				list[used] = '\0';
+				break;
+			}
+			used += (size_t)w;
+			named++;
+		}
+	}
+	const char *rec = sema_type_name(O->S, v->type);
+	if (named)
+		diag_set_help(d, "%s %s moved out of `%s` earlier, so `%s` is no longer whole (a `with` update needs it whole too): read the remaining fields one by one, or build a new `%s { … }` from them; to keep `%s` whole, lend the moved field to a `borrow` parameter (or copy it) instead",
+		    list, named > 1 ? "were" : "was", v->name, v->name, rec, v->name);
+	else
+		diag_set_help(d, "an owned field was moved out of `%s` earlier, so `%s` is no longer whole: read the remaining fields one by one, or build a new `%s { … }` from them", v->name, v->name, rec);
 }
 
 static void
@@ -269,6 +299,15 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			/* no line number: the service shifts an unchanged body's
 			 * diagnostics by their spans, not their text */
 			refused_help(O, d, v, "was");
+		else if (v->moved_into)
+			/* no line number: the service shifts an unchanged body's
+			 * diagnostics by their spans, not their text */
+			if (v->type == T_STRING)
+				diag_set_help(d, "`let %s = %s;` moved the string into `%s`, and `%s` has no value from there on: use `%s` instead, or keep both with a copy, `let %s = string_slice(%s, 0, string_len(%s));`",
+				    v->moved_into, v->name, v->moved_into, v->name, v->moved_into, v->moved_into, v->name, v->name);
+			else
+				diag_set_help(d, "`let %s = %s;` moved the value into `%s`, and `%s` has no value from there on: use `%s` instead (a binding of an owned value moves it; only Copy values are copied)",
+				    v->moved_into, v->name, v->moved_into, v->name, v->moved_into);
 		else if (!call_order_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
@@ -289,7 +328,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		diag_set_help(d, "move its fields on every path, or keep it borrowed and move them once after the branches");
 	} else if (ST(st) == ST_PARTIAL && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O109, e->span, "use of partially moved place `%s`", v->name);
-		diag_set_help(d, "use an available sibling field or avoid moving this place earlier");
+		partial_help(O, d, v, st);
 	}
 	if (!move || !sema_own_owned(O, v->type))
 		return;
@@ -325,7 +364,12 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	}
 	if (v->borrowed == 2 && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O108, e->span, "cannot move `%s` out of a borrowed value", v->name);
-		if (v->for_item)   /* `match own` on it is what was refused */
+		if (O->method && O->method->u.method.recv == e)
+			/* `for a in all { a.speak() }`: the receiver is a value parameter */
+			diag_set_help(d, "`%s` is lent here (%s), and calling `%s.%s(…)` would consume it (`self` is a value parameter): declare the method `fn %s(self: borrow %s, …)` to read the receiver%s",
+			    v->name, v->for_item ? "a `for` item" : "a `match borrow` or `match` binding", v->name, O->method->u.method.name.s,
+			    O->method->u.method.name.s, sema_type_name(S, v->type), v->for_item ? ", or walk with `for own … in vec_into_iter<T>(…)` to own each item" : "");
+		else if (v->for_item)   /* `match own` on it is what was refused */
 			diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read it with `match borrow %s`, or walk with `for own %s in …` to own each item", v->name, v->name, v->name);
 		else
 			diag_set_help(d, "use `match own` to take the payload, or read it without moving");
@@ -334,6 +378,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	if (loaned_move(O, i, e))
 		return;
 	set_state(O, i, ST_MOVED);
+	v->moved_into = NULL;   /* a plain `let` sets it after this move (own_stmt) */
 }
 
 static void
@@ -429,6 +474,12 @@ own_field(Own *O, const Expr *e, bool move)
 					    v->name, v->name, e->u.field.name.s, v->name);
 				else if (v->for_item)
 					diag_set_help(d, "`%s` is a `for` item, borrowed from what the loop walks: read Copy fields only, or walk with `for own %s in …` to own each item", v->name, v->name);
+				else if (ft == T_STRING)
+					diag_set_help(d, "`%s` is lent here: pass a copy of the field, `string_slice(%s.%s, 0, string_len(%s.%s))`, or take `%s` as `own`",
+					    v->name, v->name, e->u.field.name.s, v->name, e->u.field.name.s, v->name);
+				else if (ft == T_BYTES)
+					diag_set_help(d, "`%s` is lent here: pass a copy of the field, `bytes_copy(bytes_as_slice(%s.%s))`, or take `%s` as `own`",
+					    v->name, v->name, e->u.field.name.s, v->name);
 				else
 					diag_set_help(d, "read Copy fields only, or take `%s` as `own`", v->name);
 				return;
@@ -782,6 +833,10 @@ static void
 own_match(Own *O, const Expr *e, bool move)
 {
 	own_expr(O, e->u.match.scrutinee, e->u.match.mode == MATCH_OWN);
+	/* A plain match on a non-Copy scrutinee is O111 already (match.c): its
+	 * bindings are taken as owned, so moving one is not a second error (O108). */
+	bool lent_binds = e->u.match.mode == MATCH_BORROW ||
+	    (e->u.match.mode == MATCH_PLAIN && sema_is_copy(O->S, sema_expr_type(O->S, e->u.match.scrutinee->id)));
 	Fork f = fork_begin(O);
 	int entry = f.mark;   /* the state at this trail mark is the arms' entry state */
 	ArmJoin acc = {0};
@@ -790,7 +845,7 @@ own_match(Own *O, const Expr *e, bool move)
 		const MatchArm *arm = &e->u.match.arms[i];
 		undo_to(O, &f, entry);
 		push_scope(O);
-		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(e->u.match.mode != MATCH_OWN ? 2 : 0), false };
+		BindCtx bc = { O, e->u.match.scrutinee, e->u.match.mode == MATCH_BORROW ? place_root(O, e->u.match.scrutinee) : -1, (uint8_t)(lent_binds ? 2 : 0), false };
 		sema_pattern_binds(O->S, arm->pat, sema_expr_type(O->S, e->u.match.scrutinee->id), bind_one, &bc);
 		/* an arm of `match borrow` that binds owned parts borrows from the scrutinee's owner */
 		int lender = e->u.match.mode == MATCH_BORROW && bc.any_owned ? place_root(O, e->u.match.scrutinee) : -1;
@@ -911,7 +966,10 @@ own_expr(Own *O, const Expr *e, bool move)
 		 * H006/O102 follows the error at a later use */
 		const uint8_t *cons = O->S->call_consumes[ast_call_index(e)];
 		int mark = O->operands.len;
+		const Expr *outer = O->method;
+		O->method = e;
 		own_expr(O, e->u.method.recv, cons && cons[0] != 0);
+		O->method = outer;
 		sema_own_operand_done(O, e->u.method.recv);
 		own_args(O, e, e->u.method.args, e->u.method.nargs, 1);
 		O->operands.len = mark;
@@ -1041,6 +1099,12 @@ own_stmt(Own *O, const Stmt *s)
 		int escaped = O->escaped.len;
 		if (v)
 			own_expr(O, v, !alias);
+		if (v && !alias && v->kind == EXPR_NAME) {
+			/* a plain move `let t = s;`: H006 on a later `s` names it */
+			int from = sema_own_find(O, v->u.name.s);
+			if (from >= 0 && ST(O->st.items[from]) == ST_MOVED && strcmp(s->u.let.name.s, "_") != 0)
+				O->vars.items[from].moved_into = s->u.let.name.s;
+		}
 		/* an alias of a lent value lends as its source does (check_let) */
 		int root = alias ? place_root(O, v) : -1;
 		declare(O, s->u.let.name.s, t, alias ? (root >= 0 && O->vars.items[root].borrowed ? O->vars.items[root].borrowed : 1) : 0);

@@ -50,6 +50,7 @@ typedef struct OwnVar {
 	bool own_closure;  /* captured by, or bound to, an owning closure: a move reads as O101 */
 	uint8_t refused;   /* a refused reassignment (U105) left it moved: 1; 2: in a loop it was declared outside of */
 	bool for_item;     /* a borrowed `for` item (borrowed == 2), not a `match borrow` binding */
+	const char *moved_into;   /* moved by a plain `let <moved_into> = <name>;`: NULL otherwise */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of
@@ -138,6 +139,7 @@ typedef struct Own {
 	char arg_buf[24];       /* storage for a builtin's `argN` */
 	VEC(struct OwnCallAt { const Expr *call; Expr *const *args; int cur; const uint8_t *cons; int offset; }) calls;  /* calls whose arguments are being checked, innermost last (H006's help) */
 	const Expr *use_field;  /* own_field: the field read whose base is being looked at (H006's help) */
+	const Expr *method;     /* the method call whose receiver is being checked (O108's help), or NULL */
 } Own;
 
 /* The view/owner links one function may make: a chain of views passed

@@ -497,7 +497,8 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
 	} else if (t == T_STRING) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "string parameters own their input implicitly; an explicit ownership mode is not admitted");
-		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str`, and the caller lends its string: `string_as_str(s)`", p->name, p->name);
+		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str`, and the caller lends its string: `string_as_str(s)` "
+		    "(`borrow string` is how `help library` spells the compiler-owned text functions, which read a `string` without taking it; your own functions cannot)", p->name, p->name);
 	} else if (sema_is_copy(S, t)) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
 		    words[p->mode], sema_type_name(S, t));
@@ -961,9 +962,26 @@ check_instances(Sema *S)
 		for (int j = noted; j < S->ninstances; j++)
 			S->instances[j].skip = true;
 		char *msg = NULL;
-		for (int j = from; j < S->diags->items.len && !msg; j++)
-			if (diag_info[S->diags->items.items[j].code].sev != SEV_WARNING)
-				msg = spx_xstrdup(S->diags->items.items[j].message);
+		Buf where = {0};   /* our help: the failing body text, its code and help */
+		for (int j = from; j < S->diags->items.len && !msg; j++) {
+			const Diag *x = &S->diags->items.items[j];
+			if (diag_info[x->code].sev == SEV_WARNING)
+				continue;
+			msg = spx_xstrdup(x->message);
+			if (x->has_span && x->span.end > x->span.start && x->span.end <= S->len) {
+				size_t n = x->span.end - x->span.start;
+				const char *t = S->src + x->span.start;
+				const char *nl = memchr(t, '\n', n);
+				if (nl)
+					n = (size_t)(nl - t);
+				bool cut = n > 60;
+				if (cut)   /* at a UTF-8 boundary */
+					for (n = 60; n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80; n--)
+						;
+				buf_printf(&where, "its body fails at `%.*s%s` (%s: %s)", (int)n, t, cut || nl ? "…" : "", diag_info[x->code].code,
+				    x->help ? x->help : diag_info[x->code].help);
+			}
+		}
 		while (S->diags->items.len > from)
 			diag_remove(S->diags, S->diags->items.len - 1);
 		Buf b = {0};
@@ -972,7 +990,11 @@ check_instances(Sema *S)
 		Sym *f = sema_sym(S, in.fn);
 		Diag *d = sema_error(S, DIAG_T225, in.call, "instance `%s<%s>` of generic function `%s` does not type-check: %s", f->name,
 		    b.data ? b.data : "", f->name, msg ? msg : "error");
-		diag_set_help(d, "call `%s` with type arguments its body supports", f->name);
+		if (where.data)
+			diag_set_help(d, "with these type arguments %s; call `%s` with type arguments its body supports, or change the body", where.data, f->name);
+		else
+			diag_set_help(d, "call `%s` with type arguments its body supports", f->name);
+		buf_free(&where);
 		buf_free(&b);
 		free(msg);
 	}
