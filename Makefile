@@ -201,6 +201,18 @@ ownfuzz: $(BIN) $(PROGEN)
 	nice python3 tools/ownfuzz.py --bin $(BIN) --progen $(PROGEN) --count $(OWNFUZZ_N) --seed $(OWNFUZZ_SEED) --out $(BUILD)/ownfuzz $(OWNFUZZ_FLAGS)
 .PHONY: ownfuzz
 
+# `make fixsweep`: the machine-applicable fix sweep (tools/fixsweep.py):
+# every fixture that checks clean is mutated (a `;` deleted, `->`/`=>`
+# swapped, `mut` dropped, a wrong literal suffix, a misspelled name, a `: T`
+# removed, a match arm dropped, `-> T` after the contract, `;` after a tail)
+# and each diagnostic's fixes are applied to the mutant alone; a fix that
+# leaves its diagnostic or adds an error is a WRONG line (exit 1).
+# Deterministic for FIXSWEEP_SEED; FIXSWEEP_FLAGS adds e.g. --per-op 5.
+FIXSWEEP_SEED ?= 1
+fixsweep: $(BIN)
+	nice python3 tools/fixsweep.py --bin $(BIN) --seed $(FIXSWEEP_SEED) --jobs 2 $(FIXSWEEP_FLAGS)
+.PHONY: fixsweep
+
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
 GEN      = $(BUILD)/gen-fixtures
