@@ -212,6 +212,18 @@ FIXSWEEP_SEED ?= 1
 fixsweep: $(BIN)
 	nice python3 tools/fixsweep.py --bin $(BIN) --seed $(FIXSWEEP_SEED) --jobs 2 $(FIXSWEEP_FLAGS)
 .PHONY: fixsweep
+# `make test`'s bounded sweep (about 8 s of CPU): the judge's selftest, a
+# fixed sample of 220 unmarked fixtures, and the files whose mutants once
+# got wrong fixes (P106 `-> T` after a contract, `;` before a `-` tail),
+# with more mutants each.  Any wrong fix fails it.
+FIXSWEEP_KNOWN = tests/fixtures/run/arith_neg_overflow.spx \
+	tests/fixtures/run/mut_closures_ensures_fail.spx \
+	tests/fixtures/check/T253/near_miss_block_in_contract.spx \
+	tests/fixtures/check/U106/near_miss_let_in_contract.spx examples
+test-fixsweep: $(BIN)
+	python3 tools/fixsweep.py --bin $(BIN) --selftest
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --sample 220
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --per-op 8 $(FIXSWEEP_KNOWN)
 
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
@@ -249,7 +261,7 @@ RANDOM_N_SAN  ?= 60
 TESTS = test-random test-service test-native test-wasm test-cap test-cli \
 	test-patch test-project test-fixtures test-web test-std test-registers \
 	test-lint test-patch-crash test-lsp test-native-inject test-unit \
-	test-scale test-docs test-browser
+	test-scale test-docs test-browser test-fixsweep
 .PHONY: $(TESTS)
 
 test: $(TESTS)

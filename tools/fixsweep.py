@@ -416,6 +416,41 @@ def sweep_file(chk, slot, path, args):
     return lines, nm, nd, nfx, nwrong
 
 
+SELFTEST_SRC = """module t;
+
+@id("app.main")
+fn main() -> i64
+{
+    let n = 41;
+    n + 1
+}
+"""
+
+
+def selftest(binary):
+    """The judge must catch a wrong fix and pass a right one: a sweep whose
+    judge passed everything could not fail."""
+    with tempfile.TemporaryDirectory(prefix="fixsweep.") as tmp:
+        chk = Checker(os.path.abspath(binary), tmp)
+        st, d0 = chk.check(SELFTEST_SRC, 0)
+        assert st == 0 and not errors(d0), "selftest: the clean program does not check"
+        at = SELFTEST_SRC.index("41;") + 2
+        mutant = SELFTEST_SRC[:at] + SELFTEST_SRC[at + 1:]
+        _, md = chk.check(mutant, 0)
+        p106 = [d for d in md if d["code"] == "SPX-P106" and d.get("fixes")]
+        assert p106, "selftest: the `;` deleted gives no P106 with a fix"
+        d = p106[0]
+        why, _ = judge(chk, 0, mutant, md, d)
+        assert why is None, "selftest: the right fix judged wrong: %s" % why
+        # the same diagnostic with fixes that leave it, or add an error
+        for bad in ([{"start": at, "end": at, "replacement": ""}],
+                    [{"start": at, "end": at, "replacement": ";;"}],
+                    [{"start": at, "end": at, "replacement": "; let n = true;"}]):
+            why, _ = judge(chk, 0, mutant, md, dict(d, fixes=bad))
+            assert why, "selftest: the wrong fix %s passed" % json.dumps(bad)
+    print("fixsweep: selftest ok")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/semaprax")
@@ -426,9 +461,19 @@ def main():
     ap.add_argument("--ops", action="append", default=[])
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("paths", nargs="*")
+    ap.add_argument("--selftest", action="store_true")
     args = ap.parse_args()
+    if args.selftest:
+        selftest(args.bin)
+        return 0
     paths = args.paths or ["tests/fixtures/run", "tests/fixtures/check", "examples"]
     files = collect(paths)
+    if args.sample:
+        # a sample is drawn from the files without markers (the clean candidates)
+        def unmarked(f):
+            with open(f, "rb") as h:
+                return b"//~" not in h.read()
+        files = [f for f in files if unmarked(f)]
     if args.sample and args.sample < len(files):
         rng = random.Random(args.seed)
         files = sorted(rng.sample(files, args.sample))
