@@ -1381,11 +1381,14 @@ if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments p
 # fixed program prints (the meaning kept).  Without NAME.fixed no fix may be
 # offered: `fix` leaves the file unchanged.  Each fixture is tried three ways:
 # as written, with CRLF line ends, and with tab indents and CRLF (and a
-# byte-order mark when it has fixes: the BOM's own fix removes it).
+# byte-order mark when it has fixes: the BOM's own fix removes it).  A
+# checker fixture with a NAME.fixed beside it (tests/fixtures/check/CODE/)
+# is taken the same way.
 fixdir="$(dirname "$0")/fixtures/syntax/fixes"
+checkfixed=$(ls "$(dirname "$0")"/fixtures/check/*/*.fixed 2>/dev/null | sed 's/\.fixed$/.spx/')
 crlf() { sed 's/$/\r/' "$1"; }
 tabs() { sed 's/^    /\t/; s/^\t    /\t\t/; s/^\t\t    /\t\t\t/; s/$/\r/' "$1"; }
-for src in "$fixdir"/*.spx; do
+for src in "$fixdir"/*.spx $checkfixed; do
 	n=${src##*/}
 	n=${n%.spx}
 	prints=$(sed -n 's|^// fixed run: ||p' "$src")

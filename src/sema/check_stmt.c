@@ -59,9 +59,17 @@ check_let(FnCtx *C, const Stmt *s)
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
 			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
-			if (suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
+			/* a literal of another number type gets the fix rewriting its suffix */
+			bool fixed = sema_literal_retype_fix(S, d, v, declared);
+			if (fixed && suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
 				diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s`", (int)(v->span.end - v->span.start),
 				    S->src + v->span.start, suffix);
+			else if (fixed)
+				diag_set_help(d, "a literal's suffix gives its type; write a `%s` literal: `%s`", sema_type_name(S, declared),
+				    d->fixes.items[d->fixes.len - 1].text);
+			else if (suffix && sema_is_int_literal(v))
+				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
+				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
 			else
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
 		}
