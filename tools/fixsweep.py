@@ -5,7 +5,7 @@ Takes every fixture that checks clean (tests/fixtures/run/, the accepted
 ones under tests/fixtures/check/, examples/), applies small deterministic
 mutations to it (a `;` deleted, `->`/`=>` swapped, a `mut` dropped, a
 literal suffix made wrong, a name misspelled, a `: T` removed, a match arm
-dropped, a `-> T` moved behind the contract clauses, a `;` put after a
+dropped, a pattern field dropped, a `-> T` moved behind the contract clauses, a `;` put after a
 tail expression), runs `semaprax check --json` on each mutant, and applies
 each diagnostic's fixes (all of one diagnostic's fixes together, as `fix`
 takes them) to the mutant alone.  A fix is WRONG when, after it:
@@ -216,6 +216,24 @@ def op_drop_arm(src, mask):
     return out
 
 
+def op_drop_pattern_field(src, mask):
+    """A field dropped from a record or case pattern (`P { a, b } =>`)."""
+    out = []
+    for m in re.finditer(r"\b[A-Z]\w*(?:::\w+)?\s*\{([^{}=]*)\}\s*=>", src):
+        if not in_code(mask, m.start(), m.end()):
+            continue
+        inner_start = m.start(1)
+        fields = [f for f in re.finditer(r"[^,]+", m.group(1)) if f.group().strip()]
+        for f in fields:
+            s, e = inner_start + f.start(), inner_start + f.end()
+            if e < len(src) and src[e] == ",":
+                e += 1
+            elif s > inner_start and src[s - 1] == ",":
+                s -= 1
+            out.append(("drop pattern field `%s` at %d" % (f.group().strip(), s), src[:s] + src[e:]))
+    return out
+
+
 def op_arrow_after_contract(src, mask):
     """`fn f(…) -> T requires … {` → `fn f(…) requires … -> T {`."""
     out = []
@@ -251,6 +269,7 @@ OPS = [
     ("misspell", op_misspell),
     ("remove-type", op_remove_annotation),
     ("drop-arm", op_drop_arm),
+    ("drop-field", op_drop_pattern_field),
     ("arrow-after-contract", op_arrow_after_contract),
     ("semi-after-tail", op_semi_after_tail),
 ]
@@ -321,8 +340,28 @@ def counts(diags):
     return c
 
 
+def new_errors(diags, after):
+    """A reason when after has errors diags did not (see the module doc)."""
+    before_err = errors(diags)
+    base = counts(diags)
+    if before_err and all(parse_stage(b["code"]) for b in before_err):
+        # the checker did not run on the mutant: new checker errors count
+        if not any(parse_stage(a["code"]) for a in errors(after)):
+            if errors(after):
+                return "the fixed file parses but has new checker errors"
+            return None
+    now = counts(after)
+    for code in sorted(now):
+        if now[code] > base.get(code, 0):
+            return "new error %s" % code
+    return None
+
+
 def judge(chk, slot, mutant, diags, d):
-    """None when d's fixes are right, else a reason."""
+    """None when d's fixes are right, else a reason.  A fix that leaves a
+    new error is judged again with the fixes of every diagnostic of its code
+    applied together (as `fix` applies them): one of two misspelled uses
+    fixed alone can leave a cascade the other's fix removes."""
     data = mutant.encode("utf-8")
     fixed, shift = apply_fixes(data, d["fixes"])
     if fixed is None:
@@ -333,20 +372,17 @@ def judge(chk, slot, mutant, diags, d):
     for a in errors(after):
         if a["code"] == d["code"] and start_of(a) == where:
             return "the diagnostic is still there", (text, after)
-    before_err = errors(diags)
-    base = counts(diags)
-    if before_err and all(parse_stage(b["code"]) for b in before_err):
-        # the checker did not run on the mutant: new checker errors count
-        if not any(parse_stage(a["code"]) for a in errors(after)):
-            base = {}
-            if errors(after):
-                return "the fixed file parses but has new checker errors", (text, after)
+    why = new_errors(diags, after)
+    if why is None:
+        return None, None
+    group = [f for g in diags if g["code"] == d["code"] for f in (g.get("fixes") or [])]
+    gfixed, _ = apply_fixes(data, group)
+    if gfixed is not None and len(group) > len(d["fixes"]):
+        gtext = gfixed.decode("utf-8", "replace")
+        _, gafter = chk.check(gtext, slot)
+        if new_errors(diags, gafter) is None:
             return None, None
-    now = counts(after)
-    for code in sorted(now):
-        if now[code] > base.get(code, 0):
-            return "new error %s" % code, (text, after)
-    return None, None
+    return why, (text, after)
 
 
 def collect(paths):

@@ -160,6 +160,42 @@ fn_value_type(Sema *S, Sym *f)
 	return t;
 }
 
+/* The one binding in scope whose name is one edit (a transposition too)
+ * from name, both at least 3 bytes; NULL when there is none, two (of any
+ * length), or a function of the module is that near too (the name may
+ * mean it), or the edit is a byte added or dropped at the end (`names`
+ * for `name`, `step` for `steps` is as often another thing, a field left
+ * out of a pattern, a binding never declared, as a typo).  The name found
+ * is the help's and the fix's. */
+const char *
+sema_near_local(FnCtx *C, const char *name)
+{
+	if (strlen(name) < 3)
+		return NULL;
+	const char *best = NULL;
+	for (int i = 0; i < C->locals.len; i++) {
+		const char *n = C->locals.items[i].name;
+		if (sema_local_find(C, n) != &C->locals.items[i] || spx_edit_distance(name, n, true) != 1)
+			continue;
+		if (best && strcmp(best, n) != 0)
+			return NULL;
+		best = n;
+	}
+	if (best && strlen(best) < 3)
+		return NULL;
+	for (SymId i = 0; best && i < C->S->syms.len; i++) {
+		const Sym *y = sema_sym(C->S, i);
+		if (y->kind == SK_FN && y->name && spx_edit_distance(name, y->name, true) <= 1)
+			return NULL;
+	}
+	if (best) {
+		size_t a = strlen(name), b = strlen(best);
+		if ((a + 1 == b && strncmp(name, best, a) == 0) || (b + 1 == a && strncmp(name, best, b) == 0))
+			return NULL;
+	}
+	return best;
+}
+
 static TypeId
 check_name(FnCtx *C, const Expr *e)
 {
@@ -239,10 +275,16 @@ check_name(FnCtx *C, const Expr *e)
 			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->nom->fields[i].name);
 		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
 		buf_free(&fb);
-	} else if (help)
+	} else if (help) {
 		diag_set_help(d, "%s", help);
-	else
+	} else if ((help = sema_near_local(C, name)) != NULL) {
+		/* a misspelled binding: the fix writes the one name in scope it is near */
+		diag_set_help(d, "did you mean `%s`?", help);
+		if (e->span.end - e->span.start == strlen(name))
+			diag_add_fix(d, e->span.start, e->span.end, help);
+	} else {
 		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);
+	}
 	return T_ERR;
 }
 

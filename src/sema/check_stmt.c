@@ -259,7 +259,14 @@ check_assign(FnCtx *C, const Stmt *s)
 	const Local *l = sema_local_find(C, name);
 	if (!l) {
 		Diag *d = sema_error(S, DIAG_T202, s->u.assign.target.span, "unknown value `%s` in `%s`", name, C->sym->name);
-		diag_set_help(d, "declare it first: `let mut %s = …;`", name);
+		const char *near = sema_near_local(C, name);
+		if (near) {
+			diag_set_help(d, "did you mean `%s`?", near);
+			if (s->u.assign.target.span.end - s->u.assign.target.span.start == strlen(name))
+				diag_add_fix(d, s->u.assign.target.span.start, s->u.assign.target.span.end, near);
+		} else {
+			diag_set_help(d, "declare it first: `let mut %s = …;`", name);
+		}
 		return;
 	}
 	if (!s->u.assign.has_field) {
