@@ -24,8 +24,9 @@ Usage:
 
 PATHs default to tests/fixtures/run tests/fixtures/check examples.  With
 --sample N only N files (chosen by the seed from the sorted list) are swept.
-Prints one `WRONG` block per wrong fix, then the counts; exits 1 when a
-wrong fix was found.  Identical arguments give byte-identical output.
+Prints one `WRONG` block per wrong fix (and a `CRASH` block for a `check`
+that exits other than 0 or 1: a crash or a sanitizer report), then the
+counts; exits 1 when either was found.  Identical arguments give byte-identical output.
 """
 import argparse
 import hashlib
@@ -281,6 +282,7 @@ class Checker:
     def __init__(self, binary, tmpdir):
         self.bin = binary
         self.tmp = tmpdir
+        self.crashes = []
 
     def check(self, text, slot):
         path = os.path.join(self.tmp, "m%d.spx" % slot)
@@ -288,6 +290,9 @@ class Checker:
             f.write(text.encode("utf-8"))
         p = subprocess.run([self.bin, "check", "--json", path], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
+        if p.returncode not in (0, 1):
+            # a crash, a sanitizer report or a usage error: never a diagnostic
+            self.crashes.append((p.returncode, text, p.stderr.decode("utf-8", "replace")[:300]))
         diags = []
         for line in p.stdout.decode("utf-8", "replace").splitlines():
             line = line.strip()
@@ -518,6 +523,8 @@ def main():
         jobs = max(1, args.jobs)
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             results = list(ex.map(lambda ip: sweep_file(chk, ip[0], ip[1], args), enumerate(files)))
+    for st, text, err in sorted(chk.crashes):
+        print("CRASH check exited %d on:\n%s\n  stderr: %s" % (st, text, err))
     nfiles = nm = nd = nfx = nwrong = 0
     for r in results:
         if r is None:
@@ -530,9 +537,9 @@ def main():
         nwrong += w
         for line in lines:
             print(line)
-    print("fixsweep: %d clean files, %d mutants, %d diagnostics, %d with a fix, %d wrong fixes (seed %d)"
-          % (nfiles, nm, nd, nfx, nwrong, args.seed))
-    return 1 if nwrong else 0
+    print("fixsweep: %d clean files, %d mutants, %d diagnostics, %d with a fix, %d wrong fixes, %d crashes (seed %d)"
+          % (nfiles, nm, nd, nfx, nwrong, len(chk.crashes), args.seed))
+    return 1 if nwrong or chk.crashes else 0
 
 
 if __name__ == "__main__":
