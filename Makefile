@@ -201,6 +201,32 @@ ownfuzz: $(BIN) $(PROGEN)
 	nice python3 tools/ownfuzz.py --bin $(BIN) --progen $(PROGEN) --count $(OWNFUZZ_N) --seed $(OWNFUZZ_SEED) --out $(BUILD)/ownfuzz $(OWNFUZZ_FLAGS)
 .PHONY: ownfuzz
 
+# `make fixsweep`: the machine-applicable fix sweep (tools/fixsweep.py):
+# every fixture that checks clean is mutated (a `;` deleted, `->`/`=>`
+# swapped, `mut` dropped, a wrong literal suffix, a misspelled name, a `: T`
+# removed, a match arm dropped, `-> T` after the contract, `;` after a tail)
+# and each diagnostic's fixes are applied to the mutant alone; a fix that
+# leaves its diagnostic or adds an error is a WRONG line (exit 1).
+# Deterministic for FIXSWEEP_SEED; FIXSWEEP_FLAGS adds e.g. --per-op 5.
+FIXSWEEP_SEED ?= 1
+fixsweep: $(BIN)
+	nice python3 tools/fixsweep.py --bin $(BIN) --seed $(FIXSWEEP_SEED) --jobs 2 $(FIXSWEEP_FLAGS)
+.PHONY: fixsweep
+# `make test`'s bounded sweep (about 9 s of CPU): the judge's selftest, a
+# fixed sample of 200 unmarked fixtures, and the files whose mutants once
+# got wrong fixes (P106 `-> T` after a contract, `;` before a `-` tail,
+# T202 `names` for a pattern field dropped), every mutant of theirs.  Any
+# wrong fix fails it.
+FIXSWEEP_KNOWN = tests/fixtures/run/arith_neg_overflow.spx \
+	tests/fixtures/run/mut_closures_ensures_fail.spx \
+	tests/fixtures/check/T253/near_miss_block_in_contract.spx \
+	tests/fixtures/check/U106/near_miss_let_in_contract.spx \
+	tests/fixtures/run/user25_inv.spx tests/fixtures/run/agent_kv_parser.spx examples
+test-fixsweep: $(BIN)
+	python3 tools/fixsweep.py --bin $(BIN) --selftest
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --sample 200
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --per-op 40 $(FIXSWEEP_KNOWN)
+
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
 GEN      = $(BUILD)/gen-fixtures
@@ -237,7 +263,7 @@ RANDOM_N_SAN  ?= 60
 TESTS = test-random test-service test-native test-wasm test-cap test-cli \
 	test-patch test-project test-fixtures test-web test-std test-registers \
 	test-lint test-patch-crash test-lsp test-native-inject test-unit \
-	test-scale test-docs test-browser
+	test-scale test-docs test-browser test-fixsweep
 .PHONY: $(TESTS)
 
 test: $(TESTS)

@@ -1243,9 +1243,13 @@ for cmd in parse fix; do
 	expect 2 "$cmd of a project directory" -- "$bin" $cmd "$tmp/stdlock"
 	has "$tmp/err" "$cmd reads one source file, and \`$tmp/stdlock\` is a project" "$cmd of a project"
 done
-# patch names the module-file form it takes (tests/project/patch-module*)
-expect 2 "patch of a project directory" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock/p.spatch"
-has "$tmp/err" "pass the module file the patch changes (\`semaprax patch src/<module>.spx <p.spatch>\`), which is patched within its project" "patch of a project"
+# patch of a project takes a transaction (tests/project/patch-tx*); given a
+# `.spatch`, it names the module-file form (tests/project/patch-module*)
+printf 'base sha256:0\nrename a to b\n' > "$tmp/stdlock.spatch"
+expect 1 "patch of a project directory with a .spatch" -- "$bin" patch "$tmp/stdlock" "$tmp/stdlock.spatch"
+has "$tmp/err" "this is a semantic patch of one module: pass that module's file, \`semaprax patch src/<module>.spx <p.spatch>\`" "patch of a project"
+expect 2 "impact of a project directory" -- "$bin" impact "$tmp/stdlock" "$tmp/stdlock.spatch"
+has "$tmp/err" "pass the module file the patch changes (\`semaprax impact src/<module>.spx <p.spatch>\`), which is patched within its project" "impact of a project"
 # a read-only project module: patch and fix refuse it (I101) with a help that
 # does not speak of formatting, and leave it as it was
 cp -R "$(dirname "$0")/project/fix-module" "$tmp/romod"
@@ -1381,11 +1385,14 @@ if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments p
 # fixed program prints (the meaning kept).  Without NAME.fixed no fix may be
 # offered: `fix` leaves the file unchanged.  Each fixture is tried three ways:
 # as written, with CRLF line ends, and with tab indents and CRLF (and a
-# byte-order mark when it has fixes: the BOM's own fix removes it).
+# byte-order mark when it has fixes: the BOM's own fix removes it).  A
+# checker fixture with a NAME.fixed beside it (tests/fixtures/check/CODE/)
+# is taken the same way.
 fixdir="$(dirname "$0")/fixtures/syntax/fixes"
+checkfixed=$(ls "$(dirname "$0")"/fixtures/check/*/*.fixed 2>/dev/null | sed 's/\.fixed$/.spx/')
 crlf() { sed 's/$/\r/' "$1"; }
 tabs() { sed 's/^    /\t/; s/^\t    /\t\t/; s/^\t\t    /\t\t\t/; s/$/\r/' "$1"; }
-for src in "$fixdir"/*.spx; do
+for src in "$fixdir"/*.spx $checkfixed; do
 	n=${src##*/}
 	n=${n%.spx}
 	prints=$(sed -n 's|^// fixed run: ||p' "$src")

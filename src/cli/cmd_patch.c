@@ -3,6 +3,7 @@
  * `repairs`, `repair` and `fix` are cmd_repair.c's):
  *
  *   semaprax patch <file> <patch.spatch> [--dry-run]
+ *   semaprax patch <project> <transaction.json> [--dry-run]  (cmd_patch_project.c)
  *   semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]
  *   semaprax review <file> <patch.spatch>
  *   semaprax review <project> <transaction.json> [--evidence]
@@ -486,10 +487,17 @@ cli_cmd_patch(int argc, char **argv)
 		else if (!patch_path)
 			patch_path = a;
 		else
-			return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
+			return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run], or <project> <transaction.json> [--dry-run]");
 	}
 	if (!patch_path)
-		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run]");
+		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run], or <project> <transaction.json> [--dry-run]");
+	char *manifest = project_manifest_for(path, NULL);
+	if (manifest) {
+		/* a project (its directory or semaprax.toml): a transaction */
+		int st = cli_patch_apply_project(manifest, patch_path, dry);
+		free(manifest);
+		return st;
+	}
 
 	PatchRun r;
 	if (!run_open(&r, path, patch_path))

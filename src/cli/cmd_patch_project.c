@@ -8,6 +8,11 @@
  * roles and lowered; one module review each, with the direct callers other
  * modules have.  Writes nothing.
  *
+ * `semaprax patch <project> <transaction.json> [--dry-run]`: the same
+ * transaction, planned and verified as for `review`, each operation accepted
+ * as `patch` accepts one (cli_patch_accept), then every changed module
+ * written or none (cmd_patch_tx.c); --dry-run prints the diffs.
+ *
  * `semaprax patch|impact|review <module-file> <patch.spatch>` of a file the
  * nearest `semaprax.toml` lists: the same for one patch
  * (cli_patch_project_candidate), then run as for a single file
@@ -276,8 +281,58 @@ emit_candidate(const Program *C, const DiagSink *cd, const char *head)
 		diag_emit_all(&C->mods[m]->s.diags, false);
 }
 
-int
-cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
+enum { TX_REVIEW, TX_APPLY, TX_DRY };
+
+/* After the candidate project C verified: each operation accepted, then the
+ * diffs (dry) or the commit of every changed module. */
+static bool
+tx_apply(const Project *pj, Program *C, TxOp *ops, int nops, bool dry)
+{
+	for (int i = 0; i < nops; i++) {
+		TxOp *o = &ops[i];
+		const ProgModule *pm = pj->P.mods[o->mod];
+		if (pm->src_index <= 0 || pm->src_index > pj->man.nsources) {
+			char label[32];
+			snprintf(label, sizeof label, "%d", i);
+			tx_fail(o->label, DIAG_G525, "invalid semantic transaction: operation %s changes a bundled package module, which has no file in the project", label);
+			return false;
+		}
+		ModuleId cm = driver_program_find(C, pm->name);
+		bool good = cli_patch_accept(&o->sp, &o->plan, &pj->P.mods[o->mod]->s, &C->mods[cm]->s, &o->pd);
+		diag_emit_all(&o->pd, false);
+		if (!good)
+			return false;
+	}
+	if (dry) {
+		Buf b = {0};
+		for (int i = 0; i < nops; i++) {
+			const Session *L = &pj->P.mods[ops[i].mod]->s;
+			cli_patch_unified_diff(&b, L->diags.path, L->src, L->len, ops[i].cand, ops[i].clen, &ops[i].plan);
+		}
+		buf_printf(&b, "dry run: project %s would be %s; nothing was written\n", pj->man.name, C->revision);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+		return true;
+	}
+	TxWrite *w = spx_xcalloc((size_t)nops, sizeof *w);
+	for (int i = 0; i < nops; i++) {
+		const ProgModule *pm = pj->P.mods[ops[i].mod];
+		w[i] = (TxWrite){ pj->paths[pm->src_index - 1], pm->s.src, pm->s.len, ops[i].cand, ops[i].clen };
+	}
+	bool ok = cli_patch_tx_commit(pj, w, nops);
+	free(w);
+	if (!ok)
+		return false;
+	printf("applied semantic transaction to %d module%s; project %s is now %s\n", nops, nops == 1 ? "" : "s", pj->man.name, C->revision);
+	for (int i = 0; i < nops; i++) {
+		const char *name = pj->P.mods[ops[i].mod]->name;
+		printf("module %s is now %s\n", name, C->mods[driver_program_find(C, name)]->s.revision);
+	}
+	return true;
+}
+
+static int
+project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 {
 	size_t tlen = 0;
 	char *ttext = cli_patch_read(tx_path, &tlen, true);
@@ -310,7 +365,12 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 		Span at = { (uint32_t)es, (uint32_t)ee };
 		Diag *d = diag_report(&sk, DIAG_G525, &at, "invalid semantic transaction: not JSON: %s",
 		    strstr(err.text, "JSON_ALLOW_NUL") ? "a string holds \\u0000" : err.text);
-		diag_set_help(d, "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
+		if (tlen >= 5 && (strncmp(ttext, "base ", 5) == 0 || strncmp(ttext, "schema semaprax.semantic-patch", 30) == 0))
+			/* a `.spatch` given with a project: the module form takes it */
+			diag_set_help(d, "this is a semantic patch of one module: pass that module's file, `semaprax %s src/<module>.spx <p.spatch>`, or wrap it in a transaction (docs/PATCH.md)",
+			    mode == TX_REVIEW ? "review" : "patch");
+		else
+			diag_set_help(d, "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
 		diag_emit_all(&sk, false);
 		diag_free(&sk);
 		status = EXIT_FAIL;
@@ -381,6 +441,10 @@ cli_patch_review_project(const char *manifest, const char *tx_path, bool evidenc
 		emit_candidate(&C, &cd, "semantic transaction result does not verify; the project is unchanged:\n");
 		goto out;
 	}
+	if (mode != TX_REVIEW) {
+		status = tx_apply(&pj, &C, ops, nops, mode == TX_DRY) ? EXIT_OK : EXIT_FAIL;
+		goto out;
+	}
 	/* the report: each operation's module review */
 	buf_puts(&out, "{\"schema\":\"semaprax.project-semantic-review.c1\",\"base_revision\":");
 	json_cstr(&out, pj.P.revision);
@@ -447,6 +511,18 @@ out:
 	project_free(&pj);
 	free(ttext);
 	return status;
+}
+
+int
+cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence)
+{
+	return project_tx(manifest, tx_path, TX_REVIEW, evidence);
+}
+
+int
+cli_patch_apply_project(const char *manifest, const char *tx_path, bool dry)
+{
+	return project_tx(manifest, tx_path, dry ? TX_DRY : TX_APPLY, false);
 }
 
 bool
@@ -561,18 +637,18 @@ project_read_failed(const char *path)
 	buf_free(&msg);
 }
 
-bool
-cli_patch_project_unchanged(void *ctx)
+/* The manifest and every module but skip (DRIVER_NO_MODULE: none skipped)
+ * hold the bytes pj was checked with; else I207 or I101, printed. */
+static bool
+project_unchanged(const Project *pj, ModuleId skip)
 {
-	const ProjectPatch *pp = ctx;
-	const Project *pj = &pp->pj;
 	const char *what = NULL, *where = pj->manifest_path;
 	FmtHolds h = cli_test_estale("guard") ? FMT_HOLDS_ERROR : cli_file_compare(pj->manifest_path, pj->src, pj->len);
 	if (h != FMT_HOLDS_SAME)
 		what = "the project manifest";
 	for (int m = 0; !what && m < pj->P.nmods; m++) {
 		const ProgModule *pm = pj->P.mods[m];
-		if ((ModuleId)m == pp->mod || pm->src_index <= 0 || pm->src_index > pj->man.nsources)
+		if ((ModuleId)m == skip || pm->src_index <= 0 || pm->src_index > pj->man.nsources)
 			continue;   /* the written file (the write's own check), a bundled package */
 		h = cli_file_compare(pj->paths[pm->src_index - 1], pm->s.src, pm->s.len);
 		if (h != FMT_HOLDS_SAME) {
@@ -592,6 +668,19 @@ cli_patch_project_unchanged(void *ctx)
 	    "run the command again: it verifies the project as its manifest and modules now read");
 	buf_free(&msg);
 	return false;
+}
+
+bool
+cli_patch_project_unchanged(void *ctx)
+{
+	const ProjectPatch *pp = ctx;
+	return project_unchanged(&pp->pj, pp->mod);
+}
+
+bool
+cli_patch_project_files_unchanged(const Project *pj)
+{
+	return project_unchanged(pj, DRIVER_NO_MODULE);
 }
 
 void

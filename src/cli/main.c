@@ -154,7 +154,8 @@ const CliCommand cli_commands[] = {
 	{ "parse", cli_cmd_parse, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "patch", cli_cmd_patch, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
+	{ "patch", cli_cmd_patch, CLI_PATHS | CLI_TOML, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
+	  "semaprax patch <dir|semaprax.toml> <transaction.json> [--dry-run]\n"
 	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
 	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
 	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
@@ -164,7 +165,10 @@ const CliCommand cli_commands[] = {
 	  "  unified diff and the new revision and writes nothing.  A file the nearest\n"
 	  "  semaprax.toml lists is patched as that module of its project: `base` is the\n"
 	  "  module's revision, the whole patched project must verify, and the project's new\n"
-	  "  revision is printed too.\n" },
+	  "  revision is printed too.  Given a project, it applies a semantic transaction (the\n"
+	  "  JSON `review <project>` takes: one patch per module): planned and verified as one\n"
+	  "  project, then every module it changes is written or none is (a failed write\n"
+	  "  restores the ones before it); --dry-run prints each module's diff.\n" },
 	{ "query", cli_cmd_query, CLI_PATHS | CLI_TOML, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "semaprax query [<dir>|semaprax.toml|--manifest-path <p>] [filters...] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
@@ -422,7 +426,7 @@ single_file_only(const char *cmd, const char *operand)
 	}
 	if (!project)
 		return -1;
-	if (strcmp(cmd, "patch") == 0 || strcmp(cmd, "impact") == 0)
+	if (strcmp(cmd, "impact") == 0)
 		return cli_usage(cmd, "%s reads one source file, and `%s` is a project: pass the module file the patch changes "
 		    "(`semaprax %s src/<module>.spx <p.spatch>`), which is patched within its project", cmd, operand, cmd);
 	return cli_usage(cmd, "%s reads one source file, and `%s` is a project: check, run, test, build, fmt "

@@ -93,5 +93,27 @@ bool cli_patch_project_unchanged(void *ctx);
 void cli_patch_cross_module_callers(Buf *b, const Program *P, ModuleId mod, const PatchPlan *plan);
 /* `review <project> <transaction.json> [--evidence]`; the exit status. */
 int cli_patch_review_project(const char *manifest, const char *tx_path, bool evidence);
+/* `patch <project> <transaction.json> [--dry-run]` (docs/PATCH.md): the
+ * transaction planned and verified as `review` does, then every module it
+ * changes written, or none; the exit status. */
+int cli_patch_apply_project(const char *manifest, const char *tx_path, bool dry);
+/* The manifest and every module file of pj still hold the bytes pj was
+ * checked with; else I207 (or I101 for a read error), printed, and false. */
+bool cli_patch_project_files_unchanged(const Project *pj);
+
+/* One module file a project transaction writes (cmd_patch_tx.c). */
+typedef struct TxWrite {
+	const char *operand;   /* the module's path as the project names it */
+	const char *old;       /* the bytes it was verified with */
+	size_t old_len;
+	const char *data;      /* its patched bytes */
+	size_t len;
+} TxWrite;
+/* Writes w[0..n) all or none: every file prepared and locked (in path
+ * order) first, then the manifest and every module checked unchanged
+ * (cli_patch_project_files_unchanged), then each written (cli_fmt_write:
+ * staged, synced, its base re-read, renamed).  A write that fails restores
+ * the ones written before it, newest first.  False after diagnostics. */
+bool cli_patch_tx_commit(const Project *pj, const TxWrite *w, int n);
 
 #endif

@@ -606,9 +606,10 @@ parse_result_type(Parser *p, const FnDecl *fn)
 		if (!d)
 			;
 		else if (t->kind == TOK_LBRACE || parse_tok_is_word(p, t, "uses") || parse_tok_is_word(p, t, "requires") ||
-		    parse_tok_is_word(p, t, "ensures"))
-			parse_arrow_defer(p, d, at, fn, fn->name.s && strcmp(fn->name.s, "main") == 0);
-		else if (t->kind == TOK_IDENT)
+		    parse_tok_is_word(p, t, "ensures")) {
+			if (t->kind == TOK_LBRACE || !parse_arrow_late(p, d, at))
+				parse_arrow_defer(p, d, at, fn, fn->name.s && strcmp(fn->name.s, "main") == 0);
+		} else if (t->kind == TOK_IDENT)
 			diag_add_fix(d, at, at, " ->");
 		else if (t->kind == TOK_COLON && parse_peek_at(p, 1)->kind == TOK_IDENT)
 			diag_add_fix(d, t->span.start, t->span.end, " ->");

@@ -341,3 +341,77 @@ parse_arrow_finish(Parser *p, const Decl *decls, int ndecls)
 	VEC_FREE(fns);
 	VEC_FREE(p->arrow_fixes);
 }
+
+/*
+ * `fn f(n: i64) requires n > 0 -> i64 {`: the result type written after
+ * the `uses`/`requires`/`ensures` clauses (p is at the first of them, d is
+ * the P106).  A `->` at bracket depth 0 before the body's `{` (not a
+ * closure's: after `|`), followed by a type of one clean line (no comment,
+ * no line break) that ends at that `{` or at a clause word, is moved to
+ * the signature: it is deleted with the space before it and inserted at
+ * `at`.  False (no fix) when there is no such arrow.
+ */
+bool
+parse_arrow_late(Parser *p, Diag *d, uint32_t at)
+{
+	int depth = 0;
+	for (int i = p->pos; i < p->ntoks - 1; i++) {
+		const Token *t = &p->toks[i];
+		switch (t->kind) {
+		case TOK_LPAREN: case TOK_LBRACKET:
+			depth++;
+			continue;
+		case TOK_RPAREN: case TOK_RBRACKET: case TOK_RBRACE:
+			if (--depth < 0)
+				return false;
+			continue;
+		case TOK_LBRACE:
+			if (depth == 0 && !parse_tok_is_word(p, &p->toks[i - 1], "requires") &&
+			    !parse_tok_is_word(p, &p->toks[i - 1], "ensures") && !parse_tok_is_word(p, &p->toks[i - 1], "uses"))
+				return false;   /* the body: no late arrow */
+			depth++;
+			continue;
+		case TOK_ARROW:
+			break;
+		default:
+			if (t->kind == TOK_SEMI && depth == 0)
+				return false;
+			continue;
+		}
+		if (depth != 0 || p->toks[i - 1].kind == TOK_PIPE)
+			continue;
+		/* the type: up to the body's `{` or a clause word at depth 0 */
+		int k = i + 1, td = 0;
+		for (; k < p->ntoks - 1; k++) {
+			const Token *u = &p->toks[k];
+			if (td == 0 && (u->kind == TOK_LBRACE || parse_tok_is_word(p, u, "uses") ||
+			    parse_tok_is_word(p, u, "requires") || parse_tok_is_word(p, u, "ensures")))
+				break;
+			if (u->kind == TOK_LPAREN || u->kind == TOK_LBRACKET || u->kind == TOK_LT)
+				td++;
+			else if (u->kind == TOK_RPAREN || u->kind == TOK_RBRACKET || u->kind == TOK_GT)
+				td--;
+			else if (u->kind == TOK_SEMI || u->kind == TOK_RBRACE)
+				return false;
+		}
+		if (k == i + 1 || k >= p->ntoks - 1 || td != 0)
+			return false;
+		uint32_t from = p->toks[i - 1].span.end, ts = t->span.start, te = p->toks[k - 1].span.end;
+		for (uint32_t j = ts; j < te; j++)
+			if (p->src[j] == '\n' || p->src[j] == '\r' || p->src[j] == '/')
+				return false;
+		size_t n = te - ts;
+		char *text = malloc(n + 2);
+		if (!text)
+			return false;
+		text[0] = ' ';
+		memcpy(text + 1, p->src + ts, n);
+		text[n + 1] = '\0';
+		diag_add_fix(d, at, at, text);
+		diag_add_fix(d, from, te, "");
+		diag_set_help(d, "the result type comes right after the parameters, before `uses`, `requires` and `ensures`: move `%s` there", text + 1);
+		free(text);
+		return true;
+	}
+	return false;
+}

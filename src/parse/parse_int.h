@@ -186,6 +186,8 @@ EffectSet parse_effect_set(Parser *p);
  * the fix's type needs; parse_arrow_finish adds the fixes at the module's end. */
 void parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main);
 void parse_arrow_finish(Parser *p, const Decl *decls, int ndecls);
+/* `-> T` written after the clauses (p at the first): the fix moving it; false when none. */
+bool parse_arrow_late(Parser *p, Diag *d, uint32_t at);
 
 /* ---- types, expressions, patterns (parse_expr.c) ---- */
 Type *parse_type(Parser *p);

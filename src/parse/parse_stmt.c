@@ -153,9 +153,29 @@ parse_if(Parser *p, bool value)
 	return e;
 }
 
-/* let_stmt = "let" , [ "mut" ] , ( IDENT | "_" ) , [ ":" , type ] , "=" , expr , ";" ; */
+/* The last `-` at bracket depth 0 that starts a line among the tokens
+ * [from, to) after the first: where a binding missing its `;` before a
+ * `-…` tail was read on as a subtraction; 0 when there is none. */
+static int
+minus_split(const Parser *p, int from, int to)
+{
+	int depth = 0, at = 0;
+	for (int i = from; i < to; i++) {
+		TokKind k = p->toks[i].kind;
+		if (k == TOK_LPAREN || k == TOK_LBRACKET || k == TOK_LBRACE)
+			depth++;
+		else if (k == TOK_RPAREN || k == TOK_RBRACKET || k == TOK_RBRACE)
+			depth--;
+		else if (k == TOK_MINUS && depth == 0 && i > from && p->toks[i].line_first)
+			at = i;
+	}
+	return at;
+}
+
+/* let_stmt = "let" , [ "mut" ] , ( IDENT | "_" ) , [ ":" , type ] , "=" , expr , ";" ;
+ * tail: the block needs a final value (the `let x = a` / `-x` split). */
 static Stmt *
-parse_let(Parser *p)
+parse_let(Parser *p, bool tail)
 {
 	Token *t = parse_advance(p);  /* let */
 	Stmt *st = new_stmt(p, STMT_LET, t->span);
@@ -181,8 +201,20 @@ parse_let(Parser *p)
 		return st;
 	}
 	parse_advance(p);
+	int from = p->pos;
 	if (!p->panic)
 		st->u.let.value = parse_expr(p);
+	int split = !p->panic && tail && parse_at(p, TOK_RBRACE) ? minus_split(p, from, p->pos) : 0;
+	if (split > 0) {
+		/* `let d = a` then a `-x` tail on the next line: one subtraction to
+		 * the parser, and the block has no value; the `;` belongs before
+		 * the `-` line (at the line end), which keeps `-x` as the tail. */
+		uint32_t at = p->toks[split - 1].span.end;
+		Diag *d = parse_error_span(p, (Span){ at, at }, DIAG_P106, "expected `;` after local binding");
+		diag_add_fix(d, at, at, ";");
+		diag_set_help(d, "a line starting with `-` continues the value before it (`a` then `-b` reads as `a - b`); end the binding with `;` so `-…` is the block's final value");
+		return st;
+	}
 	parse_expect(p, TOK_SEMI, "`;` after local binding");
 	st->span = parse_span_from(p, t->span);
 	return st;
@@ -1026,7 +1058,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 		if (statement_habit(p))
 			break;
 		if (parse_tok_is_word(p, t, "let") && parse_peek_at(p, 1)->kind == TOK_IDENT) {
-			push_stmt(p, &stmts, parse_let(p));
+			push_stmt(p, &stmts, parse_let(p, ctx != BLK_IF_STMT));
 		} else if (parse_tok_is_word(p, t, "while") && parse_peek_at(p, 1)->kind != TOK_ASSIGN) {
 			push_stmt(p, &stmts, parse_while(p));
 		} else if (parse_tok_is_word(p, t, "for") && parse_peek_at(p, 1)->kind == TOK_IDENT) {

@@ -160,6 +160,42 @@ fn_value_type(Sema *S, Sym *f)
 	return t;
 }
 
+/* The one binding in scope whose name is one edit (a transposition too)
+ * from name, both at least 3 bytes; NULL when there is none, two (of any
+ * length), or a function of the module is that near too (the name may
+ * mean it), or the edit is a byte added or dropped at the end (`names`
+ * for `name`, `step` for `steps` is as often another thing, a field left
+ * out of a pattern, a binding never declared, as a typo).  The name found
+ * is the help's and the fix's. */
+const char *
+sema_near_local(FnCtx *C, const char *name)
+{
+	if (strlen(name) < 3)
+		return NULL;
+	const char *best = NULL;
+	for (int i = 0; i < C->locals.len; i++) {
+		const char *n = C->locals.items[i].name;
+		if (sema_local_find(C, n) != &C->locals.items[i] || spx_edit_distance(name, n, true) != 1)
+			continue;
+		if (best && strcmp(best, n) != 0)
+			return NULL;
+		best = n;
+	}
+	if (best && strlen(best) < 3)
+		return NULL;
+	for (SymId i = 0; best && i < C->S->syms.len; i++) {
+		const Sym *y = sema_sym(C->S, i);
+		if (y->kind == SK_FN && y->name && spx_edit_distance(name, y->name, true) <= 1)
+			return NULL;
+	}
+	if (best) {
+		size_t a = strlen(name), b = strlen(best);
+		if ((a + 1 == b && strncmp(name, best, a) == 0) || (b + 1 == a && strncmp(name, best, b) == 0))
+			return NULL;
+	}
+	return best;
+}
+
 static TypeId
 check_name(FnCtx *C, const Expr *e)
 {
@@ -239,10 +275,16 @@ check_name(FnCtx *C, const Expr *e)
 			buf_printf(&fb, "%s`%s`", i ? ", " : "", C->sym->nom->fields[i].name);
 		diag_set_help(d, "an invariant names the fields of `%s` by bare name: %s", C->sym->name, fb.data ? fb.data : "");
 		buf_free(&fb);
-	} else if (help)
+	} else if (help) {
 		diag_set_help(d, "%s", help);
-	else
+	} else if ((help = sema_near_local(C, name)) != NULL) {
+		/* a misspelled binding: the fix writes the one name in scope it is near */
+		diag_set_help(d, "did you mean `%s`?", help);
+		if (e->span.end - e->span.start == strlen(name))
+			diag_add_fix(d, e->span.start, e->span.end, help);
+	} else {
 		diag_set_help(d, "declare `%s` with `let` before this use, or pass it as a parameter", name);
+	}
 	return T_ERR;
 }
 
@@ -483,6 +525,67 @@ sema_resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local)
 }
 
 /*
+ * The fix rewriting a numeric literal e (under any `-`) to the type want it
+ * is expected to have: `5` as i32 → `5i32`, `300i32` as usize → `300usize`,
+ * `7u8` as i64 → `7`, `2` as f64 → `2.0`, `1.5` as f32 → `1.5f32`.  None
+ * when the value does not fit want (a negative u8 or usize too), the
+ * literal is not plain decimal, or want is not a number type (false).
+ */
+bool
+sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want)
+{
+	bool neg = false;
+	while (e->kind == EXPR_UNARY && e->un_op == UN_NEG) {
+		neg = !neg;
+		e = e->u.unary.operand;
+	}
+	if (!d || !S->src || (e->kind != EXPR_INT && e->kind != EXPR_FLOAT) || e->span.end <= e->span.start)
+		return false;
+	const char *t = S->src + e->span.start;
+	size_t n = e->span.end - e->span.start, k = 0;
+	if (t[0] == '-') {
+		neg = !neg;
+		k = 1;
+	}
+	size_t digits = k;
+	while (digits < n && ((t[digits] >= '0' && t[digits] <= '9') || t[digits] == '_' ||
+	    (e->kind == EXPR_FLOAT && (t[digits] == '.' || t[digits] == 'e' || t[digits] == 'E' ||
+	    ((t[digits] == '+' || t[digits] == '-') && (t[digits - 1] == 'e' || t[digits - 1] == 'E'))))))
+		digits++;
+	const char *rest = t + digits;
+	size_t nrest = n - digits;
+	static const char *const sufs[] = { "", "i32", "u8", "usize", "i64", "f32", "f64" };
+	bool known = false;
+	for (size_t i = 0; i < sizeof sufs / sizeof *sufs; i++)
+		known |= strlen(sufs[i]) == nrest && memcmp(rest, sufs[i], nrest) == 0;
+	if (digits == k || !known)
+		return false;
+	const char *suffix = NULL, *point = "";
+	if (e->kind == EXPR_INT) {
+		uint64_t v = e->u.int_lit.value;
+		switch (want) {
+		case T_I64: suffix = v <= (neg ? 9223372036854775808ull : 9223372036854775807ull) ? "" : NULL; break;
+		case T_I32: suffix = v <= (neg ? 2147483648ull : 2147483647ull) ? "i32" : NULL; break;
+		case T_U8: suffix = !neg && v <= 255 ? "u8" : NULL; break;
+		case T_USIZE: suffix = !neg ? "usize" : NULL; break;
+		case T_F64: suffix = ""; point = ".0"; break;
+		case T_F32: suffix = "f32"; point = ".0"; break;
+		default: break;
+		}
+	} else if (want == T_F64 || want == T_F32) {
+		suffix = want == T_F32 ? "f32" : "";
+	}
+	if (!suffix)
+		return false;
+	char text[128];
+	int len = snprintf(text, sizeof text, "%.*s%s%s", (int)(digits - k), t + k, point, suffix);
+	if (len <= 0 || (size_t)len >= sizeof text || ((size_t)len == n - k && memcmp(text, t + k, n - k) == 0))
+		return false;
+	diag_add_fix(d, e->span.start + (uint32_t)k, e->span.end, text);
+	return true;
+}
+
+/*
  * Checks arguments left to right against params (T205), after arity (T204);
  * ps (NULL for builtins and callable bindings) gives the callee's parameter
  * modes: a `shared` parameter needs a shared value (O103).
@@ -536,9 +639,14 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
 		else if (params[i] == T_STRING && a == T_USIZE)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
-		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i]))
+		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i])) {
 			diag_set_help(d, "integer literals are `i64` unless suffixed; write a `%s` literal such as `1%s`",
 			    sema_type_name(S, params[i]), sema_type_name(S, params[i]));
+			sema_literal_retype_fix(S, d, args[i], params[i]);
+		}
+		else if (sema_literal_retype_fix(S, d, args[i], params[i]))
+			diag_set_help(d, "a literal's suffix gives its type; write a `%s` literal: `%s`", sema_type_name(S, params[i]),
+			    d->fixes.items[d->fixes.len - 1].text);
 		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL)
 			diag_set_help(d, "convert the `%s` value with the compiler-owned `%s(value)`%s, or keep the computation in `%s`", sema_type_name(S, a), conv,
 			    checked ? " (a value out of range stops the program)" : "", sema_type_name(S, params[i]));

@@ -59,9 +59,17 @@ check_let(FnCtx *C, const Stmt *s)
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
 			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
-			if (suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
+			/* a literal of another number type gets the fix rewriting its suffix */
+			bool fixed = sema_literal_retype_fix(S, d, v, declared);
+			if (fixed && suffix && v->kind == EXPR_INT && v->lit_suffix == SUF_NONE)
 				diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s`", (int)(v->span.end - v->span.start),
 				    S->src + v->span.start, suffix);
+			else if (fixed)
+				diag_set_help(d, "a literal's suffix gives its type; write a `%s` literal: `%s`", sema_type_name(S, declared),
+				    d->fixes.items[d->fixes.len - 1].text);
+			else if (suffix && sema_is_int_literal(v))
+				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
+				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
 			else
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
 		}
@@ -251,7 +259,14 @@ check_assign(FnCtx *C, const Stmt *s)
 	const Local *l = sema_local_find(C, name);
 	if (!l) {
 		Diag *d = sema_error(S, DIAG_T202, s->u.assign.target.span, "unknown value `%s` in `%s`", name, C->sym->name);
-		diag_set_help(d, "declare it first: `let mut %s = …;`", name);
+		const char *near = sema_near_local(C, name);
+		if (near) {
+			diag_set_help(d, "did you mean `%s`?", near);
+			if (s->u.assign.target.span.end - s->u.assign.target.span.start == strlen(name))
+				diag_add_fix(d, s->u.assign.target.span.start, s->u.assign.target.span.end, near);
+		} else {
+			diag_set_help(d, "declare it first: `let mut %s = …;`", name);
+		}
 		return;
 	}
 	if (!s->u.assign.has_field) {

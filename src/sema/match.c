@@ -153,6 +153,34 @@ case_label(char buf[256], const Pattern *p)
 	return buf;
 }
 
+/* The fix for a pattern missing field `name`: `name: _` inserted before its
+ * closing `}` (after a `,` written last, else after `, `; right after an
+ * empty `{`, with its own `,`, so the fixes of several missing fields apply
+ * together).  None when the pattern holds a comment or has no braces. */
+static void
+missing_field_fix(Sema *S, Diag *d, const Pattern *p, const char *name)
+{
+	const char *src = S->diags->src;
+	uint32_t end = p->span.end;
+	if (!d || !src || end < 2 || end > S->diags->src_len || src[end - 1] != '}')
+		return;
+	for (uint32_t i = p->span.start; i + 1 < end; i++)
+		if (src[i] == '/' && src[i + 1] == '/')
+			return;
+	uint32_t q = end - 1;
+	while (q > p->span.start && (src[q - 1] == ' ' || src[q - 1] == '\t' || src[q - 1] == '\n' || src[q - 1] == '\r'))
+		q--;
+	if (q == p->span.start)
+		return;
+	char text[320];
+	char last = src[q - 1];
+	if (last == '{' || last == ',')
+		snprintf(text, sizeof text, " %s: _,", name);
+	else
+		snprintf(text, sizeof text, ", %s: _", name);
+	diag_add_fix(d, q, q, text);
+}
+
 /* Field patterns of a case (p, ci >= 0) or record (label: its type name):
  * names each payload field once. */
 static void
@@ -198,6 +226,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", case_label(lb, p), fields[j].name)
 		    : sema_error(S, DIAG_M104, p->span, "record pattern `%s` is missing field `%s`", label, fields[j].name);
 		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
+		missing_field_fix(S, d, p, fields[j].name);
 	}
 	free(seen);
 }

@@ -165,6 +165,8 @@ void sema_check_format(FnCtx *C, const Expr *e);
 const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
 TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */
 bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by its suffix) */
+const char *sema_near_local(FnCtx *C, const char *name);  /* the one binding in scope a typo away (check_expr.c) */
+bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `5` → `5i32` for want (check_expr.c) */
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */
 const char *sema_conversion_builtin(TypeId want, TypeId got, bool *checked);
