@@ -16,6 +16,7 @@ typedef enum CommentPlace {
 	CP_TRAILING,   /* on the lines right after the item starting at key */
 	CP_CLOSING,    /* before the closing brace at offset key, inner indent */
 	CP_FILE_END,   /* after the last declaration */
+	CP_EOL,        /* at the end of the one-line statement or tail starting at key */
 } CommentPlace;
 
 typedef struct Placed {
@@ -46,6 +47,7 @@ typedef struct Fmt {
 /* ---- comments (fmt_comments.c) ---- */
 void fmt_place_comments(Fmt *F, const Module *m);
 void fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth);
+void fmt_comment_eol(Fmt *F, uint32_t key);
 uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
 uint32_t fmt_record_close(const Fmt *F, const Decl *d);
 uint32_t fmt_case_close(const CaseDecl *c);
