@@ -43,8 +43,10 @@ parse_if_has_value(const Expr *e)
 }
 
 static const char *
-p203_help(BlockCtx ctx, bool after_if)
+p203_help(BlockCtx ctx, bool after_if, bool arm)
 {
+	if (arm && !after_if)
+		return "`match` is an expression: end the arm's block with the arm's value, for example the binding the block assigned (`{ x = 1; x }`)";
 	if (after_if)
 		return "a statement `if` yields no value, so the enclosing block still ends with a final expression after it; to make the `if` the value, end every branch with a value and add an `else` branch";
 	switch (ctx) {
@@ -146,7 +148,7 @@ parse_if(Parser *p, bool value)
 		}
 	} else if (!p->panic && value) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
-		diag_set_help(d, "`if` is an expression and always has an `else` branch");
+		diag_set_help(d, "an `if` used as a value needs an `else` branch giving the value when the condition is false (a statement `if` does not)");
 	}
 	parse_leave(p);
 	e->span = parse_span_from(p, t->span);
@@ -1104,7 +1106,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				/* A valued `if` without `else` ends a block that needs a
 				 * value: the value grammar's missing `else` (P104). */
 				Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
-				diag_set_help(d, "`if` is an expression and always has an `else` branch");
+				diag_set_help(d, "an `if` used as a value needs an `else` branch giving the value when the condition is false (a statement `if` does not)");
 				break;
 			}
 			Stmt *st = new_stmt(p, STMT_IF, e->span);
@@ -1140,7 +1142,9 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 	if (!p->panic && parse_at(p, TOK_RBRACE)) {
 		if (!b->tail && ctx != BLK_IF_STMT) {
 			Diag *d = parse_error_at(p, close, DIAG_P203, "block requires a final value expression");
-			diag_set_help(d, "%s", p203_help(ctx, last_was_if));
+			/* a block right after `=>` is a match arm's value */
+			bool arm = ctx == BLK_EXPR && open > p->toks && open[-1].kind == TOK_FATARROW;
+			diag_set_help(d, "%s", p203_help(ctx, last_was_if, arm));
 		}
 		parse_advance(p);
 	}
