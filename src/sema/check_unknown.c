@@ -290,6 +290,33 @@ sema_is_int_literal(const Expr *e)
 	return e->kind == EXPR_INT;
 }
 
+bool
+sema_int_literal_fits(const Expr *e, bool negative, TypeId want)
+{
+	bool neg = negative;
+	while (e->kind == EXPR_UNARY && e->un_op == UN_NEG) {
+		neg = !neg;
+		e = e->u.unary.operand;
+	}
+	if (e->kind != EXPR_INT)
+		return true;
+	uint64_t v = e->u.int_lit.value;
+	neg ^= e->lit_negative;
+	switch (want) {
+	case T_I64: return v <= (neg ? 9223372036854775808ull : 9223372036854775807ull);
+	case T_I32: return v <= (neg ? 2147483648ull : 2147483647ull);
+	case T_U8: return v == 0 || (!neg && v <= 255);
+	case T_USIZE: return v == 0 || !neg;
+	default: return true;
+	}
+}
+
+const char *
+sema_int_range_text(TypeId t)
+{
+	return t == T_U8 ? "0 to 255" : t == T_USIZE ? "0 and up" : t == T_I32 ? "-2147483648 to 2147483647" : "";
+}
+
 /* The compiler-owned conversion (builtins.def) from got to want, or NULL;
  * *checked: a value out of range stops the program. */
 const char *
@@ -400,6 +427,21 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 }
 
 /*
+ * The help for an unsuffixed literal compared with (or an operand beside) a
+ * narrower integer type it does not fit (`x == 300` for a u8 x): suffixing
+ * it would not compile, so compare in `i64`, converting the other operand.
+ */
+void
+sema_literal_range_help(Sema *S, Diag *d, const Expr *lit, TypeId t)
+{
+	bool checked;
+	const char *conv = sema_conversion_builtin(T_I64, t, &checked);
+	diag_set_help(d, "`%.*s` is outside `%s`'s range (%s), so no `%s` literal can hold it; compute in `i64` instead, converting the `%s` operand with `%s(…)`",
+	    (int)(lit->span.end - lit->span.start), S->src + lit->span.start, sema_type_name(S, t), sema_int_range_text(t),
+	    sema_type_name(S, t), sema_type_name(S, t), conv ? conv : "i64_from_…");
+}
+
+/*
  * T208's help for integer operands of two types: an unsuffixed literal
  * takes the other operand's suffix; a literal suffixed for another type
  * (`string_len(s) > 0usize`) is written with the operand's suffix, or none
@@ -413,6 +455,12 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	const Expr *lit = lbare ? l : rbare ? r : NULL;
 	const Expr *wrong = l->kind == EXPR_INT && l->lit_suffix != SUF_NONE ? l : r->kind == EXPR_INT && r->lit_suffix != SUF_NONE ? r : NULL;
 	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
+	    sema_expr_type(S, wrong->id) != expected && !sema_int_literal_fits(wrong, false, expected)) {
+		diag_set_help(d, "the other operand is `%s`, whose range (%s) does not hold `%llu`; convert that operand to the literal's type instead",
+		    sema_type_name(S, expected), sema_int_range_text(expected), (unsigned long long)wrong->u.int_lit.value);
+		return;
+	}
+	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
 	    sema_expr_type(S, wrong->id) != expected) {
 		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(S, expected),
 		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
@@ -420,6 +468,10 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	}
 	if (!d || !suffix || !lit)
 		return;
+	if (!sema_int_literal_fits(lit, false, expected)) {
+		sema_literal_range_help(S, d, lit, expected);
+		return;
+	}
 	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 	    (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
 }
