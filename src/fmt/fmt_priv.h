@@ -37,6 +37,7 @@ typedef struct Fmt {
 	const Comment *comments;
 	Placed *placed;          /* sorted by (place, key, index); heap */
 	int nplaced;
+	int hint[CP_FILE_END + 1]; /* per place: where its previous lookup ended (fmt_comments_at) */
 	const Expr *wrap;        /* a node that must be parenthesized (see fmt_fx_item_expr) */
 	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
 	VEC(const Expr *) force; /* nodes to parenthesize (fmt_fx_lt_hazards); heap */
