@@ -57,9 +57,10 @@ load_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Hashes n consecutive 64-byte blocks. */
-static void
-blocks(uint32_t hs[8], const unsigned char *p, size_t n)
+/* Hashes n consecutive 64-byte blocks (inlined into blocks and, on x86-64,
+ * blocks_bmi2). */
+static inline __attribute__((always_inline)) void
+blocks_body(uint32_t hs[8], const unsigned char *p, size_t n)
 {
 	uint32_t a, b, c, d, e, f, g, h, w[16];
 	for (; n; n--, p += 64) {
@@ -78,6 +79,12 @@ blocks(uint32_t hs[8], const unsigned char *p, size_t n)
 		hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d;
 		hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
 	}
+}
+
+static void
+blocks(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	blocks_body(hs, p, n);
 }
 
 #ifdef SHA_NI
@@ -116,18 +123,31 @@ blocks_ni(uint32_t hs[8], const unsigned char *p, size_t n)
 	_mm_storeu_si128((__m128i *)&hs[4], st1);
 }
 
-static int sha_ni_state; /* 0 unknown, 1 available, -1 not (or turned off) */
+/* The portable rounds with BMI2's rorx (a rotate into another register:
+ * no copy before each of the six rotates a round), for processors with
+ * BMI2 but not the SHA extensions (Intel's before Ice Lake): about a fifth
+ * fewer instructions. */
+__attribute__((target("bmi2"))) static void
+blocks_bmi2(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	blocks_body(hs, p, n);
+}
 
-static bool
-have_sha_ni(void)
+static int sha_ni_state; /* 0 unknown, 1 SHA-NI, 2 BMI2 only, -1 neither (or turned off) */
+
+static int
+sha_level(void)
 {
 	if (sha_ni_state == 0) {
-		unsigned a, b, c, d;
-		bool ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) && /* SSSE3, SSE4.1 */
-			__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));              /* SHA */
-		sha_ni_state = ok ? 1 : -1;
+		unsigned a, b, c, d, c1 = 0, b7 = 0;
+		if (__get_cpuid(1, &a, &b, &c, &d))
+			c1 = c;
+		if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
+			b7 = b;
+		bool sha = (b7 & (1u << 29)) && (c1 & (1u << 9)) && (c1 & (1u << 19));   /* SHA; SSSE3, SSE4.1 */
+		sha_ni_state = sha ? 1 : (b7 & (1u << 8)) ? 2 : -1;                       /* BMI2 */
 	}
-	return sha_ni_state > 0;
+	return sha_ni_state;
 }
 #endif
 
@@ -141,12 +161,26 @@ sha256_portable_only(bool on)
 #endif
 }
 
+void
+sha256_bmi2_only(void)
+{
+#ifdef SHA_NI
+	unsigned a, b, c, d;
+	sha_ni_state = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 8)) ? 2 : -1;
+#endif
+}
+
 static void
 compress(uint32_t hs[8], const unsigned char *p, size_t n)
 {
 #ifdef SHA_NI
-	if (have_sha_ni()) {
+	int level = sha_level();
+	if (level == 1) {
 		blocks_ni(hs, p, n);
+		return;
+	}
+	if (level == 2) {
+		blocks_bmi2(hs, p, n);
 		return;
 	}
 #endif
