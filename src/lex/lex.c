@@ -115,19 +115,14 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
 	Token *t = &L->toks.items[L->toks.len++];
-	t->kind = (uint8_t)kind;
-	t->suffix = 0;
-	t->overflow = 0;
-	t->span.start = (uint32_t)start;
-	t->span.end = (uint32_t)end;
-	/* first on its line: a line break since the previous token's start,
-	 * in the whitespace between (lex_source) or inside that token (only
-	 * strings, chars and error tokens can hold one) */
-	t->line_first = L->nl;
+	/* one token written whole (two stores, not seven); first on its
+	 * line: a line break since the previous token's start, in the
+	 * whitespace between (lex_source) or inside that token (only strings,
+	 * chars and error tokens can hold one) */
+	*t = (Token){ .kind = (uint8_t)kind, .line_first = L->nl, .span = span_at(start, end) };
 	L->run = 0;   /* (no token pushed here is a unary operator) */
 	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
 	    memchr(L->src + start, '\n', end - start) != NULL;
-	t->v = 0;
 	return t;
 }
 
@@ -765,15 +760,8 @@ lex_punct(Lexer *L, int c)
 		L->nest_over = L->toks.len;
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
-	Token *t = &L->toks.items[L->toks.len++];
-	t->kind = (uint8_t)k;
-	t->suffix = 0;
-	t->overflow = 0;
-	t->line_first = L->nl;
+	L->toks.items[L->toks.len++] = (Token){ .kind = (uint8_t)k, .line_first = L->nl, .span = span_at(pos, pos + (size_t)n) };
 	L->nl = false;
-	t->span.start = (uint32_t)pos;
-	t->span.end = (uint32_t)(pos + (size_t)n);
-	t->v = 0;
 	L->pos = pos + (size_t)n;
 }
 
