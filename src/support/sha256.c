@@ -29,15 +29,18 @@ static const uint32_t K[64] = {
 #define SSIG0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
 #define SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 
 /* One round with the eight working variables renamed instead of shifted;
- * the message schedule lives in a 16-word ring, extended as it is read. */
+ * the message schedule lives in a 16-word ring, extended as it is read.
+ * Maj(a, b, c) is b ^ ((a ^ b) & (b ^ c)), and this round's b ^ c is the
+ * previous round's a ^ b (kept in bc): three operations, not four. */
 #define ROUND(a, b, c, d, e, f, g, h, i, wi) \
 	do { \
 		uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + K[i] + (wi); \
+		uint32_t ab_ = (a) ^ (b); \
 		(d) += t1_; \
-		(h) = t1_ + BSIG0(a) + MAJ(a, b, c); \
+		(h) = t1_ + BSIG0(a) + ((b) ^ (ab_ & bc)); \
+		bc = ab_; \
 	} while (0)
 #define W(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
 #define EIGHT(i, WF) \
@@ -62,12 +65,13 @@ load_be32(const unsigned char *p)
 static inline __attribute__((always_inline)) void
 blocks_body(uint32_t hs[8], const unsigned char *p, size_t n)
 {
-	uint32_t a, b, c, d, e, f, g, h, w[16];
+	uint32_t a, b, c, d, e, f, g, h, bc, w[16];
 	for (; n; n--, p += 64) {
 		for (int i = 0; i < 16; i++)
 			w[i] = load_be32(p + 4 * i);
 		a = hs[0]; b = hs[1]; c = hs[2]; d = hs[3];
 		e = hs[4]; f = hs[5]; g = hs[6]; h = hs[7];
+		bc = b ^ c;
 		EIGHT(0, W0);
 		EIGHT(8, W0);
 		EIGHT(16, W);
