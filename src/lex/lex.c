@@ -856,79 +856,90 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			diag_add_fix(d, 0, 3, "");
 		L.pos = 3;
 	}
-	while (L.pos < L.len) {
-		unsigned char c = (unsigned char)src[L.pos];
+	/* The cursor is a local between tokens (L.pos is written before and
+	 * read after each out-of-line scanner): a token store could alias
+	 * L.pos, which then had to be reloaded every byte. */
+	size_t pos = L.pos;
+	while (pos < len) {
+		unsigned char c = (unsigned char)src[pos];
 		switch (lex_class[c]) {
-		case LC_SPACE: {
-			/* runs of spaces (indentation) in one tight loop, on a local
-			 * cursor (a byte load could alias L.pos: it would be stored and
-			 * reloaded each byte) */
-			size_t pos = L.pos;
+		case LC_SPACE:
+			/* runs of spaces (indentation) in one tight loop */
 			do
 				pos++;
 			while (pos < len && src[pos] == ' ');
-			L.pos = pos;
 			continue;
-		}
-		case LC_WS: {
+		case LC_WS:
 			/* a line break and the next line's indentation in one step
 			 * (one dispatch fewer a line) */
 			L.nl |= c == '\n';
-			size_t pos = L.pos + 1;
+			pos++;
 			while (pos < len && src[pos] == ' ')
 				pos++;
-			L.pos = pos;
 			continue;
-		}
 		case LC_IDENT: {
-			size_t start = L.pos, pos = start + 1;
+			size_t start = pos++;
 			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
 				pos++;
-			/* a name and the one space after it (`let x = …`): one
-			 * dispatch fewer for most names */
-			L.pos = pos + (pos < len && src[pos] == ' ');
 			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
 				out->if_names = true;
 			if (L.depth == 0 && item_keyword(src + start, pos - start))
 				L.items_hint++;
 			push_tok(&L, TOK_IDENT, start, pos);
+			/* a name and the one space after it (`let x = …`): one
+			 * dispatch fewer for most names */
+			pos += pos < len && src[pos] == ' ';
 			continue;
 		}
 		case LC_DIGIT:
+			L.pos = pos;
 			lex_number(&L);
+			pos = L.pos;
 			continue;
 		case LC_DQUOTE:
+			L.pos = pos;
 			lex_string(&L);
+			pos = L.pos;
 			continue;
 		case LC_SQUOTE:
+			L.pos = pos;
 			lex_char(&L);
+			pos = L.pos;
 			continue;
 		case LC_SLASH:
-			if (peekc(&L, 1) == '/') {
+			L.pos = pos;
+			if (pos + 1 < len && src[pos + 1] == '/')
 				lex_comment(&L);
-				continue;
-			}
-			lex_punct(&L, c);
+			else
+				lex_punct(&L, c);
+			pos = L.pos;
 			continue;
 		case LC_PUNCT:
+			L.pos = pos;
 			lex_punct(&L, c);
-			L.pos += L.pos < len && src[L.pos] == ' ';   /* `x = y`, `a, b`: as after a name */
+			pos = L.pos;
+			pos += pos < len && src[pos] == ' ';   /* `x = y`, `a, b`: as after a name */
 			continue;
 		case LC_HIGH: {
 			uint32_t cp;
-			int n = utf8_decode((const unsigned char *)src + L.pos, len - L.pos, &cp);
+			int n = utf8_decode((const unsigned char *)src + pos, len - pos, &cp);
 			if (n && utf8_is_space(cp)) {
-				L.pos += (size_t)n;
+				pos += (size_t)n;
 				continue;
 			}
+			L.pos = pos;
 			lex_unexpected(&L);
+			pos = L.pos;
 			continue;
 		}
 		default:
+			L.pos = pos;
 			lex_unexpected(&L);
+			pos = L.pos;
 			continue;
 		}
 	}
+	L.pos = pos;
 	push_tok(&L, TOK_EOF, len, len);
 done:
 	/* The comments are handed to the arena; the tokens to the caller. */
