@@ -398,11 +398,11 @@ fmt_place_comments(Fmt *F, const Module *m)
 	arena_free(&a);
 }
 
-/* Prints the comments placed at (place, key), each on its own line at depth.
- * A place's keys are asked for in source order nearly always: the entry
- * where its previous lookup ended is tried before a binary search. */
+/* fmt_comments_at's lookup.  A place's keys are asked for in source order
+ * nearly always: the entry where its previous lookup ended is tried before
+ * a binary search. */
 void
-fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
+fmt_comments_place(Fmt *F, CommentPlace place, uint32_t key, int depth)
 {
 	if (F->nplaced == 0)
 		return;
