@@ -318,7 +318,8 @@ lex_number(Lexer *L)
 		L->pos++;
 	const char *suf = L->src + num_end;
 	size_t suflen = L->pos - num_end;
-	char *text = arena_strndup(L->arena, L->src + start, num_end - start);
+	const char *digits = L->src + start;
+	size_t ndigits = num_end - start;
 
 	if (is_float) {
 		NumSuffix s = SUF_NONE;
@@ -332,6 +333,11 @@ lex_number(Lexer *L)
 			push_tok(L, TOK_ERROR, start, L->pos);
 			return;
 		}
+		/* strtod wants a terminated copy: on the stack unless very long */
+		char small[64];
+		char *text = ndigits < sizeof small ? small : arena_alloc(L->arena, ndigits + 1);
+		memcpy(text, digits, ndigits);
+		text[ndigits] = '\0';
 		double v;
 		if (s == SUF_F32)
 			v = (double)strtof(text, NULL);
@@ -354,8 +360,8 @@ lex_number(Lexer *L)
 
 	uint64_t mag = 0;
 	bool overflow = false;
-	for (const char *p = text; *p; p++) {
-		unsigned d = (unsigned)(*p - '0');
+	for (size_t i = 0; i < ndigits; i++) {
+		unsigned d = (unsigned)(digits[i] - '0');
 		if (mag > (UINT64_MAX - d) / 10)
 			overflow = true;
 		else
@@ -371,7 +377,8 @@ lex_number(Lexer *L)
 	else if (suflen == 5 && memcmp(suf, "usize", 5) == 0)
 		s = SUF_USIZE;
 	else {
-		int_suffix_error(L, start, num_end, text, suf, suflen, !overflow && mag <= (uint64_t)INT64_MAX);
+		int_suffix_error(L, start, num_end, arena_strndup(L->arena, digits, ndigits), suf, suflen,
+		    !overflow && mag <= (uint64_t)INT64_MAX);
 		return;
 	}
 	Token *t = push_tok(L, TOK_INT, start, L->pos);
