@@ -257,21 +257,30 @@ type_view(Sema *S, TypeId t, int depth)
 	return NULL;
 }
 
-/* Memoised per TypeId (types are interned and never change). */
-const char *
-sema_type_view(Sema *S, TypeId t)
+static const char *const view_answers[] = { NULL, "str", "Slice<u8>" };
+
+/* sema_type_view's first answer for t, remembered. */
+static const char *
+type_view_first(Sema *S, TypeId t)
 {
-	static const char *const answers[] = { NULL, "str", "Slice<u8>" };
 	if (!S->typeq)
 		S->typeq = spx_xcalloc(1, sizeof(TypeQ));
 	tq_reserve(S);
 	TypeQ *q = S->typeq;
-	if (t < (uint32_t)q->cap && q->view[t])
-		return answers[q->view[t] - 1];
 	const char *v = type_view(S, t, 0);
 	if (t < (uint32_t)q->cap)
 		q->view[t] = (uint8_t)(!v ? 1 : v[0] == 's' ? 2 : 3);
 	return v;
+}
+
+/* Memoised per TypeId (types are interned and never change). */
+const char *
+sema_type_view(Sema *S, TypeId t)
+{
+	const TypeQ *q = S->typeq;
+	if (q && t < (uint32_t)q->cap && q->view[t])
+		return view_answers[q->view[t] - 1];
+	return type_view_first(S, t);
 }
 
 void
