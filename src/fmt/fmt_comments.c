@@ -398,24 +398,35 @@ fmt_place_comments(Fmt *F, const Module *m)
 	arena_free(&a);
 }
 
-/* Prints the comments placed parse_at (place, key), each on its own line at depth. */
+/* fmt_comments_at's lookup.  A place's keys are asked for in source order
+ * nearly always: the entry where its previous lookup ended is tried before
+ * a binary search. */
 void
-fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
+fmt_comments_place(Fmt *F, CommentPlace place, uint32_t key, int depth)
 {
-	int lo = 0, hi = F->nplaced;
+	if (F->nplaced == 0)
+		return;
 	Placed want = { (uint8_t)place, key, -1 };
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (placed_cmp(&F->placed[mid], &want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	int lo = F->hint[place], hi = F->nplaced;
+	if (lo > 0 && placed_cmp(&F->placed[lo - 1], &want) >= 0)
+		lo = 0;   /* behind the hint: search from the start */
+	if (lo < hi && placed_cmp(&F->placed[lo], &want) < 0) {
+		lo++;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (placed_cmp(&F->placed[mid], &want) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	for (int i = lo; i < F->nplaced && F->placed[i].place == place && F->placed[i].key == key; i++) {
+	int i = lo;
+	for (; i < F->nplaced && F->placed[i].place == place && F->placed[i].key == key; i++) {
 		const Comment *c = &F->comments[F->placed[i].index];
 		buf_indent(F->out, 4 * depth);
 		buf_puts(F->out, "//");
 		buf_put(F->out, c->text, c->len);
 		buf_putc(F->out, '\n');
 	}
+	F->hint[place] = i;
 }
