@@ -359,6 +359,142 @@ canonical(Session *s)
 	return same;
 }
 
+/* ---- one stable id, one declaration, across modules ---------------------- */
+
+/* Every explicit `@id` written in m's tree, in source order: declarations,
+ * record fields, cases and their fields, class members, resource
+ * lifecycles, interface imports. */
+typedef void (*IdVisit)(void *ctx, const IdAttr *a);
+static void
+each_explicit_id(const Module *m, IdVisit f, void *ctx)
+{
+	for (int k = 0; k < m->ndecls; k++) {
+		const Decl *d = &m->decls[k];
+		if (d->id.present)
+			f(ctx, &d->id);
+		switch (d->kind) {
+		case DECL_RECORD:
+			for (int i = 0; i < d->u.record.nfields; i++)
+				if (d->u.record.fields[i].id.present)
+					f(ctx, &d->u.record.fields[i].id);
+			break;
+		case DECL_VARIANT:
+			for (int i = 0; i < d->u.variant.ncases; i++) {
+				const CaseDecl *c = &d->u.variant.cases[i];
+				if (c->id.present)
+					f(ctx, &c->id);
+				for (int j = 0; j < c->nfields; j++)
+					if (c->fields[j].id.present)
+						f(ctx, &c->fields[j].id);
+			}
+			break;
+		case DECL_CLASS:
+			for (int i = 0; i < d->u.class_.nmembers; i++)
+				if (d->u.class_.members[i].id.present)
+					f(ctx, &d->u.class_.members[i].id);
+			break;
+		case DECL_RESOURCE:
+			for (int i = 0; i < d->u.resource.ndrops; i++)
+				if (d->u.resource.drops[i].id.present)
+					f(ctx, &d->u.resource.drops[i].id);
+			break;
+		case DECL_INTERFACE:
+			for (int i = 0; i < d->u.interface.nimports; i++)
+				if (d->u.interface.imports[i].id.present)
+					f(ctx, &d->u.interface.imports[i].id);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+typedef struct IdSite {
+	ModuleId mod;
+	const IdAttr *at;
+} IdSite;
+
+typedef struct IdDups {
+	Program *p;
+	ModuleId mod;         /* the module being walked */
+	StrMap all;           /* id → index in sites: its first module's declaration */
+	StrMap mine;          /* the ids of mod so far (a repeat there is S102, the checker's) */
+	VEC(IdSite) sites;
+	bool report;          /* false: only find one */
+	int found;
+} IdDups;
+
+static void
+report_id_twice(IdDups *w, const IdSite *first, const IdAttr *a)
+{
+	Program *p = w->p;
+	IdSite at = { w->mod, a }, other = *first;
+	/* reported in a listed source: a bundled module (no manifest row) is the
+	 * one the user cannot edit */
+	if (p->mods[at.mod]->src_index == 0 && p->mods[other.mod]->src_index > 0) {
+		IdSite t = at;
+		at = other;
+		other = t;
+	}
+	Session *os = &p->mods[other.mod]->s;
+	uint32_t line, col;
+	diag_locate(&os->diags, other.at->span.start, &line, &col);
+	const char *id = a->value.s;
+	Diag *d = diag_report(&p->mods[at.mod]->s.diags, DIAG_G172, &at.at->span, "stable id `%s` is also declared by module `%s` (%s:%u:%u)", id,
+	    p->mods[other.mod]->name, os->diags.path ? os->diags.path : "?", line, col);
+	if (p->mods[other.mod]->src_index == 0 && p->mods[at.mod]->src_index > 0)
+		diag_set_help(d, "the id belongs to the bundled module `%s`: give this declaration an `@id(\"…\")` in your own namespace "
+		    "and update the `use` lines that import it", p->mods[other.mod]->name);
+	else
+		diag_set_help(d, "a stable id names one declaration in the whole project: give one of the two another `@id(\"…\")` "
+		    "and update the `use` lines that import it");
+}
+
+static void
+visit_id(void *ctx, const IdAttr *a)
+{
+	IdDups *w = ctx;
+	const char *id = a->value.s;
+	/* an empty id, a NUL in one or a compiler-owned one is the checker's */
+	if (!id || !id[0] || strlen(id) != a->value.len || sema_builtin_find_id(id))
+		return;
+	if (!sema_strmap_put(&w->mine, id, 0))
+		return;
+	int32_t k = sema_strmap_get(&w->all, id);
+	if (k < 0) {
+		IdSite site = { w->mod, a };
+		sema_strmap_put(&w->all, id, (int32_t)w->sites.len);
+		VEC_PUSH(w->sites, site);
+		return;
+	}
+	w->found++;
+	if (w->report)
+		report_id_twice(w, &w->sites.items[k], a);
+}
+
+/* The reference's workspace rule (G172): an explicit stable id is declared
+ * once in the whole program.  Each repeat in a later module (ModuleId
+ * order) is reported there, naming the first; with !report nothing is
+ * reported.  Parsed trees only.  The number of repeats. */
+static int
+cross_module_ids(Program *p, bool report)
+{
+	IdDups w = {0};
+	w.p = p;
+	w.report = report;
+	for (int m = 0; m < p->nmods; m++) {
+		if (!p->mods[m]->s.m)
+			continue;
+		w.mod = (ModuleId)m;
+		sema_strmap_clear(&w.mine);
+		each_explicit_id(p->mods[m]->s.m, visit_id, &w);
+	}
+	sema_strmap_free(&w.all);
+	sema_strmap_free(&w.mine);
+	VEC_FREE(w.sites);
+	return w.found;
+}
+
 /* p->order: the dependency order (providers first, ties by ModuleId);
  * false after reporting a cycle (G172). */
 static bool
@@ -447,6 +583,8 @@ driver_program_check_linked(Program *p)
 		canonical(&p->mods[i]->s);
 	for (int i = 0; i < p->nmods; i++)
 		ok &= p->mods[i]->s.diags.errors == 0;
+	if (ok && p->nmods > 1 && cross_module_ids(p, true) > 0)
+		ok = false;
 	if (!ok || !order_modules(p))
 		return false;
 	p->linked = true;
@@ -932,6 +1070,13 @@ driver_program_recheck(Program *p, Program *old)
 	for (int i = 0; i < p->nmods; i++)
 		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
 			return -1;   /* a spliced module is lost to old: the next refresh is whole */
+	/* an id written anew may repeat another module's (G172): the cold
+	 * check reports it; a body edit writes none */
+	bool new_ids = false;
+	for (int i = 0; i < p->nmods; i++)
+		new_ids |= !p->mods[i]->carried && !(p->mods[i]->spliced_now && p->mods[i]->splice_in_body);
+	if (new_ids && p->nmods > 1 && cross_module_ids(p, false) > 0)
+		return -1;
 	if (!order_modules(p))
 		return -1;
 	p->linked = true;

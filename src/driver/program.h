@@ -107,7 +107,8 @@ bool driver_program_load_file(Program *p, const char *path, Session **out, Sessi
  * A project's modules (issue 15), checked as one program: reads and parses
  * every module, orders them (ModuleId), reports a repeated module name and
  * a cycle of `use` imports (G172 naming the cycle, at the `use` that closes
- * it), then checks the modules in dependency order (providers first, ties
+ * it) and an explicit stable id declared by two modules (G172 at the later
+ * module's, naming the first), then checks the modules in dependency order (providers first, ties
  * by ModuleId), resolving each `use` through driver_program_lookup (G172:
  * missing or own module, unknown stable id, a target imported twice) and
  * handing the targets to the checker (sema_check_linked).  A module whose
@@ -132,7 +133,8 @@ bool driver_program_check_linked(Program *p);
  * in dependency order).  Returns 1 (verified) or 0 (errors), with p
  * exactly as driver_program_check_linked would leave it, or -1 when it
  * cannot decide so cheaply (a module renamed, a parse or G170 error, a
- * cycle, a path not in old): then discard p and check cold.
+ * cycle, a stable id two modules declare, a path not in old): then
+ * discard p and check cold.
  */
 void driver_program_carry(Program *p, Program *old, const bool *same);
 /* After driver_program_recheck: the module revisions it left pending (a

@@ -103,6 +103,12 @@ locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
 	advance_pos(s->src, k * DIAG_POS_STEP, pos, line, col);
 }
 
+void
+diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
+{
+	locate(s, at, line, col);
+}
+
 Diag *
 diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 {

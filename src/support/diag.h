@@ -77,6 +77,10 @@ void diag_free(DiagSink *s);
  * gives its line and column).  Returns NULL past the limit. */
 Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The 1-based line and column (Unicode scalars) of byte offset at in
+ * s->src, as a diagnostic there would print them (1:1 without a source):
+ * a message naming a second place in another file. */
+void diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col);
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
 
