@@ -606,6 +606,7 @@ test_project(const char *manifest, const TestOptions *to)
 	for (int k = 0; k < n; k++) {
 		Session *ss = &pj.P.mods[k]->s;
 		diag_init(&ws[k], ss->diags.path, ss->src, ss->len);
+		ws[k].shown = ss->diags.shown;
 		wp[k] = &ws[k];
 	}
 	Buf *wmods = spx_xcalloc((size_t)nruns, sizeof *wmods);
@@ -627,7 +628,7 @@ test_project(const char *manifest, const TestOptions *to)
 			for (int j = 0; j < ws[k].items.len && !wnote.len; j++) {
 				const Diag *d = &ws[k].items.items[j];
 				if (d->line)
-					buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[d->code].code, ws[k].path, d->line,
+					buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[d->code].code, diag_shown_path(&ws[k]), d->line,
 					    d->message);
 				else   /* a refusal of the whole project (its route) */
 					buf_printf(&wnote, "; the Wasm lane refused the project (%s: %s)", diag_info[d->code].code, d->message);

@@ -17,6 +17,20 @@ driver_program_init(Program *p)
 	memset(p, 0, sizeof *p);
 }
 
+const char *
+driver_module_path(const ProgModule *pm)
+{
+	return pm->spelled ? pm->spelled : pm->s.diags.path;
+}
+
+void
+driver_program_spell(ProgModule *pm, const char *spelled)
+{
+	free(pm->spelled);
+	pm->spelled = spelled ? spx_xstrdup(spelled) : NULL;
+	pm->s.diags.shown = pm->spelled;
+}
+
 Session *
 driver_program_add(Program *p, const char *path, const char *src, size_t len)
 {
@@ -238,7 +252,7 @@ missing_module_hint(const Program *p, ModuleId m, const UseDecl *u, const char *
 		for (int k = 0; k < t->ndecls; k++) {
 			const IdAttr *a = &t->decls[k].id;
 			if (a->present && a->value.len == u->id.len && memcmp(a->value.s, u->id.s, u->id.len) == 0) {
-				const char *path = p->mods[j]->s.diags.path;
+				const char *path = driver_module_path(p->mods[j]);
 				diag_set_help(d, "`%s` is declared in module `%s`%s%s%s: write `from %s`", u->id.s,
 				    p->mods[j]->name, path ? " (" : "", path ? path : "", path ? ")" : "", p->mods[j]->name);
 				return true;
@@ -323,8 +337,9 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 /* Project sources are canonical text (the reference's G170); false after
  * reporting that s is not. */
 static bool
-canonical(Session *s)
+canonical(ProgModule *pm)
 {
+	Session *s = &pm->s;
 	Buf b = {0};
 	fmt_module(&b, s->m, s->src, s->len);
 	bool same = b.len == s->len && memcmp(b.data, s->src, s->len) == 0;
@@ -351,9 +366,12 @@ canonical(Session *s)
 			const char *yn = memchr(y, '\n', (size_t)(ye - y));
 			at.end = (uint32_t)((yn ? yn : ye) - s->src);
 		}
-		Diag *d = diag_report(&s->diags, DIAG_G170, &at, "project source `%s` is not canonical", s->diags.path);
+		const char *path = driver_module_path(pm);
+		Diag *d = diag_report(&s->diags, DIAG_G170, &at, "project source `%s` is not canonical", path);
+		/* the path is the manifest's: a command names where it works */
 		if (d)
-			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s`%s rewrites it", line, path,
+			    strcmp(path, s->diags.path) != 0 ? " in the project directory" : "");
 	}
 	buf_free(&b);
 	return same;
@@ -441,7 +459,7 @@ report_id_twice(IdDups *w, const IdSite *first, const IdAttr *a)
 	diag_locate(&os->diags, other.at->span.start, &line, &col);
 	const char *id = a->value.s;
 	Diag *d = diag_report(&p->mods[at.mod]->s.diags, DIAG_G172, &at.at->span, "stable id `%s` is also declared by module `%s` (%s:%u:%u)", id,
-	    p->mods[other.mod]->name, os->diags.path ? os->diags.path : "?", line, col);
+	    p->mods[other.mod]->name, driver_module_path(p->mods[other.mod]) ? driver_module_path(p->mods[other.mod]) : "?", line, col);
 	if (p->mods[other.mod]->src_index == 0 && p->mods[at.mod]->src_index > 0)
 		diag_set_help(d, "the id belongs to the bundled module `%s`: give this declaration an `@id(\"…\")` in your own namespace "
 		    "and update the `use` lines that import it", p->mods[other.mod]->name);
@@ -574,13 +592,13 @@ driver_program_check_linked(Program *p)
 	for (int i = 1; i < p->nmods; i++) {
 		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
 		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
-			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
+			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, driver_module_path(a));
 			diag_set_help(d, "each project source declares its own module name");
 			ok = false;
 		}
 	}
 	for (int i = 0; ok && i < p->nmods; i++)
-		canonical(&p->mods[i]->s);
+		canonical(p->mods[i]);
 	for (int i = 0; i < p->nmods; i++)
 		ok &= p->mods[i]->s.diags.errors == 0;
 	if (ok && p->nmods > 1 && cross_module_ids(p, true) > 0)
@@ -761,6 +779,7 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			driver_session_free(&pm->s);
 			free(pm->name);
 			free(pm->prev_name);
+			free(pm->spelled);
 			free(pm);
 			p->mods[i] = om;
 			old->mods[j] = NULL;
@@ -900,6 +919,7 @@ splice_module(Program *p, int i, Program *old)
 	driver_session_free(&pm->s);
 	free(pm->name);
 	free(pm->prev_name);
+	free(pm->spelled);
 	free(pm);
 	p->mods[i] = om;
 	return k;
@@ -1068,7 +1088,7 @@ driver_program_recheck(Program *p, Program *old)
 	/* the names are the earlier program's, which had no repeated one; a
 	 * carried module passed G170 there */
 	for (int i = 0; i < p->nmods; i++)
-		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
+		if (!p->mods[i]->carried && !canonical(p->mods[i]))
 			return -1;   /* a spliced module is lost to old: the next refresh is whole */
 	/* an id written anew may repeat another module's (G172): the cold
 	 * check reports it; a body edit writes none */
@@ -1194,6 +1214,7 @@ driver_program_free(Program *p)
 			free(p->mods[i]->edit_base->prev_name);
 			free(p->mods[i]->edit_base->splice_old_name);
 			free(p->mods[i]->edit_base->rechecked);
+			free(p->mods[i]->edit_base->spelled);
 			free(p->mods[i]->edit_base);
 		}
 		driver_session_free(&p->mods[i]->s);
@@ -1201,6 +1222,7 @@ driver_program_free(Program *p)
 		free(p->mods[i]->prev_name);
 		free(p->mods[i]->splice_old_name);
 		free(p->mods[i]->rechecked);
+		free(p->mods[i]->spelled);
 		free(p->mods[i]);
 	}
 	free(p->mods);

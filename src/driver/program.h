@@ -35,6 +35,8 @@ typedef struct ProgHandle {
 typedef struct ProgModule {
 	char *name;          /* dotted module name ("" until parsed); owned */
 	Session s;           /* path (s.diags.path), source, AST, Sema, revision, HIR */
+	char *spelled;       /* its path as a manifest spells it, or NULL; owned
+	                      * (driver_program_spell: s.diags.shown points here) */
 	/* Incremental re-checks (driver_program_recheck; docs/DECISIONS.md,
 	 * "Semantic service"): where its diagnostics stand and its status. */
 	int ndiag_parse;     /* s.diags.items after the parse */
@@ -92,6 +94,12 @@ typedef struct Program {
 } Program;
 
 void driver_program_init(Program *p);
+/* The path module pm is printed by (messages, diagnostics): as the caller
+ * spelled it (driver_program_spell), else the one it is read from. */
+const char *driver_module_path(const ProgModule *pm);
+/* Gives pm the spelling spelled (copied): its diagnostics print it (a
+ * project's source relative to its directory, as the manifest writes it). */
+void driver_program_spell(ProgModule *pm, const char *spelled);
 /* Adds a module read from path at load time, or (src != NULL) the bytes
  * src[0..len) under that path; returns its Session until loaded. */
 Session *driver_program_add(Program *p, const char *path, const char *src, size_t len);

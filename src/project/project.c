@@ -376,6 +376,25 @@ project_spelled_path(const Project *pj, const char *path)
 	return path;
 }
 
+const char *
+project_source_spelling(const char *manifest_path, const char *joined)
+{
+	char *root = root_of(manifest_path);
+	size_t n = strlen(root);
+	const char *r = joined;
+	if (strcmp(root, ".") != 0 && strncmp(joined, root, n) == 0 && (joined[n] == '/' || (n == 1 && root[0] == '/')))
+		r = joined + (joined[n] == '/' ? n + 1 : n);
+	free(root);
+	return r;
+}
+
+const char *
+project_manifest_shown(const char *manifest_path)
+{
+	const char *base = strrchr(manifest_path, '/');
+	return base && base[1] ? base + 1 : manifest_path;
+}
+
 bool
 project_check(Project *pj, const char *manifest_path)
 {
@@ -397,6 +416,10 @@ load_manifest(Project *pj, const char *manifest_path)
 		unread_manifest_help(&pj->diags);
 		return false;
 	}
+	/* read: a project, whose files print relative to its directory (the
+	 * manifest by its name there); one that does not read keeps the path
+	 * it was looked for by */
+	pj->diags.shown = project_manifest_shown(pj->manifest_path);
 	pj->diags.src = pj->src;
 	pj->diags.src_len = pj->len;
 	if (!project_manifest_read(&pj->man, pj->src, pj->len, &pj->diags) ||
@@ -481,6 +504,7 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 		const ProjectOverlay *o = overlay_by_id(&pj->st[i], ov, ost, ohave, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
 		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 		if (!o)
 			note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
@@ -520,12 +544,14 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 		if (o) {
 			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
 			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 			continue;
 		}
 		if (was[i] && same_disk(was[i], &pj->st[i])) {
 			/* unchanged on disk since it was read (and settled then) */
 			driver_program_add(&pj->P, pj->paths[i], NULL, 0);
 			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 			same[pj->P.nmods - 1] = true;
 			continue;
 		}
@@ -544,6 +570,7 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 		s->diags.src = src;
 		s->diags.src_len = len;
 		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 		note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
 	free(ost);

@@ -65,6 +65,12 @@ int project_source_member(const struct Project *held, const char *manifest_path,
  * module's `<bundled>/…`): what `query`, `doc`, `graph`, `lock` and `check`'s
  * module lines print, whatever the operand's spelling of the directory. */
 const char *project_spelled_path(const Project *pj, const char *path);
+/* The same for a path project_source_paths joined to manifest_path's
+ * directory: the part after that directory (a pointer into joined), or
+ * joined itself; and the manifest's own name there (into manifest_path),
+ * as diagnostics print it once it reads. */
+const char *project_source_spelling(const char *manifest_path, const char *joined);
+const char *project_manifest_shown(const char *manifest_path);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test

@@ -58,6 +58,9 @@ typedef struct DiagPos {
 
 typedef struct DiagSink {
 	const char *path;     /* display path, may be NULL */
+	const char *shown;    /* when set, printed instead of path (a project's
+	                       * source as its manifest spells it; path stays
+	                       * the one the file opens by) */
 	const char *src;      /* source text for excerpts, may be NULL */
 	size_t src_len;
 	VEC(Diag) items;      /* in report order */
@@ -71,6 +74,12 @@ typedef struct DiagSink {
 } DiagSink;
 
 void diag_init(DiagSink *s, const char *path, const char *src, size_t len);
+/* The path a rendering prints: s->shown when set, else s->path. */
+static inline const char *
+diag_shown_path(const DiagSink *s)
+{
+	return s->shown ? s->shown : s->path;
+}
 void diag_free(DiagSink *s);
 
 /* Reports a diagnostic; span may be NULL (else it indexes s->src, which
