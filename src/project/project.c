@@ -207,14 +207,74 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 /* The manifest's sources (joined, admitted) and, when st, each one's lstat. */
 /* The help of a manifest that does not read (I001): what a project is, not
  * driver_read_source's advice for a source file. */
+/* The nearest directory above the one manifest would be in that holds a
+ * `semaprax.toml`, spelled from the working directory (`..`, `../..`, or
+ * its absolute path when it is not above it), or NULL. */
+static char *
+nearest_project_above(const char *manifest)
+{
+	struct stat st;
+	if (stat(manifest, &st) == 0)
+		return NULL;   /* there is one: it did not read for another reason */
+	char *dir = root_of(manifest);
+	char *real = realpath(dir, NULL);
+	free(dir);
+	char *cwd = real ? realpath(".", NULL) : NULL;
+	char *found = NULL;
+	for (char *slash; real && cwd && !found && (slash = strrchr(real, '/')) != NULL;) {
+		if (slash == real)
+			slash[1] = '\0', slash = NULL;   /* the root itself, then stop */
+		else
+			*slash = '\0';
+		char *m = join(real[1] ? real : "", "semaprax.toml");
+		if (stat(m, &st) == 0 && S_ISREG(st.st_mode))
+			found = spx_xstrdup(real);
+		free(m);
+		if (!slash)
+			break;
+	}
+	char *r = NULL;
+	size_t cl = cwd ? strlen(cwd) : 0;
+	if (found && strcmp(found, cwd) == 0) {
+		r = spx_xstrdup(".");
+	} else if (found && strncmp(cwd, found, strlen(found)) == 0 && (cwd[strlen(found)] == '/' || strcmp(found, "/") == 0)) {
+		/* the working directory is below it: one `..` per component */
+		Buf b = {0};
+		for (const char *c = cwd + (strcmp(found, "/") == 0 ? 0 : strlen(found)); *c; c++)
+			if (*c == '/')
+				buf_puts(&b, b.len ? "/.." : "..");
+		r = buf_take(&b);
+	} else if (found && strncmp(found, cwd, cl) == 0 && found[cl] == '/') {
+		r = spx_xstrdup(found + cl + 1);
+	} else if (found) {
+		r = spx_xstrdup(found);
+	}
+	free(found);
+	free(cwd);
+	free(real);
+	return r;
+}
+
 static void
 unread_manifest_help(DiagSink *diags)
 {
-	if (diags->items.len)
+	if (!diags->items.len)
+		return;
+	char *near = diags->path ? nearest_project_above(diags->path) : NULL;
+	char *dir = near ? root_of(diags->path) : NULL;
+	if (near)
+		diag_set_help(&diags->items.items[diags->items.len - 1],
+		    "no `semaprax.toml` in %s%s%s; the nearest project directory above it is `%s`: pass that as this command's operand, "
+		    "or `--manifest-path %s%ssemaprax.toml`", strcmp(dir, ".") == 0 ? "the working directory" : "`",
+		    strcmp(dir, ".") == 0 ? "" : dir, strcmp(dir, ".") == 0 ? "" : "`", near, strcmp(near, ".") == 0 ? "" : near,
+		    strcmp(near, ".") == 0 ? "" : "/");
+	else
 		diag_set_help(&diags->items.items[diags->items.len - 1],
 		    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
 		    "name another manifest with `--manifest-path <file>`; a single source is passed as "
 		    "its `.spx` file (`semaprax check app.spx`)");
+	free(dir);
+	free(near);
 }
 
 static bool
