@@ -301,7 +301,7 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 		} else if (t == DRIVER_NO_MODULE || t == m) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "target module `%s` is %s", name,
 			    t == m ? "the importing module itself" : "not a module of this project");
-			if (t == m || ((!p->module_hint || !p->module_hint(d, name)) && !missing_module_hint(p, m, u, name, d)))
+			if (t == m || ((!p->module_hint || !p->module_hint(p->hint_ctx, d, name)) && !missing_module_hint(p, m, u, name, d)))
 				diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
 				                        : "list the file that declares `module %s;` in the manifest's sources", name);
 		} else if (!p->mods[t]->s.S || p->mods[t]->s.diags.errors) {

@@ -90,7 +90,8 @@ typedef struct Program {
 	 * no module of the program, and returns true (false = the default "list
 	 * the file …"); the project layer points at `[dependencies]` for a
 	 * bundled `std.*` module (src/project/std.c). */
-	bool (*module_hint)(Diag *d, const char *name);
+	bool (*module_hint)(void *ctx, Diag *d, const char *name);
+	void *hint_ctx;      /* its first argument (the project, set with it) */
 } Program;
 
 void driver_program_init(Program *p);

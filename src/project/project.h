@@ -71,6 +71,14 @@ const char *project_spelled_path(const Project *pj, const char *path);
  * as diagnostics print it once it reads. */
 const char *project_source_spelling(const char *manifest_path, const char *joined);
 const char *project_manifest_shown(const char *manifest_path);
+/* A `.spx` file in a directory of man's sources (the manifest's directory
+ * for a top-level one) that man does not list and whose `module` line
+ * declares module: its path as the manifest would spell it (malloc'd), the
+ * first in source-directory then name order; NULL when none does. */
+char *project_unlisted_declaring(const char *manifest_path, const ProjectManifest *man, const char *module);
+/* The 1-based line of man's manifest text src[0, len) that lists source
+ * (its quoted spelling), or 0. */
+int project_source_line(const char *src, size_t len, const char *source);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test
