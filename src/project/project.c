@@ -449,6 +449,30 @@ project_manifest_listing(const char *path, bool unreadable)
 	return found;
 }
 
+char *
+project_manifest_above(const char *path, char **rel)
+{
+	*rel = NULL;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;
+	char *dir = spx_xstrdup(real), *found = NULL;
+	for (char *slash; !found && (slash = strrchr(dir, '/')) != NULL;) {
+		*slash = '\0';
+		char *m = join(dir, "semaprax.toml");
+		struct stat st;
+		if (stat(m, &st) == 0 && S_ISREG(st.st_mode)) {
+			found = m;
+			*rel = spx_xstrdup(real + strlen(dir) + 1);
+		} else {
+			free(m);
+		}
+	}
+	free(dir);
+	free(real);
+	return found;
+}
+
 const char *
 project_spelled_path(const Project *pj, const char *path)
 {

@@ -43,6 +43,10 @@ char *project_manifest_for(const char *operand, const char *manifest_path);
  * then say why (the LSP server); otherwise the search goes on above it.
  */
 char *project_manifest_listing(const char *path, bool unreadable);
+/* The nearest semaprax.toml up the directory tree from the `.spx` file at
+ * path, listing it or not (its real path; free it), or NULL; *rel (free
+ * it) the file's path relative to that manifest's directory. */
+char *project_manifest_above(const char *path, char **rel);
 /* dir without its trailing slashes ("/" stays "/"); free it. */
 char *project_dir_trimmed(const char *dir);
 
