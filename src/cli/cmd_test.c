@@ -338,14 +338,63 @@ outcome_of(FILE *f, const char *raw_id, const InterpResult *r, const char *detai
 	buf_free(&idb);
 }
 
+/* A compiled lane's contract failure: its first detail line `  contract:
+ * <phase> <clause> in <id>` names the clause; the function (or record) of
+ * that identity whose clause of that phase has that text gives its place.
+ * False when none does (an id shown with \xNN escapes, a clause shown by
+ * its expression id). */
+static bool
+detail_place(const Project *pj, const char *detail, const Sema **S, uint32_t *at)
+{
+	static const char head[] = "  contract: ";
+	if (!detail || strncmp(detail, head, sizeof head - 1) != 0)
+		return false;
+	const char *p = detail + sizeof head - 1, *nl = strchr(p, '\n');
+	char *line = spx_xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+	bool ens = strncmp(line, "ensures ", 8) == 0, found = false;
+	char *in = NULL;
+	for (char *q = strstr(line, " in "); q; q = strstr(q + 1, " in "))
+		in = q;   /* the last: a clause may hold ` in ` in a string */
+	if ((ens || strncmp(line, "requires ", 9) == 0) && in) {
+		*in = '\0';
+		const char *clause = line + (ens ? 8 : 9), *id = in + 4;
+		for (int m = 0; !found && m < pj->P.nmods; m++) {
+			const HirModule *H = pj->P.mods[m]->s.H;
+			for (int k = 0; H && !found && k < H->nfuncs; k++) {
+				const HirFunc *f = &H->funcs[k];
+				if (!f->report_id || strcmp(f->report_id, id) != 0 || !f->clauses)
+					continue;
+				for (int i = 0, seen = 0; !found && i < f->nrequires + f->nensures; i++) {
+					if ((f->clauses[i].kind == CLAUSE_ENSURES) != ens)
+						continue;
+					char *text = hir_clause_text(H->S, f, seen++, ens);
+					if (strcmp(text, clause) == 0) {
+						*S = H->S;
+						*at = f->clauses[i].span.start;
+						found = true;
+					}
+					free(text);
+				}
+			}
+		}
+	}
+	free(line);
+	return found;
+}
+
 /* Where run t failed, as its `  at …` line: a contract's clause (the
- * interpreter knows it), else the case's (or main's) header. */
+ * interpreter records it; a compiled lane's detail names it), else the
+ * case's (or main's) header. */
 static void
 failed_at(Buf *b, const Project *pj, const TestRun *t)
 {
 	const InterpFailure *fl = &t->r.failure;
+	const Sema *S = NULL;
+	uint32_t at = 0;
 	if (t->r.stop == STOP_STATUS && fl->present && fl->where)
 		cli_project_at_line(b, pj, fl->where, fl->at);
+	else if (t->r.stop == STOP_STATUS && !fl->present && detail_place(pj, t->rdetail, &S, &at))
+		cli_project_at_line(b, pj, S, at);
 	else
 		cli_project_at_line(b, pj, t->S, t->at);
 }
@@ -423,9 +472,17 @@ run_json(Buf *b, const Project *pj, const TestRun *t, uint64_t max_steps)
 	if (at.len)
 		buf_printf(b, ",\"location\":%s", at.data);
 	const InterpFailure *fl = &t->r.failure;
+	const Sema *S = NULL;
+	uint32_t where = 0;
 	if (t->r.stop == STOP_STATUS && fl->present && fl->where) {
+		S = fl->where;
+		where = fl->at;
+	} else if (t->r.stop == STOP_STATUS && !fl->present && !detail_place(pj, t->rdetail, &S, &where)) {
+		S = NULL;
+	}
+	if (S) {
 		at.len = 0;
-		cli_project_at_json(&at, pj, fl->where, fl->at);
+		cli_project_at_json(&at, pj, S, where);
 		if (at.len)
 			buf_printf(b, ",\"failure_location\":%s", at.data);
 	}
