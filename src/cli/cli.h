@@ -133,6 +133,15 @@ bool cli_parse_within(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
  * module's admission refusal (F121, T273, F102) into its diagnostics. */
 struct Project;
 bool cli_project_admit(struct Project *pj, HirGrants *g);
+/* cmd_test.c, shared with `run`: where a run of a project failed, byte at
+ * of the module whose checked program is S (none: nothing appended).
+ * cli_project_at_line: `  at <path>:<line>:<col>: <that source line,
+ * trimmed>` and a newline; cli_project_at_json: {"path":…,"line":…,
+ * "column":…}.  The path is the manifest's spelling; a contract failure's
+ * place is InterpFailure.where/.at. */
+struct Sema;
+void cli_project_at_line(Buf *b, const struct Project *pj, const struct Sema *S, uint32_t at);
+void cli_project_at_json(Buf *b, const struct Project *pj, const struct Sema *S, uint32_t at);
 /* `run --json` of a project (cmd_test.c): the `semaprax.project-execution.v1`
  * envelope with role "entry" on stdout; false (after F104) past max_bytes. */
 /* cmd_project_lanes.c: a project's native lane.  The C unit of every module

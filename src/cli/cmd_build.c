@@ -30,6 +30,7 @@
  * in the Wasm lane).
  */
 #include "cli.h"
+#include "patch_cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -359,6 +360,8 @@ build_artifact(const char *path, const char *out, bool json, bool wasm)
 	    cli_write_new(&L->diags, out, &art))
 		status = EXIT_OK;
 	buf_free(&art);
+	/* a module a project lists: its help names the project's build */
+	cli_listed_module_help(&L->diags, path, "build", wasm ? " --target wasm" : " --target c");
 	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
 		cli_print_built(json, wasm ? "wasm" : "c", wasm ? "WebAssembly module" : "C source", out);
@@ -564,6 +567,7 @@ cli_cmd_build(int argc, char **argv)
 			status = EXIT_OK;
 	}
 	emitc_native_cleanup(dir);
+	cli_listed_module_help(&L->diags, path, "build", "");
 	diag_emit_all(&L->diags, json);
 	if (status == EXIT_OK)
 		cli_print_built(json, "native", "native executable", out);

@@ -26,6 +26,7 @@
 
 typedef struct Source {
 	char *path;     /* owned */
+	const char *shown; /* printed for it (a project's: the manifest's spelling, into path) */
 	char *src;      /* owned, original bytes */
 	size_t len;
 	char *canon;    /* owned, canonical bytes (NULL when parse failed) */
@@ -115,6 +116,7 @@ format_source(Source *s, bool json)
 {
 	DiagSink diags;
 	diag_init(&diags, s->path, NULL, 0);
+	diags.shown = s->shown;
 	s->src = driver_read_source(s->path, &s->len, &diags);
 	bool ok = false;
 	if (s->src) {
@@ -252,6 +254,7 @@ cli_cmd_fmt(int argc, char **argv)
 		return fmt_usage();
 
 	PathList paths = {0};
+	VEC(const char *) spelled = {0};   /* a project's: each path's spelling */
 	bool walked = true;
 	struct stat st;
 	/* A project (a directory holding semaprax.toml, or the manifest itself):
@@ -272,14 +275,20 @@ cli_cmd_fmt(int argc, char **argv)
 		int n;
 		char *mtext;
 		bool read = project_source_paths(toml, &md, &list, &n, &mtext);
+		if (mtext)   /* a project's files print relative to its directory */
+			md.shown = project_manifest_shown(toml);
 		diag_emit_all(&md, json);
 		diag_free(&md);
 		free(mtext);
-		free(toml);
-		if (!read)
+		if (!read) {
+			free(toml);
 			return EXIT_FAIL;
-		for (int i = 0; i < n; i++)
+		}
+		for (int i = 0; i < n; i++) {
 			VEC_PUSH(paths, list[i]);
+			VEC_PUSH(spelled, project_source_spelling(toml, list[i]));
+		}
+		free(toml);
 		free(list);
 	} else if (stat(operand, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (to_stdout)
@@ -295,6 +304,7 @@ cli_cmd_fmt(int argc, char **argv)
 		Source s;
 		memset(&s, 0, sizeof s);
 		s.path = paths.items[i];
+		s.shown = i < spelled.len ? spelled.items[i] : NULL;
 		all_ok &= format_source(&s, json);
 		VEC_PUSH(srcs, s);
 	}
@@ -309,7 +319,7 @@ cli_cmd_fmt(int argc, char **argv)
 		if (to_stdout)
 			fwrite(s->canon, 1, s->canon_len, stdout);
 		else if (check && !same) {
-			cli_put_visible(stderr, s->path);   /* a control byte as \xNN, as in diagnostics */
+			cli_put_visible(stderr, s->shown ? s->shown : s->path);   /* a control byte as \xNN, as in diagnostics */
 			fprintf(stderr, ":%u is not canonically formatted\n", first_diff_line(s));
 			status = EXIT_FAIL;
 		} else if (!check && !same && !cli_fmt_write(&s->target, s->src, s->len, s->canon, s->canon_len))
@@ -323,5 +333,6 @@ cli_cmd_fmt(int argc, char **argv)
 	}
 	VEC_FREE(srcs);
 	VEC_FREE(paths);
+	VEC_FREE(spelled);
 	return status;
 }

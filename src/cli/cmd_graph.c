@@ -73,7 +73,20 @@ put(Buf *b)
 	buf_free(b);
 }
 
-/* One location-less diagnostic of path. */
+/* One location-less diagnostic of path (printed as shown when set). */
+static void
+report_shown(const char *path, const char *shown, DiagCode code, const char *help, const char *msg)
+{
+	DiagSink s;
+	diag_init(&s, path, NULL, 0);
+	s.shown = shown;
+	Diag *d = diag_report(&s, code, NULL, "%s", msg);
+	if (d && help)
+		diag_set_help(d, "%s", help);
+	diag_emit_all(&s, false);
+	diag_free(&s);
+}
+
 static void
 report(const char *path, DiagCode code, const char *help, const char *msg)
 {
@@ -391,9 +404,46 @@ cli_proj_unknown(ProjLoaded *x, const char *symbol, int why)
 			}
 	} else {
 		buf_printf(&msg, "no declaration of project `%s` has the stable id or name `%s`", x->pj.man.name, symbol);
-		buf_puts(&help, "`semaprax query <project>` lists every declaration with its path and stable id");
+		/* the three nearest stable ids or names of every module (the
+		 * single file's rule: distance, then stable id, then ModuleId),
+		 * each with its module's path */
+		int bk[3] = { -1, -1, -1 }, bi[3] = { -1, -1, -1 }, bd[3] = { 99, 99, 99 };
+		int limit = strlen(symbol) <= 4 ? 1 : 2 + (int)strlen(symbol) / 5;
+		for (int k = 0; k < x->n; k++)
+			for (int i = 0; i < x->gs[k]->ndecls; i++) {
+				const GraphDecl *d = &x->gs[k]->decls[i];
+				if (d->origin)
+					continue;   /* an import: its declaring module offers it */
+				int d1 = spx_edit_distance(symbol, d->id, true), d2 = spx_edit_distance(symbol, graph_qualified_name(x->gs[k], i), true);
+				int dist = d1 < d2 ? d1 : d2;
+				if (dist > limit)
+					continue;
+				for (int j = 0; j < 3; j++) {
+					bool before = dist < bd[j] ||
+					    (dist == bd[j] && (bi[j] < 0 || strcmp(d->id, x->gs[bk[j]]->decls[bi[j]].id) < 0));
+					if (!before)
+						continue;
+					for (int m = 2; m > j; m--) {
+						bk[m] = bk[m - 1];
+						bi[m] = bi[m - 1];
+						bd[m] = bd[m - 1];
+					}
+					bk[j] = k;
+					bi[j] = i;
+					bd[j] = dist;
+					break;
+				}
+			}
+		if (bi[0] >= 0) {
+			buf_puts(&help, "did you mean");
+			for (int j = 0; j < 3 && bi[j] >= 0; j++)
+				buf_printf(&help, "%s `%s` (%s)", j ? "," : "", x->gs[bk[j]]->decls[bi[j]].id, x->paths[bk[j]]);
+			buf_puts(&help, "? `semaprax query <project>` lists every declaration with its path and stable id");
+		} else {
+			buf_puts(&help, "`semaprax query <project>` lists every declaration with its path and stable id");
+		}
 	}
-	report(x->pj.manifest_path, DIAG_G001, help.data, msg.data);
+	report_shown(x->pj.manifest_path, project_manifest_shown(x->pj.manifest_path), DIAG_G001, help.data, msg.data);
 	buf_free(&msg);
 	buf_free(&help);
 }

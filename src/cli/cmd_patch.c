@@ -366,6 +366,48 @@ cli_patch_manifest(const char *path)
 	return manifest;
 }
 
+/* The manifest's directory spelled from the working directory (cwd: its
+ * real path): `.`, a path below it, else the manifest's own. */
+static char *
+project_dir_shown(const char *manifest, const char *cwd)
+{
+	size_t n = cwd ? strlen(cwd) : 0;
+	const char *shown = manifest;
+	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')
+		shown = manifest + n + 1;
+	const char *slash = strrchr(shown, '/');
+	char *dir = slash ? spx_xstrndup(shown, (size_t)(slash - shown)) : spx_xstrdup(".");
+	if (!*dir) {
+		free(dir);
+		dir = spx_xstrdup("/");
+	}
+	return dir;
+}
+
+/* A `.spx` file inside a project directory that its manifest does not list
+ * (a new file): T105 / spanless G172 say how to add it, then the command. */
+static void
+unlisted_module_help(DiagSink *ds, const char *path, const char *cmd, const char *rest)
+{
+	char *rel = NULL;
+	char *manifest = project_manifest_above(path, &rel);
+	if (!manifest)
+		return;
+	char *cwd = getcwd(NULL, 0);
+	char *dir = project_dir_shown(manifest, cwd);
+	for (int i = 0; i < ds->items.len; i++) {
+		Diag *d = &ds->items.items[i];
+		if (d->code == DIAG_T105 || (d->code == DIAG_G172 && !d->has_span))
+			diag_set_help(d, "`%s` lies in the project in `%s`, whose manifest does not list it: add \"%s\" to `sources` in "
+			    "%s%ssemaprax.toml (byte order), then run `semaprax %s %s%s`", path, dir, rel, strcmp(dir, ".") == 0 ? "" : dir,
+			    strcmp(dir, ".") == 0 ? "" : "/", cmd, dir, rest);
+	}
+	free(dir);
+	free(cwd);
+	free(rel);
+	free(manifest);
+}
+
 void
 cli_listed_module_help(DiagSink *ds, const char *path, const char *cmd, const char *rest)
 {
@@ -373,20 +415,15 @@ cli_listed_module_help(DiagSink *ds, const char *path, const char *cmd, const ch
 	for (int i = 0; i < ds->items.len; i++)
 		any |= ds->items.items[i].code == DIAG_T105 || ds->items.items[i].code == DIAG_G172;
 	char *manifest = any ? project_manifest_listing(path, false) : NULL;
+	if (!manifest && any) {
+		unlisted_module_help(ds, path, cmd, rest);
+		return;
+	}
 	if (!manifest)
 		return;
 	char *cwd = getcwd(NULL, 0);
-	size_t n = cwd ? strlen(cwd) : 0;
-	const char *shown = manifest;
-	if (cwd && n > 1 && strncmp(manifest, cwd, n) == 0 && manifest[n] == '/')
-		shown = manifest + n + 1;
 	/* the project's directory: the manifest's, `.` for ./semaprax.toml */
-	const char *slash = strrchr(shown, '/');
-	char *dir = slash ? spx_xstrndup(shown, (size_t)(slash - shown)) : spx_xstrdup(".");
-	if (!*dir) {
-		free(dir);
-		dir = spx_xstrdup("/");
-	}
+	char *dir = project_dir_shown(manifest, cwd);
 	for (int i = 0; i < ds->items.len; i++) {
 		Diag *d = &ds->items.items[i];
 		if (d->code == DIAG_T105 || (d->code == DIAG_G172 && !d->has_span))

@@ -553,7 +553,8 @@ parse_options(int argc, char **argv, RunOptions *o)
  * checks of a file's), else they are refused as for a file.  Success prints
  * as above; failures print `project execution failed with language status
  * <status-json>` (then, for a contract, `  contract: <phase> <clause> in
- * <stable-id>` and `  arguments: <name> = <value>, …`), `project execution
+ * <stable-id>`, `  arguments: <name> = <value>, …` and `  at <path>:<line>:
+ * <col>: <the clause's line>`), `project execution
  * exhausted its step budget` or `project execution exceeded its
  * call-depth bound`, exit 1.  --json prints the semaprax.project-execution.v1
  * envelope instead (cli_project_run_envelope): on a hosted route it carries
@@ -641,6 +642,13 @@ run_project(const char *manifest, const RunOptions *ro)
 				for (int i = 0; i < f->nargs; i++)
 					fprintf(stderr, "%s%s = %s", i ? ", " : "", f->args[i].name, f->args[i].value);
 				fputs(f->nargs ? "\n" : "none\n", stderr);
+				/* where the clause is written */
+				Buf at = {0};
+				if (f->where)
+					cli_project_at_line(&at, &pj, f->where, f->at);
+				if (at.len)
+					fputs(at.data, stderr);
+				buf_free(&at);
 			}
 		} else if (r.stop == STOP_FUEL) {
 			fputs("project execution exhausted its step budget\n", stderr);

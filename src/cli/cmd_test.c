@@ -17,11 +17,14 @@
  * `failed <stable-id>: <outcome>` per failing main/case (outcome
  * `returned <v>`, `language status <status-json>` plus the two contract
  * detail lines when present, `step budget exhausted`, `call-depth bound
- * exceeded`), then `project tests failed: <failed> of <total> in <module>`
+ * exceeded`) and its place, `  at <path>:<line>:<col>: <source line>`
+ * (the failed contract's clause when the interpreter ran it, else the
+ * function's `fn`; cli_project_at_line), then `project tests failed: <failed> of <total> in <module>`
  * (total = main + cases) and the `help:` line, exit 1.
  *
  * --json prints the `semaprax.project-execution.v1` envelope on stdout
- * (docs/DECISIONS.md "`semaprax test`"), exit 0/1 as above; an envelope
+ * (docs/DECISIONS.md "`semaprax test`"; each run adds `location`, a
+ * contract failure `failure_location`), exit 0/1 as above; an envelope
  * over --max-bytes (default 65,536) is SPX-F104 (exit 1), never truncated.
  * Lanes: `--lane interp|native|wasm|all` (cmd_project_lanes.c).  Grants:
  * those of `run` of the project (cli_project_admit: the union of the
@@ -76,6 +79,8 @@ typedef struct TestRun {
 	char *ndetail, *wdetail;  /* … their contract detail lines, or NULL */
 	char *rdetail;            /* r's detail lines when r is one of those lanes' */
 	bool disagree;            /* --lane all: the lanes' outcomes differ */
+	const Sema *S;            /* the test module's checked program, … */
+	uint32_t at;              /* … and where the function's header starts */
 } TestRun;
 
 static int
@@ -171,10 +176,80 @@ not_a_case(const Sym *y)
 	return NULL;
 }
 
+/* Where function i of H is written: its `fn` (the name without a tree). */
+static uint32_t
+header_at(const HirModule *H, int i)
+{
+	const HirFunc *f = &H->funcs[i];
+	const Sym *y = f->sym >= 0 ? &H->S->syms.items[f->sym] : NULL;
+	if (!y)
+		return 0;
+	return y->decl && y->decl->kind == DECL_FN ? y->decl->u.fn.header.start : y->name_span.start;
+}
+
 static int
 by_id(const void *a, const void *b)
 {
 	return strcmp(((const TestRun *)a)->id, ((const TestRun *)b)->id);
+}
+
+/* The module of pj whose checked program is S, or NULL. */
+static Session *
+module_of(const Project *pj, const Sema *S)
+{
+	for (int m = 0; S && m < pj->P.nmods; m++)
+		if (pj->P.mods[m]->s.S == S)
+			return &pj->P.mods[m]->s;
+	return NULL;
+}
+
+/* The longest a place line quotes of its source line (then `…`). */
+enum { AT_QUOTE_MAX = 120 };
+
+void
+cli_project_at_line(Buf *b, const Project *pj, const Sema *S, uint32_t at)
+{
+	Session *s = module_of(pj, S);
+	if (!s || !s->src || at > s->len)
+		return;
+	uint32_t line, col;
+	diag_locate(&s->diags, at, &line, &col);
+	buf_puts(b, "  at ");
+	const char *path = project_spelled_path(pj, s->diags.path);
+	diag_put_visible(b, path, strlen(path));
+	buf_printf(b, ":%u:%u:", line, col);
+	/* the source line from the place on, trimmed (a clause, a header) */
+	const char *p = s->src + at, *e = s->src + s->len;
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+	size_t n = (size_t)((nl ? nl : e) - p);
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r' || p[n - 1] == '{'))
+		n--;
+	bool cut = n > AT_QUOTE_MAX;
+	if (cut) {
+		n = AT_QUOTE_MAX;
+		while (n && ((unsigned char)p[n] & 0xC0) == 0x80)
+			n--;   /* not inside a character */
+	}
+	if (n) {
+		buf_putc(b, ' ');
+		diag_put_visible(b, p, n);
+		if (cut)
+			buf_puts(b, "…");
+	}
+	buf_putc(b, '\n');
+}
+
+void
+cli_project_at_json(Buf *b, const Project *pj, const Sema *S, uint32_t at)
+{
+	Session *s = module_of(pj, S);
+	if (!s || !s->src || at > s->len)
+		return;
+	uint32_t line, col;
+	diag_locate(&s->diags, at, &line, &col);
+	buf_puts(b, "{\"path\":");
+	json_cstr(b, project_spelled_path(pj, s->diags.path));
+	buf_printf(b, ",\"line\":%u,\"column\":%u}", line, col);
 }
 
 /* The two contract detail lines of an interpreter failure (LANGUAGE.md §4.7). */
@@ -225,7 +300,7 @@ detail_visible(char **detail)
 /* A run's outcome in one lane: the interpreter's (detail NULL) or the
  * native lane's (its detail lines as the program printed them). */
 static void
-outcome_of(FILE *f, const char *raw_id, const InterpResult *r, const char *detail, const char *stop_label)
+outcome_of(FILE *f, const char *raw_id, const InterpResult *r, const char *detail, const char *stop_label, const char *at)
 {
 	Buf idb = {0};
 	const char *id = shown(&idb, raw_id);
@@ -258,15 +333,81 @@ outcome_of(FILE *f, const char *raw_id, const InterpResult *r, const char *detai
 		fprintf(f, "failed %s: %s: %s\n", id, stop_label, r->message);
 		break;
 	}
+	if (at)
+		fputs(at, f);
 	buf_free(&idb);
+}
+
+/* A compiled lane's contract failure: its first detail line `  contract:
+ * <phase> <clause> in <id>` names the clause; the function (or record) of
+ * that identity whose clause of that phase has that text gives its place.
+ * False when none does (an id shown with \xNN escapes, a clause shown by
+ * its expression id). */
+static bool
+detail_place(const Project *pj, const char *detail, const Sema **S, uint32_t *at)
+{
+	static const char head[] = "  contract: ";
+	if (!detail || strncmp(detail, head, sizeof head - 1) != 0)
+		return false;
+	const char *p = detail + sizeof head - 1, *nl = strchr(p, '\n');
+	char *line = spx_xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+	bool ens = strncmp(line, "ensures ", 8) == 0, found = false;
+	char *in = NULL;
+	for (char *q = strstr(line, " in "); q; q = strstr(q + 1, " in "))
+		in = q;   /* the last: a clause may hold ` in ` in a string */
+	if ((ens || strncmp(line, "requires ", 9) == 0) && in) {
+		*in = '\0';
+		const char *clause = line + (ens ? 8 : 9), *id = in + 4;
+		for (int m = 0; !found && m < pj->P.nmods; m++) {
+			const HirModule *H = pj->P.mods[m]->s.H;
+			for (int k = 0; H && !found && k < H->nfuncs; k++) {
+				const HirFunc *f = &H->funcs[k];
+				if (!f->report_id || strcmp(f->report_id, id) != 0 || !f->clauses)
+					continue;
+				for (int i = 0, seen = 0; !found && i < f->nrequires + f->nensures; i++) {
+					if ((f->clauses[i].kind == CLAUSE_ENSURES) != ens)
+						continue;
+					char *text = hir_clause_text(H->S, f, seen++, ens);
+					if (strcmp(text, clause) == 0) {
+						*S = H->S;
+						*at = f->clauses[i].span.start;
+						found = true;
+					}
+					free(text);
+				}
+			}
+		}
+	}
+	free(line);
+	return found;
+}
+
+/* Where run t failed, as its `  at …` line: a contract's clause (the
+ * interpreter records it; a compiled lane's detail names it), else the
+ * case's (or main's) header. */
+static void
+failed_at(Buf *b, const Project *pj, const TestRun *t)
+{
+	const InterpFailure *fl = &t->r.failure;
+	const Sema *S = NULL;
+	uint32_t at = 0;
+	if (t->r.stop == STOP_STATUS && fl->present && fl->where)
+		cli_project_at_line(b, pj, fl->where, fl->at);
+	else if (t->r.stop == STOP_STATUS && !fl->present && detail_place(pj, t->rdetail, &S, &at))
+		cli_project_at_line(b, pj, S, at);
+	else
+		cli_project_at_line(b, pj, t->S, t->at);
 }
 
 /* stop_label names a stop outside §2.3's list: "interpreter limit", or the
  * compiled lane whose budget or exit it was. */
 static void
-outcome_line(FILE *f, const TestRun *t, const char *stop_label)
+outcome_line(FILE *f, const Project *pj, const TestRun *t, const char *stop_label)
 {
-	outcome_of(f, t->id, &t->r, t->rdetail, stop_label);
+	Buf at = {0};
+	failed_at(&at, pj, t);
+	outcome_of(f, t->id, &t->r, t->rdetail, stop_label, at.data);
+	buf_free(&at);
 }
 
 /* A short lane-neutral rendering of an outcome (the disagreement line). */
@@ -309,7 +450,7 @@ lanes_agree(const TestRun *t, const InterpResult *b, const char *bdetail)
 }
 
 static void
-run_json(Buf *b, const TestRun *t, uint64_t max_steps)
+run_json(Buf *b, const Project *pj, const TestRun *t, uint64_t max_steps)
 {
 	buf_puts(b, "{\"stable_id\":");
 	json_cstr(b, t->id);
@@ -323,7 +464,30 @@ run_json(Buf *b, const TestRun *t, uint64_t max_steps)
 	} else {
 		cli_outcome_json(b, &t->r);
 	}
-	buf_printf(b, ",\"passed\":%s}", t->passed ? "true" : "false");
+	buf_printf(b, ",\"passed\":%s", t->passed ? "true" : "false");
+	/* ours, after the reference's keys: where the function is written, and
+	 * where a contract failed */
+	Buf at = {0};
+	cli_project_at_json(&at, pj, t->S, t->at);
+	if (at.len)
+		buf_printf(b, ",\"location\":%s", at.data);
+	const InterpFailure *fl = &t->r.failure;
+	const Sema *S = NULL;
+	uint32_t where = 0;
+	if (t->r.stop == STOP_STATUS && fl->present && fl->where) {
+		S = fl->where;
+		where = fl->at;
+	} else if (t->r.stop == STOP_STATUS && !fl->present && !detail_place(pj, t->rdetail, &S, &where)) {
+		S = NULL;
+	}
+	if (S) {
+		at.len = 0;
+		cli_project_at_json(&at, pj, S, where);
+		if (at.len)
+			buf_printf(b, ",\"failure_location\":%s", at.data);
+	}
+	buf_free(&at);
+	buf_putc(b, '}');
 }
 
 #define DOMAIN_LIT(s) s, sizeof s
@@ -407,12 +571,12 @@ envelope(const Project *pj, const TestRun *runs, int nruns, int failed, const ch
 	Buf p = {0};
 	payload_head(&p, pj, "test", to->lanes == LANE_NATIVE ? "native" : to->lanes == LANE_WASM ? "wasm" : "interpreter", pj->man.test_module);
 	buf_puts(&p, ",\"main\":");
-	run_json(&p, &runs[0], max_steps);
+	run_json(&p, pj, &runs[0], max_steps);
 	buf_puts(&p, ",\"cases\":[");
 	for (int i = 1; i < nruns; i++) {
 		if (i > 1)
 			buf_putc(&p, ',');
-		run_json(&p, &runs[i], max_steps);
+		run_json(&p, pj, &runs[i], max_steps);
 	}
 	buf_puts(&p, "],\"not_cases\":[");
 	for (int i = 0; i < nnotes; i += 2) {
@@ -454,6 +618,8 @@ test_project(const char *manifest, const TestOptions *to)
 	runs[0].func = mainf;
 	runs[0].id = H->funcs[mainf].id;
 	runs[0].name = H->funcs[mainf].name;
+	runs[0].S = H->S;
+	runs[0].at = header_at(H, mainf);
 	for (int i = 0; i < H->nfuncs; i++) {
 		const HirFunc *f = &H->funcs[i];
 		if (f->sym < 0 || strncmp(f->name, "test_", 5) != 0)
@@ -470,6 +636,8 @@ test_project(const char *manifest, const TestOptions *to)
 		runs[nruns].func = i;
 		runs[nruns].id = f->id;
 		runs[nruns].name = f->name;
+		runs[nruns].S = H->S;
+		runs[nruns].at = header_at(H, i);
 		nruns++;
 	}
 	qsort(runs + 1, (size_t)(nruns - 1), sizeof *runs, by_id);
@@ -495,6 +663,7 @@ test_project(const char *manifest, const TestOptions *to)
 	for (int k = 0; k < n; k++) {
 		Session *ss = &pj.P.mods[k]->s;
 		diag_init(&ws[k], ss->diags.path, ss->src, ss->len);
+		ws[k].shown = ss->diags.shown;
 		wp[k] = &ws[k];
 	}
 	Buf *wmods = spx_xcalloc((size_t)nruns, sizeof *wmods);
@@ -516,7 +685,7 @@ test_project(const char *manifest, const TestOptions *to)
 			for (int j = 0; j < ws[k].items.len && !wnote.len; j++) {
 				const Diag *d = &ws[k].items.items[j];
 				if (d->line)
-					buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[d->code].code, ws[k].path, d->line,
+					buf_printf(&wnote, "; the Wasm lane refused the project (%s at %s:%u: %s)", diag_info[d->code].code, diag_shown_path(&ws[k]), d->line,
 					    d->message);
 				else   /* a refusal of the whole project (its route) */
 					buf_printf(&wnote, "; the Wasm lane refused the project (%s: %s)", diag_info[d->code].code, d->message);
@@ -608,9 +777,13 @@ test_project(const char *manifest, const TestOptions *to)
 					Buf idb = {0};
 					fprintf(stderr, "failed %s: lanes disagree: %s\n", shown(&idb, runs[i].id), a.data);
 					buf_free(&idb);
+					a.len = 0;
+					cli_project_at_line(&a, &pj, runs[i].S, runs[i].at);
+					if (a.len)
+						fputs(a.data, stderr);
 					buf_free(&a);
 				} else {
-					outcome_line(stderr, &runs[i], lanes == LANE_NATIVE ? "native lane" : lanes == LANE_WASM ? "Wasm lane" : "interpreter limit");
+					outcome_line(stderr, &pj, &runs[i], lanes == LANE_NATIVE ? "native lane" : lanes == LANE_WASM ? "Wasm lane" : "interpreter limit");
 				}
 			}
 			fprintf(stderr, "project tests failed: %d of %d in %s%s\n", failed, nruns, pj.man.test_module, lanes == LANE_INTERP ? "" : lane_names);

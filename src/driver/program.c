@@ -17,6 +17,20 @@ driver_program_init(Program *p)
 	memset(p, 0, sizeof *p);
 }
 
+const char *
+driver_module_path(const ProgModule *pm)
+{
+	return pm->spelled ? pm->spelled : pm->s.diags.path;
+}
+
+void
+driver_program_spell(ProgModule *pm, const char *spelled)
+{
+	free(pm->spelled);
+	pm->spelled = spelled ? spx_xstrdup(spelled) : NULL;
+	pm->s.diags.shown = pm->spelled;
+}
+
 Session *
 driver_program_add(Program *p, const char *path, const char *src, size_t len)
 {
@@ -238,7 +252,7 @@ missing_module_hint(const Program *p, ModuleId m, const UseDecl *u, const char *
 		for (int k = 0; k < t->ndecls; k++) {
 			const IdAttr *a = &t->decls[k].id;
 			if (a->present && a->value.len == u->id.len && memcmp(a->value.s, u->id.s, u->id.len) == 0) {
-				const char *path = p->mods[j]->s.diags.path;
+				const char *path = driver_module_path(p->mods[j]);
 				diag_set_help(d, "`%s` is declared in module `%s`%s%s%s: write `from %s`", u->id.s,
 				    p->mods[j]->name, path ? " (" : "", path ? path : "", path ? ")" : "", p->mods[j]->name);
 				return true;
@@ -287,7 +301,7 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 		} else if (t == DRIVER_NO_MODULE || t == m) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "target module `%s` is %s", name,
 			    t == m ? "the importing module itself" : "not a module of this project");
-			if (t == m || ((!p->module_hint || !p->module_hint(d, name)) && !missing_module_hint(p, m, u, name, d)))
+			if (t == m || ((!p->module_hint || !p->module_hint(p->hint_ctx, d, name)) && !missing_module_hint(p, m, u, name, d)))
 				diag_set_help(d, t == m ? "call the function directly; a module does not import from itself"
 				                        : "list the file that declares `module %s;` in the manifest's sources", name);
 		} else if (!p->mods[t]->s.S || p->mods[t]->s.diags.errors) {
@@ -323,8 +337,9 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 /* Project sources are canonical text (the reference's G170); false after
  * reporting that s is not. */
 static bool
-canonical(Session *s)
+canonical(ProgModule *pm)
 {
+	Session *s = &pm->s;
 	Buf b = {0};
 	fmt_module(&b, s->m, s->src, s->len);
 	bool same = b.len == s->len && memcmp(b.data, s->src, s->len) == 0;
@@ -351,12 +366,151 @@ canonical(Session *s)
 			const char *yn = memchr(y, '\n', (size_t)(ye - y));
 			at.end = (uint32_t)((yn ? yn : ye) - s->src);
 		}
-		Diag *d = diag_report(&s->diags, DIAG_G170, &at, "project source `%s` is not canonical", s->diags.path);
+		const char *path = driver_module_path(pm);
+		Diag *d = diag_report(&s->diags, DIAG_G170, &at, "project source `%s` is not canonical", path);
+		/* the path is the manifest's: a command names where it works */
 		if (d)
-			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s` rewrites it", line, s->diags.path);
+			diag_set_help(d, "line %u differs from the canonical text; `semaprax fmt %s`%s rewrites it", line, path,
+			    strcmp(path, s->diags.path) != 0 ? " in the project directory" : "");
 	}
 	buf_free(&b);
 	return same;
+}
+
+/* ---- one stable id, one declaration, across modules ---------------------- */
+
+/* Every explicit `@id` written in m's tree, in source order: declarations,
+ * record fields, cases and their fields, class members, resource
+ * lifecycles, interface imports. */
+typedef void (*IdVisit)(void *ctx, const IdAttr *a);
+static void
+each_explicit_id(const Module *m, IdVisit f, void *ctx)
+{
+	for (int k = 0; k < m->ndecls; k++) {
+		const Decl *d = &m->decls[k];
+		if (d->id.present)
+			f(ctx, &d->id);
+		switch (d->kind) {
+		case DECL_RECORD:
+			for (int i = 0; i < d->u.record.nfields; i++)
+				if (d->u.record.fields[i].id.present)
+					f(ctx, &d->u.record.fields[i].id);
+			break;
+		case DECL_VARIANT:
+			for (int i = 0; i < d->u.variant.ncases; i++) {
+				const CaseDecl *c = &d->u.variant.cases[i];
+				if (c->id.present)
+					f(ctx, &c->id);
+				for (int j = 0; j < c->nfields; j++)
+					if (c->fields[j].id.present)
+						f(ctx, &c->fields[j].id);
+			}
+			break;
+		case DECL_CLASS:
+			for (int i = 0; i < d->u.class_.nmembers; i++)
+				if (d->u.class_.members[i].id.present)
+					f(ctx, &d->u.class_.members[i].id);
+			break;
+		case DECL_RESOURCE:
+			for (int i = 0; i < d->u.resource.ndrops; i++)
+				if (d->u.resource.drops[i].id.present)
+					f(ctx, &d->u.resource.drops[i].id);
+			break;
+		case DECL_INTERFACE:
+			for (int i = 0; i < d->u.interface.nimports; i++)
+				if (d->u.interface.imports[i].id.present)
+					f(ctx, &d->u.interface.imports[i].id);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+typedef struct IdSite {
+	ModuleId mod;
+	const IdAttr *at;
+} IdSite;
+
+typedef struct IdDups {
+	Program *p;
+	ModuleId mod;         /* the module being walked */
+	StrMap all;           /* id → index in sites: its first module's declaration */
+	StrMap mine;          /* the ids of mod so far (a repeat there is S102, the checker's) */
+	VEC(IdSite) sites;
+	bool report;          /* false: only find one */
+	int found;
+} IdDups;
+
+static void
+report_id_twice(IdDups *w, const IdSite *first, const IdAttr *a)
+{
+	Program *p = w->p;
+	IdSite at = { w->mod, a }, other = *first;
+	/* reported in a listed source: a bundled module (no manifest row) is the
+	 * one the user cannot edit */
+	if (p->mods[at.mod]->src_index == 0 && p->mods[other.mod]->src_index > 0) {
+		IdSite t = at;
+		at = other;
+		other = t;
+	}
+	Session *os = &p->mods[other.mod]->s;
+	uint32_t line, col;
+	diag_locate(&os->diags, other.at->span.start, &line, &col);
+	const char *id = a->value.s;
+	Diag *d = diag_report(&p->mods[at.mod]->s.diags, DIAG_G172, &at.at->span, "stable id `%s` is also declared by module `%s` (%s:%u:%u)", id,
+	    p->mods[other.mod]->name, driver_module_path(p->mods[other.mod]) ? driver_module_path(p->mods[other.mod]) : "?", line, col);
+	if (p->mods[other.mod]->src_index == 0 && p->mods[at.mod]->src_index > 0)
+		diag_set_help(d, "the id belongs to the bundled module `%s`: give this declaration an `@id(\"…\")` in your own namespace "
+		    "and update the `use` lines that import it", p->mods[other.mod]->name);
+	else
+		diag_set_help(d, "a stable id names one declaration in the whole project: give one of the two another `@id(\"…\")` "
+		    "and update the `use` lines that import it");
+}
+
+static void
+visit_id(void *ctx, const IdAttr *a)
+{
+	IdDups *w = ctx;
+	const char *id = a->value.s;
+	/* an empty id, a NUL in one or a compiler-owned one is the checker's */
+	if (!id || !id[0] || strlen(id) != a->value.len || sema_builtin_find_id(id))
+		return;
+	if (!sema_strmap_put(&w->mine, id, 0))
+		return;
+	int32_t k = sema_strmap_get(&w->all, id);
+	if (k < 0) {
+		IdSite site = { w->mod, a };
+		sema_strmap_put(&w->all, id, (int32_t)w->sites.len);
+		VEC_PUSH(w->sites, site);
+		return;
+	}
+	w->found++;
+	if (w->report)
+		report_id_twice(w, &w->sites.items[k], a);
+}
+
+/* The reference's workspace rule (G172): an explicit stable id is declared
+ * once in the whole program.  Each repeat in a later module (ModuleId
+ * order) is reported there, naming the first; with !report nothing is
+ * reported.  Parsed trees only.  The number of repeats. */
+static int
+cross_module_ids(Program *p, bool report)
+{
+	IdDups w = {0};
+	w.p = p;
+	w.report = report;
+	for (int m = 0; m < p->nmods; m++) {
+		if (!p->mods[m]->s.m)
+			continue;
+		w.mod = (ModuleId)m;
+		sema_strmap_clear(&w.mine);
+		each_explicit_id(p->mods[m]->s.m, visit_id, &w);
+	}
+	sema_strmap_free(&w.all);
+	sema_strmap_free(&w.mine);
+	VEC_FREE(w.sites);
+	return w.found;
 }
 
 /* p->order: the dependency order (providers first, ties by ModuleId);
@@ -438,15 +592,17 @@ driver_program_check_linked(Program *p)
 	for (int i = 1; i < p->nmods; i++) {
 		ProgModule *a = p->mods[i - 1], *b = p->mods[i];
 		if (b->name[0] && strcmp(a->name, b->name) == 0 && b->s.m) {
-			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, a->s.diags.path);
+			Diag *d = diag_report(&b->s.diags, DIAG_G172, &b->s.m->module_span, "module `%s` is also declared by %s", b->name, driver_module_path(a));
 			diag_set_help(d, "each project source declares its own module name");
 			ok = false;
 		}
 	}
 	for (int i = 0; ok && i < p->nmods; i++)
-		canonical(&p->mods[i]->s);
+		canonical(p->mods[i]);
 	for (int i = 0; i < p->nmods; i++)
 		ok &= p->mods[i]->s.diags.errors == 0;
+	if (ok && p->nmods > 1 && cross_module_ids(p, true) > 0)
+		ok = false;
 	if (!ok || !order_modules(p))
 		return false;
 	p->linked = true;
@@ -623,6 +779,7 @@ driver_program_carry(Program *p, Program *old, const bool *same)
 			driver_session_free(&pm->s);
 			free(pm->name);
 			free(pm->prev_name);
+			free(pm->spelled);
 			free(pm);
 			p->mods[i] = om;
 			old->mods[j] = NULL;
@@ -762,6 +919,7 @@ splice_module(Program *p, int i, Program *old)
 	driver_session_free(&pm->s);
 	free(pm->name);
 	free(pm->prev_name);
+	free(pm->spelled);
 	free(pm);
 	p->mods[i] = om;
 	return k;
@@ -930,8 +1088,15 @@ driver_program_recheck(Program *p, Program *old)
 	/* the names are the earlier program's, which had no repeated one; a
 	 * carried module passed G170 there */
 	for (int i = 0; i < p->nmods; i++)
-		if (!p->mods[i]->carried && !canonical(&p->mods[i]->s))
+		if (!p->mods[i]->carried && !canonical(p->mods[i]))
 			return -1;   /* a spliced module is lost to old: the next refresh is whole */
+	/* an id written anew may repeat another module's (G172): the cold
+	 * check reports it; a body edit writes none */
+	bool new_ids = false;
+	for (int i = 0; i < p->nmods; i++)
+		new_ids |= !p->mods[i]->carried && !(p->mods[i]->spliced_now && p->mods[i]->splice_in_body);
+	if (new_ids && p->nmods > 1 && cross_module_ids(p, false) > 0)
+		return -1;
 	if (!order_modules(p))
 		return -1;
 	p->linked = true;
@@ -1049,6 +1214,7 @@ driver_program_free(Program *p)
 			free(p->mods[i]->edit_base->prev_name);
 			free(p->mods[i]->edit_base->splice_old_name);
 			free(p->mods[i]->edit_base->rechecked);
+			free(p->mods[i]->edit_base->spelled);
 			free(p->mods[i]->edit_base);
 		}
 		driver_session_free(&p->mods[i]->s);
@@ -1056,6 +1222,7 @@ driver_program_free(Program *p)
 		free(p->mods[i]->prev_name);
 		free(p->mods[i]->splice_old_name);
 		free(p->mods[i]->rechecked);
+		free(p->mods[i]->spelled);
 		free(p->mods[i]);
 	}
 	free(p->mods);

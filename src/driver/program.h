@@ -35,6 +35,8 @@ typedef struct ProgHandle {
 typedef struct ProgModule {
 	char *name;          /* dotted module name ("" until parsed); owned */
 	Session s;           /* path (s.diags.path), source, AST, Sema, revision, HIR */
+	char *spelled;       /* its path as a manifest spells it, or NULL; owned
+	                      * (driver_program_spell: s.diags.shown points here) */
 	/* Incremental re-checks (driver_program_recheck; docs/DECISIONS.md,
 	 * "Semantic service"): where its diagnostics stand and its status. */
 	int ndiag_parse;     /* s.diags.items after the parse */
@@ -88,10 +90,17 @@ typedef struct Program {
 	 * no module of the program, and returns true (false = the default "list
 	 * the file …"); the project layer points at `[dependencies]` for a
 	 * bundled `std.*` module (src/project/std.c). */
-	bool (*module_hint)(Diag *d, const char *name);
+	bool (*module_hint)(void *ctx, Diag *d, const char *name);
+	void *hint_ctx;      /* its first argument (the project, set with it) */
 } Program;
 
 void driver_program_init(Program *p);
+/* The path module pm is printed by (messages, diagnostics): as the caller
+ * spelled it (driver_program_spell), else the one it is read from. */
+const char *driver_module_path(const ProgModule *pm);
+/* Gives pm the spelling spelled (copied): its diagnostics print it (a
+ * project's source relative to its directory, as the manifest writes it). */
+void driver_program_spell(ProgModule *pm, const char *spelled);
 /* Adds a module read from path at load time, or (src != NULL) the bytes
  * src[0..len) under that path; returns its Session until loaded. */
 Session *driver_program_add(Program *p, const char *path, const char *src, size_t len);
@@ -107,7 +116,8 @@ bool driver_program_load_file(Program *p, const char *path, Session **out, Sessi
  * A project's modules (issue 15), checked as one program: reads and parses
  * every module, orders them (ModuleId), reports a repeated module name and
  * a cycle of `use` imports (G172 naming the cycle, at the `use` that closes
- * it), then checks the modules in dependency order (providers first, ties
+ * it) and an explicit stable id declared by two modules (G172 at the later
+ * module's, naming the first), then checks the modules in dependency order (providers first, ties
  * by ModuleId), resolving each `use` through driver_program_lookup (G172:
  * missing or own module, unknown stable id, a target imported twice) and
  * handing the targets to the checker (sema_check_linked).  A module whose
@@ -132,7 +142,8 @@ bool driver_program_check_linked(Program *p);
  * in dependency order).  Returns 1 (verified) or 0 (errors), with p
  * exactly as driver_program_check_linked would leave it, or -1 when it
  * cannot decide so cheaply (a module renamed, a parse or G170 error, a
- * cycle, a path not in old): then discard p and check cold.
+ * cycle, a stable id two modules declare, a path not in old): then
+ * discard p and check cold.
  */
 void driver_program_carry(Program *p, Program *old, const bool *same);
 /* After driver_program_recheck: the module revisions it left pending (a

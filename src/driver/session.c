@@ -262,7 +262,9 @@ driver_read_source(const char *path, size_t *len, DiagSink *diags)
 	}
 	if (fd >= 0)
 		close(fd);
-	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", path, why);
+	/* a project's source is named as its manifest spells it (diags->shown) */
+	const char *named = diags->path && strcmp(diags->path, path) == 0 ? diag_shown_path(diags) : path;
+	Diag *d = diag_report(diags, DIAG_I001, NULL, "cannot read %s: %s", named, why);
 	diag_set_help(d, "pass a readable UTF-8 .spx file");
 	return NULL;
 }

@@ -94,6 +94,8 @@ uint32_t fmt_member_start(const ClassMember *m);
  *   the leading '-'.
  */
 void fmt_float(Buf *out, double v, NumSuffix suffix);
+/* fmt_float's fast path for an f64 (fmt_lit.c): the text and its length, or 0. */
+size_t fmt_float_short(char out[352], double v);
 void fmt_char(Buf *out, uint32_t cp);
 void fmt_string(Buf *out, const char *s, size_t n);
 void fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative);

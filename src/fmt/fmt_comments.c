@@ -413,20 +413,37 @@ fmt_place_comments(Fmt *F, const Module *m)
 	arena_free(&a);
 }
 
-/* Index of the first comment placed at (place, key) or after it. */
-static int
-placed_at(const Fmt *F, CommentPlace place, uint32_t key)
+/* fmt_comments_at's lookup.  A place's keys are asked for in source order
+ * nearly always: the entry where its previous lookup ended is tried before
+ * a binary search. */
+void
+fmt_comments_place(Fmt *F, CommentPlace place, uint32_t key, int depth)
 {
-	int lo = 0, hi = F->nplaced;
+	if (F->nplaced == 0)
+		return;
 	Placed want = { (uint8_t)place, key, -1 };
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (placed_cmp(&F->placed[mid], &want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	int lo = F->hint[place], hi = F->nplaced;
+	if (lo > 0 && placed_cmp(&F->placed[lo - 1], &want) >= 0)
+		lo = 0;   /* behind the hint: search from the start */
+	if (lo < hi && placed_cmp(&F->placed[lo], &want) < 0) {
+		lo++;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (placed_cmp(&F->placed[mid], &want) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	return lo;
+	int i = lo;
+	for (; i < F->nplaced && F->placed[i].place == place && F->placed[i].key == key; i++) {
+		const Comment *c = &F->comments[F->placed[i].index];
+		buf_indent(F->out, 4 * depth);
+		buf_puts(F->out, "//");
+		buf_put(F->out, c->text, c->len);
+		buf_putc(F->out, '\n');
+	}
+	F->hint[place] = i;
 }
 
 /*
@@ -436,24 +453,18 @@ placed_at(const Fmt *F, CommentPlace place, uint32_t key)
 void
 fmt_comment_eol(Fmt *F, uint32_t key)
 {
-	int i = placed_at(F, CP_EOL, key);
-	if (i < F->nplaced && F->placed[i].place == CP_EOL && F->placed[i].key == key) {
-		const Comment *c = &F->comments[F->placed[i].index];
+	int lo = 0, hi = F->nplaced;
+	Placed want = { CP_EOL, key, -1 };
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (placed_cmp(&F->placed[mid], &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < F->nplaced && F->placed[lo].place == CP_EOL && F->placed[lo].key == key) {
+		const Comment *c = &F->comments[F->placed[lo].index];
 		buf_puts(F->out, " //");
 		buf_put(F->out, c->text, c->len);
-	}
-}
-
-/* Prints the comments placed at (place, key), each on its own line at depth. */
-void
-fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
-{
-	int lo = placed_at(F, place, key);
-	for (int i = lo; i < F->nplaced && F->placed[i].place == place && F->placed[i].key == key; i++) {
-		const Comment *c = &F->comments[F->placed[i].index];
-		buf_indent(F->out, 4 * depth);
-		buf_puts(F->out, "//");
-		buf_put(F->out, c->text, c->len);
-		buf_putc(F->out, '\n');
 	}
 }

@@ -1000,6 +1000,32 @@ lt_misread_at(const char *out, size_t off, size_t end, const Expr *e, Arena *a)
 }
 
 /*
+ * Whether the `<` at out[off] certainly closes no type-argument list: a byte
+ * that only an unaccepted token (parse_generic_list_end's default: `{`, `=`,
+ * `:`, `"`, …) can hold comes before any `>` and any `/` (a comment could
+ * hide it), or the output ends first.  The tokens before that one hold no
+ * `>`, so the scan stops there with no list.  Nearly every `<` of a program
+ * (`i < n {`, `a < b;` then the next line's `=`) is settled here without
+ * lexing a window of the output.
+ */
+static bool
+lt_no_close(const char *out, size_t off, size_t end)
+{
+	for (size_t i = off + 1; i < end; i++) {
+		switch (out[i]) {
+		case '>': case '/':
+			return false;
+		case '{': case '}': case '=': case '+': case '*': case '%': case '!': case '&': case '|': case '?':
+		case '"': case '\'': case '@': case ':':
+			return true;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+/*
  * Dropping source parentheses can turn `(a) < b, c > (d)` into a generic
  * call.  For every `<` printed since base after a name or field that the
  * parser would misread (judged from the output's tokens at that `<`), asks
@@ -1015,6 +1041,8 @@ fmt_fx_lt_hazards(Fmt *F, size_t base)
 	Arena a;
 	arena_init(&a);
 	for (int i = 0; i < F->lts.len; i++) {
+		if (lt_no_close(F->out->data, F->lts.items[i].offset, F->out->len))
+			continue;
 		if (lt_misread_at(F->out->data, F->lts.items[i].offset, F->out->len, F->lts.items[i].name, &a)) {
 			VEC_PUSH(F->force, F->lts.items[i].name);
 			added = true;

@@ -7,6 +7,9 @@
  */
 #include "fmt.h"
 
+#include <float.h>
+#include <string.h>
+
 #include "../rt/rt.h"
 #include "../support/diag.h"
 #include "../support/utf8.h"
@@ -31,11 +34,85 @@ fmt_int(Buf *out, uint64_t value, NumSuffix suffix, bool negative)
 	buf_puts(out, int_suffix(suffix));
 }
 
+/*
+ * The canonical text of an f64 v that is a decimal D / 10^k with D < 10^15
+ * and k <= 15 (nearly every literal a program writes: `1.5`, `0.25`), or 0
+ * to leave it to rt_float_text.  Its exact integer arithmetic costs a few
+ * thousand instructions a value; this finds D by one multiply and checks it
+ * exactly: D and 10^k are exact doubles, so D / 10^k is the correctly
+ * rounded decimal D·10^-k, the double a literal of those digits reads as.
+ * Two decimals of at most 15 significant digits never read as the same
+ * double (DBL_DIG), so D, its trailing zeros dropped, is the shortest text
+ * that round-trips: rt_float_text's digits (no rounding boundary of a double
+ * below 10^15 has 15 or fewer significant digits, so its interval test
+ * agrees).  tests/unit/float_test.c compares the two.
+ */
+size_t
+fmt_float_short(char out[352], double v)
+{
+#if FLT_EVAL_METHOD == 0   /* (excess precision would make the check inexact) */
+	static const double p10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+		1e14, 1e15 };
+	size_t n = 0;
+	if (v < 0) {
+		out[n++] = '-';
+		v = -v;
+	}
+	if (!(v > 0 && v < 1e15))   /* (zero, NaN, inf, large: the general path) */
+		return 0;
+	for (int k = 0; k <= 15; k++) {
+		double t = v * p10[k];
+		if (t >= 1e15)
+			return 0;
+		uint64_t d = (uint64_t)(t + 0.5);
+		if ((double)d / p10[k] != v)
+			continue;
+		while (k > 0 && d % 10 == 0) {
+			d /= 10;
+			k--;
+		}
+		char digits[24];
+		int nd = 0;
+		do
+			digits[sizeof digits - 1 - nd++] = (char)('0' + d % 10);
+		while (d /= 10);
+		const char *ds = digits + sizeof digits - nd;
+		if (k == 0) {   /* integral: `150.0` */
+			memcpy(out + n, ds, (size_t)nd);
+			n += (size_t)nd;
+			memcpy(out + n, ".0", 2);
+			n += 2;
+		} else if (nd > k) {   /* `12.5` */
+			memcpy(out + n, ds, (size_t)(nd - k));
+			n += (size_t)(nd - k);
+			out[n++] = '.';
+			memcpy(out + n, ds + nd - k, (size_t)k);
+			n += (size_t)k;
+		} else {   /* `0.025` */
+			out[n++] = '0';
+			out[n++] = '.';
+			for (int i = 0; i < k - nd; i++)
+				out[n++] = '0';
+			memcpy(out + n, ds, (size_t)nd);
+			n += (size_t)nd;
+		}
+		out[n] = '\0';
+		return n;
+	}
+#else
+	(void)out, (void)v;
+#endif
+	return 0;
+}
+
 void
 fmt_float(Buf *out, double v, NumSuffix suffix)
 {
 	char text[352];
-	buf_put(out, text, rt_float_text(text, v, suffix == SUF_F32));
+	size_t n = suffix == SUF_F32 ? 0 : fmt_float_short(text, v);
+	if (n == 0)
+		n = rt_float_text(text, v, suffix == SUF_F32);
+	buf_put(out, text, n);
 }
 
 void

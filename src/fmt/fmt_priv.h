@@ -38,6 +38,7 @@ typedef struct Fmt {
 	const Comment *comments;
 	Placed *placed;          /* sorted by (place, key, index); heap */
 	int nplaced;
+	int hint[CP_EOL + 1];      /* per place: where its previous lookup ended (fmt_comments_at) */
 	const Expr *wrap;        /* a node that must be parenthesized (see fmt_fx_item_expr) */
 	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
 	VEC(const Expr *) force; /* nodes to parenthesize (fmt_fx_lt_hazards); heap */
@@ -46,8 +47,23 @@ typedef struct Fmt {
 
 /* ---- comments (fmt_comments.c) ---- */
 void fmt_place_comments(Fmt *F, const Module *m);
-void fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth);
-void fmt_comment_eol(Fmt *F, uint32_t key);
+void fmt_comments_place(Fmt *F, CommentPlace place, uint32_t key, int depth);
+/* Prints the comments placed at (place, key), each on its own line at
+ * depth.  Inline: nearly every item has none, and the entry where the
+ * place's previous lookup ended (F->hint) shows that without a call when
+ * it lies past (place, key) and the one before it lies before. */
+static inline void
+fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
+{
+	int h = F->hint[place];
+	if (F->nplaced == 0)
+		return;
+	if (h < F->nplaced && (F->placed[h].place > place || (F->placed[h].place == place && F->placed[h].key > key)) &&
+	    (h == 0 || F->placed[h - 1].place < place || (F->placed[h - 1].place == place && F->placed[h - 1].key < key)))
+		return;
+	fmt_comments_place(F, place, key, depth);
+}
+void fmt_comment_eol(Fmt *F, uint32_t key);  /* ` //text` kept at a one-line item's end */
 uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
 uint32_t fmt_record_close(const Fmt *F, const Decl *d);
 uint32_t fmt_case_close(const CaseDecl *c);

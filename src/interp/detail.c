@@ -107,6 +107,14 @@ interp_contract_detail(Interp *I, const Sema *S, const HirFunc *f, const Value *
 	d->phase = code == RT_CONTRACT_ENSURES ? "ensures" : "requires";
 	d->clause = hir_clause_text(S, f, i, code == RT_CONTRACT_ENSURES);
 	d->function = spx_xstrdup(f->report_id);
+	/* where the clause is written (`semaprax test` and a project's `run`
+	 * print it): the i-th clause of its phase */
+	for (int k = 0, seen = 0; f->clauses && k < f->nrequires + f->nensures; k++)
+		if ((f->clauses[k].kind == CLAUSE_ENSURES) == (code == RT_CONTRACT_ENSURES) && seen++ == i) {
+			d->where = S;
+			d->at = f->clauses[k].span.start;
+			break;
+		}
 	d->nargs = f->nparams;
 	d->args = spx_xcalloc((size_t)(f->nparams ? f->nparams : 1), sizeof(InterpArg));
 	for (int k = 0; k < f->nparams; k++) {

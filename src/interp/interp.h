@@ -60,6 +60,8 @@ typedef struct InterpFailure {
 	char *clause;             /* clause source text, or its expression id; heap */
 	InterpArg *args;          /* parameters in declaration order; heap */
 	int nargs;
+	const Sema *where;        /* the checked module declaring the clause, … */
+	uint32_t at;              /* … and the clause's first byte in its source */
 } InterpFailure;
 
 typedef struct InterpResult {

@@ -115,19 +115,14 @@ push_tok(Lexer *L, TokKind kind, size_t start, size_t end)
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
 	Token *t = &L->toks.items[L->toks.len++];
-	t->kind = (uint8_t)kind;
-	t->suffix = 0;
-	t->overflow = 0;
-	t->span.start = (uint32_t)start;
-	t->span.end = (uint32_t)end;
-	/* first on its line: a line break since the previous token's start,
-	 * in the whitespace between (lex_source) or inside that token (only
-	 * strings, chars and error tokens can hold one) */
-	t->line_first = L->nl;
+	/* one token written whole (two stores, not seven); first on its
+	 * line: a line break since the previous token's start, in the
+	 * whitespace between (lex_source) or inside that token (only strings,
+	 * chars and error tokens can hold one) */
+	*t = (Token){ .kind = (uint8_t)kind, .line_first = L->nl, .span = span_at(start, end) };
 	L->run = 0;   /* (no token pushed here is a unary operator) */
 	L->nl = (kind == TOK_STRING || kind == TOK_CHAR || kind == TOK_ERROR) && end > start &&
 	    memchr(L->src + start, '\n', end - start) != NULL;
-	t->v = 0;
 	return t;
 }
 
@@ -337,7 +332,8 @@ lex_number(Lexer *L)
 		L->pos++;
 	const char *suf = L->src + num_end;
 	size_t suflen = L->pos - num_end;
-	char *text = arena_strndup(L->arena, L->src + start, num_end - start);
+	const char *digits = L->src + start;
+	size_t ndigits = num_end - start;
 
 	if (is_float) {
 		NumSuffix s = SUF_NONE;
@@ -351,6 +347,11 @@ lex_number(Lexer *L)
 			push_tok(L, TOK_ERROR, start, L->pos);
 			return;
 		}
+		/* strtod wants a terminated copy: on the stack unless very long */
+		char small[64];
+		char *text = ndigits < sizeof small ? small : arena_alloc(L->arena, ndigits + 1);
+		memcpy(text, digits, ndigits);
+		text[ndigits] = '\0';
 		double v;
 		if (s == SUF_F32)
 			v = (double)strtof(text, NULL);
@@ -373,8 +374,8 @@ lex_number(Lexer *L)
 
 	uint64_t mag = 0;
 	bool overflow = false;
-	for (const char *p = text; *p; p++) {
-		unsigned d = (unsigned)(*p - '0');
+	for (size_t i = 0; i < ndigits; i++) {
+		unsigned d = (unsigned)(digits[i] - '0');
 		if (mag > (UINT64_MAX - d) / 10)
 			overflow = true;
 		else
@@ -390,7 +391,8 @@ lex_number(Lexer *L)
 	else if (suflen == 5 && memcmp(suf, "usize", 5) == 0)
 		s = SUF_USIZE;
 	else {
-		int_suffix_error(L, start, num_end, text, suf, suflen, !overflow && mag <= (uint64_t)INT64_MAX);
+		int_suffix_error(L, start, num_end, arena_strndup(L->arena, digits, ndigits), suf, suflen,
+		    !overflow && mag <= (uint64_t)INT64_MAX);
 		return;
 	}
 	Token *t = push_tok(L, TOK_INT, start, L->pos);
@@ -779,15 +781,8 @@ lex_punct(Lexer *L, int c)
 		L->nest_over = L->toks.len;
 	if ((size_t)L->toks.len == L->toks.cap)
 		grow_toks(L);
-	Token *t = &L->toks.items[L->toks.len++];
-	t->kind = (uint8_t)k;
-	t->suffix = 0;
-	t->overflow = 0;
-	t->line_first = L->nl;
+	L->toks.items[L->toks.len++] = (Token){ .kind = (uint8_t)k, .line_first = L->nl, .span = span_at(pos, pos + (size_t)n) };
 	L->nl = false;
-	t->span.start = (uint32_t)pos;
-	t->span.end = (uint32_t)(pos + (size_t)n);
-	t->v = 0;
 	L->pos = pos + (size_t)n;
 }
 
@@ -882,79 +877,90 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 			diag_add_fix(d, 0, 3, "");
 		L.pos = 3;
 	}
-	while (L.pos < L.len) {
-		unsigned char c = (unsigned char)src[L.pos];
+	/* The cursor is a local between tokens (L.pos is written before and
+	 * read after each out-of-line scanner): a token store could alias
+	 * L.pos, which then had to be reloaded every byte. */
+	size_t pos = L.pos;
+	while (pos < len) {
+		unsigned char c = (unsigned char)src[pos];
 		switch (lex_class[c]) {
-		case LC_SPACE: {
-			/* runs of spaces (indentation) in one tight loop, on a local
-			 * cursor (a byte load could alias L.pos: it would be stored and
-			 * reloaded each byte) */
-			size_t pos = L.pos;
+		case LC_SPACE:
+			/* runs of spaces (indentation) in one tight loop */
 			do
 				pos++;
 			while (pos < len && src[pos] == ' ');
-			L.pos = pos;
 			continue;
-		}
-		case LC_WS: {
+		case LC_WS:
 			/* a line break and the next line's indentation in one step
 			 * (one dispatch fewer a line) */
 			L.nl |= c == '\n';
-			size_t pos = L.pos + 1;
+			pos++;
 			while (pos < len && src[pos] == ' ')
 				pos++;
-			L.pos = pos;
 			continue;
-		}
 		case LC_IDENT: {
-			size_t start = L.pos, pos = start + 1;
+			size_t start = pos++;
 			while (pos < len && ident_char_tab[(unsigned char)src[pos]])
 				pos++;
-			/* a name and the one space after it (`let x = …`): one
-			 * dispatch fewer for most names */
-			L.pos = pos + (pos < len && src[pos] == ' ');
 			if (c == '_' && pos - start > 3 && src[start + 1] == 'i' && src[start + 2] == 'f')
 				out->if_names = true;
 			if (L.depth == 0 && item_keyword(src + start, pos - start))
 				L.items_hint++;
 			push_tok(&L, TOK_IDENT, start, pos);
+			/* a name and the one space after it (`let x = …`): one
+			 * dispatch fewer for most names */
+			pos += pos < len && src[pos] == ' ';
 			continue;
 		}
 		case LC_DIGIT:
+			L.pos = pos;
 			lex_number(&L);
+			pos = L.pos;
 			continue;
 		case LC_DQUOTE:
+			L.pos = pos;
 			lex_string(&L);
+			pos = L.pos;
 			continue;
 		case LC_SQUOTE:
+			L.pos = pos;
 			lex_char(&L);
+			pos = L.pos;
 			continue;
 		case LC_SLASH:
-			if (peekc(&L, 1) == '/') {
+			L.pos = pos;
+			if (pos + 1 < len && src[pos + 1] == '/')
 				lex_comment(&L);
-				continue;
-			}
-			lex_punct(&L, c);
+			else
+				lex_punct(&L, c);
+			pos = L.pos;
 			continue;
 		case LC_PUNCT:
+			L.pos = pos;
 			lex_punct(&L, c);
-			L.pos += L.pos < len && src[L.pos] == ' ';   /* `x = y`, `a, b`: as after a name */
+			pos = L.pos;
+			pos += pos < len && src[pos] == ' ';   /* `x = y`, `a, b`: as after a name */
 			continue;
 		case LC_HIGH: {
 			uint32_t cp;
-			int n = utf8_decode((const unsigned char *)src + L.pos, len - L.pos, &cp);
+			int n = utf8_decode((const unsigned char *)src + pos, len - pos, &cp);
 			if (n && utf8_is_space(cp)) {
-				L.pos += (size_t)n;
+				pos += (size_t)n;
 				continue;
 			}
+			L.pos = pos;
 			lex_unexpected(&L);
+			pos = L.pos;
 			continue;
 		}
 		default:
+			L.pos = pos;
 			lex_unexpected(&L);
+			pos = L.pos;
 			continue;
 		}
 	}
+	L.pos = pos;
 	push_tok(&L, TOK_EOF, len, len);
 done:
 	/* The comments are handed to the arena; the tokens to the caller. */

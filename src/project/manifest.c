@@ -1054,9 +1054,14 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 		at.end = (uint32_t)((yn ? yn : ye) - src);
 	}
 	Diag *d = diag_report(diags, DIAG_J100, &at, "%s manifest is not canonical", m->tables ? "the `semaprax.manifest.v1`" : "the `semaprax.project.v1`");
+	/* the manifest as its project prints it (diags->shown), then where
+	 * the command runs when that is not the working directory */
+	const char *named = diag_shown_path(diags), *opened = diags->path;
+	while (opened && opened[0] == '.' && opened[1] == '/')
+		opened = opened + 2;
 	if (d)
-		diag_set_help(d, "%s; `semaprax fmt --manifest %s` rewrites it canonically", help.data,
-		    diags->path ? diags->path : "<toml>");
+		diag_set_help(d, "%s; `semaprax fmt --manifest %s`%s rewrites it canonically", help.data, named ? named : "<toml>",
+		    named && opened && strcmp(named, opened) != 0 ? " in the project directory" : "");
 	buf_free(&help);
 	buf_free(&b);
 	return false;

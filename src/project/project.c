@@ -6,6 +6,7 @@
 #include "project.h"
 #include "std.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,28 @@ project_check_roles(const ProjectManifest *man, Program *P, DiagSink *diags)
 			Span sp;
 			bool has = project_manifest_line_span(diags->src, diags->src_len, r ? man->tests_line : man->entry_line, &sp);
 			Diag *d = diag_report(diags, DIAG_G172, has ? &sp : NULL, "%s module `%s` is not declared by any listed source", role, roles[r]);
-			diag_set_help(d, "list the file that declares `module %s;` in the manifest's sources, or name an existing module", roles[r]);
+			/* a file beside the sources declares it; else a listed module's
+			 * name is near (a typo in the manifest: the first of equals in
+			 * ModuleId order) */
+			char *file = diags->path ? project_unlisted_declaring(diags->path, man, roles[r]) : NULL;
+			const char *near = NULL;
+			int best = 3;
+			for (int k = 0; !file && k < P->nmods; k++) {
+				int dist = P->mods[k]->name[0] ? spx_edit_distance(roles[r], P->mods[k]->name, true) : 3;
+				if (dist < best) {
+					best = dist;
+					near = P->mods[k]->name;
+				}
+			}
+			if (file)
+				diag_set_help(d, "`%s` declares `module %s;` but the manifest does not list it: add \"%s\" to `sources` in %s (byte order)",
+				    file, roles[r], file, diags->path ? project_manifest_shown(diags->path) : "semaprax.toml");
+			else if (near)
+				diag_set_help(d, r ? "did you mean `%s`? (declared by %s; write `tests = [\"%s\"]`)" : "did you mean `%s`? (declared by %s; write `entry = \"%s\"`)",
+				    near, driver_module_path(P->mods[driver_program_find(P, near)]), near);
+			else
+				diag_set_help(d, "list the file that declares `module %s;` in the manifest's sources, or name an existing module", roles[r]);
+			free(file);
 			ok = false;
 			continue;
 		}
@@ -207,14 +229,74 @@ admit_sources(const char *manifest_path, char *const *sources, char *const *path
 /* The manifest's sources (joined, admitted) and, when st, each one's lstat. */
 /* The help of a manifest that does not read (I001): what a project is, not
  * driver_read_source's advice for a source file. */
+/* The nearest directory above the one manifest would be in that holds a
+ * `semaprax.toml`, spelled from the working directory (`..`, `../..`, or
+ * its absolute path when it is not above it), or NULL. */
+static char *
+nearest_project_above(const char *manifest)
+{
+	struct stat st;
+	if (stat(manifest, &st) == 0)
+		return NULL;   /* there is one: it did not read for another reason */
+	char *dir = root_of(manifest);
+	char *real = realpath(dir, NULL);
+	free(dir);
+	char *cwd = real ? realpath(".", NULL) : NULL;
+	char *found = NULL;
+	for (char *slash; real && cwd && !found && (slash = strrchr(real, '/')) != NULL;) {
+		if (slash == real)
+			slash[1] = '\0', slash = NULL;   /* the root itself, then stop */
+		else
+			*slash = '\0';
+		char *m = join(real[1] ? real : "", "semaprax.toml");
+		if (stat(m, &st) == 0 && S_ISREG(st.st_mode))
+			found = spx_xstrdup(real);
+		free(m);
+		if (!slash)
+			break;
+	}
+	char *r = NULL;
+	size_t cl = cwd ? strlen(cwd) : 0;
+	if (found && strcmp(found, cwd) == 0) {
+		r = spx_xstrdup(".");
+	} else if (found && strncmp(cwd, found, strlen(found)) == 0 && (cwd[strlen(found)] == '/' || strcmp(found, "/") == 0)) {
+		/* the working directory is below it: one `..` per component */
+		Buf b = {0};
+		for (const char *c = cwd + (strcmp(found, "/") == 0 ? 0 : strlen(found)); *c; c++)
+			if (*c == '/')
+				buf_puts(&b, b.len ? "/.." : "..");
+		r = buf_take(&b);
+	} else if (found && strncmp(found, cwd, cl) == 0 && found[cl] == '/') {
+		r = spx_xstrdup(found + cl + 1);
+	} else if (found) {
+		r = spx_xstrdup(found);
+	}
+	free(found);
+	free(cwd);
+	free(real);
+	return r;
+}
+
 static void
 unread_manifest_help(DiagSink *diags)
 {
-	if (diags->items.len)
+	if (!diags->items.len)
+		return;
+	char *near = diags->path ? nearest_project_above(diags->path) : NULL;
+	char *dir = near ? root_of(diags->path) : NULL;
+	if (near)
+		diag_set_help(&diags->items.items[diags->items.len - 1],
+		    "no `semaprax.toml` in %s%s%s; the nearest project directory above it is `%s`: pass that as this command's operand, "
+		    "or `--manifest-path %s%ssemaprax.toml`", strcmp(dir, ".") == 0 ? "the working directory" : "`",
+		    strcmp(dir, ".") == 0 ? "" : dir, strcmp(dir, ".") == 0 ? "" : "`", near, strcmp(near, ".") == 0 ? "" : near,
+		    strcmp(near, ".") == 0 ? "" : "/");
+	else
 		diag_set_help(&diags->items.items[diags->items.len - 1],
 		    "a project is a directory holding `semaprax.toml` (`semaprax new <dir>` makes one); "
 		    "name another manifest with `--manifest-path <file>`; a single source is passed as "
 		    "its `.spx` file (`semaprax check app.spx`)");
+	free(dir);
+	free(near);
 }
 
 static bool
@@ -367,6 +449,30 @@ project_manifest_listing(const char *path, bool unreadable)
 	return found;
 }
 
+char *
+project_manifest_above(const char *path, char **rel)
+{
+	*rel = NULL;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;
+	char *dir = spx_xstrdup(real), *found = NULL;
+	for (char *slash; !found && (slash = strrchr(dir, '/')) != NULL;) {
+		*slash = '\0';
+		char *m = join(dir, "semaprax.toml");
+		struct stat st;
+		if (stat(m, &st) == 0 && S_ISREG(st.st_mode)) {
+			found = m;
+			*rel = spx_xstrdup(real + strlen(dir) + 1);
+		} else {
+			free(m);
+		}
+	}
+	free(dir);
+	free(real);
+	return found;
+}
+
 const char *
 project_spelled_path(const Project *pj, const char *path)
 {
@@ -374,6 +480,162 @@ project_spelled_path(const Project *pj, const char *path)
 		if (pj->paths[i] && strcmp(pj->paths[i], path) == 0)
 			return pj->man.sources[i];
 	return path;
+}
+
+const char *
+project_source_spelling(const char *manifest_path, const char *joined)
+{
+	char *root = root_of(manifest_path);
+	size_t n = strlen(root);
+	const char *r = joined;
+	if (strcmp(root, ".") != 0 && strncmp(joined, root, n) == 0 && (joined[n] == '/' || (n == 1 && root[0] == '/')))
+		r = joined + (joined[n] == '/' ? n + 1 : n);
+	free(root);
+	return r;
+}
+
+const char *
+project_manifest_shown(const char *manifest_path)
+{
+	const char *base = strrchr(manifest_path, '/');
+	return base && base[1] ? base + 1 : manifest_path;
+}
+
+/* The dotted module name a source's `module` line declares (after blank
+ * space and `//` comments), or NULL; malloc'd.  A text scan, not a parse:
+ * a help line's guess about a file no check reads. */
+static char *
+declared_module(const char *src, size_t len)
+{
+	const char *p = src, *e = src + len;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		if (e - p >= 2 && p[0] == '/' && p[1] == '/') {
+			const char *nl = memchr(p, '\n', (size_t)(e - p));
+			p = nl ? nl + 1 : e;
+			continue;
+		}
+		break;
+	}
+	if (e - p < 7 || memcmp(p, "module", 6) != 0 || (p[6] != ' ' && p[6] != '\t'))
+		return NULL;
+	p += 6;
+	Buf b = {0};
+	for (; p < e && *p != ';' && *p != '\n'; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.')
+			buf_putc(&b, *p);
+		else if (*p != ' ' && *p != '\t') {
+			buf_free(&b);
+			return NULL;
+		}
+	if (p >= e || *p != ';' || !b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_take(&b);
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The `.spx` names of dir, sorted (malloc'd array of malloc'd names). */
+static char **
+spx_names(const char *dir, int *n)
+{
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **r = NULL;
+	int cap = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d)) != NULL) {
+		size_t l = strlen(ent->d_name);
+		if (ent->d_name[0] == '.' || l < 5 || strcmp(ent->d_name + l - 4, ".spx") != 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			r = spx_xrealloc(r, sizeof *r * (size_t)cap);
+		}
+		r[(*n)++] = spx_xstrdup(ent->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(r, (size_t)*n, sizeof *r, by_name);
+	return r;
+}
+
+char *
+project_unlisted_declaring(const char *manifest_path, const ProjectManifest *man, const char *module)
+{
+	char *root = root_of(manifest_path);
+	StrMap listed = {0}, dirs = {0};
+	for (int i = 0; i < man->nsources; i++)
+		sema_strmap_put(&listed, man->sources[i], i);
+	char *found = NULL;
+	char **held = spx_xcalloc((size_t)man->nsources + 1, sizeof *held);   /* dirs' keys (borrowed by the map) */
+	for (int i = 0; i < man->nsources && !found; i++) {
+		const char *slash = strrchr(man->sources[i], '/');
+		char *dir = slash ? spx_xstrndup(man->sources[i], (size_t)(slash - man->sources[i])) : spx_xstrdup("");
+		if (!sema_strmap_put(&dirs, dir, i)) {
+			free(dir);
+			continue;   /* that directory was looked at */
+		}
+		held[i] = dir;
+		char *path = *dir ? (strcmp(root, ".") == 0 ? spx_xstrdup(dir) : join(root, dir)) : spx_xstrdup(root);
+		int n = 0;
+		char **names = spx_names(path, &n);
+		for (int k = 0; k < n; k++) {
+			char *spelled = *dir ? join(dir, names[k]) : spx_xstrdup(names[k]);
+			char *file = join(path, names[k]);
+			struct stat st;
+			if (!found && sema_strmap_get(&listed, spelled) < 0 && lstat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+			    st.st_size <= (off_t)DRIVER_MAX_SOURCE) {
+				DiagSink q;
+				diag_init(&q, file, NULL, 0);
+				size_t len = 0;
+				char *src = driver_read_source(file, &len, &q);
+				diag_free(&q);
+				char *m = src ? declared_module(src, len) : NULL;
+				if (m && strcmp(m, module) == 0) {
+					found = spelled;
+					spelled = NULL;
+				}
+				free(m);
+				free(src);
+			}
+			free(spelled);
+			free(file);
+			free(names[k]);
+		}
+		free(names);
+		free(path);
+	}
+	sema_strmap_free(&listed);
+	sema_strmap_free(&dirs);
+	for (int i = 0; i < man->nsources; i++)
+		free(held[i]);
+	free(held);
+	free(root);
+	return found;
+}
+
+int
+project_source_line(const char *src, size_t len, const char *source)
+{
+	size_t n = strlen(source);
+	for (size_t i = 0; src && i + n + 2 <= len; i++)
+		if ((src[i] == '"' || src[i] == '\'') && memcmp(src + i + 1, source, n) == 0 && src[i + 1 + n] == src[i]) {
+			int line = 1;
+			for (size_t k = 0; k < i; k++)
+				line += src[k] == '\n';
+			return line;
+		}
+	return 0;
 }
 
 bool
@@ -397,6 +659,10 @@ load_manifest(Project *pj, const char *manifest_path)
 		unread_manifest_help(&pj->diags);
 		return false;
 	}
+	/* read: a project, whose files print relative to its directory (the
+	 * manifest by its name there); one that does not read keeps the path
+	 * it was looked for by */
+	pj->diags.shown = project_manifest_shown(pj->manifest_path);
 	pj->diags.src = pj->src;
 	pj->diags.src_len = pj->len;
 	if (!project_manifest_read(&pj->man, pj->src, pj->len, &pj->diags) ||
@@ -413,6 +679,60 @@ load_manifest(Project *pj, const char *manifest_path)
 	pj->st = spx_xcalloc((size_t)pj->man.nsources + 1, sizeof *pj->st);
 	pj->admitted = admit_sources(pj->manifest_path, pj->man.sources, pj->paths, pj->man.nsources, &pj->diags, pj->st);
 	return pj->admitted;
+}
+
+/* A listed source that does not read (I001): the help names the manifest
+ * line listing it, and a file of that directory the manifest does not list
+ * whose name is near (edit distance at most 2: a typo in the manifest). */
+static void
+unread_source_help(Project *pj)
+{
+	for (int m = 0; m < pj->P.nmods; m++) {
+		ProgModule *pm = pj->P.mods[m];
+		DiagSink *ds = &pm->s.diags;
+		if (pm->src_index <= 0 || pm->s.src || !ds->items.len || ds->items.items[ds->items.len - 1].code != DIAG_I001)
+			continue;
+		const char *spelled = pj->man.sources[pm->src_index - 1];
+		int line = project_source_line(pj->src, pj->len, spelled);
+		const char *slash = strrchr(spelled, '/');
+		char *dir = slash ? spx_xstrndup(spelled, (size_t)(slash - spelled)) : spx_xstrdup("");
+		char *root = root_of(pj->manifest_path);
+		char *path = *dir ? (strcmp(root, ".") == 0 ? spx_xstrdup(dir) : join(root, dir)) : spx_xstrdup(root);
+		int n = 0, best = 3;
+		char **names = spx_names(path, &n);
+		char *near = NULL;
+		for (int k = 0; k < n; k++) {
+			char *cand = *dir ? join(dir, names[k]) : spx_xstrdup(names[k]);
+			bool listed = false;
+			for (int i = 0; i < pj->man.nsources && !listed; i++)
+				listed = strcmp(pj->man.sources[i], cand) == 0;
+			int dist = listed ? 3 : spx_edit_distance(spelled, cand, true);
+			if (dist < best) {
+				best = dist;
+				free(near);
+				near = cand;
+			} else {
+				free(cand);
+			}
+			free(names[k]);
+		}
+		free(names);
+		Buf at = {0};
+		if (line)
+			buf_printf(&at, "%s:%d", project_manifest_shown(pj->manifest_path), line);
+		else
+			buf_puts(&at, "the manifest");
+		if (near)
+			diag_set_help(&ds->items.items[ds->items.len - 1], "%s lists `%s` in `sources`; did you mean \"%s\"? (correct the entry, or create the file)",
+			    at.data, spelled, near);
+		else
+			diag_set_help(&ds->items.items[ds->items.len - 1], "%s lists `%s` in `sources`: create the file, or correct or remove that entry", at.data, spelled);
+		buf_free(&at);
+		free(near);
+		free(path);
+		free(root);
+		free(dir);
+	}
 }
 
 static int64_t
@@ -481,12 +801,14 @@ project_check_overlay(Project *pj, const char *manifest_path, const ProjectOverl
 		const ProjectOverlay *o = overlay_by_id(&pj->st[i], ov, ost, ohave, nov);
 		driver_program_add(&pj->P, pj->paths[i], o ? o->src : NULL, o ? o->len : 0);
 		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 		if (!o)
 			note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
 	free(ost);
 	free(ohave);
 	bool ok = driver_program_check_linked(&pj->P);
+	unread_source_help(pj);
 	if (ok)
 		ok = check_roles(pj);
 	return ok;
@@ -520,12 +842,14 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 		if (o) {
 			driver_program_add(&pj->P, pj->paths[i], o->src, o->len);
 			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 			continue;
 		}
 		if (was[i] && same_disk(was[i], &pj->st[i])) {
 			/* unchanged on disk since it was read (and settled then) */
 			driver_program_add(&pj->P, pj->paths[i], NULL, 0);
 			pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+			driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 			same[pj->P.nmods - 1] = true;
 			continue;
 		}
@@ -544,6 +868,7 @@ project_recheck(Project *pj, Project *old, const char *manifest_path, const Proj
 		s->diags.src = src;
 		s->diags.src_len = len;
 		pj->P.mods[pj->P.nmods - 1]->src_index = i + 1;
+		driver_program_spell(pj->P.mods[pj->P.nmods - 1], pj->man.sources[i]);
 		note_disk(pj->P.mods[pj->P.nmods - 1], &pj->st[i], now);
 	}
 	free(ost);

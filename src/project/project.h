@@ -43,6 +43,10 @@ char *project_manifest_for(const char *operand, const char *manifest_path);
  * then say why (the LSP server); otherwise the search goes on above it.
  */
 char *project_manifest_listing(const char *path, bool unreadable);
+/* The nearest semaprax.toml up the directory tree from the `.spx` file at
+ * path, listing it or not (its real path; free it), or NULL; *rel (free
+ * it) the file's path relative to that manifest's directory. */
+char *project_manifest_above(const char *path, char **rel);
 /* dir without its trailing slashes ("/" stays "/"); free it. */
 char *project_dir_trimmed(const char *dir);
 
@@ -65,6 +69,20 @@ int project_source_member(const struct Project *held, const char *manifest_path,
  * module's `<bundled>/…`): what `query`, `doc`, `graph`, `lock` and `check`'s
  * module lines print, whatever the operand's spelling of the directory. */
 const char *project_spelled_path(const Project *pj, const char *path);
+/* The same for a path project_source_paths joined to manifest_path's
+ * directory: the part after that directory (a pointer into joined), or
+ * joined itself; and the manifest's own name there (into manifest_path),
+ * as diagnostics print it once it reads. */
+const char *project_source_spelling(const char *manifest_path, const char *joined);
+const char *project_manifest_shown(const char *manifest_path);
+/* A `.spx` file in a directory of man's sources (the manifest's directory
+ * for a top-level one) that man does not list and whose `module` line
+ * declares module: its path as the manifest would spell it (malloc'd), the
+ * first in source-directory then name order; NULL when none does. */
+char *project_unlisted_declaring(const char *manifest_path, const ProjectManifest *man, const char *module);
+/* The 1-based line of man's manifest text src[0, len) that lists source
+ * (its quoted spelling), or 0. */
+int project_source_line(const char *src, size_t len, const char *source);
 
 /* Reads the manifest and checks every module as one linked program (the
  * manifest rules, J121 for unresolved dependencies, the entry and test

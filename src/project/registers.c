@@ -691,7 +691,7 @@ make_findings(RegisterReport *r, Priv *pv, const Project *pj)
 			f.token = spx_xstrdup(c->token);
 			f.decl_kind = d->kind;
 			f.decl_id = d->id;
-			f.path = s->diags.path;
+			f.path = driver_module_path(pj->P.mods[d->mod]);   /* the manifest's spelling */
 			f.text_kind = c->text;
 			f.start = c->start;
 			f.end = c->end;

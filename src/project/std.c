@@ -34,8 +34,17 @@ nearest(const char *name)
 }
 
 static bool
-module_hint(Diag *d, const char *name)
+module_hint(void *ctx, Diag *d, const char *name)
 {
+	const Project *pj = ctx;
+	/* a file beside the sources that declares it, not listed */
+	char *file = pj ? project_unlisted_declaring(pj->manifest_path, &pj->man, name) : NULL;
+	if (file) {
+		diag_set_help(d, "`%s` declares `module %s;` but the manifest does not list it: add \"%s\" to `sources` in %s "
+		    "(byte order)", file, name, file, project_manifest_shown(pj->manifest_path));
+		free(file);
+		return true;
+	}
 	if (project_std_find(name)) {
 		diag_set_help(d, "`%s` is bundled: add `%s = \"^" PROJECT_STD_VERSION "\"` to the manifest's `[dependencies]`", name, name);
 		return true;
@@ -52,6 +61,7 @@ project_std_resolve(Project *pj)
 {
 	bool ok = true;
 	pj->P.module_hint = module_hint;
+	pj->P.hint_ctx = pj;
 	for (int i = 0; i < pj->man.ndeps; i++) {
 		const ProjectDep *d = &pj->man.deps[i];
 		const ProjectStdSource *m = project_std_find(d->name);

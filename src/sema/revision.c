@@ -136,6 +136,9 @@ typedef struct PreludeUse {
 	bool user_box;   /* the module declares its own type `Box` (§3.3: an ordinary type) */
 	bool vec3;       /* v3 */
 	bool vec;        /* v2 */
+	/* the PRELUDE_N_* spellings among the module's names (all when not
+	 * known): a test for a name the module never spells is skipped */
+	unsigned names;
 } PreludeUse;
 
 static bool
@@ -241,6 +244,8 @@ static void
 scan_call(Scan *sc, const Expr *e)
 {
 	PreludeUse *u = sc->use;
+	if (!(u->names & (PRELUDE_N_ITER | PRELUDE_N_VEC | PRELUDE_N_BOX)))
+		return;   /* no vec_/box_/iter_ callee, no `Iter` type argument */
 	const Builtin *b = sema_builtin_find(e->u.call.callee.s);
 	BuiltinId bi = b ? b->bid : BI_COUNT;
 	Type *const *targs = e->u.call.targs;
@@ -265,6 +270,8 @@ static void
 scan_expr(void *ctx, const Expr *e)
 {
 	Scan *sc = ctx;
+	if (e->kind != EXPR_CALL && !(sc->use->names & PRELUDE_N_ITER))
+		return;   /* the other kinds look for `Iter`/`IterStep` only */
 	switch (e->kind) {
 	case EXPR_CALL: scan_call(sc, e); break;
 	case EXPR_RECORD: {
@@ -292,7 +299,8 @@ scan_expr(void *ctx, const Expr *e)
 static bool
 id_is(const IdAttr *id, const char *const *list)
 {
-	if (!id->present)
+	/* (every id in the lists starts with `std.`) */
+	if (!id->present || id->value.len < 4 || memcmp(id->value.s, "std.", 4) != 0)
 		return false;
 	for (; *list; list++)
 		if (strlen(*list) == id->value.len && (id->value.len == 0 || memcmp(*list, id->value.s, id->value.len) == 0))
@@ -314,13 +322,18 @@ scan_fn_head(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 	sig[n++] = fn->result;
 	for (int i = 0; i < fn->nparams && n < 65; i++)
 		sig[n++] = fn->params[i].type;
+	unsigned nm = u->names;
+	bool vec_bytes = !method && (nm & PRELUDE_N_VEC) && (nm & PRELUDE_N_BYTES);
+	bool box_bytes = !method && (nm & PRELUDE_N_BOXT) && (nm & PRELUDE_N_BYTES);
 	for (int i = 0; i < n; i++) {
-		u->iter |= type_mentions(sig[i], iter_names, true);
-		u->vec |= type_mentions(sig[i], vec_names, false);
-		if (!method) {
-			u->vec_bytes |= wraps_bytes(sig[i], "Vec");
-			u->box_bytes |= !u->user_box && wraps_bytes(sig[i], "Box");
-		}
+		if (!u->iter && (nm & PRELUDE_N_ITER))
+			u->iter = type_mentions(sig[i], iter_names, true);
+		if (!u->vec && (nm & PRELUDE_N_VEC))
+			u->vec = type_mentions(sig[i], vec_names, false);
+		if (vec_bytes && !u->vec_bytes)
+			u->vec_bytes = wraps_bytes(sig[i], "Vec");
+		if (box_bytes && !u->box_bytes)
+			u->box_bytes = !u->user_box && wraps_bytes(sig[i], "Box");
 	}
 	u->box |= id_is(id, box_wrappers);
 	u->vec3 |= id_is(id, vec_v3_wrappers);
@@ -339,9 +352,12 @@ scan_fn_body(PreludeUse *u, const FnDecl *fn, bool method)
 static void
 scan_fields(PreludeUse *u, const FieldDecl *fs, int n)
 {
+	bool box_bytes = (u->names & PRELUDE_N_BOXT) && (u->names & PRELUDE_N_BYTES) && !u->user_box;
 	for (int i = 0; i < n; i++) {
-		u->vec |= type_mentions(fs[i].type, vec_names, false);
-		u->box_bytes |= !u->user_box && wraps_bytes(fs[i].type, "Box");
+		if (!u->vec && (u->names & PRELUDE_N_VEC))
+			u->vec = type_mentions(fs[i].type, vec_names, false);
+		if (box_bytes && !u->box_bytes)
+			u->box_bytes = wraps_bytes(fs[i].type, "Box");
 	}
 }
 
@@ -380,6 +396,7 @@ static void
 scan_head(PreludeUse *u, const Module *m)
 {
 	memset(u, 0, sizeof *u);
+	u->names = ~0u;
 	for (int i = 0; i < m->ndecls; i++) {
 		const Name *n = type_decl_name(&m->decls[i]);
 		u->user_box |= n && strcmp(n->s, "Box") == 0;
@@ -491,6 +508,7 @@ prelude_version(const Module *m)
 		return use_version(&u);
 	}
 	scan_head(&u, m);
+	u.names = m->prelude_names;
 	for (int i = 0; i < m->ndecls; i++)
 		scan_decl_part(&u, &m->decls[i], SCAN_HEADS);
 	int bound = version_bound(m, &u);
@@ -572,6 +590,7 @@ sema_prelude_decl(const Decl *d, bool user_box)
 {
 	PreludeUse u;
 	memset(&u, 0, sizeof u);
+	u.names = ~0u;
 	u.user_box = user_box;
 	scan_decl(&u, d);
 	return pu_bits(&u);

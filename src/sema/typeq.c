@@ -34,6 +34,7 @@ typedef enum TqKind {
 struct TypeQ {
 	uint8_t *state[TQ_NKINDS];   /* per TypeId */
 	uint32_t *index;             /* per TypeId while TQ_OPEN: its DFS number */
+	uint8_t *view;               /* per TypeId: sema_type_view's answer + 1 (TV_*), 0 not yet asked */
 	int cap;
 	VEC(TypeId) stack;
 	uint32_t counter;
@@ -54,6 +55,8 @@ tq_grow(Sema *S)
 		memset(q->state[k] + q->cap, TQ_UNKNOWN, (size_t)(cap - q->cap));
 	}
 	q->index = spx_xrealloc(q->index, sizeof(uint32_t) * (size_t)cap);
+	q->view = spx_xrealloc(q->view, (size_t)cap);
+	memset(q->view + q->cap, 0, (size_t)(cap - q->cap));
 	q->cap = cap;
 }
 
@@ -209,16 +212,31 @@ tq_query(Sema *S, TqKind kind, TypeId t)
 	return yes;
 }
 
+/* A final answer already cached (the checker asks about the same few types
+ * again and again): -1 when there is none yet. */
+static inline int
+tq_cached(const Sema *S, TqKind kind, TypeId t)
+{
+	const TypeQ *q = S->typeq;
+	if (!q || t >= (uint32_t)q->cap)
+		return -1;
+	uint8_t st = q->state[kind][t];
+	return st == TQ_YES ? 1 : st == TQ_NO ? 0 : -1;
+}
+
 bool
 sema_is_copy(Sema *S, TypeId t)
 {
-	return !tq_query(S, TQ_NOT_COPY, t);
+	int c = tq_cached(S, TQ_NOT_COPY, t);
+	return c >= 0 ? !c : !tq_query(S, TQ_NOT_COPY, t);
 }
 
 bool
 sema_type_holds(Sema *S, TypeId t, bool bytes)
 {
-	return tq_query(S, bytes ? TQ_HOLDS_BYTES : TQ_HOLDS_RES, t);
+	TqKind kind = bytes ? TQ_HOLDS_BYTES : TQ_HOLDS_RES;
+	int c = tq_cached(S, kind, t);
+	return c >= 0 ? c : tq_query(S, kind, t);
 }
 
 static const char *
@@ -239,10 +257,30 @@ type_view(Sema *S, TypeId t, int depth)
 	return NULL;
 }
 
+static const char *const view_answers[] = { NULL, "str", "Slice<u8>" };
+
+/* sema_type_view's first answer for t, remembered. */
+static const char *
+type_view_first(Sema *S, TypeId t)
+{
+	if (!S->typeq)
+		S->typeq = spx_xcalloc(1, sizeof(TypeQ));
+	tq_reserve(S);
+	TypeQ *q = S->typeq;
+	const char *v = type_view(S, t, 0);
+	if (t < (uint32_t)q->cap)
+		q->view[t] = (uint8_t)(!v ? 1 : v[0] == 's' ? 2 : 3);
+	return v;
+}
+
+/* Memoised per TypeId (types are interned and never change). */
 const char *
 sema_type_view(Sema *S, TypeId t)
 {
-	return type_view(S, t, 0);
+	const TypeQ *q = S->typeq;
+	if (q && t < (uint32_t)q->cap && q->view[t])
+		return view_answers[q->view[t] - 1];
+	return type_view_first(S, t);
 }
 
 void
@@ -253,6 +291,7 @@ sema_typeq_free(TypeQ *q)
 	for (int k = 0; k < TQ_NKINDS; k++)
 		free(q->state[k]);
 	free(q->index);
+	free(q->view);
 	VEC_FREE(q->stack);
 	free(q);
 }

@@ -103,6 +103,12 @@ locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
 	advance_pos(s->src, k * DIAG_POS_STEP, pos, line, col);
 }
 
+void
+diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
+{
+	locate(s, at, line, col);
+}
+
 Diag *
 diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 {
@@ -325,13 +331,14 @@ diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
 	 * terminal (the JSON form escapes them) */
 	buf_puts(out, ": ");
 	diag_put_visible(out, d->message, strlen(d->message));
-	if (s->path && d->has_span) {
+	const char *path = diag_shown_path(s);
+	if (path && d->has_span) {
 		buf_puts(out, " at ");
-		put_path(out, s->path);
+		put_path(out, path);
 		buf_printf(out, ":%u:%u", d->line, d->col);
-	} else if (s->path) {
+	} else if (path) {
 		buf_puts(out, " at ");
-		put_path(out, s->path);
+		put_path(out, path);
 	} else if (d->has_span) {
 		buf_printf(out, " at %u:%u", d->line, d->col);
 	}
@@ -356,7 +363,7 @@ diag_render_json(Buf *out, const DiagSink *s, const Diag *d)
 	buf_puts(out, ",\"message\":");
 	json_cstr(out, d->message);
 	buf_puts(out, ",\"path\":");
-	json_cstr(out, s->path);
+	json_cstr(out, diag_shown_path(s));
 	buf_puts(out, ",\"location\":");
 	if (d->has_span)
 		buf_printf(out, "{\"line\":%u,\"column\":%u,\"start\":%u,\"end\":%u}",

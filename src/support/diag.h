@@ -58,6 +58,9 @@ typedef struct DiagPos {
 
 typedef struct DiagSink {
 	const char *path;     /* display path, may be NULL */
+	const char *shown;    /* when set, printed instead of path (a project's
+	                       * source as its manifest spells it; path stays
+	                       * the one the file opens by) */
 	const char *src;      /* source text for excerpts, may be NULL */
 	size_t src_len;
 	VEC(Diag) items;      /* in report order */
@@ -71,12 +74,22 @@ typedef struct DiagSink {
 } DiagSink;
 
 void diag_init(DiagSink *s, const char *path, const char *src, size_t len);
+/* The path a rendering prints: s->shown when set, else s->path. */
+static inline const char *
+diag_shown_path(const DiagSink *s)
+{
+	return s->shown ? s->shown : s->path;
+}
 void diag_free(DiagSink *s);
 
 /* Reports a diagnostic; span may be NULL (else it indexes s->src, which
  * gives its line and column).  Returns NULL past the limit. */
 Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The 1-based line and column (Unicode scalars) of byte offset at in
+ * s->src, as a diagnostic there would print them (1:1 without a source):
+ * a message naming a second place in another file. */
+void diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col);
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
 

@@ -29,15 +29,18 @@ static const uint32_t K[64] = {
 #define SSIG0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
 #define SSIG1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
 
 /* One round with the eight working variables renamed instead of shifted;
- * the message schedule lives in a 16-word ring, extended as it is read. */
+ * the message schedule lives in a 16-word ring, extended as it is read.
+ * Maj(a, b, c) is b ^ ((a ^ b) & (b ^ c)), and this round's b ^ c is the
+ * previous round's a ^ b (kept in bc): three operations, not four. */
 #define ROUND(a, b, c, d, e, f, g, h, i, wi) \
 	do { \
 		uint32_t t1_ = (h) + BSIG1(e) + CH(e, f, g) + K[i] + (wi); \
+		uint32_t ab_ = (a) ^ (b); \
 		(d) += t1_; \
-		(h) = t1_ + BSIG0(a) + MAJ(a, b, c); \
+		(h) = t1_ + BSIG0(a) + ((b) ^ (ab_ & bc)); \
+		bc = ab_; \
 	} while (0)
 #define W(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
 #define EIGHT(i, WF) \
@@ -57,16 +60,18 @@ load_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Hashes n consecutive 64-byte blocks. */
-static void
-blocks(uint32_t hs[8], const unsigned char *p, size_t n)
+/* Hashes n consecutive 64-byte blocks (inlined into blocks and, on x86-64,
+ * blocks_bmi2). */
+static inline __attribute__((always_inline)) void
+blocks_body(uint32_t hs[8], const unsigned char *p, size_t n)
 {
-	uint32_t a, b, c, d, e, f, g, h, w[16];
+	uint32_t a, b, c, d, e, f, g, h, bc, w[16];
 	for (; n; n--, p += 64) {
 		for (int i = 0; i < 16; i++)
 			w[i] = load_be32(p + 4 * i);
 		a = hs[0]; b = hs[1]; c = hs[2]; d = hs[3];
 		e = hs[4]; f = hs[5]; g = hs[6]; h = hs[7];
+		bc = b ^ c;
 		EIGHT(0, W0);
 		EIGHT(8, W0);
 		EIGHT(16, W);
@@ -78,6 +83,12 @@ blocks(uint32_t hs[8], const unsigned char *p, size_t n)
 		hs[0] += a; hs[1] += b; hs[2] += c; hs[3] += d;
 		hs[4] += e; hs[5] += f; hs[6] += g; hs[7] += h;
 	}
+}
+
+static void
+blocks(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	blocks_body(hs, p, n);
 }
 
 #ifdef SHA_NI
@@ -116,18 +127,31 @@ blocks_ni(uint32_t hs[8], const unsigned char *p, size_t n)
 	_mm_storeu_si128((__m128i *)&hs[4], st1);
 }
 
-static int sha_ni_state; /* 0 unknown, 1 available, -1 not (or turned off) */
+/* The portable rounds with BMI2's rorx (a rotate into another register:
+ * no copy before each of the six rotates a round), for processors with
+ * BMI2 but not the SHA extensions (Intel's before Ice Lake): about a fifth
+ * fewer instructions. */
+__attribute__((target("bmi2"))) static void
+blocks_bmi2(uint32_t hs[8], const unsigned char *p, size_t n)
+{
+	blocks_body(hs, p, n);
+}
 
-static bool
-have_sha_ni(void)
+static int sha_ni_state; /* 0 unknown, 1 SHA-NI, 2 BMI2 only, -1 neither (or turned off) */
+
+static int
+sha_level(void)
 {
 	if (sha_ni_state == 0) {
-		unsigned a, b, c, d;
-		bool ok = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) && /* SSSE3, SSE4.1 */
-			__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));              /* SHA */
-		sha_ni_state = ok ? 1 : -1;
+		unsigned a, b, c, d, c1 = 0, b7 = 0;
+		if (__get_cpuid(1, &a, &b, &c, &d))
+			c1 = c;
+		if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
+			b7 = b;
+		bool sha = (b7 & (1u << 29)) && (c1 & (1u << 9)) && (c1 & (1u << 19));   /* SHA; SSSE3, SSE4.1 */
+		sha_ni_state = sha ? 1 : (b7 & (1u << 8)) ? 2 : -1;                       /* BMI2 */
 	}
-	return sha_ni_state > 0;
+	return sha_ni_state;
 }
 #endif
 
@@ -141,12 +165,26 @@ sha256_portable_only(bool on)
 #endif
 }
 
+void
+sha256_bmi2_only(void)
+{
+#ifdef SHA_NI
+	unsigned a, b, c, d;
+	sha_ni_state = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 8)) ? 2 : -1;
+#endif
+}
+
 static void
 compress(uint32_t hs[8], const unsigned char *p, size_t n)
 {
 #ifdef SHA_NI
-	if (have_sha_ni()) {
+	int level = sha_level();
+	if (level == 1) {
 		blocks_ni(hs, p, n);
+		return;
+	}
+	if (level == 2) {
+		blocks_bmi2(hs, p, n);
 		return;
 	}
 #endif

@@ -20,6 +20,9 @@ void sha256_final(Sha256 *s, unsigned char out[32]);
 /* Tests: true makes every later hash use the portable C compression even
  * where the processor's SHA extensions would be used. */
 void sha256_portable_only(bool on);
+/* Tests: every later hash uses the portable rounds built for BMI2 (plain
+ * portable C where the processor lacks BMI2), until sha256_portable_only. */
+void sha256_bmi2_only(void);
 
 /* Writes 64 lowercase hex digits and a NUL into hex. */
 void sha256_hex(const unsigned char digest[32], char hex[65]);

@@ -133,6 +133,19 @@ write("mid", mid + "\n@id(\"inc.mid.extra\")\nfn extra() -> i64\n{\n    7\n}\n")
 step("declaration added", ["inc.mid"], ["inc.mid", "inc.top"])
 write("mid", mid)
 step("declaration removed", ["inc.mid"], ["inc.mid", "inc.top"])
+# an @id another module declares (G172, the whole program's rule): the
+# cold check reports it (the verifying cold check would differ otherwise),
+# in an added declaration and in a spliced one's header
+write("mid", mid + "\n@id(\"inc.one\")\nfn extra() -> i64\n{\n    7\n}\n")
+r = step("id of another module", None, None, whole=True)
+check(not r["ok"] and [x["code"] for x in r["diagnostics"]] == ["SPX-G172"], "G172 %r" % r)
+write("mid", mid)
+step("id of another module removed", [], [])
+write("side", side.replace("@id(\"inc.side.s\")", "@id(\"inc.two\")"))
+r = step("id of another module in a header", None, None, whole=True)
+check(not r["ok"] and [x["code"] for x in r["diagnostics"]] == ["SPX-G172"], "G172 %r" % r)
+write("side", side)
+step("header id back", None, None, whole=True)
 # an added `use` changes top's interface (its imports) and order: lib re-linked
 top_use = top.replace("use function @id(\"inc.mid.f\") from inc.mid as f;\n",
                       "use function @id(\"inc.mid.f\") from inc.mid as f;\nuse function @id(\"inc.side.s\") from inc.side as s;\n").replace(

@@ -6,6 +6,8 @@
  * one-unit neighbour).  Values: ±0, NaN and inf, every power of two and ten
  * in range with their one-ulp neighbours, subnormals, the f32 counterparts,
  * and pseudo-random bit patterns (a fixed xorshift seed: deterministic).
+ * The formatter's fast path (fmt_float_short) is checked against
+ * rt_float_text over the same values and random short decimals.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/fmt/fmt.h"
 #include "../../src/rt/rt.h"
 #include "unit.h"
 
@@ -145,6 +148,25 @@ ref_float_text(char out[352], double v, bool f32)
 }
 
 static long checked, differed;
+static long short_checked, short_taken, short_differed;
+
+/* fmt_float_short (the formatter's fast path) is rt_float_text's text
+ * whenever it answers. */
+static void
+same_short(double v)
+{
+	char a[352], b[352];
+	size_t na = fmt_float_short(a, v);
+	short_checked++;
+	if (na == 0)
+		return;
+	short_taken++;
+	size_t nb = rt_float_text(b, v, false);
+	if (na != nb || strcmp(a, b) != 0) {
+		if (short_differed++ < 5)
+			printf("FAIL unit: fmt_float_short of %a: %s, rt_float_text %s\n", v, a, b);
+	}
+}
 
 /* rt_float_text and the oracle agree on v (as f32 when f32). */
 static void
@@ -153,10 +175,43 @@ same(double v, bool f32)
 	char a[352], b[352];
 	size_t na = rt_float_text(a, v, f32), nb = ref_float_text(b, v, f32);
 	checked++;
+	if (!f32)
+		same_short(v);
 	if (na != nb || strcmp(a, b) != 0) {
 		if (differed++ < 5)
 			printf("FAIL unit: float text of %a%s: %s, oracle %s\n", v, f32 ? " (f32)" : "", a, b);
 	}
+}
+
+static void same_around(double v, bool f32);
+
+/* Decimals of 1 to 17 digits with 0 to 17 places (the fast path's domain
+ * and its edges), each with its one-ulp neighbours: against rt_float_text. */
+static void
+short_decimals(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	char t[64];
+	for (int i = 0; i < 60000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int nd = 1 + (int)(x % 17), k = (int)((x >> 8) % 18);
+		uint64_t d = (x >> 16) % 100000000000000000ull, lim = 1;
+		for (int j = 0; j < nd; j++)
+			lim *= 10;
+		d %= lim;
+		snprintf(t, sizeof t, "%llue-%d", (unsigned long long)d, k);
+		double v = strtod(t, NULL);
+		same_short(v);
+		same_short(nextafter(v, INFINITY));
+		same_short(nextafter(v, 0.0));
+		same_short(-v);
+	}
+	static const double edge[] = { 999999999999999.0, 999999999999999.9, 1e15, 1e-15, 1.5e-15, 0.1, 0.2, 0.3,
+		123456789012345.0, 0.123456789012345, 1.23456789012345, 9007199254740991.0, 4503599627370495.5 };
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		same_around(edge[i], false);
 }
 
 static double
@@ -237,7 +292,11 @@ unit_float_checks(void)
 		same(from_bits32((uint32_t)(x >> 32)), true);
 		same((double)(x % 100000) / 1000.0, false); /* short decimals */
 	}
-	char what[96];
+	short_decimals();
+	char what[160];
+	snprintf(what, sizeof what, "fmt_float_short is rt_float_text's text (%ld of %ld taken, %ld differ)",
+	    short_taken, short_checked, short_differed);
+	unit_check(short_differed == 0 && short_taken > 50000, what);
 	snprintf(what, sizeof what, "rt float text agrees with the snprintf/strtod oracle (%ld of %ld differ)", differed, checked);
 	unit_check(differed == 0 && checked > 50000, what);
 }
