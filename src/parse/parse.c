@@ -126,7 +126,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 	Token *t = parse_peek(p);
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
 	if (t->kind == TOK_LBRACKET)
-		diag_set_help(d, "there is no indexing syntax; read a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
+		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
 	else if (parse_tok_is_word(p, t, "as"))

@@ -43,8 +43,10 @@ parse_if_has_value(const Expr *e)
 }
 
 static const char *
-p203_help(BlockCtx ctx, bool after_if)
+p203_help(BlockCtx ctx, bool after_if, bool arm)
 {
+	if (arm && !after_if)
+		return "`match` is an expression: end the arm's block with the arm's value, for example the binding the block assigned (`{ x = 1; x }`)";
 	if (after_if)
 		return "a statement `if` yields no value, so the enclosing block still ends with a final expression after it; to make the `if` the value, end every branch with a value and add an `else` branch";
 	switch (ctx) {
@@ -146,7 +148,7 @@ parse_if(Parser *p, bool value)
 		}
 	} else if (!p->panic && value) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
-		diag_set_help(d, "`if` is an expression and always has an `else` branch");
+		diag_set_help(d, "an `if` used as a value needs an `else` branch giving the value when the condition is false (a statement `if` does not)");
 	}
 	parse_leave(p);
 	e->span = parse_span_from(p, t->span);
@@ -424,35 +426,45 @@ return_habit(Parser *p, const char *word)
 	Token *t = parse_peek(p);
 	Diag *d = strcmp(word, "return") == 0 ? parse_error_at(p, t, DIAG_P106, "`return` is not admitted; a block's value is its final expression")
 	    : parse_error_at(p, t, DIAG_P106, "`%s` looks like `return`, which is not admitted; a block's value is its final expression", word);
-	diag_set_help(d, "delete `%s` and the trailing `;` so the value is the block's last expression", word);
-	/* Dropping `return` keeps the meaning only where the block's value is the
-	 * function's result (`let y = if c { return 1; } else { 2 };` would keep going). */
-	if (!d || !p->tail_block)
+	if (!d)
 		return;
-	/* Find the `;` that ends the returned expression at bracket depth 0. */
+	/* Find the `;` (or `}`) that ends the returned expression at bracket
+	 * depth 0.  Dropping `return` keeps the meaning only where it is the
+	 * last statement of a block whose value is the function's result
+	 * (`let y = if c { return 1; } else { 2 };` would keep going, and so
+	 * would `return 1;` followed by more statements). */
+	Token *semi = NULL;
+	bool last = false;
 	int depth = 0;
-	for (int k = 1; p->pos + k < p->ntoks; k++) {
+	for (int k = 1; p->tail_block && p->pos + k < p->ntoks; k++) {
 		Token *u = parse_peek_at(p, k);
 		if (u->kind == TOK_EOF || u->kind == TOK_ERROR)
-			return;
+			break;
 		if (u->kind == TOK_LPAREN || u->kind == TOK_LBRACE || u->kind == TOK_LBRACKET)
 			depth++;
 		else if (u->kind == TOK_RPAREN || u->kind == TOK_RBRACKET)
 			depth--;
 		else if (u->kind == TOK_RBRACE) {
 			if (depth == 0) {
-				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
-				return;
+				last = true;
+				break;
 			}
 			depth--;
 		} else if (u->kind == TOK_SEMI && depth == 0) {
-			if (parse_peek_at(p, k + 1)->kind == TOK_RBRACE) {
-				diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
-				diag_add_fix(d, u->span.start, u->span.end, "");
-			}
-			return;
+			semi = u;
+			last = parse_peek_at(p, k + 1)->kind == TOK_RBRACE;
+			break;
 		}
 	}
+	if (!last) {
+		diag_set_help(d, "there is no early return: a function's value is its body's final expression; "
+		    "choose between results with `if <condition> { a } else { b }` as that final expression");
+		return;
+	}
+	diag_set_help(d, "delete `%s` and the trailing `;` so the value is the block's last expression", word);
+	diag_add_fix(d, t->span.start, parse_space_end(p, t->span.end, parse_peek_at(p, 1)->span.start), "");
+	if (semi)
+		diag_add_fix(d, semi->span.start, semi->span.end, "");
 }
 
 /*
@@ -1094,7 +1106,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				/* A valued `if` without `else` ends a block that needs a
 				 * value: the value grammar's missing `else` (P104). */
 				Diag *d = parse_error_at(p, parse_peek(p), DIAG_P104, "expected `else`");
-				diag_set_help(d, "`if` is an expression and always has an `else` branch");
+				diag_set_help(d, "an `if` used as a value needs an `else` branch giving the value when the condition is false (a statement `if` does not)");
 				break;
 			}
 			Stmt *st = new_stmt(p, STMT_IF, e->span);
@@ -1130,7 +1142,9 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 	if (!p->panic && parse_at(p, TOK_RBRACE)) {
 		if (!b->tail && ctx != BLK_IF_STMT) {
 			Diag *d = parse_error_at(p, close, DIAG_P203, "block requires a final value expression");
-			diag_set_help(d, "%s", p203_help(ctx, last_was_if));
+			/* a block right after `=>` is a match arm's value */
+			bool arm = ctx == BLK_EXPR && open > p->toks && open[-1].kind == TOK_FATARROW;
+			diag_set_help(d, "%s", p203_help(ctx, last_was_if, arm));
 		}
 		parse_advance(p);
 	}

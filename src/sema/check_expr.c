@@ -417,7 +417,9 @@ check_binary(FnCtx *C, const Expr *e)
 			TypeId typed = is_unsuffixed_int(l) ? rt : lt;
 			const char *suffix = typed == T_I32 ? "i32" : typed == T_U8 ? "u8" : typed == T_USIZE ? "usize" : NULL;
 			const Expr *lit = is_unsuffixed_int(l) ? l : is_unsuffixed_int(r) ? r : NULL;
-			if (suffix && lit)
+			if (suffix && lit && !sema_int_literal_fits(lit, false, typed))
+				sema_literal_range_help(S, d, lit, typed);
+			else if (suffix && lit)
 				diag_set_help(d, "comparing `%s` with `%s`: integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 				    sema_type_name(S, lt), sema_type_name(S, rt), (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
 			else
@@ -639,6 +641,10 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
 		else if (params[i] == T_STRING && a == T_USIZE)
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
+		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i]) &&
+		    !sema_int_literal_fits(args[i], false, params[i]))
+			diag_set_help(d, "the literal is outside `%s`'s range (%s); pass a value within it", sema_type_name(S, params[i]),
+			    sema_int_range_text(params[i]));
 		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i])) {
 			diag_set_help(d, "integer literals are `i64` unless suffixed; write a `%s` literal such as `1%s`",
 			    sema_type_name(S, params[i]), sema_type_name(S, params[i]));

@@ -163,6 +163,61 @@ conversion_like(const char *name)
 	return left && right;
 }
 
+/* A conversion name's target and source types: `X_from_Y` is (X, Y) and
+ * `Y_to_X` is (X, Y); false when the name has neither form. */
+static bool
+conversion_types(const char *name, char *target, char *source, size_t size)
+{
+	const char *sep = strstr(name, "_from_");
+	bool from = sep != NULL;
+	if (!sep)
+		sep = strstr(name, "_to_");
+	if (!sep || (size_t)(sep - name) >= size)
+		return false;
+	const char *rest = sep + (from ? 6 : 4);
+	if (strlen(rest) >= size)
+		return false;
+	snprintf(from ? target : source, size, "%.*s", (int)(sep - name), name);
+	snprintf(from ? source : target, size, "%s", rest);
+	return true;
+}
+
+/* Does conversion near go the other way than the conversion name asks
+ * (`char_from_i64` for `char_to_i64`)?  Suggesting it would convert the
+ * wrong way. */
+static bool
+reverse_conversion(const char *name, const char *near)
+{
+	char nt[32], ns[32], mt[32], ms[32];
+	return conversion_types(name, nt, ns, sizeof nt) && conversion_types(near, mt, ms, sizeof mt) &&
+	    strcmp(nt, ms) == 0 && strcmp(ns, mt) == 0;
+}
+
+/*
+ * T203's help for a conversion-like name whose meaning we know: one from
+ * `char` to a number (there is none; the reverse `char_from_…` exist) or one
+ * spelled `_to_` or backwards whose `<target>_from_<source>` is
+ * compiler-owned.  False when neither applies.
+ */
+static bool
+conversion_help(Diag *d, const char *name)
+{
+	static const char *const numbers[] = { "i64", "i32", "u8", "usize", "f64", "f32", NULL };
+	char target[32], source[32], want[80];
+	if (!conversion_types(name, target, source, sizeof target))
+		return false;
+	if (strcmp(source, "char") == 0 && in_list(numbers, target)) {
+		diag_set_help(d, "there is no conversion from `char` to a number (`char_from_i64` and `char_from_u8` go the other way); "
+		    "an ASCII char's code, as an `i64`, is `string_byte_at(string_from_char(c), 0)`");
+		return true;
+	}
+	snprintf(want, sizeof want, "%s_from_%s", target, source);
+	if (strcmp(want, name) == 0 || !sema_builtin_find(want))
+		return false;
+	diag_set_help(d, "did you mean `%s`? conversions are named `<target>_from_<source>`", want);
+	return true;
+}
+
 TypeId
 sema_unknown_function(FnCtx *C, const Expr *e)
 {
@@ -208,15 +263,15 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		/* the reference's dependency route for a bundled library function */
 		diag_set_help(d, "`%s` is in the bundled standard library's `%s`: in a project, require it with `[dependencies] %s = \"^0.1.0\"` in semaprax.toml and import it with `use function @id(\"%s\") from %s as %s;` (`semaprax help library %s` lists the package)",
 		    name, std->module, std->module, std->id, std->module, name, std->module);
-	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && near_builtin)
+	else if (conversion_like(name) && conversion_help(d, name))
+		;
+	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near) && near_builtin)
 		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
-	else if (near)
+	else if (near && !reverse_conversion(name, near))
 		diag_set_help(d, "did you mean `%s`?", near);
 	else if (conversion_like(name))
 		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
-		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)%s", name,
-		    strstr(name, "char") && !strstr(name, "from_i64") && !strstr(name, "from_u8")
-			? "; a `char` has no conversion to a number: an ASCII char's code is `string_byte_at(string_from_char(c), 0)`" : "");
+		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)", name);
 	else if (family_help(d, name))
 		;
 	else
@@ -233,6 +288,33 @@ sema_is_int_literal(const Expr *e)
 	while (e->kind == EXPR_UNARY && e->un_op == UN_NEG)
 		e = e->u.unary.operand;
 	return e->kind == EXPR_INT;
+}
+
+bool
+sema_int_literal_fits(const Expr *e, bool negative, TypeId want)
+{
+	bool neg = negative;
+	while (e->kind == EXPR_UNARY && e->un_op == UN_NEG) {
+		neg = !neg;
+		e = e->u.unary.operand;
+	}
+	if (e->kind != EXPR_INT)
+		return true;
+	uint64_t v = e->u.int_lit.value;
+	neg ^= e->lit_negative;
+	switch (want) {
+	case T_I64: return v <= (neg ? 9223372036854775808ull : 9223372036854775807ull);
+	case T_I32: return v <= (neg ? 2147483648ull : 2147483647ull);
+	case T_U8: return v == 0 || (!neg && v <= 255);
+	case T_USIZE: return v == 0 || !neg;
+	default: return true;
+	}
+}
+
+const char *
+sema_int_range_text(TypeId t)
+{
+	return t == T_U8 ? "0 to 255" : t == T_USIZE ? "0 and up" : t == T_I32 ? "-2147483648 to 2147483647" : "";
 }
 
 /* The compiler-owned conversion (builtins.def) from got to want, or NULL;
@@ -345,6 +427,21 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 }
 
 /*
+ * The help for an unsuffixed literal compared with (or an operand beside) a
+ * narrower integer type it does not fit (`x == 300` for a u8 x): suffixing
+ * it would not compile, so compare in `i64`, converting the other operand.
+ */
+void
+sema_literal_range_help(Sema *S, Diag *d, const Expr *lit, TypeId t)
+{
+	bool checked;
+	const char *conv = sema_conversion_builtin(T_I64, t, &checked);
+	diag_set_help(d, "`%.*s` is outside `%s`'s range (%s), so no `%s` literal can hold it; compute in `i64` instead, converting the `%s` operand with `%s(…)`",
+	    (int)(lit->span.end - lit->span.start), S->src + lit->span.start, sema_type_name(S, t), sema_int_range_text(t),
+	    sema_type_name(S, t), sema_type_name(S, t), conv ? conv : "i64_from_…");
+}
+
+/*
  * T208's help for integer operands of two types: an unsuffixed literal
  * takes the other operand's suffix; a literal suffixed for another type
  * (`string_len(s) > 0usize`) is written with the operand's suffix, or none
@@ -358,6 +455,12 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	const Expr *lit = lbare ? l : rbare ? r : NULL;
 	const Expr *wrong = l->kind == EXPR_INT && l->lit_suffix != SUF_NONE ? l : r->kind == EXPR_INT && r->lit_suffix != SUF_NONE ? r : NULL;
 	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
+	    sema_expr_type(S, wrong->id) != expected && !sema_int_literal_fits(wrong, false, expected)) {
+		diag_set_help(d, "the other operand is `%s`, whose range (%s) does not hold `%llu`; convert that operand to the literal's type instead",
+		    sema_type_name(S, expected), sema_int_range_text(expected), (unsigned long long)wrong->u.int_lit.value);
+		return;
+	}
+	if (d && !lit && wrong && (suffix || expected == T_I64) && (wrong == l ? r : l)->kind != EXPR_INT &&
 	    sema_expr_type(S, wrong->id) != expected) {
 		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(S, expected),
 		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
@@ -365,6 +468,10 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	}
 	if (!d || !suffix || !lit)
 		return;
+	if (!sema_int_literal_fits(lit, false, expected)) {
+		sema_literal_range_help(S, d, lit, expected);
+		return;
+	}
 	diag_set_help(d, "integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 	    (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
 }

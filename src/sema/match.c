@@ -113,7 +113,11 @@ scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
 		TypeId lt = lit_type(p);
 		if (lt != st && st != T_ERR) {
 			Diag *d = sema_error(S, DIAG_T255, p->span, "literal pattern type %s does not match scrutinee type %s", sema_type_name(S, lt), sema_type_name(S, st));
-			diag_set_help(d, "suffix the literal to match the `%s` scrutinee", sema_type_name(S, st));
+			if (sema_int_literal_fits(p->u.lit.value, p->u.lit.negative, st))
+				diag_set_help(d, "suffix the literal to match the `%s` scrutinee", sema_type_name(S, st));
+			else
+				diag_set_help(d, "the literal is outside `%s`'s range (%s), so no arm can match it: remove the arm", sema_type_name(S, st),
+				    sema_int_range_text(st));
 		}
 		return;
 	}

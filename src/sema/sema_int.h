@@ -165,6 +165,10 @@ void sema_check_format(FnCtx *C, const Expr *e);
 const char *sema_constructor_help(const char *name);   /* a foreign constructor's help, or NULL */
 TypeId sema_unknown_function(FnCtx *C, const Expr *e);  /* T203 with the best help */
 bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by its suffix) */
+/* Does integer literal e (under any `-`; negative: one more `-`) fit want?
+ * True for a non-literal or a type that is not i64/i32/u8/usize. */
+bool sema_int_literal_fits(const Expr *e, bool negative, TypeId want);
+const char *sema_int_range_text(TypeId t);               /* `0 to 255` for u8, "" for others */
 const char *sema_near_local(FnCtx *C, const char *name);  /* the one binding in scope a typo away (check_expr.c) */
 bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `5` → `5i32` for want (check_expr.c) */
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
@@ -172,6 +176,7 @@ bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `
 const char *sema_conversion_builtin(TypeId want, TypeId got, bool *checked);
 void sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq);
 void sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId expected);
+void sema_literal_range_help(Sema *S, Diag *d, const Expr *lit, TypeId t);  /* `300` beside a u8 operand */
 /* T203's help for a method habit on a Vec, Map or Set receiver of type rt
  * (`v.push(x)` → `vec_push<T>(v, x)`); false when none fits. */
 bool sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt);
