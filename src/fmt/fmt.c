@@ -81,12 +81,10 @@ stmt_lines(Fmt *F, const Stmt *s, int depth)
 	case STMT_LET:
 	case STMT_ASSIGN:
 		fmt_fx_simple_stmt(F, s);
-		fmt_comment_eol(F, s->span.start);
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_IF:
 		fmt_stmt_if(F, s);
-		fmt_comment_eol(F, s->span.start);
 		buf_putc(F->out, '\n');
 		break;
 	case STMT_WHILE:
@@ -127,7 +125,6 @@ block_items(Fmt *F, const Block *b, int depth)
 		leading(F, b->tail->span.start, depth);
 		indent(F, depth);
 		fmt_fx_item_expr(F, b->tail);
-		fmt_comment_eol(F, b->tail->span.start);
 		buf_putc(F->out, '\n');
 		trailing(F, b->tail->span.start, depth);
 	}

@@ -16,11 +16,7 @@
  *     otherwise leading the next;
  *   - after the last item of a body: trailing the last item when it sticks,
  *     else printed before the closing brace; after the last declaration:
- *     at the end of the file;
- *   - except (our rule, not the reference's): a comment that shares the line
- *     of a one-line statement's last token (`let`, assignment, statement
- *     `if`) or of a block tail stays at the end of that line (CP_EOL), so
- *     `x = 1; // why` and a `//~` marker keep their line.
+ *     at the end of the file.
  * Every comment gets exactly one place and the writer (fmt.c) asks for the
  * comments of each place as it emits the item, so output order is free to
  * differ from source order (declarations are grouped by kind) without
@@ -39,7 +35,6 @@ typedef struct Seq Seq;
 typedef struct Item {
 	uint32_t start, end;
 	Seq *body;           /* NULL for a leaf */
-	bool eol;            /* printed on one line: a same-line comment after it stays there */
 } Item;
 
 struct Seq {
@@ -153,7 +148,7 @@ new_seq(Arena *a, ItemVec *v, uint32_t open, uint32_t close)
 static Item
 leaf(uint32_t start, uint32_t end)
 {
-	Item it = { start, end, NULL, false };
+	Item it = { start, end, NULL };
 	return it;
 }
 
@@ -167,7 +162,7 @@ stmt_item(Arena *a, const Stmt *s)
 	case STMT_WHILE: it.body = block_seq(a, s->u.while_.body); break;
 	case STMT_FOR: it.body = block_seq(a, s->u.for_.body); break;
 	case STMT_UNSAFE: it.body = block_seq(a, s->u.unsafe.body); break;
-	default: it.eol = true; break;
+	default: break;
 	}
 	return it;
 }
@@ -180,11 +175,8 @@ block_seq(Arena *a, const Block *b)
 		return NULL;
 	for (int i = 0; i < b->nstmts; i++)
 		VEC_PUSH(v, stmt_item(a, b->stmts[i]));
-	if (b->tail) {
-		Item it = leaf(b->tail->span.start, b->tail->span.end);
-		it.eol = true;
-		VEC_PUSH(v, it);
-	}
+	if (b->tail)
+		VEC_PUSH(v, leaf(b->tail->span.start, b->tail->span.end));
 	return new_seq(a, &v, b->span.start, b->span.end ? b->span.end - 1 : 0);
 }
 
@@ -332,13 +324,6 @@ item_at(const Seq *s, uint32_t o)
 	return lo;
 }
 
-/* CP_EOL when comment ci shares the line of item it (which precedes it), else CP_TRAILING. */
-static uint8_t
-after_place(const Fmt *F, const Item *it, int ci)
-{
-	return it->eol && !F->comments[ci].own_line ? CP_EOL : CP_TRAILING;
-}
-
 static Placed
 place_one(const Fmt *F, const Seq *s, int ci, bool stick)
 {
@@ -350,7 +335,7 @@ place_one(const Fmt *F, const Seq *s, int ci, bool stick)
 			const Item *it = &s->items[i];
 			if (o < it->start) {
 				bool prev = i > 0 && stick;
-				p.place = prev ? after_place(F, &s->items[i - 1], ci) : CP_LEADING;
+				p.place = prev ? CP_TRAILING : CP_LEADING;
 				p.key = prev ? s->items[i - 1].start : it->start;
 				return p;
 			}
@@ -364,7 +349,7 @@ place_one(const Fmt *F, const Seq *s, int ci, bool stick)
 		if (s->top) {
 			p.place = CP_FILE_END;
 		} else if (s->n > 0 && stick) {
-			p.place = after_place(F, &s->items[s->n - 1], ci);
+			p.place = CP_TRAILING;
 			p.key = s->items[s->n - 1].start;
 		} else {
 			p.place = CP_CLOSING;
@@ -444,27 +429,4 @@ fmt_comments_place(Fmt *F, CommentPlace place, uint32_t key, int depth)
 		buf_putc(F->out, '\n');
 	}
 	F->hint[place] = i;
-}
-
-/*
- * Appends ` //text` for the comment kept at the end of the one-line item
- * starting at key (at most one: a line holds one `//` comment).
- */
-void
-fmt_comment_eol(Fmt *F, uint32_t key)
-{
-	int lo = 0, hi = F->nplaced;
-	Placed want = { CP_EOL, key, -1 };
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (placed_cmp(&F->placed[mid], &want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < F->nplaced && F->placed[lo].place == CP_EOL && F->placed[lo].key == key) {
-		const Comment *c = &F->comments[F->placed[lo].index];
-		buf_puts(F->out, " //");
-		buf_put(F->out, c->text, c->len);
-	}
 }

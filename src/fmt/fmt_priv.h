@@ -16,7 +16,6 @@ typedef enum CommentPlace {
 	CP_TRAILING,   /* on the lines right after the item starting at key */
 	CP_CLOSING,    /* before the closing brace at offset key, inner indent */
 	CP_FILE_END,   /* after the last declaration */
-	CP_EOL,        /* at the end of the one-line statement or tail starting at key */
 } CommentPlace;
 
 typedef struct Placed {
@@ -38,7 +37,7 @@ typedef struct Fmt {
 	const Comment *comments;
 	Placed *placed;          /* sorted by (place, key, index); heap */
 	int nplaced;
-	int hint[CP_EOL + 1];      /* per place: where its previous lookup ended (fmt_comments_at) */
+	int hint[CP_FILE_END + 1]; /* per place: where its previous lookup ended (fmt_comments_at) */
 	const Expr *wrap;        /* a node that must be parenthesized (see fmt_fx_item_expr) */
 	VEC(LtMark) lts;         /* `<` operators printed in this round; heap */
 	VEC(const Expr *) force; /* nodes to parenthesize (fmt_fx_lt_hazards); heap */
@@ -63,7 +62,6 @@ fmt_comments_at(Fmt *F, CommentPlace place, uint32_t key, int depth)
 		return;
 	fmt_comments_place(F, place, key, depth);
 }
-void fmt_comment_eol(Fmt *F, uint32_t key);  /* ` //text` kept at a one-line item's end */
 uint32_t fmt_find_char(const Fmt *F, uint32_t from, uint32_t to, char c);
 uint32_t fmt_record_close(const Fmt *F, const Decl *d);
 uint32_t fmt_case_close(const CaseDecl *c);
