@@ -80,6 +80,7 @@ static void step_match(Buf *b)
 	int t = pg_rnd(NM);
 	int np;
 	const char *const *p = pool(t, &np);
+	int picked[8], npicked = 0; /* the pool values the scrutinee may take */
 	static const char *const tyn[] = { "usize", "u8", "i32", "char" };
 	/* the scrutinee: a pick among the pool, or a checked conversion */
 	if (t != M_I32 && pg_chance(30)) {
@@ -94,16 +95,22 @@ static void step_match(Buf *b)
 	} else {
 		int m = 2 + pg_rnd(5);
 		pg_bp(b, "    let v%d: %s = match (acc %% %d + %d) %% %d { ", id, tyn[t], m, m, m);
-		for (int i = 0; i < m - 1; i++)
-			pg_bp(b, "%d => %s, ", i, p[pg_rnd(np)]);
-		pg_bp(b, "_ => %s, };\n", p[pg_rnd(np)]);
+		for (int i = 0; i < m; i++) {
+			int k = pg_rnd(np);
+			picked[npicked++] = k;
+			if (i < m - 1)
+				pg_bp(b, "%d => %s, ", i, p[k]);
+			else
+				pg_bp(b, "_ => %s, };\n", p[k]);
+		}
 	}
 	/* the arms: distinct pool literals, or-patterns, a guard */
 	int used[16] = { 0 };
 	pg_bp(b, "    acc = acc %% 1000003 + match v%d {\n", id);
 	int arms = 1 + pg_rnd(4);
 	for (int a = 0; a < arms; a++) {
-		int k = pg_rnd(np);
+		/* mostly a value the scrutinee may take */
+		int k = npicked && pg_chance(60) ? picked[pg_rnd(npicked)] : pg_rnd(np);
 		if (used[k])
 			continue;
 		used[k] = 1;
