@@ -133,7 +133,10 @@ static void step_match(Buf *b)
 			edge(&e, t, w);
 		else
 			measure(&e, t, w);
-		pg_bp(b, "        g%d if g%d %s %s => %s,\n", gid, gid, pg_chance(50) ? ">" : "<=", p[pg_rnd(np)], e.p);
+		/* one draw a statement: C leaves the order of arguments open */
+		const char *op = pg_chance(50) ? ">" : "<=";
+		const char *lim = p[pg_rnd(np)];
+		pg_bp(b, "        g%d if g%d %s %s => %s,\n", gid, gid, op, lim, e.p);
 		pg_bfree(&e);
 	}
 	if (pg_chance(50)) {
@@ -161,14 +164,19 @@ static void step_borrow(Buf *b)
 	pg_bp(b, "    let t%d = string_as_str(s%d);\n", id, id);
 	pg_bp(b, "    acc = acc %% 1000003 + %s(t%d) + %s(t%d, t%d) - %s(t%d);\n", fbs, id, fbs2, id, id, fbs, id);
 	int cap = 2 + pg_rnd(3);
+	int vmod = 50 + pg_rnd(100);
+	int v1 = pg_rnd(30) - 10;
 	pg_bp(b, "    let v%d = vec_push<i64>(vec_push<i64>(vec_with_capacity<i64>(%dusize), acc %% %d), %d);\n",
-	      id, cap, 50 + pg_rnd(100), pg_rnd(30) - 10);
+	      id, cap, vmod, v1);
 	int i1 = pg_rnd(3), i2 = pg_rnd(4);
 	pg_bp(b, "    acc = acc + %s(v%d, %dusize) * 2 + %s(v%d, %dusize) - %s(v%d, 0usize);\n", fbv, id, i1,
 	      pg_chance(20) ? fbvx : fbv, id, i2, fbv, id);
 	int q = pg_rnd(4);
+	int rmod = 100 + pg_rnd(900);
+	const char *rw = pg_words[pg_rnd(PG_NWORDS)];
+	int nmod = 3 + pg_rnd(40);
 	pg_bp(b, "    let r%d = %s { s: string_concat(string_from_i64(acc %% %d), \"%s\"), v: v%d, n: acc %% %d };\n", id, rbw,
-	      100 + pg_rnd(900), pg_words[pg_rnd(PG_NWORDS)], id, 3 + pg_rnd(40));
+	      rmod, rw, id, nmod);
 	pg_bp(b, "    acc = acc + %s(r%d) + %s(r%d, r%d);\n", fbr, id, fbr2, id, id);
 	if (q == 0) {
 		int n = 1 + pg_rnd(3);
