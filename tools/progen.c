@@ -870,6 +870,11 @@ int main(int argc, char **argv)
 	char recpat[64] = "";
 	pg_side_stream(seed * 0x94d049bb133111ebULL + 0x72656370ULL, 25, pg_feat_recpat,
 	               recpat, sizeof recpat);
+	/* scalar matches near the bounds and repeated borrows
+	 * (progen_feat8.c), in 25% of the programs, on a stream of its own */
+	char bscal[64] = "";
+	pg_side_stream(seed * 0xff51afd7ed558ccdULL + 0x6273636cULL, 25, pg_feat_borrowscalar,
+	               bscal, sizeof bscal);
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
@@ -931,6 +936,8 @@ int main(int argc, char **argv)
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", exits);
 	if (recpat[0])
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", recpat);
+	if (bscal[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", bscal);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

@@ -4,7 +4,8 @@
  * tools/progen_feat.c, progen_feat2.c and progen_feat3.c: the feature
  * templates; progen_feat4.c: random ownership flow; progen_feat5.c: generics
  * at owned types; progen_feat6.c: early exits from nested places, `for own`,
- * views, audited blocks; progen_feat7.c: record patterns).
+ * views, audited blocks; progen_feat7.c: record patterns; progen_feat8.c: scalar matches near
+ * the bounds, repeated borrows).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -123,5 +124,8 @@ extern int pg_exits_unsafe;
 extern int pg_exits_allow_unsafe; /* set by progen.c: the program does not print */
 /* progen_feat7.c: record patterns (nested, in variant payloads); likewise */
 void pg_feat_recpat(char *call, size_t cap);
+/* progen_feat8.c: scalar matches near the bounds of usize, u8, i32 and
+ * char; owned values lent to `borrow` parameters again and again; likewise */
+void pg_feat_borrowscalar(char *call, size_t cap);
 
 #endif
