@@ -31,7 +31,7 @@ typedef struct Name {
 static inline uint32_t
 ast_name_len(Name n)
 {
-	return n.s ? (uint32_t)spx_short_strlen(n.s) : 0;
+	return n.s ? (uint32_t)strlen(n.s) : 0;
 }
 
 /* A dotted name a.b.c (module, effect, or type name). */

@@ -25,7 +25,7 @@
 static inline __attribute__((always_inline)) uint32_t
 hash_str(const char *s)
 {
-	size_t n = spx_short_strlen(s);
+	size_t n = strlen(s);
 	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
 	if (n >= 8) {
 		for (size_t i = 0; i + 8 < n; i += 8) {

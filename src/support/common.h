@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #define SPX_VERSION "0.1.0"
 
@@ -55,21 +54,6 @@ void spx_tune_allocator(void);
  * pages are made resident in one system call, not faulted in one by one.
  * Only the time changes; a no-op where the system lacks the advice. */
 void spx_prefault(void *p, size_t n);
-
-/*
- * strlen for a short string (a name): a byte loop inline for the first 16
- * bytes, the library's strlen past them.  Reads nothing after the NUL (safe
- * for any string); a name is mostly under 16 bytes, where the loop is
- * cheaper than strlen's call (perf29: names are measured per lookup).
- */
-static inline size_t
-spx_short_strlen(const char *s)
-{
-	for (size_t n = 0; n < 16; n++)
-		if (!s[n])
-			return n;
-	return 16 + strlen(s + 16);
-}
 
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
 void *spx_xmalloc(size_t n);
