@@ -210,6 +210,9 @@ revision_start(Session *s, RevisionJob *j)
 	if (s->len < DRIVER_REVISION_THREAD_MIN || !s->m || s->diags.errors)
 		return false;
 	j->m = s->m;
+	/* the builtins' name index is built on first use (a static table):
+	 * built here, before the thread exists, both threads only read it */
+	(void)sema_builtin_find("");
 	return pthread_create(&j->thread, NULL, revision_thread, j) == 0;
 }
 
