@@ -5,7 +5,7 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wmissing-declarations -Wpointer-arith -Wvla
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -MMD -MP
-LDLIBS   = -lm -ljansson -lpcre2-8 -pthread
+LDLIBS   = -lm -ljansson -lpcre2-8
 
 BUILD   ?= build
 SRCS    := $(sort $(wildcard src/*/*.c))

@@ -121,12 +121,14 @@ driver_program_load(Program *p, SessionStage stage)
 	p->loaded = true;
 	if (stage == SESSION_PARSE)
 		return ok;
-	/* Each module as driver_load runs it: the revision with the check
-	 * (check stages only; driver_check_revised). */
-	bool revised = stage == SESSION_CHECK || stage == SESSION_CHECK_HIR;
+	/* Each module as driver_load runs it: the revision (check stages only)
+	 * before the check, so its transient text does not stack on the
+	 * checker's tables (a failed check clears it). */
 	for (int i = 0; i < p->nmods; i++) {
 		Session *s = &p->mods[i]->s;
-		if (!(revised ? driver_check_revised(s) : driver_check(s))) {
+		if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
+			driver_revision(s);
+		if (!driver_check(s)) {
 			ok = false;
 			continue;
 		}

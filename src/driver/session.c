@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,74 +171,6 @@ driver_mono(Session *s)
 	return true;
 }
 
-/* ---- the revision beside the check ------------------------------------------ */
-
-/*
- * From this source size on, driver_load computes the revision on a second
- * thread while the checker runs (docs/DECISIONS.md "perf29"): the render is
- * a tenth of a large file's `check`, and a small file's check is shorter
- * than a thread's start.  The build may lower it (the TSan lane sets 0).
- */
-#ifndef DRIVER_REVISION_THREAD_MIN
-#define DRIVER_REVISION_THREAD_MIN (64u << 10)
-#endif
-
-/* What the thread reads (the tree, which the checker only reads: it takes
- * a const Module and writes its own tables) and writes (its own fields;
- * the session's are written after the join). */
-typedef struct RevisionJob {
-	const Module *m;
-	char revision[72];
-	SemaPrelude prelude;
-	pthread_t thread;
-} RevisionJob;
-
-static void *
-revision_thread(void *arg)
-{
-	RevisionJob *j = arg;
-	sema_revision_transient(j->m, j->revision, &j->prelude);
-	return NULL;
-}
-
-/* Starts the revision of s's tree on a thread (false: not started, the
- * caller computes it here). */
-static bool
-revision_start(Session *s, RevisionJob *j)
-{
-	if (s->len < DRIVER_REVISION_THREAD_MIN || !s->m || s->diags.errors)
-		return false;
-	j->m = s->m;
-	/* the builtins' name index is built on first use (a static table):
-	 * built here, before the thread exists, both threads only read it */
-	(void)sema_builtin_find("");
-	return pthread_create(&j->thread, NULL, revision_thread, j) == 0;
-}
-
-static void
-revision_join(Session *s, RevisionJob *j)
-{
-	pthread_join(j->thread, NULL);
-	memcpy(s->revision, j->revision, sizeof s->revision);
-	s->prelude = j->prelude;
-}
-
-bool
-driver_check_revised(Session *s)
-{
-	RevisionJob job;
-	bool threaded = revision_start(s, &job);
-	if (!threaded)
-		driver_revision(s);
-	bool ok = driver_check(s);
-	if (threaded) {
-		revision_join(s, &job);
-		if (!ok)
-			s->revision[0] = '\0';   /* as driver_check: verified programs only */
-	}
-	return ok;
-}
-
 bool
 driver_load(Session *s, const char *path, SessionStage stage)
 {
@@ -248,8 +179,12 @@ driver_load(Session *s, const char *path, SessionStage stage)
 		return false;
 	if (!driver_parse(s) || stage == SESSION_PARSE)
 		return s->diags.errors == 0;
-	bool revised = stage == SESSION_CHECK || stage == SESSION_CHECK_HIR;
-	if (!(revised ? driver_check_revised(s) : driver_check(s)))
+	/* Before the check: the revision renders the whole module, and its
+	 * transient text is freed before the checker's tables grow into that
+	 * memory (a failed check clears it again). */
+	if (stage == SESSION_CHECK || stage == SESSION_CHECK_HIR)
+		driver_revision(s);
+	if (!driver_check(s))
 		return false;
 	/* SESSION_CHECK stops here (cmd_check.c says when `check` lowers); every
 	 * other stage lowers the verified program and validates the HIR. */

@@ -57,12 +57,6 @@ bool driver_check_linked(Session *s, const SemaLink *links, int nlinks);
  * the module).  driver_load runs it before the check, which clears it
  * again when it reports an error: only a verified program has one. */
 void driver_revision(Session *s);
-/* The revision, then the check (driver_load's check stages).  The revision
- * runs first, so its transient text is freed before the checker's tables
- * grow into that memory; a large module's (DRIVER_REVISION_THREAD_MIN in
- * session.c) is instead streamed on a second thread while the checker
- * runs, joined before this returns.  A failed check clears it. */
-bool driver_check_revised(Session *s);
 /* Lowers to HIR and validates it (H006 into diags; H stays NULL then). */
 bool driver_lower(Session *s);
 /* Monomorphises the validated HIR for a lane that compiles generics away

@@ -544,8 +544,8 @@ prelude_binding(int version, char schema[32], char digest[72])
 	snprintf(digest, 72, "sha256:%s", hex);
 }
 
-static void
-revision_render(const Module *m, char out[72], SemaPrelude *prelude, bool give_back)
+void
+sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 {
 	Buf canon = {0};
 	/* The canonical text is about as long as the source (the last
@@ -557,21 +557,7 @@ revision_render(const Module *m, char out[72], SemaPrelude *prelude, bool give_b
 		spx_prefault(canon.data, (size_t)m->decls[m->ndecls - 1].span.end);
 	fmt_module_discards(&canon, m);
 	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, out, prelude);
-	if (give_back && canon.data)
-		spx_give_back(canon.data, canon.cap);
 	buf_free(&canon);
-}
-
-void
-sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
-{
-	revision_render(m, out, prelude, false);
-}
-
-void
-sema_revision_transient(const Module *m, char out[72], SemaPrelude *prelude)
-{
-	revision_render(m, out, prelude, true);
 }
 
 static void revision_version(int version, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
@@ -621,86 +607,32 @@ sema_revision_canon_uses(unsigned uses, const char *canon, size_t canon_len, cha
 	revision_version(version, canon, canon_len, out, prelude);
 }
 
-static const char k_domain[] = "semaprax.graph-revision.v2";
-
-static void revision_close(Sha256 *h, int version, char out[72], SemaPrelude *prelude);
-
 static void
 revision_version(int version, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude)
 {
-	Sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, k_domain, sizeof k_domain);  /* includes the NUL separator */
-	sha256_field(&h, canon, canon_len);
-	revision_close(&h, version, out, prelude);
-}
-
-/* ---- the revision streamed by pieces (driver_load's second thread) ---- */
-
-/* One piece of the canonical text (fmt_module_discards_part: which < 0
- * the header) rendered into *one and, when h is not NULL, hashed; its length. */
-static size_t
-canon_piece(const Module *m, int which, Buf *one, Sha256 *h)
-{
-	one->len = 0;
-	fmt_module_discards_part(one, m, which);
-	if (h && one->len)
-		sha256_update(h, one->data, one->len);
-	return one->len;
-}
-
-/* The pieces in fmt_module_discards's order (fmt.h: the header, then the
- * declarations by group, each group in source order); the total length. */
-static size_t
-canon_pieces(const Module *m, Buf *one, Sha256 *h)
-{
-	size_t total = canon_piece(m, -1, one, h);
-	for (int g = 0; g < 4; g++)
-		for (int i = 0; i < m->ndecls; i++)
-			if (fmt_decl_group((int)m->decls[i].kind) == g)
-				total += canon_piece(m, i, one, h);
-	return total;
-}
-
-void
-sema_revision_streamed(const Module *m, char out[72], SemaPrelude *prelude)
-{
-	Buf one = {0};
-	size_t len = canon_pieces(m, &one, NULL);
-	Sha256 h;
-	sha256_init(&h);
-	sha256_update(&h, k_domain, sizeof k_domain);
-	unsigned char le[8];
-	for (int i = 0; i < 8; i++)
-		le[i] = (unsigned char)((uint64_t)len >> (8 * i));
-	sha256_update(&h, le, sizeof le);   /* sha256_field's length, then its bytes */
-	size_t again = canon_pieces(m, &one, &h);
-	ASSERT(again == len, "the canonical text rendered to two lengths");
-	buf_free(&one);
-	revision_close(&h, prelude_version(m), out, prelude);
-}
-
-static void
-revision_close(Sha256 *h, int version, char out[72], SemaPrelude *prelude)
-{
+	static const char domain[] = "semaprax.graph-revision.v2";
 	char schema[32];
 	int slen = snprintf(schema, sizeof schema, "semaprax.prelude.v%d", version);
 	const char *const *pieces = contract_pieces(version);
 	size_t clen = (size_t)slen + 1;
 	for (const char *const *p = pieces; *p; p++)
 		clen += strlen(*p);
-	sha256_field(h, schema, (size_t)slen);
+	Sha256 h;
+	sha256_init(&h);
+	sha256_update(&h, domain, sizeof domain);  /* includes the NUL separator */
+	sha256_field(&h, canon, canon_len);
+	sha256_field(&h, schema, (size_t)slen);
 	/* the contract field: its length, then the schema line and the pieces */
 	unsigned char le[8];
 	for (int i = 0; i < 8; i++)
 		le[i] = (unsigned char)((uint64_t)clen >> (8 * i));
-	sha256_update(h, le, sizeof le);
-	sha256_update(h, schema, (size_t)slen);
-	sha256_update(h, "\n", 1);
+	sha256_update(&h, le, sizeof le);
+	sha256_update(&h, schema, (size_t)slen);
+	sha256_update(&h, "\n", 1);
 	for (const char *const *p = pieces; *p; p++)
-		sha256_update(h, *p, strlen(*p));
+		sha256_update(&h, *p, strlen(*p));
 	unsigned char d[32];
-	sha256_final(h, d);
+	sha256_final(&h, d);
 	char hex[65];
 	sha256_hex(d, hex);
 	snprintf(out, 72, "sha256:%s", hex);

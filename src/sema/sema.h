@@ -78,18 +78,9 @@ typedef struct SemaPrelude {
  * the module for both).
  */
 void sema_revision(const Module *m, char out[72], SemaPrelude *prelude);
-/* The same, the canonical text's pages given back to the system before its
- * buffer is freed (driver_load's second thread, whose freed memory the
- * checker would not reuse: it must not stay resident beside its tables). */
-void sema_revision_transient(const Module *m, char out[72], SemaPrelude *prelude);
 /* The same, given fmt_module_discards's text of m (the service assembles
  * it from cached per-declaration pieces). */
 void sema_revision_canon(const Module *m, const char *canon, size_t canon_len, char out[72], SemaPrelude *prelude);
-/* The same value as sema_revision, the canonical text rendered twice by
- * pieces (fmt_module_discards_part; the length first, then the bytes into
- * the hash) so no buffer of the whole text is held: driver_load's second
- * thread, which runs beside the checker's peak. */
-void sema_revision_streamed(const Module *m, char out[72], SemaPrelude *prelude);
 /* The same with the prelude choice assembled by the caller (the service
  * caches it per declaration): the union of sema_prelude_head (the `use`
  * lines; *user_box: the module declares a type `Box`) and of

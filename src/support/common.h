@@ -54,10 +54,6 @@ void spx_tune_allocator(void);
  * pages are made resident in one system call, not faulted in one by one.
  * Only the time changes; a no-op where the system lacks the advice. */
 void spx_prefault(void *p, size_t n);
-/* The opposite, for a heap block about to be freed whose memory should
- * not stay resident (a second thread's transient buffer: its arena is not
- * reused by the main thread): its whole pages go back to the system. */
-void spx_give_back(void *p, size_t n);
 
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
 void *spx_xmalloc(size_t n);

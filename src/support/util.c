@@ -169,22 +169,6 @@ spx_prefault(void *p, size_t n)
 #endif
 }
 
-void
-spx_give_back(void *p, size_t n)
-{
-#if !defined(SPX_ASAN)
-	/* Whole pages strictly inside [p, p + n): the allocator's headers
-	 * before and after the block keep their pages. */
-	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
-#else
-	(void)p, (void)n;
-#endif
-}
-
 char *
 spx_vformat(const char *fmt, va_list ap)
 {
