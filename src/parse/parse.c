@@ -267,7 +267,10 @@ intern_name(Parser *p, const char *b, uint32_t len)
 	uint32_t h = (uint32_t)(x ^ (x >> 32));
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
-		ParseName *slots = spx_xcalloc(cap, sizeof *slots);
+		/* probed all over: every page is written soon (one call for them) */
+		ParseName *slots = spx_xmalloc(sizeof *slots * cap);
+		spx_prefault(slots, sizeof *slots * cap);
+		memset(slots, 0, sizeof *slots * cap);
 		for (uint32_t i = 0; i < p->names_cap; i++) {
 			if (!p->names[i].s)
 				continue;
@@ -1415,6 +1418,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	if (p.items_hint > 8) {
 		decls.cap = p.items_hint;
 		decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
+		spx_prefault(decls.items, sizeof(Decl) * (size_t)decls.cap);   /* filled whole */
 	}
 	while (!parse_at(&p, TOK_EOF)) {
 		if (parse_at_word(&p, "use")) {

@@ -552,6 +552,9 @@ sema_revision(const Module *m, char out[72], SemaPrelude *prelude)
 	 * declaration's end): one buffer, not doubled and copied. */
 	if (m->ndecls > 0)
 		buf_reserve(&canon, (size_t)m->decls[m->ndecls - 1].span.end + 4096);
+	/* written nearly whole: resident in one call (a large file's ~300 page faults) */
+	if (canon.cap >= ((size_t)64 << 10))
+		spx_prefault(canon.data, (size_t)m->decls[m->ndecls - 1].span.end);
 	fmt_module_discards(&canon, m);
 	sema_revision_canon(m, canon.data ? canon.data : "", canon.len, out, prelude);
 	buf_free(&canon);

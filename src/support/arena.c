@@ -171,6 +171,8 @@ zero_more(Arena *a, size_t n)
 {
 	size_t want = n > ZERO_WINDOW ? n : ZERO_WINDOW;
 	char *to = (size_t)(a->dend - a->cur) > want ? a->cur + want : a->dend;
+	/* pages given back behind the parser fault in again here: one call */
+	spx_prefault(a->lim, (size_t)(to - a->lim));
 	memset(a->lim, 0, (size_t)(to - a->lim));
 	a->lim = to;
 	if (a->lim == a->dend)

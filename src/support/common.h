@@ -50,6 +50,11 @@ typedef struct Span {
  */
 void spx_tune_allocator(void);
 
+/* A block about to be written whole (a buffer sized to its text): its
+ * pages are made resident in one system call, not faulted in one by one.
+ * Only the time changes; a no-op where the system lacks the advice. */
+void spx_prefault(void *p, size_t n);
+
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
 void *spx_xmalloc(size_t n);
 void *spx_xcalloc(size_t n, size_t size);

@@ -589,9 +589,30 @@ json_error_checks(void)
 	buf_free(&deep);
 }
 
+/* spx_prefault (perf29) only makes pages resident: a block's bytes are
+ * unchanged, whatever its alignment and length (none, under a page). */
+static void
+prefault_checks(void)
+{
+	size_t n = (size_t)300 << 10;
+	unsigned char *b = spx_xmalloc(n + 64);
+	for (size_t i = 0; i < n + 64; i++)
+		b[i] = (unsigned char)(i * 131 + 7);
+	spx_prefault(b + 3, n - 5);
+	spx_prefault(b + 1, 0);
+	spx_prefault(b + 17, 100);
+	spx_prefault(NULL, 0);
+	bool same = true;
+	for (size_t i = 0; i < n + 64; i++)
+		same &= b[i] == (unsigned char)(i * 131 + 7);
+	check(same, "spx_prefault keeps a block's bytes");
+	free(b);
+}
+
 int
 main(void)
 {
+	prefault_checks();
 	/* Every compression: the processor's SHA extensions where present,
 	 * portable C, then portable C built for BMI2 (where present). */
 	for (int portable = 0; portable < 3; portable++) {
